@@ -1,0 +1,1 @@
+"""The Qt-free core: data, formats, parameters, engine, metrics and models."""

@@ -1,0 +1,159 @@
+"""The data model every model, format and face shares.
+
+A `Dataset` is a corpus, a query set and (optionally) graded judgments. Documents and queries are
+addressed by string id in files and by integer position in arrays: `Corpus.index` maps one to the
+other, and every array the engine produces indexes documents by position.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class FormatError(ValueError):
+    """Bad input: one message naming the file, the line and the field.
+
+    str() of the error is the one line the CLI prints and the GUI shows.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.path = str(path)
+        self.line = line
+        self.field = field
+        self.message = message
+        where = self.path if line is None else f"{self.path}:{line}"
+        what = f"field '{field}': " if field else ""
+        super().__init__(f"{where}: {what}{message}")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One retrievable item: a paper, a note, a memory, a decision, a source file.
+
+    `metadata` holds typed extras a model may read (importance, createdAt, cwd, path …);
+    it is never searched as text unless a model says so.
+    """
+
+    id: str
+    title: str = ""
+    text: str = ""
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One query with the context it was asked in (cwd, a pinned `now`, chat messages …)."""
+
+    id: str
+    text: str
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Corpus:
+    """An ordered, id-unique collection of documents."""
+
+    def __init__(self, documents: Iterable[Document], *, name: str = "corpus") -> None:
+        self.documents: tuple[Document, ...] = tuple(documents)
+        self.name = name
+        self.index: dict[str, int] = {}
+        for i, doc in enumerate(self.documents):
+            if doc.id in self.index:
+                raise ValueError(f"duplicate document id {doc.id!r} in {name}")
+            self.index[doc.id] = i
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    def __getitem__(self, i: int) -> Document:
+        return self.documents[i]
+
+    @property
+    def ids(self) -> list[str]:
+        return [d.id for d in self.documents]
+
+    def get(self, doc_id: str) -> Document | None:
+        i = self.index.get(doc_id)
+        return None if i is None else self.documents[i]
+
+
+class QuerySet:
+    """An ordered, id-unique list of queries."""
+
+    def __init__(self, queries: Iterable[Query], *, name: str = "queries") -> None:
+        self.queries: tuple[Query, ...] = tuple(queries)
+        self.name = name
+        self.index: dict[str, int] = {}
+        for i, q in enumerate(self.queries):
+            if q.id in self.index:
+                raise ValueError(f"duplicate query id {q.id!r} in {name}")
+            self.index[q.id] = i
+
+    def __len__(self) -> int:
+        return len(self.queries)
+
+    def __iter__(self) -> Iterator[Query]:
+        return iter(self.queries)
+
+    def __getitem__(self, i: int) -> Query:
+        return self.queries[i]
+
+    @property
+    def ids(self) -> list[str]:
+        return [q.id for q in self.queries]
+
+    def subset(self, ids: Iterable[str]) -> QuerySet:
+        keep = set(ids)
+        return QuerySet((q for q in self.queries if q.id in keep), name=self.name)
+
+
+Qrels = dict[str, dict[str, int]]
+"""Graded judgments: query id → document id → grade (0 = judged not relevant)."""
+
+Run = dict[str, dict[str, float]]
+"""A run: query id → document id → score, as in a TREC run file."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """What the workbench opens: a corpus, its queries and, where there are any, judgments."""
+
+    name: str
+    corpus: Corpus
+    queries: QuerySet
+    qrels: Qrels | None = None
+    source: str = ""
+
+    @property
+    def judged(self) -> bool:
+        return bool(self.qrels)
+
+    def fingerprint(self) -> str:
+        """A hash of everything a model's prepare stage may read (texts, tags, metadata,
+        queries and their context), so a changed file invalidates cached preparation."""
+        h = hashlib.sha256()
+        for d in self.corpus:
+            h.update(_canon((d.id, d.title, d.text, d.tags, dict(d.metadata))))
+        h.update(b"\x00queries\x00")
+        for q in self.queries:
+            h.update(_canon((q.id, q.text, dict(q.context))))
+        return h.hexdigest()
+
+
+def _canon(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False).encode() + b"\x1e"

@@ -1,0 +1,191 @@
+"""Parameters, declared once as data.
+
+Each model declares a `ParamSchema` of frozen `Param` records. From that one declaration come
+validation (messages naming the parameter, the range and the value), the CLI's `--param` and
+`--params file.toml`, the GUI editors, the saved session and the exported configs.
+
+`stage="live"` parameters are applied in combine (a slider tick); `stage="prepare"` parameters
+change what prepare computes (tokenizer options, embedding model) and so invalidate its cache.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+ParamValue = float | int | bool | str
+Params = dict[str, ParamValue]
+Kind = Literal["float", "int", "bool", "choice", "text"]
+Stage = Literal["live", "prepare"]
+
+
+class ParamError(ValueError):
+    """A parameter value or name that the schema rejects; str() is one readable line."""
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    label: str
+    default: ParamValue
+    kind: Kind = "float"
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    stage: Stage = "live"
+    help: str = ""
+    choices: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind in ("float", "int") and (self.low is None or self.high is None):
+            raise ValueError(f"parameter {self.name}: numeric parameters need low and high")
+        if self.kind == "choice" and self.default not in self.choices:
+            raise ValueError(f"parameter {self.name}: default not among choices")
+        # the default must itself be valid
+        self.validate(self.default)
+
+    def range_text(self) -> str:
+        if self.kind in ("float", "int"):
+            return f"[{_fmt(self.low)}, {_fmt(self.high)}]"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        return "text"
+
+    def validate(self, value: object) -> ParamValue:
+        """Return `value` coerced to this parameter's type, or raise ParamError."""
+        bad = f"parameter {self.name} must be {self.range_text()}, got {value!r}"
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in _BOOL_WORDS:
+                return _BOOL_WORDS[value.lower()]
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            raise ParamError(bad)
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value
+            raise ParamError(bad)
+        if self.kind == "text":
+            if isinstance(value, str):
+                return value
+            raise ParamError(bad)
+        number: float
+        if isinstance(value, bool):
+            raise ParamError(bad)
+        if isinstance(value, int | float):
+            number = float(value)
+        elif isinstance(value, str):
+            try:
+                number = float(value)
+            except ValueError:
+                raise ParamError(bad) from None
+        else:
+            raise ParamError(bad)
+        if not math.isfinite(number):
+            raise ParamError(bad)
+        assert self.low is not None and self.high is not None
+        if number < self.low or number > self.high:
+            raise ParamError(bad)
+        if self.kind == "int":
+            if number != int(number):
+                raise ParamError(f"parameter {self.name} must be a whole number, got {value!r}")
+            return int(number)
+        return number
+
+
+_BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True,
+               "false": False, "no": False, "off": False, "0": False}
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "?"
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+class ParamSchema:
+    """An ordered set of parameters with unique names."""
+
+    def __init__(self, params: Iterable[Param]) -> None:
+        self.params: tuple[Param, ...] = tuple(params)
+        self.by_name: dict[str, Param] = {}
+        for p in self.params:
+            if p.name in self.by_name:
+                raise ValueError(f"duplicate parameter {p.name}")
+            self.by_name[p.name] = p
+
+    def __iter__(self) -> Iterator[Param]:
+        return iter(self.params)
+
+    def __len__(self) -> int:
+        return len(self.params)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def __getitem__(self, name: str) -> Param:
+        try:
+            return self.by_name[name]
+        except KeyError:
+            raise ParamError(
+                f"unknown parameter {name!r}; valid: {', '.join(self.by_name)}"
+            ) from None
+
+    def defaults(self) -> Params:
+        return {p.name: p.default for p in self.params}
+
+    def stage(self, stage: Stage) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.stage == stage)
+
+    def resolve(self, overrides: Mapping[str, object] | None = None) -> Params:
+        """Defaults updated by `overrides`, every value validated."""
+        values = self.defaults()
+        for name, value in (overrides or {}).items():
+            values[name] = self[name].validate(value)
+        return values
+
+    def prepare_values(self, values: Mapping[str, ParamValue]) -> Params:
+        return {p.name: values[p.name] for p in self.params if p.stage == "prepare"}
+
+    def changed(self, values: Mapping[str, ParamValue]) -> Params:
+        """The values that differ from the defaults."""
+        return {p.name: values[p.name] for p in self.params
+                if p.name in values and values[p.name] != p.default}
+
+
+def parse_assignments(items: Iterable[str]) -> dict[str, str]:
+    """`["k1=1.2", "b=0.75"]` → `{"k1": "1.2", "b": "0.75"}` (values validated later)."""
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ParamError(f"--param expects name=value, got {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def load_params_file(path: str | Path) -> dict[str, object]:
+    """Read a TOML parameter file: top-level `name = value` pairs, or a `[params]` table."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ParamError(f"{p}: no such parameter file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ParamError(f"{p}: not valid TOML: {exc}") from None
+    table = data.get("params", data)
+    if not isinstance(table, dict):
+        raise ParamError(f"{p}: [params] must be a table")
+    out: dict[str, object] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            raise ParamError(f"{p}: field '{key}': expected a value, found a table")
+        out[key] = value
+    return out
