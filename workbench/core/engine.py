@@ -270,33 +270,50 @@ class Ranking:
 def top_k(scores: Scores, k: int) -> Ranking:
     """The k best eligible candidates of every query, ties broken by candidate column.
 
-    Vectorised: one partition finds each row's k-th value; entries above it are in, entries
-    equal to it are taken in column order until the row has k; then only k per row are sorted.
+    Vectorised without a full partition of every row (which costs ~13 ns an element here): the
+    row is cut into 2k blocks; the k-th largest block maximum t is a lower bound of the
+    k-th largest value (k distinct elements reach it), so only entries ≥ t — typically ~1.4k
+    per row — are compacted, in column order, and sorted stably.
     """
     q, c = scores.shape
     k = max(0, min(k, c))
     if q == 0 or k == 0:
         return _empty_ranking(q, k)
-    ok = scores.eligible()
-    values = np.where(ok, scores.total, -np.inf)
-    kth = -np.partition(-values, k - 1, axis=1)[:, k - 1]
-    above = values > kth[:, None]
-    tied = values == kth[:, None]
-    need = k - above.sum(axis=1)
-    take = above | (tied & (np.cumsum(tied, axis=1) <= need[:, None]))
-    rows, cols = np.nonzero(take)  # row-major: exactly k per row
-    cols = cols.reshape(q, k)
-    picked = np.take_along_axis(values, cols, axis=1)
-    # stable sort of -score within each row keeps column order among ties
-    order = np.argsort(-picked, axis=1, kind="stable")
-    cols = np.take_along_axis(cols, order, axis=1).astype(np.int32)
-    picked = np.take_along_axis(picked, order, axis=1)
-    valid = np.isfinite(picked)
-    docs = np.where(valid, np.take_along_axis(scores.docs, cols, axis=1), -1).astype(np.int32)
+    values = np.where(scores.eligible(), scores.total, -np.inf)
+    finite = values > -np.inf
+    if c >= 4 * k:
+        # strided blocks (block j = columns j, j + 2k, j + 4k, …) so that rows whose real
+        # candidates fill only a prefix still spread them over every block
+        nb = 2 * k
+        full = c - c % nb
+        block_max = values[:, :full].reshape(q, -1, nb).max(axis=1)
+        if full < c:
+            tail = values[:, full:]
+            block_max[:, : tail.shape[1]] = np.maximum(block_max[:, : tail.shape[1]], tail)
+        bound = -np.partition(-block_max, k - 1, axis=1)[:, k - 1]
+        keep = (values >= bound[:, None]) & finite
+    else:
+        keep = finite
+    counts = keep.sum(axis=1)
+    m = int(counts.max(initial=0))
+    rows, cols = np.nonzero(keep)  # row-major, so ascending column within a row
+    first = np.zeros(q + 1, np.int64)
+    np.cumsum(counts, out=first[1:])
+    slot = np.arange(len(rows)) - first[rows]
+    packed_col = np.zeros((q, m), np.int32)
+    packed_val = np.full((q, m), -np.inf)
+    packed_col[rows, slot] = cols
+    packed_val[rows, slot] = values[rows, cols]
+    # stable: among equal scores the lower column (the model's tie order) comes first
+    order = np.argsort(-packed_val, axis=1, kind="stable")[:, :k]
+    cols_k = np.take_along_axis(packed_col, order, axis=1)
+    vals_k = np.take_along_axis(packed_val, order, axis=1)
+    valid = np.isfinite(vals_k)
+    docs = np.where(valid, np.take_along_axis(scores.docs, cols_k, axis=1), -1)
     return Ranking(
-        docs=docs,
-        scores=np.where(valid, picked, np.nan),
-        column=np.where(valid, cols, -1).astype(np.int32),
+        docs=docs.astype(np.int32),
+        scores=np.where(valid, vals_k, np.nan),
+        column=np.where(valid, cols_k, -1).astype(np.int32),
         count=valid.sum(axis=1).astype(np.int64),
     )
 
