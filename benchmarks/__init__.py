@@ -1,0 +1,1 @@
+"""Performance harness, run by `workbench bench`."""

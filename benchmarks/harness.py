@@ -1,0 +1,120 @@
+"""`workbench bench`: the live path (combine + top-k + metrics over every query, after a live
+parameter change) timed against a reference computed in the same run.
+
+The reference is what the source systems do: score each candidate document one at a time in
+Python, then sort. Where that takes minutes, it is timed on a sample of queries and scaled to the
+whole query set (the table says so). Timings are medians of repeated runs; the ratio column is
+reference time / workbench time.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.references import REFERENCES
+from benchmarks.synthetic import synthetic_dataset
+from workbench.core.data import Dataset
+from workbench.core.engine import Progress
+from workbench.core.models import get_model, model_ids
+from workbench.core.pipeline import DEFAULT_METRICS, Pipeline
+from workbench.textout import format_table, progress_bar
+
+DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
+TARGET_MS = {"scifact": 16.0, "synthetic-50000x1000": 100.0}
+
+
+@dataclass
+class Row:
+    model: str
+    dataset: str
+    pairs: int
+    ms: float
+    ref_ms: float | None
+    ref_note: str
+    target: float | None
+
+
+def median_ms(fn: Callable[[int], object], repeats: int) -> float:
+    """Median wall time of fn(i) over `repeats` calls, after one warm-up call."""
+    fn(-1)
+    times = []
+    gc.disable()
+    try:
+        for i in range(repeats):
+            t0 = time.perf_counter()
+            fn(i)
+            times.append((time.perf_counter() - t0) * 1000)
+    finally:
+        gc.enable()
+    return statistics.median(times)
+
+
+def scifact_or_synthetic() -> Dataset:
+    folder = DATASETS / "scifact"
+    if (folder / "corpus.jsonl").exists():
+        from workbench.core.formats import read_beir
+
+        return read_beir(folder, split="test")
+    ds = synthetic_dataset(5183, 300, seed=11)
+    return Dataset("scifact-sized synthetic", ds.corpus, ds.queries, ds.qrels, ds.source)
+
+
+def _live_param(pipe: Pipeline) -> tuple[str, list[float]] | None:
+    """A live float parameter to wiggle between runs, so no run reuses the last one's work."""
+    for p in pipe.model.schema:
+        if p.stage == "live" and p.kind == "float" and p.low is not None and p.high is not None:
+            d = float(p.default)
+            span = (p.high - p.low) / 20
+            return p.name, [min(p.high, d + span), max(p.low, d - span)]
+    return None
+
+
+def bench_one(model_id: str, dataset: Dataset, repeats: int) -> Row:
+    model = get_model(model_id)
+    with progress_bar(f"preparing {model_id} on {dataset.name}") as bar:
+        pipe = Pipeline(model, dataset, progress=Progress(on_progress=bar))
+    wiggle = _live_param(pipe)
+
+    def live(i: int) -> object:
+        if wiggle is not None:
+            name, values = wiggle
+            pipe.params[name] = values[i % 2]
+        return pipe.run(DEFAULT_METRICS)
+
+    ms = median_ms(live, repeats)
+    scores = pipe.model.combine(pipe.prepared, pipe.params)
+    pairs = int((scores.docs >= 0).sum())
+    ref_ms: float | None = None
+    note = "no reference"
+    ref = REFERENCES.get(model_id)
+    if ref is not None:
+        ref_ms, note = ref(dataset, pipe.params)
+    target = next((t for key, t in TARGET_MS.items() if dataset.name.startswith(key)), None)
+    return Row(model_id, dataset.name, pairs, ms, ref_ms, note, target)
+
+
+def run_benchmarks(*, repeats: int = 15, quick: bool = False,
+                   models: list[str] | None = None) -> int:
+    ids = models or model_ids()
+    if quick:
+        sets = [synthetic_dataset(2000, 50, seed=3), synthetic_dataset(5000, 100, seed=5)]
+    else:
+        sets = [scifact_or_synthetic(), synthetic_dataset(50000, 1000)]
+    rows = [bench_one(mid, ds, repeats) for ds in sets for mid in ids]
+    table = []
+    for r in rows:
+        ratio = f"{r.ref_ms / r.ms:,.0f}×" if r.ref_ms else "—"
+        verdict = "" if r.target is None else ("ok" if r.ms <= r.target else "OVER")
+        table.append([r.model, r.dataset, f"{r.pairs:,}", f"{r.ms:.1f}",
+                      "—" if r.ref_ms is None else f"{r.ref_ms:,.0f}", ratio,
+                      "" if r.target is None else f"{r.target:.0f}", verdict, r.ref_note])
+    print(f"live path = combine + top-k + metrics ({', '.join(DEFAULT_METRICS)}) over every "
+          f"query; median of {repeats} runs")
+    print(format_table(["model", "dataset", "pairs", "ms", "reference ms", "speed-up",
+                        "target ms", "", "reference"], table))
+    return 0

@@ -1,0 +1,144 @@
+"""Engine: stable vectorised top-k, selection, contributions lookup, the prepare cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from workbench.core import engine
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+from workbench.core.engine import Cancelled, Progress, Scores, Selection
+from workbench.core.models import get_model
+
+
+def _scores(total: np.ndarray, docs: np.ndarray | None = None,
+            gate: np.ndarray | None = None) -> Scores:
+    q, c = total.shape
+    return Scores(
+        docs=np.tile(np.arange(c, dtype=np.int32), (q, 1)) if docs is None else docs,
+        total=total.astype(np.float64),
+        contributions=np.stack([total * 0.25, total * 0.75]),
+        gate=np.zeros((q, c), np.int8) if gate is None else gate,
+        signals=("a", "b"),
+    )
+
+
+def _naive(s: Scores, k: int) -> list[list[int]]:
+    """Per row: eligible columns sorted by descending total, ties by column (a stable sort)."""
+    out = []
+    for qi in range(s.total.shape[0]):
+        cols = [c for c in range(s.total.shape[1]) if s.docs[qi, c] >= 0 and s.gate[qi, c] == 0]
+        cols.sort(key=lambda c: -s.total[qi, c])
+        out.append([int(s.docs[qi, c]) for c in cols[:k]])
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 900), st.integers(1, 120), st.integers(0, 2**31 - 1),
+       st.sampled_from([1000, 7, 2]))
+def test_top_k_equals_a_stable_sort(q: int, c: int, k: int, seed: int, levels: int) -> None:
+    rng = np.random.default_rng(seed)
+    total = rng.integers(0, levels, (q, c)).astype(float)  # few levels → many ties
+    docs = np.tile(np.arange(c, dtype=np.int32), (q, 1))
+    docs[rng.random((q, c)) < 0.2] = -1  # padding anywhere
+    gate = (rng.random((q, c)) < 0.1).astype(np.int8)
+    s = _scores(total, docs, gate)
+    r = engine.top_k(s, k)
+    want = _naive(s, k)
+    for qi in range(q):
+        n = int(r.count[qi])
+        assert r.docs[qi, :n].tolist() == want[qi]
+        assert np.all(r.docs[qi, n:] == -1) and np.all(np.isnan(r.scores[qi, n:]))
+        assert np.allclose(r.scores[qi, :n], [total[qi, c] for c in r.column[qi, :n]])
+
+
+def test_top_k_rows_with_a_short_prefix_of_candidates() -> None:
+    # the shape BM25 produces: each row's candidates packed left, the rest padding
+    rng = np.random.default_rng(1)
+    total = rng.random((4, 2000))
+    docs = np.tile(np.arange(2000, dtype=np.int32), (4, 1))
+    for qi, n in enumerate([2000, 150, 40, 0]):
+        docs[qi, n:] = -1
+    s = _scores(total, docs)
+    r = engine.top_k(s, 100)
+    assert r.count.tolist() == [100, 100, 40, 0]
+    assert r.docs.tolist() == [row + [-1] * (100 - len(row)) for row in _naive(s, 100)]
+
+
+def test_select_min_score_offset_limit() -> None:
+    total = np.array([[5.0, 9.0, 1.0, 7.0, 3.0]])
+    r = engine.rank(_scores(total), 5, Selection(min_score=3.0, offset=1, limit=2))
+    assert r.docs.tolist() == [[3, 0]]
+    assert r.scores.tolist() == [[7.0, 5.0]]
+    r = engine.rank(_scores(total), 5, Selection(min_score=8.0, offset=1))
+    assert r.count.tolist() == [0]
+    r = engine.rank(_scores(total), 2, Selection(offset=1))
+    assert r.docs.tolist() == [[3, 0]]  # k counts after the offset
+
+
+def test_contributions_follow_the_ranking() -> None:
+    total = np.array([[1.0, 4.0, 2.0]])
+    s = _scores(total)
+    r = engine.top_k(s, 3)
+    c = engine.contributions_at(s, r)
+    assert c.shape == (2, 1, 3)
+    assert np.allclose(c.sum(axis=0), r.scores)
+    assert np.allclose(c[0, 0], [1.0, 0.5, 0.25])
+
+
+def test_progress_cancels() -> None:
+    seen: list[float] = []
+    p = Progress(on_progress=lambda f, m: seen.append(f), should_stop=lambda: len(seen) >= 2)
+    p(0.1)
+    p(0.5)
+    with pytest.raises(Cancelled):
+        p(0.9)
+    assert seen == [0.1, 0.5]
+
+
+def _tiny() -> Dataset:
+    docs = [Document(id=f"d{i}", title=t, text=x) for i, (t, x) in enumerate([
+        ("Cats", "cats purr and sleep"), ("Dogs", "dogs bark at cats"), ("Birds", "birds sing")])]
+    return Dataset("tiny", Corpus(docs), QuerySet([Query("q1", "cats"), Query("q2", "birds")]))
+
+
+def test_prepare_is_cached_and_a_corrupt_cache_is_rebuilt(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path))
+    model = get_model("bm25")
+    params = model.schema.defaults()
+    calls: list[int] = []
+    real = model.prepare
+
+    def counting(*a: Any, **kw: Any) -> Any:
+        calls.append(1)
+        return real(*a, **kw)
+
+    monkeypatch.setattr(model, "prepare", counting)
+    first = engine.prepare(model, _tiny(), params)
+    again = engine.prepare(model, _tiny(), params)
+    assert len(calls) == 1
+    assert np.array_equal(first.cand, again.cand)
+    files = list((tmp_path / "prepared").glob("bm25-*.pkl"))
+    assert len(files) == 1
+    # a live parameter does not change the fingerprint; a prepare-stage one does
+    assert engine.prepare_fingerprint(model, _tiny(), {**params, "k1": 2.0}) == \
+        engine.prepare_fingerprint(model, _tiny(), params)
+    assert engine.prepare_fingerprint(model, _tiny(), {**params, "stemmer": "none"}) != \
+        engine.prepare_fingerprint(model, _tiny(), params)
+    # truncate the file: it must be detected, not trusted, and rebuilt
+    blob = files[0].read_bytes()
+    files[0].write_bytes(blob[: len(blob) // 2])
+    rebuilt = engine.prepare(model, _tiny(), params)
+    assert len(calls) == 2 and np.array_equal(rebuilt.cand, first.cand)
+    # flip one payload byte: same length, wrong checksum
+    blob = files[0].read_bytes()
+    files[0].write_bytes(blob[:-1] + bytes([blob[-1] ^ 0xFF]))
+    engine.prepare(model, _tiny(), params)
+    assert len(calls) == 3
+    assert not list((tmp_path / "prepared").glob(".*.tmp"))  # no temporary left behind

@@ -1,0 +1,104 @@
+"""The parameter schema: validation messages, coercion, CLI assignments and TOML files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench.core.models import get_model, model_ids
+from workbench.core.params import (
+    Param,
+    ParamError,
+    ParamSchema,
+    load_params_file,
+    parse_assignments,
+)
+
+SCHEMA = ParamSchema([
+    Param("alpha", "Alpha", 0.7, low=0.0, high=1.0, step=0.05, help="blend"),
+    Param("limit", "Limit", 3, kind="int", low=1, high=50, step=1),
+    Param("mode", "Mode", "injection", kind="choice", choices=("injection", "search")),
+    Param("stem", "Stem", True, kind="bool", stage="prepare"),
+    Param("prompt", "Prompt", "query: ", kind="text", stage="prepare"),
+])
+
+
+def test_defaults_and_stages() -> None:
+    assert SCHEMA.defaults() == {"alpha": 0.7, "limit": 3, "mode": "injection", "stem": True,
+                                 "prompt": "query: "}
+    assert [p.name for p in SCHEMA.stage("prepare")] == ["stem", "prompt"]
+    assert SCHEMA.prepare_values(SCHEMA.defaults()) == {"stem": True, "prompt": "query: "}
+
+
+def test_values_are_coerced_from_cli_strings() -> None:
+    values = SCHEMA.resolve({"alpha": "0.25", "limit": "7", "stem": "off", "mode": "search"})
+    assert values["alpha"] == 0.25 and values["limit"] == 7
+    assert values["stem"] is False and values["mode"] == "search"
+    assert SCHEMA.changed(values) == {"alpha": 0.25, "limit": 7, "mode": "search",
+                                      "stem": False}
+
+
+@pytest.mark.parametrize(("name", "value", "needle"), [
+    ("alpha", 1.5, "parameter alpha must be [0, 1], got 1.5"),
+    ("alpha", "abc", "parameter alpha must be [0, 1], got 'abc'"),
+    ("alpha", float("nan"), "parameter alpha must be [0, 1]"),
+    ("alpha", True, "parameter alpha must be [0, 1], got True"),
+    ("limit", 2.5, "parameter limit must be a whole number, got 2.5"),
+    ("limit", 0, "parameter limit must be [1, 50], got 0"),
+    ("mode", "other", "parameter mode must be one of injection, search, got 'other'"),
+    ("stem", "maybe", "parameter stem must be true or false, got 'maybe'"),
+])
+def test_validation_names_parameter_range_and_value(name: str, value: object,
+                                                    needle: str) -> None:
+    with pytest.raises(ParamError) as err:
+        SCHEMA.resolve({name: value})
+    assert needle in str(err.value)
+
+
+def test_unknown_parameter_lists_valid_ones() -> None:
+    with pytest.raises(ParamError, match="unknown parameter 'beta'; valid: alpha, limit"):
+        SCHEMA.resolve({"beta": 1})
+
+
+def test_declaration_errors() -> None:
+    with pytest.raises(ValueError, match="numeric parameters need low and high"):
+        Param("x", "X", 1.0)
+    with pytest.raises(ParamError):  # a default outside its own range
+        Param("x", "X", 2.0, low=0, high=1)
+    with pytest.raises(ValueError, match="duplicate parameter"):
+        ParamSchema([SCHEMA["alpha"], SCHEMA["alpha"]])
+
+
+def test_parse_assignments() -> None:
+    assert parse_assignments(["k1=1.5", " b = 0.3 "]) == {"k1": "1.5", "b": "0.3"}
+    with pytest.raises(ParamError, match="--param expects name=value, got 'k1'"):
+        parse_assignments(["k1"])
+
+
+def test_params_file(tmp_path: Path) -> None:
+    f = tmp_path / "p.toml"
+    f.write_text('alpha = 0.4\nmode = "search"\n')
+    assert SCHEMA.resolve(load_params_file(f))["alpha"] == 0.4
+    g = tmp_path / "q.toml"
+    g.write_text("[params]\nlimit = 9\n")
+    assert SCHEMA.resolve(load_params_file(g))["limit"] == 9
+    bad = tmp_path / "bad.toml"
+    bad.write_text("alpha = = 1\n")
+    with pytest.raises(ParamError, match=r"bad\.toml: not valid TOML"):
+        load_params_file(bad)
+    with pytest.raises(ParamError, match="no such parameter file"):
+        load_params_file(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize("model_id", model_ids())
+def test_every_model_declares_valid_params_and_signals(model_id: str) -> None:
+    model = get_model(model_id)
+    assert model.id == model_id
+    assert len(model.schema) > 0 and model.signals
+    defaults = model.schema.defaults()
+    assert model.schema.resolve(defaults) == defaults
+    for p in model.schema:
+        assert p.label and p.help, f"{model_id}.{p.name} needs a label and help text"
+        assert p.stage in ("live", "prepare")
+    assert len(set(model.signal_names)) == len(model.signal_names)

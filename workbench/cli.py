@@ -1,0 +1,367 @@
+"""The headless face: `workbench models | rank | explain | eval | bench | demo`.
+
+Every subcommand is a function taking the parsed arguments and returning an exit code, so tests
+call them in-process. Bad input ends in one line on stderr naming file, line and field; never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.core import engine
+from workbench.core.data import Dataset, FormatError, Query, QuerySet
+from workbench.core.engine import Cancelled, Progress
+from workbench.core.params import ParamError, Params, load_params_file, parse_assignments
+from workbench.textout import format_table, progress_bar
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_corpora"
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A mistake on the command line; printed as one line."""
+
+
+# -- shared pieces ---------------------------------------------------------------------------
+
+
+def _load(args: argparse.Namespace) -> Dataset:
+    from workbench.core.formats import load_dataset
+
+    return load_dataset(args.data, queries=getattr(args, "queries", None),
+                        qrels=getattr(args, "qrels", None), split=getattr(args, "split", "test"))
+
+
+def _model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
+    from workbench.core.models import get_model
+
+    try:
+        model = get_model(args.model)
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+    overrides: dict[str, object] = {}
+    if getattr(args, "params", None):
+        overrides.update(load_params_file(args.params))
+    overrides.update(parse_assignments(getattr(args, "param", None) or []))
+    return model, model.schema.resolve(overrides)
+
+
+def _one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
+    """The dataset narrowed to the query the user named (an id, or ad-hoc text)."""
+    if args.query is not None:
+        queries = QuerySet([Query(id="query", text=args.query)], name="command line")
+        return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source)
+    if args.query_id is not None:
+        if args.query_id not in dataset.queries.index:
+            shown = ", ".join(dataset.queries.ids[:8])
+            raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
+                             f"(ids look like: {shown})")
+        return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
+                       dataset.qrels, dataset.source)
+    raise UsageError("give --query TEXT or --query-id ID")
+
+
+def _pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
+    from workbench.core.pipeline import Pipeline
+
+    with progress_bar(label) as bar:
+        return Pipeline(model, dataset, params, progress=Progress(on_progress=bar))
+
+
+def _ranked_rows(pipe: Any, top: int) -> list[dict[str, Any]]:
+    """The first query's results with their contributions and gates."""
+    result = pipe.run(metric_names=(), depth=top)
+    contrib = engine.contributions_at(result.scores, result.ranking)
+    corpus = pipe.dataset.corpus
+    qrels = (pipe.dataset.qrels or {}).get(pipe.dataset.queries[0].id, {})
+    rows: list[dict[str, Any]] = []
+    for j in range(int(result.ranking.count[0])):
+        d = int(result.ranking.docs[0, j])
+        doc = corpus[d]
+        rows.append({
+            "rank": j + 1,
+            "id": doc.id,
+            "title": doc.title,
+            "score": float(result.ranking.scores[0, j]),
+            "relevance": qrels.get(doc.id),
+            "contributions": {s: float(contrib[i, 0, j])
+                              for i, s in enumerate(result.scores.signals)},
+            "doc": d,
+        })
+    return rows
+
+
+# -- subcommands -----------------------------------------------------------------------------
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from workbench.core.models import get_model, model_ids
+
+    ids = [args.model] if args.model else model_ids()
+    for mid in ids:
+        try:
+            m = get_model(mid)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
+        print(f"{m.id} — {m.label}: {m.description}")
+        print("  signals: " + ", ".join(f"{s.name} ({s.label})" for s in m.signals))
+        if m.gates:
+            print("  gates:   " + ", ".join(m.gates))
+        table = [[p.name, p.stage, str(p.default), p.range_text(), p.help] for p in m.schema]
+        print(format_table(["parameter", "stage", "default", "range", "help"], table,
+                           indent="  ", wrap_last=60))
+        print()
+    return EXIT_OK
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    dataset = _one_query(args, _load(args))
+    model, params = _model_and_params(args)
+    pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
+    rows = _ranked_rows(pipe, args.top)
+    if args.format == "json":
+        for r in rows:
+            r.pop("doc")
+        print(json.dumps({"query": dataset.queries[0].text, "model": model.id,
+                          "params": params, "results": rows}, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"query: {dataset.queries[0].text}")
+    print(f"model: {model.id}   ({len(dataset.corpus):,} documents)")
+    if not rows:
+        print("no results")
+        return EXIT_OK
+    signals = list(rows[0]["contributions"])
+    header = ["rank", "id", "title", "score", "rel", *signals]
+    table = [[r["rank"], r["id"], _clip(r["title"], 40), f"{r['score']:.4f}",
+              "" if r["relevance"] is None else r["relevance"],
+              *(f"{r['contributions'][s]:.4f}" for s in signals)] for r in rows]
+    print(format_table(header, table))
+    return EXIT_OK
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    dataset = _one_query(args, _load(args))
+    model, params = _model_and_params(args)
+    pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
+    rows = _ranked_rows(pipe, args.top)
+    q = dataset.queries[0]
+    print(f"query: {q.text}")
+    print(f"model: {model.id}; changed parameters: "
+          f"{model.schema.changed(params) or 'none (defaults)'}")
+    for r in rows:
+        rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
+        print(f"\n#{r['rank']}  {r['id']}  {r['title']}{rel}")
+        print(f"    score {r['score']:.6g} = " + " + ".join(
+            f"{name} {value:.6g}" for name, value in r["contributions"].items()))
+        details = model.explain(pipe.prepared, dataset, 0, r["doc"], pipe.params)
+        for line in _explain_lines(details):
+            print("    " + line)
+    gated = _gated_summary(pipe)
+    if gated:
+        print("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
+    return EXIT_OK
+
+
+def _explain_lines(details: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, value in details.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{key}:")
+            for item in value[:12]:
+                out.append("  - " + ", ".join(f"{k}={_short(v)}" for k, v in item.items()))
+            if len(value) > 12:
+                out.append(f"  … {len(value) - 12} more")
+        else:
+            out.append(f"{key}: {_short(value)}")
+    return out
+
+
+def _gated_summary(pipe: Any) -> dict[str, int]:
+    scores = pipe.model.combine(pipe.prepared, pipe.params)
+    counts = np.bincount(scores.gate[scores.docs >= 0].ravel().astype(np.int64),
+                         minlength=len(scores.gates) + 1)
+    return {g: int(counts[i + 1]) for i, g in enumerate(scores.gates) if counts[i + 1]}
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from workbench.core.metrics import parse_metric
+
+    dataset = _load(args)
+    if not dataset.qrels:
+        raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
+                         "(give --qrels FILE)")
+    metrics = [m.strip().lower() for m in args.metrics.split(",") if m.strip()]
+    for m in metrics:
+        try:
+            parse_metric(m)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    model, params = _model_and_params(args)
+    pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    result = pipe.run(metrics)
+    assert pipe.judgments is not None
+    judged = int(pipe.judgments.judged_mask.sum())
+    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {judged} judged queries; "
+          f"model {model.id}")
+    changed = model.schema.changed(params)
+    if changed:
+        print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    print(format_table(["metric", "mean"], [[m, f"{result.means[m]:.4f}"] for m in metrics]))
+    if args.per_query:
+        _write_per_query(Path(args.per_query), dataset, pipe, result, metrics)
+        print(f"per-query metrics written to {args.per_query}")
+    if args.run:
+        from workbench.core.formats import write_trec_run
+
+        run = engine.to_run(result.ranking, dataset.corpus.ids, dataset.queries.ids)
+        write_trec_run(Path(args.run), run, tag=f"workbench-{model.id}")
+        print(f"TREC run written to {args.run}")
+    return EXIT_OK
+
+
+def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
+                     metrics: Sequence[str]) -> None:
+    mask = pipe.judgments.judged_mask
+    rows = [{"query_id": q.id, **{m: float(result.per_query[m][i]) for m in metrics}}
+            for i, q in enumerate(dataset.queries) if mask[i]]
+    if path.suffix.lower() == ".json":
+        text = json.dumps(rows, indent=2)
+    else:
+        lines = [",".join(["query_id", *metrics])]
+        lines += [",".join([_csv(r["query_id"]), *(f"{r[m]:.6f}" for m in metrics)])
+                  for r in rows]
+        text = "\n".join(lines) + "\n"
+    engine.atomic_write_text(path, text)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from benchmarks.harness import run_benchmarks
+
+    return run_benchmarks(repeats=args.repeats, quick=args.quick,
+                          models=args.model.split(",") if args.model else None)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """What the README's run command shows until the window exists: each bundled sample
+    corpus evaluated, and one query explained."""
+    from workbench.demo import run_demo
+
+    return run_demo(SAMPLES)
+
+
+# -- argument parsing ------------------------------------------------------------------------
+
+
+def _add_data(p: argparse.ArgumentParser, *, judgments: bool = True) -> None:
+    p.add_argument("data", help="dataset: a BEIR folder, a markdown vault folder, or a "
+                   ".jsonl/.csv file of documents")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV) when DATA holds none")
+    if judgments:
+        p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) when DATA holds none")
+    p.add_argument("--split", default="test", help="BEIR split to read (default: test)")
+
+
+def _add_model(p: argparse.ArgumentParser, default: str | None = None) -> None:
+    p.add_argument("--model", "-m", default=default, required=default is None,
+                   help="model id (see `workbench models`)")
+    p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="set a parameter (repeatable)")
+    p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")
+
+
+def _add_query(p: argparse.ArgumentParser) -> None:
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--query", "-q", help="query text")
+    g.add_argument("--query-id", help="id of a query in the dataset")
+    p.add_argument("--top", type=int, default=10, help="results to show (default 10)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="workbench",
+        description="Scoring Workbench: tune how retrieval systems score.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("models", help="list models, their parameters and signals")
+    p.add_argument("model", nargs="?", help="show only this model")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("rank", help="rank documents for one query, with signal contributions")
+    _add_data(p)
+    _add_model(p)
+    _add_query(p)
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("explain", help="each result's score breakdown, gates and matched terms")
+    _add_data(p)
+    _add_model(p)
+    _add_query(p)
+    p.set_defaults(func=cmd_explain, top=5)
+
+    p = sub.add_parser("eval", help="metrics over a judged query set")
+    _add_data(p)
+    _add_model(p)
+    p.add_argument("--metrics", default="ndcg@10,mrr@10,p@10,r@100,map@100,judged@10",
+                   help="comma-separated, e.g. ndcg@10,r@100")
+    p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
+    p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("bench", help="time the live combine + top-k + metrics path")
+    p.add_argument("--repeats", type=int, default=15, help="timed repetitions (median taken)")
+    p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
+    p.add_argument("--model", help="comma-separated model ids (default: all)")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
+    p.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return func(args)
+    except (FormatError, ParamError, UsageError) as exc:
+        print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Cancelled:
+        print(f"workbench {args.command}: cancelled", file=sys.stderr)
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        print(f"workbench {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _short(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = str(value)
+    return _clip(text.replace("\n", "⏎"), 100)
+
+
+def _csv(text: str) -> str:
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
+
+
+if __name__ == "__main__":
+    sys.exit(main())

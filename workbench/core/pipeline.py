@@ -1,0 +1,77 @@
+"""One model over one dataset, end to end: prepare (cached), combine, rank, metrics.
+
+The CLI, the benchmark and (later) the tuning session all go through `Pipeline`, so that every
+face computes rankings and metrics the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core import engine
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores
+from workbench.core.metrics import Judgments, evaluate, parse_metric
+from workbench.core.params import Params
+
+DEFAULT_METRICS = ("ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10")
+
+
+def metric_depth(metric_names: Sequence[str]) -> int:
+    """The ranking depth the metrics need (the largest cut-off)."""
+    return max((parse_metric(m)[1] for m in metric_names), default=10)
+
+
+@dataclass
+class Result:
+    """The outcome of one combine: scores, the ranked (and selected) lists, and metrics."""
+
+    scores: Scores
+    ranking: Ranking
+    per_query: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    means: dict[str, float] = field(default_factory=dict)
+
+
+class Pipeline:
+    """A model bound to a dataset, with its prepared arrays held for live recombination."""
+
+    def __init__(self, model: Model, dataset: Dataset, params: Params | None = None,
+                 *, progress: Progress = NO_PROGRESS, use_cache: bool = True) -> None:
+        self.model = model
+        self.dataset = dataset
+        self.params: Params = model.schema.resolve(params)
+        self.prepared: Any = engine.prepare(model, dataset, self.params, progress,
+                                            use_cache=use_cache)
+        self.judgments: Judgments | None = None
+        if dataset.qrels:
+            self.judgments = Judgments.build(dataset.qrels, dataset.queries.ids,
+                                             dataset.corpus.index)
+
+    def update(self, overrides: Mapping[str, object], *,
+               progress: Progress = NO_PROGRESS) -> None:
+        """Change parameters; re-prepare only when a prepare-stage parameter changed."""
+        new = self.model.schema.resolve({**self.params, **overrides})
+        schema = self.model.schema
+        if schema.prepare_values(new) != schema.prepare_values(self.params):
+            self.prepared = engine.prepare(self.model, self.dataset, new, progress)
+        self.params = new
+
+    def run(self, metric_names: Sequence[str] = DEFAULT_METRICS, *, depth: int | None = None,
+            select: bool = True) -> Result:
+        """Combine, rank every query and evaluate: the live path of a slider tick."""
+        scores = self.model.combine(self.prepared, self.params)
+        k = depth if depth is not None else metric_depth(metric_names)
+        selection = self.model.selection_params(self.params) if select else None
+        ranking = engine.rank(scores, k, selection)
+        result = Result(scores=scores, ranking=ranking)
+        if self.judgments is not None and metric_names:
+            result.per_query = evaluate(metric_names, ranking.docs, self.judgments)
+            mask = self.judgments.judged_mask
+            result.means = {m: float(v[mask].mean()) if mask.any() else float("nan")
+                            for m, v in result.per_query.items()}
+        return result

@@ -1,0 +1,67 @@
+"""Plain-text presentation for the CLI: aligned tables and progress bars on stderr."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from workbench.core.engine import ProgressFn
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent: str = "",
+                 wrap_last: int | None = None) -> str:
+    """Columns padded to their widest cell; numbers right-aligned. `wrap_last` wraps the last
+    column (e.g. help text) at that many characters, continuing under itself."""
+    cells = [[str(c) for c in header]] + [["" if c is None else str(c) for c in r] for r in rows]
+    ncol = len(header)
+    last_lines: list[list[str]] = []
+    for r in cells:
+        text = r[-1]
+        lines = textwrap.wrap(text, wrap_last) if wrap_last and text else [text]
+        last_lines.append(lines or [""])
+    widths = [max(len(r[i]) for r in cells) for i in range(ncol - 1)]
+    numeric = [all(_is_number(r[i]) for r in cells[1:] if r[i]) for i in range(ncol)]
+    out: list[str] = []
+    for n, r in enumerate(cells):
+        parts = [r[i].rjust(widths[i]) if numeric[i] and n else r[i].ljust(widths[i])
+                 for i in range(ncol - 1)]
+        lead = "  ".join(parts)
+        pad = " " * len(lead)
+        for j, piece in enumerate(last_lines[n]):
+            out.append(indent + ((lead if j == 0 else pad) + "  " + piece).rstrip()
+                       if ncol > 1 else indent + piece)
+        if n == 0:
+            out.append(indent + "  ".join("-" * w for w in widths)
+                       + ("  " + "-" * max(len(x) for ls in last_lines for x in ls)
+                          if ncol > 1 else ""))
+    return "\n".join(out)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+@contextmanager
+def progress_bar(label: str) -> Iterator[ProgressFn]:
+    """A progress callable drawing a tqdm bar on stderr (only when stderr is a terminal)."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=1000, desc=label, file=sys.stderr, disable=None, leave=False,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}")
+
+    def update(fraction: float, message: str) -> None:
+        bar.n = int(fraction * 1000)
+        bar.set_postfix_str(message, refresh=False)
+        bar.refresh()
+
+    try:
+        yield update
+    finally:
+        bar.close()
