@@ -16,15 +16,17 @@ from numpy.typing import NDArray
 from workbench.core import engine
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores
-from workbench.core.metrics import Judgments, evaluate, parse_metric
+from workbench.core.metrics import Judgments, evaluate, mean_over_judged, parse_metric
 from workbench.core.params import Params
 
 DEFAULT_METRICS = ("ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10")
 
 
 def metric_depth(metric_names: Sequence[str]) -> int:
-    """The ranking depth the metrics need (the largest cut-off)."""
-    return max((parse_metric(m)[1] for m in metric_names), default=10)
+    """The ranking depth the metrics need: the largest cut-off; a metric without one (`map`)
+    reads the first 1,000 results, trec_eval's default depth."""
+    cuts = [parse_metric(m)[1] for m in metric_names]
+    return max((1000 if k is None else k for k in cuts), default=10)
 
 
 @dataclass
@@ -71,7 +73,6 @@ class Pipeline:
         result = Result(scores=scores, ranking=ranking)
         if self.judgments is not None and metric_names:
             result.per_query = evaluate(metric_names, ranking.docs, self.judgments)
-            mask = self.judgments.judged_mask
-            result.means = {m: float(v[mask].mean()) if mask.any() else float("nan")
+            result.means = {m: mean_over_judged(v, self.judgments)
                             for m, v in result.per_query.items()}
         return result

@@ -1,0 +1,46 @@
+"""Retrieval metrics as trec_eval computes them, vectorised over queries.
+
+- `Judgments`: qrels indexed for a query set and a corpus (judgments.py)
+- `METRICS`, `parse_metric`, `evaluate`, `mean_over_judged` (measures.py)
+- `ranking_from_run`: a run ordered as trec_eval orders it (runs.py)
+- `paired_test`: randomization and bootstrap significance tests (significance.py)
+"""
+
+from workbench.core.metrics.judgments import Judgments
+from workbench.core.metrics.measures import (
+    METRICS,
+    MetricFn,
+    average_precision,
+    evaluate,
+    evaluate_means,
+    judged,
+    mean_over_judged,
+    mrr,
+    ndcg,
+    parse_metric,
+    precision,
+    recall,
+)
+from workbench.core.metrics.runs import TieBreak, ranking_from_run
+from workbench.core.metrics.significance import Method, PairedTest, paired_test
+
+__all__ = [
+    "METRICS",
+    "Judgments",
+    "Method",
+    "MetricFn",
+    "PairedTest",
+    "TieBreak",
+    "average_precision",
+    "evaluate",
+    "evaluate_means",
+    "judged",
+    "mean_over_judged",
+    "mrr",
+    "ndcg",
+    "paired_test",
+    "parse_metric",
+    "precision",
+    "ranking_from_run",
+    "recall",
+]

@@ -1,0 +1,169 @@
+"""The metric registry: one small vectorised function per measure, keyed by base name.
+
+Every function maps a ranking docs int32 (Q, K) (corpus positions, best first, padded with -1)
+and `Judgments` over the same Q queries to float64 (Q,), one value per query, computed as
+trec_eval 9 computes it (relevance level 1: relevant means grade > 0). Queries without any
+judgment get NaN: trec_eval leaves them out of every average, and so does `mean_over_judged`.
+A judged query with no results scores 0 (trec_eval -c).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.metrics.judgments import Judgments
+
+Docs = NDArray[np.int32]
+PerQuery = NDArray[np.float64]
+MetricFn = Callable[[Docs, Judgments, int | None], PerQuery]
+_T = TypeVar("_T", bound=np.generic)
+
+
+def _cut(a: NDArray[_T], k: int | None) -> NDArray[_T]:
+    """The first k columns (all when k is None)."""
+    return a if k is None else a[:, :k]
+
+
+def _undefined_where_unjudged(values: PerQuery, judgments: Judgments) -> PerQuery:
+    return np.where(judgments.judged_mask, values, np.nan)
+
+
+def _ratio(num: NDArray[np.floating] | NDArray[np.integer],
+           den: NDArray[np.floating] | NDArray[np.integer]) -> PerQuery:
+    """num / den, 0 where den is 0."""
+    out = np.zeros(np.shape(num), dtype=np.float64)
+    np.divide(num, den, out=out, where=np.asarray(den) > 0)
+    return out
+
+
+def _discount(n: int) -> NDArray[np.float64]:
+    """1 / log2(rank + 1) for ranks 1..n (trec_eval 9 m_ndcg_cut.c)."""
+    return 1.0 / np.log2(np.arange(2, n + 2, dtype=np.float64))
+
+
+def ndcg(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval ndcg_cut_k (ndcg when k is None): DCG = Σ grade / log2(rank + 1) over the top k,
+    gain = the grade itself (linear, not 2^g − 1); ideal DCG from every judged grade of the
+    query, in the corpus or not, cut at k."""
+    grades, _ = judgments.lookup(_cut(docs, k))
+    dcg = (np.maximum(grades, 0) * _discount(grades.shape[1])).sum(axis=1)
+    ideal = _cut(judgments.ideal, k)
+    idcg = (ideal * _discount(ideal.shape[1])).sum(axis=1)
+    return _undefined_where_unjudged(_ratio(dcg, idcg), judgments)
+
+
+def mrr(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """Reciprocal rank of the first relevant document within the top k (trec_eval recip_rank
+    on a run cut at k), 0 if none."""
+    grades, _ = judgments.lookup(_cut(docs, k))
+    rel = grades > 0
+    first = np.argmax(rel, axis=1)
+    values = np.where(rel.any(axis=1), 1.0 / (first + 1.0), 0.0)
+    return _undefined_where_unjudged(values, judgments)
+
+
+def precision(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval P_k: relevant in the top k / k, even when fewer than k were retrieved."""
+    k = _need_cutoff("p", k)
+    grades, _ = judgments.lookup(_cut(docs, k))
+    return _undefined_where_unjudged((grades > 0).sum(axis=1) / float(k), judgments)
+
+
+def recall(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval recall_k (set_recall when k is None): relevant in the top k / all judged
+    relevant (documents outside the corpus included), 0 for a query with none."""
+    grades, _ = judgments.lookup(_cut(docs, k))
+    values = _ratio((grades > 0).sum(axis=1), judgments.n_rel)
+    return _undefined_where_unjudged(values, judgments)
+
+
+def average_precision(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval map_cut_k (map when k is None): Σ over relevant ranks r ≤ k of
+    precision@r, divided by all judged relevant (not by those retrieved)."""
+    grades, _ = judgments.lookup(_cut(docs, k))
+    rel = grades > 0
+    ranks = np.arange(1, rel.shape[1] + 1, dtype=np.float64)
+    prec = np.cumsum(rel, axis=1) / ranks
+    values = _ratio((prec * rel).sum(axis=1), judgments.n_rel)
+    return _undefined_where_unjudged(values, judgments)
+
+
+def judged(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """ir-measures Judged@k: judged documents (any grade) in the top k / min(k, retrieved);
+    0 for a query with no results."""
+    k = _need_cutoff("judged", k)
+    top = _cut(docs, k)
+    _, is_judged = judgments.lookup(top)
+    values = _ratio(is_judged.sum(axis=1), (top >= 0).sum(axis=1))
+    return _undefined_where_unjudged(values, judgments)
+
+
+def _need_cutoff(name: str, k: int | None) -> int:
+    if k is None:
+        raise ValueError(f"metric '{name}' needs a cutoff, as in '{name}@10'")
+    return k
+
+
+METRICS: dict[str, MetricFn] = {
+    "ndcg": ndcg,
+    "mrr": mrr,
+    "p": precision,
+    "r": recall,
+    "map": average_precision,
+    "judged": judged,
+}
+"""Metric functions by base name; "name@k" applies cutoff k (see `parse_metric`)."""
+
+
+def parse_metric(spec: str) -> tuple[str, int | None]:
+    """'ndcg@10' → ('ndcg', 10); 'map' → ('map', None). Case-insensitive.
+
+    Raises ValueError for an unknown name (listing the valid ones), a bad or non-positive
+    cutoff, or a metric that needs a cutoff and has none.
+    """
+    name, sep, cut = spec.strip().lower().partition("@")
+    if name not in METRICS:
+        raise ValueError(f"unknown metric {spec!r}; valid: {', '.join(METRICS)} (as name@k)")
+    if not sep:
+        if name in ("p", "judged"):
+            raise ValueError(f"metric {spec!r} needs a cutoff, as in '{name}@10'")
+        return name, None
+    try:
+        k = int(cut)
+    except ValueError:
+        raise ValueError(f"metric {spec!r}: cutoff {cut!r} is not an integer") from None
+    if k < 1:
+        raise ValueError(f"metric {spec!r}: cutoff must be ≥ 1, got {k}")
+    return name, k
+
+
+def evaluate(metric_names: Sequence[str], docs: Docs, judgments: Judgments) -> dict[str, PerQuery]:
+    """Per-query values float64 (Q,) of each metric, keyed by the name as given.
+    NaN for queries without judgments."""
+    docs = np.asarray(docs)
+    if docs.ndim != 2 or docs.shape[0] != judgments.n_queries:
+        raise ValueError(f"docs must be ({judgments.n_queries}, K), got {docs.shape}")
+    out: dict[str, PerQuery] = {}
+    for spec in metric_names:
+        name, k = parse_metric(spec)
+        out[spec] = METRICS[name](docs, judgments, k)
+    return out
+
+
+def mean_over_judged(values: PerQuery, judgments: Judgments) -> float:
+    """The trec_eval average: the mean over queries with at least one judgment (NaN if none)."""
+    mask = judgments.judged_mask
+    if not mask.any():
+        return float("nan")
+    return float(np.mean(values[mask]))
+
+
+def evaluate_means(metric_names: Sequence[str], docs: Docs,
+                   judgments: Judgments) -> dict[str, float]:
+    """`evaluate`, then `mean_over_judged` of each metric."""
+    return {name: mean_over_judged(v, judgments)
+            for name, v in evaluate(metric_names, docs, judgments).items()}
