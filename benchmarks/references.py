@@ -67,7 +67,7 @@ def bm25_per_document(dataset: Dataset, params: Params) -> tuple[float, str]:
 def _bm25s_reindex(dataset: Dataset, params: Params) -> float | None:
     """bm25s bakes k1 and b into its index: a slider move means index + retrieve again."""
     try:
-        import bm25s  # type: ignore[import-untyped]
+        import bm25s
     except ImportError:
         return None
     from workbench.core.models.bm25 import BM25Model

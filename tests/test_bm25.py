@@ -55,10 +55,9 @@ def test_other_variants_worked_by_hand(variant: str) -> None:
                                    "k1": 0.9, "b": 0.4})
     s = model.combine(model.prepare(_tiny(), params), params)
     norm = 0.9 * (1 - 0.4 + 0.4 * 4 / 3)  # document c
-    if variant == "robertson":  # (N − df + .5)/(df + .5) = 1.5/2.5 < 1 → clamped to idf 0
-        want = 0.0
-    else:  # atire: ln(N/df) and a (k1 + 1) factor
-        want = 2 * math.log(3 / 2) * 3 * 1.9 / (3 + norm)
+    # robertson: (N − df + .5)/(df + .5) = 1.5/2.5 < 1 → clamped to idf 0;
+    # atire: ln(N/df) and a (k1 + 1) factor
+    want = 0.0 if variant == "robertson" else 2 * math.log(3 / 2) * 3 * 1.9 / (3 + norm)
     assert _dense(s, 3)[0, 2] == pytest.approx(want, rel=1e-12)
 
 

@@ -237,7 +237,7 @@ def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
         text = json.dumps(rows, indent=2)
     else:
         lines = [",".join(["query_id", *metrics])]
-        lines += [",".join([_csv(r["query_id"]), *(f"{r[m]:.6f}" for m in metrics)])
+        lines += [",".join([_csv(str(r["query_id"])), *(f"{r[m]:.6f}" for m in metrics)])
                   for r in rows]
         text = "\n".join(lines) + "\n"
     engine.atomic_write_text(path, text)

@@ -96,7 +96,8 @@ class Scores:
 
     def eligible(self) -> NDArray[np.bool_]:
         """Pairs that may be ranked: a real candidate that no gate zeroed."""
-        return (self.docs >= 0) & (self.gate == 0)
+        ok: NDArray[np.bool_] = (self.docs >= 0) & (self.gate == 0)
+        return ok
 
 
 class Model(ABC):
@@ -182,7 +183,8 @@ def prepare(model: Model, dataset: Dataset, params: Params, progress: Progress =
     """
     if not use_cache:
         return model.prepare(dataset, params, progress)
-    path = cache_dir() / "prepared" / f"{model.id}-{prepare_fingerprint(model, dataset, params)}.pkl"
+    fingerprint = prepare_fingerprint(model, dataset, params)
+    path = cache_dir() / "prepared" / f"{model.id}-{fingerprint}.pkl"
     cached = _read_cache(path)
     if cached is not None:
         progress(1.0, "loaded from cache")
@@ -368,7 +370,8 @@ def contributions_at(scores: Scores, ranking: Ranking) -> NDArray[np.float64]:
     return np.where(ranking.column[None] >= 0, out, np.nan)
 
 
-def to_run(ranking: Ranking, doc_ids: list[str], query_ids: list[str]) -> dict[str, dict[str, float]]:
+def to_run(ranking: Ranking, doc_ids: list[str],
+           query_ids: list[str]) -> dict[str, dict[str, float]]:
     """A ranking as a TREC-style run (query id → document id → score)."""
     run: dict[str, dict[str, float]] = {}
     for qi, qid in enumerate(query_ids):

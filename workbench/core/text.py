@@ -44,7 +44,7 @@ STEMMERS = ("none", "snowball-english")
 
 @lru_cache(maxsize=8)
 def _snowball(language: str) -> object:
-    import snowballstemmer  # type: ignore[import-untyped]
+    import snowballstemmer
 
     return snowballstemmer.stemmer(language)
 

@@ -8,9 +8,10 @@ evaluates the BM25 formula over all those postings in one vectorised pass:
     score(q, d) = Σ_t∈q  qtf(t) · idf(t) · tfc(tf(t, d), |d|)
 
 Variants (the formulas of Kamphuis et al., ECIR 2020, as bm25s implements them):
-- lucene:    idf = ln(1 + (N − df + 0.5)/(df + 0.5));          tfc = tf / (tf + k1·(1 − b + b·|d|/avgdl))
-- robertson: idf = ln(max(1, (N − df + 0.5)/(df + 0.5)));      tfc as lucene
-- atire:     idf = ln(N/df);                                   tfc = tf·(k1 + 1) / (tf + k1·(…))
+- lucene:    idf = ln(1 + (N − df + 0.5)/(df + 0.5))
+             tfc = tf / (tf + k1·(1 − b + b·|d|/avgdl))
+- robertson: idf = ln(max(1, (N − df + 0.5)/(df + 0.5))); tfc as lucene
+- atire:     idf = ln(N/df);  tfc = tf·(k1 + 1) / (tf + k1·(1 − b + b·|d|/avgdl))
 Query terms count once per occurrence in the query (as bm25s and Lucene's BooleanQuery do).
 """
 
@@ -211,8 +212,9 @@ class BM25Model(Model):
     def combine(self, prepared: Any, params: Params) -> Scores:
         prep: BM25Prepared = prepared
         q, c = prep.cand.shape
-        total = np.bincount(prep.post_pair, weights=self.term_scores(prep, params),
-                            minlength=q * c).reshape(q, c)
+        total: NDArray[np.float64] = np.bincount(
+            prep.post_pair, weights=self.term_scores(prep, params), minlength=q * c
+        ).reshape(q, c).astype(np.float64, copy=False)
         return Scores(
             docs=prep.cand,
             total=total,
@@ -231,7 +233,7 @@ class BM25Model(Model):
         mine = np.flatnonzero((prep.qterm_query[prep.post_qterm] == query)
                               & (prep.post_doc == doc))
         w_idf = idf(str(params["variant"]), prep.qterm_df, prep.n_docs)
-        terms = []
+        terms: list[dict[str, Any]] = []
         for p in mine:
             t = int(prep.post_qterm[p])
             terms.append({

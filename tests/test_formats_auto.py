@@ -1,0 +1,89 @@
+"""load_dataset: format detection and the judgments given beside a documents file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.data import FormatError
+from workbench.core.formats import load_dataset, read_qrels
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_beir_folder(tmp_path: Path) -> None:
+    write(tmp_path / "b" / "corpus.jsonl", '{"_id": "d", "text": "t"}\n')
+    write(tmp_path / "b" / "queries.jsonl", '{"_id": "q", "text": "t"}\n')
+    write(tmp_path / "b" / "qrels" / "test.tsv", "q\td\t1\n")
+    ds = load_dataset(tmp_path / "b")
+    assert (ds.name, ds.corpus.ids, ds.queries.ids, ds.qrels) == ("b", ["d"], ["q"],
+                                                                   {"q": {"d": 1}})
+
+
+def test_vault_folder(tmp_path: Path) -> None:
+    write(tmp_path / "v" / "notes" / "a.md", "# A\n")
+    write(tmp_path / "v" / "README.md", "# about\n")
+    ds = load_dataset(tmp_path / "v")
+    assert ds.corpus.ids == ["a.md"]
+
+
+def test_documents_file_with_queries_and_trec_qrels(tmp_path: Path) -> None:
+    docs = write(tmp_path / "mem.jsonl",
+                 "\n".join(json.dumps({"id": i, "text": i}) for i in ("a", "b")) + "\n")
+    queries = write(tmp_path / "q.csv", "id,text\nq1,a\nq2,b\nq3,c\n")
+    trec = write(tmp_path / "qrels.txt", "q1 0 a 1\nq2 0 zz 2\n")
+    ds = load_dataset(docs, queries=queries, qrels=trec)
+    assert ds.name == "mem"
+    assert ds.queries.ids == ["q1", "q2"]
+    assert ds.qrels == {"q1": {"a": 1}, "q2": {"zz": 2}}
+    # without judgments every query stays
+    assert len(load_dataset(docs, queries=queries).queries) == 3
+
+
+def test_qrels_sniffing(tmp_path: Path) -> None:
+    beir = write(tmp_path / "a.tsv", "query-id\tcorpus-id\tscore\nq\td\t1\n")
+    trec = write(tmp_path / "b.txt", "q 0 d 1\n")
+    assert read_qrels(beir) == read_qrels(trec) == {"q": {"d": 1}}
+    odd = write(tmp_path / "c.txt", "\nq d\n")
+    with pytest.raises(FormatError) as info:
+        read_qrels(odd)
+    assert f"{odd}:2:" in str(info.value) and "field 'columns'" in str(info.value)
+
+
+def test_folder_with_overrides(tmp_path: Path) -> None:
+    write(tmp_path / "v" / "a.md", "# A\n")
+    queries = write(tmp_path / "q.jsonl", '{"id": "q", "text": "a"}\n')
+    qrels = write(tmp_path / "j.tsv", "q\ta.md\t1\n")
+    ds = load_dataset(tmp_path / "v", queries=queries, qrels=qrels)
+    assert ds.queries.ids == ["q"] and ds.qrels == {"q": {"a.md": 1}}
+
+
+def test_unknown_inputs(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match="expected a BEIR folder"):
+        load_dataset(tmp_path)  # empty folder
+    with pytest.raises(FormatError, match="no such file or folder"):
+        load_dataset(tmp_path / "missing")
+    with pytest.raises(FormatError, match=r"documents file \(\.jsonl or \.csv\)"):
+        load_dataset(write(tmp_path / "x.pdf", "%PDF"))
+    docs = write(tmp_path / "d.csv", "id,text\na,b\n")
+    with pytest.raises(FormatError, match="without a query set"):
+        load_dataset(docs, qrels=write(tmp_path / "j.tsv", "q\ta\t1\n"))
+
+
+@pytest.mark.skipif(not (REPO / "sample_corpora").is_dir(), reason="no sample corpora yet")
+def test_sample_corpora_load() -> None:
+    """Every sample corpus shipped with the repository opens."""
+    folders = [p for p in sorted((REPO / "sample_corpora").iterdir()) if p.is_dir()]
+    for folder in folders:
+        ds = load_dataset(folder)
+        assert len(ds.corpus) > 0, folder
+        if ds.qrels:
+            assert set(ds.qrels) == set(ds.queries.ids), folder

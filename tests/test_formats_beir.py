@@ -1,0 +1,197 @@
+"""BEIR folders: corpus.jsonl, queries.jsonl, qrels/<split>.tsv."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.data import FormatError
+from workbench.core.formats import (
+    read_beir,
+    read_corpus_jsonl,
+    read_qrels_tsv,
+    read_queries_jsonl,
+)
+
+SCIFACT = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "scifact"
+
+
+def assert_names(err: FormatError, path: Path, line: int | None, field: str) -> None:
+    """The one-line message names the file, the 1-based line and the field."""
+    msg = str(err)
+    assert path.name in msg
+    if line is not None:
+        assert f"{path}:{line}:" in msg
+    assert f"field '{field}'" in msg
+    assert (err.line, err.field) == (line, field)
+
+
+def jsonl(path: Path, *rows: object) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def beir_folder(root: Path) -> Path:
+    jsonl(root / "corpus.jsonl",
+          {"_id": "d1", "title": "Alpha", "text": "alpha text", "metadata": {"year": 2020}},
+          {"_id": 2, "text": "two", "tags": ["x", "y"]},
+          {"_id": "d3", "title": None, "text": ""})
+    jsonl(root / "queries.jsonl",
+          {"_id": "q1", "text": "alpha?", "metadata": {"lang": "en"}},
+          {"_id": "q2", "text": "two?"},
+          {"_id": "q3", "text": "unjudged"})
+    (root / "qrels").mkdir()
+    (root / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\tgone\t1\nq2\t2\t0\n", encoding="utf-8")
+    return root
+
+
+def test_read_beir_folder(tmp_path: Path) -> None:
+    ds = read_beir(beir_folder(tmp_path / "mini"))
+    assert ds.name == "mini"
+    assert ds.corpus.ids == ["d1", "2", "d3"]
+    d1 = ds.corpus[0]
+    assert (d1.title, d1.text, d1.tags) == ("Alpha", "alpha text", ())
+    assert dict(d1.metadata) == {"year": 2020}
+    assert ds.corpus[1].tags == ("x", "y")
+    assert ds.corpus[2].title == ""
+    # only judged queries, file order kept; metadata becomes the query context
+    assert ds.queries.ids == ["q1", "q2"]
+    assert dict(ds.queries[0].context) == {"lang": "en"}
+    # a judged document missing from the corpus is kept (relevant but unretrievable)
+    assert ds.qrels == {"q1": {"d1": 2, "gone": 1}, "q2": {"2": 0}}
+
+
+def test_split_queries_file_preferred_and_no_qrels(tmp_path: Path) -> None:
+    root = beir_folder(tmp_path / "mini")
+    jsonl(root / "queries.dev.jsonl", {"_id": "q2", "text": "dev two"})
+    (root / "qrels" / "dev.tsv").write_text("q2\td1\t1\n", encoding="utf-8")
+    ds = read_beir(root, split="dev")
+    assert [q.text for q in ds.queries] == ["dev two"]
+    assert ds.qrels == {"q2": {"d1": 1}}
+
+    bare = tmp_path / "bare"
+    jsonl(bare / "corpus.jsonl", {"_id": "a", "text": "a"})
+    jsonl(bare / "queries.jsonl", {"_id": "q", "text": "q"})
+    ds = read_beir(bare)
+    assert ds.qrels is None and ds.queries.ids == ["q"] and not ds.judged
+
+
+def test_missing_split(tmp_path: Path) -> None:
+    root = beir_folder(tmp_path / "mini")
+    with pytest.raises(FormatError, match="splits here: test"):
+        read_beir(root, split="train")
+
+
+# -- errors: one FormatError naming file, line and field ------------------------------------
+
+
+@pytest.mark.parametrize(("line2", "field", "fragment"), [
+    ('{"_id": "b", "text": ', "json", "invalid JSON"),
+    ('["b", "text"]', "json", "expected a JSON object"),
+    ('{"text": "no id"}', "_id", "missing"),
+    ('{"_id": "b"}', "text", "missing"),
+    ('{"_id": "b", "text": 7}', "text", "expected a string, found a number"),
+    ('{"_id": true, "text": "t"}', "_id", "expected a string or an integer"),
+    ('{"_id": " ", "text": "t"}', "_id", "empty id"),
+    ('{"_id": "b", "text": "t", "title": ["x"]}', "title", "expected a string"),
+    ('{"_id": "b", "text": "t", "tags": "x"}', "tags", "list of strings"),
+    ('{"_id": "b", "text": "t", "tags": ["x", 1]}', "tags", "list of strings"),
+    ('{"_id": "b", "text": "t", "metadata": [1]}', "metadata", "expected an object"),
+    ('{"_id": "a", "text": "again"}', "_id", "duplicate id 'a' (first on line 1)"),
+])
+def test_corpus_errors(tmp_path: Path, line2: str, field: str, fragment: str) -> None:
+    path = tmp_path / "corpus.jsonl"
+    # a blank line first: line numbers count it
+    path.write_text('{"_id": "a", "text": "ok"}\n\n' + line2 + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_corpus_jsonl(path)
+    assert_names(info.value, path, 3, field)
+    assert fragment in str(info.value)
+
+
+def test_empty_corpus(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("\n  \n", encoding="utf-8")
+    with pytest.raises(FormatError, match="empty file") as info:
+        read_corpus_jsonl(path)
+    assert_names(info.value, path, 1, "_id")
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "queries.jsonl"
+    path.write_bytes(b'{"_id": "a", "text": "ok"}\n{"_id": "b", "text": "caf\xe9"}\n')
+    with pytest.raises(FormatError, match="not UTF-8") as info:
+        read_queries_jsonl(path)
+    assert_names(info.value, path, 2, "encoding")
+
+
+def test_duplicate_query(tmp_path: Path) -> None:
+    path = jsonl(tmp_path / "queries.jsonl", {"_id": 1, "text": "a"}, {"_id": "1", "text": "b"})
+    with pytest.raises(FormatError, match="duplicate") as info:
+        read_queries_jsonl(path)
+    assert_names(info.value, path, 2, "_id")
+
+
+@pytest.mark.parametrize(("line2", "field", "fragment"), [
+    ("q1\td1", "columns", "expected 3 columns"),
+    ("q1 d1 1", "columns", "separated by tabs"),
+    ("q1\td1\t1\textra", "columns", "found 4"),
+    ("q1\td1\t1.5", "score", "integer grade"),
+    ("q1\td1\thigh", "score", "integer grade"),
+    ("qX\td1\t1", "query-id", "unknown query id 'qX'"),
+    ("\td1\t1", "query-id", "empty id"),
+    ("q1\td9\t1", "corpus-id", "duplicate judgment"),
+])
+def test_qrels_errors(tmp_path: Path, line2: str, field: str, fragment: str) -> None:
+    path = tmp_path / "test.tsv"
+    path.write_text(f"query-id\tcorpus-id\tscore\nq1\td9\t1\n{line2}\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_qrels_tsv(path, query_ids={"q1"})
+    assert_names(info.value, path, 3, field)
+    assert fragment in str(info.value)
+
+
+def test_qrels_unknown_document_only_with_doc_ids(tmp_path: Path) -> None:
+    path = tmp_path / "test.tsv"
+    path.write_text("q1\td1\t1\r\nq1\tmissing\t0\r\n", encoding="utf-8")
+    assert read_qrels_tsv(path) == {"q1": {"d1": 1, "missing": 0}}
+    with pytest.raises(FormatError) as info:
+        read_qrels_tsv(path, doc_ids={"d1"})
+    assert_names(info.value, path, 2, "corpus-id")
+
+
+def test_header_only_qrels_is_empty(tmp_path: Path) -> None:
+    path = tmp_path / "test.tsv"
+    path.write_text("query-id\tcorpus-id\tscore\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="empty file"):
+        read_qrels_tsv(path)
+
+
+def test_beir_unknown_query_in_qrels(tmp_path: Path) -> None:
+    root = beir_folder(tmp_path / "mini")
+    with (root / "qrels" / "test.tsv").open("a", encoding="utf-8") as fh:
+        fh.write("q404\td1\t1\n")
+    with pytest.raises(FormatError) as info:
+        read_beir(root)
+    assert_names(info.value, root / "qrels" / "test.tsv", 5, "query-id")
+
+
+def test_not_a_beir_folder(tmp_path: Path) -> None:
+    with pytest.raises(FormatError, match=r"no corpus\.jsonl"):
+        read_beir(tmp_path)
+
+
+@pytest.mark.datasets
+@pytest.mark.skipif(not SCIFACT.is_dir(), reason="SciFact not under ../shared/datasets")
+def test_scifact() -> None:
+    ds = read_beir(SCIFACT)
+    assert ds.name == "scifact"
+    assert len(ds.corpus) == 5183
+    assert len(ds.queries) == 300
+    assert ds.qrels is not None
+    assert sum(len(docs) for docs in ds.qrels.values()) == 339
+    assert set(ds.qrels) == set(ds.queries.ids)

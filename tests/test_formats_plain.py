@@ -1,0 +1,140 @@
+"""Plain documents and queries as JSON lines, CSV and TSV."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.data import FormatError
+from workbench.core.formats import read_documents, read_queries
+
+
+def assert_names(err: FormatError, path: Path, line: int, field: str) -> None:
+    msg = str(err)
+    assert f"{path}:{line}:" in msg and f"field '{field}'" in msg
+    assert (err.line, err.field) == (line, field)
+
+
+def test_documents_jsonl(tmp_path: Path) -> None:
+    path = tmp_path / "memories.jsonl"
+    rows = [
+        {"id": "m1", "title": "T", "text": "one", "tags": ["a"], "importance": 0.8,
+         "createdAt": "2026-01-02", "pinned": True},
+        {"_id": 7, "text": "seven", "metadata": {"cwd": "/src"}, "extra": [1, 2]},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", encoding="utf-8")
+    corpus = read_documents(path)
+    assert corpus.name == "memories"
+    assert corpus.ids == ["m1", "7"]
+    m1, m7 = corpus
+    assert (m1.title, m1.text, m1.tags) == ("T", "one", ("a",))
+    assert dict(m1.metadata) == {"importance": 0.8, "createdAt": "2026-01-02", "pinned": True}
+    assert dict(m7.metadata) == {"cwd": "/src", "extra": [1, 2]}
+
+
+def test_documents_csv(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text(
+        "\ufeffid,title,text,tags,importance\r\n"
+        'a,Alpha,"first, with comma",x;y z;,0.5\r\n'
+        '\r\n'
+        'b,,"two\nlines","p, q",\r\n'
+        'c,C,third,"[""j1"", ""j2""]",1\r\n',
+        encoding="utf-8",
+    )
+    a, b, c = read_documents(path)
+    assert (a.id, a.title, a.text, a.tags) == ("a", "Alpha", "first, with comma", ("x", "y z"))
+    assert dict(a.metadata) == {"importance": "0.5"}  # CSV keeps strings
+    assert (b.title, b.text, b.tags, dict(b.metadata)) == ("", "two\nlines", ("p", "q"),
+                                                            {"importance": ""})
+    assert c.tags == ("j1", "j2")
+
+
+def test_queries_all_formats(tmp_path: Path) -> None:
+    (tmp_path / "q.jsonl").write_text(
+        '{"_id": "q1", "text": "hello", "context": {"now": "2026-01-01"}, "cwd": "/x"}\n',
+        encoding="utf-8")
+    (tmp_path / "q.csv").write_text("id,text,cwd\nq1,hello,/x\n", encoding="utf-8")
+    (tmp_path / "q.tsv").write_text("_id\ttext\nq1\thello, world\n", encoding="utf-8")
+    (q,) = read_queries(tmp_path / "q.jsonl")
+    assert (q.id, q.text, dict(q.context)) == ("q1", "hello", {"now": "2026-01-01", "cwd": "/x"})
+    (q,) = read_queries(tmp_path / "q.csv")
+    assert dict(q.context) == {"cwd": "/x"}
+    (q,) = read_queries(tmp_path / "q.tsv")
+    assert q.text == "hello, world"
+
+
+@pytest.mark.parametrize(("line3", "field", "fragment"), [
+    ("c,C", "columns", "expected 3 columns"),
+    (",C,text", "id", "empty id"),
+    ("a,again,text", "id", "duplicate id 'a' (first on line 2)"),
+])
+def test_csv_errors(tmp_path: Path, line3: str, field: str, fragment: str) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text(f"id,title,text\na,A,alpha\n{line3}\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_documents(path)
+    assert_names(info.value, path, 3, field)
+    assert fragment in str(info.value)
+
+
+def test_csv_missing_text_column(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text("id,body\na,alpha\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="missing") as info:
+        read_documents(path)
+    assert_names(info.value, path, 2, "text")
+
+
+def test_csv_duplicate_column(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text("id,text,text\na,b,c\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="duplicate column") as info:
+        read_documents(path)
+    assert_names(info.value, path, 1, "text")
+
+
+def test_csv_bad_tags_list(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text('id,text,tags\na,b,"[1, 2]"\n', encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_documents(path)
+    assert_names(info.value, path, 2, "tags")
+
+
+@pytest.mark.parametrize(("row", "field", "fragment"), [
+    ({"id": "b", "_id": "b", "text": "t"}, "_id", "both"),
+    ({"id": "b", "text": None}, "text", "found null"),
+    ({"id": "b", "text": "t", "tags": [["x"]]}, "tags", "list of strings"),
+    ({"id": "b", "text": "t", "cwd": "/a", "metadata": {"cwd": "/b"}}, "metadata.cwd", "both"),
+])
+def test_jsonl_errors(tmp_path: Path, row: dict[str, object], field: str, fragment: str) -> None:
+    path = tmp_path / "docs.jsonl"
+    path.write_text(json.dumps({"id": "a", "text": "ok"}) + "\n" + json.dumps(row) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_documents(path)
+    assert_names(info.value, path, 2, field)
+    assert fragment in str(info.value)
+
+
+def test_empty_and_non_utf8(tmp_path: Path) -> None:
+    empty = tmp_path / "docs.csv"
+    empty.write_text("id,text\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="empty file") as info:
+        read_documents(empty)
+    assert_names(info.value, empty, 1, "id")
+    latin = tmp_path / "queries.tsv"
+    latin.write_bytes(b"id\ttext\nq1\tna\xefve\n")
+    with pytest.raises(FormatError, match="not UTF-8") as info:
+        read_queries(latin)
+    assert_names(info.value, latin, 2, "encoding")
+
+
+def test_unknown_suffix(tmp_path: Path) -> None:
+    path = tmp_path / "docs.xml"
+    path.write_text("<docs/>", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"\.jsonl, \.csv or \.tsv"):
+        read_documents(path)

@@ -1,0 +1,172 @@
+"""Markdown vaults and their front matter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.data import FormatError
+from workbench.core.formats import read_vault
+from workbench.core.formats.frontmatter import parse_front_matter
+
+
+def note(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))  # bytes: keep \r\n exactly as written
+    return path
+
+
+ALPHA = (
+    "---\r\n"
+    "title: Alpha project\r\n"
+    "tags: [work, '#planning']\r\n"
+    "priority: 2\r\n"
+    "draft: false\r\n"
+    "---\r\n"
+    "# Heading ignored for title\r\n"
+    "Body with #inline and #work again, not a#tag, not #2024, `#code` nor [[x#y]].\r\n"
+    "```\r\n#fenced stays code\r\n```\r\n"
+    "Nested #area/sub-topic.\r\n"
+)
+
+
+def test_read_vault(tmp_path: Path) -> None:
+    root = tmp_path / "vault"
+    note(root, "projects/alpha.md", ALPHA)
+    note(root, "inbox.md", "Intro\n\n# First heading\n\n## Second\n#todo\n")
+    note(root, "Zed note.md", "---\ntags:\n  - one\n  - \"#two\"\n---\nno heading\n")
+    note(root, "daily/2026-01-01.md", "---\ntags: solo\n---\n")
+    note(root, ".obsidian/workspace.md", "ignored")
+    note(root, "sub/.git/x.md", "ignored")
+    note(root, "node_modules/pkg/readme.md", "ignored")
+    note(root, "attachment.png", "not a note")
+
+    ds = read_vault(root)
+    assert ds.name == "vault"
+    assert ds.corpus.ids == ["Zed note.md", "daily/2026-01-01.md", "inbox.md",
+                             "projects/alpha.md"]
+    assert len(ds.queries) == 0 and ds.qrels is None
+
+    alpha = ds.corpus.get("projects/alpha.md")
+    assert alpha is not None
+    assert alpha.text == ALPHA  # raw, front matter and \r\n included
+    assert alpha.title == "Alpha project"
+    assert alpha.tags == ("work", "planning", "inline", "area/sub-topic")
+    assert alpha.metadata["path"] == "projects/alpha.md"
+    assert alpha.metadata["frontmatter"] == {"title": "Alpha project",
+                                             "tags": ["work", "#planning"],
+                                             "priority": 2, "draft": False}
+    assert isinstance(alpha.metadata["mtime"], float)
+
+    inbox, zed, daily = (ds.corpus.get(i) for i in ("inbox.md", "Zed note.md",
+                                                      "daily/2026-01-01.md"))
+    assert inbox is not None and zed is not None and daily is not None
+    assert (inbox.title, inbox.tags) == ("First heading", ("todo",))
+    assert (zed.title, zed.tags) == ("Zed note", ("one", "two"))
+    assert (daily.title, daily.tags) == ("2026-01-01", ("solo",))
+
+
+def test_notes_subfolder_with_judgments(tmp_path: Path) -> None:
+    root = tmp_path / "sample"
+    note(root, "README.md", "# Not a note")
+    note(root, "notes/a.md", "# A\nalpha")
+    note(root, "notes/deep/b.md", "# B\nbeta")
+    (root / "queries.jsonl").write_text(
+        json.dumps({"_id": "q1", "text": "alpha"}) + "\n"
+        + json.dumps({"id": "q2", "text": "unjudged"}) + "\n", encoding="utf-8")
+    (root / "qrels").mkdir()
+    (root / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq1\ta.md\t1\nq1\tdeep/b.md\t0\n", encoding="utf-8")
+
+    for folder in (root, root / "notes"):  # the notes/ folder finds judgments in its parent
+        ds = read_vault(folder)
+        assert ds.name == "sample"
+        assert ds.corpus.ids == ["a.md", "deep/b.md"]
+        assert ds.queries.ids == ["q1"]
+        assert ds.qrels == {"q1": {"a.md": 1, "deep/b.md": 0}}
+
+
+def test_unknown_query_in_vault_qrels(tmp_path: Path) -> None:
+    note(tmp_path, "notes/a.md", "a")
+    (tmp_path / "queries.jsonl").write_text('{"_id": "q1", "text": "a"}\n', encoding="utf-8")
+    (tmp_path / "qrels").mkdir()
+    qrels = tmp_path / "qrels" / "test.tsv"
+    qrels.write_text("q1\ta.md\t1\nq2\ta.md\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="unknown query id") as info:
+        read_vault(tmp_path)
+    assert f"{qrels}:2:" in str(info.value) and "field 'query-id'" in str(info.value)
+
+
+def test_unclosed_front_matter(tmp_path: Path) -> None:
+    path = note(tmp_path, "bad.md", "---\ntitle: x\n\nbody\n")
+    with pytest.raises(FormatError, match="never closed") as info:
+        read_vault(tmp_path)
+    assert f"{path}:1:" in str(info.value) and "field 'front matter'" in str(info.value)
+
+
+def test_malformed_front_matter_line(tmp_path: Path) -> None:
+    path = note(tmp_path, "bad.md", "---\ntitle: x\njust words\n---\nbody\n")
+    with pytest.raises(FormatError, match="expected 'key: value'") as info:
+        read_vault(tmp_path)
+    assert f"{path}:3:" in str(info.value) and "field 'front matter'" in str(info.value)
+
+
+def test_non_utf8_note(tmp_path: Path) -> None:
+    path = tmp_path / "latin.md"
+    path.write_bytes(b"# Caf\xe9\n")
+    with pytest.raises(FormatError, match="not UTF-8") as info:
+        read_vault(tmp_path)
+    assert f"{path}:1:" in str(info.value) and "field 'encoding'" in str(info.value)
+
+
+def test_empty_vault(tmp_path: Path) -> None:
+    note(tmp_path, ".obsidian/app.md", "tool settings, not a note")
+    with pytest.raises(FormatError, match=r"no markdown notes") as info:
+        read_vault(tmp_path)
+    assert str(tmp_path) in str(info.value) and "field 'notes'" in str(info.value)
+
+
+def test_front_matter_parser() -> None:
+    text = (
+        "---\n"
+        "# a comment\n"
+        "title: \"Quoted: with colon\"  # trailing comment\n"
+        "url: https://example.com/a#frag\n"
+        "time: 10:30\n"
+        "alias: 'it''s'\n"
+        "empty:\n"
+        "nothing: ~\n"
+        "ratio: 1.5\n"
+        "list: [a, \"b, c\", 3]\n"
+        "summary: >\n"
+        "  folded\n"
+        "  text\n"
+        "notes: |\n"
+        "  line one\n"
+        "  line two\n"
+        "nested:\n"
+        "  inner: 1\n"
+        "long: first\n"
+        "  continued\n"
+        "---\n"
+        "body\n"
+    )
+    fm = parse_front_matter(text.split("\n"), Path("x.md"))
+    assert fm.values == {
+        "title": "Quoted: with colon",
+        "url": "https://example.com/a#frag",
+        "time": "10:30",
+        "alias": "it's",
+        "empty": None,
+        "nothing": None,
+        "ratio": 1.5,
+        "list": ["a", "b, c", 3],
+        "summary": "folded text",
+        "notes": "line one\nline two",
+        "long": "first continued",
+    }
+    assert text.split("\n")[fm.body_start] == "body"
+    assert parse_front_matter(["# no front matter"], Path("x.md")).values == {}

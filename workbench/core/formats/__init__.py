@@ -1,0 +1,42 @@
+"""Readers and writers for the dataset formats the workbench opens.
+
+`load_dataset` detects the format; the per-format readers are exported for callers that know.
+Every malformed input raises one `FormatError` naming the file, the line and the field.
+"""
+
+from workbench.core.data import FormatError
+from workbench.core.formats.auto import load_dataset, read_qrels
+from workbench.core.formats.beir import (
+    read_beir,
+    read_corpus_jsonl,
+    read_qrels_tsv,
+    read_queries_jsonl,
+)
+from workbench.core.formats.plain import read_documents, read_queries
+from workbench.core.formats.trec import (
+    format_trec_run,
+    read_trec_qrels,
+    read_trec_run,
+    trec_order,
+    write_trec_run,
+)
+from workbench.core.formats.vault import read_vault, read_vault_notes
+
+__all__ = [
+    "FormatError",
+    "format_trec_run",
+    "load_dataset",
+    "read_beir",
+    "read_corpus_jsonl",
+    "read_documents",
+    "read_qrels",
+    "read_qrels_tsv",
+    "read_queries",
+    "read_queries_jsonl",
+    "read_trec_qrels",
+    "read_trec_run",
+    "read_vault",
+    "read_vault_notes",
+    "trec_order",
+    "write_trec_run",
+]

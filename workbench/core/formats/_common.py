@@ -1,0 +1,171 @@
+"""Shared pieces of the readers: decoding, line splitting and typed field access.
+
+Every helper raises `FormatError` naming the file, the 1-based line and the field; no raw
+`UnicodeDecodeError`, `json.JSONDecodeError` or `KeyError` leaves this package.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from workbench.core.data import FormatError, Qrels, QuerySet
+
+StrPath = str | os.PathLike[str]
+"""Anything the readers accept as a path."""
+
+
+def read_text(path: Path, *, strip_bom: bool = True) -> str:
+    """The file decoded as UTF-8, newlines untouched (`\\r\\n` stays `\\r\\n`)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FormatError(path, "no such file") from None
+    except IsADirectoryError:
+        raise FormatError(path, "expected a file, found a folder") from None
+    except OSError as e:
+        raise FormatError(path, f"cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise FormatError(
+            path,
+            f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})",
+            line=line,
+            field="encoding",
+        ) from None
+    if strip_bom and text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(1-based line number, line without its `\\n`/`\\r\\n`) for every non-blank line.
+
+    Splits on `\\n` only: `str.splitlines` would also split inside a JSON string holding
+    U+2028 or a form feed.
+    """
+    for i, raw in enumerate(text.split("\n"), start=1):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        if line.strip():
+            yield i, line
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for every non-blank line of a JSON-lines file."""
+    for lineno, line in numbered_lines(read_text(path)):
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})",
+                              line=lineno, field="json") from None
+        except RecursionError:
+            raise FormatError(path, "invalid JSON (nested too deeply)",
+                              line=lineno, field="json") from None
+        if not isinstance(obj, dict):
+            raise FormatError(path, f"expected a JSON object, found {_json_type(obj)}",
+                              line=lineno, field="json")
+        if "\\u" in line and _has_lone_surrogate(obj):
+            raise FormatError(path, "invalid JSON (a \\uD800-\\uDFFF escape that is not half "
+                              "of a surrogate pair)", line=lineno, field="json")
+        yield lineno, obj
+
+
+def _has_lone_surrogate(obj: object) -> bool:
+    """json.loads accepts "\\ud800" alone; such a str cannot be encoded (or hashed) later."""
+    try:
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def get_id(obj: Mapping[str, Any], keys: tuple[str, ...], path: Path, line: int) -> str:
+    """The record's id from the first of `keys` present: a non-empty string or an integer."""
+    key = next((k for k in keys if k in obj), None)
+    if key is None:
+        raise FormatError(path, "missing", line=line, field=keys[0])
+    value = obj[key]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise FormatError(path, f"expected a string or an integer, found {_json_type(value)}",
+                          line=line, field=key)
+    if not value.strip():
+        raise FormatError(path, "empty id", line=line, field=key)
+    return value
+
+
+def get_str(obj: Mapping[str, Any], key: str, path: Path, line: int, *,
+            required: bool) -> str:
+    """A string field; an optional one may be absent or null (read as "")."""
+    if key not in obj or obj[key] is None:
+        if required:
+            raise FormatError(path, "missing" if key not in obj else "expected a string, "
+                              "found null", line=line, field=key)
+        return ""
+    value = obj[key]
+    if not isinstance(value, str):
+        raise FormatError(path, f"expected a string, found {_json_type(value)}",
+                          line=line, field=key)
+    return value
+
+
+def get_tags(obj: Mapping[str, Any], key: str, path: Path, line: int) -> tuple[str, ...]:
+    """An optional list of strings (absent or null: no tags)."""
+    value = obj.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise FormatError(path, "expected a list of strings", line=line, field=key)
+    return tuple(value)
+
+
+def get_object(obj: Mapping[str, Any], key: str, path: Path, line: int) -> dict[str, Any]:
+    """An optional JSON object (absent or null: empty)."""
+    value = obj.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise FormatError(path, f"expected an object, found {_json_type(value)}",
+                          line=line, field=key)
+    return value
+
+
+def check_unique(seen: dict[str, int], item_id: str, path: Path, line: int, field: str) -> None:
+    """Record `item_id` as seen on `line`; a second sighting is an error naming both lines."""
+    first = seen.get(item_id)
+    if first is not None:
+        raise FormatError(path, f"duplicate id {item_id!r} (first on line {first})",
+                          line=line, field=field)
+    seen[item_id] = line
+
+
+def empty_file(path: Path, what: str, field: str) -> FormatError:
+    return FormatError(path, f"empty file: expected at least one {what}", line=1, field=field)
+
+
+def judged_subset(queries: QuerySet, qrels: Qrels | None) -> QuerySet:
+    """BEIR convention: with judgments, the query set is the judged queries (file order kept).
+
+    SciFact's queries.jsonl holds 1,109 queries; test judges 300 of them.
+    """
+    return queries if qrels is None else queries.subset(qrels)

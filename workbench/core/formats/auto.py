@@ -1,0 +1,79 @@
+"""Open whatever the user points at: a BEIR folder, a markdown vault or a documents file."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
+from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
+from workbench.core.formats.beir import read_beir, read_corpus_jsonl, read_qrels_tsv
+from workbench.core.formats.plain import read_documents, read_queries
+from workbench.core.formats.trec import read_trec_qrels
+from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
+
+DOCUMENT_SUFFIXES = (".jsonl", ".csv")
+EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a markdown vault folder (*.md notes "
+            "or a notes/ subfolder), or a documents file (.jsonl or .csv)")
+
+
+def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
+    """Judgments from a BEIR qrels TSV (3 columns) or a TREC qrels file (4), told apart by the
+    first line's column count."""
+    path = Path(path)
+    first = next(numbered_lines(read_text(path)), None)
+    if first is not None and len(first[1].split()) == 4:
+        return read_trec_qrels(path, query_ids=query_ids)
+    if first is not None and len(first[1].split()) != 3:
+        raise FormatError(path, "expected BEIR qrels (query-id, corpus-id, score) or TREC qrels "
+                          f"(qid 0 docno rel), found {len(first[1].split())} columns",
+                          line=first[0], field="columns")
+    return read_qrels_tsv(path, query_ids=query_ids)
+
+
+def load_dataset(
+    path: StrPath,
+    *,
+    queries: StrPath | None = None,
+    qrels: StrPath | None = None,
+    split: str = "test",
+) -> Dataset:
+    """Open a dataset, detecting its format.
+
+    - a folder with corpus.jsonl: BEIR (`read_beir`, using `split`);
+    - a folder with *.md notes or a notes/ subfolder: a vault (`read_vault`);
+    - a .jsonl or .csv file: plain documents (`read_documents`).
+
+    `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`) and `qrels` (BEIR TSV or TREC qrels)
+    name the query set and judgments; given for a folder, they replace the folder's own. With
+    judgments, the query set is the judged queries.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FormatError(path, f"no such file or folder; {EXPECTED}", field="path")
+    name = path.resolve().name if path.is_dir() else path.stem
+    overridden = queries is not None or qrels is not None
+    corpus: Corpus
+    if path.is_dir() and (path / "corpus.jsonl").is_file():
+        if not overridden:
+            return read_beir(path, split)
+        corpus = read_corpus_jsonl(path / "corpus.jsonl", name=name)
+    elif path.is_dir() and has_notes(path):
+        if not overridden:
+            return read_vault(path, split)
+        corpus = read_vault_notes(vault_layout(path)[0], name=name)
+    elif path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES:
+        corpus = read_documents(path, name=name)
+    else:
+        raise FormatError(path, EXPECTED, field="path")
+
+    if queries is None:
+        if qrels is not None:
+            raise FormatError(Path(qrels), "judgments given without a query set (queries)",
+                              field="queries")
+        return Dataset(name=name, corpus=corpus, queries=QuerySet((), name=name),
+                       source=str(path))
+    query_set = read_queries(queries, name=name)
+    judgments = None if qrels is None else read_qrels(qrels, query_ids=query_set.index)
+    return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
+                   qrels=judgments, source=str(path))

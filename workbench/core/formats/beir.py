@@ -1,0 +1,151 @@
+"""BEIR folders: corpus.jsonl, queries.jsonl and qrels/<split>.tsv.
+
+The layout of https://github.com/beir-cellar/beir (`GenericDataLoader`): one JSON object per
+line with `_id`, `title`, `text` (and `metadata`) for documents, `_id`, `text` for queries; qrels
+tab separated `query-id  corpus-id  score` with an optional header line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+
+from workbench.core.data import Corpus, Dataset, Document, FormatError, Qrels, Query, QuerySet
+from workbench.core.formats._common import (
+    StrPath,
+    check_unique,
+    empty_file,
+    get_id,
+    get_object,
+    get_str,
+    get_tags,
+    iter_jsonl,
+    judged_subset,
+    numbered_lines,
+    read_text,
+)
+
+QRELS_HEADER = ("query-id", "corpus-id", "score")
+
+
+def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
+    """Documents from a BEIR corpus.jsonl (`_id`, `text`; optional `title`, `metadata`, `tags`)."""
+    path = Path(path)
+    docs: list[Document] = []
+    seen: dict[str, int] = {}
+    for line, obj in iter_jsonl(path):
+        doc_id = get_id(obj, ("_id",), path, line)
+        check_unique(seen, doc_id, path, line, "_id")
+        docs.append(Document(
+            id=doc_id,
+            title=get_str(obj, "title", path, line, required=False),
+            text=get_str(obj, "text", path, line, required=True),
+            tags=get_tags(obj, "tags", path, line),
+            metadata=get_object(obj, "metadata", path, line),
+        ))
+    if not docs:
+        raise empty_file(path, "document", "_id")
+    return Corpus(docs, name=name)
+
+
+def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
+    """Queries from a BEIR queries.jsonl (`_id`, `text`; optional `metadata` → context)."""
+    path = Path(path)
+    queries: list[Query] = []
+    seen: dict[str, int] = {}
+    for line, obj in iter_jsonl(path):
+        query_id = get_id(obj, ("_id",), path, line)
+        check_unique(seen, query_id, path, line, "_id")
+        queries.append(Query(
+            id=query_id,
+            text=get_str(obj, "text", path, line, required=True),
+            context=get_object(obj, "metadata", path, line),
+        ))
+    if not queries:
+        raise empty_file(path, "query", "_id")
+    return QuerySet(queries, name=name)
+
+
+def read_qrels_tsv(
+    path: StrPath,
+    query_ids: Collection[str] | None = None,
+    doc_ids: Collection[str] | None = None,
+) -> Qrels:
+    """Graded judgments from a BEIR qrels file: `query-id<TAB>corpus-id<TAB>score`.
+
+    With `query_ids`, a line naming another query is an error. With `doc_ids`, so is a line
+    naming another document; leave it None to keep such lines, as trec_eval counts them as
+    relevant documents no run can retrieve (`read_beir` does).
+    """
+    path = Path(path)
+    qrels: Qrels = {}
+    seen: dict[tuple[str, str], int] = {}
+    for line, text in numbered_lines(read_text(path)):
+        cols = [c.strip() for c in text.split("\t")]
+        if not seen and tuple(c.lower() for c in cols) == QRELS_HEADER:
+            continue
+        if len(cols) != 3:
+            hint = ", separated by tabs" if len(text.split()) == 3 else ""
+            raise FormatError(
+                path, f"expected 3 columns (query-id, corpus-id, score{hint}), found {len(cols)}",
+                line=line, field="columns")
+        qid, did, grade_text = cols
+        if not qid:
+            raise FormatError(path, "empty id", line=line, field="query-id")
+        if not did:
+            raise FormatError(path, "empty id", line=line, field="corpus-id")
+        try:
+            grade = int(grade_text)
+        except ValueError:
+            raise FormatError(path, f"expected an integer grade, found {grade_text!r}",
+                              line=line, field="score") from None
+        if query_ids is not None and qid not in query_ids:
+            raise FormatError(path, f"unknown query id {qid!r}", line=line, field="query-id")
+        if doc_ids is not None and did not in doc_ids:
+            raise FormatError(path, f"unknown document id {did!r}", line=line,
+                              field="corpus-id")
+        first = seen.setdefault((qid, did), line)
+        if first != line:
+            raise FormatError(path, f"duplicate judgment for ({qid!r}, {did!r}) "
+                              f"(first on line {first})", line=line, field="corpus-id")
+        qrels.setdefault(qid, {})[did] = grade
+    if not qrels:
+        raise empty_file(path, "judgment", "query-id")
+    return qrels
+
+
+def read_beir(folder: StrPath, split: str = "test") -> Dataset:
+    """A BEIR dataset folder.
+
+    Queries come from `queries.<split>.jsonl` where it exists, else `queries.jsonl`; judgments
+    from `qrels/<split>.tsv` where it exists. With judgments the query set is restricted to the
+    judged queries (SciFact: 1,109 queries, 300 judged in test).
+    """
+    folder = Path(folder)
+    name = folder.resolve().name or str(folder)
+    corpus_path = folder / "corpus.jsonl"
+    if not corpus_path.is_file():
+        raise FormatError(folder, "not a BEIR folder: no corpus.jsonl", field="corpus.jsonl")
+    corpus = read_corpus_jsonl(corpus_path, name=name)
+
+    queries_path = folder / f"queries.{split}.jsonl"
+    if not queries_path.is_file():
+        queries_path = folder / "queries.jsonl"
+    qrels_path = folder / "qrels" / f"{split}.tsv"
+    if not qrels_path.is_file():
+        others = sorted(p.stem for p in (folder / "qrels").glob("*.tsv"))
+        if others:
+            raise FormatError(folder, f"no qrels/{split}.tsv (splits here: {', '.join(others)})",
+                              field="split")
+        if queries_path.is_file():
+            queries = read_queries_jsonl(queries_path, name=name)
+        else:
+            queries = QuerySet((), name=name)
+        return Dataset(name=name, corpus=corpus, queries=queries, source=str(folder))
+
+    if not queries_path.is_file():
+        raise FormatError(folder, f"qrels/{split}.tsv without queries.jsonl", field="queries")
+    queries = read_queries_jsonl(queries_path, name=name)
+    qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
+    return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels),
+                   qrels=qrels, source=str(folder))

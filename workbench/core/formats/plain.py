@@ -1,0 +1,160 @@
+"""Plain documents and queries as JSON lines or CSV/TSV, for corpora that are not BEIR.
+
+Documents: `id` (or `_id`), `text` (required), `title`, `tags`; every other field goes into
+`Document.metadata` (JSON lines keep JSON types, CSV keeps strings; a JSON `metadata` object is
+merged in). Queries: `id` (or `_id`), `text`; every other field goes into `Query.context` (a JSON
+`metadata` or `context` object is merged in).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from workbench.core.data import Corpus, Document, FormatError, Query, QuerySet
+from workbench.core.formats._common import (
+    StrPath,
+    check_unique,
+    empty_file,
+    get_id,
+    get_str,
+    get_tags,
+    iter_jsonl,
+    read_text,
+)
+
+ID_KEYS = ("id", "_id")
+DOCUMENT_KEYS = {*ID_KEYS, "title", "text", "tags"}
+QUERY_KEYS = {*ID_KEYS, "text"}
+DELIMITERS = {".csv": ",", ".tsv": "\t"}
+# csv refuses cells over 128 KiB by default; a long document is not malformed. (Process-wide
+# setting: raised, never lowered; 2**31 - 1 because the limit is a C long on Windows.)
+CSV_FIELD_LIMIT = 2**31 - 1
+
+
+def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
+    """(line, record, from_csv) for every record of a .jsonl, .csv or .tsv file."""
+    suffix = path.suffix.lower()
+    if suffix == ".jsonl":
+        for line, obj in iter_jsonl(path):
+            yield line, obj, False
+    elif suffix in DELIMITERS:
+        for line, row in _csv_rows(path, DELIMITERS[suffix]):
+            yield line, row, True
+    else:
+        raise FormatError(path, "expected a .jsonl, .csv or .tsv file", field="suffix")
+
+
+def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(first line of the record, {column: cell}) per row; the first row is the header."""
+    if csv.field_size_limit() < CSV_FIELD_LIMIT:
+        csv.field_size_limit(CSV_FIELD_LIMIT)
+    reader = csv.reader(io.StringIO(read_text(path), newline=""), delimiter=delimiter)
+    header: list[str] | None = None
+    end = 0  # physical line the previous record ended on; quoted cells may span lines
+    try:
+        for row in reader:
+            start, end = end + 1, reader.line_num
+            if not any(cell.strip() for cell in row):
+                continue
+            if header is None:
+                header = [h.strip() for h in row]
+                for i, name in enumerate(header):
+                    if not name:
+                        raise FormatError(path, f"empty column name (column {i + 1})",
+                                          line=start, field="header")
+                    if name in header[:i]:
+                        raise FormatError(path, f"duplicate column {name!r}",
+                                          line=start, field=name)
+                continue
+            if len(row) != len(header):
+                raise FormatError(path, f"expected {len(header)} columns as in the header, "
+                                  f"found {len(row)}", line=start, field="columns")
+            yield start, dict(zip(header, row, strict=True))
+    except csv.Error as e:
+        raise FormatError(path, f"invalid CSV ({e})", line=reader.line_num,
+                          field="csv") from None
+
+
+def _csv_tags(value: str, path: Path, line: int) -> list[str]:
+    """A CSV tags cell: a JSON list, or a `;`-separated (else `,`-separated) string."""
+    value = value.strip()
+    if value.startswith("["):
+        try:
+            tags = json.loads(value)
+        except json.JSONDecodeError:
+            tags = None
+        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+            raise FormatError(path, "expected a JSON list of strings or a ';'-separated string",
+                              line=line, field="tags")
+        return tags
+    sep = ";" if ";" in value else ","
+    return [t.strip() for t in value.split(sep) if t.strip()]
+
+
+def _extras(obj: dict[str, Any], known: set[str], merged: tuple[str, ...], from_csv: bool,
+            path: Path, line: int) -> dict[str, Any]:
+    """Every field not in `known`; JSON objects under `merged` keys are merged in."""
+    extras: dict[str, Any] = {}
+    for key, value in obj.items():
+        if key in known:
+            continue
+        if not from_csv and key in merged and (value is None or isinstance(value, dict)):
+            for sub, sub_value in (value or {}).items():
+                if sub in obj and sub not in merged:
+                    raise FormatError(path, f"{sub!r} is both a field and a key of {key!r}",
+                                      line=line, field=f"{key}.{sub}")
+                extras[sub] = sub_value
+        else:
+            extras[key] = value
+    return extras
+
+
+def _record_id(obj: dict[str, Any], path: Path, line: int) -> str:
+    if all(k in obj for k in ID_KEYS):
+        raise FormatError(path, "both 'id' and '_id' given; keep one", line=line, field="_id")
+    return get_id(obj, ID_KEYS, path, line)
+
+
+def read_documents(path: StrPath, *, name: str | None = None) -> Corpus:
+    """Documents from a .jsonl, .csv or .tsv file (see the module docstring for the fields)."""
+    path = Path(path)
+    docs: list[Document] = []
+    seen: dict[str, int] = {}
+    for line, obj, from_csv in _records(path):
+        doc_id = _record_id(obj, path, line)
+        check_unique(seen, doc_id, path, line, "id" if "id" in obj else "_id")
+        if from_csv and "tags" in obj:
+            obj = {**obj, "tags": _csv_tags(obj["tags"], path, line)}
+        docs.append(Document(
+            id=doc_id,
+            title=get_str(obj, "title", path, line, required=False),
+            text=get_str(obj, "text", path, line, required=True),
+            tags=get_tags(obj, "tags", path, line),
+            metadata=_extras(obj, DOCUMENT_KEYS, ("metadata",), from_csv, path, line),
+        ))
+    if not docs:
+        raise empty_file(path, "document", "id")
+    return Corpus(docs, name=name or path.stem)
+
+
+def read_queries(path: StrPath, *, name: str = "queries") -> QuerySet:
+    """Queries from a .jsonl, .csv or .tsv file: `id` (or `_id`), `text`, extras → context."""
+    path = Path(path)
+    queries: list[Query] = []
+    seen: dict[str, int] = {}
+    for line, obj, from_csv in _records(path):
+        query_id = _record_id(obj, path, line)
+        check_unique(seen, query_id, path, line, "id" if "id" in obj else "_id")
+        queries.append(Query(
+            id=query_id,
+            text=get_str(obj, "text", path, line, required=True),
+            context=_extras(obj, QUERY_KEYS, ("metadata", "context"), from_csv, path, line),
+        ))
+    if not queries:
+        raise empty_file(path, "query", "id")
+    return QuerySet(queries, name=name)

@@ -1,0 +1,161 @@
+"""A markdown vault (Obsidian-style folder of notes) as a corpus, with optional judgments.
+
+Every `*.md` file at any depth is a note, skipping tool folders (`.obsidian`, `.git`,
+`node_modules`, and Obsidian's `.trash` of deleted notes). A note's id is its path relative to
+the vault in posix form (`projects/alpha.md`); its text is the raw file, front matter included
+and `\\r\\n` kept, because a search model scores the raw file and splits it on `\\n` only.
+
+Layout: when the folder has a `notes/` subfolder, the vault is `notes/` and the folder holds
+`queries.jsonl` and `qrels/<split>.tsv`; a vault folder named `notes` finds them in its parent.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from workbench.core.data import Corpus, Dataset, Document, FormatError, QuerySet
+from workbench.core.formats._common import StrPath, judged_subset, read_text
+from workbench.core.formats.beir import read_qrels_tsv
+from workbench.core.formats.frontmatter import parse_front_matter
+from workbench.core.formats.plain import read_queries
+
+IGNORED_DIRS = frozenset({".obsidian", ".git", "node_modules", ".trash"})
+NOTES_DIR = "notes"
+_HEADING = re.compile(r"^ {0,3}#[ \t]+(\S.*?)[ \t]*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+# Obsidian tags: `#` after whitespace or line start, then letters, digits, `_`, `-`, `/`.
+_TAG = re.compile(r"(?<!\S)#([\w/-]+)")
+
+
+def vault_layout(folder: StrPath) -> tuple[Path, Path | None]:
+    """(notes folder, folder holding queries.jsonl and qrels/ or None) for a vault path."""
+    folder = Path(folder)
+    if (folder / NOTES_DIR).is_dir():
+        return folder / NOTES_DIR, folder
+    homes = [folder, folder.parent] if folder.resolve().name == NOTES_DIR else [folder]
+    return folder, next((h for h in homes if _has_judgments(h)), None)
+
+
+def _has_judgments(folder: Path) -> bool:
+    return (folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir()
+
+
+def has_notes(folder: StrPath) -> bool:
+    """Whether `folder` is a vault: it has a `notes/` subfolder or a `*.md` file at any depth."""
+    root = Path(folder)
+    if (root / NOTES_DIR).is_dir():
+        return True
+    for _dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
+        if any(f.lower().endswith(".md") for f in filenames):
+            return True
+    return False
+
+
+def find_notes(root: Path) -> list[tuple[str, Path]]:
+    """(relative posix path, file) of every note under `root`, sorted by relative path."""
+    found: list[tuple[str, Path]] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
+        base = Path(dirpath)
+        for fname in filenames:
+            if fname.lower().endswith(".md"):
+                path = base / fname
+                found.append((path.relative_to(root).as_posix(), path))
+    return sorted(found)
+
+
+def read_note(path: Path, rel: str) -> Document:
+    """One note as a Document (see the module docstring)."""
+    text = read_text(path, strip_bom=False)
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+    fm = parse_front_matter(lines, path)
+    body = _outside_code(lines[fm.body_start:])
+
+    title = fm.values.get("title")
+    if title is None or isinstance(title, list | dict) or not str(title).strip():
+        heading = next((m.group(1) for line in body if (m := _HEADING.match(line))), None)
+        title = heading if heading is not None else path.stem
+
+    tags: dict[str, None] = {}  # an ordered set
+    for tag in _front_matter_tags(fm.values.get("tags")):
+        tags.setdefault(tag, None)
+    for line in body:
+        for tag in _TAG.findall(_CODE_SPAN.sub(" ", line)):
+            if not tag.isdigit():  # `#2024` is not a tag in Obsidian
+                tags.setdefault(tag, None)
+
+    return Document(
+        id=rel,
+        title=str(title),
+        text=text,
+        tags=tuple(tags),
+        metadata={"path": rel, "frontmatter": fm.values, "mtime": path.stat().st_mtime},
+    )
+
+
+def _front_matter_tags(value: object) -> list[str]:
+    """`tags: [a, b]`, a block list, or one string (split on commas and spaces); `#` dropped."""
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else re.split(r"[,\s]+", str(value))
+    out = [str(item).strip().lstrip("#") for item in items if item is not None]
+    return [t for t in out if t]
+
+
+def _outside_code(lines: list[str]) -> list[str]:
+    """The lines outside fenced code blocks (where `#` words are code, not tags)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+        elif fence is not None and m and m.group(1) == fence:
+            fence = None
+        elif fence is None:
+            out.append(line)
+    return out
+
+
+def read_vault_notes(folder: StrPath, *, name: str | None = None) -> Corpus:
+    """The notes of a vault folder (no judgments); no note at all is an error."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise FormatError(root, "no such folder", field="notes")
+    notes = find_notes(root)
+    if not notes:
+        raise FormatError(root, "no markdown notes (*.md) in this folder", field="notes")
+    docs = [read_note(path, rel) for rel, path in notes]
+    return Corpus(docs, name=name or root.resolve().name)
+
+
+def read_vault(folder: StrPath, split: str = "test") -> Dataset:
+    """A vault as a Dataset, with `queries.jsonl` and `qrels/<split>.tsv` where present.
+
+    Queries take `id` or `_id`; judgments name notes by relative path. With judgments the
+    query set is the judged queries, as in `read_beir`.
+    """
+    folder = Path(folder)
+    notes_dir, home = vault_layout(folder)
+    resolved = folder.resolve()
+    # `sample/notes` is the `sample` vault
+    name = resolved.parent.name if resolved.name == NOTES_DIR and home != folder else resolved.name
+    corpus = read_vault_notes(notes_dir, name=name)
+    queries = QuerySet((), name=name)
+    qrels = None
+    if home is not None:
+        qrels_path = home / "qrels" / f"{split}.tsv"
+        if not (home / "queries.jsonl").is_file():
+            if qrels_path.is_file():
+                raise FormatError(home, f"qrels/{split}.tsv without queries.jsonl",
+                                  field="queries")
+            return Dataset(name=name, corpus=corpus, queries=queries, source=str(folder))
+        queries = read_queries(home / "queries.jsonl", name=name)
+        if qrels_path.is_file():
+            qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
+    return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels), qrels=qrels,
+                   source=str(folder))
