@@ -85,6 +85,28 @@ def _bm25s_reindex(dataset: Dataset, params: Params) -> float | None:
     return (time.perf_counter() - t0) * 1000
 
 
+def vault_search_per_document(dataset: Dataset, params: Params) -> tuple[float, str]:
+    """obsidian-mcp's loop: for each file, extract the matching lines, then score the file."""
+    from workbench.core.models.vault_search import resolve_weights, shipped_score
+
+    if params.get("variant") != "shipped":
+        return 0.0, "reference only for the shipped variant"
+    weights = resolve_weights({"termFrequency": float(params["w_tf"]),
+                               "position": float(params["w_position"]),
+                               "density": float(params["w_density"])})
+    texts = [d.text for d in dataset.corpus]
+    picked = _sample(len(dataset.queries), 10 if len(texts) < 20000 else 2)
+    t0 = time.perf_counter()
+    for qi in picked:
+        query = dataset.queries[qi].text
+        scored = [(s, d) for d, text in enumerate(texts)
+                  if (s := shipped_score(text, query, weights)) > 0]
+        scored.sort(key=lambda x: -x[0])
+    ms = (time.perf_counter() - t0) * 1000 * len(dataset.queries) / len(picked)
+    return ms, f"per-document Python, {len(picked)} queries scaled to {len(dataset.queries)}"
+
+
 REFERENCES: dict[str, Reference] = {
     "bm25": bm25_per_document,
+    "vault-search": vault_search_per_document,
 }

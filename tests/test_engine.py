@@ -22,9 +22,9 @@ def _scores(total: np.ndarray, docs: np.ndarray | None = None,
     return Scores(
         docs=np.tile(np.arange(c, dtype=np.int32), (q, 1)) if docs is None else docs,
         total=total.astype(np.float64),
-        contributions=np.stack([total * 0.25, total * 0.75]),
         gate=np.zeros((q, c), np.int8) if gate is None else gate,
         signals=("a", "b"),
+        parts=engine.dense_parts(np.stack([total * 0.25, total * 0.75])),
     )
 
 

@@ -240,3 +240,14 @@ def test_registry_and_parse() -> None:
         parse_metric("p")
     with pytest.raises(ValueError, match="needs a cutoff"):
         METRICS["judged"](np.zeros((0, 0), np.int32), Judgments.build({}, [], {}), None)
+
+
+def test_every_metric_accepts_a_ranking_where_nothing_was_retrieved() -> None:
+    # a phrase-matching model on long queries can return nothing for every query: width 0
+    from workbench.core.metrics import METRICS, Judgments
+
+    j = Judgments.build({"q1": {"a": 1}, "q2": {"b": 0}}, ["q1", "q2"], {"a": 0, "b": 1})
+    empty = np.zeros((2, 0), np.int32)
+    for name in METRICS:
+        values = METRICS[name](empty, j, 10)
+        assert values.tolist() == [0.0, 0.0], name

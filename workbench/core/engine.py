@@ -67,32 +67,50 @@ class Signal:
     help: str = ""
 
 
+PartsFn = Callable[[NDArray[np.intp], NDArray[np.intp]], NDArray[np.float64]]
+"""(rows, cols) of n (query, candidate) cells → float64 (S, n): each signal's contribution."""
+
+
 @dataclass(frozen=True)
 class Scores:
     """What combine returns, for every query q and candidate column c.
 
-    docs:          int32 (Q, C)    document position in the corpus; -1 marks padding
-    total:         float64 (Q, C)  the final score (0 where a gate zeroed it)
-    contributions: float64 (S, Q, C) each signal's share; for ungated pairs they sum to total,
-                   for gated pairs they show what the document would have scored
-    gate:          int8 (Q, C)     0 = not gated, else 1 + index into `gates`
-    signals:       the S signal names, in order
-    gates:         gate names
+    docs:    int32 (Q, C)    document position in the corpus; -1 marks padding
+    total:   float64 (Q, C)  the final score (0 where a gate zeroed it)
+    gate:    int8 (Q, C)     0 = not gated, else 1 + index into `gates`
+    signals: the S signal names, in order
+    parts:   each signal's contribution at the cells asked for; for ungated pairs they sum to
+             the total, for gated pairs they show what the document would have scored
+    gates:   gate names
 
+    Contributions are computed on demand: a slider tick needs only the totals, and charts and
+    explain need contributions for a few hundred ranked cells, not for all S·Q·C of them.
     Candidate columns are in the model's tie order: equal totals rank by column.
     """
 
     docs: NDArray[np.int32]
     total: NDArray[np.float64]
-    contributions: NDArray[np.float64]
     gate: NDArray[np.int8]
     signals: tuple[str, ...]
+    parts: PartsFn
     gates: tuple[str, ...] = ()
 
     @property
     def shape(self) -> tuple[int, int]:
         q, c = self.total.shape
         return int(q), int(c)
+
+    def contributions_of(self, rows: NDArray[np.intp],
+                         cols: NDArray[np.intp]) -> NDArray[np.float64]:
+        """float64 (S, n): the signals' contributions at cells (rows[i], cols[i])."""
+        return self.parts(np.asarray(rows, np.intp), np.asarray(cols, np.intp))
+
+    @property
+    def contributions(self) -> NDArray[np.float64]:
+        """float64 (S, Q, C), every cell (for small data and tests; the live path never asks)."""
+        q, c = self.shape
+        rows, cols = np.divmod(np.arange(q * c, dtype=np.intp), max(c, 1))
+        return self.contributions_of(rows, cols).reshape(len(self.signals), q, c)
 
     def eligible(self) -> NDArray[np.bool_]:
         """Pairs that may be ranked: a real candidate that no gate zeroed."""
@@ -365,9 +383,29 @@ def _empty_ranking(q: int, k: int) -> Ranking:
 
 def contributions_at(scores: Scores, ranking: Ranking) -> NDArray[np.float64]:
     """float64 (S, Q, K): each signal's contribution for the ranked entries (NaN at padding)."""
-    col = np.maximum(ranking.column, 0)
-    out = np.take_along_axis(scores.contributions, col[None, :, :], axis=2)
-    return np.where(ranking.column[None] >= 0, out, np.nan)
+    q, k = ranking.column.shape
+    out = np.full((len(scores.signals), q, k), np.nan)
+    rows, slots = np.nonzero(ranking.column >= 0)
+    if len(rows):
+        out[:, rows, slots] = scores.contributions_of(
+            rows, ranking.column[rows, slots].astype(np.intp))
+    return out
+
+
+def dense_parts(contributions: NDArray[np.float64]) -> PartsFn:
+    """A PartsFn over a model's own float64 (S, Q, C) table."""
+    def parts(rows: NDArray[np.intp], cols: NDArray[np.intp]) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = contributions[:, rows, cols]
+        return out
+    return parts
+
+
+def total_only(total: NDArray[np.float64]) -> PartsFn:
+    """The PartsFn of a single-signal model: its one signal is the total."""
+    def parts(rows: NDArray[np.intp], cols: NDArray[np.intp]) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = total[rows, cols][None, :]
+        return out
+    return parts
 
 
 def to_run(ranking: Ranking, doc_ids: list[str],

@@ -61,6 +61,8 @@ def mrr(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
     on a run cut at k), 0 if none."""
     grades, _ = judgments.lookup(_cut(docs, k))
     rel = grades > 0
+    if rel.shape[1] == 0:  # no query retrieved anything
+        return _undefined_where_unjudged(np.zeros(rel.shape[0]), judgments)
     first = np.argmax(rel, axis=1)
     values = np.where(rel.any(axis=1), 1.0 / (first + 1.0), 0.0)
     return _undefined_where_unjudged(values, judgments)

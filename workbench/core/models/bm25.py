@@ -25,7 +25,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection, Signal
+from workbench.core.engine import (
+    NO_PROGRESS,
+    Model,
+    Progress,
+    Scores,
+    Selection,
+    Signal,
+    total_only,
+)
 from workbench.core.params import Param, Params, ParamSchema
 from workbench.core.text import STEMMERS, STOP_WORD_LISTS, Analyzer
 
@@ -218,9 +226,9 @@ class BM25Model(Model):
         return Scores(
             docs=prep.cand,
             total=total,
-            contributions=total[None],
             gate=np.zeros((q, c), np.int8),
             signals=self.signal_names,
+            parts=total_only(total),
         )
 
     def selection_params(self, params: Params) -> Selection:

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
+from workbench.core.engine import NO_PROGRESS, Model, PartsFn, Progress, Scores, Selection
 from workbench.core.models.vault_search.documented import (
     density_part,
     position_part,
@@ -85,6 +85,20 @@ def early_stop_skipped(pair_query: I64, pair_doc: I64, total: F64, eligible: NDA
     return out
 
 
+def _pair_parts(pair_flat: I64, width: int, per_pair: tuple[F64, ...]) -> PartsFn:
+    """Contributions looked up from the per-pair arrays (pair_flat ascends: pairs are
+    query-major in file order, as the candidate columns are)."""
+    def parts(rows: NDArray[np.intp], cols: NDArray[np.intp]) -> F64:
+        flat = rows.astype(np.int64) * width + cols
+        at = np.minimum(np.searchsorted(pair_flat, flat), max(len(pair_flat) - 1, 0))
+        hit = (pair_flat[at] == flat) if len(pair_flat) else np.zeros(len(flat), np.bool_)
+        out: F64 = np.zeros((len(per_pair), len(flat)))
+        for i, values in enumerate(per_pair):
+            out[i, hit] = values[at[hit]]
+        return out
+    return parts
+
+
 class VaultSearchModel(Model):
     id = "vault-search"
     label = "Vault search (obsidian-mcp)"
@@ -140,18 +154,16 @@ class VaultSearchModel(Model):
                                          limit, float(params["early_stop_threshold"]),
                                          int(params["batch_size"]))
             gate[skipped] = 1 + GATES.index("early_stop")
-        # scatter the P pairs into the dense (Q, C) table
+        # scatter the P pairs into the dense (Q, C) table; contributions stay per pair
         q, c = prep.cand.shape
         dense_total = np.zeros(q * c)
         dense_total[prep.pair_flat] = np.where(gate == 0, total, 0.0)
-        contrib = np.zeros((len(self.signals), q * c))
-        contrib[:, prep.pair_flat] = (tf, pos, den, prox, total - raw)
         dense_gate = np.zeros(q * c, np.int8)
         dense_gate[prep.pair_flat] = gate
+        per_pair = (tf, pos, den, prox, total - raw)
         return Scores(docs=prep.cand, total=dense_total.reshape(q, c),
-                      contributions=contrib.reshape(len(self.signals), q, c),
                       gate=dense_gate.reshape(q, c), signals=self.signal_names,
-                      gates=self.gates)
+                      parts=_pair_parts(prep.pair_flat, c, per_pair), gates=self.gates)
 
     def selection_params(self, params: Params) -> Selection:
         """processResults: minScore only when > 0; offset and limit only when limit > 0 (a
@@ -176,7 +188,8 @@ class VaultSearchModel(Model):
             return out
         scores = self.combine(prep, params)
         flat = int(prep.pair_flat[p])
-        shares = scores.contributions.reshape(len(self.signals), -1)[:, flat]
+        c = prep.cand.shape[1]
+        shares = scores.contributions_of(np.array([flat // c]), np.array([flat % c]))[:, 0]
         g = int(scores.gate.reshape(-1)[flat])
         score = float(scores.total.reshape(-1)[flat])
         min_score = float(params["min_score"])
