@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+from workbench.core.ranking import Scores
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -26,3 +30,41 @@ def need_dataset(name: str) -> Path:
     if not (folder / "corpus.jsonl").exists():
         pytest.skip(f"{folder} is absent (the shared datasets are not on this machine)")
     return folder
+
+
+@dataclass
+class Padded:
+    """Scores laid out as (Q, C) tables (C = the longest row), -1 / 0 padding: easy to read
+    in tests; the engine itself never pads like this."""
+
+    docs: np.ndarray
+    total: np.ndarray
+    gate: np.ndarray
+    contributions: np.ndarray
+    signals: tuple[str, ...]
+    gates: tuple[str, ...]
+
+
+def padded(s: Scores) -> Padded:
+    q = s.n_queries
+    lengths = np.diff(s.row_ptr)
+    c = int(lengths.max(initial=0))
+    docs = np.full((q, c), -1, np.int64)
+    total = np.zeros((q, c))
+    gate = np.zeros((q, c), np.int8)
+    contrib = np.zeros((len(s.signals), q, c))
+    every = s.contributions
+    for qi in range(q):
+        sl, n = s.row(qi), int(lengths[qi])
+        docs[qi, :n] = s.docs[sl]
+        total[qi, :n] = s.total[sl]
+        gate[qi, :n] = s.gate[sl]
+        contrib[:, qi, :n] = every[:, sl]
+    return Padded(docs, total, gate, contrib, s.signals, s.gates)
+
+
+def dense_totals(s: Scores, n_docs: int) -> np.ndarray:
+    """float64 (Q, N): each query's total per document (0 for non-candidates)."""
+    out = np.zeros((s.n_queries, n_docs))
+    out[s.pair_query(), s.docs] = s.total
+    return out

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.conftest import need_dataset
+from tests.conftest import dense_totals, need_dataset
 from workbench.core import engine
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.models.bm25 import BM25Model
@@ -16,11 +16,7 @@ from workbench.core.pipeline import Pipeline
 
 
 def _dense(s: engine.Scores, n: int) -> np.ndarray:
-    out = np.zeros((s.total.shape[0], n))
-    for qi in range(s.total.shape[0]):
-        ok = s.docs[qi] >= 0
-        out[qi, s.docs[qi][ok]] = s.total[qi][ok]
-    return out
+    return dense_totals(s, n)
 
 
 def _tiny() -> Dataset:

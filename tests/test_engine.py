@@ -18,56 +18,68 @@ from workbench.core.models import get_model
 
 def _scores(total: np.ndarray, docs: np.ndarray | None = None,
             gate: np.ndarray | None = None) -> Scores:
+    """Scores from (Q, C) tables; docs −1 marks a cell that is not a candidate."""
     q, c = total.shape
+    docs = np.tile(np.arange(c, dtype=np.int32), (q, 1)) if docs is None else docs
+    gate = np.zeros((q, c), np.int8) if gate is None else gate
+    keep = docs >= 0
+    row_ptr = np.zeros(q + 1, np.int64)
+    np.cumsum(keep.sum(axis=1), out=row_ptr[1:])
+    flat = total[keep].astype(np.float64)
     return Scores(
-        docs=np.tile(np.arange(c, dtype=np.int32), (q, 1)) if docs is None else docs,
-        total=total.astype(np.float64),
-        gate=np.zeros((q, c), np.int8) if gate is None else gate,
+        row_ptr=row_ptr,
+        docs=docs[keep].astype(np.int32),
+        total=flat,
+        gate=gate[keep].astype(np.int8),
         signals=("a", "b"),
-        parts=engine.dense_parts(np.stack([total * 0.25, total * 0.75])),
+        parts=engine.table_parts(np.stack([flat * 0.25, flat * 0.75])),
     )
 
 
-def _naive(s: Scores, k: int) -> list[list[int]]:
-    """Per row: eligible columns sorted by descending total, ties by column (a stable sort)."""
+def _naive(total: np.ndarray, docs: np.ndarray, gate: np.ndarray, k: int) -> list[list[int]]:
+    """Per row: eligible cells sorted by descending total, ties by column (a stable sort)."""
     out = []
-    for qi in range(s.total.shape[0]):
-        cols = [c for c in range(s.total.shape[1]) if s.docs[qi, c] >= 0 and s.gate[qi, c] == 0]
-        cols.sort(key=lambda c: -s.total[qi, c])
-        out.append([int(s.docs[qi, c]) for c in cols[:k]])
+    for qi in range(total.shape[0]):
+        cols = [c for c in range(total.shape[1]) if docs[qi, c] >= 0 and gate[qi, c] == 0]
+        cols.sort(key=lambda c: -total[qi, c])
+        out.append([int(docs[qi, c]) for c in cols[:k]])
     return out
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 6), st.integers(1, 900), st.integers(1, 120), st.integers(0, 2**31 - 1),
-       st.sampled_from([1000, 7, 2]))
-def test_top_k_equals_a_stable_sort(q: int, c: int, k: int, seed: int, levels: int) -> None:
+       st.sampled_from([1000, 7, 2]), st.booleans())
+def test_top_k_equals_a_stable_sort(q: int, c: int, k: int, seed: int, levels: int,
+                                    ragged: bool) -> None:
     rng = np.random.default_rng(seed)
     total = rng.integers(0, levels, (q, c)).astype(float)  # few levels → many ties
-    docs = np.tile(np.arange(c, dtype=np.int32), (q, 1))
-    docs[rng.random((q, c)) < 0.2] = -1  # padding anywhere
+    docs = rng.permutation(c).astype(np.int32)[None, :].repeat(q, axis=0)
+    if ragged:
+        docs[rng.random((q, c)) < rng.random((q, 1))] = -1  # rows of very different lengths
     gate = (rng.random((q, c)) < 0.1).astype(np.int8)
     s = _scores(total, docs, gate)
     r = engine.top_k(s, k)
-    want = _naive(s, k)
+    want = _naive(total, docs, gate, k)
     for qi in range(q):
         n = int(r.count[qi])
         assert r.docs[qi, :n].tolist() == want[qi]
         assert np.all(r.docs[qi, n:] == -1) and np.all(np.isnan(r.scores[qi, n:]))
-        assert np.allclose(r.scores[qi, :n], [total[qi, c] for c in r.column[qi, :n]])
+        assert np.array_equal(r.scores[qi, :n], s.total[r.pair[qi, :n]])
+        assert np.array_equal(r.docs[qi, :n], s.docs[r.pair[qi, :n]])
 
 
-def test_top_k_rows_with_a_short_prefix_of_candidates() -> None:
-    # the shape BM25 produces: each row's candidates packed left, the rest padding
+def test_top_k_with_skewed_rows() -> None:
+    # one query matching nearly everything, others a handful: the shape of phrase search
     rng = np.random.default_rng(1)
-    total = rng.random((4, 2000))
-    docs = np.tile(np.arange(2000, dtype=np.int32), (4, 1))
-    for qi, n in enumerate([2000, 150, 40, 0]):
+    total = rng.random((4, 3000))
+    docs = np.tile(np.arange(3000, dtype=np.int32), (4, 1))
+    for qi, n in enumerate([3000, 150, 40, 0]):
         docs[qi, n:] = -1
     s = _scores(total, docs)
     r = engine.top_k(s, 100)
     assert r.count.tolist() == [100, 100, 40, 0]
-    assert r.docs.tolist() == [row + [-1] * (100 - len(row)) for row in _naive(s, 100)]
+    want = _naive(total, docs, np.zeros_like(docs, np.int8), 100)
+    assert r.docs.tolist() == [row + [-1] * (100 - len(row)) for row in want]
 
 
 def test_select_min_score_offset_limit() -> None:
@@ -87,6 +99,7 @@ def test_contributions_follow_the_ranking() -> None:
     r = engine.top_k(s, 3)
     c = engine.contributions_at(s, r)
     assert c.shape == (2, 1, 3)
+    assert r.pair.tolist() == [[1, 2, 0]]
     assert np.allclose(c.sum(axis=0), r.scores)
     assert np.allclose(c[0, 0], [1.0, 0.5, 0.25])
 
@@ -123,7 +136,7 @@ def test_prepare_is_cached_and_a_corrupt_cache_is_rebuilt(tmp_path: Path,
     first = engine.prepare(model, _tiny(), params)
     again = engine.prepare(model, _tiny(), params)
     assert len(calls) == 1
-    assert np.array_equal(first.cand, again.cand)
+    assert np.array_equal(first.cand, again.cand) and np.array_equal(first.row_ptr, again.row_ptr)
     files = list((tmp_path / "prepared").glob("bm25-*.pkl"))
     assert len(files) == 1
     # a live parameter does not change the fingerprint; a prepare-stage one does

@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 
+from tests.conftest import padded
 from workbench.core import engine
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.models.vault_search import (
@@ -88,12 +89,13 @@ def test_require_all_words_gates_partial_matches() -> None:
     model = VaultSearchModel()
     params = engine.resolve_params(model, {"variant": "documented"})
     prepared = model.prepare(ds, params)
-    s = model.combine(prepared, params)
+    s = padded(model.combine(prepared, params))
     assert list(s.docs[0]) == [0, 1] and (s.gate == 0).all()
     params = engine.resolve_params(model, {"variant": "documented", "require_all_words": True})
-    s = model.combine(prepared, params)
+    scores = model.combine(prepared, params)
+    s = padded(scores)
     assert s.gates[s.gate[0, 0] - 1] == "missing_word" and s.total[0, 0] == 0
-    ranked = engine.rank(s, 10, model.selection_params(params))
+    ranked = engine.rank(scores, 10, model.selection_params(params))
     assert ranked.docs[0, : ranked.count[0]].tolist() == [1]
     info = model.explain(prepared, ds, 0, 0, params)
     assert info["gate"] == "missing_word" and info["found"] == 1
@@ -110,6 +112,6 @@ def test_documented_proximity_contribution_in_combine() -> None:
     model = VaultSearchModel()
     params = engine.resolve_params(model, {"variant": "documented", "w_proximity": 0.2,
                                            "proximity_scale": 2.0})
-    s = model.combine(model.prepare(ds, params), params)
+    s = padded(model.combine(model.prepare(ds, params), params))
     prox = s.contributions[s.signals.index("proximity"), 0]
     np.testing.assert_allclose(prox, [0.2, 0.2 * math.exp(-4 / 2)])

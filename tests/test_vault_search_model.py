@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.conftest import padded
 from workbench.core import engine
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.models import get_model
@@ -169,7 +170,7 @@ def test_case_rules_decide_candidates_and_tf() -> None:
     ds = dataset(texts, ["k", "σ", "i", "ſ"])
     model = VaultSearchModel()
     params = engine.resolve_params(model)
-    s = model.combine(model.prepare(ds, params), params)
+    s = padded(model.combine(model.prepare(ds, params), params))
     names = [[ds.corpus.ids[d] for d in row if d >= 0] for row in s.docs]
     # the Kelvin sign, İ and ſ match only themselves; σ matches Σ
     assert names == [["plain.md"], ["sigma.md"], ["plain.md"], []]
@@ -245,7 +246,7 @@ def test_early_stop_skips_later_batches_when_on() -> None:
     model = VaultSearchModel()
     params = engine.resolve_params(model, {"limit": 1, "early_stop": True})
     prepared = model.prepare(ds, params)
-    s = model.combine(prepared, params)
+    s = padded(model.combine(prepared, params))
     col = list(s.docs[0]).index(ds.corpus.index["12.md"])
     assert s.gates[s.gate[0, col] - 1] == "early_stop" and s.total[0, col] == 0
     assert s.contributions[:, 0, col].sum() > 0.9  # what it would have scored
@@ -296,7 +297,7 @@ def test_zero_queries_or_no_candidates() -> None:
                                                "limit": 3})
         for ds in (dataset(VAULT, []), dataset(VAULT, ["zzz", ""]), dataset({}, ["a"])):
             s = model.combine(model.prepare(ds, params), params)
-            assert s.total.shape == (len(ds.queries), 0)
+            assert s.n_queries == len(ds.queries) and s.n_pairs == 0
             assert engine.rank(s, 10, model.selection_params(params)).count.sum() == 0
 
 
@@ -309,7 +310,8 @@ def test_prepare_is_cached_and_parameters_are_declared() -> None:
     params = engine.resolve_params(model)
     first = engine.prepare(model, ds, params)
     again = engine.prepare(model, ds, params)
-    np.testing.assert_array_equal(first.cand, again.cand)
+    np.testing.assert_array_equal(first.pair_doc, again.pair_doc)
+    np.testing.assert_array_equal(first.row_ptr, again.row_ptr)
     assert first is not again  # the second came from the disk cache
 
 
@@ -330,7 +332,7 @@ def test_random_texts_agree_with_the_pure_port() -> None:
     for variant in ("shipped", "documented"):
         params = engine.resolve_params(model, {"variant": variant})
         prepared = model.prepare(ds, params)
-        s = model.combine(prepared, params)
+        s = padded(model.combine(prepared, params))
         for qi, q in enumerate(ds.queries):
             got = {ds.corpus.ids[int(d)]: float(t)
                    for d, t in zip(s.docs[qi], s.total[qi], strict=True) if d >= 0}

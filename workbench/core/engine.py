@@ -9,8 +9,9 @@ A model splits into two stages:
 - `combine(prepared, params)` applies the live parameters to the prepared arrays in a few
   vectorised numpy expressions over every (query, candidate) pair at once and returns `Scores`.
 
-`rank` then takes the per-query top k with a stable tie order and applies min score, offset and
-limit. Explain, charts, movers and metrics are all views of `Scores` and `Ranking`.
+`rank` (in `ranking`) then takes the per-query top k with a stable tie order and applies min
+score, offset and limit. Explain, charts, movers and metrics are all views of `Scores` and
+`Ranking`.
 """
 
 from __future__ import annotations
@@ -26,11 +27,33 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
 from workbench.core.data import Dataset
 from workbench.core.params import Params, ParamSchema
+
+# the ranking vocabulary, re-exported: models import it from here with Model
+from workbench.core.ranking import (
+    PartsFn,
+    Ranking,
+    Scores,
+    Selection,
+    contributions_at,
+    rank,
+    rows_from_query,
+    select,
+    table_parts,
+    to_run,
+    top_k,
+    total_only,
+    uniform_rows,
+)
+
+__all__ = [
+    "NO_PROGRESS", "Cancelled", "Model", "PartsFn", "Progress", "Ranking", "Scores",
+    "Selection", "Signal", "atomic_write_bytes", "atomic_write_text", "cache_dir",
+    "contributions_at", "prepare", "prepare_fingerprint", "rank", "resolve_params",
+    "rows_from_query",
+    "select", "table_parts", "to_run", "top_k", "total_only", "uniform_rows",
+]
 
 ProgressFn = Callable[[float, str], None]
 StopFn = Callable[[], bool]
@@ -65,57 +88,6 @@ class Signal:
     name: str
     label: str
     help: str = ""
-
-
-PartsFn = Callable[[NDArray[np.intp], NDArray[np.intp]], NDArray[np.float64]]
-"""(rows, cols) of n (query, candidate) cells → float64 (S, n): each signal's contribution."""
-
-
-@dataclass(frozen=True)
-class Scores:
-    """What combine returns, for every query q and candidate column c.
-
-    docs:    int32 (Q, C)    document position in the corpus; -1 marks padding
-    total:   float64 (Q, C)  the final score (0 where a gate zeroed it)
-    gate:    int8 (Q, C)     0 = not gated, else 1 + index into `gates`
-    signals: the S signal names, in order
-    parts:   each signal's contribution at the cells asked for; for ungated pairs they sum to
-             the total, for gated pairs they show what the document would have scored
-    gates:   gate names
-
-    Contributions are computed on demand: a slider tick needs only the totals, and charts and
-    explain need contributions for a few hundred ranked cells, not for all S·Q·C of them.
-    Candidate columns are in the model's tie order: equal totals rank by column.
-    """
-
-    docs: NDArray[np.int32]
-    total: NDArray[np.float64]
-    gate: NDArray[np.int8]
-    signals: tuple[str, ...]
-    parts: PartsFn
-    gates: tuple[str, ...] = ()
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        q, c = self.total.shape
-        return int(q), int(c)
-
-    def contributions_of(self, rows: NDArray[np.intp],
-                         cols: NDArray[np.intp]) -> NDArray[np.float64]:
-        """float64 (S, n): the signals' contributions at cells (rows[i], cols[i])."""
-        return self.parts(np.asarray(rows, np.intp), np.asarray(cols, np.intp))
-
-    @property
-    def contributions(self) -> NDArray[np.float64]:
-        """float64 (S, Q, C), every cell (for small data and tests; the live path never asks)."""
-        q, c = self.shape
-        rows, cols = np.divmod(np.arange(q * c, dtype=np.intp), max(c, 1))
-        return self.contributions_of(rows, cols).reshape(len(self.signals), q, c)
-
-    def eligible(self) -> NDArray[np.bool_]:
-        """Pairs that may be ranked: a real candidate that no gate zeroed."""
-        ok: NDArray[np.bool_] = (self.docs >= 0) & (self.gate == 0)
-        return ok
 
 
 class Model(ABC):
@@ -259,166 +231,6 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-# -- ranking ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which results a system returns: total ≥ min_score, then skip `offset`, keep `limit`."""
-
-    min_score: float | None = None
-    limit: int | None = None
-    offset: int = 0
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """Per-query ranked results, best first, padded with -1 / NaN.
-
-    docs:   int32 (Q, K)   document positions
-    scores: float64 (Q, K) totals
-    column: int32 (Q, K)   the candidate column in `Scores` (to look up contributions, gates)
-    count:  int64 (Q,)     how many entries of each row are real
-    """
-
-    docs: NDArray[np.int32]
-    scores: NDArray[np.float64]
-    column: NDArray[np.int32]
-    count: NDArray[np.int64]
-
-
-def top_k(scores: Scores, k: int) -> Ranking:
-    """The k best eligible candidates of every query, ties broken by candidate column.
-
-    Vectorised without a full partition of every row (which costs ~13 ns an element here): the
-    row is cut into 2k blocks; the k-th largest block maximum t is a lower bound of the
-    k-th largest value (k distinct elements reach it), so only entries ≥ t — typically ~1.4k
-    per row — are compacted, in column order, and sorted stably.
-    """
-    q, c = scores.shape
-    k = max(0, min(k, c))
-    if q == 0 or k == 0:
-        return _empty_ranking(q, k)
-    values = np.where(scores.eligible(), scores.total, -np.inf)
-    finite = values > -np.inf
-    if c >= 4 * k:
-        # strided blocks (block j = columns j, j + 2k, j + 4k, …) so that rows whose real
-        # candidates fill only a prefix still spread them over every block
-        nb = 2 * k
-        full = c - c % nb
-        block_max = values[:, :full].reshape(q, -1, nb).max(axis=1)
-        if full < c:
-            tail = values[:, full:]
-            block_max[:, : tail.shape[1]] = np.maximum(block_max[:, : tail.shape[1]], tail)
-        bound = -np.partition(-block_max, k - 1, axis=1)[:, k - 1]
-        keep = (values >= bound[:, None]) & finite
-    else:
-        keep = finite
-    counts = keep.sum(axis=1)
-    m = int(counts.max(initial=0))
-    rows, cols = np.nonzero(keep)  # row-major, so ascending column within a row
-    first = np.zeros(q + 1, np.int64)
-    np.cumsum(counts, out=first[1:])
-    slot = np.arange(len(rows)) - first[rows]
-    packed_col = np.zeros((q, m), np.int32)
-    packed_val = np.full((q, m), -np.inf)
-    packed_col[rows, slot] = cols
-    packed_val[rows, slot] = values[rows, cols]
-    # stable: among equal scores the lower column (the model's tie order) comes first
-    order = np.argsort(-packed_val, axis=1, kind="stable")[:, :k]
-    cols_k = np.take_along_axis(packed_col, order, axis=1)
-    vals_k = np.take_along_axis(packed_val, order, axis=1)
-    valid = np.isfinite(vals_k)
-    docs = np.where(valid, np.take_along_axis(scores.docs, cols_k, axis=1), -1)
-    return Ranking(
-        docs=docs.astype(np.int32),
-        scores=np.where(valid, vals_k, np.nan),
-        column=np.where(valid, cols_k, -1).astype(np.int32),
-        count=valid.sum(axis=1).astype(np.int64),
-    )
-
-
-def select(ranking: Ranking, selection: Selection) -> Ranking:
-    """Apply min score, then offset and limit, to each row of a ranking (vectorised)."""
-    docs, sc, col = ranking.docs, ranking.scores, ranking.column
-    keep = docs >= 0
-    if selection.min_score is not None:
-        with np.errstate(invalid="ignore"):
-            keep &= sc >= selection.min_score
-    # rows stay sorted, so kept entries form a prefix; offset/limit slice that prefix
-    n = keep.sum(axis=1)
-    start = np.minimum(n, selection.offset)
-    stop = n if selection.limit is None else np.minimum(n, start + selection.limit)
-    width = int((stop - start).max(initial=0))
-    idx = start[:, None] + np.arange(width)[None, :]
-    inside = idx < stop[:, None]
-    idx = np.minimum(idx, max(docs.shape[1] - 1, 0))
-    if docs.shape[1] == 0:
-        return _empty_ranking(docs.shape[0], 0)
-    return Ranking(
-        docs=np.where(inside, np.take_along_axis(docs, idx, axis=1), -1).astype(np.int32),
-        scores=np.where(inside, np.take_along_axis(sc, idx, axis=1), np.nan),
-        column=np.where(inside, np.take_along_axis(col, idx, axis=1), -1).astype(np.int32),
-        count=(stop - start).astype(np.int64),
-    )
-
-
-def rank(scores: Scores, k: int, selection: Selection | None = None) -> Ranking:
-    """Top k (plus the offset) of every query, then the selection."""
-    sel = selection or Selection()
-    depth = k + sel.offset
-    if sel.limit is not None:
-        depth = min(depth, sel.limit + sel.offset)
-    return select(top_k(scores, depth), sel)
-
-
-def _empty_ranking(q: int, k: int) -> Ranking:
-    return Ranking(
-        docs=np.full((q, k), -1, np.int32),
-        scores=np.full((q, k), np.nan),
-        column=np.full((q, k), -1, np.int32),
-        count=np.zeros(q, np.int64),
-    )
-
-
-def contributions_at(scores: Scores, ranking: Ranking) -> NDArray[np.float64]:
-    """float64 (S, Q, K): each signal's contribution for the ranked entries (NaN at padding)."""
-    q, k = ranking.column.shape
-    out = np.full((len(scores.signals), q, k), np.nan)
-    rows, slots = np.nonzero(ranking.column >= 0)
-    if len(rows):
-        out[:, rows, slots] = scores.contributions_of(
-            rows, ranking.column[rows, slots].astype(np.intp))
-    return out
-
-
-def dense_parts(contributions: NDArray[np.float64]) -> PartsFn:
-    """A PartsFn over a model's own float64 (S, Q, C) table."""
-    def parts(rows: NDArray[np.intp], cols: NDArray[np.intp]) -> NDArray[np.float64]:
-        out: NDArray[np.float64] = contributions[:, rows, cols]
-        return out
-    return parts
-
-
-def total_only(total: NDArray[np.float64]) -> PartsFn:
-    """The PartsFn of a single-signal model: its one signal is the total."""
-    def parts(rows: NDArray[np.intp], cols: NDArray[np.intp]) -> NDArray[np.float64]:
-        out: NDArray[np.float64] = total[rows, cols][None, :]
-        return out
-    return parts
-
-
-def to_run(ranking: Ranking, doc_ids: list[str],
-           query_ids: list[str]) -> dict[str, dict[str, float]]:
-    """A ranking as a TREC-style run (query id → document id → score)."""
-    run: dict[str, dict[str, float]] = {}
-    for qi, qid in enumerate(query_ids):
-        row: dict[str, float] = {}
-        for j in range(int(ranking.count[qi])):
-            row[doc_ids[int(ranking.docs[qi, j])]] = float(ranking.scores[qi, j])
-        run[qid] = row
-    return run
-
-
 def resolve_params(model: Model, overrides: Mapping[str, object] | None = None) -> Params:
+    """The model's defaults updated by `overrides`, validated."""
     return model.schema.resolve(overrides)

@@ -45,7 +45,8 @@ class BM25Prepared:
     """Term statistics for every query of a dataset.
 
     doc_len:     float64 (N,)  tokens per document
-    cand:        int32 (Q, C)  candidate documents per query (any query term), ascending, -1 pad
+    row_ptr:     int64 (Q+1,)  candidates of query q are cand[row_ptr[q]:row_ptr[q+1]]
+    cand:        int32 (P,)    candidate documents (any query term), ascending within a query
     qterm_query: int32 (T,)    the query of each distinct (query, term)
     qterm_df:    float64 (T,)  document frequency of the term
     qterm_qtf:   float64 (T,)  occurrences of the term in the query
@@ -53,12 +54,13 @@ class BM25Prepared:
     post_doc:    int32 (P,)    the document of each posting
     post_tf:     float64 (P,)  term frequency in that document
     post_dlr:    float64 (P,)  that document's length / avgdl (saves a random gather per tick)
-    post_pair:   int64 (P,)    flat index q·C + column of the posting's (query, candidate)
+    post_pair:   int64 (P,)    the (query, candidate) pair of each posting (index into cand)
     """
 
     n_docs: int
     doc_len: NDArray[np.float64]
     avgdl: float
+    row_ptr: NDArray[np.int64]
     cand: NDArray[np.int32]
     qterm_query: NDArray[np.int32]
     qterm_term: list[str]
@@ -167,10 +169,9 @@ class BM25Model(Model):
                 qt_df.append(float(df[tid]))
                 qt_qtf.append(float(count))
             rows.append(np.unique(np.concatenate(docs_q)) if docs_q else np.zeros(0, np.int32))
-        width = max((len(r) for r in rows), default=0)
-        cand = np.full((len(rows), width), -1, np.int32)
-        for qi, r in enumerate(rows):
-            cand[qi, : len(r)] = r
+        row_ptr = np.zeros(len(rows) + 1, np.int64)
+        np.cumsum([len(r) for r in rows], out=row_ptr[1:])
+        cand = (np.concatenate(rows) if rows else np.zeros(0)).astype(np.int32)
         sizes = [len(d) for _, d, _ in post]
         post_qterm = np.repeat(np.arange(len(post), dtype=np.int32), sizes)
         post_doc = np.concatenate([d for _, d, _ in post]) if post else np.zeros(0, np.int32)
@@ -190,6 +191,7 @@ class BM25Model(Model):
             n_docs=n,
             doc_len=doc_len,
             avgdl=avgdl,
+            row_ptr=row_ptr,
             cand=cand,
             qterm_query=qt_query_arr,
             qterm_term=qt_term,
@@ -199,7 +201,7 @@ class BM25Model(Model):
             post_doc=post_doc.astype(np.int32),
             post_tf=post_tf.astype(np.float64),
             post_dlr=doc_len[post_doc] / (avgdl if avgdl > 0 else 1.0),
-            post_pair=post_query.astype(np.int64) * max(width, 1) + post_col,
+            post_pair=row_ptr[post_query] + post_col,
             query_tokens=q_tokens,
         )
 
@@ -219,14 +221,14 @@ class BM25Model(Model):
 
     def combine(self, prepared: Any, params: Params) -> Scores:
         prep: BM25Prepared = prepared
-        q, c = prep.cand.shape
         total: NDArray[np.float64] = np.bincount(
-            prep.post_pair, weights=self.term_scores(prep, params), minlength=q * c
-        ).reshape(q, c).astype(np.float64, copy=False)
+            prep.post_pair, weights=self.term_scores(prep, params), minlength=len(prep.cand)
+        ).astype(np.float64, copy=False)
         return Scores(
+            row_ptr=prep.row_ptr,
             docs=prep.cand,
             total=total,
-            gate=np.zeros((q, c), np.int8),
+            gate=np.zeros(len(total), np.int8),
             signals=self.signal_names,
             parts=total_only(total),
         )

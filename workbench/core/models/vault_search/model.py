@@ -85,16 +85,10 @@ def early_stop_skipped(pair_query: I64, pair_doc: I64, total: F64, eligible: NDA
     return out
 
 
-def _pair_parts(pair_flat: I64, width: int, per_pair: tuple[F64, ...]) -> PartsFn:
-    """Contributions looked up from the per-pair arrays (pair_flat ascends: pairs are
-    query-major in file order, as the candidate columns are)."""
-    def parts(rows: NDArray[np.intp], cols: NDArray[np.intp]) -> F64:
-        flat = rows.astype(np.int64) * width + cols
-        at = np.minimum(np.searchsorted(pair_flat, flat), max(len(pair_flat) - 1, 0))
-        hit = (pair_flat[at] == flat) if len(pair_flat) else np.zeros(len(flat), np.bool_)
-        out: F64 = np.zeros((len(per_pair), len(flat)))
-        for i, values in enumerate(per_pair):
-            out[i, hit] = values[at[hit]]
+def _pair_parts(per_pair: tuple[F64, ...]) -> PartsFn:
+    """Contributions read off the per-pair signal arrays, only where asked."""
+    def parts(pairs: NDArray[np.intp]) -> F64:
+        out: F64 = np.stack([values[pairs] for values in per_pair])
         return out
     return parts
 
@@ -124,7 +118,7 @@ class VaultSearchModel(Model):
                                 float(params["density_cap"])) * w_den
             return tf, pos, den, np.zeros(len(tf))
         dm = documented_arrays(prep)
-        n = len(prep.pair_flat)
+        n = len(prep.pair_doc)
         k = np.maximum(dm.n_qwords[prep.pair_query], 1).astype(np.float64)
 
         def mean(values: F64) -> F64:
@@ -154,16 +148,10 @@ class VaultSearchModel(Model):
                                          limit, float(params["early_stop_threshold"]),
                                          int(params["batch_size"]))
             gate[skipped] = 1 + GATES.index("early_stop")
-        # scatter the P pairs into the dense (Q, C) table; contributions stay per pair
-        q, c = prep.cand.shape
-        dense_total = np.zeros(q * c)
-        dense_total[prep.pair_flat] = np.where(gate == 0, total, 0.0)
-        dense_gate = np.zeros(q * c, np.int8)
-        dense_gate[prep.pair_flat] = gate
-        per_pair = (tf, pos, den, prox, total - raw)
-        return Scores(docs=prep.cand, total=dense_total.reshape(q, c),
-                      gate=dense_gate.reshape(q, c), signals=self.signal_names,
-                      parts=_pair_parts(prep.pair_flat, c, per_pair), gates=self.gates)
+        return Scores(row_ptr=prep.row_ptr, docs=prep.pair_doc.astype(np.int32),
+                      total=np.where(gate == 0, total, 0.0), gate=gate,
+                      signals=self.signal_names,
+                      parts=_pair_parts((tf, pos, den, prox, total - raw)), gates=self.gates)
 
     def selection_params(self, params: Params) -> Selection:
         """processResults: minScore only when > 0; offset and limit only when limit > 0 (a
@@ -187,11 +175,9 @@ class VaultSearchModel(Model):
                        prep.variant == "shipped" else "no query word occurs")
             return out
         scores = self.combine(prep, params)
-        flat = int(prep.pair_flat[p])
-        c = prep.cand.shape[1]
-        shares = scores.contributions_of(np.array([flat // c]), np.array([flat % c]))[:, 0]
-        g = int(scores.gate.reshape(-1)[flat])
-        score = float(scores.total.reshape(-1)[flat])
+        shares = scores.contributions_of(np.array([p]))[:, 0]
+        g = int(scores.gate[p])
+        score = float(scores.total[p])
         min_score = float(params["min_score"])
         out.update(
             matched=True,

@@ -68,13 +68,12 @@ class DocumentedArrays:
 
 @dataclass(frozen=True)
 class VaultSearchPrepared:
-    """cand: int32 (Q, C) matching documents per query in file order, −1 padding.
-    pair_flat: int64 (P,) each pair's index into the flattened (Q, C); pair_query, pair_doc:
+    """Pairs are (query, matching document), query-major and in file order within a query:
+    row_ptr: int64 (Q+1,) pairs of query q are row_ptr[q]:row_ptr[q+1]; pair_query, pair_doc:
     int64 (P,). n_lines, n_words: int64 (N,) per document. One of shipped / documented."""
 
     variant: str
-    cand: NDArray[np.int32]
-    pair_flat: I64
+    row_ptr: I64
     pair_query: I64
     pair_doc: I64
     n_lines: I64
@@ -84,10 +83,9 @@ class VaultSearchPrepared:
 
     def pair(self, query: int, doc: int) -> int | None:
         """The pair index of (query, document), None when the document has no match."""
-        cols = np.flatnonzero(self.cand[query] == doc)
-        if len(cols) == 0:
-            return None
-        return int(np.searchsorted(self.pair_flat, query * self.cand.shape[1] + int(cols[0])))
+        lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
+        at = lo + int(np.searchsorted(self.pair_doc[lo:hi], doc))
+        return at if at < hi and int(self.pair_doc[at]) == doc else None
 
 
 def _cat(parts: Sequence[I64]) -> I64:
@@ -98,18 +96,12 @@ def _cat_f(parts: Sequence[F64]) -> F64:
     return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0, np.float64)
 
 
-def _layout(rows: list[I64]) -> tuple[NDArray[np.int32], I64, I64, I64, I64]:
-    """Candidate rows → (cand (Q, C), pair_flat, pair_query, pair_doc, first pair per row)."""
+def _layout(rows: list[I64]) -> tuple[I64, I64, I64, I64]:
+    """Candidate rows → (row_ptr, pair_query, pair_doc, first pair per row)."""
     sizes = np.asarray([len(r) for r in rows], np.int64)
-    width = int(sizes.max(initial=0))
-    cand = np.full((len(rows), width), -1, np.int32)
-    for i, r in enumerate(rows):
-        cand[i, : len(r)] = r
     pair_query = np.repeat(np.arange(len(rows), dtype=np.int64), sizes)
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    pair_col = np.arange(int(starts[-1]), dtype=np.int64) - starts[pair_query]
-    pair_doc = _cat(rows)
-    return cand, pair_query * width + pair_col, pair_query, pair_doc, starts[:-1]
+    return starts, pair_query, _cat(rows), starts[:-1]
 
 
 def prepare_vault(dataset: Dataset, variant: str, progress: Progress) -> VaultSearchPrepared:
@@ -136,7 +128,7 @@ def _prepare_shipped(vt: VaultText, texts: list[str], dataset: Dataset,
     for qi, query in enumerate(dataset.queries):
         tick(qi)
         found.append(phrase_hits(vt, lowered, query.text))
-    cand, flat, pq, pd, row0 = _layout([h.docs for h in found])
+    row_ptr, pq, pd, row0 = _layout([h.docs for h in found])
     lines = vt.n_lines[pd].astype(np.float64)
     words = vt.n_words[pd]
     count = _cat([h.counts for h in found])
@@ -154,7 +146,7 @@ def _prepare_shipped(vt: VaultText, texts: list[str], dataset: Dataset,
         hit_line=_cat([h.hit_line for h in found]),
         hit_col=_cat([h.hit_col for h in found]),
     )
-    return VaultSearchPrepared("shipped", cand, flat, pq, pd, vt.n_lines, vt.n_words,
+    return VaultSearchPrepared("shipped", row_ptr, pq, pd, vt.n_lines, vt.n_words,
                                shipped=shipped)
 
 
@@ -164,7 +156,7 @@ def _prepare_documented(vt: VaultText, dataset: Dataset,
     for qi, query in enumerate(dataset.queries):
         tick(qi)
         found.append(word_hits(vt, query.text))
-    cand, flat, pq, pd, row0 = _layout([h.docs for h in found])
+    row_ptr, pq, pd, row0 = _layout([h.docs for h in found])
     e_pair = _cat([row0[qi] + h.e_col for qi, h in enumerate(found)])
     e_count = _cat([h.e_count for h in found])
     documented = DocumentedArrays(
@@ -178,7 +170,7 @@ def _prepare_documented(vt: VaultText, dataset: Dataset,
         e_ratio=e_count / np.maximum(vt.n_words[pd[e_pair]], 1),
         e_avg=_cat_f([h.e_avg for h in found]),
     )
-    return VaultSearchPrepared("documented", cand, flat, pq, pd, vt.n_lines, vt.n_words,
+    return VaultSearchPrepared("documented", row_ptr, pq, pd, vt.n_lines, vt.n_words,
                                documented=documented)
 
 
