@@ -16,6 +16,7 @@ score, offset and limit. Explain, charts, movers and metrics are all views of `S
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -154,11 +155,24 @@ def cache_dir() -> Path:
 def prepare_fingerprint(model: Model, dataset: Dataset, params: Params) -> str:
     prep = model.schema.prepare_values(params)
     key = json.dumps(
-        {"model": model.id, "version": model.version, "params": prep,
-         "dataset": dataset.fingerprint()},
+        {"model": model.id, "version": model.version, "code": code_fingerprint(),
+         "params": prep, "dataset": dataset.fingerprint()},
         sort_keys=True, default=str,
     )
     return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """A hash of the core's source, so a cache written by other code (an older checkout, a
+    changed tokenizer) is never unpickled into this code. Embeddings have their own cache,
+    keyed by model and text, so this costs a re-prepare of seconds, not a re-embed."""
+    core = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted(core.rglob("*.py")):
+        h.update(str(f.relative_to(core)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 _MAGIC = b"WBPREP1\n"
