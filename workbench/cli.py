@@ -18,6 +18,7 @@ import numpy as np
 
 from workbench.core import engine
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
+from workbench.core.embeddings import DEFAULT_MODEL, PROMPT_PRESETS, EmbeddingError
 from workbench.core.engine import Cancelled, Progress
 from workbench.core.params import ParamError, Params, load_params_file, parse_assignments
 from workbench.textout import format_table, progress_bar
@@ -243,6 +244,40 @@ def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
     engine.atomic_write_text(path, text)
 
 
+def cmd_embed(args: argparse.Namespace) -> int:
+    """Fill the embedding cache for a dataset's documents and queries."""
+    import time
+
+    from workbench.core.embeddings import count_cached, embed_texts
+    from workbench.core.engine import cache_dir
+    from workbench.core.models.dense import document_texts
+
+    dataset = _load(args)
+    prompts = {}
+    for side in ("prompt", "query_prompt"):
+        value = getattr(args, side)
+        prompts[side] = PROMPT_PRESETS.get(value, value) if value is not None else None
+    doc_prompt = prompts["prompt"] or ""
+    query_prompt = prompts["query_prompt"] if prompts["query_prompt"] is not None else doc_prompt
+    jobs = [("documents", document_texts(dataset), doc_prompt)]
+    if not args.documents_only:
+        jobs.append(("queries", [q.text for q in dataset.queries], query_prompt))
+    print(f"model {args.model}; cache {cache_dir() / 'embeddings'}")
+    for label, texts, prompt in jobs:
+        cached = count_cached(texts, model=args.model, prompt=prompt)
+        t0 = time.perf_counter()
+        with progress_bar(f"embedding {label}") as bar:
+            vectors = embed_texts(texts, model=args.model, prompt=prompt,
+                                  batch_size=args.batch_size, progress=Progress(on_progress=bar))
+        secs = time.perf_counter() - t0
+        new = len(texts) - cached
+        rate = f", {new / secs:,.0f} texts/s" if new and secs > 0 else ""
+        print(f"{label}: {len(texts):,} texts ({new:,} embedded, {cached:,} from the cache), "
+              f"{vectors.shape[1]} dimensions, {secs:.1f} s{rate}"
+              + (f"; prompt {prompt!r}" if prompt else ""))
+    return EXIT_OK
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from benchmarks.harness import run_benchmarks
 
@@ -317,6 +352,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
     p.set_defaults(func=cmd_eval)
 
+    p = sub.add_parser("embed", help="embed a dataset into the on-disk cache, with progress")
+    _add_data(p, judgments=False)
+    p.add_argument("--model", "-m", default=DEFAULT_MODEL,
+                   help=f"local model folder or package (default {DEFAULT_MODEL})")
+    p.add_argument("--prompt", help="document prompt: text, or a preset name: "
+                   + ", ".join(repr(k) for k in PROMPT_PRESETS))
+    p.add_argument("--query-prompt", help="query prompt (default: the document prompt)")
+    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--documents-only", action="store_true")
+    p.set_defaults(func=cmd_embed, qrels=None)
+
     p = sub.add_parser("bench", help="time the live combine + top-k + metrics path")
     p.add_argument("--repeats", type=int, default=15, help="timed repetitions (median taken)")
     p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
@@ -337,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return func(args)
-    except (FormatError, ParamError, UsageError) as exc:
+    except (FormatError, ParamError, UsageError, EmbeddingError) as exc:
         print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except Cancelled:

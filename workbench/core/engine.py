@@ -78,6 +78,16 @@ class Progress:
         if self.on_progress is not None:
             self.on_progress(min(1.0, max(0.0, fraction)), message)
 
+    def span(self, lo: float, hi: float) -> Progress:
+        """This progress seen by a sub-task that covers [lo, hi] of the whole."""
+        outer = self.on_progress
+
+        def report(fraction: float, message: str) -> None:
+            if outer is not None:
+                outer(lo + (hi - lo) * fraction, message)
+
+        return Progress(on_progress=report if outer else None, should_stop=self.should_stop)
+
 
 NO_PROGRESS = Progress()
 

