@@ -279,6 +279,10 @@ def cmd_embed(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.embeddings:
+        from benchmarks.embedding_bench import run_embedding_bench
+
+        return run_embedding_bench(n_texts=args.texts)
     from benchmarks.harness import run_benchmarks
 
     return run_benchmarks(repeats=args.repeats, quick=args.quick,
@@ -367,6 +371,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, default=15, help="timed repetitions (median taken)")
     p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
     p.add_argument("--model", help="comma-separated model ids (default: all)")
+    p.add_argument("--embeddings", action="store_true",
+                   help="instead: encoder throughput against sentence-transformers called "
+                   "directly, and cache reopen time")
+    p.add_argument("--texts", type=int, default=1000, help="texts for --embeddings")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
