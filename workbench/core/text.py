@@ -44,9 +44,14 @@ STEMMERS = ("none", "snowball-english")
 
 @lru_cache(maxsize=8)
 def _snowball(language: str) -> object:
-    import snowballstemmer
+    """The pure-Python Snowball stemmer of the pinned release. Not
+    `snowballstemmer.stemmer()`, which silently switches to PyStemmer's C build (a newer
+    Snowball with other stems) whenever that happens to be installed."""
+    from snowballstemmer.english_stemmer import EnglishStemmer
 
-    return snowballstemmer.stemmer(language)
+    if language != "english":
+        raise ValueError(f"no stemmer for {language!r}")
+    return EnglishStemmer()
 
 
 @dataclass

@@ -12,6 +12,12 @@ from workbench.core.formats.beir import (
     read_qrels_tsv,
     read_queries_jsonl,
 )
+from workbench.core.formats.openvault import (
+    read_contexts,
+    read_memories,
+    read_openvault,
+    read_sillytavern_chat,
+)
 from workbench.core.formats.plain import read_documents, read_queries
 from workbench.core.formats.trec import (
     format_trec_run,
@@ -27,12 +33,16 @@ __all__ = [
     "format_trec_run",
     "load_dataset",
     "read_beir",
+    "read_contexts",
     "read_corpus_jsonl",
     "read_documents",
+    "read_memories",
+    "read_openvault",
     "read_qrels",
     "read_qrels_tsv",
     "read_queries",
     "read_queries_jsonl",
+    "read_sillytavern_chat",
     "read_trec_qrels",
     "read_trec_run",
     "read_vault",

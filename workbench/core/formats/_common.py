@@ -66,6 +66,8 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         except RecursionError:
             raise FormatError(path, "invalid JSON (nested too deeply)",
                               line=lineno, field="json") from None
+        except ValueError as e:  # e.g. an integer beyond Python's digit limit
+            raise FormatError(path, f"invalid JSON ({e})", line=lineno, field="json") from None
         if not isinstance(obj, dict):
             raise FormatError(path, f"expected a JSON object, found {_json_type(obj)}",
                               line=lineno, field="json")

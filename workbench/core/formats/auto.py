@@ -1,20 +1,34 @@
-"""Open whatever the user points at: a BEIR folder, a markdown vault or a documents file."""
+"""Open whatever the user points at: a BEIR folder, an OpenVault folder, memories file or
+SillyTavern chat, a markdown vault or a documents file."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from functools import partial
 from pathlib import Path
 
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
 from workbench.core.formats.beir import read_beir, read_corpus_jsonl, read_qrels_tsv
+from workbench.core.formats.openvault import (
+    CONTEXTS_FILE,
+    MEMORIES_FILE,
+    is_openvault_folder,
+    is_sillytavern_chat,
+    read_contexts,
+    read_memories,
+    read_openvault,
+    read_sillytavern_chat,
+)
 from workbench.core.formats.plain import read_documents, read_queries
 from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
 DOCUMENT_SUFFIXES = (".jsonl", ".csv")
-EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a markdown vault folder (*.md notes "
-            "or a notes/ subfolder), or a documents file (.jsonl or .csv)")
+EXPECTED = ("expected a BEIR folder (with corpus.jsonl), an OpenVault folder (with "
+            "memories.json), a markdown vault folder (*.md notes or a notes/ subfolder), an "
+            "OpenVault memories file (.json), a SillyTavern chat (.jsonl) or a documents file "
+            "(.jsonl or .csv)")
 
 
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
@@ -41,12 +55,17 @@ def load_dataset(
     """Open a dataset, detecting its format.
 
     - a folder with corpus.jsonl: BEIR (`read_beir`, using `split`);
+    - a folder with memories.json: OpenVault (`read_openvault`, using `split`);
     - a folder with *.md notes or a notes/ subfolder: a vault (`read_vault`);
+    - a .json file: OpenVault memories (`read_memories`), no queries unless given;
+    - a .jsonl file whose first line holds `chat_metadata`: a SillyTavern chat
+      (`read_sillytavern_chat`);
     - a .jsonl or .csv file: plain documents (`read_documents`).
 
-    `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`) and `qrels` (BEIR TSV or TREC qrels)
-    name the query set and judgments; given for a folder, they replace the folder's own. With
-    judgments, the query set is the judged queries.
+    `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`; for OpenVault, a contexts.jsonl) and
+    `qrels` (BEIR TSV or TREC qrels) name the query set and judgments; given for a folder, they
+    replace the folder's own. OpenVault folders and chats carry their contexts, so `qrels`
+    alone judges those. With judgments, the query set is the judged queries.
     """
     path = Path(path)
     if not path.exists():
@@ -54,26 +73,47 @@ def load_dataset(
     name = path.resolve().name if path.is_dir() else path.stem
     overridden = queries is not None or qrels is not None
     corpus: Corpus
+    read_query_file: Callable[..., QuerySet] = read_queries
+    own_queries: Callable[[], QuerySet] | None = None
     if path.is_dir() and (path / "corpus.jsonl").is_file():
         if not overridden:
             return read_beir(path, split)
         corpus = read_corpus_jsonl(path / "corpus.jsonl", name=name)
+    elif path.is_dir() and is_openvault_folder(path):
+        if not overridden:
+            return read_openvault(path, split)
+        corpus = read_memories(path / MEMORIES_FILE, name=name)
+        read_query_file = read_contexts
+        own_queries = partial(read_contexts, path / CONTEXTS_FILE, name=name)
     elif path.is_dir() and has_notes(path):
         if not overridden:
             return read_vault(path, split)
         corpus = read_vault_notes(vault_layout(path)[0], name=name)
+    elif path.is_file() and path.suffix.lower() == ".json":
+        corpus = read_memories(path, name=name)
+        read_query_file = read_contexts
+    elif path.is_file() and path.suffix.lower() == ".jsonl" and is_sillytavern_chat(path):
+        chat = read_sillytavern_chat(path)
+        if not overridden:
+            return chat
+        corpus = chat.corpus
+        read_query_file = read_contexts
+        own_queries = partial(QuerySet, chat.queries, name=name)
     elif path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES:
         corpus = read_documents(path, name=name)
     else:
         raise FormatError(path, EXPECTED, field="path")
 
-    if queries is None:
-        if qrels is not None:
-            raise FormatError(Path(qrels), "judgments given without a query set (queries)",
-                              field="queries")
+    if queries is not None:
+        query_set = read_query_file(queries, name=name)
+    elif qrels is not None and own_queries is not None:
+        query_set = own_queries()
+    elif qrels is not None:
+        raise FormatError(Path(qrels), "judgments given without a query set (queries)",
+                          field="queries")
+    else:
         return Dataset(name=name, corpus=corpus, queries=QuerySet((), name=name),
                        source=str(path))
-    query_set = read_queries(queries, name=name)
     judgments = None if qrels is None else read_qrels(qrels, query_ids=query_set.index)
     return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
                    qrels=judgments, source=str(path))

@@ -1,0 +1,238 @@
+"""OpenVault memories as Documents, from a memories file or from a chat's metadata.
+
+OpenVault (https://github.com/vadash/openvault) stores a chat's memories in SillyTavern's chat
+metadata under `openvault.memories`; a stored memory has `id, event_type, summary, importance,
+characters_involved, witnesses, location, is_secret, emotional_impact, relationship_impact,
+message_ids, sequence, created_at, batch_id, embedding` (REFERENCE.md §3, "On disk").
+
+A memory becomes `Document(id, title=event_type, text=summary, tags=characters_involved,
+metadata)`. Metadata keeps the stored values raw and applies no defaults (the model does):
+`importance` and `message_ids` are absent when the memory lacks them, and null counts as lacking,
+as in the original's `memory.importance || 3` and `memory.message_ids || [0]`; `[]` stays `[]`.
+
+JSON gives no line per memory, so errors name the 1-based line on which the memory's object
+starts and the field as `memories[i].summary` (i 0-based, the memory's position in the list).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from workbench.core.data import Corpus, Document, FormatError
+from workbench.core.formats._common import StrPath, _has_lone_surrogate, _json_type, read_text
+
+# Stored fields kept raw in metadata (besides the checked importance, message_ids, embedding).
+RAW_FIELDS = ("characters_involved", "witnesses", "location", "is_secret", "emotional_impact",
+              "relationship_impact", "sequence", "created_at", "batch_id", "event_type")
+# Where a memories file may keep its list, tried in this order.
+CONTAINERS: tuple[tuple[str, ...], ...] = (
+    ("memories",), ("openvault", "memories"), ("chat_metadata", "openvault", "memories"))
+SHAPES = ("expected a JSON list of memories, or an object with 'memories', 'openvault' "
+          "or 'chat_metadata.openvault'")
+
+_WS = " \t\n\r"
+_DECODER = json.JSONDecoder()
+
+
+def load_json(path: Path) -> tuple[str, Any]:
+    """(text, value) of a JSON file; invalid JSON is a FormatError naming its line."""
+    text = read_text(path)
+    if not text.strip():
+        raise FormatError(path, "empty file: expected a JSON list of memories", line=1,
+                          field="json")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})", line=e.lineno,
+                          field="json") from None
+    except RecursionError:
+        raise FormatError(path, "invalid JSON (nested too deeply)", line=1,
+                          field="json") from None
+    except ValueError as e:  # e.g. an integer over Python's 4300-digit limit
+        raise FormatError(path, f"invalid JSON ({e})", line=1, field="json") from None
+    if "\\u" in text and _has_lone_surrogate(value):
+        raise FormatError(path, "invalid JSON (a \\uD800-\\uDFFF escape that is not half of a "
+                          "surrogate pair)", line=1, field="json")
+    return text, value
+
+
+def _skip(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _WS:
+        i += 1
+    return i
+
+
+def _member(text: str, i: int, key: str) -> int:
+    """Offset of the value of `key` in the (valid) JSON object at offset `i`; the last one
+    wins, as in json.loads."""
+    i, found = _skip(text, i) + 1, -1
+    while True:
+        i = _skip(text, i)
+        if text[i] == "}":
+            return found
+        name, i = _DECODER.raw_decode(text, i)
+        i = _skip(text, _skip(text, i) + 1)  # past ':'
+        if name == key:
+            found = i
+        i = _skip(text, _DECODER.raw_decode(text, i)[1])
+        if text[i] == ",":
+            i += 1
+
+
+def _items(text: str, i: int) -> list[int]:
+    """Offsets of the items of the (valid) JSON array at offset `i`."""
+    out: list[int] = []
+    i = _skip(text, i) + 1
+    while True:
+        i = _skip(text, i)
+        if text[i] == "]":
+            return out
+        out.append(i)
+        i = _skip(text, _DECODER.raw_decode(text, i)[1])
+        if text[i] == ",":
+            i += 1
+
+
+def _lines(text: str, offsets: list[int]) -> list[int]:
+    """1-based line of each (ascending) offset."""
+    lines, line, last = [], 1, 0
+    for off in offsets:
+        line += text.count("\n", last, off)
+        last = off
+        lines.append(line)
+    return lines
+
+
+def find_memories(path: Path, text: str, value: Any) -> tuple[list[Any], list[int], int]:
+    """(memories, the line each starts on, the line the list starts on) of a memories
+    file's parsed `value`."""
+    offset = _skip(text, 0)
+    if isinstance(value, list):
+        return value, _lines(text, _items(text, offset)), _lines(text, [offset])[0]
+    if not isinstance(value, dict):
+        raise FormatError(path, f"{SHAPES}, found {_json_type(value)}", line=1, field="memories")
+    keys = next((c for c in CONTAINERS if c[0] in value), None)
+    if keys is None:
+        raise FormatError(path, f"{SHAPES}; found none of them", line=1, field="memories")
+    for depth, key in enumerate(keys):
+        where = ".".join(keys[:depth + 1])
+        if key not in value:
+            raise FormatError(path, "missing", line=_lines(text, [offset])[0], field=where)
+        value, offset = value[key], _member(text, offset, key)
+        expected = list if depth == len(keys) - 1 else dict
+        if not isinstance(value, expected):
+            kind = "a list" if expected is list else "an object"
+            raise FormatError(path, f"expected {kind}, found {_json_type(value)}",
+                              line=_lines(text, [offset])[0], field=where)
+    return value, _lines(text, _items(text, offset)), _lines(text, [offset])[0]
+
+
+def finite_number(value: object) -> bool:
+    """A finite JSON number (not a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+def _found(value: object) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "an integer too large for a float"
+    return _json_type(value)
+
+
+def _memory_id(obj: dict[str, Any], i: int, path: Path, line: int) -> str:
+    if "id" not in obj:
+        return f"m{i}"
+    value = obj["id"]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise FormatError(path, f"expected a string or an integer, found {_json_type(value)}",
+                          line=line, field=f"memories[{i}].id")
+    if not value.strip():
+        raise FormatError(path, "empty id", line=line, field=f"memories[{i}].id")
+    return value
+
+
+def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
+    """Memory number `i` (0-based), whose object starts on `line`, as a Document."""
+    at = f"memories[{i}]"
+    if not isinstance(obj, dict):
+        raise FormatError(path, f"expected a memory object, found {_json_type(obj)}",
+                          line=line, field=at)
+
+    def bad(key: str, message: str) -> FormatError:
+        return FormatError(path, message, line=line, field=f"{at}.{key}")
+
+    if "summary" not in obj:
+        raise bad("summary", "missing")
+    summary = obj["summary"]
+    if not isinstance(summary, str):
+        raise bad("summary", f"expected a string, found {_json_type(summary)}")
+    metadata: dict[str, Any] = {}
+    importance = obj.get("importance")
+    if importance is not None:
+        if not finite_number(importance):
+            raise bad("importance", f"expected a finite number, found {_found(importance)}")
+        metadata["importance"] = importance
+    message_ids = obj.get("message_ids")
+    if message_ids is not None:
+        if not isinstance(message_ids, list) or not all(
+                isinstance(m, int) and not isinstance(m, bool) for m in message_ids):
+            raise bad("message_ids", "expected a list of integers (message positions)")
+        metadata["message_ids"] = list(message_ids)
+    embedding = obj.get("embedding")
+    if embedding is not None:
+        if not isinstance(embedding, list) or not all(finite_number(x) for x in embedding):
+            raise bad("embedding", "expected a list of finite numbers")
+        metadata["embedding"] = [float(x) for x in embedding]
+    characters = obj.get("characters_involved")
+    if characters is not None and (not isinstance(characters, list)
+                                   or not all(isinstance(c, str) for c in characters)):
+        raise bad("characters_involved", "expected a list of strings")
+    event_type = obj.get("event_type")
+    if event_type is not None and not isinstance(event_type, str):
+        raise bad("event_type", f"expected a string, found {_json_type(event_type)}")
+    for key in RAW_FIELDS:
+        if key in obj:
+            metadata[key] = obj[key]
+    return Document(id=_memory_id(obj, i, path, line), title=event_type or "", text=summary,
+                    tags=tuple(characters or ()), metadata=metadata)
+
+
+def memories_corpus(path: Path, memories: list[Any], lines: list[int], list_line: int, *,
+                    name: str, where: str = "memories") -> Corpus:
+    """The memories (each starting on its line of `lines`) as a Corpus; ids must be unique
+    and the list (starting on `list_line`) not empty."""
+    if not memories:
+        raise FormatError(path, "no memories: expected at least one", line=list_line,
+                          field=where)
+    docs: list[Document] = []
+    seen: dict[str, int] = {}
+    for i, (obj, line) in enumerate(zip(memories, lines, strict=True)):
+        doc = memory_document(obj, i, path, line)
+        first = seen.get(doc.id)
+        if first is not None:
+            made = "" if isinstance(obj, dict) and "id" in obj else ", made from its position"
+            raise FormatError(path, f"duplicate id {doc.id!r}{made} (first: memories[{first}])",
+                              line=line, field=f"memories[{i}].id")
+        seen[doc.id] = i
+        docs.append(doc)
+    return Corpus(docs, name=name)
+
+
+def read_memories(path: StrPath, *, name: str | None = None) -> Corpus:
+    """OpenVault memories from a .json file: a list of memories, `{"memories": [...]}`,
+    `{"openvault": {"memories": [...]}}` or `{"chat_metadata": {"openvault": {...}}}`."""
+    path = Path(path)
+    text, value = load_json(path)
+    memories, lines, list_line = find_memories(path, text, value)
+    return memories_corpus(path, memories, lines, list_line, name=name or path.stem)
