@@ -301,9 +301,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _add_data(p: argparse.ArgumentParser, *, judgments: bool = True) -> None:
-    p.add_argument("data", help="dataset: a BEIR folder, a markdown vault folder, or a "
-                   ".jsonl/.csv file of documents")
-    p.add_argument("--queries", help="query file (JSONL/CSV/TSV) when DATA holds none")
+    p.add_argument("data", help="dataset: a BEIR folder, a markdown vault folder, an OpenVault "
+                   "folder (memories.json + contexts.jsonl), a SillyTavern chat .jsonl, an "
+                   "OpenVault memories .json, or a .jsonl/.csv file of documents")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or OpenVault contexts.jsonl) "
+                   "when DATA holds none")
     if judgments:
         p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) when DATA holds none")
     p.add_argument("--split", default="test", help="BEIR split to read (default: test)")
