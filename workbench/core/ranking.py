@@ -147,8 +147,19 @@ def _dense_top_k(values: NDArray[np.float64], k: int) -> tuple[NDArray[np.int64]
         bound = np.maximum(-np.partition(-block_max, k - 1, axis=1)[:, k - 1], lowest)
         keep = values >= bound[:, None]
     else:
+        bound = np.full(r, lowest)
         keep = values >= lowest
     counts = keep.sum(axis=1)
+    heavy = np.flatnonzero(counts > 2 * k)
+    if len(heavy):
+        # rows where many entries tie at the bound (every non-match scoring 0, say): of the
+        # tied entries only the first k − (entries above) in column order can be in the top k
+        sub = values[heavy]
+        above = sub > bound[heavy, None]
+        tied = sub == bound[heavy, None]
+        need = k - above.sum(axis=1)
+        keep[heavy] = above | (tied & (np.cumsum(tied, axis=1) <= need[:, None]))
+        counts[heavy] = keep[heavy].sum(axis=1)
     m = max(int(counts.max(initial=0)), k)
     rows, cols = np.nonzero(keep)  # row-major: ascending column within a row
     first = np.zeros(r + 1, np.int64)

@@ -10,6 +10,7 @@ from workbench.core.engine import Model
 _REGISTRY: dict[str, str] = {
     "bm25": "workbench.core.models.bm25:BM25Model",
     "vault-search": "workbench.core.models.vault_search:VaultSearchModel",
+    "hybrid": "workbench.core.models.hybrid:HybridModel",
     "dense": "workbench.core.models.dense:DenseModel",
 }
 

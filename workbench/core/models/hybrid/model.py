@@ -1,0 +1,60 @@
+"""The `hybrid` model: OpenVault's memory scoring (REFERENCE.md §3, vadash/openvault c112699),
+faithful at its default parameters, with normalisation choices beyond the original's.
+
+    total = base + alpha·W·v + (1 − alpha)·W·g      (signals base, vector, bm25)
+
+base is the forgetting curve (importance · e^(−λ·distance), importance 5 floored), v the
+vector similarity above the threshold rescaled, g the raw BM25 over the batch divided by the
+batch maximum (see `normalize` for the other choices). Every memory is a candidate of every
+query, in memory order, so equal totals keep memory order as the original's stable sort.
+
+Modules: `lexicon` (word lists), `jstext` (JavaScript string rules), `tokenizer`, `bm25`,
+`scoring` (calculateScore, scoreMemories, the settings migration), `query` (entities, BM25
+tokens, embedding query), `chat` (a workbench Query → those), `index` and `vectors` and
+`prepared` (prepare), `normalize` and `combine` (live), `explain`, `params`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
+from workbench.core.models.hybrid.combine import Blend, LiveCache, combine_hybrid
+from workbench.core.models.hybrid.explain import explain_pair
+from workbench.core.models.hybrid.params import SCHEMA, SIGNALS
+from workbench.core.models.hybrid.prepared import HybridPrepared, prepare_hybrid
+from workbench.core.params import Params
+
+
+class HybridModel(Model):
+    id = "hybrid"
+    label = "Hybrid BM25 + vector (OpenVault)"
+    description = ("OpenVault's memory scoring: forgetting curve plus an alpha blend of vector "
+                   "similarity and batch-normalised BM25 within a boost budget W.")
+    version = "1"
+    schema = SCHEMA
+    signals = SIGNALS
+
+    def __init__(self) -> None:
+        self._cache = LiveCache()
+
+    def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
+        return prepare_hybrid(dataset, params, progress)
+
+    def combine(self, prepared: Any, params: Params) -> Scores:
+        prep: HybridPrepared = prepared
+        return combine_hybrid(prep, params, self._cache, self.signal_names)
+
+    def selection_params(self, params: Params) -> Selection:
+        """OpenVault ranks every memory (then fills a token budget the workbench does not
+        model): no min score, no limit."""
+        return Selection()
+
+    def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+                params: Params) -> dict[str, Any]:
+        prep: HybridPrepared = prepared
+        out: dict[str, Any] = {"doc": dataset.corpus[doc].id,
+                               "query": dataset.queries[query].text}
+        out.update(explain_pair(Blend(prep, params, self._cache), query, doc, params))
+        return out

@@ -1,0 +1,126 @@
+"""The hybrid model's parameters and signals, declared once as data.
+
+Every constant OpenVault (c112699) hard-codes is a parameter whose default is that constant
+(REFERENCE.md §3); the slider ranges of alpha, W and the threshold are the original UI's.
+Prepare-stage parameters change the tokens, the entities, the query texts or the embeddings;
+everything else is applied live.
+"""
+
+from __future__ import annotations
+
+from workbench.core.embeddings import DEFAULT_MODEL
+from workbench.core.engine import Signal
+from workbench.core.models.hybrid.chat import ChatConfig
+from workbench.core.models.hybrid.query import QueryConfig
+from workbench.core.params import Param, Params, ParamSchema
+
+NORMALIZATIONS = ("batch-max", "min-max", "z-score", "rrf")
+# OpenVault's default embedding prefix, on queries and documents alike (symmetric)
+OPENVAULT_PROMPT = "task: sentence similarity | query: "
+
+SIGNALS = (
+    Signal("base", "Forgetting curve", "importance · e^(−λ·distance), importance 5 floored; "
+           "0 for documents and queries without OpenVault metadata."),
+    Signal("vector", "Vector bonus", "alpha · W · the normalised cosine similarity (only above "
+           "the threshold)."),
+    Signal("bm25", "BM25 bonus", "(1 − alpha) · W · the normalised BM25 score."),
+)
+
+_Q = QueryConfig()
+_C = ChatConfig()
+
+SCHEMA = ParamSchema([
+    # -- live: the blend --
+    Param("alpha", "Vector vs keyword (alpha)", 0.7, low=0.0, high=1.0, step=0.05,
+          help="Share of the boost W given to vector similarity: 1 = vector only, "
+               "0 = keyword only (BM25)."),
+    Param("combined_boost_weight", "Retrieval boost strength (W)", 15.0, low=1.0, high=30.0,
+          step=1.0, help="Total bonus budget: the vector and BM25 bonuses together reach at "
+                         "most W (combinedBoostWeight)."),
+    Param("vector_threshold", "Vector similarity threshold", 0.5, low=0.0, high=1.0, step=0.05,
+          help="Cosine similarity must exceed this for a vector bonus; 0 means 0.5, as in the "
+               "original (`threshold || 0.5`)."),
+    Param("normalization", "Normalisation", "batch-max", kind="choice", choices=NORMALIZATIONS,
+          help="How the vector and BM25 components are scaled per query before the blend: "
+               "batch-max is OpenVault's (see the hybrid.normalize module)."),
+    Param("rrf_k", "RRF k", 60, kind="int", low=1, high=1000, step=1,
+          help="rrf only: a memory ranked r gets (k + 1)/(k + r)."),
+    Param("entity_boost_weight", "Entity boost", _Q.entity_boost_weight, low=0.0, high=20.0,
+          step=0.5, help="Entity tokens are repeated ceil(weight · boost) times in the BM25 "
+                         "query (before the IDF-aware adjustment); 0 drops entities."),
+    Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05,
+          help="Term-frequency saturation of the BM25 bonus."),
+    Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05,
+          help="Length normalisation of the BM25 bonus: 0 none, 1 full."),
+    Param("base_lambda", "Forgetting rate (base λ)", 0.05, low=0.0, high=1.0, step=0.005,
+          help="λ = base / importance²; base = importance · e^(−λ · message distance)."),
+    Param("importance5_floor", "Importance-5 floor", 5.0, low=0.0, high=10.0, step=0.5,
+          help="Importance-5 memories never score a base below this."),
+    # -- prepare: text, query construction, embeddings --
+    Param("fields", "Indexed fields", "text", kind="choice", choices=("text", "title+text"),
+          stage="prepare", help="What is tokenised and embedded: the text (OpenVault: the "
+                                "summary) or the title and text (BEIR titles)."),
+    Param("min_token_length", "Min token length", 3, kind="int", low=1, high=20, step=1,
+          stage="prepare", help="Words and stems shorter than this (UTF-16 units) are dropped "
+                                "(the original: length > 2)."),
+    Param("entity_window", "Entity window", _Q.entity_window, kind="int", low=0, high=100,
+          step=1, stage="prepare", help="Newest message lines scanned for entities."),
+    Param("recency_decay", "Entity recency decay", _Q.recency_decay, low=0.0, high=1.0,
+          step=0.01, stage="prepare", help="Message i (0 = newest) weighs 1 − i · decay."),
+    Param("top_entities", "Top entities", _Q.top_entities, kind="int", low=0, high=50, step=1,
+          stage="prepare", help="Entities kept, heaviest first."),
+    Param("active_character_boost", "Active character boost", _Q.active_character_boost,
+          low=0.0, high=20.0, step=0.5, stage="prepare",
+          help="Added to each active character's entity weight, even when absent."),
+    Param("entity_max_share", "Entity max share", _Q.entity_max_share, low=0.0, high=1.0,
+          step=0.05, stage="prepare",
+          help="An entity found in more than this share of the scanned messages is dropped."),
+    Param("quote_min_chars", "Quote min length", _Q.quote_min_chars, kind="int", low=1,
+          high=1000, step=1, stage="prepare", help="Shortest quoted string taken as entity."),
+    Param("quote_max_chars", "Quote max length", _Q.quote_max_chars, kind="int", low=1,
+          high=1000, step=1, stage="prepare", help="Longest quoted string taken as entity."),
+    Param("user_messages", "User messages", _C.user_messages, kind="int", low=1, high=50,
+          step=1, stage="prepare",
+          help="The last N user messages form the BM25 and the embedding query."),
+    Param("user_chars", "User text length", _C.user_chars, kind="int", low=1, high=100_000,
+          step=1, stage="prepare", help="Their joined text is cut to its last N characters."),
+    Param("embedding_window", "Embedding window", _Q.embedding_window, kind="int", low=1,
+          high=50, step=1, stage="prepare", help="Message lines in the embedding query."),
+    Param("embedding_entities", "Embedding entities", _Q.embedding_entities, kind="int", low=0,
+          high=50, step=1, stage="prepare", help="Entity names appended to the embedding query."),
+    Param("embedding_chars", "Embedding query length", _Q.embedding_chars, kind="int", low=1,
+          high=100_000, step=1, stage="prepare",
+          help="The embedding query is cut to this many characters (the original model's "
+               "optimal chunk size)."),
+    Param("embeddings", "Embeddings", "encoder", kind="choice", choices=("encoder", "stored"),
+          stage="prepare", help="encoder: embed documents and queries with the model below; "
+                                "stored: the `embedding` stored with each memory and query "
+                                "(none stored = no vector bonus)."),
+    Param("embedding_model", "Embedding model", DEFAULT_MODEL, kind="text", stage="prepare",
+          help="A local sentence-transformers model: a folder, or a package that ships one."),
+    Param("query_prompt", "Query prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
+          help="Prefix of every embedded query (OpenVault: one prefix for both sides)."),
+    Param("document_prompt", "Document prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
+          help="Prefix of every embedded document; changing it re-embeds the corpus."),
+    Param("batch_size", "Batch size", 64, kind="int", low=1, high=4096, step=1,
+          stage="prepare", help="Texts per encoder batch (speed only, not scores)."),
+])
+
+
+def chat_config(params: Params) -> ChatConfig:
+    """The query-construction settings in `params`."""
+    q = QueryConfig(
+        entity_window=int(params["entity_window"]),
+        recency_decay=float(params["recency_decay"]),
+        top_entities=int(params["top_entities"]),
+        active_character_boost=float(params["active_character_boost"]),
+        entity_max_share=float(params["entity_max_share"]),
+        quote_min_chars=int(params["quote_min_chars"]),
+        quote_max_chars=int(params["quote_max_chars"]),
+        entity_boost_weight=float(params["entity_boost_weight"]),
+        embedding_window=int(params["embedding_window"]),
+        embedding_entities=int(params["embedding_entities"]),
+        embedding_chars=int(params["embedding_chars"]),
+    )
+    return ChatConfig(query=q, user_messages=int(params["user_messages"]),
+                      user_chars=int(params["user_chars"]))
