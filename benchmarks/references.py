@@ -106,7 +106,33 @@ def vault_search_per_document(dataset: Dataset, params: Params) -> tuple[float, 
     return ms, f"per-document Python, {len(picked)} queries scaled to {len(dataset.queries)}"
 
 
+def hybrid_per_memory(dataset: Dataset, params: Params) -> tuple[float, str]:
+    """OpenVault's scoreMemories for each query: tokenise the batch, BM25 over it, then
+    calculateScore memory by memory (embeddings, which OpenVault stores, are not timed)."""
+    from workbench.core.embeddings import embed_texts
+    from workbench.core.models.hybrid import score_memories
+    from workbench.core.models.hybrid.prepared import document_texts
+
+    texts = document_texts(dataset, str(params["fields"]))
+    vectors = embed_texts(texts, model=str(params["embedding_model"]),
+                          prompt=str(params["document_prompt"]))
+    queries = embed_texts([q.text for q in dataset.queries], model=str(params["embedding_model"]),
+                          prompt=str(params["query_prompt"]))
+    memories = [{"summary": t, "embedding": v.tolist()} for t, v in zip(texts, vectors,
+                                                                         strict=True)]
+    settings = {"alpha": params["alpha"], "combinedBoostWeight": params["combined_boost_weight"],
+                "vectorSimilarityThreshold": params["vector_threshold"]}
+    picked = _sample(len(dataset.queries), 2)
+    t0 = time.perf_counter()
+    for qi in picked:
+        score_memories(memories, queries[qi].tolist(), 0, None, settings,
+                       dataset.queries[qi].text)
+    ms = (time.perf_counter() - t0) * 1000 * len(dataset.queries) / len(picked)
+    return ms, f"OpenVault's scoreMemories, {len(picked)} queries scaled to {len(dataset.queries)}"
+
+
 REFERENCES: dict[str, Reference] = {
+    "hybrid": hybrid_per_memory,
     "bm25": bm25_per_document,
     "vault-search": vault_search_per_document,
 }

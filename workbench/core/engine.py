@@ -112,6 +112,8 @@ class Model(ABC):
     schema: ClassVar[ParamSchema]
     signals: ClassVar[tuple[Signal, ...]]
     gates: ClassVar[tuple[str, ...]] = ()
+    # every document is a candidate of every query (dense similarity, OpenVault's batch)
+    scores_all_pairs: ClassVar[bool] = False
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:

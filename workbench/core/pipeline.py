@@ -42,7 +42,8 @@ class Result:
 class Pipeline:
     """A model bound to a dataset, with its prepared arrays held for live recombination."""
 
-    def __init__(self, model: Model, dataset: Dataset, params: Params | None = None,
+    def __init__(self, model: Model, dataset: Dataset,
+                 params: Mapping[str, object] | None = None,
                  *, progress: Progress = NO_PROGRESS, use_cache: bool = True) -> None:
         self.model = model
         self.dataset = dataset

@@ -66,6 +66,7 @@ class DenseModel(Model):
               help="Results below this cosine similarity are dropped (-1 keeps all)."),
     ])
     signals = (Signal("cosine", "Cosine", "Cosine similarity of query and document vectors."),)
+    scores_all_pairs = True
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         docs, queries = embed_dataset(dataset, params, progress)

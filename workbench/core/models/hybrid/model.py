@@ -35,6 +35,7 @@ class HybridModel(Model):
     version = "1"
     schema = SCHEMA
     signals = SIGNALS
+    scores_all_pairs = True
 
     def __init__(self) -> None:
         self._cache = LiveCache()
