@@ -194,18 +194,12 @@ def _gated_summary(pipe: Any) -> dict[str, int]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from workbench.core.metrics import parse_metric
 
     dataset = _load(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
                          "(give --qrels FILE)")
-    metrics = [m.strip().lower() for m in args.metrics.split(",") if m.strip()]
-    for m in metrics:
-        try:
-            parse_metric(m)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+    metrics = _metric_list(args.metrics)
     model, params = _model_and_params(args)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     result = pipe.run(metrics)
@@ -242,6 +236,42 @@ def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
                   for r in rows]
         text = "\n".join(lines) + "\n"
     engine.atomic_write_text(path, text)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """A metric over a range of one parameter, the others held: the best value marked."""
+    from workbench.core.tune import parse_values, sweep
+
+    dataset = _load(args)
+    if not dataset.qrels:
+        raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
+    metrics = _metric_list(args.metrics)
+    model, params = _model_and_params(args)
+    values = parse_values(model.schema[args.sweep], args.values)
+    pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    with progress_bar(f"sweeping {args.sweep}") as bar:
+        points = sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
+    first = metrics[0]
+    best = max(points, key=lambda p: p.metrics[first])
+    changed = model.schema.changed(params)
+    print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
+          + (f"; held: {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else ""))
+    rows = [[p.value, *(f"{p.metrics[m]:.4f}" for m in metrics),
+             "← best" if p is best else ""] for p in points]
+    print(format_table([args.sweep, *metrics, ""], rows))
+    return EXIT_OK
+
+
+def _metric_list(spec: str) -> list[str]:
+    from workbench.core.metrics import parse_metric
+
+    metrics = [m.strip().lower() for m in spec.split(",") if m.strip()]
+    for m in metrics:
+        try:
+            parse_metric(m)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return metrics
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
@@ -357,6 +387,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
     p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("sweep", help="a metric over a range of one parameter, others held")
+    _add_data(p)
+    _add_model(p)
+    p.add_argument("--sweep", "-s", required=True, metavar="PARAM", help="parameter to vary")
+    p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider range)")
+    p.add_argument("--metrics", default="ndcg@10,mrr@10,r@100",
+                   help="comma-separated; the first picks the best value")
+    p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("embed", help="embed a dataset into the on-disk cache, with progress")
     _add_data(p, judgments=False)
