@@ -67,13 +67,19 @@ class Pipeline:
     def run(self, metric_names: Sequence[str] = DEFAULT_METRICS, *, depth: int | None = None,
             select: bool = True) -> Result:
         """Combine, rank every query and evaluate: the live path of a slider tick."""
-        scores = self.model.combine(self.prepared, self.params)
         k = depth if depth is not None else metric_depth(metric_names)
-        selection = self.model.selection_params(self.params) if select else None
-        ranking = engine.rank(scores, k, selection)
-        result = Result(scores=scores, ranking=ranking)
-        if self.judgments is not None and metric_names:
-            result.per_query = evaluate(metric_names, ranking.docs, self.judgments)
-            result.means = {m: mean_over_judged(v, self.judgments)
-                            for m, v in result.per_query.items()}
-        return result
+        return run_live(self.model, self.prepared, self.params, self.judgments, metric_names, k,
+                        select=select)
+
+
+def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments | None,
+             metric_names: Sequence[str], depth: int, *, select: bool = True) -> Result:
+    """Combine, rank to `depth` with the model's selection, evaluate when judged."""
+    scores = model.combine(prepared, params)
+    selection = model.selection_params(params) if select else None
+    ranking = engine.rank(scores, depth, selection)
+    result = Result(scores=scores, ranking=ranking)
+    if judgments is not None and metric_names:
+        result.per_query = evaluate(metric_names, ranking.docs, judgments)
+        result.means = {m: mean_over_judged(v, judgments) for m, v in result.per_query.items()}
+    return result

@@ -1,0 +1,127 @@
+"""The tuning session: events per field, request → result with stale results dropped,
+undo/redo, baseline, and save/load."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.data import FormatError
+from workbench.core.params import ParamError
+from workbench.core.session import TuningSession, compute
+
+
+def _session() -> tuple[TuningSession, list[tuple[str, Any]]]:
+    s = TuningSession()
+    seen: list[tuple[str, Any]] = []
+    for name in ("dataset_changed", "model_changed", "params_changed", "prepare_needed",
+                 "result_changed", "baseline_changed", "query_changed"):
+        getattr(s, name).connect(lambda *a, n=name: seen.append((n, a[0] if a else None)))
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25")
+    s.recompute()
+    return s, seen
+
+
+def test_open_model_and_compute_announce_themselves() -> None:
+    s, seen = _session()
+    names = [n for n, _ in seen]
+    assert names[0] == "dataset_changed" and "model_changed" in names
+    assert names[-1] == "result_changed"
+    assert s.result is not None and set(s.result.means) == set(s.metric_names)
+
+
+def test_live_change_recomputes_without_prepare() -> None:
+    s, seen = _session()
+    prepared = s.prepared
+    before = s.result.means["ndcg@10"] if s.result else 0.0
+    seen.clear()
+    s.set_param("b", 0.1)
+    assert seen == [("params_changed", "b")] and not s.needs_prepare
+    s.recompute()
+    assert s.prepared is prepared
+    assert s.result is not None and s.result.means["ndcg@10"] != before
+
+
+def test_prepare_stage_change_asks_for_prepare() -> None:
+    s, seen = _session()
+    seen.clear()
+    s.set_param("stemmer", "none")
+    assert ("prepare_needed", None) in seen and s.needs_prepare
+    assert s.request() is None  # nothing to compute on stale arrays
+    s.recompute()
+    assert not s.needs_prepare and s.result is not None
+
+
+def test_stale_results_are_dropped() -> None:
+    s, _ = _session()
+    s.set_param("k1", 0.5)
+    old = s.request()
+    s.set_param("k1", 2.0)
+    new = s.request()
+    assert old is not None and new is not None
+    assert not s.apply(compute(old))  # an older generation: dropped
+    assert s.apply(compute(new)) and s.result is not None
+    assert s.params["k1"] == 2.0
+
+
+def test_undo_redo_and_bad_values() -> None:
+    s, _ = _session()
+    s.set_param("k1", 0.5)
+    s.set_param("b", 0.2)
+    s.undo()
+    assert (s.params["k1"], s.params["b"]) == (0.5, 0.75)
+    s.undo()
+    assert s.params["k1"] == 1.2 and not s.can_undo
+    s.redo()
+    assert s.params["k1"] == 0.5 and s.can_redo
+    with pytest.raises(ParamError, match="parameter k1 must be"):
+        s.set_param("k1", 99)
+    assert s.params["k1"] == 0.5
+    s.reset_param()
+    assert s.params == s.model.schema.defaults() if s.model else False
+
+
+def test_baseline_and_comparison() -> None:
+    s, _ = _session()
+    s.pin_baseline()
+    s.set_param("k1", 0.0)  # term frequency ignored: a worse ranking
+    s.recompute()
+    test = s.comparison()
+    assert test is not None and test.n == 25
+    assert test.delta == pytest.approx(s.result.means["ndcg@10"]
+                                       - s.baseline.result.means["ndcg@10"])  # type: ignore[union-attr]
+    assert test.improved + test.worsened + test.tied == 25
+
+
+def test_bad_dataset_keeps_the_previous_one(tmp_path: Path) -> None:
+    s, _ = _session()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "corpus.jsonl").write_text('{"_id": "x", "text": 5}\n')
+    (bad / "queries.jsonl").write_text('{"_id": "q", "text": "x"}\n')
+    dataset, result = s.dataset, s.result
+    with pytest.raises(FormatError, match=r"corpus\.jsonl:1"):
+        s.open(bad)
+    assert s.dataset is dataset and s.result is result
+
+
+def test_save_and_load(tmp_path: Path) -> None:
+    s, _ = _session()
+    s.pin_baseline()
+    s.set_param("k1", 0.8)
+    s.select_query(3)
+    s.set_k(5)
+    path = tmp_path / "tuning.json"
+    s.save(path)
+    t = TuningSession()
+    t.load(path)
+    assert t.model is not None and t.model.id == "bm25"
+    assert t.params["k1"] == 0.8 and t.query == 3 and t.k == 5
+    assert t.baseline is not None and t.baseline.params["k1"] == 1.2
+    path.write_text("{not json")
+    with pytest.raises(FormatError, match="not a session file"):
+        t.load(path)

@@ -1,0 +1,357 @@
+"""The tuning session: the one object between the core and every face.
+
+It holds the dataset, the model, the parameters (with undo and redo), the prepared arrays, the
+latest result, the pinned baseline and the selection, and announces each change with an `Event`
+(`dataset_changed`, `params_changed`, `result_changed`, …). Widgets subscribe and update
+themselves; they never reach into each other.
+
+Work is request → result: `request()` captures an immutable `ComputeRequest` with a generation
+number on the caller's thread, `compute(request)` may run on a worker, and `apply(result)` takes
+it only if it is still the newest (stale results are dropped). Prepare-stage changes go the same
+way through `prepare_request()` / `run_prepare()` / `apply_prepared()`, with progress and cancel.
+`recompute()` does all of it inline (the CLI, tests, and the window's synchronous mode).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core import engine
+from workbench.core.data import Dataset, FormatError
+from workbench.core.engine import NO_PROGRESS, Model, Progress
+from workbench.core.events import Event
+from workbench.core.metrics import Judgments, PairedTest, paired_test
+from workbench.core.models import get_model
+from workbench.core.params import ParamError, Params
+from workbench.core.pipeline import Result, run_live
+
+SESSION_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ComputeRequest:
+    generation: int
+    model: Model
+    prepared: Any
+    params: Params
+    judgments: Judgments | None
+    metrics: tuple[str, ...]
+    depth: int
+
+
+@dataclass(frozen=True)
+class ComputeResult:
+    generation: int
+    params: Params
+    result: Result
+    seconds: float
+
+
+def compute(request: ComputeRequest) -> ComputeResult:
+    """Combine, rank and evaluate: safe to run on a worker thread."""
+    t0 = time.perf_counter()
+    result = run_live(request.model, request.prepared, request.params, request.judgments,
+                      request.metrics, request.depth)
+    return ComputeResult(request.generation, request.params, result,
+                         time.perf_counter() - t0)
+
+
+@dataclass(frozen=True)
+class PrepareRequest:
+    generation: int
+    model: Model
+    dataset: Dataset
+    params: Params
+
+
+@dataclass(frozen=True)
+class PrepareResult:
+    generation: int
+    params: Params
+    prepared: Any
+
+
+def run_prepare(request: PrepareRequest, progress: Progress = NO_PROGRESS) -> PrepareResult:
+    """The prepare stage (cached on disk): may run on a worker; raises Cancelled on stop."""
+    prepared = engine.prepare(request.model, request.dataset, request.params, progress)
+    return PrepareResult(request.generation, request.params, prepared)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A pinned result to compare against: its model, parameters and outcome."""
+
+    model_id: str
+    params: Params
+    result: Result
+
+
+@dataclass
+class _History:
+    undo: list[Params] = field(default_factory=list)
+    redo: list[Params] = field(default_factory=list)
+
+
+class TuningSession:
+    """Dataset, model, parameters, baseline and selection, each announcing its changes."""
+
+    def __init__(self, *, k: int = 10) -> None:
+        self.dataset: Dataset | None = None
+        self.source: str | None = None
+        self.model: Model | None = None
+        self.params: Params = {}
+        self.prepared: Any = None
+        self.prepared_params: Params | None = None
+        self.judgments: Judgments | None = None
+        self.result: Result | None = None
+        self.last_seconds = 0.0
+        self.baseline: Baseline | None = None
+        self.query = 0
+        self.docs: tuple[int, ...] = ()
+        self.k = k
+        self._generation = 0
+        self._prepare_generation = 0
+        self._history = _History()
+        self.dataset_changed = Event("dataset_changed")
+        self.model_changed = Event("model_changed")
+        self.params_changed = Event("params_changed")  # (name or None for many)
+        self.prepare_needed = Event("prepare_needed")
+        self.result_changed = Event("result_changed")
+        self.baseline_changed = Event("baseline_changed")
+        self.query_changed = Event("query_changed")
+        self.docs_changed = Event("docs_changed")
+        self.k_changed = Event("k_changed")
+
+    # -- what is shown --------------------------------------------------------------------
+
+    @property
+    def metric_names(self) -> tuple[str, ...]:
+        k = self.k
+        return (f"ndcg@{k}", f"mrr@{k}", f"p@{k}", f"r@{k}", "r@100")
+
+    @property
+    def depth(self) -> int:
+        return max(100, self.k)
+
+    @property
+    def needs_prepare(self) -> bool:
+        if self.model is None or self.dataset is None:
+            return False
+        if self.prepared is None or self.prepared_params is None:
+            return True
+        schema = self.model.schema
+        return schema.prepare_values(self.params) != schema.prepare_values(self.prepared_params)
+
+    # -- changing it ----------------------------------------------------------------------
+
+    def open(self, path: str | Path) -> None:
+        """Load a dataset from disk. On bad input raises FormatError and keeps the previous
+        dataset, model and results untouched."""
+        from workbench.core.formats import load_dataset
+
+        dataset = load_dataset(path)  # raises before anything changes
+        self.set_dataset(dataset, str(path))
+
+    def set_dataset(self, dataset: Dataset, source: str | None = None) -> None:
+        self.dataset = dataset
+        self.source = source
+        self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
+                          if dataset.qrels else None)
+        self.prepared = self.prepared_params = self.result = None
+        self.baseline = None
+        self.query, self.docs = 0, ()
+        self._history = _History()
+        self.dataset_changed.emit(dataset)
+        self.baseline_changed.emit(None)
+        self.query_changed.emit(0)
+        self.prepare_needed.emit()
+
+    def set_model(self, model_id: str, params: Mapping[str, object] | None = None) -> None:
+        model = get_model(model_id)
+        resolved = model.schema.resolve(params)
+        self.model = model
+        self.params = resolved
+        self.prepared = self.prepared_params = self.result = None
+        self._history = _History()
+        self.model_changed.emit(model)
+        self.params_changed.emit(None)
+        self.prepare_needed.emit()
+
+    def set_param(self, name: str, value: object) -> None:
+        self.set_params({name: value})
+
+    def set_params(self, values: Mapping[str, object], *, record: bool = True) -> None:
+        """Validate and apply; raises ParamError and changes nothing on a bad value."""
+        if self.model is None:
+            raise ParamError("choose a model first")
+        schema = self.model.schema
+        new = dict(self.params)
+        for name, value in values.items():
+            new[name] = schema[name].validate(value)
+        if new == self.params:
+            return
+        if record:
+            self._history.undo.append(dict(self.params))
+            self._history.redo.clear()
+        was_stale = self.needs_prepare
+        self.params = new
+        changed = [n for n in values if n in new]
+        self.params_changed.emit(changed[0] if len(changed) == 1 else None)
+        if self.needs_prepare and not was_stale:
+            self.prepare_needed.emit()
+
+    def reset_param(self, name: str | None = None) -> None:
+        """One parameter (or all, with None) back to its default."""
+        if self.model is None:
+            return
+        defaults = self.model.schema.defaults()
+        self.set_params(defaults if name is None else {name: defaults[name]})
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history.undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._history.redo)
+
+    def undo(self) -> None:
+        if self._history.undo:
+            self._history.redo.append(dict(self.params))
+            self.set_params(self._history.undo.pop(), record=False)
+
+    def redo(self) -> None:
+        if self._history.redo:
+            self._history.undo.append(dict(self.params))
+            self.set_params(self._history.redo.pop(), record=False)
+
+    def set_k(self, k: int) -> None:
+        if k != self.k and k > 0:
+            self.k = k
+            self.k_changed.emit(k)
+
+    def select_query(self, index: int) -> None:
+        if index != self.query:
+            self.query = index
+            self.docs = ()
+            self.query_changed.emit(index)
+            self.docs_changed.emit(())
+
+    def select_docs(self, docs: Sequence[int]) -> None:
+        picked = tuple(docs)[-2:]
+        if picked != self.docs:
+            self.docs = picked
+            self.docs_changed.emit(picked)
+
+    # -- computing ------------------------------------------------------------------------
+
+    def prepare_request(self) -> PrepareRequest | None:
+        if self.model is None or self.dataset is None:
+            return None
+        self._prepare_generation += 1
+        return PrepareRequest(self._prepare_generation, self.model, self.dataset,
+                              dict(self.params))
+
+    def apply_prepared(self, done: PrepareResult) -> bool:
+        if done.generation != self._prepare_generation:
+            return False
+        self.prepared, self.prepared_params = done.prepared, done.params
+        return True
+
+    def request(self) -> ComputeRequest | None:
+        """An immutable snapshot to compute, or None when nothing can be computed yet."""
+        if self.model is None or self.dataset is None or self.needs_prepare:
+            return None
+        self._generation += 1
+        return ComputeRequest(self._generation, self.model, self.prepared, dict(self.params),
+                              self.judgments, self.metric_names, self.depth)
+
+    def apply(self, done: ComputeResult) -> bool:
+        """Take a result if it answers the newest request; say whether it was taken."""
+        if done.generation != self._generation:
+            return False
+        self.result, self.last_seconds = done.result, done.seconds
+        self.result_changed.emit(done.result)
+        return True
+
+    def recompute(self, progress: Progress = NO_PROGRESS) -> None:
+        """Prepare if needed, then compute and apply, all on this thread."""
+        if self.needs_prepare:
+            req = self.prepare_request()
+            if req is None:
+                return
+            self.apply_prepared(run_prepare(req, progress))
+        request = self.request()
+        if request is not None:
+            self.apply(compute(request))
+
+    # -- baseline -------------------------------------------------------------------------
+
+    def pin_baseline(self) -> None:
+        if self.result is None or self.model is None:
+            return
+        self.baseline = Baseline(self.model.id, dict(self.params), self.result)
+        self.baseline_changed.emit(self.baseline)
+
+    def clear_baseline(self) -> None:
+        if self.baseline is not None:
+            self.baseline = None
+            self.baseline_changed.emit(None)
+
+    def comparison(self, metric: str | None = None) -> PairedTest | None:
+        """Baseline against current on one metric (default nDCG@k), over judged queries."""
+        if self.baseline is None or self.result is None or self.judgments is None:
+            return None
+        name = metric or self.metric_names[0]
+        a = self.baseline.result.per_query.get(name)
+        b = self.result.per_query.get(name)
+        if a is None or b is None:
+            return None
+        mask = self.judgments.judged_mask
+        return paired_test(a[mask], b[mask])
+
+    # -- saving ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": SESSION_VERSION,
+            "dataset": self.source,
+            "model": self.model.id if self.model else None,
+            "params": self.model.schema.changed(self.params) if self.model else {},
+            "baseline": (None if self.baseline is None else
+                         {"model": self.baseline.model_id, "params": self.baseline.params}),
+            "query": self.dataset.queries[self.query].id if self.dataset and
+            len(self.dataset.queries) else None,
+            "k": self.k,
+        }
+
+    def save(self, path: str | Path) -> None:
+        engine.atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
+
+    def load(self, path: str | Path) -> None:
+        """Open a saved session: its dataset, model, parameters, k, query and baseline."""
+        p = Path(path)
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise FormatError(p, f"not a session file ({exc})") from None
+        if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+            raise FormatError(p, f"expected a session file of version {SESSION_VERSION}",
+                              field="version")
+        if not data.get("dataset") or not data.get("model"):
+            raise FormatError(p, "the session names no dataset or model", field="dataset")
+        self.open(data["dataset"])
+        self.set_k(int(data.get("k", 10)))
+        baseline = data.get("baseline")
+        if baseline:
+            self.set_model(baseline["model"], baseline.get("params"))
+            self.recompute()
+            self.pin_baseline()
+        self.set_model(data["model"], data.get("params"))
+        assert self.dataset is not None
+        self.select_query(self.dataset.queries.index.get(data.get("query") or "", 0))
