@@ -68,3 +68,15 @@ def dense_totals(s: Scores, n_docs: int) -> np.ndarray:
     out = np.zeros((s.n_queries, n_docs))
     out[s.pair_query(), s.docs] = s.total
     return out
+
+
+def golden_cases(name: str) -> list[object]:
+    """The cases of specs/examples/<name> as pytest params (one skip when the file is absent)."""
+    import json
+
+    path = SHARED / "specs" / "examples" / name
+    if not path.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{path} absent"))]
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+    return [pytest.param(r, id=f"{i:02d}-{r['kind']}") for i, r in enumerate(rows)]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED, golden_cases
 from workbench.core.models.hybrid import (
     Entities,
     QueryConfig,
@@ -24,16 +24,11 @@ from workbench.core.models.hybrid import (
     tokenize,
 )
 
-GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "examples" / \
-    "openvault.jsonl"
+GOLDEN = SHARED / "specs" / "examples" / "openvault.jsonl"
 
 
 def _cases() -> list[Any]:
-    if not GOLDEN.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{GOLDEN} absent"))]
-    rows = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-    return [pytest.param(r, id=f"{i:02d}-{r['kind']}") for i, r in enumerate(rows)]
+    return golden_cases("openvault.jsonl")
 
 
 def same(actual: Any, expected: Any, where: str = "") -> None:

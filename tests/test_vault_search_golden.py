@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import SHARED, golden_cases
 from workbench.core.models.vault_search import (
     calculate_score,
     density_bonus,
@@ -25,16 +25,11 @@ from workbench.core.models.vault_search import (
     term_frequency,
 )
 
-GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "specs" / "examples" / \
-    "vault_search.jsonl"
+GOLDEN = SHARED / "specs" / "examples" / "vault_search.jsonl"
 
 
 def _cases() -> list[Any]:
-    if not GOLDEN.exists():
-        return [pytest.param(None, marks=pytest.mark.skip(reason=f"{GOLDEN} absent"))]
-    rows = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
-    return [pytest.param(r, id=f"{i:02d}-{r['kind']}") for i, r in enumerate(rows)]
+    return golden_cases("vault_search.jsonl")
 
 
 def close(actual: float, expected: float) -> bool:
