@@ -18,6 +18,14 @@ from workbench.core.formats.openvault import (
     read_openvault,
     read_sillytavern_chat,
 )
+from workbench.core.formats.pi_memory import read_decisions
+from workbench.core.formats.pi_memory_eval import read_eval_cases
+from workbench.core.formats.pi_memory_injections import (
+    InjectionLog,
+    InjectionRecord,
+    injection_queries,
+    read_injections,
+)
 from workbench.core.formats.plain import read_documents, read_queries
 from workbench.core.formats.trec import (
     format_trec_run,
@@ -30,12 +38,18 @@ from workbench.core.formats.vault import read_vault, read_vault_notes
 
 __all__ = [
     "FormatError",
+    "InjectionLog",
+    "InjectionRecord",
     "format_trec_run",
+    "injection_queries",
     "load_dataset",
     "read_beir",
     "read_contexts",
     "read_corpus_jsonl",
+    "read_decisions",
     "read_documents",
+    "read_eval_cases",
+    "read_injections",
     "read_memories",
     "read_openvault",
     "read_qrels",

@@ -1,5 +1,6 @@
 """Open whatever the user points at: a BEIR folder, an OpenVault folder, memories file or
-SillyTavern chat, a markdown vault or a documents file."""
+SillyTavern chat, a pi-memory folder, decisions file or eval fixture, a markdown vault or a
+documents file."""
 
 from __future__ import annotations
 
@@ -20,15 +21,28 @@ from workbench.core.formats.openvault import (
     read_openvault,
     read_sillytavern_chat,
 )
+from workbench.core.formats.pi_memory import (
+    DECISIONS_FILE,
+    INJECTIONS_FILE,
+    first_record,
+    is_decisions_file,
+    is_pi_memory_folder,
+    read_decisions,
+)
+from workbench.core.formats.pi_memory_eval import SIGNATURE as EVAL_SIGNATURE
+from workbench.core.formats.pi_memory_eval import read_eval_cases
+from workbench.core.formats.pi_memory_injections import injection_queries, read_injections
 from workbench.core.formats.plain import read_documents, read_queries
 from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
 DOCUMENT_SUFFIXES = (".jsonl", ".csv")
 EXPECTED = ("expected a BEIR folder (with corpus.jsonl), an OpenVault folder (with "
-            "memories.json), a markdown vault folder (*.md notes or a notes/ subfolder), an "
-            "OpenVault memories file (.json), a SillyTavern chat (.jsonl) or a documents file "
+            "memories.json), a pi-memory folder (with decisions.jsonl), a markdown vault folder "
+            "(*.md notes or a notes/ subfolder), an OpenVault memories file (.json), a "
+            "SillyTavern chat, pi-memory decisions or eval cases (.jsonl) or a documents file "
             "(.jsonl or .csv)")
+INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
 
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
@@ -56,10 +70,15 @@ def load_dataset(
 
     - a folder with corpus.jsonl: BEIR (`read_beir`, using `split`);
     - a folder with memories.json: OpenVault (`read_openvault`, using `split`);
+    - a folder with decisions.jsonl: pi-memory decisions (`read_decisions`), its
+      injections.jsonl's logged prompts as queries (`injection_queries`) when there are any;
     - a folder with *.md notes or a notes/ subfolder: a vault (`read_vault`);
     - a .json file: OpenVault memories (`read_memories`), no queries unless given;
     - a .jsonl file whose first line holds `chat_metadata`: a SillyTavern chat
       (`read_sillytavern_chat`);
+    - a .jsonl file of pi-lodestone eval cases (`query` and `corpus` on the first line): each
+      case a query over its own decisions (`read_eval_cases`), with its judgments;
+    - a .jsonl file of decision records: pi-memory decisions (`read_decisions`);
     - a .jsonl or .csv file: plain documents (`read_documents`).
 
     `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`; for OpenVault, a contexts.jsonl) and
@@ -85,6 +104,14 @@ def load_dataset(
         corpus = read_memories(path / MEMORIES_FILE, name=name)
         read_query_file = read_contexts
         own_queries = partial(read_contexts, path / CONTEXTS_FILE, name=name)
+    elif is_pi_memory_folder(path):
+        corpus = read_decisions(path / DECISIONS_FILE, name=name)
+        log = path / INJECTIONS_FILE
+        prompts = (injection_queries(read_injections(log), name=name) if log.is_file()
+                   else QuerySet((), name=name))
+        if not overridden:
+            return Dataset(name=name, corpus=corpus, queries=prompts, source=str(path))
+        own_queries = partial(QuerySet, prompts, name=name)
     elif path.is_dir() and has_notes(path):
         if not overridden:
             return read_vault(path, split)
@@ -99,6 +126,16 @@ def load_dataset(
         corpus = chat.corpus
         read_query_file = read_contexts
         own_queries = partial(QuerySet, chat.queries, name=name)
+    elif path.is_file() and path.suffix.lower() == ".jsonl" and _pi_kind(path) == "eval":
+        if overridden:
+            raise FormatError(path, "eval cases carry their own queries and judgments; give "
+                              "no queries or qrels", field="queries")
+        return read_eval_cases(path, name=name)
+    elif path.is_file() and path.suffix.lower() == ".jsonl" and _pi_kind(path) == "log":
+        raise FormatError(path, "an injections log holds no decisions: open the memory "
+                          f"folder or its {DECISIONS_FILE}", field="path")
+    elif path.is_file() and path.suffix.lower() == ".jsonl" and is_decisions_file(path):
+        corpus = read_decisions(path, name=name)
     elif path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES:
         corpus = read_documents(path, name=name)
     else:
@@ -117,3 +154,15 @@ def load_dataset(
     judgments = None if qrels is None else read_qrels(qrels, query_ids=query_set.index)
     return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
                    qrels=judgments, source=str(path))
+
+
+def _pi_kind(path: Path) -> str:
+    """"eval" or "log" when the first record looks like pi-lodestone's, else ""."""
+    first = first_record(path)
+    if first is None:
+        return ""
+    if all(k in first for k in EVAL_SIGNATURE):
+        return "eval"
+    if all(k in first for k in INJECTION_KEYS):
+        return "log"
+    return ""

@@ -12,6 +12,7 @@ _REGISTRY: dict[str, str] = {
     "vault-search": "workbench.core.models.vault_search:VaultSearchModel",
     "hybrid": "workbench.core.models.hybrid:HybridModel",
     "dense": "workbench.core.models.dense:DenseModel",
+    "decision-memory": "workbench.core.models.decision_memory:DecisionMemoryModel",
 }
 
 

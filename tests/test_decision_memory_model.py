@@ -1,0 +1,160 @@
+"""The `decision-memory` model end to end: the golden dm_score cases through prepare + combine,
+and random corpora against the pure port's search (`rank_decisions`), both modes, with the
+engine's stable top-k."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.conftest import SHARED
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+from workbench.core.engine import rank, resolve_params
+from workbench.core.models import get_model
+from workbench.core.models.decision_memory import (
+    DEFAULTS,
+    SCHEMA,
+    Constants,
+    DecisionMemoryModel,
+    combine,
+    rank_decisions,
+)
+from workbench.core.models.decision_memory.project import parse_time
+from workbench.core.models.decision_memory.queries import RECORD_KEYS
+
+GOLDEN = SHARED / "specs" / "examples" / "decision_memory.jsonl"
+
+
+def document(rec: dict[str, Any], doc_id: str | None = None) -> Document:
+    return Document(id=doc_id or rec["id"], title=rec["title"], text=rec["text"],
+                    tags=tuple(rec["tags"]),
+                    metadata={k: rec[k] for k in RECORD_KEYS if k in rec})
+
+
+def golden_dataset() -> tuple[Dataset, list[int]]:
+    if not GOLDEN.exists():
+        pytest.skip(f"{GOLDEN} absent")
+    cases = [json.loads(x) for x in GOLDEN.read_text().splitlines() if x.strip()]
+    cases = [c for c in cases if c["kind"] == "dm_score"]
+    docs, queries, expected = [], [], []
+    for i, case in enumerate(cases):
+        inp = case["input"]
+        assert inp["options"]["tokenWeights"] is None
+        docs.append(document(inp["decision"], f"case{i}"))
+        ctx: dict[str, Any] = {"now": inp["options"]["now"],
+                               "for_injection": bool(inp["options"]["forInjection"]),
+                               "candidates": [i], "min_score": 0, "limit": 1}
+        if inp["cwd"] is not None:
+            ctx["cwd"] = inp["cwd"]
+        queries.append(Query(f"q{i}", inp["query"], ctx))
+        expected.append(case["expected"]["score"])
+    return Dataset("golden", Corpus(docs), QuerySet(queries)), expected
+
+
+def test_registered() -> None:
+    assert isinstance(get_model("decision-memory"), DecisionMemoryModel)
+
+
+def test_every_constant_is_a_parameter_with_the_original_default() -> None:
+    for name, value in vars(DEFAULTS).items():
+        assert SCHEMA[name].default == value, name
+        assert SCHEMA[name].stage == "live"
+    assert Constants.from_params(SCHEMA.defaults()) == DEFAULTS
+    assert SCHEMA["inject_min_score"].default == 8 and SCHEMA["inject_limit"].default == 3
+    assert SCHEMA["mode"].choices == ("query", "injection", "search")
+
+
+def test_golden_scores_end_to_end() -> None:
+    ds, expected = golden_dataset()
+    model = DecisionMemoryModel()
+    params = resolve_params(model, {"token_weights": "none"})
+    scores = model.combine(model.prepare(ds, params), params)
+    for q, exp in enumerate(expected):
+        row = scores.row(q)
+        got = scores.total[row]
+        assert len(got) <= 1
+        assert (int(got[0]) if len(got) else 0) == exp, ds.queries[q].text
+        if exp > 0:
+            assert scores.gate[row][0] == 0
+            parts = scores.contributions_of(np.arange(row.start, row.stop))
+            assert parts.sum(axis=0)[0] == pytest.approx(exp)
+
+
+def test_golden_gates_are_named() -> None:
+    """Each zero of the golden cases is recorded with the gate of the original's code path
+    (the no-overlap case has no pair at all: no decision token meets the query)."""
+    ds, expected = golden_dataset()
+    model = DecisionMemoryModel()
+    params = resolve_params(model, {"token_weights": "none"})
+    scores = model.combine(model.prepare(ds, params), params)
+    gates = []
+    for q in range(len(ds.queries)):
+        row = scores.row(q)
+        g = int(scores.gate[row][0]) if row.stop > row.start else -1
+        gates.append(None if g == 0 else "no pair" if g < 0 else scores.gates[g - 1])
+    assert [g for g, e in zip(gates, expected, strict=True) if e == 0] == [
+        "no pair", "archived", "source_turn", "single_token_evidence",
+        "no_meaningful_evidence", "superseded", "operational_title", "operational_title",
+        "long_prompt_evidence"]
+    assert all(g is None for g, e in zip(gates, expected, strict=True) if e > 0)
+
+
+WORDS = ["memory", "recovery", "checkpoint", "git", "deploy", "cache", "decision", "workflow",
+         "url-fetch", "vault", "local", "llm", "snippets", "telemetry", "parser", "feed"]
+
+
+def random_corpus(rng: random.Random, n: int) -> list[dict[str, Any]]:
+    recs = []
+    for i in range(n):
+        day = rng.choice([1, 3, 10, 40, 200, 300])
+        recs.append({
+            "id": f"d{i}", "createdAt": f"2026-0{rng.randint(1, 5)}-{day % 28 + 1:02d}T00:00:00Z",
+            "cwd": rng.choice(["/repos/a", "/repos/a/sub", "/repos/b", "/tmp/x"]),
+            "project": rng.choice(["a", "b", "x"]),
+            "source": rng.choice(["manual", "extracted", "turn"]),
+            "title": rng.choice(["Ran ", "Read ", "", ""]) + " ".join(rng.sample(WORDS, 2)),
+            "text": " ".join(rng.choices(WORDS, k=rng.randint(0, 8))),
+            "tags": rng.sample(["decision", "workflow", "bugfix", "git", "mem"], rng.randint(0, 2)),
+            "important": rng.random() < 0.3, "archived": rng.random() < 0.1,
+            "retrievalCount": rng.randint(0, 9), "injectionCount": rng.randint(0, 9),
+            **({"supersededBy": "x"} if rng.random() < 0.15 else {}),
+            **({"kbPath": "KB/x.md"} if rng.random() < 0.2 else {}),
+        })
+    return recs
+
+
+@pytest.mark.parametrize("histogram", [True, False])
+@pytest.mark.parametrize("mode", ["injection", "search"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_corpora_match_the_pure_search(mode: str, seed: int, histogram: bool,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    if not histogram:  # the limit by sorting, as for a huge score range
+        monkeypatch.setattr(combine, "HISTOGRAM_CELLS", 0)
+    rng = random.Random(seed)
+    recs = random_corpus(rng, 60)
+    now = "2026-06-01T00:00:00Z"
+    queries = [Query(f"q{i}", " ".join(rng.choices([*WORDS, "mem", "checkpoints"],
+                                                   k=rng.randint(1, 11))),
+                     {"cwd": rng.choice(["/repos/a", "/repos/b/deep", "/tmp/x"]), "now": now})
+               for i in range(25)]
+    ds = Dataset("r", Corpus([document(r) for r in recs]), QuerySet(queries))
+    model = DecisionMemoryModel()
+    overrides: dict[str, object] = {"mode": mode}
+    if seed == 3:  # off-default constants follow through both paths
+        overrides.update(inject_min_score=5, w_body=2.5, idf_cap=1.0, search_limit=7,
+                         global_inject=True)
+    params = resolve_params(model, overrides)
+    scores = model.combine(model.prepare(ds, params), params)
+    ranking = rank(scores, 50, model.selection_params(params))
+    c = Constants.from_params(params)
+    for qi, q in enumerate(queries):
+        inj = mode == "injection"
+        want = rank_decisions(recs, q.text, q.context["cwd"], now_ms=parse_time(now),
+                              for_injection=inj, project_only=inj and seed != 3, c=c)
+        got = [(ds.corpus[int(ranking.docs[qi, j])].id, int(ranking.scores[qi, j]))
+               for j in range(int(ranking.count[qi]))]
+        assert got == want, q.text

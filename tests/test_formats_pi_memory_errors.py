@@ -1,0 +1,118 @@
+"""Malformed pi-lodestone files: one FormatError naming the file, the line and the field (the
+original skips such decision lines in silence; the workbench reports and stops)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from workbench.core.data import FormatError
+from workbench.core.formats import read_decisions, read_eval_cases, read_injections
+
+GOOD = {"id": "a", "createdAt": "2026-01-01T00:00:00.000Z", "cwd": "/repos/x", "project": "x",
+        "source": "manual", "title": "t", "text": "body", "tags": [], "important": False,
+        "archived": False, "retrievalCount": 0, "injectionCount": 0}
+
+
+def raises(reader: Callable[[Path], object], path: Path, line: int, field: str,
+           fragment: str = "") -> None:
+    with pytest.raises(FormatError) as info:
+        reader(path)
+    err, msg = info.value, str(info.value)
+    assert (err.path, err.line, err.field) == (str(path), line, field), msg
+    assert msg.startswith(f"{path}:{line}: field '{field}': "), msg
+    assert fragment in msg, msg
+
+
+def two_lines(tmp_path: Path, second: str) -> Path:
+    path = tmp_path / "decisions.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n\n" + second + "\n", encoding="utf-8")
+    return path  # the bad record is on line 3
+
+
+def bad(**change: Any) -> str:
+    obj = {**GOOD, "id": "b", **change}
+    return json.dumps({k: v for k, v in obj.items() if v is not ...})
+
+
+@pytest.mark.parametrize(("line", "field", "fragment"), [
+    (bad(createdAt=...), "createdAt", "missing"),
+    (bad(createdAt="yesterday"), "createdAt", "not an ISO date"),
+    (bad(createdAt=5), "createdAt", "found a number"),
+    (bad(title=...), "title", "missing"),
+    (bad(text=None), "text", "found null"),
+    (bad(source=1), "source", "expected a string"),
+    (bad(important="yes"), "important", "expected true or false"),
+    (bad(archived=1), "archived", "expected true or false"),
+    (bad(tags="decision"), "tags", "list of strings"),
+    (bad(tags=["ok", 3]), "tags", "list of strings"),
+    (bad(retrievalCount="3"), "retrievalCount", "expected a number"),
+    (bad(kbPath=7), "kbPath", "expected a string"),
+    (bad(supersedes="x"), "supersedes", "list of strings"),
+    (bad(id=""), "id", "non-empty string"),
+    (bad(id="a"), "id", "duplicate id 'a' (first on line 1)"),
+    ('{"id": "b",', "json", "invalid JSON"),
+    ("[1, 2]", "json", "expected a JSON object"),
+])
+def test_decision_errors(tmp_path: Path, line: str, field: str, fragment: str) -> None:
+    raises(read_decisions, two_lines(tmp_path, line), 3, field, fragment)
+
+
+def test_empty_and_missing_files(tmp_path: Path) -> None:
+    empty = tmp_path / "decisions.jsonl"
+    empty.write_text("\n \n", encoding="utf-8")
+    raises(read_decisions, empty, 1, "id", "empty file")
+    with pytest.raises(FormatError, match="no such file"):
+        read_decisions(tmp_path / "absent.jsonl")
+    with pytest.raises(FormatError, match="no such file"):
+        read_injections(tmp_path / "absent.jsonl")
+    latin = tmp_path / "injections.jsonl"
+    latin.write_bytes(b'{"ts": "caf\xe9"}\n')
+    raises(read_injections, latin, 1, "encoding", "not UTF-8")
+
+
+CASE = {"name": "c", "query": "q words", "cwd": "/repos/x", "now": "2026-01-02T00:00:00Z",
+        "corpus": [GOOD], "expected_top_ids": ["a"]}
+
+
+def case_file(tmp_path: Path, **change: Any) -> Path:
+    path = tmp_path / "eval.jsonl"
+    obj = {k: v for k, v in {**CASE, **change}.items() if v is not ...}
+    path.write_text(json.dumps(CASE) + "\n" + json.dumps(obj) + "\n", encoding="utf-8")
+    return path  # the changed case is on line 2
+
+
+@pytest.mark.parametrize(("change", "field", "fragment"), [
+    ({"name": ...}, "name", "missing"),
+    ({"query": 3}, "query", "expected a string"),
+    ({"now": "soon"}, "now", "not an ISO date"),
+    ({"forInjection": "yes"}, "forInjection", "true or false"),
+    ({"topK": 2.5}, "topK", "an integer"),
+    ({"topK": -1}, "topK", "≥ 0"),
+    ({"minScore": "8"}, "minScore", "a number"),
+    ({"corpus": []}, "corpus", "empty corpus"),
+    ({"corpus": [GOOD, 3]}, "corpus[1]", "decision object"),
+    ({"corpus": [GOOD, {**GOOD, "id": "b", "title": None}]}, "corpus[1].title", "found null"),
+    ({"corpus": [GOOD, {**GOOD, "text": "other"}]}, "corpus[1].id", "duplicate id 'a'"),
+    ({"expected_top_ids": ...}, "expected_top_ids", "missing"),
+    ({"must_not_include": [1]}, "must_not_include", "decision ids"),
+])
+def test_eval_errors(tmp_path: Path, change: dict[str, Any], field: str, fragment: str) -> None:
+    raises(read_eval_cases, case_file(tmp_path, **change), 2, field, fragment)
+
+
+def test_skipping_reports_each_bad_line_and_loads_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    lines = [json.dumps(GOOD), "{broken", bad(important="yes"), bad(id="c"),
+             bad(id="a"), '"\\ud800"']
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    skipped: list[FormatError] = []
+    corpus = read_decisions(path, skipped=skipped)
+    assert corpus.ids == ["a", "c"]
+    assert [(e.line, e.field) for e in skipped] == [
+        (2, "json"), (3, "important"), (5, "id"), (6, "json")]
+    raises(read_decisions, path, 2, "json", "invalid JSON")

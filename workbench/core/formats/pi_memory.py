@@ -1,0 +1,174 @@
+"""pi-lodestone decision records (`decisions.jsonl`, REFERENCE.md §1) as Documents.
+
+One complete record a line: `id, createdAt, updatedAt, cwd, project, source, title, text,
+tags[], important, archived, kbPath?, supersedes?[], supersededBy?, conflictsWith?[],
+retrievalCount, injectionCount` (pi-lodestone writes every one; other keys are kept).
+
+A record becomes `Document(id, title, text, tags, metadata)`; metadata holds every other key
+as stored (createdAt, cwd, project, source, important, archived, kbPath, supersededBy,
+retrievalCount …), which the `decision-memory` model reads back as the original record.
+
+Required: id, createdAt (an ISO date), source, title, text. Optional, with the value pi-lodestone
+writes when it has nothing: cwd and project "", tags [], important and archived false,
+retrievalCount and injectionCount 0. Blank lines are skipped. The original skips a line it
+cannot parse in silence; the workbench stops at the first malformed line with one FormatError
+naming the file, the line and the field (`corpus[2].createdAt` inside an eval case).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from workbench.core.data import Corpus, Document, FormatError
+from workbench.core.formats._common import (
+    StrPath,
+    _has_lone_surrogate,
+    _json_type,
+    check_unique,
+    empty_file,
+    numbered_lines,
+    read_text,
+)
+from workbench.core.models.decision_memory.project import parse_time
+
+DECISIONS_FILE = "decisions.jsonl"
+INJECTIONS_FILE = "injections.jsonl"
+REQUIRED_STR = ("source", "title", "text")
+OPTIONAL_STR = {"cwd": "", "project": ""}
+OPTIONAL_BOOL = ("important", "archived")
+OPTIONAL_COUNT = ("retrievalCount", "injectionCount")
+NULLABLE_STR = ("updatedAt", "kbPath", "supersededBy")
+STR_LISTS = ("supersedes", "conflictsWith")
+# keys that identify a line as a decision record (the sniffing in formats.auto)
+SIGNATURE = ("createdAt", "source", "title", "text", "cwd")
+
+
+def _fail(path: Path, line: int, field: str, message: str) -> FormatError:
+    return FormatError(path, message, line=line, field=field)
+
+
+def decision_document(obj: Mapping[str, Any], path: Path, line: int, prefix: str = "",
+                      doc_id: str | None = None) -> Document:
+    """The Document of one decision record; every field checked (errors name
+    `prefix + field`). `doc_id` replaces the record's id (it stays as `original_id`)."""
+    def bad(key: str, message: str) -> FormatError:
+        return _fail(path, line, prefix + key, message)
+
+    meta: dict[str, Any] = {k: v for k, v in obj.items()
+                            if k not in ("id", "title", "text", "tags")}
+    rid = obj.get("id")
+    if isinstance(rid, int) and not isinstance(rid, bool):
+        rid = str(rid)
+    if not isinstance(rid, str) or not rid.strip():
+        raise bad("id", "missing" if "id" not in obj else
+                  f"expected a non-empty string, found {_json_type(rid)}")
+    created = obj.get("createdAt")
+    if not isinstance(created, str):
+        raise bad("createdAt", "missing" if "createdAt" not in obj else
+                  f"expected an ISO date string, found {_json_type(created)}")
+    if math.isnan(parse_time(created)):
+        raise bad("createdAt", f"not an ISO date: {created!r}")
+    for key in REQUIRED_STR:
+        if not isinstance(obj.get(key), str):
+            raise bad(key, "missing" if key not in obj else
+                      f"expected a string, found {_json_type(obj[key])}")
+    for key, default in OPTIONAL_STR.items():
+        value = obj.get(key, default)
+        if not isinstance(value, str):
+            raise bad(key, f"expected a string, found {_json_type(value)}")
+        meta[key] = value
+    for key in OPTIONAL_BOOL:
+        value = obj.get(key, False)
+        if not isinstance(value, bool):
+            raise bad(key, f"expected true or false, found {_json_type(value)}")
+        meta[key] = value
+    for key in OPTIONAL_COUNT:
+        value = obj.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value):
+            raise bad(key, f"expected a number, found {_json_type(value)}")
+        meta[key] = value
+    for key in NULLABLE_STR:
+        if obj.get(key) is not None and not isinstance(obj[key], str):
+            raise bad(key, f"expected a string, found {_json_type(obj[key])}")
+    for key in (*STR_LISTS, "tags"):
+        value = obj.get(key)
+        if value is not None and (not isinstance(value, list)
+                                  or not all(isinstance(t, str) for t in value)):
+            raise bad(key, "expected a list of strings")
+    if doc_id is not None and doc_id != rid:
+        meta["original_id"] = rid
+    return Document(id=doc_id or rid, title=obj["title"], text=obj["text"],
+                    tags=tuple(obj.get("tags") or ()), metadata=meta)
+
+
+def read_decisions(path: StrPath, *, name: str | None = None,
+                   skipped: list[FormatError] | None = None) -> Corpus:
+    """The decisions of a `decisions.jsonl` file, in file order. The first malformed line
+    raises its FormatError; given a `skipped` list, each malformed line's error is appended
+    to it instead and the rest still load (REFERENCE.md: "reports them, and still loads
+    the rest")."""
+    path = Path(path)
+    docs: list[Document] = []
+    seen: dict[str, int] = {}
+    for line, text in numbered_lines(read_text(path)):
+        try:
+            obj = parse_json_object(text, path, line)
+            doc = decision_document(obj, path, line)
+            check_unique(seen, doc.id, path, line, "id")
+        except FormatError as err:
+            if skipped is None:
+                raise
+            skipped.append(err)
+            continue
+        docs.append(doc)
+    if not docs:
+        raise empty_file(path, "decision", "id")
+    return Corpus(docs, name=name or path.stem)
+
+
+def parse_json_object(text: str, path: Path, line: int) -> dict[str, Any]:
+    """One JSON-lines record, checked as `iter_jsonl` checks (same messages)."""
+    def bad(message: str) -> FormatError:
+        return FormatError(path, message, line=line, field="json")
+
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise bad(f"invalid JSON ({e.msg}, column {e.colno})") from None
+    except RecursionError:
+        raise bad("invalid JSON (nested too deeply)") from None
+    except ValueError as e:
+        raise bad(f"invalid JSON ({e})") from None
+    if not isinstance(obj, dict):
+        raise bad(f"expected a JSON object, found {_json_type(obj)}")
+    if "\\u" in text and _has_lone_surrogate(obj):
+        raise bad("invalid JSON (a \\uD800-\\uDFFF escape that is not half of a surrogate "
+                  "pair)")
+    return obj
+
+
+def first_record(path: Path) -> dict[str, Any] | None:
+    """The first non-blank line of a .jsonl file as a JSON object, None when it is not one
+    (for sniffing; the reader itself reports what is wrong)."""
+    try:
+        for line in read_text(path).split("\n"):
+            if line.strip():
+                value = json.loads(line)
+                return value if isinstance(value, dict) else None
+    except (FormatError, ValueError, RecursionError):
+        pass
+    return None
+
+
+def is_decisions_file(path: Path) -> bool:
+    first = first_record(path)
+    return first is not None and all(k in first for k in SIGNATURE)
+
+
+def is_pi_memory_folder(path: Path) -> bool:
+    return path.is_dir() and (path / DECISIONS_FILE).is_file()

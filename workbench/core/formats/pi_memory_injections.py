@@ -1,0 +1,140 @@
+"""pi-lodestone's injection log (`injections.jsonl`, REFERENCE.md §1).
+
+One JSON object a line, written before each turn when diagnostics are on: `ts, cwd, project,
+promptPreview (only when previews are enabled), promptCharCount, minScore, limit, globalInject,
+results[{id, title, kind, source, score, snippetLength}]`.
+
+As the original's `readRecentInjections`: the last `last` non-blank lines are read (all by
+default) and a line that is not a usable record is skipped — here counted, with its line and
+why, in `InjectionLog.skipped`. A record without `promptPreview` (the default configuration) is
+a record; the original's `/memory why` crashes on it, ours does not.
+`injection_queries` turns the records that have a preview into prompt queries.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.core.data import Query, QuerySet
+from workbench.core.formats._common import StrPath, _json_type, read_text
+
+
+@dataclass(frozen=True)
+class InjectedMemory:
+    id: str
+    title: str
+    kind: str
+    source: str
+    score: float
+    snippet_length: int
+
+
+@dataclass(frozen=True)
+class InjectionRecord:
+    line: int
+    ts: str
+    cwd: str
+    project: str
+    prompt_preview: str | None
+    prompt_char_count: int
+    min_score: float
+    limit: int
+    global_inject: bool
+    results: tuple[InjectedMemory, ...]
+
+
+@dataclass(frozen=True)
+class InjectionLog:
+    path: str
+    records: tuple[InjectionRecord, ...]
+    skipped: tuple[tuple[int, str], ...] = field(default=())
+
+    @property
+    def n_skipped(self) -> int:
+        return len(self.skipped)
+
+
+class _Bad(ValueError):
+    pass
+
+
+def _typed(obj: dict[str, Any], key: str, kind: str) -> Any:
+    if key not in obj:
+        raise _Bad(f"field '{key}': missing")
+    v = obj[key]
+    ok = {"str": isinstance(v, str), "bool": isinstance(v, bool),
+          "num": isinstance(v, int | float) and not isinstance(v, bool)
+          and math.isfinite(v)}[kind]
+    if not ok:
+        raise _Bad(f"field '{key}': expected a {'number' if kind == 'num' else kind}, "
+                   f"found {_json_type(v)}")
+    return v
+
+
+def _result(obj: object, i: int) -> InjectedMemory:
+    if not isinstance(obj, dict):
+        raise _Bad(f"field 'results[{i}]': expected an object, found {_json_type(obj)}")
+    try:
+        source = _typed(obj, "source", "str")
+        return InjectedMemory(
+            id=_typed(obj, "id", "str"), title=_typed(obj, "title", "str"),
+            kind=obj["kind"] if isinstance(obj.get("kind"), str) else source, source=source,
+            score=float(_typed(obj, "score", "num")),
+            snippet_length=int(_typed(obj, "snippetLength", "num")))
+    except _Bad as e:
+        raise _Bad(str(e).replace("field '", f"field 'results[{i}].", 1)) from None
+
+
+def parse_record(obj: object, line: int) -> InjectionRecord:
+    """One log record; raises ValueError naming the field when it is not usable."""
+    if not isinstance(obj, dict):
+        raise _Bad(f"expected a JSON object, found {_json_type(obj)}")
+    results = obj.get("results")
+    if not isinstance(results, list):
+        raise _Bad("field 'results': " + ("missing" if "results" not in obj else
+                                          f"expected a list, found {_json_type(results)}"))
+    preview = obj.get("promptPreview")
+    return InjectionRecord(
+        line=line, ts=_typed(obj, "ts", "str"), cwd=_typed(obj, "cwd", "str"),
+        project=_typed(obj, "project", "str"),
+        prompt_preview=preview if isinstance(preview, str) else None,
+        prompt_char_count=int(_typed(obj, "promptCharCount", "num")),
+        min_score=float(_typed(obj, "minScore", "num")),
+        limit=int(_typed(obj, "limit", "num")),
+        global_inject=_typed(obj, "globalInject", "bool"),
+        results=tuple(_result(r, i) for i, r in enumerate(results)))
+
+
+def read_injections(path: StrPath, *, last: int | None = None) -> InjectionLog:
+    """The log's records (the last `last` non-blank lines when given), corrupt lines skipped
+    and counted. A file that cannot be read or decoded is a FormatError."""
+    path = Path(path)
+    lines = [(i, raw[:-1] if raw.endswith("\r") else raw)
+             for i, raw in enumerate(read_text(path).split("\n"), start=1) if raw.strip()]
+    if last is not None:
+        lines = lines[-max(1, last):]
+    records: list[InjectionRecord] = []
+    skipped: list[tuple[int, str]] = []
+    for lineno, text in lines:
+        try:
+            records.append(parse_record(json.loads(text), lineno))
+        except (ValueError, RecursionError) as e:
+            reason = f"invalid JSON ({e.msg})" if isinstance(e, json.JSONDecodeError) else str(e)
+            skipped.append((lineno, reason or "invalid JSON"))
+    return InjectionLog(str(path), tuple(records), tuple(skipped))
+
+
+def injection_queries(log: InjectionLog, *, name: str = "injections") -> QuerySet:
+    """The logged prompts (records with a preview) as prompt queries in injection mode: id
+    `turn-<line>`, context cwd, now = ts, prompt true, for_injection true, and what the turn
+    injected (`injected_ids`, `injected_scores`). Previews are cut to 200 characters by the
+    original, so a compacted preview may hold fewer tokens than the prompt did."""
+    return QuerySet((Query(f"turn-{r.line}", r.prompt_preview, {
+        "cwd": r.cwd, "now": r.ts, "prompt": True, "for_injection": True,
+        "injected_ids": [m.id for m in r.results],
+        "injected_scores": [m.score for m in r.results]})
+        for r in log.records if r.prompt_preview), name=name)

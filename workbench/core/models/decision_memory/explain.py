@@ -1,0 +1,73 @@
+"""Explain one (query, decision) pair of `decision-memory`: every query token's match location,
+weight and points, the evidence counts, each bonus, the query's mode and selection, and the
+gate with its reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.core.models.decision_memory.combine import BONUSES, Live
+from workbench.core.models.decision_memory.params import GATE_REASONS, GATES
+from workbench.core.models.decision_memory.scoring import LOCATIONS, NONE
+
+LOCALITY = ("none", "same cwd", "same project scope", "same project name")
+
+
+def explain_query(live: Live, query: int) -> dict[str, Any]:
+    prep = live.prep
+    spec = prep.specs[query]
+    out: dict[str, Any] = {
+        "query_text": spec.text,
+        "tokens": prep.tokens[query],
+        "cwd": spec.cwd,
+        "mode": "injection" if live.q_injection[query] else "search",
+        "project_only": bool(live.q_project_only[query]),
+        "min_score": float(live.q_min_score[query]),
+        "limit": int(live.q_limit[query]),
+    }
+    if spec.note:
+        out["no_query_reason"] = spec.note
+    return out
+
+
+def explain_pair(live: Live, query: int, pair: int | None) -> dict[str, Any]:
+    out = explain_query(live, query)
+    if pair is None:
+        why = "no_query_tokens" if not out["tokens"] else "lexical_zero"
+        out.update(matched=False, score=0, gate=why, reason=GATE_REASONS[why])
+        return out
+    prep = live.prep
+    lo, hi = (int(x) for x in np.searchsorted(prep.e_pair, [pair, pair + 1]))
+    t0 = int(prep.qt_ptr[query])
+    hit = {int(prep.e_qt[e]) - t0: e for e in range(lo, hi)}
+    tokens = []
+    for j, tok in enumerate(prep.tokens[query]):
+        e = hit.get(j)
+        tokens.append({"token": tok,
+                       "location": LOCATIONS[int(prep.e_loc[e]) if e is not None else NONE],
+                       "weight": float(live.weight[t0 + j]),
+                       "generic": bool(prep.qt_generic[t0 + j]),
+                       "points": float(live.entry[e]) if e is not None else 0.0})
+    g = int(live.gate[pair])
+    gate = GATES[g - 1] if g else None
+    v = {k: float(x[0]) for k, x in live.at(np.array([pair])).items()}
+    out.update(
+        matched=True,
+        score=v["final"] if g == 0 else 0.0,
+        score_before_gate=v["final"],
+        gate=gate,
+        reason=GATE_REASONS[gate] if gate else None,
+        token_matches=tokens,
+        strong_matches=int(prep.strong[pair]),
+        meaningful_matches=int(prep.meaningful[pair]),
+        lexical_before_damping=float(live.raw_lexical[pair]),
+        lexical=v["lexical"],
+        bonuses={k: v[k] for k in BONUSES},
+        locality=LOCALITY[int(prep.locality[pair])],
+        in_project=bool(prep.in_project[pair]),
+        age_days=float(prep.age[pair]),
+        total_before_rounding=v["total"],
+    )
+    return out

@@ -1,0 +1,69 @@
+"""The `decision-memory` model: pi-lodestone's decision scoring (REFERENCE.md §1,
+k0udo/pi-lodestone 418f9a1), faithful at its default parameters.
+
+Modules: `text` (tokenizer, stop words, tags, prompt compaction), `project` (project scope,
+ISO times), `constants` (every hard-coded number), `scoring` (the original's functions, the
+reference), `index`, `facts`, `queries` and `prepared` (prepare), `combine` (live), `explain`,
+`params` (schema, signals, gates).
+
+Documents are decision records (see formats.pi_memory): title, text, tags, and the record's
+other keys (createdAt, cwd, project, source, important, archived, kbPath, supersededBy,
+retrievalCount, injectionCount) in metadata. Queries carry their context (see `queries`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
+from workbench.core.models.decision_memory.combine import Live
+from workbench.core.models.decision_memory.explain import explain_pair
+from workbench.core.models.decision_memory.params import GATES, SCHEMA, SIGNALS
+from workbench.core.models.decision_memory.prepared import (
+    DecisionMemoryPrepared,
+    prepare_decisions,
+)
+from workbench.core.params import Params
+
+
+class DecisionMemoryModel(Model):
+    id = "decision-memory"
+    label = "Decision memory (pi-lodestone)"
+    description = ("pi-lodestone's lexical decision scoring: location-weighted token matches "
+                   "with IDF-style weights, injection gates, locality, flag, usage and age "
+                   "bonuses; integer scores.")
+    version = "1"
+    schema = SCHEMA
+    signals = SIGNALS
+    gates = GATES
+
+    def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
+        return prepare_decisions(dataset, params, progress)
+
+    def live(self, prepared: Any, params: Params) -> Live:
+        prep: DecisionMemoryPrepared = prepared
+        return Live(prep, params)
+
+    def combine(self, prepared: Any, params: Params) -> Scores:
+        return self.live(prepared, params).scores(self.signal_names)
+
+    def selection_params(self, params: Params) -> Selection:
+        """Min score and limit are gated per query in combine (each query has its mode, and
+        in mode "query" its own settings); a single-mode run also states them here."""
+        mode = str(params["mode"])
+        if mode == "injection":
+            return Selection(min_score=float(params["inject_min_score"]),
+                             limit=int(params["inject_limit"]))
+        if mode == "search":
+            return Selection(min_score=float(params["search_min_score"]),
+                             limit=int(params["search_limit"]))
+        return Selection()
+
+    def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+                params: Params) -> dict[str, Any]:
+        prep: DecisionMemoryPrepared = prepared
+        out: dict[str, Any] = {"doc": dataset.corpus[doc].id,
+                               "query": dataset.queries[query].text}
+        out.update(explain_pair(self.live(prep, params), query, prep.pair(query, doc)))
+        return out

@@ -1,0 +1,153 @@
+"""The decision-memory model's parameters, signals and gates, declared once as data.
+
+Every constant of pi-lodestone (418f9a1) is a parameter named as its `Constants` field, with the
+original's value as default (REFERENCE.md §1). Prepare-stage parameters change the query tokens
+(prompt compaction) or the clock; everything else is applied live.
+"""
+
+from __future__ import annotations
+
+from workbench.core.engine import Signal
+from workbench.core.models.decision_memory.constants import DEFAULTS as D
+from workbench.core.params import Param, ParamSchema
+
+MODES = ("query", "injection", "search")
+QUERY_FORMS = ("context", "prompt", "as-is")
+WEIGHT_SOURCES = ("corpus", "none")
+
+SIGNALS = (
+    Signal("lexical", "Lexical", "Σ over query tokens of location base × token weight (after "
+           "the long-prompt damping in injection)."),
+    Signal("locality", "Locality", "Same cwd, else same project scope, else same project "
+           "name."),
+    Signal("important", "Important", "The important (pinned) flag."),
+    Signal("manual", "Manual source", "source = manual."),
+    Signal("kb", "KB note", "The decision has a kbPath."),
+    Signal("usage", "Usage", "Manual search only: min(retrievalCount, cap) + "
+           "min(injectionCount, cap)."),
+    Signal("superseded", "Superseded", "Manual search only: −penalty when supersededBy is set."),
+    Signal("age", "Age", "Fresh (< 1 day), recent (< 14 days) or old (> 180 days)."),
+    Signal("rounding", "Rounding", "max(0, Math.round(total)) − total: the final score is an "
+           "integer."),
+)
+
+# first that applies is recorded; scoreDecision's gates in code order, between the candidate
+# filters (archived, project-only) and the selection (min score, limit)
+GATES = (
+    "archived", "not_in_project", "superseded", "no_query_tokens", "lexical_zero",
+    "single_token_evidence", "no_meaningful_evidence", "long_prompt_evidence", "source_turn",
+    "operational_title", "no_durable_tag", "below_min_score", "over_limit",
+)
+
+GATE_REASONS = {
+    "archived": "archived decisions score 0 (search and injection alike)",
+    "not_in_project": "project-only: the decision's cwd is not in the query cwd's project scope",
+    "superseded": "injection skips decisions with supersededBy set",
+    "no_query_tokens": "the query has no tokens",
+    "lexical_zero": "no query token matches the decision (lexical score 0)",
+    "single_token_evidence": "injection needs at least min_strong strong (exact) matches",
+    "no_meaningful_evidence": "injection needs min_meaningful strong matches on non-generic "
+                              "terms",
+    "long_prompt_evidence": "a query of long_query_tokens+ tokens needs long_query_meaningful "
+                            "meaningful matches",
+    "source_turn": "injection skips source=turn (session artifacts)",
+    "operational_title": "injection skips non-manual decisions whose title starts with an "
+                         "operational word (read, ran, executed …)",
+    "no_durable_tag": "injection skips non-manual decisions without a decision, preference "
+                      "or workflow tag",
+    "below_min_score": "the score is under the min score of the query's mode",
+    "over_limit": "ranked after the limit of the query's mode",
+}
+
+
+def _num(name: str, label: str, default: float, high: float, help: str, *, low: float = 0.0,
+         step: float = 1.0, kind: str = "float") -> Param:
+    return Param(name, label, int(default) if kind == "int" else float(default),
+                 kind="int" if kind == "int" else "float", low=low, high=high, step=step,
+                 help=help)
+
+
+SCHEMA = ParamSchema([
+    Param("mode", "Mode", "query", kind="choice", choices=MODES,
+          help="query: each query's own context decides (for_injection / mode, project_only, "
+               "min_score, limit; queries without one are injection, as the eval harness); "
+               "injection or search: that mode and these parameters for every query."),
+    Param("global_inject", "Global injection", False, kind="bool",
+          help="PI_MEMORY_GLOBAL_AUTO_INJECT: injection searches every project, not only the "
+               "cwd's (a query's own project_only wins in mode query)."),
+    Param("token_weights", "Token weights", "corpus", kind="choice", choices=WEIGHT_SOURCES,
+          help="corpus: IDF-style weights over the query's candidates (the search does this); "
+               "none: every token weighs the absent weight (scoreDecision without weights)."),
+    _num("w_title", "Title match", D.w_title, 50, "Base score of a query token in the title."),
+    _num("w_tags", "Tag match", D.w_tags, 50, "Base score of a query token in the tags."),
+    _num("w_body", "Body match", D.w_body, 50, "Base score of a query token in the text."),
+    _num("w_partial", "Partial match", D.w_partial, 50,
+         "Base score of a substring match either way (neither strong nor meaningful)."),
+    _num("idf_base", "Token weight base", D.idf_base, 10, "weight = base + min(cap, "
+         "ln((N + 1)/(df + 1))).", step=0.05),
+    _num("idf_cap", "Token weight cap", D.idf_cap, 10, "Cap of the IDF part.", step=0.05),
+    _num("absent_weight", "Absent token weight", D.absent_weight, 10,
+         "Weight of a token no candidate holds (`?? 1`).", step=0.05),
+    _num("min_strong", "Injection: strong matches", D.min_strong, 20,
+         "Fewer strong matches → not injected.", kind="int"),
+    _num("min_meaningful", "Injection: meaningful matches", D.min_meaningful, 20,
+         "Fewer strong non-generic matches → not injected.", kind="int"),
+    _num("long_query_tokens", "Injection: long query tokens", D.long_query_tokens, 100,
+         "Queries with at least this many tokens need more meaningful matches.", kind="int"),
+    _num("long_query_meaningful", "Injection: long query meaningful", D.long_query_meaningful,
+         20, "Meaningful matches a long query needs.", kind="int"),
+    _num("damping_tokens", "Injection: damping tokens", D.damping_tokens, 100,
+         "Above this many query tokens: lexical = max(1, round(lexical·√(n/q))).", kind="int",
+         low=1.0),
+    _num("bonus_cwd", "Same cwd", D.bonus_cwd, 50, "Locality: the decision's cwd is the cwd."),
+    _num("bonus_scope", "Same project scope", D.bonus_scope, 50,
+         "Locality: same project root or name."),
+    _num("bonus_project_name", "Same project name", D.bonus_project_name, 50,
+         "Locality: stored project equals the cwd's project name."),
+    _num("important_injection", "Important (injection)", D.important_injection, 50,
+         "Bonus of an important decision when injecting."),
+    _num("important_search", "Important (search)", D.important_search, 50,
+         "Bonus of an important decision in manual search."),
+    _num("manual_injection", "Manual (injection)", D.manual_injection, 50,
+         "Bonus of source = manual when injecting."),
+    _num("manual_search", "Manual (search)", D.manual_search, 50,
+         "Bonus of source = manual in manual search."),
+    _num("kb_bonus", "KB note", D.kb_bonus, 50, "Bonus of a decision with a kbPath."),
+    _num("retrieval_cap", "Retrieval count cap", D.retrieval_cap, 100,
+         "Manual search: + min(retrievalCount, cap)."),
+    _num("injection_cap", "Injection count cap", D.injection_cap, 100,
+         "Manual search: + min(injectionCount, cap)."),
+    _num("superseded_penalty", "Superseded penalty", D.superseded_penalty, 50,
+         "Manual search: − this when supersededBy is set."),
+    _num("fresh_days", "Fresh: under days", D.fresh_days, 3650, "Age band 1.", step=0.5),
+    _num("fresh_bonus", "Fresh bonus", D.fresh_bonus, 50, "Bonus of band 1."),
+    _num("recent_days", "Recent: under days", D.recent_days, 3650, "Age band 2.", step=0.5),
+    _num("recent_bonus", "Recent bonus", D.recent_bonus, 50, "Bonus of band 2."),
+    _num("old_days", "Old: over days", D.old_days, 36500, "Older than this is old.", step=1.0),
+    _num("old_penalty", "Old penalty", D.old_penalty, 50, "Subtracted from old decisions."),
+    _num("inject_min_score", "Inject min score", D.inject_min_score, 200,
+         "PI_MEMORY_INJECT_MIN_SCORE."),
+    _num("inject_limit", "Inject limit", D.inject_limit, 100, "PI_MEMORY_INJECT_LIMIT.",
+         kind="int"),
+    _num("search_min_score", "Search min score", D.search_min_score, 200,
+         "Manual search's min score."),
+    _num("search_limit", "Search limit", D.search_limit, 1000, "Manual search's default limit.",
+         kind="int"),
+    # -- prepare: the query tokens and the clock --
+    Param("query_form", "Query form", "context", kind="choice", choices=QUERY_FORMS,
+          stage="prepare", help="prompt: each query is a user prompt, sanitised and compacted "
+          "as the injection hook does; as-is: scored as written (eval fixtures, searches); "
+          "context: the query's `prompt` flag decides (absent = as-is)."),
+    Param("query_max_tokens", "Compact query tokens", 32, kind="int", low=1, high=1000, step=1,
+          stage="prepare", help="PI_MEMORY_INJECT_QUERY_MAX_TOKENS: tokens a compacted prompt "
+          "keeps."),
+    Param("prompt_min_chars", "Prompt min length", 8, kind="int", low=0, high=1000, step=1,
+          stage="prepare", help="Shorter prompts inject nothing."),
+    Param("query_min_chars", "Compact query min length", 3, kind="int", low=0, high=1000,
+          step=1, stage="prepare", help="Shorter compact queries inject nothing."),
+    Param("prompt_max_chars", "Prompt max length", 4000, kind="int", low=1, high=1_000_000,
+          step=1, stage="prepare", help="PI_MEMORY_MAX_TEXT_CHARS: prompts are cut to this."),
+    Param("now", "Now (ISO)", "", kind="text", stage="prepare",
+          help="The clock for queries without their own `now`; empty = the newest createdAt "
+               "in the corpus."),
+])

@@ -1,0 +1,199 @@
+"""The prepare stage of `decision-memory`: everything no live parameter touches.
+
+Pairs are (query, candidate decision), query-major. A query's candidates are the decisions of
+its corpus (all, or its context's `candidates`) that share a token with it, strongly or
+partially (any other decision scores 0 whatever the parameters); archived ones and ones outside
+the project stay, to be gated live. Within a query they are in descending createdAt order
+(unparsable dates last, ties in corpus order), so that the engine's stable top-k reproduces
+the original's sort: score descending, then newer createdAt.
+
+Per (pair, query token) that matches, E entries, pair-major and in token order: the location
+class the token hits (title, tags, body or partial; a token matching nowhere adds nothing and
+has no entry). Per query token: the
+two IDF logs ln((N+1)/(df+1)) over the query's non-archived candidates, all of them or only
+the cwd's project (NaN: no candidate holds the token), and the generic flag. Per pair: the
+strong and meaningful match counts, locality class, project membership, age in days.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.data import Dataset
+from workbench.core.engine import Progress
+from workbench.core.models.decision_memory.facts import CwdCache, DocFacts, doc_facts
+from workbench.core.models.decision_memory.index import (
+    TokenIndex,
+    build_index,
+    decision_token_sets,
+)
+from workbench.core.models.decision_memory.project import DAY_MS
+from workbench.core.models.decision_memory.queries import (
+    QuerySpec,
+    default_now,
+    query_spec,
+    record_of,
+)
+from workbench.core.models.decision_memory.scoring import BODY, NONE, PARTIAL, TAGS, TITLE
+from workbench.core.models.decision_memory.text import is_generic, tokenize
+from workbench.core.params import Params
+
+F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
+B = NDArray[np.bool_]
+
+
+@dataclass(frozen=True, eq=False)
+class DecisionMemoryPrepared:
+    """row_ptr int64 (Q+1,); pair_doc int32, pair_query int64 (P,).
+    Per query (Q,): specs, tokens (the scored tokens), n_tokens int64.
+    Per query token, flat (T,): qt_ptr int64 (Q+1,), qt_log_all / qt_log_project float64,
+    qt_generic bool.
+    Per matching (pair, token), pair-major (E,): e_pair, e_qt int64, e_loc int8.
+    Per pair (P,): strong, meaningful int64; locality int8; in_project bool; age float64;
+    flags uint16 (the decision's DocFacts.flags)."""
+
+    n_docs: int
+    docs: DocFacts
+    specs: list[QuerySpec]
+    tokens: list[list[str]]
+    n_tokens: I64
+    row_ptr: I64
+    pair_doc: NDArray[np.int32]
+    pair_query: I64
+    qt_ptr: I64
+    qt_log_all: F64
+    qt_log_project: F64
+    qt_generic: B
+    e_pair: I64
+    e_qt: I64
+    e_loc: NDArray[np.int8]
+    strong: I64
+    meaningful: I64
+    locality: NDArray[np.int8]
+    in_project: B
+    age: F64
+    flags: NDArray[np.uint16]
+
+    def pair(self, query: int, doc: int) -> int | None:
+        lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
+        hit = np.flatnonzero(self.pair_doc[lo:hi] == doc)
+        return lo + int(hit[0]) if len(hit) else None
+
+
+def _log_idf(n: int, df: int) -> float:
+    # ln((N + 1)/(df + 1)) with math.log, as the pure port; NaN = absent from the map
+    return math.log((n + 1) / (df + 1)) if df > 0 else math.nan
+
+
+class _Builder:
+    def __init__(self, index: TokenIndex, facts: DocFacts, cwds: CwdCache) -> None:
+        self.ix, self.facts, self.cwds = index, facts, cwds
+        self.active = ~facts.archived
+        self.parts: dict[str, list[Any]] = {k: [] for k in (
+            "pair_doc", "log_all", "log_project", "generic", "e_loc", "e_pair", "e_qt",
+            "strong", "meaningful", "locality", "in_project", "age")}
+        self.n_pairs = self.n_qt = 0
+
+    def add(self, spec: QuerySpec, tokens: list[str]) -> int:
+        """Append query `spec`'s pairs and tokens; returns its pair count."""
+        ix, facts, out = self.ix, self.facts, self.parts
+        n = len(facts.archived)
+        mine = np.ones(n, np.bool_) if spec.candidates is None else np.zeros(n, np.bool_)
+        if spec.candidates is not None:
+            mine[list(spec.candidates)] = True
+        loc_class, member = self.cwds.get(spec.cwd)
+        pool_all = mine & self.active
+        pool_proj = pool_all & member
+        n_all, n_proj = int(pool_all.sum()), int(pool_proj.sum())
+        distinct = list(dict.fromkeys(tokens))
+        lists = []
+        for tok in distinct:
+            v = ix.exact(tok)
+            any_docs = ix.any.of(v) if v >= 0 else np.zeros(0, np.int64)
+            lists.append((v, any_docs, ix.any.of_many(ix.partial(tok))))
+        logs = {tok: (_log_idf(n_all, int(pool_all[a].sum())),
+                      _log_idf(n_proj, int(pool_proj[a].sum())))
+                for tok, (_, a, _) in zip(distinct, lists, strict=True)}
+        for tok in tokens:
+            out["log_all"].append(logs[tok][0])
+            out["log_project"].append(logs[tok][1])
+            out["generic"].append(is_generic(tok))
+        hits = np.unique(np.concatenate([p for _, _, p in lists])) if lists \
+            else np.zeros(0, np.int64)
+        cand = hits[mine[hits]]
+        created = facts.created[cand]
+        key = np.where(np.isnan(created), np.inf, -created)
+        cand = cand[np.lexsort((cand, key))]
+        # location class per (candidate, distinct token): lowest priority written first
+        cls = np.full((len(cand), len(distinct)), NONE, np.int8)
+        for j, (v, _, partial_docs) in enumerate(lists):
+            cls[np.isin(cand, partial_docs), j] = PARTIAL
+            if v >= 0:
+                for where, inv in ((BODY, ix.body), (TAGS, ix.tags), (TITLE, ix.title)):
+                    cls[np.isin(cand, inv.of(v)), j] = where
+        col = np.asarray([distinct.index(t) for t in tokens], np.int64)
+        per = cls[:, col] if len(tokens) else np.zeros((len(cand), 0), np.int8)
+        strong = per <= BODY
+        generic = np.asarray([is_generic(t) for t in tokens], np.bool_)
+        out["pair_doc"].append(cand)
+        # only the matching entries: a token that matches nowhere adds nothing
+        rows, cols = np.nonzero(per != NONE)  # row-major: token order within each pair
+        out["e_loc"].append(per[rows, cols])
+        out["e_pair"].append(rows + self.n_pairs)
+        out["e_qt"].append(cols + self.n_qt)
+        self.n_pairs += len(cand)
+        self.n_qt += len(tokens)
+        out["strong"].append(strong.sum(axis=1))
+        out["meaningful"].append((strong & ~generic[None, :]).sum(axis=1))
+        out["locality"].append(loc_class[cand])
+        out["in_project"].append(member[cand])
+        out["age"].append((spec.now_ms - facts.created[cand]) / DAY_MS)
+        return len(cand)
+
+
+def _cat(parts: list[Any], dtype: Any) -> Any:
+    return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+
+
+def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
+                      ) -> DecisionMemoryPrepared:
+    records = [record_of(d) for d in dataset.corpus]
+    progress(0.0, "indexing decisions")
+    index = build_index([decision_token_sets(r.get("title") or "", r.get("tags") or (),
+                                             r.get("text") or "") for r in records])
+    facts = doc_facts(records)
+    now = default_now(params, records)
+    specs = [query_spec(q, params, now, len(records)) for q in dataset.queries]
+    tokens = [tokenize(s.text) for s in specs]
+    builder = _Builder(index, facts, CwdCache(records))
+    sizes, qt_sizes = [], []
+    for qi, (spec, toks) in enumerate(zip(specs, tokens, strict=True)):
+        if qi % 64 == 0:
+            progress(0.1 + 0.85 * qi / max(1, len(specs)), f"query {qi + 1:,}/{len(specs):,}")
+        sizes.append(builder.add(spec, toks))
+        qt_sizes.append(len(toks))
+    p = builder.parts
+    row_ptr = np.zeros(len(specs) + 1, np.int64)
+    np.cumsum(sizes, out=row_ptr[1:])
+    qt_ptr = np.zeros(len(specs) + 1, np.int64)
+    np.cumsum(qt_sizes, out=qt_ptr[1:])
+    pair_query = np.repeat(np.arange(len(specs), dtype=np.int64), sizes)
+    n_tok = np.asarray(qt_sizes, np.int64)
+    pair_doc = _cat(p["pair_doc"], np.int32)
+    progress(1.0, "prepared")
+    return DecisionMemoryPrepared(
+        n_docs=len(records), docs=facts, specs=specs, tokens=tokens, n_tokens=n_tok,
+        row_ptr=row_ptr, pair_doc=pair_doc, pair_query=pair_query,
+        qt_ptr=qt_ptr, qt_log_all=np.asarray(p["log_all"], np.float64),
+        qt_log_project=np.asarray(p["log_project"], np.float64),
+        qt_generic=np.asarray(p["generic"], np.bool_), e_pair=_cat(p["e_pair"], np.int64),
+        e_qt=_cat(p["e_qt"], np.int64), e_loc=_cat(p["e_loc"], np.int8),
+        strong=_cat(p["strong"], np.int64), meaningful=_cat(p["meaningful"], np.int64),
+        locality=_cat(p["locality"], np.int8), in_project=_cat(p["in_project"], np.bool_),
+        age=_cat(p["age"], np.float64), flags=facts.flags[pair_doc])
