@@ -1,0 +1,80 @@
+"""why-stats figures, worked by hand from REFERENCE.md §1's definitions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.diagnostics import (
+    Turn,
+    clamp_last,
+    excerpt_length,
+    injection_stats,
+    percentile,
+    turns_from_log,
+    turns_from_ranking,
+)
+from workbench.core.formats.pi_memory_injections import read_injections
+
+
+def _turn(*scores: float, limit: int = 3, min_score: float = 8, ts: str = "") -> Turn:
+    return Turn(tuple((f"d{int(s)}", s, 100) for s in scores), min_score, limit, ts)
+
+
+def test_figures_worked_by_hand() -> None:
+    turns = [_turn(20, 12, 9, ts="t1"), _turn(), _turn(15, ts="t3"), _turn(11, 10, ts="t4")]
+    st = injection_stats(turns)
+    assert st.turns == 4 and (st.first_ts, st.last_ts) == ("t1", "t4")
+    # counts 3, 0, 1, 2 → mean 1.5; sorted 0 1 2 3: p50 = [floor(2)] = 2, p95 = [min(3, 3)] = 3
+    assert (st.count_mean, st.count_p50, st.count_p95) == (1.5, 2, 3)
+    assert st.hit_limit_pct == 25.0 and st.zero_pct == 25.0
+    # top: 20, 0, 15, 11 → avg 11.5, min 0, max 20; tail: 9, 0, 15, 10 → avg 8.5
+    assert (st.top_avg, st.top_min, st.top_max, st.tail_avg) == (11.5, 0, 20, 8.5)
+    # snippets all 100: tokens = round(100 × 1.5 / 4) = round(37.5) = 38 (halves up)
+    assert st.snippet_mean == 100 and st.tokens_per_turn == 38
+    # tail avg − min score = 0.5 < 3: the threshold is doing real work
+    assert st.threshold_doing_real_work
+    assert st.most_injected[0] == ("d20", 1, 20.0) and len(st.most_injected) == 6
+
+
+def test_percentile_and_clamp() -> None:
+    assert percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95) == 10  # floor(9.5) = 9
+    assert percentile([5], 50) == 5 and percentile([], 50) == 0
+    assert (clamp_last(None), clamp_last(3), clamp_last(50_000), clamp_last(42)) == \
+        (500, 10, 10_000, 42)
+
+
+def test_no_turns() -> None:
+    st = injection_stats([])
+    assert st.turns == 0 and st.tokens_per_turn == 0 and not st.threshold_doing_real_work
+
+
+def test_excerpt_length() -> None:
+    assert excerpt_length("a  b\n c") == 5
+    assert excerpt_length("x" * 500) == 181
+    assert excerpt_length("x" * 500, limit=220) == 221
+
+
+def test_from_a_real_log_without_previews(tmp_path: Path) -> None:
+    # the default configuration writes no promptPreview: the original's /memory why crashed
+    rows = [{"ts": f"2026-11-0{i}T10:00:00.000Z", "cwd": "/r", "project": "r",
+             "promptCharCount": 40, "minScore": 8, "limit": 3, "globalInject": False,
+             "results": [{"id": "a", "title": "A", "kind": "manual", "source": "manual",
+                          "score": 10 + i, "snippetLength": 120}] * i} for i in range(1, 4)]
+    log = tmp_path / "injections.jsonl"
+    log.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n")
+    parsed = read_injections(log)
+    assert parsed.n_skipped == 1
+    st = injection_stats(turns_from_log(parsed.records))
+    assert st.turns == 3 and st.count_mean == 2.0 and st.hit_limit_pct == pytest.approx(100 / 3)
+    assert st.most_injected == (("a", 6, pytest.approx((11 + 12 * 2 + 13 * 3) / 6)),)
+
+
+def test_live_turns_from_a_ranking() -> None:
+    turns = turns_from_ranking(["a", "b", "c"], ["short", "x" * 300, "mid text"],
+                               docs=[[1, 0], [2, -1]], scores=[[12.0, 9.0], [8.0, 0.0]],
+                               counts=[2, 1], min_score=8, limit=3)
+    assert [t.results for t in turns] == [(("b", 12.0, 181), ("a", 9.0, 5)),
+                                          (("c", 8.0, 8),)]

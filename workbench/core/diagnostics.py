@@ -1,0 +1,147 @@
+"""Injection diagnostics: pi-lodestone's `/memory why-stats` figures (REFERENCE.md §1).
+
+The same statistics come from two sources: a real `injections.jsonl` log (what was injected),
+or a ranking the workbench just computed for the current parameters (what would be injected) —
+so moving the min-score or limit slider shows how many memories each turn gets and what that
+costs in tokens.
+
+Conventions, as the original computes them:
+- percentile p of n sorted values = sorted[min(n − 1, floor(p/100 · n))];
+- top score = the first result's score, tail score = the last result's, 0 for a turn that
+  injected nothing (averaged over all turns);
+- estimated tokens per turn = round(mean snippet length × mean result count / 4), halves up;
+- the threshold "is doing real work" when tail average − min score < 3.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from workbench.core.formats.pi_memory_injections import InjectionRecord
+
+DEFAULT_LAST, MIN_LAST, MAX_LAST = 500, 10, 10_000
+REAL_WORK_MARGIN = 3.0
+TOP_IDS = 8
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One injection: its results (id, score, snippet length), best first, and its settings."""
+
+    results: tuple[tuple[str, float, int], ...]
+    min_score: float
+    limit: int
+    ts: str = ""
+
+
+@dataclass(frozen=True)
+class InjectionStats:
+    turns: int
+    first_ts: str
+    last_ts: str
+    count_mean: float
+    count_p50: float
+    count_p95: float
+    hit_limit_pct: float
+    zero_pct: float
+    top_avg: float
+    top_min: float
+    top_max: float
+    tail_avg: float
+    min_score: float
+    limit: int
+    snippet_mean: float
+    tokens_per_turn: int
+    most_injected: tuple[tuple[str, int, float], ...]  # id, times, average score
+    counts: tuple[int, ...]  # results per turn, for the distribution chart
+
+    @property
+    def threshold_doing_real_work(self) -> bool:
+        return self.turns > 0 and self.tail_avg - self.min_score < REAL_WORK_MARGIN
+
+
+def clamp_last(n: int | None) -> int:
+    """why-stats reads the last n records: default 500, clamped to 10..10000."""
+    return DEFAULT_LAST if n is None else max(MIN_LAST, min(MAX_LAST, n))
+
+
+def percentile(sorted_values: Sequence[float], p: float) -> float:
+    if not sorted_values:
+        return 0.0
+    n = len(sorted_values)
+    return float(sorted_values[min(n - 1, math.floor(p / 100 * n))])
+
+
+def js_round(x: float) -> int:
+    return math.floor(x + 0.5)
+
+
+def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
+    """Every why-stats figure over the given turns (oldest first)."""
+    n = len(turns)
+    counts = [len(t.results) for t in turns]
+    ordered = sorted(counts)
+    tops = [t.results[0][1] if t.results else 0.0 for t in turns]
+    tails = [t.results[-1][1] if t.results else 0.0 for t in turns]
+    snippets = [r[2] for t in turns for r in t.results]
+    seen: Counter[str] = Counter()
+    score_sum: defaultdict[str, float] = defaultdict(float)
+    for t in turns:
+        for rid, score, _ in t.results:
+            seen[rid] += 1
+            score_sum[rid] += score
+    most = tuple((rid, c, score_sum[rid] / c) for rid, c in seen.most_common(TOP_IDS))
+    count_mean = sum(counts) / n if n else 0.0
+    snippet_mean = sum(snippets) / len(snippets) if snippets else 0.0
+    last = turns[-1] if turns else None
+    return InjectionStats(
+        turns=n,
+        first_ts=turns[0].ts if turns else "",
+        last_ts=last.ts if last else "",
+        count_mean=count_mean,
+        count_p50=percentile(ordered, 50),
+        count_p95=percentile(ordered, 95),
+        hit_limit_pct=100 * sum(1 for t in turns if len(t.results) >= t.limit > 0) / n if n
+        else 0.0,
+        zero_pct=100 * counts.count(0) / n if n else 0.0,
+        top_avg=sum(tops) / n if n else 0.0,
+        top_min=min(tops, default=0.0),
+        top_max=max(tops, default=0.0),
+        tail_avg=sum(tails) / n if n else 0.0,
+        min_score=last.min_score if last else 0.0,
+        limit=last.limit if last else 0,
+        snippet_mean=snippet_mean,
+        tokens_per_turn=js_round(snippet_mean * count_mean / 4),
+        most_injected=most,
+        counts=tuple(counts),
+    )
+
+
+def excerpt_length(text: str, limit: int = 180) -> int:
+    """Length of the snippet an injection shows: whitespace collapsed, cut to `limit`
+    characters (180 when injecting) with an ellipsis at a cut end. The original centres the
+    cut on the query's longest terms and may mark both ends; one mark is assumed here, so a
+    long text's estimate can be one character short."""
+    collapsed = " ".join(text.split())
+    return len(collapsed) if len(collapsed) <= limit else limit + 1
+
+
+def turns_from_log(records: Sequence[InjectionRecord], last: int | None = None) -> list[Turn]:
+    """Turns of an injections log, the last n (clamped as why-stats clamps it)."""
+    return [Turn(tuple((m.id, m.score, m.snippet_length) for m in r.results), r.min_score,
+                 r.limit, r.ts) for r in list(records)[-clamp_last(last):]]
+
+
+def turns_from_ranking(doc_ids: Sequence[str], texts: Sequence[str], docs: Sequence[Sequence[int]],
+                       scores: Sequence[Sequence[float]], counts: Sequence[int],
+                       min_score: float, limit: int) -> list[Turn]:
+    """Turns the current parameters would inject: one per query, its selected results."""
+    turns = []
+    for q, n in enumerate(counts):
+        results = tuple((doc_ids[int(docs[q][j])], float(scores[q][j]),
+                         excerpt_length(texts[int(docs[q][j])])) for j in range(int(n)))
+        turns.append(Turn(results, min_score, limit))
+    return turns
