@@ -13,6 +13,7 @@ _REGISTRY: dict[str, str] = {
     "hybrid": "workbench.core.models.hybrid:HybridModel",
     "dense": "workbench.core.models.dense:DenseModel",
     "decision-memory": "workbench.core.models.decision_memory:DecisionMemoryModel",
+    "importance": "workbench.core.models.importance:ImportanceModel",
 }
 
 

@@ -1,0 +1,193 @@
+"""The `importance` model through the engine: hand-worked totals, the vectorised combine against a
+direct per-memory computation, gates, the budget, live parameters, explain and the sample."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+from workbench.core.engine import prepare, rank, resolve_params
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.models.importance import ImportanceModel, importance, rules_from
+from workbench.core.text import Analyzer
+
+NOW = "2026-03-01T00:00:00Z"
+
+
+def doc(i: str, text: str, accessed: str = NOW, **meta: Any) -> Document:
+    return Document(i, "", text, metadata={"last_accessed": accessed, **meta})
+
+
+def small() -> Dataset:
+    docs = [
+        # short 0.5 + emphasis 0.3 + decision 0.2 = 1.0 (the document's example)
+        doc("a", "Important: decided to pin the migration tool", tier="short"),
+        # medium 0.6 + failure 0.2 + outcome failure 0.2 + repetition 0.1 (3 mentions) = 1.1 → 1
+        doc("b", "the migration broke staging", tier="medium", outcome="failure", mentions=3),
+        # long 0.8, accessed 28 days before now: no decay = 0.8
+        doc("c", "migration notes for staging", "2026-02-01T00:00:00Z", tier="long"),
+        # short 0.5, 10 days inactive: 0.5 − 0.1·(10 − 7) = 0.2
+        doc("d", "staging migration checklist", "2026-02-19T00:00:00Z", tier="short"),
+        # medium 0.6, 28 days: no decay yet = 0.6; superseded: − 0.5 = 0.1 → archived
+        doc("e", "old migration plan", "2026-02-01T00:00:00Z", tier="medium", superseded_by="a"),
+        doc("f", "unrelated memory about lunch", tier="long"),
+    ]
+    queries = [Query("q1", "migration staging", {"now": NOW}), Query("q2", "lunch")]
+    return Dataset("small", Corpus(docs), QuerySet(queries))
+
+
+def test_registered() -> None:
+    assert isinstance(get_model("importance"), ImportanceModel)
+
+
+def test_hand_worked_importance_through_the_engine() -> None:
+    m, ds = ImportanceModel(), small()
+    p = resolve_params(m, {"relevance": "coverage", "limit": 0})
+    scores = m.combine(prepare(m, ds, p, use_cache=False), p)
+    row = scores.row(0)
+    got = dict(zip([ds.corpus[int(d)].id for d in scores.docs[row]],
+                   scores.total[row].tolist(), strict=True))
+    gate = dict(zip([ds.corpus[int(d)].id for d in scores.docs[row]],
+                    scores.gate[row].tolist(), strict=True))
+    # coverage: share of {migrat, stage} held — a: 1/2, b..d: 2/2, e: 1/2
+    assert got["a"] == pytest.approx(0.5 * 1.0)
+    assert got["b"] == pytest.approx(1.0 * 1.0)
+    assert got["c"] == pytest.approx(1.0 * 0.8)
+    assert got["d"] == pytest.approx(1.0 * 0.2)
+    assert got["e"] == 0.0 and scores.gates[gate["e"] - 1] == "archived"
+    assert "f" not in got  # shares no term: not a candidate
+
+
+def test_contributions_sum_to_the_total() -> None:
+    m, ds = ImportanceModel(), small()
+    p = resolve_params(m, {"limit": 0})
+    scores = m.combine(prepare(m, ds, p, use_cache=False), p)
+    ok = scores.gate == 0
+    np.testing.assert_allclose(scores.contributions.sum(axis=0)[ok], scores.total[ok],
+                               atol=1e-12)
+    assert scores.signals == m.signal_names
+
+
+def _bm25_max(ds: Dataset, k1: float = 1.2, b: float = 0.75) -> list[dict[int, float]]:
+    """Lucene BM25 over title + text, document by document, divided by each query's best."""
+    an = Analyzer()
+    toks = [an.tokens(f"{d.title} {d.text}" if d.title else d.text) for d in ds.corpus]
+    n, avgdl = len(toks), sum(map(len, toks)) / len(toks)
+    df = Counter(t for ts in toks for t in set(ts))
+    out = []
+    for q in ds.queries:
+        raw: dict[int, float] = {}
+        for i, ts in enumerate(toks):
+            tf = Counter(ts)
+            s = sum(c * math.log1p((n - df[t] + 0.5) / (df[t] + 0.5))
+                    * tf[t] / (tf[t] + k1 * (1 - b + b * len(ts) / avgdl))
+                    for t, c in Counter(an.tokens(q.text)).items() if tf[t])
+            if s > 0:
+                raw[i] = s
+        best = max(raw.values(), default=1.0)
+        out.append({i: s / best for i, s in raw.items()})
+    return out
+
+
+@pytest.mark.parametrize("overrides", [{}, {"whole_days": False, "boost_emphasis": 0.1,
+                                           "stale_short": 0.02, "outcome_fires_failure": True}])
+def test_engine_equals_direct_per_memory_computation(overrides: dict[str, object]) -> None:
+    ds = load_dataset(SAMPLES / "memories")
+    m = ImportanceModel()
+    p = resolve_params(m, {**overrides, "limit": 0, "prefilter": False,
+                           "exclude_archived": False})
+    prep = prepare(m, ds, p, use_cache=False)
+    scores = m.combine(prep, p)
+    rules, rel = rules_from(p), _bm25_max(ds)
+    for q in range(len(ds.queries)):
+        row = scores.row(q)
+        assert sorted(scores.docs[row].tolist()) == sorted(rel[q])
+        for d, total in zip(scores.docs[row].tolist(), scores.total[row].tolist(), strict=True):
+            mem = prep.memory(d, ds.corpus[d].text, int(prep.query_clock[q]), "short")
+            assert total == pytest.approx(rel[q][d] * importance(mem, rules).final, abs=1e-9)
+
+
+def test_pre_filter_gate() -> None:
+    # medium 0.6, 36 days inactive: 0.6 − 0.05·6 = 0.3. current 0.3 > 0.3 no; 36 < 30 no;
+    # stored 0.6 > 0.7 no → pre-filtered. A 0.75 medium base: stored 0.75 > 0.7 passes.
+    ds = Dataset("p", Corpus([Document("x", "", "cache notes", metadata={
+        "tier": "medium", "last_accessed": "2026-01-24T00:00:00Z"})]),
+        QuerySet([Query("q", "cache", {"now": NOW})]))
+    m = ImportanceModel()
+    p = resolve_params(m, {"exclude_archived": False})
+    prep = prepare(m, ds, p, use_cache=False)
+    assert m.combine(prep, p).gate.tolist() == [3]  # "pre-filter"
+    p2 = resolve_params(m, {"exclude_archived": False, "base_medium": 0.75})
+    s2 = m.combine(prep, p2)
+    assert s2.gate.tolist() == [0] and s2.total[0] == pytest.approx(0.45)  # 0.75 − 0.3
+
+
+def test_budget_top_five_by_default() -> None:
+    ds = load_dataset(SAMPLES / "memories")
+    m = ImportanceModel()
+    p = resolve_params(m)
+    r = rank(m.combine(prepare(m, ds, p, use_cache=False), p), 100, m.selection_params(p))
+    assert int(r.count.max()) == 5
+    assert m.selection_params(resolve_params(m, {"limit": 0})).limit is None
+
+
+def test_live_parameters_need_no_re_prepare() -> None:
+    m, ds = ImportanceModel(), load_dataset(SAMPLES / "memories")
+    live = [x.name for x in m.schema if x.stage == "live"]
+    assert {"boost_emphasis", "stale_short", "limit", "relevance", "k1"} <= set(live)
+    assert {x.name for x in m.schema.stage("prepare")} == {"now", "fields", "stop_words",
+                                                           "stemmer"}
+    base = resolve_params(m)
+    prep = prepare(m, ds, base, use_cache=False)
+    changed = resolve_params(m, {"boost_failure": 0.05, "base_long": 0.6, "k1": 2.0,
+                                 "relevance": "bm25", "dismissal": 0.3})
+    assert m.schema.prepare_values(changed) == m.schema.prepare_values(base)
+    again = m.combine(prepare(m, ds, changed, use_cache=False), changed)
+    np.testing.assert_array_equal(m.combine(prep, changed).total, again.total)
+
+
+def test_now_from_parameter_when_the_query_has_none() -> None:
+    m, ds = ImportanceModel(), small()
+    # q2 has no context: the newest timestamp of the corpus (2026-03-01) unless `now` is set
+    p = resolve_params(m, {"now": "2026-03-21T00:00:00Z"})
+    prep = prepare(m, ds, p, use_cache=False)
+    f = ds.corpus.index["f"]
+    assert prep.inactive[prep.query_clock[1], f] == pytest.approx(20.0)
+    assert prep.inactive[prep.query_clock[0], f] == pytest.approx(0.0)
+
+
+def test_explain_lists_every_boost_and_decay() -> None:
+    ds = load_dataset(SAMPLES / "memories")
+    m = ImportanceModel()
+    p = resolve_params(m)
+    prep = prepare(m, ds, p, use_cache=False)
+    d, q = ds.corpus.index["m14"], ds.queries.index["q04"]
+    out = m.explain(prep, ds, q, d, p)
+    boosts = {b["category"]: b["fired_by"] for b in out["boosts"]}
+    assert boosts == {"emotion": ["frustrated"], "failure": ["mistake"]}
+    # medium 0.6 + 0.2 + 0.2 + outcome failure 0.2 + repetition (3 mentions) 0.1 = 1.3 → 1
+    assert out["clamp"] == pytest.approx(-0.3) and out["importance"] == pytest.approx(1.0)
+    assert out["band"] == "resurface" and out["resurface"] is True
+    marks = m.explain(prep, ds, ds.queries.index["q05"], ds.corpus.index["m21"], p)
+    assert marks["boosts"] == [{"category": "emotion", "boost": 0.2,
+                                "fired_by": ["finally!", "3 exclamation marks"]}]
+    stale = m.explain(prep, ds, ds.queries.index["q05"], ds.corpus.index["m19"], p)
+    # short, accessed 8 days before now: 0.1 · (8 − 7) = 0.1
+    assert stale["decays"][0]["decay"] == "staleness"
+    assert stale["decays"][0]["value"] == pytest.approx(-0.1)
+
+
+def test_sample_corpus_loads_and_evaluates(capsys: pytest.CaptureFixture[str]) -> None:
+    ds = load_dataset(SAMPLES / "memories")
+    assert len(ds.corpus) == 80 and len(ds.queries) == 20 and ds.qrels
+    assert ds.corpus[0].metadata["tier"] == "long"
+    assert main(["eval", str(SAMPLES / "memories"), "-m", "importance"]) == 0
+    assert "ndcg@10" in capsys.readouterr().out

@@ -1,0 +1,150 @@
+"""Combine: the live parameters applied to the prepared arrays, vectorised.
+
+Importance is computed for every (clock, memory) at once — U × N, U the distinct pinned clocks
+(usually 1) — then gathered onto the (query, memory) candidate pairs and multiplied by the
+relevance:
+
+    importance = min(cap if dismissed ≥ n, clamp₀¹(base + Σ boosts + outcome + repetition − decays))
+    total      = relevance × importance        (0 where a gate zeroed it)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.engine import Scores
+from workbench.core.models.bm25 import BM25Model
+from workbench.core.models.importance.params import GATES
+from workbench.core.models.importance.prepared import ImportancePrepared
+from workbench.core.models.importance.rules import CATEGORIES, DIGITS, OUTCOMES, TIERS
+from workbench.core.params import Params
+
+_C = {c: i for i, c in enumerate(CATEGORIES)}
+
+
+@dataclass(frozen=True)
+class Importance:
+    """Importance of every memory at every clock.
+
+    parts:  float64 (C + 5, U, N)  base, the C categories, outcome, repetition, decay (≤ 0),
+                                   clamp — summing to `final`
+    final:  float64 (U, N)         the importance ("current relevance")
+    stored: float64 (N,)           clamp₀¹(base + boosts + outcome + repetition): before decays
+    fired:  bool (C, N)            categories fired (phrases, exclamations, outcome, contradiction)
+    """
+
+    parts: NDArray[np.float64]
+    final: NDArray[np.float64]
+    stored: NDArray[np.float64]
+    fired: NDArray[np.bool_]
+
+
+def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
+    def f(name: str) -> float:
+        return float(params[name])
+
+    tier = np.where(prep.tier >= 0, prep.tier, TIERS.index(str(params["default_tier"])))
+    base = np.array([f(f"base_{t.replace('-', '_')}") for t in TIERS])[tier]
+    fired = prep.fired.copy()
+    fired[_C["emotion"]] |= prep.exclaim >= int(params["exclamation_min"])
+    if params["outcome_fires_failure"]:
+        fired[_C["failure"]] |= prep.outcome == OUTCOMES.index("failure")
+    fired[_C["correction"]] |= prep.contradicts
+    boosts = fired * np.array([f(f"boost_{c}") for c in CATEGORIES])[:, None]
+    out_vals = np.array([f(f"outcome_{o}") for o in OUTCOMES] + [0.0])
+    outcome = out_vals[prep.outcome]  # -1 picks the trailing 0
+    rep = np.minimum(f("repeat_cap"), f("repeat_per") * np.maximum(
+        0, prep.mentions - int(params["repeat_free"])))
+    # staleness per tier (ultra-short follows short; long has no grace)
+    per_day = np.array([f("stale_short"), f("stale_short"), f("stale_medium"),
+                        f("stale_long")])[tier]
+    grace = np.array([f("stale_short_days"), f("stale_short_days"),
+                      f("stale_medium_days"), 0.0])[tier]
+    days = np.floor(prep.inactive) if params["whole_days"] else prep.inactive
+    stale = per_day * np.maximum(0.0, days - grace)
+    sup = 0.0 if params["superseded_archive"] else f("superseded_decay")
+    decay = 0.0 - (stale + f("dismissal") * prep.dismissals + sup * prep.superseded)  # no −0
+    stored_raw = base + boosts.sum(axis=0) + outcome + rep
+    raw = stored_raw + decay
+    final = np.clip(raw, 0.0, 1.0)
+    capped = prep.dismissals >= int(params["dismiss_cap_count"])
+    final = np.round(np.where(capped, np.minimum(final, f("dismiss_cap")), final), DIGITS)
+    u, n = final.shape
+    parts = np.empty((len(CATEGORIES) + 5, u, n))
+    parts[0] = base
+    parts[1:1 + len(CATEGORIES)] = boosts[:, None, :]
+    parts[-4] = outcome
+    parts[-3] = rep
+    parts[-2] = decay
+    parts[-1] = final - raw
+    return Importance(parts, final, np.clip(stored_raw, 0.0, 1.0), fired)
+
+
+def relevance(prep: ImportancePrepared, params: Params,
+              pair_query: NDArray[np.int64]) -> NDArray[np.float64]:
+    """float64 (P,): the chosen relevance of every candidate pair."""
+    stats = prep.bm25
+    n_pairs = len(stats.cand)
+    if params["relevance"] == "coverage":
+        matched = np.bincount(stats.post_pair, minlength=n_pairs).astype(np.float64)
+        out: NDArray[np.float64] = matched / np.maximum(prep.query_n_terms[pair_query], 1.0)
+        return out
+    bparams = BM25Model.schema.resolve({"k1": params["k1"], "b": params["b"]})
+    raw: NDArray[np.float64] = np.bincount(
+        stats.post_pair, weights=BM25Model().term_scores(stats, bparams),
+        minlength=n_pairs).astype(np.float64)
+    if params["relevance"] == "bm25":
+        return raw
+    # bm25-max: each query's scores divided by its best one (rows are never empty here)
+    lengths = np.diff(stats.row_ptr)
+    full = lengths > 0
+    best = np.zeros(len(lengths))
+    if n_pairs:
+        best[full] = np.maximum.reduceat(raw, stats.row_ptr[:-1][full])
+    out = raw / np.where(best > 0, best, 1.0)[pair_query]
+    return out
+
+
+def gates(prep: ImportancePrepared, params: Params, imp: Importance,
+          clock: NDArray[np.int64], docs: NDArray[np.int32]) -> NDArray[np.int8]:
+    """int8 (P,): 1 + index into GATES of the first gate that zeroes the pair, else 0."""
+    final = imp.final[clock, docs]
+    gate = np.zeros(len(docs), np.int8)
+    checks = {
+        "superseded": prep.superseded[docs] & bool(params["superseded_archive"]),
+        "archived": (final < float(params["archive_threshold"]))
+        & bool(params["exclude_archived"]),
+        "pre-filter": ~((final > float(params["prefilter_current"]))
+                        | (prep.inactive[clock, docs] < float(params["prefilter_days"]))
+                        | (imp.stored[docs] > float(params["prefilter_importance"])))
+        & bool(params["prefilter"]),
+    }
+    for name in reversed(GATES):  # the first gate in GATES wins
+        gate[checks[name]] = GATES.index(name) + 1
+    return gate
+
+
+def combine_importance(prep: ImportancePrepared, params: Params,
+                       signals: tuple[str, ...]) -> Scores:
+    stats = prep.bm25
+    pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
+    clock = prep.query_clock[pair_query]
+    docs = stats.cand
+    imp = importance_table(prep, params)
+    rel = relevance(prep, params, pair_query)
+    value = imp.final[clock, docs]
+    gate = gates(prep, params, imp, clock, docs)
+    total = np.where(gate == 0, rel * value, 0.0)
+
+    def parts(pairs: NDArray[np.intp]) -> NDArray[np.float64]:
+        c, d = clock[pairs], docs[pairs]
+        out = np.empty((len(signals), len(pairs)))
+        out[:-1] = imp.parts[:, c, d]
+        out[-1] = (rel[pairs] - 1.0) * imp.final[c, d]
+        return out
+
+    return Scores(row_ptr=stats.row_ptr, docs=docs, total=total, gate=gate,
+                  signals=signals, parts=parts, gates=GATES)

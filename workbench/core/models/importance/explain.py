@@ -1,0 +1,100 @@
+"""Explain one (query, memory) pair: every boost with what fired it, every decay, the clamp, the
+band and its behaviour, the pre-filter's three tests and the relevance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.core.data import Dataset
+from workbench.core.models.importance.combine import (
+    Importance,
+    gates,
+    importance_table,
+    relevance,
+)
+from workbench.core.models.importance.params import GATES
+from workbench.core.models.importance.prepared import ImportancePrepared
+from workbench.core.models.importance.rules import CATEGORIES, OUTCOMES, TIERS, band
+from workbench.core.params import Params
+
+
+def _gate(prep: ImportancePrepared, params: Params, imp: Importance, clock: int,
+          doc: int) -> str | None:
+    g = int(gates(prep, params, imp, np.array([clock], np.int64),
+                  np.array([doc], np.int32))[0])
+    return GATES[g - 1] if g else None
+
+
+def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: int,
+                 params: Params) -> dict[str, Any]:
+    imp = importance_table(prep, params)
+    u = int(prep.query_clock[query])
+    parts = imp.parts[:, u, doc]
+    final = float(imp.final[u, doc])
+    stats = prep.bm25
+    row = slice(int(stats.row_ptr[query]), int(stats.row_ptr[query + 1]))
+    at = np.flatnonzero(stats.cand[row] == doc)
+    rel = 0.0
+    if len(at):
+        pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
+        rel = float(relevance(prep, params, pair_query)[row.start + int(at[0])])
+    t, o = int(prep.tier[doc]), int(prep.outcome[doc])
+    phrases = prep.phrases[doc]
+    boosts = []
+    for i, c in enumerate(CATEGORIES):
+        if not imp.fired[i, doc]:
+            continue
+        why = list(phrases[c])
+        if c == "emotion" and prep.exclaim[doc] >= int(params["exclamation_min"]):
+            why.append(f"{int(prep.exclaim[doc])} exclamation marks")
+        if c == "failure" and params["outcome_fires_failure"] and o == OUTCOMES.index("failure"):
+            why.append("outcome: failure")
+        if c == "correction" and prep.contradicts[doc]:
+            why.append("contradicts a previous memory")
+        boosts.append({"category": c, "boost": float(parts[1 + i]), "fired_by": why})
+    days = float(prep.inactive[u, doc])
+    tier = TIERS[t] if t >= 0 else str(params["default_tier"])
+    stale_rate = {"long": "stale_long", "medium": "stale_medium"}.get(tier, "stale_short")
+    dismiss = float(params["dismissal"]) * int(prep.dismissals[doc])
+    sup = (0.0 if params["superseded_archive"] else float(params["superseded_decay"])) \
+        * bool(prep.superseded[doc])
+    stale = -float(parts[-2]) - dismiss - sup  # decay part = −(staleness + dismissal + sup)
+    decays = [{"decay": "staleness", "value": -stale,
+               "days_inactive": days, "per_day": float(params[stale_rate])},
+              {"decay": "dismissal", "value": -dismiss, "dismissals": int(prep.dismissals[doc])},
+              {"decay": "superseded", "value": -sup}]
+    name, behaviour = band(final, (float(params["resurface_threshold"]),
+                                   float(params["standard_threshold"]),
+                                   float(params["short_threshold"]),
+                                   float(params["archive_threshold"])))
+    resurface = (final > float(params["resurface_threshold"])
+                 and int(prep.dismissals[doc]) < int(params["resurface_dismissals"]))
+    return {
+        "doc": dataset.corpus[doc].id,
+        "query": dataset.queries[query].text,
+        "tier": tier,
+        "outcome": OUTCOMES[o] if o >= 0 else None,
+        "base": float(parts[0]),
+        "boosts": boosts,
+        "outcome_boost": float(parts[-4]),
+        "mentions": int(prep.mentions[doc]),
+        "repetition": float(parts[-3]),
+        "decays": [d for d in decays if d["value"] != 0.0],
+        "clamp": float(parts[-1]),
+        "importance": final,
+        "stored_importance": float(imp.stored[doc]),
+        "band": name,
+        "behaviour": behaviour,
+        "resurface": resurface,
+        "pre_filter": {
+            "current_relevance": final > float(params["prefilter_current"]),
+            "recently_accessed": days < float(params["prefilter_days"]),
+            "important": float(imp.stored[doc]) > float(params["prefilter_importance"]),
+        },
+        "relevance_kind": str(params["relevance"]),
+        "relevance": rel,
+        "total": rel * final,
+        "gate": _gate(prep, params, imp, u, doc),
+    }

@@ -1,0 +1,139 @@
+"""The importance model's parameters and signals, declared once as data.
+
+Defaults are the document's numbers (memory-importance.md) and REFERENCE.md §4's decisions.
+Prepare-stage: the pinned clock `now` (ages are prepared) and the relevance's text analysis
+(fields, stop words, stemmer); everything else is applied live.
+"""
+
+from __future__ import annotations
+
+from workbench.core.engine import Signal
+from workbench.core.models.importance.rules import CATEGORIES, OUTCOMES, TIERS, Rules
+from workbench.core.params import Param, Params, ParamSchema
+from workbench.core.text import STEMMERS, STOP_WORD_LISTS
+
+RELEVANCES = ("bm25-max", "bm25", "coverage")
+GATES = ("superseded", "archived", "pre-filter")
+
+_LABELS = {"emphasis": "User emphasis", "decision": "Decision point",
+           "emotion": "Emotional marker", "failure": "Failure context",
+           "correction": "User correction", "explicit": "Explicit request"}
+_BOOSTS = Rules().boost
+_OUT = Rules().outcome
+
+SIGNALS = (
+    Signal("base", "Base (tier)", "The tier's base importance."),
+    *(Signal(c, _LABELS[c], f"+{_BOOSTS[c]:g} by default when any of the category's "
+             "phrases fires (once per category).") for c in CATEGORIES),
+    Signal("outcome", "Outcome", "The companion schema's boost for the episode outcome."),
+    Signal("repetition", "Repeated mention", "min(cap, per · max(0, mentions − free))."),
+    Signal("decay", "Decays", "− (staleness + dismissals + superseded)."),
+    Signal("clamp", "Clamp", "What clamping to [0, 1] (and the 3-dismissal cap) removed."),
+    Signal("relevance", "Relevance factor", "(relevance − 1) · importance: the parts above "
+           "sum to the importance, this turns it into relevance × importance."),
+)
+
+
+def _f(name: str, label: str, default: float, help: str, high: float = 1.0,
+       step: float = 0.05) -> Param:
+    return Param(name, label, default, low=0.0, high=high, step=step, help=help)
+
+
+SCHEMA = ParamSchema([
+    *(_f(f"base_{t.replace('-', '_')}", f"Base: {t}", Rules().base[t],
+         f"Base importance of {t} memories.") for t in TIERS),
+    Param("default_tier", "Tier when missing", "short", kind="choice", choices=TIERS,
+          help="Tier of a memory whose metadata has none (or an unknown one)."),
+    *(_f(f"boost_{c}", f"Boost: {_LABELS[c].lower()}", _BOOSTS[c],
+         f"Added once when any {_LABELS[c].lower()} phrase fires.") for c in CATEGORIES),
+    Param("exclamation_min", "Exclamation marks for emotion", 2, kind="int", low=1, high=10,
+          step=1, help="'Exclamation marks (multiple)': this many '!' in the text fire the "
+                       "emotional category."),
+    Param("outcome_fires_failure", "Failure outcome fires failure context", False,
+          kind="bool", help="Also fire the failure category for outcome 'failure' (the "
+                            "document's 'Task outcome: failure'); off: counted once, as the "
+                            "outcome boost."),
+    *(_f(f"outcome_{o}", f"Outcome: {o}", _OUT[o], f"Boost of a memory whose outcome is {o} "
+         "(companion schema).") for o in OUTCOMES),
+    _f("repeat_per", "Repetition: per mention", 0.1, "Boost per mention beyond the free ones."),
+    Param("repeat_free", "Repetition: free mentions", 2, kind="int", low=0, high=20, step=1,
+          help="Mentions that earn nothing (2: 3+ mentions boost)."),
+    _f("repeat_cap", "Repetition: cap", 0.3, "Most the repetition boost adds."),
+    _f("stale_short", "Staleness: short per day", 0.1, "Decay per inactive day of short (and "
+       "ultra-short) memories after the grace."),
+    Param("stale_short_days", "Staleness: short grace (days)", 7.0, low=0.0, high=365.0,
+          step=1.0, help="Inactive days before a short memory decays."),
+    _f("stale_medium", "Staleness: medium per day", 0.05, "Decay per inactive day of medium "
+       "memories after the grace.", step=0.01),
+    Param("stale_medium_days", "Staleness: medium grace (days)", 30.0, low=0.0, high=365.0,
+          step=1.0, help="Inactive days before a medium memory decays."),
+    _f("stale_long", "Staleness: long per day", 0.0, "Long memories: no automatic decay.",
+       step=0.01),
+    Param("whole_days", "Count whole days", True, kind="bool",
+          help="Inactive days are floored before the grace is subtracted."),
+    _f("dismissal", "Dismissal decay", 0.15, "Decay per dismissal of a resurfaced memory."),
+    Param("dismiss_cap_count", "Dismissals to cap", 3, kind="int", low=1, high=20, step=1,
+          help="This many dismissals reduce importance to the cap below."),
+    _f("dismiss_cap", "Dismissal cap", 0.3, "Importance of a memory dismissed that often."),
+    Param("resurface_dismissals", "Dismissals to stop resurfacing", 2, kind="int", low=1,
+          high=20, step=1, help="This many dismissals disable resurfacing."),
+    _f("superseded_decay", "Superseded decay", 0.5, "Decay of a memory marked superseded."),
+    Param("superseded_archive", "Archive superseded", False, kind="bool",
+          help="Gate superseded memories out of retrieval instead of decaying them."),
+    _f("resurface_threshold", "Resurface above", 0.8, "Importance above this: eligible for "
+       "resurfacing, promote to long-term."),
+    _f("standard_threshold", "Standard retention from", 0.6, "Band: standard retention."),
+    _f("short_threshold", "Short-term from", 0.4, "Band: short-term only."),
+    _f("archive_threshold", "Archive below", 0.2, "Importance below this: archive or delete."),
+    Param("exclude_archived", "Exclude archived", True, kind="bool",
+          help="Gate memories in the archive band out of retrieval."),
+    Param("prefilter", "Pre-filter", True, kind="bool",
+          help="Search only memories with current relevance > a OR last access < d days OR "
+               "importance > i (the retrieval budget's pre_filter)."),
+    _f("prefilter_current", "Pre-filter: current relevance >", 0.3,
+       "current_relevance is the decayed importance."),
+    Param("prefilter_days", "Pre-filter: accessed within (days)", 30.0, low=0.0, high=3650.0,
+          step=1.0, help="Memories last accessed fewer days ago pass."),
+    _f("prefilter_importance", "Pre-filter: importance >", 0.7,
+       "importance is the stored importance before decays (clamped)."),
+    Param("limit", "Max results", 5, kind="int", low=0, high=1000, step=1,
+          help="The budget's max_results (0 = no limit)."),
+    Param("relevance", "Relevance", "bm25-max", kind="choice", choices=RELEVANCES,
+          help="bm25-max: BM25 divided by the query's best (in [0, 1]); bm25: raw BM25; "
+               "coverage: share of the query's distinct terms the memory holds."),
+    Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05, help="BM25 saturation."),
+    Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05, help="BM25 length norm."),
+    Param("now", "Now (ISO 8601)", "", kind="text", stage="prepare",
+          help="The pinned clock when a query's context has no `now`; empty: the newest "
+               "created_at/last_accessed of the corpus."),
+    Param("fields", "Fields", "title+text", kind="choice", choices=("title+text", "text"),
+          stage="prepare", help="What the relevance indexes (boosts read the text only)."),
+    Param("stop_words", "Stop words", "lucene", kind="choice", choices=tuple(STOP_WORD_LISTS),
+          stage="prepare", help="Stop words removed for the relevance."),
+    Param("stemmer", "Stemmer", "snowball-english", kind="choice", choices=STEMMERS,
+          stage="prepare", help="Stemming for the relevance."),
+])
+
+
+def rules_from(params: Params) -> Rules:
+    """The scalar rules at these parameter values (the reference computation's input)."""
+    def f(name: str) -> float:
+        return float(params[name])
+
+    short = (f("stale_short"), f("stale_short_days"))
+    return Rules(
+        base={t: f(f"base_{t.replace('-', '_')}") for t in TIERS},
+        boost={c: f(f"boost_{c}") for c in CATEGORIES},
+        outcome={o: f(f"outcome_{o}") for o in OUTCOMES},
+        exclamation_min=int(params["exclamation_min"]),
+        outcome_fires_failure=bool(params["outcome_fires_failure"]),
+        repeat_per=f("repeat_per"), repeat_free=int(params["repeat_free"]),
+        repeat_cap=f("repeat_cap"),
+        stale={"ultra-short": short, "short": short,
+               "medium": (f("stale_medium"), f("stale_medium_days")),
+               "long": (f("stale_long"), 0.0)},
+        whole_days=bool(params["whole_days"]),
+        dismissal=f("dismissal"), dismiss_cap_count=int(params["dismiss_cap_count"]),
+        dismiss_cap=f("dismiss_cap"),
+        superseded=0.0 if params["superseded_archive"] else f("superseded_decay"),
+    )

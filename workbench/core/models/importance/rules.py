@@ -1,0 +1,196 @@
+"""The memory-importance document's rules as small pure functions (one memory at a time).
+
+These are the reference the vectorised combine is tested against. Every number they use comes
+in as an argument (from `Rules`, built from the parameters); the phrase lists are the
+document's, verbatim.
+
+Decisions where the document is silent (REFERENCE.md §4):
+- a category fires once however many of its phrases match;
+- phrases match case-insensitively on word boundaries (`(?<!\\w)phrase(?!\\w)`), so "bug" does
+  not fire on "debug" or "bugs", and curly apostrophes count as straight ones;
+- "exclamation marks (multiple)" = at least `exclamation_min` (2) "!" anywhere in the text;
+- "not X, but Y" is the pattern `not <1–4 words>[,] but <word>`;
+- "contradicts previous memory" fires the correction category when the memory's metadata names
+  a memory it `contradicts`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+CATEGORIES: tuple[str, ...] = ("emphasis", "decision", "emotion", "failure", "correction",
+                               "explicit")
+
+PHRASES: dict[str, tuple[str, ...]] = {
+    "emphasis": ("important", "remember this", "don't forget", "critical", "crucial",
+                 "key point", "make sure to", "always", "never"),
+    "decision": ("decided to", "going with", "chose", "will use", "switching to", "settled on",
+                 "the plan is", "we'll do"),
+    "emotion": ("finally!", "frustrated", "excited", "hate", "love", "annoying", "amazing"),
+    "failure": ("broke", "failed", "error", "bug", "doesn't work", "wrong", "mistake"),
+    "correction": ("actually", "no i meant", "that's wrong", "correction:", "update:"),
+    "explicit": ("save this", "store this", "add to memory", "remember that i", "note that"),
+}
+
+NOT_X_BUT_Y = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+\w")
+_PATTERNS = {cat: [(p, re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)"))
+                   for p in phrases] for cat, phrases in PHRASES.items()}
+
+TIERS: tuple[str, ...] = ("ultra-short", "short", "medium", "long")
+OUTCOMES: tuple[str, ...] = ("success", "failure", "decision", "observation", "correction")
+DAY_S = 86400.0
+# importance is rounded to 12 decimals, so that 0.5 − 3·0.1 is 0.2 (not 0.19999999999999998)
+# and the band thresholds and gates see the values the document's arithmetic gives
+DIGITS = 12
+
+
+def normalise(text: str) -> str:
+    """Lower case, curly apostrophes straightened (the phrases are written with ')."""
+    return text.replace("\u2019", "'").replace("\u2018", "'").lower()
+
+
+def fired_phrases(text: str) -> dict[str, list[str]]:
+    """Category → the document's phrases found in `text` (in list order; empty if none).
+    "not X, but Y" reports the matched span; exclamation marks are counted separately."""
+    low = normalise(text)
+    out = {cat: [p for p, rx in pats if rx.search(low)] for cat, pats in _PATTERNS.items()}
+    m = NOT_X_BUT_Y.search(low)
+    if m:
+        out["correction"].append(m.group(0))
+    return out
+
+
+def exclamations(text: str) -> int:
+    return text.count("!")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every constant of the document and its companion schema (the parameters' defaults)."""
+
+    base: Mapping[str, float] = field(default_factory=lambda: {
+        "ultra-short": 0.5, "short": 0.5, "medium": 0.6, "long": 0.8})
+    boost: Mapping[str, float] = field(default_factory=lambda: {
+        "emphasis": 0.3, "decision": 0.2, "emotion": 0.2, "failure": 0.2, "correction": 0.3,
+        "explicit": 0.4})
+    outcome: Mapping[str, float] = field(default_factory=lambda: {
+        "success": 0.1, "failure": 0.2, "decision": 0.2, "observation": 0.0,
+        "correction": 0.3})
+    exclamation_min: int = 2
+    outcome_fires_failure: bool = False
+    repeat_per: float = 0.1
+    repeat_free: int = 2
+    repeat_cap: float = 0.3
+    # tier → (per-day decay, days of grace); ultra-short follows short
+    stale: Mapping[str, tuple[float, float]] = field(default_factory=lambda: {
+        "ultra-short": (0.1, 7.0), "short": (0.1, 7.0), "medium": (0.05, 30.0),
+        "long": (0.0, 0.0)})
+    whole_days: bool = True
+    dismissal: float = 0.15
+    dismiss_cap_count: int = 3
+    dismiss_cap: float = 0.3
+    superseded: float = 0.5
+
+
+def repetition_boost(mentions: int, per: float = 0.1, free: int = 2, cap: float = 0.3) -> float:
+    """min(cap, per · max(0, mentions − free)): 3+ mentions boost, +0.1 each, at most +0.3."""
+    return min(cap, per * max(0, mentions - free))
+
+
+def staleness_decay(days_inactive: float, per_day: float, grace: float,
+                    whole_days: bool = True) -> float:
+    """per_day · max(0, days − grace), days counted whole (floored) unless `whole_days` is off."""
+    days = math.floor(days_inactive) if whole_days else days_inactive
+    return per_day * max(0.0, days - grace)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What the rules read of one memory (see the package docstring for the JSONL fields)."""
+
+    text: str
+    tier: str = "short"
+    outcome: str = ""
+    mentions: int = 1
+    days_inactive: float = 0.0
+    dismissals: int = 0
+    superseded: bool = False
+    contradicts: bool = False
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """One memory's importance, part by part; `final` = clamp(sum of the parts) then the cap."""
+
+    base: float
+    boosts: dict[str, float]
+    fired: dict[str, list[str]]
+    outcome: float
+    repetition: float
+    staleness: float
+    dismissal: float
+    superseded: float
+    raw: float
+    final: float
+
+    @property
+    def clamp(self) -> float:
+        return self.final - self.raw
+
+
+def categories_fired(memory: Memory, rules: Rules) -> dict[str, list[str]]:
+    """Category → what fired it (phrases, "!! ×n", the outcome, the contradiction)."""
+    fired = fired_phrases(memory.text)
+    n = exclamations(memory.text)
+    if n >= rules.exclamation_min:
+        fired["emotion"].append(f"{n} exclamation marks")
+    if rules.outcome_fires_failure and memory.outcome == "failure":
+        fired["failure"].append("outcome: failure")
+    if memory.contradicts:
+        fired["correction"].append("contradicts a previous memory")
+    return fired
+
+
+def importance(memory: Memory, rules: Rules) -> Breakdown:
+    """final = min(cap, clamp₀¹(base + Σ boosts + outcome + repetition − Σ decays))."""
+    fired = categories_fired(memory, rules)
+    boosts = {c: (rules.boost[c] if fired[c] else 0.0) for c in CATEGORIES}
+    base = rules.base[memory.tier]
+    outcome = rules.outcome.get(memory.outcome, 0.0)
+    rep = repetition_boost(memory.mentions, rules.repeat_per, rules.repeat_free,
+                           rules.repeat_cap)
+    per_day, grace = rules.stale[memory.tier]
+    stale = staleness_decay(memory.days_inactive, per_day, grace, rules.whole_days)
+    dismissed = rules.dismissal * memory.dismissals
+    superseded = rules.superseded if memory.superseded else 0.0
+    raw = base + sum(boosts.values()) + outcome + rep - stale - dismissed - superseded
+    final = min(1.0, max(0.0, raw))
+    if memory.dismissals >= rules.dismiss_cap_count:
+        final = min(final, rules.dismiss_cap)
+    final = round(final, DIGITS)
+    return Breakdown(base, boosts, fired, outcome, rep, stale, dismissed, superseded, raw, final)
+
+
+BANDS: tuple[tuple[float, str, str], ...] = (
+    (0.8, "resurface", "eligible for resurfacing, promote to long-term"),
+    (0.6, "standard", "standard retention, medium-term"),
+    (0.4, "short-term", "short-term only, faster decay"),
+    (0.2, "decay-candidate", "decay candidate, low priority retrieval"),
+    (-math.inf, "archive", "archive or delete"),
+)
+
+
+def band(score: float, thresholds: tuple[float, float, float, float] = (0.8, 0.6, 0.4, 0.2)
+         ) -> tuple[str, str]:
+    """The document's threshold band: (> 0.8), [0.6, 0.8], [0.4, 0.6), [0.2, 0.4), (< 0.2).
+    Only the top band is strict (the table says "> 0.8"); 0.8 itself is standard retention."""
+    hi, mid, low, floor = thresholds
+    if score > hi:
+        return BANDS[0][1:]
+    for (_, name, what), t in zip(BANDS[1:4], (mid, low, floor), strict=True):
+        if score >= t:
+            return name, what
+    return BANDS[4][1:]
