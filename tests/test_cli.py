@@ -120,3 +120,11 @@ def test_eval_bm25_on_scifact_with_stemming(capsys: pytest.CaptureFixture[str]) 
     ndcg = float(next(line.split()[1] for line in out.splitlines()
                       if line.startswith("ndcg@10")))
     assert 0.66 <= ndcg <= 0.69
+
+
+def test_demo_runs_on_every_bundled_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    for sample in ("tea-beir", "vault", "story", "decisions", "decisions-eval", "memories"):
+        assert f"\n{sample}: " in out or out.startswith(f"{sample}: ") or f"{sample}: " in out
+    assert out.count("ndcg@10") >= 5

@@ -58,6 +58,9 @@ def _demo_one(folder: Path) -> None:
     if result.means:
         print(format_table(["metric", "mean over judged queries"],
                            [[m, f"{v:.3f}"] for m, v in result.means.items()]))
+    if not len(dataset.queries):
+        print("(no queries to show)\n")
+        return
     qid = str(settings.get("example_query", dataset.queries[0].id))
     qi = dataset.queries.index.get(qid, 0)
     query = dataset.queries[qi]

@@ -42,6 +42,7 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), an OpenVault folder (wi
             "(*.md notes or a notes/ subfolder), an OpenVault memories file (.json), a "
             "SillyTavern chat, pi-memory decisions or eval cases (.jsonl) or a documents file "
             "(.jsonl or .csv)")
+EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
 
@@ -72,6 +73,7 @@ def load_dataset(
     - a folder with memories.json: OpenVault (`read_openvault`, using `split`);
     - a folder with decisions.jsonl: pi-memory decisions (`read_decisions`), its
       injections.jsonl's logged prompts as queries (`injection_queries`) when there are any;
+    - a folder with eval.jsonl: pi-lodestone eval cases (`read_eval_cases`);
     - a folder with *.md notes or a notes/ subfolder: a vault (`read_vault`);
     - a .json file: OpenVault memories (`read_memories`), no queries unless given;
     - a .jsonl file whose first line holds `chat_metadata`: a SillyTavern chat
@@ -112,6 +114,11 @@ def load_dataset(
         if not overridden:
             return Dataset(name=name, corpus=corpus, queries=prompts, source=str(path))
         own_queries = partial(QuerySet, prompts, name=name)
+    elif path.is_dir() and (path / EVAL_FILE).is_file():
+        if overridden:
+            raise FormatError(path, "eval cases carry their own queries and judgments; give "
+                              "no queries or qrels", field="queries")
+        return read_eval_cases(path / EVAL_FILE, name=name)
     elif path.is_dir() and has_notes(path):
         if not overridden:
             return read_vault(path, split)

@@ -1,0 +1,108 @@
+"""Exporting parameters in the target system's terms (`workbench.core.export`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.core.export import (
+    EXPORTERS,
+    PI_ENV,
+    export_params,
+    exporter_ids,
+    write_export,
+)
+from workbench.core.models import get_model, model_ids
+from workbench.core.models.decision_memory import DEFAULTS
+from workbench.core.params import ParamError
+
+DEFAULT_ENV = """\
+# pi-lodestone 418f9a1 settings from Scoring Workbench
+export PI_MEMORY_MAX_TEXT_CHARS=4000
+export PI_MEMORY_GLOBAL_AUTO_INJECT=false
+export PI_MEMORY_INJECT_LIMIT=3
+export PI_MEMORY_INJECT_MIN_SCORE=8
+export PI_MEMORY_INJECT_QUERY_MAX_TOKENS=32
+export PI_MEMORY_SEARCH_DEFAULT_LIMIT=5
+"""
+
+
+@pytest.mark.parametrize("model_id", sorted(EXPORTERS))
+def test_defaults_export_no_changes(model_id: str) -> None:
+    assert model_id in model_ids()
+    out = export_params(model_id)
+    assert out.changed == ()
+    assert json.loads(out.changes_json()) == {"model": model_id, "target": out.target,
+                                              "changed": []}
+
+
+def test_default_env_text_exact() -> None:
+    out = export_params("decision-memory")
+    assert out.env_text() == DEFAULT_ENV
+    assert out.env_text(shell=False) == DEFAULT_ENV.replace("export ", "")
+    assert out.settings["PI_MEMORY_INJECT_MIN_SCORE"] == "8"
+
+
+def test_env_follows_the_parameters() -> None:
+    out = export_params("decision-memory", {"inject_min_score": 11.5, "inject_limit": 2,
+                                            "global_inject": True, "w_body": 2})
+    assert out.env_text() == (
+        "# pi-lodestone 418f9a1 settings from Scoring Workbench\n"
+        "export PI_MEMORY_MAX_TEXT_CHARS=4000\n"
+        "export PI_MEMORY_GLOBAL_AUTO_INJECT=true\n"
+        "export PI_MEMORY_INJECT_LIMIT=2\n"
+        "export PI_MEMORY_INJECT_MIN_SCORE=11.5\n"
+        "export PI_MEMORY_INJECT_QUERY_MAX_TOKENS=32\n"
+        "export PI_MEMORY_SEARCH_DEFAULT_LIMIT=5\n"
+        "# also changed, with no environment variable (edit the source): w_body\n")
+
+
+def test_changed_values_carry_their_original_defaults() -> None:
+    out = export_params("decision-memory", {"inject_min_score": 12, "w_title": 7.5,
+                                            "mode": "search", "now": "2026-01-01"})
+    doc = json.loads(out.changes_json())["changed"]
+    assert doc == [
+        {"name": "w_title", "label": "Title match", "original": DEFAULTS.w_title,
+         "value": 7.5, "setting": None},
+        {"name": "inject_min_score", "label": "Inject min score",
+         "original": DEFAULTS.inject_min_score, "value": 12.0,
+         "setting": "PI_MEMORY_INJECT_MIN_SCORE"},
+    ]  # mode and now are the workbench's, not pi-lodestone's constants
+
+
+def test_every_env_variable_is_a_parameter() -> None:
+    schema = get_model("decision-memory").schema
+    assert all(name in schema for name in PI_ENV)
+
+
+def test_hybrid_settings_and_vault_search_weights() -> None:
+    hybrid = export_params("hybrid", {"alpha": 0.55, "normalization": "min-max"})
+    assert hybrid.settings == {"alpha": 0.55, "combinedBoostWeight": 15.0,
+                               "vectorSimilarityThreshold": 0.5, "entityBoostWeight": 5.0}
+    assert [(c.name, c.original, c.value, c.setting) for c in hybrid.changed] == [
+        ("alpha", 0.7, 0.55, "alpha")]
+    assert hybrid.env_text() == ""
+    vault = export_params("vault-search", {"w_density": 0.5})
+    assert vault.settings == {"weights": {"termFrequency": 0.4, "position": 0.3,
+                                          "density": 0.5}}
+
+
+def test_unknown_model_and_bad_value() -> None:
+    with pytest.raises(KeyError, match="valid: " + ", ".join(exporter_ids())):
+        export_params("bm25")
+    with pytest.raises(ParamError):
+        export_params("decision-memory", {"inject_limit": -1})
+
+
+def test_write_export(tmp_path: Path) -> None:
+    out = export_params("decision-memory", {"inject_limit": 4})
+    paths = write_export(out, tmp_path / "out")
+    assert [p.name for p in paths] == ["decision-memory.env", "decision-memory.settings.json",
+                                       "decision-memory.changes.json"]
+    assert paths[0].read_text(encoding="utf-8") == out.env_text(shell=False)
+    assert json.loads(paths[2].read_text())["changed"][0]["value"] == 4
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(p.name for p in paths)
+    hybrid = write_export(export_params("hybrid"), tmp_path)
+    assert [p.name for p in hybrid] == ["hybrid.settings.json", "hybrid.changes.json"]

@@ -1,0 +1,193 @@
+"""The current parameters in the target system's own terms.
+
+A tuned parameter set is only useful once it is back in the system it was tuned for, so each
+faithful model can register an exporter here, keyed by model id (`EXPORTERS`; an unknown id
+raises an error listing the valid ones). An exporter turns resolved parameters into an `Export`:
+
+- `settings`: what the target system reads, as it names it (pi-lodestone: the `PI_MEMORY_*`
+  environment variables; OpenVault: its settings keys; obsidian-mcp: the search `weights`);
+- `changed`: every constant that differs from the original's default — the faithful models'
+  parameter defaults are the originals' constants (REFERENCE.md), so "changed" is "differs
+  from the schema default" — with its original default, its new value and the setting that
+  carries it, if the target has one (else the change needs a code edit in the original).
+
+Workbench-only parameters (query modes, normalisation experiments, embedding back-ends…) are
+not the target's constants and never appear. `write_export` writes the files atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.core.engine import atomic_write_text
+from workbench.core.models import get_model
+from workbench.core.params import ParamSchema, ParamValue
+
+
+@dataclass(frozen=True)
+class Change:
+    """One constant that differs from the original: `setting` is the target's name for it,
+    None when the original hard-codes it."""
+
+    name: str
+    label: str
+    original: ParamValue
+    value: ParamValue
+    setting: str | None
+
+    def as_json(self) -> dict[str, object]:
+        return {"name": self.name, "label": self.label, "original": self.original,
+                "value": self.value, "setting": self.setting}
+
+
+@dataclass(frozen=True)
+class Export:
+    """A model's parameters as the target system reads them."""
+
+    model: str
+    target: str
+    settings: dict[str, object]
+    changed: tuple[Change, ...]
+    env: tuple[tuple[str, str], ...] = ()  # environment variables, in the original's order
+
+    def env_text(self, *, shell: bool = True) -> str:
+        """The environment variables as a shell snippet (`export NAME=value`) or, with
+        `shell=False`, as .env text (`NAME=value`); "" for a target without any."""
+        if not self.env:
+            return ""
+        prefix = "export " if shell else ""
+        lines = [f"# {self.target} settings from Scoring Workbench"]
+        lines += [f"{prefix}{name}={value}" for name, value in self.env]
+        hard = [c.name for c in self.changed if c.setting is None]
+        if hard:
+            lines.append(f"# also changed, with no environment variable (edit the source): "
+                         f"{', '.join(hard)}")
+        return "\n".join(lines) + "\n"
+
+    def settings_json(self) -> str:
+        return json.dumps(self.settings, indent=2, ensure_ascii=False) + "\n"
+
+    def changes_json(self) -> str:
+        """Every changed constant against the original's defaults, as JSON."""
+        doc = {"model": self.model, "target": self.target,
+               "changed": [c.as_json() for c in self.changed]}
+        return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+Exporter = Callable[[Mapping[str, ParamValue]], Export]
+
+
+def _number(value: ParamValue) -> str:
+    """A number as JavaScript's `Number()` reads it back: integers without a fraction."""
+    x = float(value)
+    return str(int(x)) if math.isfinite(x) and x.is_integer() else repr(x)
+
+
+def _changes(schema: ParamSchema, params: Mapping[str, ParamValue],
+             workbench_only: frozenset[str], settings: Mapping[str, str]) -> tuple[Change, ...]:
+    return tuple(Change(p.name, p.label, p.default, params[p.name], settings.get(p.name))
+                 for p in schema if p.name not in workbench_only and p.name in params
+                 and params[p.name] != p.default)
+
+
+# -- decision-memory: pi-lodestone 418f9a1, extension/config.ts --
+PI_TARGET = "pi-lodestone 418f9a1"
+# parameter → environment variable, in config.ts's order. The original also cuts stored
+# decision text to PI_MEMORY_MAX_TEXT_CHARS, not only prompts: changing it changes both.
+PI_ENV = {
+    "prompt_max_chars": "PI_MEMORY_MAX_TEXT_CHARS",
+    "global_inject": "PI_MEMORY_GLOBAL_AUTO_INJECT",
+    "inject_limit": "PI_MEMORY_INJECT_LIMIT",
+    "inject_min_score": "PI_MEMORY_INJECT_MIN_SCORE",
+    "query_max_tokens": "PI_MEMORY_INJECT_QUERY_MAX_TOKENS",
+    "search_limit": "PI_MEMORY_SEARCH_DEFAULT_LIMIT",
+}
+PI_WORKBENCH_ONLY = frozenset(("mode", "query_form", "now"))
+
+
+def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
+    schema = get_model("decision-memory").schema
+    values = schema.resolve(params)
+    env = tuple((var, ("true" if values[name] else "false") if isinstance(values[name], bool)
+                 else _number(values[name])) for name, var in PI_ENV.items())
+    return Export("decision-memory", PI_TARGET, dict(env),
+                  _changes(schema, values, PI_WORKBENCH_ONLY, PI_ENV), env)
+
+
+# -- hybrid: OpenVault c112699, its extension settings --
+OV_SETTINGS = {
+    "alpha": "alpha",
+    "combined_boost_weight": "combinedBoostWeight",
+    "vector_threshold": "vectorSimilarityThreshold",
+    "entity_boost_weight": "entityBoostWeight",
+}
+OV_WORKBENCH_ONLY = frozenset(("normalization", "rrf_k", "fields", "embeddings",
+                               "embedding_model", "batch_size"))
+
+
+def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
+    schema = get_model("hybrid").schema
+    values = schema.resolve(params)
+    settings: dict[str, object] = {key: values[name] for name, key in OV_SETTINGS.items()}
+    return Export("hybrid", "OpenVault c112699", settings,
+                  _changes(schema, values, OV_WORKBENCH_ONLY, OV_SETTINGS))
+
+
+# -- vault-search: obsidian-mcp's search weights --
+VS_SETTINGS = {"w_tf": "weights.termFrequency", "w_position": "weights.position",
+               "w_density": "weights.density"}
+# the workbench's options and the "documented" variant's constants: not in the shipped code
+VS_WORKBENCH_ONLY = frozenset(("variant", "early_stop", "early_stop_threshold", "batch_size",
+                               "tf_multiplier", "density_multiplier", "w_proximity",
+                               "proximity_scale", "require_all_words"))
+
+
+def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
+    schema = get_model("vault-search").schema
+    values = schema.resolve(params)
+    weights = {key.partition(".")[2]: values[name] for name, key in VS_SETTINGS.items()}
+    return Export("vault-search", "obsidian-mcp", {"weights": weights},
+                  _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS))
+
+
+EXPORTERS: dict[str, Exporter] = {
+    "decision-memory": export_decision_memory,
+    "hybrid": export_hybrid,
+    "vault-search": export_vault_search,
+}
+
+
+def exporter_ids() -> list[str]:
+    return list(EXPORTERS)
+
+
+def export_params(model_id: str, params: Mapping[str, ParamValue] | None = None) -> Export:
+    """The parameters (missing ones at their defaults, all validated) of `model_id` in its
+    target system's terms."""
+    try:
+        exporter = EXPORTERS[model_id]
+    except KeyError:
+        raise KeyError(f"no exporter for model {model_id!r}; valid: "
+                       f"{', '.join(EXPORTERS)}") from None
+    return exporter(params or {})
+
+
+def write_export(export: Export, folder: str | Path) -> list[Path]:
+    """Write `<model>.env` (when the target reads environment variables),
+    `<model>.settings.json` and `<model>.changes.json` into `folder`, each atomically;
+    returns the paths written."""
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    files = {f"{export.model}.settings.json": export.settings_json(),
+             f"{export.model}.changes.json": export.changes_json()}
+    if export.env:
+        files = {f"{export.model}.env": export.env_text(shell=False), **files}
+    written = []
+    for name, text in files.items():
+        atomic_write_text(root / name, text)
+        written.append(root / name)
+    return written
