@@ -1,4 +1,5 @@
-"""The headless face: `workbench models | rank | explain | eval | bench | demo`.
+"""The headless face: `workbench models | rank | explain | eval | bench | demo`, and the
+window's two entries: `workbench gui [DATA]` and `workbench screenshot OUTDIR`.
 
 Every subcommand is a function taking the parsed arguments and returning an exit code, so tests
 call them in-process. Bad input ends in one line on stderr naming file, line and field; never a
@@ -309,6 +310,10 @@ def cmd_embed(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.gui:
+        from benchmarks.gui_bench import run_gui_bench
+
+        return run_gui_bench(positions=args.positions)
     if args.embeddings:
         from benchmarks.embedding_bench import run_embedding_bench
 
@@ -317,6 +322,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     return run_benchmarks(repeats=args.repeats, quick=args.quick,
                           models=args.model.split(",") if args.model else None)
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    """The desktop window (PySide6), on DATA or the default sample corpus."""
+    from workbench.gui.app import run
+
+    return run(args.data, args.model)
+
+
+def cmd_screenshot(args: argparse.Namespace) -> int:
+    """PNGs of the main window on each sample corpus (offscreen)."""
+    from workbench.gui.screenshot import take_screenshots
+
+    written = take_screenshots(args.outdir, names=args.sample or None)
+    for path in written:
+        print(path)
+    return EXIT_OK if written else EXIT_FAIL
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -416,7 +438,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
     p.add_argument("--texts", type=int, default=1000, help="texts for --embeddings")
+    p.add_argument("--gui", action="store_true",
+                   help="instead: slider moved → window repainted, on SciFact with the "
+                   "hybrid model (offscreen), and first launch → first ranked table")
+    p.add_argument("--positions", type=int, default=60, help="slider positions for --gui")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("gui", help="the desktop window (on DATA, or a bundled sample)")
+    p.add_argument("data", nargs="?", help="dataset folder or file (default: the last one "
+                   "opened, else sample_corpora/vault)")
+    p.add_argument("--model", "-m", help="model id (default: the sample's, else bm25)")
+    p.set_defaults(func=cmd_gui)
+
+    p = sub.add_parser("screenshot", help="PNGs of the window on each sample corpus")
+    p.add_argument("outdir", help="folder for <sample>.png")
+    p.add_argument("--sample", action="append", help="only this sample (repeatable)")
+    p.set_defaults(func=cmd_screenshot)
 
     p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
     p.set_defaults(func=cmd_demo)
