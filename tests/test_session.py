@@ -125,3 +125,13 @@ def test_save_and_load(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(FormatError, match="not a session file"):
         t.load(path)
+
+
+def test_a_result_computed_for_the_previous_model_is_dropped() -> None:
+    s, _ = _session()
+    old = s.request()
+    assert old is not None
+    s.set_model("vault-search")
+    s.recompute()
+    fresh = s.result
+    assert not s.apply(compute(old)) and s.result is fresh

@@ -163,6 +163,8 @@ class TuningSession:
         self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
                           if dataset.qrels else None)
         self.prepared = self.prepared_params = self.result = None
+        self._generation += 1  # a result still computing for the old dataset is now stale
+        self._prepare_generation += 1
         self.baseline = None
         self.query, self.docs = 0, ()
         self._history = _History()
@@ -177,6 +179,8 @@ class TuningSession:
         self.model = model
         self.params = resolved
         self.prepared = self.prepared_params = self.result = None
+        self._generation += 1  # a result still computing for the old model is now stale
+        self._prepare_generation += 1
         self._history = _History()
         self.model_changed.emit(model)
         self.params_changed.emit(None)

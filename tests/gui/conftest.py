@@ -1,0 +1,104 @@
+"""GUI test setup: offscreen Qt (set before anything imports Qt), settings in a temporary
+folder (no test writes the user's configuration), Qt warnings fail tests, and helpers: a
+window on a sample corpus, and a FAKE encoder whose work can be held and cancelled."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import itertools
+import re
+import threading
+import zlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from workbench.core.embeddings import register_encoder
+from workbench.core.engine import NO_PROGRESS, Progress
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
+OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Qt warnings fail GUI tests, except the offscreen platform's own notice."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(tmp_path: Path) -> Iterator[Path]:
+    from workbench.gui import settings as st
+
+    folder = tmp_path / "settings"
+    st.use_settings_folder(folder)
+    yield folder
+
+
+@pytest.fixture(scope="session")
+def qapp_args() -> list[str]:
+    return ["workbench-tests"]
+
+
+@pytest.fixture
+def window(qtbot):  # type: ignore[no-untyped-def]
+    """The main window, synchronous, on the vault sample (vault-search)."""
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    assert w.open_path(SAMPLES / "vault")
+    yield w
+    w.close()
+
+
+_COUNTER = itertools.count()
+
+
+class HeldFakeEncoder:
+    """NOT a language model: words hash to 16 signed dimensions. `encode` reports progress
+    and waits until `release` is set (polling `progress`, so Cancel stops it)."""
+
+    dim = 16
+
+    def __init__(self) -> None:
+        n = next(_COUNTER)
+        self.name = f"fake-held-{os.getpid()}-{n}"
+        self.identity = self.name
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.calls = 0
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        self.calls += 1
+        self.started.set()
+        while not self.release.wait(0.005):
+            progress(0.25, "fake encoder waiting")  # raises Cancelled when stopped
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for i, text in enumerate(texts):
+            for word in re.findall(r"\w+", text.lower()):
+                h = zlib.crc32(word.encode())
+                out[i, h % self.dim] += 1.0 if (h >> 8) & 1 else -1.0
+            norm = float(np.linalg.norm(out[i]))
+            out[i] = out[i] / norm if norm else out[i]
+        progress(1.0, "fake encoded")
+        return out
+
+
+@pytest.fixture
+def held_encoder() -> Iterator[HeldFakeEncoder]:
+    enc = HeldFakeEncoder()
+    register_encoder(enc.name, enc)
+    yield enc
+    enc.release.set()

@@ -1,0 +1,364 @@
+"""The chart panels, each alone on a sample corpus, asserted on the data they plot: bar lengths
+against the Result's contributions, histogram counts against the scores, the min-score line
+against the session both ways, the metric curve against core.tune.sweep, the movers list
+against core.compare.movers."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.core.compare import movers
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+from workbench.core.ranking import contributions_at
+from workbench.core.session import TuningSession
+from workbench.core.tune import sweep
+from workbench.gui.charts import ContributionChart, MetricCurve, MoversList, ScoreDistribution
+from workbench.gui.charts._standalone import open_session
+from workbench.gui.charts.metric_curve import sweep_values
+from workbench.gui.charts.movers import EMPTY_NO_BASELINE
+
+pytestmark = [pytest.mark.qt_log_level_fail("WARNING"),
+              pytest.mark.qt_log_ignore("propagateSizeHints")]
+
+
+@pytest.fixture
+def tea() -> TuningSession:
+    return open_session(SAMPLES / "tea-beir", "bm25")
+
+
+@pytest.fixture
+def vault() -> TuningSession:
+    return open_session(SAMPLES / "vault", "vault-search")
+
+
+def _show(qtbot: QtBot, widget: object) -> None:
+    qtbot.addWidget(widget)
+    widget.resize(900, 520)  # type: ignore[attr-defined]
+    widget.show()  # type: ignore[attr-defined]
+    qtbot.waitExposed(widget)
+
+
+def _signed(bar: object, horizontal: bool) -> np.ndarray:
+    """A bar item's signed lengths: negative parts are drawn left of (below) zero."""
+    opts = bar.opts  # type: ignore[attr-defined]
+    if horizontal:
+        start, length = np.asarray(opts["x0"]), np.asarray(opts["width"])
+    else:
+        start, length = np.asarray(opts["y0"]), np.asarray(opts["height"])
+    return np.where(start < 0, -length, length)
+
+
+def _assert_exports(panel: object, tmp_path: Path) -> None:
+    png = panel.export(tmp_path / "chart.png")  # type: ignore[attr-defined]
+    svg = panel.export(tmp_path / "chart.svg")  # type: ignore[attr-defined]
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 2000
+    root = ET.parse(svg).getroot()
+    assert root.tag.endswith("svg") and len(list(root.iter())) > 10
+
+
+# -- contributions -------------------------------------------------------------------------
+
+
+def test_contribution_bars_are_the_results_contributions(qtbot: QtBot, vault: TuningSession,
+                                                         tmp_path: Path) -> None:
+    chart = ContributionChart(vault)
+    _show(qtbot, chart)
+    r = vault.result
+    assert r is not None
+    for q in (vault.query, 3, 0):
+        vault.select_query(q)
+        n = min(vault.k, int(r.ranking.count[q]))
+        want = contributions_at(r.scores, r.ranking)[:, q, :n]
+        assert list(chart.bars) == list(r.scores.signals)
+        drawn = np.stack([_signed(chart.bars[s], True) for s in r.scores.signals])
+        np.testing.assert_allclose(drawn, want, atol=1e-12)
+        # the stacked parts of each bar add up to the document's score
+        np.testing.assert_allclose(drawn.sum(axis=0), r.ranking.scores[q, :n], atol=1e-9)
+        assert chart.docs.tolist() == r.ranking.docs[q, :n].tolist()
+    # a new result redraws the bars
+    vault.set_param("w_tf", 0.9)
+    vault.recompute()
+    r2 = vault.result
+    assert r2 is not None and r2 is not r
+    np.testing.assert_allclose(_signed(chart.bars["tf"], True),
+                               contributions_at(r2.scores, r2.ranking)[0, 0, :len(chart.docs)])
+    _assert_exports(chart, tmp_path)
+
+
+def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
+    chart = ContributionChart(vault)
+    _show(qtbot, chart)
+    assert chart.pair_values.size == 0 and "two documents" in chart._pair_hint
+    r = vault.result
+    assert r is not None
+    q = vault.query
+    first, third = int(r.ranking.docs[q, 0]), int(r.ranking.docs[q, 2])
+    chart.pick(third)  # clicking bars: the lower-ranked one first
+    chart.pick(first)
+    assert vault.docs == (third, first) and chart.tabs.currentIndex() == 1
+    # expected by scanning the query's candidates for each document
+    s = r.scores
+    row = range(s.row(q).start, s.row(q).stop)
+    parts = {d: s.contributions_of(np.array([p for p in row if s.docs[p] == d]))[:, 0]
+             for d in (first, third)}
+    a = np.append(parts[first], parts[first].sum())  # A is the higher-scoring one
+    b = np.append(parts[third], parts[third].sum())
+    np.testing.assert_allclose(chart.pair_values, np.stack([a, b, a - b]), atol=1e-12)
+    for key, values in (("A", a), ("B", b), ("A − B", a - b)):
+        np.testing.assert_allclose(_signed(chart.pair_bars[key], False), values, atol=1e-12)
+    assert "A outranks B by +" in chart.pair_caption
+
+
+def test_single_signal_model(qtbot: QtBot, tea: TuningSession) -> None:
+    chart = ContributionChart(tea)
+    _show(qtbot, chart)
+    r = tea.result
+    assert r is not None and list(chart.bars) == ["bm25"]
+    np.testing.assert_allclose(_signed(chart.bars["bm25"], True),
+                               r.ranking.scores[tea.query, : len(chart.docs)])
+
+
+# -- score distribution --------------------------------------------------------------------
+
+
+def _loop_counts(session: TuningSession, queries: list[int],
+                 edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Relevant / other histograms of the ungated candidate scores, by loops over qrels."""
+    r, ds = session.result, session.dataset
+    assert r is not None and ds is not None and ds.qrels is not None
+    rel_scores, other_scores = [], []
+    for q in queries:
+        judged = ds.qrels.get(ds.queries[q].id, {})
+        for p in range(r.scores.row(q).start, r.scores.row(q).stop):
+            if r.scores.gate[p]:
+                continue
+            doc_id = ds.corpus[int(r.scores.docs[p])].id
+            (rel_scores if judged.get(doc_id, 0) > 0 else other_scores).append(r.scores.total[p])
+    return np.histogram(rel_scores, edges)[0], np.histogram(other_scores, edges)[0]
+
+
+def test_histogram_counts_equal_the_scores(qtbot: QtBot, tea: TuningSession,
+                                          tmp_path: Path) -> None:
+    chart = ScoreDistribution(tea)
+    _show(qtbot, chart)
+    r = tea.result
+    assert r is not None
+    q = tea.query
+    assert not chart.line.isVisible()  # bm25 has no min-score parameter
+    rel, other = _loop_counts(tea, [q], chart.edges)
+    assert chart.counts_relevant.tolist() == rel.tolist()
+    assert chart.counts_other.tolist() == other.tolist()
+    assert rel.sum() > 0 and rel.sum() + other.sum() == r.scores.row(q).stop - r.scores.row(q).start
+    assert chart.curve_relevant.yData.tolist() == rel.tolist()
+    assert chart.curve_other.yData.tolist() == other.tolist()
+    chart.all_queries.setChecked(True)
+    rel, other = _loop_counts(tea, list(range(len(r.ranking.count))), chart.edges)
+    assert chart.counts_relevant.tolist() == rel.tolist()
+    assert chart.counts_other.tolist() == other.tolist()
+    assert rel.sum() + other.sum() == r.scores.n_pairs
+    _assert_exports(chart, tmp_path)
+
+
+def test_min_score_line_follows_the_session_and_sets_it(qtbot: QtBot,
+                                                        vault: TuningSession) -> None:
+    chart = ScoreDistribution(vault)
+    _show(qtbot, chart)
+    assert chart.param is not None and chart.param.name == "min_score"
+    assert chart.line.isVisible() and chart.line.value() == pytest.approx(0.0)
+    vault.set_param("min_score", 0.3)  # session → line
+    assert chart.line.value() == pytest.approx(0.3)
+    # line → session: a finished drag sets the parameter at once, snapped to its step
+    chart.line.setValue(0.2512)
+    chart.line.sigPositionChangeFinished.emit(chart.line)
+    assert vault.params["min_score"] == pytest.approx(0.25)
+    # mid-drag the change is throttled: it lands when the throttle fires
+    with qtbot.waitSignal(chart._throttle.timeout, timeout=2000):
+        chart.line.setValue(0.4)
+        assert vault.params["min_score"] == pytest.approx(0.25)
+    assert vault.params["min_score"] == pytest.approx(0.4)
+    # another model without the parameter hides the line
+    vault.set_model("bm25")
+    assert not chart.line.isVisible()
+
+
+# -- metric curve --------------------------------------------------------------------------
+
+
+def _reference(session: TuningSession, name: str, metric: str) -> list[tuple[object, float]]:
+    assert session.model is not None and session.dataset is not None
+    pipe = Pipeline(get_model(session.model.id), session.dataset, session.params)
+    param = session.model.schema[name]
+    return [(p.value, p.metrics[metric])
+            for p in sweep(pipe, name, sweep_values(param), [metric])]
+
+
+def test_metric_curve_equals_tune_sweep_and_marks_the_best(qtbot: QtBot, tea: TuningSession,
+                                                            tmp_path: Path) -> None:
+    curve = MetricCurve(tea, synchronous=True)
+    _show(qtbot, curve)
+    metric = tea.metric_names[0]
+    assert curve.param_name == "k1" and curve.metric_name == metric  # the first live number
+    want = _reference(tea, "k1", metric)
+    assert [v for v, _ in curve.points] == [v for v, _ in want]
+    np.testing.assert_allclose([m for _, m in curve.points], [m for _, m in want], atol=1e-12)
+    _, ys = curve.curve.getData()
+    np.testing.assert_allclose(ys, [m for _, m in want], atol=1e-12)
+    best = max(want, key=lambda t: t[1])
+    assert curve.best is not None and curve.best[1] == pytest.approx(best[1])
+    bx, by = curve.best_dot.getData()
+    assert bx[0] == pytest.approx(float(curve.best[0])) and by[0] == pytest.approx(best[1])
+    assert curve.current == (tea.params["k1"], pytest.approx(tea.result.means[metric]))
+    # the parameter last changed is swept next, with k1 held at its new value
+    tea.set_param("k1", 0.8)
+    tea.set_param("b", 0.4)
+    tea.recompute()
+    assert curve.param_name == "b"
+    want_b = _reference(tea, "b", metric)
+    np.testing.assert_allclose([m for _, m in curve.points], [m for _, m in want_b], atol=1e-12)
+    assert curve.current is not None and curve.current[0] == 0.4
+    cx, _ = curve.current_dot.getData()
+    assert cx[0] == pytest.approx(0.4)
+    assert curve.baseline_value is None and not curve.baseline_line.isVisible()
+    tea.pin_baseline()  # a pinned baseline draws its metric as a level line
+    assert tea.baseline is not None
+    assert curve.baseline_value == pytest.approx(tea.baseline.result.means[metric])
+    assert curve.baseline_line.value() == pytest.approx(curve.baseline_value)
+    # a choice parameter is swept over its choices, drawn at 0, 1, 2 with their names
+    tea.set_param("variant", "robertson")
+    assert curve.param_name == "variant"
+    want_v = _reference(tea, "variant", metric)
+    assert [v for v, _ in curve.points] == ["lucene", "robertson", "atire"]
+    np.testing.assert_allclose([m for _, m in curve.points], [m for _, m in want_v], atol=1e-12)
+    _assert_exports(curve, tmp_path)
+
+
+def test_metric_curve_sweeps_in_the_background_and_drops_stale_sweeps(
+        qtbot: QtBot, tea: TuningSession) -> None:
+    curve = MetricCurve(tea)
+    _show(qtbot, curve)
+    with qtbot.waitSignal(curve.sweep_finished, timeout=20_000):
+        pass  # the first sweep (k1) started on construction
+    with qtbot.waitSignal(curve.sweep_finished, timeout=20_000):
+        tea.set_param("b", 0.5)  # a sweep of b …
+        tea.set_param("k1", 1.5)  # … made stale at once by k1
+    assert curve.param_name == "k1" and not curve.busy
+    metric = curve.metric_name
+    want = _reference(tea, "k1", metric)
+    np.testing.assert_allclose([m for _, m in curve.points], [m for _, m in want], atol=1e-12)
+    # an answer from an older generation is dropped; a stale sweep stops before its next point
+    drawn = list(curve.points)
+    curve._on_done(curve._generation - 1, [(0.0, 0.0)])
+    assert curve.points == drawn
+    from workbench.gui.charts.metric_curve import SweepRequest, run_sweep
+
+    assert tea.model is not None
+    request = SweepRequest(1, "k1", (0.5, 1.0), metric, tea.model, tea.prepared,
+                           dict(tea.params), tea.judgments, tea.depth)
+    assert run_sweep(request, should_stop=lambda: True) == []
+    assert len(run_sweep(request)) == 2
+    curve.shutdown()
+
+
+# -- movers --------------------------------------------------------------------------------
+
+
+def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
+                                          tmp_path: Path) -> None:
+    panel = MoversList(tea)
+    _show(qtbot, panel)
+    assert panel.empty_text == EMPTY_NO_BASELINE and panel.table.rowCount() == 0
+    tea.pin_baseline()
+    assert panel.empty_text.startswith("Nothing moved")
+    tea.set_params({"k1": 0.4, "b": 0.3})
+    tea.recompute()
+    assert tea.baseline is not None and tea.result is not None and tea.dataset is not None
+    want = movers(tea.result, tea.baseline.result, tea.k, 50)
+    assert want and panel.empty_text == "" and panel.table.rowCount() == len(want)
+    rows = panel.row_texts()
+    for m, row in zip(want, rows, strict=True):
+        assert row[0] == tea.dataset.queries[m.query].id
+        assert row[1].startswith(tea.dataset.corpus[m.doc].id)
+        assert ("new" in row[3]) == m.entered and ("left" in row[3]) == m.left
+        assert str(abs(m.jump)) in row[3]
+        assert row[5].startswith("bm25 ")
+    # double-click selects that query (and document)
+    target = next(i for i, m in enumerate(want) if m.query != tea.query)
+    rect = panel.table.visualItemRect(panel.table.item(target, 0))
+    viewport = panel.table.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=rect.center())  # as a user would:
+    qtbot.mouseDClick(viewport, Qt.MouseButton.LeftButton, pos=rect.center())  # press, then double
+    assert tea.query == want[target].query and tea.docs == (want[target].doc,)
+    _assert_exports(panel, tmp_path)
+    csv_text = panel.export(tmp_path / "movers.csv").read_text(encoding="utf-8")
+    assert csv_text.count("\n") == len(want) + 1
+    tea.clear_baseline()
+    assert panel.empty_text == EMPTY_NO_BASELINE
+
+
+# -- each panel alone ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", ["contributions", "distribution", "metric_curve", "movers"])
+def test_each_panel_runs_standalone(qtbot: QtBot, module: str, tmp_path: Path) -> None:
+    import importlib
+
+    main = importlib.import_module(f"workbench.gui.charts.{module}").main
+    out = tmp_path / f"{module}.png"
+    assert main(["--screenshot", str(out), "--size", "640x360"]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_threshold_parameter_by_name() -> None:
+    from types import SimpleNamespace
+
+    from workbench.core.params import Param, ParamSchema
+    from workbench.gui.charts.distribution import threshold_param
+
+    found = {m: threshold_param(get_model(m)) for m in ("bm25", "vault-search", "dense")}
+    assert found["bm25"] is None
+    assert found["vault-search"] is not None and found["vault-search"].name == "min_score"
+    assert found["dense"] is not None and found["dense"].name == "min_similarity"
+    other = SimpleNamespace(schema=ParamSchema([
+        Param("alpha", "alpha", 0.5, low=0, high=1),
+        Param("inject_minScore", "Inject min score", 0.2, low=0, high=1)]))
+    p = threshold_param(other)  # type: ignore[arg-type]
+    assert p is not None and p.name == "inject_minScore"
+
+
+def test_a_hidden_panel_draws_when_shown(qtbot: QtBot, tea: TuningSession) -> None:
+    chart = ContributionChart(tea)
+    qtbot.addWidget(chart)
+    tea.select_query(4)
+    assert len(chart.docs) == 0  # hidden (another tab, say): nothing computed yet
+    _show(qtbot, chart)
+    r = tea.result
+    assert r is not None and chart.docs.tolist() == r.ranking.docs[4, : len(chart.docs)].tolist()
+    assert len(chart.docs) == min(tea.k, int(r.ranking.count[4]))
+
+
+def test_a_panel_runs_as_a_module(tmp_path: Path) -> None:
+    """`python -m workbench.gui.charts.contributions` itself, warnings as errors."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "alone.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-W", "error", "-m",
+                           "workbench.gui.charts.contributions", str(SAMPLES / "vault"),
+                           "--screenshot", str(out)], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:4] == b"\x89PNG"

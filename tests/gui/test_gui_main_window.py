@@ -1,0 +1,189 @@
+"""The window as a whole: opening data (and failing to), undo/redo through the menus,
+shortcuts, CSV export, settings remembered in a temporary location, drag and drop, sessions,
+a re-embed through the prepare box that completes and one that is cancelled."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from conftest import SAMPLES, HeldFakeEncoder
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QDropEvent, QKeySequence
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from workbench.core.session import TuningSession
+from workbench.gui import settings as st
+from workbench.gui.main_window import MainWindow
+from workbench.gui.param_editors import TextEditor
+
+
+def test_opens_the_sample_with_its_model_and_example_query(window: MainWindow) -> None:
+    s = window.session
+    assert s.model is not None and s.model.id == "vault-search"
+    assert s.dataset is not None and s.dataset.queries[s.query].id == "v01"
+    assert window.ranked.model.rows and "vault" in window.header.dataset_label.text()
+
+
+def test_malformed_dataset_keeps_the_previous_one(window: MainWindow, tmp_path: Path,
+                                                 qtbot: QtBot) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "text": "fine"}\n{"id": "b", "text": \n', encoding="utf-8")
+    before = window.session.dataset
+    assert not window.open_path(bad)
+    assert window.session.dataset is before and window.session.result is not None
+    assert window.error_box is not None and window.error_box.isVisible()
+    assert "bad.jsonl" in window.error_box.text()
+    assert "bad.jsonl" in window.statusBar().currentMessage()
+    window.error_box.close()
+    assert not window.open_path(tmp_path / "missing-folder")
+    assert window.session.dataset is before
+
+
+def test_undo_redo_through_the_menu_and_shortcuts(window: MainWindow, qtbot: QtBot) -> None:
+    s, acts = window.session, window.menu_actions
+    assert not acts.undo.isEnabled()
+    window.params.editors["w_tf"].spin.setValue(0.8)  # type: ignore[attr-defined]
+    assert acts.undo.isEnabled()
+    acts.undo.trigger()
+    assert s.params["w_tf"] == 0.4
+    assert window.params.editors["w_tf"].spin.value() == 0.4  # type: ignore[attr-defined]
+    assert acts.redo.isEnabled()
+    acts.redo.trigger()
+    assert s.params["w_tf"] == 0.8
+    assert acts.undo.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
+    assert QKeySequence("Ctrl+Shift+Z") in acts.redo.shortcuts()
+    for act, key in ((acts.pin, "Ctrl+B"), (acts.export, "Ctrl+E"), (acts.recompute, "Ctrl+R"),
+                     (acts.open_folder, QKeySequence.StandardKey.Open)):
+        assert act.shortcut() == QKeySequence(key)
+
+
+def test_pin_baseline_action(window: MainWindow) -> None:
+    window.menu_actions.pin.trigger()
+    assert window.session.baseline is not None
+    window.menu_actions.clear.trigger()
+    assert window.session.baseline is None
+
+
+def test_export_ranked_table_csv(window: MainWindow, tmp_path: Path) -> None:
+    from workbench.gui.export_csv import write_ranked_csv
+
+    out = tmp_path / "ranking.csv"
+    n = write_ranked_csv(window.session, out)
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8").splitlines()))
+    assert n == len(rows) > 0
+    assert rows[0]["rank"] == "1" and rows[0]["doc_id"] == window.ranked.model.rows[0].doc_id
+    assert {"tf", "position", "density"} <= set(rows[0])
+
+
+def test_recent_files_and_layout_are_remembered(window: MainWindow, qtbot: QtBot,
+                                                _isolated_settings: Path) -> None:
+    assert st.recent_files()[0].endswith("vault")
+    assert window.open_path(SAMPLES / "tea-beir")
+    assert st.recent_files()[:2] == [str(SAMPLES / "tea-beir"), str(SAMPLES / "vault")]
+    assert [a.text() for a in window.menu_actions.recent_menu.actions()][:2] == \
+        st.recent_files()[:2]
+    window.h_split.setSizes([200, 700, 500])
+    sizes = window.h_split.sizes()
+    window.session.set_k(7)
+    window.close()
+    assert any(_isolated_settings.rglob("*.ini")), "settings went to the temporary folder"
+    again = MainWindow(synchronous=True)
+    qtbot.addWidget(again)
+    assert again.h_split.sizes() == sizes and again.session.k == 7
+    assert st.recall("last_dataset") == str(SAMPLES / "tea-beir")
+    assert st.recall("last_model") == "bm25"
+
+
+def test_drop_a_folder_opens_it(window: MainWindow) -> None:
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(SAMPLES / "tea-beir"))])
+    event = QDropEvent(QPointF(QPoint(10, 10)), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(event)
+    assert window.session.dataset is not None and window.session.dataset.name == "tea-beir"
+    assert window.session.model is not None and window.session.model.id == "bm25"
+
+
+def test_save_and_open_a_session(window: MainWindow, tmp_path: Path) -> None:
+    window.session.set_param("w_tf", 0.7)
+    window.session.pin_baseline()
+    path = tmp_path / "s.json"
+    window.session.save(path)
+    other = TuningSession()
+    other.load(path)
+    assert other.params["w_tf"] == 0.7
+    window.session.set_param("w_tf", 0.2)
+    assert window.menu_actions.load_session_file(str(path))
+    assert window.session.params["w_tf"] == 0.7 and window.session.result is not None
+    assert window.params.editors["w_tf"].spin.value() == 0.7  # type: ignore[attr-defined]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{", encoding="utf-8")
+    assert not window.menu_actions.load_session_file(str(bad))
+    assert window.session.params["w_tf"] == 0.7
+
+
+def test_reembed_through_the_prepare_box(qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    """A prepare-stage change runs on the worker with progress; Cancel stops it; pressing
+    Re-embed again runs it to completion."""
+    w = MainWindow(restore=False)  # asynchronous, as the real window
+    qtbot.addWidget(w)
+    held_encoder.release.set()  # the first preparation runs straight through
+    with qtbot.waitSignal(w.loop.applied, timeout=15_000):
+        w.open_path(SAMPLES / "tea-beir", model="dense",
+                    params={"embedding_model": held_encoder.name})
+    box = w.params.prepare_box
+    assert box is not None and not box.cancel.isEnabled()
+    held_encoder.release.clear()
+    held_encoder.started.clear()
+    prompt = box.editors["document_prompt"]
+    assert isinstance(prompt, TextEditor) and prompt.combo is not None
+    prompt.combo.setCurrentIndex(1)  # a preset
+    prompt.combo.activated.emit(1)
+    assert box.pending and "held" in box.status.text()
+    assert w.session.params["document_prompt"] == ""  # not applied until asked
+    box.button.click()
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    assert box.cancel.isEnabled() and w.session.params["document_prompt"] != ""
+    with qtbot.waitSignal(w.loop.prepare_finished, timeout=10_000):
+        box.cancel.click()
+    assert "cancelled" in box.status.text() and w.session.needs_prepare
+    held_encoder.release.set()
+    with qtbot.waitSignal(w.loop.applied, timeout=10_000):
+        box.button.click()
+    assert not w.session.needs_prepare and box.progress.value() == 1000
+    w.close()
+
+
+def test_screenshot_command(tmp_path: Path) -> None:
+    from workbench.cli import main
+
+    assert main(["screenshot", str(tmp_path), "--sample", "vault"]) == 0
+    png = tmp_path / "vault.png"
+    assert png.exists() and png.stat().st_size > 20_000
+
+
+def test_gui_command_opens_the_default_sample_then_the_last_one(qapp: QApplication) -> None:
+    """`workbench gui` with no DATA: the bundled default sample on a first launch, the last
+    dataset opened on the next."""
+    from workbench.gui.app import DEFAULT_SAMPLE, run
+
+    seen: list[tuple[str, str]] = []
+
+    def look_and_close() -> None:
+        w = next(w for w in qapp.topLevelWidgets()
+                 if isinstance(w, MainWindow) and w.isVisible())
+        s = w.session
+        seen.append((s.dataset.name if s.dataset else "", s.model.id if s.model else ""))
+        w.close()
+        qapp.quit()
+
+    for _ in range(2):
+        QTimer.singleShot(0, look_and_close)
+        assert run() == 0
+    assert seen[0] == (DEFAULT_SAMPLE, "vault-search")
+    st.remember("last_dataset", str(SAMPLES / "tea-beir"))
+    QTimer.singleShot(0, look_and_close)
+    run()
+    assert seen[-1] == ("tea-beir", "bm25")

@@ -1,0 +1,74 @@
+"""Every panel runs alone: each opens on a sample corpus with a bare session, shows it, and
+closes."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLES
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from workbench.core.models import model_ids
+from workbench.core.session import TuningSession
+from workbench.gui.chart_area import ChartArea
+from workbench.gui.header import Header
+from workbench.gui.metric_strip import MetricStrip
+from workbench.gui.param_panel import ParamPanel
+from workbench.gui.preview import DocumentPreview
+from workbench.gui.query_list import QueryList
+from workbench.gui.ranked_table import RankedTable
+
+
+def _session(sample: str, model: str) -> TuningSession:
+    s = TuningSession()
+    s.open(SAMPLES / sample)
+    s.set_model(model)
+    s.recompute()
+    return s
+
+
+PANELS: list[type[QWidget]] = [Header, QueryList, RankedTable, DocumentPreview, ParamPanel,
+                               MetricStrip, ChartArea]
+
+
+@pytest.mark.parametrize("panel", PANELS, ids=lambda p: p.__name__)
+@pytest.mark.parametrize(("sample", "model"), [("tea-beir", "bm25"),
+                                               ("vault", "vault-search")])
+def test_panel_runs_alone(qtbot: QtBot, panel: type[QWidget], sample: str,
+                          model: str) -> None:
+    s = _session(sample, model)
+    w = panel(s)  # type: ignore[call-arg]
+    qtbot.addWidget(w)
+    w.resize(700, 400)
+    w.show()
+    qtbot.waitExposed(w)
+    assert not w.grab().isNull()
+    s.set_param(next(p.name for p in s.model.schema.stage("live")  # type: ignore[union-attr]
+                     if p.kind == "float"), 0.5)
+    s.recompute()
+    s.pin_baseline()
+    w.close()
+
+
+def test_panels_before_any_dataset(qtbot: QtBot) -> None:
+    s = TuningSession()
+    for panel in PANELS:
+        w = panel(s)  # type: ignore[call-arg]
+        qtbot.addWidget(w)
+        w.show()
+        w.close()
+
+
+@pytest.mark.parametrize("model", model_ids())
+def test_every_parameter_gets_exactly_one_editor(qtbot: QtBot, model: str) -> None:
+    """Live parameters in the panel, prepare-stage ones in the Prepare box, none twice."""
+    s = TuningSession()
+    s.set_model(model)  # no dataset: nothing is prepared or embedded
+    panel = ParamPanel(s)
+    qtbot.addWidget(panel)
+    box = panel.prepare_box
+    live, prepare = list(panel.editors), list(box.editors) if box is not None else []
+    assert sorted(live + prepare) == sorted(p.name for p in s.model.schema)  # type: ignore[union-attr]
+    assert set(live) == {p.name for p in s.model.schema.stage("live")}  # type: ignore[union-attr]
+    for name, editor in {**panel.editors, **(box.editors if box else {})}.items():
+        assert editor.value() == s.params[name], name

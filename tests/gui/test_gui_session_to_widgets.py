@@ -1,0 +1,73 @@
+"""Change the tuning session, assert on the widgets."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from workbench.gui.main_window import MainWindow
+from workbench.gui.param_editors import NumberEditor
+
+
+def test_set_param_moves_slider_and_spinbox(window: MainWindow) -> None:
+    s = window.session
+    editor = window.params.editors["w_tf"]
+    assert isinstance(editor, NumberEditor)
+    s.set_param("w_tf", 0.75)
+    assert editor.spin.value() == 0.75
+    assert editor.slider.value() == round(0.75 / editor.step)
+    assert s.params["w_tf"] == 0.75  # no echo back from the widgets
+
+
+def test_result_refills_the_ranked_table(window: MainWindow) -> None:
+    s = window.session
+    table = window.ranked.model
+    top_before = [r.doc_id for r in table.rows[:10]]
+    assert top_before and table.rows[0].rank == 1
+    s.set_params({"w_tf": 0.0, "w_position": 1.0, "w_density": 0.0})
+    assert [r.doc_id for r in table.rows[:10]] != top_before
+    shown = table.index(0, 4).data()
+    assert shown == f"{table.rows[0].score:.4g}"
+    # the contribution bar reads each row's contributions, which sum to the score
+    row = table.rows[0]
+    assert abs(float(row.contributions.sum()) - row.score) < 1e-9
+
+
+def test_pinned_baseline_shows_deltas_everywhere(window: MainWindow) -> None:
+    s = window.session
+    assert window.metrics.cards[0].detail.text().endswith("no baseline</span>")
+    s.pin_baseline()
+    assert "pinned" in window.header.baseline_label.text()
+    s.set_params({"w_position": 0.0})
+    changes = {r.change for r in window.ranked.model.rows if r.rank is not None}
+    assert changes - {"="}, "some document moved"
+    assert any(c.startswith(("▲", "▼")) for c in changes)
+    assert "vs" in window.metrics.cards[0].detail.text()
+    assert "queries" in window.metrics.comparison.text()
+    deltas = [window.queries.model.index(r, 3).data() for r in range(5)]
+    assert all(d for d in deltas)
+
+
+def test_query_selection_moves_the_list_and_preview(window: MainWindow) -> None:
+    s = window.session
+    s.select_query(3)
+    view = window.queries.view
+    assert window.queries.proxy.mapToSource(view.currentIndex()).row() == 3
+    assert window.preview.doc == int(s.result.ranking.docs[3, 0])  # type: ignore[union-attr]
+    html = window.preview.browser.toHtml().replace(" ", "")
+    assert window.preview.terms and "background-color:#fff3a3" in html
+
+
+def test_model_change_rebuilds_the_parameter_panel(window: MainWindow, qtbot: QtBot) -> None:
+    window.session.set_model("bm25")
+    assert set(window.params.editors) == {p.name for p in
+                                          window.session.model.schema.stage("live")}  # type: ignore[union-attr]
+    assert window.header.model_combo.currentData() == "bm25"
+    assert window.session.result is not None  # synchronous: prepared and computed
+
+
+def test_k_change_updates_metric_names(window: MainWindow) -> None:
+    window.session.set_k(5)
+    assert window.metrics.k_spin.value() == 5
+    assert window.metrics.cards[0].name.text() == "nDCG@5"
+    assert window.queries.model.headerData(2, Qt.Orientation.Horizontal) == "nDCG@5"

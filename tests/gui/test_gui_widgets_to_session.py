@@ -1,0 +1,113 @@
+"""Move the widgets, assert on the tuning session."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from workbench.gui.main_window import MainWindow
+from workbench.gui.param_editors import NumberEditor
+
+
+def test_slider_sets_the_param(window: MainWindow) -> None:
+    editor = window.params.editors["w_density"]
+    assert isinstance(editor, NumberEditor)
+    editor.slider.setValue(editor.slider.value() + 5)  # as a keyboard step would
+    assert window.session.params["w_density"] == round(0.3 + 5 * editor.step, 10)
+    assert editor.spin.value() == window.session.params["w_density"]
+
+
+def test_spinbox_sets_the_param(window: MainWindow) -> None:
+    editor = window.params.editors["min_score"]
+    assert isinstance(editor, NumberEditor)
+    editor.spin.setValue(0.25)
+    assert window.session.params["min_score"] == 0.25
+    assert editor.slider.value() == 25
+
+
+def test_a_drag_is_one_undo_step(window: MainWindow) -> None:
+    s = window.session
+    editor = window.params.editors["w_tf"]
+    assert isinstance(editor, NumberEditor)
+    start = s.params["w_tf"]
+    editor.slider.sliderPressed.emit()
+    editor.slider.setSliderDown(True)
+    for i in range(1, 8):
+        editor.slider.setValue(editor.slider.value() + 1)
+        assert s.params["w_tf"] == round(0.4 + i * 0.01, 10)
+    editor.slider.setSliderDown(False)
+    editor.slider.sliderReleased.emit()
+    s.undo()
+    assert s.params["w_tf"] == start and editor.spin.value() == start
+
+
+def test_reset_buttons(window: MainWindow) -> None:
+    s = window.session
+    s.set_params({"w_tf": 0.9, "w_position": 0.1})
+    window.params._reset("w_tf")
+    assert s.params["w_tf"] == 0.4 and s.params["w_position"] == 0.1
+    window.params.reset_all.click()
+    assert s.params["w_position"] == 0.3
+
+
+def test_bool_and_choice_editors(window: MainWindow) -> None:
+    box = window.params.editors["early_stop"]
+    box.box.setChecked(True)  # type: ignore[attr-defined]
+    assert window.session.params["early_stop"] is True
+    window.session.set_model("bm25")
+    combo = window.params.editors["variant"].combo  # type: ignore[attr-defined]
+    other = next(combo.itemText(i) for i in range(combo.count())
+                 if combo.itemText(i) != combo.currentText())
+    combo.setCurrentText(other)
+    assert window.session.params["variant"] == other
+
+
+def test_model_combo_sets_the_model(window: MainWindow) -> None:
+    combo = window.header.model_combo
+    i = combo.findData("bm25")
+    combo.setCurrentIndex(i)
+    combo.activated.emit(i)
+    assert window.session.model is not None and window.session.model.id == "bm25"
+    assert window.session.result is not None
+
+
+def test_query_list_click_selects_the_query(window: MainWindow, qtbot: QtBot) -> None:
+    view = window.queries.view
+    window.show()
+    qtbot.waitExposed(window)
+    rect = view.visualRect(window.queries.proxy.index(4, 0))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.session.query == 4
+    qtbot.keyClick(view, Qt.Key.Key_Down)
+    assert window.session.query == 5
+    qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert window.session.query == 4
+
+
+def test_filter_and_sort_the_query_list(window: MainWindow) -> None:
+    q = window.queries
+    q.filter_edit.setText("crack")
+    ids = {q.proxy.index(r, 0).data() for r in range(q.proxy.rowCount())}
+    texts = [window.session.dataset.queries[window.session.dataset.queries.index[i]].text  # type: ignore[union-attr]
+             for i in ids]
+    assert ids and all("crack" in t.lower() or "crack" in i for i, t in zip(ids, texts,
+                                                                              strict=True))
+    q.filter_edit.clear()
+    q.view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+    values = [q.proxy.index(r, 2).data() for r in range(q.proxy.rowCount())]
+    numbers = [float(v) for v in values if v]
+    assert numbers == sorted(numbers, reverse=True)
+
+
+def test_ranked_rows_select_documents(window: MainWindow) -> None:
+    view = window.ranked.view
+    view.selectRow(2)
+    doc = window.ranked.model.rows[2].doc
+    assert window.session.docs == (doc,)
+    assert window.preview.doc == doc
+
+
+def test_k_spin_sets_k(window: MainWindow) -> None:
+    window.metrics.k_spin.setValue(20)
+    assert window.session.k == 20
+    assert "ndcg@20" in window.session.result.means  # type: ignore[union-attr]

@@ -1,0 +1,96 @@
+"""The live loop: results computed on the worker and applied on the GUI thread, slider storms
+without a backlog, stale results dropped, prepare with progress, cancel and errors."""
+
+from __future__ import annotations
+
+from conftest import SAMPLES, HeldFakeEncoder
+from pytestqt.qtbot import QtBot
+
+from workbench.core.session import TuningSession, compute
+from workbench.gui.worker import LiveLoop
+
+
+def _session(model: str = "bm25", **params: object) -> TuningSession:
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model(model, params)
+    return s
+
+
+def test_stale_results_are_dropped() -> None:
+    s = _session()
+    s.recompute()
+    first, second = s.request(), s.request()
+    assert first is not None and second is not None
+    assert not s.apply(compute(first))  # an older generation: dropped
+    assert s.apply(compute(second))
+
+
+def test_worker_computes_and_applies_on_the_gui_thread(qtbot: QtBot) -> None:
+    s = TuningSession()
+    loop = LiveLoop(s)
+    s.open(SAMPLES / "tea-beir")
+    with qtbot.waitSignal(loop.applied, timeout=10_000):
+        s.set_model("bm25")  # → prepare on the prepare worker → compute on the worker
+    assert s.result is not None and not loop.busy
+    with qtbot.waitSignal(loop.applied, timeout=5_000):
+        s.set_param("k1", 0.5)
+    loop.shutdown()
+
+
+def test_slider_storm_never_builds_a_backlog(qtbot: QtBot) -> None:
+    s = _session()
+    loop = LiveLoop(s)
+    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
+    before = loop.computed
+    values = [round(0.025 * i, 3) for i in range(1, 40)]
+    for v in values:  # faster than any compute: all but a few only mark the loop dirty
+        s.set_param("b", v)
+    qtbot.waitUntil(lambda: not loop.busy, timeout=10_000)
+    done = loop.computed - before
+    assert 1 <= done < len(values) // 2
+    # what is shown is the newest parameters' result
+    expected = _session(b=values[-1])
+    expected.recompute()
+    assert s.result is not None and expected.result is not None
+    assert s.result.means == expected.result.means
+    loop.shutdown()
+
+
+def test_synchronous_mode_is_inline() -> None:
+    s = _session()
+    loop = LiveLoop(s, synchronous=True)  # starts computing the session it is given
+    assert s.result is not None and loop.computed == 1
+    s.set_param("k1", 0.9)
+    assert loop.computed == 2 and not loop.busy
+
+
+def test_prepare_reports_progress_and_can_be_cancelled(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    s = TuningSession()
+    loop = LiveLoop(s)
+    progress: list[float] = []
+    loop.prepare_progress.connect(lambda f, _m: progress.append(f))
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with qtbot.waitSignal(loop.prepare_finished, timeout=10_000) as got:
+        loop.cancel_prepare()
+    assert got.args == ["cancelled"]
+    assert s.result is None and s.needs_prepare and progress
+    held_encoder.release.set()
+    with qtbot.waitSignal(loop.applied, timeout=10_000):
+        loop.recompute()
+    assert s.result is not None and not s.needs_prepare
+    loop.shutdown()
+
+
+def test_prepare_errors_become_a_message(qtbot: QtBot) -> None:
+    s = TuningSession()
+    loop = LiveLoop(s)
+    s.open(SAMPLES / "tea-beir")
+    with qtbot.waitSignal(loop.prepare_finished, timeout=10_000) as got:
+        s.set_model("dense", {"embedding_model": "/no/such/model-folder"})
+    assert got.args[0] and got.args[0] != "cancelled"
+    assert "no local embedding model" in got.args[0]
+    loop.shutdown()

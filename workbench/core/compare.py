@@ -1,0 +1,218 @@
+"""The current result against a pinned baseline: rank changes, movers and metric deltas.
+
+Both results rank the same dataset, so a document is the same corpus position on both sides;
+a ranking row holds each query's documents best first (`Ranking.docs`, (Q, K), -1 padding).
+Ranks are 1-based. "In the top k" means among the first k entries of a row.
+
+- `rank_changes(current, baseline, query, k)`: for the ranked table's ▲/▼/new column, one
+  query, vectorised (a k × k match, no dictionaries).
+- `movers(current, baseline, k, top)`: across ALL queries, documents that entered or left the
+  top k and the largest rank jumps, largest first, each with the per-signal contribution deltas
+  that moved it (each side's contributions from its own `Scores`).
+- `metric_deltas(current, baseline)`: per-query current − baseline for every shared metric.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.pipeline import Result
+from workbench.core.ranking import Scores
+
+
+@dataclass(frozen=True)
+class RankChanges:
+    """One query's top k now, each document's top-k rank in the baseline, and what left.
+
+    docs:          int32 (n,)  the current top k, best first
+    rank:          int64 (n,)  1..n
+    baseline_rank: int64 (n,)  rank in the baseline's top k, 0 when it was outside (entered)
+    delta:         int64 (n,)  baseline_rank − rank: > 0 moved up, < 0 down, 0 same or entered
+    entered:       bool (n,)   not in the baseline's top k
+    left_docs:     int32 (m,)  documents of the baseline's top k no longer in the top k
+    left_baseline_rank: int64 (m,) their rank in the baseline
+    """
+
+    docs: NDArray[np.int32]
+    rank: NDArray[np.int64]
+    baseline_rank: NDArray[np.int64]
+    delta: NDArray[np.int64]
+    entered: NDArray[np.bool_]
+    left_docs: NDArray[np.int32]
+    left_baseline_rank: NDArray[np.int64]
+
+    def labels(self) -> list[str]:
+        """'▲3', '▼2', '─' or 'new' per current row: what the ranked table shows."""
+        out: list[str] = []
+        for d, e in zip(self.delta.tolist(), self.entered.tolist(), strict=True):
+            out.append("new" if e else f"▲{d}" if d > 0 else f"▼{-d}" if d < 0 else "─")
+        return out
+
+
+def _top(result: Result, query: int, k: int) -> NDArray[np.int32]:
+    n = min(k, int(result.ranking.count[query]), result.ranking.docs.shape[1])
+    out: NDArray[np.int32] = result.ranking.docs[query, :n]
+    return out
+
+
+def rank_changes(current: Result, baseline: Result, query: int, k: int) -> RankChanges:
+    """Rank changes of one query's top k (see `RankChanges`)."""
+    now, before = _top(current, query, k), _top(baseline, query, k)
+    match = now[:, None] == before[None, :]  # (n, m); each document at most once per row
+    found = match.any(axis=1)
+    base_rank = np.where(found, match.argmax(axis=1) + 1, 0).astype(np.int64)
+    rank = np.arange(1, len(now) + 1, dtype=np.int64)
+    still = match.any(axis=0)
+    return RankChanges(
+        docs=now,
+        rank=rank,
+        baseline_rank=base_rank,
+        delta=np.where(found, base_rank - rank, 0).astype(np.int64),
+        entered=~found,
+        left_docs=before[~still],
+        left_baseline_rank=(np.flatnonzero(~still) + 1).astype(np.int64),
+    )
+
+
+@dataclass(frozen=True)
+class Mover:
+    """One document of one query whose rank changed.
+
+    rank / baseline_rank: 1-based rank within each side's ranking depth (None when not ranked
+    there at all); entered / left say whether it crossed the top k. `jump` = baseline rank −
+    current rank (> 0 moved up), an unranked side counting as depth + 1.
+    contributions / baseline_contributions: float64 (S,) and (S',), each side's per-signal
+    contributions to this document (zeros when it was not a candidate there), named by
+    `signals` and `baseline_signals`.
+    """
+
+    query: int
+    doc: int
+    rank: int | None
+    baseline_rank: int | None
+    entered: bool
+    left: bool
+    jump: int
+    total: float
+    baseline_total: float
+    signals: tuple[str, ...]
+    baseline_signals: tuple[str, ...]
+    contributions: NDArray[np.float64]
+    baseline_contributions: NDArray[np.float64]
+
+    @property
+    def total_delta(self) -> float:
+        return self.total - self.baseline_total
+
+    @property
+    def same_signals(self) -> bool:
+        return self.signals == self.baseline_signals
+
+    @property
+    def signal_deltas(self) -> dict[str, float] | None:
+        """Per-signal current − baseline when both sides have the same signals, else None
+        (then compare `total_delta` and each side's own contributions)."""
+        if not self.same_signals:
+            return None
+        diff = self.contributions - self.baseline_contributions
+        return {s: float(v) for s, v in zip(self.signals, diff.tolist(), strict=True)}
+
+
+def _ranked_keys(result: Result, n_docs: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Sorted keys `query * n_docs + doc` of every ranked entry, and each one's 1-based rank."""
+    docs = result.ranking.docs
+    q, w = np.nonzero(docs >= 0)
+    keys = q.astype(np.int64) * n_docs + docs[q, w]
+    order = np.argsort(keys, kind="stable")
+    return keys[order], (w + 1).astype(np.int64)[order]
+
+
+def _lookup(keys: NDArray[np.int64], values: NDArray[np.int64],
+            wanted: NDArray[np.int64]) -> NDArray[np.int64]:
+    """values at `wanted` keys, 0 where absent."""
+    if len(keys) == 0:
+        return np.zeros(len(wanted), np.int64)
+    idx = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+    return np.where(keys[idx] == wanted, values[idx], 0)
+
+
+def pair_of(scores: Scores, query: int, doc: int) -> int:
+    """The pair of (query, doc) in `scores`, or -1 when the document is not a candidate."""
+    row = scores.row(query)
+    hit = np.flatnonzero(scores.docs[row] == doc)
+    return int(row.start + hit[0]) if len(hit) else -1
+
+
+def doc_contributions(scores: Scores, query: int,
+                      doc: int) -> tuple[float, NDArray[np.float64]]:
+    """(total, float64 (S,) contributions) of one document for one query; zeros when it is
+    not a candidate. For a gated pair the total is 0 and the parts show what it would score."""
+    pair = pair_of(scores, query, doc)
+    if pair < 0:
+        return 0.0, np.zeros(len(scores.signals))
+    parts = scores.contributions_of(np.array([pair], np.intp))[:, 0]
+    return float(scores.total[pair]), parts.astype(np.float64)
+
+
+def movers(current: Result, baseline: Result, k: int, top: int = 50) -> list[Mover]:
+    """Documents of any query that entered or left the top k or changed rank within it,
+    largest |jump| first (ties: crossing the top k first, then query, then current rank).
+
+    Candidates are the union of both sides' top k; ranks are looked up at each side's full
+    ranking depth, so a document that rose from 80th to 3rd shows a jump of 77.
+    """
+    n_docs = int(max(current.ranking.docs.max(initial=-1),
+                     baseline.ranking.docs.max(initial=-1))) + 1
+    if n_docs == 0:
+        return []
+    cur_keys, cur_rank = _ranked_keys(current, n_docs)
+    base_keys, base_rank = _ranked_keys(baseline, n_docs)
+    in_top = np.concatenate((cur_keys[cur_rank <= k], base_keys[base_rank <= k]))
+    cand = np.unique(in_top)
+    now = _lookup(cur_keys, cur_rank, cand)
+    before = _lookup(base_keys, base_rank, cand)
+    cur_depth = current.ranking.docs.shape[1] + 1
+    base_depth = baseline.ranking.docs.shape[1] + 1
+    jump = np.where(before > 0, before, base_depth) - np.where(now > 0, now, cur_depth)
+    entered = (now > 0) & (now <= k) & ~((before > 0) & (before <= k))
+    left = (before > 0) & (before <= k) & ~((now > 0) & (now <= k))
+    crossed = entered | left
+    moved = (jump != 0) | crossed
+    idx = np.flatnonzero(moved)
+    query = cand[idx] // n_docs
+    order = np.lexsort((np.where(now[idx] > 0, now[idx], cur_depth), query,
+                        ~crossed[idx], -np.abs(jump[idx])))
+    out: list[Mover] = []
+    for i in idx[order[:top]].tolist():
+        q, d = divmod(int(cand[i]), n_docs)
+        total, parts = doc_contributions(current.scores, q, d)
+        b_total, b_parts = doc_contributions(baseline.scores, q, d)
+        out.append(Mover(
+            query=q, doc=d,
+            rank=int(now[i]) or None, baseline_rank=int(before[i]) or None,
+            entered=bool(entered[i]), left=bool(left[i]), jump=int(jump[i]),
+            total=total, baseline_total=b_total,
+            signals=current.scores.signals, baseline_signals=baseline.scores.signals,
+            contributions=parts, baseline_contributions=b_parts,
+        ))
+    return out
+
+
+def metric_deltas(current: Result, baseline: Result) -> dict[str, NDArray[np.float64]]:
+    """float64 (Q,) current − baseline per query, for each metric both results computed."""
+    out: dict[str, NDArray[np.float64]] = {}
+    for name, values in current.per_query.items():
+        other = baseline.per_query.get(name)
+        if other is not None and other.shape == values.shape:
+            out[name] = (values - other).astype(np.float64)
+    return out
+
+
+def improved_worsened(deltas: NDArray[np.float64], mask: NDArray[np.bool_] | None = None,
+                      tol: float = 1e-12) -> tuple[int, int]:
+    """How many queries (of those in `mask`, judged ones say) went up and down."""
+    d = deltas if mask is None else deltas[mask]
+    return int((d > tol).sum()), int((d < -tol).sum())

@@ -1,0 +1,182 @@
+"""The window's menus, actions and shortcuts: File (open, recent, sessions, export, quit),
+Edit (undo/redo), View, Model, Tools."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from workbench.core.data import FormatError
+from workbench.core.models import model_ids
+
+from . import settings as st
+from .export_csv import write_ranked_csv
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+Key = QKeySequence.StandardKey
+
+
+class WindowActions:
+    def __init__(self, window: MainWindow) -> None:
+        self.w = window
+        s = window.session
+        bar = window.menuBar()
+        file = bar.addMenu("&File")
+        self.open_folder = self._add(file, "Open dataset &folder…", self.ask_folder, Key.Open)
+        self.open_file = self._add(file, "Open &file…", self.ask_file, "Ctrl+Shift+O")
+        self.recent_menu = QMenu("Open &recent", window)
+        file.addMenu(self.recent_menu)
+        file.addSeparator()
+        self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
+        self.load_session = self._add(file, "Open sess&ion…", self.ask_load_session)
+        self.export = self._add(file, "&Export ranked table CSV…", self.ask_export, "Ctrl+E")
+        file.addSeparator()
+        self.quit = self._add(file, "&Quit", window.close, Key.Quit)
+
+        edit = bar.addMenu("&Edit")
+        self.undo = self._add(edit, "&Undo", s.undo, Key.Undo)
+        self.redo = self._add(edit, "&Redo", s.redo, "Ctrl+Shift+Z")
+        self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit.addSeparator()
+        self.filter = self._add(edit, "&Filter queries", window.queries.focus_filter, Key.Find)
+
+        view = bar.addMenu("&View")
+        for title, widget in (("Query list", window.queries), ("Parameters", window.params),
+                              ("Document preview", window.preview),
+                              ("Charts", window.charts)):
+            act = self._add(view, title, None)
+            act.setCheckable(True)
+            act.setChecked(True)
+            act.toggled.connect(widget.setVisible)
+
+        self.model_menu = bar.addMenu("&Model")
+        self.model_group = QActionGroup(window)
+        self.model_actions: dict[str, QAction] = {}
+        for mid in model_ids():
+            act = self._add(self.model_menu, mid, lambda *_, m=mid: self._pick_model(m))
+            act.setCheckable(True)
+            self.model_group.addAction(act)
+            self.model_actions[mid] = act
+
+        tools = bar.addMenu("&Tools")
+        self.recompute = self._add(tools, "&Recompute / re-embed", window.loop.recompute,
+                                   "Ctrl+R")
+        self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
+        self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
+        self.cancel = self._add(tools, "Cancel &prepare", window.loop.cancel_prepare)
+
+        for event in (s.params_changed, s.model_changed, s.dataset_changed):
+            event.connect(self._update_enabled)
+        s.result_changed.connect(self._update_enabled)
+        window.destroyed.connect(lambda *_: self._disconnect())
+        self._update_enabled()
+        self.refresh_recent()
+
+    def _disconnect(self) -> None:
+        s = self.w.session
+        for event in (s.params_changed, s.model_changed, s.dataset_changed, s.result_changed):
+            event.disconnect(self._update_enabled)
+
+    def _add(self, menu: QMenu, text: str, slot: object,
+             shortcut: QKeySequence.StandardKey | str | None = None) -> QAction:
+        act = QAction(text, self.w)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if callable(slot):
+            act.triggered.connect(lambda *_: slot())
+        menu.addAction(act)
+        return act
+
+    def _update_enabled(self, *_: object) -> None:
+        s = self.w.session
+        self.undo.setEnabled(s.can_undo)
+        self.redo.setEnabled(s.can_redo)
+        self.pin.setEnabled(s.result is not None)
+        self.export.setEnabled(s.result is not None)
+        if s.model is not None and s.model.id in self.model_actions:
+            self.model_actions[s.model.id].setChecked(True)
+
+    def _pick_model(self, mid: str) -> None:
+        if self.w.session.model is None or self.w.session.model.id != mid:
+            self.w.session.set_model(mid)
+
+    # -- recent files -------------------------------------------------------------------------
+
+    def add_recent(self, path: str) -> None:
+        st.add_recent(path)
+        self.refresh_recent()
+
+    def refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        items = st.recent_files()
+        for path in items:
+            act = self.recent_menu.addAction(path)
+            act.triggered.connect(lambda *_, p=path: self.w.open_path(p))
+        if items:
+            self.recent_menu.addSeparator()
+            clear = self.recent_menu.addAction("Clear list")
+            clear.triggered.connect(lambda *_: self._clear_recent())
+        self.recent_menu.setEnabled(bool(items))
+
+    def _clear_recent(self) -> None:
+        st.clear_recent()
+        self.refresh_recent()
+
+    # -- dialogs ------------------------------------------------------------------------------
+
+    def _start_dir(self) -> str:
+        return str(Path(self.w.session.source).parent) if self.w.session.source else ""
+
+    def ask_folder(self) -> None:
+        path = QFileDialog.getExistingDirectory(self.w, "Open dataset folder", self._start_dir())
+        if path:
+            self.w.open_path(path)
+
+    def ask_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.w, "Open dataset file", self._start_dir(),
+            "Datasets (*.jsonl *.json *.csv);;All files (*)")
+        if path:
+            self.w.open_path(path)
+
+    def ask_save_session(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.w, "Save session", "session.json",
+                                              "Workbench session (*.json)")
+        if path:
+            try:
+                self.w.session.save(path)
+            except OSError as exc:
+                self.w.show_error(f"Could not save the session:\n{exc}")
+                return
+            self.w.statusBar().showMessage(f"session saved to {path}", 5000)
+
+    def ask_load_session(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self.w, "Open session", "",
+                                              "Workbench session (*.json)")
+        if path:
+            self.load_session_file(path)
+
+    def load_session_file(self, path: str) -> bool:
+        try:
+            with self.w.loop.hold():
+                self.w.session.load(path)
+        except (FormatError, ValueError, KeyError, OSError) as exc:
+            self.w.show_error(f"Could not open the session {path}:\n{exc}")
+            return False
+        return True
+
+    def ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self.w, "Export ranked table", "ranking.csv",
+                                              "CSV (*.csv)")
+        if path:
+            try:
+                n = write_ranked_csv(self.w.session, Path(path))
+            except OSError as exc:
+                self.w.show_error(f"Could not write {path}:\n{exc}")
+                return
+            self.w.statusBar().showMessage(f"{n} rows written to {path}", 5000)

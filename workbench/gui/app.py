@@ -1,0 +1,84 @@
+"""`workbench gui [DATA] [--model ID]`: the QApplication, its style, and the main window opened
+on the given dataset — by default the bundled sample named by `DEFAULT_SAMPLE`, with the model
+and parameters of its workbench.toml.
+
+The default is the markdown vault with obsidian-mcp's vault search: it prepares in well under
+a second (no embeddings, so the first launch paints rankings at once), its five signals make
+the contribution bars and chart worth reading, it has gates, and its min-score parameter drives
+the score distribution's draggable line. `story` (hybrid) shows more of the blend but needs a
+first embedding run of ~10 s plus torch's import.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QApplication
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_corpora"
+RESOURCES = ROOT / "resources"
+DEFAULT_SAMPLE = "vault"
+
+
+def application(argv: Sequence[str] | None = None) -> QApplication:
+    """The one QApplication, styled (created on first call)."""
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        return app
+    app = QApplication(list(argv or [sys.argv[0]]))
+    app.setOrganizationName("ScoringWorkbench")
+    app.setApplicationName("workbench")
+    app.setApplicationDisplayName("Scoring Workbench")
+    style(app)
+    return app
+
+
+def style(app: QApplication) -> None:
+    app.setStyle("Fusion")
+    font = QFont(app.font())
+    font.setPointSizeF(max(font.pointSizeF(), 10.0))
+    app.setFont(font)
+    qss = RESOURCES / "style.qss"
+    if qss.exists():
+        app.setStyleSheet(qss.read_text(encoding="utf-8"))
+
+
+def default_dataset() -> Path:
+    return SAMPLES / DEFAULT_SAMPLE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="workbench gui")
+    parser.add_argument("data", nargs="?", help="dataset folder or file (default: the last "
+                        f"one opened, else sample_corpora/{DEFAULT_SAMPLE})")
+    parser.add_argument("--model", "-m", help="model id (default: the sample's, else bm25)")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    return run(args.data, args.model)
+
+
+def run(data: str | None = None, model: str | None = None) -> int:
+    app = application()
+    from . import settings as st
+    from .main_window import MainWindow
+
+    window = MainWindow()
+    window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    target = data
+    if target is None:
+        last = st.recall("last_dataset")
+        target = str(last) if isinstance(last, str) and Path(last).exists() else None
+        if target is not None and model is None:
+            remembered = st.recall("last_model")
+            sample_model = (Path(target) / "workbench.toml").exists()
+            model = str(remembered) if isinstance(remembered, str) and not sample_model \
+                else None
+    window.show()
+    if not window.open_path(target or default_dataset(), model=model) and target:
+        window.open_path(default_dataset())
+    return app.exec()

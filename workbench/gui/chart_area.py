@@ -1,0 +1,77 @@
+"""The place in the bottom of the window where the chart panels plug in.
+
+The chart panels live in `workbench.gui.charts` (written separately): each is a QWidget class
+constructed as `Panel(session, parent=None)` that subscribes to the session itself. They are
+imported lazily, one by one, so the window works before (or without) any of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
+
+from workbench.core.session import TuningSession
+
+log = logging.getLogger(__name__)
+
+# (class name in workbench.gui.charts, tab title)
+CHART_PANELS = (
+    ("ContributionChart", "Contributions"),
+    ("ScoreDistribution", "Score distribution"),
+    ("MetricCurve", "Metric vs parameter"),
+    ("MoversList", "Movers"),
+)
+
+
+def load_chart_class(name: str) -> type[QWidget] | None:
+    """`workbench.gui.charts.<name>`, or None while that panel does not exist yet."""
+    try:
+        module = importlib.import_module("workbench.gui.charts")
+    except ImportError as exc:
+        log.debug("chart panels not available: %s", exc)
+        return None
+    cls = getattr(module, name, None)
+    return cls if isinstance(cls, type) and issubclass(cls, QWidget) else None
+
+
+class ChartArea(QTabWidget):
+    """One tab per chart panel that exists; a placeholder tab when none does."""
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 load: bool = True, throttle_ms: int = 0) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setDocumentMode(True)
+        self.panels: dict[str, QWidget] = {}
+        for name, title in CHART_PANELS if load else ():
+            cls = load_chart_class(name)
+            if cls is None:
+                continue
+            try:
+                factory: Any = cls  # Panel(session, parent=None), by the charts' contract
+                panel = factory(session, parent=self)
+            except Exception as exc:  # a broken chart must not take the window down
+                log.warning("chart panel %s failed to start: %s", name, exc)
+                continue
+            if hasattr(panel, "throttle_ms"):
+                panel.throttle_ms = throttle_ms
+            self.panels[name] = panel
+            self.addTab(panel, title)
+        if not self.panels and load:
+            note = QLabel("Charts (contributions, score distribution, metric vs parameter, "
+                          "movers) appear here once workbench.gui.charts is installed.", self)
+            note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            note.setStyleSheet("color:#8c959f")
+            self.addTab(note, "Charts")
+
+    def shutdown(self) -> None:
+        """Stop the panels' background work (a panel may offer `shutdown()`), so that no
+        worker outlives the window."""
+        for panel in self.panels.values():
+            stop = getattr(panel, "shutdown", None)
+            if callable(stop):
+                stop()

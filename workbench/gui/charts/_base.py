@@ -1,0 +1,241 @@
+"""What every chart panel shares: a light plot style, a header row with an export button, and
+`export(path)` (PNG or SVG by suffix, through pyqtgraph's exporters)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pyqtgraph as pg
+from pyqtgraph.exporters import ImageExporter
+from PySide6.QtCore import QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QFontMetrics, QPainter, QShowEvent
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGraphicsScene,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.events import Event
+from workbench.core.session import TuningSession
+from workbench.gui.bind import subscribe
+
+INK = "#24292f"  # axis text and lines: dark grey on white
+MUTED = "#6e7781"
+RELEVANT = "#1a7f37"  # judged relevant (green) …
+OTHER = "#8c959f"  # … against the rest (grey)
+A_COLOR, B_COLOR, DIFF_COLOR = "#3b6fb6", "#e08a1e", "#57606a"
+
+
+def make_plot(*, left: str = "", bottom: str = "") -> pg.PlotWidget:
+    """A PlotWidget in the workbench's light style, axes labelled, menus kept (they carry
+    pyqtgraph's own Export… entry)."""
+    w = pg.PlotWidget(background="w")
+    item = w.getPlotItem()
+    for name in ("left", "bottom"):
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen(INK))
+        axis.setTextPen(pg.mkPen(INK))
+        axis.enableAutoSIPrefix(False)  # scores are unitless: no "(x0.001)"
+    if left:
+        item.setLabel("left", left, color=INK)
+    if bottom:
+        item.setLabel("bottom", bottom, color=INK)
+    item.showGrid(x=True, y=True, alpha=0.15)
+    item.hideButtons()
+    w.setMinimumSize(240, 180)
+    return w
+
+
+def add_legend(plot: pg.PlotWidget) -> pg.LegendItem:
+    legend = plot.getPlotItem().addLegend(offset=(-6, 6), labelTextColor=INK,
+                                          brush=pg.mkBrush(255, 255, 255, 210),
+                                          pen=pg.mkPen("#d0d7de"))
+    return legend
+
+
+def fit_left_axis(plot: pg.PlotWidget, labels: list[str]) -> None:
+    """Widen the left axis to its longest tick label (pyqtgraph would clip it)."""
+    metrics = QFontMetrics(plot.getPlotItem().getAxis("left").font())
+    widest = max((metrics.horizontalAdvance(s) for s in labels), default=0)
+    plot.getPlotItem().getAxis("left").setWidth(widest + 16)
+
+
+def legend_room(plot: pg.PlotWidget, legend: pg.LegendItem) -> float:
+    """The fraction of the plot's width the legend (at the top right) covers, plus a margin:
+    extend an x range by it so that nothing is drawn under the legend."""
+    view = plot.getPlotItem().vb.width()
+    if view < 50:  # not laid out yet: a typical panel
+        view = 600.0
+    return float(min(0.5, (legend.boundingRect().width() + 20) / view))
+
+
+def write_svg(scene: QGraphicsScene, source: QRectF, out: Path, dpi: int = 96) -> None:
+    """The scene's `source` rectangle drawn into an SVG file as vectors.
+
+    Not pyqtgraph's SVGExporter: it post-processes Qt's SVG output and fails on the path data
+    PySide6 6.11 writes ("not enough values to unpack" in SVGExporter.correctCoordinates)."""
+    gen = QSvgGenerator()
+    gen.setFileName(str(out))
+    size = QSize(int(source.width()), int(source.height()))
+    gen.setSize(size)
+    gen.setViewBox(QRectF(0, 0, size.width(), size.height()))
+    gen.setTitle("Scoring Workbench chart")
+    # pyqtgraph's axes replay QPictures, which rescale to the device's resolution: give the
+    # generator the screen's, or the axes come out at 72/96 of their size
+    gen.setResolution(dpi)
+    painter = QPainter(gen)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
+    finally:
+        painter.end()
+    if not out.exists() or out.stat().st_size == 0:
+        raise OSError(f"{out}: could not write the SVG")
+
+
+def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
+    """Write the plot as PNG (twice the on-screen size, at least 800 px wide) or SVG."""
+    out = Path(path)
+    item = plot.getPlotItem()
+    suffix = out.suffix.lower()
+    if suffix == ".png":
+        exporter = ImageExporter(item)
+        width = max(800, 2 * int(item.boundingRect().width()))
+        exporter.parameters()["width"] = width
+        exporter.export(str(out))
+    elif suffix == ".svg":
+        write_svg(plot.scene(), item.sceneBoundingRect(), out, plot.logicalDpiX())
+    else:
+        raise ValueError(f"{out}: export writes .png or .svg, not {suffix or 'no suffix'!r}")
+    return out
+
+
+class ChartPanel(QWidget):
+    """A titled panel over one session: header (title, controls, export button), body below.
+
+    Subclasses build their body, subscribe with `self.listen(event, callback)` (unsubscribed
+    when the widget is destroyed) and say which plot `export()` writes (`current_plot`)."""
+
+    title = "Chart"
+    export_name = "chart"
+    export_suffixes: tuple[str, ...] = (".png", ".svg")
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._stale = True
+        # 0: redraw at once (tests, standalone); else at most one redraw per throttle_ms,
+        # after the events in hand — during a drag the ranked table and metrics repaint
+        # first and the chart follows within throttle_ms
+        self.throttle_ms = 0
+        self._last_draw = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._draw_now)
+        self.setObjectName(type(self).__name__)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        outer.setSpacing(2)
+        self.header = QHBoxLayout()
+        self.header.setSpacing(6)
+        self.caption = QLabel(self.title)
+        self.caption.setStyleSheet("font-weight: 600;")
+        self.header.addWidget(self.caption)
+        self.header.addStretch(1)
+        self.export_button = QToolButton()
+        self.export_button.setText("Export")
+        self.export_button.setToolTip("Export this chart as PNG or SVG")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        for suffix in self.export_suffixes:
+            action = QAction(f"Export {suffix.lstrip('.').upper()}…", menu)
+            action.triggered.connect(lambda _=False, s=suffix: self._export_dialog(s))
+            menu.addAction(action)
+        self.export_button.setMenu(menu)
+        self.header.addWidget(self.export_button)
+        outer.addLayout(self.header)
+        self.hint = QLabel()
+        self.hint.setStyleSheet(f"color: {MUTED};")
+        self.hint.setWordWrap(True)
+        self.hint.setVisible(False)
+        outer.addWidget(self.hint)
+        self.body = QVBoxLayout()
+        self.body.setContentsMargins(0, 0, 0, 0)
+        outer.addLayout(self.body, 1)
+
+    # -- redrawing only what is seen ----------------------------------------------------------
+
+    def redraw(self, *_: object) -> None:
+        """Draw from the session (subclasses)."""
+
+    def update_later(self, *_: object) -> None:
+        """Redraw now when shown; a hidden panel (another tab) redraws when it is next shown,
+        so slider ticks do not pay for charts nobody sees."""
+        if not self.isVisible():
+            self._stale = True
+        elif self.throttle_ms <= 0:
+            self._draw_now()
+        elif not self._timer.isActive():
+            since = (time.monotonic() - self._last_draw) * 1000
+            self._timer.start(int(max(0.0, self.throttle_ms - since)))
+
+    def _draw_now(self) -> None:
+        self._stale = False
+        self._last_draw = time.monotonic()
+        self.redraw()
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self.redraw()
+
+    # -- subclasses ---------------------------------------------------------------------------
+
+    def current_plot(self) -> pg.PlotWidget | None:
+        """The plot that `export()` writes; None for a panel that is not a plot."""
+        return None
+
+    def show_hint(self, text: str) -> None:
+        """A grey line under the header (what is missing, what to do); "" hides it."""
+        self.hint.setText(text)
+        self.hint.setVisible(bool(text))
+
+    def listen(self, event: Event, callback: Callable[..., Any]) -> None:
+        subscribe(self, event, callback)
+
+    # -- export -------------------------------------------------------------------------------
+
+    def export(self, path: str | Path) -> Path:
+        plot = self.current_plot()
+        if plot is None:
+            raise ValueError(f"{type(self).__name__} has no plot to export")
+        return export_plot(plot, path)
+
+    def _export_dialog(self, suffix: str) -> None:
+        kind = suffix.lstrip(".").upper()
+        path, _ = QFileDialog.getSaveFileName(self, f"Export {kind}",
+                                              f"{self.export_name}{suffix}",
+                                              f"{kind} (*{suffix})")
+        if path:
+            if not path.lower().endswith(suffix):
+                path += suffix
+            self.export(path)
+
+
+def elide(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def align_right(label: QLabel) -> QLabel:
+    label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return label

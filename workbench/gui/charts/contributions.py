@@ -1,0 +1,251 @@
+"""Per-signal contributions: the selected query's top k as stacked horizontal bars (one colour
+per signal, positive parts right of zero, negative parts left of it, the total as a tick), and
+two selected documents side by side — why A outranks B — with the per-signal difference.
+
+Events: result_changed, query_changed, docs_changed, k_changed, model_changed. Clicking a bar
+picks that document (the last two picked are the pair compared).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from numpy.typing import NDArray
+from PySide6.QtWidgets import QTabWidget, QWidget
+
+from workbench.core.compare import doc_contributions
+from workbench.core.session import TuningSession
+from workbench.gui.palette import signal_hex, signed
+
+from ._base import (
+    A_COLOR,
+    B_COLOR,
+    DIFF_COLOR,
+    INK,
+    ChartPanel,
+    add_legend,
+    elide,
+    fit_left_axis,
+    legend_room,
+    make_plot,
+)
+
+BAR = 0.72  # bar thickness, in rows
+
+
+def stack(values: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Stacked-bar geometry of float64 (S, n) parts: (start, length) each (S, n), positive
+    parts piled rightwards from 0 and negative parts leftwards, in signal order."""
+    v = np.nan_to_num(values)
+    pos, neg = np.maximum(v, 0), np.minimum(v, 0)
+    pos_start = np.cumsum(pos, axis=0) - pos
+    neg_start = np.cumsum(neg, axis=0)  # a negative part spans [start, start - part]
+    start = np.where(v >= 0, pos_start, neg_start)
+    return start, np.abs(v)
+
+
+class ContributionChart(ChartPanel):
+    title = "Contributions"
+    export_name = "contributions"
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.tabs = QTabWidget()
+        self.top_plot = make_plot(bottom="contribution to the score")
+        self.top_plot.getPlotItem().invertY(True)
+        self.top_plot.getPlotItem().getAxis("left").setStyle(autoExpandTextSpace=True)
+        self.pair_plot = make_plot(left="contribution")
+        self.tabs.addTab(self.top_plot, "Top k")
+        self.tabs.addTab(self.pair_plot, "A vs B")
+        self.tabs.currentChanged.connect(lambda *_: self._refresh_hint())
+        self.body.addWidget(self.tabs)
+        self.top_legend = add_legend(self.top_plot)
+        self.pair_legend = add_legend(self.pair_plot)
+        # what is drawn, for tests and export: bars per signal and the data behind them
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        self.docs: NDArray[np.int32] = np.zeros(0, np.int32)
+        self.values: NDArray[np.float64] = np.zeros((0, 0))  # (S, n) top-k contributions
+        self.pair_bars: dict[str, pg.BarGraphItem] = {}
+        self.pair_values: NDArray[np.float64] = np.zeros((0, 0))  # (3, S + 1): A, B, A − B
+        self._top_hint = self._pair_hint = ""
+        self._top_range: tuple[float, float, int] | None = None
+        self.top_plot.scene().sigMouseClicked.connect(self._on_click)
+        # the legend's share of the width changes with the view's size: keep bars clear of it
+        self.top_plot.getPlotItem().vb.sigResized.connect(lambda *_: self._apply_top_range())
+        for event in (session.result_changed, session.query_changed, session.docs_changed,
+                      session.k_changed, session.model_changed, session.dataset_changed):
+            self.listen(event, self.update_later)
+        self.update_later()
+
+    def current_plot(self) -> pg.PlotWidget:
+        return self.pair_plot if self.tabs.currentIndex() == 1 else self.top_plot
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def redraw(self, *_: object) -> None:
+        self._draw_top()
+        self._draw_pair()
+        self._refresh_hint()
+
+    def _refresh_hint(self) -> None:
+        self.show_hint(self._pair_hint if self.tabs.currentIndex() == 1 else self._top_hint)
+
+    def _clear(self, plot: pg.PlotWidget, legend: pg.LegendItem) -> None:
+        plot.getPlotItem().clear()
+        legend.clear()
+
+    def _draw_top(self) -> None:
+        s = self.session
+        self._clear(self.top_plot, self.top_legend)
+        self.bars = {}
+        self._top_range = None
+        self.docs, self.values = np.zeros(0, np.int32), np.zeros((0, 0))
+        r = s.result
+        if r is None or s.dataset is None or s.query >= r.ranking.docs.shape[0]:
+            self._top_hint = "No result yet."
+            return
+        q = s.query
+        n = min(s.k, int(r.ranking.count[q]), r.ranking.docs.shape[1])
+        qid = s.dataset.queries[q].id
+        self.caption.setText(f"Contributions — query {qid}, top {n}")
+        if n == 0:
+            self._top_hint = f"Query {qid} ranks no document."
+            return
+        self._top_hint = ""
+        ranking = r.ranking
+        parts = r.scores.contributions_of(ranking.pair[q, :n])  # (S, n): this query only
+        self.docs = ranking.docs[q, :n].copy()
+        self.values = parts
+        start, length = stack(parts)
+        rows = np.arange(n, dtype=np.float64)
+        plot = self.top_plot.getPlotItem()
+        for i, name in enumerate(r.scores.signals):
+            color = signal_hex(i)
+            bar = pg.BarGraphItem(x0=start[i], y=rows, width=length[i], height=BAR,
+                                  brush=pg.mkBrush(color), pen=pg.mkPen("w", width=0.5))
+            plot.addItem(bar)
+            self.top_legend.addItem(bar, name)
+            self.bars[name] = bar
+        totals = ranking.scores[q, :n]
+        ticks = pg.ScatterPlotItem(x=totals, y=rows, symbol="|", size=16,
+                                   pen=pg.mkPen(INK, width=2), brush=pg.mkBrush(INK))
+        plot.addItem(ticks)
+        self.top_legend.addItem(ticks, "total")
+        zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1))
+        plot.addItem(zero)
+        corpus = s.dataset.corpus
+        chosen = set(s.docs)
+        labels = []
+        for j, d in enumerate(self.docs.tolist()):
+            mark = "◆ " if d in chosen else ""
+            labels.append((float(j), f"{mark}{j + 1}. {elide(corpus[d].id, 24)}"))
+        plot.getAxis("left").setTicks([labels])
+        fit_left_axis(self.top_plot, [text for _, text in labels])
+        self._top_range = (float(min(0.0, start.min())),
+                           float(max(np.nanmax(totals), (start + length).max(), 0.0)), n)
+        self._apply_top_range()
+
+    def _apply_top_range(self) -> None:
+        if self._top_range is None:
+            return
+        lo, hi, n = self._top_range
+        span = max(hi - lo, 1e-9)
+        room = legend_room(self.top_plot, self.top_legend)
+        plot = self.top_plot.getPlotItem()
+        plot.setXRange(lo - 0.02 * span, lo + span / (1 - room), padding=0)
+        plot.setYRange(-0.6, n - 0.4, padding=0)
+
+    def _draw_pair(self) -> None:
+        s = self.session
+        self._clear(self.pair_plot, self.pair_legend)
+        self.pair_bars, self.pair_values = {}, np.zeros((0, 0))
+        r = s.result
+        if r is None or s.dataset is None:
+            self._pair_hint = "No result yet."
+            return
+        if len(s.docs) < 2:
+            self._pair_hint = ("Pick two documents (click two bars in “Top k”, or select two "
+                               "rows of the ranked table) to see why one outranks the other.")
+            return
+        self._pair_hint = ""
+        q = s.query
+        sides = [(d, *doc_contributions(r.scores, q, d)) for d in s.docs[-2:]]
+        sides.sort(key=lambda t: -t[1])  # A is the one scoring higher
+        (da, ta, pa), (db, tb, pb) = sides
+        names = [*r.scores.signals, "total"]
+        a = np.append(pa, ta)
+        b = np.append(pb, tb)
+        self.pair_docs = (da, db)
+        self.pair_values = np.stack([a, b, a - b])
+        x = np.arange(len(names), dtype=np.float64)
+        w = 0.26
+        corpus = s.dataset.corpus
+        rank_of = {int(d): j + 1 for j, d in enumerate(r.ranking.docs[q, : r.ranking.count[q]])}
+        plot = self.pair_plot.getPlotItem()
+        for key, offset, color, label, values in (
+                ("A", -w, A_COLOR, f"A {elide(corpus[da].id, 22)} (#{rank_of.get(da, '–')})", a),
+                ("B", 0.0, B_COLOR, f"B {elide(corpus[db].id, 22)} (#{rank_of.get(db, '–')})", b),
+                ("A − B", w, DIFF_COLOR, "A − B", a - b)):
+            bar = pg.BarGraphItem(x=x + offset, y0=np.minimum(values, 0), height=np.abs(values),
+                                  width=w * 0.95, brush=pg.mkBrush(color), pen=pg.mkPen(None))
+            plot.addItem(bar)
+            self.pair_legend.addItem(bar, label)
+            self.pair_bars[key] = bar
+        plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen(INK, width=1)))
+        plot.getAxis("bottom").setTicks([[(float(i), n) for i, n in enumerate(names)]])
+        lo = float(min(self.pair_values.min(), 0.0))
+        hi = float(max(self.pair_values.max(), 0.0))
+        span = max(hi - lo, 1e-9)
+        plot.setYRange(lo - 0.05 * span, hi + 0.45 * span, padding=0)  # room for the legend
+        plot.setXRange(-0.6, len(names) - 0.4, padding=0)
+        diff = (a - b)[:-1]
+        why = ""
+        if len(diff) > 1 and np.any(diff > 0):
+            i = int(np.argmax(diff))
+            why = f"; most from {names[i]} ({signed(float(diff[i]))})"
+        gates = r.scores.gates
+        for d in (da, db):
+            pair = self._gate_of(q, d)
+            if pair:
+                why += f"; {corpus[d].id} gated by {gates[pair - 1]}"
+        if abs(ta - tb) < 1e-12:
+            self.pair_caption = f"A and B tie at {ta:.3g}: the model's tie order decides{why}"
+        else:
+            self.pair_caption = f"A outranks B by {signed(float(ta - tb))}{why}"
+        plot.setTitle(self.pair_caption, color=INK, size="9pt")
+
+    def _gate_of(self, q: int, doc: int) -> int:
+        scores = self.session.result.scores if self.session.result else None
+        if scores is None:
+            return 0
+        row = scores.row(q)
+        hit = np.flatnonzero(scores.docs[row] == doc)
+        return int(scores.gate[row.start + hit[0]]) if len(hit) else 0
+
+    # -- picking ------------------------------------------------------------------------------
+
+    def _on_click(self, event: object) -> None:
+        pos = event.scenePos()  # type: ignore[attr-defined]
+        vb = self.top_plot.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(pos) or len(self.docs) == 0:
+            return
+        row = round(vb.mapSceneToView(pos).y())
+        if 0 <= row < len(self.docs):
+            self.pick(int(self.docs[row]))
+
+    def pick(self, doc: int) -> None:
+        """Add a document to the compared pair (the older of two drops out)."""
+        docs = [d for d in self.session.docs if d != doc] + [doc]
+        self.session.select_docs(docs)
+        if len(self.session.docs) == 2:
+            self.tabs.setCurrentIndex(1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ._standalone import run_panel
+
+    return run_panel(ContributionChart, argv, default_docs=2)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,240 @@
+"""The score distribution: a histogram of candidate scores — the selected query's, or every
+query's — judged relevant against the rest, with the model's min-score threshold as a draggable
+line linked both ways to its parameter (dragging sets it, throttled; a session change moves it).
+
+Events: result_changed, query_changed, params_changed, model_changed, dataset_changed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from numpy.typing import NDArray
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QCheckBox, QWidget
+
+from workbench.core.engine import Model
+from workbench.core.metrics import Judgments
+from workbench.core.params import Param, ParamError
+from workbench.core.ranking import Scores
+from workbench.core.session import TuningSession
+
+from ._base import OTHER, RELEVANT, ChartPanel, add_legend, make_plot
+
+THRESHOLD_NAMES = ("min_score", "min_similarity")
+THRESHOLD_PARTS = ("min_score", "min_similarity", "minscore")
+BINS = 30
+THROTTLE_MS = 60
+
+
+def threshold_param(model: Model | None) -> Param | None:
+    """The model's min-score parameter: `min_score` or `min_similarity` when it has one, else
+    the first live numeric parameter whose name contains min_score / min_similarity /
+    minScore; None when it has none."""
+    if model is None:
+        return None
+    schema = model.schema
+    for name in THRESHOLD_NAMES:
+        if name in schema and schema[name].stage == "live":
+            return schema[name]
+    for p in schema:
+        if (p.stage == "live" and p.kind in ("float", "int")
+                and any(part in p.name.lower() for part in THRESHOLD_PARTS)):
+            return p
+    return None
+
+
+def relevant_pairs(scores: Scores, judgments: Judgments | None,
+                   pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """bool (n,): whether each pair's document is judged relevant (grade > 0) to its query."""
+    if judgments is None or judgments.keys.size == 0 or len(pairs) == 0:
+        return np.zeros(len(pairs), np.bool_)
+    query = np.searchsorted(scores.row_ptr, pairs, side="right") - 1
+    keys = query * judgments.n_docs + scores.docs[pairs].astype(np.int64)
+    idx = np.minimum(np.searchsorted(judgments.keys, keys), judgments.keys.size - 1)
+    hit: NDArray[np.bool_] = (judgments.keys[idx] == keys) & (judgments.grades[idx] > 0)
+    return hit
+
+
+class ScoreDistribution(ChartPanel):
+    title = "Score distribution"
+    export_name = "score-distribution"
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.all_queries = QCheckBox("All queries")
+        self.all_queries.setToolTip("Every query's candidates instead of the selected query's")
+        self.all_queries.toggled.connect(self.update_later)
+        self.header.insertWidget(2, self.all_queries)
+        self.plot = make_plot(left="candidates", bottom="score")
+        self.body.addWidget(self.plot)
+        self.legend = add_legend(self.plot)
+        item = self.plot.getPlotItem()
+        self.curve_other = pg.PlotDataItem(stepMode="center", fillLevel=0,
+                                           brush=pg.mkBrush(140, 149, 159, 120),
+                                           pen=pg.mkPen(OTHER, width=1.5))
+        self.curve_relevant = pg.PlotDataItem(stepMode="center", fillLevel=0,
+                                              brush=pg.mkBrush(26, 127, 55, 130),
+                                              pen=pg.mkPen(RELEVANT, width=2))
+        item.addItem(self.curve_other)
+        item.addItem(self.curve_relevant)
+        self.legend.addItem(self.curve_relevant, "judged relevant")
+        self.legend.addItem(self.curve_other, "other")
+        self.line = pg.InfiniteLine(angle=90, movable=True,
+                                    pen=pg.mkPen("#c0392b", width=2),
+                                    hoverPen=pg.mkPen("#e74c3c", width=3),
+                                    label="", labelOpts={"position": 0.92, "color": "#c0392b",
+                                                         "fill": pg.mkBrush(255, 255, 255, 200)})
+        self.line.setZValue(10)
+        item.addItem(self.line, ignoreBounds=True)
+        self.line.sigPositionChanged.connect(self._on_drag)
+        self.line.sigPositionChangeFinished.connect(self._on_drag_finished)
+        self._throttle = QTimer(self)
+        self._throttle.setSingleShot(True)
+        self._throttle.setInterval(THROTTLE_MS)
+        self._throttle.timeout.connect(self._push_line_value)
+        self._moving_line = False  # a session change is moving the line: do not echo it back
+        # what is drawn (tests, export)
+        self.edges: NDArray[np.float64] = np.zeros(0)
+        self.counts_relevant: NDArray[np.int64] = np.zeros(0, np.int64)
+        self.counts_other: NDArray[np.int64] = np.zeros(0, np.int64)
+        self.param: Param | None = None
+        for event in (session.result_changed, session.query_changed, session.model_changed,
+                      session.dataset_changed):
+            self.listen(event, self.update_later)
+        self.listen(session.params_changed, self._on_params)
+        self.update_later()
+
+    def current_plot(self) -> pg.PlotWidget:
+        return self.plot
+
+    # -- histogram ----------------------------------------------------------------------------
+
+    def shown_pairs(self) -> NDArray[np.int64]:
+        """The pairs in the histogram: ungated candidates of the selected (or every) query."""
+        r = self.session.result
+        if r is None:
+            return np.zeros(0, np.int64)
+        s = r.scores
+        if self.all_queries.isChecked():
+            pairs = np.arange(s.n_pairs, dtype=np.int64)
+        else:
+            row = s.row(self.session.query)
+            pairs = np.arange(row.start, row.stop, dtype=np.int64)
+        shown: NDArray[np.int64] = pairs[s.gate[pairs] == 0]
+        return shown
+
+    def redraw(self, *_: object) -> None:
+        s = self.session
+        self.param = threshold_param(s.model)
+        self._sync_line()
+        r = s.result
+        if r is None or s.dataset is None:
+            self._set_counts(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+            self.show_hint("No result yet.")
+            return
+        pairs = self.shown_pairs()
+        values = r.scores.total[pairs]
+        rel = relevant_pairs(r.scores, s.judgments, pairs)
+        gated = (r.scores.gate[r.scores.row(s.query)] != 0).sum() if not \
+            self.all_queries.isChecked() else (r.scores.gate != 0).sum()
+        where = "all queries" if self.all_queries.isChecked() else \
+            f"query {s.dataset.queries[s.query].id}"
+        self.caption.setText(f"Score distribution — {where}: {len(values)} candidates, "
+                             f"{int(rel.sum())} judged relevant")
+        notes = []
+        if s.judgments is None:
+            notes.append("No judgments: every candidate counts as “other”.")
+        if gated:
+            notes.append(f"{int(gated)} gated candidates (score 0) are not shown.")
+        if self.param is None and s.model is not None:
+            notes.append(f"{s.model.label} has no min-score parameter.")
+        self.show_hint(" ".join(notes))
+        if len(values) == 0:
+            self._set_counts(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+            return
+        lo, hi = float(values.min()), float(values.max())
+        if hi - lo < 1e-12:
+            lo, hi = lo - 0.5, hi + 0.5
+        bins = int(np.clip(2 * np.sqrt(len(values)), 8, BINS))
+        edges = np.linspace(lo, hi, bins + 1)
+        c_rel = np.histogram(values[rel], edges)[0]
+        c_oth = np.histogram(values[~rel], edges)[0]
+        self._set_counts(edges, c_rel.astype(np.int64), c_oth.astype(np.int64))
+        x_lo, x_hi = lo, hi
+        if self.param is not None and self.line.isVisible():
+            x_lo, x_hi = min(x_lo, self.line.value()), max(x_hi, self.line.value())
+        pad = 0.03 * (x_hi - x_lo)
+        item = self.plot.getPlotItem()
+        item.setXRange(x_lo - pad, x_hi + pad, padding=0)
+        top = max(int(c_rel.max(initial=0)), int(c_oth.max(initial=0)), 1)
+        item.setYRange(0, top * 1.4, padding=0)  # headroom for the legend
+
+    def _set_counts(self, edges: NDArray[np.float64], rel: NDArray[np.int64],
+                    other: NDArray[np.int64]) -> None:
+        self.edges, self.counts_relevant, self.counts_other = edges, rel, other
+        if len(edges):
+            self.curve_other.setData(edges, other)
+            self.curve_relevant.setData(edges, rel)
+        else:
+            self.curve_other.setData([], [])
+            self.curve_relevant.setData([], [])
+
+    # -- the threshold line -------------------------------------------------------------------
+
+    def _sync_line(self) -> None:
+        """Show the line at the parameter's value, bounded by its range; hide it without one."""
+        p = self.param
+        self.line.setVisible(p is not None)
+        if p is None:
+            return
+        self.line.setBounds([p.low, p.high])
+        value = float(self.session.params.get(p.name, p.default))
+        self._moving_line = True
+        try:
+            if self.line.value() != value:
+                self.line.setValue(value)
+        finally:
+            self._moving_line = False
+        self.line.label.setFormat(f"{p.name} = {value:.3g}")
+
+    def _on_params(self, name: str | None) -> None:
+        if self.param is not None and (name is None or name == self.param.name):
+            self._sync_line()
+
+    def _on_drag(self, *_: object) -> None:
+        if self._moving_line or self.param is None:
+            return
+        self.line.label.setFormat(f"{self.param.name} = {self.line.value():.3g}")
+        if not self._throttle.isActive():
+            self._throttle.start()
+
+    def _on_drag_finished(self, *_: object) -> None:
+        if self._moving_line:
+            return
+        self._throttle.stop()
+        self._push_line_value()
+
+    def _push_line_value(self) -> None:
+        p = self.param
+        if p is None or self.session.model is None:
+            return
+        assert p.low is not None and p.high is not None
+        value = min(max(float(self.line.value()), p.low), p.high)
+        if p.step:  # snap to the parameter's own step, as its slider does
+            value = round(p.low + round((value - p.low) / p.step) * p.step, 10)
+            value = min(max(value, p.low), p.high)
+        try:
+            self.session.set_param(p.name, round(value) if p.kind == "int" else value)
+        except ParamError:
+            self._sync_line()
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ._standalone import SAMPLES, run_panel
+
+    return run_panel(ScoreDistribution, argv, default=SAMPLES / "vault")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

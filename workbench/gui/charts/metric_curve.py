@@ -1,0 +1,385 @@
+"""A metric against the parameter last changed, the other parameters held: the same combine +
+metric as `core.tune.sweep`, run over the parameter's grid in the background on the session's
+prepared arrays, marking the current value and the best one.
+
+The sweep is request → result (napari's slicer pattern): on the GUI thread a frozen
+`SweepRequest` copies the parameters and takes a generation number; a worker computes each
+point with `core.session.compute` (never touching the session); the points are drawn only if
+that generation is still the newest, and a sweep made stale by a newer change stops early.
+`synchronous=True` computes inline (tests).
+
+Events: params_changed (which parameter), result_changed (the current marker, and a new sweep
+when the prepared arrays changed), model_changed, dataset_changed, k_changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import QComboBox, QWidget
+
+from workbench.core.engine import Model
+from workbench.core.metrics import Judgments
+from workbench.core.params import Param, Params, ParamValue
+from workbench.core.session import ComputeRequest, TuningSession, compute
+from workbench.core.tune import parse_values
+
+from ._base import INK, ChartPanel, make_plot
+
+MAX_POINTS = 41
+DEBOUNCE_MS = 150  # a sweep starts once the parameters rest this long (not mid-drag)
+CURVE = "#0072B2"
+BEST = "#d4a017"
+CURRENT = "#c0392b"
+BASELINE = "#6e7781"
+
+
+def sweep_values(param: Param, max_points: int = MAX_POINTS) -> list[ParamValue]:
+    """The parameter's own grid (`tune.parse_values`), thinned to at most `max_points` evenly
+    spaced values when its step makes more (a limit of 0..100,000 in steps of 1)."""
+    values = parse_values(param, None)
+    if len(values) <= max_points or param.low is None or param.high is None:
+        return values
+    even = np.linspace(param.low, param.high, max_points)
+    if param.kind == "int":
+        return [param.validate(v) for v in sorted({round(float(x)) for x in even})]
+    return [param.validate(round(float(x), 10)) for x in even]
+
+
+def sweepable(model: Model | None, name: str | None) -> Param | None:
+    if model is None or name is None or name not in model.schema:
+        return None
+    p = model.schema[name]
+    return p if p.stage == "live" and p.kind in ("float", "int", "bool", "choice") else None
+
+
+@dataclass(frozen=True)
+class SweepRequest:
+    generation: int
+    name: str
+    values: tuple[ParamValue, ...]
+    metric: str
+    model: Model
+    prepared: Any
+    params: Params
+    judgments: Judgments | None
+    depth: int
+
+
+def run_sweep(request: SweepRequest,
+              should_stop: Callable[[], bool] = lambda: False) -> list[tuple[ParamValue, float]]:
+    """(value, metric mean) per value, each a full combine → rank → metrics; stops early (and
+    returns what it has) when `should_stop()` says the sweep went stale."""
+    out: list[tuple[ParamValue, float]] = []
+    for value in request.values:
+        if should_stop():
+            break
+        params = {**request.params, request.name: value}
+        done = compute(ComputeRequest(request.generation, request.model, request.prepared,
+                                      params, request.judgments, (request.metric,),
+                                      request.depth))
+        out.append((value, float(done.result.means.get(request.metric, np.nan))))
+    return out
+
+
+class _Relay(QObject):
+    done = Signal(int, object)
+
+
+class _Job(QRunnable):
+    def __init__(self, request: SweepRequest, relay: _Relay,
+                 should_stop: Callable[[], bool]) -> None:
+        super().__init__()
+        self.setAutoDelete(True)
+        self.request, self.relay, self.should_stop = request, relay, should_stop
+
+    def run(self) -> None:
+        try:
+            points = run_sweep(self.request, self.should_stop)
+        except Exception as exc:  # shown in the panel, never a dead worker
+            self.relay.done.emit(self.request.generation, exc)
+        else:
+            self.relay.done.emit(self.request.generation, points)
+
+
+class MetricCurve(ChartPanel):
+    title = "Metric vs parameter"
+    export_name = "metric-curve"
+    sweep_finished = Signal()  # a sweep's points were drawn
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 synchronous: bool = False) -> None:
+        super().__init__(session, parent)
+        self.synchronous = synchronous
+        self._pool = QThreadPool(self)  # before the relay: deleted (and waited for) first
+        self._pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_done)
+        self._debounce = QTimer(self)
+        self._debounce.setSingleShot(True)
+        self._debounce.setInterval(DEBOUNCE_MS)
+        self._debounce.timeout.connect(self._start)
+        self.metric_box = QComboBox()
+        self.metric_box.setToolTip("The metric drawn (mean over judged queries)")
+        self.metric_box.currentTextChanged.connect(lambda *_: self.request_sweep())
+        self.header.insertWidget(2, self.metric_box)
+        self.plot = make_plot()
+        self.body.addWidget(self.plot)
+        item = self.plot.getPlotItem()
+        self.curve = pg.PlotDataItem(pen=pg.mkPen(CURVE, width=2), symbol="o", symbolSize=5,
+                                     symbolBrush=pg.mkBrush(CURVE), symbolPen=None)
+        self.current_line = pg.InfiniteLine(angle=90, movable=False,
+                                            pen=pg.mkPen(CURRENT, width=1.5,
+                                                         style=Qt.PenStyle.DashLine),
+                                            label="", labelOpts={"position": 0.06,
+                                                                 "color": CURRENT,
+                                                                 "fill": pg.mkBrush(
+                                                                     255, 255, 255, 210)})
+        self.current_dot = pg.ScatterPlotItem(size=11, symbol="o", brush=pg.mkBrush(CURRENT),
+                                              pen=pg.mkPen("w", width=1.5))
+        self.best_dot = pg.ScatterPlotItem(size=18, symbol="star", brush=pg.mkBrush(BEST),
+                                           pen=pg.mkPen(INK, width=1))
+        self.best_text = pg.TextItem(color=INK, anchor=(0.5, 1.3),
+                                     fill=pg.mkBrush(255, 255, 255, 210))
+        self.baseline_line = pg.InfiniteLine(
+            angle=0, movable=False, pen=pg.mkPen(BASELINE, width=1.5, style=Qt.PenStyle.DotLine),
+            label="", labelOpts={"position": 0.02, "color": BASELINE, "anchors": [(0, 1), (0, 1)]})
+        self.baseline_line.setVisible(False)
+        item.addItem(self.baseline_line, ignoreBounds=True)
+        for it in (self.curve, self.current_line, self.current_dot, self.best_dot):
+            item.addItem(it)
+        item.addItem(self.best_text, ignoreBounds=True)
+        self.param_name: str | None = None
+        self.points: list[tuple[ParamValue, float]] = []
+        self.best: tuple[ParamValue, float] | None = None
+        self.current: tuple[ParamValue, float] | None = None
+        self.baseline_value: float | None = None
+        self.error = ""
+        self._generation = 0
+        self._key: tuple[Any, ...] | None = None
+        self._request: SweepRequest | None = None
+        self.listen(session.params_changed, self._on_params)
+        self.listen(session.result_changed, self._on_result)
+        self.listen(session.baseline_changed, lambda *_: self._draw_current())
+        for event in (session.model_changed, session.dataset_changed):
+            self.listen(event, self._on_model)
+        self.listen(session.k_changed, lambda *_: self._fill_metrics())
+        self._fill_metrics()
+        self._on_model()
+
+    def current_plot(self) -> pg.PlotWidget:
+        return self.plot
+
+    @property
+    def metric_name(self) -> str:
+        return self.metric_box.currentText() or self.session.metric_names[0]
+
+    @property
+    def busy(self) -> bool:
+        return self._request is not None
+
+    # -- session events -----------------------------------------------------------------------
+
+    def _fill_metrics(self) -> None:
+        keep = self.metric_box.currentText()
+        names = list(self.session.metric_names)
+        self.metric_box.blockSignals(True)
+        self.metric_box.clear()
+        self.metric_box.addItems(names)
+        self.metric_box.setCurrentIndex(names.index(keep) if keep in names else 0)
+        self.metric_box.blockSignals(False)
+        self.request_sweep()
+
+    def _on_model(self, *_: object) -> None:
+        """A new model: start on its first live numeric parameter, so the curve is never empty."""
+        model = self.session.model
+        self.param_name = None
+        if model is not None:
+            first = [p for p in model.schema if p.stage == "live" and p.kind in ("float", "int")]
+            self.param_name = first[0].name if first else None
+        self.request_sweep()
+
+    def _on_params(self, name: str | None) -> None:
+        # a prepare-stage (or text) parameter cannot be swept live: keep the last live one
+        if sweepable(self.session.model, name) is not None:
+            self.param_name = name
+        self.request_sweep()
+
+    def _on_result(self, *_: object) -> None:
+        self.request_sweep()  # no-op unless the held parameters or prepared arrays changed
+        self._draw_current()
+
+    def redraw(self, *_: object) -> None:
+        self.request_sweep()
+        self._draw_current()
+
+    # -- sweeping -----------------------------------------------------------------------------
+
+    def request_sweep(self) -> None:
+        """Sweep the current parameter unless the same sweep is already drawn or running."""
+        s = self.session
+        if not self.isVisible():
+            self._stale = True  # swept when shown: no background work for a hidden tab
+            return
+        p = sweepable(s.model, self.param_name)
+        if s.model is None or s.dataset is None:
+            self._show_empty("No model yet.")
+            return
+        if self.param_name is None:
+            self._show_empty("This model has no live parameter to sweep.")
+            return
+        if p is None:
+            self._show_empty(f"“{self.param_name}” is a prepare-stage parameter: change it and "
+                             "press Recompute; it is not swept live.")
+            return
+        if s.judgments is None:
+            self._show_empty("No relevance judgments: there is no metric to draw.")
+            return
+        if s.prepared is None or s.needs_prepare:
+            self.show_hint("Waiting for the prepare stage…")
+            return
+        held = tuple(sorted((k, v) for k, v in s.params.items() if k != p.name))
+        key = (p.name, self.metric_name, held, id(s.prepared), id(s.judgments), s.depth)
+        if key == self._key:
+            return
+        self._key = key
+        self._generation += 1
+        request = SweepRequest(self._generation, p.name, tuple(sweep_values(p)),
+                               self.metric_name,
+                               s.model, s.prepared, dict(s.params), s.judgments, s.depth)
+        self._request = request
+        label = s.model.schema[p.name].label
+        self.caption.setText(f"{self.metric_name} vs {label}")
+        self.show_hint(f"Sweeping {p.name} over {len(request.values)} values…")
+        if self.synchronous:
+            self._on_done(request.generation, run_sweep(request))
+        else:
+            self._debounce.start()
+
+    def _start(self) -> None:
+        request = self._request
+        if request is None:
+            return
+        generation = request.generation
+        self._pool.start(_Job(request, self._relay, lambda: generation != self._generation))
+
+    def _on_done(self, generation: int, outcome: object) -> None:
+        if generation != self._generation or self._request is None:
+            return  # stale: a newer sweep replaced it
+        request, self._request = self._request, None
+        if isinstance(outcome, Exception):
+            self.error = str(outcome) or type(outcome).__name__
+            self._key = None
+            self._show_empty(f"Sweep failed: {self.error}")
+            return
+        assert isinstance(outcome, list)
+        self.error = ""
+        self.points = outcome
+        self._draw(request)
+        self.sweep_finished.emit()
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def _x(self, value: ParamValue, request_values: tuple[ParamValue, ...]) -> float:
+        if isinstance(value, bool | str):
+            return float(request_values.index(value)) if value in request_values else np.nan
+        return float(value)
+
+    def _draw(self, request: SweepRequest) -> None:
+        self.show_hint("")
+        item = self.plot.getPlotItem()
+        values = request.values
+        xs = np.array([self._x(v, values) for v, _ in self.points], dtype=np.float64)
+        ys = np.array([m for _, m in self.points], dtype=np.float64)
+        self.curve.setData(xs, ys)
+        categorical = any(isinstance(v, bool | str) for v in values)
+        bottom = item.getAxis("bottom")
+        bottom.setTicks([[(float(i), str(v)) for i, v in enumerate(values)]]
+                        if categorical else None)
+        label = request.model.schema[request.name].label
+        item.setLabel("bottom", label, color=INK)
+        item.setLabel("left", request.metric, color=INK)
+        finite = np.isfinite(ys)
+        if finite.any():
+            i = int(np.nanargmax(np.where(finite, ys, -np.inf)))
+            self.best = self.points[i]
+            self.best_dot.setData([xs[i]], [ys[i]])
+            self.best_text.setText(f"best {ys[i]:.3f} at {request.name} = "
+                                   f"{_fmt(self.points[i][0])}")
+            self.best_text.setPos(xs[i], ys[i])
+            lo, hi = float(np.nanmin(ys)), float(np.nanmax(ys))
+            s = self.session
+            base = s.baseline.result.means.get(request.metric) if s.baseline else None
+            if base is not None and np.isfinite(base):  # keep the baseline line in view
+                lo, hi = min(lo, base), max(hi, base)
+            pad = max(0.08 * (hi - lo), 0.005)
+            item.setYRange(lo - pad, hi + 2.5 * pad, padding=0)
+            item.setXRange(float(np.nanmin(xs)), float(np.nanmax(xs)), padding=0.04)
+        else:
+            self.best = None
+            self.best_dot.setData([], [])
+            self.best_text.setText("")
+        self._draw_current()
+
+    def _draw_current(self) -> None:
+        s = self.session
+        self.current = None
+        if not self.points or self.param_name is None or s.result is None:
+            self.current_dot.setData([], [])
+            self.current_line.setVisible(False)
+            return
+        base = s.baseline.result.means.get(self.metric_name) if s.baseline else None
+        self.baseline_value = base
+        self.baseline_line.setVisible(base is not None)
+        if base is not None:
+            self.baseline_line.setValue(base)
+            self.baseline_line.label.setFormat(f"baseline {base:.3f}")
+        value = s.params.get(self.param_name)
+        values = tuple(v for v, _ in self.points)
+        if value is None:
+            return
+        x = self._x(value, values)
+        metric = s.result.means.get(self.metric_name, np.nan)
+        self.current = (value, float(metric))
+        self.current_line.setVisible(bool(np.isfinite(x)))
+        if np.isfinite(x):
+            self.current_line.setValue(x)
+            self.current_dot.setData([x], [metric])
+            self.current_line.label.setFormat(f"now {metric:.3f} at {_fmt(value)}")
+
+    def _show_empty(self, text: str) -> None:
+        self._key = None
+        self._request = None
+        self._generation += 1  # any running sweep is now stale
+        self.points, self.best, self.current = [], None, None
+        self.curve.setData([], [])
+        self.best_dot.setData([], [])
+        self.current_dot.setData([], [])
+        self.best_text.setText("")
+        self.current_line.setVisible(False)
+        self.baseline_line.setVisible(False)
+        self.show_hint(text)
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Stop a running sweep and wait for the worker (before the app quits)."""
+        self._generation += 1
+        self._pool.waitForDone(timeout_ms)
+
+
+def _fmt(value: ParamValue) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ._standalone import run_panel
+
+    return run_panel(MetricCurve, argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,196 @@
+"""What moved against the pinned baseline, across all queries: documents that entered or left
+the top k and the largest rank jumps, largest first, each with the signal deltas that moved it
+(`core.compare.movers`). Double-click a row to select its query (and the document).
+
+Events: result_changed, baseline_changed, k_changed, dataset_changed.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from workbench.core.compare import Mover, movers
+from workbench.core.session import TuningSession
+from workbench.gui.palette import BETTER, WORSE, signed
+
+from ._base import MUTED, ChartPanel, elide
+
+EMPTY_NO_BASELINE = "Pin a baseline (Ctrl+B) to see what moved"
+EMPTY_NOTHING_MOVED = "Nothing moved: every query's top k is as in the baseline"
+COLUMNS = ("Query", "Document", "Rank", "Move", "Score Δ", "Signal deltas")
+TOP = 50
+
+
+def move_text(m: Mover) -> str:
+    if m.entered:
+        return f"new ▲{m.jump}" if m.jump > 0 else "new"
+    if m.left:
+        return f"left ▼{-m.jump}" if m.jump < 0 else "left"
+    return f"▲{m.jump}" if m.jump > 0 else f"▼{-m.jump}"
+
+
+def rank_text(m: Mover) -> str:
+    def r(x: int | None) -> str:
+        return "–" if x is None else str(x)
+    return f"{r(m.baseline_rank)} → {r(m.rank)}"
+
+
+def deltas_text(m: Mover, limit: int = 3) -> str:
+    """The signal deltas that moved it, largest first; across models, each side's signals."""
+    d = m.signal_deltas
+    if d is None:
+        return (f"total {signed(m.total_delta)} (signals {', '.join(m.baseline_signals)} → "
+                f"{', '.join(m.signals)})")
+    parts = sorted(d.items(), key=lambda kv: -abs(kv[1]))
+    shown = [f"{name} {signed(v)}" for name, v in parts[:limit] if abs(v) >= 5e-4]
+    return ", ".join(shown) or "±0"
+
+
+class MoversList(ChartPanel):
+    title = "Movers"
+    export_name = "movers"
+    export_suffixes = (".png", ".svg", ".csv")
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.stack = QStackedWidget()
+        self.empty = QLabel(EMPTY_NO_BASELINE)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet(f"color: {MUTED}; font-size: 13px;")
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        header = self.table.horizontalHeader()
+        for i in range(len(COLUMNS) - 1):
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        self.table.cellDoubleClicked.connect(self._on_double_click)
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.table)
+        self.body.addWidget(self.stack)
+        self.movers: list[Mover] = []
+        for event in (session.result_changed, session.baseline_changed, session.k_changed,
+                      session.dataset_changed):
+            self.listen(event, self.update_later)
+        self.update_later()
+
+    @property
+    def empty_text(self) -> str:
+        """The empty-state text, or "" while the table shows movers."""
+        return self.empty.text() if self.stack.currentWidget() is self.empty else ""
+
+    def redraw(self, *_: object) -> None:
+        s = self.session
+        base = s.baseline
+        if base is None or s.result is None or s.dataset is None:
+            self._set_empty(EMPTY_NO_BASELINE)
+            return
+        if base.result.ranking.docs.shape[0] != s.result.ranking.docs.shape[0]:
+            self._set_empty("The baseline ranks another query set: pin a new one (Ctrl+B)")
+            return
+        self.movers = movers(s.result, base.result, s.k, TOP)
+        n_in = sum(m.entered for m in self.movers)
+        n_out = sum(m.left for m in self.movers)
+        self.caption.setText(f"Movers — top {s.k} vs baseline ({base.model_id}): "
+                             f"{len(self.movers)} shown, {n_in} entered, {n_out} left")
+        if not self.movers:
+            self._set_empty(EMPTY_NOTHING_MOVED)
+            return
+        queries, corpus = s.dataset.queries, s.dataset.corpus
+        self.table.setSortingEnabled(False)
+        self.table.setRowCount(len(self.movers))
+        for row, m in enumerate(self.movers):
+            doc = corpus[m.doc]
+            name = f"{doc.id} · {doc.title}" if doc.title else doc.id
+            cells = (queries[m.query].id, elide(name, 40), rank_text(m), move_text(m),
+                     signed(m.total_delta), deltas_text(m))
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col == 1:
+                    item.setToolTip(f"{doc.id}\n{doc.title}" if doc.title else doc.id)
+                if col == 3:
+                    item.setForeground(QBrush(BETTER if m.jump > 0 else WORSE))
+                if col in (2, 3, 4):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(row, col, item)
+        self.stack.setCurrentWidget(self.table)
+
+    def _set_empty(self, text: str) -> None:
+        self.movers = []
+        self.table.setRowCount(0)
+        self.empty.setText(text)
+        self.caption.setText(self.title)
+        self.stack.setCurrentWidget(self.empty)
+
+    def row_texts(self) -> list[list[str]]:
+        """What the table shows, row by row (tests, CSV)."""
+        rows = []
+        for r in range(self.table.rowCount()):
+            items = (self.table.item(r, c) for c in range(self.table.columnCount()))
+            rows.append([it.text() if it is not None else "" for it in items])
+        return rows
+
+    def _on_double_click(self, row: int, _col: int) -> None:
+        if 0 <= row < len(self.movers):
+            m = self.movers[row]
+            self.session.select_query(m.query)
+            self.session.select_docs([m.doc])
+
+    def export(self, path: str | Path) -> Path:
+        """PNG (a grab of the panel), SVG (the panel drawn into an SVG) or CSV (every row)."""
+        out = Path(path)
+        suffix = out.suffix.lower()
+        if suffix == ".png":
+            if not self.grab().save(str(out)):
+                raise OSError(f"{out}: could not write the PNG")
+        elif suffix == ".svg":
+            gen = QSvgGenerator()
+            gen.setFileName(str(out))
+            gen.setSize(QSize(self.width(), self.height()))
+            gen.setViewBox(QRectF(0, 0, self.width(), self.height()))
+            gen.setTitle("Movers")
+            painter = QPainter(gen)
+            self.render(painter, QPoint(0, 0))
+            painter.end()
+        elif suffix == ".csv":
+            with out.open("w", encoding="utf-8", newline="") as fh:
+                writer = csv.writer(fh)
+                writer.writerow(COLUMNS)
+                writer.writerows(self.row_texts())
+        else:
+            raise ValueError(f"{out}: export writes .png, .svg or .csv, not {suffix!r}")
+        return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ._standalone import run_panel
+
+    # pin the defaults, then move some weights (bm25 or vault-search), so that the list
+    # has something to show
+    return run_panel(MoversList, argv, pin_then={"k1": 0.4, "b": 0.3, "w_tf": 0.1,
+                                                 "w_position": 0.6, "w_density": 0.2})
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,99 @@
+"""The header line: dataset name and counts, the model picker, the baseline's status and
+"Pin as baseline"."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from workbench.core.models import get_model, model_ids
+from workbench.core.session import TuningSession
+
+from .bind import subscribe_many
+
+
+class Header(QWidget):
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.dataset_label = QLabel(self)
+        self.dataset_label.setTextFormat(Qt.TextFormat.RichText)
+        self.model_combo = QComboBox(self)
+        for mid in model_ids():
+            label = get_model(mid).label
+            self.model_combo.addItem(f"{mid} — {label}", mid)
+        self.model_combo.setToolTip("scoring model (parameters reset to its defaults)")
+        self.model_combo.setMinimumContentsLength(18)
+        self.model_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.baseline_label = QLabel(self)
+        self.pin_button = QPushButton("Pin as baseline", self)
+        self.pin_button.setToolTip("compare every later change against the current result "
+                                   "(Ctrl+B)")
+        self.clear_button = QPushButton("Clear", self)
+        self.clear_button.setToolTip("forget the pinned baseline")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addWidget(self.dataset_label, 1)
+        layout.addWidget(QLabel("model:", self))
+        layout.addWidget(self.model_combo)
+        layout.addSpacing(12)
+        layout.addWidget(self.baseline_label)
+        layout.addWidget(self.pin_button)
+        layout.addWidget(self.clear_button)
+        self.model_combo.activated.connect(self._on_model_picked)
+        self.pin_button.clicked.connect(session.pin_baseline)
+        self.clear_button.clicked.connect(session.clear_baseline)
+        subscribe_many(self, [
+            (session.dataset_changed, self._on_dataset_changed),
+            (session.model_changed, self._on_model_changed),
+            (session.baseline_changed, self._on_baseline_changed),
+            (session.result_changed, self._on_baseline_changed),
+        ])
+        self._on_dataset_changed()
+        self._on_model_changed()
+        self._on_baseline_changed()
+
+    def _on_dataset_changed(self, *_: object) -> None:
+        ds = self.session.dataset
+        if ds is None:
+            self.dataset_label.setText("<i>no dataset — File ▸ Open, or drop a folder here</i>")
+            return
+        judged = (f"{len(ds.qrels):,} judged" if ds.qrels else
+                  "<span style='color:#c0392b'>not judged</span>")
+        self.dataset_label.setText(
+            f"dataset: <b>{_esc(ds.name)}</b> ({len(ds.corpus):,} docs, "
+            f"{len(ds.queries):,} queries, {judged})")
+        self.dataset_label.setToolTip(self.session.source or "")
+
+    def _on_model_changed(self, *_: object) -> None:
+        m = self.session.model
+        if m is None:
+            return
+        i = self.model_combo.findData(m.id)
+        if i >= 0 and i != self.model_combo.currentIndex():
+            self.model_combo.blockSignals(True)
+            self.model_combo.setCurrentIndex(i)
+            self.model_combo.blockSignals(False)
+
+    def _on_model_picked(self, index: int) -> None:
+        mid = self.model_combo.itemData(index)
+        if self.session.model is None or mid != self.session.model.id:
+            self.session.set_model(str(mid))
+
+    def _on_baseline_changed(self, *_: object) -> None:
+        b = self.session.baseline
+        self.pin_button.setEnabled(self.session.result is not None)
+        self.clear_button.setEnabled(b is not None)
+        if b is None:
+            self.baseline_label.setText("baseline: <span style='color:#8c959f'>none</span>")
+            return
+        changed = self.session.model.schema.changed(b.params) if (
+            self.session.model is not None and self.session.model.id == b.model_id) else {}
+        what = ", ".join(f"{k}={v}" for k, v in list(changed.items())[:3]) or "defaults"
+        self.baseline_label.setText(f"baseline: <b>pinned</b> ({_esc(b.model_id)}, "
+                                    f"{_esc(what)})")
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,223 @@
+"""The main window: header line on top; query list | ranked table over preview | parameter
+panel in the middle; metric strip and the chart area (the chart panels' place) at the bottom.
+
+The window only lays panels out, opens data and shows errors; each panel talks to the session
+alone, and `LiveLoop` keeps the results up to date.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.data import FormatError
+from workbench.core.params import ParamError
+from workbench.core.session import TuningSession
+from workbench.demo import sample_settings
+
+from . import settings as st
+from .actions import WindowActions
+from .chart_area import ChartArea
+from .header import Header
+from .metric_strip import MetricStrip
+from .param_panel import ParamPanel
+from .preview import DocumentPreview
+from .query_list import QueryList
+from .ranked_table import RankedTable
+from .worker import LiveLoop
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: TuningSession | None = None, *, synchronous: bool = False,
+                 restore: bool = True, charts: bool = True,
+                 parent: QWidget | None = None) -> None:
+        """`synchronous`: compute inline (tests, screenshots); `restore`: the remembered
+        layout; `charts`: False leaves the chart panels out (benchmarks split their cost)."""
+        super().__init__(parent)
+        self.setWindowTitle("Scoring Workbench")
+        self.setAcceptDrops(True)
+        self.session = session or TuningSession()
+        self.loop = LiveLoop(self.session, synchronous=synchronous, parent=self)
+        s = self.session
+        self.header = Header(s, self)
+        self.queries = QueryList(s, self)
+        self.ranked = RankedTable(s, self)
+        self.preview = DocumentPreview(s, self, defer_ms=0 if synchronous else 120)
+        self.params = ParamPanel(s, self.loop, self)
+        self.metrics = MetricStrip(s, self, defer_ms=0 if synchronous else 150)
+        # --- the chart panels' place (workbench.gui.charts, loaded lazily) ---
+        self.charts = ChartArea(s, self, load=charts, throttle_ms=0 if synchronous else 150)
+
+        self.centre_split = _splitter(Qt.Orientation.Vertical, "centre", self.ranked,
+                                      self.preview, sizes=(420, 200))
+        self.h_split = _splitter(Qt.Orientation.Horizontal, "columns", self.queries,
+                                 self.centre_split, self.params, sizes=(330, 810, 410))
+        self.h_split.setStretchFactor(1, 1)
+        bottom = QWidget(self)
+        bl = QVBoxLayout(bottom)
+        bl.setContentsMargins(0, 0, 0, 0)
+        bl.setSpacing(2)
+        bl.addWidget(self.metrics)
+        bl.addWidget(self.charts, 1)
+        self.v_split = _splitter(Qt.Orientation.Vertical, "rows", self.h_split, bottom,
+                                 sizes=(640, 300))
+        self.v_split.setStretchFactor(0, 1)
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 0, 4, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.header)
+        layout.addWidget(self.v_split, 1)
+        self.setCentralWidget(central)
+
+        self.timing = QLabel("", self)
+        self.timing.setFixedWidth(self.timing.fontMetrics().horizontalAdvance(
+            "combine + rank + metrics: 0000 ms (00,000,000 pairs)") + 8)
+        self.timing.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.statusBar().addPermanentWidget(self.timing)
+        self.error_box: QMessageBox | None = None
+        self.menu_actions = WindowActions(self)
+        self.loop.applied.connect(self._on_applied)
+        self.loop.error.connect(self.show_error)
+        self.loop.prepare_started.connect(lambda what: self.statusBar().showMessage(what + " …"))
+        self.loop.prepare_finished.connect(self._on_prepare_finished)
+        self.resize(1500, 950)
+        if restore:
+            self.restore_layout()
+
+    # -- opening data -------------------------------------------------------------------------
+
+    def open_path(self, path: str | Path, model: str | None = None,
+                  params: Mapping[str, object] | None = None) -> bool:
+        """Open a dataset (folder or file); on bad input show the error and keep the previous
+        dataset. A sample folder's workbench.toml names its model unless `model` is given."""
+        path = Path(path)
+        try:
+            with self.loop.hold():
+                from workbench.core.formats import load_dataset
+
+                sample = sample_settings(path) if path.is_dir() else {}
+                # a sample folder's workbench.toml may name the file to read (`data = ...`)
+                target = path / str(sample["data"]) if sample.get("data") else path
+                dataset = load_dataset(target)  # raises before anything changes
+                chosen, chosen_params = model, dict(params or {})
+                if chosen is None and sample.get("model"):
+                    chosen = str(sample["model"])
+                    chosen_params = {**dict(sample.get("params", {})), **chosen_params}
+                if chosen is None and self.session.model is None:
+                    chosen = "bm25"
+                if chosen is not None:
+                    self.session.set_model(chosen, chosen_params)
+                self.session.set_dataset(dataset, str(target))
+                example = sample.get("example_query")
+                if example and example in dataset.queries.index:
+                    self.session.select_query(dataset.queries.index[str(example)])
+        except (FormatError, ParamError, KeyError, OSError, ValueError) as exc:
+            text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            self.show_error(f"Could not open {path}:\n{text}")
+            return False
+        self.menu_actions.add_recent(str(path))
+        st.remember("last_dataset", str(path))
+        if self.session.model is not None:
+            st.remember("last_model", self.session.model.id)
+        self.statusBar().showMessage(f"opened {path}", 5000)
+        return True
+
+    def show_error(self, message: str) -> None:
+        """A message in the status line and a non-blocking message box."""
+        self.statusBar().showMessage(message.splitlines()[0] if message else "error", 15000)
+        if self.error_box is not None:
+            self.error_box.close()
+        box = QMessageBox(QMessageBox.Icon.Warning, "Scoring Workbench", message,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.open()
+        self.error_box = box
+
+    # -- loop feedback ------------------------------------------------------------------------
+
+    def _on_applied(self, seconds: float) -> None:
+        res = self.session.result
+        n = 0 if res is None else res.scores.n_pairs
+        self.timing.setText(f"combine + rank + metrics: {seconds * 1000:.0f} ms "
+                            f"({n:,} pairs)")
+
+    def _on_prepare_finished(self, outcome: str) -> None:
+        if outcome == "":
+            self.statusBar().showMessage("prepared", 3000)
+        elif outcome == "cancelled":
+            self.statusBar().showMessage("prepare cancelled", 5000)
+        else:
+            self.show_error(f"Prepare failed:\n{outcome}")
+
+    # -- drag and drop ------------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            self.open_path(urls[0].toLocalFile())
+
+    # -- layout remembered --------------------------------------------------------------------
+
+    def splitters(self) -> list[QSplitter]:
+        return [self.h_split, self.centre_split, self.v_split]
+
+    def save_layout(self) -> None:
+        s = st.settings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        for sp in self.splitters():
+            s.setValue(f"splitter/{sp.objectName()}", sp.saveState())
+        s.setValue("k", self.session.k)
+        s.sync()
+
+    def restore_layout(self) -> None:
+        s = st.settings()
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = s.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        for sp in self.splitters():
+            saved = s.value(f"splitter/{sp.objectName()}")
+            if isinstance(saved, QByteArray):
+                sp.restoreState(saved)
+        k = s.value("k")
+        if isinstance(k, int | str) and str(k).isdigit() and int(k) > 0:
+            self.session.set_k(int(k))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_layout()
+        self.loop.shutdown()
+        self.charts.shutdown()
+        if self.error_box is not None:
+            self.error_box.close()
+        super().closeEvent(event)
+
+
+def _splitter(orientation: Qt.Orientation, name: str, *widgets: QWidget,
+              sizes: tuple[int, ...]) -> QSplitter:
+    sp = QSplitter(orientation)
+    sp.setObjectName(name)
+    sp.setChildrenCollapsible(False)
+    for w in widgets:
+        sp.addWidget(w)
+    sp.setSizes(list(sizes))
+    return sp

@@ -1,0 +1,141 @@
+"""The metric strip: several metrics at once (nDCG@k, MRR@k, P@k, R@k, R@100) with their
+baseline values and signed deltas, k chosen by a spin box, the number of queries improved and
+worsened and the paired test's p-value against the baseline."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.session import TuningSession
+
+from .bind import subscribe_many
+from .palette import BETTER, WORSE, delta_color, signed
+
+
+def metric_label(name: str) -> str:
+    """ndcg@10 → nDCG@10, mrr@10 → MRR@10, p@10 → P@10, r@100 → R@100."""
+    head, _, cut = name.partition("@")
+    pretty = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}.get(head, head)
+    return f"{pretty}@{cut}" if cut else pretty
+
+
+class MetricCard(QFrame):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("metricCard")
+        self.name = QLabel(self)
+        self.name.setStyleSheet("color:#57606a")
+        self.value = QLabel("–", self)
+        self.value.setStyleSheet("font-size: 17px; font-weight: 600")
+        self.detail = QLabel("", self)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 2, 8, 2)
+        layout.setSpacing(0)
+        for w in (self.name, self.value, self.detail):
+            layout.addWidget(w)
+        # a fixed size: new values on every slider tick must not re-lay out the window
+        self.setFixedWidth(self.fontMetrics().horizontalAdvance("+0.000 vs 0.000") + 28)
+
+    def show_metric(self, name: str, value: float | None, base: float | None) -> None:
+        self.name.setText(metric_label(name))
+        self.value.setText("–" if value is None or math.isnan(value) else f"{value:.3f}")
+        if base is None or value is None or math.isnan(base) or math.isnan(value):
+            self.detail.setText("<span style='color:#8c959f'>no baseline</span>")
+            return
+        d = value - base
+        color = delta_color(d).name()
+        self.detail.setText(f"<span style='color:{color}'>{signed(d)}</span>"
+                            f" <span style='color:#8c959f'>vs {base:.3f}</span>")
+
+
+class MetricStrip(QWidget):
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 defer_ms: int = 150) -> None:
+        """`defer_ms`: the paired test (a randomization test, ~25 ms on 300 queries) runs
+        that long after the last result of a slider storm, not on every tick; 0 = at once."""
+        super().__init__(parent)
+        self.session = session
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(defer_ms)
+        self._timer.timeout.connect(self.refresh_comparison)
+        self.defer_ms = defer_ms
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        self.k_spin = QSpinBox(self)
+        self.k_spin.setRange(1, 1000)
+        self.k_spin.setPrefix("k = ")
+        self.k_spin.setValue(session.k)
+        self.k_spin.setToolTip("the cut-off k of the metrics and of the rank-change marks")
+        self.k_spin.setKeyboardTracking(False)
+        layout.addWidget(self.k_spin)
+        self.cards: list[MetricCard] = []
+        for _ in session.metric_names:
+            card = MetricCard(self)
+            self.cards.append(card)
+            layout.addWidget(card)
+        layout.addStretch(1)
+        self.comparison = QLabel("", self)
+        self.comparison.setTextFormat(Qt.TextFormat.RichText)
+        self.comparison.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # fixed: a new p-value must not re-lay out the window
+        self.comparison.setFixedWidth(self.fontMetrics().horizontalAdvance(
+            "▲300 ▼300 queries   p = 0.000 (randomization) ") + 24)
+        layout.addWidget(self.comparison)
+        self.k_spin.valueChanged.connect(session.set_k)
+        subscribe_many(self, [
+            (session.result_changed, self.refresh),
+            (session.baseline_changed, self.refresh),
+            (session.dataset_changed, self.refresh),
+            (session.k_changed, self._on_k_changed),
+        ])
+        self.refresh()
+
+    def _on_k_changed(self, k: object) -> None:
+        if isinstance(k, int) and self.k_spin.value() != k:
+            self.k_spin.blockSignals(True)
+            self.k_spin.setValue(k)
+            self.k_spin.blockSignals(False)
+        self.refresh()
+
+    def refresh(self, *_: object) -> None:
+        s = self.session
+        res, base = s.result, s.baseline
+        for card, name in zip(self.cards, s.metric_names, strict=True):
+            value = res.means.get(name) if res is not None else None
+            b = base.result.means.get(name) if base is not None else None
+            card.show_metric(name, value, b)
+        if self.defer_ms and res is not None and base is not None:
+            self._timer.start()  # restarts: one test after the storm settles
+            return
+        self.refresh_comparison()
+
+    def refresh_comparison(self) -> None:
+        s = self.session
+        res = s.result
+        if res is not None and not res.means:
+            self.comparison.setText("<span style='color:#8c959f'>no judgments: "
+                                    "metrics need qrels</span>")
+            return
+        test = s.comparison()
+        if test is None:
+            self.comparison.setText("<span style='color:#8c959f'>pin a baseline (Ctrl+B) "
+                                    "to compare</span>")
+            return
+        p = test.p_value
+        ptext = "–" if math.isnan(p) else (f"{p:.3f}" if p >= 0.001 else f"{p:.1e}")
+        self.comparison.setText(
+            f"<span style='color:{BETTER.name()}'>▲{test.improved}</span> "
+            f"<span style='color:{WORSE.name()}'>▼{test.worsened}</span> queries "
+            f"&nbsp; p = <b>{ptext}</b> <span style='color:#8c959f'>({test.method})</span>")

@@ -1,0 +1,44 @@
+"""Colours shared by every panel: one per signal (by its index in the model's signals), and the
+better / worse colours of deltas. The chart panels use the same functions, so a signal has one
+colour everywhere."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+
+# Okabe–Ito, reordered so that the first three (most models' main signals) differ the most,
+# readable on white and distinguishable with the common colour-vision deficiencies
+_SIGNAL_HEX = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+               "#999999", "#000000", "#8C6D31")
+
+BETTER = QColor("#1a7f37")
+WORSE = QColor("#c0392b")
+NEUTRAL = QColor("#6e7781")
+GATED = QColor("#8c959f")
+
+
+def signal_color(index: int) -> QColor:
+    """The colour of a model's `index`-th signal."""
+    return QColor(_SIGNAL_HEX[index % len(_SIGNAL_HEX)])
+
+
+def signal_hex(index: int) -> str:
+    return _SIGNAL_HEX[index % len(_SIGNAL_HEX)]
+
+
+def delta_color(delta: float, eps: float = 5e-4) -> QColor:
+    """Green for an improvement, red for a loss, grey for none (a delta that `signed` prints
+    as ±0 is grey)."""
+    if delta > eps:
+        return BETTER
+    if delta < -eps:
+        return WORSE
+    return NEUTRAL
+
+
+def signed(value: float, digits: int = 3) -> str:
+    """+0.034 / −0.010 / ±0 (a real minus sign, so columns of deltas line up)."""
+    if abs(value) < 0.5 * 10 ** -digits:
+        return "±0"
+    text = f"{abs(value):.{digits}f}"
+    return ("+" if value > 0 else "−") + text

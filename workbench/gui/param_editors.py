@@ -1,0 +1,259 @@
+"""One editor per parameter kind, built from the `Param` record alone.
+
+Every editor emits `edited(name, value, dragging)` when the USER changes it (never when
+`set_value` moves it from the session), so session → widget → session loops cannot happen.
+`dragging` is True for the intermediate values of a slider drag (one undo step per drag).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSlider,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
+
+from workbench.core.embeddings import PROMPT_PRESETS
+from workbench.core.params import Param, ParamValue
+
+PROMPT_PARAMS = ("query_prompt", "document_prompt")
+
+
+def tooltip(p: Param) -> str:
+    return f"<b>{p.label}</b> ({p.name})<br>{p.help}<br>range: {p.range_text()}; " \
+           f"default: {p.default!r}"
+
+
+class ParamEditor(QWidget):
+    edited = Signal(str, object, bool)  # name, value, dragging
+
+    def __init__(self, param: Param, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.param = param
+        self.setToolTip(tooltip(param))
+
+    def value(self) -> ParamValue:
+        raise NotImplementedError
+
+    def set_value(self, value: ParamValue) -> None:
+        raise NotImplementedError
+
+
+class NumberEditor(ParamEditor):
+    """A slider and a spin box over [low, high] in the parameter's steps."""
+
+    def __init__(self, param: Param, parent: QWidget | None = None) -> None:
+        super().__init__(param, parent)
+        assert param.low is not None and param.high is not None
+        self.low, self.high = float(param.low), float(param.high)
+        self.is_int = param.kind == "int"
+        step = param.step or (1.0 if self.is_int else (self.high - self.low) / 100)
+        self.steps = max(1, round((self.high - self.low) / step))
+        self.step = (self.high - self.low) / self.steps
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(0, self.steps)
+        self.slider.setPageStep(max(1, self.steps // 10))
+        self.spin: QSpinBox | QDoubleSpinBox
+        if self.is_int:
+            self.spin = QSpinBox(self)
+            self.spin.setRange(int(self.low), int(self.high))
+        else:
+            self.spin = QDoubleSpinBox(self)
+            self.spin.setDecimals(_decimals(self.step))
+            self.spin.setRange(self.low, self.high)
+            self.spin.setSingleStep(self.step)
+        self.spin.setKeyboardTracking(False)
+        self.spin.setMinimumWidth(72)
+        self.spin.setAlignment(Qt.AlignmentFlag.AlignRight)
+        layout = QGridLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setHorizontalSpacing(6)
+        layout.setVerticalSpacing(0)
+        layout.addWidget(self.slider, 0, 0)
+        layout.addWidget(self.spin, 0, 1)
+        if param.name == "alpha":  # the ends of OpenVault's blend, as its own UI labels them
+            ends = QHBoxLayout()
+            left, right = QLabel("0 = keyword only", self), QLabel("1 = vector only", self)
+            for lab in (left, right):
+                lab.setStyleSheet("color:#57606a; font-size: 11px")
+            ends.addWidget(left)
+            ends.addStretch(1)
+            ends.addWidget(right)
+            layout.addLayout(ends, 1, 0, 1, 2)
+        self._dragging = False
+        self.set_value(param.default)
+        self.slider.valueChanged.connect(self._on_slider)
+        self.slider.sliderPressed.connect(self._on_pressed)
+        self.slider.sliderReleased.connect(self._on_released)
+        self.spin.valueChanged.connect(self._on_spin)
+
+    def value(self) -> ParamValue:
+        v = self.spin.value()
+        return int(v) if self.is_int else float(v)
+
+    def set_value(self, value: ParamValue) -> None:
+        v = float(value)
+        for w in (self.slider, self.spin):
+            w.blockSignals(True)
+        self._set_spin(v)
+        self.slider.setValue(self._position(v))
+        for w in (self.slider, self.spin):
+            w.blockSignals(False)
+
+    def _set_spin(self, v: float) -> None:
+        if isinstance(self.spin, QSpinBox):
+            self.spin.setValue(round(v))
+        else:
+            self.spin.setValue(v)
+
+    def _position(self, v: float) -> int:
+        return max(0, min(self.steps, round((v - self.low) / self.step)))
+
+    def _from_position(self, i: int) -> float:
+        v = self.low + i * self.step
+        v = min(self.high, max(self.low, round(v, 10)))
+        return float(round(v)) if self.is_int else v
+
+    def _on_pressed(self) -> None:
+        self._dragging = True
+        self._first = True
+
+    def _on_released(self) -> None:
+        self._dragging = False
+        self.edited.emit(self.param.name, self.value(), False)
+
+    def _on_slider(self, i: int) -> None:
+        v = self._from_position(i)
+        self.spin.blockSignals(True)
+        self._set_spin(v)
+        self.spin.blockSignals(False)
+        # the first value of a drag is recorded for undo, the rest of the drag is not
+        dragging = self._dragging and not getattr(self, "_first", False)
+        self._first = False
+        self.edited.emit(self.param.name, self.value(), dragging)
+
+    def _on_spin(self, v: float) -> None:
+        self.slider.blockSignals(True)
+        self.slider.setValue(self._position(float(v)))
+        self.slider.blockSignals(False)
+        self.edited.emit(self.param.name, self.value(), False)
+
+
+class BoolEditor(ParamEditor):
+    def __init__(self, param: Param, parent: QWidget | None = None) -> None:
+        super().__init__(param, parent)
+        self.box = QCheckBox(self)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.box)
+        layout.addStretch(1)
+        self.set_value(param.default)
+        self.box.toggled.connect(lambda on: self.edited.emit(self.param.name, bool(on), False))
+
+    def value(self) -> ParamValue:
+        return self.box.isChecked()
+
+    def set_value(self, value: ParamValue) -> None:
+        self.box.blockSignals(True)
+        self.box.setChecked(bool(value))
+        self.box.blockSignals(False)
+
+
+class ChoiceEditor(ParamEditor):
+    def __init__(self, param: Param, parent: QWidget | None = None) -> None:
+        super().__init__(param, parent)
+        self.combo = QComboBox(self)
+        _compact(self.combo)
+        self.combo.addItems(list(param.choices))
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.combo)
+        self.set_value(param.default)
+        self.combo.currentTextChanged.connect(
+            lambda text: self.edited.emit(self.param.name, text, False))
+
+    def value(self) -> ParamValue:
+        return self.combo.currentText()
+
+    def set_value(self, value: ParamValue) -> None:
+        self.combo.blockSignals(True)
+        self.combo.setCurrentText(str(value))
+        self.combo.blockSignals(False)
+
+
+class TextEditor(ParamEditor):
+    """A line edit; prompts get an editable combo of the presets (custom text allowed)."""
+
+    def __init__(self, param: Param, parent: QWidget | None = None) -> None:
+        super().__init__(param, parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.combo: QComboBox | None = None
+        if param.name in PROMPT_PARAMS:
+            self.combo = QComboBox(self)
+            self.combo.setEditable(True)
+            _compact(self.combo)
+            for name, text in PROMPT_PRESETS.items():
+                self.combo.addItem(text, name)
+                self.combo.setItemData(self.combo.count() - 1, f"preset: {name}",
+                                       Qt.ItemDataRole.ToolTipRole)
+            edit = self.combo.lineEdit()
+            assert edit is not None
+            self.line = edit
+            layout.addWidget(self.combo)
+            self.combo.activated.connect(lambda *_: self._emit())
+        else:
+            self.line = QLineEdit(self)
+            layout.addWidget(self.line)
+        self.line.setPlaceholderText("(none)")
+        self.set_value(param.default)
+        self.line.editingFinished.connect(self._emit)
+
+    def _emit(self) -> None:
+        self.edited.emit(self.param.name, self.value(), False)
+
+    def value(self) -> ParamValue:
+        return self.line.text()
+
+    def set_value(self, value: ParamValue) -> None:
+        self.line.blockSignals(True)
+        self.line.setText(str(value))
+        self.line.blockSignals(False)
+
+
+def make_editor(param: Param, parent: QWidget | None = None) -> ParamEditor:
+    kinds: dict[str, type[ParamEditor]] = {"float": NumberEditor, "int": NumberEditor,
+                                           "bool": BoolEditor, "choice": ChoiceEditor,
+                                           "text": TextEditor}
+    return kinds[param.kind](param, parent)
+
+
+def reset_button(parent: QWidget, tip: str) -> QToolButton:
+    b = QToolButton(parent)
+    b.setText("↺")
+    b.setToolTip(tip)
+    b.setAutoRaise(True)
+    return b
+
+
+def _compact(combo: QComboBox) -> None:
+    """A combo sized by a few characters, not by its longest item (long prompt presets
+    would otherwise widen the whole panel)."""
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+
+
+def _decimals(step: float) -> int:
+    for d in range(0, 7):
+        if abs(step * 10 ** d - round(step * 10 ** d)) < 1e-9:
+            return max(d, 1)
+    return 6

@@ -1,0 +1,161 @@
+"""Prepare-stage parameters, grouped apart: tokenizer options, embedding model, prompts.
+
+Editing them costs a new prepare stage (seconds to minutes of re-embedding), so edits are held
+here until "Re-embed / Recompute" applies them; the work then runs on the loop's cancellable
+worker with a progress bar and Cancel. Without a loop (the panel alone) it runs inline.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QWidget,
+)
+
+from workbench.core.params import ParamError, ParamValue
+from workbench.core.session import TuningSession
+
+from .bind import subscribe_many
+from .param_editors import ParamEditor, make_editor, reset_button, tooltip
+from .worker import LiveLoop
+
+
+class PrepareBox(QGroupBox):
+    def __init__(self, session: TuningSession, loop: LiveLoop | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__("Prepare (re-embeds / re-indexes)", parent)
+        self.session = session
+        self.loop = loop
+        self.pending: dict[str, ParamValue] = {}
+        self.editors: dict[str, ParamEditor] = {}
+        grid = QGridLayout(self)
+        grid.setColumnStretch(1, 1)
+        model = session.model
+        row = 0
+        for p in model.schema.stage("prepare") if model is not None else ():
+            label = QLabel(p.label, self)
+            label.setToolTip(tooltip(p))
+            label.setWordWrap(True)
+            label.setMaximumWidth(150)
+            editor = make_editor(p, self)
+            editor.edited.connect(self._on_edited)
+            reset = reset_button(self, f"reset {p.label} to {p.default!r}")
+            reset.clicked.connect(lambda *_, p=p: self._stage(p.name, p.default, move=True))
+            grid.addWidget(label, row, 0)
+            grid.addWidget(editor, row, 1)
+            grid.addWidget(reset, row, 2)
+            self.editors[p.name] = editor
+            row += 1
+        self.button = QPushButton("Re-embed / Recompute", self)
+        self.button.setToolTip("apply the prepare-stage parameters above and run the prepare "
+                               "stage again (Ctrl+R)")
+        self.cancel = QPushButton("Cancel", self)
+        self.cancel.setEnabled(False)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        self.status = QLabel("", self)
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet("color:#57606a")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.button, 1)
+        buttons.addWidget(self.cancel)
+        grid.addLayout(buttons, row, 0, 1, 3)
+        grid.addWidget(self.progress, row + 1, 0, 1, 3)
+        grid.addWidget(self.status, row + 2, 0, 1, 3)
+        self.button.clicked.connect(self.apply)
+        self.cancel.clicked.connect(self._on_cancel)
+        if loop is not None:
+            loop.prepare_started.connect(self._on_started)
+            loop.prepare_progress.connect(self._on_progress)
+            loop.prepare_finished.connect(self._on_finished)
+            if loop.preparing:
+                self._on_started("preparing")
+        subscribe_many(self, [(session.params_changed, self._on_params_changed)])
+        self._on_params_changed(None)
+
+    def apply(self) -> None:
+        """Apply the held edits and run the prepare stage (again, if nothing changed)."""
+        pending, self.pending = self.pending, {}
+        try:
+            if pending:
+                self.session.set_params(pending)  # → prepare_needed → the loop prepares
+        except ParamError as exc:
+            self.status.setText(str(exc))
+            return
+        if self.loop is None:
+            self.session.recompute()
+            self.status.setText("prepared")
+        elif not self.loop.preparing:
+            self.loop.prepare()
+        self._update_status()
+
+    def _on_edited(self, name: str, value: object, _dragging: bool) -> None:
+        self._stage(name, value, move=False)
+
+    def _stage(self, name: str, value: object, *, move: bool) -> None:
+        p = self.editors[name].param
+        try:
+            v = p.validate(value)
+        except ParamError as exc:
+            self.status.setText(str(exc))
+            return
+        if move:
+            self.editors[name].set_value(v)
+        if v == self.session.params.get(name):
+            self.pending.pop(name, None)
+        else:
+            self.pending[name] = v
+        self._update_status()
+
+    def _on_params_changed(self, _name: object) -> None:
+        for n, editor in self.editors.items():
+            v = self.session.params.get(n)
+            if v is not None and n not in self.pending and editor.value() != v:
+                editor.set_value(v)
+        self._update_status()
+
+    def _update_status(self) -> None:
+        if self.loop is not None and self.loop.preparing:
+            return
+        if self.pending:
+            n = len(self.pending)
+            self.status.setText(f"{n} change{'s' if n > 1 else ''} held: press "
+                                "Re-embed / Recompute to apply")
+        elif self.session.needs_prepare:
+            self.status.setText("not prepared for these parameters: press Re-embed / Recompute")
+        else:
+            self.status.setText("")
+
+    def _on_started(self, what: str) -> None:
+        self.cancel.setEnabled(True)
+        self.progress.setValue(0)
+        self.status.setText(what + " …")
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(fraction * 1000))
+        if message:
+            self.status.setText(message)
+
+    def _on_finished(self, outcome: str) -> None:
+        self.cancel.setEnabled(False)
+        if outcome == "":
+            self.progress.setValue(1000)
+            self._update_status()
+        elif outcome == "cancelled":
+            self.progress.setValue(0)
+            self.status.setText("cancelled: results still show the previous preparation; "
+                                "press Re-embed / Recompute to finish")
+        else:
+            self.progress.setValue(0)
+            self.status.setText(f"<span style='color:#c0392b'>prepare failed: {outcome}</span>")
+
+    def _on_cancel(self) -> None:
+        if self.loop is not None:
+            self.loop.cancel_prepare()

@@ -1,0 +1,156 @@
+"""The document preview: the selected (or top-ranked) document with the query's matched terms
+highlighted, and its score broken down by signal.
+
+Terms come from the model's `explain()` where it names them (BM25 stems, matched words), else
+from the query's own words; a word of the document is highlighted when it starts with one of
+them, case-insensitively (so a stem `roast` marks roasting and Roasted).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from workbench.core.session import TuningSession
+
+from .bind import subscribe_many
+from .palette import signal_hex
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_STOP = frozenset("the and for are was were with that this from what which when where who how "
+                  "why does did has have had not but its into than then them they their there "
+                  "can could would should about your you our".split())
+MAX_CHARS = 20_000
+
+
+def query_terms(text: str) -> set[str]:
+    """Lower-cased words of three or more letters, common function words left out."""
+    return {w for w in (m.group().lower() for m in _WORD.finditer(text))
+            if len(w) >= 3 and w not in _STOP}
+
+
+def explain_terms(details: dict[str, Any]) -> set[str]:
+    """Matched terms named by a model's explain(): `matched_terms[].term`, `words[].word`."""
+    out: set[str] = set()
+    for item in details.get("matched_terms") or []:
+        if isinstance(item, dict) and item.get("term"):
+            out.add(str(item["term"]).lower())
+    for item in details.get("words") or []:
+        if isinstance(item, dict) and item.get("word"):
+            out.add(str(item["word"]).lower())
+    return out
+
+
+def highlight(text: str, terms: set[str]) -> str:
+    """HTML of `text` with every word starting with one of `terms` marked."""
+    if not terms:
+        return html.escape(text)
+    stems = sorted((t for t in terms if len(t) >= 2), key=len, reverse=True)
+    if not stems:
+        return html.escape(text)
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in stems) + r")\w*",
+                         re.IGNORECASE | re.UNICODE)
+    out, last = [], 0
+    for m in pattern.finditer(text):
+        out.append(html.escape(text[last:m.start()]))
+        out.append(f"<span style='background:#fff3a3;font-weight:600'>"
+                   f"{html.escape(m.group())}</span>")
+        last = m.end()
+    out.append(html.escape(text[last:]))
+    return "".join(out)
+
+
+class DocumentPreview(QWidget):
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 defer_ms: int = 0) -> None:
+        """`defer_ms`: a new result (a slider tick) re-renders the preview that long after the
+        last one, not on every tick; a new document or query shows at once."""
+        super().__init__(parent)
+        self.session = session
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(defer_ms)
+        self._timer.timeout.connect(self.refresh)
+        self.defer_ms = defer_ms
+        self.browser = QTextBrowser(self)
+        self.browser.setOpenLinks(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.browser)
+        self.terms: set[str] = set()
+        self.doc: int | None = None
+        subscribe_many(self, [
+            (session.docs_changed, self.refresh),
+            (session.query_changed, self.refresh),
+            (session.result_changed, self._on_result),
+            (session.dataset_changed, self.refresh),
+        ])
+        self.refresh()
+
+    def _on_result(self, *_: object) -> None:
+        if self.defer_ms and self.current_doc() == self.doc:
+            self._timer.start()
+        else:
+            self.refresh()
+
+    def current_doc(self) -> int | None:
+        s = self.session
+        if s.docs:
+            return s.docs[-1]
+        res = s.result
+        if res is None or s.query >= len(res.ranking.count) or res.ranking.count[s.query] == 0:
+            return None
+        return int(res.ranking.docs[s.query, 0])
+
+    def refresh(self, *_: object) -> None:
+        self._timer.stop()
+        s, ds = self.session, self.session.dataset
+        doc = self.current_doc()
+        self.doc = doc
+        if ds is None or doc is None or doc >= len(ds.corpus) or not len(ds.queries):
+            self.terms = set()
+            self.browser.setHtml("<i style='color:#57606a'>Select a document to preview it."
+                                 "</i>")
+            return
+        d, q = ds.corpus[doc], ds.queries[s.query]
+        details = self._explain(doc)
+        self.terms = explain_terms(details) or query_terms(q.text)
+        parts = [f"<h3 style='margin:0'>{html.escape(d.title or d.id)}</h3>",
+                 f"<div style='color:#57606a'>{html.escape(d.id)}"
+                 + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
+                 + "</div>", self._breakdown(doc),
+                 "<p style='white-space:pre-wrap'>"
+                 + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
+        self.browser.setHtml("".join(parts))
+
+    def _explain(self, doc: int) -> dict[str, Any]:
+        s = self.session
+        if s.model is None or s.prepared is None or s.dataset is None or s.needs_prepare:
+            return {}
+        try:
+            return s.model.explain(s.prepared, s.dataset, s.query, doc, s.params)
+        except Exception:  # the preview must show even when a model cannot explain a pair
+            return {}
+
+    def _breakdown(self, doc: int) -> str:
+        res, q = self.session.result, self.session.query
+        if res is None:
+            return ""
+        sc = res.scores
+        row = sc.row(q)
+        hits = (sc.docs[row] == doc).nonzero()[0]
+        if not len(hits):
+            return "<p style='color:#57606a'>not a candidate of this query</p>"
+        pair = hits[:1] + row.start
+        contrib = sc.contributions_of(pair)[:, 0]
+        g = int(sc.gate[pair[0]])
+        items = " + ".join(f"<span style='color:{signal_hex(i)}'>■</span> {html.escape(n)} "
+                           f"{v:.4g}" for i, (n, v) in enumerate(zip(sc.signals, contrib,
+                                                                      strict=False)))
+        gate = (f" <b style='color:#c0392b'>gated: {html.escape(sc.gates[g - 1])}</b>"
+                if g > 0 and g - 1 < len(sc.gates) else "")
+        return f"<p>score {float(sc.total[pair[0]]):.4g} = {items}{gate}</p>"

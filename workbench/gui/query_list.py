@@ -1,0 +1,234 @@
+"""The query list: id, text, the query's metric (nDCG@k) and its change against the baseline;
+sortable, filterable; clicking a row selects the session's query."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.session import TuningSession
+
+from .bind import subscribe_many
+from .palette import delta_color, signed
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+Index = QModelIndex | QPersistentModelIndex
+_R = Qt.ItemDataRole
+# the roles answered; every other role (asked for each visible cell on every paint) returns at
+# once, without touching the arrays
+_ROLES = frozenset({int(_R.DisplayRole), int(SORT_ROLE), int(_R.ForegroundRole),
+                    int(_R.TextAlignmentRole), int(_R.ToolTipRole)})
+
+
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+class QueryTableModel(QAbstractTableModel):
+    """Rows are the dataset's queries in order; columns id, text, metric, Δ."""
+
+    COLUMNS = ("id", "query", "nDCG", "Δ")
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._metric = np.zeros(0)
+        self._delta = np.zeros(0)
+        self._rows = 0  # asked ~1,000 times per paint: kept, not recomputed
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == 2:
+                return self.metric_name()
+            return self.COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole and section == 3:
+            return "change against the pinned baseline"
+        return None
+
+    def metric_name(self) -> str:
+        return f"nDCG@{self.session.k}"
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if int(role) not in _ROLES:
+            return None
+        ds = self.session.dataset
+        if ds is None or not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        if role == _R.TextAlignmentRole:
+            return _RIGHT if col >= 2 else None
+        q = ds.queries[row]
+        value = self._metric[row] if row < len(self._metric) else math.nan
+        delta = self._delta[row] if row < len(self._delta) else math.nan
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return q.id
+            if col == 1:
+                return q.text.replace("\n", " ")[:200]
+            if col == 2:
+                return "" if math.isnan(value) else f"{value:.3f}"
+            return "" if math.isnan(delta) else signed(delta)
+        if role == SORT_ROLE:
+            if col == 0:
+                return q.id
+            if col == 1:
+                return q.text
+            v = value if col == 2 else delta
+            return -math.inf if math.isnan(v) else float(v)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 3 and not math.isnan(delta):
+            return delta_color(delta)
+        if role == Qt.ItemDataRole.ToolTipRole and col == 1:
+            return q.text
+        return None
+
+    def reset(self) -> None:
+        self.beginResetModel()
+        ds = self.session.dataset
+        self._rows = 0 if ds is None else len(ds.queries)
+        self._refresh_arrays()
+        self.endResetModel()
+
+    def refresh_values(self) -> None:
+        self._refresh_arrays()
+        n = self.rowCount()
+        if n:
+            self.dataChanged.emit(self.index(0, 2), self.index(n - 1, 3))
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
+
+    def _refresh_arrays(self) -> None:
+        s = self.session
+        n = 0 if s.dataset is None else len(s.dataset.queries)
+        name = s.metric_names[0]
+        res = s.result
+        cur = res.per_query.get(name) if res is not None else None
+        self._metric = np.full(n, np.nan) if cur is None or len(cur) != n else cur
+        base = s.baseline.result.per_query.get(name) if s.baseline is not None else None
+        ok = base is not None and cur is not None and len(base) == n
+        self._delta = (cur - base) if ok else np.full(n, np.nan)  # type: ignore[operator]
+        if s.judgments is not None and len(self._metric) == n:
+            mask = ~s.judgments.judged_mask
+            self._metric = np.where(mask, np.nan, self._metric)
+            self._delta = np.where(mask, np.nan, self._delta)
+        # Python floats: data() runs per visible cell per paint, numpy scalars cost more there
+        self._metric = self._metric.tolist()  # type: ignore[assignment]
+        self._delta = self._delta.tolist()  # type: ignore[assignment]
+
+
+class QueryFilter(QSortFilterProxyModel):
+    """Keeps the rows whose id or text contains the filter text (case-insensitive)."""
+
+    def filterAcceptsRow(self, source_row: int, source_parent: Index) -> bool:
+        needle = self.filterRegularExpression().pattern().lower()
+        if not needle:
+            return True
+        src = self.sourceModel()
+        for col in (0, 1):
+            text = str(src.data(src.index(source_row, col, source_parent),
+                                Qt.ItemDataRole.ToolTipRole if col == 1 else
+                                Qt.ItemDataRole.DisplayRole) or "")
+            if needle in text.lower():
+                return True
+        return False
+
+
+class QueryList(QWidget):
+    """Filter box above a sortable table of the dataset's queries."""
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText("Filter queries (Ctrl+F)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.model = QueryTableModel(session, self)
+        self.proxy = QueryFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.view = QTableView(self)
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # dataset order until asked
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.view.verticalHeader().hide()
+        self.view.verticalHeader().setDefaultSectionSize(22)
+        self.view.setWordWrap(False)
+        # widths measured once per dataset, not per result: ResizeToContents re-measures every
+        # row on every slider tick (tens of ms on 300 queries)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(40)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.view)
+        self.filter_edit.textChanged.connect(self.proxy.setFilterFixedString)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current)
+        subscribe_many(self, [
+            (session.dataset_changed, self._on_dataset_changed),
+            (session.result_changed, self._on_values_changed),
+            (session.baseline_changed, self._on_values_changed),
+            (session.k_changed, self._on_values_changed),
+            (session.query_changed, self._on_query_changed),
+        ])
+        self._on_dataset_changed()
+
+    def _on_dataset_changed(self, *_: object) -> None:
+        self.model.reset()
+        self.view.resizeColumnToContents(0)
+        self.view.setColumnWidth(0, min(self.view.columnWidth(0), 110))
+        fm = self.view.fontMetrics()
+        self.view.setColumnWidth(2, fm.horizontalAdvance(self.model.metric_name()) + 14)
+        self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
+        self._on_query_changed(self.session.query)
+
+    def _on_values_changed(self, *_: object) -> None:
+        self.model.refresh_values()
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid():
+            self.session.select_query(self.proxy.mapToSource(current).row())
+
+    def _on_query_changed(self, index: object) -> None:
+        if self.session.dataset is None or not isinstance(index, int):
+            return
+        proxy_index = self.proxy.mapFromSource(self.model.index(index, 0))
+        if not proxy_index.isValid():
+            return
+        sel = self.view.selectionModel()
+        if sel.currentIndex().row() == proxy_index.row():
+            return
+        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                 | QItemSelectionModel.SelectionFlag.Rows)
+        sel.setCurrentIndex(proxy_index, flags)
+        self.view.scrollTo(proxy_index)
+
+    def focus_filter(self) -> None:
+        self.filter_edit.setFocus()
+        self.filter_edit.selectAll()

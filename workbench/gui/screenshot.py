@@ -1,0 +1,76 @@
+"""`workbench screenshot OUTDIR`: the main window on each bundled sample corpus, offscreen at
+a fixed size, computed synchronously, the sample's example query selected, saved as
+OUTDIR/<sample>.png. Look at them: crowded, clipped or unreadable layouts are bugs."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .app import SAMPLES
+
+SIZE = (1600, 1000)
+
+
+def take_screenshots(outdir: str | Path, samples: Path = SAMPLES,
+                     names: list[str] | None = None) -> list[Path]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from . import settings as st
+    from .app import application
+
+    with tempfile.TemporaryDirectory(prefix="workbench-shot-") as tmp:
+        st.use_settings_folder(tmp)  # never the user's settings
+        return _take(application(), Path(outdir), samples, names)
+
+
+def _take(app: Any, out: Path, samples: Path, names: list[str] | None) -> list[Path]:
+    from .main_window import MainWindow
+
+    out.mkdir(parents=True, exist_ok=True)
+    folders = sorted(p for p in samples.iterdir() if (p / "workbench.toml").exists())
+    written: list[Path] = []
+    for folder in folders:
+        if names and folder.name not in names:
+            continue
+        window = MainWindow(synchronous=True, restore=False)
+        window.resize(*SIZE)
+        window.show()
+        ds = window.session.dataset if window.open_path(folder) else None
+        if ds is None or not len(ds.queries):
+            print(f"skipped {folder.name}: no queries when opened as a folder "
+                  "(its workbench.toml may name the file to open: data = \"...\")")
+            window.close()
+            continue
+        app.processEvents()
+        # a baseline at the sample's settings, then one live change, so that the deltas, the
+        # rank changes and the movers show something
+        window.session.pin_baseline()
+        _nudge(window)
+        for _ in range(3):
+            app.processEvents()
+        path = out / f"{folder.name}.png"
+        window.grab().save(str(path))
+        written.append(path)
+        window.close()
+        window.deleteLater()
+        app.processEvents()
+    return written
+
+
+def _nudge(window: object) -> None:
+    """Move the first live float parameter a few steps, as a user would."""
+    from .main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    s = window.session
+    if s.model is None:
+        return
+    for p in s.model.schema.stage("live"):
+        if p.kind == "float" and p.low is not None and p.high is not None:
+            v = float(s.params[p.name])
+            step = (p.step or (p.high - p.low) / 20) * 4
+            target = v - step if v - step >= p.low else v + step
+            s.set_param(p.name, round(target, 10))
+            return
