@@ -455,6 +455,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sample", action="append", help="only this sample (repeatable)")
     p.set_defaults(func=cmd_screenshot)
 
+    from workbench.cli_memory import add_memory_commands
+
+    add_memory_commands(sub, _add_data, _add_model)
+
     p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
     p.set_defaults(func=cmd_demo)
     return parser

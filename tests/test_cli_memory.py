@@ -1,0 +1,73 @@
+"""why, why-stats (log and live) and export, in-process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+
+LOG = SAMPLES / "decisions" / "injections.jsonl"
+
+
+def _log(tmp_path: Path) -> Path:
+    rows = [{"ts": "2026-11-01T10:00:00.000Z", "cwd": "/r", "project": "r",
+             "promptCharCount": 30, "minScore": 8, "limit": 3, "globalInject": False,
+             "results": [{"id": "a", "title": "Use tabs", "kind": "manual", "source": "manual",
+                          "score": 12, "snippetLength": 80}]},
+            {"ts": "2026-11-01T11:00:00.000Z", "cwd": "/r", "project": "r",
+             "promptPreview": "how do we indent", "promptCharCount": 16, "minScore": 8,
+             "limit": 3, "globalInject": False, "results": []}]
+    path = tmp_path / "injections.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_why_shows_the_last_turns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why", str(_log(tmp_path)), "--last", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "(no prompt preview logged)" in out  # the original crashed on this record
+    assert "Use tabs" in out and "injected nothing" in out and "how do we indent" in out
+
+
+def test_why_stats_over_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why-stats", str(_log(tmp_path))]) == 0
+    out = capsys.readouterr().out
+    # counts 1, 0 → mean 0.5; tokens = round(80 × 0.5 / 4) = 10; top avg (12 + 0)/2 = 6
+    assert "0.50 / 1 / 1" in out and "estimated tokens per turn           10" in out
+    assert "6.00 / 0 / 12" in out and "50.0 %" in out
+    # tail avg 6 − min score 8 < 3: the threshold decides
+    assert "doing real work" in out
+
+
+def test_why_stats_live_follows_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions"),
+                 "-p", "inject_limit=1"]) == 0
+    one = capsys.readouterr().out
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions")]) == 0
+    three = capsys.readouterr().out
+
+    def mean_count(out: str) -> float:
+        line = next(x for x in out.splitlines() if x.startswith("results per turn"))
+        return float(line.split()[-5])
+
+    assert mean_count(one) <= 1.0 < mean_count(three)
+
+
+def test_why_stats_needs_exactly_one_source(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["why-stats"]) == 2
+    assert "give an injections log, or --live DATA" in capsys.readouterr().err
+
+
+def test_export_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "-m", "decision-memory", "-p", "inject_limit=5"]) == 0
+    out = capsys.readouterr().out
+    assert "export PI_MEMORY_INJECT_LIMIT=5" in out and '"original": 3' in out
+    assert main(["export", "-m", "decision-memory", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "decision-memory.changes.json", "decision-memory.env",
+        "decision-memory.settings.json"]
+    assert json.loads((tmp_path / "decision-memory.changes.json").read_text())["changed"] == []

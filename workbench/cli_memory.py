@@ -1,0 +1,173 @@
+"""CLI subcommands for agent-memory systems: `why`, `why-stats` (pi-lodestone's injection
+diagnostics, over a log or live over the current parameters) and `export` (the parameters in
+the target system's own terms)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from workbench.core.diagnostics import (
+    InjectionStats,
+    injection_stats,
+    turns_from_log,
+    turns_from_ranking,
+)
+from workbench.textout import format_table
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def cmd_why(args: argparse.Namespace) -> int:
+    """The last injections of a log: what each turn got, and why (scores)."""
+    from workbench.core.formats.pi_memory_injections import read_injections
+
+    log = read_injections(args.log)
+    records = list(log.records)[-max(1, args.last):]
+    if not records:
+        print(f"{args.log}: no injection records")
+        return 0
+    for r in records:
+        preview = r.prompt_preview if r.prompt_preview else "(no prompt preview logged)"
+        print(f"{r.ts}  {r.cwd}  project {r.project or '-'}")
+        print(f"  prompt: {preview}  ({r.prompt_char_count} characters)")
+        print(f"  min score {r.min_score:g}, limit {r.limit}"
+              + (", global" if r.global_inject else ""))
+        if not r.results:
+            print("  injected nothing (no memory reached the min score, or the prompt was "
+                  "too short)\n")
+            continue
+        rows = [[i + 1, m.id, m.title[:48], m.source, f"{m.score:g}", m.snippet_length]
+                for i, m in enumerate(r.results)]
+        print(format_table(["#", "id", "title", "source", "score", "snippet"], rows,
+                           indent="  "))
+        print()
+    if log.n_skipped:
+        print(f"({log.n_skipped} corrupt line(s) skipped)")
+    return 0
+
+
+def cmd_why_stats(args: argparse.Namespace) -> int:
+    """why-stats over a log, or (--live) over what the current parameters would inject."""
+    if args.live:
+        stats, what = _live_stats(args)
+    else:
+        from workbench.core.formats.pi_memory_injections import read_injections
+
+        log = read_injections(args.log)
+        stats = injection_stats(turns_from_log(log.records, args.last))
+        what = f"{args.log}: last {stats.turns} turns" + (
+            f" ({log.n_skipped} corrupt lines skipped)" if log.n_skipped else "")
+    print(what)
+    print(format_stats(stats))
+    return 0
+
+
+def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, str]:
+    from workbench.cli import _load, _model_and_params, _pipeline
+
+    dataset = _load(args)
+    model, params = _model_and_params(args)
+    pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
+    result = pipe.run((), depth=int(params.get("inject_limit", 10)))
+    sel = model.selection_params(pipe.params)
+    # a model that gates per query (decision-memory in its default mode) reports no
+    # selection of its own: its injection settings are what a turn is held to
+    min_score = sel.min_score if sel.min_score is not None else float(
+        pipe.params.get("inject_min_score", 0))
+    limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", 0))
+    texts = [d.text for d in dataset.corpus]
+    turns = turns_from_ranking(dataset.corpus.ids, texts, result.ranking.docs,
+                               result.ranking.scores, result.ranking.count, min_score, limit)
+    changed = model.schema.changed(pipe.params)
+    return injection_stats(turns), (
+        f"{dataset.name}: what {model.id} would inject for {len(turns)} queries"
+        + (f" with {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else
+           " at default parameters"))
+
+
+def format_stats(st: InjectionStats) -> str:
+    rows: list[list[Any]] = [
+        ["turns", st.turns],
+        ["time span", f"{st.first_ts} … {st.last_ts}" if st.first_ts else "-"],
+        ["results per turn: mean / p50 / p95", f"{st.count_mean:.2f} / {st.count_p50:g} / "
+                                               f"{st.count_p95:g}"],
+        ["turns that hit the limit", f"{st.hit_limit_pct:.1f} %"],
+        ["turns with no result", f"{st.zero_pct:.1f} %"],
+        ["top score: avg / min / max", f"{st.top_avg:.2f} / {st.top_min:g} / {st.top_max:g}"],
+        ["tail score avg", f"{st.tail_avg:.2f}"],
+        ["min score / limit (last turn)", f"{st.min_score:g} / {st.limit}"],
+        ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
+        ["estimated tokens per turn", st.tokens_per_turn],
+    ]
+    out = format_table(["figure", "value"], rows)
+    if st.most_injected:
+        out += "\n\nmost injected:\n" + format_table(
+            ["id", "times", "avg score"],
+            [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
+    if st.turns:
+        out += ("\n\nthe min score is doing real work (tail average within 3 of it)"
+                if st.threshold_doing_real_work else
+                "\n\nthe tail sits well above the min score: the threshold rarely decides")
+    return out
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """The parameters in the target system's own settings, and what changed from its
+    defaults."""
+    from workbench.cli import _model_and_params
+    from workbench.core.export import export_params, write_export
+
+    model, params = _model_and_params(args)
+    try:
+        export = export_params(model.id, params)
+    except KeyError as exc:
+        from workbench.cli import UsageError
+
+        raise UsageError(str(exc.args[0])) from None
+    if args.out:
+        for path in write_export(export, Path(args.out)):
+            print(f"wrote {path}")
+        return 0
+    env = export.env_text()
+    if env:
+        print(env.rstrip("\n"))
+        print()
+    print(export.settings_json().rstrip("\n"))
+    print()
+    print("changed from the original's defaults:")
+    print(export.changes_json().rstrip("\n"))
+    return 0
+
+
+def add_memory_commands(sub: Any, add_data: Callable[..., None],
+                        add_model: Callable[..., None]) -> None:
+    p = sub.add_parser("why", help="the last injections of a pi-memory injections.jsonl log")
+    p.add_argument("log", help="injections.jsonl")
+    p.add_argument("--last", type=int, default=1, help="how many turns (default 1)")
+    p.set_defaults(func=cmd_why)
+
+    p = sub.add_parser("why-stats", help="injection statistics: of a log, or --live for the "
+                       "current parameters over a query set")
+    p.add_argument("log", nargs="?", help="injections.jsonl (not with --live)")
+    p.add_argument("--last", type=int, default=None, help="last n turns (default 500)")
+    p.add_argument("--live", metavar="DATA", help="a dataset to rank with the model instead")
+    add_model(p, default="decision-memory")
+    p.set_defaults(func=_why_stats_entry)
+
+    p = sub.add_parser("export", help="parameters in the target system's own terms")
+    add_model(p)
+    p.add_argument("--out", metavar="FOLDER", help="write the files there instead of printing")
+    p.set_defaults(func=cmd_export)
+
+
+def _why_stats_entry(args: argparse.Namespace) -> int:
+    from workbench.cli import UsageError
+
+    if bool(args.live) == bool(args.log):
+        raise UsageError("give an injections log, or --live DATA (not both)")
+    if args.live:
+        args.data, args.queries, args.qrels, args.split = args.live, None, None, "test"
+    return cmd_why_stats(args)
