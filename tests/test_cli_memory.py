@@ -71,3 +71,24 @@ def test_export_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[
         "decision-memory.changes.json", "decision-memory.env",
         "decision-memory.settings.json"]
     assert json.loads((tmp_path / "decision-memory.changes.json").read_text())["changed"] == []
+
+
+# the ten cases the sample's README designs to fail at default parameters, each for its reason
+DESIGNED_FAILURES = {
+    "too-generic-query", "answer-in-operational-title", "superseded-wins-manual-search",
+    "cross-project-leak", "long-prompt-evidence", "answer-only-in-turn", "no-durable-tag",
+    "partial-matches-only", "tight-limit-crowds-out", "project-only-hides-core"}
+
+
+def test_eval_reports_fixture_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    assert "cases: 20/30 pass" in out
+    failing = {line.split()[1].rstrip(":") for line in out.splitlines()
+               if line.strip().startswith("FAIL")}
+    assert failing == DESIGNED_FAILURES
+    # the superseded penalty the README suggests fixes its case
+    assert main(["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--metrics", "ndcg@10", "-p", "superseded_penalty=17"]) == 0
+    assert "cases: 21/30 pass" in capsys.readouterr().out

@@ -212,6 +212,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if changed:
         print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
     print(format_table(["metric", "mean"], [[m, f"{result.means[m]:.4f}"] for m in metrics]))
+    _print_cases(dataset, result, verbose=args.cases)
     if args.per_query:
         _write_per_query(Path(args.per_query), dataset, pipe, result, metrics)
         print(f"per-query metrics written to {args.per_query}")
@@ -222,6 +223,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
         write_trec_run(Path(args.run), run, tag=f"workbench-{model.id}")
         print(f"TREC run written to {args.run}")
     return EXIT_OK
+
+
+def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
+    """For fixture cases (eval.jsonl): pass/fail per case, recall and precision."""
+    from workbench.core.cases import check_cases, has_cases
+
+    if not has_cases(dataset):
+        return
+    report = check_cases(dataset, result.ranking)
+    print(f"\ncases: {report.passed}/{len(report.cases)} pass; recall {report.recall:.3f}, "
+          f"precision {report.precision:.3f}")
+    for c in report.cases:
+        if verbose or not c.passed:
+            why = "; ".join(filter(None, [
+                f"missing {', '.join(c.missing)}" if c.missing else "",
+                f"forbidden {', '.join(c.forbidden)}" if c.forbidden else ""]))
+            print(f"  {'pass' if c.passed else 'FAIL'}  {c.query}" + (f": {why}" if why else ""))
 
 
 def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
@@ -408,6 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="comma-separated, e.g. ndcg@10,r@100")
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
+    p.add_argument("--cases", action="store_true",
+                   help="list every fixture case (eval.jsonl), not only the failing ones")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("sweep", help="a metric over a range of one parameter, others held")
