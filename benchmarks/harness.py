@@ -65,6 +65,19 @@ def scifact_or_synthetic() -> Dataset:
     return Dataset("scifact-sized synthetic", ds.corpus, ds.queries, ds.qrels, ds.source)
 
 
+def sample_models() -> list[tuple[Path, str]]:
+    """(sample folder, the model its workbench.toml names)."""
+    import tomllib
+
+    samples = Path(__file__).resolve().parents[1] / "sample_corpora"
+    out = []
+    for toml in sorted(samples.glob("*/workbench.toml")):
+        model = tomllib.loads(toml.read_text(encoding="utf-8")).get("model")
+        if isinstance(model, str):
+            out.append((toml.parent, model))
+    return out
+
+
 def longest_word_queries(dataset: Dataset) -> Dataset:
     """Each query cut to its longest word: a phrase-search model matches a whole query string
     per line, and SciFact's claims (whole sentences) would match nothing."""
@@ -132,6 +145,12 @@ def run_benchmarks(*, repeats: int = 15, quick: bool = False,
     else:
         sets = [scifact_or_synthetic(), synthetic_dataset(50000, 1000)]
     rows = []
+    if not quick:  # each model also on the bundled samples made for it
+        for folder, model_id in sample_models():
+            if model_id in ids:
+                from workbench.core.formats import load_dataset
+
+                rows.append(bench_one(model_id, load_dataset(folder), repeats))
     for ds in sets:
         for mid in ids:
             adapt = QUERY_ADAPTERS.get(mid)

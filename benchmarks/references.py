@@ -16,7 +16,7 @@ from collections.abc import Callable
 from workbench.core.data import Dataset
 from workbench.core.params import Params
 
-Reference = Callable[[Dataset, Params], tuple[float, str]]
+Reference = Callable[[Dataset, Params], tuple[float | None, str]]
 
 
 def _sample(n_queries: int, budget: int) -> list[int]:
@@ -24,7 +24,7 @@ def _sample(n_queries: int, budget: int) -> list[int]:
     return list(range(0, n_queries, step))[:budget]
 
 
-def bm25_per_document(dataset: Dataset, params: Params) -> tuple[float, str]:
+def bm25_per_document(dataset: Dataset, params: Params) -> tuple[float | None, str]:
     from workbench.core.models.bm25 import BM25Model
 
     model = BM25Model()
@@ -85,12 +85,12 @@ def _bm25s_reindex(dataset: Dataset, params: Params) -> float | None:
     return (time.perf_counter() - t0) * 1000
 
 
-def vault_search_per_document(dataset: Dataset, params: Params) -> tuple[float, str]:
+def vault_search_per_document(dataset: Dataset, params: Params) -> tuple[float | None, str]:
     """obsidian-mcp's loop: for each file, extract the matching lines, then score the file."""
     from workbench.core.models.vault_search import resolve_weights, shipped_score
 
     if params.get("variant") != "shipped":
-        return 0.0, "reference only for the shipped variant"
+        return None, "reference only for the shipped variant"
     weights = resolve_weights({"termFrequency": float(params["w_tf"]),
                                "position": float(params["w_position"]),
                                "density": float(params["w_density"])})
@@ -106,7 +106,7 @@ def vault_search_per_document(dataset: Dataset, params: Params) -> tuple[float, 
     return ms, f"per-document Python, {len(picked)} queries scaled to {len(dataset.queries)}"
 
 
-def hybrid_per_memory(dataset: Dataset, params: Params) -> tuple[float, str]:
+def hybrid_per_memory(dataset: Dataset, params: Params) -> tuple[float | None, str]:
     """OpenVault's scoreMemories for each query: tokenise the batch, BM25 over it, then
     calculateScore memory by memory (embeddings, which OpenVault stores, are not timed)."""
     from workbench.core.embeddings import embed_texts
@@ -131,7 +131,31 @@ def hybrid_per_memory(dataset: Dataset, params: Params) -> tuple[float, str]:
     return ms, f"OpenVault's scoreMemories, {len(picked)} queries scaled to {len(dataset.queries)}"
 
 
+def decision_memory_per_decision(dataset: Dataset, params: Params) -> tuple[float | None, str]:
+    """pi-lodestone's search for each query: token weights over the candidates, then
+    scoreDecision decision by decision (injection mode, the eval harness's way)."""
+    from workbench.core.models.decision_memory.project import parse_time
+    from workbench.core.models.decision_memory.scoring import rank_decisions
+
+    if not all("createdAt" in d.metadata for d in dataset.corpus):
+        return None, "reference needs pi-memory decisions (createdAt, source, …)"
+    records = [{"id": d.id, "title": d.title, "text": d.text, "tags": list(d.tags),
+                **d.metadata} for d in dataset.corpus]
+    picked = _sample(len(dataset.queries), 20)
+    t0 = time.perf_counter()
+    for qi in picked:
+        q = dataset.queries[qi]
+        pool = q.context.get("candidates")
+        decisions = [records[i] for i in pool] if pool is not None else records
+        now = q.context.get("now") or params.get("now") or "2026-11-20T12:00:00.000Z"
+        rank_decisions(decisions, q.text, q.context.get("cwd"), now_ms=parse_time(str(now)),
+                       for_injection=bool(q.context.get("for_injection", True)))
+    ms = (time.perf_counter() - t0) * 1000 * len(dataset.queries) / len(picked)
+    return ms, f"pi-lodestone's search, {len(picked)} queries scaled to {len(dataset.queries)}"
+
+
 REFERENCES: dict[str, Reference] = {
+    "decision-memory": decision_memory_per_decision,
     "hybrid": hybrid_per_memory,
     "bm25": bm25_per_document,
     "vault-search": vault_search_per_document,
