@@ -51,7 +51,7 @@ class MainWindow(QMainWindow):
         self.loop = LiveLoop(self.session, synchronous=synchronous, parent=self)
         s = self.session
         self.header = Header(s, self)
-        self.queries = QueryList(s, self)
+        self.queries = QueryList(s, self, throttle_ms=0 if synchronous else 120)
         self.ranked = RankedTable(s, self)
         self.preview = DocumentPreview(s, self, defer_ms=0 if synchronous else 120)
         self.params = ParamPanel(s, self.loop, self)

@@ -14,6 +14,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
+    QTimer,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -158,8 +159,17 @@ class QueryFilter(QSortFilterProxyModel):
 class QueryList(QWidget):
     """Filter box above a sortable table of the dataset's queries."""
 
-    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 throttle_ms: int = 0) -> None:
+        """`throttle_ms` > 0: while results stream in (a slider drag), refresh the column of
+        per-query values at most that often — re-sorting every query per tick would cost the
+        ranked table its repaint budget; 0 refreshes on every result (tests)."""
         super().__init__(parent)
+        self._throttle = QTimer(self)
+        self._throttle.setSingleShot(True)
+        self._throttle.setInterval(throttle_ms)
+        self._throttle.timeout.connect(self._refresh_values)
+        self._throttle_ms = throttle_ms
         self.session = session
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter queries (Ctrl+F)")
@@ -208,8 +218,14 @@ class QueryList(QWidget):
         self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
         self._on_query_changed(self.session.query)
 
-    def _on_values_changed(self, *_: object) -> None:
+    def _refresh_values(self) -> None:
         self.model.refresh_values()
+
+    def _on_values_changed(self, *_: object) -> None:
+        if self._throttle_ms <= 0:
+            self.model.refresh_values()
+        elif not self._throttle.isActive():
+            self._throttle.start()
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():
