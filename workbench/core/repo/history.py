@@ -1,0 +1,114 @@
+"""Churn and recency from `git log --numstat`, renames followed, huge commits ignored.
+
+REFERENCE §2: churn = min(1, commits/20 · exp(−days_since_last/30)) over a window of the last
+`churn_days` (default 90, 1..3650) days; commits touching more than 50 files are ignored;
+recency bands from days since the last touch: ≤ 7 → 1, ≤ 30 → 0.6, ≤ 90 → 0.3, else 0.1, and a
+file with no history counts as 90 days old.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.core.repo.git import git
+
+__all__ = ["Commit", "FileHistory", "churn", "file_history", "parse_log", "read_log",
+           "recency"]
+
+DAY = 86400.0
+# (upper bound in days, score), first hit wins
+RECENCY_BANDS: tuple[tuple[float, float], ...] = ((7.0, 1.0), (30.0, 0.6), (90.0, 0.3))
+RECENCY_ELSE = 0.1
+NO_HISTORY_DAYS = 90.0
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    time: int
+    # (path before, path after): equal unless the commit renamed the file
+    changes: tuple[tuple[str, str], ...]
+
+
+def read_log(repo: Path, commit: str) -> list[Commit]:
+    """Every commit reachable from `commit`, newest first, with rename detection (-M)."""
+    raw = git(repo, "log", "-z", "-M", "--numstat", "--format=%x1e%H%x1f%ct", commit)
+    return parse_log(raw)
+
+
+def parse_log(raw: bytes) -> list[Commit]:
+    commits = []
+    for chunk in raw.split(b"\x1e"):
+        if not chunk:
+            continue
+        header, _, body = chunk.partition(b"\0")
+        sha, _, ts = header.partition(b"\x1f")
+        tokens = body.lstrip(b"\n").split(b"\0")
+        changes: list[tuple[str, str]] = []
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            i += 1
+            if not tok:
+                continue
+            _, _, rest = tok.partition(b"\t")
+            _, _, path = rest.partition(b"\t")
+            if path:
+                p = path.decode("utf-8", "surrogateescape")
+                changes.append((p, p))
+            elif i + 1 < len(tokens):
+                old, new = tokens[i], tokens[i + 1]
+                i += 2
+                changes.append((old.decode("utf-8", "surrogateescape"),
+                                new.decode("utf-8", "surrogateescape")))
+        commits.append(Commit(sha.decode(), int(ts), tuple(changes)))
+    return commits
+
+
+@dataclass(frozen=True)
+class FileHistory:
+    commits: int  # commits in the window that touched the file (under any earlier name)
+    days_since_last: float | None  # None: no commit (≤ now, not huge) touched it
+
+
+def file_history(log: Iterable[Commit], paths: Iterable[str], *, now: int, churn_days: int = 90,
+                 max_commit_files: int = 50) -> dict[str, FileHistory]:
+    """Per current path: commits in the window and days since the last touch.
+
+    `log` is newest first. Renames are followed backwards: once a commit renamed `a` to `b`,
+    older commits touching `a` count for whatever `b` is called now.
+    """
+    current = set(paths)
+    counts = dict.fromkeys(current, 0)
+    last: dict[str, int] = {}
+    alias: dict[str, str] = {}  # path at some older time -> path now
+    since = now - churn_days * DAY
+    for c in log:
+        huge = len(c.changes) > max_commit_files
+        for old, new in c.changes:
+            now_path = alias.get(new, new)
+            if old != new:
+                alias[old] = now_path
+            if huge or c.time > now or now_path not in current:
+                continue
+            last.setdefault(now_path, c.time)
+            if c.time >= since:
+                counts[now_path] += 1
+    return {p: FileHistory(counts[p], (now - last[p]) / DAY if p in last else None)
+            for p in current}
+
+
+def churn(commits: int, days_since_last: float | None) -> float:
+    days = NO_HISTORY_DAYS if days_since_last is None else days_since_last
+    return min(1.0, commits / 20.0 * math.exp(-days / 30.0))
+
+
+def recency(days_since_last: float | None) -> float:
+    days = NO_HISTORY_DAYS if days_since_last is None else days_since_last
+    for bound, score in RECENCY_BANDS:
+        if days <= bound:
+            return score
+    return RECENCY_ELSE
