@@ -138,6 +138,13 @@ class Model(ABC):
             offset=int(params.get("offset", 0) or 0),
         )
 
+    def extra_metrics(self, prepared: Any, params: Params, scores: Scores, ranking: Ranking,
+                      judgments: Any) -> dict[str, Any]:
+        """Per-query metrics the model itself defines beyond the ranking metrics (CodeLedger's
+        bundle recall and precision), each float64 (Q,), NaN where a query is unjudged.
+        `ranking` is the selected ranking; `judgments` a `metrics.Judgments`."""
+        return {}
+
     @property
     def signal_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.signals)

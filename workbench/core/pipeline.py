@@ -81,5 +81,7 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:
         result.per_query = evaluate(metric_names, ranking.docs, judgments)
+        result.per_query.update(model.extra_metrics(prepared, params, scores, ranking,
+                                                    judgments))
         result.means = {m: mean_over_judged(v, judgments) for m, v in result.per_query.items()}
     return result

@@ -72,6 +72,9 @@ def parse_log(raw: bytes) -> list[Commit]:
 class FileHistory:
     commits: int  # commits in the window that touched the file (under any earlier name)
     days_since_last: float | None  # None: no commit (≤ now, not huge) touched it
+    # age in days of every (not huge, ≤ now) commit that touched it, newest first, whole
+    # history: churn over any other window is recomputed from these without re-reading git
+    commit_days: tuple[float, ...] = ()
 
 
 def file_history(log: Iterable[Commit], paths: Iterable[str], *, now: int, churn_days: int = 90,
@@ -84,6 +87,7 @@ def file_history(log: Iterable[Commit], paths: Iterable[str], *, now: int, churn
     current = set(paths)
     counts = dict.fromkeys(current, 0)
     last: dict[str, int] = {}
+    ages: dict[str, list[float]] = {p: [] for p in current}
     alias: dict[str, str] = {}  # path at some older time -> path now
     since = now - churn_days * DAY
     for c in log:
@@ -95,9 +99,11 @@ def file_history(log: Iterable[Commit], paths: Iterable[str], *, now: int, churn
             if huge or c.time > now or now_path not in current:
                 continue
             last.setdefault(now_path, c.time)
+            ages[now_path].append(round((now - c.time) / DAY, 4))
             if c.time >= since:
                 counts[now_path] += 1
-    return {p: FileHistory(counts[p], (now - last[p]) / DAY if p in last else None)
+    return {p: FileHistory(counts[p], (now - last[p]) / DAY if p in last else None,
+                           tuple(ages[p]))
             for p in current}
 
 

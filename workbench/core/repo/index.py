@@ -29,7 +29,7 @@ from workbench.core.repo.pairing import is_test_path, pair_tests
 
 __all__ = ["INDEX_VERSION", "MAX_FILE_BYTES", "index_repository"]
 
-INDEX_VERSION = "1"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "2"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
@@ -152,7 +152,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
             tests=pairs.get(p, ()) if is_test else tuple(sorted(tested_by[p])),
             commits=h.commits, days_since_last=h.days_since_last,
             churn=churn(h.commits, h.days_since_last), recency=recency(h.days_since_last),
-            centrality=degree[p] / top if top else 0.0,
+            centrality=degree[p] / top if top else 0.0, commit_days=h.commit_days,
             error_infrastructure=bool(_ERROR_INFRA.search(p)
                                       or any(_ERROR_INFRA.search(s) for s in symbols)),
         ))

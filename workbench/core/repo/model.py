@@ -28,6 +28,7 @@ class FileInfo:
     centrality: float  # (imports + dependents) / max over files, [0, 1]
     error_infrastructure: bool
     branch_changed: bool = False  # changed on the branch or uncommitted (HEAD only)
+    commit_days: tuple[float, ...] = ()  # age in days of each commit touching it, newest first
 
 
 @dataclass(frozen=True)
