@@ -130,10 +130,13 @@ def test_branch_and_uncommitted_changes(tmp_path: Path) -> None:
 
 def test_errors_name_the_problem(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r", {"a.py": "a = 1\n"})
-    with pytest.raises(GitError, match="rev-parse"):
+    with pytest.raises(GitError, match="unknown revision 'no-such-branch'"):
         index_repository(repo, rev="no-such-branch")
     with pytest.raises(GitError):
         index_repository(tmp_path / "missing")
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(GitError, match="not a git repository"):
+        index_repository(tmp_path / "plain")
     with pytest.raises(ValueError, match="churn_days"):
         index_repository(repo, churn_days=0)
 

@@ -479,6 +479,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_memory_commands(sub, _add_data, _add_model)
 
+    from workbench.cli_code import add_code_commands
+
+    add_code_commands(sub)
+
     p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
     p.set_defaults(func=cmd_demo)
     return parser

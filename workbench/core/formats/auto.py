@@ -11,6 +11,13 @@ from pathlib import Path
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
 from workbench.core.formats.beir import read_beir, read_corpus_jsonl, read_qrels_tsv
+from workbench.core.formats.code_repo import (
+    TASKS_FILE,
+    is_code_repo,
+    is_sample_stream_folder,
+    read_code_repo,
+    sample_repo,
+)
 from workbench.core.formats.openvault import (
     CONTEXTS_FILE,
     MEMORIES_FILE,
@@ -37,11 +44,11 @@ from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
 DOCUMENT_SUFFIXES = (".jsonl", ".csv")
-EXPECTED = ("expected a BEIR folder (with corpus.jsonl), an OpenVault folder (with "
-            "memories.json), a pi-memory folder (with decisions.jsonl), a markdown vault folder "
-            "(*.md notes or a notes/ subfolder), an OpenVault memories file (.json), a "
-            "SillyTavern chat, pi-memory decisions or eval cases (.jsonl) or a documents file "
-            "(.jsonl or .csv)")
+EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an OpenVault "
+            "folder (with memories.json), a pi-memory folder (with decisions.jsonl), a "
+            "markdown vault folder (*.md notes or a notes/ subfolder), an OpenVault memories "
+            "file (.json), a SillyTavern chat, pi-memory decisions or eval cases (.jsonl) or a "
+            "documents file (.jsonl or .csv)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
@@ -69,6 +76,9 @@ def load_dataset(
 ) -> Dataset:
     """Open a dataset, detecting its format.
 
+    - a git repository: its files at the task set's snapshot (`read_code_repo`), the tasks
+      from `queries` or `.codeledger/tasks.jsonl`; a folder with a fast-import stream
+      (HISTORY_STREAM, the bundled sample) is built into a repository first;
     - a folder with corpus.jsonl: BEIR (`read_beir`, using `split`);
     - a folder with memories.json: OpenVault (`read_openvault`, using `split`);
     - a folder with decisions.jsonl: pi-memory decisions (`read_decisions`), its
@@ -96,6 +106,16 @@ def load_dataset(
     corpus: Corpus
     read_query_file: Callable[..., QuerySet] = read_queries
     own_queries: Callable[[], QuerySet] | None = None
+    if is_code_repo(path) or is_sample_stream_folder(path):
+        if qrels is not None:
+            raise FormatError(Path(qrels), "a code task set names the files each task needed; "
+                              "give tasks (queries) only", field="qrels")
+        if is_code_repo(path):
+            own = path / ".codeledger" / TASKS_FILE
+            return read_code_repo(path, tasks=queries or (own if own.is_file() else None))
+        own = path / TASKS_FILE
+        return read_code_repo(sample_repo(path), tasks=queries or (own if own.is_file() else None),
+                              name=name)
     if path.is_dir() and (path / "corpus.jsonl").is_file():
         if not overridden:
             return read_beir(path, split)

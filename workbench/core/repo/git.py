@@ -36,7 +36,22 @@ def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
 
 
 def resolve_commit(repo: Path, rev: str) -> str:
-    return git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").decode().strip()
+    """The full hash of the commit `rev` names; GitError naming `rev` when none."""
+    try:
+        return git(repo, "rev-parse", "--verify", "--quiet",
+                   f"{rev}^{{commit}}").decode().strip()
+    except GitError:
+        if not (repo / ".git").exists() and not _is_repo(repo):
+            raise GitError(f"{repo}: not a git repository") from None
+        raise GitError(f"{repo}: unknown revision {rev!r}") from None
+
+
+def _is_repo(repo: Path) -> bool:
+    try:
+        git(repo, "rev-parse", "--git-dir")
+    except GitError:
+        return False
+    return True
 
 
 def commit_time(repo: Path, commit: str) -> int:

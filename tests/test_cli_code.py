@@ -1,0 +1,96 @@
+"""tasks-from-git in-process, through a parser built with add_code_commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli_code import add_code_commands
+from workbench.core.repo import build_sample_repo
+
+SHIPPED = SAMPLES / "code-repo" / "tasks.jsonl"
+
+
+def run(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="workbench")
+    add_code_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(argv)
+    code: int = args.func(args)
+    return code
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_sample_repo(tmp_path_factory.mktemp("cli-code") / "shorty")
+
+
+def test_writes_the_shipped_sample(sample: Path, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "tasks.jsonl"
+    assert run("tasks-from-git", "--repo", str(sample), "--split", "0.4", "--out", str(out)) == 0
+    assert out.read_text("utf-8") == SHIPPED.read_text("utf-8")
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    err = captured.err
+    assert "snapshot 072f535af9 (2026-03-12)" in err and "16 commit(s) after it" in err
+    assert "12 task(s), 4 commit(s) skipped" in err
+    assert "3  changed fewer than min-files" in err and "1  changed more than max-files" in err
+    assert "files per task: mean 1.4 (min 1, max 2)" in err
+    assert "2  changed file(s) left out: added after the snapshot" in err
+    assert f"next: workbench eval {sample} --queries {out} -m codeledger" in err
+
+
+def test_stdout_snapshot_and_options(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("tasks-from-git", "--repo", str(sample), "--snapshot", "HEAD~4",
+               "--no-tests", "--max-files", "1") == 0
+    captured = capsys.readouterr()
+    rows = [json.loads(line) for line in captured.out.splitlines()]
+    # test_app.py left out; "Surface rate limit errors in client" changed 2 files
+    assert [(r["task"], r["files"]) for r in rows] == [
+        ("Make rate limit configurable from environment", ["api/shorty/ratelimit.py"]),
+        ("Fix stats crash when store is empty", ["api/shorty/app.py"]),
+        ("Purge expired links before resolving", ["api/shorty/app.py"])]
+    assert "3 task(s), 1 commit(s) skipped" in captured.err
+    assert "1  changed more than max-files" in captured.err
+    assert "save them with --out tasks.jsonl" in captured.err
+
+
+def test_default_split_and_no_tasks(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("tasks-from-git", "--repo", str(sample)) == 0  # --split 0.3: 12 commits
+    assert "the 12 commit(s) after it" in capsys.readouterr().err
+    assert run("tasks-from-git", "--repo", str(sample), "--snapshot", "HEAD") == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no tasks: try an earlier --snapshot" in captured.err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (("--repo", "{tmp}/absent"), "absent: no such folder"),
+    (("--repo", "{tmp}"), "not a git repository"),
+    (("--repo", "{sample}", "--snapshot", "v9.9"), "unknown revision 'v9.9'"),
+    (("--repo", "{sample}", "--until", "nope"), "unknown revision 'nope'"),
+    (("--repo", "{sample}", "--snapshot", "HEAD", "--until", "HEAD~1"), "not an ancestor"),
+])
+def test_errors_are_one_line(sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                             argv: tuple[str, ...], message: str) -> None:
+    argv = tuple(a.format(tmp=tmp_path, sample=sample) for a in argv)
+    assert run("tasks-from-git", *argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("workbench tasks-from-git: error: ")
+    assert message in captured.err and captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [
+    ("--split", "1.5"), ("--split", "x"), ("--max-files", "0"),
+    ("--split", "0.3", "--snapshot", "HEAD"),
+])
+def test_bad_flags_are_usage_errors(sample: Path, argv: tuple[str, ...],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        run("tasks-from-git", "--repo", str(sample), *argv)
+    assert info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err

@@ -1,0 +1,135 @@
+"""A git repository opened as a dataset: files at the snapshot, tasks as queries, the files
+each task needed as judgments, the ledger's weights; checked against git itself."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.data import FormatError
+from workbench.core.formats import load_dataset
+from workbench.core.formats.code_repo import FILE_KEYS, read_code_repo, read_ledger
+from workbench.core.repo import build_sample_repo
+
+SNAPSHOT = "4af9d63"  # "Expire links after a time to live", 2026-04-25
+DAY = 86400
+
+
+def git_out(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True,
+                          text=True).stdout
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_sample_repo(tmp_path_factory.mktemp("code") / "shorty")
+
+
+def write_tasks(path: Path, snapshot: str, rows: list[tuple[str, str, list[str]]]) -> Path:
+    path.write_text("".join(json.dumps({"id": i, "task": t, "files": f, "snapshot": snapshot})
+                            + "\n" for i, t, f in rows), encoding="utf-8")
+    return path
+
+
+def test_files_at_the_snapshot_with_their_facts(repo: Path, tmp_path: Path) -> None:
+    full = git_out(repo, "rev-parse", SNAPSHOT).strip()
+    tasks = write_tasks(tmp_path / "tasks.jsonl", full, [
+        ("t1", "Add resolveLink to the client", ["client/src/client.ts", "client/src/index.ts"]),
+        ("t2", "Document rate limits", ["docs/never-existed.md"]),
+    ])
+    ds = read_code_repo(repo, tasks=tasks)
+    at_snapshot = sorted(git_out(repo, "ls-tree", "-r", "--name-only", full).split())
+    assert ds.corpus.ids == at_snapshot  # nothing skipped in this tree
+    assert ds.source.endswith("@" + full)
+    doc = ds.corpus.get("api/shorty/app.py")
+    assert doc is not None
+    assert doc.text == git_out(repo, "show", f"{full}:api/shorty/app.py")
+    assert set(FILE_KEYS) <= set(doc.metadata) and "ledger" in doc.metadata
+    assert ds.queries.ids == ["t1", "t2"]
+    assert ds.queries[0].context["snapshot"] == full
+    # a needed file the index lacks stays judged, so recall counts it as missed
+    assert ds.qrels == {"t1": {"client/src/client.ts": 1, "client/src/index.ts": 1},
+                        "t2": {"docs/never-existed.md": 1}}
+
+
+@pytest.mark.parametrize("path", ["api/shorty/alias.py", "client/src/retry.ts",
+                                  "cli/main.go"])
+def test_commit_days_follow_renames_as_git_does(repo: Path, path: str) -> None:
+    ds = read_code_repo(repo)  # HEAD
+    now = int(git_out(repo, "log", "-1", "--format=%ct", "HEAD"))
+    times = [int(t) for t in git_out(repo, "log", "--follow", "--format=%ct", "--",
+                                     path).split()]
+    days = ds.corpus.get(path).metadata["commit_days"]  # type: ignore[union-attr]
+    assert days == pytest.approx([(now - t) / DAY for t in times], abs=1e-3)
+
+
+def test_rev_wins_and_bad_revs_and_folders_are_clear_errors(repo: Path,
+                                                            tmp_path: Path) -> None:
+    ds = read_code_repo(repo, rev=SNAPSHOT)
+    assert "api/shorty/ratelimit.py" in ds.corpus.index  # added on 26 March
+    assert ds.qrels is None and len(ds.queries) == 0
+    with pytest.raises(FormatError, match=r"field 'rev'.*nope"):
+        read_code_repo(repo, rev="nope")
+    with pytest.raises(FormatError, match="not a git repository"):
+        read_code_repo(tmp_path)
+
+
+def test_ledger_weights_decay_by_half_every_30_days(tmp_path: Path) -> None:
+    now = 1_780_000_000
+    ledger = tmp_path / "ledger.jsonl"
+    ledger.write_text("\n".join(json.dumps(r) for r in [
+        {"files": ["a.py", "b.py"], "outcome": "success", "at": now},
+        {"files": ["a.py"], "outcome": "failure", "at": now - 30 * DAY},
+        {"files": ["a.py"], "outcome": "failure", "at": "2026-05-28T20:26:40Z"},  # = now
+        {"files": ["a.py"], "outcome": "success", "at": now + DAY},  # after now: ignored
+    ]) + "\n", encoding="utf-8")
+    w = read_ledger(ledger, now)
+    # failures: 0.5 (30 days old) + 1 (the ISO time is `now`)
+    assert w["a.py"] == {"success": 1.0, "fail": pytest.approx(1.5), "entries": 3}
+    assert w["b.py"] == {"success": 1.0, "fail": 0.0, "entries": 1}
+    assert read_ledger(tmp_path / "absent.jsonl", now) == {}
+
+
+@pytest.mark.parametrize(("line", "field"), [
+    ('{"files": "a.py", "outcome": "success", "at": 1}', "files"),
+    ('{"files": ["a.py"], "outcome": "win", "at": 1}', "outcome"),
+    ('{"files": ["a.py"], "outcome": "success", "at": "yesterday"}', "at"),
+    ('{"files": ["a.py"], ', "json"),
+])
+def test_bad_ledger_lines_name_line_and_field(tmp_path: Path, line: str, field: str) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    ledger.write_text('{"files": ["a.py"], "outcome": "success", "at": 1}\n' + line + "\n",
+                      encoding="utf-8")
+    with pytest.raises(FormatError, match=rf"ledger.jsonl:2: field '{field}'"):
+        read_ledger(ledger, 10)
+
+
+def test_ledger_in_the_working_tree_reaches_the_documents(repo: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "shorty"
+    shutil.copytree(repo, copy)
+    (copy / ".codeledger").mkdir()
+    now = int(git_out(copy, "log", "-1", "--format=%ct", "HEAD"))
+    (copy / ".codeledger" / "ledger.jsonl").write_text(json.dumps(
+        {"files": ["api/shorty/store.py"], "outcome": "failure", "at": now - 60 * DAY}) + "\n",
+        encoding="utf-8")
+    ds = read_code_repo(copy)
+    store = ds.corpus.get("api/shorty/store.py")
+    assert store is not None
+    assert store.metadata["ledger"] == {"success": 0.0, "fail": 0.25, "entries": 1}
+    assert ds.corpus.get("api/shorty/app.py").metadata["ledger"]["entries"] == 0  # type: ignore[union-attr]
+
+
+def test_sample_folder_is_built_once_and_opened_with_its_tasks() -> None:
+    folder = SAMPLES / "code-repo"
+    ds = load_dataset(folder)
+    again = load_dataset(folder)
+    assert ds.source == again.source  # the same built repository, not a second build
+    assert ds.name == "code-repo"
+    assert len(ds.queries) > 0 and ds.qrels
+    for q in ds.queries:
+        assert q.context["snapshot"] == ds.source.rsplit("@", 1)[1]

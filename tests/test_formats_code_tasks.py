@@ -1,0 +1,110 @@
+"""Code task sets: round trip, one FormatError per bad input naming file, line and field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.data import FormatError
+from workbench.core.formats.code_tasks import (
+    CodeTask,
+    read_tasks,
+    tasks_qrels,
+    tasks_queries,
+    tasks_snapshot,
+    write_tasks,
+)
+
+SHA = "072f535af975c4d661b27f6c2d2e1ff4aa0c7d93"
+GOOD = {"id": "t1", "task": "Fix the crash", "files": ["api/app.py"]}
+
+
+def test_round_trip_keeps_fields_and_order(tmp_path: Path) -> None:
+    tasks = [CodeTask("t1", "Réparer l'alias ✓", ("a.py", "b/c.ts"), commit=SHA, snapshot=SHA,
+                      author="Zoë", date="2026-03-26T10:00:00+00:00"),
+             CodeTask("t2", "Add stats", ("x.go",))]
+    path = tmp_path / "tasks.jsonl"
+    write_tasks(path, tasks)
+    assert read_tasks(path) == tasks
+    lines = path.read_text("utf-8").splitlines()
+    assert "Zoë" in lines[0]  # not \u-escaped
+    assert json.loads(lines[1]) == {"id": "t2", "task": "Add stats", "files": ["x.go"]}
+    assert not list(tmp_path.glob(".*tmp"))  # written atomically, nothing left behind
+
+
+def test_blank_lines_skipped_integer_ids_and_nulls(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n" + json.dumps({**GOOD, "id": 7, "commit": None, "extra": 1})
+                    + "\n\n   \n")
+    (task,) = read_tasks(path)
+    assert task == CodeTask("7", "Fix the crash", ("api/app.py",))
+
+
+@pytest.mark.parametrize(("line", "field", "message"), [
+    ("{not json", "json", "invalid JSON"),
+    ("# a comment", "json", "invalid JSON"),
+    ("[1, 2]", "json", "expected a JSON object"),
+    (json.dumps({"task": "x", "files": ["a.py"]}), "id", "missing"),
+    (json.dumps({**GOOD, "id": " "}), "id", "empty id"),
+    (json.dumps({**GOOD, "id": ["x"]}), "id", "expected a string or an integer"),
+    (json.dumps({"id": "t", "files": ["a.py"]}), "task", "missing"),
+    (json.dumps({**GOOD, "task": ""}), "task", "empty task text"),
+    (json.dumps({**GOOD, "task": 3}), "task", "expected a string"),
+    (json.dumps({"id": "t", "task": "x"}), "files", "missing"),
+    (json.dumps({**GOOD, "files": "a.py"}), "files", "expected a list of strings"),
+    (json.dumps({**GOOD, "files": ["a.py", 3]}), "files", "expected a list of strings"),
+    (json.dumps({**GOOD, "files": []}), "files", "at least one file"),
+    (json.dumps({**GOOD, "files": ["a.py", "/etc/x"]}), "files[1]", "repository-relative"),
+    (json.dumps({**GOOD, "files": ["a.py", "a.py"]}), "files[1]", "listed twice"),
+    (json.dumps({**GOOD, "commit": "HEAD"}), "commit", "hexadecimal commit hash"),
+    (json.dumps({**GOOD, "snapshot": 12}), "snapshot", "expected a string"),
+    (json.dumps({**GOOD, "date": "last tuesday"}), "date", "ISO 8601"),
+])
+def test_errors_name_file_line_and_field(tmp_path: Path, line: str, field: str,
+                                         message: str) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps({**GOOD, "id": "t0"}) + "\n" + line + "\n")
+    with pytest.raises(FormatError) as info:
+        read_tasks(path)
+    err = info.value
+    assert (err.path, err.line, err.field) == (str(path), 2, field)
+    assert message in str(err) and str(err).startswith(f"{path}:2: field '{field}': ")
+    assert "\n" not in str(err)
+
+
+def test_duplicate_id_and_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps(GOOD) + "\n")
+    with pytest.raises(FormatError, match=r":2: field 'id': duplicate id 't1' \(first on line 1"):
+        read_tasks(path)
+    path.write_text("\n\n")
+    with pytest.raises(FormatError, match="empty file: expected at least one task"):
+        read_tasks(path)
+    with pytest.raises(FormatError, match="no such file"):
+        read_tasks(tmp_path / "absent.jsonl")
+
+
+def test_snapshot_shared_or_refused() -> None:
+    a = CodeTask("a", "x", ("a.py",), snapshot=SHA)
+    b = CodeTask("b", "y", ("b.py",))
+    assert tasks_snapshot([b]) is None and tasks_snapshot([]) is None
+    assert tasks_snapshot([b, a, a]) == SHA
+    with pytest.raises(ValueError, match=r"disagree on the snapshot: a has 072f535a.*c has abcd"):
+        tasks_snapshot([a, CodeTask("c", "z", ("c.py",), snapshot="abcd")])
+
+
+def test_queries_and_judgments() -> None:
+    tasks = [CodeTask("a", "Fix it", ("a.py", "b.py"), commit=SHA, author="Al"),
+             CodeTask("b", "Add it", ("c.py",))]
+    queries = tasks_queries(tasks)
+    assert queries.ids == ["a", "b"] and queries[0].text == "Fix it"
+    assert dict(queries[0].context) == {"commit": SHA, "author": "Al"}
+    assert tasks_qrels(tasks) == {"a": {"a.py": 1, "b.py": 1}, "b": {"c.py": 1}}
+
+
+def test_shipped_sample_reads() -> None:
+    tasks = read_tasks(SAMPLES / "code-repo" / "tasks.jsonl")
+    assert len(tasks) == 12 and tasks_snapshot(tasks) == SHA

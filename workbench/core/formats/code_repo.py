@@ -1,0 +1,167 @@
+"""A git repository as a dataset: its files (at a snapshot commit) are the corpus, coding tasks
+are the queries, and the files each task needed are its judgments.
+
+- `read_code_repo(repo, tasks=…, rev=…)`: the repository is indexed at `rev`, or at the
+  snapshot commit the task set names (`tasks-from-git` writes it), so that no file fact comes
+  from a commit later than the snapshot. Each document is one file: id = title = the
+  repo-relative path, text = its content at the snapshot, metadata = the index's facts
+  (`FILE_KEYS`) plus the ledger's weights.
+- A folder holding a `git fast-import` stream (`history.fi`, the bundled sample) is built into
+  a repository under the cache folder once (same stream → same commits) and read as above,
+  with the folder's `tasks.jsonl`.
+- Ledger (optional, `.codeledger/ledger.jsonl` in the working tree, or a path): one outcome
+  per line, `{"files": [paths], "outcome": "success" | "failure", "at": ISO time or epoch
+  seconds, "task": text}`. Per file the entries naming it are counted and weighted by
+  0.5^(age/30 days) (REFERENCE §2), age from the index's `now`; entries after `now` are
+  ignored (they would leak the future into a time-split evaluation).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from workbench.core import engine
+from workbench.core.data import Corpus, Dataset, Document, FormatError, Query, QuerySet
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.formats._common import StrPath, iter_jsonl
+from workbench.core.formats.code_tasks import read_tasks, tasks_snapshot
+from workbench.core.repo import git as g
+from workbench.core.repo.index import index_repository
+from workbench.core.repo.model import FileInfo, RepoIndex
+from workbench.core.repo.sample import build_sample_repo
+
+__all__ = ["FILE_KEYS", "HISTORY_STREAM", "LEDGER_FILE", "TASKS_FILE", "is_code_repo",
+           "is_sample_stream_folder", "read_code_repo", "read_ledger", "sample_repo"]
+
+TASKS_FILE = "tasks.jsonl"
+LEDGER_FILE = ".codeledger/ledger.jsonl"
+HISTORY_STREAM = "history.fi"
+LEDGER_HALF_LIFE_DAYS = 30.0
+DAY = 86400.0
+# FileInfo fields copied into each document's metadata (tuples become lists)
+FILE_KEYS = ("language", "size", "lines", "tokens", "symbols", "keywords", "imports",
+             "dependents", "is_test", "tests", "commits", "days_since_last", "churn", "recency",
+             "centrality", "error_infrastructure", "branch_changed", "commit_days")
+
+
+def is_code_repo(path: Path) -> bool:
+    return path.is_dir() and (path / ".git").exists()
+
+
+def is_sample_stream_folder(path: Path) -> bool:
+    return path.is_dir() and (path / HISTORY_STREAM).is_file()
+
+
+def sample_repo(folder: Path) -> Path:
+    """The repository of a folder's fast-import stream, built once under the cache folder
+    (a temporary folder renamed into place, so a half-built repository is never used)."""
+    stream = folder / HISTORY_STREAM
+    digest = hashlib.sha256(stream.read_bytes()).hexdigest()[:16]
+    dest = engine.cache_dir() / "sample-repos" / f"{folder.resolve().name}-{digest}"
+    if (dest / ".git").is_dir():
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(dest.name + f".{id(stream)}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    build_sample_repo(tmp, stream)
+    try:
+        tmp.rename(dest)
+    except OSError:  # another process built it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | None = None,
+                   ledger: StrPath | None = None, include: Sequence[str] = (),
+                   exclude: Sequence[str] = (), churn_days: int = 90,
+                   name: str | None = None, progress: Progress = NO_PROGRESS) -> Dataset:
+    """The repository `repo` as a dataset (see the module docstring).
+
+    `rev` wins over the task set's snapshot; without either the index is of HEAD. Tasks'
+    files that the index does not hold (excluded, binary) stay in the judgments, so recall
+    counts them as missed rather than quietly forgetting them.
+    """
+    root = Path(repo)
+    if not is_code_repo(root):
+        raise FormatError(root, "not a git repository (no .git)", field="path")
+    task_list = read_tasks(tasks) if tasks is not None else []
+    try:
+        snapshot = rev or (tasks_snapshot(task_list) if task_list else None) or "HEAD"
+    except ValueError as exc:
+        raise FormatError(Path(str(tasks)), str(exc), field="snapshot") from None
+    try:
+        index = index_repository(root, rev=snapshot, include=include, exclude=exclude,
+                                 churn_days=churn_days, progress=progress.span(0.0, 0.8))
+    except g.GitError as exc:
+        raise FormatError(root, str(exc), field="rev") from None
+    progress(0.8, "reading file contents")
+    texts = _contents(root, index)
+    weights = read_ledger(Path(ledger) if ledger else root / LEDGER_FILE, index.now)
+    docs = [Document(id=f.path, title=f.path, text=texts.get(f.path, ""),
+                     metadata=_metadata(f, weights.get(f.path))) for f in index.files]
+    label = name or root.resolve().name
+    queries = QuerySet((Query(t.id, t.task, {"files": list(t.files), "commit": t.commit or "",
+                                             "snapshot": index.commit})
+                        for t in task_list), name=label)
+    qrels = {t.id: dict.fromkeys(t.files, 1) for t in task_list} if task_list else None
+    progress(1.0, f"{len(docs)} files, {len(queries)} tasks")
+    return Dataset(name=label, corpus=Corpus(docs, name=label), queries=queries, qrels=qrels,
+                   source=f"{root.resolve()}@{index.commit}")
+
+
+def _contents(root: Path, index: RepoIndex) -> dict[str, str]:
+    wanted = {e.path: e.blob for e in g.ls_tree(root, index.commit) if e.path in index}
+    blobs = g.read_blobs(root, list(wanted.values()))
+    return {p: blobs.get(b, b"").decode("utf-8", "replace") for p, b in wanted.items()}
+
+
+def _metadata(f: FileInfo, ledger: dict[str, float] | None) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for key in FILE_KEYS:
+        value = getattr(f, key)
+        meta[key] = list(value) if isinstance(value, tuple) else value
+    meta["ledger"] = ledger or {"success": 0.0, "fail": 0.0, "entries": 0}
+    return meta
+
+
+def read_ledger(path: Path, now: int) -> dict[str, dict[str, float]]:
+    """Per file: decayed success and failure weights and the number of entries naming it.
+    A missing file is an empty ledger; a malformed line is a FormatError naming it."""
+    if not path.is_file():
+        return {}
+    out: dict[str, dict[str, float]] = {}
+    for n, rec in iter_jsonl(path):
+        files = rec.get("files")
+        if not isinstance(files, list) or not all(isinstance(x, str) for x in files):
+            raise FormatError(path, "expected a list of paths", line=n, field="files")
+        outcome = rec.get("outcome")
+        if outcome not in ("success", "failure"):
+            raise FormatError(path, f"expected 'success' or 'failure', got {outcome!r}",
+                              line=n, field="outcome")
+        at = _seconds(rec.get("at"), path, n)
+        if at > now:
+            continue
+        weight = 0.5 ** ((now - at) / DAY / LEDGER_HALF_LIFE_DAYS)
+        for p in dict.fromkeys(files):
+            w = out.setdefault(p, {"success": 0.0, "fail": 0.0, "entries": 0})
+            w["success" if outcome == "success" else "fail"] += weight
+            w["entries"] += 1
+    return out
+
+
+def _seconds(value: object, path: Path, line: int) -> float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            t = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            return (t if t.tzinfo else t.replace(tzinfo=UTC)).timestamp()
+        except ValueError:
+            pass
+    raise FormatError(path, f"expected an ISO time or epoch seconds, got {value!r}", line=line,
+                      field="at")
