@@ -14,6 +14,7 @@ _REGISTRY: dict[str, str] = {
     "dense": "workbench.core.models.dense:DenseModel",
     "decision-memory": "workbench.core.models.decision_memory:DecisionMemoryModel",
     "importance": "workbench.core.models.importance:ImportanceModel",
+    "codeledger": "workbench.core.models.codeledger:CodeLedgerModel",
 }
 
 

@@ -1,0 +1,92 @@
+"""codeledger candidate stages, auto-scope, plural tolerance and IDF, on the hand-built repo."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_codeledger_fixtures import IDF_FIX, IDF_RETRY, prepare, stages_of
+from workbench.core.engine import top_k
+from workbench.core.models.codeledger import signal_table
+from workbench.core.models.codeledger.candidates import DEP, FANOUT, HOT, KEYWORD, TEST
+
+
+def test_keyword_dependency_hot_and_test_stages() -> None:
+    _, _, prep, _ = prepare({"q": "retry policy"})
+    assert stages_of(prep, 0) == {
+        "svc/retry.py": KEYWORD | HOT | TEST,  # path + symbol; churned; source of a test
+        "svc/client.py": KEYWORD | HOT,  # content keyword "retry"; churned
+        "tests/test_retry.py": KEYWORD | TEST,  # path; test of svc/retry.py
+        "svc/util.py": DEP,  # imported by the keyword matches
+        "hot/busy.py": HOT,  # the most-churned file
+    }
+
+
+def test_fan_out_brings_the_hub_and_its_dependents() -> None:
+    _, _, prep, _ = prepare({"q": "store handler client"})
+    assert stages_of(prep, 0) == {
+        "svc/client.py": KEYWORD | HOT | FANOUT,
+        "svc/handlers.py": KEYWORD | FANOUT,
+        "svc/store.py": KEYWORD | FANOUT,
+        "svc/util.py": DEP | FANOUT,  # imported by 3 keyword matches: a hub
+        # its test joined through the test stage, so it brings no TEST bit back
+        "svc/retry.py": HOT | DEP | FANOUT,
+        "tests/test_retry.py": TEST,
+        "hot/busy.py": HOT,
+    }
+
+
+def test_stage_parameters() -> None:
+    _, _, prep, _ = prepare({"q": "store handler client"}, fanout_min=4, dep_depth=0,
+                            hot_zone_files=0)
+    assert stages_of(prep, 0) == {"svc/client.py": KEYWORD, "svc/handlers.py": KEYWORD,
+                                  "svc/store.py": KEYWORD}
+
+
+def ranked(model: object, prep: object, params: dict[str, object], q: int = 0) -> list[str]:
+    scores = model.combine(prep, params)  # type: ignore[attr-defined]
+    r = top_k(scores, 100)
+    return [prep.files.paths[int(d)] for d in r.docs[q, : int(r.count[q])]]  # type: ignore
+
+
+def test_auto_scope_compound_gates_outside_files() -> None:
+    model, _, prep, params = prepare({"q": "Fix the api-gateway route"})
+    assert prep.scopes == ("api-gateway",)
+    assert sorted(ranked(model, prep, params)) == ["api-gateway/aliases.py",
+                                                   "api-gateway/route.py"]
+    scores = model.combine(prep, params)
+    assert scores.gates == ("out_of_scope",) and (scores.total[scores.gate == 1] == 0).all()
+    everything = ranked(model, prep, {**params, "auto_scope": False})
+    assert "svc/util.py" in everything and len(everything) > 2
+
+
+def test_auto_scope_plain_top_level_word_keeps_paired_tests() -> None:
+    model, _, prep, params = prepare({"a": "tune the svc retry", "b": "svc and docs retry"})
+    assert prep.scopes == ("svc", None)  # two top-level names: ambiguous, no scope
+    inside = ranked(model, prep, params)
+    assert "tests/test_retry.py" in inside and "hot/busy.py" not in inside
+    strict = ranked(model, prep, {**params, "scope_keeps_tests": False})
+    assert all(p.startswith("svc/") for p in strict)
+
+
+@pytest.mark.parametrize("task", ["aliases", "alias", "resolve aliases"])
+def test_plural_tolerance_matches_path_and_symbols(task: str) -> None:
+    _, _, prep, _ = prepare({"q": task})
+    assert stages_of(prep, 0).get("api-gateway/aliases.py", 0) & KEYWORD
+
+
+def test_idf_makes_fix_weak() -> None:
+    _, _, prep, params = prepare({"q": "fix retry"})
+    kw = signal_table(prep, params)[0]
+    by = {prep.files.paths[int(d)]: float(v) for d, v in zip(prep.docs, kw, strict=True)}
+    mass = IDF_FIX + IDF_RETRY
+    assert by["svc/retry.py"] == pytest.approx(IDF_RETRY / mass)  # 0.594
+    assert by["svc/util.py"] == pytest.approx(0.3 * IDF_FIX / mass)  # content-only "fix"
+    assert by["svc/client.py"] == pytest.approx(0.3 * IDF_RETRY / mass)
+    assert by["svc/util.py"] < by["svc/client.py"] < by["svc/retry.py"]
+
+
+def test_task_without_known_terms_has_only_hot_zone() -> None:
+    _, _, prep, params = prepare({"q": "the and of"})
+    assert set(stages_of(prep, 0).values()) <= {HOT, HOT | TEST, TEST}
+    assert np.all(signal_table(prep, params)[0] == 0.0)

@@ -1,0 +1,146 @@
+"""The bundle: the stop rule over each task's ranked candidates, and the confidence.
+
+Files are taken in rank order (ungated candidates only); before taking file i (0-based, its
+cost c_i, score s_i, C_i = c_0 + … + c_i) the rules are checked in the document's order and
+the first that fails stops the bundle with its reason:
+
+    file_limit    i = max_files
+    token_budget  C_i > B, unless C_i ≤ B · (1 + overshoot) and s_i ≥ overshoot_min_score
+                  (a "high-value" file may overshoot; any other file that does not fit stops
+                  the bundle — it is not skipped)
+    sufficiency   i ≥ 1 and (s_0⁺ + … + s_{i−1}⁺) ≥ sufficiency · Σ_all s⁺, where s⁺ =
+                  max(s, 0) over all ranked candidates of the task (a task whose candidates
+                  all score ≤ 0 never stops on sufficiency)
+
+and `candidates_exhausted` when every candidate was taken. The budget B and max_files come
+from `budget_preset` (tight 3000/10, default 8000/25, generous 15000/40), or from the sliders
+when it is `custom`. Vectorised over all tasks at once on the (Q, K) ranking.
+
+Confidence (codeledger-scoring.md): with best = the largest strong keyword coverage (strong
+IDF mass ÷ task mass) among the task's candidates, terms = informative task terms (found in
+at most `broad_df_ratio` of the files):
+    LOW    no keyword candidate, best < confidence_low_keyword, or terms < min_terms
+    HIGH   best ≥ confidence_high_keyword, a dependency chain (a dependency or fan-out
+           candidate), a test pair among the candidates, and keyword candidates ≤
+           confidence_max_candidates
+    MEDIUM otherwise
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.engine import Ranking
+from workbench.core.models.codeledger.candidates import DEP, FANOUT
+from workbench.core.models.codeledger.params import BUDGET_PRESETS, STOP_REASONS
+from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
+from workbench.core.params import Params
+
+__all__ = ["Bundles", "budget", "bundles", "confidence"]
+
+
+@dataclass(frozen=True)
+class Bundles:
+    """Per task (Q of them) the bundle = the first `size[q]` entries of the ranking.
+
+    docs:    int32 (Q, K)    the bundle's files, padded with -1
+    size:    int64 (Q,)      files in the bundle
+    tokens:  float64 (Q,)    tokens it costs
+    reason:  int64 (Q,)      index into STOP_REASONS
+    stop:    per task, the stop reason's name
+    confidence, reasons: per task HIGH/MEDIUM/LOW and the checks behind it
+    """
+
+    docs: NDArray[np.int32]
+    size: NDArray[np.int64]
+    tokens: NDArray[np.float64]
+    reason: NDArray[np.int64]
+    stop: tuple[str, ...]
+    confidence: tuple[str, ...]
+    reasons: tuple[tuple[str, ...], ...]
+
+
+def budget(params: Params) -> tuple[int, int]:
+    """(token budget, max files) after the preset."""
+    preset = str(params["budget_preset"])
+    if preset in BUDGET_PRESETS:
+        return BUDGET_PRESETS[preset]
+    return int(params["token_budget"]), int(params["max_files"])
+
+
+def _first(fails: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """int64 (Q,): first column where `fails`, else the width."""
+    if fails.shape[1] == 0:
+        return np.zeros(fails.shape[0], np.int64)
+    any_ = fails.any(axis=1)
+    out: NDArray[np.int64] = np.where(any_, fails.argmax(axis=1), fails.shape[1]).astype(
+        np.int64)
+    return out
+
+
+def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundles:
+    """The bundles over `ranking`, the full candidate ranking (no selection)."""
+    limit, tokens_b = budget(params)[1], float(budget(params)[0])
+    q, k = ranking.docs.shape
+    real = ranking.pair >= 0
+    cost = np.where(real, prep.cost[np.where(real, ranking.pair, 0)], 0.0)
+    score = np.where(real, ranking.scores, 0.0)
+    cum_cost = np.cumsum(cost, axis=1)
+    pos = np.maximum(score, 0.0)
+    before = np.cumsum(pos, axis=1) - pos  # positive mass taken before i
+    mass = pos.sum(axis=1, keepdims=True)
+    col = np.arange(k)[None, :]
+    over = cum_cost > tokens_b
+    allowed = ((cum_cost <= tokens_b * (1.0 + float(params["overshoot"])))
+               & (score >= float(params["overshoot_min_score"])))
+    suff = float(params["sufficiency"])
+    stops = np.stack([
+        _first(np.broadcast_to(col >= limit, (q, k)) & real),
+        _first(over & ~allowed & real),
+        _first((col >= 1) & (mass > 0) & (before >= suff * mass - 1e-12) & real),
+    ])
+    n = np.minimum(stops.min(axis=0), ranking.count)
+    hit = stops == n[None, :]
+    reason = np.where(n >= ranking.count, 0, 1 + hit.argmax(axis=0)).astype(np.int64)
+    inside = col < n[:, None]
+    conf, why = confidence(prep, params)
+    return Bundles(
+        docs=np.where(inside, ranking.docs, -1).astype(np.int32), size=n.astype(np.int64),
+        tokens=np.where(inside, cost, 0.0).sum(axis=1),
+        reason=reason, stop=tuple(STOP_REASONS[r] for r in reason),
+        confidence=conf, reasons=why,
+    )
+
+
+def confidence(prep: CodeLedgerPrepared, params: Params
+               ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    n_files = max(prep.files.n, 1)
+    hi_kw, lo_kw = float(params["confidence_high_keyword"]), float(params["confidence_low_keyword"])
+    min_terms, max_cand = int(params["confidence_min_terms"]), int(
+        params["confidence_max_candidates"])
+    ratio = float(params["broad_df_ratio"])
+    levels: list[str] = []
+    reasons: list[tuple[str, ...]] = []
+    for t in range(len(prep.row_ptr) - 1):
+        row = slice(int(prep.row_ptr[t]), int(prep.row_ptr[t + 1]))
+        best = float(prep.strong[row].max(initial=0.0)) / prep.mass[t] if prep.mass[t] else 0.0
+        terms = sum(1 for df in prep.term_df[t] if 0 < df <= ratio * n_files)
+        n_kw = int(prep.n_keyword[t])
+        dep = bool((prep.stages[row] & (DEP | FANOUT)).any())
+        tests = bool(prep.test_pair[row].any())
+        why = (f"best path/symbol match {best:.2f}", f"{terms} informative task terms",
+               f"{n_kw} keyword candidates",
+               "dependency chain found" if dep else "no dependency chain",
+               "test pairs found" if tests else "no test pairs")
+        if n_kw == 0 or best < lo_kw or terms < min_terms:
+            level = "LOW"
+        elif best >= hi_kw and dep and tests and n_kw <= max_cand:
+            level = "HIGH"
+        else:
+            level = "MEDIUM"
+        levels.append(level)
+        reasons.append(why)
+    return tuple(levels), tuple(reasons)

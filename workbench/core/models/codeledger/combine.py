@@ -1,0 +1,135 @@
+"""Combine: the ten signals and the weighted score of every (task, candidate) pair, vectorised.
+
+    score = Σ_i w_i · m_i(type) · s_i  −  Σ_j w_j · m_j(type) · s_j
+
+over the positive signals i (keyword, centrality, churn, recency, test_relevance,
+success_prior, error_infrastructure, branch_changed) and the negative j (size_penalty,
+fail_prior). Each contribution is ±w·m·s, so the contributions sum to the total. m is 1
+except the test_update multipliers (REFERENCE §2); error_infrastructure has m = 0 outside
+bug_fix tasks while `error_infra_bug_fix_only` is on. A pair outside the task's auto-scope is
+gated (`out_of_scope`, total 0) while `auto_scope` is on.
+
+Signals (all in [0, 1]):
+- keyword = min(1, (strong + content_weight · content) / task mass)  (0 for an empty task)
+- centrality from the index; churn = min(1, n / churn_commits · exp(−d / churn_decay_days)),
+  n = commits no older than `churn_window_days`, d = days since last (no history:
+  `no_history_days`)
+- recency: the band of d (edges and values are parameters; no history: `no_history_days`)
+- test_relevance: 1 if a test/source of it is a candidate in its own right (brought by a stage
+  other than the test neighbourhood — so every test of a candidate scores 1), else
+  `test_mapped_value` if it has a mapped test/source at all, else 0
+- ledger: rate = s / (s + f) (0 without weight), maturity = clip((entries − min) /
+  (full − min), 0, 1) with 0 under `maturity_min`; success_prior = min(1, rate · maturity),
+  fail_prior = min(1, (1 − rate) · maturity)
+- size_penalty = min(1, cost / size_penalty_tokens), cost = excerpt tokens if excerpted
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.engine import Scores
+from workbench.core.models.codeledger.params import (
+    GATES,
+    MULTIPLIERS,
+    SIGNAL_NAMES,
+    SIGNS,
+    WEIGHT_PARAMS,
+)
+from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
+from workbench.core.models.codeledger.text import TASK_TYPES
+from workbench.core.params import Params
+
+__all__ = ["coefficients", "combine_codeledger", "file_signals", "signal_table", "task_types"]
+
+_S = {s: i for i, s in enumerate(SIGNAL_NAMES)}
+
+
+def task_types(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.int64]:
+    """int64 (Q,): the task type of each task (detected, or the override)."""
+    forced = str(params["task_type"])
+    if forced == "auto":
+        return prep.task_type
+    return np.full(len(prep.task_type), TASK_TYPES.index(forced), np.int64)
+
+
+def coefficients(params: Params) -> NDArray[np.float64]:
+    """float64 (T, S): sign · weight · multiplier per task type and signal."""
+    w = np.array([float(params[p]) for p in WEIGHT_PARAMS]) * np.array(SIGNS, np.float64)
+    m = np.ones((len(TASK_TYPES), len(SIGNAL_NAMES)))
+    for t, s, _ in MULTIPLIERS:
+        m[TASK_TYPES.index(t), _S[s]] = float(params[f"mult_{t}_{s}"])
+    if params["error_infra_bug_fix_only"]:
+        m[[i for i, t in enumerate(TASK_TYPES) if t != "bug_fix"], _S["error_infrastructure"]] = 0
+    out: NDArray[np.float64] = w[None, :] * m
+    return out
+
+
+def file_signals(prep: CodeLedgerPrepared, params: Params) -> dict[str, NDArray[np.float64]]:
+    """Per-file signals float64 (N,): centrality, churn, recency, success/fail priors."""
+    f = prep.files
+
+    def p(name: str) -> float:
+        return float(params[name])
+
+    window = prep.age_keys.searchsorted(np.arange(f.n) * prep.age_span + p("churn_window_days"),
+                                        side="right") - f.age_ptr[:-1]
+    days = np.where(np.isnan(f.days_since_last), p("no_history_days"), f.days_since_last)
+    churn = np.minimum(1.0, window / p("churn_commits") * np.exp(-days / p("churn_decay_days")))
+    recency = np.select([days <= p(f"recency_days_{i}") for i in (1, 2, 3)],
+                        [p(f"recency_value_{i}") for i in (1, 2, 3)], p("recency_else"))
+    weight = f.success + f.fail
+    rate = np.divide(f.success, weight, out=np.zeros(f.n), where=weight > 0)
+    lo, full = int(params["maturity_min"]), int(params["maturity_full"])
+    ramp = np.clip((f.entries - lo) / max(full - lo, 1), 0.0, 1.0)
+    maturity = np.where(f.entries >= full, 1.0, np.where(f.entries < lo, 0.0, ramp))
+    return {"centrality": f.centrality, "churn": churn, "recency": recency.astype(np.float64),
+            "success_prior": np.minimum(1.0, rate * maturity),
+            "fail_prior": np.minimum(1.0, (1.0 - rate) * maturity * (weight > 0))}
+
+
+def signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64]:
+    """float64 (S, P): every signal's raw value at every pair."""
+    d = prep.docs
+    q = prep.pair_query()
+    f = prep.files
+    per_file = file_signals(prep, params)
+    table = np.empty((len(SIGNAL_NAMES), len(d)))
+    mass = prep.mass[q]
+    kw = prep.strong + float(params["keyword_content_weight"]) * prep.content
+    table[_S["keyword"]] = np.minimum(1.0, np.divide(kw, mass, out=np.zeros(len(d)),
+                                                     where=mass > 0))
+    for name, values in per_file.items():
+        table[_S[name]] = values[d]
+    has_tests = np.fromiter((bool(t) for t in f.tests), bool, count=f.n)
+    table[_S["test_relevance"]] = np.where(
+        prep.test_pair, 1.0, np.where(has_tests[d], float(params["test_mapped_value"]), 0.0))
+    table[_S["error_infrastructure"]] = f.error_infrastructure[d]
+    table[_S["branch_changed"]] = f.branch_changed[d]
+    table[_S["size_penalty"]] = np.minimum(1.0, prep.cost / float(params["size_penalty_tokens"]))
+    return table
+
+
+def gate_of(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.int8]:
+    """int8 (P,): 1 (out_of_scope) where the auto-scope gate zeroes the pair, else 0."""
+    if not params["auto_scope"]:
+        return np.zeros(len(prep.docs), np.int8)
+    ok = prep.scope_ok | (prep.partner_ok & bool(params["scope_keeps_tests"]))
+    out: NDArray[np.int8] = (~ok).astype(np.int8)
+    return out
+
+
+def combine_codeledger(prep: CodeLedgerPrepared, params: Params) -> Scores:
+    table = signal_table(prep, params)
+    coef = coefficients(params)[task_types(prep, params)]  # (Q, S)
+    contrib = table * coef[prep.pair_query()].T
+    gate = gate_of(prep, params)
+    total = np.where(gate == 0, contrib.sum(axis=0), 0.0)
+
+    def parts(pairs: NDArray[np.intp]) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = contrib[:, pairs]
+        return out
+
+    return Scores(row_ptr=prep.row_ptr, docs=prep.docs, total=total, gate=gate,
+                  signals=SIGNAL_NAMES, parts=parts, gates=GATES)

@@ -1,0 +1,105 @@
+"""Explain one (task, file) pair — stages, matched terms, raw signals, task type and
+multipliers, in-bundle or why not, the excerpt — and list a task's near misses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.core.data import Dataset
+from workbench.core.engine import Scores, top_k
+from workbench.core.models.codeledger.bundle import Bundles, bundles
+from workbench.core.models.codeledger.candidates import STAGES
+from workbench.core.models.codeledger.combine import (
+    coefficients,
+    combine_codeledger,
+    signal_table,
+    task_types,
+)
+from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_ranges
+from workbench.core.models.codeledger.params import SIGNAL_NAMES
+from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
+from workbench.core.models.codeledger.text import TASK_TYPES
+from workbench.core.params import Params
+
+__all__ = ["explain_pair", "full_bundles", "near_misses"]
+
+
+def full_bundles(prep: CodeLedgerPrepared, params: Params,
+                 scores: Scores | None = None) -> tuple[Scores, Bundles]:
+    """Scores and bundles over the full candidate ranking."""
+    scores = scores if scores is not None else combine_codeledger(prep, params)
+    longest = int(np.diff(prep.row_ptr).max(initial=0))
+    return scores, bundles(prep, params, top_k(scores, longest))
+
+
+def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: int,
+                 params: Params) -> dict[str, Any]:
+    files = prep.files
+    terms = prep.terms[query]
+    t = int(task_types(prep, params)[query])
+    coef = coefficients(params)[t]
+    out: dict[str, Any] = {
+        "doc": files.paths[doc], "query": dataset.queries[query].text,
+        "task_type": TASK_TYPES[t], "detected_task_type": TASK_TYPES[int(prep.task_type[query])],
+        "multipliers": {s: float(c) for s, c in zip(SIGNAL_NAMES, coef, strict=True)},
+        "scope": prep.scopes[query],
+        "matched": {
+            "path_or_symbol": sorted(terms[k] for k in terms if k in files.strong[doc]),
+            "content": sorted(terms[k] for k in terms
+                              if k in files.content[doc] and k not in files.strong[doc]),
+        },
+    }
+    pair = prep.pair_of(query, doc)
+    if pair is None:
+        return {**out, "candidate": False, "stages": [], "in_bundle": False,
+                "why": "not a candidate (no stage brought it)"}
+    table = signal_table(prep, params)[:, pair]
+    scores, bund = full_bundles(prep, params)
+    rank_row = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
+    row = rank_row.docs[query, : int(rank_row.count[query])].tolist()
+    size = int(bund.size[query])
+    in_bundle = doc in row[:size]
+    gate = int(scores.gate[pair])
+    if gate:
+        why = "gated: outside the auto-scope " + str(prep.scopes[query])
+    elif in_bundle:
+        why = f"in the bundle at rank {row.index(doc) + 1} of {size}"
+    else:
+        why = (f"below the cut at rank {row.index(doc) + 1}: the bundle stopped after "
+               f"{size} files ({bund.stop[query]})")
+    out.update({
+        "candidate": True,
+        "stages": [name for bit, name in STAGES if int(prep.stages[pair]) & bit],
+        "signals": {s: float(v) for s, v in zip(SIGNAL_NAMES, table, strict=True)},
+        "contributions": {s: float(v) for s, v in zip(
+            SIGNAL_NAMES, scores.contributions_of(np.array([pair]))[:, 0], strict=True)},
+        "score": float(scores.total[pair]), "gate": "out_of_scope" if gate else None,
+        "in_bundle": in_bundle, "why": why, "stop_reason": bund.stop[query],
+        "tokens": float(prep.cost[pair]), "confidence": bund.confidence[query],
+    })
+    if prep.excerpt_lines[pair]:
+        informative = [k for k, df in zip(terms, prep.term_df[query], strict=True) if df]
+        mask = excerpt_mask(FileLines(dataset.corpus[doc].text), informative,
+                            prep.excerpt_window)
+        out["excerpt"] = {"lines": int(prep.excerpt_lines[pair]),
+                          "of_lines": int(files.lines[doc]), "ranges": excerpt_ranges(mask)}
+    return out
+
+
+def near_misses(prep: CodeLedgerPrepared, params: Params, query: int,
+                n: int = 5) -> list[dict[str, Any]]:
+    """The best `n` ranked candidates just outside the task's bundle, with why each missed."""
+    scores, bund = full_bundles(prep, params)
+    ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
+    size, count = int(bund.size[query]), int(ranking.count[query])
+    cost_sum = float(bund.tokens[query])
+    out = []
+    for r in range(size, min(count, size + n)):
+        pair = int(ranking.pair[query, r])
+        cost_sum += float(prep.cost[pair])
+        out.append({"doc": prep.files.paths[int(ranking.docs[query, r])], "rank": r + 1,
+                    "score": float(ranking.scores[query, r]), "tokens": float(prep.cost[pair]),
+                    "tokens_if_added": cost_sum, "stop_reason": bund.stop[query]})
+    return out

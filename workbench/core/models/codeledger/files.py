@@ -1,0 +1,144 @@
+"""Per-file facts of a code corpus, read once from the documents' metadata.
+
+One `Document` per repository file: id = the repo-relative path, text = its content, metadata
+as the repository index writes it (see the package docstring). Every key may be missing — a
+plain documents corpus still works:
+
+- lines: the text's line count; tokens: `repo.lang.token_estimate(lines, language)`;
+- keywords: `repo.lang.keywords` of the title (when it differs from the id) and the text;
+- symbols, imports, dependents, tests, commit_days: empty; days_since_last: none (no history);
+- centrality, ledger: 0; is_test, error_infrastructure, branch_changed: False.
+
+Paths named in imports/dependents/tests that are not in the corpus are dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.data import Document
+from workbench.core.models.codeledger.text import plural_key, words
+from workbench.core.repo.lang import keywords, token_estimate
+
+__all__ = ["FileFacts", "read_files"]
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """N files, in corpus order.
+
+    lines, tokens:      int64 / float64 (N,)
+    centrality:         float64 (N,)
+    days_since_last:    float64 (N,)   NaN: no history
+    ages, age_ptr:      float64 (C,), int64 (N + 1,)  commit ages of file f, ascending:
+                        ages[age_ptr[f]:age_ptr[f + 1]]
+    success, fail:      float64 (N,)   decayed ledger weights; entries int64 (N,)
+    is_test, error_infrastructure, branch_changed: bool (N,)
+    imports, dependents, tests: per file, positions of the files named
+    strong:             per file, plural keys of its path segments and exported symbols
+    content:            per file, plural keys of its content keywords
+    df:                 plural key → files holding it (strong or content)
+    """
+
+    paths: tuple[str, ...]
+    languages: tuple[str, ...]
+    lines: NDArray[np.int64]
+    tokens: NDArray[np.float64]
+    centrality: NDArray[np.float64]
+    days_since_last: NDArray[np.float64]
+    ages: NDArray[np.float64]
+    age_ptr: NDArray[np.int64]
+    success: NDArray[np.float64]
+    fail: NDArray[np.float64]
+    entries: NDArray[np.int64]
+    is_test: NDArray[np.bool_]
+    error_infrastructure: NDArray[np.bool_]
+    branch_changed: NDArray[np.bool_]
+    imports: tuple[tuple[int, ...], ...]
+    dependents: tuple[tuple[int, ...], ...]
+    tests: tuple[tuple[int, ...], ...]
+    strong: tuple[frozenset[str], ...]
+    content: tuple[frozenset[str], ...]
+    df: Mapping[str, int]
+
+    @property
+    def n(self) -> int:
+        return len(self.paths)
+
+    def idf(self, key: str) -> float:
+        """ln(1 + N / df); 0 for a key no file holds (it cannot match, so it weighs nothing)."""
+        df = self.df.get(key, 0)
+        return math.log(1.0 + self.n / df) if df else 0.0
+
+
+def _num(meta: Mapping[str, Any], key: str, default: float) -> float:
+    v = meta.get(key)
+    if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
+        return float(v)
+    return default
+
+
+def _seq(meta: Mapping[str, Any], key: str) -> list[Any]:
+    v = meta.get(key)
+    return list(v) if isinstance(v, list | tuple) else []
+
+
+def _keys(texts: Sequence[str]) -> frozenset[str]:
+    return frozenset(plural_key(w) for t in texts for w in words(t))
+
+
+def read_files(docs: Sequence[Document]) -> FileFacts:
+    index = {d.id: i for i, d in enumerate(docs)}
+    metas = [d.metadata for d in docs]
+    langs = tuple(str(m.get("language") or "other") for m in metas)
+    lines = np.array([int(_num(m, "lines", d.text.count("\n") + 1 if d.text else 0))
+                      for d, m in zip(docs, metas, strict=True)], np.int64)
+    tokens = np.array([_num(m, "tokens", token_estimate(int(n), lang))
+                       for m, n, lang in zip(metas, lines, langs, strict=True)], np.float64)
+    ages_l = [sorted(float(a) for a in _seq(m, "commit_days")) for m in metas]
+    age_ptr = np.zeros(len(docs) + 1, np.int64)
+    np.cumsum([len(a) for a in ages_l], out=age_ptr[1:])
+    ledgers: list[Mapping[str, Any]] = [
+        lg if isinstance(lg := m.get("ledger"), Mapping) else {} for m in metas]
+
+    def links(key: str) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(index[p] for p in _seq(m, key) if p in index) for m in metas)
+
+    strong = []
+    content = []
+    df: dict[str, int] = defaultdict(int)
+    for d, m, lang in zip(docs, metas, langs, strict=True):
+        s = _keys([d.id, *map(str, _seq(m, "symbols"))])
+        if "keywords" in m:
+            kw = [str(k) for k in _seq(m, "keywords")]
+        else:
+            head = [d.title] if d.title and d.title != d.id else []
+            kw = list(keywords(head + d.text.splitlines(), lang))
+        c = _keys(kw)
+        strong.append(s)
+        content.append(c)
+        for k in s | c:
+            df[k] += 1
+    return FileFacts(
+        paths=tuple(d.id for d in docs), languages=langs, lines=lines, tokens=tokens,
+        centrality=np.array([_num(m, "centrality", 0.0) for m in metas], np.float64),
+        days_since_last=np.array([_num(m, "days_since_last", math.nan) for m in metas],
+                                 np.float64),
+        ages=np.array([a for row in ages_l for a in row], np.float64), age_ptr=age_ptr,
+        success=np.array([_num(lg, "success", 0.0) for lg in ledgers], np.float64),
+        fail=np.array([_num(lg, "fail", 0.0) for lg in ledgers], np.float64),
+        entries=np.array([int(_num(lg, "entries", 0)) for lg in ledgers], np.int64),
+        is_test=np.array([m.get("is_test") is True for m in metas], bool),
+        error_infrastructure=np.array([m.get("error_infrastructure") is True for m in metas],
+                                      bool),
+        branch_changed=np.array([m.get("branch_changed") is True for m in metas], bool),
+        imports=links("imports"), dependents=links("dependents"), tests=links("tests"),
+        strong=tuple(strong), content=tuple(content), df=dict(df),
+    )

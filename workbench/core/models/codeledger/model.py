@@ -1,0 +1,107 @@
+"""The `codeledger` model: CodeLedger's context selection for code, the workbench's own model
+on codeledger-scoring.md and REFERENCE §2 (the ranker itself is closed source).
+
+    prepare  task terms (plural-tolerant keys), task type, auto-scope; five candidate stages
+             (keyword, hot zone, dependency, fan-out, test neighbourhood); keyword IDF masses,
+             excerpt token costs, test pairing and scope flags per (task, file) pair
+    combine  ten signals in [0, 1] and score = Σ w·m(type)·s⁺ − Σ w·m(type)·s⁻ (`combine`)
+    bundle   the stop rule (file limit, token budget with overshoot, sufficiency) and the
+             confidence per task (`bundle`); bundle recall/precision as extra metrics
+
+Decisions where the document is silent (each a parameter, see `params`):
+- IDF = ln(1 + N/df) over files holding the term in path, symbols or content keywords; the
+  keyword signal divides the matched mass by the task's mass over terms found anywhere
+  (a term in no file cannot match, so it does not dilute); content-only hits weigh 0.3.
+- hot zone: 5 files (and 5 more within the task's scope); dep_depth 1; fan-out at 3 sharers,
+  30 dependents; keyword stage capped at 60 files.
+- weights not in the document: error_infrastructure 0.05 (bug_fix tasks only),
+  branch_changed 0.10; multipliers 1 except test_update (test_relevance ×2.5, centrality and
+  churn ×0.5).
+- test_relevance graded: 1 when its test/source is a candidate in its own right (so every
+  test of a candidate), 0.5 when it merely has a mapped test.
+- size_penalty = min(1, cost / 4000 tokens), cost the excerpt's tokens when excerpted.
+- auto-scope gates (`out_of_scope`) rather than drops, so it can be switched live; tests and
+  sources paired with an in-scope file pass (`scope_keeps_tests`).
+- stop rule: a file that does not fit (and may not overshoot) stops the bundle; high-value =
+  score ≥ 0.3; sufficiency over the positive score mass of all ranked candidates.
+- ranking metrics see the whole candidate ranking (`selection_params` does not cut at the
+  bundle); the bundle is measured by `bundle_recall`, `bundle_precision`, `bundle_files`,
+  `bundle_tokens`.
+Modules: `text`, `files`, `candidates`, `excerpt`, `prepared`, `params`, `combine`,
+`bundle`, `explain`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores, Selection
+from workbench.core.models.codeledger.bundle import Bundles, bundles
+from workbench.core.models.codeledger.combine import combine_codeledger
+from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
+from workbench.core.models.codeledger.params import GATES, SCHEMA, SIGNALS
+from workbench.core.models.codeledger.prepared import CodeLedgerPrepared, prepare_codeledger
+from workbench.core.params import Params
+
+
+class CodeLedgerModel(Model):
+    id = "codeledger"
+    label = "Context selection for code (CodeLedger)"
+    description = ("CodeLedger's documented selection: five candidate stages, ten weighted "
+                   "signals with task-type multipliers, and a bundle cut by file limit, token "
+                   "budget (with overshoot) and sufficiency.")
+    version = "1"
+    schema = SCHEMA
+    signals = SIGNALS
+    gates = GATES
+
+    def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
+        return prepare_codeledger(dataset, params, progress)
+
+    def combine(self, prepared: Any, params: Params) -> Scores:
+        prep: CodeLedgerPrepared = prepared
+        return combine_codeledger(prep, params)
+
+    def selection_params(self, params: Params) -> Selection:
+        """The whole candidate ranking: nDCG and recall@k need more than the bundle."""
+        return Selection()
+
+    def bundles(self, prepared: Any, params: Params, scores: Scores,
+                ranking: Ranking) -> Bundles:
+        """The bundle of every task over `ranking`, the full candidate ranking
+        (`engine.rank(scores, k)` with k ≥ the longest candidate list, no selection)."""
+        prep: CodeLedgerPrepared = prepared
+        return bundles(prep, params, ranking)
+
+    def extra_metrics(self, prepared: Any, params: Params, scores: Scores, ranking: Ranking,
+                      judgments: Any) -> dict[str, Any]:
+        """bundle_recall = relevant in bundle / relevant, bundle_precision = relevant in
+        bundle / bundle size (0 for an empty bundle), both NaN for unjudged tasks;
+        bundle_files and bundle_tokens for every task. The bundle is cut from the full
+        candidate ranking, whatever depth `ranking` was taken to."""
+        prep: CodeLedgerPrepared = prepared
+        _, bund = full_bundles(prep, params, scores)
+        grades, _ = judgments.lookup(bund.docs)
+        hits = (grades > 0).sum(axis=1).astype(np.float64)
+        judged = judgments.judged_mask
+        n_rel = judgments.n_rel.astype(np.float64)
+        size = bund.size.astype(np.float64)
+        recall = np.divide(hits, n_rel, out=np.zeros_like(hits), where=n_rel > 0)
+        precision = np.divide(hits, size, out=np.zeros_like(hits), where=size > 0)
+        return {"bundle_recall": np.where(judged, recall, np.nan),
+                "bundle_precision": np.where(judged, precision, np.nan),
+                "bundle_files": size, "bundle_tokens": bund.tokens.astype(np.float64)}
+
+    def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+                params: Params) -> dict[str, Any]:
+        prep: CodeLedgerPrepared = prepared
+        return explain_pair(prep, dataset, query, doc, params)
+
+    def near_misses(self, prepared: Any, params: Params, query: int,
+                    n: int = 5) -> list[dict[str, Any]]:
+        """The best `n` candidates just outside the task's bundle."""
+        prep: CodeLedgerPrepared = prepared
+        return near_misses(prep, params, query, n)

@@ -1,0 +1,151 @@
+"""The codeledger model's parameters and signals, declared once as data.
+
+Defaults: codeledger-scoring.md's weights and stop rule, REFERENCE §2's recovered constants;
+where both are silent, the choice named in the help text (and in `model`'s docstring).
+Prepare-stage: what changes the candidate set or the excerpts (stages, depths, caps, excerpt
+threshold and window). Everything else — weights, multipliers, churn/recency constants, the
+ledger maturity, the stop rule, auto-scope on/off, confidence thresholds — is live.
+"""
+
+from __future__ import annotations
+
+from workbench.core.engine import Signal
+from workbench.core.models.codeledger.text import TASK_TYPES
+from workbench.core.params import Param, ParamSchema
+
+GATES = ("out_of_scope",)
+
+# (name, label, sign, default weight, help); weight parameters are `w_<config key>`
+_SIGNALS: tuple[tuple[str, str, str, int, float, str], ...] = (
+    ("keyword", "Keyword match", "keyword", 1, 0.30,
+     "IDF mass of the task terms found in the path or symbols (+ content weight × those "
+     "found only in content keywords) ÷ the task's informative IDF mass, capped at 1."),
+    ("centrality", "Centrality", "centrality", 1, 0.15,
+     "(imports + dependents) / the largest such count in the repository."),
+    ("churn", "Churn", "churn", 1, 0.15,
+     "min(1, commits in window / churn_commits · exp(−days since last / churn_decay_days))."),
+    ("recency", "Recent touch", "recent_touch", 1, 0.10,
+     "Band of days since the last commit: ≤7 → 1, ≤30 → 0.6, ≤90 → 0.3, else 0.1."),
+    ("test_relevance", "Test relevance", "test_relevance", 1, 0.10,
+     "1 when its test (or source) is a candidate by a stage other than the test "
+     "neighbourhood; test_mapped_value when it merely has a mapped test; else 0."),
+    ("success_prior", "Success prior", "success_prior", 1, 0.05,
+     "Ledger: min(1, rate · maturity), rate = success / (success + fail)."),
+    ("error_infrastructure", "Error infrastructure", "error_infrastructure", 1, 0.05,
+     "1 for error classes, validators and middleware (bug-fix tasks only by default)."),
+    ("branch_changed", "Branch changed", "branch_changed", 1, 0.10,
+     "1 when the file has uncommitted or branch-diffed changes."),
+    ("size_penalty", "Size penalty", "size_penalty", -1, 0.10,
+     "min(1, tokens it would cost (excerpt tokens when excerpted) / size_penalty_tokens)."),
+    ("fail_prior", "Fail prior", "fail_prior", -1, 0.05,
+     "Ledger: min(1, (1 − rate) · maturity)."),
+)
+SIGNAL_NAMES: tuple[str, ...] = tuple(s[0] for s in _SIGNALS)
+WEIGHT_PARAMS: tuple[str, ...] = tuple(f"w_{s[2]}" for s in _SIGNALS)
+SIGNS: tuple[int, ...] = tuple(s[3] for s in _SIGNALS)
+SIGNALS = tuple(Signal(n, lab, h + (" Subtracted." if sign < 0 else ""))
+                for n, lab, _, sign, _, h in _SIGNALS)
+
+# (name, default): task-type multipliers that differ from 1 (REFERENCE §2, test tasks)
+MULTIPLIERS: tuple[tuple[str, str, float], ...] = (
+    ("test_update", "test_relevance", 2.5),
+    ("test_update", "centrality", 0.5),
+    ("test_update", "churn", 0.5),
+)
+BUDGET_PRESETS: dict[str, tuple[int, int]] = {
+    "tight": (3000, 10), "default": (8000, 25), "generous": (15000, 40)}
+STOP_REASONS = ("candidates_exhausted", "file_limit", "token_budget", "sufficiency")
+
+
+def _f(name: str, label: str, default: float, help: str, low: float = 0.0,
+       high: float = 1.0, step: float = 0.05, stage: str = "live") -> Param:
+    return Param(name, label, default, low=low, high=high, step=step, help=help,
+                 stage="prepare" if stage == "prepare" else "live")
+
+
+def _i(name: str, label: str, default: int, low: int, high: int, help: str,
+       stage: str = "live") -> Param:
+    return Param(name, label, default, kind="int", low=low, high=high, step=1, help=help,
+                 stage="prepare" if stage == "prepare" else "live")
+
+
+def _b(name: str, label: str, default: bool, help: str) -> Param:
+    return Param(name, label, default, kind="bool", help=help)
+
+
+SCHEMA = ParamSchema([
+    *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the {s[0]} signal (config key "
+         f"selector.weights.{s[2]}).") for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
+    Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
+          help="auto: detected from the task text (first regex hit); else forced."),
+    *(_f(f"mult_{t}_{s}", f"×{s} on {t}", v, f"Multiplier of the {s} weight for {t} tasks.",
+         high=5.0) for t, s, v in MULTIPLIERS),
+    _b("error_infra_bug_fix_only", "Error infra: bug fixes only", True,
+       "Count error infrastructure only for bug_fix tasks (0 for other task types)."),
+    _f("keyword_content_weight", "Keyword: content weight", 0.3,
+       "Weight of a term found only in the content keywords, against 1 in path or symbols."),
+    _f("churn_commits", "Churn: commits for full", 20, "Commits in the window for churn 1.",
+       low=1, high=200, step=1),
+    _f("churn_decay_days", "Churn: decay days", 30, "e-folding days of exp(−days/decay).",
+       low=1, high=365, step=1),
+    _f("churn_window_days", "Churn: window days", 90, "Commits younger than this count.",
+       low=1, high=3650, step=1),
+    *(_f(f"recency_days_{i}", f"Recency: band {i} days", d, f"Up to this age: band {i}.",
+         low=0, high=3650, step=1) for i, d in ((1, 7), (2, 30), (3, 90))),
+    *(_f(f"recency_value_{i}", f"Recency: band {i} value", v, f"Recency within band {i}.")
+      for i, v in ((1, 1.0), (2, 0.6), (3, 0.3))),
+    _f("recency_else", "Recency: older", 0.1, "Recency of files older than band 3."),
+    _f("no_history_days", "No history: days", 90, "Age assumed for a file without commits.",
+       low=0, high=3650, step=1),
+    _f("test_mapped_value", "Test relevance: mapped only", 0.5,
+       "test_relevance of a file whose mapped test (or source) joined only as its test."),
+    _i("maturity_min", "Ledger: immature below", 10, 0, 1000,
+       "Maturity is 0 under this many ledger entries."),
+    _i("maturity_full", "Ledger: mature at", 50, 1, 1000,
+       "Maturity is 1 at this many entries, linear in between."),
+    _f("size_penalty_tokens", "Size penalty: tokens for full", 4000,
+       "Tokens at which the size penalty reaches 1 (half the default budget).",
+       low=100, high=100000, step=100),
+    Param("budget_preset", "Budget preset", "custom", kind="choice",
+          choices=("custom", *BUDGET_PRESETS),
+          help="tight 3000/10, default 8000/25, generous 15000/40; custom: the two below."),
+    _i("max_files", "Max files", 25, 1, 500, "Stop rule (a): at most this many files."),
+    _i("token_budget", "Token budget", 8000, 100, 1000000, "Stop rule (b): token budget."),
+    _f("overshoot", "Budget overshoot", 0.10, "A high-value file may exceed the budget "
+       "while the total stays within budget · (1 + overshoot).", high=1.0, step=0.01),
+    _f("overshoot_min_score", "Overshoot: min score", 0.3,
+       "A file is high-value (may overshoot) when its score is at least this.", low=-1.0),
+    _f("sufficiency", "Sufficiency", 0.85, "Stop rule (c): stop once the files taken hold "
+       "this share of the positive score mass of all ranked candidates (1 = off)."),
+    _b("auto_scope", "Auto-scope", True, "Gate candidates outside the directory the task "
+       "names (compound identifier, else a top-level directory name)."),
+    _b("scope_keeps_tests", "Scope keeps tests", True,
+       "Tests (and sources) paired with an in-scope file pass the scope gate."),
+    _f("confidence_high_keyword", "Confidence: strong match", 0.6,
+       "HIGH needs a best path/symbol match at least this."),
+    _f("confidence_low_keyword", "Confidence: weak match", 0.25,
+       "LOW below this best path/symbol match."),
+    _i("confidence_min_terms", "Confidence: min terms", 2, 0, 20,
+       "LOW with fewer informative task terms than this."),
+    _i("confidence_max_candidates", "Confidence: max keyword files", 20, 1, 1000,
+       "HIGH needs at most this many keyword candidates (else the task is broad)."),
+    _f("broad_df_ratio", "Informative term: max share", 0.25,
+       "A task term is informative when found in at most this share of the files."),
+    # prepare stage: the candidate set and the excerpts
+    _i("keyword_max_candidates", "Keyword stage: max files", 60, 1, 10000,
+       "At most this many keyword matches (by path/symbol IDF mass, then content).",
+       stage="prepare"),
+    _i("hot_zone_files", "Hot zone: files", 5, 0, 200,
+       "Most-churned files added to every task (and as many within its scope).",
+       stage="prepare"),
+    _i("dep_depth", "Dependency depth", 1, 0, 5,
+       "Import/dependent hops walked from the keyword matches.", stage="prepare"),
+    _i("fanout_min", "Fan-out: min sharers", 3, 2, 100,
+       "Keyword matches importing one file that trigger fan-out.", stage="prepare"),
+    _i("fanout_max", "Fan-out: max files", 30, 1, 1000,
+       "At most this many dependents added per fan-out hub.", stage="prepare"),
+    _i("excerpt_threshold_lines", "Excerpt above lines", 250, 1, 100000,
+       "Files longer than this count with their excerpt's tokens.", stage="prepare"),
+    _i("excerpt_window", "Excerpt window", 5, 0, 200,
+       "Lines kept either side of a keyword hit.", stage="prepare"),
+])

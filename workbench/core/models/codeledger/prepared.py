@@ -1,0 +1,157 @@
+"""Prepare: per task its terms, type, scope and candidates; per (task, candidate) pair the
+stage bitmask, the keyword IDF masses, the token cost (excerpted or whole), the test pairing
+and the scope flags. Per file the facts (`files`). Nothing here depends on a live parameter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.models.codeledger import candidates as cg
+from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_tokens
+from workbench.core.models.codeledger.files import FileFacts, read_files
+from workbench.core.models.codeledger.text import TASK_TYPES, detect_task_type, term_keys
+from workbench.core.params import Params
+
+__all__ = ["CodeLedgerPrepared", "prepare_codeledger"]
+
+
+@dataclass(frozen=True)
+class CodeLedgerPrepared:
+    """Q tasks, P (task, candidate) pairs, query-major, candidates in corpus order.
+
+    row_ptr:       int64 (Q + 1,)
+    docs:          int32 (P,)    the candidate file
+    stages:        uint8 (P,)    bitmask of `candidates.STAGES`
+    strong:        float64 (P,)  IDF mass of task terms in path or symbols
+    content:       float64 (P,)  IDF mass of task terms only in content keywords
+    cost:          float64 (P,)  tokens the file costs a bundle (excerpt tokens if excerpted)
+    excerpt_lines: int64 (P,)    lines of its excerpt; 0 = whole file
+    test_pair:     bool (P,)     one of its tests (or sources) was brought by stages 1–4
+    scope_ok:      bool (P,)     inside the task's scope (or no scope)
+    partner_ok:    bool (P,)     a test/source of it is inside the scope
+    task_type:     int64 (Q,)    detected, index into TASK_TYPES
+    mass:          float64 (Q,)  Σ IDF of the task's informative terms (df > 0)
+    n_keyword:     int64 (Q,)    keyword-stage candidates (before the cap)
+    terms:         per task, plural key → the word of the task that gave it
+    term_df:       per task, df of each term (same order)
+    scopes:        per task, the auto-scope directory or None
+    hot_churn:     float64 (N,)  churn at REFERENCE's defaults (hot-zone ranking)
+    age_keys:      float64 (C,)  file · age_span + age, ascending: window counts live
+    """
+
+    files: FileFacts
+    row_ptr: NDArray[np.int64]
+    docs: NDArray[np.int32]
+    stages: NDArray[np.uint8]
+    strong: NDArray[np.float64]
+    content: NDArray[np.float64]
+    cost: NDArray[np.float64]
+    excerpt_lines: NDArray[np.int64]
+    test_pair: NDArray[np.bool_]
+    scope_ok: NDArray[np.bool_]
+    partner_ok: NDArray[np.bool_]
+    task_type: NDArray[np.int64]
+    mass: NDArray[np.float64]
+    n_keyword: NDArray[np.int64]
+    terms: tuple[dict[str, str], ...]
+    term_df: tuple[tuple[int, ...], ...]
+    scopes: tuple[str | None, ...]
+    hot_churn: NDArray[np.float64]
+    age_keys: NDArray[np.float64]
+    age_span: float
+    excerpt_window: int
+    excerpt_threshold: int
+
+    def pair_query(self) -> NDArray[np.int64]:
+        return np.repeat(np.arange(len(self.row_ptr) - 1, dtype=np.int64),
+                         np.diff(self.row_ptr))
+
+    def pair_of(self, query: int, doc: int) -> int | None:
+        lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
+        at = lo + int(np.searchsorted(self.docs[lo:hi], doc))
+        return at if at < hi and int(self.docs[at]) == doc else None
+
+
+def prepare_codeledger(dataset: Dataset, params: Params,
+                       progress: Progress = NO_PROGRESS) -> CodeLedgerPrepared:
+    docs = dataset.corpus.documents
+    files = read_files(docs)
+    progress(0.3, "file facts read")
+    inv = cg.Inverted(files)
+    churn = cg.default_churn(files)
+    hot = cg.hot_files(churn, int(params["hot_zone_files"]))
+    threshold, window = int(params["excerpt_threshold_lines"]), int(params["excerpt_window"])
+    cap = int(params["keyword_max_candidates"])
+    line_cache: dict[int, FileLines] = {}
+    inside_of: dict[str | None, NDArray[np.bool_]] = {}
+    cols: dict[str, list[object]] = {k: [] for k in (
+        "docs", "stages", "strong", "content", "cost", "excerpt", "pair", "scope", "partner")}
+    row_ptr = [0]
+    types, masses, n_kw, terms, term_df, scopes = [], [], [], [], [], []
+    n_q = len(dataset.queries)
+    for qi, query in enumerate(dataset.queries):
+        if qi % 20 == 0:
+            progress(0.3 + 0.7 * qi / max(1, n_q), "generating candidates")
+        keys = term_keys(query.text)
+        idf = {k: files.idf(k) for k in keys}
+        informative = [k for k in keys if idf[k] > 0]
+        strong, content = cg.keyword_masses(informative, idf, inv)
+        matched = sorted(set(strong) | set(content),
+                         key=lambda f: (-strong.get(f, 0.0), -content.get(f, 0.0), f))
+        scope = cg.find_scope(query.text, files)
+        inside = inside_of.get(scope)
+        if inside is None:
+            inside = inside_of[scope] = np.array([cg.in_scope(p, scope) for p in files.paths],
+                                                 bool)
+        scope_hot = (cg.hot_files(churn, int(params["hot_zone_files"]), inside)
+                     if scope is not None else np.zeros(0, np.int64))
+        mask = cg.generate(files, matched[:cap], hot, scope_hot, int(params["dep_depth"]),
+                           int(params["fanout_min"]), int(params["fanout_max"]))
+        for f in sorted(mask):
+            cols["docs"].append(f)
+            cols["stages"].append(mask[f])
+            cols["strong"].append(strong.get(f, 0.0))
+            cols["content"].append(content.get(f, 0.0))
+            n_lines, tokens = int(files.lines[f]), float(files.tokens[f])
+            kept = 0
+            if n_lines > threshold:
+                lines = line_cache.get(f)
+                if lines is None:
+                    lines = line_cache[f] = FileLines(docs[f].text)
+                kept = int(excerpt_mask(lines, informative, window).sum())
+                tokens = excerpt_tokens(kept, tokens, n_lines)
+            cols["cost"].append(tokens)
+            cols["excerpt"].append(kept if n_lines > threshold else 0)
+            cols["pair"].append(any(mask.get(t, 0) & ~cg.TEST for t in files.tests[f]))
+            cols["scope"].append(bool(inside[f]))
+            cols["partner"].append(any(bool(inside[t]) for t in files.tests[f]))
+        row_ptr.append(len(cols["docs"]))
+        types.append(TASK_TYPES.index(detect_task_type(query.text)))
+        masses.append(sum(idf[k] for k in informative))
+        n_kw.append(len(matched))
+        terms.append(keys)
+        term_df.append(tuple(files.df.get(k, 0) for k in keys))
+        scopes.append(scope)
+    span = float(files.ages.max(initial=0.0)) + 3651.0
+    owner = np.repeat(np.arange(files.n, dtype=np.float64), np.diff(files.age_ptr))
+    progress(1.0, "candidates ready")
+    return CodeLedgerPrepared(
+        files=files, row_ptr=np.asarray(row_ptr, np.int64),
+        docs=np.asarray(cols["docs"], np.int32), stages=np.asarray(cols["stages"], np.uint8),
+        strong=np.asarray(cols["strong"], np.float64),
+        content=np.asarray(cols["content"], np.float64),
+        cost=np.asarray(cols["cost"], np.float64),
+        excerpt_lines=np.asarray(cols["excerpt"], np.int64),
+        test_pair=np.asarray(cols["pair"], bool), scope_ok=np.asarray(cols["scope"], bool),
+        partner_ok=np.asarray(cols["partner"], bool),
+        task_type=np.asarray(types, np.int64), mass=np.asarray(masses, np.float64),
+        n_keyword=np.asarray(n_kw, np.int64), terms=tuple(terms), term_df=tuple(term_df),
+        scopes=tuple(scopes), hot_churn=churn, age_keys=owner * span + files.ages,
+        age_span=span, excerpt_window=window, excerpt_threshold=threshold,
+    )
