@@ -3,6 +3,10 @@
 The chart panels live in `workbench.gui.charts` (written separately): each is a QWidget class
 constructed as `Panel(session, parent=None)` that subscribes to the session itself. They are
 imported lazily, one by one, so the window works before (or without) any of them.
+
+A panel that offers `applies() -> bool` (injection diagnostics: the decision-memory model; eval
+cases: a dataset with cases) has its tab hidden while it does not apply, so that users of other
+models and datasets do not see tabs that would only hold a note.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from workbench.core.session import TuningSession
+from workbench.gui.bind import subscribe
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +29,8 @@ CHART_PANELS = (
     ("ScoreDistribution", "Score distribution"),
     ("MetricCurve", "Metric vs parameter"),
     ("MoversList", "Movers"),
+    ("InjectionDiagnostics", "Injection"),
+    ("EvalCases", "Eval cases"),
 )
 
 
@@ -67,6 +74,21 @@ class ChartArea(QTabWidget):
             note.setAlignment(Qt.AlignmentFlag.AlignCenter)
             note.setStyleSheet("color:#8c959f")
             self.addTab(note, "Charts")
+        subscribe(self, session.model_changed, self.update_tabs)
+        subscribe(self, session.dataset_changed, self.update_tabs)
+        self.update_tabs()
+
+    def update_tabs(self, *_: object) -> None:
+        """Show the tabs of the panels that apply to the session's model and dataset."""
+        for panel in self.panels.values():
+            applies = getattr(panel, "applies", None)
+            if callable(applies):
+                self.setTabVisible(self.indexOf(panel), bool(applies()))
+
+    def tab_shown(self, name: str) -> bool:
+        """Whether the panel `name` (a class name in CHART_PANELS) has a visible tab."""
+        panel = self.panels.get(name)
+        return panel is not None and self.isTabVisible(self.indexOf(panel))
 
     def shutdown(self) -> None:
         """Stop the panels' background work (a panel may offer `shutdown()`), so that no

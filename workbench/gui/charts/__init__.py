@@ -5,6 +5,8 @@ subscribes to the session itself and exports as PNG/SVG (`export(path)`):
 - `ScoreDistribution`: candidate scores, judged relevant vs others, the min-score line
 - `MetricCurve`: a metric against the parameter last changed, swept in the background
 - `MoversList`: what moved against the pinned baseline, across all queries
+- `InjectionDiagnostics`: pi-lodestone's why-stats for the current parameters (decision-memory)
+- `EvalCases`: pass / fail of pi-lodestone eval cases, against the baseline
 
 Each runs alone: `python -m workbench.gui.charts.<module> [DATA]`. The panels are imported on
 first use, so that running one module with -m does not import it twice.
@@ -16,7 +18,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .cases import EvalCases
     from .contributions import ContributionChart
+    from .diagnostics import InjectionDiagnostics
     from .distribution import ScoreDistribution
     from .metric_curve import MetricCurve
     from .movers import MoversList
@@ -26,9 +30,12 @@ _WHERE = {
     "ScoreDistribution": "distribution",
     "MetricCurve": "metric_curve",
     "MoversList": "movers",
+    "InjectionDiagnostics": "diagnostics",
+    "EvalCases": "cases",
 }
 
-__all__ = ["ContributionChart", "MetricCurve", "MoversList", "ScoreDistribution"]
+__all__ = ["ContributionChart", "EvalCases", "InjectionDiagnostics", "MetricCurve", "MoversList",
+           "ScoreDistribution"]
 
 
 def __getattr__(name: str) -> Any:

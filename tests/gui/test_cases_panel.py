@@ -1,0 +1,135 @@
+"""The eval-cases panel against the core: each row is `check_cases`'s verdict, the summary its
+pass count, recall and precision with the baseline's deltas, the changed cases marked and
+first; a click selects the case's query; without cases a note, and the window hides the tab."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.core.cases import check_cases
+from workbench.core.session import TuningSession
+from workbench.gui.chart_area import ChartArea
+from workbench.gui.charts import EvalCases
+from workbench.gui.charts._standalone import open_session
+from workbench.gui.charts.cases import NO_CASES
+
+EVAL = SAMPLES / "decisions-eval"
+
+
+@pytest.fixture
+def cases() -> TuningSession:
+    return open_session(EVAL, "decision-memory")
+
+
+def _show(qtbot: QtBot, widget: EvalCases | ChartArea) -> None:
+    qtbot.addWidget(widget)
+    widget.resize(1200, 400)
+    widget.show()
+    qtbot.waitExposed(widget)
+
+
+def test_rows_and_summary_are_check_cases(qtbot: QtBot, cases: TuningSession) -> None:
+    panel = EvalCases(cases)
+    _show(qtbot, panel)
+    assert cases.dataset is not None and cases.result is not None
+    want = check_cases(cases.dataset, cases.result.ranking)
+    assert panel.report == want and len(want.cases) == 30
+    assert panel.summary.text() == (f"{want.passed} / 30 pass · recall {want.recall:.2f} · "
+                                    f"precision {want.precision:.2f}")
+    rows = {r[0]: r for r in panel.row_texts()}
+    assert len(rows) == 30
+    for c in want.cases:
+        _, result, mark, missing, forbidden, returned = rows[c.query]
+        assert result == ("pass" if c.passed else "FAIL") and mark == ""
+        assert missing == ", ".join(c.missing) and forbidden == ", ".join(c.forbidden)
+        assert returned == ", ".join(c.returned)
+    assert panel.table.isColumnHidden(2)  # no baseline: no "vs baseline" column
+
+
+def test_baseline_deltas_and_changed_cases(qtbot: QtBot, cases: TuningSession) -> None:
+    panel = EvalCases(cases)
+    _show(qtbot, panel)
+    assert cases.dataset is not None
+    cases.pin_baseline()
+    assert panel.changed == [] and "(±0)" in panel.summary.text()
+    cases.set_param("min_strong", 1)  # fewer strong matches needed: more injected
+    cases.recompute()
+    assert cases.result is not None and cases.baseline is not None
+    now = check_cases(cases.dataset, cases.result.ranking)
+    was = check_cases(cases.dataset, cases.baseline.result.ranking)
+    flipped = [c.query for c, b in zip(now.cases, was.cases, strict=True)
+               if c.passed != b.passed]
+    assert flipped and panel.changed == flipped
+    text = panel.summary.text()
+    assert text.startswith(f"{now.passed} / 30 pass (+{now.passed - was.passed})")
+    assert f"{len(flipped)} changed vs baseline" in text
+    rows = panel.row_texts()
+    for row, qid in zip(rows, flipped, strict=False):  # the changed cases come first
+        assert row[0] == qid
+        assert row[2] == ("▲ now passes" if now.cases[[c.query for c in now.cases]
+                                                     .index(qid)].passed else "▼ now fails")
+    assert all(r[2] == "" for r in rows[len(flipped):])
+
+
+def test_clicking_a_row_selects_its_query(qtbot: QtBot, cases: TuningSession) -> None:
+    panel = EvalCases(cases)
+    _show(qtbot, panel)
+    assert cases.dataset is not None
+    row = 5
+    qid = panel.rows[row].query
+    assert cases.dataset.queries.index[qid] != cases.query
+    item = panel.table.item(row, 0)
+    assert item is not None
+    rect = panel.table.visualItemRect(item)
+    with qtbot.waitSignal(panel.table.cellClicked, timeout=1000):
+        qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton,
+                         pos=rect.center())
+    assert cases.dataset.queries[cases.query].id == qid
+    # and a query chosen elsewhere highlights its row
+    other = panel.rows[0].query
+    cases.select_query(cases.dataset.queries.index[other])
+    assert [i.row() for i in panel.table.selectionModel().selectedRows()] == [0]
+
+
+def test_without_cases_a_note(qtbot: QtBot) -> None:
+    vault = open_session(SAMPLES / "vault", "vault-search")
+    panel = EvalCases(vault)
+    _show(qtbot, panel)
+    assert panel.note_text == NO_CASES and panel.report is None and not panel.applies()
+
+
+def test_the_tab_shows_only_with_cases(qtbot: QtBot, cases: TuningSession) -> None:
+    area = ChartArea(cases)
+    _show(qtbot, area)
+    assert area.tab_shown("EvalCases") and area.tab_shown("InjectionDiagnostics")
+    cases.open(SAMPLES / "tea-beir")
+    cases.set_model("bm25")
+    cases.recompute()
+    assert not area.tab_shown("EvalCases") and not area.tab_shown("InjectionDiagnostics")
+    assert area.tab_shown("MoversList")
+    cases.open(EVAL)
+    assert area.tab_shown("EvalCases")
+
+
+def test_runs_standalone(qtbot: QtBot, tmp_path: Path) -> None:
+    from workbench.gui.charts.cases import main
+
+    out = tmp_path / "cases.png"
+    assert main(["--screenshot", str(out), "--size", "1000x320"]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_exports_csv(qtbot: QtBot, cases: TuningSession, tmp_path: Path) -> None:
+    panel = EvalCases(cases)
+    _show(qtbot, panel)
+    text = panel.export(tmp_path / "cases.csv").read_text(encoding="utf-8")
+    assert text.count("\n") == 31 and text.startswith("Case,Result")

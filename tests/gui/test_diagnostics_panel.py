@@ -1,0 +1,187 @@
+"""The injection diagnostics panel against the core: its figures equal `injection_stats` over
+the turns the current (and the pinned) parameters select, its logged column the log's; the bar
+chart is the result-count distribution; the CLI prints the same figures; a model without
+injection shows a note and the window hides the tab."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.cli_memory import format_stats
+from workbench.core.diagnostics import (
+    InjectionStats,
+    injection_stats,
+    turns_from_log,
+    turns_from_ranking,
+)
+from workbench.core.formats.pi_memory_injections import read_injections
+from workbench.core.session import TuningSession
+from workbench.gui.chart_area import ChartArea
+from workbench.gui.charts import InjectionDiagnostics
+from workbench.gui.charts._standalone import open_session
+from workbench.gui.charts.diagnostics import NOT_APPLICABLE
+from workbench.gui.palette import signed
+
+DECISIONS = SAMPLES / "decisions"
+
+
+@pytest.fixture
+def decisions() -> TuningSession:
+    return open_session(DECISIONS, "decision-memory")
+
+
+def _show(qtbot: QtBot, widget: InjectionDiagnostics | ChartArea) -> None:
+    qtbot.addWidget(widget)
+    widget.resize(1200, 300)
+    widget.show()
+    qtbot.waitExposed(widget)
+
+
+def _expected(s: TuningSession) -> InjectionStats:
+    """why-stats straight from the core: one turn per query, held to the injection settings."""
+    assert s.dataset is not None and s.result is not None
+    r = s.result.ranking
+    turns = turns_from_ranking(s.dataset.corpus.ids, [d.text for d in s.dataset.corpus],
+                               r.docs, r.scores, r.count, float(s.params["inject_min_score"]),
+                               int(s.params["inject_limit"]))
+    return injection_stats(turns)
+
+
+def test_figures_follow_the_parameters(qtbot: QtBot, decisions: TuningSession) -> None:
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    assert panel.stats == _expected(decisions)
+    decisions.set_params({"inject_min_score": 40.0, "inject_limit": 2})
+    decisions.recompute()
+    want = _expected(decisions)
+    assert panel.stats == want and want.min_score == 40 and want.limit == 2
+    shown = panel.figure_texts()
+    assert shown["turns"][0] == str(want.turns)
+    assert shown["count_mean"][0] == f"{want.count_mean:.2f}"
+    assert shown["hit_limit_pct"][0] == f"{want.hit_limit_pct:.1f}"
+    assert shown["zero_pct"][0] == f"{want.zero_pct:.1f}"
+    assert shown["top_avg"][0] == f"{want.top_avg:.2f}"
+    assert shown["tail_avg"][0] == f"{want.tail_avg:.2f}"
+    assert shown["margin"][0] == f"{want.tail_avg - want.min_score:.2f}"
+    assert shown["tokens_per_turn"][0] == str(want.tokens_per_turn)
+    assert shown["verdict"][0] == ("yes" if want.threshold_doing_real_work else "rarely")
+    ids = panel.cell_texts(panel.ids)
+    assert [(row[0], int(row[1]), row[2]) for row in ids] == [
+        (rid, n, f"{avg:.2f}") for rid, n, avg in want.most_injected]
+
+
+def test_baseline_and_deltas(qtbot: QtBot, decisions: TuningSession) -> None:
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    assert panel.baseline_stats is None and panel.tables[0].isColumnHidden(2)
+    decisions.pin_baseline()
+    base = _expected(decisions)
+    decisions.set_params({"inject_min_score": 45.0})
+    decisions.recompute()
+    now = _expected(decisions)
+    assert panel.baseline_stats == base and panel.stats == now
+    assert now.count_mean != base.count_mean  # the change shows in the figures
+    shown = panel.figure_texts()
+    assert shown["count_mean"][1] == f"{base.count_mean:.2f}"
+    assert shown["count_mean"][2] == signed(now.count_mean - base.count_mean, 2)
+    assert shown["min_score"][2] == "+37"
+    assert not panel.tables[0].isColumnHidden(2) and not panel.tables[0].isColumnHidden(3)
+    # the distribution chart: turns with 0, 1, 2, … results, current beside baseline
+    size = max(*now.counts, *base.counts) + 1
+    want_now = np.bincount(now.counts, minlength=size)
+    want_base = np.bincount(base.counts, minlength=size)
+    np.testing.assert_array_equal(panel.counts_current, want_now)
+    np.testing.assert_array_equal(panel.counts_baseline, want_base)
+    np.testing.assert_array_equal(panel.bars_current.opts["height"], want_now)
+    np.testing.assert_array_equal(panel.bars_baseline.opts["height"], want_base)
+    assert panel.bars_baseline.isVisible()
+    decisions.clear_baseline()
+    assert panel.baseline_stats is None and not panel.bars_baseline.isVisible()
+    assert panel.tables[0].isColumnHidden(3)
+
+
+def test_logged_column_is_the_logs_why_stats(qtbot: QtBot, decisions: TuningSession) -> None:
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    log = injection_stats(turns_from_log(read_injections(DECISIONS / "injections.jsonl")
+                                         .records))
+    assert panel.logged_stats == log and log.turns == 60
+    shown = panel.figure_texts()
+    assert shown["turns"][3] == "60"
+    assert shown["zero_pct"][3] == f"{log.zero_pct:.1f}"
+    assert not panel.tables[0].isColumnHidden(4)
+    assert "log: 60 turns" in panel.caption.text()
+
+
+def test_the_cli_prints_the_same_figures(qtbot: QtBot, decisions: TuningSession,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    assert main(["why-stats", "--live", str(DECISIONS)]) == 0
+    assert panel.stats is not None
+    assert format_stats(panel.stats) in capsys.readouterr().out
+
+
+def test_updates_throttled_while_sliders_move(qtbot: QtBot, decisions: TuningSession) -> None:
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    panel.throttle_ms = 40
+    first = panel.stats
+    for score in (20.0, 30.0, 50.0):  # a drag: several results in a row
+        decisions.set_param("inject_min_score", score)
+        decisions.recompute()
+    qtbot.waitUntil(lambda: panel.stats == _expected(decisions), timeout=2000)
+    assert panel.stats != first and panel.stats is not None and panel.stats.min_score == 50
+
+
+def test_other_models_show_a_note(qtbot: QtBot) -> None:
+    tea = open_session(SAMPLES / "tea-beir", "bm25")
+    panel = InjectionDiagnostics(tea)
+    _show(qtbot, panel)
+    assert panel.note_text == NOT_APPLICABLE and panel.stats is None
+    assert not panel.applies()
+
+
+def test_switching_model_shows_the_note_and_hides_the_tab(qtbot: QtBot,
+                                                          decisions: TuningSession) -> None:
+    area = ChartArea(decisions)
+    _show(qtbot, area)
+    panel = area.panels["InjectionDiagnostics"]
+    assert isinstance(panel, InjectionDiagnostics)
+    assert area.tab_shown("InjectionDiagnostics") and not area.tab_shown("EvalCases")
+    area.setCurrentWidget(panel)
+    assert panel.stats is not None
+    decisions.set_model("bm25")
+    decisions.recompute()
+    assert not area.tab_shown("InjectionDiagnostics")
+    panel.redraw()  # a hidden tab redraws when shown again; what it would show:
+    assert panel.note_text == NOT_APPLICABLE
+    decisions.set_model("decision-memory")
+    decisions.recompute()
+    assert area.tab_shown("InjectionDiagnostics")
+
+
+def test_runs_standalone(qtbot: QtBot, tmp_path: Path) -> None:
+    from workbench.gui.charts.diagnostics import main
+
+    out = tmp_path / "diagnostics.png"
+    assert main(["--screenshot", str(out), "--size", "1000x320"]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_exports_the_chart(qtbot: QtBot, decisions: TuningSession, tmp_path: Path) -> None:
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    png = panel.export(tmp_path / "counts.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
