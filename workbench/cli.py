@@ -151,9 +151,20 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
+    if getattr(args, "repo", None):
+        if args.data:
+            raise UsageError("give DATA or --repo, not both")
+        args.data = args.repo
+    if not args.data:
+        raise UsageError("give DATA (or --repo PATH for a git repository)")
     dataset = _one_query(args, _load(args))
     model, params = _model_and_params(args)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
+    if hasattr(model, "near_misses"):  # a bundle-selecting model: CodeLedger's explain
+        from workbench.cli_code import print_bundle_explain
+
+        print_bundle_explain(pipe, args.top)
+        return EXIT_OK
     rows = _ranked_rows(pipe, args.top)
     q = dataset.queries[0]
     print(f"query: {q.text}")
@@ -211,8 +222,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     changed = model.schema.changed(params)
     if changed:
         print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-    print(format_table(["metric", "mean"], [[m, f"{result.means[m]:.4f}"] for m in metrics]))
+    extra = [m for m in result.means if m not in metrics]  # the model's own (bundle_*)
+    print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
+                                            for m in [*metrics, *extra]]))
     _print_cases(dataset, result, verbose=args.cases)
+    if hasattr(model, "bundles"):
+        from workbench.cli_code import print_bundle_summary
+
+        print_bundle_summary(pipe)
     if args.per_query:
         _write_per_query(Path(args.per_query), dataset, pipe, result, metrics)
         print(f"per-query metrics written to {args.per_query}")
@@ -223,6 +240,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         write_trec_run(Path(args.run), run, tag=f"workbench-{model.id}")
         print(f"TREC run written to {args.run}")
     return EXIT_OK
+
+
+def _mean_text(name: str, value: float) -> str:
+    return f"{value:,.1f}" if name in ("bundle_files", "bundle_tokens") else f"{value:.4f}"
 
 
 def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
@@ -245,6 +266,7 @@ def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
 def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
                      metrics: Sequence[str]) -> None:
     mask = pipe.judgments.judged_mask
+    metrics = [*metrics, *(m for m in result.per_query if m not in metrics)]
     rows = [{"query_id": q.id, **{m: float(result.per_query[m][i]) for m in metrics}}
             for i, q in enumerate(dataset.queries) if mask[i]]
     if path.suffix.lower() == ".json":
@@ -370,9 +392,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # -- argument parsing ------------------------------------------------------------------------
 
 
-def _add_data(p: argparse.ArgumentParser, *, judgments: bool = True) -> None:
-    p.add_argument("data", help="dataset: a BEIR folder, a markdown vault folder, an OpenVault "
-                   "folder (memories.json + contexts.jsonl), a SillyTavern chat .jsonl, an "
+def _add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
+              optional: bool = False) -> None:
+    p.add_argument("data", nargs="?" if optional else None,
+                   help="dataset: a BEIR folder, a markdown vault folder, an OpenVault folder "
+                   "(memories.json + contexts.jsonl), a pi-memory folder or file, a git "
+                   "repository (its tasks from --queries), a SillyTavern chat .jsonl, an "
                    "OpenVault memories .json, or a .jsonl/.csv file of documents")
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or OpenVault contexts.jsonl) "
                    "when DATA holds none")
@@ -391,7 +416,7 @@ def _add_model(p: argparse.ArgumentParser, default: str | None = None) -> None:
 
 def _add_query(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group(required=True)
-    g.add_argument("--query", "-q", help="query text")
+    g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
     g.add_argument("--query-id", help="id of a query in the dataset")
     p.add_argument("--top", type=int, default=10, help="results to show (default 10)")
 
@@ -414,7 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rank)
 
     p = sub.add_parser("explain", help="each result's score breakdown, gates and matched terms")
-    _add_data(p)
+    _add_data(p, optional=True)
+    p.add_argument("--repo", metavar="PATH", help="a git repository (instead of DATA), for "
+                   "codeledger: `explain --model codeledger --repo . --task TEXT`")
     _add_model(p)
     _add_query(p)
     p.set_defaults(func=cmd_explain, top=5)

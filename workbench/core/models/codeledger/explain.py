@@ -40,10 +40,15 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
     terms = prep.terms[query]
     t = int(task_types(prep, params)[query])
     coef = coefficients(params)[t]
+    plain = coefficients({**params, "task_type": "unknown"})[TASK_TYPES.index("unknown")]
+    # the task type's multiplier of each signal: its coefficient over the unknown type's
+    # (1 where the weight is 0 and nothing can be told)
+    mult = np.divide(coef, plain, out=np.ones_like(coef), where=plain != 0)
     out: dict[str, Any] = {
         "doc": files.paths[doc], "query": dataset.queries[query].text,
         "task_type": TASK_TYPES[t], "detected_task_type": TASK_TYPES[int(prep.task_type[query])],
-        "multipliers": {s: float(c) for s, c in zip(SIGNAL_NAMES, coef, strict=True)},
+        "coefficients": {s: float(c) for s, c in zip(SIGNAL_NAMES, coef, strict=True)},
+        "multipliers": {s: float(m) for s, m in zip(SIGNAL_NAMES, mult, strict=True)},
         "scope": prep.scopes[query],
         "matched": {
             "path_or_symbol": sorted(terms[k] for k in terms if k in files.strong[doc]),
