@@ -106,3 +106,27 @@ def test_write_export(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(p.name for p in paths)
     hybrid = write_export(export_params("hybrid"), tmp_path)
     assert [p.name for p in hybrid] == ["hybrid.settings.json", "hybrid.changes.json"]
+
+
+def test_codeledger_config_json(tmp_path: Path) -> None:
+    """Defaults are codeledger-scoring.md's weights and REFERENCE §2's default budget; the
+    file lands where CodeLedger reads it."""
+    import json
+
+    paths = write_export(export_params("codeledger"), tmp_path)
+    assert [p.relative_to(tmp_path).as_posix() for p in paths] == [
+        ".codeledger/config.json", "codeledger.changes.json"]
+    config = json.loads((tmp_path / ".codeledger" / "config.json").read_text("utf-8"))
+    assert config["selector"]["weights"] == {
+        "keyword": 0.30, "centrality": 0.15, "churn": 0.15, "recent_touch": 0.10,
+        "test_relevance": 0.10, "size_penalty": 0.10, "success_prior": 0.05,
+        "fail_prior": 0.05}
+    assert config["selector"]["default_budget"] == {"tokens": 8000, "max_files": 25}
+    assert config["selector"]["sufficiency_threshold"] == 0.85
+    tuned = export_params("codeledger", {"w_keyword": 0.5, "budget_preset": "generous",
+                                         "mult_test_update_churn": 0.2})
+    assert tuned.settings["selector"]["default_budget"] == {  # type: ignore[index]
+        "tokens": 15000, "max_files": 40}
+    changed = {c.name: c.setting for c in tuned.changed}
+    assert changed == {"w_keyword": "selector.weights.keyword",
+                       "mult_test_update_churn": None}  # no documented key: a code edit

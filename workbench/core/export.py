@@ -53,6 +53,9 @@ class Export:
     settings: dict[str, object]
     changed: tuple[Change, ...]
     env: tuple[tuple[str, str], ...] = ()  # environment variables, in the original's order
+    # where the target reads `settings` from, relative to its project (CodeLedger:
+    # .codeledger/config.json); None: `<model>.settings.json`
+    config_path: str | None = None
 
     def env_text(self, *, shell: bool = True) -> str:
         """The environment variables as a shell snippet (`export NAME=value`) or, with
@@ -154,7 +157,42 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
                   _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS))
 
 
+# -- codeledger: .codeledger/config.json (REFERENCE §2) --
+CL_WEIGHTS = {"w_keyword": "keyword", "w_centrality": "centrality", "w_churn": "churn",
+              "w_recent_touch": "recent_touch", "w_test_relevance": "test_relevance",
+              "w_size_penalty": "size_penalty", "w_success_prior": "success_prior",
+              "w_fail_prior": "fail_prior"}
+CL_SETTINGS = {**{k: f"selector.weights.{v}" for k, v in CL_WEIGHTS.items()},
+               "token_budget": "selector.default_budget.tokens",
+               "max_files": "selector.default_budget.max_files",
+               "sufficiency": "selector.sufficiency_threshold",
+               "excerpt_threshold_lines": "selector.excerpt_full_file_max_lines"}
+CL_WORKBENCH_ONLY = frozenset(("task_type", "budget_preset"))
+
+
+def export_codeledger(params: Mapping[str, ParamValue]) -> Export:
+    """CodeLedger's config: the eight documented weights, the default budget, the sufficiency
+    threshold and the excerpt threshold. The model's other constants (signal shapes,
+    task-type multipliers, candidate stages, the two weights the document does not name)
+    have no documented key: they appear in `changed` with no setting."""
+    from workbench.core.models.codeledger.bundle import budget
+
+    schema = get_model("codeledger").schema
+    values = schema.resolve(params)
+    tokens, files = budget(values)  # a preset wins over the sliders, as in the model
+    selector: dict[str, object] = {
+        "weights": {key: values[name] for name, key in CL_WEIGHTS.items()},
+        "default_budget": {"tokens": tokens, "max_files": files},
+        "sufficiency_threshold": values["sufficiency"],
+        "excerpt_full_file_max_lines": values["excerpt_threshold_lines"],
+    }
+    return Export("codeledger", "CodeLedger", {"selector": selector},
+                  _changes(schema, values, CL_WORKBENCH_ONLY, CL_SETTINGS),
+                  config_path=".codeledger/config.json")
+
+
 EXPORTERS: dict[str, Exporter] = {
+    "codeledger": export_codeledger,
     "decision-memory": export_decision_memory,
     "hybrid": export_hybrid,
     "vault-search": export_vault_search,
@@ -182,12 +220,13 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
     returns the paths written."""
     root = Path(folder)
     root.mkdir(parents=True, exist_ok=True)
-    files = {f"{export.model}.settings.json": export.settings_json(),
+    files = {export.config_path or f"{export.model}.settings.json": export.settings_json(),
              f"{export.model}.changes.json": export.changes_json()}
     if export.env:
         files = {f"{export.model}.env": export.env_text(shell=False), **files}
     written = []
     for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(root / name, text)
         written.append(root / name)
     return written
