@@ -350,6 +350,10 @@ def cmd_embed(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.code:
+        from benchmarks.code_selection import run_code_bench
+
+        return run_code_bench(args.code, split=args.split)
     if args.gui:
         from benchmarks.gui_bench import run_gui_bench
 
@@ -489,6 +493,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
     p.add_argument("--positions", type=int, default=60, help="slider positions for --gui")
+    p.add_argument("--code", metavar="REPO",
+                   help="instead: codeledger on REPO's own history (tasks from the commits "
+                   "after a time split) against BM25 over file contents, defaults and a quick "
+                   "tune, index and combine times")
+    p.add_argument("--split", type=float, default=0.5,
+                   help="for --code: the share of the history that becomes tasks")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("gui", help="the desktop window (on DATA, or a bundled sample)")
