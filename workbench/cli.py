@@ -352,8 +352,12 @@ def cmd_embed(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.code:
         from benchmarks.code_selection import run_code_bench
+        from workbench.core.repo import GitError
 
-        return run_code_bench(args.code, split=args.split)
+        try:
+            return run_code_bench(args.code, split=args.split)
+        except (GitError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
     if args.gui:
         from benchmarks.gui_bench import run_gui_bench
 

@@ -161,14 +161,18 @@ def _dense_top_k(values: NDArray[np.float64], k: int) -> tuple[NDArray[np.int64]
         keep[heavy] = above | (tied & (np.cumsum(tied, axis=1) <= need[:, None]))
         counts[heavy] = keep[heavy].sum(axis=1)
     m = max(int(counts.max(initial=0)), k)
-    rows, cols = np.nonzero(keep)  # row-major: ascending column within a row
+    # row-major: ascending column within a row. The flat form: a 2-D nonzero costs ~4× more
+    flat = np.flatnonzero(keep)
+    rows = flat // c
+    cols = flat - rows * c
     first = np.zeros(r + 1, np.int64)
     np.cumsum(counts, out=first[1:])
     slot = np.arange(len(rows)) - first[rows]
     packed_col = np.full((r, m), -1, np.int64)
     packed_val = np.full((r, m), -np.inf)
     packed_col[rows, slot] = cols
-    packed_val[rows, slot] = values[rows, cols]
+    packed_val[rows, slot] = values.reshape(-1)[flat] if values.flags.c_contiguous else \
+        values[rows, cols]
     order = np.argsort(-packed_val, axis=1, kind="stable")[:, :k]
     return (np.take_along_axis(packed_col, order, axis=1),
             np.take_along_axis(packed_val, order, axis=1))

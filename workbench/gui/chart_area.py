@@ -6,7 +6,9 @@ imported lazily, one by one, so the window works before (or without) any of them
 
 A panel that offers `applies() -> bool` (injection diagnostics: the decision-memory model; eval
 cases: a dataset with cases) has its tab hidden while it does not apply, so that users of other
-models and datasets do not see tabs that would only hold a note.
+models and datasets do not see tabs that would only hold a note. A panel that names
+`preferred_models` (the bundle: codeledger) becomes the shown tab when one of those models is
+chosen, since it is that model's main view.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ CHART_PANELS = (
     ("MoversList", "Movers"),
     ("InjectionDiagnostics", "Injection"),
     ("EvalCases", "Eval cases"),
+    ("ContextBundle", "Bundle"),
 )
 
 
@@ -74,16 +77,25 @@ class ChartArea(QTabWidget):
             note.setAlignment(Qt.AlignmentFlag.AlignCenter)
             note.setStyleSheet("color:#8c959f")
             self.addTab(note, "Charts")
+        self._model_id: str | None = None
         subscribe(self, session.model_changed, self.update_tabs)
         subscribe(self, session.dataset_changed, self.update_tabs)
         self.update_tabs()
 
     def update_tabs(self, *_: object) -> None:
-        """Show the tabs of the panels that apply to the session's model and dataset."""
+        """Show the tabs of the panels that apply to the session's model and dataset; on a
+        change of model, bring forward the panel that prefers it."""
         for panel in self.panels.values():
             applies = getattr(panel, "applies", None)
             if callable(applies):
                 self.setTabVisible(self.indexOf(panel), bool(applies()))
+        model_id = self.session.model.id if self.session.model is not None else None
+        if model_id != self._model_id:
+            self._model_id = model_id
+            for panel in self.panels.values():
+                if model_id in getattr(panel, "preferred_models", ()):
+                    self.setCurrentWidget(panel)
+                    break
 
     def tab_shown(self, name: str) -> bool:
         """Whether the panel `name` (a class name in CHART_PANELS) has a visible tab."""

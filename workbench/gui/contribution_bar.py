@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 
 from .palette import signal_color
 
-CONTRIB_ROLE = Qt.ItemDataRole.UserRole + 2  # float64 (S,) of the row
+CONTRIB_ROLE = Qt.ItemDataRole.UserRole + 2  # the row's S contributions (tuple, NaN as 0)
 SCALE_ROLE = Qt.ItemDataRole.UserRole + 3  # (most negative sum, most positive sum) of the table
 
 
@@ -22,6 +22,17 @@ def bar_extent(contrib: np.ndarray) -> tuple[float, float]:
     """(sum of negatives, sum of positives) of one row, NaN counted as 0."""
     c = np.nan_to_num(np.asarray(contrib, float))
     return float(c[c < 0].sum()), float(c[c > 0].sum())
+
+
+_COLORS: dict[int, QColor] = {}
+
+
+def _color(i: int) -> QColor:
+    """signal_color, made once per signal rather than per bar painted."""
+    c = _COLORS.get(i)
+    if c is None:
+        c = _COLORS[i] = signal_color(i)
+    return c
 
 
 class ContributionDelegate(QStyledItemDelegate):
@@ -43,11 +54,13 @@ class ContributionDelegate(QStyledItemDelegate):
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         pos_x, neg_x = zero_x, zero_x
-        for i, v in enumerate(np.nan_to_num(np.asarray(contrib, float))):
+        values = contrib if isinstance(contrib, tuple) else np.nan_to_num(
+            np.asarray(contrib, float)).tolist()  # the table hands NaN-free Python floats
+        for i, v in enumerate(values):
             if v == 0:
                 continue
             w = rect.width() * abs(v) / span
-            color = signal_color(i)
+            color = _color(i)
             if v > 0:
                 painter.fillRect(QRectF(pos_x, rect.top(), w, rect.height()), color)
                 pos_x += w

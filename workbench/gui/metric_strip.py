@@ -5,8 +5,9 @@ worsened and the paired test's p-value against the baseline."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -27,6 +29,28 @@ def metric_label(name: str) -> str:
     head, _, cut = name.partition("@")
     pretty = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}.get(head, head)
     return f"{pretty}@{cut}" if cut else pretty
+
+
+class _Relay(QObject):
+    done = Signal(int, object)  # (generation, PairedTest or None)
+
+
+class _TestJob(QRunnable):
+    """The paired test off the GUI thread: 10,000 sign flips over 300 queries cost 25–150 ms
+    of matrix products, a frozen window if run where the paint happens."""
+
+    def __init__(self, relay: _Relay, generation: int,
+                 fn: Callable[[], PairedTest | None]) -> None:
+        super().__init__()
+        self.setAutoDelete(True)
+        self._relay, self._generation, self._fn = relay, generation, fn
+
+    def run(self) -> None:
+        try:
+            out: PairedTest | None = self._fn()
+        except Exception:  # a failed test shows as "no comparison", never a dead worker
+            out = None
+        self._relay.done.emit(self._generation, out)
 
 
 class MetricCard(QFrame):
@@ -44,8 +68,14 @@ class MetricCard(QFrame):
         layout.setSpacing(0)
         for w in (self.name, self.value, self.detail):
             layout.addWidget(w)
-        # a fixed size: new values on every slider tick must not re-lay out the window
+        # a fixed size, both ways: a label's new text asks its parent for a new layout, and
+        # a card whose height may change passes that on up to the window's splitter, which
+        # then lays out (and repaints) the whole bottom row on every slider tick
         self.setFixedWidth(self.fontMetrics().horizontalAdvance("+0.000 vs 0.000") + 28)
+        self.name.setText("nDCG@10")
+        self.value.setText("0.000")
+        self.detail.setText("<span>+0.000</span> <span>vs 0.000</span>")
+        self.setFixedHeight(self.sizeHint().height())
 
     def show_metric(self, name: str, value: float | None, base: float | None) -> None:
         self.name.setText(metric_label(name))
@@ -71,6 +101,11 @@ class MetricStrip(QWidget):
         self._timer.setInterval(defer_ms)
         self._timer.timeout.connect(self.refresh_comparison)
         self.defer_ms = defer_ms
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_test)
+        self._test_generation = 0
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         self.k_spin = QSpinBox(self)
@@ -92,6 +127,7 @@ class MetricStrip(QWidget):
         # fixed: a new p-value must not re-lay out the window
         self.comparison.setFixedWidth(self.fontMetrics().horizontalAdvance(
             "▲300 ▼300 queries   p = 0.000 (randomization) ") + 24)
+        self.comparison.setFixedHeight(self.fontMetrics().height() + 8)
         layout.addWidget(self.comparison)
         self.k_spin.valueChanged.connect(session.set_k)
         subscribe_many(self, [
@@ -124,11 +160,40 @@ class MetricStrip(QWidget):
     def refresh_comparison(self) -> None:
         s = self.session
         res = s.result
+        self._test_generation += 1  # a test still running for older values is now stale
         if res is not None and not res.means:
             self.comparison.setText("<span style='color:#8c959f'>no judgments: "
                                     "metrics need qrels</span>")
             return
-        test = s.comparison()
+        work = self._test_inputs()
+        if work is None:
+            self._show_test(None)
+            return
+        if not self.defer_ms:  # synchronous (tests): at once, on this thread
+            self._show_test(work())
+            return
+        self._pool.start(_TestJob(self._relay, self._test_generation, work))
+
+    def _test_inputs(self) -> Callable[[], PairedTest | None] | None:
+        """What `session.comparison()` tests, captured here so the worker never reads the
+        session: baseline and current per-query values over the judged queries."""
+        s = self.session
+        if s.baseline is None or s.result is None or s.judgments is None:
+            return None
+        name = s.metric_names[0]
+        a = s.baseline.result.per_query.get(name)
+        b = s.result.per_query.get(name)
+        if a is None or b is None:
+            return None
+        mask = s.judgments.judged_mask
+        x, y = a[mask], b[mask]
+        return lambda: paired_test(x, y)
+
+    def _on_test(self, generation: int, test: object) -> None:
+        if generation == self._test_generation:
+            self._show_test(test if isinstance(test, PairedTest) else None)
+
+    def _show_test(self, test: PairedTest | None) -> None:
         if test is None:
             self.comparison.setText("<span style='color:#8c959f'>pin a baseline (Ctrl+B) "
                                     "to compare</span>")
@@ -139,3 +204,8 @@ class MetricStrip(QWidget):
             f"<span style='color:{BETTER.name()}'>▲{test.improved}</span> "
             f"<span style='color:{WORSE.name()}'>▼{test.worsened}</span> queries "
             f"&nbsp; p = <b>{ptext}</b> <span style='color:#8c959f'>({test.method})</span>")
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Wait for a running test (the pool is also waited for when the strip is deleted)."""
+        self._test_generation += 1
+        self._pool.waitForDone(timeout_ms)

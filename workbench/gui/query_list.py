@@ -14,7 +14,6 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
-    QTimer,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,6 +28,7 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .palette import delta_color, signed
+from .throttle import IdleThrottle
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 Index = QModelIndex | QPersistentModelIndex
@@ -165,12 +165,9 @@ class QueryList(QWidget):
         per-query values at most that often — re-sorting every query per tick would cost the
         ranked table its repaint budget; 0 refreshes on every result (tests)."""
         super().__init__(parent)
-        self._throttle = QTimer(self)
-        self._throttle.setSingleShot(True)
-        self._throttle.setInterval(throttle_ms)
-        self._throttle.timeout.connect(self._refresh_values)
-        self._throttle_ms = throttle_ms
         self.session = session
+        # during a drag the refresh runs while the next result computes (see throttle.py)
+        self._throttle = IdleThrottle(session, self._refresh_values, throttle_ms, self)
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText("Filter queries (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
@@ -222,10 +219,7 @@ class QueryList(QWidget):
         self.model.refresh_values()
 
     def _on_values_changed(self, *_: object) -> None:
-        if self._throttle_ms <= 0:
-            self.model.refresh_values()
-        elif not self._throttle.isActive():
-            self._throttle.start()
+        self._throttle.poke()
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():

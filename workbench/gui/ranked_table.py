@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate, bar_extent
+from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .palette import BETTER, GATED, WORSE, signal_hex
 from .ranked_rows import RankedRow, left_top_k, ranked_rows
 
@@ -37,6 +37,7 @@ _R = Qt.ItemDataRole
 _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlignmentRole),
                     int(_R.ToolTipRole), int(CONTRIB_ROLE), int(SCALE_ROLE)})
 BAR_COLUMN = 6
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 class RankedTableModel(QAbstractTableModel):
@@ -44,6 +45,9 @@ class RankedTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.session = session
         self.rows: list[RankedRow] = []
+        self._texts: list[tuple[str, ...]] = []
+        self._bars: list[tuple[float, ...]] = []
+        self._fg: list[tuple[Any, Any]] = []
         self.scale = (0.0, 1.0)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -67,14 +71,20 @@ class RankedTableModel(QAbstractTableModel):
 
     def refresh(self) -> None:
         rows = ranked_rows(self.session)
-        lo, hi = 0.0, 0.0
-        for r in rows:
-            a, b = bar_extent(r.contributions)
-            lo, hi = min(lo, a), max(hi, b)
+        # per row, computed once per result: a paint asks data() ~500 times (rows × columns ×
+        # roles), three paints a slider tick; Python floats, not numpy, for the delegate
+        bars = [tuple(0.0 if math.isnan(v) else v for v in r.contributions.tolist())
+                for r in rows]
+        lo = min((sum(v for v in b if v < 0) for b in bars), default=0.0)
+        hi = max((sum(v for v in b if v > 0) for b in bars), default=0.0)
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
         same_shape = len(rows) == len(self.rows) and len(rows) > 0
         if not same_shape:
             self.beginResetModel()
         self.rows = rows
+        self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
+        self._bars = bars
+        self._fg = [self._foreground(r) for r in rows]
         self.scale = (lo, hi if hi > lo else lo + 1.0)
         if same_shape:  # a slider tick: new cells, no relayout of the view
             self.dataChanged.emit(self.index(0, 0),
@@ -82,26 +92,35 @@ class RankedTableModel(QAbstractTableModel):
         else:
             self.endResetModel()
 
+    @staticmethod
+    def _foreground(r: RankedRow) -> tuple[Any, Any]:
+        """(every column, the Δ column) foreground of a row."""
+        if r.rank is None:
+            return GATED, GATED
+        if r.has_baseline:
+            v = r.change_value
+            return None, BETTER if v > 0 else WORSE if v < 0 else None
+        return None, None
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if int(role) not in _ROLES or not index.isValid() or index.row() >= len(self.rows):
+        if int(role) not in _ROLES or not index.isValid():
             return None
-        r, col = self.rows[index.row()], index.column()
+        row, col = index.row(), index.column()
+        if row >= len(self.rows):
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(r, col)
+            return self._texts[row][col]
         if role == CONTRIB_ROLE and col == BAR_COLUMN:
-            return r.contributions
+            return self._bars[row]
         if role == SCALE_ROLE and col == BAR_COLUMN:
             return self.scale
         if role == Qt.ItemDataRole.ForegroundRole:
-            if r.rank is None:
-                return GATED
-            if col == 1 and r.has_baseline:
-                v = r.change_value
-                return BETTER if v > 0 else WORSE if v < 0 else None
+            fg = self._fg[row]
+            return fg[1] if col == 1 else fg[0]
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 1, 4, 5):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return _RIGHT
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(r, col)
+            return self._tooltip(self.rows[row], col)
         return None
 
     def _text(self, r: RankedRow, col: int) -> str:
@@ -214,7 +233,8 @@ class RankedTable(QWidget):
         if left:
             text += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
                      f"{_esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
-        self.summary.setText(text)
+        if text != self.summary.text():  # unchanged on most ticks: no relayout of the label
+            self.summary.setText(text)
 
     def _on_selection(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})

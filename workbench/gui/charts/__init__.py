@@ -7,6 +7,7 @@ subscribes to the session itself and exports as PNG/SVG (`export(path)`):
 - `MoversList`: what moved against the pinned baseline, across all queries
 - `InjectionDiagnostics`: pi-lodestone's why-stats for the current parameters (decision-memory)
 - `EvalCases`: pass / fail of pi-lodestone eval cases, against the baseline
+- `ContextBundle`: the selected task's CodeLedger bundle, its cut and near misses (codeledger)
 
 Each runs alone: `python -m workbench.gui.charts.<module> [DATA]`. The panels are imported on
 first use, so that running one module with -m does not import it twice.
@@ -18,6 +19,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from .bundle import ContextBundle
     from .cases import EvalCases
     from .contributions import ContributionChart
     from .diagnostics import InjectionDiagnostics
@@ -32,10 +34,11 @@ _WHERE = {
     "MoversList": "movers",
     "InjectionDiagnostics": "diagnostics",
     "EvalCases": "cases",
+    "ContextBundle": "bundle",
 }
 
-__all__ = ["ContributionChart", "EvalCases", "InjectionDiagnostics", "MetricCurve", "MoversList",
-           "ScoreDistribution"]
+__all__ = ["ContextBundle", "ContributionChart", "EvalCases", "InjectionDiagnostics",
+           "MetricCurve", "MoversList", "ScoreDistribution"]
 
 
 def __getattr__(name: str) -> Any:

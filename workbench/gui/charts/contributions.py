@@ -57,7 +57,7 @@ class ContributionChart(ChartPanel):
         self.pair_plot = make_plot(left="contribution")
         self.tabs.addTab(self.top_plot, "Top k")
         self.tabs.addTab(self.pair_plot, "A vs B")
-        self.tabs.currentChanged.connect(lambda *_: self._refresh_hint())
+        self.tabs.currentChanged.connect(self._on_tab)
         self.body.addWidget(self.tabs)
         self.top_legend = add_legend(self.top_plot)
         self.pair_legend = add_legend(self.pair_plot)
@@ -69,6 +69,13 @@ class ContributionChart(ChartPanel):
         self.pair_values: NDArray[np.float64] = np.zeros((0, 0))  # (3, S + 1): A, B, A − B
         self._top_hint = self._pair_hint = ""
         self._top_range: tuple[float, float, int] | None = None
+        self._top_signals: tuple[str, ...] | None = None
+        self._top_bars: list[pg.BarGraphItem] = []
+        self._top_ticks: pg.ScatterPlotItem | None = None
+        self._top_labels: list[tuple[float, str]] | None = None
+        self._x_shown: tuple[float, float] | None = None
+        self._pair_stale = False
+        self._pair_drawn = False
         self.top_plot.scene().sigMouseClicked.connect(self._on_click)
         # the legend's share of the width changes with the view's size: keep bars clear of it
         self.top_plot.getPlotItem().vb.sigResized.connect(lambda *_: self._apply_top_range())
@@ -87,6 +94,11 @@ class ContributionChart(ChartPanel):
         self._draw_pair()
         self._refresh_hint()
 
+    def _on_tab(self, *_: object) -> None:
+        if self._pair_stale and self.tabs.currentIndex() == 1:
+            self._draw_pair()
+        self._refresh_hint()
+
     def _refresh_hint(self) -> None:
         self.show_hint(self._pair_hint if self.tabs.currentIndex() == 1 else self._top_hint)
 
@@ -94,22 +106,54 @@ class ContributionChart(ChartPanel):
         plot.getPlotItem().clear()
         legend.clear()
 
-    def _draw_top(self) -> None:
-        s = self.session
-        self._clear(self.top_plot, self.top_legend)
+    def _top_items(self, signals: tuple[str, ...]) -> tuple[list[pg.BarGraphItem],
+                                                             pg.ScatterPlotItem]:
+        """The bars (one item per signal), the total ticks and the zero line, built once per
+        signal set and then updated in place: a slider tick moves bars, it does not rebuild
+        items, legend and layout (which cost ~20 ms of the GUI thread per redraw)."""
+        if self._top_signals != signals or self._top_ticks is None:
+            self._clear(self.top_plot, self.top_legend)
+            plot = self.top_plot.getPlotItem()
+            self._top_bars = []
+            for i, name in enumerate(signals):
+                bar = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR,
+                                      brush=pg.mkBrush(signal_hex(i)),
+                                      pen=pg.mkPen("w", width=0.5))
+                plot.addItem(bar)
+                self.top_legend.addItem(bar, name)
+                self._top_bars.append(bar)
+            self._top_ticks = pg.ScatterPlotItem(x=[], y=[], symbol="|", size=16,
+                                                 pen=pg.mkPen(INK, width=2),
+                                                 brush=pg.mkBrush(INK))
+            plot.addItem(self._top_ticks)
+            self.top_legend.addItem(self._top_ticks, "total")
+            plot.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1)))
+            self._top_signals = signals
+            self._top_labels = None
+        return self._top_bars, self._top_ticks
+
+    def _empty_top(self, hint: str) -> None:
+        self._top_hint = hint
         self.bars = {}
         self._top_range = None
         self.docs, self.values = np.zeros(0, np.int32), np.zeros((0, 0))
+        for bar in self._top_bars:
+            bar.setOpts(x0=[], y=[], width=[])
+        if self._top_ticks is not None:
+            self._top_ticks.setData(x=[], y=[])
+
+    def _draw_top(self) -> None:
+        s = self.session
         r = s.result
         if r is None or s.dataset is None or s.query >= r.ranking.docs.shape[0]:
-            self._top_hint = "No result yet."
+            self._empty_top("No result yet.")
             return
         q = s.query
         n = min(s.k, int(r.ranking.count[q]), r.ranking.docs.shape[1])
         qid = s.dataset.queries[q].id
         self.caption.setText(f"Contributions — query {qid}, top {n}")
         if n == 0:
-            self._top_hint = f"Query {qid} ranks no document."
+            self._empty_top(f"Query {qid} ranks no document.")
             return
         self._top_hint = ""
         ranking = r.ranking
@@ -118,29 +162,22 @@ class ContributionChart(ChartPanel):
         self.values = parts
         start, length = stack(parts)
         rows = np.arange(n, dtype=np.float64)
-        plot = self.top_plot.getPlotItem()
-        for i, name in enumerate(r.scores.signals):
-            color = signal_hex(i)
-            bar = pg.BarGraphItem(x0=start[i], y=rows, width=length[i], height=BAR,
-                                  brush=pg.mkBrush(color), pen=pg.mkPen("w", width=0.5))
-            plot.addItem(bar)
-            self.top_legend.addItem(bar, name)
-            self.bars[name] = bar
+        bars, ticks = self._top_items(tuple(r.scores.signals))
+        for i, bar in enumerate(bars):
+            bar.setOpts(x0=start[i], y=rows, width=length[i])
+        self.bars = dict(zip(r.scores.signals, bars, strict=True))
         totals = ranking.scores[q, :n]
-        ticks = pg.ScatterPlotItem(x=totals, y=rows, symbol="|", size=16,
-                                   pen=pg.mkPen(INK, width=2), brush=pg.mkBrush(INK))
-        plot.addItem(ticks)
-        self.top_legend.addItem(ticks, "total")
-        zero = pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1))
-        plot.addItem(zero)
+        ticks.setData(x=totals, y=rows)
         corpus = s.dataset.corpus
         chosen = set(s.docs)
         labels = []
         for j, d in enumerate(self.docs.tolist()):
             mark = "◆ " if d in chosen else ""
             labels.append((float(j), f"{mark}{j + 1}. {elide(corpus[d].id, 24)}"))
-        plot.getAxis("left").setTicks([labels])
-        fit_left_axis(self.top_plot, [text for _, text in labels])
+        if labels != self._top_labels:  # the axis re-renders its picture on new ticks
+            self._top_labels = labels
+            self.top_plot.getPlotItem().getAxis("left").setTicks([labels])
+            fit_left_axis(self.top_plot, [text for _, text in labels])
         self._top_range = (float(min(0.0, start.min())),
                            float(max(np.nanmax(totals), (start + length).max(), 0.0)), n)
         self._apply_top_range()
@@ -151,15 +188,33 @@ class ContributionChart(ChartPanel):
         lo, hi, n = self._top_range
         span = max(hi - lo, 1e-9)
         room = legend_room(self.top_plot, self.top_legend)
+        want = (lo - 0.02 * span, lo + span / (1 - room))
+        shown = self._x_shown
+        # a range that moves on every slider tick re-renders the axis (ticks, labels, its
+        # picture) on every tick: keep the shown range while the bars fit it and fill most
+        # of it, and leave some headroom when it has to change
+        if (shown is None or want[0] < shown[0] or want[1] > shown[1]
+                or (want[1] - want[0]) < 0.8 * (shown[1] - shown[0])):
+            extra = 0.05 * (want[1] - want[0])
+            shown = (want[0] - (extra if want[0] < 0 else 0.0), want[1] + extra)
+            self._x_shown = shown
         plot = self.top_plot.getPlotItem()
-        plot.setXRange(lo - 0.02 * span, lo + span / (1 - room), padding=0)
+        plot.setXRange(*shown, padding=0)
         plot.setYRange(-0.6, n - 0.4, padding=0)
 
     def _draw_pair(self) -> None:
         s = self.session
-        self._clear(self.pair_plot, self.pair_legend)
-        self.pair_bars, self.pair_values = {}, np.zeros((0, 0))
         r = s.result
+        ready = r is not None and s.dataset is not None and len(s.docs) >= 2
+        if ready and self.tabs.currentIndex() != 1:
+            self._pair_stale = True  # drawn when its tab is shown: a drag pays for one plot
+            return
+        self._pair_stale = False
+        if self._pair_drawn:
+            self._clear(self.pair_plot, self.pair_legend)
+            self.pair_plot.getPlotItem().setTitle(None)
+            self._pair_drawn = False
+        self.pair_bars, self.pair_values = {}, np.zeros((0, 0))
         if r is None or s.dataset is None:
             self._pair_hint = "No result yet."
             return
@@ -168,6 +223,7 @@ class ContributionChart(ChartPanel):
                                "rows of the ranked table) to see why one outranks the other.")
             return
         self._pair_hint = ""
+        self._pair_drawn = True
         q = s.query
         sides = [(d, *doc_contributions(r.scores, q, d)) for d in s.docs[-2:]]
         sides.sort(key=lambda t: -t[1])  # A is the one scoring higher
