@@ -126,7 +126,11 @@ def _bm25(ds: Dataset, sizes: np.ndarray, params: dict[str, Any]) -> dict[str, l
     tokens_budget, file_limit = budget(get_model("codeledger").schema.resolve({}))
     tokens = np.array([float(d.metadata.get("tokens", 0)) for d in ds.corpus])
     assert ds.qrels is not None
-    same_r, same_p, bud_r, bud_p, bud_n = [], [], [], [], []
+    same_r: list[float] = []
+    same_p: list[float] = []
+    bud_r: list[float] = []
+    bud_p: list[float] = []
+    bud_n: list[int] = []
     for qi, q in enumerate(ds.queries):
         ranked = [int(d) for d in res.ranking.docs[qi, : int(res.ranking.count[qi])]]
         needed = {ds.corpus.index[p] for p in ds.qrels[q.id] if p in ds.corpus.index}

@@ -1,0 +1,563 @@
+"""The CodeLedger bundle of the selected task, as `codeledger bundle --explain` shows it: the
+task, its type (detected or forced) and multipliers, the auto-scope, the confidence and its
+reasons; the token budget as a bar (the overshoot zone marked); the bundle's files (rank,
+score, tokens, excerpt, stages, needed ✓), the cut and the near misses, the needed files it
+missed, and — against a pinned baseline — the files that entered (+) or left (−). Top right,
+the bundle metrics over all tasks with the baseline's deltas. Click a file to select it.
+
+One `top_k` + `bundles` per redraw (what `full_bundles` does), over the result's scores.
+Events: result_changed, baseline_changed, query_changed, model_changed, dataset_changed
+(redraw); docs_changed (highlight).
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QItemSelectionModel, QRectF, QSignalBlocker, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.engine import Ranking, Scores, top_k
+from workbench.core.models.codeledger import STAGES, Bundles, CodeLedgerPrepared, budget, bundles
+from workbench.core.models.codeledger.combine import task_types
+from workbench.core.models.codeledger.params import MULTIPLIERS
+from workbench.core.models.codeledger.text import TASK_TYPES
+from workbench.core.params import Params
+from workbench.core.session import TuningSession
+from workbench.gui.palette import BETTER, WORSE, delta_color, signed
+
+from ._base import A_COLOR, MUTED, ChartPanel
+
+MODEL_ID = "codeledger"
+NOT_APPLICABLE = ("The bundle is CodeLedger's context selection: choose the codeledger model "
+                  "(on a code repository with tasks) to see what each task's bundle holds.")
+COLUMNS = ("Rank", "±", "File", "Score", "Tokens", "Stages", "Needed", "Note")
+N_NEAR = 5
+CONFIDENCE_COLORS = {"HIGH": "#1a7f37", "MEDIUM": "#9a6700", "LOW": "#c0392b"}
+OVER_COLOR = "#e08a1e"
+SECTION_BG = QColor("#f6f8fa")
+STAGE_SHORT = {"keyword": "kw", "hot_zone": "hot", "dependency": "dep", "fan_out": "fan",
+               "test": "test"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table row: a file (`doc` ≥ 0) or a section line (`doc` -1, its text in `path`).
+
+    kind: bundle | near | missed | left | section."""
+
+    kind: str
+    doc: int
+    path: str
+    rank: int | None = None
+    score: float | None = None
+    tokens: float | None = None
+    stages: tuple[str, ...] = ()
+    needed: bool = False
+    mark: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class BundleView:
+    """What the panel shows for one task (tests assert on it)."""
+
+    query: int
+    docs: tuple[int, ...]  # the bundle, in rank order
+    tokens: float
+    stop: str
+    confidence: str
+    reasons: tuple[str, ...]
+    budget: int
+    max_files: int
+    overshoot_limit: float
+    candidates: int
+    rows: tuple[Row, ...]
+    baseline_docs: tuple[int, ...] | None
+
+
+def stop_text(reason: str) -> str:
+    return reason.replace("_", " ")
+
+
+def budget_text(v: BundleView) -> str:
+    """"7 files / 25 · 5,820 / 8,000 tokens (73 %) · stopped: sufficiency"."""
+    pct = 100.0 * v.tokens / v.budget if v.budget else 0.0
+    return (f"{len(v.docs)} files / {v.max_files} · {v.tokens:,.0f} / {v.budget:,} tokens "
+            f"({pct:.0f} %) · stopped: {stop_text(v.stop)}")
+
+
+def _rank_bundles(prep: CodeLedgerPrepared, params: Params,
+                  scores: Scores) -> tuple[Ranking, Bundles]:
+    """The full candidate ranking and its bundles (as `full_bundles`, keeping the ranking)."""
+    ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
+    return ranking, bundles(prep, params, ranking)
+
+
+def _stages(prep: CodeLedgerPrepared, pair: int) -> tuple[str, ...]:
+    return tuple(name for bit, name in STAGES if int(prep.stages[pair]) & bit)
+
+
+def _excerpt(prep: CodeLedgerPrepared, pair: int, doc: int) -> str:
+    kept = int(prep.excerpt_lines[pair])
+    return f"{kept} of {int(prep.files.lines[doc])} lines" if kept else ""
+
+
+def build_view(prep: CodeLedgerPrepared, params: Params, ranking: Ranking, bund: Bundles,
+               q: int, needed: set[int], baseline_docs: tuple[int, ...] | None) -> BundleView:
+    paths = prep.files.paths
+    size, count = int(bund.size[q]), int(ranking.count[q])
+    row_docs = [int(d) for d in ranking.docs[q, :count]]
+    rank_of = {d: r for r, d in enumerate(row_docs)}
+    docs = tuple(row_docs[:size])
+    inside = set(docs)
+    was = set(baseline_docs) if baseline_docs is not None else None
+    rows: list[Row] = []
+    for r in range(size):
+        d, pair = row_docs[r], int(ranking.pair[q, r])
+        mark = "+" if was is not None and d not in was else ""
+        rows.append(Row("bundle", d, paths[d], r + 1, float(ranking.scores[q, r]),
+                        float(prep.cost[pair]), _stages(prep, pair), d in needed, mark,
+                        _excerpt(prep, pair, d)))
+    rows.append(Row("section", -1, f"— cut: {stop_text(bund.stop[q])} —"))
+    total = float(bund.tokens[q])
+    for r in range(size, min(count, size + N_NEAR)):
+        d, pair = row_docs[r], int(ranking.pair[q, r])
+        total += float(prep.cost[pair])
+        note = f"{total:,.0f} tokens if added"
+        if _excerpt(prep, pair, d):
+            note += f" · {_excerpt(prep, pair, d)}"
+        rows.append(Row("near", d, paths[d], r + 1, float(ranking.scores[q, r]),
+                        float(prep.cost[pair]), _stages(prep, pair), d in needed,
+                        "−" if was is not None and d in was else "", note))
+    shown = {row.doc for row in rows}
+    missed = sorted((d for d in needed if d not in inside and d not in shown),
+                    key=lambda d: (rank_of.get(d, 1 << 30), paths[d]))
+    if missed:
+        rows.append(Row("section", -1, "— needed, not in the bundle —"))
+    for d in missed:
+        at = rank_of.get(d)
+        cand = prep.pair_of(q, d)
+        if at is not None:
+            pair = int(ranking.pair[q, at])
+            rows.append(Row("missed", d, paths[d], at + 1, float(ranking.scores[q, at]),
+                            float(prep.cost[pair]), _stages(prep, pair), True,
+                            "−" if was is not None and d in was else "", f"rank {at + 1}"))
+        elif cand is not None:  # a candidate the ranking left out: gated by the scope
+            rows.append(Row("missed", d, paths[d], None, None, float(prep.cost[cand]),
+                            _stages(prep, cand), True, "", "gated: outside the auto-scope"))
+        else:
+            rows.append(Row("missed", d, paths[d], None, None, None, (), True, "",
+                            "not a candidate"))
+    shown = {row.doc for row in rows}
+    left = [d for d in (baseline_docs or ()) if d not in inside and d not in shown]
+    if left:
+        rows.append(Row("section", -1, "— left the bundle (in the baseline's) —"))
+    for d in left:
+        at = rank_of.get(d)
+        rows.append(Row("left", d, paths[d], None if at is None else at + 1,
+                        None if at is None else float(ranking.scores[q, at]), None, (),
+                        d in needed, "−", "not ranked now" if at is None else f"rank {at + 1}"))
+    tokens_b, limit = budget(params)
+    return BundleView(
+        query=q, docs=docs, tokens=float(bund.tokens[q]), stop=bund.stop[q],
+        confidence=bund.confidence[q], reasons=bund.reasons[q], budget=tokens_b,
+        max_files=limit, overshoot_limit=tokens_b * (1.0 + float(params["overshoot"])),
+        candidates=count, rows=tuple(rows), baseline_docs=baseline_docs)
+
+
+def type_text(prep: CodeLedgerPrepared, params: Params, q: int) -> str:
+    """"bug_fix (detected)" or "test_update (forced; detected bug_fix)", with the
+    multipliers that are not 1."""
+    t = TASK_TYPES[int(task_types(prep, params)[q])]
+    detected = TASK_TYPES[int(prep.task_type[q])]
+    how = "detected" if str(params["task_type"]) == "auto" else f"forced; detected {detected}"
+    mults = [f"{s} ×{float(params[f'mult_{tt}_{s}']):g}" for tt, s, _ in MULTIPLIERS
+             if tt == t and float(params[f"mult_{tt}_{s}"]) != 1.0]
+    if params["error_infra_bug_fix_only"] and t != "bug_fix":
+        mults.append("error_infrastructure ×0")
+    return f"{t} ({how})" + (" · " + ", ".join(mults) if mults else "")
+
+
+class BudgetBar(QWidget):
+    """Tokens used against the budget, the overshoot zone budget…budget·(1+overshoot) shaded;
+    the baseline's tokens as a tick."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.used = 0.0
+        self.budget = 0.0
+        self.limit = 0.0
+        self.baseline: float | None = None
+        self.setMinimumHeight(18)
+        self.setMaximumHeight(18)
+
+    def set_values(self, used: float, budget_: float, limit: float,
+                   baseline: float | None) -> None:
+        self.used, self.budget, self.limit, self.baseline = used, budget_, limit, baseline
+        self.setToolTip(f"{used:,.0f} tokens used · budget {budget_:,.0f} · high-value files "
+                        f"may overshoot to {limit:,.0f}"
+                        + ("" if baseline is None else f" · baseline {baseline:,.0f}"))
+        self.update()
+
+    @property
+    def scale(self) -> float:
+        return max(self.limit, self.used, self.baseline or 0.0, 1.0) * 1.04
+
+    def sizeHint(self) -> QSize:  # Qt override
+        return QSize(240, 18)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        p = QPainter(self)
+        w, h = float(self.width() - 1), float(self.height() - 1)
+        x = w / self.scale
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#eaeef2"))
+        p.drawRect(QRectF(0, 3, self.budget * x, h - 6))
+        over = QColor(OVER_COLOR)
+        over.setAlpha(70)
+        p.setBrush(QBrush(over, Qt.BrushStyle.BDiagPattern))
+        p.drawRect(QRectF(self.budget * x, 3, (self.limit - self.budget) * x, h - 6))
+        p.setBrush(QColor(A_COLOR if self.used <= self.budget else OVER_COLOR))
+        p.drawRect(QRectF(0, 5, self.used * x, h - 10))
+        p.setPen(QPen(QColor("#24292f"), 1.5))
+        p.drawLine(int(self.budget * x), 0, int(self.budget * x), int(h))
+        if self.baseline is not None:
+            p.setPen(QPen(QColor(MUTED), 2, Qt.PenStyle.DotLine))
+            bx = int(self.baseline * x)
+            p.drawLine(bx, 0, bx, int(h))
+        p.end()
+
+
+def _label(style: str = "", wrap: bool = True) -> QLabel:
+    lab = QLabel()
+    lab.setWordWrap(wrap)
+    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if style:
+        lab.setStyleSheet(style)
+    return lab
+
+
+class ContextBundle(ChartPanel):
+    title = "Bundle"
+    preferred_models = (MODEL_ID,)
+    export_name = "bundle"
+    export_suffixes = (".png", ".csv")
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(session, parent)
+        self.stack = QStackedWidget()
+        self.note = QLabel(NOT_APPLICABLE)
+        self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.note.setWordWrap(True)
+        self.note.setStyleSheet(f"color: {MUTED}; font-size: 13px;")
+        self.stack.addWidget(self.note)
+        self.summary = QLabel()
+        self.summary.setToolTip("Bundle metrics, mean over all judged tasks (files and tokens "
+                                "over all tasks), with the baseline's deltas")
+        self.header.insertWidget(2, self.summary)
+        # left: the task and its bundle's figures
+        info = QWidget()
+        info.setMinimumWidth(320)
+        info.setMaximumWidth(440)
+        col = QVBoxLayout(info)
+        col.setContentsMargins(0, 0, 4, 0)
+        col.setSpacing(3)
+        self.task = _label("font-weight: 600;")
+        self.task_type = _label(f"color: {MUTED};")
+        self.scope = _label(f"color: {MUTED};")
+        self.confidence = _label(wrap=False)
+        self.reasons = _label(f"color: {MUTED}; font-size: 11px;")
+        self.bar = BudgetBar()
+        self.budget = _label()
+        self.baseline = _label(f"color: {MUTED};")
+        for w in (self.task, self.task_type, self.scope, self.confidence, self.reasons,
+                  self.bar, self.budget, self.baseline):
+            col.addWidget(w)
+        col.addStretch(1)
+        # right: the files
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setMinimumSectionSize(18)
+        self.table.verticalHeader().setDefaultSectionSize(18)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.setStyleSheet("QTableView::item { padding: 0px 4px; }")
+        header = self.table.horizontalHeader()
+        for i in range(len(COLUMNS)):
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        for name, tip in (("Stages", "The candidate stages that brought the file: " + ", ".join(
+                f"{short} = {stage}" for stage, short in STAGE_SHORT.items())),
+                          ("±", "Against the pinned baseline's bundle: + entered, − left"),
+                          ("Needed", "✓ when the task's judgments list the file")):
+            head = self.table.horizontalHeaderItem(COLUMNS.index(name))
+            if head is not None:
+                head.setToolTip(tip)
+        self.table.cellClicked.connect(self._on_click)
+        self.content = content = QWidget()
+        row = QHBoxLayout(content)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(6)
+        row.addWidget(info)
+        row.addWidget(self.table, 1)
+        self.stack.addWidget(content)
+        self.body.addWidget(self.stack)
+        # what is shown (tests, export)
+        self.view: BundleView | None = None
+        self.rows: list[Row] = []
+        self._baseline_key: object = None
+        self._baseline_bundles: Bundles | None = None
+        for event in (session.result_changed, session.baseline_changed, session.query_changed,
+                      session.model_changed, session.dataset_changed):
+            self.listen(event, self.update_later)
+        self.listen(session.docs_changed, self._on_docs)
+        self.update_later()
+
+    def applies(self) -> bool:
+        return self.session.model is not None and self.session.model.id == MODEL_ID
+
+    @property
+    def note_text(self) -> str:
+        return self.note.text() if self.stack.currentWidget() is self.note else ""
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def redraw(self, *_: object) -> None:
+        s = self.session
+        if not self.applies():
+            self._show_note(NOT_APPLICABLE)
+            return
+        prep = s.prepared
+        if (s.result is None or s.dataset is None or not isinstance(prep, CodeLedgerPrepared)
+                or not np.array_equal(s.result.scores.row_ptr, prep.row_ptr)):
+            self._show_note("No result yet.")
+            return
+        q = s.query
+        ranking, bund = _rank_bundles(prep, s.params, s.result.scores)
+        needed = self._needed(q)
+        base = self._baseline(prep)
+        base_docs = None if base is None else tuple(
+            int(d) for d in base.docs[q, : int(base.size[q])])
+        self.view = v = build_view(prep, s.params, ranking, bund, q, needed, base_docs)
+        self.rows = list(v.rows)
+        self._draw_info(prep, v)
+        self._draw_summary()
+        self._fill_table()
+        self.stack.setCurrentWidget(self.content)
+        self._on_docs(s.docs)
+
+    def _needed(self, q: int) -> set[int]:
+        s = self.session
+        assert s.dataset is not None
+        grades = (s.dataset.qrels or {}).get(s.dataset.queries[q].id, {})
+        index = s.dataset.corpus.index
+        return {index[d] for d, g in grades.items() if g > 0 and d in index}
+
+    def _baseline(self, prep: CodeLedgerPrepared) -> Bundles | None:
+        """The baseline's bundles, computed once per pinned baseline; None when there is none
+        or it was prepared differently (its pairs would not line up with these)."""
+        s = self.session
+        b = s.baseline
+        if b is None or b.model_id != MODEL_ID or s.model is None:
+            return None
+        key = (b, prep)  # the objects themselves (not ids, which are reused)
+        if not (isinstance(self._baseline_key, tuple)
+                and all(x is y for x, y in zip(self._baseline_key, key, strict=True))):
+            same = (s.model.schema.prepare_values(b.params)
+                    == s.model.schema.prepare_values(s.prepared_params or s.params)
+                    and np.array_equal(b.result.scores.row_ptr, prep.row_ptr))
+            self._baseline_bundles = (_rank_bundles(prep, b.params, b.result.scores)[1]
+                                      if same else None)
+            self._baseline_key = key
+        return self._baseline_bundles
+
+    def _draw_info(self, prep: CodeLedgerPrepared, v: BundleView) -> None:
+        s = self.session
+        assert s.dataset is not None
+        q = v.query
+        query = s.dataset.queries[q]
+        self.task.setText(query.text)
+        self.task.setToolTip(f"task {query.id}")
+        self.task_type.setText("type: " + type_text(prep, s.params, q))
+        scope = prep.scopes[q]
+        if scope is None:
+            self.scope.setText("scope: whole repository (no auto-scope)")
+        else:
+            off = "" if s.params["auto_scope"] else " (auto-scope off: not applied)"
+            self.scope.setText(f"scope: {scope}/{off}")
+        color = CONFIDENCE_COLORS.get(v.confidence, MUTED)
+        self.confidence.setText(f"confidence: <b style='color:{color}'>{v.confidence}</b> · "
+                                f"{v.candidates} candidates ranked")
+        self.reasons.setText(" · ".join(v.reasons))
+        per = s.baseline.result.per_query if s.baseline is not None else {}
+        base_tokens = per.get("bundle_tokens")
+        self.bar.set_values(v.tokens, float(v.budget), v.overshoot_limit,
+                            None if base_tokens is None else float(base_tokens[q]))
+        self.budget.setText(budget_text(v))
+        if s.baseline is None or "bundle_files" not in per:
+            self.baseline.setText("")
+            self.baseline.setVisible(False)
+            return
+        recall = float(per["bundle_recall"][q])
+        entered = sum(1 for r in v.rows if r.kind == "bundle" and r.mark == "+")
+        left = sum(1 for r in v.rows if r.mark == "−")
+        moves = (f" · {entered} entered (+), {left} left (−)" if v.baseline_docs is not None
+                 else " · prepared differently: no per-file marks")
+        self.baseline.setText(
+            f"baseline: {float(per['bundle_files'][q]):.0f} files · "
+            f"{float(per['bundle_tokens'][q]):,.0f} tokens · recall "
+            f"{'—' if np.isnan(recall) else f'{recall:.2f}'}{moves}")
+        self.baseline.setVisible(True)
+
+    def _draw_summary(self) -> None:
+        s = self.session
+        assert s.result is not None
+        now = s.result.means
+        was = s.baseline.result.means if s.baseline is not None else {}
+        parts = []
+        for key, label, digits in (("bundle_recall", "recall", 2),
+                                   ("bundle_precision", "precision", 2),
+                                   ("bundle_files", "files", 1), ("bundle_tokens", "tokens", 0)):
+            if key not in now:
+                continue
+            text = f"{label} {now[key]:,.{digits}f}"
+            if key in was:
+                d = now[key] - was[key]
+                better = -d if key in ("bundle_files", "bundle_tokens") else d
+                hexa = (delta_color(better, 0.5 * 10 ** -digits).name()
+                        if key.endswith(("recall", "precision")) else MUTED)
+                text += f" <span style='color:{hexa}'>({signed(d, digits)})</span>"
+            parts.append(text)
+        n = len(s.dataset.queries) if s.dataset is not None else 0
+        self.summary.setText(f"all {n} tasks: " + " · ".join(parts) if parts else "")
+
+    def _fill_table(self) -> None:
+        t = self.table
+        t.clearSpans()
+        t.setRowCount(len(self.rows))
+        muted = QColor(MUTED)
+        for r, row in enumerate(self.rows):
+            if row.kind == "section":
+                item = QTableWidgetItem(row.path)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                item.setForeground(QBrush(muted))
+                item.setBackground(QBrush(SECTION_BG))
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                t.setItem(r, 0, item)
+                for c in range(1, len(COLUMNS)):
+                    t.setItem(r, c, QTableWidgetItem(""))
+                t.setSpan(r, 0, 1, len(COLUMNS))
+                continue
+            cells = self._cells(row)
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c in (0, 3, 4):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                elif c in (1, 6):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if c == 1 and text:
+                    item.setForeground(QBrush(BETTER if text == "+" else WORSE))
+                    f = QFont(item.font())
+                    f.setBold(True)
+                    item.setFont(f)
+                elif c == 6 and text:
+                    item.setForeground(QBrush(BETTER if row.kind == "bundle" else WORSE))
+                elif row.kind != "bundle":
+                    item.setForeground(QBrush(muted))
+                if c == 2:
+                    item.setToolTip(row.path)
+                t.setItem(r, c, item)
+
+    @staticmethod
+    def _cells(row: Row) -> tuple[str, ...]:
+        return ("" if row.rank is None else str(row.rank), row.mark, row.path,
+                "" if row.score is None else f"{row.score:.3f}",
+                "" if row.tokens is None else f"{row.tokens:,.0f}",
+                " ".join(STAGE_SHORT.get(x, x) for x in row.stages),
+                "✓" if row.needed else "", row.note)
+
+    def _show_note(self, text: str) -> None:
+        self.view = None
+        self.rows = []
+        self.table.setRowCount(0)
+        self.summary.setText("")
+        self.note.setText(text)
+        self.stack.setCurrentWidget(self.note)
+
+    # -- selection ----------------------------------------------------------------------------
+
+    def _on_click(self, row: int, _col: int) -> None:
+        if 0 <= row < len(self.rows) and self.rows[row].doc >= 0:
+            self.session.select_docs([self.rows[row].doc])
+
+    def _on_docs(self, docs: object, *_: object) -> None:
+        """Highlight the selected document's row (without echoing a click back)."""
+        wanted = set(docs) if isinstance(docs, tuple) else set()
+        rows = [r for r, row in enumerate(self.rows) if row.doc >= 0 and row.doc in wanted]
+        model = self.table.selectionModel()
+        with QSignalBlocker(self.table), QSignalBlocker(model):
+            if rows:
+                flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                         | QItemSelectionModel.SelectionFlag.Rows)
+                model.select(self.table.model().index(rows[-1], 0), flags)
+            else:
+                self.table.clearSelection()
+        self.table.viewport().update()
+
+    # -- export -------------------------------------------------------------------------------
+
+    def row_texts(self) -> list[list[str]]:
+        """What the table shows, row by row (tests, CSV); a section line is its text alone."""
+        out = []
+        for row in self.rows:
+            out.append([row.path] if row.kind == "section" else list(self._cells(row)))
+        return out
+
+    def export(self, path: str | Path) -> Path:
+        """PNG (a grab of the panel) or CSV (the rows, with their kind)."""
+        out = Path(path)
+        suffix = out.suffix.lower()
+        if suffix == ".png":
+            if not self.grab().save(str(out)):
+                raise OSError(f"{out}: could not write the PNG")
+        elif suffix == ".csv":
+            with out.open("w", encoding="utf-8", newline="") as fh:
+                writer = csv.writer(fh)
+                writer.writerow(("Kind", *COLUMNS))
+                for row in self.rows:
+                    writer.writerow((row.kind, *(self._cells(row) if row.kind != "section"
+                                                 else ("", "", row.path))))
+        else:
+            raise ValueError(f"{out}: export writes .png or .csv, not {suffix!r}")
+        return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ._standalone import SAMPLES, run_panel
+
+    # a baseline at the sample's settings, then a higher sufficiency, so that files enter
+    return run_panel(ContextBundle, argv, default=SAMPLES / "code-repo",
+                     pin_then={"sufficiency": 0.95})
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
