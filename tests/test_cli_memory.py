@@ -92,3 +92,14 @@ def test_eval_reports_fixture_cases(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
                  "--metrics", "ndcg@10", "-p", "superseded_penalty=17"]) == 0
     assert "cases: 21/30 pass" in capsys.readouterr().out
+
+
+def test_malformed_decision_lines_are_skipped_with_a_warning(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = (SAMPLES / "decisions" / "decisions.jsonl").read_text("utf-8").splitlines()
+    path = tmp_path / "decisions.jsonl"
+    path.write_text("\n".join([*lines[:3], "not json", *lines[3:6]]) + "\n", encoding="utf-8")
+    assert main(["rank", str(path), "-m", "decision-memory", "-q", "release notes"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: 1 malformed line(s) skipped" in err
+    assert "decisions.jsonl:4: field 'json'" in err

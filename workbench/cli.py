@@ -39,8 +39,25 @@ class UsageError(Exception):
 def _load(args: argparse.Namespace) -> Dataset:
     from workbench.core.formats import load_dataset
 
-    return load_dataset(args.data, queries=getattr(args, "queries", None),
-                        qrels=getattr(args, "qrels", None), split=getattr(args, "split", "test"))
+    skipped: list[FormatError] = []
+    dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
+                           qrels=getattr(args, "qrels", None),
+                           split=getattr(args, "split", "test"), skipped=skipped)
+    report_skipped(skipped)
+    return dataset
+
+
+def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
+    """Malformed decision lines the original would skip silently: said on stderr, the rest
+    loaded."""
+    if not skipped:
+        return
+    print(f"warning: {len(skipped)} malformed line(s) skipped, as pi-lodestone skips them:",
+          file=sys.stderr)
+    for err in skipped[:shown]:
+        print(f"  {err}", file=sys.stderr)
+    if len(skipped) > shown:
+        print(f"  … and {len(skipped) - shown} more", file=sys.stderr)
 
 
 def _model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:

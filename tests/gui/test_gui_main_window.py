@@ -41,6 +41,25 @@ def test_malformed_dataset_keeps_the_previous_one(window: MainWindow, tmp_path: 
     assert window.session.dataset is before
 
 
+def test_malformed_decision_lines_are_skipped_and_said(window: MainWindow,
+                                                      tmp_path: Path) -> None:
+    """pi-lodestone skips decision lines it cannot parse; the window loads the rest and
+    names each skipped line."""
+    lines = (SAMPLES / "decisions" / "decisions.jsonl").read_text("utf-8").splitlines()
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "decisions.jsonl").write_text(
+        "\n".join([lines[0], '{"id": "broken", "title": ', *lines[1:5]]) + "\n",
+        encoding="utf-8")
+    assert window.open_path(folder, model="decision-memory")
+    ds = window.session.dataset
+    assert ds is not None and len(ds.corpus) == 5 and "broken" not in ds.corpus.index
+    assert window.error_box is not None
+    assert "skipping 1 malformed line" in window.error_box.text()
+    assert "decisions.jsonl:2: field 'json'" in window.error_box.text()
+    window.error_box.close()
+
+
 def test_undo_redo_through_the_menu_and_shortcuts(window: MainWindow, qtbot: QtBot) -> None:
     s, acts = window.session, window.menu_actions
     assert not acts.undo.isEnabled()

@@ -110,7 +110,8 @@ class MainWindow(QMainWindow):
                 sample = sample_settings(path) if path.is_dir() else {}
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
                 target = path / str(sample["data"]) if sample.get("data") else path
-                dataset = load_dataset(target)  # raises before anything changes
+                skipped: list[FormatError] = []
+                dataset = load_dataset(target, skipped=skipped)  # raises before any change
                 chosen, chosen_params = model, dict(params or {})
                 if chosen is None and sample.get("model"):
                     chosen = str(sample["model"])
@@ -127,6 +128,11 @@ class MainWindow(QMainWindow):
             text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             self.show_error(f"Could not open {path}:\n{text}")
             return False
+        if skipped:  # decisions the original skips silently: loaded without them, and said
+            listed = "\n".join(str(e) for e in skipped[:8])
+            more = f"\n… and {len(skipped) - 8} more" if len(skipped) > 8 else ""
+            self.show_error(f"Opened {path}, skipping {len(skipped)} malformed line(s) as "
+                            f"pi-lodestone does:\n{listed}{more}")
         self.menu_actions.add_recent(str(path))
         st.remember("last_dataset", str(path))
         if self.session.model is not None:

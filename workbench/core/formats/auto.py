@@ -73,6 +73,7 @@ def load_dataset(
     queries: StrPath | None = None,
     qrels: StrPath | None = None,
     split: str = "test",
+    skipped: list[FormatError] | None = None,
 ) -> Dataset:
     """Open a dataset, detecting its format.
 
@@ -97,6 +98,10 @@ def load_dataset(
     `qrels` (BEIR TSV or TREC qrels) name the query set and judgments; given for a folder, they
     replace the folder's own. OpenVault folders and chats carry their contexts, so `qrels`
     alone judges those. With judgments, the query set is the judged queries.
+
+    `skipped`: for pi-memory decisions, whose original skips lines it cannot parse, each
+    malformed line's error is appended here and the rest load (REFERENCE.md §1); without
+    it the first malformed line raises, as for every other format.
     """
     path = Path(path)
     if not path.exists():
@@ -127,7 +132,7 @@ def load_dataset(
         read_query_file = read_contexts
         own_queries = partial(read_contexts, path / CONTEXTS_FILE, name=name)
     elif is_pi_memory_folder(path):
-        corpus = read_decisions(path / DECISIONS_FILE, name=name)
+        corpus = read_decisions(path / DECISIONS_FILE, name=name, skipped=skipped)
         log = path / INJECTIONS_FILE
         prompts = (injection_queries(read_injections(log), name=name) if log.is_file()
                    else QuerySet((), name=name))
@@ -162,7 +167,7 @@ def load_dataset(
         raise FormatError(path, "an injections log holds no decisions: open the memory "
                           f"folder or its {DECISIONS_FILE}", field="path")
     elif path.is_file() and path.suffix.lower() == ".jsonl" and is_decisions_file(path):
-        corpus = read_decisions(path, name=name)
+        corpus = read_decisions(path, name=name, skipped=skipped)
     elif path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES:
         corpus = read_documents(path, name=name)
     else:
