@@ -120,6 +120,20 @@ def test_the_tab_shows_only_with_cases(qtbot: QtBot, cases: TuningSession) -> No
     assert area.tab_shown("EvalCases")
 
 
+def test_decision_memory_brings_its_main_view_forward(qtbot: QtBot,
+                                                      cases: TuningSession) -> None:
+    """Eval cases when the dataset has them, else the injection figures; the bundle for
+    codeledger; nothing forced for a model no panel prefers."""
+    area = ChartArea(cases)
+    _show(qtbot, area)
+    assert area.currentWidget() is area.panels["EvalCases"]
+    cases.open(SAMPLES / "decisions")
+    assert area.currentWidget() is area.panels["InjectionDiagnostics"]
+    cases.open(SAMPLES / "code-repo")
+    cases.set_model("codeledger")
+    assert area.currentWidget() is area.panels["ContextBundle"]
+
+
 def test_runs_standalone(qtbot: QtBot, tmp_path: Path) -> None:
     from workbench.gui.charts.cases import main
 

@@ -7,7 +7,8 @@ imported lazily, one by one, so the window works before (or without) any of them
 A panel that offers `applies() -> bool` (injection diagnostics: the decision-memory model; eval
 cases: a dataset with cases) has its tab hidden while it does not apply, so that users of other
 models and datasets do not see tabs that would only hold a note. A panel that names
-`preferred_models` (the bundle: codeledger) becomes the shown tab when one of those models is
+`preferred_models` (the bundle: codeledger; injection figures and eval cases: decision-memory)
+becomes the shown tab when one of those models is
 chosen, since it is that model's main view.
 """
 
@@ -77,7 +78,7 @@ class ChartArea(QTabWidget):
             note.setAlignment(Qt.AlignmentFlag.AlignCenter)
             note.setStyleSheet("color:#8c959f")
             self.addTab(note, "Charts")
-        self._model_id: str | None = None
+        self._shown_for: tuple[str | None, int] | None = None
         subscribe(self, session.model_changed, self.update_tabs)
         subscribe(self, session.dataset_changed, self.update_tabs)
         self.update_tabs()
@@ -90,10 +91,15 @@ class ChartArea(QTabWidget):
             if callable(applies):
                 self.setTabVisible(self.indexOf(panel), bool(applies()))
         model_id = self.session.model.id if self.session.model is not None else None
-        if model_id != self._model_id:
-            self._model_id = model_id
-            for panel in self.panels.values():
-                if model_id in getattr(panel, "preferred_models", ()):
+        key = (model_id, id(self.session.dataset))
+        if key != self._shown_for:
+            self._shown_for = key
+            # the most specific panel that prefers this model and applies: the last one listed
+            # (eval cases over the injection figures when the dataset has cases)
+            for panel in reversed(self.panels.values()):
+                applies = getattr(panel, "applies", None)
+                if model_id in getattr(panel, "preferred_models", ()) and (
+                        not callable(applies) or applies()):
                     self.setCurrentWidget(panel)
                     break
 

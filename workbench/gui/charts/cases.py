@@ -58,6 +58,7 @@ def change_text(now: CaseResult, was: CaseResult | None) -> str:
 
 class EvalCases(ChartPanel):
     title = "Eval cases"
+    preferred_models = ("decision-memory",)
     export_name = "eval-cases"
     export_suffixes = (".png", ".csv")
 

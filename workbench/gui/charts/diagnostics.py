@@ -187,6 +187,7 @@ def _cell(text: str, right: bool = True, color: str | None = None) -> QTableWidg
 
 class InjectionDiagnostics(ChartPanel):
     title = "Injection diagnostics"
+    preferred_models = ("decision-memory",)
     export_name = "injection-diagnostics"
 
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
