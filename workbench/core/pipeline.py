@@ -73,11 +73,13 @@ class Pipeline:
 
 
 def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments | None,
-             metric_names: Sequence[str], depth: int, *, select: bool = True) -> Result:
-    """Combine, rank to `depth` with the model's selection, evaluate when judged."""
+             metric_names: Sequence[str], depth: int, *, select: bool = True,
+             hint: NDArray[np.int64] | None = None) -> Result:
+    """Combine, rank to `depth` with the model's selection, evaluate when judged. `hint`:
+    the previous result's `ranking.pair`, which speeds up the top k (`ranking.top_k`)."""
     scores = model.combine(prepared, params)
     selection = model.selection_params(params) if select else None
-    ranking = engine.rank(scores, depth, selection)
+    ranking = engine.rank(scores, depth, selection, hint)
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:
         result.per_query = evaluate(metric_names, ranking.docs, judgments)

@@ -124,7 +124,40 @@ class Ranking:
     count: NDArray[np.int64]
 
 
-def _dense_top_k(values: NDArray[np.float64], k: int) -> tuple[NDArray[np.int64],
+def _block_bound(values: NDArray[np.float64], k: int) -> NDArray[np.float64]:
+    """float64 (R,): a lower bound of each row's k-th largest value (rows of ≥ 4k entries):
+    the row cut into 2k strided blocks, the k-th largest block maximum (k distinct elements
+    reach it)."""
+    r, c = values.shape
+    nb = 2 * k
+    full = c - c % nb
+    block_max = values[:, :full].reshape(r, -1, nb).max(axis=1)
+    if full < c:
+        tail = values[:, full:]
+        block_max[:, : tail.shape[1]] = np.maximum(block_max[:, : tail.shape[1]], tail)
+    out: NDArray[np.float64] = -np.partition(-block_max, k - 1, axis=1)[:, k - 1]
+    return out
+
+
+def _hint_bound(values: NDArray[np.float64], k: int,
+                hint: NDArray[np.int64]) -> NDArray[np.float64]:
+    """float64 (R,): the k-th largest of each row's values at the hinted columns (R, H) —
+    distinct columns, -1 padding — or -inf where a row has fewer than k finite ones. Any k
+    distinct entries bound the row's k-th largest value from below; the previous slider
+    tick's top k bound it tightly, since a small step moves few documents."""
+    c = values.shape[1]
+    ok = (hint >= 0) & (hint < c)
+    hv = np.take_along_axis(values, np.where(ok, hint, 0), axis=1)
+    hv[~ok] = -np.inf
+    if hint.shape[1] == k:
+        out: NDArray[np.float64] = hv.min(axis=1)
+    else:
+        out = -np.partition(-hv, k - 1, axis=1)[:, k - 1]
+    return out
+
+
+def _dense_top_k(values: NDArray[np.float64], k: int,
+                 hint: NDArray[np.int64] | None = None) -> tuple[NDArray[np.int64],
                                                                  NDArray[np.float64]]:
     """Columns and values of the k largest finite entries of each row of `values` (R, L),
     best first, ties by column; -inf marks what may not be ranked. Returns (R, k) arrays
@@ -137,19 +170,26 @@ def _dense_top_k(values: NDArray[np.float64], k: int) -> tuple[NDArray[np.int64]
     """
     r, c = values.shape
     lowest = -np.finfo(np.float64).max  # a bound never below this keeps -inf out
-    if c >= 4 * k:
-        nb = 2 * k
-        full = c - c % nb
-        block_max = values[:, :full].reshape(r, -1, nb).max(axis=1)
-        if full < c:
-            tail = values[:, full:]
-            block_max[:, : tail.shape[1]] = np.maximum(block_max[:, : tail.shape[1]], tail)
-        bound = np.maximum(-np.partition(-block_max, k - 1, axis=1)[:, k - 1], lowest)
+    if c >= 4 * k and hint is not None and hint.shape[0] == r and hint.shape[1] >= k:
+        hinted = _hint_bound(values, k, hint)
+        bound = np.maximum(hinted, lowest)
         keep = values >= bound[:, None]
+        counts = keep.sum(axis=1)
+        # rows the hint does not bound (too few finite entries) or bounds loosely (a big
+        # step, many ties): the block bound too, on those rows alone
+        loose = np.flatnonzero(~np.isfinite(hinted) | (counts > 4 * k))
+        if len(loose):
+            bound[loose] = np.maximum(bound[loose], _block_bound(values[loose], k))
+            keep[loose] = values[loose] >= bound[loose, None]
+            counts[loose] = keep[loose].sum(axis=1)
+    elif c >= 4 * k:
+        bound = np.maximum(_block_bound(values, k), lowest)
+        keep = values >= bound[:, None]
+        counts = keep.sum(axis=1)
     else:
         bound = np.full(r, lowest)
         keep = values >= lowest
-    counts = keep.sum(axis=1)
+        counts = keep.sum(axis=1)
     heavy = np.flatnonzero(counts > 2 * k)
     if len(heavy):
         # rows where many entries tie at the bound (every non-match scoring 0, say): of the
@@ -222,8 +262,11 @@ def _buckets(row_ptr: NDArray[np.int64]) -> list[_Bucket]:
     return buckets
 
 
-def top_k(scores: Scores, k: int) -> Ranking:
+def top_k(scores: Scores, k: int, hint: NDArray[np.int64] | None = None) -> Ranking:
     """The k best ungated pairs of every query, ties broken by the model's candidate order.
+
+    `hint`: int64 (Q, H) pairs, -1 padded — the previous tick's ranking (`Ranking.pair`);
+    any distinct pairs of each row are correct, near ones make it faster (dense rows only).
 
     Equal rows are one reshape into a (Q, L) table. Ragged rows are ranked in buckets of
     similar length, each padded to its longest row (padding at most doubles a bucket): one
@@ -240,7 +283,10 @@ def top_k(scores: Scores, k: int) -> Ranking:
     pair = np.full((q, k), -1, np.int64)
     best = np.full((q, k), -np.inf)
     if int(lengths.min()) == longest:  # dense
-        cols, vals = _dense_top_k(values.reshape(q, longest), k)
+        hint_cols = None
+        if hint is not None and hint.ndim == 2 and hint.shape[0] == q:
+            hint_cols = np.where(hint >= 0, hint - scores.row_ptr[:-1, None], -1)
+        cols, vals = _dense_top_k(values.reshape(q, longest), k, hint_cols)
         pair[:] = np.where(cols >= 0, scores.row_ptr[:-1, None] + cols, -1)
         best[:] = vals
     else:
@@ -285,13 +331,14 @@ def select(ranking: Ranking, selection: Selection) -> Ranking:
     )
 
 
-def rank(scores: Scores, k: int, selection: Selection | None = None) -> Ranking:
-    """Top k (plus the offset) of every query, then the selection."""
+def rank(scores: Scores, k: int, selection: Selection | None = None,
+         hint: NDArray[np.int64] | None = None) -> Ranking:
+    """Top k (plus the offset) of every query, then the selection. `hint`: see `top_k`."""
     sel = selection or Selection()
     depth = k + sel.offset
     if sel.limit is not None:
         depth = min(depth, sel.limit + sel.offset)
-    return select(top_k(scores, depth), sel)
+    return select(top_k(scores, depth, hint), sel)
 
 
 def _empty_ranking(q: int, k: int) -> Ranking:

@@ -42,6 +42,7 @@ class ComputeRequest:
     judgments: Judgments | None
     metrics: tuple[str, ...]
     depth: int
+    hint: Any = None  # the previous result's ranking.pair: a faster top k, same result
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def compute(request: ComputeRequest) -> ComputeResult:
     """Combine, rank and evaluate: safe to run on a worker thread."""
     t0 = time.perf_counter()
     result = run_live(request.model, request.prepared, request.params, request.judgments,
-                      request.metrics, request.depth)
+                      request.metrics, request.depth, hint=request.hint)
     return ComputeResult(request.generation, request.params, result,
                          time.perf_counter() - t0)
 
@@ -272,8 +273,9 @@ class TuningSession:
         if self.model is None or self.dataset is None or self.needs_prepare:
             return None
         self._generation += 1
+        hint = self.result.ranking.pair if self.result is not None else None
         return ComputeRequest(self._generation, self.model, self.prepared, dict(self.params),
-                              self.judgments, self.metric_names, self.depth)
+                              self.judgments, self.metric_names, self.depth, hint)
 
     def apply(self, done: ComputeResult) -> bool:
         """Take a result if it answers the newest request; say whether it was taken."""

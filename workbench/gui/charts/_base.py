@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -69,11 +68,17 @@ def add_legend(plot: pg.PlotWidget) -> pg.LegendItem:
     return legend
 
 
-def fit_left_axis(plot: pg.PlotWidget, labels: list[str]) -> None:
-    """Widen the left axis to its longest tick label (pyqtgraph would clip it)."""
-    metrics = QFontMetrics(plot.getPlotItem().getAxis("left").font())
-    widest = max((metrics.horizontalAdvance(s) for s in labels), default=0)
-    plot.getPlotItem().getAxis("left").setWidth(widest + 16)
+def fit_left_axis(plot: pg.PlotWidget, labels: list[str], *, grow_only: bool = False) -> None:
+    """Widen the left axis to its longest tick label (pyqtgraph would clip it). `grow_only`:
+    never narrower than now, unless far too wide — a new width re-lays out the plot and
+    re-renders both axes, which a redraw on every slider tick should not pay for."""
+    axis = plot.getPlotItem().getAxis("left")
+    metrics = QFontMetrics(axis.font())
+    width = max((metrics.horizontalAdvance(s) for s in labels), default=0) + 16
+    now = axis.width()
+    if grow_only and now >= width and width >= 0.75 * now:
+        return
+    axis.setWidth(width)
 
 
 def legend_room(plot: pg.PlotWidget, legend: pg.LegendItem) -> float:

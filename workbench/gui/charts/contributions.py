@@ -53,6 +53,9 @@ class ContributionChart(ChartPanel):
         self.tabs = QTabWidget()
         self.top_plot = make_plot(bottom="contribution to the score")
         self.top_plot.getPlotItem().invertY(True)
+        # no grid lines along the rows (the bars are the rows): the left axis, re-rendered
+        # whenever the top k reorders, then covers its own strip, not the whole view
+        self.top_plot.getPlotItem().showGrid(x=True, y=False, alpha=0.15)
         self.top_plot.getPlotItem().getAxis("left").setStyle(autoExpandTextSpace=True)
         self.pair_plot = make_plot(left="contribution")
         self.tabs.addTab(self.top_plot, "Top k")
@@ -177,7 +180,7 @@ class ContributionChart(ChartPanel):
         if labels != self._top_labels:  # the axis re-renders its picture on new ticks
             self._top_labels = labels
             self.top_plot.getPlotItem().getAxis("left").setTicks([labels])
-            fit_left_axis(self.top_plot, [text for _, text in labels])
+            fit_left_axis(self.top_plot, [text for _, text in labels], grow_only=True)
         self._top_range = (float(min(0.0, start.min())),
                            float(max(np.nanmax(totals), (start + length).max(), 0.0)), n)
         self._apply_top_range()
@@ -190,13 +193,13 @@ class ContributionChart(ChartPanel):
         room = legend_room(self.top_plot, self.top_legend)
         want = (lo - 0.02 * span, lo + span / (1 - room))
         shown = self._x_shown
-        # a range that moves on every slider tick re-renders the axis (ticks, labels, its
-        # picture) on every tick: keep the shown range while the bars fit it and fill most
-        # of it, and leave some headroom when it has to change
-        if (shown is None or want[0] < shown[0] or want[1] > shown[1]
-                or (want[1] - want[0]) < 0.8 * (shown[1] - shown[0])):
-            extra = 0.05 * (want[1] - want[0])
-            shown = (want[0] - (extra if want[0] < 0 else 0.0), want[1] + extra)
+        # a range that moves on every slider tick re-renders the bottom axis and its grid
+        # (~6 ms) on every tick: keep the shown range while the bars fit it and fill most of
+        # it; when it must change, leave headroom on the side(s) the bars grow to
+        if (shown is None or lo < shown[0] or want[1] > shown[1]
+                or (want[1] - want[0]) < 0.55 * (shown[1] - shown[0])):
+            extra = 0.3 * (want[1] - want[0])
+            shown = (want[0] - (extra if lo < 0 else 0.0), want[1] + extra)
             self._x_shown = shown
         plot = self.top_plot.getPlotItem()
         plot.setXRange(*shown, padding=0)
