@@ -133,3 +133,21 @@ def test_sample_folder_is_built_once_and_opened_with_its_tasks() -> None:
     assert len(ds.queries) > 0 and ds.qrels
     for q in ds.queries:
         assert q.context["snapshot"] == ds.source.rsplit("@", 1)[1]
+
+
+def test_codeledger_config_globs_apply(repo: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "shorty"
+    shutil.copytree(repo, copy)
+    (copy / ".codeledger").mkdir()
+    (copy / ".codeledger" / "config.json").write_text(json.dumps(
+        {"repo": {"include": ["api/**"], "exclude": ["api/tests/**"]}}), encoding="utf-8")
+    ds = read_code_repo(copy)
+    assert ds.corpus.ids and all(p.startswith("api/") for p in ds.corpus.ids)
+    assert not any(p.startswith("api/tests/") for p in ds.corpus.ids)
+    assert "api/shorty/app.py" in ds.corpus.index
+    # the caller's globs win over the config's
+    assert "client/src/client.ts" in read_code_repo(copy, include=[], exclude=[]).corpus.index
+    (copy / ".codeledger" / "config.json").write_text('{"repo": {"exclude": "x"}}',
+                                                     encoding="utf-8")
+    with pytest.raises(FormatError, match=r"config.json: field 'repo.exclude'"):
+        read_code_repo(copy)

@@ -9,6 +9,8 @@ are the queries, and the files each task needed are its judgments.
 - A folder holding a `git fast-import` stream (`history.fi`, the bundled sample) is built into
   a repository under the cache folder once (same stream → same commits) and read as above,
   with the folder's `tasks.jsonl`.
+- `.codeledger/config.json` in the working tree: its `repo.include` / `repo.exclude` globs
+  apply unless the caller gives its own (CodeLedger's own config, REFERENCE §2).
 - Ledger (optional, `.codeledger/ledger.jsonl` in the working tree, or a path): one outcome
   per line, `{"files": [paths], "outcome": "success" | "failure", "at": ISO time or epoch
   seconds, "task": text}`. Per file the entries naming it are counted and weighted by
@@ -19,6 +21,7 @@ are the queries, and the files each task needed are its judgments.
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -35,10 +38,12 @@ from workbench.core.repo.index import index_repository
 from workbench.core.repo.model import FileInfo, RepoIndex
 from workbench.core.repo.sample import build_sample_repo
 
-__all__ = ["FILE_KEYS", "HISTORY_STREAM", "LEDGER_FILE", "TASKS_FILE", "is_code_repo",
-           "is_sample_stream_folder", "read_code_repo", "read_ledger", "sample_repo"]
+__all__ = ["CONFIG_FILE", "FILE_KEYS", "HISTORY_STREAM", "LEDGER_FILE", "TASKS_FILE",
+           "is_code_repo", "is_sample_stream_folder", "read_code_repo", "read_ledger",
+           "read_repo_globs", "sample_repo"]
 
 TASKS_FILE = "tasks.jsonl"
+CONFIG_FILE = ".codeledger/config.json"
 LEDGER_FILE = ".codeledger/ledger.jsonl"
 HISTORY_STREAM = "history.fi"
 LEDGER_HALF_LIFE_DAYS = 30.0
@@ -77,8 +82,8 @@ def sample_repo(folder: Path) -> Path:
 
 
 def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | None = None,
-                   ledger: StrPath | None = None, include: Sequence[str] = (),
-                   exclude: Sequence[str] = (), churn_days: int = 90,
+                   ledger: StrPath | None = None, include: Sequence[str] | None = None,
+                   exclude: Sequence[str] | None = None, churn_days: int = 90,
                    name: str | None = None, progress: Progress = NO_PROGRESS) -> Dataset:
     """The repository `repo` as a dataset (see the module docstring).
 
@@ -90,6 +95,9 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     if not is_code_repo(root):
         raise FormatError(root, "not a git repository (no .git)", field="path")
     task_list = read_tasks(tasks) if tasks is not None else []
+    own_include, own_exclude = read_repo_globs(root / CONFIG_FILE)
+    include = own_include if include is None else include
+    exclude = own_exclude if exclude is None else exclude
     try:
         snapshot = rev or (tasks_snapshot(task_list) if task_list else None) or "HEAD"
     except ValueError as exc:
@@ -112,6 +120,26 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     progress(1.0, f"{len(docs)} files, {len(queries)} tasks")
     return Dataset(name=label, corpus=Corpus(docs, name=label), queries=queries, qrels=qrels,
                    source=f"{root.resolve()}@{index.commit}")
+
+
+def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:
+    """`repo.include` and `repo.exclude` of a CodeLedger config; ([], []) without one."""
+    if not path.is_file():
+        return [], []
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FormatError(path, f"invalid JSON ({exc})", field="json") from None
+    repo = config.get("repo", {}) if isinstance(config, dict) else None
+    if not isinstance(repo, dict):
+        raise FormatError(path, "expected an object", field="repo")
+    out = []
+    for key in ("include", "exclude"):
+        globs = repo.get(key, [])
+        if not isinstance(globs, list) or not all(isinstance(g, str) for g in globs):
+            raise FormatError(path, "expected a list of globs", field=f"repo.{key}")
+        out.append(globs)
+    return out[0], out[1]
 
 
 def _contents(root: Path, index: RepoIndex) -> dict[str, str]:
