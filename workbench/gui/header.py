@@ -4,7 +4,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
@@ -23,9 +30,13 @@ class Header(QWidget):
             label = get_model(mid).label
             self.model_combo.addItem(f"{mid} — {label}", mid)
         self.model_combo.setToolTip("scoring model (parameters reset to its defaults)")
-        self.model_combo.setMinimumContentsLength(18)
-        self.model_combo.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        # as wide as its longest entry ("codeledger — Context selection for code
+        # (CodeLedger)"): the dataset line beside it gives way instead (it is elided by the
+        # window's width, its full text in the tooltip)
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.dataset_label.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                         QSizePolicy.Policy.Preferred)
+        self.dataset_label.setMinimumWidth(160)
         self.baseline_label = QLabel(self)
         self.pin_button = QPushButton("Pin as baseline", self)
         self.pin_button.setToolTip("compare every later change against the current result "

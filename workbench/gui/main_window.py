@@ -62,7 +62,7 @@ class MainWindow(QMainWindow):
         self.centre_split = _splitter(Qt.Orientation.Vertical, "centre", self.ranked,
                                       self.preview, sizes=(420, 200))
         self.h_split = _splitter(Qt.Orientation.Horizontal, "columns", self.queries,
-                                 self.centre_split, self.params, sizes=(330, 810, 410))
+                                 self.centre_split, self.params, sizes=(370, 780, 400))
         self.h_split.setStretchFactor(1, 1)
         bottom = QWidget(self)
         bl = QVBoxLayout(bottom)
@@ -84,6 +84,8 @@ class MainWindow(QMainWindow):
         self.timing = QLabel("", self)
         self.timing.setFixedWidth(self.timing.fontMetrics().horizontalAdvance(
             "combine + rank + metrics: 0000 ms (00,000,000 pairs)") + 8)
+        # fixed both ways: a new text must not re-lay out the status bar on every tick
+        self.timing.setFixedHeight(self.timing.fontMetrics().height() + 4)
         self.timing.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.timing)
         self.error_box: QMessageBox | None = None

@@ -1,6 +1,7 @@
 """The metric strip: several metrics at once (nDCG@k, MRR@k, P@k, R@k, R@100) with their
 baseline values and signed deltas, k chosen by a spin box, the number of queries improved and
-worsened and the paired test's p-value against the baseline."""
+worsened and the paired test's p-value against the baseline; and the model's own metrics
+where it reports them (codeledger's bundle recall and precision)."""
 
 from __future__ import annotations
 
@@ -23,9 +24,16 @@ from workbench.core.session import TuningSession
 from .bind import subscribe_many
 from .palette import BETTER, WORSE, delta_color, signed
 
+# a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
+# them; counts such as bundle_files are not quality metrics and stay off the strip
+EXTRA_METRICS = ("bundle_recall", "bundle_precision")
+
 
 def metric_label(name: str) -> str:
-    """ndcg@10 → nDCG@10, mrr@10 → MRR@10, p@10 → P@10, r@100 → R@100."""
+    """ndcg@10 → nDCG@10, mrr@10 → MRR@10, p@10 → P@10, r@100 → R@100,
+    bundle_recall → bundle recall."""
+    if "@" not in name and "_" in name:
+        return name.replace("_", " ")
     head, _, cut = name.partition("@")
     pretty = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}.get(head, head)
     return f"{pretty}@{cut}" if cut else pretty
@@ -120,6 +128,17 @@ class MetricStrip(QWidget):
             card = MetricCard(self)
             self.cards.append(card)
             layout.addWidget(card)
+        # the model's own metrics: hidden until a result reports them
+        self.extra_cards: dict[str, MetricCard] = {}
+        for name in EXTRA_METRICS:
+            card = MetricCard(self)
+            card.setToolTip(f"{metric_label(name)}: reported by the model, mean over the "
+                            "judged queries")
+            card.setFixedWidth(max(card.width(), card.fontMetrics().horizontalAdvance(
+                metric_label(name)) + 28))
+            card.hide()
+            self.extra_cards[name] = card
+            layout.addWidget(card)
         layout.addStretch(1)
         self.comparison = QLabel("", self)
         self.comparison.setTextFormat(Qt.TextFormat.RichText)
@@ -152,6 +171,16 @@ class MetricStrip(QWidget):
             value = res.means.get(name) if res is not None else None
             b = base.result.means.get(name) if base is not None else None
             card.show_metric(name, value, b)
+        for name, card in self.extra_cards.items():
+            value = res.means.get(name) if res is not None else None
+            if value is None:
+                if not card.isHidden():  # shown or hidden on a change of model, not per tick
+                    card.hide()
+                continue
+            b = base.result.means.get(name) if base is not None else None
+            card.show_metric(name, value, b)
+            if card.isHidden():
+                card.show()
         if self.defer_ms and res is not None and base is not None:
             self._timer.start()  # restarts: one test after the storm settles
             return

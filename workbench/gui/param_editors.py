@@ -7,7 +7,8 @@ Every editor emits `edited(name, value, dragging)` when the USER changes it (nev
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -16,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QSlider,
     QSpinBox,
     QToolButton,
@@ -228,6 +230,28 @@ class TextEditor(ParamEditor):
         self.line.blockSignals(True)
         self.line.setText(str(value))
         self.line.blockSignals(False)
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that elides its text at the right when narrower than it (the full
+    text in its tooltip), so a long parameter label neither wraps nor clips."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(self.fontMetrics().height() + 4)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance("W…") + 4, self.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight,
+                                             rect.width())
+        p.setPen(self.palette().color(self.foregroundRole()))
+        p.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        p.end()
 
 
 def make_editor(param: Param, parent: QWidget | None = None) -> ParamEditor:

@@ -3,9 +3,16 @@ a reset button, "Reset all", and the prepare-stage parameters grouped apart (`Pr
 
 Moving an editor sets the session's parameter; a change of the session's parameters (undo,
 load, another panel) moves the editors, without echoing back.
+
+Labels sit on one line, elided, their full text and help in the tooltip. A model with many
+live parameters gets them grouped by name prefix (`w_…`, `recency_…`: three or more sharing
+one) into sections that fold, in the schema's order; the group's common label prefix
+("Weight: ") becomes its title.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -15,17 +22,65 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from workbench.core.params import ParamError
+from workbench.core.params import Param, ParamError
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .param_editors import ParamEditor, make_editor, reset_button, tooltip
+from .param_editors import ElidedLabel, ParamEditor, make_editor, reset_button, tooltip
 from .prepare_box import PrepareBox
 from .worker import LiveLoop
+
+GROUP_ABOVE = 16  # live parameters beyond which they are grouped
+GROUP_MIN = 3  # parameters sharing a prefix that make a group
+FOLD_ABOVE = 30  # live parameters beyond which groups after the first start folded
+
+
+@dataclass
+class Section:
+    """Parameters shown together: a group (`key` its name prefix) or a run of loose ones."""
+
+    key: str | None
+    title: str
+    params: list[Param]
+
+
+def sections(params: list[Param]) -> list[Section]:
+    """`params` in schema order, grouped by name prefix when there are many of them."""
+    if len(params) <= GROUP_ABOVE:
+        return [Section(None, "", list(params))]
+    prefix = {p.name: p.name.split("_", 1)[0] for p in params if "_" in p.name}
+    counts: dict[str, int] = {}
+    for head in prefix.values():
+        counts[head] = counts.get(head, 0) + 1
+    out: list[Section] = []
+    by_key: dict[str, Section] = {}
+    for p in params:
+        key = prefix.get(p.name)
+        if key is None or counts[key] < GROUP_MIN:
+            if not out or out[-1].key is not None:
+                out.append(Section(None, "", []))
+            out[-1].params.append(p)
+        elif key in by_key:
+            by_key[key].params.append(p)
+        else:
+            by_key[key] = Section(key, f"{key}_…", [p])
+            out.append(by_key[key])
+    for sec in by_key.values():
+        heads = {p.label.split(": ", 1)[0] for p in sec.params}
+        if len(heads) == 1 and all(": " in p.label for p in sec.params):
+            sec.title = heads.pop()
+    return out
+
+
+def short_label(p: Param, section: Section) -> str:
+    """The label without the group's common "Title: " prefix."""
+    head = section.title + ": "
+    return p.label[len(head):] if section.key and p.label.startswith(head) else p.label
 
 
 class ParamPanel(QScrollArea):
@@ -38,6 +93,8 @@ class ParamPanel(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(300)
         self.editors: dict[str, ParamEditor] = {}
+        self.groups: dict[str, QToolButton] = {}  # name prefix → its fold button
+        self._folded: dict[tuple[str, str], bool] = {}  # (model, prefix) → folded, kept
         self._body: QWidget | None = None
         self.prepare_box: PrepareBox | None = None
         self.error_label = QLabel()
@@ -62,32 +119,46 @@ class ParamPanel(QScrollArea):
             return
         live = QGroupBox("Live parameters", body)
         live.setToolTip(f"{model.label}: {model.description}")
-        grid = QGridLayout(live)
-        grid.setColumnStretch(1, 1)
-        grid.setVerticalSpacing(8)
-        row = 0
-        for p in model.schema.stage("live"):
-            label = QLabel(p.label, live)
-            label.setToolTip(tooltip(p))
-            label.setWordWrap(True)
-            label.setMinimumWidth(90)
-            label.setMaximumWidth(150)
-            editor = make_editor(p, live)
-            editor.edited.connect(self._on_edited)
-            reset = reset_button(live, f"reset {p.label} to {p.default!r}")
-            reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
-            grid.addWidget(label, row, 0)
-            grid.addWidget(editor, row, 1)
-            grid.addWidget(reset, row, 2)
-            self.editors[p.name] = editor
-            row += 1
+        column = QVBoxLayout(live)
+        column.setSpacing(4)
+        self.groups = {}
+        params = list(model.schema.stage("live"))
+        # one label width for every section, so the editors line up
+        label_w = min(150, max(90, live.fontMetrics().horizontalAdvance("Weight: success p")))
+        first_group = True
+        for sec in sections(params):
+            holder = QWidget(live)
+            grid = QGridLayout(holder)
+            grid.setContentsMargins(0, 0, 0, 0)
+            grid.setColumnStretch(1, 1)
+            grid.setVerticalSpacing(6)
+            for row, p in enumerate(sec.params):
+                label = ElidedLabel(short_label(p, sec), holder)
+                label.setToolTip(tooltip(p))
+                label.setFixedWidth(label_w)
+                editor = make_editor(p, holder)
+                editor.edited.connect(self._on_edited)
+                reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
+                reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
+                grid.addWidget(label, row, 0)
+                grid.addWidget(editor, row, 1)
+                grid.addWidget(reset, row, 2)
+                self.editors[p.name] = editor
+            if sec.key is None:
+                column.addWidget(holder)
+                continue
+            folded = self._folded.get((model.id, sec.key),
+                                      len(params) > FOLD_ABOVE and not first_group)
+            first_group = False
+            column.addWidget(self._fold_button(model.id, sec, holder, folded, live))
+            column.addWidget(holder)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         self.reset_all = QPushButton("Reset all", live)
         self.reset_all.setToolTip("every live parameter back to its default")
         self.reset_all.clicked.connect(lambda: self._reset(None))
         buttons.addWidget(self.reset_all)
-        grid.addLayout(buttons, row, 0, 1, 3)
+        column.addLayout(buttons)
         outer.addWidget(live)
         self.error_label = QLabel(body)
         self.error_label.setStyleSheet("color:#c0392b")
@@ -101,6 +172,30 @@ class ParamPanel(QScrollArea):
         outer.addStretch(1)
         self._install(body)
         self._on_params_changed(None)
+
+    def _fold_button(self, model_id: str, sec: Section, holder: QWidget, folded: bool,
+                     parent: QWidget) -> QToolButton:
+        """A section's title, which folds and unfolds it."""
+        assert sec.key is not None
+        key = sec.key
+        b = QToolButton(parent)
+        b.setText(f"{sec.title} ({len(sec.params)})")
+        b.setToolTip("parameters " + ", ".join(p.name for p in sec.params))
+        b.setCheckable(True)
+        b.setChecked(not folded)
+        b.setAutoRaise(True)
+        b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        b.setStyleSheet("QToolButton { font-weight: 600; }")
+
+        def show(open_: bool) -> None:
+            b.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
+            holder.setVisible(open_)
+            self._folded[(model_id, key)] = not open_
+
+        show(not folded)
+        b.toggled.connect(show)
+        self.groups[key] = b
+        return b
 
     def _install(self, body: QWidget) -> None:
         old = self.takeWidget()

@@ -4,6 +4,10 @@ highlighted, and its score broken down by signal.
 Terms come from the model's `explain()` where it names them (BM25 stems, matched words), else
 from the query's own words; a word of the document is highlighted when it starts with one of
 them, case-insensitively (so a stem `roast` marks roasting and Roasted).
+
+A source file (metadata `language` other than markdown/other) shows in a monospace font with
+line numbers; where the model's explain names an `excerpt` (the line ranges it would send of a
+large file), those lines carry a bar in the gutter and a light background.
 """
 
 from __future__ import annotations
@@ -25,6 +29,51 @@ _STOP = frozenset("the and for are was were with that this from what which when 
                   "why does did has have had not but its into than then them they their there "
                   "can could would should about your you our".split())
 MAX_CHARS = 20_000
+PROSE_LANGUAGES = frozenset({"", "other", "markdown", "text"})
+EXCERPT_BG = "#e6f0fb"
+EXCERPT_BAR = "#2f6fba"
+
+
+def is_source(metadata: Any) -> bool:
+    """A document of a code dataset: its metadata names a programming language."""
+    lang = metadata.get("language") if hasattr(metadata, "get") else None
+    return isinstance(lang, str) and lang.lower() not in PROSE_LANGUAGES
+
+
+def excerpt_ranges(details: dict[str, Any]) -> list[tuple[int, int]]:
+    """The 1-based inclusive line ranges of explain's `excerpt.ranges` ([] without one)."""
+    ex = details.get("excerpt")
+    if not isinstance(ex, dict):
+        return []
+    out = []
+    for item in ex.get("ranges") or []:
+        try:
+            a, b = int(item[0]), int(item[1])
+        except (TypeError, ValueError, IndexError):
+            continue
+        out.append((a, b))
+    return out
+
+
+def code_html(text: str, terms: set[str], ranges: list[tuple[int, int]]) -> str:
+    """`text` as numbered monospace lines, the lines within `ranges` marked."""
+    lines = text.split("\n")
+    marked = [False] * (len(lines) + 1)
+    for a, b in ranges:
+        for i in range(max(a, 1), min(b, len(lines)) + 1):
+            marked[i] = True
+    width = len(str(len(lines)))
+    rows = []
+    for i, line in enumerate(lines, 1):
+        num = str(i).rjust(width)
+        if marked[i]:
+            rows.append(f"<span style='color:{EXCERPT_BAR}'>{num}▐</span>"
+                        f"<span style='background:{EXCERPT_BG}'>"
+                        f"{highlight(line, terms) or ' '}</span>")
+        else:
+            rows.append(f"<span style='color:#8c959f'>{num}&nbsp;</span>"
+                        f"{highlight(line, terms)}")
+    return ("<pre style='font-family:monospace; margin:0'>" + "\n".join(rows) + "</pre>")
 
 
 def query_terms(text: str) -> set[str]:
@@ -34,8 +83,13 @@ def query_terms(text: str) -> set[str]:
 
 
 def explain_terms(details: dict[str, Any]) -> set[str]:
-    """Matched terms named by a model's explain(): `matched_terms[].term`, `words[].word`."""
+    """Matched terms named by a model's explain(): `matched_terms[].term`, `words[].word`,
+    `matched.{path_or_symbol,content}[]` (codeledger)."""
     out: set[str] = set()
+    matched = details.get("matched")
+    if isinstance(matched, dict):
+        for key in ("path_or_symbol", "content"):
+            out.update(str(t).lower() for t in matched.get(key) or [] if t)
     for item in details.get("matched_terms") or []:
         if isinstance(item, dict) and item.get("term"):
             out.add(str(item["term"]).lower())
@@ -83,6 +137,8 @@ class DocumentPreview(QWidget):
         layout.addWidget(self.browser)
         self.terms: set[str] = set()
         self.doc: int | None = None
+        self.code = False  # the document shows as source (monospace, numbered lines)
+        self.excerpt: list[tuple[int, int]] = []  # its excerpt's line ranges, 1-based
         subscribe_many(self, [
             (session.docs_changed, self.refresh),
             (session.query_changed, self.refresh),
@@ -113,18 +169,41 @@ class DocumentPreview(QWidget):
         self.doc = doc
         if ds is None or doc is None or doc >= len(ds.corpus) or not len(ds.queries):
             self.terms = set()
+            self.code, self.excerpt = False, []
             self.browser.setHtml("<i style='color:#57606a'>Select a document to preview it."
                                  "</i>")
             return
         d, q = ds.corpus[doc], ds.queries[s.query]
         details = self._explain(doc)
         self.terms = explain_terms(details) or query_terms(q.text)
-        parts = [f"<h3 style='margin:0'>{html.escape(d.title or d.id)}</h3>",
-                 f"<div style='color:#57606a'>{html.escape(d.id)}"
-                 + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
-                 + "</div>", self._breakdown(doc),
-                 "<p style='white-space:pre-wrap'>"
-                 + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
+        self.excerpt = excerpt_ranges(details)
+        self.code = is_source(d.metadata)
+        if self.code:
+            n_lines = d.text.count("\n") + 1
+            facts = [str(d.metadata.get("language")), f"{n_lines:,} lines"]
+            ex = details.get("excerpt")
+            if self.excerpt and isinstance(ex, dict):
+                kept = sum(b - a + 1 for a, b in self.excerpt)
+                facts.append(f"<span style='color:{EXCERPT_BAR}'>▐ excerpt: "
+                             f"{int(ex.get('lines', kept)):,} of "
+                             f"{int(ex.get('of_lines', n_lines)):,} lines</span>")
+            if isinstance(details.get("why"), str):
+                facts.append(html.escape(details["why"]))
+            title = d.title if d.title and d.title != d.id else ""
+            parts = [f"<h3 style='margin:0'>{html.escape(d.id)}</h3>",
+                     "<div style='color:#57606a'>"
+                     + (f"{html.escape(title)} · " if title else "")
+                     + " · ".join(facts)
+                     + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
+                     + "</div>", self._breakdown(doc),
+                     code_html(d.text[:MAX_CHARS], self.terms, self.excerpt)]
+        else:
+            parts = [f"<h3 style='margin:0'>{html.escape(d.title or d.id)}</h3>",
+                     f"<div style='color:#57606a'>{html.escape(d.id)}"
+                     + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
+                     + "</div>", self._breakdown(doc),
+                     "<p style='white-space:pre-wrap'>"
+                     + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
         self.browser.setHtml("".join(parts))
 
     def _explain(self, doc: int) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -104,6 +105,8 @@ class QueryTableModel(QAbstractTableModel):
             return delta_color(delta)
         if role == Qt.ItemDataRole.ToolTipRole and col == 1:
             return q.text
+        if role == Qt.ItemDataRole.ToolTipRole and col == 0:
+            return q.id
         return None
 
     def reset(self) -> None:
@@ -208,9 +211,12 @@ class QueryList(QWidget):
 
     def _on_dataset_changed(self, *_: object) -> None:
         self.model.reset()
-        self.view.resizeColumnToContents(0)
-        self.view.setColumnWidth(0, min(self.view.columnWidth(0), 110))
+        # the query's text takes the stretch; the id its content width, capped at about eight
+        # characters (hash ids such as c885591bbb0 are told apart by their start; the full id
+        # is the cell's tooltip)
         fm = self.view.fontMetrics()
+        self.view.resizeColumnToContents(0)
+        self.view.setColumnWidth(0, min(self.view.columnWidth(0), id_column_cap(fm)))
         self.view.setColumnWidth(2, fm.horizontalAdvance(self.model.metric_name()) + 14)
         self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
         self._on_query_changed(self.session.query)
@@ -242,3 +248,8 @@ class QueryList(QWidget):
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
+
+
+def id_column_cap(fm: QFontMetrics) -> int:
+    """The widest the id column starts: eight characters and the cell's margins."""
+    return fm.horizontalAdvance("0" * 8 + "…") + 12

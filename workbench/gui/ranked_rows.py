@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.ranking import top_k
 from workbench.core.session import TuningSession
 
 MAX_ROWS = 50  # ranked rows shown (the metrics still see the whole depth)
@@ -117,3 +119,32 @@ def left_top_k(session: TuningSession) -> list[str]:
 def _first_line(text: str) -> str:
     line = text.strip().split("\n", 1)[0]
     return line[:120]
+
+
+def bundle_size(session: TuningSession) -> int | None:
+    """How many of the selected query's ranked documents the model's bundle keeps (None for a
+    model without bundles). Read from the result's `bundle_files` metric when the model
+    reports it (no extra work per tick), else from the model's `bundles()`."""
+    s, res = session, session.result
+    if res is None or s.model is None or not callable(getattr(s.model, "bundles", None)):
+        return None
+    files = res.per_query.get("bundle_files")
+    if files is not None and s.query < len(files) and not math.isnan(float(files[s.query])):
+        return int(files[s.query])
+    b = model_bundles(session)
+    return None if b is None or s.query >= len(b.size) else int(b.size[s.query])
+
+
+def model_bundles(session: TuningSession) -> Any:
+    """The model's bundles over the full candidate ranking of the current result (as
+    codeledger's `full_bundles`), or None: one top-k and one stop rule over every query."""
+    s, res = session, session.result
+    fn = getattr(s.model, "bundles", None)
+    if res is None or s.prepared is None or s.needs_prepare or not callable(fn):
+        return None
+    scores = res.scores
+    longest = int(np.diff(scores.row_ptr).max(initial=0))
+    try:
+        return fn(s.prepared, s.params, scores, top_k(scores, longest))
+    except Exception:  # a cut line is a hint: never a failed repaint
+        return None

@@ -1,6 +1,9 @@
 """The ranked table for the selected query: rank, change against the baseline, id, title,
 score, judged relevance, the stacked bar of signal contributions, and the gate that zeroed a
-document; selecting rows selects the session's documents."""
+document; selecting rows selects the session's documents.
+
+The title column hides while every row's title is its id (source files: the path twice), and
+for a model that cuts a bundle (codeledger) a line marks the cut, rows below it shaded."""
 
 from __future__ import annotations
 
@@ -9,17 +12,20 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
     QPersistentModelIndex,
     Qt,
 )
+from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
     QSizePolicy,
     QTableView,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -29,15 +35,18 @@ from workbench.core.session import TuningSession
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .palette import BETTER, GATED, WORSE, signal_hex
-from .ranked_rows import RankedRow, left_top_k, ranked_rows
+from .ranked_rows import RankedRow, bundle_size, left_top_k, model_bundles, ranked_rows
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("rank", "Δ", "id", "title", "score", "rel", "contributions", "gate")
 _R = Qt.ItemDataRole
 _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlignmentRole),
-                    int(_R.ToolTipRole), int(CONTRIB_ROLE), int(SCALE_ROLE)})
+                    int(_R.ToolTipRole), int(_R.BackgroundRole), int(CONTRIB_ROLE),
+                    int(SCALE_ROLE)})
 BAR_COLUMN = 6
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
+CUT_PEN = QColor("#bc4c00")
 
 
 class RankedTableModel(QAbstractTableModel):
@@ -49,6 +58,10 @@ class RankedTableModel(QAbstractTableModel):
         self._bars: list[tuple[float, ...]] = []
         self._fg: list[tuple[Any, Any]] = []
         self.scale = (0.0, 1.0)
+        # the model's bundle: the first `cut` ranked rows (None: no bundle, or all of them)
+        self.cut: int | None = None
+        self.title_is_id = False  # every row's title is its id (or blank)
+        self._stops: tuple[object, tuple[str, ...]] | None = None  # (result, stop reasons)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
@@ -85,6 +98,11 @@ class RankedTableModel(QAbstractTableModel):
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
         self._fg = [self._foreground(r) for r in rows]
+        self.title_is_id = bool(rows) and all(not r.title or r.title == r.doc_id
+                                              for r in rows)
+        cut = bundle_size(self.session)
+        ranked = sum(1 for r in rows if r.rank is not None)
+        self.cut = cut if cut is not None and 0 <= cut < ranked else None
         self.scale = (lo, hi if hi > lo else lo + 1.0)
         if same_shape:  # a slider tick: new cells, no relayout of the view
             self.dataChanged.emit(self.index(0, 0),
@@ -119,9 +137,25 @@ class RankedTableModel(QAbstractTableModel):
             return fg[1] if col == 1 else fg[0]
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 1, 4, 5):
             return _RIGHT
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return BELOW_CUT if self.cut is not None and self.cut <= row and \
+                self.rows[row].rank is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == 0 and self.cut is not None and self.cut <= row and \
+                    self.rows[row].rank is not None:
+                return f"below the bundle cut ({self.stop_reason()})"
             return self._tooltip(self.rows[row], col)
         return None
+
+    def stop_reason(self) -> str:
+        """Why the selected query's bundle stopped; computed when first asked (a tooltip),
+        once per result."""
+        res = self.session.result
+        if self._stops is None or self._stops[0] is not res:
+            b = model_bundles(self.session)
+            self._stops = (res, tuple(b.stop) if b is not None else ())
+        stops = self._stops[1]
+        return stops[self.session.query] if self.session.query < len(stops) else "unknown"
 
     def _text(self, r: RankedRow, col: int) -> str:
         if col == 0:
@@ -164,15 +198,23 @@ class RankedTable(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        # fixed heights: a label that changed height on a slider tick would re-lay out the
+        # whole window. The query on one line (cut at the right), the signals' legend and the
+        # documents that left the top k below it, wrapped onto at most two lines (ten signals
+        # do not fit one)
         self.summary = QLabel(self)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        # two lines, never wrapped: a summary that changed height on every slider tick would
-        # re-lay out the whole window
         self.summary.setWordWrap(False)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.summary.setFixedHeight(2 * self.summary.fontMetrics().lineSpacing() + 6)
+        self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() + 4)
+        self.legend = QLabel(self)
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setWordWrap(True)
+        self.legend.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.legend.setFixedHeight(2 * self.legend.fontMetrics().lineSpacing() + 2)
         self.model = RankedTableModel(session, self)
-        self.view = QTableView(self)
+        self.view = _RankedView(self.model, self)
         self.view.setModel(self.model)
         self.view.setItemDelegateForColumn(BAR_COLUMN, ContributionDelegate(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -186,13 +228,17 @@ class RankedTable(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self._title_hidden = False
+        self._id_width = 120
         fm = self.view.fontMetrics()
         for col, sample in ((0, "rank"), (1, "▼100"), (4, "00.0000"), (5, "rel"),
                             (BAR_COLUMN, "x" * 22), (7, "missing_word")):
             header.resizeSection(col, fm.horizontalAdvance(sample) + 16)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
         layout.addWidget(self.summary)
+        layout.addWidget(self.legend)
         layout.addWidget(self.view)
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
         subscribe_many(self, [
@@ -209,32 +255,58 @@ class RankedTable(QWidget):
         if ds is not None and len(ds.corpus):
             fm = self.view.fontMetrics()
             widest = max(fm.horizontalAdvance(d.id) for d in ds.corpus.documents[:2000])
-            self.view.setColumnWidth(2, min(widest + 16, 200))
+            self._id_width = min(widest + 16, 200)
+            if not self._title_hidden:
+                self.view.setColumnWidth(2, self._id_width)
         self.refresh()
 
     def refresh(self, *_: object) -> None:
         self.model.refresh()
         # the gate column only while a gated document is listed
         self.view.setColumnHidden(7, not any(r.gate for r in self.model.rows))
+        self._show_title(not self.model.title_is_id)
         self._update_summary()
         self._on_docs_changed(self.session.docs)
+
+    def _show_title(self, show: bool) -> None:
+        """The title column, or (hidden) the id column stretched into its room; switched
+        only when it changes, not per tick."""
+        if show != self._title_hidden:
+            return
+        self._title_hidden = not show
+        header = self.view.horizontalHeader()
+        self.view.setColumnHidden(3, not show)
+        if show:
+            header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+            self.view.setColumnWidth(2, self._id_width)
+            header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        else:
+            header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
 
     def _update_summary(self) -> None:
         s = self.session
         if s.dataset is None or s.result is None or not len(s.dataset.queries):
             self.summary.setText("<i>no ranking yet</i>")
+            self.legend.setText("")
             return
         q = s.dataset.queries[s.query]
-        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;{name}"
+        # a space between entries, none inside one: the label wraps between signals only
+        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;{_esc(name)}"
                           for i, name in enumerate(s.result.scores.signals))
-        text = (f"<b>{_esc(q.id)}</b> {_esc(_clip(q.text, 140))}<br>"
-                f"<span style='color:#57606a'>signals:</span> {legend}")
+        text = f"<b>{_esc(q.id)}</b> {_esc(_clip(q.text, 140))}"
+        lines = f"<span style='color:#57606a'>signals:</span> {legend}"
         left = left_top_k(s)
         if left:
-            text += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
-                     f"{_esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
-        if text != self.summary.text():  # unchanged on most ticks: no relayout of the label
+            lines += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
+                      f"{_esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
+        if self.model.cut is not None:
+            lines += (f" &nbsp; <span style='color:{CUT_PEN.name()}'>- - bundle: "
+                      f"{self.model.cut} files</span>")
+        # unchanged on most ticks: no relayout of the labels
+        if text != self.summary.text():
             self.summary.setText(text)
+        if lines != self.legend.text():
+            self.legend.setText(lines)
 
     def _on_selection(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
@@ -266,3 +338,41 @@ def _esc(text: str) -> str:
 def _clip(text: str, n: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+class _RankedView(QTableView):
+    """The table view, with the bundle's cut drawn as a line under its last row."""
+
+    def __init__(self, model: RankedTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self._ranked = model
+        self._pen = QPen(CUT_PEN, 2, Qt.PenStyle.DashLine)
+
+    def cut_y(self) -> int | None:
+        """The viewport y of the cut line (None: no cut, or scrolled out of view)."""
+        cut = self._ranked.cut
+        if cut is None or cut <= 0:
+            return None
+        y = self.rowViewportPosition(cut - 1)
+        if y < 0:
+            return None
+        return y + self.rowHeight(cut - 1) - 1
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        y = self.cut_y()
+        if y is not None and y <= self.viewport().height():
+            p = QPainter(self.viewport())
+            p.setPen(self._pen)
+            p.drawLine(0, y, self.viewport().width(), y)
+            p.end()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            y = self.cut_y()
+            if y is not None and abs(event.pos().y() - y) <= 4:
+                QToolTip.showText(event.globalPos(),
+                                  f"bundle cut: {self._ranked.stop_reason()}", self)
+                return True
+        return super().viewportEvent(event)

@@ -1,0 +1,172 @@
+"""The window on code data (codeledger on sample_corpora/code-repo): one id column when titles
+are ids, the bundle's cut in the ranked table, source files in the preview (monospace,
+numbered lines, excerpt marks), bundle cards in the metric strip, the query list's widths, and
+grouped parameters."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.core.models.codeledger import full_bundles
+from workbench.core.session import TuningSession
+from workbench.gui.charts._standalone import open_session
+from workbench.gui.metric_strip import MetricStrip
+from workbench.gui.param_panel import ParamPanel, sections
+from workbench.gui.preview import EXCERPT_BG, DocumentPreview
+from workbench.gui.query_list import QueryList, id_column_cap
+from workbench.gui.ranked_table import BELOW_CUT, RankedTable
+
+CODE = SAMPLES / "code-repo"
+
+
+@pytest.fixture
+def code() -> TuningSession:
+    return open_session(CODE)
+
+
+def _show(qtbot: QtBot, w: object, size: tuple[int, int] = (900, 500)) -> None:
+    qtbot.addWidget(w)  # type: ignore[arg-type]
+    w.resize(*size)  # type: ignore[attr-defined]
+    w.show()  # type: ignore[attr-defined]
+    qtbot.waitExposed(w)  # type: ignore[arg-type]
+
+
+def test_title_column_hidden_when_titles_are_ids(qtbot: QtBot, code: TuningSession) -> None:
+    table = RankedTable(code)
+    _show(qtbot, table)
+    rows = table.model.rows
+    assert rows and all(r.title == r.doc_id for r in rows)
+    assert table.view.isColumnHidden(3) and not table.view.isColumnHidden(2)
+    # the id column takes the room the title had
+    assert table.view.columnWidth(2) > 300
+
+
+def test_title_column_shown_for_prose(qtbot: QtBot) -> None:
+    s = open_session(SAMPLES / "vault")
+    table = RankedTable(s)
+    _show(qtbot, table)
+    assert any(r.title != r.doc_id for r in table.model.rows)
+    assert not table.view.isColumnHidden(3)
+    assert table.model.cut is None  # no bundles in this model: no cut line
+
+
+def test_bundle_cut_is_the_cores_bundle_size(qtbot: QtBot, code: TuningSession) -> None:
+    table = RankedTable(code)
+    _show(qtbot, table)
+    _, bund = full_bundles(code.prepared, code.params)
+    for q in range(len(code.dataset.queries)):  # type: ignore[union-attr]
+        code.select_query(q)
+        size = int(bund.size[q])
+        ranked = sum(1 for r in table.model.rows if r.rank is not None)
+        assert table.model.cut == (size if size < ranked else None)
+        if table.model.cut is None:
+            continue
+        m = table.model
+        assert m.data(m.index(size - 1, 2), 8) is None  # BackgroundRole: inside the bundle
+        assert m.data(m.index(size, 2), 8) == BELOW_CUT
+        assert m.stop_reason() == bund.stop[q]
+        assert f"({bund.stop[q]})" in m.data(m.index(size, 0), 3)  # ToolTipRole
+        assert table.view.cut_y() is not None
+    # a live change that moves the cut moves the line
+    code.set_params({"max_files": 2, "budget_preset": "custom"})
+    code.recompute()
+    _, bund = full_bundles(code.prepared, code.params)
+    assert table.model.cut == int(bund.size[code.query]) == 2
+
+
+def test_preview_shows_source_monospace_with_excerpt(qtbot: QtBot, code: TuningSession
+                                                     ) -> None:
+    code.set_params({"excerpt_threshold_lines": 10, "excerpt_window": 1})
+    code.recompute()
+    assert code.dataset is not None and code.model is not None
+    q = code.query
+    ranked = code.result.ranking.docs[q, : int(code.result.ranking.count[q])]  # type: ignore[union-attr]
+    doc = next(int(d) for d in ranked
+               if "excerpt" in code.model.explain(code.prepared, code.dataset, q, int(d),
+                                                  code.params))
+    ex = code.model.explain(code.prepared, code.dataset, q, doc, code.params)["excerpt"]
+    preview = DocumentPreview(code)
+    _show(qtbot, preview)
+    code.select_docs([doc])
+    assert preview.code and preview.excerpt == [tuple(r) for r in ex["ranges"]]
+    html = preview.browser.toHtml()
+    assert "monospace" in html
+    assert f"excerpt: {ex['lines']} of {ex['of_lines']} lines" in html
+    assert f"background-color:{EXCERPT_BG}" in html.replace(" ", "")
+    plain = preview.browser.toPlainText().splitlines()
+    marked = {int(line.split("▐")[0]) for line in plain
+              if "▐" in line and line.split("▐")[0].strip().isdigit()}
+    assert marked == {i for a, b in ex["ranges"] for i in range(a, b + 1)}
+    d = code.dataset.corpus[doc]
+    assert html.count(d.id) == 1  # the path once, not as title and id both
+    assert any(line.strip().startswith("1 ") or line.strip() == "1" for line in plain)
+
+
+def test_preview_prose_unchanged(qtbot: QtBot) -> None:
+    s = open_session(SAMPLES / "vault")
+    preview = DocumentPreview(s)
+    _show(qtbot, preview)
+    assert not preview.code and preview.excerpt == []
+    assert "pre-wrap" in preview.browser.toHtml() or "white-space" in preview.browser.toHtml()
+
+
+def test_bundle_cards_match_result_means(qtbot: QtBot, code: TuningSession) -> None:
+    strip = MetricStrip(code, defer_ms=0)
+    _show(qtbot, strip, (1400, 80))
+    res = code.result
+    assert res is not None
+    for name in ("bundle_recall", "bundle_precision"):
+        card = strip.extra_cards[name]
+        assert card.isVisible()
+        assert card.value.text() == f"{res.means[name]:.3f}"
+        assert "no baseline" in card.detail.text()
+    code.pin_baseline()
+    code.set_params({"sufficiency": 0.9})
+    code.recompute()
+    res = code.result
+    assert res is not None and code.baseline is not None
+    card = strip.extra_cards["bundle_recall"]
+    assert card.value.text() == f"{res.means['bundle_recall']:.3f}"
+    assert f"vs {code.baseline.result.means['bundle_recall']:.3f}" in card.detail.text()
+    # a model without bundle metrics hides them
+    code.set_model("bm25")
+    code.recompute()
+    assert not any(c.isVisible() for c in strip.extra_cards.values())
+
+
+@pytest.mark.parametrize("sample", ["code-repo", "vault", "decisions"])
+def test_query_list_text_column_gets_the_width(qtbot: QtBot, sample: str) -> None:
+    s = open_session(SAMPLES / sample)
+    ql = QueryList(s)
+    _show(qtbot, ql, (370, 400))
+    v = ql.view
+    fm = v.fontMetrics()
+    assert v.columnWidth(0) <= id_column_cap(fm)
+    assert v.horizontalHeader().sectionResizeMode(1).name == "Stretch"
+    assert v.columnWidth(1) >= max(v.columnWidth(0), 100)
+
+
+def test_many_parameters_grouped_one_editor_each(qtbot: QtBot, code: TuningSession) -> None:
+    panel = ParamPanel(code)
+    _show(qtbot, panel, (400, 700))
+    live = list(code.model.schema.stage("live"))  # type: ignore[union-attr]
+    assert set(panel.editors) == {p.name for p in live}
+    secs = sections(live)
+    assert sum(len(sec.params) for sec in secs) == len(live)
+    titles = {sec.key: sec.title for sec in secs if sec.key}
+    assert titles["w"] == "Weight" and titles["recency"] == "Recency"
+    assert set(panel.groups) == set(titles)
+    # folded groups unfold on a click
+    button = panel.groups["recency"]
+    editor = panel.editors["recency_days_1"]
+    assert not editor.isVisible()
+    button.click()
+    assert editor.isVisible()
+    # a few parameters: not grouped
+    assert len(sections(live[:5])) == 1
