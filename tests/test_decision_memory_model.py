@@ -158,3 +158,16 @@ def test_random_corpora_match_the_pure_search(mode: str, seed: int, histogram: b
         got = [(ds.corpus[int(ranking.docs[qi, j])].id, int(ranking.scores[qi, j]))
                for j in range(int(ranking.count[qi]))]
         assert got == want, q.text
+
+
+def test_decisions_without_queries_combine_to_nothing() -> None:
+    """A decisions file opened alone (no injections log): no queries, an empty result."""
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    ds = load_dataset(SAMPLES / "decisions" / "decisions.jsonl")
+    assert len(ds.queries) == 0
+    result = Pipeline(get_model("decision-memory"), ds).run()
+    assert result.scores.n_queries == 0 and result.scores.n_pairs == 0

@@ -19,22 +19,22 @@ score and, per query, the limit among the survivors (score descending, then cand
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.models.decision_memory.constants import Constants
 from workbench.core.models.decision_memory.facts import (
-    ARCHIVED,
-    DURABLE,
     IMPORTANT,
     KB,
     MANUAL,
-    OPERATIONAL,
     SUPERSEDED,
-    TURN,
 )
 from workbench.core.models.decision_memory.params import GATES
 from workbench.core.models.decision_memory.prepared import DecisionMemoryPrepared
+from workbench.core.models.decision_memory.profiles import profile_gates
+from workbench.core.models.decision_memory.scoring import PARTIAL
 from workbench.core.params import Params
 from workbench.core.ranking import Scores
 
@@ -44,36 +44,43 @@ B = NDArray[np.bool_]
 BONUSES = ("locality", "important", "manual", "kb", "retrieval", "injection", "superseded",
            "age")
 HISTOGRAM_CELLS = 50_000_000  # above: the limit by sorting the survivors
+# per prepared set: the gates of the last tick before selection, and what decided them
+_LAST_GATES: weakref.WeakKeyDictionary[DecisionMemoryPrepared, tuple[tuple[bytes, ...],
+                                       NDArray[np.int8]]] = weakref.WeakKeyDictionary()
 
 
 class Live:
-    """One tick's arrays over the prepared pairs (kept for explain and contributions)."""
+    """One tick over the prepared pairs: the gate of every pair, the final score of the ungated
+    ones; lexical scores and bonuses of other pairs are computed when asked for (`at`)."""
 
     def __init__(self, prep: DecisionMemoryPrepared, params: Params) -> None:
         self.prep, self.c = prep, Constants.from_params(params)
         self._query_settings(params)
-        self._lexical(str(params["token_weights"]))
-        gate = self._scoring_gates()
+        self._weights(str(params["token_weights"]))
+        gate, scored = self._scoring_gates()
         # bonuses only where no scoring gate holds (the rest score 0 whatever they add; their
         # contributions are computed when asked for)
-        scored = np.flatnonzero(gate == 0)
-        self.final: F64 = np.zeros(len(gate))
-        self.final[scored] = self.at(scored)["final"]
-        below = scored[self.final[scored] < self.q_min_score[prep.pair_query[scored]]]
-        gate[below] = GATES.index("below_min_score") + 1
-        self._limit(gate)
+        final = self.at(scored)["final"]
+        below = final < self.q_min_score[prep.pair_query[scored]]
+        gate[scored[below]] = GATES.index("below_min_score") + 1
+        alive, score = scored[~below], final[~below]
+        over = self._limit(alive, score)
+        if len(over):
+            gate[alive[over]] = GATES.index("over_limit") + 1
+            keep = np.ones(len(alive), np.bool_)
+            keep[over] = False
+            alive, score = alive[keep], score[keep]
         self.gate = gate
+        self.total: F64 = np.zeros(len(gate))
+        self.total[alive] = score
 
     def _query_settings(self, params: Params) -> None:
         prep, c = self.prep, self.c
         mode = str(params["mode"])
         own = mode == "query"
-        q_mode = np.asarray([s.mode for s in prep.specs], np.int8)
-        q_proj = np.asarray([s.project_only for s in prep.specs], np.int8)
-        q_min = np.asarray([s.min_score for s in prep.specs], np.float64)
-        q_lim = np.asarray([s.limit for s in prep.specs], np.int64)
+        q_proj, q_min, q_lim = prep.q_project_only, prep.q_min_score, prep.q_limit
         n = len(prep.specs)
-        inj: B = (q_mode != 0) if own else np.full(n, mode == "injection")
+        inj: B = (prep.q_mode != 0) if own else np.full(n, mode == "injection")
         self.q_injection = inj
         self.q_project_only: B = np.where(own & (q_proj >= 0), q_proj == 1,
                                           inj & (not bool(params["global_inject"])))
@@ -82,7 +89,8 @@ class Live:
         self.q_limit = np.where(own & (q_lim >= 0), q_lim,
                                 np.where(inj, c.inject_limit, c.search_limit))
 
-    def _lexical(self, source: str) -> None:
+    def _weights(self, source: str) -> None:
+        """Per query token (T,): its weight; the location bases (5,)."""
         prep, c = self.prep, self.c
         qt_query = np.repeat(np.arange(len(prep.specs)), prep.n_tokens)
         log = np.where(self.q_project_only[qt_query], prep.qt_log_project, prep.qt_log_all)
@@ -91,51 +99,83 @@ class Live:
         else:
             self.weight = np.where(np.isnan(log), c.absent_weight,
                                    c.idf_base + np.minimum(c.idf_cap, log))
-        base = np.asarray(c.location_weights())
-        self.entry = base[prep.e_loc] * self.weight[prep.e_qt]
-        n = len(prep.pair_query)
-        self.raw_lexical: F64 = np.bincount(prep.e_pair, weights=self.entry,
-                                            minlength=n).astype(np.float64, copy=False)
-        self.pair_injection: B = self.q_injection[prep.pair_query]
-        self.pair_tokens = prep.n_tokens[prep.pair_query]
+        self.base: F64 = np.asarray(c.location_weights(), np.float64)
 
-    def _scoring_gates(self) -> NDArray[np.int8]:
+    def points(self, e: NDArray[np.intp]) -> F64:
+        """float64 (n,): the points of match entries `e` (location base × token weight)."""
+        prep = self.prep
+        out: F64 = self.base[prep.e_loc[e]] * self.weight[prep.e_qt[e]]
+        return out
+
+    def raw_lexical(self, idx: NDArray[np.intp]) -> F64:
+        """float64 (n,): the lexical score before damping at pairs `idx`: each pair's points
+        added in token order from 0, as scoreDecision adds (and as a bincount would)."""
+        ptr = self.prep.e_ptr
+        lo = ptr[idx]
+        n = ptr[np.asarray(idx) + 1] - lo
+        acc: F64 = np.zeros(len(lo))
+        at = np.arange(len(lo))
+        for j in range(int(n.max(initial=0))):
+            at = at[n[at] > j]
+            acc[at] += self.points(lo[at] + j)
+        return acc
+
+    def _scoring_gates(self) -> tuple[NDArray[np.int8], NDArray[np.intp]]:
         """scoreDecision's gates and the candidate filters, in code order; the first that
-        holds is recorded (1 + its index in GATES)."""
-        prep, c, f = self.prep, self.c, self.prep.flags
-        inj, pq = self.pair_injection, prep.pair_query
+        holds is recorded (1 + its index in GATES). Decided per static profile and query
+        class, spread over each run of queries of one class. Also the ungated pairs,
+        ascending."""
+        prep, c = self.prep, self.c
+        cls = self.q_injection.astype(np.int8) * 2 + self.q_project_only
+        starts = np.flatnonzero(np.diff(cls, prepend=-1))
+        ends = [*starts[1:].tolist(), len(cls)] if len(starts) else []  # no queries: no runs
+        runs = [(int(cls[q0]), q0, q1) for q0, q1 in zip(starts.tolist(), ends, strict=True)]
+        tables = {k: profile_gates(prep.profiles, k >= 2, k % 2 == 1, c) for k, _, _ in runs}
+        key = (cls.tobytes(), *(tables[k].tobytes() for k in sorted(tables)))
+        cached = _LAST_GATES.get(prep)
+        if cached is not None and cached[0] == key:
+            gate = cached[1].copy()  # a slider tick that moves no gate: a copy, no gather
+        else:
+            gate = np.empty(len(prep.profile), np.int8)
+            for k, q0, q1 in runs:
+                lo, hi = int(prep.row_ptr[q0]), int(prep.row_ptr[q1])
+                np.take(tables[k], prep.profile[lo:hi], out=gate[lo:hi])
+            _LAST_GATES[prep] = (key, gate.copy())
+        scored = self._ungated(gate, tables)
+        # a pair whose matches are all worth 0 points scores lexical 0 too: possible only
+        # when a location base or a token weight is 0 (points are never negative)
+        if len(self.weight) and (np.outer(self.weight, self.base[:PARTIAL + 1]) == 0).any():
+            zero = GATES.index("lexical_zero") + 1
+            later = np.flatnonzero((gate == 0) | (gate > zero))
+            gate[later[self.raw_lexical(later) == 0]] = zero
+            scored = scored[gate[scored] == 0]
+        return gate, scored
 
-        def bit(b: int) -> B:
-            out: B = (f & b) != 0
+    def _ungated(self, gate: NDArray[np.int8], tables: dict[int, NDArray[np.int8]]
+                 ) -> NDArray[np.intp]:
+        """The pairs of `gate` that are 0, ascending: from the pair lists of the profiles a
+        class lets through when those are short (injection: a few per query), else by a scan
+        of every pair."""
+        prep = self.prep
+        size = np.diff(prep.profile_ptr)
+        open_ = {k: np.flatnonzero(t == 0) for k, t in tables.items()}
+        if sum(int(size[u].sum()) for u in open_.values()) > len(gate) // 8:
+            out: NDArray[np.intp] = np.flatnonzero(gate == 0)
             return out
-
-        non_manual = inj & ~bit(MANUAL)
-        conditions = (
-            bit(ARCHIVED),
-            self.q_project_only[pq] & ~prep.in_project,
-            inj & bit(SUPERSEDED),
-            self.pair_tokens == 0,
-            self.raw_lexical == 0,
-            inj & (prep.strong < c.min_strong),
-            inj & (prep.meaningful < c.min_meaningful),
-            inj & (self.pair_tokens >= c.long_query_tokens)
-            & (prep.meaningful < c.long_query_meaningful),
-            inj & bit(TURN),
-            non_manual & bit(OPERATIONAL),
-            non_manual & ~bit(DURABLE),
-        )
-        gate = np.zeros(len(f), np.int8)
-        for code in range(len(conditions), 0, -1):  # the first gate in order wins
-            gate[conditions[code - 1]] = code
-        return gate
+        lo, hi = prep.profile_ptr[:-1], prep.profile_ptr[1:]
+        parts = [prep.by_profile[lo[u]:hi[u]] for us in open_.values() for u in us.tolist()]
+        cand = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.intp)
+        out = cand[gate[cand] == 0]  # of its class's profiles, and in a query of that class
+        return out
 
     def at(self, idx: NDArray[np.intp]) -> dict[str, F64]:
         """The damped lexical score, each bonus, the total before rounding and the final
         score at pairs `idx`, float64 (n,) each, added as scoreDecision adds."""
         prep, c, d = self.prep, self.c, self.prep.docs
-        f, doc, inj = prep.flags[idx], prep.pair_doc[idx], self.pair_injection[idx]
-        lexical = self.raw_lexical[idx]
-        q = self.pair_tokens[idx]
+        pq = prep.pair_query[idx]
+        f, doc, inj = prep.flags[idx], prep.pair_doc[idx], self.q_injection[pq]
+        lexical = self.raw_lexical(idx)
+        q = prep.n_tokens[pq]
         damp = inj & (q > c.damping_tokens)
         if damp.any():
             lexical = lexical.copy()
@@ -171,35 +211,37 @@ class Live:
         out["final"] = np.maximum(0.0, np.floor(total + 0.5))
         return out
 
-    def _limit(self, gate: NDArray[np.int8]) -> None:
-        """Gate the survivors ranked after their query's limit (score descending, then
-        candidate order). Final scores are integers: per query, a histogram of the
-        survivors' scores gives the score of the last one kept; of those tied at it, the
-        first in candidate order are kept. No sort (a sort of every survivor is the
-        fallback when the score range is huge)."""
+    def _limit(self, alive: NDArray[np.intp], final: F64) -> NDArray[np.intp]:
+        """Of the survivors `alive` (ascending) with their final scores, the positions of
+        those ranked after their query's limit (score descending, then candidate order).
+        Final scores are integers: per query, a histogram of the survivors' scores gives the
+        score of the last one kept; of those tied at it, the first in candidate order are
+        kept. No sort (a sort of every survivor is the fallback when the score range is
+        huge)."""
         pq, n_q, limit = self.prep.pair_query, len(self.prep.specs), self.q_limit
-        alive = np.flatnonzero(gate == 0)
-        counts = np.bincount(pq[alive], minlength=n_q)
+        none = np.zeros(0, np.intp)
+        aq = pq[alive]
+        counts = np.bincount(aq, minlength=n_q)
         if not len(alive) or (counts <= limit).all():
-            return
-        aq, score = pq[alive], self.final[alive].astype(np.int64)
+            return none
+        score = final.astype(np.int64)
         width = int(score.max()) + 1
         if n_q * width > HISTOGRAM_CELLS:
-            out = _sorted_over_limit(alive, aq, self.final[alive], counts, limit)
-        else:
-            hist = np.bincount(aq * width + score, minlength=n_q * width).reshape(n_q, width)
-            at_least = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # survivors scoring ≥ s
-            enough = at_least >= limit[:, None]
-            cut = np.where(counts > limit, width - 1 - np.argmax(enough[:, ::-1], axis=1), -1)
-            above = np.where(cut + 1 < width, at_least[np.arange(n_q), np.minimum(
-                cut + 1, width - 1)], 0)
-            tied = score == cut[aq]
-            c = np.cumsum(tied)
-            first = np.searchsorted(aq, np.arange(n_q))
-            before = np.concatenate([[0], c])[first]
-            tie_rank = c - 1 - before[aq]
-            out = alive[(score < cut[aq]) | (tied & (tie_rank >= limit[aq] - above[aq]))]
-        gate[out] = GATES.index("over_limit") + 1
+            return _sorted_over_limit(aq, final, counts, limit)
+        hist = np.bincount(aq * width + score, minlength=n_q * width).reshape(n_q, width)
+        at_least = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # survivors scoring ≥ s
+        enough = at_least >= limit[:, None]
+        cut = np.where(counts > limit, width - 1 - np.argmax(enough[:, ::-1], axis=1), -1)
+        above = np.where(cut + 1 < width, at_least[np.arange(n_q), np.minimum(
+            cut + 1, width - 1)], 0)
+        tied = score == cut[aq]
+        c = np.cumsum(tied)
+        first = np.searchsorted(aq, np.arange(n_q))
+        before = np.concatenate([[0], c])[first]
+        tie_rank = c - 1 - before[aq]
+        out: NDArray[np.intp] = np.flatnonzero(
+            (score < cut[aq]) | (tied & (tie_rank >= limit[aq] - above[aq])))
+        return out
 
     def parts(self, pairs: NDArray[np.intp]) -> F64:
         """float64 (9, n): the signals' contributions at the given pairs."""
@@ -210,16 +252,16 @@ class Live:
 
     def scores(self, signals: tuple[str, ...]) -> Scores:
         prep = self.prep
-        return Scores(row_ptr=prep.row_ptr, docs=prep.pair_doc,
-                      total=np.where(self.gate == 0, self.final, 0.0), gate=self.gate,
+        return Scores(row_ptr=prep.row_ptr, docs=prep.pair_doc, total=self.total, gate=self.gate,
                       signals=signals, parts=self.parts, gates=GATES)
 
 
-def _sorted_over_limit(alive: NDArray[np.intp], aq: NDArray[np.int64], score: F64,
-                       counts: NDArray[np.int64], limit: NDArray[np.int64]) -> NDArray[np.intp]:
-    """The survivors after their query's limit, by a sort (score descending, then pair)."""
-    order = np.lexsort((alive, -score, aq))
+def _sorted_over_limit(aq: NDArray[np.int64], score: F64, counts: NDArray[np.int64],
+                       limit: NDArray[np.int64]) -> NDArray[np.intp]:
+    """Positions of the survivors (of queries `aq`, ascending) after their query's limit, by a
+    sort (score descending, then position)."""
+    order = np.lexsort((np.arange(len(aq)), -score, aq))
     start = np.concatenate([[0], np.cumsum(counts)[:-1]])
     rank = np.arange(len(order)) - start[aq[order]]
-    out: NDArray[np.intp] = alive[order][rank >= limit[aq[order]]]
+    out: NDArray[np.intp] = order[rank >= limit[aq[order]]]
     return out

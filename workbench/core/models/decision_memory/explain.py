@@ -49,7 +49,8 @@ def explain_pair(live: Live, query: int, pair: int | None) -> dict[str, Any]:
                        "location": LOCATIONS[int(prep.e_loc[e]) if e is not None else NONE],
                        "weight": float(live.weight[t0 + j]),
                        "generic": bool(prep.qt_generic[t0 + j]),
-                       "points": float(live.entry[e]) if e is not None else 0.0})
+                       "points": float(live.points(np.array([e]))[0]) if e is not None
+                       else 0.0})
     g = int(live.gate[pair])
     gate = GATES[g - 1] if g else None
     v = {k: float(x[0]) for k, x in live.at(np.array([pair])).items()}
@@ -62,7 +63,7 @@ def explain_pair(live: Live, query: int, pair: int | None) -> dict[str, Any]:
         token_matches=tokens,
         strong_matches=int(prep.strong[pair]),
         meaningful_matches=int(prep.meaningful[pair]),
-        lexical_before_damping=float(live.raw_lexical[pair]),
+        lexical_before_damping=float(live.raw_lexical(np.array([pair]))[0]),
         lexical=v["lexical"],
         bonuses={k: v[k] for k in BONUSES},
         locality=LOCALITY[int(prep.locality[pair])],

@@ -33,7 +33,7 @@ class DecisionMemoryModel(Model):
     description = ("pi-lodestone's lexical decision scoring: location-weighted token matches "
                    "with IDF-style weights, injection gates, locality, flag, usage and age "
                    "bonuses; integer scores.")
-    version = "1"
+    version = "2"
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES

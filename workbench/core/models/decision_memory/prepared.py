@@ -13,6 +13,12 @@ has no entry). Per query token: the
 two IDF logs ln((N+1)/(df+1)) over the query's non-archived candidates, all of them or only
 the cwd's project (NaN: no candidate holds the token), and the generic flag. Per pair: the
 strong and meaningful match counts, locality class, project membership, age in days.
+
+For the live gates, each pair's static gate profile: what scoreDecision's gates read that no
+live parameter changes (the decision's flags, project membership, whether any query token
+matches it, the strong and meaningful counts, the query's token count), packed into one int64
+(`profiles`); the pairs share few distinct profiles, so the live stage decides each gate
+per distinct profile and spreads the verdicts over the pairs with one `np.take`.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from workbench.core.models.decision_memory.index import (
     build_index,
     decision_token_sets,
 )
+from workbench.core.models.decision_memory.profiles import group_pairs, pair_profiles
 from workbench.core.models.decision_memory.project import DAY_MS
 from workbench.core.models.decision_memory.queries import (
     QuerySpec,
@@ -56,7 +63,12 @@ class DecisionMemoryPrepared:
     qt_generic bool.
     Per matching (pair, token), pair-major (E,): e_pair, e_qt int64, e_loc int8.
     Per pair (P,): strong, meaningful int64; locality int8; in_project bool; age float64;
-    flags uint16 (the decision's DocFacts.flags)."""
+    flags uint16 (the decision's DocFacts.flags); e_ptr int64 (P+1,): the pair's entries are
+    e_ptr[p]:e_ptr[p + 1]; profile intp: index into `profiles` (U,) int64, the
+    distinct static gate profiles (see `profiles`); by_profile intp (P,), profile_ptr int64
+    (U+1,): the pairs of profile u, ascending, are by_profile[profile_ptr[u]:profile_ptr[u+1]].
+    Per query (Q,), from the specs: q_mode, q_project_only int8; q_min_score float64;
+    q_limit int64."""
 
     n_docs: int
     docs: DocFacts
@@ -79,6 +91,15 @@ class DecisionMemoryPrepared:
     in_project: B
     age: F64
     flags: NDArray[np.uint16]
+    e_ptr: I64
+    profile: NDArray[np.intp]
+    profiles: I64
+    by_profile: NDArray[np.intp]
+    profile_ptr: I64
+    q_mode: NDArray[np.int8]
+    q_project_only: NDArray[np.int8]
+    q_min_score: F64
+    q_limit: I64
 
     def pair(self, query: int, doc: int) -> int | None:
         lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
@@ -186,14 +207,27 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
     pair_query = np.repeat(np.arange(len(specs), dtype=np.int64), sizes)
     n_tok = np.asarray(qt_sizes, np.int64)
     pair_doc = _cat(p["pair_doc"], np.int32)
+    e_pair = _cat(p["e_pair"], np.int64)
+    e_ptr = np.zeros(len(pair_doc) + 1, np.int64)
+    np.cumsum(np.bincount(e_pair, minlength=len(pair_doc)), out=e_ptr[1:])
+    strong, meaningful = _cat(p["strong"], np.int64), _cat(p["meaningful"], np.int64)
+    in_proj, flags = _cat(p["in_project"], np.bool_), facts.flags[pair_doc]
+    profile, profiles = pair_profiles(flags, in_proj, np.diff(e_ptr) > 0, strong, meaningful,
+                                      n_tok[pair_query])
+    by_profile, profile_ptr = group_pairs(profile, len(profiles))
     progress(1.0, "prepared")
     return DecisionMemoryPrepared(
         n_docs=len(records), docs=facts, specs=specs, tokens=tokens, n_tokens=n_tok,
         row_ptr=row_ptr, pair_doc=pair_doc, pair_query=pair_query,
         qt_ptr=qt_ptr, qt_log_all=np.asarray(p["log_all"], np.float64),
         qt_log_project=np.asarray(p["log_project"], np.float64),
-        qt_generic=np.asarray(p["generic"], np.bool_), e_pair=_cat(p["e_pair"], np.int64),
+        qt_generic=np.asarray(p["generic"], np.bool_), e_pair=e_pair,
         e_qt=_cat(p["e_qt"], np.int64), e_loc=_cat(p["e_loc"], np.int8),
-        strong=_cat(p["strong"], np.int64), meaningful=_cat(p["meaningful"], np.int64),
-        locality=_cat(p["locality"], np.int8), in_project=_cat(p["in_project"], np.bool_),
-        age=_cat(p["age"], np.float64), flags=facts.flags[pair_doc])
+        strong=strong, meaningful=meaningful,
+        locality=_cat(p["locality"], np.int8), in_project=in_proj,
+        age=_cat(p["age"], np.float64), flags=flags, e_ptr=e_ptr, profile=profile,
+        profiles=profiles, by_profile=by_profile, profile_ptr=profile_ptr,
+        q_mode=np.asarray([s.mode for s in specs], np.int8),
+        q_project_only=np.asarray([s.project_only for s in specs], np.int8),
+        q_min_score=np.asarray([s.min_score for s in specs], np.float64),
+        q_limit=np.asarray([s.limit for s in specs], np.int64))
