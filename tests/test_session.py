@@ -135,3 +135,57 @@ def test_a_result_computed_for_the_previous_model_is_dropped() -> None:
     s.recompute()
     fresh = s.result
     assert not s.apply(compute(old)) and s.result is fresh
+
+
+def test_a_typed_query_is_ranked_like_any_other() -> None:
+    import numpy as np
+
+    from workbench.core.data import Dataset, Query, QuerySet
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    s, seen = _session()
+    s.set_param("b", 0.4)
+    s.recompute()
+    s.pin_baseline()
+    assert s.baseline is not None
+    old = s.baseline.result.per_query["ndcg@10"].copy()
+    n = len(s.dataset.queries)  # type: ignore[union-attr]
+    seen.clear()
+    assert s.add_query("  green tea caffeine  ") == n
+    assert s.query == n and s.needs_prepare
+    assert [name for name, _ in seen][:3] == ["dataset_changed", "baseline_changed",
+                                             "query_changed"]
+    s.recompute()
+    assert s.result is not None and s.dataset is not None
+    q = s.dataset.queries[n]
+    assert (q.id, q.text) == ("typed-1", "green tea caffeine")
+    # the same ranking as the query alone through a pipeline at the same parameters
+    alone = Dataset("one", s.dataset.corpus, QuerySet([Query("x", "green tea caffeine")]))
+    ref = Pipeline(get_model("bm25"), alone, s.params).run((), depth=s.depth)
+    count = int(ref.ranking.count[0])
+    assert count > 0 and int(s.result.ranking.count[n]) == count
+    assert np.array_equal(s.result.ranking.docs[n, :count], ref.ranking.docs[0, :count])
+    # unjudged: NaN metrics; the baseline recomputed row for row, old rows unchanged
+    assert np.isnan(s.result.per_query["ndcg@10"][n])
+    assert s.baseline is not None and s.baseline.params["b"] == 0.4
+    assert np.array_equal(s.baseline.result.per_query["ndcg@10"][:n], old, equal_nan=True)
+    assert s.add_query("green tea caffeine") == n + 1  # ids stay unique
+    assert s.dataset.queries[n + 1].id == "typed-2"
+    with pytest.raises(ValueError):
+        s.add_query("   ")
+
+
+def test_a_typed_query_keeps_the_situation_not_the_answers() -> None:
+    s = TuningSession()
+    s.open(SAMPLES / "decisions-eval")
+    s.set_model("decision-memory")
+    s.select_query(3)
+    case = s.dataset.queries[3]  # type: ignore[union-attr]
+    s.add_query("which database did we pick")
+    typed = s.dataset.queries[s.query]  # type: ignore[union-attr]
+    assert typed.context["cwd"] == case.context["cwd"]
+    assert typed.context["candidates"] == case.context["candidates"]
+    assert "expected_top_ids" not in typed.context and "must_not_include" not in typed.context
+    s.recompute()
+    assert s.result is not None

@@ -111,3 +111,19 @@ def test_k_spin_sets_k(window: MainWindow) -> None:
     window.metrics.k_spin.setValue(20)
     assert window.session.k == 20
     assert "ndcg@20" in window.session.result.means  # type: ignore[union-attr]
+
+
+def test_typing_a_query_ranks_it(window: MainWindow, qtbot: QtBot) -> None:
+    """Enter in the query box: a new query selected in the list, ranked in the table."""
+    s = window.session
+    assert s.dataset is not None
+    n = len(s.dataset.queries)
+    qtbot.keyClicks(window.queries.ask_edit, "cold brew")
+    qtbot.keyClick(window.queries.ask_edit, Qt.Key.Key_Return)
+    assert window.queries.ask_edit.text() == ""
+    assert s.dataset.queries[s.query].text == "cold brew" and s.query == n
+    qtbot.waitUntil(lambda: s.result is not None and s.result.scores.n_queries == n + 1)
+    assert window.queries.model.rowCount() == n + 1
+    current = window.queries.view.selectionModel().currentIndex()
+    assert window.queries.proxy.mapToSource(current).row() == n
+    assert window.ranked.model.rows  # the typed query's results are on show

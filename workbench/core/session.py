@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import engine
-from workbench.core.data import Dataset, FormatError
+from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.events import Event
 from workbench.core.metrics import Judgments, PairedTest, paired_test
@@ -31,6 +31,8 @@ from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, run_live
 
 SESSION_VERSION = 1
+# what a query's context says about its answers, not its situation: not copied to a typed query
+_JUDGMENT_KEYS = frozenset(("files", "commit", "expected_top_ids", "must_not_include"))
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class TuningSession:
         self._generation = 0
         self._prepare_generation = 0
         self._history = _History()
+        # a baseline to recompute on the new query set once it is prepared (add_query)
+        self._rebase: tuple[str, Params] | None = None
         self.dataset_changed = Event("dataset_changed")
         self.model_changed = Event("model_changed")
         self.params_changed = Event("params_changed")  # (name or None for many)
@@ -167,12 +171,67 @@ class TuningSession:
         self._generation += 1  # a result still computing for the old dataset is now stale
         self._prepare_generation += 1
         self.baseline = None
+        self._rebase = None
         self.query, self.docs = 0, ()
         self._history = _History()
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(0)
         self.prepare_needed.emit()
+
+    def add_query(self, text: str) -> int:
+        """A query typed by the user, appended to the query set (unjudged) and selected; its
+        context (cwd, clock, a fixture case's own corpus …) is the selected query's, so it
+        asks the same situation a new question. Queries are prepared, so the model prepares
+        again; a pinned baseline is recomputed at its parameters on the new query set (when
+        they prepare alike; else it is cleared), so comparisons stay row for row."""
+        text = text.strip()
+        if self.dataset is None or not text:
+            raise ValueError("open a dataset and type a query first")
+        ds = self.dataset
+        taken = set(ds.queries.ids)
+        n = 1
+        while f"typed-{n}" in taken:
+            n += 1
+        context: dict[str, Any] = {}
+        if len(ds.queries):
+            context = {k: v for k, v in ds.queries[self.query].context.items()
+                       if k not in _JUDGMENT_KEYS}
+        query = Query(f"typed-{n}", text, context)
+        self.dataset = Dataset(ds.name, ds.corpus,
+                               QuerySet([*ds.queries, query], name=ds.queries.name),
+                               ds.qrels, ds.source)
+        self.judgments = (Judgments.build(ds.qrels, self.dataset.queries.ids,
+                                          ds.corpus.index) if ds.qrels else None)
+        self._rebase = None
+        if self.baseline is not None and self.model is not None \
+                and self.baseline.model_id == self.model.id:
+            self._rebase = (self.baseline.model_id, dict(self.baseline.params))
+        self.prepared = self.prepared_params = self.result = None
+        self._generation += 1
+        self._prepare_generation += 1
+        self.baseline = None
+        self.query, self.docs = len(self.dataset.queries) - 1, ()
+        self.dataset_changed.emit(self.dataset)
+        self.baseline_changed.emit(None)
+        self.query_changed.emit(self.query)
+        self.prepare_needed.emit()
+        return self.query
+
+    def _restore_baseline(self) -> None:
+        """After add_query: the baseline's parameters combined on the new query set."""
+        if self._rebase is None or self.model is None or self.prepared_params is None:
+            return
+        model_id, params = self._rebase
+        self._rebase = None
+        schema = self.model.schema
+        if model_id != self.model.id or \
+                schema.prepare_values(params) != schema.prepare_values(self.prepared_params):
+            return  # it would need its own prepare: cleared, as a new dataset clears it
+        done = compute(ComputeRequest(0, self.model, self.prepared, params, self.judgments,
+                                      self.metric_names, self.depth))
+        self.baseline = Baseline(model_id, params, done.result)
+        self.baseline_changed.emit(self.baseline)
 
     def set_model(self, model_id: str, params: Mapping[str, object] | None = None) -> None:
         model = get_model(model_id)
@@ -283,6 +342,8 @@ class TuningSession:
             return False
         self.result, self.last_seconds = done.result, done.seconds
         self.result_changed.emit(done.result)
+        if self._rebase is not None:
+            self._restore_baseline()
         return True
 
     def recompute(self, progress: Progress = NO_PROGRESS) -> None:

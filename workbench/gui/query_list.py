@@ -198,6 +198,14 @@ class QueryList(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
         layout.addWidget(self.view)
+        # a query (or coding task) of the user's own, ranked beside the dataset's
+        self.ask_edit = QLineEdit(self)
+        self.ask_edit.setPlaceholderText("Type a query or task, press Enter to rank it")
+        self.ask_edit.setToolTip("Adds an unjudged query to the set (with the selected "
+                                 "query's context: cwd, clock, case) and selects it; the "
+                                 "model prepares again, a pinned baseline is kept.")
+        self.ask_edit.returnPressed.connect(self._on_ask)
+        layout.addWidget(self.ask_edit)
         self.filter_edit.textChanged.connect(self.proxy.setFilterFixedString)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         subscribe_many(self, [
@@ -220,6 +228,13 @@ class QueryList(QWidget):
         self.view.setColumnWidth(2, fm.horizontalAdvance(self.model.metric_name()) + 14)
         self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
         self._on_query_changed(self.session.query)
+
+    def _on_ask(self) -> None:
+        text = self.ask_edit.text().strip()
+        if not text or self.session.dataset is None:
+            return
+        self.session.add_query(text)
+        self.ask_edit.clear()
 
     def _refresh_values(self) -> None:
         self.model.refresh_values()
