@@ -214,3 +214,21 @@ def test_exports_csv(qtbot: QtBot, code: TuningSession, tmp_path: Path) -> None:
     text = panel.export(tmp_path / "bundle.csv").read_text(encoding="utf-8")
     assert text.startswith("Kind,Rank,±,File") and text.count("\n") == len(panel.rows) + 1
     assert "section,,,— cut:" in text
+
+
+def test_a_repository_without_tasks_then_a_typed_one(qtbot: QtBot, tmp_path: Path) -> None:
+    from workbench.core.repo import build_sample_repo
+
+    s = TuningSession()
+    s.open(build_sample_repo(tmp_path / "shorty"))
+    s.set_model("codeledger")
+    s.recompute()
+    panel = ContextBundle(s)
+    panel.throttle_ms = 0
+    _show(qtbot, panel)
+    panel.redraw()
+    assert "No tasks yet" in panel.note_text
+    s.add_query("Retry client requests on 429")
+    s.recompute()
+    panel.redraw()
+    assert panel.note_text == "" and _files(panel, "bundle") == _bundle(s)

@@ -350,6 +350,10 @@ class ContextBundle(ChartPanel):
                 or not np.array_equal(s.result.scores.row_ptr, prep.row_ptr)):
             self._show_note("No result yet.")
             return
+        if not len(s.dataset.queries) or s.query >= len(s.dataset.queries):
+            self._show_note("No tasks yet: type one in the box under the task list and press "
+                            "Enter, or open the repository with a task set (tasks-from-git).")
+            return
         q = s.query
         ranking, bund = _rank_bundles(prep, s.params, s.result.scores)
         needed = self._needed(q)
