@@ -13,6 +13,11 @@ Variants (the formulas of Kamphuis et al., ECIR 2020, as bm25s implements them):
 - robertson: idf = ln(max(1, (N − df + 0.5)/(df + 0.5))); tfc as lucene
 - atire:     idf = ln(N/df);  tfc = tf·(k1 + 1) / (tf + k1·(1 − b + b·|d|/avgdl))
 Query terms count once per occurrence in the query (as bm25s and Lucene's BooleanQuery do).
+
+A tick (`pair_scores`) evaluates tfc once per distinct (document, tf) — tens of thousands, not a
+million postings — then one gather and multiply per posting, and sums postings into pairs rank by
+rank (every pair's first posting, then its second, …): the same additions in the same order as
+`np.bincount(post_pair, weights=term_scores)`, so the totals are bit-identical to it.
 """
 
 from __future__ import annotations
@@ -55,6 +60,16 @@ class BM25Prepared:
     post_tf:     float64 (P,)  term frequency in that document
     post_dlr:    float64 (P,)  that document's length / avgdl (saves a random gather per tick)
     post_pair:   int64 (P,)    the (query, candidate) pair of each posting (index into cand)
+
+    The live layout (`pair_scores`), D distinct (document, tf) among the postings, the postings
+    reordered by their rank within their pair, then by pair — so the first len(cand) are every
+    pair's first posting, in pair order:
+    dt_tf:       float64 (D,)  tf of each distinct (document, tf)
+    dt_dlr:      float64 (D,)  that document's length / avgdl
+    live_dt:     intp (P,)     each reordered posting's (document, tf), index into dt_*
+    live_qterm:  intp (P,)     each reordered posting's (query, term)
+    tail_pair:   intp (P − len(cand),)  the pair of each reordered posting after the first rank
+    tail_ptr:    int64 (R,)    rank r + 1 of the tail is tail_pair[tail_ptr[r]:tail_ptr[r + 1]]
     """
 
     n_docs: int
@@ -72,6 +87,37 @@ class BM25Prepared:
     post_dlr: NDArray[np.float64]
     post_pair: NDArray[np.int64]
     query_tokens: list[list[str]]
+    dt_tf: NDArray[np.float64]
+    dt_dlr: NDArray[np.float64]
+    live_dt: NDArray[np.intp]
+    live_qterm: NDArray[np.intp]
+    tail_pair: NDArray[np.intp]
+    tail_ptr: NDArray[np.int64]
+
+
+def live_layout(post_pair: NDArray[np.int64], post_doc: NDArray[np.int32],
+                post_tf: NDArray[np.float64], post_dlr: NDArray[np.float64],
+                post_qterm: NDArray[np.int32], n_pairs: int) -> dict[str, Any]:
+    """The `BM25Prepared` live-layout fields (see there). Every pair has a posting (candidates
+    are the documents holding a query term), so rank 0 is exactly the pairs, in order."""
+    n_post = len(post_pair)
+    by_pair = np.argsort(post_pair, kind="stable")  # original posting order within a pair
+    counts = np.bincount(post_pair, minlength=n_pairs)
+    rank = np.arange(n_post) - np.repeat(np.cumsum(counts) - counts, counts)
+    pair_sorted = post_pair[by_pair]
+    perm = by_pair[np.lexsort((pair_sorted, rank))]  # by rank, then pair
+    ranks = np.sort(rank)
+    tail_ptr = np.searchsorted(ranks, np.arange(1, int(ranks[-1]) + 2 if n_post else 1)) - n_pairs
+    key = post_doc.astype(np.int64) * (int(post_tf.max(initial=0.0)) + 1) + post_tf.astype(np.int64)
+    _, first, dt = np.unique(key, return_index=True, return_inverse=True)
+    return {
+        "dt_tf": post_tf[first].astype(np.float64),
+        "dt_dlr": post_dlr[first].astype(np.float64),
+        "live_dt": dt.reshape(-1)[perm].astype(np.intp),
+        "live_qterm": post_qterm[perm].astype(np.intp),
+        "tail_pair": post_pair[perm[n_pairs:]].astype(np.intp),
+        "tail_ptr": np.asarray(tail_ptr, np.int64),
+    }
 
 
 def idf(variant: str, df: NDArray[np.float64], n: int) -> NDArray[np.float64]:
@@ -90,7 +136,7 @@ class BM25Model(Model):
     id = "bm25"
     label = "BM25"
     description = "Okapi BM25 baseline (Lucene, Robertson or ATIRE variant) over title and text."
-    version = "1"
+    version = "2"
     schema = ParamSchema([
         Param("k1", "k1", 1.2, low=0.0, high=3.0, step=0.05,
               help="Term-frequency saturation: 0 ignores repeats, higher values reward them."),
@@ -187,6 +233,10 @@ class BM25Model(Model):
             post_col[idx] = np.searchsorted(r, post_doc[idx])
         progress(1.0, "prepared")
         avgdl = float(doc_len.mean()) if n else 0.0
+        post_dlr = doc_len[post_doc] / (avgdl if avgdl > 0 else 1.0)
+        post_pair = row_ptr[post_query] + post_col
+        post_doc = post_doc.astype(np.int32)
+        post_tf = post_tf.astype(np.float64)
         return BM25Prepared(
             n_docs=n,
             doc_len=doc_len,
@@ -198,11 +248,12 @@ class BM25Model(Model):
             qterm_df=np.asarray(qt_df, np.float64),
             qterm_qtf=np.asarray(qt_qtf, np.float64),
             post_qterm=post_qterm,
-            post_doc=post_doc.astype(np.int32),
-            post_tf=post_tf.astype(np.float64),
-            post_dlr=doc_len[post_doc] / (avgdl if avgdl > 0 else 1.0),
-            post_pair=row_ptr[post_query] + post_col,
+            post_doc=post_doc,
+            post_tf=post_tf,
+            post_dlr=post_dlr,
+            post_pair=post_pair,
             query_tokens=q_tokens,
+            **live_layout(post_pair, post_doc, post_tf, post_dlr, post_qterm, len(cand)),
         )
 
     def term_scores(self, prep: BM25Prepared, params: Params) -> NDArray[np.float64]:
@@ -219,11 +270,36 @@ class BM25Model(Model):
         out *= weight[prep.post_qterm]
         return out
 
+    def pair_scores(self, prep: BM25Prepared, params: Params) -> NDArray[np.float64]:
+        """float64 (len(cand),): each pair's score, bit-identical to
+        np.bincount(post_pair, weights=term_scores(prep, params)) (the same operations in the
+        same order, on the live layout: tfc per distinct (document, tf), pairs summed rank by
+        rank)."""
+        k1, b, variant = float(params["k1"]), float(params["b"]), str(params["variant"])
+        weight = prep.qterm_qtf * idf(variant, prep.qterm_df, prep.n_docs)
+        tab: NDArray[np.float64] = prep.dt_dlr * (k1 * b)  # as term_scores, per (doc, tf)
+        tab += k1 * (1.0 - b)
+        tab += prep.dt_tf
+        np.divide(prep.dt_tf, tab, out=tab)
+        if variant == "atire":
+            tab *= k1 + 1.0
+        n = len(prep.cand)
+        # every pair's first posting: bincount's 0 + s is s
+        total: NDArray[np.float64] = np.take(tab, prep.live_dt[:n])
+        total *= np.take(weight, prep.live_qterm[:n])
+        if len(prep.tail_pair):
+            rest = np.take(tab, prep.live_dt[n:])
+            rest *= np.take(weight, prep.live_qterm[n:])
+            ptr = prep.tail_ptr
+            for r in range(len(ptr) - 1):  # ranks (≤ terms per query), never pairs
+                lo, hi = int(ptr[r]), int(ptr[r + 1])
+                at = prep.tail_pair[lo:hi]  # distinct pairs within a rank
+                total[at] += rest[lo:hi]
+        return total
+
     def combine(self, prepared: Any, params: Params) -> Scores:
         prep: BM25Prepared = prepared
-        total: NDArray[np.float64] = np.bincount(
-            prep.post_pair, weights=self.term_scores(prep, params), minlength=len(prep.cand)
-        ).astype(np.float64, copy=False)
+        total = self.pair_scores(prep, params)
         return Scores(
             row_ptr=prep.row_ptr,
             docs=prep.cand,

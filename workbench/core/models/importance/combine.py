@@ -83,43 +83,42 @@ def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
     return Importance(parts, final, np.clip(stored_raw, 0.0, 1.0), fired)
 
 
-def relevance(prep: ImportancePrepared, params: Params,
-              pair_query: NDArray[np.int64]) -> NDArray[np.float64]:
-    """float64 (P,): the chosen relevance of every candidate pair."""
-    stats = prep.bm25
-    n_pairs = len(stats.cand)
+def relevance(prep: ImportancePrepared, params: Params) -> NDArray[np.float64]:
+    """float64 (P,): the chosen relevance of every candidate pair. Read-only when it is the
+    prepared coverage."""
     if params["relevance"] == "coverage":
-        matched = np.bincount(stats.post_pair, minlength=n_pairs).astype(np.float64)
-        out: NDArray[np.float64] = matched / np.maximum(prep.query_n_terms[pair_query], 1.0)
-        return out
+        return prep.coverage  # no live parameter touches it
+    stats = prep.bm25
     bparams = BM25Model.schema.resolve({"k1": params["k1"], "b": params["b"]})
-    raw: NDArray[np.float64] = np.bincount(
-        stats.post_pair, weights=BM25Model().term_scores(stats, bparams),
-        minlength=n_pairs).astype(np.float64)
+    raw = BM25Model().pair_scores(stats, bparams)
     if params["relevance"] == "bm25":
         return raw
     # bm25-max: each query's scores divided by its best one (rows are never empty here)
     lengths = np.diff(stats.row_ptr)
     full = lengths > 0
     best = np.zeros(len(lengths))
-    if n_pairs:
+    if len(raw):
         best[full] = np.maximum.reduceat(raw, stats.row_ptr[:-1][full])
-    out = raw / np.where(best > 0, best, 1.0)[pair_query]
-    return out
+    # one divisor per query, spread along its row (a repeat, not a gather)
+    np.divide(raw, np.repeat(np.where(best > 0, best, 1.0), lengths), out=raw)
+    return raw
 
 
-def gates(prep: ImportancePrepared, params: Params, imp: Importance,
-          clock: NDArray[np.int64], docs: NDArray[np.int32]) -> NDArray[np.int8]:
-    """int8 (P,): 1 + index into GATES of the first gate that zeroes the pair, else 0."""
-    final = imp.final[clock, docs]
-    gate = np.zeros(len(docs), np.int8)
+def gate_table(prep: ImportancePrepared, params: Params, imp: Importance) -> NDArray[np.int8]:
+    """int8 (U, N): for every (clock, memory), 1 + index into GATES of the first gate that zeroes
+    it, else 0. Every gate reads only the memory and the clock, never the query, so it is decided
+    per memory and gathered onto the pairs."""
+    final = imp.final
+    shape = final.shape
+    gate = np.zeros(shape, np.int8)
     checks = {
-        "superseded": prep.superseded[docs] & bool(params["superseded_archive"]),
+        "superseded": np.broadcast_to(prep.superseded & bool(params["superseded_archive"]),
+                                      shape),
         "archived": (final < float(params["archive_threshold"]))
         & bool(params["exclude_archived"]),
         "pre-filter": ~((final > float(params["prefilter_current"]))
-                        | (prep.inactive[clock, docs] < float(params["prefilter_days"]))
-                        | (imp.stored[docs] > float(params["prefilter_importance"])))
+                        | (prep.inactive < float(params["prefilter_days"]))
+                        | (imp.stored > float(params["prefilter_importance"]))[None, :])
         & bool(params["prefilter"]),
     }
     for name in reversed(GATES):  # the first gate in GATES wins
@@ -127,24 +126,32 @@ def gates(prep: ImportancePrepared, params: Params, imp: Importance,
     return gate
 
 
+def gates(prep: ImportancePrepared, params: Params, imp: Importance,
+          clock: NDArray[np.int64], docs: NDArray[np.int32]) -> NDArray[np.int8]:
+    """int8 (P,): 1 + index into GATES of the first gate that zeroes the pair, else 0."""
+    out: NDArray[np.int8] = gate_table(prep, params, imp)[clock, docs]
+    return out
+
+
 def combine_importance(prep: ImportancePrepared, params: Params,
                        signals: tuple[str, ...]) -> Scores:
     stats = prep.bm25
-    pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
-    clock = prep.query_clock[pair_query]
-    docs = stats.cand
     imp = importance_table(prep, params)
-    rel = relevance(prep, params, pair_query)
-    value = imp.final[clock, docs]
-    gate = gates(prep, params, imp, clock, docs)
-    total = np.where(gate == 0, rel * value, 0.0)
+    table = gate_table(prep, params, imp)
+    # per (clock, memory): the importance where no gate zeroes it, else 0; then one gather
+    # each onto the pairs. rel × 0 is 0 (rel ≥ 0), so total = where(gate == 0, rel × value, 0).
+    kept = np.where(table == 0, imp.final, 0.0)
+    gate = np.take(table.reshape(-1), prep.pair_flat)
+    rel = relevance(prep, params)
+    total = np.take(kept.reshape(-1), prep.pair_flat)
+    total *= rel
 
     def parts(pairs: NDArray[np.intp]) -> NDArray[np.float64]:
-        c, d = clock[pairs], docs[pairs]
+        c, d = np.divmod(prep.pair_flat[pairs], max(prep.n_docs, 1))
         out = np.empty((len(signals), len(pairs)))
         out[:-1] = imp.parts[:, c, d]
         out[-1] = (rel[pairs] - 1.0) * imp.final[c, d]
         return out
 
-    return Scores(row_ptr=stats.row_ptr, docs=docs, total=total, gate=gate,
+    return Scores(row_ptr=stats.row_ptr, docs=stats.cand, total=total, gate=gate,
                   signals=signals, parts=parts, gates=GATES)

@@ -38,8 +38,7 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
     at = np.flatnonzero(stats.cand[row] == doc)
     rel = 0.0
     if len(at):
-        pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
-        rel = float(relevance(prep, params, pair_query)[row.start + int(at[0])])
+        rel = float(relevance(prep, params)[row.start + int(at[0])])
     t, o = int(prep.tier[doc]), int(prep.outcome[doc])
     phrases = prep.phrases[doc]
     boosts = []

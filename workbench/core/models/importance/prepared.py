@@ -47,7 +47,11 @@ class ImportancePrepared:
     inactive:     float64 (U, N)   days from last access (else created_at) to each clock;
                                    0 where the memory has no timestamp
     query_clock:  int64 (Q,)       which clock each query uses
+    query_n_terms: float64 (Q,)    distinct query terms some memory holds
     bm25:         the relevance's term statistics; its row_ptr/cand are the candidates
+    pair_flat:    intp (P,)        each pair's (clock, memory) as clock · N + memory: one gather
+                                   takes any (U, N) table onto the pairs
+    coverage:     float64 (P,)     the coverage relevance (no live parameter touches it)
     """
 
     n_docs: int
@@ -65,6 +69,8 @@ class ImportancePrepared:
     query_clock: NDArray[np.int64]
     query_n_terms: NDArray[np.float64]
     bm25: BM25Prepared
+    pair_flat: NDArray[np.intp]
+    coverage: NDArray[np.float64]
 
     def memory(self, doc: int, text: str, clock: int, default_tier: str) -> Memory:
         """Memory `doc` as the scalar rules read it."""
@@ -125,6 +131,10 @@ def prepare_importance(dataset: Dataset, params: Params,
     bparams = bm25.schema.resolve({k: params[k] for k in ("fields", "stop_words", "stemmer")})
     stats: BM25Prepared = bm25.prepare(dataset, bparams, progress.span(0.4, 1.0))
     n_terms = np.bincount(stats.qterm_query, minlength=len(dataset.queries)).astype(np.float64)
+    query_clock = np.asarray(query_clock, np.int64).reshape(-1)
+    n_pairs = len(stats.cand)
+    pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
+    matched = np.bincount(stats.post_pair, minlength=n_pairs).astype(np.float64)
     return ImportancePrepared(
         n_docs=n, fired=fired, phrases=phrases,
         exclaim=np.array([exclamations(d.text) for d in docs], np.int64),
@@ -136,6 +146,7 @@ def prepare_importance(dataset: Dataset, params: Params,
                              for m in meta], bool),
         contradicts=np.array([bool(m.get("contradicts")) for m in meta], bool),
         clocks=clocks.astype(np.float64), inactive=inactive,
-        query_clock=np.asarray(query_clock, np.int64).reshape(-1),
-        query_n_terms=n_terms, bm25=stats,
+        query_clock=query_clock, query_n_terms=n_terms, bm25=stats,
+        pair_flat=(query_clock[pair_query] * n + stats.cand).astype(np.intp),
+        coverage=matched / np.maximum(n_terms[pair_query], 1.0),
     )
