@@ -9,9 +9,9 @@ costs what it holds, not Q × the longest row.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from numpy.typing import NDArray
@@ -218,59 +218,171 @@ def _dense_top_k(values: NDArray[np.float64], k: int,
             np.take_along_axis(packed_val, order, axis=1))
 
 
-@dataclass(frozen=True)
-class _Bucket:
-    """Rows of similar length ranked together as one (len(rows), width) table.
-    pairs: int64 — the bucket's pairs; cells: int64 — where each goes in the flat table."""
-
-    rows: NDArray[np.int64]
-    width: int
-    pairs: NDArray[np.int64]
-    cells: NDArray[np.int64]
+_LOWEST = -np.finfo(np.float64).max
+"""a bound never below this keeps -inf (and NaN, which compares false) out of a ranking"""
 
 
-_LAYOUTS: dict[int, tuple[weakref.ref[NDArray[np.int64]], list[_Bucket]]] = {}
+def _segment_sums(flags: NDArray[np.bool_], first: NDArray[np.int64]) -> NDArray[np.int64]:
+    """int64 (R,): how many flags are set in each segment first[r]:first[r + 1]."""
+    c = np.zeros(len(flags) + 1, np.int64)
+    np.cumsum(flags, out=c[1:])
+    out: NDArray[np.int64] = c[first[1:]] - c[first[:-1]]
+    return out
 
 
-def _buckets(row_ptr: NDArray[np.int64]) -> list[_Bucket]:
-    """Rows grouped greedily, longest first, so that no table is more than twice the pairs it
-    holds. Depends only on row_ptr, which a model's prepared arrays keep from tick to tick, so
-    it is computed once per row_ptr array and remembered while that array lives."""
-    hit = _LAYOUTS.get(id(row_ptr))
-    if hit is not None and hit[0]() is row_ptr:
-        return hit[1]
+def _csr_block_bound(values: NDArray[np.float64], row_ptr: NDArray[np.int64],
+                     rows: NDArray[np.int64], k: int) -> NDArray[np.float64]:
+    """float64 (R,): a lower bound of the k-th largest value of each of `rows` (ascending,
+    each of > k entries): the row cut into 2k contiguous blocks (single entries where the row
+    is shorter, which makes the bound exact), the k-th largest block maximum (k distinct
+    entries reach it). One `reduceat` pass, no padded copy; NaN-only blocks count as the
+    smallest."""
+    nb = 2 * k
+    start, stop = row_ptr[rows], row_ptr[rows + 1]
+    cuts = np.empty((len(rows), nb + 1), np.int64)
+    cuts[:, :nb] = start[:, None] + (np.arange(nb) * (stop - start)[:, None]) // nb
+    cuts[:, nb] = stop  # ends the row's last block; what it starts is thrown away
+    empty = cuts[:, :nb] == cuts[:, 1:]  # a row shorter than 2k: some blocks hold nothing
+    flat = cuts.reshape(-1)
+    real = np.ones((len(rows), nb + 1), bool)
+    real[:, nb] = False
+    inside = flat < len(values)  # the last row may end the array: its last block runs there
+    block_max = np.fmax.reduceat(values, flat[inside])[real.reshape(-1)[inside]]
+    block_max = block_max.reshape(len(rows), nb)
+    block_max[empty] = -np.inf
+    out: NDArray[np.float64] = -np.partition(-block_max, k - 1, axis=1)[:, k - 1]
+    return out
+
+
+def _csr_hint_bound(values: NDArray[np.float64], start: NDArray[np.int64],
+                    stop: NDArray[np.int64], k: int,
+                    hint: NDArray[np.int64]) -> NDArray[np.float64]:
+    """float64 (R,): the k-th largest rankable value at each row's hinted positions (R, H) —
+    distinct, -1 padded, positions outside the row start:stop ignored — or -inf where fewer
+    than k. Any k distinct entries bound the row's k-th largest value from below; the
+    previous slider tick's top k bound it tightly, since a small step moves few documents."""
+    ok = (hint >= start[:, None]) & (hint < stop[:, None])
+    hv = values[np.where(ok, hint, start[:, None])]
+    hv[~(ok & (hv >= _LOWEST))] = -np.inf
+    out: NDArray[np.float64] = -np.partition(-hv, k - 1, axis=1)[:, k - 1]
+    return out
+
+
+HintFn = Callable[[NDArray[np.int64]], NDArray[np.int64]]
+"""rows (R,) → int64 (R, H): positions the previous tick ranked in those rows, -1 padded."""
+
+
+def _csr_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64], k: int,
+               hint: HintFn | None = None) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """Positions and values of the k largest rankable entries of each row of a CSR
+    (values (P,), row_ptr (Q + 1,)), best first, ties by position; -inf and NaN are not
+    ranked. Returns (Q, k) arrays with -1 / -inf where a row has fewer.
+
+    Never pads or copies the rows: a per-row lower bound of the k-th largest value (the
+    hint's, else 2k contiguous block maxima) keeps, in one compare over the P values, ~1.4k
+    candidates a row; of the entries tied at the bound only the first k − (entries above) by
+    position can be in the top k; a row still holding more than 4k candidates (a row sorted
+    by score, a hint from a big step) gets its exact k-th largest value as the bound. Only
+    the candidates are sorted, in tables of rows with similar counts.
+    """
+    q = len(row_ptr) - 1
     lengths = np.diff(row_ptr)
-    order = np.argsort(-lengths, kind="stable")
-    order = order[lengths[order] > 0]
-    buckets: list[_Bucket] = []
-    i = 0
-    while i < len(order):
-        width = int(lengths[order[i]])
-        held = np.cumsum(lengths[order[i:]])
-        fits = np.arange(1, len(held) + 1) * width <= 2 * held
-        n = int(np.flatnonzero(fits)[-1]) + 1
-        rows = order[i:i + n].astype(np.int64)
-        sizes = lengths[rows]
-        local = np.repeat(np.arange(n, dtype=np.int64), sizes)
-        offset = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(
-            np.cumsum(sizes) - sizes, sizes)
-        pairs = row_ptr[rows][local] + offset
-        buckets.append(_Bucket(rows, width, pairs, local * width + offset))
-        i += n
-    key = id(row_ptr)  # the callback must not hold row_ptr itself, or it would never die
-    _LAYOUTS[key] = (weakref.ref(row_ptr, lambda _: _LAYOUTS.pop(key, None)), buckets)
-    return buckets
+    cap = 4 * k
+    bound = np.full(q, _LOWEST)
+    long = np.flatnonzero(lengths > k)  # shorter rows: every rankable entry is a candidate
+    hinted = np.zeros(0, np.int64)
+    if len(long) and hint is not None:
+        h = hint(long)
+        if h.shape[1] >= k:
+            hb = _csr_hint_bound(values, row_ptr[long], row_ptr[long + 1], k, h)
+            ok = hb >= _LOWEST
+            hinted = long[ok]
+            bound[hinted] = hb[ok]
+            long = long[~ok]
+    if len(long):
+        bound[long] = np.fmax(_csr_block_bound(values, row_ptr, long, k), _LOWEST)
+    pos = np.flatnonzero(values >= np.repeat(bound, lengths))
+    first = np.searchsorted(pos, row_ptr).astype(np.int64)
+    # rows the hint bounds loosely (a big step): the block bound too, on those rows
+    redo = hinted[np.diff(first)[hinted] > cap]
+    if len(redo):
+        bound[redo] = np.fmax(bound[redo], _csr_block_bound(values, row_ptr, redo, k))
+        pos = np.flatnonzero(values >= np.repeat(bound, lengths))
+        first = np.searchsorted(pos, row_ptr).astype(np.int64)
+    cand = values[pos]
+    keep = _trim(cand, first, bound, k)
+    counts = _segment_sums(keep, first)
+    loose = np.flatnonzero(counts > cap)
+    for r in loose:  # the exact k-th largest value (k ≤ cap < the row's candidates)
+        seg = cand[first[r]:first[r + 1]]
+        bound[r] = np.partition(seg, len(seg) - k)[len(seg) - k]
+    if len(loose):
+        keep = _trim(cand, first, bound, k)
+        counts = _segment_sums(keep, first)
+    pos, cand = pos[keep], cand[keep]
+    start = np.zeros(q + 1, np.int64)
+    np.cumsum(counts, out=start[1:])
+    out_pos = np.full((q, k), -1, np.int64)
+    out_val = np.full((q, k), -np.inf)
+    # rows grouped by the power of two above their count, so no table is more than twice
+    # what it holds; each packed in position order and sorted stably
+    group = np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64)
+    group[counts == 0] = -1
+    for g in np.unique(group[group >= 0]):
+        rows = np.flatnonzero(group == g)
+        sizes = counts[rows]
+        m = int(sizes.max())
+        local = np.repeat(np.arange(len(rows)), sizes)
+        slot = np.arange(len(local)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        src = start[rows][local] + slot
+        packed_pos = np.full((len(rows), m), -1, np.int64)
+        packed_val = np.full((len(rows), m), -np.inf)
+        packed_pos[local, slot] = pos[src]
+        packed_val[local, slot] = cand[src]
+        order = np.argsort(-packed_val, axis=1, kind="stable")[:, :k]
+        out_pos[rows, : order.shape[1]] = np.take_along_axis(packed_pos, order, axis=1)
+        out_val[rows, : order.shape[1]] = np.take_along_axis(packed_val, order, axis=1)
+    return out_pos, out_val
+
+
+def _trim(cand: NDArray[np.float64], first: NDArray[np.int64], bound: NDArray[np.float64],
+          k: int) -> NDArray[np.bool_]:
+    """bool (n,): which candidates (rows first[r]:first[r + 1], in position order) can be in
+    their row's top k: those above the row's bound, and of those equal to it the first
+    k − (entries above) — every later tied one has k entries ahead of it."""
+    counts = np.diff(first)
+    b = np.repeat(bound, counts)
+    above = cand > b
+    tied = cand == b
+    need = k - _segment_sums(above, first)
+    ties = np.cumsum(tied)  # tie rank within the row: the running count less the row's start
+    before = np.concatenate([[0], ties])[first[:-1]]
+    keep: NDArray[np.bool_] = above | (tied & (ties <= np.repeat(before + need, counts)))
+    return keep
+
+
+def _hint_positions(hint: NDArray[np.int64], kept: NDArray[np.int64] | None,
+                    rows: NDArray[np.int64]) -> NDArray[np.int64]:
+    """int64 (R, H): the hinted pairs of `rows` as positions among the ungated pairs `kept`
+    (all pairs where None); a gated pair is no position (-1)."""
+    h = np.asarray(hint[rows], np.int64)
+    if kept is None or len(kept) == 0:
+        return h if kept is None else np.full_like(h, -1)
+    at = np.minimum(np.searchsorted(kept, h), len(kept) - 1)
+    out: NDArray[np.int64] = np.where((h >= 0) & (kept[at] == h), at, -1)
+    return out
 
 
 def top_k(scores: Scores, k: int, hint: NDArray[np.int64] | None = None) -> Ranking:
     """The k best ungated pairs of every query, ties broken by the model's candidate order.
 
     `hint`: int64 (Q, H) pairs, -1 padded — the previous tick's ranking (`Ranking.pair`);
-    any distinct pairs of each row are correct, near ones make it faster (dense rows only).
+    any distinct pairs of each row are correct, near ones make it faster.
 
-    Equal rows are one reshape into a (Q, L) table. Ragged rows are ranked in buckets of
-    similar length, each padded to its longest row (padding at most doubles a bucket): one
-    query matching 45,000 documents does not pad a thousand queries matching 300.
+    Equal ungated rows are one reshape into a (Q, L) table. Otherwise the ungated pairs are
+    compacted (one pass; most pairs are gated in some models) and ranked in place as a CSR
+    (`_csr_top_k`): one query matching 45,000 documents costs what it holds, and nothing
+    pads a thousand queries matching 300 to its length.
     """
     q = scores.n_queries
     lengths = np.diff(scores.row_ptr)
@@ -278,25 +390,29 @@ def top_k(scores: Scores, k: int, hint: NDArray[np.int64] | None = None) -> Rank
     k = max(0, min(k, longest))
     if q == 0 or k == 0:
         return _empty_ranking(q, k)
-    values = (np.where(scores.gate == 0, scores.total, -np.inf) if scores.gate.any()
-              else scores.total)
-    pair = np.full((q, k), -1, np.int64)
-    best = np.full((q, k), -np.inf)
-    if int(lengths.min()) == longest:  # dense
+    gated = bool(scores.gate.any())
+    if int(lengths.min()) == longest and not gated:  # dense
         hint_cols = None
         if hint is not None and hint.ndim == 2 and hint.shape[0] == q:
             hint_cols = np.where(hint >= 0, hint - scores.row_ptr[:-1, None], -1)
-        cols, vals = _dense_top_k(values.reshape(q, longest), k, hint_cols)
-        pair[:] = np.where(cols >= 0, scores.row_ptr[:-1, None] + cols, -1)
-        best[:] = vals
+        cols, best = _dense_top_k(scores.total.reshape(q, longest), k, hint_cols)
+        pair = np.where(cols >= 0, scores.row_ptr[:-1, None] + cols, -1)
     else:
-        for b in _buckets(scores.row_ptr):
-            table = np.full(len(b.rows) * b.width, -np.inf)
-            table[b.cells] = values[b.pairs]
-            cols, vals = _dense_top_k(table.reshape(len(b.rows), b.width), min(k, b.width))
-            start = scores.row_ptr[b.rows]
-            pair[b.rows, : cols.shape[1]] = np.where(cols >= 0, start[:, None] + cols, -1)
-            best[b.rows, : cols.shape[1]] = vals
+        row_ptr: NDArray[np.int64] = scores.row_ptr
+        values = scores.total
+        kept: NDArray[np.int64] | None = None
+        if gated:
+            kept = np.flatnonzero(scores.gate == 0)
+            values = values[kept]
+            row_ptr = np.searchsorted(kept, scores.row_ptr).astype(np.int64)
+        hint_of: HintFn | None = None
+        if hint is not None and hint.ndim == 2 and hint.shape[0] == q:
+            hint_of = partial(_hint_positions, hint, kept)
+        where, best = _csr_top_k(values, row_ptr, k, hint_of)
+        if kept is not None:
+            pair = np.where(where >= 0, kept[np.maximum(where, 0)], -1) if len(kept) else where
+        else:
+            pair = where
     valid = np.isfinite(best)
     safe = np.where(valid, pair, 0)
     return Ranking(

@@ -1,0 +1,119 @@
+"""`top_k` on long, skewed CSR rows (the compacted path: block bounds, tie trimming, exact
+cut-offs for loose rows) equals a plain stable sort, with and without a hint."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.core.ranking import Scores, top_k, total_only
+
+
+def _reference(s: Scores, k: int) -> tuple[list[list[int]], list[list[float]]]:
+    """Per row: ungated pairs with a finite total, by descending total, ties by position."""
+    pairs, values = [], []
+    for q in range(s.n_queries):
+        r = s.row(q)
+        ok = [p for p in range(r.start, r.stop) if s.gate[p] == 0 and np.isfinite(s.total[p])]
+        ok.sort(key=lambda p: -s.total[p])  # stable: equal totals keep their position order
+        pairs.append(ok[:k])
+        values.append([float(s.total[p]) for p in ok[:k]])
+    return pairs, values
+
+
+def _check(s: Scores, k: int, hint: np.ndarray | None = None) -> None:
+    got = top_k(s, k, hint)
+    want_pairs, want_values = _reference(s, k)
+    width = got.pair.shape[1]
+    assert width == max(0, min(k, int(np.diff(s.row_ptr).max(initial=0))))
+    for q in range(s.n_queries):
+        n = int(got.count[q])
+        assert got.pair[q, :n].tolist() == want_pairs[q]
+        assert got.scores[q, :n].tolist() == want_values[q]
+        assert got.docs[q, :n].tolist() == s.docs[want_pairs[q]].tolist()
+        assert np.all(got.pair[q, n:] == -1) and np.all(got.docs[q, n:] == -1)
+        assert np.all(np.isnan(got.scores[q, n:]))
+
+
+def _skewed(rng: np.random.Generator, q: int, kind: str, gated: float,
+            longest: int = 6000) -> Scores:
+    """Rows from empty to `longest` (Pareto lengths), totals with many ties."""
+    lengths = np.minimum((rng.pareto(1.0, q) * 300).astype(np.int64), longest)
+    lengths[rng.random(q) < 0.15] = 0
+    row_ptr = np.zeros(q + 1, np.int64)
+    np.cumsum(lengths, out=row_ptr[1:])
+    n = int(row_ptr[-1])
+    if kind == "levels":
+        total = rng.integers(0, 5, n).astype(float)
+    elif kind == "sparse":  # most candidates score 0, a few score
+        total = np.where(rng.random(n) < 0.05, np.round(rng.gamma(1.0, 2.0, n), 1), 0.0)
+    elif kind == "sorted":  # each row ascending: contiguous blocks bound it loosely
+        total = np.round(rng.random(n), 2)
+        for i in range(q):
+            total[row_ptr[i]:row_ptr[i + 1]].sort()
+    elif kind == "inf":
+        total = np.round(rng.normal(size=n), 1)
+        total[rng.random(n) < 0.1] = -np.inf
+        total[rng.random(n) < 0.02] = np.nan
+    else:
+        total = rng.normal(size=n)
+    gate = (rng.random(n) < gated).astype(np.int8)
+    total = np.where(gate != 0, 0.0, total)  # a gate zeroes the total
+    docs = rng.integers(0, 100_000, n).astype(np.int32)
+    return Scores(row_ptr, docs, total, gate, ("s",), total_only(total))
+
+
+KINDS = ["normal", "levels", "sparse", "sorted", "inf"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("gated", [0.0, 0.4, 0.999])
+def test_long_skewed_rows_equal_a_stable_sort(kind: str, gated: float) -> None:
+    rng = np.random.default_rng([KINDS.index(kind), int(gated * 1000)])
+    for _ in range(4):
+        s = _skewed(rng, int(rng.integers(1, 40)), kind, gated)
+        for k in (1, 7, 100, int(rng.integers(1, 3000)), 10_000):
+            _check(s, k)
+
+
+@pytest.mark.parametrize("kind", ["normal", "levels", "sparse", "sorted"])
+def test_a_hint_never_changes_a_ragged_ranking(kind: str) -> None:
+    rng = np.random.default_rng(len(kind))
+    for trial in range(6):
+        s = _skewed(rng, int(rng.integers(1, 30)), kind, 0.3 if trial % 2 else 0.0)
+        k = int(rng.integers(1, 200))
+        moved = s.total + rng.normal(scale=0.5, size=s.n_pairs)
+        near = top_k(Scores(s.row_ptr, s.docs, moved, s.gate, ("s",), total_only(moved)), k)
+        far = np.full((s.n_queries, k + 5), -1, np.int64)
+        for q in range(s.n_queries):  # distinct pairs anywhere, some in other rows, some gated
+            pick = rng.choice(max(s.n_pairs, 1), size=min(k + 5, s.n_pairs), replace=False)
+            far[q, : len(pick)] = pick
+        for hint in (near.pair, top_k(s, k).pair, far, np.full((s.n_queries, k), -1)):
+            _check(s, k, hint)
+
+
+def test_all_gated_and_empty_rows() -> None:
+    row_ptr = np.array([0, 0, 500, 500, 5000], np.int64)
+    total = np.zeros(5000)
+    gate = np.ones(5000, np.int8)
+    s = Scores(row_ptr, np.arange(5000, dtype=np.int32), total, gate, ("s",),
+               total_only(total))
+    r = top_k(s, 100)
+    assert r.count.tolist() == [0, 0, 0, 0] and np.all(r.pair == -1)
+    _check(s, 100, np.arange(400, dtype=np.int64).reshape(4, 100))
+    gate[[7, 4000, 4001]] = 0
+    _check(s, 2)
+    _check(s, 100, np.arange(400, dtype=np.int64).reshape(4, 100))
+
+
+def test_dense_gated_rows_equal_a_stable_sort() -> None:
+    rng = np.random.default_rng(5)
+    q, c = 12, 3000
+    total = np.round(rng.normal(size=q * c), 1)
+    gate = (rng.random(q * c) < 0.5).astype(np.int8)
+    row_ptr = np.arange(q + 1, dtype=np.int64) * c
+    s = Scores(row_ptr, np.tile(np.arange(c, dtype=np.int32), q), total, gate, ("s",),
+               total_only(total))
+    for k in (1, 10, 100, 700, 2000):
+        _check(s, k)
+        _check(s, k, top_k(s, k).pair)
