@@ -65,11 +65,12 @@ class Pipeline:
         self.params = new
 
     def run(self, metric_names: Sequence[str] = DEFAULT_METRICS, *, depth: int | None = None,
-            select: bool = True) -> Result:
-        """Combine, rank every query and evaluate: the live path of a slider tick."""
+            select: bool = True, hint: NDArray[np.int64] | None = None) -> Result:
+        """Combine, rank every query and evaluate: the live path of a slider tick (`hint`:
+        the previous tick's `ranking.pair`, as the window passes it)."""
         k = depth if depth is not None else metric_depth(metric_names)
         return run_live(self.model, self.prepared, self.params, self.judgments, metric_names, k,
-                        select=select)
+                        select=select, hint=hint)
 
 
 def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments | None,
