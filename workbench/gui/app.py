@@ -20,6 +20,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
+from .memory import keep_freed_memory
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_corpora"
 RESOURCES = ROOT / "resources"
@@ -31,6 +33,7 @@ def application(argv: Sequence[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app
+    keep_freed_memory()  # before the first dataset: live ticks reuse the combine's pages
     app = QApplication(list(argv or [sys.argv[0]]))
     app.setOrganizationName("ScoringWorkbench")
     app.setApplicationName("workbench")

@@ -22,6 +22,7 @@ from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
+from .drag import SETTLE_MS, drag_state
 from .palette import BETTER, WORSE, delta_color, signed
 
 # a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
@@ -101,7 +102,8 @@ class MetricStrip(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
                  defer_ms: int = 150) -> None:
         """`defer_ms`: the paired test (a randomization test, ~25 ms on 300 queries) runs
-        that long after the last result of a slider storm, not on every tick; 0 = at once."""
+        that long after the last result of a slider storm, not on every tick (during a slider
+        drag: once the slider rests `drag.SETTLE_MS`, or at its release); 0 = at once."""
         super().__init__(parent)
         self.session = session
         self._timer = QTimer(self)
@@ -114,6 +116,8 @@ class MetricStrip(QWidget):
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_test)
         self._test_generation = 0
+        self._drag = drag_state(session)
+        self._drag.changed.connect(self._on_drag)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 2)
         self.k_spin = QSpinBox(self)
@@ -182,9 +186,16 @@ class MetricStrip(QWidget):
             if card.isHidden():
                 card.show()
         if self.defer_ms and res is not None and base is not None:
-            self._timer.start()  # restarts: one test after the storm settles
+            # restarts: one test after the storm settles. Mid-drag it would compete with the
+            # combine worker for the two cores on every pause of the slider
+            self._timer.start(max(SETTLE_MS, self.defer_ms) if self._drag.dragging
+                              else self.defer_ms)
             return
         self.refresh_comparison()
+
+    def _on_drag(self, dragging: bool) -> None:
+        if not dragging and self._timer.isActive():  # released: test the newest result now
+            self._timer.start(0)
 
     def refresh_comparison(self) -> None:
         s = self.session

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSlider,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -31,6 +32,7 @@ from workbench.core.params import Param, ParamError
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
+from .drag import drag_state
 from .param_editors import ElidedLabel, ParamEditor, make_editor, reset_button, tooltip
 from .prepare_box import PrepareBox
 from .worker import LiveLoop
@@ -108,6 +110,7 @@ class ParamPanel(QScrollArea):
 
     def _rebuild(self, *_: object) -> None:
         self.editors = {}
+        drag_state(self.session).set_dragging(False)  # a slider held down is going away
         body = QWidget()
         outer = QVBoxLayout(body)
         outer.setContentsMargins(6, 6, 6, 6)
@@ -138,6 +141,11 @@ class ParamPanel(QScrollArea):
                 label.setFixedWidth(label_w)
                 editor = make_editor(p, holder)
                 editor.edited.connect(self._on_edited)
+                slider = getattr(editor, "slider", None)
+                if isinstance(slider, QSlider):  # a drag: throttled panels wait for its end
+                    drag = drag_state(self.session)
+                    slider.sliderPressed.connect(lambda d=drag: d.set_dragging(True))
+                    slider.sliderReleased.connect(lambda d=drag: d.set_dragging(False))
                 reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
                 reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
                 grid.addWidget(label, row, 0)

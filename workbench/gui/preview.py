@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
+from .drag import SETTLE_MS, drag_state
 from .palette import signal_hex
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -122,7 +123,8 @@ class DocumentPreview(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
                  defer_ms: int = 0) -> None:
         """`defer_ms`: a new result (a slider tick) re-renders the preview that long after the
-        last one, not on every tick; a new document or query shows at once."""
+        last one, not on every tick; a new document or query shows at once. During a slider
+        drag it waits for the slider to rest (`drag.SETTLE_MS`) or be released."""
         super().__init__(parent)
         self.session = session
         self._timer = QTimer(self)
@@ -139,6 +141,9 @@ class DocumentPreview(QWidget):
         self.doc: int | None = None
         self.code = False  # the document shows as source (monospace, numbered lines)
         self.excerpt: list[tuple[int, int]] = []  # its excerpt's line ranges, 1-based
+        self._html = ""  # what the browser shows: an unchanged page is not set again
+        self._drag = drag_state(session)
+        self._drag.changed.connect(self._on_drag)
         subscribe_many(self, [
             (session.docs_changed, self.refresh),
             (session.query_changed, self.refresh),
@@ -148,10 +153,17 @@ class DocumentPreview(QWidget):
         self.refresh()
 
     def _on_result(self, *_: object) -> None:
-        if self.defer_ms and self.current_doc() == self.doc:
-            self._timer.start()
+        if self.defer_ms and self._drag.dragging:
+            # even a new top document waits: re-rendering it would delay this tick's repaint
+            self._timer.start(max(SETTLE_MS, self.defer_ms))
+        elif self.defer_ms and self.current_doc() == self.doc:
+            self._timer.start(self.defer_ms)
         else:
             self.refresh()
+
+    def _on_drag(self, dragging: bool) -> None:
+        if not dragging and self._timer.isActive():  # released: catch up now
+            self._timer.start(0)
 
     def current_doc(self) -> int | None:
         s = self.session
@@ -170,8 +182,7 @@ class DocumentPreview(QWidget):
         if ds is None or doc is None or doc >= len(ds.corpus) or not len(ds.queries):
             self.terms = set()
             self.code, self.excerpt = False, []
-            self.browser.setHtml("<i style='color:#57606a'>Select a document to preview it."
-                                 "</i>")
+            self._set_html("<i style='color:#57606a'>Select a document to preview it.</i>")
             return
         d, q = ds.corpus[doc], ds.queries[s.query]
         details = self._explain(doc)
@@ -204,7 +215,12 @@ class DocumentPreview(QWidget):
                      + "</div>", self._breakdown(doc),
                      "<p style='white-space:pre-wrap'>"
                      + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
-        self.browser.setHtml("".join(parts))
+        self._set_html("".join(parts))
+
+    def _set_html(self, page: str) -> None:
+        if page != self._html:  # setHtml re-lays out the whole document
+            self._html = page
+            self.browser.setHtml(page)
 
     def _explain(self, doc: int) -> dict[str, Any]:
         s = self.session

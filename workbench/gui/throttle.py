@@ -7,6 +7,11 @@ throttled refresh is done then: when the parameters change (the live loop has ju
 new request to its worker, being subscribed to the session before any panel), a refresh that
 is due runs from the event loop at once. When the changes stop, a debounce timer catches up
 `interval_ms` after the last poke; after a quiet spell a poke refreshes at once.
+
+While a slider is held down (`drag.py`) even that refresh-while-computing is skipped: on two
+cores it still slows the combine (the GIL, the second core) and delays the result's repaint
+when it overruns. A drag's pokes only restart a `SETTLE_MS` debounce (the panel follows when
+the slider rests), and the release catches up at once.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from PySide6.QtCore import QObject, QTimer
 from workbench.core.session import TuningSession
 
 from .bind import subscribe
+from .drag import SETTLE_MS, drag_state
 
 
 class IdleThrottle(QObject):
@@ -35,6 +41,8 @@ class IdleThrottle(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self.flush)
+        self._drag = drag_state(session)
+        self._drag.changed.connect(self._on_drag)
         subscribe(parent, session.params_changed, self._on_request)
 
     @property
@@ -48,6 +56,9 @@ class IdleThrottle(QObject):
             self.flush()
             return
         self._pending = True
+        if self._drag.dragging:  # when the slider rests, or at its release
+            self._timer.start(max(SETTLE_MS, self.interval_ms))
+            return
         since = self._since_ms()
         if since >= 2 * self.interval_ms:
             # quiet until now (a click, a drag's first tick), or results streaming in without
@@ -74,5 +85,11 @@ class IdleThrottle(QObject):
 
     def _on_request(self, *_: object) -> None:
         # a new request is on the worker: refresh (if due) while it computes
-        if self._pending and self.interval_ms > 0 and self._since_ms() >= self.interval_ms:
+        if self._pending and self.interval_ms > 0 and not self._drag.dragging \
+                and self._since_ms() >= self.interval_ms:
+            self._timer.start(0)
+
+    def _on_drag(self, dragging: bool) -> None:
+        # the drag ended: catch up with the newest result, after the events in hand
+        if not dragging and self._pending and self.interval_ms > 0:
             self._timer.start(0)
