@@ -117,3 +117,22 @@ def test_dense_gated_rows_equal_a_stable_sort() -> None:
     for k in (1, 10, 100, 700, 2000):
         _check(s, k)
         _check(s, k, top_k(s, k).pair)
+
+
+@pytest.mark.parametrize("every", [True, False])
+def test_dense_rows_of_mostly_zeros_equal_a_stable_sort(every: bool) -> None:
+    """A vector-only blend: all but a few pairs of each row score 0, so the top k is the
+    few matches and then zeros in position order — in every row, or in some rows only."""
+    rng = np.random.default_rng(11)
+    q, c = 9, 2500
+    total = np.zeros(q * c)
+    hits = rng.choice(q * c, size=q * 6, replace=False)
+    total[hits] = np.round(rng.random(len(hits)), 2)
+    if not every:
+        total[: c * 3] = rng.normal(size=c * 3)  # three rows of distinct scores
+    row_ptr = np.arange(q + 1, dtype=np.int64) * c
+    s = Scores(row_ptr, np.tile(np.arange(c, dtype=np.int32), q), total,
+               np.zeros(q * c, np.int8), ("s",), total_only(total))
+    for k in (1, 5, 100, 600):
+        _check(s, k)
+        _check(s, k, top_k(s, k).pair)
