@@ -13,6 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.conftest import SAMPLES
+from workbench.core.models import get_model
 from workbench.core.models.codeledger import full_bundles
 from workbench.core.session import TuningSession
 from workbench.gui.charts._standalone import open_session
@@ -161,6 +162,10 @@ def test_many_parameters_grouped_one_editor_each(qtbot: QtBot, code: TuningSessi
     assert sum(len(sec.params) for sec in secs) == len(live)
     titles = {sec.key: sec.title for sec in secs if sec.key}
     assert titles["w"] == "Weight" and titles["recency"] == "Recency"
+    assert titles["mult"] == "Multipliers"  # labels without a common "Title: ": named
+    dm = {sec.key: sec.title for sec in sections(
+        list(get_model("decision-memory").schema.stage("live"))) if sec.key}
+    assert dm["w"] == "Weights" and dm["bonus"] == "Bonuses"
     assert set(panel.groups) == set(titles)
     # folded groups unfold on a click
     button = panel.groups["recency"]

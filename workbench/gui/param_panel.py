@@ -7,7 +7,7 @@ load, another panel) moves the editors, without echoing back.
 Labels sit on one line, elided, their full text and help in the tooltip. A model with many
 live parameters gets them grouped by name prefix (`w_…`, `recency_…`: three or more sharing
 one) into sections that fold, in the schema's order; the group's common label prefix
-("Weight: ") becomes its title.
+("Weight: ") becomes its title, else the prefix read as a word (`w` → "Weights").
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ GROUP_MIN = 3  # parameters sharing a prefix that make a group
 FOLD_ABOVE = 30  # live parameters beyond which groups after the first start folded
 
 
+# name prefixes the models use, as a section title reads them (others: the prefix, capitalised)
+_PREFIX_TITLES = {"w": "Weights", "mult": "Multipliers", "bonus": "Bonuses",
+                  "boost": "Boosts", "base": "Bases", "stale": "Staleness"}
+
+
 @dataclass
 class Section:
     """Parameters shown together: a group (`key` its name prefix) or a run of loose ones."""
@@ -70,7 +75,7 @@ def sections(params: list[Param]) -> list[Section]:
         elif key in by_key:
             by_key[key].params.append(p)
         else:
-            by_key[key] = Section(key, f"{key}_…", [p])
+            by_key[key] = Section(key, _PREFIX_TITLES.get(key, key.capitalize()), [p])
             out.append(by_key[key])
     for sec in by_key.values():
         heads = {p.label.split(": ", 1)[0] for p in sec.params}
