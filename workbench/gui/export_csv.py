@@ -1,12 +1,16 @@
-"""The ranked table of the selected query as CSV: one row per document with its rank, rank
-change, score, judged relevance, gate and each signal's contribution."""
+"""Tables as CSV files, written atomically: the ranked table of the selected query (one row per
+document with its rank, rank change, score, judged relevance, gate and each signal's
+contribution), and any panel's rows (`write_rows`); a panel's picture (`write_grab`)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import math
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+from PySide6.QtWidgets import QWidget
 
 from workbench.core.engine import atomic_write_text
 from workbench.core.session import TuningSession
@@ -35,3 +39,20 @@ def write_ranked_csv(session: TuningSession, path: Path) -> int:
     text, n = ranked_csv(session)
     atomic_write_text(path, text)
     return n
+
+
+def write_rows(path: Path, header: Sequence[object], rows: Iterable[Sequence[object]]) -> Path:
+    """`header` and `rows` as CSV at `path`, atomically (a reader never sees half a file)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    atomic_write_text(path, out.getvalue())
+    return path
+
+
+def write_grab(widget: QWidget, path: Path) -> Path:
+    """The widget as it is on screen, as a PNG."""
+    if not widget.grab().save(str(path)):
+        raise OSError(f"{path}: could not write the PNG")
+    return path

@@ -12,7 +12,6 @@ Events: result_changed, baseline_changed, query_changed, model_changed, dataset_
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from workbench.core.models.codeledger.params import MULTIPLIERS
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Params
 from workbench.core.session import TuningSession
+from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, delta_color, signed
 
 from ._base import A_COLOR, MUTED, ChartPanel
@@ -541,18 +541,12 @@ class ContextBundle(ChartPanel):
         out = Path(path)
         suffix = out.suffix.lower()
         if suffix == ".png":
-            if not self.grab().save(str(out)):
-                raise OSError(f"{out}: could not write the PNG")
-        elif suffix == ".csv":
-            with out.open("w", encoding="utf-8", newline="") as fh:
-                writer = csv.writer(fh)
-                writer.writerow(("Kind", *COLUMNS))
-                for row in self.rows:
-                    writer.writerow((row.kind, *(self._cells(row) if row.kind != "section"
-                                                 else ("", "", row.path))))
-        else:
-            raise ValueError(f"{out}: export writes .png or .csv, not {suffix!r}")
-        return out
+            return write_grab(self, out)
+        if suffix == ".csv":
+            return write_rows(out, ("Kind", *COLUMNS), (
+                (row.kind, *(self._cells(row) if row.kind != "section" else ("", "", row.path)))
+                for row in self.rows))
+        raise ValueError(f"{out}: export writes .png or .csv, not {suffix!r}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,6 @@ Events: result_changed, baseline_changed, dataset_changed, query_changed.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QSignalBlocker, Qt
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.cases import CaseReport, CaseResult, check_cases, has_cases
 from workbench.core.session import TuningSession
+from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
 
 from ._base import MUTED, ChartPanel
@@ -195,16 +195,10 @@ class EvalCases(ChartPanel):
         out = Path(path)
         suffix = out.suffix.lower()
         if suffix == ".png":
-            if not self.grab().save(str(out)):
-                raise OSError(f"{out}: could not write the PNG")
-        elif suffix == ".csv":
-            with out.open("w", encoding="utf-8", newline="") as fh:
-                writer = csv.writer(fh)
-                writer.writerow(COLUMNS)
-                writer.writerows(self.row_texts())
-        else:
-            raise ValueError(f"{out}: export writes .png or .csv, not {suffix!r}")
-        return out
+            return write_grab(self, out)
+        if suffix == ".csv":
+            return write_rows(out, COLUMNS, self.row_texts())
+        raise ValueError(f"{out}: export writes .png or .csv, not {suffix!r}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,6 @@ Events: result_changed, baseline_changed, k_changed, dataset_changed.
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, QRectF, QSize, Qt
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.compare import Mover, movers
 from workbench.core.session import TuningSession
+from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
 
 from ._base import MUTED, ChartPanel, elide
@@ -162,8 +162,7 @@ class MoversList(ChartPanel):
         out = Path(path)
         suffix = out.suffix.lower()
         if suffix == ".png":
-            if not self.grab().save(str(out)):
-                raise OSError(f"{out}: could not write the PNG")
+            write_grab(self, out)
         elif suffix == ".svg":
             gen = QSvgGenerator()
             gen.setFileName(str(out))
@@ -174,10 +173,7 @@ class MoversList(ChartPanel):
             self.render(painter, QPoint(0, 0))
             painter.end()
         elif suffix == ".csv":
-            with out.open("w", encoding="utf-8", newline="") as fh:
-                writer = csv.writer(fh)
-                writer.writerow(COLUMNS)
-                writer.writerows(self.row_texts())
+            write_rows(out, COLUMNS, self.row_texts())
         else:
             raise ValueError(f"{out}: export writes .png, .svg or .csv, not {suffix!r}")
         return out
