@@ -37,7 +37,7 @@ def run_demo(samples: Path) -> int:
         print(f"no sample corpora found under {samples}")
         return 1
     print("Scoring Workbench — command-line demo on the bundled sample corpora.")
-    print("(The desktop window arrives with the GUI; everything below is what it will show.)\n")
+    print("(`workbench gui` opens the same samples in the desktop window.)\n")
     for folder in folders:
         _demo_one(folder)
     print("Next: `workbench models` lists every model and parameter; "
@@ -57,7 +57,8 @@ def _demo_one(folder: Path) -> None:
     print(f"model {model.id} ({model.label}); parameters at their defaults")
     if result.means:
         print(format_table(["metric", "mean over judged queries"],
-                           [[m, f"{v:.3f}"] for m, v in result.means.items()]))
+                           [[m, f"{v:,.1f}" if m in ("bundle_files", "bundle_tokens")
+                             else f"{v:.3f}"] for m, v in result.means.items()]))
     if not len(dataset.queries):
         print("(no queries to show)\n")
         return
@@ -71,10 +72,15 @@ def _demo_one(folder: Path) -> None:
     for j in range(min(5, int(result.ranking.count[qi]))):
         doc = dataset.corpus[int(result.ranking.docs[qi, j])]
         parts = " + ".join(f"{s} {contrib[i, qi, j]:.3f}"
-                           for i, s in enumerate(result.scores.signals))
+                           for i, s in enumerate(result.scores.signals)
+                           if abs(contrib[i, qi, j]) >= 5e-4)  # the signals that moved it
         rows.append([j + 1, doc.id, _clip(doc.title, 38), f"{result.ranking.scores[qi, j]:.3f}",
-                     judged.get(doc.id, "–"), parts])
-    print(format_table(["rank", "id", "title", "score", "rel", "contributions"], rows))
+                     judged.get(doc.id, "–"), parts or "0"])
+    header = ["rank", "id", "title", "score", "rel", "contributions"]
+    if all(r[2] in ("", r[1]) for r in rows):  # titles that are the ids (file paths)
+        header.pop(2)
+        rows = [r[:2] + r[3:] for r in rows]
+    print(format_table(header, rows))
     print()
 
 
