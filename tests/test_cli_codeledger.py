@@ -81,3 +81,15 @@ def test_eval_reports_bundle_recall_and_precision(capsys: pytest.CaptureFixture[
     assert f"bundle_recall     {np.mean(recall):.4f}" in out
     assert f"bundle_precision  {np.mean(precision):.4f}" in out
     assert "stopped by" in out and "confidence" in out
+
+
+def test_wrong_inputs_get_one_clear_line(repo: Path, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "-m", "codeledger", "--repo", str(tmp_path), "--task", "x"]) == 2
+    assert "not a git repository" in capsys.readouterr().err
+    assert main(["explain", "-m", "codeledger", "--repo", str(repo), "--task", "  "]) == 2
+    assert "is empty" in capsys.readouterr().err
+    assert main(["eval", str(repo), "-m", "codeledger"]) == 2
+    assert "tasks-from-git" in capsys.readouterr().err
+    assert main(["explain", "-m", "codeledger", "--repo", str(repo), "--query-id", "c1"]) == 2
+    assert "has no queries (or tasks)" in capsys.readouterr().err

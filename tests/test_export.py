@@ -130,3 +130,25 @@ def test_codeledger_config_json(tmp_path: Path) -> None:
     changed = {c.name: c.setting for c in tuned.changed}
     assert changed == {"w_keyword": "selector.weights.keyword",
                        "mult_test_update_churn": None}  # no documented key: a code edit
+
+
+def test_an_existing_codeledger_config_is_updated_not_replaced(tmp_path: Path) -> None:
+    import json
+
+    import pytest
+
+    config = tmp_path / ".codeledger" / "config.json"
+    config.parent.mkdir()
+    config.write_text(json.dumps({"selector": {"weights": {"keyword": 0.9}, "mine": 1},
+                                  "repo": {"include": ["src/**"]}}), encoding="utf-8")
+    write_export(export_params("codeledger", {"w_keyword": 0.4}), tmp_path)
+    merged = json.loads(config.read_text("utf-8"))
+    assert merged["selector"]["weights"]["keyword"] == 0.4
+    assert merged["selector"]["mine"] == 1 and merged["repo"] == {"include": ["src/**"]}
+    assert merged["selector"]["default_budget"] == {"tokens": 8000, "max_files": 25}
+    config.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a JSON object"):
+        write_export(export_params("codeledger"), tmp_path)
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(ValueError, match="not a folder"):
+        write_export(export_params("codeledger"), tmp_path / "file")

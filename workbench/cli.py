@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -81,6 +82,9 @@ def _one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
         return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source)
     if args.query_id is not None:
         if args.query_id not in dataset.queries.index:
+            if not len(dataset.queries):
+                raise UsageError(f"{dataset.name} has no queries (or tasks) to pick "
+                                 f"{args.query_id!r} from; give the text with --query/--task")
             shown = ", ".join(dataset.queries.ids[:8])
             raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
                              f"(ids look like: {shown})")
@@ -171,7 +175,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if getattr(args, "repo", None):
         if args.data:
             raise UsageError("give DATA or --repo, not both")
+        from workbench.core.formats.code_repo import is_code_repo
+
+        if not is_code_repo(Path(args.repo)):
+            raise UsageError(f"--repo {args.repo}: not a git repository (no .git)")
         args.data = args.repo
+    if args.query is not None and not args.query.strip():
+        raise UsageError("the query (--query/--task) is empty")
     if not args.data:
         raise UsageError("give DATA (or --repo PATH for a git repository)")
     dataset = _one_query(args, _load(args))
@@ -226,6 +236,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     dataset = _load(args)
     if not dataset.qrels:
+        from workbench.core.formats.code_repo import is_code_repo
+
+        if is_code_repo(Path(args.data)):
+            raise UsageError(f"{args.data}: no tasks to evaluate (give --queries tasks.jsonl, "
+                             "written by `workbench tasks-from-git`, or keep one at "
+                             ".codeledger/tasks.jsonl)")
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
                          "(give --qrels FILE)")
     metrics = _metric_list(args.metrics)
@@ -564,6 +580,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"workbench {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`workbench models | head`): stop quietly, as Unix tools do;
+        # stdout is pointed at /dev/null so Python's own flush at exit cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
 
 
 def _clip(text: str, n: int) -> str:

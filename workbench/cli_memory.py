@@ -5,6 +5,7 @@ the target system's own terms)."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -127,8 +128,19 @@ def cmd_export(args: argparse.Namespace) -> int:
         from workbench.cli import UsageError
 
         raise UsageError(str(exc.args[0])) from None
+    unexpressed = [c.name for c in export.changed if c.setting is None]
+    if unexpressed:
+        print(f"note: {', '.join(unexpressed)} changed but {export.target} has no setting for "
+              f"{'it' if len(unexpressed) == 1 else 'them'}: listed in the changes file, it "
+              "takes a change to the original's code", file=sys.stderr)
     if args.out:
-        for path in write_export(export, Path(args.out)):
+        try:
+            written = write_export(export, Path(args.out))
+        except ValueError as exc:
+            from workbench.cli import UsageError
+
+            raise UsageError(str(exc)) from None
+        for path in written:
             print(f"wrote {path}")
         return 0
     env = export.env_text()

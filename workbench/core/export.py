@@ -215,12 +215,20 @@ def export_params(model_id: str, params: Mapping[str, ParamValue] | None = None)
 
 
 def write_export(export: Export, folder: str | Path) -> list[Path]:
-    """Write `<model>.env` (when the target reads environment variables),
-    `<model>.settings.json` and `<model>.changes.json` into `folder`, each atomically;
-    returns the paths written."""
+    """Write `<model>.env` (when the target reads environment variables), the settings
+    (`<model>.settings.json`, or the target's own config file, e.g. CodeLedger's
+    `.codeledger/config.json`) and `<model>.changes.json` into `folder`, each atomically;
+    returns the paths written. A target config already there is updated, not replaced: keys
+    the export does not set are kept. ValueError when `folder` is a file or the existing
+    config is not a JSON object."""
     root = Path(folder)
+    if root.exists() and not root.is_dir():
+        raise ValueError(f"{root}: not a folder (the export writes several files into one)")
     root.mkdir(parents=True, exist_ok=True)
-    files = {export.config_path or f"{export.model}.settings.json": export.settings_json(),
+    settings = export.settings_json()
+    if export.config_path and (root / export.config_path).is_file():
+        settings = _merged(root / export.config_path, export.settings)
+    files = {export.config_path or f"{export.model}.settings.json": settings,
              f"{export.model}.changes.json": export.changes_json()}
     if export.env:
         files = {f"{export.model}.env": export.env_text(shell=False), **files}
@@ -230,3 +238,24 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
         atomic_write_text(root / name, text)
         written.append(root / name)
     return written
+
+
+def _merged(path: Path, settings: Mapping[str, object]) -> str:
+    """`settings` written over the JSON object in `path`, nested objects merged key by key."""
+    try:
+        current = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot update it, not readable JSON ({exc})") from None
+    if not isinstance(current, dict):
+        raise ValueError(f"{path}: cannot update it, not a JSON object")
+
+    def merge(into: dict[str, object], new: Mapping[str, object]) -> dict[str, object]:
+        for key, value in new.items():
+            old = into.get(key)
+            if isinstance(value, Mapping) and isinstance(old, dict):
+                into[key] = merge(old, value)
+            else:
+                into[key] = value
+        return into
+
+    return json.dumps(merge(current, settings), indent=2, ensure_ascii=False) + "\n"
