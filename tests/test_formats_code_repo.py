@@ -40,7 +40,7 @@ def test_files_at_the_snapshot_with_their_facts(repo: Path, tmp_path: Path) -> N
     full = git_out(repo, "rev-parse", SNAPSHOT).strip()
     tasks = write_tasks(tmp_path / "tasks.jsonl", full, [
         ("t1", "Add resolveLink to the client", ["client/src/client.ts", "client/src/index.ts"]),
-        ("t2", "Document rate limits", ["docs/never-existed.md"]),
+        ("t2", "Document rate limits", ["docs/API.md"]),
     ])
     ds = read_code_repo(repo, tasks=tasks)
     at_snapshot = sorted(git_out(repo, "ls-tree", "-r", "--name-only", full).split())
@@ -52,9 +52,17 @@ def test_files_at_the_snapshot_with_their_facts(repo: Path, tmp_path: Path) -> N
     assert set(FILE_KEYS) <= set(doc.metadata) and "ledger" in doc.metadata
     assert ds.queries.ids == ["t1", "t2"]
     assert ds.queries[0].context["snapshot"] == full
-    # a needed file the index lacks stays judged, so recall counts it as missed
     assert ds.qrels == {"t1": {"client/src/client.ts": 1, "client/src/index.ts": 1},
-                        "t2": {"docs/never-existed.md": 1}}
+                        "t2": {"docs/API.md": 1}}
+    # a needed file the index leaves out (here: excluded) stays judged, so recall counts it
+    # as missed; one the snapshot never held is an error in the task set
+    narrow = read_code_repo(repo, tasks=tasks, exclude=["docs/**"])
+    assert "docs/API.md" not in narrow.corpus.index
+    assert narrow.qrels is not None and narrow.qrels["t2"] == {"docs/API.md": 1}
+    bad = write_tasks(tmp_path / "bad.jsonl", full, [("t3", "x", ["docs/never-existed.md"])])
+    with pytest.raises(FormatError, match=r"bad.jsonl: field 'files': task 't3' needs "
+                                          r"'docs/never-existed.md'"):
+        read_code_repo(repo, tasks=bad)
 
 
 @pytest.mark.parametrize("path", ["api/shorty/alias.py", "client/src/retry.ts",

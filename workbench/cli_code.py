@@ -153,9 +153,15 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
     print(f"confidence: {bund.confidence[0]}" + (" — " + "; ".join(bund.reasons[0])
                                                  if bund.reasons[0] else ""))
     used = float(bund.tokens[0])
+    preset = str(params.get("budget_preset", "custom"))
+    if preset != "custom":
+        print(f"budget preset {preset}: {tokens:,} tokens, {files} files (the max_files and "
+              "token_budget parameters apply only with budget_preset=custom)")
+    why = _STOP_TEXT.get(bund.stop[0], "").format(sufficiency=float(params["sufficiency"]),
+                                                    overshoot=float(params["overshoot"]))
     print(f"bundle: {size} of {count} candidates, {size}/{files} files, "
           f"{used:,.0f}/{tokens:,} tokens ({used / tokens:.0%} of the budget); "
-          f"stopped: {bund.stop[0]} ({_STOP_TEXT.get(bund.stop[0], '')})")
+          f"stopped: {bund.stop[0]} ({why})")
     contrib = scores.contributions_of(ranking.pair[0, :count])
     for j in range(min(count, max(top, size))):
         if j == size:
@@ -180,10 +186,11 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
                   f"content {matched.get('content') or '-'}")
     misses = model.near_misses(prep, params, 0, 5)
     if misses and top <= size:
-        print("\nnear misses (just below the cut):")
+        print("\nnear misses (just below the cut; the bundle's tokens if it also took each one "
+              "and those listed above it):")
         for m in misses:
             print(f"  #{m['rank']}  {m['doc']}  score {m['score']:.4f}, {m['tokens']:,.0f} "
-                  f"tokens (bundle would be {m['tokens_if_added']:,.0f})")
+                  f"tokens → bundle {m['tokens_if_added']:,.0f} tokens")
     taken = {ds.corpus[int(d)].id for d in ranking.docs[0, :size]}
     missed = [p for p in needed if p not in taken]
     if needed:
@@ -197,8 +204,8 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
 
 _STOP_TEXT = {
     "file_limit": "max_files reached",
-    "token_budget": "the next file would not fit, even with the overshoot",
-    "sufficiency": "the files taken hold the sufficiency share of the score mass",
+    "token_budget": "the next file would not fit, even with the {overshoot:.0%} overshoot",
+    "sufficiency": "the files taken hold {sufficiency:.0%} of the candidates' score mass",
     "candidates_exhausted": "every candidate was taken",
 }
 

@@ -89,7 +89,8 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
 
     `rev` wins over the task set's snapshot; without either the index is of HEAD. Tasks'
     files that the index does not hold (excluded, binary) stay in the judgments, so recall
-    counts them as missed rather than quietly forgetting them.
+    counts them as missed rather than quietly forgetting them; a file the snapshot does not
+    hold at all is a FormatError (the task set was made for another commit).
     """
     root = Path(repo)
     if not is_code_repo(root):
@@ -108,7 +109,13 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     except g.GitError as exc:
         raise FormatError(root, str(exc), field="rev") from None
     progress(0.8, "reading file contents")
-    texts = _contents(root, index)
+    tree = {e.path: e.blob for e in g.ls_tree(root, index.commit)}
+    for t in task_list:  # a needed file the snapshot never had: a wrong task set, not a miss
+        absent = [f for f in t.files if f not in tree]
+        if absent:
+            raise FormatError(Path(str(tasks)), f"task {t.id!r} needs {absent[0]!r}, which the "
+                              f"snapshot {index.commit[:10]} does not hold", field="files")
+    texts = _contents(root, index, tree)
     weights = read_ledger(Path(ledger) if ledger else root / LEDGER_FILE, index.now)
     docs = [Document(id=f.path, title=f.path, text=texts.get(f.path, ""),
                      metadata=_metadata(f, weights.get(f.path))) for f in index.files]
@@ -142,8 +149,8 @@ def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:
     return out[0], out[1]
 
 
-def _contents(root: Path, index: RepoIndex) -> dict[str, str]:
-    wanted = {e.path: e.blob for e in g.ls_tree(root, index.commit) if e.path in index}
+def _contents(root: Path, index: RepoIndex, tree: dict[str, str]) -> dict[str, str]:
+    wanted = {p: blob for p, blob in tree.items() if p in index}
     blobs = g.read_blobs(root, list(wanted.values()))
     return {p: blobs.get(b, b"").decode("utf-8", "replace") for p, b in wanted.items()}
 
