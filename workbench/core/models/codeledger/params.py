@@ -84,13 +84,16 @@ SCHEMA = ParamSchema([
        "Count error infrastructure only for bug_fix tasks (0 for other task types)."),
     _f("keyword_content_weight", "Keyword: content weight", 0.3,
        "Weight of a term found only in the content keywords, against 1 in path or symbols."),
-    _f("churn_commits", "Churn: commits for full", 20, "Commits in the window for churn 1.",
+    _f("churn_commits", "Churn: commits for full", 20, "Commits within the churn window at which "
+        "churn reaches 1 (a file touched today).",
        low=1, high=200, step=1),
-    _f("churn_decay_days", "Churn: decay days", 30, "e-folding days of exp(−days/decay).",
+    _f("churn_decay_days", "Churn: decay days", 30, "Churn fades as exp(−days since the last "
+        "commit / this): after this many days it is down to 37 %.",
        low=1, high=365, step=1),
     _f("churn_window_days", "Churn: window days", 90, "Commits younger than this count.",
        low=1, high=3650, step=1),
-    *(_f(f"recency_days_{i}", f"Recency: band {i} days", d, f"Up to this age: band {i}.",
+    *(_f(f"recency_days_{i}", f"Recency: band {i} days", d, f"Files last touched at most this "
+        f"many days ago get band {i}'s value (bands are tried 1, 2, 3 in order).",
          low=0, high=3650, step=1) for i, d in ((1, 7), (2, 30), (3, 90))),
     *(_f(f"recency_value_{i}", f"Recency: band {i} value", v, f"Recency within band {i}.")
       for i, v in ((1, 1.0), (2, 0.6), (3, 0.3))),
@@ -98,23 +101,27 @@ SCHEMA = ParamSchema([
     _f("no_history_days", "No history: days", 90, "Age assumed for a file without commits.",
        low=0, high=3650, step=1),
     _f("test_mapped_value", "Test relevance: mapped only", 0.5,
-       "test_relevance of a file whose mapped test (or source) joined only as its test."),
+       "test_relevance of a file that has a mapped test (or source) which no other stage brought: "
+           "it joined only through the test neighbourhood."),
     _i("maturity_min", "Ledger: immature below", 10, 0, 1000,
-       "Maturity is 0 under this many ledger entries."),
+       "Ledger priors count only once the ledger names a file this often: maturity 0 below."),
     _i("maturity_full", "Ledger: mature at", 50, 1, 1000,
-       "Maturity is 1 at this many entries, linear in between."),
+       "Ledger maturity reaches 1 at this many entries naming the file (linear in between); "
+           "priors = rate × maturity."),
     _f("size_penalty_tokens", "Size penalty: tokens for full", 4000,
        "Tokens at which the size penalty reaches 1 (half the default budget).",
        low=100, high=100000, step=100),
     Param("budget_preset", "Budget preset", "custom", kind="choice",
           choices=("custom", *BUDGET_PRESETS),
-          help="tight 3000/10, default 8000/25, generous 15000/40; custom: the two below."),
+          help="tight 3000 tokens/10 files, default 8000/25, generous 15000/40 — a preset "
+              "overrides Max files and Token budget; custom uses those two."),
     _i("max_files", "Max files", 25, 1, 500, "Stop rule (a): at most this many files."),
     _i("token_budget", "Token budget", 8000, 100, 1000000, "Stop rule (b): token budget."),
     _f("overshoot", "Budget overshoot", 0.10, "A high-value file may exceed the budget "
        "while the total stays within budget · (1 + overshoot).", high=1.0, step=0.01),
     _f("overshoot_min_score", "Overshoot: min score", 0.3,
-       "A file is high-value (may overshoot) when its score is at least this.", low=-1.0),
+       "A file is high-value (may overshoot) when its score is at least this (scores can be "
+           "negative: the penalties are subtracted).", low=-1.0),
     _f("sufficiency", "Sufficiency", 0.85, "Stop rule (c): stop once the files taken hold "
        "this share of the positive score mass of all ranked candidates (1 = off)."),
     _b("auto_scope", "Auto-scope", True, "Gate candidates outside the directory the task "
