@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sys
 import textwrap
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from workbench.core.engine import ProgressFn
+
+LOG_AFTER_S = 3.0  # without a terminal, work shorter than this stays quiet
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent: str = "",
@@ -50,10 +53,25 @@ def _is_number(text: str) -> bool:
 
 @contextmanager
 def progress_bar(label: str) -> Iterator[ProgressFn]:
-    """A progress callable drawing a tqdm bar on stderr (only when stderr is a terminal)."""
+    """A progress callable drawing a tqdm bar on stderr when stderr is a terminal; otherwise
+    (a log, a CI job) one line per tenth of the way, once the work has run a few seconds, so
+    that a long prepare or embedding is not silence."""
     from tqdm import tqdm
 
-    bar = tqdm(total=1000, desc=label, file=sys.stderr, disable=None, leave=False,
+    if not sys.stderr.isatty():
+        start = time.monotonic()
+        shown = [-1]
+
+        def log(fraction: float, message: str) -> None:
+            tenth = int(fraction * 10)
+            if tenth > shown[0] and time.monotonic() - start >= LOG_AFTER_S:
+                shown[0] = tenth
+                print(f"{label}: {tenth * 10}% {message}".rstrip(), file=sys.stderr,
+                      flush=True)
+
+        yield log
+        return
+    bar = tqdm(total=1000, desc=label, file=sys.stderr, leave=False,
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}")
 
     def update(fraction: float, message: str) -> None:
