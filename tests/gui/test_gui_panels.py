@@ -72,3 +72,12 @@ def test_every_parameter_gets_exactly_one_editor(qtbot: QtBot, model: str) -> No
     assert set(live) == {p.name for p in s.model.schema.stage("live")}  # type: ignore[union-attr]
     for name, editor in {**panel.editors, **(box.editors if box else {})}.items():
         assert editor.value() == s.params[name], name
+
+
+def test_no_two_signals_of_a_model_share_a_colour() -> None:
+    from workbench.core.models import get_model, model_ids
+    from workbench.gui.palette import signal_hex
+
+    for mid in model_ids():
+        n = len(get_model(mid).signals)
+        assert len({signal_hex(i) for i in range(n)}) == n, mid
