@@ -44,6 +44,9 @@ def stack(values: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.
     return start, np.abs(v)
 
 
+LEGEND_ROWS = 6  # legend entries per column before another column starts
+
+
 class ContributionChart(ChartPanel):
     title = "Contributions"
     export_name = "contributions"
@@ -130,6 +133,8 @@ class ContributionChart(ChartPanel):
                                                  brush=pg.mkBrush(INK))
             plot.addItem(self._top_ticks)
             self.top_legend.addItem(self._top_ticks, "total")
+            # a tall legend is clipped by the panel's ~200 px: beyond six rows, more columns
+            self.top_legend.setColumnCount(-(-(len(signals) + 1) // LEGEND_ROWS))
             plot.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1)))
             self._top_signals = signals
             self._top_labels = None
