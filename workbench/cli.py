@@ -146,7 +146,24 @@ def cmd_models(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _data_or_repo(args: argparse.Namespace) -> None:
+    """DATA, or `--repo PATH` (a git repository) in its place; and a query that is not empty."""
+    if getattr(args, "repo", None):
+        if args.data:
+            raise UsageError("give DATA or --repo, not both")
+        from workbench.core.formats.code_repo import is_code_repo
+
+        if not is_code_repo(Path(args.repo)):
+            raise UsageError(f"--repo {args.repo}: not a git repository (no .git)")
+        args.data = args.repo
+    if args.query is not None and not args.query.strip():
+        raise UsageError("the query (--query/--task) is empty")
+    if not args.data:
+        raise UsageError("give DATA (or --repo PATH for a git repository)")
+
+
 def cmd_rank(args: argparse.Namespace) -> int:
+    _data_or_repo(args)
     dataset = _one_query(args, _load(args))
     model, params = _model_and_params(args)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
@@ -172,18 +189,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    if getattr(args, "repo", None):
-        if args.data:
-            raise UsageError("give DATA or --repo, not both")
-        from workbench.core.formats.code_repo import is_code_repo
-
-        if not is_code_repo(Path(args.repo)):
-            raise UsageError(f"--repo {args.repo}: not a git repository (no .git)")
-        args.data = args.repo
-    if args.query is not None and not args.query.strip():
-        raise UsageError("the query (--query/--task) is empty")
-    if not args.data:
-        raise UsageError("give DATA (or --repo PATH for a git repository)")
+    _data_or_repo(args)
     dataset = _one_query(args, _load(args))
     model, params = _model_and_params(args)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
@@ -455,6 +461,11 @@ def _add_model(p: argparse.ArgumentParser, default: str | None = None) -> None:
     p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")
 
 
+def _add_repo(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", metavar="PATH", help="a git repository (instead of DATA), for "
+                   "codeledger: `explain --model codeledger --repo . --task TEXT`")
+
+
 def _add_query(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
@@ -473,7 +484,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("rank", help="rank documents for one query, with signal contributions")
-    _add_data(p)
+    _add_data(p, optional=True)
+    _add_repo(p)
     _add_model(p)
     _add_query(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
@@ -481,8 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="each result's score breakdown, gates and matched terms")
     _add_data(p, optional=True)
-    p.add_argument("--repo", metavar="PATH", help="a git repository (instead of DATA), for "
-                   "codeledger: `explain --model codeledger --repo . --task TEXT`")
+    _add_repo(p)
     _add_model(p)
     _add_query(p)
     p.set_defaults(func=cmd_explain, top=5)
