@@ -40,12 +40,12 @@ def test_values_are_coerced_from_cli_strings() -> None:
 
 
 @pytest.mark.parametrize(("name", "value", "needle"), [
-    ("alpha", 1.5, "parameter alpha must be [0, 1], got 1.5"),
-    ("alpha", "abc", "parameter alpha must be [0, 1], got 'abc'"),
-    ("alpha", float("nan"), "parameter alpha must be [0, 1]"),
-    ("alpha", True, "parameter alpha must be [0, 1], got True"),
+    ("alpha", 1.5, "parameter alpha must be a number in [0, 1], got 1.5"),
+    ("alpha", "abc", "parameter alpha must be a number in [0, 1], got 'abc'"),
+    ("alpha", float("nan"), "parameter alpha must be a number in [0, 1]"),
+    ("alpha", True, "parameter alpha must be a number in [0, 1], got True"),
     ("limit", 2.5, "parameter limit must be a whole number, got 2.5"),
-    ("limit", 0, "parameter limit must be [1, 50], got 0"),
+    ("limit", 0, "parameter limit must be a whole number in [1, 50], got 0"),
     ("mode", "other", "parameter mode must be one of injection, search, got 'other'"),
     ("stem", "maybe", "parameter stem must be true or false, got 'maybe'"),
 ])

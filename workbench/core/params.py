@@ -59,7 +59,8 @@ class Param:
 
     def validate(self, value: object) -> ParamValue:
         """Return `value` coerced to this parameter's type, or raise ParamError."""
-        bad = f"parameter {self.name} must be {self.range_text()}, got {value!r}"
+        what = {"float": "a number in ", "int": "a whole number in "}.get(self.kind, "")
+        bad = f"parameter {self.name} must be {what}{self.range_text()}, got {value!r}"
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
