@@ -82,7 +82,8 @@ def _one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
     """The dataset narrowed to the query the user named (an id, or ad-hoc text)."""
     if args.query is not None:
         queries = QuerySet([Query(id="query", text=args.query)], name="command line")
-        return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source)
+        return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source,
+                       dataset.settings)
     if args.query_id is not None:
         if args.query_id not in dataset.queries.index:
             if not len(dataset.queries):
@@ -92,7 +93,7 @@ def _one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
             raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
                              f"(ids look like: {shown})")
         return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
-                       dataset.qrels, dataset.source)
+                       dataset.qrels, dataset.source, dataset.settings)
     raise UsageError("give --query TEXT or --query-id ID")
 
 

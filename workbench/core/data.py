@@ -138,6 +138,9 @@ class Dataset:
     queries: QuerySet
     qrels: Qrels | None = None
     source: str = ""
+    # the source system's own settings read beside the data (a pi-memory folder's
+    # settings.json); models may read them in prepare
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def judged(self) -> bool:
@@ -152,6 +155,8 @@ class Dataset:
         h.update(b"\x00queries\x00")
         for q in self.queries:
             h.update(_canon((q.id, q.text, dict(q.context))))
+        if self.settings:  # absent settings leave every earlier fingerprint as it was
+            h.update(b"\x00settings\x00" + _canon(dict(self.settings)))
         return h.hexdigest()
 
 

@@ -200,7 +200,7 @@ class TuningSession:
         query = Query(f"typed-{n}", text, context)
         self.dataset = Dataset(ds.name, ds.corpus,
                                QuerySet([*ds.queries, query], name=ds.queries.name),
-                               ds.qrels, ds.source)
+                               ds.qrels, ds.source, ds.settings)
         self.judgments = (Judgments.build(ds.qrels, self.dataset.queries.ids,
                                           ds.corpus.index) if ds.qrels else None)
         self._rebase = None
