@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from workbench.core import embeddings
+from workbench.core import embedding_store, embeddings
 from workbench.core.embeddings import (
     DEFAULT_MODEL,
     PROMPT_PRESETS,
@@ -101,24 +101,26 @@ def _shards(enc: CountingEncoder, prompt: str = "") -> Path:
     return cache_dir() / "embeddings" / open_store(enc, prompt).folder.name
 
 
-@pytest.mark.parametrize("damage", ["flip a byte", "truncate", "lose the keys"])
+@pytest.mark.parametrize("damage", ["flip a vector byte", "flip a key byte", "truncate"])
 def test_damaged_cache_is_detected_and_rebuilt(counting: CountingEncoder, damage: str) -> None:
     prompt = f"damage {damage}: "
     good = embed_texts(TEXTS[:10], model=counting.name, prompt=prompt)
     folder = _shards(counting, prompt)
-    npy = folder / "0.npy"
-    blob = npy.read_bytes()
-    if damage == "flip a byte":
-        npy.write_bytes(blob[:-7] + bytes([blob[-7] ^ 0x40]) + blob[-6:])
-    elif damage == "truncate":
-        npy.write_bytes(blob[: len(blob) - 400])
+    (shard,) = folder.iterdir()
+    blob = shard.read_bytes()
+    if damage == "flip a vector byte":
+        shard.write_bytes(blob[:-7] + bytes([blob[-7] ^ 0x40]) + blob[-6:])
+    elif damage == "flip a key byte":
+        at = embedding_store._HEADER.size + 3
+        shard.write_bytes(blob[:at] + bytes([blob[at] ^ 0x01]) + blob[at + 1:])
     else:
-        (folder / "0.keys").unlink()
+        shard.write_bytes(blob[: len(blob) - 400])
     counting.seen.clear()
     rebuilt = embed_texts(TEXTS[:10], model=counting.name, prompt=prompt)
     assert len(counting.seen) == 10  # not trusted: embedded again
     np.testing.assert_allclose(rebuilt, good, atol=1e-6)
-    assert sorted(p.name for p in folder.iterdir()) == ["0.keys", "0.npy"]  # damaged one gone
+    (again,) = folder.iterdir()  # the damaged shard gone, one new one
+    assert again.name != shard.name
     assert open_store(counting, prompt).dropped == 0  # and the new one is sound
 
 

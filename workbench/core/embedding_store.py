@@ -1,19 +1,32 @@
 """The on-disk embedding cache: one store per (model identity, prompt).
 
-A store is a folder of shards. Shard i is two files written in this order, each to a temporary
-name then renamed: `i.npy` (float32 (n, dim)) and `i.keys` — a small header (format tag, row
-count, dim, SHA-256 of the `.npy` bytes) followed by n 16-byte text keys. A shard counts only
-when its `.keys` file exists, its header parses, the `.npy` holds exactly n × dim floats and its
-bytes hash to the recorded digest; anything else (an interrupted write, truncation, a flipped
-byte) is deleted and its texts are embedded again. Shards are memory-mapped, so reopening a
-cached corpus reads only the keys and hashes the vectors once.
+A store is a folder of shards. Each shard is ONE file, `<writer>-<random>.shard`, written to a
+temporary name and renamed, so a reader sees all of it or none of it:
+
+    header   magic, rows, dim, SHA-256 of everything after the header
+    keys     rows × 16-byte text keys (a hash of each prompted text)
+    padding  to a multiple of 64 bytes
+    vectors  float32 little-endian (rows, dim)
+
+The one digest covers the keys and the vectors together, so a shard is verifiable as a pair: a
+key can never be read against another text's vector. Shard names are unique per writer (process
+id plus random bytes), so two writers at once (two `embed` runs, the window's Re-embed and a CLI
+run) each add their own shards and never overwrite each other's. A shard whose header, size or
+digest is wrong is deleted and its texts are embedded again. Vectors are memory-mapped, so
+reopening a cached corpus reads the keys and hashes the file once.
+
+A store that cannot be written (a read-only or full disk) is not an error: `add` returns False
+and the caller keeps the vectors it computed, as the prepare cache does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import secrets
 import struct
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,13 +36,33 @@ from numpy.typing import NDArray
 from workbench.core.engine import atomic_write_bytes
 
 KEY_BYTES = 16
-_MAGIC = b"WBEMB1\0\0"
-_HEADER = struct.Struct("<8sqq32s")  # magic, rows, dim, sha256 of the .npy file
+SUFFIX = ".shard"
+_MAGIC = b"WBEMB2\0\0"
+_HEADER = struct.Struct("<8sqq32s")  # magic, rows, dim, sha256(keys + padding + vectors)
+_ALIGN = 64
+_LEGACY = (".npy", ".keys")
+_STALE_TEMP_S = 24 * 3600  # a temporary file this old belongs to a writer that died
 
 
 def text_key(text: str) -> bytes:
     """The cache key of one (already prompted) text."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=KEY_BYTES).digest()
+
+
+def _vectors_offset(rows: int) -> int:
+    end = _HEADER.size + rows * KEY_BYTES
+    return -(-end // _ALIGN) * _ALIGN
+
+
+def shard_bytes(keys: Sequence[bytes], vectors: NDArray[np.float32], dim: int) -> bytes:
+    """One shard file's bytes: header, keys, padding, vectors (float32 (n, dim))."""
+    rows = len(keys)
+    if vectors.shape != (rows, dim) or any(len(k) != KEY_BYTES for k in keys):
+        raise ValueError(f"shard of {rows} keys needs vectors ({rows}, {dim}), "
+                         f"got {vectors.shape}")
+    pad = b"\0" * (_vectors_offset(rows) - _HEADER.size - rows * KEY_BYTES)
+    body = b"".join(keys) + pad + np.ascontiguousarray(vectors, dtype="<f4").tobytes()
+    return _HEADER.pack(_MAGIC, rows, dim, hashlib.sha256(body).digest()) + body
 
 
 class EmbeddingStore:
@@ -38,49 +71,54 @@ class EmbeddingStore:
     def __init__(self, folder: Path, dim: int) -> None:
         self.folder = folder
         self.dim = dim
-        self.index: dict[bytes, tuple[int, int]] = {}  # key → (shard, row)
-        self.shards: dict[int, NDArray[np.float32]] = {}
-        self.dropped = 0  # shards found corrupt and removed on open
+        self.index: dict[bytes, tuple[str, int]] = {}  # key → (shard name, row)
+        self.shards: dict[str, NDArray[np.float32]] = {}
+        self.dropped = 0  # shards found corrupt on open (removed when the folder allows)
         self._open()
 
     def _open(self) -> None:
-        if not self.folder.exists():
-            return
-        for keys_path in sorted(self.folder.glob("*.keys")):
-            try:
-                shard = int(keys_path.stem)
-            except ValueError:
-                continue
-            vectors = self._load_shard(shard, keys_path)
-            if vectors is None:
-                self.dropped += 1
-                keys_path.unlink(missing_ok=True)
-                (self.folder / f"{shard}.npy").unlink(missing_ok=True)
-                continue
-            self.shards[shard] = vectors
-        for stray in self.folder.glob("*.npy"):  # vectors whose keys never got written
-            if not (self.folder / f"{stray.stem}.keys").exists():
-                stray.unlink(missing_ok=True)
-
-    def _load_shard(self, shard: int, keys_path: Path) -> NDArray[np.float32] | None:
-        blob = keys_path.read_bytes()
-        if len(blob) < _HEADER.size:
-            return None
-        magic, rows, dim, digest = _HEADER.unpack_from(blob)
-        keys = blob[_HEADER.size:]
-        if magic != _MAGIC or dim != self.dim or len(keys) != rows * KEY_BYTES:
-            return None
-        npy = self.folder / f"{shard}.npy"
         try:
-            if _file_digest(npy) != digest:
+            entries = sorted(self.folder.iterdir())
+        except OSError:  # absent or unreadable: nothing cached
+            return
+        now = time.time()
+        for path in entries:
+            if path.name.startswith(".") and path.name.endswith(".tmp"):
+                _remove_if_older(path, now - _STALE_TEMP_S)
+            elif path.suffix == SUFFIX:
+                vectors = self._load_shard(path)
+                if vectors is None:
+                    self.dropped += 1
+                    _remove(path)
+                else:
+                    self.shards[path.stem] = vectors
+            elif path.suffix in _LEGACY:  # the two-file shards of earlier versions
+                _remove(path)
+
+    def _load_shard(self, path: Path) -> NDArray[np.float32] | None:
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(_HEADER.size)
+                if len(head) < _HEADER.size:
+                    return None
+                magic, rows, dim, digest = _HEADER.unpack(head)
+                if magic != _MAGIC or dim != self.dim or rows < 0:
+                    return None
+                offset = _vectors_offset(rows)
+                if os.fstat(fh.fileno()).st_size != offset + rows * dim * 4:
+                    return None
+                keys = fh.read(rows * KEY_BYTES)
+                h = hashlib.sha256(keys)
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+            if h.digest() != digest:
                 return None
-            vectors: NDArray[np.float32] = np.load(npy, mmap_mode="r")
+            vectors: NDArray[np.float32] = np.memmap(path, dtype="<f4", mode="r",
+                                                     offset=offset, shape=(rows, dim))
         except (OSError, ValueError):
             return None
-        if vectors.shape != (rows, dim) or vectors.dtype != np.float32:
-            return None
         for row in range(rows):
-            self.index[keys[row * KEY_BYTES:(row + 1) * KEY_BYTES]] = (shard, row)
+            self.index[keys[row * KEY_BYTES:(row + 1) * KEY_BYTES]] = (path.stem, row)
         return vectors
 
     def __len__(self) -> int:
@@ -90,30 +128,28 @@ class EmbeddingStore:
         """Positions of the keys with no stored vector."""
         return [i for i, k in enumerate(keys) if k not in self.index]
 
-    def add(self, keys: Sequence[bytes], vectors: NDArray[np.float32]) -> None:
-        """Store a new shard (vectors file first, then keys: a crash leaves no valid half)."""
+    def add(self, keys: Sequence[bytes], vectors: NDArray[np.float32]) -> bool:
+        """Store a new shard under a name no other writer uses. False (and nothing stored)
+        when the folder cannot be written: the caller keeps its vectors in memory."""
         if len(keys) == 0:
-            return
+            return True
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        shard = max(self.shards, default=-1) + 1
-        npy = self.folder / f"{shard}.npy"
-        tmp = self.folder / f".{shard}.npy.tmp"
-        with open(tmp, "wb") as fh:
-            np.save(fh, vectors)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, npy)
-        header = _HEADER.pack(_MAGIC, len(keys), self.dim, _file_digest(npy))
-        atomic_write_bytes(self.folder / f"{shard}.keys", header + b"".join(keys))
-        self.shards[shard] = np.load(npy, mmap_mode="r")
+        blob = shard_bytes(keys, vectors, self.dim)
+        name = f"{os.getpid()}-{secrets.token_hex(8)}"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(self.folder / f"{name}{SUFFIX}", blob)
+        except OSError:
+            return False
+        self.shards[name] = vectors  # the bytes just written, without reading them back
         for row, key in enumerate(keys):
-            self.index[key] = (shard, row)
+            self.index[key] = (name, row)
+        return True
 
     def get(self, keys: Sequence[bytes]) -> NDArray[np.float32]:
         """float32 (n, dim) for keys that are all present."""
         out = np.empty((len(keys), self.dim), np.float32)
-        by_shard: dict[int, tuple[list[int], list[int]]] = {}
+        by_shard: dict[str, tuple[list[int], list[int]]] = {}
         for i, key in enumerate(keys):
             shard, row = self.index[key]
             dst, src = by_shard.setdefault(shard, ([], []))
@@ -124,9 +160,14 @@ class EmbeddingStore:
         return out
 
 
-def _file_digest(path: Path) -> bytes:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.digest()
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):  # a read-only cache: the bad shard stays, ignored
+        path.unlink(missing_ok=True)
+
+
+def _remove_if_older(path: Path, cutoff: float) -> None:
+    try:
+        if path.stat().st_mtime < cutoff:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass

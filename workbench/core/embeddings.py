@@ -181,11 +181,16 @@ def get_encoder(name: str = DEFAULT_MODEL) -> Encoder:
 
 def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
                 batch_size: int = 64, progress: Progress = NO_PROGRESS,
-                use_cache: bool = True) -> NDArray[np.float32]:
+                use_cache: bool = True,
+                cache_errors: list[str] | None = None) -> NDArray[np.float32]:
     """float32 (n, dim) unit vectors of `prompt + text` for each text.
 
     Cached on disk per (model identity, prompt): only texts not embedded before are encoded,
-    so changing the prompt or the model re-embeds exactly what is new to it."""
+    so changing the prompt or the model re-embeds exactly what is new to it. A cache that
+    cannot be written (read-only, full) only costs the next run its time: the vectors are
+    kept in memory, the run finishes, and a line saying so goes to `cache_errors`."""
+    if batch_size < 1:
+        raise EmbeddingError(f"batch size must be at least 1, got {batch_size}")
     enc = get_encoder(model)
     prompted = [prompt + t for t in texts]
     if not use_cache:
@@ -199,13 +204,27 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     # every finished chunk, and each chunk's batches hold texts of similar length
     new = sorted(first.values(), key=lambda i: -len(prompted[i]))
     chunk = max(batch_size * 32, 1)
+    unstored: dict[bytes, NDArray[np.float32]] = {}
     for start in range(0, len(new), chunk):
         part = new[start:start + chunk]
         sub = progress.span(start / len(new), (start + len(part)) / len(new))
         vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size, progress=sub)
-        store.add([keys[i] for i in part], vectors)
+        part_keys = [keys[i] for i in part]
+        if unstored or not store.add(part_keys, vectors):
+            unstored.update(zip(part_keys, vectors, strict=True))
     progress(1.0, f"{len(new):,} embedded, {len(texts) - len(new):,} from the cache")
-    return store.get(keys)
+    if not unstored:
+        return store.get(keys)
+    if cache_errors is not None:
+        cache_errors.append(f"could not write the embedding cache {store.folder}: "
+                            f"{len(unstored):,} vectors computed but not kept")
+    out = np.empty((len(keys), enc.dim), np.float32)
+    stored = [i for i, key in enumerate(keys) if key not in unstored]
+    out[stored] = store.get([keys[i] for i in stored])
+    for i, key in enumerate(keys):
+        if key in unstored:
+            out[i] = unstored[key]
+    return out
 
 
 def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
