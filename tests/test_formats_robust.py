@@ -20,10 +20,12 @@ from workbench.core.formats import (
     read_trec_run,
     read_vault,
 )
+from workbench.core.formats.pi_memory_settings import read_pi_settings
 
 PIECES = ['{', '}', '"', ':', ',', '[', ']', '\n', '\r\n', '\t', ' ', '_id', 'id', 'text',
           'title', 'tags', 'metadata', '1', '-', '---', '#', 'a', '\\', "'", 'null', 'true',
-          'é', '|', '>', '...', 'Q0', '0', '1.5', 'nan', '\\ud800', '\ufeff', 'key: v', '- x']
+          'é', '|', '>', '...', 'Q0', '0', '1.5', 'nan', '\\ud800', '\ufeff', 'key: v', '- x',
+          '"disabledProjects"', '"summary"', '"memories"', '"importance"', '"message_ids"']
 
 READERS: dict[str, Callable[[Path], object]] = {
     "corpus.jsonl": read_corpus_jsonl,
@@ -36,6 +38,7 @@ READERS: dict[str, Callable[[Path], object]] = {
     "queries.tsv": read_queries,
     "judgments.txt": read_qrels,
     "vault/n.md": lambda p: read_vault(p.parent),
+    "settings.json": read_pi_settings,
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
@@ -39,6 +40,7 @@ from workbench.core.formats.pi_memory import (
 from workbench.core.formats.pi_memory_eval import SIGNATURE as EVAL_SIGNATURE
 from workbench.core.formats.pi_memory_eval import read_eval_cases
 from workbench.core.formats.pi_memory_injections import injection_queries, read_injections
+from workbench.core.formats.pi_memory_settings import SETTINGS_FILE, read_pi_settings
 from workbench.core.formats.plain import read_documents, read_queries
 from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
@@ -111,6 +113,7 @@ def load_dataset(
     corpus: Corpus
     read_query_file: Callable[..., QuerySet] = read_queries
     own_queries: Callable[[], QuerySet] | None = None
+    settings: dict[str, Any] = {}
     if is_code_repo(path) or is_sample_stream_folder(path):
         if qrels is not None:
             raise FormatError(Path(qrels), "a code task set names the files each task needed; "
@@ -136,8 +139,11 @@ def load_dataset(
         log = path / INJECTIONS_FILE
         prompts = (injection_queries(read_injections(log), name=name) if log.is_file()
                    else QuerySet((), name=name))
+        settings_file = path / SETTINGS_FILE
+        settings = read_pi_settings(settings_file) if settings_file.is_file() else {}
         if not overridden:
-            return Dataset(name=name, corpus=corpus, queries=prompts, source=str(path))
+            return Dataset(name=name, corpus=corpus, queries=prompts, source=str(path),
+                           settings=settings)
         own_queries = partial(QuerySet, prompts, name=name)
     elif path.is_dir() and (path / EVAL_FILE).is_file():
         if overridden:
@@ -182,10 +188,10 @@ def load_dataset(
                           field="queries")
     else:
         return Dataset(name=name, corpus=corpus, queries=QuerySet((), name=name),
-                       source=str(path))
+                       source=str(path), settings=settings)
     judgments = None if qrels is None else read_qrels(qrels, query_ids=query_set.index)
     return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
-                   qrels=judgments, source=str(path))
+                   qrels=judgments, source=str(path), settings=settings)
 
 
 def _pi_kind(path: Path) -> str:

@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.formats.pi_memory_settings import parse_disabled_list
 from workbench.core.models.decision_memory.constants import Constants
 from workbench.core.models.decision_memory.facts import (
     IMPORTANT,
@@ -35,7 +36,7 @@ from workbench.core.models.decision_memory.params import GATES
 from workbench.core.models.decision_memory.prepared import DecisionMemoryPrepared
 from workbench.core.models.decision_memory.profiles import profile_gates
 from workbench.core.models.decision_memory.scoring import PARTIAL
-from workbench.core.params import Params
+from workbench.core.params import ParamError, Params
 from workbench.core.ranking import Scores
 
 F64 = NDArray[np.float64]
@@ -70,9 +71,14 @@ class Live:
             keep = np.ones(len(alive), np.bool_)
             keep[over] = False
             alive, score = alive[keep], score[keep]
-        self.gate = gate
         self.total: F64 = np.zeros(len(gate))
         self.total[alive] = score
+        self.q_disabled = self._disabled(str(params["disabled_projects"]))
+        if self.q_disabled.any():  # the hook returns before anything else: all pairs gated
+            off = self.q_disabled[prep.pair_query]
+            gate[off] = GATES.index("project_disabled") + 1
+            self.total[off] = 0.0
+        self.gate = gate
 
     def _query_settings(self, params: Params) -> None:
         prep, c = self.prep, self.c
@@ -88,6 +94,19 @@ class Live:
             inj, c.inject_min_score, c.search_min_score))
         self.q_limit = np.where(own & (q_lim >= 0), q_lim,
                                 np.where(inj, c.inject_limit, c.search_limit))
+
+    def _disabled(self, text: str) -> B:
+        """bool (Q,): injection-mode queries whose cwd is disabled (settings.json
+        disabledProjects, or the parameter's own list): the hook does nothing for them."""
+        try:
+            listed = parse_disabled_list(text)
+        except ValueError as e:
+            raise ParamError(str(e)) from None
+        cwds = frozenset(self.prep.disabled_file if listed is None else listed)
+        hit = np.asarray([s.cwd is not None and s.cwd in cwds for s in self.prep.specs],
+                         np.bool_)
+        out: B = hit & self.q_injection
+        return out
 
     def _weights(self, source: str) -> None:
         """Per query token (T,): its weight; the location bases (5,)."""

@@ -29,13 +29,17 @@ def explain_query(live: Live, query: int) -> dict[str, Any]:
     }
     if spec.note:
         out["no_query_reason"] = spec.note
+    if live.q_disabled[query]:
+        out["no_query_reason"] = ("the cwd is in settings.json disabledProjects: no query, "
+                                  "no injection, no log record")
     return out
 
 
 def explain_pair(live: Live, query: int, pair: int | None) -> dict[str, Any]:
     out = explain_query(live, query)
     if pair is None:
-        why = "no_query_tokens" if not out["tokens"] else "lexical_zero"
+        why = ("project_disabled" if live.q_disabled[query] else
+               "no_query_tokens" if not out["tokens"] else "lexical_zero")
         out.update(matched=False, score=0, gate=why, reason=GATE_REASONS[why])
         return out
     prep = live.prep

@@ -37,9 +37,14 @@ GATES = (
     "archived", "not_in_project", "superseded", "no_query_tokens", "lexical_zero",
     "single_token_evidence", "no_meaningful_evidence", "long_prompt_evidence", "source_turn",
     "operational_title", "no_durable_tag", "below_min_score", "over_limit",
+    # the hook's own check before any search; listed last (profile codes are positional) but
+    # it overrides every other gate of the query's pairs
+    "project_disabled",
 )
 
 GATE_REASONS = {
+    "project_disabled": "injection is off for this cwd (settings.json disabledProjects): the "
+                        "hook builds no query, injects nothing and logs nothing",
     "archived": "archived decisions score 0 (search and injection alike)",
     "not_in_project": "project-only: the decision's cwd is not in the query cwd's project scope",
     "superseded": "injection skips decisions with supersededBy set",
@@ -75,6 +80,12 @@ SCHEMA = ParamSchema([
     Param("global_inject", "Global injection", False, kind="bool",
           help="PI_MEMORY_GLOBAL_AUTO_INJECT: injection searches every project, not only the "
                "cwd's (a query's own project_only wins in mode query)."),
+    Param("disabled_projects", "Disabled projects", "", kind="text",
+          help="settings.json disabledProjects: cwds where injection builds no query, injects "
+               "nothing and logs nothing (the turn's cwd compared as a plain string, as the "
+               "original does; search is unaffected). Empty: the memory folder's "
+               "settings.json (none without one); a JSON list such as [\"/repos/app\"] "
+               "replaces it; [] disables none."),
     Param("token_weights", "Token weights", "corpus", kind="choice", choices=WEIGHT_SOURCES,
           help="corpus: IDF-style weights over the query's candidates (the search does this); "
                "none: every token weighs the absent weight (scoreDecision without weights)."),

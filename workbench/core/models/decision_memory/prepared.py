@@ -32,6 +32,7 @@ from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
+from workbench.core.formats.pi_memory_settings import disabled_projects
 from workbench.core.models.decision_memory.facts import CwdCache, DocFacts, doc_facts
 from workbench.core.models.decision_memory.index import (
     TokenIndex,
@@ -68,7 +69,7 @@ class DecisionMemoryPrepared:
     distinct static gate profiles (see `profiles`); by_profile intp (P,), profile_ptr int64
     (U+1,): the pairs of profile u, ascending, are by_profile[profile_ptr[u]:profile_ptr[u+1]].
     Per query (Q,), from the specs: q_mode, q_project_only int8; q_min_score float64;
-    q_limit int64."""
+    q_limit int64. disabled_file: the cwds the dataset's settings.json disables."""
 
     n_docs: int
     docs: DocFacts
@@ -100,6 +101,7 @@ class DecisionMemoryPrepared:
     q_project_only: NDArray[np.int8]
     q_min_score: F64
     q_limit: I64
+    disabled_file: tuple[str, ...] = ()  # the folder's settings.json disabledProjects
 
     def pair(self, query: int, doc: int) -> int | None:
         lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
@@ -230,4 +232,5 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
         q_mode=np.asarray([s.mode for s in specs], np.int8),
         q_project_only=np.asarray([s.project_only for s in specs], np.int8),
         q_min_score=np.asarray([s.min_score for s in specs], np.float64),
-        q_limit=np.asarray([s.limit for s in specs], np.int64))
+        q_limit=np.asarray([s.limit for s in specs], np.int64),
+        disabled_file=disabled_projects(dict(dataset.settings)))
