@@ -11,7 +11,6 @@ overrides and an example query id:
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -19,16 +18,15 @@ from workbench.core import engine
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
+from workbench.core.session_file import read_sample_settings
 from workbench.textout import format_table
 
 DEMO_METRICS = ("ndcg@10", "mrr@10", "p@5", "r@10")
 
 
 def sample_settings(folder: Path) -> dict[str, Any]:
-    path = folder / "workbench.toml"
-    if not path.exists():
-        return {}
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+    """The folder's workbench.toml, checked (FormatError naming the field), or {}."""
+    return read_sample_settings(folder)
 
 
 def run_demo(samples: Path) -> int:

@@ -22,15 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import engine
-from workbench.core.data import Dataset, FormatError, Query, QuerySet
+from workbench.core.data import Dataset, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.events import Event
 from workbench.core.metrics import Judgments, PairedTest, paired_test
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, run_live
+from workbench.core.session_file import SESSION_VERSION
 
-SESSION_VERSION = 1
 # what a query's context says about its answers, not its situation: not copied to a typed query
 _JUDGMENT_KEYS = frozenset(("files", "commit", "expected_top_ids", "must_not_include"))
 
@@ -401,24 +401,25 @@ class TuningSession:
         engine.atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
 
     def load(self, path: str | Path) -> None:
-        """Open a saved session: its dataset, model, parameters, k, query and baseline."""
-        p = Path(path)
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise FormatError(p, f"not a session file ({exc})") from None
-        if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
-            raise FormatError(p, f"expected a session file of version {SESSION_VERSION}",
-                              field="version")
-        if not data.get("dataset") or not data.get("model"):
-            raise FormatError(p, "the session names no dataset or model", field="dataset")
-        self.open(data["dataset"])
-        self.set_k(int(data.get("k", 10)))
-        baseline = data.get("baseline")
-        if baseline:
-            self.set_model(baseline["model"], baseline.get("params"))
-            self.recompute()
-            self.pin_baseline()
-        self.set_model(data["model"], data.get("params"))
-        assert self.dataset is not None
-        self.select_query(self.dataset.queries.index.get(data.get("query") or "", 0))
+        """Open a saved session: its dataset, model, parameters, k, query and baseline — all
+        of it or, on any bad field, none of it (FormatError, the session untouched)."""
+        from workbench.core.formats import load_dataset
+        from workbench.core.session_file import read_session_file
+
+        plan = read_session_file(path)  # every field checked first
+        dataset = load_dataset(plan.dataset)
+        baseline = None
+        if plan.baseline is not None:  # computed aside, so a failure here changes nothing
+            aside = TuningSession(k=plan.k)
+            aside.set_dataset(dataset, plan.dataset)
+            aside.set_model(*plan.baseline)
+            aside.recompute()
+            assert aside.result is not None
+            baseline = Baseline(plan.baseline[0], dict(aside.params), aside.result)
+        self.set_dataset(dataset, plan.dataset)
+        self.set_k(plan.k)
+        self.set_model(plan.model, plan.params)
+        if baseline is not None:
+            self.baseline = baseline
+            self.baseline_changed.emit(baseline)
+        self.select_query(dataset.queries.index.get(plan.query or "", 0))

@@ -26,6 +26,7 @@ from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
 from workbench.demo import sample_settings
 
+from . import errors
 from . import settings as st
 from .actions import WindowActions
 from .chart_area import ChartArea
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.timing)
         self.error_box: QMessageBox | None = None
         self.menu_actions = WindowActions(self)
+        errors.install(self)  # an exception escaping any slot ends in show_error
         self.loop.applied.connect(self._on_applied)
         self.loop.error.connect(self.show_error)
         self.loop.prepare_started.connect(lambda what: self.statusBar().showMessage(what + " …"))
@@ -142,13 +144,16 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"opened {path}", 5000)
         return True
 
-    def show_error(self, message: str) -> None:
-        """A message in the status line and a non-blocking message box."""
+    def show_error(self, message: str, details: str = "") -> None:
+        """A message in the status line and a non-blocking message box (`details`, such as
+        a traceback, under its Show Details button)."""
         self.statusBar().showMessage(message.splitlines()[0] if message else "error", 15000)
         if self.error_box is not None:
             self.error_box.close()
         box = QMessageBox(QMessageBox.Icon.Warning, "Scoring Workbench", message,
                           QMessageBox.StandardButton.Ok, self)
+        if details:
+            box.setDetailedText(details)
         box.setWindowModality(Qt.WindowModality.WindowModal)
         box.open()
         self.error_box = box

@@ -1,0 +1,65 @@
+"""The window's error paths: a bad session file or workbench.toml changes nothing and says why;
+an exception escaping a menu slot ends in the error dialog."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import SAMPLES
+
+from workbench.gui.main_window import MainWindow
+
+
+def _state(w: MainWindow) -> tuple[object, ...]:
+    s = w.session
+    return (s.dataset, s.model, dict(s.params), s.baseline, s.k, s.query)
+
+
+BAD_SESSION = [("k", 0, "k"), ("model", "nosuch", "model"),
+               ("params", {"k1": 50}, "params"), ("params", [1, 2], "params"),
+               ("baseline", "bm25", "baseline"), ("baseline", {"model": "bm25", "params": 3},
+                                                  "baseline.params")]
+
+
+@pytest.mark.parametrize(("key", "value", "field"), BAD_SESSION,
+                         ids=[f"{k}={v!r}" for k, v, _ in BAD_SESSION])
+def test_a_bad_session_file_changes_nothing_and_says_which_field(
+        window: MainWindow, tmp_path: Path, key: str, value: object, field: str) -> None:
+    data = {"version": 1, "dataset": str(SAMPLES / "tea-beir"), "model": "bm25",
+            "params": {}, "baseline": None, "query": None, "k": 10, key: value}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = _state(window)
+    assert not window.menu_actions.load_session_file(str(path))
+    assert _state(window) == before
+    assert window.error_box is not None and window.error_box.isVisible()
+    assert f"field '{field}'" in window.error_box.text()
+
+
+def test_a_bad_workbench_toml_changes_nothing(window: MainWindow, tmp_path: Path) -> None:
+    folder = tmp_path / "sample"
+    folder.mkdir()
+    (folder / "corpus.jsonl").write_text('{"_id": "d1", "text": "green tea"}\n')
+    (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "tea"}\n')
+    (folder / "workbench.toml").write_text('model = "bm25"\nparams = [1, 2]\n')
+    before = _state(window)
+    assert not window.open_path(folder)
+    assert _state(window) == before
+    assert window.error_box is not None and "field 'params'" in window.error_box.text()
+
+
+@pytest.mark.qt_no_exception_capture
+def test_an_exception_in_a_menu_slot_ends_in_the_error_dialog(
+        window: MainWindow, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(*_: object, **__: object) -> None:
+        raise RuntimeError("the model registry is on fire")
+
+    monkeypatch.setattr(window.session, "set_model", broken)
+    window.menu_actions.model_actions["bm25"].trigger()
+    assert window.error_box is not None and window.error_box.isVisible()
+    assert "RuntimeError: the model registry is on fire" in window.error_box.text()
+    assert "Traceback" in window.error_box.detailedText()
+    assert "the model registry is on fire" in capsys.readouterr().err  # still on stderr

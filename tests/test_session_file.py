@@ -1,0 +1,103 @@
+"""Session files and workbench.toml load whole or not at all: every bad field is one
+FormatError naming it, and the session keeps everything it had."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.data import FormatError
+from workbench.core.session import TuningSession
+from workbench.core.session_file import read_sample_settings
+
+
+def _good(tmp_path: Path) -> dict[str, Any]:
+    return {"version": 1, "dataset": str(SAMPLES / "tea-beir"), "model": "bm25",
+            "params": {"k1": 0.8}, "baseline": {"model": "bm25", "params": {"k1": 1.5}},
+            "query": "q03", "k": 5}
+
+
+BAD_FIELDS = [
+    ("k", 0, "k"), ("k", 5000, "k"), ("k", "5", "k"), ("k", True, "k"), ("k", 2.5, "k"),
+    ("model", "no-such-model", "model"), ("model", 3, "model"),
+    ("params", {"k1": 99}, "params"), ("params", [1, 2], "params"),
+    ("params", {"nosuch": 1}, "params"), ("params", "k1=1", "params"),
+    ("baseline", "bm25", "baseline"), ("baseline", [1], "baseline"),
+    ("baseline", {"model": "nope"}, "baseline.model"),
+    ("baseline", {"model": "bm25", "params": {"b": -1}}, "baseline.params"),
+    ("baseline", {"model": "bm25", "params": [0.5]}, "baseline.params"),
+    ("query", 7, "query"), ("dataset", ["a"], "dataset"), ("dataset", "", "dataset"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "field"), BAD_FIELDS,
+                         ids=[f"{k}={v!r}" for k, v, _ in BAD_FIELDS])
+def test_a_bad_field_changes_nothing(tmp_path: Path, key: str, value: object,
+                                     field: str) -> None:
+    s = TuningSession()
+    s.open(SAMPLES / "vault")
+    s.set_model("vault-search", {"min_score": 0.2})
+    s.recompute()
+    s.pin_baseline()
+    before = (s.dataset, s.model, dict(s.params), s.baseline, s.k, s.query, s.result)
+    data = _good(tmp_path)
+    data[key] = value
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError, match=f"field '{field}'"):
+        s.load(path)
+    assert (s.dataset, s.model, dict(s.params), s.baseline, s.k, s.query, s.result) == before
+
+
+def test_a_dataset_that_fails_to_load_changes_nothing(tmp_path: Path) -> None:
+    s = TuningSession()
+    s.open(SAMPLES / "vault")
+    s.set_model("vault-search")
+    model = s.model
+    data = _good(tmp_path) | {"dataset": str(tmp_path / "missing")}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError):
+        s.load(path)
+    assert s.model is model and s.dataset is not None and s.dataset.name == "vault"
+
+
+def test_a_good_file_loads_every_field(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_good(tmp_path)), encoding="utf-8")
+    s = TuningSession()
+    s.load(path)
+    assert s.model is not None and s.model.id == "bm25" and s.params["k1"] == 0.8
+    assert s.k == 5 and s.dataset is not None and s.dataset.queries[s.query].id == "q03"
+    assert s.baseline is not None and s.baseline.params["k1"] == 1.5
+
+
+BAD_TOML = [
+    ("params = [1, 2]\nmodel = \"bm25\"\n", "params"),
+    ("model = \"bm25\"\nparams = 3\n", "params"),
+    ("model = \"bm25\"\n[params]\nk1 = 99\n", "params"),
+    ("model = \"bm25\"\n[params]\nnosuch = 1\n", "params"),
+    ("[params]\nk1 = 1.0\n", "params"),
+    ("model = \"nope\"\n", "model"),
+    ("model = 5\n", "model"),
+    ("model = \"bm25\"\n[extra]\nx = 1\n", "extra"),
+    ("model = \"bm25\"\nexample_query = 3\n", "example_query"),
+    ("data = [\"x\"]\n", "data"),
+]
+
+
+@pytest.mark.parametrize(("text", "field"), BAD_TOML, ids=[f for _, f in BAD_TOML])
+def test_a_bad_workbench_toml_is_one_error(tmp_path: Path, text: str, field: str) -> None:
+    (tmp_path / "workbench.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError, match=f"workbench.toml: field '{field}'"):
+        read_sample_settings(tmp_path)
+
+
+def test_the_bundled_samples_settings_are_valid() -> None:
+    for folder in SAMPLES.iterdir():
+        if (folder / "workbench.toml").exists():
+            assert read_sample_settings(folder).get("model")

@@ -1,0 +1,115 @@
+"""The two files that set a session up, read and checked whole before anything changes:
+
+- a saved session (`session.json`, written by `TuningSession.save`): dataset, model,
+  parameters, baseline, query, k;
+- a sample folder's `workbench.toml`: the model that suits it, parameter overrides, an example
+  query, the file to open.
+
+Each reader returns a plain record or raises one `FormatError` naming the file and the field,
+so a caller can apply the file in full or leave everything as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.core.data import FormatError
+from workbench.core.models import get_model
+from workbench.core.params import ParamError, Params
+
+SESSION_VERSION = 1
+K_RANGE = (1, 1000)  # the window's k box offers the same
+SAMPLE_KEYS = ("model", "params", "example_query", "data")
+
+
+@dataclass(frozen=True)
+class SessionPlan:
+    """A session file, checked: every value valid for the model it belongs to."""
+
+    dataset: str
+    model: str
+    params: Params
+    baseline: tuple[str, Params] | None
+    query: str | None
+    k: int
+
+
+def read_session_file(path: str | Path) -> SessionPlan:
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise FormatError(p, f"not a session file ({exc})") from None
+    if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+        raise FormatError(p, f"expected a session file of version {SESSION_VERSION}",
+                          field="version")
+    dataset, model = data.get("dataset"), data.get("model")
+    if not isinstance(dataset, str) or not dataset:
+        raise FormatError(p, "expected the dataset's path (text)", field="dataset")
+    if not isinstance(model, str) or not model:
+        raise FormatError(p, "expected a model id (text)", field="model")
+    params = _model_params(p, "model", model, data.get("params"), "params")
+    baseline = None
+    raw = data.get("baseline")
+    if raw is not None:
+        if not isinstance(raw, dict) or not isinstance(raw.get("model"), str):
+            raise FormatError(p, "expected null or {\"model\": ID, \"params\": {…}}",
+                              field="baseline")
+        baseline = (raw["model"], _model_params(p, "baseline.model", raw["model"],
+                                                raw.get("params"), "baseline.params"))
+    query = data.get("query")
+    if query is not None and not isinstance(query, str):
+        raise FormatError(p, f"expected a query id (text) or null, got {query!r}",
+                          field="query")
+    k = data.get("k", 10)
+    if isinstance(k, bool) or not isinstance(k, int) or not K_RANGE[0] <= k <= K_RANGE[1]:
+        raise FormatError(p, f"expected a whole number in [{K_RANGE[0]}, {K_RANGE[1]}], "
+                          f"got {k!r}", field="k")
+    return SessionPlan(dataset, model, params, baseline, query, k)
+
+
+def read_sample_settings(folder: Path) -> dict[str, Any]:
+    """A folder's `workbench.toml`, checked ({} when there is none)."""
+    path = folder / "workbench.toml"
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise FormatError(path, f"not valid TOML ({exc})") from None
+    unknown = [k for k in data if k not in SAMPLE_KEYS]
+    if unknown:
+        raise FormatError(path, f"unknown key(s) {', '.join(map(repr, unknown))}; valid: "
+                          f"{', '.join(SAMPLE_KEYS)}", field=unknown[0])
+    for key in ("model", "example_query", "data"):
+        if key in data and (not isinstance(data[key], str) or not data[key]):
+            raise FormatError(path, f"expected text, got {data[key]!r}", field=key)
+    if "params" in data and "model" not in data:
+        raise FormatError(path, "parameters need the model they belong to", field="params")
+    if "model" in data:
+        _model_params(path, "model", data["model"], data.get("params"), "params")
+    return data
+
+
+def _model_params(path: Path, model_field: str, model_id: str, raw: object,
+                  params_field: str) -> Params:
+    """`raw` (a JSON object / TOML table of name → value) validated against the model; only
+    the values given are returned."""
+    try:
+        model = get_model(model_id)
+    except KeyError as exc:
+        raise FormatError(path, str(exc.args[0]), field=model_field) from None
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise FormatError(path, f"expected a table of name = value, got {raw!r}",
+                          field=params_field)
+    try:
+        resolved = model.schema.resolve(raw)
+    except ParamError as exc:
+        raise FormatError(path, str(exc), field=params_field) from None
+    return {name: resolved[name] for name in raw}
