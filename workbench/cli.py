@@ -172,6 +172,11 @@ def cmd_rank(args: argparse.Namespace) -> int:
     model, params = _model_and_params(args)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
     rows = _ranked_rows(pipe, args.top)
+    shown = _shown(pipe)
+    for r in rows:
+        if shown is not None:
+            r["snippet"] = shown.snippets[shown.docs.index(r["doc"])] \
+                if r["doc"] in shown.docs else ""
     if args.format == "json":
         for r in rows:
             r.pop("doc")
@@ -189,7 +194,20 @@ def cmd_rank(args: argparse.Namespace) -> int:
               "" if r["relevance"] is None else r["relevance"],
               *(f"{r['contributions'][s]:.4f}" for s in signals)] for r in rows]
     print(format_table(header, table))
+    if shown is not None:
+        print("\nsnippets:")
+        for r in rows:
+            print(f"{r['rank']:>4}  {r['snippet']}")
+        if shown.block:
+            print("\nthe memory block the agent receives:\n" + shown.block)
     return EXIT_OK
+
+
+def _shown(pipe: Any) -> Any:
+    """The first query's results as the source system shows them (snippets, memory block),
+    for a model that has them (decision-memory), else None."""
+    views = getattr(pipe.model, "injections", None)
+    return None if views is None else views(pipe.prepared, pipe.dataset, pipe.params)[0]
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -215,6 +233,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         details = model.explain(pipe.prepared, dataset, 0, r["doc"], pipe.params)
         for line in _explain_lines(details):
             print("    " + line)
+    shown = _shown(pipe)
+    if shown is not None and shown.block:
+        print("\nthe memory block the agent receives:\n" + shown.block)
     gated = _gated_summary(pipe)
     if gated:
         print("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
@@ -224,7 +245,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _explain_lines(details: dict[str, Any]) -> list[str]:
     out: list[str] = []
     for key, value in details.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):
+        if key == "memory_block":  # printed whole after the results
+            continue
+        if key == "snippet":  # the source system's own snippet, whole
+            out.append(f"snippet: {value}")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
             out.append(f"{key}:")
             for item in value[:12]:
                 out.append("  - " + ", ".join(f"{k}={_short(v)}" for k, v in item.items()))

@@ -13,6 +13,7 @@ from typing import Any
 from workbench.core.diagnostics import (
     InjectionStats,
     injection_stats,
+    turns_from_injections,
     turns_from_log,
     turns_from_ranking,
 )
@@ -79,9 +80,14 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, str]:
     min_score = sel.min_score if sel.min_score is not None else float(
         pipe.params.get("inject_min_score", 0))
     limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", 0))
-    texts = [d.text for d in dataset.corpus]
-    turns = turns_from_ranking(dataset.corpus.ids, texts, result.ranking.docs,
-                               result.ranking.scores, result.ranking.count, min_score, limit)
+    if hasattr(model, "injections"):  # real snippets; a disabled cwd's turn is not logged
+        turns = turns_from_injections(dataset.corpus.ids, model.injections(
+            pipe.prepared, dataset, pipe.params), min_score, limit)
+    else:
+        texts = [d.text for d in dataset.corpus]
+        turns = turns_from_ranking(dataset.corpus.ids, texts, result.ranking.docs,
+                                   result.ranking.scores, result.ranking.count, min_score,
+                                   limit)
     changed = model.schema.changed(pipe.params)
     return injection_stats(turns), (
         f"{dataset.name}: what {model.id} would inject for {len(turns)} queries"

@@ -19,6 +19,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from workbench.core.formats.pi_memory_injections import InjectionRecord
 
@@ -121,10 +122,9 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
 
 
 def excerpt_length(text: str, limit: int = 180) -> int:
-    """Length of the snippet an injection shows: whitespace collapsed, cut to `limit`
-    characters (180 when injecting) with an ellipsis at a cut end. The original centres the
-    cut on the query's longest terms and may mark both ends; one mark is assumed here, so a
-    long text's estimate can be one character short."""
+    """An estimate of a snippet's length for a model that shows none of its own: whitespace
+    collapsed, cut to `limit` characters with one ellipsis. decision-memory's turns take
+    the real snippets instead (`turns_from_injections`)."""
     collapsed = " ".join(text.split())
     return len(collapsed) if len(collapsed) <= limit else limit + 1
 
@@ -145,3 +145,23 @@ def turns_from_ranking(doc_ids: Sequence[str], texts: Sequence[str], docs: Seque
                          excerpt_length(texts[int(docs[q][j])])) for j in range(int(n)))
         turns.append(Turn(results, min_score, limit))
     return turns
+
+
+class InjectionView(Protocol):
+    """A query's injection as a model shows it (decision_memory.inject.Injection)."""
+
+    docs: tuple[int, ...]
+    scores: tuple[float, ...]
+    logged: bool
+
+    @property
+    def snippet_lengths(self) -> tuple[int, ...]: ...
+
+
+def turns_from_injections(doc_ids: Sequence[str], views: Sequence[InjectionView],
+                          min_score: float, limit: int) -> list[Turn]:
+    """Turns the current parameters would log: one per query whose turn is logged at all (a
+    disabled cwd logs nothing), each result's snippet length from its real snippet."""
+    return [Turn(tuple((doc_ids[d], s, n) for d, s, n in zip(
+        v.docs, v.scores, v.snippet_lengths, strict=True)), min_score, limit)
+        for v in views if v.logged]

@@ -100,6 +100,20 @@ def explain_terms(details: dict[str, Any]) -> set[str]:
     return out
 
 
+def shown_html(details: dict[str, Any]) -> str:
+    """What the source system itself shows, where the model's explain gives it: the result's
+    `snippet` and, for an injection, the `memory_block` the agent receives ("" otherwise)."""
+    out = []
+    if isinstance(details.get("snippet"), str):
+        out.append(f"<p style='color:#57606a'>snippet: {html.escape(details['snippet'])}</p>")
+    block = details.get("memory_block")
+    if isinstance(block, str):
+        body = html.escape(block) if block else "(nothing injected for this prompt)"
+        out.append("<div style='color:#57606a'>what the agent receives:</div>"
+                   f"<pre style='white-space:pre-wrap;background:#f6f8fa'>{body}</pre>")
+    return "".join(out)
+
+
 def highlight(text: str, terms: set[str]) -> str:
     """HTML of `text` with every word starting with one of `terms` marked."""
     if not terms:
@@ -212,7 +226,7 @@ class DocumentPreview(QWidget):
             parts = [f"<h3 style='margin:0'>{html.escape(d.title or d.id)}</h3>",
                      f"<div style='color:#57606a'>{html.escape(d.id)}"
                      + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
-                     + "</div>", self._breakdown(doc),
+                     + "</div>", self._breakdown(doc), shown_html(details),
                      "<p style='white-space:pre-wrap'>"
                      + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
         self._set_html("".join(parts))

@@ -36,6 +36,7 @@ from workbench.core.diagnostics import (
     InjectionStats,
     Turn,
     injection_stats,
+    turns_from_injections,
     turns_from_log,
     turns_from_ranking,
 )
@@ -106,14 +107,21 @@ VERDICT_HELP = ("The min score is “doing real work” when the tail average (t
                 "threshold rarely decides.")
 
 
-def live_turns(model: Model, params: Params, dataset: Dataset, ranking: Ranking) -> list[Turn]:
+def live_turns(model: Model, params: Params, dataset: Dataset, ranking: Ranking,
+               prepared: Any = None) -> list[Turn]:
     """What `params` would inject, one turn per query, held to the selection the CLI uses: the
-    model's own, else its injection min score and limit (decision-memory gates per query)."""
+    model's own, else its injection min score and limit (decision-memory gates per query).
+    Given the prepared state of a model that shows its injections, each turn's snippets are
+    the real ones and a turn that is not logged (disabled cwd) is left out."""
     sel = model.selection_params(params)
     min_score = sel.min_score if sel.min_score is not None else float(
         params.get("inject_min_score", 0))
     limit = sel.limit if sel.limit is not None else int(
         params.get("inject_limit", 0))
+    views = getattr(model, "injections", None)
+    if prepared is not None and views is not None:
+        return turns_from_injections(dataset.corpus.ids, views(prepared, dataset, params),
+                                     min_score, limit)
     texts = [d.text for d in dataset.corpus]
     width = int(ranking.count.max(initial=0))  # only the selected columns become lists
     return turns_from_ranking(dataset.corpus.ids, texts, ranking.docs[:, :width].tolist(),
@@ -262,8 +270,12 @@ class InjectionDiagnostics(ChartPanel):
         self._turns.pop("baseline", None)
         if base is None or base.model_id != MODEL_ID or s.dataset is None:
             return
-        turns = live_turns(get_model(base.model_id), base.params, s.dataset,
-                           base.result.ranking)
+        model = get_model(base.model_id)
+        same = (s.model is not None and s.model.id == base.model_id and s.prepared_params
+                is not None and model.schema.prepare_values(base.params)
+                == model.schema.prepare_values(s.prepared_params))
+        turns = live_turns(model, base.params, s.dataset, base.result.ranking,
+                           s.prepared if same else None)
         self._turns["baseline"] = turns
         self.baseline_stats = injection_stats(turns)
 
@@ -302,7 +314,7 @@ class InjectionDiagnostics(ChartPanel):
         if s.result is None or s.model is None or s.dataset is None:
             self._show_note("No result yet.")
             return
-        turns = live_turns(s.model, s.params, s.dataset, s.result.ranking)
+        turns = live_turns(s.model, s.params, s.dataset, s.result.ranking, s.prepared)
         self._turns["current"] = turns
         self.stats = injection_stats(turns)
         self._refresh_baseline()

@@ -19,6 +19,7 @@ from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
 from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair
+from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
 from workbench.core.models.decision_memory.params import GATES, SCHEMA, SIGNALS
 from workbench.core.models.decision_memory.prepared import (
     DecisionMemoryPrepared,
@@ -65,5 +66,15 @@ class DecisionMemoryModel(Model):
         prep: DecisionMemoryPrepared = prepared
         out: dict[str, Any] = {"doc": dataset.corpus[doc].id,
                                "query": dataset.queries[query].text}
-        out.update(explain_pair(self.live(prep, params), query, prep.pair(query, doc)))
+        live = self.live(prep, params)
+        out.update(explain_pair(live, query, prep.pair(query, doc)))
+        out["snippet"] = snippet(live, dataset, query, doc, params)
+        if live.q_injection[query]:
+            out["memory_block"] = injection_view(live, dataset, query, params).block
         return out
+
+    def injections(self, prepared: Any, dataset: Dataset, params: Params) -> list[Injection]:
+        """Per query: what its search returns as the original shows it (snippets, the memory
+        block of an injection, whether the turn is logged)."""
+        live = self.live(prepared, params)
+        return [injection_view(live, dataset, q, params) for q in range(len(dataset.queries))]

@@ -144,6 +144,12 @@ SCHEMA = ParamSchema([
          "Manual search's min score."),
     _num("search_limit", "Search limit", D.search_limit, 1000, "Manual search's default limit.",
          kind="int"),
+    _num("search_snippet_chars", "Search snippet length", 220, 100_000,
+         "PI_MEMORY_SEARCH_SNIPPET_CHARS: UTF-16 units of a search result's snippet (any "
+         "count the original's Number() reads; 0 shows only the ellipsis).", kind="int"),
+    _num("inject_snippet_chars", "Injection snippet length", 180, 100_000,
+         "PI_MEMORY_INJECT_SNIPPET_CHARS: UTF-16 units of an injected snippet; sets the "
+         "memory block's size and the diagnostics' snippet lengths.", kind="int"),
     # -- prepare: the query tokens and the clock --
     Param("query_form", "Query form", "context", kind="choice", choices=QUERY_FORMS,
           stage="prepare", help="prompt: each query is a user prompt, sanitised and compacted "

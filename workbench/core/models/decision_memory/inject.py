@@ -1,0 +1,72 @@
+"""What a query's search returns as the original shows it: each result's snippet and, for an
+injection, the exact memory block the agent receives and the turn's log record.
+
+The snippet is `excerpt(decision text, the searched query, n)`: the searched query is what
+`search()` was given (a prompt's compact query, else the query as written), n the search or
+injection snippet length of the query's mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from workbench.core.data import Dataset
+from workbench.core.models.decision_memory.combine import Live
+from workbench.core.models.decision_memory.excerpt import excerpt, memory_block, units
+from workbench.core.models.decision_memory.queries import record_of
+from workbench.core.params import Params
+
+
+@dataclass(frozen=True)
+class Injection:
+    """One query's view: its selected decisions (corpus positions, best first), their scores
+    and snippets, the memory block ("" when nothing is injected or in search mode), and
+    whether the turn would be logged at all (not when its cwd is disabled)."""
+
+    docs: tuple[int, ...]
+    scores: tuple[float, ...]
+    snippets: tuple[str, ...]
+    block: str
+    injection: bool
+    logged: bool
+
+    @property
+    def snippet_lengths(self) -> tuple[int, ...]:
+        return tuple(units(s) for s in self.snippets)
+
+
+def snippet_chars(live: Live, query: int, params: Params) -> int:
+    key = "inject_snippet_chars" if live.q_injection[query] else "search_snippet_chars"
+    return int(params[key])
+
+
+def snippet(live: Live, dataset: Dataset, query: int, doc: int, params: Params) -> str:
+    return excerpt(dataset.corpus[doc].text, live.prep.specs[query].text,
+                   snippet_chars(live, query, params))
+
+
+def selected(live: Live, query: int) -> list[int]:
+    """The pairs the query's search returns, best first (score descending, then candidate
+    order: newer createdAt first)."""
+    prep = live.prep
+    lo, hi = int(prep.row_ptr[query]), int(prep.row_ptr[query + 1])
+    alive = np.flatnonzero(live.gate[lo:hi] == 0)
+    order = np.lexsort((alive, -live.total[lo:hi][alive]))
+    return [lo + int(i) for i in alive[order]]
+
+
+def injection_view(live: Live, dataset: Dataset, query: int, params: Params) -> Injection:
+    prep = live.prep
+    pairs = selected(live, query)
+    docs = tuple(int(prep.pair_doc[p]) for p in pairs)
+    snippets = tuple(snippet(live, dataset, query, d, params) for d in docs)
+    inj = bool(live.q_injection[query])
+    block = ""
+    if inj and docs:
+        block = memory_block([record_of(dataset.corpus[d]) for d in docs], snippets,
+                             prep.specs[query].cwd, not bool(live.q_project_only[query]))
+    return Injection(docs=docs, scores=tuple(float(live.total[p]) for p in pairs),
+                     snippets=snippets, block=block, injection=inj,
+                     logged=not bool(live.q_disabled[query]))
