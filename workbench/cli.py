@@ -21,6 +21,7 @@ import numpy as np
 # eval and sweep live in cli_eval (it reaches back here, inside its functions, for the shared
 # pieces: _load, _pipeline …)
 from workbench.cli_eval import cmd_eval, cmd_sweep
+from workbench.cli_tune import add_tune_command
 from workbench.core import engine
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.embeddings import DEFAULT_MODEL, PROMPT_PRESETS, EmbeddingError
@@ -480,6 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     from workbench.cli_code import add_code_commands
 
     add_code_commands(sub)
+    add_tune_command(sub)
 
     p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
     p.set_defaults(func=cmd_demo)
@@ -489,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # `tune --workers` repeats it
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
         parser.print_help()

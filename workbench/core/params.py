@@ -39,6 +39,9 @@ class Param:
     stage: Stage = "live"
     help: str = ""
     choices: tuple[str, ...] = ()
+    # False for knobs that page, display or speed up results rather than score them (offset,
+    # snippet length, batch size): an optimiser leaves them out unless named
+    tunable: bool = True
 
     def __post_init__(self) -> None:
         if self.kind in ("float", "int") and (self.low is None or self.high is None):
@@ -190,3 +193,25 @@ def load_params_file(path: str | Path) -> dict[str, object]:
             raise ParamError(f"{p}: field '{key}': expected a value, found a table")
         out[key] = value
     return out
+
+
+def params_toml(values: Mapping[str, ParamValue], comments: Iterable[str] = ()) -> str:
+    """A parameter file `load_params_file` reads back: `# comment` lines, then `[params]`."""
+    lines = [f"# {c}".rstrip() for c in comments]
+    lines.append("[params]")
+    for name, value in values.items():
+        lines.append(f"{name} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: ParamValue) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(round(value, 10))
+    # a TOML basic string: JSON's escapes are TOML's
+    import json
+
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,265 @@
+"""`workbench tune`: search many parameters at once, report held-out scores, write the settings.
+
+    workbench tune DATA -m MODEL [--tune a,b] [--range a=lo:hi] [--metric M[,COST]]
+        [--constraint "NAME<=X"] [--trials N | --timeout S] [--folds K | --time-split F |
+        --train-split train --test-split test] [--sampler tpe|cmaes|random|grid] [--seed S]
+        [--storage FILE|URL] [--study NAME] [--fresh] [--workers N] [--out best.toml]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from workbench.core.engine import Progress, cache_dir
+from workbench.core.params import ParamError, params_toml
+from workbench.textout import progress_bar
+
+
+def add_tune_command(sub: Any) -> None:
+    from workbench.cli import _add_data, _add_model
+    from workbench.core.tuning import SAMPLERS
+
+    p = sub.add_parser("tune", help="search many parameters at once; held-out scores; "
+                       "write the best settings")
+    _add_data(p)
+    _add_model(p)
+    p.add_argument("--tune", metavar="A,B,…", help="parameters to tune (default: every live "
+                   "numeric, choice and on/off parameter that scores)")
+    p.add_argument("--range", action="append", default=[], metavar="NAME=LOW:HIGH",
+                   help="narrow a tuned parameter's range (repeatable)")
+    p.add_argument("--metric", metavar="M[,COST]", help="objective(s): a metric such as "
+                   "ndcg@10, or cases, bundle_recall …; a second, e.g. bundle_tokens, gives a "
+                   "Pareto front (default: ndcg@10; cases for eval cases; bundle_recall for "
+                   "codeledger)")
+    p.add_argument("--constraint", action="append", default=[], metavar="NAME<=X",
+                   help="a bound on a mean over the training queries, e.g. "
+                   "'injected_tokens<=120' (repeatable)")
+    p.add_argument("--trials", type=int, default=None, help="trials per study (default 100; a "
+                   "grid runs every point)")
+    p.add_argument("--timeout", type=float, help="seconds for the whole run")
+    v = p.add_mutually_exclusive_group()
+    v.add_argument("--folds", type=int, help="k-fold over queries (default 5; 0 = no "
+                   "held-out score)")
+    v.add_argument("--time-split", type=float, metavar="F", help="tasks in time order: the "
+                   "oldest share F tunes, the rest is held out (default for repository tasks: "
+                   "0.5)")
+    v.add_argument("--train-split", metavar="SPLIT", help="tune on this split of the data "
+                   "(BEIR: train) …")
+    p.add_argument("--test-split", metavar="SPLIT", help="… and score on this one (BEIR: test)")
+    p.add_argument("--sampler", default="tpe", choices=SAMPLERS)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--storage", metavar="FILE|URL", help="study storage: an SQLite file "
+                   "(default: studies.db in the cache folder) or postgresql://user@host/db")
+    p.add_argument("--study", metavar="NAME", help="study name (default: derived from the "
+                   "settings, so the same command continues the same study)")
+    p.add_argument("--fresh", action="store_true", help="start the study anew")
+    p.add_argument("--workers", type=int, default=1, help="processes on this machine sharing "
+                   "the study")
+    p.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--out", metavar="FILE.toml", help="write the tuned parameters (read back "
+                   "by eval, gui, export with --params)")
+    p.set_defaults(func=cmd_tune)
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from workbench.cli import EXIT_OK, UsageError, _model_and_params, _pipeline
+    from workbench.core import tuning
+
+    _check_args(args, UsageError)
+    model, params = _model_and_params(args)
+    dataset, split_masks = _load_for_tuning(args)
+    objectives = _objectives(args, model, dataset)
+    constraints = tuple(_constraint(c) for c in args.constraint)
+    space = tuning.build_space(model.schema, tuning.parse_names(args.tune, model.schema),
+                               tuning.parse_ranges(args.range))
+    worker = args.worker_index > 0
+    label = f"preparing {model.id} on {dataset.name}"
+    pipe = _pipeline(model, dataset, params, label) if not worker else None
+    evaluator = tuning.Evaluator(model, dataset, params, [*objectives,
+                                                          *(c.name for c in constraints)],
+                                 prepared=pipe.prepared if pipe else None)
+    validation = tuning.data.choose_validation(
+        dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,
+        seed=args.seed, split_masks=split_masks)
+    storage = tuning.storage_url(args.storage, cache_dir() / "studies.db")
+    shared = args.workers > 1 or worker or not storage.startswith("sqlite")
+    spec = tuning.TuneSpec(space, objectives, constraints, args.sampler, args.seed,
+                           None if args.trials is None and args.timeout else
+                           (args.trials or 100), args.timeout, storage, args.study or "",
+                           args.fresh and not worker, shared, args.worker_index)
+    if worker:
+        # a helper process adds trials to the shared studies and reports nothing
+        tuning.tune(evaluator, validation, spec, score=False)
+        return EXIT_OK
+    from workbench.cli_tune_report import print_plan, print_result
+
+    print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator)
+    if spec.fresh and args.workers > 1:
+        # cleared before any helper can open them
+        tuning.runner.delete_studies(spec, evaluator, validation)
+        spec = replace(spec, fresh=False)
+    helpers = _start_workers(args, spec, evaluator, validation)
+    try:
+        with progress_bar("tuning") as bar:
+            result = tuning.tune(evaluator, validation, spec, on_trial=_reporter(bar, spec,
+                                 validation, space), progress=Progress())
+    except KeyboardInterrupt:
+        print("interrupted: the trials done are stored; run the same command again to "
+              "continue", file=sys.stderr)
+        raise
+    finally:
+        for h in helpers:
+            h.wait()
+    assert result is not None
+    print_result(result, model, objectives)
+    if args.out:
+        _write_out(Path(args.out), result, model, params, dataset.name)
+    return EXIT_OK
+
+
+def _check_args(args: argparse.Namespace, usage: type[Exception]) -> None:
+    if args.trials is not None and args.trials < 1:
+        raise usage(f"--trials must be at least 1, got {args.trials}")
+    if args.timeout is not None and not args.timeout > 0:
+        raise usage(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.workers < 1:
+        raise usage(f"--workers must be at least 1, got {args.workers}")
+    if bool(args.train_split) != bool(args.test_split):
+        raise usage("--train-split and --test-split go together")
+    if args.out:
+        out = Path(args.out)
+        if out.is_dir():
+            raise usage(f"--out {args.out}: is a folder")
+        if not out.parent.is_dir():
+            raise usage(f"--out {args.out}: folder {out.parent} does not exist")
+
+
+def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
+    from workbench.cli import _load
+    from workbench.core.tuning.data import merge_splits
+
+    if not args.train_split:
+        return _load(args), None
+    args.split = args.train_split
+    train = _load(args)
+    args.split = args.test_split
+    test = _load(args)
+    merged, train_mask, test_mask, dropped = merge_splits(train, test, args.train_split,
+                                                          args.test_split)
+    if dropped:
+        print(f"warning: {len(dropped)} queries are in both splits; held out, not tuned on",
+              file=sys.stderr)
+    describe = (f"tuned on split {args.train_split} ({int(train_mask.sum())} queries), "
+                f"held out: split {args.test_split} ({int(test_mask.sum())})")
+    return merged, (train_mask, test_mask, describe)
+
+
+def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str, ...]:
+    from workbench.core.cases import has_cases
+    from workbench.core.tuning.objectives import check_name
+
+    if args.metric:
+        names = tuple(check_name(n) for n in args.metric.split(",") if n.strip())
+    elif has_cases(dataset):
+        names = ("cases",)
+    elif model.id == "codeledger":
+        names = ("bundle_recall",)
+    else:
+        names = ("ndcg@10",)
+    if not names or len(names) > 3:
+        raise ParamError("--metric takes one to three objectives")
+    return names
+
+
+def _constraint(text: str) -> Any:
+    from workbench.core.tuning import Constraint
+    from workbench.core.tuning.objectives import check_name
+
+    for op in ("<=", ">="):
+        name, sep, bound = text.partition(op)
+        if sep:
+            try:
+                value = float(bound)
+            except ValueError:
+                break
+            if math.isfinite(value):
+                return Constraint(check_name(name), op, value)
+    raise ParamError(f"--constraint expects NAME<=NUMBER or NAME>=NUMBER, got {text!r}")
+
+
+def _start_workers(args: argparse.Namespace, spec: Any, evaluator: Any,
+                   validation: Any) -> list[subprocess.Popen[bytes]]:
+    """N − 1 more processes on the same studies (each prepares from the warm cache)."""
+    if args.workers <= 1:
+        return []
+    from workbench.core.tuning.runner import study_name
+
+    base = study_name(spec, evaluator, validation)
+    argv = [a for a in args.argv if a != "--fresh"]
+    helpers = []
+    for i in range(1, args.workers):
+        cmd = [sys.executable, "-m", "workbench.cli", *argv, "--worker-index", str(i),
+               "--study", base]
+        helpers.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+    return helpers
+
+
+def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
+    """Progress: the study, the trial, the best training (and held-out) value so far."""
+    n_studies = len(validation.folds) + (1 if validation.kind in ("kfold", "none") else 0)
+    per_study = space.grid_size() if spec.sampler == "grid" else spec.trials
+    best: dict[str, tuple[float, float]] = {}
+    seen: list[str] = []
+    sign = 1.0 if _maximised(spec.objectives[0]) else -1.0
+
+    def report(r: Any) -> None:
+        if r.study not in seen:
+            seen.append(r.study)
+        train, held = r.train[0], (r.held_out[0] if r.held_out else float("nan"))
+        old = best.get(r.study)
+        if r.feasible and (old is None or sign * train > sign * old[0]):
+            best[r.study] = (train, held)
+        fold = r.study.rsplit("/", 1)[-1]
+        b = best.get(r.study)
+        text = f"{fold} trial {r.number}"
+        if b is not None:
+            text += f" · best {spec.objectives[0]} {b[0]:.4f}"
+            if not math.isnan(b[1]):
+                text += f" (held-out {b[1]:.4f})"
+        if per_study:
+            bar((len(seen) - 1 + min(1.0, r.done / per_study)) / n_studies, text)
+        else:
+            bar(0.0, text)
+
+    return report
+
+
+def _maximised(name: str) -> bool:
+    from workbench.core.tuning.objectives import direction
+
+    return direction(name) == "maximize"
+
+
+def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: str) -> None:
+    from workbench.core.engine import atomic_write_text
+
+    values = {**model.schema.changed(params), **result.tuned}
+    values = {k: (round(v, 10) if isinstance(v, float) else v) for k, v in values.items()}
+    held = ""
+    if result.test is not None:
+        t = result.test
+        held = (f"held-out {result.spec.objectives[0]}: defaults {t.mean_a:.4f}, tuned "
+                f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
+    comments = [f"workbench tune: model {model.id} on {dataset}",
+                f"validation: {result.validation.describe}", held]
+    atomic_write_text(path, params_toml(values, [c for c in comments if c]))
+    print(f"tuned parameters written to {path} (use: --params {path})")
+
+
+__all__ = ["add_tune_command", "cmd_tune"]

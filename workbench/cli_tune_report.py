@@ -1,0 +1,113 @@
+"""What `workbench tune` prints: the plan before it starts and the closing tables.
+
+The closing tables never present a training score as the result: the held-out rows compare
+defaults and tuned settings on queries the study never saw, with the paired randomisation
+test; the training row is labelled as such.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from workbench.textout import format_table
+
+
+def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
+               validation: Any, spec: Any, evaluator: Any) -> None:
+    counted = int(evaluator.counted().sum())
+    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted} queries that count; "
+          f"model {model.id}")
+    print(f"tuning {len(space.dimensions)} parameters: "
+          + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
+    goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
+    if constraints:
+        goal += " subject to " + ", ".join(str(c) for c in constraints)
+    budget = (f"{spec.space.grid_size():,} grid points" if spec.sampler == "grid"
+              else f"{spec.trials} trials" if spec.trials else f"{spec.timeout:g} s")
+    print(f"objective: {goal}; sampler {spec.sampler} (seed {spec.seed}), {budget} per study")
+    print(f"validation: {validation.describe}")
+    where = spec.storage.split("@")[-1]
+    print(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
+
+
+def print_result(result: Any, model: Any, objectives: Any) -> None:
+    primary = objectives[0]
+    print()
+    final = result.final
+    if not final.best:
+        print("no trial met the constraints; nothing to report")
+        return
+    defaults = result.defaults
+    rows = [[name, _v(defaults.get(name)), _v(value),
+             "" if defaults.get(name) == value else "changed"]
+            for name, value in final.best.items()]
+    print(format_table(["parameter", "default", "tuned", ""], rows))
+    print()
+    train_label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
+                   else "training")
+    table = [[f"{primary} {train_label}", _m(final.train_default[0]), _m(final.train_best[0]),
+              _d(final.train_best[0] - final.train_default[0]), "", ""]]
+    t = result.test
+    if t is not None:
+        table.append([f"{primary} held-out", _m(t.mean_a), _m(t.mean_b), _d(t.delta),
+                      f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
+    print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
+    if result.validation.kind == "kfold":
+        means = result.fold_means
+        tuned = [m[1] for m in means]
+        default = [m[0] for m in means]
+        print(f"\nheld-out {primary} per fold, tuned: {_spread(tuned)}; defaults: "
+              f"{_spread(default)} ({', '.join(f'{v:.4f}' for v in tuned)})")
+    if result.validation.kind == "none":
+        print("\nno queries were held out: these are training scores, not an estimate of how "
+              "the settings do on new queries")
+    if t is not None:
+        verdict = ("significant at 0.05" if t.p_value < 0.05 else
+                   "not significant at 0.05: the difference may be chance")
+        print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
+    for fold in [*result.folds, result.final]:
+        if fold.front:
+            _print_front(fold, objectives)
+    print("\ntrials: " + ", ".join(f"{f.name} {f.trials}" for f in
+                                    [*result.folds, *([result.final] if result.final not in
+                                                      result.folds else [])]))
+
+
+def _print_front(fold: Any, objectives: Any) -> None:
+    print(f"\nPareto front of {fold.name} ({len(fold.front)} settings), best "
+          f"{objectives[0]} first:")
+    header = ["trial", *(f"{o} train" for o in objectives),
+              *(f"{o} held-out" for o in objectives if fold.front[0]["held_out"])]
+    rows = [[p["number"], *(_m(v) for v in p["train"]), *(_m(v) for v in p["held_out"])]
+            for p in fold.front[:12]]
+    print(format_table(header, rows))
+
+
+def _up(name: str) -> bool:
+    from workbench.core.tuning.objectives import direction
+
+    return direction(name) == "maximize"
+
+
+def _v(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return "" if value is None else str(value)
+
+
+def _m(value: float) -> str:
+    return "—" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def _d(value: float) -> str:
+    return "—" if math.isnan(value) else f"{value:+.4f}"
+
+
+def _spread(values: list[float]) -> str:
+    import numpy as np
+
+    v = np.asarray([x for x in values if not math.isnan(x)])
+    if not v.size:
+        return "—"
+    return f"{v.mean():.4f} ± {v.std(ddof=1) if v.size > 1 else 0.0:.4f}"

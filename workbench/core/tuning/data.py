@@ -1,0 +1,56 @@
+"""The query set a tuning run sees, and which validation it gets when none is named.
+
+A split the data already has (BEIR `train` → `test`) becomes one dataset holding both query
+sets, so that a fold is a mask over one prepared state; a query id in both splits is held out
+and dropped from training (held out means held out).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from workbench.core.data import Dataset, QuerySet
+from workbench.core.params import ParamError
+from workbench.core.tuning.validation import Mask, Validation, holdout, kfold, time_split
+
+
+def merge_splits(train: Dataset, test: Dataset, train_name: str,
+                 test_name: str) -> tuple[Dataset, Mask, Mask, list[str]]:
+    """One dataset with both splits' judged queries; masks of each; ids dropped from training."""
+    if [d.id for d in train.corpus] != [d.id for d in test.corpus]:
+        raise ParamError(f"splits {train_name} and {test_name} do not share one corpus")
+    both = set(train.queries.ids) & set(test.queries.ids)
+    train_q = [q for q in train.queries if q.id not in both]
+    queries = QuerySet([*train_q, *test.queries], name=f"{train_name}+{test_name}")
+    qrels = {**{q: g for q, g in (train.qrels or {}).items() if q not in both},
+             **(test.qrels or {})}
+    n_train = len(train_q)
+    train_mask = np.zeros(len(queries), bool)
+    train_mask[:n_train] = True
+    merged = Dataset(train.name, train.corpus, queries, qrels, train.source)
+    return merged, train_mask, ~train_mask, sorted(both)
+
+
+def is_task_set(dataset: Dataset) -> bool:
+    """Repository tasks (mined from commits): their order is time."""
+    return len(dataset.queries) > 0 and all("commit" in q.context or "snapshot" in q.context
+                                            for q in dataset.queries)
+
+
+def choose_validation(dataset: Dataset, counted: Mask, *, folds: int | None,
+                      time_fraction: float | None, seed: int,
+                      split_masks: tuple[Mask, Mask, str] | None = None) -> Validation:
+    """The validation asked for, else: the data's own split; a time split for repository
+    tasks; 5-fold otherwise."""
+    if split_masks is not None:
+        train, test, describe = split_masks
+        return holdout(train & counted, test & counted, describe)
+    if time_fraction is not None or (folds is None and is_task_set(dataset)):
+        return time_split(dataset, counted, time_fraction if time_fraction is not None else 0.5)
+    k = folds if folds is not None else 5
+    if k == 0:
+        from workbench.core.tuning.validation import no_validation
+
+        return no_validation(counted)
+    return kfold(counted, k, seed)
+

@@ -1,0 +1,96 @@
+"""A trial is a live tick: parameters in, every objective's per-query values out.
+
+The evaluator holds the prepared state for each distinct set of prepare-stage values a study
+has asked for (built once — from the disk cache when it is there — and kept, the newest few in
+memory), so that a trial over live parameters costs one combine + rank + metrics, the path a
+slider takes.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core import engine
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Model, Progress
+from workbench.core.metrics import Judgments
+from workbench.core.params import Params, ParamValue
+from workbench.core.pipeline import Result, metric_depth, run_live
+from workbench.core.tuning.objectives import ObjectiveContext, per_query, ranking_metrics
+
+KEPT_STATES = 3  # prepared states held in memory (each can be hundreds of MB)
+
+
+class Evaluator:
+    """`model` over `dataset`, the fixed parameters `base`, computing `names` per query."""
+
+    def __init__(self, model: Model, dataset: Dataset, base: Mapping[str, object],
+                 names: Sequence[str], *, prepared: Any = None,
+                 progress: Progress = NO_PROGRESS) -> None:
+        self.model = model
+        self.dataset = dataset
+        self.base: Params = model.schema.resolve(base)
+        self.names = list(dict.fromkeys(names))
+        self.metrics = ranking_metrics(self.names)
+        self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids,
+                                          dataset.corpus.index) if dataset.qrels else None)
+        self.context = ObjectiveContext.build(dataset, self.names)
+        case_k = max((k for _, k, _, _ in self.context.case_rows), default=0)
+        self.depth = max(metric_depth(self.metrics) if self.metrics else 10, case_k)
+        self._states: OrderedDict[str, Any] = OrderedDict()
+        self._hints: dict[str, NDArray[np.int64]] = {}
+        self.progress = progress
+        if prepared is not None:
+            self._states[self._key(self.base)] = prepared
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.dataset.queries)
+
+    def counted(self) -> NDArray[np.bool_]:
+        """Queries that count for the objectives: judged, or eval cases."""
+        mask = np.zeros(self.n_queries, bool)
+        if self.judgments is not None:
+            mask |= self.judgments.judged_mask
+        for qi, *_ in self.context.case_rows:
+            mask[qi] = True
+        return mask
+
+    def params(self, values: Mapping[str, ParamValue]) -> Params:
+        return self.model.schema.resolve({**self.base, **values})
+
+    def prepared(self, params: Params) -> Any:
+        key = self._key(params)
+        state = self._states.get(key)
+        if state is None:
+            state = engine.prepare(self.model, self.dataset, params, self.progress)
+            self._states[key] = state
+            while len(self._states) > KEPT_STATES:
+                old, _ = self._states.popitem(last=False)
+                self._hints.pop(old, None)
+        else:
+            self._states.move_to_end(key)
+        return state
+
+    def run(self, values: Mapping[str, ParamValue]) -> Result:
+        """One trial's combine + rank + metrics."""
+        params = self.params(values)
+        key = self._key(params)
+        prepared = self.prepared(params)
+        result = run_live(self.model, prepared, params, self.judgments, self.metrics,
+                          self.depth, hint=self._hints.get(key))
+        self._hints[key] = result.ranking.pair
+        return result
+
+    def evaluate(self, values: Mapping[str, ParamValue]) -> dict[str, NDArray[np.float64]]:
+        """Each objective's per-query values, float64 (Q,), NaN where a query does not count."""
+        result = self.run(values)
+        return {name: per_query(name, result, self.context) for name in self.names}
+
+    def _key(self, params: Params) -> str:
+        return repr(sorted(self.model.schema.prepare_values(params).items()))

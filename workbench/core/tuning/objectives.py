@@ -1,0 +1,145 @@
+"""What a study maximises or minimises: per-query values, averaged over the queries it may see.
+
+Every objective is a float64 (Q,) array over the dataset's queries, NaN where a query does not
+count (unjudged, or not an eval case), so that a fold is a mask and costs nothing extra:
+
+- any ranking metric the workbench computes (`ndcg@10`, `r@100`, `mrr@10`, `map@100` …), as
+  trec_eval computes it (maximised);
+- a model's own per-query figures (`bundle_recall`, `bundle_precision` maximised;
+  `bundle_files`, `bundle_tokens` minimised — CodeLedger);
+- `cases`: 1 where a pi-lodestone eval case passes (every expected id in its top K, no
+  forbidden one), 0 where it fails — the mean is the pass rate, × cases the pass count;
+- `injected_tokens`: the tokens a turn injects, ⌈Σ snippet length⌉ / 4 over the selected
+  results (pi-lodestone's estimate, its snippet lengths from `diagnostics.excerpt_length`);
+- `results`: how many results a query returns after the model's selection (minimised).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.data import Dataset
+from workbench.core.metrics import parse_metric
+from workbench.core.params import ParamError
+from workbench.core.pipeline import Result
+
+Direction = Literal["maximize", "minimize"]
+PerQuery = NDArray[np.float64]
+
+# a model's own per-query figures (Model.extra_metrics) and which way is better
+MODEL_FIGURES: dict[str, Direction] = {
+    "bundle_recall": "maximize", "bundle_precision": "maximize",
+    "bundle_files": "minimize", "bundle_tokens": "minimize",
+}
+COMPUTED: dict[str, Direction] = {
+    "cases": "maximize", "injected_tokens": "minimize", "results": "minimize",
+}
+
+
+@dataclass
+class ObjectiveContext:
+    """What the computed objectives need from the dataset, gathered once."""
+
+    n_queries: int
+    case_rows: list[tuple[int, int, NDArray[np.int64], NDArray[np.int64]]] = field(
+        default_factory=list)  # (query, top K, expected docs, forbidden docs)
+    snippet_chars: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+
+    @classmethod
+    def build(cls, dataset: Dataset, names: Sequence[str]) -> ObjectiveContext:
+        ctx = cls(len(dataset.queries))
+        index = dataset.corpus.index
+        if "cases" in names:
+            for qi, q in enumerate(dataset.queries):
+                if "expected_top_ids" not in q.context:
+                    continue
+                expected = [index.get(x, -1) for x in q.context.get("expected_top_ids", ())]
+                banned = [index[x] for x in q.context.get("must_not_include", ()) if x in index]
+                ctx.case_rows.append((qi, int(q.context.get("top_k", 0)),
+                                      np.asarray(expected, np.int64),
+                                      np.asarray(banned, np.int64)))
+            if not ctx.case_rows:
+                raise ParamError("objective 'cases' needs eval cases (a pi-lodestone "
+                                 "eval.jsonl); this dataset has none")
+        if "injected_tokens" in names:
+            from workbench.core.diagnostics import excerpt_length
+
+            ctx.snippet_chars = np.asarray([excerpt_length(d.text) for d in dataset.corpus],
+                                           np.float64)
+        return ctx
+
+
+def direction(name: str) -> Direction:
+    if name in MODEL_FIGURES:
+        return MODEL_FIGURES[name]
+    if name in COMPUTED:
+        return COMPUTED[name]
+    return "maximize"
+
+
+def check_name(name: str) -> str:
+    """The objective's canonical name, or ParamError listing what is valid."""
+    name = name.strip().lower()
+    if name in MODEL_FIGURES or name in COMPUTED:
+        return name
+    try:
+        parse_metric(name)
+    except ValueError as exc:
+        raise ParamError(f"unknown objective {name!r} ({exc}); use a metric such as ndcg@10 "
+                         f"or one of {', '.join([*MODEL_FIGURES, *COMPUTED])}") from None
+    return name
+
+
+def ranking_metrics(names: Sequence[str]) -> list[str]:
+    """The names the pipeline's metric step computes (the rest come from elsewhere)."""
+    return [n for n in names if n not in MODEL_FIGURES and n not in COMPUTED]
+
+
+def per_query(name: str, result: Result, ctx: ObjectiveContext) -> PerQuery:
+    """Objective `name` for every query of `result`."""
+    if name in COMPUTED:
+        return _COMPUTE[name](result, ctx)
+    if name not in result.per_query:
+        if name in MODEL_FIGURES:
+            raise ParamError(f"objective {name!r} is a figure this model does not compute")
+        raise ParamError(f"objective {name!r} needs judgments; this dataset has none")
+    return np.asarray(result.per_query[name], np.float64)
+
+
+def _cases(result: Result, ctx: ObjectiveContext) -> PerQuery:
+    out = np.full(ctx.n_queries, np.nan)
+    docs, count = result.ranking.docs, result.ranking.count
+    for qi, k, expected, banned in ctx.case_rows:
+        n = int(count[qi]) if k <= 0 else min(k, int(count[qi]))
+        top = docs[qi, :n]
+        ok = np.isin(expected, top).all() and not np.isin(banned, top).any()
+        out[qi] = 1.0 if ok else 0.0
+    return out
+
+
+def _injected_tokens(result: Result, ctx: ObjectiveContext) -> PerQuery:
+    docs, count = result.ranking.docs, result.ranking.count
+    real = np.arange(docs.shape[1])[None, :] < count[:, None]
+    chars = np.where(real, ctx.snippet_chars[np.maximum(docs, 0)], 0.0).sum(axis=1)
+    return np.asarray(np.floor(chars / 4 + 0.5), np.float64)
+
+
+def _results(result: Result, ctx: ObjectiveContext) -> PerQuery:
+    return np.asarray(result.ranking.count, np.float64)
+
+
+_COMPUTE: dict[str, Callable[[Result, ObjectiveContext], PerQuery]] = {
+    "cases": _cases, "injected_tokens": _injected_tokens, "results": _results,
+}
+
+
+def masked_mean(values: PerQuery, mask: NDArray[np.bool_]) -> float:
+    """The mean over the queries in `mask` that count (not NaN); NaN when none does."""
+    v = values[mask]
+    v = v[~np.isnan(v)]
+    return float(v.mean()) if v.size else float("nan")

@@ -1,0 +1,207 @@
+"""A whole tuning run: one study per fold, held-out scores, the settings to ship.
+
+Nothing reported as the result is a training score. For every fold the study tunes on the
+fold's training queries only; its best settings and the defaults are then scored on the fold's
+held-out queries, and the held-out per-query values of all folds are compared with the paired
+randomisation test the window uses. With k folds the settings to ship are tuned once more on
+every query (their training score is shown as such); with a held-out split or a time split
+they are the fold's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.metrics import PairedTest, paired_test
+from workbench.core.params import ParamValue
+from workbench.core.tuning import study as st
+from workbench.core.tuning.evaluator import Evaluator
+from workbench.core.tuning.objectives import masked_mean
+from workbench.core.tuning.space import SearchSpace
+from workbench.core.tuning.storage import open_storage, open_study
+from workbench.core.tuning.validation import Mask, Validation
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    space: SearchSpace
+    objectives: tuple[str, ...]
+    constraints: tuple[st.Constraint, ...] = ()
+    sampler: str = "tpe"
+    seed: int = 0
+    trials: int | None = 100
+    timeout: float | None = None  # seconds for the whole run, shared by its studies
+    storage: str = ""  # an SQLAlchemy URL (st.storage_url)
+    study: str = ""  # base name; "" = derived from the settings
+    fresh: bool = False
+    shared: bool = False  # other processes work on the same studies (--workers, PostgreSQL)
+    worker: int = 0  # this process's index among them: its samplers get their own seeds
+
+
+@dataclass
+class FoldResult:
+    name: str
+    study: str
+    trials: int
+    best: dict[str, ParamValue]  # empty when no trial was feasible
+    train_best: tuple[float, ...]
+    train_default: tuple[float, ...]
+    held_tuned: NDArray[np.float64]  # primary objective per query, NaN outside the fold
+    held_default: NDArray[np.float64]
+    front: list[dict[str, Any]] = field(default_factory=list)  # several objectives
+
+
+@dataclass
+class TuneResult:
+    spec: TuneSpec
+    validation: Validation
+    defaults: dict[str, ParamValue]
+    folds: list[FoldResult]
+    final: FoldResult  # tuned on `validation.final_train`: the settings to ship
+    test: PairedTest | None  # defaults vs tuned on every held-out query
+
+    @property
+    def fold_means(self) -> list[tuple[float, float]]:
+        """(defaults, tuned) mean of the primary objective on each fold's held-out queries."""
+        out = []
+        for f in self.folds:
+            keep = ~np.isnan(f.held_tuned)
+            out.append((float(np.mean(f.held_default[keep])) if keep.any() else math.nan,
+                        float(np.mean(f.held_tuned[keep])) if keep.any() else math.nan))
+        return out
+
+    @property
+    def tuned(self) -> dict[str, ParamValue]:
+        return self.final.best
+
+
+def study_name(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> str:
+    """A name that is the same for the same run, so starting it again continues it."""
+    if spec.study:
+        return spec.study
+    digest = _digest(config(spec, evaluator, validation))
+    return f"{evaluator.model.id}-{evaluator.dataset.name}-{digest}"
+
+
+def config(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> dict[str, Any]:
+    """What a stored study must match to be continued."""
+    return {"model": evaluator.model.id, "version": evaluator.model.version,
+            "dataset": evaluator.dataset.fingerprint(),
+            "base": evaluator.model.schema.changed(evaluator.base),
+            "space": spec.space.to_json(), "objectives": list(spec.objectives),
+            "constraints": [str(c) for c in spec.constraints], "sampler": spec.sampler,
+            "seed": spec.seed, "validation": validation.to_json()}
+
+
+def _digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+
+def study_runs(validation: Validation) -> list[tuple[str, Mask, Mask | None]]:
+    """(label, tuned-on queries, held-out queries) of every study a validation needs."""
+    runs: list[tuple[str, Mask, Mask | None]] = [
+        (f.name, f.train, f.test) for f in validation.folds]
+    if validation.kind in ("kfold", "none"):
+        runs.append(("all", validation.final_train, None))
+    return runs
+
+
+def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> None:
+    """Remove this run's studies from storage (--fresh before workers start)."""
+    import contextlib
+
+    import optuna
+
+    storage = open_storage(spec.storage)
+    base = study_name(spec, evaluator, validation)
+    for label, _, _ in study_runs(validation):
+        with contextlib.suppress(KeyError):
+            optuna.delete_study(study_name=f"{base}/{label}", storage=storage)
+
+
+def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
+         on_trial: st.OnTrial | None = None, progress: Progress = NO_PROGRESS,
+         score: bool = True) -> TuneResult | None:
+    """Run (or continue) every study of the validation. `score=False` only adds trials (a
+    helper worker); the process that reports calls it with True."""
+    storage = open_storage(spec.storage)
+    base = study_name(spec, evaluator, validation)
+    cfg = config(spec, evaluator, validation)
+    runs = study_runs(validation)
+    timeout = spec.timeout / len(runs) if spec.timeout else None
+    grid = spec.sampler == "grid"
+    studies = []
+    for i, (label, train, test) in enumerate(runs):
+        sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker,
+                                  len(spec.objectives),
+                                  bool(spec.constraints), spec.space)
+        handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
+                            {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
+                            shared=spec.shared)
+        st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
+                      test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
+                      progress=progress.span(i / len(runs), (i + 1) / len(runs)))
+        studies.append((label, handle.work, train, test))
+    if not score:
+        return None
+    defaults = evaluator.evaluate({})
+    results = [_fold_result(label, study, train, test, spec, evaluator, defaults)
+               for label, study, train, test in studies]
+    folds = [r for r in results if r.name != "all"]
+    final = results[-1]
+    return TuneResult(spec, validation, dict(evaluator.base), folds, final,
+                      _paired(folds) if folds else None)
+
+
+def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: TuneSpec,
+                 evaluator: Evaluator, defaults: Mapping[str, NDArray[np.float64]]) -> FoldResult:
+    primary = spec.objectives[0]
+    best = st.best_trials(study, spec.objectives)
+    n = len(st.finished(study))
+    nan = np.full(evaluator.n_queries, np.nan)
+    train_default = tuple(masked_mean(defaults[o], train) for o in spec.objectives)
+    if not best:
+        return FoldResult(label, study.study_name, n, {}, (), train_default, nan, nan)
+    chosen = best[0]
+    params = {k: round(v, 10) if isinstance(v, float) else v for k, v in chosen.params.items()}
+    tuned = evaluator.evaluate(params)
+    held_t, held_d = nan.copy(), nan.copy()
+    if test is not None:
+        held_t[test] = tuned[primary][test]
+        held_d[test] = defaults[primary][test]
+    front = []
+    if len(spec.objectives) > 1:
+        for t in best:
+            per_q = evaluator.evaluate(t.params)
+            front.append({"number": t.number, "params": dict(t.params),
+                          "train": list(t.values),
+                          "held_out": [masked_mean(per_q[o], test) for o in spec.objectives]
+                          if test is not None else []})
+    return FoldResult(label, study.study_name, n, params, tuple(chosen.values),
+                      train_default, held_t, held_d, front)
+
+
+def _paired(folds: Sequence[FoldResult]) -> PairedTest | None:
+    """Defaults vs tuned over every held-out query (each held out by exactly one fold)."""
+    tuned, default = _merge([f.held_tuned for f in folds]), _merge([f.held_default for f in folds])
+    keep = ~(np.isnan(tuned) | np.isnan(default))
+    if not keep.any():
+        return None
+    return paired_test(default[keep], tuned[keep])
+
+
+def _merge(arrays: Sequence[NDArray[np.float64]]) -> NDArray[np.float64]:
+    out = np.full(arrays[0].shape, np.nan)
+    for a in arrays:
+        keep = ~np.isnan(a)
+        out[keep] = a[keep]
+    return out

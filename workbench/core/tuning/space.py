@@ -1,0 +1,159 @@
+"""The search space of a study, taken from a model's parameter schema.
+
+By default every live parameter a tuner can sensibly move (numeric, choice or bool, and not
+marked `tunable=False` — paging, display and speed knobs are) is a dimension over its whole
+schema range; `--tune a,b,c` names a subset (prepare-stage choices included: each distinct
+prepared state is then built once and cached), `--range a=0.3:0.9` narrows one.
+
+A float with a schema step is searched on that step's grid (the slider's resolution), so a
+grid sampler can enumerate it; the grid counts in integer steps (STYLE: sweeps count in
+integers) and `values()` divides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.core.params import Param, ParamError, ParamSchema, ParamValue
+
+MAX_GRID_POINTS = 100_000
+_FLOAT_GRID_STEPS = 20  # a float without a schema step is searched continuously; a grid uses 20
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """One tuned parameter: its kind and the part of its range searched."""
+
+    name: str
+    kind: str  # "float", "int", "choice", "bool"
+    stage: str
+    low: float = 0.0
+    high: float = 0.0
+    step: float | None = None
+    choices: tuple[ParamValue, ...] = ()
+
+    def values(self) -> list[ParamValue]:
+        """Every value a grid visits (low to high inclusive, in integer steps)."""
+        if self.kind in ("choice", "bool"):
+            return list(self.choices)
+        step = self.step or (self.high - self.low) / _FLOAT_GRID_STEPS
+        n = math.floor((self.high - self.low) / step + 1e-9) if step > 0 else 0
+        out = [self.low + i * step for i in range(n + 1)]
+        if self.kind == "int":
+            return [round(v) for v in out]
+        return [round(v, 10) for v in out]
+
+    def describe(self) -> str:
+        if self.kind in ("choice", "bool"):
+            return "{" + ", ".join(str(c) for c in self.choices) + "}"
+        step = f" step {self.step:g}" if self.step else ""
+        return f"[{self.low:g}, {self.high:g}]{step}"
+
+
+@dataclass(frozen=True)
+class SearchSpace:
+    dimensions: tuple[Dimension, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(d.name for d in self.dimensions)
+
+    def prepare_names(self) -> tuple[str, ...]:
+        return tuple(d.name for d in self.dimensions if d.stage == "prepare")
+
+    def grid(self) -> dict[str, list[ParamValue]]:
+        """The exhaustive grid, refused past MAX_GRID_POINTS points."""
+        grid = {d.name: d.values() for d in self.dimensions}
+        size = math.prod(len(v) for v in grid.values())
+        if size > MAX_GRID_POINTS:
+            raise ParamError(f"the grid over {', '.join(grid)} has {size:,} points (more than "
+                             f"{MAX_GRID_POINTS:,}); narrow it with --range or pick another "
+                             "sampler")
+        return grid
+
+    def grid_size(self) -> int:
+        return math.prod(len(d.values()) for d in self.dimensions)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [{"name": d.name, "kind": d.kind, "low": d.low, "high": d.high, "step": d.step,
+                 "choices": list(d.choices)} for d in self.dimensions]
+
+
+def default_names(schema: ParamSchema) -> list[str]:
+    """The parameters tuned when none are named."""
+    return [p.name for p in schema if p.stage == "live" and p.tunable
+            and p.kind in ("float", "int", "choice", "bool")]
+
+
+def build_space(schema: ParamSchema, names: Sequence[str] | None = None,
+                ranges: Mapping[str, tuple[float, float]] | None = None) -> SearchSpace:
+    """Dimensions for `names` (default: `default_names`), `ranges` narrowing numeric ones."""
+    chosen = list(names) if names else default_names(schema)
+    if not chosen:
+        raise ParamError("this model has no parameter to tune")
+    ranges = dict(ranges or {})
+    for name in ranges:
+        if name not in chosen:
+            raise ParamError(f"--range names {name}, which is not tuned (tuned: "
+                             f"{', '.join(chosen)})")
+    dims = [_dimension(schema[name], ranges.get(name)) for name in chosen]
+    if len(set(chosen)) != len(chosen):
+        raise ParamError("--tune names a parameter twice")
+    return SearchSpace(tuple(dims))
+
+
+def _dimension(p: Param, narrowed: tuple[float, float] | None) -> Dimension:
+    if p.kind == "text":
+        raise ParamError(f"parameter {p.name} is free text and cannot be tuned; set it with -p")
+    if p.kind in ("choice", "bool"):
+        if narrowed is not None:
+            raise ParamError(f"--range applies to numeric parameters; {p.name} is a {p.kind}")
+        choices: tuple[ParamValue, ...] = p.choices if p.kind == "choice" else (False, True)
+        return Dimension(p.name, p.kind, p.stage, choices=choices)
+    assert p.low is not None and p.high is not None
+    low, high = narrowed if narrowed is not None else (p.low, p.high)
+    if low > high:
+        raise ParamError(f"--range {p.name}={low:g}:{high:g}: low is above high")
+    p.validate(low)
+    p.validate(high)
+    step = p.step if p.kind == "float" else (p.step or 1)
+    if p.kind == "int":
+        low, high = math.ceil(low), math.floor(high)
+        if low > high:
+            raise ParamError(f"--range for {p.name} holds no whole number")
+    if step:
+        # the searched values stay on the slider's grid: low + i·step, high rounded down
+        n = math.floor((high - low) / step + 1e-9)
+        high = round(low + n * step, 10)
+    return Dimension(p.name, p.kind, p.stage, float(low), float(high), step)
+
+
+def parse_names(spec: str | None, schema: ParamSchema) -> list[str] | None:
+    """`--tune alpha,k1,b` → names (each checked against the schema)."""
+    if not spec:
+        return None
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    for n in names:
+        schema[n]  # raises with the valid names
+    return names
+
+
+def parse_ranges(items: Iterable[str]) -> dict[str, tuple[float, float]]:
+    """`["alpha=0.3:0.9"]` → {"alpha": (0.3, 0.9)}."""
+    out: dict[str, tuple[float, float]] = {}
+    for item in items:
+        name, sep, span = item.partition("=")
+        low, colon, high = span.partition(":")
+        try:
+            if not sep or not colon:
+                raise ValueError
+            bounds = (float(low), float(high))
+        except ValueError:
+            raise ParamError(f"--range expects name=low:high, got {item!r}") from None
+        if not all(math.isfinite(b) for b in bounds):
+            raise ParamError(f"--range expects finite bounds, got {item!r}")
+        out[name.strip()] = bounds
+    return out

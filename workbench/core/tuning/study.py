@@ -1,0 +1,204 @@
+"""Running one optuna study: samplers, the trial loop, the best trials.
+
+A trial suggests a value for every dimension, runs the live path (`Evaluator`), and is told
+the mean of each objective over the training queries; the held-out mean is stored beside it
+(a user attribute, for the curves in the window) and never steers the search. Constraints
+are stored as optuna's `constraints` convention (≤ 0 is feasible) and the TPE sampler reads
+them.
+
+Grid studies are exact under many workers: every grid point is enqueued once, by the process
+that created the study, and a worker only ever takes a waiting trial (the storage's
+WAITING → RUNNING transition is atomic), so each point is evaluated once and no stray trial is
+stored. Other samplers run until the study holds `trials` trials (a few more when workers
+race for the last ones).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import optuna
+from optuna.trial import FrozenTrial, Trial, TrialState
+
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.params import ParamError, ParamValue
+from workbench.core.tuning.evaluator import Evaluator
+from workbench.core.tuning.objectives import direction, masked_mean
+from workbench.core.tuning.space import Dimension, SearchSpace
+from workbench.core.tuning.storage import FINISHED, Handle, grid_points
+from workbench.core.tuning.validation import Mask
+
+SAMPLERS = ("tpe", "cmaes", "random", "grid")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """`name <= bound` or `name >= bound`, on the mean over the training queries."""
+
+    name: str
+    op: str
+    bound: float
+
+    def excess(self, value: float) -> float:
+        """≤ 0 when satisfied (optuna's convention)."""
+        return value - self.bound if self.op == "<=" else self.bound - value
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.op} {self.bound:g}"
+
+
+@dataclass(frozen=True)
+class TrialReport:
+    """What the window and the progress bar hear after each trial."""
+
+    study: str
+    number: int
+    done: int
+    total: int | None
+    train: tuple[float, ...]
+    held_out: tuple[float, ...]
+    params: dict[str, Any]
+    feasible: bool
+
+
+OnTrial = Callable[[TrialReport], None]
+
+
+def make_sampler(name: str, seed: int, n_objectives: int,
+                 constrained: bool, space: SearchSpace) -> optuna.samplers.BaseSampler:
+    cons = _constraints_of if constrained else None
+    if name == "tpe":
+        return optuna.samplers.TPESampler(seed=seed, constraints_func=cons, multivariate=True)
+    if name == "random":
+        return optuna.samplers.RandomSampler(seed=seed)
+    if name == "cmaes":
+        if n_objectives > 1:
+            raise ParamError("the cmaes sampler optimises one objective; use tpe for several")
+        return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
+    if name == "grid":
+        # the points are enqueued; anything else is never asked for
+        return optuna.samplers.RandomSampler(seed=seed)
+    raise ParamError(f"unknown sampler {name!r}; valid: {', '.join(SAMPLERS)}")
+
+
+def _constraints_of(trial: FrozenTrial) -> Sequence[float]:
+    return tuple(trial.user_attrs.get("constraints", ()))
+
+
+def suggest(trial: Trial, dim: Dimension) -> ParamValue:
+    if dim.kind in ("choice", "bool"):
+        value = trial.suggest_categorical(dim.name, list(dim.choices))
+        assert isinstance(value, bool | str | int | float)
+        return value
+    if dim.kind == "int":
+        return trial.suggest_int(dim.name, int(dim.low), int(dim.high),
+                                 step=int(dim.step or 1))
+    if dim.low == dim.high:
+        return trial.suggest_float(dim.name, dim.low, dim.high)
+    return trial.suggest_float(dim.name, dim.low, dim.high, step=dim.step)
+
+
+def finished(study: optuna.Study) -> list[FrozenTrial]:
+    return study.get_trials(deepcopy=False, states=FINISHED)
+
+
+def n_finished(study: optuna.Study) -> int:
+    return study._storage.get_n_trials(study._study_id, FINISHED)
+
+
+def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
+               objectives: Sequence[str], constraints: Sequence[Constraint], train: Mask,
+               test: Mask | None, *, trials: int | None, timeout: float | None,
+               grid: bool, on_trial: OnTrial | None = None,
+               progress: Progress = NO_PROGRESS) -> None:
+    """Add trials to `study` until it holds `trials` (a grid: until no point is waiting), the
+    timeout passes, or `progress` says stop (the trials done are kept)."""
+    start = time.monotonic()
+    study = handle.work
+    total = len(grid_points(space)) if grid else trials
+    while True:
+        done = n_finished(study)
+        if total is not None:
+            progress(done / max(total, 1), f"trial {done}/{total}")
+        else:
+            progress(min(1.0, (time.monotonic() - start) / (timeout or 1)), f"trial {done}")
+        if timeout is not None and time.monotonic() - start >= timeout:
+            return
+        if grid:
+            trial = _claim_waiting(study)
+            if trial is None:
+                return
+        else:
+            if trials is not None and study._storage.get_n_trials(study._study_id) >= trials:
+                return
+            trial = study.ask()
+        _run_one(handle, trial, evaluator, space, objectives, constraints, train, test,
+                 done + 1, total, on_trial)
+
+
+def _claim_waiting(study: optuna.Study) -> Trial | None:
+    for frozen in study.get_trials(deepcopy=False, states=(TrialState.WAITING,)):
+        try:
+            if study._storage.set_trial_state_values(frozen._trial_id, TrialState.RUNNING):
+                return Trial(study, frozen._trial_id)
+        except (optuna.exceptions.UpdateFinishedTrialError,
+                optuna.exceptions.StorageInternalError):
+            continue  # another worker took it first
+    return None
+
+
+def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSpace,
+             objectives: Sequence[str], constraints: Sequence[Constraint], train: Mask,
+             test: Mask | None, done: int, total: int | None,
+             on_trial: OnTrial | None) -> None:
+    study = handle.work
+    try:
+        values = {d.name: suggest(trial, d) for d in space.dimensions}
+        per_q = evaluator.evaluate(values)
+    except BaseException:
+        # an interrupted or failed trial is stored as failed only where storage is shared
+        # (a private copy simply never stores it)
+        if not handle.mirror:
+            study.tell(trial, state=TrialState.FAIL)
+        raise
+    train_v = tuple(masked_mean(per_q[o], train) for o in objectives)
+    held = tuple(masked_mean(per_q[o], test) for o in objectives) if test is not None else ()
+    excess = [c.excess(masked_mean(per_q[c.name], train)) for c in constraints]
+    trial.set_user_attr("held_out", [_json_float(v) for v in held])
+    if excess:
+        trial.set_user_attr("constraints", excess)
+    if any(math.isnan(v) for v in train_v):
+        handle.record(study.tell(trial, state=TrialState.FAIL))
+        raise ParamError(f"objective {', '.join(objectives)} is undefined on the training "
+                         "queries (none of them counts for it)")
+    handle.record(study.tell(trial, list(train_v)))
+    if on_trial is not None:
+        on_trial(TrialReport(study.study_name, trial.number, done, total, train_v, held,
+                             dict(values), all(e <= 0 for e in excess)))
+
+
+def _json_float(v: float) -> float | None:
+    return None if math.isnan(v) else float(v)
+
+
+def best_trials(study: optuna.Study, objectives: Sequence[str]) -> list[FrozenTrial]:
+    """Single objective: the best feasible trial (lowest number among ties); several: the
+    feasible Pareto front, by the first objective."""
+    done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+            if all(c <= 0 for c in t.user_attrs.get("constraints", ()))]
+    if not done:
+        return []
+    signs = np.array([1.0 if direction(o) == "maximize" else -1.0 for o in objectives])
+    vals = np.array([t.values for t in done], np.float64) * signs
+    if len(objectives) == 1:
+        best = int(np.argmax(vals[:, 0]))  # argmax takes the first, i.e. the lowest number
+        return [done[best]]
+    front = [i for i in range(len(done))
+             if not any((vals[j] >= vals[i]).all() and (vals[j] > vals[i]).any()
+                        for j in range(len(done)))]
+    return sorted((done[i] for i in front), key=lambda t: -t.values[0] * signs[0])

@@ -1,0 +1,113 @@
+"""Held-out discipline: which queries a study may tune on and which it is scored on.
+
+A validation is a list of folds over the dataset's query positions; each fold's `train` and
+`test` are disjoint (checked), and only queries that count for the objective (judged, or an
+eval case) are placed:
+
+- `holdout`: a split the data already has (BEIR `train` → `test`), one fold;
+- `kfold`: k folds of the counted queries, shuffled with a seed; each query is held out by
+  exactly one fold, and the settings reported for shipping are tuned on all of them;
+- `time_split`: repository tasks in time order (their `date`, else file order): the oldest
+  share tunes, the newer rest is held out — a model must not learn from the future.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.data import Dataset
+from workbench.core.params import ParamError
+
+Mask = NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Fold:
+    name: str
+    train: Mask  # bool (Q,)
+    test: Mask  # bool (Q,)
+
+    def __post_init__(self) -> None:
+        if (self.train & self.test).any():
+            raise AssertionError(f"fold {self.name}: a query is both tuned on and held out")
+
+
+@dataclass(frozen=True)
+class Validation:
+    kind: str  # "holdout", "kfold", "time", "none"
+    folds: tuple[Fold, ...]
+    describe: str
+    # the queries the shipped settings are tuned on: the training side of a held-out split,
+    # every counted query for k-fold (each fold's score is then the held-out estimate)
+    final_train: Mask
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "describe": self.describe,
+                "folds": [[np.flatnonzero(f.train).tolist(), np.flatnonzero(f.test).tolist()]
+                          for f in self.folds]}
+
+
+def holdout(train: Mask, test: Mask, describe: str) -> Validation:
+    if not train.any():
+        raise ParamError("the training split has no judged queries")
+    if not test.any():
+        raise ParamError("the held-out split has no judged queries")
+    return Validation("holdout", (Fold("held-out", train, test),), describe, train)
+
+
+def kfold(counted: Mask, k: int, seed: int) -> Validation:
+    """k folds over the counted queries, in a seeded random order."""
+    idx = np.flatnonzero(counted)
+    if k < 2:
+        raise ParamError(f"--folds must be at least 2, got {k}")
+    if idx.size < k:
+        raise ParamError(f"{k} folds need at least {k} judged queries; there are {idx.size}")
+    order = np.random.default_rng(seed).permutation(idx)
+    folds = []
+    for f, held in enumerate(np.array_split(order, k)):
+        test = np.zeros(counted.size, bool)
+        test[held] = True
+        folds.append(Fold(f"fold {f + 1} of {k}", counted & ~test, test))
+    return Validation("kfold", tuple(folds), f"{k}-fold over {idx.size} queries (seed {seed})",
+                      counted.copy())
+
+
+def time_split(dataset: Dataset, counted: Mask, fraction: float) -> Validation:
+    """The oldest `fraction` of the counted tasks tune, the rest is held out."""
+    if not 0 < fraction < 1:
+        raise ParamError(f"--time-split must be between 0 and 1, got {fraction}")
+    order = time_order(dataset)
+    ordered = [i for i in order if counted[i]]
+    n_train = round(len(ordered) * fraction)
+    if n_train < 1 or n_train >= len(ordered):
+        raise ParamError(f"a time split of {len(ordered)} tasks at {fraction} leaves one side "
+                         "empty")
+    train = np.zeros(counted.size, bool)
+    train[ordered[:n_train]] = True
+    test = counted & ~train
+    return Validation("time", (Fold("newer tasks", train, test),),
+                      f"time split: {n_train} older tasks tune, {len(ordered) - n_train} newer "
+                      "held out", train)
+
+
+def time_order(dataset: Dataset) -> list[int]:
+    """Query positions oldest first: by `date` when every query has one, else file order."""
+    dates = [q.context.get("date") for q in dataset.queries]
+    if dates and all(isinstance(d, str) and d for d in dates):
+        return sorted(range(len(dates)), key=lambda i: (str(dates[i]), i))
+    return list(range(len(dates)))
+
+
+def no_validation(counted: Mask) -> Validation:
+    """Tuning without a held-out score (said as such wherever a result is shown)."""
+    return Validation("none", (), "no held-out queries (--folds 0): training scores only",
+                      counted.copy())
+
+
+def check_disjoint(train_ids: Sequence[str], test_ids: Sequence[str]) -> list[str]:
+    """Query ids present in both splits (they are dropped from training by the caller)."""
+    return sorted(set(train_ids) & set(test_ids))
