@@ -9,8 +9,11 @@ is left out of the per-query vector statistics of the non-default normalisations
   Following OpenVault's cosineSimilarity, vectors of different length — or a zero vector —
   have similarity 0 (present, not missing).
 
-Cosine is computed as the original does, dot / (|a|·|b|), here as a dot product of rows
-normalised in float64.
+Cosine is computed as the original's cosineSimilarity does, in its order of operations: per
+pair, dot, |a|² and |b|² each summed dimension by dimension from 0 (no fused multiply-add, no
+blocked or pairwise sums), then dot / (√|a|² · √|b|²). Vectorised over pairs, one dimension at
+a time, so two identical embeddings always get the identical similarity (a matrix product sums
+in blocks that depend on a column's position, and exact ties then break differently).
 """
 
 from __future__ import annotations
@@ -28,13 +31,34 @@ from workbench.core.params import Params
 F64 = NDArray[np.float64]
 
 
-def unit_rows(vectors: NDArray[np.floating] | Sequence[Sequence[float]]) -> F64:
-    """Rows scaled to length 1 in float64; zero rows stay zero."""
-    x = np.asarray(vectors, np.float64)
-    if x.ndim != 2:
-        x = x.reshape(len(x), -1)
-    norms = np.sqrt(np.einsum("ij,ij->i", x, x))
-    out: F64 = np.divide(x, norms[:, None], out=np.zeros_like(x), where=norms[:, None] > 0)
+PAIRS_PER_BLOCK = 1 << 21  # (queries × documents) summed at once
+
+
+def _sequential_sum_sq(x: F64) -> F64:
+    acc: F64 = np.zeros(len(x))
+    for j in range(x.shape[1]):
+        acc += x[:, j] * x[:, j]
+    return acc
+
+
+def js_cosine(queries: NDArray[np.floating] | Sequence[Sequence[float]],
+              docs: NDArray[np.floating] | Sequence[Sequence[float]]) -> F64:
+    """float64 (Q, N): cosineSimilarity of every (query, document) pair of equal-length rows,
+    as the original computes it (see the module doc); 0 where either norm is 0."""
+    q = np.asarray(queries, np.float64).reshape(len(queries), -1)
+    d = np.asarray(docs, np.float64).reshape(len(docs), -1)
+    out: F64 = np.zeros((len(q), len(d)))
+    if not len(q) or not len(d):
+        return out
+    mag_q, mag_d = np.sqrt(_sequential_sum_sq(q)), np.sqrt(_sequential_sum_sq(d))
+    step = max(1, PAIRS_PER_BLOCK // len(d))
+    for lo in range(0, len(q), step):
+        block = q[lo:lo + step]
+        dot: F64 = np.zeros((len(block), len(d)))
+        for j in range(q.shape[1]):
+            dot += block[:, j, None] * d[None, :, j]
+        magnitude = mag_q[lo:lo + step, None] * mag_d[None, :]
+        np.divide(dot, magnitude, out=out[lo:lo + step], where=magnitude != 0)
     return out
 
 
@@ -53,7 +77,7 @@ def encoder_similarities(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
         queries = embed_texts([plans[i].embedding_text for i in rows], model=model,
                               prompt=str(params["query_prompt"]), batch_size=batch,
                               progress=progress.span(0.9, 1.0))
-        sims[rows] = unit_rows(queries) @ unit_rows(docs).T
+        sims[rows] = js_cosine(queries, docs)
     return sims
 
 
@@ -79,9 +103,8 @@ def stored_similarities(dataset: Dataset) -> F64:
         cols = np.flatnonzero(doc_dim == dim)
         rows = np.asarray([i for i, v in enumerate(queries) if v is not None and len(v) == dim],
                           np.int64)
-        d = unit_rows([docs[int(c)] or [] for c in cols])
-        q = unit_rows([queries[int(r)] or [] for r in rows])
-        sims[np.ix_(rows, cols)] = q @ d.T
+        sims[np.ix_(rows, cols)] = js_cosine([queries[int(r)] or [] for r in rows],
+                                             [docs[int(c)] or [] for c in cols])
     return sims
 
 
