@@ -12,6 +12,7 @@ from workbench.core.data import FormatError
 from workbench.core.formats import (
     read_corpus_jsonl,
     read_documents,
+    read_memories,
     read_qrels,
     read_qrels_tsv,
     read_queries,
@@ -39,6 +40,7 @@ READERS: dict[str, Callable[[Path], object]] = {
     "judgments.txt": read_qrels,
     "vault/n.md": lambda p: read_vault(p.parent),
     "settings.json": read_pi_settings,
+    "memories.json": read_memories,
 }
 
 

@@ -49,6 +49,11 @@ def _load(args: argparse.Namespace) -> Dataset:
                            qrels=getattr(args, "qrels", None),
                            split=getattr(args, "split", "test"), skipped=skipped)
     report_skipped(skipped)
+    from workbench.core.formats.openvault_memories import load_note
+
+    note = load_note(dataset.corpus)  # memories without a summary, read as empty text
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     return dataset
 
 

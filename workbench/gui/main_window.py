@@ -141,7 +141,11 @@ class MainWindow(QMainWindow):
         st.remember("last_dataset", str(path))
         if self.session.model is not None:
             st.remember("last_model", self.session.model.id)
-        self.statusBar().showMessage(f"opened {path}", 5000)
+        from workbench.core.formats.openvault_memories import load_note
+
+        note = load_note(self.session.dataset.corpus) if self.session.dataset else ""
+        self.statusBar().showMessage(f"opened {path}" + (f" ({note})" if note else ""),
+                                     15000 if note else 5000)
         return True
 
     def show_error(self, message: str, details: str = "") -> None:

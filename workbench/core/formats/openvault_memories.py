@@ -27,6 +27,7 @@ from workbench.core.formats._common import StrPath, _has_lone_surrogate, _json_t
 # Stored fields kept raw in metadata (besides the checked importance, message_ids, embedding).
 RAW_FIELDS = ("characters_involved", "witnesses", "location", "is_secret", "emotional_impact",
               "relationship_impact", "sequence", "created_at", "batch_id", "event_type")
+NO_SUMMARY = "no_summary"  # metadata flag of a memory stored without a summary
 # Where a memories file may keep its list, tried in this order.
 CONTAINERS: tuple[tuple[str, ...], ...] = (
     ("memories",), ("openvault", "memories"), ("chat_metadata", "openvault", "memories"))
@@ -172,12 +173,14 @@ def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
     def bad(key: str, message: str) -> FormatError:
         return FormatError(path, message, line=line, field=f"{at}.{key}")
 
-    if "summary" not in obj:
-        raise bad("summary", "missing")
-    summary = obj["summary"]
-    if not isinstance(summary, str):
-        raise bad("summary", f"expected a string, found {_json_type(summary)}")
+    # the original scores a memory without a summary as the empty text (`summary || ''`):
+    # it still has its base and vector parts; such memories are marked and counted
+    summary = obj.get("summary")
     metadata: dict[str, Any] = {}
+    if summary is None:
+        summary, metadata[NO_SUMMARY] = "", True
+    elif not isinstance(summary, str):
+        raise bad("summary", f"expected a string, found {_json_type(summary)}")
     importance = obj.get("importance")
     if importance is not None:
         if not finite_number(importance):
@@ -206,6 +209,18 @@ def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
             metadata[key] = obj[key]
     return Document(id=_memory_id(obj, i, path, line), title=event_type or "", text=summary,
                     tags=tuple(characters or ()), metadata=metadata)
+
+
+def without_summary(corpus: Corpus) -> int:
+    """How many memories had no summary (absent or null), read as the empty text."""
+    return sum(1 for d in corpus if d.metadata.get(NO_SUMMARY))
+
+
+def load_note(corpus: Corpus) -> str:
+    """What the load message adds about such memories ("" when there are none)."""
+    n = without_summary(corpus)
+    return (f"{n} memor{'y' if n == 1 else 'ies'} without a summary, scored as empty text "
+            "(base and vector parts only), as OpenVault does") if n else ""
 
 
 def memories_corpus(path: Path, memories: list[Any], lines: list[int], list_line: int, *,

@@ -1,0 +1,40 @@
+"""An OpenVault memory without a summary is the empty text to the original (`summary || ''`):
+accepted, counted in the load message, scored by its base and vector parts only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from workbench.core.data import Dataset, Query, QuerySet
+from workbench.core.engine import resolve_params
+from workbench.core.formats import read_memories
+from workbench.core.formats.openvault_memories import load_note, without_summary
+from workbench.core.models import get_model
+
+
+def test_absent_or_null_summary_is_empty_text_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "memories.json"
+    path.write_text(json.dumps([
+        {"id": "a", "summary": "Suzy lost the village key", "importance": 2},
+        {"id": "b", "importance": 5},
+        {"id": "c", "summary": None, "importance": 3}]))
+    corpus = read_memories(path)
+    assert [d.text for d in corpus] == ["Suzy lost the village key", "", ""]
+    assert without_summary(corpus) == 2
+    assert load_note(corpus) == ("2 memories without a summary, scored as empty text (base "
+                                 "and vector parts only), as OpenVault does")
+    # importance 5 is floored at base 5 whatever the distance; no token, no embedding: 5
+    ds = Dataset("m", corpus, QuerySet([Query("q", "village key")]))
+    model = get_model("hybrid")
+    params = resolve_params(model, {"embeddings": "stored"})
+    scores = model.combine(model.prepare(ds, params), params)
+    row = scores.row(0)
+    total = dict(zip(scores.docs[row].tolist(), scores.total[row].tolist(), strict=True))
+    assert total[1] == 5.0
+
+
+def test_no_note_when_every_memory_has_one(tmp_path: Path) -> None:
+    path = tmp_path / "memories.json"
+    path.write_text(json.dumps([{"id": "a", "summary": "x"}]))
+    assert load_note(read_memories(path)) == ""
