@@ -30,6 +30,7 @@ from workbench.core.tuning.space import SearchSpace
 _READY = "workbench_grid_ready"
 _CONFIG = "workbench_config"
 _WAIT_FOR_GRID_S = 120.0
+_OPEN_ATTEMPTS = 5
 FINISHED = (TrialState.COMPLETE, TrialState.FAIL, TrialState.PRUNED)
 
 
@@ -70,11 +71,16 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
     if url.startswith("sqlite"):
         # several local workers wait for SQLite's lock instead of failing at once
         kwargs = {"connect_args": {"timeout": 60}}
-    try:
-        storage = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
-    except Exception as exc:  # a bad URL or an unreachable server: one line, not a traceback
-        raise ParamError(f"cannot open study storage {_safe(url)}: "
-                         f"{str(exc).splitlines()[0]}") from None
+    for attempt in range(_OPEN_ATTEMPTS):
+        try:
+            storage = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
+            break
+        except Exception as exc:  # a bad URL or an unreachable server: one line
+            # workers starting together race to create the tables: the loser tries again
+            if attempt + 1 == _OPEN_ATTEMPTS or not _lost_a_race(exc):
+                raise ParamError(f"cannot open study storage {_safe(url)}: "
+                                 f"{str(exc).splitlines()[0]}") from None
+            time.sleep(0.5 * (attempt + 1))
     if url.startswith("sqlite"):
         _fast_sqlite(storage)
     return storage
@@ -94,6 +100,12 @@ def _fast_sqlite(storage: optuna.storages.RDBStorage) -> None:
 
     event.listen(storage.engine, "connect", pragmas)
     storage.engine.dispose()  # connections opened before the hook are not reused
+
+
+def _lost_a_race(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return any(s in text for s in ("duplicate key", "already exists", "database is locked",
+                                   "unique constraint"))
 
 
 def _safe(url: str) -> str:

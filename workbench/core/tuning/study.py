@@ -71,9 +71,9 @@ OnTrial = Callable[[TrialReport], None]
 
 def make_sampler(name: str, seed: int, n_objectives: int,
                  constrained: bool, space: SearchSpace) -> optuna.samplers.BaseSampler:
-    cons = _constraints_of if constrained else None
     if name == "tpe":
-        return optuna.samplers.TPESampler(seed=seed, constraints_func=cons, multivariate=True)
+        # constraints reach TPE as each trial's own (`Trial.set_constraint`)
+        return optuna.samplers.TPESampler(seed=seed, multivariate=True)
     if name == "random":
         return optuna.samplers.RandomSampler(seed=seed)
     if name == "cmaes":
@@ -84,10 +84,6 @@ def make_sampler(name: str, seed: int, n_objectives: int,
         # the points are enqueued; anything else is never asked for
         return optuna.samplers.RandomSampler(seed=seed)
     raise ParamError(f"unknown sampler {name!r}; valid: {', '.join(SAMPLERS)}")
-
-
-def _constraints_of(trial: FrozenTrial) -> Sequence[float]:
-    return tuple(trial.user_attrs.get("constraints", ()))
 
 
 def suggest(trial: Trial, dim: Dimension) -> ParamValue:
@@ -172,6 +168,8 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
     trial.set_user_attr("held_out", [_json_float(v) for v in held])
     if excess:
         trial.set_user_attr("constraints", excess)
+        for c, e in zip(constraints, excess, strict=True):
+            trial.set_constraint(str(c), e)
     if any(math.isnan(v) for v in train_v):
         handle.record(study.tell(trial, state=TrialState.FAIL))
         raise ParamError(f"objective {', '.join(objectives)} is undefined on the training "

@@ -9,6 +9,8 @@ ledger maturity, the stop rule, auto-scope on/off, confidence thresholds — is 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from workbench.core.engine import Signal
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Param, ParamSchema
@@ -67,6 +69,12 @@ def _i(name: str, label: str, default: int, low: int, high: int, help: str,
        stage: str = "live") -> Param:
     return Param(name, label, default, kind="int", low=low, high=high, step=1, help=help,
                  stage="prepare" if stage == "prepare" else "live")
+
+
+def _shown(p: Param) -> Param:
+    """A parameter that only changes what is reported (confidence), not the ranking: left out
+    of tuning unless named."""
+    return replace(p, tunable=False)
 
 
 def _b(name: str, label: str, default: bool, help: str) -> Param:
@@ -128,14 +136,14 @@ SCHEMA = ParamSchema([
        "names (compound identifier, else a top-level directory name)."),
     _b("scope_keeps_tests", "Scope keeps tests", True,
        "Tests (and sources) paired with an in-scope file pass the scope gate."),
-    _f("confidence_high_keyword", "Confidence: strong match", 0.6,
-       "HIGH needs a best path/symbol match at least this."),
-    _f("confidence_low_keyword", "Confidence: weak match", 0.25,
-       "LOW below this best path/symbol match."),
-    _i("confidence_min_terms", "Confidence: min terms", 2, 0, 20,
-       "LOW with fewer informative task terms than this."),
-    _i("confidence_max_candidates", "Confidence: max keyword files", 20, 1, 1000,
-       "HIGH needs at most this many keyword candidates (else the task is broad)."),
+    _shown(_f("confidence_high_keyword", "Confidence: strong match", 0.6,
+           "HIGH needs a best path/symbol match at least this.")),
+    _shown(_f("confidence_low_keyword", "Confidence: weak match", 0.25,
+           "LOW below this best path/symbol match.")),
+    _shown(_i("confidence_min_terms", "Confidence: min terms", 2, 0, 20,
+           "LOW with fewer informative task terms than this.")),
+    _shown(_i("confidence_max_candidates", "Confidence: max keyword files", 20, 1, 1000,
+           "HIGH needs at most this many keyword candidates (else the task is broad).")),
     _f("broad_df_ratio", "Informative term: max share", 0.25,
        "A task term is informative when found in at most this share of the files."),
     # prepare stage: the candidate set and the excerpts

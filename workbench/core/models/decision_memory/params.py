@@ -73,7 +73,7 @@ def _num(name: str, label: str, default: float, high: float, help: str, *, low: 
 
 
 SCHEMA = ParamSchema([
-    Param("mode", "Mode", "query", kind="choice", choices=MODES,
+    Param("mode", "Mode", "query", kind="choice", choices=MODES, tunable=False,
           help="query: each query's own context decides (for_injection / mode, project_only, "
                "min_score, limit; queries without one are injection, as the eval harness); "
                "injection or search: that mode and these parameters for every query."),

@@ -38,20 +38,22 @@ SCHEMA = ParamSchema([
     # SearchResultFilter.processResults / search_vault's minScore, limit, offset
     Param("min_score", "Min score", 0.0, low=0.0, high=1.0, step=0.01,
           help="Drop results scoring below this; applies only when > 0 (minScore)."),
-    Param("limit", "Limit", 0, kind="int", low=0, high=100_000, step=1,
+    Param("limit", "Limit", 0, tunable=False, kind="int", low=0, high=100_000, step=1,
           help="Results returned; 0 = not passed, as search_vault's code then returns every "
                "result and ignores offset (its tool text claims a default of 100)."),
-    Param("offset", "Offset", 0, kind="int", low=0, high=100_000, step=1,
+    Param("offset", "Offset", 0, tunable=False, kind="int", low=0, high=100_000, step=1,
           help="Results skipped before the limit (only when limit > 0)."),
     # fileSystem.ts searchVaultWithOptions + SearchResultFilter.shouldStopEarly
-    Param("early_stop", "Early stop", False, kind="bool",
+    Param("early_stop", "Early stop", False, tunable=False, kind="bool",
           help="Reproduce the original's early stop (needs limit > 0): files are scanned in "
                "batches in file order, and scanning stops after the batch where `limit` "
                "results score ≥ the threshold and 2·limit were found. Off by default: it "
                "makes results depend on file order."),
-    Param("early_stop_threshold", "Early stop: high-quality score", 0.7, low=0.0, high=1.0,
-          step=0.01, help="Score a result needs to count as high quality for the early stop."),
-    Param("batch_size", "Early stop: batch size", 10, kind="int", low=1, high=10_000, step=1,
+    Param("early_stop_threshold", "Early stop: high-quality score", 0.7, tunable=False,
+          low=0.0, high=1.0, step=0.01,
+          help="Score a result needs to count as high quality for the early stop."),
+    Param("batch_size", "Early stop: batch size", 10, tunable=False, kind="int", low=1,
+          high=10_000, step=1,
           help="Files read per batch (OBSIDIAN_SEARCH_BATCH_SIZE, default 10)."),
     # SearchScorer constants
     Param("tf_scale", "tf log scale", 100.0, low=1.0, high=10_000.0, step=1.0,
@@ -77,8 +79,10 @@ SCHEMA = ParamSchema([
           help=_DOC + "Gate documents missing any query word (else each missing word "
                "scores 0 in the average)."),
     # MatchExtractor DEFAULT_CONFIG; display only (explain), so live
-    Param("context_lines", "Context lines", 2, kind="int", low=0, high=100, step=1,
+    Param("context_lines", "Context lines", 2, tunable=False, kind="int", low=0, high=100,
+          step=1,
           help="Lines shown before and after each match (the document says 1; the code 2)."),
-    Param("max_snippet_length", "Snippet length", 200, kind="int", low=1, high=100_000, step=1,
+    Param("max_snippet_length", "Snippet length", 200, tunable=False, kind="int", low=1,
+          high=100_000, step=1,
           help="Snippet cut, in UTF-16 units, the ** markers included."),
 ])

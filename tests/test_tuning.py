@@ -1,0 +1,200 @@
+"""The optimiser's core on small deterministic cases: the grid finds the exhaustive optimum,
+folds never score a query they tuned on, a study continues where it stopped, constraints hold.
+
+The exhaustive optima are computed here by looping over the grid with the plain pipeline
+(`Pipeline.run`, the path `eval` takes), not through the tuning code."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import optuna
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.params import ParamError
+from workbench.core.pipeline import Pipeline
+from workbench.core.tuning import (
+    Constraint,
+    Evaluator,
+    TuneSpec,
+    build_space,
+    kfold,
+    no_validation,
+    parse_ranges,
+    storage_url,
+    time_split,
+    tune,
+)
+from workbench.core.tuning.objectives import masked_mean
+from workbench.core.tuning.space import default_names
+
+
+@pytest.fixture(scope="module")
+def tea():
+    return load_dataset(SAMPLES / "tea-beir")
+
+
+@pytest.fixture(scope="module")
+def bm25_eval(tea):
+    return Evaluator(get_model("bm25"), tea, {}, ["ndcg@10"])
+
+
+def _space(**ranges):
+    return build_space(get_model("bm25").schema, list(ranges),
+                       {k: v for k, v in ranges.items()})
+
+
+def _spec(tmp_path, space, **kw):
+    kw.setdefault("storage", storage_url(str(tmp_path / "s.db"), tmp_path / "x.db"))
+    return TuneSpec(space, kw.pop("objectives", ("ndcg@10",)), **kw)
+
+
+def test_the_grid_finds_the_exhaustive_optimum(tmp_path, tea, bm25_eval):
+    space = _space(k1=(0.8, 1.6), b=(0.4, 0.9))
+    ks = [round(0.8 + 0.05 * i, 10) for i in range(17)]
+    bs = [round(0.4 + 0.05 * i, 10) for i in range(11)]
+    pipe = Pipeline(get_model("bm25"), tea)
+    exhaustive = {}
+    for k1, b in itertools.product(ks, bs):
+        pipe.update({"k1": k1, "b": b})
+        exhaustive[(k1, b)] = pipe.run(["ndcg@10"]).means["ndcg@10"]
+    best_value = max(exhaustive.values())
+    best_points = {p for p, v in exhaustive.items() if v == best_value}
+
+    result = tune(bm25_eval, no_validation(bm25_eval.counted()),
+                  _spec(tmp_path, space, sampler="grid"))
+    assert result is not None
+    assert result.final.trials == len(ks) * len(bs)
+    assert (result.final.best["k1"], result.final.best["b"]) in best_points
+    assert result.final.train_best[0] == pytest.approx(best_value, abs=1e-12)
+    assert result.test is None  # no held-out queries: nothing reported as held out
+
+
+def test_k_fold_never_scores_a_query_it_tuned_on(tmp_path, bm25_eval):
+    counted = bm25_eval.counted()
+    validation = kfold(counted, 5, seed=3)
+    held = np.zeros(counted.size, int)
+    for fold in validation.folds:
+        assert not (fold.train & fold.test).any()
+        assert ((fold.train | fold.test) == counted).all()
+        held += fold.test
+    assert (held[counted] == 1).all() and (held[~counted] == 0).all()
+
+    reports = []
+    result = tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=6,
+                                               seed=1), on_trial=reports.append)
+    assert result is not None and len(result.folds) == 5
+    for fold, spec in zip(result.folds, validation.folds, strict=True):
+        # held-out values exist exactly on the fold's own held-out queries
+        assert (~np.isnan(fold.held_tuned) == spec.test).all()
+        # what the study was told is the mean over its training queries only
+        per_q = bm25_eval.evaluate(fold.best)["ndcg@10"]
+        assert fold.train_best[0] == pytest.approx(masked_mean(per_q, spec.train), abs=1e-12)
+        assert fold.train_best[0] != pytest.approx(masked_mean(per_q, spec.test), abs=1e-9)
+    # the last study tunes on every query and has no held-out score
+    assert result.final.name == "all" and np.isnan(result.final.held_tuned).all()
+    assert result.test is not None and result.test.n == int(counted.sum())
+
+
+def test_changing_held_out_judgments_does_not_change_what_a_fold_tunes_on(tmp_path, tea):
+    ev = Evaluator(get_model("bm25"), tea, {}, ["ndcg@10"])
+    validation = kfold(ev.counted(), 4, seed=0)
+    fold = validation.folds[0]
+    held_ids = [tea.queries[i].id for i in np.flatnonzero(fold.test)]
+    # the held-out queries' judgments turned upside down
+    flipped = {q: ({d: (0 if g else 1) for d, g in grades.items()} if q in held_ids else grades)
+               for q, grades in tea.qrels.items()}
+    other = type(tea)(tea.name, tea.corpus, tea.queries, flipped, tea.source)
+    ev2 = Evaluator(get_model("bm25"), other, {}, ["ndcg@10"])
+    space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
+    one = tune(ev, validation, _spec(tmp_path, space, trials=8, seed=5, study="a"))
+    two = tune(ev2, validation, _spec(tmp_path, space, trials=8, seed=5, study="b"))
+    assert one is not None and two is not None
+    assert one.folds[0].best == two.folds[0].best
+    assert one.folds[0].train_best == two.folds[0].train_best
+
+
+def test_a_study_continues_with_the_same_trial_numbers(tmp_path, bm25_eval):
+    space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
+    validation = no_validation(bm25_eval.counted())
+    tune(bm25_eval, validation, _spec(tmp_path, space, trials=5, study="resume"))
+    url = storage_url(str(tmp_path / "s.db"), tmp_path / "x.db")
+    first = optuna.load_study(study_name="resume/all", storage=url).trials
+    tune(bm25_eval, validation, _spec(tmp_path, space, trials=9, study="resume"))
+    after = optuna.load_study(study_name="resume/all", storage=url).trials
+    assert [t.number for t in after] == list(range(9))
+    assert [(t.params, t.values) for t in after[:5]] == [(t.params, t.values) for t in first]
+    # a third run with the same budget adds nothing
+    tune(bm25_eval, validation, _spec(tmp_path, space, trials=9, study="resume"))
+    assert len(optuna.load_study(study_name="resume/all", storage=url).trials) == 9
+
+
+def test_a_study_with_other_settings_is_not_continued(tmp_path, bm25_eval):
+    validation = no_validation(bm25_eval.counted())
+    tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=2, study="x"))
+    with pytest.raises(ParamError, match="other settings"):
+        tune(bm25_eval, validation, _spec(tmp_path, _space(b=(0.1, 0.9)), trials=2, study="x"))
+    fresh = tune(bm25_eval, validation,
+                 _spec(tmp_path, _space(b=(0.1, 0.9)), trials=2, study="x", fresh=True))
+    assert fresh is not None and set(fresh.final.best) == {"b"}
+
+
+def test_a_constraint_is_met_by_the_best_trial(tmp_path, bm25_eval):
+    ev = Evaluator(get_model("vault-search"), load_dataset(SAMPLES / "vault"), {},
+                   ["ndcg@10", "results"])
+    space = build_space(ev.model.schema, ["min_score", "w_tf"])
+    bound = Constraint("results", "<=", 3.0)
+    result = tune(ev, no_validation(ev.counted()),
+                  _spec(tmp_path, space, trials=25, seed=2, constraints=(bound,)))
+    assert result is not None and result.final.best
+    per_q = ev.evaluate(result.final.best)["results"]
+    assert masked_mean(per_q, ev.counted()) <= 3.0
+
+
+def test_time_split_tunes_on_the_older_tasks():
+    ds = load_dataset(SAMPLES / "code-repo")
+    # the dates as the task file states them (the dataset itself keeps commit and snapshot)
+    lines = (SAMPLES / "code-repo" / "tasks.jsonl").read_text().splitlines()
+    date = {t["id"]: t["date"] for t in map(json.loads, lines)}
+    counted = np.ones(len(ds.queries), bool)
+    v = time_split(ds, counted, 0.5)
+    dates = [date[q.id] for q in ds.queries]
+    newest_train = max(d for d, t in zip(dates, v.folds[0].train, strict=True) if t)
+    oldest_test = min(d for d, t in zip(dates, v.folds[0].test, strict=True) if t)
+    assert newest_train <= oldest_test
+    assert v.folds[0].train.sum() == round(len(dates) / 2)
+
+
+def test_the_default_space_is_the_live_scoring_parameters():
+    schema = get_model("vault-search").schema
+    names = default_names(schema)
+    assert "w_tf" in names and "min_score" in names
+    for left_out in ("variant", "offset", "limit", "batch_size", "context_lines"):
+        assert left_out not in names
+    assert default_names(get_model("bm25").schema) == ["k1", "b", "variant"]
+
+
+def test_space_errors_name_the_parameter():
+    schema = get_model("bm25").schema
+    with pytest.raises(ParamError, match="k1 must be"):
+        build_space(schema, ["k1"], {"k1": (0.0, 9.0)})
+    with pytest.raises(ParamError, match="not tuned"):
+        build_space(schema, ["b"], {"k1": (0.0, 1.0)})
+    with pytest.raises(ParamError, match="name=low:high"):
+        parse_ranges(["k1=1"])
+    with pytest.raises(ParamError, match="unknown parameter"):
+        build_space(schema, ["k9"])
+    with pytest.raises(ParamError, match="numeric"):
+        build_space(schema, ["variant"], {"variant": (0.0, 1.0)})
+
+
+def test_a_narrowed_float_range_stays_on_the_slider_grid():
+    dim = build_space(get_model("bm25").schema, ["k1"], {"k1": (0.33, 0.91)}).dimensions[0]
+    values = dim.values()
+    assert values[0] == pytest.approx(0.33) and values[-1] <= 0.91 + 1e-12
+    assert np.allclose(np.diff(values), 0.05)

@@ -1,0 +1,80 @@
+"""Several processes on one study: three `workbench tune` processes sharing a PostgreSQL study
+(a throw-away server), and `--workers 2` on the default SQLite file. Every grid point is
+evaluated exactly once, no trial is stored twice or lost, and the best equals the exhaustive
+optimum computed here with the plain pipeline."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+
+import optuna
+import pytest
+
+from tests.conftest import REPO, SAMPLES
+from tests.postgres_server import postgres
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+K1 = [round(1.0 + 0.05 * i, 10) for i in range(11)]
+B = [round(0.5 + 0.05 * i, 10) for i in range(7)]
+TUNE = ["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1,b", "--range",
+        "k1=1:1.5", "--range", "b=0.5:0.8", "--sampler", "grid", "--folds", "0"]
+
+
+@pytest.fixture(scope="module")
+def optimum() -> float:
+    pipe = Pipeline(get_model("bm25"), load_dataset(SAMPLES / "tea-beir"))
+    best = -1.0
+    for k1, b in itertools.product(K1, B):
+        pipe.update({"k1": k1, "b": b})
+        best = max(best, pipe.run(["ndcg@10"]).means["ndcg@10"])
+    return best
+
+
+def _workbench(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "workbench.cli", *args], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+def _check_study(study: optuna.Study, optimum: float) -> None:
+    trials = study.get_trials()
+    assert len(trials) == len(K1) * len(B)
+    assert all(t.state == optuna.trial.TrialState.COMPLETE for t in trials)
+    points = [(t.params["k1"], t.params["b"]) for t in trials]
+    assert len(set(points)) == len(points)  # each point once
+    assert {(round(k, 10), round(b, 10)) for k, b in points} == set(itertools.product(K1, B))
+    assert sorted(t.number for t in trials) == list(range(len(trials)))
+    assert study.best_value == pytest.approx(optimum, abs=1e-12)
+
+
+def test_three_processes_share_a_postgresql_study(tmp_path, optimum):
+    with postgres(tmp_path / "pg") as url:
+        procs = [_workbench(*TUNE, "--storage", url, "--study", "shared") for _ in range(3)]
+        outs = [p.communicate(timeout=300) for p in procs]
+        for p, (_out, err) in zip(procs, outs, strict=True):
+            assert p.returncode == 0, err
+            assert "Traceback" not in err
+        storage = optuna.storages.RDBStorage("postgresql+psycopg://" + url.split("://", 1)[1])
+        try:
+            _check_study(optuna.load_study(study_name="shared/all", storage=storage), optimum)
+        finally:
+            storage.engine.dispose()  # before the server stops
+        # every process reports the same best settings
+        assert len({out.split("ndcg@10 training")[0] for out, _ in outs}) == 1
+
+
+def test_two_local_workers_share_an_sqlite_study(tmp_path, optimum):
+    db = tmp_path / "study.db"
+    proc = _workbench(*TUNE, "--storage", str(db), "--study", "local", "--workers", "2")
+    _out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    storage = optuna.storages.RDBStorage(f"sqlite:///{db}")
+    try:
+        _check_study(optuna.load_study(study_name="local/all", storage=storage), optimum)
+    finally:
+        storage.engine.dispose()
