@@ -14,6 +14,7 @@ import optuna
 
 from workbench.core.tuning import data, runner
 from workbench.core.tuning.evaluator import Evaluator
+from workbench.core.tuning.job import TuneJob, TuneOutcome, job_from_session, run_job
 from workbench.core.tuning.runner import FoldResult, TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import SearchSpace, build_space, parse_names, parse_ranges
 from workbench.core.tuning.storage import storage_url
@@ -30,16 +31,20 @@ __all__ = [
     "FoldResult",
     "SearchSpace",
     "TrialReport",
+    "TuneJob",
+    "TuneOutcome",
     "TuneResult",
     "TuneSpec",
     "Validation",
     "build_space",
     "data",
     "holdout",
+    "job_from_session",
     "kfold",
     "no_validation",
     "parse_names",
     "parse_ranges",
+    "run_job",
     "runner",
     "storage_url",
     "time_split",

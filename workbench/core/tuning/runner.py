@@ -68,6 +68,7 @@ class TuneResult:
     folds: list[FoldResult]
     final: FoldResult  # tuned on `validation.final_train`: the settings to ship
     test: PairedTest | None  # defaults vs tuned on every held-out query
+    studies: dict[str, Any] = field(default_factory=dict)  # label → optuna.Study
 
     @property
     def fold_means(self) -> list[tuple[float, float]]:
@@ -159,7 +160,8 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
     return TuneResult(spec, validation, dict(evaluator.base), folds, final,
-                      _paired(folds) if folds else None)
+                      _paired(folds) if folds else None,
+                      {label: study for label, study, _, _ in studies})
 
 
 def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: TuneSpec,
