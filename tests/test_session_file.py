@@ -18,7 +18,7 @@ from workbench.core.session_file import read_sample_settings
 def _good(tmp_path: Path) -> dict[str, Any]:
     return {"version": 1, "dataset": str(SAMPLES / "tea-beir"), "model": "bm25",
             "params": {"k1": 0.8}, "baseline": {"model": "bm25", "params": {"k1": 1.5}},
-            "query": "q03", "k": 5}
+            "query": "q03", "k": 5, "study_storage": str(tmp_path / "studies.db")}
 
 
 BAD_FIELDS = [
@@ -31,6 +31,7 @@ BAD_FIELDS = [
     ("baseline", {"model": "bm25", "params": {"b": -1}}, "baseline.params"),
     ("baseline", {"model": "bm25", "params": [0.5]}, "baseline.params"),
     ("query", 7, "query"), ("dataset", ["a"], "dataset"), ("dataset", "", "dataset"),
+    ("study_storage", 3, "study_storage"), ("study_storage", None, "study_storage"),
 ]
 
 
@@ -74,6 +75,12 @@ def test_a_good_file_loads_every_field(tmp_path: Path) -> None:
     assert s.model is not None and s.model.id == "bm25" and s.params["k1"] == 0.8
     assert s.k == 5 and s.dataset is not None and s.dataset.queries[s.query].id == "q03"
     assert s.baseline is not None and s.baseline.params["k1"] == 1.5
+    assert s.study_storage == str(tmp_path / "studies.db")
+    again = tmp_path / "again.json"
+    s.save(again)  # the study's storage survives a save and a load
+    other = TuningSession()
+    other.load(again)
+    assert other.study_storage == str(tmp_path / "studies.db")
 
 
 BAD_TOML = [

@@ -117,6 +117,7 @@ class TuningSession:
         self.query = 0
         self.docs: tuple[int, ...] = ()
         self.k = k
+        self.study_storage = ""  # where the Tune panel keeps its studies ("" = cache folder)
         self._generation = 0
         self._prepare_generation = 0
         self._history = _History()
@@ -395,6 +396,7 @@ class TuningSession:
             "query": self.dataset.queries[self.query].id if self.dataset and
             len(self.dataset.queries) else None,
             "k": self.k,
+            "study_storage": self.study_storage,
         }
 
     def save(self, path: str | Path) -> None:
@@ -416,6 +418,7 @@ class TuningSession:
             aside.recompute()
             assert aside.result is not None
             baseline = Baseline(plan.baseline[0], dict(aside.params), aside.result)
+        self.study_storage = plan.study_storage  # before the events: panels read it then
         self.set_dataset(dataset, plan.dataset)
         self.set_k(plan.k)
         self.set_model(plan.model, plan.params)

@@ -1,7 +1,7 @@
 """The two files that set a session up, read and checked whole before anything changes:
 
 - a saved session (`session.json`, written by `TuningSession.save`): dataset, model,
-  parameters, baseline, query, k;
+  parameters, baseline, query, k, the tuning study's storage;
 - a sample folder's `workbench.toml`: the model that suits it, parameter overrides, an example
   query, the file to open.
 
@@ -36,6 +36,7 @@ class SessionPlan:
     baseline: tuple[str, Params] | None
     query: str | None
     k: int
+    study_storage: str = ""  # the Tune panel's study file or URL ("" = the default)
 
 
 def read_session_file(path: str | Path) -> SessionPlan:
@@ -69,7 +70,11 @@ def read_session_file(path: str | Path) -> SessionPlan:
     if isinstance(k, bool) or not isinstance(k, int) or not K_RANGE[0] <= k <= K_RANGE[1]:
         raise FormatError(p, f"expected a whole number in [{K_RANGE[0]}, {K_RANGE[1]}], "
                           f"got {k!r}", field="k")
-    return SessionPlan(dataset, model, params, baseline, query, k)
+    storage = data.get("study_storage", "")
+    if not isinstance(storage, str):
+        raise FormatError(p, f"expected a file or URL (text), got {storage!r}",
+                          field="study_storage")
+    return SessionPlan(dataset, model, params, baseline, query, k, storage)
 
 
 def read_sample_settings(folder: Path) -> dict[str, Any]:
