@@ -281,7 +281,7 @@ def test_schema_matches_the_original() -> None:
     schema = get_model("hybrid").schema
     alpha, w, t = schema["alpha"], schema["combined_boost_weight"], schema["vector_threshold"]
     assert (alpha.default, alpha.low, alpha.high, alpha.step) == (0.7, 0, 1, 0.05)
-    assert (w.default, w.low, w.high, w.step) == (15, 1, 30, 1)
+    assert (w.default, w.low, w.high, w.step) == (15, 0, 30, 1)  # 0 is a valid setting
     assert (t.default, t.low, t.high, t.step) == (0.5, 0, 1, 0.05)
     assert "1 = vector only" in alpha.help and "0 = keyword only" in alpha.help
     assert schema["entity_boost_weight"].default == 5.0 and schema["k1"].default == 1.2

@@ -1,8 +1,12 @@
 """The decision-memory model's parameters, signals and gates, declared once as data.
 
 Every constant of pi-lodestone (418f9a1) is a parameter named as its `Constants` field, with the
-original's value as default (REFERENCE.md §1). Prepare-stage parameters change the query tokens
-(prompt compaction) or the clock; everything else is applied live.
+original's value as default (REFERENCE.md §1). Ranges: a setting the original reads
+(PI_MEMORY_* variables, settings.json) spans every value that behaves differently there, its
+help saying how the rest behave; a constant the original hard-codes gets a range around its
+value wide enough to switch it off (0) or weigh it several times over. Prepare-stage
+parameters change the query tokens (prompt compaction) or the clock; everything else is applied
+live.
 """
 
 from __future__ import annotations
@@ -66,10 +70,10 @@ GATE_REASONS = {
 
 
 def _num(name: str, label: str, default: float, high: float, help: str, *, low: float = 0.0,
-         step: float = 1.0, kind: str = "float") -> Param:
+         step: float = 1.0, kind: str = "float", tunable: bool = True) -> Param:
     return Param(name, label, int(default) if kind == "int" else float(default),
                  kind="int" if kind == "int" else "float", low=low, high=high, step=step,
-                 help=help)
+                 help=help, tunable=tunable)
 
 
 SCHEMA = ParamSchema([
@@ -136,20 +140,25 @@ SCHEMA = ParamSchema([
     _num("recent_bonus", "Recent bonus", D.recent_bonus, 50, "Bonus of band 2."),
     _num("old_days", "Old: over days", D.old_days, 36500, "Older than this is old.", step=1.0),
     _num("old_penalty", "Old penalty", D.old_penalty, 50, "Subtracted from old decisions."),
-    _num("inject_min_score", "Inject min score", D.inject_min_score, 200,
-         "PI_MEMORY_INJECT_MIN_SCORE."),
-    _num("inject_limit", "Inject limit", D.inject_limit, 100, "PI_MEMORY_INJECT_LIMIT.",
-         kind="int"),
-    _num("search_min_score", "Search min score", D.search_min_score, 200,
-         "Manual search's min score."),
+    _num("inject_min_score", "Inject min score", D.inject_min_score, 1000,
+         "PI_MEMORY_INJECT_MIN_SCORE (default 8). Range: scores are whole numbers ≥ 0, so "
+         "the original's negative values act as 0 (every candidate, score 0 included) and a "
+         "value above the best reachable score injects nothing."),
+    _num("inject_limit", "Inject limit", D.inject_limit, 100, "PI_MEMORY_INJECT_LIMIT "
+         "(default 3; 0 injects nothing).", kind="int"),
+    _num("search_min_score", "Search min score", D.search_min_score, 1000,
+         "Manual search's min score (default 1; 0 keeps every non-archived candidate, score "
+         "0 included; negative values act as 0)."),
     _num("search_limit", "Search limit", D.search_limit, 1000, "Manual search's default limit.",
          kind="int"),
     _num("search_snippet_chars", "Search snippet length", 220, 100_000,
          "PI_MEMORY_SEARCH_SNIPPET_CHARS: UTF-16 units of a search result's snippet (any "
-         "count the original's Number() reads; 0 shows only the ellipsis).", kind="int"),
+         "count the original's Number() reads; 0 shows only the ellipsis).", kind="int",
+         tunable=False),
     _num("inject_snippet_chars", "Injection snippet length", 180, 100_000,
          "PI_MEMORY_INJECT_SNIPPET_CHARS: UTF-16 units of an injected snippet; sets the "
-         "memory block's size and the diagnostics' snippet lengths.", kind="int"),
+         "memory block's size and the diagnostics' snippet lengths.", kind="int",
+         tunable=False),
     # -- prepare: the query tokens and the clock --
     Param("query_form", "Query form", "context", kind="choice", choices=QUERY_FORMS,
           stage="prepare", help="prompt: each query is a user prompt, sanitised and compacted "

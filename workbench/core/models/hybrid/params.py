@@ -1,7 +1,9 @@
 """The hybrid model's parameters and signals, declared once as data.
 
 Every constant OpenVault (c112699) hard-codes is a parameter whose default is that constant
-(REFERENCE.md §3); the slider ranges of alpha, W and the threshold are the original UI's.
+(REFERENCE.md §3); the slider ranges of alpha, W and the threshold are the original UI's,
+widened to every value its settings accept (W = 0 switches the boosts off). Each help says
+where its range comes from.
 Prepare-stage parameters change the tokens, the entities, the query texts or the embeddings;
 everything else is applied live.
 """
@@ -33,10 +35,11 @@ SCHEMA = ParamSchema([
     # -- live: the blend --
     Param("alpha", "Vector vs keyword (alpha)", 0.7, low=0.0, high=1.0, step=0.05,
           help="Share of the boost W given to vector similarity: 1 = vector only, "
-               "0 = keyword only (BM25)."),
-    Param("combined_boost_weight", "Retrieval boost strength (W)", 15.0, low=1.0, high=30.0,
+               "0 = keyword only (BM25). Range: the original's slider, 0–1."),
+    Param("combined_boost_weight", "Retrieval boost strength (W)", 15.0, low=0.0, high=30.0,
           step=1.0, help="Total bonus budget: the vector and BM25 bonuses together reach at "
-                         "most W (combinedBoostWeight)."),
+                         "most W (combinedBoostWeight). Range: the original's slider is 1–30; "
+                         "0 is a valid setting too (it switches both bonuses off)."),
     Param("vector_threshold", "Vector similarity threshold", 0.5, low=0.0, high=1.0, step=0.05,
           help="Cosine similarity must exceed this for a vector bonus; 0 means 0.5, as in the "
                "original (`threshold || 0.5`)."),
@@ -47,15 +50,20 @@ SCHEMA = ParamSchema([
           help="rrf only: a memory ranked r gets (k + 1)/(k + r)."),
     Param("entity_boost_weight", "Entity boost", _Q.entity_boost_weight, low=0.0, high=20.0,
           step=0.5, help="Entity tokens are repeated ceil(weight · boost) times in the BM25 "
-                         "query (before the IDF-aware adjustment); 0 drops entities."),
+                         "query (before the IDF-aware adjustment); 0 drops entities, as the "
+                         "original's ceil(weight · 0) = 0 does. Default 5.0 (the setting's)."),
     Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05,
-          help="Term-frequency saturation of the BM25 bonus."),
+          help="Term-frequency saturation of the BM25 bonus. The original hard-codes 1.2; "
+               "range: the usual BM25 span."),
     Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05,
-          help="Length normalisation of the BM25 bonus: 0 none, 1 full."),
+          help="Length normalisation of the BM25 bonus: 0 none, 1 full (all b means; the "
+               "original hard-codes 0.75)."),
     Param("base_lambda", "Forgetting rate (base λ)", 0.05, low=0.0, high=1.0, step=0.005,
-          help="λ = base / importance²; base = importance · e^(−λ · message distance)."),
+          help="λ = base / importance²; base = importance · e^(−λ · message distance). "
+               "The original's BASE_LAMBDA is 0.05; 0 = no forgetting."),
     Param("importance5_floor", "Importance-5 floor", 5.0, low=0.0, high=10.0, step=0.5,
-          help="Importance-5 memories never score a base below this."),
+          help="Importance-5 memories never score a base below this (the original's "
+               "IMPORTANCE_5_FLOOR, 5; 0 = no floor)."),
     # -- prepare: text, query construction, embeddings --
     Param("fields", "Indexed fields", "text", kind="choice", choices=("text", "title+text"),
           stage="prepare", help="What is tokenised and embedded: the text (OpenVault: the "

@@ -2,6 +2,8 @@
 
 Every constant the original hard-codes is a parameter whose default is that constant
 (REFERENCE.md conventions); sources are obsidian-mcp@993a9d3 unless a line says otherwise.
+A range holds every value the original accepts that behaves differently there (minScore
+above 1, maxSnippetLength 0) and says in its help how the values beyond it behave.
 """
 
 from __future__ import annotations
@@ -30,14 +32,18 @@ SCHEMA = ParamSchema([
                "docs/features/scoring-algorithm.md."),
     # SearchScorer DEFAULT_WEIGHTS; the document's table says the same 40 / 30 / 30 %
     Param("w_tf", "Weight: term frequency", 0.4, low=0.0, high=1.0, step=0.01,
-          help="Weight of the term-frequency component (weights need not sum to 1)."),
+          help="Weight of the term-frequency component (weights need not sum to 1; the "
+               "score is clamped to [0, 1], so a weight above 1 adds nothing new)."),
     Param("w_position", "Weight: position", 0.3, low=0.0, high=1.0, step=0.01,
           help="Weight of the position component."),
     Param("w_density", "Weight: density", 0.3, low=0.0, high=1.0, step=0.01,
           help="Weight of the density component."),
     # SearchResultFilter.processResults / search_vault's minScore, limit, offset
-    Param("min_score", "Min score", 0.0, low=0.0, high=1.0, step=0.01,
-          help="Drop results scoring below this; applies only when > 0 (minScore)."),
+    Param("min_score", "Min score", 0.0, low=0.0, high=2.0, step=0.01,
+          help="Drop results scoring below this; applies only when > 0 (minScore). Range: "
+               "the original takes any number; scores are clamped to [0, 1], so above 1 "
+               "nothing passes (every such value alike) and a negative one filters nothing, "
+               "as 0."),
     Param("limit", "Limit", 0, tunable=False, kind="int", low=0, high=100_000, step=1,
           help="Results returned; 0 = not passed, as search_vault's code then returns every "
                "result and ignores offset (its tool text claims a default of 100)."),
@@ -81,8 +87,10 @@ SCHEMA = ParamSchema([
     # MatchExtractor DEFAULT_CONFIG; display only (explain), so live
     Param("context_lines", "Context lines", 2, tunable=False, kind="int", low=0, high=100,
           step=1,
-          help="Lines shown before and after each match (the document says 1; the code 2)."),
-    Param("max_snippet_length", "Snippet length", 200, tunable=False, kind="int", low=1,
+          help="Lines shown before and after each match (the document says 1; the code 2; "
+               "0 = the match line alone)."),
+    Param("max_snippet_length", "Snippet length", 200, tunable=False, kind="int", low=0,
           high=100_000, step=1,
-          help="Snippet cut, in UTF-16 units, the ** markers included."),
+          help="Snippet cut, in UTF-16 units, the highlight markers included "
+               "(maxSnippetLength; the original keeps 0 too: every cut line is '...')."),
 ])
