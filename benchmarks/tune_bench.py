@@ -1,0 +1,89 @@
+"""`workbench bench --tune`: optimiser trials per second against the live path, same run.
+
+A trial is meant to cost about one slider tick (combine + top-k + metrics). This times both
+on the same prepared state: the tick as the window runs it (median of repeated ticks), and
+whole trials of a TPE study over six hybrid parameters with 5-fold validation on the default
+storage (an SQLite file, in-memory working copy) — sampler, storage writes and all. It also
+times the same trials on storage shared with other workers (the file used directly), which is
+what `--workers` and PostgreSQL pay per trial.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.harness import DATASETS, median_ms
+from workbench.core.data import Dataset
+from workbench.core.engine import Progress
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+from workbench.core.tuning import Evaluator, TuneSpec, build_space, kfold, storage_url, tune
+from workbench.textout import format_table, progress_bar
+
+TARGET_TRIALS_PER_S = 30.0
+TUNED = ["alpha", "combined_boost_weight", "vector_threshold", "normalization", "k1", "b"]
+# SciFact as the README's hybrid figures use it: titles embedded, no prompt
+SCIFACT_PARAMS = {"query_prompt": "", "document_prompt": "", "fields": "title+text"}
+
+
+def run_tune_bench(trials: int = 60, repeats: int = 15) -> int:
+    dataset = _scifact()
+    if dataset is None:
+        print(f"bench --tune needs SciFact at {DATASETS / 'scifact'}; it is absent, so nothing "
+              "was measured")
+        return 1
+    model = get_model("hybrid")
+    with progress_bar("preparing hybrid on scifact (embeddings are cached after the first "
+                      "run)") as bar:
+        pipe = Pipeline(model, dataset, SCIFACT_PARAMS, progress=Progress(on_progress=bar))
+    evaluator = Evaluator(model, dataset, pipe.params, ["ndcg@10"], prepared=pipe.prepared)
+    alphas = [0.3 + 0.4 * (i % 7) / 6 for i in range(repeats + 1)]
+    tick_ms = median_ms(lambda i: evaluator.evaluate({"alpha": alphas[i]}), repeats)
+    space = build_space(model.schema, TUNED)
+    validation = kfold(evaluator.counted(), 5, seed=0)
+    rows: list[list[str | int]] = []
+    rates: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, shared in (("default storage (SQLite file, in-memory copy)", False),
+                              ("shared storage (SQLite used directly)", True)):
+            url = storage_url(str(Path(tmp) / f"{shared}.db"), Path(tmp) / "x.db")
+            spec = TuneSpec(space, ("ndcg@10",), trials=trials, storage=url, shared=shared)
+            per_trial: list[float] = []
+            last = [time.perf_counter()]
+
+            def lap(_report: object, laps: list[float] = per_trial,
+                    mark: list[float] = last) -> None:
+                now = time.perf_counter()
+                laps.append((now - mark[0]) * 1000)
+                mark[0] = now
+
+            t0 = time.perf_counter()
+            with progress_bar(f"tuning, {label}") as bar:
+                tune(evaluator, validation, spec, on_trial=lap,
+                     progress=Progress(on_progress=bar), score=False)
+            wall = time.perf_counter() - t0
+            n = len(per_trial)
+            ms = statistics.median(per_trial[1:]) if n > 1 else float("nan")
+            rates.append(1000 / ms)
+            rows.append([label, n, f"{wall:.1f}", f"{ms:.1f}", f"{1000 / ms:.1f}",
+                         f"{ms / tick_ms:.2f}"])
+    print(f"\nscifact, hybrid: {len(dataset.queries)} queries × {len(dataset.corpus):,} "
+          f"documents; live tick (combine + top-k + ndcg@10) median {tick_ms:.1f} ms")
+    print(format_table(["storage", "trials", "wall s", "ms/trial (median)", "trials/s",
+                        "× live tick"], rows))
+    ok = bool(rates) and rates[0] >= TARGET_TRIALS_PER_S
+    print(f"target ≥ {TARGET_TRIALS_PER_S:g} trials/s on the default storage: "
+          f"{'met' if ok else 'NOT met'}")
+    return 0
+
+
+def _scifact() -> Dataset | None:
+    folder = DATASETS / "scifact"
+    if not (folder / "corpus.jsonl").exists():
+        return None
+    from workbench.core.formats import read_beir
+
+    return read_beir(folder, split="test")
