@@ -316,6 +316,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return run_code_bench(args.code, split=args.split)
         except (GitError, ValueError) as exc:
             raise UsageError(str(exc)) from None
+    if args.tune:
+        from benchmarks.tune_bench import run_tune_bench
+
+        return run_tune_bench(trials=args.trials)
     if args.gui:
         from benchmarks.gui_bench import run_gui_bench
 
@@ -456,6 +460,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
     p.add_argument("--texts", type=int, default=1000, help="texts for --embeddings")
+    p.add_argument("--tune", action="store_true",
+                   help="optimiser trials per second on SciFact hybrid, against the live tick")
+    p.add_argument("--trials", type=int, default=60, help="trials per study for --tune")
     p.add_argument("--gui", action="store_true",
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
