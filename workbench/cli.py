@@ -18,9 +18,12 @@ from typing import Any
 
 import numpy as np
 
+from workbench.cli_args import OneLineParser, warn_repeated, whole
+
 # eval and sweep live in cli_eval (it reaches back here, inside its functions, for the shared
 # pieces: _load, _pipeline …)
 from workbench.cli_eval import cmd_eval, cmd_sweep
+from workbench.cli_output import OutputError
 from workbench.cli_tune import add_tune_command
 from workbench.core import engine
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
@@ -80,8 +83,15 @@ def _model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
     overrides: dict[str, object] = {}
     if getattr(args, "params", None):
         overrides.update(load_params_file(args.params))
-    overrides.update(parse_assignments(getattr(args, "param", None) or []))
-    return model, model.schema.resolve(overrides)
+    assignments = getattr(args, "param", None) or []
+    overrides.update(parse_assignments(assignments))
+    warn_repeated(assignments)
+    params = model.schema.resolve(overrides)
+    if "embedding_model" in params:  # a model that is not there is said before any work
+        from workbench.core.embeddings import resolve_model_path
+
+        resolve_model_path(str(params["embedding_model"]))
+    return model, params
 
 
 def _one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
@@ -277,10 +287,11 @@ def cmd_embed(args: argparse.Namespace) -> int:
     """Fill the embedding cache for a dataset's documents and queries."""
     import time
 
-    from workbench.core.embeddings import count_cached, embed_texts
+    from workbench.core.embeddings import count_cached, embed_texts, get_encoder
     from workbench.core.engine import cache_dir
     from workbench.core.models.dense import document_texts
 
+    get_encoder(args.model)  # a model that is not there is said before the data loads
     dataset = _load(args)
     prompts = {}
     for side in ("prompt", "query_prompt"):
@@ -292,18 +303,22 @@ def cmd_embed(args: argparse.Namespace) -> int:
     if not args.documents_only:
         jobs.append(("queries", [q.text for q in dataset.queries], query_prompt))
     print(f"model {args.model}; cache {cache_dir() / 'embeddings'}")
+    cache_errors: list[str] = []
     for label, texts, prompt in jobs:
         cached = count_cached(texts, model=args.model, prompt=prompt)
         t0 = time.perf_counter()
         with progress_bar(f"embedding {label}") as bar:
             vectors = embed_texts(texts, model=args.model, prompt=prompt,
-                                  batch_size=args.batch_size, progress=Progress(on_progress=bar))
+                                  batch_size=args.batch_size, progress=Progress(on_progress=bar),
+                                  cache_errors=cache_errors)
         secs = time.perf_counter() - t0
         new = len(texts) - cached
         rate = f", {new / secs:,.0f} texts/s" if new and secs > 0 else ""
         print(f"{label}: {len(texts):,} texts ({new:,} embedded, {cached:,} from the cache), "
               f"{vectors.shape[1]} dimensions, {secs:.1f} s{rate}"
               + (f"; prompt {prompt!r}" if prompt else ""))
+    for line in cache_errors:
+        print(f"warning: {line}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -343,9 +358,17 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
 def cmd_screenshot(args: argparse.Namespace) -> int:
     """PNGs of the main window on each sample corpus (offscreen)."""
-    from workbench.gui.screenshot import take_screenshots
+    from workbench.gui.screenshot import check_outdir, sample_names, take_screenshots
 
-    written = take_screenshots(args.outdir, names=args.sample or None)
+    unknown = [n for n in args.sample or [] if n not in sample_names()]
+    if unknown:
+        raise UsageError(f"--sample {unknown[0]}: no such sample; valid: "
+                         + ", ".join(sample_names()))
+    try:
+        check_outdir(Path(args.outdir))
+        written = take_screenshots(args.outdir, names=args.sample or None)
+    except OSError as exc:
+        raise UsageError(f"OUTDIR {args.outdir}: {exc.strerror or exc}") from None
     for path in written:
         print(path)
     return EXIT_OK if written else EXIT_FAIL
@@ -393,11 +416,11 @@ def _add_query(p: argparse.ArgumentParser) -> None:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
     g.add_argument("--query-id", help="id of a query in the dataset")
-    p.add_argument("--top", type=int, default=10, help="results to show (default 10)")
+    p.add_argument("--top", type=whole(1), default=10, help="results to show (default 10)")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="workbench",
         description="Scoring Workbench: tune how retrieval systems score.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -439,6 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider range)")
     p.add_argument("--metrics", default="ndcg@10,mrr@10,r@100",
                    help="comma-separated; the first picks the best value")
+    p.add_argument("--force", action="store_true",
+                   help="sweep even more than 1,000 values (each one a full evaluation)")
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("embed", help="embed a dataset into the on-disk cache, with progress")
@@ -448,25 +473,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prompt", help="document prompt: text, or a preset name: "
                    + ", ".join(repr(k) for k in PROMPT_PRESETS))
     p.add_argument("--query-prompt", help="query prompt (default: the document prompt)")
-    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--batch-size", type=whole(1), default=64)
     p.add_argument("--documents-only", action="store_true")
     p.set_defaults(func=cmd_embed, qrels=None)
 
     p = sub.add_parser("bench", help="time the live combine + top-k + metrics path")
-    p.add_argument("--repeats", type=int, default=15, help="timed repetitions (median taken)")
+    p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
     p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
     p.add_argument("--model", help="comma-separated model ids (default: all)")
     p.add_argument("--embeddings", action="store_true",
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
-    p.add_argument("--texts", type=int, default=1000, help="texts for --embeddings")
+    p.add_argument("--texts", type=whole(1), default=1000, help="texts for --embeddings")
     p.add_argument("--tune", action="store_true",
                    help="optimiser trials per second on SciFact hybrid, against the live tick")
     p.add_argument("--trials", type=int, default=60, help="trials per study for --tune")
     p.add_argument("--gui", action="store_true",
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
-    p.add_argument("--positions", type=int, default=60, help="slider positions for --gui")
+    p.add_argument("--positions", type=whole(1), default=60, help="slider positions for --gui")
     p.add_argument("--code", metavar="REPO",
                    help="instead: codeledger on REPO's own history (tasks from the commits "
                    "after a time split) against BM25 over file contents, defaults and a quick "
@@ -510,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return func(args)
-    except (FormatError, ParamError, UsageError, EmbeddingError) as exc:
+    except (FormatError, ParamError, UsageError, EmbeddingError, OutputError) as exc:
         print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except Cancelled:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.cli_output import check_output, write_outputs
 from workbench.core import engine
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
@@ -18,6 +19,9 @@ from workbench.textout import format_table, progress_bar
 def cmd_eval(args: argparse.Namespace) -> int:
     from workbench.cli import EXIT_OK, UsageError, _load, _model_and_params, _pipeline
 
+    # every output checked before the work, and written only after it succeeded
+    outputs = {arg: check_output(value, arg) for arg, value in
+               (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
     dataset = _load(args)
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
@@ -47,15 +51,20 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from workbench.cli_code import print_bundle_summary
 
         print_bundle_summary(pipe)
-    if args.per_query:
-        _write_per_query(Path(args.per_query), dataset, pipe, result, metrics)
-        print(f"per-query metrics written to {args.per_query}")
-    if args.run:
-        from workbench.core.formats import write_trec_run
+    texts: list[tuple[str, Path | None, str]] = []
+    if "--per-query" in outputs:
+        path = outputs["--per-query"]
+        texts.append(("--per-query", path, _per_query_text(path, dataset, pipe, result, metrics)))
+    if "--run" in outputs:
+        from workbench.core.formats.trec import format_trec_run
 
         run = engine.to_run(result.ranking, dataset.corpus.ids, dataset.queries.ids)
-        write_trec_run(Path(args.run), run, tag=f"workbench-{model.id}")
-        print(f"TREC run written to {args.run}")
+        texts.append(("--run", outputs["--run"], format_trec_run(run, f"workbench-{model.id}")))
+    write_outputs(texts)
+    for arg, path, _ in texts:
+        if path is not None:
+            what = "per-query metrics" if arg == "--per-query" else "TREC run"
+            print(f"{what} written to {path}")
     return EXIT_OK
 
 
@@ -80,33 +89,33 @@ def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
             print(f"  {'pass' if c.passed else 'FAIL'}  {c.query}" + (f": {why}" if why else ""))
 
 
-def _write_per_query(path: Path, dataset: Dataset, pipe: Any, result: Any,
-                     metrics: Sequence[str]) -> None:
+def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
+                    metrics: Sequence[str]) -> str:
+    """Per-query metrics as JSON (a .json path) or CSV (anything else, and stdout)."""
     mask = pipe.judgments.judged_mask
     metrics = [*metrics, *(m for m in result.per_query if m not in metrics)]
     rows = [{"query_id": q.id, **{m: float(result.per_query[m][i]) for m in metrics}}
             for i, q in enumerate(dataset.queries) if mask[i]]
-    if path.suffix.lower() == ".json":
-        text = json.dumps(rows, indent=2)
-    else:
-        lines = [",".join(["query_id", *metrics])]
-        lines += [",".join([_csv(str(r["query_id"])), *(f"{r[m]:.6f}" for m in metrics)])
-                  for r in rows]
-        text = "\n".join(lines) + "\n"
-    engine.atomic_write_text(path, text)
+    if path is not None and path.suffix.lower() == ".json":
+        return json.dumps(rows, indent=2) + "\n"
+    lines = [",".join(["query_id", *metrics])]
+    lines += [",".join([_csv(str(r["query_id"])), *(f"{r[m]:.6f}" for m in metrics)])
+              for r in rows]
+    return "\n".join(lines) + "\n"
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     """A metric over a range of one parameter, the others held: the best value marked."""
     from workbench.cli import EXIT_OK, UsageError, _load, _model_and_params, _pipeline
-    from workbench.core.tune import parse_values, sweep
+    from workbench.core.tune import MAX_POINTS, parse_values, sweep
 
+    metrics = _metric_list(args.metrics)
+    model, params = _model_and_params(args)
+    values = parse_values(model.schema[args.sweep], args.values,
+                          None if args.force else MAX_POINTS)  # checked before loading
     dataset = _load(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
-    metrics = _metric_list(args.metrics)
-    model, params = _model_and_params(args)
-    values = parse_values(model.schema[args.sweep], args.values)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
         points = sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))

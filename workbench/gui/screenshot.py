@@ -4,6 +4,7 @@ OUTDIR/<sample>.png. Look at them: crowded, clipped or unreadable layouts are bu
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 from pathlib import Path
@@ -12,6 +13,18 @@ from typing import Any
 from .app import SAMPLES
 
 SIZE = (1600, 1000)
+
+
+def sample_names(samples: Path = SAMPLES) -> list[str]:
+    """The bundled samples the window can open (those with a workbench.toml)."""
+    return sorted(p.name for p in samples.iterdir() if (p / "workbench.toml").exists())
+
+
+def check_outdir(out: Path) -> None:
+    """OUTDIR made (or found) and writable, before any window opens; OSError if not."""
+    out.mkdir(parents=True, exist_ok=True)
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise PermissionError(errno.EACCES, "folder is not writable", str(out))
 
 
 def take_screenshots(outdir: str | Path, samples: Path = SAMPLES,
@@ -51,7 +64,9 @@ def _take(app: Any, out: Path, samples: Path, names: list[str] | None) -> list[P
         for _ in range(3):
             app.processEvents()
         path = out / f"{folder.name}.png"
-        window.grab().save(str(path))
+        if not window.grab().save(str(path)):
+            window.close()
+            raise OSError(errno.EIO, f"could not write {path.name}", str(path))
         written.append(path)
         window.close()
         window.deleteLater()

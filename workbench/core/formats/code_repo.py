@@ -20,9 +20,12 @@ are the queries, and the files each task needed are its judgments.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -70,7 +73,13 @@ def sample_repo(folder: Path) -> Path:
     dest = engine.cache_dir() / "sample-repos" / f"{folder.resolve().name}-{digest}"
     if (dest / ".git").is_dir():
         return dest
-    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkdtemp(dir=dest.parent, prefix=".probe-")
+        os.rmdir(probe)
+    except OSError:  # a read-only or full cache: built for this process alone, then removed
+        dest = Path(tempfile.mkdtemp(prefix="workbench-sample-repo-")) / dest.name
+        atexit.register(shutil.rmtree, dest.parent, True)
     tmp = dest.with_name(dest.name + f".{id(stream)}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
     build_sample_repo(tmp, stream)

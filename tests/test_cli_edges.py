@@ -1,0 +1,143 @@
+"""CLI edge cases: each is one line naming the argument and the reason, exit status 2, no
+traceback, and no output file left behind; outputs are checked before the run and written
+only after it."""
+
+from __future__ import annotations
+
+import errno
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLES
+from workbench import cli_output
+from workbench.cli import main
+
+TEA = str(SAMPLES / "tea-beir")
+
+
+def _usage_error(argv: list[str], capsys: pytest.CaptureFixture[str], *words: str) -> str:
+    try:
+        code = main(argv)
+    except SystemExit as exit_:  # argparse's own checks
+        code = int(exit_.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+    return err
+
+
+def test_eval_outputs_into_a_missing_folder_or_onto_a_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(["eval", TEA, "-m", "bm25", "--per-query", str(tmp_path / "no" / "x.csv")],
+                 capsys, "--per-query", "does not exist")
+    _usage_error(["eval", TEA, "-m", "bm25", "--run", str(tmp_path)], capsys, "--run",
+                 "is a folder")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failing_second_output_leaves_no_first_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    per_query = tmp_path / "per-query.csv"
+    _usage_error(["eval", TEA, "-m", "bm25", "--per-query", str(per_query),
+                  "--run", str(tmp_path / "no" / "run.trec")], capsys, "--run")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_only_file_system_under_an_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    per_query, run = tmp_path / "q.csv", tmp_path / "r.trec"
+
+    def read_only(items: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(run))
+
+    monkeypatch.setattr(cli_output, "atomic_write_many", read_only)
+    _usage_error(["eval", TEA, "-m", "bm25", "--per-query", str(per_query), "--run", str(run)],
+                 capsys, "--run", "Read-only file system", "nothing was written")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_outputs_to_stdout_and_through_a_symlink(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "real.trec"
+    target.write_text("old\n")
+    link = tmp_path / "link.trec"
+    link.symlink_to(target)
+    assert main(["eval", TEA, "-m", "bm25", "--per-query", "-", "--run", str(link)]) == 0
+    out = capsys.readouterr().out
+    assert "\nquery_id,ndcg@10," in out
+    assert link.is_symlink() and target.read_text().startswith("q")
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--params", "{tmp}"], ("is a folder",)),
+    (["-p", "b=0_1"], ("parameter b must be",)),
+    (["--top", "-1"], ("--top", "at least 1")),
+], ids=["params-folder", "underscore", "negative-top"])
+def test_bad_parameters(tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str],
+                        words: tuple[str, ...]) -> None:
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    _usage_error(["rank", TEA, "-m", "bm25", "-q", "green tea", *argv], capsys, *words)
+
+
+def test_a_params_file_with_keys_beside_its_table(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    toml = tmp_path / "p.toml"
+    toml.write_text("k1 = 0.9\n[params]\nb = 0.5\n")
+    _usage_error(["eval", TEA, "-m", "bm25", "--params", str(toml)], capsys, "'k1'",
+                 "outside [params]")
+
+
+def test_a_parameter_given_twice_is_said(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rank", TEA, "-m", "bm25", "-q", "tea", "-p", "k1=1", "-p", "k1=2"]) == 0
+    assert "--param k1 given more than once; using k1=2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("values", "words"), [
+    ("1:0:0.1", ("low <= high",)), ("0:1:0", ("positive step",)),
+    ("0:1:0.00001", ("100,001 points", "--force")), (",", ("--values",)),
+])
+def test_sweep_values(values: str, words: tuple[str, ...],
+                      capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(["sweep", TEA, "-m", "bm25", "-s", "b", "--values", values], capsys, *words)
+
+
+def test_embed_batch_size_zero_before_anything_loads(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(["embed", "/nonexistent", "--batch-size", "0"], capsys, "--batch-size")
+
+
+def test_an_empty_embedding_model_before_anything_loads(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(["eval", TEA, "-m", "dense", "-p", "embedding_model="], capsys,
+                 "embedding model is empty")
+
+
+def test_screenshot_edges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(["screenshot", str(tmp_path / "shots"), "--sample", "nosuch"], capsys,
+                 "--sample nosuch", "valid: ")
+    assert not (tmp_path / "shots").exists()
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    _usage_error(["screenshot", str(blocker / "shots"), "--sample", "vault"], capsys,
+                 "OUTDIR", "Not a directory")
+
+
+@pytest.mark.parametrize("argv", [
+    ["eval", TEA, "-m", "bm25", "--run", "/nonexistent-folder/run.trec"],
+    ["sweep", TEA, "-m", "bm25", "-s", "b", "--values", "1:0:0.1"],
+    ["embed", TEA, "--batch-size", "0"],
+    ["screenshot", "/tmp/unused-shots", "--sample", "nosuch"],
+], ids=["run-folder", "sweep-reversed", "batch-size", "screenshot-sample"])
+def test_as_a_user_runs_them(argv: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "workbench.cli", *argv], cwd=REPO,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr

@@ -1,0 +1,47 @@
+"""Command-line argument checks that argparse does not make: counts that must be positive,
+usage errors as one line (argparse's default prints the whole usage block above the error), and
+a warning for a parameter given twice."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def whole(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `low`."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number of at least {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        return value
+
+    parse.__name__ = f"whole number >= {low}"
+    return parse
+
+
+def warn_repeated(assignments: Sequence[str]) -> None:
+    """A warning on stderr for each parameter given twice with --param (the last one wins)."""
+    seen: dict[str, str] = {}
+    for item in assignments:
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name in seen:
+            print(f"warning: --param {name} given more than once; using {name}={value.strip()}",
+                  file=sys.stderr)
+        seen[name] = value.strip()

@@ -1,0 +1,64 @@
+"""Files named on the command line as outputs: checked before any work starts, written only
+after it succeeded, all of them or none.
+
+`check_output` turns a path the command will write into one line naming the argument and the
+reason when it cannot be written (a folder that does not exist, a folder given as the file, a
+device, a read-only folder); `-` means standard output. `write_outputs` writes every output
+through `engine.atomic_write_many`, so a failure leaves no file half-written or left behind.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from workbench.core.engine import atomic_write_many, write_target
+
+STDOUT = "-"
+
+
+class OutputError(ValueError):
+    """An output that cannot be written; str() is one line naming the argument."""
+
+
+def check_output(value: str, arg: str) -> Path | None:
+    """The path to write for `arg VALUE`, None for standard output (`-`); OutputError when
+    it cannot be written."""
+    if value == STDOUT:
+        return None
+    if not value.strip():
+        raise OutputError(f"{arg}: empty file name")
+    path = Path(value)
+    try:
+        target = write_target(path)
+    except OSError as exc:
+        raise OutputError(f"{arg} {value}: {exc.strerror}") from None
+    folder = target.parent
+    if not folder.is_dir():
+        raise OutputError(f"{arg} {value}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{arg} {value}: folder {folder} is not writable")
+    return path
+
+
+def write_outputs(items: Sequence[tuple[str, Path | None, str | bytes]]) -> None:
+    """Write each (argument, path, content): files together (all or none), then the ones for
+    standard output in order."""
+    files = [(path, _bytes(content)) for _, path, content in items if path is not None]
+    try:
+        atomic_write_many(files)
+    except OSError as exc:
+        arg = next((a for a, p, _ in items if p is not None and str(p) == exc.filename), None)
+        where = f"{arg} {exc.filename}" if arg else str(exc.filename or "output")
+        raise OutputError(f"{where}: cannot write ({exc.strerror or exc}); "
+                          "nothing was written") from None
+    for _, path, content in items:
+        if path is None:
+            sys.stdout.write(content if isinstance(content, str) else content.decode())
+            sys.stdout.flush()
+
+
+def _bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content
