@@ -36,9 +36,10 @@ class Evaluator:
         self.dataset = dataset
         self.base: Params = model.schema.resolve(base)
         self.names = list(dict.fromkeys(names))
-        self.metrics = ranking_metrics(self.names)
         self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids,
                                           dataset.corpus.index) if dataset.qrels else None)
+        # the model's own figures (bundle recall …) come with the metric step: it needs one
+        self.metrics = ranking_metrics(self.names) or (["ndcg@10"] if self.judgments else [])
         self.context = ObjectiveContext.build(dataset, self.names)
         case_k = max((k for _, k, _, _ in self.context.case_rows), default=0)
         self.depth = max(metric_depth(self.metrics) if self.metrics else 10, case_k)

@@ -1,0 +1,93 @@
+"""`workbench tune` as a user runs it: the plan, the closing tables, a params TOML that eval and
+export read back, a second run that continues the study, and one-line errors."""
+
+from __future__ import annotations
+
+import optuna
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.params import load_params_file
+
+TEA = str(SAMPLES / "tea-beir")
+
+
+def _tune(capsys, tmp_path, *extra: str) -> tuple[int, str, str]:
+    code = main(["tune", TEA, "-m", "bm25", "--storage", str(tmp_path / "s.db"), *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tune_reports_held_out_scores_and_writes_settings_eval_reads(capsys, tmp_path):
+    out_file = tmp_path / "best.toml"
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds", "3",
+                           "--out", str(out_file))
+    assert code == 0, err
+    assert "validation: 3-fold over 25 queries" in out
+    assert "ndcg@10 held-out" in out and "ndcg@10 training (all queries)" in out
+    assert "paired randomisation test over 25 held-out queries" in out
+    values = load_params_file(out_file)
+    assert set(values) == {"k1", "b"}
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file)]) == 0
+    printed = capsys.readouterr().out
+    assert f"k1={values['k1']}" in printed and f"b={values['b']}" in printed
+
+
+def test_the_same_command_continues_the_same_study(capsys, tmp_path):
+    args = ("--tune", "k1", "--trials", "4", "--folds", "0", "--study", "again")
+    assert _tune(capsys, tmp_path, *args)[0] == 0
+    assert _tune(capsys, tmp_path, *args)[0] == 0
+    study = optuna.load_study(study_name="again/all", storage=f"sqlite:///{tmp_path / 's.db'}")
+    assert len(study.trials) == 4
+    code, out, _ = _tune(capsys, tmp_path, "--tune", "k1", "--trials", "6", "--folds", "0",
+                         "--study", "again")
+    assert code == 0 and "no queries were held out" in out
+    study = optuna.load_study(study_name="again/all", storage=f"sqlite:///{tmp_path / 's.db'}")
+    assert [t.number for t in study.trials] == list(range(6))
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--tune", "k1", "--range", "k1=2:9"], "k1 must be a number in [0, 3]"),
+    (["--tune", "k1", "--metric", "nosuch@3"], "unknown objective"),
+    (["--train-split", "train"], "--train-split and --test-split go together"),
+    (["--trials", "0"], "--trials must be at least 1"),
+    (["--storage", "/no/such/folder/s.db"], "folder /no/such/folder does not exist"),
+    (["--tune", "fields"], None),  # a prepare-stage choice may be tuned: no error
+    (["--constraint", "results<<3"], "--constraint expects"),
+])
+def test_bad_arguments_get_one_line(capsys, tmp_path, args, says):
+    argv = ["tune", TEA, "-m", "bm25", "--trials", "2"]
+    if "--train-split" not in args:
+        argv += ["--folds", "0"]
+    if "--storage" not in args:
+        argv += ["--storage", str(tmp_path / "s.db")]
+    code = main([*argv, *args])
+    out, err = capsys.readouterr()
+    if says is None:
+        assert code == 0, err
+        return
+    assert code == 2
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_repository_tasks_get_a_time_split(capsys, tmp_path):
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--tune",
+                 "w_keyword,w_centrality", "--trials", "3", "--storage", str(tmp_path / "s.db")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "time split: 6 older tasks tune, 6 newer held out" in out
+    assert "max bundle_recall" in out and "bundle_recall held-out" in out
+
+
+def test_eval_cases_are_the_default_objective_and_export_reads_the_result(capsys, tmp_path):
+    out_file = tmp_path / "dm.toml"
+    code = main(["tune", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "--tune",
+                 "inject_min_score,inject_limit", "--trials", "5", "--folds", "3", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(out_file)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "max cases" in out and "cases held-out" in out
+    assert main(["export", "-m", "decision-memory", "--params", str(out_file)]) == 0
+    assert "PI_MEMORY_INJECT" in capsys.readouterr().out
