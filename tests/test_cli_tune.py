@@ -63,7 +63,7 @@ def test_bad_arguments_get_one_line(capsys, tmp_path, args, says):
     if "--storage" not in args:
         argv += ["--storage", str(tmp_path / "s.db")]
     code = main([*argv, *args])
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     if says is None:
         assert code == 0, err
         return
