@@ -16,7 +16,13 @@ from numpy.typing import NDArray
 from workbench.core import engine
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores
-from workbench.core.metrics import Judgments, evaluate, mean_over_judged, parse_metric
+from workbench.core.metrics import (
+    Judgments,
+    evaluate,
+    mean_over_judged,
+    parse_metric,
+    trec_tie_order,
+)
 from workbench.core.params import Params
 
 DEFAULT_METRICS = ("ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10")
@@ -83,7 +89,12 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     ranking = engine.rank(scores, depth, selection, hint)
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:
-        result.per_query = evaluate(metric_names, ranking.docs, judgments)
+        # metrics read the results in trec_eval's order (ties by document id descending), the
+        # order in which trec_eval reads the run file written from this ranking
+        docs = ranking.docs
+        if judgments.name_rank is not None:
+            docs = trec_tie_order(ranking.docs, ranking.scores, judgments.name_rank)
+        result.per_query = evaluate(metric_names, docs, judgments)
         result.per_query.update(model.extra_metrics(prepared, params, scores, ranking,
                                                     judgments))
         result.means = {m: mean_over_judged(v, judgments) for m, v in result.per_query.items()}

@@ -2,7 +2,8 @@
 
 - `Judgments`: qrels indexed for a query set and a corpus (judgments.py)
 - `METRICS`, `parse_metric`, `evaluate`, `mean_over_judged` (measures.py)
-- `ranking_from_run`: a run ordered as trec_eval orders it (runs.py)
+- `ranking_from_run`: a run ordered as trec_eval orders it; `trec_tie_order`: a ranking put in
+  that order (runs.py)
 - `paired_test`: randomization and bootstrap significance tests (significance.py)
 """
 
@@ -21,7 +22,7 @@ from workbench.core.metrics.measures import (
     precision,
     recall,
 )
-from workbench.core.metrics.runs import TieBreak, ranking_from_run
+from workbench.core.metrics.runs import TieBreak, name_ranks, ranking_from_run, trec_tie_order
 from workbench.core.metrics.significance import Method, PairedTest, paired_test
 
 __all__ = [
@@ -37,10 +38,12 @@ __all__ = [
     "judged",
     "mean_over_judged",
     "mrr",
+    "name_ranks",
     "ndcg",
     "paired_test",
     "parse_metric",
     "precision",
     "ranking_from_run",
     "recall",
+    "trec_tie_order",
 ]

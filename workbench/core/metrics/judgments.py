@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Qrels
+from workbench.core.metrics.runs import name_ranks
 
 
 @dataclass(frozen=True, eq=False)
@@ -26,6 +27,8 @@ class Judgments:
     n_judged: int64 (Q,)    judged documents of any grade, inside the corpus or not
     ideal:    float64 (Q, M) each query's positive grades sorted descending, padded with 0
               (M = the largest n_rel); the ideal ranking for nDCG
+    name_rank: int64 (n_docs,) each corpus document's place in document-id order, which is
+              how trec_eval breaks score ties (see `runs.trec_tie_order`); None when unknown
     """
 
     query_ids: tuple[str, ...]
@@ -35,6 +38,7 @@ class Judgments:
     n_rel: NDArray[np.int64]
     n_judged: NDArray[np.int64]
     ideal: NDArray[np.float64]
+    name_rank: NDArray[np.int64] | None = None
 
     @classmethod
     def build(cls, qrels: Qrels, query_ids: Sequence[str],
@@ -85,6 +89,7 @@ class Judgments:
             n_rel=n_rel,
             n_judged=n_judged,
             ideal=ideal,
+            name_rank=_name_rank(doc_index, n_docs),
         )
 
     @property
@@ -110,3 +115,13 @@ class Judgments:
         idx = np.minimum(np.searchsorted(self.keys, flat), self.keys.size - 1)
         judged = valid & (self.keys[idx] == flat)
         return np.where(judged, self.grades[idx], 0), judged
+
+
+def _name_rank(doc_index: Mapping[str, int], n_docs: int) -> NDArray[np.int64] | None:
+    """The place of each position's id in id order; None when positions are not 0..n-1."""
+    ids: list[str | None] = [None] * n_docs
+    for name, pos in doc_index.items():
+        ids[pos] = name
+    if len(doc_index) != n_docs or any(i is None for i in ids):
+        return None
+    return name_ranks([i for i in ids if i is not None])

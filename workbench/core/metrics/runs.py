@@ -4,7 +4,9 @@ trec_eval ignores the rank column and sorts each query's results by score descen
 ties by document id DESCENDING as strings (form_res_rels.c, `comp_sim_docno`: strcmp of the
 two docnos, reversed). "10" therefore ranks above "9" only when its score is higher: "9" > "10"
 as strings. `tie_break="trec_eval"` reproduces that order so metrics match trec_eval exactly;
-`tie_break="given"` keeps the run's insertion order among equal scores.
+`tie_break="given"` keeps the run's insertion order among equal scores. `trec_tie_order` puts a
+ranking the engine made into that same order, so that metrics printed from it agree with
+trec_eval on the run file written from it.
 """
 
 from __future__ import annotations
@@ -80,4 +82,42 @@ def ranking_from_run(run: Run, query_ids: Sequence[str], doc_index: Mapping[str,
     out = np.full((n_q, width), -1, dtype=np.int32)
     inside = col < width
     out[rows[inside], col[inside]] = docs[inside]
+    return out
+
+
+def name_ranks(doc_ids: Sequence[str]) -> NDArray[np.int64]:
+    """int64 (N,): the place of each document id in code-point order (strcmp's order on
+    UTF-8), equal ids sharing a place; position i describes `doc_ids[i]`."""
+    if not doc_ids:
+        return np.zeros(0, np.int64)
+    _, inverse = np.unique(np.asarray(doc_ids, dtype=np.str_), return_inverse=True)
+    out: NDArray[np.int64] = inverse.astype(np.int64).reshape(-1)
+    return out
+
+
+def trec_tie_order(docs: NDArray[np.integer], scores: NDArray[np.float64],
+                   name_rank: NDArray[np.int64]) -> NDArray[np.int32]:
+    """docs int32 (Q, K) in the order trec_eval reads a run of these results: score
+    descending, equal scores by document id descending (`name_rank` from `name_ranks`).
+
+    docs: corpus positions, -1 padding; scores float64 (Q, K), the score of each entry. The
+    result set of every row is kept (the run file holds exactly these); only rows that are out
+    of that order are re-sorted, so a ranking without such ties costs one comparison pass.
+    """
+    d = np.asarray(docs, dtype=np.int32)
+    if d.size == 0:
+        return d
+    valid = d >= 0
+    s = np.where(valid, scores, -np.inf)
+    nr = np.where(valid, name_rank[np.where(valid, d, 0)], -1)
+    later_first = (s[:, 1:] > s[:, :-1]) | ((s[:, 1:] == s[:, :-1]) & (nr[:, 1:] > nr[:, :-1])
+                                            & valid[:, 1:])
+    rows = np.flatnonzero(later_first.any(axis=1))
+    if rows.size == 0:
+        return d
+    out = d.copy()
+    sub_s, sub_nr = s[rows], nr[rows]
+    row_of = np.broadcast_to(np.arange(rows.size)[:, None], sub_s.shape)
+    order = np.lexsort((-sub_nr.ravel(), -sub_s.ravel(), row_of.ravel()))
+    out[rows] = d[rows].ravel()[order].reshape(sub_s.shape)
     return out

@@ -1,0 +1,85 @@
+"""Printed metrics agree with trec_eval, ties included (issue 14, item 8).
+
+trec_eval reads a run sorted by score descending and breaks ties by document id descending
+(as strings: "9" before "10"). The workbench ranks ties in the model's order (corpus order for
+the baselines); its metrics must nevertheless be those trec_eval computes on the run file the
+same ranking is written as. The oracle is pytrec_eval, on a SciFact-sized synthetic corpus
+(5,183 documents, 300 queries) built to hold many exact ties: documents share their text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from workbench.core import engine
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+from workbench.core.formats.trec import format_trec_run, read_trec_run
+from workbench.core.metrics import evaluate
+from workbench.core.metrics.runs import name_ranks, trec_tie_order
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+OURS_TO_TREC = {"ndcg@10": "ndcg_cut_10", "p@10": "P_10", "r@100": "recall_100",
+                "map@100": "map_cut_100"}
+
+
+def tied_dataset(n_docs: int = 5183, n_queries: int = 300, seed: int = 14) -> Dataset:
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{i}" for i in range(60)]
+    templates = [" ".join(rng.choice(vocab, size=int(rng.integers(3, 9)))) for _ in range(700)]
+    # numeric ids in shuffled order, as SciFact's: corpus order is not id order
+    ids = [str(i) for i in rng.permutation(np.arange(1, 4 * n_docs))[:n_docs]]
+    docs = [Document(id=d, text=templates[int(rng.integers(len(templates)))]) for d in ids]
+    queries = [Query(id=f"q{i}", text=" ".join(rng.choice(vocab, size=2, replace=False)))
+               for i in range(n_queries)]
+    by_text: dict[str, list[str]] = {}
+    for d in docs:
+        by_text.setdefault(d.text, []).append(d.id)
+    qrels: dict[str, dict[str, int]] = {}
+    for q in queries:
+        words = set(q.text.split())
+        # judge documents of a few texts holding a query word: twins get different grades,
+        # so the order among exact ties changes the metrics
+        texts = [t for t in by_text if words & set(t.split())]
+        picked = rng.choice(len(texts), size=min(6, len(texts)), replace=False)
+        qrels[q.id] = {doc: int(rng.integers(0, 3)) for j in picked
+                       for doc in by_text[texts[int(j)]]}
+    return Dataset("tied", Corpus(docs), QuerySet(queries), qrels)
+
+
+def test_name_ranks_and_tie_order_by_hand() -> None:
+    # "10" < "100" < "9" < "a" < "b" as strings
+    assert name_ranks(["9", "10", "100", "b", "a"]).tolist() == [2, 0, 1, 4, 3]
+    rank = name_ranks(["9", "10", "100", "b"])
+    docs = np.array([[0, 1, 2, 3], [3, 1, -1, -1]], np.int32)
+    scores = np.array([[2.0, 2.0, 2.0, 1.0], [1.0, 1.0, np.nan, np.nan]])
+    # row 0: "9" > "100" > "10" as strings; row 1: "b" > "10", already in order
+    assert trec_tie_order(docs, scores, rank).tolist() == [[0, 2, 1, 3], [3, 1, -1, -1]]
+
+
+def test_printed_metrics_are_trec_evals_on_the_written_run(tmp_path) -> None:
+    ds = tied_dataset()
+    pipe = Pipeline(get_model("bm25"), ds)
+    result = pipe.run(list(OURS_TO_TREC), depth=100)
+    run_file = tmp_path / "run.txt"
+    run_file.write_text(format_trec_run(engine.to_run(result.ranking, ds.corpus.ids,
+                                                      ds.queries.ids)))
+    assert ds.qrels is not None
+    trec = pytrec_eval.RelevanceEvaluator(ds.qrels, set(OURS_TO_TREC.values())).evaluate(
+        read_trec_run(run_file))
+    assert pipe.judgments is not None
+    corpus_order = evaluate(list(OURS_TO_TREC), result.ranking.docs, pipe.judgments)
+    differs = 0
+    for qi, qid in enumerate(ds.queries.ids):
+        for ours, theirs in OURS_TO_TREC.items():
+            want = trec[qid][theirs] if qid in trec else 0.0
+            assert result.per_query[ours][qi] == pytest.approx(want, abs=1e-4), (qid, ours)
+        differs += abs(corpus_order["ndcg@10"][qi] - trec.get(qid, {}).get("ndcg_cut_10", 0)) \
+            > 1e-4
+    assert differs >= 10  # the data does hold ties that corpus order ranks differently
+    for ours, theirs in OURS_TO_TREC.items():
+        mean = float(np.mean([trec.get(q, {}).get(theirs, 0.0) for q in ds.queries.ids]))
+        assert result.means[ours] == pytest.approx(mean, abs=1e-4)
