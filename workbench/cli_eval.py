@@ -11,6 +11,7 @@ from typing import Any
 
 from workbench.cli_output import check_output, write_outputs
 from workbench.core import engine
+from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.textout import format_table, progress_bar
@@ -98,10 +99,8 @@ def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
             for i, q in enumerate(dataset.queries) if mask[i]]
     if path is not None and path.suffix.lower() == ".json":
         return json.dumps(rows, indent=2) + "\n"
-    lines = [",".join(["query_id", *metrics])]
-    lines += [",".join([_csv(str(r["query_id"])), *(f"{r[m]:.6f}" for m in metrics)])
-              for r in rows]
-    return "\n".join(lines) + "\n"
+    return csv_text(["query_id", *metrics],
+                    [[r["query_id"], *(f"{r[m]:.6f}" for m in metrics)] for r in rows])
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -142,7 +141,3 @@ def _metric_list(spec: str) -> list[str]:
 
             raise UsageError(str(exc)) from None
     return metrics
-
-
-def _csv(text: str) -> str:
-    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
