@@ -17,12 +17,13 @@ DATASETS = SHARED / "datasets"
 SAMPLES = REPO / "sample_corpora"
 
 
-@pytest.fixture(autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory,
-                    monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Tests never read or write the user's real cache folder."""
-    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
-    yield
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests never read or write the user's real cache folder: set for the whole session,
+    before any module- or class-scoped fixture builds a pipeline."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WORKBENCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+        yield
 
 
 def need_dataset(name: str) -> Path:

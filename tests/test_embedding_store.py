@@ -68,7 +68,7 @@ embed_texts(texts, model="hash-encoder", batch_size=4)
 
 
 def test_two_processes_embedding_at_once_keep_every_vector_with_its_text(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     barrier = tmp_path / "barrier"
     barrier.mkdir()
     env = {**os.environ, "WORKBENCH_CACHE_DIR": str(tmp_path / "cache")}
@@ -79,7 +79,7 @@ def test_two_processes_embedding_at_once_keep_every_vector_with_its_text(
     for p in procs:
         _, err = p.communicate(timeout=120)
         assert p.returncode == 0, err
-    os.environ["WORKBENCH_CACHE_DIR"] = env["WORKBENCH_CACHE_DIR"]
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", env["WORKBENCH_CACHE_DIR"])
     store = open_store(HashEncoder(), "")
     texts = [f"writer {w} text {i}" for w in ("a", "b") for i in range(n)]
     assert store.dropped == 0
