@@ -28,6 +28,12 @@ from workbench.core.embeddings import PROMPT_PRESETS
 from workbench.core.params import Param, ParamValue
 
 PROMPT_PARAMS = ("query_prompt", "document_prompt")
+# what the ends of a slider mean where the value alone misleads: OpenVault's blend direction,
+# as its own UI labels it, and its threshold 0 that scores as 0.5 (`threshold || 0.5`)
+END_LABELS = {
+    "alpha": ("0 = keyword only", "1 = vector only"),
+    "vector_threshold": ("0 = OpenVault default 0.5", ""),
+}
 
 
 def tooltip(p: Param) -> str:
@@ -82,9 +88,9 @@ class NumberEditor(ParamEditor):
         layout.setVerticalSpacing(0)
         layout.addWidget(self.slider, 0, 0)
         layout.addWidget(self.spin, 0, 1)
-        if param.name == "alpha":  # the ends of OpenVault's blend, as its own UI labels them
+        if param.name in END_LABELS:
             ends = QHBoxLayout()
-            left, right = QLabel("0 = keyword only", self), QLabel("1 = vector only", self)
+            left, right = (QLabel(text, self) for text in END_LABELS[param.name])
             for lab in (left, right):
                 lab.setStyleSheet("color:#57606a; font-size: 11px")
             ends.addWidget(left)

@@ -136,7 +136,9 @@ class Blend:
         self.cache = cache
         self.alpha = float(params["alpha"])
         self.weight = float(params["combined_boost_weight"])
-        self.threshold = effective_threshold(float(params["vector_threshold"]))
+        # "no threshold" is a real 0, which OpenVault's `threshold || 0.5` never reaches
+        self.threshold = (0.0 if params.get("no_vector_threshold")
+                          else effective_threshold(float(params["vector_threshold"])))
         mode = str(params["normalization"])
         k = int(params["rrf_k"]) if mode == "rrf" else 0  # k matters to rrf only
         self.vfac: F64 = cache.get(prep, "vector", (mode, self.threshold, k), lambda: (

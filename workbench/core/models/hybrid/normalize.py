@@ -5,8 +5,8 @@
 Every memory of the corpus is a candidate of every query, so "the batch" of a query is the
 whole corpus. `sim` is a pair's cosine similarity (missing when the query or the memory has no
 embedding), `raw` its raw BM25 score (0 when no query term occurs), t the effective threshold
-(a threshold of 0 means 0.5). The vector part is gated in every mode: v = 0 unless sim exists
-and sim > t (strictly).
+(a threshold of 0 means 0.5; with no_vector_threshold t = 0). The vector part is gated in every
+mode: v = 0 unless sim exists and sim > t (strictly).
 
 batch-max (OpenVault, the default)
     v = (sim − t)/(1 − t)                      the threshold rescale; absolute, not per query

@@ -41,8 +41,14 @@ SCHEMA = ParamSchema([
                          "most W (combinedBoostWeight). Range: the original's slider is 1–30; "
                          "0 is a valid setting too (it switches both bonuses off)."),
     Param("vector_threshold", "Vector similarity threshold", 0.5, low=0.0, high=1.0, step=0.05,
-          help="Cosine similarity must exceed this for a vector bonus; 0 means 0.5, as in the "
-               "original (`threshold || 0.5`)."),
+          help="Cosine similarity must exceed this for a vector bonus, rescaled as "
+               "(sim − t)/(1 − t). 0 = OpenVault's default 0.5: the original treats 0 as unset "
+               "(`threshold || 0.5`), so 0 and 0.5 score alike; for no threshold at all tick "
+               "'No vector threshold'. Range: the original's slider, 0–1 step 0.05."),
+    Param("no_vector_threshold", "No vector threshold (plain blend)", False, kind="bool",
+          help="Ignore the threshold above: every positive cosine similarity earns "
+               "alpha · W · sim (the threshold really 0, which OpenVault itself cannot be set "
+               "to). Off = OpenVault's behaviour."),
     Param("normalization", "Normalisation", "batch-max", kind="choice", choices=NORMALIZATIONS,
           help="How the vector and BM25 components are scaled per query before the blend: "
                "batch-max is OpenVault's (see the hybrid.normalize module)."),
