@@ -141,3 +141,30 @@ def test_as_a_user_runs_them(argv: list[str]) -> None:
                           env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_export_onto_a_disk_that_refuses_writes_leaves_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench.core import engine
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    _usage_error(["export", "-m", "decision-memory", "--out", str(blocker / "out")], capsys,
+                 "--out", "Not a directory")
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(engine.tempfile, "mkstemp", _read_only_mkstemp)
+    _usage_error(["export", "-m", "decision-memory", "--out", str(out)], capsys,
+                 "--out", "Read-only file system")
+    assert list(out.iterdir()) == []
+
+
+def _read_only_mkstemp(*args: object, **kwargs: object) -> tuple[int, str]:
+    raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+
+def test_a_count_below_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "injections.jsonl"
+    log.write_text("")
+    _usage_error(["why", str(log), "--last", "-2"], capsys, "--last", "at least 1")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from workbench.cli_args import whole
 from workbench.core.diagnostics import (
     InjectionStats,
     injection_stats,
@@ -146,6 +147,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             from workbench.cli import UsageError
 
             raise UsageError(str(exc)) from None
+        except OSError as exc:  # a read-only or full disk: nothing was written
+            from workbench.cli import UsageError
+
+            raise UsageError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
         for path in written:
             print(f"wrote {path}")
         return 0
@@ -164,13 +169,13 @@ def add_memory_commands(sub: Any, add_data: Callable[..., None],
                         add_model: Callable[..., None]) -> None:
     p = sub.add_parser("why", help="the last injections of a pi-memory injections.jsonl log")
     p.add_argument("log", help="injections.jsonl")
-    p.add_argument("--last", type=int, default=1, help="how many turns (default 1)")
+    p.add_argument("--last", type=whole(1), default=1, help="how many turns (default 1)")
     p.set_defaults(func=cmd_why)
 
     p = sub.add_parser("why-stats", help="injection statistics: of a log, or --live for the "
                        "current parameters over a query set")
     p.add_argument("log", nargs="?", help="injections.jsonl (not with --live)")
-    p.add_argument("--last", type=int, default=None, help="last n turns (default 500)")
+    p.add_argument("--last", type=whole(1), default=None, help="last n turns (default 500)")
     p.add_argument("--live", metavar="DATA", help="a dataset to rank with the model instead")
     add_model(p, default="decision-memory")
     p.set_defaults(func=_why_stats_entry)

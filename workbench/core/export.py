@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.core.engine import atomic_write_text
+from workbench.core.engine import atomic_write_many
 from workbench.core.models import get_model
 from workbench.core.params import ParamSchema, ParamValue
 
@@ -232,11 +232,11 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
              f"{export.model}.changes.json": export.changes_json()}
     if export.env:
         files = {f"{export.model}.env": export.env_text(shell=False), **files}
-    written = []
-    for name, text in files.items():
+    for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(root / name, text)
-        written.append(root / name)
+    written = [root / name for name in files]
+    atomic_write_many([(path, text.encode("utf-8"))  # all of them or none
+                       for path, text in zip(written, files.values(), strict=True)])
     return written
 
 
