@@ -189,7 +189,9 @@ class VaultSearchModel(Model):
             weights={k: float(params[k]) for k in ("w_tf", "w_position", "w_density")},
         )
         cfg = ExtractorConfig(context_lines=int(params["context_lines"]),
-                              max_snippet_length=int(params["max_snippet_length"]))
+                              max_snippet_length=int(params["max_snippet_length"]),
+                              highlight_start=str(params["highlight_start"]),
+                              highlight_end=str(params["highlight_end"]))
         if prep.shipped is not None:
             out.update(explain_shipped(prep.shipped, p, text, qtext, cfg, params))
         else:

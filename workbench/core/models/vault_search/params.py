@@ -84,7 +84,7 @@ SCHEMA = ParamSchema([
     Param("require_all_words", "Require all words", False, kind="bool",
           help=_DOC + "Gate documents missing any query word (else each missing word "
                "scores 0 in the average)."),
-    # MatchExtractor DEFAULT_CONFIG; display only (explain), so live
+    # MatchExtractor DEFAULT_CONFIG; display only (explain), so live and never tuned
     Param("context_lines", "Context lines", 2, tunable=False, kind="int", low=0, high=100,
           step=1,
           help="Lines shown before and after each match (the document says 1; the code 2; "
@@ -93,4 +93,10 @@ SCHEMA = ParamSchema([
           high=100_000, step=1,
           help="Snippet cut, in UTF-16 units, the highlight markers included "
                "(maxSnippetLength; the original keeps 0 too: every cut line is '...')."),
+    Param("highlight_start", "Highlight start", "**", tunable=False, kind="text",
+          help="Put before every occurrence in a snippet (highlightStart, e.g. <mark>); it "
+               "counts toward the snippet length and the cut centres on its first use. "
+               "JavaScript replacement patterns ($&, $$, $`, $') act as in the original."),
+    Param("highlight_end", "Highlight end", "**", tunable=False, kind="text",
+          help="Put after every occurrence in a snippet (highlightEnd, e.g. </mark>)."),
 ])
