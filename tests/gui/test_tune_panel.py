@@ -1,0 +1,116 @@
+"""The Tune panel: a run on its worker reports every trial and finishes with the tuned values;
+Cancel returns the panel to idle with the trials done stored; Apply best moves the sliders in
+one undoable step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import optuna
+import pytest
+from conftest import SAMPLES
+from pytestqt.qtbot import QtBot
+
+from workbench.core.session import TuningSession
+from workbench.gui.tune_panel import TunePanel
+
+RUN_MS = 120_000  # a bound on waiting, not a timing assertion
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, tmp_path: Path) -> TunePanel:
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25")
+    s.recompute()
+    w = TunePanel(s)
+    qtbot.addWidget(w)
+    w.resize(1300, 480)
+    w.show()
+    qtbot.waitExposed(w)
+    w.settings.storage.setText(str(tmp_path / "s.db"))
+    w.settings.storage.textEdited.emit(w.settings.storage.text())
+    return w
+
+
+def _settings(panel: TunePanel, *, trials: int, validation: str) -> None:
+    panel.settings.budget.setValue(trials)
+    panel.settings.validation.setCurrentIndex(panel.settings.validation.findData(validation))
+
+
+def test_the_form_follows_the_model(panel: TunePanel) -> None:
+    assert panel.checklist.names() == ["k1", "b", "variant"]  # default_names(bm25)
+    row = panel.checklist.rows["k1"]
+    assert row.low is not None and row.high is not None
+    assert (row.low.value(), row.high.value()) == (0.0, 3.0)
+    assert panel.settings.objective.currentText() == "ndcg@10"
+    assert panel.session.study_storage.endswith("s.db")
+    assert not panel.apply_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_a_run_reports_trials_and_finishes(qtbot: QtBot, panel: TunePanel) -> None:
+    _settings(panel, trials=4, validation="kfold")
+    panel.settings.folds.setValue(2)
+    panel.checklist.rows["k1"].low.setValue(0.5)  # type: ignore[union-attr]
+    reports: list[Any] = []
+    panel.trial_done.connect(reports.append)
+    with qtbot.waitSignal(panel.finished, timeout=RUN_MS) as done:
+        panel.start()
+        assert panel.busy and not panel.start_button.isEnabled()
+    outcome, view = done.args[0], panel.view
+    # 2 folds and the study on all queries, 4 trials each
+    assert len(reports) == 12
+    assert [r.study.rsplit("/", 1)[-1] for r in reports[::4]] == [
+        "fold 1 of 2", "fold 2 of 2", "all"]
+    assert all(r.params["k1"] >= 0.5 for r in reports)
+    assert view.curve.study == "all" and len(view.curve.train_best) == 4
+    assert view.curve.train_best == sorted(view.curve.train_best)  # best so far only rises
+    assert set(outcome.best) == {"k1", "b", "variant"}
+    assert [r[0] for r in view.results.rows] == ["k1", "b", "Variant"]
+    assert "held-out" in view.results.summary.text() and "p = " in view.results.summary.text()
+    assert list(view.importance.shares) == list(outcome.importances)
+    assert len(view.slice.xs) == 4 and view.contour.params[0] == view.slice.param
+    assert not panel.busy and panel.apply_button.isEnabled()
+    assert panel.progress.value() == 1000
+
+
+def test_cancel_keeps_the_trials_done(qtbot: QtBot, panel: TunePanel, tmp_path: Path) -> None:
+    # far more trials than run before the cancel lands: the run cannot end on its own first
+    _settings(panel, trials=100_000, validation="none")
+    reports: list[Any] = []
+
+    def on_trial(report: Any) -> None:
+        reports.append(report)
+        if len(reports) == 2:
+            panel.cancel()
+
+    panel.trial_done.connect(on_trial)
+    with qtbot.waitSignal(panel.stopped, timeout=RUN_MS) as stopped:
+        panel.start()
+    assert stopped.args == [""]  # cancelled, not failed
+    assert not panel.busy and panel.start_button.isEnabled()
+    assert not panel.cancel_button.isEnabled() and not panel.apply_button.isEnabled()
+    assert "cancelled" in panel.status.text()
+    study = optuna.load_study(study_name=reports[0].study,
+                              storage=f"sqlite:///{tmp_path / 's.db'}")
+    assert len(study.trials) >= 2
+    assert [t.number for t in study.trials[:2]] == [r.number for r in reports[:2]]
+
+
+def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
+                                                          panel: TunePanel) -> None:
+    _settings(panel, trials=5, validation="none")
+    s = panel.session
+    s.set_param("k1", 0.9)
+    s.recompute()
+    before = dict(s.params)
+    with qtbot.waitSignal(panel.finished, timeout=RUN_MS) as done:
+        panel.start()
+    best = done.args[0].best
+    assert panel.settings.pin_first.isChecked()
+    panel.apply_button.click()
+    assert {n: s.params[n] for n in best} == best
+    assert s.baseline is not None and s.baseline.params == before  # pinned first
+    s.undo()
+    assert s.params == before

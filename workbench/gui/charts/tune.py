@@ -1,0 +1,177 @@
+"""The Tune panel's charts, each a small plot with its data kept for tests and export:
+
+- `TrialCurve`: the objective per trial of the study now running — every trial's training
+  value (dots), the best so far on training, and the held-out value of that best trial (the
+  settings the study would ship, on queries it never saw);
+- `ImportanceBars`: optuna's parameter importances (shares of the variance explained);
+- `SliceChart`: the objective against one parameter's value, a dot per trial;
+- `ContourChart`: two parameters against each other, each trial a dot coloured by objective.
+
+A choice or bool parameter is drawn on positions 0, 1, … with its values as tick labels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, add_legend, fit_left_axis, make_plot
+
+SMALL = (180, 120)  # the panel scrolls rather than squeeze a plot below this
+
+
+class _Chart(QWidget):
+    """A caption over a plot; `note` replaces the caption's detail while there is no data."""
+
+    def __init__(self, title: str, *, left: str = "", bottom: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = title
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(1)
+        self.caption = QLabel(title, self)
+        self.caption.setStyleSheet(f"font-weight: 600; color: {INK};")
+        layout.addWidget(self.caption)
+        self.plot = make_plot(left=left, bottom=bottom)
+        self.plot.setMinimumSize(*SMALL)
+        layout.addWidget(self.plot, 1)
+
+    def say(self, detail: str) -> None:
+        self.caption.setText(f"{self.title} <span style='font-weight:400; color:{MUTED}'>"
+                             f"{detail}</span>" if detail else self.title)
+
+
+def positions(values: Sequence[Any]) -> tuple[np.ndarray, list[tuple[float, str]] | None]:
+    """Numbers as they are; choices and bools as 0, 1, … with tick labels (else None)."""
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return np.asarray(values, np.float64), None
+    kinds = sorted({str(v) for v in values})
+    index = {k: i for i, k in enumerate(kinds)}
+    return (np.asarray([index[str(v)] for v in values], np.float64),
+            [(float(i), k) for i, k in enumerate(kinds)])
+
+
+class TrialCurve(_Chart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Trials", left="objective", bottom="trial", parent=parent)
+        item = self.plot.getPlotItem()
+        legend = add_legend(self.plot)
+        self.dots = item.plot([], [], pen=None, symbol="o", symbolSize=4,
+                              symbolBrush=pg.mkBrush(OTHER), symbolPen=None, name="trial")
+        self.train_line = item.plot([], [], pen=pg.mkPen(A_COLOR, width=2),
+                                    name="best on training")
+        self.held_line = item.plot([], [], pen=pg.mkPen(B_COLOR, width=2),
+                                   name="its held-out value")
+        legend.setColumnCount(3)
+        self.reset("")
+
+    def reset(self, study: str, maximize: bool = True) -> None:
+        self.study, self.maximize = study, maximize
+        self.numbers: list[int] = []
+        self.values: list[float] = []
+        self.train_best: list[float] = []
+        self.held_best: list[float] = []
+        self._best = -math.inf
+        self._held = math.nan
+        for line in (self.dots, self.train_line, self.held_line):
+            line.setData([], [])
+        self.say(study)
+
+    def add(self, number: int, train: float, held_out: float) -> None:
+        """One finished trial: its training value and its held-out value (NaN if none)."""
+        score = train if self.maximize else -train
+        if score > self._best:
+            self._best, self._held = score, held_out
+        self.numbers.append(number)
+        self.values.append(train)
+        self.train_best.append(self._best if self.maximize else -self._best)
+        self.held_best.append(self._held)
+        x = np.asarray(self.numbers, np.float64)
+        self.dots.setData(x, np.asarray(self.values))
+        self.train_line.setData(x, np.asarray(self.train_best))
+        held = np.asarray(self.held_best)
+        self.held_line.setData(x, held, connect="finite")
+
+
+class ImportanceBars(_Chart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Parameter importance", bottom="share of the variance", parent=parent)
+        self.shares: dict[str, float] = {}
+        self.bars: pg.BarGraphItem | None = None
+
+    def show_importances(self, shares: dict[str, float]) -> None:
+        item = self.plot.getPlotItem()
+        if self.bars is not None:
+            item.removeItem(self.bars)
+            self.bars = None
+        self.shares = dict(shares)
+        names = list(shares)[::-1]  # the most important on top
+        axis = item.getAxis("left")
+        axis.setTicks([[(float(i), n) for i, n in enumerate(names)]])
+        fit_left_axis(self.plot, names)
+        if not names:
+            self.say("needs two trials or more")
+            return
+        self.say("")
+        self.bars = pg.BarGraphItem(x0=0, y=np.arange(len(names), dtype=np.float64),
+                                    height=0.6, width=[shares[n] for n in names],
+                                    brush=pg.mkBrush(A_COLOR), pen=pg.mkPen(None))
+        item.addItem(self.bars)
+        item.setYRange(-0.6, len(names) - 0.4, padding=0)
+        item.setXRange(0, max(shares.values()) * 1.05 or 1.0, padding=0)
+
+
+class SliceChart(_Chart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Slice", left="objective", parent=parent)
+        self.param = ""
+        self.xs = np.zeros(0)
+        self.ys = np.zeros(0)
+        self.dots = self.plot.getPlotItem().plot(
+            [], [], pen=None, symbol="o", symbolSize=6, symbolBrush=pg.mkBrush(A_COLOR + "99"),
+            symbolPen=None)
+
+    def show_slice(self, param: str, values: Sequence[Any], objective: Sequence[float]) -> None:
+        self.param = param
+        x, ticks = positions(values) if values else (np.zeros(0), None)
+        self.xs, self.ys = x, np.asarray(objective, np.float64)
+        item = self.plot.getPlotItem()
+        item.getAxis("bottom").setTicks([ticks] if ticks else None)
+        item.setLabel("bottom", param, color=INK)
+        self.dots.setData(self.xs, self.ys)
+        self.say(f"objective against {param}, a dot per trial" if param else "")
+
+
+class ContourChart(_Chart):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Two most important", parent=parent)
+        self.params: tuple[str, str] = ("", "")
+        self.xs = self.ys = self.zs = np.zeros(0)
+        self.cmap = pg.colormap.get("viridis")
+        self.dots = pg.ScatterPlotItem(size=8, pen=None)
+        self.plot.getPlotItem().addItem(self.dots)
+
+    def show_pairs(self, names: tuple[str, str], a: Sequence[Any], b: Sequence[Any],
+                   objective: Sequence[float]) -> None:
+        self.params = names
+        item = self.plot.getPlotItem()
+        (x, xt), (y, yt) = positions(a), positions(b)
+        self.xs, self.ys, self.zs = x, y, np.asarray(objective, np.float64)
+        item.getAxis("bottom").setTicks([xt] if xt else None)
+        item.getAxis("left").setTicks([yt] if yt else None)
+        item.setLabel("bottom", names[0], color=INK)
+        item.setLabel("left", names[1], color=INK)
+        if not len(self.zs):
+            self.dots.setData([], [])
+            return
+        low, high = float(np.nanmin(self.zs)), float(np.nanmax(self.zs))
+        scaled = (self.zs - low) / (high - low) if high > low else np.full(len(self.zs), 0.5)
+        brushes = [pg.mkBrush(c) for c in self.cmap.map(np.nan_to_num(scaled), mode="qcolor")]
+        self.dots.setData(self.xs, self.ys, brush=brushes)
+        self.say(f"colour = objective, {low:.3f} (purple) … {high:.3f} (yellow)")

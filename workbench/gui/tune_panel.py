@@ -1,0 +1,262 @@
+"""The Tune panel: tick parameters, pick metric, budget and validation, Start; the run goes on
+a worker (`TuneRunner`) with progress and Cancel (the trials done stay stored, and Start
+continues them); the objective per trial is drawn as it arrives. At the end: the tuned values,
+the held-out verdict, parameter importances, a slice and a two-parameter chart, and "Apply
+best", which moves the sliders in one undoable step (pinning the current settings as the
+baseline first, when ticked).
+
+The form is built when the panel is first shown (the optimiser's imports cost half a second
+that a session never tuning should not pay) and again when the model or dataset changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.params import ParamError
+from workbench.core.session import TuningSession
+
+from .bind import subscribe_many
+from .tune_form import MUTED, ParamChecklist, TuneSettings, metric_choices
+from .tune_results import TuneView
+from .tune_runner import TuneRunner
+
+ERROR = "color:#c0392b"
+
+
+class _Column(QWidget):
+    """A column whose wrapped labels do not ask for height-for-width: the panel's scroll area
+    would otherwise size the whole panel by the plots' preferred height, not the view's."""
+
+    def hasHeightForWidth(self) -> bool:  # Qt override
+        return False
+
+
+class TunePanel(QWidget):
+    trial_done = Signal(object)  # TrialReport, shown
+    finished = Signal(object)  # TuneOutcome, shown
+    stopped = Signal(str)  # "" cancelled, else the error
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.runner = TuneRunner(self)
+        self.job: Any = None  # the run going on or last finished
+        self.outcome: Any = None
+        self.trials_seen = 0
+        self._stale = True
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        outer.addWidget(scroll)
+        content = QWidget()
+        content.setMinimumSize(1050, 400)
+        scroll.setWidget(content)
+        row = QHBoxLayout(content)
+        row.setContentsMargins(4, 4, 4, 4)
+        row.addWidget(self._build_form(content))
+        self.view = TuneView(content)
+        row.addWidget(self.view, 1)
+        self.runner.trial.connect(self._on_trial)
+        self.runner.progress.connect(self._on_progress)
+        self.runner.finished.connect(self._on_finished)
+        self.runner.cancelled.connect(lambda: self._on_stopped(""))
+        self.runner.failed.connect(self._on_stopped)
+        subscribe_many(self, [(session.model_changed, self._on_session_changed),
+                              (session.dataset_changed, self._on_session_changed)])
+
+    def _build_form(self, parent: QWidget) -> QWidget:
+        form = _Column(parent)
+        form.setFixedWidth(380)
+        col = QVBoxLayout(form)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(4)
+        title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
+                       "(range: low, high)</span>", form)
+        title.setStyleSheet("font-weight: 600;")
+        col.addWidget(title)
+        self.checklist = ParamChecklist()
+        box = QScrollArea(form)
+        box.setWidgetResizable(True)
+        box.setWidget(self.checklist)
+        col.addWidget(box, 1)
+        from workbench.core.tuning.study import SAMPLERS  # the optimiser, on first use
+
+        self.settings = TuneSettings(SAMPLERS, form)
+        self.settings.storage.textEdited.connect(self._on_storage)
+        col.addWidget(self.settings)
+        buttons = QHBoxLayout()
+        self.start_button = QPushButton("Start", form)
+        self.cancel_button = QPushButton("Cancel", form)
+        self.apply_button = QPushButton("Apply best", form)
+        self.apply_button.setToolTip("move the sliders to the tuned values (Edit ▸ Undo "
+                                     "restores them)")
+        for b in (self.start_button, self.cancel_button, self.apply_button):
+            buttons.addWidget(b)
+        col.addLayout(buttons)
+        self.progress = QProgressBar(form)
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        col.addWidget(self.progress)
+        self.status = QLabel("", form)
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet(MUTED)
+        col.addWidget(self.status)
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.apply_button.clicked.connect(self.apply_best)
+        self._set_running(False)
+        return form
+
+    # -- the form follows the session ---------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        return self.runner.running
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if self._stale:
+            self.rebuild()
+
+    def _on_session_changed(self, *_: object) -> None:
+        self._stale = True
+        if self.isVisible():
+            self.rebuild()
+
+    def rebuild(self) -> None:
+        """The parameter list and metrics for the session's model and dataset."""
+        self._stale = False
+        model = self.session.model
+        self.settings.storage.setText(self.session.study_storage)
+        if model is None:
+            self.checklist.build([], [])
+            return
+        from workbench.core.tuning.space import default_names
+
+        params = [p for p in model.schema if p.kind != "text"]
+        params.sort(key=lambda p: p.stage != "live")  # live first, prepare-stage after
+        self.checklist.build(params, default_names(model.schema))
+        self.settings.set_metrics(metric_choices(self.session))
+        if self.outcome is not None and self.job is not None and self.job.model is not model:
+            self.apply_button.setEnabled(False)
+
+    def _on_storage(self, text: str) -> None:
+        self.session.study_storage = text.strip()
+
+    # -- running ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.runner.running:
+            return
+        if self._stale:
+            self.rebuild()
+        from workbench.core.tuning import job_from_session
+
+        try:
+            names = self.checklist.names()
+            if not names:
+                raise ParamError("tick at least one parameter to tune")
+            job = job_from_session(self.session, names, ranges=self.checklist.ranges(),
+                                   **self.settings.choices())
+        except ParamError as exc:
+            self._say(str(exc), error=True)
+            return
+        self.job, self.outcome, self.trials_seen = job, None, 0
+        self.view.clear("running …")
+        self._set_running(True)
+        self._say(f"tuning {len(names)} parameters on {job.objective} …")
+        self.runner.start(job)
+
+    def cancel(self) -> None:
+        if self.runner.running:
+            self.runner.cancel()
+            self._say("cancelling after this trial …")
+
+    def _set_running(self, running: bool) -> None:
+        self.start_button.setEnabled(not running)
+        self.cancel_button.setEnabled(running)
+        self.checklist.setEnabled(not running)
+        self.settings.setEnabled(not running)
+        self.apply_button.setEnabled(not running and bool(self.outcome and self.outcome.best))
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        self.status.setStyleSheet(ERROR if error else MUTED)
+        self.status.setText(text)
+
+    def _on_trial(self, report: Any) -> None:
+        from workbench.core.tuning.objectives import direction
+
+        self.view.add_trial(report, direction(self.job.objective) == "maximize")
+        self.trials_seen += 1
+        total = f"/{report.total}" if report.total else ""
+        self._say(f"{self.view.curve.study}: trial {report.done}{total} · best on training "
+                  f"{self.view.curve.train_best[-1]:.4f}")
+        self.trial_done.emit(report)
+
+    def _on_progress(self, fraction: float, _message: str) -> None:
+        self.progress.setValue(int(fraction * 1000))
+
+    def _on_finished(self, outcome: Any) -> None:
+        self.outcome = outcome
+        self._set_running(False)
+        self.progress.setValue(1000)
+        self.view.show_outcome(outcome, self.job)
+        done = sum(f.trials for f in outcome.result.folds) + (
+            outcome.result.final.trials if outcome.result.final not in outcome.result.folds
+            else 0)
+        self._say(f"done: {done} trials stored in {outcome.storage.split('@')[-1]}"
+                  + ("" if outcome.best else "; no trial succeeded"))
+        self.finished.emit(outcome)
+
+    def _on_stopped(self, message: str) -> None:
+        self._set_running(False)
+        self.progress.setValue(0)
+        if message:
+            self._say(f"tuning failed: {message.splitlines()[0]}", error=True)
+            self.view.results.clear("The run failed.")
+        else:
+            self._say(f"cancelled after {self.trials_seen} trials this run; they are stored, "
+                      "and Start continues the same study")
+            self.view.results.clear("Cancelled.")
+        self.stopped.emit(message)
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def apply_best(self) -> None:
+        """The tuned values onto the sliders, one undoable step."""
+        if self.outcome is None or not self.outcome.best or self.job is None:
+            return
+        if self.job.model is not self.session.model:
+            self._say("the model changed since this run: its values do not apply", error=True)
+            return
+        if self.settings.pin_first.isChecked():
+            self.session.pin_baseline()
+        self.session.set_params(self.outcome.best)
+        self._say("applied the tuned values (Edit ▸ Undo restores the previous ones)")
+
+    def shutdown(self) -> None:
+        self.runner.shutdown()
+
+
+if __name__ == "__main__":
+    import sys
+
+    from .charts._standalone import run_panel
+
+    sys.exit(run_panel(TunePanel))

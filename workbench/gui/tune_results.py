@@ -1,0 +1,188 @@
+"""What a tuning run shows: the objective per trial while it runs; at the end the tuned values
+beside the values it started from, the held-out verdict — the objective before and after on
+queries the studies never tuned on, with the paired randomisation test (p-value, queries
+improved / worsened) — and the importance, slice and two-parameter charts. A training score
+is only ever shown labelled as one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.gui.palette import BETTER, WORSE, delta_color, signed
+
+from .charts._base import INK, MUTED
+from .charts.tune import ContourChart, ImportanceBars, SliceChart, TrialCurve
+
+
+def _value(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return "" if v is None else str(v)
+
+
+def _m(v: float) -> str:
+    return "—" if math.isnan(v) else f"{v:.4f}"
+
+
+def verdict(result: Any, objective: str) -> str:
+    """The held-out line (HTML): before → tuned, Δ, p-value, queries improved / worsened."""
+    t = result.test
+    final = result.final
+    lines = []
+    if t is not None:
+        colour = delta_color(t.delta).name()
+        sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+        lines.append(
+            f"<b>{objective} held-out</b>: {t.mean_a:.4f} → <b>{t.mean_b:.4f}</b> "
+            f"<span style='color:{colour}'>({signed(t.delta, 4)})</span>, "
+            f"p = {t.p_value:.3g} ({sig}), "
+            f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
+            f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
+            f"of {t.n} queries")
+    else:
+        lines.append(f"<span style='color:{WORSE.name()}'>no queries held out: the figures "
+                     "below are training scores, not an estimate for new queries</span>")
+    if result.validation.kind == "kfold":
+        tuned = np.asarray([m[1] for m in result.fold_means if not math.isnan(m[1])])
+        if tuned.size:
+            sd = float(tuned.std(ddof=1)) if tuned.size > 1 else 0.0
+            lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
+    if final.train_best:
+        label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
+                 else "training")
+        lines.append(f"<span style='color:{MUTED}'>{objective} {label}: "
+                     f"{_m(final.train_default[0])} → {_m(final.train_best[0])}</span>")
+    lines.append(f"<span style='color:{MUTED}'>{result.validation.describe}; trials: "
+                 + ", ".join(f"{f.name} {f.trials}" for f in _studies(result)) + "</span>")
+    return "<br>".join(lines)
+
+
+def _studies(result: Any) -> list[Any]:
+    return [*result.folds, *([result.final] if result.final not in result.folds else [])]
+
+
+class TuneResults(QWidget):
+    """The verdict line over a table: parameter, before tuning, tuned."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        caption = QLabel("Result", self)
+        caption.setStyleSheet(f"font-weight: 600; color: {INK};")
+        layout.addWidget(caption)
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        layout.addWidget(self.summary)
+        self.table = QTableWidget(0, 3, self)
+        self.table.setHorizontalHeaderLabels(["Parameter", "Before", "Tuned"])
+        before = self.table.horizontalHeaderItem(1)
+        if before is not None:
+            before.setToolTip("the session's value when the run began")
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(20)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for i in (1, 2):
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
+        layout.addWidget(self.table, 1)
+        self.rows: list[tuple[str, str, str]] = []  # what the table shows (tests)
+        self.clear("Start a run: its result shows here.")
+
+    def hasHeightForWidth(self) -> bool:  # Qt override
+        # the wrapped summary would make the panel's scroll area size it to its tallest
+        return False
+
+    def clear(self, text: str) -> None:
+        self.summary.setText(f"<span style='color:{MUTED}'>{text}</span>")
+        self.table.setRowCount(0)
+        self.rows = []
+
+    def show_result(self, result: Any, best: dict[str, object], objective: str,
+                    labels: dict[str, str]) -> None:
+        if not best:
+            self.clear("No trial succeeded: nothing to apply.")
+            return
+        self.summary.setText(verdict(result, objective))
+        self.rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v))
+                     for n, v in best.items()]
+        self.table.setRowCount(len(self.rows))
+        for r, (name, before, tuned) in enumerate(self.rows):
+            for c, text in enumerate((name, before, tuned)):
+                item = QTableWidgetItem(text)
+                if c == 2 and text != before:
+                    item.setForeground(delta_color(1.0))
+                    item.setToolTip("changed by tuning")
+                self.table.setItem(r, c, item)
+
+
+class TuneView(QWidget):
+    """The trial curve and the result over the importance, slice and two-parameter charts."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(8)
+        self.curve, self.results = TrialCurve(self), TuneResults(self)
+        self.importance, self.slice = ImportanceBars(self), SliceChart(self)
+        self.contour = ContourChart(self)
+        grid.addWidget(self.curve, 0, 0, 1, 2)
+        grid.addWidget(self.results, 0, 2)
+        grid.addWidget(self.importance, 1, 0)
+        grid.addWidget(self.slice, 1, 1)
+        grid.addWidget(self.contour, 1, 2)
+        for c in range(3):
+            grid.setColumnStretch(c, 1)
+
+    def clear(self, text: str) -> None:
+        self.curve.reset("")
+        self.results.clear(text)
+        self.importance.show_importances({})
+        self.slice.show_slice("", [], [])
+        self.contour.show_pairs(("", ""), [], [], [])
+
+    def add_trial(self, report: Any, maximize: bool) -> None:
+        """One trial's report: a new study (the next fold) starts a new curve."""
+        label = report.study.rsplit("/", 1)[-1]
+        if label != self.curve.study:
+            self.curve.reset(label, maximize)
+        held = report.held_out[0] if report.held_out else math.nan
+        self.curve.add(report.number, report.train[0], held)
+
+    def show_outcome(self, outcome: Any, job: Any) -> None:
+        """The result of `job`: the table and verdict, importances, and the trials of the study
+        that tuned the settings to ship, against the most important parameters."""
+        labels = {p.name: p.label for p in job.model.schema}
+        self.results.show_result(outcome.result, outcome.best, job.objective, labels)
+        self.importance.show_importances(outcome.importances)
+        points = outcome.trials
+        ranked = [n for n in outcome.importances if n in job.names] or list(job.names)
+        y = [p.train for p in points]
+        first = ranked[0]
+        self.slice.show_slice(first, [p.params.get(first) for p in points], y)
+        self.slice.plot.getPlotItem().setLabel("left", job.objective, color=INK)
+        if len(ranked) >= 2:
+            a, b = ranked[0], ranked[1]
+            self.contour.show_pairs((a, b), [p.params.get(a) for p in points],
+                                    [p.params.get(b) for p in points], y)
+        else:
+            self.contour.say("needs two tuned parameters")
