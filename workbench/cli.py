@@ -52,6 +52,10 @@ def _load(args: argparse.Namespace) -> Dataset:
                            qrels=getattr(args, "qrels", None),
                            split=getattr(args, "split", "test"), skipped=skipped)
     report_skipped(skipped)
+    from workbench.core.checks import load_warnings
+
+    for line in load_warnings(dataset):
+        print(f"warning: {line}", file=sys.stderr)
     from workbench.core.formats.openvault_memories import load_note
 
     note = load_note(dataset.corpus)  # memories without a summary, read as empty text

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.checks import load_warnings
 from workbench.core.data import FormatError
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
@@ -132,11 +133,17 @@ class MainWindow(QMainWindow):
             text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
             self.show_error(f"Could not open {path}:\n{text}")
             return False
+        message = ""
         if skipped:  # decisions the original skips silently: loaded without them, and said
             listed = "\n".join(str(e) for e in skipped[:8])
             more = f"\n… and {len(skipped) - 8} more" if len(skipped) > 8 else ""
-            self.show_error(f"Opened {path}, skipping {len(skipped)} malformed line(s) as "
-                            f"pi-lodestone does:\n{listed}{more}")
+            message = (f"Opened {path}, skipping {len(skipped)} malformed line(s) as "
+                       f"pi-lodestone does:\n{listed}{more}")
+        notes = load_warnings(dataset)  # loaded, but not scoring as one may think
+        if notes:
+            message = (message or f"Opened {path}.") + "\n\nWarnings:\n" + "\n".join(notes)
+        if message:
+            self.show_error(message)
         self.menu_actions.add_recent(str(path))
         st.remember("last_dataset", str(path))
         if self.session.model is not None:

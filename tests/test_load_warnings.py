@@ -1,0 +1,51 @@
+"""Data that loads but will not score as one may think is said: judgments of documents the
+corpus lacks, queries with empty text, tasks without the snapshot the others name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.core.checks import load_warnings
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+
+
+def _beir(tmp_path: Path) -> Path:
+    folder = tmp_path / "beir"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": d, "text": t}) + "\n" for d, t in
+        [("d1", "green tea"), ("d2", "black tea")]))
+    (folder / "queries.jsonl").write_text("".join(
+        json.dumps({"_id": q, "text": t}) + "\n" for q, t in
+        [("q1", "green tea"), ("q2", "  ")]))
+    (folder / "qrels" / "test.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq1\td1\t1\nq1\td9\t2\nq2\td2\t1\nq2\tgone\t0\n")
+    return folder
+
+
+def test_the_cli_warns_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(_beir(tmp_path)), "-m", "bm25", "--metrics", "r@10"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: 1 relevant judgment(s) name documents not in the corpus (q1→d9)" in err
+    assert "warning: 1 query has empty text (q2): they retrieve nothing" in err
+
+
+def test_tasks_without_the_snapshot_the_others_name() -> None:
+    corpus = Corpus([Document("a.py", "", "x")])
+    queries = QuerySet([Query("t1", "fix", {"snapshot": "ab12", "commit": "cd34"}),
+                        Query("t2", "add", {"commit": "ef56"})])
+    (line,) = load_warnings(Dataset("repo", corpus, queries, {"t1": {"a.py": 1}}))
+    assert line.startswith("1 task(s) name no snapshot (t2)")
+    clean = QuerySet([Query("t1", "fix", {"snapshot": "ab12"})])
+    assert load_warnings(Dataset("repo", corpus, clean, {"t1": {"a.py": 1}})) == []
+
+
+def test_many_examples_are_cut_short() -> None:
+    corpus = Corpus([Document("d", "", "x")])
+    queries = QuerySet([Query(f"q{i}", "") for i in range(10)])
+    (line,) = load_warnings(Dataset("x", corpus, queries, None))
+    assert "10 queries have empty text (q0, q1, q2, … 7 more)" in line

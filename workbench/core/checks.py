@@ -1,0 +1,43 @@
+"""What a dataset loads with that the user should hear about: it loads, but it will not score
+as they may think. Each check returns lines for the CLI's warnings and the window's message.
+
+- relevant judgments naming documents the corpus lacks (trec_eval counts them as relevant
+  documents no ranking can retrieve, so recall and nDCG stay below 1);
+- queries with empty text (they retrieve nothing);
+- repository tasks of which some name a snapshot and some do not (those without are scored
+  against the snapshot the others name).
+"""
+
+from __future__ import annotations
+
+from workbench.core.data import Dataset
+
+SHOWN = 3  # examples named per warning
+
+
+def load_warnings(dataset: Dataset) -> list[str]:
+    """One line per kind of problem, counted, with a few examples."""
+    out: list[str] = []
+    corpus = dataset.corpus.index
+    ghosts = [(qid, did) for qid, judged in (dataset.qrels or {}).items()
+              for did, grade in judged.items() if grade > 0 and did not in corpus]
+    if ghosts:
+        out.append(f"{len(ghosts):,} relevant judgment(s) name documents not in the corpus "
+                   f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
+                   "documents no ranking can retrieve")
+    empty = [q.id for q in dataset.queries if not q.text.strip()]
+    if empty:
+        out.append(f"{len(empty):,} quer{'y has' if len(empty) == 1 else 'ies have'} empty "
+                   f"text ({_examples(empty)}): they retrieve nothing")
+    with_snapshot = [q.id for q in dataset.queries if q.context.get("snapshot")]
+    if with_snapshot:
+        without = [q.id for q in dataset.queries if not q.context.get("snapshot")]
+        if without:
+            out.append(f"{len(without):,} task(s) name no snapshot ({_examples(without)}): "
+                       "scored against the snapshot the other tasks name")
+    return out
+
+
+def _examples(items: list[str]) -> str:
+    shown = ", ".join(items[:SHOWN])
+    return shown + (f", … {len(items) - SHOWN:,} more" if len(items) > SHOWN else "")
