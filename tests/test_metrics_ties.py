@@ -83,3 +83,14 @@ def test_printed_metrics_are_trec_evals_on_the_written_run(tmp_path) -> None:
     for ours, theirs in OURS_TO_TREC.items():
         mean = float(np.mean([trec.get(q, {}).get(theirs, 0.0) for q in ds.queries.ids]))
         assert result.means[ours] == pytest.approx(mean, abs=1e-4)
+
+
+def test_a_metric_does_not_depend_on_which_others_are_asked_for() -> None:
+    # ndcg@10 alone would rank 10 deep; ties straddling rank 10 then lose the documents that
+    # trec_eval's order lifts from beyond it: every face ranks at least MIN_DEPTH deep
+    pipe = Pipeline(get_model("bm25"), tied_dataset(n_docs=800, n_queries=60))
+    alone = pipe.run(["ndcg@10"]).per_query["ndcg@10"]
+    with_others = pipe.run(list(OURS_TO_TREC)).per_query["ndcg@10"]
+    assert alone.tolist() == with_others.tolist()
+    shallow = pipe.run(["ndcg@10"], depth=10).per_query["ndcg@10"]
+    assert (shallow != alone).any()  # the data straddles the cut: the depth matters

@@ -28,11 +28,17 @@ from workbench.core.params import Params
 DEFAULT_METRICS = ("ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10")
 
 
+# Metrics read a ranking in trec_eval's tie order, which can pull a document tied at the cut
+# of a shallow ranking above one the cut kept: every face ranks at least this deep (the
+# window's depth), so that a metric is the same number in the window, a sweep and the CLI.
+MIN_DEPTH = 100
+
+
 def metric_depth(metric_names: Sequence[str]) -> int:
-    """The ranking depth the metrics need: the largest cut-off; a metric without one (`map`)
-    reads the first 1,000 results, trec_eval's default depth."""
+    """The ranking depth the metrics need: the largest cut-off, at least MIN_DEPTH; a metric
+    without one (`map`) reads the first 1,000 results, trec_eval's default depth."""
     cuts = [parse_metric(m)[1] for m in metric_names]
-    return max((1000 if k is None else k for k in cuts), default=10)
+    return max(MIN_DEPTH, *(1000 if k is None else k for k in cuts))
 
 
 @dataclass
