@@ -34,6 +34,16 @@ def panel(qtbot: QtBot, tmp_path: Path) -> TunePanel:
     return w
 
 
+def _run(qtbot: QtBot, panel: TunePanel) -> Any:
+    """Start and wait for the end (a failure ends the wait too, and the test with it)."""
+    with qtbot.waitSignal(panel.finished, timeout=RUN_MS) as blocker:
+        blocker.connect(panel.stopped)
+        panel.start_button.click()
+        assert panel.busy and not panel.start_button.isEnabled()
+    assert panel.outcome is not None, panel.status.text()
+    return panel.outcome
+
+
 def _settings(panel: TunePanel, *, trials: int, validation: str) -> None:
     panel.settings.budget.setValue(trials)
     panel.settings.validation.setCurrentIndex(panel.settings.validation.findData(validation))
@@ -55,10 +65,7 @@ def test_a_run_reports_trials_and_finishes(qtbot: QtBot, panel: TunePanel) -> No
     panel.checklist.rows["k1"].low.setValue(0.5)  # type: ignore[union-attr]
     reports: list[Any] = []
     panel.trial_done.connect(reports.append)
-    with qtbot.waitSignal(panel.finished, timeout=RUN_MS) as done:
-        panel.start()
-        assert panel.busy and not panel.start_button.isEnabled()
-    outcome, view = done.args[0], panel.view
+    outcome, view = _run(qtbot, panel), panel.view
     # 2 folds and the study on all queries, 4 trials each
     assert len(reports) == 12
     assert [r.study.rsplit("/", 1)[-1] for r in reports[::4]] == [
@@ -105,12 +112,27 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     s.set_param("k1", 0.9)
     s.recompute()
     before = dict(s.params)
-    with qtbot.waitSignal(panel.finished, timeout=RUN_MS) as done:
-        panel.start()
-    best = done.args[0].best
+    best = _run(qtbot, panel).best
     assert panel.settings.pin_first.isChecked()
     panel.apply_button.click()
     assert {n: s.params[n] for n in best} == best
     assert s.baseline is not None and s.baseline.params == before  # pinned first
     s.undo()
     assert s.params == before
+
+
+def test_the_window_tunes_from_tools_menu(qtbot: QtBot, window: Any, tmp_path: Path) -> None:
+    assert window.open_path(SAMPLES / "tea-beir")  # bm25: a quick study
+    window.show()
+    qtbot.waitExposed(window)
+    window.menu_actions.tune.trigger()
+    panel = window.charts.panels["TunePanel"]
+    assert window.charts.currentWidget() is panel and panel.checklist.rows
+    panel.settings.storage.setText(str(tmp_path / "s.db"))
+    panel.settings.storage.textEdited.emit(panel.settings.storage.text())
+    assert window.session.to_dict()["study_storage"] == str(tmp_path / "s.db")
+    _settings(panel, trials=3, validation="none")
+    _run(qtbot, panel)
+    assert len(panel.view.curve.values) == 3
+    shot = tmp_path / "tune.png"
+    assert window.grab().save(str(shot)) and shot.stat().st_size > 0

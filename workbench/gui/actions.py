@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from .main_window import MainWindow
 
 Key = QKeySequence.StandardKey
+TUNE_HEIGHT = 440  # the Tune panel's height that Tools ▸ Tune… makes room for
 
 
 class WindowActions:
@@ -69,6 +70,8 @@ class WindowActions:
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
         self.cancel = self._add(tools, "Cancel &prepare", window.loop.cancel_prepare)
+        tools.addSeparator()
+        self.tune = self._add(tools, "&Tune…", self.show_tune, "Ctrl+T")
 
         for event in (s.params_changed, s.model_changed, s.dataset_changed):
             event.connect(self._update_enabled)
@@ -104,6 +107,18 @@ class WindowActions:
     def _pick_model(self, mid: str) -> None:
         if self.w.session.model is None or self.w.session.model.id != mid:
             self.w.session.set_model(mid)
+
+    def show_tune(self) -> None:
+        """The Tune tab, brought forward with room for its charts."""
+        charts = self.w.charts
+        panel = charts.panels.get("TunePanel")
+        if panel is None:
+            return
+        charts.setCurrentWidget(panel)
+        top, bottom = self.w.v_split.sizes()
+        want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
+        if bottom < want and top + bottom > want + 300:
+            self.w.v_split.setSizes([top + bottom - want, want])
 
     # -- recent files -------------------------------------------------------------------------
 

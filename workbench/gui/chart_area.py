@@ -35,13 +35,16 @@ CHART_PANELS = (
     ("InjectionDiagnostics", "Injection"),
     ("EvalCases", "Eval cases"),
     ("ContextBundle", "Bundle"),
+    ("TunePanel", "Tune"),
 )
+# panels that live outside workbench.gui.charts: class name → module
+PANEL_MODULES = {"TunePanel": "workbench.gui.tune_panel"}
 
 
 def load_chart_class(name: str) -> type[QWidget] | None:
     """`workbench.gui.charts.<name>`, or None while that panel does not exist yet."""
     try:
-        module = importlib.import_module("workbench.gui.charts")
+        module = importlib.import_module(PANEL_MODULES.get(name, "workbench.gui.charts"))
     except ImportError as exc:
         log.debug("chart panels not available: %s", exc)
         return None

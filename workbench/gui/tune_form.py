@@ -128,7 +128,7 @@ class ParamChecklist(QWidget):
 class TuneSettings(QWidget):
     """Metric, budget, validation, sampler, seed, storage and "pin the baseline first"."""
 
-    def __init__(self, samplers: tuple[str, ...], parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         grid = QGridLayout(self)
         grid.setContentsMargins(0, 0, 0, 0)
@@ -149,8 +149,7 @@ class TuneSettings(QWidget):
         self.folds.setRange(2, 20)
         self.folds.setValue(5)
         self.folds.setPrefix("k = ")
-        self.sampler = QComboBox(self)
-        self.sampler.addItems(list(samplers))
+        self.sampler = QComboBox(self)  # filled by `set_choices`
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setPrefix("seed ")
@@ -180,7 +179,10 @@ class TuneSettings(QWidget):
     def _on_validation(self, *_: object) -> None:
         self.folds.setEnabled(self.validation.currentData() == "kfold")
 
-    def set_metrics(self, names: list[str]) -> None:
+    def set_choices(self, metrics: list[str], samplers: tuple[str, ...]) -> None:
+        if self.sampler.count() == 0:
+            self.sampler.addItems(list(samplers))
+        names = metrics
         current = self.objective.currentText()
         self.objective.clear()
         self.objective.addItems(names)

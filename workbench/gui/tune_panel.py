@@ -11,6 +11,7 @@ that a session never tuning should not pay) and again when the model or dataset 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -64,7 +65,7 @@ class TunePanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(scroll)
         content = QWidget()
-        content.setMinimumSize(1050, 400)
+        content.setMinimumSize(1050, 420)
         scroll.setWidget(content)
         row = QHBoxLayout(content)
         row.setContentsMargins(4, 4, 4, 4)
@@ -94,9 +95,7 @@ class TunePanel(QWidget):
         box.setWidgetResizable(True)
         box.setWidget(self.checklist)
         col.addWidget(box, 1)
-        from workbench.core.tuning.study import SAMPLERS  # the optimiser, on first use
-
-        self.settings = TuneSettings(SAMPLERS, form)
+        self.settings = TuneSettings(form)
         self.settings.storage.textEdited.connect(self._on_storage)
         col.addWidget(self.settings)
         buttons = QHBoxLayout()
@@ -147,12 +146,13 @@ class TunePanel(QWidget):
         if model is None:
             self.checklist.build([], [])
             return
-        from workbench.core.tuning.space import default_names
+        from workbench.core.tuning.space import default_names  # the optimiser, on first use
+        from workbench.core.tuning.study import SAMPLERS
 
         params = [p for p in model.schema if p.kind != "text"]
         params.sort(key=lambda p: p.stage != "live")  # live first, prepare-stage after
         self.checklist.build(params, default_names(model.schema))
-        self.settings.set_metrics(metric_choices(self.session))
+        self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         if self.outcome is not None and self.job is not None and self.job.model is not model:
             self.apply_button.setEnabled(False)
 
@@ -220,8 +220,10 @@ class TunePanel(QWidget):
         done = sum(f.trials for f in outcome.result.folds) + (
             outcome.result.final.trials if outcome.result.final not in outcome.result.folds
             else 0)
-        self._say(f"done: {done} trials stored in {outcome.storage.split('@')[-1]}"
+        where = outcome.storage.split("@")[-1].removeprefix("sqlite:///")
+        self._say(f"done: {done} trials, stored in {Path(where).name or where}"
                   + ("" if outcome.best else "; no trial succeeded"))
+        self.status.setToolTip(where)
         self.finished.emit(outcome)
 
     def _on_stopped(self, message: str) -> None:

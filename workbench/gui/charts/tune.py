@@ -20,7 +20,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, add_legend, fit_left_axis, make_plot
+from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, fit_left_axis, make_plot
 
 SMALL = (180, 120)  # the panel scrolls rather than squeeze a plot below this
 
@@ -61,14 +61,10 @@ class TrialCurve(_Chart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Trials", left="objective", bottom="trial", parent=parent)
         item = self.plot.getPlotItem()
-        legend = add_legend(self.plot)
         self.dots = item.plot([], [], pen=None, symbol="o", symbolSize=4,
-                              symbolBrush=pg.mkBrush(OTHER), symbolPen=None, name="trial")
-        self.train_line = item.plot([], [], pen=pg.mkPen(A_COLOR, width=2),
-                                    name="best on training")
-        self.held_line = item.plot([], [], pen=pg.mkPen(B_COLOR, width=2),
-                                   name="its held-out value")
-        legend.setColumnCount(3)
+                              symbolBrush=pg.mkBrush(OTHER), symbolPen=None)
+        self.train_line = item.plot([], [], pen=pg.mkPen(A_COLOR, width=2))
+        self.held_line = item.plot([], [], pen=pg.mkPen(B_COLOR, width=2))
         self.reset("")
 
     def reset(self, study: str, maximize: bool = True) -> None:
@@ -81,7 +77,13 @@ class TrialCurve(_Chart):
         self._held = math.nan
         for line in (self.dots, self.train_line, self.held_line):
             line.setData([], [])
-        self.say(study)
+        # the legend in the caption: drawn over the plot, it would hide the best trials
+        key = (f"<span style='color:{OTHER}'>●</span> trial &nbsp;<span style='color:{A_COLOR}'>"
+               f"━</span> best on training &nbsp;<span style='color:{B_COLOR}'>━</span> its "
+               "held-out value")
+        if study == "all":
+            key += " (none: this study tunes on every query)"
+        self.say(f"{study} &nbsp; {key}" if study else "")
 
     def add(self, number: int, train: float, held_out: float) -> None:
         """One finished trial: its training value and its held-out value (NaN if none)."""
