@@ -3,8 +3,9 @@
 A model splits into two stages:
 
 - `prepare(dataset, params, progress)` does everything the live parameters do not touch
-  (tokenising, term statistics, candidate generation, raw signals) and returns a picklable
-  `Prepared` object. The engine caches it on disk under a fingerprint of the model, its
+  (tokenising, term statistics, candidate generation, raw signals) and returns a `Prepared`
+  object of plain data (arrays, numbers, text, containers, the workbench's own classes). The
+  engine caches it on disk (arrays and JSON, never pickle) under a fingerprint of the model, its
   prepare-stage parameters and the dataset.
 - `combine(prepared, params)` applies the live parameters to the prepared arrays in a few
   vectorised numpy expressions over every (query, candidate) pair at once and returns `Scores`.
@@ -16,12 +17,12 @@ score, offset and limit. Explain, charts, movers and metrics are all views of `S
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import hashlib
 import json
 import os
-import pickle
 import stat
 import tempfile
 from abc import ABC, abstractmethod
@@ -120,7 +121,8 @@ class Model(ABC):
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
-        """Everything independent of the live parameters. Must be picklable."""
+        """Everything independent of the live parameters, as plain data that `state_codec`
+        can store (anything else still works, but is prepared again every time)."""
 
     @abstractmethod
     def combine(self, prepared: Any, params: Params) -> Scores:
@@ -187,7 +189,7 @@ def prepare_fingerprint(model: Model, dataset: Dataset, params: Params) -> str:
 @functools.cache
 def code_fingerprint() -> str:
     """A hash of the core's source, so a cache written by other code (an older checkout, a
-    changed tokenizer) is never unpickled into this code. Embeddings have their own cache,
+    changed tokenizer) is never read back into this code. Embeddings have their own cache,
     keyed by model and text, so this costs a re-prepare of seconds, not a re-embed."""
     core = Path(__file__).resolve().parent
     h = hashlib.sha256()
@@ -197,7 +199,8 @@ def code_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-_MAGIC = b"WBPREP1\n"
+_MAGIC = b"WBPREP2\n"
+CACHE_SUFFIX = ".state"
 
 
 def prepare(model: Model, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS,
@@ -205,12 +208,14 @@ def prepare(model: Model, dataset: Dataset, params: Params, progress: Progress =
     """Run (or load from the disk cache) the model's prepare stage.
 
     The cache file is written to a temporary name and renamed, and carries a SHA-256 of its
-    payload: a truncated or corrupt file is detected, removed and rebuilt, never trusted.
+    payload: a truncated or corrupt file is detected, removed and rebuilt, never trusted. The
+    payload is arrays and JSON (`state_codec`), never pickle: a file dropped into a shared
+    cache folder cannot run code.
     """
     if not use_cache:
         return model.prepare(dataset, params, progress)
     fingerprint = prepare_fingerprint(model, dataset, params)
-    path = cache_dir() / "prepared" / f"{model.id}-{fingerprint}.pkl"
+    path = cache_dir() / "prepared" / f"{model.id}-{fingerprint}{CACHE_SUFFIX}"
     cached = _read_cache(path)
     if cached is not None:
         progress(1.0, "loaded from cache")
@@ -221,32 +226,44 @@ def prepare(model: Model, dataset: Dataset, params: Params, progress: Progress =
 
 
 def _read_cache(path: Path) -> Any:
+    from workbench.core import state_codec
+
     try:
         blob = path.read_bytes()
     except OSError:
         return None
     head = len(_MAGIC) + 32
     if len(blob) < head or not blob.startswith(_MAGIC):
-        path.unlink(missing_ok=True)
+        _discard(path)
         return None
     digest, payload = blob[len(_MAGIC):head], blob[head:]
     if hashlib.sha256(payload).digest() != digest:
-        path.unlink(missing_ok=True)
+        _discard(path)
         return None
     try:
-        return pickle.loads(payload)
+        return state_codec.loads(payload)
     except Exception:  # an unreadable cache is rebuilt, whatever the reason
-        path.unlink(missing_ok=True)
+        _discard(path)
         return None
 
 
 def _write_cache(path: Path, prepared: Any) -> None:
-    payload = pickle.dumps(prepared, protocol=pickle.HIGHEST_PROTOCOL)
+    from workbench.core import state_codec
+
+    try:
+        payload = state_codec.dumps(prepared)
+    except state_codec.UnsupportedState:
+        return  # state the codec cannot hold is prepared again next time
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(path, _MAGIC + hashlib.sha256(payload).digest() + payload)
     except OSError:
         pass  # a cache that cannot be written only costs time
+
+
+def _discard(path: Path) -> None:
+    with contextlib.suppress(OSError):  # a read-only cache: left in place, and ignored
+        path.unlink(missing_ok=True)
 
 
 def _current_umask() -> int:

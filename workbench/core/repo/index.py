@@ -58,7 +58,7 @@ def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[s
     key = hashlib.sha256(json.dumps(
         [INDEX_VERSION, engine.code_fingerprint(), commit, list(include), list(exclude),
          churn_days, max_commit_files, at]).encode()).hexdigest()[:32]
-    cache = engine.cache_dir() / "repo-index" / f"{key}.pkl"
+    cache = engine.cache_dir() / "repo-index" / f"{key}{engine.CACHE_SUFFIX}"
     cached = engine._read_cache(cache) if use_cache else None
     if isinstance(cached, RepoIndex):
         index = dataclasses.replace(cached, root=str(repo))
