@@ -92,9 +92,9 @@ def _model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
     warn_repeated(assignments)
     params = model.schema.resolve(overrides)
     if "embedding_model" in params:  # a model that is not there is said before any work
-        from workbench.core.embeddings import resolve_model_path
+        from workbench.core.embeddings import get_encoder
 
-        resolve_model_path(str(params["embedding_model"]))
+        get_encoder(str(params["embedding_model"]))
     return model, params
 
 
