@@ -12,11 +12,12 @@ first embedding run of ~10 s plus torch's import.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
@@ -52,6 +53,29 @@ def style(app: QApplication) -> None:
         app.setStyleSheet(qss.read_text(encoding="utf-8"))
 
 
+def quit_on_sigint(app: QApplication) -> Callable[[], None]:
+    """Ctrl-C in the terminal closes the windows (saving their layout) and ends the loop.
+
+    Python runs a signal handler only between its own bytecodes, and Qt's event loop is C++:
+    without Python code running, Ctrl-C waits forever. A timer that wakes the interpreter a few
+    times a second lets the handler run. Returns a function that puts things back."""
+    def handler(signum: int, frame: object) -> None:
+        app.closeAllWindows()
+        app.quit()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = QTimer(app)
+    timer.timeout.connect(lambda: None)
+    timer.start(200)
+
+    def restore() -> None:
+        timer.stop()
+        timer.deleteLater()
+        signal.signal(signal.SIGINT, previous)
+
+    return restore
+
+
 def default_dataset() -> Path:
     return SAMPLES / DEFAULT_SAMPLE
 
@@ -84,4 +108,8 @@ def run(data: str | None = None, model: str | None = None) -> int:
     window.show()
     if not window.open_path(target or default_dataset(), model=model) and target:
         window.open_path(default_dataset())
-    return app.exec()
+    restore = quit_on_sigint(app)
+    try:
+        return app.exec()
+    finally:
+        restore()
