@@ -38,7 +38,7 @@ def metric_depth(metric_names: Sequence[str]) -> int:
     """The ranking depth the metrics need: the largest cut-off, at least MIN_DEPTH; a metric
     without one (`map`) reads the first 1,000 results, trec_eval's default depth."""
     cuts = [parse_metric(m)[1] for m in metric_names]
-    return max(MIN_DEPTH, *(1000 if k is None else k for k in cuts))
+    return max([MIN_DEPTH, *(1000 if k is None else k for k in cuts)])
 
 
 @dataclass
