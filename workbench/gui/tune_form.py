@@ -1,38 +1,35 @@
-"""What a tuning run searches and how: the model's parameters with a tick and a range each, and
-the run's settings (metric, budget, validation, sampler, seed, storage). `choices()` gives
-the keyword arguments of `job_from_session`.
-
-Ticked at first: the parameters the core tunes when none are named (`default_names`: live,
-numeric / choice / bool, not a paging or display knob). Prepare-stage choices may be ticked
-too: each distinct prepared state is then built once (which may mean re-embedding).
+"""The Tune panel's left column: the parameters to search (`ParamChecklist`), the run's
+settings (metric, budget, validation, sampler, seed, storage; `choices()` gives the keyword
+arguments of `job_from_session`), Start / Cancel / Apply best, a progress bar and a status line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
 from workbench.core.cases import has_cases
-from workbench.core.params import Param, ParamError
 from workbench.core.session import TuningSession
 
-from .param_editors import tooltip
+from .tune_params import MUTED, ParamChecklist
 
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
-MUTED = "color:#57606a"
 
 
 def metric_choices(session: TuningSession) -> list[str]:
@@ -44,85 +41,6 @@ def metric_choices(session: TuningSession) -> list[str]:
     if model is not None and model.id == "codeledger":
         out.append("bundle_recall")
     return out or list(RANKING_METRICS)
-
-
-def _decimals(step: float) -> int:
-    text = f"{step:g}"
-    return len(text.split(".")[1]) if "." in text else 0
-
-
-@dataclass
-class ParamRow:
-    param: Param
-    tick: QCheckBox
-    low: QDoubleSpinBox | None  # numeric parameters only
-    high: QDoubleSpinBox | None
-
-
-class ParamChecklist(QWidget):
-    """One row per parameter: tick, label, and low / high for numbers (else its choices)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.rows: dict[str, ParamRow] = {}
-        self.grid = QGridLayout(self)
-        self.grid.setContentsMargins(2, 2, 2, 2)
-        self.grid.setHorizontalSpacing(6)
-        self.grid.setVerticalSpacing(2)
-
-    def build(self, params: list[Param], ticked: list[str]) -> None:
-        while self.grid.count():
-            item = self.grid.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        self.rows = {}
-        for i, p in enumerate(params):
-            tick = QCheckBox(p.label + (" (prepare)" if p.stage == "prepare" else ""), self)
-            tick.setToolTip(tooltip(p) + ("\nprepare stage: each value is prepared once (may "
-                                          "re-embed)" if p.stage == "prepare" else ""))
-            tick.setChecked(p.name in ticked)
-            self.grid.addWidget(tick, i, 0)
-            low = high = None
-            if p.kind in ("float", "int") and p.low is not None and p.high is not None:
-                low, high = self._spin(p, p.low), self._spin(p, p.high)
-                self.grid.addWidget(low, i, 1)
-                self.grid.addWidget(high, i, 2)
-            else:
-                text = ", ".join(p.choices) if p.kind == "choice" else "false, true"
-                note = QLabel(text, self)
-                note.setStyleSheet(MUTED)
-                note.setToolTip(text)
-                self.grid.addWidget(note, i, 1, 1, 2)
-            self.rows[p.name] = ParamRow(p, tick, low, high)
-        self.grid.setColumnStretch(0, 1)
-        self.grid.setRowStretch(len(params), 1)
-
-    def _spin(self, p: Param, value: float) -> QDoubleSpinBox:
-        spin = QDoubleSpinBox(self)
-        low, high = float(p.low or 0), float(p.high or 0)
-        step = p.step or (1.0 if p.kind == "int" else (high - low) / 100)
-        spin.setDecimals(_decimals(step))
-        spin.setRange(low, high)
-        spin.setSingleStep(step)
-        spin.setValue(value)
-        spin.setMinimumWidth(64)
-        return spin
-
-    def names(self) -> list[str]:
-        return [n for n, r in self.rows.items() if r.tick.isChecked()]
-
-    def ranges(self) -> dict[str, tuple[float, float]]:
-        """The ticked numeric parameters whose range was narrowed."""
-        out = {}
-        for n, r in self.rows.items():
-            if r.tick.isChecked() and r.low is not None and r.high is not None:
-                low, high = r.low.value(), r.high.value()
-                if (low, high) != (r.param.low, r.param.high):
-                    if low > high:
-                        raise ParamError(f"{r.param.label}: low {low:g} is above high {high:g}")
-                    out[n] = (low, high)
-        return out
 
 
 class TuneSettings(QWidget):
@@ -197,3 +115,49 @@ class TuneSettings(QWidget):
                 "validation": str(self.validation.currentData()),
                 "folds": self.folds.value(), "sampler": self.sampler.currentText(),
                 "seed": self.seed.value(), "storage": self.storage.text().strip()}
+
+
+class TuneForm(QWidget):
+    """Parameters, settings, the buttons, the progress bar and the status line, in a column
+    whose wrapped labels do not ask for height-for-width (the panel's scroll area would
+    otherwise size the whole panel by the plots' preferred height, not the view's)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFixedWidth(380)
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(4)
+        title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
+                       "(range: low, high)</span>", self)
+        title.setStyleSheet("font-weight: 600;")
+        col.addWidget(title)
+        self.checklist = ParamChecklist()
+        box = QScrollArea(self)
+        box.setWidgetResizable(True)
+        box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        box.setWidget(self.checklist)
+        col.addWidget(box, 1)
+        self.settings = TuneSettings(self)
+        col.addWidget(self.settings)
+        buttons = QHBoxLayout()
+        self.start_button = QPushButton("Start", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.apply_button = QPushButton("Apply best", self)
+        self.apply_button.setToolTip("move the sliders to the tuned values (Edit ▸ Undo "
+                                     "restores them)")
+        for b in (self.start_button, self.cancel_button, self.apply_button):
+            buttons.addWidget(b)
+        col.addLayout(buttons)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        col.addWidget(self.progress)
+        self.status = QLabel("", self)
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet(MUTED)
+        col.addWidget(self.status)
+
+    def hasHeightForWidth(self) -> bool:  # Qt override
+        return False

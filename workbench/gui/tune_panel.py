@@ -18,9 +18,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -30,19 +27,12 @@ from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .tune_form import MUTED, ParamChecklist, TuneSettings, metric_choices
+from .tune_form import TuneForm, metric_choices
+from .tune_params import MUTED
 from .tune_results import TuneView
 from .tune_runner import TuneRunner
 
 ERROR = "color:#c0392b"
-
-
-class _Column(QWidget):
-    """A column whose wrapped labels do not ask for height-for-width: the panel's scroll area
-    would otherwise size the whole panel by the plots' preferred height, not the view's."""
-
-    def hasHeightForWidth(self) -> bool:  # Qt override
-        return False
 
 
 class TunePanel(QWidget):
@@ -81,41 +71,12 @@ class TunePanel(QWidget):
                               (session.dataset_changed, self._on_session_changed)])
 
     def _build_form(self, parent: QWidget) -> QWidget:
-        form = _Column(parent)
-        form.setFixedWidth(380)
-        col = QVBoxLayout(form)
-        col.setContentsMargins(0, 0, 0, 0)
-        col.setSpacing(4)
-        title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
-                       "(range: low, high)</span>", form)
-        title.setStyleSheet("font-weight: 600;")
-        col.addWidget(title)
-        self.checklist = ParamChecklist()
-        box = QScrollArea(form)
-        box.setWidgetResizable(True)
-        box.setWidget(self.checklist)
-        col.addWidget(box, 1)
-        self.settings = TuneSettings(form)
+        form = TuneForm(parent)
+        self.checklist, self.settings = form.checklist, form.settings
+        self.start_button, self.cancel_button = form.start_button, form.cancel_button
+        self.apply_button, self.progress, self.status = (form.apply_button, form.progress,
+                                                         form.status)
         self.settings.storage.textEdited.connect(self._on_storage)
-        col.addWidget(self.settings)
-        buttons = QHBoxLayout()
-        self.start_button = QPushButton("Start", form)
-        self.cancel_button = QPushButton("Cancel", form)
-        self.apply_button = QPushButton("Apply best", form)
-        self.apply_button.setToolTip("move the sliders to the tuned values (Edit ▸ Undo "
-                                     "restores them)")
-        for b in (self.start_button, self.cancel_button, self.apply_button):
-            buttons.addWidget(b)
-        col.addLayout(buttons)
-        self.progress = QProgressBar(form)
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.progress.setMaximumHeight(10)
-        col.addWidget(self.progress)
-        self.status = QLabel("", form)
-        self.status.setWordWrap(True)
-        self.status.setStyleSheet(MUTED)
-        col.addWidget(self.status)
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.apply_button.clicked.connect(self.apply_best)

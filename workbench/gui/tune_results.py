@@ -62,6 +62,9 @@ def verdict(result: Any, objective: str) -> str:
         if tuned.size:
             sd = float(tuned.std(ddof=1)) if tuned.size > 1 else 0.0
             lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
+    if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
+        lines.append(f"<span style='color:{WORSE.name()}'>no trial beat the starting values "
+                     "even on training: run more trials (Apply best would make it worse)</span>")
     if final.train_best:
         label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                  else "training")
@@ -73,6 +76,12 @@ def verdict(result: Any, objective: str) -> str:
             + " trials")
     lines.append(f"<span style='color:{MUTED}'>{result.validation.describe}; {each}</span>")
     return "<br>".join(lines)
+
+
+def _worse(objective: str, tuned: float, start: float) -> bool:
+    from workbench.core.tuning.objectives import direction
+
+    return tuned < start if direction(objective) == "maximize" else tuned > start
 
 
 def _studies(result: Any) -> list[Any]:
@@ -155,6 +164,7 @@ class TuneView(QWidget):
         grid.addWidget(self.contour, 1, 2)
         for c in range(3):
             grid.setColumnStretch(c, 1)
+        self.clear("Start a run: its result shows here.")
 
     def clear(self, text: str) -> None:
         self.curve.reset("")
@@ -162,6 +172,8 @@ class TuneView(QWidget):
         self.importance.show_importances({})
         self.slice.show_slice("", [], [])
         self.contour.show_pairs(("", ""), [], [], [])
+        for chart in (self.importance, self.slice, self.contour):
+            chart.say("after a run")
 
     def add_trial(self, report: Any, maximize: bool) -> None:
         """One trial's report: a new study (the next fold) starts a new curve."""
@@ -176,16 +188,18 @@ class TuneView(QWidget):
         that tuned the settings to ship, against the most important parameters."""
         labels = {p.name: p.label for p in job.model.schema}
         self.results.show_result(outcome.result, outcome.best, job.objective, labels)
-        self.importance.show_importances(outcome.importances)
+        self.importance.show_importances({labels.get(n, n): v
+                                          for n, v in outcome.importances.items()})
         points = outcome.trials
         ranked = [n for n in outcome.importances if n in job.names] or list(job.names)
         y = [p.train for p in points]
         first = ranked[0]
-        self.slice.show_slice(first, [p.params.get(first) for p in points], y)
+        self.slice.show_slice(labels.get(first, first), [p.params.get(first) for p in points], y)
         self.slice.plot.getPlotItem().setLabel("left", job.objective, color=INK)
         if len(ranked) >= 2:
             a, b = ranked[0], ranked[1]
-            self.contour.show_pairs((a, b), [p.params.get(a) for p in points],
+            self.contour.show_pairs((labels.get(a, a), labels.get(b, b)),
+                                    [p.params.get(a) for p in points],
                                     [p.params.get(b) for p in points], y)
         else:
             self.contour.say("needs two tuned parameters")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, fit_left_axis, make_plot
 
 SMALL = (180, 120)  # the panel scrolls rather than squeeze a plot below this
+TOP_BARS = 8  # importances drawn (the rest share little and their labels would overlap)
 
 
 class _Chart(QWidget):
@@ -113,20 +114,21 @@ class ImportanceBars(_Chart):
             item.removeItem(self.bars)
             self.bars = None
         self.shares = dict(shares)
-        names = list(shares)[::-1]  # the most important on top
+        ranked = sorted(shares, key=lambda n: -shares[n])[:TOP_BARS]
+        names = ranked[::-1]  # the most important on top
         axis = item.getAxis("left")
         axis.setTicks([[(float(i), n) for i, n in enumerate(names)]])
         fit_left_axis(self.plot, names)
         if not names:
             self.say("needs two trials or more")
             return
-        self.say("")
+        self.say(f"top {TOP_BARS} of {len(shares)}" if len(shares) > TOP_BARS else "")
         self.bars = pg.BarGraphItem(x0=0, y=np.arange(len(names), dtype=np.float64),
                                     height=0.6, width=[shares[n] for n in names],
                                     brush=pg.mkBrush(A_COLOR), pen=pg.mkPen(None))
         item.addItem(self.bars)
         item.setYRange(-0.6, len(names) - 0.4, padding=0)
-        item.setXRange(0, max(shares.values()) * 1.05 or 1.0, padding=0)
+        item.setXRange(0, shares[ranked[0]] * 1.05 or 1.0, padding=0)
 
 
 class SliceChart(_Chart):

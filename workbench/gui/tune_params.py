@@ -1,0 +1,115 @@
+"""The parameters a tuning run may search, one row each: a tick, the label (elided; a click
+on it toggles the tick), and low / high for numbers (else the values a choice takes).
+
+Ticked at first: the parameters the core tunes when none are named (`default_names`: live,
+numeric / choice / bool, not a paging or display knob). Prepare-stage choices may be ticked
+too: each distinct prepared state is then built once (which may mean re-embedding).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QGridLayout, QWidget
+
+from workbench.core.params import Param, ParamError
+
+from .param_editors import ElidedLabel, tooltip
+
+MUTED = "color:#57606a"
+
+
+def _decimals(step: float) -> int:
+    text = f"{step:g}"
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+class _TickLabel(ElidedLabel):
+    """A parameter's label, elided to the column; a click toggles its tick."""
+
+    def __init__(self, text: str, tick: QCheckBox, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.tick = tick
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override
+        self.tick.toggle()
+        event.accept()
+
+
+@dataclass
+class ParamRow:
+    param: Param
+    tick: QCheckBox
+    low: QDoubleSpinBox | None  # numeric parameters only
+    high: QDoubleSpinBox | None
+
+
+class ParamChecklist(QWidget):
+    """One row per parameter: tick, label, and low / high for numbers (else its choices)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rows: dict[str, ParamRow] = {}
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(2, 2, 2, 2)
+        self.grid.setHorizontalSpacing(6)
+        self.grid.setVerticalSpacing(2)
+
+    def build(self, params: list[Param], ticked: list[str]) -> None:
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        self.rows = {}
+        for i, p in enumerate(params):
+            tick = QCheckBox(self)
+            tick.setChecked(p.name in ticked)
+            label = _TickLabel(p.label + (" (prepare)" if p.stage == "prepare" else ""), tick,
+                               self)
+            label.setToolTip(tooltip(p) + ("\nprepare stage: each value is prepared once "
+                                           "(may re-embed)" if p.stage == "prepare" else ""))
+            tick.setToolTip(label.toolTip())
+            self.grid.addWidget(tick, i, 0)
+            self.grid.addWidget(label, i, 1)
+            low = high = None
+            if p.kind in ("float", "int") and p.low is not None and p.high is not None:
+                low, high = self._spin(p, p.low), self._spin(p, p.high)
+                self.grid.addWidget(low, i, 2)
+                self.grid.addWidget(high, i, 3)
+            else:
+                text = ", ".join(p.choices) if p.kind == "choice" else "false, true"
+                note = ElidedLabel(text, self)
+                note.setStyleSheet(MUTED)
+                note.setToolTip(text)
+                self.grid.addWidget(note, i, 2, 1, 2)
+            self.rows[p.name] = ParamRow(p, tick, low, high)
+        self.grid.setColumnStretch(1, 1)
+        self.grid.setRowStretch(len(params), 1)
+
+    def _spin(self, p: Param, value: float) -> QDoubleSpinBox:
+        spin = QDoubleSpinBox(self)
+        low, high = float(p.low or 0), float(p.high or 0)
+        step = p.step or (1.0 if p.kind == "int" else (high - low) / 100)
+        spin.setDecimals(_decimals(step))
+        spin.setRange(low, high)
+        spin.setSingleStep(step)
+        spin.setValue(value)
+        spin.setMinimumWidth(64)
+        return spin
+
+    def names(self) -> list[str]:
+        return [n for n, r in self.rows.items() if r.tick.isChecked()]
+
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        """The ticked numeric parameters whose range was narrowed."""
+        out = {}
+        for n, r in self.rows.items():
+            if r.tick.isChecked() and r.low is not None and r.high is not None:
+                low, high = r.low.value(), r.high.value()
+                if (low, high) != (r.param.low, r.param.high):
+                    if low > high:
+                        raise ParamError(f"{r.param.label}: low {low:g} is above high {high:g}")
+                    out[n] = (low, high)
+        return out
