@@ -47,9 +47,11 @@ def run_tune_bench(trials: int = 60, repeats: int = 15) -> int:
     rows: list[list[str | int]] = []
     rates: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for label, shared in (("default storage (SQLite file, in-memory copy)", False),
-                              ("shared storage (SQLite used directly)", True)):
-            url = storage_url(str(Path(tmp) / f"{shared}.db"), Path(tmp) / "x.db")
+        for label, name, shared in (
+                ("SQLite file, in-memory copy (default)", "a.db", False),
+                ("journal file, in-memory copy (--storage x.log)", "b.log", False),
+                ("SQLite used directly (--workers)", "c.db", True)):
+            url = storage_url(str(Path(tmp) / name), Path(tmp) / "x.db")
             spec = TuneSpec(space, ("ndcg@10",), trials=trials, storage=url, shared=shared)
             per_trial: list[float] = []
             last = [time.perf_counter()]

@@ -55,7 +55,8 @@ def add_tune_command(sub: Any) -> None:
     p.add_argument("--sampler", default="tpe", choices=SAMPLERS)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--storage", metavar="FILE|URL", help="study storage: an SQLite file "
-                   "(default: studies.db in the cache folder) or postgresql://user@host/db")
+                   "(default: studies.db in the cache folder), a .log file (optuna's journal: "
+                   "much faster per trial with many parameters) or postgresql://user@host/db")
     p.add_argument("--study", metavar="NAME", help="study name (default: derived from the "
                    "settings, so the same command continues the same study)")
     p.add_argument("--fresh", action="store_true", help="start the study anew")
@@ -88,7 +89,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,
         seed=args.seed, split_masks=split_masks)
     storage = tuning.storage_url(args.storage, cache_dir() / "studies.db")
-    shared = args.workers > 1 or worker or not storage.startswith("sqlite")
+    shared = args.workers > 1 or worker or storage.startswith("postgresql")
     spec = tuning.TuneSpec(space, objectives, constraints, args.sampler, args.seed,
                            None if args.trials is None and args.timeout else
                            (args.trials or 100), args.timeout, storage, args.study or "",

@@ -174,7 +174,7 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     if not best:
         return FoldResult(label, study.study_name, n, {}, (), train_default, nan, nan)
     chosen = best[0]
-    params = {k: round(v, 10) if isinstance(v, float) else v for k, v in chosen.params.items()}
+    params = spec.space.snap(chosen.params)
     tuned = evaluator.evaluate(params)
     held_t, held_d = nan.copy(), nan.copy()
     if test is not None:
@@ -183,8 +183,8 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     front = []
     if len(spec.objectives) > 1:
         for t in best:
-            per_q = evaluator.evaluate(t.params)
-            front.append({"number": t.number, "params": dict(t.params),
+            per_q = evaluator.evaluate(spec.space.snap(t.params))
+            front.append({"number": t.number, "params": spec.space.snap(t.params),
                           "train": list(t.values),
                           "held_out": [masked_mean(per_q[o], test) for o in spec.objectives]
                           if test is not None else []})

@@ -46,6 +46,17 @@ class Dimension:
             return [round(v) for v in out]
         return [round(v, 10) for v in out]
 
+    def snap(self, value: Any) -> ParamValue:
+        """A sampled value as the slider would hold it: on the step grid, within range."""
+        if self.kind in ("choice", "bool"):
+            return value  # type: ignore[no-any-return]
+        if self.kind == "int":
+            return int(value)
+        v = min(self.high, max(self.low, float(value)))
+        if self.step:
+            v = self.low + round((v - self.low) / self.step) * self.step
+        return round(min(self.high, v), 10)
+
     def describe(self) -> str:
         if self.kind in ("choice", "bool"):
             return "{" + ", ".join(str(c) for c in self.choices) + "}"
@@ -60,6 +71,11 @@ class SearchSpace:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(d.name for d in self.dimensions)
+
+    def snap(self, params: Mapping[str, Any]) -> dict[str, ParamValue]:
+        """Sampled parameters (an optuna trial's) as the trial evaluated them."""
+        dims = {d.name: d for d in self.dimensions}
+        return {k: dims[k].snap(v) if k in dims else v for k, v in params.items()}
 
     def prepare_names(self) -> tuple[str, ...]:
         return tuple(d.name for d in self.dimensions if d.stage == "prepare")

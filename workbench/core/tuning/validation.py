@@ -56,7 +56,7 @@ def holdout(train: Mask, test: Mask, describe: str) -> Validation:
         raise ParamError("the training split has no judged queries")
     if not test.any():
         raise ParamError("the held-out split has no judged queries")
-    return Validation("holdout", (Fold("held-out", train, test),), describe, train)
+    return Validation("holdout", (Fold("split", train, test),), describe, train)
 
 
 def kfold(counted: Mask, k: int, seed: int) -> Validation:
@@ -89,7 +89,7 @@ def time_split(dataset: Dataset, counted: Mask, fraction: float) -> Validation:
     train = np.zeros(counted.size, bool)
     train[ordered[:n_train]] = True
     test = counted & ~train
-    return Validation("time", (Fold("newer tasks", train, test),),
+    return Validation("time", (Fold("time-split", train, test),),
                       f"time split: {n_train} older tasks tune, {len(ordered) - n_train} newer "
                       "held out", train)
 
