@@ -198,3 +198,17 @@ def test_a_narrowed_float_range_stays_on_the_slider_grid():
     values = dim.values()
     assert values[0] == pytest.approx(0.33) and values[-1] <= 0.91 + 1e-12
     assert np.allclose(np.diff(values), 0.05)
+
+
+def test_the_first_trial_is_the_starting_point_so_a_tie_keeps_it(tmp_path):
+    ds = load_dataset(SAMPLES / "code-repo")
+    model = get_model("codeledger")
+    start = {"w_keyword": 0.45, "w_centrality": 0.2}
+    ev = Evaluator(model, ds, start, ["bundle_recall"])
+    validation = time_split(ds, ev.counted(), 0.5)
+    # the older tasks' bundles already hold every needed file at these values
+    assert masked_mean(ev.evaluate({})["bundle_recall"], validation.folds[0].train) == 1.0
+    space = build_space(model.schema, ["w_keyword", "w_centrality", "w_churn"])
+    result = tune(ev, validation, _spec(tmp_path, space, trials=8, objectives=("bundle_recall",)))
+    assert result is not None
+    assert result.final.best == {**start, "w_churn": model.schema["w_churn"].default}

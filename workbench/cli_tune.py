@@ -109,7 +109,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     try:
         with progress_bar("tuning") as bar:
             result = tuning.tune(evaluator, validation, spec, on_trial=_reporter(bar, spec,
-                                 validation, space), progress=Progress())
+                                 validation, space), progress=Progress(),
+                                 report=_also_measures(model, dataset, objectives))
     except KeyboardInterrupt:
         print("interrupted: the trials done are stored; run the same command again to "
               "continue", file=sys.stderr)
@@ -122,6 +123,18 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.out:
         _write_out(Path(args.out), result, model, params, dataset.name)
     return EXIT_OK
+
+
+def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> list[str]:
+    """What the closing report also compares on the held-out queries."""
+    from workbench.core.cases import has_cases
+
+    names = ["ndcg@10", "mrr@10", "r@10", "r@100"] if dataset.qrels else []
+    if model.id == "codeledger":
+        names += ["bundle_recall", "bundle_precision", "bundle_files", "bundle_tokens"]
+    if has_cases(dataset):
+        names.append("cases")
+    return [n for n in names if n not in objectives]
 
 
 def _check_args(args: argparse.Namespace, usage: type[Exception]) -> None:

@@ -53,6 +53,10 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         table.append([f"{primary} held-out", _m(t.mean_a), _m(t.mean_b), _d(t.delta),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
+    if result.also:
+        print("\nthe same held-out queries, other measures (not tuned for):")
+        print(format_table(["", "defaults", "tuned", "Δ"], [
+            [name, _m(d), _m(t), _d(t - d)] for name, (d, t) in result.also.items()]))
     if result.validation.kind == "kfold":
         means = result.fold_means
         tuned = [m[1] for m in means]

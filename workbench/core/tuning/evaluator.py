@@ -88,6 +88,18 @@ class Evaluator:
         self._hints[key] = result.ranking.pair
         return result
 
+    def report(self, values: Mapping[str, ParamValue],
+               names: Sequence[str]) -> dict[str, NDArray[np.float64]]:
+        """Per-query values of other measures (the closing report's): a separate, deeper run
+        than a trial's, not used to tune."""
+        params = self.params(values)
+        metrics = list(dict.fromkeys([*self.metrics, *ranking_metrics(names)]))
+        depth = max(self.depth, metric_depth(metrics) if metrics else 0)
+        result = run_live(self.model, self.prepared(params), params, self.judgments, metrics,
+                          depth)
+        return {n: per_query(n, result, self.context) for n in names
+                if n in result.per_query or n not in metrics}
+
     def evaluate(self, values: Mapping[str, ParamValue]) -> dict[str, NDArray[np.float64]]:
         """Each objective's per-query values, float64 (Q,), NaN where a query does not count."""
         result = self.run(values)

@@ -69,6 +69,8 @@ class TuneResult:
     final: FoldResult  # tuned on `validation.final_train`: the settings to ship
     test: PairedTest | None  # defaults vs tuned on every held-out query
     studies: dict[str, Any] = field(default_factory=dict)  # label → optuna.Study
+    # other measures on the same held-out queries: name → (defaults mean, tuned mean)
+    also: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def fold_means(self) -> list[tuple[float, float]]:
@@ -131,9 +133,10 @@ def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation)
 
 def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
          on_trial: st.OnTrial | None = None, progress: Progress = NO_PROGRESS,
-         score: bool = True) -> TuneResult | None:
+         score: bool = True, report: Sequence[str] = ()) -> TuneResult | None:
     """Run (or continue) every study of the validation. `score=False` only adds trials (a
-    helper worker); the process that reports calls it with True."""
+    helper worker); the process that reports calls it with True. `report`: other measures
+    to compare on the held-out queries (`TuneResult.also`)."""
     storage = open_storage(spec.storage)
     base = study_name(spec, evaluator, validation)
     cfg = config(spec, evaluator, validation)
@@ -147,7 +150,7 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
                                   bool(spec.constraints), spec.space)
         handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
                             {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
-                            shared=spec.shared)
+                            shared=spec.shared, start=evaluator.base)
         st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                       test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
                       progress=progress.span(i / len(runs), (i + 1) / len(runs)))
@@ -159,9 +162,30 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
                for label, study, train, test in studies]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
-    return TuneResult(spec, validation, dict(evaluator.base), folds, final,
-                      _paired(folds) if folds else None,
-                      {label: study for label, study, _, _ in studies})
+    result = TuneResult(spec, validation, dict(evaluator.base), folds, final,
+                        _paired(folds) if folds else None,
+                        {label: study for label, study, _, _ in studies})
+    if report and folds:
+        result.also = _also(evaluator, folds, report)
+    return result
+
+
+def _also(evaluator: Evaluator, folds: Sequence[FoldResult],
+          names: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """Each measure's held-out mean at the defaults and at each fold's tuned settings (every
+    held-out query scored by the settings its own fold found)."""
+    default = evaluator.report({}, names)
+    tuned: dict[str, NDArray[np.float64]] = {
+        n: np.full(evaluator.n_queries, np.nan) for n in default}
+    held = np.zeros(evaluator.n_queries, bool)
+    for f in folds:
+        if not f.best:
+            continue
+        test = ~np.isnan(f.held_default)
+        held |= test
+        for n, v in evaluator.report(f.best, list(default)).items():
+            tuned[n][test] = v[test]
+    return {n: (masked_mean(default[n], held), masked_mean(tuned[n], held)) for n in default}
 
 
 def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: TuneSpec,

@@ -151,17 +151,23 @@ def _safe(url: str) -> str:
 def open_study(storage: optuna.storages.BaseStorage, name: str, objectives: Sequence[str],
                sampler: optuna.samplers.BaseSampler, config: Mapping[str, Any],
                space: SearchSpace, grid: bool, *, fresh: bool = False,
-               shared: bool = False) -> Handle:
+               shared: bool = False, start: Mapping[str, ParamValue] | None = None) -> Handle:
     """Create the study, or load it when it exists with the same settings; unless `shared`,
-    work on an in-memory copy of it."""
+    work on an in-memory copy of it. A new study's first trial is `start` (the values the
+    run starts from, where the space holds them): among settings that tie on the training
+    queries the earliest trial is reported, so a tie keeps the starting values."""
+    first = _within(space, start)
     stored = _open_stored(storage, name, objectives, sampler, config, space,
-                          grid and shared, fresh=fresh)
+                          grid and shared, fresh=fresh,
+                          start=first if shared and not grid else None)
     if shared:
         return Handle(stored, stored, mirror=False)
     work = optuna.create_study(sampler=sampler, study_name=name,
                                directions=[direction(o) for o in objectives])
     done = stored.get_trials(deepcopy=False, states=FINISHED)
     work.add_trials(done)
+    if not done and not grid and first is not None:
+        work.enqueue_trial(first)
     if grid:
         seen = [t.params for t in done]
         for point in grid_points(space):
@@ -170,13 +176,33 @@ def open_study(storage: optuna.storages.BaseStorage, name: str, objectives: Sequ
     return Handle(work, stored, mirror=True)
 
 
+def _within(space: SearchSpace, start: Mapping[str, ParamValue] | None
+            ) -> dict[str, ParamValue] | None:
+    """`start` restricted to the space's dimensions, None when a value lies outside them."""
+    if start is None:
+        return None
+    point: dict[str, ParamValue] = {}
+    for d in space.dimensions:
+        v = start.get(d.name)
+        if v is None:
+            return None
+        if d.kind in ("choice", "bool"):
+            if v not in d.choices:
+                return None
+        elif not (isinstance(v, int | float) and d.low <= float(v) <= d.high):
+            return None
+        point[d.name] = v
+    return point
+
+
 def _same(point: Mapping[str, ParamValue], params: Mapping[str, Any]) -> bool:
     return all(k in params and params[k] == v for k, v in point.items())
 
 
 def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Sequence[str],
                  sampler: optuna.samplers.BaseSampler, config: Mapping[str, Any],
-                 space: SearchSpace, grid: bool, *, fresh: bool = False) -> optuna.Study:
+                 space: SearchSpace, grid: bool, *, fresh: bool = False,
+                 start: Mapping[str, ParamValue] | None = None) -> optuna.Study:
     """The stored study; a shared grid's points are enqueued by the process creating it."""
     directions = [direction(o) for o in objectives]
     text = json.dumps(config, sort_keys=True, default=str)
@@ -196,6 +222,8 @@ def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Se
             for point in grid_points(space):
                 study.enqueue_trial(point)
             study.set_user_attr(_READY, True)
+        elif start is not None:
+            study.enqueue_trial(dict(start))
         return study
     stored = _wait_for(study, _CONFIG)
     if stored != text:
