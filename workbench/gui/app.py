@@ -53,15 +53,22 @@ def style(app: QApplication) -> None:
         app.setStyleSheet(qss.read_text(encoding="utf-8"))
 
 
-def quit_on_sigint(app: QApplication) -> Callable[[], None]:
-    """Ctrl-C in the terminal closes the windows (saving their layout) and ends the loop.
+def quit_on_sigint(app: QApplication,
+                   on_interrupt: Callable[[], None] | None = None) -> Callable[[], None]:
+    """Ctrl-C in the terminal runs `on_interrupt`: by default the windows close (saving their
+    layout) and the event loop ends.
 
     Python runs a signal handler only between its own bytecodes, and Qt's event loop is C++:
     without Python code running, Ctrl-C waits forever. A timer that wakes the interpreter a few
     times a second lets the handler run. Returns a function that puts things back."""
-    def handler(signum: int, frame: object) -> None:
+    def close_and_quit() -> None:
         app.closeAllWindows()
         app.quit()
+
+    action = on_interrupt or close_and_quit
+
+    def handler(signum: int, frame: object) -> None:
+        action()
 
     previous = signal.signal(signal.SIGINT, handler)
     timer = QTimer(app)
