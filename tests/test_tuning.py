@@ -212,3 +212,23 @@ def test_the_first_trial_is_the_starting_point_so_a_tie_keeps_it(tmp_path):
     result = tune(ev, validation, _spec(tmp_path, space, trials=8, objectives=("bundle_recall",)))
     assert result is not None
     assert result.final.best == {**start, "w_churn": model.schema["w_churn"].default}
+
+
+def test_two_objectives_give_the_pareto_front(tmp_path):
+    ev = Evaluator(get_model("vault-search"), load_dataset(SAMPLES / "vault"), {},
+                   ["ndcg@10", "results"])
+    space = build_space(ev.model.schema, ["min_score", "w_tf", "w_density"])
+    result = tune(ev, no_validation(ev.counted()),
+                  _spec(tmp_path, space, trials=30, seed=4, objectives=("ndcg@10", "results")))
+    assert result is not None and result.final.front
+    study = result.studies["all"]
+    done = [(t.values[0], t.values[1]) for t in study.trials if t.values is not None]
+    front = [tuple(p["train"]) for p in result.final.front]
+    # nothing done beats a front member on both (higher nDCG, fewer results) …
+    for n, r in front:
+        assert not any(n2 >= n and r2 <= r and (n2, r2) != (n, r) for n2, r2 in done)
+    # … and every trial off the front is beaten by one on it
+    for n, r in done:
+        if (n, r) not in front:
+            assert any(n2 >= n and r2 <= r for n2, r2 in front)
+    assert [p[0] for p in front] == sorted((p[0] for p in front), reverse=True)

@@ -70,6 +70,11 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         verdict = ("significant at 0.05" if t.p_value < 0.05 else
                    "not significant at 0.05: the difference may be chance")
         print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
+        worse = t.delta < 0 if _up(primary) else t.delta > 0
+        if worse:
+            print("the tuned settings do worse than the starting values on queries they did not "
+                  "see: they fit the training queries, not the task — keep the starting values, "
+                  "tune fewer parameters (--tune) or narrower ranges, or judge more queries")
     for fold in [*result.folds, result.final]:
         if fold.front:
             _print_front(fold, objectives)

@@ -13,6 +13,7 @@ values) for the slice and contour charts.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,7 @@ class TuneJob:
     sampler: str = "tpe"
     seed: int = 0
     storage: str = ""  # a file or URL; "" = studies.db in the cache folder
+    fresh: bool = False  # start the study anew instead of continuing it
 
 
 @dataclass
@@ -100,7 +102,7 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
         time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed)
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
-                    job.timeout, url)
+                    job.timeout, url, fresh=job.fresh)
     result = tune(evaluator, validation, spec, on_trial=on_trial, progress=progress)
     assert result is not None
     study = result.studies.get(result.final.name)
@@ -116,7 +118,11 @@ def importances(study: optuna.Study) -> dict[str, float]:
     if len(done) < 2 or len(study.directions) != 1:
         return {}
     try:
-        return dict(optuna.importance.get_param_importances(study))
+        with warnings.catch_warnings():
+            # optuna warns when a few trials cannot separate good from bad ("quantiles select
+            # the same set of trials"); the importances are then simply uninformative
+            warnings.simplefilter("ignore", UserWarning)
+            return dict(optuna.importance.get_param_importances(study))
     except (RuntimeError, ValueError):
         return {}
 
