@@ -91,3 +91,10 @@ def test_eval_cases_are_the_default_objective_and_export_reads_the_result(capsys
     assert "max cases" in out and "cases held-out" in out
     assert main(["export", "-m", "decision-memory", "--params", str(out_file)]) == 0
     assert "PI_MEMORY_INJECT" in capsys.readouterr().out
+
+
+def test_gui_refuses_a_params_file_its_model_rejects_before_opening(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[params]\nk1 = 7\n")
+    assert main(["gui", TEA, "-m", "bm25", "--params", str(bad)]) == 2
+    assert "k1 must be a number in [0, 3]" in capsys.readouterr().err

@@ -357,7 +357,18 @@ def cmd_gui(args: argparse.Namespace) -> int:
     """The desktop window (PySide6), on DATA or the default sample corpus."""
     from workbench.gui.app import run
 
-    return run(args.data, args.model)
+    overrides: dict[str, object] = {}
+    if args.params:
+        overrides.update(load_params_file(args.params))
+    overrides.update(parse_assignments(args.param or []))
+    if overrides and args.model:  # checked here, before a window opens
+        from workbench.core.models import get_model
+
+        try:
+            get_model(args.model).schema.resolve(overrides)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
+    return run(args.data, args.model, overrides or None)
 
 
 def cmd_screenshot(args: argparse.Namespace) -> int:
@@ -508,6 +519,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", nargs="?", help="dataset folder or file (default: the last one "
                    "opened, else sample_corpora/vault)")
     p.add_argument("--model", "-m", help="model id (default: the sample's, else bm25)")
+    p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="start with this parameter value (repeatable)")
+    p.add_argument("--params", metavar="FILE.toml", help="start with the parameters of a TOML "
+                   "file (e.g. what `tune --out` wrote)")
     p.set_defaults(func=cmd_gui)
 
     p = sub.add_parser("screenshot", help="PNGs of the window on each sample corpus")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
@@ -96,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(args.data, args.model)
 
 
-def run(data: str | None = None, model: str | None = None) -> int:
+def run(data: str | None = None, model: str | None = None,
+        params: Mapping[str, object] | None = None) -> int:
     app = application()
     from . import settings as st
     from .main_window import MainWindow
@@ -113,7 +114,7 @@ def run(data: str | None = None, model: str | None = None) -> int:
             model = str(remembered) if isinstance(remembered, str) and not sample_model \
                 else None
     window.show()
-    if not window.open_path(target or default_dataset(), model=model) and target:
+    if not window.open_path(target or default_dataset(), model=model, params=params) and target:
         window.open_path(default_dataset())
     restore = quit_on_sigint(app)
     try:
