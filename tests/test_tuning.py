@@ -232,3 +232,15 @@ def test_two_objectives_give_the_pareto_front(tmp_path):
         if (n, r) not in front:
             assert any(n2 >= n and r2 <= r for n2, r2 in front)
     assert [p[0] for p in front] == sorted((p[0] for p in front), reverse=True)
+
+
+@pytest.mark.parametrize("sampler", ["cmaes", "random", "tpe"])
+def test_each_sampler_is_repeatable_with_its_seed(tmp_path, bm25_eval, sampler):
+    space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
+    validation = no_validation(bm25_eval.counted())
+    runs = [tune(bm25_eval, validation, _spec(tmp_path, space, trials=6, seed=9,
+                                             sampler=sampler, study=f"{sampler}-{i}"))
+            for i in range(2)]
+    a, b = (r.studies["all"].trials for r in runs if r is not None)
+    assert [t.params for t in a] == [t.params for t in b]
+    assert len({(t.params["k1"], t.params["b"]) for t in a}) > 1  # it does search
