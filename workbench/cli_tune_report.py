@@ -28,6 +28,9 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     print(f"objective: {goal}; sampler {spec.sampler} (seed {spec.seed}), {budget} per study")
     print(f"validation: {validation.describe}")
     where = spec.storage.split("@")[-1]
+    for scheme, kind in (("sqlite:///", "SQLite file"), ("journal:///", "journal file")):
+        if spec.storage.startswith(scheme):
+            where = f"{kind} {spec.storage[len(scheme):]}"
     print(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
 
 
@@ -75,7 +78,8 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
             print("the tuned settings do worse than the starting values on queries they did not "
                   "see: they fit the training queries, not the task — keep the starting values, "
                   "tune fewer parameters (--tune) or narrower ranges, or judge more queries")
-    for fold in [*result.folds, result.final]:
+    shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
+    for fold in shown:
         if fold.front:
             _print_front(fold, objectives)
     print("\ntrials: " + ", ".join(f"{f.name} {f.trials}" for f in

@@ -45,6 +45,7 @@ class Evaluator:
         self.depth = max(metric_depth(self.metrics) if self.metrics else 10, case_k)
         self._states: OrderedDict[str, Any] = OrderedDict()
         self._hints: dict[str, NDArray[np.int64]] = {}
+        self._report_contexts: dict[tuple[str, ...], ObjectiveContext] = {}
         self.progress = progress
         if prepared is not None:
             self._states[self._key(self.base)] = prepared
@@ -97,7 +98,18 @@ class Evaluator:
         depth = max(self.depth, metric_depth(metrics) if metrics else 0)
         result = run_live(self.model, self.prepared(params), params, self.judgments, metrics,
                           depth)
-        return {n: per_query(n, result, self.context) for n in names
+        missing = [n for n in names if n not in self.names]
+        context = self.context
+        if missing:  # what the trials never needed (eval cases, snippet lengths): gathered now
+            key = tuple(missing)
+            if key not in self._report_contexts:
+                self._report_contexts[key] = ObjectiveContext.build(self.dataset, missing)
+            extra = self._report_contexts[key]
+            context = ObjectiveContext(self.context.n_queries,
+                                       self.context.case_rows or extra.case_rows,
+                                       self.context.snippet_chars if
+                                       self.context.snippet_chars.size else extra.snippet_chars)
+        return {n: per_query(n, result, context) for n in names
                 if n in result.per_query or n not in metrics}
 
     def evaluate(self, values: Mapping[str, ParamValue]) -> dict[str, NDArray[np.float64]]:
