@@ -65,12 +65,16 @@ def _load(args: argparse.Namespace) -> Dataset:
 
 
 def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
-    """Malformed decision lines the original would skip silently: said on stderr, the rest
-    loaded."""
+    """Malformed decision lines the original would skip silently, or a vault's unreadable
+    notes: said on stderr, the rest loaded."""
     if not skipped:
         return
-    print(f"warning: {len(skipped)} malformed line(s) skipped, as pi-lodestone skips them:",
-          file=sys.stderr)
+    from workbench.core.formats.vault import UnreadableNote
+
+    what = ("unreadable note(s) skipped, the other notes loaded"
+            if all(isinstance(e, UnreadableNote) for e in skipped)
+            else "malformed line(s) skipped, as pi-lodestone skips them")
+    print(f"warning: {len(skipped)} {what}:", file=sys.stderr)
     for err in skipped[:shown]:
         print(f"  {err}", file=sys.stderr)
     if len(skipped) > shown:

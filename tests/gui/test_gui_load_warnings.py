@@ -18,3 +18,19 @@ def test_judgments_of_missing_documents_are_said(window: MainWindow, tmp_path: P
     assert window.error_box is not None and window.error_box.isVisible()
     assert "1 relevant judgment(s) name documents not in the corpus (q1→d7)" \
         in window.error_box.text()
+
+
+def test_unreadable_notes_are_skipped_and_named(window: MainWindow, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "good.md").write_text("# Good\ngreen tea\n", encoding="utf-8")
+    (vault / "latin.md").write_bytes(b"# Caf\xe9\n")
+    (vault / "open.md").write_text("---\ntitle: x\n\nbody\n", encoding="utf-8")
+    assert window.open_path(vault, model="bm25")
+    ds = window.session.dataset
+    assert ds is not None and ds.corpus.ids == ["good.md"]
+    assert window.error_box is not None and window.error_box.isVisible()
+    text = window.error_box.text()
+    assert "skipping 2 unreadable note(s)" in text
+    assert f"{vault / 'latin.md'}:1: field 'encoding'" in text
+    assert f"{vault / 'open.md'}:1: field 'front matter'" in text

@@ -111,6 +111,7 @@ class MainWindow(QMainWindow):
         try:
             with self.loop.hold():
                 from workbench.core.formats import load_dataset
+                from workbench.core.formats.vault import UnreadableNote
 
                 sample = sample_settings(path) if path.is_dir() else {}
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
@@ -134,11 +135,12 @@ class MainWindow(QMainWindow):
             self.show_error(f"Could not open {path}:\n{text}")
             return False
         message = ""
-        if skipped:  # decisions the original skips silently: loaded without them, and said
+        if skipped:  # decision lines the original skips silently, unreadable notes: said
             listed = "\n".join(str(e) for e in skipped[:8])
             more = f"\n… and {len(skipped) - 8} more" if len(skipped) > 8 else ""
-            message = (f"Opened {path}, skipping {len(skipped)} malformed line(s) as "
-                       f"pi-lodestone does:\n{listed}{more}")
+            what = ("unreadable note(s)" if all(isinstance(e, UnreadableNote) for e in skipped)
+                    else "malformed line(s) as pi-lodestone does")
+            message = f"Opened {path}, skipping {len(skipped)} {what}:\n{listed}{more}"
         notes = load_warnings(dataset)  # loaded, but not scoring as one may think
         if notes:
             message = (message or f"Opened {path}.") + "\n\nWarnings:\n" + "\n".join(notes)

@@ -102,8 +102,9 @@ def load_dataset(
     alone judges those. With judgments, the query set is the judged queries.
 
     `skipped`: for pi-memory decisions, whose original skips lines it cannot parse, each
-    malformed line's error is appended here and the rest load (REFERENCE.md §1); without
-    it the first malformed line raises, as for every other format.
+    malformed line's error is appended here and the rest load (REFERENCE.md §1); for a
+    vault, each unreadable note's (`vault.UnreadableNote`). Without it the first malformed
+    line or note raises, as for every other format.
     """
     path = Path(path)
     if not path.exists():
@@ -152,8 +153,8 @@ def load_dataset(
         return read_eval_cases(path / EVAL_FILE, name=name)
     elif path.is_dir() and has_notes(path):
         if not overridden:
-            return read_vault(path, split)
-        corpus = read_vault_notes(vault_layout(path)[0], name=name)
+            return read_vault(path, split, skipped=skipped)
+        corpus = read_vault_notes(vault_layout(path)[0], name=name, skipped=skipped)
     elif path.is_file() and path.suffix.lower() == ".json":
         corpus = read_memories(path, name=name)
         read_query_file = read_contexts

@@ -7,6 +7,11 @@ and `\\r\\n` kept, because a search model scores the raw file and splits it on `
 
 Layout: when the folder has a `notes/` subfolder, the vault is `notes/` and the folder holds
 `queries.jsonl` and `qrels/<split>.tsv`; a vault folder named `notes` finds them in its parent.
+
+A note that cannot be read (not UTF-8, binary, a link to nothing, front matter never closed)
+raises its FormatError; given a `skipped` list, its error is appended there as an
+`UnreadableNote` instead and the other notes load, as a vault tool keeps working beside one
+broken file.
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
 # Obsidian tags: `#` after whitespace or line start, then letters, digits, `_`, `-`, `/`.
 _TAG = re.compile(r"(?<!\S)#([\w/-]+)")
+
+
+class UnreadableNote(FormatError):
+    """A note left out of the corpus (see the module docstring); str() names file, line and
+    field as any FormatError does."""
 
 
 def vault_layout(folder: StrPath) -> tuple[Path, Path | None]:
@@ -71,6 +81,10 @@ def find_notes(root: Path) -> list[tuple[str, Path]]:
 def read_note(path: Path, rel: str) -> Document:
     """One note as a Document (see the module docstring)."""
     text = read_text(path, strip_bom=False)
+    nul = text.find("\0")
+    if nul >= 0:  # valid UTF-8 but not text: an attachment saved as .md
+        raise FormatError(path, f"binary content (a NUL byte at character {nul})",
+                          line=text.count("\n", 0, nul) + 1, field="encoding")
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
     fm = parse_front_matter(lines, path)
     body = _outside_code(lines[fm.body_start:])
@@ -121,30 +135,46 @@ def _outside_code(lines: list[str]) -> list[str]:
     return out
 
 
-def read_vault_notes(folder: StrPath, *, name: str | None = None) -> Corpus:
-    """The notes of a vault folder (no judgments); no note at all is an error."""
+def read_vault_notes(folder: StrPath, *, name: str | None = None,
+                     skipped: list[FormatError] | None = None) -> Corpus:
+    """The notes of a vault folder (no judgments); no note at all is an error, and so is a
+    vault whose every note is unreadable (the first one's error)."""
     root = Path(folder)
     if not root.is_dir():
         raise FormatError(root, "no such folder", field="notes")
     notes = find_notes(root)
     if not notes:
         raise FormatError(root, "no markdown notes (*.md) in this folder", field="notes")
-    docs = [read_note(path, rel) for rel, path in notes]
+    docs: list[Document] = []
+    unreadable: list[FormatError] = []
+    for rel, path in notes:
+        try:
+            docs.append(read_note(path, rel))
+        except FormatError as err:
+            if skipped is None:
+                raise
+            unreadable.append(UnreadableNote(err.path, err.message, line=err.line,
+                                             field=err.field))
+    if not docs:
+        raise unreadable[0]
+    if skipped is not None:
+        skipped.extend(unreadable)
     return Corpus(docs, name=name or root.resolve().name)
 
 
-def read_vault(folder: StrPath, split: str = "test") -> Dataset:
+def read_vault(folder: StrPath, split: str = "test", *,
+               skipped: list[FormatError] | None = None) -> Dataset:
     """A vault as a Dataset, with `queries.jsonl` and `qrels/<split>.tsv` where present.
 
     Queries take `id` or `_id`; judgments name notes by relative path. With judgments the
-    query set is the judged queries, as in `read_beir`.
+    query set is the judged queries, as in `read_beir`. `skipped`: see the module docstring.
     """
     folder = Path(folder)
     notes_dir, home = vault_layout(folder)
     resolved = folder.resolve()
     # `sample/notes` is the `sample` vault
     name = resolved.parent.name if resolved.name == NOTES_DIR and home != folder else resolved.name
-    corpus = read_vault_notes(notes_dir, name=name)
+    corpus = read_vault_notes(notes_dir, name=name, skipped=skipped)
     queries = QuerySet((), name=name)
     qrels = None
     if home is not None:
