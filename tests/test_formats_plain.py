@@ -80,6 +80,35 @@ def test_csv_errors(tmp_path: Path, line3: str, field: str, fragment: str) -> No
     assert fragment in str(info.value)
 
 
+@pytest.mark.parametrize(("body", "line", "field"), [
+    # the default csv reader folds lines 3-5 into one cell: one document, no error
+    ('id,title,text\na,A,alpha\nb,B,"unclosed\nc,C,gamma\nd,D,delta\n', 3, "text"),
+    # a quoted cell over two lines is fine; the quote opened on line 4 is not
+    ('id,title,text\na,A,"two\nlines"\nb,"B, open,text\n', 4, "title"),
+    ('id,"title,text\na,A,x\n', 1, "header"),
+])
+def test_csv_unclosed_quote(tmp_path: Path, body: str, line: int, field: str) -> None:
+    for reader in (read_documents, read_queries):
+        path = tmp_path / "rows.csv"
+        path.write_text(body, encoding="utf-8")
+        with pytest.raises(FormatError, match="never closes") as info:
+            reader(path)
+        assert_names(info.value, path, line, field)
+    tsv = tmp_path / "rows.tsv"
+    tsv.write_text(body.replace(",", "\t"), encoding="utf-8")
+    with pytest.raises(FormatError, match="never closes") as info:
+        read_documents(tsv)
+    assert_names(info.value, tsv, line, field)
+
+
+def test_csv_text_after_a_closing_quote(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text('id,text\na,"x""y"\nb,"x"y\n', encoding="utf-8")
+    with pytest.raises(FormatError, match="invalid CSV") as info:
+        read_documents(path)
+    assert_names(info.value, path, 3, "csv")
+
+
 def test_csv_missing_text_column(tmp_path: Path) -> None:
     path = tmp_path / "docs.csv"
     path.write_text("id,body\na,alpha\n", encoding="utf-8")

@@ -4,6 +4,10 @@ Documents: `id` (or `_id`), `text` (required), `title`, `tags`; every other fiel
 `Document.metadata` (JSON lines keep JSON types, CSV keeps strings; a JSON `metadata` object is
 merged in). Queries: `id` (or `_id`), `text`; every other field goes into `Query.context` (a JSON
 `metadata` or `context` object is merged in).
+
+CSV and TSV are read strictly: a quote never closed is an error naming the line it opened on
+and its column (the csv module's default would fold every row after it into that one cell), as
+is text after a closing quote (`"a"b`).
 """
 
 from __future__ import annotations
@@ -53,7 +57,8 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
     """(first line of the record, {column: cell}) per row; the first row is the header."""
     if csv.field_size_limit() < CSV_FIELD_LIMIT:
         csv.field_size_limit(CSV_FIELD_LIMIT)
-    reader = csv.reader(io.StringIO(read_text(path), newline=""), delimiter=delimiter)
+    text = read_text(path)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     header: list[str] | None = None
     end = 0  # physical line the previous record ended on; quoted cells may span lines
     try:
@@ -76,8 +81,47 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
                                   f"found {len(row)}", line=start, field="columns")
             yield start, dict(zip(header, row, strict=True))
     except csv.Error as e:
-        raise FormatError(path, f"invalid CSV ({e})", line=reader.line_num,
-                          field="csv") from None
+        opened = _open_quote(text, delimiter, end + 1)
+        if opened is None:
+            raise FormatError(path, f"invalid CSV ({e})", line=reader.line_num,
+                              field="csv") from None
+        line, column = opened
+        field = ("header" if header is None
+                 else header[column - 1] if column <= len(header) else "csv")
+        raise FormatError(path, f"a quote opened in column {column} never closes (the rest "
+                          "of the file would be one cell)", line=line, field=field) from None
+
+
+def _open_quote(text: str, delimiter: str, first_line: int) -> tuple[int, int] | None:
+    """(line, column) of the quote left open at the end of `text`, reading from the record
+    that starts on `first_line`; None when every quote closes. A quote opens a cell only as
+    its first character; inside one, `""` is a quote character (RFC 4180)."""
+    start = 0
+    for _ in range(first_line - 1):  # csv also counts a lone \r as a line end: then give up
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    line, column, quoted, at_start = first_line, 1, False, True
+    opened = (line, column)
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == '"' and text[i + 1:i + 2] == '"':
+                i += 1
+            elif ch == '"':
+                quoted = False
+            elif ch == "\n":
+                line += 1
+        elif ch == '"' and at_start:
+            quoted, opened = True, (line, column)
+        elif ch == delimiter:
+            column += 1
+        elif ch == "\n":
+            line, column = line + 1, 1
+        at_start = not quoted and ch in (delimiter, "\n")
+        i += 1
+    return opened if quoted else None
 
 
 def _csv_tags(value: str, path: Path, line: int) -> list[str]:
