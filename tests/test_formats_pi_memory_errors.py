@@ -81,13 +81,14 @@ CASE = {"name": "c", "query": "q words", "cwd": "/repos/x", "now": "2026-01-02T0
 
 def case_file(tmp_path: Path, **change: Any) -> Path:
     path = tmp_path / "eval.jsonl"
-    obj = {k: v for k, v in {**CASE, **change}.items() if v is not ...}
+    obj = {k: v for k, v in {**CASE, "name": "c2", **change}.items() if v is not ...}
     path.write_text(json.dumps(CASE) + "\n" + json.dumps(obj) + "\n", encoding="utf-8")
     return path  # the changed case is on line 2
 
 
 @pytest.mark.parametrize(("change", "field", "fragment"), [
     ({"name": ...}, "name", "missing"),
+    ({"name": "c"}, "name", "duplicate case name 'c' (first on line 1)"),
     ({"query": 3}, "query", "expected a string"),
     ({"now": "soon"}, "now", "not an ISO date"),
     ({"forInjection": "yes"}, "forInjection", "true or false"),

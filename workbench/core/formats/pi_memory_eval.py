@@ -10,7 +10,7 @@ Every case brings its own corpus, and the Dataset has one corpus, so:
   an earlier case already used that id for a different record; then it becomes
   `<id>@<line>` (the case's line; `#2`, `#3` … appended should that be taken too) and keeps
   `original_id` in its metadata. A record repeated verbatim in several cases is one document;
-- each case is one Query (id = its name; a repeated name gets ` (line N)`) whose context says
+- each case is one Query (id = its name) whose context says
   what the harness does: `candidates` (the corpus positions of its own decisions, in its
   order), `cwd`, `now`, `for_injection`, `project_only` (default false), `limit` = `top_k` =
   topK, `min_score` (when the case gives one, or 8 for a case with forInjection false; an
@@ -18,7 +18,8 @@ Every case brings its own corpus, and the Dataset has one corpus, so:
   harness's 8), `expected_top_ids` and `must_not_include` (in corpus ids), `case`, `line`;
 - judgments: expected ids grade 1, forbidden ids grade 0.
 
-Within a case, two decisions with one id are an error (the corpus could not tell them apart).
+Within a case, two decisions with one id are an error (the corpus could not tell them apart);
+two cases with one name are an error too (a report by case name could not tell them apart).
 """
 
 from __future__ import annotations
@@ -96,9 +97,13 @@ def read_eval_cases(path: StrPath, *, name: str | None = None) -> Dataset:
     union = _Union()
     queries: list[Query] = []
     qrels: Qrels = {}
-    names: set[str] = set()
+    names: dict[str, int] = {}  # case name → its line
     for line, obj in iter_jsonl(path):
         case = _get(obj, "name", str, path, line, required=True)
+        if case in names:
+            raise FormatError(path, f"duplicate case name {case!r} (first on line "
+                              f"{names[case]})", line=line, field="name")
+        names[case] = line
         text = _get(obj, "query", str, path, line, required=True)
         cwd = _get(obj, "cwd", str, path, line, required=True)
         now = _get(obj, "now", str, path, line, required=True)
@@ -129,8 +134,6 @@ def read_eval_cases(path: StrPath, *, name: str | None = None) -> Dataset:
         rename = {rid: union.docs[positions[i]].id for rid, i in local.items()}
         expected = [rename.get(x, x) for x in _ids(obj, "expected_top_ids", path, line, True)]
         forbidden = [rename.get(x, x) for x in _ids(obj, "must_not_include", path, line, False)]
-        qid = case if case not in names else f"{case} (line {line})"
-        names.add(qid)
         ctx: dict[str, Any] = {
             "case": case, "line": line, "cwd": cwd, "now": now, "for_injection": inj,
             "project_only": _get(obj, "projectOnly", bool, path, line, False),
@@ -138,11 +141,11 @@ def read_eval_cases(path: StrPath, *, name: str | None = None) -> Dataset:
             "expected_top_ids": expected, "must_not_include": forbidden}
         if min_score is not None or not inj:
             ctx["min_score"] = HARNESS_MIN_SCORE if min_score is None else min_score
-        queries.append(Query(qid, text, ctx))
+        queries.append(Query(case, text, ctx))
         grades = {d: 0 for d in forbidden}
         grades.update({d: 1 for d in expected})
         if grades:
-            qrels[qid] = grades
+            qrels[case] = grades
     if not queries:
         raise empty_file(path, "eval case", "name")
     stem = name or path.stem
