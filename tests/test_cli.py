@@ -56,6 +56,25 @@ def test_rank_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert sum(r["contributions"].values()) == pytest.approx(r["score"])
 
 
+def test_rank_text_of_a_judged_query_shows_its_judgments(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _beir(tmp_path)
+    assert main(["rank", str(data), "-m", "bm25", "--query-id", "q1", "--format", "json"]) == 0
+    by_id = json.loads(capsys.readouterr().out)
+    assert main(["rank", str(data), "-m", "bm25", "-q", "how to brew green tea",
+                 "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out) == by_id
+    assert {r["id"]: r["relevance"] for r in by_id["results"]}["d1"] == 2
+    assert "judged query 'q1'" in captured.err
+    assert main(["rank", str(data), "-m", "bm25", "-q", "how to brew green tea"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if " d1 " in line)
+    assert row.split()[:2] == ["1", "d1"] and row.split()[-2] == "2"  # the rel column
+    assert main(["rank", str(data), "-m", "bm25", "-q", "brew green tea", "--format",
+                 "json"]) == 0  # other text: ad hoc, nothing judged
+    assert all(r["relevance"] is None for r in json.loads(capsys.readouterr().out)["results"])
+
+
 def test_explain_shows_matched_terms(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", str(_beir(tmp_path)), "-m", "bm25", "-q", "tea leaves"]) == 0
     out = capsys.readouterr().out

@@ -103,8 +103,16 @@ def _model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
 
 
 def _one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
-    """The dataset narrowed to the query the user named (an id, or ad-hoc text)."""
+    """The dataset narrowed to the query the user named (an id, or ad-hoc text). Text that
+    is a judged query's text is that query, judgments and context included (as its id)."""
     if args.query is not None:
+        judged = next((q.id for q in dataset.queries if q.text.strip() == args.query.strip()
+                       and (dataset.qrels or {}).get(q.id)), None)
+        if judged is not None:
+            print(f"note: the text of judged query {judged!r}: ranked as --query-id {judged}, "
+                  "with its judgments", file=sys.stderr)
+            return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([judged]),
+                           dataset.qrels, dataset.source, dataset.settings)
         queries = QuerySet([Query(id="query", text=args.query)], name="command line")
         return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source,
                        dataset.settings)
