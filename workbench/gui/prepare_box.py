@@ -1,8 +1,9 @@
 """Prepare-stage parameters, grouped apart: tokenizer options, embedding model, prompts.
 
 Editing them costs a new prepare stage (seconds to minutes of re-embedding), so edits are held
-here until "Re-embed / Recompute" applies them; the work then runs on the loop's cancellable
-worker with a progress bar and Cancel. Without a loop (the panel alone) it runs inline.
+here until "Re-embed / Recompute" applies them ("Re-index" for a model with no embedding model:
+it has nothing to embed); the work then runs on the loop's cancellable worker with a progress
+bar and Cancel. Without a loop (the panel alone) it runs inline.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.engine import Model
 from workbench.core.params import ParamError, ParamValue
 from workbench.core.session import TuningSession
 
@@ -25,10 +27,18 @@ from .param_editors import ParamEditor, make_editor, reset_button, tooltip
 from .worker import LiveLoop
 
 
+def embeds(model: Model | None) -> bool:
+    """Whether the model's prepare stage embeds texts (it has an embedding model to choose)."""
+    return model is not None and "embedding_model" in model.schema
+
+
 class PrepareBox(QGroupBox):
     def __init__(self, session: TuningSession, loop: LiveLoop | None = None,
                  parent: QWidget | None = None) -> None:
-        super().__init__("Prepare (re-embeds / re-indexes)", parent)
+        embedding = embeds(session.model)
+        super().__init__("Prepare (re-embeds / re-indexes)" if embedding
+                         else "Prepare (re-indexes)", parent)
+        self.verb = "Re-embed / Recompute" if embedding else "Re-index"
         self.session = session
         self.loop = loop
         self.pending: dict[str, ParamValue] = {}
@@ -51,7 +61,7 @@ class PrepareBox(QGroupBox):
             grid.addWidget(reset, row, 2)
             self.editors[p.name] = editor
             row += 1
-        self.button = QPushButton("Re-embed / Recompute", self)
+        self.button = QPushButton(self.verb, self)
         self.button.setToolTip("apply the prepare-stage parameters above and run the prepare "
                                "stage again (Ctrl+R)")
         self.cancel = QPushButton("Cancel", self)
@@ -127,9 +137,9 @@ class PrepareBox(QGroupBox):
         if self.pending:
             n = len(self.pending)
             self.status.setText(f"{n} change{'s' if n > 1 else ''} held: press "
-                                "Re-embed / Recompute to apply")
+                                f"{self.verb} to apply")
         elif self.session.needs_prepare:
-            self.status.setText("not prepared for these parameters: press Re-embed / Recompute")
+            self.status.setText(f"not prepared for these parameters: press {self.verb}")
         else:
             self.status.setText("")
 
@@ -151,7 +161,7 @@ class PrepareBox(QGroupBox):
         elif outcome == "cancelled":
             self.progress.setValue(0)
             self.status.setText("cancelled: results still show the previous preparation; "
-                                "press Re-embed / Recompute to finish")
+                                f"press {self.verb} to finish")
         else:
             self.progress.setValue(0)
             self.status.setText(f"<span style='color:#c0392b'>prepare failed: {outcome}</span>")

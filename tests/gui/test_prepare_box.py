@@ -1,0 +1,26 @@
+"""The Prepare box names the work its button does: re-embedding only for models that embed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLES
+from pytestqt.qtbot import QtBot
+
+from workbench.core.models import model_ids
+from workbench.core.session import TuningSession
+from workbench.gui.prepare_box import PrepareBox
+
+EMBEDDING_MODELS = {"dense", "hybrid"}
+
+
+@pytest.mark.parametrize("model", model_ids())
+def test_button_says_what_the_prepare_stage_does(qtbot: QtBot, model: str) -> None:
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model(model)  # not prepared yet: the status asks for the button by its name
+    box = PrepareBox(s)
+    qtbot.addWidget(box)
+    verb = "Re-embed / Recompute" if model in EMBEDDING_MODELS else "Re-index"
+    assert box.button.text() == verb
+    assert box.status.text() == f"not prepared for these parameters: press {verb}"
+    assert ("re-embeds" in box.title()) == (model in EMBEDDING_MODELS)
