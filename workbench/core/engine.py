@@ -116,6 +116,8 @@ class Model(ABC):
     schema: ClassVar[ParamSchema]
     signals: ClassVar[tuple[Signal, ...]]
     gates: ClassVar[tuple[str, ...]] = ()
+    # the few live parameters its users come for, in the order the panel shows them first
+    headline: ClassVar[tuple[str, ...]] = ()
     # every document is a candidate of every query (dense similarity, OpenVault's batch)
     scores_all_pairs: ClassVar[bool] = False
 

@@ -94,6 +94,7 @@ class NumberEditor(ParamEditor):
             for lab in (left, right):
                 lab.setStyleSheet("color:#57606a; font-size: 11px")
             ends.addWidget(left)
+            ends.addSpacing(10)  # the two ends never run into one another
             ends.addStretch(1)
             ends.addWidget(right)
             layout.addLayout(ends, 1, 0, 1, 2)

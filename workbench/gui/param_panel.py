@@ -1,18 +1,15 @@
-"""The parameter panel, generated from the model's schema: one editor per live parameter with
-a reset button, "Reset all", and the prepare-stage parameters grouped apart (`PrepareBox`).
+"""The parameter panel, generated from the model's schema: the model's headline parameters
+first, in a box of their own, then one editor per other live parameter, each with a reset
+button, "Reset all", and the prepare-stage parameters grouped apart (`PrepareBox`).
 
 Moving an editor sets the session's parameter; a change of the session's parameters (undo,
 load, another panel) moves the editors, without echoing back.
 
-Labels sit on one line, elided, their full text and help in the tooltip. A model with many
-live parameters gets them grouped by name prefix (`w_…`, `recency_…`: three or more sharing
-one) into sections that fold, in the schema's order; the group's common label prefix
-("Weight: ") becomes its title, else the prefix read as a word (`w` → "Weights").
+Labels wrap at word boundaries (`param_layout`), their help in the tooltip. A model with many
+live parameters gets the rest grouped by name prefix into sections that fold.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -28,66 +25,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.params import Param, ParamError
+from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .drag import drag_state
-from .param_editors import ElidedLabel, ParamEditor, make_editor, reset_button, tooltip
+from .param_editors import ParamEditor, make_editor, reset_button, tooltip
+from .param_layout import (
+    Section,
+    WrapLabel,
+    headline_section,
+    label_width,
+    rest_of,
+    sections,
+    short_label,
+)
 from .prepare_box import PrepareBox
 from .worker import LiveLoop
 
-GROUP_ABOVE = 16  # live parameters beyond which they are grouped
-GROUP_MIN = 3  # parameters sharing a prefix that make a group
+__all__ = ["FOLD_ABOVE", "ParamPanel", "Section", "sections", "short_label"]
+
 FOLD_ABOVE = 30  # live parameters beyond which groups after the first start folded
-
-
-# name prefixes the models use, as a section title reads them (others: the prefix, capitalised)
-_PREFIX_TITLES = {"w": "Weights", "mult": "Multipliers", "bonus": "Bonuses",
-                  "boost": "Boosts", "base": "Bases", "stale": "Staleness"}
-
-
-@dataclass
-class Section:
-    """Parameters shown together: a group (`key` its name prefix) or a run of loose ones."""
-
-    key: str | None
-    title: str
-    params: list[Param]
-
-
-def sections(params: list[Param]) -> list[Section]:
-    """`params` in schema order, grouped by name prefix when there are many of them."""
-    if len(params) <= GROUP_ABOVE:
-        return [Section(None, "", list(params))]
-    prefix = {p.name: p.name.split("_", 1)[0] for p in params if "_" in p.name}
-    counts: dict[str, int] = {}
-    for head in prefix.values():
-        counts[head] = counts.get(head, 0) + 1
-    out: list[Section] = []
-    by_key: dict[str, Section] = {}
-    for p in params:
-        key = prefix.get(p.name)
-        if key is None or counts[key] < GROUP_MIN:
-            if not out or out[-1].key is not None:
-                out.append(Section(None, "", []))
-            out[-1].params.append(p)
-        elif key in by_key:
-            by_key[key].params.append(p)
-        else:
-            by_key[key] = Section(key, _PREFIX_TITLES.get(key, key.capitalize()), [p])
-            out.append(by_key[key])
-    for sec in by_key.values():
-        heads = {p.label.split(": ", 1)[0] for p in sec.params}
-        if len(heads) == 1 and all(": " in p.label for p in sec.params):
-            sec.title = heads.pop()
-    return out
-
-
-def short_label(p: Param, section: Section) -> str:
-    """The label without the group's common "Title: " prefix."""
-    head = section.title + ": "
-    return p.label[len(head):] if section.key and p.label.startswith(head) else p.label
 
 
 class ParamPanel(QScrollArea):
@@ -125,54 +83,42 @@ class ParamPanel(QScrollArea):
             outer.addStretch(1)
             self._install(body)
             return
-        live = QGroupBox("Live parameters", body)
+        self.groups = {}
+        head = headline_section(model)
+        rest = rest_of(model)
+        secs = sections(rest)
+        texts = [short_label(p, s) for s in [head, *secs] for p in s.params]
+        label_w = label_width(body.fontMetrics(), texts)  # one column, so editors line up
+        self.headline = QGroupBox(head.title, body)
+        self.headline.setToolTip(f"{model.label}: the parameters its users come for")
+        self.headline_rows = self._grid(head, label_w, self.headline)
+        QVBoxLayout(self.headline).addWidget(self.headline_rows)
+        self.headline.setVisible(bool(head.params))
+        outer.addWidget(self.headline)
+        live = self.more = QGroupBox("More live parameters", body)
         live.setToolTip(f"{model.label}: {model.description}")
+        live.setVisible(bool(rest))
         column = QVBoxLayout(live)
         column.setSpacing(4)
-        self.groups = {}
-        params = list(model.schema.stage("live"))
-        # one label width for every section, so the editors line up
-        label_w = min(150, max(90, live.fontMetrics().horizontalAdvance("Weight: success p")))
         first_group = True
-        for sec in sections(params):
-            holder = QWidget(live)
-            grid = QGridLayout(holder)
-            grid.setContentsMargins(0, 0, 0, 0)
-            grid.setColumnStretch(1, 1)
-            grid.setVerticalSpacing(6)
-            for row, p in enumerate(sec.params):
-                label = ElidedLabel(short_label(p, sec), holder)
-                label.setToolTip(tooltip(p))
-                label.setFixedWidth(label_w)
-                editor = make_editor(p, holder)
-                editor.edited.connect(self._on_edited)
-                slider = getattr(editor, "slider", None)
-                if isinstance(slider, QSlider):  # a drag: throttled panels wait for its end
-                    drag = drag_state(self.session)
-                    slider.sliderPressed.connect(lambda d=drag: d.set_dragging(True))
-                    slider.sliderReleased.connect(lambda d=drag: d.set_dragging(False))
-                reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
-                reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
-                grid.addWidget(label, row, 0)
-                grid.addWidget(editor, row, 1)
-                grid.addWidget(reset, row, 2)
-                self.editors[p.name] = editor
+        for sec in secs:
+            holder = self._grid(sec, label_w, live)
             if sec.key is None:
                 column.addWidget(holder)
                 continue
             folded = self._folded.get((model.id, sec.key),
-                                      len(params) > FOLD_ABOVE and not first_group)
+                                      len(rest) > FOLD_ABOVE and not first_group)
             first_group = False
             column.addWidget(self._fold_button(model.id, sec, holder, folded, live))
             column.addWidget(holder)
+        outer.addWidget(live)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
-        self.reset_all = QPushButton("Reset all", live)
+        self.reset_all = QPushButton("Reset all", body)
         self.reset_all.setToolTip("every live parameter back to its default")
         self.reset_all.clicked.connect(lambda: self._reset(None))
         buttons.addWidget(self.reset_all)
-        column.addLayout(buttons)
-        outer.addWidget(live)
+        outer.addLayout(buttons)
         self.error_label = QLabel(body)
         self.error_label.setStyleSheet("color:#c0392b")
         self.error_label.setWordWrap(True)
@@ -185,6 +131,31 @@ class ParamPanel(QScrollArea):
         outer.addStretch(1)
         self._install(body)
         self._on_params_changed(None)
+
+    def _grid(self, sec: Section, label_w: int, parent: QWidget) -> QWidget:
+        """A grid with a row per parameter of `sec`: label, editor, reset button."""
+        holder = QWidget(parent)
+        grid = QGridLayout(holder)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setColumnStretch(1, 1)
+        grid.setVerticalSpacing(6)
+        for row, p in enumerate(sec.params):
+            label = WrapLabel(short_label(p, sec), label_w, holder)
+            label.setToolTip(tooltip(p))
+            editor = make_editor(p, holder)
+            editor.edited.connect(self._on_edited)
+            slider = getattr(editor, "slider", None)
+            if isinstance(slider, QSlider):  # a drag: throttled panels wait for its end
+                drag = drag_state(self.session)
+                slider.sliderPressed.connect(lambda d=drag: d.set_dragging(True))
+                slider.sliderReleased.connect(lambda d=drag: d.set_dragging(False))
+            reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
+            reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
+            grid.addWidget(label, row, 0)
+            grid.addWidget(editor, row, 1)
+            grid.addWidget(reset, row, 2)
+            self.editors[p.name] = editor
+        return holder
 
     def _fold_button(self, model_id: str, sec: Section, holder: QWidget, folded: bool,
                      parent: QWidget) -> QToolButton:

@@ -153,6 +153,7 @@ class BM25Model(Model):
               stage="prepare", help="Snowball (Porter 2) English stemming of every token."),
     ])
     signals = (Signal("bm25", "BM25", "Sum over query terms of idf × saturated tf."),)
+    headline = ("k1", "b")
 
     def analyzer(self, params: Params) -> Analyzer:
         return Analyzer(stop_words=str(params["stop_words"]), stemmer=str(params["stemmer"]))

@@ -67,6 +67,7 @@ class DenseModel(Model):
     ])
     signals = (Signal("cosine", "Cosine", "Cosine similarity of query and document vectors."),)
     scores_all_pairs = True
+    headline = ("min_similarity",)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         docs, queries = embed_dataset(dataset, params, progress)

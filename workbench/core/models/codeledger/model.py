@@ -57,6 +57,7 @@ class CodeLedgerModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    headline = tuple(p.name for p in SCHEMA if p.name.startswith("w_"))
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_codeledger(dataset, params, progress)

@@ -38,6 +38,7 @@ class DecisionMemoryModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    headline = ("inject_min_score", "inject_limit")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_decisions(dataset, params, progress)

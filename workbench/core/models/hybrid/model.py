@@ -36,6 +36,7 @@ class HybridModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     scores_all_pairs = True
+    headline = ("alpha", "combined_boost_weight")
 
     def __init__(self) -> None:
         self._cache = LiveCache()

@@ -55,6 +55,8 @@ class ImportanceModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    # the document's largest boosts, its staleness decay, and the top-5 budget
+    headline = ("boost_emphasis", "boost_correction", "boost_explicit", "stale_short", "limit")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_importance(dataset, params, progress)

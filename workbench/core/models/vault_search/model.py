@@ -102,6 +102,7 @@ class VaultSearchModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    headline = ("min_score",)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_vault(dataset, str(params["variant"]), progress)
