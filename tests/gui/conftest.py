@@ -8,6 +8,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+import gc
 import itertools
 import re
 import threading
@@ -42,6 +43,18 @@ def _isolated_settings(tmp_path: Path) -> Iterator[Path]:
     folder = tmp_path / "settings"
     st.use_settings_folder(folder)
     yield folder
+
+
+@pytest.fixture(autouse=True)
+def _collect_in_the_gui_thread() -> Iterator[None]:
+    """As the app does (gui/gc_main.py): no automatic collection while a test runs, so a
+    worker never frees Qt objects; what the test left is collected here, in this thread."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        gc.enable()
 
 
 @pytest.fixture(scope="session")

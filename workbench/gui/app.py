@@ -40,6 +40,9 @@ def application(argv: Sequence[str] | None = None) -> QApplication:
     app.setApplicationName("workbench")
     app.setApplicationDisplayName("Scoring Workbench")
     style(app)
+    from .gc_main import collect_in_gui_thread
+
+    collect_in_gui_thread(app)
     return app
 
 
