@@ -14,6 +14,8 @@ class _Cycle:
 
 
 def test_collection_runs_on_the_gui_timer_not_in_a_worker(qapp, qtbot):
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)  # every allocation would start a collection where it happens
     timer = collect_in_gui_thread(qapp, interval_ms=20)
     try:
         assert not gc.isenabled()
@@ -26,7 +28,7 @@ def test_collection_runs_on_the_gui_timer_not_in_a_worker(qapp, qtbot):
         Watched()  # unreachable at once: a cycle only the collector frees
 
         def allocate() -> None:  # a worker allocating far past the gen-0 threshold
-            _ = [_Cycle() for _ in range(5 * gc.get_threshold()[0])]
+            _ = [_Cycle() for _ in range(1000)]
 
         worker = threading.Thread(target=allocate, name="worker")
         worker.start()
@@ -36,6 +38,7 @@ def test_collection_runs_on_the_gui_timer_not_in_a_worker(qapp, qtbot):
         assert freed_in == [threading.main_thread().name]
     finally:
         timer.stop()
+        gc.set_threshold(*thresholds)
         gc.enable()
 
 
