@@ -35,7 +35,7 @@ def document(rec: dict[str, Any], doc_id: str | None = None) -> Document:
                     metadata={k: rec[k] for k in RECORD_KEYS if k in rec})
 
 
-def golden_dataset() -> tuple[Dataset, list[int]]:
+def golden_dataset(min_score: float = 0) -> tuple[Dataset, list[int]]:
     if not GOLDEN.exists():
         pytest.skip(f"{GOLDEN} absent")
     cases = [json.loads(x) for x in GOLDEN.read_text().splitlines() if x.strip()]
@@ -47,7 +47,7 @@ def golden_dataset() -> tuple[Dataset, list[int]]:
         docs.append(document(inp["decision"], f"case{i}"))
         ctx: dict[str, Any] = {"now": inp["options"]["now"],
                                "for_injection": bool(inp["options"]["forInjection"]),
-                               "candidates": [i], "min_score": 0, "limit": 1}
+                               "candidates": [i], "min_score": min_score, "limit": 1}
         if inp["cwd"] is not None:
             ctx["cwd"] = inp["cwd"]
         queries.append(Query(f"q{i}", inp["query"], ctx))
@@ -86,8 +86,9 @@ def test_golden_scores_end_to_end() -> None:
 
 def test_golden_gates_are_named() -> None:
     """Each zero of the golden cases is recorded with the gate of the original's code path
-    (the no-overlap case has no pair at all: no decision token meets the query)."""
-    ds, expected = golden_dataset()
+    (the no-overlap case has no pair at all: no decision token meets the query). Min score 1:
+    at 0 the search returns them, with score 0."""
+    ds, expected = golden_dataset(min_score=1)
     model = DecisionMemoryModel()
     params = resolve_params(model, {"token_weights": "none"})
     scores = model.combine(model.prepare(ds, params), params)

@@ -32,7 +32,13 @@ from workbench.core.models.decision_memory.facts import (
     MANUAL,
     SUPERSEDED,
 )
-from workbench.core.models.decision_memory.params import GATES
+from workbench.core.models.decision_memory.floor import (
+    Rows,
+    floor_queries,
+    over_limit_sorted,
+    widen,
+)
+from workbench.core.models.decision_memory.params import GATES, SIGNALS
 from workbench.core.models.decision_memory.prepared import DecisionMemoryPrepared
 from workbench.core.models.decision_memory.profiles import profile_gates
 from workbench.core.models.decision_memory.scoring import PARTIAL
@@ -65,20 +71,29 @@ class Live:
         below = final < self.q_min_score[prep.pair_query[scored]]
         gate[scored[below]] = GATES.index("below_min_score") + 1
         alive, score = scored[~below], final[~below]
+        self.q_disabled = self._disabled(str(params["disabled_projects"]))
+        floor = floor_queries(prep, self.q_min_score, self.q_disabled)
+        self.total: F64 = np.zeros(len(gate))
+        if floor.any():  # their limit applies over the widened rows (see `floor`)
+            in_floor = floor[prep.pair_query[alive]]
+            self.total[alive[in_floor]] = score[in_floor]
+            alive, score = alive[~in_floor], score[~in_floor]
         over = self._limit(alive, score)
         if len(over):
             gate[alive[over]] = GATES.index("over_limit") + 1
             keep = np.ones(len(alive), np.bool_)
             keep[over] = False
             alive, score = alive[keep], score[keep]
-        self.total: F64 = np.zeros(len(gate))
         self.total[alive] = score
-        self.q_disabled = self._disabled(str(params["disabled_projects"]))
         if self.q_disabled.any():  # the hook returns before anything else: all pairs gated
             off = self.q_disabled[prep.pair_query]
             gate[off] = GATES.index("project_disabled") + 1
             self.total[off] = 0.0
         self.gate = gate
+        # what the tick returns: the prepared pairs, or rows widened with score-0 candidates
+        self.rows = (widen(prep, floor, self.q_project_only, self.q_limit, gate, self.total)
+                     if floor.any() else
+                     Rows(prep.row_ptr, prep.pair_doc, self.total, gate, None))
 
     def _query_settings(self, params: Params) -> None:
         prep, c = self.prep, self.c
@@ -246,7 +261,7 @@ class Live:
         score = final.astype(np.int64)
         width = int(score.max()) + 1
         if n_q * width > HISTOGRAM_CELLS:
-            return _sorted_over_limit(aq, final, counts, limit)
+            return over_limit_sorted(aq, final, limit)
         hist = np.bincount(aq * width + score, minlength=n_q * width).reshape(n_q, width)
         at_least = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # survivors scoring ≥ s
         enough = at_least >= limit[:, None]
@@ -269,18 +284,20 @@ class Live:
                          v["retrieval"] + v["injection"], v["superseded"], v["age"],
                          v["final"] - v["total"]])
 
+    def widened_parts(self, pairs: NDArray[np.intp]) -> F64:
+        """float64 (9, n): the signals' contributions at pairs of widened rows: 0 for a
+        returned candidate that scores 0 through a gate or no match (they add up to its
+        score), else the prepared pair's."""
+        src = self.rows.src
+        assert src is not None
+        at = src[pairs]
+        show = (at >= 0) & ((self.rows.gate[pairs] != 0) | (self.gate[np.maximum(at, 0)] == 0))
+        out: F64 = np.zeros((len(SIGNALS), len(pairs)))
+        out[:, show] = self.parts(at[show])
+        return out
+
     def scores(self, signals: tuple[str, ...]) -> Scores:
-        prep = self.prep
-        return Scores(row_ptr=prep.row_ptr, docs=prep.pair_doc, total=self.total, gate=self.gate,
-                      signals=signals, parts=self.parts, gates=GATES)
-
-
-def _sorted_over_limit(aq: NDArray[np.int64], score: F64, counts: NDArray[np.int64],
-                       limit: NDArray[np.int64]) -> NDArray[np.intp]:
-    """Positions of the survivors (of queries `aq`, ascending) after their query's limit, by a
-    sort (score descending, then position)."""
-    order = np.lexsort((np.arange(len(aq)), -score, aq))
-    start = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    rank = np.arange(len(order)) - start[aq[order]]
-    out: NDArray[np.intp] = order[rank >= limit[aq[order]]]
-    return out
+        r = self.rows
+        return Scores(row_ptr=r.row_ptr, docs=r.doc, total=r.total, gate=r.gate,
+                      signals=signals, parts=self.parts if r.src is None else
+                      self.widened_parts, gates=GATES)

@@ -35,12 +35,27 @@ def explain_query(live: Live, query: int) -> dict[str, Any]:
     return out
 
 
-def explain_pair(live: Live, query: int, pair: int | None) -> dict[str, Any]:
+KEPT_AT_ZERO = ("min score ≤ 0: the search keeps every candidate scoring ≥ min score, this one "
+                "at 0")
+
+
+def returned(live: Live, query: int, doc: int) -> bool:
+    """Whether the query's search returns decision `doc` (ranked within the limit)."""
+    rows = live.rows
+    lo, hi = int(rows.row_ptr[query]), int(rows.row_ptr[query + 1])
+    return bool(((rows.doc[lo:hi] == doc) & (rows.gate[lo:hi] == 0)).any())
+
+
+def explain_pair(live: Live, query: int, doc: int, pair: int | None) -> dict[str, Any]:
+    """`pair`: the prepared pair of (query, doc), None when no query token meets it."""
     out = explain_query(live, query)
+    out["returned"] = returned(live, query, doc)
     if pair is None:
         why = ("project_disabled" if live.q_disabled[query] else
                "no_query_tokens" if not out["tokens"] else "lexical_zero")
         out.update(matched=False, score=0, gate=why, reason=GATE_REASONS[why])
+        if out["returned"]:
+            out["kept"] = KEPT_AT_ZERO
         return out
     prep = live.prep
     lo, hi = (int(x) for x in np.searchsorted(prep.e_pair, [pair, pair + 1]))
@@ -75,4 +90,6 @@ def explain_pair(live: Live, query: int, pair: int | None) -> dict[str, Any]:
         age_days=float(prep.age[pair]),
         total_before_rounding=v["total"],
     )
+    if out["returned"] and out["score"] == 0:
+        out["kept"] = KEPT_AT_ZERO
     return out

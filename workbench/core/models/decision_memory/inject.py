@@ -48,25 +48,25 @@ def snippet(live: Live, dataset: Dataset, query: int, doc: int, params: Params) 
 
 
 def selected(live: Live, query: int) -> list[int]:
-    """The pairs the query's search returns, best first (score descending, then candidate
-    order: newer createdAt first)."""
-    prep = live.prep
-    lo, hi = int(prep.row_ptr[query]), int(prep.row_ptr[query + 1])
-    alive = np.flatnonzero(live.gate[lo:hi] == 0)
-    order = np.lexsort((alive, -live.total[lo:hi][alive]))
+    """The entries of `live.rows` the query's search returns, best first (score descending,
+    then candidate order: newer createdAt first)."""
+    rows = live.rows
+    lo, hi = int(rows.row_ptr[query]), int(rows.row_ptr[query + 1])
+    alive = np.flatnonzero(rows.gate[lo:hi] == 0)
+    order = np.lexsort((alive, -rows.total[lo:hi][alive]))
     return [lo + int(i) for i in alive[order]]
 
 
 def injection_view(live: Live, dataset: Dataset, query: int, params: Params) -> Injection:
-    prep = live.prep
-    pairs = selected(live, query)
-    docs = tuple(int(prep.pair_doc[p]) for p in pairs)
+    rows = live.rows
+    picked = selected(live, query)
+    docs = tuple(int(rows.doc[p]) for p in picked)
     snippets = tuple(snippet(live, dataset, query, d, params) for d in docs)
     inj = bool(live.q_injection[query])
     block = ""
     if inj and docs:
         block = memory_block([record_of(dataset.corpus[d]) for d in docs], snippets,
-                             prep.specs[query].cwd, not bool(live.q_project_only[query]))
-    return Injection(docs=docs, scores=tuple(float(live.total[p]) for p in pairs),
+                             live.prep.specs[query].cwd, not bool(live.q_project_only[query]))
+    return Injection(docs=docs, scores=tuple(float(rows.total[p]) for p in picked),
                      snippets=snippets, block=block, injection=inj,
                      logged=not bool(live.q_disabled[query]))

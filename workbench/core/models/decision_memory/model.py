@@ -34,7 +34,7 @@ class DecisionMemoryModel(Model):
     description = ("pi-lodestone's lexical decision scoring: location-weighted token matches "
                    "with IDF-style weights, injection gates, locality, flag, usage and age "
                    "bonuses; integer scores.")
-    version = "2"
+    version = "3"  # 3: prepared rows carry candidate order and cwd membership
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
@@ -68,7 +68,7 @@ class DecisionMemoryModel(Model):
         out: dict[str, Any] = {"doc": dataset.corpus[doc].id,
                                "query": dataset.queries[query].text}
         live = self.live(prep, params)
-        out.update(explain_pair(live, query, prep.pair(query, doc)))
+        out.update(explain_pair(live, query, doc, prep.pair(query, doc)))
         out["snippet"] = snippet(live, dataset, query, doc, params)
         if live.q_injection[query]:
             out["memory_block"] = injection_view(live, dataset, query, params).block

@@ -69,7 +69,10 @@ class DecisionMemoryPrepared:
     distinct static gate profiles (see `profiles`); by_profile intp (P,), profile_ptr int64
     (U+1,): the pairs of profile u, ascending, are by_profile[profile_ptr[u]:profile_ptr[u+1]].
     Per query (Q,), from the specs: q_mode, q_project_only int8; q_min_score float64;
-    q_limit int64. disabled_file: the cwds the dataset's settings.json disables."""
+    q_limit int64. disabled_file: the cwds the dataset's settings.json disables.
+    For searches that keep score-0 candidates (`floor`): doc_order intp (N,), the decisions in
+    candidate order; q_cwd int64 (Q,), each query's row of cwd_member bool (C, N), the
+    project membership of every decision for each distinct query cwd."""
 
     n_docs: int
     docs: DocFacts
@@ -101,6 +104,9 @@ class DecisionMemoryPrepared:
     q_project_only: NDArray[np.int8]
     q_min_score: F64
     q_limit: I64
+    doc_order: NDArray[np.intp]
+    q_cwd: I64
+    cwd_member: B
     disabled_file: tuple[str, ...] = ()  # the folder's settings.json disabledProjects
 
     def pair(self, query: int, doc: int) -> int | None:
@@ -118,6 +124,9 @@ class _Builder:
     def __init__(self, index: TokenIndex, facts: DocFacts, cwds: CwdCache) -> None:
         self.ix, self.facts, self.cwds = index, facts, cwds
         self.active = ~facts.archived
+        self.order = candidate_order(facts.created)
+        self.rank = np.empty(len(self.order), np.int64)
+        self.rank[self.order] = np.arange(len(self.order))
         self.parts: dict[str, list[Any]] = {k: [] for k in (
             "pair_doc", "log_all", "log_project", "generic", "e_loc", "e_pair", "e_qt",
             "strong", "meaningful", "locality", "in_project", "age")}
@@ -150,9 +159,7 @@ class _Builder:
         hits = np.unique(np.concatenate([p for _, _, p in lists])) if lists \
             else np.zeros(0, np.int64)
         cand = hits[mine[hits]]
-        created = facts.created[cand]
-        key = np.where(np.isnan(created), np.inf, -created)
-        cand = cand[np.lexsort((cand, key))]
+        cand = cand[np.argsort(self.rank[cand])]
         # location class per (candidate, distinct token): lowest priority written first
         cls = np.full((len(cand), len(distinct)), NONE, np.int8)
         for j, (v, _, partial_docs) in enumerate(lists):
@@ -178,6 +185,14 @@ class _Builder:
         out["in_project"].append(member[cand])
         out["age"].append((spec.now_ms - facts.created[cand]) / DAY_MS)
         return len(cand)
+
+
+def candidate_order(created: F64) -> NDArray[np.intp]:
+    """The decisions newest first (unparsable createdAt last, ties in corpus order): the
+    order the original's stable sort leaves equal scores in."""
+    key = np.where(np.isnan(created), np.inf, -created)
+    out: NDArray[np.intp] = np.lexsort((np.arange(len(created)), key))
+    return out
 
 
 def _cat(parts: list[Any], dtype: Any) -> Any:
@@ -217,6 +232,9 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
     profile, profiles = pair_profiles(flags, in_proj, np.diff(e_ptr) > 0, strong, meaningful,
                                       n_tok[pair_query])
     by_profile, profile_ptr = group_pairs(profile, len(profiles))
+    cwds = {c: i for i, c in enumerate(dict.fromkeys(s.cwd for s in specs))}
+    member = (np.stack([builder.cwds.get(c)[1] for c in cwds]) if cwds
+              else np.zeros((0, len(records)), np.bool_))
     progress(1.0, "prepared")
     return DecisionMemoryPrepared(
         n_docs=len(records), docs=facts, specs=specs, tokens=tokens, n_tokens=n_tok,
@@ -233,4 +251,6 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
         q_project_only=np.asarray([s.project_only for s in specs], np.int8),
         q_min_score=np.asarray([s.min_score for s in specs], np.float64),
         q_limit=np.asarray([s.limit for s in specs], np.int64),
+        doc_order=builder.order, q_cwd=np.asarray([cwds[s.cwd] for s in specs], np.int64),
+        cwd_member=member,
         disabled_file=disabled_projects(dict(dataset.settings)))
