@@ -2,6 +2,13 @@
 
 Never one process per file: the tree comes from one `ls-tree`, contents from `cat-file --batch`
 in chunks (so progress and cancel are honoured between chunks), history from one `log`.
+
+Real clones lack objects: a partial clone (`--filter=blob:none`) holds only the blobs it checked
+out, and git fetches any other from its remote on first use, one process per blob, or dies when
+the remote cannot be reached. Reading an old snapshot must not do that, so in a partial clone
+`ls_tree` asks `rev-list --missing=print` (which never fetches) which blobs are absent, marks
+them `missing` and reads sizes only of the others; `read_blobs` leaves out any object
+`cat-file` reports "<oid> missing".
 """
 
 from __future__ import annotations
@@ -11,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GitError", "TreeEntry", "changed_files", "commit_time", "git", "ls_tree",
-           "read_blobs", "resolve_commit"]
+__all__ = ["GitError", "TreeEntry", "changed_files", "commit_time", "git", "is_partial_clone",
+           "ls_tree", "read_blobs", "resolve_commit"]
 
 
 class GitError(RuntimeError):
@@ -63,28 +70,67 @@ def commit_time(repo: Path, commit: str) -> int:
 class TreeEntry:
     path: str
     blob: str
-    size: int
+    size: int  # 0 when missing
+    missing: bool = False  # not in this (partial) clone: its content cannot be read
 
 
 def ls_tree(repo: Path, commit: str) -> list[TreeEntry]:
-    """Every blob of the commit's tree (submodules and symlinks left out)."""
-    out = git(repo, "ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-    entries = []
+    """Every blob of the commit's tree (submodules and symlinks left out); in a partial clone
+    the blobs it lacks are marked `missing` (nothing is fetched)."""
+    partial = is_partial_clone(repo)
+    # `-l` reads every blob's size: in a partial clone that would fetch the missing ones
+    out = git(repo, "ls-tree", "-r", "-z", "--full-tree", *(() if partial else ("-l",)), commit)
+    rows = []
     for rec in out.split(b"\0"):
         if not rec:
             continue
         meta, _, path = rec.partition(b"\t")
-        mode, kind, blob, size = meta.split()
+        mode, kind, blob, *size = meta.split()
         if kind != b"blob" or mode == b"120000":
             continue
-        entries.append(TreeEntry(path.decode("utf-8", "surrogateescape"), blob.decode(),
-                                 int(size)))
-    return entries
+        rows.append((path.decode("utf-8", "surrogateescape"), blob.decode(),
+                     int(size[0]) if size else 0))
+    if not partial:
+        return [TreeEntry(*row) for row in rows]
+    missing = _missing_objects(repo, commit)
+    sizes = _sizes(repo, [b for _, b, _ in rows if b not in missing])
+    return [TreeEntry(p, b, sizes.get(b, 0), b in missing) for p, b, _ in rows]
+
+
+def is_partial_clone(repo: Path) -> bool:
+    """Whether objects may be absent and fetched on demand (`clone --filter`): a promisor
+    remote, named by `remote.<name>.promisor` or the older `extensions.partialClone`."""
+    try:
+        out = git(repo, "config", "--get-regexp",
+                  r"^(extensions\.partialclone|remote\..*\.promisor)$")
+    except GitError:  # exit 1: none set
+        return False
+    return any(line.split()[-1:] != [b"false"] for line in out.splitlines())
+
+
+def _missing_objects(repo: Path, commit: str) -> set[str]:
+    """Objects of the commit's tree the clone lacks; `--missing=print` never fetches."""
+    out = git(repo, "rev-list", "--objects", "--no-walk", "--missing=print", commit)
+    return {line[1:].decode() for line in out.splitlines() if line.startswith(b"?")}
+
+
+def _sizes(repo: Path, blobs: Sequence[str]) -> dict[str, int]:
+    """The size of each (present) blob, from one `cat-file --batch-check`."""
+    if not blobs:
+        return {}
+    out = git(repo, "cat-file", "--batch-check", stdin=("\n".join(blobs) + "\n").encode())
+    sizes = {}
+    for line in out.decode().splitlines():
+        oid, kind, *size = line.split()
+        if kind == "blob" and size:
+            sizes[oid] = int(size[0])
+    return sizes
 
 
 def read_blobs(repo: Path, blobs: Sequence[str], *, chunk: int = 2000,
                tick: Callable[[float], None] | None = None) -> dict[str, bytes]:
-    """The contents of `blobs` by id, through `git cat-file --batch` in chunks."""
+    """The contents of `blobs` by id, through `git cat-file --batch` in chunks. A blob the
+    repository lacks ("<oid> missing") is left out of the result, as is any other object."""
     out: dict[str, bytes] = {}
     unique = list(dict.fromkeys(blobs))
     for start in range(0, len(unique), chunk):
@@ -95,13 +141,14 @@ def read_blobs(repo: Path, blobs: Sequence[str], *, chunk: int = 2000,
         pos = 0
         for blob in part:
             eol = raw.index(b"\n", pos)
-            header = raw[pos:eol].split()
-            if len(header) < 3 or header[1] != b"blob":
-                pos = eol + 1
+            header = raw[pos:eol].split()  # "<oid> <type> <size>", or "<name> missing"
+            pos = eol + 1
+            if len(header) < 3:
                 continue
             size = int(header[2])
-            out[blob] = raw[eol + 1:eol + 1 + size]
-            pos = eol + 1 + size + 1  # the content is followed by a newline
+            if header[1] == b"blob":
+                out[blob] = raw[pos:pos + size]
+            pos += size + 1  # the content is followed by a newline
     return out
 
 

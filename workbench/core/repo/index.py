@@ -4,6 +4,13 @@
 never the working tree and never the wall clock: ages are measured from `now`, which defaults
 to the commit time of `rev`. The result is cached on disk under `engine.cache_dir()` by commit
 hash and options; only `branch_changed` (which depends on the working tree) is computed afresh.
+
+A file whose content cannot be read is skipped and named in `RepoIndex.skipped` with its
+reason, as binaries and huge files are: a blob a partial clone lacks (nothing is fetched; such
+an index is not cached, so it is rebuilt once the blobs are there) and a Git LFS pointer (the
+content lives outside git). In a partial clone history comes from `log --name-only`, which
+needs no blob (`--numstat` and rename detection would fetch every changed blob): renames are
+not followed there.
 """
 
 from __future__ import annotations
@@ -20,19 +27,23 @@ from pathlib import Path
 from workbench.core import engine
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.repo import git as g
-from workbench.core.repo.history import churn, file_history, read_log, recency
+from workbench.core.repo.history import Commit, churn, file_history, read_log, recency
 from workbench.core.repo.ignore import IGNORE_FILE, FileFilter
 from workbench.core.repo.imports import ImportResolver, go_module_path
 from workbench.core.repo.lang import exported_symbols, keywords, language_of, token_estimate
 from workbench.core.repo.model import FileInfo, RepoIndex
 from workbench.core.repo.pairing import is_test_path, pair_tests
 
-__all__ = ["INDEX_VERSION", "MAX_FILE_BYTES", "index_repository"]
+__all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
-INDEX_VERSION = "2"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "3"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
+# skip reasons besides "binary" and "too large"
+MISSING = "missing: the clone does not hold it (a partial clone; nothing is fetched)"
+LFS_POINTER = "Git LFS pointer: the content is not in git (git lfs pull)"
+_LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 
 
 def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[str] = (),
@@ -66,7 +77,7 @@ def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[s
     else:
         index = _build(repo, commit, at, include, exclude, churn_days, max_commit_files,
                        progress.span(0.0, 0.95))
-        if use_cache:
+        if use_cache and not any(why == MISSING for _, why in index.skipped):
             engine._write_cache(cache, index)
     progress(0.95, "looking for changed files")
     changed = g.changed_files(repo) if commit == g.resolve_commit(repo, "HEAD") else set()
@@ -84,13 +95,13 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     by_path = {e.path: e for e in tree}
     special = [e.blob for e in tree if e.path == IGNORE_FILE or e.path.endswith("go.mod")]
     extra = g.read_blobs(repo, special) if special else {}
-    ignore_text = extra[by_path[IGNORE_FILE].blob].decode("utf-8", "replace") \
+    ignore_text = extra.get(by_path[IGNORE_FILE].blob, b"").decode("utf-8", "replace") \
         if IGNORE_FILE in by_path else ""
     keep = FileFilter.of(include, exclude, ignore_text)
     go_modules = {}
     for e in tree:
         if posixpath.basename(e.path) == "go.mod":
-            module = go_module_path(extra[e.blob].decode("utf-8", "replace"))
+            module = go_module_path(extra.get(e.blob, b"").decode("utf-8", "replace"))
             if module:
                 go_modules[module] = posixpath.dirname(e.path)
 
@@ -99,7 +110,9 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     for e in tree:
         if not keep.keeps(e.path):
             continue
-        if e.size > MAX_FILE_BYTES:
+        if e.missing:
+            skipped.append((e.path, MISSING))
+        elif e.size > MAX_FILE_BYTES:
             skipped.append((e.path, "too large"))
         else:
             wanted.append(e)
@@ -108,11 +121,12 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
 
     texts: dict[str, str] = {}
     for e in wanted:
-        data = blobs.get(e.blob, b"")
-        if b"\0" in data[:BINARY_SNIFF]:
-            skipped.append((e.path, "binary"))
+        data = blobs.get(e.blob)
+        why = _unreadable(data)
+        if why:
+            skipped.append((e.path, why))
         else:
-            texts[e.path] = data.decode("utf-8", "replace")
+            texts[e.path] = (data or b"").decode("utf-8", "replace")
     paths = sorted(texts)
 
     resolver = ImportResolver(paths, go_modules)
@@ -136,7 +150,8 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
             tested_by[src].append(test)
 
     progress(0.75, "reading history")
-    history = file_history(read_log(repo, commit), paths, now=now, churn_days=churn_days,
+    log = _log_without_blobs(repo, commit) if g.is_partial_clone(repo) else read_log(repo, commit)
+    history = file_history(log, paths, now=now, churn_days=churn_days,
                            max_commit_files=max_commit_files)
     degree = {p: len(imports[p]) + len(dependents[p]) for p in paths}
     top = max(degree.values(), default=0)
@@ -159,3 +174,32 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     progress(1.0, "indexed")
     return RepoIndex(root=str(repo), commit=commit, now=now, churn_days=churn_days,
                      files=tuple(files), skipped=tuple(sorted(skipped)))
+
+
+def _unreadable(data: bytes | None) -> str | None:
+    """Why a blob's content is not indexed, or None: absent (`cat-file` said missing), a Git
+    LFS pointer, a binary."""
+    if data is None:
+        return MISSING
+    if data.startswith(_LFS_HEAD):
+        return LFS_POINTER
+    if b"\0" in data[:BINARY_SNIFF]:
+        return "binary"
+    return None
+
+
+def _log_without_blobs(repo: Path, commit: str) -> list[Commit]:
+    """`read_log` for a partial clone: the paths each commit changed from tree diffs alone
+    (`--name-only --no-renames`), so no blob is fetched; renames are not followed."""
+    raw = g.git(repo, "log", "-z", "--no-renames", "--name-only", "--format=%x1e%H%x1f%ct",
+                commit)
+    commits = []
+    for chunk in raw.split(b"\x1e"):
+        header, _, body = chunk.partition(b"\0")
+        if not header:
+            continue
+        sha, _, ts = header.partition(b"\x1f")
+        paths = [t.decode("utf-8", "surrogateescape") for t in body.lstrip(b"\n").split(b"\0")
+                 if t]
+        commits.append(Commit(sha.decode(), int(ts), tuple((p, p) for p in paths)))
+    return commits

@@ -1,0 +1,101 @@
+"""Indexing and mining real clones: a partial clone (`--filter=blob:none`) that lacks some
+blobs, its remote gone or not; a shallow clone; a Git LFS pointer. Nothing is fetched, the
+unreadable files are named in `skipped`, the others are indexed."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_repo_index import make_repo
+from workbench.core.formats.code_repo import read_code_repo
+from workbench.core.repo import index_repository
+from workbench.core.repo.git import is_partial_clone, ls_tree
+from workbench.core.repo.index import LFS_POINTER, MISSING
+from workbench.core.repo.sample import git_env
+from workbench.core.repo.tasks import mine_tasks
+
+LFS_TEXT = ("version https://git-lfs.github.com/spec/v1\n"
+            "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+            "size 12345\n")
+
+
+def clone(source: Path, dest: Path, *options: str) -> Path:
+    env = git_env(dest.parent / f".{dest.name}-home")
+    subprocess.run(["git", "-C", str(source), "config", "uploadpack.allowFilter", "true"],
+                   check=True, env=env)
+    subprocess.run(["git", "clone", "-q", *options, f"file://{source}", str(dest)],
+                   check=True, env=env, capture_output=True)
+    return dest
+
+
+@pytest.fixture
+def two_commits(tmp_path: Path) -> Path:
+    """a.py the same in both commits; b.py changed by the second."""
+    src = make_repo(tmp_path / "src", {"a.py": "def a():\n    return 1\n",
+                                       "b.py": "def b():\n    return 1\n"}, message="one")
+    return make_repo(src, {"b.py": "def b():\n    return 2\n"}, message="Change b",
+                     when=1_700_000_100)
+
+
+@pytest.mark.parametrize("remote_gone", [False, True])
+def test_partial_clone_skips_the_blobs_it_lacks(two_commits: Path, tmp_path: Path,
+                                                remote_gone: bool) -> None:
+    # checked out at HEAD: the clone holds HEAD's blobs, not the first commit's b.py
+    repo = clone(two_commits, tmp_path / "partial", "--filter=blob:none")
+    if remote_gone:  # offline, or the remote moved: git would die fetching
+        two_commits.rename(tmp_path / "gone")
+    assert is_partial_clone(repo)
+    index = index_repository(repo, rev="HEAD~1", use_cache=False)
+    assert index.paths == ("a.py",)
+    assert index.skipped == (("b.py", MISSING),)
+    assert index.file("a.py").commits == 1  # history without blobs still counts commits
+    at_head = index_repository(repo, use_cache=False)
+    assert at_head.paths == ("a.py", "b.py") and at_head.skipped == ()
+    if not remote_gone:  # still missing: indexing fetched nothing
+        assert [e.missing for e in ls_tree(repo, "HEAD~1")] == [False, True]
+
+
+def test_partial_clone_without_checkout_opens_as_a_dataset(two_commits: Path,
+                                                           tmp_path: Path) -> None:
+    repo = clone(two_commits, tmp_path / "bare-ish", "--filter=blob:none", "--no-checkout")
+    two_commits.rename(tmp_path / "gone")
+    index = index_repository(repo, use_cache=False)
+    assert index.paths == ()
+    assert index.skipped == (("a.py", MISSING), ("b.py", MISSING))
+    # not the old "field rev" error: a dataset with no documents
+    assert len(read_code_repo(repo).corpus) == 0
+
+
+def test_missing_index_is_not_cached(two_commits: Path, tmp_path: Path) -> None:
+    repo = clone(two_commits, tmp_path / "partial", "--filter=blob:none")
+    first = index_repository(repo, rev="HEAD~1")
+    assert first.skipped == (("b.py", MISSING),)
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", first.commit], check=True,
+                   capture_output=True)  # fetches b.py's old blob
+    again = index_repository(repo, rev=first.commit)
+    assert again.paths == ("a.py", "b.py") and again.skipped == ()
+
+
+def test_partial_clone_mines_tasks(two_commits: Path, tmp_path: Path) -> None:
+    repo = clone(two_commits, tmp_path / "partial", "--filter=blob:none", "--no-checkout")
+    two_commits.rename(tmp_path / "gone")
+    mined = mine_tasks(repo, snapshot="HEAD~1")
+    assert [(t.task, t.files) for t in mined.tasks] == [("Change b", ("b.py",))]
+
+
+def test_shallow_clone_indexes_what_it_holds(two_commits: Path, tmp_path: Path) -> None:
+    repo = clone(two_commits, tmp_path / "shallow", "--depth", "1")
+    index = index_repository(repo, use_cache=False)
+    assert index.paths == ("a.py", "b.py") and index.skipped == ()
+    assert index.file("b.py").commits == 1  # the history it has: one commit
+
+
+def test_lfs_pointer_is_skipped(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "r", {"model.py": "x = 1\n", "weights.bin": LFS_TEXT,
+                                      ".gitattributes": "*.bin filter=lfs diff=lfs merge=lfs\n"})
+    index = index_repository(repo, use_cache=False)
+    assert index.paths == (".gitattributes", "model.py")
+    assert index.skipped == (("weights.bin", LFS_POINTER),)
