@@ -31,7 +31,9 @@ def sample(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_writes_the_shipped_sample(sample: Path, tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "tasks.jsonl"
-    assert run("tasks-from-git", "--repo", str(sample), "--split", "0.4", "--out", str(out)) == 0
+    # the shipped set keeps every kind of file (its docs task included)
+    assert run("tasks-from-git", "--repo", str(sample), "--history-fraction", "0.4",
+               "--all-files", "--out", str(out)) == 0
     assert out.read_text("utf-8") == SHIPPED.read_text("utf-8")
     captured = capsys.readouterr()
     assert captured.out == ""
@@ -40,7 +42,7 @@ def test_writes_the_shipped_sample(sample: Path, tmp_path: Path,
     assert "12 task(s), 4 commit(s) skipped" in err
     assert "3  changed fewer than min-files" in err and "1  changed more than max-files" in err
     assert "files per task: mean 1.4 (min 1, max 2)" in err
-    assert "2  changed file(s) left out: added after the snapshot" in err
+    assert "6  added after the snapshot" in err
     assert f"next: workbench eval {sample} --queries {out} -m codeledger" in err
 
 
@@ -59,8 +61,9 @@ def test_stdout_snapshot_and_options(sample: Path, capsys: pytest.CaptureFixture
     assert "save them with --out tasks.jsonl" in captured.err
 
 
-def test_default_split_and_no_tasks(sample: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run("tasks-from-git", "--repo", str(sample)) == 0  # --split 0.3: 12 commits
+def test_default_history_fraction_and_no_tasks(sample: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("tasks-from-git", "--repo", str(sample)) == 0  # 0.3: 12 commits
     assert "the 12 commit(s) after it" in capsys.readouterr().err
     assert run("tasks-from-git", "--repo", str(sample), "--snapshot", "HEAD") == 0
     captured = capsys.readouterr()
@@ -85,8 +88,9 @@ def test_errors_are_one_line(sample: Path, tmp_path: Path, capsys: pytest.Captur
 
 
 @pytest.mark.parametrize("argv", [
-    ("--split", "1.5"), ("--split", "x"), ("--max-files", "0"),
-    ("--split", "0.3", "--snapshot", "HEAD"),
+    ("--history-fraction", "1.5"), ("--history-fraction", "x"), ("--max-files", "0"),
+    ("--history-fraction", "0.3", "--snapshot", "HEAD"), ("--split", "0.3"), ("--with-body",),
+    ("--include", "docs,tests"), ("--all-files", "--include", "docs"),
 ])
 def test_bad_flags_are_usage_errors(sample: Path, argv: tuple[str, ...],
                                     capsys: pytest.CaptureFixture[str]) -> None:

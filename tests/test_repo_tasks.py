@@ -12,6 +12,7 @@ from tests.conftest import SAMPLES
 from workbench.core.engine import Cancelled, Progress
 from workbench.core.formats.code_tasks import read_tasks, tasks_jsonl
 from workbench.core.repo import GitError, build_sample_repo
+from workbench.core.repo.file_kinds import OPTIONAL_KINDS
 from workbench.core.repo.git import git, ls_tree
 from workbench.core.repo.sample import git_env
 from workbench.core.repo.tasks import mine_tasks, pick_snapshot, tasks_from_git
@@ -34,9 +35,11 @@ def by_subject(repo: Path, snapshot: str, until: str = "HEAD", *, max_files: int
 
 
 def test_shipped_task_set_regenerates_exactly(sample: Path) -> None:
+    # the shipped set keeps every file kind (its docs task included); its messages are subjects
     snapshot = pick_snapshot(sample, tasks_fraction=SAMPLE_SPLIT)
     assert snapshot == SAMPLE_SNAPSHOT
-    assert tasks_jsonl(tasks_from_git(sample, snapshot=snapshot)) == SHIPPED.read_text("utf-8")
+    assert tasks_jsonl(tasks_from_git(sample, snapshot=snapshot, include=OPTIONAL_KINDS)) == \
+        SHIPPED.read_text("utf-8")
 
 
 def test_sample_tasks_never_leak(sample: Path) -> None:
@@ -66,9 +69,14 @@ def test_sample_rules(sample: Path) -> None:
     # added after the snapshot stays unpredictable when a later commit edits it
     assert "Test rate limiter window" not in files
     assert "Make rate limit configurable from environment" not in files
-    assert files["Document rate limits and expiry"] == ("README.md", "docs/API.md")
-    assert mined.skipped == {"too_many_files": 1, "too_few_files": 3}
-    assert mined.dropped == {"added": 2}
+    # docs only: no task unless docs are asked for
+    assert "Document rate limits and expiry" not in files
+    with_docs = {t.task: t.files for t in tasks_from_git(sample, snapshot=SAMPLE_SNAPSHOT,
+                                                         include=["docs"])}
+    assert with_docs["Document rate limits and expiry"] == ("README.md", "docs/API.md")
+    assert mined.skipped == {"too_many_files": 1, "too_few_files": 4}
+    # added: ratelimit.py, 2 test files and 2 edits of them, LICENSE (in the 24-file commit)
+    assert mined.dropped == {"added": 6, "docs": 2}
     # with a larger max the big commit is a task (LICENSE is not code: 23 files)
     big = by_subject(sample, SAMPLE_SNAPSHOT, max_files=30)
     assert len(big["Add SPDX license headers to all source files"]) == 23
@@ -91,8 +99,8 @@ def test_tests_left_out_on_request(sample: Path) -> None:
     mined = mine_tasks(sample, snapshot=SAMPLE_SNAPSHOT, include_tests=False)
     # without its 8 test files the license commit is small enough: 15 files, a task
     assert len(without["Add SPDX license headers to all source files"]) == 15
-    assert mined.skipped == {"too_few_files": 4}
-    assert mined.dropped == {"added": 3, "test": 3 + 8}  # + LICENSE, new
+    assert mined.skipped == {"too_few_files": 5}
+    assert mined.dropped == {"added": 6, "test": 4 + 8, "docs": 2}
 
 
 def test_pick_snapshot_is_a_time_split(sample: Path) -> None:
@@ -121,7 +129,7 @@ def test_progress_can_cancel(sample: Path) -> None:
     seen: list[str] = []
     mine_tasks(sample, snapshot=SAMPLE_SNAPSHOT,
                progress=Progress(on_progress=lambda f, m: seen.append(m)))
-    assert seen[-1] == "12 tasks"
+    assert seen[-1] == "11 tasks"
     with pytest.raises(Cancelled):
         mine_tasks(sample, snapshot=SAMPLE_SNAPSHOT, progress=Progress(should_stop=lambda: True))
 
@@ -195,23 +203,24 @@ def test_merges_renames_deletes_and_readds(tiny: tuple[Path, str]) -> None:
     assert [(t.task, t.files) for t in mined.tasks] == [
         ("Side: tweak b", ("b.py",)),
         ("Rename a to core", ("a.py",)),  # the snapshot knows core.py as a.py
-        ("Edit core", ("a.py",)),  # new.py is new, notes.txt is not code
+        ("Edit core\n\nWhy: core needed y.", ("a.py",)),  # new.py is new, notes.txt docs
         ("Remove c", ("c.py",)),  # deleted, but it existed at the snapshot
     ]
     # the merge, and c.py brought back (a new file, whatever its name)
     assert mined.commits == 6
     assert mined.skipped == {"merge": 1, "too_few_files": 1}
-    assert mined.dropped == {"added": 1, "not_code": 1}
+    assert mined.dropped == {"added": 2, "docs": 1}  # new.py and c.py again; notes.txt
     t = mined.tasks[0]
     assert t.author == "Tess" and t.date == "2026-01-03T10:00:00+00:00"
     assert t.snapshot == root and t.commit is not None and t.id == "c" + t.commit[:10]
 
 
-def test_message_body_on_request(tiny: tuple[Path, str]) -> None:
+def test_subject_only_on_request(tiny: tuple[Path, str]) -> None:
     repo, root = tiny
-    texts = [t.task for t in tasks_from_git(repo, snapshot=root, with_body=True)]
+    texts = [t.task for t in tasks_from_git(repo, snapshot=root)]
     assert texts[2] == "Edit core\n\nWhy: core needed y."
-    assert [t.task for t in tasks_from_git(repo, snapshot=root)][2] == "Edit core"
+    assert [t.task for t in tasks_from_git(repo, snapshot=root, subject_only=True)][2] == \
+        "Edit core"
 
 
 def test_pick_snapshot_follows_the_first_parent_line(tiny: tuple[Path, str]) -> None:

@@ -10,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.formats.code_tasks import tasks_jsonl, write_tasks
+from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, parse_kinds
 from workbench.core.repo.git import GitError, git
 from workbench.core.repo.tasks import DROPPED, SKIPPED, MinedTasks, mine_tasks, pick_snapshot
 
 EXIT_USAGE = 2
-DEFAULT_SPLIT = 0.3
+DEFAULT_HISTORY_FRACTION = 0.3
 
 
 def cmd_tasks_from_git(args: argparse.Namespace) -> int:
@@ -23,12 +24,12 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     try:
         if not repo.is_dir():
             raise GitError(f"{repo}: no such folder")
-        snapshot = args.snapshot or pick_snapshot(
-            repo, until=args.until,
-            tasks_fraction=DEFAULT_SPLIT if args.split is None else args.split)
+        fraction = args.history_fraction or DEFAULT_HISTORY_FRACTION
+        snapshot = args.snapshot or pick_snapshot(repo, until=args.until,
+                                                  tasks_fraction=fraction)
         mined = mine_tasks(repo, snapshot=snapshot, until=args.until, max_files=args.max_files,
                            min_files=args.min_files, include_tests=not args.no_tests,
-                           with_body=args.with_body)
+                           include=args.include, subject_only=args.subject_only)
         date = git(repo, "show", "-s", "--format=%cs", mined.snapshot).decode().strip()
         if args.out:
             write_tasks(args.out, mined.tasks)
@@ -42,33 +43,44 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
 
 
 def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None) -> str:
-    """What a newcomer needs: where the split is, what became a task, what did not and why,
-    and what to run next."""
+    """What a newcomer needs: where the split is, what a task is made of, what became a task,
+    what did not and why, and what to run next."""
     n = len(mined.tasks)
+    kept = " and ".join([FILE_KINDS[SOURCE], *(["also " + ", ".join(mined.include)]
+                                                if mined.include else [])])
     lines = [f"snapshot {mined.snapshot[:10]} ({snapshot_date}): the index is built here; the "
-             f"{mined.commits} commit(s) after it, up to {mined.until[:10]}, are the tasks"]
-    lines.append(f"{n} task(s), {mined.commits - n} commit(s) skipped"
-                 + (":" if mined.skipped else ""))
-    for key, text in SKIPPED.items():
-        if mined.skipped.get(key):
-            lines.append(f"  {mined.skipped[key]:>4}  {text}")
+             f"{mined.commits} commit(s) after it, up to {mined.until[:10]}, are the tasks",
+             "task text: " + ("the commit subject (without --subject-only: the whole message)"
+                              if mined.subject_only else "the whole commit message, trailers "
+                              "left out (--subject-only: the subject alone)"),
+             f"task files: {kept} changed by the commit that existed at the snapshot"
+             + ("" if len(mined.include) == len(OPTIONAL_KINDS)
+                else " (--include KINDS or --all-files for more)"),
+             f"{n} task(s), {mined.commits - n} commit(s) skipped"
+             + (":" if mined.skipped else "")]
+    lines += [f"  {mined.skipped[k]:>4}  {text}" for k, text in SKIPPED.items()
+              if mined.skipped.get(k)]
     if n:
         sizes = [len(t.files) for t in mined.tasks]
         lines.append(f"files per task: mean {sum(sizes) / n:.1f} (min {min(sizes)}, "
                      f"max {max(sizes)})")
-    for key, text in DROPPED.items():
-        if mined.dropped.get(key):
-            lines.append(f"  {mined.dropped[key]:>4}  changed file(s) left out: {text}")
+    if mined.dropped:
+        lines.append("changed files left out, and why:")
+    lines += [f"  {mined.dropped[k]:>4}  {text}" + (f": --include {k}" if k in OPTIONAL_KINDS
+                                                    else "")
+              for k, text in DROPPED.items() if mined.dropped.get(k)]
+    return "\n".join(lines + _next_steps(n, repo, out))
+
+
+def _next_steps(n: int, repo: Path, out: str | None) -> list[str]:
     if not n:
-        lines.append("no tasks: try an earlier --snapshot or a larger --split")
-    elif out:
-        lines.append(f"wrote {out}")
-        lines.append("next: workbench eval " + shlex.quote(str(repo)) + " --queries "
-                     + shlex.quote(out) + " -m codeledger")
-    else:
-        lines.append("next: save them with --out tasks.jsonl, then: workbench eval "
-                     + shlex.quote(str(repo)) + " --queries tasks.jsonl -m codeledger")
-    return "\n".join(lines)
+        return ["no tasks: try an earlier --snapshot, a larger --history-fraction or "
+                "--all-files"]
+    if out:
+        return [f"wrote {out}", "next: workbench eval " + shlex.quote(str(repo))
+                + " --queries " + shlex.quote(out) + " -m codeledger"]
+    return ["next: save them with --out tasks.jsonl, then: workbench eval "
+            + shlex.quote(str(repo)) + " --queries tasks.jsonl -m codeledger"]
 
 
 def _fraction(text: str) -> float:
@@ -91,30 +103,48 @@ def _positive(text: str) -> int:
     return value
 
 
+def _kinds(text: str) -> tuple[str, ...]:
+    try:
+        return parse_kinds(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_code_commands(sub: Any) -> None:
     p = sub.add_parser(
         "tasks-from-git",
         help="a task set with ground truth from a repository's history (commits after a "
-        "snapshot: message → files changed)",
+        "snapshot: message → source files changed)",
         description="Index at a snapshot commit, test on the commits after it: each later "
-        "non-merge commit becomes a task (its subject) with the files it changed that existed "
-        "at the snapshot. Writes JSON lines; prints a summary on stderr.")
+        "commit becomes a task (its message) with the source and test files it changed that "
+        "existed at the snapshot. Merges, bot commits, releases and version or dependency "
+        "bumps, and one-word messages make no task. Writes JSON lines; prints a summary on "
+        "stderr.")
     p.add_argument("--repo", required=True, help="the git repository")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--snapshot", metavar="REV", help="the commit the index is built at")
-    g.add_argument("--split", type=_fraction, metavar="FRACTION",
-                   help=f"pick the snapshot so this fraction of the history comes after it "
-                   f"(default {DEFAULT_SPLIT})")
+    g.add_argument("--history-fraction", type=_fraction, metavar="FRACTION",
+                   help="pick the snapshot so this fraction of the history comes after it "
+                   f"(default {DEFAULT_HISTORY_FRACTION})")
     p.add_argument("--until", default="HEAD", metavar="REV",
                    help="the last commit to take tasks from (default HEAD)")
     p.add_argument("--max-files", type=_positive, default=20, metavar="N",
-                   help="skip commits changing more code files than this (default 20)")
+                   help="skip commits changing more kept files than this (default 20)")
     p.add_argument("--min-files", type=_positive, default=1, metavar="N",
-                   help="skip commits changing fewer code files than this (default 1)")
+                   help="skip commits changing fewer kept files than this (default 1)")
+    kinds = p.add_mutually_exclusive_group()
+    kinds.add_argument("--code-only", dest="include", action="store_const", const=(),
+                       help="a task's files are source and tests only (the default)")
+    kinds.add_argument("--include", type=_kinds, metavar="KINDS",
+                       help="keep these kinds too, comma-separated, or all: "
+                       + "; ".join(f"{k} ({FILE_KINDS[k]})" for k in OPTIONAL_KINDS))
+    kinds.add_argument("--all-files", dest="include", action="store_const",
+                       const=OPTIONAL_KINDS, help="keep every kind of file (--include all)")
+    p.set_defaults(include=())
     p.add_argument("--no-tests", action="store_true",
                    help="leave test files out of the files a task needs")
-    p.add_argument("--with-body", action="store_true",
-                   help="task text is the whole commit message, not only its subject")
+    p.add_argument("--subject-only", action="store_true",
+                   help="task text is the commit subject, not the whole message")
     p.add_argument("--out", "-o", metavar="FILE", help="write the tasks here (default stdout)")
     p.set_defaults(func=cmd_tasks_from_git)
 

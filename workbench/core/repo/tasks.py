@@ -5,26 +5,30 @@ repository is indexed at a `snapshot` commit, and only commits after it (`snapsh
 oldest first) become tasks, so nothing a task asks about is in the index it is scored on.
 
 Per commit: merges are skipped (their changes are the side branch's commits, which are tasks of
-their own). The task's files are what the commit changed, named as they were AT THE SNAPSHOT,
-because that is what the index lists: a file added after the snapshot cannot be predicted and is
-dropped; a renamed file counts under its snapshot name (renames are followed across commits, so a
-later edit of `b.py`, once `a.py`, counts as `a.py`); a deleted file that existed at the
-snapshot counts. Only code files count (a language `lang.language_of` knows, which includes
-Markdown, JSON and YAML); `include_tests=False` drops test files too. Commits left with fewer
-than `min_files` or more than `max_files` files are skipped and counted by reason.
+their own), and so are commits `commit_rules` says ask for nothing (bots, releases, dependency
+bumps, one-word messages). The task's text is the whole message without trailers, or with
+`subject_only` its subject. The task's files are what the commit changed, named as they were AT
+THE SNAPSHOT, because that is what the index lists: a file added after the snapshot cannot be
+predicted and is dropped; a renamed file counts under its snapshot name (renames are followed
+across commits, so a later edit of `b.py`, once `a.py`, counts as `a.py`); a deleted file that
+existed at the snapshot counts. Only source files count (tests included, `file_kinds`) unless
+`include` names more kinds (docs, config, lock, changelog, other); `include_tests=False` drops
+test files too. Commits left with fewer than `min_files` or more than `max_files` files are
+skipped; every skipped commit and dropped file is counted by reason.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.formats.code_tasks import CodeTask
+from workbench.core.repo.commit_rules import SKIP_REASONS, skip_reason, task_text
+from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, file_kind
 from workbench.core.repo.git import GitError, git, ls_tree, resolve_commit
-from workbench.core.repo.lang import language_of
 from workbench.core.repo.pairing import is_test_path
 
 __all__ = ["DROPPED", "SKIPPED", "MinedTasks", "commit_of", "mine_tasks", "pick_snapshot",
@@ -35,13 +39,15 @@ ID_CHARS = 10  # task id = "c" + the first 10 characters of the commit hash
 # why a commit gave no task
 SKIPPED = {
     "merge": "merge commits",
-    "too_few_files": "changed fewer than min-files code files that existed at the snapshot",
-    "too_many_files": "changed more than max-files code files",
+    **SKIP_REASONS,
+    "too_few_files": "changed fewer than min-files kept files that existed at the snapshot "
+                     "(only docs, config, new files, …)",
+    "too_many_files": "changed more than max-files kept files",
 }
-# why a changed file is not among a task's files
+# why a changed file is not among a task's files: added later, a kind not kept, a test
 DROPPED = {
     "added": "added after the snapshot (not in its index)",
-    "not_code": "not a code file",
+    **{kind: f"{kind} ({FILE_KINDS[kind]})" for kind in OPTIONAL_KINDS},
     "test": "test files (tests left out)",
 }
 
@@ -53,7 +59,11 @@ class MinedTasks:
     until: str  # full hash
     commits: int  # commits in snapshot..until, merges included
     skipped: Mapping[str, int] = field(default_factory=dict)  # commits by SKIPPED reason
-    dropped: Mapping[str, int] = field(default_factory=dict)  # files of tasks, by DROPPED reason
+    # changed files left out, by DROPPED reason, of the commits not skipped as merges or by
+    # `commit_rules` (a commit left with too few files is skipped: its files say why)
+    dropped: Mapping[str, int] = field(default_factory=dict)
+    include: tuple[str, ...] = ()  # file kinds kept besides source
+    subject_only: bool = False  # task text: the subject, not the whole message
 
 
 def commit_of(repo: Path, rev: str) -> str:
@@ -70,25 +80,28 @@ def commit_of(repo: Path, rev: str) -> str:
 
 
 def tasks_from_git(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_files: int = 20,
-                   min_files: int = 1, include_tests: bool = True, with_body: bool = False,
+                   min_files: int = 1, include_tests: bool = True, include: Iterable[str] = (),
+                   subject_only: bool = False,
                    progress: Progress = NO_PROGRESS) -> list[CodeTask]:
     """The tasks of `mine_tasks` (which also says what was skipped and why)."""
     return list(mine_tasks(repo, snapshot=snapshot, until=until, max_files=max_files,
-                           min_files=min_files, include_tests=include_tests,
-                           with_body=with_body, progress=progress).tasks)
+                           min_files=min_files, include_tests=include_tests, include=include,
+                           subject_only=subject_only, progress=progress).tasks)
 
 
 def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_files: int = 20,
-               min_files: int = 1, include_tests: bool = True, with_body: bool = False,
-               progress: Progress = NO_PROGRESS) -> MinedTasks:
-    """Every non-merge commit in `snapshot..until`, oldest first, as a task (module docstring).
+               min_files: int = 1, include_tests: bool = True, include: Iterable[str] = (),
+               subject_only: bool = False, progress: Progress = NO_PROGRESS) -> MinedTasks:
+    """Every commit in `snapshot..until` that the rules keep, oldest first, as a task (module
+    docstring). `include`: file kinds kept besides source (keys of `file_kinds.FILE_KINDS`).
 
-    Task text: the commit subject, or with `with_body` the whole message. Raises GitError (not
-    a repository, unknown revision, `snapshot` not an ancestor of `until`), ValueError for
-    min/max files out of range, `Cancelled` when `progress` says stop.
+    Raises GitError (not a repository, unknown revision, `snapshot` not an ancestor of
+    `until`), ValueError for min/max files out of range or an unknown kind, `Cancelled` when
+    `progress` says stop.
     """
     if min_files < 1 or max_files < min_files:
         raise ValueError(f"need 1 <= min_files <= max_files, got {min_files} and {max_files}")
+    kinds = _kinds(include)
     repo = Path(repo)
     snap, end = commit_of(repo, snapshot), commit_of(repo, until)
     try:
@@ -97,64 +110,93 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
         raise GitError(f"{repo}: snapshot {snapshot!r} ({snap[:10]}) is not an ancestor of "
                        f"{until!r} ({end[:10]})") from None
     progress(0.0, "listing the snapshot's files")
-    at_snapshot = {e.path for e in ls_tree(repo, snap)}
+    names = _SnapshotNames({e.path for e in ls_tree(repo, snap)})
     span = f"{snap}..{end}"
     meta = git(repo, "log", "-z", "--date-order", "--reverse",
-               "--format=%H%x1f%P%x1f%an%x1f%aI%x1f%s%x1f%b", span)
+               "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f%b", span)
     progress(0.3, "reading changes")
     changes = _changes(git(repo, "log", "-z", "-M", "--name-status", "--date-order",
                            "--reverse", "--format=%x1e%H", span))
-    records = [r.decode("utf-8", "replace").split("\x1f", 5) for r in meta.split(b"\0") if r]
-
-    origin: dict[str, str | None] = {}  # path after some commit -> its name at the snapshot
-
-    def snapshot_name(path: str) -> str | None:
-        return origin.get(path, path if path in at_snapshot else None)
-
+    records = [r.decode("utf-8", "replace").split("\x1f", 6) for r in meta.split(b"\0") if r]
     tasks: list[CodeTask] = []
     ids: set[str] = set()
     skipped: Counter[str] = Counter()
     dropped: Counter[str] = Counter()
-    for n, (sha, parents, author, date, subject, body) in enumerate(records):
+    for n, (sha, parents, author, email, date, subject, body) in enumerate(records):
         if n % 200 == 0:
             progress(0.4 + 0.6 * n / len(records), "following renames")
-        if len(parents.split()) > 1:
-            skipped["merge"] += 1
-            continue
         files: dict[str, None] = {}
         lost: Counter[str] = Counter()
-        for status, old, new in changes.get(sha, ()):
-            name = None if status in "AC" else snapshot_name(old)
-            if status in "RC":
-                origin[new] = name
-            if status in "RD":
-                origin[old] = None
-            elif status == "A":
-                origin[new] = None
-            if name is None:
-                lost["added"] += 1
-            elif language_of(name) == "other":
-                lost["not_code"] += 1
-            elif not include_tests and is_test_path(name):
-                lost["test"] += 1
+        for name in names.follow(changes.get(sha, ())):  # renames are followed, even in skips
+            why = _drop_reason(name, kinds, include_tests)
+            if why:
+                lost[why] += 1
             else:
-                files[name] = None
-        if len(files) < min_files:
-            skipped["too_few_files"] += 1
+                files[str(name)] = None
+        text = task_text(subject, body, subject_only=subject_only)
+        why = ("merge" if len(parents.split()) > 1
+               else skip_reason(author=f"{author} <{email}>", subject=subject, text=text))
+        if not why:  # a commit the rules keep: say which files it lost, task or not
+            dropped.update(lost)
+            if not min_files <= len(files) <= max_files:
+                why = "too_few_files" if len(files) < min_files else "too_many_files"
+        if why:
+            skipped[why] += 1
             continue
-        if len(files) > max_files:
-            skipped["too_many_files"] += 1
-            continue
-        dropped.update(lost)
         task_id = next(i for i in ("c" + sha[:k] for k in range(ID_CHARS, 41)) if i not in ids)
         ids.add(task_id)
-        text = subject.strip()
-        if with_body and body.strip():
-            text = f"{text}\n\n{body.strip()}"
         tasks.append(CodeTask(id=task_id, task=text, files=tuple(files), commit=sha,
                               snapshot=snap, author=author, date=date))
     progress(1.0, f"{len(tasks)} tasks")
-    return MinedTasks(tuple(tasks), snap, end, len(records), dict(skipped), dict(dropped))
+    return MinedTasks(tuple(tasks), snap, end, len(records), dict(skipped), dict(dropped),
+                      tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only)
+
+
+def _kinds(include: Iterable[str]) -> frozenset[str]:
+    kinds = frozenset(include) | {SOURCE}
+    unknown = sorted(kinds - set(FILE_KINDS))
+    if unknown:
+        raise ValueError(f"unknown file kind {unknown[0]!r}: expected one of "
+                         f"{', '.join(OPTIONAL_KINDS)}")
+    return kinds
+
+
+def _drop_reason(name: str | None, kinds: frozenset[str], include_tests: bool) -> str | None:
+    """Why a changed file (by its snapshot name; None: added since) is not a task's file."""
+    if name is None:
+        return "added"
+    kind = file_kind(name)
+    if kind not in kinds:
+        return kind
+    if not include_tests and is_test_path(name):
+        return "test"
+    return None
+
+
+class _SnapshotNames:
+    """Follows each path back to its name at the snapshot, commit by commit."""
+
+    def __init__(self, at_snapshot: set[str]) -> None:
+        self.at_snapshot = at_snapshot
+        self.origin: dict[str, str | None] = {}  # path after some commit -> snapshot name
+
+    def name(self, path: str) -> str | None:
+        return self.origin.get(path, path if path in self.at_snapshot else None)
+
+    def follow(self, changes: Iterable[tuple[str, str, str]]) -> list[str | None]:
+        """The snapshot name of each path a commit changed (None: added since the snapshot),
+        recording the commit's renames, copies, deletes and adds for the commits after it."""
+        out = []
+        for status, old, new in changes:
+            name = None if status in "AC" else self.name(old)
+            if status in "RC":
+                self.origin[new] = name
+            if status in "RD":
+                self.origin[old] = None
+            elif status == "A":
+                self.origin[new] = None
+            out.append(name)
+        return out
 
 
 def _changes(raw: bytes) -> dict[str, list[tuple[str, str, str]]]:
