@@ -5,8 +5,10 @@
 - `ranking_from_run`: a run ordered as trec_eval orders it; `trec_tie_order`: a ranking put in
   that order (runs.py)
 - `paired_test`: randomization and bootstrap significance tests (significance.py)
+- `BUNDLE_METRICS`, `with_bundle_f1`: a bundle-selecting model's own figures (bundle.py)
 """
 
+from workbench.core.metrics.bundle import BUNDLE_METRICS, BundleMetric, with_bundle_f1
 from workbench.core.metrics.judgments import Judgments
 from workbench.core.metrics.measures import (
     METRICS,
@@ -26,7 +28,9 @@ from workbench.core.metrics.runs import TieBreak, name_ranks, ranking_from_run, 
 from workbench.core.metrics.significance import Method, PairedTest, paired_test
 
 __all__ = [
+    "BUNDLE_METRICS",
     "METRICS",
+    "BundleMetric",
     "Judgments",
     "Method",
     "MetricFn",
@@ -46,4 +50,5 @@ __all__ = [
     "ranking_from_run",
     "recall",
     "trec_tie_order",
+    "with_bundle_f1",
 ]
