@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import need_dataset
+from tests.conftest import SAMPLES, need_dataset
 from workbench.cli import main
 
 
@@ -147,3 +147,34 @@ def test_demo_runs_on_every_bundled_sample(capsys: pytest.CaptureFixture[str]) -
     for sample in ("tea-beir", "vault", "story", "decisions", "decisions-eval", "memories"):
         assert f"{sample}: " in out
     assert out.count("ndcg@10") >= 5
+
+
+def test_explain_shows_the_default_its_help_says(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    assert "--top TOP results to show (default 5;" in " ".join(capsys.readouterr().out.split())
+    assert main(["explain", str(SAMPLES / "tea-beir"), "-m", "bm25", "-q", "tea"]) == 0
+    shown = [line for line in capsys.readouterr().out.splitlines() if line.startswith("#")]
+    assert len(shown) == 5
+
+
+def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    import benchmarks.code_selection
+
+    calls: list[tuple[str, float]] = []
+
+    def fake(repo: str, split: float) -> int:
+        calls.append((repo, split))
+        return 0
+
+    monkeypatch.setattr(benchmarks.code_selection, "run_code_bench", fake)
+    assert main(["bench", "--code", "some-repo", "--history-fraction", "0.3"]) == 0
+    assert main(["bench", "--code", "some-repo"]) == 0
+    assert calls == [("some-repo", 0.3), ("some-repo", 0.5)]
+    for argv in (["--split", "0.3"], ["--history-fraction", "1.5"]):
+        with pytest.raises(SystemExit) as exit_:
+            main(["bench", "--code", "some-repo", *argv])
+        assert exit_.value.code == 2
+        assert argv[0] in capsys.readouterr().err

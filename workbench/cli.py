@@ -22,7 +22,7 @@ from workbench.cli_args import OneLineParser, warn_repeated, whole
 
 # eval and sweep live in cli_eval (it reaches back here, inside its functions, for the shared
 # pieces: _load, _pipeline …)
-from workbench.cli_eval import cmd_eval, cmd_sweep
+from workbench.cli_eval import cmd_eval, cmd_sweep, metrics_help
 from workbench.cli_output import OutputError
 from workbench.cli_tune import add_tune_command
 from workbench.core import engine
@@ -344,7 +344,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from workbench.core.repo import GitError
 
         try:
-            return run_code_bench(args.code, split=args.split)
+            return run_code_bench(args.code, split=args.history_fraction)
         except (GitError, ValueError) as exc:
             raise UsageError(str(exc)) from None
     if args.tune:
@@ -439,11 +439,12 @@ def _add_repo(p: argparse.ArgumentParser) -> None:
                    "codeledger: `explain --model codeledger --repo . --task TEXT`")
 
 
-def _add_query(p: argparse.ArgumentParser) -> None:
+def _add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> None:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
     g.add_argument("--query-id", help="id of a query in the dataset")
-    p.add_argument("--top", type=whole(1), default=10, help="results to show (default 10)")
+    p.add_argument("--top", type=whole(1), default=top,
+                   help=f"results to show (default {top}{top_help})")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -468,14 +469,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_data(p, optional=True)
     _add_repo(p)
     _add_model(p)
-    _add_query(p)
-    p.set_defaults(func=cmd_explain, top=5)
+    _add_query(p, top=5, top_help="; codeledger shows at least its whole bundle")
+    p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("eval", help="metrics over a judged query set")
     _add_data(p)
     _add_model(p)
-    p.add_argument("--metrics", default="ndcg@10,mrr@10,p@10,r@100,map@100,judged@10",
-                   help="comma-separated, e.g. ndcg@10,r@100")
+    default = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
+    p.add_argument("--metrics", default=default,
+                   help=metrics_help(f"{default}, and every bundle figure for a model that "
+                                     "selects bundles, unless one is named"))
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
     p.add_argument("--cases", action="store_true",
@@ -488,7 +491,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sweep", "-s", required=True, metavar="PARAM", help="parameter to vary")
     p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider range)")
     p.add_argument("--metrics", default="ndcg@10,mrr@10,r@100",
-                   help="comma-separated; the first picks the best value")
+                   help=metrics_help("ndcg@10,mrr@10,r@100") + "; the first picks the best "
+                   "value (the most; the fewest files or tokens)")
+    p.add_argument("--out", metavar="FILE.json|FILE.csv",
+                   help="also write every value's metrics, the best marked (format by the "
+                   "extension)")
     p.add_argument("--force", action="store_true",
                    help="sweep even more than 1,000 values (each one a full evaluation)")
     p.set_defaults(func=cmd_sweep)
@@ -523,8 +530,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: codeledger on REPO's own history (tasks from the commits "
                    "after a time split) against BM25 over file contents, defaults and a quick "
                    "tune, index and combine times")
-    p.add_argument("--split", type=float, default=0.5,
-                   help="for --code: the share of the history that becomes tasks")
+    from workbench.cli_code import _fraction
+
+    p.add_argument("--history-fraction", type=_fraction, default=0.5, metavar="FRACTION",
+                   help="for --code: the share of the repository's history, its latest "
+                   "commits, that becomes tasks (default 0.5)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("gui", help="the desktop window (on DATA, or a bundled sample)")

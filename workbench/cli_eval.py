@@ -1,20 +1,39 @@
 """CLI subcommands that measure a query set: `eval` (metrics, per-query files, TREC runs, fixture
-cases, a model's own bundle figures) and `sweep` (a metric over one parameter's range)."""
+cases, a model's own bundle figures) and `sweep` (metrics over one parameter's range, the best
+value marked, ties said as ties, the points written as JSON or CSV with `--out`)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.cli_output import check_output, write_outputs
+from workbench.cli_output import OutputError, check_output, write_outputs
 from workbench.core import engine
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
-from workbench.core.engine import Progress
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
 from workbench.textout import format_table, progress_bar
+
+
+def metrics_help(default: str) -> str:
+    """The --metrics help of eval and sweep: every name accepted, from the registries."""
+    whole = [n for n in METRICS if _accepted(n)]
+    return (f"comma-separated: {', '.join(f'{n}@k' for n in METRICS)} ({', '.join(whole)} "
+            f"also without @k: the whole ranking); for a model that selects bundles "
+            f"(codeledger): {', '.join(BUNDLE_METRICS)} (default: {default})")
+
+
+def _accepted(spec: str) -> bool:
+    try:
+        parse_metric(spec)
+    except ValueError:
+        return False
+    return True
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
@@ -23,6 +42,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # every output checked before the work, and written only after it succeeded
     outputs = {arg: check_output(value, arg) for arg, value in
                (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
+    metrics = _metric_list(args.metrics)
+    model, params = _model_and_params(args)
+    _check_bundle_metrics(metrics, model)
     dataset = _load(args)
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
@@ -33,10 +55,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                              ".codeledger/tasks.jsonl)")
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
                          "(give --qrels FILE)")
-    metrics = _metric_list(args.metrics)
-    model, params = _model_and_params(args)
     pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
-    result = pipe.run(metrics)
+    result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
     print(f"{dataset.name}: {len(dataset.corpus):,} documents, {judged} judged queries; "
@@ -44,13 +64,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     changed = model.schema.changed(params)
     if changed:
         print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
-    extra = [m for m in result.means if m not in metrics]  # the model's own (bundle_*)
+    if not any(m in BUNDLE_METRICS for m in metrics):  # none named: the model's own, all
+        metrics = [*metrics, *(m for m in result.means if m not in metrics)]
     print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
-                                            for m in [*metrics, *extra]]))
+                                            for m in metrics]))
     _print_cases(dataset, result, verbose=args.cases)
     if hasattr(model, "bundles"):
         from workbench.cli_code import print_bundle_summary
 
+        _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
         print_bundle_summary(pipe)
     texts: list[tuple[str, Path | None, str]] = []
     if "--per-query" in outputs:
@@ -69,8 +91,37 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _print_bundle_legend(names: Sequence[str], model: str, judged: int) -> None:
+    """What each bundle figure shown counts, for a reader who has not met them."""
+    if not names:
+        return
+    width = max(len(m) for m in names)
+    print(f"\nbundle_*: the files {model} would hand the agent for a task, against the files "
+          f"the task needed (its judgments); means over the {judged} judged tasks")
+    for m in names:
+        print(f"  {m.ljust(width)}  {BUNDLE_METRICS[m].help}")
+
+
+def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
+    """`pipe.run` with bundle figures among `metrics`: the ranking metrics go to the pipeline,
+    the model's own figures come with them (`Model.extra_metrics`), `bundle_f1` is added."""
+    from workbench.core.metrics import mean_over_judged, with_bundle_f1
+
+    ranking = [m for m in metrics if m not in BUNDLE_METRICS]
+    result = pipe.run(ranking)
+    if pipe.judgments is None or not hasattr(pipe.model, "bundles"):
+        return result
+    if not ranking:  # the pipeline evaluates nothing without a ranking metric
+        result.per_query = dict(pipe.model.extra_metrics(
+            pipe.prepared, pipe.params, result.scores, result.ranking, pipe.judgments))
+    result.per_query = with_bundle_f1(result.per_query)
+    result.means = {m: mean_over_judged(v, pipe.judgments) for m, v in result.per_query.items()}
+    return result
+
+
 def _mean_text(name: str, value: float) -> str:
-    return f"{value:,.1f}" if name in ("bundle_files", "bundle_tokens") else f"{value:.4f}"
+    figure = BUNDLE_METRICS.get(name)
+    return f"{value:,.1f}" if figure is not None and figure.count else f"{value:.4f}"
 
 
 def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
@@ -94,7 +145,6 @@ def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
                     metrics: Sequence[str]) -> str:
     """Per-query metrics as JSON (a .json path) or CSV (anything else, and stdout)."""
     mask = pipe.judgments.judged_mask
-    metrics = [*metrics, *(m for m in result.per_query if m not in metrics)]
     rows = [{"query_id": q.id, **{m: float(result.per_query[m][i]) for m in metrics}}
             for i, q in enumerate(dataset.queries) if mask[i]]
     if path is not None and path.suffix.lower() == ".json":
@@ -103,13 +153,19 @@ def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
                     [[r["query_id"], *(f"{r[m]:.6f}" for m in metrics)] for r in rows])
 
 
-def cmd_sweep(args: argparse.Namespace) -> int:
-    """A metric over a range of one parameter, the others held: the best value marked."""
-    from workbench.cli import EXIT_OK, UsageError, _load, _model_and_params, _pipeline
-    from workbench.core.tune import MAX_POINTS, parse_values, sweep
+# -- sweep -----------------------------------------------------------------------------------
 
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """Metrics over a range of one parameter, the others held: the best value by the first
+    metric marked (every one of them when several tie), the points written with --out."""
+    from workbench.cli import EXIT_OK, UsageError, _load, _model_and_params, _pipeline
+    from workbench.core.tune import MAX_POINTS, parse_values
+
+    out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
     metrics = _metric_list(args.metrics)
     model, params = _model_and_params(args)
+    _check_bundle_metrics(metrics, model)
     values = parse_values(model.schema[args.sweep], args.values,
                           None if args.force else MAX_POINTS)  # checked before loading
     dataset = _load(args)
@@ -117,27 +173,139 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
     pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
-        points = sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
+        points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
     first = metrics[0]
-    best = max(points, key=lambda p: p.metrics[first])
+    best = _best(points, first)
     changed = model.schema.changed(params)
     print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
           + (f"; held: {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else ""))
-    rows = [[p.value, *(f"{p.metrics[m]:.4f}" for m in metrics),
-             "← best" if p is best else ""] for p in points]
-    print(format_table([args.sweep, *metrics, ""], rows))
+    mark = "← best" if len(best) == 1 else "← best (tied)"
+    rows = [[value, *(_mean_text(m, means[m]) for m in metrics), mark if i in best else ""]
+            for i, (value, means) in enumerate(points)]
+    print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
+    print(_best_line(args.sweep, points, first, best))
+    if out is not None:
+        text = _sweep_text(out, args.sweep, points, metrics, best, {
+            "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
+            "held": changed, "best_by": first, "lower_is_better": _lower_is_better(first)})
+        write_outputs([("--out", out, text)])
+        print(f"sweep written to {out}")
     return EXIT_OK
 
 
-def _metric_list(spec: str) -> list[str]:
-    from workbench.core.metrics import parse_metric
+Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each metric)
 
-    metrics = [m.strip().lower() for m in spec.split(",") if m.strip()]
+
+def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
+           progress: Progress = NO_PROGRESS) -> list[Point]:
+    """Each value of `name` in turn, measured as `eval` measures (`core.tune.sweep`, with the
+    bundle figures); the pipeline's parameters are left as they were found."""
+    held = dict(pipe.params)
+    points: list[Point] = []
+    try:
+        for i, value in enumerate(values):
+            progress(i / max(len(values), 1), f"{name} = {value}")
+            pipe.update({name: value})
+            points.append((value, dict(_measure(pipe, metrics).means)))
+    finally:
+        pipe.update(held)
+    progress(1.0, "swept")
+    return points
+
+
+def _lower_is_better(metric: str) -> bool:
+    figure = BUNDLE_METRICS.get(metric)
+    return figure is not None and not figure.higher_is_better
+
+
+def _best(points: Sequence[Point], metric: str) -> list[int]:
+    """The positions of the best points by `metric`: every one that ties with the best
+    (equal to 1e-9), none when the metric is undefined (NaN) everywhere."""
+    sign = -1.0 if _lower_is_better(metric) else 1.0
+    scores = [sign * means[metric] for _, means in points]
+    defined = [s for s in scores if not math.isnan(s)]
+    if not defined:
+        return []
+    top = max(defined)
+    return [i for i, s in enumerate(scores)
+            if not math.isnan(s) and math.isclose(s, top, rel_tol=1e-9, abs_tol=1e-12)]
+
+
+def _best_line(name: str, points: Sequence[Point], metric: str, best: Sequence[int]) -> str:
+    """The best value in words, ties named as ties."""
+    if not best:
+        return f"best by {metric}: none ({metric} is undefined at every value)"
+    score = _mean_text(metric, points[best[0]][1][metric])
+    way = " (lower is better)" if _lower_is_better(metric) else ""
+    if len(best) == 1:
+        value = points[best[0]][0]
+        edge = (len(points) > 2 and best[0] in (0, len(points) - 1)
+                and isinstance(value, int | float) and not isinstance(value, bool))
+        return (f"best by {metric}{way}: {name} = {value} ({score})"
+                + ("; the end of the range swept: a better value may lie beyond" if edge else ""))
+    if len(best) == len(points):
+        return (f"best by {metric}: none — all {len(points)} values tie at {score} "
+                f"({name} makes no difference to {metric} over this range)")
+    tied = ", ".join(str(points[i][0]) for i in best)
+    return f"best by {metric}{way}: {score}, tied at {name} = {tied}"
+
+
+def _sweep_out(value: str) -> Path:
+    path = check_output(value, "--out")
+    if path is None or path.suffix.lower() not in (".json", ".csv"):
+        raise OutputError(f"--out {value}: give a file name ending .json or .csv "
+                          "(the format follows it)")
+    return path
+
+
+def _sweep_text(path: Path, name: str, points: Sequence[Point], metrics: Sequence[str],
+                best: Sequence[int], about: dict[str, Any]) -> str:
+    """The points as JSON (the run described, then one object per value) or as CSV (one row
+    per value; `best` is 1 for each best value, tied ones included)."""
+    def number(x: float) -> float | None:
+        return None if math.isnan(x) else x
+
+    if path.suffix.lower() == ".json":
+        rows = [{name: value, **{m: number(means[m]) for m in metrics}, "best": i in best}
+                for i, (value, means) in enumerate(points)]
+        return json.dumps({**about, "metrics": list(metrics),
+                           "best": [points[i][0] for i in best], "points": rows},
+                          indent=2, ensure_ascii=False) + "\n"
+    return csv_text([name, *metrics, "best"],
+                    [[value, *(f"{means[m]:.6f}" for m in metrics), int(i in best)]
+                     for i, (value, means) in enumerate(points)])
+
+
+# -- metric names ----------------------------------------------------------------------------
+
+
+def _metric_list(spec: str) -> list[str]:
+    """The metrics named in `spec`, each checked, duplicates dropped."""
+    from workbench.cli import UsageError
+
+    metrics = list(dict.fromkeys(m.strip().lower() for m in spec.split(",") if m.strip()))
+    if not metrics:
+        raise UsageError("--metrics names no metric")
     for m in metrics:
+        if m in BUNDLE_METRICS:
+            continue
         try:
             parse_metric(m)
         except ValueError as exc:
-            from workbench.cli import UsageError
-
-            raise UsageError(str(exc)) from None
+            known = m.partition("@")[0] in METRICS  # a known name with a bad cutoff
+            raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
+                             f"{', '.join(BUNDLE_METRICS)}") from None
     return metrics
+
+
+def _check_bundle_metrics(metrics: Sequence[str], model: Any) -> None:
+    """One line when a bundle figure is asked of a model that selects no bundles."""
+    asked = [m for m in metrics if m in BUNDLE_METRICS]
+    if not asked or hasattr(model, "bundles"):
+        return
+    from workbench.cli import UsageError
+    from workbench.core.models import get_model, model_ids
+
+    having = [i for i in model_ids() if hasattr(get_model(i), "bundles")]
+    raise UsageError(f"metric {asked[0]} needs a model that selects bundles "
+                     f"({', '.join(having)}); model {model.id} has none")

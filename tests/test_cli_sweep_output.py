@@ -1,0 +1,164 @@
+"""`workbench sweep`: the best value marked in a named column, ties said as ties, and every
+value's metrics written with `--out` as JSON or CSV (atomically, all or nothing)."""
+
+from __future__ import annotations
+
+import csv
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench import cli_output
+from workbench.cli import main
+from workbench.cli_eval import _best, _best_line
+
+TEA = str(SAMPLES / "tea-beir")
+CODE = str(SAMPLES / "code-repo")
+
+
+def _sweep(capsys: pytest.CaptureFixture[str], *argv: str) -> list[str]:
+    assert main(["sweep", *argv]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_every_column_has_a_name(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _sweep(capsys, TEA, "-m", "bm25", "-s", "k1", "--values", "0.5,1.2,2.0")
+    header, rule = lines[1], lines[2]
+    # as many names in the header as dashed columns under it
+    assert len(header.split("  ")) - header.split("  ").count("") == len(rule.split())
+    assert header.split() == ["k1", "ndcg@10", "mrr@10", "r@100", "best", "by", "ndcg@10"]
+
+
+def test_a_unique_best_is_marked_once_and_said(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = _sweep(capsys, TEA, "-m", "bm25", "-s", "k1", "--values", "0.5,1.2,2.0",
+                   "--metrics", "ndcg@10")
+    rows = lines[3:6]
+    best = max(rows, key=lambda r: float(r.split()[1]))
+    assert [r for r in rows if "← best" in r] == [best]
+    assert "tied" not in "\n".join(lines)
+    assert lines[6].startswith(f"best by ndcg@10: k1 = {best.split()[0]} (")
+
+
+def test_a_metric_that_never_changes_is_no_best(capsys: pytest.CaptureFixture[str]) -> None:
+    # the code-repo sample's r@100 is the same at every w_keyword
+    lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "w_keyword", "--values", "0:1:0.5",
+                   "--metrics", "r@100,ndcg@10")
+    assert all(r.endswith("← best (tied)") for r in lines[3:6])
+    assert "best by r@100: none — all 3 values tie at " in lines[6]
+    assert "w_keyword makes no difference to r@100" in lines[6]
+
+
+def test_ties_among_some_values() -> None:
+    points = [(0.1, {"m": 0.5}), (0.3, {"m": 0.75}), (0.5, {"m": 0.75 + 1e-13}),
+              (0.7, {"m": 0.75}), (0.9, {"m": float("nan")})]
+    best = _best(points, "m")
+    assert best == [1, 2, 3]
+    assert _best_line("alpha", points, "m", best) == \
+        "best by m: 0.7500, tied at alpha = 0.3, 0.5, 0.7"
+    assert _best([(1, {"m": float("nan")})], "m") == []
+    tokens = [(1, {"bundle_tokens": 300.0}), (2, {"bundle_tokens": 200.0}),
+              (3, {"bundle_tokens": 250.0})]
+    assert _best(tokens, "bundle_tokens") == [1]
+    assert _best_line("n", tokens, "bundle_tokens", [1]) == \
+        "best by bundle_tokens (lower is better): n = 2 (200.0)"
+
+
+def test_a_best_at_the_end_of_the_range_says_so() -> None:
+    points = [(0.0, {"m": 0.1}), (0.5, {"m": 0.2}), (1.0, {"m": 0.3})]
+    assert _best_line("w", points, "m", [2]).endswith(
+        "; the end of the range swept: a better value may lie beyond")
+    assert "beyond" not in _best_line("w", points[:2], "m", [1])  # two values: no range
+    choices = [("lucene", {"m": 0.1}), ("atire", {"m": 0.3}), ("bm25l", {"m": 0.2})]
+    assert "beyond" not in _best_line("variant", choices, "m", [0])
+
+
+def test_out_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sweep.json"
+    lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "w_keyword", "--values", "0:1:0.5",
+                   "-p", "w_centrality=0.2", "--metrics", "r@100,bundle_f1", "--out", str(out))
+    assert lines[-1] == f"sweep written to {out}"
+    data = json.loads(out.read_text())
+    assert data["dataset"] == "code-repo" and data["model"] == "codeledger"
+    assert data["parameter"] == "w_keyword" and data["held"] == {"w_centrality": 0.2}
+    assert data["metrics"] == ["r@100", "bundle_f1"] and data["best_by"] == "r@100"
+    assert data["lower_is_better"] is False
+    assert [p["w_keyword"] for p in data["points"]] == [0.0, 0.5, 1.0]
+    assert data["best"] == [0.0, 0.5, 1.0]  # r@100 ties everywhere: all three
+    assert all(p["best"] is True for p in data["points"])
+    table = {r.split()[0]: r.split() for r in lines[3:6]}
+    for p in data["points"]:
+        assert f"{p['bundle_f1']:.4f}" == table[str(p["w_keyword"])][2]
+
+
+def test_out_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sweep.CSV"
+    lines = _sweep(capsys, TEA, "-m", "bm25", "-s", "variant", "--out", str(out))
+    rows = list(csv.reader(out.read_text().splitlines()))
+    assert rows[0] == ["variant", "ndcg@10", "mrr@10", "r@100", "best"]
+    assert [r[0] for r in rows[1:]] == ["lucene", "robertson", "atire"]
+    best = [r[0] for r in rows[1:] if r[-1] == "1"]
+    marked = [r.split()[0] for r in lines[3:6] if "← best" in r]
+    assert best == marked and len(best) >= 1
+    for r in rows[1:]:
+        shown = next(line for line in lines[3:6] if line.split()[0] == r[0])
+        assert f"{float(r[1]):.4f}" == shown.split()[1]
+
+
+def test_out_goes_through_the_csv_writer(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench import cli_eval
+
+    seen: list[object] = []
+
+    def spy(header: object, rows: object) -> str:
+        seen.append(header)
+        return "x\n"
+
+    monkeypatch.setattr(cli_eval, "csv_text", spy)
+    out = tmp_path / "s.csv"
+    _sweep(capsys, TEA, "-m", "bm25", "-s", "k1", "--values", "1", "--out", str(out))
+    assert seen == [["k1", "ndcg@10", "mrr@10", "r@100", "best"]]
+    assert out.read_text() == "x\n"
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("sweep.txt", ("--out", "ending .json or .csv")),
+    ("-", ("--out -", "ending .json or .csv")),
+    ("no/such/folder/s.json", ("--out", "does not exist")),
+], ids=["extension", "stdout", "missing-folder"])
+def test_out_refused_before_the_work(name: str, words: tuple[str, ...], tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench import cli
+
+    def no_load(args: object) -> None:
+        raise AssertionError("the dataset was loaded before --out was checked")
+
+    monkeypatch.setattr(cli, "_load", no_load)
+    monkeypatch.chdir(tmp_path)
+    assert main(["sweep", TEA, "-m", "bm25", "-s", "k1", "--out", name]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and all(w in err for w in words), err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_written_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "s.json"
+    written: list[list[tuple[Path, bytes]]] = []
+    monkeypatch.setattr(cli_output, "atomic_write_many", written.append)
+    _sweep(capsys, TEA, "-m", "bm25", "-s", "k1", "--values", "1", "--out", str(out))
+    assert [[p for p, _ in w] for w in written] == [[out]]
+
+    def refuse(items: object) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(out))
+
+    monkeypatch.setattr(cli_output, "atomic_write_many", refuse)
+    assert main(["sweep", TEA, "-m", "bm25", "-s", "k1", "--values", "1",
+                 "--out", str(out)]) == 2
+    assert "--out" in capsys.readouterr().err and not out.exists()
