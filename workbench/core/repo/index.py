@@ -41,7 +41,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
 # skip reasons besides "binary" and "too large"
-MISSING = "missing: the clone does not hold it (a partial clone; nothing is fetched)"
+MISSING = "missing: the clone lacks it, nothing is fetched (checking the commit out fetches it)"
 LFS_POINTER = "Git LFS pointer: the content is not in git (git lfs pull)"
 _LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 
