@@ -67,13 +67,19 @@ def test_ties_among_some_values() -> None:
         "best by bundle_tokens (lower is better): n = 2 (200.0)"
 
 
-def test_a_best_at_the_end_of_the_range_says_so() -> None:
-    points = [(0.0, {"m": 0.1}), (0.5, {"m": 0.2}), (1.0, {"m": 0.3})]
-    assert _best_line("w", points, "m", [2]).endswith(
-        "; the end of the range swept: a better value may lie beyond")
-    assert "beyond" not in _best_line("w", points[:2], "m", [1])  # two values: no range
+def test_a_best_at_the_end_of_the_values_swept_says_so() -> None:
+    points = [(0.5, {"m": 0.1}), (1.0, {"m": 0.2}), (1.5, {"m": 0.3})]
+    assert _best_line("w", points, "m", [2], (0.0, 5.0)).endswith(
+        "w = 1.5 (0.3000); the highest value swept: a better one may lie above it")
+    assert _best_line("w", points[::-1], "m", [0], (0.0, 5.0)).endswith("above it")
+    low = [(v, {"m": -v}) for v, _ in points]
+    assert _best_line("w", low, "m", [0], (0.0, 5.0)).endswith(
+        "the lowest value swept: a better one may lie below it")
+    assert _best_line("w", low, "m", [0], (0.5, 5.0)).endswith("(-0.5000)")  # its lowest
+    assert _best_line("w", points, "m", [2], (0.0, 1.5)).endswith("(0.3000)")  # its highest
+    assert _best_line("w", points[:2], "m", [1]).endswith("(0.2000)")  # two values: no range
     choices = [("lucene", {"m": 0.1}), ("atire", {"m": 0.3}), ("bm25l", {"m": 0.2})]
-    assert "beyond" not in _best_line("variant", choices, "m", [0])
+    assert _best_line("variant", choices, "m", [1]).endswith("(0.3000)")
 
 
 def test_out_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

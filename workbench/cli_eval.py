@@ -25,7 +25,7 @@ def metrics_help(default: str) -> str:
     whole = [n for n in METRICS if _accepted(n)]
     return (f"comma-separated: {', '.join(f'{n}@k' for n in METRICS)} ({', '.join(whole)} "
             f"also without @k: the whole ranking); for a model that selects bundles "
-            f"(codeledger): {', '.join(BUNDLE_METRICS)} (default: {default})")
+            f"(e.g. codeledger): {', '.join(BUNDLE_METRICS)} (default: {default})")
 
 
 def _accepted(spec: str) -> bool:
@@ -96,8 +96,8 @@ def _print_bundle_legend(names: Sequence[str], model: str, judged: int) -> None:
     if not names:
         return
     width = max(len(m) for m in names)
-    print(f"\nbundle_*: the files {model} would hand the agent for a task, against the files "
-          f"the task needed (its judgments); means over the {judged} judged tasks")
+    print(f"\nbundle_*: the files {model} would hand the agent, per task (mean over "
+          f"{judged}); needed: the task's judged files")
     for m in names:
         print(f"  {m.ljust(width)}  {BUNDLE_METRICS[m].help}")
 
@@ -183,7 +183,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     rows = [[value, *(_mean_text(m, means[m]) for m in metrics), mark if i in best else ""]
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
-    print(_best_line(args.sweep, points, first, best))
+    param = model.schema[args.sweep]
+    print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
@@ -231,23 +232,35 @@ def _best(points: Sequence[Point], metric: str) -> list[int]:
             if not math.isnan(s) and math.isclose(s, top, rel_tol=1e-9, abs_tol=1e-12)]
 
 
-def _best_line(name: str, points: Sequence[Point], metric: str, best: Sequence[int]) -> str:
-    """The best value in words, ties named as ties."""
+def _best_line(name: str, points: Sequence[Point], metric: str, best: Sequence[int],
+               limits: tuple[float | None, float | None] = (None, None)) -> str:
+    """The best value in words, ties named as ties; a best at the end of the values swept,
+    short of the parameter's `limits` (low, high), said to be one."""
     if not best:
         return f"best by {metric}: none ({metric} is undefined at every value)"
     score = _mean_text(metric, points[best[0]][1][metric])
     way = " (lower is better)" if _lower_is_better(metric) else ""
     if len(best) == 1:
         value = points[best[0]][0]
-        edge = (len(points) > 2 and best[0] in (0, len(points) - 1)
-                and isinstance(value, int | float) and not isinstance(value, bool))
-        return (f"best by {metric}{way}: {name} = {value} ({score})"
-                + ("; the end of the range swept: a better value may lie beyond" if edge else ""))
+        return f"best by {metric}{way}: {name} = {value} ({score})" + _edge(
+            value, [v for v, _ in points], limits)
     if len(best) == len(points):
         return (f"best by {metric}: none — all {len(points)} values tie at {score} "
                 f"({name} makes no difference to {metric} over this range)")
     tied = ", ".join(str(points[i][0]) for i in best)
     return f"best by {metric}{way}: {score}, tied at {name} = {tied}"
+
+
+def _edge(value: Any, values: Sequence[Any], limits: tuple[float | None, float | None]) -> str:
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if len(numbers) < 3 or value not in numbers:
+        return ""
+    low, high = limits
+    if value == max(numbers) and (high is None or value < high):
+        return "; the highest value swept: a better one may lie above it"
+    if value == min(numbers) and (low is None or value > low):
+        return "; the lowest value swept: a better one may lie below it"
+    return ""
 
 
 def _sweep_out(value: str) -> Path:
