@@ -76,6 +76,7 @@ def test_default_history_fraction_and_no_tasks(sample: Path,
     (("--repo", "{sample}", "--snapshot", "v9.9"), "unknown revision 'v9.9'"),
     (("--repo", "{sample}", "--until", "nope"), "unknown revision 'nope'"),
     (("--repo", "{sample}", "--snapshot", "HEAD", "--until", "HEAD~1"), "not an ancestor"),
+    (("--repo", "{sample}/api"), "inside the git repository"),
 ])
 def test_errors_are_one_line(sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                              argv: tuple[str, ...], message: str) -> None:

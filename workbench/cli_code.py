@@ -24,6 +24,7 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     try:
         if not repo.is_dir():
             raise GitError(f"{repo}: no such folder")
+        _check_top_folder(repo)
         fraction = args.history_fraction or DEFAULT_HISTORY_FRACTION
         snapshot = args.snapshot or pick_snapshot(repo, until=args.until,
                                                   tasks_fraction=fraction)
@@ -40,6 +41,16 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     print(summary(mined, date, repo, args.out), file=sys.stderr)
     return 0
+
+
+def _check_top_folder(repo: Path) -> None:
+    """A folder inside a repository would give the enclosing repository's history, with paths
+    that `eval` on the folder could not find: a GitError naming the top folder."""
+    inside = git(repo, "rev-parse", "--show-prefix").decode().strip()
+    if inside:
+        top = git(repo, "rev-parse", "--show-toplevel").decode().strip()
+        raise GitError(f"{repo}: a folder ({inside}) inside the git repository {top}, whose "
+                       f"history it would mine: pass --repo {top}")
 
 
 def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None) -> str:
