@@ -9,7 +9,8 @@ from tests.test_codeledger_fixtures import HIT_LINE, make_dataset, prepare
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.engine import Ranking, rank
 from workbench.core.metrics import Judgments
-from workbench.core.models.codeledger import CodeLedgerModel, budget, bundles, near_misses
+from workbench.core.models.codeledger import CodeLedgerDocumentModel as CodeLedgerModel
+from workbench.core.models.codeledger import budget, bundles, near_misses
 from workbench.core.pipeline import Pipeline
 
 

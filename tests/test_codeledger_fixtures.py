@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
-from workbench.core.models.codeledger import CodeLedgerModel, CodeLedgerPrepared
+from workbench.core.models.codeledger import CodeLedgerDocumentModel as CodeLedgerModel
+from workbench.core.models.codeledger import CodeLedgerPrepared
 from workbench.core.params import Params
 
 BIG_LINES = 600

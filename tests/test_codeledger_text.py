@@ -49,8 +49,18 @@ def test_task_type_first_hit_in_order(task: str, kind: str) -> None:
 
 
 def test_registered() -> None:
+    """`codeledger-document` keeps the document's defaults; `codeledger` differs only in the
+    fitted ones."""
+    from workbench.core.models.codeledger import CodeLedgerDocumentModel
+    from workbench.core.models.codeledger.params import FITTED
+
     assert isinstance(get_model("codeledger"), CodeLedgerModel)
-    defaults = CodeLedgerModel.schema.defaults()
+    assert isinstance(get_model("codeledger-document"), CodeLedgerDocumentModel)
+    fitted = CodeLedgerModel.schema.defaults()
+    defaults = CodeLedgerDocumentModel.schema.defaults()
+    assert {k for k in defaults if defaults[k] != fitted[k]} == set(FITTED)
+    assert defaults["w_content"] == defaults["w_mention"] == defaults["w_graph"] == 0.0
+    assert defaults["content_max_candidates"] == 0 and not defaults["mention_stage"]
     assert defaults["w_keyword"] == 0.30 and defaults["w_size_penalty"] == 0.10
     assert defaults["max_files"] == 25 and defaults["token_budget"] == 8000
     assert defaults["sufficiency"] == 0.85 and defaults["excerpt_threshold_lines"] == 250

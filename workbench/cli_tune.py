@@ -130,7 +130,7 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> lis
     from workbench.core.cases import has_cases
 
     names = ["ndcg@10", "mrr@10", "r@10", "r@100"] if dataset.qrels else []
-    if model.id == "codeledger":
+    if model.id.startswith("codeledger"):
         names += ["bundle_recall", "bundle_precision", "bundle_files", "bundle_tokens"]
     if has_cases(dataset):
         names.append("cases")
@@ -182,7 +182,7 @@ def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str
         names = tuple(check_name(n) for n in args.metric.split(",") if n.strip())
     elif has_cases(dataset):
         names = ("cases",)
-    elif model.id == "codeledger":
+    elif model.id.startswith("codeledger"):
         names = ("bundle_recall",)
     else:
         names = ("ndcg@10",)

@@ -170,15 +170,19 @@ CL_SETTINGS = {**{k: f"selector.weights.{v}" for k, v in CL_WEIGHTS.items()},
 CL_WORKBENCH_ONLY = frozenset(("task_type", "budget_preset"))
 
 
-def export_codeledger(params: Mapping[str, ParamValue]) -> Export:
+def export_codeledger(params: Mapping[str, ParamValue], model_id: str = "codeledger"
+                      ) -> Export:
     """CodeLedger's config: the eight documented weights, the default budget, the sufficiency
     threshold and the excerpt threshold. The model's other constants (signal shapes,
-    task-type multipliers, candidate stages, the two weights the document does not name)
-    have no documented key: they appear in `changed` with no setting."""
+    task-type multipliers, candidate stages, the weights the document does not name —
+    content, named path, graph, non-code, error infrastructure, branch changed) have no
+    documented key: they appear in `changed`, against the document's values, with no
+    setting."""
     from workbench.core.models.codeledger.bundle import budget
+    from workbench.core.models.codeledger.params import DOCUMENT_SCHEMA
 
-    schema = get_model("codeledger").schema
-    values = schema.resolve(params)
+    values = get_model(model_id).schema.resolve(params)
+    schema = DOCUMENT_SCHEMA  # what changed is told against CodeLedger's own defaults
     tokens, files = budget(values)  # a preset wins over the sliders, as in the model
     selector: dict[str, object] = {
         "weights": {key: values[name] for name, key in CL_WEIGHTS.items()},
@@ -186,13 +190,18 @@ def export_codeledger(params: Mapping[str, ParamValue]) -> Export:
         "sufficiency_threshold": values["sufficiency"],
         "excerpt_full_file_max_lines": values["excerpt_threshold_lines"],
     }
-    return Export("codeledger", "CodeLedger", {"selector": selector},
+    return Export(model_id, "CodeLedger", {"selector": selector},
                   _changes(schema, values, CL_WORKBENCH_ONLY, CL_SETTINGS),
                   config_path=".codeledger/config.json")
 
 
+def _export_codeledger_document(params: Mapping[str, ParamValue]) -> Export:
+    return export_codeledger(params, "codeledger-document")
+
+
 EXPORTERS: dict[str, Exporter] = {
     "codeledger": export_codeledger,
+    "codeledger-document": _export_codeledger_document,
     "decision-memory": export_decision_memory,
     "hybrid": export_hybrid,
     "vault-search": export_vault_search,

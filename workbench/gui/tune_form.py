@@ -38,7 +38,7 @@ def metric_choices(session: TuningSession) -> list[str]:
     out = list(RANKING_METRICS) if ds is not None and ds.qrels else []
     if ds is not None and has_cases(ds):
         out.insert(0, "cases")  # pi-lodestone's own measure of success
-    if model is not None and model.id == "codeledger":
+    if model is not None and model.id.startswith("codeledger"):
         out.append("bundle_recall")
     return out or list(RANKING_METRICS)
 

@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "decision-memory": "workbench.core.models.decision_memory:DecisionMemoryModel",
     "importance": "workbench.core.models.importance:ImportanceModel",
     "codeledger": "workbench.core.models.codeledger:CodeLedgerModel",
+    "codeledger-document": "workbench.core.models.codeledger:CodeLedgerDocumentModel",
 }
 
 

@@ -193,7 +193,7 @@ class ContextBundle(ChartPanel):
         self.update_later()
 
     def applies(self) -> bool:
-        return self.session.model is not None and self.session.model.id == MODEL_ID
+        return self.session.model is not None and self.session.model.id.startswith(MODEL_ID)
 
     @property
     def note_text(self) -> str:
@@ -241,7 +241,7 @@ class ContextBundle(ChartPanel):
         or it was prepared differently (its pairs would not line up with these)."""
         s = self.session
         b = s.baseline
-        if b is None or b.model_id != MODEL_ID or s.model is None:
+        if b is None or not b.model_id.startswith(MODEL_ID) or s.model is None:
             return None
         key = (b, prep)  # the objects themselves (not ids, which are reused)
         if not (isinstance(self._baseline_key, tuple)

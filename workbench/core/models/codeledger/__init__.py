@@ -12,9 +12,10 @@ from workbench.core.models.codeledger.bundle import Bundles, budget, bundles, co
 from workbench.core.models.codeledger.candidates import STAGES
 from workbench.core.models.codeledger.combine import combine_codeledger, signal_table
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
-from workbench.core.models.codeledger.model import CodeLedgerModel
+from workbench.core.models.codeledger.model import CodeLedgerDocumentModel, CodeLedgerModel
 from workbench.core.models.codeledger.params import (
     BUDGET_PRESETS,
+    DOCUMENT_SCHEMA,
     GATES,
     SCHEMA,
     SIGNALS,
@@ -30,9 +31,9 @@ from workbench.core.models.codeledger.text import (
 )
 
 __all__ = [
-    "BUDGET_PRESETS", "GATES", "SCHEMA", "SIGNALS", "STAGES", "STOP_REASONS", "TASK_TYPES",
-    "Bundles", "CodeLedgerModel", "CodeLedgerPrepared", "budget", "bundles",
-    "combine_codeledger", "compounds", "confidence", "detect_task_type", "explain_pair",
-    "full_bundles", "near_misses", "plural_key", "prepare_codeledger", "signal_table",
-    "term_keys",
+    "BUDGET_PRESETS", "DOCUMENT_SCHEMA", "GATES", "SCHEMA", "SIGNALS", "STAGES", "STOP_REASONS",
+    "TASK_TYPES", "Bundles", "CodeLedgerDocumentModel", "CodeLedgerModel", "CodeLedgerPrepared",
+    "budget", "bundles", "combine_codeledger", "compounds", "confidence", "detect_task_type",
+    "explain_pair", "full_bundles", "near_misses", "plural_key", "prepare_codeledger",
+    "signal_table", "term_keys",
 ]

@@ -13,6 +13,11 @@ Generation"). Each candidate remembers a bitmask of the stages that brought it.
 4. fan-out (8): a file imported by ≥ `fanout_min` keyword matches is a hub: the hub and its
    first `fanout_max` dependents (corpus order) join.
 5. test (16): the tests of every candidate of stages 1–4 and the sources of candidate tests.
+6. content (32; not in the document): the `content_max_candidates` best files by content
+   BM25 (`content`).
+7. named path (64; not in the document): the files whose path the task names (`mentions`).
+
+The dependency walk starts from the files of stages 1, 6 and 7.
 
 Auto-scope: a compound identifier of the task (`api-gateway`, `stripe_billing`; `-` and `_`
 interchangeable) equal to the name of exactly one directory scopes the task to it; failing
@@ -33,13 +38,14 @@ from numpy.typing import NDArray
 from workbench.core.models.codeledger.files import FileFacts
 from workbench.core.models.codeledger.text import compounds, plural_key, words
 
-__all__ = ["DEP", "FANOUT", "HOT", "KEYWORD", "STAGES", "TEST", "Inverted", "default_churn",
-           "find_scope", "generate", "in_scope"]
+__all__ = ["CONTENT", "DEP", "FANOUT", "HOT", "KEYWORD", "MENTION", "STAGES", "TEST",
+           "Inverted", "default_churn", "find_scope", "generate", "in_scope"]
 
-KEYWORD, HOT, DEP, FANOUT, TEST = 1, 2, 4, 8, 16
+KEYWORD, HOT, DEP, FANOUT, TEST, CONTENT, MENTION = 1, 2, 4, 8, 16, 32, 64
 STAGES: tuple[tuple[int, str], ...] = ((KEYWORD, "keyword"), (HOT, "hot_zone"),
                                        (DEP, "dependency"), (FANOUT, "fan_out"),
-                                       (TEST, "test"))
+                                       (TEST, "test"), (CONTENT, "content"),
+                                       (MENTION, "named_path"))
 
 
 class Inverted:
@@ -106,15 +112,20 @@ def keyword_masses(keys: Iterable[str], idf: Mapping[str, float], inv: Inverted,
 
 def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
              scope_hot: NDArray[np.int64], depth: int, fanout_min: int,
-             fanout_max: int) -> dict[int, int]:
-    """Candidate file → stage bitmask, given the (capped) keyword matches and hot files."""
+             fanout_max: int, content_files: Iterable[int] = (),
+             named_files: Iterable[int] = ()) -> dict[int, int]:
+    """Candidate file → stage bitmask, given the (capped) keyword matches, hot files, and the
+    content and named-path stages' files."""
     mask: dict[int, int] = defaultdict(int)
     for f in keyword_files:
         mask[f] |= KEYWORD
     for f in (*hot.tolist(), *scope_hot.tolist()):
         mask[int(f)] |= HOT
-    frontier = set(keyword_files)
-    seen = set(keyword_files)
+    for stage, chosen in ((CONTENT, content_files), (MENTION, named_files)):
+        for f in chosen:
+            mask[int(f)] |= stage
+    seen = {f for f, m in mask.items() if m & (KEYWORD | CONTENT | MENTION)}
+    frontier = set(seen)
     for _ in range(depth):
         nxt = {g for f in frontier for g in (*files.imports[f], *files.dependents[f])} - seen
         for g in nxt:

@@ -22,6 +22,9 @@ Signals (all in [0, 1]):
   (full − min), 0, 1) with 0 under `maturity_min`; success_prior = min(1, rate · maturity),
   fail_prior = min(1, (1 − rate) · maturity)
 - size_penalty = min(1, cost / size_penalty_tokens), cost = excerpt tokens if excerpted
+- content = the task's content BM25 ÷ its best over every file (`content`); mention = 1 when
+  the task names the file's path (`mentions`); graph = max(share · best hop-1 neighbour
+  content, share² · best hop-2) up to `graph_hops` (`graph`) — not in CodeLedger's document
 """
 
 from __future__ import annotations
@@ -105,10 +108,25 @@ def signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64
     has_tests = np.fromiter((bool(t) for t in f.tests), bool, count=f.n)
     table[_S["test_relevance"]] = np.where(
         prep.test_pair, 1.0, np.where(has_tests[d], float(params["test_mapped_value"]), 0.0))
+    table[_S["non_code"]] = prep.non_code[d]
+    table[_S["content"]] = prep.relevance
+    table[_S["mention"]] = prep.named
+    table[_S["graph"]] = graph_signal(prep, params)
     table[_S["error_infrastructure"]] = f.error_infrastructure[d]
     table[_S["branch_changed"]] = f.branch_changed[d]
     table[_S["size_penalty"]] = np.minimum(1.0, prep.cost / float(params["size_penalty_tokens"]))
     return table
+
+
+def graph_signal(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64]:
+    """float64 (P,): max(share · best hop-1 relevance, share² · best hop-2), to `graph_hops`."""
+    hops, share = int(params["graph_hops"]), float(params["graph_share"])
+    out = np.zeros(len(prep.docs))
+    if hops >= 1:
+        out = share * prep.graph1
+    if hops >= 2:
+        out = np.maximum(out, share * share * prep.graph2)
+    return out
 
 
 def gate_of(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.int8]:

@@ -42,7 +42,7 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores,
 from workbench.core.models.codeledger.bundle import Bundles, bundles
 from workbench.core.models.codeledger.combine import combine_codeledger
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
-from workbench.core.models.codeledger.params import GATES, SCHEMA, SIGNALS
+from workbench.core.models.codeledger.params import DOCUMENT_SCHEMA, GATES, SCHEMA, SIGNALS
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared, prepare_codeledger
 from workbench.core.params import Params
 
@@ -50,10 +50,11 @@ from workbench.core.params import Params
 class CodeLedgerModel(Model):
     id = "codeledger"
     label = "Context selection for code (CodeLedger)"
-    description = ("CodeLedger's documented selection: five candidate stages, ten weighted "
-                   "signals with task-type multipliers, and a bundle cut by file limit, token "
-                   "budget (with overshoot) and sufficiency.")
-    version = "1"
+    description = ("CodeLedger's selection with content relevance: candidate stages (keyword, "
+                   "content BM25, named paths, dependencies, tests…), weighted signals with "
+                   "task-type multipliers, and a bundle cut by file limit, token budget (with "
+                   "overshoot) and sufficiency. Defaults fitted on real histories.")
+    version = "2"
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
@@ -106,3 +107,15 @@ class CodeLedgerModel(Model):
         """The best `n` candidates just outside the task's bundle."""
         prep: CodeLedgerPrepared = prepared
         return near_misses(prep, params, query, n)
+
+
+class CodeLedgerDocumentModel(CodeLedgerModel):
+    """The same model at CodeLedger's documented defaults: no content, named-path or graph
+    signal, no content or named-path stage, the hot zone on — the original's behaviour."""
+
+    id = "codeledger-document"
+    label = "Context selection for code (CodeLedger, document defaults)"
+    description = ("CodeLedger's documented selection as the document gives it: five candidate "
+                   "stages, ten weighted signals with task-type multipliers, and a bundle cut "
+                   "by file limit, token budget (with overshoot) and sufficiency.")
+    schema = DOCUMENT_SCHEMA

@@ -17,11 +17,24 @@ from workbench.core.params import Param, ParamSchema
 
 GATES = ("out_of_scope",)
 
-# (name, label, sign, default weight, help); weight parameters are `w_<config key>`
+# (name, label, config key, sign, default weight, help); weight parameters are `w_<config key>`.
+# Weights are relative: the ranking depends on their ratios only (the stop rule's
+# overshoot_min_score and sufficiency see the scale), so their ranges reach well past 1.
 _SIGNALS: tuple[tuple[str, str, str, int, float, str], ...] = (
     ("keyword", "Keyword match", "keyword", 1, 0.30,
      "IDF mass of the task terms found in the path or symbols (+ content weight × those "
      "found only in content keywords) ÷ the task's informative IDF mass, capped at 1."),
+    ("content", "Content relevance", "content", 1, 0.0,
+     "BM25 of the task text over the file's content, path tokens counted path_weight times "
+     "(identifiers split and whole, code stop words out, Snowball stems) ÷ the task's best "
+     "BM25 over every file: 1 for the best file. Not in CodeLedger's document."),
+    ("mention", "Named in the task", "mention", 1, 0.0,
+     "1 when the task names the file's path (`src/a.py`, `a.py:12`, a stack-trace path; a "
+     "bare name that several files share names none). Not in CodeLedger's document."),
+    ("graph", "Next to a match", "graph", 1, 0.0,
+     "max(share · best content relevance among the files it imports, is imported by or is "
+     "paired with as test/source, share² · the best two hops away). Not in CodeLedger's "
+     "document."),
     ("centrality", "Centrality", "centrality", 1, 0.15,
      "(imports + dependents) / the largest such count in the repository."),
     ("churn", "Churn", "churn", 1, 0.15,
@@ -41,7 +54,11 @@ _SIGNALS: tuple[tuple[str, str, str, int, float, str], ...] = (
      "min(1, tokens it would cost (excerpt tokens when excerpted) / size_penalty_tokens)."),
     ("fail_prior", "Fail prior", "fail_prior", -1, 0.05,
      "Ledger: min(1, (1 − rate) · maturity)."),
+    ("non_code", "Not source code", "non_code", -1, 0.0,
+     "1 for documentation, configuration and data files (Markdown, JSON, YAML, TOML, go.mod, "
+     "files of no known language), else 0. Not in CodeLedger's document."),
 )
+WEIGHT_HIGH = 5.0
 SIGNAL_NAMES: tuple[str, ...] = tuple(s[0] for s in _SIGNALS)
 WEIGHT_PARAMS: tuple[str, ...] = tuple(f"w_{s[2]}" for s in _SIGNALS)
 SIGNS: tuple[int, ...] = tuple(s[3] for s in _SIGNALS)
@@ -81,9 +98,14 @@ def _b(name: str, label: str, default: bool, help: str) -> Param:
     return Param(name, label, default, kind="bool", help=help)
 
 
-SCHEMA = ParamSchema([
+def _b_prep(name: str, label: str, default: bool, help: str) -> Param:
+    return Param(name, label, default, kind="bool", help=help, stage="prepare")
+
+
+DOCUMENT_SCHEMA = ParamSchema([
     *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the {s[0]} signal (config key "
-         f"selector.weights.{s[2]}).") for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
+         f"selector.weights.{s[2]}). Relative: only the ratios between weights order the "
+         f"files.", high=WEIGHT_HIGH) for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
     Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
           help="auto: detected from the task text (first regex hit); else forced."),
     *(_f(f"mult_{t}_{s}", f"×{s} on {t}", v, f"Multiplier of the {s} weight for {t} tasks.",
@@ -92,6 +114,10 @@ SCHEMA = ParamSchema([
        "Count error infrastructure only for bug_fix tasks (0 for other task types)."),
     _f("keyword_content_weight", "Keyword: content weight", 0.3,
        "Weight of a term found only in the content keywords, against 1 in path or symbols."),
+    _f("graph_share", "Graph: share per hop", 0.5,
+       "Share of a neighbour's content relevance a file takes per hop (graph signal)."),
+    _i("graph_hops", "Graph: hops", 1, 0, 2,
+       "Hops the graph signal looks across: 0 off, 1 direct neighbours, 2 their neighbours."),
     _f("churn_commits", "Churn: commits for full", 20, "Commits within the churn window at which "
         "churn reaches 1 (a file touched today).",
        low=1, high=200, step=1),
@@ -150,11 +176,25 @@ SCHEMA = ParamSchema([
     _i("keyword_max_candidates", "Keyword stage: max files", 60, 1, 10000,
        "At most this many keyword matches (by path/symbol IDF mass, then content).",
        stage="prepare"),
+    _i("content_max_candidates", "Content stage: max files", 0, 0, 10000,
+       "The best files by content BM25 (score > 0) that join as candidates; 0: no content "
+       "stage (CodeLedger's document has none).", stage="prepare"),
+    _b_prep("mention_stage", "Named-path stage", False,
+            "Files whose path the task names join as candidates (CodeLedger's document has no "
+            "such stage)."),
+    _f("content_k1", "Content BM25: k1", 1.2, "Term-frequency saturation of the content BM25.",
+       high=5.0, stage="prepare"),
+    _f("content_b", "Content BM25: b", 0.75, "Length normalisation of the content BM25 "
+       "(0 none, 1 full).", stage="prepare"),
+    _f("path_weight", "Content BM25: path weight", 2.0,
+       "Times a path token counts against one in the content (the path as a field).",
+       high=20.0, step=0.5, stage="prepare"),
     _i("hot_zone_files", "Hot zone: files", 5, 0, 200,
        "Most-churned files added to every task (and as many within its scope).",
        stage="prepare"),
     _i("dep_depth", "Dependency depth", 1, 0, 5,
-       "Import/dependent hops walked from the keyword matches.", stage="prepare"),
+       "Import/dependent hops walked from the keyword matches (and the content and "
+       "named-path stages' files).", stage="prepare"),
     _i("fanout_min", "Fan-out: min sharers", 3, 2, 100,
        "Keyword matches importing one file that trigger fan-out.", stage="prepare"),
     _i("fanout_max", "Fan-out: max files", 30, 1, 1000,
@@ -164,3 +204,28 @@ SCHEMA = ParamSchema([
     _i("excerpt_window", "Excerpt window", 5, 0, 200,
        "Lines kept either side of a keyword hit.", stage="prepare"),
 ])
+
+# The `codeledger` defaults: fitted with the workbench's tools on development histories only
+# (this repository, sample_corpora/code-repo, httpx and ky; older half of each history's tasks,
+# the newer half held out) and rounded; see README "CodeLedger on real repositories". The rest
+# keep the document's values (no history there to fit them on: ledger, branch, error
+# infrastructure). `codeledger-document` keeps every value of DOCUMENT_SCHEMA.
+FITTED: dict[str, float | int | bool] = {
+    "w_keyword": 0.5, "w_content": 1.0, "w_mention": 1.5, "w_graph": 0.5, "graph_share": 0.3,
+    "w_centrality": 0.5, "w_recent_touch": 0.05,
+    "w_size_penalty": 0.02, "w_non_code": 1.0, "keyword_content_weight": 0.15,
+    "sufficiency": 0.95, "content_max_candidates": 30, "mention_stage": True,
+    "hot_zone_files": 0,
+}
+
+
+def _fitted(p: Param) -> Param:
+    if p.name not in FITTED:
+        return p
+    was = ("on" if p.default else "off") if p.kind == "bool" else p.default
+    return replace(p, default=FITTED[p.name],
+                   help=f"{p.help} Default fitted on real histories; CodeLedger's document: "
+                        f"{was}.")
+
+
+SCHEMA = ParamSchema(_fitted(p) for p in DOCUMENT_SCHEMA)

@@ -13,12 +13,21 @@ from numpy.typing import NDArray
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.models.codeledger import candidates as cg
+from workbench.core.models.codeledger.content import build_content_index, task_tokens
 from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_tokens
 from workbench.core.models.codeledger.files import FileFacts, read_files
+from workbench.core.models.codeledger.graph import neighbours
+from workbench.core.models.codeledger.mentions import mentioned_files
 from workbench.core.models.codeledger.text import TASK_TYPES, detect_task_type, term_keys
 from workbench.core.params import Params
 
 __all__ = ["CodeLedgerPrepared", "prepare_codeledger"]
+
+# languages of source code (`repo.lang`); any other file is documentation, configuration or data
+SOURCE_LANGUAGES = frozenset(("python", "typescript", "javascript", "go", "java", "rust", "ruby",
+                              "c", "cpp", "csharp", "kotlin", "swift", "shell", "html", "css",
+                              "sql"))
+CHUNK = 256  # tasks scored against every file at once (a CHUNK × N array)
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,12 @@ class CodeLedgerPrepared:
     scopes:        per task, the auto-scope directory or None
     hot_churn:     float64 (N,)  churn at REFERENCE's defaults (hot-zone ranking)
     age_keys:      float64 (C,)  file · age_span + age, ascending: window counts live
+    relevance:     float64 (P,)  content BM25 ÷ the task's best over every file (`content`)
+    named:         bool (P,)     the task names the file's path (`mentions`)
+    graph1/graph2: float64 (P,)  the best relevance among its hop-1 / hop-2 neighbours
+    bm25_best:     float64 (Q,)  the task's best content BM25
+    named_as:      per task, file → the mention that names it
+    non_code:      bool (N,)     not source code (`SOURCE_LANGUAGES`)
     """
 
     files: FileFacts
@@ -67,6 +82,13 @@ class CodeLedgerPrepared:
     age_span: float
     excerpt_window: int
     excerpt_threshold: int
+    relevance: NDArray[np.float64]
+    named: NDArray[np.bool_]
+    graph1: NDArray[np.float64]
+    graph2: NDArray[np.float64]
+    bm25_best: NDArray[np.float64]
+    named_as: tuple[dict[int, str], ...]
+    non_code: NDArray[np.bool_]
 
     def pair_query(self) -> NDArray[np.int64]:
         return np.repeat(np.arange(len(self.row_ptr) - 1, dtype=np.int64),
@@ -91,13 +113,32 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     line_cache: dict[int, FileLines] = {}
     inside_of: dict[str | None, NDArray[np.bool_]] = {}
     cols: dict[str, list[object]] = {k: [] for k in (
-        "docs", "stages", "strong", "content", "cost", "excerpt", "pair", "scope", "partner")}
+        "docs", "stages", "strong", "content", "cost", "excerpt", "pair", "scope", "partner",
+        "relevance", "named", "graph1", "graph2")}
     row_ptr = [0]
     types, masses, n_kw, terms, term_df, scopes = [], [], [], [], [], []
+    best, named_as = [], []
     n_q = len(dataset.queries)
+    content_ix = build_content_index(files.paths, [d.text for d in docs],
+                                     k1=float(params["content_k1"]),
+                                     b=float(params["content_b"]),
+                                     path_weight=float(params["path_weight"]))
+    progress(0.4, "content index built")
+    near = neighbours((files.imports, files.dependents, files.tests), files.n)
+    n_content = int(params["content_max_candidates"])
+    bm25 = np.zeros((0, files.n))
     for qi, query in enumerate(dataset.queries):
-        if qi % 20 == 0:
-            progress(0.3 + 0.7 * qi / max(1, n_q), "generating candidates")
+        if qi % CHUNK == 0:
+            progress(0.4 + 0.6 * qi / max(1, n_q), "generating candidates")
+            bm25 = content_ix.scores([task_tokens(q.text)
+                                      for q in dataset.queries.queries[qi:qi + CHUNK]])
+        raw = bm25[qi % CHUNK]
+        top = float(raw.max(initial=0.0))
+        rel = raw / top if top > 0 else np.zeros(files.n)
+        hop1, hop2 = near.best(rel, 1), near.best(rel, 2)
+        content_top = [f for f in np.argsort(-raw, kind="stable")[:n_content].tolist()
+                       if raw[f] > 0]
+        named = mentioned_files(query.text, files.paths)
         keys = term_keys(query.text)
         idf = {k: files.idf(k) for k in keys}
         informative = [k for k in keys if idf[k] > 0]
@@ -112,8 +153,13 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         scope_hot = (cg.hot_files(churn, int(params["hot_zone_files"]), inside)
                      if scope is not None else np.zeros(0, np.int64))
         mask = cg.generate(files, matched[:cap], hot, scope_hot, int(params["dep_depth"]),
-                           int(params["fanout_min"]), int(params["fanout_max"]))
+                           int(params["fanout_min"]), int(params["fanout_max"]), content_top,
+                           named if params["mention_stage"] else ())
         for f in sorted(mask):
+            cols["relevance"].append(float(rel[f]))
+            cols["named"].append(f in named)
+            cols["graph1"].append(float(hop1[f]))
+            cols["graph2"].append(float(hop2[f]))
             cols["docs"].append(f)
             cols["stages"].append(mask[f])
             cols["strong"].append(strong.get(f, 0.0))
@@ -138,6 +184,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         terms.append(keys)
         term_df.append(tuple(files.df.get(k, 0) for k in keys))
         scopes.append(scope)
+        best.append(top)
+        named_as.append(named)
     span = float(files.ages.max(initial=0.0)) + 3651.0
     owner = np.repeat(np.arange(files.n, dtype=np.float64), np.diff(files.age_ptr))
     progress(1.0, "candidates ready")
@@ -154,4 +202,9 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         n_keyword=np.asarray(n_kw, np.int64), terms=tuple(terms), term_df=tuple(term_df),
         scopes=tuple(scopes), hot_churn=churn, age_keys=owner * span + files.ages,
         age_span=span, excerpt_window=window, excerpt_threshold=threshold,
+        relevance=np.asarray(cols["relevance"], np.float64),
+        named=np.asarray(cols["named"], bool), graph1=np.asarray(cols["graph1"], np.float64),
+        graph2=np.asarray(cols["graph2"], np.float64), bm25_best=np.asarray(best, np.float64),
+        named_as=tuple(named_as),
+        non_code=np.asarray([lang not in SOURCE_LANGUAGES for lang in files.languages], bool),
     )
