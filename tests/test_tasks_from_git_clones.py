@@ -99,3 +99,21 @@ def test_lfs_pointer_is_skipped(tmp_path: Path) -> None:
     index = index_repository(repo, use_cache=False)
     assert index.paths == (".gitattributes", "model.py")
     assert index.skipped == (("weights.bin", LFS_POINTER),)
+
+
+def test_partial_clone_offline_follows_exact_renames_and_says_so(tmp_path: Path) -> None:
+    body = "".join(f"def f{i}():\n    return {i}\n" for i in range(20))
+    src = make_repo(tmp_path / "src", {"a.py": body, "b.py": "b = 1\n"}, message="one")
+    (src / "a.py").rename(src / "core.py")
+    make_repo(src, {"core.py": body + "x = 1\n"}, message="Rename a to core and edit it",
+              when=1_700_000_100)
+    (src / "b.py").rename(src / "moved.py")
+    make_repo(src, {}, message="Move b unchanged", when=1_700_000_200)
+    full = mine_tasks(src, snapshot="HEAD~2")
+    repo = clone(src, tmp_path / "partial", "--filter=blob:none", "--no-checkout")
+    src.rename(tmp_path / "gone")
+    mined = mine_tasks(repo, snapshot="HEAD~2")
+    assert [(t.task, t.files) for t in mined.tasks] == [(t.task, t.files) for t in full.tasks] \
+        == [("Rename a to core and edit it", ("a.py",)), ("Move b unchanged", ("b.py",))]
+    assert full.notes == ()
+    assert len(mined.notes) == 1 and "only renames without edits were followed" in mined.notes[0]

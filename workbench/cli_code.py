@@ -80,6 +80,7 @@ def summary(mined: MinedTasks, snapshot_date: str, repo: Path, out: str | None) 
     lines += [f"  {mined.dropped[k]:>4}  {text}" + (f": --include {k}" if k in OPTIONAL_KINDS
                                                     else "")
               for k, text in DROPPED.items() if mined.dropped.get(k)]
+    lines += [f"note: {note}" for note in mined.notes]
     return "\n".join(lines + _next_steps(n, repo, out))
 
 

@@ -28,7 +28,7 @@ from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.formats.code_tasks import CodeTask
 from workbench.core.repo.commit_rules import SKIP_REASONS, skip_reason, task_text
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, file_kind
-from workbench.core.repo.git import GitError, git, ls_tree, resolve_commit
+from workbench.core.repo.git import GitError, git, is_partial_clone, ls_tree, resolve_commit
 from workbench.core.repo.pairing import is_test_path
 
 __all__ = ["DROPPED", "SKIPPED", "MinedTasks", "commit_of", "mine_tasks", "pick_snapshot",
@@ -64,6 +64,7 @@ class MinedTasks:
     dropped: Mapping[str, int] = field(default_factory=dict)
     include: tuple[str, ...] = ()  # file kinds kept besides source
     subject_only: bool = False  # task text: the subject, not the whole message
+    notes: tuple[str, ...] = ()  # what the user should know about how the tasks were read
 
 
 def commit_of(repo: Path, rev: str) -> str:
@@ -115,8 +116,7 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
     meta = git(repo, "log", "-z", "--date-order", "--reverse",
                "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f%b", span)
     progress(0.3, "reading changes")
-    changes = _changes(git(repo, "log", "-z", "-M", "--name-status", "--date-order",
-                           "--reverse", "--format=%x1e%H", span))
+    changes, notes = _read_changes(repo, span)
     records = [r.decode("utf-8", "replace").split("\x1f", 6) for r in meta.split(b"\0") if r]
     tasks: list[CodeTask] = []
     ids: set[str] = set()
@@ -149,7 +149,7 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
                               snapshot=snap, author=author, date=date))
     progress(1.0, f"{len(tasks)} tasks")
     return MinedTasks(tuple(tasks), snap, end, len(records), dict(skipped), dict(dropped),
-                      tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only)
+                      tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only, notes)
 
 
 def _kinds(include: Iterable[str]) -> frozenset[str]:
@@ -197,6 +197,23 @@ class _SnapshotNames:
                 self.origin[new] = None
             out.append(name)
         return out
+
+
+def _read_changes(repo: Path, span: str) -> tuple[dict[str, list[tuple[str, str, str]]],
+                                                  tuple[str, ...]]:
+    """`_changes` of the span, and notes. Rename detection (-M) reads the blobs of added and
+    deleted files: a partial clone whose remote cannot be reached fails there, so it falls
+    back to exact renames (-M100%, by blob id, no content read)."""
+    args = ("--name-status", "--date-order", "--reverse", "--format=%x1e%H", span)
+    try:
+        return _changes(git(repo, "log", "-z", "-M", *args)), ()
+    except GitError as exc:
+        if not is_partial_clone(repo):
+            raise
+        why = str(exc).rsplit(": ", 1)[-1]
+    return _changes(git(repo, "log", "-z", "-M100%", *args)), (
+        f"a partial clone that could not fetch the blobs rename detection reads ({why}): "
+        "only renames without edits were followed",)
 
 
 def _changes(raw: bytes) -> dict[str, list[tuple[str, str, str]]]:
