@@ -1,17 +1,19 @@
-"""`workbench bench --code REPO`: CodeLedger-style selection measured on a repository's own
-history, against a plain BM25 ranking of file contents, before and after a quick weight tune.
+"""`workbench bench --code REPO`: codeledger measured on a repository's own history, against
+BM25 over the source files, at the document's defaults, at the fitted defaults and tuned.
 
 Protocol (no leakage): the snapshot is picked so that `split` of the non-merge history comes
-after it; the index is built at the snapshot and each later commit is a task (its subject →
-the code files it changed that existed at the snapshot). The quick tune fits on the older half
-of the tasks and is reported on the newer half (held out), next to the defaults on that same
-half, so the tuned figure is not a figure on the data it was fitted to.
+after it; the index is built at the snapshot and each later commit the rules keep is a task
+(`tasks-from-git`'s defaults: the whole message → the source and test files it changed that
+existed at the snapshot). Every figure in the table is on the NEWER half of the tasks; the
+tune fits on the older half only.
 
-Figures per system: bundle recall and precision (what CodeLedger's users measure: the files
-the change touched against the files selected), recall@10 and nDCG@10 of the ranking.
-BM25 has no bundle of its own; it is given two: the same number of files as codeledger's
-bundle of each task ("same size": a fair precision comparison), and codeledger's file and
-token budget without the sufficiency stop ("same budget").
+Systems: `codeledger-document` (CodeLedger's documented defaults), `codeledger` (defaults
+fitted on development histories), BM25 over the source files (the content BM25 alone, docs and
+config files left out) with a bundle of the same number of files as codeledger's for each
+task, and `codeledger` tuned on the older half (TPE, seeded; objective 0.5·R@10 + 0.25·nDCG@10
++ 0.25·bundle recall). Figures: R@10, nDCG@10, MRR@10, bundle recall and precision, files and
+tokens per bundle. Times: the repository index, prepare (content index included) against the
+document's prepare, and the live path.
 """
 
 from __future__ import annotations
@@ -23,31 +25,35 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import optuna
 
+from workbench.core import engine
 from workbench.core.data import Dataset, QuerySet
 from workbench.core.formats.code_repo import read_code_repo
 from workbench.core.formats.code_tasks import write_tasks
+from workbench.core.metrics import evaluate, mean_over_judged
 from workbench.core.models import get_model
-from workbench.core.models.codeledger.bundle import budget
+from workbench.core.models.codeledger.content import build_content_index, task_tokens
 from workbench.core.models.codeledger.explain import full_bundles
+from workbench.core.models.codeledger.prepared import SOURCE_LANGUAGES
 from workbench.core.pipeline import Pipeline
+from workbench.core.ranking import Scores, uniform_rows
 from workbench.core.repo import index_repository
+from workbench.core.repo.lang import language_of
 from workbench.core.repo.tasks import mine_tasks, pick_snapshot
 from workbench.textout import format_table
 
-RANK_METRICS = ("r@10", "ndcg@10")
-# (parameter, values tried) for the coordinate-ascent quick tune, two passes
-TUNE_GRID: tuple[tuple[str, tuple[float, ...]], ...] = (
-    ("w_keyword", (0.1, 0.3, 0.5, 0.7, 1.0)),
-    ("w_centrality", (0.0, 0.05, 0.15, 0.3)),
-    ("w_churn", (0.0, 0.05, 0.15, 0.3)),
-    ("w_recent_touch", (0.0, 0.05, 0.1, 0.2)),
-    ("w_test_relevance", (0.0, 0.05, 0.1, 0.2)),
-    ("sufficiency", (0.3, 0.5, 0.7, 0.85)),
-)
+METRICS = ("r@10", "ndcg@10", "mrr@10")
+COLUMNS = ("R@10", "nDCG@10", "MRR", "bundle R", "bundle P", "files", "tokens")
+# the live parameters the quick tune moves (ranges from the schema)
+TUNED = ("w_keyword", "w_content", "w_mention", "w_graph", "w_centrality", "w_churn",
+         "w_recent_touch", "w_test_relevance", "w_size_penalty", "w_non_code", "graph_share",
+         "sufficiency")
+TRIALS = 60
 
 
-def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20) -> int:
+def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
+                   trials: int = TRIALS) -> int:
     root = Path(repo)
     snapshot = pick_snapshot(root, tasks_fraction=split)
     mined = mine_tasks(root, snapshot=snapshot, max_files=max_files)
@@ -61,39 +67,34 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20) -> int:
         tasks = Path(tmp) / "tasks.jsonl"
         write_tasks(tasks, mined.tasks)
         ds = read_code_repo(root, tasks=tasks)
+    older, newer = _halves(ds)
     print(f"{root.resolve().name}: snapshot {snapshot[:10]}, {len(ds.corpus)} files indexed "
           f"in {index_s:.2f} s (no cache), {len(ds.queries)} tasks from the "
           f"{mined.commits} later commits (mean {np.mean([len(t.files) for t in mined.tasks]):.1f}"
-          f" files each)")
-
-    t0 = time.perf_counter()
-    Pipeline(get_model("codeledger"), ds, {}, use_cache=False)
-    prepare_s = time.perf_counter() - t0
-    print(f"codeledger prepare (terms, five candidate stages, excerpts; no cache): "
-          f"{prepare_s:.2f} s")
-    older, newer = _halves(ds)
-    rows = []
-    default = _evaluate(ds, {})
-    rows.append(["codeledger, defaults", "all", *default["row"]])
-    bm25 = _bm25(ds, default["sizes"], {})
-    rows.append(["bm25 (same size)", "all", *bm25["same_size"]])
-    rows.append(["bm25 (same budget)", "all", *bm25["same_budget"]])
-    tuned, log = _quick_tune(older)
-    held_default = _evaluate(newer, {})
-    held_tuned = _evaluate(newer, tuned)
-    held_bm25 = _bm25(newer, held_default["sizes"], {})
-    rows.append(["codeledger, defaults", "newer half", *held_default["row"]])
-    rows.append(["codeledger, tuned on older", "newer half", *held_tuned["row"]])
-    rows.append(["bm25 (same size)", "newer half", *held_bm25["same_size"]])
-    print(format_table(["system", "tasks", "bundle R", "bundle P", "files", "R@10", "nDCG@10"],
-                       rows))
-    print("quick tune (coordinate ascent on the older half, objective bundle F1 + R@10): "
-          + (", ".join(f"{k}={v:g}" for k, v in tuned.items()) or "defaults kept"))
-    for line in log:
-        print("  " + line)
-    combine_ms = _combine_ms(ds)
-    print(f"live combine + rank + metrics + bundles: {combine_ms:.2f} ms median over "
-          f"{len(ds.queries)} tasks ({default['pairs']:,} task-file pairs)")
+          f" files each): tuned on the older {len(older.queries)}, every figure below on the "
+          f"newer {len(newer.queries)}")
+    prep_doc = _prepare_s(ds, "codeledger-document")
+    prep_new = _prepare_s(ds, "codeledger")
+    print(f"prepare, {len(ds.queries)} tasks (no cache): document {prep_doc:.2f} s, with the "
+          f"content index {prep_new:.2f} s ({prep_new / prep_doc:.1f}×); index + prepare "
+          f"{(index_s + prep_new) / (index_s + prep_doc):.1f}× the document's")
+    document = _measure(Pipeline(get_model("codeledger-document"), newer, {}))
+    fitted_pipe = Pipeline(get_model("codeledger"), newer, {})
+    fitted = _measure(fitted_pipe)
+    bm25 = _bm25_source(newer, fitted_pipe)
+    tuned_params, start, best = _tune(older, trials)
+    tuned = _measure(Pipeline(get_model("codeledger"), newer, tuned_params))
+    rows = [["codeledger-document (old defaults)", *_cells(document)],
+            ["codeledger (new defaults)", *_cells(fitted)],
+            ["bm25 over source files, same size", *_cells(bm25)],
+            ["codeledger, tuned on the older half", *_cells(tuned)]]
+    print(format_table(["system (newer half)", *COLUMNS], rows))
+    print(f"tune: {trials} TPE trials on the older half, objective 0.5·R@10 + 0.25·nDCG@10 + "
+          f"0.25·bundle R: {start:.3f} at the defaults → {best:.3f}; "
+          + (", ".join(f"{k}={v:.3g}" for k, v in tuned_params.items()) or "defaults kept"))
+    ms, pairs = _live_ms(fitted_pipe)
+    print(f"live combine + rank + metrics + bundles: {ms:.2f} ms median over "
+          f"{len(newer.queries)} tasks ({pairs:,} task-file pairs)")
     return 0
 
 
@@ -109,82 +110,99 @@ def _subset(ds: Dataset, ids: Sequence[str]) -> Dataset:
     return Dataset(ds.name, ds.corpus, qs, qrels, ds.source)
 
 
-def _evaluate(ds: Dataset, params: dict[str, Any]) -> dict[str, Any]:
-    pipe = Pipeline(get_model("codeledger"), ds, params)
-    res = pipe.run(RANK_METRICS)
-    m = res.means
-    _, bund = full_bundles(pipe.prepared, pipe.params)
-    return {"row": [f"{m['bundle_recall']:.3f}", f"{m['bundle_precision']:.3f}",
-                    f"{m['bundle_files']:.1f}", f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"],
-            "sizes": bund.size, "means": m, "pairs": res.scores.n_pairs}
-
-
-def _bm25(ds: Dataset, sizes: np.ndarray, params: dict[str, Any]) -> dict[str, list[str]]:
-    """BM25 over path + contents; its bundles cut at codeledger's sizes and at the budget."""
-    pipe = Pipeline(get_model("bm25"), ds, params)
-    res = pipe.run(RANK_METRICS, depth=max(50, int(sizes.max(initial=1))))
-    tokens_budget, file_limit = budget(get_model("codeledger").schema.resolve({}))
-    tokens = np.array([float(d.metadata.get("tokens", 0)) for d in ds.corpus])
-    assert ds.qrels is not None
-    same_r: list[float] = []
-    same_p: list[float] = []
-    bud_r: list[float] = []
-    bud_p: list[float] = []
-    bud_n: list[int] = []
-    for qi, q in enumerate(ds.queries):
-        ranked = [int(d) for d in res.ranking.docs[qi, : int(res.ranking.count[qi])]]
-        needed = {ds.corpus.index[p] for p in ds.qrels[q.id] if p in ds.corpus.index}
-        n_needed = len(ds.qrels[q.id])
-        same = ranked[: int(sizes[qi])]
-        spent, taken = 0.0, []
-        for d in ranked[:file_limit]:
-            if spent + tokens[d] > tokens_budget:
-                break
-            spent += tokens[d]
-            taken.append(d)
-        for bundle, r, p in ((same, same_r, same_p), (taken, bud_r, bud_p)):
-            hits = len(needed.intersection(bundle))
-            r.append(hits / n_needed)
-            p.append(hits / len(bundle) if bundle else 0.0)
-        bud_n.append(len(taken))
-    m = res.means
-    tail = [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
-    return {"same_size": [f"{np.mean(same_r):.3f}", f"{np.mean(same_p):.3f}",
-                          f"{np.mean(sizes):.1f}", *tail],
-            "same_budget": [f"{np.mean(bud_r):.3f}", f"{np.mean(bud_p):.3f}",
-                            f"{np.mean(bud_n):.1f}", *tail]}
-
-
-def _objective(means: dict[str, float]) -> float:
-    r, p = means["bundle_recall"], means["bundle_precision"]
-    f1 = 2 * r * p / (r + p) if r + p else 0.0
-    return f1 + means["r@10"]
-
-
-def _quick_tune(ds: Dataset) -> tuple[dict[str, float], list[str]]:
-    """Coordinate ascent over TUNE_GRID, two passes; prepare once, combine per trial."""
-    pipe = Pipeline(get_model("codeledger"), ds, {})
-    best: dict[str, float] = {}
-    best_score = _objective(pipe.run(RANK_METRICS).means)
-    log = [f"start (defaults): objective {best_score:.3f}"]
-    for _ in range(2):
-        for name, values in TUNE_GRID:
-            for v in values:
-                pipe.update({**best, name: v})
-                score = _objective(pipe.run(RANK_METRICS).means)
-                if score > best_score + 1e-9:
-                    best_score, best = score, {**best, name: v}
-            pipe.update(best)
-    log.append(f"after two passes: objective {best_score:.3f}")
-    defaults = get_model("codeledger").schema.resolve({})
-    return {k: v for k, v in best.items() if defaults[k] != v}, log
-
-
-def _combine_ms(ds: Dataset, repeats: int = 20) -> float:
-    pipe = Pipeline(get_model("codeledger"), ds, {})
+def _prepare_s(ds: Dataset, model_id: str, repeats: int = 2) -> float:
+    """Seconds to prepare without the cache, the best of `repeats` (the first run also fills
+    the tokenizers' memo tables)."""
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        pipe.run(RANK_METRICS)
+        Pipeline(get_model(model_id), ds, {}, use_cache=False)
         times.append(time.perf_counter() - t0)
-    return float(np.median(times) * 1000)
+    return min(times)
+
+
+def _measure(pipe: Pipeline) -> dict[str, float]:
+    m = pipe.run(METRICS).means
+    return {k: float(m[k]) for k in (*METRICS, "bundle_recall", "bundle_precision",
+                                     "bundle_files", "bundle_tokens")}
+
+
+def _cells(m: dict[str, float]) -> list[str]:
+    return [*(f"{m[k]:.3f}" for k in (*METRICS, "bundle_recall", "bundle_precision")),
+            f"{m['bundle_files']:.1f}", f"{m['bundle_tokens']:,.0f}"]
+
+
+def _objective(m: dict[str, float]) -> float:
+    return 0.5 * m["r@10"] + 0.25 * m["ndcg@10"] + 0.25 * m["bundle_recall"]
+
+
+def _tune(ds: Dataset, trials: int) -> tuple[dict[str, float], float, float]:
+    """TPE over `TUNED` on `ds`, starting at the defaults: the values that moved, the
+    objective at the defaults and the best."""
+    pipe = Pipeline(get_model("codeledger"), ds, {})
+    schema = pipe.model.schema
+    defaults = schema.defaults()
+
+    def objective(trial: optuna.Trial) -> float:
+        pipe.update({**defaults, **{n: trial.suggest_float(n, float(schema[n].low or 0.0),
+                                                            float(schema[n].high or 1.0))
+                                    for n in TUNED}})
+        return _objective(_measure(pipe))
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="maximize",
+                                sampler=optuna.samplers.TPESampler(seed=1))
+    study.enqueue_trial({n: defaults[n] for n in TUNED})
+    study.optimize(objective, n_trials=trials)
+    start = float(study.trials[0].value or 0.0)
+    best = float(study.best_value)
+    moved = {n: float(v) for n, v in study.best_params.items() if v != defaults[n]}
+    return moved, start, best
+
+
+def _bm25_source(ds: Dataset, fitted: Pipeline) -> dict[str, float]:
+    """The content BM25 alone over the source files (the model's tokenizer and path field at
+    its defaults), its bundle the same number of files as `fitted`'s for each task."""
+    p = fitted.params
+    docs = list(ds.corpus)
+    ix = build_content_index([d.id for d in docs], [d.text for d in docs],
+                             k1=float(p["content_k1"]), b=float(p["content_b"]),
+                             path_weight=float(p["path_weight"]))
+    raw = ix.scores([task_tokens(q.text) for q in ds.queries])
+    source = np.array([language_of(d.id) in SOURCE_LANGUAGES for d in docs])
+    n_q, n = raw.shape
+    scores = Scores(row_ptr=uniform_rows(n_q, n), docs=np.tile(np.arange(n, dtype=np.int32), n_q),
+                    total=raw.ravel(), gate=np.tile(~source, n_q).astype(np.int8),
+                    signals=("bm25",), parts=lambda pairs: raw.ravel()[pairs][None, :])
+    ranking = engine.rank(scores, n)
+    judgments = fitted.judgments
+    assert judgments is not None
+    per = evaluate(METRICS, ranking.docs, judgments)
+    out = {m: float(mean_over_judged(v, judgments)) for m, v in per.items()}
+    _, bund = full_bundles(fitted.prepared, fitted.params)
+    tokens = np.array([float(d.metadata.get("tokens", 0)) for d in docs])
+    rec: list[float] = []
+    prec: list[float] = []
+    spent: list[float] = []
+    assert ds.qrels is not None
+    for qi, q in enumerate(ds.queries):
+        take = [int(d) for d in ranking.docs[qi, : min(int(ranking.count[qi]),
+                                                       int(bund.size[qi]))]]
+        needed = {ds.corpus.index[x] for x in ds.qrels[q.id] if x in ds.corpus.index}
+        hits = len(needed.intersection(take))
+        rec.append(hits / max(1, len(ds.qrels[q.id])))
+        prec.append(hits / len(take) if take else 0.0)
+        spent.append(float(tokens[take].sum()))
+    out.update(bundle_recall=float(np.mean(rec)), bundle_precision=float(np.mean(prec)),
+               bundle_files=float(np.mean(bund.size)), bundle_tokens=float(np.mean(spent)))
+    return out
+
+
+def _live_ms(pipe: Pipeline, repeats: int = 20) -> tuple[float, int]:
+    times: list[float] = []
+    res: Any = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        res = pipe.run(METRICS)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times) * 1000), int(res.scores.n_pairs)

@@ -1,5 +1,5 @@
-"""`workbench bench --code`: runs end to end on the sample repository, and its default
-codeledger row is what `eval` computes for the same tasks."""
+"""`workbench bench --code`: runs end to end on the sample repository; its codeledger rows are
+what `eval` computes for the same (newer) tasks with each model's defaults."""
 
 from __future__ import annotations
 
@@ -8,22 +8,35 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.code_selection import run_code_bench
+from benchmarks.code_selection import _halves, run_code_bench
+from workbench.core.formats.code_repo import read_code_repo
+from workbench.core.formats.code_tasks import write_tasks
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
 from workbench.core.repo import build_sample_repo
+from workbench.core.repo.tasks import mine_tasks, pick_snapshot
 
 
 def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = build_sample_repo(tmp_path / "shorty")
-    assert run_code_bench(str(repo), split=0.4) == 0
+    assert run_code_bench(str(repo), split=0.4, trials=5) == 0
     out = capsys.readouterr().out
-    # the same snapshot and tasks as the shipped task set (tasks-from-git --split 0.4)
-    assert "snapshot 072f535af9" in out and "12 tasks from the 16 later commits" in out
-    rows = {m.group(1).strip() + "|" + m.group(2).strip(): m.group(3).split()
-            for m in re.finditer(r"^(\S.*?)\s{2,}(all|newer half)\s+(.*)$", out, flags=re.M)}
-    assert set(rows) == {"codeledger, defaults|all", "bm25 (same size)|all",
-                         "bm25 (same budget)|all", "codeledger, defaults|newer half",
-                         "codeledger, tuned on older|newer half",
-                         "bm25 (same size)|newer half"}
-    # BM25 "same size" bundles have exactly codeledger's sizes
-    assert rows["bm25 (same size)|all"][2] == rows["codeledger, defaults|all"][2]
-    assert "live combine" in out
+    # tasks-from-git --history-fraction 0.4: code-only tasks (the docs-only commit is none)
+    assert "snapshot 072f535af9" in out and "11 tasks from the 16 later commits" in out
+    rows = {m.group(1).strip(): m.group(2).split()
+            for m in re.finditer(r"^(codeledger.*?|bm25.*?)\s{2,}([0-9].*)$", out, flags=re.M)}
+    assert set(rows) == {"codeledger-document (old defaults)", "codeledger (new defaults)",
+                         "bm25 over source files, same size",
+                         "codeledger, tuned on the older half"}
+    # BM25's bundles have codeledger's sizes
+    assert rows["bm25 over source files, same size"][5] == rows["codeledger (new defaults)"][5]
+    # the rows are eval's figures on the newer half
+    snapshot = pick_snapshot(repo, tasks_fraction=0.4)
+    tasks = tmp_path / "tasks.jsonl"
+    write_tasks(tasks, mine_tasks(repo, snapshot=snapshot).tasks)
+    _, newer = _halves(read_code_repo(repo, tasks=tasks))
+    for model, row in (("codeledger-document", "codeledger-document (old defaults)"),
+                       ("codeledger", "codeledger (new defaults)")):
+        m = Pipeline(get_model(model), newer, {}).run(("r@10", "ndcg@10")).means
+        assert rows[row][:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
+    assert "live combine" in out and "content index" in out

@@ -226,6 +226,8 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
         if matched.get("path_or_symbol") or matched.get("content"):
             print(f"    matched: path/symbols {matched.get('path_or_symbol') or '-'}, "
                   f"content {matched.get('content') or '-'}")
+        for line in _relevance_lines(info):
+            print("    " + line)
     misses = model.near_misses(prep, params, 0, 5)
     if misses and top <= size:
         print("\nnear misses (just below the cut; the bundle's tokens if it also took each one "
@@ -250,6 +252,21 @@ _STOP_TEXT = {
     "sufficiency": "the files taken hold {sufficiency:.0%} of the candidates' score mass",
     "candidates_exhausted": "every candidate was taken",
 }
+
+
+def _relevance_lines(info: dict[str, Any]) -> list[str]:
+    """Content BM25 (and the task tokens the file holds), the path the task names it by, the
+    neighbours the graph signal takes from."""
+    out = []
+    c = info.get("content")
+    if c and c["bm25"] > 0:
+        out.append(f"content: bm25 {c['bm25']:.2f} of the task's best {c['task_best_bm25']:.2f}"
+                   f" (tokens held: {', '.join(c['tokens_held'][:12]) or '-'})")
+    if info.get("named_as"):
+        out.append(f"named in the task as {info['named_as']}")
+    for hop, g in info.get("graph_neighbours", {}).items():
+        out.append(f"graph {hop}: next to {g['from']} (content relevance {g['relevance']:.2f})")
+    return out
 
 
 def _budget(params: Any) -> tuple[int, int]:

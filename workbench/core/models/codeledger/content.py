@@ -12,8 +12,8 @@ they name nothing in the code.
 BM25 per file f and term t, the path a field of its own counted `path_weight` times:
 
     tf  = tf_content + path_weight · tf_path          dl = |content| + path_weight · |path|
-    w   = idf(t) · tf · (k1 + 1) / (tf + k1 · (1 − b + b · dl / avgdl))
-    idf = ln(1 + (N − df + 0.5) / (df + 0.5))
+    w   = idf(t) · tf / (tf + k1 · (1 − b + b · dl / avgdl))
+    idf = ln(1 + (N − df + 0.5) / (df + 0.5))                (Lucene's BM25, as `bm25`)
     bm25(task, f) = Σ over the task's tokens (repeats count) of w(f, t)
 
 The signal is bm25 ÷ the task's best bm25 over every file (1 for the best file, 0 when no
@@ -153,7 +153,7 @@ def build_content_index(paths: Sequence[str], texts: Sequence[str], *, k1: float
     idf = np.log1p((n_files - df + 0.5) / (df + 0.5))
     avg = float(lengths.mean()) if n_files and lengths.mean() > 0 else 1.0
     norm = k1 * (1.0 - b + b * lengths[c] / avg)
-    w = idf[r] * tf * (k1 + 1.0) / (tf + norm)
+    w = idf[r] * tf / (tf + norm)
     m = sp.csr_matrix((w, (r, c)), shape=(len(vocab), n_files))
     m.sum_duplicates()
     return ContentIndex(vocab=vocab, data=m.data.astype(np.float64),

@@ -17,6 +17,7 @@ from workbench.core.models.codeledger.combine import (
     signal_table,
     task_types,
 )
+from workbench.core.models.codeledger.content import code_tokens, issue_refs, task_tokens
 from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_ranges
 from workbench.core.models.codeledger.params import SIGNAL_NAMES
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
@@ -74,6 +75,7 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
     else:
         why = (f"below the cut at rank {row.index(doc) + 1}: the bundle stopped after "
                f"{size} files ({bund.stop[query]})")
+    out.update(content_details(prep, dataset, query, doc, pair))
     out.update({
         "candidate": True,
         "stages": [name for bit, name in STAGES if int(prep.stages[pair]) & bit],
@@ -91,6 +93,28 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
         out["excerpt"] = {"lines": int(prep.excerpt_lines[pair]),
                           "of_lines": int(files.lines[doc]), "ranges": excerpt_ranges(mask)}
     return out
+
+
+def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: int,
+                    pair: int) -> dict[str, Any]:
+    """The content BM25 with the task tokens the file holds, the path the task names it by,
+    and the neighbours the graph signal takes relevance from."""
+    files = prep.files
+    task = task_tokens(dataset.queries[query].text)
+    held = set(code_tokens(dataset.corpus[doc].text)) | set(code_tokens(
+        files.paths[doc].replace("/", " ").replace(".", " ")))
+    best = float(prep.bm25_best[query])
+    rel = float(prep.relevance[pair])
+    graph = {}
+    for hop, (value, src) in enumerate(((prep.graph1, prep.from1), (prep.graph2, prep.from2)),
+                                       start=1):
+        s = int(src[pair])
+        if s >= 0:
+            graph[f"hop{hop}"] = {"from": files.paths[s], "relevance": float(value[pair])}
+    return {"content": {"bm25": rel * best, "task_best_bm25": best, "relevance": rel,
+                        "tokens_held": sorted(set(task) & held)},
+            "named_as": prep.named_as[query].get(doc), "graph_neighbours": graph,
+            "issue_refs": issue_refs(dataset.queries[query].text)}
 
 
 def near_misses(prep: CodeLedgerPrepared, params: Params, query: int,

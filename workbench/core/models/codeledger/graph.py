@@ -40,6 +40,12 @@ class Neighbours:
             out[has] = np.maximum.reduceat(vals, a.indptr[:-1][has])
         return out
 
+    def source(self, relevance: NDArray[np.float64], f: int, hop: int) -> int:
+        """The neighbour of f at `hop` with the best relevance (the first of equals), −1
+        when it has none."""
+        nb = self.of(f, hop)
+        return int(nb[int(np.argmax(relevance[nb]))]) if len(nb) else -1
+
     def of(self, f: int, hop: int) -> NDArray[np.int32]:
         a = self.hops[hop - 1]
         out: NDArray[np.int32] = a.indices[a.indptr[f]:a.indptr[f + 1]]

@@ -211,11 +211,10 @@ DOCUMENT_SCHEMA = ParamSchema([
 # keep the document's values (no history there to fit them on: ledger, branch, error
 # infrastructure). `codeledger-document` keeps every value of DOCUMENT_SCHEMA.
 FITTED: dict[str, float | int | bool] = {
-    "w_keyword": 0.5, "w_content": 1.0, "w_mention": 1.5, "w_graph": 0.5, "graph_share": 0.3,
-    "w_centrality": 0.5, "w_recent_touch": 0.05,
-    "w_size_penalty": 0.02, "w_non_code": 1.0, "keyword_content_weight": 0.15,
-    "sufficiency": 0.95, "content_max_candidates": 30, "mention_stage": True,
-    "hot_zone_files": 0,
+    "w_keyword": 0.5, "w_content": 1.0, "w_mention": 1.2, "w_graph": 0.5, "graph_share": 0.3,
+    "w_centrality": 0.65, "w_churn": 0.1, "w_recent_touch": 0.05, "w_size_penalty": 0.02,
+    "w_non_code": 1.0, "sufficiency": 0.95, "content_max_candidates": 40,
+    "mention_stage": True, "hot_zone_files": 0, "auto_scope": False,
 }
 
 

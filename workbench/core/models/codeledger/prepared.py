@@ -55,6 +55,7 @@ class CodeLedgerPrepared:
     relevance:     float64 (P,)  content BM25 ÷ the task's best over every file (`content`)
     named:         bool (P,)     the task names the file's path (`mentions`)
     graph1/graph2: float64 (P,)  the best relevance among its hop-1 / hop-2 neighbours
+    from1/from2:   int32 (P,)    that neighbour (−1: none relevant)
     bm25_best:     float64 (Q,)  the task's best content BM25
     named_as:      per task, file → the mention that names it
     non_code:      bool (N,)     not source code (`SOURCE_LANGUAGES`)
@@ -86,6 +87,8 @@ class CodeLedgerPrepared:
     named: NDArray[np.bool_]
     graph1: NDArray[np.float64]
     graph2: NDArray[np.float64]
+    from1: NDArray[np.int32]
+    from2: NDArray[np.int32]
     bm25_best: NDArray[np.float64]
     named_as: tuple[dict[int, str], ...]
     non_code: NDArray[np.bool_]
@@ -114,7 +117,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     inside_of: dict[str | None, NDArray[np.bool_]] = {}
     cols: dict[str, list[object]] = {k: [] for k in (
         "docs", "stages", "strong", "content", "cost", "excerpt", "pair", "scope", "partner",
-        "relevance", "named", "graph1", "graph2")}
+        "relevance", "named", "graph1", "graph2", "from1", "from2")}
     row_ptr = [0]
     types, masses, n_kw, terms, term_df, scopes = [], [], [], [], [], []
     best, named_as = [], []
@@ -160,6 +163,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
             cols["named"].append(f in named)
             cols["graph1"].append(float(hop1[f]))
             cols["graph2"].append(float(hop2[f]))
+            cols["from1"].append(near.source(rel, f, 1) if hop1[f] > 0 else -1)
+            cols["from2"].append(near.source(rel, f, 2) if hop2[f] > 0 else -1)
             cols["docs"].append(f)
             cols["stages"].append(mask[f])
             cols["strong"].append(strong.get(f, 0.0))
@@ -204,7 +209,9 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         age_span=span, excerpt_window=window, excerpt_threshold=threshold,
         relevance=np.asarray(cols["relevance"], np.float64),
         named=np.asarray(cols["named"], bool), graph1=np.asarray(cols["graph1"], np.float64),
-        graph2=np.asarray(cols["graph2"], np.float64), bm25_best=np.asarray(best, np.float64),
+        graph2=np.asarray(cols["graph2"], np.float64),
+        from1=np.asarray(cols["from1"], np.int32), from2=np.asarray(cols["from2"], np.int32),
+        bm25_best=np.asarray(best, np.float64),
         named_as=tuple(named_as),
         non_code=np.asarray([lang not in SOURCE_LANGUAGES for lang in files.languages], bool),
     )

@@ -1,0 +1,132 @@
+"""codeledger's content relevance, named paths and graph expansion: tokens by the rule in
+`content`'s docstring, BM25 against bm25s (an independent implementation) on the same tokens,
+mentions and the graph signal worked by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_codeledger_fixtures import make_dataset
+from workbench.core.models.codeledger import CodeLedgerModel, signal_table
+from workbench.core.models.codeledger.candidates import CONTENT, MENTION
+from workbench.core.models.codeledger.content import (
+    build_content_index,
+    code_tokens,
+    issue_refs,
+    task_tokens,
+)
+from workbench.core.models.codeledger.graph import neighbours
+from workbench.core.models.codeledger.mentions import mentioned_files, path_mentions
+from workbench.core.models.codeledger.params import SIGNAL_NAMES
+
+
+def test_identifiers_split_and_whole_stemmed_without_code_stop_words() -> None:
+    assert code_tokens("HTTPTransport") == ["http", "transport", "httptransport"]
+    assert code_tokens("max_redirects = self.max_redirects") == [
+        "max", "redirect", "maxredirect", "max", "redirect", "maxredirect"]
+    # keywords and builtins every file repeats go; one-letter parts go; stems meet
+    assert code_tokens("def retries(self, x): return None") == ["retri"]
+    assert code_tokens("retry") == ["retri"]
+    assert code_tokens("getUserById") == ["get", "user", "id", "getuserbyid"]  # "by": stop
+
+
+def test_issue_and_pr_numbers_are_not_tokens() -> None:
+    text = "Fix retry loop (#1234), see GH-56 and issue #7; colour #fff stays"
+    assert issue_refs(text) == ["#1234", "GH-56", "#7"]
+    assert "1234" not in task_tokens(text) and "56" not in task_tokens(text)
+    assert "fff" in task_tokens(text)  # not a number: kept
+    assert task_tokens("Use `HttpClient.sendRequest`") == [
+        "use", "http", "client", "httpclient", "send", "request", "sendrequest"]
+
+
+FILES = {
+    "src/retry.py": "class RetryPolicy:\n    def backoff(self, attempt):\n"
+                    "        return min(cap, base * 2 ** attempt)  # retry backoff\n",
+    "src/client.py": "from src.retry import RetryPolicy\n\nclass Client:\n"
+                     "    def send(self, request):\n        policy = RetryPolicy()\n",
+    "docs/guide.md": "Retries: the client retries with backoff. Retries are capped.\n",
+    "src/util.py": "def clamp(value, low, high):\n    return max(low, min(high, value))\n",
+}
+
+
+def test_bm25_equals_bm25s_on_the_same_tokens() -> None:
+    bm25s = pytest.importorskip("bm25s")
+    paths, texts = list(FILES), list(FILES.values())
+    ix = build_content_index(paths, texts, k1=1.2, b=0.75, path_weight=0.0)
+    ref = bm25s.BM25(method="lucene", k1=1.2, b=0.75, dtype="float64")
+    ref.index([code_tokens(t) for t in texts], show_progress=False)
+    for task in ("retry backoff policy", "client send request retries", "clamp value"):
+        toks = task_tokens(task)
+        mine = ix.scores([toks])[0]
+        theirs = ref.get_scores([t for t in toks if t in ref.vocab_dict])
+        np.testing.assert_allclose(mine, theirs, rtol=1e-9, atol=1e-12, err_msg=task)
+
+
+def test_the_path_counts_as_a_field() -> None:
+    paths, texts = list(FILES), list(FILES.values())
+    plain = build_content_index(paths, texts, k1=1.2, b=0.75, path_weight=0.0)
+    field = build_content_index(paths, texts, k1=1.2, b=0.75, path_weight=3.0)
+    # "util" is only in a path: nothing without the field, the util file with it
+    assert not plain.scores([["util"]]).any()
+    assert np.flatnonzero(field.scores([["util"]])[0]).tolist() == [paths.index("src/util.py")]
+
+
+def test_path_mentions() -> None:
+    text = ('Crash in httpx/_client.py:123; File "/venv/lib/site-packages/httpx/_models.py", '
+            'line 88; see https://example.org/a/b.py, index.ts and _urls.py')
+    assert path_mentions(text) == ["httpx/_client.py", "venv/lib/site-packages/httpx/_models.py",
+                                   "index.ts", "_urls.py"]
+    paths = ["httpx/_client.py", "httpx/_models.py", "httpx/_urls.py", "a/index.ts",
+             "b/index.ts"]
+    # the longest suffix that some path ends with; a name two files share names neither
+    assert mentioned_files(text, paths) == {0: "httpx/_client.py",
+                                            1: "venv/lib/site-packages/httpx/_models.py",
+                                            2: "_urls.py"}
+
+
+def test_graph_neighbours_by_hand() -> None:
+    # 0 imports 1, 1 imports 2 (so 2's dependents hold 1), 3 is the test of 2, 4 alone
+    imports = [(1,), (2,), (), (), ()]
+    dependents = [(), (0,), (1,), (), ()]
+    tests = [(), (), (3,), (2,), ()]
+    nb = neighbours((imports, dependents, tests), 5)
+    rel = np.array([1.0, 0.0, 0.25, 0.5, 0.9])
+    assert nb.best(rel, 1).tolist() == [0.0, 1.0, 0.5, 0.25, 0.0]
+    assert nb.best(rel, 2).tolist() == [0.25, 0.5, 1.0, 0.0, 0.0]
+    assert nb.source(rel, 2, 2) == 0 and nb.source(rel, 4, 1) == -1
+
+
+def test_signals_and_stages_in_the_model() -> None:
+    """Through prepare and combine: the content signal is bm25 ÷ the task's best, a named
+    file gets mention 1 and its stage, graph = share · the best neighbour's relevance."""
+    ds = make_dataset({"q": "Retry backoff is wrong in src/retry.py"})
+    model = CodeLedgerModel()
+    params = model.schema.resolve({"graph_share": 0.4, "graph_hops": 1})
+    prep = model.prepare(ds, params)
+    table = signal_table(prep, params)
+    paths = prep.files.paths
+    row = {paths[int(d)]: i for i, d in enumerate(prep.docs[prep.row_ptr[0]:prep.row_ptr[1]])}
+    content = table[SIGNAL_NAMES.index("content")]
+    assert content.max() == 1.0 and content[row["svc/retry.py"]] == 1.0
+    mention = table[SIGNAL_NAMES.index("mention")]
+    # src/retry.py is not in that repository, but its name is, once: svc/retry.py is named
+    assert mention[row["svc/retry.py"]] == 1.0 and mention.sum() == 1.0
+    ds2 = make_dataset({"q": "Retry backoff is wrong in svc/retry.py:12"})
+    prep2 = model.prepare(ds2, params)
+    t2 = signal_table(prep2, params)
+    docs2 = [prep2.files.paths[int(d)] for d in prep2.docs]
+    at = docs2.index("svc/retry.py")
+    assert t2[SIGNAL_NAMES.index("mention"), at] == 1.0
+    assert int(prep2.stages[at]) & MENTION and int(prep2.stages[at]) & CONTENT
+    graph = t2[SIGNAL_NAMES.index("graph")]
+    np.testing.assert_allclose(graph, 0.4 * prep2.graph1)
+    # a neighbour of the named file takes its share: svc/retry.py's test
+    test_at = docs2.index("tests/test_retry.py")
+    assert prep2.files.paths[int(prep2.from1[test_at])] in docs2
+    assert graph[test_at] == pytest.approx(0.4 * max(
+        prep2.relevance[docs2.index(prep2.files.paths[n])] if prep2.files.paths[n] in docs2
+        else 0.0 for n in (*prep2.files.tests[prep2.files.paths.index("tests/test_retry.py")],
+                           *prep2.files.imports[prep2.files.paths.index("tests/test_retry.py")],
+                           *prep2.files.dependents[
+                               prep2.files.paths.index("tests/test_retry.py")])))
