@@ -1,19 +1,23 @@
 """The `codeledger` model: CodeLedger's context selection for code, the workbench's own model
 on codeledger-scoring.md and REFERENCE §2 (the ranker itself is closed source).
 
-    prepare  task terms (plural-tolerant keys), task type, auto-scope; five candidate stages
-             (keyword, hot zone, dependency, fan-out, test neighbourhood); keyword IDF masses,
-             excerpt token costs, test pairing and scope flags per (task, file) pair
-    combine  ten signals in [0, 1] and score = Σ w·m(type)·s⁺ − Σ w·m(type)·s⁻ (`combine`)
+    prepare  task terms (plural-tolerant keys), task type, auto-scope; the candidate stages
+             (keyword, hot zone, dependency, fan-out, test neighbourhood, and ours: content
+             BM25, paths the task names); keyword IDF masses, content relevance, neighbour
+             relevance, excerpt token costs, test pairing and scope flags per (task, file)
+    combine  fourteen signals in [0, 1] and score = Σ w·m(type)·s⁺ − Σ w·m(type)·s⁻ (`combine`)
     bundle   the stop rule (file limit, token budget with overshoot, sufficiency) and the
              confidence per task (`bundle`); bundle recall/precision as extra metrics
+
+Defaults: `params.FITTED` (fitted on development histories, README "CodeLedger on real
+repositories") over the document's values; `CodeLedgerDocumentModel` keeps the document's.
 
 Decisions where the document is silent (each a parameter, see `params`):
 - IDF = ln(1 + N/df) over files holding the term in path, symbols or content keywords; the
   keyword signal divides the matched mass by the task's mass over terms found anywhere
   (a term in no file cannot match, so it does not dilute); content-only hits weigh 0.3.
-- hot zone: 5 files (and 5 more within the task's scope); dep_depth 1; fan-out at 3 sharers,
-  30 dependents; keyword stage capped at 60 files.
+- hot zone (document defaults): 5 files (and 5 more within the task's scope); dep_depth 1;
+  fan-out at 3 sharers, 30 dependents; keyword stage capped at 60 files.
 - weights not in the document: error_infrastructure 0.05 (bug_fix tasks only),
   branch_changed 0.10; multipliers 1 except test_update (test_relevance ×2.5, centrality and
   churn ×0.5).
@@ -27,8 +31,8 @@ Decisions where the document is silent (each a parameter, see `params`):
 - ranking metrics see the whole candidate ranking (`selection_params` does not cut at the
   bundle); the bundle is measured by `bundle_recall`, `bundle_precision`, `bundle_files`,
   `bundle_tokens`.
-Modules: `text`, `files`, `candidates`, `excerpt`, `prepared`, `params`, `combine`,
-`bundle`, `explain`.
+Modules: `text`, `files`, `candidates`, `content`, `mentions`, `graph`, `excerpt`,
+`prepared`, `params`, `combine`, `bundle`, `explain`.
 """
 
 from __future__ import annotations
