@@ -23,5 +23,9 @@ def test_the_headlines_the_users_come_for() -> None:
     assert get_model("vault-search").headline == ("min_score",)
     assert get_model("bm25").headline == ("k1", "b")
     assert get_model("dense").headline == ("min_similarity",)
-    weights = get_model("codeledger").headline
-    assert len(weights) == 10 and all(n.startswith("w_") for n in weights)
+    from workbench.core.models.codeledger.params import SIGNAL_NAMES
+
+    for model in ("codeledger", "codeledger-document"):  # one weight per signal
+        weights = get_model(model).headline
+        assert len(weights) == len(SIGNAL_NAMES) == 14
+        assert all(n.startswith("w_") for n in weights)
