@@ -141,3 +141,18 @@ def test_cancel_keeps_finished_chunks(counting: CountingEncoder) -> None:
     embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
     assert len(counting.seen) == len(TEXTS) - 32  # only the rest
     assert calls == sorted(calls)  # progress only moves forward
+
+
+def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
+    # batch size 1 → chunks of 32 texts: the counts run over all 70 new texts, never restart
+    # at each chunk, and say how many came from the cache
+    prompt = "whole-set progress: "
+    embed_texts(TEXTS[:10], model=counting.name, prompt=prompt, batch_size=1)
+    said: list[tuple[float, str]] = []
+    embed_texts(TEXTS + ["one more text about tea"], model=counting.name, prompt=prompt,
+                batch_size=1, progress=Progress(on_progress=lambda f, m: said.append((f, m))))
+    counted = [m for _, m in said if m.startswith("embedding ")]
+    assert counted and all(m.endswith("/61 texts (10 from the cache)") for m in counted)
+    numbers = [int(m.split()[1].split("/")[0].replace(",", "")) for m in counted]
+    assert numbers == sorted(numbers) and numbers[-1] == 61 and max(numbers) > 32
+    assert [f for f, _ in said] == sorted(f for f, _ in said)

@@ -237,9 +237,10 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     new = sorted(first.values(), key=lambda i: -len(prompted[i]))
     chunk = max(batch_size * 32, 1)
     unstored: dict[bytes, NDArray[np.float32]] = {}
+    cached = len(texts) - len(new)
     for start in range(0, len(new), chunk):
         part = new[start:start + chunk]
-        sub = progress.span(start / len(new), (start + len(part)) / len(new))
+        sub = _whole_set(progress, start, len(part), len(new), cached)
         vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size, progress=sub)
         part_keys = [keys[i] for i in part]
         if unstored or not store.add(part_keys, vectors):
@@ -257,6 +258,20 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         if key in unstored:
             out[i] = unstored[key]
     return out
+
+
+def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int) -> Progress:
+    """A chunk's progress said over the whole set: 'embedding 2,300/5,183 texts', never the
+    position inside the chunk."""
+    outer = progress.on_progress
+    suffix = f" ({cached:,} from the cache)" if cached else ""
+
+    def report(fraction: float, _message: str) -> None:
+        if outer is not None:
+            n = done + round(fraction * size)
+            outer(n / total, f"embedding {n:,}/{total:,} texts{suffix}")
+
+    return Progress(on_progress=report if outer else None, should_stop=progress.should_stop)
 
 
 def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
