@@ -81,3 +81,19 @@ def test_no_two_signals_of_a_model_share_a_colour() -> None:
     for mid in model_ids():
         n = len(get_model(mid).signals)
         assert len({signal_hex(i) for i in range(n)}) == n, mid
+
+
+@pytest.mark.parametrize(("value", "base", "said"), [
+    (0.5, None, "no baseline"),             # judged, nothing pinned
+    (float("nan"), 0.4, "no judgments"),    # a baseline, but nothing judged to measure
+    (None, None, "no judgments"),
+    (0.5, float("nan"), "baseline –"),      # the baseline measured nothing
+])
+def test_metric_card_says_what_is_missing(qtbot: QtBot, value: float | None,
+                                          base: float | None, said: str) -> None:
+    from workbench.gui.metric_strip import MetricCard
+
+    card = MetricCard()
+    qtbot.addWidget(card)
+    card.show_metric("ndcg@10", value, base)
+    assert card.detail.text().endswith(f"{said}</span>")

@@ -89,8 +89,11 @@ class MetricCard(QFrame):
     def show_metric(self, name: str, value: float | None, base: float | None) -> None:
         self.name.setText(metric_label(name))
         self.value.setText("–" if value is None or math.isnan(value) else f"{value:.3f}")
-        if base is None or value is None or math.isnan(base) or math.isnan(value):
-            self.detail.setText("<span style='color:#8c959f'>no baseline</span>")
+        why = ("no judgments" if value is None or math.isnan(value)
+               else "no baseline" if base is None
+               else "baseline –" if math.isnan(base) else "")
+        if why:
+            self.detail.setText(f"<span style='color:#8c959f'>{why}</span>")
             return
         d = value - base
         color = delta_color(d).name()
