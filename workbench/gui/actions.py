@@ -3,29 +3,60 @@ Edit (undo/redo), View, Model, Tools."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QSplitter, QWidget
 
 from workbench.core.data import FormatError
 from workbench.core.models import model_ids
+from workbench.core.session import TuningSession
 
 from . import settings as st
+from .chart_area import ChartArea
 from .export_csv import write_ranked_csv
+from .query_list import QueryList
+from .worker import LiveLoop
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+
+class ActionHost(Protocol):
+    """What the menus act on: the session, the compute loop, the panels a View item shows or
+    hides, and the window's own open and error dialogs. The main window is one; this module
+    needs no more of it, so it does not import it."""
+
+    @property
+    def session(self) -> TuningSession: ...
+    @property
+    def loop(self) -> LiveLoop: ...
+    @property
+    def queries(self) -> QueryList: ...
+    @property
+    def params(self) -> QWidget: ...
+    @property
+    def preview(self) -> QWidget: ...
+    @property
+    def charts(self) -> ChartArea: ...
+    @property
+    def v_split(self) -> QSplitter: ...
+
+    def open_path(self, path: str | Path, model: str | None = None,
+                  params: Mapping[str, object] | None = None) -> bool: ...
+
+    def show_error(self, message: str, details: str = "") -> None: ...
+
 
 Key = QKeySequence.StandardKey
 TUNE_HEIGHT = 440  # the Tune panel's height that Tools ▸ Tune… makes room for
 
 
 class WindowActions:
-    def __init__(self, window: MainWindow) -> None:
-        self.w = window
-        s = window.session
+    def __init__(self, window: QMainWindow, host: ActionHost) -> None:
+        """`window`: the Qt window the menus and dialogs belong to; `host`: what they act on
+        (the same main window)."""
+        self.window, self.w = window, host
+        s = host.session
         bar = window.menuBar()
         file = bar.addMenu("&File")
         self.open_folder = self._add(file, "Open dataset &folder…", self.ask_folder, Key.Open)
@@ -44,12 +75,11 @@ class WindowActions:
         self.redo = self._add(edit, "&Redo", s.redo, "Ctrl+Shift+Z")
         self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit.addSeparator()
-        self.filter = self._add(edit, "&Filter queries", window.queries.focus_filter, Key.Find)
+        self.filter = self._add(edit, "&Filter queries", host.queries.focus_filter, Key.Find)
 
         view = bar.addMenu("&View")
-        for title, widget in (("Query list", window.queries), ("Parameters", window.params),
-                              ("Document preview", window.preview),
-                              ("Charts", window.charts)):
+        for title, widget in (("Query list", host.queries), ("Parameters", host.params),
+                              ("Document preview", host.preview), ("Charts", host.charts)):
             act = self._add(view, title, None)
             act.setCheckable(True)
             act.setChecked(True)
@@ -65,11 +95,11 @@ class WindowActions:
             self.model_actions[mid] = act
 
         tools = bar.addMenu("&Tools")
-        self.recompute = self._add(tools, "&Recompute / re-embed", window.loop.recompute,
+        self.recompute = self._add(tools, "&Recompute / re-embed", host.loop.recompute,
                                    "Ctrl+R")
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
-        self.cancel = self._add(tools, "Cancel &prepare", window.loop.cancel_prepare)
+        self.cancel = self._add(tools, "Cancel &prepare", host.loop.cancel_prepare)
         tools.addSeparator()
         self.tune = self._add(tools, "&Tune…", self.show_tune, "Ctrl+T")
 
@@ -87,7 +117,7 @@ class WindowActions:
 
     def _add(self, menu: QMenu, text: str, slot: object,
              shortcut: QKeySequence.StandardKey | str | None = None) -> QAction:
-        act = QAction(text, self.w)
+        act = QAction(text, self.window)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
         if callable(slot):
@@ -148,19 +178,20 @@ class WindowActions:
         return str(Path(self.w.session.source).parent) if self.w.session.source else ""
 
     def ask_folder(self) -> None:
-        path = QFileDialog.getExistingDirectory(self.w, "Open dataset folder", self._start_dir())
+        path = QFileDialog.getExistingDirectory(self.window, "Open dataset folder",
+                                                self._start_dir())
         if path:
             self.w.open_path(path)
 
     def ask_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self.w, "Open dataset file", self._start_dir(),
+            self.window, "Open dataset file", self._start_dir(),
             "Datasets (*.jsonl *.json *.csv);;All files (*)")
         if path:
             self.w.open_path(path)
 
     def ask_save_session(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.w, "Save session", "session.json",
+        path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json",
                                               "Workbench session (*.json)")
         if path:
             try:
@@ -168,10 +199,10 @@ class WindowActions:
             except OSError as exc:
                 self.w.show_error(f"Could not save the session:\n{exc}")
                 return
-            self.w.statusBar().showMessage(f"session saved to {path}", 5000)
+            self.window.statusBar().showMessage(f"session saved to {path}", 5000)
 
     def ask_load_session(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self.w, "Open session", "",
+        path, _ = QFileDialog.getOpenFileName(self.window, "Open session", "",
                                               "Workbench session (*.json)")
         if path:
             self.load_session_file(path)
@@ -186,7 +217,7 @@ class WindowActions:
         return True
 
     def ask_export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self.w, "Export ranked table", "ranking.csv",
+        path, _ = QFileDialog.getSaveFileName(self.window, "Export ranked table", "ranking.csv",
                                               "CSV (*.csv)")
         if path:
             try:
@@ -194,4 +225,4 @@ class WindowActions:
             except OSError as exc:
                 self.w.show_error(f"Could not write {path}:\n{exc}")
                 return
-            self.w.statusBar().showMessage(f"{n} rows written to {path}", 5000)
+            self.window.statusBar().showMessage(f"{n} rows written to {path}", 5000)

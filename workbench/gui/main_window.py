@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         self.timing.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.timing)
         self.error_box: QMessageBox | None = None
-        self.menu_actions = WindowActions(self)
+        self.menu_actions = WindowActions(self, self)
         errors.install(self)  # an exception escaping any slot ends in show_error
         self.loop.applied.connect(self._on_applied)
         self.loop.error.connect(self.show_error)

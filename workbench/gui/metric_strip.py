@@ -86,14 +86,17 @@ class MetricCard(QFrame):
         self.detail.setText("<span>+0.000</span> <span>vs 0.000</span>")
         self.setFixedHeight(self.sizeHint().height())
 
+    def _missing(self, what: str) -> None:
+        self.detail.setText(f"<span style='color:#8c959f'>{what}</span>")
+
     def show_metric(self, name: str, value: float | None, base: float | None) -> None:
         self.name.setText(metric_label(name))
         self.value.setText("–" if value is None or math.isnan(value) else f"{value:.3f}")
-        why = ("no judgments" if value is None or math.isnan(value)
-               else "no baseline" if base is None
-               else "baseline –" if math.isnan(base) else "")
-        if why:
-            self.detail.setText(f"<span style='color:#8c959f'>{why}</span>")
+        if value is None or math.isnan(value):
+            self._missing("no judgments")
+            return
+        if base is None or math.isnan(base):
+            self._missing("no baseline" if base is None else "baseline –")
             return
         d = value - base
         color = delta_color(d).name()
