@@ -4,6 +4,7 @@ the pinned baseline's (with signed deltas) and, when the dataset's folder holds 
 `injections.jsonl`, the logged figures; the most-injected ids; and a bar chart of how many
 results each turn gets, current against baseline.
 
+The figures are computed in `diagnostics_figures`, the tables are `diagnostics_table`'s.
 Events: result_changed, baseline_changed, model_changed, dataset_changed.
 """
 
@@ -11,186 +12,51 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QSizePolicy,
     QStackedWidget,
     QTableWidget,
-    QTableWidgetItem,
     QWidget,
 )
 
-from workbench.core.data import Dataset, FormatError
+from workbench.core.data import FormatError
 from workbench.core.diagnostics import (
     REAL_WORK_MARGIN,
     InjectionStats,
     Turn,
     injection_stats,
-    turns_from_injections,
     turns_from_log,
-    turns_from_ranking,
 )
-from workbench.core.engine import Model
 from workbench.core.models import get_model
-from workbench.core.params import Params
-from workbench.core.ranking import Ranking
 from workbench.core.session import TuningSession
 from workbench.gui.palette import signed
 
 from ._base import A_COLOR, MUTED, OTHER, ChartPanel, add_legend, make_plot
+from .diagnostics_figures import (
+    FIGURES,
+    MODEL_ID,
+    VERDICT_HELP,
+    distribution,
+    figure,
+    fmt,
+    fmt_delta,
+    live_turns,
+    log_path,
+    verdict,
+)
+from .diagnostics_table import cell, fit_table, fit_width
 
-MODEL_ID = "decision-memory"
-LOG_FILE = "injections.jsonl"
 NOT_APPLICABLE = ("Injection diagnostics are pi-lodestone's why-stats: choose the "
                   "decision-memory model (on pi-memory decisions) to see them.")
 COLUMNS = ("", "Current", "Baseline", "Δ", "Logged")
 ID_COLUMNS = ("Top ids", "Times", "Avg score", "Baseline", "Logged")
-
-# (key, label, decimals; 0 prints as %g): the CLI's figures, in two tables of eight rows so
-# that they fit the chart area's height; "margin" is tail avg − min score, "verdict" whether
-# the threshold is doing real work
-FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
-    (("turns", "turns", 0),
-     ("count_mean", "results/turn mean", 2),
-     ("count_p50", "results/turn p50", 0),
-     ("count_p95", "results/turn p95", 0),
-     ("hit_limit_pct", "hit the limit %", 1),
-     ("zero_pct", "no result %", 1),
-     ("snippet_mean", "snippet length", 1),
-     ("tokens_per_turn", "tokens/turn (est.)", 0)),
-    (("top_avg", "top score avg", 2),
-     ("top_min", "top score min", 0),
-     ("top_max", "top score max", 0),
-     ("tail_avg", "tail score avg", 2),
-     ("min_score", "min score", 0),
-     ("limit", "limit", 0),
-     ("margin", "tail − min score", 2),
-     ("verdict", "threshold decides", 0)),
-)
-ROW_HEIGHT = 18
-
-
-def figure(stats: InjectionStats, key: str) -> float:
-    if key == "margin":
-        return stats.tail_avg - stats.min_score
-    return float(getattr(stats, key))
-
-
-def fmt(value: float, decimals: int) -> str:
-    return f"{value:.{decimals}f}" if decimals else f"{value:g}"
-
-
-def fmt_delta(delta: float, decimals: int) -> str:
-    """Signed; a %g figure's delta with two decimals unless it is whole."""
-    return signed(delta, decimals or (0 if float(delta).is_integer() else 2))
-
-
-def verdict(stats: InjectionStats) -> str:
-    """The why-stats closing line about the threshold, short."""
-    if not stats.turns:
-        return "no turns"
-    return "yes" if stats.threshold_doing_real_work else "rarely"
-
-
-VERDICT_HELP = ("The min score is “doing real work” when the tail average (the last result's "
-                "score) is within 3 of it; otherwise the tail sits well above it and the "
-                "threshold rarely decides.")
-
-
-def live_turns(model: Model, params: Params, dataset: Dataset, ranking: Ranking,
-               prepared: Any = None) -> list[Turn]:
-    """What `params` would inject, one turn per query, held to the selection the CLI uses: the
-    model's own, else its injection min score and limit (decision-memory gates per query).
-    Given the prepared state of a model that shows its injections, each turn's snippets are
-    the real ones and a turn that is not logged (disabled cwd) is left out."""
-    sel = model.selection_params(params)
-    min_score = sel.min_score if sel.min_score is not None else float(
-        params.get("inject_min_score", 0))
-    limit = sel.limit if sel.limit is not None else int(
-        params.get("inject_limit", 0))
-    views = getattr(model, "injections", None)
-    if prepared is not None and views is not None:
-        return turns_from_injections(dataset.corpus.ids, views(prepared, dataset, params),
-                                     min_score, limit)
-    texts = [d.text for d in dataset.corpus]
-    width = int(ranking.count.max(initial=0))  # only the selected columns become lists
-    return turns_from_ranking(dataset.corpus.ids, texts, ranking.docs[:, :width].tolist(),
-                              ranking.scores[:, :width].tolist(), ranking.count.tolist(),
-                              min_score, limit)
-
-
-def log_path(source: str | None) -> Path | None:
-    """The injections log beside the opened decisions (a folder, or its decisions file)."""
-    if not source:
-        return None
-    p = Path(source)
-    log = p / LOG_FILE if p.is_dir() else p.with_name(LOG_FILE)
-    return log if log.is_file() else None
-
-
-def distribution(counts: tuple[int, ...], size: int) -> NDArray[np.int64]:
-    """Turns with 0, 1, 2, … results: int64 (size,)."""
-    out: NDArray[np.int64] = np.bincount(np.asarray(counts, np.int64), minlength=size)[:size]
-    return out
-
-
-class FitTable(QTableWidget):
-    """A table that asks for the width of its shown columns (no wider), and may shrink below
-    it (scrolling) when the window is narrow."""
-
-    def sizeHint(self) -> QSize:  # Qt override
-        width = sum(self.columnWidth(c) for c in range(self.columnCount())
-                    if not self.isColumnHidden(c))
-        bar = self.verticalScrollBar().sizeHint().width()
-        return QSize(width + 2 * self.frameWidth() + bar, super().sizeHint().height())
-
-    def minimumSizeHint(self) -> QSize:  # Qt override
-        return QSize(160, super().minimumSizeHint().height())
-
-
-def _table(columns: tuple[str, ...]) -> FitTable:
-    t = FitTable(0, len(columns))
-    t.setHorizontalHeaderLabels(columns)
-    t.verticalHeader().setVisible(False)
-    t.verticalHeader().setMinimumSectionSize(ROW_HEIGHT)
-    t.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
-    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    t.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-    t.setAlternatingRowColors(True)
-    t.setWordWrap(False)
-    t.setStyleSheet("QTableView::item { padding: 0px 4px; } "
-                    "QHeaderView::section { padding: 1px 4px; }")
-    header = t.horizontalHeader()
-    for i in range(len(columns)):
-        header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
-    t.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Expanding)
-    return t
-
-
-def fit_width(t: QTableWidget) -> None:
-    """Ask the layout again for the table's width, now that its columns are filled."""
-    t.setMaximumWidth(t.sizeHint().width())
-    t.updateGeometry()
-
-
-
-def _cell(text: str, right: bool = True, color: str | None = None) -> QTableWidgetItem:
-    item = QTableWidgetItem(text)
-    if right:
-        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    if color:
-        item.setForeground(pg.mkColor(color))
-    return item
 
 
 class InjectionDiagnostics(ChartPanel):
@@ -206,11 +72,11 @@ class InjectionDiagnostics(ChartPanel):
         self.note.setWordWrap(True)
         self.note.setStyleSheet(f"color: {MUTED}; font-size: 13px;")
         self.stack.addWidget(self.note)
-        self.tables = [_table(COLUMNS) for _ in FIGURES]
+        self.tables = [fit_table(COLUMNS) for _ in FIGURES]
         self.verdict = QLabel()
         self.verdict.setToolTip(VERDICT_HELP)
         self.header.insertWidget(2, self.verdict)
-        self.ids = _table(ID_COLUMNS)
+        self.ids = fit_table(ID_COLUMNS)
         self.plot = make_plot(left="turns", bottom="results per turn")
         self.legend = add_legend(self.plot)
         self.bars_current = pg.BarGraphItem(x=[], height=[], width=0.38,
@@ -339,22 +205,22 @@ class InjectionDiagnostics(ChartPanel):
         for t, group in zip(self.tables, FIGURES, strict=True):
             t.setRowCount(len(group))
             for row, (key, label, dec) in enumerate(group):
-                name = _cell(label, right=False)
+                name = cell(label, right=False)
                 t.setItem(row, 0, name)
                 if key == "verdict":
                     name.setToolTip(VERDICT_HELP)
                     texts = [verdict(st) if st else "" for st in columns]
-                    t.setItem(row, 1, _cell(texts[0]))
-                    t.setItem(row, 2, _cell(texts[1], color=MUTED))
-                    t.setItem(row, 3, _cell(""))
-                    t.setItem(row, 4, _cell(texts[2], color=MUTED))
+                    t.setItem(row, 1, cell(texts[0]))
+                    t.setItem(row, 2, cell(texts[1], color=MUTED))
+                    t.setItem(row, 3, cell(""))
+                    t.setItem(row, 4, cell(texts[2], color=MUTED))
                     continue
                 now = figure(cur, key)
                 was = figure(base, key) if base else None
-                t.setItem(row, 1, _cell(fmt(now, dec)))
-                t.setItem(row, 2, _cell("" if was is None else fmt(was, dec), color=MUTED))
-                t.setItem(row, 3, _cell("" if was is None else fmt_delta(now - was, dec)))
-                t.setItem(row, 4, _cell(fmt(figure(logged, key), dec) if logged else "",
+                t.setItem(row, 1, cell(fmt(now, dec)))
+                t.setItem(row, 2, cell("" if was is None else fmt(was, dec), color=MUTED))
+                t.setItem(row, 3, cell("" if was is None else fmt_delta(now - was, dec)))
+                t.setItem(row, 4, cell(fmt(figure(logged, key), dec) if logged else "",
                                         color=MUTED))
             t.setColumnHidden(2, base is None)
             t.setColumnHidden(3, base is None)
@@ -377,13 +243,13 @@ class InjectionDiagnostics(ChartPanel):
         t = self.ids
         t.setRowCount(len(cur.most_injected))
         for row, (rid, n, avg) in enumerate(cur.most_injected):
-            t.setItem(row, 0, _cell(rid, right=False))
-            t.setItem(row, 1, _cell(str(n)))
-            t.setItem(row, 2, _cell(f"{avg:.2f}"))
+            t.setItem(row, 0, cell(rid, right=False))
+            t.setItem(row, 1, cell(str(n)))
+            t.setItem(row, 2, cell(f"{avg:.2f}"))
             b = times["baseline"][rid]
-            t.setItem(row, 3, _cell(f"{b}  {signed(n - b, 0)}" if self.baseline_stats
+            t.setItem(row, 3, cell(f"{b}  {signed(n - b, 0)}" if self.baseline_stats
                                     else "", color=MUTED))
-            t.setItem(row, 4, _cell(str(times["logged"][rid]) if self.logged_stats else "",
+            t.setItem(row, 4, cell(str(times["logged"][rid]) if self.logged_stats else "",
                                     color=MUTED))
         t.setColumnHidden(3, self.baseline_stats is None)
         t.setColumnHidden(4, self.logged_stats is None)
