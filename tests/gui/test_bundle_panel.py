@@ -24,7 +24,8 @@ from workbench.core.session import TuningSession
 from workbench.gui.chart_area import ChartArea
 from workbench.gui.charts import ContextBundle
 from workbench.gui.charts._standalone import open_session
-from workbench.gui.charts.bundle import NOT_APPLICABLE, budget_text
+from workbench.gui.charts.bundle import NOT_APPLICABLE
+from workbench.gui.charts.bundle_view import budget_text
 
 CODE = SAMPLES / "code-repo"
 

@@ -5,7 +5,9 @@ score, tokens, excerpt, stages, needed ✓), the cut and the near misses, the ne
 missed, and — against a pinned baseline — the files that entered (+) or left (−). Top right,
 the bundle metrics over all tasks with the baseline's deltas. Click a file to select it.
 
-One `top_k` + `bundles` per redraw (what `full_bundles` does), over the result's scores.
+One `top_k` + `bundles` per redraw (what `full_bundles` does), over the result's scores; the
+rows come from `bundle_view`, the budget bar is `bundle_budget_bar`'s, the file table
+`bundle_files`'s.
 Events: result_changed, baseline_changed, query_changed, model_changed, dataset_changed
 (redraw); docs_changed (highlight).
 """
@@ -15,16 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QItemSelectionModel, QRectF, QSignalBlocker, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QItemSelectionModel, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -32,11 +29,12 @@ from PySide6.QtWidgets import (
 from workbench.core.models.codeledger import Bundles, CodeLedgerPrepared
 from workbench.core.session import TuningSession
 from workbench.gui.export_csv import write_grab, write_rows
-from workbench.gui.palette import BETTER, WORSE, delta_color, signed
+from workbench.gui.palette import delta_color, signed
 
-from ._base import A_COLOR, MUTED, ChartPanel
+from ._base import MUTED, ChartPanel
+from .bundle_budget_bar import BudgetBar
+from .bundle_files import COLUMNS, files_table, fill_files, row_cells
 from .bundle_view import (
-    STAGE_SHORT,
     BundleView,
     Row,
     budget_text,
@@ -48,60 +46,7 @@ from .bundle_view import (
 MODEL_ID = "codeledger"
 NOT_APPLICABLE = ("The bundle is CodeLedger's context selection: choose the codeledger model "
                   "(on a code repository with tasks) to see what each task's bundle holds.")
-COLUMNS = ("Rank", "±", "File", "Score", "Tokens", "Stages", "Needed", "Note")
 CONFIDENCE_COLORS = {"HIGH": "#1a7f37", "MEDIUM": "#9a6700", "LOW": "#c0392b"}
-OVER_COLOR = "#e08a1e"
-SECTION_BG = QColor("#f6f8fa")
-
-
-class BudgetBar(QWidget):
-    """Tokens used against the budget, the overshoot zone budget…budget·(1+overshoot) shaded;
-    the baseline's tokens as a tick."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.used = 0.0
-        self.budget = 0.0
-        self.limit = 0.0
-        self.baseline: float | None = None
-        self.setMinimumHeight(18)
-        self.setMaximumHeight(18)
-
-    def set_values(self, used: float, budget_: float, limit: float,
-                   baseline: float | None) -> None:
-        self.used, self.budget, self.limit, self.baseline = used, budget_, limit, baseline
-        self.setToolTip(f"{used:,.0f} tokens used · budget {budget_:,.0f} · high-value files "
-                        f"may overshoot to {limit:,.0f}"
-                        + ("" if baseline is None else f" · baseline {baseline:,.0f}"))
-        self.update()
-
-    @property
-    def scale(self) -> float:
-        return max(self.limit, self.used, self.baseline or 0.0, 1.0) * 1.04
-
-    def sizeHint(self) -> QSize:  # Qt override
-        return QSize(240, 18)
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
-        p = QPainter(self)
-        w, h = float(self.width() - 1), float(self.height() - 1)
-        x = w / self.scale
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor("#eaeef2"))
-        p.drawRect(QRectF(0, 3, self.budget * x, h - 6))
-        over = QColor(OVER_COLOR)
-        over.setAlpha(70)
-        p.setBrush(QBrush(over, Qt.BrushStyle.BDiagPattern))
-        p.drawRect(QRectF(self.budget * x, 3, (self.limit - self.budget) * x, h - 6))
-        p.setBrush(QColor(A_COLOR if self.used <= self.budget else OVER_COLOR))
-        p.drawRect(QRectF(0, 5, self.used * x, h - 10))
-        p.setPen(QPen(QColor("#24292f"), 1.5))
-        p.drawLine(int(self.budget * x), 0, int(self.budget * x), int(h))
-        if self.baseline is not None:
-            p.setPen(QPen(QColor(MUTED), 2, Qt.PenStyle.DotLine))
-            bx = int(self.baseline * x)
-            p.drawLine(bx, 0, bx, int(h))
-        p.end()
 
 
 def _label(style: str = "", wrap: bool = True) -> QLabel:
@@ -151,27 +96,7 @@ class ContextBundle(ChartPanel):
             col.addWidget(w)
         col.addStretch(1)
         # right: the files
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setMinimumSectionSize(18)
-        self.table.verticalHeader().setDefaultSectionSize(18)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setStyleSheet("QTableView::item { padding: 0px 4px; }")
-        header = self.table.horizontalHeader()
-        for i in range(len(COLUMNS)):
-            header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        for name, tip in (("Stages", "The candidate stages that brought the file: " + ", ".join(
-                f"{short} = {stage}" for stage, short in STAGE_SHORT.items())),
-                          ("±", "Against the pinned baseline's bundle: + entered, − left"),
-                          ("Needed", "✓ when the task's judgments list the file")):
-            head = self.table.horizontalHeaderItem(COLUMNS.index(name))
-            if head is not None:
-                head.setToolTip(tip)
+        self.table = files_table()
         self.table.cellClicked.connect(self._on_click)
         self.content = content = QWidget()
         row = QHBoxLayout(content)
@@ -315,50 +240,7 @@ class ContextBundle(ChartPanel):
         self.summary.setText(f"all {n} tasks: " + " · ".join(parts) if parts else "")
 
     def _fill_table(self) -> None:
-        t = self.table
-        t.clearSpans()
-        t.setRowCount(len(self.rows))
-        muted = QColor(MUTED)
-        for r, row in enumerate(self.rows):
-            if row.kind == "section":
-                item = QTableWidgetItem(row.path)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                item.setForeground(QBrush(muted))
-                item.setBackground(QBrush(SECTION_BG))
-                item.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                t.setItem(r, 0, item)
-                for c in range(1, len(COLUMNS)):
-                    t.setItem(r, c, QTableWidgetItem(""))
-                t.setSpan(r, 0, 1, len(COLUMNS))
-                continue
-            cells = self._cells(row)
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if c in (0, 3, 4):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
-                elif c in (1, 6):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                if c == 1 and text:
-                    item.setForeground(QBrush(BETTER if text == "+" else WORSE))
-                    f = QFont(item.font())
-                    f.setBold(True)
-                    item.setFont(f)
-                elif c == 6 and text:
-                    item.setForeground(QBrush(BETTER if row.kind == "bundle" else WORSE))
-                elif row.kind != "bundle":
-                    item.setForeground(QBrush(muted))
-                if c == 2:
-                    item.setToolTip(row.path)
-                t.setItem(r, c, item)
-
-    @staticmethod
-    def _cells(row: Row) -> tuple[str, ...]:
-        return ("" if row.rank is None else str(row.rank), row.mark, row.path,
-                "" if row.score is None else f"{row.score:.3f}",
-                "" if row.tokens is None else f"{row.tokens:,.0f}",
-                " ".join(STAGE_SHORT.get(x, x) for x in row.stages),
-                "✓" if row.needed else "", row.note)
+        fill_files(self.table, self.rows)
 
     def _show_note(self, text: str) -> None:
         self.view = None
@@ -394,7 +276,7 @@ class ContextBundle(ChartPanel):
         """What the table shows, row by row (tests, CSV); a section line is its text alone."""
         out = []
         for row in self.rows:
-            out.append([row.path] if row.kind == "section" else list(self._cells(row)))
+            out.append([row.path] if row.kind == "section" else list(row_cells(row)))
         return out
 
     def export(self, path: str | Path) -> Path:
@@ -405,7 +287,7 @@ class ContextBundle(ChartPanel):
             return write_grab(self, out)
         if suffix == ".csv":
             return write_rows(out, ("Kind", *COLUMNS), (
-                (row.kind, *(self._cells(row) if row.kind != "section" else ("", "", row.path)))
+                (row.kind, *(row_cells(row) if row.kind != "section" else ("", "", row.path)))
                 for row in self.rows))
         raise ValueError(f"{out}: export writes .png or .csv, not {suffix!r}")
 
