@@ -150,7 +150,7 @@ def _pct(values: list[float], q: float) -> float:
 
 def run_gui_bench(positions: int = 60, launches: bool = True) -> int:
     """Print the tables; exit code 1 when the p95 of slider → ranked table misses 50 ms."""
-    from workbench.core.engine import cache_dir
+    from workbench.core.store import cache_dir
     from workbench.textout import format_table
 
     folder = DATASETS / "scifact"

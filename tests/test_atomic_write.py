@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.engine import NotRegularFileError, atomic_write_bytes, atomic_write_many
+from workbench.core.store import NotRegularFileError, atomic_write_bytes, atomic_write_many
 
 
 def test_a_symlink_is_written_through_to_its_target(tmp_path: Path) -> None:

@@ -146,7 +146,7 @@ def test_as_a_user_runs_them(argv: list[str]) -> None:
 def test_export_onto_a_disk_that_refuses_writes_leaves_nothing(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from workbench.core import engine
+    from workbench.core.store import atomic
 
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -154,7 +154,7 @@ def test_export_onto_a_disk_that_refuses_writes_leaves_nothing(
                  "--out", "Not a directory")
     out = tmp_path / "out"
     out.mkdir()
-    monkeypatch.setattr(engine.tempfile, "mkstemp", _read_only_mkstemp)
+    monkeypatch.setattr(atomic.tempfile, "mkstemp", _read_only_mkstemp)
     _usage_error(["export", "-m", "decision-memory", "--out", str(out)], capsys,
                  "--out", "Read-only file system")
     assert list(out.iterdir()) == []

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from workbench.core import embedding_store
-from workbench.core.embedding_store import EmbeddingStore, text_key
 from workbench.core.embeddings import embed_texts, open_store, register_encoder
 from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.store import embeddings as embedding_store
+from workbench.core.store.embeddings import EmbeddingStore, text_key
 
 DIM = 8
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from workbench.core import embedding_store, embeddings
+from workbench.core import embeddings
 from workbench.core.embeddings import (
     DEFAULT_MODEL,
     PROMPT_PRESETS,
@@ -20,7 +20,9 @@ from workbench.core.embeddings import (
     open_store,
     register_encoder,
 )
-from workbench.core.engine import NO_PROGRESS, Cancelled, Progress, cache_dir
+from workbench.core.engine import NO_PROGRESS, Cancelled, Progress
+from workbench.core.store import cache_dir
+from workbench.core.store import embeddings as embedding_store
 
 TEXTS = [f"note {i}: the kettle reached {80 + i % 15} degrees before pouring" for i in range(70)]
 
@@ -149,7 +151,7 @@ def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
     prompt = "whole-set progress: "
     embed_texts(TEXTS[:10], model=counting.name, prompt=prompt, batch_size=1)
     said: list[tuple[float, str]] = []
-    embed_texts(TEXTS + ["one more text about tea"], model=counting.name, prompt=prompt,
+    embed_texts([*TEXTS, "one more text about tea"], model=counting.name, prompt=prompt,
                 batch_size=1, progress=Progress(on_progress=lambda f, m: said.append((f, m))))
     counted = [m for _, m in said if m.startswith("embedding ")]
     assert counted and all(m.endswith("/61 texts (10 from the cache)") for m in counted)

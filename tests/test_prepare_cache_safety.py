@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from workbench.core import engine, state_codec
+from workbench.core import engine
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.models import get_model
+from workbench.core.store import codec, state_file
 
 
 class _Payload:
@@ -53,15 +54,15 @@ def test_a_crafted_cache_file_never_runs_code(tmp_path: Path,
     evil = pickle.dumps(_Payload(marker))
     # a pickle under the old name and format, and under the new name; a JSON naming os.system
     (folder / f"{stem}.pkl").write_bytes(_framed(b"WBPREP1\n", evil))
-    (folder / f"{stem}.state").write_bytes(_framed(engine._MAGIC, evil))
+    (folder / f"{stem}.state").write_bytes(_framed(state_file.MAGIC, evil))
     prepared = engine.prepare(model, ds, params)
     assert not marker.exists()
     assert prepared.cand.size  # prepared afresh
-    (folder / f"{stem}.state").write_bytes(_framed(engine._MAGIC, _npz(
+    (folder / f"{stem}.state").write_bytes(_framed(state_file.MAGIC, _npz(
         {"$": "object", "cls": "os:system", "state": {}})))
     engine.prepare(model, ds, params)
     assert not marker.exists()
-    again = state_codec.loads((folder / f"{stem}.state").read_bytes()[len(engine._MAGIC) + 32:])
+    again = codec.loads((folder / f"{stem}.state").read_bytes()[len(state_file.MAGIC) + 32:])
     assert type(again) is type(prepared)  # the crafted file was replaced by a sound one
 
 
@@ -69,12 +70,12 @@ def test_state_round_trips_and_refuses_what_it_cannot_rebuild() -> None:
     model, ds = get_model("bm25"), _tiny()
     params = model.schema.defaults()
     prepared = model.prepare(ds, params)
-    back = state_codec.loads(state_codec.dumps(prepared))
+    back = codec.loads(codec.dumps(prepared))
     a, b = model.combine(prepared, params), model.combine(back, params)
     assert np.array_equal(a.total, b.total) and np.array_equal(a.docs, b.docs)
     odd = {"t": (1, 2.5, float("inf")), "s": {3}, "k": {(1, "x"): b"\x00"}, "n": np.int32(4)}
-    assert state_codec.loads(state_codec.dumps(odd)) == odd
-    with pytest.raises(state_codec.UnsupportedState):
-        state_codec.dumps({"f": lambda: None})
-    with pytest.raises(state_codec.UnsupportedState):
-        state_codec.dumps(Path("x"))
+    assert codec.loads(codec.dumps(odd)) == odd
+    with pytest.raises(codec.UnsupportedState):
+        codec.dumps({"f": lambda: None})
+    with pytest.raises(codec.UnsupportedState):
+        codec.dumps(Path("x"))

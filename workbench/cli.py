@@ -304,8 +304,8 @@ def cmd_embed(args: argparse.Namespace) -> int:
     import time
 
     from workbench.core.embeddings import count_cached, embed_texts, get_encoder
-    from workbench.core.engine import cache_dir
     from workbench.core.models.dense import document_texts
+    from workbench.core.store import cache_dir
 
     get_encoder(args.model)  # a model that is not there is said before the data loads
     dataset = _load(args)

@@ -4,7 +4,7 @@ after it succeeded, all of them or none.
 `check_output` turns a path the command will write into one line naming the argument and the
 reason when it cannot be written (a folder that does not exist, a folder given as the file, a
 device, a read-only folder); `-` means standard output. `write_outputs` writes every output
-through `engine.atomic_write_many`, so a failure leaves no file half-written or left behind.
+through `store.atomic_write_many`, so a failure leaves no file half-written or left behind.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from workbench.core.engine import atomic_write_many, write_target
+from workbench.core.store import atomic_write_many, write_target
 
 STDOUT = "-"
 

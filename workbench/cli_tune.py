@@ -16,8 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from workbench.core.engine import Progress, cache_dir
+from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
+from workbench.core.store import cache_dir
 from workbench.textout import progress_bar
 
 
@@ -261,7 +262,7 @@ def _maximised(name: str) -> bool:
 
 
 def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: str) -> None:
-    from workbench.core.engine import atomic_write_text
+    from workbench.core.store import atomic_write_text
 
     values = {**model.schema.changed(params), **result.tuned}
     values = {k: (round(v, 10) if isinstance(v, float) else v) for k, v in values.items()}

@@ -21,8 +21,8 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.embedding_store import EmbeddingStore, text_key
-from workbench.core.engine import NO_PROGRESS, Progress, cache_dir
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.store.embeddings import EmbeddingStore, store_folder, text_key
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # packages that ship a model folder and expose get_model_path()
@@ -275,9 +275,7 @@ def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int
 
 
 def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
-    prompt_hash = hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]
-    folder = cache_dir() / "embeddings" / f"{encoder.identity}-{prompt_hash}"
-    return EmbeddingStore(folder, encoder.dim)
+    return EmbeddingStore(store_folder(encoder.identity, prompt), encoder.dim)
 
 
 def count_cached(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "") -> int:

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from workbench.core.engine import atomic_write_many
 from workbench.core.models import get_model
 from workbench.core.params import ParamSchema, ParamValue
+from workbench.core.store import atomic_write_many
 
 
 @dataclass(frozen=True)

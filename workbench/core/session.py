@@ -30,6 +30,7 @@ from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, run_live
 from workbench.core.session_file import SESSION_VERSION
+from workbench.core.store import atomic_write_text
 
 # what a query's context says about its answers, not its situation: not copied to a typed query
 _JUDGMENT_KEYS = frozenset(("files", "commit", "expected_top_ids", "must_not_include"))
@@ -400,7 +401,7 @@ class TuningSession:
         }
 
     def save(self, path: str | Path) -> None:
-        engine.atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
+        atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
 
     def load(self, path: str | Path) -> None:
         """Open a saved session: its dataset, model, parameters, k, query and baseline — all

@@ -12,8 +12,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QWidget
 
 from workbench.core.csv_out import csv_text
-from workbench.core.engine import atomic_write_text
 from workbench.core.session import TuningSession
+from workbench.core.store import atomic_write_text
 
 from .ranked_rows import ranked_rows
 

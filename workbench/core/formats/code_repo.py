@@ -31,7 +31,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from workbench.core import engine
 from workbench.core.data import Corpus, Dataset, Document, FormatError, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.formats._common import StrPath, iter_jsonl
@@ -40,6 +39,7 @@ from workbench.core.repo import git as g
 from workbench.core.repo.index import index_repository
 from workbench.core.repo.model import FileInfo, RepoIndex
 from workbench.core.repo.sample import build_sample_repo
+from workbench.core.store import cache_dir
 
 __all__ = ["CONFIG_FILE", "FILE_KEYS", "HISTORY_STREAM", "LEDGER_FILE", "TASKS_FILE",
            "is_code_repo", "is_sample_stream_folder", "read_code_repo", "read_ledger",
@@ -70,7 +70,7 @@ def sample_repo(folder: Path) -> Path:
     (a temporary folder renamed into place, so a half-built repository is never used)."""
     stream = folder / HISTORY_STREAM
     digest = hashlib.sha256(stream.read_bytes()).hexdigest()[:16]
-    dest = engine.cache_dir() / "sample-repos" / f"{folder.resolve().name}-{digest}"
+    dest = cache_dir() / "sample-repos" / f"{folder.resolve().name}-{digest}"
     if (dest / ".git").is_dir():
         return dest
     try:

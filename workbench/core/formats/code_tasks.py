@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.data import FormatError, Qrels, Query, QuerySet
-from workbench.core.engine import atomic_write_text
 from workbench.core.formats._common import (
     StrPath,
     check_unique,
@@ -36,6 +35,7 @@ from workbench.core.formats._common import (
     get_str,
     iter_jsonl,
 )
+from workbench.core.store import atomic_write_text
 
 __all__ = ["CodeTask", "read_tasks", "tasks_qrels", "tasks_queries", "tasks_snapshot",
            "write_tasks"]

@@ -12,8 +12,8 @@ from collections.abc import Collection
 from pathlib import Path
 
 from workbench.core.data import FormatError, Qrels, Run
-from workbench.core.engine import atomic_write_text
 from workbench.core.formats._common import StrPath, empty_file, numbered_lines, read_text
+from workbench.core.store import atomic_write_text
 
 QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
 RUN_COLUMNS = ("qid", "Q0", "docno", "rank", "score", "tag")

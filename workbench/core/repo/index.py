@@ -2,7 +2,7 @@
 
 `index_repository` reads git directly (one `ls-tree`, chunked `cat-file --batch`, one `log`),
 never the working tree and never the wall clock: ages are measured from `now`, which defaults
-to the commit time of `rev`. The result is cached on disk under `engine.cache_dir()` by commit
+to the commit time of `rev`. The result is cached on disk (`store.index_cache`) by commit
 hash and options; only `branch_changed` (which depends on the working tree) is computed afresh.
 
 A file whose content cannot be read is skipped and named in `RepoIndex.skipped` with its
@@ -16,15 +16,12 @@ not followed there.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from workbench.core import engine
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.repo import git as g
 from workbench.core.repo.history import Commit, churn, file_history, read_log, recency
@@ -33,6 +30,7 @@ from workbench.core.repo.imports import ImportResolver, go_module_path
 from workbench.core.repo.lang import exported_symbols, keywords, language_of, token_estimate
 from workbench.core.repo.model import FileInfo, RepoIndex
 from workbench.core.repo.pairing import is_test_path, pair_tests
+from workbench.core.store import index_cache
 
 __all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
@@ -66,11 +64,9 @@ def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[s
     if not commit:
         raise g.GitError(f"{repo}: unknown revision {rev!r}")
     at = g.commit_time(repo, commit) if now is None else int(now)
-    key = hashlib.sha256(json.dumps(
-        [INDEX_VERSION, engine.code_fingerprint(), commit, list(include), list(exclude),
-         churn_days, max_commit_files, at]).encode()).hexdigest()[:32]
-    cache = engine.cache_dir() / "repo-index" / f"{key}{engine.CACHE_SUFFIX}"
-    cached = engine._read_cache(cache) if use_cache else None
+    key = index_cache.index_key(INDEX_VERSION, commit, include, exclude, churn_days,
+                                max_commit_files, at)
+    cached = index_cache.load_index(key) if use_cache else None
     if isinstance(cached, RepoIndex):
         index = dataclasses.replace(cached, root=str(repo))
         progress(0.95, "loaded from cache")
@@ -78,7 +74,7 @@ def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[s
         index = _build(repo, commit, at, include, exclude, churn_days, max_commit_files,
                        progress.span(0.0, 0.95))
         if use_cache and not any(why == MISSING for _, why in index.skipped):
-            engine._write_cache(cache, index)
+            index_cache.save_index(key, index)
     progress(0.95, "looking for changed files")
     changed = g.changed_files(repo) if commit == g.resolve_commit(repo, "HEAD") else set()
     if changed:

@@ -22,8 +22,9 @@ from typing import Any
 import optuna
 
 from workbench.core.data import Dataset
-from workbench.core.engine import NO_PROGRESS, Model, Progress, cache_dir
+from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.params import ParamError, Params, ParamValue
+from workbench.core.store import cache_dir
 from workbench.core.tuning.data import choose_validation
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.runner import TuneResult, TuneSpec, tune

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+__all__ = ["ARRAYS_META", "UnsupportedState", "dumps", "loads"]
+
 ARRAYS_META = "__meta__"  # the JSON, stored as the .npz's uint8 array of this name
 _OWN_PREFIX = "workbench.core."
 

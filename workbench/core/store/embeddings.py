@@ -1,4 +1,5 @@
-"""The on-disk embedding cache: one store per (model identity, prompt).
+"""The embedding store, the on-disk embedding cache: one store per (model identity, prompt),
+in the folder `store_folder` names under `cache_dir()/embeddings/`.
 
 A store is a folder of shards. Each shard is ONE file, `<writer>-<random>.shard`, written to a
 temporary name and renamed, so a reader sees all of it or none of it:
@@ -33,7 +34,10 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.engine import atomic_write_bytes
+from workbench.core.store.atomic import atomic_write_bytes
+from workbench.core.store.paths import cache_dir
+
+__all__ = ["KEY_BYTES", "SUFFIX", "EmbeddingStore", "shard_bytes", "store_folder", "text_key"]
 
 KEY_BYTES = 16
 SUFFIX = ".shard"
@@ -42,6 +46,12 @@ _HEADER = struct.Struct("<8sqq32s")  # magic, rows, dim, sha256(keys + padding +
 _ALIGN = 64
 _LEGACY = (".npy", ".keys")
 _STALE_TEMP_S = 24 * 3600  # a temporary file this old belongs to a writer that died
+
+
+def store_folder(identity: str, prompt: str) -> Path:
+    """The folder of the store of one encoder identity and one prompt."""
+    prompt_hash = hashlib.sha256(prompt.encode("utf-8")).hexdigest()[:16]
+    return cache_dir() / "embeddings" / f"{identity}-{prompt_hash}"
 
 
 def text_key(text: str) -> bytes:

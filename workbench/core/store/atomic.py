@@ -1,0 +1,90 @@
+"""Atomic file writing: readers see the old file or the new one, never half of it.
+
+`atomic_write_many` writes several files all or none (each to a temporary file beside its
+target, renamed into place only when every one is written); `atomic_write_bytes` and
+`atomic_write_text` write one. `write_target` is where a write to a path lands: through a
+symlink to its target, refused (`NotRegularFileError`) for a folder, a device or a pipe.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["NotRegularFileError", "atomic_write_bytes", "atomic_write_many",
+           "atomic_write_text", "write_target"]
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
+class NotRegularFileError(OSError):
+    """An output path that exists and is not a regular file (a folder, a device, a pipe):
+    never replaced by a write."""
+
+
+def write_target(path: Path) -> Path:
+    """Where a write to `path` lands: a symlink's target (the link stays a link), refused when
+    that exists and is not a regular file (`/dev/full` is not replaced by a CSV)."""
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise NotRegularFileError(errno.EEXIST, f"exists and is {kind}", str(path))
+    return target
+
+
+def atomic_write_many(items: Sequence[tuple[Path, bytes]]) -> None:
+    """Write every (path, data) so that readers see the old files or the new ones: each is
+    written to a temporary file beside its target first, and only when all of them are written
+    are they renamed into place. A failure before that leaves every target as it was. OSError
+    carries the failing path in `filename`."""
+    targets = [write_target(path) for path, _ in items]
+    temps: list[str] = []
+    try:
+        for target, (path, data) in zip(targets, items, strict=True):
+            try:
+                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                           suffix=".tmp")
+            except OSError as exc:
+                exc.filename = str(path)
+                raise
+            temps.append(tmp)
+            try:
+                os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+            except OSError as exc:
+                exc.filename = str(path)
+                raise
+        for tmp, target in zip(temps, targets, strict=True):
+            os.replace(tmp, target)
+    except BaseException:
+        for tmp in temps:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` so that readers see the old file or the new one, never half
+    (through a symlink to its target; NotRegularFileError for a folder or a device)."""
+    atomic_write_many([(path, data)])
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
