@@ -15,16 +15,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from benchmarks.datasets import datasets_folder
 from workbench.core.embeddings import DEFAULT_MODEL, embed_texts, get_encoder
 from workbench.textout import format_table
 
-DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
+def bench_texts(n: int, data: str | None = None) -> tuple[list[str], str]:
+    """The first n documents (title + text) of DATA, else of SciFact, else the tea-beir
+    sample repeated and numbered (the table's first line says which)."""
+    if data is not None:
+        from workbench.core.formats import load_dataset
 
-def bench_texts(n: int) -> tuple[list[str], str]:
-    corpus = DATASETS / "scifact" / "corpus.jsonl"
+        ds = load_dataset(data)
+        texts = [f"{d.title} {d.text}".strip() for d in list(ds.corpus)[:n]]
+        return texts, f"first {len(texts):,} documents of {ds.name} (title + text)"
+    corpus = datasets_folder() / "scifact" / "corpus.jsonl"
     if corpus.exists():
-        texts: list[str] = []
+        texts = []
         with open(corpus, encoding="utf-8") as fh:
             for line in fh:
                 d = json.loads(line)
@@ -36,11 +43,13 @@ def bench_texts(n: int) -> tuple[list[str], str]:
     rows = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
     texts = [f"{r['title']} {r['text']}" for r in rows]
     texts = (texts * (n // len(texts) + 1))[:n]
-    return [f"{t} ({i})" for i, t in enumerate(texts)], f"{n:,} tea-beir documents (numbered)"
+    return ([f"{t} ({i})" for i, t in enumerate(texts)],
+            f"{n:,} tea-beir documents (numbered; SciFact is not at {corpus.parent})")
 
 
-def run_embedding_bench(n_texts: int = 1000, batch_size: int = 64, rounds: int = 2) -> int:
-    texts, what = bench_texts(n_texts)
+def run_embedding_bench(n_texts: int = 1000, batch_size: int = 64, rounds: int = 2,
+                        data: str | None = None) -> int:
+    texts, what = bench_texts(n_texts, data)
     enc = get_encoder(DEFAULT_MODEL)
     model = enc.model()  # type: ignore[attr-defined]
     model.encode(texts[:64], batch_size=batch_size, show_progress_bar=False)  # warm-up

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.datasets import embedding_forecast, load_bench_data
 from benchmarks.references import REFERENCES
 from benchmarks.synthetic import synthetic_dataset
 from benchmarks.synthetic_decisions import synthetic_decisions
@@ -27,7 +28,6 @@ from workbench.core.models import get_model, model_ids
 from workbench.core.pipeline import DEFAULT_METRICS, Pipeline
 from workbench.textout import format_table, progress_bar
 
-DATASETS = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 TARGET_MS = {"scifact": 16.0, "synthetic-50000x1000": 100.0,
              "synthetic-decisions-50000x1000": 100.0}
 # models whose inputs the generic synthetic lacks: their synthetic rows use a dataset of the
@@ -61,16 +61,6 @@ def median_ms(fn: Callable[[int], object], repeats: int) -> float:
     finally:
         gc.enable()
     return statistics.median(times)
-
-
-def scifact_or_synthetic() -> Dataset:
-    folder = DATASETS / "scifact"
-    if (folder / "corpus.jsonl").exists():
-        from workbench.core.formats import read_beir
-
-        return read_beir(folder, split="test")
-    ds = synthetic_dataset(5183, 300, seed=11)
-    return Dataset("scifact-sized synthetic", ds.corpus, ds.queries, ds.qrels, ds.source)
 
 
 def sample_models() -> list[tuple[Path, str]]:
@@ -116,10 +106,15 @@ def _live_param(pipe: Pipeline) -> tuple[str, list[float]] | None:
     return None
 
 
+def _skipped(model_id: str, dataset: Dataset) -> bool:
+    return (get_model(model_id).scores_all_pairs
+            and len(dataset.corpus) * len(dataset.queries) > ALL_PAIRS_LIMIT)
+
+
 def bench_one(model_id: str, dataset: Dataset, repeats: int) -> Row:
     model = get_model(model_id)
     pairs = len(dataset.corpus) * len(dataset.queries)
-    if model.scores_all_pairs and pairs > ALL_PAIRS_LIMIT:
+    if _skipped(model_id, dataset):
         return Row(model_id, dataset.name, pairs, float("nan"), None,
                    f"not run: scores all {pairs:,} pairs (every document for every query), "
                    "and would need an embedding of every synthetic document", None)
@@ -150,31 +145,40 @@ def bench_one(model_id: str, dataset: Dataset, repeats: int) -> Row:
     return Row(model_id, dataset.name, pairs, ms, ref_ms, note, target)
 
 
-def run_benchmarks(*, repeats: int = 15, quick: bool = False,
+def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = False,
                    models: list[str] | None = None) -> int:
+    """DATA (or SciFact beside the checkout) and the synthetic 50,000 × 1,000 set; with no
+    DATA also each bundled sample with the model it is made for. Quick: small synthetic sets."""
     ids = models or model_ids()
+    plan: list[tuple[str, Dataset]] = []
     if quick:
         sets = [synthetic_dataset(2000, 50, seed=3), synthetic_dataset(5000, 100, seed=5)]
     else:
-        sets = [scifact_or_synthetic(), synthetic_dataset(50000, 1000)]
-    rows = []
-    if not quick:  # each model also on the bundled samples made for it
-        for folder, model_id in sample_models():
-            if model_id in ids:
-                from workbench.core.formats import load_dataset
+        real, what = load_bench_data(data)
+        print(what)
+        sets = ([real] if real is not None else []) + [synthetic_dataset(50000, 1000)]
+        if data is None:  # each model also on the bundled samples made for it
+            from workbench.core.formats import load_dataset
 
-                rows.append(bench_one(model_id, load_dataset(folder), repeats))
+            plan += [(model_id, load_dataset(folder)) for folder, model_id in sample_models()
+                     if model_id in ids]
     for ds in sets:
         for mid in ids:
             adapt = QUERY_ADAPTERS.get(mid)
             shaped = SHAPED_SYNTHETIC.get(mid)
             if shaped is not None and ds.source == "synthetic":
-                on = shaped(len(ds.corpus), len(ds.queries))
+                plan.append((mid, shaped(len(ds.corpus), len(ds.queries))))
             elif adapt is not None and not ds.source.startswith("synthetic"):
-                on = adapt(ds)
+                plan.append((mid, adapt(ds)))
             else:
-                on = ds
-            rows.append(bench_one(mid, on, repeats))
+                plan.append((mid, ds))
+    forecast = embedding_forecast([
+        job for mid, ds in plan if not _skipped(mid, ds)
+        for job in get_model(mid).embedding_jobs(
+            ds, get_model(mid).schema.resolve(BENCH_PARAMS.get(mid)))])
+    if forecast:
+        print(forecast, flush=True)
+    rows = [bench_one(mid, ds, repeats) for mid, ds in plan]
     table = []
     for r in rows:
         ratio = f"{r.ref_ms / r.ms:,.0f}×" if r.ref_ms else "—"

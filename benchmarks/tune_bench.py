@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.harness import DATASETS, median_ms
-from workbench.core.data import Dataset
+from benchmarks.datasets import embedding_forecast, load_bench_data
+from benchmarks.harness import median_ms
 from workbench.core.engine import Progress
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
@@ -32,15 +32,18 @@ TUNED = ["alpha", "combined_boost_weight", "vector_threshold", "normalization", 
 SCIFACT_PARAMS = {"query_prompt": "", "document_prompt": "", "fields": "title+text"}
 
 
-def run_tune_bench(trials: int = 60, repeats: int = 15) -> int:
-    dataset = _scifact()
+def run_tune_bench(data: str | None = None, trials: int = 60, repeats: int = 15) -> int:
+    """On DATA, else SciFact; exit status 1 when there is neither (nothing measured)."""
+    dataset, what = load_bench_data(data)
+    print(what)
     if dataset is None:
-        print(f"bench --tune needs SciFact at {DATASETS / 'scifact'}; it is absent, so nothing "
-              "was measured")
         return 1
     model = get_model("hybrid")
-    with progress_bar("preparing hybrid on scifact (embeddings are cached after the first "
-                      "run)") as bar:
+    forecast = embedding_forecast(model.embedding_jobs(dataset,
+                                                       model.schema.resolve(SCIFACT_PARAMS)))
+    if forecast:
+        print(forecast, flush=True)
+    with progress_bar(f"preparing hybrid on {dataset.name}") as bar:
         pipe = Pipeline(model, dataset, SCIFACT_PARAMS, progress=Progress(on_progress=bar))
     evaluator = Evaluator(model, dataset, pipe.params, ["ndcg@10"], prepared=pipe.prepared)
     alphas = [0.3 + 0.4 * (i % 7) / 6 for i in range(repeats + 1)]
@@ -82,7 +85,7 @@ def run_tune_bench(trials: int = 60, repeats: int = 15) -> int:
             rates.append(1000 / ms)
             rows.append([label, n, f"{wall:.1f}", f"{ms:.1f}", f"{1000 / ms:.1f}",
                          f"{ms / full_ms:.2f}", f"{ms / tick_ms:.2f}"])
-    print(f"\nscifact, hybrid: {len(dataset.queries)} queries × {len(dataset.corpus):,} "
+    print(f"\n{dataset.name}, hybrid: {len(dataset.queries)} queries × {len(dataset.corpus):,} "
           f"documents; live tick (combine + top-k + ndcg@10), median: alpha moved "
           f"{tick_ms:.1f} ms, all six tuned parameters moved {full_ms:.1f} ms")
     print(format_table(["storage", "trials", "wall s", "ms/trial (median)", "trials/s",
@@ -91,12 +94,3 @@ def run_tune_bench(trials: int = 60, repeats: int = 15) -> int:
     print(f"target ≥ {TARGET_TRIALS_PER_S:g} trials/s on the default storage: "
           f"{'met' if ok else 'NOT met'}")
     return 0
-
-
-def _scifact() -> Dataset | None:
-    folder = DATASETS / "scifact"
-    if not (folder / "corpus.jsonl").exists():
-        return None
-    from workbench.core.formats import read_beir
-
-    return read_beir(folder, split="test")

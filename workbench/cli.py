@@ -299,43 +299,105 @@ def _gated_summary(pipe: Any) -> dict[str, int]:
     return {g: int(counts[i + 1]) for i, g in enumerate(scores.gates) if counts[i + 1]}
 
 
+EMBED_SHORTHANDS = (("embedding_model", "embedding_model"), ("fields", "fields"),
+                    ("document_prompt", "prompt"), ("query_prompt", "query_prompt"),
+                    ("batch_size", "batch_size"))
+
+
 def cmd_embed(args: argparse.Namespace) -> int:
-    """Fill the embedding cache for a dataset's documents and queries."""
+    """Fill the embedding cache with what a model's prepare reads: its documents' fields and
+    its queries' text, with its encoder and prompts, so the next `eval`/`gui` embeds nothing."""
     import time
 
     from workbench.core.embeddings import count_cached, embed_texts, get_encoder
-    from workbench.core.models.dense import document_texts
+    from workbench.core.models import get_model, model_ids
     from workbench.core.store import cache_dir
 
-    get_encoder(args.model)  # a model that is not there is said before the data loads
+    try:
+        model = get_model(args.model)
+    except KeyError:
+        raise UsageError(f"--model {args.model}: no such model (valid: "
+                         f"{', '.join(model_ids())}); the encoder is --embedding-model") from None
+    given = {name: getattr(args, option) for name, option in EMBED_SHORTHANDS
+             if getattr(args, option) is not None}
+    if "document_prompt" in given:
+        given["document_prompt"] = PROMPT_PRESETS.get(str(given["document_prompt"]),
+                                                      given["document_prompt"])
+        given.setdefault("query_prompt", given["document_prompt"])  # --prompt: both sides
+    elif "query_prompt" in given:
+        given["query_prompt"] = PROMPT_PRESETS.get(str(given["query_prompt"]),
+                                                   given["query_prompt"])
+    unknown = [n for n in given if n not in model.schema]
+    if unknown:
+        option = dict(EMBED_SHORTHANDS)[unknown[0]].replace("_", "-")
+        raise UsageError(f"--{option}: {model.id} has no parameter {unknown[0]}")
+    model, params = _model_and_params(args)
+    params = model.schema.resolve({**params, **given})
+    get_encoder(str(params.get("embedding_model", DEFAULT_MODEL)))  # before the data loads
+    if not model.embedding_jobs(_probe_dataset(), params):
+        embedders = [m for m in model_ids() if get_model(m).embedding_jobs(
+            _probe_dataset(), get_model(m).schema.defaults())]
+        why = (" with embeddings=stored (it reads the vectors stored with each memory)"
+               if params.get("embeddings") == "stored" else "")
+        raise UsageError(f"--model {model.id}: embeds nothing{why}; models that embed: "
+                         + ", ".join(embedders))
     dataset = _load(args)
-    prompts = {}
-    for side in ("prompt", "query_prompt"):
-        value = getattr(args, side)
-        prompts[side] = PROMPT_PRESETS.get(value, value) if value is not None else None
-    doc_prompt = prompts["prompt"] or ""
-    query_prompt = prompts["query_prompt"] if prompts["query_prompt"] is not None else doc_prompt
-    jobs = [("documents", document_texts(dataset), doc_prompt)]
-    if not args.documents_only:
-        jobs.append(("queries", [q.text for q in dataset.queries], query_prompt))
-    print(f"model {args.model}; cache {cache_dir() / 'embeddings'}")
+    jobs = model.embedding_jobs(dataset, params)
+    if args.documents_only:
+        jobs = [j for j in jobs if j.label == "documents"]
+    encoder = get_encoder(jobs[0].model)
+    print(f"embedding what {model.id} reads: encoder {encoder.identity}; "
+          f"cache {cache_dir() / 'embeddings'}")
     cache_errors: list[str] = []
-    for label, texts, prompt in jobs:
-        cached = count_cached(texts, model=args.model, prompt=prompt)
+    for job in jobs:
+        cached = count_cached(job.texts, model=job.model, prompt=job.prompt)
         t0 = time.perf_counter()
-        with progress_bar(f"embedding {label}") as bar:
-            vectors = embed_texts(texts, model=args.model, prompt=prompt,
-                                  batch_size=args.batch_size, progress=Progress(on_progress=bar),
-                                  cache_errors=cache_errors)
+        with progress_bar(f"embedding {job.label}") as bar:
+            vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
+                                  batch_size=job.batch_size,
+                                  progress=Progress(on_progress=bar), cache_errors=cache_errors)
         secs = time.perf_counter() - t0
-        new = len(texts) - cached
+        new = len(job.texts) - cached
         rate = f", {new / secs:,.0f} texts/s" if new and secs > 0 else ""
-        print(f"{label}: {len(texts):,} texts ({new:,} embedded, {cached:,} from the cache), "
-              f"{vectors.shape[1]} dimensions, {secs:.1f} s{rate}"
-              + (f"; prompt {prompt!r}" if prompt else ""))
+        print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from the "
+              f"cache), {vectors.shape[1]} dimensions, {secs:.1f} s{rate}; "
+              f"prompt {job.prompt!r}")
     for line in cache_errors:
         print(f"warning: {line}", file=sys.stderr)
+    if not cache_errors:
+        print(_readers(dataset, model.id, params))
     return EXIT_OK
+
+
+def _probe_dataset() -> Dataset:
+    """One document and one query: enough for a model to say whether it embeds anything."""
+    from workbench.core.data import Corpus, Document
+
+    return Dataset("", Corpus([Document("d", "probe")]), QuerySet([Query("q", "probe")]))
+
+
+def _readers(dataset: Dataset, model_id: str, params: Params) -> str:
+    """Which models now prepare without embedding anything: the one embedded for at these
+    settings (the ones off their defaults said), and any other at its defaults."""
+    from workbench.core.embeddings import count_cached
+    from workbench.core.models import get_model, model_ids
+
+    def ready(mid: str, p: Params) -> bool:
+        return all(count_cached(j.texts, model=j.model, prompt=j.prompt) == len(j.texts)
+                   for j in get_model(mid).embedding_jobs(dataset, p))
+
+    model = get_model(model_id)
+    changed = [f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}"
+               for k, v in model.schema.prepare_values(params).items()
+               if v != model.schema[k].default and k != "batch_size"]
+    line = f"read by: -m {model_id}" + (f" with {', '.join(changed)}" if changed else
+                                         " at its defaults")
+    others = [m for m in model_ids() if m != model_id
+              and get_model(m).embedding_jobs(dataset, get_model(m).schema.defaults())
+              and ready(m, get_model(m).schema.defaults())]
+    if others:
+        line += f"; also ready: {', '.join(others)} at their defaults"
+    return line
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -347,21 +409,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return run_code_bench(args.code, split=args.history_fraction)
         except (GitError, ValueError) as exc:
             raise UsageError(str(exc)) from None
+    if args.data is not None and not Path(args.data).exists():
+        raise UsageError(f"DATA {args.data}: no such file or folder")
     if args.tune:
         from benchmarks.tune_bench import run_tune_bench
 
-        return run_tune_bench(trials=args.trials)
+        return run_tune_bench(args.data, trials=args.trials)
     if args.gui:
         from benchmarks.gui_bench import run_gui_bench
 
-        return run_gui_bench(positions=args.positions)
+        return run_gui_bench(positions=args.positions, data=args.data, timeout=args.timeout)
     if args.embeddings:
         from benchmarks.embedding_bench import run_embedding_bench
 
-        return run_embedding_bench(n_texts=args.texts)
+        return run_embedding_bench(n_texts=args.texts, data=args.data)
     from benchmarks.harness import run_benchmarks
 
-    return run_benchmarks(repeats=args.repeats, quick=args.quick,
+    return run_benchmarks(data=args.data, repeats=args.repeats, quick=args.quick,
                           models=args.model.split(",") if args.model else None)
 
 
@@ -500,21 +564,31 @@ def build_parser() -> argparse.ArgumentParser:
                    help="sweep even more than 1,000 values (each one a full evaluation)")
     p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("embed", help="embed a dataset into the on-disk cache, with progress")
+    p = sub.add_parser("embed", help="embed what a model reads (its document fields and "
+                       "queries, with its encoder and prompts) into the on-disk cache")
     _add_data(p, judgments=False)
-    p.add_argument("--model", "-m", default=DEFAULT_MODEL,
-                   help=f"local model folder or package (default {DEFAULT_MODEL})")
-    p.add_argument("--prompt", help="document prompt: text, or a preset name: "
+    _add_model(p, default="dense")
+    p.add_argument("--embedding-model", metavar="MODEL",
+                   help=f"the encoder: a local folder or package (default: the model's "
+                   f"embedding_model, {DEFAULT_MODEL})")
+    p.add_argument("--fields", choices=("title+text", "text"),
+                   help="what of each document is embedded (the model's fields parameter)")
+    p.add_argument("--prompt", help="prompt of both sides (the query side unless "
+                   "--query-prompt): text, or a preset name: "
                    + ", ".join(repr(k) for k in PROMPT_PRESETS))
-    p.add_argument("--query-prompt", help="query prompt (default: the document prompt)")
-    p.add_argument("--batch-size", type=whole(1), default=64)
+    p.add_argument("--query-prompt", help="the query side's prompt")
+    p.add_argument("--batch-size", type=whole(1))
     p.add_argument("--documents-only", action="store_true")
     p.set_defaults(func=cmd_embed, qrels=None)
 
     p = sub.add_parser("bench", help="time the live combine + top-k + metrics path")
+    p.add_argument("data", nargs="?", metavar="DATA",
+                   help="dataset to time on (default: SciFact from $WORKBENCH_DATASETS or "
+                   "the shared datasets beside the checkout; with neither its rows are left "
+                   "out, never replaced)")
     p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
     p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
-    p.add_argument("--model", help="comma-separated model ids (default: all)")
+    p.add_argument("--model", "-m", help="comma-separated model ids (default: all)")
     p.add_argument("--embeddings", action="store_true",
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
@@ -526,6 +600,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
     p.add_argument("--positions", type=whole(1), default=60, help="slider positions for --gui")
+    p.add_argument("--timeout", type=whole(1), default=1800, metavar="SECONDS",
+                   help="for --gui: stop (exit status 1) when the bench runs longer than this "
+                   "(default 1800)")
     p.add_argument("--code", metavar="REPO",
                    help="instead: codeledger on REPO's own history (tasks from the commits "
                    "after a time split) against BM25 over file contents, defaults and a quick "

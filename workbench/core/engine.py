@@ -96,6 +96,18 @@ class Signal:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class EmbeddingJob:
+    """Texts a model's prepare embeds with these parameters: which side (documents, queries),
+    the texts as the encoder sees them before the prompt, the encoder and the prompt."""
+
+    label: str
+    texts: list[str]
+    model: str
+    prompt: str
+    batch_size: int = 64
+
+
 class Model(ABC):
     """A scoring model: its parameters and signals declared as data, two stages as code."""
 
@@ -114,7 +126,7 @@ class Model(ABC):
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
-        """Everything independent of the live parameters, as plain data that `state_codec`
+        """Everything independent of the live parameters, as plain data that `store.codec`
         can store (anything else still works, but is prepared again every time)."""
 
     @abstractmethod
@@ -126,6 +138,11 @@ class Model(ABC):
         """Details of one (query, document) pair beyond its signal contributions:
         matched terms, positions, snippets. Models override to add what they know."""
         return {}
+
+    def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
+        """What prepare embeds at these parameters, so that `workbench embed` fills exactly
+        the cache entries prepare reads. None for a model that embeds nothing."""
+        return []
 
     def selection_params(self, params: Params) -> Selection:
         """How many results the model returns and from where, read from its own parameters

@@ -1,6 +1,7 @@
 """Dense retrieval baseline: cosine similarity of sentence embeddings.
 
-prepare embeds every document (`title + " " + text`, the BEIR convention) and every query with
+prepare embeds every document (`title + " " + text`, the BEIR convention, or the text alone
+with `fields`) and every query with
 the chosen model and prompts (through the on-disk embedding cache) and keeps the (Q, N)
 similarity table; combine only applies the live minimum similarity. Every document is a
 candidate of every query, in corpus order (ties keep corpus order).
@@ -16,7 +17,15 @@ from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
 from workbench.core.embeddings import DEFAULT_MODEL, embed_texts
-from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection, Signal
+from workbench.core.engine import (
+    NO_PROGRESS,
+    EmbeddingJob,
+    Model,
+    Progress,
+    Scores,
+    Selection,
+    Signal,
+)
 from workbench.core.params import Param, Params, ParamSchema
 from workbench.core.ranking import total_only, uniform_rows
 
@@ -32,7 +41,9 @@ EMBEDDING_PARAMS = (
 )
 
 
-def document_texts(dataset: Dataset) -> list[str]:
+def document_texts(dataset: Dataset, fields: str = "title+text") -> list[str]:
+    if fields == "text":
+        return [d.text for d in dataset.corpus]
     return [f"{d.title} {d.text}" if d.title else d.text for d in dataset.corpus]
 
 
@@ -45,15 +56,24 @@ class DensePrepared:
     docs: NDArray[np.int32]
 
 
+def embedding_jobs(dataset: Dataset, params: Params) -> list[EmbeddingJob]:
+    """The documents' indexed fields with the document prompt, the queries' text with the
+    query prompt."""
+    model, batch = str(params["embedding_model"]), int(params["batch_size"])
+    return [EmbeddingJob("documents", document_texts(dataset, str(params["fields"])), model,
+                         str(params["document_prompt"]), batch),
+            EmbeddingJob("queries", [q.text for q in dataset.queries], model,
+                         str(params["query_prompt"]), batch)]
+
+
 def embed_dataset(dataset: Dataset, params: Params,
                   progress: Progress) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """(documents (N, d), queries (Q, d)) embedded with the model and prompts in `params`."""
-    model, batch = str(params["embedding_model"]), int(params["batch_size"])
-    docs = embed_texts(document_texts(dataset), model=model, batch_size=batch,
-                       prompt=str(params["document_prompt"]), progress=progress.span(0, 0.95))
-    queries = embed_texts([q.text for q in dataset.queries], model=model, batch_size=batch,
-                          prompt=str(params["query_prompt"]), progress=progress.span(0.95, 1))
-    return docs, queries
+    docs, queries = embedding_jobs(dataset, params)
+    return (embed_texts(docs.texts, model=docs.model, batch_size=docs.batch_size,
+                        prompt=docs.prompt, progress=progress.span(0, 0.95)),
+            embed_texts(queries.texts, model=queries.model, batch_size=queries.batch_size,
+                        prompt=queries.prompt, progress=progress.span(0.95, 1)))
 
 
 class DenseModel(Model):
@@ -62,12 +82,19 @@ class DenseModel(Model):
     description = "Cosine similarity of sentence embeddings (all-MiniLM-L6-v2 by default)."
     schema = ParamSchema([
         *EMBEDDING_PARAMS,
+        Param("fields", "Embedded fields", "title+text", kind="choice",
+              choices=("title+text", "text"), stage="prepare",
+              help="What of each document is embedded: title and text joined by a space (the "
+                   "BEIR convention), or the text alone."),
         Param("min_similarity", "Min similarity", -1.0, low=-1.0, high=1.0, step=0.05,
               help="Results below this cosine similarity are dropped (-1 keeps all)."),
     ])
     signals = (Signal("cosine", "Cosine", "Cosine similarity of query and document vectors."),)
     scores_all_pairs = True
     headline = ("min_similarity",)
+
+    def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
+        return embedding_jobs(dataset, params)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         docs, queries = embed_dataset(dataset, params, progress)

@@ -19,11 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from workbench.core.data import Dataset
-from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
+from workbench.core.engine import NO_PROGRESS, EmbeddingJob, Model, Progress, Scores, Selection
 from workbench.core.models.hybrid.combine import Blend, LiveCache, combine_hybrid
 from workbench.core.models.hybrid.explain import explain_pair
 from workbench.core.models.hybrid.params import SCHEMA, SIGNALS
-from workbench.core.models.hybrid.prepared import HybridPrepared, prepare_hybrid
+from workbench.core.models.hybrid.prepared import HybridPrepared, embedding_jobs, prepare_hybrid
 from workbench.core.params import Params
 
 
@@ -40,6 +40,9 @@ class HybridModel(Model):
 
     def __init__(self) -> None:
         self._cache = LiveCache()
+
+    def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
+        return embedding_jobs(dataset, params)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_hybrid(dataset, params, progress)

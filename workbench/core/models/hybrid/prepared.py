@@ -20,13 +20,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.engine import Progress
+from workbench.core.engine import EmbeddingJob, Progress
 from workbench.core.models.hybrid.chat import QueryPlan, plan_query
 from workbench.core.models.hybrid.index import TermIndex, build_index
 from workbench.core.models.hybrid.params import chat_config
 from workbench.core.models.hybrid.scoring import importance_of, max_message_id
 from workbench.core.models.hybrid.tokenizer import Tokenizer
-from workbench.core.models.hybrid.vectors import similarities
+from workbench.core.models.hybrid.vectors import encoder_jobs, similarities
 from workbench.core.params import Params
 from workbench.core.ranking import uniform_rows
 
@@ -74,6 +74,16 @@ def _curve(dataset: Dataset, plans: list[QueryPlan]) -> NDArray[np.bool_] | None
         return None
     out: NDArray[np.bool_] = chat[:, None] | memory[None, :]
     return out
+
+
+def embedding_jobs(dataset: Dataset, params: Params) -> list[EmbeddingJob]:
+    """What prepare embeds at these parameters: nothing with stored embeddings."""
+    if str(params["embeddings"]) == "stored":
+        return []
+    tokenizer = Tokenizer(int(params["min_token_length"]))
+    cfg = chat_config(params)
+    plans = [plan_query(q, cfg, tokenizer) for q in dataset.queries]
+    return encoder_jobs(document_texts(dataset, str(params["fields"])), plans, params)
 
 
 def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> HybridPrepared:

@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.engine import Progress
+from workbench.core.engine import EmbeddingJob, Progress
 from workbench.core.models.hybrid.chat import QueryPlan
 from workbench.core.params import Params
 
@@ -62,21 +62,34 @@ def js_cosine(queries: NDArray[np.floating] | Sequence[Sequence[float]],
     return out
 
 
+def encoder_jobs(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
+                 params: Params) -> list[EmbeddingJob]:
+    """The documents' indexed text with the document prompt; the queries' embedding text
+    (the ones that have one) with the query prompt."""
+    model, batch = str(params["embedding_model"]), int(params["batch_size"])
+    jobs = [EmbeddingJob("documents", list(doc_texts), model, str(params["document_prompt"]),
+                         batch)]
+    texts = [p.embedding_text for p in plans if p.embedding_text]
+    if texts:
+        jobs.append(EmbeddingJob("queries", texts, model, str(params["query_prompt"]), batch))
+    return jobs
+
+
 def encoder_similarities(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
                          params: Params, progress: Progress) -> F64:
     from workbench.core.embeddings import embed_texts
 
-    model, batch = str(params["embedding_model"]), int(params["batch_size"])
     sims = np.full((len(plans), len(doc_texts)), -np.inf)
     if not doc_texts:
         return sims
-    docs = embed_texts(list(doc_texts), model=model, prompt=str(params["document_prompt"]),
-                       batch_size=batch, progress=progress.span(0.0, 0.9))
-    rows = [i for i, p in enumerate(plans) if p.embedding_text]
-    if rows:
-        queries = embed_texts([plans[i].embedding_text for i in rows], model=model,
-                              prompt=str(params["query_prompt"]), batch_size=batch,
-                              progress=progress.span(0.9, 1.0))
+    docs_job, *query_job = encoder_jobs(doc_texts, plans, params)
+    docs = embed_texts(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
+                       batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.9))
+    if query_job:
+        job = query_job[0]
+        rows = [i for i, p in enumerate(plans) if p.embedding_text]
+        queries = embed_texts(job.texts, model=job.model, prompt=job.prompt,
+                              batch_size=job.batch_size, progress=progress.span(0.9, 1.0))
         sims[rows] = js_cosine(queries, docs)
     return sims
 

@@ -1,0 +1,88 @@
+"""`workbench bench` on the data it is given: DATA instead of SciFact, no stand-in (and no
+"ok") when SciFact is missing, `--gui`/`--tune` exit 1 when there is nothing to measure, the
+embedding it must do said up front, and `--gui` ending at its own timeout. Run as a user runs
+them (subprocesses, a fresh cache folder, no shared datasets)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLES
+
+
+def _bench(tmp_path: Path, *argv: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "WORKBENCH_DATASETS": str(tmp_path / "no-datasets"),
+           "WORKBENCH_CACHE_DIR": str(tmp_path / "cache")}
+    return subprocess.run([sys.executable, "-m", "workbench.cli", "bench", *argv], cwd=REPO,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.fixture
+def small_synthetic(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No shared datasets, and the 50,000 × 1,000 synthetic set made 500 × 10 (what is under
+    test is which datasets are timed and what is said about them, not the timings)."""
+    from benchmarks import harness
+    from benchmarks.synthetic import synthetic_dataset
+
+    monkeypatch.setenv("WORKBENCH_DATASETS", str(tmp_path / "no-datasets"))
+    monkeypatch.setattr(harness, "synthetic_dataset",
+                        lambda n_docs, n_queries, seed=0: synthetic_dataset(500, 10, seed=seed))
+
+
+def _rows(out: str, model: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith(f"{model} ")]
+
+
+def test_without_scifact_nothing_stands_in(small_synthetic: None,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.harness import run_benchmarks
+
+    assert run_benchmarks(models=["bm25"], repeats=1) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("SciFact is not at ")
+    assert "nothing stands in for them" in out.splitlines()[0]
+    rows = _rows(out, "bm25")
+    assert rows and not any("scifact" in r for r in rows)
+    assert all(" synthetic" in r or " tea-beir " in r for r in rows)  # its own sample
+
+
+def test_data_is_timed_with_no_target(small_synthetic: None,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks.harness import run_benchmarks
+
+    assert run_benchmarks(data=str(SAMPLES / "vault"), models=["bm25"], repeats=1) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("vault: 45 documents × ")
+    rows = _rows(out, "bm25")
+    vault = next(r for r in rows if " vault " in r)
+    assert " ok" not in vault and "OVER" not in vault  # SciFact's 16 ms is not the vault's
+    assert len(rows) == 2  # DATA and the synthetic set, no bundled samples
+
+
+def test_gui_and_tune_without_data_exit_1(tmp_path: Path) -> None:
+    for flag in ("--gui", "--tune"):
+        done = _bench(tmp_path, flag)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "SciFact is not at" in done.stdout and "Traceback" not in done.stderr
+    missing = _bench(tmp_path, str(tmp_path / "nothing-here"))
+    assert missing.returncode == 2 and "DATA" in missing.stderr
+
+
+def test_the_embedding_it_must_do_is_said_first_and_gui_stops_at_its_timeout(
+        tmp_path: Path) -> None:
+    t0 = time.monotonic()
+    done = _bench(tmp_path, "--gui", str(SAMPLES / "tea-beir"), "--timeout", "1",
+                  "--positions", "5")
+    assert time.monotonic() - t0 < 240  # ended, not hung with its worker still running
+    assert done.returncode == 1, done.stdout + done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("embedding first: 176 texts not in the cache (0 are), about ")
+    assert "stopped after its 1 s timeout" in done.stdout
+    assert "Traceback" not in done.stderr

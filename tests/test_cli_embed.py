@@ -1,0 +1,137 @@
+"""`workbench embed -m MODEL`: it fills exactly the cache entries that model's prepare reads
+(fields, prompts, the entity-boosted query text of hybrid), so the run after it embeds
+nothing; the encoder is counted (the real default model, wrapped)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from workbench.cli import main
+from workbench.core.embeddings import DEFAULT_MODEL, get_encoder, register_encoder
+from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+
+class CountingEncoder:
+    """The real default model, counting the texts it is asked to encode."""
+
+    def __init__(self, name: str) -> None:
+        self.inner = get_encoder(DEFAULT_MODEL)
+        self.name = name
+        self.seen: list[str] = []
+
+    @property
+    def identity(self) -> str:
+        return f"{self.inner.identity}-{self.name}"  # a cache of its own
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        self.seen.extend(texts)
+        return self.inner.encode(texts, batch_size=batch_size, progress=progress)
+
+
+@pytest.fixture
+def counting(request: pytest.FixtureRequest) -> CountingEncoder:
+    enc = CountingEncoder(f"counting-{request.node.name}")
+    register_encoder(enc.name, enc)
+    return enc
+
+
+@pytest.fixture
+def beir(tmp_path: Path) -> Path:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    docs = [("d1", "Green tea", "Steep green tea at 80 degrees for two minutes."),
+            ("d2", "Black tea", "Boiling water suits black tea; steep four minutes."),
+            ("d3", "", "Oolong leaves unfurl over several short infusions.")]
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": i, "title": t, "text": x}) + "\n" for i, t, x in docs))
+    (folder / "queries.jsonl").write_text("".join(
+        json.dumps({"_id": i, "text": t}) + "\n"
+        for i, t in (("q1", "how hot for green tea"), ("q2", "oolong infusions"))))
+    return folder
+
+
+@pytest.mark.parametrize(("model_id", "extra"), [
+    ("hybrid", []),                                   # text only, OpenVault's prompt
+    ("hybrid", ["-p", "fields=title+text"]),
+    ("dense", []),                                    # title + text, no prompt
+    ("dense", ["--fields", "text", "--prompt", "query: "]),
+])
+def test_the_next_prepare_embeds_nothing(model_id: str, extra: list[str], beir: Path,
+                                         counting: CountingEncoder,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["embed", str(beir), "-m", model_id, "--embedding-model", counting.name, *extra]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"read by: -m {model_id}" in out
+    assert counting.seen  # it did embed
+    counting.seen.clear()
+    model = get_model(model_id)
+    overrides: dict[str, object] = {"embedding_model": counting.name}
+    for flag, name in (("-p", None), ("--fields", "fields"), ("--prompt", None)):
+        if flag in extra:
+            value = extra[extra.index(flag) + 1]
+            if name is not None:
+                overrides[name] = value
+            elif flag == "-p":
+                key, _, v = value.partition("=")
+                overrides[key] = v
+            else:
+                overrides["document_prompt"] = overrides["query_prompt"] = value
+    Pipeline(model, load_dataset(beir), model.schema.resolve(overrides), use_cache=False)
+    assert counting.seen == []
+
+
+def test_prompt_goes_on_both_sides_unless_the_query_prompt_is_given(
+        beir: Path, counting: CountingEncoder, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["embed", str(beir), "--embedding-model", counting.name,
+                 "--prompt", "passage: ", "--query-prompt", "query: "]) == 0
+    out = capsys.readouterr().out
+    assert "documents: 3 texts (3 embedded, 0 from the cache)" in out
+    assert "prompt 'passage: '" in out and "prompt 'query: '" in out
+    assert "passage: Green tea Steep green tea at 80 degrees for two minutes." in counting.seen
+    assert "query: how hot for green tea" in counting.seen
+
+
+def test_documents_only_and_a_second_run(beir: Path, counting: CountingEncoder,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["embed", str(beir), "-m", "hybrid", "--embedding-model", counting.name,
+                 "--documents-only"]) == 0
+    assert len(counting.seen) == 3
+    assert "queries:" not in capsys.readouterr().out
+    counting.seen.clear()
+    assert main(["embed", str(beir), "-m", "hybrid", "--embedding-model", counting.name]) == 0
+    out = capsys.readouterr().out
+    assert "documents: 3 texts (0 embedded, 3 from the cache)" in out
+    assert len(counting.seen) == 2  # only the queries
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["-m", "bm25"], ("--model bm25: embeds nothing", "dense")),
+    (["-m", "hybrid", "-p", "embeddings=stored"], ("embeddings=stored",)),
+    (["-m", "/some/encoder"], ("no such model", "--embedding-model")),
+    (["-m", "hybrid", "--fields", "title"], ("--fields",)),
+])
+def test_refused_in_one_line(argv: list[str], words: tuple[str, ...], beir: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = main(["embed", str(beir), *argv])
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
