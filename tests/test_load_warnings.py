@@ -49,3 +49,20 @@ def test_many_examples_are_cut_short() -> None:
     queries = QuerySet([Query(f"q{i}", "") for i in range(10)])
     (line,) = load_warnings(Dataset("x", corpus, queries, None))
     assert "10 queries have empty text (q0, q1, q2, … 7 more)" in line
+
+
+def test_files_left_out_of_a_repository_index(tmp_path: Path) -> None:
+    from tests.test_repo_index import make_repo
+    from workbench.core.formats.code_repo import read_code_repo
+
+    repo = make_repo(tmp_path / "r", {
+        "a.py": "x = 1\n",
+        "logo.png": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+        "big.txt": b"line\n" * (2 * 1024 * 1024 + 1),
+        "model.bin": b"version https://git-lfs.github.com/spec/v1\noid sha256:ab\nsize 9\n",
+    })
+    (line,) = load_warnings(read_code_repo(repo))
+    assert line.startswith("2 file(s) of the repository left out of the index (")
+    assert "1 too large" in line and "1 Git LFS pointer" in line
+    assert "big.txt" in line and "model.bin" in line and "logo.png" not in line  # binaries: no
+    assert load_warnings(read_code_repo(make_repo(tmp_path / "clean", {"a.py": "x\n"}))) == []

@@ -5,10 +5,14 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
   documents no ranking can retrieve, so recall and nDCG stay below 1);
 - queries with empty text (they retrieve nothing);
 - repository tasks of which some name a snapshot and some do not (those without are scored
-  against the snapshot the others name).
+  against the snapshot the others name);
+- repository files left out of the index (a partial clone's missing blobs, Git LFS pointers,
+  files over 10 MB): tasks needing them count them as missed.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from workbench.core.data import Dataset
 
@@ -35,6 +39,15 @@ def load_warnings(dataset: Dataset) -> list[str]:
         if without:
             out.append(f"{len(without):,} task(s) name no snapshot ({_examples(without)}): "
                        "scored against the snapshot the other tasks name")
+    # binaries are left out of every index and never a code task's answer: not said
+    skipped = [(p, why) for p, why in dataset.settings.get("repo_skipped") or []
+               if why != "binary"]
+    if skipped:
+        reasons = Counter(str(why) for _, why in skipped)
+        out.append(f"{len(skipped):,} file(s) of the repository left out of the index ("
+                   + "; ".join(f"{n:,} {why}" for why, n in reasons.most_common())
+                   + f"; {_examples([str(path) for path, _ in skipped])}): no ranking can "
+                   "return them")
     return out
 
 

@@ -51,6 +51,7 @@ LEDGER_FILE = ".codeledger/ledger.jsonl"
 HISTORY_STREAM = "history.fi"
 LEDGER_HALF_LIFE_DAYS = 30.0
 DAY = 86400.0
+SKIPPED_KEY = "repo_skipped"
 # FileInfo fields copied into each document's metadata (tuples become lists)
 FILE_KEYS = ("language", "size", "lines", "tokens", "symbols", "keywords", "imports",
              "dependents", "is_test", "tests", "commits", "days_since_last", "churn", "recency",
@@ -134,8 +135,11 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
                         for t in task_list), name=label)
     qrels = {t.id: dict.fromkeys(t.files, 1) for t in task_list} if task_list else None
     progress(1.0, f"{len(docs)} files, {len(queries)} tasks")
+    # files left out of the index (a partial clone's missing blobs, LFS pointers, too large),
+    # said by the load warnings
+    skipped = {SKIPPED_KEY: [[path, why] for path, why in index.skipped]} if index.skipped else {}
     return Dataset(name=label, corpus=Corpus(docs, name=label), queries=queries, qrels=qrels,
-                   source=f"{root.resolve()}@{index.commit}")
+                   source=f"{root.resolve()}@{index.commit}", settings=skipped)
 
 
 def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:
