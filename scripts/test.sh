@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export QT_QPA_PLATFORM=offscreen
-echo "== ruff" && .venv/bin/ruff check workbench tests benchmarks
+echo "== ruff" && .venv/bin/ruff check workbench tests
 echo "== mypy" && .venv/bin/mypy
 echo "== pytest" && .venv/bin/pytest -q "$@"

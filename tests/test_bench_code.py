@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.code_selection import _halves, run_code_bench
+from workbench.bench.code_selection import _halves, run_code_bench
 from workbench.core.formats.code_repo import read_code_repo
 from workbench.core.formats.code_tasks import write_tasks
 from workbench.core.models import get_model

@@ -28,8 +28,8 @@ def _bench(tmp_path: Path, *argv: str, timeout: int = 300) -> subprocess.Complet
 def small_synthetic(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """No shared datasets, and the 50,000 × 1,000 synthetic set made 500 × 10 (what is under
     test is which datasets are timed and what is said about them, not the timings)."""
-    from benchmarks import harness
-    from benchmarks.synthetic import synthetic_dataset
+    from workbench.bench import harness
+    from workbench.bench.synthetic import synthetic_dataset
 
     monkeypatch.setenv("WORKBENCH_DATASETS", str(tmp_path / "no-datasets"))
     monkeypatch.setattr(harness, "synthetic_dataset",
@@ -42,7 +42,7 @@ def _rows(out: str, model: str) -> list[str]:
 
 def test_without_scifact_nothing_stands_in(small_synthetic: None,
                                            capsys: pytest.CaptureFixture[str]) -> None:
-    from benchmarks.harness import run_benchmarks
+    from workbench.bench.harness import run_benchmarks
 
     assert run_benchmarks(models=["bm25"], repeats=1) == 0
     out = capsys.readouterr().out
@@ -55,7 +55,7 @@ def test_without_scifact_nothing_stands_in(small_synthetic: None,
 
 def test_data_is_timed_with_no_target(small_synthetic: None,
                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from benchmarks.harness import run_benchmarks
+    from workbench.bench.harness import run_benchmarks
 
     assert run_benchmarks(data=str(SAMPLES / "vault"), models=["bm25"], repeats=1) == 0
     out = capsys.readouterr().out

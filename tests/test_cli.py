@@ -161,7 +161,7 @@ def test_explain_shows_the_default_its_help_says(tmp_path: Path,
 
 def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    import benchmarks.code_selection
+    import workbench.bench.code_selection
 
     calls: list[tuple[str, float]] = []
 
@@ -169,7 +169,7 @@ def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
         calls.append((repo, split))
         return 0
 
-    monkeypatch.setattr(benchmarks.code_selection, "run_code_bench", fake)
+    monkeypatch.setattr(workbench.bench.code_selection, "run_code_bench", fake)
     assert main(["bench", "--code", "some-repo", "--history-fraction", "0.3"]) == 0
     assert main(["bench", "--code", "some-repo"]) == 0
     assert calls == [("some-repo", 0.3), ("some-repo", 0.5)]

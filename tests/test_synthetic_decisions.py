@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.synthetic_decisions import synthetic_decisions
+from workbench.bench.synthetic_decisions import synthetic_decisions
 from workbench.core.formats.pi_memory import decision_document
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline

@@ -402,7 +402,7 @@ def _readers(dataset: Dataset, model_id: str, params: Params) -> str:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     if args.code:
-        from benchmarks.code_selection import run_code_bench
+        from workbench.bench.code_selection import run_code_bench
         from workbench.core.repo import GitError
 
         try:
@@ -412,18 +412,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.data is not None and not Path(args.data).exists():
         raise UsageError(f"DATA {args.data}: no such file or folder")
     if args.tune:
-        from benchmarks.tune_bench import run_tune_bench
+        from workbench.bench.tune_bench import run_tune_bench
 
         return run_tune_bench(args.data, trials=args.trials)
     if args.gui:
-        from benchmarks.gui_bench import run_gui_bench
+        from workbench.bench.gui_bench import run_gui_bench
 
         return run_gui_bench(positions=args.positions, data=args.data, timeout=args.timeout)
     if args.embeddings:
-        from benchmarks.embedding_bench import run_embedding_bench
+        from workbench.bench.embedding_bench import run_embedding_bench
 
         return run_embedding_bench(n_texts=args.texts, data=args.data)
-    from benchmarks.harness import run_benchmarks
+    from workbench.bench.harness import run_benchmarks
 
     return run_benchmarks(data=args.data, repeats=args.repeats, quick=args.quick,
                           models=args.model.split(",") if args.model else None)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.datasets import embedding_forecast, load_bench_data
-from benchmarks.harness import median_ms
+from workbench.bench.datasets import embedding_forecast, load_bench_data
+from workbench.bench.harness import median_ms
 from workbench.core.engine import Progress
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline

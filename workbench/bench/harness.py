@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.datasets import embedding_forecast, load_bench_data
-from benchmarks.references import REFERENCES
-from benchmarks.synthetic import synthetic_dataset
-from benchmarks.synthetic_decisions import synthetic_decisions
+from workbench.bench.datasets import embedding_forecast, load_bench_data
+from workbench.bench.references import REFERENCES
+from workbench.bench.synthetic import synthetic_dataset
+from workbench.bench.synthetic_decisions import synthetic_decisions
 from workbench.core.data import Dataset, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.models import get_model, model_ids
@@ -67,7 +67,7 @@ def sample_models() -> list[tuple[Path, str]]:
     """(sample folder, the model its workbench.toml names)."""
     import tomllib
 
-    samples = Path(__file__).resolve().parents[1] / "sample_corpora"
+    samples = Path(__file__).resolve().parents[2] / "sample_corpora"
     out = []
     for toml in sorted(samples.glob("*/workbench.toml")):
         model = tomllib.loads(toml.read_text(encoding="utf-8")).get("model")

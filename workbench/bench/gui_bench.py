@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_corpora"
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
 SCIFACT_PARAMS: dict[str, object] = {"query_prompt": "", "document_prompt": "",
                                      "fields": "title+text"}
 TARGET_P95_MS = 50.0
@@ -151,9 +151,9 @@ def launch(data: Path, model: str, params: dict[str, object], cache: str | None)
     if cache is not None:
         env["WORKBENCH_CACHE_DIR"] = cache
     t0 = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "benchmarks.gui_bench", "--launch", str(data),
+    out = subprocess.run([sys.executable, "-m", "workbench.bench.gui_bench", "--launch", str(data),
                           model, json.dumps(params)], env=env, capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parents[1], check=True,
+                         cwd=Path(__file__).resolve().parents[2], check=True,
                          timeout=_left())
     wall = time.perf_counter() - t0
     json.loads(out.stdout.strip().splitlines()[-1])
@@ -169,7 +169,7 @@ def run_gui_bench(positions: int = 60, launches: bool = True, data: str | None =
                   timeout: float = 1800.0) -> int:
     """Print the tables; exit status 1 when the p95 of slider → ranked table misses 50 ms,
     when there is no dataset to measure on, or when the bench runs past `timeout` seconds."""
-    from benchmarks.datasets import embedding_forecast, scifact_folder
+    from workbench.bench.datasets import embedding_forecast, scifact_folder
     from workbench.core.formats import load_dataset
 
     folder = Path(data) if data is not None else scifact_folder()

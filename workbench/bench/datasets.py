@@ -19,7 +19,7 @@ def datasets_folder() -> Path:
     env = os.environ.get("WORKBENCH_DATASETS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    return Path(__file__).resolve().parents[3] / "shared" / "datasets"
 
 
 def scifact_folder() -> Path:

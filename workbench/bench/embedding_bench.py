@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from benchmarks.datasets import datasets_folder
+from workbench.bench.datasets import datasets_folder
 from workbench.core.embeddings import DEFAULT_MODEL, embed_texts, get_encoder
 from workbench.textout import format_table
 
@@ -39,7 +39,7 @@ def bench_texts(n: int, data: str | None = None) -> tuple[list[str], str]:
                 if len(texts) == n:
                     break
         return texts, f"first {len(texts):,} SciFact abstracts (title + text)"
-    samples = Path(__file__).resolve().parents[1] / "sample_corpora" / "tea-beir" / "corpus.jsonl"
+    samples = Path(__file__).resolve().parents[2] / "sample_corpora" / "tea-beir" / "corpus.jsonl"
     rows = [json.loads(line) for line in samples.read_text(encoding="utf-8").splitlines()]
     texts = [f"{r['title']} {r['text']}" for r in rows]
     texts = (texts * (n // len(texts) + 1))[:n]
