@@ -1,0 +1,111 @@
+"""Named configurations compared: the metric table equals separate evaluations of each
+configuration, the tests equal `paired_test` on those separate runs, the explain diff equals
+the difference of each side's own contributions, and the sentence says it plainly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.comparison import (
+    Configuration,
+    MoveExplained,
+    compare_configurations,
+    configuration_file,
+    differing,
+    explain_move,
+)
+from workbench.core.data import Dataset
+from workbench.core.formats import load_dataset
+from workbench.core.metrics.significance import paired_test
+from workbench.core.models import get_model
+from workbench.core.params import ParamError, params_toml
+from workbench.core.pipeline import DEFAULT_METRICS, Pipeline
+from workbench.core.ranking import contributions_at
+
+MODEL = get_model("bm25")
+SETTINGS = {"defaults": {}, "short docs": {"k1": 0.9, "b": 0.9}, "flat": {"k1": 2.5, "b": 0.1}}
+
+
+@pytest.fixture(scope="module")
+def tea() -> Dataset:
+    return load_dataset(SAMPLES / "tea-beir")
+
+
+def _configs() -> list[Configuration]:
+    return [Configuration(n, MODEL.schema.resolve(v)) for n, v in SETTINGS.items()]
+
+
+def test_metric_table_equals_separate_evaluations(tea: Dataset) -> None:
+    comp = compare_configurations(MODEL, tea, _configs())
+    alone = [Pipeline(MODEL, tea, v).run(DEFAULT_METRICS)
+             for v in SETTINGS.values()]
+    assert [r.metric for r in comp.rows] == list(DEFAULT_METRICS)
+    for row in comp.rows:
+        means = [res.means[row.metric] for res in alone]
+        assert row.means == pytest.approx(means, abs=1e-12)
+        assert row.deltas == pytest.approx([m - means[0] for m in means], abs=1e-12)
+        assert row.p_values[0] is None
+        for i in (1, 2):
+            test = paired_test(alone[0].per_query[row.metric], alone[i].per_query[row.metric])
+            assert row.p_values[i] == test.p_value
+            assert (row.improved[i], row.worsened[i]) == (test.improved, test.worsened)
+    np.testing.assert_array_equal(comp.per_query_delta("ndcg@10", 2),
+                                  alone[2].per_query["ndcg@10"] - alone[0].per_query["ndcg@10"])
+    assert differing(comp.configs) == {"k1": [1.2, 0.9, 2.5], "b": [0.75, 0.9, 0.1]}
+
+
+def test_explain_diff_is_the_difference_of_the_two_explains(tea: Dataset) -> None:
+    comp = compare_configurations(MODEL, tea, _configs())
+    a = Pipeline(MODEL, tea, SETTINGS["defaults"]).run(DEFAULT_METRICS)
+    b = Pipeline(MODEL, tea, SETTINGS["flat"]).run(DEFAULT_METRICS)
+    moved = comp.movers(2, k=10)
+    assert moved
+    ca, cb = contributions_at(a.scores, a.ranking), contributions_at(b.scores, b.ranking)
+    checked = 0
+    for m in moved[:10]:
+        if m.rank is None or m.baseline_rank is None:
+            continue
+        move = explain_move(comp, 2, m.query, m.doc)
+        assert (move.rank_a, move.rank_b) == (m.baseline_rank, m.rank)
+        assert int(a.ranking.docs[m.query, m.baseline_rank - 1]) == m.doc
+        assert int(b.ranking.docs[m.query, m.rank - 1]) == m.doc
+        expected = cb[:, m.query, m.rank - 1] - ca[:, m.query, m.baseline_rank - 1]
+        np.testing.assert_allclose(move.deltas, expected, atol=1e-12)
+        assert move.changed == {"k1": (1.2, 2.5), "b": (0.75, 0.1)}
+        checked += 1
+    assert checked
+
+
+def test_the_sentence() -> None:
+    move = MoveExplained(
+        query=0, doc=3, rank_a=7, rank_b=2, total_a=1.0, total_b=2.6,
+        signals=("bm25", "vector", "boost"),
+        contributions_a=np.array([0.8, 0.2, 0.0]), contributions_b=np.array([0.5, 2.1, 0.0]),
+        changed={"alpha": (0.3, 0.6)})
+    assert move.sentence() == "moved from 7 to 2: vector +1.9, bm25 −0.3 — alpha 0.3 → 0.6"
+    entered = MoveExplained(0, 3, None, 4, 0.0, 1.0, ("bm25",), np.zeros(1), np.ones(1), {})
+    assert entered.sentence() == "entered at 4: bm25 +1"
+
+
+def test_configurations_from_toml(tmp_path: Path) -> None:
+    path = tmp_path / "tuned on train.toml"
+    path.write_text(params_toml({"k1": 0.9, "b": 0.4}, ["from tune"]))
+    config = configuration_file(MODEL, path)
+    assert config.name == "tuned on train"
+    assert config.params == MODEL.schema.resolve({"k1": 0.9, "b": 0.4})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("k1 = 99\n")
+    with pytest.raises(ParamError, match=r"bad\.toml"):
+        configuration_file(MODEL, bad)
+
+
+def test_refusals(tea: Dataset) -> None:
+    one = _configs()[:1]
+    with pytest.raises(ValueError, match="at least two"):
+        compare_configurations(MODEL, tea, one)
+    with pytest.raises(ValueError, match="named 'defaults'"):
+        compare_configurations(MODEL, tea, one + one)

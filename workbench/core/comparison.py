@@ -1,0 +1,221 @@
+"""Several named configurations of one model on one dataset, side by side: what `workbench
+compare` prints and the report shows.
+
+A configuration is a name and the model's parameter values (a params TOML file, the session's
+sliders, a tuned result). Configurations sharing their prepare-stage values share one prepared
+state; each is then one live combine, exactly what `eval` runs for those values.
+
+- `compare_configurations`: every configuration's result; per metric, each one's mean, its
+  difference from the first, the paired randomisation test against the first (p-value, queries
+  improved and worsened), and the per-query differences.
+- `explain_move`: one document of one query under the first configuration and another, rank
+  and per-signal contributions on each side, their difference, and one sentence saying it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.compare import Mover, doc_contributions, movers
+from workbench.core.data import Dataset
+from workbench.core.engine import NO_PROGRESS, Model, Progress
+from workbench.core.metrics.significance import paired_test
+from workbench.core.params import ParamError, Params, ParamValue, load_params_file
+from workbench.core.pipeline import DEFAULT_METRICS, Pipeline, Result, metric_depth
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A named set of parameter values of one model (every parameter, resolved)."""
+
+    name: str
+    params: Params
+    source: str = ""  # the file it was read from, if any
+
+
+def configuration_file(model: Model, path: str | Path, name: str | None = None) -> Configuration:
+    """A params TOML file as a configuration named after the file (ParamError when a value is
+    unknown or out of range, naming the file)."""
+    p = Path(path)
+    overrides = load_params_file(p)
+    try:
+        params = model.schema.resolve(overrides)
+    except ParamError as exc:
+        raise ParamError(f"{p}: {exc}") from None
+    return Configuration(name or p.stem, params, str(p))
+
+
+def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue]]:
+    """The parameters whose values are not the same in every configuration, with each one's
+    value, in the schema's order."""
+    if not configs:
+        return {}
+    names = list(configs[0].params)
+    return {n: [c.params[n] for c in configs] for n in names
+            if any(c.params[n] != configs[0].params[n] for c in configs[1:])}
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One metric across the configurations; entry i is configuration i (deltas, tests and
+    counts against configuration 0, so their entry 0 is 0 / None)."""
+
+    metric: str
+    means: list[float]
+    deltas: list[float]
+    p_values: list[float | None]
+    improved: list[int]
+    worsened: list[int]
+
+
+@dataclass
+class Comparison:
+    model: Model
+    dataset: Dataset
+    configs: list[Configuration]
+    results: list[Result]
+    metrics: list[str]
+    rows: list[MetricRow] = field(default_factory=list)
+
+    @property
+    def differing(self) -> dict[str, list[ParamValue]]:
+        return differing(self.configs)
+
+    def per_query_delta(self, metric: str, i: int) -> NDArray[np.float64]:
+        """float64 (Q,): configuration i − configuration 0 per query (NaN where unjudged)."""
+        a = self.results[0].per_query[metric]
+        b = self.results[i].per_query[metric]
+        return (b - a).astype(np.float64)
+
+    def movers(self, i: int, k: int = 10, top: int = 50) -> list[Mover]:
+        """Documents that moved between configuration 0 and configuration i, largest first."""
+        return movers(self.results[i], self.results[0], k, top)
+
+
+def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Configuration],
+                           metrics: Sequence[str] = DEFAULT_METRICS, *,
+                           n_resamples: int = 10_000, seed: int = 0,
+                           progress: Progress = NO_PROGRESS) -> Comparison:
+    """Every configuration run on `dataset` (one prepare per distinct prepare-stage values)
+    and its metrics set against the first's."""
+    if len(configs) < 2:
+        raise ValueError("compare needs at least two configurations")
+    names = [c.name for c in configs]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise ValueError(f"two configurations are named {dup!r}")
+    depth = metric_depth(metrics)
+    pipes: dict[str, Pipeline] = {}
+    results: list[Result] = []
+    for i, config in enumerate(configs):
+        key = repr(sorted(model.schema.prepare_values(config.params).items()))
+        span = progress.span(i / len(configs), (i + 1) / len(configs))
+        pipe = pipes.get(key)
+        if pipe is None:
+            pipe = pipes[key] = Pipeline(model, dataset, config.params, progress=span)
+        pipe.params = dict(config.params)
+        span(1.0, f"running {config.name}")
+        results.append(pipe.run(metrics, depth=depth))
+    comparison = Comparison(model, dataset, list(configs), results, list(metrics))
+    for metric in metrics:
+        if metric not in results[0].per_query:
+            continue
+        first = results[0].per_query[metric]
+        row = MetricRow(metric, [], [], [], [], [])
+        for j, res in enumerate(results):
+            values = res.per_query[metric]
+            mean = res.means.get(metric, float("nan"))
+            row.means.append(mean)
+            row.deltas.append(mean - row.means[0])
+            if j == 0 or np.isnan(values).all():
+                row.p_values.append(None)
+                row.improved.append(0)
+                row.worsened.append(0)
+                continue
+            test = paired_test(first, values, n_resamples=n_resamples, seed=seed)
+            row.p_values.append(test.p_value)
+            row.improved.append(test.improved)
+            row.worsened.append(test.worsened)
+        comparison.rows.append(row)
+    return comparison
+
+
+@dataclass(frozen=True)
+class MoveExplained:
+    """One document of one query under configuration 0 (`a`) and configuration i (`b`)."""
+
+    query: int
+    doc: int
+    rank_a: int | None
+    rank_b: int | None
+    total_a: float
+    total_b: float
+    signals: tuple[str, ...]
+    contributions_a: NDArray[np.float64]
+    contributions_b: NDArray[np.float64]
+    changed: dict[str, tuple[ParamValue, ParamValue]]
+
+    @property
+    def deltas(self) -> NDArray[np.float64]:
+        out: NDArray[np.float64] = self.contributions_b - self.contributions_a
+        return out
+
+    def sentence(self, top: int = 3) -> str:
+        """'moved from 7 to 2: vector +1.9, bm25 −0.3 — alpha 0.3 → 0.6'."""
+        where = _move_words(self.rank_a, self.rank_b)
+        order = np.argsort(-np.abs(self.deltas), kind="stable")
+        parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
+                 if abs(self.deltas[s]) > 1e-12]
+        why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
+        settings = ", ".join(f"{n} {_value(a)} → {_value(b)}"
+                             for n, (a, b) in list(self.changed.items())[:3])
+        more = len(self.changed) - 3
+        if more > 0:
+            settings += f" and {more} more"
+        return f"{where}: {why}" + (f" — {settings}" if settings else "")
+
+
+def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveExplained:
+    """`doc` for `query` under configuration 0 and configuration i."""
+    a, b = comparison.results[0], comparison.results[i]
+    if a.scores.signals != b.scores.signals:
+        raise ValueError("the two results have different signals")
+    total_a, parts_a = doc_contributions(a.scores, query, doc)
+    total_b, parts_b = doc_contributions(b.scores, query, doc)
+    changed = {n: (v[0], v[i]) for n, v in comparison.differing.items() if v[0] != v[i]}
+    return MoveExplained(query, doc, _rank_of(a, query, doc), _rank_of(b, query, doc),
+                         total_a, total_b, a.scores.signals, parts_a, parts_b, changed)
+
+
+def _rank_of(result: Result, query: int, doc: int) -> int | None:
+    row = result.ranking.docs[query, :int(result.ranking.count[query])]
+    hit = np.flatnonzero(row == doc)
+    return int(hit[0]) + 1 if hit.size else None
+
+
+def _move_words(a: int | None, b: int | None) -> str:
+    if a is None and b is None:
+        return "ranked by neither"
+    if a is None:
+        return f"entered at {b}"
+    if b is None:
+        return f"dropped out from {a}"
+    if a == b:
+        return f"stayed at {a}"
+    return f"moved from {a} to {b}"
+
+
+def _signed(x: float) -> str:
+    return f"{'+' if x >= 0 else '−'}{abs(x):.3g}"
+
+
+def _value(v: ParamValue) -> str:
+    if isinstance(v, float) and not math.isnan(v):
+        return f"{v:g}"
+    return repr(v) if isinstance(v, str) else str(v)
