@@ -1,0 +1,36 @@
+"""The comparison as Markdown: every section, the parameters that differ, the metric table's
+numbers as the comparison computed them, and movers with their explain sentence."""
+
+from __future__ import annotations
+
+from tests.conftest import SAMPLES
+from workbench.core.comparison import Configuration, compare_configurations
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.report.text import markdown, metric_table, p_text
+
+
+def test_markdown_has_every_section() -> None:
+    model = get_model("bm25")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("tuned", model.schema.resolve({"k1": 0.9, "b": 0.4})),
+               Configuration("flat", model.schema.resolve({"b": 0.0}))]
+    comp = compare_configurations(model, load_dataset(SAMPLES / "tea-beir"), configs)
+    text = markdown(comp)
+    for heading in ("# Ranking comparison", "## Parameters that differ", "## Metrics",
+                    "## Moved most: defaults → tuned", "## Moved most: defaults → flat"):
+        assert f"\n{heading}" in f"\n{text}"
+    assert "| k1 | 1.2 | 0.9 | 1.2 |" in text and "| b | 0.75 | 0.4 | 0 |" in text
+    ndcg = next(r for r in comp.rows if r.metric == "ndcg@10")
+    line = next(x for x in text.splitlines() if x.startswith("| ndcg@10 |"))
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    assert cells[1:4] == [f"{ndcg.means[0]:.4f}", f"{ndcg.means[1]:.4f}",
+                          f"{ndcg.deltas[1]:+.4f}"]
+    assert cells[4] == p_text(ndcg.p_values[1])
+    assert cells[5] == f"{ndcg.improved[1]}/{ndcg.worsened[1]}"
+    header, rows = metric_table(comp)
+    assert len(header) == 2 + 4 * 2 and len(rows) == len(comp.rows)
+    movers = [x for x in text.splitlines() if x.startswith("- q")]
+    words = (" moved from ", " entered at ", " dropped out ", " stayed at ")
+    assert movers and all(any(w in m for w in words) for m in movers)
+    assert all(m.endswith(("— k1 1.2 → 0.9, b 0.75 → 0.4", "— b 0.75 → 0")) for m in movers)

@@ -1,0 +1,114 @@
+"""A comparison of configurations as text (`workbench compare`) and as Markdown (`workbench
+report --format md`, for a pull request): what was compared, the parameters that differ, the
+metric table with differences, p-values and queries improved/worsened against the first
+configuration, and the documents that moved most with their explain diff."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from workbench.core.comparison import Comparison, explain_move
+from workbench.core.params import ParamValue
+
+
+def p_text(p: float | None) -> str:
+    if p is None or math.isnan(p):
+        return ""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _value(v: ParamValue) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def subject(comp: Comparison) -> list[str]:
+    """What was compared, in two lines."""
+    ds = comp.dataset
+    judged = len(ds.qrels or {})
+    names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
+    return [f"{comp.model.id} (version {comp.model.version}) on {ds.name}: "
+            f"{len(ds.corpus):,} documents, {len(ds.queries):,} queries, {judged:,} judged",
+            f"configurations: {names}; differences, p-values and ▲/▼ against "
+            f"{comp.configs[0].name!r} (paired randomisation test)"]
+
+
+def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+    """The parameters whose values differ, one column per configuration."""
+    header = ["parameter", *(c.name for c in comp.configs)]
+    return header, [[name, *(_value(v) for v in values)]
+                    for name, values in comp.differing.items()]
+
+
+def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+    """One row per metric: the first configuration's mean, then for each other its mean, the
+    difference, the p-value and queries improved/worsened."""
+    header = ["metric", comp.configs[0].name]
+    for c in comp.configs[1:]:
+        header += [c.name, "Δ", "p", "▲/▼"]
+    rows = []
+    for r in comp.rows:
+        row = [r.metric, _mean(r.means[0])]
+        for i in range(1, len(comp.configs)):
+            row += [_mean(r.means[i]), _delta(r.deltas[i]), p_text(r.p_values[i]),
+                    f"{r.improved[i]}/{r.worsened[i]}"]
+        rows.append(row)
+    return header, rows
+
+
+def _mean(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.4f}"
+
+
+def _delta(x: float) -> str:
+    return "" if math.isnan(x) else f"{x:+.4f}"
+
+
+def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str]:
+    """The documents that moved most between configuration 0 and i, each with its query and
+    the one-sentence explain diff."""
+    ds = comp.dataset
+    out = []
+    for m in comp.movers(i, k=k, top=top):
+        move = explain_move(comp, i, m.query, m.doc)
+        query, doc = ds.queries[m.query], ds.corpus[m.doc]
+        rel = (ds.qrels or {}).get(query.id, {}).get(doc.id)
+        judged = f", judged {rel}" if rel is not None else ""
+        out.append(f"{query.id} {_quote(query.text)} · {doc.id} {_quote(doc.title)}{judged}: "
+                   f"{move.sentence()}")
+    return out
+
+
+def _quote(text: str, width: int = 50) -> str:
+    text = " ".join(text.split())
+    if not text:
+        return ""
+    return f"“{text if len(text) <= width else text[:width - 1] + '…'}”"
+
+
+def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
+    """The comparison as a Markdown document."""
+    lines = ["# Ranking comparison", "", *(f"{s}  " for s in subject(comp)), ""]
+    header, rows = params_table(comp)
+    lines += ["## Parameters that differ", ""]
+    lines += _md_table(header, rows) if rows else ["None: the configurations are identical."]
+    header, rows = metric_table(comp)
+    lines += ["", "## Metrics", "", *_md_table(header, rows)]
+    for i in range(1, len(comp.configs)):
+        lines += ["", f"## Moved most: {comp.configs[0].name} → {comp.configs[i].name} "
+                  f"(top {k})", ""]
+        moved = mover_lines(comp, i, k=k, top=top)
+        lines += [f"- {m}" for m in moved] if moved else ["No document moved."]
+    return "\n".join(lines) + "\n"
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    out = ["| " + " | ".join(cell(h) for h in header) + " |",
+           "|" + "|".join("---" if j == 0 else "---:" for j in range(len(header))) + "|"]
+    out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
+    return out
