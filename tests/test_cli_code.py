@@ -1,4 +1,4 @@
-"""tasks-from-git in-process, through a parser built with add_code_commands."""
+"""tasks-from-git in-process, through a parser built with workbench.cli.code.add_commands."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLES
-from workbench.cli_code import add_code_commands
+from workbench.cli.code import add_commands
 from workbench.core.repo import build_sample_repo
 
 SHIPPED = SAMPLES / "code-repo" / "tasks.jsonl"
@@ -17,7 +17,7 @@ SHIPPED = SAMPLES / "code-repo" / "tasks.jsonl"
 
 def run(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="workbench")
-    add_code_commands(parser.add_subparsers(dest="command"))
+    add_commands(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)
     code: int = args.func(args)
     return code

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, SAMPLES
-from workbench import cli_output
 from workbench.cli import main
+from workbench.cli import output as cli_output
 
 TEA = str(SAMPLES / "tea-beir")
 

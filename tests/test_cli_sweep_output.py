@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLES
-from workbench import cli_output
 from workbench.cli import main
-from workbench.cli_eval import _best, _best_line
+from workbench.cli import output as cli_output
+from workbench.cli.evaluate import _best, _best_line
 
 TEA = str(SAMPLES / "tea-beir")
 CODE = str(SAMPLES / "code-repo")
@@ -117,7 +117,7 @@ def test_out_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_out_goes_through_the_csv_writer(tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from workbench import cli_eval
+    from workbench.cli import evaluate
 
     seen: list[object] = []
 
@@ -125,7 +125,7 @@ def test_out_goes_through_the_csv_writer(tmp_path: Path,
         seen.append(header)
         return "x\n"
 
-    monkeypatch.setattr(cli_eval, "csv_text", spy)
+    monkeypatch.setattr(evaluate, "csv_text", spy)
     out = tmp_path / "s.csv"
     _sweep(capsys, TEA, "-m", "bm25", "-s", "k1", "--values", "1", "--out", str(out))
     assert seen == [["k1", "ndcg@10", "mrr@10", "r@100", "best"]]
@@ -140,12 +140,12 @@ def test_out_goes_through_the_csv_writer(tmp_path: Path,
 def test_out_refused_before_the_work(name: str, words: tuple[str, ...], tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from workbench import cli
+    from workbench.cli import evaluate
 
     def no_load(args: object) -> None:
         raise AssertionError("the dataset was loaded before --out was checked")
 
-    monkeypatch.setattr(cli, "_load", no_load)
+    monkeypatch.setattr(evaluate, "load_data", no_load)  # where sweep looks it up
     monkeypatch.chdir(tmp_path)
     assert main(["sweep", TEA, "-m", "bm25", "-s", "k1", "--out", name]) == 2
     err = capsys.readouterr().err

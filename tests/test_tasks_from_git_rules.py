@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_repo_tasks import Repo
-from workbench.cli_code import add_code_commands
+from workbench.cli.code import add_commands
 from workbench.core.repo.commit_rules import COMMIT_RULES, SKIP_REASONS, skip_reason, task_text
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, file_kind, parse_kinds
 from workbench.core.repo.tasks import DROPPED, SKIPPED, mine_tasks
@@ -203,7 +203,7 @@ def test_rules_together(history: tuple[Path, str]) -> None:
 
 def run(*argv: str) -> int:
     parser = argparse.ArgumentParser(prog="workbench")
-    add_code_commands(parser.add_subparsers(dest="command"))
+    add_commands(parser.add_subparsers(dest="command"))
     args = parser.parse_args(argv)
     code: int = args.func(args)
     return code

@@ -16,7 +16,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.conftest import SAMPLES
-from workbench.cli_memory import format_stats
+from workbench.cli.memory import format_stats
 from workbench.core.diagnostics import (
     InjectionStats,
     injection_stats,

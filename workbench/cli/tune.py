@@ -16,20 +16,29 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_data,
+    add_model,
+    load_data,
+    model_and_params,
+    pipeline,
+)
+from workbench.cli.tune_report import print_plan, print_result
 from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
 from workbench.core.store import cache_dir
 from workbench.textout import progress_bar
 
 
-def add_tune_command(sub: Any) -> None:
-    from workbench.cli import _add_data, _add_model
+def add_commands(sub: Any) -> None:
     from workbench.core.tuning import SAMPLERS
 
     p = sub.add_parser("tune", help="search many parameters at once; held-out scores; "
                        "write the best settings")
-    _add_data(p)
-    _add_model(p)
+    add_data(p)
+    add_model(p)
     p.add_argument("--tune", metavar="A,B,…", help="parameters to tune (default: every live "
                    "numeric, choice and on/off parameter that scores)")
     p.add_argument("--range", action="append", default=[], metavar="NAME=LOW:HIGH",
@@ -70,11 +79,10 @@ def add_tune_command(sub: Any) -> None:
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
-    from workbench.cli import EXIT_OK, UsageError, _model_and_params, _pipeline
     from workbench.core import tuning
 
-    _check_args(args, UsageError)
-    model, params = _model_and_params(args)
+    _check_args(args)
+    model, params = model_and_params(args)
     dataset, split_masks = _load_for_tuning(args)
     objectives = _objectives(args, model, dataset)
     constraints = tuple(_constraint(c) for c in args.constraint)
@@ -82,7 +90,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                                tuning.parse_ranges(args.range))
     worker = args.worker_index > 0
     label = f"preparing {model.id} on {dataset.name}"
-    pipe = _pipeline(model, dataset, params, label) if not worker else None
+    pipe = pipeline(model, dataset, params, label) if not worker else None
     evaluator = tuning.Evaluator(model, dataset, params, [*objectives,
                                                           *(c.name for c in constraints)],
                                  prepared=pipe.prepared if pipe else None)
@@ -99,8 +107,6 @@ def cmd_tune(args: argparse.Namespace) -> int:
         # a helper process adds trials to the shared studies and reports nothing
         tuning.tune(evaluator, validation, spec, score=False)
         return EXIT_OK
-    from workbench.cli_tune_report import print_plan, print_result
-
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator)
     if spec.fresh and args.workers > 1:
         # cleared before any helper can open them
@@ -138,33 +144,32 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> lis
     return [n for n in names if n not in objectives]
 
 
-def _check_args(args: argparse.Namespace, usage: type[Exception]) -> None:
+def _check_args(args: argparse.Namespace) -> None:
     if args.trials is not None and args.trials < 1:
-        raise usage(f"--trials must be at least 1, got {args.trials}")
+        raise UsageError(f"--trials must be at least 1, got {args.trials}")
     if args.timeout is not None and not args.timeout > 0:
-        raise usage(f"--timeout must be a positive number of seconds, got {args.timeout}")
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.workers < 1:
-        raise usage(f"--workers must be at least 1, got {args.workers}")
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if bool(args.train_split) != bool(args.test_split):
-        raise usage("--train-split and --test-split go together")
+        raise UsageError("--train-split and --test-split go together")
     if args.out:
         out = Path(args.out)
         if out.is_dir():
-            raise usage(f"--out {args.out}: is a folder")
+            raise UsageError(f"--out {args.out}: is a folder")
         if not out.parent.is_dir():
-            raise usage(f"--out {args.out}: folder {out.parent} does not exist")
+            raise UsageError(f"--out {args.out}: folder {out.parent} does not exist")
 
 
 def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
-    from workbench.cli import _load
     from workbench.core.tuning.data import merge_splits
 
     if not args.train_split:
-        return _load(args), None
+        return load_data(args), None
     args.split = args.train_split
-    train = _load(args)
+    train = load_data(args)
     args.split = args.test_split
-    test = _load(args)
+    test = load_data(args)
     merged, train_mask, test_mask, dropped = merge_splits(train, test, args.train_split,
                                                           args.test_split)
     if dropped:
@@ -277,4 +282,4 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: str) -
     print(f"tuned parameters written to {path} (use: --params {path})")
 
 
-__all__ = ["add_tune_command", "cmd_tune"]
+__all__ = ["add_commands", "cmd_tune"]

@@ -1,6 +1,6 @@
 """Command-line argument checks that argparse does not make: counts that must be positive,
-usage errors as one line (argparse's default prints the whole usage block above the error), and
-a warning for a parameter given twice."""
+fractions strictly between 0 and 1, usage errors as one line (argparse's default prints the
+whole usage block above the error), and a warning for a parameter given twice."""
 
 from __future__ import annotations
 
@@ -33,6 +33,17 @@ def whole(low: int) -> Callable[[str], int]:
 
     parse.__name__ = f"whole number >= {low}"
     return parse
+
+
+def fraction(text: str) -> float:
+    """An argparse type: a number strictly between 0 and 1 (a share of a history)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1, found {text}")
+    return value
 
 
 def warn_repeated(assignments: Sequence[str]) -> None:

@@ -11,13 +11,54 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.cli_output import OutputError, check_output, write_outputs
+from workbench.cli.bundles import print_bundle_summary
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_data,
+    add_model,
+    load_data,
+    metric_list,
+    model_and_params,
+    pipeline,
+)
+from workbench.cli.output import OutputError, check_output, write_outputs
 from workbench.core import engine
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
 from workbench.textout import format_table, progress_bar
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("eval", help="metrics over a judged query set")
+    add_data(p)
+    add_model(p)
+    default = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
+    p.add_argument("--metrics", default=default,
+                   help=metrics_help(f"{default}, and every bundle figure for a model that "
+                                     "selects bundles, unless one is named"))
+    p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
+    p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
+    p.add_argument("--cases", action="store_true",
+                   help="list every fixture case (eval.jsonl), not only the failing ones")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("sweep", help="a metric over a range of one parameter, others held")
+    add_data(p)
+    add_model(p)
+    p.add_argument("--sweep", "-s", required=True, metavar="PARAM", help="parameter to vary")
+    p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider range)")
+    p.add_argument("--metrics", default="ndcg@10,mrr@10,r@100",
+                   help=metrics_help("ndcg@10,mrr@10,r@100") + "; the first picks the best "
+                   "value (the most; the fewest files or tokens)")
+    p.add_argument("--out", metavar="FILE.json|FILE.csv",
+                   help="also write every value's metrics, the best marked (format by the "
+                   "extension)")
+    p.add_argument("--force", action="store_true",
+                   help="sweep even more than 1,000 values (each one a full evaluation)")
+    p.set_defaults(func=cmd_sweep)
 
 
 def metrics_help(default: str) -> str:
@@ -37,15 +78,13 @@ def _accepted(spec: str) -> bool:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from workbench.cli import EXIT_OK, UsageError, _load, _model_and_params, _pipeline
-
     # every output checked before the work, and written only after it succeeded
     outputs = {arg: check_output(value, arg) for arg, value in
                (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
-    metrics = _metric_list(args.metrics)
-    model, params = _model_and_params(args)
+    metrics = metric_list(args.metrics)
+    model, params = model_and_params(args)
     _check_bundle_metrics(metrics, model)
-    dataset = _load(args)
+    dataset = load_data(args)
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
 
@@ -55,7 +94,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                              ".codeledger/tasks.jsonl)")
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
                          "(give --qrels FILE)")
-    pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
@@ -70,8 +109,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
                                             for m in metrics]))
     _print_cases(dataset, result, verbose=args.cases)
     if hasattr(model, "bundles"):
-        from workbench.cli_code import print_bundle_summary
-
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
         print_bundle_summary(pipe)
     texts: list[tuple[str, Path | None, str]] = []
@@ -159,19 +196,18 @@ def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Metrics over a range of one parameter, the others held: the best value by the first
     metric marked (every one of them when several tie), the points written with --out."""
-    from workbench.cli import EXIT_OK, UsageError, _load, _model_and_params, _pipeline
     from workbench.core.tune import MAX_POINTS, parse_values
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
-    metrics = _metric_list(args.metrics)
-    model, params = _model_and_params(args)
+    metrics = metric_list(args.metrics)
+    model, params = model_and_params(args)
     _check_bundle_metrics(metrics, model)
     values = parse_values(model.schema[args.sweep], args.values,
                           None if args.force else MAX_POINTS)  # checked before loading
-    dataset = _load(args)
+    dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
-    pipe = _pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
         points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
     first = metrics[0]
@@ -289,26 +325,7 @@ def _sweep_text(path: Path, name: str, points: Sequence[Point], metrics: Sequenc
                      for i, (value, means) in enumerate(points)])
 
 
-# -- metric names ----------------------------------------------------------------------------
-
-
-def _metric_list(spec: str) -> list[str]:
-    """The metrics named in `spec`, each checked, duplicates dropped."""
-    from workbench.cli import UsageError
-
-    metrics = list(dict.fromkeys(m.strip().lower() for m in spec.split(",") if m.strip()))
-    if not metrics:
-        raise UsageError("--metrics names no metric")
-    for m in metrics:
-        if m in BUNDLE_METRICS:
-            continue
-        try:
-            parse_metric(m)
-        except ValueError as exc:
-            known = m.partition("@")[0] in METRICS  # a known name with a bad cutoff
-            raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
-                             f"{', '.join(BUNDLE_METRICS)}") from None
-    return metrics
+# -- bundle figures --------------------------------------------------------------------------
 
 
 def _check_bundle_metrics(metrics: Sequence[str], model: Any) -> None:
@@ -316,7 +333,6 @@ def _check_bundle_metrics(metrics: Sequence[str], model: Any) -> None:
     asked = [m for m in metrics if m in BUNDLE_METRICS]
     if not asked or hasattr(model, "bundles"):
         return
-    from workbench.cli import UsageError
     from workbench.core.models import get_model, model_ids
 
     having = [i for i in model_ids() if hasattr(get_model(i), "bundles")]

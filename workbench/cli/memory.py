@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from workbench.cli_args import whole
+from workbench.cli.args import whole
+from workbench.cli.common import UsageError, add_model, load_data, model_and_params, pipeline
 from workbench.core.diagnostics import (
     InjectionStats,
     injection_stats,
@@ -19,8 +19,6 @@ from workbench.core.diagnostics import (
     turns_from_ranking,
 )
 from workbench.textout import format_table
-
-Command = Callable[[argparse.Namespace], int]
 
 
 def cmd_why(args: argparse.Namespace) -> int:
@@ -69,11 +67,9 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
 
 
 def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, str]:
-    from workbench.cli import _load, _model_and_params, _pipeline
-
-    dataset = _load(args)
-    model, params = _model_and_params(args)
-    pipe = _pipeline(model, dataset, params, f"preparing {model.id}")
+    dataset = load_data(args)
+    model, params = model_and_params(args)
+    pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     result = pipe.run((), depth=int(params.get("inject_limit", 10)))
     sel = model.selection_params(pipe.params)
     # a model that gates per query (decision-memory in its default mode) reports no
@@ -125,15 +121,12 @@ def format_stats(st: InjectionStats) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     """The parameters in the target system's own settings, and what changed from its
     defaults."""
-    from workbench.cli import _model_and_params
     from workbench.core.export import export_params, write_export
 
-    model, params = _model_and_params(args)
+    model, params = model_and_params(args)
     try:
         export = export_params(model.id, params)
     except KeyError as exc:
-        from workbench.cli import UsageError
-
         raise UsageError(str(exc.args[0])) from None
     unexpressed = [c.name for c in export.changed if c.setting is None]
     if unexpressed:
@@ -144,12 +137,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             written = write_export(export, Path(args.out))
         except ValueError as exc:
-            from workbench.cli import UsageError
-
             raise UsageError(str(exc)) from None
         except OSError as exc:  # a read-only or full disk: nothing was written
-            from workbench.cli import UsageError
-
             raise UsageError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
         for path in written:
             print(f"wrote {path}")
@@ -165,8 +154,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_memory_commands(sub: Any, add_data: Callable[..., None],
-                        add_model: Callable[..., None]) -> None:
+def add_commands(sub: Any) -> None:
     p = sub.add_parser("why", help="the last injections of a pi-memory injections.jsonl log")
     p.add_argument("log", help="injections.jsonl")
     p.add_argument("--last", type=whole(1), default=1, help="how many turns (default 1)")
@@ -187,8 +175,6 @@ def add_memory_commands(sub: Any, add_data: Callable[..., None],
 
 
 def _why_stats_entry(args: argparse.Namespace) -> int:
-    from workbench.cli import UsageError
-
     if bool(args.live) == bool(args.log):
         raise UsageError("give an injections log, or --live DATA (not both)")
     if args.live:

@@ -1,0 +1,80 @@
+"""The headless face: `workbench models | rank | explain | eval | sweep | embed | bench | why |
+why-stats | export | tasks-from-git | tune | demo`, and the window's two entries: `workbench gui
+[DATA]` and `workbench screenshot OUTDIR`.
+
+Every subcommand is a function taking the parsed arguments and returning an exit code, so tests
+call them in-process. Bad input ends in one line on stderr naming file, line and field; never a
+traceback.
+
+One module per command family, each registering its subcommands with `add_commands(sub)`:
+`ranking` (models, rank, explain), `evaluate` (eval, sweep), `embed`, `bench`, `window` (gui,
+screenshot, demo), `memory` (why, why-stats, export), `code` (tasks-from-git), `tune` (its
+printing in `tune_report`). What they share is in `common` (exit codes, `UsageError`, loading
+data, model and parameters, the --metrics list, the argument groups), `args` (argument types,
+the one-line parser), `output` (output files checked before the work) and `bundles` (what
+explain and eval print for a bundle-selecting model). No module imports a command module's
+private names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from workbench.cli import bench, code, embed, evaluate, memory, ranking, tune, window
+from workbench.cli.args import OneLineParser
+from workbench.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError
+from workbench.cli.output import OutputError
+from workbench.core.data import FormatError
+from workbench.core.embeddings import EmbeddingError
+from workbench.core.engine import Cancelled
+from workbench.core.params import ParamError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="workbench",
+        description="Scoring Workbench: tune how retrieval systems score.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # in the order `workbench --help` lists them
+    ranking.add_commands(sub)  # models, rank, explain
+    evaluate.add_commands(sub)  # eval, sweep
+    embed.add_commands(sub)
+    bench.add_commands(sub)
+    window.add_commands(sub)  # gui, screenshot
+    memory.add_commands(sub)  # why, why-stats, export
+    code.add_commands(sub)  # tasks-from-git
+    tune.add_commands(sub)
+    window.add_demo_command(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # `tune --workers` repeats it
+    func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return func(args)
+    except (FormatError, ParamError, UsageError, EmbeddingError, OutputError) as exc:
+        print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except Cancelled:
+        print(f"workbench {args.command}: cancelled", file=sys.stderr)
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        print(f"workbench {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (`workbench models | head`): stop quietly, as Unix tools do;
+        # stdout is pointed at /dev/null so Python's own flush at exit cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+__all__ = ["build_parser", "main"]

@@ -1,0 +1,73 @@
+"""`workbench bench`: time the live path (combine + top-k + metrics) on a dataset, or instead
+the encoder, the optimiser, the window, or codeledger on a repository's own history."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from workbench.cli.args import fraction, whole
+from workbench.cli.common import UsageError
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("bench", help="time the live combine + top-k + metrics path")
+    p.add_argument("data", nargs="?", metavar="DATA",
+                   help="dataset to time on (default: SciFact from $WORKBENCH_DATASETS or "
+                   "the shared datasets beside the checkout; with neither its rows are left "
+                   "out, never replaced)")
+    p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
+    p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
+    p.add_argument("--model", "-m", help="comma-separated model ids (default: all)")
+    p.add_argument("--embeddings", action="store_true",
+                   help="instead: encoder throughput against sentence-transformers called "
+                   "directly, and cache reopen time")
+    p.add_argument("--texts", type=whole(1), default=1000, help="texts for --embeddings")
+    p.add_argument("--tune", action="store_true",
+                   help="optimiser trials per second on SciFact hybrid, against the live tick")
+    p.add_argument("--trials", type=int, default=60, help="trials per study for --tune")
+    p.add_argument("--gui", action="store_true",
+                   help="instead: slider moved → window repainted, on SciFact with the "
+                   "hybrid model (offscreen), and first launch → first ranked table")
+    p.add_argument("--positions", type=whole(1), default=60, help="slider positions for --gui")
+    p.add_argument("--timeout", type=whole(1), default=1800, metavar="SECONDS",
+                   help="for --gui: stop (exit status 1) when the bench runs longer than this "
+                   "(default 1800)")
+    p.add_argument("--code", metavar="REPO",
+                   help="instead: codeledger on REPO's own history (tasks from the commits "
+                   "after a time split) against BM25 over file contents, defaults and a quick "
+                   "tune, index and combine times")
+    p.add_argument("--history-fraction", type=fraction, default=0.5, metavar="FRACTION",
+                   help="for --code: the share of the repository's history, its latest "
+                   "commits, that becomes tasks (default 0.5)")
+    p.set_defaults(func=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if args.code:
+        from workbench.bench.code_selection import run_code_bench
+        from workbench.core.repo import GitError
+
+        try:
+            return run_code_bench(args.code, split=args.history_fraction)
+        except (GitError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+    if args.data is not None and not Path(args.data).exists():
+        raise UsageError(f"DATA {args.data}: no such file or folder")
+    if args.tune:
+        from workbench.bench.tune_bench import run_tune_bench
+
+        return run_tune_bench(args.data, trials=args.trials)
+    if args.gui:
+        from workbench.bench.gui_bench import run_gui_bench
+
+        return run_gui_bench(positions=args.positions, data=args.data, timeout=args.timeout)
+    if args.embeddings:
+        from workbench.bench.embedding_bench import run_embedding_bench
+
+        return run_embedding_bench(n_texts=args.texts, data=args.data)
+    from workbench.bench.harness import run_benchmarks
+
+    return run_benchmarks(data=args.data, repeats=args.repeats, quick=args.quick,
+                          models=args.model.split(",") if args.model else None)

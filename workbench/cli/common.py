@@ -1,0 +1,184 @@
+"""What every command uses: the exit codes, `UsageError`, loading the data (with its warnings on
+stderr), the model and its parameters from the command line, one query of a dataset, the
+pipeline behind a progress bar, the metrics a --metrics list names, and the argument groups that
+say DATA, the model, a repository and a query the same way in every command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from workbench.cli.args import warn_repeated, whole
+from workbench.core.data import Dataset, FormatError, Query, QuerySet
+from workbench.core.engine import Progress
+from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
+from workbench.core.params import Params, load_params_file, parse_assignments
+from workbench.textout import progress_bar
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A mistake on the command line; printed as one line."""
+
+
+# -- data, model, query ----------------------------------------------------------------------
+
+
+def load_data(args: argparse.Namespace) -> Dataset:
+    """The dataset DATA (with --queries, --qrels, --split) names; skipped lines, load warnings
+    and notes said on stderr."""
+    from workbench.core.formats import load_dataset
+
+    skipped: list[FormatError] = []
+    dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
+                           qrels=getattr(args, "qrels", None),
+                           split=getattr(args, "split", "test"), skipped=skipped)
+    report_skipped(skipped)
+    from workbench.core.checks import load_warnings
+
+    for line in load_warnings(dataset):
+        print(f"warning: {line}", file=sys.stderr)
+    from workbench.core.formats.openvault_memories import load_note
+
+    note = load_note(dataset.corpus)  # memories without a summary, read as empty text
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+    return dataset
+
+
+def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
+    """Malformed decision lines the original would skip silently, or a vault's unreadable
+    notes: said on stderr, the rest loaded."""
+    if not skipped:
+        return
+    from workbench.core.formats.vault import UnreadableNote
+
+    what = ("unreadable note(s) skipped, the other notes loaded"
+            if all(isinstance(e, UnreadableNote) for e in skipped)
+            else "malformed line(s) skipped, as pi-lodestone skips them")
+    print(f"warning: {len(skipped)} {what}:", file=sys.stderr)
+    for err in skipped[:shown]:
+        print(f"  {err}", file=sys.stderr)
+    if len(skipped) > shown:
+        print(f"  … and {len(skipped) - shown} more", file=sys.stderr)
+
+
+def model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
+    """The model --model names and its parameters: defaults, then --params FILE, then each
+    --param NAME=VALUE; an encoder that is not there is said before any work."""
+    from workbench.core.models import get_model
+
+    try:
+        model = get_model(args.model)
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+    overrides: dict[str, object] = {}
+    if getattr(args, "params", None):
+        overrides.update(load_params_file(args.params))
+    assignments = getattr(args, "param", None) or []
+    overrides.update(parse_assignments(assignments))
+    warn_repeated(assignments)
+    params = model.schema.resolve(overrides)
+    if "embedding_model" in params:  # a model that is not there is said before any work
+        from workbench.core.embeddings import get_encoder
+
+        get_encoder(str(params["embedding_model"]))
+    return model, params
+
+
+def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
+    """The dataset narrowed to the query the user named (an id, or ad-hoc text). Text that
+    is a judged query's text is that query, judgments and context included (as its id)."""
+    if args.query is not None:
+        judged = next((q.id for q in dataset.queries if q.text.strip() == args.query.strip()
+                       and (dataset.qrels or {}).get(q.id)), None)
+        if judged is not None:
+            print(f"note: the text of judged query {judged!r}: ranked as --query-id {judged}, "
+                  "with its judgments", file=sys.stderr)
+            return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([judged]),
+                           dataset.qrels, dataset.source, dataset.settings)
+        queries = QuerySet([Query(id="query", text=args.query)], name="command line")
+        return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source,
+                       dataset.settings)
+    if args.query_id is not None:
+        if args.query_id not in dataset.queries.index:
+            if not len(dataset.queries):
+                raise UsageError(f"{dataset.name} has no queries (or tasks) to pick "
+                                 f"{args.query_id!r} from; give the text with --query/--task")
+            shown = ", ".join(dataset.queries.ids[:8])
+            raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
+                             f"(ids look like: {shown})")
+        return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
+                       dataset.qrels, dataset.source, dataset.settings)
+    raise UsageError("give --query TEXT or --query-id ID")
+
+
+def pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
+    """The model prepared on the dataset (a `core.pipeline.Pipeline`), behind a progress bar
+    labelled `label`."""
+    from workbench.core.pipeline import Pipeline
+
+    with progress_bar(label) as bar:
+        return Pipeline(model, dataset, params, progress=Progress(on_progress=bar))
+
+
+def metric_list(spec: str) -> list[str]:
+    """The metrics named in `spec`, each checked, duplicates dropped."""
+    metrics = list(dict.fromkeys(m.strip().lower() for m in spec.split(",") if m.strip()))
+    if not metrics:
+        raise UsageError("--metrics names no metric")
+    for m in metrics:
+        if m in BUNDLE_METRICS:
+            continue
+        try:
+            parse_metric(m)
+        except ValueError as exc:
+            known = m.partition("@")[0] in METRICS  # a known name with a bad cutoff
+            raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
+                             f"{', '.join(BUNDLE_METRICS)}") from None
+    return metrics
+
+
+# -- argument groups -------------------------------------------------------------------------
+
+
+def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
+             optional: bool = False) -> None:
+    """DATA, and --queries, --qrels (unless `judgments` is false) and --split beside it."""
+    p.add_argument("data", nargs="?" if optional else None,
+                   help="dataset: a BEIR folder, a markdown vault folder, an OpenVault folder "
+                   "(memories.json + contexts.jsonl), a pi-memory folder or file, a git "
+                   "repository (its tasks from --queries), a SillyTavern chat .jsonl, an "
+                   "OpenVault memories .json, or a .jsonl/.csv file of documents")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or OpenVault contexts.jsonl) "
+                   "when DATA holds none")
+    if judgments:
+        p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) when DATA holds none")
+    p.add_argument("--split", default="test", help="BEIR split to read (default: test)")
+
+
+def add_model(p: argparse.ArgumentParser, default: str | None = None) -> None:
+    """--model (required unless it has a `default`), --param NAME=VALUE and --params FILE."""
+    p.add_argument("--model", "-m", default=default, required=default is None,
+                   help="model id (see `workbench models`)")
+    p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="set a parameter (repeatable)")
+    p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")
+
+
+def add_repo(p: argparse.ArgumentParser) -> None:
+    """--repo PATH: a git repository in place of DATA."""
+    p.add_argument("--repo", metavar="PATH", help="a git repository (instead of DATA), for "
+                   "codeledger: `explain --model codeledger --repo . --task TEXT`")
+
+
+def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> None:
+    """--query/--task TEXT or --query-id ID (one of them), and --top N."""
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
+    g.add_argument("--query-id", help="id of a query in the dataset")
+    p.add_argument("--top", type=whole(1), default=top,
+                   help=f"results to show (default {top}{top_help})")

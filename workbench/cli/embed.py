@@ -1,0 +1,144 @@
+"""`workbench embed`: fill the embedding cache with what a model's prepare reads (its
+documents' fields and its queries' text, with its encoder and prompts), so the next `eval` or
+`gui` on the same data embeds nothing."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from workbench.cli.args import whole
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_data,
+    add_model,
+    load_data,
+    model_and_params,
+)
+from workbench.core.data import Dataset, Query, QuerySet
+from workbench.core.embeddings import DEFAULT_MODEL, PROMPT_PRESETS
+from workbench.core.engine import Progress
+from workbench.core.params import Params
+from workbench.textout import progress_bar
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("embed", help="embed what a model reads (its document fields and "
+                       "queries, with its encoder and prompts) into the on-disk cache")
+    add_data(p, judgments=False)
+    add_model(p, default="dense")
+    p.add_argument("--embedding-model", metavar="MODEL",
+                   help=f"the encoder: a local folder or package (default: the model's "
+                   f"embedding_model, {DEFAULT_MODEL})")
+    p.add_argument("--fields", choices=("title+text", "text"),
+                   help="what of each document is embedded (the model's fields parameter)")
+    p.add_argument("--prompt", help="prompt of both sides (the query side unless "
+                   "--query-prompt): text, or a preset name: "
+                   + ", ".join(repr(k) for k in PROMPT_PRESETS))
+    p.add_argument("--query-prompt", help="the query side's prompt")
+    p.add_argument("--batch-size", type=whole(1))
+    p.add_argument("--documents-only", action="store_true")
+    p.set_defaults(func=cmd_embed, qrels=None)
+
+
+EMBED_SHORTHANDS = (("embedding_model", "embedding_model"), ("fields", "fields"),
+                    ("document_prompt", "prompt"), ("query_prompt", "query_prompt"),
+                    ("batch_size", "batch_size"))
+
+
+def cmd_embed(args: argparse.Namespace) -> int:
+    """Fill the embedding cache with what a model's prepare reads: its documents' fields and
+    its queries' text, with its encoder and prompts, so the next `eval`/`gui` embeds nothing."""
+    import time
+
+    from workbench.core.embeddings import count_cached, embed_texts, get_encoder
+    from workbench.core.models import get_model, model_ids
+    from workbench.core.store import cache_dir
+
+    try:
+        model = get_model(args.model)
+    except KeyError:
+        raise UsageError(f"--model {args.model}: no such model (valid: "
+                         f"{', '.join(model_ids())}); the encoder is --embedding-model") from None
+    given = {name: getattr(args, option) for name, option in EMBED_SHORTHANDS
+             if getattr(args, option) is not None}
+    if "document_prompt" in given:
+        given["document_prompt"] = PROMPT_PRESETS.get(str(given["document_prompt"]),
+                                                      given["document_prompt"])
+        given.setdefault("query_prompt", given["document_prompt"])  # --prompt: both sides
+    elif "query_prompt" in given:
+        given["query_prompt"] = PROMPT_PRESETS.get(str(given["query_prompt"]),
+                                                   given["query_prompt"])
+    unknown = [n for n in given if n not in model.schema]
+    if unknown:
+        option = dict(EMBED_SHORTHANDS)[unknown[0]].replace("_", "-")
+        raise UsageError(f"--{option}: {model.id} has no parameter {unknown[0]}")
+    model, params = model_and_params(args)
+    params = model.schema.resolve({**params, **given})
+    get_encoder(str(params.get("embedding_model", DEFAULT_MODEL)))  # before the data loads
+    if not model.embedding_jobs(_probe_dataset(), params):
+        embedders = [m for m in model_ids() if get_model(m).embedding_jobs(
+            _probe_dataset(), get_model(m).schema.defaults())]
+        why = (" with embeddings=stored (it reads the vectors stored with each memory)"
+               if params.get("embeddings") == "stored" else "")
+        raise UsageError(f"--model {model.id}: embeds nothing{why}; models that embed: "
+                         + ", ".join(embedders))
+    dataset = load_data(args)
+    jobs = model.embedding_jobs(dataset, params)
+    if args.documents_only:
+        jobs = [j for j in jobs if j.label == "documents"]
+    encoder = get_encoder(jobs[0].model)
+    print(f"embedding what {model.id} reads: encoder {encoder.identity}; "
+          f"cache {cache_dir() / 'embeddings'}")
+    cache_errors: list[str] = []
+    for job in jobs:
+        cached = count_cached(job.texts, model=job.model, prompt=job.prompt)
+        t0 = time.perf_counter()
+        with progress_bar(f"embedding {job.label}") as bar:
+            vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
+                                  batch_size=job.batch_size,
+                                  progress=Progress(on_progress=bar), cache_errors=cache_errors)
+        secs = time.perf_counter() - t0
+        new = len(job.texts) - cached
+        rate = f", {new / secs:,.0f} texts/s" if new and secs > 0 else ""
+        print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from the "
+              f"cache), {vectors.shape[1]} dimensions, {secs:.1f} s{rate}; "
+              f"prompt {job.prompt!r}")
+    for line in cache_errors:
+        print(f"warning: {line}", file=sys.stderr)
+    if not cache_errors:
+        print(_readers(dataset, model.id, params))
+    return EXIT_OK
+
+
+def _probe_dataset() -> Dataset:
+    """One document and one query: enough for a model to say whether it embeds anything."""
+    from workbench.core.data import Corpus, Document
+
+    return Dataset("", Corpus([Document("d", "probe")]), QuerySet([Query("q", "probe")]))
+
+
+def _readers(dataset: Dataset, model_id: str, params: Params) -> str:
+    """Which models now prepare without embedding anything: the one embedded for at these
+    settings (the ones off their defaults said), and any other at its defaults."""
+    from workbench.core.embeddings import count_cached
+    from workbench.core.models import get_model, model_ids
+
+    def ready(mid: str, p: Params) -> bool:
+        return all(count_cached(j.texts, model=j.model, prompt=j.prompt) == len(j.texts)
+                   for j in get_model(mid).embedding_jobs(dataset, p))
+
+    model = get_model(model_id)
+    changed = [f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}"
+               for k, v in model.schema.prepare_values(params).items()
+               if v != model.schema[k].default and k != "batch_size"]
+    line = f"read by: -m {model_id}" + (f" with {', '.join(changed)}" if changed else
+                                         " at its defaults")
+    others = [m for m in model_ids() if m != model_id
+              and get_model(m).embedding_jobs(dataset, get_model(m).schema.defaults())
+              and ready(m, get_model(m).schema.defaults())]
+    if others:
+        line += f"; also ready: {', '.join(others)} at their defaults"
+    return line

@@ -1,0 +1,219 @@
+"""One query at a time: `models` (each model's signals, gates and parameters), `rank` (the
+results with each signal's contribution, as a table or JSON) and `explain` (each result's
+score breakdown, gates and matched terms; a bundle-selecting model's bundle)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_data,
+    add_model,
+    add_query,
+    add_repo,
+    load_data,
+    model_and_params,
+    one_query,
+    pipeline,
+)
+from workbench.core import engine
+from workbench.textout import format_table
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("models", help="list models, their parameters and signals")
+    p.add_argument("model", nargs="?", help="show only this model")
+    p.set_defaults(func=cmd_models)
+
+    p = sub.add_parser("rank", help="rank documents for one query, with signal contributions")
+    add_data(p, optional=True)
+    add_repo(p)
+    add_model(p)
+    add_query(p)
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=cmd_rank)
+
+    p = sub.add_parser("explain", help="each result's score breakdown, gates and matched terms")
+    add_data(p, optional=True)
+    add_repo(p)
+    add_model(p)
+    add_query(p, top=5, top_help="; codeledger shows at least its whole bundle")
+    p.set_defaults(func=cmd_explain)
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from workbench.core.models import get_model, model_ids
+
+    ids = [args.model] if args.model else model_ids()
+    for mid in ids:
+        try:
+            m = get_model(mid)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
+        print(f"{m.id} — {m.label}: {m.description}")
+        print("  signals: " + ", ".join(f"{s.name} ({s.label})" for s in m.signals))
+        if m.gates:
+            print("  gates:   " + ", ".join(m.gates))
+        table = [[p.name, p.stage, str(p.default), p.range_text(), p.help] for p in m.schema]
+        print(format_table(["parameter", "stage", "default", "range", "help"], table,
+                           indent="  ", wrap_last=60))
+        print()
+    return EXIT_OK
+
+
+def _data_or_repo(args: argparse.Namespace) -> None:
+    """DATA, or `--repo PATH` (a git repository) in its place; and a query that is not empty."""
+    if getattr(args, "repo", None):
+        if args.data:
+            raise UsageError("give DATA or --repo, not both")
+        from workbench.core.formats.code_repo import is_code_repo
+
+        if not is_code_repo(Path(args.repo)):
+            raise UsageError(f"--repo {args.repo}: not a git repository (no .git)")
+        args.data = args.repo
+    if args.query is not None and not args.query.strip():
+        raise UsageError("the query (--query/--task) is empty")
+    if not args.data:
+        raise UsageError("give DATA (or --repo PATH for a git repository)")
+
+
+def _ranked_rows(pipe: Any, top: int) -> list[dict[str, Any]]:
+    """The first query's results with their contributions and gates."""
+    result = pipe.run(metric_names=(), depth=top)
+    contrib = engine.contributions_at(result.scores, result.ranking)
+    corpus = pipe.dataset.corpus
+    qrels = (pipe.dataset.qrels or {}).get(pipe.dataset.queries[0].id, {})
+    rows: list[dict[str, Any]] = []
+    for j in range(int(result.ranking.count[0])):
+        d = int(result.ranking.docs[0, j])
+        doc = corpus[d]
+        rows.append({
+            "rank": j + 1,
+            "id": doc.id,
+            "title": doc.title,
+            "score": float(result.ranking.scores[0, j]),
+            "relevance": qrels.get(doc.id),
+            "contributions": {s: float(contrib[i, 0, j])
+                              for i, s in enumerate(result.scores.signals)},
+            "doc": d,
+        })
+    return rows
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    _data_or_repo(args)
+    dataset = one_query(args, load_data(args))
+    model, params = model_and_params(args)
+    pipe = pipeline(model, dataset, params, f"preparing {model.id}")
+    rows = _ranked_rows(pipe, args.top)
+    shown = _shown(pipe)
+    for r in rows:
+        if shown is not None:
+            r["snippet"] = shown.snippets[shown.docs.index(r["doc"])] \
+                if r["doc"] in shown.docs else ""
+    if args.format == "json":
+        for r in rows:
+            r.pop("doc")
+        print(json.dumps({"query": dataset.queries[0].text, "model": model.id,
+                          "params": params, "results": rows}, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    print(f"query: {dataset.queries[0].text}")
+    print(f"model: {model.id}   ({len(dataset.corpus):,} documents)")
+    if not rows:
+        print("no results")
+        return EXIT_OK
+    signals = list(rows[0]["contributions"])
+    header = ["rank", "id", "title", "score", "rel", *signals]
+    table = [[r["rank"], r["id"], _clip(r["title"], 40), f"{r['score']:.4f}",
+              "" if r["relevance"] is None else r["relevance"],
+              *(f"{r['contributions'][s]:.4f}" for s in signals)] for r in rows]
+    print(format_table(header, table))
+    if shown is not None:
+        print("\nsnippets:")
+        for r in rows:
+            print(f"{r['rank']:>4}  {r['snippet']}")
+        if shown.block:
+            print("\nthe memory block the agent receives:\n" + shown.block)
+    return EXIT_OK
+
+
+def _shown(pipe: Any) -> Any:
+    """The first query's results as the source system shows them (snippets, memory block),
+    for a model that has them (decision-memory), else None."""
+    views = getattr(pipe.model, "injections", None)
+    return None if views is None else views(pipe.prepared, pipe.dataset, pipe.params)[0]
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    _data_or_repo(args)
+    dataset = one_query(args, load_data(args))
+    model, params = model_and_params(args)
+    pipe = pipeline(model, dataset, params, f"preparing {model.id}")
+    if hasattr(model, "near_misses"):  # a bundle-selecting model: CodeLedger's explain
+        from workbench.cli.bundles import print_bundle_explain
+
+        print_bundle_explain(pipe, args.top)
+        return EXIT_OK
+    rows = _ranked_rows(pipe, args.top)
+    q = dataset.queries[0]
+    print(f"query: {q.text}")
+    print(f"model: {model.id}; changed parameters: "
+          f"{model.schema.changed(params) or 'none (defaults)'}")
+    for r in rows:
+        rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
+        print(f"\n#{r['rank']}  {r['id']}  {r['title']}{rel}")
+        print(f"    score {r['score']:.6g} = " + " + ".join(
+            f"{name} {value:.6g}" for name, value in r["contributions"].items()))
+        details = model.explain(pipe.prepared, dataset, 0, r["doc"], pipe.params)
+        for line in _explain_lines(details):
+            print("    " + line)
+    shown = _shown(pipe)
+    if shown is not None and shown.block:
+        print("\nthe memory block the agent receives:\n" + shown.block)
+    gated = _gated_summary(pipe)
+    if gated:
+        print("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
+    return EXIT_OK
+
+
+def _explain_lines(details: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, value in details.items():
+        if key == "memory_block":  # printed whole after the results
+            continue
+        if key == "snippet":  # the source system's own snippet, whole
+            out.append(f"snippet: {value}")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{key}:")
+            for item in value[:12]:
+                out.append("  - " + ", ".join(f"{k}={_short(v)}" for k, v in item.items()))
+            if len(value) > 12:
+                out.append(f"  … {len(value) - 12} more")
+        else:
+            out.append(f"{key}: {_short(value)}")
+    return out
+
+
+def _gated_summary(pipe: Any) -> dict[str, int]:
+    scores = pipe.model.combine(pipe.prepared, pipe.params)
+    counts = np.bincount(scores.gate[scores.docs >= 0].ravel().astype(np.int64),
+                         minlength=len(scores.gates) + 1)
+    return {g: int(counts[i + 1]) for i, g in enumerate(scores.gates) if counts[i + 1]}
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _short(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = str(value)
+    return _clip(text.replace("\n", "⏎"), 100)

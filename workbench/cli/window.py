@@ -1,0 +1,82 @@
+"""The window's entries: `gui` (the desktop window on DATA, or a bundled sample), `screenshot`
+(PNGs of it on each sample corpus), and `demo` (what the README's run command shows: each
+sample evaluated and one query explained)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from workbench.cli.common import EXIT_FAIL, EXIT_OK, UsageError
+from workbench.core.params import load_params_file, parse_assignments
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
+
+
+def add_commands(sub: Any) -> None:
+    """`gui` and `screenshot`."""
+    p = sub.add_parser("gui", help="the desktop window (on DATA, or a bundled sample)")
+    p.add_argument("data", nargs="?", help="dataset folder or file (default: the last one "
+                   "opened, else sample_corpora/vault)")
+    p.add_argument("--model", "-m", help="model id (default: the sample's, else bm25)")
+    p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                   help="start with this parameter value (repeatable)")
+    p.add_argument("--params", metavar="FILE.toml", help="start with the parameters of a TOML "
+                   "file (e.g. what `tune --out` wrote)")
+    p.set_defaults(func=cmd_gui)
+
+    p = sub.add_parser("screenshot", help="PNGs of the window on each sample corpus")
+    p.add_argument("outdir", help="folder for <sample>.png")
+    p.add_argument("--sample", action="append", help="only this sample (repeatable)")
+    p.set_defaults(func=cmd_screenshot)
+
+
+def add_demo_command(sub: Any) -> None:
+    """`demo`: registered last, where `workbench --help` lists it."""
+    p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
+    p.set_defaults(func=cmd_demo)
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    """The desktop window (PySide6), on DATA or the default sample corpus."""
+    from workbench.gui.app import run
+
+    overrides: dict[str, object] = {}
+    if args.params:
+        overrides.update(load_params_file(args.params))
+    overrides.update(parse_assignments(args.param or []))
+    if overrides and args.model:  # checked here, before a window opens
+        from workbench.core.models import get_model
+
+        try:
+            get_model(args.model).schema.resolve(overrides)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
+    return run(args.data, args.model, overrides or None)
+
+
+def cmd_screenshot(args: argparse.Namespace) -> int:
+    """PNGs of the main window on each sample corpus (offscreen)."""
+    from workbench.gui.screenshot import check_outdir, sample_names, take_screenshots
+
+    unknown = [n for n in args.sample or [] if n not in sample_names()]
+    if unknown:
+        raise UsageError(f"--sample {unknown[0]}: no such sample; valid: "
+                         + ", ".join(sample_names()))
+    try:
+        check_outdir(Path(args.outdir))
+        written = take_screenshots(args.outdir, names=args.sample or None)
+    except OSError as exc:
+        raise UsageError(f"OUTDIR {args.outdir}: {exc.strerror or exc}") from None
+    for path in written:
+        print(path)
+    return EXIT_OK if written else EXIT_FAIL
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """What the README's run command shows until the window exists: each bundled sample
+    corpus evaluated, and one query explained."""
+    from workbench.demo import run_demo
+
+    return run_demo(SAMPLES)
