@@ -1,19 +1,19 @@
-"""The headless face: `workbench models | rank | explain | eval | sweep | embed | bench | why |
-why-stats | export | tasks-from-git | tune | demo`, and the window's two entries: `workbench gui
-[DATA]` and `workbench screenshot OUTDIR`.
+"""The headless face: `workbench models | rank | explain | eval | sweep | compare | report |
+embed | bench | why | why-stats | export | tasks-from-git | tune | demo`, and the window's two
+entries: `workbench gui [DATA]` and `workbench screenshot OUTDIR`.
 
 Every subcommand is a function taking the parsed arguments and returning an exit code, so tests
 call them in-process. Bad input ends in one line on stderr naming file, line and field; never a
 traceback.
 
 One module per command family, each registering its subcommands with `add_commands(sub)`:
-`ranking` (models, rank, explain), `evaluate` (eval, sweep), `embed`, `bench`, `window` (gui,
-screenshot, demo), `memory` (why, why-stats, export), `code` (tasks-from-git), `tune` (its
-printing in `tune_report`). What they share is in `common` (exit codes, `UsageError`, loading
-data, model and parameters, the --metrics list, the argument groups), `args` (argument types,
-the one-line parser), `output` (output files checked before the work) and `bundles` (what
-explain and eval print for a bundle-selecting model). No module imports a command module's
-private names.
+`ranking` (models, rank, explain), `evaluate` (eval, sweep), `compare` (compare, report),
+`embed`, `bench`, `window` (gui, screenshot, demo), `memory` (why, why-stats, export), `code`
+(tasks-from-git), `tune` (its printing in `tune_report`). What they share is in `common` (exit
+codes, `UsageError`, loading data, model and parameters, the --metrics list, the argument
+groups), `args` (argument types, the one-line parser), `output` (output files checked before the
+work) and `bundles` (what explain and eval print for a bundle-selecting model). No module
+imports a command module's private names.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
-from workbench.cli import bench, code, embed, evaluate, memory, ranking, tune, window
+from workbench.cli import bench, code, compare, embed, evaluate, memory, ranking, tune, window
 from workbench.cli.args import OneLineParser
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError
 from workbench.cli.output import OutputError
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     # in the order `workbench --help` lists them
     ranking.add_commands(sub)  # models, rank, explain
     evaluate.add_commands(sub)  # eval, sweep
+    compare.add_commands(sub)  # compare, report
     embed.add_commands(sub)
     bench.add_commands(sub)
     window.add_commands(sub)  # gui, screenshot

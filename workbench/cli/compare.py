@@ -1,0 +1,114 @@
+"""`workbench compare` and `workbench report --format md`: several configurations of one model
+(params TOML files, and the model's defaults) on one dataset, for people who do not drive
+sliders — the metric table with differences, p-values and queries improved/worsened against
+the first configuration, and the documents that moved most with their explain diff."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from workbench.cli.args import whole
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    add_data,
+    load_data,
+    metric_list,
+)
+from workbench.cli.output import check_output, write_outputs
+from workbench.core.comparison import Configuration, compare_configurations, configuration_file
+from workbench.core.engine import Progress
+from workbench.core.models import get_model, model_ids
+from workbench.core.params import ParamError
+from workbench.core.pipeline import DEFAULT_METRICS
+from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
+from workbench.textout import format_table, progress_bar
+
+
+def add_commands(sub: Any) -> None:
+    for name, helptext in (
+            ("compare", "several configurations side by side: metrics with Δ, p-values and "
+                        "▲/▼ against the first, the documents that moved most and why"),
+            ("report", "the comparison as a file to share (--format md: Markdown for a pull "
+                       "request)")):
+        p = sub.add_parser(name, help=helptext)
+        add_data(p)
+        p.add_argument("--model", "-m", required=True, help="model id (see `workbench models`)")
+        p.add_argument("--config", "-c", action="append", metavar="FILE.toml", default=[],
+                       help="a configuration: a params TOML file (what `tune --out` writes), "
+                       "named by its file name; repeat for each; the first is what the others "
+                       "are compared with")
+        p.add_argument("--defaults", action="store_true",
+                       help="the model's defaults as the first configuration")
+        p.add_argument("--metrics", default=",".join(DEFAULT_METRICS),
+                       help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)})")
+        p.add_argument("--k", type=whole(1), default=10,
+                       help="the top k that movers enter or leave (default 10)")
+        p.add_argument("--movers", type=whole(0), default=5, metavar="N",
+                       help="documents that moved most shown per configuration (default 5)")
+        if name == "report":
+            p.add_argument("--format", choices=("md",), default="md",
+                           help="md: Markdown (the HTML report is not written yet)")
+            p.add_argument("--out", "-o", required=True, metavar="FILE", help="where to write "
+                           "it (- for standard output)")
+        p.set_defaults(func=cmd_compare if name == "compare" else cmd_report)
+
+
+def _comparison(args: argparse.Namespace) -> Any:
+    try:
+        model = get_model(args.model)
+    except KeyError:
+        raise UsageError(f"--model {args.model}: no such model (valid: "
+                         f"{', '.join(model_ids())})") from None
+    configs: list[Configuration] = []
+    if args.defaults:
+        configs.append(Configuration("defaults", model.schema.defaults()))
+    for path in args.config:
+        try:
+            configs.append(configuration_file(model, path))
+        except ParamError as exc:
+            raise UsageError(f"--config {exc}") from None
+    if len(configs) < 2:
+        raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
+                         "--defaults for the model's defaults)")
+    names = [c.name for c in configs]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise UsageError(f"--config: two configurations are named {dup!r} (named by their "
+                         "file names)")
+    metrics = metric_list(args.metrics)
+    dataset = load_data(args)
+    if not dataset.qrels:
+        raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")
+    with progress_bar("comparing") as bar:
+        return compare_configurations(model, dataset, configs, metrics,
+                                      progress=Progress(on_progress=bar))
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """The comparison as text on standard output."""
+    comp = _comparison(args)
+    out = [*subject(comp), ""]
+    header, rows = params_table(comp)
+    out += [format_table(header, rows) if rows else "no parameter differs", ""]
+    header, rows = metric_table(comp)
+    out += [format_table(header, rows)]
+    for i in range(1, len(comp.configs)):
+        lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
+        if lines:
+            out += ["", f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
+                    f"(top {args.k}):", *(f"  {line}" for line in lines)]
+    print("\n".join(out))
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """The comparison written to --out (checked before the work, written after it)."""
+    path = check_output(args.out, "--out")
+    comp = _comparison(args)
+    write_outputs([("--out", path, markdown(comp, k=args.k, top=args.movers))])
+    if path is not None:
+        print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
