@@ -1,7 +1,8 @@
 """The tuning session: the one object between the core and every face.
 
 It holds the dataset, the model, the parameters (with undo and redo), the prepared arrays, the
-latest result, the pinned baseline and the selection, and announces each change with an `Event`
+latest result, the named configurations and the pinned baseline (one of them), and the
+selection, and announces each change with an `Event`
 (`dataset_changed`, `params_changed`, `result_changed`, …). Widgets subscribe and update
 themselves; they never reach into each other.
 
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import engine
+from workbench.core.comparison import Configuration
+from workbench.core.configurations import Configurations, SavedConfiguration
 from workbench.core.data import Dataset, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.events import Event
@@ -88,11 +91,13 @@ def run_prepare(request: PrepareRequest, progress: Progress = NO_PROGRESS) -> Pr
 
 @dataclass(frozen=True)
 class Baseline:
-    """A pinned result to compare against: its model, parameters and outcome."""
+    """A pinned result to compare against: its model, parameters and outcome, and the name
+    of the configuration it is."""
 
     model_id: str
     params: Params
     result: Result
+    name: str = "baseline"
 
 
 @dataclass
@@ -115,6 +120,7 @@ class TuningSession:
         self.result: Result | None = None
         self.last_seconds = 0.0
         self.baseline: Baseline | None = None
+        self.configurations = Configurations()  # named model + values; the baseline is one
         self.query = 0
         self.docs: tuple[int, ...] = ()
         self.k = k
@@ -123,7 +129,7 @@ class TuningSession:
         self._prepare_generation = 0
         self._history = _History()
         # a baseline to recompute on the new query set once it is prepared (add_query)
-        self._rebase: tuple[str, Params] | None = None
+        self._rebase: tuple[str, Params, str] | None = None
         self.dataset_changed = Event("dataset_changed")
         self.model_changed = Event("model_changed")
         self.params_changed = Event("params_changed")  # (name or None for many)
@@ -208,7 +214,8 @@ class TuningSession:
         self._rebase = None
         if self.baseline is not None and self.model is not None \
                 and self.baseline.model_id == self.model.id:
-            self._rebase = (self.baseline.model_id, dict(self.baseline.params))
+            self._rebase = (self.baseline.model_id, dict(self.baseline.params),
+                            self.baseline.name)
         self.prepared = self.prepared_params = self.result = None
         self._generation += 1
         self._prepare_generation += 1
@@ -224,7 +231,7 @@ class TuningSession:
         """After add_query: the baseline's parameters combined on the new query set."""
         if self._rebase is None or self.model is None or self.prepared_params is None:
             return
-        model_id, params = self._rebase
+        model_id, params, name = self._rebase
         self._rebase = None
         schema = self.model.schema
         if model_id != self.model.id or \
@@ -232,7 +239,7 @@ class TuningSession:
             return  # it would need its own prepare: cleared, as a new dataset clears it
         done = compute(ComputeRequest(0, self.model, self.prepared, params, self.judgments,
                                       self.metric_names, self.depth))
-        self.baseline = Baseline(model_id, params, done.result)
+        self.baseline = Baseline(model_id, params, done.result, name)
         self.baseline_changed.emit(self.baseline)
 
     def set_model(self, model_id: str, params: Mapping[str, object] | None = None) -> None:
@@ -362,15 +369,89 @@ class TuningSession:
     # -- baseline -------------------------------------------------------------------------
 
     def pin_baseline(self) -> None:
+        """The current result as the baseline; the current values become a configuration
+        ("baseline", or the saved one they already are)."""
         if self.result is None or self.model is None:
             return
-        self.baseline = Baseline(self.model.id, dict(self.params), self.result)
+        saved = self.configurations.find(self.model.id, self.params)
+        if saved is None:
+            saved = self.configurations.save(self.configurations.unique_name("baseline"),
+                                             self.model.id, self.params)
+        self.baseline = Baseline(self.model.id, dict(self.params), self.result, saved.name)
         self.baseline_changed.emit(self.baseline)
+
+    def set_baseline(self, name: str, progress: Progress = NO_PROGRESS) -> None:
+        """A saved configuration as the baseline, computed on the current dataset (on this
+        thread: with the current prepared state when it prepares alike, else prepared aside,
+        which the prepare cache usually answers)."""
+        saved = self.configurations.get(name)
+        if self.dataset is None:
+            raise ValueError("open a dataset first")
+        result = self.result_of(saved, progress)
+        self.baseline = Baseline(saved.model_id, dict(saved.params), result, saved.name)
+        self.baseline_changed.emit(self.baseline)
+
+    def result_of(self, saved: SavedConfiguration, progress: Progress = NO_PROGRESS) -> Result:
+        """`saved` run on the current dataset, with the same metrics and depth as the live
+        result."""
+        assert self.dataset is not None
+        model = get_model(saved.model_id)
+        prepared = None
+        if self.model is not None and self.model.id == model.id and \
+                self.prepared_params is not None and \
+                model.schema.prepare_values(saved.params) == \
+                model.schema.prepare_values(self.prepared_params):
+            prepared = self.prepared
+        if prepared is None:
+            prepared = engine.prepare(model, self.dataset, saved.params, progress)
+        return run_live(model, prepared, dict(saved.params), self.judgments,
+                        self.metric_names, self.depth)
 
     def clear_baseline(self) -> None:
         if self.baseline is not None:
             self.baseline = None
             self.baseline_changed.emit(None)
+
+    # -- named configurations -------------------------------------------------------------
+
+    def save_configuration(self, name: str, *, replace: bool = False) -> SavedConfiguration:
+        """The current model and values under `name` (ValueError when taken, unless
+        `replace`)."""
+        if self.model is None:
+            raise ValueError("choose a model first")
+        return self.configurations.save(name, self.model.id, self.params, replace=replace)
+
+    def apply_configuration(self, name: str) -> None:
+        """The live sliders (and model) set to a saved configuration; undoable when the model
+        stays the same."""
+        saved = self.configurations.get(name)
+        if self.model is None or self.model.id != saved.model_id:
+            self.set_model(saved.model_id, saved.params)
+        else:
+            self.set_params(saved.params)
+
+    def rename_configuration(self, old: str, new: str) -> None:
+        renamed = self.configurations.rename(old, new)
+        if self.baseline is not None and self.baseline.name == old:
+            b = self.baseline
+            self.baseline = Baseline(b.model_id, b.params, b.result, renamed.name)
+            self.baseline_changed.emit(self.baseline)
+
+    def remove_configuration(self, name: str) -> None:
+        """Delete a configuration; deleting the baseline's clears the baseline."""
+        self.configurations.remove(name)
+        if self.baseline is not None and self.baseline.name == name:
+            self.clear_baseline()
+
+    def comparable(self) -> list[Configuration]:
+        """The configurations of the current model, the baseline's first: what the compare
+        view and the report put side by side."""
+        if self.model is None:
+            return []
+        mine = [c for c in self.configurations if c.model_id == self.model.id]
+        base = self.baseline.name if self.baseline is not None else None
+        mine.sort(key=lambda c: c.name != base)  # stable: the others keep their order
+        return [c.as_configuration() for c in mine]
 
     def comparison(self, metric: str | None = None) -> PairedTest | None:
         """Baseline against current on one metric (default nDCG@k), over judged queries."""
@@ -392,8 +473,8 @@ class TuningSession:
             "dataset": self.source,
             "model": self.model.id if self.model else None,
             "params": self.model.schema.changed(self.params) if self.model else {},
-            "baseline": (None if self.baseline is None else
-                         {"model": self.baseline.model_id, "params": self.baseline.params}),
+            "configurations": self.configurations.to_json(),
+            "baseline": None if self.baseline is None else self.baseline.name,
             "query": self.dataset.queries[self.query].id if self.dataset and
             len(self.dataset.queries) else None,
             "k": self.k,
@@ -404,25 +485,30 @@ class TuningSession:
         atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
 
     def load(self, path: str | Path) -> None:
-        """Open a saved session: its dataset, model, parameters, k, query and baseline — all
-        of it or, on any bad field, none of it (FormatError, the session untouched)."""
+        """Open a saved session: its dataset, model, parameters, configurations, k, query and
+        baseline — all of it or, on any bad field, none of it (FormatError, the session
+        untouched)."""
         from workbench.core.formats import load_dataset
         from workbench.core.session_file import read_session_file
 
         plan = read_session_file(path)  # every field checked first
         dataset = load_dataset(plan.dataset)
+        saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values))
+                 for name, model_id, values in plan.configurations]
         baseline = None
         if plan.baseline is not None:  # computed aside, so a failure here changes nothing
+            chosen = next(c for c in saved if c.name == plan.baseline)
             aside = TuningSession(k=plan.k)
             aside.set_dataset(dataset, plan.dataset)
-            aside.set_model(*plan.baseline)
+            aside.set_model(chosen.model_id, chosen.params)
             aside.recompute()
             assert aside.result is not None
-            baseline = Baseline(plan.baseline[0], dict(aside.params), aside.result)
+            baseline = Baseline(chosen.model_id, dict(aside.params), aside.result, chosen.name)
         self.study_storage = plan.study_storage  # before the events: panels read it then
         self.set_dataset(dataset, plan.dataset)
         self.set_k(plan.k)
         self.set_model(plan.model, plan.params)
+        self.configurations.replace_all(saved)
         if baseline is not None:
             self.baseline = baseline
             self.baseline_changed.emit(baseline)

@@ -1,7 +1,9 @@
 """The two files that set a session up, read and checked whole before anything changes:
 
 - a saved session (`session.json`, written by `TuningSession.save`): dataset, model,
-  parameters, baseline, query, k, the tuning study's storage;
+  parameters, the named configurations and which one is the baseline, query, k, the tuning
+  study's storage (version 1 files, with one unnamed baseline, are still read: it becomes the
+  configuration "baseline");
 - a sample folder's `workbench.toml`: the model that suits it, parameter overrides, an example
   query, the file to open.
 
@@ -21,7 +23,8 @@ from workbench.core.data import FormatError
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 
-SESSION_VERSION = 1
+SESSION_VERSION = 2
+READ_VERSIONS = (1, 2)
 K_RANGE = (1, 1000)  # the window's k box offers the same
 SAMPLE_KEYS = ("model", "params", "example_query", "data")
 
@@ -33,7 +36,8 @@ class SessionPlan:
     dataset: str
     model: str
     params: Params
-    baseline: tuple[str, Params] | None
+    configurations: tuple[tuple[str, str, Params], ...]  # (name, model, values given)
+    baseline: str | None  # the name of the configuration pinned as baseline
     query: str | None
     k: int
     study_storage: str = ""  # the Tune panel's study file or URL ("" = the default)
@@ -45,23 +49,24 @@ def read_session_file(path: str | Path) -> SessionPlan:
         data = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FormatError(p, f"not a session file ({exc})") from None
-    if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
-        raise FormatError(p, f"expected a session file of version {SESSION_VERSION}",
-                          field="version")
+    if not isinstance(data, dict) or data.get("version") not in READ_VERSIONS:
+        raise FormatError(p, "expected a session file of version "
+                          f"{' or '.join(map(str, READ_VERSIONS))}", field="version")
     dataset, model = data.get("dataset"), data.get("model")
     if not isinstance(dataset, str) or not dataset:
         raise FormatError(p, "expected the dataset's path (text)", field="dataset")
     if not isinstance(model, str) or not model:
         raise FormatError(p, "expected a model id (text)", field="model")
     params = _model_params(p, "model", model, data.get("params"), "params")
-    baseline = None
-    raw = data.get("baseline")
-    if raw is not None:
-        if not isinstance(raw, dict) or not isinstance(raw.get("model"), str):
-            raise FormatError(p, "expected null or {\"model\": ID, \"params\": {…}}",
-                              field="baseline")
-        baseline = (raw["model"], _model_params(p, "baseline.model", raw["model"],
-                                                raw.get("params"), "baseline.params"))
+    if data["version"] == 1:
+        configurations, baseline = _baseline_v1(p, data.get("baseline"))
+    else:
+        configurations = _configurations(p, data.get("configurations", []))
+        baseline = data.get("baseline")
+        if baseline is not None and (not isinstance(baseline, str) or
+                                     baseline not in [c[0] for c in configurations]):
+            raise FormatError(p, f"expected null or the name of a configuration, got "
+                              f"{baseline!r}", field="baseline")
     query = data.get("query")
     if query is not None and not isinstance(query, str):
         raise FormatError(p, f"expected a query id (text) or null, got {query!r}",
@@ -74,7 +79,44 @@ def read_session_file(path: str | Path) -> SessionPlan:
     if not isinstance(storage, str):
         raise FormatError(p, f"expected a file or URL (text), got {storage!r}",
                           field="study_storage")
-    return SessionPlan(dataset, model, params, baseline, query, k, storage)
+    return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage)
+
+
+def _baseline_v1(p: Path, raw: object) -> tuple[tuple[tuple[str, str, Params], ...], str | None]:
+    """Version 1's one unnamed baseline as the configuration named "baseline"."""
+    if raw is None:
+        return (), None
+    if not isinstance(raw, dict) or not isinstance(raw.get("model"), str):
+        raise FormatError(p, "expected null or {\"model\": ID, \"params\": {…}}",
+                          field="baseline")
+    params = _model_params(p, "baseline.model", raw["model"], raw.get("params"),
+                           "baseline.params")
+    return (("baseline", raw["model"], params),), "baseline"
+
+
+def _configurations(p: Path, raw: object) -> tuple[tuple[str, str, Params], ...]:
+    if not isinstance(raw, list):
+        raise FormatError(p, "expected a list of {\"name\", \"model\", \"params\"}",
+                          field="configurations")
+    out: list[tuple[str, str, Params]] = []
+    for i, item in enumerate(raw):
+        where = f"configurations[{i}]"
+        if not isinstance(item, dict):
+            raise FormatError(p, "expected {\"name\": TEXT, \"model\": ID, \"params\": "
+                              "{…}}", field=where)
+        name, model = item.get("name"), item.get("model")
+        if not isinstance(name, str) or not name.strip():
+            raise FormatError(p, f"expected a name (text), got {name!r}", field=f"{where}.name")
+        if name in [c[0] for c in out]:
+            raise FormatError(p, f"a second configuration named {name!r}",
+                              field=f"{where}.name")
+        if not isinstance(model, str) or not model:
+            raise FormatError(p, f"expected a model id (text), got {model!r}",
+                              field=f"{where}.model")
+        params = _model_params(p, f"{where}.model", model, item.get("params"),
+                               f"{where}.params")
+        out.append((name, model, params))
+    return tuple(out)
 
 
 def read_sample_settings(folder: Path) -> dict[str, Any]:

@@ -1,0 +1,161 @@
+"""The session's named configurations: a model and its parameter values under a name the user
+chose ("defaults", "tuned on train", "alpha 0.3"), kept in order, saved in the session file and
+exchanged as params TOML files. The pinned baseline is one of them.
+
+`Configurations` holds them with unique, non-empty names and announces every change through
+its `changed` event; `configuration_toml` / `read_configuration_toml` write and read one as the
+parameter file `-p` and `compare --config` take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.core.comparison import Configuration
+from workbench.core.events import Event
+from workbench.core.models import get_model
+from workbench.core.params import ParamError, Params, load_params_file, params_toml
+from workbench.core.store import atomic_write_text
+
+MAX_NAME = 80
+
+
+@dataclass(frozen=True)
+class SavedConfiguration:
+    """A named model and every one of its parameter values (resolved)."""
+
+    name: str
+    model_id: str
+    params: Params
+
+    def as_configuration(self) -> Configuration:
+        return Configuration(self.name, dict(self.params))
+
+    def changed(self) -> Params:
+        """The values that differ from the model's defaults."""
+        return get_model(self.model_id).schema.changed(self.params)
+
+
+def check_name(name: str) -> str:
+    """The name trimmed; ValueError when it is empty or too long."""
+    name = " ".join(name.split())
+    if not name:
+        raise ValueError("a configuration needs a name")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a configuration name has at most {MAX_NAME} characters")
+    return name
+
+
+class Configurations:
+    """Named configurations in the order they were saved; names unique."""
+
+    def __init__(self) -> None:
+        self._items: list[SavedConfiguration] = []
+        self.changed = Event("configurations_changed")
+
+    def __iter__(self) -> Iterator[SavedConfiguration]:
+        return iter(list(self._items))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, name: object) -> bool:
+        return any(c.name == name for c in self._items)
+
+    @property
+    def names(self) -> list[str]:
+        return [c.name for c in self._items]
+
+    def get(self, name: str) -> SavedConfiguration:
+        for c in self._items:
+            if c.name == name:
+                return c
+        raise KeyError(f"no configuration named {name!r}")
+
+    def find(self, model_id: str, params: Mapping[str, object]) -> SavedConfiguration | None:
+        """The first configuration with exactly these values, if one is saved."""
+        return next((c for c in self._items
+                     if c.model_id == model_id and dict(c.params) == dict(params)), None)
+
+    def unique_name(self, base: str) -> str:
+        """`base`, or `base (2)`, `base (3)` … whichever is free."""
+        base = check_name(base)
+        if base not in self:
+            return base
+        n = 2
+        while f"{base} ({n})" in self:
+            n += 1
+        return f"{base} ({n})"
+
+    def save(self, name: str, model_id: str, params: Mapping[str, object], *,
+             replace: bool = False) -> SavedConfiguration:
+        """Add (or, with `replace`, overwrite in place) a configuration; ValueError on a taken
+        or empty name, ParamError on a bad value — nothing changes then."""
+        name = check_name(name)
+        resolved = get_model(model_id).schema.resolve(params)
+        saved = SavedConfiguration(name, model_id, resolved)
+        if name in self:
+            if not replace:
+                raise ValueError(f"a configuration named {name!r} exists already")
+            self._items[self.names.index(name)] = saved
+        else:
+            self._items.append(saved)
+        self.changed.emit()
+        return saved
+
+    def rename(self, old: str, new: str) -> SavedConfiguration:
+        new = check_name(new)
+        item = self.get(old)
+        if new == old:
+            return item
+        if new in self:
+            raise ValueError(f"a configuration named {new!r} exists already")
+        renamed = SavedConfiguration(new, item.model_id, item.params)
+        self._items[self.names.index(old)] = renamed
+        self.changed.emit()
+        return renamed
+
+    def remove(self, name: str) -> None:
+        item = self.get(name)
+        self._items.remove(item)
+        self.changed.emit()
+
+    def replace_all(self, items: list[SavedConfiguration]) -> None:
+        names = [c.name for c in items]
+        if len(set(names)) != len(names):
+            raise ValueError("two configurations have the same name")
+        self._items = list(items)
+        self.changed.emit()
+
+    def to_json(self) -> list[dict[str, object]]:
+        """As the session file keeps them: name, model and the values that differ from the
+        defaults."""
+        return [{"name": c.name, "model": c.model_id, "params": c.changed()}
+                for c in self._items]
+
+
+def configuration_toml(saved: SavedConfiguration) -> str:
+    """The configuration as a params TOML file (its values that differ from the defaults),
+    with comments naming it and its model."""
+    return params_toml(saved.changed(), [f"configuration {saved.name!r}",
+                                         f"model {saved.model_id} (workbench -m "
+                                         f"{saved.model_id} -p THIS_FILE)"])
+
+
+def write_configuration_toml(saved: SavedConfiguration, path: str | Path) -> None:
+    atomic_write_text(Path(path), configuration_toml(saved))
+
+
+def read_configuration_toml(path: str | Path, model_id: str,
+                            name: str | None = None) -> SavedConfiguration:
+    """A params TOML file as a configuration of `model_id`, named after the file unless
+    `name` is given; ParamError naming the file on a bad or unknown value."""
+    p = Path(path)
+    values = load_params_file(p)
+    try:
+        params = get_model(model_id).schema.resolve(values)
+    except ParamError as exc:
+        raise ParamError(f"{p}: {exc}") from None
+    return SavedConfiguration(check_name(name or p.stem), model_id, params)
