@@ -109,3 +109,23 @@ def test_refusals(tea: Dataset) -> None:
         compare_configurations(MODEL, tea, one)
     with pytest.raises(ValueError, match="named 'defaults'"):
         compare_configurations(MODEL, tea, one + one)
+
+
+def test_a_state_prepared_elsewhere_is_reused_and_gives_the_same_results(
+        tea: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    model = get_model("bm25")
+    configs = [*_configs(), Configuration("unstemmed", model.schema.resolve(
+        {"stemmer": "none"}))]
+    fresh = compare_configurations(model, tea, configs)
+    live = Pipeline(model, tea, configs[0].params)
+    from workbench.core import engine
+
+    calls: list[object] = []
+    real = engine.prepare
+    monkeypatch.setattr(engine, "prepare",
+                        lambda *a, **kw: calls.append(a[2]) or real(*a, **kw))
+    reused = compare_configurations(model, tea, configs,
+                                    prepared=(live.params, live.prepared))
+    assert [p["stemmer"] for p in calls] == ["none"]  # only the one that prepares apart
+    for a, b in zip(fresh.rows, reused.rows, strict=True):
+        assert a == b

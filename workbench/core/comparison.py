@@ -18,16 +18,19 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core import engine
 from workbench.core.compare import Mover, doc_contributions, movers
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
+from workbench.core.metrics import Judgments
 from workbench.core.metrics.significance import paired_test
 from workbench.core.params import ParamError, Params, ParamValue, load_params_file
-from workbench.core.pipeline import DEFAULT_METRICS, Pipeline, Result, metric_depth
+from workbench.core.pipeline import DEFAULT_METRICS, Result, metric_depth, run_live
 
 
 @dataclass(frozen=True)
@@ -101,9 +104,12 @@ class Comparison:
 def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Configuration],
                            metrics: Sequence[str] = DEFAULT_METRICS, *,
                            n_resamples: int = 10_000, seed: int = 0,
-                           progress: Progress = NO_PROGRESS) -> Comparison:
+                           progress: Progress = NO_PROGRESS,
+                           prepared: tuple[Params, Any] | None = None) -> Comparison:
     """Every configuration run on `dataset` (one prepare per distinct prepare-stage values)
-    and its metrics set against the first's."""
+    and its metrics set against the first's. `prepared`: a state already prepared for
+    `dataset` and the values it was prepared with (the window's), used by every
+    configuration that prepares alike."""
     if len(configs) < 2:
         raise ValueError("compare needs at least two configurations")
     names = [c.name for c in configs]
@@ -111,17 +117,24 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two configurations are named {dup!r}")
     depth = metric_depth(metrics)
-    pipes: dict[str, Pipeline] = {}
+    judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
+                 if dataset.qrels else None)
+
+    def key(values: Params) -> str:
+        return repr(sorted(model.schema.prepare_values(values).items()))
+
+    states: dict[str, Any] = {}
+    if prepared is not None:
+        states[key(model.schema.resolve(prepared[0]))] = prepared[1]
     results: list[Result] = []
     for i, config in enumerate(configs):
-        key = repr(sorted(model.schema.prepare_values(config.params).items()))
+        params = model.schema.resolve(config.params)
         span = progress.span(i / len(configs), (i + 1) / len(configs))
-        pipe = pipes.get(key)
-        if pipe is None:
-            pipe = pipes[key] = Pipeline(model, dataset, config.params, progress=span)
-        pipe.params = dict(config.params)
+        state = states.get(key(params))
+        if state is None:
+            state = states[key(params)] = engine.prepare(model, dataset, params, span)
         span(1.0, f"running {config.name}")
-        results.append(pipe.run(metrics, depth=depth))
+        results.append(run_live(model, state, params, judgments, metrics, depth))
     comparison = Comparison(model, dataset, list(configs), results, list(metrics))
     for metric in metrics:
         if metric not in results[0].per_query:
