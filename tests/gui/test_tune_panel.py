@@ -113,6 +113,11 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     s.recompute()
     before = dict(s.params)
     best = _run(qtbot, panel).best
+    # the tuned result arrives as a configuration for the compare view and the report
+    tuned = s.configurations.get(panel.tuned_name)
+    assert panel.tuned_name.startswith("tuned on ") and tuned.model_id == "bm25"
+    assert tuned.params == {**before, **best}
+    assert panel.tuned_name in panel.status.text()
     assert panel.settings.pin_first.isChecked()
     panel.apply_button.click()
     assert {n: s.params[n] for n in best} == best

@@ -47,6 +47,7 @@ class TunePanel(QWidget):
         self.job: Any = None  # the run going on or last finished
         self.outcome: Any = None
         self.trials_seen = 0
+        self.tuned_name = ""  # the configuration the last run's best values were saved as
         self._stale = True
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -185,6 +186,13 @@ class TunePanel(QWidget):
         self._say(f"done: {done} trials, stored in {Path(where).name or where}"
                   + ("" if outcome.best else "; no trial succeeded"))
         self.status.setToolTip(where)
+        if outcome.best and self.job is not None:  # for the compare view and the report
+            configs = self.session.configurations
+            self.tuned_name = configs.unique_name(f"tuned on {self.job.objective}")
+            configs.save(self.tuned_name, self.job.model.id,
+                         {**self.job.params, **outcome.best})
+            self._say(self.status.text() + f"; saved as the configuration "
+                      f"{self.tuned_name!r}")
         self.finished.emit(outcome)
 
     def _on_stopped(self, message: str) -> None:
