@@ -1,0 +1,289 @@
+"""The compare view's widgets on real comparisons (vault-search on the vault sample, some
+queries' judgments removed so that they are unjudged; bm25 on tea-beir with three
+configurations), each checked against numbers computed here from the results themselves: the
+rank lines against the rankings, the delta bars against the per-query metrics, the metric table
+against the comparison's rows, the explain diff against `doc_contributions` of each side."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
+
+from tests.gui.conftest import SAMPLES
+from workbench.core.compare import doc_contributions
+from workbench.core.comparison import Comparison, Configuration, compare_configurations
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.gui.compare import ExplainDiff, MetricTable, QueryDeltaChart, RankLines
+from workbench.gui.compare.explain_diff import HINT
+from workbench.gui.palette import BETTER, WORSE
+from workbench.report.text import p_text
+
+UNJUDGED = ("v03", "v10", "v16")  # their judgments removed: NaN in every per-query metric
+
+
+@pytest.fixture(scope="module")
+def vault() -> Comparison:
+    model = get_model("vault-search")
+    ds = load_dataset(SAMPLES / "vault")
+    assert ds.qrels
+    ds = dataclasses.replace(ds, qrels={q: j for q, j in ds.qrels.items() if q not in UNJUDGED})
+    configs = [Configuration("defaults", model.schema.resolve({})),
+               Configuration("position first", model.schema.resolve(
+                   {"w_tf": 0.1, "w_position": 0.6, "w_density": 0.2}))]
+    return compare_configurations(model, ds, configs, n_resamples=2000)
+
+
+@pytest.fixture(scope="module")
+def tea() -> Comparison:
+    model = get_model("bm25")
+    settings = {"defaults": {}, "short docs": {"k1": 0.9, "b": 0.9}, "flat": {"k1": 2.5, "b": 0.1}}
+    configs = [Configuration(n, model.schema.resolve(v)) for n, v in settings.items()]
+    return compare_configurations(model, load_dataset(SAMPLES / "tea-beir"), configs,
+                                  n_resamples=2000)
+
+
+@pytest.fixture(params=["vault", "tea"])
+def comp(request: pytest.FixtureRequest) -> Comparison:
+    c: Comparison = request.getfixturevalue(request.param)
+    return c
+
+
+def top(comp: Comparison, i: int, q: int, k: int) -> list[int]:
+    r = comp.results[i].ranking
+    return [int(d) for d in r.docs[q, :min(k, int(r.count[q]))]]
+
+
+def expected_lines(comp: Comparison, q: int, k: int) -> set[tuple[int, int, int | None,
+                                                                  int | None]]:
+    """Every document in either top k of each adjacent pair, with its rank on each side."""
+    out = set()
+    for c in range(len(comp.configs) - 1):
+        left, right = top(comp, c, q, k), top(comp, c + 1, q, k)
+        for doc in set(left) | set(right):
+            out.add((doc, c, left.index(doc) + 1 if doc in left else None,
+                     right.index(doc) + 1 if doc in right else None))
+    return out
+
+
+@pytest.fixture
+def lines(qtbot) -> RankLines:  # type: ignore[no-untyped-def]
+    w = RankLines()
+    qtbot.addWidget(w)
+    w.resize(1100, 460)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_rank_lines_follow_the_rankings(lines: RankLines, comp: Comparison) -> None:
+    lines.set_comparison(comp)
+    moved = entered = 0
+    for k in (10, 5):
+        lines.set_k(k)
+        for q in range(len(comp.dataset.queries)):
+            lines.set_query(q)
+            drawn = lines.lines()
+            assert len(drawn) == len(set(drawn))
+            assert set(drawn) == expected_lines(comp, q, k)
+            for (_doc, c, a, b), (start, end) in zip(drawn, lines.line_ends(), strict=True):
+                for col, rank, point in ((c, a, start), (c + 1, b, end)):
+                    if rank is None:  # entering or leaving: into the slot at the column foot
+                        slot = lines.slot_rect(col)
+                        assert slot.top() <= point.y() <= slot.bottom()
+                        assert point.x() in (slot.left(), slot.right())
+                    else:
+                        assert point.y() == pytest.approx(lines.row_rect(col, rank).center().y())
+            moved += sum(a is not None and b is not None and a != b for _d, _c, a, b in drawn)
+            entered += sum(a is None for _d, _c, a, _b in drawn)
+    assert moved and entered  # the samples do exercise both kinds of line
+
+
+def test_columns_are_configurations_in_the_order_given(lines: RankLines, tea: Comparison) -> None:
+    lines.set_comparison(tea)
+    lines.set_query(0)
+    lines.set_columns([2, 0])
+    for _doc, c, a, b in lines.lines():
+        assert c == 0
+        assert (a is None or top(tea, 2, 0, 10)[a - 1] == _doc)
+        assert (b is None or top(tea, 0, 0, 10)[b - 1] == _doc)
+    with pytest.raises(ValueError, match="no configuration 3"):
+        lines.set_columns([0, 3])
+
+
+def test_clicking_a_row_selects_its_document(qtbot, lines: RankLines,  # type: ignore[no-untyped-def]
+                                             vault: Comparison) -> None:
+    lines.set_comparison(vault)
+    lines.set_query(0)
+    doc = top(vault, 1, 0, 10)[2]
+    where = lines.row_rect(1, 3).center().toPoint()
+    assert lines.row_at(where) == (1, doc)
+    with qtbot.waitSignal(lines.doc_selected, timeout=1000) as blocker:
+        qtbot.mouseClick(lines, Qt.MouseButton.LeftButton, pos=where)
+    assert blocker.args == [doc]
+    assert lines.selected == doc  # highlighted in every column it is in
+    rank_a = top(vault, 0, 0, 10).index(doc) + 1
+    assert lines.row_at(lines.row_rect(0, rank_a).center()) == (0, doc)
+    assert lines.row_at(lines.slot_rect(0).center()) is None
+    with qtbot.assertNotEmitted(lines.doc_selected):
+        qtbot.mouseClick(lines, Qt.MouseButton.LeftButton,
+                         pos=lines.slot_rect(0).center().toPoint())
+
+
+def _order(lines: RankLines) -> list[int]:
+    frame = [(y, doc) for doc, y, opacity in lines.replay_frame() if opacity > 0]
+    return [doc for _y, doc in sorted(frame)]
+
+
+def test_replay_goes_from_the_first_order_to_the_second(qtbot, lines: RankLines,  # type: ignore[no-untyped-def]
+                                                        vault: Comparison) -> None:
+    lines.set_comparison(vault)
+    lines.set_query(0)  # v01: one document enters the top 10, one leaves
+    a, b = top(vault, 0, 0, 10), top(vault, 1, 0, 10)
+    assert set(a) != set(b)
+    lines.set_replay_position(0.0)
+    assert _order(lines) == a
+    assert lines.lines() == []  # one list while replaying
+    lines.set_replay_position(1.0)
+    assert _order(lines) == b
+    lines.set_replay_position(0.5)
+    frame = {doc: (y, op) for doc, y, op in lines.replay_frame()}
+    (new,) = set(b) - set(a)
+    (out,) = set(a) - set(b)
+    assert frame[new][1] == frame[out][1] == pytest.approx(0.5)
+    lines.grab()  # a mid-replay frame paints without warnings
+    lines.set_replay_position(None)
+    assert lines.lines()
+    with qtbot.waitSignal(lines.replay_finished, timeout=3000):
+        lines.replay(duration_ms=80)
+    assert not lines.replaying and lines.replay_frame() == []
+    lines.replay(duration_ms=60_000)
+    assert lines.replaying
+    with qtbot.waitSignal(lines.replay_finished, timeout=1000):
+        lines.set_query(1)  # another query cuts the replay short
+    assert not lines.replaying and set(lines.lines()) == expected_lines(vault, 1, 10)
+
+
+def test_font_scale_enlarges_rows(lines: RankLines, vault: Comparison) -> None:
+    lines.set_comparison(vault)
+    before = (lines.row_height, lines.row_rect(0, 3).bottom(), lines.sizeHint().height())
+    lines.set_font_scale(1.6)
+    after = (lines.row_height, lines.row_rect(0, 3).bottom(), lines.sizeHint().height())
+    assert all(x > y for x, y in zip(after, before, strict=True))
+    assert set(lines.lines()) == expected_lines(vault, 0, 10)
+
+
+def test_delta_bars_sorted_without_unjudged_queries(qtbot,  # type: ignore[no-untyped-def]
+                                                    vault: Comparison) -> None:
+    chart = QueryDeltaChart()
+    qtbot.addWidget(chart)
+    chart.resize(700, 300)
+    chart.show()
+    qtbot.waitExposed(chart)
+    chart.set_comparison(vault)
+    metric = vault.metrics[0]
+    a = vault.results[0].per_query[metric]
+    b = vault.results[1].per_query[metric]
+    nan = {vault.dataset.queries.index[q] for q in UNJUDGED}
+    assert set(np.flatnonzero(np.isnan(b - a))) == nan
+    judged = [q for q in range(len(a)) if q not in nan]
+    expected = sorted(judged, key=lambda q: (-(b[q] - a[q]), q))
+    assert chart.bar_queries() == expected
+    assert chart.bar_deltas() == pytest.approx([b[q] - a[q] for q in expected])
+    row = vault.rows[0]
+    up, same, down = chart.counts()
+    assert (up, down) == (row.improved[1], row.worsened[1])
+    assert up + same + down == len(judged)
+    assert f"{up} improved, {same} unchanged, {down} worsened" in chart.caption()
+    assert "3 without judgments left out" in chart.caption()
+    for n in (0, len(expected) // 2, len(expected) - 1):
+        with qtbot.waitSignal(chart.query_clicked, timeout=1000) as blocker:
+            qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=chart.bar_center(n))
+        assert blocker.args == [expected[n]]
+        assert chart.current == expected[n]
+    with qtbot.assertNotEmitted(chart.query_clicked):
+        qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=QPoint(2, 2))
+    chart.set_comparison(vault, 1, "map@100")
+    assert chart.metric_name == "map@100"
+    with pytest.raises(ValueError, match="unknown metric"):
+        chart.set_comparison(vault, 1, "nope@3")
+
+
+def test_metric_table_cells_are_the_rows_formatted(qtbot, comp: Comparison) -> None:  # type: ignore[no-untyped-def]
+    table = MetricTable()
+    qtbot.addWidget(table)
+    table.set_comparison(comp)
+    n = len(comp.configs)
+    assert table.columnCount() == 2 + 4 * (n - 1)
+    header = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    assert header[:2] == ["metric", comp.configs[0].name]
+    assert header[2:6] == [comp.configs[1].name, "Δ", "p", "▲/▼"]
+    expected = []
+    for row in comp.rows:
+        cells = [row.metric, f"{row.means[0]:.4f}"]
+        for i in range(1, n):
+            cells += [f"{row.means[i]:.4f}", f"{row.deltas[i]:+.4f}", p_text(row.p_values[i]),
+                      f"{row.improved[i]}/{row.worsened[i]}"]
+        expected.append(cells)
+    assert table.cell_texts() == expected
+    for r, row in enumerate(comp.rows):
+        for i in range(1, n):
+            delta_item = table.item(r, 2 + 4 * (i - 1) + 1)
+            p_item = table.item(r, 2 + 4 * (i - 1) + 2)
+            want = (BETTER if row.deltas[i] > 5e-4 else WORSE if row.deltas[i] < -5e-4
+                    else None)
+            if want is not None:
+                assert delta_item.foreground().color() == QColor(want)
+            p = row.p_values[i]
+            assert p_item.font().bold() == (p is not None and p < 0.05)
+            assert "paired randomisation" in p_item.toolTip()
+    before = table.verticalHeader().defaultSectionSize()
+    table.set_font_scale(1.6)
+    assert table.verticalHeader().defaultSectionSize() > before
+    assert table.cell_texts() == expected
+
+
+def test_explain_diff_is_b_minus_a_of_each_sides_contributions(qtbot,  # type: ignore[no-untyped-def]
+                                                               vault: Comparison) -> None:
+    view = ExplainDiff()
+    qtbot.addWidget(view)
+    assert view.sentence.text() == HINT and not view.table.isVisibleTo(view)
+    a, b = vault.results[0], vault.results[1]
+    moved = vault.movers(1, k=10, top=8)
+    assert moved
+    for m in moved:
+        view.show_move(vault, 1, m.query, m.doc)
+        total_a, parts_a = doc_contributions(a.scores, m.query, m.doc)
+        total_b, parts_b = doc_contributions(b.scores, m.query, m.doc)
+        rows = view.values()
+        assert [r[0] for r in rows] == [*a.scores.signals, "total"]
+        got = np.array([r[1:] for r in rows])
+        np.testing.assert_allclose(got[:-1, 0], parts_a, atol=1e-12)
+        np.testing.assert_allclose(got[:-1, 1], parts_b, atol=1e-12)
+        np.testing.assert_allclose(got[:-1, 2], parts_b - parts_a, atol=1e-12)
+        assert got[-1] == pytest.approx([total_a, total_b, total_b - total_a], abs=1e-12)
+        assert view.table.item(0, 0).icon() is not None
+        assert view.explained is not None
+        assert view.sentence.text() == view.explained.sentence()
+        rank = "not ranked" if m.baseline_rank is None else str(m.baseline_rank)
+        assert f"rank: defaults {rank} → position first" in view.detail.text()
+    view.set_font_scale(1.5)
+    assert math.isclose(view.table.font().pointSizeF(), view._base_pt * 1.5)
+    view.clear()
+    assert view.sentence.text() == HINT and view.table.rowCount() == 0
+
+
+def test_each_widget_paints_alone_without_a_comparison(qtbot) -> None:  # type: ignore[no-untyped-def]
+    for cls in (RankLines, QueryDeltaChart, MetricTable, ExplainDiff):
+        w = cls()
+        qtbot.addWidget(w)
+        w.resize(500, 300)
+        w.show()
+        qtbot.waitExposed(w)
+        assert not w.grab().isNull()
+        w.close()

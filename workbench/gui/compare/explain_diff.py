@@ -1,0 +1,161 @@
+"""Why one document moved between configuration 0 (A) and configuration i (B): its rank on
+each side, each signal's contribution to its score under A and under B and their difference
+(B − A), a total row, and `MoveExplained.sentence()` above ('moved from 7 to 2: vector +1.9,
+bm25 −0.3 — alpha 0.3 → 0.6'). Each side's contributions come from its own scores
+(`core.comparison.explain_move`)."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QIcon, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.comparison import Comparison, MoveExplained, explain_move
+from workbench.gui.charts._base import MUTED
+from workbench.gui.palette import delta_color, signal_color, signed
+
+HINT = "Click a document in the lists to see why it moved"
+VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # the number a cell shows, as a float
+
+
+class ExplainDiff(QWidget):
+    """One document's per-signal contributions under A and B, and their difference."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.explained: MoveExplained | None = None  # not `move`: QWidget.move
+        self.font_scale = 1.0
+        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        self.sentence = QLabel(HINT)
+        self.sentence.setWordWrap(True)
+        self.sentence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail = QLabel()
+        self.detail.setWordWrap(True)
+        self.detail.setStyleSheet(f"color: {MUTED};")
+        self.table = QTableWidget(0, 4)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to select or edit
+        for w in (self.sentence, self.detail):
+            layout.addWidget(w)
+        layout.addWidget(self.table, 1)
+        self.clear()
+
+    def clear(self) -> None:
+        """No document: the hint."""
+        self.explained = None
+        self.sentence.setText(HINT)
+        self.sentence.setStyleSheet(f"color: {MUTED};")
+        self.sentence.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.detail.setVisible(False)
+        self.table.setRowCount(0)
+        self.table.setVisible(False)
+
+    def show_move(self, comp: Comparison, i: int, query: int, doc: int) -> None:
+        """`doc` for `query` under configuration 0 (A) and configuration i (B)."""
+        move = explain_move(comp, i, query, doc)
+        self.explained = move
+        a, b = comp.configs[0].name, comp.configs[i].name
+        self.sentence.setText(move.sentence())
+        self.sentence.setStyleSheet("font-weight: 600;")
+        self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]
+        self.detail.setText(f"{d.id}{' · ' + d.title if d.title else ''}\n"
+                            f"query {q.id} “{' '.join(q.text.split())}” — rank: "
+                            f"{a} {_rank(move.rank_a)} → {b} {_rank(move.rank_b)}")
+        self.detail.setVisible(True)
+        self.table.setHorizontalHeaderLabels(["signal", f"A: {a}", f"B: {b}", "Δ (B − A)"])
+        rows: list[tuple[str, float, float, QColor | None]] = [
+            (name, float(ca), float(cb), signal_color(s)) for s, (name, ca, cb) in
+                enumerate(zip(move.signals, move.contributions_a, move.contributions_b,
+                              strict=True))]
+        rows.append(("total", move.total_a, move.total_b, None))
+        self.table.setRowCount(len(rows))
+        for r, (name, va, vb, color) in enumerate(rows):
+            label = QTableWidgetItem(name)
+            if color is not None:
+                label.setIcon(_swatch(color))
+            else:
+                bold = QFont(label.font())
+                bold.setBold(True)
+                label.setFont(bold)
+            self.table.setItem(r, 0, label)
+            delta = vb - va
+            for col, (value, text) in enumerate(((va, f"{va:.4f}"), (vb, f"{vb:.4f}"),
+                                                 (delta, signed(delta, 4))), 1):
+                item = QTableWidgetItem(text)
+                item.setData(VALUE_ROLE, value)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                      | Qt.AlignmentFlag.AlignVCenter)
+                if col == 3:
+                    item.setForeground(QBrush(delta_color(delta, 5e-5)))
+                if color is None:
+                    item.setFont(label.font())
+                self.table.setItem(r, col, item)
+        self.table.setVisible(True)
+        self._fit()
+
+    def values(self) -> list[tuple[str, float, float, float]]:
+        """(signal or 'total', A, B, Δ) per table row, as the cells hold them."""
+        out = []
+        for r in range(self.table.rowCount()):
+            items = [self.table.item(r, c) for c in range(4)]
+            nums = [float(it.data(VALUE_ROLE)) if it is not None else math.nan
+                    for it in items[1:]]
+            name = items[0].text() if items[0] is not None else ""
+            out.append((name, nums[0], nums[1], nums[2]))
+        return out
+
+    def set_font_scale(self, f: float) -> None:
+        """Larger text and rows for presenting (1.0: the application font)."""
+        self.font_scale = max(0.5, float(f))
+        font = QFont(self.font())
+        font.setPointSizeF(self._base_pt * self.font_scale)
+        for w in (self.sentence, self.detail, self.table, self.table.horizontalHeader()):
+            w.setFont(font)
+        for r in range(self.table.rowCount()):
+            for c in range(self.table.columnCount()):
+                item = self.table.item(r, c)
+                if item is not None:
+                    f2 = QFont(font)
+                    f2.setBold(item.font().bold())
+                    item.setFont(f2)
+        self._fit()
+
+    def _fit(self) -> None:
+        h = QFontMetrics(self.table.font()).height()
+        self.table.verticalHeader().setDefaultSectionSize(int(h * 1.5))
+        self.table.setIconSize(_swatch_size(h))
+        self.table.resizeColumnsToContents()
+
+
+def _rank(r: int | None) -> str:
+    return "not ranked" if r is None else str(r)
+
+
+def _swatch(color: QColor, side: int = 12) -> QIcon:
+    pix = QPixmap(side, side)
+    pix.fill(color)
+    return QIcon(pix)
+
+
+def _swatch_size(h: int) -> QSize:
+    side = max(8, int(h * 0.7))
+    return QSize(side, side)

@@ -1,0 +1,134 @@
+"""The comparison's metric table, read-only: one row per metric; the first configuration's mean,
+then for each other configuration its mean, the difference Δ, the p-value of the paired
+randomisation test against the first and the queries improved ▲ / worsened ▼.
+
+The cells are `workbench.report.text.metric_table`'s, the text `workbench compare` prints, so
+the window and the report never disagree; Δ is green / red (`palette.delta_color`), a p-value
+below 0.05 bold."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QFont, QFontMetrics
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from workbench.core.comparison import Comparison
+from workbench.gui.palette import delta_color
+from workbench.report.text import metric_table
+
+SIGNIFICANT = 0.05
+PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
+
+
+class MetricTable(QTableWidget):
+    """Means, differences and paired-test p-values of every metric, against the first."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, 0, parent)
+        self.comparison: Comparison | None = None
+        self.font_scale = 1.0
+        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+
+    def set_comparison(self, comp: Comparison | None) -> None:
+        self.comparison = comp
+        self.clear()
+        if comp is None:
+            self.setRowCount(0)
+            self.setColumnCount(0)
+            return
+        header, rows = metric_table(comp)
+        first = comp.configs[0].name
+        self.setColumnCount(len(header))
+        self.setRowCount(len(rows))
+        for col, text in enumerate(header):
+            item = QTableWidgetItem(text)
+            item.setToolTip(self._header_tip(comp, col))
+            self.setHorizontalHeaderItem(col, item)
+        for r, (cells, row) in enumerate(zip(rows, comp.rows, strict=True)):
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col > 0:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.setItem(r, col, item)
+            for i in range(1, len(comp.configs)):
+                base = 2 + (i - 1) * PER_OTHER
+                name = comp.configs[i].name
+                delta, p = row.deltas[i], row.p_values[i]
+                d_item, p_item, n_item = (self._item(r, base + j) for j in (1, 2, 3))
+                if not math.isnan(delta):
+                    d_item.setForeground(QBrush(delta_color(delta)))
+                d_item.setToolTip(f"mean {row.metric} of {name} − mean of {first}")
+                if p is not None and p < SIGNIFICANT:
+                    font = QFont(p_item.font())
+                    font.setBold(True)
+                    p_item.setFont(font)
+                p_item.setToolTip(f"paired randomisation test of {name} against {first} on "
+                                  f"{row.metric}: the chance of a difference at least this "
+                                  f"large if the two were interchangeable"
+                                  + (" (below 0.05: bold)" if p is not None else
+                                     " (none: no judged query)"))
+                n_item.setToolTip(
+                    f"{row.improved[i]} queries score higher under {name} than under {first}"
+                    f" (▲), {row.worsened[i]} lower (▼)")
+        self._fit()
+
+    def _item(self, r: int, c: int) -> QTableWidgetItem:
+        item = self.item(r, c)
+        assert item is not None  # every cell was just filled
+        return item
+
+    @staticmethod
+    def _header_tip(comp: Comparison, col: int) -> str:
+        first = comp.configs[0].name
+        if col == 0:
+            return "metric (mean over the judged queries)"
+        if col == 1:
+            return f"mean of {first}, the configuration the others are compared with"
+        i = 1 + (col - 2) // PER_OTHER
+        name = comp.configs[i].name
+        return (f"mean of {name}",
+                f"Δ: {name} − {first}",
+                f"p: paired randomisation test of {name} against {first}",
+                f"▲/▼: queries improved / worsened under {name} against {first}",
+                )[(col - 2) % PER_OTHER]
+
+    def cell_texts(self) -> list[list[str]]:
+        """What the table shows, row by row."""
+        return [[self._item(r, c).text() for c in range(self.columnCount())]
+                for r in range(self.rowCount())]
+
+    def set_font_scale(self, f: float) -> None:
+        """Larger text and rows for presenting (1.0: the application font)."""
+        self.font_scale = max(0.5, float(f))
+        font = QFont(self.font())
+        font.setPointSizeF(self._base_pt * self.font_scale)
+        self.setFont(font)
+        self.horizontalHeader().setFont(font)
+        for r in range(self.rowCount()):
+            for c in range(self.columnCount()):
+                item = self.item(r, c)
+                if item is not None:
+                    f2 = QFont(font)
+                    f2.setBold(item.font().bold())
+                    item.setFont(f2)
+        self._fit()
+
+    def _fit(self) -> None:
+        self.verticalHeader().setDefaultSectionSize(
+            int(QFontMetrics(self.font()).height() * 1.5))
+        self.resizeColumnsToContents()

@@ -1,0 +1,568 @@
+"""One query's ranked lists under two or more configurations, side by side, with a line joining
+each document's two positions between adjacent columns: green when it rose, red when it fell,
+grey when it stayed; a document entering the top k comes from the "below top k" slot at the
+column's foot (▲new), one leaving goes down into it (▼out).
+
+`replay()` plays the change as one list: each document slides from its place in the first
+column to its place in the second (entering ones rise in from the foot and fade in, leaving
+ones sink and fade out); `set_replay_position(t)` draws one frame of it.
+
+A row shows rank, a mark of the judged relevance (filled by grade, hollow when not judged),
+document id and title. Clicking a row selects that document in every column (`doc_selected`,
+corpus index). Painted in `paintEvent` from `_Geometry`, the one place that says where things
+are, so painting, clicking and the tests' `lines()` / `row_at()` agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PySide6.QtCore import (
+    QEasingCurve,
+    QPoint,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    QVariantAnimation,
+    Signal,
+)
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+)
+from PySide6.QtWidgets import QWidget
+
+from workbench.core.comparison import Comparison
+from workbench.gui.charts._base import INK, MUTED
+from workbench.gui.palette import BETTER, NEUTRAL, WORSE
+
+HIGHLIGHT = QColor("#fff1b8")  # the selected document's rows (and the current query's bar)
+# judged grade → fill: grey for judged not relevant, deeper green the more relevant
+_GRADE_FILL = ("#d0d7de", "#a5d6a7", "#43a047", "#1b5e20")
+
+Line = tuple[int, int, int | None, int | None]
+"""(doc, left column, rank in the left column or None, rank in the right column or None)."""
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Where everything is for the widget's current size, font scale, columns and k."""
+
+    margin: float
+    header_h: float
+    row_h: float
+    col_w: float
+    gap: float
+    rows: int  # row places above the slot: the longest shown list (≤ k)
+
+    def col_x(self, c: int) -> float:
+        return self.margin + c * (self.col_w + self.gap)
+
+    def row_top(self, rank: int) -> float:
+        """Top of the row of 1-based `rank`."""
+        return self.margin + self.header_h + (rank - 1) * self.row_h
+
+    def row_rect(self, c: int, rank: int) -> QRectF:
+        return QRectF(self.col_x(c), self.row_top(rank), self.col_w, self.row_h)
+
+    def slot_rect(self, c: int) -> QRectF:
+        top = self.row_top(self.rows + 1) + 0.35 * self.row_h
+        return QRectF(self.col_x(c), top, self.col_w, self.row_h)
+
+
+class RankLines(QWidget):
+    """Ranked lists of one query, one column per configuration, joined by rank-change lines."""
+
+    doc_selected = Signal(int)
+    replay_finished = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.comparison: Comparison | None = None
+        self.query = 0
+        self.k = 10
+        self.columns: list[int] = []
+        self.selected: int | None = None
+        self.font_scale = 1.0
+        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        self._font = scaled_font(self.font(), self._base_pt, 1.0)
+        self._tops: list[list[int]] = []
+        self._t: float | None = None
+        self._anim = QVariantAnimation(self)
+        self._anim.setStartValue(0.0)
+        self._anim.setEndValue(1.0)
+        self._anim.setEasingCurve(QEasingCurve.Type.InOutCubic)
+        self._anim.valueChanged.connect(self._on_frame)
+        self._anim.finished.connect(self._on_replay_done)
+        self.setMinimumSize(360, 200)
+        self.setMouseTracking(True)  # the tooltip follows the row under the pointer
+
+    # -- what is shown ------------------------------------------------------------------------
+
+    def set_comparison(self, comp: Comparison | None) -> None:
+        """Show `comp` (all its configurations as columns; the query kept if it exists)."""
+        self.comparison = comp
+        self.selected = None
+        self.columns = list(range(len(comp.configs))) if comp is not None else []
+        if comp is not None and self.query >= len(comp.dataset.queries):
+            self.query = 0
+        self._refresh()
+
+    def set_query(self, q: int) -> None:
+        """Show query `q` (and select no document)."""
+        n = len(self.comparison.dataset.queries) if self.comparison is not None else 0
+        if self.comparison is not None and not 0 <= q < n:
+            raise ValueError(f"query {q} is out of range (0..{n - 1})")
+        self.query = q
+        self.selected = None
+        self._refresh()
+
+    def set_k(self, k: int) -> None:
+        if k < 1:
+            raise ValueError(f"k must be at least 1, not {k}")
+        self.k = k
+        self._refresh()
+
+    def set_columns(self, indices: list[int] | None = None) -> None:
+        """The configurations shown, left to right (None: all, in order)."""
+        comp = self.comparison
+        n = len(comp.configs) if comp is not None else 0
+        cols = list(range(n)) if indices is None else list(indices)
+        bad = [i for i in cols if not 0 <= i < n]
+        if bad:
+            raise ValueError(f"no configuration {bad[0]}: there are {n}")
+        self.columns = cols
+        self._refresh()
+
+    def set_selected_doc(self, doc: int | None) -> None:
+        """Highlight `doc` in every column (no signal)."""
+        self.selected = doc
+        self.update()
+
+    def set_font_scale(self, f: float) -> None:
+        """Larger text and rows for presenting (1.0: the application font)."""
+        self.font_scale = max(0.5, float(f))
+        self._font = scaled_font(self.font(), self._base_pt, self.font_scale)
+        self.updateGeometry()
+        self.update()
+
+    def _refresh(self) -> None:
+        self._stop_replay()  # its frames were of the lists shown until now
+        comp = self.comparison
+        self._tops = []
+        if comp is not None:
+            for c in self.columns:
+                self._tops.append(top_k_docs(comp, c, self.query, self.k))
+        self.updateGeometry()
+        self.update()
+
+    # -- geometry -----------------------------------------------------------------------------
+
+    @property
+    def row_height(self) -> float:
+        return math.ceil(QFontMetricsF(self._font).height() * 1.6)
+
+    def _geometry(self) -> _Geometry:
+        fm = QFontMetricsF(self._font)
+        n = max(1, len(self.columns))
+        margin = 6.0
+        gap = max(60.0, 5.5 * fm.height())
+        rows = max((len(t) for t in self._tops), default=0)
+        col_w = max(80.0, (self.width() - 2 * margin - (n - 1) * gap) / n)
+        return _Geometry(margin, math.ceil(fm.height() * 1.9), self.row_height, col_w, gap,
+                         rows)
+
+    def sizeHint(self) -> QSize:  # Qt override
+        fm = QFontMetricsF(self._font)
+        n = max(1, len(self.columns))
+        rows = max((len(t) for t in self._tops), default=self.k)
+        width = n * 36 * fm.averageCharWidth() + (n - 1) * 5.5 * fm.height() + 12
+        height = 12 + fm.height() * 1.9 + (rows + 3.0) * self.row_height  # slot, legend
+        return QSize(int(width), int(height))
+
+    def row_rect(self, column: int, rank: int) -> QRectF:
+        """The rectangle of the row of 1-based `rank` in display column `column`."""
+        return self._geometry().row_rect(column, rank)
+
+    def slot_rect(self, column: int) -> QRectF:
+        """The "below top k" slot at the foot of display column `column`."""
+        return self._geometry().slot_rect(column)
+
+    def _rank(self, c: int, doc: int) -> int | None:
+        top = self._tops[c]
+        return top.index(doc) + 1 if doc in top else None
+
+    def lines(self) -> list[Line]:
+        """Every line drawn: (doc, left column, left rank or None, right rank or None), None
+        meaning the line ends in that column's below-k slot."""
+        return [(doc, c, a, b) for doc, c, a, b, _s, _e in self._lines()]
+
+    def line_ends(self) -> list[tuple[QPointF, QPointF]]:
+        """The two ends of each line of `lines()`, in the same order."""
+        return [(s, e) for *_, s, e in self._lines()]
+
+    def _lines(self) -> list[tuple[int, int, int | None, int | None, QPointF, QPointF]]:
+        if self._t is not None or len(self._tops) < 2:
+            return []
+        g = self._geometry()
+        out = []
+        for c in range(len(self._tops) - 1):
+            left, right = self._tops[c], self._tops[c + 1]
+            docs = left + [d for d in right if d not in left]
+            # an entering document comes from the left column's slot, a leaving one goes
+            # into the right column's
+            entering = [d for d in right if d not in left]
+            leaving = [d for d in left if d not in right]
+            for doc in docs:
+                a, b = self._rank(c, doc), self._rank(c + 1, doc)
+                start = QPointF(g.col_x(c) + g.col_w, self._end_y(g, c, a, doc, entering))
+                end = QPointF(g.col_x(c + 1), self._end_y(g, c + 1, b, doc, leaving))
+                out.append((doc, c, a, b, start, end))
+        return out
+
+    @staticmethod
+    def _end_y(g: _Geometry, c: int, rank: int | None, doc: int, in_slot: list[int]) -> float:
+        if rank is not None:
+            return g.row_top(rank) + g.row_h / 2
+        slot = g.slot_rect(c)  # several lines into one slot: spread over its height
+        j = in_slot.index(doc)
+        return slot.top() + slot.height() * (j + 1) / (len(in_slot) + 1)
+
+    def row_at(self, pos: QPoint | QPointF) -> tuple[int, int] | None:
+        """(display column, doc) of the row under `pos`, or None (during a replay the single
+        list counts as column 0)."""
+        p = QPointF(pos)
+        if self._t is not None:
+            hit = [(doc, op) for doc, y, op in self.replay_frame()
+                   if op > 0.5 and abs(p.y() - y) < self.row_height / 2]
+            return (0, hit[-1][0]) if hit else None
+        g = self._geometry()
+        for c, top in enumerate(self._tops):
+            x = g.col_x(c)
+            if x <= p.x() < x + g.col_w:
+                rank = math.floor((p.y() - g.row_top(1)) / g.row_h) + 1
+                if 1 <= rank <= len(top):
+                    return c, top[rank - 1]
+        return None
+
+    # -- replay -------------------------------------------------------------------------------
+
+    def replay(self, duration_ms: int = 1500) -> None:
+        """Animate one list from the first shown column's order to the second's; then back to
+        the columns and `replay_finished` (also when cut short by a change of what is shown)."""
+        if len(self._tops) < 2:
+            raise ValueError("a replay needs two columns")
+        self._anim.stop()
+        self._anim.setDuration(max(1, int(duration_ms)))
+        self._t = 0.0
+        self._anim.start()
+
+    @property
+    def replaying(self) -> bool:
+        return self._anim.state() == QVariantAnimation.State.Running
+
+    def set_replay_position(self, t: float | None) -> None:
+        """Draw the replay's frame at `t` (0: first column's order, 1: second's); None: back
+        to the columns. A running replay stops here."""
+        if t is not None and len(self._tops) < 2:
+            raise ValueError("a replay needs two columns")
+        self._stop_replay()
+        self._t = None if t is None else min(1.0, max(0.0, float(t)))
+        self.update()
+
+    def _stop_replay(self) -> None:
+        """Cut a running replay short (it still says `replay_finished`)."""
+        self._t = None
+        if self.replaying:
+            self._anim.stop()  # QAbstractAnimation.stop does not emit finished
+            self.replay_finished.emit()
+
+    def replay_frame(self) -> list[tuple[int, float, float]]:
+        """(doc, row centre y, opacity) of each document at the current replay position, in
+        painting order ([] when not replaying)."""
+        if self._t is None:
+            return []
+        t, g = self._t, self._geometry()
+        a_top, b_top = self._tops[0], self._tops[1]
+        slot_y = g.slot_rect(0).center().y()
+        frame = []
+        for doc in a_top + [d for d in b_top if d not in a_top]:
+            a, b = self._rank(0, doc), self._rank(1, doc)
+            ya = slot_y if a is None else g.row_top(a) + g.row_h / 2
+            yb = slot_y if b is None else g.row_top(b) + g.row_h / 2
+            opacity = t if a is None else (1 - t) if b is None else 1.0
+            frame.append((doc, ya + (yb - ya) * t, opacity))
+        # unchanged rows first, so moving ones pass over them
+        frame.sort(key=lambda f: self._rank(0, f[0]) != self._rank(1, f[0]))
+        return frame
+
+    def _on_frame(self, value: object) -> None:
+        if self.replaying:
+            self._t = float(value)  # type: ignore[arg-type]
+            self.update()
+
+    def _on_replay_done(self) -> None:
+        self._t = None
+        self.update()
+        self.replay_finished.emit()
+
+    # -- input --------------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # Qt override
+        hit = self.row_at(event.position())
+        if hit is not None and event.button() == Qt.MouseButton.LeftButton:
+            self.selected = hit[1]
+            self.update()
+            self.doc_selected.emit(hit[1])
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # Qt override
+        hit = self.row_at(event.position())
+        self.setToolTip("" if hit is None else self._tooltip(hit[1]))
+        super().mouseMoveEvent(event)
+
+    def _tooltip(self, doc: int) -> str:
+        comp = self.comparison
+        assert comp is not None
+        d = comp.dataset.corpus[doc]
+        ranks = ", ".join(f"{comp.configs[c].name}: {self._rank(j, doc) or 'below top k'}"
+                          for j, c in enumerate(self.columns))
+        return f"{d.id}\n{d.title}\n{grade_text(self._grade(doc))}\n{ranks}"
+
+    def _grade(self, doc: int) -> int | None:
+        comp = self.comparison
+        assert comp is not None
+        qid = comp.dataset.queries[self.query].id
+        return (comp.dataset.qrels or {}).get(qid, {}).get(comp.dataset.corpus[doc].id)
+
+    # -- painting -----------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("white"))
+        p.setFont(self._font)
+        comp = self.comparison
+        if comp is None or not self._tops:
+            p.setPen(QColor(MUTED))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No comparison to show")
+            p.end()
+            return
+        g = self._geometry()
+        try:
+            if self._t is not None:
+                self._paint_replay(p, g)
+            else:
+                self._paint_columns(p, g)
+        finally:
+            p.end()
+
+    def _paint_columns(self, p: QPainter, g: _Geometry) -> None:
+        comp = self.comparison
+        assert comp is not None
+        for c, top in enumerate(self._tops):
+            name = comp.configs[self.columns[c]].name
+            self._paint_header(p, QRectF(g.col_x(c), g.margin, g.col_w, g.header_h), name)
+            prev = self._tops[c - 1] if c > 0 else None
+            nxt = self._tops[c + 1] if c + 1 < len(self._tops) else None
+            for rank, doc in enumerate(top, 1):
+                tags = []
+                if prev is not None and doc not in prev:
+                    tags.append(("▲new", BETTER))
+                if nxt is not None and doc not in nxt:
+                    tags.append(("▼out", WORSE))
+                self._paint_row(p, g.row_rect(c, rank), str(rank), doc, tags, 1.0, rank)
+            if not top:
+                p.setPen(QColor(MUTED))
+                p.drawText(g.row_rect(c, 1), Qt.AlignmentFlag.AlignCenter, "nothing ranked")
+            self._paint_slot(p, g.slot_rect(c))
+        self._paint_lines(p)
+        self._paint_legend(p, g)
+
+    def _paint_legend(self, p: QPainter, g: _Geometry) -> None:
+        """What the relevance marks mean, under the slots."""
+        fm = QFontMetricsF(self._font)
+        side = round(fm.height() * 0.6)
+        x = g.margin + 4
+        y = g.slot_rect(0).bottom() + g.row_h * 0.3
+        for grade, text in ((2, "relevant (darker: higher grade)"), (0, "judged not relevant"),
+                            (None, "not judged")):
+            p.setPen(QPen(QColor("#57606a"), 1))
+            p.setBrush(grade_brush(grade))
+            p.drawRect(QRectF(x, y + (g.row_h - side) / 2, side, side))
+            x += side + 5
+            p.setPen(QColor(MUTED))
+            p.drawText(QRectF(x, y, fm.horizontalAdvance(text) + 2, g.row_h),
+                       Qt.AlignmentFlag.AlignVCenter, text)
+            x += fm.horizontalAdvance(text) + 16
+
+    def _paint_lines(self, p: QPainter) -> None:
+        width = 1.6 * self.font_scale
+        lines = self._lines()
+        # the selected document's lines last, on top
+        lines.sort(key=lambda ln: ln[0] == self.selected)
+        for doc, _c, a, b, start, end in lines:
+            if a is None or (b is not None and b < a):
+                color = QColor(BETTER)
+            elif b is None or b > a:
+                color = QColor(WORSE)
+            else:
+                color = QColor(NEUTRAL)
+            chosen = doc == self.selected
+            if self.selected is not None and not chosen:
+                color.setAlpha(70)
+            pen = QPen(color, width * (2.2 if chosen else 1.0))
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            bend = (end.x() - start.x()) / 2
+            path = QPainterPath(start)
+            path.cubicTo(start + QPointF(bend, 0), end - QPointF(bend, 0), end)
+            p.drawPath(path)
+
+    def _paint_replay(self, p: QPainter, g: _Geometry) -> None:
+        comp = self.comparison
+        assert comp is not None
+        a, b = (comp.configs[c].name for c in self.columns[:2])
+        width = min(self.width() - 2 * g.margin,
+                    max(g.col_w, 70 * QFontMetricsF(self._font).averageCharWidth()))
+        self._paint_header(p, QRectF(g.margin, g.margin, width, g.header_h), f"{a}  →  {b}")
+        rank_w = QFontMetricsF(self._font).horizontalAdvance("000") + 8
+        p.setPen(QColor(MUTED))
+        for rank in range(1, g.rows + 1):
+            r = QRectF(g.margin, g.row_top(rank), rank_w - 6, g.row_h)
+            p.drawText(r, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(rank))
+        self._paint_slot(p, QRectF(g.margin + rank_w, g.slot_rect(0).top(), width - rank_w,
+                                   g.row_h))
+        for doc, y, opacity in self.replay_frame():
+            if opacity <= 0:
+                continue
+            ra, rb = self._rank(0, doc), self._rank(1, doc)
+            rect = QRectF(g.margin + rank_w, y - g.row_h / 2, width - rank_w, g.row_h)
+            stripe = (BETTER if ra is None or (rb is not None and rb < ra)
+                      else WORSE if rb is None or rb > ra else None)
+            self._paint_row(p, rect, "", doc, [], opacity, 0, stripe)
+
+    def _paint_header(self, p: QPainter, rect: QRectF, text: str) -> None:
+        font = QFont(self._font)
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(QColor(INK))
+        fm = QFontMetricsF(font)
+        p.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignLeft
+                   | Qt.AlignmentFlag.AlignVCenter,
+                   fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width() - 8))
+        p.setPen(QPen(QColor("#d0d7de"), 1))
+        p.drawLine(rect.bottomLeft() - QPointF(0, 2), rect.bottomRight() - QPointF(0, 2))
+        p.setFont(self._font)
+
+    def _paint_row(self, p: QPainter, rect: QRectF, rank: str, doc: int,
+                   tags: list[tuple[str, QColor]], opacity: float, index: int,
+                   stripe: QColor | None = None) -> None:
+        comp = self.comparison
+        assert comp is not None
+        fm = QFontMetricsF(self._font)
+        p.save()
+        p.setOpacity(opacity)
+        back = (HIGHLIGHT if doc == self.selected
+                else QColor("#f6f8fa") if index % 2 == 0 else QColor("white"))
+        p.fillRect(rect.adjusted(0, 1, 0, -1), back)
+        if doc == self.selected:
+            p.setPen(QPen(QColor("#bf8700"), 1.2))
+            p.drawRect(rect.adjusted(0.5, 1.5, -0.5, -1.5))
+        if stripe is not None:
+            p.fillRect(QRectF(rect.left(), rect.top() + 1, 3 * self.font_scale,
+                              rect.height() - 2), stripe)
+        x = rect.left() + 4
+        mid = Qt.AlignmentFlag.AlignVCenter
+        if rank:
+            rank_w = fm.horizontalAdvance("000")
+            p.setPen(QColor(MUTED))
+            p.drawText(QRectF(x, rect.top(), rank_w, rect.height()),
+                       Qt.AlignmentFlag.AlignRight | mid, rank)
+            x += rank_w + 6
+        else:
+            x += 4 * self.font_scale
+        side = round(fm.height() * 0.6)
+        square = QRectF(x, rect.center().y() - side / 2, side, side)
+        p.setPen(QPen(QColor("#57606a"), 1))
+        p.setBrush(grade_brush(self._grade(doc)))
+        p.drawRect(square)
+        x += side + 6
+        right = rect.right() - 4
+        small = QFont(self._font)
+        small.setPointSizeF(self._font.pointSizeF() * 0.85)
+        small.setBold(True)
+        sfm = QFontMetricsF(small)
+        for text, color in reversed(tags):
+            w = sfm.horizontalAdvance(text)
+            p.setFont(small)
+            p.setPen(color)
+            p.drawText(QRectF(right - w, rect.top(), w, rect.height()), mid, text)
+            right -= w + 4
+        p.setFont(self._font)
+        d = comp.dataset.corpus[doc]
+        room = max(0.0, right - x)
+        # the whole id when it and the title fit; else the id gives way down to 45 % of the
+        # room (elided in the middle, where paths differ least), the title takes the rest
+        title_w = fm.horizontalAdvance(d.title) + 8 if d.title else 0.0
+        id_room = room if fm.horizontalAdvance(d.id) + title_w <= room else max(
+            room * 0.45, room - title_w)
+        id_text = fm.elidedText(d.id, Qt.TextElideMode.ElideMiddle, id_room)
+        p.setPen(QColor(INK))
+        p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)
+        x += fm.horizontalAdvance(id_text) + 8
+        if d.title and right - x > fm.averageCharWidth() * 3:
+            p.setPen(QColor(MUTED))
+            p.drawText(QRectF(x, rect.top(), right - x, rect.height()), mid,
+                       fm.elidedText(d.title, Qt.TextElideMode.ElideRight, right - x))
+        p.restore()
+
+    def _paint_slot(self, p: QPainter, rect: QRectF) -> None:
+        pen = QPen(QColor("#8c959f"), 1, Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+        font = QFont(self._font)
+        font.setItalic(True)
+        p.setFont(font)
+        p.setPen(QColor(MUTED))
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"below top {self.k}")
+        p.setFont(self._font)
+
+
+def top_k_docs(comp: Comparison, i: int, query: int, k: int) -> list[int]:
+    """Configuration i's top k for `query` (corpus indices, best first)."""
+    ranking = comp.results[i].ranking
+    n = min(k, int(ranking.count[query]), ranking.docs.shape[1])
+    return [int(d) for d in np.asarray(ranking.docs[query, :n]) if d >= 0]
+
+
+def scaled_font(font: QFont, base_pt: float, f: float) -> QFont:
+    """`font` at `f` times `base_pt` points."""
+    out = QFont(font)
+    out.setPointSizeF(base_pt * f)
+    return out
+
+
+def grade_brush(grade: int | None) -> QBrush:
+    """The relevance mark's fill: none (hollow) when not judged."""
+    if grade is None:
+        return QBrush(Qt.BrushStyle.NoBrush)
+    return QBrush(QColor(_GRADE_FILL[min(max(grade, 0), len(_GRADE_FILL) - 1)]))
+
+
+def grade_text(grade: int | None) -> str:
+    if grade is None:
+        return "not judged"
+    return "judged not relevant (0)" if grade <= 0 else f"judged relevant, grade {grade}"
