@@ -1,7 +1,8 @@
-"""`workbench compare` and `workbench report --format md`: several configurations of one model
-(params TOML files, and the model's defaults) on one dataset, for people who do not drive
-sliders — the metric table with differences, p-values and queries improved/worsened against
-the first configuration, and the documents that moved most with their explain diff."""
+"""`workbench compare` and `workbench report` (one self-contained HTML file, or Markdown):
+several configurations of one model (params TOML files, and the model's defaults) on one
+dataset, for people who do not drive sliders — the metric table with differences, p-values and
+queries improved/worsened against the first configuration, and the documents that moved most
+with their explain diff."""
 
 from __future__ import annotations
 
@@ -23,16 +24,20 @@ from workbench.core.engine import Progress
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError
 from workbench.core.pipeline import DEFAULT_METRICS
+from workbench.report.html import html_report
 from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
 from workbench.textout import format_table, progress_bar
+
+FORMATS = ("html", "md")
 
 
 def add_commands(sub: Any) -> None:
     for name, helptext in (
             ("compare", "several configurations side by side: metrics with Δ, p-values and "
                         "▲/▼ against the first, the documents that moved most and why"),
-            ("report", "the comparison as a file to share (--format md: Markdown for a pull "
-                       "request)")):
+            ("report", "the comparison as a file to share: one self-contained HTML page "
+                       "(charts, movers and why, the settings to ship) or Markdown for a pull "
+                       "request")):
         p = sub.add_parser(name, help=helptext)
         add_data(p)
         p.add_argument("--model", "-m", required=True, help="model id (see `workbench models`)")
@@ -47,10 +52,13 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--k", type=whole(1), default=10,
                        help="the top k that movers enter or leave (default 10)")
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
-                       help="documents that moved most shown per configuration (default 5)")
+                       help="documents that moved most shown per configuration (default 5; "
+                       "the HTML report shows N of each kind: entered, left, jumped)")
         if name == "report":
-            p.add_argument("--format", choices=("md",), default="md",
-                           help="md: Markdown (the HTML report is not written yet)")
+            p.add_argument("--format", choices=FORMATS, default=None,
+                           help="html: one self-contained page, no network or other files "
+                           "needed; md: Markdown (default: md when --out ends in .md, "
+                           "else html)")
             p.add_argument("--out", "-o", required=True, metavar="FILE", help="where to write "
                            "it (- for standard output)")
         p.set_defaults(func=cmd_compare if name == "compare" else cmd_report)
@@ -104,11 +112,20 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def report_format(fmt: str | None, out: str) -> str:
+    """--format as given, else md for an --out ending in .md, else html."""
+    if fmt is not None:
+        return fmt
+    return "md" if out.lower().endswith(".md") else "html"
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """The comparison written to --out (checked before the work, written after it)."""
     path = check_output(args.out, "--out")
+    fmt = report_format(args.format, args.out)
     comp = _comparison(args)
-    write_outputs([("--out", path, markdown(comp, k=args.k, top=args.movers))])
+    render = markdown if fmt == "md" else html_report
+    write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
     if path is not None:
         print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK

@@ -1,0 +1,296 @@
+"""The comparison as one self-contained HTML file: every section, nothing loaded from
+anywhere, user text escaped, the metric table's numbers as the comparison computed them, the
+confidence interval against an independent computation, the CLI's format choice, and a real
+browser (headless Chromium) that opens it without a console message and paints it."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.comparison import Comparison, Configuration, compare_configurations
+from workbench.core.data import Corpus, Dataset, QuerySet
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.params import params_toml
+from workbench.report.html import difference_interval, html_report
+from workbench.report.text import p_text
+
+TEA = SAMPLES / "tea-beir"
+SECTIONS = ("compared", "parameters", "metrics", "per-query", "movers", "distributions",
+            "settings")
+INJECTED = '<script>throw new Error("injected")</script>'
+
+
+def _compare(dataset: Dataset, model_id: str, settings: dict[str, dict[str, object]]
+             ) -> Comparison:
+    model = get_model(model_id)
+    configs = [Configuration(name, model.schema.resolve(values), f"{name}.toml")
+               for name, values in settings.items()]
+    return compare_configurations(model, dataset, configs, n_resamples=2000)
+
+
+@pytest.fixture(scope="module")
+def tea() -> Comparison:
+    return _compare(load_dataset(TEA), "bm25",
+                    {"defaults": {}, "tuned": {"k1": 0.9, "b": 0.4}, "flat": {"b": 0.0}})
+
+
+@pytest.fixture(scope="module")
+def hostile() -> Comparison:
+    """tea-beir with markup in its name, a query, every title and a configuration's name."""
+    ds = load_dataset(TEA)
+    queries = [dataclasses.replace(q, text=f"{q.text} {INJECTED}") if q.id == "q01" else q
+               for q in ds.queries]
+    docs = [dataclasses.replace(d, title=f"{d.title} <b>&amp;</b> {INJECTED}")
+            for d in ds.corpus]
+    odd = Dataset(f"tea <i>{INJECTED}</i>", Corpus(docs), QuerySet(queries), ds.qrels)
+    return _compare(odd, "bm25", {"defaults": {}, f"k1 <{INJECTED}>": {"k1": 0.9, "b": 0.4}})
+
+
+class _Cells(HTMLParser):
+    """The text of every cell of the table with id `table`, row by row."""
+
+    def __init__(self, table: str) -> None:
+        super().__init__()
+        self.table, self.inside = table, False
+        self.rows: list[list[str]] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table" and dict(attrs).get("id") == self.table:
+            self.inside = True
+        elif self.inside and tag == "tr":
+            self.rows.append([])
+        elif self.inside and tag in ("td", "th"):
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "table":
+            self.inside = False
+        elif self.inside and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append("".join(self.cell).strip())
+            self.cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def test_every_section_and_nothing_external(tea: Comparison) -> None:
+    page = html_report(tea)
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    for section in SECTIONS:
+        assert f'id="{section}"' in page, section
+        assert f'href="#{section}"' in page, section
+    assert "http" not in page.lower()
+    refs = re.findall(r"""(?:src|href)\s*=\s*["']?([^"'\s>]*)""", page, re.I)
+    assert refs and all(r.startswith(("#", "data:")) for r in refs), refs
+    for word in ("<link", "@import", "url(", "@font-face"):
+        assert word not in page.lower(), word
+    assert page.count("<svg") == 2 + 3  # a per-query chart per other config, a histogram each
+    assert "<mark>" in page and "workbench-only model" in page
+    assert "[params]\nk1 = 0.9\nb = 0.4" in page
+
+
+def test_user_text_is_escaped(hostile: Comparison) -> None:
+    page = html_report(hostile)
+    assert "<script" not in page.lower() and "<i>" not in page and "<b>&amp;" not in page
+    escaped = "&lt;script&gt;throw new Error(&quot;injected&quot;)&lt;/script&gt;"
+    assert escaped in page
+    assert "tea &lt;i&gt;" in page  # the dataset's name
+    assert "k1 &lt;&lt;script&gt;" in page  # the configuration's name
+    assert "&lt;b&gt;&amp;amp;&lt;/b&gt;" in page  # a title, in the movers
+
+
+def test_metric_table_numbers_are_the_comparisons(tea: Comparison) -> None:
+    parser = _Cells("metric-table")
+    parser.feed(html_report(tea))
+    header, sub, *rows = parser.rows
+    assert header == ["metric", "defaults", "tuned", "flat"]
+    assert sub == ["mean"] + ["mean", "Δ", "95% CI of Δ¹", "p²", "▲/▼"] * 2
+    assert [r[0] for r in rows] == [r.metric for r in tea.rows]
+    for cells, row in zip(rows, tea.rows, strict=True):
+        assert cells[1] == f"{row.means[0]:.4f}"
+        for i in (1, 2):
+            mean, delta, ci, p, moved = cells[2 + 5 * (i - 1):7 + 5 * (i - 1)]
+            assert mean == f"{row.means[i]:.4f}" and delta == f"{row.deltas[i]:+.4f}"
+            assert p == p_text(row.p_values[i])
+            assert moved == f"▲{row.improved[i]} ▼{row.worsened[i]}"
+            lo, hi = (float(x) for x in ci.strip("[]").split(","))
+            assert lo - 5e-5 <= row.deltas[i] <= hi + 5e-5
+
+
+def test_difference_interval_against_a_hand_computation() -> None:
+    # d = 1..5: mean 3, s = √2.5, s/√5 = 0.70711; t(0.975, 4) = 2.776445 (any t table)
+    lo, hi = difference_interval([1.0, 2.0, float("nan"), 3.0, 4.0, 5.0]) or (0.0, 0.0)
+    assert (lo, hi) == pytest.approx((3 - 2.776445 * 0.7071068, 3 + 2.776445 * 0.7071068),
+                                     abs=1e-5)
+    assert difference_interval([0.2, 0.2, 0.2]) == pytest.approx((0.2, 0.2))
+    assert difference_interval([0.5]) is None and difference_interval([]) is None
+
+
+def test_difference_interval_against_scipy() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    d = np.random.default_rng(7).normal(0.02, 0.1, 40)
+    for level in (0.9, 0.95, 0.99):
+        ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=level)
+        assert difference_interval(d, level) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_settings_in_the_targets_terms() -> None:
+    comp = _compare(load_dataset(SAMPLES / "vault"), "vault-search",
+                    {"defaults": {}, "tf heavy": {"w_tf": 0.6, "w_density": 0.1}})
+    page = html_report(comp)
+    settings = page[page.index('id="settings"'):]
+    assert "workbench-only" not in settings and "obsidian-mcp" in settings
+    assert "&quot;termFrequency&quot;: 0.6" in settings
+    assert "weights.termFrequency" in settings and "weights.density" in settings
+
+
+@pytest.fixture
+def tuned(tmp_path: Path) -> Path:
+    path = tmp_path / "tuned.toml"
+    path.write_text(params_toml({"k1": 0.9, "b": 0.4}))
+    return path
+
+
+@pytest.mark.parametrize(("name", "extra", "start"), [
+    ("report.html", [], "<!DOCTYPE html>"),
+    ("report.md", [], "# Ranking comparison\n"),
+    ("REPORT.MD", [], "# Ranking comparison\n"),
+    ("report.txt", [], "<!DOCTYPE html>"),
+    ("report.html", ["--format", "md"], "# Ranking comparison\n"),
+    ("report.md", ["--format", "html"], "<!DOCTYPE html>"),
+])
+def test_cli_picks_the_format(name: str, extra: list[str], start: str, tuned: Path,
+                              tmp_path: Path) -> None:
+    out = tmp_path / name
+    assert main(["report", str(TEA), "-m", "bm25", "--defaults", "-c", str(tuned), "-o",
+                 str(out), *extra]) == 0
+    assert out.read_text().startswith(start)
+
+
+def test_cli_html_to_standard_output(tuned: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", str(TEA), "-m", "bm25", "--defaults", "-c", str(tuned), "-o",
+                 "-"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<!DOCTYPE html>") and 'id="settings"' in out
+
+
+# -- a real browser --
+
+CONSOLE = re.compile(r":CONSOLE\b|Uncaught")
+
+
+def _browser() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("no Chromium: install Debian's chromium package to run the browser check")
+
+
+def _open(browser: str, page: Path, shot: Path, profile: Path) -> list[str]:
+    """Load `page` headless, screenshot it to `shot`; the console messages it logged (with
+    --enable-logging=stderr Chromium prints each as `…:CONSOLE:<line>] "message", source:
+    …`, uncaught exceptions as "Uncaught …")."""
+    run = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+         "--window-size=1200,1600", f"--user-data-dir={profile}", f"--screenshot={shot}",
+         "--enable-logging=stderr", "--v=0", page.resolve().as_uri()],
+        capture_output=True, text=True, timeout=180, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert shot.is_file(), run.stderr[-2000:]
+    return [line for line in run.stderr.splitlines() if CONSOLE.search(line)]
+
+
+def _pixels(png: Path) -> np.ndarray:
+    """uint8 (H, W, channels) of an 8-bit, non-interlaced RGB/RGBA PNG (what Chromium
+    writes), decoded here with zlib: the five row filters of the PNG specification."""
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + size]
+        pos += 12 + size
+        if kind == b"IHDR":
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0
+        elif kind == b"IDAT":
+            idat += body
+    bpp = 3 if colour == 2 else 4
+    raw = np.frombuffer(zlib.decompress(idat), np.uint8).reshape(height, width * bpp + 1)
+    out = np.zeros((height, width * bpp), np.uint8)
+    prev = np.zeros(width * bpp, np.int64)
+    for y in range(height):
+        kind, line = int(raw[y, 0]), raw[y, 1:].astype(np.int64)
+        if kind == 0:
+            row = line
+        elif kind == 1:
+            row = line.reshape(-1, bpp).cumsum(axis=0).reshape(-1) % 256
+        elif kind == 2:
+            row = (line + prev) % 256
+        else:
+            row = _sequential(line.tolist(), prev.tolist(), bpp, kind)
+        out[y] = row
+        prev = np.asarray(row, np.int64)
+    return out.reshape(height, width, bpp)
+
+
+def _sequential(line: list[int], prev: list[int], bpp: int, kind: int) -> np.ndarray:
+    """Average (3) and Paeth (4) rows: each byte depends on the one reconstructed before."""
+    row = [0] * len(line)
+    for i, x in enumerate(line):
+        a = row[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        if kind == 3:
+            row[i] = (x + (a + b) // 2) & 255
+            continue
+        c = prev[i - bpp] if i >= bpp else 0
+        p = a + b - c
+        pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+        row[i] = (x + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    return np.asarray(row, np.int64)
+
+
+def test_the_console_check_catches_an_error(tmp_path: Path) -> None:
+    browser = _browser()
+    page = tmp_path / "broken.html"
+    page.write_text('<!DOCTYPE html><html><body><p>x</p><script>throw new Error("x")'
+                    "</script></body></html>")
+    lines = _open(browser, page, tmp_path / "broken.png", tmp_path / "profile")
+    assert any("Uncaught Error: x" in line for line in lines), lines
+
+
+def test_a_browser_opens_the_report(tea: Comparison, hostile: Comparison,
+                                    tmp_path: Path) -> None:
+    browser = _browser()
+    page = tmp_path / "report.html"
+    page.write_text(html_report(tea), encoding="utf-8")
+    shot = tmp_path / "report.png"
+    assert _open(browser, page, shot, tmp_path / "profile") == []
+    pixels = _pixels(shot)[..., :3]
+    assert pixels.shape[:2] == (1600, 1200)
+    packed = pixels.astype(np.int32) @ np.array([65536, 256, 1], np.int32)
+    colours = np.unique(packed)
+    not_white = (pixels < 245).any(axis=2).mean()
+    assert len(colours) > 200 and not_white > 0.02, (len(colours), not_white)
+    reds, greens = pixels[..., 0].astype(int), pixels[..., 1].astype(int)
+    assert ((greens - reds) > 60).sum() > 500  # the green bars and Δ cells painted
+    # the markup in user text stays text: an unescaped <script> would log "Uncaught Error"
+    odd = tmp_path / "hostile.html"
+    odd.write_text(html_report(hostile), encoding="utf-8")
+    assert _open(browser, odd, tmp_path / "hostile.png", tmp_path / "profile") == []

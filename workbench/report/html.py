@@ -1,0 +1,445 @@
+"""A comparison of configurations as ONE self-contained HTML file (`workbench report`): no
+script, no network, no other file — inline CSS, inline SVG charts, the system's fonts — so it
+can be mailed, attached to a ticket or printed.
+
+Sections (each an element id, linked from the page's header):
+
+- `compared`: dataset, model, workbench version, date, the configurations and their files;
+  `parameters`: the parameters that differ, one column per configuration;
+- `metrics`: per metric each configuration's mean, Δ against the first, the 95 % t-interval
+  of the mean per-query difference (`difference_interval`), the paired randomisation p-value
+  and queries improved/worsened;
+- `per-query`: the first metric's per-query differences, sorted, as bars;
+- `movers`: the documents that entered or left the top k and the biggest jumps, each with its
+  explain diff (signals on both sides) and the text it matched, query terms marked;
+- `distributions`: each configuration's top-k scores, relevant against judged non-relevant;
+- `settings`: each configuration in the target system's own terms (`core.export`), or its
+  params TOML for a workbench-only model.
+
+Everything from the data or the user is escaped with `html.escape`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from html import escape
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+import workbench
+from workbench.core.compare import Mover
+from workbench.core.comparison import Comparison, Configuration, explain_move
+from workbench.core.export import export_params, exporter_ids
+from workbench.core.params import ParamValue, params_toml
+from workbench.core.text import WORD_RE, Analyzer
+from workbench.report import svg
+from workbench.report.text import p_text
+
+LEVEL = 0.95
+CSS = """
+:root{--up:#1a7f37;--down:#cf222e;--flat:#8c959f;--line:#d0d7de;--muted:#57606a;
+--rel:#1f6feb;--nonrel:#bf8700}
+*{box-sizing:border-box}
+body{margin:0;color:#1f2328;background:#fff;font:14px/1.45 system-ui,-apple-system,"Segoe UI",
+Roboto,"Helvetica Neue",Arial,"Noto Sans",sans-serif}
+main{max-width:1060px;margin:0 auto;padding:0 20px 40px}
+header{border-bottom:1px solid var(--line);padding:18px 0 10px;margin-bottom:8px}
+header h1{font-size:22px;margin:0 0 4px}
+header p{margin:0;color:var(--muted)}
+nav{margin-top:8px;font-size:13px}
+nav a{color:var(--rel);text-decoration:none;margin-right:14px}
+h2{font-size:18px;margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line)}
+h3{font-size:15px;margin:18px 0 6px}
+h4{font-size:14px;margin:14px 0 4px}
+table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
+th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
+th{background:#f6f8fa;font-weight:600;text-align:left}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th.group{text-align:center}
+td.up,span.up{color:var(--up);font-weight:600}
+td.down,span.down{color:var(--down);font-weight:600}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
+dt{color:var(--muted)}
+dd{margin:0}
+.note{color:var(--muted);font-size:12px}
+pre{background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;overflow-x:auto;
+font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
+figure{margin:8px 0 14px}
+figcaption{font-size:12px;color:var(--muted)}
+.charts{display:flex;flex-wrap:wrap;gap:8px 24px}
+.charts figure{flex:0 0 480px;max-width:100%}
+svg.chart{max-width:100%;height:auto;display:block}
+svg .grid{stroke:#eaeef2;stroke-width:1}
+svg .zero{stroke:#57606a;stroke-width:1}
+svg .axis-tick{stroke:#57606a}
+svg .axis{font-size:11px;fill:#57606a}
+svg .up{fill:var(--up)} svg .down{fill:var(--down)} svg .flat{fill:var(--flat)}
+svg .rel{fill:var(--rel)} svg .nonrel{fill:var(--nonrel)} svg .all{fill:#6e7781}
+svg .hit{fill:transparent} svg g.bar:hover .hit{fill:rgba(31,35,40,.07)}
+.key{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:-1px}
+.key.rel{background:var(--rel)} .key.nonrel{background:var(--nonrel)} .key.all{background:#6e7781}
+.mover{border:1px solid var(--line);border-radius:6px;padding:6px 12px 8px;margin:8px 0;
+break-inside:avoid}
+.mover p{margin:4px 0}
+.mover .why{font-weight:600}
+.mover table{margin:4px 0;flex:none}
+.mover .body{display:flex;gap:18px;align-items:flex-start}
+mark{background:#fff1a8;padding:0 1px}
+.mover span.rel{color:var(--up)} .mover span.nonrel{color:var(--down)}
+.mover span.unj{color:var(--muted)} .mover p.text{color:#32383f}
+@media print{nav{display:none}main{max-width:none;padding:0}h2{break-after:avoid}
+figure,table{break-inside:avoid}}
+"""
+
+
+def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, float] | None:
+    """Student's t confidence interval of the mean of paired per-query differences:
+    mean ± t(1 − (1 − level)/2, n − 1) · s / √n over the n finite values (s: the sample
+    standard deviation, ddof 1); None when fewer than two queries have a value."""
+    from scipy.special import stdtrit  # the t quantile; imported here: scipy is slow to load
+
+    d = np.asarray(diffs, np.float64)
+    d = d[np.isfinite(d)]
+    if d.size < 2:
+        return None
+    mean = float(d.mean())
+    t = float(stdtrit(d.size - 1, 0.5 + level / 2))
+    half = t * float(d.std(ddof=1)) / math.sqrt(d.size)
+    return mean - half, mean + half
+
+
+def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
+    """The comparison as one self-contained HTML document (see the module docstring)."""
+    first = comp.configs[0].name
+    metric = comp.rows[0].metric if comp.rows else ""
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Ranking comparison: {escape(comp.model.id)} on {escape(comp.dataset.name)}"
+        "</title>", f"<style>{CSS}</style>", "</head>", "<body>", "<main>",
+        "<header><h1>Ranking comparison</h1>",
+        f"<p>{escape(comp.model.id)} on {escape(comp.dataset.name)}: "
+        f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
+        f"{escape(first)}</p>",
+        '<nav><a href="#compared">compared</a><a href="#parameters">parameters</a>'
+        '<a href="#metrics">metrics</a><a href="#per-query">per query</a>'
+        '<a href="#movers">movers</a><a href="#distributions">scores</a>'
+        '<a href="#settings">settings to ship</a></nav></header>',
+        _compared(comp), _metrics(comp), _per_query(comp, metric), _movers(comp, k, top),
+        _distributions(comp, k), _settings(comp), "</main>", "</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+# -- what was compared --
+
+def _value(v: ParamValue) -> str:
+    if isinstance(v, float):
+        return f"{v:g}"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int = 1,
+           css: str = "") -> str:
+    """Plain text cells (escaped here); columns from `numeric_from` on right-aligned."""
+    def cls(j: int) -> str:
+        return ' class="num"' if j >= numeric_from else ""
+
+    head = "".join(f"<th{cls(j)}>{escape(h)}</th>" for j, h in enumerate(header))
+    body = "".join("<tr>" + "".join(f"<td{cls(j)}>{escape(c)}</td>" for j, c in enumerate(r))
+                   + "</tr>" for r in rows)
+    attr = f' class="{css}"' if css else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _compared(comp: Comparison) -> str:
+    ds = comp.dataset
+    version = getattr(workbench, "__version__", None)
+    facts = [("dataset", ds.name + (f" ({ds.source})" if ds.source else "")),
+             ("documents", f"{len(ds.corpus):,}"), ("queries", f"{len(ds.queries):,}"),
+             ("judged queries", f"{len(ds.qrels or {}):,}"),
+             ("model", f"{comp.model.id}, version {comp.model.version}")]
+    if version:
+        facts.append(("workbench", str(version)))
+    facts.append(("generated", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")))
+    dl = "".join(f"<dt>{escape(a)}</dt><dd>{escape(b)}</dd>" for a, b in facts)
+    configs = _table(["configuration", "read from"],
+                     [[c.name, c.source or "—"] for c in comp.configs], numeric_from=2)
+    differ = comp.differing
+    if differ:
+        params = _table(["parameter", *(c.name for c in comp.configs)],
+                        [[n, *(_value(v) for v in vs)] for n, vs in differ.items()])
+    else:
+        params = "<p>None: the configurations are identical.</p>"
+    return (f'<section id="compared"><h2>What was compared</h2><dl>{dl}</dl>'
+            f"<h3>Configurations</h3>{configs}"
+            f'<h3 id="parameters">Parameters that differ</h3>{params}</section>')
+
+
+# -- metrics --
+
+def _mean(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:.4f}"
+
+
+def _delta(x: float) -> str:
+    return "" if math.isnan(x) else f"{x:+.4f}"
+
+
+def _sign_class(x: float) -> str:
+    return "up" if x > 0 else "down" if x < 0 else ""
+
+
+def _interval_text(ci: tuple[float, float] | None) -> str:
+    return "" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+
+
+def _metrics(comp: Comparison) -> str:
+    others = comp.configs[1:]
+    top = (f'<tr><th rowspan="2">metric</th><th class="group">{escape(comp.configs[0].name)}'
+           "</th>" + "".join(f'<th class="group" colspan="5">{escape(c.name)}</th>'
+                              for c in others) + "</tr>")
+    sub = ('<tr><th class="num">mean</th>' + ''.join(
+        '<th class="num">mean</th><th class="num">Δ</th><th class="num">95% CI of Δ¹</th>'
+        '<th class="num">p²</th><th class="num">▲/▼</th>' for _ in others) + "</tr>")
+    body = []
+    for r in comp.rows:
+        cells = [f"<th>{escape(r.metric)}</th>", f'<td class="num">{_mean(r.means[0])}</td>']
+        for i in range(1, len(comp.configs)):
+            ci = difference_interval(comp.per_query_delta(r.metric, i))
+            cells += [f'<td class="num">{_mean(r.means[i])}</td>',
+                      f'<td class="num {_sign_class(r.deltas[i])}">{_delta(r.deltas[i])}</td>',
+                      f'<td class="num">{_interval_text(ci)}</td>',
+                      f'<td class="num">{p_text(r.p_values[i])}</td>',
+                      f'<td class="num">▲{r.improved[i]} ▼{r.worsened[i]}</td>']
+        body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
+    notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
+             "difference (this configuration − the first), Student's t-interval: mean ± "
+             "t(0.975, n − 1) · s / √n over the n queries with a value on both sides. "
+             "² Two-sided paired randomisation test (random sign flips of the per-query "
+             f"differences) against {escape(comp.configs[0].name)}. ▲/▼: queries improved / "
+             "worsened.</p>")
+    return (f'<section id="metrics"><h2>Metrics</h2><table id="metric-table"><thead>{top}{sub}'
+            f'</thead><tbody>{"".join(body)}</tbody></table>{notes}</section>')
+
+
+# -- per-query differences --
+
+def _per_query(comp: Comparison, metric: str) -> str:
+    out = ['<section id="per-query"><h2>Per-query differences</h2>']
+    if not metric:
+        return out[0] + "<p>No metric was computed.</p></section>"
+    ds = comp.dataset
+    for i in range(1, len(comp.configs)):
+        d = comp.per_query_delta(metric, i)
+        have = np.flatnonzero(np.isfinite(d))
+        order = have[np.argsort(d[have], kind="stable")]
+        values = d[order]
+        titles = [f"{ds.queries[int(q)].id}: {ds.queries[int(q)].text} "
+                  f"(Δ {float(d[q]):+.4f})" for q in order]
+        up, down = int((values > 0).sum()), int((values < 0).sum())
+        same = len(values) - up - down
+        chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
+                              x_label=f"{len(values)} queries, sorted by Δ")
+        out.append(f"<h3>{escape(comp.configs[i].name)} − {escape(comp.configs[0].name)}: "
+                   f"{escape(metric)}</h3><figure>{chart}<figcaption>"
+                   f'<span class="up">▲ {up} improved</span> · {same} unchanged · '
+                   f'<span class="down">▼ {down} worsened</span>; hover a bar for its '
+                   "query.</figcaption></figure>")
+    out.append("</section>")
+    return "".join(out)
+
+
+# -- movers --
+
+def _kinds(moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:
+    entered = [m for m in moved if m.entered]
+    left = [m for m in moved if m.left]
+    jumps = [m for m in moved if not (m.entered or m.left)]
+    return [("Entered the top {k}", entered[:top]), ("Left the top {k}", left[:top]),
+            ("Biggest jumps within the top {k}", jumps[:top])]
+
+
+def _movers(comp: Comparison, k: int, top: int) -> str:
+    out = [f'<section id="movers"><h2>Documents that moved (top {k})</h2>'
+           '<p class="note">Each document with its contribution per signal under both '
+           "configurations. Marked: the words sharing a stem with a query word (the "
+           "workbench's general English analyser, which may differ from the model's "
+           "own).</p>"]
+    analyzer = Analyzer()
+    pool = 2 * k * max(len(comp.dataset.queries), 1)  # every candidate: the union of top ks
+    for i in range(1, len(comp.configs)):
+        out.append(f"<h3>{escape(comp.configs[0].name)} → {escape(comp.configs[i].name)}</h3>")
+        moved = comp.movers(i, k=k, top=pool) if top else []
+        if not moved:
+            out.append("<p>No document moved.</p>" if top else "<p>Not asked for.</p>")
+            continue
+        for title, group in _kinds(moved, top):
+            out.append(f"<h4>{escape(title.format(k=k))}</h4>")
+            if not group:
+                out.append('<p class="note">None.</p>')
+            out += [_mover(comp, i, m, analyzer) for m in group]
+    out.append("</section>")
+    return "".join(out)
+
+
+def _judged(grade: int | None) -> str:
+    if grade is None:
+        return "not judged"
+    kind = "relevant" if grade > 0 else "not relevant"
+    return f"judged {kind} (grade {grade})"
+
+
+def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
+    move = explain_move(comp, i, m.query, m.doc)
+    ds = comp.dataset
+    query, doc = ds.queries[m.query], ds.corpus[m.doc]
+    a, b = comp.configs[0].name, comp.configs[i].name
+    rows = "".join(
+        f'<tr><td>{escape(s)}</td><td class="num">{ca:.4g}</td><td class="num">{cb:.4g}</td>'
+        f'<td class="num {_sign_class(cb - ca)}">{cb - ca:+.4g}</td></tr>'
+        for s, ca, cb in zip(move.signals, move.contributions_a.tolist(),
+                             move.contributions_b.tolist(), strict=True))
+    rows += (f'<tr><th>total</th><td class="num">{move.total_a:.4g}</td><td class="num">'
+             f'{move.total_b:.4g}</td><td class="num {_sign_class(move.total_b - move.total_a)}">'
+             f"{move.total_b - move.total_a:+.4g}</td></tr>")
+    signals = (f'<table><thead><tr><th>signal</th><th class="num">{escape(a)}</th>'
+               f'<th class="num">{escape(b)}</th><th class="num">Δ</th></tr></thead>'
+               f"<tbody>{rows}</tbody></table>")
+    terms = set(analyzer.tokens(query.text))
+    grade = (comp.dataset.qrels or {}).get(query.id, {}).get(doc.id)
+    judged = "rel" if grade is not None and grade > 0 else "nonrel" if grade == 0 else "unj"
+    return (f'<div class="mover"><p><code>{escape(query.id)}</code> '
+            f"“{escape(' '.join(query.text.split()))}”</p>"
+            f'<p class="why">{escape(move.sentence())}</p><div class="body">{signals}'
+            f"<div><p><code>{escape(doc.id)}</code> "
+            f"<strong>{_marked(' '.join(doc.title.split()), terms, analyzer)}</strong> · "
+            f'<span class="{judged}">{escape(_judged(grade))}</span></p>'
+            f'<p class="text">{snippet_html(doc.text, terms, analyzer)}</p></div></div></div>')
+
+
+def _hits(text: str, terms: set[str], analyzer: Analyzer) -> list[tuple[int, int]]:
+    """(start, end) of the words of `text` whose analysed form is one of `terms`."""
+    out = []
+    for w in WORD_RE.finditer(text):
+        tokens = analyzer.tokens(w.group())
+        if tokens and tokens[0] in terms:
+            out.append(w.span())
+    return out
+
+
+def _marked(text: str, terms: set[str], analyzer: Analyzer) -> str:
+    """`text` escaped, its query-term words in <mark>."""
+    out, at = [], 0
+    for start, end in _hits(text, terms, analyzer):
+        out += [escape(text[at:start]), f"<mark>{escape(text[start:end])}</mark>"]
+        at = end
+    out.append(escape(text[at:]))
+    return "".join(out)
+
+
+def snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 320) -> str:
+    """At most `width` characters of `text` (whitespace collapsed) around where the query
+    terms (`terms`: analysed tokens) are densest, escaped, the terms in <mark>, '…' where
+    cut."""
+    text = " ".join(text.split())
+    if len(text) > width:
+        starts = [s for s, _ in _hits(text, terms, analyzer)]
+        best = 0
+        if starts:
+            counts = [sum(1 for t in starts if s <= t < s + width - 40) for s in starts]
+            best = max(0, starts[counts.index(max(counts))] - 40)
+            space = text.rfind(" ", 0, best + 1)
+            best = space + 1 if best and space >= 0 else best
+        end = min(len(text), best + width)
+        cut = text.rfind(" ", best, end) if end < len(text) else end
+        end = cut if cut > best else end
+        return (("…" if best else "") + _marked(text[best:end], terms, analyzer)
+                + ("…" if end < len(text) else ""))
+    return _marked(text, terms, analyzer)
+
+
+# -- score distributions --
+
+def _grades(comp: Comparison, docs: np.ndarray) -> np.ndarray:
+    """int64 like `docs` (Q, k): each ranked document's grade, -1 when unjudged or padding."""
+    qrels = comp.dataset.qrels or {}
+    ids, queries = comp.dataset.corpus.documents, comp.dataset.queries
+    out = np.full(docs.shape, -1, np.int64)
+    for q in range(docs.shape[0]):
+        judged = qrels.get(queries[q].id)
+        if not judged:
+            continue
+        for j, d in enumerate(docs[q].tolist()):
+            if d >= 0:
+                out[q, j] = judged.get(ids[d].id, -1)
+    return out
+
+
+def _distributions(comp: Comparison, k: int) -> str:
+    out = [f'<section id="distributions"><h2>Scores of the top {k}</h2><div class="charts">']
+    for config, res in zip(comp.configs, comp.results, strict=True):
+        docs = res.ranking.docs[:, :k]
+        scores = res.ranking.scores[:, :k]
+        real = (docs >= 0) & np.isfinite(scores)
+        grades = _grades(comp, docs)
+        rel, non, unjudged = real & (grades > 0), real & (grades == 0), real & (grades < 0)
+        if non.any():
+            series = [("relevant", "rel", scores[rel]), ("judged not relevant", "nonrel",
+                                                         scores[non])]
+            legend = (f'<span class="key rel"></span>relevant ({int(rel.sum())})'
+                      f'<span class="key nonrel"></span>judged not relevant ({int(non.sum())})'
+                      f"; {int(unjudged.sum())} unjudged left out")
+        elif rel.any():  # judgments that list only relevant documents, as many BEIR sets
+            series = [("relevant", "rel", scores[rel]), ("unjudged", "nonrel", scores[unjudged])]
+            legend = (f'<span class="key rel"></span>relevant ({int(rel.sum())})'
+                      f'<span class="key nonrel"></span>unjudged ({int(unjudged.sum())}; '
+                      "no document is judged not relevant)")
+        else:
+            series = [("all", "all", scores[real])]
+            legend = f'<span class="key all"></span>every top-{k} score ({int(real.sum())})'
+        chart = svg.histogram(series, x_label="score")
+        out.append(f"<figure><h3>{escape(config.name)}</h3>{chart}<figcaption>{legend}"
+                   "</figcaption></figure>")
+    out.append('</div><p class="note">Each series as its share of its own documents per '
+               "score bin; hover a bar for its count.</p></section>")
+    return "".join(out)
+
+
+# -- settings to ship --
+
+def _settings(comp: Comparison) -> str:
+    out = ['<section id="settings"><h2>Settings to ship</h2>']
+    model = comp.model.id
+    if model not in exporter_ids():
+        out.append(f"<p>{escape(model)} is a workbench-only model: there is no target system "
+                   "to export its settings to; each configuration's parameters are below as a "
+                   "params TOML file, for <code>--params FILE.toml</code> (or "
+                   "<code>-c FILE.toml</code> in <code>compare</code> and "
+                   "<code>report</code>).</p>")
+    for config in comp.configs:
+        out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config)}")
+    out.append("</section>")
+    return "".join(out)
+
+
+def _ship(model: str, config: Configuration) -> str:
+    if model not in exporter_ids():
+        toml = params_toml(config.params, [f"{model}: {config.name}"])
+        return f"<pre>{escape(toml)}</pre>"
+    export = export_params(model, config.params)
+    if export.changed:
+        changed = _table(["constant", "label", "original", "here", "setting"],
+                         [[c.name, c.label, _value(c.original), _value(c.value),
+                           c.setting or "none: edit the source"] for c in export.changed],
+                         numeric_from=2)
+    else:
+        changed = f"<p>Every constant at {escape(export.target)}'s default.</p>"
+    where = export.config_path or f"{export.model}.settings.json"
+    env = export.env_text()
+    return (f"<p>In {escape(export.target)}'s terms.</p>{changed}"
+            + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
+            + f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>")
