@@ -46,6 +46,8 @@ class ActionHost(Protocol):
 
     def show_error(self, message: str, details: str = "") -> None: ...
 
+    def ask_export_report(self) -> None: ...
+
 
 Key = QKeySequence.StandardKey
 TUNE_HEIGHT = 440  # the Tune panel's height that Tools ▸ Tune… makes room for
@@ -67,6 +69,8 @@ class WindowActions:
         self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
         self.load_session = self._add(file, "Open sess&ion…", self.ask_load_session)
         self.export = self._add(file, "&Export ranked table CSV…", self.ask_export, "Ctrl+E")
+        self.export_report = self._add(file, "Export comparison re&port…",
+                                       host.ask_export_report)
         file.addSeparator()
         self.quit = self._add(file, "&Quit", window.close, Key.Quit)
 

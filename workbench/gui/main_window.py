@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
@@ -31,6 +32,7 @@ from . import errors
 from . import settings as st
 from .actions import WindowActions
 from .chart_area import ChartArea
+from .configurations_menu import ConfigurationsMenu
 from .header import Header
 from .metric_strip import MetricStrip
 from .param_panel import ParamPanel
@@ -38,6 +40,9 @@ from .preview import DocumentPreview
 from .query_list import QueryList
 from .ranked_table import RankedTable
 from .worker import LiveLoop
+
+if TYPE_CHECKING:
+    from .compare.window import CompareWindow
 
 
 class MainWindow(QMainWindow):
@@ -92,6 +97,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.timing)
         self.error_box: QMessageBox | None = None
         self.menu_actions = WindowActions(self, self)
+        self._compare: CompareWindow | None = None
+        self.config_menu = ConfigurationsMenu(self, s, self.show_compare,
+                                              lambda: self.compare_window().configs)
         errors.install(self)  # an exception escaping any slot ends in show_error
         self.loop.applied.connect(self._on_applied)
         self.loop.error.connect(self.show_error)
@@ -171,6 +179,28 @@ class MainWindow(QMainWindow):
         box.open()
         self.error_box = box
 
+    # -- the compare view ---------------------------------------------------------------
+
+    def compare_window(self) -> CompareWindow:
+        """The compare view (made when first asked for; it compares only while shown)."""
+        if self._compare is None:
+            from .compare.window import CompareWindow
+
+            self._compare = CompareWindow(self.session, self,
+                                          synchronous=self.loop.synchronous)
+            self._compare.configs.message.connect(
+                lambda text: self.statusBar().showMessage(text, 5000))
+        return self._compare
+
+    def show_compare(self) -> None:
+        w = self.compare_window()
+        w.show()
+        w.raise_()
+        w.activateWindow()
+
+    def ask_export_report(self) -> None:
+        self.compare_window().ask_export()
+
     # -- loop feedback ------------------------------------------------------------------------
 
     def _on_applied(self, seconds: float) -> None:
@@ -233,6 +263,8 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.loop.shutdown()
         self.charts.shutdown()
+        if self._compare is not None:
+            self._compare.close()
         if self.error_box is not None:
             self.error_box.close()
         super().closeEvent(event)

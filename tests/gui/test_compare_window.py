@@ -1,0 +1,162 @@
+"""The compare view in the window, on bm25 over tea-beir: configurations saved, switched,
+renamed, deleted and exchanged as TOML from the list and the Configurations menu; the
+comparison it shows equals `compare_configurations` run alone; a click on the delta chart
+selects the query in the whole window, a click on a document explains its move; presentation
+mode, stepping through the queries that moved most, the replay, and File ▸ Export report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from tests.gui.conftest import SAMPLES
+from workbench.core.comparison import compare_configurations
+from workbench.core.models import get_model
+from workbench.gui.compare.window import CompareWindow, moved_order
+
+
+@pytest.fixture
+def tea(window: Any) -> Any:
+    """The main window on tea-beir (bm25) with three saved configurations."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params({"k1": 0.9, "b": 0.9})
+    s.save_configuration("short docs")
+    s.set_params({"k1": 2.5, "b": 0.1})
+    s.save_configuration("flat")
+    s.recompute()
+    return window
+
+
+def _open(qtbot: QtBot, window: Any) -> CompareWindow:
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    qtbot.waitExposed(view)
+    assert view.comp is not None, view.status.text()
+    return view
+
+
+def test_the_view_shows_the_comparison_run_alone(qtbot: QtBot, tea: Any) -> None:
+    view = _open(qtbot, tea)
+    s = tea.session
+    assert view.configs.checked() == ["defaults", "short docs", "flat"]
+    alone = compare_configurations(get_model("bm25"), s.dataset, s.comparable(),
+                                   list(s.metric_names))
+    assert view.comp is not None and view.comp.rows == alone.rows
+    assert view.table.cell_texts()[0][0] == alone.rows[0].metric
+    # unchecking one compares the others only
+    view.configs.set_checked("short docs", False)
+    assert [c.name for c in view.comp.configs] == ["defaults", "flat"]
+    # the baseline goes first
+    view.configs.use_as_baseline("flat")
+    assert view.configs.checked()[0] == "flat" and view.comp.configs[0].name == "flat"
+    assert "★ baseline" in view.configs.list.item(0).text()
+
+
+def test_fewer_than_two_configurations_say_what_to_do(qtbot: QtBot, window: Any) -> None:
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    window.session.recompute()
+    window.show_compare()
+    view = window.compare_window()
+    assert view.comp is None and "at least two configurations" in view.status.text()
+    assert not view.export_report(Path("/nonexistent/never.html"))
+
+
+def test_a_bar_click_selects_the_query_everywhere(qtbot: QtBot, tea: Any) -> None:
+    view = _open(qtbot, tea)
+    chart = view.chart
+    n = len(chart.bar_queries()) - 1  # the most worsened query
+    q = chart.bar_queries()[n]
+    qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=chart.bar_center(n))
+    assert tea.session.query == q and view.lines.query == q
+    assert tea.session.dataset.queries[q].id in view.query_label.text()
+    tea.session.select_query(0)  # and the view follows the main window
+    assert view.lines.query == 0
+
+
+def test_a_document_click_explains_its_move(qtbot: QtBot, tea: Any) -> None:
+    view = _open(qtbot, tea)
+    view.show_query(moved_order(view.comp, 1, view.metric_name)[0])  # type: ignore[arg-type]
+    a_doc = view.lines.lines()[0][0]
+    view.lines.doc_selected.emit(a_doc)
+    move = view.explain.explained
+    assert move is not None and move.doc == a_doc and move.query == view.lines.query
+    assert view.explain.sentence.text() == move.sentence()
+
+
+def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
+    view = _open(qtbot, tea)
+    order = view.moved()
+    assert order and len(set(order)) == len(order)
+    deltas = np.abs(np.nan_to_num(view.comp.per_query_delta(view.metric_name, 1)))  # type: ignore[union-attr]
+    assert list(deltas[order]) == sorted(deltas[order], reverse=True)
+    view.show_query(order[0])
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    assert view.lines.query == order[1 % len(order)]
+    view.step(-1)
+    assert view.lines.query == order[0]
+    row_height = view.lines.row_height
+    view.set_presentation(True)
+    assert view.presenting and not view.controls.isVisible()
+    assert view.lines.row_height > row_height
+    view.replay()
+    assert view.lines.replaying
+    with qtbot.waitSignal(view.lines.replay_finished, timeout=5000):
+        pass
+    assert not view.lines.replaying and len(view.lines.lines()) > 0
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.presenting and view.controls.isVisible()
+    assert view.lines.row_height == row_height
+
+
+def test_export_report_from_the_file_menu(qtbot: QtBot, tea: Any, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "cmp.html"
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **kw: (str(out), "")))
+    tea.menu_actions.export_report.trigger()  # the view hidden: compared for the report
+    text = out.read_text(encoding="utf-8")
+    assert "short docs" in text and "flat" in text and "<svg" in text
+    assert tea.compare_window().export_report(tmp_path / "cmp.md")
+    assert (tmp_path / "cmp.md").read_text().startswith("# Ranking comparison")
+
+
+def test_configurations_from_the_menu_and_the_list(qtbot: QtBot, tea: Any,
+                                                   tmp_path: Path) -> None:
+    s, menu = tea.session, tea.config_menu
+    view = _open(qtbot, tea)
+    lst = view.configs
+    menu.refresh()
+    names = [a.text() for a in menu.switch_menu.actions()]
+    assert names == ["defaults", "short docs", "flat"]
+    menu.switch_menu.actions()[1].trigger()
+    assert (s.params["k1"], s.params["b"]) == (0.9, 0.9)
+    menu.baseline_menu.actions()[2].trigger()
+    assert s.baseline is not None and s.baseline.name == "flat"
+    assert lst.rename("flat", "flat docs") and s.baseline.name == "flat docs"
+    assert not lst.rename("flat docs", "defaults")  # taken: said, nothing changes
+    assert "exists already" in view.status.text()
+    assert lst.export_toml("short docs", tmp_path / "short.toml")
+    lst.delete("short docs")
+    assert "short docs" not in s.configurations
+    assert lst.import_toml(tmp_path / "short.toml")
+    assert s.configurations.get("short").params["k1"] == 0.9
+    (tmp_path / "bad.toml").write_text("[params]\nk1 = -1\n")
+    assert not lst.import_toml(tmp_path / "bad.toml") and "bad.toml" in view.status.text()
+    # the session file keeps them, and the baseline's name
+    path = tmp_path / "session.json"
+    s.save(path)
+    s.remove_configuration("defaults")
+    assert tea.menu_actions.load_session_file(str(path))
+    assert s.configurations.names == ["defaults", "flat docs", "short"]
+    assert s.baseline is not None and s.baseline.name == "flat docs"
+    assert lst.checked()[0] == "flat docs"

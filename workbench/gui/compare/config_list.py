@@ -1,0 +1,275 @@
+"""The session's named configurations as a checklist: which ones the compare view puts side by
+side (the baseline first, marked), and the buttons that manage them — save the current
+sliders as one, switch the sliders to one, use one as the baseline, rename, delete, import
+and export params TOML.
+
+Every button has a method taking its answer directly (`save_current(name)`, `rename(old,
+new)` …), so tests and the menus drive the same code the dialogs do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QGridLayout,
+    QInputDialog,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.configurations import read_configuration_toml, write_configuration_toml
+from workbench.core.params import ParamError
+from workbench.core.session import TuningSession
+from workbench.gui.bind import subscribe_many
+
+
+def suggest_name(session: TuningSession) -> str:
+    """"defaults" for the model's defaults, else the first free "configuration N"."""
+    if session.model is not None and session.params == session.model.schema.defaults():
+        return session.configurations.unique_name("defaults")
+    n = len(session.configurations) + 1
+    while f"configuration {n}" in session.configurations:
+        n += 1
+    return f"configuration {n}"
+
+
+class ConfigurationList(QWidget):
+    """Checklist of the current model's configurations (checked = compared) and the buttons
+    that manage every configuration."""
+
+    selection_changed = Signal()
+    message = Signal(str)  # one line for the status bar (errors included)
+
+    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self._unchecked: set[str] = set()
+        self.list = QListWidget(self)
+        self.list.setToolTip("The configurations of the current model; the checked ones are "
+                             "compared, the baseline (★) first. Double-click: switch the "
+                             "sliders to it.")
+        self.list.itemChanged.connect(self._on_item_changed)
+        self.list.currentItemChanged.connect(lambda *_: self._enable())
+        self.list.itemDoubleClicked.connect(
+            lambda item: self.switch_to(item.data(Qt.ItemDataRole.UserRole)))
+        buttons = QGridLayout()
+        buttons.setSpacing(2)
+        self.buttons: dict[str, QPushButton] = {}
+        for i, (key, text, tip, slot) in enumerate((
+                ("save", "Save current…", "the live sliders as a new configuration",
+                 self.ask_save),
+                ("switch", "Switch to", "set the live sliders to the selected configuration",
+                 lambda: self._on_selected(self.switch_to)),
+                ("baseline", "Use as baseline", "compare everything against the selected "
+                 "configuration", lambda: self._on_selected(self.use_as_baseline)),
+                ("rename", "Rename…", "rename the selected configuration", self.ask_rename),
+                ("delete", "Delete", "delete the selected configuration",
+                 lambda: self._on_selected(self.delete)),
+                ("import", "Import TOML…", "a params TOML file (what tune --out writes) as a "
+                 "configuration of the current model", self.ask_import),
+                ("export", "Export TOML…", "the selected configuration as a params TOML file "
+                 "(for -p and compare --config)", self.ask_export))):
+            b = QPushButton(text, self)
+            b.setToolTip(tip)
+            b.clicked.connect(lambda *_, f=slot: f())
+            buttons.addWidget(b, i // 2, i % 2)
+            self.buttons[key] = b
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(buttons)
+        s = session
+        subscribe_many(self, [(s.configurations.changed, self.refresh),
+                              (s.baseline_changed, self.refresh),
+                              (s.model_changed, self.refresh)])
+        self.refresh()
+
+    # -- what is compared ---------------------------------------------------------------------
+
+    def checked(self) -> list[str]:
+        """The checked configurations' names, in the list's order (the baseline first)."""
+        out = []
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.checkState() == Qt.CheckState.Checked:
+                out.append(item.data(Qt.ItemDataRole.UserRole))
+        return out
+
+    def set_checked(self, name: str, on: bool) -> None:
+        (self._unchecked.discard if on else self._unchecked.add)(name)
+        self.refresh()
+        self.selection_changed.emit()
+
+    def selected(self) -> str | None:
+        item = self.list.currentItem()
+        name = None if item is None else item.data(Qt.ItemDataRole.UserRole)
+        return None if name is None else str(name)  # the "other models" note has none
+
+    def refresh(self, *_: object) -> None:
+        s = self.session
+        current = self.selected()
+        base = s.baseline.name if s.baseline is not None else None
+        self.list.blockSignals(True)
+        self.list.clear()
+        for config in s.comparable():
+            star = " ★ baseline" if config.name == base else ""
+            item = QListWidgetItem(config.name + star)
+            item.setData(Qt.ItemDataRole.UserRole, config.name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked if config.name in self._unchecked
+                               else Qt.CheckState.Checked)
+            changed = ", ".join(f"{k}={v}" for k, v in
+                                s.configurations.get(config.name).changed().items())
+            item.setToolTip(changed or "the model's defaults")
+            self.list.addItem(item)
+            if config.name == current:
+                self.list.setCurrentItem(item)
+        others = len(s.configurations) - self.list.count()
+        if others:
+            note = QListWidgetItem(f"({others} of other models)")
+            note.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.list.addItem(note)
+        self.list.blockSignals(False)
+        self._enable()
+
+    def _enable(self) -> None:
+        s = self.session
+        has = self.selected() is not None
+        for key in ("switch", "baseline", "rename", "delete", "export"):
+            self.buttons[key].setEnabled(has)
+        self.buttons["save"].setEnabled(s.model is not None)
+        self.buttons["import"].setEnabled(s.model is not None)
+
+    def _on_item_changed(self, item: QListWidgetItem) -> None:
+        name = item.data(Qt.ItemDataRole.UserRole)
+        if name is None:
+            return
+        if item.checkState() == Qt.CheckState.Checked:
+            self._unchecked.discard(name)
+        else:
+            self._unchecked.add(name)
+        self.selection_changed.emit()
+
+    # -- actions (each with its answer given) ------------------------------------------------
+
+    def save_current(self, name: str, *, replace: bool = False) -> bool:
+        try:
+            saved = self.session.save_configuration(name, replace=replace)
+        except ValueError as exc:
+            self.message.emit(str(exc))
+            return False
+        self.select(saved.name)
+        self.message.emit(f"saved the current values as {saved.name!r}")
+        return True
+
+    def switch_to(self, name: str) -> None:
+        self.session.apply_configuration(name)
+        self.message.emit(f"sliders set to {name!r}")
+
+    def use_as_baseline(self, name: str) -> None:
+        try:
+            self.session.set_baseline(name)
+        except (ValueError, KeyError, OSError) as exc:
+            self.message.emit(f"could not use {name!r} as the baseline: {exc}")
+            return
+        self.message.emit(f"{name!r} is the baseline")
+
+    def rename(self, old: str, new: str) -> bool:
+        try:
+            self.session.rename_configuration(old, new)
+        except (ValueError, KeyError) as exc:
+            self.message.emit(str(exc))
+            return False
+        if old in self._unchecked:
+            self._unchecked.discard(old)
+            self._unchecked.add(new)
+        self.select(new)
+        return True
+
+    def delete(self, name: str) -> None:
+        self.session.remove_configuration(name)
+        self._unchecked.discard(name)
+        self.message.emit(f"deleted {name!r}")
+
+    def import_toml(self, path: str | Path) -> bool:
+        s = self.session
+        if s.model is None:
+            return False
+        try:
+            saved = read_configuration_toml(path, s.model.id)
+            name = s.configurations.unique_name(saved.name)
+            s.configurations.save(name, saved.model_id, saved.params)
+        except (ParamError, ValueError) as exc:
+            self.message.emit(str(exc))
+            return False
+        self.select(name)
+        self.message.emit(f"imported {Path(path).name} as {name!r}")
+        return True
+
+    def export_toml(self, name: str, path: str | Path) -> bool:
+        try:
+            write_configuration_toml(self.session.configurations.get(name), path)
+        except OSError as exc:
+            self.message.emit(f"could not write {path}: {exc}")
+            return False
+        self.message.emit(f"{name!r} written to {path}")
+        return True
+
+    # -- dialogs --------------------------------------------------------------------------
+
+    def ask_save(self) -> None:
+        name, ok = QInputDialog.getText(self, "Save configuration", "Name:",
+                                        text=suggest_name(self.session))
+        if not ok or not name.strip():
+            return
+        replace = False
+        if " ".join(name.split()) in self.session.configurations:
+            answer = QMessageBox.question(self, "Save configuration",
+                                          f"Replace the configuration {name!r}?")
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+            replace = True
+        self.save_current(name, replace=replace)
+
+    def ask_rename(self) -> None:
+        old = self.selected()
+        if old is None:
+            return
+        new, ok = QInputDialog.getText(self, "Rename configuration", "New name:", text=old)
+        if ok and new.strip():
+            self.rename(old, new)
+
+    def ask_import(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Import parameters", "",
+                                              "Params TOML (*.toml);;All files (*)")
+        if path:
+            self.import_toml(path)
+
+    def ask_export(self) -> None:
+        name = self.selected()
+        if name is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export parameters",
+                                              f"{name.replace(' ', '-')}.toml",
+                                              "Params TOML (*.toml)")
+        if path:
+            self.export_toml(name, path)
+
+    def _on_selected(self, action: object) -> None:
+        name = self.selected()
+        if name is not None and callable(action):
+            action(name)
+
+    def select(self, name: str) -> None:
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == name:
+                self.list.setCurrentItem(item)
+                return

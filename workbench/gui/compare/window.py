@@ -1,0 +1,442 @@
+"""The compare view: the session's configurations of the current model side by side, for a
+demo to people who do not drive sliders.
+
+Left, the configurations (checked = compared, the baseline first) and the controls; in the
+middle the selected query's ranked lists with the moves drawn between them; right, the explain
+diff of the document clicked; below, the metric table and the per-query delta chart (a click
+picks the query). The comparison runs off the GUI thread (`BackgroundTask`), reusing the
+window's prepared state, and is redone whenever the configurations, the checked set, the
+dataset or k change.
+
+Presentation mode (F11): full screen, larger type, the controls hidden; ← → step through the
+queries that moved most, R replays the ranking from A to B, Esc leaves. File ▸ Export report
+writes the comparison as one HTML (or Markdown) file.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from workbench.core.comparison import Comparison, compare_configurations
+from workbench.core.engine import Progress
+from workbench.core.session import TuningSession
+from workbench.core.store import atomic_write_text
+from workbench.gui.background import BackgroundTask
+from workbench.gui.bind import subscribe_many
+
+from .config_list import ConfigurationList
+from .delta_chart import QueryDeltaChart
+from .explain_diff import ExplainDiff
+from .metric_table import MetricTable
+from .rank_lines import RankLines
+
+PRESENTATION_SCALE = 1.6
+
+
+def moved_order(comp: Comparison, i: int, metric: str) -> list[int]:
+    """Query indices by how much `metric` changed between configuration 0 and i, largest
+    first (by absolute difference, then by how many of the top documents changed)."""
+    delta = comp.per_query_delta(metric, i) if metric in comp.results[0].per_query else None
+    a, b = comp.results[0].ranking, comp.results[i].ranking
+    q = a.docs.shape[0]
+    churn = np.array([len(set(a.docs[j, :10].tolist()) ^ set(b.docs[j, :10].tolist()))
+                      for j in range(q)], np.float64)
+    size = np.zeros(q) if delta is None else np.nan_to_num(np.abs(delta), nan=0.0)
+    order = np.lexsort((np.arange(q), -churn, -size))
+    return [int(x) for x in order if size[x] > 0 or churn[x] > 0]
+
+
+class CompareWindow(QWidget):
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 synchronous: bool = False) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("Compare configurations — Scoring Workbench")
+        self.session = session
+        self.comp: Comparison | None = None
+        self.b_index = 1
+        self.presenting = False
+        self._pending_export: Path | None = None
+        self._dirty = True  # the shown comparison is not the session's any more
+        self.last_export: Path | None = None
+        self.task = BackgroundTask(self, synchronous=synchronous)
+        self.task.finished.connect(self._on_compared)
+        self.task.failed.connect(self._on_failed)
+
+        self.configs = ConfigurationList(session, self)
+        self.configs.selection_changed.connect(self.schedule)
+        self.configs.message.connect(self.say)
+        self.b_pick = QComboBox(self)
+        self.b_pick.setToolTip("B: the configuration the delta chart, the replay and the "
+                               "explain diff set against the first (A)")
+        self.b_pick.currentIndexChanged.connect(self._on_b_picked)
+        self.metric_pick = QComboBox(self)
+        self.metric_pick.setToolTip("the metric of the delta chart and of 'moved most'")
+        self.metric_pick.currentIndexChanged.connect(lambda *_: self._show_comparison())
+        self.prev_button = QPushButton("◀ moved", self)
+        self.next_button = QPushButton("moved ▶", self)
+        self.prev_button.setToolTip("the previous of the queries that moved most (←)")
+        self.next_button.setToolTip("the next of the queries that moved most (→)")
+        self.prev_button.clicked.connect(lambda: self.step(-1))
+        self.next_button.clicked.connect(lambda: self.step(1))
+        self.replay_button = QPushButton("Replay A → B", self)
+        self.replay_button.setToolTip("animate the ranking from A to B (R)")
+        self.replay_button.clicked.connect(self.replay)
+        self.present_button = QPushButton("Present", self)
+        self.present_button.setToolTip("full screen, larger type, controls hidden (F11; "
+                                       "← → queries, R replay, Esc leaves)")
+        self.present_button.clicked.connect(lambda: self.set_presentation(True))
+        self.export_button = QPushButton("Export report…", self)
+        self.export_button.clicked.connect(self.ask_export)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.clicked.connect(self.task.cancel)
+        self.status = QLabel("", self)
+        self.status.setWordWrap(True)
+        self.task.progress.connect(
+            lambda f, m: self.status.setText(f"comparing … {f:.0%} {m}"))
+
+        self.query_label = QLabel("", self)
+        self.query_label.setWordWrap(True)
+        self.query_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.lines = RankLines(self)
+        self.lines.doc_selected.connect(self._on_doc)
+        self.lines.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # for presentation mode's keys
+        self.lines.replay_finished.connect(self._restore_columns)
+        self.explain = ExplainDiff(self)
+        self.table = MetricTable(self)
+        self.chart = QueryDeltaChart(self)
+        self.chart.query_clicked.connect(self.show_query)
+
+        self.controls = QWidget(self)
+        side = QVBoxLayout(self.controls)
+        side.setContentsMargins(0, 0, 0, 0)
+        side.addWidget(QLabel("Configurations", self.controls))
+        side.addWidget(self.configs, 1)
+        for label, widget in (("B:", self.b_pick), ("metric:", self.metric_pick)):
+            row = QHBoxLayout()
+            row.addWidget(QLabel(label, self.controls))
+            row.addWidget(widget, 1)
+            side.addLayout(row)
+        for buttons in ((self.prev_button, self.next_button),
+                        (self.replay_button, self.present_button),
+                        (self.export_button, self.cancel_button)):
+            row = QHBoxLayout()
+            for b in buttons:
+                row.addWidget(b)
+            side.addLayout(row)
+        side.addWidget(self.status)
+
+        centre = QWidget(self)
+        cl = QVBoxLayout(centre)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.query_label)
+        cl.addWidget(self.lines, 1)
+        top = QSplitter(Qt.Orientation.Horizontal, self)
+        top.addWidget(centre)
+        top.addWidget(self.explain)
+        top.setStretchFactor(0, 1)
+        top.setSizes([760, 380])
+        bottom = QSplitter(Qt.Orientation.Horizontal, self)
+        bottom.addWidget(self.table)
+        bottom.addWidget(self.chart)
+        bottom.setStretchFactor(1, 1)
+        bottom.setSizes([520, 620])
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.addWidget(top)
+        right.addWidget(bottom)
+        right.setStretchFactor(0, 1)
+        right.setSizes([520, 320])
+        self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.main_split.addWidget(self.controls)
+        self.main_split.addWidget(right)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setSizes([260, 1100])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.main_split)
+
+        # F11 wherever the focus is; ← → R Esc in keyPressEvent, so a list keeps its arrows
+        QShortcut(QKeySequence("F11"), self, lambda: self.set_presentation(not self.presenting))
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.compare)
+        s = session
+        subscribe_many(self, [(s.dataset_changed, self.schedule),
+                              (s.model_changed, self.schedule),
+                              (s.k_changed, self.schedule),
+                              (s.configurations.changed, self.schedule),
+                              (s.baseline_changed, self.schedule),
+                              (s.query_changed, self._follow_query)])
+        self.resize(1400, 860)
+
+    # -- computing ------------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        self.status.setText(text)
+
+    def schedule(self, *_: object) -> None:
+        """Compare again once control returns to the event loop (many events, one run);
+        while the window is hidden, only when it is shown (or a report asked for)."""
+        self._dirty = True
+        if not self.isVisible():
+            return
+        if self.task.synchronous:
+            self.compare()
+        else:
+            self._timer.start()
+
+    def names(self) -> list[str]:
+        return self.configs.checked()
+
+    def compare(self) -> None:
+        s = self.session
+        self._dirty = False
+        names = self.names()
+        self.cancel_button.setEnabled(False)
+        if s.model is None or s.dataset is None:
+            self._clear("open a dataset first")
+            return
+        if len(names) < 2:
+            self._clear("check at least two configurations to compare — save the current "
+                        "sliders with 'Save current…', change them, and save again")
+            return
+        if s.judgments is None:
+            self._clear(f"{s.dataset.name} has no judgments: the lists can still be compared "
+                        "per query, but no metric")
+        model, dataset = s.model, s.dataset
+        configs = [s.configurations.get(n).as_configuration() for n in names]
+        metrics = list(s.metric_names)
+        prepared = ((dict(s.prepared_params), s.prepared)
+                    if s.prepared is not None and s.prepared_params is not None else None)
+        self.cancel_button.setEnabled(True)
+        self.status.setText(f"comparing {len(configs)} configurations …")
+
+        def work(progress: Progress) -> Comparison:
+            return compare_configurations(model, dataset, configs, metrics,
+                                          progress=progress, prepared=prepared)
+
+        self.task.start(work)
+
+    def _on_compared(self, comp: object) -> None:
+        assert isinstance(comp, Comparison)
+        self.cancel_button.setEnabled(False)
+        self.comp = comp
+        self.b_pick.blockSignals(True)
+        self.b_pick.clear()
+        for c in comp.configs[1:]:
+            self.b_pick.addItem(c.name)
+        self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
+        self.b_pick.setCurrentIndex(self.b_index - 1)
+        self.b_pick.blockSignals(False)
+        current = self.metric_pick.currentText()
+        self.metric_pick.blockSignals(True)
+        self.metric_pick.clear()
+        self.metric_pick.addItems([r.metric for r in comp.rows])
+        if current in [r.metric for r in comp.rows]:
+            self.metric_pick.setCurrentText(current)
+        self.metric_pick.blockSignals(False)
+        names = ", ".join(c.name for c in comp.configs)
+        self.status.setText(f"compared {names} on {len(comp.dataset.queries):,} queries")
+        self._show_comparison()
+        if self._pending_export is not None:
+            path, self._pending_export = self._pending_export, None
+            self._write_report(path)
+
+    def _on_failed(self, message: str) -> None:
+        self.cancel_button.setEnabled(False)
+        self._pending_export = None
+        self.status.setText("comparison cancelled" if not message
+                            else f"comparison failed: {message}")
+
+    def _clear(self, why: str) -> None:
+        self.task.cancel()
+        self.comp = None
+        self.status.setText(why)
+        self.query_label.setText("")
+        self.explain.clear()
+
+    # -- showing it -----------------------------------------------------------------------
+
+    @property
+    def metric_name(self) -> str:
+        text = self.metric_pick.currentText()
+        if text:
+            return text
+        return self.comp.rows[0].metric if self.comp is not None and self.comp.rows else ""
+
+    def _on_b_picked(self, index: int) -> None:
+        if index >= 0:
+            self.b_index = index + 1
+            self._show_comparison()
+
+    def _show_comparison(self) -> None:
+        comp = self.comp
+        if comp is None:
+            return
+        self.table.set_comparison(comp)
+        if comp.rows:
+            self.chart.set_comparison(comp, self.b_index, self.metric_name or None)
+        self.lines.set_comparison(comp)
+        self.lines.set_k(self.session.k)
+        self.lines.set_columns(list(range(len(comp.configs))))
+        self.show_query(self.session.query)
+
+    def moved(self) -> list[int]:
+        if self.comp is None:
+            return []
+        return moved_order(self.comp, self.b_index, self.metric_name)
+
+    def show_query(self, q: int) -> None:
+        """Show query `q` in the lists and the chart (and select it in the main window)."""
+        comp = self.comp
+        if comp is None or not 0 <= q < len(comp.dataset.queries):
+            return
+        self.lines.set_query(q)
+        self.chart.set_current_query(q)
+        self.explain.clear()
+        query = comp.dataset.queries[q]
+        parts = []
+        for row in comp.rows:
+            d = comp.per_query_delta(row.metric, self.b_index)[q]
+            if not math.isnan(d) and abs(d) > 5e-4:
+                parts.append(f"{row.metric} {d:+.3f}")
+        pair = f"{comp.configs[self.b_index].name} − {comp.configs[0].name}"
+        change = (", ".join(parts) if parts else "no metric changed") if comp.rows \
+            else "not judged"
+        self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
+                                 f"{pair}: {change}")
+        if self.session.query != q:
+            self.session.select_query(q)
+
+    def _follow_query(self, q: int) -> None:
+        if self.comp is not None and self.lines_query() != q:
+            self.show_query(q)
+
+    def lines_query(self) -> int:
+        return self.lines.query
+
+    def _on_doc(self, doc: int) -> None:
+        if self.comp is not None:
+            self.explain.show_move(self.comp, self.b_index, self.lines_query(), doc)
+
+    def step(self, direction: int) -> None:
+        """The next (+1) or previous (−1) of the queries that moved most."""
+        order = self.moved()
+        if not order:
+            self.say("no query moved")
+            return
+        q = self.lines_query()
+        pos = order.index(q) + direction if q in order else (0 if direction > 0 else -1)
+        self.show_query(order[pos % len(order)])
+
+    def replay(self) -> None:
+        """Animate the ranking from A (the first) to B; all columns come back after."""
+        if self.comp is not None:
+            if self.lines.replaying:
+                self.lines.set_replay_position(None)  # the one running stops first
+            self.lines.set_columns([0, self.b_index])
+            self.lines.replay(1500)
+
+    def _restore_columns(self) -> None:
+        if self.comp is not None:
+            self.lines.set_columns(list(range(len(self.comp.configs))))
+
+    # -- presentation ---------------------------------------------------------------------
+
+    def set_presentation(self, on: bool) -> None:
+        """Full screen, larger type, the controls hidden (Esc or F11 leaves)."""
+        self.presenting = on
+        self.controls.setVisible(not on)
+        scale = PRESENTATION_SCALE if on else 1.0
+        for w in (self.lines, self.explain, self.table, self.chart):
+            w.set_font_scale(scale)
+        font = self.query_label.font()
+        font.setPointSizeF(self.font().pointSizeF() * scale * (1.15 if on else 1.0))
+        self.query_label.setFont(font)
+        if on:
+            self.showFullScreen()
+            self.lines.setFocus()  # keys reach the window, not a table's cursor
+            if self.comp is not None and self.lines_query() not in self.moved()[:1]:
+                self.step(1)
+        else:
+            self.showNormal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """← → the queries that moved most, R the replay, Esc leaves presentation mode (keys
+        that no focused list or table used)."""
+        key = event.key()
+        if key == Qt.Key.Key_Escape and self.presenting:
+            self.set_presentation(False)
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            self.step(1 if key == Qt.Key.Key_Right else -1)
+        elif key == Qt.Key.Key_R:
+            self.replay()
+        else:
+            super().keyPressEvent(event)
+
+    # -- the report -----------------------------------------------------------------------
+
+    def ask_export(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export report", "comparison.html",
+                                              "HTML report (*.html);;Markdown (*.md)")
+        if path:
+            self.export_report(path)
+
+    def export_report(self, path: str | Path) -> bool:
+        """The comparison as one self-contained HTML file (Markdown for *.md). When it is out
+        of date it is compared first, and the file written once that is done; says whether
+        the file was written by the time this returns."""
+        path = Path(path)
+        if self.comp is not None and not self._dirty:
+            return self._write_report(path)
+        self._pending_export = path
+        self.compare()  # synchronous: done (and written) on return
+        if self._pending_export is None:
+            return self.last_export == path
+        if not self.task.running:  # nothing to compare: compare() said why
+            self._pending_export = None
+            return False
+        self.say(f"{path.name} is written when the comparison is done")
+        return False
+
+    def _write_report(self, path: Path) -> bool:
+        assert self.comp is not None
+        from workbench.report.html import html_report
+        from workbench.report.text import markdown
+
+        k = self.session.k
+        text = (markdown(self.comp, k=k) if path.suffix.lower() == ".md"
+                else html_report(self.comp, k=k))
+        try:
+            atomic_write_text(path, text)
+        except OSError as exc:
+            self.say(f"could not write {path}: {exc}")
+            return False
+        self.last_export = path
+        self.say(f"report written to {path}")
+        return True
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._dirty:
+            self.compare()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.task.shutdown()
+        super().closeEvent(event)

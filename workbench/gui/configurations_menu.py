@@ -1,0 +1,83 @@
+"""The window's Configurations menu: save the sliders as a named configuration, switch the
+sliders to one, use one as the baseline, import/export params TOML, and open the compare view
+(where they are also renamed and deleted)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow
+
+from workbench.core.session import TuningSession
+from workbench.gui.compare.config_list import ConfigurationList
+
+
+class ConfigurationsMenu:
+    def __init__(self, window: QMainWindow, session: TuningSession,
+                 show_compare: Callable[[], object],
+                 manager: Callable[[], ConfigurationList]) -> None:
+        """`manager()`: the list whose dialogs and actions the menu items use (the compare
+        view's, made when first asked for); `show_compare` opens the compare view."""
+        self.session, self._manager = session, manager
+        self.menu = window.menuBar().addMenu("&Configurations")
+        self.save = self._add("&Save current as…", lambda: manager().ask_save(),
+                              "Ctrl+Shift+S")
+        self.switch_menu = self.menu.addMenu("S&witch sliders to")
+        self.baseline_menu = self.menu.addMenu("Use as &baseline")
+        self.menu.addSeparator()
+        self.import_toml = self._add("&Import params TOML…", lambda: manager().ask_import())
+        self.export_toml = self._add("&Export current as params TOML…", self._export_current)
+        self.menu.addSeparator()
+        self.compare = self._add("&Compare configurations…", show_compare, "Ctrl+K")
+        self.menu.aboutToShow.connect(self.refresh)
+        self.refresh()
+
+    def _add(self, text: str, slot: Callable[[], object],
+             shortcut: str | None = None) -> QAction:
+        act = QAction(text, self.menu)
+        if shortcut:
+            act.setShortcut(QKeySequence(shortcut))
+        act.triggered.connect(lambda *_: slot())
+        self.menu.addAction(act)
+        return act
+
+    def refresh(self) -> None:
+        s = self.session
+        base = s.baseline.name if s.baseline is not None else None
+        for menu, action in ((self.switch_menu, self.switch_to),
+                             (self.baseline_menu, self.use_as_baseline)):
+            menu.clear()
+            for config in s.configurations:
+                model = "" if s.model is not None and config.model_id == s.model.id \
+                    else f"  ({config.model_id})"
+                act = menu.addAction(config.name + model)
+                act.triggered.connect(lambda *_, n=config.name, f=action: f(n))
+                if menu is self.baseline_menu:
+                    act.setCheckable(True)
+                    act.setChecked(config.name == base)
+            menu.setEnabled(len(s.configurations) > 0)
+        self.save.setEnabled(s.model is not None)
+        self.import_toml.setEnabled(s.model is not None)
+        self.export_toml.setEnabled(s.model is not None)
+
+    def switch_to(self, name: str) -> None:
+        self._manager().switch_to(name)
+
+    def use_as_baseline(self, name: str) -> None:
+        self._manager().use_as_baseline(name)
+
+    def _export_current(self) -> None:
+        """The live sliders as a params TOML file (saved as a configuration first when they
+        are not one yet)."""
+        s = self.session
+        if s.model is None:
+            return
+        saved = s.configurations.find(s.model.id, s.params)
+        if saved is None:
+            from workbench.gui.compare.config_list import suggest_name
+
+            saved = s.save_configuration(suggest_name(s))
+        manager = self._manager()
+        manager.select(saved.name)
+        manager.ask_export()
