@@ -294,3 +294,19 @@ def test_a_browser_opens_the_report(tea: Comparison, hostile: Comparison,
     odd = tmp_path / "hostile.html"
     odd.write_text(html_report(hostile), encoding="utf-8")
     assert _open(browser, odd, tmp_path / "hostile.png", tmp_path / "profile") == []
+
+
+def test_judged_movers_come_first_in_each_group(tea: Comparison) -> None:
+    """The moves that changed the metrics (judged documents) lead each group of movers."""
+    page = html_report(tea, k=10, top=50)
+    movers = page[page.index('id="movers"'):page.index('id="distributions"')]
+    groups = movers.split("<h4>")[1:]
+    assert len(groups) >= 3
+    rank = {"judged relevant": 0, "judged not relevant": 1, "not judged": 2}
+    seen_any = False
+    for group in groups:
+        found = re.findall(r"judged relevant|judged not relevant|not judged", group)
+        order = [rank[f] for f in found]
+        assert order == sorted(order), group[:200]
+        seen_any |= bool(order) and order[0] < 2
+    assert seen_any  # the check above is not vacuous on this sample

@@ -255,7 +255,17 @@ def _per_query(comp: Comparison, metric: str) -> str:
 
 # -- movers --
 
-def _kinds(moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:
+def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, list[Mover]]]:
+    """Entered, left and moved within the top k; in each, the judged relevant documents
+    first, then the judged not relevant (the moves that changed the metrics), then the
+    unjudged, each by the size of the move."""
+    ds, qrels = comp.dataset, comp.dataset.qrels or {}
+
+    def judged_first(m: Mover) -> int:
+        grade = qrels.get(ds.queries[m.query].id, {}).get(ds.corpus[m.doc].id)
+        return 2 if grade is None else 0 if grade > 0 else 1
+
+    moved = sorted(moved, key=judged_first)  # stable: by the size of the move within
     entered = [m for m in moved if m.entered]
     left = [m for m in moved if m.left]
     jumps = [m for m in moved if not (m.entered or m.left)]
@@ -277,7 +287,7 @@ def _movers(comp: Comparison, k: int, top: int) -> str:
         if not moved:
             out.append("<p>No document moved.</p>" if top else "<p>Not asked for.</p>")
             continue
-        for title, group in _kinds(moved, top):
+        for title, group in _kinds(comp, moved, top):
             out.append(f"<h4>{escape(title.format(k=k))}</h4>")
             if not group:
                 out.append('<p class="note">None.</p>')
