@@ -310,3 +310,15 @@ def test_judged_movers_come_first_in_each_group(tea: Comparison) -> None:
         assert order == sorted(order), group[:200]
         seen_any |= bool(order) and order[0] < 2
     assert seen_any  # the check above is not vacuous on this sample
+
+
+def test_per_query_bars_run_from_most_improved_to_most_worsened(tea: Comparison) -> None:
+    """As the window's delta chart: improved queries on the left."""
+    page = html_report(tea)
+    section = page[page.index('id="per-query"'):page.index('id="movers"')]
+    first = section.split("<h3>")[1]
+    deltas = [float(x.replace("−", "-")) for x in re.findall(r"\(Δ ([+\-−][0-9.]+)\)", first)]
+    metric = tea.rows[0].metric
+    judged = np.isfinite(tea.per_query_delta(metric, 1))
+    assert len(deltas) == int(judged.sum()) > 2
+    assert deltas == sorted(deltas, reverse=True) and deltas[0] > deltas[-1]

@@ -236,7 +236,7 @@ def _per_query(comp: Comparison, metric: str) -> str:
     for i in range(1, len(comp.configs)):
         d = comp.per_query_delta(metric, i)
         have = np.flatnonzero(np.isfinite(d))
-        order = have[np.argsort(d[have], kind="stable")]
+        order = have[np.argsort(-d[have], kind="stable")]  # improved first, as the window
         values = d[order]
         titles = [f"{ds.queries[int(q)].id}: {ds.queries[int(q)].text} "
                   f"(Δ {float(d[q]):+.4f})" for q in order]
