@@ -160,3 +160,30 @@ def test_configurations_from_the_menu_and_the_list(qtbot: QtBot, tea: Any,
     assert s.configurations.names == ["defaults", "flat docs", "short"]
     assert s.baseline is not None and s.baseline.name == "flat docs"
     assert lst.checked()[0] == "flat docs"
+
+
+def test_a_baseline_that_prepares_apart_is_computed_on_a_worker(qtbot: QtBot) -> None:
+    from workbench.core.pipeline import Pipeline
+    from workbench.core.session import TuningSession
+    from workbench.gui.compare.config_list import ConfigurationList
+
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25")
+    s.recompute()
+    s.configurations.save("unstemmed", "bm25", {"stemmer": "none"})
+    lst = ConfigurationList(s)  # not synchronous: as in the window
+    qtbot.addWidget(lst)
+    said: list[str] = []
+    lst.message.connect(said.append)
+    lst.use_as_baseline("unstemmed")
+    assert s.baseline is None  # the GUI thread went on; the worker delivers later
+    qtbot.waitUntil(lambda: s.baseline is not None, timeout=20_000)
+    alone = Pipeline(get_model("bm25"), s.dataset, {"stemmer": "none"}).run(
+        s.metric_names, depth=s.depth)
+    assert s.baseline is not None and s.baseline.name == "unstemmed"
+    for metric in s.metric_names:
+        assert np.array_equal(s.baseline.result.per_query[metric], alone.per_query[metric],
+                              equal_nan=True)
+    assert said[-1] == "'unstemmed' is the baseline"
+    assert s.params["stemmer"] != "none"  # the live sliders untouched

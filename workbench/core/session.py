@@ -387,21 +387,27 @@ class TuningSession:
         saved = self.configurations.get(name)
         if self.dataset is None:
             raise ValueError("open a dataset first")
-        result = self.result_of(saved, progress)
+        self.set_baseline_result(saved, self.result_of(saved, progress))
+
+    def set_baseline_result(self, saved: SavedConfiguration, result: Result) -> None:
+        """`saved`'s result, computed elsewhere (a worker), as the baseline."""
         self.baseline = Baseline(saved.model_id, dict(saved.params), result, saved.name)
         self.baseline_changed.emit(self.baseline)
+
+    def prepares_alike(self, saved: SavedConfiguration) -> bool:
+        """Whether `saved` can combine on the current prepared state (no prepare of its own)."""
+        if self.model is None or self.model.id != saved.model_id or \
+                self.prepared_params is None:
+            return False
+        schema = self.model.schema
+        return schema.prepare_values(saved.params) == schema.prepare_values(self.prepared_params)
 
     def result_of(self, saved: SavedConfiguration, progress: Progress = NO_PROGRESS) -> Result:
         """`saved` run on the current dataset, with the same metrics and depth as the live
         result."""
         assert self.dataset is not None
         model = get_model(saved.model_id)
-        prepared = None
-        if self.model is not None and self.model.id == model.id and \
-                self.prepared_params is not None and \
-                model.schema.prepare_values(saved.params) == \
-                model.schema.prepare_values(self.prepared_params):
-            prepared = self.prepared
+        prepared = self.prepared if self.prepares_alike(saved) else None
         if prepared is None:
             prepared = engine.prepare(model, self.dataset, saved.params, progress)
         return run_live(model, prepared, dict(saved.params), self.judgments,

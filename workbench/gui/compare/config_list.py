@@ -26,7 +26,9 @@ from PySide6.QtWidgets import (
 
 from workbench.core.configurations import read_configuration_toml, write_configuration_toml
 from workbench.core.params import ParamError
+from workbench.core.pipeline import Result
 from workbench.core.session import TuningSession
+from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 
 
@@ -47,10 +49,18 @@ class ConfigurationList(QWidget):
     selection_changed = Signal()
     message = Signal(str)  # one line for the status bar (errors included)
 
-    def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
+    def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
+                 synchronous: bool = False) -> None:
         super().__init__(parent)
         self.session = session
         self._unchecked: set[str] = set()
+        self._baseline_task = BackgroundTask(self, synchronous=synchronous)
+        self._baseline_task.progress.connect(
+            lambda f, m: self.message.emit(f"preparing the baseline … {f:.0%} {m}"))
+        self._baseline_task.failed.connect(
+            lambda m: self.message.emit(f"baseline not set: {m}" if m else "baseline cancelled"))
+        self._baseline_task.finished.connect(self._on_baseline_computed)
+        self._baseline_for: tuple[str, object] | None = None  # (name, dataset) computing
         self.list = QListWidget(self)
         self.list.setToolTip("The configurations of the current model; the checked ones are "
                              "compared, the baseline (★) first. Double-click: switch the "
@@ -174,12 +184,33 @@ class ConfigurationList(QWidget):
         self.message.emit(f"sliders set to {name!r}")
 
     def use_as_baseline(self, name: str) -> None:
+        """Computed at once when it combines on the current prepared state; else prepared on
+        a worker (progress in the status line), the window staying live."""
+        s = self.session
         try:
-            self.session.set_baseline(name)
-        except (ValueError, KeyError, OSError) as exc:
-            self.message.emit(f"could not use {name!r} as the baseline: {exc}")
+            saved = s.configurations.get(name)
+        except KeyError as exc:
+            self.message.emit(str(exc.args[0]))
             return
-        self.message.emit(f"{name!r} is the baseline")
+        if s.dataset is None:
+            self.message.emit("open a dataset first")
+            return
+        if s.prepares_alike(saved):
+            s.set_baseline_result(saved, s.result_of(saved))
+            self.message.emit(f"{name!r} is the baseline")
+            return
+        self._baseline_for = (name, s.dataset)
+        self._baseline_task.start(lambda progress: s.result_of(saved, progress))
+
+    def _on_baseline_computed(self, result: object) -> None:
+        s, pending = self.session, self._baseline_for
+        self._baseline_for = None
+        if pending is None or not isinstance(result, Result):
+            return
+        name, dataset = pending
+        if s.dataset is dataset and name in s.configurations:  # nothing changed meanwhile
+            s.set_baseline_result(s.configurations.get(name), result)
+            self.message.emit(f"{name!r} is the baseline")
 
     def rename(self, old: str, new: str) -> bool:
         try:

@@ -77,7 +77,7 @@ class CompareWindow(QWidget):
         self.task.finished.connect(self._on_compared)
         self.task.failed.connect(self._on_failed)
 
-        self.configs = ConfigurationList(session, self)
+        self.configs = ConfigurationList(session, self, synchronous=synchronous)
         self.configs.selection_changed.connect(self.schedule)
         self.configs.message.connect(self.say)
         self.b_pick = QComboBox(self)
