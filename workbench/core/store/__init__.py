@@ -1,10 +1,12 @@
 """Files on disk: atomic writes, checksums and the caches, in one place.
 
 - `paths`: `cache_dir()`, the root every cache lives under.
-- `atomic`: atomic writes of one file or several, all or none; where a write lands.
-- `checksum`: the SHA-256 frame of a cache file; the fingerprint of the core's source.
-- `codec`: an object as arrays and JSON in one `.npz` blob, never pickle.
-- `state_file`: one cached object per file (checksummed codec blob), read and written safely.
+- `atomic`: atomic writes of one file or several, all or none, or of one file piece by piece;
+  where a write lands.
+- `checksum`: the SHA-256 frame of a payload; the fingerprint of the core's source.
+- `codec`: an object as JSON and its arrays, never pickle.
+- `state_file`: one cached object per file, its arrays streamed to disk and mapped back
+  read-only, checksummed, read and written safely.
 - `prepare_cache`: models' prepared state, keyed by model, parameters and dataset.
 - `index_cache`: repository indexes, keyed by commit and options.
 - `embeddings`: the embedding store, vectors by text key per encoder and prompt.
@@ -17,6 +19,7 @@ from workbench.core.store.atomic import (
     atomic_write_bytes,
     atomic_write_many,
     atomic_write_text,
+    atomic_writer,
     write_target,
 )
 from workbench.core.store.checksum import code_fingerprint, seal, unseal
@@ -34,8 +37,8 @@ from workbench.core.store.state_file import read_state, write_state
 
 __all__ = [
     "EmbeddingStore", "NotRegularFileError", "UnsupportedState", "atomic_write_bytes",
-    "atomic_write_many", "atomic_write_text", "cache_dir", "code_fingerprint", "index_key",
-    "load_index", "load_prepared", "prepare_key", "prepared_path", "read_state", "save_index",
-    "save_prepared", "seal", "store_folder", "text_key", "unseal", "write_state",
+    "atomic_write_many", "atomic_write_text", "atomic_writer", "cache_dir", "code_fingerprint",
+    "index_key", "load_index", "load_prepared", "prepare_key", "prepared_path", "read_state",
+    "save_index", "save_prepared", "seal", "store_folder", "text_key", "unseal", "write_state",
     "write_target",
 ]

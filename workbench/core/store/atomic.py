@@ -2,21 +2,25 @@
 
 `atomic_write_many` writes several files all or none (each to a temporary file beside its
 target, renamed into place only when every one is written); `atomic_write_bytes` and
-`atomic_write_text` write one. `write_target` is where a write to a path lands: through a
-symlink to its target, refused (`NotRegularFileError`) for a folder, a device or a pipe.
+`atomic_write_text` write one; `atomic_writer` hands out the temporary file itself, for a file
+written piece by piece (a state file streams its arrays, `state_file`). `write_target` is where
+a write to a path lands: through a symlink to its target, refused (`NotRegularFileError`) for a
+folder, a device or a pipe.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = ["NotRegularFileError", "atomic_write_bytes", "atomic_write_many",
-           "atomic_write_text", "write_target"]
+           "atomic_write_text", "atomic_writer", "write_target"]
 
 
 def _current_umask() -> int:
@@ -47,6 +51,24 @@ def write_target(path: Path) -> Path:
     return target
 
 
+def _temp_beside(target: Path, path: Path) -> tuple[int, str]:
+    """A new temporary file in `target`'s folder, with the mode a plain `open` would give:
+    (descriptor, name). OSError carries `path` in `filename`."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        exc.filename = str(path)
+        raise
+    try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode
+    except OSError as exc:
+        os.close(fd)
+        Path(tmp).unlink(missing_ok=True)
+        exc.filename = str(path)
+        raise
+    return fd, tmp
+
+
 def atomic_write_many(items: Sequence[tuple[Path, bytes]]) -> None:
     """Write every (path, data) so that readers see the old files or the new ones: each is
     written to a temporary file beside its target first, and only when all of them are written
@@ -56,15 +78,9 @@ def atomic_write_many(items: Sequence[tuple[Path, bytes]]) -> None:
     temps: list[str] = []
     try:
         for target, (path, data) in zip(targets, items, strict=True):
-            try:
-                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                           suffix=".tmp")
-            except OSError as exc:
-                exc.filename = str(path)
-                raise
+            fd, tmp = _temp_beside(target, path)
             temps.append(tmp)
             try:
-                os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(data)
                     fh.flush()
@@ -77,6 +93,26 @@ def atomic_write_many(items: Sequence[tuple[Path, bytes]]) -> None:
     except BaseException:
         for tmp in temps:
             Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+    """A file to write `path`'s new content into, piece by piece (seeking back allowed). It is
+    a temporary file beside the target; when the block ends it is flushed, synced and renamed
+    over the target, so readers see the old file or the whole new one. On any exception, in
+    the block or after it, the temporary file is removed and the target left as it was
+    (through a symlink to its target; NotRegularFileError for a folder or a device)."""
+    target = write_target(path)
+    fd, tmp = _temp_beside(target, path)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
         raise
 
 

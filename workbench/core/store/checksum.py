@@ -1,10 +1,11 @@
 """SHA-256 checksums the caches share.
 
-`seal` frames a cache file's payload as `magic + SHA-256(payload) + payload` and `unseal` checks
-the frame, so a truncated or corrupt file is detected rather than trusted (the embedding
-store's shards carry their digest in their own header, `embeddings`). `code_fingerprint` is a
-hash of the core's source that the prepare and repository index cache keys include, so a cache
-written by other code is never read back.
+Every cache file carries a SHA-256, so a truncated or corrupt file is detected rather than
+trusted: a state file in a header slot filled in last, its arrays hashed as they stream
+(`state_file`); the embedding store's shards in their own header (`embeddings`). `seal` frames
+a payload held in memory as `magic + SHA-256(payload) + payload` and `unseal` checks the
+frame. `code_fingerprint` is a hash of the core's source that the prepare and repository index
+cache keys include, so a cache written by other code is never read back.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""Prepared state on disk without pickle: numpy arrays in an `.npz` (read with
-`allow_pickle=False`) and everything else as JSON, in one blob.
+"""Prepared state without pickle: numpy arrays as raw bytes, everything else as JSON.
 
 Reading a pickle runs whatever code the file names, so a crafted file dropped into a shared
 cache folder would run on the next `eval`. This codec can only rebuild plain data: numbers,
@@ -8,8 +7,16 @@ workbench's own classes (a module under `workbench.core.`, rebuilt field by fiel
 calling their code, as pickle does). Anything else — an object from another package, a lambda
 — raises `UnsupportedState` on encoding, and the caller keeps it uncached.
 
+`encode` splits an object into a JSON tree and the list of its arrays, `decode` joins them
+back; a state file (`state_file`) streams the arrays to disk and maps them back, describing
+each with `array_entry` and viewing it with `array_view`. `dumps` and `loads` hold the same in
+one in-memory `.npz` blob (read with `allow_pickle=False`), for small objects.
+
 JSON shapes: a list is a JSON array; every other non-JSON value is an object with one `$`
-key naming its kind (`{"$": "array", "i": 3}` → the fourth array of the `.npz`).
+key naming its kind (`{"$": "array", "i": 3}` → the fourth array). Arrays of Python objects
+(dtype=object) are JSON too, item by item; only arrays of plain numbers, booleans, text,
+dates and records of them are arrays. An array entry is `{"dtype": descr, "shape": [...],
+"order": "C" | "F", "at": offset}`, the descr as `.npy` headers write it.
 """
 
 from __future__ import annotations
@@ -20,24 +27,71 @@ import importlib
 import io
 import json
 import math
+import mmap
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["ARRAYS_META", "UnsupportedState", "dumps", "loads"]
+__all__ = ["ARRAYS_META", "UnsupportedState", "array_entry", "array_view", "decode", "dumps",
+           "encode", "loads"]
 
 ARRAYS_META = "__meta__"  # the JSON, stored as the .npz's uint8 array of this name
 _OWN_PREFIX = "workbench.core."
+
+Arrays = Sequence[np.ndarray[Any, Any]]
+Readable = bytes | bytearray | memoryview | mmap.mmap
 
 
 class UnsupportedState(TypeError):
     """A value this codec will not write (it could not be read back without pickle)."""
 
 
-def dumps(obj: object) -> bytes:
-    """`obj` as `.npz` bytes: its arrays, and the JSON describing the rest."""
+def encode(obj: object) -> tuple[Any, list[np.ndarray[Any, Any]]]:
+    """`obj` as (JSON tree, its arrays): the arrays themselves, not copies, numbered as the
+    tree's `{"$": "array", "i": i}` nodes name them. UnsupportedState for what `decode` could
+    not rebuild."""
     arrays: list[np.ndarray[Any, Any]] = []
-    meta = json.dumps(_encode(obj, arrays), separators=(",", ":"), allow_nan=True)
+    return _encode(obj, arrays), arrays
+
+
+def decode(tree: Any, arrays: Arrays) -> Any:
+    """The object `encode` split into `tree` and `arrays`. ValueError (or another exception)
+    for anything malformed; never imports a module outside the workbench's core."""
+    return _decode(tree, arrays)
+
+
+def array_entry(arr: np.ndarray[Any, Any], at: int) -> dict[str, Any]:
+    """How `arr`'s raw bytes, written at offset `at`, are read back: its dtype, its shape and
+    the order its elements are laid out in — "F" for a Fortran-contiguous array (written as it
+    lies in memory, a transposed matrix needs no copy), "C" for everything else."""
+    order = "F" if arr.flags.f_contiguous and not arr.flags.c_contiguous else "C"
+    return {"dtype": np.lib.format.dtype_to_descr(arr.dtype), "shape": list(arr.shape),
+            "order": order, "at": at}
+
+
+def array_view(buffer: Readable, entry: dict[str, Any], base: int) -> np.ndarray[Any, Any]:
+    """The array `entry` describes, at `base + entry["at"]` in `buffer`: a view of it, no copy
+    (read-only where the buffer is). ValueError for an entry that does not fit the buffer or
+    would need pickle."""
+    descr = entry["dtype"]
+    if isinstance(descr, list):  # a record dtype: JSON turned its (name, type) pairs into lists
+        descr = [tuple(field) for field in descr]
+    dtype = np.lib.format.descr_to_dtype(descr)
+    if dtype.hasobject:
+        raise ValueError("an array of Python objects cannot be read from raw bytes")
+    shape = tuple(int(n) for n in entry["shape"])
+    at, order = int(entry["at"]), entry["order"]
+    if at < 0 or min(shape, default=0) < 0 or order not in ("C", "F"):
+        raise ValueError(f"malformed array entry {entry!r}")
+    return np.ndarray(shape, dtype, buffer=buffer, offset=base + at, order=order)
+
+
+def dumps(obj: object) -> bytes:
+    """`obj` as `.npz` bytes: its arrays, and the JSON describing the rest (in memory, so for
+    small objects; a state file streams instead)."""
+    tree, arrays = encode(obj)
+    meta = json.dumps(tree, separators=(",", ":"), allow_nan=True)
     buf = io.BytesIO()
     named = {f"a{i}": a for i, a in enumerate(arrays)}
     named[ARRAYS_META] = np.frombuffer(meta.encode("utf-8"), np.uint8)
@@ -48,11 +102,12 @@ def dumps(obj: object) -> bytes:
 def loads(blob: bytes) -> Any:
     """The object `dumps` wrote. ValueError for anything malformed."""
     with np.load(io.BytesIO(blob), allow_pickle=False) as npz:
-        arrays = {name: npz[name] for name in npz.files}
-    meta = arrays.pop(ARRAYS_META, None)
+        named = {name: npz[name] for name in npz.files}
+    meta = named.pop(ARRAYS_META, None)
     if meta is None:
         raise ValueError("no metadata in the prepared state")
-    return _decode(json.loads(meta.tobytes().decode("utf-8")), arrays)
+    arrays = [named[f"a{i}"] for i in range(len(named))]
+    return decode(json.loads(meta.tobytes().decode("utf-8")), arrays)
 
 
 def _encode(obj: object, arrays: list[np.ndarray[Any, Any]]) -> Any:
@@ -101,16 +156,16 @@ def _encode_object(obj: object, arrays: list[np.ndarray[Any, Any]]) -> Any:
             "state": {k: _encode(v, arrays) for k, v in state.items()}}
 
 
-def _decode(node: Any, arrays: dict[str, np.ndarray[Any, Any]]) -> Any:
+def _decode(node: Any, arrays: Arrays) -> Any:
     if isinstance(node, list):
         return [_decode(x, arrays) for x in node]
     if not isinstance(node, dict):
         return node
     kind = node.get("$")
     if kind == "array":
-        return arrays[f"a{int(node['i'])}"]
+        return _array(node, arrays)
     if kind == "scalar":
-        return arrays[f"a{int(node['i'])}"][()]
+        return _array(node, arrays)[()]
     if kind == "float":
         return float(node["v"])
     if kind == "objarray":
@@ -131,7 +186,14 @@ def _decode(node: Any, arrays: dict[str, np.ndarray[Any, Any]]) -> Any:
     raise ValueError(f"unknown kind {kind!r} in the prepared state")
 
 
-def _decode_object(node: dict[str, Any], arrays: dict[str, np.ndarray[Any, Any]]) -> Any:
+def _array(node: dict[str, Any], arrays: Arrays) -> np.ndarray[Any, Any]:
+    i = int(node["i"])
+    if not 0 <= i < len(arrays):
+        raise ValueError(f"no array {i} in the prepared state")
+    return arrays[i]
+
+
+def _decode_object(node: dict[str, Any], arrays: Arrays) -> Any:
     module_name, _, qualname = str(node["cls"]).partition(":")
     if not module_name.startswith(_OWN_PREFIX):
         raise ValueError(f"refusing to rebuild {module_name}:{qualname}")

@@ -38,7 +38,8 @@ def prepared_path(model_id: str, fingerprint: str) -> Path:
 
 
 def load_prepared(model_id: str, fingerprint: str) -> Any:
-    """The cached state, or None on a miss (or a file that could not be trusted)."""
+    """The cached state, or None on a miss (or a file that could not be trusted). Its arrays
+    are read-only maps of the file (`state_file`): a model never writes into prepared state."""
     return read_state(prepared_path(model_id, fingerprint))
 
 
