@@ -152,6 +152,9 @@ def doc_contributions(scores: Scores, query: int,
     not a candidate. For a gated pair the total is 0 and the parts show what it would score."""
     pair = pair_of(scores, query, doc)
     if pair < 0:
+        found = scores.elsewhere(query, doc) if scores.elsewhere is not None else None
+        if found is not None:
+            return found
         return 0.0, np.zeros(len(scores.signals))
     parts = scores.contributions_of(np.array([pair], np.intp))[:, 0]
     return float(scores.total[pair]), parts.astype(np.float64)

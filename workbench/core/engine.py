@@ -133,6 +133,12 @@ class Model(ABC):
     def combine(self, prepared: Any, params: Params) -> Scores:
         """The live parameters applied to the prepared arrays, vectorised."""
 
+    def combine_to_depth(self, prepared: Any, params: Params, depth: int) -> Scores:
+        """`combine` for a ranking that reads only the first `depth` results of each query:
+        a model may leave out pairs that cannot reach that depth (every ranking to `depth` is
+        the same). The live path calls this; by default it is `combine`."""
+        return self.combine(prepared, params)
+
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
         """Details of one (query, document) pair beyond its signal contributions:

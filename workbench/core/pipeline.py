@@ -90,8 +90,9 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
              hint: NDArray[np.int64] | None = None) -> Result:
     """Combine, rank to `depth` with the model's selection, evaluate when judged. `hint`:
     the previous result's `ranking.pair`, which speeds up the top k (`ranking.top_k`)."""
-    scores = model.combine(prepared, params)
     selection = model.selection_params(params) if select else None
+    scores = model.combine_to_depth(prepared, params,
+                                    depth + (selection.offset if selection else 0))
     ranking = engine.rank(scores, depth, selection, hint)
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:

@@ -32,6 +32,9 @@ class Scores:
     parts:   each signal's contribution at the pairs asked for; for ungated pairs they sum to
              the total, for gated pairs they show what the document would have scored
     gates:   gate names
+    elsewhere: for a model that left out pairs no ranking to the asked depth reaches (see
+             `Model.combine_to_depth`): (query, doc) → (total, float64 (S,) contributions) of
+             a document the arrays lack, None where the model does not score it at all
 
     Contributions are computed on demand: a slider tick needs only the totals, while charts and
     explain need contributions for a few hundred ranked pairs, not for all S·P of them.
@@ -44,6 +47,7 @@ class Scores:
     signals: tuple[str, ...]
     parts: PartsFn
     gates: tuple[str, ...] = ()
+    elsewhere: Callable[[int, int], tuple[float, NDArray[np.float64]] | None] | None = None
 
     @property
     def n_queries(self) -> int:
@@ -353,6 +357,16 @@ def _csr_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64], k: int,
         out_pos[rows, : order.shape[1]] = np.take_along_axis(packed_pos, order, axis=1)
         out_val[rows, : order.shape[1]] = np.take_along_axis(packed_val, order, axis=1)
     return out_pos, out_val
+
+
+def csr_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64],
+              k: int) -> NDArray[np.int64]:
+    """int64 (Q, k): the positions of the k largest entries of each row of a CSR (values
+    (P,), row_ptr (Q + 1,)), best first, ties by position, -1 where a row has fewer; -inf and
+    NaN are not ranked."""
+    if k <= 0 or len(row_ptr) <= 1:
+        return np.full((max(len(row_ptr) - 1, 0), max(k, 0)), -1, np.int64)
+    return _csr_top_k(values, row_ptr, k)[0]
 
 
 def _trim(cand: NDArray[np.float64], first: NDArray[np.int64], bound: NDArray[np.float64],

@@ -97,7 +97,7 @@ def kept_per_query(vector_candidates: int, n_docs: int) -> int:
     return n_docs if vector_candidates <= 0 else min(vector_candidates, n_docs)
 
 
-def top_columns(sims: NDArray[np.float32], m: int) -> NDArray[np.int64]:
+def top_columns(sims: NDArray[np.floating[Any]], m: int) -> NDArray[np.int64]:
     """int64 (B, m): the columns of each row's m largest values of `sims` (B, N), best first,
     ties by column — the order a stable sort of the whole row gives. NaN counts as lowest.
 

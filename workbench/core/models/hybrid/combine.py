@@ -1,13 +1,16 @@
-"""The live stage of the hybrid model: OpenVault's blend over every (query, memory) pair.
+"""The live stage of the hybrid model: OpenVault's blend at the scored (query, memory) pairs.
 
     total = floor(importance · e^(−λ·distance)) + alpha·W·v + (1 − alpha)·W·g
 
 in that order of addition, as calculateScore adds. v and g are the normalised vector and BM25
-components (see `normalize`). Each part is kept, dense (Q, N), in a `LiveCache` between ticks and
-recomputed only when its own parameters move: the vector factor (normalisation, threshold,
-rrf k), the BM25 factor (normalisation, rrf k, k1, b, entity boost; from the raw scores of the
-pairs with a matching term and the postings' saturation per k1, b) and the forgetting curve
-(λ, floor). An alpha or W tick is then three passes over (Q, N).
+components (see `normalize`). Over all the scored pairs (`candidates`), each part is kept in a
+`LiveCache` between ticks and recomputed only when its own parameters move: the vector factor
+(normalisation, threshold, rrf k), the BM25 factor (normalisation, rrf k, k1, b, entity boost;
+from the raw scores of the pairs with a matching term and the postings' saturation per k1, b)
+and the forgetting curve (λ, floor). Where the factors allow it (`Blend.layout`), a tick
+scores only the pairs a ranking to the asked depth can reach: each query's best BM25 matches,
+the memories above the threshold and its first memories, a few hundred pairs where all of them
+are thousands.
 
 Raw BM25, per query term t (live): count = its count in the user messages + Σ over entities
 holding it ceil(weight · entity boost) × its occurrences in the entity's tokens; adjusted =
@@ -27,18 +30,18 @@ from numpy.typing import NDArray
 
 from workbench.core.models.hybrid.index import TermIndex
 from workbench.core.models.hybrid.normalize import (
+    VectorStats,
     bm25_factor,
     bm25_ranks,
     vector_factor,
-    vector_ranks,
-    vector_stats,
 )
 from workbench.core.models.hybrid.prepared import HybridPrepared
 from workbench.core.models.hybrid.scoring import effective_threshold
 from workbench.core.params import Params
-from workbench.core.ranking import Scores
+from workbench.core.ranking import Scores, csr_top_k
 
 F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
 
 
 class LiveCache:
@@ -100,35 +103,27 @@ def raw_bm25(ix: TermIndex, sat: F64, k1: float, entity_boost_weight: float) -> 
     return out
 
 
-def dense_factor(prep: HybridPrepared, g: F64, g_zero: F64) -> F64:
-    """float64 (Q, N): the BM25 factor of every pair (g_zero where no query term occurs)."""
-    out = np.empty((prep.n_queries, prep.n_docs))
-    out[:] = g_zero[:, None]
-    out.reshape(-1)[prep.index.cand_flat] = g
-    return out
-
-
-def base_table(prep: HybridPrepared, base_lambda: float, floor: float) -> F64 | None:
-    """float64 (Q, N) the forgetting curve after the importance-5 floor, None where it applies
-    nowhere. λ = 0 means no decay (JavaScript would give NaN for an infinite distance)."""
-    if prep.curve is None:
-        return None
-    imp = prep.importance
+def base_at(prep: HybridPrepared, query: I64, doc: I64, base_lambda: float,
+            floor: float) -> F64:
+    """float64 (n,): the forgetting curve after the importance-5 floor at each (query, doc);
+    0 where the curve does not apply. λ = 0 means no decay (JavaScript would give NaN for an
+    infinite distance)."""
+    imp = prep.importance[doc]
     lam = base_lambda / (imp * imp)
     with np.errstate(invalid="ignore"):
-        exponent = -lam[None, :] * prep.distance()
+        exponent = -lam * prep.distance(query, doc)
     exponent[np.isnan(exponent)] = 0.0
-    base = imp[None, :] * np.exp(exponent)
+    base: F64 = imp * np.exp(exponent)
     fives = imp == 5
     if fives.any():
-        base[:, fives] = np.maximum(base[:, fives], floor)
-    base[~prep.curve] = 0.0
-    out: F64 = base
-    return out
+        base[fives] = np.maximum(base[fives], floor)
+    base[~(prep.chat[query] | prep.memory[doc])] = 0.0
+    return base
 
 
 class Blend:
-    """One tick's arrays, and the contributions at any pairs (the Scores' PartsFn)."""
+    """One tick's values at the scored pairs (`candidates.Pairs`): over all of them, cached
+    between ticks per the parameters each depends on, or at a subset (`layout`)."""
 
     def __init__(self, prep: HybridPrepared, params: Params, cache: LiveCache) -> None:
         ix = prep.index
@@ -139,48 +134,163 @@ class Blend:
         # "no threshold" is a real 0, which OpenVault's `threshold || 0.5` never reaches
         self.threshold = (0.0 if params.get("no_vector_threshold")
                           else effective_threshold(float(params["vector_threshold"])))
-        mode = str(params["normalization"])
-        k = int(params["rrf_k"]) if mode == "rrf" else 0  # k matters to rrf only
-        self.vfac: F64 = cache.get(prep, "vector", (mode, self.threshold, k), lambda: (
-            vector_factor(mode, prep.sims, self.threshold, k,
-                          lambda: cache.get(prep, "vstats", None,
-                                            lambda: vector_stats(prep.sims)),
-                          lambda: cache.get(prep, "vranks", None,
-                                            lambda: vector_ranks(prep.sims)))))
-        curve = (float(params["base_lambda"]), float(params["importance5_floor"]))
-        self.base: F64 | None = cache.get(prep, "base", curve,
-                                          lambda: base_table(prep, *curve))
+        self.mode = str(params["normalization"])
+        self.k = int(params["rrf_k"]) if self.mode == "rrf" else 0  # k matters to rrf only
+        self.curve = (float(params["base_lambda"]), float(params["importance5_floor"]))
         k1, b, ebw = float(params["k1"]), float(params["b"]), float(params["entity_boost_weight"])
         self.raw: F64 = cache.get(prep, "raw", (k1, b, ebw), lambda: raw_bm25(
             ix, cache.get(prep, "saturation", (k1, b), lambda: saturation(ix, k1, b)), k1, ebw))
-        self.g, self.g_zero = cache.get(prep, "bm25", (mode, k, k1, b, ebw), lambda: bm25_factor(
-            mode, self.raw, ix.cand_query, ix.cand_ptr, prep.n_docs, k,
+        self.bm25_key = (self.mode, self.k, k1, b, ebw)
+        self.g, self.g_zero = cache.get(prep, "bm25", self.bm25_key, lambda: bm25_factor(
+            self.mode, self.raw, ix.cand_query, ix.cand_ptr, prep.n_docs, self.k,
             lambda: bm25_ranks(self.raw, ix.cand_query, ix.cand_ptr)))
-        self.gd: F64 = cache.get(prep, "bm25_dense", (mode, k, k1, b, ebw),
-                                 lambda: dense_factor(prep, self.g, self.g_zero))
 
-    def total(self) -> F64:
-        """float64 (Q·N,): base + alpha·W·v, then + (1 − alpha)·W·g, as the original adds."""
-        total: F64 = np.multiply(self.vfac.reshape(-1), self.alpha * self.weight)
-        if self.base is not None:
-            np.add(self.base.reshape(-1), total, out=total)
-        bm25 = np.multiply(self.gd.reshape(-1), (1 - self.alpha) * self.weight,
+    def _queries(self, at: I64 | None) -> I64:
+        pr = self.prep.pairs
+        every: I64 = self.cache.get(self.prep, "query_of", None, pr.query_of)
+        return every if at is None else every[at]
+
+    def _vector(self, at: I64 | None) -> F64:
+        pr = self.prep.pairs
+        sims = pr.sim if at is None else pr.sim[at]
+        ranks = pr.vrank if at is None else pr.vrank[at]
+        query = self._queries(at) if self.mode in ("min-max", "z-score") else None
+        return vector_factor(self.mode, sims, self.threshold, self.k,
+                             VectorStats(pr.lo, pr.hi, pr.mean, pr.std), ranks, query)
+
+    def _bm25(self, at: I64 | None) -> F64:
+        post = self.prep.pairs.post if at is None else self.prep.pairs.post[at]
+        out: F64 = self.g_zero[self._queries(at)]
+        has = post >= 0
+        out[has] = self.g[post[has]]
+        return out
+
+    def _base(self, at: I64 | None) -> F64:
+        doc = self.prep.pairs.doc if at is None else self.prep.pairs.doc[at]
+        return base_at(self.prep, self._queries(at), doc.astype(np.int64), *self.curve)
+
+    def vector(self, at: I64 | None = None) -> F64:
+        """v at the pairs `at` (all where None)."""
+        if at is not None:
+            return self._vector(at)
+        out: F64 = self.cache.get(self.prep, "vector", (self.mode, self.threshold, self.k),
+                                  lambda: self._vector(None))
+        return out
+
+    def bm25(self, at: I64 | None = None) -> F64:
+        """g at the pairs `at` (all where None)."""
+        if at is not None:
+            return self._bm25(at)
+        out: F64 = self.cache.get(self.prep, "bm25_pairs", self.bm25_key,
+                                  lambda: self._bm25(None))
+        return out
+
+    def base(self, at: I64 | None = None) -> F64 | None:
+        """The forgetting curve at the pairs `at` (all where None); None where it applies
+        nowhere."""
+        if not self.prep.curve:
+            return None
+        if at is not None:
+            return self._base(at)
+        out: F64 = self.cache.get(self.prep, "base", self.curve, lambda: self._base(None))
+        return out
+
+    def total(self, at: I64 | None = None) -> F64:
+        """float64: base + alpha·W·v, then + (1 − alpha)·W·g, as the original adds."""
+        total: F64 = np.multiply(self.vector(at), self.alpha * self.weight)
+        base = self.base(at)
+        if base is not None:
+            np.add(base, total, out=total)
+        bm25 = np.multiply(self.bm25(at), (1 - self.alpha) * self.weight,
                            out=self.cache.scratch(len(total)))
         total += bm25
         return total
 
-    def parts(self, pairs: NDArray[np.intp]) -> F64:
-        """float64 (3, n): base, vector and BM25 contributions at the given pairs."""
-        out = np.zeros((3, len(pairs)))
-        if self.base is not None:
-            out[0] = self.base.reshape(-1)[pairs]
-        out[1] = self.alpha * self.weight * self.vfac.reshape(-1)[pairs]
-        out[2] = (1 - self.alpha) * self.weight * self.gd.reshape(-1)[pairs]
+    def parts(self, at: I64) -> F64:
+        """float64 (3, n): base, vector and BM25 contributions at the pairs `at`."""
+        out = np.zeros((3, len(at)))
+        base = self.base(at)
+        if base is not None:
+            out[0] = base
+        out[1] = self.alpha * self.weight * self.vector(at)
+        out[2] = (1 - self.alpha) * self.weight * self.bm25(at)
         return out
+
+    def layout(self, depth: int | None) -> tuple[I64, I64, object] | None:
+        """(pairs, row_ptr, key): the scored pairs a ranking to `depth` (at most the vector
+        candidates) needs at this tick, or None where it needs them all.
+
+        Where no memory outside the vector candidates passes the threshold, the vector and
+        BM25 factors are ≥ 0 (not z-score) and no forgetting curve applies, the top `depth`
+        of a query lie among: its `depth` best BM25 matches by g (ties in memory order), the
+        memories whose vector factor is > 0, and its first `depth` memories (the tail, when
+        nothing else scores). A memory outside them has v = 0 and `depth` matches ahead of it
+        with g at least its own, or ties with the tail behind the first `depth`. A query
+        where a memory beyond its vector candidates passes the threshold keeps all its pairs.
+        """
+        pr = self.prep.pairs
+        if self.prep.curve or self.mode == "z-score":
+            return None
+        d = pr.kept if depth is None else max(1, min(depth, pr.kept))
+        tail = (1 - self.alpha) * self.weight == 0
+        key = (d, self.threshold, self.bm25_key, tail)  # mode and rrf k are in bm25_key
+        at, row_ptr = self.cache.get(self.prep, f"layout{d}", key,
+                                     lambda: self._layout(d, tail))
+        return at, row_ptr, key
+
+    def _layout(self, depth: int, tail: bool) -> tuple[I64, I64]:
+        """`tail`: every query needs its first memories (the BM25 bonus is off); otherwise
+        only the queries with fewer than `depth` BM25 matches (the matches all score above
+        the tail)."""
+        pr, ix = self.prep.pairs, self.prep.index
+        best = csr_top_k(self.g, ix.cand_ptr, depth)
+        lengths = np.minimum(np.diff(pr.ptr), depth)
+        if not tail:
+            lengths[np.diff(ix.cand_ptr) >= depth] = 0
+        first = np.arange(int(lengths.sum())) + np.repeat(pr.ptr[:-1] - np.cumsum(lengths)
+                                                          + lengths, lengths)
+        whole = np.flatnonzero(pr.cos_next > self.threshold)
+        size = np.diff(pr.ptr)[whole]
+        rows = np.arange(int(size.sum())) + np.repeat(pr.ptr[whole] - np.cumsum(size) + size,
+                                                      size)
+        at = np.unique(np.concatenate([pr.post_pair[best[best >= 0]],
+                                       pr.cos_pair[pr.cos_sim > self.threshold], first, rows]))
+        return at, np.searchsorted(at, pr.ptr).astype(np.int64)
+
+    def scores(self, signals: tuple[str, ...], depth: int | None) -> Scores:
+        pr = self.prep.pairs
+        layout = self.layout(depth)
+        if layout is None:
+            n = pr.n_pairs
+            gate = self.cache.get(self.prep, "gate", n, lambda: np.zeros(n, np.int8))
+            return Scores(row_ptr=pr.ptr, docs=pr.doc, total=self.total(), gate=gate,
+                          signals=signals, parts=self.parts)
+        at, row_ptr, key = layout
+        # v and g at the layout's pairs: an alpha or W tick only blends them
+        v, g, docs = self.cache.get(self.prep, "layout_values", key,
+                                    lambda: (self.vector(at), self.bm25(at), pr.doc[at]))
+        total: F64 = np.multiply(v, self.alpha * self.weight)
+        total += np.multiply(g, (1 - self.alpha) * self.weight)
+
+        def parts(pairs: NDArray[np.intp]) -> F64:
+            return self.parts(at[pairs])
+
+        return Scores(row_ptr=row_ptr, docs=docs, total=total,
+                      gate=np.zeros(len(at), np.int8), signals=signals, parts=parts,
+                      elsewhere=self.elsewhere)
+
+    def elsewhere(self, query: int, doc: int) -> tuple[float, F64] | None:
+        """(total, contributions (3,)) of a scored pair the layout left out; None where the
+        pair is not scored at all."""
+        pos = self.prep.pairs.find(query, doc)
+        if pos < 0:
+            return None
+        parts = self.parts(np.array([pos], np.int64))[:, 0]
+        return float(parts[0] + parts[1] + parts[2]), parts  # total()'s order of addition
 
 
 def combine_hybrid(prep: HybridPrepared, params: Params, cache: LiveCache,
-                   signals: tuple[str, ...]) -> Scores:
-    blend = Blend(prep, params, cache)
-    return Scores(row_ptr=prep.row_ptr, docs=prep.docs, total=blend.total(), gate=prep.gate,
-                  signals=signals, parts=blend.parts)
+                   signals: tuple[str, ...], depth: int | None = None) -> Scores:
+    """The scores of a tick: exact for every ranking to `depth` (None: to the vector
+    candidates)."""
+    return Blend(prep, params, cache).scores(signals, depth)

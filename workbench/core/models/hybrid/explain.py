@@ -46,21 +46,28 @@ def _pair_terms(blend: Blend, query: int, doc: int, params: Params) -> list[dict
 
 
 def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str, Any]:
-    prep, ix = blend.prep, blend.prep.index
+    prep = blend.prep
     plan = prep.plans[query]
-    pair = np.array([query * prep.n_docs + doc], np.intp)
-    base_after, vector_bonus, bm25_bonus = (float(v) for v in blend.parts(pair)[:, 0])
-    curve = prep.curve is not None and bool(prep.curve[query, doc])
+    pos = prep.pairs.find(query, doc)
+    if pos < 0:
+        kept = prep.pairs.kept
+        return {"candidate": f"not scored: no BM25 term of this query, and outside its top "
+                             f"{kept:,} by cosine and its first {kept:,} memories "
+                             f"(vector_candidates = {kept:,}); it ranks below every "
+                             f"scored memory to that depth"}
+    at = np.array([pos], np.int64)
+    base_after, vector_bonus, bm25_bonus = (float(v) for v in blend.parts(at)[:, 0])
+    curve = bool(prep.chat[query] or prep.memory[doc])
     importance = float(prep.importance[doc])
-    distance = float(prep.distance()[query, doc]) if curve else 0.0
+    q, d = np.array([query], np.int64), np.array([doc], np.int64)
+    distance = float(prep.distance(q, d)[0]) if curve else 0.0
     base = 0.0
     if curve:
         lam = float(params["base_lambda"]) / (importance * importance)
         exponent = -lam * distance
         base = importance * math.exp(0.0 if math.isnan(exponent) else exponent)
-    sim = float(prep.sims[query, doc])
-    at = int(np.searchsorted(ix.cand_flat, query * prep.n_docs + doc))
-    matched = at < len(ix.cand_flat) and int(ix.cand_flat[at]) == query * prep.n_docs + doc
+    sim = float(prep.pairs.sim[pos])
+    post = int(prep.pairs.post[pos])
     ebw = float(params["entity_boost_weight"])
     return {
         "total": base_after + vector_bonus + bm25_bonus,
@@ -72,8 +79,8 @@ def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str
         "has_embeddings": math.isfinite(sim),
         "threshold": blend.threshold,
         "bm25_bonus": bm25_bonus,
-        "bm25_raw": float(blend.raw[at]) if matched else 0.0,
-        "bm25_normalised": float(blend.g[at]) if matched else float(blend.g_zero[query]),
+        "bm25_raw": float(blend.raw[post]) if post >= 0 else 0.0,
+        "bm25_normalised": float(blend.g[post]) if post >= 0 else float(blend.g_zero[query]),
         "normalization": str(params["normalization"]),
         "distance": distance,
         "importance": importance,

@@ -5,13 +5,14 @@ faithful at its default parameters, with normalisation choices beyond the origin
 
 base is the forgetting curve (importance · e^(−λ·distance), importance 5 floored), v the
 vector similarity above the threshold rescaled, g the raw BM25 over the batch divided by the
-batch maximum (see `normalize` for the other choices). Every memory is a candidate of every
-query, in memory order, so equal totals keep memory order as the original's stable sort.
+batch maximum (see `normalize` for the other choices). Each query's scored memories
+(`candidates`) are in memory order, so equal totals keep memory order as the original's stable
+sort; rankings to a depth ≤ `vector_candidates` are those over every pair.
 
 Modules: `lexicon` (word lists), `jstext` (JavaScript string rules), `tokenizer`, `bm25`,
 `scoring` (calculateScore, scoreMemories, the settings migration), `query` (entities, BM25
-tokens, embedding query), `chat` (a workbench Query → those), `index` and `vectors` and
-`prepared` (prepare), `normalize` and `combine` (live), `explain`, `params`.
+tokens, embedding query), `chat` (a workbench Query → those), `index`, `vectors`,
+`candidates` and `prepared` (prepare), `normalize` and `combine` (live), `explain`, `params`.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ class HybridModel(Model):
     label = "Hybrid BM25 + vector (OpenVault)"
     description = ("OpenVault's memory scoring: forgetting curve plus an alpha blend of vector "
                    "similarity and batch-normalised BM25 within a boost budget W.")
-    version = "1"
+    # 2: prepared state holds the scored pairs (`candidates`), no longer (Q, N) similarities
+    version = "2"
     schema = SCHEMA
     signals = SIGNALS
     scores_all_pairs = True
@@ -50,6 +52,10 @@ class HybridModel(Model):
     def combine(self, prepared: Any, params: Params) -> Scores:
         prep: HybridPrepared = prepared
         return combine_hybrid(prep, params, self._cache, self.signal_names)
+
+    def combine_to_depth(self, prepared: Any, params: Params, depth: int) -> Scores:
+        prep: HybridPrepared = prepared
+        return combine_hybrid(prep, params, self._cache, self.signal_names, depth)
 
     def selection_params(self, params: Params) -> Selection:
         """OpenVault ranks every memory (then fills a token budget the workbench does not

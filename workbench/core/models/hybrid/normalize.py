@@ -2,11 +2,12 @@
 
     total = base + alpha·W·v + (1 − alpha)·W·g
 
-Every memory of the corpus is a candidate of every query, so "the batch" of a query is the
-whole corpus. `sim` is a pair's cosine similarity (missing when the query or the memory has no
-embedding), `raw` its raw BM25 score (0 when no query term occurs), t the effective threshold
-(a threshold of 0 means 0.5; with no_vector_threshold t = 0). The vector part is gated in every
-mode: v = 0 unless sim exists and sim > t (strictly).
+Every memory of the corpus is in the batch of every query: the statistics below are over all
+of them, computed in prepare, even where only some pairs are scored (see `candidates`). `sim`
+is a pair's cosine similarity (missing when the query or the memory has no embedding), `raw`
+its raw BM25 score (0 when no query term occurs), t the effective threshold (a threshold of 0
+means 0.5; with no_vector_threshold t = 0). The vector part is gated in every mode: v = 0
+unless sim exists and sim > t (strictly).
 
 batch-max (OpenVault, the default)
     v = (sim − t)/(1 − t)                      the threshold rescale; absolute, not per query
@@ -81,9 +82,10 @@ def _safe_ratio(num: F64, den: F64) -> F64:
     return out
 
 
-def vector_factor(mode: str, sims: F64, threshold: float, k: int,
-                  stats: Callable[[], VectorStats], ranks: Callable[[], I64]) -> F64:
-    """float64 (Q, N): v of every pair (0 where gated)."""
+def vector_factor(mode: str, sims: F64, threshold: float, k: int, stats: VectorStats,
+                  ranks: NDArray[np.integer], query: I64 | None) -> F64:
+    """float64 (n,): v of each pair (0 where gated) from its similarity, its rank among its
+    query's memories and its query (which picks the statistics)."""
     gate = sims > threshold
     if mode == "batch-max":
         if threshold >= 1:
@@ -92,15 +94,14 @@ def vector_factor(mode: str, sims: F64, threshold: float, k: int,
         np.maximum(out, 0.0, out=out)  # −∞ and sim ≤ t give 0, as the strict gate does
         out /= 1 - threshold
         return out
+    if mode in ("min-max", "z-score") and query is None:
+        raise ValueError(f"{mode} needs each pair's query")
     if mode == "min-max":
-        s = stats()
-        v = _safe_ratio(sims - s.lo[:, None], (s.hi - s.lo)[:, None])
+        v = _safe_ratio(sims - stats.lo[query], (stats.hi - stats.lo)[query])
     elif mode == "z-score":
-        s = stats()
-        v = _safe_ratio(sims - s.mean[:, None], s.std[:, None])
+        v = _safe_ratio(sims - stats.mean[query], stats.std[query])
     elif mode == "rrf":
-        r = ranks()
-        v = (k + 1) / (k + np.maximum(r, 1).astype(np.float64))
+        v = (k + 1) / (k + np.maximum(ranks, 1).astype(np.float64))
     else:
         raise ValueError(f"unknown normalisation {mode!r}; valid: batch-max, min-max, "
                          "z-score, rrf")

@@ -118,6 +118,15 @@ SCHEMA = ParamSchema([
           help="Prefix of every embedded document; changing it re-embeds the corpus."),
     Param("batch_size", "Batch size", 64, kind="int", low=1, high=4096, step=1,
           stage="prepare", help="Texts per encoder batch (speed only, not scores)."),
+    Param("vector_candidates", "Vector candidates", 1000, kind="int", low=0, high=100_000,
+          step=100, stage="prepare", tunable=False,
+          help="Memories per query scored beyond the BM25 matches: the ones of highest cosine "
+               "and the first ones in corpus order (where nothing else scores, memories tie "
+               "and rank in corpus order). Every ranking to a depth ≤ this value, and so every "
+               "metric at such a cut-off, is exact at every slider position; deeper, memories "
+               "with no BM25 term and a lower cosine are not ranked. 0, or a value ≥ the "
+               "corpus size, scores every pair, as do data with the forgetting curve "
+               "(OpenVault memories or chats)."),
 ])
 
 

@@ -2,7 +2,8 @@
 
 - the query plans (tokens, entities, embedding texts; see `chat`),
 - the BM25 term statistics and postings (see `index`),
-- the cosine similarities, float64 (Q, N) (see `vectors`),
+- the scored pairs with their cosine similarities, computed block by block (see `vectors` and
+  `candidates`),
 - the forgetting curve's inputs per memory and query.
 
 The forgetting curve applies to a pair when the query has a chat (a `chat_length` or
@@ -21,42 +22,47 @@ from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
 from workbench.core.engine import EmbeddingJob, Progress
+from workbench.core.models.hybrid.candidates import Pairs, build_pairs
 from workbench.core.models.hybrid.chat import QueryPlan, plan_query
 from workbench.core.models.hybrid.index import TermIndex, build_index
 from workbench.core.models.hybrid.params import chat_config
 from workbench.core.models.hybrid.scoring import importance_of, max_message_id
 from workbench.core.models.hybrid.tokenizer import Tokenizer
-from workbench.core.models.hybrid.vectors import encoder_jobs, similarities
+from workbench.core.models.hybrid.vectors import encoder_jobs, similarity_blocks
 from workbench.core.params import Params
-from workbench.core.ranking import uniform_rows
 
 F64 = NDArray[np.float64]
+I64 = NDArray[np.int64]
 
 
 @dataclass(frozen=True, eq=False)
 class HybridPrepared:
-    """sims: float64 (Q, N), −∞ = no similarity. importance, max_id: float64 (N,) (the
-    original's defaults applied). chat_length: float64 (Q,). curve: bool (Q, N) where the
-    forgetting curve applies, None where it applies nowhere. row_ptr, docs, gate: the dense
-    layout every tick returns (int64 (Q+1,), int32 (Q·N,), int8 zeros (Q·N,)).
+    """pairs: the scored (query, memory) pairs and their similarities (see `candidates`).
+    importance, max_id: float64 (N,) (the original's defaults applied). chat_length: float64
+    (Q,). chat: bool (Q,) the queries with a chat; memory: bool (N,) the OpenVault memories:
+    the forgetting curve applies to a pair where either holds.
     `eq=False`: instances hash by identity, so live caches can key on them."""
 
     n_queries: int
     n_docs: int
     plans: list[QueryPlan]
     index: TermIndex
-    sims: F64
+    pairs: Pairs
     importance: F64
     max_id: F64
     chat_length: F64
-    curve: NDArray[np.bool_] | None
-    row_ptr: NDArray[np.int64]
-    docs: NDArray[np.int32]
-    gate: NDArray[np.int8]
+    chat: NDArray[np.bool_]
+    memory: NDArray[np.bool_]
 
-    def distance(self) -> F64:
-        """float64 (Q, N): max(0, chat length − max(message_ids)); ∞ for `[]`."""
-        out: F64 = np.maximum(0.0, self.chat_length[:, None] - self.max_id[None, :])
+    @property
+    def curve(self) -> bool:
+        """Whether the forgetting curve applies anywhere."""
+        return bool(self.chat.any() or self.memory.any())
+
+    def distance(self, query: I64, doc: I64) -> F64:
+        """float64 (n,): max(0, chat length − max(message_ids)) of each (query, doc) pair;
+        ∞ for `[]`."""
+        out: F64 = np.maximum(0.0, self.chat_length[query] - self.max_id[doc])
         return out
 
 
@@ -64,16 +70,6 @@ def document_texts(dataset: Dataset, fields: str) -> list[str]:
     if fields == "title+text":
         return [f"{d.title} {d.text}" if d.title else d.text for d in dataset.corpus]
     return [d.text for d in dataset.corpus]
-
-
-def _curve(dataset: Dataset, plans: list[QueryPlan]) -> NDArray[np.bool_] | None:
-    chat = np.asarray([p.chat_length is not None for p in plans], bool)
-    memory = np.asarray([("importance" in d.metadata or "message_ids" in d.metadata)
-                         for d in dataset.corpus], bool)
-    if not chat.any() and not memory.any():
-        return None
-    out: NDArray[np.bool_] = chat[:, None] | memory[None, :]
-    return out
 
 
 def embedding_jobs(dataset: Dataset, params: Params) -> list[EmbeddingJob]:
@@ -94,19 +90,19 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> Hybr
     texts = document_texts(dataset, str(params["fields"]))
     progress(0.05, "tokenising the corpus")
     index = build_index(texts, plans, tokenizer)
+    chat = np.asarray([p.chat_length is not None for p in plans], bool)
+    memory = np.asarray([("importance" in d.metadata or "message_ids" in d.metadata)
+                         for d in dataset.corpus], bool)
     progress(0.3, "embedding")
-    sims = similarities(dataset, texts, plans, params, progress.span(0.3, 0.98))
-    q, n = len(plans), len(texts)
+    blocks = similarity_blocks(dataset, texts, plans, params, progress.span(0.3, 1.0))
+    pairs = build_pairs(blocks, index, len(plans), int(params["vector_candidates"]),
+                        every=bool(chat.any() or memory.any()))
     progress(1.0, "prepared")
     return HybridPrepared(
-        n_queries=q, n_docs=n, plans=plans, index=index, sims=sims,
+        n_queries=len(plans), n_docs=len(texts), plans=plans, index=index, pairs=pairs,
         importance=np.asarray([importance_of(d.metadata.get("importance"))
                                for d in dataset.corpus], np.float64),
         max_id=np.asarray([max_message_id(d.metadata.get("message_ids"))
                            for d in dataset.corpus], np.float64),
         chat_length=np.asarray([p.chat_length or 0 for p in plans], np.float64),
-        curve=_curve(dataset, plans),
-        row_ptr=uniform_rows(q, n),
-        docs=np.tile(np.arange(n, dtype=np.int32), q),
-        gate=np.zeros(q * n, np.int8),
-    )
+        chat=chat, memory=memory)

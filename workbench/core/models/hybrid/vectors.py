@@ -18,7 +18,7 @@ in blocks that depend on a column's position, and exact ties then break differen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,24 +41,44 @@ def _sequential_sum_sq(x: F64) -> F64:
     return acc
 
 
+class DocumentSide:
+    """The documents of `js_cosine` computed once for every block of queries: float64 (dim, N)
+    (one contiguous row per dimension) and the magnitudes (N,)."""
+
+    def __init__(self, docs: NDArray[np.floating] | Sequence[Sequence[float]]) -> None:
+        d = np.asarray(docs, np.float64).reshape(len(docs), -1)
+        self.n = len(d)
+        self.t: F64 = np.ascontiguousarray(d.T)
+        self.mag: F64 = np.sqrt(_sequential_sum_sq(d))
+
+    def cosine(self, queries: NDArray[np.floating] | Sequence[Sequence[float]]) -> F64:
+        """float64 (B, N): the cosine of each query row with every document, 0 where either
+        norm is 0."""
+        q = np.asarray(queries, np.float64).reshape(len(queries), -1)
+        out: F64 = np.zeros((len(q), self.n))
+        if not len(q) or not self.n:
+            return out
+        mag_q = np.sqrt(_sequential_sum_sq(q))
+        dot: F64 = np.zeros((len(q), self.n))
+        term: F64 = np.empty((len(q), self.n))
+        for j in range(q.shape[1]):
+            np.multiply(q[:, j, None], self.t[j][None, :], out=term)
+            dot += term
+        magnitude = mag_q[:, None] * self.mag[None, :]
+        np.divide(dot, magnitude, out=out, where=magnitude != 0)
+        return out
+
+
 def js_cosine(queries: NDArray[np.floating] | Sequence[Sequence[float]],
               docs: NDArray[np.floating] | Sequence[Sequence[float]]) -> F64:
     """float64 (Q, N): cosineSimilarity of every (query, document) pair of equal-length rows,
     as the original computes it (see the module doc); 0 where either norm is 0."""
     q = np.asarray(queries, np.float64).reshape(len(queries), -1)
-    d = np.asarray(docs, np.float64).reshape(len(docs), -1)
-    out: F64 = np.zeros((len(q), len(d)))
-    if not len(q) or not len(d):
-        return out
-    mag_q, mag_d = np.sqrt(_sequential_sum_sq(q)), np.sqrt(_sequential_sum_sq(d))
-    step = max(1, PAIRS_PER_BLOCK // len(d))
+    side = DocumentSide(docs)
+    out: F64 = np.zeros((len(q), side.n))
+    step = max(1, PAIRS_PER_BLOCK // max(side.n, 1))
     for lo in range(0, len(q), step):
-        block = q[lo:lo + step]
-        dot: F64 = np.zeros((len(block), len(d)))
-        for j in range(q.shape[1]):
-            dot += block[:, j, None] * d[None, :, j]
-        magnitude = mag_q[lo:lo + step, None] * mag_d[None, :]
-        np.divide(dot, magnitude, out=out[lo:lo + step], where=magnitude != 0)
+        out[lo:lo + step] = side.cosine(q[lo:lo + step])
     return out
 
 
@@ -75,23 +95,37 @@ def encoder_jobs(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
     return jobs
 
 
-def encoder_similarities(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
-                         params: Params, progress: Progress) -> F64:
+def encoder_blocks(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: Params,
+                   progress: Progress) -> Iterator[tuple[int, F64]]:
+    """Embed the documents and the queries, then yield (first query, float64 (B, N)) blocks of
+    similarities, query by query in order, −∞ in the rows of queries with no embedding."""
     from workbench.core.embeddings import embed_texts
 
-    sims = np.full((len(plans), len(doc_texts)), -np.inf)
-    if not doc_texts:
-        return sims
+    n = len(doc_texts)
+    if not n:
+        yield 0, np.full((len(plans), 0), -np.inf)
+        return
     docs_job, *query_job = encoder_jobs(doc_texts, plans, params)
     docs = embed_texts(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
-                       batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.9))
+                       batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.85))
+    rows = np.asarray([i for i, p in enumerate(plans) if p.embedding_text], np.int64)
+    queries = np.zeros((len(plans), docs.shape[1]), np.float32)
     if query_job:
         job = query_job[0]
-        rows = [i for i, p in enumerate(plans) if p.embedding_text]
-        queries = embed_texts(job.texts, model=job.model, prompt=job.prompt,
-                              batch_size=job.batch_size, progress=progress.span(0.9, 1.0))
-        sims[rows] = js_cosine(queries, docs)
-    return sims
+        queries[rows] = embed_texts(job.texts, model=job.model, prompt=job.prompt,
+                                    batch_size=job.batch_size, progress=progress.span(0.85, 0.9))
+    has = np.zeros(len(plans), bool)
+    has[rows] = True
+    side = DocumentSide(docs)
+    del docs
+    step = max(1, PAIRS_PER_BLOCK // n)
+    for lo in range(0, len(plans), step):
+        progress(0.9 + 0.1 * lo / max(len(plans), 1),
+                 f"similarities {lo:,}/{len(plans):,} queries")
+        hi = min(len(plans), lo + step)
+        block = side.cosine(queries[lo:hi])
+        block[~has[lo:hi]] = -np.inf
+        yield lo, block
 
 
 def _vector(value: object) -> list[float] | None:
@@ -121,9 +155,12 @@ def stored_similarities(dataset: Dataset) -> F64:
     return sims
 
 
-def similarities(dataset: Dataset, doc_texts: Sequence[str], plans: Sequence[QueryPlan],
-                 params: Params, progress: Progress) -> F64:
-    """float64 (Q, N) cosine similarities, −∞ where there is none."""
+def similarity_blocks(dataset: Dataset, doc_texts: Sequence[str],
+                      plans: Sequence[QueryPlan], params: Params,
+                      progress: Progress) -> Iterator[tuple[int, F64]]:
+    """(first query, float64 (B, N)) blocks of cosine similarities covering every query in
+    order, −∞ where there is none. Stored embeddings (memory sets, small) come as one block."""
     if str(params["embeddings"]) == "stored":
-        return stored_similarities(dataset)
-    return encoder_similarities(doc_texts, plans, params, progress)
+        yield 0, stored_similarities(dataset)
+        return
+    yield from encoder_blocks(doc_texts, plans, params, progress)
