@@ -29,7 +29,7 @@ from workbench.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError
 from workbench.cli.output import OutputError
 from workbench.core.data import FormatError
 from workbench.core.embeddings import EmbeddingError
-from workbench.core.engine import Cancelled
+from workbench.core.engine import Cancelled, MemoryEstimateError
 from workbench.core.params import ParamError
 
 
@@ -62,7 +62,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return func(args)
-    except (FormatError, ParamError, UsageError, EmbeddingError, OutputError) as exc:
+    except (FormatError, ParamError, UsageError, EmbeddingError, OutputError,
+            MemoryEstimateError) as exc:
         print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except Cancelled:

@@ -17,6 +17,7 @@ score, offset and limit. Explain, charts, movers and metrics are all views of `S
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -139,6 +140,12 @@ class Model(ABC):
         the same). The live path calls this; by default it is `combine`."""
         return self.combine(prepared, params)
 
+    def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
+        """Bytes that preparing on `dataset` and then the live path hold at their peak, for
+        models whose needs grow with queries × documents (None: small, not estimated).
+        `prepare` refuses, naming this figure, where it exceeds the memory available."""
+        return None
+
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
         """Details of one (query, document) pair beyond its signal contributions:
@@ -187,6 +194,61 @@ def prepare_fingerprint(model: Model, dataset: Dataset, params: Params) -> str:
                                      model.schema.prepare_values(params), dataset.fingerprint())
 
 
+class MemoryEstimateError(ValueError):
+    """Preparing would need more memory than is available; str() is one readable line."""
+
+
+MEMORY_LIMIT_ENV = "WORKBENCH_MEMORY_LIMIT"
+"""bytes (or with a K, M, G suffix) that preparing may use, instead of what the system says is
+available"""
+
+
+def available_memory() -> int | None:
+    """Bytes that may be used: $WORKBENCH_MEMORY_LIMIT, else the kernel's MemAvailable (Linux),
+    else the free physical pages; None where none is known."""
+    limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip().upper()
+    if limit:
+        scale = {"K": 2**10, "M": 2**20, "G": 2**30}.get(limit[-1], 1)
+        try:
+            return int(float(limit.rstrip("KMG")) * scale)
+        except ValueError:
+            raise MemoryEstimateError(f"${MEMORY_LIMIT_ENV}={limit!r}: not a size (bytes, "
+                                      "or a number with K, M or G)") from None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def gib(n: float) -> str:
+    """A byte count for people: 1.5 GB, 340 MB, 96 KB."""
+    if n >= 2**30:
+        return f"{n / 2**30:.1f} GB"
+    return f"{n / 2**20:.0f} MB" if n >= 2**20 else f"{n / 2**10:.0f} KB"
+
+
+def check_memory(model: Model, dataset: Dataset, params: Params) -> None:
+    """Raise MemoryEstimateError where the model's estimate exceeds the available memory."""
+    need = model.memory_estimate(dataset, params)
+    if need is None:
+        return
+    have = available_memory()
+    if have is not None and need > have:
+        raise MemoryEstimateError(
+            f"{model.id} on {dataset.name} ({len(dataset.queries):,} queries × "
+            f"{len(dataset.corpus):,} documents) needs about {gib(need)} of memory and "
+            f"{gib(have)} is available; not prepared. Use fewer queries or documents"
+            + (", or a lower vector_candidates" if "vector_candidates" in model.schema else "")
+            + f" (${MEMORY_LIMIT_ENV} sets the limit)")
+
+
 def prepare(model: Model, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS,
             *, use_cache: bool = True) -> Any:
     """Run (or load from the disk cache) the model's prepare stage.
@@ -194,15 +256,18 @@ def prepare(model: Model, dataset: Dataset, params: Params, progress: Progress =
     The cache (`store.prepare_cache`) is written to a temporary name and renamed, and carries a
     SHA-256 of its payload: a truncated or corrupt file is detected, removed and rebuilt, never
     trusted. The payload is arrays and JSON (`store.codec`), never pickle: a file dropped into
-    a shared cache folder cannot run code.
+    a shared cache folder cannot run code. Before a model prepares, its memory estimate is
+    checked against what is available (`check_memory`).
     """
     if not use_cache:
+        check_memory(model, dataset, params)
         return model.prepare(dataset, params, progress)
     fingerprint = prepare_fingerprint(model, dataset, params)
     cached = prepare_cache.load_prepared(model.id, fingerprint)
     if cached is not None:
         progress(1.0, "loaded from cache")
         return cached
+    check_memory(model, dataset, params)
     prepared = model.prepare(dataset, params, progress)
     prepare_cache.save_prepared(model.id, fingerprint, prepared)
     return prepared

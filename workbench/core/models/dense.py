@@ -11,6 +11,7 @@ every metric at such a cut-off, is exactly the one over all pairs.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +91,35 @@ def embed_dataset(dataset: Dataset, params: Params,
                         prompt=docs.prompt, progress=progress.span(0, 0.95)),
             embed_texts(queries.texts, model=queries.model, batch_size=queries.batch_size,
                         prompt=queries.prompt, progress=progress.span(0.95, 1)))
+
+
+def embedding_dim(model: str, fallback: int = 384) -> int:
+    """The vector size of a local sentence-transformers model, read from its pooling
+    configuration without loading it; `fallback` where it cannot be read (an estimate then
+    errs low: memory checks refuse only what certainly does not fit)."""
+    from workbench.core.embeddings import EmbeddingError, resolve_model_path
+
+    try:
+        folder = resolve_model_path(model)
+        for name, key in (("1_Pooling/config.json", "word_embedding_dimension"),
+                          ("config.json", "hidden_size")):
+            path = folder / name
+            if path.is_file():
+                value = json.loads(path.read_text(encoding="utf-8")).get(key)
+                if isinstance(value, int) and value > 0:
+                    return value
+    except (EmbeddingError, OSError, ValueError):
+        pass
+    return fallback
+
+
+def memory_needed(n_queries: int, n_docs: int, dim: int, vector_candidates: int) -> int:
+    """Bytes `DenseModel.prepare` and a tick hold at their peak: the embeddings (float32) and
+    the float64 copy of the documents the product reads, one block of the product, the kept
+    pairs (document, similarity) and a tick's totals."""
+    m = kept_per_query(vector_candidates, n_docs)
+    return (n_docs * dim * 12 + n_queries * dim * 4
+            + min(BLOCK_BYTES, n_queries * n_docs * BYTES_PER_PAIR) + n_queries * m * 17)
 
 
 def kept_per_query(vector_candidates: int, n_docs: int) -> int:
@@ -194,6 +224,11 @@ class DenseModel(Model):
 
     def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
         return embedding_jobs(dataset, params)
+
+    def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
+        return memory_needed(len(dataset.queries), len(dataset.corpus),
+                             embedding_dim(str(params["embedding_model"])),
+                             int(params["vector_candidates"]))
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         docs, queries = embed_dataset(dataset, params, progress.span(0, 0.95))

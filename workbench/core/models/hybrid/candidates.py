@@ -37,6 +37,7 @@ from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.models.dense import top_columns
 from workbench.core.models.hybrid.index import TermIndex
 from workbench.core.models.hybrid.normalize import vector_ranks, vector_stats
+from workbench.core.models.hybrid.vectors import PAIRS_PER_BLOCK
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
@@ -172,3 +173,28 @@ def build_pairs(blocks: Iterable[tuple[int, F64]], index: TermIndex, n_queries: 
 
 def _cat(parts: Sequence[NDArray[Any]], dtype: type[np.generic]) -> NDArray[Any]:
     return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
+
+
+BLOCK_OVERHEAD = PAIRS_PER_BLOCK * 120
+"""bytes a block of similarities holds at its peak: the cosine table, the dot product and one
+dimension's term, the statistics' and the ranks' temporaries, the top-M cut, the masks"""
+BYTES_PER_PAIR = 40  # doc, sim, vrank, post, and the flat keys while building
+BYTES_PER_LIVE_PAIR = 49  # vector, bm25, base, total, scratch (float64), query (int64), gate
+BYTES_PER_POSTING = 64  # the index's postings, the raw BM25, saturation and g
+
+
+def memory_needed(n_queries: int, n_docs: int, dim: int, vector_candidates: int, *,
+                  every: bool, postings: int = 0) -> int:
+    """Bytes preparing and ticking hold at their peak (`engine.check_memory`): the embeddings
+    (float32, and the float64 copy the cosines read), one block's temporaries, the scored
+    pairs (each query's vector candidates and its first memories twice over, or every pair)
+    with their live arrays where every pair is blended each tick, and the BM25 postings
+    (unknown before tokenising: 0 gives a lower bound)."""
+    m = kept_per_query(vector_candidates, n_docs)
+    every = every or m >= n_docs
+    pairs = n_queries * n_docs if every else min(n_queries * n_docs,
+                                                 n_queries * 3 * m + postings)
+    live = BYTES_PER_LIVE_PAIR * pairs if every else 0
+    return (n_docs * dim * 12 + n_queries * dim * 12 + min(BLOCK_OVERHEAD,
+            n_queries * n_docs * 120) + pairs * BYTES_PER_PAIR + live
+            + postings * BYTES_PER_POSTING)

@@ -24,7 +24,12 @@ from workbench.core.engine import NO_PROGRESS, EmbeddingJob, Model, Progress, Sc
 from workbench.core.models.hybrid.combine import Blend, LiveCache, combine_hybrid
 from workbench.core.models.hybrid.explain import explain_pair
 from workbench.core.models.hybrid.params import SCHEMA, SIGNALS
-from workbench.core.models.hybrid.prepared import HybridPrepared, embedding_jobs, prepare_hybrid
+from workbench.core.models.hybrid.prepared import (
+    HybridPrepared,
+    embedding_jobs,
+    estimate,
+    prepare_hybrid,
+)
 from workbench.core.params import Params
 
 
@@ -45,6 +50,11 @@ class HybridModel(Model):
 
     def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
         return embedding_jobs(dataset, params)
+
+    def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
+        """A lower bound (the BM25 postings are not known before tokenising); prepare checks
+        again with them once the corpus is tokenised."""
+        return estimate(dataset, params)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_hybrid(dataset, params, progress)

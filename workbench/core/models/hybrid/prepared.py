@@ -21,9 +21,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.engine import EmbeddingJob, Progress
-from workbench.core.models.hybrid.candidates import Pairs, build_pairs
-from workbench.core.models.hybrid.chat import QueryPlan, plan_query
+from workbench.core.engine import (
+    MEMORY_LIMIT_ENV,
+    EmbeddingJob,
+    MemoryEstimateError,
+    Progress,
+    available_memory,
+    gib,
+)
+from workbench.core.models.dense import embedding_dim
+from workbench.core.models.hybrid.candidates import Pairs, build_pairs, memory_needed
+from workbench.core.models.hybrid.chat import QueryPlan, chat_length, plan_query
 from workbench.core.models.hybrid.index import TermIndex, build_index
 from workbench.core.models.hybrid.params import chat_config
 from workbench.core.models.hybrid.scoring import importance_of, max_message_id
@@ -82,6 +90,24 @@ def embedding_jobs(dataset: Dataset, params: Params) -> list[EmbeddingJob]:
     return encoder_jobs(document_texts(dataset, str(params["fields"])), plans, params)
 
 
+def _has_curve(dataset: Dataset) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """(chat (Q,), memory (N,)): the queries with a chat, the OpenVault memories."""
+    chat = np.asarray([chat_length(q) is not None for q in dataset.queries], bool)
+    memory = np.asarray([("importance" in d.metadata or "message_ids" in d.metadata)
+                         for d in dataset.corpus], bool)
+    return chat, memory
+
+
+def estimate(dataset: Dataset, params: Params, postings: int = 0) -> int:
+    """Bytes preparing and ticking need (`candidates.memory_needed`)."""
+    chat, memory = _has_curve(dataset)
+    dim = (0 if str(params["embeddings"]) == "stored"
+           else embedding_dim(str(params["embedding_model"])))
+    return memory_needed(len(dataset.queries), len(dataset.corpus), dim,
+                         int(params["vector_candidates"]),
+                         every=bool(chat.any() or memory.any()), postings=postings)
+
+
 def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> HybridPrepared:
     tokenizer = Tokenizer(int(params["min_token_length"]))
     cfg = chat_config(params)
@@ -90,9 +116,15 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> Hybr
     texts = document_texts(dataset, str(params["fields"]))
     progress(0.05, "tokenising the corpus")
     index = build_index(texts, plans, tokenizer)
-    chat = np.asarray([p.chat_length is not None for p in plans], bool)
-    memory = np.asarray([("importance" in d.metadata or "message_ids" in d.metadata)
-                         for d in dataset.corpus], bool)
+    chat, memory = _has_curve(dataset)
+    need = estimate(dataset, params, postings=len(index.post_doc))
+    have = available_memory()
+    if have is not None and need > have:  # now with the postings known
+        raise MemoryEstimateError(
+            f"hybrid on {dataset.name} ({len(plans):,} queries × {len(texts):,} documents, "
+            f"{len(index.post_doc):,} BM25 matches) needs about {gib(need)} of memory and "
+            f"{gib(have)} is available; not prepared. Use fewer queries or documents, or a "
+            f"lower vector_candidates (${MEMORY_LIMIT_ENV} sets the limit)")
     progress(0.3, "embedding")
     blocks = similarity_blocks(dataset, texts, plans, params, progress.span(0.3, 1.0))
     pairs = build_pairs(blocks, index, len(plans), int(params["vector_candidates"]),

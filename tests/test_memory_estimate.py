@@ -1,0 +1,62 @@
+"""Before preparing, `dense` and `hybrid` estimate the memory a dataset needs and refuse with
+the estimate when it exceeds what is available ($WORKBENCH_MEMORY_LIMIT stands in for the
+machine's available memory here), instead of dying halfway; the refusal writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core import engine
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.models.dense import embedding_dim
+from workbench.core.models.hybrid.candidates import memory_needed
+from workbench.core.store import cache_dir
+
+
+def test_the_default_model_s_size_is_read_from_its_folder() -> None:
+    assert embedding_dim("all-MiniLM-L6-v2") == 384
+    assert embedding_dim("/no/such/model", fallback=7) == 7
+
+
+@pytest.mark.parametrize("model", ["dense", "hybrid"])
+def test_eval_refuses_with_the_estimate(model: str, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv(engine.MEMORY_LIMIT_ENV, "100K")
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", model]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err  # one line, no traceback
+    assert "needs about" in err[0] and "100 KB is available" in err[0]
+    assert "vector_candidates" in err[0] and "WORKBENCH_MEMORY_LIMIT" in err[0]
+    assert not list(Path(cache_dir()).glob(f"prepared/{model}-*"))
+
+
+def test_enough_memory_prepares(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = load_dataset(SAMPLES / "story")
+    model = get_model("hybrid")
+    params = model.schema.resolve({"embeddings": "stored"})
+    need = model.memory_estimate(data, params)
+    assert need is not None and need > 0
+    monkeypatch.setenv(engine.MEMORY_LIMIT_ENV, str(need + 2**20))
+    assert engine.prepare(model, data, params, use_cache=False).pairs.every
+
+
+def test_the_limit_must_be_a_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(engine.MEMORY_LIMIT_ENV, "lots")
+    with pytest.raises(engine.MemoryEstimateError, match="not a size"):
+        engine.available_memory()
+    monkeypatch.setenv(engine.MEMORY_LIMIT_ENV, "2G")
+    assert engine.available_memory() == 2 * 2**30
+
+
+def test_the_estimate_follows_what_is_kept() -> None:
+    """Every pair (the forgetting curve) costs far more than the candidates; the candidates
+    cost more as vector_candidates grows; 200,000 × 1,000 pruned fits the 2 GB target."""
+    pruned = memory_needed(1000, 200_000, 384, 1000, every=False, postings=3_000_000)
+    assert pruned < 2 * 2**30
+    assert memory_needed(1000, 200_000, 384, 100, every=False) < pruned
+    assert memory_needed(1000, 200_000, 384, 1000, every=True) > 10 * pruned
