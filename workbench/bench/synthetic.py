@@ -11,6 +11,7 @@ import numpy as np
 
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 
+_DOCS_PER_DRAW = 5000
 _SYLLABLES = ("ka", "lo", "mi", "re", "tu", "sa", "ne", "vo", "di", "pe", "ru", "zo", "fa", "gi")
 
 
@@ -30,25 +31,31 @@ def synthetic_dataset(n_docs: int, n_queries: int, *, vocab_size: int = 30000,
     `query_ranks` (so each query has hundreds to thousands of candidates, and short queries
     also occur as phrases, which phrase-matching models need)."""
     rng = np.random.default_rng(seed)
-    vocab = np.array(_vocabulary(vocab_size, rng))
+    vocab = _vocabulary(vocab_size, rng)
     ranks = np.arange(1, vocab_size + 1)
     p = 1.0 / ranks
     p /= p.sum()
     lengths = np.maximum(5, rng.poisson(doc_words, n_docs))
-    words = vocab[rng.choice(vocab_size, size=int(lengths.sum()), p=p)]
     docs: list[Document] = []
-    start = 0
-    for i, n in enumerate(lengths):
-        w = words[start:start + n]
-        start += n
-        lines = [" ".join(w[j:j + words_per_line]) for j in range(0, len(w), words_per_line)]
-        docs.append(Document(id=f"d{i}", title=" ".join(w[:4]), text="\n".join(lines)))
+    # the words drawn a chunk of documents at a time, as indices into a list of str: the same
+    # draws as one call for every word (choice with p takes one uniform per word, in order),
+    # but a few MB at a time instead of an array of every word's text (a peak of 600 MB at
+    # 200,000 documents)
+    for first in range(0, n_docs, _DOCS_PER_DRAW):
+        chunk = lengths[first:first + _DOCS_PER_DRAW]
+        drawn = rng.choice(vocab_size, size=int(chunk.sum()), p=p).tolist()
+        start = 0
+        for i, n in enumerate(chunk.tolist(), start=first):
+            w = [vocab[j] for j in drawn[start:start + n]]
+            start += n
+            lines = [" ".join(w[j:j + words_per_line]) for j in range(0, n, words_per_line)]
+            docs.append(Document(id=f"d{i}", title=" ".join(w[:4]), text="\n".join(lines)))
     queries: list[Query] = []
     qrels: dict[str, dict[str, int]] = {}
     lo, hi = query_ranks
     for qi in range(n_queries):
-        terms = vocab[rng.integers(lo, min(hi, vocab_size), int(rng.integers(1, 5)))]
-        queries.append(Query(id=f"q{qi}", text=" ".join(terms)))
+        terms = rng.integers(lo, min(hi, vocab_size), int(rng.integers(1, 5)))
+        queries.append(Query(id=f"q{qi}", text=" ".join(vocab[int(t)] for t in terms)))
         judged = rng.choice(n_docs, size=5, replace=False)
         qrels[f"q{qi}"] = {f"d{int(d)}": int(g) for d, g in zip(judged, rng.integers(0, 3, 5),
                                                                    strict=True)}

@@ -20,6 +20,11 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
     p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
     p.add_argument("--model", "-m", help="comma-separated model ids (default: all)")
+    p.add_argument("--scale", type=whole(1), nargs="?", const=200_000, metavar="DOCS",
+                   help="instead: the models that embed (dense, hybrid) prepared on DOCS "
+                   "synthetic documents (default 200,000) × 1,000 queries, each in a child "
+                   "process: prepare time and peak memory against the 2 GB target, and the "
+                   "live path")
     p.add_argument("--embeddings", action="store_true",
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
@@ -63,6 +68,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from workbench.bench.gui_bench import run_gui_bench
 
         return run_gui_bench(positions=args.positions, data=args.data, timeout=args.timeout)
+    if args.scale is not None:
+        from workbench.bench.scale_bench import run_scale_bench
+
+        return run_scale_bench(args.scale, repeats=args.repeats,
+                               models=args.model.split(",") if args.model else None)
     if args.embeddings:
         from workbench.bench.embedding_bench import run_embedding_bench
 
