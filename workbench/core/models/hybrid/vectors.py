@@ -19,6 +19,7 @@ in blocks that depend on a column's position, and exact ties then break differen
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,21 +35,28 @@ F64 = NDArray[np.float64]
 PAIRS_PER_BLOCK = 1 << 21  # (queries × documents) summed at once
 
 
-def _sequential_sum_sq(x: F64) -> F64:
+def _sequential_sum_sq(x: NDArray[np.floating[Any]]) -> F64:
+    """Σ x_j² per row, dimension by dimension from 0, in float64 (a float32 entry widened
+    exactly, as a JavaScript number holds it)."""
     acc: F64 = np.zeros(len(x))
     for j in range(x.shape[1]):
-        acc += x[:, j] * x[:, j]
+        col = x[:, j].astype(np.float64)
+        acc += col * col
     return acc
 
 
 class DocumentSide:
-    """The documents of `js_cosine` computed once for every block of queries: float64 (dim, N)
-    (one contiguous row per dimension) and the magnitudes (N,)."""
+    """The documents of `js_cosine` computed once for every block of queries: (dim, N), one
+    contiguous row per dimension, in their own precision (float32 vectors stay float32: each
+    product widens them exactly to float64, so at 200,000 × 384 this holds 307 MB, not 614),
+    and the magnitudes (N,)."""
 
-    def __init__(self, docs: NDArray[np.floating] | Sequence[Sequence[float]]) -> None:
-        d = np.asarray(docs, np.float64).reshape(len(docs), -1)
+    def __init__(self, docs: NDArray[np.floating[Any]] | Sequence[Sequence[float]]) -> None:
+        given = np.asarray(docs)
+        dtype = np.float32 if given.dtype == np.float32 else np.float64
+        d: NDArray[np.floating[Any]] = given.astype(dtype, copy=False).reshape(len(docs), -1)
         self.n = len(d)
-        self.t: F64 = np.ascontiguousarray(d.T)
+        self.t: NDArray[np.floating[Any]] = np.ascontiguousarray(d.T)
         self.mag: F64 = np.sqrt(_sequential_sum_sq(d))
 
     def cosine(self, queries: NDArray[np.floating] | Sequence[Sequence[float]]) -> F64:
