@@ -53,8 +53,9 @@ class DocumentSide:
 
     def __init__(self, docs: NDArray[np.floating[Any]] | Sequence[Sequence[float]]) -> None:
         given = np.asarray(docs)
-        dtype = np.float32 if given.dtype == np.float32 else np.float64
-        d: NDArray[np.floating[Any]] = given.astype(dtype, copy=False).reshape(len(docs), -1)
+        d: NDArray[np.floating[Any]] = (
+            given if given.dtype == np.float32 else given.astype(np.float64)
+        ).reshape(len(docs), -1)
         self.n = len(d)
         self.t: NDArray[np.floating[Any]] = np.ascontiguousarray(d.T)
         self.mag: F64 = np.sqrt(_sequential_sum_sq(d))
