@@ -122,8 +122,6 @@ class Model(ABC):
     gates: ClassVar[tuple[str, ...]] = ()
     # the few live parameters its users come for, in the order the panel shows them first
     headline: ClassVar[tuple[str, ...]] = ()
-    # every document is a candidate of every query (dense similarity, OpenVault's batch)
-    scores_all_pairs: ClassVar[bool] = False
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:

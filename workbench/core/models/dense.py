@@ -214,12 +214,6 @@ class DenseModel(Model):
               help="Results below this cosine similarity are dropped (-1 keeps all)."),
     ])
     signals = (Signal("cosine", "Cosine", "Cosine similarity of query and document vectors."),)
-    # Not literally so: only each query's top `vector_candidates` pairs are kept (every pair
-    # only at 0 or ≥ N). Its one reader, bench.harness, uses the flag to leave out the 50,000 ×
-    # 1,000 synthetic set, which this model would first have to embed (~51,000 texts, about an
-    # hour on 2 cores); it can become False once the harness asks "embeds every document"
-    # instead.
-    scores_all_pairs = True
     headline = ("min_similarity",)
 
     def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:

@@ -42,7 +42,6 @@ class HybridModel(Model):
     version = "2"
     schema = SCHEMA
     signals = SIGNALS
-    scores_all_pairs = True
     headline = ("alpha", "combined_boost_weight")
 
     def __init__(self) -> None:
