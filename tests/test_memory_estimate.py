@@ -25,7 +25,10 @@ def test_the_default_model_s_size_is_read_from_its_folder() -> None:
 
 @pytest.mark.parametrize("model", ["dense", "hybrid"])
 def test_eval_refuses_with_the_estimate(model: str, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+                                        capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    # a cache of its own: a state other tests prepared would be loaded, not prepared
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv(engine.MEMORY_LIMIT_ENV, "100K")
     assert main(["eval", str(SAMPLES / "tea-beir"), "-m", model]) == 2
     err = capsys.readouterr().err.strip().splitlines()
