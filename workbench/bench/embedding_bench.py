@@ -1,8 +1,13 @@
 """`workbench bench --embeddings`: encoder throughput against sentence-transformers called
-directly on the same texts, and how fast a cached corpus reopens.
+directly on the same texts, in one process and with a multi-process pool, and how fast a cached
+corpus reopens.
 
-Both sides run in this process on the same texts with the same batch size, alternating, best of
-`rounds`; the first call of each is a warm-up (model load, allocator) and is not timed.
+Every path runs from this process on the same texts with the same batch size, alternating, best
+of `rounds`; the first call in this process is a warm-up (model load, allocator) and is not
+timed. A pool's rows include starting and stopping its workers (each imports torch and receives
+the model), as a run pays them: sentence-transformers' own pool is started with its defaults and
+stopped as ours is (`stop_pool`: milliseconds, and no 'leaked semaphore' warning at exit); ours
+gives each CPU worker its share of the cores as threads.
 """
 
 from __future__ import annotations
@@ -11,12 +16,21 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from workbench.bench.datasets import datasets_folder
-from workbench.core.embeddings import DEFAULT_MODEL, embed_texts, get_encoder
+from workbench.core.embeddings import (
+    DEFAULT_MODEL,
+    Workers,
+    cpu_cores,
+    embed_texts,
+    get_encoder,
+    resolve_device,
+    stop_pool,
+    worker_count,
+)
 from workbench.textout import format_table
 
 
@@ -48,40 +62,90 @@ def bench_texts(n: int, data: str | None = None) -> tuple[list[str], str]:
 
 
 def run_embedding_bench(n_texts: int = 1000, batch_size: int = 64, rounds: int = 2,
-                        data: str | None = None) -> int:
+                        data: str | None = None, processes: int = 0) -> int:
+    """Rows for one process and for a pool of `processes` workers (0: one per CPU core, one
+    per GPU on CUDA), each against sentence-transformers called directly with as many."""
     texts, what = bench_texts(n_texts, data)
     enc = get_encoder(DEFAULT_MODEL)
     model = enc.model()  # type: ignore[attr-defined]
     model.encode(texts[:64], batch_size=batch_size, show_progress_bar=False)  # warm-up
+    device = resolve_device("auto")
+    n_workers = worker_count(processes, device)
+    targets = ([f"cuda:{i}" for i in range(n_workers)] if device == "cuda"
+               else ["cpu"] * n_workers)
+    options = {"batch_size": batch_size, "normalize_embeddings": True,
+               "convert_to_numpy": True, "show_progress_bar": False}
+    pool_start: list[float] = []
 
     def direct() -> float:
         t0 = time.perf_counter()
-        model.encode(texts, batch_size=batch_size, normalize_embeddings=True,
-                     convert_to_numpy=True, show_progress_bar=False)
+        model.encode(texts, **options)
         return time.perf_counter() - t0
 
-    def ours(cache: bool) -> float:
+    def direct_pool() -> float:
+        t0 = time.perf_counter()
+        pool = model.start_multi_process_pool(targets)
+        pool_start.append(time.perf_counter() - t0)
+        try:
+            model.encode(texts, pool=pool, **options)
+        finally:
+            stop_pool(model, pool)
+        if device == "cuda":
+            model.to(device)  # the pool moved it to the CPU
+        return time.perf_counter() - t0
+
+    def ours(cache: bool, workers: int = 1) -> float:
         with fresh_cache():
             t0 = time.perf_counter()
-            embed_texts(texts, batch_size=batch_size, use_cache=cache)
+            if workers == 1:
+                embed_texts(texts, batch_size=batch_size, use_cache=cache)
+            else:
+                with Workers(processes=workers) as pool:
+                    embed_texts(texts, batch_size=batch_size, use_cache=cache, workers=pool)
             return time.perf_counter() - t0
 
-    times: dict[str, list[float]] = {"direct": [], "ours": [], "ours+cache": []}
+    # (path, processes): a pool of one worker is still a pool, so the pool rows say "pool"
+    runs: dict[tuple[str, int], Callable[[], float]] = {
+        ("direct", 1): direct,
+        ("ours", 1): lambda: ours(cache=False),
+        ("ours+cache", 1): lambda: ours(cache=True),
+        ("direct pool", n_workers): direct_pool,
+        ("ours pool", n_workers): lambda: ours(cache=False, workers=n_workers),
+        ("ours pool+cache", n_workers): lambda: ours(cache=True, workers=n_workers),
+    }
+    times: dict[tuple[str, int], list[float]] = {key: [] for key in runs}
     for _ in range(rounds):
-        times["direct"].append(direct())
-        times["ours"].append(ours(cache=False))
-        times["ours+cache"].append(ours(cache=True))
+        for key, run in runs.items():
+            times[key].append(run())
     reopen = _reopen_time(texts, batch_size)
-    base = min(times["direct"])
-    rows = [[name, f"{min(t):.2f}", f"{len(texts) / min(t):,.0f}",
-             f"{(min(t) / base - 1) * 100:+.1f} %"] for name, t in times.items()]
-    device = getattr(model, "device", "?")
-    print(f"embedding {what} with {DEFAULT_MODEL} on {device}, batch {batch_size}, "
-          f"best of {rounds}")
-    print(format_table(["path", "seconds", "texts/s", "vs direct"], rows))
+    best = {name: (n, min(t)) for (name, n), t in times.items()}
+    rows = []
+    for name, (n, secs) in best.items():
+        pooled = " pool" in name
+        direct_secs = best["direct pool" if pooled else "direct"][1]
+        one = best[name.replace(" pool", "")][1]
+        rows.append([name, str(n), f"{secs:.2f}", f"{len(texts) / secs:,.0f}",
+                     f"{(secs / direct_secs - 1) * 100:+.1f} %", f"{one / secs:.2f}×"])
+    print(f"embedding {what} with {DEFAULT_MODEL} on {model.device}, batch {batch_size}, "
+          f"best of {rounds}; pools of {n_workers} worker processes on {device} "
+          f"({cpu_note(device, n_workers)})")
+    print(format_table(["path", "processes", "seconds", "texts/s", "vs direct",
+                        "vs 1 process"], rows))
+    print(f"pool start: sentence-transformers' {n_workers} workers took {min(pool_start):.1f} s "
+          "to start (each imports torch and receives the model; counted in the pool rows)")
     print(f"cache reopen: {len(texts):,} cached vectors read back in {reopen * 1000:.0f} ms "
           "(store opened, shards checksummed and memory-mapped, vectors gathered)")
     return 0
+
+
+def cpu_note(device: str, workers: int) -> str:
+    """How the pools share the cores: sentence-transformers' workers each run torch's default
+    number of threads, ours each its share of the cores."""
+    if device != "cpu":
+        return "workers spread over the GPUs"
+    cores = cpu_cores()
+    return (f"{cores} cores; direct workers run torch's default threads each, ours "
+            f"{max(1, cores // workers)} each")
 
 
 def _reopen_time(texts: list[str], batch_size: int) -> float:

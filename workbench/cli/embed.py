@@ -18,7 +18,7 @@ from workbench.cli.common import (
     model_and_params,
 )
 from workbench.core.data import Dataset, Query, QuerySet
-from workbench.core.embeddings import DEFAULT_MODEL, PROMPT_PRESETS
+from workbench.core.embeddings import DEFAULT_MODEL, DEVICES, PROMPT_PRESETS, Workers
 from workbench.core.engine import Progress
 from workbench.core.params import Params
 from workbench.textout import progress_bar
@@ -39,6 +39,12 @@ def add_commands(sub: Any) -> None:
                    + ", ".join(repr(k) for k in PROMPT_PRESETS))
     p.add_argument("--query-prompt", help="the query side's prompt")
     p.add_argument("--batch-size", type=whole(1))
+    p.add_argument("--processes", type=whole(0), default=1, metavar="N",
+                   help="worker processes that encode (sentence-transformers' multi-process "
+                   "pool); 0: one per CPU core, one per GPU on CUDA (default 1)")
+    p.add_argument("--device", choices=DEVICES, default="auto",
+                   help="where to encode: auto (CUDA when torch sees a GPU, else the CPU), "
+                   "cpu or cuda (default auto); the cache is the same")
     p.add_argument("--documents-only", action="store_true")
     p.set_defaults(func=cmd_embed, qrels=None)
 
@@ -85,32 +91,43 @@ def cmd_embed(args: argparse.Namespace) -> int:
                if params.get("embeddings") == "stored" else "")
         raise UsageError(f"--model {model.id}: embeds nothing{why}; models that embed: "
                          + ", ".join(embedders))
-    dataset = load_data(args)
-    jobs = model.embedding_jobs(dataset, params)
-    if args.documents_only:
-        jobs = [j for j in jobs if j.label == "documents"]
-    encoder = get_encoder(jobs[0].model)
-    print(f"embedding what {model.id} reads: encoder {encoder.identity}; "
-          f"cache {cache_dir() / 'embeddings'}")
-    cache_errors: list[str] = []
-    for job in jobs:
-        cached = count_cached(job.texts, model=job.model, prompt=job.prompt)
-        t0 = time.perf_counter()
-        with progress_bar(f"embedding {job.label}") as bar:
-            vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
-                                  batch_size=job.batch_size,
-                                  progress=Progress(on_progress=bar), cache_errors=cache_errors)
-        secs = time.perf_counter() - t0
-        new = len(job.texts) - cached
-        rate = f", {new / secs:,.0f} texts/s" if new and secs > 0 else ""
-        print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from the "
-              f"cache), {vectors.shape[1]} dimensions, {secs:.1f} s{rate}; "
-              f"prompt {job.prompt!r}")
+    with Workers(args.device, args.processes) as workers:
+        # a device torch cannot see, or processes for an encoder that has none: said before
+        # the data loads
+        workers.encoder(get_encoder(str(params.get("embedding_model", DEFAULT_MODEL))))
+        dataset = load_data(args)
+        jobs = model.embedding_jobs(dataset, params)
+        if args.documents_only:
+            jobs = [j for j in jobs if j.label == "documents"]
+        encoder = get_encoder(jobs[0].model)
+        print(f"embedding what {model.id} reads: encoder {encoder.identity}; "
+              f"cache {cache_dir() / 'embeddings'}")
+        cache_errors: list[str] = []
+        for job in jobs:
+            cached = count_cached(job.texts, model=job.model, prompt=job.prompt)
+            t0 = time.perf_counter()
+            with progress_bar(f"embedding {job.label}") as bar:
+                vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
+                                      batch_size=job.batch_size,
+                                      progress=Progress(on_progress=bar),
+                                      cache_errors=cache_errors, workers=workers)
+            secs = time.perf_counter() - t0
+            new = len(job.texts) - cached
+            rate = f", {new / secs:,.0f} texts/s{_on(workers)}" if new and secs > 0 else ""
+            print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from "
+                  f"the cache), {vectors.shape[1]} dimensions, {secs:.1f} s{rate}; "
+                  f"prompt {job.prompt!r}")
     for line in cache_errors:
         print(f"warning: {line}", file=sys.stderr)
     if not cache_errors:
         print(_readers(dataset, model.id, params))
     return EXIT_OK
+
+
+def _on(workers: Workers) -> str:
+    """' on cpu with 2 processes': where the texts were encoded."""
+    n = workers.processes_used
+    return f" on {workers.device_used} with {n} process{'es' if n > 1 else ''}"
 
 
 def _probe_dataset() -> Dataset:

