@@ -130,3 +130,60 @@ def test_signals_and_stages_in_the_model() -> None:
                            *prep2.files.imports[prep2.files.paths.index("tests/test_retry.py")],
                            *prep2.files.dependents[
                                prep2.files.paths.index("tests/test_retry.py")])))
+
+
+def test_cochange_by_hand() -> None:
+    """p(f | g) = c(f, g) / (n_g + 1) from commit ages shared by files; the signal is the best
+    relevance(g) · p(f | g), and the g it came from."""
+    from workbench.core.data import Document
+    from workbench.core.models.codeledger.cochange import cochange
+    from workbench.core.models.codeledger.files import read_files
+
+    # commits at ages 1, 2, 3 and 9; a.py in 1, 2, 3; b.py in 1, 2; c.py in 3, 9; d.py none
+    days = {"a.py": [1.0, 2.0, 3.0], "b.py": [1.0, 2.0], "c.py": [3.0, 9.0], "d.py": []}
+    files = read_files([Document(p, text="x = 1", metadata={"commit_days": d})
+                        for p, d in days.items()])
+    cc = cochange(files)
+    p = cc.p.toarray()
+    assert p.tolist() == [[0, 2 / 3, 1 / 3, 0],   # a | b: 2 of b's 2 commits (+1)
+                          [2 / 4, 0, 0, 0],         # b | a: 2 of a's 3 commits (+1)
+                          [1 / 4, 0, 0, 0],         # c | a: 1 of a's 3 commits (+1)
+                          [0, 0, 0, 0]]
+    value, source = cc.best(np.array([1.0, 0.9, 0.2, 1.0]))
+    np.testing.assert_allclose(value, [max(0.9 * 2 / 3, 0.2 / 3), 0.5, 0.25, 0.0])
+    assert source.tolist() == [1, 0, 0, -1]
+    # no history: nothing changed together
+    bare = cochange(read_files([Document("x.py", text="y = 2")]))
+    assert bare.best(np.array([1.0]))[1].tolist() == [-1]
+
+
+def test_cochange_signal_and_stage_in_the_model() -> None:
+    """Through prepare: cochange is the pair's stored best, the co-change stage brings files
+    with cochange > 0 (at most cochange_max_candidates), and explain names the partner."""
+    from tests.test_codeledger_fixtures import FILES
+    from workbench.core.models.codeledger.candidates import COCHANGE
+    from workbench.core.models.codeledger.cochange import cochange as build
+
+    # svc/retry.py was changed at ages 1, 5, 40 and 200: three files share some of those
+    shared = {"svc/store.py": [1.0, 40.0], "misc/other.py": [5.0], "api-gateway/route.py": [200.0]}
+    files = {p: {**m, "commit_days": shared.get(p, m.get("commit_days", []))}
+             for p, m in FILES.items()}
+    ds = make_dataset({"q": "Retry backoff is wrong"}, files=files)
+    model = CodeLedgerModel()
+    params = model.schema.resolve({"cochange_max_candidates": 2})
+    prep = model.prepare(ds, params)
+    table = signal_table(prep, params)
+    np.testing.assert_array_equal(table[SIGNAL_NAMES.index("cochange")], prep.cochange)
+    rel = np.zeros(prep.files.n)
+    row = slice(int(prep.row_ptr[0]), int(prep.row_ptr[1]))
+    rel[prep.docs[row]] = prep.relevance[row]
+    value, _ = build(prep.files).best(rel)
+    np.testing.assert_allclose(prep.cochange[row], value[prep.docs[row]])
+    staged = [int(d) for d, s in zip(prep.docs[row], prep.stages[row], strict=True)
+              if int(s) & COCHANGE]
+    assert 0 < len(staged) <= 2 and all(value[d] > 0 for d in staged)
+    top = sorted(value[value > 0], reverse=True)[:2]
+    assert sorted(value[staged].tolist(), reverse=True) == top
+    info = model.explain(prep, ds, 0, staged[0], params)
+    assert info["changed_with"]["value"] == pytest.approx(value[staged[0]])
+    assert info["changed_with"]["with"] in prep.files.paths

@@ -46,7 +46,7 @@ from workbench.textout import format_table
 METRICS = ("r@10", "ndcg@10", "mrr@10")
 COLUMNS = ("R@10", "nDCG@10", "MRR", "bundle R", "bundle P", "files", "tokens")
 # the live parameters the quick tune moves (ranges from the schema)
-TUNED = ("w_keyword", "w_content", "w_mention", "w_graph", "w_centrality", "w_churn",
+TUNED = ("w_keyword", "w_content", "w_mention", "w_graph", "w_cochange", "w_centrality", "w_churn",
          "w_recent_touch", "w_test_relevance", "w_size_penalty", "w_non_code", "graph_share",
          "sufficiency")
 TRIALS = 60

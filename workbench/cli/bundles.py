@@ -100,7 +100,7 @@ _STOP_TEXT = {
 
 def _relevance_lines(info: dict[str, Any]) -> list[str]:
     """Content BM25 (and the task tokens the file holds), the path the task names it by, the
-    neighbours the graph signal takes from."""
+    neighbours the graph signal takes from, the file the co-change signal takes from."""
     out = []
     c = info.get("content")
     if c and c["bm25"] > 0:
@@ -110,6 +110,10 @@ def _relevance_lines(info: dict[str, Any]) -> list[str]:
         out.append(f"named in the task as {info['named_as']}")
     for hop, g in info.get("graph_neighbours", {}).items():
         out.append(f"graph {hop}: next to {g['from']} (content relevance {g['relevance']:.2f})")
+    if info.get("changed_with"):
+        c = info["changed_with"]
+        out.append(f"co-change {c['value']:.2f}: changed in past commits with {c['with']} "
+                   f"(its content relevance × the share of its commits that changed this file)")
     return out
 
 

@@ -115,6 +115,15 @@ def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundl
     )
 
 
+def _row_any(values: NDArray[np.bool_], ptr: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """bool (Q,): whether any of each row's values is true (False for an empty row)."""
+    out = np.zeros(len(ptr) - 1, bool)
+    has = np.diff(ptr) > 0
+    if values.size:
+        out[has] = np.logical_or.reduceat(values, ptr[:-1][has])
+    return out
+
+
 def confidence(prep: CodeLedgerPrepared, params: Params
                ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     n_files = max(prep.files.n, 1)
@@ -122,25 +131,27 @@ def confidence(prep: CodeLedgerPrepared, params: Params
     min_terms, max_cand = int(params["confidence_min_terms"]), int(
         params["confidence_max_candidates"])
     ratio = float(params["broad_df_ratio"])
-    levels: list[str] = []
-    reasons: list[tuple[str, ...]] = []
-    for t in range(len(prep.row_ptr) - 1):
-        row = slice(int(prep.row_ptr[t]), int(prep.row_ptr[t + 1]))
-        best = float(prep.strong[row].max(initial=0.0)) / prep.mass[t] if prep.mass[t] else 0.0
-        terms = sum(1 for df in prep.term_df[t] if 0 < df <= ratio * n_files)
-        n_kw = int(prep.n_keyword[t])
-        dep = bool((prep.stages[row] & (DEP | FANOUT)).any())
-        tests = bool(prep.test_pair[row].any())
-        why = (f"best path/symbol match {best:.2f}", f"{terms} informative task terms",
-               f"{n_kw} keyword candidates",
-               "dependency chain found" if dep else "no dependency chain",
-               "test pairs found" if tests else "no test pairs")
-        if n_kw == 0 or best < lo_kw or terms < min_terms:
-            level = "LOW"
-        elif best >= hi_kw and dep and tests and n_kw <= max_cand:
-            level = "HIGH"
-        else:
-            level = "MEDIUM"
-        levels.append(level)
-        reasons.append(why)
-    return tuple(levels), tuple(reasons)
+    ptr = prep.row_ptr
+    n_q = len(ptr) - 1
+    has = np.diff(ptr) > 0
+    top = np.zeros(n_q)
+    if prep.strong.size:
+        top[has] = np.maximum.reduceat(prep.strong, ptr[:-1][has])
+    best = np.divide(np.maximum(top, 0.0), prep.mass, out=np.zeros(n_q), where=prep.mass != 0)
+    df = np.fromiter((d for row in prep.term_df for d in row), np.int64)
+    owner = np.repeat(np.arange(n_q), [len(row) for row in prep.term_df])
+    terms = np.bincount(owner[(df > 0) & (df <= ratio * n_files)], minlength=n_q)
+    n_kw = prep.n_keyword
+    dep = _row_any((prep.stages & (DEP | FANOUT)) != 0, ptr)
+    tests = _row_any(prep.test_pair, ptr)
+    low = (n_kw == 0) | (best < lo_kw) | (terms < min_terms)
+    high = (best >= hi_kw) & dep & tests & (n_kw <= max_cand)
+    levels = np.where(low, "LOW", np.where(high, "HIGH", "MEDIUM"))
+    reasons = tuple(
+        (f"best path/symbol match {b:.2f}", f"{t} informative task terms",
+         f"{k} keyword candidates",
+         "dependency chain found" if d else "no dependency chain",
+         "test pairs found" if x else "no test pairs")
+        for b, t, k, d, x in zip(best.tolist(), terms.tolist(), n_kw.tolist(), dep.tolist(),
+                                 tests.tolist(), strict=True))
+    return tuple(levels.tolist()), reasons

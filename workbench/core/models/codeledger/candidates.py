@@ -16,6 +16,8 @@ Generation"). Each candidate remembers a bitmask of the stages that brought it.
 6. content (32; not in the document): the `content_max_candidates` best files by content
    BM25 (`content`).
 7. named path (64; not in the document): the files whose path the task names (`mentions`).
+8. co-change (128; not in the document): the `cochange_max_candidates` files that past commits
+   changed most often together with the task's content matches (`cochange`).
 
 The dependency walk starts from the files of stages 1, 6 and 7.
 
@@ -38,14 +40,14 @@ from numpy.typing import NDArray
 from workbench.core.models.codeledger.files import FileFacts
 from workbench.core.models.codeledger.text import compounds, plural_key, words
 
-__all__ = ["CONTENT", "DEP", "FANOUT", "HOT", "KEYWORD", "MENTION", "STAGES", "TEST",
+__all__ = ["COCHANGE", "CONTENT", "DEP", "FANOUT", "HOT", "KEYWORD", "MENTION", "STAGES", "TEST",
            "Inverted", "default_churn", "find_scope", "generate", "in_scope"]
 
-KEYWORD, HOT, DEP, FANOUT, TEST, CONTENT, MENTION = 1, 2, 4, 8, 16, 32, 64
+KEYWORD, HOT, DEP, FANOUT, TEST, CONTENT, MENTION, COCHANGE = 1, 2, 4, 8, 16, 32, 64, 128
 STAGES: tuple[tuple[int, str], ...] = ((KEYWORD, "keyword"), (HOT, "hot_zone"),
                                        (DEP, "dependency"), (FANOUT, "fan_out"),
                                        (TEST, "test"), (CONTENT, "content"),
-                                       (MENTION, "named_path"))
+                                       (MENTION, "named_path"), (COCHANGE, "co_change"))
 
 
 class Inverted:
@@ -113,7 +115,8 @@ def keyword_masses(keys: Iterable[str], idf: Mapping[str, float], inv: Inverted,
 def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
              scope_hot: NDArray[np.int64], depth: int, fanout_min: int,
              fanout_max: int, content_files: Iterable[int] = (),
-             named_files: Iterable[int] = ()) -> dict[int, int]:
+             named_files: Iterable[int] = (), cochange_files: Iterable[int] = (),
+             ) -> dict[int, int]:
     """Candidate file → stage bitmask, given the (capped) keyword matches, hot files, and the
     content and named-path stages' files."""
     mask: dict[int, int] = defaultdict(int)
@@ -121,7 +124,8 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
         mask[f] |= KEYWORD
     for f in (*hot.tolist(), *scope_hot.tolist()):
         mask[int(f)] |= HOT
-    for stage, chosen in ((CONTENT, content_files), (MENTION, named_files)):
+    for stage, chosen in ((CONTENT, content_files), (MENTION, named_files),
+                          (COCHANGE, cochange_files)):
         for f in chosen:
             mask[int(f)] |= stage
     seen = {f for f, m in mask.items() if m & (KEYWORD | CONTENT | MENTION)}

@@ -98,7 +98,8 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
 def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: int,
                     pair: int) -> dict[str, Any]:
     """The content BM25 with the task tokens the file holds, the path the task names it by,
-    and the neighbours the graph signal takes relevance from."""
+    the neighbours the graph signal takes relevance from and the file the co-change signal
+    takes it from."""
     files = prep.files
     task = task_tokens(dataset.queries[query].text)
     held = set(code_tokens(dataset.corpus[doc].text)) | set(code_tokens(
@@ -111,9 +112,13 @@ def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc:
         s = int(src[pair])
         if s >= 0:
             graph[f"hop{hop}"] = {"from": files.paths[s], "relevance": float(value[pair])}
+    partner = int(prep.cochange_from[pair])
+    together = ({"with": files.paths[partner], "value": float(prep.cochange[pair])}
+                if partner >= 0 else None)
     return {"content": {"bm25": rel * best, "task_best_bm25": best, "relevance": rel,
                         "tokens_held": sorted(set(task) & held)},
             "named_as": prep.named_as[query].get(doc), "graph_neighbours": graph,
+            "changed_with": together,
             "issue_refs": issue_refs(dataset.queries[query].text)}
 
 

@@ -35,6 +35,10 @@ _SIGNALS: tuple[tuple[str, str, str, int, float, str], ...] = (
      "max(share · best content relevance among the files it imports, is imported by or is "
      "paired with as test/source, share² · the best two hops away). Not in CodeLedger's "
      "document."),
+    ("cochange", "Changed together", "cochange", 1, 0.0,
+     "max over the task's content matches g of relevance(g) · c(f, g) / (n_g + 1): c commits "
+     "changed both f and g, n_g changed g (history before the indexed commit). Not in "
+     "CodeLedger's document."),
     ("centrality", "Centrality", "centrality", 1, 0.15,
      "(imports + dependents) / the largest such count in the repository."),
     ("churn", "Churn", "churn", 1, 0.15,
@@ -179,6 +183,9 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("content_max_candidates", "Content stage: max files", 0, 0, 10000,
        "The best files by content BM25 (score > 0) that join as candidates; 0: no content "
        "stage (CodeLedger's document has none).", stage="prepare"),
+    _i("cochange_max_candidates", "Co-change stage: max files", 0, 0, 10000,
+       "The files with the highest co-change (> 0) that join as candidates; 0: no co-change "
+       "stage (CodeLedger's document has none).", stage="prepare"),
     _b_prep("mention_stage", "Named-path stage", False,
             "Files whose path the task names join as candidates (CodeLedger's document has no "
             "such stage)."),
@@ -211,10 +218,12 @@ DOCUMENT_SCHEMA = ParamSchema([
 # keep the document's values (no history there to fit them on: ledger, branch, error
 # infrastructure). `codeledger-document` keeps every value of DOCUMENT_SCHEMA.
 FITTED: dict[str, float | int | bool] = {
-    "w_keyword": 0.5, "w_content": 1.0, "w_mention": 1.2, "w_graph": 0.5, "graph_share": 0.3,
-    "w_centrality": 0.65, "w_churn": 0.1, "w_recent_touch": 0.05, "w_size_penalty": 0.02,
-    "w_non_code": 1.0, "sufficiency": 0.95, "content_max_candidates": 40,
-    "mention_stage": True, "hot_zone_files": 0, "auto_scope": False,
+    "w_keyword": 0.8, "w_content": 1.0, "w_mention": 1.5, "w_graph": 0.3, "graph_share": 0.9,
+    "graph_hops": 2, "w_cochange": 0.35, "w_centrality": 0.55, "w_churn": 0.02,
+    "w_recent_touch": 0.02, "w_test_relevance": 0.01,
+    "w_non_code": 0.75, "keyword_content_weight": 0.35, "sufficiency": 0.95,
+    "content_max_candidates": 40, "mention_stage": True, "hot_zone_files": 10,
+    "auto_scope": False,
 }
 
 

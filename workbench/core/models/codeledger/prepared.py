@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.models.codeledger import candidates as cg
+from workbench.core.models.codeledger.cochange import cochange
 from workbench.core.models.codeledger.content import build_content_index, task_tokens
 from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_tokens
 from workbench.core.models.codeledger.files import FileFacts, read_files
@@ -56,6 +57,8 @@ class CodeLedgerPrepared:
     named:         bool (P,)     the task names the file's path (`mentions`)
     graph1/graph2: float64 (P,)  the best relevance among its hop-1 / hop-2 neighbours
     from1/from2:   int32 (P,)    that neighbour (−1: none relevant)
+    cochange:      float64 (P,)  the best relevance(g) · p(f | g) over files g (`cochange`)
+    cochange_from: int32 (P,)    that g (−1: none)
     bm25_best:     float64 (Q,)  the task's best content BM25
     named_as:      per task, file → the mention that names it
     non_code:      bool (N,)     not source code (`SOURCE_LANGUAGES`)
@@ -89,6 +92,8 @@ class CodeLedgerPrepared:
     graph2: NDArray[np.float64]
     from1: NDArray[np.int32]
     from2: NDArray[np.int32]
+    cochange: NDArray[np.float64]
+    cochange_from: NDArray[np.int32]
     bm25_best: NDArray[np.float64]
     named_as: tuple[dict[int, str], ...]
     non_code: NDArray[np.bool_]
@@ -117,7 +122,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     inside_of: dict[str | None, NDArray[np.bool_]] = {}
     cols: dict[str, list[object]] = {k: [] for k in (
         "docs", "stages", "strong", "content", "cost", "excerpt", "pair", "scope", "partner",
-        "relevance", "named", "graph1", "graph2", "from1", "from2")}
+        "relevance", "named", "graph1", "graph2", "from1", "from2", "cochange",
+        "cochange_from")}
     row_ptr = [0]
     types, masses, n_kw, terms, term_df, scopes = [], [], [], [], [], []
     best, named_as = [], []
@@ -129,6 +135,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     progress(0.4, "content index built")
     near = neighbours((files.imports, files.dependents, files.tests), files.n)
     n_content = int(params["content_max_candidates"])
+    n_cochange = int(params["cochange_max_candidates"])
+    together = cochange(files)
     bm25 = np.zeros((0, files.n))
     for qi, query in enumerate(dataset.queries):
         if qi % CHUNK == 0:
@@ -141,6 +149,9 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         hop1, hop2 = near.best(rel, 1), near.best(rel, 2)
         content_top = [f for f in np.argsort(-raw, kind="stable")[:n_content].tolist()
                        if raw[f] > 0]
+        co, co_from = together.best(rel)
+        co_top = ([f for f in np.argsort(-co, kind="stable")[:n_cochange].tolist() if co[f] > 0]
+                  if n_cochange else [])
         named = mentioned_files(query.text, files.paths)
         keys = term_keys(query.text)
         idf = {k: files.idf(k) for k in keys}
@@ -157,7 +168,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
                      if scope is not None else np.zeros(0, np.int64))
         mask = cg.generate(files, matched[:cap], hot, scope_hot, int(params["dep_depth"]),
                            int(params["fanout_min"]), int(params["fanout_max"]), content_top,
-                           named if params["mention_stage"] else ())
+                           named if params["mention_stage"] else (), co_top)
         for f in sorted(mask):
             cols["relevance"].append(float(rel[f]))
             cols["named"].append(f in named)
@@ -165,6 +176,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
             cols["graph2"].append(float(hop2[f]))
             cols["from1"].append(near.source(rel, f, 1) if hop1[f] > 0 else -1)
             cols["from2"].append(near.source(rel, f, 2) if hop2[f] > 0 else -1)
+            cols["cochange"].append(float(co[f]))
+            cols["cochange_from"].append(int(co_from[f]))
             cols["docs"].append(f)
             cols["stages"].append(mask[f])
             cols["strong"].append(strong.get(f, 0.0))
@@ -211,6 +224,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         named=np.asarray(cols["named"], bool), graph1=np.asarray(cols["graph1"], np.float64),
         graph2=np.asarray(cols["graph2"], np.float64),
         from1=np.asarray(cols["from1"], np.int32), from2=np.asarray(cols["from2"], np.int32),
+        cochange=np.asarray(cols["cochange"], np.float64),
+        cochange_from=np.asarray(cols["cochange_from"], np.int32),
         bm25_best=np.asarray(best, np.float64),
         named_as=tuple(named_as),
         non_code=np.asarray([lang not in SOURCE_LANGUAGES for lang in files.languages], bool),
