@@ -138,3 +138,34 @@ def test_explain_outside_and_near_misses() -> None:
     misses = near_misses(prep, params, 0, n=2)
     assert [m["rank"] for m in misses] == [3, 4]
     assert all(m["stop_reason"] == "file_limit" for m in misses)
+
+
+def test_live_path_ranks_once_and_reads_the_same() -> None:
+    """The live path ranks every candidate once (`live_depth`): the result's ranking is the
+    ranking to the metric depth, and the bundle metrics equal those of bundles cut from a
+    ranking made apart — with auto-scope gating some pairs and without."""
+    from workbench.core.models.codeledger import CodeLedgerModel as Fitted
+    from workbench.core.models.codeledger.explain import full_bundles
+    from workbench.core.ranking import top_k
+
+    tasks = {"a": "Retry backoff is wrong in the api-gateway route", "b": "fix the store helper",
+             "c": "widget count in big/large.py", "d": "nothing matches zzz"}
+    qrels = {"a": {"svc/retry.py": 1}, "b": {"svc/store.py": 1, "svc/util.py": 1},
+             "c": {"big/large.py": 1}, "d": {"misc/other.py": 1}}
+    ds = make_dataset(tasks, qrels)
+    for scope in (False, True):
+        pipe = Pipeline(Fitted(), ds, {"auto_scope": scope}, use_cache=False)
+        res = pipe.run(("r@10", "ndcg@10"), depth=3)
+        alone = rank(res.scores, 3)
+        for field in ("docs", "pair", "count"):
+            np.testing.assert_array_equal(getattr(res.ranking, field), getattr(alone, field))
+        np.testing.assert_array_equal(res.ranking.scores, alone.scores)
+        longest = int(np.diff(pipe.prepared.row_ptr).max())
+        _, apart = full_bundles(pipe.prepared, pipe.params, res.scores, None)
+        np.testing.assert_array_equal(res.per_query["bundle_files"], apart.size)
+        np.testing.assert_array_equal(res.per_query["bundle_tokens"], apart.tokens)
+        # a ranking that is not every candidate is not reused
+        short = top_k(res.scores, 1)
+        _, again = full_bundles(pipe.prepared, pipe.params, res.scores, short)
+        np.testing.assert_array_equal(again.size, apart.size)
+        assert longest > 1 and int(apart.size.max()) > 1  # so a 1-deep cut would differ

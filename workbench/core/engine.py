@@ -33,6 +33,7 @@ from workbench.core.ranking import (
     Scores,
     Selection,
     contributions_at,
+    head,
     rank,
     rows_from_query,
     select,
@@ -47,7 +48,7 @@ from workbench.core.store import prepare_cache
 __all__ = [
     "NO_PROGRESS", "Cancelled", "Model", "PartsFn", "Progress",
     "Ranking", "Scores", "Selection", "Signal",
-    "contributions_at", "prepare", "prepare_fingerprint", "rank", "resolve_params",
+    "contributions_at", "head", "prepare", "prepare_fingerprint", "rank", "resolve_params",
     "rows_from_query",
     "select", "table_parts", "to_run", "top_k", "total_only", "uniform_rows",
 ]
@@ -138,6 +139,13 @@ class Model(ABC):
         the same). The live path calls this; by default it is `combine`."""
         return self.combine(prepared, params)
 
+    def live_depth(self, prepared: Any, depth: int) -> int:
+        """The depth the live path ranks to when its metrics read `depth`. A model whose
+        extra metrics read a deeper ranking (CodeLedger's bundles read every candidate) ranks
+        once to that depth; the metrics and the result see its first `depth` entries, which
+        are the ranking to `depth`. By default `depth`."""
+        return depth
+
     def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
         """Bytes that preparing on `dataset` and then the live path hold at their peak, for
         models whose needs grow with queries × documents (None: small, not estimated).
@@ -168,7 +176,8 @@ class Model(ABC):
                       judgments: Any) -> dict[str, Any]:
         """Per-query metrics the model itself defines beyond the ranking metrics (CodeLedger's
         bundle recall and precision), each float64 (Q,), NaN where a query is unjudged.
-        `ranking` is the selected ranking; `judgments` a `metrics.Judgments`."""
+        `ranking` is the selected ranking to `live_depth`; `judgments` a
+        `metrics.Judgments`."""
         return {}
 
     @property

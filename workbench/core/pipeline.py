@@ -91,9 +91,11 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     """Combine, rank to `depth` with the model's selection, evaluate when judged. `hint`:
     the previous result's `ranking.pair`, which speeds up the top k (`ranking.top_k`)."""
     selection = model.selection_params(params) if select else None
+    deep = max(depth, model.live_depth(prepared, depth))
     scores = model.combine_to_depth(prepared, params,
-                                    depth + (selection.offset if selection else 0))
-    ranking = engine.rank(scores, depth, selection, hint)
+                                    deep + (selection.offset if selection else 0))
+    full = engine.rank(scores, deep, selection, hint)
+    ranking = full if deep == depth else engine.head(full, depth)
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:
         # metrics read the results in trec_eval's order (ties by document id descending), the
@@ -102,7 +104,7 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
         if judgments.name_rank is not None:
             docs = trec_tie_order(ranking.docs, ranking.scores, judgments.name_rank)
         result.per_query = evaluate(metric_names, docs, judgments)
-        result.per_query.update(model.extra_metrics(prepared, params, scores, ranking,
+        result.per_query.update(model.extra_metrics(prepared, params, scores, full,
                                                     judgments))
         result.means = {m: mean_over_judged(v, judgments) for m, v in result.per_query.items()}
     return result

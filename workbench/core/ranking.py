@@ -471,6 +471,14 @@ def select(ranking: Ranking, selection: Selection) -> Ranking:
     )
 
 
+def head(ranking: Ranking, k: int) -> Ranking:
+    """The first k entries of each row: a ranking to k from a deeper one (rows are sorted, so
+    the first k of a deeper top list are the top k)."""
+    width = min(k, ranking.docs.shape[1])
+    return Ranking(docs=ranking.docs[:, :width], scores=ranking.scores[:, :width],
+                   pair=ranking.pair[:, :width], count=np.minimum(ranking.count, width))
+
+
 def rank(scores: Scores, k: int, selection: Selection | None = None,
          hint: NDArray[np.int64] | None = None) -> Ranking:
     """Top k (plus the offset) of every query, then the selection. `hint`: see `top_k`."""

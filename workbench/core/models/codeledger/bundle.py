@@ -28,7 +28,10 @@ at most `broad_df_ratio` of the files):
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -39,7 +42,7 @@ from workbench.core.models.codeledger.params import BUDGET_PRESETS, STOP_REASONS
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
 from workbench.core.params import Params
 
-__all__ = ["Bundles", "budget", "bundles", "confidence"]
+__all__ = ["Bundles", "Reasons", "budget", "bundles", "confidence"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,8 @@ class Bundles:
     tokens:  float64 (Q,)    tokens it costs
     reason:  int64 (Q,)      index into STOP_REASONS
     stop:    per task, the stop reason's name
-    confidence, reasons: per task HIGH/MEDIUM/LOW and the checks behind it
+    confidence, reasons: per task HIGH/MEDIUM/LOW and the checks behind it (as text, made
+                         when a task's is read)
     """
 
     docs: NDArray[np.int32]
@@ -60,7 +64,7 @@ class Bundles:
     reason: NDArray[np.int64]
     stop: tuple[str, ...]
     confidence: tuple[str, ...]
-    reasons: tuple[tuple[str, ...], ...]
+    reasons: Sequence[tuple[str, ...]]
 
 
 def budget(params: Params) -> tuple[int, int]:
@@ -117,41 +121,85 @@ def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundl
 
 def _row_any(values: NDArray[np.bool_], ptr: NDArray[np.int64]) -> NDArray[np.bool_]:
     """bool (Q,): whether any of each row's values is true (False for an empty row)."""
-    out = np.zeros(len(ptr) - 1, bool)
-    has = np.diff(ptr) > 0
-    if values.size:
-        out[has] = np.logical_or.reduceat(values, ptr[:-1][has])
-    return out
+    q = len(ptr) - 1
+    row = np.repeat(np.arange(q), np.diff(ptr))
+    return np.bincount(row[values], minlength=q) > 0
 
 
-def confidence(prep: CodeLedgerPrepared, params: Params
-               ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+@dataclass(frozen=True)
+class _TaskFacts:
+    """What confidence reads that no live parameter changes, per task: the best strong
+    keyword coverage, the term dfs (flat, with their task), the dependency chain and test
+    pair flags."""
+
+    best: NDArray[np.float64]
+    df: NDArray[np.int64]
+    owner: NDArray[np.int64]
+    dep: NDArray[np.bool_]
+    tests: NDArray[np.bool_]
+
+
+_FACTS: weakref.WeakKeyDictionary[CodeLedgerPrepared, _TaskFacts] = weakref.WeakKeyDictionary()
+
+
+def _task_facts(prep: CodeLedgerPrepared) -> _TaskFacts:
+    hit = _FACTS.get(prep)
+    if hit is not None:
+        return hit
+    ptr = prep.row_ptr
+    n_q = len(ptr) - 1
+    row = np.repeat(np.arange(n_q), np.diff(ptr))
+    top = np.zeros(n_q)
+    np.maximum.at(top, row, prep.strong)
+    facts = _TaskFacts(
+        best=np.divide(top, prep.mass, out=np.zeros(n_q), where=prep.mass != 0),
+        df=np.fromiter((d for r in prep.term_df for d in r), np.int64),
+        owner=np.repeat(np.arange(n_q), [len(r) for r in prep.term_df]),
+        dep=_row_any((prep.stages & (DEP | FANOUT)) != 0, ptr),
+        tests=_row_any(prep.test_pair, ptr))
+    _FACTS[prep] = facts
+    return facts
+
+
+class Reasons(Sequence[tuple[str, ...]]):
+    """Per task the checks behind its confidence, as text, made when asked for."""
+
+    def __init__(self, facts: _TaskFacts, terms: NDArray[np.int64],
+                 n_keyword: NDArray[np.int64]) -> None:
+        self._facts, self._terms, self._n_kw = facts, terms, n_keyword
+
+    def __len__(self) -> int:
+        return len(self._terms)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[str, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[str, ...] | list[tuple[str, ...]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self))[i]]
+        f = self._facts
+        return (f"best path/symbol match {float(f.best[i]):.2f}",
+                f"{int(self._terms[i])} informative task terms",
+                f"{int(self._n_kw[i])} keyword candidates",
+                "dependency chain found" if f.dep[i] else "no dependency chain",
+                "test pairs found" if f.tests[i] else "no test pairs")
+
+
+def confidence(prep: CodeLedgerPrepared, params: Params) -> tuple[tuple[str, ...], Reasons]:
+    """Per task HIGH / MEDIUM / LOW, and the checks behind it."""
     n_files = max(prep.files.n, 1)
     hi_kw, lo_kw = float(params["confidence_high_keyword"]), float(params["confidence_low_keyword"])
     min_terms, max_cand = int(params["confidence_min_terms"]), int(
         params["confidence_max_candidates"])
     ratio = float(params["broad_df_ratio"])
-    ptr = prep.row_ptr
-    n_q = len(ptr) - 1
-    has = np.diff(ptr) > 0
-    top = np.zeros(n_q)
-    if prep.strong.size:
-        top[has] = np.maximum.reduceat(prep.strong, ptr[:-1][has])
-    best = np.divide(np.maximum(top, 0.0), prep.mass, out=np.zeros(n_q), where=prep.mass != 0)
-    df = np.fromiter((d for row in prep.term_df for d in row), np.int64)
-    owner = np.repeat(np.arange(n_q), [len(row) for row in prep.term_df])
-    terms = np.bincount(owner[(df > 0) & (df <= ratio * n_files)], minlength=n_q)
+    f = _task_facts(prep)
+    n_q = len(prep.row_ptr) - 1
+    terms = np.bincount(f.owner[(f.df > 0) & (f.df <= ratio * n_files)], minlength=n_q)
     n_kw = prep.n_keyword
-    dep = _row_any((prep.stages & (DEP | FANOUT)) != 0, ptr)
-    tests = _row_any(prep.test_pair, ptr)
-    low = (n_kw == 0) | (best < lo_kw) | (terms < min_terms)
-    high = (best >= hi_kw) & dep & tests & (n_kw <= max_cand)
+    low = (n_kw == 0) | (f.best < lo_kw) | (terms < min_terms)
+    high = (f.best >= hi_kw) & f.dep & f.tests & (n_kw <= max_cand)
     levels = np.where(low, "LOW", np.where(high, "HIGH", "MEDIUM"))
-    reasons = tuple(
-        (f"best path/symbol match {b:.2f}", f"{t} informative task terms",
-         f"{k} keyword candidates",
-         "dependency chain found" if d else "no dependency chain",
-         "test pairs found" if x else "no test pairs")
-        for b, t, k, d, x in zip(best.tolist(), terms.tolist(), n_kw.tolist(), dep.tolist(),
-                                 tests.tolist(), strict=True))
-    return tuple(levels.tolist()), reasons
+    return tuple(levels.tolist()), Reasons(f, terms, n_kw)

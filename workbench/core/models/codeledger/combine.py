@@ -30,6 +30,8 @@ Signals (all in [0, 1]):
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -93,8 +95,35 @@ def file_signals(prep: CodeLedgerPrepared, params: Params) -> dict[str, NDArray[
             "fail_prior": np.minimum(1.0, (1.0 - rate) * maturity * (weight > 0))}
 
 
+# parameters `signal_table` does not read: a tick that moves only these reuses the table
+_NOT_IN_TABLE = frozenset(("task_type", "error_infra_bug_fix_only", "budget_preset",
+                           "max_files", "token_budget", "overshoot", "overshoot_min_score",
+                           "sufficiency", "auto_scope", "scope_keeps_tests", "broad_df_ratio"))
+_TABLES: weakref.WeakKeyDictionary[CodeLedgerPrepared, tuple[tuple[object, ...],
+                                                              NDArray[np.float64]]]
+_TABLES = weakref.WeakKeyDictionary()
+
+
+def _table_key(params: Params) -> tuple[object, ...]:
+    return tuple(sorted((k, v) for k, v in params.items()
+                        if not k.startswith(("w_", "mult_", "confidence_"))
+                        and k not in _NOT_IN_TABLE))
+
+
 def signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64]:
-    """float64 (S, P): every signal's raw value at every pair."""
+    """float64 (S, P), read-only: every signal's raw value at every pair. The last table of
+    each prepared state is kept (weights, multipliers and the stop rule do not change it)."""
+    key = _table_key(params)
+    hit = _TABLES.get(prep)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    table = _signal_table(prep, params)
+    table.flags.writeable = False
+    _TABLES[prep] = (key, table)
+    return table
+
+
+def _signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64]:
     d = prep.docs
     q = prep.pair_query()
     f = prep.files

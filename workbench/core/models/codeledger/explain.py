@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from workbench.core.data import Dataset
-from workbench.core.engine import Scores, top_k
+from workbench.core.engine import Ranking, Scores, top_k
 from workbench.core.models.codeledger.bundle import Bundles, bundles
 from workbench.core.models.codeledger.candidates import STAGES
 from workbench.core.models.codeledger.combine import (
@@ -27,12 +27,22 @@ from workbench.core.params import Params
 __all__ = ["explain_pair", "full_bundles", "near_misses"]
 
 
-def full_bundles(prep: CodeLedgerPrepared, params: Params,
-                 scores: Scores | None = None) -> tuple[Scores, Bundles]:
-    """Scores and bundles over the full candidate ranking."""
+def full_bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores | None = None,
+                 ranking: Ranking | None = None) -> tuple[Scores, Bundles]:
+    """Scores and bundles over the full candidate ranking (`ranking`, when it is that ranking
+    of `scores`: every ungated candidate of every task)."""
     scores = scores if scores is not None else combine_codeledger(prep, params)
-    longest = int(np.diff(prep.row_ptr).max(initial=0))
-    return scores, bundles(prep, params, top_k(scores, longest))
+    if ranking is None or not _complete(ranking, scores):
+        ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
+    return scores, bundles(prep, params, ranking)
+
+
+def _complete(ranking: Ranking, scores: Scores) -> bool:
+    """Whether `ranking` holds every ungated pair of each row of `scores`."""
+    q = len(scores.row_ptr) - 1
+    row = np.repeat(np.arange(q), np.diff(scores.row_ptr))
+    return bool(np.array_equal(ranking.count,
+                               np.bincount(row[scores.gate == 0], minlength=q)))
 
 
 def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: int,

@@ -72,6 +72,11 @@ class CodeLedgerModel(Model):
         prep: CodeLedgerPrepared = prepared
         return combine_codeledger(prep, params)
 
+    def live_depth(self, prepared: Any, depth: int) -> int:
+        """Every candidate: the bundles are cut from the whole ranking, ranked once."""
+        prep: CodeLedgerPrepared = prepared
+        return max(depth, int(np.diff(prep.row_ptr).max(initial=0)))
+
     def selection_params(self, params: Params) -> Selection:
         """The whole candidate ranking: nDCG and recall@k need more than the bundle."""
         return Selection()
@@ -90,7 +95,7 @@ class CodeLedgerModel(Model):
         bundle_files and bundle_tokens for every task. The bundle is cut from the full
         candidate ranking, whatever depth `ranking` was taken to."""
         prep: CodeLedgerPrepared = prepared
-        _, bund = full_bundles(prep, params, scores)
+        _, bund = full_bundles(prep, params, scores, ranking)
         grades, _ = judgments.lookup(bund.docs)
         hits = (grades > 0).sum(axis=1).astype(np.float64)
         judged = judgments.judged_mask

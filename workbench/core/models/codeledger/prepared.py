@@ -31,9 +31,10 @@ SOURCE_LANGUAGES = frozenset(("python", "typescript", "javascript", "go", "java"
 CHUNK = 256  # tasks scored against every file at once (a CHUNK × N array)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CodeLedgerPrepared:
-    """Q tasks, P (task, candidate) pairs, query-major, candidates in corpus order.
+    """Q tasks, P (task, candidate) pairs, query-major, candidates in corpus order. Compared
+    and hashed by identity, so the live path can keep what it derives from one in a weak map.
 
     row_ptr:       int64 (Q + 1,)
     docs:          int32 (P,)    the candidate file
