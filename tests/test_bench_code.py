@@ -40,3 +40,20 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
         m = Pipeline(get_model(model), newer, {}).run(("r@10", "ndcg@10")).means
         assert rows[row][:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
     assert "live combine" in out and "content index" in out
+
+
+def test_code_scale_bench_on_a_small_synthetic_repository(capsys: pytest.CaptureFixture[str],
+                                                          tmp_path: Path) -> None:
+    """The synthetic repository holds real installed files and a seeded history that
+    tasks-from-git reads; the bench prints the index, prepare and live lines."""
+    from workbench.bench.code_scale import make_code_repo, run_code_scale_bench
+
+    made = make_code_repo(tmp_path / "r", 40, 30)
+    assert made == 40
+    snap = pick_snapshot(tmp_path / "r", tasks_fraction=0.5)
+    tasks = mine_tasks(tmp_path / "r", snapshot=snap, max_files=20).tasks
+    assert len(tasks) >= 10 and all(t.task.startswith("Fix ") for t in tasks)
+    assert run_code_scale_bench(40, commits=30, tasks=8) == 0
+    out = capsys.readouterr().out
+    assert "40 real Python files" in out and "8 tasks" in out
+    assert "index (no cache)" in out and "codeledger-document" in out and "ms median" in out

@@ -90,3 +90,47 @@ def test_task_without_known_terms_has_only_hot_zone() -> None:
     _, _, prep, params = prepare({"q": "the and of"})
     assert set(stages_of(prep, 0).values()) <= {HOT, HOT | TEST, TEST}
     assert np.all(signal_table(prep, params)[0] == 0.0)
+
+
+def test_dependency_and_test_caps_by_hand() -> None:
+    """dep_max keeps the walk's files next to the most relevant first (then the most central,
+    then corpus order); tests_max keeps a candidate's name-paired tests before those paired
+    through imports; 0 keeps every one (the document's walk)."""
+    from workbench.core.data import Document
+    from workbench.core.models.codeledger import candidates as cg
+    from workbench.core.models.codeledger.files import read_files
+
+    meta = {
+        "lib/seed.py": {"imports": ["lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"]},
+        "lib/a.py": {"dependents": ["lib/seed.py"], "centrality": 0.9},
+        "lib/b.py": {"dependents": ["lib/seed.py"]},
+        "lib/c.py": {"dependents": ["lib/seed.py"], "centrality": 0.2},
+        "lib/d.py": {"dependents": ["lib/seed.py"],
+                     "tests": ["lib/tests/test_aa.py", "lib/tests/test_bb.py",
+                               "lib/tests/test_d.py"]},
+        "lib/tests/test_aa.py": {"is_test": True, "tests": ["lib/d.py"]},
+        "lib/tests/test_bb.py": {"is_test": True, "tests": ["lib/d.py"]},
+        "lib/tests/test_d.py": {"is_test": True, "tests": ["lib/d.py"]},
+    }
+    files = read_files([Document(p, text="", metadata=m) for p, m in meta.items()])
+    idx = {p: i for i, p in enumerate(files.paths)}
+    none = np.zeros(0, np.int64)
+    priority = np.zeros(files.n)
+    priority[idx["lib/b.py"]] = 0.9
+    priority[idx["lib/d.py"]] = 0.5
+
+    def walk(**caps: object) -> set[str]:
+        mask = cg.generate(files, [idx["lib/seed.py"]], none, none, 1, 99, 30,
+                           priority=priority, **caps)  # type: ignore[arg-type]
+        return {files.paths[f] for f, m in mask.items() if m & DEP}
+
+    assert walk() == {"lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"}
+    assert walk(dep_max=2) == {"lib/b.py", "lib/d.py"}  # by priority
+    assert walk(dep_max=3) == {"lib/b.py", "lib/d.py", "lib/a.py"}  # then centrality
+    d = idx["lib/d.py"]
+    assert [files.paths[t] for t in cg._first_tests(files, d, 1)] == ["lib/tests/test_d.py"]
+    assert [files.paths[t] for t in cg._first_tests(files, d, 2)] == [
+        "lib/tests/test_d.py", "lib/tests/test_aa.py"]
+    assert cg._first_tests(files, d, 0) == files.tests[d]
+    mask = cg.generate(files, [d], none, none, 0, 99, 30, tests_max=1)
+    assert {files.paths[f] for f, m in mask.items() if m & TEST} == {"lib/tests/test_d.py"}

@@ -118,7 +118,7 @@ def test_codeledger_defaults_are_changes_against_the_document() -> None:
     assert set(changed) == set(FITTED)
     assert changed["w_keyword"] == (0.30, FITTED["w_keyword"], "selector.weights.keyword")
     assert changed["w_content"] == (0.0, FITTED["w_content"], None)  # no key: a code edit
-    assert changed["hot_zone_files"] == (5, 0, None)
+    assert changed["hot_zone_files"] == (5, 10, None)
 
 
 def test_codeledger_config_json(tmp_path: Path) -> None:

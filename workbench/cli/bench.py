@@ -43,6 +43,10 @@ def add_commands(sub: Any) -> None:
                    help="instead: codeledger on REPO's own history (tasks from the commits "
                    "after a time split) against BM25 over file contents, defaults and a quick "
                    "tune, index and combine times")
+    p.add_argument("--code-scale", type=whole(10), metavar="FILES",
+                   help="instead: codeledger's index, prepare and live times on a repository "
+                   "of FILES real Python files (from the installed packages) with a seeded "
+                   "synthetic history of 500 commits, 200 tasks; timings only")
     p.add_argument("--history-fraction", type=fraction, default=0.5, metavar="FRACTION",
                    help="for --code: the share of the repository's history, its latest "
                    "commits, that becomes tasks (default 0.5)")
@@ -50,6 +54,10 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    if args.code_scale:
+        from workbench.bench.code_scale import run_code_scale_bench
+
+        return run_code_scale_bench(args.code_scale)
     if args.code:
         from workbench.bench.code_selection import run_code_bench
         from workbench.core.repo import GitError

@@ -9,10 +9,14 @@ Generation"). Each candidate remembers a bitmask of the stages that brought it.
 2. hot zone (2): the `hot_zone_files` most-churned files (churn at REFERENCE's defaults:
    commits in 90 days / 20 · exp(−days since last / 30); churn 0 never qualifies; ties in
    corpus order) — and as many again among the files under the task's scope, if it has one.
-3. dependency (4): imports and dependents of the keyword matches, walked `dep_depth` hops.
+3. dependency (4): imports and dependents of the keyword matches, walked `dep_depth` hops; at
+   most `dep_max_candidates` files it alone brings (0: no cap, the document's walk), those
+   next to the most relevant files first (`graph`'s hop-1 relevance, then centrality).
 4. fan-out (8): a file imported by ≥ `fanout_min` keyword matches is a hub: the hub and its
    first `fanout_max` dependents (corpus order) join.
-5. test (16): the tests of every candidate of stages 1–4 and the sources of candidate tests.
+5. test (16): the tests of every candidate of stages 1–4 and the sources of candidate tests
+   (at most `tests_max_per_file` of each, those paired by name first; 0: all, the
+   document's).
 6. content (32; not in the document): the `content_max_candidates` best files by content
    BM25 (`content`).
 7. named path (64; not in the document): the files whose path the task names (`mentions`).
@@ -39,6 +43,7 @@ from numpy.typing import NDArray
 
 from workbench.core.models.codeledger.files import FileFacts
 from workbench.core.models.codeledger.text import compounds, plural_key, words
+from workbench.core.repo.pairing import source_candidates
 
 __all__ = ["COCHANGE", "CONTENT", "DEP", "FANOUT", "HOT", "KEYWORD", "MENTION", "STAGES", "TEST",
            "Inverted", "default_churn", "find_scope", "generate", "in_scope"]
@@ -116,9 +121,13 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
              scope_hot: NDArray[np.int64], depth: int, fanout_min: int,
              fanout_max: int, content_files: Iterable[int] = (),
              named_files: Iterable[int] = (), cochange_files: Iterable[int] = (),
-             ) -> dict[int, int]:
+             dep_max: int = 0, priority: NDArray[np.float64] | None = None,
+             tests_max: int = 0) -> dict[int, int]:
     """Candidate file → stage bitmask, given the (capped) keyword matches, hot files, and the
-    content and named-path stages' files."""
+    content, named-path and co-change stages' files. `dep_max` > 0 caps the files the
+    dependency walk adds (that no other stage brought): the highest `priority` first, then
+    the most central, then corpus order. `tests_max` > 0: at most that many tests (or
+    sources) of each candidate join, those paired by name first."""
     mask: dict[int, int] = defaultdict(int)
     for f in keyword_files:
         mask[f] |= KEYWORD
@@ -130,8 +139,15 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
             mask[int(f)] |= stage
     seen = {f for f, m in mask.items() if m & (KEYWORD | CONTENT | MENTION)}
     frontier = set(seen)
+    room = dep_max if dep_max > 0 else None
     for _ in range(depth):
         nxt = {g for f in frontier for g in (*files.imports[f], *files.dependents[f])} - seen
+        if room is not None:
+            new = sorted((g for g in nxt if g not in mask),
+                         key=lambda g: (-float(priority[g]), -float(files.centrality[g]), g)
+                         ) if priority is not None else sorted(g for g in nxt if g not in mask)
+            nxt = (nxt - set(new)) | set(new[:room])
+            room -= min(room, len(new))
         for g in nxt:
             mask[g] |= DEP
         seen |= nxt
@@ -145,9 +161,24 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
             for g in (hub, *sorted(files.dependents[hub])[:fanout_max]):
                 mask[g] |= FANOUT
     for f in list(mask):
-        for t in files.tests[f]:
+        for t in _first_tests(files, f, tests_max):
             mask[t] |= TEST
     return dict(mask)
+
+
+def _first_tests(files: FileFacts, f: int, n: int) -> tuple[int, ...]:
+    """The tests (or sources) of f, at most n of them when n > 0: those paired by name
+    (`test_x.py` ↔ `x.py`) before those paired through imports, then by path."""
+    paired = files.tests[f]
+    if n <= 0 or len(paired) <= n:
+        return paired
+    me = files.paths[f]
+
+    def by_name(t: int) -> bool:
+        other = files.paths[t]
+        return me in source_candidates(other) or other in source_candidates(me)
+
+    return tuple(sorted(paired, key=lambda t: (not by_name(t), files.paths[t]))[:n])
 
 
 def hot_files(churn: NDArray[np.float64], n: int,

@@ -202,6 +202,15 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("dep_depth", "Dependency depth", 1, 0, 5,
        "Import/dependent hops walked from the keyword matches (and the content and "
        "named-path stages' files).", stage="prepare"),
+    _i("dep_max_candidates", "Dependency stage: max files", 0, 0, 10000,
+       "At most this many files added by the dependency walk alone, those next to the most "
+       "content-relevant files first, then the most central; 0: no cap (CodeLedger's "
+       "document walks every import and dependent).", stage="prepare"),
+    _i("tests_max_per_file", "Test stage: max per file", 0, 0, 1000,
+       "At most this many tests (or sources) of each candidate join, those paired by name "
+       "(test_x.py ↔ x.py) before those paired through imports; 0: all (CodeLedger's "
+       "document).",
+       stage="prepare"),
     _i("fanout_min", "Fan-out: min sharers", 3, 2, 100,
        "Keyword matches importing one file that trigger fan-out.", stage="prepare"),
     _i("fanout_max", "Fan-out: max files", 30, 1, 1000,
@@ -224,6 +233,9 @@ FITTED: dict[str, float | int | bool] = {
     "w_non_code": 0.75, "keyword_content_weight": 0.35, "sufficiency": 0.95,
     "content_max_candidates": 40, "mention_stage": True, "hot_zone_files": 10,
     "auto_scope": False,
+    # caps that keep a large repository's candidate lists short (no change on the four
+    # histories' older halves; 1,022 → 209 candidates a task on `bench --code-scale 1500`)
+    "dep_max_candidates": 20, "tests_max_per_file": 2, "fanout_max": 5,
 }
 
 

@@ -169,7 +169,9 @@ def prepare_codeledger(dataset: Dataset, params: Params,
                      if scope is not None else np.zeros(0, np.int64))
         mask = cg.generate(files, matched[:cap], hot, scope_hot, int(params["dep_depth"]),
                            int(params["fanout_min"]), int(params["fanout_max"]), content_top,
-                           named if params["mention_stage"] else (), co_top)
+                           named if params["mention_stage"] else (), co_top,
+                           int(params["dep_max_candidates"]), np.maximum(hop1, 0.5 * hop2),
+                           int(params["tests_max_per_file"]))
         for f in sorted(mask):
             cols["relevance"].append(float(rel[f]))
             cols["named"].append(f in named)
