@@ -17,7 +17,8 @@ from workbench.core.params import Params
 
 N_NEAR = 5
 STAGE_SHORT = {"keyword": "kw", "hot_zone": "hot", "dependency": "dep", "fan_out": "fan",
-               "test": "test"}
+               "test": "test", "content": "content", "named_path": "named",
+               "co_change": "co-change"}
 
 
 @dataclass(frozen=True)
