@@ -174,7 +174,12 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
         handle.record(study.tell(trial, state=TrialState.FAIL))
         raise ParamError(f"objective {', '.join(objectives)} is undefined on the training "
                          "queries (none of them counts for it)")
-    handle.record(study.tell(trial, list(train_v)))
+    try:
+        handle.record(study.tell(trial, list(train_v)))
+    except optuna.exceptions.UpdateFinishedTrialError:
+        # another worker claimed the same waiting grid point at the same moment and told it
+        # first (SQLite has no row lock): its result stands, this duplicate is dropped
+        return
     if on_trial is not None:
         on_trial(TrialReport(study.study_name, trial.number, done, total, train_v, held,
                              dict(values), all(e <= 0 for e in excess)))

@@ -109,7 +109,8 @@ def _b_prep(name: str, label: str, default: bool, help: str) -> Param:
 DOCUMENT_SCHEMA = ParamSchema([
     *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the {s[0]} signal (config key "
          f"selector.weights.{s[2]}). Relative: only the ratios between weights order the "
-         f"files.", high=WEIGHT_HIGH) for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
+         f"files.", high=WEIGHT_HIGH, step=0.01)
+      for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
     Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
           help="auto: detected from the task text (first regex hit); else forced."),
     *(_f(f"mult_{t}_{s}", f"×{s} on {t}", v, f"Multiplier of the {s} weight for {t} tasks.",
