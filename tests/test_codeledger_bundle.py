@@ -7,10 +7,11 @@ import pytest
 
 from tests.test_codeledger_fixtures import HIT_LINE, make_dataset, prepare
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
-from workbench.core.engine import Ranking, rank
+from workbench.core.engine import Ranking, Scores, rank, total_only
 from workbench.core.metrics import Judgments
 from workbench.core.models.codeledger import CodeLedgerDocumentModel as CodeLedgerModel
 from workbench.core.models.codeledger import budget, bundles, near_misses
+from workbench.core.models.codeledger.bundle import bundle_depth
 from workbench.core.pipeline import Pipeline
 
 
@@ -25,16 +26,21 @@ def widgets(tokens: list[int]) -> tuple[CodeLedgerModel, object, dict[str, objec
     return model, model.prepare(ds, params), params
 
 
-def by_hand(scores: list[float]) -> Ranking:
+def by_hand(scores: list[float]) -> tuple[Scores, Ranking]:
+    """Scores set by hand on the task's n candidates (its n files, in corpus order), and
+    their ranking (`scores` is given best first)."""
     n = len(scores)
-    return Ranking(docs=np.arange(n, dtype=np.int32)[None, :],
-                   scores=np.array([scores], np.float64),
-                   pair=np.arange(n, dtype=np.int64)[None, :], count=np.array([n]))
+    total = np.array(scores, np.float64)
+    return (Scores(row_ptr=np.array([0, n], np.int64), docs=np.arange(n, dtype=np.int32),
+                   total=total, gate=np.zeros(n, np.int8), signals=("hand",),
+                   parts=total_only(total)),
+            Ranking(docs=np.arange(n, dtype=np.int32)[None, :], scores=total[None, :],
+                    pair=np.arange(n, dtype=np.int64)[None, :], count=np.array([n])))
 
 
 def cut(tokens: list[int], scores: list[float], **params: object) -> tuple[int, float, str]:
     _, prep, base = widgets(tokens)
-    b = bundles(prep, {**base, **params}, by_hand(scores))  # type: ignore[arg-type]
+    b = bundles(prep, {**base, **params}, *by_hand(scores))  # type: ignore[arg-type]
     return int(b.size[0]), float(b.tokens[0]), b.stop[0]
 
 
@@ -141,9 +147,10 @@ def test_explain_outside_and_near_misses() -> None:
 
 
 def test_live_path_ranks_once_and_reads_the_same() -> None:
-    """The live path ranks every candidate once (`live_depth`): the result's ranking is the
-    ranking to the metric depth, and the bundle metrics equal those of bundles cut from a
-    ranking made apart — with auto-scope gating some pairs and without."""
+    """The live path ranks once, to `bundle_depth` (`live_depth`): the result's ranking is
+    the ranking to the metric depth, and the bundle metrics equal those of bundles cut from
+    the full candidate ranking made apart — with auto-scope gating some pairs and without,
+    and with a file limit that makes the bundle depth shorter than the candidate lists."""
     from workbench.core.models.codeledger import CodeLedgerModel as Fitted
     from workbench.core.models.codeledger.explain import full_bundles
     from workbench.core.ranking import top_k
@@ -153,19 +160,30 @@ def test_live_path_ranks_once_and_reads_the_same() -> None:
     qrels = {"a": {"svc/retry.py": 1}, "b": {"svc/store.py": 1, "svc/util.py": 1},
              "c": {"big/large.py": 1}, "d": {"misc/other.py": 1}}
     ds = make_dataset(tasks, qrels)
-    for scope in (False, True):
-        pipe = Pipeline(Fitted(), ds, {"auto_scope": scope}, use_cache=False)
+    shallow = widest = 0
+    for scope, extra in ((False, {}), (True, {}),
+                         (False, {"budget_preset": "custom", "max_files": 2}),
+                         (True, {"budget_preset": "custom", "max_files": 3, "sufficiency": 0.6}),
+                         (False, {"budget_preset": "custom", "max_files": 4,
+                                  "token_budget": 150})):
+        pipe = Pipeline(Fitted(), ds, {"auto_scope": scope, **extra}, use_cache=False)
         res = pipe.run(("r@10", "ndcg@10"), depth=3)
         alone = rank(res.scores, 3)
         for field in ("docs", "pair", "count"):
             np.testing.assert_array_equal(getattr(res.ranking, field), getattr(alone, field))
         np.testing.assert_array_equal(res.ranking.scores, alone.scores)
         longest = int(np.diff(pipe.prepared.row_ptr).max())
-        _, apart = full_bundles(pipe.prepared, pipe.params, res.scores, None)
+        every = top_k(res.scores, longest)
+        _, apart = full_bundles(pipe.prepared, pipe.params, res.scores, every)
         np.testing.assert_array_equal(res.per_query["bundle_files"], apart.size)
         np.testing.assert_array_equal(res.per_query["bundle_tokens"], apart.tokens)
-        # a ranking that is not every candidate is not reused
+        # a ranking shallower than the bundle depth is ranked again, not cut short
         short = top_k(res.scores, 1)
         _, again = full_bundles(pipe.prepared, pipe.params, res.scores, short)
         np.testing.assert_array_equal(again.size, apart.size)
-        assert longest > 1 and int(apart.size.max()) > 1  # so a 1-deep cut would differ
+        assert again.stop == apart.stop
+        assert longest > 1
+        widest = max(widest, int(apart.size.max()))
+        shallow += bundle_depth(pipe.prepared, pipe.params) < longest
+    assert widest > 1  # so a 1-deep cut would differ
+    assert shallow >= 2  # the bundle depth was below the longest list, and still agreed

@@ -139,9 +139,9 @@ class Model(ABC):
         the same). The live path calls this; by default it is `combine`."""
         return self.combine(prepared, params)
 
-    def live_depth(self, prepared: Any, depth: int) -> int:
+    def live_depth(self, prepared: Any, params: Params, depth: int) -> int:
         """The depth the live path ranks to when its metrics read `depth`. A model whose
-        extra metrics read a deeper ranking (CodeLedger's bundles read every candidate) ranks
+        extra metrics read a deeper ranking (CodeLedger's bundles read max_files + 1) ranks
         once to that depth; the metrics and the result see its first `depth` entries, which
         are the ranking to `depth`. By default `depth`."""
         return depth

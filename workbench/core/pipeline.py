@@ -91,7 +91,7 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     """Combine, rank to `depth` with the model's selection, evaluate when judged. `hint`:
     the previous result's `ranking.pair`, which speeds up the top k (`ranking.top_k`)."""
     selection = model.selection_params(params) if select else None
-    deep = max(depth, model.live_depth(prepared, depth))
+    deep = max(depth, model.live_depth(prepared, params, depth))
     scores = model.combine_to_depth(prepared, params,
                                     deep + (selection.offset if selection else 0))
     full = engine.rank(scores, deep, selection, hint)

@@ -452,6 +452,8 @@ def select(ranking: Ranking, selection: Selection) -> Ranking:
     docs, sc, pair = ranking.docs, ranking.scores, ranking.pair
     if docs.shape[1] == 0:
         return ranking
+    if selection.min_score is None and selection.offset == 0 and selection.limit is None:
+        return head(ranking, int(ranking.count.max(initial=0)))  # nothing to select
     keep = docs >= 0
     if selection.min_score is not None:
         with np.errstate(invalid="ignore"):

@@ -72,7 +72,7 @@ def rank_bundles(prep: CodeLedgerPrepared, params: Params,
                   scores: Scores) -> tuple[Ranking, Bundles]:
     """The full candidate ranking and its bundles (as `full_bundles`, keeping the ranking)."""
     ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
-    return ranking, bundles(prep, params, ranking)
+    return ranking, bundles(prep, params, scores, ranking)
 
 
 def _stages(prep: CodeLedgerPrepared, pair: int) -> tuple[str, ...]:

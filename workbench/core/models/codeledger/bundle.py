@@ -36,13 +36,13 @@ from typing import overload
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.engine import Ranking
+from workbench.core.engine import Ranking, Scores, head, top_k
 from workbench.core.models.codeledger.candidates import DEP, FANOUT
 from workbench.core.models.codeledger.params import BUDGET_PRESETS, STOP_REASONS
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
 from workbench.core.params import Params
 
-__all__ = ["Bundles", "Reasons", "budget", "bundles", "confidence"]
+__all__ = ["Bundles", "Reasons", "budget", "bundle_depth", "bundles", "confidence"]
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,24 @@ def _first(fails: NDArray[np.bool_]) -> NDArray[np.int64]:
     return out
 
 
-def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundles:
-    """The bundles over `ranking`, the full candidate ranking (no selection)."""
+def bundle_depth(prep: CodeLedgerPrepared, params: Params) -> int:
+    """How deep a ranking the bundles read: max_files + 1 (the file the limit stops at), or
+    the longest candidate list when that is shorter."""
+    return min(budget(params)[1] + 1, int(np.diff(prep.row_ptr).max(initial=0)))
+
+
+def bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores,
+            ranking: Ranking) -> Bundles:
+    """The bundles over `ranking`, a ranking of `scores` with no selection, at least
+    `bundle_depth` deep (a shallower one is ranked again to that depth). The sufficiency
+    mass and the candidate counts come from `scores`, so no deeper ranking is needed."""
     limit, tokens_b = budget(params)[1], float(budget(params)[0])
+    count, mass = _rankable_counts_and_mass(scores)
+    need = np.minimum(count, limit + 1)
+    depth = bundle_depth(prep, params)
+    if ranking.docs.shape[1] < int(need.max(initial=0)) or (ranking.count < need).any():
+        ranking = top_k(scores, depth)
+    ranking = head(ranking, depth)  # no rule reads past the file limit
     q, k = ranking.docs.shape
     real = ranking.pair >= 0
     cost = np.where(real, prep.cost[np.where(real, ranking.pair, 0)], 0.0)
@@ -95,7 +110,7 @@ def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundl
     cum_cost = np.cumsum(cost, axis=1)
     pos = np.maximum(score, 0.0)
     before = np.cumsum(pos, axis=1) - pos  # positive mass taken before i
-    mass = pos.sum(axis=1, keepdims=True)
+    mass = mass[:, None]
     col = np.arange(k)[None, :]
     over = cum_cost > tokens_b
     allowed = ((cum_cost <= tokens_b * (1.0 + float(params["overshoot"])))
@@ -106,9 +121,9 @@ def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundl
         _first(over & ~allowed & real),
         _first((col >= 1) & (mass > 0) & (before >= suff * mass - 1e-12) & real),
     ])
-    n = np.minimum(stops.min(axis=0), ranking.count)
+    n = np.minimum(stops.min(axis=0), count)
     hit = stops == n[None, :]
-    reason = np.where(n >= ranking.count, 0, 1 + hit.argmax(axis=0)).astype(np.int64)
+    reason = np.where(n >= count, 0, 1 + hit.argmax(axis=0)).astype(np.int64)
     inside = col < n[:, None]
     conf, why = confidence(prep, params)
     return Bundles(
@@ -117,6 +132,25 @@ def bundles(prep: CodeLedgerPrepared, params: Params, ranking: Ranking) -> Bundl
         reason=reason, stop=tuple(STOP_REASONS[r] for r in reason),
         confidence=conf, reasons=why,
     )
+
+
+def _rankable_counts_and_mass(scores: Scores) -> tuple[NDArray[np.int64],
+                                                         NDArray[np.float64]]:
+    """Per task: its ungated candidates, and the sum of their positive scores (a gated pair's
+    total is 0, so it adds nothing to the sum)."""
+    ptr = scores.row_ptr
+    lengths = np.diff(ptr)
+    if scores.gate.any():
+        ungated = np.zeros(len(scores.gate) + 1, np.int64)
+        np.cumsum(scores.gate == 0, out=ungated[1:])
+        count: NDArray[np.int64] = ungated[ptr[1:]] - ungated[ptr[:-1]]
+    else:
+        count = lengths
+    mass = np.zeros(len(lengths))
+    full = np.flatnonzero(lengths > 0)
+    if len(full):
+        mass[full] = np.add.reduceat(np.maximum(scores.total, 0.0), ptr[full])
+    return count, mass
 
 
 def _row_any(values: NDArray[np.bool_], ptr: NDArray[np.int64]) -> NDArray[np.bool_]:

@@ -171,14 +171,33 @@ def gate_of(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.int8]:
 
 def combine_codeledger(prep: CodeLedgerPrepared, params: Params) -> Scores:
     table = signal_table(prep, params)
-    coef = coefficients(params)[task_types(prep, params)]  # (Q, S)
-    contrib = table * coef[prep.pair_query()].T
+    coef = coefficients(params)  # (T, S)
+    pair_type = _pair_types(prep, params)
     gate = gate_of(prep, params)
-    total = np.where(gate == 0, contrib.sum(axis=0), 0.0)
+    # Σ over signals in signal order, one signal at a time: the same additions as summing the
+    # (S, P) contribution table down its first axis, without making that table; a signal
+    # whose coefficient is one number for every task type multiplies by it, one with weight 0
+    # adds nothing
+    total = np.zeros(len(prep.docs))
+    for s in range(len(SIGNAL_NAMES)):
+        c = coef[:, s]
+        if not c.any():
+            continue
+        total += table[s] * (c[0] if (c == c[0]).all() else c[pair_type])
+    total[gate != 0] = 0.0
 
     def parts(pairs: NDArray[np.intp]) -> NDArray[np.float64]:
-        out: NDArray[np.float64] = contrib[:, pairs]
+        out: NDArray[np.float64] = table[:, pairs] * coef[pair_type[pairs]].T
         return out
 
     return Scores(row_ptr=prep.row_ptr, docs=prep.docs, total=total, gate=gate,
                   signals=SIGNAL_NAMES, parts=parts, gates=GATES)
+
+
+def _pair_types(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.int64]:
+    """int64 (P,): each pair's task type (detected, or the override)."""
+    forced = str(params["task_type"])
+    if forced != "auto":
+        return np.full(len(prep.docs), TASK_TYPES.index(forced), np.int64)
+    out: NDArray[np.int64] = prep.task_type[prep.pair_query()]
+    return out

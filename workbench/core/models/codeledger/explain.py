@@ -9,7 +9,7 @@ import numpy as np
 
 from workbench.core.data import Dataset
 from workbench.core.engine import Ranking, Scores, top_k
-from workbench.core.models.codeledger.bundle import Bundles, bundles
+from workbench.core.models.codeledger.bundle import Bundles, bundle_depth, bundles
 from workbench.core.models.codeledger.candidates import STAGES
 from workbench.core.models.codeledger.combine import (
     coefficients,
@@ -29,20 +29,12 @@ __all__ = ["explain_pair", "full_bundles", "near_misses"]
 
 def full_bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores | None = None,
                  ranking: Ranking | None = None) -> tuple[Scores, Bundles]:
-    """Scores and bundles over the full candidate ranking (`ranking`, when it is that ranking
-    of `scores`: every ungated candidate of every task)."""
+    """Scores and bundles (`ranking`: a ranking of `scores` with no selection; one to
+    `bundle_depth` is made where it is missing or shallower)."""
     scores = scores if scores is not None else combine_codeledger(prep, params)
-    if ranking is None or not _complete(ranking, scores):
-        ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
-    return scores, bundles(prep, params, ranking)
-
-
-def _complete(ranking: Ranking, scores: Scores) -> bool:
-    """Whether `ranking` holds every ungated pair of each row of `scores`."""
-    q = len(scores.row_ptr) - 1
-    row = np.repeat(np.arange(q), np.diff(scores.row_ptr))
-    return bool(np.array_equal(ranking.count,
-                               np.bincount(row[scores.gate == 0], minlength=q)))
+    if ranking is None:
+        ranking = top_k(scores, bundle_depth(prep, params))
+    return scores, bundles(prep, params, scores, ranking)
 
 
 def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: int,
@@ -72,8 +64,9 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
         return {**out, "candidate": False, "stages": [], "in_bundle": False,
                 "why": "not a candidate (no stage brought it)"}
     table = signal_table(prep, params)[:, pair]
-    scores, bund = full_bundles(prep, params)
+    scores = combine_codeledger(prep, params)
     rank_row = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
+    _, bund = full_bundles(prep, params, scores, rank_row)
     row = rank_row.docs[query, : int(rank_row.count[query])].tolist()
     size = int(bund.size[query])
     in_bundle = doc in row[:size]
@@ -135,8 +128,9 @@ def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc:
 def near_misses(prep: CodeLedgerPrepared, params: Params, query: int,
                 n: int = 5) -> list[dict[str, Any]]:
     """The best `n` ranked candidates just outside the task's bundle, with why each missed."""
-    scores, bund = full_bundles(prep, params)
+    scores = combine_codeledger(prep, params)
     ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
+    _, bund = full_bundles(prep, params, scores, ranking)
     size, count = int(bund.size[query]), int(ranking.count[query])
     cost_sum = float(bund.tokens[query])
     out = []

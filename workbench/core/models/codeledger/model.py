@@ -44,7 +44,7 @@ import numpy as np
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores, Selection
-from workbench.core.models.codeledger.bundle import Bundles, bundles
+from workbench.core.models.codeledger.bundle import Bundles, bundle_depth, bundles
 from workbench.core.models.codeledger.combine import combine_codeledger
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
 from workbench.core.models.codeledger.params import DOCUMENT_SCHEMA, GATES, SCHEMA, SIGNALS
@@ -72,10 +72,11 @@ class CodeLedgerModel(Model):
         prep: CodeLedgerPrepared = prepared
         return combine_codeledger(prep, params)
 
-    def live_depth(self, prepared: Any, depth: int) -> int:
-        """Every candidate: the bundles are cut from the whole ranking, ranked once."""
+    def live_depth(self, prepared: Any, params: Params, depth: int) -> int:
+        """Deep enough for the bundles (`bundle_depth`): ranked once, the metrics read its
+        head."""
         prep: CodeLedgerPrepared = prepared
-        return max(depth, int(np.diff(prep.row_ptr).max(initial=0)))
+        return max(depth, bundle_depth(prep, params))
 
     def selection_params(self, params: Params) -> Selection:
         """The whole candidate ranking: nDCG and recall@k need more than the bundle."""
@@ -83,17 +84,17 @@ class CodeLedgerModel(Model):
 
     def bundles(self, prepared: Any, params: Params, scores: Scores,
                 ranking: Ranking) -> Bundles:
-        """The bundle of every task over `ranking`, the full candidate ranking
-        (`engine.rank(scores, k)` with k ≥ the longest candidate list, no selection)."""
+        """The bundle of every task over `ranking`, a ranking of `scores` with no selection
+        (ranked again where it is shallower than `bundle_depth`)."""
         prep: CodeLedgerPrepared = prepared
-        return bundles(prep, params, ranking)
+        return bundles(prep, params, scores, ranking)
 
     def extra_metrics(self, prepared: Any, params: Params, scores: Scores, ranking: Ranking,
                       judgments: Any) -> dict[str, Any]:
         """bundle_recall = relevant in bundle / relevant, bundle_precision = relevant in
         bundle / bundle size (0 for an empty bundle), both NaN for unjudged tasks;
-        bundle_files and bundle_tokens for every task. The bundle is cut from the full
-        candidate ranking, whatever depth `ranking` was taken to."""
+        bundle_files and bundle_tokens for every task. The bundle is cut from `ranking` when
+        it is `bundle_depth` deep (the live path's), else from a ranking to that depth."""
         prep: CodeLedgerPrepared = prepared
         _, bund = full_bundles(prep, params, scores, ranking)
         grades, _ = judgments.lookup(bund.docs)

@@ -5,6 +5,7 @@ and the scope flags. Per file the facts (`files`). Nothing here depends on a liv
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,10 @@ SOURCE_LANGUAGES = frozenset(("python", "typescript", "javascript", "go", "java"
                               "c", "cpp", "csharp", "kotlin", "swift", "shell", "html", "css",
                               "sql"))
 CHUNK = 256  # tasks scored against every file at once (a CHUNK × N array)
+
+
+_PAIR_QUERY: weakref.WeakKeyDictionary[CodeLedgerPrepared, NDArray[np.int64]]
+_PAIR_QUERY = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,8 +105,14 @@ class CodeLedgerPrepared:
     non_code: NDArray[np.bool_]
 
     def pair_query(self) -> NDArray[np.int64]:
-        return np.repeat(np.arange(len(self.row_ptr) - 1, dtype=np.int64),
-                         np.diff(self.row_ptr))
+        """int64 (P,), read-only: the task of each pair (made once per prepared state)."""
+        out = _PAIR_QUERY.get(self)
+        if out is None:
+            out = np.repeat(np.arange(len(self.row_ptr) - 1, dtype=np.int64),
+                            np.diff(self.row_ptr))
+            out.flags.writeable = False
+            _PAIR_QUERY[self] = out
+        return out
 
     def pair_of(self, query: int, doc: int) -> int | None:
         lo, hi = int(self.row_ptr[query]), int(self.row_ptr[query + 1])
