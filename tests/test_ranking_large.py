@@ -136,3 +136,58 @@ def test_dense_rows_of_mostly_zeros_equal_a_stable_sort(every: bool) -> None:
     for k in (1, 5, 100, 600):
         _check(s, k)
         _check(s, k, top_k(s, k).pair)
+
+
+def _even(rng: np.random.Generator, q: int, kind: str, gated: float) -> Scores:
+    """Rows of like lengths (150–260, a few empty): the one-table path of `top_k`."""
+    lengths = rng.integers(150, 261, q).astype(np.int64)
+    lengths[rng.random(q) < 0.05] = 0
+    row_ptr = np.zeros(q + 1, np.int64)
+    np.cumsum(lengths, out=row_ptr[1:])
+    n = int(row_ptr[-1])
+    if kind == "close":  # values one or two units in the last place apart: one shared key
+        base = np.repeat(rng.random(q), lengths)
+        total = base + rng.integers(0, 3, n) * np.spacing(base)
+    elif kind == "signed zeros":
+        total = rng.choice([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324], n)
+    elif kind == "inf":
+        total = rng.choice([-np.inf, np.nan, 0.5, -0.5, 1e300, -1e300], n)
+    else:
+        total = np.round(rng.normal(size=n), 1)
+    gate = (rng.random(n) < gated).astype(np.int8)
+    total = np.where(gate != 0, 0.0, total)
+    docs = rng.integers(0, 100_000, n).astype(np.int32)
+    return Scores(row_ptr, docs, total, gate, ("s",), total_only(total))
+
+
+@pytest.mark.parametrize("kind", ["levels", "close", "signed zeros", "inf"])
+@pytest.mark.parametrize("gated", [0.0, 0.3])
+def test_rows_of_like_length_equal_a_stable_sort(kind: str, gated: float) -> None:
+    """Rows no longer than 4k are sorted whole in one table, by integer keys that carry the
+    position (`_desc_order`); values that share a key fall back to a stable argsort."""
+    rng = np.random.default_rng([len(kind), int(gated * 10)])
+    for _ in range(3):
+        s = _even(rng, int(rng.integers(1, 60)), kind, gated)
+        for k in (26, 100, 260, 400):
+            _check(s, k)
+            _check(s, k, top_k(s, k).pair)
+
+
+def test_desc_order_is_a_stable_descending_argsort() -> None:
+    from workbench.core.ranking import _desc_order
+
+    rng = np.random.default_rng(3)
+    for trial in range(600):
+        r, w, k = int(rng.integers(1, 6)), int(rng.integers(1, 300)), int(rng.integers(1, 320))
+        kind = trial % 4
+        if kind == 0:
+            v = np.round(rng.standard_normal((r, w)), 1)
+        elif kind == 1:
+            base = rng.random((r, 1))
+            v = base + rng.integers(0, 3, (r, w)) * np.spacing(base)
+        elif kind == 2:
+            v = rng.choice([0.0, -0.0, 1.0, np.inf, -np.inf, 5e-324, -5e-324, np.nan], (r, w))
+        else:
+            v = rng.random((r, w)) * 1e300 * rng.choice([-1, 1], (r, w))
+        want = np.argsort(-v, axis=1, kind="stable")[:, :k]
+        np.testing.assert_array_equal(_desc_order(v, k), want)

@@ -227,13 +227,47 @@ def _dense_top_k(values: NDArray[np.float64], k: int,
     packed_col[rows, slot] = cols
     packed_val[rows, slot] = values.reshape(-1)[flat] if values.flags.c_contiguous else \
         values[rows, cols]
-    order = np.argsort(-packed_val, axis=1, kind="stable")[:, :k]
+    order = _desc_order(packed_val, k)
     return (np.take_along_axis(packed_col, order, axis=1),
             np.take_along_axis(packed_val, order, axis=1))
 
 
 _LOWEST = -np.finfo(np.float64).max
 """a bound never below this keeps -inf (and NaN, which compares false) out of a ranking"""
+
+
+def _desc_order(values: NDArray[np.float64], k: int) -> NDArray[np.int64]:
+    """int64 (R, min(k, L)): `np.argsort(-values, axis=1, kind="stable")[:, :k]` for values
+    (R, L) — descending, ties by column — at about half its cost here.
+
+    Each value becomes an integer that sorts as its negation does (the float's bits, the
+    negative ones flipped), its lowest ⌈log2 L⌉ bits replaced by the column; one integer sort
+    of the rows then orders them by value and ties by column. Two different values that
+    differ only in the dropped bits would share a key, so a row where sorted neighbours share a
+    key with different values (or with a NaN among its first k) is argsorted instead.
+    """
+    r, width = values.shape
+    k = min(k, width)
+    if width <= 1 or r == 0:
+        out: NDArray[np.int64] = np.argsort(-values, axis=1, kind="stable")[:, :k]
+        return out
+    bits = (width - 1).bit_length()
+    neg = -values + 0.0  # -0.0 becomes 0.0: equal values get equal keys
+    key = neg.view(np.int64).copy()
+    key ^= (key >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF)  # ascending key ⇔ ascending neg
+    key &= np.int64(~((1 << bits) - 1))
+    key |= np.arange(width, dtype=np.int64)
+    key.sort(axis=1)
+    col = key & np.int64((1 << bits) - 1)
+    got = np.take_along_axis(neg, col, axis=1)
+    coarse = key >> bits
+    bad = ((coarse[:, 1:] == coarse[:, :-1]) & (got[:, 1:] != got[:, :-1])).any(axis=1)
+    bad |= np.isnan(got[:, :k]).any(axis=1)
+    out = col[:, :k]
+    if bad.any():
+        rows = np.flatnonzero(bad)
+        out[rows] = np.argsort(-values[rows], axis=1, kind="stable")[:, :k]
+    return out
 
 
 def _segment_sums(flags: NDArray[np.bool_], first: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -301,6 +335,9 @@ def _csr_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64], k: int,
     """
     q = len(row_ptr) - 1
     lengths = np.diff(row_ptr)
+    widest = int(lengths.max(initial=0))
+    if widest <= 4 * k and q * widest <= 2 * len(values) + 4096:
+        return _padded_top_k(values, row_ptr, lengths, widest, k)
     cap = 4 * k
     bound = np.full(q, _LOWEST)
     long = np.flatnonzero(lengths > k)  # shorter rows: every rankable entry is a candidate
@@ -353,10 +390,35 @@ def _csr_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64], k: int,
         packed_val = np.full((len(rows), m), -np.inf)
         packed_pos[local, slot] = pos[src]
         packed_val[local, slot] = cand[src]
-        order = np.argsort(-packed_val, axis=1, kind="stable")[:, :k]
+        order = _desc_order(packed_val, k)
         out_pos[rows, : order.shape[1]] = np.take_along_axis(packed_pos, order, axis=1)
         out_val[rows, : order.shape[1]] = np.take_along_axis(packed_val, order, axis=1)
     return out_pos, out_val
+
+
+def _padded_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64],
+                  lengths: NDArray[np.int64], widest: int,
+                  k: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """`_csr_top_k` where no row is much longer than k and the rows are of like lengths (a
+    bound would keep most entries): the rows laid out in one (Q, widest) table, the entries
+    that may not be ranked (not finite) and the padding at -inf, and sorted whole
+    (`_desc_order`)."""
+    q = len(lengths)
+    table = np.full(q * widest, -np.inf)
+    at = np.arange(len(values), dtype=np.int64)
+    at += np.repeat(np.arange(q, dtype=np.int64) * widest - row_ptr[:-1], lengths)
+    table[at] = np.where(np.isfinite(values), values, -np.inf)
+    grid = table.reshape(q, widest)
+    cols = _desc_order(grid, k)
+    best = np.take_along_axis(grid, cols, axis=1)
+    ok = best >= _LOWEST
+    pos = np.where(ok, row_ptr[:-1, None] + cols, -1)
+    out_val: NDArray[np.float64] = np.where(ok, best, -np.inf)
+    if cols.shape[1] < k:  # every row shorter than k
+        pad = k - cols.shape[1]
+        pos = np.pad(pos, ((0, 0), (0, pad)), constant_values=-1)
+        out_val = np.pad(out_val, ((0, 0), (0, pad)), constant_values=-np.inf)
+    return pos, out_val
 
 
 def csr_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64],

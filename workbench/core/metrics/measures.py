@@ -10,6 +10,7 @@ A judged query with no results scores 0 (trec_eval -c).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
@@ -45,22 +46,37 @@ def _discount(n: int) -> NDArray[np.float64]:
     return 1.0 / np.log2(np.arange(2, n + 2, dtype=np.float64))
 
 
-def ndcg(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
-    """trec_eval ndcg_cut_k (ndcg when k is None): DCG = Σ grade / log2(rank + 1) over the top k,
-    gain = the grade itself (linear, not 2^g − 1); ideal DCG from every judged grade of the
-    query, in the corpus or not, cut at k."""
-    grades, _ = judgments.lookup(_cut(docs, k))
+@dataclass(frozen=True)
+class _Looked:
+    """A ranking's judgments, looked up once: grades int64 (Q, K) (0 where unjudged), judged
+    and retrieved bool (Q, K). Each metric reads its first k columns."""
+
+    grades: NDArray[np.int64]
+    judged: NDArray[np.bool_]
+    retrieved: NDArray[np.bool_]
+
+    def cut(self, k: int | None) -> _Looked:
+        if k is None or k >= self.grades.shape[1]:
+            return self
+        return _Looked(self.grades[:, :k], self.judged[:, :k], self.retrieved[:, :k])
+
+
+def _look(docs: Docs, judgments: Judgments, k: int | None) -> _Looked:
+    top = _cut(docs, k)
+    grades, is_judged = judgments.lookup(top)
+    return _Looked(grades, is_judged, top >= 0)
+
+
+def _ndcg(at: _Looked, judgments: Judgments, k: int | None) -> PerQuery:
+    grades = at.grades
     dcg = (np.maximum(grades, 0) * _discount(grades.shape[1])).sum(axis=1)
     ideal = _cut(judgments.ideal, k)
     idcg = (ideal * _discount(ideal.shape[1])).sum(axis=1)
     return _undefined_where_unjudged(_ratio(dcg, idcg), judgments)
 
 
-def mrr(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
-    """Reciprocal rank of the first relevant document within the top k (trec_eval recip_rank
-    on a run cut at k), 0 if none."""
-    grades, _ = judgments.lookup(_cut(docs, k))
-    rel = grades > 0
+def _mrr(at: _Looked, judgments: Judgments, k: int | None) -> PerQuery:
+    rel = at.grades > 0
     if rel.shape[1] == 0:  # no query retrieved anything
         return _undefined_where_unjudged(np.zeros(rel.shape[0]), judgments)
     first = np.argmax(rel, axis=1)
@@ -68,40 +84,64 @@ def mrr(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
     return _undefined_where_unjudged(values, judgments)
 
 
-def precision(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
-    """trec_eval P_k: relevant in the top k / k, even when fewer than k were retrieved."""
+def _precision(at: _Looked, judgments: Judgments, k: int | None) -> PerQuery:
     k = _need_cutoff("p", k)
-    grades, _ = judgments.lookup(_cut(docs, k))
-    return _undefined_where_unjudged((grades > 0).sum(axis=1) / float(k), judgments)
+    return _undefined_where_unjudged((at.grades > 0).sum(axis=1) / float(k), judgments)
 
 
-def recall(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
-    """trec_eval recall_k (set_recall when k is None): relevant in the top k / all judged
-    relevant (documents outside the corpus included), 0 for a query with none."""
-    grades, _ = judgments.lookup(_cut(docs, k))
-    values = _ratio((grades > 0).sum(axis=1), judgments.n_rel)
+def _recall(at: _Looked, judgments: Judgments, k: int | None) -> PerQuery:
+    values = _ratio((at.grades > 0).sum(axis=1), judgments.n_rel)
     return _undefined_where_unjudged(values, judgments)
 
 
-def average_precision(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
-    """trec_eval map_cut_k (map when k is None): Σ over relevant ranks r ≤ k of
-    precision@r, divided by all judged relevant (not by those retrieved)."""
-    grades, _ = judgments.lookup(_cut(docs, k))
-    rel = grades > 0
+def _average_precision(at: _Looked, judgments: Judgments, k: int | None) -> PerQuery:
+    rel = at.grades > 0
     ranks = np.arange(1, rel.shape[1] + 1, dtype=np.float64)
     prec = np.cumsum(rel, axis=1) / ranks
     values = _ratio((prec * rel).sum(axis=1), judgments.n_rel)
     return _undefined_where_unjudged(values, judgments)
 
 
+def _judged(at: _Looked, judgments: Judgments, k: int | None) -> PerQuery:
+    _need_cutoff("judged", k)
+    values = _ratio(at.judged.sum(axis=1), at.retrieved.sum(axis=1))
+    return _undefined_where_unjudged(values, judgments)
+
+
+def ndcg(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval ndcg_cut_k (ndcg when k is None): DCG = Σ grade / log2(rank + 1) over the top k,
+    gain = the grade itself (linear, not 2^g − 1); ideal DCG from every judged grade of the
+    query, in the corpus or not, cut at k."""
+    return _ndcg(_look(docs, judgments, k), judgments, k)
+
+
+def mrr(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """Reciprocal rank of the first relevant document within the top k (trec_eval recip_rank
+    on a run cut at k), 0 if none."""
+    return _mrr(_look(docs, judgments, k), judgments, k)
+
+
+def precision(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval P_k: relevant in the top k / k, even when fewer than k were retrieved."""
+    return _precision(_look(docs, judgments, _need_cutoff("p", k)), judgments, k)
+
+
+def recall(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval recall_k (set_recall when k is None): relevant in the top k / all judged
+    relevant (documents outside the corpus included), 0 for a query with none."""
+    return _recall(_look(docs, judgments, k), judgments, k)
+
+
+def average_precision(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
+    """trec_eval map_cut_k (map when k is None): Σ over relevant ranks r ≤ k of
+    precision@r, divided by all judged relevant (not by those retrieved)."""
+    return _average_precision(_look(docs, judgments, k), judgments, k)
+
+
 def judged(docs: Docs, judgments: Judgments, k: int | None) -> PerQuery:
     """ir-measures Judged@k: judged documents (any grade) in the top k / min(k, retrieved);
     0 for a query with no results."""
-    k = _need_cutoff("judged", k)
-    top = _cut(docs, k)
-    _, is_judged = judgments.lookup(top)
-    values = _ratio(is_judged.sum(axis=1), (top >= 0).sum(axis=1))
-    return _undefined_where_unjudged(values, judgments)
+    return _judged(_look(docs, judgments, _need_cutoff("judged", k)), judgments, k)
 
 
 def _need_cutoff(name: str, k: int | None) -> int:
@@ -119,6 +159,10 @@ METRICS: dict[str, MetricFn] = {
     "judged": judged,
 }
 """Metric functions by base name; "name@k" applies cutoff k (see `parse_metric`)."""
+
+_ON_LOOKED: dict[str, Callable[[_Looked, Judgments, int | None], PerQuery]] = {
+    "ndcg": _ndcg, "mrr": _mrr, "p": _precision, "r": _recall, "map": _average_precision,
+    "judged": _judged}
 
 
 def parse_metric(spec: str) -> tuple[str, int | None]:
@@ -149,11 +193,14 @@ def evaluate(metric_names: Sequence[str], docs: Docs, judgments: Judgments) -> d
     docs = np.asarray(docs)
     if docs.ndim != 2 or docs.shape[0] != judgments.n_queries:
         raise ValueError(f"docs must be ({judgments.n_queries}, K), got {docs.shape}")
-    out: dict[str, PerQuery] = {}
-    for spec in metric_names:
-        name, k = parse_metric(spec)
-        out[spec] = METRICS[name](docs, judgments, k)
-    return out
+    parsed = [(spec, *parse_metric(spec)) for spec in metric_names]
+    for _, name, k in parsed:
+        if name in ("p", "judged"):
+            _need_cutoff(name, k)
+    cuts = [k for _, _, k in parsed]
+    widest = None if not cuts or None in cuts else max(c for c in cuts if c is not None)
+    looked = _look(docs, judgments, widest)  # one lookup, each metric reads its columns
+    return {spec: _ON_LOOKED[name](looked.cut(k), judgments, k) for spec, name, k in parsed}
 
 
 def mean_over_judged(values: PerQuery, judgments: Judgments) -> float:
