@@ -94,3 +94,20 @@ def test_a_metric_does_not_depend_on_which_others_are_asked_for() -> None:
     assert alone.tolist() == with_others.tolist()
     shallow = pipe.run(["ndcg@10"], depth=10).per_query["ndcg@10"]
     assert (shallow != alone).any()  # the data straddles the cut: the depth matters
+
+
+def test_tie_order_on_the_columns_the_metrics_read_equals_it_on_all() -> None:
+    """The live path puts only the first columns in trec_eval's order: to the deepest cut-off
+    and on through the entries tied with the one there. Metrics are those of the whole
+    ranking put in that order, on data where ties straddle rank 10 in most queries."""
+    ds = tied_dataset(n_docs=800, n_queries=60)
+    pipe = Pipeline(get_model("bm25"), ds)
+    res = pipe.run(["ndcg@10", "p@10", "mrr@10"])
+    assert pipe.judgments is not None and pipe.judgments.name_rank is not None
+    full = trec_tie_order(res.ranking.docs, res.ranking.scores, pipe.judgments.name_rank)
+    whole = evaluate(["ndcg@10", "p@10", "mrr@10"], full, pipe.judgments)
+    for name, values in whole.items():
+        assert res.per_query[name].tolist() == values.tolist()
+    sc = res.ranking.scores
+    straddle = (sc[:, 9] == sc[:, 10]).sum()
+    assert straddle > 10  # most queries tie across the cut: the width is past 10

@@ -102,9 +102,31 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
         # order in which trec_eval reads the run file written from this ranking
         docs = ranking.docs
         if judgments.name_rank is not None:
-            docs = trec_tie_order(ranking.docs, ranking.scores, judgments.name_rank)
+            width = _tie_complete_width(ranking.scores, metric_names)
+            docs = trec_tie_order(ranking.docs[:, :width], ranking.scores[:, :width],
+                                  judgments.name_rank)
         result.per_query = evaluate(metric_names, docs, judgments)
         result.per_query.update(model.extra_metrics(prepared, params, scores, full,
                                                     judgments))
         result.means = {m: mean_over_judged(v, judgments) for m, v in result.per_query.items()}
     return result
+
+
+def _tie_complete_width(scores: NDArray[np.float64], metric_names: Sequence[str]) -> int:
+    """How many columns of a ranking (scores (Q, K), sorted in each row) the metrics can read
+    after trec_eval's tie order: to the deepest cut-off, and on through every entry tied with
+    the entry at that cut — a later entry scores less than it, so no reordering of ties brings
+    one above the cut. K when a metric reads every result."""
+    width = int(scores.shape[1])
+    cuts = [parse_metric(m)[1] for m in metric_names]
+    if None in cuts or not cuts:
+        return width
+    cut = int(max(c for c in cuts if c is not None))
+    if cut >= width:
+        return width
+    at_cut = scores[:, cut - 1:cut]
+    tied = scores[:, cut:] == at_cut  # NaN padding ties with nothing
+    if not tied.any():
+        return cut
+    # tied entries follow the cut contiguously (rows are sorted): the longest such run
+    return cut + int(tied.sum(axis=1).max())

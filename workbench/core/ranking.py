@@ -237,8 +237,15 @@ _LOWEST = -np.finfo(np.float64).max
 
 
 def _desc_order(values: NDArray[np.float64], k: int) -> NDArray[np.int64]:
-    """int64 (R, min(k, L)): `np.argsort(-values, axis=1, kind="stable")[:, :k]` for values
-    (R, L) — descending, ties by column — at about half its cost here.
+    """The columns of `_desc_sort`."""
+    return _desc_sort(values, k)[0]
+
+
+def _desc_sort(values: NDArray[np.float64],
+               k: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+    """int64 (R, min(k, L)) columns and float64 (R, min(k, L)) values:
+    `np.argsort(-values, axis=1, kind="stable")[:, :k]` for values (R, L) — descending, ties
+    by column — at about half its cost here, and the values in that order.
 
     Each value becomes an integer that sorts as its negation does (the float's bits, the
     negative ones flipped), its lowest ⌈log2 L⌉ bits replaced by the column; one integer sort
@@ -250,7 +257,7 @@ def _desc_order(values: NDArray[np.float64], k: int) -> NDArray[np.int64]:
     k = min(k, width)
     if width <= 1 or r == 0:
         out: NDArray[np.int64] = np.argsort(-values, axis=1, kind="stable")[:, :k]
-        return out
+        return out, np.take_along_axis(values, out, axis=1)
     bits = (width - 1).bit_length()
     neg = -values + 0.0  # -0.0 becomes 0.0: equal values get equal keys
     key = neg.view(np.int64).copy()
@@ -264,10 +271,12 @@ def _desc_order(values: NDArray[np.float64], k: int) -> NDArray[np.int64]:
     bad = ((coarse[:, 1:] == coarse[:, :-1]) & (got[:, 1:] != got[:, :-1])).any(axis=1)
     bad |= np.isnan(got[:, :k]).any(axis=1)
     out = col[:, :k]
+    best = -got[:, :k] + 0.0  # a 0.0 stays 0.0 (the sign of a -0.0 is not kept)
     if bad.any():
         rows = np.flatnonzero(bad)
         out[rows] = np.argsort(-values[rows], axis=1, kind="stable")[:, :k]
-    return out
+        best[rows] = np.take_along_axis(values[rows], out[rows], axis=1)
+    return out, best
 
 
 def _segment_sums(flags: NDArray[np.bool_], first: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -409,8 +418,7 @@ def _padded_top_k(values: NDArray[np.float64], row_ptr: NDArray[np.int64],
     at += np.repeat(np.arange(q, dtype=np.int64) * widest - row_ptr[:-1], lengths)
     table[at] = np.where(np.isfinite(values), values, -np.inf)
     grid = table.reshape(q, widest)
-    cols = _desc_order(grid, k)
-    best = np.take_along_axis(grid, cols, axis=1)
+    cols, best = _desc_sort(grid, k)
     ok = best >= _LOWEST
     pos = np.where(ok, row_ptr[:-1, None] + cols, -1)
     out_val: NDArray[np.float64] = np.where(ok, best, -np.inf)
