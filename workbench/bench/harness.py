@@ -20,7 +20,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,21 +118,28 @@ def _live_param(pipe: Pipeline) -> tuple[str, list[float]] | None:
     return None
 
 
-def time_live(pipe: Pipeline, repeats: int) -> float:
+def time_live(pipe: Pipeline, repeats: int,
+              metric_names: Sequence[str] = DEFAULT_METRICS) -> float:
     """Median ms of the live path, a live parameter wiggled between runs and the previous
-    ranking passed as the top-k hint, as the window does (same results)."""
+    ranking passed as the top-k hint, as the window does (same results). The parameters are
+    as they were when it returns."""
     wiggle = _live_param(pipe)
     last: list[Any] = []  # the previous tick's result: its ranking is the next one's hint
+    before = dict(pipe.params)
 
     def live(i: int) -> object:
         if wiggle is not None:
             name, values = wiggle
             pipe.params[name] = values[i % 2]
-        result = pipe.run(DEFAULT_METRICS, hint=last[-1].ranking.pair if last else None)
+        result = pipe.run(metric_names, hint=last[-1].ranking.pair if last else None)
         last[:] = [result]
         return result
 
-    return median_ms(live, repeats)
+    try:
+        return median_ms(live, repeats)
+    finally:
+        pipe.params.clear()
+        pipe.params.update(before)
 
 
 def candidate_pairs(pipe: Pipeline) -> int:
