@@ -154,3 +154,36 @@ def test_metric_deltas_per_query(pair: tuple[Result, Result, Pipeline]) -> None:
     loop_up = sum(1 for v in deltas["ndcg@10"] if v > 1e-12)
     loop_down = sum(1 for v in deltas["ndcg@10"] if v < -1e-12)
     assert (up, down) == (loop_up, loop_down)
+
+
+def test_a_document_the_baseline_did_not_score_is_named_so(
+        pair: tuple[Result, Result, Pipeline]) -> None:
+    """A mover the other side never scored (not a candidate, no `elsewhere`) carries that
+    flag: its zero total there is no score, and the movers list and report say so."""
+    from workbench.core.compare import is_scored
+    from workbench.core.comparison import MoveExplained
+    from workbench.core.ranking import rows_from_query
+
+    current, _, _ = pair
+    s = current.scores
+    dropped = {(q, int(d)) for q in range(s.n_queries) for d in current.ranking.docs[q, :2]
+               if d >= 0}
+    q_of = s.pair_query()
+    keep = np.array([(int(q_of[p]), int(s.docs[p])) not in dropped for p in range(s.n_pairs)])
+    idx = np.flatnonzero(keep)
+    total = s.total[idx]
+    fewer = Scores(rows_from_query(q_of[idx], s.n_queries), s.docs[idx], total, s.gate[idx],
+                   s.signals, lambda p: total[p][None, :], s.gates)
+    baseline = Result(fewer, rank(fewer, 100))
+    moved = movers(current, baseline, K, top=10_000)
+    unscored = [m for m in moved if not m.baseline_candidate]
+    assert {(m.query, m.doc) for m in unscored} == dropped
+    assert all(m.candidate and m.baseline_rank is None and m.baseline_total == 0.0
+               for m in unscored)
+    assert all(m.baseline_candidate for m in moved if (m.query, m.doc) not in dropped)
+    q, d = next(iter(dropped))
+    assert is_scored(s, q, d) and not is_scored(fewer, q, d)
+    move = MoveExplained(q, d, None, 1, 0.0, 2.0, ("bm25",), np.zeros(1), np.full(1, 2.0), {},
+                         scored_a=False)
+    assert move.sentence().startswith(
+        "entered at 1: not a candidate under the first configuration (not scored); bm25 +2")

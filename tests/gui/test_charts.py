@@ -362,3 +362,18 @@ def test_a_panel_runs_as_a_module(tmp_path: Path) -> None:
                           timeout=60, cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 0, done.stderr
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_mover_text_names_a_side_that_did_not_score_it() -> None:
+    from workbench.core.compare import Mover
+    from workbench.gui.charts.movers import deltas_text
+
+    def mover(candidate: bool, baseline_candidate: bool) -> Mover:
+        return Mover(query=0, doc=3, rank=2, baseline_rank=None, entered=True, left=False,
+                     jump=99, total=1.5, baseline_total=0.0, signals=("bm25",),
+                     baseline_signals=("bm25",), contributions=np.array([1.5]),
+                     baseline_contributions=np.array([0.0]), candidate=candidate,
+                     baseline_candidate=baseline_candidate)
+
+    assert deltas_text(mover(True, True)) == "bm25 +1.500"
+    assert deltas_text(mover(True, False)) == "not a candidate (baseline); bm25 +1.500"

@@ -86,7 +86,8 @@ class Mover:
     current rank (> 0 moved up), an unranked side counting as depth + 1.
     contributions / baseline_contributions: float64 (S,) and (S',), each side's per-signal
     contributions to this document (zeros when it was not a candidate there), named by
-    `signals` and `baseline_signals`.
+    `signals` and `baseline_signals`. candidate / baseline_candidate: whether each side
+    scored it at all (`is_scored`; False: its zeros are no score).
     """
 
     query: int
@@ -102,6 +103,8 @@ class Mover:
     baseline_signals: tuple[str, ...]
     contributions: NDArray[np.float64]
     baseline_contributions: NDArray[np.float64]
+    candidate: bool = True
+    baseline_candidate: bool = True
 
     @property
     def total_delta(self) -> float:
@@ -144,6 +147,15 @@ def pair_of(scores: Scores, query: int, doc: int) -> int:
     row = scores.row(query)
     hit = np.flatnonzero(scores.docs[row] == doc)
     return int(row.start + hit[0]) if len(hit) else -1
+
+
+def is_scored(scores: Scores, query: int, doc: int) -> bool:
+    """Whether the model scored `doc` for `query` at all: a candidate of the query (gated or
+    not), or a pair the live path left out that `Scores.elsewhere` still knows. A document
+    that is neither shows total 0 without having scored 0."""
+    if pair_of(scores, query, doc) >= 0:
+        return True
+    return scores.elsewhere is not None and scores.elsewhere(query, doc) is not None
 
 
 def doc_contributions(scores: Scores, query: int,
@@ -200,6 +212,8 @@ def movers(current: Result, baseline: Result, k: int, top: int = 50) -> list[Mov
             total=total, baseline_total=b_total,
             signals=current.scores.signals, baseline_signals=baseline.scores.signals,
             contributions=parts, baseline_contributions=b_parts,
+            candidate=is_scored(current.scores, q, d),
+            baseline_candidate=is_scored(baseline.scores, q, d),
         ))
     return out
 

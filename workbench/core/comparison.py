@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core import engine
-from workbench.core.compare import Mover, doc_contributions, movers
+from workbench.core.compare import Mover, doc_contributions, is_scored, movers
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments
@@ -173,6 +173,8 @@ class MoveExplained:
     contributions_a: NDArray[np.float64]
     contributions_b: NDArray[np.float64]
     changed: dict[str, tuple[ParamValue, ParamValue]]
+    scored_a: bool = True  # False: not a candidate under a (its zeros are no score)
+    scored_b: bool = True
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -186,6 +188,11 @@ class MoveExplained:
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
         why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
+        unscored = [side for side, ok in (("first", self.scored_a), ("second", self.scored_b))
+                    if not ok]
+        if unscored:
+            why = (f"not a candidate under the {' or '.join(unscored)} configuration "
+                   f"(not scored); {why}")
         settings = ", ".join(f"{n} {_value(a)} → {_value(b)}"
                              for n, (a, b) in list(self.changed.items())[:3])
         more = len(self.changed) - 3
@@ -203,7 +210,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     total_b, parts_b = doc_contributions(b.scores, query, doc)
     changed = {n: (v[0], v[i]) for n, v in comparison.differing.items() if v[0] != v[i]}
     return MoveExplained(query, doc, _rank_of(a, query, doc), _rank_of(b, query, doc),
-                         total_a, total_b, a.scores.signals, parts_a, parts_b, changed)
+                         total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
+                         is_scored(a.scores, query, doc), is_scored(b.scores, query, doc))
 
 
 def _rank_of(result: Result, query: int, doc: int) -> int | None:

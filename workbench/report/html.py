@@ -303,6 +303,10 @@ def _judged(grade: int | None) -> str:
     return f"judged {kind} (grade {grade})"
 
 
+def _total(total: float, scored: bool) -> str:
+    return f"{total:.4g}" if scored else "not a candidate"
+
+
 def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
     move = explain_move(comp, i, m.query, m.doc)
     ds = comp.dataset
@@ -313,8 +317,9 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
         f'<td class="num {_sign_class(cb - ca)}">{cb - ca:+.4g}</td></tr>'
         for s, ca, cb in zip(move.signals, move.contributions_a.tolist(),
                              move.contributions_b.tolist(), strict=True))
-    rows += (f'<tr><th>total</th><td class="num">{move.total_a:.4g}</td><td class="num">'
-             f'{move.total_b:.4g}</td><td class="num {_sign_class(move.total_b - move.total_a)}">'
+    rows += (f'<tr><th>total</th><td class="num">{_total(move.total_a, move.scored_a)}</td>'
+             f'<td class="num">{_total(move.total_b, move.scored_b)}</td>'
+             f'<td class="num {_sign_class(move.total_b - move.total_a)}">'
              f"{move.total_b - move.total_a:+.4g}</td></tr>")
     signals = (f'<table><thead><tr><th>signal</th><th class="num">{escape(a)}</th>'
                f'<th class="num">{escape(b)}</th><th class="num">Δ</th></tr></thead>'

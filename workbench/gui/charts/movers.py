@@ -51,6 +51,15 @@ def rank_text(m: Mover) -> str:
 
 def deltas_text(m: Mover, limit: int = 3) -> str:
     """The signal deltas that moved it, largest first; across models, each side's signals."""
+    text = _deltas_text(m, limit)
+    missing = [side for side, ok in (("baseline", m.baseline_candidate), ("now", m.candidate))
+               if not ok]
+    if missing:  # its zeros on that side are no score: the model did not score it
+        return f"not a candidate ({' / '.join(missing)}); {text}"
+    return text
+
+
+def _deltas_text(m: Mover, limit: int) -> str:
     d = m.signal_deltas
     if d is None:
         return (f"total {signed(m.total_delta)} (signals {', '.join(m.baseline_signals)} → "
