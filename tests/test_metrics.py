@@ -98,6 +98,37 @@ def test_lookup_grades(judgments: Judgments) -> None:
         judgments.lookup(docs[:3])
 
 
+
+def test_lookup_from_the_table_equals_the_binary_search(monkeypatch) -> None:
+    """Small judgment sets gather grades from a (query, document) table; above TABLE_CELLS
+    pairs they search the sorted keys. Both give the same grades, negative ones included."""
+    import workbench.core.metrics.judgments as jm
+
+    rng = np.random.default_rng(3)
+    n_q, n_docs = 40, 300
+    names = [f"d{i}" for i in range(n_docs)]
+    qrels = {f"q{q}": {names[int(d)]: int(rng.integers(-1, 4))
+                       for d in rng.choice(n_docs, size=25, replace=False)} for q in range(n_q)}
+    qrels["q0"]["ghost"] = 2  # judged, not in the corpus
+    query_ids = [f"q{q}" for q in range(n_q)]
+    doc_index = {n: i for i, n in enumerate(names)}
+    docs = rng.integers(-1, n_docs, size=(n_q, 60)).astype(np.int32)
+    docs[3, 10] = n_docs + 5  # outside the corpus: not judged
+    table = Judgments.build(qrels, query_ids, doc_index)
+    assert table._table is not None
+    big = Judgments.build({"q0": {"d1": 40000}}, query_ids, doc_index)  # int16 cannot hold it
+    assert big._table is None
+    assert big.lookup(np.full((n_q, 1), 1, np.int32))[0][:2, 0].tolist() == [40000, 0]
+    monkeypatch.setattr(jm, "TABLE_CELLS", 0)
+    search = Judgments.build(qrels, query_ids, doc_index)
+    assert search._table is None
+    (g1, j1), (g2, j2) = table.lookup(docs), search.lookup(docs)
+    assert g1.tolist() == g2.tolist() and j1.tolist() == j2.tolist()
+    want = [[qrels[f"q{q}"].get(names[d], 0) if 0 <= d < n_docs else 0 for d in row]
+            for q, row in enumerate(docs.tolist())]
+    assert g1.tolist() == want
+    assert j1.sum() > 100 and (g1 < 0).any()
+
 # -- ranking from a run ---------------------------------------------------------------------
 
 

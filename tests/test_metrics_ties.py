@@ -111,3 +111,39 @@ def test_tie_order_on_the_columns_the_metrics_read_equals_it_on_all() -> None:
     sc = res.ranking.scores
     straddle = (sc[:, 9] == sc[:, 10]).sum()
     assert straddle > 10  # most queries tie across the cut: the width is past 10
+
+
+def _tie_order_by_whole_sort(docs: np.ndarray, scores: np.ndarray,
+                             rank: np.ndarray) -> list[list[int]]:
+    """Each row given to one stable sort by (score desc, name rank desc), padding last: the
+    definition, row by row in Python."""
+    out = []
+    for d_row, s_row in zip(docs.tolist(), scores.tolist(), strict=True):
+        entries = [(-(s if d >= 0 else -np.inf), -(int(rank[d]) if d >= 0 else -1), d)
+                   for d, s in zip(d_row, s_row, strict=True)]
+        nan = [e for e in entries if np.isnan(e[0])]  # lexsort puts NaN keys last
+        out.append([e[2] for e in sorted([e for e in entries if not np.isnan(e[0])],
+                                         key=lambda e: (e[0], e[1]))] + [e[2] for e in nan])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tie_order_reorders_tied_runs_as_a_whole_sort_would(seed: int) -> None:
+    """Rows sorted by score reorder only their runs of equal scores; the result is the whole
+    row's stable sort, on rows with many ties, shared name ranks, padding, -inf, ±0.0, NaN
+    and rows not sorted by score at all."""
+    rng = np.random.default_rng(seed)
+    n_docs, n_rows, k = 400, 120, 30
+    rank = rng.integers(0, 250, size=n_docs)  # shared ranks: ids equal as strings
+    docs = np.stack([rng.permutation(n_docs)[:k] for _ in range(n_rows)]).astype(np.int32)
+    levels = np.array([3.0, 2.0, 2.0, 1.0, 0.0, -0.0, -np.inf])
+    scores = -np.sort(-rng.choice(levels, size=(n_rows, k)), axis=1)
+    pad = rng.integers(0, k, size=n_rows)
+    for r in range(0, n_rows, 3):  # padding at the end of some rows
+        docs[r, pad[r]:] = -1
+        scores[r, pad[r]:] = np.nan
+    scores[5, 4] = np.nan  # NaN inside a sorted row
+    scores[7] = rng.choice(levels[:-1], size=k)  # a row out of score order
+    got = trec_tie_order(docs, scores, rank)
+    assert got.tolist() == _tie_order_by_whole_sort(docs, scores, rank)
+    assert got.tolist() != docs.tolist()  # there was something to reorder

@@ -110,14 +110,42 @@ def trec_tie_order(docs: NDArray[np.integer], scores: NDArray[np.float64],
     valid = d >= 0
     s = np.where(valid, scores, -np.inf)
     nr = np.where(valid, name_rank[np.where(valid, d, 0)], -1)
-    later_first = (s[:, 1:] > s[:, :-1]) | ((s[:, 1:] == s[:, :-1]) & (nr[:, 1:] > nr[:, :-1])
-                                            & valid[:, 1:])
+    tied = s[:, 1:] == s[:, :-1]
+    later_first = (s[:, 1:] > s[:, :-1]) | (tied & (nr[:, 1:] > nr[:, :-1]) & valid[:, 1:])
     rows = np.flatnonzero(later_first.any(axis=1))
     if rows.size == 0:
         return d
     out = d.copy()
-    sub_s, sub_nr = s[rows], nr[rows]
-    row_of = np.broadcast_to(np.arange(rows.size)[:, None], sub_s.shape)
-    order = np.lexsort((-sub_nr.ravel(), -sub_s.ravel(), row_of.ravel()))
-    out[rows] = d[rows].ravel()[order].reshape(sub_s.shape)
+    # a row that is sorted by score (its only disorder is among equal scores) and holds no
+    # NaN reorders its tied runs alone; any other row is sorted whole
+    whole = (s[rows, 1:] > s[rows, :-1]).any(axis=1) | np.isnan(s[rows]).any(axis=1)
+    _reorder_ties(out, d, tied, nr, rows[~whole])
+    rows = rows[whole]
+    if rows.size:
+        sub_s, sub_nr = s[rows], nr[rows]
+        row_of = np.broadcast_to(np.arange(rows.size)[:, None], sub_s.shape)
+        order = np.lexsort((-sub_nr.ravel(), -sub_s.ravel(), row_of.ravel()))
+        out[rows] = d[rows].ravel()[order].reshape(sub_s.shape)
     return out
+
+
+def _reorder_ties(out: NDArray[np.int32], d: NDArray[np.int32], tied: NDArray[np.bool_],
+                  nr: NDArray[np.int64], rows: NDArray[np.intp]) -> None:
+    """In `out`, each run of equal scores in `rows` (sorted by score) put in descending name
+    rank, equal ranks keeping their order: the stable sort of the whole row by (score desc,
+    name rank desc) moves nothing else."""
+    if rows.size == 0:
+        return
+    t = tied[rows]
+    k = d.shape[1]
+    member = np.zeros((rows.size, k), dtype=bool)
+    member[:, 1:] = t
+    member[:, :-1] |= t
+    r, c = np.nonzero(member)  # row-major: each run contiguous
+    starts = np.ones(r.size, dtype=bool)
+    starts[1:] = (r[1:] != r[:-1]) | ~t[r[1:], c[1:] - 1]
+    run = np.cumsum(starts)
+    span = int(nr.max(initial=0)) + 2  # nr ≥ -1 (padding)
+    key = run * span + (span - 1 - nr[rows[r], c])
+    order = np.argsort(key, kind="stable")
+    out[rows[r], c] = d[rows[r[order]], c[order]]
