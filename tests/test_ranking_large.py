@@ -55,6 +55,7 @@ def _skewed(rng: np.random.Generator, q: int, kind: str, gated: float,
         total = np.round(rng.normal(size=n), 1)
         total[rng.random(n) < 0.1] = -np.inf
         total[rng.random(n) < 0.02] = np.nan
+        total[rng.random(n) < 0.01] = np.inf  # not ranked, as -inf and NaN
     else:
         total = rng.normal(size=n)
     gate = (rng.random(n) < gated).astype(np.int8)
@@ -191,3 +192,31 @@ def test_desc_order_is_a_stable_descending_argsort() -> None:
             v = rng.random((r, w)) * 1e300 * rng.choice([-1, 1], (r, w))
         want = np.argsort(-v, axis=1, kind="stable")[:, :k]
         np.testing.assert_array_equal(_desc_order(v, k), want)
+
+
+@pytest.mark.parametrize("spoil", ["none", "nan", "+inf", "one row", "first row", "gate"])
+def test_rows_that_come_ranked_equal_a_stable_sort(spoil: str) -> None:
+    """Equal rows already non-increasing (dense's candidates come best first) are their own
+    top k; a NaN, a +inf, one row out of order or a gate sends the table to the sort. Ties,
+    signed zeros and -inf tails included."""
+    rng = np.random.default_rng(len(spoil))
+    q, c = 30, 700
+    total = -np.sort(-rng.choice([0.9, 0.5, 0.5, 0.0, -0.0, -0.25, -np.inf], (q, c)), axis=1)
+    gate = np.zeros(q * c, np.int8)
+    if spoil == "nan":
+        total[4, 10] = np.nan
+    elif spoil == "+inf":
+        total[7, 0] = np.inf
+    elif spoil == "one row":
+        total[12] = total[12, ::-1].copy()
+    elif spoil == "first row":
+        total[0, [3, 600]] = total[0, [600, 3]]
+    elif spoil == "gate":
+        gate[rng.random(q * c) < 0.2] = 1
+    flat = np.where(gate != 0, 0.0, total.reshape(-1))
+    row_ptr = np.arange(q + 1, dtype=np.int64) * c
+    s = Scores(row_ptr, np.tile(np.arange(c, dtype=np.int32), q), flat, gate, ("s",),
+               total_only(flat))
+    for k in (1, 100, 650, 700):
+        _check(s, k)
+        _check(s, k, top_k(s, k).pair)

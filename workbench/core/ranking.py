@@ -9,6 +9,7 @@ costs what it holds, not Q × the longest row.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -259,24 +260,39 @@ def _desc_sort(values: NDArray[np.float64],
         out: NDArray[np.int64] = np.argsort(-values, axis=1, kind="stable")[:, :k]
         return out, np.take_along_axis(values, out, axis=1)
     bits = (width - 1).bit_length()
-    neg = -values + 0.0  # -0.0 becomes 0.0: equal values get equal keys
-    key = neg.view(np.int64).copy()
-    key ^= (key >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF)  # ascending key ⇔ ascending neg
-    key &= np.int64(~((1 << bits) - 1))
+    low = np.int64((1 << bits) - 1)
+    key = np.negative(values)
+    key += 0.0  # -0.0 becomes 0.0: equal values get equal keys
+    key = key.view(np.int64)
+    key ^= (key >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF)  # ascending key ⇔ ascending -value
+    key &= ~low
     key |= np.arange(width, dtype=np.int64)
     key.sort(axis=1)
-    col = key & np.int64((1 << bits) - 1)
-    got = np.take_along_axis(neg, col, axis=1)
-    coarse = key >> bits
-    bad = ((coarse[:, 1:] == coarse[:, :-1]) & (got[:, 1:] != got[:, :-1])).any(axis=1)
-    bad |= np.isnan(got[:, :k]).any(axis=1)
+    col = key & low
+    got = values.reshape(-1)[col + (np.arange(r, dtype=np.int64) * width)[:, None]]
+    key >>= bits
+    bad = ((key[:, 1:] == key[:, :-1]) & (got[:, 1:] != got[:, :-1])).any(axis=1)
+    head = got[:, :k]
+    bad |= np.isnan(head).any(axis=1)
     out = col[:, :k]
-    best = -got[:, :k] + 0.0  # a 0.0 stays 0.0 (the sign of a -0.0 is not kept)
+    best = head + 0.0  # a -0.0 becomes 0.0 (the sign of a zero is not kept)
     if bad.any():
         rows = np.flatnonzero(bad)
         out[rows] = np.argsort(-values[rows], axis=1, kind="stable")[:, :k]
         best[rows] = np.take_along_axis(values[rows], out[rows], axis=1)
     return out, best
+
+
+def _rows_descending(table: NDArray[np.float64]) -> bool:
+    """Whether every row is non-increasing with no NaN and no +inf: its top k is then its
+    first k entries in order (a stable sort moves nothing; -inf ends the row and is not
+    ranked). The first row alone is checked first, so other tables cost one short compare."""
+    if table.shape[1] < 2:
+        return False
+    if not (table[0, 1:] <= table[0, :-1]).all():
+        return False
+    with np.errstate(invalid="ignore"):
+        return bool((table[:, 1:] <= table[:, :-1]).all() and (table[:, 0] < np.inf).all())
 
 
 def _segment_sums(flags: NDArray[np.bool_], first: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -489,7 +505,12 @@ def top_k(scores: Scores, k: int, hint: NDArray[np.int64] | None = None) -> Rank
         hint_cols = None
         if hint is not None and hint.ndim == 2 and hint.shape[0] == q:
             hint_cols = np.where(hint >= 0, hint - scores.row_ptr[:-1, None], -1)
-        cols, best = _dense_top_k(scores.total.reshape(q, longest), k, hint_cols)
+        table = scores.total.reshape(q, longest)
+        if _rows_descending(table):  # already ranked (dense's candidates, best first)
+            cols = np.broadcast_to(np.arange(k, dtype=np.int64), (q, k))
+            best = table[:, :k]
+        else:
+            cols, best = _dense_top_k(table, k, hint_cols)
         pair = np.where(cols >= 0, scores.row_ptr[:-1, None] + cols, -1)
     else:
         row_ptr: NDArray[np.int64] = scores.row_ptr
@@ -507,6 +528,10 @@ def top_k(scores: Scores, k: int, hint: NDArray[np.int64] | None = None) -> Rank
             pair = np.where(where >= 0, kept[np.maximum(where, 0)], -1) if len(kept) else where
         else:
             pair = where
+    if np.isposinf(best).any():  # +inf is not ranked: ranked again without it (no model
+        # makes one; a bound path would take it for the best entry, then drop it)
+        finite = np.where(np.isposinf(scores.total), -np.inf, scores.total)
+        return top_k(dataclasses.replace(scores, total=finite), k, hint)
     valid = np.isfinite(best)
     safe = np.where(valid, pair, 0)
     return Ranking(
