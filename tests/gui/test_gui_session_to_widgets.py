@@ -71,3 +71,35 @@ def test_k_change_updates_metric_names(window: MainWindow) -> None:
     assert window.metrics.k_spin.value() == 5
     assert window.metrics.cards[0].name.text() == "nDCG@5"
     assert window.queries.model.headerData(2, Qt.Orientation.Horizontal) == "nDCG@5"
+
+
+def test_a_tick_repaints_the_cells_it_changed(window: MainWindow) -> None:
+    """A tick that keeps the table's shape announces the changed cells, not the whole table:
+    every cell whose text, bar or colour changed lies in an announced range, and the cells of
+    rows that kept their document and rank are left alone."""
+    from workbench.gui.contribution_bar import CONTRIB_ROLE
+
+    s = window.session
+    table = window.ranked.model
+    s.pin_baseline()
+    roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ForegroundRole, CONTRIB_ROLE)
+
+    def cells() -> dict[tuple[int, int], tuple[object, ...]]:
+        return {(r, c): tuple(str(table.index(r, c).data(role)) for role in roles)
+                for r in range(table.rowCount()) for c in range(table.columnCount())}
+
+    ranges: list[tuple[int, int, int, int]] = []
+    table.dataChanged.connect(lambda a, b, *_: ranges.append((a.row(), b.row(),
+                                                              a.column(), b.column())))
+    before = cells()
+    s.set_param("w_tf", float(s.params["w_tf"]) * 0.9)
+    after = cells()
+    assert len(after) == len(before) and ranges  # the same shape: no model reset
+
+    def covered(r: int, c: int) -> bool:
+        return any(r0 <= r <= r1 and c0 <= c <= c1 for r0, r1, c0, c1 in ranges)
+
+    changed = [k for k in after if after[k] != before[k]]
+    assert changed and all(covered(*k) for k in changed)
+    untouched = [k for k in after if not covered(*k)]
+    assert any(c == 2 for _, c in untouched)  # ids of rows that kept their place

@@ -94,6 +94,7 @@ class RankedTableModel(QAbstractTableModel):
         same_shape = len(rows) == len(self.rows) and len(rows) > 0
         if not same_shape:
             self.beginResetModel()
+        old = (self._texts, self._bars, self._fg, self.rows, self.cut, self.scale)
         self.rows = rows
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
@@ -105,10 +106,42 @@ class RankedTableModel(QAbstractTableModel):
         self.cut = cut if cut is not None and 0 <= cut < ranked else None
         self.scale = (lo, hi if hi > lo else lo + 1.0)
         if same_shape:  # a slider tick: new cells, no relayout of the view
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(rows) - 1, len(COLUMNS) - 1))
+            self._emit_changed(*old)
         else:
             self.endResetModel()
+
+    def _emit_changed(self, texts: list[tuple[str, ...]], bars: list[tuple[float, ...]],
+                      fg: list[tuple[Any, Any]], rows: list[RankedRow], cut: int | None,
+                      scale: tuple[float, float]) -> None:
+        """dataChanged for the cells a tick changed, as runs of rows with the same changed
+        columns: the view repaints those cells only (an alpha tick changes the scores and
+        bars of every row but the ids and titles of the rows that moved, and the title
+        column's elided text is most of a whole repaint)."""
+        n = len(self.rows)
+        spans: list[tuple[int, int] | None] = []
+        for i in range(n):
+            if fg[i] != self._fg[i] or (cut != self.cut and (rows[i].rank is None)
+                                        != (self.rows[i].rank is None)):
+                spans.append((0, len(COLUMNS) - 1))
+                continue
+            changed = [c for c, (a, b) in enumerate(zip(texts[i], self._texts[i],
+                                                        strict=True)) if a != b]
+            if bars[i] != self._bars[i] or scale != self.scale:
+                changed.append(BAR_COLUMN)
+            spans.append((min(changed), max(changed)) if changed else None)
+        if cut != self.cut:  # the shading between the two cuts, and both cut lines (each
+            # drawn along the bottom of the row above its cut)
+            lo, hi = sorted((n if cut is None else cut, n if self.cut is None else self.cut))
+            for i in range(max(lo - 1, 0), min(hi + 1, n)):
+                spans[i] = (0, len(COLUMNS) - 1)
+        start = 0
+        for i in range(1, n + 1):
+            if i == n or spans[i] != spans[start]:
+                span = spans[start]
+                if span is not None:
+                    self.dataChanged.emit(self.index(start, span[0]),
+                                          self.index(i - 1, span[1]))
+                start = i
 
     @staticmethod
     def _foreground(r: RankedRow) -> tuple[Any, Any]:

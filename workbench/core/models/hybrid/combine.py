@@ -234,7 +234,8 @@ class Blend:
         d = pr.kept if depth is None else max(1, min(depth, pr.kept))
         tail = (1 - self.alpha) * self.weight == 0
         key = (d, self.threshold, self.bm25_key, tail)  # mode and rrf k are in bm25_key
-        at, row_ptr = self.cache.get(self.prep, f"layout{d}", key,
+        # both layouts kept: a drag through alpha 1 (the tail's) and back recomputes neither
+        at, row_ptr = self.cache.get(self.prep, f"layout{d}{tail}", key,
                                      lambda: self._layout(d, tail))
         return at, row_ptr, key
 
@@ -243,7 +244,8 @@ class Blend:
         only the queries with fewer than `depth` BM25 matches (the matches all score above
         the tail)."""
         pr, ix = self.prep.pairs, self.prep.index
-        best = csr_top_k(self.g, ix.cand_ptr, depth)
+        best: I64 = self.cache.get(self.prep, f"bm25_top{depth}", self.bm25_key,
+                                   lambda: csr_top_k(self.g, ix.cand_ptr, depth))
         lengths = np.minimum(np.diff(pr.ptr), depth)
         if not tail:
             lengths[np.diff(ix.cand_ptr) >= depth] = 0
@@ -253,8 +255,10 @@ class Blend:
         size = np.diff(pr.ptr)[whole]
         rows = np.arange(int(size.sum())) + np.repeat(pr.ptr[whole] - np.cumsum(size) + size,
                                                       size)
-        at = np.unique(np.concatenate([pr.post_pair[best[best >= 0]],
-                                       pr.cos_pair[pr.cos_sim > self.threshold], first, rows]))
+        at = np.concatenate([pr.post_pair[best[best >= 0]],
+                             pr.cos_pair[pr.cos_sim > self.threshold], first, rows])
+        at.sort()  # then distinct: np.unique hashes first, several times the cost here
+        at = at[np.concatenate(([True], at[1:] != at[:-1]))] if len(at) else at
         return at, np.searchsorted(at, pr.ptr).astype(np.int64)
 
     def scores(self, signals: tuple[str, ...], depth: int | None) -> Scores:
@@ -267,7 +271,8 @@ class Blend:
                           signals=signals, parts=self.parts)
         at, row_ptr, key = layout
         # v and g at the layout's pairs: an alpha or W tick only blends them
-        v, g, docs = self.cache.get(self.prep, "layout_values", key,
+        tail = (1 - self.alpha) * self.weight == 0  # which of the two layouts (`layout`)
+        v, g, docs = self.cache.get(self.prep, f"layout_values{tail}", key,
                                     lambda: (self.vector(at), self.bm25(at), pr.doc[at]))
         total: F64 = np.multiply(v, self.alpha * self.weight)
         total += np.multiply(g, (1 - self.alpha) * self.weight)
