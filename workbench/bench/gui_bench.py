@@ -4,8 +4,10 @@ table, offscreen, on SciFact with the hybrid model.
 Drag: the alpha slider is dragged back and forth over `positions` slider steps (as a mouse drag:
 slider held down, one value at a time). Each step is timed from the slider's value change to
 the moment the new result has been applied (on the GUI thread, after the worker's combine) and
-the ranked table and metric strip have been repainted (`repaint()`: a synchronous paint). A
-second column adds a synchronous repaint of the whole window (charts included).
+the event loop has repainted what the tick changed in the ranked table and the metric strip
+(each step checks that a widget whose content changed was painted; the bench fails where one
+was not). The next rows add a synchronous repaint of both widgets whole (as if every cell had
+changed), then of the whole window (charts included).
 
 Launch: a fresh Python process opens the window on the dataset (the real, asynchronous loop)
 and reports when the ranked table first has rows: with the caches warm (embeddings and the
@@ -32,6 +34,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
 SCIFACT_PARAMS: dict[str, object] = {"query_prompt": "", "document_prompt": "",
                                      "fields": "title+text"}
 TARGET_P95_MS = 50.0
+EVENT_PASSES = 10  # event loop passes a step waits for the repaint of what it changed
 
 
 def _app() -> Any:
@@ -72,6 +75,7 @@ def drag(folder: Path, positions: int, charts: bool = True) -> dict[str, Any]:
 
 
 def _drag(app: Any, window: Any, folder: Path, positions: int) -> dict[str, Any]:
+    from workbench.gui.paint_count import PaintCounter, shown_content
     from workbench.gui.param_editors import NumberEditor
 
     window.resize(1600, 1000)
@@ -85,22 +89,36 @@ def _drag(app: Any, window: Any, folder: Path, positions: int) -> dict[str, Any]
     slider.setSliderDown(True)
     slider.sliderPressed.emit()
     path = _back_and_forth(slider.value(), slider.maximum(), positions)
-    table_ms, window_ms, combine_ms = [], [], []
+    table_ms, forced_ms, window_ms, combine_ms = [], [], [], []
+    painted = PaintCounter(window.ranked.view.viewport(), window.metrics)
+    unpainted = 0  # steps whose table or metric strip the event loop did not repaint
     for value in path:
         before = loop.computed
+        shown = shown_content(window)
         t0 = time.perf_counter()
         slider.setValue(value)
         _wait(app, lambda b=before: loop.computed > b and not loop.busy, wake=loop.applied)
-        # the repaint the event loop does anyway (queued updates and layouts), then a
-        # synchronous one of the two widgets, in case nothing was queued
-        app.processEvents()
+        # the repaint the event loop does of what the tick changed (queued updates and
+        # layouts): what a person sees
+        painted.reset()
+        for _ in range(EVENT_PASSES):  # an update posted while events are processed waits
+            app.processEvents()        # for the next pass
+            now = shown_content(window)
+            missed = any(a != b and not n for a, b, n in zip(shown, now, painted.counts,
+                                                             strict=True))
+            if not missed:
+                break
+        t1 = time.perf_counter()
+        unpainted += missed
+        # then both widgets repainted whole, synchronously, as if every cell had changed
         window.ranked.view.viewport().repaint()
         window.metrics.repaint()
-        t1 = time.perf_counter()
-        window.repaint()
         t2 = time.perf_counter()
+        window.repaint()
+        t3 = time.perf_counter()
         table_ms.append((t1 - t0) * 1000)
-        window_ms.append((t2 - t0) * 1000)
+        forced_ms.append((t2 - t0) * 1000)
+        window_ms.append((t3 - t0) * 1000)
         combine_ms.append(window.session.last_seconds * 1000)
     slider.setSliderDown(False)
     # a storm: every step at once, without waiting; the loop computes only what it must
@@ -112,8 +130,9 @@ def _drag(app: Any, window: Any, folder: Path, positions: int) -> dict[str, Any]
     storm = {"moves": len(path), "computed": loop.computed - before,
              "ms": (time.perf_counter() - t0) * 1000}
     pairs = window.session.result.scores.n_pairs if window.session.result else 0
-    return {"table": table_ms, "window": window_ms, "combine": combine_ms, "storm": storm,
-            "pairs": pairs}
+    painted.remove()
+    return {"table": table_ms, "forced": forced_ms, "window": window_ms, "combine": combine_ms,
+            "storm": storm, "pairs": pairs, "unpainted": unpainted}
 
 
 def _back_and_forth(start: int, top: int, n: int) -> list[int]:
@@ -205,9 +224,11 @@ def _measure(folder: Path, name: str, positions: int, launches: bool) -> int:
     rows = []
     for label, run, key in (
             ("slider → ranked table + metrics repainted", with_charts, "table"),
+            ("  then both repainted whole (synchronous)", with_charts, "forced"),
             ("slider → whole window repainted", with_charts, "window"),
             ("  of which combine + rank + metrics (worker)", with_charts, "combine"),
             ("without the chart panels: ranked table + metrics", without, "table"),
+            ("  then both repainted whole (synchronous)", without, "forced"),
             ("without the chart panels: whole window", without, "window"),
             ("  of which combine + rank + metrics (worker)", without, "combine")):
         v = run[key]
@@ -216,6 +237,11 @@ def _measure(folder: Path, name: str, positions: int, launches: bool) -> int:
     print(f"{name}, hybrid, {d['pairs']:,} pairs, a baseline pinned; alpha dragged over "
           f"{positions} steps (offscreen; target p95 ≤ {TARGET_P95_MS:.0f} ms)")
     print(format_table(["", "median ms", "p95 ms", "max ms"], rows))
+    for what, run in (("with", with_charts), ("without", without)):
+        if run["unpainted"]:
+            print(f"{what} the chart panels: in {run['unpainted']} of {positions} steps the "
+                  "event loop did not repaint the ranked table or the metric strip (the "
+                  "first row then undercounts; the target is not met)")
     st = d["storm"]
     print(f"storm: {st['moves']} moves without waiting → {st['computed']} computes, "
           f"{st['ms']:.0f} ms to the last result")
@@ -237,7 +263,7 @@ def _measure(folder: Path, name: str, positions: int, launches: bool) -> int:
         print("first launch → first ranked table (fresh process, offscreen)")
         print(format_table(["", "seconds"], table))
     p95 = _pct(d["table"], 0.95)
-    return 0 if p95 <= TARGET_P95_MS else 1
+    return 0 if p95 <= TARGET_P95_MS and not d["unpainted"] else 1
 
 
 if __name__ == "__main__":
