@@ -244,3 +244,19 @@ def test_each_sampler_is_repeatable_with_its_seed(tmp_path, bm25_eval, sampler):
     a, b = (r.studies["all"].trials for r in runs if r is not None)
     assert [t.params for t in a] == [t.params for t in b]
     assert len({(t.params["k1"], t.params["b"]) for t in a}) > 1  # it does search
+
+
+def test_bundle_f1_is_an_objective_derived_per_task():
+    from workbench.core.tuning.objectives import check_name, direction
+
+    assert check_name("Bundle_F1") == "bundle_f1" and direction("bundle_f1") == "maximize"
+    ds = load_dataset(SAMPLES / "code-repo")
+    ev = Evaluator(get_model("codeledger"), ds, {"w_churn": 0.6},
+                   ["bundle_f1", "bundle_recall", "bundle_precision"])
+    got = ev.evaluate({})
+    r, p = got["bundle_recall"], got["bundle_precision"]
+    assert np.isfinite(r).all() and (p < 1).any() and (r + p == 0).any()
+    # the harmonic mean of the task's own recall and precision (0 where both are), not of
+    # their means
+    want = [2 * a * b / (a + b) if a + b else 0.0 for a, b in zip(r, p, strict=True)]
+    np.testing.assert_allclose(got["bundle_f1"], want, rtol=0, atol=1e-15)

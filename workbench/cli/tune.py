@@ -44,9 +44,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--range", action="append", default=[], metavar="NAME=LOW:HIGH",
                    help="narrow a tuned parameter's range (repeatable)")
     p.add_argument("--metric", metavar="M[,COST]", help="objective(s): a metric such as "
-                   "ndcg@10, or cases, bundle_recall …; a second, e.g. bundle_tokens, gives a "
-                   "Pareto front (default: ndcg@10; cases for eval cases; bundle_recall for "
-                   "codeledger)")
+                   "ndcg@10, or cases, bundle_recall, bundle_f1 …; a second, e.g. "
+                   "bundle_tokens, gives a Pareto front (default: ndcg@10; cases for eval "
+                   "cases; bundle_recall for codeledger)")
     p.add_argument("--constraint", action="append", default=[], metavar="NAME<=X",
                    help="a bound on a mean over the training queries, e.g. "
                    "'injected_tokens<=120' (repeatable)")
@@ -138,7 +138,8 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> lis
 
     names = ["ndcg@10", "mrr@10", "r@10", "r@100"] if dataset.qrels else []
     if model.id.startswith("codeledger"):
-        names += ["bundle_recall", "bundle_precision", "bundle_files", "bundle_tokens"]
+        names += ["bundle_recall", "bundle_precision", "bundle_f1", "bundle_files",
+                  "bundle_tokens"]
     if has_cases(dataset):
         names.append("cases")
     return [n for n in names if n not in objectives]

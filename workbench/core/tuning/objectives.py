@@ -5,8 +5,8 @@ count (unjudged, or not an eval case), so that a fold is a mask and costs nothin
 
 - any ranking metric the workbench computes (`ndcg@10`, `r@100`, `mrr@10`, `map@100` …), as
   trec_eval computes it (maximised);
-- a model's own per-query figures (`bundle_recall`, `bundle_precision` maximised;
-  `bundle_files`, `bundle_tokens` minimised — CodeLedger);
+- a model's own per-query figures (`bundle_recall`, `bundle_precision` and their per-task
+  harmonic mean `bundle_f1` maximised; `bundle_files`, `bundle_tokens` minimised — CodeLedger);
 - `cases`: 1 where a pi-lodestone eval case passes (every expected id in its top K, no
   forbidden one), 0 where it fails — the mean is the pass rate, × cases the pass count;
 - `injected_tokens`: the tokens a turn injects, ⌈Σ snippet length⌉ / 4 over the selected
@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.metrics import parse_metric
+from workbench.core.metrics import parse_metric, with_bundle_f1
 from workbench.core.params import ParamError
 from workbench.core.pipeline import Result
 
@@ -33,7 +33,7 @@ PerQuery = NDArray[np.float64]
 
 # a model's own per-query figures (Model.extra_metrics) and which way is better
 MODEL_FIGURES: dict[str, Direction] = {
-    "bundle_recall": "maximize", "bundle_precision": "maximize",
+    "bundle_recall": "maximize", "bundle_precision": "maximize", "bundle_f1": "maximize",
     "bundle_files": "minimize", "bundle_tokens": "minimize",
 }
 COMPUTED: dict[str, Direction] = {
@@ -104,11 +104,14 @@ def per_query(name: str, result: Result, ctx: ObjectiveContext) -> PerQuery:
     """Objective `name` for every query of `result`."""
     if name in COMPUTED:
         return _COMPUTE[name](result, ctx)
-    if name not in result.per_query:
+    figures = result.per_query
+    if name == "bundle_f1" and name not in figures:  # derived from recall and precision
+        figures = with_bundle_f1(figures)
+    if name not in figures:
         if name in MODEL_FIGURES:
             raise ParamError(f"objective {name!r} is a figure this model does not compute")
         raise ParamError(f"objective {name!r} needs judgments; this dataset has none")
-    return np.asarray(result.per_query[name], np.float64)
+    return np.asarray(figures[name], np.float64)
 
 
 def _cases(result: Result, ctx: ObjectiveContext) -> PerQuery:
