@@ -20,7 +20,8 @@ from workbench.core.repo.tasks import mine_tasks, pick_snapshot
 def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = build_sample_repo(tmp_path / "shorty")
     assert run_code_bench(str(repo), split=0.4, trials=5) == 0
-    out = capsys.readouterr().out
+    out, _, rolling = capsys.readouterr().out.partition(
+        "each newer task at a snapshot at most 10 commits")
     # tasks-from-git --history-fraction 0.4: code-only tasks (the docs-only commit is none)
     assert "snapshot 072f535af9" in out and "11 tasks from the 16 later commits" in out
     rows = {m.group(1).strip(): m.group(2).split()
@@ -40,6 +41,21 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
         m = Pipeline(get_model(model), newer, {}).run(("r@10", "ndcg@10")).means
         assert rows[row][:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
     assert "live combine" in out and "content index" in out
+    # then every newer task at a snapshot at most 10 commits before it: the sample's 6 newer
+    # tasks are one run, mined again against the parent of its first commit
+    assert "(1 snapshots, 6 of 6 tasks" in rolling
+    again = {m.group(1).strip(): m.group(2).split()
+             for m in re.finditer(r"^(codeledger.*?|bm25.*?)\s{2,}([0-9].*)$", rolling,
+                                  flags=re.M)}
+    assert set(again) == set(rows)
+    commits = [str(q.context["commit"]) for q in newer.queries]
+    run = mine_tasks(repo, snapshot=f"{commits[0]}^", until=commits[-1])
+    # the same tasks: a commit whose files the older snapshot lacked is a task here, not there
+    assert len(run.tasks) > len(commits)
+    write_tasks(tasks, [t for t in run.tasks if t.commit in commits])
+    m = Pipeline(get_model("codeledger"), read_code_repo(repo, tasks=tasks), {}).run(
+        ("r@10", "ndcg@10")).means
+    assert again["codeledger (new defaults)"][:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
 
 
 def test_code_scale_bench_on_a_small_synthetic_repository(capsys: pytest.CaptureFixture[str],

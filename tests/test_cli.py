@@ -163,17 +163,17 @@ def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     import workbench.bench.code_selection
 
-    calls: list[tuple[str, float]] = []
+    calls: list[tuple[str, float, int]] = []
 
-    def fake(repo: str, split: float) -> int:
-        calls.append((repo, split))
+    def fake(repo: str, split: float, every: int) -> int:
+        calls.append((repo, split, every))
         return 0
 
     monkeypatch.setattr(workbench.bench.code_selection, "run_code_bench", fake)
     assert main(["bench", "--code", "some-repo", "--history-fraction", "0.3"]) == 0
-    assert main(["bench", "--code", "some-repo"]) == 0
-    assert calls == [("some-repo", 0.3), ("some-repo", 0.5)]
-    for argv in (["--split", "0.3"], ["--history-fraction", "1.5"]):
+    assert main(["bench", "--code", "some-repo", "--snapshot-every", "0"]) == 0
+    assert calls == [("some-repo", 0.3, 10), ("some-repo", 0.5, 0)]
+    for argv in (["--split", "0.3"], ["--history-fraction", "1.5"], ["--snapshot-every", "-1"]):
         with pytest.raises(SystemExit) as exit_:
             main(["bench", "--code", "some-repo", *argv])
         assert exit_.value.code == 2

@@ -53,7 +53,9 @@ TRIALS = 60
 
 
 def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
-                   trials: int = TRIALS) -> int:
+                   trials: int = TRIALS, every: int = 10) -> int:
+    """The table on one snapshot, then (`every` > 0) the same systems with each newer task
+    scored at a snapshot at most `every` commits before it (`_rolling`)."""
     root = Path(repo)
     snapshot = pick_snapshot(root, tasks_fraction=split)
     mined = mine_tasks(root, snapshot=snapshot, max_files=max_files)
@@ -95,7 +97,64 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
     ms, pairs = _live_ms(fitted_pipe)
     print(f"live combine + rank + metrics + bundles: {ms:.2f} ms median over "
           f"{len(newer.queries)} tasks ({pairs:,} task-file pairs)")
+    if every > 0:
+        _rolling(root, newer, every, max_files, tuned_params)
     return 0
+
+
+def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
+             tuned: dict[str, float]) -> None:
+    """The newer tasks in runs of `every` consecutive commits, each run's tasks mined again
+    against the parent of its first commit and scored on an index built there: a task's
+    churn, recency and co-change are at most `every` commits old, as when a person asks
+    while working (the table above indexes once, half the history before its last task).
+    Means over all tasks, each run weighted by its tasks."""
+    from workbench.core.repo import GitError
+    from workbench.core.repo.tasks import commit_of
+
+    commits = [str(q.context.get("commit", "")) for q in newer.queries]
+    systems = {"codeledger-document (old defaults)": ("codeledger-document", {}),
+               "codeledger (new defaults)": ("codeledger", {}),
+               "codeledger, tuned on the older half": ("codeledger", tuned)}
+    sums: dict[str, dict[str, float]] = {}
+    scored = runs = 0
+    t0 = time.perf_counter()
+    for lo in range(0, len(commits), every):
+        run = [c for c in commits[lo:lo + every] if c]
+        try:
+            parent = commit_of(root, f"{run[0]}^") if run else ""
+            mined = mine_tasks(root, snapshot=parent, until=run[-1], max_files=max_files)
+        except (GitError, ValueError):  # a root commit, or a run across unmerged branches
+            continue
+        kept = [t for t in mined.tasks if t.commit in set(run)]
+        if not kept:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            tasks = Path(tmp) / "tasks.jsonl"
+            write_tasks(tasks, kept)
+            ds = read_code_repo(root, tasks=tasks)
+        figures = {}
+        for label, (model, params) in systems.items():
+            pipe = Pipeline(get_model(model), ds, params)
+            figures[label] = _measure(pipe)
+            if model == "codeledger" and not params:
+                figures["bm25 over source files, same size"] = _bm25_source(ds, pipe)
+        for label, m in figures.items():
+            row = sums.setdefault(label, dict.fromkeys(m, 0.0))
+            for k, v in m.items():
+                row[k] += v * len(kept)
+        scored += len(kept)
+        runs += 1
+    if not scored:
+        print(f"snapshots every {every} commits: no run could be mined")
+        return
+    order = ["codeledger-document (old defaults)", "codeledger (new defaults)",
+             "bm25 over source files, same size", "codeledger, tuned on the older half"]
+    rows = [[label, *_cells({k: v / scored for k, v in sums[label].items()})]
+            for label in order]
+    print(f"\neach newer task at a snapshot at most {every} commits before it ({runs} snapshots, "
+          f"{scored} of {len(commits)} tasks, {time.perf_counter() - t0:.0f} s):")
+    print(format_table(["system (newer half)", *COLUMNS], rows))
 
 
 def _halves(ds: Dataset) -> tuple[Dataset, Dataset]:

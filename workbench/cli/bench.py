@@ -50,6 +50,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--history-fraction", type=fraction, default=0.5, metavar="FRACTION",
                    help="for --code: the share of the repository's history, its latest "
                    "commits, that becomes tasks (default 0.5)")
+    p.add_argument("--snapshot-every", type=whole(0), default=10, metavar="COMMITS",
+                   help="for --code: also score each newer task on an index at most COMMITS "
+                   "commits before it (a snapshot per run of COMMITS tasks; 0: not; default 10)")
     p.set_defaults(func=cmd_bench)
 
 
@@ -63,7 +66,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from workbench.core.repo import GitError
 
         try:
-            return run_code_bench(args.code, split=args.history_fraction)
+            return run_code_bench(args.code, split=args.history_fraction,
+                                  every=args.snapshot_every)
         except (GitError, ValueError) as exc:
             raise UsageError(str(exc)) from None
     if args.data is not None and not Path(args.data).exists():
