@@ -1,7 +1,8 @@
 """The hybrid model's scored pairs (`hybrid.candidates`) and the per-tick layout: every ranking
 to a depth ≤ vector_candidates, its scores and its metrics equal the all-pairs ones, at every
 slider position (alpha and W at their extremes, the threshold at its lowest, every
-normalisation) and with exact ties; data with the forgetting curve keep every pair.
+normalisation) and with exact ties; data with the forgetting curve are pruned too
+(`test_hybrid_curve_bound`).
 
 Real embeddings (the default model) of the tea-beir sample, with some documents copied so that
 exact ties in cosine and in BM25 straddle the cut.
@@ -161,14 +162,21 @@ def test_contributions_and_explain_follow_the_layout(pipes: tuple[Pipeline, Pipe
     assert "not scored" in said["candidate"] and "vector_candidates = 12" in said["candidate"]
 
 
-def test_memories_with_a_forgetting_curve_keep_every_pair() -> None:
+def test_memories_with_a_forgetting_curve_are_pruned_and_bounded() -> None:
+    """The story sample's memories (the curve applies): fewer pairs than every pair, what
+    bounds the rest kept, and the ranking to depth 1 the all-pairs one (test_hybrid_curve_bound
+    checks every slider position on made data)."""
     data = load_dataset(SAMPLES / "story")
     model = get_model("hybrid")
     # stored embeddings (this sample has none): the pairs, not the vectors, are under test
     pipe = Pipeline(model, data, {"vector_candidates": 1, "embeddings": "stored"})
+    every = Pipeline(model, data, {"vector_candidates": 0, "embeddings": "stored"})
     prep = pipe.prepared
-    assert prep.curve and prep.pairs.every
-    assert prep.pairs.n_pairs == len(data.corpus) * len(data.queries)
+    assert prep.curve and not prep.pairs.every and prep.pairs.bound is not None
+    assert prep.pairs.n_pairs < len(data.corpus) * len(data.queries)
+    a, b = pipe.run((), depth=1).ranking, every.run((), depth=1).ranking
+    np.testing.assert_array_equal(a.docs, b.docs)
+    np.testing.assert_array_equal(a.scores, b.scores)
 
 
 def test_a_document_the_tick_left_out_still_has_its_scores(pipes: tuple[Pipeline, Pipeline]

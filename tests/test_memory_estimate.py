@@ -57,9 +57,14 @@ def test_the_limit_must_be_a_size(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_estimate_follows_what_is_kept() -> None:
-    """Every pair (the forgetting curve) costs far more than the candidates; the candidates
-    cost more as vector_candidates grows; 200,000 × 1,000 pruned fits the 2 GB target."""
-    pruned = memory_needed(1000, 200_000, 384, 1000, every=False, postings=3_000_000)
+    """Every pair costs far more than the candidates; the candidates cost more as
+    vector_candidates grows, and with the forgetting curve (two sets per importance group);
+    200,000 × 1,000 pruned fits the 2 GB target."""
+    pruned = memory_needed(1000, 200_000, 384, 1000, postings=3_000_000)
     assert pruned < 2 * 2**30
-    assert memory_needed(1000, 200_000, 384, 100, every=False) < pruned
-    assert memory_needed(1000, 200_000, 384, 1000, every=True) > 10 * pruned
+    assert memory_needed(1000, 200_000, 384, 100) < pruned
+    assert memory_needed(1000, 200_000, 384, 0) > 10 * pruned  # 0 keeps every pair
+    curve = memory_needed(1000, 200_000, 384, 1000, curve_groups=5, postings=3_000_000)
+    assert pruned < curve < memory_needed(1000, 200_000, 384, 0) / 5
+    assert memory_needed(1000, 200_000, 384, 1000, curve_groups=40) == memory_needed(
+        1000, 200_000, 384, 0)  # too many groups: every pair

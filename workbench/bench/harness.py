@@ -28,7 +28,7 @@ from typing import Any
 from workbench.bench.datasets import embedding_forecast, load_bench_data
 from workbench.bench.isolated import run_isolated
 from workbench.bench.references import REFERENCES
-from workbench.bench.synthetic import synthetic_dataset
+from workbench.bench.synthetic import synthetic_dataset, synthetic_memories
 from workbench.bench.synthetic_decisions import synthetic_decisions
 from workbench.bench.synthetic_vectors import SyntheticEmbeddings
 from workbench.core.data import Dataset, Query, QuerySet
@@ -39,7 +39,7 @@ from workbench.core.pipeline import DEFAULT_METRICS, Pipeline
 from workbench.textout import format_table, progress_bar
 
 TARGET_MS = {"scifact": 16.0, "synthetic-50000x1000": 100.0,
-             "synthetic-decisions-50000x1000": 100.0}
+             "synthetic-decisions-50000x1000": 100.0, "synthetic-memories-50000x1000": 100.0}
 # models whose inputs the generic synthetic lacks: their synthetic rows use a dataset of the
 # same size shaped as their data (decision records and logged injection prompts)
 SHAPED_SYNTHETIC: dict[str, Callable[[int, int], Dataset]] = {
@@ -253,6 +253,12 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
                 plan.append((mid, adapt(ds)))
             else:
                 plan.append((mid, ds))
+            if mid == "hybrid" and ds.source == "synthetic":  # also as memories, curve on
+                seed = int(specs[ds.name]["synthetic"][2])
+                made = synthetic_memories(len(ds.corpus), len(ds.queries), seed=seed)
+                specs[made.name] = {"synthetic_memories": [len(made.corpus),
+                                                           len(made.queries), seed]}
+                plan.append((mid, made))
     forecast = embedding_forecast([  # the synthetic sets' vectors are made, not embedded
         job for mid, ds in plan if not synthetic_jobs(mid, ds)
         for job in get_model(mid).embedding_jobs(

@@ -4,7 +4,8 @@ much stops at a cap instead of taking the machine.
 
 The parent sends a JSON request (`python -m workbench.bench.isolated REQUEST`):
 
-    {"dataset": {"synthetic": [n_docs, n_queries, seed]} | {"data": DATA or null},
+    {"dataset": {"synthetic" | "synthetic_memories": [n_docs, n_queries, seed]}
+                | {"data": DATA or null},
      "model": id, "params": {...}, "repeats": n, "memory_cap_mb": m}
 
 and reads one JSON line back: prepare_s, live_ms, pairs, rss_dataset_mb (peak before
@@ -80,6 +81,11 @@ def _peak_mb() -> float:
 
 
 def _dataset(spec: dict[str, Any]) -> Any:
+    if "synthetic_memories" in spec:
+        from workbench.bench.synthetic import synthetic_memories
+
+        n_docs, n_queries, seed = spec["synthetic_memories"]
+        return synthetic_memories(int(n_docs), int(n_queries), seed=int(seed))
     if "synthetic" in spec:
         from workbench.bench.synthetic import synthetic_dataset
 

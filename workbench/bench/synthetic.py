@@ -62,3 +62,26 @@ def synthetic_dataset(n_docs: int, n_queries: int, *, vocab_size: int = 30000,
     name = f"synthetic-{n_docs}x{n_queries}"
     return Dataset(name, Corpus(docs, name=name), QuerySet(queries, name=name), qrels,
                    source="synthetic")
+
+
+CHAT_MESSAGES = 20_000  # the made chat's length: memories' message ids and queries' positions
+
+
+def synthetic_memories(n_docs: int, n_queries: int, *, seed: int = 7) -> Dataset:
+    """`synthetic_dataset`'s texts as OpenVault memories under a forgetting curve: each
+    document an importance 1–5 (3 most often) and two message ids of a chat of
+    CHAT_MESSAGES messages, each query a position in that chat (`chat_length`) past its first
+    tenth. The texts, and so the made vectors, are those of the plain set of the same seed."""
+    plain = synthetic_dataset(n_docs, n_queries, seed=seed)
+    rng = np.random.default_rng([seed, 1])
+    importance = rng.choice([1, 2, 3, 4, 5], size=n_docs, p=[0.1, 0.2, 0.4, 0.2, 0.1])
+    ids = np.sort(rng.integers(0, CHAT_MESSAGES, size=(n_docs, 2)), axis=1)
+    docs = [Document(id=d.id, title=d.title, text=d.text,
+                     metadata={"importance": int(i), "message_ids": m})
+            for d, i, m in zip(plain.corpus, importance.tolist(), ids.tolist(), strict=True)]
+    lengths = rng.integers(CHAT_MESSAGES // 10, CHAT_MESSAGES, size=n_queries)
+    queries = [Query(id=q.id, text=q.text, context={"chat_length": int(n)})
+               for q, n in zip(plain.queries, lengths.tolist(), strict=True)]
+    name = f"synthetic-memories-{n_docs}x{n_queries}"
+    return Dataset(name, Corpus(docs, name=name), QuerySet(queries, name=name), plain.qrels,
+                   source="synthetic")

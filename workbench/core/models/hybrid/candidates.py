@@ -15,8 +15,11 @@ every slider position, for every normalisation: a memory outside U has no BM25 t
 higher similarity than the query's last vector candidate, so the vector candidates (which
 score at least as much: both factors are non-decreasing in their inputs) or the tail (which
 ties with it and comes first in corpus order) fill the depth ahead of it. Where the forgetting
-curve applies (OpenVault memories or chats), every pair is kept: the curve gives each memory its
-own base, which no prepare-time bound foresees.
+curve applies (OpenVault memories or chats) the curve gives each memory its own base, which no
+prepare-time choice settles for every λ and floor: U also holds, per group of memories of one
+importance that serves the query, its first `vector_candidates` by position and by the curve's
+order, and `CurveBound` records what bounds the memories left out; each tick checks that bound
+and scores a query it does not settle against every memory (`curve_bound`).
 
 Computed per block: each query's vector statistics over all its similarities (min-max, z-score),
 each pair's rank by similarity among all the query's memories (rrf), and the highest similarity
@@ -35,6 +38,14 @@ from numpy.typing import NDArray
 
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.models.dense import top_columns
+from workbench.core.models.hybrid.curve_groups import (
+    MAX_GROUPS,
+    Curve,
+    CurveBound,
+    curve_groups,
+    keep_curve,
+    left_out,
+)
 from workbench.core.models.hybrid.index import TermIndex
 from workbench.core.models.hybrid.normalize import vector_ranks, vector_stats
 from workbench.core.models.hybrid.vectors import PAIRS_PER_BLOCK
@@ -60,6 +71,8 @@ class Pairs:
     lo, hi, mean, std float64 (Q,) each query's similarity statistics over all its memories
     kept                 vector candidates per query (N where every pair is kept)
     every                every pair is kept
+    bound                where the forgetting curve applies and not every pair is kept: what
+                         bounds the memories left out (`CurveBound`), else None
     """
 
     ptr: I64
@@ -78,6 +91,7 @@ class Pairs:
     std: F64
     kept: int
     every: bool
+    bound: CurveBound | None = None
 
     @property
     def n_pairs(self) -> int:
@@ -101,13 +115,23 @@ def kept_per_query(vector_candidates: int, n_docs: int) -> int:
 
 
 def build_pairs(blocks: Iterable[tuple[int, F64]], index: TermIndex, n_queries: int,
-                vector_candidates: int, *, every: bool,
+                vector_candidates: int, *, every: bool = False, curve: Curve | None = None,
                 progress: Progress = NO_PROGRESS) -> Pairs:
     """The scored pairs from (first query, float64 (B, N) similarities) blocks that cover the
-    queries in order. `every`: keep every pair whatever `vector_candidates` says."""
+    queries in order. `every`: keep every pair whatever `vector_candidates` says. `curve`:
+    where the forgetting curve applies, also each query's best memories by base, group by
+    group (`_keep_curve`), and what bounds the rest (`CurveBound`)."""
     n = index.n_docs
     m = kept_per_query(vector_candidates, n)
     every = every or m >= n
+    groups = curve_groups(curve) if curve is not None and not every else None
+    if groups is not None and len(groups) > MAX_GROUPS:
+        every, groups = True, None
+    n_groups = len(groups) if groups is not None else 0
+    bound_first = np.full((n_queries, n_groups), n, np.int64)
+    bound_dist = np.full((n_queries, n_groups), np.inf)
+    bound_cos = np.full(n_queries, -np.inf)
+    bound_rank = np.full(n_queries, n + 1, np.int64)
     post_doc = index.cand_flat - index.cand_query * max(n, 1)
     stats = np.zeros((4, n_queries))
     cos_next = np.full(n_queries, -np.inf)
@@ -145,6 +169,10 @@ def build_pairs(blocks: Iterable[tuple[int, F64]], index: TermIndex, n_queries: 
             free &= np.cumsum(free, axis=1) <= m
             keep |= free
             keep[:, :m] = True
+            if groups is not None and curve is not None:
+                keep_curve(keep, lo, groups, curve, m, bound_dist)
+                left_out(keep, block, ranks, lo, groups, curve.chat, bound_first, bound_cos,
+                          bound_rank)
         r, d = np.nonzero(keep)
         counts[lo:lo + b] = keep.sum(axis=1)
         docs.append(d.astype(np.int32))
@@ -168,7 +196,11 @@ def build_pairs(blocks: Iterable[tuple[int, F64]], index: TermIndex, n_queries: 
         cos_ptr=cos_ptr, cos_pair=np.searchsorted(flat, cos_flat).astype(np.int64),
         cos_sim=_cat(cos_sims, np.float64), cos_next=cos_next,
         lo=stats[0], hi=stats[1], mean=stats[2], std=stats[3], kept=n if every else m,
-        every=every)
+        every=every,
+        bound=None if groups is None else CurveBound(
+            imp=np.asarray([g.imp for g in groups], np.float64),
+            chat=np.asarray([g.chat for g in groups], bool), first=bound_first,
+            dist=bound_dist, cos=bound_cos, rank=bound_rank))
 
 
 def _cat(parts: Sequence[NDArray[Any]], dtype: type[np.generic]) -> NDArray[Any]:
@@ -184,17 +216,20 @@ BYTES_PER_POSTING = 64  # the index's postings, the raw BM25, saturation and g
 
 
 def memory_needed(n_queries: int, n_docs: int, dim: int, vector_candidates: int, *,
-                  every: bool, postings: int = 0) -> int:
+                  curve_groups: int = 0, postings: int = 0) -> int:
     """Bytes preparing and ticking hold at their peak (`engine.check_memory`): the embeddings
     (float32, and the float64 copy the cosines read), one block's temporaries, the scored
-    pairs (each query's vector candidates and its first memories twice over, or every pair)
-    with their live arrays where every pair is blended each tick, and the BM25 postings
-    (unknown before tokenising: 0 gives a lower bound)."""
+    pairs (each query's vector candidates and its first memories twice over, and where the
+    forgetting curve applies two sets per group of memories of one importance it serves;
+    every pair where that is not fewer) with their live arrays where every scored pair is
+    blended each tick (the curve), and the BM25 postings (unknown before tokenising: 0 gives
+    a lower bound)."""
     m = kept_per_query(vector_candidates, n_docs)
-    every = every or m >= n_docs
+    every = m >= n_docs or curve_groups > MAX_GROUPS
     pairs = n_queries * n_docs if every else min(n_queries * n_docs,
-                                                 n_queries * 3 * m + postings)
-    live = BYTES_PER_LIVE_PAIR * pairs if every else 0
+                                                 n_queries * (3 + 2 * curve_groups) * m
+                                                 + postings)
+    live = BYTES_PER_LIVE_PAIR * pairs if every or curve_groups else 0
     return (n_docs * dim * 12 + n_queries * dim * 12 + min(BLOCK_OVERHEAD,
             n_queries * n_docs * 120) + pairs * BYTES_PER_PAIR + live
             + postings * BYTES_PER_POSTING)

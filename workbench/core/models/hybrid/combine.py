@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.models.hybrid import curve_bound
+from workbench.core.models.hybrid.candidates import Pairs
 from workbench.core.models.hybrid.index import TermIndex
 from workbench.core.models.hybrid.normalize import (
     VectorStats,
@@ -60,6 +62,16 @@ class LiveCache:
         if buf is None or len(buf) != size:
             buf = self._local.buf = np.zeros(size)
         return buf
+
+    def last(self, prep: HybridPrepared, kind: str) -> Any:
+        """The value `keep` left for this kind (None: none yet)."""
+        with self._lock:
+            hit = self._slots.get(prep, {}).get(kind)
+            return None if hit is None else hit[1]
+
+    def keep(self, prep: HybridPrepared, kind: str, value: Any) -> None:
+        with self._lock:
+            self._slots.setdefault(prep, {})[kind] = (None, value)
 
     def get(self, prep: HybridPrepared, kind: str, key: object,
             compute: Callable[[], Any]) -> Any:
@@ -125,9 +137,15 @@ class Blend:
     """One tick's values at the scored pairs (`candidates.Pairs`): over all of them, cached
     between ticks per the parameters each depends on, or at a subset (`layout`)."""
 
-    def __init__(self, prep: HybridPrepared, params: Params, cache: LiveCache) -> None:
+    def __init__(self, prep: HybridPrepared, params: Params, cache: LiveCache,
+                 pairs: Pairs | None = None) -> None:
+        """`pairs`: other pairs than the prepared ones (some queries scored whole,
+        `curve_bound`): nothing of theirs is cached between ticks."""
         ix = prep.index
         self.prep = prep
+        self.pairs = prep.pairs if pairs is None else pairs
+        self.own = pairs is None  # the prepared pairs: per-pair arrays cached between ticks
+        self.params = params
         self.cache = cache
         self.alpha = float(params["alpha"])
         self.weight = float(params["combined_boost_weight"])
@@ -145,13 +163,17 @@ class Blend:
             self.mode, self.raw, ix.cand_query, ix.cand_ptr, prep.n_docs, self.k,
             lambda: bm25_ranks(self.raw, ix.cand_query, ix.cand_ptr)))
 
+    def _get(self, kind: str, key: object, compute: Callable[[], Any]) -> Any:
+        """A per-pair array: cached between ticks for the prepared pairs only."""
+        return self.cache.get(self.prep, kind, key, compute) if self.own else compute()
+
     def _queries(self, at: I64 | None) -> I64:
-        pr = self.prep.pairs
-        every: I64 = self.cache.get(self.prep, "query_of", None, pr.query_of)
+        pr = self.pairs
+        every: I64 = self._get("query_of", None, pr.query_of)
         return every if at is None else every[at]
 
     def _vector(self, at: I64 | None) -> F64:
-        pr = self.prep.pairs
+        pr = self.pairs
         sims = pr.sim if at is None else pr.sim[at]
         ranks = pr.vrank if at is None else pr.vrank[at]
         query = self._queries(at) if self.mode in ("min-max", "z-score") else None
@@ -159,30 +181,29 @@ class Blend:
                              VectorStats(pr.lo, pr.hi, pr.mean, pr.std), ranks, query)
 
     def _bm25(self, at: I64 | None) -> F64:
-        post = self.prep.pairs.post if at is None else self.prep.pairs.post[at]
+        post = self.pairs.post if at is None else self.pairs.post[at]
         out: F64 = self.g_zero[self._queries(at)]
         has = post >= 0
         out[has] = self.g[post[has]]
         return out
 
     def _base(self, at: I64 | None) -> F64:
-        doc = self.prep.pairs.doc if at is None else self.prep.pairs.doc[at]
+        doc = self.pairs.doc if at is None else self.pairs.doc[at]
         return base_at(self.prep, self._queries(at), doc.astype(np.int64), *self.curve)
 
     def vector(self, at: I64 | None = None) -> F64:
         """v at the pairs `at` (all where None)."""
         if at is not None:
             return self._vector(at)
-        out: F64 = self.cache.get(self.prep, "vector", (self.mode, self.threshold, self.k),
-                                  lambda: self._vector(None))
+        out: F64 = self._get("vector", (self.mode, self.threshold, self.k),
+                             lambda: self._vector(None))
         return out
 
     def bm25(self, at: I64 | None = None) -> F64:
         """g at the pairs `at` (all where None)."""
         if at is not None:
             return self._bm25(at)
-        out: F64 = self.cache.get(self.prep, "bm25_pairs", self.bm25_key,
-                                  lambda: self._bm25(None))
+        out: F64 = self._get("bm25_pairs", self.bm25_key, lambda: self._bm25(None))
         return out
 
     def base(self, at: I64 | None = None) -> F64 | None:
@@ -192,7 +213,7 @@ class Blend:
             return None
         if at is not None:
             return self._base(at)
-        out: F64 = self.cache.get(self.prep, "base", self.curve, lambda: self._base(None))
+        out: F64 = self._get("base", self.curve, lambda: self._base(None))
         return out
 
     def total(self, at: I64 | None = None) -> F64:
@@ -228,7 +249,7 @@ class Blend:
         with g at least its own, or ties with the tail behind the first `depth`. A query
         where a memory beyond its vector candidates passes the threshold keeps all its pairs.
         """
-        pr = self.prep.pairs
+        pr = self.pairs
         if self.prep.curve or self.mode == "z-score":
             return None
         d = pr.kept if depth is None else max(1, min(depth, pr.kept))
@@ -243,7 +264,7 @@ class Blend:
         """`tail`: every query needs its first memories (the BM25 bonus is off); otherwise
         only the queries with fewer than `depth` BM25 matches (the matches all score above
         the tail)."""
-        pr, ix = self.prep.pairs, self.prep.index
+        pr, ix = self.pairs, self.prep.index
         best: I64 = self.cache.get(self.prep, f"bm25_top{depth}", self.bm25_key,
                                    lambda: csr_top_k(self.g, ix.cand_ptr, depth))
         lengths = np.minimum(np.diff(pr.ptr), depth)
@@ -262,13 +283,33 @@ class Blend:
         return at, np.searchsorted(at, pr.ptr).astype(np.int64)
 
     def scores(self, signals: tuple[str, ...], depth: int | None) -> Scores:
-        pr = self.prep.pairs
+        pr = self.pairs
         layout = self.layout(depth)
         if layout is None:
             n = pr.n_pairs
-            gate = self.cache.get(self.prep, "gate", n, lambda: np.zeros(n, np.int8))
-            return Scores(row_ptr=pr.ptr, docs=pr.doc, total=self.total(), gate=gate,
-                          signals=signals, parts=self.parts)
+            gate = self._get("gate", n, lambda: np.zeros(n, np.int8))
+            out = Scores(row_ptr=pr.ptr, docs=pr.doc, total=self.total(), gate=gate,
+                         signals=signals, parts=self.parts, elsewhere=self.elsewhere)
+            if pr.bound is None or not self.own:
+                return out
+            d = pr.kept if depth is None else max(1, min(depth, pr.kept))
+            hint = self.cache.last(self.prep, f"curve_ranking{d}")
+            whole, ranking = curve_bound.unbounded(self, out, d, hint)
+            self.cache.keep(self.prep, f"curve_ranking{d}", ranking.pair)
+            if len(whole):  # those queries scored against every memory this tick
+                return Blend(self.prep, self.params, self.cache,
+                             curve_bound.expand(self.prep, pr, whole)).scores(signals, depth)
+            if depth is None:
+                return out
+            # exact to `depth` for every query: its ranked pairs are all a ranking reads
+            at, row_ptr = curve_bound.ranked_only(out, ranking)
+
+            def ranked_parts(pairs: NDArray[np.intp]) -> F64:
+                return self.parts(at[pairs])
+
+            return Scores(row_ptr=row_ptr, docs=pr.doc[at], total=out.total[at],
+                          gate=np.zeros(len(at), np.int8), signals=signals,
+                          parts=ranked_parts, elsewhere=self.elsewhere)
         at, row_ptr, key = layout
         # v and g at the layout's pairs: an alpha or W tick only blends them
         tail = (1 - self.alpha) * self.weight == 0  # which of the two layouts (`layout`)
@@ -284,13 +325,26 @@ class Blend:
                       gate=np.zeros(len(at), np.int8), signals=signals, parts=parts,
                       elsewhere=self.elsewhere)
 
+    def whole(self, query: int) -> Blend:
+        """This tick with `query` scored against every memory (where the curve bounds what
+        the prepared pairs leave out, every memory has a score; else self)."""
+        if self.pairs.bound is None or self.prep.rows is None:
+            return self
+        return Blend(self.prep, self.params, self.cache,
+                     curve_bound.expand(self.prep, self.pairs, np.array([query], np.int64)))
+
     def elsewhere(self, query: int, doc: int) -> tuple[float, F64] | None:
-        """(total, contributions (3,)) of a scored pair the layout left out; None where the
-        pair is not scored at all."""
-        pos = self.prep.pairs.find(query, doc)
+        """(total, contributions (3,)) of a scored pair the layout left out (or, where the
+        curve bounds the memories the prepared pairs leave out, of any memory); None where
+        the pair is not scored at all."""
+        blend = self
+        pos = self.pairs.find(query, doc)
+        if pos < 0 and self.pairs.bound is not None:
+            blend = self.whole(query)
+            pos = blend.pairs.find(query, doc)
         if pos < 0:
             return None
-        parts = self.parts(np.array([pos], np.int64))[:, 0]
+        parts = blend.parts(np.array([pos], np.int64))[:, 0]
         return float(parts[0] + parts[1] + parts[2]), parts  # total()'s order of addition
 
 

@@ -48,7 +48,10 @@ def _pair_terms(blend: Blend, query: int, doc: int, params: Params) -> list[dict
 def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str, Any]:
     prep = blend.prep
     plan = prep.plans[query]
-    pos = prep.pairs.find(query, doc)
+    pos = blend.pairs.find(query, doc)
+    if pos < 0 and blend.pairs.bound is not None:  # left out, but bounded: scored whole
+        blend = blend.whole(query)
+        pos = blend.pairs.find(query, doc)
     if pos < 0:
         kept = prep.pairs.kept
         return {"candidate": f"not scored: no BM25 term of this query, and outside its top "
@@ -66,8 +69,8 @@ def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str
         lam = float(params["base_lambda"]) / (importance * importance)
         exponent = -lam * distance
         base = importance * math.exp(0.0 if math.isnan(exponent) else exponent)
-    sim = float(prep.pairs.sim[pos])
-    post = int(prep.pairs.post[pos])
+    sim = float(blend.pairs.sim[pos])
+    post = int(blend.pairs.post[pos])
     ebw = float(params["entity_boost_weight"])
     return {
         "total": base_after + vector_bonus + bm25_bonus,

@@ -124,9 +124,11 @@ SCHEMA = ParamSchema([
                "and the first ones in corpus order (where nothing else scores, memories tie "
                "and rank in corpus order). Every ranking to a depth ≤ this value, and so every "
                "metric at such a cut-off, is exact at every slider position; deeper, memories "
-               "with no BM25 term and a lower cosine are not ranked. 0, or a value ≥ the "
-               "corpus size, scores every pair, as do data with the forgetting curve "
-               "(OpenVault memories or chats)."),
+               "with no BM25 term and a lower cosine are not ranked. With the forgetting "
+               "curve (OpenVault memories or chats) also, per importance, this many first "
+               "by position and by the curve's order; a query whose left-out memories the "
+               "tick cannot bound below its ranking is scored against every memory that "
+               "tick. 0, or a value ≥ the corpus size, scores every pair."),
 ])
 
 

@@ -32,11 +32,17 @@ from workbench.core.engine import (
 from workbench.core.models.dense import embedding_dim
 from workbench.core.models.hybrid.candidates import Pairs, build_pairs, memory_needed
 from workbench.core.models.hybrid.chat import QueryPlan, chat_length, plan_query
+from workbench.core.models.hybrid.curve_groups import Curve
 from workbench.core.models.hybrid.index import TermIndex, build_index
 from workbench.core.models.hybrid.params import chat_config
 from workbench.core.models.hybrid.scoring import importance_of, max_message_id
 from workbench.core.models.hybrid.tokenizer import Tokenizer
-from workbench.core.models.hybrid.vectors import encoder_jobs, similarity_blocks
+from workbench.core.models.hybrid.vectors import (
+    SimilarityRows,
+    encoder_jobs,
+    row_blocks,
+    similarity_rows,
+)
 from workbench.core.params import Params
 
 F64 = NDArray[np.float64]
@@ -48,7 +54,9 @@ class HybridPrepared:
     """pairs: the scored (query, memory) pairs and their similarities (see `candidates`).
     importance, max_id: float64 (N,) (the original's defaults applied). chat_length: float64
     (Q,). chat: bool (Q,) the queries with a chat; memory: bool (N,) the OpenVault memories:
-    the forgetting curve applies to a pair where either holds.
+    the forgetting curve applies to a pair where either holds. rows: where the curve applies
+    and not every pair is kept (`pairs.bound`), the similarities of any query with every
+    memory, for the queries a tick must score whole (`curve_bound`).
     `eq=False`: instances hash by identity, so live caches can key on them."""
 
     n_queries: int
@@ -61,6 +69,7 @@ class HybridPrepared:
     chat_length: F64
     chat: NDArray[np.bool_]
     memory: NDArray[np.bool_]
+    rows: SimilarityRows | None = None
 
     @property
     def curve(self) -> bool:
@@ -103,9 +112,13 @@ def estimate(dataset: Dataset, params: Params, postings: int = 0) -> int:
     chat, memory = _has_curve(dataset)
     dim = (0 if str(params["embeddings"]) == "stored"
            else embedding_dim(str(params["embedding_model"])))
+    groups = 0
+    if chat.any() or memory.any():  # the importance groups a query is served by, at most
+        imp = {importance_of(d.metadata.get("importance")) for d in dataset.corpus}
+        groups = len(imp) + (0 if chat.all() or memory.all() else 1)
     return memory_needed(len(dataset.queries), len(dataset.corpus), dim,
-                         int(params["vector_candidates"]),
-                         every=bool(chat.any() or memory.any()), postings=postings)
+                         int(params["vector_candidates"]), curve_groups=groups,
+                         postings=postings)
 
 
 def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> HybridPrepared:
@@ -126,15 +139,18 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> Hybr
             f"{gib(have)} is available; not prepared. Use fewer queries or documents, or a "
             f"lower vector_candidates (${MEMORY_LIMIT_ENV} sets the limit)")
     progress(0.3, "embedding")
-    blocks = similarity_blocks(dataset, texts, plans, params, progress.span(0.3, 1.0))
-    pairs = build_pairs(blocks, index, len(plans), int(params["vector_candidates"]),
-                        every=bool(chat.any() or memory.any()))
+    source = similarity_rows(dataset, texts, plans, params, progress.span(0.3, 0.9))
+    importance = np.asarray([importance_of(d.metadata.get("importance"))
+                             for d in dataset.corpus], np.float64)
+    max_id = np.asarray([max_message_id(d.metadata.get("message_ids"))
+                         for d in dataset.corpus], np.float64)
+    chat_length = np.asarray([p.chat_length or 0 for p in plans], np.float64)
+    curve = (Curve(importance, max_id, chat_length, chat, memory)
+             if chat.any() or memory.any() else None)
+    pairs = build_pairs(row_blocks(source, progress.span(0.9, 1.0)), index, len(plans),
+                        int(params["vector_candidates"]), curve=curve)
     progress(1.0, "prepared")
     return HybridPrepared(
         n_queries=len(plans), n_docs=len(texts), plans=plans, index=index, pairs=pairs,
-        importance=np.asarray([importance_of(d.metadata.get("importance"))
-                               for d in dataset.corpus], np.float64),
-        max_id=np.asarray([max_message_id(d.metadata.get("message_ids"))
-                           for d in dataset.corpus], np.float64),
-        chat_length=np.asarray([p.chat_length or 0 for p in plans], np.float64),
-        chat=chat, memory=memory)
+        importance=importance, max_id=max_id, chat_length=chat_length, chat=chat,
+        memory=memory, rows=source if pairs.bound is not None else None)

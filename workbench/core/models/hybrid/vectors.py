@@ -104,16 +104,42 @@ def encoder_jobs(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
     return jobs
 
 
-def encoder_blocks(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: Params,
-                   progress: Progress) -> Iterator[tuple[int, F64]]:
-    """Embed the documents and the queries, then yield (first query, float64 (B, N)) blocks of
-    similarities, query by query in order, −∞ in the rows of queries with no embedding."""
+class EncodedRows:
+    """Similarities of `encoder` embeddings, any queries at a time: the documents' side
+    (`DocumentSide`), the query vectors (Q, dim) and which queries have one."""
+
+    def __init__(self, side: DocumentSide, queries: NDArray[np.float32],
+                 has: NDArray[np.bool_]) -> None:
+        self.side = side
+        self.queries = queries
+        self.has = has
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.has)
+
+    @property
+    def n_docs(self) -> int:
+        return self.side.n
+
+    def rows(self, queries: NDArray[np.integer]) -> F64:
+        """float64 (len(queries), N); each row as every block computes it (the cosine is
+        summed per pair, so a row does not depend on the rows beside it)."""
+        qs = np.asarray(queries, np.int64)
+        block = self.side.cosine(self.queries[qs])
+        block[~self.has[qs]] = -np.inf
+        return block
+
+
+def encoder_rows(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: Params,
+                 progress: Progress) -> EncodedRows:
+    """Embed the documents and the queries: a query whose embedding text is empty has no
+    embedding (−∞ in its row)."""
     from workbench.core.embeddings import embed_texts
 
-    n = len(doc_texts)
-    if not n:
-        yield 0, np.full((len(plans), 0), -np.inf)
-        return
+    if not doc_texts:
+        return EncodedRows(DocumentSide(np.zeros((0, 0), np.float32)),
+                           np.zeros((len(plans), 0), np.float32), np.zeros(len(plans), bool))
     docs_job, *query_job = encoder_jobs(doc_texts, plans, params)
     docs = embed_texts(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
                        batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.85))
@@ -125,16 +151,77 @@ def encoder_blocks(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params:
                                     batch_size=job.batch_size, progress=progress.span(0.85, 0.9))
     has = np.zeros(len(plans), bool)
     has[rows] = True
-    side = DocumentSide(docs)
-    del docs
+    return EncodedRows(DocumentSide(docs), queries, has)
+
+
+class StoredRows:
+    """Similarities of the `embedding` stored with each memory and query, any queries at a
+    time. Documents grouped by vector length: `dims` (D,), and per length the documents
+    (`cols[i]`, int64) and their vectors (`mats[i]`, float64 (n_i, dims[i])); `has_doc` (N,):
+    a document with a vector (of any length). Queries: `q_dim` (Q,) their vector's length, −1
+    for none, `q_vec` float64 (Q, longest) the vectors, zero-padded."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        docs = [_vector(d.metadata.get("embedding")) for d in dataset.corpus]
+        queries = [_vector(q.context.get("embedding")) for q in dataset.queries]
+        self.has_doc = np.asarray([v is not None for v in docs], bool)
+        doc_dim = np.asarray([-1 if v is None else len(v) for v in docs], np.int64)
+        self.q_dim = np.asarray([-1 if v is None else len(v) for v in queries], np.int64)
+        self.q_vec = np.zeros((len(queries), max([0, *self.q_dim.tolist()])))
+        for qi, v in enumerate(queries):
+            if v:
+                self.q_vec[qi, :len(v)] = v
+        self.dims = np.asarray(sorted(set(self.q_dim[self.q_dim > 0].tolist())
+                                      & set(doc_dim[doc_dim > 0].tolist())), np.int64)
+        self.cols = [np.flatnonzero(doc_dim == dim) for dim in self.dims.tolist()]
+        self.mats = [np.asarray([docs[int(c)] or [] for c in cols], np.float64).reshape(
+            len(cols), dim) for cols, dim in zip(self.cols, self.dims.tolist(), strict=True)]
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.q_dim)
+
+    @property
+    def n_docs(self) -> int:
+        return len(self.has_doc)
+
+    def rows(self, queries: NDArray[np.integer]) -> F64:
+        """float64 (len(queries), N): −∞ where the query or the memory has no vector, 0 where
+        their lengths differ, else their cosine (`js_cosine`, per pair)."""
+        qs = np.asarray(queries, np.int64)
+        sims = np.full((len(qs), self.n_docs), -np.inf)
+        with_vec = self.q_dim[qs] >= 0
+        sims[np.ix_(np.flatnonzero(with_vec), np.flatnonzero(self.has_doc))] = 0.0
+        for dim, cols, mat in zip(self.dims.tolist(), self.cols, self.mats, strict=True):
+            rows = np.flatnonzero(self.q_dim[qs] == dim)
+            if len(rows) and len(cols):
+                sims[np.ix_(rows, cols)] = js_cosine(self.q_vec[qs[rows], :dim], mat)
+        return sims
+
+
+SimilarityRows = EncodedRows | StoredRows
+
+
+def similarity_rows(dataset: Dataset, doc_texts: Sequence[str], plans: Sequence[QueryPlan],
+                    params: Params, progress: Progress) -> SimilarityRows:
+    """Where the cosine similarities come from at these parameters (embedding what the
+    encoder needs)."""
+    if str(params["embeddings"]) == "stored":
+        return StoredRows(dataset)
+    return encoder_rows(doc_texts, plans, params, progress)
+
+
+def row_blocks(source: SimilarityRows, progress: Progress) -> Iterator[tuple[int, F64]]:
+    """(first query, float64 (B, N)) blocks covering every query in order, −∞ where there is
+    no similarity; about PAIRS_PER_BLOCK pairs a block."""
+    q, n = source.n_queries, source.n_docs
+    if not n:
+        yield 0, np.full((q, 0), -np.inf)
+        return
     step = max(1, PAIRS_PER_BLOCK // n)
-    for lo in range(0, len(plans), step):
-        progress(0.9 + 0.1 * lo / max(len(plans), 1),
-                 f"similarities {lo:,}/{len(plans):,} queries")
-        hi = min(len(plans), lo + step)
-        block = side.cosine(queries[lo:hi])
-        block[~has[lo:hi]] = -np.inf
-        yield lo, block
+    for lo in range(0, q, step):
+        progress(lo / max(q, 1), f"similarities {lo:,}/{q:,} queries")
+        yield lo, source.rows(np.arange(lo, min(q, lo + step)))
 
 
 def _vector(value: object) -> list[float] | None:
@@ -147,29 +234,5 @@ def _vector(value: object) -> list[float] | None:
 
 
 def stored_similarities(dataset: Dataset) -> F64:
-    docs = [_vector(d.metadata.get("embedding")) for d in dataset.corpus]
-    queries = [_vector(q.context.get("embedding")) for q in dataset.queries]
-    sims = np.full((len(queries), len(docs)), -np.inf)
-    has_doc = np.asarray([v is not None for v in docs], bool)
-    doc_dim = np.asarray([-1 if v is None else len(v) for v in docs], np.int64)
-    for qi, qv in enumerate(queries):
-        if qv is not None:
-            sims[qi, has_doc] = 0.0  # a length mismatch has similarity 0
-    for dim in sorted({len(v) for v in queries if v} & set(doc_dim[doc_dim > 0].tolist())):
-        cols = np.flatnonzero(doc_dim == dim)
-        rows = np.asarray([i for i, v in enumerate(queries) if v is not None and len(v) == dim],
-                          np.int64)
-        sims[np.ix_(rows, cols)] = js_cosine([queries[int(r)] or [] for r in rows],
-                                             [docs[int(c)] or [] for c in cols])
-    return sims
-
-
-def similarity_blocks(dataset: Dataset, doc_texts: Sequence[str],
-                      plans: Sequence[QueryPlan], params: Params,
-                      progress: Progress) -> Iterator[tuple[int, F64]]:
-    """(first query, float64 (B, N)) blocks of cosine similarities covering every query in
-    order, −∞ where there is none. Stored embeddings (memory sets, small) come as one block."""
-    if str(params["embeddings"]) == "stored":
-        yield 0, stored_similarities(dataset)
-        return
-    yield from encoder_blocks(doc_texts, plans, params, progress)
+    """float64 (Q, N): every pair's similarity from the stored embeddings (`StoredRows`)."""
+    return StoredRows(dataset).rows(np.arange(len(dataset.queries)))
