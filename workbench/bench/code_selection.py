@@ -9,8 +9,8 @@ tune fits on the older half only.
 
 Systems: `codeledger-document` (CodeLedger's documented defaults), `codeledger` (defaults
 fitted on development histories), BM25 over the source files (the content BM25 alone, docs and
-config files left out) with a bundle of the same number of files as codeledger's for each
-task, and `codeledger` tuned on the older half (TPE, seeded; objective 0.5·R@10 + 0.25·nDCG@10
+config files left out) with a bundle per task of the same number of files as codeledger's, and
+again within the same tokens (`_bm25_source`), and `codeledger` tuned on the older half (TPE, seeded; objective 0.5·R@10 + 0.25·nDCG@10
 + 0.25·bundle recall). Figures: R@10, nDCG@10, MRR@10, bundle recall and precision, files and
 tokens per bundle. Times: the repository index, prepare (content index included) against the
 document's prepare, and the live path.
@@ -28,14 +28,15 @@ import optuna
 
 from workbench.bench.harness import time_live
 from workbench.core import engine
-from workbench.core.data import Dataset, QuerySet
+from workbench.core.data import Dataset, Document, QuerySet
 from workbench.core.formats.code_repo import read_code_repo
 from workbench.core.formats.code_tasks import write_tasks
 from workbench.core.metrics import evaluate, mean_over_judged
 from workbench.core.models import get_model
 from workbench.core.models.codeledger.content import build_content_index, task_tokens
+from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_tokens
 from workbench.core.models.codeledger.explain import full_bundles
-from workbench.core.models.codeledger.prepared import SOURCE_LANGUAGES
+from workbench.core.models.codeledger.prepared import SOURCE_LANGUAGES, CodeLedgerPrepared
 from workbench.core.pipeline import Pipeline
 from workbench.core.ranking import Scores, uniform_rows
 from workbench.core.repo import index_repository
@@ -50,6 +51,9 @@ TUNED = ("w_keyword", "w_content", "w_mention", "w_graph", "w_cochange", "w_cent
          "w_recent_touch", "w_test_relevance", "w_size_penalty", "w_non_code", "graph_share",
          "sufficiency")
 TRIALS = 60
+# the BM25 rows: a bundle of as many files as codeledger's, and one within the tokens it spent
+SAME_FILES = "bm25 over source files, same files"
+SAME_TOKENS = "bm25 over source files, same tokens"
 
 
 def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
@@ -83,12 +87,13 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
     document = _measure(Pipeline(get_model("codeledger-document"), newer, {}))
     fitted_pipe = Pipeline(get_model("codeledger"), newer, {})
     fitted = _measure(fitted_pipe)
-    bm25 = _bm25_source(newer, fitted_pipe)
+    bm25, bm25_tokens = _bm25_source(newer, fitted_pipe)
     tuned_params, start, best = _tune(older, trials)
     tuned = _measure(Pipeline(get_model("codeledger"), newer, tuned_params))
     rows = [["codeledger-document (old defaults)", *_cells(document)],
             ["codeledger (new defaults)", *_cells(fitted)],
-            ["bm25 over source files, same size", *_cells(bm25)],
+            [SAME_FILES, *_cells(bm25)],
+            [SAME_TOKENS, *_cells(bm25_tokens)],
             ["codeledger, tuned on the older half", *_cells(tuned)]]
     print(format_table(["system (newer half)", *COLUMNS], rows))
     print(f"tune: {trials} TPE trials on the older half, objective 0.5·R@10 + 0.25·nDCG@10 + "
@@ -138,7 +143,7 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
             pipe = Pipeline(get_model(model), ds, params)
             figures[label] = _measure(pipe)
             if model == "codeledger" and not params:
-                figures["bm25 over source files, same size"] = _bm25_source(ds, pipe)
+                figures[SAME_FILES], figures[SAME_TOKENS] = _bm25_source(ds, pipe)
         for label, m in figures.items():
             row = sums.setdefault(label, dict.fromkeys(m, 0.0))
             for k, v in m.items():
@@ -149,7 +154,7 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
         print(f"snapshots every {every} commits: no run could be mined")
         return
     order = ["codeledger-document (old defaults)", "codeledger (new defaults)",
-             "bm25 over source files, same size", "codeledger, tuned on the older half"]
+             SAME_FILES, SAME_TOKENS, "codeledger, tuned on the older half"]
     rows = [[label, *_cells({k: v / scored for k, v in sums[label].items()})]
             for label in order]
     print(f"\neach newer task at a snapshot at most {every} commits before it ({runs} snapshots, "
@@ -219,9 +224,12 @@ def _tune(ds: Dataset, trials: int) -> tuple[dict[str, float], float, float]:
     return moved, start, best
 
 
-def _bm25_source(ds: Dataset, fitted: Pipeline) -> dict[str, float]:
+def _bm25_source(ds: Dataset, fitted: Pipeline) -> tuple[dict[str, float], dict[str, float]]:
     """The content BM25 alone over the source files (the model's tokenizer and path field at
-    its defaults), its bundle the same number of files as `fitted`'s for each task."""
+    its defaults), with two bundles per task: the same number of files as `fitted`'s bundle,
+    and the same tokens — BM25's files in rank order, each costing what codeledger charges
+    (excerpt tokens for a long file, `_cost`), a file that does not fit skipped, within the
+    tokens `fitted`'s bundle spent. Skipping rather than stopping favours BM25."""
     p = fitted.params
     docs = list(ds.corpus)
     ix = build_content_index([d.id for d in docs], [d.text for d in docs],
@@ -235,26 +243,70 @@ def _bm25_source(ds: Dataset, fitted: Pipeline) -> dict[str, float]:
                     signals=("bm25",), parts=lambda pairs: raw.ravel()[pairs][None, :])
     ranking = engine.rank(scores, n)
     judgments = fitted.judgments
-    assert judgments is not None
+    assert judgments is not None and ds.qrels is not None
     per = evaluate(METRICS, ranking.docs, judgments)
     out = {m: float(mean_over_judged(v, judgments)) for m, v in per.items()}
     _, bund = full_bundles(fitted.prepared, fitted.params)
-    tokens = np.array([float(d.metadata.get("tokens", 0)) for d in docs])
+    cost = _Costs(fitted.prepared, docs)
+    by_files: list[list[int]] = []
+    by_tokens: list[list[int]] = []
+    for qi in range(n_q):
+        ranked = [int(d) for d in ranking.docs[qi, : int(ranking.count[qi])]]
+        by_files.append(ranked[: int(bund.size[qi])])
+        left = float(bund.tokens[qi])
+        take = []
+        for f in ranked:
+            c = cost(qi, f)
+            if c <= left:
+                take.append(f)
+                left -= c
+        by_tokens.append(take)
+    return ({**out, **_bundle_figures(ds, by_files, cost)},
+            {**out, **_bundle_figures(ds, by_tokens, cost)})
+
+
+class _Costs:
+    """The tokens codeledger charges a bundle for file f on task q: the pair's cost when f is
+    a candidate, else the same rule (the excerpt of a file over the threshold, on the task's
+    informative terms)."""
+
+    def __init__(self, prep: CodeLedgerPrepared, docs: Sequence[Document]) -> None:
+        self.prep = prep
+        self.docs = docs
+        self.lines: dict[int, FileLines] = {}
+
+    def __call__(self, q: int, f: int) -> float:
+        prep = self.prep
+        at = prep.pair_of(q, f)
+        if at is not None:
+            return float(prep.cost[at])
+        n_lines, tokens = int(prep.files.lines[f]), float(prep.files.tokens[f])
+        if n_lines <= prep.excerpt_threshold:
+            return tokens
+        lines = self.lines.get(f)
+        if lines is None:
+            lines = self.lines[f] = FileLines(self.docs[f].text)
+        keys = [k for k, df in zip(prep.terms[q], prep.term_df[q], strict=True) if df > 0]
+        return excerpt_tokens(int(excerpt_mask(lines, keys, prep.excerpt_window).sum()),
+                              tokens, n_lines)
+
+
+def _bundle_figures(ds: Dataset, bundles: Sequence[Sequence[int]],
+                    cost: _Costs) -> dict[str, float]:
+    """Bundle recall, precision, files and tokens, means over the tasks."""
+    assert ds.qrels is not None
     rec: list[float] = []
     prec: list[float] = []
     spent: list[float] = []
-    assert ds.qrels is not None
-    for qi, q in enumerate(ds.queries):
-        take = [int(d) for d in ranking.docs[qi, : min(int(ranking.count[qi]),
-                                                       int(bund.size[qi]))]]
+    for qi, (q, take) in enumerate(zip(ds.queries, bundles, strict=True)):
         needed = {ds.corpus.index[x] for x in ds.qrels[q.id] if x in ds.corpus.index}
         hits = len(needed.intersection(take))
         rec.append(hits / max(1, len(ds.qrels[q.id])))
         prec.append(hits / len(take) if take else 0.0)
-        spent.append(float(tokens[take].sum()))
-    out.update(bundle_recall=float(np.mean(rec)), bundle_precision=float(np.mean(prec)),
-               bundle_files=float(np.mean(bund.size)), bundle_tokens=float(np.mean(spent)))
-    return out
+        spent.append(sum(cost(qi, f) for f in take))
+    return {"bundle_recall": float(np.mean(rec)), "bundle_precision": float(np.mean(prec)),
+            "bundle_files": float(np.mean([len(t) for t in bundles])),
+            "bundle_tokens": float(np.mean(spent))}
 
 
 def _live_ms(pipe: Pipeline, repeats: int = 100) -> tuple[float, int]:
