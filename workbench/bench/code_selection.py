@@ -10,10 +10,10 @@ tune fits on the older half only.
 Systems: `codeledger-document` (CodeLedger's documented defaults), `codeledger` (defaults
 fitted on development histories), BM25 over the source files (the content BM25 alone, docs and
 config files left out) with a bundle per task of the same number of files as codeledger's, and
-again within the same tokens (`_bm25_source`), and `codeledger` tuned on the older half (TPE, seeded; objective 0.5·R@10 + 0.25·nDCG@10
-+ 0.25·bundle recall). Figures: R@10, nDCG@10, MRR@10, bundle recall and precision, files and
-tokens per bundle. Times: the repository index, prepare (content index included) against the
-document's prepare, and the live path.
+again within the same tokens (`_bm25_source`), and `codeledger` tuned on the older half (TPE,
+seeded; objective 0.5·R@10 + 0.25·nDCG@10 + 0.25·bundle recall). Figures: R@10, nDCG@10,
+MRR@10, bundle recall and precision, files and tokens per bundle. Times: the repository index,
+prepare (content index included) against the document's prepare, and the live path.
 """
 
 from __future__ import annotations
