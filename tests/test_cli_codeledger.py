@@ -34,7 +34,8 @@ def test_explain_a_task_on_a_repository(repo: Path, capsys: pytest.CaptureFixtur
     ds = load_dataset(repo)
     from workbench.core.data import Dataset, Query, QuerySet
 
-    one = Dataset(ds.name, ds.corpus, QuerySet([Query("query", task)]), None, ds.source)
+    one = Dataset(ds.name, ds.corpus, QuerySet([Query("query", task)]), None, ds.source,
+                  ds.settings)
     pipe = Pipeline(get_model("codeledger"), one)
     _, bund = full_bundles(pipe.prepared, pipe.params)
     size = int(bund.size[0])

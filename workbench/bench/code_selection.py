@@ -48,8 +48,8 @@ METRICS = ("r@10", "ndcg@10", "mrr@10")
 COLUMNS = ("R@10", "nDCG@10", "MRR", "bundle R", "bundle P", "files", "tokens")
 # the live parameters the quick tune moves (ranges from the schema)
 TUNED = ("w_keyword", "w_content", "w_mention", "w_graph", "w_cochange", "w_centrality", "w_churn",
-         "w_recent_touch", "w_test_relevance", "w_size_penalty", "w_non_code", "graph_share",
-         "sufficiency")
+         "w_recent_touch", "w_test_relevance", "w_size_penalty", "w_non_code", "w_similar",
+         "graph_share", "sufficiency")
 TRIALS = 60
 # the BM25 rows: a bundle of as many files as codeledger's, and one within the tokens it spent
 SAME_FILES = "bm25 over source files, same files"
@@ -171,7 +171,7 @@ def _halves(ds: Dataset) -> tuple[Dataset, Dataset]:
 def _subset(ds: Dataset, ids: Sequence[str]) -> Dataset:
     qs: QuerySet = ds.queries.subset(ids)
     qrels = {q: ds.qrels[q] for q in ids} if ds.qrels else None
-    return Dataset(ds.name, ds.corpus, qs, qrels, ds.source)
+    return Dataset(ds.name, ds.corpus, qs, qrels, ds.source, ds.settings)
 
 
 def _prepare_s(ds: Dataset, model_id: str, repeats: int = 2) -> float:

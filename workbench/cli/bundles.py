@@ -100,7 +100,8 @@ _STOP_TEXT = {
 
 def _relevance_lines(info: dict[str, Any]) -> list[str]:
     """Content BM25 (and the task tokens the file holds), the path the task names it by, the
-    neighbours the graph signal takes from, the file the co-change signal takes from."""
+    neighbours the graph signal takes from, the file the co-change signal takes from, the
+    past commit the similar signal takes most from."""
     out = []
     c = info.get("content")
     if c and c["bm25"] > 0:
@@ -114,6 +115,10 @@ def _relevance_lines(info: dict[str, Any]) -> list[str]:
         c = info["changed_with"]
         out.append(f"co-change {c['value']:.2f}: changed in past commits with {c['with']} "
                    f"(its content relevance × the share of its commits that changed this file)")
+    if info.get("similar_commit"):
+        c = info["similar_commit"]
+        out.append(f"similar commits {c['value']:.2f}: changed by past commits worded like the "
+                   f"task, most by {c['commit']}")
     return out
 
 

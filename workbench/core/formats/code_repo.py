@@ -41,8 +41,8 @@ from workbench.core.repo.model import FileInfo, RepoIndex
 from workbench.core.repo.sample import build_sample_repo
 from workbench.core.store import cache_dir
 
-__all__ = ["CONFIG_FILE", "FILE_KEYS", "HISTORY_STREAM", "LEDGER_FILE", "TASKS_FILE",
-           "is_code_repo", "is_sample_stream_folder", "read_code_repo", "read_ledger",
+__all__ = ["CONFIG_FILE", "FILE_KEYS", "HISTORY_KEY", "HISTORY_STREAM", "LEDGER_FILE",
+           "TASKS_FILE", "is_code_repo", "is_sample_stream_folder", "read_code_repo", "read_ledger",
            "read_repo_globs", "sample_repo"]
 
 TASKS_FILE = "tasks.jsonl"
@@ -52,6 +52,9 @@ HISTORY_STREAM = "history.fi"
 LEDGER_HALF_LIFE_DAYS = 30.0
 DAY = 86400.0
 SKIPPED_KEY = "repo_skipped"
+# the index's past commits ([hash, message, [paths]], newest first) for codeledger's
+# similar-commits signal; absent when the snapshot has none
+HISTORY_KEY = "repo_history"
 # FileInfo fields copied into each document's metadata (tuples become lists)
 FILE_KEYS = ("language", "size", "lines", "tokens", "symbols", "keywords", "imports",
              "dependents", "is_test", "tests", "commits", "days_since_last", "churn", "recency",
@@ -137,9 +140,14 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     progress(1.0, f"{len(docs)} files, {len(queries)} tasks")
     # files left out of the index (a partial clone's missing blobs, LFS pointers, too large),
     # said by the load warnings
-    skipped = {SKIPPED_KEY: [[path, why] for path, why in index.skipped]} if index.skipped else {}
+    settings: dict[str, Any] = {}
+    if index.skipped:
+        settings[SKIPPED_KEY] = [[path, why] for path, why in index.skipped]
+    if index.history:
+        settings[HISTORY_KEY] = [[sha, message, list(paths)]
+                                 for sha, message, paths in index.history]
     return Dataset(name=label, corpus=Corpus(docs, name=label), queries=queries, qrels=qrels,
-                   source=f"{root.resolve()}@{index.commit}", settings=skipped)
+                   source=f"{root.resolve()}@{index.commit}", settings=settings)
 
 
 def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.core.repo.git import git
 
-__all__ = ["Commit", "FileHistory", "churn", "file_history", "parse_log", "read_log",
-           "recency"]
+__all__ = ["Commit", "FileHistory", "churn", "file_history", "parse_log", "past_commits",
+           "read_log", "recency"]
 
 DAY = 86400.0
 # (upper bound in days, score), first hit wins
@@ -31,12 +31,30 @@ class Commit:
     time: int
     # (path before, path after): equal unless the commit renamed the file
     changes: tuple[tuple[str, str], ...]
+    message: str = ""  # the whole message, subject and body
+
 
 
 def read_log(repo: Path, commit: str) -> list[Commit]:
     """Every commit reachable from `commit`, newest first, with rename detection (-M)."""
     raw = git(repo, "log", "-z", "-M", "--numstat", "--format=%x1e%H%x1f%ct", commit)
-    return parse_log(raw)
+    return with_messages(parse_log(raw), read_messages(repo, commit))
+
+
+def read_messages(repo: Path, commit: str) -> dict[str, str]:
+    """hash → whole message of every commit reachable from `commit`. A separate walk: NUL
+    separates the entries (git keeps NUL out of messages), so no message can split them."""
+    raw = git(repo, "log", "-z", "--format=%H%x1f%B", commit)
+    out = {}
+    for entry in raw.split(b"\0"):
+        sha, sep, message = entry.partition(b"\x1f")
+        if sep:
+            out[sha.decode().strip()] = message.decode("utf-8", "replace").strip()
+    return out
+
+
+def with_messages(log: list[Commit], messages: dict[str, str]) -> list[Commit]:
+    return [replace(c, message=messages.get(c.sha, "")) for c in log]
 
 
 def parse_log(raw: bytes) -> list[Commit]:
@@ -105,6 +123,30 @@ def file_history(log: Iterable[Commit], paths: Iterable[str], *, now: int, churn
     return {p: FileHistory(counts[p], (now - last[p]) / DAY if p in last else None,
                            tuple(ages[p]))
             for p in current}
+
+
+def past_commits(log: Iterable[Commit], paths: Iterable[str], *, now: int,
+                 max_commit_files: int = 50, limit: int = 5000
+                 ) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """(hash, message, the current paths it changed) of the newest `limit` commits at or
+    before `now` that changed at most `max_commit_files` files, one of them still present;
+    newest first, renames followed as in `file_history`."""
+    current = set(paths)
+    alias: dict[str, str] = {}
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    for c in log:
+        now_paths = []
+        for old, new in c.changes:
+            now_path = alias.get(new, new)
+            if old != new:
+                alias[old] = now_path
+            now_paths.append(now_path)
+        if len(out) >= limit or c.time > now or len(c.changes) > max_commit_files:
+            continue
+        kept = tuple(sorted({p for p in now_paths if p in current}))
+        if kept:
+            out.append((c.sha, c.message, kept))
+    return tuple(out)
 
 
 def churn(commits: int, days_since_last: float | None) -> float:

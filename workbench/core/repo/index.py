@@ -24,7 +24,16 @@ from pathlib import Path
 
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.repo import git as g
-from workbench.core.repo.history import Commit, churn, file_history, read_log, recency
+from workbench.core.repo.history import (
+    Commit,
+    churn,
+    file_history,
+    past_commits,
+    read_log,
+    read_messages,
+    recency,
+    with_messages,
+)
 from workbench.core.repo.ignore import IGNORE_FILE, FileFilter
 from workbench.core.repo.imports import ImportResolver, go_module_path
 from workbench.core.repo.lang import exported_symbols, keywords, language_of, token_estimate
@@ -34,7 +43,7 @@ from workbench.core.store import index_cache
 
 __all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
-INDEX_VERSION = "3"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "4"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
@@ -149,6 +158,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     log = _log_without_blobs(repo, commit) if g.is_partial_clone(repo) else read_log(repo, commit)
     history = file_history(log, paths, now=now, churn_days=churn_days,
                            max_commit_files=max_commit_files)
+    past = past_commits(log, paths, now=now, max_commit_files=max_commit_files)
     degree = {p: len(imports[p]) + len(dependents[p]) for p in paths}
     top = max(degree.values(), default=0)
     files = []
@@ -169,7 +179,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
         ))
     progress(1.0, "indexed")
     return RepoIndex(root=str(repo), commit=commit, now=now, churn_days=churn_days,
-                     files=tuple(files), skipped=tuple(sorted(skipped)))
+                     files=tuple(files), skipped=tuple(sorted(skipped)), history=past)
 
 
 def _unreadable(data: bytes | None) -> str | None:
@@ -198,4 +208,4 @@ def _log_without_blobs(repo: Path, commit: str) -> list[Commit]:
         paths = [t.decode("utf-8", "surrogateescape") for t in body.lstrip(b"\n").split(b"\0")
                  if t]
         commits.append(Commit(sha.decode(), int(ts), tuple((p, p) for p in paths)))
-    return commits
+    return with_messages(commits, read_messages(repo, commit))

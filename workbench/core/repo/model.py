@@ -39,6 +39,9 @@ class RepoIndex:
     churn_days: int
     files: tuple[FileInfo, ...]  # sorted by path
     skipped: tuple[tuple[str, str], ...] = ()  # (path, "binary" | "too large")
+    # (hash, message, paths it changed that the index holds) of the newest 5,000 commits at or
+    # before `now` of at most max_commit_files files, newest first (`history.past_commits`)
+    history: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     by_path: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

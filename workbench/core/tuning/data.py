@@ -27,7 +27,7 @@ def merge_splits(train: Dataset, test: Dataset, train_name: str,
     n_train = len(train_q)
     train_mask = np.zeros(len(queries), bool)
     train_mask[:n_train] = True
-    merged = Dataset(train.name, train.corpus, queries, qrels, train.source)
+    merged = Dataset(train.name, train.corpus, queries, qrels, train.source, train.settings)
     return merged, train_mask, ~train_mask, sorted(both)
 
 

@@ -18,7 +18,7 @@ from workbench.core.params import Params
 N_NEAR = 5
 STAGE_SHORT = {"keyword": "kw", "hot_zone": "hot", "dependency": "dep", "fan_out": "fan",
                "test": "test", "content": "content", "named_path": "named",
-               "co_change": "co-change"}
+               "co_change": "co-change", "similar_commits": "similar"}
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ Generation"). Each candidate remembers a bitmask of the stages that brought it.
 7. named path (64; not in the document): the files whose path the task names (`mentions`).
 8. co-change (128; not in the document): the `cochange_max_candidates` files that past commits
    changed most often together with the task's content matches (`cochange`).
+9. similar commits (256; not in the document): the `similar_max_candidates` files with the
+   most votes from the past commits worded most like the task (`similar`).
 
 The dependency walk starts from the files of stages 1, 6 and 7.
 
@@ -45,14 +47,17 @@ from workbench.core.models.codeledger.files import FileFacts
 from workbench.core.models.codeledger.text import compounds, plural_key, words
 from workbench.core.repo.pairing import source_candidates
 
-__all__ = ["COCHANGE", "CONTENT", "DEP", "FANOUT", "HOT", "KEYWORD", "MENTION", "STAGES", "TEST",
+__all__ = ["COCHANGE", "CONTENT", "DEP", "FANOUT", "HOT", "KEYWORD", "MENTION", "SIMILAR",
+           "STAGES", "TEST",
            "Inverted", "default_churn", "find_scope", "generate", "in_scope"]
 
 KEYWORD, HOT, DEP, FANOUT, TEST, CONTENT, MENTION, COCHANGE = 1, 2, 4, 8, 16, 32, 64, 128
+SIMILAR = 256
 STAGES: tuple[tuple[int, str], ...] = ((KEYWORD, "keyword"), (HOT, "hot_zone"),
                                        (DEP, "dependency"), (FANOUT, "fan_out"),
                                        (TEST, "test"), (CONTENT, "content"),
-                                       (MENTION, "named_path"), (COCHANGE, "co_change"))
+                                       (MENTION, "named_path"), (COCHANGE, "co_change"),
+                                       (SIMILAR, "similar_commits"))
 
 
 class Inverted:
@@ -122,11 +127,11 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
              fanout_max: int, content_files: Iterable[int] = (),
              named_files: Iterable[int] = (), cochange_files: Iterable[int] = (),
              dep_max: int = 0, priority: NDArray[np.float64] | None = None,
-             tests_max: int = 0) -> dict[int, int]:
+             tests_max: int = 0, similar_files: Iterable[int] = ()) -> dict[int, int]:
     """Candidate file → stage bitmask, given the (capped) keyword matches, hot files, and the
-    content, named-path and co-change stages' files. `dep_max` > 0 caps the files the
-    dependency walk adds (that no other stage brought): the highest `priority` first, then
-    the most central, then corpus order. `tests_max` > 0: at most that many tests (or
+    content, named-path, co-change and similar-commits stages' files. `dep_max` > 0 caps the
+    files the dependency walk adds (that no other stage brought): the highest `priority`
+    first, then the most central, then corpus order. `tests_max` > 0: at most that many tests (or
     sources) of each candidate join, those paired by name first."""
     mask: dict[int, int] = defaultdict(int)
     for f in keyword_files:
@@ -134,7 +139,7 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
     for f in (*hot.tolist(), *scope_hot.tolist()):
         mask[int(f)] |= HOT
     for stage, chosen in ((CONTENT, content_files), (MENTION, named_files),
-                          (COCHANGE, cochange_files)):
+                          (COCHANGE, cochange_files), (SIMILAR, similar_files)):
         for f in chosen:
             mask[int(f)] |= stage
     seen = {f for f, m in mask.items() if m & (KEYWORD | CONTENT | MENTION)}

@@ -25,7 +25,8 @@ Signals (all in [0, 1]):
 - content = the task's content BM25 ÷ its best over every file (`content`); mention = 1 when
   the task names the file's path (`mentions`); graph = max(share · best hop-1 neighbour
   content, share² · best hop-2) up to `graph_hops` (`graph`); cochange = max over files g of
-  relevance(g) · c(f, g) / (n_g + 1) (`cochange`) — not in CodeLedger's document
+  relevance(g) · c(f, g) / (n_g + 1) (`cochange`); similar = the votes of the past commits
+  worded most like the task (`similar`) — not in CodeLedger's document
 """
 
 from __future__ import annotations
@@ -143,6 +144,7 @@ def _signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float6
     table[_S["mention"]] = prep.named
     table[_S["graph"]] = graph_signal(prep, params)
     table[_S["cochange"]] = prep.cochange
+    table[_S["similar"]] = prep.similar
     table[_S["error_infrastructure"]] = f.error_infrastructure[d]
     table[_S["branch_changed"]] = f.branch_changed[d]
     table[_S["size_penalty"]] = np.minimum(1.0, prep.cost / float(params["size_penalty_tokens"]))

@@ -101,8 +101,8 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
 def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: int,
                     pair: int) -> dict[str, Any]:
     """The content BM25 with the task tokens the file holds, the path the task names it by,
-    the neighbours the graph signal takes relevance from and the file the co-change signal
-    takes it from."""
+    the neighbours the graph signal takes relevance from, the file the co-change signal
+    takes it from and the past commit that voted most for it (similar signal)."""
     files = prep.files
     task = task_tokens(dataset.queries[query].text)
     held = set(code_tokens(dataset.corpus[doc].text)) | set(code_tokens(
@@ -118,10 +118,13 @@ def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc:
     partner = int(prep.cochange_from[pair])
     together = ({"with": files.paths[partner], "value": float(prep.cochange[pair])}
                 if partner >= 0 else None)
+    commit = int(prep.similar_from[pair])
+    similar = ({"commit": prep.commits[commit], "value": float(prep.similar[pair])}
+               if commit >= 0 else None)
     return {"content": {"bm25": rel * best, "task_best_bm25": best, "relevance": rel,
                         "tokens_held": sorted(set(task) & held)},
             "named_as": prep.named_as[query].get(doc), "graph_neighbours": graph,
-            "changed_with": together,
+            "changed_with": together, "similar_commit": similar,
             "issue_refs": issue_refs(dataset.queries[query].text)}
 
 

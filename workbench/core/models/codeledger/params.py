@@ -39,6 +39,11 @@ _SIGNALS: tuple[tuple[str, str, str, int, float, str], ...] = (
      "max over the task's content matches g of relevance(g) · c(f, g) / (n_g + 1): c commits "
      "changed both f and g, n_g changed g (history before the indexed commit). Not in "
      "CodeLedger's document."),
+    ("similar", "Similar past commits", "similar", 1, 0.0,
+     "Files changed by the past commits whose messages read most like the task: BM25 of the "
+     "task over commit messages; each of the similar_commits best commits gives its score "
+     "÷ √(files it changed) to every file it changed; ÷ the task's best file: 1 for the "
+     "best. History before the indexed commit only. Not in CodeLedger's document."),
     ("centrality", "Centrality", "centrality", 1, 0.15,
      "(imports + dependents) / the largest such count in the repository."),
     ("churn", "Churn", "churn", 1, 0.15,
@@ -187,6 +192,12 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("cochange_max_candidates", "Co-change stage: max files", 0, 0, 10000,
        "The files with the highest co-change (> 0) that join as candidates; 0: no co-change "
        "stage (CodeLedger's document has none).", stage="prepare"),
+    _i("similar_commits", "Similar commits: how many", 20, 0, 1000,
+       "The past commits most like the task (BM25 over commit messages) that vote for the "
+       "files they changed (similar signal); 0: none.", stage="prepare"),
+    _i("similar_max_candidates", "Similar-commits stage: max files", 0, 0, 10000,
+       "The files with the most votes from similar past commits (> 0) that join as "
+       "candidates; 0: no such stage (CodeLedger's document has none).", stage="prepare"),
     _b_prep("mention_stage", "Named-path stage", False,
             "Files whose path the task names join as candidates (CodeLedger's document has no "
             "such stage)."),
@@ -232,6 +243,9 @@ FITTED: dict[str, float | int | bool] = {
     "graph_hops": 2, "w_cochange": 0.35, "w_centrality": 0.55, "w_churn": 0.02,
     "w_recent_touch": 0.02, "w_test_relevance": 0.01,
     "w_non_code": 0.75, "keyword_content_weight": 0.35, "sufficiency": 0.95,
+    # similar past commits: a grid on the older halves with each task at a snapshot at most 10
+    # commits before it (`bench --code`'s second table), the other weights as above
+    "w_similar": 0.25, "similar_commits": 10, "similar_max_candidates": 20,
     "content_max_candidates": 40, "mention_stage": True, "hot_zone_files": 10,
     "auto_scope": False,
     # caps that keep a large repository's candidate lists short (no change on the four

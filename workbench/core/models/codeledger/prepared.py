@@ -20,6 +20,7 @@ from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, ex
 from workbench.core.models.codeledger.files import FileFacts, read_files
 from workbench.core.models.codeledger.graph import neighbours
 from workbench.core.models.codeledger.mentions import mentioned_files
+from workbench.core.models.codeledger.similar import past_commits
 from workbench.core.models.codeledger.text import TASK_TYPES, detect_task_type, term_keys
 from workbench.core.params import Params
 
@@ -43,7 +44,7 @@ class CodeLedgerPrepared:
 
     row_ptr:       int64 (Q + 1,)
     docs:          int32 (P,)    the candidate file
-    stages:        uint8 (P,)    bitmask of `candidates.STAGES`
+    stages:        uint16 (P,)   bitmask of `candidates.STAGES`
     strong:        float64 (P,)  IDF mass of task terms in path or symbols
     content:       float64 (P,)  IDF mass of task terms only in content keywords
     cost:          float64 (P,)  tokens the file costs a bundle (excerpt tokens if excerpted)
@@ -65,6 +66,9 @@ class CodeLedgerPrepared:
     from1/from2:   int32 (P,)    that neighbour (−1: none relevant)
     cochange:      float64 (P,)  the best relevance(g) · p(f | g) over files g (`cochange`)
     cochange_from: int32 (P,)    that g (−1: none)
+    similar:       float64 (P,)  the votes of similar past commits (`similar`)
+    similar_from:  int32 (P,)    the commit that gave the most (−1: none), into `commits`
+    commits:       per past commit, its short hash and subject
     bm25_best:     float64 (Q,)  the task's best content BM25
     named_as:      per task, file → the mention that names it
     non_code:      bool (N,)     not source code (`SOURCE_LANGUAGES`)
@@ -73,7 +77,7 @@ class CodeLedgerPrepared:
     files: FileFacts
     row_ptr: NDArray[np.int64]
     docs: NDArray[np.int32]
-    stages: NDArray[np.uint8]
+    stages: NDArray[np.uint16]
     strong: NDArray[np.float64]
     content: NDArray[np.float64]
     cost: NDArray[np.float64]
@@ -103,6 +107,9 @@ class CodeLedgerPrepared:
     bm25_best: NDArray[np.float64]
     named_as: tuple[dict[int, str], ...]
     non_code: NDArray[np.bool_]
+    similar: NDArray[np.float64]
+    similar_from: NDArray[np.int32]
+    commits: tuple[str, ...]
 
     def pair_query(self) -> NDArray[np.int64]:
         """int64 (P,), read-only: the task of each pair (made once per prepared state)."""
@@ -135,7 +142,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     cols: dict[str, list[object]] = {k: [] for k in (
         "docs", "stages", "strong", "content", "cost", "excerpt", "pair", "scope", "partner",
         "relevance", "named", "graph1", "graph2", "from1", "from2", "cochange",
-        "cochange_from")}
+        "cochange_from", "similar", "similar_from")}
     row_ptr = [0]
     types, masses, n_kw, terms, term_df, scopes = [], [], [], [], [], []
     best, named_as = [], []
@@ -149,12 +156,17 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     n_content = int(params["content_max_candidates"])
     n_cochange = int(params["cochange_max_candidates"])
     together = cochange(files)
+    own = {str(q.context.get("commit", "")) for q in dataset.queries}
+    past = past_commits(dataset.settings, files.paths, own)
+    n_similar = int(params["similar_max_candidates"])
     bm25 = np.zeros((0, files.n))
+    votes = past.votes([], 0)
     for qi, query in enumerate(dataset.queries):
         if qi % CHUNK == 0:
             progress(0.4 + 0.6 * qi / max(1, n_q), "generating candidates")
-            bm25 = content_ix.scores([task_tokens(q.text)
-                                      for q in dataset.queries.queries[qi:qi + CHUNK]])
+            chunk = [q.text for q in dataset.queries.queries[qi:qi + CHUNK]]
+            bm25 = content_ix.scores([task_tokens(t) for t in chunk])
+            votes = past.votes(chunk, int(params["similar_commits"]))
         raw = bm25[qi % CHUNK]
         top = float(raw.max(initial=0.0))
         rel = raw / top if top > 0 else np.zeros(files.n)
@@ -164,6 +176,9 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         co, co_from = together.best(rel)
         co_top = ([f for f in np.argsort(-co, kind="stable")[:n_cochange].tolist() if co[f] > 0]
                   if n_cochange else [])
+        similar = votes[qi % CHUNK]
+        similar_top = ([f for f in np.argsort(-similar.value, kind="stable")[:n_similar].tolist()
+                        if similar.value[f] > 0] if n_similar else [])
         named = mentioned_files(query.text, files.paths)
         keys = term_keys(query.text)
         idf = {k: files.idf(k) for k in keys}
@@ -182,7 +197,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
                            int(params["fanout_min"]), int(params["fanout_max"]), content_top,
                            named if params["mention_stage"] else (), co_top,
                            int(params["dep_max_candidates"]), np.maximum(hop1, 0.5 * hop2),
-                           int(params["tests_max_per_file"]))
+                           int(params["tests_max_per_file"]), similar_top)
         for f in sorted(mask):
             cols["relevance"].append(float(rel[f]))
             cols["named"].append(f in named)
@@ -192,6 +207,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
             cols["from2"].append(near.source(rel, f, 2) if hop2[f] > 0 else -1)
             cols["cochange"].append(float(co[f]))
             cols["cochange_from"].append(int(co_from[f]))
+            cols["similar"].append(float(similar.value[f]))
+            cols["similar_from"].append(int(similar.source[f]))
             cols["docs"].append(f)
             cols["stages"].append(mask[f])
             cols["strong"].append(strong.get(f, 0.0))
@@ -223,7 +240,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     progress(1.0, "candidates ready")
     return CodeLedgerPrepared(
         files=files, row_ptr=np.asarray(row_ptr, np.int64),
-        docs=np.asarray(cols["docs"], np.int32), stages=np.asarray(cols["stages"], np.uint8),
+        docs=np.asarray(cols["docs"], np.int32), stages=np.asarray(cols["stages"], np.uint16),
         strong=np.asarray(cols["strong"], np.float64),
         content=np.asarray(cols["content"], np.float64),
         cost=np.asarray(cols["cost"], np.float64),
@@ -243,4 +260,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         bm25_best=np.asarray(best, np.float64),
         named_as=tuple(named_as),
         non_code=np.asarray([lang not in SOURCE_LANGUAGES for lang in files.languages], bool),
+        similar=np.asarray(cols["similar"], np.float64),
+        similar_from=np.asarray(cols["similar_from"], np.int32),
+        commits=tuple(f"{sha[:10]} {past.subject(c)}" for c, sha in enumerate(past.shas)),
     )
