@@ -181,11 +181,13 @@ def combine_codeledger(prep: CodeLedgerPrepared, params: Params) -> Scores:
     # whose coefficient is one number for every task type multiplies by it, one with weight 0
     # adds nothing
     total = np.zeros(len(prep.docs))
+    term = np.empty(len(prep.docs))  # one buffer for every signal's w · m · s
     for s in range(len(SIGNAL_NAMES)):
         c = coef[:, s]
         if not c.any():
             continue
-        total += table[s] * (c[0] if (c == c[0]).all() else c[pair_type])
+        np.multiply(table[s], c[0] if (c == c[0]).all() else c[pair_type], out=term)
+        total += term
     total[gate != 0] = 0.0
 
     def parts(pairs: NDArray[np.intp]) -> NDArray[np.float64]:
