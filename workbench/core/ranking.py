@@ -252,7 +252,8 @@ def _desc_sort(values: NDArray[np.float64],
     negative ones flipped), its lowest ⌈log2 L⌉ bits replaced by the column; one integer sort
     of the rows then orders them by value and ties by column. Two different values that
     differ only in the dropped bits would share a key, so a row where sorted neighbours share a
-    key with different values (or with a NaN among its first k) is argsorted instead.
+    key with different values (or with a NaN among its first k) is argsorted instead. A row
+    much longer than k is partitioned to its k + 1 smallest keys first and only those sorted.
     """
     r, width = values.shape
     k = min(k, width)
@@ -267,11 +268,23 @@ def _desc_sort(values: NDArray[np.float64],
     key ^= (key >> 63) & np.int64(0x7FFF_FFFF_FFFF_FFFF)  # ascending key ⇔ ascending -value
     key &= ~low
     key |= np.arange(width, dtype=np.int64)
+    whole = key
+    partitioned = k > 0 and 2 * (k + 1) < width
+    if partitioned:  # the k + 1 smallest keys, and only those sorted
+        key = np.partition(whole, k, axis=1)[:, : k + 1]
     key.sort(axis=1)
     col = key & low
     got = values.reshape(-1)[col + (np.arange(r, dtype=np.int64) * width)[:, None]]
     key >>= bits
     bad = ((key[:, 1:] == key[:, :-1]) & (got[:, 1:] != got[:, :-1])).any(axis=1)
+    if partitioned:
+        # entries that share value bits lie together in key order; a run of them across the
+        # k-th place may hold another value further on than the k + 1 sorted: look at the
+        # whole run
+        across = np.flatnonzero(key[:, k - 1] == key[:, k])
+        if len(across):
+            run = (whole[across] >> bits) == key[across, k - 1][:, None]
+            bad[across] |= (run & (values[across] != got[across, k - 1][:, None])).any(axis=1)
     head = got[:, :k]
     bad |= np.isnan(head).any(axis=1)
     out = col[:, :k]

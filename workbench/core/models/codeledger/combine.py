@@ -100,8 +100,8 @@ def file_signals(prep: CodeLedgerPrepared, params: Params) -> dict[str, NDArray[
 _NOT_IN_TABLE = frozenset(("task_type", "error_infra_bug_fix_only", "budget_preset",
                            "max_files", "token_budget", "overshoot", "overshoot_min_score",
                            "sufficiency", "auto_scope", "scope_keeps_tests", "broad_df_ratio"))
-_TABLES: weakref.WeakKeyDictionary[CodeLedgerPrepared, tuple[tuple[object, ...],
-                                                              NDArray[np.float64]]]
+_TABLES: weakref.WeakKeyDictionary[CodeLedgerPrepared, tuple[
+    tuple[object, ...], NDArray[np.float64], NDArray[np.bool_]]]
 _TABLES = weakref.WeakKeyDictionary()
 
 
@@ -114,14 +114,21 @@ def _table_key(params: Params) -> tuple[object, ...]:
 def signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64]:
     """float64 (S, P), read-only: every signal's raw value at every pair. The last table of
     each prepared state is kept (weights, multipliers and the stop rule do not change it)."""
+    return _table_and_signals(prep, params)[0]
+
+
+def _table_and_signals(prep: CodeLedgerPrepared, params: Params
+                       ) -> tuple[NDArray[np.float64], NDArray[np.bool_]]:
+    """`signal_table`, and bool (S,): which signals are not 0 at every pair."""
     key = _table_key(params)
     hit = _TABLES.get(prep)
     if hit is not None and hit[0] == key:
-        return hit[1]
+        return hit[1], hit[2]
     table = _signal_table(prep, params)
     table.flags.writeable = False
-    _TABLES[prep] = (key, table)
-    return table
+    some: NDArray[np.bool_] = np.asarray(table.any(axis=1), bool)
+    _TABLES[prep] = (key, table, some)
+    return table, some
 
 
 def _signal_table(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64]:
@@ -172,19 +179,19 @@ def gate_of(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.int8]:
 
 
 def combine_codeledger(prep: CodeLedgerPrepared, params: Params) -> Scores:
-    table = signal_table(prep, params)
+    table, some = _table_and_signals(prep, params)
     coef = coefficients(params)  # (T, S)
     pair_type = _pair_types(prep, params)
     gate = gate_of(prep, params)
     # Σ over signals in signal order, one signal at a time: the same additions as summing the
     # (S, P) contribution table down its first axis, without making that table; a signal
-    # whose coefficient is one number for every task type multiplies by it, one with weight 0
-    # adds nothing
+    # whose coefficient is one number for every task type multiplies by it; one with weight 0,
+    # or 0 at every pair, adds ±0 to a total that starts at +0.0, which changes no bit of it
     total = np.zeros(len(prep.docs))
     term = np.empty(len(prep.docs))  # one buffer for every signal's w · m · s
     for s in range(len(SIGNAL_NAMES)):
         c = coef[:, s]
-        if not c.any():
+        if not c.any() or not some[s]:
             continue
         np.multiply(table[s], c[0] if (c == c[0]).all() else c[pair_type], out=term)
         total += term
