@@ -192,7 +192,7 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("cochange_max_candidates", "Co-change stage: max files", 0, 0, 10000,
        "The files with the highest co-change (> 0) that join as candidates; 0: no co-change "
        "stage (CodeLedger's document has none).", stage="prepare"),
-    _i("similar_commits", "Similar commits: how many", 20, 0, 1000,
+    _i("similar_commits", "Similar commits: how many", 10, 0, 1000,
        "The past commits most like the task (BM25 over commit messages) that vote for the "
        "files they changed (similar signal); 0: none.", stage="prepare"),
     _i("similar_max_candidates", "Similar-commits stage: max files", 0, 0, 10000,
@@ -244,8 +244,9 @@ FITTED: dict[str, float | int | bool] = {
     "w_recent_touch": 0.02, "w_test_relevance": 0.01,
     "w_non_code": 0.75, "keyword_content_weight": 0.35, "sufficiency": 0.95,
     # similar past commits: a grid on the older halves with each task at a snapshot at most 10
-    # commits before it (`bench --code`'s second table), the other weights as above
-    "w_similar": 0.25, "similar_commits": 10, "similar_max_candidates": 20,
+    # commits before it (`bench --code`'s second table), the other weights as above; the 10
+    # commits that vote (`similar_commits`) are the schema's own default (not in the document)
+    "w_similar": 0.25, "similar_max_candidates": 20,
     "content_max_candidates": 40, "mention_stage": True, "hot_zone_files": 10,
     "auto_scope": False,
     # caps that keep a large repository's candidate lists short (no change on the four
