@@ -165,7 +165,7 @@ def _even(rng: np.random.Generator, q: int, kind: str, gated: float) -> Scores:
 @pytest.mark.parametrize("gated", [0.0, 0.3])
 def test_rows_of_like_length_equal_a_stable_sort(kind: str, gated: float) -> None:
     """Rows no longer than 4k are sorted whole in one table, by integer keys that carry the
-    position (`_desc_order`); values that share a key fall back to a stable argsort."""
+    position (`top_k_dense.desc_order`); values that share a key fall back to a stable argsort."""
     rng = np.random.default_rng([len(kind), int(gated * 10)])
     for _ in range(3):
         s = _even(rng, int(rng.integers(1, 60)), kind, gated)
@@ -175,7 +175,7 @@ def test_rows_of_like_length_equal_a_stable_sort(kind: str, gated: float) -> Non
 
 
 def test_desc_order_is_a_stable_descending_argsort() -> None:
-    from workbench.core.ranking import _desc_order
+    from workbench.core.top_k_dense import desc_order
 
     rng = np.random.default_rng(3)
     for trial in range(600):
@@ -191,7 +191,7 @@ def test_desc_order_is_a_stable_descending_argsort() -> None:
         else:
             v = rng.random((r, w)) * 1e300 * rng.choice([-1, 1], (r, w))
         want = np.argsort(-v, axis=1, kind="stable")[:, :k]
-        np.testing.assert_array_equal(_desc_order(v, k), want)
+        np.testing.assert_array_equal(desc_order(v, k), want)
 
 
 @pytest.mark.parametrize("spoil", ["none", "nan", "+inf", "one row", "first row", "gate"])

@@ -40,7 +40,8 @@ from workbench.core.models.hybrid.normalize import (
 from workbench.core.models.hybrid.prepared import HybridPrepared
 from workbench.core.models.hybrid.scoring import effective_threshold
 from workbench.core.params import Params
-from workbench.core.ranking import Scores, csr_top_k
+from workbench.core.ranking import Scores
+from workbench.core.top_k_csr import csr_top_k
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
