@@ -21,7 +21,7 @@ from workbench.core.models.codeledger.explain import content_details
 from workbench.core.models.codeledger.params import SIGNAL_NAMES
 from workbench.core.models.codeledger.similar import past_commits
 from workbench.core.repo import index_repository
-from workbench.core.repo.history import Commit
+from workbench.core.repo.history import Commit, read_messages
 from workbench.core.repo.history import past_commits as history_commits
 
 T0 = 1_700_000_000
@@ -51,6 +51,10 @@ def test_the_index_keeps_past_commits_with_messages(tmp_path: Path) -> None:
         "Rename cache to store", "Retry with exponential backoff", "Initial layout"]
     assert by_message["Initial layout"] == ("docs/notes.md", "src/retry.py", "src/store.py")
     assert "The body names jitter." in index.history[1][1]
+    # messages are read for the newest commits only (a bound on a very long history)
+    newest = read_messages(repo, "HEAD", limit=2)
+    assert [m.split("\n")[0] for m in newest.values()] == ["Generated retry files",
+                                                           "Rename cache to store"]
     # a snapshot sees only its own past
     first = index.history[-1][0]
     assert [sha for sha, _, _ in index_repository(repo, rev=first, use_cache=False).history] \

@@ -41,10 +41,16 @@ def read_log(repo: Path, commit: str) -> list[Commit]:
     return with_messages(parse_log(raw), read_messages(repo, commit))
 
 
-def read_messages(repo: Path, commit: str) -> dict[str, str]:
-    """hash → whole message of every commit reachable from `commit`. A separate walk: NUL
+# messages are read for this many of the newest commits (4 × the 5,000 `past_commits` keeps, so
+# a history whose newest commits are often huge or gone still fills it); older ones keep ""
+MESSAGE_COMMITS = 20_000
+
+
+def read_messages(repo: Path, commit: str, limit: int = MESSAGE_COMMITS) -> dict[str, str]:
+    """hash → whole message of the newest `limit` commits reachable from `commit` (a history of
+    a million commits would otherwise hold every message in memory). A separate walk: NUL
     separates the entries (git keeps NUL out of messages), so no message can split them."""
-    raw = git(repo, "log", "-z", "--format=%H%x1f%B", commit)
+    raw = git(repo, "log", "-z", f"--max-count={limit}", "--format=%H%x1f%B", commit)
     out = {}
     for entry in raw.split(b"\0"):
         sha, sep, message = entry.partition(b"\x1f")
