@@ -3,10 +3,11 @@ on codeledger-scoring.md and REFERENCE §2 (the ranker itself is closed source).
 
     prepare  task terms (plural-tolerant keys), task type, auto-scope; the candidate stages
              (keyword, hot zone, dependency, fan-out, test neighbourhood, and ours: content
-             BM25, paths the task names, files changed together with the content matches);
-             keyword IDF masses, content relevance, neighbour and co-change relevance,
-             excerpt token costs, test pairing and scope flags per (task, file)
-    combine  fifteen signals in [0, 1] and score = Σ w·m(type)·s⁺ − Σ w·m(type)·s⁻ (`combine`)
+             BM25, paths the task names, files changed together with the content matches,
+             files changed by past commits worded like the task); keyword IDF masses, content
+             relevance, neighbour, co-change and similar-commit votes, excerpt token costs,
+             test pairing and scope flags per (task, file)
+    combine  sixteen signals in [0, 1] and score = Σ w·m(type)·s⁺ − Σ w·m(type)·s⁻ (`combine`)
     bundle   the stop rule (file limit, token budget with overshoot, sufficiency) and the
              confidence per task (`bundle`); bundle recall/precision as extra metrics
 
@@ -32,8 +33,8 @@ Decisions where the document is silent (each a parameter, see `params`):
 - ranking metrics see the whole candidate ranking (`selection_params` does not cut at the
   bundle); the bundle is measured by `bundle_recall`, `bundle_precision`, `bundle_files`,
   `bundle_tokens`.
-Modules: `text`, `files`, `candidates`, `content`, `mentions`, `graph`, `cochange`, `excerpt`,
-`prepared`, `params`, `combine`, `bundle`, `explain`.
+Modules: `text`, `files`, `candidates`, `content`, `mentions`, `graph`, `cochange`, `similar`,
+`excerpt`, `prepared`, `params`, `combine`, `bundle`, `explain`.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ class CodeLedgerModel(Model):
                    "content BM25, named paths, dependencies, tests…), weighted signals with "
                    "task-type multipliers, and a bundle cut by file limit, token budget (with "
                    "overshoot) and sufficiency. Defaults fitted on real histories.")
-    version = "3"
+    version = "4"
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
