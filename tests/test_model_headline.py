@@ -27,5 +27,6 @@ def test_the_headlines_the_users_come_for() -> None:
 
     for model in ("codeledger", "codeledger-document"):  # one weight per signal
         weights = get_model(model).headline
-        assert len(weights) == len(SIGNAL_NAMES) == 15
+        assert len(weights) == len(SIGNAL_NAMES) == 16
+        assert "w_similar" in weights
         assert all(n.startswith("w_") for n in weights)
