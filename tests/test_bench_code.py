@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from workbench.bench.code_selection import _halves, run_code_bench
@@ -29,6 +30,7 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert set(rows) == {"codeledger-document (old defaults)", "codeledger (new defaults)",
                          "bm25 over source files, same files",
                          "bm25 over source files, same tokens",
+                         "codeledger, commit history unused",
                          "codeledger, tuned on the older half"}
     # BM25's bundles have codeledger's sizes: as many files, or at most as many tokens
     ours = rows["codeledger (new defaults)"]
@@ -44,6 +46,20 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
                        ("codeledger", "codeledger (new defaults)")):
         m = Pipeline(get_model(model), newer, {}).run(("r@10", "ndcg@10")).means
         assert rows[row][:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
+    # history unused: eval at the new defaults with every commit-read signal and stage off;
+    # the line under the table gives the new defaults' gaps to it and to BM25
+    from workbench.bench.code_selection import NO_HISTORY_PARAMS
+    m = Pipeline(get_model("codeledger"), newer, NO_HISTORY_PARAMS).run(("r@10", "ndcg@10")).means
+    unused = rows["codeledger, commit history unused"]
+    assert unused[:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
+    gaps = re.search(r"commit history adds R@10 ([+-][0-9.]+), nDCG@10 ([+-][0-9.]+) .*"
+                     r"BM25: R@10 ([+-][0-9.]+), nDCG@10 ([+-][0-9.]+)", out)
+    assert gaps is not None
+    bm25 = rows["bm25 over source files, same files"]
+    want = [float(ours[i]) - float(unused[i]) for i in (0, 1)] + [
+        float(ours[i]) - float(bm25[i]) for i in (0, 1)]
+    assert [float(g) for g in gaps.groups()] == pytest.approx(want, abs=1.5e-3)
+    assert float(gaps.group(2)) != 0  # the sample's history orders its files
     assert "live combine" in out and "content index" in out
     # then every newer task at a snapshot at most 10 commits before it: the sample's 6 newer
     # tasks are one run, mined again against the parent of its first commit
@@ -77,3 +93,27 @@ def test_code_scale_bench_on_a_small_synthetic_repository(capsys: pytest.Capture
     out = capsys.readouterr().out
     assert "40 real Python files" in out and "8 tasks" in out
     assert "index (no cache)" in out and "codeledger-document" in out and "ms median" in out
+
+
+def test_history_unused_reads_nothing_from_commits(tmp_path: Path) -> None:
+    """`NO_HISTORY_PARAMS` leaves no trace of the commits: no hot-zone, co-change or similar
+    candidate, and churn, recency, co-change and similar contribute 0 to every pair — while at
+    the new defaults the sample's history does show in each."""
+    from workbench.bench.code_selection import NO_HISTORY_PARAMS
+    from workbench.core.models.codeledger.candidates import COCHANGE, HOT, SIMILAR
+    from workbench.core.models.codeledger.params import SIGNAL_NAMES
+
+    repo = build_sample_repo(tmp_path / "shorty")
+    snapshot = pick_snapshot(repo, tasks_fraction=0.4)
+    tasks = tmp_path / "tasks.jsonl"
+    write_tasks(tasks, mine_tasks(repo, snapshot=snapshot).tasks)
+    ds = read_code_repo(repo, tasks=tasks)
+    history = [SIGNAL_NAMES.index(s) for s in ("churn", "recency", "cochange", "similar")]
+    for params, seen in (({}, True), (NO_HISTORY_PARAMS, False)):
+        pipe = Pipeline(get_model("codeledger"), ds, params)
+        scores = pipe.run(("r@10",)).scores
+        parts = scores.parts(np.arange(scores.n_pairs))
+        nonzero = parts[history] != 0
+        assert nonzero.any(axis=1).all() if seen else not nonzero.any()
+        assert bool((pipe.prepared.stages & (HOT | SIMILAR)).any()) is seen
+        assert not (pipe.prepared.stages & COCHANGE).any()  # no co-change stage at either

@@ -8,10 +8,12 @@ existed at the snapshot). Every figure in the table is on the NEWER half of the 
 tune fits on the older half only.
 
 Systems: `codeledger-document` (CodeLedger's documented defaults), `codeledger` (defaults
-fitted on development histories), BM25 over the source files (the content BM25 alone, docs and
-config files left out) with a bundle per task of the same number of files as codeledger's, and
-again within the same tokens (`_bm25_source`), and `codeledger` tuned on the older half (TPE,
-seeded; objective 0.5·R@10 + 0.25·nDCG@10 + 0.25·bundle recall). Figures: R@10, nDCG@10,
+fitted on development histories), `codeledger` with everything read from commits off
+(`NO_HISTORY_PARAMS`: what the history carries here is its gap to the new defaults), BM25
+over the source files (the content BM25 alone, docs and config files left out) with a bundle
+per task of the same number of files as codeledger's, and again within the same tokens
+(`_bm25_source`), and `codeledger` tuned on the older half (TPE, seeded; objective
+0.5·R@10 + 0.25·nDCG@10 + 0.25·bundle recall). Figures: R@10, nDCG@10,
 MRR@10, bundle recall and precision, files and tokens per bundle. Times: the repository index,
 prepare (content index included) against the document's prepare, and the live path.
 """
@@ -54,6 +56,13 @@ TRIALS = 60
 # the BM25 rows: a bundle of as many files as codeledger's, and one within the tokens it spent
 SAME_FILES = "bm25 over source files, same files"
 SAME_TOKENS = "bm25 over source files, same tokens"
+# the new defaults with everything read from commits switched off: the similar-commits signal
+# and stage, co-change, churn, recency and the hot zone (churn's candidates). Its gap to the
+# new defaults is what the history carries on this repository
+NO_HISTORY = "codeledger, commit history unused"
+NO_HISTORY_PARAMS: dict[str, float | int] = {
+    "w_similar": 0.0, "similar_max_candidates": 0, "w_cochange": 0.0,
+    "cochange_max_candidates": 0, "w_churn": 0.0, "w_recent_touch": 0.0, "hot_zone_files": 0}
 
 
 def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
@@ -90,12 +99,15 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
     bm25, bm25_tokens = _bm25_source(newer, fitted_pipe)
     tuned_params, start, best = _tune(older, trials)
     tuned = _measure(Pipeline(get_model("codeledger"), newer, tuned_params))
+    no_history = _measure(Pipeline(get_model("codeledger"), newer, NO_HISTORY_PARAMS))
     rows = [["codeledger-document (old defaults)", *_cells(document)],
             ["codeledger (new defaults)", *_cells(fitted)],
+            [NO_HISTORY, *_cells(no_history)],
             [SAME_FILES, *_cells(bm25)],
             [SAME_TOKENS, *_cells(bm25_tokens)],
             ["codeledger, tuned on the older half", *_cells(tuned)]]
     print(format_table(["system (newer half)", *COLUMNS], rows))
+    print(_history_line(fitted, no_history, bm25))
     print(f"tune: {trials} TPE trials on the older half, objective 0.5·R@10 + 0.25·nDCG@10 + "
           f"0.25·bundle R: {start:.3f} at the defaults → {best:.3f}; "
           + (", ".join(f"{k}={v:.3g}" for k, v in tuned_params.items()) or "defaults kept"))
@@ -120,6 +132,7 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
     commits = [str(q.context.get("commit", "")) for q in newer.queries]
     systems = {"codeledger-document (old defaults)": ("codeledger-document", {}),
                "codeledger (new defaults)": ("codeledger", {}),
+               NO_HISTORY: ("codeledger", NO_HISTORY_PARAMS),
                "codeledger, tuned on the older half": ("codeledger", tuned)}
     sums: dict[str, dict[str, float]] = {}
     scored = runs = 0
@@ -142,7 +155,7 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
         for label, (model, params) in systems.items():
             pipe = Pipeline(get_model(model), ds, params)
             figures[label] = _measure(pipe)
-            if model == "codeledger" and not params:
+            if label == "codeledger (new defaults)":
                 figures[SAME_FILES], figures[SAME_TOKENS] = _bm25_source(ds, pipe)
         for label, m in figures.items():
             row = sums.setdefault(label, dict.fromkeys(m, 0.0))
@@ -153,13 +166,27 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
     if not scored:
         print(f"snapshots every {every} commits: no run could be mined")
         return
-    order = ["codeledger-document (old defaults)", "codeledger (new defaults)",
+    order = ["codeledger-document (old defaults)", "codeledger (new defaults)", NO_HISTORY,
              SAME_FILES, SAME_TOKENS, "codeledger, tuned on the older half"]
-    rows = [[label, *_cells({k: v / scored for k, v in sums[label].items()})]
-            for label in order]
+    means = {label: {k: v / scored for k, v in sums[label].items()} for label in order}
+    rows = [[label, *_cells(means[label])] for label in order]
     print(f"\neach newer task at a snapshot at most {every} commits before it ({runs} snapshots, "
           f"{scored} of {len(commits)} tasks, {time.perf_counter() - t0:.0f} s):")
     print(format_table(["system (newer half)", *COLUMNS], rows))
+    print(_history_line(means["codeledger (new defaults)"], means[NO_HISTORY],
+                        means[SAME_FILES]))
+
+
+def _history_line(fitted: dict[str, float], no_history: dict[str, float],
+                  bm25: dict[str, float]) -> str:
+    """What the commit history adds (new defaults against history unused), and how far the new
+    defaults are above BM25 at the same files, in R@10 and nDCG@10."""
+    def gap(other: dict[str, float]) -> str:
+        return (f"R@10 {fitted['r@10'] - other['r@10']:+.3f}, "
+                f"nDCG@10 {fitted['ndcg@10'] - other['ndcg@10']:+.3f}")
+
+    return (f"commit history adds {gap(no_history)} (new defaults − history unused); "
+            f"new defaults − BM25: {gap(bm25)}")
 
 
 def _halves(ds: Dataset) -> tuple[Dataset, Dataset]:
