@@ -117,3 +117,33 @@ def test_history_unused_reads_nothing_from_commits(tmp_path: Path) -> None:
         assert nonzero.any(axis=1).all() if seen else not nonzero.any()
         assert bool((pipe.prepared.stages & (HOT | SIMILAR)).any()) is seen
         assert not (pipe.prepared.stages & COCHANGE).any()  # no co-change stage at either
+
+
+def test_bm25_rows_do_not_depend_on_the_corpus_order(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """BM25's tied files (all of them for a task it matches nowhere) are in random orders drawn
+    from their paths, so its figures are the same with the corpus listed backwards; ranked in
+    corpus order instead (the old rule), they are not."""
+    from dataclasses import replace
+
+    import workbench.bench.code_selection as bench
+    from workbench.core.data import Corpus, Dataset
+
+    repo = build_sample_repo(tmp_path / "shorty")
+    mined = mine_tasks(repo, snapshot=pick_snapshot(repo, tasks_fraction=0.4)).tasks
+    tasks = tmp_path / "tasks.jsonl"
+    write_tasks(tasks, [replace(t, task="Minor tweaks") if i % 2 else t
+                        for i, t in enumerate(mined)])
+    ds = read_code_repo(repo, tasks=tasks)
+    backwards = Dataset(ds.name, Corpus(list(ds.corpus)[::-1], name=ds.corpus.name),
+                        ds.queries, ds.qrels, ds.source, ds.settings)
+
+    def figures() -> list[list[float]]:
+        return [[bench._bm25_source(d, Pipeline(get_model("codeledger"), d, {}))[0][m]
+                 for m in bench.METRICS] for d in (ds, backwards)]
+
+    ahead, behind = figures()
+    assert ahead == pytest.approx(behind, abs=1e-12)
+    monkeypatch.setattr(bench, "_path_keys", lambda docs, seed: np.arange(len(docs)))
+    ahead, behind = figures()
+    assert ahead != pytest.approx(behind, abs=1e-3)
