@@ -186,8 +186,9 @@ def _history_line(fitted: dict[str, float], no_history: dict[str, float],
     """What the commit history adds (new defaults against history unused), and how far the new
     defaults are above BM25 at the same files, in R@10 and nDCG@10."""
     def gap(other: dict[str, float]) -> str:
-        return (f"R@10 {fitted['r@10'] - other['r@10']:+.3f}, "
-                f"nDCG@10 {fitted['ndcg@10'] - other['ndcg@10']:+.3f}")
+        # rounded first, so that 1 − 1.0000000001 prints as +0.000, not -0.000
+        r, nd = (round(fitted[m] - other[m], 3) + 0.0 for m in ("r@10", "ndcg@10"))
+        return f"R@10 {r:+.3f}, nDCG@10 {nd:+.3f}"
 
     return (f"commit history adds {gap(no_history)} (new defaults − history unused); "
             f"new defaults − BM25: {gap(bm25)}")
