@@ -132,8 +132,11 @@ def test_errors_name_the_problem(tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "r", {"a.py": "a = 1\n"})
     with pytest.raises(GitError, match="unknown revision 'no-such-branch'"):
         index_repository(repo, rev="no-such-branch")
-    with pytest.raises(GitError):
+    with pytest.raises(GitError, match="missing: no such folder"):
         index_repository(tmp_path / "missing")
+    (tmp_path / "file.py").write_text("x = 1\n")
+    with pytest.raises(GitError, match=r"file\.py: not a folder"):
+        index_repository(tmp_path / "file.py")
     (tmp_path / "plain").mkdir()
     with pytest.raises(GitError, match="not a git repository"):
         index_repository(tmp_path / "plain")

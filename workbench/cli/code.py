@@ -23,9 +23,7 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     """Commits after a snapshot as tasks (JSONL to --out or stdout), a summary on stderr."""
     repo = Path(args.repo)
     try:
-        if not repo.is_dir():
-            raise GitError(f"{repo}: no such folder")
-        _check_top_folder(repo)
+        _check_top_folder(repo)  # a missing folder or a file: GitError from `git`
         share = args.history_fraction or DEFAULT_HISTORY_FRACTION
         snapshot = args.snapshot or pick_snapshot(repo, until=args.until,
                                                   tasks_fraction=share)

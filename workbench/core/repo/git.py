@@ -31,10 +31,13 @@ _CONFIG = ("-c", "core.quotepath=false", "-c", "color.ui=false", "-c", "log.show
 
 
 def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
+    if not Path(repo).is_dir():
+        raise GitError(f"{repo}: no such folder" if not Path(repo).exists()
+                       else f"{repo}: not a folder (a git repository is one)")
     try:
         done = subprocess.run(["git", *_CONFIG, *args], cwd=repo,
                               input=stdin, capture_output=True, check=False)
-    except OSError as exc:  # git missing, repo folder missing
+    except OSError as exc:  # git missing or not runnable
         raise GitError(f"{repo}: cannot run git: {exc}") from exc
     if done.returncode != 0:
         msg = done.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -48,6 +51,8 @@ def resolve_commit(repo: Path, rev: str) -> str:
         return git(repo, "rev-parse", "--verify", "--quiet",
                    f"{rev}^{{commit}}").decode().strip()
     except GitError:
+        if not repo.is_dir():
+            raise
         if not (repo / ".git").exists() and not _is_repo(repo):
             raise GitError(f"{repo}: not a git repository") from None
         raise GitError(f"{repo}: unknown revision {rev!r}") from None
