@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,8 @@ def test_default_history_fraction_and_no_tasks(sample: Path,
 
 @pytest.mark.parametrize(("argv", "message"), [
     (("--repo", "{tmp}/absent"), "absent: no such folder"),
+    (("--repo", "{tmp}/file.txt"), "file.txt: not a folder"),
+    (("--repo", "{tmp}/empty"), "empty: a git repository with no commits yet"),
     (("--repo", "{tmp}"), "not a git repository"),
     (("--repo", "{sample}", "--snapshot", "v9.9"), "unknown revision 'v9.9'"),
     (("--repo", "{sample}", "--until", "nope"), "unknown revision 'nope'"),
@@ -80,6 +83,8 @@ def test_default_history_fraction_and_no_tasks(sample: Path,
 ])
 def test_errors_are_one_line(sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                              argv: tuple[str, ...], message: str) -> None:
+    (tmp_path / "file.txt").write_text("not a repository\n")
+    subprocess.run(["git", "init", "-q", str(tmp_path / "empty")], check=True)
     argv = tuple(a.format(tmp=tmp_path, sample=sample) for a in argv)
     assert run("tasks-from-git", *argv) == 2
     captured = capsys.readouterr()

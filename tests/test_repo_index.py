@@ -140,6 +140,9 @@ def test_errors_name_the_problem(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
     with pytest.raises(GitError, match="not a git repository"):
         index_repository(tmp_path / "plain")
+    subprocess.run(["git", "init", "-q", str(tmp_path / "plain")], check=True)
+    with pytest.raises(GitError, match="plain: a git repository with no commits yet"):
+        index_repository(tmp_path / "plain")
     with pytest.raises(ValueError, match="churn_days"):
         index_repository(repo, churn_days=0)
 

@@ -55,6 +55,8 @@ def resolve_commit(repo: Path, rev: str) -> str:
             raise
         if not (repo / ".git").exists() and not _is_repo(repo):
             raise GitError(f"{repo}: not a git repository") from None
+        if not git(repo, "rev-list", "-n", "1", "--all").strip():
+            raise GitError(f"{repo}: a git repository with no commits yet") from None
         raise GitError(f"{repo}: unknown revision {rev!r}") from None
 
 

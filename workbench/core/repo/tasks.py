@@ -71,10 +71,7 @@ def commit_of(repo: Path, rev: str) -> str:
     """The full hash of `rev`; GitError naming the repository when it is not a repository or
     `rev` names no commit."""
     git(repo, "rev-parse", "--git-dir")  # git's own "not a git repository" message
-    try:
-        sha = resolve_commit(repo, rev)
-    except GitError:
-        sha = ""
+    sha = resolve_commit(repo, rev)  # names the revision, or a repository with no commits
     if not sha:
         raise GitError(f"{repo}: unknown revision {rev!r}")
     return sha
