@@ -94,3 +94,26 @@ def test_wrong_inputs_get_one_clear_line(repo: Path, tmp_path: Path,
     assert "tasks-from-git" in capsys.readouterr().err
     assert main(["explain", "-m", "codeledger", "--repo", str(repo), "--query-id", "c1"]) == 2
     assert "has no queries (or tasks)" in capsys.readouterr().err
+
+
+def test_eval_on_code_tasks_leads_with_recall_at_10(repo: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --metrics, eval on code tasks — a model that selects bundles, or any model on a
+    git repository — lists R@10 first and no judged@10 (every file of a task is judged, so it
+    would repeat P@10); elsewhere the general list stays."""
+    from workbench.core.formats.code_tasks import write_tasks
+    from workbench.core.repo.tasks import mine_tasks, pick_snapshot
+
+    def metric_rows(argv: list[str]) -> list[str]:
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        return re.findall(r"^([a-z_]+@?[0-9]*)\s{2,}[0-9]", out, flags=re.M)
+
+    code = ["r@10", "ndcg@10", "mrr@10", "p@10", "r@100", "map@100"]
+    assert metric_rows(["eval", str(FOLDER), "-m", "codeledger"])[:7] == [*code,
+                                                                          "bundle_recall"]
+    tasks = tmp_path / "tasks.jsonl"
+    write_tasks(tasks, mine_tasks(repo, snapshot=pick_snapshot(repo, tasks_fraction=0.4)).tasks)
+    assert metric_rows(["eval", str(repo), "--queries", str(tasks), "-m", "bm25"]) == code
+    assert metric_rows(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == [
+        "ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10"]

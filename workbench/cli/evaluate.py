@@ -30,15 +30,20 @@ from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
 from workbench.textout import format_table, progress_bar
 
+EVAL_METRICS = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
+# for code tasks (a git repository, or a model that selects bundles): a task's files are all
+# judged (judged@10 is p@10), and R@10 is what code context is compared on (`bench --code`)
+CODE_METRICS = "r@10,ndcg@10,mrr@10,p@10,r@100,map@100"
+
 
 def add_commands(sub: Any) -> None:
     p = sub.add_parser("eval", help="metrics over a judged query set")
     add_data(p)
     add_model(p)
-    default = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
-    p.add_argument("--metrics", default=default,
-                   help=metrics_help(f"{default}, and every bundle figure for a model that "
-                                     "selects bundles, unless one is named"))
+    p.add_argument("--metrics",
+                   help=metrics_help(f"{EVAL_METRICS}; on a git repository or for a model "
+                                     f"that selects bundles {CODE_METRICS}, and every bundle "
+                                     "figure for such a model unless one is named"))
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
     p.add_argument("--cases", action="store_true",
@@ -81,13 +86,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # every output checked before the work, and written only after it succeeded
     outputs = {arg: check_output(value, arg) for arg, value in
                (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
-    metrics = metric_list(args.metrics)
+    from workbench.core.formats.code_repo import is_code_repo
+
     model, params = model_and_params(args)
+    code = hasattr(model, "bundles") or is_code_repo(Path(args.data))
+    metrics = metric_list(args.metrics or (CODE_METRICS if code else EVAL_METRICS))
     _check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:
-        from workbench.core.formats.code_repo import is_code_repo
-
         if is_code_repo(Path(args.data)):
             raise UsageError(f"{args.data}: no tasks to evaluate (give --queries tasks.jsonl, "
                              "written by `workbench tasks-from-git`, or keep one at "
@@ -199,8 +205,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.core.tune import MAX_POINTS, parse_values
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
-    metrics = metric_list(args.metrics)
+    from workbench.core.formats.code_repo import is_code_repo
+
     model, params = model_and_params(args)
+    code = hasattr(model, "bundles") or is_code_repo(Path(args.data))
+    metrics = metric_list(args.metrics or (CODE_METRICS if code else EVAL_METRICS))
     _check_bundle_metrics(metrics, model)
     values = parse_values(model.schema[args.sweep], args.values,
                           None if args.force else MAX_POINTS)  # checked before loading
