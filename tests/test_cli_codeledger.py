@@ -96,11 +96,11 @@ def test_wrong_inputs_get_one_clear_line(repo: Path, tmp_path: Path,
     assert "has no queries (or tasks)" in capsys.readouterr().err
 
 
-def test_eval_on_code_tasks_leads_with_recall_at_10(repo: Path, tmp_path: Path,
+def test_eval_and_sweep_on_code_tasks_lead_with_recall_at_10(repo: Path, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """Without --metrics, eval on code tasks — a model that selects bundles, or any model on a
     git repository — lists R@10 first and no judged@10 (every file of a task is judged, so it
-    would repeat P@10); elsewhere the general list stays."""
+    would repeat P@10), and sweep picks its best by R@10; elsewhere the general lists stay."""
     from workbench.core.formats.code_tasks import write_tasks
     from workbench.core.repo.tasks import mine_tasks, pick_snapshot
 
@@ -117,3 +117,12 @@ def test_eval_on_code_tasks_leads_with_recall_at_10(repo: Path, tmp_path: Path,
     assert metric_rows(["eval", str(repo), "--queries", str(tasks), "-m", "bm25"]) == code
     assert metric_rows(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == [
         "ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10"]
+    # sweep: R@10 picks the best value on code tasks, nDCG@10 elsewhere
+    out_code = main(["sweep", str(FOLDER), "-m", "codeledger", "-s", "w_similar", "--values",
+                     "0,1"])
+    head = capsys.readouterr().out.splitlines()[1].split()
+    assert out_code == 0 and head[:4] == ["w_similar", "r@10", "ndcg@10", "mrr@10"]
+    assert main(["sweep", str(SAMPLES / "tea-beir"), "-m", "bm25", "-s", "k1", "--values",
+                 "1,2"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:4] == ["k1", "ndcg@10", "mrr@10",
+                                                                   "r@100"]

@@ -34,6 +34,15 @@ EVAL_METRICS = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
 # for code tasks (a git repository, or a model that selects bundles): a task's files are all
 # judged (judged@10 is p@10), and R@10 is what code context is compared on (`bench --code`)
 CODE_METRICS = "r@10,ndcg@10,mrr@10,p@10,r@100,map@100"
+SWEEP_METRICS = "ndcg@10,mrr@10,r@100"
+CODE_SWEEP_METRICS = "r@10,ndcg@10,mrr@10"
+
+
+def _code_tasks(args: argparse.Namespace, model: Any) -> bool:
+    """Code tasks: DATA is a git repository, or the model selects bundles."""
+    from workbench.core.formats.code_repo import is_code_repo
+
+    return hasattr(model, "bundles") or is_code_repo(Path(args.data))
 
 
 def add_commands(sub: Any) -> None:
@@ -55,9 +64,10 @@ def add_commands(sub: Any) -> None:
     add_model(p)
     p.add_argument("--sweep", "-s", required=True, metavar="PARAM", help="parameter to vary")
     p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider range)")
-    p.add_argument("--metrics", default="ndcg@10,mrr@10,r@100",
-                   help=metrics_help("ndcg@10,mrr@10,r@100") + "; the first picks the best "
-                   "value (the most; the fewest files or tokens)")
+    p.add_argument("--metrics",
+                   help=metrics_help(f"{SWEEP_METRICS}; on a git repository or for a model "
+                                     f"that selects bundles {CODE_SWEEP_METRICS}")
+                   + "; the first picks the best value (the most; the fewest files or tokens)")
     p.add_argument("--out", metavar="FILE.json|FILE.csv",
                    help="also write every value's metrics, the best marked (format by the "
                    "extension)")
@@ -86,14 +96,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # every output checked before the work, and written only after it succeeded
     outputs = {arg: check_output(value, arg) for arg, value in
                (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
-    from workbench.core.formats.code_repo import is_code_repo
-
     model, params = model_and_params(args)
-    code = hasattr(model, "bundles") or is_code_repo(Path(args.data))
-    metrics = metric_list(args.metrics or (CODE_METRICS if code else EVAL_METRICS))
+    metrics = metric_list(args.metrics or (CODE_METRICS if _code_tasks(args, model)
+                                           else EVAL_METRICS))
     _check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:
+        from workbench.core.formats.code_repo import is_code_repo
+
         if is_code_repo(Path(args.data)):
             raise UsageError(f"{args.data}: no tasks to evaluate (give --queries tasks.jsonl, "
                              "written by `workbench tasks-from-git`, or keep one at "
@@ -205,11 +215,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.core.tune import MAX_POINTS, parse_values
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
-    from workbench.core.formats.code_repo import is_code_repo
-
     model, params = model_and_params(args)
-    code = hasattr(model, "bundles") or is_code_repo(Path(args.data))
-    metrics = metric_list(args.metrics or (CODE_METRICS if code else EVAL_METRICS))
+    metrics = metric_list(args.metrics or (CODE_SWEEP_METRICS if _code_tasks(args, model)
+                                           else SWEEP_METRICS))
     _check_bundle_metrics(metrics, model)
     values = parse_values(model.schema[args.sweep], args.values,
                           None if args.force else MAX_POINTS)  # checked before loading
