@@ -126,3 +126,28 @@ def test_eval_and_sweep_on_code_tasks_lead_with_recall_at_10(repo: Path, tmp_pat
                  "1,2"]) == 0
     assert capsys.readouterr().out.splitlines()[1].split()[:4] == ["k1", "ndcg@10", "mrr@10",
                                                                    "r@100"]
+
+
+def test_an_empty_bundle_names_the_file_over_the_budget(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """The document's stop rule skips no file: when the first alone is over the budget the
+    bundle is empty, and explain names that file, its cost and what to change."""
+    assert main(["explain", str(FOLDER), "-m", "codeledger", "-p", "token_budget=100",
+                 "--query-id", "c8085784bc7", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    pipe = Pipeline(get_model("codeledger"), load_dataset(FOLDER), {"token_budget": 100})
+    scores, bund = full_bundles(pipe.prepared, pipe.params)
+    qi = pipe.dataset.queries.ids.index("c8085784bc7")
+    assert int(bund.size[qi]) == 0 and bund.stop[qi] == "token_budget"
+    row = slice(int(scores.row_ptr[qi]), int(scores.row_ptr[qi + 1]))
+    first = row.start + int(np.argmax(scores.total[row]))  # no gate, no tie at the top here
+    path = pipe.dataset.corpus[int(scores.docs[first])].id
+    cost = float(pipe.prepared.cost[first])
+    assert cost > 110  # over the budget even with the 10 % overshoot
+    assert f"stopped: token_budget (the next file would not fit, even with the 10% " \
+           f"overshoot: #1 {path} costs {cost:,.0f} tokens)" in out
+    assert "the bundle is empty: its first file alone is over the budget" in out
+    # a bundle that holds files gets no such line
+    assert main(["explain", str(FOLDER), "-m", "codeledger", "--query-id", "c8085784bc7",
+                 "--top", "1"]) == 0
+    assert "the bundle is empty" not in capsys.readouterr().out

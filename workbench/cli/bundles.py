@@ -45,9 +45,18 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
               "token_budget parameters apply only with budget_preset=custom)")
     why = _STOP_TEXT.get(bund.stop[0], "").format(sufficiency=float(params["sufficiency"]),
                                                     overshoot=float(params["overshoot"]))
+    nxt = ""
+    if bund.stop[0] == "token_budget" and size < count:
+        nxt = (f": #{size + 1} {ds.corpus[int(ranking.docs[0, size])].id} costs "
+               f"{float(prep.cost[int(ranking.pair[0, size])]):,.0f} tokens")
     print(f"bundle: {size} of {count} candidates, {size}/{files} files, "
           f"{used:,.0f}/{tokens:,} tokens ({used / tokens:.0%} of the budget); "
-          f"stopped: {bund.stop[0]} ({why})")
+          f"stopped: {bund.stop[0]} ({why}{nxt})")
+    if size == 0 and bund.stop[0] == "token_budget":
+        # the document's rule stops at the first file that does not fit; it skips none
+        print("the bundle is empty: its first file alone is over the budget. Raise "
+              "token_budget (budget_preset=custom) or pick budget_preset=generous, or narrow "
+              "the excerpts (excerpt_window) of long files")
     contrib = scores.contributions_of(ranking.pair[0, :count])
     for j in range(min(count, max(top, size))):
         if j == size:
