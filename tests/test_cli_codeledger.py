@@ -130,12 +130,13 @@ def test_eval_and_sweep_on_code_tasks_lead_with_recall_at_10(repo: Path, tmp_pat
 
 def test_an_empty_bundle_names_the_file_over_the_budget(capsys: pytest.CaptureFixture[str]
                                                         ) -> None:
-    """The document's stop rule skips no file: when the first alone is over the budget the
-    bundle is empty, and explain names that file, its cost and what to change."""
+    """The document's stop rule (skip_limit 0) skips no file: when the first alone is over the
+    budget the bundle is empty, and explain names that file, its cost and what to change."""
     assert main(["explain", str(FOLDER), "-m", "codeledger", "-p", "token_budget=100",
-                 "--query-id", "c8085784bc7", "--top", "1"]) == 0
+                 "-p", "skip_limit=0", "--query-id", "c8085784bc7", "--top", "1"]) == 0
     out = capsys.readouterr().out
-    pipe = Pipeline(get_model("codeledger"), load_dataset(FOLDER), {"token_budget": 100})
+    pipe = Pipeline(get_model("codeledger"), load_dataset(FOLDER),
+                    {"token_budget": 100, "skip_limit": 0})
     scores, bund = full_bundles(pipe.prepared, pipe.params)
     qi = pipe.dataset.queries.ids.index("c8085784bc7")
     assert int(bund.size[qi]) == 0 and bund.stop[qi] == "token_budget"
@@ -151,3 +152,46 @@ def test_an_empty_bundle_names_the_file_over_the_budget(capsys: pytest.CaptureFi
     assert main(["explain", str(FOLDER), "-m", "codeledger", "--query-id", "c8085784bc7",
                  "--top", "1"]) == 0
     assert "the bundle is empty" not in capsys.readouterr().out
+
+
+def test_explain_lists_the_files_skipped_for_the_budget(capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """At the fitted defaults a file that does not fit is skipped (up to skip_limit): the same
+    task at a 100-token budget keeps a file, and explain lists each skipped file with its
+    rank and cost, marks it in the listing, and names the file that stopped the bundle."""
+    assert main(["explain", str(FOLDER), "-m", "codeledger", "-p", "token_budget=100",
+                 "--query-id", "c8085784bc7", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    pipe = Pipeline(get_model("codeledger"), load_dataset(FOLDER), {"token_budget": 100})
+    scores, bund = full_bundles(pipe.prepared, pipe.params)
+    qi = pipe.dataset.queries.ids.index("c8085784bc7")
+    row = slice(int(scores.row_ptr[qi]), int(scores.row_ptr[qi + 1]))
+    order = row.start + np.argsort(-scores.total[row], kind="stable")  # no ties here
+    cost = pipe.prepared.cost[order]
+    # the rule by hand: take a file when it fits 100 tokens (110 with the overshoot when its
+    # score is ≥ 0.3), else skip it while fewer than skip_limit were skipped, else stop
+    limit = int(pipe.params["skip_limit"])
+    assert limit > 0
+    taken, skipped, spent = [], [], 0.0
+    for r, pair in enumerate(order.tolist()):
+        c = float(pipe.prepared.cost[pair])
+        fits = spent + c <= 100 or (spent + c <= 110 and scores.total[pair] >= 0.3)
+        if fits:
+            taken.append(r)
+            spent += c
+        elif len(skipped) < limit:
+            skipped.append(r)
+        else:
+            break
+    assert skipped and taken and cost[skipped[0]] > 110  # the first file alone is too big
+    assert bund.skipped_ranks(qi) == skipped
+    assert int(bund.size[qi]) == len(taken) and float(bund.tokens[qi]) == spent
+    docs = pipe.dataset.corpus.documents
+    assert [int(d) for d in bund.docs[qi, :len(taken)]] == [
+        int(scores.docs[order[r]]) for r in taken]
+    first = docs[int(scores.docs[order[skipped[0]]])].id
+    assert (f"skipped for the budget (each did not fit; the next file was tried): "
+            f"#{skipped[0] + 1} {first} {cost[skipped[0]]:,.0f} tokens") in out
+    assert f"#{skipped[0] + 1}  {first}  score" in out and "[skipped: over the budget]" in out
+    assert f"after {len(skipped)} skipped (skip_limit {limit})" in out
+    assert "the bundle is empty" not in out

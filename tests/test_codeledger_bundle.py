@@ -68,6 +68,56 @@ def test_sufficiency_and_exhausted() -> None:
     assert cut([10] * 2, [-0.1, -0.2]) == (2, 20.0, "candidates_exhausted")  # no mass
 
 
+def skip_cut(tokens: list[int], scores: list[float], **params: object
+             ) -> tuple[int, float, str, list[int], int, list[int]]:
+    """`cut`, and the ranks skipped, how deep the bundle read and the files it holds."""
+    _, prep, base = widgets(tokens)
+    b = bundles(prep, {**base, **params}, *by_hand(scores))  # type: ignore[arg-type]
+    return (int(b.size[0]), float(b.tokens[0]), b.stop[0], b.skipped_ranks(0),
+            int(b.reach[0]), [int(d) for d in b.docs[0, : int(b.size[0])]])
+
+
+def test_skip_limit_skips_a_file_that_does_not_fit() -> None:
+    tokens = [9000, 100, 8000, 5000, 200]
+    high = [0.9, 0.8, 0.7, 0.6, 0.5]  # all ≥ 0.3: each may overshoot to 8800
+    # the document's rule: the first file (9000 > 8800) stops an empty bundle
+    assert skip_cut(tokens, high, sufficiency=1.0) == (0, 0.0, "token_budget", [], 0, [])
+    # two skips: 9000 skipped, 100 taken, 8100 taken (overshoot), 13,100 skipped, 8,300
+    # taken (overshoot), every candidate read
+    assert skip_cut(tokens, high, sufficiency=1.0, skip_limit=2) == (
+        3, 8300.0, "candidates_exhausted", [0, 3], 5, [1, 2, 4])
+    # one skip: the second file that does not fit stops the bundle
+    assert skip_cut(tokens, high, sufficiency=1.0, skip_limit=1) == (
+        2, 8100.0, "token_budget", [0], 3, [1, 2])
+    # a low score may not overshoot: 8100 > 8000 is skipped as well; 5100 and 5300 fit
+    assert skip_cut(tokens, [0.9, 0.8, 0.2, 0.1, 0.1], sufficiency=1.0, skip_limit=5) == (
+        3, 5300.0, "candidates_exhausted", [0, 2], 5, [1, 3, 4])
+
+
+def test_skipping_and_the_other_rules() -> None:
+    # max_files counts the files taken, not those skipped
+    assert skip_cut([9000, 10, 10, 10], [0.5] * 4, sufficiency=1.0, max_files=2,
+                    skip_limit=3) == (2, 20.0, "file_limit", [0], 3, [1, 2])
+    # once the files taken are sufficient a file that does not fit stops the bundle (the
+    # token rule comes before sufficiency): no skip
+    assert skip_cut([10, 9000, 10], [0.9, 0.05, 0.05], skip_limit=3) == (
+        1, 10.0, "token_budget", [], 1, [0])
+    # not yet sufficient (0.5 < 0.85 · 0.7): skipped; then 0.6 ≥ 0.595 stops it before the
+    # fourth
+    assert skip_cut([10, 9000, 10, 10], [0.5, 0.1, 0.1, -0.2], skip_limit=3) == (
+        2, 20.0, "sufficiency", [1], 3, [0, 2])
+    # sufficiency needs a file taken: at sufficiency 0 the first file that fits is taken,
+    # after the skips before it, and the next stops the bundle
+    assert skip_cut([10, 10], [0.5, 0.3], sufficiency=0.0) == (
+        1, 10.0, "sufficiency", [], 1, [0])
+    assert skip_cut([9000, 9000, 10, 10], [0.5, 0.4, 0.3, 0.2], sufficiency=0.0,
+                    skip_limit=2) == (1, 10.0, "sufficiency", [0, 1], 3, [2])
+    # the bundle reads max_files + skip_limit + 1 deep
+    _, prep, base = widgets([100] * 40)
+    assert bundle_depth(prep, {**base, "max_files": 5, "skip_limit": 3}) == 9
+    assert bundle_depth(prep, {**base, "max_files": 30, "skip_limit": 20}) == 40
+
+
 def test_budget_presets() -> None:
     model = CodeLedgerModel()
     p = model.schema.resolve({"max_files": 7, "token_budget": 1234})
@@ -187,3 +237,72 @@ def test_live_path_ranks_once_and_reads_the_same() -> None:
         shallow += bundle_depth(pipe.prepared, pipe.params) < longest
     assert widest > 1  # so a 1-deep cut would differ
     assert shallow >= 2  # the bundle depth was below the longest list, and still agreed
+
+
+def _by_loop(prep: object, params: dict[str, object], scores: Scores
+             ) -> list[tuple[list[int], list[int], str]]:
+    """Every task's bundle by a plain loop over its ranked candidates: (files taken, ranks
+    skipped, stop reason)."""
+    b, limit = budget(params)  # type: ignore[arg-type]
+    room = b * (1 + float(params["overshoot"]))  # type: ignore[arg-type]
+    out = []
+    for q in range(len(scores.row_ptr) - 1):
+        lo, hi = int(scores.row_ptr[q]), int(scores.row_ptr[q + 1])
+        pairs = [p for p in range(lo, hi) if scores.gate[p] == 0]
+        pairs.sort(key=lambda p: (-scores.total[p], int(scores.docs[p])))
+        mass = sum(max(float(scores.total[p]), 0.0) for p in pairs)
+        taken: list[int] = []
+        skipped: list[int] = []
+        spent = held = 0.0
+        stop = "candidates_exhausted"
+        for r, p in enumerate(pairs):
+            c, s = float(prep.cost[p]), float(scores.total[p])  # type: ignore[attr-defined]
+            sufficient = bool(taken) and mass > 0 and held >= float(
+                params["sufficiency"]) * mass - 1e-12  # type: ignore[arg-type]
+            if len(taken) >= limit:
+                stop = "file_limit"
+                break
+            if not (spent + c <= b or (spent + c <= room and s >= float(
+                    params["overshoot_min_score"]))):  # type: ignore[arg-type]
+                if len(skipped) < int(params["skip_limit"]) and not sufficient:  # type: ignore
+                    skipped.append(r)
+                    continue
+                stop = "token_budget"
+                break
+            if sufficient:
+                stop = "sufficiency"
+                break
+            taken.append(int(scores.docs[p]))
+            spent += c
+            held += max(s, 0.0)
+        out.append((taken, skipped, stop))
+    return out
+
+
+@pytest.mark.parametrize("skip", [0, 1, 5])
+def test_bundles_equal_a_plain_loop_on_the_sample(skip: int) -> None:
+    """The vectorised rule against a loop per task, on every task of the sample repository,
+    at budgets from one that skips most files to the default, two file limits, with and
+    without sufficiency."""
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+    from workbench.core.models.codeledger import CodeLedgerModel as Fitted
+    from workbench.core.models.codeledger.explain import full_bundles
+
+    pipe = Pipeline(Fitted(), load_dataset(SAMPLES / "code-repo"), {})
+    skipped_any = 0
+    for tokens in (100, 300, 1000, 8000):
+        for files in (3, 25):
+            for suff in (0.6, 1.0):
+                params = {**pipe.params, "budget_preset": "custom", "token_budget": tokens,
+                          "max_files": files, "sufficiency": suff, "skip_limit": skip}
+                scores, bund = full_bundles(pipe.prepared, params)
+                for q, (taken, skipped, stop) in enumerate(
+                        _by_loop(pipe.prepared, params, scores)):
+                    got = [int(d) for d in bund.docs[q, : int(bund.size[q])]]
+                    assert (got, bund.skipped_ranks(q), bund.stop[q]) == (
+                        taken, skipped, stop), (tokens, files, suff, q)
+                    # every rank read was taken or skipped
+                    assert int(bund.reach[q]) == len(taken) + len(skipped)
+                    skipped_any += bool(skipped)
+    assert (skipped_any > 0) == (skip > 0)

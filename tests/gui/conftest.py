@@ -116,3 +116,16 @@ def held_encoder() -> Iterator[HeldFakeEncoder]:
     register_encoder(enc.name, enc)
     yield enc
     enc.release.set()
+
+
+def over_budget(session: object) -> tuple[object, int]:
+    """Codeledger on the sample at a 100-token budget with the task "Add --json output flag
+    to CLI" selected, whose first files do not fit: the core's bundles and the task."""
+    from workbench.core.models.codeledger import full_bundles
+
+    s = session
+    s.set_params({"token_budget": 100, "budget_preset": "custom"})  # type: ignore[attr-defined]
+    s.recompute()  # type: ignore[attr-defined]
+    s.select_query(s.dataset.queries.ids.index("c8085784bc7"))  # type: ignore[attr-defined]
+    _, bund = full_bundles(s.prepared, s.params)  # type: ignore[attr-defined]
+    return bund, int(s.query)  # type: ignore[attr-defined]

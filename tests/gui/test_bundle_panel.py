@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from tests.conftest import SAMPLES
+from tests.gui.conftest import over_budget
 from workbench.core import engine
 from workbench.core.models.codeledger import full_bundles, near_misses
 from workbench.core.session import TuningSession
@@ -233,3 +234,20 @@ def test_a_repository_without_tasks_then_a_typed_one(qtbot: QtBot, tmp_path: Pat
     s.recompute()
     panel.redraw()
     assert panel.note_text == "" and _files(panel, "bundle") == _bundle(s)
+
+
+def test_skipped_files_are_rows_inside_the_cut(qtbot: QtBot, code: TuningSession) -> None:
+    """Files the bundle skipped for the budget are listed in rank order among its files,
+    marked, and above the cut; the panel's files are still exactly the core's bundle."""
+    panel = ContextBundle(code)
+    _show(qtbot, panel)
+    bund, q = over_budget(code)
+    assert bund.skipped_ranks(q)
+    assert _files(panel, "bundle") == _bundle(code)
+    rows = list(panel.rows)
+    cut = next(i for i, r in enumerate(rows) if r.kind == "section")
+    above = rows[:cut]
+    assert [r.kind for r in above if r.rank is not None] == [
+        "skipped" if r in bund.skipped_ranks(q) else "bundle" for r in range(int(bund.reach[q]))]
+    assert [r.rank for r in above] == list(range(1, int(bund.reach[q]) + 1))
+    assert all(r.note == "skipped: over the budget" for r in above if r.kind == "skipped")

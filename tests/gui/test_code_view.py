@@ -13,6 +13,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from tests.conftest import SAMPLES
+from tests.gui.conftest import over_budget
 from workbench.core.models import get_model
 from workbench.core.models.codeledger import full_bundles
 from workbench.core.session import TuningSession
@@ -177,3 +178,29 @@ def test_many_parameters_grouped_one_editor_each(qtbot: QtBot, code: TuningSessi
     assert editor.isVisible()
     # a few parameters: not grouped
     assert len(sections(live[:5])) == 1
+
+
+def test_skipped_rows_inside_the_cut(qtbot: QtBot, code: TuningSession) -> None:
+    """At a 100-token budget the bundle skips the files that do not fit (skip_limit): the cut
+    line sits under the last rank read, the skipped rows are shaded and say why, the rows
+    taken are not, and the summary counts the files and the skips."""
+    table = RankedTable(code)
+    _show(qtbot, table)
+    bund, q = over_budget(code)
+    skipped = bund.skipped_ranks(q)
+    reach = int(bund.reach[q])
+    assert skipped and int(bund.size[q]) >= 1 and reach == int(bund.size[q]) + len(skipped)
+    m = table.model
+    assert m.cut == reach and m.skipped == frozenset(skipped)
+    for r in range(reach):
+        assert (m.data(m.index(r, 2), 8) == BELOW_CUT) == (r in skipped)  # BackgroundRole
+    assert "over the token budget" in m.data(m.index(skipped[0], 0), 3)  # ToolTipRole
+    assert m.data(m.index(reach, 2), 8) == BELOW_CUT
+    assert (f"bundle: {int(bund.size[q])} files ({len(skipped)} skipped: over the budget)"
+            in table.legend.text())
+    # back to the document's rule: no skip, the cut at the bundle's size
+    code.set_params({"skip_limit": 0})
+    code.recompute()
+    assert m.skipped == frozenset()
+    _, bund = full_bundles(code.prepared, code.params)
+    assert m.cut == int(bund.size[q]) == 0  # the document's rule: an empty bundle here

@@ -24,7 +24,8 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
     ranking = top_k(scores, longest)
     task = ds.queries[0]
     needed = (ds.qrels or {}).get(task.id, {})
-    size, count = int(bund.size[0]), int(ranking.count[0])
+    size, count, reach = int(bund.size[0]), int(ranking.count[0]), int(bund.reach[0])
+    skipped = set(bund.skipped_ranks(0))
     first = model.explain(prep, ds, 0, int(ranking.docs[0, 0]), params) if count else {}
     tokens, files = _budget(params)
     print(f"task: {task.text}")
@@ -46,20 +47,29 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
     why = _STOP_TEXT.get(bund.stop[0], "").format(sufficiency=float(params["sufficiency"]),
                                                     overshoot=float(params["overshoot"]))
     nxt = ""
-    if bund.stop[0] == "token_budget" and size < count:
-        nxt = (f": #{size + 1} {ds.corpus[int(ranking.docs[0, size])].id} costs "
-               f"{float(prep.cost[int(ranking.pair[0, size])]):,.0f} tokens")
+    if bund.stop[0] == "token_budget" and reach < count:
+        nxt = (f": #{reach + 1} {ds.corpus[int(ranking.docs[0, reach])].id} costs "
+               f"{float(prep.cost[int(ranking.pair[0, reach])]):,.0f} tokens"
+               + (f", after {len(skipped)} skipped (skip_limit {int(params['skip_limit'])})"
+                  if skipped else ""))
     print(f"bundle: {size} of {count} candidates, {size}/{files} files, "
           f"{used:,.0f}/{tokens:,} tokens ({used / tokens:.0%} of the budget); "
           f"stopped: {bund.stop[0]} ({why}{nxt})")
+    if skipped:
+        print("skipped for the budget (each did not fit; the next file was tried): "
+              + ", ".join(f"#{r + 1} {ds.corpus[int(ranking.docs[0, r])].id} "
+                          f"{float(prep.cost[int(ranking.pair[0, r])]):,.0f} tokens"
+                          for r in sorted(skipped)))
     if size == 0 and bund.stop[0] == "token_budget":
-        # the document's rule stops at the first file that does not fit; it skips none
-        print("the bundle is empty: its first file alone is over the budget. Raise "
-              "token_budget (budget_preset=custom) or pick budget_preset=generous, or narrow "
-              "the excerpts (excerpt_window) of long files")
+        # the document's rule stops at the first file that does not fit; skip_limit skips
+        print("the bundle is empty: "
+              + ("its first file alone is over the budget" if not skipped else
+                 f"its first {len(skipped) + 1} files are each over the budget")
+              + ". Raise token_budget (budget_preset=custom) or pick budget_preset=generous, "
+              "raise skip_limit, or narrow the excerpts (excerpt_window) of long files")
     contrib = scores.contributions_of(ranking.pair[0, :count])
-    for j in range(min(count, max(top, size))):
-        if j == size:
+    for j in range(min(count, max(top, reach))):
+        if j == reach:
             print(f"\n  — cut here: {bund.stop[0]} —")
         d = int(ranking.docs[0, j])
         info = model.explain(prep, ds, 0, d, params)
@@ -69,8 +79,9 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
                 + (f" (excerpt: {excerpt['lines']} of {excerpt['of_lines']} lines)"
                    if excerpt else ""))
         gate = f"  [gated: {info['gate']}]" if info.get("gate") else ""
+        skip = "  [skipped: over the budget]" if j in skipped else ""
         print(f"\n#{j + 1}  {ds.corpus[d].id}  score {ranking.scores[0, j]:.4f}  {cost}"
-              f"{mark}{gate}")
+              f"{mark}{gate}{skip}")
         print(f"    stages: {', '.join(info.get('stages', [])) or '-'}")
         parts = [f"{name} {contrib[i, j]:+.4f}" for i, name in enumerate(scores.signals)
                  if abs(contrib[i, j]) > 5e-5]
@@ -81,14 +92,15 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
                   f"content {matched.get('content') or '-'}")
         for line in _relevance_lines(info):
             print("    " + line)
-    misses = model.near_misses(prep, params, 0, 5)
-    if misses and top <= size:
+    misses = model.near_misses(prep, params, 0, 5 + len(skipped))
+    misses = [m for m in misses if m["rank"] > reach]  # the skipped ones are listed above
+    if misses and top <= reach:
         print("\nnear misses (just below the cut; the bundle's tokens if it also took each one "
               "and those listed above it):")
         for m in misses:
             print(f"  #{m['rank']}  {m['doc']}  score {m['score']:.4f}, {m['tokens']:,.0f} "
                   f"tokens → bundle {m['tokens_if_added']:,.0f} tokens")
-    taken = {ds.corpus[int(d)].id for d in ranking.docs[0, :size]}
+    taken = {ds.corpus[int(d)].id for d in bund.docs[0, :size]}
     missed = [p for p in needed if p not in taken]
     if needed:
         print(f"\nneeded files: {len(needed) - len(missed)} of {len(needed)} in the bundle")

@@ -122,17 +122,27 @@ def _first_line(text: str) -> str:
 
 
 def bundle_size(session: TuningSession) -> int | None:
-    """How many of the selected query's ranked documents the model's bundle keeps (None for a
-    model without bundles). Read from the result's `bundle_files` metric when the model
-    reports it (no extra work per tick), else from the model's `bundles()`."""
+    """Where the selected query's bundle cuts its ranking: the ranked documents it read — the
+    files it keeps and any it skipped for the budget (None for a model without bundles)."""
+    return bundle_cut(session)[0]
+
+
+def bundle_cut(session: TuningSession) -> tuple[int | None, frozenset[int], Any]:
+    """(the cut as `bundle_size`, the 0-based ranks above it that the bundle skipped for the
+    budget, the bundles or None). With no skipping (`skip_limit` 0 or absent) the cut is the
+    result's `bundle_files` metric where the model reports it (no extra work per tick);
+    else one `model_bundles`."""
     s, res = session, session.result
     if res is None or s.model is None or not callable(getattr(s.model, "bundles", None)):
-        return None
+        return None, frozenset(), None
     files = res.per_query.get("bundle_files")
-    if files is not None and s.query < len(files) and not math.isnan(float(files[s.query])):
-        return int(files[s.query])
+    if (int(s.params.get("skip_limit", 0) or 0) == 0 and files is not None
+            and s.query < len(files) and not math.isnan(float(files[s.query]))):
+        return int(files[s.query]), frozenset(), None
     b = model_bundles(session)
-    return None if b is None or s.query >= len(b.size) else int(b.size[s.query])
+    if b is None or s.query >= len(b.size):
+        return None, frozenset(), b
+    return int(b.reach[s.query]), frozenset(b.skipped_ranks(s.query)), b
 
 
 def model_bundles(session: TuningSession) -> Any:

@@ -35,7 +35,7 @@ from workbench.core.session import TuningSession
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .palette import BETTER, GATED, WORSE, signal_hex
-from .ranked_rows import RankedRow, bundle_size, left_top_k, model_bundles, ranked_rows
+from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranked_rows
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("rank", "Δ", "id", "title", "score", "rel", "contributions", "gate")
@@ -58,8 +58,10 @@ class RankedTableModel(QAbstractTableModel):
         self._bars: list[tuple[float, ...]] = []
         self._fg: list[tuple[Any, Any]] = []
         self.scale = (0.0, 1.0)
-        # the model's bundle: the first `cut` ranked rows (None: no bundle, or all of them)
+        # the model's bundle: the first `cut` ranked rows (None: no bundle, or all of them),
+        # less the rows it skipped for the budget
         self.cut: int | None = None
+        self.skipped: frozenset[int] = frozenset()
         self.title_is_id = False  # every row's title is its id (or blank)
         self._stops: tuple[object, tuple[str, ...]] | None = None  # (result, stop reasons)
 
@@ -94,16 +96,20 @@ class RankedTableModel(QAbstractTableModel):
         same_shape = len(rows) == len(self.rows) and len(rows) > 0
         if not same_shape:
             self.beginResetModel()
-        old = (self._texts, self._bars, self._fg, self.rows, self.cut, self.scale)
+        old = (self._texts, self._bars, self._fg, self.rows, self.cut, self.skipped,
+               self.scale)
         self.rows = rows
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
         self._fg = [self._foreground(r) for r in rows]
         self.title_is_id = bool(rows) and all(not r.title or r.title == r.doc_id
                                               for r in rows)
-        cut = bundle_size(self.session)
+        cut, skipped, bund = bundle_cut(self.session)
+        if bund is not None:
+            self._stops = (self.session.result, tuple(bund.stop))
         ranked = sum(1 for r in rows if r.rank is not None)
         self.cut = cut if cut is not None and 0 <= cut < ranked else None
+        self.skipped = frozenset(r for r in skipped if r < len(rows))
         self.scale = (lo, hi if hi > lo else lo + 1.0)
         if same_shape:  # a slider tick: new cells, no relayout of the view
             self._emit_changed(*old)
@@ -112,7 +118,7 @@ class RankedTableModel(QAbstractTableModel):
 
     def _emit_changed(self, texts: list[tuple[str, ...]], bars: list[tuple[float, ...]],
                       fg: list[tuple[Any, Any]], rows: list[RankedRow], cut: int | None,
-                      scale: tuple[float, float]) -> None:
+                      skipped: frozenset[int], scale: tuple[float, float]) -> None:
         """dataChanged for the cells a tick changed, as runs of rows with the same changed
         columns: the view repaints those cells only (an alpha tick changes the scores and
         bars of every row but the ids and titles of the rows that moved, and the title
@@ -121,7 +127,8 @@ class RankedTableModel(QAbstractTableModel):
         spans: list[tuple[int, int] | None] = []
         for i in range(n):
             if fg[i] != self._fg[i] or (cut != self.cut and (rows[i].rank is None)
-                                        != (self.rows[i].rank is None)):
+                                        != (self.rows[i].rank is None)) \
+                    or (i in skipped) != (i in self.skipped):
                 spans.append((0, len(COLUMNS) - 1))
                 continue
             changed = [c for c, (a, b) in enumerate(zip(texts[i], self._texts[i],
@@ -171,12 +178,16 @@ class RankedTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 1, 4, 5):
             return _RIGHT
         if role == Qt.ItemDataRole.BackgroundRole:
-            return BELOW_CUT if self.cut is not None and self.cut <= row and \
-                self.rows[row].rank is not None else None
+            return BELOW_CUT if (self.cut is not None and self.cut <= row
+                                 and self.rows[row].rank is not None) \
+                or row in self.skipped else None
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == 0 and self.cut is not None and self.cut <= row and \
                     self.rows[row].rank is not None:
                 return f"below the bundle cut ({self.stop_reason()})"
+            if col == 0 and row in self.skipped:
+                return ("skipped by the bundle: over the token budget (the next file was "
+                        "tried; skip_limit)")
             return self._tooltip(self.rows[row], col)
         return None
 
@@ -333,8 +344,11 @@ class RankedTable(QWidget):
             lines += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
                       f"{_esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
         if self.model.cut is not None:
+            skipped = len(self.model.skipped)
             lines += (f" &nbsp; <span style='color:{CUT_PEN.name()}'>- - bundle: "
-                      f"{self.model.cut} files</span>")
+                      f"{self.model.cut - skipped} files"
+                      + (f" ({skipped} skipped: over the budget)" if skipped else "")
+                      + "</span>")
         # unchanged on most ticks: no relayout of the labels
         if text != self.summary.text():
             self.summary.setText(text)

@@ -25,7 +25,8 @@ STAGE_SHORT = {"keyword": "kw", "hot_zone": "hot", "dependency": "dep", "fan_out
 class Row:
     """One table row: a file (`doc` ≥ 0) or a section line (`doc` -1, its text in `path`).
 
-    kind: bundle | near | missed | left | section."""
+    kind: bundle | skipped (over the budget, inside the cut) | near | missed | left |
+    section."""
 
     kind: str
     doc: int
@@ -87,22 +88,29 @@ def _excerpt(prep: CodeLedgerPrepared, pair: int, doc: int) -> str:
 def build_view(prep: CodeLedgerPrepared, params: Params, ranking: Ranking, bund: Bundles,
                q: int, needed: set[int], baseline_docs: tuple[int, ...] | None) -> BundleView:
     paths = prep.files.paths
-    size, count = int(bund.size[q]), int(ranking.count[q])
+    size, count, reach = int(bund.size[q]), int(ranking.count[q]), int(bund.reach[q])
     row_docs = [int(d) for d in ranking.docs[q, :count]]
     rank_of = {d: r for r, d in enumerate(row_docs)}
-    docs = tuple(row_docs[:size])
+    docs = tuple(int(d) for d in bund.docs[q, :size])
     inside = set(docs)
+    skipped = set(bund.skipped_ranks(q))
     was = set(baseline_docs) if baseline_docs is not None else None
     rows: list[Row] = []
-    for r in range(size):
+    for r in range(reach):
         d, pair = row_docs[r], int(ranking.pair[q, r])
+        if r in skipped:  # read, did not fit the budget: left out, the next file tried
+            rows.append(Row("skipped", d, paths[d], r + 1, float(ranking.scores[q, r]),
+                            float(prep.cost[pair]), _stages(prep, pair), d in needed,
+                            "−" if was is not None and d in was else "",
+                            "skipped: over the budget"))
+            continue
         mark = "+" if was is not None and d not in was else ""
         rows.append(Row("bundle", d, paths[d], r + 1, float(ranking.scores[q, r]),
                         float(prep.cost[pair]), _stages(prep, pair), d in needed, mark,
                         _excerpt(prep, pair, d)))
     rows.append(Row("section", -1, f"— cut: {stop_text(bund.stop[q])} —"))
     total = float(bund.tokens[q])
-    for r in range(size, min(count, size + N_NEAR)):
+    for r in range(reach, min(count, reach + N_NEAR)):
         d, pair = row_docs[r], int(ranking.pair[q, r])
         total += float(prep.cost[pair])
         note = f"{total:,.0f} tokens if added"

@@ -1,20 +1,32 @@
 """The bundle: the stop rule over each task's ranked candidates, and the confidence.
 
-Files are taken in rank order (ungated candidates only); before taking file i (0-based, its
-cost c_i, score s_i, C_i = c_0 + … + c_i) the rules are checked in the document's order and
-the first that fails stops the bundle with its reason:
+Files are read in rank order (ungated candidates only); with C the tokens of the files taken
+so far, before taking file i (its cost c_i, score s_i) the rules are checked in the
+document's order and the first that fails stops the bundle with its reason:
 
-    file_limit    i = max_files
-    token_budget  C_i > B, unless C_i ≤ B · (1 + overshoot) and s_i ≥ overshoot_min_score
-                  (a "high-value" file may overshoot; any other file that does not fit stops
-                  the bundle — it is not skipped)
-    sufficiency   i ≥ 1 and (s_0⁺ + … + s_{i−1}⁺) ≥ sufficiency · Σ_all s⁺, where s⁺ =
-                  max(s, 0) over all ranked candidates of the task (a task whose candidates
-                  all score ≤ 0 never stops on sufficiency)
+    file_limit    max_files files are taken
+    token_budget  C + c_i > B, unless C + c_i ≤ B · (1 + overshoot) and s_i ≥
+                  overshoot_min_score (a "high-value" file may overshoot); a file that does
+                  not fit is skipped and the next one read while fewer than `skip_limit`
+                  files have been skipped and sufficiency does not stop the bundle here; else
+                  it stops the bundle (skip_limit 0, the document's rule: the first file that
+                  does not fit stops it)
+    sufficiency   a file is taken and (the positive scores s⁺ = max(s, 0) of the files taken)
+                  ≥ sufficiency · Σ_all s⁺ over all ranked candidates of the task (a task
+                  whose candidates all score ≤ 0 never stops on sufficiency)
 
-and `candidates_exhausted` when every candidate was taken. The budget B and max_files come
+and `candidates_exhausted` when every candidate was read. The budget B and max_files come
 from `budget_preset` (tight 3000/10, default 8000/25, generous 15000/40), or from the sliders
-when it is `custom`. Vectorised over all tasks at once on the (Q, K) ranking.
+when it is `custom`. The bundle is the files taken, in rank order; it reads the ranking to
+`reach` (the files taken and those skipped, at most max_files + skip_limit + 1 deep).
+
+Vectorised over all tasks at once, a round per skip: from the running totals of the (Q, K)
+ranking as if every file were taken (tokens, positive score mass), less what the files
+skipped so far took off, each task's first rank past its last skip where a rule fails — the
+file limit and sufficiency, once reached, hold at every later rank, so each is a count; the
+token rule is the first file whose total is over its cap. The index counts tokens in whole
+numbers, so those totals are exact; the score mass is a running sum, as the rule by hand
+takes it (less the skipped files' share: equal up to rounding).
 
 Confidence (codeledger-scoring.md): with best = the largest strong keyword coverage (strong
 IDF mass ÷ task mass) among the task's candidates, terms = informative task terms (found in
@@ -42,17 +54,22 @@ from workbench.core.models.codeledger.params import BUDGET_PRESETS, STOP_REASONS
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
 from workbench.core.params import Params
 
-__all__ = ["Bundles", "Reasons", "budget", "bundle_depth", "bundles", "confidence"]
+__all__ = ["Bundles", "Reasons", "budget", "bundle_depth", "bundles", "confidence",
+           "skip_limit"]
 
 
 @dataclass(frozen=True)
 class Bundles:
-    """Per task (Q of them) the bundle = the first `size[q]` entries of the ranking.
+    """Per task (Q of them) the bundle: the files taken from the first `reach[q]` entries of
+    the ranking, in rank order; the others there were skipped (over the budget).
 
     docs:    int32 (Q, K)    the bundle's files, padded with -1
     size:    int64 (Q,)      files in the bundle
     tokens:  float64 (Q,)    tokens it costs
     reason:  int64 (Q,)      index into STOP_REASONS
+    reach:   int64 (Q,)      ranks read: the bundle's files and the skipped ones lie above it
+                             (= size when none was skipped)
+    skipped: bool (Q, K)     at rank r (0-based) a file skipped for the budget
     stop:    per task, the stop reason's name
     confidence, reasons: per task HIGH/MEDIUM/LOW and the checks behind it (as text, made
                          when a task's is read)
@@ -62,9 +79,15 @@ class Bundles:
     size: NDArray[np.int64]
     tokens: NDArray[np.float64]
     reason: NDArray[np.int64]
+    reach: NDArray[np.int64]
+    skipped: NDArray[np.bool_]
     stop: tuple[str, ...]
     confidence: tuple[str, ...]
     reasons: Sequence[tuple[str, ...]]
+
+    def skipped_ranks(self, q: int) -> list[int]:
+        """The 0-based ranks of task q's files skipped for the budget."""
+        return [int(r) for r in np.flatnonzero(self.skipped[q])]
 
 
 def budget(params: Params) -> tuple[int, int]:
@@ -75,20 +98,16 @@ def budget(params: Params) -> tuple[int, int]:
     return int(params["token_budget"]), int(params["max_files"])
 
 
-def _first(fails: NDArray[np.bool_]) -> NDArray[np.int64]:
-    """int64 (Q,): first column where `fails`, else the width."""
-    if fails.shape[1] == 0:
-        return np.zeros(fails.shape[0], np.int64)
-    any_ = fails.any(axis=1)
-    out: NDArray[np.int64] = np.where(any_, fails.argmax(axis=1), fails.shape[1]).astype(
-        np.int64)
-    return out
-
-
 def bundle_depth(prep: CodeLedgerPrepared, params: Params) -> int:
-    """How deep a ranking the bundles read: max_files + 1 (the file the limit stops at), or
-    the longest candidate list when that is shorter."""
-    return min(budget(params)[1] + 1, int(np.diff(prep.row_ptr).max(initial=0)))
+    """How deep a ranking the bundles read: max_files + skip_limit + 1 (the file the limit
+    stops at, after every skip), or the longest candidate list when that is shorter."""
+    return min(budget(params)[1] + skip_limit(params) + 1,
+               int(np.diff(prep.row_ptr).max(initial=0)))
+
+
+def skip_limit(params: Params) -> int:
+    """Files a bundle may skip for the budget (0 where the schema has no such parameter)."""
+    return int(params.get("skip_limit", 0))
 
 
 def bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores,
@@ -97,40 +116,91 @@ def bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores,
     `bundle_depth` deep (a shallower one is ranked again to that depth). The sufficiency
     mass and the candidate counts come from `scores`, so no deeper ranking is needed."""
     limit, tokens_b = budget(params)[1], float(budget(params)[0])
+    skips_max = skip_limit(params)
     count, mass = _rankable_counts_and_mass(scores)
-    need = np.minimum(count, limit + 1)
+    need = np.minimum(count, limit + skips_max + 1)
     depth = bundle_depth(prep, params)
     if ranking.docs.shape[1] < int(need.max(initial=0)) or (ranking.count < need).any():
         ranking = top_k(scores, depth)
-    ranking = head(ranking, depth)  # no rule reads past the file limit
+    ranking = head(ranking, depth)  # no rule reads past the file limit and the skips
     q, k = ranking.docs.shape
     real = ranking.pair >= 0
     cost = np.where(real, prep.cost[np.where(real, ranking.pair, 0)], 0.0)
-    score = np.where(real, ranking.scores, 0.0)
-    cum_cost = np.cumsum(cost, axis=1)
-    pos = np.maximum(score, 0.0)
-    before = np.cumsum(pos, axis=1) - pos  # positive mass taken before i
-    mass = mass[:, None]
-    col = np.arange(k)[None, :]
-    over = cum_cost > tokens_b
-    allowed = ((cum_cost <= tokens_b * (1.0 + float(params["overshoot"])))
-               & (score >= float(params["overshoot_min_score"])))
-    suff = float(params["sufficiency"])
-    stops = np.stack([
-        _first(np.broadcast_to(col >= limit, (q, k)) & real),
-        _first(over & ~allowed & real),
-        _first((col >= 1) & (mass > 0) & (before >= suff * mass - 1e-12) & real),
-    ])
-    n = np.minimum(stops.min(axis=0), count)
-    hit = stops == n[None, :]
-    reason = np.where(n >= count, 0, 1 + hit.argmax(axis=0)).astype(np.int64)
-    inside = col < n[:, None]
-    conf, why = confidence(prep, params)
+    pos = np.where(real, np.maximum(ranking.scores, 0.0), 0.0)
+    # the tokens a file may bring the bundle to: the budget with the overshoot for a
+    # high-value file (overshoot ≥ 0), else the budget
+    room = tokens_b * (1.0 + float(params["overshoot"]))
+    cap = np.where(ranking.scores >= float(params["overshoot_min_score"]), room, tokens_b)
+    enough = np.where(mass > 0, float(params["sufficiency"]) * mass - 1e-12, np.inf)
+    # as if every file were taken: how far each file's running total is over what it may
+    # bring the bundle to (> 0: it does not fit), and the positive score mass before it; a
+    # skipped file's tokens and mass come off them for the ranks after it
+    over_by = np.cumsum(cost, axis=1)
+    over_by -= cap
+    held = np.zeros((q, k))
+    np.cumsum(pos[:, :-1], axis=1, out=held[:, 1:])
+    col = np.arange(k)
+    count_k = np.minimum(ranking.count, k).astype(np.int64)
+    stop = count_k.copy()
+    reason = np.zeros(q, np.int64)
+    skipped = np.zeros((q, k), bool)
+    # a round per skip: per task the first rank, past the last file skipped, where a rule
+    # fails — the file limit and sufficiency once reached hold for every later rank (their
+    # counts only grow), so each is one count — and a file that does not fit there before
+    # the files taken are sufficient is skipped while the task may skip, and it goes round
+    # again
+    off_tokens = np.zeros(q)  # skipped files' tokens and positive mass, per task
+    off_mass = np.zeros(q)
+    n_skipped = np.zeros(q, np.int64)
+    last = np.full(q, -1, np.int64)  # the last rank skipped
+    going = np.ones(q, bool) if k else np.zeros(q, bool)  # tasks still read (k 0: none)
+    misfit = np.ones((q, k + 1), bool)  # the last column: "none", argmax's k
+    ranks = misfit[:, :k]
+    while True:
+        # every task each round (a done task's figures are not kept): cheaper than
+        # gathering the ones still going. Past the ranked count nothing counts (first ≤ n)
+        np.greater(over_by, off_tokens[:, None], out=ranks)
+        if n_skipped.any():
+            np.logical_and(ranks, col[None, :] > last[:, None], out=ranks)
+        j_misfit = misfit.argmax(axis=1)
+        j_enough = (held < (enough + off_mass)[:, None]).sum(axis=1)
+        np.maximum(j_enough, n_skipped + 1, out=j_enough)
+        j_limit = n_skipped + limit
+        first = np.minimum(j_misfit, j_limit)
+        np.minimum(first, j_enough, out=first)
+        np.minimum(first, count_k, out=first)
+        # skipped: a file that does not fit where no other rule stops the bundle, while the
+        # task may skip (the token rule comes before sufficiency: a sufficient bundle stops)
+        skip = (j_misfit == first) & (j_enough > first) & (j_limit > first)
+        skip &= (first < count_k) & (n_skipped < skips_max) & going
+        ends = going & ~skip
+        stop[ends] = first[ends]
+        reason[ends] = np.where(first >= count_k, 0, np.where(j_limit == first, 1, np.where(
+            j_misfit == first, 2, 3)))[ends]
+        rows = np.flatnonzero(skip)
+        if not len(rows):
+            break
+        at = first[rows]
+        skipped[rows, at] = True
+        off_tokens[rows] += cost[rows, at]
+        off_mass[rows] += pos[rows, at]
+        n_skipped[rows] += 1
+        last[rows] = at
+        going = skip
+    inside = real & (col[None, :] < stop[:, None])
+    reach = stop
+    docs = np.where(inside, ranking.docs, -1)
+    if skipped.any():
+        inside &= ~skipped
+        docs = np.where(inside, ranking.docs, -1)
+        # the taken files first, in rank order
+        docs = np.take_along_axis(docs, np.argsort(~inside, axis=1, kind="stable"), axis=1)
+    conf, why_conf = confidence(prep, params)
     return Bundles(
-        docs=np.where(inside, ranking.docs, -1).astype(np.int32), size=n.astype(np.int64),
-        tokens=np.where(inside, cost, 0.0).sum(axis=1),
-        reason=reason, stop=tuple(STOP_REASONS[r] for r in reason),
-        confidence=conf, reasons=why,
+        docs=docs.astype(np.int32), size=inside.sum(axis=1).astype(np.int64),
+        tokens=np.where(inside, cost, 0.0).sum(axis=1), reason=reason, reach=reach,
+        skipped=skipped, stop=tuple(STOP_REASONS[r] for r in reason),
+        confidence=conf, reasons=why_conf,
     )
 
 

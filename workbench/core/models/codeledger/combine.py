@@ -99,7 +99,8 @@ def file_signals(prep: CodeLedgerPrepared, params: Params) -> dict[str, NDArray[
 # parameters `signal_table` does not read: a tick that moves only these reuses the table
 _NOT_IN_TABLE = frozenset(("task_type", "error_infra_bug_fix_only", "budget_preset",
                            "max_files", "token_budget", "overshoot", "overshoot_min_score",
-                           "sufficiency", "auto_scope", "scope_keeps_tests", "broad_df_ratio"))
+                           "skip_limit", "sufficiency", "auto_scope", "scope_keeps_tests",
+                           "broad_df_ratio"))
 _TABLES: weakref.WeakKeyDictionary[CodeLedgerPrepared, tuple[
     tuple[object, ...], NDArray[np.float64], NDArray[np.bool_]]]
 _TABLES = weakref.WeakKeyDictionary()

@@ -69,12 +69,15 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
     _, bund = full_bundles(prep, params, scores, rank_row)
     row = rank_row.docs[query, : int(rank_row.count[query])].tolist()
     size = int(bund.size[query])
-    in_bundle = doc in row[:size]
+    in_bundle = doc in bund.docs[query, :size].tolist()
     gate = int(scores.gate[pair])
     if gate:
         why = "gated: outside the auto-scope " + str(prep.scopes[query])
     elif in_bundle:
-        why = f"in the bundle at rank {row.index(doc) + 1} of {size}"
+        why = f"in the bundle at rank {row.index(doc) + 1} ({size} files)"
+    elif row.index(doc) in bund.skipped_ranks(query):
+        why = (f"skipped at rank {row.index(doc) + 1}: its {float(prep.cost[pair]):,.0f} "
+               f"tokens did not fit the budget, and the next file was tried (skip_limit)")
     else:
         why = (f"below the cut at rank {row.index(doc) + 1}: the bundle stopped after "
                f"{size} files ({bund.stop[query]})")
@@ -130,17 +133,26 @@ def content_details(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc:
 
 def near_misses(prep: CodeLedgerPrepared, params: Params, query: int,
                 n: int = 5) -> list[dict[str, Any]]:
-    """The best `n` ranked candidates just outside the task's bundle, with why each missed."""
+    """The best `n` ranked candidates outside the task's bundle — those it skipped for the
+    budget, then those below its cut — with why each missed. `tokens_if_added`: the
+    bundle's tokens with this file added (and, below the cut, the ones before it there)."""
     scores = combine_codeledger(prep, params)
     ranking = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))
     _, bund = full_bundles(prep, params, scores, ranking)
-    size, count = int(bund.size[query]), int(ranking.count[query])
-    cost_sum = float(bund.tokens[query])
+    reach, count = int(bund.reach[query]), int(ranking.count[query])
+    spent = float(bund.tokens[query])
+    ranks = [*bund.skipped_ranks(query), *range(reach, count)][:n]
+    cost_sum = spent
     out = []
-    for r in range(size, min(count, size + n)):
+    for r in ranks:
         pair = int(ranking.pair[query, r])
-        cost_sum += float(prep.cost[pair])
+        cost = float(prep.cost[pair])
+        skipped = r < reach
+        if not skipped:
+            cost_sum += cost
         out.append({"doc": prep.files.paths[int(ranking.docs[query, r])], "rank": r + 1,
-                    "score": float(ranking.scores[query, r]), "tokens": float(prep.cost[pair]),
-                    "tokens_if_added": cost_sum, "stop_reason": bund.stop[query]})
+                    "score": float(ranking.scores[query, r]), "tokens": cost,
+                    "tokens_if_added": spent + cost if skipped else cost_sum,
+                    "stop_reason": "skipped: over the budget" if skipped
+                    else bund.stop[query]})
     return out
