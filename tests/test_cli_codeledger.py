@@ -82,6 +82,16 @@ def test_eval_reports_bundle_recall_and_precision(capsys: pytest.CaptureFixture[
     assert f"bundle_recall     {np.mean(recall):.4f}" in out
     assert f"bundle_precision  {np.mean(precision):.4f}" in out
     assert "stopped by" in out and "confidence" in out
+    assert "skipped for the budget" not in out  # 8,000 tokens: the sample's files all fit
+    # at 300 tokens files are skipped: the summary counts them, from the core's bundles
+    assert main(["eval", str(FOLDER), "-m", "codeledger", "--metrics", "r@10", "-p",
+                 "token_budget=300"]) == 0
+    out = capsys.readouterr().out
+    _, bund = full_bundles(pipe.prepared, {**pipe.params, "token_budget": 300})
+    per_task = bund.skipped.sum(axis=1)
+    assert per_task.sum() > 0
+    assert (f"skipped for the budget: {int(per_task.sum())} files in "
+            f"{int((per_task > 0).sum())} of {len(ds.queries)} tasks (skip_limit 3;") in out
 
 
 def test_wrong_inputs_get_one_clear_line(repo: Path, tmp_path: Path,

@@ -163,3 +163,8 @@ def print_bundle_summary(pipe: Any) -> None:
           + ", ".join(f"{k} ×{n}" for k, n in stops.most_common())
           + "; confidence " + ", ".join(f"{k} ×{conf[k]}" for k in ("HIGH", "MEDIUM", "LOW")
                                         if conf[k]))
+    per_task = bund.skipped.sum(axis=1)
+    if per_task.any():
+        print(f"skipped for the budget: {int(per_task.sum())} files in "
+              f"{int((per_task > 0).sum())} of {len(per_task)} tasks (skip_limit "
+              f"{int(pipe.params['skip_limit'])}; each a file that did not fit, the next tried)")
