@@ -41,7 +41,7 @@ def test_explain_a_task_on_a_repository(repo: Path, capsys: pytest.CaptureFixtur
     size = int(bund.size[0])
     shown = re.findall(r"^#(\d+)\s+(\S+)\s+score", out, flags=re.M)
     assert [int(r) for r, _ in shown] == list(range(1, max(3, size) + 1))
-    bundle = [ds.corpus[int(d)].id for d in bund.docs[0, :size]]
+    bundle = [ds.corpus[d].id for d in bund.files(0)]
     assert [p for _, p in shown[:size]] == bundle
     assert f"bundle: {size} of" in out and f"stopped: {bund.stop[0]}" in out
     assert f"confidence: {bund.confidence[0]}" in out
@@ -75,7 +75,7 @@ def test_eval_reports_bundle_recall_and_precision(capsys: pytest.CaptureFixture[
     _, bund = full_bundles(pipe.prepared, pipe.params)
     recall, precision = [], []
     for qi, q in enumerate(ds.queries):
-        taken = {ds.corpus[int(d)].id for d in bund.docs[qi, : int(bund.size[qi])]}
+        taken = {ds.corpus[d].id for d in bund.files(qi)}
         needed = set(ds.qrels[q.id])  # type: ignore[index]
         recall.append(len(taken & needed) / len(needed))
         precision.append(len(taken & needed) / max(1, len(taken)))
@@ -197,7 +197,7 @@ def test_explain_lists_the_files_skipped_for_the_budget(capsys: pytest.CaptureFi
     assert bund.skipped_ranks(qi) == skipped
     assert int(bund.size[qi]) == len(taken) and float(bund.tokens[qi]) == spent
     docs = pipe.dataset.corpus.documents
-    assert [int(d) for d in bund.docs[qi, :len(taken)]] == [
+    assert bund.files(qi) == [
         int(scores.docs[order[r]]) for r in taken]
     first = docs[int(scores.docs[order[skipped[0]]])].id
     assert (f"skipped for the budget (each did not fit; the next file was tried): "

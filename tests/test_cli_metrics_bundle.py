@@ -32,7 +32,7 @@ def _by_hand(params: dict[str, object] | None = None) -> dict[str, float]:
         needed = set((ds.qrels or {}).get(q.id, {}))
         if not needed:
             continue
-        taken = {ds.corpus[int(d)].id for d in bund.docs[qi, : int(bund.size[qi])]}
+        taken = {ds.corpus[d].id for d in bund.files(qi)}
         r = len(taken & needed) / len(needed)
         p = len(taken & needed) / len(taken) if taken else 0.0
         rows.append((r, p, 2 * r * p / (r + p) if r + p else 0.0, len(taken),

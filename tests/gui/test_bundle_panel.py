@@ -46,7 +46,7 @@ def _show(qtbot: QtBot, widget: ContextBundle | ChartArea) -> None:
 def _bundle(s: TuningSession, params: dict[str, object] | None = None) -> list[str]:
     """The selected task's bundle straight from the core, as paths."""
     _, bund = full_bundles(s.prepared, params or s.params)
-    docs = bund.docs[s.query, : int(bund.size[s.query])]
+    docs = bund.files(s.query)
     return [s.prepared.files.paths[int(d)] for d in docs]
 
 
@@ -72,7 +72,7 @@ def test_rows_are_the_cores_bundle(qtbot: QtBot, code: TuningSession) -> None:
     scores = code.model.combine(code.prepared, code.params)
     bund = code.model.bundles(code.prepared, code.params, scores,
                               engine.rank(scores, longest, None))
-    assert list(panel.view.docs) == [int(d) for d in bund.docs[q, : int(bund.size[q])]]
+    assert list(panel.view.docs) == bund.files(q)
     assert panel.view.tokens == pytest.approx(float(bund.tokens[q]))
     assert panel.view.stop == bund.stop[q] and panel.view.confidence == bund.confidence[q]
     # the per-query bundle metrics the result carries describe the same bundle

@@ -100,7 +100,7 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
         for m in misses:
             print(f"  #{m['rank']}  {m['doc']}  score {m['score']:.4f}, {m['tokens']:,.0f} "
                   f"tokens → bundle {m['tokens_if_added']:,.0f} tokens")
-    taken = {ds.corpus[int(d)].id for d in bund.docs[0, :size]}
+    taken = {ds.corpus[d].id for d in bund.files(0)}
     missed = [p for p in needed if p not in taken]
     if needed:
         print(f"\nneeded files: {len(needed) - len(missed)} of {len(needed)} in the bundle")

@@ -145,7 +145,7 @@ class ContextBundle(ChartPanel):
         needed = self._needed(q)
         base = self._baseline(prep)
         base_docs = None if base is None else tuple(
-            int(d) for d in base.docs[q, : int(base.size[q])])
+            base.files(q))
         self.view = v = build_view(prep, s.params, ranking, bund, q, needed, base_docs)
         self.rows = list(v.rows)
         self._draw_info(prep, v)

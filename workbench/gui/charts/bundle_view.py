@@ -88,10 +88,10 @@ def _excerpt(prep: CodeLedgerPrepared, pair: int, doc: int) -> str:
 def build_view(prep: CodeLedgerPrepared, params: Params, ranking: Ranking, bund: Bundles,
                q: int, needed: set[int], baseline_docs: tuple[int, ...] | None) -> BundleView:
     paths = prep.files.paths
-    size, count, reach = int(bund.size[q]), int(ranking.count[q]), int(bund.reach[q])
+    count, reach = int(ranking.count[q]), int(bund.reach[q])
     row_docs = [int(d) for d in ranking.docs[q, :count]]
     rank_of = {d: r for r, d in enumerate(row_docs)}
-    docs = tuple(int(d) for d in bund.docs[q, :size])
+    docs = tuple(bund.files(q))
     inside = set(docs)
     skipped = set(bund.skipped_ranks(q))
     was = set(baseline_docs) if baseline_docs is not None else None

@@ -63,7 +63,8 @@ class Bundles:
     """Per task (Q of them) the bundle: the files taken from the first `reach[q]` entries of
     the ranking, in rank order; the others there were skipped (over the budget).
 
-    docs:    int32 (Q, K)    the bundle's files, padded with -1
+    docs:    int32 (Q, K)    at each rank the file when the bundle took it, else -1
+                             (`files(q)`: a task's files in rank order)
     size:    int64 (Q,)      files in the bundle
     tokens:  float64 (Q,)    tokens it costs
     reason:  int64 (Q,)      index into STOP_REASONS
@@ -84,6 +85,11 @@ class Bundles:
     stop: tuple[str, ...]
     confidence: tuple[str, ...]
     reasons: Sequence[tuple[str, ...]]
+
+    def files(self, q: int) -> list[int]:
+        """Task q's bundle: its files (corpus positions) in rank order."""
+        row = self.docs[q]
+        return [int(d) for d in row[row >= 0]]
 
     def skipped_ranks(self, q: int) -> list[int]:
         """The 0-based ranks of task q's files skipped for the budget."""
@@ -142,7 +148,8 @@ def bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores,
     col = np.arange(k)
     count_k = np.minimum(ranking.count, k).astype(np.int64)
     stop = count_k.copy()
-    reason = np.zeros(q, np.int64)
+    by_limit = np.zeros(q, bool)  # the rule at `stop`: the file limit, else the token rule,
+    by_budget = np.zeros(q, bool)  # else sufficiency (none past the ranked count)
     skipped = np.zeros((q, k), bool)
     # a round per skip: per task the first rank, past the last file skipped, where a rule
     # fails — the file limit and sufficiency once reached hold for every later rank (their
@@ -152,54 +159,58 @@ def bundles(prep: CodeLedgerPrepared, params: Params, scores: Scores,
     off_tokens = np.zeros(q)  # skipped files' tokens and positive mass, per task
     off_mass = np.zeros(q)
     n_skipped = np.zeros(q, np.int64)
-    last = np.full(q, -1, np.int64)  # the last rank skipped
     going = np.ones(q, bool) if k else np.zeros(q, bool)  # tasks still read (k 0: none)
     misfit = np.ones((q, k + 1), bool)  # the last column: "none", argmax's k
     ranks = misfit[:, :k]
-    while True:
+    every = np.arange(q)
+    never = np.full(q, k + 1, np.int64)
+    while k:  # k 0: no task has a candidate, all stop at 0
         # every task each round (a done task's figures are not kept): cheaper than
-        # gathering the ones still going. Past the ranked count nothing counts (first ≤ n)
+        # gathering the ones still going. Past the ranked count nothing counts (first ≤ n).
+        # A skipped rank is -inf in over_by; the ranks before it fit with less off, too
         np.greater(over_by, off_tokens[:, None], out=ranks)
-        if n_skipped.any():
-            np.logical_and(ranks, col[None, :] > last[:, None], out=ranks)
         j_misfit = misfit.argmax(axis=1)
-        j_enough = (held < (enough + off_mass)[:, None]).sum(axis=1)
-        np.maximum(j_enough, n_skipped + 1, out=j_enough)
         j_limit = n_skipped + limit
-        first = np.minimum(j_misfit, j_limit)
-        np.minimum(first, j_enough, out=first)
-        np.minimum(first, count_k, out=first)
+        first = np.minimum(np.minimum(j_misfit, j_limit), count_k)
+        # sufficiency, reached at or before `first` where the mass before `first` is enough
+        # (held only grows along a row): its rank then, counted for those tasks only
+        threshold = enough + off_mass
+        reached = (held[every, np.minimum(first, k - 1)] >= threshold) & (first >= 1 + n_skipped)
+        j_enough = never.copy()
+        if reached.any():
+            some = np.flatnonzero(reached)
+            j_enough[some] = np.maximum(
+                np.count_nonzero(held[some] < threshold[some, None], axis=1), 1 + n_skipped[some])
+            np.minimum(first, j_enough, out=first)
         # skipped: a file that does not fit where no other rule stops the bundle, while the
         # task may skip (the token rule comes before sufficiency: a sufficient bundle stops)
         skip = (j_misfit == first) & (j_enough > first) & (j_limit > first)
         skip &= (first < count_k) & (n_skipped < skips_max) & going
         ends = going & ~skip
         stop[ends] = first[ends]
-        reason[ends] = np.where(first >= count_k, 0, np.where(j_limit == first, 1, np.where(
-            j_misfit == first, 2, 3)))[ends]
+        by_limit[ends] = j_limit[ends] == first[ends]
+        by_budget[ends] = j_misfit[ends] == first[ends]
         rows = np.flatnonzero(skip)
         if not len(rows):
             break
         at = first[rows]
         skipped[rows, at] = True
+        over_by[rows, at] = -np.inf
         off_tokens[rows] += cost[rows, at]
         off_mass[rows] += pos[rows, at]
         n_skipped[rows] += 1
-        last[rows] = at
         going = skip
+    reason = np.where(stop >= count_k, 0, np.where(by_limit, 1, np.where(by_budget, 2, 3)))
     inside = real & (col[None, :] < stop[:, None])
     reach = stop
-    docs = np.where(inside, ranking.docs, -1)
-    if skipped.any():
+    if skips_max:
         inside &= ~skipped
-        docs = np.where(inside, ranking.docs, -1)
-        # the taken files first, in rank order
-        docs = np.take_along_axis(docs, np.argsort(~inside, axis=1, kind="stable"), axis=1)
+    docs = np.where(inside, ranking.docs, -1)
     conf, why_conf = confidence(prep, params)
     return Bundles(
         docs=docs.astype(np.int32), size=inside.sum(axis=1).astype(np.int64),
         tokens=np.where(inside, cost, 0.0).sum(axis=1), reason=reason, reach=reach,
-        skipped=skipped, stop=tuple(STOP_REASONS[r] for r in reason),
+        skipped=skipped, stop=tuple(map(STOP_REASONS.__getitem__, reason.tolist())),
         confidence=conf, reasons=why_conf,
     )
 
@@ -292,8 +303,26 @@ class Reasons(Sequence[tuple[str, ...]]):
                 "test pairs found" if f.tests[i] else "no test pairs")
 
 
+_CONFIDENCE = ("confidence_high_keyword", "confidence_low_keyword", "confidence_min_terms",
+               "confidence_max_candidates", "broad_df_ratio")
+# the last confidence of each prepared state: no weight or budget changes it
+_LEVELS: weakref.WeakKeyDictionary[CodeLedgerPrepared, tuple[
+    tuple[object, ...], tuple[tuple[str, ...], Reasons]]] = weakref.WeakKeyDictionary()
+
+
 def confidence(prep: CodeLedgerPrepared, params: Params) -> tuple[tuple[str, ...], Reasons]:
-    """Per task HIGH / MEDIUM / LOW, and the checks behind it."""
+    """Per task HIGH / MEDIUM / LOW, and the checks behind it (the last one of each prepared
+    state is kept: it reads only the confidence parameters)."""
+    key = tuple(params[k] for k in _CONFIDENCE)
+    hit = _LEVELS.get(prep)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    out = _confidence(prep, params)
+    _LEVELS[prep] = (key, out)
+    return out
+
+
+def _confidence(prep: CodeLedgerPrepared, params: Params) -> tuple[tuple[str, ...], Reasons]:
     n_files = max(prep.files.n, 1)
     hi_kw, lo_kw = float(params["confidence_high_keyword"]), float(params["confidence_low_keyword"])
     min_terms, max_cand = int(params["confidence_min_terms"]), int(

@@ -69,7 +69,7 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
     _, bund = full_bundles(prep, params, scores, rank_row)
     row = rank_row.docs[query, : int(rank_row.count[query])].tolist()
     size = int(bund.size[query])
-    in_bundle = doc in bund.docs[query, :size].tolist()
+    in_bundle = doc in bund.files(query)
     gate = int(scores.gate[pair])
     if gate:
         why = "gated: outside the auto-scope " + str(prep.scopes[query])
