@@ -19,6 +19,7 @@ from workbench.core.models.codeledger import full_bundles
 from workbench.core.session import TuningSession
 from workbench.gui.charts._standalone import open_session
 from workbench.gui.metric_strip import MetricStrip
+from workbench.gui.palette import GATED
 from workbench.gui.param_panel import ParamPanel, sections
 from workbench.gui.preview import EXCERPT_BG, DocumentPreview
 from workbench.gui.query_list import QueryList, id_column_cap
@@ -194,6 +195,7 @@ def test_skipped_rows_inside_the_cut(qtbot: QtBot, code: TuningSession) -> None:
     assert m.cut == reach and m.skipped == frozenset(skipped)
     for r in range(reach):
         assert (m.data(m.index(r, 2), 8) == BELOW_CUT) == (r in skipped)  # BackgroundRole
+        assert (m.data(m.index(r, 2), 9) == GATED) == (r in skipped)  # ForegroundRole: muted
     assert "over the token budget" in m.data(m.index(skipped[0], 0), 3)  # ToolTipRole
     assert m.data(m.index(reach, 2), 8) == BELOW_CUT
     assert (f"bundle: {int(bund.size[q])} files ({len(skipped)} skipped: over the budget)"

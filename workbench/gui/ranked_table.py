@@ -173,6 +173,8 @@ class RankedTableModel(QAbstractTableModel):
         if role == SCALE_ROLE and col == BAR_COLUMN:
             return self.scale
         if role == Qt.ItemDataRole.ForegroundRole:
+            if row in self.skipped:  # read by the bundle, left out: muted as a gated row
+                return GATED
             fg = self._fg[row]
             return fg[1] if col == 1 else fg[0]
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 1, 4, 5):
