@@ -8,8 +8,9 @@ on codeledger-scoring.md and REFERENCE §2 (the ranker itself is closed source).
              relevance, neighbour, co-change and similar-commit votes, excerpt token costs,
              test pairing and scope flags per (task, file)
     combine  sixteen signals in [0, 1] and score = Σ w·m(type)·s⁺ − Σ w·m(type)·s⁻ (`combine`)
-    bundle   the stop rule (file limit, token budget with overshoot, sufficiency) and the
-             confidence per task (`bundle`); bundle recall/precision as extra metrics
+    bundle   the stop rule (file limit, token budget with overshoot — up to skip_limit
+             files that do not fit skipped —, sufficiency) and the confidence per task
+             (`bundle`); bundle recall/precision as extra metrics
 
 Defaults: `params.FITTED` (fitted on development histories, README "CodeLedger on real
 repositories") over the document's values; `CodeLedgerDocumentModel` keeps the document's.
@@ -28,8 +29,9 @@ Decisions where the document is silent (each a parameter, see `params`):
 - size_penalty = min(1, cost / 4000 tokens), cost the excerpt's tokens when excerpted.
 - auto-scope gates (`out_of_scope`) rather than drops, so it can be switched live; tests and
   sources paired with an in-scope file pass (`scope_keeps_tests`).
-- stop rule: a file that does not fit (and may not overshoot) stops the bundle; high-value =
-  score ≥ 0.3; sufficiency over the positive score mass of all ranked candidates.
+- stop rule: a file that does not fit (and may not overshoot) stops the bundle (the document;
+  `codeledger` skips up to 3 such files first, `skip_limit`); high-value = score ≥ 0.3;
+  sufficiency over the positive score mass of all ranked candidates.
 - ranking metrics see the whole candidate ranking (`selection_params` does not cut at the
   bundle); the bundle is measured by `bundle_recall`, `bundle_precision`, `bundle_files`,
   `bundle_tokens`.
@@ -59,7 +61,8 @@ class CodeLedgerModel(Model):
     description = ("CodeLedger's selection with content relevance: candidate stages (keyword, "
                    "content BM25, named paths, dependencies, tests…), weighted signals with "
                    "task-type multipliers, and a bundle cut by file limit, token budget (with "
-                   "overshoot) and sufficiency. Defaults fitted on real histories.")
+                   "overshoot; a few files that do not fit skipped) and sufficiency. Defaults "
+                   "fitted on real histories.")
     version = "4"
     schema = SCHEMA
     signals = SIGNALS
