@@ -75,3 +75,28 @@ def test_report_into_a_missing_folder_writes_nothing(
     assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(tuned), "-o",
                  str(target)]) == 2
     assert "--out" in capsys.readouterr().err and not target.parent.exists()
+
+
+def test_bundle_figures_in_compare(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Bundle figures are metrics of `compare` for a model that selects bundles (counts to one
+    decimal), and refused in one line for one that does not."""
+    code = str(SAMPLES / "code-repo")
+    off, on = tmp_path / "off.toml", tmp_path / "on.toml"
+    off.write_text(params_toml({"token_budget": 300, "skip_limit": 0}))
+    on.write_text(params_toml({"token_budget": 300, "skip_limit": 3}))
+    assert main(["compare", code, "-m", "codeledger", "-c", str(off), "-c", str(on),
+                 "--metrics", "bundle_recall,bundle_tokens"]) == 0
+    out = capsys.readouterr().out
+    model, ds = get_model("codeledger"), load_dataset(SAMPLES / "code-repo")
+    means = [Pipeline(model, ds, {"token_budget": 300, "skip_limit": s}).run(["r@10"]).means
+             for s in (0, 3)]
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.startswith("bundle_")}
+    assert rows["bundle_recall"][1:3] == [f"{m['bundle_recall']:.4f}" for m in means]
+    assert rows["bundle_tokens"][1:3] == [f"{m['bundle_tokens']:,.1f}" for m in means]
+    tuned = tmp_path / "tuned.toml"
+    tuned.write_text(params_toml({"k1": 0.9}))
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(tuned),
+                 "--metrics", "bundle_recall"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a model that selects bundles" in err

@@ -129,3 +129,34 @@ def test_a_state_prepared_elsewhere_is_reused_and_gives_the_same_results(
     assert [p["stemmer"] for p in calls] == ["none"]  # only the one that prepares apart
     for a, b in zip(fresh.rows, reused.rows, strict=True):
         assert a == b
+
+
+def test_bundle_figures_are_compared_each_the_configurations_own() -> None:
+    """A bundle-selecting model's own figures beside a ranking metric (and alone): each
+    configuration's means are its own evaluation's, bundle_f1 is the per-task F1's mean, and
+    for a bundle's files and tokens fewer counts as improved."""
+    from workbench.core.metrics import mean_over_judged, with_bundle_f1
+
+    model = get_model("codeledger")
+    ds = load_dataset(SAMPLES / "code-repo")
+    settings = {"no skips": {"token_budget": 300, "skip_limit": 0},
+                "skips": {"token_budget": 300, "skip_limit": 3}}
+    configs = [Configuration(n, model.schema.resolve(v)) for n, v in settings.items()]
+    names = ["bundle_recall", "bundle_f1", "bundle_files", "bundle_tokens"]
+    for metrics in (["r@10", *names], names):
+        comp = compare_configurations(model, ds, configs, metrics)
+        assert [r.metric for r in comp.rows] == metrics
+        alone = []
+        for values in settings.values():
+            pipe = Pipeline(model, ds, values)
+            per = with_bundle_f1(pipe.run(["r@10"]).per_query)
+            assert pipe.judgments is not None
+            alone.append({m: (v, mean_over_judged(v, pipe.judgments)) for m, v in per.items()})
+        for row in comp.rows:
+            assert row.means == pytest.approx([a[row.metric][1] for a in alone], abs=1e-12)
+            test = paired_test(alone[0][row.metric][0], alone[1][row.metric][0])
+            rose, fell = test.improved, test.worsened
+            assert (row.improved[1], row.worsened[1]) == (
+                (fell, rose) if row.metric in ("bundle_files", "bundle_tokens") else (rose, fell))
+        tokens = next(r for r in comp.rows if r.metric == "bundle_tokens")
+        assert tokens.deltas[1] > 0 and tokens.worsened[1] > 0  # skips take more files

@@ -18,6 +18,7 @@ from workbench.cli.common import (
     load_data,
     metric_list,
 )
+from workbench.cli.evaluate import check_bundle_metrics
 from workbench.cli.output import check_output, write_outputs
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.engine import Progress
@@ -87,6 +88,7 @@ def _comparison(args: argparse.Namespace) -> Any:
         raise UsageError(f"--config: two configurations are named {dup!r} (named by their "
                          "file names)")
     metrics = metric_list(args.metrics)
+    check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")

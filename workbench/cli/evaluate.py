@@ -99,7 +99,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     model, params = model_and_params(args)
     metrics = metric_list(args.metrics or (CODE_METRICS if _code_tasks(args, model)
                                            else EVAL_METRICS))
-    _check_bundle_metrics(metrics, model)
+    check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
@@ -218,7 +218,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     model, params = model_and_params(args)
     metrics = metric_list(args.metrics or (CODE_SWEEP_METRICS if _code_tasks(args, model)
                                            else SWEEP_METRICS))
-    _check_bundle_metrics(metrics, model)
+    check_bundle_metrics(metrics, model)
     values = parse_values(model.schema[args.sweep], args.values,
                           None if args.force else MAX_POINTS)  # checked before loading
     dataset = load_data(args)
@@ -345,7 +345,7 @@ def _sweep_text(path: Path, name: str, points: Sequence[Point], metrics: Sequenc
 # -- bundle figures --------------------------------------------------------------------------
 
 
-def _check_bundle_metrics(metrics: Sequence[str], model: Any) -> None:
+def check_bundle_metrics(metrics: Sequence[str], model: Any) -> None:
     """One line when a bundle figure is asked of a model that selects no bundles."""
     asked = [m for m in metrics if m in BUNDLE_METRICS]
     if not asked or hasattr(model, "bundles"):

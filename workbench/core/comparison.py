@@ -27,7 +27,8 @@ from workbench.core import engine
 from workbench.core.compare import Mover, doc_contributions, is_scored, movers
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
-from workbench.core.metrics import Judgments
+from workbench.core.metrics import Judgments, mean_over_judged
+from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
 from workbench.core.metrics.significance import paired_test
 from workbench.core.params import ParamError, Params, ParamValue, load_params_file
 from workbench.core.pipeline import DEFAULT_METRICS, Result, metric_depth, run_live
@@ -67,7 +68,8 @@ def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue]]:
 @dataclass(frozen=True)
 class MetricRow:
     """One metric across the configurations; entry i is configuration i (deltas, tests and
-    counts against configuration 0, so their entry 0 is 0 / None)."""
+    counts against configuration 0, so their entry 0 is 0 / None). improved / worsened count
+    the queries that got better / worse: for a bundle's files or tokens, fewer is better."""
 
     metric: str
     means: list[float]
@@ -101,6 +103,13 @@ class Comparison:
         return movers(self.results[i], self.results[0], k, top)
 
 
+def higher_is_better(metric: str) -> bool:
+    """Whether a larger value of `metric` is better: every ranking metric and bundle recall,
+    precision and F1; not a bundle's files or tokens."""
+    figure = BUNDLE_METRICS.get(metric)
+    return figure is None or figure.higher_is_better
+
+
 def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Configuration],
                            metrics: Sequence[str] = DEFAULT_METRICS, *,
                            n_resamples: int = 10_000, seed: int = 0,
@@ -116,7 +125,10 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two configurations are named {dup!r}")
-    depth = metric_depth(metrics)
+    # a bundle-selecting model's own figures come with any ranking metric (extra_metrics):
+    # the ranking metrics go to the live path, at least one so that it evaluates
+    ranked = [m for m in metrics if m not in BUNDLE_METRICS]
+    depth = metric_depth(ranked)
     judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
                  if dataset.qrels else None)
 
@@ -134,7 +146,11 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
         if state is None:
             state = states[key(params)] = engine.prepare(model, dataset, params, span)
         span(1.0, f"running {config.name}")
-        results.append(run_live(model, state, params, judgments, metrics, depth))
+        res = run_live(model, state, params, judgments, ranked or ["ndcg@10"], depth)
+        if judgments is not None and len(ranked) < len(metrics):
+            res.per_query = with_bundle_f1(res.per_query)
+            res.means = {m: mean_over_judged(v, judgments) for m, v in res.per_query.items()}
+        results.append(res)
     comparison = Comparison(model, dataset, list(configs), results, list(metrics))
     for metric in metrics:
         if metric not in results[0].per_query:
@@ -153,8 +169,11 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
                 continue
             test = paired_test(first, values, n_resamples=n_resamples, seed=seed)
             row.p_values.append(test.p_value)
-            row.improved.append(test.improved)
-            row.worsened.append(test.worsened)
+            up, down = test.improved, test.worsened  # queries whose value rose / fell
+            if not higher_is_better(metric):
+                up, down = down, up
+            row.improved.append(up)
+            row.worsened.append(down)
         comparison.rows.append(row)
     return comparison
 

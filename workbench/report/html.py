@@ -31,7 +31,7 @@ from numpy.typing import ArrayLike
 
 import workbench
 from workbench.core.compare import Mover
-from workbench.core.comparison import Comparison, Configuration, explain_move
+from workbench.core.comparison import Comparison, Configuration, explain_move, higher_is_better
 from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import ParamValue, params_toml
 from workbench.core.text import WORD_RE, Analyzer
@@ -189,8 +189,11 @@ def _delta(x: float) -> str:
     return "" if math.isnan(x) else f"{x:+.4f}"
 
 
-def _sign_class(x: float) -> str:
-    return "up" if x > 0 else "down" if x < 0 else ""
+def _sign_class(x: float, metric: str = "") -> str:
+    """"up" (better, green) or "down" for a difference of `metric` (fewer files or tokens in a
+    bundle is better)."""
+    better = x if higher_is_better(metric) else -x
+    return "up" if better > 0 else "down" if better < 0 else ""
 
 
 def _interval_text(ci: tuple[float, float] | None) -> str:
@@ -211,7 +214,8 @@ def _metrics(comp: Comparison) -> str:
         for i in range(1, len(comp.configs)):
             ci = difference_interval(comp.per_query_delta(r.metric, i))
             cells += [f'<td class="num">{_mean(r.means[i])}</td>',
-                      f'<td class="num {_sign_class(r.deltas[i])}">{_delta(r.deltas[i])}</td>',
+                      f'<td class="num {_sign_class(r.deltas[i], r.metric)}">'
+                      f'{_delta(r.deltas[i])}</td>',
                       f'<td class="num">{_interval_text(ci)}</td>',
                       f'<td class="num">{p_text(r.p_values[i])}</td>',
                       f'<td class="num">▲{r.improved[i]} ▼{r.worsened[i]}</td>']

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 
 from workbench.core.comparison import Comparison, explain_move
+from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.params import ParamValue
 
 
@@ -50,20 +51,22 @@ def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
         header += [c.name, "Δ", "p", "▲/▼"]
     rows = []
     for r in comp.rows:
-        row = [r.metric, _mean(r.means[0])]
+        count = r.metric in BUNDLE_METRICS and BUNDLE_METRICS[r.metric].count
+        row = [r.metric, _mean(r.means[0], count)]
         for i in range(1, len(comp.configs)):
-            row += [_mean(r.means[i]), _delta(r.deltas[i]), p_text(r.p_values[i]),
-                    f"{r.improved[i]}/{r.worsened[i]}"]
+            row += [_mean(r.means[i], count), _delta(r.deltas[i], count),
+                    p_text(r.p_values[i]), f"{r.improved[i]}/{r.worsened[i]}"]
         rows.append(row)
     return header, rows
 
 
-def _mean(x: float) -> str:
-    return "–" if math.isnan(x) else f"{x:.4f}"
+def _mean(x: float, count: bool = False) -> str:
+    """A mean: 4 decimals, or a count (a bundle's files, tokens) to one, with thousands."""
+    return "–" if math.isnan(x) else f"{x:,.1f}" if count else f"{x:.4f}"
 
 
-def _delta(x: float) -> str:
-    return "" if math.isnan(x) else f"{x:+.4f}"
+def _delta(x: float, count: bool = False) -> str:
+    return "" if math.isnan(x) else f"{x:+,.1f}" if count else f"{x:+.4f}"
 
 
 def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str]:
