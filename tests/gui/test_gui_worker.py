@@ -74,10 +74,13 @@ def test_prepare_reports_progress_and_can_be_cancelled(
     s.open(SAMPLES / "tea-beir")
     s.set_model("dense", {"embedding_model": held_encoder.name})
     qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    # the encoder reports while it waits: the first report reaches the window before Cancel
+    # (cancelled within its first 5 ms wait, it would stop before reporting anything)
+    qtbot.waitUntil(lambda: bool(progress), timeout=10_000)
     with qtbot.waitSignal(loop.prepare_finished, timeout=10_000) as got:
         loop.cancel_prepare()
     assert got.args == ["cancelled"]
-    assert s.result is None and s.needs_prepare and progress
+    assert s.result is None and s.needs_prepare
     held_encoder.release.set()
     with qtbot.waitSignal(loop.applied, timeout=10_000):
         loop.recompute()
