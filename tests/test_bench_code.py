@@ -26,10 +26,12 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
     # tasks-from-git --history-fraction 0.4: code-only tasks (the docs-only commit is none)
     assert "snapshot 072f535af9" in out and "11 tasks from the 16 later commits" in out
     rows = {m.group(1).strip(): m.group(2).split()
-            for m in re.finditer(r"^(codeledger.*?|bm25.*?)\s{2,}([0-9].*)$", out, flags=re.M)}
+            for m in re.finditer(r"^(codeledger.*?|bm25.*?|plain.*?)\s{2,}([0-9].*)$", out,
+                                 flags=re.M)}
     assert set(rows) == {"codeledger-document (old defaults)", "codeledger (new defaults)",
                          "bm25 over source files, same files",
                          "bm25 over source files, same tokens",
+                         "plain bm25s over source files, same tokens",
                          "codeledger, commit history unused",
                          "codeledger, tuned on the older half"}
     # BM25's bundles have codeledger's sizes: as many files, or at most as many tokens
@@ -37,6 +39,8 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert rows["bm25 over source files, same files"][5] == ours[5]
     tokens = float(rows["bm25 over source files, same tokens"][6].replace(",", ""))
     assert 0 < tokens <= float(ours[6].replace(",", ""))
+    plain = rows["plain bm25s over source files, same tokens"]
+    assert 0 < float(plain[6].replace(",", "")) <= float(ours[6].replace(",", ""))
     # the rows are eval's figures on the newer half
     snapshot = pick_snapshot(repo, tasks_fraction=0.4)
     tasks = tmp_path / "tasks.jsonl"
@@ -53,11 +57,13 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
     unused = rows["codeledger, commit history unused"]
     assert unused[:2] == [f"{m['r@10']:.3f}", f"{m['ndcg@10']:.3f}"]
     gaps = re.search(r"commit history adds R@10 ([+-][0-9.]+), nDCG@10 ([+-][0-9.]+) .*"
-                     r"BM25: R@10 ([+-][0-9.]+), nDCG@10 ([+-][0-9.]+)", out)
+                     r"BM25: R@10 ([+-][0-9.]+), nDCG@10 ([+-][0-9.]+); "
+                     r"− plain bm25s: R@10 ([+-][0-9.]+), nDCG@10 ([+-][0-9.]+)", out)
     assert gaps is not None
     bm25 = rows["bm25 over source files, same files"]
     want = [float(ours[i]) - float(unused[i]) for i in (0, 1)] + [
-        float(ours[i]) - float(bm25[i]) for i in (0, 1)]
+        float(ours[i]) - float(bm25[i]) for i in (0, 1)] + [
+        float(ours[i]) - float(plain[i]) for i in (0, 1)]
     assert [float(g) for g in gaps.groups()] == pytest.approx(want, abs=1.5e-3)
     assert float(gaps.group(2)) != 0  # the sample's history orders its files
     assert "live combine" in out and "content index" in out
@@ -65,7 +71,7 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
     # tasks are one run, mined again against the parent of its first commit
     assert "(1 snapshots, 6 of 6 tasks" in rolling
     again = {m.group(1).strip(): m.group(2).split()
-             for m in re.finditer(r"^(codeledger.*?|bm25.*?)\s{2,}([0-9].*)$", rolling,
+             for m in re.finditer(r"^(codeledger.*?|bm25.*?|plain.*?)\s{2,}([0-9].*)$", rolling,
                                   flags=re.M)}
     assert set(again) == set(rows)
     commits = [str(q.context["commit"]) for q in newer.queries]
@@ -147,3 +153,40 @@ def test_bm25_rows_do_not_depend_on_the_corpus_order(tmp_path: Path,
     monkeypatch.setattr(bench, "_path_keys", lambda docs, seed: np.arange(len(docs)))
     ahead, behind = figures()
     assert ahead != pytest.approx(behind, abs=1e-3)
+
+
+def test_plain_bm25s_is_lucene_bm25_over_split_identifiers(tmp_path: Path) -> None:
+    """Issue #11's baseline: identifiers split on `_`, camelCase and digits, lowercased, nothing
+    dropped or stemmed; bm25s's scores equal Lucene's BM25 (k1 1.5, b 0.75) computed here, a
+    file with no identifier counting as one token no task holds."""
+    import math
+    from collections import Counter
+
+    from workbench.bench.code_selection import _plain_bm25s, _plain_tokens
+    from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+
+    assert _plain_tokens("HTTPTransport.handle_request2(self) is_ok") == [
+        "http", "transport", "handle", "request", "2", "self", "is", "ok"]
+    texts = ["def handle_request(self):\n    return self.transport",
+             "class HTTPTransport:\n    retries = 3\n    def handle(self): pass",
+             "# nothing but words\nretry the request when it fails",
+             "..."]
+    docs = [Document(f"f{i}.py", text=t) for i, t in enumerate(texts)]
+    tasks = ["Fix retries in HTTPTransport handle_request", "zzz"]
+    ds = Dataset("t", Corpus(docs, name="t"),
+                 QuerySet([Query(f"q{i}", t) for i, t in enumerate(tasks)], name="t"), None)
+    raw = _plain_bm25s(ds)
+    assert raw is not None and raw.shape == (2, 4)
+    tfs = [Counter(_plain_tokens(t)) for t in texts]
+    lengths = [max(1, sum(tf.values())) for tf in tfs]  # an empty file holds one stand-in
+    avg = sum(lengths) / len(lengths)
+    for qi, task in enumerate(tasks):
+        for f, tf in enumerate(tfs):
+            want = 0.0
+            for t in _plain_tokens(task):
+                df = sum(1 for other in tfs if t in other)
+                if tf[t]:
+                    idf = math.log(1 + (len(tfs) - df + 0.5) / (df + 0.5))
+                    want += idf * tf[t] / (tf[t] + 1.5 * (1 - 0.75 + 0.75 * lengths[f] / avg))
+            assert raw[qi, f] == pytest.approx(want, rel=1e-5)
+    assert raw[0].argmax() in (0, 1) and not raw[1].any()

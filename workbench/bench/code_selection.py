@@ -12,14 +12,17 @@ fitted on development histories), `codeledger` with everything read from commits
 (`NO_HISTORY_PARAMS`: what the history carries here is its gap to the new defaults), BM25
 over the source files (the content BM25 alone, docs and config files left out) with a bundle
 per task of the same number of files as codeledger's, and again within the same tokens
-(`_bm25_source`), and `codeledger` tuned on the older half (TPE, seeded; objective
-0.5·R@10 + 0.25·nDCG@10 + 0.25·bundle recall). Figures: R@10, nDCG@10,
-MRR@10, bundle recall and precision, files and tokens per bundle. Times: the repository index,
-prepare (content index included) against the document's prepare, and the live path.
+(`_bm25_source`), plain bm25s over the source files as issue #11 measured it (identifiers
+split, nothing stemmed; `_plain_bm25s`, when bm25s is installed), and `codeledger` tuned
+on the older half (TPE, seeded; objective 0.5·R@10 + 0.25·nDCG@10 + 0.25·bundle recall).
+Figures: R@10, nDCG@10, MRR@10, bundle recall and precision, files and tokens per bundle.
+Times: the repository index, prepare (content index included) against the document's
+prepare, and the live path.
 """
 
 from __future__ import annotations
 
+import re
 import tempfile
 import time
 import zlib
@@ -58,6 +61,10 @@ TRIALS = 60
 # the BM25 rows: a bundle of as many files as codeledger's, and one within the tokens it spent
 SAME_FILES = "bm25 over source files, same files"
 SAME_TOKENS = "bm25 over source files, same tokens"
+# issue #11's own baseline: bm25s over the source files (`_plain_bm25s`), same tokens
+PLAIN = "plain bm25s over source files, same tokens"
+_PLAIN_IDENT = re.compile(r"[A-Za-z0-9_]+")
+_PLAIN_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
 # BM25's figures are means over this many random orders of its tied files (`_bm25_source`)
 TIE_ORDERS = 20
 # the new defaults with everything read from commits switched off: the similar-commits signal
@@ -101,6 +108,8 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
     fitted_pipe = Pipeline(get_model("codeledger"), newer, {})
     fitted = _measure(fitted_pipe)
     bm25, bm25_tokens = _bm25_source(newer, fitted_pipe)
+    plain_raw = _plain_bm25s(newer)
+    plain = None if plain_raw is None else _bm25_rows(newer, fitted_pipe, plain_raw)[1]
     tuned_params, start, best = _tune(older, trials)
     tuned = _measure(Pipeline(get_model("codeledger"), newer, tuned_params))
     no_history = _measure(Pipeline(get_model("codeledger"), newer, NO_HISTORY_PARAMS))
@@ -109,9 +118,12 @@ def run_code_bench(repo: str, split: float = 0.5, max_files: int = 20,
             [NO_HISTORY, *_cells(no_history)],
             [SAME_FILES, *_cells(bm25)],
             [SAME_TOKENS, *_cells(bm25_tokens)],
+            *([[PLAIN, *_cells(plain)]] if plain else []),
             ["codeledger, tuned on the older half", *_cells(tuned)]]
     print(format_table(["system (newer half)", *COLUMNS], rows))
-    print(_history_line(fitted, no_history, bm25))
+    if plain is None:
+        print(f"{PLAIN}: left out (bm25s is not installed; it comes with the dev extra)")
+    print(_history_line(fitted, no_history, bm25, plain))
     print(f"tune: {trials} TPE trials on the older half, objective 0.5·R@10 + 0.25·nDCG@10 + "
           f"0.25·bundle R: {start:.3f} at the defaults → {best:.3f}; "
           + (", ".join(f"{k}={v:.3g}" for k, v in tuned_params.items()) or "defaults kept"))
@@ -161,6 +173,9 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
             figures[label] = _measure(pipe)
             if label == "codeledger (new defaults)":
                 figures[SAME_FILES], figures[SAME_TOKENS] = _bm25_source(ds, pipe)
+                plain_raw = _plain_bm25s(ds)
+                if plain_raw is not None:
+                    figures[PLAIN] = _bm25_rows(ds, pipe, plain_raw)[1]
         for label, m in figures.items():
             row = sums.setdefault(label, dict.fromkeys(m, 0.0))
             for k, v in m.items():
@@ -171,27 +186,29 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
         print(f"snapshots every {every} commits: no run could be mined")
         return
     order = ["codeledger-document (old defaults)", "codeledger (new defaults)", NO_HISTORY,
-             SAME_FILES, SAME_TOKENS, "codeledger, tuned on the older half"]
+             SAME_FILES, SAME_TOKENS, PLAIN, "codeledger, tuned on the older half"]
+    order = [label for label in order if label in sums]
     means = {label: {k: v / scored for k, v in sums[label].items()} for label in order}
     rows = [[label, *_cells(means[label])] for label in order]
     print(f"\neach newer task at a snapshot at most {every} commits before it ({runs} snapshots, "
           f"{scored} of {len(commits)} tasks, {time.perf_counter() - t0:.0f} s):")
     print(format_table(["system (newer half)", *COLUMNS], rows))
     print(_history_line(means["codeledger (new defaults)"], means[NO_HISTORY],
-                        means[SAME_FILES]))
+                        means[SAME_FILES], means.get(PLAIN)))
 
 
 def _history_line(fitted: dict[str, float], no_history: dict[str, float],
-                  bm25: dict[str, float]) -> str:
+                  bm25: dict[str, float], plain: dict[str, float] | None = None) -> str:
     """What the commit history adds (new defaults against history unused), and how far the new
-    defaults are above BM25 at the same files, in R@10 and nDCG@10."""
+    defaults are above BM25 (and plain bm25s, when measured), in R@10 and nDCG@10."""
     def gap(other: dict[str, float]) -> str:
         # rounded first, so that 1 − 1.0000000001 prints as +0.000, not -0.000
         r, nd = (round(fitted[m] - other[m], 3) + 0.0 for m in ("r@10", "ndcg@10"))
         return f"R@10 {r:+.3f}, nDCG@10 {nd:+.3f}"
 
     return (f"commit history adds {gap(no_history)} (new defaults − history unused); "
-            f"new defaults − BM25: {gap(bm25)}")
+            f"new defaults − BM25: {gap(bm25)}"
+            + (f"; − plain bm25s: {gap(plain)}" if plain else ""))
 
 
 def _halves(ds: Dataset) -> tuple[Dataset, Dataset]:
@@ -273,7 +290,36 @@ def _bm25_source(ds: Dataset, fitted: Pipeline) -> tuple[dict[str, float], dict[
     ix = build_content_index([d.id for d in docs], [d.text for d in docs],
                              k1=float(p["content_k1"]), b=float(p["content_b"]),
                              path_weight=float(p["path_weight"]))
-    raw = ix.scores([task_tokens(q.text) for q in ds.queries])
+    return _bm25_rows(ds, fitted, ix.scores([task_tokens(q.text) for q in ds.queries]))
+
+
+def _plain_bm25s(ds: Dataset) -> NDArray[np.float64] | None:
+    """float64 (Q, N): plain BM25 as issue #11 measured it — bm25s at its defaults (Lucene's
+    variant, k1 1.5, b 0.75) over each file's content, identifiers split (`_plain_tokens`: no
+    stemming, no stop words, no path field), the task's whole message as the query. None when
+    bm25s is not installed (it is a dev dependency)."""
+    try:
+        import bm25s
+    except ImportError:
+        return None
+    docs = list(ds.corpus)
+    index = bm25s.BM25()
+    # a file with no identifier gets one token no task has, so bm25s keeps every row
+    index.index([_plain_tokens(d.text) or ["\0"] for d in docs], show_progress=False)
+    return np.stack([np.asarray(index.get_scores(_plain_tokens(q.text)), np.float64)
+                     for q in ds.queries]).reshape(len(ds.queries), len(docs))
+
+
+def _plain_tokens(text: str) -> list[str]:
+    """Identifiers split on `_`, camelCase and digits, lowercased; nothing dropped or stemmed."""
+    return [part.lower() for ident in _PLAIN_IDENT.findall(text) for piece in ident.split("_")
+            for part in _PLAIN_PART.findall(piece)]
+
+
+def _bm25_rows(ds: Dataset, fitted: Pipeline, raw: NDArray[np.float64]
+               ) -> tuple[dict[str, float], dict[str, float]]:
+    """`_bm25_source`'s figures for BM25 scores `raw` (Q, N) of every task and file."""
+    docs = list(ds.corpus)
     source = np.array([language_of(d.id) in SOURCE_LANGUAGES for d in docs])
     judgments = fitted.judgments
     assert judgments is not None and ds.qrels is not None
