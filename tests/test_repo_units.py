@@ -8,6 +8,7 @@ import pytest
 
 from workbench.core.repo.history import Commit, churn, file_history, parse_log, recency
 from workbench.core.repo.ignore import FileFilter, glob_matches
+from workbench.core.repo.imports import ImportResolver
 from workbench.core.repo.lang import (
     exported_symbols,
     keywords,
@@ -15,7 +16,7 @@ from workbench.core.repo.lang import (
     split_identifier,
     token_estimate,
 )
-from workbench.core.repo.pairing import is_test_path, source_candidates
+from workbench.core.repo.pairing import is_test_path, pair_tests, source_candidates
 
 
 @pytest.mark.parametrize(("ident", "words"), [
@@ -99,3 +100,38 @@ def test_pairing_candidates() -> None:
     assert "web/a.tsx" in source_candidates("web/__tests__/a.spec.tsx")
     assert source_candidates("x/y_test.go") == ["x/y.go"]
     assert is_test_path("a/b_test.py") and not is_test_path("a/testing.py")
+
+
+def test_pairing_falls_back_to_the_tests_relative_imports() -> None:
+    """REFERENCE §2: a test no name rule pairs is paired with the non-test files it imports
+    relatively; an absolute import pairs only by name (a shared helper such as
+    `tests/conftest.py`, imported absolutely by every test, tests nothing)."""
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/core/__init__.py": "",
+        "pkg/core/engine.py": "def run(): pass",
+        "pkg/util.py": "def helper(): pass",
+        "pkg/tests/__init__.py": "",
+        "pkg/tests/test_misc.py": "from ..core import engine\nimport pkg.util\n",
+        "pkg/tests/test_util.py": "from pkg import util\n",
+        "tests/conftest.py": "X = 1",
+        "tests/test_other.py": "from tests.conftest import X\nimport pkg.util\n",
+        "src/client.ts": "export const c = 1",
+        "test/helpers.ts": "export const h = 1",
+        "test/api.test.ts": "import {c} from '../src/client.js'\nimport {h} from './helpers.js'\n",
+    }
+    paths = sorted(files)
+    resolver = ImportResolver(paths, {})
+    lang = {".py": "python", ".ts": "typescript"}
+    split = {p: resolver.resolve_relative(p, files[p], lang[p[p.rindex("."):]]) for p in paths}
+    assert split["pkg/tests/test_misc.py"] == (("pkg/core/engine.py", "pkg/util.py"),
+                                               ("pkg/core/engine.py",))
+    assert split["test/api.test.ts"][0] == split["test/api.test.ts"][1] == (
+        "src/client.ts", "test/helpers.ts")
+    pairs = pair_tests(paths, {p: v[0] for p, v in split.items()},
+                       {p: v[1] for p, v in split.items()})
+    assert pairs == {
+        "pkg/tests/test_misc.py": ("pkg/core/engine.py",),  # not the absolute pkg.util
+        "pkg/tests/test_util.py": ("pkg/util.py",),  # the name rule (`tests/` removed)
+        "test/api.test.ts": ("src/client.ts", "test/helpers.ts"),
+    }  # tests/test_other.py imports conftest and pkg.util absolutely: no pair

@@ -65,19 +65,30 @@ class ImportResolver:
         self.go_modules = sorted(go_modules.items(), key=lambda kv: -len(kv[0]))
 
     def resolve(self, path: str, text: str, language: str) -> tuple[str, ...]:
+        """The files `path` imports, in source order, each once."""
+        return self.resolve_relative(path, text, language)[0]
+
+    def resolve_relative(self, path: str, text: str, language: str
+                         ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(the files `path` imports, those of them it imports relatively): Python's
+        `from . import x` / `from ..a import b`, and every JS/TS import (only relative ones
+        resolve); Go has none."""
+        relative: list[str] = []
         if language == "python":
-            found = self._python(path, text)
+            found = self._python(path, text, relative)
         elif language in ("typescript", "javascript"):
-            found = self._js(path, text)
+            found = relative = self._js(path, text)
         elif language == "go":
             found = self._go(text)
         else:
-            return ()
-        return tuple(dict.fromkeys(f for f in found if f != path))
+            return (), ()
+        return (tuple(dict.fromkeys(f for f in found if f != path)),
+                tuple(dict.fromkeys(f for f in relative if f != path)))
 
     # -- Python ---------------------------------------------------------------------------
 
-    def _python(self, path: str, text: str) -> list[str]:
+    def _python(self, path: str, text: str, relative: list[str]) -> list[str]:
+        """The imports in source order; the relative ones are appended to `relative`."""
         found: list[tuple[int, str]] = []  # (offset of the statement, path): source order
         for m in _PY_IMPORT.finditer(text):
             for item in m.group(1).split(","):
@@ -90,6 +101,7 @@ class ImportResolver:
             for name in names or ["*"]:
                 if dots:
                     hits = self._py_relative(path, len(dots), module, name)
+                    relative.extend(hits)
                 else:
                     sub = self._py_absolute(path, f"{module}.{name}") if name != "*" else []
                     hits = sub or self._py_absolute(path, module)

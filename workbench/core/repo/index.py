@@ -43,7 +43,7 @@ from workbench.core.store import index_cache
 
 __all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
-INDEX_VERSION = "4"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "5"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
@@ -137,6 +137,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     resolver = ImportResolver(paths, go_modules)
     parsed = {}
     imports: dict[str, tuple[str, ...]] = {}
+    relative: dict[str, tuple[str, ...]] = {}
     dependents: dict[str, list[str]] = defaultdict(list)
     for n, p in enumerate(paths):
         if n % 500 == 0:
@@ -145,10 +146,10 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
         lines = text.splitlines()
         lang = language_of(p)
         parsed[p] = (lang, len(lines), exported_symbols(lines, lang), keywords(lines, lang))
-        imports[p] = resolver.resolve(p, text, lang)
+        imports[p], relative[p] = resolver.resolve_relative(p, text, lang)
         for dep in imports[p]:
             dependents[dep].append(p)
-    pairs = pair_tests(paths, imports)
+    pairs = pair_tests(paths, imports, relative)
     tested_by: dict[str, list[str]] = defaultdict(list)
     for test, sources in pairs.items():
         for src in sources:

@@ -7,9 +7,10 @@
   `test/…` / `tests/…` → `src/…`.
 - Fallback, when no file has a name the rules allow: among the files the test imports (non-test
   files), the one named `X` (this pairs `api/tests/test_store.py`, which imports
-  `shorty.store` absolutely, with `api/shorty/store.py`); failing that, every file it imports
-  from its own top-level folder. REFERENCE says "the test's relative imports"; the index keeps
-  resolved edges, not how they were written, so the same top-level folder is our stand-in.
+  `shorty.store` absolutely, with `api/shorty/store.py`); failing that, as REFERENCE says,
+  every non-test file it imports relatively (Python's `from . import x`, every JS/TS import:
+  `test/main.ts` importing `../source/index.js` tests `source/index.ts`). An absolute Python
+  import pairs only by name, however near the file.
 """
 
 from __future__ import annotations
@@ -69,9 +70,10 @@ def source_candidates(test: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def pair_tests(paths: list[str], imports: Mapping[str, tuple[str, ...]]
-               ) -> dict[str, tuple[str, ...]]:
-    """test path → the source paths it tests (only tests with at least one)."""
+def pair_tests(paths: list[str], imports: Mapping[str, tuple[str, ...]],
+               relative: Mapping[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """test path → the source paths it tests (only tests with at least one); `imports` and
+    `relative` map each path to the files it imports, and to those it imports relatively."""
     present = set(paths)
     pairs: dict[str, tuple[str, ...]] = {}
     for test in paths:
@@ -90,8 +92,7 @@ def pair_tests(paths: list[str], imports: Mapping[str, tuple[str, ...]]
         if by_name:
             pairs[test] = (by_name[0],)
         else:
-            here = posixpath.dirname(test).split("/")[:1]
-            rel = [d for d in deps if d.split("/")[:1] == here]
+            rel = [d for d in relative.get(test, ()) if not is_test_path(d)]
             if rel:
                 pairs[test] = tuple(rel)
     return pairs
