@@ -19,6 +19,9 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("gui", help="the desktop window (on DATA, or a bundled sample)")
     p.add_argument("data", nargs="?", help="dataset folder or file (default: the last one "
                    "opened, else sample_corpora/vault)")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV; a repository's tasks from "
+                   "tasks-from-git) for DATA; File ▸ Open queries or tasks… in the window")
+    p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) for DATA's queries")
     p.add_argument("--model", "-m", help="model id (default: the sample's, else bm25)")
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="start with this parameter value (repeatable)")
@@ -42,6 +45,11 @@ def cmd_gui(args: argparse.Namespace) -> int:
     """The desktop window (PySide6), on DATA or the default sample corpus."""
     from workbench.gui.app import run
 
+    if (args.queries or args.qrels) and not args.data:
+        raise UsageError("--queries and --qrels belong to a DATA; give it too")
+    for flag, value in (("--queries", args.queries), ("--qrels", args.qrels)):
+        if value and not Path(value).is_file():
+            raise UsageError(f"{flag} {value}: no such file")
     overrides: dict[str, object] = {}
     if args.params:
         overrides.update(load_params_file(args.params))
@@ -53,7 +61,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
             get_model(args.model).schema.resolve(overrides)
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from None
-    return run(args.data, args.model, overrides or None)
+    return run(args.data, args.model, overrides or None, args.queries, args.qrels)
 
 
 def cmd_screenshot(args: argparse.Namespace) -> int:

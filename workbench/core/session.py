@@ -112,6 +112,9 @@ class TuningSession:
     def __init__(self, *, k: int = 10) -> None:
         self.dataset: Dataset | None = None
         self.source: str | None = None
+        # query and judgment files given apart from the dataset (None: its own)
+        self.queries_file: str | None = None
+        self.qrels_file: str | None = None
         self.model: Model | None = None
         self.params: Params = {}
         self.prepared: Any = None
@@ -162,17 +165,24 @@ class TuningSession:
 
     # -- changing it ----------------------------------------------------------------------
 
-    def open(self, path: str | Path) -> None:
-        """Load a dataset from disk. On bad input raises FormatError and keeps the previous
-        dataset, model and results untouched."""
+    def open(self, path: str | Path, *, queries: str | Path | None = None,
+             qrels: str | Path | None = None) -> None:
+        """Load a dataset from disk, with its queries (or tasks) and judgments from these
+        files when given. On bad input raises FormatError and keeps the previous dataset,
+        model and results untouched."""
         from workbench.core.formats import load_dataset
 
-        dataset = load_dataset(path)  # raises before anything changes
-        self.set_dataset(dataset, str(path))
+        dataset = load_dataset(path, queries=queries, qrels=qrels)  # raises before any change
+        self.set_dataset(dataset, str(path), queries=None if queries is None else str(queries),
+                         qrels=None if qrels is None else str(qrels))
 
-    def set_dataset(self, dataset: Dataset, source: str | None = None) -> None:
+    def set_dataset(self, dataset: Dataset, source: str | None = None, *,
+                    queries: str | None = None, qrels: str | None = None) -> None:
+        """`source`: the path it was read from; `queries`, `qrels`: the query (or task) and
+        judgment files read with it, when they were given apart from it."""
         self.dataset = dataset
         self.source = source
+        self.queries_file, self.qrels_file = queries, qrels
         self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
                           if dataset.qrels else None)
         self.prepared = self.prepared_params = self.result = None
@@ -477,6 +487,8 @@ class TuningSession:
         return {
             "version": SESSION_VERSION,
             "dataset": self.source,
+            "queries": self.queries_file,
+            "qrels": self.qrels_file,
             "model": self.model.id if self.model else None,
             "params": self.model.schema.changed(self.params) if self.model else {},
             "configurations": self.configurations.to_json(),
@@ -498,20 +510,21 @@ class TuningSession:
         from workbench.core.session_file import read_session_file
 
         plan = read_session_file(path)  # every field checked first
-        dataset = load_dataset(plan.dataset)
+        dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels)
+        files = {"queries": plan.queries, "qrels": plan.qrels}
         saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values))
                  for name, model_id, values in plan.configurations]
         baseline = None
         if plan.baseline is not None:  # computed aside, so a failure here changes nothing
             chosen = next(c for c in saved if c.name == plan.baseline)
             aside = TuningSession(k=plan.k)
-            aside.set_dataset(dataset, plan.dataset)
+            aside.set_dataset(dataset, plan.dataset, **files)
             aside.set_model(chosen.model_id, chosen.params)
             aside.recompute()
             assert aside.result is not None
             baseline = Baseline(chosen.model_id, dict(aside.params), aside.result, chosen.name)
         self.study_storage = plan.study_storage  # before the events: panels read it then
-        self.set_dataset(dataset, plan.dataset)
+        self.set_dataset(dataset, plan.dataset, **files)
         self.set_k(plan.k)
         self.set_model(plan.model, plan.params)
         self.configurations.replace_all(saved)

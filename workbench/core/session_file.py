@@ -1,8 +1,9 @@
 """The two files that set a session up, read and checked whole before anything changes:
 
-- a saved session (`session.json`, written by `TuningSession.save`): dataset, model,
-  parameters, the named configurations and which one is the baseline, query, k, the tuning
-  study's storage (version 1 files, with one unnamed baseline, are still read: it becomes the
+- a saved session (`session.json`, written by `TuningSession.save`): dataset (and the query
+  and judgment files opened with it, when they were given apart from it), model, parameters,
+  the named configurations and which one is the baseline, query, k, the tuning study's
+  storage (version 1 files, with one unnamed baseline, are still read: it becomes the
   configuration "baseline");
 - a sample folder's `workbench.toml`: the model that suits it, parameter overrides, an example
   query, the file to open.
@@ -41,6 +42,8 @@ class SessionPlan:
     query: str | None
     k: int
     study_storage: str = ""  # the Tune panel's study file or URL ("" = the default)
+    queries: str | None = None  # a query (or task) file opened with the dataset
+    qrels: str | None = None  # a judgments file opened with the dataset
 
 
 def read_session_file(path: str | Path) -> SessionPlan:
@@ -79,7 +82,15 @@ def read_session_file(path: str | Path) -> SessionPlan:
     if not isinstance(storage, str):
         raise FormatError(p, f"expected a file or URL (text), got {storage!r}",
                           field="study_storage")
-    return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage)
+    files = []
+    for key in ("queries", "qrels"):
+        value = data.get(key)
+        if value is not None and (not isinstance(value, str) or not value):
+            raise FormatError(p, f"expected null or a file's path (text), got {value!r}",
+                              field=key)
+        files.append(value)
+    return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
+                       *files)
 
 
 def _baseline_v1(p: Path, raw: object) -> tuple[tuple[tuple[str, str, Params], ...], str | None]:

@@ -42,7 +42,12 @@ class ActionHost(Protocol):
     def v_split(self) -> QSplitter: ...
 
     def open_path(self, path: str | Path, model: str | None = None,
-                  params: Mapping[str, object] | None = None) -> bool: ...
+                  params: Mapping[str, object] | None = None, *,
+                  queries: str | None = None, qrels: str | None = None) -> bool: ...
+
+    def reopen(self, path: str) -> bool: ...
+
+    def open_with(self, *, queries: str | None = None, qrels: str | None = None) -> bool: ...
 
     def show_error(self, message: str, details: str = "") -> None: ...
 
@@ -65,6 +70,8 @@ class WindowActions:
         self.open_file = self._add(file, "Open &file…", self.ask_file, "Ctrl+Shift+O")
         self.recent_menu = QMenu("Open &recent", window)
         file.addMenu(self.recent_menu)
+        self.open_queries = self._add(file, "Open &queries or tasks…", self.ask_queries)
+        self.open_qrels = self._add(file, "Open &judgments…", self.ask_qrels)
         file.addSeparator()
         self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
         self.load_session = self._add(file, "Open sess&ion…", self.ask_load_session)
@@ -134,6 +141,8 @@ class WindowActions:
         self.undo.setEnabled(s.can_undo)
         self.redo.setEnabled(s.can_redo)
         self.pin.setEnabled(s.result is not None)
+        self.open_queries.setEnabled(s.dataset is not None)
+        self.open_qrels.setEnabled(s.dataset is not None)
         self.export.setEnabled(s.result is not None)
         if s.model is not None and s.model.id in self.model_actions:
             self.model_actions[s.model.id].setChecked(True)
@@ -165,7 +174,7 @@ class WindowActions:
         items = st.recent_files()
         for path in items:
             act = self.recent_menu.addAction(path)
-            act.triggered.connect(lambda *_, p=path: self.w.open_path(p))
+            act.triggered.connect(lambda *_, p=path: self.w.reopen(p))
         if items:
             self.recent_menu.addSeparator()
             clear = self.recent_menu.addAction("Clear list")
@@ -193,6 +202,23 @@ class WindowActions:
             "Datasets (*.jsonl *.json *.csv);;All files (*)")
         if path:
             self.w.open_path(path)
+
+    def ask_queries(self) -> None:
+        """Queries (or a repository's tasks, as `tasks-from-git` writes them) for the open
+        dataset: it is read again with them, the model and its values kept."""
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open queries or tasks", self._start_dir(),
+            "Queries or tasks (*.jsonl *.csv *.tsv);;All files (*)")
+        if path:
+            self.w.open_with(queries=path)
+
+    def ask_qrels(self) -> None:
+        """Judgments (BEIR TSV or TREC qrels) for the open dataset's queries."""
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, "Open judgments", self._start_dir(),
+            "Judgments (*.tsv *.txt *.qrels);;All files (*)")
+        if path:
+            self.w.open_with(qrels=path)
 
     def ask_save_session(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json",

@@ -100,7 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run(data: str | None = None, model: str | None = None,
-        params: Mapping[str, object] | None = None) -> int:
+        params: Mapping[str, object] | None = None, queries: str | None = None,
+        qrels: str | None = None) -> int:
+    """The window on `data` (else the last dataset, as it was last opened, else the default
+    sample), its queries (or tasks) and judgments from `queries` and `qrels` when given."""
     app = application()
     from . import settings as st
     from .main_window import MainWindow
@@ -117,7 +120,11 @@ def run(data: str | None = None, model: str | None = None,
             model = str(remembered) if isinstance(remembered, str) and not sample_model \
                 else None
     window.show()
-    if not window.open_path(target or default_dataset(), model=model, params=params) and target:
+    if data is None and target is not None:  # the last dataset, as it was opened
+        queries, qrels = st.recalled_files(target)
+    opened = window.open_path(target or default_dataset(), model=model, params=params,
+                              queries=queries, qrels=qrels)
+    if not opened and target:
         window.open_path(default_dataset())
     restore = quit_on_sigint(app)
     try:

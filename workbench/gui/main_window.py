@@ -96,6 +96,8 @@ class MainWindow(QMainWindow):
         self.timing.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.statusBar().addPermanentWidget(self.timing)
         self.error_box: QMessageBox | None = None
+        # (the path opened, the path read): a sample folder's workbench.toml may name a file
+        self.opened: tuple[str, str] | None = None
         self.menu_actions = WindowActions(self, self)
         self._compare: CompareWindow | None = None
         self.config_menu = ConfigurationsMenu(self, s, self.show_compare,
@@ -112,9 +114,12 @@ class MainWindow(QMainWindow):
     # -- opening data -------------------------------------------------------------------------
 
     def open_path(self, path: str | Path, model: str | None = None,
-                  params: Mapping[str, object] | None = None) -> bool:
-        """Open a dataset (folder or file); on bad input show the error and keep the previous
-        dataset. A sample folder's workbench.toml names its model unless `model` is given."""
+                  params: Mapping[str, object] | None = None, *,
+                  queries: str | None = None, qrels: str | None = None) -> bool:
+        """Open a dataset (folder or file), its queries (or a repository's tasks) and
+        judgments from `queries` and `qrels` when given; on bad input show the error and keep
+        the previous dataset. A sample folder's workbench.toml names its model unless `model`
+        is given."""
         path = Path(path)
         try:
             with self.loop.hold():
@@ -125,7 +130,8 @@ class MainWindow(QMainWindow):
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
                 target = path / str(sample["data"]) if sample.get("data") else path
                 skipped: list[FormatError] = []
-                dataset = load_dataset(target, skipped=skipped)  # raises before any change
+                dataset = load_dataset(target, queries=queries, qrels=qrels,
+                                       skipped=skipped)  # raises before any change
                 chosen, chosen_params = model, dict(params or {})
                 if chosen is None and sample.get("model"):
                     chosen = str(sample["model"])
@@ -134,7 +140,7 @@ class MainWindow(QMainWindow):
                     chosen = "bm25"
                 if chosen is not None:
                     self.session.set_model(chosen, chosen_params)
-                self.session.set_dataset(dataset, str(target))
+                self.session.set_dataset(dataset, str(target), queries=queries, qrels=qrels)
                 example = sample.get("example_query")
                 if example and example in dataset.queries.index:
                     self.session.select_query(dataset.queries.index[str(example)])
@@ -154,16 +160,38 @@ class MainWindow(QMainWindow):
             message = (message or f"Opened {path}.") + "\n\nWarnings:\n" + "\n".join(notes)
         if message:
             self.show_error(message)
+        self.opened = (str(path), str(target))
         self.menu_actions.add_recent(str(path))
         st.remember("last_dataset", str(path))
+        st.remember_files(str(path), queries, qrels)
         if self.session.model is not None:
             st.remember("last_model", self.session.model.id)
         from workbench.core.formats.openvault_memories import load_note
 
         note = load_note(self.session.dataset.corpus) if self.session.dataset else ""
-        self.statusBar().showMessage(f"opened {path}" + (f" ({note})" if note else ""),
-                                     15000 if note else 5000)
+        given = [f"{what} from {Path(f).name}" for what, f in (("queries", queries),
+                                                                 ("judgments", qrels)) if f]
+        self.statusBar().showMessage(f"opened {path}" + "".join(f", {g}" for g in given)
+                                     + (f" ({note})" if note else ""), 15000 if note else 5000)
         return True
+
+    def reopen(self, path: str) -> bool:
+        """Open `path` as it was last opened: with the query and judgment files given then
+        (the Recent menu, and the last dataset at launch)."""
+        queries, qrels = st.recalled_files(path)
+        return self.open_path(path, queries=queries, qrels=qrels)
+
+    def open_with(self, *, queries: str | None = None, qrels: str | None = None) -> bool:
+        """The open dataset read again with these queries (or tasks) or judgments (the other
+        kept as it is), its model and values kept; on bad input nothing changes."""
+        s = self.session
+        if s.dataset is None or s.source is None:
+            return False
+        # the folder opened, unless a saved session has put another dataset in since
+        path = self.opened[0] if self.opened and self.opened[1] == s.source else s.source
+        return self.open_path(path, s.model.id if s.model else None, dict(s.params),
+                              queries=queries if queries is not None else s.queries_file,
+                              qrels=qrels if qrels is not None else s.qrels_file)
 
     def show_error(self, message: str, details: str = "") -> None:
         """A message in the status line and a non-blocking message box (`details`, such as

@@ -1,5 +1,6 @@
 """Settings remembered between launches (QSettings under one organisation/application name):
-window geometry and state, splitter sizes, recent files, last dataset and model.
+window geometry and state, splitter sizes, recent files, last dataset and model, and the query
+and judgment files last opened with each dataset.
 
 Tests point QSettings at a temporary folder (`use_settings_folder`), so no test writes the
 user's configuration.
@@ -7,6 +8,7 @@ user's configuration.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
@@ -58,3 +60,30 @@ def remember(key: str, value: object) -> None:
 
 def recall(key: str, default: object = None) -> object:
     return settings().value(key, default)
+
+
+def remember_files(dataset: str, queries: str | None, qrels: str | None) -> None:
+    """The query (or task) and judgment files opened with `dataset` (none: forgotten), so the
+    Recent menu and the next launch open it the same way; the newest 2 × MAX_RECENT kept."""
+    known = {k: v for k, v in _dataset_files().items() if k != dataset}
+    if queries or qrels:
+        known = {dataset: [queries, qrels], **known}
+    remember("dataset_files", json.dumps(dict(list(known.items())[:2 * MAX_RECENT])))
+
+
+def recalled_files(dataset: str) -> tuple[str | None, str | None]:
+    """(queries, qrels) last opened with `dataset`, each None when not given or gone."""
+    q, r = _dataset_files().get(dataset, [None, None])
+    return (q if q and Path(q).is_file() else None, r if r and Path(r).is_file() else None)
+
+
+def _dataset_files() -> dict[str, list[str | None]]:
+    try:
+        raw = json.loads(str(recall("dataset_files", "{}")))
+    except ValueError:
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    return {str(k): [v[0] if isinstance(v[0], str) else None,
+                     v[1] if isinstance(v[1], str) else None]
+            for k, v in raw.items() if isinstance(v, list) and len(v) == 2}
