@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QSplitter, QWidget
 
@@ -18,6 +19,7 @@ from . import settings as st
 from .chart_area import ChartArea
 from .export_csv import write_ranked_csv
 from .query_list import QueryList
+from .tasks_dialog import TasksFromGitDialog, repository_of
 from .worker import LiveLoop
 
 
@@ -72,6 +74,8 @@ class WindowActions:
         file.addMenu(self.recent_menu)
         self.open_queries = self._add(file, "Open &queries or tasks…", self.ask_queries)
         self.open_qrels = self._add(file, "Open &judgments…", self.ask_qrels)
+        self.mine_tasks = self._add(file, "&Tasks from git history…", self.ask_mine_tasks)
+        self.tasks_dialog: TasksFromGitDialog | None = None
         file.addSeparator()
         self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
         self.load_session = self._add(file, "Open sess&ion…", self.ask_load_session)
@@ -143,6 +147,7 @@ class WindowActions:
         self.pin.setEnabled(s.result is not None)
         self.open_queries.setEnabled(s.dataset is not None)
         self.open_qrels.setEnabled(s.dataset is not None)
+        self.mine_tasks.setEnabled(repository_of(s.dataset) is not None)
         self.export.setEnabled(s.result is not None)
         if s.model is not None and s.model.id in self.model_actions:
             self.model_actions[s.model.id].setChecked(True)
@@ -219,6 +224,24 @@ class WindowActions:
             "Judgments (*.tsv *.txt *.qrels);;All files (*)")
         if path:
             self.w.open_with(qrels=path)
+
+    def ask_mine_tasks(self) -> None:
+        """`tasks-from-git` for the open repository, in a dialog; its tasks are then opened."""
+        repo = repository_of(self.w.session.dataset)
+        if repo is None:
+            return
+        if self.tasks_dialog is not None:
+            self.tasks_dialog.close()
+        dialog = TasksFromGitDialog(repo, self.window)
+        dialog.made.connect(self._open_made_tasks)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.destroyed.connect(lambda *_: setattr(self, "tasks_dialog", None))
+        self.tasks_dialog = dialog
+        dialog.open()
+
+    def _open_made_tasks(self, path: str, summary: str) -> None:
+        if self.w.open_with(queries=path):
+            self.window.statusBar().showMessage(f"{summary}; written to {path}", 20000)
 
     def ask_save_session(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json",

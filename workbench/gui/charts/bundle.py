@@ -138,9 +138,9 @@ class ContextBundle(ChartPanel):
             return
         if not len(s.dataset.queries) or s.query >= len(s.dataset.queries):
             self._show_note("No tasks yet: type one in the box under the task list and press "
-                            "Enter, or open a task set with File ▸ Open queries or tasks… "
-                            "(`workbench tasks-from-git --repo REPO -o tasks.jsonl` writes "
-                            "one from the repository's history).")
+                            "Enter, make a task set from the repository's history with File ▸ "
+                            "Tasks from git history…, or open one with File ▸ Open queries or "
+                            "tasks….")
             return
         q = s.query
         ranking, bund = rank_bundles(prep, s.params, s.result.scores)

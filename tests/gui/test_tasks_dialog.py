@@ -1,0 +1,109 @@
+"""File ▸ Tasks from git history…: `tasks-from-git` in the window for the open repository —
+the tasks are mined off the GUI thread (progress, Cancel), written where asked, and opened."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from workbench.core.engine import Progress
+from workbench.core.repo.tasks import mine_tasks, pick_snapshot
+from workbench.gui.main_window import MainWindow
+from workbench.gui.tasks_dialog import TasksFromGitDialog, repository_of
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
+
+
+def _dialog(window: MainWindow, synchronous: bool = True) -> TasksFromGitDialog:
+    repo = repository_of(window.session.dataset)
+    assert repo is not None
+    dialog = TasksFromGitDialog(repo, window, synchronous=synchronous)
+    dialog.made.connect(window.menu_actions._open_made_tasks)
+    return dialog
+
+
+def test_tasks_made_from_the_history_are_opened(window: MainWindow, tmp_path: Path,
+                                                monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import workbench.gui.tasks_dialog as td
+
+    asked: list[dict[str, object]] = []
+
+    def spy(*args: object, **kw: object) -> object:
+        asked.append(kw)
+        return mine_tasks(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(td, "mine_tasks", spy)
+    assert not window.menu_actions.mine_tasks.isEnabled()  # the vault is no repository
+    assert window.open_path(SAMPLES / "code-repo")
+    assert window.menu_actions.mine_tasks.isEnabled()
+    s = window.session
+    s.set_params({"w_similar": 0.6})
+    dialog = _dialog(window)
+    dialog.fraction.setValue(0.4)
+    dialog.subject_only.setChecked(True)
+    dialog.max_files.setValue(7)
+    out = tmp_path / "made" / "tasks.jsonl"
+    dialog.out.setText(str(out))
+    dialog.make.click()
+    repo = repository_of(s.dataset)
+    assert repo is not None
+    snapshot = pick_snapshot(repo, tasks_fraction=0.4)
+    assert len(asked) == 1 and asked[0]["snapshot"] == snapshot
+    assert asked[0]["subject_only"] is True and asked[0]["max_files"] == 7
+    want = mine_tasks(repo, snapshot=snapshot, subject_only=True, max_files=7).tasks
+    assert [json.loads(line)["id"] for line in out.read_text().splitlines()] == [
+        t.id for t in want]
+    assert list(s.dataset.queries.ids) == [t.id for t in want]
+    assert s.queries_file == str(out) and s.params["w_similar"] == 0.6
+    assert s.model.id == "codeledger" and s.result is not None
+    message = window.statusBar().currentMessage()
+    assert f"{len(want)} tasks from the" in message and str(out) in message
+    assert dialog.result() == TasksFromGitDialog.DialogCode.Accepted
+
+
+def test_a_file_that_cannot_be_written_changes_nothing(window: MainWindow,
+                                                       tmp_path: Path) -> None:
+    assert window.open_path(SAMPLES / "code-repo")
+    before = (window.session.dataset, window.session.queries_file)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    dialog = _dialog(window)
+    dialog.out.setText(str(blocker / "tasks.jsonl"))  # a folder that is a file
+    dialog.make.click()
+    assert "a-file" in dialog.status.text() and dialog.make.isEnabled()
+    assert dialog.result() != TasksFromGitDialog.DialogCode.Accepted
+    assert (window.session.dataset, window.session.queries_file) == before
+    # the default file follows the share until a file is typed
+    dialog2 = _dialog(window)
+    dialog2.fraction.setValue(0.5)
+    assert dialog2.out.text().endswith("-0.50.jsonl")
+
+
+def test_cancel_stops_the_mining(window: MainWindow, tmp_path: Path, qtbot,  # type: ignore[no-untyped-def]
+                                 monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import workbench.gui.tasks_dialog as td
+
+    started = threading.Event()
+
+    def slow(*args: object, progress: Progress, **kw: object) -> object:
+        while True:  # until Cancel: each report checks the stop flag
+            progress(0.5, "reading changes")
+            started.set()
+            threading.Event().wait(0.01)
+
+    monkeypatch.setattr(td, "mine_tasks", slow)
+    assert window.open_path(SAMPLES / "code-repo")
+    before = window.session.dataset
+    dialog = _dialog(window, synchronous=False)
+    out = tmp_path / "tasks.jsonl"
+    dialog.out.setText(str(out))
+    dialog.make.click()
+    assert started.wait(10)
+    qtbot.waitUntil(lambda: dialog.bar.value() == 50)
+    assert not dialog.make.isEnabled() and dialog.status.text() == "reading changes"
+    dialog.cancel.click()
+    qtbot.waitUntil(lambda: dialog.status.text() == "cancelled")
+    assert dialog.make.isEnabled() and not out.exists()
+    assert window.session.dataset is before
+    dialog.task.shutdown()
