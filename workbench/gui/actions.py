@@ -211,19 +211,20 @@ class WindowActions:
     def ask_queries(self) -> None:
         """Queries (or a repository's tasks, as `tasks-from-git` writes them) for the open
         dataset: it is read again with them, the model and its values kept."""
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open queries or tasks", self._start_dir(),
-            "Queries or tasks (*.jsonl *.csv *.tsv);;All files (*)")
+        path = self._ask_file("Open queries or tasks", "Queries or tasks (*.jsonl *.csv *.tsv)")
         if path:
             self.w.open_with(queries=path)
 
     def ask_qrels(self) -> None:
         """Judgments (BEIR TSV or TREC qrels) for the open dataset's queries."""
-        path, _ = QFileDialog.getOpenFileName(
-            self.window, "Open judgments", self._start_dir(),
-            "Judgments (*.tsv *.txt *.qrels);;All files (*)")
+        path = self._ask_file("Open judgments", "Judgments (*.tsv *.txt *.qrels)")
         if path:
             self.w.open_with(qrels=path)
+
+    def _ask_file(self, title: str, kinds: str) -> str:
+        path, _ = QFileDialog.getOpenFileName(self.window, title, self._start_dir(),
+                                              f"{kinds};;All files (*)")
+        return str(path)
 
     def ask_mine_tasks(self) -> None:
         """`tasks-from-git` for the open repository, in a dialog; its tasks are then opened."""
