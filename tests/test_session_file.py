@@ -32,6 +32,7 @@ BAD_FIELDS = [
     ("baseline", {"model": "bm25", "params": [0.5]}, "baseline.params"),
     ("query", 7, "query"), ("dataset", ["a"], "dataset"), ("dataset", "", "dataset"),
     ("study_storage", 3, "study_storage"), ("study_storage", None, "study_storage"),
+    ("queries", 5, "queries"), ("queries", "", "queries"), ("qrels", ["q"], "qrels"),
 ]
 
 
@@ -65,6 +66,20 @@ def test_a_dataset_that_fails_to_load_changes_nothing(tmp_path: Path) -> None:
     with pytest.raises(FormatError):
         s.load(path)
     assert s.model is model and s.dataset is not None and s.dataset.name == "vault"
+
+
+def test_a_query_file_that_is_gone_changes_nothing(tmp_path: Path) -> None:
+    """The query file a session was saved with is read again; gone, it is one error naming
+    it, and the session keeps what it had."""
+    s = TuningSession()
+    s.open(SAMPLES / "vault")
+    before = s.dataset
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(_good(tmp_path) | {"queries": str(tmp_path / "gone.jsonl")}),
+                    encoding="utf-8")
+    with pytest.raises(FormatError, match=r"gone\.jsonl: no such file"):
+        s.load(path)
+    assert s.dataset is before and s.queries_file is None
 
 
 def test_a_good_file_loads_every_field(tmp_path: Path) -> None:
