@@ -126,6 +126,21 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     assert s.params == before
 
 
+def test_a_study_already_done_shows_its_stored_trials(qtbot: QtBot, panel: TunePanel) -> None:
+    """Start again with the same settings and storage: the study holds its trials already and
+    runs none, yet the trial chart shows them, as the slice beside it does."""
+    _settings(panel, trials=3, validation="none")
+    _run(qtbot, panel)
+    first = list(panel.view.curve.values)
+    assert len(first) == 3
+    reports: list[Any] = []
+    panel.trial_done.connect(reports.append)
+    _run(qtbot, panel)
+    assert reports == []  # nothing new ran
+    assert panel.view.curve.values == first and panel.view.curve.study == "all"
+    assert len(panel.view.slice.xs) == 3
+
+
 def test_the_window_tunes_from_tools_menu(qtbot: QtBot, window: Any, tmp_path: Path) -> None:
     assert window.open_path(SAMPLES / "tea-beir")  # bm25: a quick study
     window.show()
@@ -141,3 +156,21 @@ def test_the_window_tunes_from_tools_menu(qtbot: QtBot, window: Any, tmp_path: P
     assert len(panel.view.curve.values) == 3
     shot = tmp_path / "tune.png"
     assert window.grab().save(str(shot)) and shot.stat().st_size > 0
+
+
+def test_the_parameter_labels_get_the_room(qtbot: QtBot) -> None:
+    """The range boxes are as wide as their values: in a panel of the window's width, the
+    labels of codeledger's weights ("Weight: keyword match") show, not "W…"."""
+    s = TuningSession()
+    s.open(SAMPLES / "code-repo")
+    s.set_model("codeledger")
+    w = TunePanel(s)
+    qtbot.addWidget(w)
+    w.resize(1500, 480)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.wait(50)  # the layout settles
+    row = w.checklist.rows["w_keyword"]
+    assert row.low is not None and row.low.width() < 110
+    label = w.checklist.grid.itemAtPosition(0, 1).widget()
+    assert label.width() >= label.fontMetrics().horizontalAdvance("Weight: keyword")

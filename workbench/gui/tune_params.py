@@ -96,7 +96,10 @@ class ParamChecklist(QWidget):
         spin.setRange(low, high)
         spin.setSingleStep(step)
         spin.setValue(value)
-        spin.setMinimumWidth(64)
+        # as wide as its widest value and the arrows, no wider: the label column gets the rest
+        # (expanding spin boxes left "W…" of every "Weight: …" label)
+        widest = max(spin.textFromValue(low), spin.textFromValue(high), key=len)
+        spin.setFixedWidth(max(64, spin.fontMetrics().horizontalAdvance(widest + "0") + 36))
         return spin
 
     def names(self) -> list[str]:

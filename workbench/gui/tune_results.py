@@ -186,7 +186,15 @@ class TuneView(QWidget):
     def show_outcome(self, outcome: Any, job: Any) -> None:
         """The result of `job`: the table and verdict, importances, and the trials of the study
         that tuned the settings to ship, against the most important parameters."""
+        from workbench.core.tuning.objectives import direction
+
         labels = {p.name: p.label for p in job.model.schema}
+        if not self.curve.numbers and outcome.trials:
+            # a study the storage already held in full ran no trial now: its stored ones
+            self.curve.reset(outcome.result.final.name,
+                             direction(job.objective) == "maximize")
+            for t in sorted(outcome.trials, key=lambda t: t.number):
+                self.curve.add(t.number, t.train, t.held_out)
         self.results.show_result(outcome.result, outcome.best, job.objective, labels)
         self.importance.show_importances({labels.get(n, n): v
                                           for n, v in outcome.importances.items()})
