@@ -34,3 +34,18 @@ def test_markdown_has_every_section() -> None:
     words = (" moved from ", " entered at ", " dropped out ", " stayed at ")
     assert movers and all(any(w in m for w in words) for m in movers)
     assert all(m.endswith(("— k1 1.2 → 0.9, b 0.75 → 0.4", "— b 0.75 → 0")) for m in movers)
+
+
+def test_a_file_is_named_once() -> None:
+    """A repository's files have their path as id and title: a mover names it once."""
+    model = get_model("codeledger")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("similar", model.schema.resolve({"w_similar": 2.0}))]
+    ds = load_dataset(SAMPLES / "code-repo")
+    assert all(d.title in ("", d.id) for d in ds.corpus)
+    text = markdown(compare_configurations(model, ds, configs))
+    movers = [x for x in text.splitlines() if x.startswith("- c")]
+    assert movers
+    for line in movers:
+        path = line.split(" · ", 1)[1].split(":", 1)[0].split(", judged")[0]
+        assert path in ds.corpus.index, line  # the path alone, no “path” after it

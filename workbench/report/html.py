@@ -335,7 +335,9 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
             f"“{escape(' '.join(query.text.split()))}”</p>"
             f'<p class="why">{escape(move.sentence())}</p><div class="body">{signals}'
             f"<div><p><code>{escape(doc.id)}</code> "
-            f"<strong>{_marked(' '.join(doc.title.split()), terms, analyzer)}</strong> · "
+            + (f"<strong>{_marked(' '.join(doc.title.split()), terms, analyzer)}</strong> "
+               if doc.title != doc.id else "")  # a file's title is its path: said once
+            + "· "
             f'<span class="{judged}">{escape(_judged(grade))}</span></p>'
             f'<p class="text">{snippet_html(doc.text, terms, analyzer)}</p></div></div></div>')
 

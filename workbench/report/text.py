@@ -79,8 +79,9 @@ def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str
         query, doc = ds.queries[m.query], ds.corpus[m.doc]
         rel = (ds.qrels or {}).get(query.id, {}).get(doc.id)
         judged = f", judged {rel}" if rel is not None else ""
-        out.append(f"{query.id} {_quote(query.text)} · {doc.id} {_quote(doc.title)}{judged}: "
-                   f"{move.sentence()}")
+        # a file's title is its path, its id too: said once
+        name = doc.id + (f" {_quote(doc.title)}" if doc.title and doc.title != doc.id else "")
+        out.append(f"{query.id} {_quote(query.text)} · {name}{judged}: {move.sentence()}")
     return out
 
 

@@ -130,13 +130,14 @@ class MoversList(ChartPanel):
         self.table.setRowCount(len(self.movers))
         for row, m in enumerate(self.movers):
             doc = corpus[m.doc]
-            name = f"{doc.id} · {doc.title}" if doc.title else doc.id
+            # a file's title is its path, its id too: said once
+            name = f"{doc.id} · {doc.title}" if doc.title and doc.title != doc.id else doc.id
             cells = (queries[m.query].id, elide(name, 40), rank_text(m), move_text(m),
                      signed(m.total_delta), deltas_text(m))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col == 1:
-                    item.setToolTip(f"{doc.id}\n{doc.title}" if doc.title else doc.id)
+                    item.setToolTip(name.replace(" · ", "\n", 1))
                 if col == 3:
                     item.setForeground(QBrush(BETTER if m.jump > 0 else WORSE))
                 if col in (2, 3, 4):
