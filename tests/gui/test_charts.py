@@ -26,7 +26,7 @@ from workbench.core.session import TuningSession
 from workbench.core.tune import sweep
 from workbench.gui.charts import ContributionChart, MetricCurve, MoversList, ScoreDistribution
 from workbench.gui.charts._standalone import open_session
-from workbench.gui.charts.metric_curve import sweep_values
+from workbench.gui.charts.metric_curve import MAX_POINTS, sweep_values
 from workbench.gui.charts.movers import EMPTY_NO_BASELINE
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"),
@@ -243,6 +243,49 @@ def test_metric_curve_equals_tune_sweep_and_marks_the_best(qtbot: QtBot, tea: Tu
     assert [v for v, _ in curve.points] == ["lucene", "robertson", "atire"]
     np.testing.assert_allclose([m for _, m in curve.points], [m for _, m in want_v], atol=1e-12)
     _assert_exports(curve, tmp_path)
+
+
+def test_metric_curve_draws_a_bundle_figure_against_the_budget(qtbot: QtBot) -> None:
+    """codeledger's bundle recall and precision are on the curve's metric list, and a sweep
+    of the token budget draws bundle recall as each budget's own evaluation gives it."""
+    code = open_session(SAMPLES / "code-repo", "codeledger")
+    curve = MetricCurve(code, synchronous=True)
+    _show(qtbot, curve)
+    names = [curve.metric_box.itemText(i) for i in range(curve.metric_box.count())]
+    assert names[-2:] == ["bundle_recall", "bundle_precision"]
+    curve.metric_box.setCurrentText("bundle_recall")
+    code.set_param("token_budget", 400)
+    code.recompute()
+    assert curve.param_name == "token_budget" and curve.metric_name == "bundle_recall"
+    param = code.model.schema["token_budget"]
+    assert code.dataset is not None
+    want = [Pipeline(get_model("codeledger"), code.dataset, {**code.params, "token_budget": v})
+            .run(("r@10",)).means["bundle_recall"] for v in sweep_values(param)]
+    np.testing.assert_allclose([m for _, m in curve.points], want, atol=1e-12)
+    assert len(set(want)) > 1  # the budget moves it
+    assert curve.current == (400, pytest.approx(code.result.means["bundle_recall"]))
+    code.set_model("bm25")  # no bundles: ranking metrics only
+    assert "bundle_recall" not in [curve.metric_box.itemText(i)
+                                   for i in range(curve.metric_box.count())]
+
+
+def test_a_wide_count_is_swept_near_the_values_in_use() -> None:
+    """A token budget (100..1,000,000, default 8,000) is swept from 100 to 4 × the default,
+    doubled while the current value lies beyond; weights and counts of modest range, or
+    whose default is 0 (none), keep their whole range."""
+    from workbench.gui.charts.metric_curve import sweep_span
+
+    budget = get_model("codeledger").schema["token_budget"]
+    assert sweep_span(budget) == (100, 32_100) == sweep_span(budget, 20_000)
+    assert sweep_span(budget, 50_000) == (100, 64_100)
+    assert sweep_span(budget, 900_000) == (100, 1_000_000)  # the doubling stops at the top
+    values = sweep_values(budget)
+    assert values[0] == 100 and values[-1] == 32_100 and len(values) == MAX_POINTS
+    k1 = get_model("bm25").schema["k1"]
+    assert sweep_span(k1) == (k1.low, k1.high)
+    limit = get_model("vault-search").schema["limit"]  # 0: no limit
+    assert sweep_span(limit) == (limit.low, limit.high)
+    assert sweep_span(get_model("bm25").schema["variant"]) is None
 
 
 def test_metric_curve_sweeps_in_the_background_and_drops_stale_sweeps(

@@ -32,6 +32,9 @@ from workbench.core.tune import parse_values
 from ._base import INK, ChartPanel, make_plot
 
 MAX_POINTS = 41
+WIDE = 50  # a count's range this many times its default is swept near the default (sweep_span)
+# a bundle-selecting model's own figures (codeledger), drawn like a metric: a higher is better
+BUNDLE_FIGURES = ("bundle_recall", "bundle_precision")
 DEBOUNCE_MS = 150  # a sweep starts once the parameters rest this long (not mid-drag)
 CURVE = "#0072B2"
 BEST = "#d4a017"
@@ -39,13 +42,41 @@ CURRENT = "#c0392b"
 BASELINE = "#6e7781"
 
 
-def sweep_values(param: Param, max_points: int = MAX_POINTS) -> list[ParamValue]:
-    """The parameter's own grid (`tune.parse_values`), thinned to at most `max_points` evenly
-    spaced values when its step makes more (a limit of 0..100,000 in steps of 1)."""
-    values = parse_values(param, None)
-    if len(values) <= max_points or param.low is None or param.high is None:
-        return values
-    even = np.linspace(param.low, param.high, max_points)
+def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, float] | None:
+    """(low, high) a sweep covers: the parameter's range, except for a count or size whose
+    range is over WIDE times its default (a token budget of 100..1,000,000, default 8,000):
+    from its low to 4 × the default, doubled until the current value lies inside, so the
+    curve shows where the values in use are and the span changes only when the value leaves
+    it. None for a parameter without a numeric range."""
+    if param.kind not in ("int", "float") or param.low is None or param.high is None:
+        return None
+    low, high, default = float(param.low), float(param.high), float(param.default)
+    if param.kind != "int" or default <= 0 or high - low <= WIDE * default:
+        return low, high
+    top = low + 4 * default
+    at = float(current) if isinstance(current, int | float) else default
+    while top < at and top < high:
+        top = low + 2 * (top - low)
+    return low, min(high, top)
+
+
+def sweep_values(param: Param, max_points: int = MAX_POINTS,
+                 current: ParamValue | None = None) -> list[ParamValue]:
+    """The parameter's own grid (`tune.parse_values`) over `sweep_span`, thinned to at most
+    `max_points` evenly spaced values when its step makes more (a limit of 0..100,000 in steps
+    of 1)."""
+    span = sweep_span(param, current)
+    if span is not None and param.high is not None and span[1] < float(param.high):
+        step = float(param.step or 1)
+        if (span[1] - span[0]) / step < max_points:  # every step of the narrowed span
+            return [param.validate(round(span[0] + i * step))
+                    for i in range(int((span[1] - span[0]) / step) + 1)]
+    else:
+        values = parse_values(param, None)
+        if len(values) <= max_points or span is None:
+            return values
+    assert span is not None
+    even = np.linspace(span[0], span[1], max_points)
     if param.kind == "int":
         return [param.validate(v) for v in sorted({round(float(x)) for x in even})]
     return [param.validate(round(float(x), 10)) for x in even]
@@ -76,13 +107,14 @@ def run_sweep(request: SweepRequest,
     """(value, metric mean) per value, each a full combine → rank → metrics; stops early (and
     returns what it has) when `should_stop()` says the sweep went stale."""
     out: list[tuple[ParamValue, float]] = []
+    # a bundle figure comes with any ranking metric (`Model.extra_metrics`); it is none itself
+    asked = ("r@10",) if request.metric in BUNDLE_FIGURES else (request.metric,)
     for value in request.values:
         if should_stop():
             break
         params = {**request.params, request.name: value}
         done = compute(ComputeRequest(request.generation, request.model, request.prepared,
-                                      params, request.judgments, (request.metric,),
-                                      request.depth))
+                                      params, request.judgments, asked, request.depth))
         out.append((value, float(done.result.means.get(request.metric, np.nan))))
     return out
 
@@ -168,7 +200,8 @@ class MetricCurve(ChartPanel):
         self.listen(session.baseline_changed, lambda *_: self._draw_current())
         for event in (session.model_changed, session.dataset_changed):
             self.listen(event, self._on_model)
-        self.listen(session.k_changed, lambda *_: self._fill_metrics())
+        for event in (session.k_changed, session.model_changed):
+            self.listen(event, lambda *_: self._fill_metrics())
         self._fill_metrics()
         self._on_model()
 
@@ -188,6 +221,8 @@ class MetricCurve(ChartPanel):
     def _fill_metrics(self) -> None:
         keep = self.metric_box.currentText()
         names = list(self.session.metric_names)
+        if hasattr(self.session.model, "bundles"):  # its bundle figures, e.g. against the budget
+            names += BUNDLE_FIGURES
         self.metric_box.blockSignals(True)
         self.metric_box.clear()
         self.metric_box.addItems(names)
@@ -244,12 +279,14 @@ class MetricCurve(ChartPanel):
             self.show_hint("Waiting for the prepare stage…")
             return
         held = tuple(sorted((k, v) for k, v in s.params.items() if k != p.name))
-        key = (p.name, self.metric_name, held, id(s.prepared), id(s.judgments), s.depth)
+        span = sweep_span(p, s.params.get(p.name))
+        key = (p.name, self.metric_name, held, id(s.prepared), id(s.judgments), s.depth, span)
         if key == self._key:
             return
         self._key = key
         self._generation += 1
-        request = SweepRequest(self._generation, p.name, tuple(sweep_values(p)),
+        request = SweepRequest(self._generation, p.name,
+                               tuple(sweep_values(p, current=s.params.get(p.name))),
                                self.metric_name,
                                s.model, s.prepared, dict(s.params), s.judgments, s.depth)
         self._request = request
