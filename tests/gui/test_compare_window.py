@@ -6,6 +6,7 @@ mode, stepping through the queries that moved most, the replay, and File ▸ Exp
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +188,45 @@ def test_a_baseline_that_prepares_apart_is_computed_on_a_worker(qtbot: QtBot) ->
                               equal_nan=True)
     assert said[-1] == "'unstemmed' is the baseline"
     assert s.params["stemmer"] != "none"  # the live sliders untouched
+
+
+def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: Any) -> None:
+    """For a model that selects bundles, the table has its bundles' recall, precision, F1,
+    files and tokens, as `compare_configurations` computes them; fewer tokens reads as better
+    (green); the delta chart's metric list keeps the figures where higher is better."""
+    from PySide6.QtGui import QBrush
+
+    from workbench.gui.palette import BETTER, WORSE
+
+    assert window.open_path(SAMPLES / "code-repo", model="codeledger")
+    s = window.session
+    s.recompute()
+    s.save_configuration("8k")
+    s.set_params({"token_budget": 150})
+    s.save_configuration("150")
+    view = _open(qtbot, window)
+    metrics = [*s.metric_names, "bundle_recall", "bundle_precision", "bundle_f1",
+               "bundle_files", "bundle_tokens"]
+    alone = compare_configurations(get_model("codeledger"), s.dataset, s.comparable(), metrics)
+    assert view.comp is not None and [r.metric for r in view.comp.rows] == metrics
+    assert view.comp.rows == alone.rows
+    cells = {row[0]: row for row in view.table.cell_texts()}
+    tokens = next(r for r in alone.rows if r.metric == "bundle_tokens")
+    assert tokens.deltas[1] < 0 and cells["bundle_tokens"][3].startswith("-")
+    at = [r.metric for r in alone.rows].index("bundle_tokens")
+    assert view.table.item(at, 3).foreground() == QBrush(BETTER)  # fewer tokens: green
+    recall_at = [r.metric for r in alone.rows].index("bundle_recall")
+    recall = alone.rows[recall_at]
+    assert recall.deltas[1] < 0  # a budget of 150 tokens finds less
+    assert view.table.item(recall_at, 3).foreground() == QBrush(WORSE)
+    picks = [view.metric_pick.itemText(i) for i in range(view.metric_pick.count())]
+    assert "bundle_recall" in picks and "bundle_tokens" not in picks
+    # a file's path is its id and its title: named once beside its rank
+    doc = int(view.comp.results[0].ranking.docs[view.lines.query, 0])
+    path = s.dataset.corpus[doc].id
+    assert view.lines._tooltip(doc).count(path) == 1
+    # the query line counts tokens in whole tokens
+    view.show_query(next(q for q in range(len(s.dataset.queries))
+                         if view.comp.per_query_delta("bundle_tokens", 1)[q] != 0))
+    assert re.search(r"bundle_tokens [+-][0-9,]+(,|$)", view.query_label.text()), (
+        view.query_label.text())

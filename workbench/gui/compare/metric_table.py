@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.comparison import Comparison
+from workbench.core.comparison import Comparison, higher_is_better
 from workbench.gui.palette import delta_color
 from workbench.report.text import metric_table
 
@@ -70,8 +70,9 @@ class MetricTable(QTableWidget):
                 name = comp.configs[i].name
                 delta, p = row.deltas[i], row.p_values[i]
                 d_item, p_item, n_item = (self._item(r, base + j) for j in (1, 2, 3))
-                if not math.isnan(delta):
-                    d_item.setForeground(QBrush(delta_color(delta)))
+                if not math.isnan(delta):  # fewer files or tokens is the better
+                    better = delta if higher_is_better(row.metric) else -delta
+                    d_item.setForeground(QBrush(delta_color(better)))
                 d_item.setToolTip(f"mean {row.metric} of {name} − mean of {first}")
                 if p is not None and p < SIGNIFICANT:
                     font = QFont(p_item.font())

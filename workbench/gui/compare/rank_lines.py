@@ -43,6 +43,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from workbench.core.comparison import Comparison
+from workbench.core.data import Document
 from workbench.gui.charts._base import INK, MUTED
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE
 
@@ -337,7 +338,8 @@ class RankLines(QWidget):
         d = comp.dataset.corpus[doc]
         ranks = ", ".join(f"{comp.configs[c].name}: {self._rank(j, doc) or 'below top k'}"
                           for j, c in enumerate(self.columns))
-        return f"{d.id}\n{d.title}\n{grade_text(self._grade(doc))}\n{ranks}"
+        return "\n".join(t for t in (d.id, _shown_title(d), grade_text(self._grade(doc)), ranks)
+                         if t)
 
     def _grade(self, doc: int) -> int | None:
         comp = self.comparison
@@ -512,20 +514,21 @@ class RankLines(QWidget):
             right -= w + 4
         p.setFont(self._font)
         d = comp.dataset.corpus[doc]
+        title = _shown_title(d)
         room = max(0.0, right - x)
         # the whole id when it and the title fit; else the id gives way down to 45 % of the
         # room (elided in the middle, where paths differ least), the title takes the rest
-        title_w = fm.horizontalAdvance(d.title) + 8 if d.title else 0.0
+        title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
         id_room = room if fm.horizontalAdvance(d.id) + title_w <= room else max(
             room * 0.45, room - title_w)
         id_text = fm.elidedText(d.id, Qt.TextElideMode.ElideMiddle, id_room)
         p.setPen(QColor(INK))
         p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)
         x += fm.horizontalAdvance(id_text) + 8
-        if d.title and right - x > fm.averageCharWidth() * 3:
+        if title and right - x > fm.averageCharWidth() * 3:
             p.setPen(QColor(MUTED))
             p.drawText(QRectF(x, rect.top(), right - x, rect.height()), mid,
-                       fm.elidedText(d.title, Qt.TextElideMode.ElideRight, right - x))
+                       fm.elidedText(title, Qt.TextElideMode.ElideRight, right - x))
         p.restore()
 
     def _paint_slot(self, p: QPainter, rect: QRectF) -> None:
@@ -566,3 +569,8 @@ def grade_text(grade: int | None) -> str:
     if grade is None:
         return "not judged"
     return "judged not relevant (0)" if grade <= 0 else f"judged relevant, grade {grade}"
+
+
+def _shown_title(doc: Document) -> str:
+    """The title beside the id, unless it repeats it (a repository's file: its path is both)."""
+    return doc.title if doc.title != doc.id else ""

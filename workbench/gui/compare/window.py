@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.comparison import Comparison, compare_configurations
+from workbench.core.comparison import Comparison, compare_configurations, higher_is_better
 from workbench.core.engine import Progress
+from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.session import TuningSession
 from workbench.core.store import atomic_write_text
 from workbench.gui.background import BackgroundTask
@@ -222,6 +223,8 @@ class CompareWindow(QWidget):
         model, dataset = s.model, s.dataset
         configs = [s.configurations.get(n).as_configuration() for n in names]
         metrics = list(s.metric_names)
+        if hasattr(model, "bundles"):  # its bundles' recall, precision, F1, files and tokens
+            metrics += list(BUNDLE_METRICS)
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
         self.cancel_button.setEnabled(True)
@@ -247,7 +250,8 @@ class CompareWindow(QWidget):
         current = self.metric_pick.currentText()
         self.metric_pick.blockSignals(True)
         self.metric_pick.clear()
-        self.metric_pick.addItems([r.metric for r in comp.rows])
+        # the delta chart and 'moved most' read a higher value as better: counts stay out
+        self.metric_pick.addItems([r.metric for r in comp.rows if higher_is_better(r.metric)])
         if current in [r.metric for r in comp.rows]:
             self.metric_pick.setCurrentText(current)
         self.metric_pick.blockSignals(False)
@@ -315,7 +319,9 @@ class CompareWindow(QWidget):
         for row in comp.rows:
             d = comp.per_query_delta(row.metric, self.b_index)[q]
             if not math.isnan(d) and abs(d) > 5e-4:
-                parts.append(f"{row.metric} {d:+.3f}")
+                figure = BUNDLE_METRICS.get(row.metric)  # a bundle's files or tokens: a count
+                parts.append(f"{row.metric} {d:+,.0f}" if figure is not None and figure.count
+                             else f"{row.metric} {d:+.3f}")
         pair = f"{comp.configs[self.b_index].name} − {comp.configs[0].name}"
         change = (", ".join(parts) if parts else "no metric changed") if comp.rows \
             else "not judged"
