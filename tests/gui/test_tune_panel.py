@@ -172,5 +172,6 @@ def test_the_parameter_labels_get_the_room(qtbot: QtBot) -> None:
     qtbot.wait(50)  # the layout settles
     row = w.checklist.rows["w_keyword"]
     assert row.low is not None and row.low.width() < 110
+    assert w.settings.objective.currentText() == "bundle_recall"  # as `workbench tune`'s
     label = w.checklist.grid.itemAtPosition(0, 1).widget()
     assert label.width() >= label.fontMetrics().horizontalAdvance("Weight: keyword")

@@ -39,7 +39,7 @@ def metric_choices(session: TuningSession) -> list[str]:
     if ds is not None and has_cases(ds):
         out.insert(0, "cases")  # pi-lodestone's own measure of success
     if model is not None and model.id.startswith("codeledger"):
-        out.append("bundle_recall")
+        out.insert(0, "bundle_recall")  # what its bundle is for; `tune`'s default too
     return out or list(RANKING_METRICS)
 
 
