@@ -73,6 +73,18 @@ def test_bad_queries_or_judgments_change_nothing(window: MainWindow, tmp_path: P
     assert "give tasks (queries) only" in window.error_box.text()
 
 
+def test_a_relative_file_is_kept_whole(window: MainWindow, tmp_path: Path,
+                                       monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A query file named relative to the folder the window started in is remembered (and
+    saved in a session) by its whole path, so it is found from anywhere later."""
+    assert window.open_path(SAMPLES / "code-repo")
+    _some_tasks(tmp_path, 2)
+    monkeypatch.chdir(tmp_path)
+    assert window.open_with(queries="tasks.jsonl")
+    assert window.session.queries_file == str(tmp_path / "tasks.jsonl")
+    assert st.recalled_files(str(SAMPLES / "code-repo"))[0] == str(tmp_path / "tasks.jsonl")
+
+
 def test_judgments_for_queries_given_apart(window: MainWindow, tmp_path: Path) -> None:
     """A BEIR folder read with another query file is unjudged until judgments are opened."""
     s = window.session

@@ -121,6 +121,9 @@ class MainWindow(QMainWindow):
         the previous dataset. A sample folder's workbench.toml names its model unless `model`
         is given."""
         path = Path(path)
+        # kept as absolute paths: a session or the next launch may start in another folder
+        queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
+                          for f in (queries, qrels))
         try:
             with self.loop.hold():
                 from workbench.core.formats import load_dataset
