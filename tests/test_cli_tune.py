@@ -79,6 +79,17 @@ def test_repository_tasks_get_a_time_split(capsys, tmp_path):
     assert code == 0, err
     assert "time split: 6 older tasks tune, 6 newer held out" in out
     assert "max bundle_recall" in out and "bundle_recall held-out" in out
+    assert "note:" not in out
+
+
+def test_a_named_budget_is_tuned_with_a_note_to_hold_the_bundle_size(capsys, tmp_path):
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--tune",
+                 "w_keyword,token_budget", "--trials", "2", "--storage", str(tmp_path / "s.db")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    note = next(line for line in out.splitlines() if line.startswith("note:"))
+    assert "token_budget tuned because named" in note
+    assert "--constraint bundle_tokens<=N" in note
 
 
 def test_eval_cases_are_the_default_objective_and_export_reads_the_result(capsys, tmp_path):

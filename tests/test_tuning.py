@@ -179,6 +179,20 @@ def test_the_default_space_is_the_live_scoring_parameters():
     assert default_names(get_model("bm25").schema) == ["k1", "b", "variant"]
 
 
+@pytest.mark.parametrize("model_id", ["codeledger", "codeledger-document"])
+def test_codeledger_tunes_scoring_not_the_budget_the_user_sets(model_id):
+    # a bigger budget always finds more of a task's files: tuned for bundle recall it only grew
+    # (max_files 355, token_budget 136k on httpx, task_type forced to test_update everywhere)
+    names = default_names(get_model(model_id).schema)
+    for held in ("budget_preset", "max_files", "token_budget", "overshoot",
+                 "overshoot_min_score", "task_type"):
+        assert held not in names
+    for tuned in ("w_keyword", "w_content", "w_size_penalty", "sufficiency", "skip_limit",
+                  "graph_share"):
+        assert tuned in names
+    assert "Not tuned unless named." in get_model(model_id).schema["token_budget"].help
+
+
 def test_space_errors_name_the_parameter():
     schema = get_model("bm25").schema
     with pytest.raises(ParamError, match="k1 must be"):

@@ -20,6 +20,13 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
           f"model {model.id}")
     print(f"tuning {len(space.dimensions)} parameters: "
           + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
+    named = [d.name for d in space.dimensions if not model.schema[d.name].tunable]
+    if named:
+        print(f"note: {', '.join(named)} tuned because named; the default search leaves "
+              f"{'it' if len(named) == 1 else 'them'} out (paging, display, the budget)"
+              + (": a bundle finds more files the more it may hold, so hold its size with "
+                 "--constraint bundle_tokens<=N" if any(o.startswith("bundle_")
+                                                        for o in objectives) else ""))
     goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
     if constraints:
         goal += " subject to " + ", ".join(str(c) for c in constraints)

@@ -103,6 +103,13 @@ def _shown(p: Param) -> Param:
     return replace(p, tunable=False)
 
 
+def _yours(p: Param) -> Param:
+    """The budget (and the task-type override): what the user sets, not what scores the files.
+    Left out of tuning unless named — a bigger budget always finds more of the files a task
+    needs, so a search for bundle recall would only raise it."""
+    return replace(p, tunable=False, help=f"{p.help} Not tuned unless named.")
+
+
 def _b(name: str, label: str, default: bool, help: str) -> Param:
     return Param(name, label, default, kind="bool", help=help)
 
@@ -116,8 +123,9 @@ DOCUMENT_SCHEMA = ParamSchema([
          f"selector.weights.{s[2]}). Relative: only the ratios between weights order the "
          f"files.", high=WEIGHT_HIGH, step=0.01)
       for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
-    Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
-          help="auto: detected from the task text (first regex hit); else forced."),
+    _yours(Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
+                 help="auto: detected from the task text (first regex hit); else forced "
+                      "for every task.")),
     *(_f(f"mult_{t}_{s}", f"×{s} on {t}", v, f"Multiplier of the {s} weight for {t} tasks.",
          high=5.0) for t, s, v in MULTIPLIERS),
     _b("error_infra_bug_fix_only", "Error infra: bug fixes only", True,
@@ -155,17 +163,18 @@ DOCUMENT_SCHEMA = ParamSchema([
     _f("size_penalty_tokens", "Size penalty: tokens for full", 4000,
        "Tokens at which the size penalty reaches 1 (half the default budget).",
        low=100, high=100000, step=100),
-    Param("budget_preset", "Budget preset", "custom", kind="choice",
-          choices=("custom", *BUDGET_PRESETS),
-          help="tight 3000 tokens/10 files, default 8000/25, generous 15000/40 — a preset "
-              "overrides Max files and Token budget; custom uses those two."),
-    _i("max_files", "Max files", 25, 1, 500, "Stop rule (a): at most this many files."),
-    _i("token_budget", "Token budget", 8000, 100, 1000000, "Stop rule (b): token budget."),
-    _f("overshoot", "Budget overshoot", 0.10, "A high-value file may exceed the budget "
-       "while the total stays within budget · (1 + overshoot).", high=1.0, step=0.01),
-    _f("overshoot_min_score", "Overshoot: min score", 0.3,
-       "A file is high-value (may overshoot) when its score is at least this (scores can be "
-           "negative: the penalties are subtracted).", low=-1.0),
+    _yours(Param("budget_preset", "Budget preset", "custom", kind="choice",
+                 choices=("custom", *BUDGET_PRESETS),
+                 help="tight 3000 tokens/10 files, default 8000/25, generous 15000/40 — a "
+                      "preset overrides Max files and Token budget; custom uses those two.")),
+    _yours(_i("max_files", "Max files", 25, 1, 500, "Stop rule (a): at most this many files.")),
+    _yours(_i("token_budget", "Token budget", 8000, 100, 1000000,
+              "Stop rule (b): token budget.")),
+    _yours(_f("overshoot", "Budget overshoot", 0.10, "A high-value file may exceed the budget "
+              "while the total stays within budget · (1 + overshoot).", high=1.0, step=0.01)),
+    _yours(_f("overshoot_min_score", "Overshoot: min score", 0.3,
+              "A file is high-value (may overshoot) when its score is at least this (scores "
+              "can be negative: the penalties are subtracted).", low=-1.0)),
     _i("skip_limit", "Skip when over budget", 0, 0, 100,
        "Stop rule (b) again: a file that does not fit the token budget is skipped and the "
        "next one tried, up to this many files a task; then the next that does not fit stops "
