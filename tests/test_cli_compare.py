@@ -100,3 +100,37 @@ def test_bundle_figures_in_compare(tmp_path: Path, capsys: pytest.CaptureFixture
                  "--metrics", "bundle_recall"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs a model that selects bundles" in err
+
+
+def test_code_tasks_are_compared_on_recall_at_10_and_the_bundle(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a code-context comparison reads what eval reads for code tasks, and what the bundle
+    # handed to the agent holds and costs (counts in whole numbers with thousands)
+    repo = str(SAMPLES / "code-repo")
+    heavy = tmp_path / "heavy.toml"
+    heavy.write_text(params_toml({"w_size_penalty": 2.0}))
+    assert main(["compare", repo, "-m", "codeledger", "--defaults", "-c", str(heavy),
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    shown = [line.split()[0] for line in out.splitlines() if line.startswith(("r@", "ndcg",
+                                                                            "mrr", "p@",
+                                                                            "map", "bundle_"))]
+    assert shown == ["r@10", "ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "bundle_recall",
+                     "bundle_precision", "bundle_f1", "bundle_files", "bundle_tokens"]
+    tokens = next(line.split() for line in out.splitlines() if line.startswith("bundle_tokens"))
+    assert "," in tokens[1] and tokens[1].count(".") == 1 and len(tokens[1].split(".")[1]) == 1
+    # a model that selects no bundles gets the ranking metrics only
+    k1 = tmp_path / "k1.toml"
+    k1.write_text(params_toml({"k1": 0.9}))
+    assert main(["compare", repo, "-m", "bm25", "--defaults", "-c", str(k1)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\nr@10 ") == 1 and "bundle_" not in out
+    # the HTML report prints counts as counts, and a p-value "<0.001" as text, not markup
+    page = tmp_path / "report.html"
+    assert main(["report", repo, "-m", "codeledger", "--defaults", "-c", str(heavy), "-o",
+                 str(page)]) == 0
+    html = page.read_text()
+    row = html[html.index('data-metric="bundle_tokens"'):]
+    row = row[:row.index("</tr>")]
+    assert ".0000" not in row and "[" in row  # the interval, in counts too
+    assert '"num"><' not in row.replace('"num"></td>', "")

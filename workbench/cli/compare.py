@@ -18,10 +18,11 @@ from workbench.cli.common import (
     load_data,
     metric_list,
 )
-from workbench.cli.evaluate import check_bundle_metrics
+from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks
 from workbench.cli.output import check_output, write_outputs
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.engine import Progress
+from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError
 from workbench.core.pipeline import DEFAULT_METRICS
@@ -30,6 +31,9 @@ from workbench.report.text import markdown, metric_table, mover_lines, params_ta
 from workbench.textout import format_table, progress_bar
 
 FORMATS = ("html", "md")
+# for code tasks: eval's ranking metrics, then (a model that selects bundles) what the bundle
+# handed to the agent holds and costs
+CODE_COMPARE_METRICS = f"{CODE_METRICS},{','.join(BUNDLE_METRICS)}"
 
 
 def add_commands(sub: Any) -> None:
@@ -48,8 +52,10 @@ def add_commands(sub: Any) -> None:
                        "are compared with")
         p.add_argument("--defaults", action="store_true",
                        help="the model's defaults as the first configuration")
-        p.add_argument("--metrics", default=",".join(DEFAULT_METRICS),
-                       help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)})")
+        p.add_argument("--metrics",
+                       help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}; "
+                       f"on a git repository or for a model that selects bundles "
+                       f"{CODE_COMPARE_METRICS})")
         p.add_argument("--k", type=whole(1), default=10,
                        help="the top k that movers enter or leave (default 10)")
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
@@ -87,7 +93,7 @@ def _comparison(args: argparse.Namespace) -> Any:
     if dup is not None:
         raise UsageError(f"--config: two configurations are named {dup!r} (named by their "
                          "file names)")
-    metrics = metric_list(args.metrics)
+    metrics = metric_list(args.metrics or _default_metrics(args, model))
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:
@@ -95,6 +101,12 @@ def _comparison(args: argparse.Namespace) -> Any:
     with progress_bar("comparing") as bar:
         return compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
+
+
+def _default_metrics(args: argparse.Namespace, model: Any) -> str:
+    if not code_tasks(args, model):
+        return ",".join(DEFAULT_METRICS)
+    return CODE_COMPARE_METRICS if hasattr(model, "bundles") else CODE_METRICS
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

@@ -38,11 +38,13 @@ SWEEP_METRICS = "ndcg@10,mrr@10,r@100"
 CODE_SWEEP_METRICS = "r@10,ndcg@10,mrr@10"
 
 
-def _code_tasks(args: argparse.Namespace, model: Any) -> bool:
-    """Code tasks: DATA is a git repository, or the model selects bundles."""
-    from workbench.core.formats.code_repo import is_code_repo
+def code_tasks(args: argparse.Namespace, model: Any) -> bool:
+    """Code tasks: DATA is a git repository (or a bundled sample's history stream), or the
+    model selects bundles."""
+    from workbench.core.formats.code_repo import is_code_repo, is_sample_stream_folder
 
-    return hasattr(model, "bundles") or is_code_repo(Path(args.data))
+    data = Path(args.data)
+    return hasattr(model, "bundles") or is_code_repo(data) or is_sample_stream_folder(data)
 
 
 def add_commands(sub: Any) -> None:
@@ -97,7 +99,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     outputs = {arg: check_output(value, arg) for arg, value in
                (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
     model, params = model_and_params(args)
-    metrics = metric_list(args.metrics or (CODE_METRICS if _code_tasks(args, model)
+    metrics = metric_list(args.metrics or (CODE_METRICS if code_tasks(args, model)
                                            else EVAL_METRICS))
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
@@ -216,7 +218,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
     model, params = model_and_params(args)
-    metrics = metric_list(args.metrics or (CODE_SWEEP_METRICS if _code_tasks(args, model)
+    metrics = metric_list(args.metrics or (CODE_SWEEP_METRICS if code_tasks(args, model)
                                            else SWEEP_METRICS))
     check_bundle_metrics(metrics, model)
     values = parse_values(model.schema[args.sweep], args.values,

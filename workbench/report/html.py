@@ -36,7 +36,7 @@ from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import ParamValue, params_toml
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
-from workbench.report.text import p_text
+from workbench.report.text import delta_text, is_count, mean_text, p_text
 
 LEVEL = 0.95
 CSS = """
@@ -181,14 +181,6 @@ def _compared(comp: Comparison) -> str:
 
 # -- metrics --
 
-def _mean(x: float) -> str:
-    return "–" if math.isnan(x) else f"{x:.4f}"
-
-
-def _delta(x: float) -> str:
-    return "" if math.isnan(x) else f"{x:+.4f}"
-
-
 def _sign_class(x: float, metric: str = "") -> str:
     """"up" (better, green) or "down" for a difference of `metric` (fewer files or tokens in a
     bundle is better)."""
@@ -196,8 +188,8 @@ def _sign_class(x: float, metric: str = "") -> str:
     return "up" if better > 0 else "down" if better < 0 else ""
 
 
-def _interval_text(ci: tuple[float, float] | None) -> str:
-    return "" if ci is None else f"[{ci[0]:+.4f}, {ci[1]:+.4f}]"
+def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
+    return "" if ci is None else f"[{delta_text(ci[0], count)}, {delta_text(ci[1], count)}]"
 
 
 def _metrics(comp: Comparison) -> str:
@@ -210,14 +202,16 @@ def _metrics(comp: Comparison) -> str:
         '<th class="num">p²</th><th class="num">▲/▼</th>' for _ in others) + "</tr>")
     body = []
     for r in comp.rows:
-        cells = [f"<th>{escape(r.metric)}</th>", f'<td class="num">{_mean(r.means[0])}</td>']
+        count = is_count(r.metric)
+        cells = [f"<th>{escape(r.metric)}</th>",
+                 f'<td class="num">{mean_text(r.means[0], count)}</td>']
         for i in range(1, len(comp.configs)):
             ci = difference_interval(comp.per_query_delta(r.metric, i))
-            cells += [f'<td class="num">{_mean(r.means[i])}</td>',
+            cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
                       f'<td class="num {_sign_class(r.deltas[i], r.metric)}">'
-                      f'{_delta(r.deltas[i])}</td>',
-                      f'<td class="num">{_interval_text(ci)}</td>',
-                      f'<td class="num">{p_text(r.p_values[i])}</td>',
+                      f'{delta_text(r.deltas[i], count)}</td>',
+                      f'<td class="num">{_interval_text(ci, count)}</td>',
+                      f'<td class="num">{escape(p_text(r.p_values[i]))}</td>',
                       f'<td class="num">▲{r.improved[i]} ▼{r.worsened[i]}</td>']
         body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '

@@ -51,21 +51,26 @@ def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
         header += [c.name, "Δ", "p", "▲/▼"]
     rows = []
     for r in comp.rows:
-        count = r.metric in BUNDLE_METRICS and BUNDLE_METRICS[r.metric].count
-        row = [r.metric, _mean(r.means[0], count)]
+        count = is_count(r.metric)
+        row = [r.metric, mean_text(r.means[0], count)]
         for i in range(1, len(comp.configs)):
-            row += [_mean(r.means[i], count), _delta(r.deltas[i], count),
+            row += [mean_text(r.means[i], count), delta_text(r.deltas[i], count),
                     p_text(r.p_values[i]), f"{r.improved[i]}/{r.worsened[i]}"]
         rows.append(row)
     return header, rows
 
 
-def _mean(x: float, count: bool = False) -> str:
+def is_count(metric: str) -> bool:
+    """Whether `metric` is a count per query (a bundle's files or tokens), not a fraction."""
+    return metric in BUNDLE_METRICS and BUNDLE_METRICS[metric].count
+
+
+def mean_text(x: float, count: bool = False) -> str:
     """A mean: 4 decimals, or a count (a bundle's files, tokens) to one, with thousands."""
     return "–" if math.isnan(x) else f"{x:,.1f}" if count else f"{x:.4f}"
 
 
-def _delta(x: float, count: bool = False) -> str:
+def delta_text(x: float, count: bool = False) -> str:
     return "" if math.isnan(x) else f"{x:+,.1f}" if count else f"{x:+.4f}"
 
 
