@@ -111,6 +111,17 @@ def test_preview_shows_source_monospace_with_excerpt(qtbot: QtBot, code: TuningS
     assert any(line.strip().startswith("1 ") or line.strip() == "1" for line in plain)
 
 
+def test_breakdown_prints_a_zero_penalty_as_0(qtbot: QtBot, code: TuningSession) -> None:
+    # fail_prior and non_code subtract: at 0 their contribution is -0.0, which "%g" prints "-0"
+    q = code.query
+    doc = int(code.result.ranking.docs[q, 0])  # type: ignore[union-attr]
+    preview = DocumentPreview(code)
+    _show(qtbot, preview)
+    code.select_docs([doc])
+    text = preview.browser.toPlainText()
+    assert "fail_prior 0" in text and "-0 " not in text + " " and not text.rstrip().endswith("-0")
+
+
 def test_preview_prose_unchanged(qtbot: QtBot) -> None:
     s = open_session(SAMPLES / "vault")
     preview = DocumentPreview(s)

@@ -258,8 +258,8 @@ class DocumentPreview(QWidget):
         contrib = sc.contributions_of(pair)[:, 0]
         g = int(sc.gate[pair[0]])
         items = " + ".join(f"<span style='color:{signal_hex(i)}'>■</span> {html.escape(n)} "
-                           f"{v:.4g}" for i, (n, v) in enumerate(zip(sc.signals, contrib,
-                                                                      strict=False)))
+                           f"{v + 0.0:.4g}"  # + 0.0: a penalty of 0 reads 0, not -0
+                           for i, (n, v) in enumerate(zip(sc.signals, contrib, strict=False)))
         gate = (f" <b style='color:#c0392b'>gated: {html.escape(sc.gates[g - 1])}</b>"
                 if g > 0 and g - 1 < len(sc.gates) else "")
         return f"<p>score {float(sc.total[pair[0]]):.4g} = {items}{gate}</p>"
