@@ -168,3 +168,15 @@ def test_out_written_atomically(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["sweep", TEA, "-m", "bm25", "-s", "k1", "--values", "1",
                  "--out", str(out)]) == 2
     assert "--out" in capsys.readouterr().err and not out.exists()
+
+
+def test_a_token_budget_swept_without_values_is_a_few_round_points(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # its slider is 100..1,000,000 in steps of 1: swept as it stood, a million evaluations
+    lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "token_budget", "-p",
+                   "token_budget=6000", "--metrics", "bundle_recall")
+    assert "held:" not in lines[0]  # the swept parameter is not one of those held
+    rows = [line.split() for line in lines[3:] if line.split() and line.split()[0].isdigit()]
+    values = [int(r[0]) for r in rows]
+    assert values[:3] == [100, 1000, 2000] and values[-1] == 32_100 and len(values) <= 41
+    assert [r[0] for r in rows if "(in use)" in " ".join(r)] == ["6000"]

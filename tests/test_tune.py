@@ -10,7 +10,7 @@ from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.params import ParamError
 from workbench.core.pipeline import Pipeline
-from workbench.core.tune import grid, parse_values, sweep
+from workbench.core.tune import DEFAULT_POINTS, default_values, grid, parse_values, sweep
 
 
 def test_grid_counts_in_integers() -> None:
@@ -29,6 +29,26 @@ def test_parse_values() -> None:
     assert len(parse_values(schema["b"], None)) == 21  # its slider: 0..1 step 0.05
     with pytest.raises(ParamError, match="parameter k1 must be"):
         parse_values(schema["k1"], "0:5:1")
+
+
+def test_a_sweep_without_values_is_round_few_and_holds_the_value_in_use() -> None:
+    code = get_model("codeledger").schema
+    # a weight of 0..5 in slider steps of 0.01 is 501 values: every 20th step instead
+    weight = default_values(code["w_similar"], 0.25)
+    assert weight == sorted({round(0.2 * i, 10) for i in range(26)} | {0.25})
+    # a token budget of 100..1,000,000 in steps of 1: near the default, in thousands
+    budget = default_values(code["token_budget"], 8000)
+    assert budget[:3] == [100, 1000, 2000] and budget[-2:] == [32_000, 32_100]
+    assert len(budget) <= DEFAULT_POINTS and 8000 in budget
+    assert default_values(code["token_budget"], 50_000)[-1] == 64_100  # the span follows
+    assert default_values(code["max_files"], 25)[:3] == [1, 20, 25]
+    assert default_values(code["graph_hops"], 2) == [0, 1, 2]  # a short range: every step
+    bm25 = get_model("bm25").schema
+    assert default_values(bm25["b"], 0.75) == parse_values(bm25["b"], None)  # 21 fit
+    k1 = default_values(bm25["k1"], 1.2)
+    assert k1 == [round(0.1 * i, 10) for i in range(31)]  # 61 slider steps: every other
+    assert default_values(bm25["variant"]) == ["lucene", "robertson", "atire"]
+    assert default_values(code["auto_scope"], False) == [False, True]
 
 
 def test_sweep_holds_the_rest_and_restores() -> None:

@@ -65,7 +65,9 @@ def add_commands(sub: Any) -> None:
     add_data(p)
     add_model(p)
     p.add_argument("--sweep", "-s", required=True, metavar="PARAM", help="parameter to vary")
-    p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider range)")
+    p.add_argument("--values", help="low:high:step, or a,b,c (default: its slider's range "
+                   "in at most 41 values, every 1, 2, 5, 10, … steps; a count whose range is "
+                   "over 50× its default, such as a token budget, up to 4× the value in use)")
     p.add_argument("--metrics",
                    help=metrics_help(f"{SWEEP_METRICS}; on a git repository or for a model "
                                      f"that selects bundles {CODE_SWEEP_METRICS}")
@@ -214,15 +216,16 @@ def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Metrics over a range of one parameter, the others held: the best value by the first
     metric marked (every one of them when several tie), the points written with --out."""
-    from workbench.core.tune import MAX_POINTS, parse_values
+    from workbench.core.tune import MAX_POINTS, default_values, parse_values
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
     model, params = model_and_params(args)
     metrics = metric_list(args.metrics or (CODE_SWEEP_METRICS if code_tasks(args, model)
                                            else SWEEP_METRICS))
     check_bundle_metrics(metrics, model)
-    values = parse_values(model.schema[args.sweep], args.values,
-                          None if args.force else MAX_POINTS)  # checked before loading
+    param = model.schema[args.sweep]
+    values = (parse_values(param, args.values, None if args.force else MAX_POINTS)
+              if args.values is not None else default_values(param, params[args.sweep]))
     dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
@@ -231,14 +234,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
     first = metrics[0]
     best = _best(points, first)
-    changed = model.schema.changed(params)
+    changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
     print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
           + (f"; held: {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else ""))
     mark = "← best" if len(best) == 1 else "← best (tied)"
-    rows = [[value, *(_mean_text(m, means[m]) for m in metrics), mark if i in best else ""]
+    in_use = params[args.sweep]
+    rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
+             " ".join(t for t in (mark if i in best else "",
+                                  "(in use)" if value == in_use else "") if t)]
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
-    param = model.schema[args.sweep]
     print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {

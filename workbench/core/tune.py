@@ -15,6 +15,8 @@ from workbench.core.params import Param, ParamError, ParamValue
 from workbench.core.pipeline import Pipeline
 
 MAX_POINTS = 1000  # a sweep past this many values needs --force (each is a full evaluation)
+DEFAULT_POINTS = 41  # a sweep without values: at most this many, on a round multiple of the step
+WIDE = 50  # a count's range this many times its default is swept near the default (sweep_span)
 
 
 def grid(low: float, high: float, step: float,
@@ -55,6 +57,60 @@ def parse_values(param: Param, spec: str | None,
         if not values:
             raise ParamError(f"--values expects low:high:step or a,b,c, got {spec!r}")
     return [param.validate(v) for v in values]
+
+
+def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, float] | None:
+    """(low, high) a sweep covers: the parameter's range, except for a count or size whose
+    range is over WIDE times its default (a token budget of 100..1,000,000, default 8,000):
+    from its low to 4 × the default, doubled until the current value lies inside, so the
+    sweep shows where the values in use are and the span changes only when the value leaves
+    it. None for a parameter without a numeric range."""
+    if param.kind not in ("int", "float") or param.low is None or param.high is None:
+        return None
+    low, high, default = float(param.low), float(param.high), float(param.default)
+    if param.kind != "int" or default <= 0 or high - low <= WIDE * default:
+        return low, high
+    top = low + 4 * default
+    at = float(current) if isinstance(current, int | float) else default
+    while top < at and top < high:
+        top = low + 2 * (top - low)
+    return low, min(high, top)
+
+
+def default_values(param: Param, current: ParamValue | None = None,
+                   max_points: int = DEFAULT_POINTS) -> list[ParamValue]:
+    """What a sweep given no values runs: the choices, both switch positions, or the slider's
+    grid over `sweep_span` — where that is more than `max_points` values, the multiples of m
+    steps inside the span and its two ends, m the smallest of 1, 2, 5, 10, 20, 50, … that
+    fits (a weight of 0..5 in steps of 0.01 is swept 0, 0.2, …, 5; a token budget 100, 1,000,
+    2,000, …, 32,000, 32,100), and `current`, the value in use, among them (one more)."""
+    span = sweep_span(param, current)
+    if span is None:
+        return parse_values(param, None)
+    low, high = span
+    step = float(param.step or (high - low) / 20)
+    if not step > 0:
+        return [param.validate(low)]
+    m = 1
+    while True:
+        values = _multiples(low, high, m * step)
+        if len(values) <= max_points:
+            break
+        m = min(x * 10 ** e for e in range(19) for x in (1, 2, 5) if x * 10 ** e > m)
+    if isinstance(current, int | float) and not isinstance(current, bool) \
+            and low <= current <= high and all(abs(v - current) > 1e-9 for v in values):
+        values = sorted([*values, float(current)])  # the value in use is always one
+    if param.kind == "int":
+        return [param.validate(int(round(v))) for v in values]
+    return [param.validate(v) for v in values]
+
+
+def _multiples(low: float, high: float, size: float) -> list[float]:
+    """low, the multiples of `size` strictly between low and high, and high (exact to 1e-9)."""
+    first = math.floor(low / size + 1e-9) + 1
+    last = math.ceil(high / size - 1e-9) - 1
+    inner = [round(i * size, 10) for i in range(first, last + 1)]
+    return [low, *inner, high] if high > low else [low]
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,11 @@ from workbench.core.engine import Model
 from workbench.core.metrics import Judgments
 from workbench.core.params import Param, Params, ParamValue
 from workbench.core.session import ComputeRequest, TuningSession, compute
-from workbench.core.tune import parse_values
+from workbench.core.tune import parse_values, sweep_span
 
 from ._base import INK, ChartPanel, make_plot
 
 MAX_POINTS = 41
-WIDE = 50  # a count's range this many times its default is swept near the default (sweep_span)
 # a bundle-selecting model's own figures (codeledger), drawn like a metric: a higher is better
 BUNDLE_FIGURES = ("bundle_recall", "bundle_precision")
 DEBOUNCE_MS = 150  # a sweep starts once the parameters rest this long (not mid-drag)
@@ -40,24 +39,6 @@ CURVE = "#0072B2"
 BEST = "#d4a017"
 CURRENT = "#c0392b"
 BASELINE = "#6e7781"
-
-
-def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, float] | None:
-    """(low, high) a sweep covers: the parameter's range, except for a count or size whose
-    range is over WIDE times its default (a token budget of 100..1,000,000, default 8,000):
-    from its low to 4 × the default, doubled until the current value lies inside, so the
-    curve shows where the values in use are and the span changes only when the value leaves
-    it. None for a parameter without a numeric range."""
-    if param.kind not in ("int", "float") or param.low is None or param.high is None:
-        return None
-    low, high, default = float(param.low), float(param.high), float(param.default)
-    if param.kind != "int" or default <= 0 or high - low <= WIDE * default:
-        return low, high
-    top = low + 4 * default
-    at = float(current) if isinstance(current, int | float) else default
-    while top < at and top < high:
-        top = low + 2 * (top - low)
-    return low, min(high, top)
 
 
 def sweep_values(param: Param, max_points: int = MAX_POINTS,
