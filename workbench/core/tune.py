@@ -101,7 +101,7 @@ def default_values(param: Param, current: ParamValue | None = None,
             and low <= current <= high and all(abs(v - current) > 1e-9 for v in values):
         values = sorted([*values, float(current)])  # the value in use is always one
     if param.kind == "int":
-        return [param.validate(int(round(v))) for v in values]
+        return [param.validate(round(v)) for v in values]
     return [param.validate(v) for v in values]
 
 
