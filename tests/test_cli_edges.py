@@ -94,6 +94,20 @@ def test_a_params_file_with_keys_beside_its_table(
                  "outside [params]")
 
 
+@pytest.mark.parametrize(("text", "words"), [
+    ("# tuned\n[params]\nk1 = 0.9\nb = 1.5\n", (":4: field 'b': must be a number in [0, 1]",
+                                                    "got 1.5")),
+    ("[params]\nk1 = \"high\"\n", (":2: field 'k1': must be a number",)),
+    ("[params]\n\"nosuch\" = 3\n", (":2: unknown parameter 'nosuch'; valid: k1",)),
+], ids=["out-of-range", "not-a-number", "unknown"])
+def test_a_bad_value_in_a_params_file_names_file_line_and_field(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+        words: tuple[str, ...]) -> None:
+    toml = tmp_path / "p.toml"
+    toml.write_text(text)
+    _usage_error(["eval", TEA, "-m", "bm25", "--params", str(toml)], capsys, str(toml), *words)
+
+
 def test_a_parameter_given_twice_is_said(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rank", TEA, "-m", "bm25", "-q", "tea", "-p", "k1=1", "-p", "k1=2"]) == 0
     assert "--param k1 given more than once; using k1=2" in capsys.readouterr().err

@@ -108,4 +108,4 @@ def test_gui_refuses_a_params_file_its_model_rejects_before_opening(capsys, tmp_
     bad = tmp_path / "bad.toml"
     bad.write_text("[params]\nk1 = 7\n")
     assert main(["gui", TEA, "-m", "bm25", "--params", str(bad)]) == 2
-    assert "k1 must be a number in [0, 3]" in capsys.readouterr().err
+    assert f"{bad}:2: field 'k1': must be a number in [0, 3], got 7" in capsys.readouterr().err

@@ -14,7 +14,7 @@ from workbench.cli.args import warn_repeated, whole
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
-from workbench.core.params import Params, load_params_file, parse_assignments
+from workbench.core.params import Params, parse_assignments, resolve_file
 from workbench.textout import progress_bar
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
@@ -77,7 +77,7 @@ def model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
         raise UsageError(str(exc.args[0])) from None
     overrides: dict[str, object] = {}
     if getattr(args, "params", None):
-        overrides.update(load_params_file(args.params))
+        overrides.update(resolve_file(model.schema, args.params))
     assignments = getattr(args, "param", None) or []
     overrides.update(parse_assignments(assignments))
     warn_repeated(assignments)

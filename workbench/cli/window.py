@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, UsageError
-from workbench.core.params import load_params_file, parse_assignments
+from workbench.core.params import load_params_file, parse_assignments, resolve_file
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
 
@@ -51,7 +51,11 @@ def cmd_gui(args: argparse.Namespace) -> int:
         if value and not Path(value).is_file():
             raise UsageError(f"{flag} {value}: no such file")
     overrides: dict[str, object] = {}
-    if args.params:
+    if args.params and args.model:  # checked here, before a window opens
+        from workbench.core.models import get_model
+
+        overrides.update(resolve_file(get_model(args.model).schema, args.params))
+    elif args.params:
         overrides.update(load_params_file(args.params))
     overrides.update(parse_assignments(args.param or []))
     if overrides and args.model:  # checked here, before a window opens

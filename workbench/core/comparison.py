@@ -30,7 +30,7 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
 from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
 from workbench.core.metrics.significance import paired_test
-from workbench.core.params import ParamError, Params, ParamValue, load_params_file
+from workbench.core.params import Params, ParamValue, resolve_file
 from workbench.core.pipeline import DEFAULT_METRICS, Result, metric_depth, run_live
 
 
@@ -47,11 +47,7 @@ def configuration_file(model: Model, path: str | Path, name: str | None = None) 
     """A params TOML file as a configuration named after the file (ParamError when a value is
     unknown or out of range, naming the file)."""
     p = Path(path)
-    overrides = load_params_file(p)
-    try:
-        params = model.schema.resolve(overrides)
-    except ParamError as exc:
-        raise ParamError(f"{p}: {exc}") from None
+    params = model.schema.resolve(resolve_file(model.schema, p))
     return Configuration(name or p.stem, params, str(p))
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from workbench.core.comparison import Configuration
 from workbench.core.events import Event
 from workbench.core.models import get_model
-from workbench.core.params import ParamError, Params, load_params_file, params_toml
+from workbench.core.params import Params, params_toml, resolve_file
 from workbench.core.store import atomic_write_text
 
 MAX_NAME = 80
@@ -153,9 +153,6 @@ def read_configuration_toml(path: str | Path, model_id: str,
     """A params TOML file as a configuration of `model_id`, named after the file unless
     `name` is given; ParamError naming the file on a bad or unknown value."""
     p = Path(path)
-    values = load_params_file(p)
-    try:
-        params = get_model(model_id).schema.resolve(values)
-    except ParamError as exc:
-        raise ParamError(f"{p}: {exc}") from None
+    schema = get_model(model_id).schema
+    params = schema.resolve(resolve_file(schema, p))
     return SavedConfiguration(check_name(name or p.stem), model_id, params)

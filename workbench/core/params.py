@@ -11,6 +11,7 @@ change what prepare computes (tokenizer options, embedding model) and so invalid
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -202,6 +203,35 @@ def load_params_file(path: str | Path) -> dict[str, object]:
             raise ParamError(f"{p}: field '{key}': expected a value, found a table")
         out[key] = value
     return out
+
+
+def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]:
+    """A parameter file's values, each validated against `schema`: ParamError naming the file,
+    the line of the value and the parameter for one that is unknown or out of range."""
+    p = Path(path)
+    values = load_params_file(p)
+    out: dict[str, ParamValue] = {}
+    for name, value in values.items():
+        try:
+            out[name] = schema[name].validate(value)
+        except ParamError as exc:
+            line = _line_of(p, name)
+            where = f"{p}:{line}" if line else str(p)
+            text = str(exc)
+            if text.startswith(f"parameter {name} "):  # the field is named once
+                text = f"field '{name}': {text[len(f'parameter {name} '):]}"
+            raise ParamError(f"{where}: {text}") from None
+    return out
+
+
+def _line_of(path: Path, name: str) -> int | None:
+    """The 1-based line where a TOML file sets `name` (None where no line does)."""
+    key = re.escape(name)
+    pattern = re.compile(rf"""^\s*(?:{key}|"{key}"|'{key}')\s*=""")
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if pattern.match(line):
+            return i
+    return None
 
 
 def params_toml(values: Mapping[str, ParamValue], comments: Iterable[str] = ()) -> str:
