@@ -66,6 +66,25 @@ def test_folder_with_overrides(tmp_path: Path) -> None:
     assert ds.queries.ids == ["q"] and ds.qrels == {"q": {"a.md": 1}}
 
 
+def test_judgments_alone_judge_a_folders_own_queries(tmp_path: Path) -> None:
+    # other judgments for a BEIR folder or a vault that holds its queries: no --queries needed
+    beir = tmp_path / "b"
+    write(beir / "corpus.jsonl", '{"_id": "d1", "text": "green tea"}\n'
+          '{"_id": "d2", "text": "black tea"}\n')
+    write(beir / "queries.jsonl", '{"_id": "q1", "text": "green"}\n{"_id": "q2", "text": "black"}\n')
+    write(beir / "qrels" / "test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\n")
+    other = write(tmp_path / "other.tsv", "query-id\tcorpus-id\tscore\nq2\td2\t2\n")
+    ds = load_dataset(beir, qrels=other)
+    assert ds.queries.ids == ["q2"] and ds.qrels == {"q2": {"d2": 2}}
+    write(tmp_path / "v" / "a.md", "# A\n")
+    write(tmp_path / "v" / "queries.jsonl", '{"id": "q", "text": "a"}\n')
+    ds = load_dataset(tmp_path / "v", qrels=write(tmp_path / "j.tsv", "q\ta.md\t1\n"))
+    assert ds.queries.ids == ["q"] and ds.qrels == {"q": {"a.md": 1}}
+    write(tmp_path / "v2" / "a.md", "# A\n")
+    with pytest.raises(FormatError, match="without a query set"):  # a vault with none
+        load_dataset(tmp_path / "v2", qrels=tmp_path / "j.tsv")
+
+
 def test_unknown_inputs(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match="expected a BEIR folder"):
         load_dataset(tmp_path)  # empty folder

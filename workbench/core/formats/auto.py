@@ -11,7 +11,12 @@ from typing import Any
 
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
-from workbench.core.formats.beir import read_beir, read_corpus_jsonl, read_qrels_tsv
+from workbench.core.formats.beir import (
+    read_beir,
+    read_corpus_jsonl,
+    read_qrels_tsv,
+    read_queries_jsonl,
+)
 from workbench.core.formats.code_repo import (
     TASKS_FILE,
     is_code_repo,
@@ -98,8 +103,9 @@ def load_dataset(
 
     `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`; for OpenVault, a contexts.jsonl) and
     `qrels` (BEIR TSV or TREC qrels) name the query set and judgments; given for a folder, they
-    replace the folder's own. OpenVault folders and chats carry their contexts, so `qrels`
-    alone judges those. With judgments, the query set is the judged queries.
+    replace the folder's own. OpenVault folders, chats, BEIR folders and vaults with a
+    queries.jsonl carry their queries, so `qrels` alone judges those. With judgments, the
+    query set is the judged queries.
 
     `skipped`: for pi-memory decisions, whose original skips lines it cannot parse, each
     malformed line's error is appended here and the rest load (REFERENCE.md §1); for a
@@ -129,6 +135,9 @@ def load_dataset(
         if not overridden:
             return read_beir(path, split)
         corpus = read_corpus_jsonl(path / "corpus.jsonl", name=name)
+        held = _first_file(path / f"queries.{split}.jsonl", path / "queries.jsonl")
+        if held is not None:  # --qrels alone: the folder's own queries, those judgments
+            own_queries = partial(read_queries_jsonl, held, name=name)
     elif path.is_dir() and is_openvault_folder(path):
         if not overridden:
             return read_openvault(path, split)
@@ -154,7 +163,11 @@ def load_dataset(
     elif path.is_dir() and has_notes(path):
         if not overridden:
             return read_vault(path, split, skipped=skipped)
-        corpus = read_vault_notes(vault_layout(path)[0], name=name, skipped=skipped)
+        notes, home = vault_layout(path)
+        corpus = read_vault_notes(notes, name=name, skipped=skipped)
+        held = None if home is None else _first_file(home / "queries.jsonl")
+        if held is not None:
+            own_queries = partial(read_query_file, held, name=name)
     elif path.is_file() and path.suffix.lower() == ".json":
         corpus = read_memories(path, name=name)
         read_query_file = read_contexts
@@ -193,6 +206,10 @@ def load_dataset(
     judgments = None if qrels is None else read_qrels(qrels, query_ids=query_set.index)
     return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
                    qrels=judgments, source=str(path), settings=settings)
+
+
+def _first_file(*paths: Path) -> Path | None:
+    return next((p for p in paths if p.is_file()), None)
 
 
 def _pi_kind(path: Path) -> str:
