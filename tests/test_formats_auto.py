@@ -71,7 +71,8 @@ def test_judgments_alone_judge_a_folders_own_queries(tmp_path: Path) -> None:
     beir = tmp_path / "b"
     write(beir / "corpus.jsonl", '{"_id": "d1", "text": "green tea"}\n'
           '{"_id": "d2", "text": "black tea"}\n')
-    write(beir / "queries.jsonl", '{"_id": "q1", "text": "green"}\n{"_id": "q2", "text": "black"}\n')
+    write(beir / "queries.jsonl", '{"_id": "q1", "text": "green"}\n'
+          '{"_id": "q2", "text": "black"}\n')
     write(beir / "qrels" / "test.tsv", "query-id\tcorpus-id\tscore\nq1\td1\t1\n")
     other = write(tmp_path / "other.tsv", "query-id\tcorpus-id\tscore\nq2\td2\t2\n")
     ds = load_dataset(beir, qrels=other)
