@@ -274,3 +274,57 @@ def test_bundle_f1_is_an_objective_derived_per_task():
     # their means
     want = [2 * a * b / (a + b) if a + b else 0.0 for a, b in zip(r, p, strict=True)]
     np.testing.assert_allclose(got["bundle_f1"], want, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("when", ["before its suggest", "during its evaluation",
+                                  "between its read and write"])
+def test_a_grid_point_two_workers_claimed_is_kept_once(tmp_path, bm25_eval, when):
+    # two workers can claim the same waiting grid point (SQLite has no row lock); the one that
+    # comes second drops its duplicate wherever the first told the trial: before the second
+    # suggested its values (UpdateFinishedTrialError), while it evaluated them (optuna's tell:
+    # ValueError "Cannot tell a COMPLETE trial."), or between tell's read and its write
+    # (UpdateFinishedTrialError)
+    import optuna
+    from optuna.trial import Trial, TrialState
+
+    from workbench.core.tuning.storage import Handle
+    from workbench.core.tuning.study import _run_one
+
+    space = _space(k1=(0.9, 1.2))
+    storage = optuna.storages.RDBStorage(f"sqlite:///{tmp_path / 'g.db'}")
+    try:
+        study = optuna.create_study(storage=storage, study_name="g")
+        study.enqueue_trial({"k1": 0.9})
+        waiting = study.get_trials(states=(TrialState.WAITING,))[0]
+        assert storage.set_trial_state_values(waiting._trial_id, TrialState.RUNNING)
+        first, second = Trial(study, waiting._trial_id), Trial(study, waiting._trial_id)
+        handle = Handle(study, study, mirror=False)
+        mask = np.ones(len(bm25_eval.dataset.queries), bool)
+
+        def run(trial, evaluator=bm25_eval):
+            _run_one(handle, trial, evaluator, space, ("ndcg@10",), (), mask, None, 1, 1, None)
+
+        if when == "before its suggest":
+            run(first)
+            run(second)
+        elif when == "during its evaluation":
+            class FirstTellsMeanwhile:
+                def evaluate(self, values):
+                    run(first)
+                    return bm25_eval.evaluate(values)
+
+            run(second, FirstTellsMeanwhile())
+        else:
+            real = storage.set_trial_state_values
+
+            def told_meanwhile(trial_id, state, values=None):
+                storage.set_trial_state_values = real
+                real(trial_id, TrialState.COMPLETE, [0.5])
+                return real(trial_id, state, values)
+
+            storage.set_trial_state_values = told_meanwhile
+            run(second)
+        assert len(study.get_trials()) == 1
+        assert len(study.get_trials(states=(TrialState.COMPLETE,))) == 1
+    finally:
+        storage.engine.dispose()

@@ -15,6 +15,7 @@ race for the last ones).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -152,37 +153,53 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
              objectives: Sequence[str], constraints: Sequence[Constraint], train: Mask,
              test: Mask | None, done: int, total: int | None,
              on_trial: OnTrial | None) -> None:
+    """One trial, evaluated and told. Two workers can claim the same waiting grid point at the
+    same moment (SQLite has no row lock): whichever tells it first stands, and the other drops
+    its duplicate at its first write after that (`_told_elsewhere`)."""
     study = handle.work
     try:
         values = {d.name: suggest(trial, d) for d in space.dimensions}
+    except optuna.exceptions.UpdateFinishedTrialError:
+        return
+    try:
         per_q = evaluator.evaluate(values)
     except BaseException:
         # an interrupted or failed trial is stored as failed only where storage is shared
         # (a private copy simply never stores it)
         if not handle.mirror:
-            study.tell(trial, state=TrialState.FAIL)
+            with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError, ValueError):
+                study.tell(trial, state=TrialState.FAIL)
         raise
     train_v = tuple(masked_mean(per_q[o], train) for o in objectives)
     held = tuple(masked_mean(per_q[o], test) for o in objectives) if test is not None else ()
     excess = [c.excess(masked_mean(per_q[c.name], train)) for c in constraints]
-    trial.set_user_attr("held_out", [_json_float(v) for v in held])
-    if excess:
-        trial.set_user_attr("constraints", excess)
-        for c, e in zip(constraints, excess, strict=True):
-            trial.set_constraint(str(c), e)
-    if any(math.isnan(v) for v in train_v):
-        handle.record(study.tell(trial, state=TrialState.FAIL))
-        raise ParamError(f"objective {', '.join(objectives)} is undefined on the training "
-                         "queries (none of them counts for it)")
     try:
+        trial.set_user_attr("held_out", [_json_float(v) for v in held])
+        if excess:
+            trial.set_user_attr("constraints", excess)
+            for c, e in zip(constraints, excess, strict=True):
+                trial.set_constraint(str(c), e)
+        if any(math.isnan(v) for v in train_v):
+            handle.record(study.tell(trial, state=TrialState.FAIL))
+            raise ParamError(f"objective {', '.join(objectives)} is undefined on the "
+                             "training queries (none of them counts for it)")
         handle.record(study.tell(trial, list(train_v)))
-    except optuna.exceptions.UpdateFinishedTrialError:
-        # another worker claimed the same waiting grid point at the same moment and told it
-        # first (SQLite has no row lock): its result stands, this duplicate is dropped
-        return
+    except (optuna.exceptions.UpdateFinishedTrialError, ValueError) as exc:
+        if _told_elsewhere(exc):
+            return
+        raise
     if on_trial is not None:
         on_trial(TrialReport(study.study_name, trial.number, done, total, train_v, held,
                              dict(values), all(e <= 0 for e in excess)))
+
+
+def _told_elsewhere(exc: Exception) -> bool:
+    """Whether optuna refused a write because the trial is already finished: a write to it
+    (UpdateFinishedTrialError), or a tell that read it finished (ValueError "Cannot tell a
+    COMPLETE trial.")."""
+    if isinstance(exc, optuna.exceptions.UpdateFinishedTrialError):
+        return True
+    return not isinstance(exc, ParamError) and str(exc).startswith("Cannot tell a")
 
 
 def _json_float(v: float) -> float | None:
