@@ -179,3 +179,33 @@ def test_explain_and_contributions_of_a_memory_left_out(pipes: tuple[Pipeline, P
         said = pruned.model.explain(pruned.prepared, data, q, d, pruned.params)
         told = every.model.explain(every.prepared, data, q, d, every.params)
         assert said["total"] == told["total"] and said["distance"] == told["distance"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_total_over_every_pair_is_the_pairwise_sum_bit_for_bit(
+        pipes: tuple[Pipeline, Pipeline], mode: str) -> None:
+    # `Blend.total()` adds base and the BM25 bonus over every pair and the vector bonus only
+    # where v is not +0.0; `total(at)` adds base + alpha·W·v + (1 − alpha)·W·g pair by pair
+    pipe = pipes[0]
+    prep = pipe.prepared
+    at = np.arange(prep.pairs.n_pairs, dtype=np.int64)
+    for curve, blend in itertools.product(CURVES, BLENDS):
+        params = pipe.model.schema.resolve({**curve, **blend, "normalization": mode})
+        whole, pairwise = (Blend(prep, params, LiveCache()).total(x) for x in (None, at))
+        np.testing.assert_array_equal(whole.view(np.int64), pairwise.view(np.int64),
+                                      err_msg=f"{curve} {blend}")
+
+
+def test_a_negative_importance_decayed_to_nothing_is_a_zero_base() -> None:
+    ds = memories(seed=11, n=60, n_queries=6)
+    docs = list(ds.corpus)
+    docs[0] = Document(id=docs[0].id, text=docs[0].text,
+                       metadata={**docs[0].metadata, "importance": -2, "message_ids": [0, 1]})
+    ds = Dataset(ds.name, Corpus(docs), ds.queries, ds.qrels)
+    pipe = Pipeline(get_model("hybrid"), ds, {"embeddings": "stored", "base_lambda": 1.0,
+                                              "vector_candidates": 3}, use_cache=False)
+    blend = Blend(pipe.prepared, pipe.params, LiveCache())
+    base = blend.base()
+    assert base is not None and not np.signbit(base[base == 0]).any()
+    at = np.arange(pipe.prepared.pairs.n_pairs, dtype=np.int64)
+    np.testing.assert_array_equal(blend.total().view(np.int64), blend.total(at).view(np.int64))

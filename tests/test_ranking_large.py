@@ -220,3 +220,30 @@ def test_rows_that_come_ranked_equal_a_stable_sort(spoil: str) -> None:
     for k in (1, 100, 650, 700):
         _check(s, k)
         _check(s, k, top_k(s, k).pair)
+
+
+@pytest.mark.parametrize("kind", ["normal", "levels", "sparse"])
+def test_long_rows_with_loose_hints_equal_a_stable_sort(kind: str) -> None:
+    # rows of thousands (each thresholded on its own) and a hint from a big step in a few rows
+    # (each left to an exact partition) or in most (one more pass with block bounds)
+    rng = np.random.default_rng(7 + len(kind))
+    q, k = 40, 30
+    lengths = rng.integers(4096, 6000, q)
+    lengths[3] = 0
+    row_ptr = np.zeros(q + 1, np.int64)
+    np.cumsum(lengths, out=row_ptr[1:])
+    n = int(row_ptr[-1])
+    total = {"normal": rng.normal(size=n), "levels": rng.integers(0, 4, n).astype(float),
+             "sparse": np.where(rng.random(n) < 0.01, rng.random(n), 0.0)}[kind]
+    s = Scores(row_ptr, rng.integers(0, 10**6, n).astype(np.int32), total,
+               np.zeros(n, np.int8), ("s",), total_only(total))
+    exact = top_k(s, k).pair
+    for loose_rows in (2, 30):
+        hint = exact.copy()
+        for r in rng.choice(q, loose_rows, replace=False):  # its worst entries: a loose bound
+            if lengths[r]:
+                worst = row_ptr[r] + np.argsort(total[row_ptr[r]:row_ptr[r + 1]],
+                                                kind="stable")[:k]
+                hint[r] = worst
+        _check(s, k, hint)
+    _check(s, k)

@@ -61,6 +61,24 @@ def _csr_hint_bound(values: NDArray[np.float64], start: NDArray[np.int64],
     return out
 
 
+REDO_ROWS = 16  # loosely hinted rows left to an exact partition each (`csr_top_k_values`)
+LONG_ROWS = 4096  # rows at least this long on average are thresholded one at a time
+
+
+def _at_least(values: NDArray[np.float64], row_ptr: NDArray[np.int64],
+              lengths: NDArray[np.int64], bound: NDArray[np.float64]) -> NDArray[np.int64]:
+    """int64: the positions, ascending, of the values at least their row's bound. Long rows
+    one at a time (no per-value copy of the bounds: 8 M pairs of 1,000 rows in about half
+    the time), short ones in one pass."""
+    q = len(lengths)
+    if q and len(values) >= LONG_ROWS * q:
+        parts = [np.flatnonzero(values[row_ptr[r]:row_ptr[r + 1]] >= bound[r]) + row_ptr[r]
+                 for r in range(q)]
+        return np.concatenate(parts).astype(np.int64, copy=False)
+    out: NDArray[np.int64] = np.flatnonzero(values >= np.repeat(bound, lengths))
+    return out
+
+
 HintFn = Callable[[NDArray[np.int64]], NDArray[np.int64]]
 """rows (R,) → int64 (R, H): positions the previous tick ranked in those rows, -1 padded."""
 
@@ -97,13 +115,14 @@ def csr_top_k_values(values: NDArray[np.float64], row_ptr: NDArray[np.int64], k:
             long = long[~ok]
     if len(long):
         bound[long] = np.fmax(_csr_block_bound(values, row_ptr, long, k), LOWEST)
-    pos = np.flatnonzero(values >= np.repeat(bound, lengths))
+    pos = _at_least(values, row_ptr, lengths, bound)
     first = np.searchsorted(pos, row_ptr).astype(np.int64)
-    # rows the hint bounds loosely (a big step): the block bound too, on those rows
+    # rows the hint bounds loosely (a big step): the block bound too, on those rows — one
+    # more pass where many are; a few are left to the exact bound below (a partition each)
     redo = hinted[np.diff(first)[hinted] > cap]
-    if len(redo):
+    if len(redo) > max(REDO_ROWS, len(hinted) // 8):
         bound[redo] = np.fmax(bound[redo], _csr_block_bound(values, row_ptr, redo, k))
-        pos = np.flatnonzero(values >= np.repeat(bound, lengths))
+        pos = _at_least(values, row_ptr, lengths, bound)
         first = np.searchsorted(pos, row_ptr).astype(np.int64)
     cand = values[pos]
     keep = _trim(cand, first, bound, k)

@@ -189,8 +189,12 @@ class Blend:
         return out
 
     def _base(self, at: I64 | None) -> F64:
+        """The curve at the pairs, a zero always +0.0 (a negative importance decayed to
+        nothing is −0.0; no total changes but the sign of a zero, `_total_with_curve`)."""
         doc = self.pairs.doc if at is None else self.pairs.doc[at]
-        return base_at(self.prep, self._queries(at), doc.astype(np.int64), *self.curve)
+        out = base_at(self.prep, self._queries(at), doc.astype(np.int64), *self.curve)
+        out += 0.0
+        return out
 
     def vector(self, at: I64 | None = None) -> F64:
         """v at the pairs `at` (all where None)."""
@@ -219,13 +223,34 @@ class Blend:
 
     def total(self, at: I64 | None = None) -> F64:
         """float64: base + alpha·W·v, then + (1 − alpha)·W·g, as the original adds."""
-        total: F64 = np.multiply(self.vector(at), self.alpha * self.weight)
         base = self.base(at)
+        if at is None and base is not None:
+            return self._total_with_curve(base)
+        total: F64 = np.multiply(self.vector(at), self.alpha * self.weight)
         if base is not None:
             np.add(base, total, out=total)
         bm25 = np.multiply(self.bm25(at), (1 - self.alpha) * self.weight,
                            out=self.cache.scratch(len(total)))
         total += bm25
+        return total
+
+    def _total_with_curve(self, base: F64) -> F64:
+        """`total` at every pair where the curve applies, in fewer passes: where v is +0.0
+        (all but the pairs above the threshold) base + alpha·W·v is base itself — `_base`
+        holds no −0.0 — so the total is base + (1 − alpha)·W·g, the same sum in either
+        order; the other pairs are added as `total` adds them. Bit for bit `total`'s."""
+        v = self.vector()
+        key = (self.mode, self.threshold, self.k)
+        moved: I64 = self._get("vector_moved", key,
+                               lambda: np.flatnonzero(~((v == 0) & ~np.signbit(v))))
+        g = self.bm25()
+        b = (1 - self.alpha) * self.weight
+        total: F64 = np.multiply(g, b)
+        total += base
+        if len(moved):
+            at_v = np.add(base[moved], np.multiply(v[moved], self.alpha * self.weight))
+            at_v += np.multiply(g[moved], b)
+            total[moved] = at_v
         return total
 
     def parts(self, at: I64) -> F64:
