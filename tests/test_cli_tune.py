@@ -79,7 +79,19 @@ def test_repository_tasks_get_a_time_split(capsys, tmp_path):
     assert code == 0, err
     assert "time split: 6 older tasks tune, 6 newer held out" in out
     assert "max bundle_recall" in out and "bundle_recall held-out" in out
-    assert "note:" not in out
+    assert "note:" not in out and "left out" not in out  # named: searched as named
+
+
+def test_the_default_search_leaves_out_what_moves_no_score(capsys, tmp_path):
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--trials", "2",
+                 "--storage", str(tmp_path / "s.db")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    plan = next(line for line in out.splitlines() if line.startswith("tuning "))
+    left = next(line for line in out.splitlines() if line.startswith("left out"))
+    assert "w_success_prior, w_fail_prior, maturity_min, maturity_full (the ledger names no " \
+           "file)" in left and "--tune searches them anyway" in left
+    assert "w_success_prior" not in plan and "w_keyword" in plan
 
 
 def test_a_named_budget_is_tuned_with_a_note_to_hold_the_bundle_size(capsys, tmp_path):

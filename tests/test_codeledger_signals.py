@@ -103,3 +103,30 @@ def test_test_update_multipliers() -> None:
     assert t1 - t0 == pytest.approx(1.5 * 0.10 - 0.5 * 0.15 * 0.5 - 0.5 * 0.15 * churn)
     detected, _ = contributions("update the retry test coverage", "svc/retry.py")
     assert detected["test_relevance"] == pytest.approx(0.25)
+
+
+def test_what_is_inert_moves_no_score_and_what_moves_is_not_inert() -> None:
+    # on the sample repository (no ledger, no branch changes) each parameter codeledger
+    # reports as inert is moved to both ends of its range: no total changes; a weight it does
+    # not report does change them
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    model = get_model("codeledger")
+    pipe = Pipeline(model, load_dataset(SAMPLES / "code-repo"), {})
+    inert = model.inert_params(pipe.prepared, pipe.params)
+    assert {"w_success_prior", "w_fail_prior", "maturity_min", "maturity_full",
+            "w_branch_changed"} <= set(inert)
+    assert "the ledger names no file" in inert["w_success_prior"]
+    base = model.combine(pipe.prepared, pipe.params).total
+    for name in inert:
+        p = model.schema[name]
+        for value in ((p.low, p.high) if p.kind in ("int", "float") else (False, True)):
+            moved = model.combine(pipe.prepared, {**pipe.params, name: value}).total
+            np.testing.assert_array_equal(moved, base, err_msg=f"{name}={value}")
+    for live in ("w_keyword", "w_content", "w_graph", "w_churn", "w_size_penalty"):
+        assert live not in inert
+    moved = model.combine(pipe.prepared, {**pipe.params, "w_keyword": 3.0}).total
+    assert not np.array_equal(moved, base)

@@ -175,3 +175,22 @@ def test_the_parameter_labels_get_the_room(qtbot: QtBot) -> None:
     assert w.settings.objective.currentText() == "bundle_recall"  # as `workbench tune`'s
     label = w.checklist.grid.itemAtPosition(0, 1).widget()
     assert label.width() >= label.fontMetrics().horizontalAdvance("Weight: keyword")
+
+
+def test_what_no_score_moves_with_starts_unticked(qtbot: QtBot) -> None:
+    # the sample repository has no ledger and no branch changes: their weights start unticked,
+    # the tooltip says why; the budget the user sets is not ticked either
+    s = TuningSession()
+    s.open(SAMPLES / "code-repo")
+    s.set_model("codeledger")
+    s.recompute()
+    w = TunePanel(s)
+    qtbot.addWidget(w)
+    w.rebuild()
+    ticked = set(w.checklist.names())
+    for off in ("w_success_prior", "w_fail_prior", "maturity_min", "w_branch_changed",
+                "token_budget", "max_files"):
+        assert off not in ticked
+    for on in ("w_keyword", "w_content", "w_similar", "sufficiency"):
+        assert on in ticked
+    assert "the ledger names no file" in w.checklist.rows["w_success_prior"].tick.toolTip()

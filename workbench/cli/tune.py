@@ -86,14 +86,20 @@ def cmd_tune(args: argparse.Namespace) -> int:
     dataset, split_masks = _load_for_tuning(args)
     objectives = _objectives(args, model, dataset)
     constraints = tuple(_constraint(c) for c in args.constraint)
-    space = tuning.build_space(model.schema, tuning.parse_names(args.tune, model.schema),
-                               tuning.parse_ranges(args.range))
+    names = tuning.parse_names(args.tune, model.schema)
+    ranges = tuning.parse_ranges(args.range)
     worker = args.worker_index > 0
     label = f"preparing {model.id} on {dataset.name}"
     pipe = pipeline(model, dataset, params, label) if not worker else None
     evaluator = tuning.Evaluator(model, dataset, params, [*objectives,
                                                           *(c.name for c in constraints)],
                                  prepared=pipe.prepared if pipe else None)
+    inert: dict[str, str] = {}
+    if names is None:  # the default search, less what cannot change a score on this data
+        inert = {n: why for n, why in model.inert_params(
+            evaluator.prepared(evaluator.base), evaluator.base).items() if n not in ranges}
+        names = [n for n in tuning.default_names(model.schema) if n not in inert]
+    space = tuning.build_space(model.schema, names, ranges)
     validation = tuning.data.choose_validation(
         dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,
         seed=args.seed, split_masks=split_masks)
@@ -107,7 +113,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         # a helper process adds trials to the shared studies and reports nothing
         tuning.tune(evaluator, validation, spec, score=False)
         return EXIT_OK
-    print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator)
+    print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
+               inert)
     if spec.fresh and args.workers > 1:
         # cleared before any helper can open them
         tuning.runner.delete_studies(spec, evaluator, validation)

@@ -8,18 +8,27 @@ test; the training row is labelled as such.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from workbench.textout import format_table
 
 
 def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
-               validation: Any, spec: Any, evaluator: Any) -> None:
+               validation: Any, spec: Any, evaluator: Any,
+               inert: Mapping[str, str] | None = None) -> None:
     counted = int(evaluator.counted().sum())
     print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted} queries that count; "
           f"model {model.id}")
     print(f"tuning {len(space.dimensions)} parameters: "
           + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
+    by_why: dict[str, list[str]] = {}
+    for name, why in (inert or {}).items():
+        by_why.setdefault(why, []).append(name)
+    if by_why:
+        print("left out, since no score moves with them on this data: "
+              + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
+              + " — --tune searches them anyway")
     named = [d.name for d in space.dimensions if not model.schema[d.name].tunable]
     if named:
         print(f"note: {', '.join(named)} tuned because named; the default search leaves "

@@ -146,6 +146,12 @@ class Model(ABC):
         are the ranking to `depth`. By default `depth`."""
         return depth
 
+    def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
+        """Parameters that cannot change any score on this prepared data whatever the other
+        live values (a weight whose signal is 0 everywhere), each with why: an optimiser
+        leaves them out unless named. By default none."""
+        return {}
+
     def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
         """Bytes that preparing on `dataset` and then the live path hold at their peak, for
         models whose needs grow with queries × documents (None: small, not estimated).

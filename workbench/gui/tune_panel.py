@@ -113,7 +113,11 @@ class TunePanel(QWidget):
 
         params = [p for p in model.schema if p.kind != "text"]
         params.sort(key=lambda p: p.stage != "live")  # live first, prepare-stage after
-        self.checklist.build(params, default_names(model.schema))
+        s = self.session
+        inert = (model.inert_params(s.prepared, s.params)
+                 if s.prepared is not None and not s.needs_prepare else {})
+        self.checklist.build(params, [n for n in default_names(model.schema) if n not in inert],
+                             inert)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         if self.outcome is not None and self.job is not None and self.job.model is not model:
             self.apply_button.setEnabled(False)

@@ -2,12 +2,15 @@
 on it toggles the tick), and low / high for numbers (else the values a choice takes).
 
 Ticked at first: the parameters the core tunes when none are named (`default_names`: live,
-numeric / choice / bool, not a paging or display knob). Prepare-stage choices may be ticked
-too: each distinct prepared state is then built once (which may mean re-embedding).
+numeric / choice / bool, not a paging or display knob), less those no score moves with on the
+data (`Model.inert_params`: a weight whose signal is 0 everywhere; its tooltip says why).
+Prepare-stage choices may be ticked too: each distinct prepared state is then built once
+(which may mean re-embedding).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PySide6.QtGui import QMouseEvent
@@ -56,7 +59,10 @@ class ParamChecklist(QWidget):
         self.grid.setHorizontalSpacing(6)
         self.grid.setVerticalSpacing(2)
 
-    def build(self, params: list[Param], ticked: list[str]) -> None:
+    def build(self, params: list[Param], ticked: list[str],
+              inert: Mapping[str, str] | None = None) -> None:
+        """A row per parameter, `ticked` ticked; `inert`: parameters no score moves with on
+        the data, and why (said in their tooltip)."""
         while self.grid.count():
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -69,7 +75,9 @@ class ParamChecklist(QWidget):
             label = _TickLabel(p.label + (" (prepare)" if p.stage == "prepare" else ""), tick,
                                self)
             label.setToolTip(tooltip(p) + ("\nprepare stage: each value is prepared once "
-                                           "(may re-embed)" if p.stage == "prepare" else ""))
+                                           "(may re-embed)" if p.stage == "prepare" else "")
+                             + (f"\nunticked: no score moves with it on this data "
+                                f"({(inert or {})[p.name]})" if p.name in (inert or {}) else ""))
             tick.setToolTip(label.toolTip())
             self.grid.addWidget(tick, i, 0)
             self.grid.addWidget(label, i, 1)

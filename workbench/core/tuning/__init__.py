@@ -16,7 +16,13 @@ from workbench.core.tuning import data, runner
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.job import TuneJob, TuneOutcome, job_from_session, run_job
 from workbench.core.tuning.runner import FoldResult, TuneResult, TuneSpec, tune
-from workbench.core.tuning.space import SearchSpace, build_space, parse_names, parse_ranges
+from workbench.core.tuning.space import (
+    SearchSpace,
+    build_space,
+    default_names,
+    parse_names,
+    parse_ranges,
+)
 from workbench.core.tuning.storage import storage_url
 from workbench.core.tuning.study import SAMPLERS, Constraint, TrialReport
 from workbench.core.tuning.validation import Validation, holdout, kfold, no_validation, time_split
@@ -38,6 +44,7 @@ __all__ = [
     "Validation",
     "build_space",
     "data",
+    "default_names",
     "holdout",
     "job_from_session",
     "kfold",

@@ -48,7 +48,8 @@ from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Params
 
-__all__ = ["coefficients", "combine_codeledger", "file_signals", "signal_table", "task_types"]
+__all__ = ["coefficients", "combine_codeledger", "file_signals", "inert", "signal_table",
+           "task_types"]
 
 _S = {s: i for i, s in enumerate(SIGNAL_NAMES)}
 
@@ -167,6 +168,49 @@ def graph_signal(prep: CodeLedgerPrepared, params: Params) -> NDArray[np.float64
         out = share * prep.graph1
     if hops >= 2:
         out = np.maximum(out, share * share * prep.graph2)
+    return out
+
+
+# signals computed from prepared data alone: 0 at every pair stays 0 at any live values (the
+# others — keyword, graph, churn, recency, test relevance, size — move with live parameters)
+_FIXED = ("content", "mention", "cochange", "similar", "centrality", "success_prior",
+          "error_infrastructure", "branch_changed", "fail_prior", "non_code")
+# what else only a signal reads
+_ALSO = {"error_infrastructure": ("error_infra_bug_fix_only",)}
+_LEDGER = ("maturity_min", "maturity_full")  # read by success_prior and fail_prior only
+
+
+def inert(prep: CodeLedgerPrepared, params: Params) -> dict[str, str]:
+    """Parameter → why it cannot change any score here (`Model.inert_params`)."""
+    d = prep.docs
+    f = prep.files
+    values = {"content": prep.relevance, "mention": prep.named, "cochange": prep.cochange,
+              "similar": prep.similar, "centrality": f.centrality[d],
+              "success_prior": f.entries[d], "fail_prior": f.entries[d],
+              "error_infrastructure": f.error_infrastructure[d],
+              "branch_changed": f.branch_changed[d], "non_code": prep.non_code[d]}
+    zero = {s for s in _FIXED if not np.asarray(values[s]).any()}
+
+    def why(signal: str) -> str:
+        return ("the ledger names no file" if signal.endswith("_prior")
+                else f"{signal} is 0 at every task–file pair")
+
+    out: dict[str, str] = {}
+    for s, w in zip(SIGNAL_NAMES, WEIGHT_PARAMS, strict=True):
+        if s in zero:
+            out[w] = why(s)
+            for other in _ALSO.get(s, ()):
+                out[other] = why(s)
+    if {"success_prior", "fail_prior"} <= zero:
+        for name in _LEDGER:
+            out[name] = why("success_prior")
+    present = set(task_types(prep, params).tolist())
+    for t, s, _ in MULTIPLIERS:
+        name = f"mult_{t}_{s}"
+        if s in zero:
+            out[name] = why(s)
+        elif TASK_TYPES.index(t) not in present:
+            out[name] = f"no task is of type {t}"
     return out
 
 

@@ -48,7 +48,7 @@ import numpy as np
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores, Selection
 from workbench.core.models.codeledger.bundle import Bundles, bundle_depth, bundles
-from workbench.core.models.codeledger.combine import combine_codeledger
+from workbench.core.models.codeledger.combine import combine_codeledger, inert
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
 from workbench.core.models.codeledger.params import DOCUMENT_SCHEMA, GATES, SCHEMA, SIGNALS
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared, prepare_codeledger
@@ -111,6 +111,13 @@ class CodeLedgerModel(Model):
         return {"bundle_recall": np.where(judged, recall, np.nan),
                 "bundle_precision": np.where(judged, precision, np.nan),
                 "bundle_files": size, "bundle_tokens": bund.tokens.astype(np.float64)}
+
+    def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
+        """The weights (and their multipliers and options) of the signals read from prepared
+        data alone that are 0 at every task–file pair, and the task-type multipliers of types
+        no task has while the type is detected (`inert`)."""
+        prep: CodeLedgerPrepared = prepared
+        return inert(prep, params)
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
