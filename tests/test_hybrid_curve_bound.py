@@ -209,3 +209,23 @@ def test_a_negative_importance_decayed_to_nothing_is_a_zero_base() -> None:
     assert base is not None and not np.signbit(base[base == 0]).any()
     at = np.arange(pipe.prepared.pairs.n_pairs, dtype=np.int64)
     np.testing.assert_array_equal(blend.total().view(np.int64), blend.total(at).view(np.int64))
+
+
+def test_a_ticks_scores_stay_as_they_were_after_the_next_tick(
+        pipes: tuple[Pipeline, Pipeline]) -> None:
+    # the totals of every pair may sit in a reused buffer within a tick; what a tick returns
+    # must not: the window keeps the last result (and a baseline) while the next one runs
+    pipe = pipes[0]
+    pipe.update({**pipe.model.schema.resolve(None), "embeddings": "stored",
+                 "min_token_length": 2, "vector_candidates": M,
+                 "vector_threshold": 0.95})  # the bound settles every query: no whole query
+    first = pipe.run(("ndcg@10",), depth=M)  # the live path: its ranked pairs only
+    whole = pipe.model.combine(pipe.prepared, pipe.params)  # every pair, all returned
+    kept = first.scores.total.copy(), first.ranking.scores.copy(), whole.total.copy()
+    for alpha in (0.1, 0.9):
+        pipe.update({"alpha": alpha})
+        pipe.run(("ndcg@10",), depth=M)
+        pipe.model.combine(pipe.prepared, pipe.params)
+    np.testing.assert_array_equal(first.scores.total, kept[0])
+    np.testing.assert_array_equal(first.ranking.scores, kept[1])
+    np.testing.assert_array_equal(whole.total, kept[2])

@@ -221,11 +221,13 @@ class Blend:
         out: F64 = self._get("base", self.curve, lambda: self._base(None))
         return out
 
-    def total(self, at: I64 | None = None) -> F64:
-        """float64: base + alpha·W·v, then + (1 − alpha)·W·g, as the original adds."""
+    def total(self, at: I64 | None = None, *, passing: bool = False) -> F64:
+        """float64: base + alpha·W·v, then + (1 − alpha)·W·g, as the original adds.
+        `passing`: the totals of every pair are read only within this tick (nothing returned
+        holds them), so the thread's scratch buffer may hold them (no page faults)."""
         base = self.base(at)
         if at is None and base is not None:
-            return self._total_with_curve(base)
+            return self._total_with_curve(base, passing)
         total: F64 = np.multiply(self.vector(at), self.alpha * self.weight)
         if base is not None:
             np.add(base, total, out=total)
@@ -234,7 +236,7 @@ class Blend:
         total += bm25
         return total
 
-    def _total_with_curve(self, base: F64) -> F64:
+    def _total_with_curve(self, base: F64, passing: bool = False) -> F64:
         """`total` at every pair where the curve applies, in fewer passes: where v is +0.0
         (all but the pairs above the threshold) base + alpha·W·v is base itself — `_base`
         holds no −0.0 — so the total is base + (1 − alpha)·W·g, the same sum in either
@@ -245,7 +247,7 @@ class Blend:
                                lambda: np.flatnonzero(~((v == 0) & ~np.signbit(v))))
         g = self.bm25()
         b = (1 - self.alpha) * self.weight
-        total: F64 = np.multiply(g, b)
+        total: F64 = np.multiply(g, b, out=self.cache.scratch(len(g)) if passing else None)
         total += base
         if len(moved):
             at_v = np.add(base[moved], np.multiply(v[moved], self.alpha * self.weight))
@@ -314,8 +316,12 @@ class Blend:
         if layout is None:
             n = pr.n_pairs
             gate = self._get("gate", n, lambda: np.zeros(n, np.int8))
-            out = Scores(row_ptr=pr.ptr, docs=pr.doc, total=self.total(), gate=gate,
-                         signals=signals, parts=self.parts, elsewhere=self.elsewhere)
+            # the totals of every pair stay within this tick where the bound ranks them and
+            # only the ranked pairs' are returned (copied out below)
+            passing = pr.bound is not None and self.own and depth is not None
+            out = Scores(row_ptr=pr.ptr, docs=pr.doc, total=self.total(passing=passing),
+                         gate=gate, signals=signals, parts=self.parts,
+                         elsewhere=self.elsewhere)
             if pr.bound is None or not self.own:
                 return out
             d = pr.kept if depth is None else max(1, min(depth, pr.kept))
