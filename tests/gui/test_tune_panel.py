@@ -18,13 +18,17 @@ from workbench.gui.tune_panel import TunePanel
 RUN_MS = 120_000  # a bound on waiting, not a timing assertion
 
 
+def _session(sample: str, model: str) -> TuningSession:
+    s = TuningSession()
+    s.open(SAMPLES / sample)
+    s.set_model(model)
+    s.recompute()
+    return s
+
+
 @pytest.fixture
 def panel(qtbot: QtBot, tmp_path: Path) -> TunePanel:
-    s = TuningSession()
-    s.open(SAMPLES / "tea-beir")
-    s.set_model("bm25")
-    s.recompute()
-    w = TunePanel(s)
+    w = TunePanel(_session("tea-beir", "bm25"))
     qtbot.addWidget(w)
     w.resize(1300, 480)
     w.show()
@@ -180,11 +184,7 @@ def test_the_parameter_labels_get_the_room(qtbot: QtBot) -> None:
 def test_what_no_score_moves_with_starts_unticked(qtbot: QtBot) -> None:
     # the sample repository has no ledger and no branch changes: their weights start unticked,
     # the tooltip says why; the budget the user sets is not ticked either
-    s = TuningSession()
-    s.open(SAMPLES / "code-repo")
-    s.set_model("codeledger")
-    s.recompute()
-    w = TunePanel(s)
+    w = TunePanel(_session("code-repo", "codeledger"))
     qtbot.addWidget(w)
     w.rebuild()
     ticked = set(w.checklist.names())
