@@ -92,6 +92,7 @@ def test_the_default_search_leaves_out_what_moves_no_score(capsys, tmp_path):
     assert "w_success_prior, w_fail_prior, maturity_min, maturity_full (the ledger names no " \
            "file)" in left and "--tune searches them anyway" in left
     assert "w_success_prior" not in plan and "w_keyword" in plan
+    assert "skip_limit" not in plan and "codeledger searches its relative weights" in out
 
 
 def test_a_named_budget_is_tuned_with_a_note_to_hold_the_bundle_size(capsys, tmp_path):

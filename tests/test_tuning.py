@@ -328,3 +328,15 @@ def test_a_grid_point_two_workers_claimed_is_kept_once(tmp_path, bm25_eval, when
         assert len(study.get_trials(states=(TrialState.COMPLETE,))) == 1
     finally:
         storage.engine.dispose()
+
+
+def test_codeledger_searches_its_weights_share_and_sufficiency_by_default():
+    from workbench.core.tuning.space import model_names
+
+    for model_id in ("codeledger", "codeledger-document"):
+        names = model_names(get_model(model_id))
+        assert {"w_keyword", "w_content", "w_similar", "graph_share", "sufficiency"} <= set(names)
+        for left in ("skip_limit", "churn_commits", "recency_days_1", "keyword_content_weight",
+                     "mult_test_update_churn", "token_budget"):
+            assert left not in names
+    assert model_names(get_model("bm25")) == default_names(get_model("bm25").schema)

@@ -98,7 +98,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if names is None:  # the default search, less what cannot change a score on this data
         inert = {n: why for n, why in model.inert_params(
             evaluator.prepared(evaluator.base), evaluator.base).items() if n not in ranges}
-        names = [n for n in tuning.default_names(model.schema) if n not in inert]
+        names = [n for n in tuning.model_names(model) if n not in inert]
     space = tuning.build_space(model.schema, names, ranges)
     validation = tuning.data.choose_validation(
         dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,

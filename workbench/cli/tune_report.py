@@ -22,6 +22,11 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
           f"model {model.id}")
     print(f"tuning {len(space.dimensions)} parameters: "
           + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
+    if model.tuned_by_default and not any(d.name not in model.tuned_by_default
+                                          for d in space.dimensions):
+        print(f"{model.id} searches its relative weights, the graph's share and sufficiency "
+              "by default (every live parameter overfits a history's older tasks); --tune "
+              "names others")
     by_why: dict[str, list[str]] = {}
     for name, why in (inert or {}).items():
         by_why.setdefault(why, []).append(name)

@@ -123,6 +123,9 @@ class Model(ABC):
     gates: ClassVar[tuple[str, ...]] = ()
     # the few live parameters its users come for, in the order the panel shows them first
     headline: ClassVar[tuple[str, ...]] = ()
+    # where not empty: what a search takes when none are named (of `default_names`), with the
+    # evidence in the model's docstring; the rest are searched when named
+    tuned_by_default: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:

@@ -108,7 +108,7 @@ class TunePanel(QWidget):
         if model is None:
             self.checklist.build([], [])
             return
-        from workbench.core.tuning.space import default_names  # the optimiser, on first use
+        from workbench.core.tuning.space import model_names  # the optimiser, on first use
         from workbench.core.tuning.study import SAMPLERS
 
         params = [p for p in model.schema if p.kind != "text"]
@@ -116,7 +116,7 @@ class TunePanel(QWidget):
         s = self.session
         inert = (model.inert_params(s.prepared, s.params)
                  if s.prepared is not None and not s.needs_prepare else {})
-        self.checklist.build(params, [n for n in default_names(model.schema) if n not in inert],
+        self.checklist.build(params, [n for n in model_names(model) if n not in inert],
                              inert)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         if self.outcome is not None and self.job is not None and self.job.model is not model:

@@ -1,8 +1,9 @@
 """The parameters a tuning run may search, one row each: a tick, the label (elided; a click
 on it toggles the tick), and low / high for numbers (else the values a choice takes).
 
-Ticked at first: the parameters the core tunes when none are named (`default_names`: live,
-numeric / choice / bool, not a paging or display knob), less those no score moves with on the
+Ticked at first: the parameters the core tunes when none are named (`model_names`: live,
+numeric / choice / bool, not a paging or display knob, narrowed to the model's
+`tuned_by_default` where it has one), less those no score moves with on the
 data (`Model.inert_params`: a weight whose signal is 0 everywhere; its tooltip says why).
 Prepare-stage choices may be ticked too: each distinct prepared state is then built once
 (which may mean re-embedding).

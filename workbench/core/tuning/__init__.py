@@ -20,6 +20,7 @@ from workbench.core.tuning.space import (
     SearchSpace,
     build_space,
     default_names,
+    model_names,
     parse_names,
     parse_ranges,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "holdout",
     "job_from_session",
     "kfold",
+    "model_names",
     "no_validation",
     "parse_names",
     "parse_ranges",

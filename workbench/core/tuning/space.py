@@ -15,9 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.params import Param, ParamError, ParamSchema, ParamValue
+
+if TYPE_CHECKING:
+    from workbench.core.engine import Model
 
 MAX_GRID_POINTS = 100_000
 _FLOAT_GRID_STEPS = 20  # a float without a schema step is searched continuously; a grid uses 20
@@ -102,6 +105,13 @@ def default_names(schema: ParamSchema) -> list[str]:
     """The parameters tuned when none are named."""
     return [p.name for p in schema if p.stage == "live" and p.tunable
             and p.kind in ("float", "int", "choice", "bool")]
+
+
+def model_names(model: Model) -> list[str]:
+    """What a search of `model` takes when none are named: `default_names`, narrowed to the
+    model's `tuned_by_default` where it has one."""
+    keep = set(model.tuned_by_default)
+    return [n for n in default_names(model.schema) if not keep or n in keep]
 
 
 def build_space(schema: ParamSchema, names: Sequence[str] | None = None,

@@ -50,7 +50,13 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores,
 from workbench.core.models.codeledger.bundle import Bundles, bundle_depth, bundles
 from workbench.core.models.codeledger.combine import combine_codeledger, inert
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
-from workbench.core.models.codeledger.params import DOCUMENT_SCHEMA, GATES, SCHEMA, SIGNALS
+from workbench.core.models.codeledger.params import (
+    DOCUMENT_SCHEMA,
+    GATES,
+    SCHEMA,
+    SIGNALS,
+    WEIGHT_PARAMS,
+)
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared, prepare_codeledger
 from workbench.core.params import Params
 
@@ -68,6 +74,13 @@ class CodeLedgerModel(Model):
     signals = SIGNALS
     gates = GATES
     headline = tuple(p.name for p in SCHEMA if p.name.startswith("w_"))
+    # a search without --tune: the relative weights, the graph's share per hop and the
+    # sufficiency. `workbench tune` with its time split (the older half of a history's tasks
+    # tunes, the newer is held out), 100 TPE trials, seeds 1–3, on httpx, ky and this
+    # repository (2026-11-27): held-out bundle recall −0.006, −0.005, +0.001 over the
+    # defaults (means) against −0.023, −0.017, −0.051 searching every live parameter that
+    # moves a score there (37–38); neither beats the fitted defaults reliably
+    tuned_by_default = (*WEIGHT_PARAMS, "graph_share", "sufficiency")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_codeledger(dataset, params, progress)
