@@ -194,3 +194,29 @@ def test_what_no_score_moves_with_starts_unticked(qtbot: QtBot) -> None:
     for on in ("w_keyword", "w_content", "w_similar", "sufficiency"):
         assert on in ticked
     assert "the ledger names no file" in w.checklist.rows["w_success_prior"].tick.toolTip()
+
+
+@pytest.mark.parametrize(("tuned", "warned"), [(0.62, True), (0.71, False)])
+def test_the_verdict_says_when_the_tuned_values_do_worse_held_out(tuned: float,
+                                                                 warned: bool) -> None:
+    # as `workbench tune` says it: the window showed a red Δ and left Apply best to the user
+    import numpy as np
+
+    from workbench.core.formats import load_dataset
+    from workbench.core.metrics.significance import paired_test
+    from workbench.core.models import get_model
+    from workbench.core.tuning import TuneSpec, time_split
+    from workbench.core.tuning.runner import FoldResult, TuneResult
+    from workbench.core.tuning.space import build_space
+    from workbench.gui.tune_results import verdict
+
+    ds = load_dataset(SAMPLES / "code-repo")
+    validation = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
+    start = np.linspace(0.5, 0.8, 6)
+    after = start + (tuned - start.mean())
+    final = FoldResult("all", "s", 10, {"w_keyword": 2.0}, (0.8,), (0.7,), after, start)
+    space = build_space(get_model("codeledger").schema, ["w_keyword"])
+    result = TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {}, [final], final,
+                        paired_test(start, after))
+    text = verdict(result, "bundle_recall")
+    assert ("do worse on the queries they never saw" in text) is warned

@@ -54,6 +54,11 @@ def verdict(result: Any, objective: str) -> str:
             f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
             f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
             f"of {t.n} queries")
+        if _worse(objective, t.mean_b, t.mean_a):
+            lines.append(f"<span style='color:{WORSE.name()}'>the tuned values do worse on "
+                         "the queries they never saw: they fit the training queries, not the "
+                         "task — keep the starting values (Apply best would make it worse), "
+                         "or tune fewer parameters or narrower ranges</span>")
     else:
         lines.append(f"<span style='color:{WORSE.name()}'>no queries held out: the figures "
                      "below are training scores, not an estimate for new queries</span>")
