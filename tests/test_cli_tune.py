@@ -21,8 +21,9 @@ def _tune(capsys, tmp_path, *extra: str) -> tuple[int, str, str]:
 
 def test_tune_reports_held_out_scores_and_writes_settings_eval_reads(capsys, tmp_path):
     out_file = tmp_path / "best.toml"
+    # --pick best: on 25 queries no gain is sure, and the default pick keeps the start
     code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds", "3",
-                           "--out", str(out_file))
+                           "--out", str(out_file), "--pick", "best")
     assert code == 0, err
     assert "validation: 3-fold over 25 queries" in out
     assert "ndcg@10 held-out" in out and "ndcg@10 training (all queries)" in out
@@ -32,6 +33,19 @@ def test_tune_reports_held_out_scores_and_writes_settings_eval_reads(capsys, tmp
     assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file)]) == 0
     printed = capsys.readouterr().out
     assert f"k1={values['k1']}" in printed and f"b={values['b']}" in printed
+
+
+def test_without_a_sure_gain_tune_keeps_and_writes_the_starting_values(capsys, tmp_path):
+    """k1 searched only in [0, 0.05], far below the start's 1.2: every trial does worse on
+    the training queries, no gain is sure, and the default pick keeps the start."""
+    out_file = tmp_path / "best.toml"
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1", "--range", "k1=0:0.05",
+                           "--trials", "5", "--folds", "0", "--out", str(out_file))
+    assert code == 0, err
+    assert "kept: the trial whose gain over the starting values" in out  # the plan says how
+    assert "kept the starting values: no trial's gain over them" in out
+    assert "is what --pick best keeps" in out
+    assert load_params_file(out_file) == {"k1": 1.2}
 
 
 def test_the_same_command_continues_the_same_study(capsys, tmp_path):

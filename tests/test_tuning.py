@@ -67,7 +67,7 @@ def test_the_grid_finds_the_exhaustive_optimum(tmp_path, tea, bm25_eval):
     best_points = {p for p, v in exhaustive.items() if v == best_value}
 
     result = tune(bm25_eval, no_validation(bm25_eval.counted()),
-                  _spec(tmp_path, space, sampler="grid"))
+                  _spec(tmp_path, space, sampler="grid", pick="best"))
     assert result is not None
     assert result.final.trials == len(ks) * len(bs)
     assert (result.final.best["k1"], result.final.best["b"]) in best_points

@@ -48,9 +48,12 @@ def _run(qtbot: QtBot, panel: TunePanel) -> Any:
     return panel.outcome
 
 
-def _settings(panel: TunePanel, *, trials: int, validation: str) -> None:
+def _settings(panel: TunePanel, *, trials: int, validation: str, pick: str = "best") -> None:
+    """`pick` "best" by default here: in a few trials on 25 queries no gain is sure, and the
+    default pick would keep the starting values."""
     panel.settings.budget.setValue(trials)
     panel.settings.validation.setCurrentIndex(panel.settings.validation.findData(validation))
+    panel.settings.pick.setCurrentIndex(panel.settings.pick.findData(pick))
 
 
 def test_the_form_follows_the_model(panel: TunePanel) -> None:
@@ -128,6 +131,24 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     assert s.baseline is not None and s.baseline.params == before  # pinned first
     s.undo()
     assert s.params == before
+
+
+def test_when_no_gain_is_sure_the_start_is_kept_and_nothing_applies(
+        qtbot: QtBot, panel: TunePanel) -> None:
+    """The default pick: k1 searched only in [0, 0.05], far below the start's 1.2, so every
+    trial ranks worse on the training queries than the start and none has a sure gain."""
+    assert panel.settings.pick.currentData() == "bound"  # the default
+    _settings(panel, trials=5, validation="none", pick="bound")
+    panel.checklist.rows["k1"].high.setValue(0.05)  # type: ignore[union-attr]
+    start = dict(panel.session.params)
+    outcome = _run(qtbot, panel)
+    final = outcome.result.final
+    assert final.kept_start and final.top is not None and final.picked is None
+    assert {n: outcome.best[n] for n in ("k1", "b")} == {n: start[n] for n in ("k1", "b")}
+    assert "kept the starting values" in panel.view.results.summary.text()
+    assert not panel.apply_button.isEnabled()
+    assert "nothing to apply" in panel.status.text() and panel.tuned_name == ""
+    assert not any(c.name.startswith("tuned on") for c in panel.session.configurations)
 
 
 def test_a_study_already_done_shows_its_stored_trials(qtbot: QtBot, panel: TunePanel) -> None:

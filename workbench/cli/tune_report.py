@@ -48,6 +48,12 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
               else f"{spec.trials} trials" if spec.trials else f"{spec.timeout:g} s")
     print(f"objective: {goal}; sampler {spec.sampler} (seed {spec.seed}), {budget} per study")
     print(f"validation: {validation.describe}")
+    if len(objectives) == 1:
+        print("kept: " + ("the trial whose gain over the starting values on the training "
+                          "queries is surest (its per-query mean less 2 standard errors), the "
+                          "starting values when no trial's is above 0 (--pick best: the "
+                          "highest training mean)" if spec.pick == "bound" else
+                          "the highest training mean (--pick best)"))
     where = spec.storage.split("@")[-1]
     for scheme, kind in (("sqlite:///", "SQLite file"), ("journal:///", "journal file")):
         if spec.storage.startswith(scheme):
@@ -68,6 +74,9 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
             for name, value in final.best.items()]
     print(format_table(["parameter", "default", "tuned", ""], rows))
     print()
+    lines = picked_lines(result, primary)
+    if lines:
+        print("\n".join(lines) + "\n")
     train_label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                    else "training")
     table = [[f"{primary} {train_label}", _m(final.train_default[0]), _m(final.train_best[0]),
@@ -106,6 +115,30 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     print("\ntrials: " + ", ".join(f"{f.name} {f.trials}" for f in
                                     [*result.folds, *([result.final] if result.final not in
                                                       result.folds else [])]))
+
+
+def picked_lines(result: Any, primary: str) -> list[str]:
+    """What the `bound` pick chose where it is not the highest training mean."""
+    studies = [*result.folds, *([result.final] if result.final not in result.folds else [])]
+    kept = [f for f in studies if f.kept_start and f.top is not None]
+    lines = []
+    if kept:
+        where = ("" if len(studies) == 1 else
+                 f" in {len(kept)} of {len(studies)} studies ({', '.join(f.name for f in kept)})")
+        best = ("" if len(studies) > 1 else
+                f"; the highest training {primary}, {kept[0].top[1]:.4f} (trial {kept[0].top[0]}),"
+                " is what --pick best keeps")
+        lines.append(f"kept the starting values{where}: no trial's gain over them on the "
+                     f"training queries is sure (mean of the per-query gains − 2 standard "
+                     f"errors ≤ 0){best}")
+    for f in studies:
+        if f.top is None or f.kept_start or f.picked == f.top[0]:
+            continue
+        where = f"{f.name}: " if len(studies) > 1 else ""
+        lines.append(f"{where}kept trial {f.picked} ({primary} {f.train_best[0]:.4f}, gain "
+                     f"{f.bound:+.4f} or more at 2 standard errors) over the highest, trial "
+                     f"{f.top[0]} ({f.top[1]:.4f}): its gain is surer")
+    return lines
 
 
 def _print_front(fold: Any, objectives: Any) -> None:

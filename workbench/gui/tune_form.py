@@ -44,7 +44,8 @@ def metric_choices(session: TuningSession) -> list[str]:
 
 
 class TuneSettings(QWidget):
-    """Metric, budget, validation, sampler, seed, storage and "pin the baseline first"."""
+    """Metric, budget, validation, sampler, seed, the trial kept, storage and "pin the
+    baseline first"."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,6 +69,15 @@ class TuneSettings(QWidget):
         self.folds.setValue(5)
         self.folds.setPrefix("k = ")
         self.sampler = QComboBox(self)  # filled by `set_choices`
+        self.pick = QComboBox(self)
+        self.pick.addItem("the surest gain", "bound")
+        self.pick.addItem("the best on training", "best")
+        self.pick.setToolTip("which trial a study keeps. The surest gain: the trial whose gain "
+                             "over the starting values on the training queries is largest at "
+                             "its mean less 2 standard errors (among the 20 best), and the "
+                             "starting values when no trial's is above 0. The best on "
+                             "training: the highest training mean, which often fits the "
+                             "training queries' quirks and does worse on new ones")
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setPrefix("seed ")
@@ -82,7 +92,8 @@ class TuneSettings(QWidget):
         rows: list[tuple[str, list[QWidget]]] = [
             ("Metric", [self.objective]), ("Budget", [self.budget, self.budget_kind]),
             ("Validation", [self.validation, self.folds]),
-            ("Sampler", [self.sampler, self.seed]), ("Storage", [self.storage])]
+            ("Sampler", [self.sampler, self.seed]), ("Keep", [self.pick]),
+            ("Storage", [self.storage])]
         for i, (label, widgets) in enumerate(rows):
             grid.addWidget(QLabel(label, self), i, 0)
             line = QHBoxLayout()
@@ -114,7 +125,8 @@ class TuneSettings(QWidget):
                 "timeout": float(self.budget.value()) if seconds else None,
                 "validation": str(self.validation.currentData()),
                 "folds": self.folds.value(), "sampler": self.sampler.currentText(),
-                "seed": self.seed.value(), "storage": self.storage.text().strip()}
+                "seed": self.seed.value(), "pick": str(self.pick.currentData()),
+                "storage": self.storage.text().strip()}
 
 
 class TuneForm(QWidget):

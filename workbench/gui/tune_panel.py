@@ -159,7 +159,9 @@ class TunePanel(QWidget):
         self.cancel_button.setEnabled(running)
         self.checklist.setEnabled(not running)
         self.settings.setEnabled(not running)
-        self.apply_button.setEnabled(not running and bool(self.outcome and self.outcome.best))
+        self.apply_button.setEnabled(not running and bool(self.outcome and self.outcome.best)
+                                     and not (self.outcome and
+                                              self.outcome.result.final.kept_start))
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet(ERROR if error else MUTED)
@@ -187,10 +189,13 @@ class TunePanel(QWidget):
             outcome.result.final.trials if outcome.result.final not in outcome.result.folds
             else 0)
         where = outcome.storage.split("@")[-1].removeprefix("sqlite:///")
+        kept = outcome.result.final.kept_start
         self._say(f"done: {done} trials, stored in {Path(where).name or where}"
-                  + ("" if outcome.best else "; no trial succeeded"))
+                  + ("" if outcome.best else "; no trial succeeded")
+                  + ("; the starting values kept: nothing to apply" if kept else ""))
         self.status.setToolTip(where)
-        if outcome.best and self.job is not None:  # for the compare view and the report
+        self.tuned_name = ""
+        if outcome.best and not kept and self.job is not None:  # for compare and the report
             configs = self.session.configurations
             self.tuned_name = configs.unique_name(f"tuned on {self.job.objective}")
             configs.save(self.tuned_name, self.job.model.id,

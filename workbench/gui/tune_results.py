@@ -67,6 +67,7 @@ def verdict(result: Any, objective: str) -> str:
         if tuned.size:
             sd = float(tuned.std(ddof=1)) if tuned.size > 1 else 0.0
             lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
+    lines.extend(_picked(final, objective))
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
         lines.append(f"<span style='color:{WORSE.name()}'>no trial beat the starting values "
                      "even on training: run more trials (Apply best would make it worse)</span>")
@@ -81,6 +82,19 @@ def verdict(result: Any, objective: str) -> str:
             + " trials")
     lines.append(f"<span style='color:{MUTED}'>{result.validation.describe}; {each}</span>")
     return "<br>".join(lines)
+
+
+def _picked(final: Any, objective: str) -> list[str]:
+    """What "the surest gain" kept, where it is not the best on training."""
+    if final.top is None or final.picked == final.top[0]:
+        return []
+    top = f"trial {final.top[0]} ({_m(final.top[1])})"
+    if final.kept_start:
+        return ["<b>kept the starting values</b>: no trial's gain over them on the training "
+                "queries is sure (mean of the per-query gains less 2 standard errors ≤ 0); "
+                f"the best on training, {top}, would likely not hold on new queries"]
+    return [f"kept trial {final.picked}, the surest gain ({signed(final.bound, 4)} or more "
+            f"at 2 standard errors), over the best on training, {top}"]
 
 
 def _worse(objective: str, tuned: float, start: float) -> bool:

@@ -53,6 +53,7 @@ class TuneJob:
     seed: int = 0
     storage: str = ""  # a file or URL; "" = studies.db in the cache folder
     fresh: bool = False  # start the study anew instead of continuing it
+    pick: str = "bound"  # which trial a study keeps (pick.PICKS)
 
 
 @dataclass
@@ -103,7 +104,7 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
         time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed)
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
-                    job.timeout, url, fresh=job.fresh)
+                    job.timeout, url, fresh=job.fresh, pick=job.pick)
     result = tune(evaluator, validation, spec, on_trial=on_trial, progress=progress)
     assert result is not None
     study = result.studies.get(result.final.name)

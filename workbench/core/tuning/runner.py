@@ -25,7 +25,8 @@ from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.params import ParamValue
 from workbench.core.tuning import study as st
 from workbench.core.tuning.evaluator import Evaluator
-from workbench.core.tuning.objectives import masked_mean
+from workbench.core.tuning.objectives import direction, masked_mean
+from workbench.core.tuning.pick import pick_trial
 from workbench.core.tuning.space import SearchSpace
 from workbench.core.tuning.storage import open_storage, open_study
 from workbench.core.tuning.validation import Mask, Validation
@@ -45,6 +46,7 @@ class TuneSpec:
     fresh: bool = False
     shared: bool = False  # other processes work on the same studies (--workers, PostgreSQL)
     worker: int = 0  # this process's index among them: its samplers get their own seeds
+    pick: str = "bound"  # which trial a study keeps (pick.PICKS); one objective only
 
 
 @dataclass
@@ -58,6 +60,10 @@ class FoldResult:
     held_tuned: NDArray[np.float64]  # primary objective per query, NaN outside the fold
     held_default: NDArray[np.float64]
     front: list[dict[str, Any]] = field(default_factory=list)  # several objectives
+    kept_start: bool = False  # no trial's gain was sure enough: `best` is the start
+    bound: float = math.nan  # the kept trial's lower bound of gain (pick.lower_bound)
+    top: tuple[int, float] | None = None  # the highest training mean: (trial, mean)
+    picked: int | None = None  # the kept trial's number (None: the start)
 
 
 @dataclass
@@ -197,8 +203,16 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     train_default = tuple(masked_mean(defaults[o], train) for o in spec.objectives)
     if not best:
         return FoldResult(label, study.study_name, n, {}, (), train_default, nan, nan)
-    chosen = best[0]
-    params = spec.space.snap(chosen.params)
+    chosen: Any = best[0]
+    extra: dict[str, Any] = {}
+    if len(spec.objectives) == 1:
+        chosen, extra = _pick(study, spec, evaluator, train, defaults)
+    if chosen is None:  # the starting values kept
+        params = {d.name: evaluator.base[d.name] for d in spec.space.dimensions}
+        chosen_values = train_default
+    else:
+        params = spec.space.snap(chosen.params)
+        chosen_values = tuple(chosen.values)
     tuned = evaluator.evaluate(params)
     held_t, held_d = nan.copy(), nan.copy()
     if test is not None:
@@ -212,8 +226,29 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
                           "train": list(t.values),
                           "held_out": [masked_mean(per_q[o], test) for o in spec.objectives]
                           if test is not None else []})
-    return FoldResult(label, study.study_name, n, params, tuple(chosen.values),
-                      train_default, held_t, held_d, front)
+    return FoldResult(label, study.study_name, n, params, chosen_values,
+                      train_default, held_t, held_d, front, **extra)
+
+
+def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
+          defaults: Mapping[str, NDArray[np.float64]]) -> tuple[Any, dict[str, Any]]:
+    """The trial a single-objective study keeps (`pick`), None for the starting values, and
+    what the report says about the choice."""
+    primary = spec.objectives[0]
+    ranked = st.ranked_trials(study, primary)
+    start = np.where(train, defaults[primary], np.nan)
+
+    def per_query(trial: Any) -> NDArray[np.float64]:
+        return np.where(train, evaluator.evaluate(spec.space.snap(trial.params))[primary],
+                        np.nan)
+
+    feasible = all(c.excess(masked_mean(defaults[c.name], train)) <= 0
+                   for c in spec.constraints)
+    sign = 1.0 if direction(primary) == "maximize" else -1.0
+    p = pick_trial(ranked, spec.pick, per_query, start, sign, feasible)
+    return p.trial, {"kept_start": p.trial is None, "bound": p.bound,
+                     "top": (p.top.number, float(p.top.values[0])),
+                     "picked": None if p.trial is None else p.trial.number}
 
 
 def _paired(folds: Sequence[FoldResult]) -> PairedTest | None:

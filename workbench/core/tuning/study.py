@@ -206,18 +206,26 @@ def _json_float(v: float) -> float | None:
     return None if math.isnan(v) else float(v)
 
 
+def ranked_trials(study: optuna.Study, objective: str) -> list[FrozenTrial]:
+    """The feasible finished trials, the best mean of `objective` (the first) first; among
+    equal means the lowest number first."""
+    done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+            if all(c <= 0 for c in t.user_attrs.get("constraints", ()))]
+    sign = 1.0 if direction(objective) == "maximize" else -1.0
+    return sorted(done, key=lambda t: (-sign * t.values[0], t.number))
+
+
 def best_trials(study: optuna.Study, objectives: Sequence[str]) -> list[FrozenTrial]:
     """Single objective: the best feasible trial (lowest number among ties); several: the
     feasible Pareto front, by the first objective."""
+    if len(objectives) == 1:
+        return ranked_trials(study, objectives[0])[:1]
     done = [t for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
             if all(c <= 0 for c in t.user_attrs.get("constraints", ()))]
     if not done:
         return []
     signs = np.array([1.0 if direction(o) == "maximize" else -1.0 for o in objectives])
     vals = np.array([t.values for t in done], np.float64) * signs
-    if len(objectives) == 1:
-        best = int(np.argmax(vals[:, 0]))  # argmax takes the first, i.e. the lowest number
-        return [done[best]]
     front = [i for i in range(len(done))
              if not any((vals[j] >= vals[i]).all() and (vals[j] > vals[i]).any()
                         for j in range(len(done)))]

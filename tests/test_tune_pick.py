@@ -1,0 +1,127 @@
+"""Which trial a study keeps: the lower bound of its per-query gain over the start, worked by
+hand here, and the runner's use of it on a real study (the `best` pick against optuna's own
+`best_trial`; the `bound` pick's figures recomputed from the pipeline, not the tuning code)."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import optuna
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+from workbench.core.tuning import Evaluator, TuneSpec, build_space, no_validation, tune
+from workbench.core.tuning.pick import CANDIDATES, lower_bound, pick_trial
+
+
+def _trials(*means: float) -> list[SimpleNamespace]:
+    """Stand-ins for optuna's FrozenTrial: what the pick reads (number, values)."""
+    return [SimpleNamespace(number=i, values=[m]) for i, m in enumerate(means)]
+
+
+def test_the_lower_bound_is_the_mean_less_two_standard_errors() -> None:
+    # gains 0.2, 0, 0.1, 0.1: mean 0.1; sample variance (0.01 + 0.01 + 0 + 0) / 3; se = sd / 2
+    expected = 0.1 - 2 * math.sqrt(0.02 / 3) / 2
+    assert lower_bound(np.array([0.2, 0.0, 0.1, 0.1, np.nan])) == pytest.approx(expected)
+    assert lower_bound(np.array([0.3])) == pytest.approx(0.3)  # one query: no spread
+    assert math.isnan(lower_bound(np.array([np.nan])))
+
+
+def test_a_steady_gain_beats_a_larger_lucky_one() -> None:
+    start = np.zeros(8)
+    lucky = np.array([0.6, -0.4] * 4)  # mean 0.1, but half the queries lose 0.4
+    steady = np.full(8, 0.05)
+    trials = _trials(0.1, 0.05)
+    per = {0: lucky, 1: steady}
+    p = pick_trial(trials, "bound", lambda t: per[t.number], start, 1.0, True)
+    assert p.trial is trials[1] and p.bound == pytest.approx(0.05) and p.top is trials[0]
+    best = pick_trial(trials, "best", lambda t: per[t.number], start, 1.0, True)
+    assert best.trial is trials[0] and math.isnan(best.bound)
+
+
+def test_the_start_is_kept_unless_a_gain_is_sure() -> None:
+    start = np.array([0.5, 0.5, 0.5, 0.5])
+    noisy = start + np.array([0.3, -0.2, 0.3, -0.2])  # mean gain 0.05, bound below 0
+    trials = _trials(0.55)
+    p = pick_trial(trials, "bound", lambda t: noisy, start, 1.0, True)
+    assert p.trial is None and p.bound == 0.0 and p.top is trials[0]
+    # a start that breaks a constraint cannot be kept: the surest feasible trial is
+    p = pick_trial(trials, "bound", lambda t: noisy, start, 1.0, False)
+    assert p.trial is trials[0] and p.bound < 0
+
+
+def test_a_minimised_objective_gains_by_going_down() -> None:
+    start = np.array([100.0, 120.0, 80.0])
+    cheaper = start - 10.0
+    p = pick_trial(_trials(-0.0), "bound", lambda t: cheaper, start, -1.0, True)
+    assert p.trial is not None and p.bound == pytest.approx(10.0)
+
+
+def test_only_the_best_trials_by_training_mean_are_candidates() -> None:
+    start = np.zeros(4)
+    n = CANDIDATES + 1
+    trials = _trials(*[1.0 - i / 100 for i in range(n)])
+    gains = {i: np.array([0.5, -0.5, 0.5, -0.5]) for i in range(n - 1)}
+    gains[n - 1] = np.full(4, 0.01)  # sure, but ranked past the candidates
+    p = pick_trial(trials, "bound", lambda t: gains[t.number], start, 1.0, True)
+    assert p.trial is None
+
+
+@pytest.fixture(scope="module")
+def tea():
+    return load_dataset(SAMPLES / "tea-beir")
+
+
+def _run(tmp_path, tea, start, pick, trials=12):
+    evaluator = Evaluator(get_model("bm25"), tea, start, ["ndcg@10"])
+    space = build_space(evaluator.model.schema, ["k1", "b"], {"k1": (0.0, 3.0), "b": (0.0, 1.0)})
+    spec = TuneSpec(space, ("ndcg@10",), trials=trials, seed=3, pick=pick,
+                    storage=f"sqlite:///{tmp_path / f's-{pick}.db'}")
+    result = tune(evaluator, no_validation(evaluator.counted()), spec)
+    assert result is not None
+    return result, space.snap  # a trial's values on the sliders' steps, as it was scored
+
+
+def _ndcg(tea, params):
+    """Per-query nDCG@10 through the plain pipeline (the path `eval` takes)."""
+    run = Pipeline(get_model("bm25"), tea, params).run()
+    return np.asarray(run.per_query["ndcg@10"], np.float64)
+
+
+def test_best_keeps_what_optuna_calls_the_best_trial(tmp_path, tea) -> None:
+    result, snap = _run(tmp_path, tea, {}, "best")
+    study = result.studies["all"]
+    assert result.final.best == snap(study.best_trial.params)
+    assert result.final.picked == study.best_trial.number == result.final.top[0]
+
+
+def test_from_a_poor_start_the_bound_keeps_a_sure_gain(tmp_path, tea) -> None:
+    start = {"k1": 0.05, "b": 0.05}  # a poor start: most trials beat it on most queries
+    result, snap = _run(tmp_path, tea, start, "bound")
+    final = result.final
+    assert not final.kept_start and final.picked is not None and final.bound > 0
+    study = result.studies["all"]
+    picked = next(t for t in study.trials if t.number == final.picked)
+    gain = _ndcg(tea, snap(picked.params)) - _ndcg(tea, start)
+    counted = ~np.isnan(gain)
+    assert final.bound == pytest.approx(lower_bound(gain[counted]))
+    # no other candidate's gain is surer (the candidates: the best by training mean)
+    done = sorted((t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE),
+                  key=lambda t: (-t.value, t.number))[:CANDIDATES]
+    for t in done:
+        g = _ndcg(tea, snap(t.params)) - _ndcg(tea, start)
+        assert lower_bound(g[~np.isnan(g)]) <= final.bound + 1e-12
+
+
+def test_when_the_start_is_kept_its_scores_are_the_start_s(tmp_path, tea) -> None:
+    result, _ = _run(tmp_path, tea, {}, "bound", trials=4)
+    final = result.final
+    if not final.kept_start:
+        pytest.fail(f"expected no sure gain in 4 trials on 25 queries; kept {final.picked}")
+    assert final.best == {"k1": 1.2, "b": 0.75}
+    assert final.train_best == final.train_default
