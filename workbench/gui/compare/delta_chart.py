@@ -31,7 +31,7 @@ from workbench.core.comparison import Comparison
 from workbench.gui.charts._base import INK, MUTED
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE, signed
 
-from .rank_lines import HIGHLIGHT, scaled_font
+from .rank_rows import HIGHLIGHT, scaled_font
 
 
 def nice_ticks(lo: float, hi: float, n: int = 6) -> list[float]:

@@ -9,8 +9,9 @@ ones sink and fade out); `set_replay_position(t)` draws one frame of it.
 
 A row shows rank, a mark of the judged relevance (filled by grade, hollow when not judged),
 document id and title. Clicking a row selects that document in every column (`doc_selected`,
-corpus index). Painted in `paintEvent` from `_Geometry`, the one place that says where things
-are, so painting, clicking and the tests' `lines()` / `row_at()` agree.
+corpus index). Painted in `paintEvent` (each row by `rank_rows`) from `_Geometry`, the one
+place that says where things are, so painting, clicking and the tests' `lines()` / `row_at()`
+agree.
 """
 
 from __future__ import annotations
@@ -30,9 +31,7 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import (
-    QBrush,
     QColor,
-    QFont,
     QFontMetricsF,
     QMouseEvent,
     QPainter,
@@ -43,13 +42,19 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from workbench.core.comparison import Comparison
-from workbench.core.data import Document
-from workbench.gui.charts._base import INK, MUTED
+from workbench.gui.charts._base import MUTED
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE
 
-HIGHLIGHT = QColor("#fff1b8")  # the selected document's rows (and the current query's bar)
-# judged grade → fill: grey for judged not relevant, deeper green the more relevant
-_GRADE_FILL = ("#d0d7de", "#a5d6a7", "#43a047", "#1b5e20")
+from .rank_rows import (
+    Row,
+    grade_brush,
+    grade_text,
+    paint_header,
+    paint_row,
+    paint_slot,
+    scaled_font,
+    shown_title,
+)
 
 Line = tuple[int, int, int | None, int | None]
 """(doc, left column, rank in the left column or None, rank in the right column or None)."""
@@ -338,7 +343,7 @@ class RankLines(QWidget):
         d = comp.dataset.corpus[doc]
         ranks = ", ".join(f"{comp.configs[c].name}: {self._rank(j, doc) or 'below top k'}"
                           for j, c in enumerate(self.columns))
-        return "\n".join(t for t in (d.id, _shown_title(d), grade_text(self._grade(doc)), ranks)
+        return "\n".join(t for t in (d.id, shown_title(d), grade_text(self._grade(doc)), ranks)
                          if t)
 
     def _grade(self, doc: int) -> int | None:
@@ -374,7 +379,8 @@ class RankLines(QWidget):
         assert comp is not None
         for c, top in enumerate(self._tops):
             name = comp.configs[self.columns[c]].name
-            self._paint_header(p, QRectF(g.col_x(c), g.margin, g.col_w, g.header_h), name)
+            paint_header(p, QRectF(g.col_x(c), g.margin, g.col_w, g.header_h), name,
+                         self._font)
             prev = self._tops[c - 1] if c > 0 else None
             nxt = self._tops[c + 1] if c + 1 < len(self._tops) else None
             for rank, doc in enumerate(top, 1):
@@ -387,7 +393,7 @@ class RankLines(QWidget):
             if not top:
                 p.setPen(QColor(MUTED))
                 p.drawText(g.row_rect(c, 1), Qt.AlignmentFlag.AlignCenter, "nothing ranked")
-            self._paint_slot(p, g.slot_rect(c))
+            paint_slot(p, g.slot_rect(c), self.k, self._font)
         self._paint_lines(p)
         self._paint_legend(p, g)
 
@@ -438,14 +444,15 @@ class RankLines(QWidget):
         a, b = (comp.configs[c].name for c in self.columns[:2])
         width = min(self.width() - 2 * g.margin,
                     max(g.col_w, 70 * QFontMetricsF(self._font).averageCharWidth()))
-        self._paint_header(p, QRectF(g.margin, g.margin, width, g.header_h), f"{a}  →  {b}")
+        paint_header(p, QRectF(g.margin, g.margin, width, g.header_h), f"{a}  →  {b}",
+                     self._font)
         rank_w = QFontMetricsF(self._font).horizontalAdvance("000") + 8
         p.setPen(QColor(MUTED))
         for rank in range(1, g.rows + 1):
             r = QRectF(g.margin, g.row_top(rank), rank_w - 6, g.row_h)
             p.drawText(r, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(rank))
-        self._paint_slot(p, QRectF(g.margin + rank_w, g.slot_rect(0).top(), width - rank_w,
-                                   g.row_h))
+        paint_slot(p, QRectF(g.margin + rank_w, g.slot_rect(0).top(), width - rank_w, g.row_h),
+                   self.k, self._font)
         for doc, y, opacity in self.replay_frame():
             if opacity <= 0:
                 continue
@@ -455,122 +462,18 @@ class RankLines(QWidget):
                       else WORSE if rb is None or rb > ra else None)
             self._paint_row(p, rect, "", doc, [], opacity, 0, stripe)
 
-    def _paint_header(self, p: QPainter, rect: QRectF, text: str) -> None:
-        font = QFont(self._font)
-        font.setBold(True)
-        p.setFont(font)
-        p.setPen(QColor(INK))
-        fm = QFontMetricsF(font)
-        p.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignLeft
-                   | Qt.AlignmentFlag.AlignVCenter,
-                   fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width() - 8))
-        p.setPen(QPen(QColor("#d0d7de"), 1))
-        p.drawLine(rect.bottomLeft() - QPointF(0, 2), rect.bottomRight() - QPointF(0, 2))
-        p.setFont(self._font)
 
     def _paint_row(self, p: QPainter, rect: QRectF, rank: str, doc: int,
                    tags: list[tuple[str, QColor]], opacity: float, index: int,
                    stripe: QColor | None = None) -> None:
         comp = self.comparison
         assert comp is not None
-        fm = QFontMetricsF(self._font)
-        p.save()
-        p.setOpacity(opacity)
-        back = (HIGHLIGHT if doc == self.selected
-                else QColor("#f6f8fa") if index % 2 == 0 else QColor("white"))
-        p.fillRect(rect.adjusted(0, 1, 0, -1), back)
-        if doc == self.selected:
-            p.setPen(QPen(QColor("#bf8700"), 1.2))
-            p.drawRect(rect.adjusted(0.5, 1.5, -0.5, -1.5))
-        if stripe is not None:
-            p.fillRect(QRectF(rect.left(), rect.top() + 1, 3 * self.font_scale,
-                              rect.height() - 2), stripe)
-        x = rect.left() + 4
-        mid = Qt.AlignmentFlag.AlignVCenter
-        if rank:
-            rank_w = fm.horizontalAdvance("000")
-            p.setPen(QColor(MUTED))
-            p.drawText(QRectF(x, rect.top(), rank_w, rect.height()),
-                       Qt.AlignmentFlag.AlignRight | mid, rank)
-            x += rank_w + 6
-        else:
-            x += 4 * self.font_scale
-        side = round(fm.height() * 0.6)
-        square = QRectF(x, rect.center().y() - side / 2, side, side)
-        p.setPen(QPen(QColor("#57606a"), 1))
-        p.setBrush(grade_brush(self._grade(doc)))
-        p.drawRect(square)
-        x += side + 6
-        right = rect.right() - 4
-        small = QFont(self._font)
-        small.setPointSizeF(self._font.pointSizeF() * 0.85)
-        small.setBold(True)
-        sfm = QFontMetricsF(small)
-        for text, color in reversed(tags):
-            w = sfm.horizontalAdvance(text)
-            p.setFont(small)
-            p.setPen(color)
-            p.drawText(QRectF(right - w, rect.top(), w, rect.height()), mid, text)
-            right -= w + 4
-        p.setFont(self._font)
-        d = comp.dataset.corpus[doc]
-        title = _shown_title(d)
-        room = max(0.0, right - x)
-        # the whole id when it and the title fit; else the id gives way down to 45 % of the
-        # room (elided in the middle, where paths differ least), the title takes the rest
-        title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
-        id_room = room if fm.horizontalAdvance(d.id) + title_w <= room else max(
-            room * 0.45, room - title_w)
-        id_text = fm.elidedText(d.id, Qt.TextElideMode.ElideMiddle, id_room)
-        p.setPen(QColor(INK))
-        p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)
-        x += fm.horizontalAdvance(id_text) + 8
-        if title and right - x > fm.averageCharWidth() * 3:
-            p.setPen(QColor(MUTED))
-            p.drawText(QRectF(x, rect.top(), right - x, rect.height()), mid,
-                       fm.elidedText(title, Qt.TextElideMode.ElideRight, right - x))
-        p.restore()
-
-    def _paint_slot(self, p: QPainter, rect: QRectF) -> None:
-        pen = QPen(QColor("#8c959f"), 1, Qt.PenStyle.DashLine)
-        p.setPen(pen)
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
-        font = QFont(self._font)
-        font.setItalic(True)
-        p.setFont(font)
-        p.setPen(QColor(MUTED))
-        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"below top {self.k}")
-        p.setFont(self._font)
-
+        paint_row(p, rect, Row(rank, comp.dataset.corpus[doc], self._grade(doc),
+                               doc == self.selected, tags, opacity, index, stripe),
+                  self._font, self.font_scale)
 
 def top_k_docs(comp: Comparison, i: int, query: int, k: int) -> list[int]:
     """Configuration i's top k for `query` (corpus indices, best first)."""
     ranking = comp.results[i].ranking
     n = min(k, int(ranking.count[query]), ranking.docs.shape[1])
     return [int(d) for d in np.asarray(ranking.docs[query, :n]) if d >= 0]
-
-
-def scaled_font(font: QFont, base_pt: float, f: float) -> QFont:
-    """`font` at `f` times `base_pt` points."""
-    out = QFont(font)
-    out.setPointSizeF(base_pt * f)
-    return out
-
-
-def grade_brush(grade: int | None) -> QBrush:
-    """The relevance mark's fill: none (hollow) when not judged."""
-    if grade is None:
-        return QBrush(Qt.BrushStyle.NoBrush)
-    return QBrush(QColor(_GRADE_FILL[min(max(grade, 0), len(_GRADE_FILL) - 1)]))
-
-
-def grade_text(grade: int | None) -> str:
-    if grade is None:
-        return "not judged"
-    return "judged not relevant (0)" if grade <= 0 else f"judged relevant, grade {grade}"
-
-
-def _shown_title(doc: Document) -> str:
-    """The title beside the id, unless it repeats it (a repository's file: its path is both)."""
-    return doc.title if doc.title != doc.id else ""

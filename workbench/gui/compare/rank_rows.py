@@ -1,0 +1,159 @@
+"""How `RankLines` paints one row of a ranked list, a column's header and the "below top k"
+slot: the row's rank, its relevance mark (filled by judged grade, hollow when not judged),
+▲new / ▼out tags at its right, and the document id and title sharing what room is left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+
+from workbench.core.data import Document
+from workbench.gui.charts._base import INK, MUTED
+
+HIGHLIGHT = QColor("#fff1b8")  # the selected document's rows (and the current query's bar)
+# judged grade → fill: grey for judged not relevant, deeper green the more relevant
+_GRADE_FILL = ("#d0d7de", "#a5d6a7", "#43a047", "#1b5e20")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row to paint: `rank` "" in the replay (no rank column); `index` picks the stripe
+    of alternate rows; `stripe` a coloured edge (the replay's rose / fell)."""
+
+    rank: str
+    doc: Document
+    grade: int | None
+    selected: bool
+    tags: list[tuple[str, QColor]]
+    opacity: float = 1.0
+    index: int = 0
+    stripe: QColor | None = None
+
+
+def paint_row(p: QPainter, rect: QRectF, row: Row, font: QFont, font_scale: float) -> None:
+    fm = QFontMetricsF(font)
+    p.save()
+    p.setOpacity(row.opacity)
+    back = (HIGHLIGHT if row.selected
+            else QColor("#f6f8fa") if row.index % 2 == 0 else QColor("white"))
+    p.fillRect(rect.adjusted(0, 1, 0, -1), back)
+    if row.selected:
+        p.setPen(QPen(QColor("#bf8700"), 1.2))
+        p.drawRect(rect.adjusted(0.5, 1.5, -0.5, -1.5))
+    if row.stripe is not None:
+        p.fillRect(QRectF(rect.left(), rect.top() + 1, 3 * font_scale, rect.height() - 2),
+                   row.stripe)
+    x = rect.left() + 4
+    mid = Qt.AlignmentFlag.AlignVCenter
+    if row.rank:
+        rank_w = fm.horizontalAdvance("000")
+        p.setPen(QColor(MUTED))
+        p.drawText(QRectF(x, rect.top(), rank_w, rect.height()),
+                   Qt.AlignmentFlag.AlignRight | mid, row.rank)
+        x += rank_w + 6
+    else:
+        x += 4 * font_scale
+    side = round(fm.height() * 0.6)
+    square = QRectF(x, rect.center().y() - side / 2, side, side)
+    p.setPen(QPen(QColor("#57606a"), 1))
+    p.setBrush(grade_brush(row.grade))
+    p.drawRect(square)
+    x += side + 6
+    right = _paint_tags(p, rect, row.tags, font)
+    p.setFont(font)
+    _paint_names(p, rect, row.doc, x, right, fm)
+    p.restore()
+
+
+def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
+                font: QFont) -> float:
+    """The tags, right-aligned in a smaller bold font; where the room left of them ends."""
+    right = rect.right() - 4
+    small = QFont(font)
+    small.setPointSizeF(font.pointSizeF() * 0.85)
+    small.setBold(True)
+    sfm = QFontMetricsF(small)
+    for text, color in reversed(tags):
+        w = sfm.horizontalAdvance(text)
+        p.setFont(small)
+        p.setPen(color)
+        p.drawText(QRectF(right - w, rect.top(), w, rect.height()),
+                   Qt.AlignmentFlag.AlignVCenter, text)
+        right -= w + 4
+    return right
+
+
+def _paint_names(p: QPainter, rect: QRectF, d: Document, x: float, right: float,
+                 fm: QFontMetricsF) -> None:
+    mid = Qt.AlignmentFlag.AlignVCenter
+    title = shown_title(d)
+    room = max(0.0, right - x)
+    # the whole id when it and the title fit; else the id gives way down to 45 % of the room
+    # (elided in the middle, where paths differ least), the title takes the rest
+    title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
+    id_room = room if fm.horizontalAdvance(d.id) + title_w <= room else max(
+        room * 0.45, room - title_w)
+    id_text = fm.elidedText(d.id, Qt.TextElideMode.ElideMiddle, id_room)
+    p.setPen(QColor(INK))
+    p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)
+    x += fm.horizontalAdvance(id_text) + 8
+    if title and right - x > fm.averageCharWidth() * 3:
+        p.setPen(QColor(MUTED))
+        p.drawText(QRectF(x, rect.top(), right - x, rect.height()), mid,
+                   fm.elidedText(title, Qt.TextElideMode.ElideRight, right - x))
+
+
+def paint_header(p: QPainter, rect: QRectF, text: str, font: QFont) -> None:
+    bold = QFont(font)
+    bold.setBold(True)
+    p.setFont(bold)
+    p.setPen(QColor(INK))
+    fm = QFontMetricsF(bold)
+    p.drawText(rect.adjusted(4, 0, -4, 0), Qt.AlignmentFlag.AlignLeft
+               | Qt.AlignmentFlag.AlignVCenter,
+               fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width() - 8))
+    p.setPen(QPen(QColor("#d0d7de"), 1))
+    p.drawLine(rect.bottomLeft() - QPointF(0, 2), rect.bottomRight() - QPointF(0, 2))
+    p.setFont(font)
+
+
+def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont) -> None:
+    """The dashed "below top k" box at a column's foot."""
+    pen = QPen(QColor("#8c959f"), 1, Qt.PenStyle.DashLine)
+    p.setPen(pen)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 4, 4)
+    italic = QFont(font)
+    italic.setItalic(True)
+    p.setFont(italic)
+    p.setPen(QColor(MUTED))
+    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"below top {k}")
+    p.setFont(font)
+
+
+def scaled_font(font: QFont, base_pt: float, f: float) -> QFont:
+    """`font` at `f` times `base_pt` points."""
+    out = QFont(font)
+    out.setPointSizeF(base_pt * f)
+    return out
+
+
+def grade_brush(grade: int | None) -> QBrush:
+    """The relevance mark's fill: none (hollow) when not judged."""
+    if grade is None:
+        return QBrush(Qt.BrushStyle.NoBrush)
+    return QBrush(QColor(_GRADE_FILL[min(max(grade, 0), len(_GRADE_FILL) - 1)]))
+
+
+def grade_text(grade: int | None) -> str:
+    if grade is None:
+        return "not judged"
+    return "judged not relevant (0)" if grade <= 0 else f"judged relevant, grade {grade}"
+
+
+def shown_title(doc: Document) -> str:
+    """The title beside the id, unless it repeats it (a repository's file: its path is both)."""
+    return doc.title if doc.title != doc.id else ""
