@@ -69,7 +69,7 @@ def test_code_bench_on_the_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "live combine" in out and "content index" in out
     # then every newer task at a snapshot at most 10 commits before it: the sample's 6 newer
     # tasks are one run, mined again against the parent of its first commit
-    assert "(1 snapshots, 6 of 6 tasks" in rolling
+    assert "(1 snapshot, 6 of 6 tasks" in rolling
     again = {m.group(1).strip(): m.group(2).split()
              for m in re.finditer(r"^(codeledger.*?|bm25.*?|plain.*?)\s{2,}([0-9].*)$", rolling,
                                   flags=re.M)}

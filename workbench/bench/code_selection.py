@@ -192,7 +192,8 @@ def _rolling(root: Path, newer: Dataset, every: int, max_files: int,
     order = [label for label in order if label in sums]
     means = {label: {k: v / scored for k, v in sums[label].items()} for label in order}
     rows = [[label, *_cells(means[label])] for label in order]
-    print(f"\neach newer task at a snapshot at most {every} commits before it ({runs} snapshots, "
+    snapshots = f"{runs} snapshot{'s' if runs != 1 else ''}"
+    print(f"\neach newer task at a snapshot at most {every} commits before it ({snapshots}, "
           f"{scored} of {len(commits)} tasks, {time.perf_counter() - t0:.0f} s):")
     print(format_table(["system (newer half)", *COLUMNS], rows))
     print(_history_line(means["codeledger (new defaults)"], means[NO_HISTORY],

@@ -10,13 +10,13 @@ Work is request → result: `request()` captures an immutable `ComputeRequest` w
 number on the caller's thread, `compute(request)` may run on a worker, and `apply(result)` takes
 it only if it is still the newest (stale results are dropped). Prepare-stage changes go the same
 way through `prepare_request()` / `run_prepare()` / `apply_prepared()`, with progress and cancel.
-`recompute()` does all of it inline (the CLI, tests, and the window's synchronous mode).
+`recompute()` does all of it inline (the CLI, tests, and the window's synchronous mode). The
+requests, results and the functions a worker runs are in `session_work`.
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,60 +33,18 @@ from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, run_live
 from workbench.core.session_file import SESSION_VERSION
+from workbench.core.session_work import (
+    ComputeRequest,
+    ComputeResult,
+    PrepareRequest,
+    PrepareResult,
+    compute,
+    run_prepare,
+)
 from workbench.core.store import atomic_write_text
 
 # what a query's context says about its answers, not its situation: not copied to a typed query
 _JUDGMENT_KEYS = frozenset(("files", "commit", "expected_top_ids", "must_not_include"))
-
-
-@dataclass(frozen=True)
-class ComputeRequest:
-    generation: int
-    model: Model
-    prepared: Any
-    params: Params
-    judgments: Judgments | None
-    metrics: tuple[str, ...]
-    depth: int
-    hint: Any = None  # the previous result's ranking.pair: a faster top k, same result
-
-
-@dataclass(frozen=True)
-class ComputeResult:
-    generation: int
-    params: Params
-    result: Result
-    seconds: float
-
-
-def compute(request: ComputeRequest) -> ComputeResult:
-    """Combine, rank and evaluate: safe to run on a worker thread."""
-    t0 = time.perf_counter()
-    result = run_live(request.model, request.prepared, request.params, request.judgments,
-                      request.metrics, request.depth, hint=request.hint)
-    return ComputeResult(request.generation, request.params, result,
-                         time.perf_counter() - t0)
-
-
-@dataclass(frozen=True)
-class PrepareRequest:
-    generation: int
-    model: Model
-    dataset: Dataset
-    params: Params
-
-
-@dataclass(frozen=True)
-class PrepareResult:
-    generation: int
-    params: Params
-    prepared: Any
-
-
-def run_prepare(request: PrepareRequest, progress: Progress = NO_PROGRESS) -> PrepareResult:
-    """The prepare stage (cached on disk): may run on a worker; raises Cancelled on stop."""
-    prepared = engine.prepare(request.model, request.dataset, request.params, progress)
-    return PrepareResult(request.generation, request.params, prepared)
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,8 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from workbench.core.engine import Cancelled, Progress
-from workbench.core.session import (
-    ComputeResult,
-    PrepareResult,
-    TuningSession,
-    compute,
-    run_prepare,
-)
+from workbench.core.session import TuningSession
+from workbench.core.session_work import ComputeResult, PrepareResult, compute, run_prepare
 
 from .bind import subscribe_many
 

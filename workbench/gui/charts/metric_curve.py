@@ -4,7 +4,7 @@ prepared arrays, marking the current value and the best one.
 
 The sweep is request → result (napari's slicer pattern): on the GUI thread a frozen
 `SweepRequest` copies the parameters and takes a generation number; a worker computes each
-point with `core.session.compute` (never touching the session); the points are drawn only if
+point with `core.session_work.compute` (never touching the session); the points are drawn only if
 that generation is still the newest, and a sweep made stale by a newer change stops early.
 `synchronous=True` computes inline (tests).
 
@@ -26,7 +26,8 @@ from PySide6.QtWidgets import QComboBox, QWidget
 from workbench.core.engine import Model
 from workbench.core.metrics import Judgments
 from workbench.core.params import Param, Params, ParamValue
-from workbench.core.session import ComputeRequest, TuningSession, compute
+from workbench.core.session import TuningSession
+from workbench.core.session_work import ComputeRequest, compute
 from workbench.core.tune import parse_values, sweep_span
 
 from ._base import INK, ChartPanel, make_plot
