@@ -106,8 +106,9 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         worse = t.delta < 0 if _up(primary) else t.delta > 0
         if worse:
             print("the tuned settings do worse than the starting values on queries they did not "
-                  "see: they fit the training queries, not the task — keep the starting values, "
-                  "tune fewer parameters (--tune) or narrower ranges, or judge more queries")
+                  "see: they fit the training queries, not the task"
+                  + ("" if final.kept_start else " — keep the starting values, tune fewer "
+                     "parameters (--tune) or narrower ranges, or judge more queries"))
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
     for fold in shown:
         if fold.front:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -54,11 +55,13 @@ def verdict(result: Any, objective: str) -> str:
             f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
             f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
             f"of {t.n} queries")
+        lines.extend(_picked(final, objective))
         if _worse(objective, t.mean_b, t.mean_a):
+            advice = ("" if final.kept_start else " — keep the starting values (Apply best "
+                      "would make it worse), or tune fewer parameters or narrower ranges")
             lines.append(f"<span style='color:{WORSE.name()}'>the tuned values do worse on "
                          "the queries they never saw: they fit the training queries, not the "
-                         "task — keep the starting values (Apply best would make it worse), "
-                         "or tune fewer parameters or narrower ranges</span>")
+                         f"task{advice}</span>")
     else:
         lines.append(f"<span style='color:{WORSE.name()}'>no queries held out: the figures "
                      "below are training scores, not an estimate for new queries</span>")
@@ -67,7 +70,8 @@ def verdict(result: Any, objective: str) -> str:
         if tuned.size:
             sd = float(tuned.std(ddof=1)) if tuned.size > 1 else 0.0
             lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
-    lines.extend(_picked(final, objective))
+    if t is None:
+        lines.extend(_picked(final, objective))
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
         lines.append(f"<span style='color:{WORSE.name()}'>no trial beat the starting values "
                      "even on training: run more trials (Apply best would make it worse)</span>")
@@ -142,8 +146,20 @@ class TuneResults(QWidget):
         # the wrapped summary would make the panel's scroll area size it to its tallest
         return False
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_summary()
+
+    def _fit_summary(self) -> None:
+        """The summary as tall as its wrapped text at the current width (the layout asks no
+        height-for-width, see above), the table below it taking what is left."""
+        width = self.summary.width()
+        if width > 0:
+            self.summary.setMinimumHeight(self.summary.heightForWidth(width))
+
     def clear(self, text: str) -> None:
         self.summary.setText(f"<span style='color:{MUTED}'>{text}</span>")
+        self._fit_summary()
         self.table.setRowCount(0)
         self.rows = []
 
@@ -153,6 +169,7 @@ class TuneResults(QWidget):
             self.clear("No trial succeeded: nothing to apply.")
             return
         self.summary.setText(verdict(result, objective))
+        self._fit_summary()
         self.rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v))
                      for n, v in best.items()]
         self.table.setRowCount(len(self.rows))
