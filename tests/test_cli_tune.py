@@ -48,6 +48,15 @@ def test_without_a_sure_gain_tune_keeps_and_writes_the_starting_values(capsys, t
     assert load_params_file(out_file) == {"k1": 1.2}
 
 
+def test_the_other_pick_reads_the_same_study_without_new_trials(capsys, tmp_path):
+    args = ("--tune", "k1", "--trials", "5", "--folds", "0", "--study", "picks")
+    assert _tune(capsys, tmp_path, *args)[0] == 0
+    code, out, _ = _tune(capsys, tmp_path, *args, "--pick", "best")
+    assert code == 0 and "kept: the highest training mean (--pick best)" in out
+    study = optuna.load_study(study_name="picks/all", storage=f"sqlite:///{tmp_path / 's.db'}")
+    assert len(study.trials) == 5
+
+
 def test_the_same_command_continues_the_same_study(capsys, tmp_path):
     args = ("--tune", "k1", "--trials", "4", "--folds", "0", "--study", "again")
     assert _tune(capsys, tmp_path, *args)[0] == 0
