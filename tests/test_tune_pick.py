@@ -125,3 +125,24 @@ def test_when_the_start_is_kept_its_scores_are_the_start_s(tmp_path, tea) -> Non
         pytest.fail(f"expected no sure gain in 4 trials on 25 queries; kept {final.picked}")
     assert final.best == {"k1": 1.2, "b": 0.75}
     assert final.train_best == final.train_default
+
+
+def test_a_cancel_lands_while_the_candidates_are_scored(tmp_path, tea) -> None:
+    from workbench.core.engine import Cancelled, Progress
+
+    seen: list[str] = []
+    stop = {"now": False}
+
+    def report(_fraction: float, message: str) -> None:
+        seen.append(message)
+        if "scoring the best trials" in message:
+            stop["now"] = True  # the user presses Cancel while the pick runs
+
+    evaluator = Evaluator(get_model("bm25"), tea, {"k1": 0.05, "b": 0.05}, ["ndcg@10"])
+    space = build_space(evaluator.model.schema, ["k1", "b"], {"k1": (0.0, 3.0), "b": (0.0, 1.0)})
+    spec = TuneSpec(space, ("ndcg@10",), trials=6, seed=3,
+                    storage=f"sqlite:///{tmp_path / 's.db'}")
+    with pytest.raises(Cancelled):
+        tune(evaluator, no_validation(evaluator.counted()), spec,
+             progress=Progress(on_progress=report, should_stop=lambda: stop["now"]))
+    assert sum("scoring the best trials" in m for m in seen) == 1

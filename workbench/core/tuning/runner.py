@@ -164,7 +164,7 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     if not score:
         return None
     defaults = evaluator.evaluate({})
-    results = [_fold_result(label, study, train, test, spec, evaluator, defaults)
+    results = [_fold_result(label, study, train, test, spec, evaluator, defaults, progress)
                for label, study, train, test in studies]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
@@ -195,7 +195,8 @@ def _also(evaluator: Evaluator, folds: Sequence[FoldResult],
 
 
 def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: TuneSpec,
-                 evaluator: Evaluator, defaults: Mapping[str, NDArray[np.float64]]) -> FoldResult:
+                 evaluator: Evaluator, defaults: Mapping[str, NDArray[np.float64]],
+                 progress: Progress = NO_PROGRESS) -> FoldResult:
     primary = spec.objectives[0]
     best = st.best_trials(study, spec.objectives)
     n = len(st.finished(study))
@@ -206,7 +207,7 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     chosen: Any = best[0]
     extra: dict[str, Any] = {}
     if len(spec.objectives) == 1:
-        chosen, extra = _pick(study, spec, evaluator, train, defaults)
+        chosen, extra = _pick(study, spec, evaluator, train, defaults, progress)
     if chosen is None:  # the starting values kept
         params = {d.name: evaluator.base[d.name] for d in spec.space.dimensions}
         chosen_values = train_default
@@ -231,14 +232,17 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
 
 
 def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
-          defaults: Mapping[str, NDArray[np.float64]]) -> tuple[Any, dict[str, Any]]:
+          defaults: Mapping[str, NDArray[np.float64]],
+          progress: Progress = NO_PROGRESS) -> tuple[Any, dict[str, Any]]:
     """The trial a single-objective study keeps (`pick`), None for the starting values, and
-    what the report says about the choice."""
+    what the report says about the choice. Scoring the candidates per query polls `progress`
+    (a cancel lands between two of them)."""
     primary = spec.objectives[0]
     ranked = st.ranked_trials(study, primary)
     start = np.where(train, defaults[primary], np.nan)
 
     def per_query(trial: Any) -> NDArray[np.float64]:
+        progress(1.0, f"{study.study_name}: scoring the best trials per query")
         return np.where(train, evaluator.evaluate(spec.space.snap(trial.params))[primary],
                         np.nan)
 
