@@ -50,10 +50,10 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     print(f"validation: {validation.describe}")
     if len(objectives) == 1:
         print("kept: " + ("the trial whose gain over the starting values on the training "
-                          "queries is surest (its per-query mean less 2 standard errors), the "
-                          "starting values when no trial's is above 0 (--pick best: the "
-                          "highest training mean)" if spec.pick == "bound" else
-                          "the highest training mean (--pick best)"))
+                          "queries is surest (the mean of its per-query gains less 2 "
+                          "standard errors), the starting values when no trial's is above 0 "
+                          "(--pick best: the highest training mean)" if spec.pick == "bound"
+                          else "the highest training mean (--pick best)"))
     where = spec.storage.split("@")[-1]
     for scheme, kind in (("sqlite:///", "SQLite file"), ("journal:///", "journal file")):
         if spec.storage.startswith(scheme):
