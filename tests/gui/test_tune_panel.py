@@ -87,6 +87,11 @@ def test_a_run_reports_trials_and_finishes(qtbot: QtBot, panel: TunePanel) -> No
     assert len(view.slice.xs) == 4 and view.contour.params[0] == view.slice.param
     assert not panel.busy and panel.apply_button.isEnabled()
     assert panel.progress.value() == 1000
+    # the kept trial marked on the last study's curve, at its training value
+    final = outcome.result.final
+    assert view.curve.kept_trial == final.picked is not None
+    xs, ys = view.curve.kept.getData()
+    assert list(xs) == [final.picked] and list(ys) == [final.train_best[0]]
 
 
 def test_cancel_keeps_the_trials_done(qtbot: QtBot, panel: TunePanel, tmp_path: Path) -> None:
@@ -144,6 +149,9 @@ def test_when_no_gain_is_sure_the_start_is_kept_and_nothing_applies(
     outcome = _run(qtbot, panel)
     final = outcome.result.final
     assert final.kept_start and final.top is not None and final.picked is None
+    curve = panel.view.curve  # no trial marked: the start's training value, dashed
+    assert curve.kept_trial is None and curve.start_line.isVisible()
+    assert curve.start_line.value() == final.train_default[0]
     assert {n: outcome.best[n] for n in ("k1", "b")} == {n: start[n] for n in ("k1", "b")}
     assert "kept the starting values" in panel.view.results.summary.text()
     assert not panel.apply_button.isEnabled()

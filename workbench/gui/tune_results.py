@@ -232,6 +232,9 @@ class TuneView(QWidget):
             for t in sorted(outcome.trials, key=lambda t: t.number):
                 self.curve.add(t.number, t.train, t.held_out)
         self.results.show_result(outcome.result, outcome.best, job.objective, labels)
+        final = outcome.result.final
+        if final.top is not None and final.train_best and self.curve.study == final.name:
+            self.curve.mark_kept(final.picked, final.train_best[0])
         self.importance.show_importances({labels.get(n, n): v
                                           for n, v in outcome.importances.items()})
         points = outcome.trials

@@ -1,8 +1,9 @@
 """The Tune panel's charts, each a small plot with its data kept for tests and export:
 
 - `TrialCurve`: the objective per trial of the study now running — every trial's training
-  value (dots), the best so far on training, and the held-out value of that best trial (the
-  settings the study would ship, on queries it never saw);
+  value (dots), the best so far on training, and the held-out value of that best trial; when
+  the study ends, the trial it kept (a diamond: the surest gain, not always the best) or, when
+  it kept the starting values, their training value as a dashed line;
 - `ImportanceBars`: optuna's parameter importances (shares of the variance explained);
 - `SliceChart`: the objective against one parameter's value, a dot per trial;
 - `ContourChart`: two parameters against each other, each trial a dot coloured by objective.
@@ -18,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, fit_left_axis, make_plot
@@ -66,6 +68,12 @@ class TrialCurve(_Chart):
                               symbolBrush=pg.mkBrush(OTHER), symbolPen=None)
         self.train_line = item.plot([], [], pen=pg.mkPen(A_COLOR, width=2))
         self.held_line = item.plot([], [], pen=pg.mkPen(B_COLOR, width=2))
+        self.kept = item.plot([], [], pen=None, symbol="d", symbolSize=12, symbolBrush=None,
+                              symbolPen=pg.mkPen(INK, width=2))
+        self.start_line = pg.InfiniteLine(angle=0, movable=False,
+                                          pen=pg.mkPen(INK, width=1.5, style=Qt.PenStyle.DashLine))
+        item.addItem(self.start_line)
+        self.kept_trial: int | None = None  # what `mark_kept` drew (tests)
         self.reset("")
 
     def reset(self, study: str, maximize: bool = True) -> None:
@@ -76,15 +84,36 @@ class TrialCurve(_Chart):
         self.held_best: list[float] = []
         self._best = -math.inf
         self._held = math.nan
-        for line in (self.dots, self.train_line, self.held_line):
+        for line in (self.dots, self.train_line, self.held_line, self.kept):
             line.setData([], [])
+        self.start_line.hide()
+        self.kept_trial = None
+        self._caption("")
+
+    def _caption(self, kept: str) -> None:
         # the legend in the caption: drawn over the plot, it would hide the best trials
         key = (f"<span style='color:{OTHER}'>●</span> trial &nbsp;<span style='color:{A_COLOR}'>"
                f"━</span> best on training &nbsp;<span style='color:{B_COLOR}'>━</span> its "
                "held-out value")
-        if study == "all":
+        if self.study == "all":
             key += " (none: this study tunes on every query)"
-        self.say(f"{study} &nbsp; {key}" if study else "")
+        if kept:
+            key += f" &nbsp;<span style='color:{INK}'>{kept}</span>"
+        self.say(f"{self.study} &nbsp; {key}" if self.study else "")
+
+    def mark_kept(self, trial: int | None, train: float) -> None:
+        """The study's kept trial (its number and training value), or None: the starting
+        values were kept, `train` their training value."""
+        self.kept_trial = trial
+        if trial is None:
+            self.kept.setData([], [])
+            self.start_line.setValue(train)
+            self.start_line.show()
+            self._caption("┅ the start, kept")
+        else:
+            self.start_line.hide()
+            self.kept.setData([float(trial)], [train])
+            self._caption("◇ kept")
 
     def add(self, number: int, train: float, held_out: float) -> None:
         """One finished trial: its training value and its held-out value (NaN if none)."""
