@@ -9,8 +9,9 @@ errors — among the `CANDIDATES` best by training mean, and keeps the starting 
 trial's bound is above 0: a paired comparison with the start, like the held-out test's,
 used to choose. (Measured before it became the default, 2026-11-27: three seeds, 60 TPE
 trials each, mean held-out change against the starting values, training maximum → bound:
-BM25 nDCG@10 on Cranfield +0.0027 → +0.0005, CISI −0.0097 → −0.0012, SciFact +0.0001 → 0;
-hybrid on SciFact +0.0185 → +0.0188, Cranfield +0.0364 → +0.0392; codeledger bundle recall,
+BM25 nDCG@10 on Cranfield and CISI (5-fold) +0.0027 → +0.0005 and −0.0097 → −0.0012, on
+SciFact (train → test) +0.0001 → 0; hybrid on SciFact (train → test) +0.0185 → +0.0188, on
+Cranfield (5-fold) +0.0364 → +0.0392; codeledger bundle recall,
 time split, on httpx −0.0185 → −0.0028, ky −0.0052 → 0, this repository −0.0330 → 0.)
 
 `best` keeps the highest training mean, as optuna's `best_trial` does.
