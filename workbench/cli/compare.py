@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from workbench.cli.args import whole
@@ -21,11 +22,13 @@ from workbench.cli.common import (
 from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks
 from workbench.cli.output import check_output, write_outputs
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
+from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError
 from workbench.core.pipeline import DEFAULT_METRICS
+from workbench.core.tuned_on import read_tuned_on, tuned_queries
 from workbench.report.html import html_report
 from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
 from workbench.textout import format_table, progress_bar
@@ -56,6 +59,10 @@ def add_commands(sub: Any) -> None:
                        help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}; "
                        f"on a git repository or for a model that selects bundles "
                        f"{CODE_COMPARE_METRICS})")
+        p.add_argument("--all-queries", action="store_true",
+                       help="compare on every judged query, also those a configuration written "
+                       "by `tune --out` was tuned on (by default they are left out: there its "
+                       "figures are training scores)")
         p.add_argument("--k", type=whole(1), default=10,
                        help="the top k that movers enter or leave (default 10)")
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
@@ -98,9 +105,42 @@ def _comparison(args: argparse.Namespace) -> Any:
     dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")
+    dataset, notes = held_out(dataset, configs, args.all_queries)
     with progress_bar("comparing") as bar:
-        return compare_configurations(model, dataset, configs, metrics,
+        comp = compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
+    comp.notes = notes
+    return comp
+
+
+def held_out(dataset: Dataset, configs: Sequence[Configuration],
+             all_queries: bool) -> tuple[Dataset, list[str]]:
+    """The judged queries no configuration was tuned on (read from the `[tuned]` table `tune
+    --out` writes), unless `all_queries` or none is left; and what the reader is told."""
+    notes = [(c.name, t) for c in configs if c.source
+             for t in [read_tuned_on(c.source)] if t is not None]
+    judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
+    tuned = tuned_queries(notes, dataset.name, judged)
+    if not tuned:
+        return dataset, []
+    note = dict(notes)
+    seen = set().union(*tuned.values())
+    held = [q for q in judged if q not in seen]
+    each = "; ".join(f"{name!r} was tuned on {len(ids)} — {note[name].validation}"
+                     for name, ids in tuned.items())
+    if held and not all_queries:
+        qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
+        narrowed = Dataset(dataset.name, dataset.corpus, dataset.queries.subset(held), qrels,
+                           dataset.source, dataset.settings)
+        return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
+                          f"configuration was tuned on ({each}); on the others the tuned "
+                          "figures would be training scores (--all-queries compares on all)"]
+    why = ("" if all_queries else ", and none is left that no configuration was tuned on")
+    lines = [f"{len(seen)} of these {len(judged)} judged queries were tuned on ({each}){why}: "
+             "there the tuned figures are training scores, not what new queries would see"]
+    lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
+              if note[name].held_out_text()]
+    return dataset, lines
 
 
 def _default_metrics(args: argparse.Namespace, model: Any) -> str:
@@ -112,7 +152,7 @@ def _default_metrics(args: argparse.Namespace, model: Any) -> str:
 def cmd_compare(args: argparse.Namespace) -> int:
     """The comparison as text on standard output."""
     comp = _comparison(args)
-    out = [*subject(comp), ""]
+    out = [*subject(comp), *(f"note: {n}" for n in comp.notes), ""]
     header, rows = params_table(comp)
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
     header, rows = metric_table(comp)

@@ -16,6 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from workbench.cli.common import (
     EXIT_OK,
     UsageError,
@@ -29,6 +31,7 @@ from workbench.cli.tune_report import print_plan, print_result
 from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
 from workbench.core.store import cache_dir
+from workbench.core.tuned_on import TunedOn, tuned_toml
 from workbench.textout import progress_bar
 
 
@@ -141,7 +144,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     assert result is not None
     print_result(result, model, objectives)
     if args.out:
-        _write_out(Path(args.out), result, model, params, dataset.name)
+        _write_out(Path(args.out), result, model, params, dataset)
     return EXIT_OK
 
 
@@ -280,7 +283,9 @@ def _maximised(name: str) -> bool:
     return direction(name) == "maximize"
 
 
-def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: str) -> None:
+def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -> None:
+    """The values to ship, their validation as comments, and a `[tuned]` table (the queries
+    they were tuned on, their held-out figures) that compare and report read."""
     from workbench.core.store import atomic_write_text
 
     values = {**model.schema.changed(params), **result.tuned}
@@ -290,9 +295,15 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: str) -
         t = result.test
         held = (f"held-out {result.spec.objectives[0]}: defaults {t.mean_a:.4f}, tuned "
                 f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
-    comments = [f"workbench tune: model {model.id} on {dataset}",
+    comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held]
-    atomic_write_text(path, params_toml(values, [c for c in comments if c]))
+    t = result.test
+    ids = list(dataset.queries.ids)
+    note = TunedOn(dataset.name, result.validation.describe,
+                   tuple(ids[i] for i in np.flatnonzero(result.validation.final_train)),
+                   result.spec.objectives[0], t.mean_a if t else math.nan,
+                   t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0)
+    atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
     print(f"tuned parameters written to {path} (use: --params {path})")
 
 

@@ -83,6 +83,9 @@ class Comparison:
     results: list[Result]
     metrics: list[str]
     rows: list[MetricRow] = field(default_factory=list)
+    # what a reader must know to read the figures (which queries, tuned on which): shown with
+    # what was compared
+    notes: list[str] = field(default_factory=list)
 
     @property
     def differing(self) -> dict[str, list[ParamValue]]:

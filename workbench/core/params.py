@@ -194,8 +194,10 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     table = data.get("params", data)
     if not isinstance(table, dict):
         raise ParamError(f"{p}: [params] must be a table")
-    if "params" in data and len(data) > 1:  # keys beside [params] would be silently ignored
-        others = ", ".join(repr(k) for k in data if k != "params")
+    # keys beside [params] would be silently ignored; [tuned] is what `tune --out` records of
+    # how the values were found (core.tuned_on)
+    if "params" in data and len(set(data) - {"params", "tuned"}) > 0:
+        others = ", ".join(repr(k) for k in data if k not in ("params", "tuned"))
         raise ParamError(f"{p}: unknown key(s) {others} outside [params]")
     out: dict[str, object] = {}
     for key, value in table.items():
@@ -215,7 +217,7 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
         try:
             out[name] = schema[name].validate(value)
         except ParamError as exc:
-            line = _line_of(p, name)
+            line = line_of(p, name)
             where = f"{p}:{line}" if line else str(p)
             text = str(exc)
             if text.startswith(f"parameter {name} "):  # the field is named once
@@ -224,7 +226,7 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
     return out
 
 
-def _line_of(path: Path, name: str) -> int | None:
+def line_of(path: Path, name: str) -> int | None:
     """The 1-based line where a TOML file sets `name` (None where no line does)."""
     key = re.escape(name)
     pattern = re.compile(rf"""^\s*(?:{key}|"{key}"|'{key}')\s*=""")

@@ -65,6 +65,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
 dt{color:var(--muted)}
 dd{margin:0}
 .note{color:var(--muted);font-size:12px}
+.caveat{border-left:3px solid var(--nonrel);background:#fff8c5;padding:6px 10px;margin:8px 0}
 pre{background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;overflow-x:auto;
 font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
 code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
@@ -174,7 +175,8 @@ def _compared(comp: Comparison) -> str:
                         [[n, *(_value(v) for v in vs)] for n, vs in differ.items()])
     else:
         params = "<p>None: the configurations are identical.</p>"
-    return (f'<section id="compared"><h2>What was compared</h2><dl>{dl}</dl>'
+    notes = "".join(f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
+    return (f'<section id="compared"><h2>What was compared</h2>{notes}<dl>{dl}</dl>'
             f"<h3>Configurations</h3>{configs}"
             f'<h3 id="parameters">Parameters that differ</h3>{params}</section>')
 

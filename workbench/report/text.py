@@ -100,6 +100,8 @@ def _quote(text: str, width: int = 50) -> str:
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as a Markdown document."""
     lines = ["# Ranking comparison", "", *(f"{s}  " for s in subject(comp)), ""]
+    for note in comp.notes:
+        lines += [f"> **Note:** {note}", ""]
     header, rows = params_table(comp)
     lines += ["## Parameters that differ", ""]
     lines += _md_table(header, rows) if rows else ["None: the configurations are identical."]

@@ -1,0 +1,126 @@
+"""A configuration `tune --out` wrote carries the queries it was tuned on (`[tuned]`):
+`compare` and `report` score it on the other queries, or, when none is left, say that its
+figures there are training scores and give tune's held-out figures. The numbers are checked
+against each configuration's own evaluation on the queries kept, made here from the sample's
+files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.data import Dataset
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.params import ParamError, load_params_file, params_toml
+from workbench.core.pipeline import Pipeline
+from workbench.core.tuned_on import TunedOn, read_tuned_on, tuned_toml
+
+TEA = str(SAMPLES / "tea-beir")
+FIRST_TEN = [f"q{i:02d}" for i in range(1, 11)]
+
+
+def _file(tmp_path: Path, trained_on: list[str], dataset: str = "tea-beir") -> Path:
+    path = tmp_path / "best.toml"
+    note = TunedOn(dataset, "3-fold over 25 queries (seed 0)", tuple(trained_on), "ndcg@10",
+                   0.6131, 0.6103, 0.846, 25)
+    path.write_text(params_toml({"k1": 0.9, "b": 0.4}) + tuned_toml(note))
+    return path
+
+
+def _row(out: str, metric: str) -> list[str]:
+    return next(line.split() for line in out.splitlines() if line.startswith(metric))
+
+
+def test_the_file_reads_back_as_parameters_and_as_a_note(tmp_path: Path) -> None:
+    path = _file(tmp_path, FIRST_TEN)
+    assert load_params_file(path) == {"k1": 0.9, "b": 0.4}  # [tuned] is no parameter
+    note = read_tuned_on(path)
+    assert note is not None and note.trained_on == tuple(FIRST_TEN)
+    assert note.held_out_text() == ("tune's held-out ndcg@10: starting values 0.6131, tuned "
+                                    "0.6103 (p = 0.846, 25 queries)")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path)]) == 0
+
+
+def test_compare_scores_on_the_queries_no_configuration_was_tuned_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _file(tmp_path, FIRST_TEN)
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    ds = load_dataset(SAMPLES / "tea-beir")
+    held = [q for q in ds.queries.ids if q not in FIRST_TEN]
+    assert len(held) == 15
+    sub = Dataset(ds.name, ds.corpus, ds.queries.subset(held),
+                  {q: ds.qrels[q] for q in held} if ds.qrels else None)
+    model = get_model("bm25")
+    base = Pipeline(model, sub).run(["ndcg@10"]).means["ndcg@10"]
+    mine = Pipeline(model, sub, {"k1": 0.9, "b": 0.4}).run(["ndcg@10"]).means["ndcg@10"]
+    assert _row(out, "ndcg@10")[1:3] == [f"{base:.4f}", f"{mine:.4f}"]
+    assert "15 queries, 15 judged" in out
+    assert ("note: compared on the 15 of 25 judged queries no configuration was tuned on "
+            "('best' was tuned on 10") in out
+
+    # --all-queries: every query, and the note says which were tuned on
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--metrics", "ndcg@10", "--all-queries"]) == 0
+    out = capsys.readouterr().out
+    full = Pipeline(model, ds, {"k1": 0.9, "b": 0.4}).run(["ndcg@10"]).means["ndcg@10"]
+    assert _row(out, "ndcg@10")[2] == f"{full:.4f}"
+    assert "note: 10 of these 25 judged queries were tuned on" in out
+    assert "training scores" in out and "tune's held-out ndcg@10" in out
+
+
+def test_when_every_query_was_tuned_on_the_report_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ds = load_dataset(SAMPLES / "tea-beir")
+    path = _file(tmp_path, list(ds.queries.ids))
+    out_md, out_html = tmp_path / "r.md", tmp_path / "r.html"
+    for out in (out_md, out_html):
+        assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                     "-o", str(out)]) == 0
+    md = out_md.read_text()
+    assert "> **Note:** 25 of these 25 judged queries were tuned on" in md
+    assert "none is left that no configuration was tuned on" in md
+    assert "tune's held-out ndcg@10: starting values 0.6131, tuned 0.6103" in md
+    html = out_html.read_text()
+    assert html.count('<p class="caveat">') == 2 and "&#x27;best&#x27;" in html
+
+
+def test_a_note_about_other_data_changes_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _file(tmp_path, FIRST_TEN, dataset="vault")  # the same ids, another dataset
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "note:" not in out and "25 queries, 25 judged" in out
+
+
+def test_tune_out_records_the_training_queries(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a time split on the sample repository's tasks: the older half by each task's date
+    repo = SAMPLES / "code-repo"
+    out = tmp_path / "t.toml"
+    assert main(["tune", str(repo), "-m", "codeledger", "--tune", "w_keyword", "--trials", "3",
+                 "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
+    note = read_tuned_on(out)
+    assert note is not None and note.dataset == load_dataset(repo).name
+    tasks = [json.loads(line) for line in (repo / "tasks.jsonl").read_text().splitlines()
+             if line.strip()]
+    by_date = [t["id"] for t in sorted(tasks, key=lambda t: t["date"])]
+    older = by_date[:round(len(by_date) * 0.5)]
+    assert sorted(note.trained_on) == sorted(older)
+    assert note.validation.startswith("time split") and note.metric == "bundle_recall"
+    capsys.readouterr()
+
+
+def test_a_bad_note_names_the_file_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    path.write_text('[params]\nk1 = 1.0\n[tuned]\ndataset = "tea-beir"\ntrained_on = "q01"\n')
+    with pytest.raises(ParamError, match=r"x.toml:5: \[tuned\] field 'trained_on': expected a "
+                                         "list of query ids"):
+        read_tuned_on(path)
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path)]) == 2

@@ -1,0 +1,104 @@
+"""What `tune --out` records beside the values it writes: the data and the queries the settings
+were tuned on, and how they did on queries they never saw — a `[tuned]` table in the params
+TOML, which `load_params_file` leaves aside.
+
+`compare` and `report` read it: a configuration's scores on the queries it was tuned on are
+training scores, so they compare on the queries no configuration was tuned on, or, when every
+query was (k-fold ships settings tuned on all of them), say so beside tune's held-out figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from workbench.core.params import ParamError, line_of
+
+
+@dataclass(frozen=True)
+class TunedOn:
+    dataset: str  # the dataset's name
+    validation: str  # how it was held out (`Validation.describe`)
+    trained_on: tuple[str, ...]  # ids of the queries the written settings were tuned on
+    metric: str = ""  # tune's objective
+    held_default: float = math.nan  # its held-out mean at the starting values …
+    held_tuned: float = math.nan  # … and at the tuned ones (each held-out query scored by
+    p_value: float = math.nan  # the settings its own fold kept), the paired test's p
+    held_n: int = 0
+
+    def held_out_text(self) -> str:
+        """tune's held-out figures in words ("" when it held none out)."""
+        if not self.held_n:
+            return ""
+        return (f"tune's held-out {self.metric}: starting values {self.held_default:.4f}, "
+                f"tuned {self.held_tuned:.4f} (p = {self.p_value:.3g}, {self.held_n} queries)")
+
+
+def tuned_toml(t: TunedOn) -> str:
+    """The `[tuned]` table, appended after `[params]` (JSON strings are TOML basic strings)."""
+    def num(x: float) -> str:
+        return "nan" if math.isnan(x) else repr(round(x, 10))
+
+    ids = ", ".join(json.dumps(q, ensure_ascii=False) for q in t.trained_on)
+    return "\n".join([
+        "", "[tuned]", f"dataset = {json.dumps(t.dataset, ensure_ascii=False)}",
+        f"validation = {json.dumps(t.validation, ensure_ascii=False)}",
+        f"metric = {json.dumps(t.metric)}", f"held_out_default = {num(t.held_default)}",
+        f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
+        f"held_out_queries = {t.held_n}", f"trained_on = [{ids}]"]) + "\n"
+
+
+def read_tuned_on(path: str | Path) -> TunedOn | None:
+    """The file's `[tuned]` table, None when it has none (a file written by hand). The file
+    has been read as parameters already, so it is valid TOML."""
+    p = Path(path)
+    data = tomllib.loads(p.read_text(encoding="utf-8")).get("tuned")
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ParamError(f"{p}: [tuned] must be a table")
+    ids = data.get("trained_on", [])
+    if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
+        raise ParamError(f"{_where(p, 'trained_on')}: [tuned] field 'trained_on': expected a "
+                         "list of query ids")
+    return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
+                   _text(p, data, "metric"), _number(p, data, "held_out_default"),
+                   _number(p, data, "held_out_tuned"), _number(p, data, "held_out_p"),
+                   int(_number(p, data, "held_out_queries", 0.0)))
+
+
+def _where(p: Path, key: str) -> str:
+    line = line_of(p, key)
+    return f"{p}:{line}" if line else str(p)
+
+
+def _text(p: Path, data: dict[str, object], key: str) -> str:
+    v = data.get(key, "")
+    if not isinstance(v, str):
+        raise ParamError(f"{_where(p, key)}: [tuned] field '{key}': expected a string")
+    return v
+
+
+def _number(p: Path, data: dict[str, object], key: str, default: float = math.nan) -> float:
+    v = data.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int | float):
+        raise ParamError(f"{_where(p, key)}: [tuned] field '{key}': expected a number")
+    return float(v)
+
+
+def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: str,
+                  judged: Sequence[str]) -> dict[str, set[str]]:
+    """Per configuration name, the judged queries of `dataset` its settings were tuned on
+    (only notes about a dataset of that name; none empty)."""
+    have = set(judged)
+    out = {}
+    for name, t in notes:
+        if t.dataset == dataset:
+            hit = have.intersection(t.trained_on)
+            if hit:
+                out[name] = hit
+    return out
