@@ -56,12 +56,12 @@ def test_compare_scores_on_the_queries_no_configuration_was_tuned_on(
     held = [q for q in ds.queries.ids if q not in FIRST_TEN]
     assert len(held) == 15
     sub = Dataset(ds.name, ds.corpus, ds.queries.subset(held),
-                  {q: ds.qrels[q] for q in held} if ds.qrels else None)
+                  {q: ds.qrels[q] for q in held} if ds.qrels else None)  # the 15, judged
     model = get_model("bm25")
     base = Pipeline(model, sub).run(["ndcg@10"]).means["ndcg@10"]
     mine = Pipeline(model, sub, {"k1": 0.9, "b": 0.4}).run(["ndcg@10"]).means["ndcg@10"]
     assert _row(out, "ndcg@10")[1:3] == [f"{base:.4f}", f"{mine:.4f}"]
-    assert "15 queries, 15 judged" in out
+    assert "25 queries, 15 judged" in out  # the others are kept, their judgments set aside
     assert ("note: compared on the 15 of 25 judged queries no configuration was tuned on "
             "('best' was tuned on 10") in out
 

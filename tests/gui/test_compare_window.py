@@ -230,3 +230,43 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
                          if view.comp.per_query_delta("bundle_tokens", 1)[q] != 0))
     assert re.search(r"bundle_tokens [+-][0-9,]+(,|$)", view.query_label.text()), (
         view.query_label.text())
+
+
+def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
+        qtbot: QtBot, window: Any, tmp_path: Path) -> None:
+    """A configuration a tuning run saved carries the queries it was tuned on: the view
+    compares on the others (their judgments only) and says so; the check box takes every
+    query; the record survives a session file and a TOML file."""
+    from workbench.core.data import Dataset
+    from workbench.core.tuned_on import TunedOn
+
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    trained = [f"q{i:02d}" for i in range(1, 11)]
+    note = TunedOn("tea-beir", "3-fold over 25 queries (seed 0)", tuple(trained), "ndcg@10",
+                   0.61, 0.62, 0.5, 25)
+    s.configurations.save("tuned", "bm25", {"k1": 2.0, "b": 0.3}, tuned_on=note)
+    view = _open(qtbot, window)
+    assert view.comp is not None and set(view.comp.dataset.qrels or {}) == set(
+        q for q in s.dataset.qrels or {} if q not in trained)
+    held = [q for q in s.dataset.queries.ids if q not in trained]
+    alone = compare_configurations(get_model("bm25"), Dataset(
+        s.dataset.name, s.dataset.corpus, s.dataset.queries.subset(held),
+        {q: s.dataset.qrels[q] for q in held} if s.dataset.qrels else None),
+        s.comparable(), list(s.metric_names))
+    assert [r.means for r in view.comp.rows] == [r.means for r in alone.rows]
+    assert "compared on the 15 of 25 judged queries no configuration was tuned on" in (
+        view.status.text())
+    view.all_queries.setChecked(True)
+    assert view.comp is not None and len(view.comp.dataset.qrels or {}) == 25
+    assert "10 of these 25 judged queries were tuned on" in view.status.text()
+    # kept by a session file and by the configuration's TOML
+    path = tmp_path / "s.json"
+    s.save(path)
+    s.load(path)
+    assert s.configurations.get("tuned").tuned_on == note
+    from workbench.core.configurations import read_configuration_toml, write_configuration_toml
+    write_configuration_toml(s.configurations.get("tuned"), tmp_path / "t.toml")
+    assert read_configuration_toml(tmp_path / "t.toml", "bm25").tuned_on == note

@@ -129,6 +129,10 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     tuned = s.configurations.get(panel.tuned_name)
     assert panel.tuned_name.startswith("tuned on ") and tuned.model_id == "bm25"
     assert tuned.params == {**before, **best}
+    # with the queries it was tuned on (no validation: every judged one), for compare
+    judged = sorted((SAMPLES / "tea-beir" / "qrels" / "test.tsv").read_text().split()[3::3])
+    assert tuned.tuned_on is not None and sorted(set(tuned.tuned_on.trained_on)) == sorted(
+        set(judged))
     assert panel.tuned_name in panel.status.text()
     assert panel.settings.pin_first.isChecked()
     panel.apply_button.click()

@@ -28,7 +28,7 @@ from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError
 from workbench.core.pipeline import DEFAULT_METRICS
-from workbench.core.tuned_on import read_tuned_on, tuned_queries
+from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.report.html import html_report
 from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
 from workbench.textout import format_table, progress_bar
@@ -119,27 +119,9 @@ def held_out(dataset: Dataset, configs: Sequence[Configuration],
     --out` writes), unless `all_queries` or none is left; and what the reader is told."""
     notes = [(c.name, t) for c in configs if c.source
              for t in [read_tuned_on(c.source)] if t is not None]
-    judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
-    tuned = tuned_queries(notes, dataset.name, judged)
-    if not tuned:
-        return dataset, []
-    note = dict(notes)
-    seen = set().union(*tuned.values())
-    held = [q for q in judged if q not in seen]
-    each = "; ".join(f"{name!r} was tuned on {len(ids)} — {note[name].validation}"
-                     for name, ids in tuned.items())
-    if held and not all_queries:
-        qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
-        narrowed = Dataset(dataset.name, dataset.corpus, dataset.queries.subset(held), qrels,
-                           dataset.source, dataset.settings)
-        return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
-                          f"configuration was tuned on ({each}); on the others the tuned "
-                          "figures would be training scores (--all-queries compares on all)"]
-    why = ("" if all_queries else ", and none is left that no configuration was tuned on")
-    lines = [f"{len(seen)} of these {len(judged)} judged queries were tuned on ({each}){why}: "
-             "there the tuned figures are training scores, not what new queries would see"]
-    lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
-              if note[name].held_out_text()]
+    dataset, lines = held_out_queries(dataset, notes, all_queries)
+    if lines and lines[0].startswith("compared on"):
+        lines[0] += " (--all-queries compares on all)"
     return dataset, lines
 
 

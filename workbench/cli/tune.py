@@ -16,8 +16,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from workbench.cli.common import (
     EXIT_OK,
     UsageError,
@@ -31,7 +29,7 @@ from workbench.cli.tune_report import print_plan, print_result
 from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
 from workbench.core.store import cache_dir
-from workbench.core.tuned_on import TunedOn, tuned_toml
+from workbench.core.tuned_on import of_result, tuned_toml
 from workbench.textout import progress_bar
 
 
@@ -297,13 +295,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
                 f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held]
-    t = result.test
-    ids = list(dataset.queries.ids)
-    note = TunedOn(dataset.name, result.validation.describe,
-                   tuple(ids[i] for i in np.flatnonzero(result.validation.final_train)),
-                   result.spec.objectives[0], t.mean_a if t else math.nan,
-                   t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0)
-    atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
+    atomic_write_text(path, params_toml(values, [c for c in comments if c])
+                      + tuned_toml(of_result(result, dataset)))
     print(f"tuned parameters written to {path} (use: --params {path})")
 
 

@@ -18,6 +18,7 @@ from workbench.core.events import Event
 from workbench.core.models import get_model
 from workbench.core.params import Params, params_toml, resolve_file
 from workbench.core.store import atomic_write_text
+from workbench.core.tuned_on import TunedOn, read_tuned_on, tuned_json, tuned_toml
 
 MAX_NAME = 80
 
@@ -29,6 +30,7 @@ class SavedConfiguration:
     name: str
     model_id: str
     params: Params
+    tuned_on: TunedOn | None = None  # a tuning run's result: the queries it was tuned on
 
     def as_configuration(self) -> Configuration:
         return Configuration(self.name, dict(self.params))
@@ -90,12 +92,13 @@ class Configurations:
         return f"{base} ({n})"
 
     def save(self, name: str, model_id: str, params: Mapping[str, object], *,
-             replace: bool = False) -> SavedConfiguration:
+             replace: bool = False, tuned_on: TunedOn | None = None) -> SavedConfiguration:
         """Add (or, with `replace`, overwrite in place) a configuration; ValueError on a taken
-        or empty name, ParamError on a bad value — nothing changes then."""
+        or empty name, ParamError on a bad value — nothing changes then. `tuned_on`: for a
+        tuning run's result, the queries it was tuned on."""
         name = check_name(name)
         resolved = get_model(model_id).schema.resolve(params)
-        saved = SavedConfiguration(name, model_id, resolved)
+        saved = SavedConfiguration(name, model_id, resolved, tuned_on)
         if name in self:
             if not replace:
                 raise ValueError(f"a configuration named {name!r} exists already")
@@ -112,7 +115,7 @@ class Configurations:
             return item
         if new in self:
             raise ValueError(f"a configuration named {new!r} exists already")
-        renamed = SavedConfiguration(new, item.model_id, item.params)
+        renamed = SavedConfiguration(new, item.model_id, item.params, item.tuned_on)
         self._items[self.names.index(old)] = renamed
         self.changed.emit()
         return renamed
@@ -132,7 +135,8 @@ class Configurations:
     def to_json(self) -> list[dict[str, object]]:
         """As the session file keeps them: name, model and the values that differ from the
         defaults."""
-        return [{"name": c.name, "model": c.model_id, "params": c.changed()}
+        return [{"name": c.name, "model": c.model_id, "params": c.changed(),
+                 **({"tuned_on": tuned_json(c.tuned_on)} if c.tuned_on else {})}
                 for c in self._items]
 
 
@@ -141,7 +145,8 @@ def configuration_toml(saved: SavedConfiguration) -> str:
     with comments naming it and its model."""
     return params_toml(saved.changed(), [f"configuration {saved.name!r}",
                                          f"model {saved.model_id} (workbench -m "
-                                         f"{saved.model_id} -p THIS_FILE)"])
+                                         f"{saved.model_id} -p THIS_FILE)"]) + (
+        tuned_toml(saved.tuned_on) if saved.tuned_on else "")
 
 
 def write_configuration_toml(saved: SavedConfiguration, path: str | Path) -> None:
@@ -155,4 +160,4 @@ def read_configuration_toml(path: str | Path, model_id: str,
     p = Path(path)
     schema = get_model(model_id).schema
     params = schema.resolve(resolve_file(schema, p))
-    return SavedConfiguration(check_name(name or p.stem), model_id, params)
+    return SavedConfiguration(check_name(name or p.stem), model_id, params, read_tuned_on(p))

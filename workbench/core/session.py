@@ -470,8 +470,9 @@ class TuningSession:
         plan = read_session_file(path)  # every field checked first
         dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels)
         files = {"queries": plan.queries, "qrels": plan.qrels}
-        saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values))
-                 for name, model_id, values in plan.configurations]
+        saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
+                                    tuned)
+                 for name, model_id, values, tuned in plan.configurations]
         baseline = None
         if plan.baseline is not None:  # computed aside, so a failure here changes nothing
             chosen = next(c for c in saved if c.name == plan.baseline)

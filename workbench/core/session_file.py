@@ -23,6 +23,10 @@ from typing import Any
 from workbench.core.data import FormatError
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
+from workbench.core.tuned_on import TunedOn, tuned_from_json
+
+# a saved configuration: name, model, the values given, what it was tuned on (if tuned)
+Saved = tuple[str, str, Params, TunedOn | None]
 
 SESSION_VERSION = 2
 READ_VERSIONS = (1, 2)
@@ -37,7 +41,7 @@ class SessionPlan:
     dataset: str
     model: str
     params: Params
-    configurations: tuple[tuple[str, str, Params], ...]  # (name, model, values given)
+    configurations: tuple[Saved, ...]
     baseline: str | None  # the name of the configuration pinned as baseline
     query: str | None
     k: int
@@ -93,7 +97,7 @@ def read_session_file(path: str | Path) -> SessionPlan:
                        *files)
 
 
-def _baseline_v1(p: Path, raw: object) -> tuple[tuple[tuple[str, str, Params], ...], str | None]:
+def _baseline_v1(p: Path, raw: object) -> tuple[tuple[Saved, ...], str | None]:
     """Version 1's one unnamed baseline as the configuration named "baseline"."""
     if raw is None:
         return (), None
@@ -102,14 +106,14 @@ def _baseline_v1(p: Path, raw: object) -> tuple[tuple[tuple[str, str, Params], .
                           field="baseline")
     params = _model_params(p, "baseline.model", raw["model"], raw.get("params"),
                            "baseline.params")
-    return (("baseline", raw["model"], params),), "baseline"
+    return (("baseline", raw["model"], params, None),), "baseline"
 
 
-def _configurations(p: Path, raw: object) -> tuple[tuple[str, str, Params], ...]:
+def _configurations(p: Path, raw: object) -> tuple[Saved, ...]:
     if not isinstance(raw, list):
         raise FormatError(p, "expected a list of {\"name\", \"model\", \"params\"}",
                           field="configurations")
-    out: list[tuple[str, str, Params]] = []
+    out: list[Saved] = []
     for i, item in enumerate(raw):
         where = f"configurations[{i}]"
         if not isinstance(item, dict):
@@ -126,7 +130,13 @@ def _configurations(p: Path, raw: object) -> tuple[tuple[str, str, Params], ...]
                               field=f"{where}.model")
         params = _model_params(p, f"{where}.model", model, item.get("params"),
                                f"{where}.params")
-        out.append((name, model, params))
+        tuned = None
+        if item.get("tuned_on") is not None:
+            try:
+                tuned = tuned_from_json(item["tuned_on"])
+            except ValueError as exc:
+                raise FormatError(p, str(exc), field=f"{where}.tuned_on") from None
+        out.append((name, model, params, tuned))
     return tuple(out)
 
 

@@ -15,7 +15,11 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import numpy as np
+
+from workbench.core.data import Dataset
 from workbench.core.params import ParamError, line_of
 
 
@@ -36,6 +40,53 @@ class TunedOn:
             return ""
         return (f"tune's held-out {self.metric}: starting values {self.held_default:.4f}, "
                 f"tuned {self.held_tuned:.4f} (p = {self.p_value:.3g}, {self.held_n} queries)")
+
+
+def of_result(result: Any, dataset: Dataset) -> TunedOn:
+    """What a `TuneResult` on `dataset` records: the queries its shipped settings were tuned
+    on (`Validation.final_train`) and its held-out test."""
+    ids = dataset.queries.ids
+    t = result.test
+    return TunedOn(dataset.name, result.validation.describe,
+                   tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train)),
+                   result.spec.objectives[0], t.mean_a if t else math.nan,
+                   t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0)
+
+
+def tuned_json(t: TunedOn) -> dict[str, object]:
+    """As a session file keeps it (NaN as null)."""
+    def num(x: float) -> float | None:
+        return None if math.isnan(x) else x
+
+    return {"dataset": t.dataset, "validation": t.validation, "metric": t.metric,
+            "held_out_default": num(t.held_default), "held_out_tuned": num(t.held_tuned),
+            "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
+            "trained_on": list(t.trained_on)}
+
+
+def tuned_from_json(raw: object) -> TunedOn:
+    """`tuned_json`'s output back; ValueError naming the field that is wrong."""
+    if not isinstance(raw, dict):
+        raise ValueError("expected an object")
+    ids = raw.get("trained_on")
+    if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
+        raise ValueError("trained_on: expected a list of query ids")
+    texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric")}
+    for k, v in texts.items():
+        if not isinstance(v, str):
+            raise ValueError(f"{k}: expected text")
+    nums: dict[str, float] = {}
+    for k in ("held_out_default", "held_out_tuned", "held_out_p", "held_out_queries"):
+        v = raw.get(k)
+        if v is None:
+            nums[k] = 0.0 if k == "held_out_queries" else math.nan
+        elif isinstance(v, bool) or not isinstance(v, int | float):
+            raise ValueError(f"{k}: expected a number or null")
+        else:
+            nums[k] = float(v)
+    return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
+                   str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
+                   nums["held_out_p"], int(nums["held_out_queries"]))
 
 
 def tuned_toml(t: TunedOn) -> str:
@@ -88,6 +139,37 @@ def _number(p: Path, data: dict[str, object], key: str, default: float = math.na
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise ParamError(f"{_where(p, key)}: [tuned] field '{key}': expected a number")
     return float(v)
+
+
+def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
+                     all_queries: bool = False) -> tuple[Dataset, list[str]]:
+    """`dataset` judged only on the queries no configuration was tuned on (`notes`: each
+    configuration's name and record), unless `all_queries` or none is left; and what the
+    reader is told."""
+    judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
+    tuned = tuned_queries(notes, dataset.name, judged)
+    if not tuned:
+        return dataset, []
+    note = dict(notes)
+    seen = set().union(*tuned.values())
+    held = [q for q in judged if q not in seen]
+    each = "; ".join(f"{name!r} was tuned on {len(ids)} — {note[name].validation}"
+                     for name, ids in tuned.items())
+    if held and not all_queries:
+        # the others' judgments set aside, the queries kept: metrics count the judged ones
+        # only, and a state prepared for the whole query set still fits
+        qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
+        narrowed = Dataset(dataset.name, dataset.corpus, dataset.queries, qrels,
+                           dataset.source, dataset.settings)
+        return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
+                          f"configuration was tuned on ({each}); on the others the tuned "
+                          "figures would be training scores"]
+    why = ("" if all_queries else ", and none is left that no configuration was tuned on")
+    lines = [f"{len(seen)} of these {len(judged)} judged queries were tuned on ({each}){why}: "
+             "there the tuned figures are training scores, not what new queries would see"]
+    lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
+              if note[name].held_out_text()]
+    return dataset, lines
 
 
 def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: str,

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
+from workbench.core.tuned_on import of_result
 
 from .bind import subscribe_many
 from .tune_form import TuneForm, metric_choices
@@ -199,7 +200,8 @@ class TunePanel(QWidget):
             configs = self.session.configurations
             self.tuned_name = configs.unique_name(f"tuned on {self.job.objective}")
             configs.save(self.tuned_name, self.job.model.id,
-                         {**self.job.params, **outcome.best})
+                         {**self.job.params, **outcome.best},
+                         tuned_on=of_result(outcome.result, self.job.dataset))
             self._say(self.status.text() + f"; saved as the configuration "
                       f"{self.tuned_name!r}")
         self.finished.emit(outcome)

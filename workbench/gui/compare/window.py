@@ -22,6 +22,7 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -37,6 +38,7 @@ from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.session import TuningSession
 from workbench.core.store import atomic_write_text
+from workbench.core.tuned_on import held_out_queries
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 
@@ -105,6 +107,12 @@ class CompareWindow(QWidget):
         self.export_button.clicked.connect(self.ask_export)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.task.cancel)
+        self.all_queries = QCheckBox("Also the queries a configuration was tuned on", self)
+        self.all_queries.setToolTip(
+            "a configuration from a tuning run is compared on the judged queries it was not "
+            "tuned on: on the others its figures are training scores. Checked, every judged "
+            "query counts (the note under the buttons says which were tuned on)")
+        self.all_queries.toggled.connect(self.schedule)
         self.status = QLabel("", self)
         self.status.setWordWrap(True)
         self.task.progress.connect(
@@ -139,6 +147,7 @@ class CompareWindow(QWidget):
             for b in buttons:
                 row.addWidget(b)
             side.addLayout(row)
+        side.addWidget(self.all_queries)
         side.addWidget(self.status)
 
         centre = QWidget(self)
@@ -227,12 +236,16 @@ class CompareWindow(QWidget):
             metrics += list(BUNDLE_METRICS)
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
+        tuned = [(n, t) for n in names for t in [s.configurations.get(n).tuned_on] if t]
+        dataset, notes = held_out_queries(dataset, tuned, self.all_queries.isChecked())
         self.cancel_button.setEnabled(True)
         self.status.setText(f"comparing {len(configs)} configurations …")
 
         def work(progress: Progress) -> Comparison:
-            return compare_configurations(model, dataset, configs, metrics,
+            comp = compare_configurations(model, dataset, configs, metrics,
                                           progress=progress, prepared=prepared)
+            comp.notes = notes
+            return comp
 
         self.task.start(work)
 
@@ -256,7 +269,9 @@ class CompareWindow(QWidget):
             self.metric_pick.setCurrentText(current)
         self.metric_pick.blockSignals(False)
         names = ", ".join(c.name for c in comp.configs)
-        self.status.setText(f"compared {names} on {len(comp.dataset.queries):,} queries")
+        judged = len(comp.dataset.qrels or {})
+        self.status.setText("\n".join([f"compared {names} on {judged:,} judged queries",
+                                       *(f"note: {n}" for n in comp.notes)]))
         self._show_comparison()
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
