@@ -9,9 +9,9 @@ words, optional Snowball stemming.
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 # `\w\w+`: the token pattern of scikit-learn and bm25s, so baselines compare like for like.
 WORD_RE = re.compile(r"(?u)\b\w\w+\b")
@@ -42,16 +42,24 @@ STOP_WORD_LISTS: dict[str, frozenset[str]] = {
 STEMMERS = ("none", "snowball-english")
 
 
-@lru_cache(maxsize=8)
+_THREAD = threading.local()
+
+
 def _snowball(language: str) -> object:
-    """The pure-Python Snowball stemmer of the pinned release. Not
+    """The pure-Python Snowball stemmer of the pinned release, one per thread: a stemmer keeps
+    its word and a cache in itself while it stems, so two threads sharing one (the window's
+    worker and a compare or tune preparing at once) get wrong stems or a KeyError. Not
     `snowballstemmer.stemmer()`, which silently switches to PyStemmer's C build (a newer
     Snowball with other stems) whenever that happens to be installed."""
     from snowballstemmer.english_stemmer import EnglishStemmer
 
     if language != "english":
         raise ValueError(f"no stemmer for {language!r}")
-    return EnglishStemmer()
+    mine: dict[str, object] = _THREAD.__dict__.setdefault("stemmers", {})
+    stemmer = mine.get(language)
+    if stemmer is None:
+        stemmer = mine[language] = EnglishStemmer()
+    return stemmer
 
 
 @dataclass

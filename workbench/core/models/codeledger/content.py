@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,12 +56,15 @@ CODE_STOP_WORDS = frozenset((
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _ISSUE = re.compile(r"(?:\b(?:GH|gh)-|(?<![\w&])#)[0-9]+\b")
-_STEMMER = snowballstemmer.stemmer("english")
+_THREAD = threading.local()  # a Snowball stemmer per thread: it keeps state while it stems
 
 
 @functools.lru_cache(maxsize=1 << 18)
 def _stem(word: str) -> str:
-    out: str = _STEMMER.stemWord(word)
+    stemmer = getattr(_THREAD, "stemmer", None)
+    if stemmer is None:
+        stemmer = _THREAD.stemmer = snowballstemmer.stemmer("english")
+    out: str = stemmer.stemWord(word)
     return out
 
 
