@@ -259,6 +259,10 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
     assert [r.means for r in view.comp.rows] == [r.means for r in alone.rows]
     assert "compared on the 15 of 25 judged queries no configuration was tuned on" in (
         view.status.text())
+    view.show_query(s.dataset.queries.index["q01"])  # tuned on: said, not counted
+    assert "not counted: a configuration was tuned on this query" in view.query_label.text()
+    view.show_query(s.dataset.queries.index["q20"])
+    assert "not counted" not in view.query_label.text()
     view.all_queries.setChecked(True)
     assert view.comp is not None and len(view.comp.dataset.qrels or {}) == 25
     assert "10 of these 25 judged queries were tuned on" in view.status.text()

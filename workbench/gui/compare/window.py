@@ -340,6 +340,10 @@ class CompareWindow(QWidget):
         pair = f"{comp.configs[self.b_index].name} − {comp.configs[0].name}"
         change = (", ".join(parts) if parts else "no metric changed") if comp.rows \
             else "not judged"
+        if query.id not in (comp.dataset.qrels or {}) and query.id in (
+                self.session.dataset.qrels or {} if self.session.dataset else {}):
+            change = "not counted: a configuration was tuned on this query (its judgments " \
+                     "are set aside)"
         self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
                                  f"{pair}: {change}")
         if self.session.query != q:
