@@ -124,3 +124,24 @@ def test_a_bad_note_names_the_file_and_field(tmp_path: Path) -> None:
                                          "list of query ids"):
         read_tuned_on(path)
     assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path)]) == 2
+
+
+def test_eval_of_tuned_values_counts_the_queries_they_were_not_tuned_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _file(tmp_path, FIRST_TEN)
+    ds = load_dataset(SAMPLES / "tea-beir")
+    held = [q for q in ds.queries.ids if q not in FIRST_TEN]
+    model, values = get_model("bm25"), {"k1": 0.9, "b": 0.4}
+    sub = Dataset(ds.name, ds.corpus, ds.queries.subset(held),
+                  {q: ds.qrels[q] for q in held} if ds.qrels else None)
+    mine = Pipeline(model, sub, values).run(["ndcg@10"]).means["ndcg@10"]
+    full = Pipeline(model, ds, values).run(["ndcg@10"]).means["ndcg@10"]
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    assert "15 judged queries" in out and _row(out, "ndcg@10")[1] == f"{mine:.4f}"
+    assert "note: evaluated on the 15 of 25 judged queries" in out
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "--metrics", "ndcg@10",
+                 "--all-queries"]) == 0
+    out = capsys.readouterr().out
+    assert "25 judged queries" in out and _row(out, "ndcg@10")[1] == f"{full:.4f}"
+    assert "10 of these 25 judged queries were tuned on" in out

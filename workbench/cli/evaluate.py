@@ -28,6 +28,7 @@ from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
+from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.textout import format_table, progress_bar
 
 EVAL_METRICS = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
@@ -57,6 +58,10 @@ def add_commands(sub: Any) -> None:
                                      "figure for such a model unless one is named"))
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
+    p.add_argument("--all-queries", action="store_true",
+                   help="with --params from `tune --out`: count every judged query, also those "
+                   "the values were tuned on (by default they are left out: there the figures "
+                   "are training scores)")
     p.add_argument("--cases", action="store_true",
                    help="list every fixture case (eval.jsonl), not only the failing ones")
     p.set_defaults(func=cmd_eval)
@@ -114,6 +119,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
                              ".codeledger/tasks.jsonl)")
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
                          "(give --qrels FILE)")
+    notes: list[str] = []
+    tuned = read_tuned_on(args.params) if args.params else None
+    if tuned is not None:
+        dataset, notes = held_out_queries(dataset, [(Path(args.params).name, tuned)],
+                                          args.all_queries)
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
@@ -123,6 +133,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     changed = model.schema.changed(params)
     if changed:
         print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    for note in notes:
+        print(f"note: {note.replace('compared on', 'evaluated on')}"
+              + (" (--all-queries counts all)" if note.startswith("compared on") else ""))
     if not any(m in BUNDLE_METRICS for m in metrics):  # none named: the model's own, all
         metrics = [*metrics, *(m for m in result.means if m not in metrics)]
     print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
