@@ -255,10 +255,9 @@ def test_the_verdict_says_when_the_tuned_values_do_worse_held_out(tuned: float,
     assert ("do worse on the queries they never saw" in text) is warned
 
 
-def test_when_the_folds_do_worse_and_the_start_is_kept_apply_is_not_advised() -> None:
-    # k-fold: a fold kept a trial that lost on its held-out queries, while the study on every
-    # query kept the starting values — there is nothing to apply, so the verdict does not
-    # say Apply best would make it worse; it says the start was kept
+def _folds_worse_start_kept() -> Any:
+    """A k-fold-like result made by hand: a fold kept a trial that lost on its held-out
+    queries, while the study on every query kept the starting values."""
     import numpy as np
 
     from workbench.core.formats import load_dataset
@@ -267,7 +266,6 @@ def test_when_the_folds_do_worse_and_the_start_is_kept_apply_is_not_advised() ->
     from workbench.core.tuning import TuneSpec, time_split
     from workbench.core.tuning.runner import FoldResult, TuneResult
     from workbench.core.tuning.space import build_space
-    from workbench.gui.tune_results import verdict
 
     ds = load_dataset(SAMPLES / "code-repo")
     validation = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
@@ -277,9 +275,16 @@ def test_when_the_folds_do_worse_and_the_start_is_kept_apply_is_not_advised() ->
     final = FoldResult("all", "s", 10, {"w_keyword": 0.8}, (0.7,), (0.7,), start, start,
                        kept_start=True, bound=0.0, top=(7, 0.76))
     space = build_space(get_model("codeledger").schema, ["w_keyword"])
-    result = TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {}, [fold], final,
-                        paired_test(start, start - 0.05))
-    text = verdict(result, "bundle_recall")
+    return TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {}, [fold], final,
+                      paired_test(start, start - 0.05))
+
+
+def test_when_the_folds_do_worse_and_the_start_is_kept_apply_is_not_advised() -> None:
+    # there is nothing to apply, so the verdict does not say Apply best would make it worse;
+    # it says the start was kept
+    from workbench.gui.tune_results import verdict
+
+    text = verdict(_folds_worse_start_kept(), "bundle_recall")
     assert "do worse on the queries they never saw" in text
     assert "kept the starting values" in text and "trial 7 (0.7600)" in text
     assert "Apply best would make it worse" not in text
@@ -288,33 +293,16 @@ def test_when_the_folds_do_worse_and_the_start_is_kept_apply_is_not_advised() ->
 def test_the_whole_verdict_shows_above_the_table(qtbot: QtBot) -> None:
     """In the window's Result box (about 470 × 200 at 1600 × 1000) a long verdict wraps to
     seven lines or more: the label is as tall as them and the table starts below."""
-    import numpy as np
-
-    from workbench.core.formats import load_dataset
-    from workbench.core.metrics.significance import paired_test
-    from workbench.core.models import get_model
-    from workbench.core.tuning import TuneSpec, time_split
-    from workbench.core.tuning.runner import FoldResult, TuneResult
-    from workbench.core.tuning.space import build_space
     from workbench.gui.tune_results import TuneView
 
-    ds = load_dataset(SAMPLES / "code-repo")
-    validation = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
-    start = np.linspace(0.5, 0.8, 6)
-    fold = FoldResult("fold 1", "s", 10, {"w_keyword": 2.0}, (0.8,), (0.7,), start - 0.05,
-                      start, top=(4, 0.8), picked=4)
-    final = FoldResult("all", "s", 10, {"w_keyword": 0.8}, (0.7,), (0.7,), start, start,
-                       kept_start=True, bound=0.0, top=(7, 0.76))
-    space = build_space(get_model("codeledger").schema, ["w_keyword"])
-    result = TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {}, [fold], final,
-                        paired_test(start, start - 0.05))
+    result = _folds_worse_start_kept()
     view = TuneView()  # the panel's charts and result, as the window at 1600 × 1000 sizes it
     qtbot.addWidget(view)
     view.resize(1250, 420)
     view.show()
     qtbot.waitExposed(view)
     w = view.results
-    w.show_result(result, final.best, "bundle_recall", {"w_keyword": "Weight: keyword"})
+    w.show_result(result, result.final.best, "bundle_recall", {"w_keyword": "Weight: keyword"})
     qtbot.wait(20)  # the layout settles
     label = w.summary
     assert label.heightForWidth(label.width()) > 6 * label.fontMetrics().height()
