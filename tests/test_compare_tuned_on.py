@@ -114,7 +114,8 @@ def test_tune_out_records_the_training_queries(
     older = by_date[:round(len(by_date) * 0.5)]
     assert sorted(note.trained_on) == sorted(older)
     assert note.validation.startswith("time split") and note.metric == "bundle_recall"
-    capsys.readouterr()
+    assert (f"with the {len(older)} queries they were tuned on: eval, compare and report on "
+            f"{note.dataset} leave those out") in capsys.readouterr().out
 
 
 def test_a_bad_note_names_the_file_and_field(tmp_path: Path) -> None:

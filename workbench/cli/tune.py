@@ -295,9 +295,11 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
                 f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held]
-    atomic_write_text(path, params_toml(values, [c for c in comments if c])
-                      + tuned_toml(of_result(result, dataset)))
-    print(f"tuned parameters written to {path} (use: --params {path})")
+    note = of_result(result, dataset)
+    atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
+    print(f"tuned parameters written to {path} (use: --params {path}), with the "
+          f"{len(note.trained_on)} queries they were tuned on: eval, compare and report on "
+          f"{dataset.name} leave those out")
 
 
 __all__ = ["add_commands", "cmd_tune"]
