@@ -13,6 +13,7 @@ from tests.conftest import SAMPLES
 from workbench.core.data import FormatError
 from workbench.core.session import TuningSession
 from workbench.core.session_file import read_sample_settings
+from workbench.core.tuned_on import TunedOn
 
 
 def _good(tmp_path: Path) -> dict[str, Any]:
@@ -33,6 +34,8 @@ BAD_FIELDS = [
     ("query", 7, "query"), ("dataset", ["a"], "dataset"), ("dataset", "", "dataset"),
     ("study_storage", 3, "study_storage"), ("study_storage", None, "study_storage"),
     ("queries", 5, "queries"), ("queries", "", "queries"), ("qrels", ["q"], "qrels"),
+    ("tuned_on", [1], "tuned_on"), ("tuned_on", {"trained_on": "q01"}, "tuned_on"),
+    ("tuned_on", {"trained_on": [], "held_out_p": "low"}, "tuned_on"),
 ]
 
 
@@ -123,3 +126,24 @@ def test_the_bundled_samples_settings_are_valid() -> None:
     for folder in SAMPLES.iterdir():
         if (folder / "workbench.toml").exists():
             assert read_sample_settings(folder).get("model")
+
+
+def test_the_live_values_keep_what_they_were_tuned_on(tmp_path: Path) -> None:
+    """Saved with tuned live values, a session reopens with the record, so the metric strip
+    still sets their training queries aside."""
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25")
+    note = TunedOn("tea-beir", "3-fold over 25 queries (seed 0)", ("q01", "q02"), "ndcg@10",
+                   0.61, 0.62, 0.4, 25)
+    s.set_params({"k1": 0.7}, tuned_on=note)
+    path = tmp_path / "s.json"
+    s.save(path)
+    again = TuningSession()
+    again.load(path)
+    assert again.params["k1"] == 0.7 and again.tuned_on == note
+    assert again.held_out().set_aside == 2
+    s.set_params({"k1": 0.7}, tuned_on=None)  # the same values, no longer tuned: saved so
+    s.save(path)
+    again.load(path)
+    assert again.tuned_on is None

@@ -138,8 +138,12 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     panel.apply_button.click()
     assert {n: s.params[n] for n in best} == best
     assert s.baseline is not None and s.baseline.params == before  # pinned first
+    # the live values carry the queries they were tuned on: every judged one here, so the
+    # metric strip can only say that its figures are training scores
+    assert s.tuned_on is tuned.tuned_on
+    assert s.held_out().mask is None and "training scores" in s.held_out().note
     s.undo()
-    assert s.params == before
+    assert s.params == before and s.tuned_on is None
 
 
 def test_when_no_gain_is_sure_the_start_is_kept_and_nothing_applies(

@@ -32,7 +32,7 @@ from workbench.core.metrics import Judgments, PairedTest, paired_test
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, run_live
-from workbench.core.session_file import SESSION_VERSION
+from workbench.core.session_file import load_session, session_dict
 from workbench.core.session_work import (
     ComputeRequest,
     ComputeResult,
@@ -42,6 +42,7 @@ from workbench.core.session_work import (
     run_prepare,
 )
 from workbench.core.store import atomic_write_text
+from workbench.core.tuned_on import HeldOut, TunedOn, held_out_of
 
 # what a query's context says about its answers, not its situation: not copied to a typed query
 _JUDGMENT_KEYS = frozenset(("files", "commit", "expected_top_ids", "must_not_include"))
@@ -60,8 +61,9 @@ class Baseline:
 
 @dataclass
 class _History:
-    undo: list[Params] = field(default_factory=list)
-    redo: list[Params] = field(default_factory=list)
+    # each step: the values and the record of the queries they were tuned on (or None)
+    undo: list[tuple[Params, TunedOn | None]] = field(default_factory=list)
+    redo: list[tuple[Params, TunedOn | None]] = field(default_factory=list)
 
 
 class TuningSession:
@@ -75,6 +77,11 @@ class TuningSession:
         self.qrels_file: str | None = None
         self.model: Model | None = None
         self.params: Params = {}
+        # the queries the live values were tuned on (Tune's Apply best, or a configuration
+        # tune saved); kept while the sliders move on from them, since values near tuned ones
+        # still score their training queries well
+        self.tuned_on: TunedOn | None = None
+        self._held_out: tuple[tuple[object, ...], HeldOut] | None = None
         self.prepared: Any = None
         self.prepared_params: Params | None = None
         self.judgments: Judgments | None = None
@@ -150,6 +157,7 @@ class TuningSession:
         self._rebase = None
         self.query, self.docs = 0, ()
         self._history = _History()
+        self.tuned_on = None
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(0)
@@ -219,6 +227,7 @@ class TuningSession:
         self._generation += 1  # a result still computing for the old model is now stale
         self._prepare_generation += 1
         self._history = _History()
+        self.tuned_on = None
         self.model_changed.emit(model)
         self.params_changed.emit(None)
         self.prepare_needed.emit()
@@ -226,21 +235,26 @@ class TuningSession:
     def set_param(self, name: str, value: object) -> None:
         self.set_params({name: value})
 
-    def set_params(self, values: Mapping[str, object], *, record: bool = True) -> None:
-        """Validate and apply; raises ParamError and changes nothing on a bad value."""
+    def set_params(self, values: Mapping[str, object], *, record: bool = True,
+                   tuned_on: TunedOn | bool | None = True) -> None:
+        """Validate and apply; raises ParamError and changes nothing on a bad value.
+        `tuned_on`: the record of the queries the new values were tuned on, None for values
+        that were not, True (a slider) to keep the current one."""
         if self.model is None:
             raise ParamError("choose a model first")
         schema = self.model.schema
         new = dict(self.params)
         for name, value in values.items():
             new[name] = schema[name].validate(value)
-        if new == self.params:
+        tuned = self.tuned_on if tuned_on is True else tuned_on or None
+        if new == self.params and tuned is self.tuned_on:
             return
         if record:
-            self._history.undo.append(dict(self.params))
+            self._history.undo.append((dict(self.params), self.tuned_on))
             self._history.redo.clear()
         was_stale = self.needs_prepare
         self.params = new
+        self.tuned_on = tuned
         changed = [n for n in values if n in new]
         self.params_changed.emit(changed[0] if len(changed) == 1 else None)
         if self.needs_prepare and not was_stale:
@@ -251,7 +265,10 @@ class TuningSession:
         if self.model is None:
             return
         defaults = self.model.schema.defaults()
-        self.set_params(defaults if name is None else {name: defaults[name]})
+        if name is None:  # every default: no longer values anything was tuned to
+            self.set_params(defaults, tuned_on=None)
+        else:
+            self.set_params({name: defaults[name]})
 
     @property
     def can_undo(self) -> bool:
@@ -263,13 +280,15 @@ class TuningSession:
 
     def undo(self) -> None:
         if self._history.undo:
-            self._history.redo.append(dict(self.params))
-            self.set_params(self._history.undo.pop(), record=False)
+            self._history.redo.append((dict(self.params), self.tuned_on))
+            values, tuned = self._history.undo.pop()
+            self.set_params(values, record=False, tuned_on=tuned)
 
     def redo(self) -> None:
         if self._history.redo:
-            self._history.undo.append(dict(self.params))
-            self.set_params(self._history.redo.pop(), record=False)
+            self._history.undo.append((dict(self.params), self.tuned_on))
+            values, tuned = self._history.redo.pop()
+            self.set_params(values, record=False, tuned_on=tuned)
 
     def set_k(self, k: int) -> None:
         if k != self.k and k > 0:
@@ -344,7 +363,8 @@ class TuningSession:
         saved = self.configurations.find(self.model.id, self.params)
         if saved is None:
             saved = self.configurations.save(self.configurations.unique_name("baseline"),
-                                             self.model.id, self.params)
+                                             self.model.id, self.params,
+                                             tuned_on=self.tuned_on)
         self.baseline = Baseline(self.model.id, dict(self.params), self.result, saved.name)
         self.baseline_changed.emit(self.baseline)
 
@@ -393,7 +413,8 @@ class TuningSession:
         `replace`)."""
         if self.model is None:
             raise ValueError("choose a model first")
-        return self.configurations.save(name, self.model.id, self.params, replace=replace)
+        return self.configurations.save(name, self.model.id, self.params, replace=replace,
+                                        tuned_on=self.tuned_on)
 
     def apply_configuration(self, name: str) -> None:
         """The live sliders (and model) set to a saved configuration; undoable when the model
@@ -401,8 +422,9 @@ class TuningSession:
         saved = self.configurations.get(name)
         if self.model is None or self.model.id != saved.model_id:
             self.set_model(saved.model_id, saved.params)
+            self.tuned_on = saved.tuned_on
         else:
-            self.set_params(saved.params)
+            self.set_params(saved.params, tuned_on=saved.tuned_on)
 
     def rename_configuration(self, old: str, new: str) -> None:
         renamed = self.configurations.rename(old, new)
@@ -436,26 +458,32 @@ class TuningSession:
         b = self.result.per_query.get(name)
         if a is None or b is None:
             return None
-        mask = self.judgments.judged_mask
+        held = self.held_out().mask
+        mask = self.judgments.judged_mask if held is None else held
         return paired_test(a[mask], b[mask])
+
+    def held_out(self) -> HeldOut:
+        """The judged queries the live figures should count: all of them, or, where the live
+        values or the baseline's were tuned on some of this dataset's queries, the others
+        (`HeldOut.note` says which)."""
+        if self.dataset is None or self.judgments is None:
+            return HeldOut(None, "", 0)
+        base = (self.configurations.get(self.baseline.name) if self.baseline is not None
+                and self.baseline.name in self.configurations else None)
+        notes = [(n, t) for n, t in (("the live values", self.tuned_on),
+                                     (f"the baseline {base.name!r}" if base else "",
+                                      base.tuned_on if base else None))
+                 if t is not None]
+        key = (id(self.dataset), id(self.judgments), *(id(t) for _, t in notes),
+               *(n for n, _ in notes))
+        if self._held_out is None or self._held_out[0] != key:
+            self._held_out = (key, held_out_of(self.dataset, self.judgments.judged_mask, notes))
+        return self._held_out[1]
 
     # -- saving ---------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": SESSION_VERSION,
-            "dataset": self.source,
-            "queries": self.queries_file,
-            "qrels": self.qrels_file,
-            "model": self.model.id if self.model else None,
-            "params": self.model.schema.changed(self.params) if self.model else {},
-            "configurations": self.configurations.to_json(),
-            "baseline": None if self.baseline is None else self.baseline.name,
-            "query": self.dataset.queries[self.query].id if self.dataset and
-            len(self.dataset.queries) else None,
-            "k": self.k,
-            "study_storage": self.study_storage,
-        }
+        return session_dict(self)
 
     def save(self, path: str | Path) -> None:
         atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
@@ -464,30 +492,4 @@ class TuningSession:
         """Open a saved session: its dataset, model, parameters, configurations, k, query and
         baseline — all of it or, on any bad field, none of it (FormatError, the session
         untouched)."""
-        from workbench.core.formats import load_dataset
-        from workbench.core.session_file import read_session_file
-
-        plan = read_session_file(path)  # every field checked first
-        dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels)
-        files = {"queries": plan.queries, "qrels": plan.qrels}
-        saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
-                                    tuned)
-                 for name, model_id, values, tuned in plan.configurations]
-        baseline = None
-        if plan.baseline is not None:  # computed aside, so a failure here changes nothing
-            chosen = next(c for c in saved if c.name == plan.baseline)
-            aside = TuningSession(k=plan.k)
-            aside.set_dataset(dataset, plan.dataset, **files)
-            aside.set_model(chosen.model_id, chosen.params)
-            aside.recompute()
-            assert aside.result is not None
-            baseline = Baseline(chosen.model_id, dict(aside.params), aside.result, chosen.name)
-        self.study_storage = plan.study_storage  # before the events: panels read it then
-        self.set_dataset(dataset, plan.dataset, **files)
-        self.set_k(plan.k)
-        self.set_model(plan.model, plan.params)
-        self.configurations.replace_all(saved)
-        if baseline is not None:
-            self.baseline = baseline
-            self.baseline_changed.emit(baseline)
-        self.select_query(dataset.queries.index.get(plan.query or "", 0))
+        load_session(self, path)

@@ -1,10 +1,10 @@
 """The two files that set a session up, read and checked whole before anything changes:
 
 - a saved session (`session.json`, written by `TuningSession.save`): dataset (and the query
-  and judgment files opened with it, when they were given apart from it), model, parameters,
-  the named configurations and which one is the baseline, query, k, the tuning study's
-  storage (version 1 files, with one unnamed baseline, are still read: it becomes the
-  configuration "baseline");
+  and judgment files opened with it, when they were given apart from it), model, parameters
+  (and the queries they were tuned on, when they were), the named configurations and which
+  one is the baseline, query, k, the tuning study's storage (version 1 files, with one
+  unnamed baseline, are still read: it becomes the configuration "baseline");
 - a sample folder's `workbench.toml`: the model that suits it, parameter overrides, an example
   query, the file to open.
 
@@ -18,12 +18,15 @@ import json
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.core.data import FormatError
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
-from workbench.core.tuned_on import TunedOn, tuned_from_json
+from workbench.core.tuned_on import TunedOn, tuned_from_json, tuned_json
+
+if TYPE_CHECKING:
+    from workbench.core.session import TuningSession
 
 # a saved configuration: name, model, the values given, what it was tuned on (if tuned)
 Saved = tuple[str, str, Params, TunedOn | None]
@@ -48,6 +51,7 @@ class SessionPlan:
     study_storage: str = ""  # the Tune panel's study file or URL ("" = the default)
     queries: str | None = None  # a query (or task) file opened with the dataset
     qrels: str | None = None  # a judgments file opened with the dataset
+    tuned_on: TunedOn | None = None  # the queries the live values were tuned on
 
 
 def read_session_file(path: str | Path) -> SessionPlan:
@@ -93,8 +97,14 @@ def read_session_file(path: str | Path) -> SessionPlan:
             raise FormatError(p, f"expected null or a file's path (text), got {value!r}",
                               field=key)
         files.append(value)
+    tuned = None
+    if data.get("tuned_on") is not None:
+        try:
+            tuned = tuned_from_json(data["tuned_on"])
+        except (TypeError, ValueError) as exc:
+            raise FormatError(p, str(exc), field="tuned_on") from None
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
-                       *files)
+                       files[0], files[1], tuned)
 
 
 def _baseline_v1(p: Path, raw: object) -> tuple[tuple[Saved, ...], str | None]:
@@ -181,3 +191,56 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
     except ParamError as exc:
         raise FormatError(path, str(exc), field=params_field) from None
     return {name: resolved[name] for name in raw}
+
+
+def session_dict(s: TuningSession) -> dict[str, Any]:
+    """What `TuningSession.save` writes."""
+    return {
+        "version": SESSION_VERSION,
+        "dataset": s.source,
+        "queries": s.queries_file,
+        "qrels": s.qrels_file,
+        "model": s.model.id if s.model else None,
+        "params": s.model.schema.changed(s.params) if s.model else {},
+        "tuned_on": None if s.tuned_on is None else tuned_json(s.tuned_on),
+        "configurations": s.configurations.to_json(),
+        "baseline": None if s.baseline is None else s.baseline.name,
+        "query": s.dataset.queries[s.query].id if s.dataset and len(s.dataset.queries)
+        else None,
+        "k": s.k,
+        "study_storage": s.study_storage,
+    }
+
+
+def load_session(s: TuningSession, path: str | Path) -> None:
+    """`TuningSession.load`: the file checked whole and the baseline computed aside first, so
+    a bad field or a failing dataset changes nothing."""
+    from workbench.core.configurations import SavedConfiguration
+    from workbench.core.formats import load_dataset
+    from workbench.core.session import Baseline, TuningSession
+
+    plan = read_session_file(path)  # every field checked first
+    dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels)
+    files = {"queries": plan.queries, "qrels": plan.qrels}
+    saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
+                                tuned)
+             for name, model_id, values, tuned in plan.configurations]
+    baseline = None
+    if plan.baseline is not None:  # computed aside, so a failure here changes nothing
+        chosen = next(c for c in saved if c.name == plan.baseline)
+        aside = TuningSession(k=plan.k)
+        aside.set_dataset(dataset, plan.dataset, **files)
+        aside.set_model(chosen.model_id, chosen.params)
+        aside.recompute()
+        assert aside.result is not None
+        baseline = Baseline(chosen.model_id, dict(aside.params), aside.result, chosen.name)
+    s.study_storage = plan.study_storage  # before the events: panels read it then
+    s.set_dataset(dataset, plan.dataset, **files)
+    s.set_k(plan.k)
+    s.set_model(plan.model, plan.params)
+    s.tuned_on = plan.tuned_on
+    s.configurations.replace_all(saved)
+    if baseline is not None:
+        s.baseline = baseline
+        s.baseline_changed.emit(baseline)
+    s.select_query(dataset.queries.index.get(plan.query or "", 0))

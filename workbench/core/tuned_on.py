@@ -5,6 +5,7 @@ TOML, which `load_params_file` leaves aside.
 `compare` and `report` read it: a configuration's scores on the queries it was tuned on are
 training scores, so they compare on the queries no configuration was tuned on, or, when every
 query was (k-fold ships settings tuned on all of them), say so beside tune's held-out figures.
+The window's metric strip does the same for the live values (`held_out_of`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
 from workbench.core.params import ParamError, line_of
@@ -184,3 +186,32 @@ def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: str,
             if hit:
                 out[name] = hit
     return out
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """Which judged queries live figures count: `mask` (None: every judged one), what the
+    reader is told (`note`, "" when nothing is set aside) and how many were set aside."""
+
+    mask: NDArray[np.bool_] | None
+    note: str
+    set_aside: int
+
+
+def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
+                notes: Sequence[tuple[str, TunedOn]]) -> HeldOut:
+    """The window's live counterpart of `held_out_queries`: `judged` (a mask over the query
+    set) less the queries any of `notes` was tuned on; with none left, every judged query and
+    a note that the figures are training scores."""
+    ids = dataset.queries.ids
+    tuned = tuned_queries(notes, dataset.name, [q for q, j in zip(ids, judged, strict=True) if j])
+    if not tuned:
+        return HeldOut(None, "", 0)
+    seen = set().union(*tuned.values())
+    held = judged & ~np.fromiter((q in seen for q in ids), bool, len(ids))
+    who = " and ".join(tuned)
+    if held.any():
+        return HeldOut(held, f"counted: the {int(held.sum())} of {int(judged.sum())} judged "
+                       f"queries not tuned on ({len(seen)} set aside, tuned on by {who})",
+                       len(seen))
+    return HeldOut(None, f"training scores: every judged query was tuned on by {who}", 0)

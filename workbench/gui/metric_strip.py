@@ -1,13 +1,18 @@
 """The metric strip: several metrics at once (nDCG@k, MRR@k, P@k, R@k, R@100) with their
 baseline values and signed deltas, k chosen by a spin box, the number of queries improved and
 worsened and the paired test's p-value against the baseline; and the model's own metrics
-where it reports them (codeledger's bundle recall and precision)."""
+where it reports them (codeledger's bundle recall and precision).
+
+Where the live values (or the baseline's) were tuned on some of the judged queries, every
+figure counts only the others, and a note under the cards says so (`TuningSession.held_out`):
+on the queries they were tuned on, tuned values show training scores."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
 
+import numpy as np
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -19,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.metrics import PairedTest, paired_test
+from workbench.core.pipeline import Result
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -124,7 +130,11 @@ class MetricStrip(QWidget):
         self._test_generation = 0
         self._drag = drag_state(session)
         self._drag.changed.connect(self._on_drag)
-        layout = QHBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        layout = QHBoxLayout()
+        outer.addLayout(layout)
         layout.setContentsMargins(4, 2, 4, 2)
         self.k_spin = QSpinBox(self)
         self.k_spin.setRange(1, 1000)
@@ -158,6 +168,17 @@ class MetricStrip(QWidget):
             "▲300 ▼300 queries   p = 0.000 (randomization) ") + 24)
         self.comparison.setFixedHeight(self.fontMetrics().height() + 8)
         layout.addWidget(self.comparison)
+        # shown only while some judged queries are set aside (or all were tuned on): its text
+        # changes with the tuned record, never on a slider tick
+        self.held_note = QLabel("", self)
+        self.held_note.setStyleSheet("color:#9a6700; padding-left:6px")
+        self.held_note.setToolTip(
+            "Tuned values score the queries they were tuned on with training scores: the "
+            "cards, their deltas and the paired test count only the judged queries neither "
+            "the live values nor the baseline was tuned on. The compare view does the same; "
+            "the ranked table still shows every query.")
+        self.held_note.hide()
+        outer.addWidget(self.held_note)
         self.k_spin.valueChanged.connect(session.set_k)
         subscribe_many(self, [
             (session.result_changed, self.refresh),
@@ -177,18 +198,25 @@ class MetricStrip(QWidget):
     def refresh(self, *_: object) -> None:
         s = self.session
         res, base = s.result, s.baseline
+        held = s.held_out()
+        if held.note != self.held_note.text():
+            self.held_note.setText(held.note)
+            self.held_note.setVisible(bool(held.note))
+
+        def mean(r: Result | None, name: str) -> float | None:
+            if r is None or held.mask is None or name not in r.per_query:
+                return r.means.get(name) if r is not None else None
+            return float(np.mean(r.per_query[name][held.mask]))
+
         for card, name in zip(self.cards, s.metric_names, strict=True):
-            value = res.means.get(name) if res is not None else None
-            b = base.result.means.get(name) if base is not None else None
-            card.show_metric(name, value, b)
+            card.show_metric(name, mean(res, name), mean(base.result if base else None, name))
         for name, card in self.extra_cards.items():
-            value = res.means.get(name) if res is not None else None
+            value = mean(res, name)
             if value is None:
                 if not card.isHidden():  # shown or hidden on a change of model, not per tick
                     card.hide()
                 continue
-            b = base.result.means.get(name) if base is not None else None
-            card.show_metric(name, value, b)
+            card.show_metric(name, value, mean(base.result if base else None, name))
             if card.isHidden():
                 card.show()
         if self.defer_ms and res is not None and base is not None:
@@ -231,7 +259,8 @@ class MetricStrip(QWidget):
         b = s.result.per_query.get(name)
         if a is None or b is None:
             return None
-        mask = s.judgments.judged_mask
+        held = s.held_out().mask
+        mask = s.judgments.judged_mask if held is None else held
         x, y = a[mask], b[mask]
         return lambda: paired_test(x, y)
 

@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .palette import delta_color, signed
+from .palette import GATED, delta_color, signed
 from .throttle import IdleThrottle
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+ASIDE = GATED  # the metric and Δ of a query the live values were tuned on: not counted
 Index = QModelIndex | QPersistentModelIndex
 _R = Qt.ItemDataRole
 # the roles answered; every other role (asked for each visible cell on every paint) returns at
@@ -53,6 +54,7 @@ class QueryTableModel(QAbstractTableModel):
         self.session = session
         self._metric = np.zeros(0)
         self._delta = np.zeros(0)
+        self._aside: list[bool] = []  # judged, but tuned on: the strip does not count it
         self._rows = 0  # asked ~1,000 times per paint: kept, not recomputed
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt signature)
@@ -101,8 +103,14 @@ class QueryTableModel(QAbstractTableModel):
                 return q.text
             v = value if col == 2 else delta
             return -math.inf if math.isnan(v) else float(v)
+        aside = col >= 2 and row < len(self._aside) and self._aside[row]
+        if role == Qt.ItemDataRole.ForegroundRole and aside:
+            return ASIDE
         if role == Qt.ItemDataRole.ForegroundRole and col == 3 and not math.isnan(delta):
             return delta_color(delta)
+        if role == Qt.ItemDataRole.ToolTipRole and aside:
+            return ("tuned on: a training score, which the metric strip does not count "
+                    f"({self.session.held_out().note})")
         if role == Qt.ItemDataRole.ToolTipRole and col == 1:
             return q.text
         if role == Qt.ItemDataRole.ToolTipRole and col == 0:
@@ -137,6 +145,9 @@ class QueryTableModel(QAbstractTableModel):
             mask = ~s.judgments.judged_mask
             self._metric = np.where(mask, np.nan, self._metric)
             self._delta = np.where(mask, np.nan, self._delta)
+        held = s.held_out().mask
+        self._aside = ([] if held is None or s.judgments is None or len(held) != n else
+                       (s.judgments.judged_mask & ~held).tolist())
         # Python floats: data() runs per visible cell per paint, numpy scalars cost more there
         self._metric = self._metric.tolist()  # type: ignore[assignment]
         self._delta = self._delta.tolist()  # type: ignore[assignment]

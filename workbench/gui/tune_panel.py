@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
-from workbench.core.tuned_on import of_result
+from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
 from .tune_form import TuneForm, metric_choices
@@ -49,6 +49,7 @@ class TunePanel(QWidget):
         self.outcome: Any = None
         self.trials_seen = 0
         self.tuned_name = ""  # the configuration the last run's best values were saved as
+        self.tuned_on: TunedOn | None = None  # … and the queries they were tuned on
         self._stale = True
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -196,12 +197,13 @@ class TunePanel(QWidget):
                   + ("; the starting values kept: nothing to apply" if kept else ""))
         self.status.setToolTip(where)
         self.tuned_name = ""
+        self.tuned_on = None
         if outcome.best and not kept and self.job is not None:  # for compare and the report
             configs = self.session.configurations
             self.tuned_name = configs.unique_name(f"tuned on {self.job.objective}")
+            self.tuned_on = of_result(outcome.result, self.job.dataset)
             configs.save(self.tuned_name, self.job.model.id,
-                         {**self.job.params, **outcome.best},
-                         tuned_on=of_result(outcome.result, self.job.dataset))
+                         {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             self._say(self.status.text() + f"; saved as the configuration "
                       f"{self.tuned_name!r}")
         self.finished.emit(outcome)
@@ -229,7 +231,8 @@ class TunePanel(QWidget):
             return
         if self.settings.pin_first.isChecked():
             self.session.pin_baseline()
-        self.session.set_params(self.outcome.best)
+        # with the record of the queries they were tuned on: the metric strip sets those aside
+        self.session.set_params(self.outcome.best, tuned_on=self.tuned_on)
         self._say("applied the tuned values (Edit ▸ Undo restores the previous ones)")
 
     def shutdown(self) -> None:
