@@ -189,3 +189,27 @@ def test_a_typed_query_keeps_the_situation_not_the_answers() -> None:
     assert "expected_top_ids" not in typed.context and "must_not_include" not in typed.context
     s.recompute()
     assert s.result is not None
+
+
+@pytest.mark.parametrize("k", [5, 200])
+def test_a_new_k_keeps_the_baseline_comparable(k: int) -> None:
+    """The baseline's metrics follow k: read again from its ranking (k 5), or computed again
+    at its values when its ranking is shallower than the new depth (k 200). Checked against
+    the baseline's values run apart at that k."""
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    s, _ = _session()
+    s.set_param("k1", 0.4)
+    s.recompute()
+    s.pin_baseline()
+    s.set_param("k1", 1.8)
+    s.recompute()
+    s.set_k(k)
+    s.recompute()
+    assert s.baseline is not None and s.comparison() is not None
+    apart = Pipeline(get_model("bm25"), load_dataset(SAMPLES / "tea-beir"),
+                     {"k1": 0.4}).run(list(s.metric_names)).means
+    for name in s.metric_names:
+        assert s.baseline.result.means[name] == pytest.approx(apart[name], abs=1e-12), name

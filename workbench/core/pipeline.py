@@ -98,18 +98,33 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     ranking = full if deep == depth else engine.head(full, depth)
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:
-        # metrics read the results in trec_eval's order (ties by document id descending), the
-        # order in which trec_eval reads the run file written from this ranking
-        docs = ranking.docs
-        if judgments.name_rank is not None:
-            width = _tie_complete_width(ranking.scores, metric_names)
-            docs = trec_tie_order(ranking.docs[:, :width], ranking.scores[:, :width],
-                                  judgments.name_rank)
-        result.per_query = evaluate(metric_names, docs, judgments)
+        result.per_query = _evaluate_ranking(ranking, judgments, metric_names)
         result.per_query.update(model.extra_metrics(prepared, params, scores, full,
                                                     judgments))
         result.means = {m: mean_over_judged(v, judgments) for m, v in result.per_query.items()}
     return result
+
+
+def _evaluate_ranking(ranking: Ranking, judgments: Judgments,
+                      metric_names: Sequence[str]) -> dict[str, NDArray[np.float64]]:
+    # metrics read the results in trec_eval's order (ties by document id descending), the
+    # order in which trec_eval reads the run file written from this ranking
+    docs = ranking.docs
+    if judgments.name_rank is not None:
+        width = _tie_complete_width(ranking.scores, metric_names)
+        docs = trec_tie_order(ranking.docs[:, :width], ranking.scores[:, :width],
+                              judgments.name_rank)
+    return evaluate(metric_names, docs, judgments)
+
+
+def rescored(result: Result, judgments: Judgments, metric_names: Sequence[str]) -> Result:
+    """`result` with `metric_names` evaluated on its ranking, as `run_live` would have (the
+    ranking must reach each cut-off); its other metrics kept (a model's own, such as the
+    bundle's, do not depend on the cut-off)."""
+    per_query = {**result.per_query, **_evaluate_ranking(result.ranking, judgments,
+                                                         metric_names)}
+    return Result(result.scores, result.ranking, per_query,
+                  {m: mean_over_judged(v, judgments) for m, v in per_query.items()})
 
 
 def _tie_complete_width(scores: NDArray[np.float64], metric_names: Sequence[str]) -> int:

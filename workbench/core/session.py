@@ -31,7 +31,7 @@ from workbench.core.events import Event
 from workbench.core.metrics import Judgments, PairedTest, paired_test
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
-from workbench.core.pipeline import Result, run_live
+from workbench.core.pipeline import Result, rescored, run_live
 from workbench.core.session_file import load_session, session_dict
 from workbench.core.session_work import (
     ComputeRequest,
@@ -293,7 +293,23 @@ class TuningSession:
     def set_k(self, k: int) -> None:
         if k != self.k and k > 0:
             self.k = k
+            self._rescore_baseline()
             self.k_changed.emit(k)
+
+    def _rescore_baseline(self) -> None:
+        """The pinned baseline's metrics at the new k: read from its ranking when that reaches
+        the new depth (k ≤ 100), else computed again at its values."""
+        b = self.baseline
+        if b is None or self.judgments is None or self.dataset is None:
+            return
+        if b.result.ranking.docs.shape[1] >= self.depth:
+            result = rescored(b.result, self.judgments, self.metric_names)
+        else:
+            saved = (self.configurations.get(b.name) if b.name in self.configurations
+                     else SavedConfiguration(b.name, b.model_id, b.params))
+            result = self.result_of(saved)
+        self.baseline = Baseline(b.model_id, b.params, result, b.name)
+        self.baseline_changed.emit(self.baseline)
 
     def select_query(self, index: int) -> None:
         if index != self.query:
