@@ -312,3 +312,24 @@ def test_the_whole_verdict_shows_above_the_table(qtbot: QtBot) -> None:
     assert label.heightForWidth(label.width()) > 6 * label.fontMetrics().height()
     assert label.height() >= label.heightForWidth(label.width())
     assert w.table.geometry().top() >= label.geometry().bottom()
+
+
+def test_data_without_judgments_cannot_start(qtbot: QtBot) -> None:
+    """decisions has no judgments: Start is disabled before a run and the panel says why,
+    instead of failing after Start with "no query counts for this objective"."""
+    w = TunePanel(_session("decisions", "decision-memory"))
+    qtbot.addWidget(w)
+    w.resize(1300, 480)
+    w.show()
+    qtbot.waitExposed(w)
+    assert not w.start_button.isEnabled()
+    assert w.status.text().startswith("nothing to tune against: decisions has no relevance "
+                                      "judgments")
+    w.start()  # a shortcut cannot start it either
+    assert not w.busy
+    # a judged dataset in the same session: Start again, the message gone
+    w.session.open(SAMPLES / "tea-beir")
+    w.session.set_model("bm25")
+    w.session.recompute()
+    w.rebuild()
+    assert w.start_button.isEnabled() and not w.status.text().startswith("nothing")

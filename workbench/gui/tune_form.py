@@ -43,6 +43,18 @@ def metric_choices(session: TuningSession) -> list[str]:
     return out or list(RANKING_METRICS)
 
 
+def cannot_tune(session: TuningSession) -> str:
+    """Why Start cannot run on the session's data ("" when it can): every objective counts
+    judged queries (or a fixture's cases)."""
+    ds, j = session.dataset, session.judgments
+    if ds is None or session.model is None:
+        return "open a dataset and choose a model first"
+    if has_cases(ds) or (j is not None and j.judged_mask.any()):
+        return ""
+    return (f"nothing to tune against: {ds.name} has no relevance judgments "
+            "(File ▸ Open judgments… adds them)")
+
+
 class TuneSettings(QWidget):
     """Metric, budget, validation, sampler, seed, the trial kept, storage and "pin the
     baseline first"."""

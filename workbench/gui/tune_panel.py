@@ -28,7 +28,7 @@ from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
-from .tune_form import TuneForm, metric_choices
+from .tune_form import TuneForm, cannot_tune, metric_choices
 from .tune_params import MUTED
 from .tune_results import TuneView
 from .tune_runner import TuneRunner
@@ -51,6 +51,7 @@ class TunePanel(QWidget):
         self.tuned_name = ""  # the configuration the last run's best values were saved as
         self.tuned_on: TunedOn | None = None  # … and the queries they were tuned on
         self._stale = True
+        self._blocked = ""  # why Start cannot run on this data ("" when it can)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
@@ -121,6 +122,13 @@ class TunePanel(QWidget):
         self.checklist.build(params, [n for n in model_names(model) if n not in inert],
                              inert)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
+        self._blocked = cannot_tune(self.session)
+        self._set_running(self.runner.running)
+        if self._blocked:
+            self._say(self._blocked, error=True)
+            self.view.clear(self._blocked)
+        elif self.status.text().startswith("nothing to tune against"):
+            self._say("")
         if self.outcome is not None and self.job is not None and self.job.model is not model:
             self.apply_button.setEnabled(False)
 
@@ -134,6 +142,9 @@ class TunePanel(QWidget):
             return
         if self._stale:
             self.rebuild()
+        if self._blocked:
+            self._say(self._blocked, error=True)
+            return
         from workbench.core.tuning import job_from_session
 
         try:
@@ -157,7 +168,7 @@ class TunePanel(QWidget):
             self._say("cancelling after this trial …")
 
     def _set_running(self, running: bool) -> None:
-        self.start_button.setEnabled(not running)
+        self.start_button.setEnabled(not running and not self._blocked)
         self.cancel_button.setEnabled(running)
         self.checklist.setEnabled(not running)
         self.settings.setEnabled(not running)
