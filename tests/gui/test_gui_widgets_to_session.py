@@ -99,6 +99,28 @@ def test_filter_and_sort_the_query_list(window: MainWindow) -> None:
     assert numbers == sorted(numbers, reverse=True)
 
 
+def test_a_filter_never_changes_the_selected_query(window: MainWindow) -> None:
+    """Typing a filter that hides the selected query leaves it selected in the session (the
+    view would move its current row to a neighbour); clearing the filter shows it selected
+    again; a filter that keeps it keeps its row highlighted."""
+    s, q = window.session, window.queries
+    s.select_query(2)
+    text = s.dataset.queries[2].text.lower()  # type: ignore[union-attr]
+    others = [w for i in (0, 1, 3, 4) for w in s.dataset.queries[i].text.lower().split()]  # type: ignore[union-attr]
+    hide = next(w for w in others if len(w) > 3 and w not in text)
+    q.filter_edit.setText(hide)
+    assert q.proxy.rowCount() > 0  # other queries shown, the selected one hidden
+    assert s.query == 2
+    assert not q.view.selectionModel().hasSelection()
+    q.filter_edit.clear()
+    assert s.query == 2
+    current = q.proxy.mapToSource(q.view.selectionModel().currentIndex())
+    assert current.row() == 2
+    q.filter_edit.setText(text.split()[0])  # a word of its own text: still shown
+    assert s.query == 2
+    assert q.proxy.mapToSource(q.view.selectionModel().currentIndex()).row() == 2
+
+
 def test_ranked_rows_select_documents(window: MainWindow) -> None:
     view = window.ranked.view
     view.selectRow(2)

@@ -217,7 +217,8 @@ class QueryList(QWidget):
                                  "model prepares again, a pinned baseline is kept.")
         self.ask_edit.returnPressed.connect(self._on_ask)
         layout.addWidget(self.ask_edit)
-        self.filter_edit.textChanged.connect(self.proxy.setFilterFixedString)
+        self._filtering = False
+        self.filter_edit.textChanged.connect(self._on_filter)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         subscribe_many(self, [
             (session.dataset_changed, self._on_dataset_changed),
@@ -253,8 +254,27 @@ class QueryList(QWidget):
     def _on_values_changed(self, *_: object) -> None:
         self._throttle.poke()
 
+    def _on_filter(self, text: str) -> None:
+        """Narrow the list; the selected query stays the session's. (Hiding the current row
+        makes the view move its current index to a neighbour, which must not select it.)"""
+        self._filtering = True
+        try:
+            self.proxy.setFilterFixedString(text)
+        finally:
+            self._filtering = False
+        shown = self.proxy.mapFromSource(self.model.index(self.session.query, 0))
+        sel = self.view.selectionModel()
+        if shown.isValid():
+            self._on_query_changed(self.session.query)
+        else:  # hidden by the filter: nothing highlighted, the query still shown on the right
+            self._filtering = True
+            try:
+                sel.clear()
+            finally:
+                self._filtering = False
+
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and not self._filtering:
             self.session.select_query(self.proxy.mapToSource(current).row())
 
     def _on_query_changed(self, index: object) -> None:
