@@ -5,6 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from tests.conftest import SAMPLES
+from workbench.core.session import TuningSession
 from workbench.gui.main_window import MainWindow
 from workbench.gui.param_editors import NumberEditor
 
@@ -103,3 +105,30 @@ def test_a_tick_repaints_the_cells_it_changed(window: MainWindow) -> None:
     assert changed and all(covered(*k) for k in changed)
     untouched = [k for k in after if not covered(*k)]
     assert any(c == 2 for _, c in untouched)  # ids of rows that kept their place
+
+
+def test_a_long_header_elides_and_keeps_the_whole_in_the_tooltip(qtbot: QtBot) -> None:
+    """decision-memory's baseline carries a clock: the baseline label stays short, and the
+    dataset line, when it does not fit, ends in "…" instead of being cut mid-word."""
+    from workbench.gui.header import Header
+
+    s = TuningSession()
+    s.open(SAMPLES / "decisions")
+    s.set_model("decision-memory", {"now": "2026-11-20T12:00:00.000Z"})  # the sample's
+    s.recompute()
+    s.pin_baseline()
+    h = Header(s)
+    qtbot.addWidget(h)
+    h.resize(1600, 40)
+    h.show()
+    qtbot.waitExposed(h)
+    assert "now=" in h.baseline_label.toolTip()
+    assert len(h.baseline_label.text()) < 120
+    full = h.dataset_label._plain
+    assert full.startswith("dataset: decisions (135 docs")
+    assert "<b>decisions</b>" in h.dataset_label.text()  # room enough: the rich text
+    h.resize(700, 40)
+    qtbot.wait(10)
+    shown = h.dataset_label.text()
+    assert shown.endswith("…") and full.startswith(shown[:-1])
+    assert full in h.dataset_label.toolTip()

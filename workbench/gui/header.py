@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -19,12 +20,46 @@ from workbench.core.session import TuningSession
 from .bind import subscribe_many
 
 
+class ElidingLabel(QLabel):
+    """A rich-text label that, when its text does not fit, shows it as plain text elided at
+    the right ("…"), the whole in the tooltip. (A QLabel cuts rich text mid-word.)"""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self._rich = self._plain = ""
+        self._tip = ""
+
+    def set_texts(self, rich: str, plain: str, tip: str = "") -> None:
+        self._rich, self._plain, self._tip = rich, plain, tip
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        room = self.width() - 2
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(self._rich)
+        if doc.idealWidth() <= room:
+            text, tip = self._rich, self._tip
+        else:
+            text = _esc(self.fontMetrics().elidedText(self._plain, Qt.TextElideMode.ElideRight,
+                                                      room))
+            tip = "\n".join(t for t in (self._plain, self._tip) if t)
+        if text != self.text():
+            self.setText(text)
+        self.setToolTip(tip)
+
+
 class Header(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.dataset_label = QLabel(self)
-        self.dataset_label.setTextFormat(Qt.TextFormat.RichText)
+        self.dataset_label = ElidingLabel(self)
         self.model_combo = QComboBox(self)
         for mid in model_ids():
             label = get_model(mid).label
@@ -68,14 +103,15 @@ class Header(QWidget):
     def _on_dataset_changed(self, *_: object) -> None:
         ds = self.session.dataset
         if ds is None:
-            self.dataset_label.setText("<i>no dataset — File ▸ Open, or drop a folder here</i>")
+            text = "no dataset — File ▸ Open, or drop a folder here"
+            self.dataset_label.set_texts(f"<i>{text}</i>", text)
             return
-        judged = (f"{len(ds.qrels):,} judged" if ds.qrels else
-                  "<span style='color:#c0392b'>not judged</span>")
-        self.dataset_label.setText(
-            f"dataset: <b>{_esc(ds.name)}</b> ({len(ds.corpus):,} docs, "
-            f"{len(ds.queries):,} queries, {judged})")
-        self.dataset_label.setToolTip(self.session.source or "")
+        judged = f"{len(ds.qrels):,} judged" if ds.qrels else "not judged"
+        counts = f"({len(ds.corpus):,} docs, {len(ds.queries):,} queries, "
+        self.dataset_label.set_texts(
+            f"dataset: <b>{_esc(ds.name)}</b> {counts}"
+            + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>") + ")",
+            f"dataset: {ds.name} {counts}{judged})", self.session.source or "")
 
     def _on_model_changed(self, *_: object) -> None:
         m = self.session.model
@@ -101,9 +137,14 @@ class Header(QWidget):
             return
         changed = self.session.model.schema.changed(b.params) if (
             self.session.model is not None and self.session.model.id == b.model_id) else {}
-        what = ", ".join(f"{k}={v}" for k, v in list(changed.items())[:3]) or "defaults"
-        self.baseline_label.setText(f"baseline: <b>pinned</b> ({_esc(b.model_id)}, "
-                                    f"{_esc(what)})")
+        what = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
+        self.baseline_label.setToolTip(f"the configuration {b.name!r}: {b.model_id}, {what}")
+        # its name and the model; long values (a clock, many weights) only in the tooltip, so
+        # the dataset line beside it keeps its room
+        short = what if len(what) <= 36 else what[:35] + "…"
+        named = "" if b.name.startswith("baseline") else f" {_esc(repr(b.name))}"
+        self.baseline_label.setText(f"baseline: <b>pinned</b>{named} ({_esc(b.model_id)}, "
+                                    f"{_esc(short)})")
 
 
 def _esc(text: str) -> str:
