@@ -420,3 +420,26 @@ def test_mover_text_names_a_side_that_did_not_score_it() -> None:
 
     assert deltas_text(mover(True, True)) == "bm25 +1.500"
     assert deltas_text(mover(True, False)) == "not a candidate (baseline); bm25 +1.500"
+
+
+def test_the_best_label_stays_inside_the_plot(qtbot: QtBot) -> None:
+    """decisions-eval's inject_min_score is best at 0, the left end of a 0–1000 sweep: the
+    label "best … at inject_min_score = 0" lies inside the plot (centred on the star, half of
+    it was cut off), and the baseline's label moves to the other end, off the star."""
+    s = TuningSession()
+    s.open(SAMPLES / "decisions-eval")
+    s.set_model("decision-memory")
+    s.recompute()
+    s.pin_baseline()
+    curve = MetricCurve(s, synchronous=True)
+    _show(qtbot, curve)
+    s.set_param("inject_min_score", 12)
+    s.recompute()
+    assert curve.param_name == "inject_min_score"
+    assert curve.best is not None and curve.best[0] == 0
+    vb = curve.plot.getPlotItem().getViewBox()
+    qtbot.wait(20)
+    box = vb.sceneBoundingRect()
+    text = curve.best_text.sceneBoundingRect()
+    assert box.left() <= text.left() and text.right() <= box.right(), (box, text)
+    assert curve.baseline_line.label.orthoPos > 0.5

@@ -331,6 +331,15 @@ class MetricCurve(ChartPanel):
             self.best_text.setText(f"best {ys[i]:.3f} at {request.name} = "
                                    f"{_fmt(self.points[i][0])}")
             self.best_text.setPos(xs[i], ys[i])
+            # the label beside the star, not centred on it, near either end of the x range
+            # (centred, half of it fell outside the plot); the baseline's label to the other side
+            span = float(np.nanmax(xs) - np.nanmin(xs))
+            where = (xs[i] - float(np.nanmin(xs))) / span if span > 0 else 0.5
+            self.best_text.setAnchor((0.0 if where < 0.25 else 1.0 if where > 0.75 else 0.5,
+                                      1.3))
+            label = self.baseline_line.label
+            label.anchors = [(1, 1), (1, 1)] if where < 0.5 else [(0, 1), (0, 1)]
+            label.setPosition(0.98 if where < 0.5 else 0.02)
             lo, hi = float(np.nanmin(ys)), float(np.nanmax(ys))
             s = self.session
             base = s.baseline.result.means.get(request.metric) if s.baseline else None
