@@ -206,3 +206,19 @@ def test_gui_command_opens_the_default_sample_then_the_last_one(qapp: QApplicati
     QTimer.singleShot(0, look_and_close)
     run()
     assert seen[-1] == ("tea-beir", "bm25")
+
+
+def test_a_click_on_the_tune_tab_makes_room_for_it(window: MainWindow, qtbot: QtBot) -> None:
+    """As Tools ▸ Tune… does: the bottom row grows so the panel's charts are not left a few
+    pixels tall below the fold."""
+    from workbench.gui.actions import TUNE_HEIGHT
+
+    window.resize(1600, 1000)
+    window.show()
+    qtbot.waitExposed(window)
+    top, bottom = window.v_split.sizes()
+    window.v_split.setSizes([top + bottom - 250, 250])
+    panel = window.charts.panels["TunePanel"]
+    window.charts.setCurrentWidget(panel)  # what a click on its tab does
+    qtbot.wait(10)
+    assert panel.height() >= TUNE_HEIGHT - 5

@@ -66,6 +66,7 @@ class WindowActions:
         (the same main window)."""
         self.window, self.w = window, host
         s = host.session
+        host.charts.currentChanged.connect(self._on_tab)
         bar = window.menuBar()
         file = bar.addMenu("&File")
         self.open_folder = self._add(file, "Open dataset &folder…", self.ask_folder, Key.Open)
@@ -163,6 +164,17 @@ class WindowActions:
         if panel is None:
             return
         charts.setCurrentWidget(panel)
+        self._room_for_tune()
+
+    def _on_tab(self, _index: int) -> None:
+        """A click on the Tune tab makes room for it as Tools ▸ Tune… does (else its charts
+        open 20 px tall, below the fold of its scroll area)."""
+        panel = self.w.charts.panels.get("TunePanel")
+        if panel is not None and self.w.charts.currentWidget() is panel:
+            self._room_for_tune()
+
+    def _room_for_tune(self) -> None:
+        panel = self.w.charts.panels["TunePanel"]
         top, bottom = self.w.v_split.sizes()
         want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
         if bottom < want and top + bottom > want + 300:
