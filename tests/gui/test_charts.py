@@ -443,3 +443,17 @@ def test_the_best_label_stays_inside_the_plot(qtbot: QtBot) -> None:
     text = curve.best_text.sceneBoundingRect()
     assert box.left() <= text.left() and text.right() <= box.right(), (box, text)
     assert curve.baseline_line.label.orthoPos > 0.5
+
+
+def test_the_best_on_training_is_a_step_line(qtbot: QtBot) -> None:
+    """The best so far holds until a trial beats it: no ramp through values no trial had."""
+    from workbench.gui.charts.tune import TrialCurve
+
+    curve = TrialCurve()
+    qtbot.addWidget(curve)
+    curve.reset("all", maximize=True)
+    for number, value in enumerate([0.50, 0.40, 0.70, 0.60]):
+        curve.add(number, value, float("nan"))
+    x, y = curve.train_line.getData()
+    assert list(x) == [0, 1, 1, 2, 2, 3, 3]
+    assert list(y) == [0.50, 0.50, 0.50, 0.50, 0.70, 0.70, 0.70]

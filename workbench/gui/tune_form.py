@@ -148,7 +148,7 @@ class TuneForm(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFixedWidth(380)
+        self.setFixedWidth(440)  # codeledger's "Weight: keyword match" and the like in full
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(4)

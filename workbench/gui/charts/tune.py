@@ -126,9 +126,21 @@ class TrialCurve(_Chart):
         self.held_best.append(self._held)
         x = np.asarray(self.numbers, np.float64)
         self.dots.setData(x, np.asarray(self.values))
-        self.train_line.setData(x, np.asarray(self.train_best))
-        held = np.asarray(self.held_best)
-        self.held_line.setData(x, held, connect="finite")
+        # steps: the best so far holds until a trial beats it (a ramp would show values no
+        # trial had)
+        self.train_line.setData(*steps(x, np.asarray(self.train_best)))
+        hx, hy = steps(x, np.asarray(self.held_best))
+        self.held_line.setData(hx, hy, connect="finite")
+
+
+def steps(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A step line through (x, y): each value held to the next x, then the jump there.
+    x, y: float (n,); returns float (2n − 1,) each."""
+    if len(x) < 2:
+        return x, y
+    sx = np.repeat(x, 2)[1:]
+    sy = np.repeat(y, 2)[:-1]
+    return sx, sy
 
 
 class ImportanceBars(_Chart):
@@ -207,4 +219,7 @@ class ContourChart(_Chart):
         scaled = (self.zs - low) / (high - low) if high > low else np.full(len(self.zs), 0.5)
         brushes = [pg.mkBrush(c) for c in self.cmap.map(np.nan_to_num(scaled), mode="qcolor")]
         self.dots.setData(self.xs, self.ys, brush=brushes)
-        self.say(f"colour = objective, {low:.3f} (purple) … {high:.3f} (yellow)")
+        ends = [c.name() for c in self.cmap.map(np.array([0.0, 1.0]), mode="qcolor")]
+        # short enough for a third of the view: the two ends' colour, each with its value
+        self.say(f"objective <span style='color:{ends[0]}'>■</span> {low:.3f} … "
+                 f"<span style='color:{ends[1]}'>■</span> {high:.3f}")
