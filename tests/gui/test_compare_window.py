@@ -274,3 +274,34 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
     from workbench.core.configurations import read_configuration_toml, write_configuration_toml
     write_configuration_toml(s.configurations.get("tuned"), tmp_path / "t.toml")
     assert read_configuration_toml(tmp_path / "t.toml", "bm25").tuned_on == note
+
+
+def test_b_opens_on_a_configuration_that_differs_and_the_table_shows_every_column(
+        qtbot: QtBot, window: Any) -> None:
+    """Pinned at the defaults with a second copy of them saved: B is not that copy (it would
+    open on "no metric changed") but the first that differs; once picked, B keeps its name.
+    The metric table is as wide as its columns: B's Δ, p and ▲/▼ are not scrolled away."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.pin_baseline()
+    s.save_configuration("defaults")
+    s.set_params({"k1": 0.5, "b": 0.3})
+    s.save_configuration("k1 low b low")
+    s.set_params({"k1": 2.0, "b": 0.9})
+    s.save_configuration("k1 high")
+    s.recompute()
+    window.resize(1600, 1000)
+    view = _open(qtbot, window)
+    view.resize(1600, 1000)
+    qtbot.wait(20)
+    view._show_comparison()
+    assert view.comp is not None and view.comp.configs[0].name == "baseline"
+    assert view.comp.configs[view.b_index].name == "k1 low b low"
+    assert view.b_pick.currentText() == "k1 low b low"
+    t = view.table
+    assert t.horizontalScrollBar().maximum() == 0, "columns scrolled out of view"
+    view.b_pick.setCurrentText("k1 high")
+    view.configs.set_checked("defaults", False)  # a new comparison keeps B by name
+    assert view.comp.configs[view.b_index].name == "k1 high"
+    assert view.configs.list.item(0).text() == "baseline ★"

@@ -129,7 +129,8 @@ class ConfigurationList(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for config in s.comparable():
-            star = " ★ baseline" if config.name == base else ""
+            star = ("" if config.name != base else " ★" if config.name.startswith("baseline")
+                    else " ★ baseline")  # not "baseline ★ baseline"
             item = QListWidgetItem(config.name + star)
             item.setData(Qt.ItemDataRole.UserRole, config.name)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)

@@ -72,6 +72,7 @@ class CompareWindow(QWidget):
         self.session = session
         self.comp: Comparison | None = None
         self.b_index = 1
+        self.b_name = ""  # B as the user picked it, kept across comparisons by its name
         self.presenting = False
         self._pending_export: Path | None = None
         self._dirty = True  # the shown comparison is not the session's any more
@@ -160,7 +161,7 @@ class CompareWindow(QWidget):
         top.addWidget(self.explain)
         top.setStretchFactor(0, 1)
         top.setSizes([760, 380])
-        bottom = QSplitter(Qt.Orientation.Horizontal, self)
+        bottom = self.bottom_split = QSplitter(Qt.Orientation.Horizontal, self)
         bottom.addWidget(self.table)
         bottom.addWidget(self.chart)
         bottom.setStretchFactor(1, 1)
@@ -169,7 +170,8 @@ class CompareWindow(QWidget):
         right.addWidget(top)
         right.addWidget(bottom)
         right.setStretchFactor(0, 1)
-        right.setSizes([520, 320])
+        right.setStretchFactor(1, 1)  # a taller window: room for both, not for blank ranks
+        right.setSizes([470, 370])  # ten ranks and their legend above, the table below
         self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
         self.main_split.addWidget(self.controls)
         self.main_split.addWidget(right)
@@ -257,6 +259,12 @@ class CompareWindow(QWidget):
         self.b_pick.clear()
         for c in comp.configs[1:]:
             self.b_pick.addItem(c.name)
+        config_names = [c.name for c in comp.configs]
+        # B: the one picked, else the first whose values differ from A's (one equal to the
+        # baseline would open on "no metric changed")
+        self.b_index = (config_names.index(self.b_name) if self.b_name in config_names[1:] else
+                        next((i for i, c in enumerate(comp.configs) if i and
+                              dict(c.params) != dict(comp.configs[0].params)), 1))
         self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
         self.b_pick.setCurrentIndex(self.b_index - 1)
         self.b_pick.blockSignals(False)
@@ -302,6 +310,7 @@ class CompareWindow(QWidget):
     def _on_b_picked(self, index: int) -> None:
         if index >= 0:
             self.b_index = index + 1
+            self.b_name = self.b_pick.itemText(index)
             self._show_comparison()
 
     def _show_comparison(self) -> None:
@@ -309,12 +318,26 @@ class CompareWindow(QWidget):
         if comp is None:
             return
         self.table.set_comparison(comp)
+        self._fit_table()
         if comp.rows:
             self.chart.set_comparison(comp, self.b_index, self.metric_name or None)
         self.lines.set_comparison(comp)
         self.lines.set_k(self.session.k)
         self.lines.set_columns(list(range(len(comp.configs))))
         self.show_query(self.session.query)
+
+    def _fit_table(self) -> None:
+        """The metric table as wide as its columns (up to two thirds of the row), the delta
+        chart the rest: with three configurations B's Δ, p and ▲/▼ had been scrolled away."""
+        t = self.table
+        need = (sum(t.columnWidth(c) for c in range(t.columnCount()))
+                + t.verticalHeader().width() + 2 * t.frameWidth()
+                + t.verticalScrollBar().sizeHint().width())
+        table_w, chart_w = self.bottom_split.sizes()
+        total = table_w + chart_w
+        if total > 0 and need != table_w:
+            width = min(need, total * 2 // 3)
+            self.bottom_split.setSizes([width, total - width])
 
     def moved(self) -> list[int]:
         if self.comp is None:
