@@ -457,3 +457,20 @@ def test_the_best_on_training_is_a_step_line(qtbot: QtBot) -> None:
     x, y = curve.train_line.getData()
     assert list(x) == [0, 1, 1, 2, 2, 3, 3]
     assert list(y) == [0.50, 0.50, 0.50, 0.50, 0.70, 0.70, 0.70]
+
+
+def test_the_distribution_without_judgments_says_candidates_only(qtbot: QtBot) -> None:
+    """decisions is not judged: no "judged relevant" entry in the legend or the caption, and
+    counts read "1 candidate", not "1 candidates"."""
+    s = TuningSession()
+    s.open(SAMPLES / "decisions")
+    s.set_model("decision-memory")
+    s.recompute()
+    chart = ScoreDistribution(s)
+    _show(qtbot, chart)
+    chart.redraw()
+    labels = [label.text for _, label in chart.legend.items]
+    assert labels == ["candidates"]
+    assert "judged relevant" not in chart.caption.text()
+    n = len(chart.shown_pairs())
+    assert chart.caption.text().endswith(f"{n} candidate" + ("" if n == 1 else "s"))

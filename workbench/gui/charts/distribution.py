@@ -80,6 +80,7 @@ class ScoreDistribution(ChartPanel):
         item.addItem(self.curve_relevant)
         self.legend.addItem(self.curve_relevant, "judged relevant")
         self.legend.addItem(self.curve_other, "other")
+        self._legend_judged = True
         self.line = pg.InfiniteLine(angle=90, movable=True,
                                     pen=pg.mkPen("#c0392b", width=2),
                                     hoverPen=pg.mkPen("#e74c3c", width=3),
@@ -140,13 +141,15 @@ class ScoreDistribution(ChartPanel):
             self.all_queries.isChecked() else (r.scores.gate != 0).sum()
         where = "all queries" if self.all_queries.isChecked() else \
             f"query {s.dataset.queries[s.query].id}"
-        self.caption.setText(f"Score distribution — {where}: {len(values)} candidates, "
-                             f"{int(rel.sum())} judged relevant")
+        self.caption.setText(f"Score distribution — {where}: {_n(len(values), 'candidate')}"
+                             + (f", {int(rel.sum())} judged relevant" if s.judgments else ""))
         notes = []
+        self._legend_for(s.judgments is not None)
         if s.judgments is None:
             notes.append("No judgments: every candidate counts as “other”.")
         if gated:
-            notes.append(f"{int(gated)} gated candidates (score 0) are not shown.")
+            notes.append(f"{_n(int(gated), 'gated candidate')} (score 0) "
+                         f"{'is' if gated == 1 else 'are'} not shown.")
         if self.param is None and s.model is not None:
             notes.append(f"{s.model.label} has no min-score parameter.")
         self.show_hint(" ".join(notes))
@@ -168,7 +171,22 @@ class ScoreDistribution(ChartPanel):
         item = self.plot.getPlotItem()
         item.setXRange(x_lo - pad, x_hi + pad, padding=0)
         top = max(int(c_rel.max(initial=0)), int(c_oth.max(initial=0)), 1)
-        item.setYRange(0, top * 1.4, padding=0)  # headroom for the legend
+        # headroom for the legend at the top right: every bar ends below it
+        view = item.vb.height()
+        cover = (self.legend.boundingRect().height() + 12) / view if view > 50 else 0.3
+        item.setYRange(0, top * 1.05 / max(0.4, 1.0 - cover), padding=0)
+        # counts are whole: no 0.5 ticks when the tallest bar is short
+        item.getAxis("left").setTickSpacing(*((1, 1) if top <= 5 else (None, None)))
+
+    def _legend_for(self, judged: bool) -> None:
+        """"judged relevant" in the legend only when there are judgments."""
+        if judged == self._legend_judged:
+            return
+        self._legend_judged = judged
+        self.legend.clear()
+        if judged:
+            self.legend.addItem(self.curve_relevant, "judged relevant")
+        self.legend.addItem(self.curve_other, "other" if judged else "candidates")
 
     def _set_counts(self, edges: NDArray[np.float64], rel: NDArray[np.int64],
                     other: NDArray[np.int64]) -> None:
@@ -228,6 +246,11 @@ class ScoreDistribution(ChartPanel):
             self.session.set_param(p.name, round(value) if p.kind == "int" else value)
         except ParamError:
             self._sync_line()
+
+
+def _n(count: int, noun: str) -> str:
+    """1 candidate, 2 candidates."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def main(argv: list[str] | None = None) -> int:
