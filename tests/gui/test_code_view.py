@@ -164,6 +164,10 @@ def test_query_list_text_column_gets_the_width(qtbot: QtBot, sample: str) -> Non
     assert v.columnWidth(0) <= id_column_cap(fm)
     assert v.horizontalHeader().sectionResizeMode(1).name == "Stretch"
     assert v.columnWidth(1) >= max(v.columnWidth(0), 100)
+    # the metric and Δ columns only where there are judgments (decisions has none)
+    judged = s.judgments is not None
+    assert [v.isColumnHidden(c) for c in (2, 3)] == [not judged, not judged]
+    assert judged == (sample != "decisions")
 
 
 def test_many_parameters_grouped_one_editor_each(qtbot: QtBot, code: TuningSession) -> None:

@@ -239,6 +239,10 @@ class QueryList(QWidget):
         self.view.setColumnWidth(0, min(self.view.columnWidth(0), id_column_cap(fm)))
         self.view.setColumnWidth(2, fm.horizontalAdvance(self.model.metric_name()) + 14)
         self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
+        # no judgments, no metric: the query's text gets those columns' room
+        judged = self.session.judgments is not None
+        for col in (2, 3):
+            self.view.setColumnHidden(col, not judged)
         self._on_query_changed(self.session.query)
 
     def _on_ask(self) -> None:
