@@ -330,6 +330,14 @@ def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
     assert tea.baseline is not None and tea.result is not None and tea.dataset is not None
     want = movers(tea.result, tea.baseline.result, tea.k, 50)
     assert want and panel.empty_text == "" and panel.table.rowCount() == len(want)
+    # the caption counts over every query, by hand here from the two top-k lists
+    now_docs, base_docs = tea.result.ranking.docs, tea.baseline.result.ranking.docs
+    entered = left = 0
+    for q in range(len(tea.dataset.queries)):
+        a_top = {int(d) for d in now_docs[q, :tea.k] if d >= 0}
+        b_top = {int(d) for d in base_docs[q, :tea.k] if d >= 0}
+        entered, left = entered + len(a_top - b_top), left + len(b_top - a_top)
+    assert f"{entered:,} entered, {left:,} left" in panel.caption.text()
     rows = panel.row_texts()
     for m, row in zip(want, rows, strict=True):
         assert row[0] == tea.dataset.queries[m.query].id

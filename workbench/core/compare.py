@@ -15,6 +15,7 @@ Ranks are 1-based. "In the top k" means among the first k entries of a row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -179,24 +180,12 @@ def movers(current: Result, baseline: Result, k: int, top: int = 50) -> list[Mov
     Candidates are the union of both sides' top k; ranks are looked up at each side's full
     ranking depth, so a document that rose from 80th to 3rd shows a jump of 77.
     """
-    n_docs = int(max(current.ranking.docs.max(initial=-1),
-                     baseline.ranking.docs.max(initial=-1))) + 1
-    if n_docs == 0:
+    found = _moves(current, baseline, k)
+    if found is None:
         return []
-    cur_keys, cur_rank = _ranked_keys(current, n_docs)
-    base_keys, base_rank = _ranked_keys(baseline, n_docs)
-    in_top = np.concatenate((cur_keys[cur_rank <= k], base_keys[base_rank <= k]))
-    cand = np.unique(in_top)
-    now = _lookup(cur_keys, cur_rank, cand)
-    before = _lookup(base_keys, base_rank, cand)
-    cur_depth = current.ranking.docs.shape[1] + 1
-    base_depth = baseline.ranking.docs.shape[1] + 1
-    jump = np.where(before > 0, before, base_depth) - np.where(now > 0, now, cur_depth)
-    entered = (now > 0) & (now <= k) & ~((before > 0) & (before <= k))
-    left = (before > 0) & (before <= k) & ~((now > 0) & (now <= k))
+    n_docs, cand, now, before, jump, entered, left, idx = found
     crossed = entered | left
-    moved = (jump != 0) | crossed
-    idx = np.flatnonzero(moved)
+    cur_depth = current.ranking.docs.shape[1] + 1
     query = cand[idx] // n_docs
     order = np.lexsort((np.where(now[idx] > 0, now[idx], cur_depth), query,
                         ~crossed[idx], -np.abs(jump[idx])))
@@ -216,6 +205,39 @@ def movers(current: Result, baseline: Result, k: int, top: int = 50) -> list[Mov
             baseline_candidate=is_scored(baseline.scores, q, d),
         ))
     return out
+
+
+def move_counts(current: Result, baseline: Result, k: int) -> tuple[int, int, int]:
+    """Across every query, as `movers` finds them before it keeps its `top`: the documents
+    that moved, that entered the top k, and that left it."""
+    found = _moves(current, baseline, k)
+    if found is None:
+        return 0, 0, 0
+    *_, entered, left, idx = found
+    return len(idx), int(entered.sum()), int(left.sum())
+
+
+def _moves(current: Result, baseline: Result, k: int) -> tuple[Any, ...] | None:
+    """`movers`' arrays: the document count; the candidate (query, document) keys; each
+    one's rank now and before (0: not ranked), jump, entered, left; the indices that moved.
+    None when neither side ranks a document."""
+    n_docs = int(max(current.ranking.docs.max(initial=-1),
+                     baseline.ranking.docs.max(initial=-1))) + 1
+    if n_docs == 0:
+        return None
+    cur_keys, cur_rank = _ranked_keys(current, n_docs)
+    base_keys, base_rank = _ranked_keys(baseline, n_docs)
+    in_top = np.concatenate((cur_keys[cur_rank <= k], base_keys[base_rank <= k]))
+    cand = np.unique(in_top)
+    now = _lookup(cur_keys, cur_rank, cand)
+    before = _lookup(base_keys, base_rank, cand)
+    cur_depth = current.ranking.docs.shape[1] + 1
+    base_depth = baseline.ranking.docs.shape[1] + 1
+    jump = np.where(before > 0, before, base_depth) - np.where(now > 0, now, cur_depth)
+    entered = (now > 0) & (now <= k) & ~((before > 0) & (before <= k))
+    left = (before > 0) & (before <= k) & ~((now > 0) & (now <= k))
+    moved = (jump != 0) | entered | left
+    return n_docs, cand, now, before, jump, entered, left, np.flatnonzero(moved)
 
 
 def metric_deltas(current: Result, baseline: Result) -> dict[str, NDArray[np.float64]]:

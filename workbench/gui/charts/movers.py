@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.compare import Mover, movers
+from workbench.core.compare import Mover, move_counts, movers
 from workbench.core.session import TuningSession
 from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
@@ -118,10 +118,13 @@ class MoversList(ChartPanel):
             self._set_empty("The baseline ranks another query set: pin a new one (Ctrl+B)")
             return
         self.movers = movers(s.result, base.result, s.k, TOP)
-        n_in = sum(m.entered for m in self.movers)
-        n_out = sum(m.left for m in self.movers)
+        # counts over every query (the table keeps the largest moves only): in a fixed top k
+        # as many enter as leave, which counts over the rows shown hid
+        moved, n_in, n_out = move_counts(s.result, base.result, s.k)
+        shown = (f"all {moved:,} shown" if moved == len(self.movers)
+                 else f"the {len(self.movers)} largest of {moved:,} shown")
         self.caption.setText(f"Movers — top {s.k} vs baseline ({base.model_id}): "
-                             f"{len(self.movers)} shown, {n_in} entered, {n_out} left")
+                             f"{n_in:,} entered, {n_out:,} left; {shown}")
         if not self.movers:
             self._set_empty(EMPTY_NOTHING_MOVED)
             return
