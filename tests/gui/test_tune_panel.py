@@ -333,3 +333,15 @@ def test_data_without_judgments_cannot_start(qtbot: QtBot) -> None:
     w.session.recompute()
     w.rebuild()
     assert w.start_button.isEnabled() and not w.status.text().startswith("nothing")
+
+
+def test_the_metrics_offered_follow_k(panel: TunePanel) -> None:
+    """At k 5 the objective box offers nDCG@5 and MRR@5 (R@100 and MAP@100 stay), and a
+    run tunes on what it shows."""
+    box = panel.settings.objective
+    assert [box.itemText(i) for i in range(box.count())] == ["ndcg@10", "mrr@10", "r@100",
+                                                            "map@100"]
+    panel.session.set_k(5)
+    assert [box.itemText(i) for i in range(box.count())] == ["ndcg@5", "mrr@5", "r@100",
+                                                            "map@100"]
+    assert panel.settings.choices()["objective"] == "ndcg@5"

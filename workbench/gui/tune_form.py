@@ -35,12 +35,14 @@ VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("
 def metric_choices(session: TuningSession) -> list[str]:
     """The objectives this dataset and model can be tuned on, the most fitting first."""
     ds, model = session.dataset, session.model
-    out = list(RANKING_METRICS) if ds is not None and ds.qrels else []
+    k = session.k  # the cut-off the window shows (the k box)
+    ranking = [f"ndcg@{k}", f"mrr@{k}", *RANKING_METRICS[2:]]
+    out = list(ranking) if ds is not None and ds.qrels else []
     if ds is not None and has_cases(ds):
         out.insert(0, "cases")  # pi-lodestone's own measure of success
     if model is not None and model.id.startswith("codeledger"):
         out.insert(0, "bundle_recall")  # what its bundle is for; `tune`'s default too
-    return out or list(RANKING_METRICS)
+    return out or ranking
 
 
 def cannot_tune(session: TuningSession) -> str:

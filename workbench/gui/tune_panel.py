@@ -72,7 +72,8 @@ class TunePanel(QWidget):
         self.runner.cancelled.connect(lambda: self._on_stopped(""))
         self.runner.failed.connect(self._on_stopped)
         subscribe_many(self, [(session.model_changed, self._on_session_changed),
-                              (session.dataset_changed, self._on_session_changed)])
+                              (session.dataset_changed, self._on_session_changed),
+                              (session.k_changed, self._on_k_changed)])
 
     def _build_form(self, parent: QWidget) -> QWidget:
         form = TuneForm(parent)
@@ -102,6 +103,12 @@ class TunePanel(QWidget):
         self._stale = True
         if self.isVisible():
             self.rebuild()
+
+    def _on_k_changed(self, *_: object) -> None:
+        """The metrics offered follow the window's k (nDCG@5 at k 5); the ticks stay."""
+        from workbench.core.tuning.study import SAMPLERS
+
+        self.settings.set_choices(metric_choices(self.session), SAMPLERS)
 
     def rebuild(self) -> None:
         """The parameter list and metrics for the session's model and dataset."""
