@@ -178,3 +178,18 @@ def test_bench_code_takes_a_history_fraction(monkeypatch: pytest.MonkeyPatch,
             main(["bench", "--code", "some-repo", *argv])
         assert exit_.value.code == 2
         assert argv[0] in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "--quick", "-m", "bm25,nosuch"],  # was a KeyError traceback after the work
+    ["gui", str(SAMPLES / "tea-beir"), "-m", "nosuch", "--params",
+     str(SAMPLES / "tea-beir" / "corpus.jsonl")],  # was a KeyError from --params
+    ["compare", str(SAMPLES / "tea-beir"), "-m", "nosuch", "--defaults"],
+])
+def test_an_unknown_model_is_a_usage_error_before_any_work(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "unknown model 'nosuch'; valid: bm25" in err and "Traceback" not in err

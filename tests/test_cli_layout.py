@@ -48,5 +48,6 @@ def test_python_m_says_a_usage_error_in_one_line() -> None:
                            str(SAMPLES / "tea-beir"), "-m", "no-such-model"], cwd=REPO,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
-    assert done.stderr.startswith("workbench eval: error: unknown model 'no-such-model'")
+    assert done.stderr.startswith("workbench eval: error: argument --model/-m: unknown "
+                                  "model 'no-such-model'")
     assert done.stderr.count("\n") == 1, done.stderr

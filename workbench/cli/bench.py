@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli.args import fraction, whole
-from workbench.cli.common import UsageError
+from workbench.cli.common import UsageError, model_list
 
 
 def add_commands(sub: Any) -> None:
@@ -19,7 +19,8 @@ def add_commands(sub: Any) -> None:
                    "out, never replaced)")
     p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
     p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
-    p.add_argument("--model", "-m", help="comma-separated model ids (default: all)")
+    p.add_argument("--model", "-m", type=model_list,
+                   help="comma-separated model ids (default: all)")
     p.add_argument("--scale", type=whole(1), nargs="?", const=200_000, metavar="DOCS",
                    help="instead: the models that embed (dense, hybrid) prepared on DOCS "
                    "synthetic documents (default 200,000) × 1,000 queries, each in a child "

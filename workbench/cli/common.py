@@ -160,9 +160,26 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
     p.add_argument("--split", default="test", help="BEIR split to read (default: test)")
 
 
+def model_id(text: str) -> str:
+    """argparse type of --model: a known model id (else the usage error, before any work)."""
+    from workbench.core.models import model_ids
+
+    if text not in model_ids():
+        raise argparse.ArgumentTypeError(f"unknown model {text!r}; valid: "
+                                         + ", ".join(model_ids()))
+    return text
+
+
+def model_list(text: str) -> str:
+    """argparse type of a comma-separated --model list: each a known model id."""
+    for part in text.split(","):
+        model_id(part.strip())
+    return text
+
+
 def add_model(p: argparse.ArgumentParser, default: str | None = None) -> None:
     """--model (required unless it has a `default`), --param NAME=VALUE and --params FILE."""
-    p.add_argument("--model", "-m", default=default, required=default is None,
+    p.add_argument("--model", "-m", default=default, required=default is None, type=model_id,
                    help="model id (see `workbench models`)")
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter (repeatable)")

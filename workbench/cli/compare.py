@@ -18,6 +18,7 @@ from workbench.cli.common import (
     add_data,
     load_data,
     metric_list,
+    model_id,
 )
 from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks
 from workbench.cli.output import check_output, write_outputs
@@ -48,7 +49,8 @@ def add_commands(sub: Any) -> None:
                        "request")):
         p = sub.add_parser(name, help=helptext)
         add_data(p)
-        p.add_argument("--model", "-m", required=True, help="model id (see `workbench models`)")
+        p.add_argument("--model", "-m", required=True, type=model_id,
+                       help="model id (see `workbench models`)")
         p.add_argument("--config", "-c", action="append", metavar="FILE.toml", default=[],
                        help="a configuration: a params TOML file (what `tune --out` writes), "
                        "named by its file name; repeat for each; the first is what the others "
