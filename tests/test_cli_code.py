@@ -66,7 +66,7 @@ def test_default_history_fraction_and_no_tasks(sample: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert run("tasks-from-git", "--repo", str(sample)) == 0  # 0.3: 12 commits
     assert "the 12 commit(s) after it" in capsys.readouterr().err
-    assert run("tasks-from-git", "--repo", str(sample), "--snapshot", "HEAD") == 0
+    assert run("tasks-from-git", "--repo", str(sample), "--snapshot", "HEAD") == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "no tasks: try an earlier --snapshot" in captured.err
 
@@ -104,3 +104,20 @@ def test_bad_flags_are_usage_errors(sample: Path, argv: tuple[str, ...],
         run("tasks-from-git", "--repo", str(sample), *argv)
     assert info.value.code == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_no_tasks_writes_no_file_and_fails(sample: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A snapshot at HEAD leaves nothing after it: no empty file for a later `eval` to trip
+    on, and exit 1 with the hint; an --out folder that does not exist is said before any
+    mining, in the words the other commands use."""
+    out = tmp_path / "t.jsonl"
+    assert run("tasks-from-git", "--repo", str(sample), "--snapshot", "HEAD",
+               "--out", str(out)) == 1
+    assert not out.exists()
+    assert "no tasks: try an earlier --snapshot" in capsys.readouterr().err
+    missing = tmp_path / "nowhere" / "t.jsonl"
+    assert run("tasks-from-git", "--repo", str(sample), "--out", str(missing)) == 2
+    err = capsys.readouterr().err
+    assert f"--out {missing}: folder {missing.parent} does not exist" in err
+    assert "Errno" not in err

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli.args import fraction
-from workbench.cli.common import EXIT_USAGE
+from workbench.cli.common import EXIT_FAIL, EXIT_USAGE
+from workbench.cli.output import check_output
 from workbench.core.formats.code_tasks import tasks_jsonl, write_tasks
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, parse_kinds
 from workbench.core.repo.git import GitError, git
@@ -23,6 +24,8 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     """Commits after a snapshot as tasks (JSONL to --out or stdout), a summary on stderr."""
     repo = Path(args.repo)
     try:
+        if args.out:  # before the mining: a path that cannot be written is said at once
+            check_output(args.out, "--out")
         _check_top_folder(repo)  # a missing folder or a file: GitError from `git`
         share = args.history_fraction or DEFAULT_HISTORY_FRACTION
         snapshot = args.snapshot or pick_snapshot(repo, until=args.until,
@@ -31,7 +34,9 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
                            min_files=args.min_files, include_tests=not args.no_tests,
                            include=args.include, subject_only=args.subject_only)
         date = git(repo, "show", "-s", "--format=%cs", mined.snapshot).decode().strip()
-        if args.out:
+        if not mined.tasks:  # no empty file for `eval --queries` to fail on later
+            pass
+        elif args.out:
             write_tasks(args.out, mined.tasks)
         else:
             sys.stdout.write(tasks_jsonl(mined.tasks))
@@ -39,7 +44,7 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
         print(f"workbench tasks-from-git: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     print(summary(mined, date, repo, args.out), file=sys.stderr)
-    return 0
+    return 0 if mined.tasks else EXIT_FAIL
 
 
 def _check_top_folder(repo: Path) -> None:
