@@ -78,6 +78,8 @@ def test_the_same_command_continues_the_same_study(capsys, tmp_path):
     (["--storage", "/no/such/folder/s.db"], "folder /no/such/folder does not exist"),
     (["--tune", "fields"], None),  # a prepare-stage choice may be tuned: no error
     (["--constraint", "results<<3"], "--constraint expects"),
+    (["--metric", "bundle_recall"], "metric bundle_recall needs a model that selects bundles"),
+    (["--constraint", "bundle_tokens<=900"], "metric bundle_tokens needs a model that"),
 ])
 def test_bad_arguments_get_one_line(capsys, tmp_path, args, says):
     argv = ["tune", TEA, "-m", "bm25", "--trials", "2"]
@@ -93,6 +95,9 @@ def test_bad_arguments_get_one_line(capsys, tmp_path, args, says):
     assert code == 2
     assert says in err and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+    if "--storage" not in args:  # refused before a study was made: no empty study left
+        assert not (tmp_path / "s.db").exists() or not optuna.get_all_study_summaries(
+            f"sqlite:///{tmp_path / 's.db'}")
 
 
 def test_repository_tasks_get_a_time_split(capsys, tmp_path):

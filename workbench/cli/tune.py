@@ -25,6 +25,7 @@ from workbench.cli.common import (
     model_and_params,
     pipeline,
 )
+from workbench.cli.evaluate import check_bundle_metrics
 from workbench.cli.tune_report import print_plan, print_result
 from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
@@ -93,6 +94,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     dataset, split_masks = _load_for_tuning(args)
     objectives = _objectives(args, model, dataset)
     constraints = tuple(_constraint(c) for c in args.constraint)
+    # a bundle figure of a model without bundles: said before a study is made (it failed
+    # after the plan, leaving an empty study in the storage)
+    check_bundle_metrics([*objectives, *(c.name for c in constraints)], model)
     names = tuning.parse_names(args.tune, model.schema)
     ranges = tuning.parse_ranges(args.range)
     worker = args.worker_index > 0
