@@ -103,3 +103,23 @@ def test_malformed_decision_lines_are_skipped_with_a_warning(
     err = capsys.readouterr().err
     assert "warning: 1 malformed line(s) skipped" in err
     assert "decisions.jsonl:4: field 'json'" in err
+
+
+@pytest.mark.parametrize("command", ["why", "why-stats"])
+def test_a_file_that_is_no_injections_log_is_refused(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A corpus given as the log: one line naming the file and its first line, not a table
+    of zeros with "151 corrupt lines skipped" and exit 0."""
+    corpus = SAMPLES / "tea-beir" / "corpus.jsonl"
+    assert main([command, str(corpus)]) == 2
+    err = capsys.readouterr().err
+    assert f"{corpus}: not an injections log: none of its 151 lines is an injection record " \
+           "(line 1: field 'results': missing)" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_parameters_without_live_are_refused(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """why-stats over a log reports what was injected: -p there was ignored without a word."""
+    assert main(["why-stats", str(_log(tmp_path)), "-p", "inject_min_score=12"]) == 2
+    assert "apply with --live DATA" in capsys.readouterr().err

@@ -23,9 +23,7 @@ from workbench.textout import format_table
 
 def cmd_why(args: argparse.Namespace) -> int:
     """The last injections of a log: what each turn got, and why (scores)."""
-    from workbench.core.formats.pi_memory_injections import read_injections
-
-    log = read_injections(args.log)
+    log = _log(args.log)
     records = list(log.records)[-max(1, args.last):]
     if not records:
         print(f"{args.log}: no injection records")
@@ -50,14 +48,25 @@ def cmd_why(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log(path: str) -> Any:
+    """The injections log; a file none of whose lines is an injection record (a corpus, a
+    chat) is a usage error naming its first line, not a table of zeros."""
+    from workbench.core.formats.pi_memory_injections import read_injections
+
+    log = read_injections(path)
+    if not log.records and log.skipped:
+        line, why = log.skipped[0]
+        raise UsageError(f"{path}: not an injections log: none of its {log.n_skipped} lines "
+                         f"is an injection record (line {line}: {why})")
+    return log
+
+
 def cmd_why_stats(args: argparse.Namespace) -> int:
     """why-stats over a log, or (--live) over what the current parameters would inject."""
     if args.live:
         stats, what = _live_stats(args)
     else:
-        from workbench.core.formats.pi_memory_injections import read_injections
-
-        log = read_injections(args.log)
+        log = _log(args.log)
         stats = injection_stats(turns_from_log(log.records, args.last))
         what = f"{args.log}: last {stats.turns} turns" + (
             f" ({log.n_skipped} corrupt lines skipped)" if log.n_skipped else "")
@@ -177,6 +186,9 @@ def add_commands(sub: Any) -> None:
 def _why_stats_entry(args: argparse.Namespace) -> int:
     if bool(args.live) == bool(args.log):
         raise UsageError("give an injections log, or --live DATA (not both)")
+    if args.log and (args.param or args.params):  # a log is read as logged: say so
+        raise UsageError("--param and --params apply with --live DATA (what these values "
+                         "would inject); a log's statistics are what was injected")
     if args.live:
         args.data, args.queries, args.qrels, args.split = args.live, None, None, "test"
     return cmd_why_stats(args)
