@@ -61,7 +61,8 @@ def test_compare_scores_on_the_queries_no_configuration_was_tuned_on(
     base = Pipeline(model, sub).run(["ndcg@10"]).means["ndcg@10"]
     mine = Pipeline(model, sub, {"k1": 0.9, "b": 0.4}).run(["ndcg@10"]).means["ndcg@10"]
     assert _row(out, "ndcg@10")[1:3] == [f"{base:.4f}", f"{mine:.4f}"]
-    assert "25 queries, 15 judged" in out  # the others are kept, their judgments set aside
+    # the others are kept, their judgments set aside, and the count says so
+    assert "25 queries, 15 judged and counted, 10 tuned on set aside" in out
     assert ("note: compared on the 15 of 25 judged queries no configuration was tuned on "
             "('best' was tuned on 10") in out
 

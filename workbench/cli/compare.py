@@ -29,7 +29,7 @@ from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError
 from workbench.core.pipeline import DEFAULT_METRICS
-from workbench.core.tuned_on import held_out_queries, read_tuned_on
+from workbench.core.tuned_on import held_out_queries, judged_count, read_tuned_on
 from workbench.report.html import html_report
 from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
 from workbench.textout import format_table, progress_bar
@@ -107,11 +107,13 @@ def _comparison(args: argparse.Namespace) -> Any:
     dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")
+    before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries)
     with progress_bar("comparing") as bar:
         comp = compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
     comp.notes = notes
+    comp.set_aside = judged_count(before) - judged_count(dataset)
     return comp
 
 

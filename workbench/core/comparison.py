@@ -86,6 +86,17 @@ class Comparison:
     # what a reader must know to read the figures (which queries, tuned on which): shown with
     # what was compared
     notes: list[str] = field(default_factory=list)
+    # judged queries whose judgments were set aside (a configuration was tuned on them):
+    # `dataset` counts the others only
+    set_aside: int = 0
+
+    @property
+    def judged_text(self) -> str:
+        """"25 judged", or "5 judged and counted, 5 tuned on set aside"."""
+        judged = len(self.dataset.qrels or {})
+        if not self.set_aside:
+            return f"{judged:,} judged"
+        return f"{judged:,} judged and counted, {self.set_aside:,} tuned on set aside"
 
     @property
     def differing(self) -> dict[str, list[ParamValue]]:

@@ -174,6 +174,11 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     return dataset, lines
 
 
+def judged_count(dataset: Dataset) -> int:
+    """How many queries of `dataset` have judgments."""
+    return sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
+
+
 def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: str,
                   judged: Sequence[str]) -> dict[str, set[str]]:
     """Per configuration name, the judged queries of `dataset` its settings were tuned on

@@ -161,7 +161,7 @@ def _compared(comp: Comparison) -> str:
     version = getattr(workbench, "__version__", None)
     facts = [("dataset", ds.name + (f" ({ds.source})" if ds.source else "")),
              ("documents", f"{len(ds.corpus):,}"), ("queries", f"{len(ds.queries):,}"),
-             ("judged queries", f"{len(ds.qrels or {}):,}"),
+             ("judged queries", comp.judged_text.removesuffix(" judged")),
              ("model", f"{comp.model.id}, version {comp.model.version}")]
     if version:
         facts.append(("workbench", str(version)))

@@ -38,7 +38,7 @@ from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.session import TuningSession
 from workbench.core.store import atomic_write_text
-from workbench.core.tuned_on import held_out_queries
+from workbench.core.tuned_on import held_out_queries, judged_count
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 
@@ -239,14 +239,16 @@ class CompareWindow(QWidget):
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
         tuned = [(n, t) for n in names for t in [s.configurations.get(n).tuned_on] if t]
+        before = dataset
         dataset, notes = held_out_queries(dataset, tuned, self.all_queries.isChecked())
+        set_aside = judged_count(before) - judged_count(dataset)
         self.cancel_button.setEnabled(True)
         self.status.setText(f"comparing {len(configs)} configurations …")
 
         def work(progress: Progress) -> Comparison:
             comp = compare_configurations(model, dataset, configs, metrics,
                                           progress=progress, prepared=prepared)
-            comp.notes = notes
+            comp.notes, comp.set_aside = notes, set_aside
             return comp
 
         self.task.start(work)
