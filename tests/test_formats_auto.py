@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.data import FormatError
+from workbench.core.data import Dataset, FormatError
 from workbench.core.formats import load_dataset, read_qrels
 
 REPO = Path(__file__).resolve().parents[1]
@@ -107,3 +107,34 @@ def test_sample_corpora_load() -> None:
         assert len(ds.corpus) > 0, folder
         if ds.qrels:
             assert set(ds.qrels) == set(ds.queries.ids), folder
+
+
+def test_judgments_of_queries_the_set_lacks_are_left_aside(tmp_path: Path) -> None:
+    """--queries with the first 10 of tea-beir's queries and its whole qrels: the other 15
+    queries' judgments are left aside (trec_eval ignores judgments of queries not in the run)
+    and said; the figures equal the BEIR folder's own on those 10. A qrels file that judges
+    none of the queries is still the one-line error naming its first line."""
+    from tests.conftest import SAMPLES
+    from workbench.core.checks import load_warnings
+    from workbench.core.formats import read_beir
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    tea = SAMPLES / "tea-beir"
+    first = (tea / "queries.jsonl").read_text().splitlines()[:10]
+    queries = write(tmp_path / "q10.jsonl", "\n".join(first) + "\n")
+    ds = load_dataset(tea / "corpus.jsonl", queries=queries, qrels=tea / "qrels" / "test.tsv")
+    ten = [f"q{i:02d}" for i in range(1, 11)]
+    assert ds.queries.ids == ten and sorted(ds.qrels or {}) == ten
+    warning = load_warnings(ds)[0]
+    assert warning.startswith("judgments of 15 queries the query set lacks left aside "
+                              "(q11, q12, q13, … 12 more)")
+    full = read_beir(tea)
+    sub = Dataset(full.name, full.corpus, full.queries.subset(ten),
+                  {q: (full.qrels or {})[q] for q in ten})
+    want = Pipeline(get_model("bm25"), sub).run(["ndcg@10"]).means["ndcg@10"]
+    got = Pipeline(get_model("bm25"), ds).run(["ndcg@10"]).means["ndcg@10"]
+    assert got == pytest.approx(want, abs=1e-12)
+    wrong = write(tmp_path / "wrong.tsv", "x1\td001\t1\n")
+    with pytest.raises(FormatError, match=r"wrong.tsv:1: field 'query-id': unknown query id"):
+        load_dataset(tea / "corpus.jsonl", queries=queries, qrels=wrong)

@@ -94,11 +94,19 @@ def test_judgments_for_queries_given_apart(window: MainWindow, tmp_path: Path) -
     queries.write_text("\n".join(lines[:4]) + "\n")
     assert window.open_with(queries=str(queries))
     assert len(s.dataset.queries) == 4 and s.judgments is None
-    # judgments of queries the set does not hold: one message naming file, line and field
+    # judgments of queries the set does not hold are left aside, as trec_eval leaves them,
+    # and said; a file judging none of them is one message naming file, line and field
     full = SAMPLES / "tea-beir" / "qrels" / "test.tsv"
-    assert not window.open_with(qrels=str(full))
-    assert window.error_box is not None and f"{full}:" in window.error_box.text()
-    assert "field 'query-id'" in window.error_box.text() and s.judgments is None
+    assert window.open_with(qrels=str(full))
+    assert window.error_box is not None and "judgments of 21 queries the query set lacks " \
+        "left aside" in window.error_box.text()
+    assert s.judgments is not None and len(s.dataset.queries) == 4
+    window.error_box = None
+    wrong = tmp_path / "wrong.tsv"
+    wrong.write_text("zz\td001\t1\n")
+    assert not window.open_with(qrels=str(wrong))
+    assert window.error_box is not None and f"{wrong}:1" in window.error_box.text()
+    assert "field 'query-id'" in window.error_box.text()
     ids = {json.loads(x)["_id"] for x in lines[:4]}
     rows = full.read_text().splitlines()
     mine = [r for r in rows[1:] if r.split("\t")[0] in ids]

@@ -177,10 +177,12 @@ def model_list(text: str) -> str:
     return text
 
 
-def add_model(p: argparse.ArgumentParser, default: str | None = None) -> None:
-    """--model (required unless it has a `default`), --param NAME=VALUE and --params FILE."""
-    p.add_argument("--model", "-m", default=default, required=default is None, type=model_id,
-                   help="model id (see `workbench models`)")
+def add_model(p: argparse.ArgumentParser, default: str | None = None, *,
+              checked: bool = True) -> None:
+    """--model (required unless it has a `default`), --param NAME=VALUE and --params FILE.
+    `checked`: an unknown model id is a usage error at parse time (`embed` says its own)."""
+    p.add_argument("--model", "-m", default=default, required=default is None,
+                   type=model_id if checked else str, help="model id (see `workbench models`)")
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter (repeatable)")
     p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")

@@ -28,7 +28,7 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("embed", help="embed what a model reads (its document fields and "
                        "queries, with its encoder and prompts) into the on-disk cache")
     add_data(p, judgments=False)
-    add_model(p, default="dense")
+    add_model(p, default="dense", checked=False)  # its message names --embedding-model
     p.add_argument("--embedding-model", metavar="MODEL",
                    help=f"the encoder: a local folder or package (default: the model's "
                    f"embedding_model, {DEFAULT_MODEL})")

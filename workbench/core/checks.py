@@ -3,6 +3,7 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 
 - relevant judgments naming documents the corpus lacks (trec_eval counts them as relevant
   documents no ranking can retrieve, so recall and nDCG stay below 1);
+- judgments of queries the query set lacks (left aside, as trec_eval leaves them);
 - queries with empty text (they retrieve nothing);
 - repository tasks of which some name a snapshot and some do not (those without are scored
   against the snapshot the others name);
@@ -29,6 +30,11 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"{len(ghosts):,} relevant judgment(s) name documents not in the corpus "
                    f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
                    "documents no ranking can retrieve")
+    unmatched = list(dataset.settings.get("qrels_unmatched") or [])
+    if unmatched:
+        out.append(f"judgments of {len(unmatched):,} quer{'y' if len(unmatched) == 1 else 'ies'}"
+                   f" the query set lacks left aside ({_examples(unmatched)}), as trec_eval "
+                   "leaves them")
     empty = [q.id for q in dataset.queries if not q.text.strip()]
     if empty:
         out.append(f"{len(empty):,} quer{'y has' if len(empty) == 1 else 'ies have'} empty "

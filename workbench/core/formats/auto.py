@@ -58,6 +58,8 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "documents file (.jsonl or .csv)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
+# settings key: the query ids a --qrels file judges that the query set lacks (left aside)
+QRELS_UNMATCHED = "qrels_unmatched"
 
 
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
@@ -203,7 +205,17 @@ def load_dataset(
     else:
         return Dataset(name=name, corpus=corpus, queries=QuerySet((), name=name),
                        source=str(path), settings=settings)
-    judgments = None if qrels is None else read_qrels(qrels, query_ids=query_set.index)
+    judgments = None if qrels is None else read_qrels(qrels)
+    if judgments is not None:
+        # judgments of queries the query set lacks are left aside, as trec_eval leaves them
+        # (a subset of the queries is a query set too); a file that judges none of them is
+        # the wrong file: the strict read names its first line
+        unmatched = sorted(q for q in judgments if q not in query_set.index)
+        if len(unmatched) == len(judgments):
+            read_qrels(qrels, query_ids=query_set.index)  # type: ignore[arg-type]
+        if unmatched:
+            judgments = {q: j for q, j in judgments.items() if q in query_set.index}
+            settings = {**settings, QRELS_UNMATCHED: unmatched}
     return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
                    qrels=judgments, source=str(path), settings=settings)
 
