@@ -134,3 +134,22 @@ def test_code_tasks_are_compared_on_recall_at_10_and_the_bundle(
     row = row[:row.index("</tr>")]
     assert ".0000" not in row and "[" in row  # the interval, in counts too
     assert '"num"><' not in row.replace('"num"></td>', "")
+
+
+def test_two_files_of_one_name_are_told_apart_by_their_folders(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs' best.toml: named run1/best and run2/best (it was an error); the same file
+    twice is refused in one line."""
+    for run, k1 in (("run1", 0.9), ("run2", 1.6)):
+        (tmp_path / run).mkdir()
+        (tmp_path / run / "best.toml").write_text(params_toml({"k1": k1}))
+    one, two = str(tmp_path / "run1" / "best.toml"), str(tmp_path / "run2" / "best.toml")
+    tea = str(SAMPLES / "tea-beir")
+    assert main(["compare", tea, "-m", "bm25", "--defaults", "-c", one, "-c", two,
+                 "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    assert "configurations: defaults, run1/best (" in out and ", run2/best (" in out
+    header = next(line.split() for line in out.splitlines() if line.startswith("parameter"))
+    assert header == ["parameter", "defaults", "run1/best", "run2/best"]
+    assert main(["compare", tea, "-m", "bm25", "-c", one, "-c", one]) == 2
+    assert f"--config {one}: given twice" in capsys.readouterr().err

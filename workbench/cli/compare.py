@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from workbench.cli.args import whole
@@ -97,11 +98,7 @@ def _comparison(args: argparse.Namespace) -> Any:
     if len(configs) < 2:
         raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
                          "--defaults for the model's defaults)")
-    names = [c.name for c in configs]
-    dup = next((n for n in names if names.count(n) > 1), None)
-    if dup is not None:
-        raise UsageError(f"--config: two configurations are named {dup!r} (named by their "
-                         "file names)")
+    configs = _told_apart(configs)
     metrics = metric_list(args.metrics or _default_metrics(args, model))
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
@@ -115,6 +112,37 @@ def _comparison(args: argparse.Namespace) -> Any:
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
     return comp
+
+
+def _told_apart(configs: list[Configuration]) -> list[Configuration]:
+    """Configurations are named by their file names; two files of one name (two runs'
+    best.toml) are named by as much of their paths as tells them apart (run1/best,
+    run2/best). The same file twice is a usage error."""
+    from dataclasses import replace
+
+    sources = [Path(c.source).resolve() for c in configs if c.source]
+    twice = next((p for p in sources if sources.count(p) > 1), None)
+    if twice is not None:
+        raise UsageError(f"--config {twice}: given twice")
+    names = [c.name for c in configs]
+    out = []
+    for c in configs:
+        if names.count(c.name) == 1 or not c.source:
+            out.append(c)
+            continue
+        parts = Path(c.source).resolve().with_suffix("").parts
+        rivals = [Path(o.source).resolve().with_suffix("").parts for o in configs
+                  if o is not c and o.name == c.name and o.source]
+        depth = 2
+        while any(r[-depth:] == parts[-depth:] for r in rivals) and depth < len(parts):
+            depth += 1
+        out.append(replace(c, name="/".join(parts[-depth:])))
+    named = [c.name for c in out]
+    dup = next((n for n in named if named.count(n) > 1), None)
+    if dup is not None:  # "defaults" and a defaults.toml
+        raise UsageError(f"--config: two configurations are named {dup!r} (named by their "
+                         "file names)")
+    return out
 
 
 def held_out(dataset: Dataset, configs: Sequence[Configuration],
