@@ -53,7 +53,7 @@ def test_report_md_writes_the_file(tuned: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["-c", "{tuned}"], ("at least two",)),
-    (["-c", "{tuned}", "-c", "{tuned}"], ("named 'tuned'",)),
+    (["-c", "{tuned}", "-c", "{tuned}"], ("tuned.toml: given twice",)),
     (["--defaults", "-c", "{bad}"], ("--config", "bad.toml", "k1")),
     (["--defaults", "-c", "{tuned}", "--metrics", "nosuch"], ("nosuch",)),
 ])
