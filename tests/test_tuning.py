@@ -170,6 +170,15 @@ def test_time_split_tunes_on_the_older_tasks():
     assert v.folds[0].train.sum() == round(len(dates) / 2)
 
 
+def test_a_time_split_needs_a_time():
+    """tea-beir's queries are no tasks and have no date: a "newer half" in file order would
+    be no time split, so it is refused in one line naming what to use instead."""
+    ds = load_dataset(SAMPLES / "tea-beir")
+    with pytest.raises(ParamError, match="a time split orders queries by time, and "
+                       "tea-beir's have none"):
+        time_split(ds, np.ones(len(ds.queries), bool), 0.5)
+
+
 def test_the_default_space_is_the_live_scoring_parameters():
     schema = get_model("vault-search").schema
     names = default_names(schema)
