@@ -150,3 +150,19 @@ def test_gui_refuses_a_params_file_its_model_rejects_before_opening(capsys, tmp_
     bad.write_text("[params]\nk1 = 7\n")
     assert main(["gui", TEA, "-m", "bm25", "--params", str(bad)]) == 2
     assert f"{bad}:2: field 'k1': must be a number in [0, 3], got 7" in capsys.readouterr().err
+
+
+def test_the_verdict_never_calls_a_chance_difference_worse(capsys, tmp_path):
+    """Held out lower by a difference that may be chance: said as such, not "do worse" beside
+    "may be chance" (both were printed)."""
+    code = main(["tune", TEA, "-m", "bm25", "--folds", "2", "--trials", "3", "--metric",
+                 "ndcg@10,mrr@10,r@100", "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    row = next(line.split() for line in out.splitlines()
+               if line.startswith("ndcg@10 held-out"))
+    delta, p = float(row[4]), float(row[5])
+    assert delta < 0 and p >= 0.05  # seed 0: lower, by chance
+    assert "may be chance" in out and "do worse than" not in out
+    assert "score lower than the starting values on queries they did not see, by a " \
+           "difference that may be chance" in out

@@ -104,11 +104,15 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                    "not significant at 0.05: the difference may be chance")
         print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
-        if worse:
+        advice = ("" if final.kept_start else " — keep the starting values, tune fewer "
+                  "parameters (--tune) or narrower ranges, or judge more queries")
+        if worse and t.p_value < 0.05:
             print("the tuned settings do worse than the starting values on queries they did not "
-                  "see: they fit the training queries, not the task"
-                  + ("" if final.kept_start else " — keep the starting values, tune fewer "
-                     "parameters (--tune) or narrower ranges, or judge more queries"))
+                  "see: they fit the training queries, not the task" + advice)
+        elif worse:  # lower, and maybe by chance: not "do worse", but no gain either
+            print("the tuned settings score lower than the starting values on queries they did "
+                  "not see, by a difference that may be chance: nothing shows them better"
+                  + advice)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
     for fold in shown:
         if fold.front:
