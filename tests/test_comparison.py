@@ -160,3 +160,29 @@ def test_bundle_figures_are_compared_each_the_configurations_own() -> None:
                 (fell, rose) if row.metric in ("bundle_files", "bundle_tokens") else (rose, fell))
         tokens = next(r for r in comp.rows if r.metric == "bundle_tokens")
         assert tokens.deltas[1] > 0 and tokens.worsened[1] > 0  # skips take more files
+
+
+def test_a_document_that_falls_while_its_score_rises_names_what_passed_it() -> None:
+    """k1 1.2 → 0.9 on tea-beir: a document whose own BM25 rose and yet fell in the ranking
+    is explained by the documents that rose past it, counted here from both rankings."""
+    ds = load_dataset(SAMPLES / "tea-beir")
+    comp = compare_configurations(MODEL, ds, [Configuration("a", MODEL.schema.resolve({})),
+                                              Configuration("b", MODEL.schema.resolve(
+                                                  {"k1": 0.5, "b": 0.3}))], ["ndcg@10"])
+    a, b = comp.results
+    found = 0
+    for q in range(len(ds.queries)):
+        ra = [int(d) for d in a.ranking.docs[q, :int(a.ranking.count[q])]]
+        rb = [int(d) for d in b.ranking.docs[q, :int(b.ranking.count[q])]]
+        for doc in ra[:10]:
+            if doc not in rb or rb.index(doc) <= ra.index(doc):
+                continue
+            move = explain_move(comp, 1, q, doc)
+            if move.total_b < move.total_a:
+                continue
+            passed = set(rb[:rb.index(doc)]) - set(ra[:ra.index(doc)])
+            assert move.overtaken_by == len(passed) > 0
+            n = len(passed)
+            assert f", but {n} document{'s' if n > 1 else ''} rose past it" in move.sentence()
+            found += 1
+    assert found  # the case occurs on this data

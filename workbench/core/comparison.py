@@ -204,6 +204,10 @@ class MoveExplained:
     changed: dict[str, tuple[ParamValue, ParamValue]]
     scored_a: bool = True  # False: not a candidate under a (its zeros are no score)
     scored_b: bool = True
+    # documents ranked above it under b and not under a (they rose past it), and the
+    # reverse: what moved it when its own score moved the other way
+    overtaken_by: int = 0
+    overtook: int = 0
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -217,6 +221,15 @@ class MoveExplained:
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
         why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
+        fell = self.rank_a is not None and self.rank_b is not None and self.rank_b > self.rank_a
+        rose = self.rank_a is not None and self.rank_b is not None and self.rank_b < self.rank_a
+        own = self.total_b - self.total_a
+        if parts and fell and own >= 0 and self.overtaken_by:  # its own score did not fall
+            why += (f", but {self.overtaken_by} document"
+                    f"{'s' if self.overtaken_by > 1 else ''} rose past it")
+        elif parts and rose and own <= 0 and self.overtook:
+            why += (f", but it passed {self.overtook} document"
+                    f"{'s' if self.overtook > 1 else ''} that fell further")
         unscored = [side for side, ok in (("first", self.scored_a), ("second", self.scored_b))
                     if not ok]
         if unscored:
@@ -238,9 +251,19 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     total_a, parts_a = doc_contributions(a.scores, query, doc)
     total_b, parts_b = doc_contributions(b.scores, query, doc)
     changed = {n: (v[0], v[i]) for n, v in comparison.differing.items() if v[0] != v[i]}
-    return MoveExplained(query, doc, _rank_of(a, query, doc), _rank_of(b, query, doc),
+    rank_a, rank_b = _rank_of(a, query, doc), _rank_of(b, query, doc)
+    above_a, above_b = _above(a, query, rank_a), _above(b, query, rank_b)
+    return MoveExplained(query, doc, rank_a, rank_b,
                          total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
-                         is_scored(a.scores, query, doc), is_scored(b.scores, query, doc))
+                         is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
+                         len(above_b - above_a), len(above_a - above_b))
+
+
+def _above(result: Result, query: int, rank: int | None) -> set[int]:
+    """The documents ranked above rank `rank` (1-based) for `query`; none when unranked."""
+    if rank is None:
+        return set()
+    return {int(d) for d in result.ranking.docs[query, :rank - 1]}
 
 
 def _rank_of(result: Result, query: int, doc: int) -> int | None:
