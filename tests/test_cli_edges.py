@@ -141,6 +141,10 @@ def test_screenshot_edges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     blocker.write_text("")
     _usage_error(["screenshot", str(blocker / "shots"), "--sample", "vault"], capsys,
                  "OUTDIR", "Not a directory")
+    # only OUTDIR itself is made, not a missing folder above it
+    _usage_error(["screenshot", str(tmp_path / "no" / "shots"), "--sample", "vault"], capsys,
+                 "OUTDIR", f"folder {tmp_path / 'no'} does not exist")
+    assert not (tmp_path / "no").exists()
 
 
 @pytest.mark.parametrize("argv", [

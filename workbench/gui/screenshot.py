@@ -21,8 +21,12 @@ def sample_names(samples: Path = SAMPLES) -> list[str]:
 
 
 def check_outdir(out: Path) -> None:
-    """OUTDIR made (or found) and writable, before any window opens; OSError if not."""
-    out.mkdir(parents=True, exist_ok=True)
+    """OUTDIR made (or found) and writable, before any window opens; OSError if not. Only
+    OUTDIR itself is made: a folder above it that does not exist is a typo more often than
+    a wish (as every other command's output path says)."""
+    if not out.parent.exists():
+        raise FileNotFoundError(errno.ENOENT, f"folder {out.parent} does not exist", str(out))
+    out.mkdir(exist_ok=True)
     if not os.access(out, os.W_OK | os.X_OK):
         raise PermissionError(errno.EACCES, "folder is not writable", str(out))
 
