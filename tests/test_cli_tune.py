@@ -166,3 +166,17 @@ def test_the_verdict_never_calls_a_chance_difference_worse(capsys, tmp_path):
     assert "may be chance" in out and "do worse than" not in out
     assert "score lower than the starting values on queries they did not see, by a " \
            "difference that may be chance" in out
+
+
+def test_options_that_would_go_unused_are_said(capsys, tmp_path):
+    """--pick with several objectives, --trials with a grid: a note each (they were dropped
+    without a word)."""
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--folds", "0", "--trials", "2",
+                 "--metric", "ndcg@10,mrr@10", "--pick", "best",
+                 "--storage", str(tmp_path / "s.db")])
+    err = capsys.readouterr().err
+    assert code == 0 and "note: --pick keeps one trial of one objective" in err
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "variant", "--folds", "0",
+                 "--sampler", "grid", "--trials", "5", "--storage", str(tmp_path / "g.db")])
+    err = capsys.readouterr().err
+    assert code == 0 and "note: a grid runs each of its points once; --trials is not used" in err

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         metrics = [*metrics, *(m for m in result.means if m not in metrics)]
     print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
                                             for m in metrics]))
+    from workbench.core.cases import has_cases
+
+    if args.cases and not has_cases(dataset):
+        print("note: --cases lists fixture cases (eval.jsonl); this data has none",
+              file=sys.stderr)
     _print_cases(dataset, result, verbose=args.cases)
     if hasattr(model, "bundles"):
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)

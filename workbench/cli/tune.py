@@ -65,7 +65,7 @@ def add_commands(sub: Any) -> None:
                    "(BEIR: train) …")
     p.add_argument("--test-split", metavar="SPLIT", help="… and score on this one (BEIR: test)")
     p.add_argument("--sampler", default="tpe", choices=SAMPLERS)
-    p.add_argument("--pick", default="bound", choices=("bound", "best"),
+    p.add_argument("--pick", default=None, choices=("bound", "best"),
                    help="the trial kept (one objective): bound (default) = the surest gain over "
                    "the starting values on the training queries, the mean of its per-query "
                    "gains less 2 standard errors, among the 20 best trials — the starting "
@@ -172,6 +172,15 @@ def _check_args(args: argparse.Namespace) -> None:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     if bool(args.train_split) != bool(args.test_split):
         raise UsageError("--train-split and --test-split go together")
+    # options that would be accepted and not used: said, not dropped without a word
+    several = bool(args.metric) and len([m for m in args.metric.split(",") if m.strip()]) > 1
+    if args.pick is not None and several and not args.worker_index:
+        print("note: --pick keeps one trial of one objective; with several objectives the "
+              "Pareto front is kept and shown", file=sys.stderr)
+    if args.sampler == "grid" and args.trials is not None and not args.worker_index:
+        print("note: a grid runs each of its points once; --trials is not used (narrow the "
+              "grid with --tune or --range)", file=sys.stderr)
+    args.pick = args.pick or "bound"
     if args.out:
         out = Path(args.out)
         if out.is_dir():
