@@ -180,3 +180,18 @@ def test_a_token_budget_swept_without_values_is_a_few_round_points(
     values = [int(r[0]) for r in rows]
     assert values[:3] == [100, 1000, 2000] and values[-1] == 32_100 and len(values) <= 41
     assert [r[0] for r in rows if "(in use)" in " ".join(r)] == ["6000"]
+
+
+def test_a_bundle_models_sweep_shows_its_bundle_and_says_when_the_ranking_ties(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """codeledger over the token budget with the default metrics: R@10 cannot move with the
+    budget, so the bundle's recall and tokens are columns too, and the tie on R@10 is said
+    with the metric that does move ("all 34 values tie" alone said nothing useful)."""
+    lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "token_budget")
+    header = next(line.split() for line in lines if line.startswith("token_budget"))
+    assert header[1:6] == ["r@10", "ndcg@10", "mrr@10", "bundle_recall", "bundle_tokens"]
+    rows = [line.split() for line in lines if line.split() and line.split()[0].isdigit()]
+    assert len({r[1] for r in rows}) == 1 and len({r[4] for r in rows}) > 1
+    assert lines[-1] == ("note: r@10 is the same at every value, and bundle_recall, "
+                         "bundle_tokens are not: rank by bundle_recall with --metrics "
+                         "bundle_recall,r@10")

@@ -239,8 +239,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
     model, params = model_and_params(args)
-    metrics = metric_list(args.metrics or (CODE_SWEEP_METRICS if code_tasks(args, model)
-                                           else SWEEP_METRICS))
+    default = CODE_SWEEP_METRICS if code_tasks(args, model) else SWEEP_METRICS
+    if hasattr(model, "bundles"):  # a bundle's stop rules move its figures, not the ranking
+        default += ",bundle_recall,bundle_tokens"
+    metrics = metric_list(args.metrics or default)
     check_bundle_metrics(metrics, model)
     param = model.schema[args.sweep]
     values = (parse_values(param, args.values, None if args.force else MAX_POINTS)
@@ -264,6 +266,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    moved = [m for m in metrics[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
+    if len(best) == len(points) > 1 and moved:
+        print(f"note: {first} is the same at every value, and {', '.join(moved)} "
+              f"{'is' if len(moved) == 1 else 'are'} not: rank by "
+              f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
