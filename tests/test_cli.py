@@ -193,3 +193,12 @@ def test_an_unknown_model_is_a_usage_error_before_any_work(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert "unknown model 'nosuch'; valid: bm25" in err and "Traceback" not in err
+
+
+def test_an_unknown_option_is_said_by_its_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """`eval … --bogus` names eval and its --help (it said "workbench: error")."""
+    with pytest.raises(SystemExit) as stop:
+        main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--bogus"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.strip() == ("workbench eval: error: unrecognized arguments: "
+                                               "--bogus (see workbench eval --help)")

@@ -54,7 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command's own parser: its name and its --help, not workbench's
+        command = getattr(args, "command", None)
+        sub = next((a for a in parser._actions
+                    if isinstance(a, argparse._SubParsersAction)), None)
+        owner = sub.choices.get(command, parser) if sub is not None and command else parser
+        owner.error(f"unrecognized arguments: {' '.join(extra)}")
     args.argv = list(sys.argv[1:] if argv is None else argv)  # `tune --workers` repeats it
     func: Callable[[argparse.Namespace], int] | None = getattr(args, "func", None)
     if func is None:
