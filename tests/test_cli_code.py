@@ -121,3 +121,10 @@ def test_no_tasks_writes_no_file_and_fails(sample: Path, tmp_path: Path,
     err = capsys.readouterr().err
     assert f"--out {missing}: folder {missing.parent} does not exist" in err
     assert "Errno" not in err
+
+
+def test_file_limits_are_said_in_the_options_names(sample: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("tasks-from-git", "--repo", str(sample), "--min-files", "30") == 2
+    assert ("--min-files 30 is above --max-files 20 (the default): raise --max-files too"
+            in capsys.readouterr().err)

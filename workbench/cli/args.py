@@ -42,7 +42,7 @@ def fraction(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
     if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"expected a fraction between 0 and 1, found {text}")
+        raise argparse.ArgumentTypeError(f"expected a fraction above 0 and below 1, found {text}")
     return value
 
 

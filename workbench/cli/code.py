@@ -23,6 +23,12 @@ DEFAULT_HISTORY_FRACTION = 0.3
 def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     """Commits after a snapshot as tasks (JSONL to --out or stdout), a summary on stderr."""
     repo = Path(args.repo)
+    if args.min_files > args.max_files:  # in the options' own names, before git is asked
+        given = "--max-files" in (getattr(args, "argv", None) or [])
+        print(f"workbench tasks-from-git: error: --min-files {args.min_files} is above "
+              f"--max-files {args.max_files}"
+              + ("" if given else " (the default): raise --max-files too"), file=sys.stderr)
+        return EXIT_USAGE
     try:
         if args.out:  # before the mining: a path that cannot be written is said at once
             check_output(args.out, "--out")
