@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli.common import (
+    EXIT_FAIL,
     EXIT_OK,
     UsageError,
     add_data,
@@ -49,9 +50,9 @@ def add_commands(sub: Any) -> None:
                    "ndcg@10, or cases, bundle_recall, bundle_f1 …; a second, e.g. "
                    "bundle_tokens, gives a Pareto front (default: ndcg@10; cases for eval "
                    "cases; bundle_recall for codeledger)")
-    p.add_argument("--constraint", action="append", default=[], metavar="NAME<=X",
+    p.add_argument("--constraint", action="append", default=[], metavar="NAME<=X|NAME>=X",
                    help="a bound on a mean over the training queries, e.g. "
-                   "'injected_tokens<=120' (repeatable)")
+                   "'injected_tokens<=120' or 'r@100>=0.9' (repeatable)")
     p.add_argument("--trials", type=int, default=None, help="trials per study (default 100; a "
                    "grid runs every point)")
     p.add_argument("--timeout", type=float, help="seconds for the whole run")
@@ -145,6 +146,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             h.wait()
     assert result is not None
     print_result(result, model, objectives)
+    if not result.final.best:  # no trial met the constraints: nothing tuned, nothing written
+        return EXIT_FAIL
     if args.out:
         _write_out(Path(args.out), result, model, params, dataset)
     return EXIT_OK

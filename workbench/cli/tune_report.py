@@ -66,7 +66,8 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     print()
     final = result.final
     if not final.best:
-        print("no trial met the constraints; nothing to report")
+        print("no trial met the constraints (nor did the starting values): nothing tuned "
+              "and nothing written; loosen a --constraint or widen the ranges")
         return
     defaults = result.defaults
     rows = [[name, _v(defaults.get(name)), _v(value),
