@@ -123,3 +123,15 @@ def test_parameters_without_live_are_refused(tmp_path: Path,
     """why-stats over a log reports what was injected: -p there was ignored without a word."""
     assert main(["why-stats", str(_log(tmp_path)), "-p", "inject_min_score=12"]) == 2
     assert "apply with --live DATA" in capsys.readouterr().err
+
+
+def test_export_tells_the_values_set_from_the_models_own_defaults(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """codeledger's fitted defaults differ from CodeLedger's own: the note says which of the
+    parameters CodeLedger cannot express were set by the user and which are those defaults
+    (all were listed as "changed")."""
+    assert main(["export", "-m", "codeledger", "-p", "w_keyword=0.5", "-p", "graph_hops=2"]) == 0
+    err = capsys.readouterr().err
+    assert "note: CodeLedger has no setting for graph_hops (set here); w_content" in err
+    assert "(not set here: the codeledger model's own defaults, which differ from the " \
+           "original's)" in err

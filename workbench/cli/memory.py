@@ -139,9 +139,21 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(str(exc.args[0])) from None
     unexpressed = [c.name for c in export.changed if c.setting is None]
     if unexpressed:
-        print(f"note: {', '.join(unexpressed)} changed but {export.target} has no setting for "
-              f"{'it' if len(unexpressed) == 1 else 'them'}: listed in the changes file, it "
-              "takes a change to the original's code", file=sys.stderr)
+        given = {a.partition("=")[0].strip() for a in (args.param or [])}
+        if args.params:
+            from workbench.core.params import load_params_file
+
+            given |= set(load_params_file(args.params))
+        # most are the workbench's own defaults, not the user's changes: say which is which
+        theirs = [n for n in unexpressed if n in given]
+        ours = [n for n in unexpressed if n not in given]
+        print(f"note: {export.target} has no setting for "
+              + "; ".join(t for t in (
+                  f"{', '.join(theirs)} (set here)" if theirs else "",
+                  f"{', '.join(ours)} (not set here: the {model.id} model's own defaults, "
+                  "which differ from the original's)" if ours else "") if t)
+              + ": listed in the changes file, it takes a change to the original's code",
+              file=sys.stderr)
     if args.out:
         try:
             written = write_export(export, Path(args.out))
