@@ -85,8 +85,17 @@ def test_params_file(tmp_path: Path) -> None:
     assert SCHEMA.resolve(load_params_file(g))["limit"] == 9
     bad = tmp_path / "bad.toml"
     bad.write_text("alpha = = 1\n")
-    with pytest.raises(ParamError, match=r"bad\.toml: not valid TOML"):
+    with pytest.raises(ParamError, match=r"bad\.toml:1: not valid TOML: Invalid value "
+                       r"\(column 9\)$"):
         load_params_file(bad)
+    # every error names its line: a table where a value belongs, a key outside [params],
+    # a byte that is not UTF-8
+    for text, says in (("alpha = 1\n[mode]\nx = 1\n", r":2: field 'mode': expected a value"),
+                       ("[params]\nalpha = 1\n[other]\n", r":3: unknown key\(s\) 'other'"),
+                       ("[params]\n# \udcff\n", r":2: not UTF-8 text \(byte 0xff\)")):
+        bad.write_bytes(text.encode("utf-8", "surrogateescape"))
+        with pytest.raises(ParamError, match=r"bad\.toml" + says):
+            load_params_file(bad)
     with pytest.raises(ParamError, match="no such parameter file"):
         load_params_file(tmp_path / "missing.toml")
 

@@ -189,20 +189,33 @@ def load_params_file(path: str | Path) -> dict[str, object]:
         raise ParamError(f"{p}: is a folder, not a parameter file") from None
     except OSError as exc:
         raise ParamError(f"{p}: cannot read the parameter file ({exc.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ParamError(f"{p}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise ParamError(f"{p}:{line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x})"
+                         ) from None
+    except tomllib.TOMLDecodeError as exc:
+        # "Invalid value (at line 2, column 5)" → file:2 first, as every other error is
+        at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
+        if at is None:
+            raise ParamError(f"{p}: not valid TOML: {exc}") from None
+        raise ParamError(f"{p}:{at[1]}: not valid TOML: {str(exc)[:at.start()]} "
+                         f"(column {at[2]})") from None
     table = data.get("params", data)
     if not isinstance(table, dict):
         raise ParamError(f"{p}: [params] must be a table")
     # keys beside [params] would be silently ignored; [tuned] is what `tune --out` records of
     # how the values were found (core.tuned_on)
     if "params" in data and len(set(data) - {"params", "tuned"}) > 0:
-        others = ", ".join(repr(k) for k in data if k not in ("params", "tuned"))
-        raise ParamError(f"{p}: unknown key(s) {others} outside [params]")
+        extra = [k for k in data if k not in ("params", "tuned")]
+        line = line_of(p, extra[0]) or _table_line(p, extra[0])
+        raise ParamError(f"{p}{f':{line}' if line else ''}: unknown key(s) "
+                         f"{', '.join(repr(k) for k in extra)} outside [params]")
     out: dict[str, object] = {}
     for key, value in table.items():
         if isinstance(value, dict):
-            raise ParamError(f"{p}: field '{key}': expected a value, found a table")
+            line = _table_line(p, key)
+            raise ParamError(f"{p}{f':{line}' if line else ''}: field '{key}': expected a "
+                             "value, found a table")
         out[key] = value
     return out
 
@@ -230,6 +243,16 @@ def line_of(path: Path, name: str) -> int | None:
     """The 1-based line where a TOML file sets `name` (None where no line does)."""
     key = re.escape(name)
     pattern = re.compile(rf"""^\s*(?:{key}|"{key}"|'{key}')\s*=""")
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if pattern.match(line):
+            return i
+    return None
+
+
+def _table_line(path: Path, name: str) -> int | None:
+    """The 1-based line of a `[name]` (or `[params.name]`) table header, if any."""
+    key = re.escape(name)
+    pattern = re.compile(rf"""^\s*\[\s*(?:params\.)?(?:{key}|"{key}")\s*\]""")
     for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if pattern.match(line):
             return i
