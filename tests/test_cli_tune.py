@@ -191,3 +191,16 @@ def test_a_constraint_no_trial_meets_fails_and_writes_nothing(capsys, tmp_path):
                  "--out", str(out)])
     assert code == 1 and not out.exists()
     assert "no trial met the constraints (nor did the starting values)" in capsys.readouterr().out
+
+
+def test_counts_read_as_counts(capsys, tmp_path):
+    """tune prints bundle files and tokens as eval does (1,100.3, right-aligned), not
+    1100.3000."""
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--tune", "w_keyword",
+                 "--trials", "2", "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    row = next(line for line in out.splitlines() if line.startswith("bundle_tokens"))
+    cells = row.split()
+    assert "," in cells[1] and "," in cells[2]  # over a thousand tokens
+    assert all(len(c.split(".")[-1]) == 1 for c in cells[1:4]), row  # one decimal

@@ -44,8 +44,9 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent
 
 
 def _is_number(text: str) -> bool:
+    """"0.6131", "+0.0008", "1,354.0" (a count with thousands separators)."""
     try:
-        float(text)
+        float(text.replace(",", "") if "," in text and " " not in text else text)
     except ValueError:
         return False
     return True

@@ -80,17 +80,20 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         print("\n".join(lines) + "\n")
     train_label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                    else "training")
-    table = [[f"{primary} {train_label}", _m(final.train_default[0]), _m(final.train_best[0]),
-              _d(final.train_best[0] - final.train_default[0]), "", ""]]
+    table = [[f"{primary} {train_label}", _m(final.train_default[0], primary),
+              _m(final.train_best[0], primary),
+              _d(final.train_best[0] - final.train_default[0], primary), "", ""]]
     t = result.test
     if t is not None:
-        table.append([f"{primary} held-out", _m(t.mean_a), _m(t.mean_b), _d(t.delta),
+        table.append([f"{primary} held-out", _m(t.mean_a, primary), _m(t.mean_b, primary),
+                      _d(t.delta, primary),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
     if result.also:
         print("\nthe same held-out queries, other measures (not tuned for):")
         print(format_table(["", "defaults", "tuned", "Δ"], [
-            [name, _m(d), _m(t), _d(t - d)] for name, (d, t) in result.also.items()]))
+            [name, _m(d, name), _m(t, name), _d(t - d, name)]
+            for name, (d, t) in result.also.items()]))
     if result.validation.kind == "kfold":
         means = result.fold_means
         tuned = [m[1] for m in means]
@@ -152,7 +155,8 @@ def _print_front(fold: Any, objectives: Any) -> None:
           f"{objectives[0]} first:")
     header = ["trial", *(f"{o} train" for o in objectives),
               *(f"{o} held-out" for o in objectives if fold.front[0]["held_out"])]
-    rows = [[p["number"], *(_m(v) for v in p["train"]), *(_m(v) for v in p["held_out"])]
+    rows = [[p["number"], *(_m(v, o) for v, o in zip(p["train"], objectives, strict=False)),
+             *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False))]
             for p in fold.front[:12]]
     print(format_table(header, rows))
 
@@ -169,12 +173,24 @@ def _v(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _m(value: float) -> str:
-    return "—" if value is None or math.isnan(value) else f"{value:.4f}"
+def _m(value: float, name: str = "") -> str:
+    """A mean as eval prints it: a count (bundle files, tokens) as 1,354.0, else 0.6131."""
+    if value is None or math.isnan(value):
+        return "—"
+    return f"{value:,.1f}" if _count(name) else f"{value:.4f}"
 
 
-def _d(value: float) -> str:
-    return "—" if math.isnan(value) else f"{value:+.4f}"
+def _d(value: float, name: str = "") -> str:
+    if math.isnan(value):
+        return "—"
+    return f"{value:+,.1f}" if _count(name) else f"{value:+.4f}"
+
+
+def _count(name: str) -> bool:
+    from workbench.core.metrics import BUNDLE_METRICS
+
+    figure = BUNDLE_METRICS.get(name)
+    return bool(figure is not None and figure.count) or name in ("injected_tokens", "results")
 
 
 def _spread(values: list[float]) -> str:

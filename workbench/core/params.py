@@ -190,8 +190,8 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     except OSError as exc:
         raise ParamError(f"{p}: cannot read the parameter file ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
-        line = exc.object[:exc.start].count(b"\n") + 1
-        raise ParamError(f"{p}:{line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x})"
+        bad_line = exc.object[:exc.start].count(b"\n") + 1
+        raise ParamError(f"{p}:{bad_line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x})"
                          ) from None
     except tomllib.TOMLDecodeError as exc:
         # "Invalid value (at line 2, column 5)" → file:2 first, as every other error is
