@@ -242,17 +242,16 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
 def line_of(path: Path, name: str) -> int | None:
     """The 1-based line where a TOML file sets `name` (None where no line does)."""
     key = re.escape(name)
-    pattern = re.compile(rf"""^\s*(?:{key}|"{key}"|'{key}')\s*=""")
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if pattern.match(line):
-            return i
-    return None
+    return _first_line(path, re.compile(rf"""^\s*(?:{key}|"{key}"|'{key}')\s*="""))
 
 
 def _table_line(path: Path, name: str) -> int | None:
     """The 1-based line of a `[name]` (or `[params.name]`) table header, if any."""
     key = re.escape(name)
-    pattern = re.compile(rf"""^\s*\[\s*(?:params\.)?(?:{key}|"{key}")\s*\]""")
+    return _first_line(path, re.compile(rf"""^\s*\[\s*(?:params\.)?(?:{key}|"{key}")\s*\]"""))
+
+
+def _first_line(path: Path, pattern: re.Pattern[str]) -> int | None:
     for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if pattern.match(line):
             return i
