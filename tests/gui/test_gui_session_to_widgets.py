@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -29,7 +30,10 @@ def test_result_refills_the_ranked_table(window: MainWindow) -> None:
     s.set_params({"w_tf": 0.0, "w_position": 1.0, "w_density": 0.0})
     assert [r.doc_id for r in table.rows[:10]] != top_before
     shown = table.index(0, 4).data()
-    assert shown == f"{table.rows[0].score:.4g}"
+    assert float(shown) == pytest.approx(table.rows[0].score, abs=5e-4)
+    # every score with the same decimals, so the digits line up down the column
+    texts = [table.index(r, 4).data() for r in range(min(10, table.rowCount()))]
+    assert len({len(t.partition(".")[2]) for t in texts if t}) == 1
     # the contribution bar reads each row's contributions, which sum to the score
     row = table.rows[0]
     assert abs(float(row.contributions.sum()) - row.score) < 1e-9
@@ -132,3 +136,13 @@ def test_a_long_header_elides_and_keeps_the_whole_in_the_tooltip(qtbot: QtBot) -
     shown = h.dataset_label.text()
     assert shown.endswith("…") and full.startswith(shown[:-1])
     assert full in h.dataset_label.toolTip()
+
+
+@pytest.mark.parametrize(("scores", "decimals"), [
+    ([2.251, 0.9947, 0.08275, 1.0], 3), ([0.83, 0.12], 4), ([59.0, 12.0, 4.0], 0),
+    ([15.32, 9.1], 2), ([float("nan")], 0),
+])
+def test_score_decimals(scores: list[float], decimals: int) -> None:
+    from workbench.gui.ranked_table import score_decimals
+
+    assert score_decimals(scores) == decimals

@@ -49,12 +49,24 @@ BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
 CUT_PEN = QColor("#bc4c00")
 
 
+def score_decimals(scores: list[float]) -> int:
+    """Decimals of a score column, one for all its rows so the digits line up: none where
+    every score is whole (decision-memory's), else about four significant digits of the
+    largest (0.9947, 2.251, 15.32)."""
+    finite = [abs(v) for v in scores if not math.isnan(v) and not math.isinf(v)]
+    if not finite or all(v == int(v) for v in finite):
+        return 0
+    big = max(finite)
+    return 4 if big < 1 else 3 if big < 10 else 2 if big < 100 else 1 if big < 1000 else 0
+
+
 class RankedTableModel(QAbstractTableModel):
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
         self.rows: list[RankedRow] = []
         self._texts: list[tuple[str, ...]] = []
+        self._decimals = 4  # of the score column, one for every row (`score_decimals`)
         self._bars: list[tuple[float, ...]] = []
         self._fg: list[tuple[Any, Any]] = []
         self.scale = (0.0, 1.0)
@@ -99,6 +111,7 @@ class RankedTableModel(QAbstractTableModel):
         old = (self._texts, self._bars, self._fg, self.rows, self.cut, self.skipped,
                self.scale)
         self.rows = rows
+        self._decimals = score_decimals([r.score for r in rows])
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
         self._fg = [self._foreground(r) for r in rows]
@@ -213,7 +226,7 @@ class RankedTableModel(QAbstractTableModel):
         if col == 3:
             return r.title
         if col == 4:
-            return "" if math.isnan(r.score) else f"{r.score:.4g}"
+            return "" if math.isnan(r.score) else f"{r.score:.{self._decimals}f}"
         if col == 5:
             return "" if r.relevance is None else str(r.relevance)
         if col == 7:
