@@ -164,6 +164,15 @@ def test_query_list_text_column_gets_the_width(qtbot: QtBot, sample: str) -> Non
     assert v.columnWidth(0) <= id_column_cap(fm)
     assert v.horizontalHeader().sectionResizeMode(1).name == "Stretch"
     assert v.columnWidth(1) >= max(v.columnWidth(0), 100)
+    # ids elided in the middle (decisions-eval's "archived-fix" and "archived-other" were
+    # both "archived-…"), the query text at the right
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    opt = QStyleOptionViewItem()
+    v.itemDelegateForColumn(0).initStyleOption(opt, ql.proxy.index(0, 0))
+    assert opt.textElideMode == Qt.TextElideMode.ElideMiddle
+    assert v.itemDelegateForColumn(1) is None
     # the metric and Δ columns only where there are judgments (decisions has none)
     judged = s.judgments is not None
     assert [v.isColumnHidden(c) for c in (2, 3)] == [not judged, not judged]

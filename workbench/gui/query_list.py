@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -199,6 +201,7 @@ class QueryList(QWidget):
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setWordWrap(False)
+        self.view.setItemDelegateForColumn(0, _MiddleElided(self.view))
         # widths measured once per dataset, not per result: ResizeToContents re-measures every
         # row on every slider tick (tens of ms on 300 queries)
         header = self.view.horizontalHeader()
@@ -298,6 +301,16 @@ class QueryList(QWidget):
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
+
+
+class _MiddleElided(QStyledItemDelegate):
+    """Ids elided in the middle: "archived-fix" and "archived-other" stay apart as
+    "arch…fix" and "arch…her", where a right elision made both "archived-…"."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def id_column_cap(fm: QFontMetrics) -> int:
