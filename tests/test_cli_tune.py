@@ -204,3 +204,10 @@ def test_counts_read_as_counts(capsys, tmp_path):
     cells = row.split()
     assert "," in cells[1] and "," in cells[2]  # over a thousand tokens
     assert all(len(c.split(".")[-1]) == 1 for c in cells[1:4]), row  # one decimal
+
+
+def test_o_is_out_as_in_report_and_tasks_from_git(capsys, tmp_path):
+    out = tmp_path / "best.toml"
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
+                 "--storage", str(tmp_path / "s.db"), "-o", str(out)]) == 0
+    assert out.is_file()

@@ -78,7 +78,7 @@ def add_commands(sub: Any) -> None:
                    help=metrics_help(f"{SWEEP_METRICS}; on a git repository or for a model "
                                      f"that selects bundles {CODE_SWEEP_METRICS}")
                    + "; the first picks the best value (the most; the fewest files or tokens)")
-    p.add_argument("--out", metavar="FILE.json|FILE.csv",
+    p.add_argument("--out", "-o", metavar="FILE.json|FILE.csv",
                    help="also write every value's metrics, the best marked (format by the "
                    "extension)")
     p.add_argument("--force", action="store_true",

@@ -191,7 +191,8 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("export", help="parameters in the target system's own terms")
     add_model(p)
-    p.add_argument("--out", metavar="FOLDER", help="write the files there instead of printing")
+    p.add_argument("--out", "-o", metavar="FOLDER",
+                   help="write the files there instead of printing")
     p.set_defaults(func=cmd_export)
 
 

@@ -82,7 +82,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--workers", type=int, default=1, help="processes on this machine sharing "
                    "the study")
     p.add_argument("--worker-index", type=int, default=0, help=argparse.SUPPRESS)
-    p.add_argument("--out", metavar="FILE.toml", help="write the tuned parameters (read back "
+    p.add_argument("--out", "-o", metavar="FILE.toml", help="write the tuned parameters (read back "
                    "by eval, gui, export with --params)")
     p.set_defaults(func=cmd_tune)
 
