@@ -18,7 +18,8 @@ def add_commands(sub: Any) -> None:
                    "the shared datasets beside the checkout; with neither its rows are left "
                    "out, never replaced)")
     p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
-    p.add_argument("--quick", action="store_true", help="small synthetic sizes (smoke test)")
+    p.add_argument("--quick", action="store_true",
+                   help="small synthetic sizes: every row, in a few minutes on two cores")
     p.add_argument("--model", "-m", type=model_list,
                    help="comma-separated model ids (default: all)")
     p.add_argument("--scale", type=whole(1), nargs="?", const=200_000, metavar="DOCS",
