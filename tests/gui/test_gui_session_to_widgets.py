@@ -128,6 +128,9 @@ def test_a_long_header_elides_and_keeps_the_whole_in_the_tooltip(qtbot: QtBot) -
     qtbot.waitExposed(h)
     assert "now=" in h.baseline_label.toolTip()
     assert len(h.baseline_label.text()) < 120
+    # the model is in the box beside it: not repeated in the label
+    assert "decision-memory" not in h.baseline_label.text()
+    assert "decision-memory" in h.baseline_label.toolTip()
     full = h.dataset_label._plain
     assert full.startswith("dataset: decisions (135 docs")
     assert "<b>decisions</b>" in h.dataset_label.text()  # room enough: the rich text

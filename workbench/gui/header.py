@@ -143,8 +143,10 @@ class Header(QWidget):
         # the dataset line beside it keeps its room
         short = what if len(what) <= 36 else what[:35] + "…"
         named = "" if b.name.startswith("baseline") else f" {_esc(repr(b.name))}"
-        self.baseline_label.setText(f"baseline: <b>pinned</b>{named} ({_esc(b.model_id)}, "
-                                    f"{_esc(short)})")
+        # the model only when it is not the one in the box beside it
+        model = "" if self.session.model is not None and b.model_id == self.session.model.id \
+            else f"{_esc(b.model_id)}, "
+        self.baseline_label.setText(f"baseline: <b>pinned</b>{named} ({model}{_esc(short)})")
 
 
 def _esc(text: str) -> str:
