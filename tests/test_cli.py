@@ -202,3 +202,23 @@ def test_an_unknown_option_is_said_by_its_command(capsys: pytest.CaptureFixture[
     assert stop.value.code == 2
     assert capsys.readouterr().err.strip() == ("workbench eval: error: unrecognized arguments: "
                                                "--bogus (see workbench eval --help)")
+
+
+@pytest.mark.parametrize(("data", "model", "query"), [
+    ("tea-beir", "bm25", "green tea"), ("decisions", "decision-memory", "cache rebuild"),
+    ("code-repo", "codeledger", "Fix stats crash when store is empty"),
+    ("vault", "vault-search", "tea"), ("memories", "importance", "tests"),
+])
+def test_explain_as_json(data: str, model: str, query: str,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    """`explain --format json`: what the text shows, as data — each result's score equals the
+    sum of its contributions, and the model's breakdown comes along."""
+    import json
+
+    assert main(["explain", str(SAMPLES / data), "-m", model, "-q", query, "--top", "3",
+                 "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"] == model and out["query"] == query and out["results"]
+    for r in out["results"]:
+        assert r["score"] == pytest.approx(sum(r["contributions"].values()), abs=1e-6)
+        assert isinstance(r["breakdown"], dict) and r["breakdown"]

@@ -45,6 +45,9 @@ def add_commands(sub: Any) -> None:
     add_repo(p)
     add_model(p)
     add_query(p, top=5, top_help="; codeledger shows at least its whole bundle")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="json: each result's score, contributions and the model's breakdown "
+                   "(as `rank --format json`, with the breakdown)")
     p.set_defaults(func=cmd_explain)
 
 
@@ -156,6 +159,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
     dataset = one_query(args, load_data(args))
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
+    if args.format == "json":
+        print(json.dumps(_explain_json(pipe, args.top), indent=2, ensure_ascii=False,
+                         default=_jsonable))
+        return EXIT_OK
     if hasattr(model, "near_misses"):  # a bundle-selecting model: CodeLedger's explain
         from workbench.cli.bundles import print_bundle_explain
 
@@ -181,6 +188,30 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if gated:
         print("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
     return EXIT_OK
+
+
+def _explain_json(pipe: Any, top: int) -> dict[str, Any]:
+    """What `explain` prints, as data: the query, the model and its values, and per result
+    its rank, id, title, score, judgment, contributions and the model's breakdown."""
+    rows = _ranked_rows(pipe, top)
+    for r in rows:
+        r["breakdown"] = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r.pop("doc"),
+                                            pipe.params)
+    out: dict[str, Any] = {"query": pipe.dataset.queries[0].text, "model": pipe.model.id,
+                           "params": pipe.params, "results": rows}
+    gated = _gated_summary(pipe)
+    if gated:
+        out["gated"] = gated
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    """numpy numbers and arrays, tuples and sets in a model's breakdown, as JSON has them."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=str)
+    return str(value)
 
 
 def _explain_lines(details: dict[str, Any]) -> list[str]:
