@@ -106,6 +106,10 @@ def test_write_export(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(p.name for p in paths)
     hybrid = write_export(export_params("hybrid"), tmp_path)
     assert [p.name for p in hybrid] == ["hybrid.settings.json", "hybrid.changes.json"]
+    # the folder itself is made, not a missing one above it (a typo, as other outputs say)
+    with pytest.raises(ValueError, match=r"folder .*no does not exist"):
+        write_export(out, tmp_path / "no" / "out")
+    assert not (tmp_path / "no").exists()
 
 
 def test_codeledger_defaults_are_changes_against_the_document() -> None:

@@ -229,11 +229,13 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
     `.codeledger/config.json`) and `<model>.changes.json` into `folder`, each atomically;
     returns the paths written. A target config already there is updated, not replaced: keys
     the export does not set are kept. ValueError when `folder` is a file or the existing
-    config is not a JSON object."""
+    config is not a JSON object, or when the folder above `folder` does not exist."""
     root = Path(folder)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{root}: not a folder (the export writes several files into one)")
-    root.mkdir(parents=True, exist_ok=True)
+    if not root.parent.exists():  # the folder itself is made, not a missing one above it
+        raise ValueError(f"{root}: folder {root.parent} does not exist")
+    root.mkdir(exist_ok=True)
     settings = export.settings_json()
     if export.config_path and (root / export.config_path).is_file():
         settings = _merged(root / export.config_path, export.settings)
