@@ -260,7 +260,7 @@ def test_metric_curve_draws_a_bundle_figure_against_the_budget(qtbot: QtBot) -> 
     param = code.model.schema["token_budget"]
     assert code.dataset is not None
     want = [Pipeline(get_model("codeledger"), code.dataset, {**code.params, "token_budget": v})
-            .run(("r@10",)).means["bundle_recall"] for v in sweep_values(param)]
+            .run(("r@10",)).means["bundle_recall"] for v in sweep_values(param, current=400)]
     np.testing.assert_allclose([m for _, m in curve.points], want, atol=1e-12)
     assert len(set(want)) > 1  # the budget moves it
     assert curve.current == (400, pytest.approx(code.result.means["bundle_recall"]))
@@ -280,9 +280,15 @@ def test_a_wide_count_is_swept_near_the_values_in_use() -> None:
     assert sweep_span(budget, 50_000) == (100, 64_100)
     assert sweep_span(budget, 900_000) == (100, 1_000_000)  # the doubling stops at the top
     values = sweep_values(budget)
-    assert values[0] == 100 and values[-1] == 32_100 and len(values) == MAX_POINTS
+    assert values[0] == 100 and values[-1] == 32_100 and len(values) <= MAX_POINTS
+    assert values[1:4] == [1000, 2000, 3000]  # round multiples of its step, as `sweep` runs
     k1 = get_model("bm25").schema["k1"]
     assert sweep_span(k1) == (k1.low, k1.high)
+    # every point a value the slider can take: k1's step is 0.05 (the curve had 2.025)
+    grid = sweep_values(k1)
+    assert all(abs(v / 0.05 - round(v / 0.05)) < 1e-9 for v in grid), grid
+    assert grid[:3] == [0.0, 0.1, 0.2] and grid[-1] == 3.0
+    assert 0.95 in sweep_values(k1, current=0.95)  # the value in use is one of them
     limit = get_model("vault-search").schema["limit"]  # 0: no limit
     assert sweep_span(limit) == (limit.low, limit.high)
     assert sweep_span(get_model("bm25").schema["variant"]) is None

@@ -28,7 +28,7 @@ from workbench.core.metrics import Judgments
 from workbench.core.params import Param, Params, ParamValue
 from workbench.core.session import TuningSession
 from workbench.core.session_work import ComputeRequest, compute
-from workbench.core.tune import parse_values, sweep_span
+from workbench.core.tune import default_values, sweep_span
 
 from ._base import INK, ChartPanel, make_plot
 
@@ -44,24 +44,11 @@ BASELINE = "#6e7781"
 
 def sweep_values(param: Param, max_points: int = MAX_POINTS,
                  current: ParamValue | None = None) -> list[ParamValue]:
-    """The parameter's own grid (`tune.parse_values`) over `sweep_span`, thinned to at most
-    `max_points` evenly spaced values when its step makes more (a limit of 0..100,000 in steps
-    of 1)."""
-    span = sweep_span(param, current)
-    if span is not None and param.high is not None and span[1] < float(param.high):
-        step = float(param.step or 1)
-        if (span[1] - span[0]) / step < max_points:  # every step of the narrowed span
-            return [param.validate(round(span[0] + i * step))
-                    for i in range(int((span[1] - span[0]) / step) + 1)]
-    else:
-        values = parse_values(param, None)
-        if len(values) <= max_points or span is None:
-            return values
-    assert span is not None
-    even = np.linspace(span[0], span[1], max_points)
-    if param.kind == "int":
-        return [param.validate(v) for v in sorted({round(float(x)) for x in even})]
-    return [param.validate(round(float(x), 10)) for x in even]
+    """What `sweep` runs given no values (`tune.default_values`): the parameter's own grid
+    over `sweep_span`, or where that is more than `max_points` values the multiples of m of
+    its steps (m = 1, 2, 5, 10, …), so every point is a value its slider can take (k1 0, 0.1,
+    …, 3, not 2.025), and the value in use among them."""
+    return default_values(param, current, max_points)
 
 
 def sweepable(model: Model | None, name: str | None) -> Param | None:
