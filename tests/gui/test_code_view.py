@@ -186,6 +186,9 @@ def test_many_parameters_grouped_one_editor_each(qtbot: QtBot, code: TuningSessi
     assert set(panel.editors) == {p.name for p in live}
     secs = sections(live)
     assert sum(len(sec.params) for sec in secs) == len(live)
+    # one spin box width, so the sliders line up (token budget's spin box beside 0.75's)
+    widths = {e.spin.width() for e in panel.editors.values() if hasattr(e, "spin")}
+    assert len(widths) == 1, widths
     titles = {sec.key: sec.title for sec in secs if sec.key}
     assert titles["w"] == "Weight" and titles["recency"] == "Recency"
     assert titles["mult"] == "Multipliers"  # labels without a common "Title: ": named

@@ -30,7 +30,7 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .drag import drag_state
-from .param_editors import ParamEditor, make_editor, reset_button, tooltip
+from .param_editors import NumberEditor, ParamEditor, make_editor, reset_button, tooltip
 from .param_layout import (
     Section,
     WrapLabel,
@@ -129,6 +129,13 @@ class ParamPanel(QScrollArea):
         if self.prepare_box is not None:
             outer.addWidget(self.prepare_box)
         outer.addStretch(1)
+        # one spin box width for the panel, so every slider is as long as the others (a wide
+        # range's spin box, 1.75 beside 10000, made its slider shorter)
+        spins = [e.spin for e in self.editors.values() if isinstance(e, NumberEditor)]
+        if spins:
+            width = max(sp.sizeHint().width() for sp in spins)
+            for sp in spins:
+                sp.setFixedWidth(width)
         self._install(body)
         self._on_params_changed(None)
 
