@@ -41,6 +41,16 @@ def test_eval_outputs_into_a_missing_folder_or_onto_a_folder(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_per_query_format_follows_the_ending_and_another_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # sweep --out refused x.txt while eval --per-query wrote CSV into it
+    _usage_error(["eval", TEA, "-m", "bm25", "--per-query", str(tmp_path / "x.txt")], capsys,
+                 "--per-query", "ending .json or .csv")
+    assert list(tmp_path.iterdir()) == []
+    assert main(["eval", TEA, "-m", "bm25", "--per-query", str(tmp_path / "x.CSV")]) == 0
+    assert (tmp_path / "x.CSV").read_text().startswith("query_id,")
+
+
 def test_a_failing_second_output_leaves_no_first_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     per_query = tmp_path / "per-query.csv"

@@ -23,7 +23,7 @@ from workbench.cli.common import (
     model_and_params,
     pipeline,
 )
-from workbench.cli.output import OutputError, check_output, write_outputs
+from workbench.cli.output import check_output, check_table_output, write_outputs
 from workbench.core import engine
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
@@ -57,7 +57,9 @@ def add_commands(sub: Any) -> None:
                    help=metrics_help(f"{EVAL_METRICS}; on a git repository or for a model "
                                      f"that selects bundles {CODE_METRICS}, and every bundle "
                                      "figure for such a model unless one is named"))
-    p.add_argument("--per-query", metavar="OUT.csv|OUT.json", help="write per-query metrics")
+    p.add_argument("--per-query", metavar="OUT.csv|OUT.json",
+                   help="write per-query metrics: CSV or JSON, by the file's ending (- for CSV "
+                        "on standard output)")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
     p.add_argument("--all-queries", action="store_true",
                    help="with --params from `tune --out`: count every judged query, also those "
@@ -104,8 +106,9 @@ def _accepted(spec: str) -> bool:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     # every output checked before the work, and written only after it succeeded
-    outputs = {arg: check_output(value, arg) for arg, value in
-               (("--per-query", args.per_query), ("--run", args.run)) if value is not None}
+    outputs = {arg: check(value, arg) for arg, value, check in
+               (("--per-query", args.per_query, check_table_output),
+                ("--run", args.run, check_output)) if value is not None}
     model, params = model_and_params(args)
     metrics = metric_list(args.metrics or (CODE_METRICS if code_tasks(args, model)
                                            else EVAL_METRICS))
@@ -350,10 +353,8 @@ def _edge(value: Any, values: Sequence[Any], limits: tuple[float | None, float |
 
 
 def _sweep_out(value: str) -> Path:
-    path = check_output(value, "--out")
-    if path is None or path.suffix.lower() not in (".json", ".csv"):
-        raise OutputError(f"--out {value}: give a file name ending .json or .csv "
-                          "(the format follows it)")
+    path = check_table_output(value, "--out", stdout=False)
+    assert path is not None
     return path
 
 

@@ -43,6 +43,19 @@ def check_output(value: str, arg: str) -> Path | None:
     return path
 
 
+def check_table_output(value: str, arg: str, *, stdout: bool = True) -> Path | None:
+    """`check_output` for a table whose format follows the file name: .json or .csv, and `-`
+    (CSV on standard output) where `stdout`."""
+    path = check_output(value, arg)
+    if path is None and stdout:
+        return None
+    if path is None or path.suffix.lower() not in (".json", ".csv"):
+        raise OutputError(f"{arg} {value}: give a file name ending .json or .csv"
+                          + (" (or - for CSV on standard output)" if stdout else "")
+                          + "; the format follows it")
+    return path
+
+
 def write_outputs(items: Sequence[tuple[str, Path | None, str | bytes]]) -> None:
     """Write each (argument, path, content): files together (all or none), then the ones for
     standard output in order."""
