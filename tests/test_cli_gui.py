@@ -31,4 +31,7 @@ def test_the_window_gets_them(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text((SAMPLES / "code-repo" / "tasks.jsonl").read_text())
     assert main(["gui", CODE, "-m", "codeledger", "--queries", str(tasks)]) == 0
-    assert seen == [(CODE, "codeledger", None, str(tasks), None)]
+    assert seen == [(CODE, "codeledger", None, str(tasks), None, None)]
+    seen.clear()
+    assert main(["gui", str(SAMPLES / "tea-beir"), "--split", "train"]) == 0
+    assert seen == [(str(SAMPLES / "tea-beir"), None, None, None, None, "train")]

@@ -51,7 +51,7 @@ def test_a_task_set_for_the_open_repository(window: MainWindow, tmp_path: Path) 
     assert len(s.dataset.queries) == 3
     assert window.open_path(SAMPLES / "code-repo")
     assert len(s.dataset.queries) == all_tasks and s.queries_file is None
-    assert st.recalled_files(str(SAMPLES / "code-repo")) == (None, None)
+    assert st.recalled_files(str(SAMPLES / "code-repo")) == (None, None, "test")
 
 
 def test_bad_queries_or_judgments_change_nothing(window: MainWindow, tmp_path: Path) -> None:

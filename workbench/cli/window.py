@@ -22,6 +22,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV; a repository's tasks from "
                    "tasks-from-git) for DATA; File ▸ Open queries or tasks… in the window")
     p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) for DATA's queries")
+    p.add_argument("--split", help="BEIR or OpenVault split to read (default: test; File ▸ "
+                   "Split in the window)")
     p.add_argument("--model", "-m", type=model_id,
                    help="model id (default: the sample's, else bm25)")
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
@@ -66,7 +68,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
             get_model(args.model).schema.resolve(overrides)
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from None
-    return run(args.data, args.model, overrides or None, args.queries, args.qrels)
+    return run(args.data, args.model, overrides or None, args.queries, args.qrels, args.split)
 
 
 def cmd_screenshot(args: argparse.Namespace) -> int:

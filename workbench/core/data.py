@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+DEFAULT_SPLIT = "test"  # the split of a BEIR or OpenVault folder read unless another is named
+
 
 class FormatError(ValueError):
     """Bad input: one message naming the file, the line and the field.

@@ -25,7 +25,7 @@ from typing import Any
 from workbench.core import engine
 from workbench.core.comparison import Configuration
 from workbench.core.configurations import Configurations, SavedConfiguration
-from workbench.core.data import Dataset, Query, QuerySet
+from workbench.core.data import DEFAULT_SPLIT, Dataset, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.events import Event
 from workbench.core.metrics import Judgments, PairedTest, paired_test
@@ -75,6 +75,7 @@ class TuningSession:
         # query and judgment files given apart from the dataset (None: its own)
         self.queries_file: str | None = None
         self.qrels_file: str | None = None
+        self.split = DEFAULT_SPLIT  # the BEIR / OpenVault split read
         self.model: Model | None = None
         self.params: Params = {}
         # the queries the live values were tuned on (Tune's Apply best, or a configuration
@@ -131,23 +132,27 @@ class TuningSession:
     # -- changing it ----------------------------------------------------------------------
 
     def open(self, path: str | Path, *, queries: str | Path | None = None,
-             qrels: str | Path | None = None) -> None:
+             qrels: str | Path | None = None, split: str = DEFAULT_SPLIT) -> None:
         """Load a dataset from disk, with its queries (or tasks) and judgments from these
-        files when given. On bad input raises FormatError and keeps the previous dataset,
-        model and results untouched."""
+        files when given (a BEIR or OpenVault folder's from `split`). On bad input raises
+        FormatError and keeps the previous dataset, model and results untouched."""
         from workbench.core.formats import load_dataset
 
-        dataset = load_dataset(path, queries=queries, qrels=qrels)  # raises before any change
+        # raises before any change
+        dataset = load_dataset(path, queries=queries, qrels=qrels, split=split)
         self.set_dataset(dataset, str(path), queries=None if queries is None else str(queries),
-                         qrels=None if qrels is None else str(qrels))
+                         qrels=None if qrels is None else str(qrels), split=split)
 
     def set_dataset(self, dataset: Dataset, source: str | None = None, *,
-                    queries: str | None = None, qrels: str | None = None) -> None:
+                    queries: str | None = None, qrels: str | None = None,
+                    split: str = DEFAULT_SPLIT) -> None:
         """`source`: the path it was read from; `queries`, `qrels`: the query (or task) and
-        judgment files read with it, when they were given apart from it."""
+        judgment files read with it, when they were given apart from it; `split`: the split
+        of a BEIR or OpenVault folder it was read at."""
         self.dataset = dataset
         self.source = source
         self.queries_file, self.qrels_file = queries, qrels
+        self.split = split
         self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
                           if dataset.qrels else None)
         self.prepared = self.prepared_params = self.result = None

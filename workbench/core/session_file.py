@@ -1,7 +1,8 @@
 """The two files that set a session up, read and checked whole before anything changes:
 
 - a saved session (`session.json`, written by `TuningSession.save`): dataset (and the query
-  and judgment files opened with it, when they were given apart from it), model, parameters
+  and judgment files opened with it, when they were given apart from it, and the split read;
+  files without one read the test split), model, parameters
   (and the queries they were tuned on, when they were), the named configurations and which
   one is the baseline, query, k, the tuning study's storage (version 1 files, with one
   unnamed baseline, are still read: it becomes the configuration "baseline");
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from workbench.core.data import FormatError
+from workbench.core.data import DEFAULT_SPLIT, FormatError
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.tuned_on import TunedOn, tuned_from_json, tuned_json
@@ -52,6 +53,7 @@ class SessionPlan:
     queries: str | None = None  # a query (or task) file opened with the dataset
     qrels: str | None = None  # a judgments file opened with the dataset
     tuned_on: TunedOn | None = None  # the queries the live values were tuned on
+    split: str = DEFAULT_SPLIT  # the BEIR / OpenVault split the dataset was read at
 
 
 def read_session_file(path: str | Path) -> SessionPlan:
@@ -97,6 +99,10 @@ def read_session_file(path: str | Path) -> SessionPlan:
             raise FormatError(p, f"expected null or a file's path (text), got {value!r}",
                               field=key)
         files.append(value)
+    split = data.get("split", DEFAULT_SPLIT)
+    if not isinstance(split, str) or not split.strip():
+        raise FormatError(p, f"expected a split's name (text, e.g. test), got {split!r}",
+                          field="split")
     tuned = None
     if data.get("tuned_on") is not None:
         try:
@@ -104,7 +110,7 @@ def read_session_file(path: str | Path) -> SessionPlan:
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
-                       files[0], files[1], tuned)
+                       files[0], files[1], tuned, split)
 
 
 def _baseline_v1(p: Path, raw: object) -> tuple[tuple[Saved, ...], str | None]:
@@ -200,6 +206,7 @@ def session_dict(s: TuningSession) -> dict[str, Any]:
         "dataset": s.source,
         "queries": s.queries_file,
         "qrels": s.qrels_file,
+        "split": s.split,
         "model": s.model.id if s.model else None,
         "params": s.model.schema.changed(s.params) if s.model else {},
         "tuned_on": None if s.tuned_on is None else tuned_json(s.tuned_on),
@@ -220,7 +227,8 @@ def load_session(s: TuningSession, path: str | Path) -> None:
     from workbench.core.session import Baseline, TuningSession
 
     plan = read_session_file(path)  # every field checked first
-    dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels)
+    dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels,
+                           split=plan.split)
     files = {"queries": plan.queries, "qrels": plan.qrels}
     saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
                                 tuned)
@@ -229,13 +237,13 @@ def load_session(s: TuningSession, path: str | Path) -> None:
     if plan.baseline is not None:  # computed aside, so a failure here changes nothing
         chosen = next(c for c in saved if c.name == plan.baseline)
         aside = TuningSession(k=plan.k)
-        aside.set_dataset(dataset, plan.dataset, **files)
+        aside.set_dataset(dataset, plan.dataset, **files, split=plan.split)
         aside.set_model(chosen.model_id, chosen.params)
         aside.recompute()
         assert aside.result is not None
         baseline = Baseline(chosen.model_id, dict(aside.params), aside.result, chosen.name)
     s.study_storage = plan.study_storage  # before the events: panels read it then
-    s.set_dataset(dataset, plan.dataset, **files)
+    s.set_dataset(dataset, plan.dataset, **files, split=plan.split)
     s.set_k(plan.k)
     s.set_model(plan.model, plan.params)
     s.tuned_on = plan.tuned_on

@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QSplitter, QWidget
 
 from workbench.core.data import FormatError
+from workbench.core.formats import dataset_splits
 from workbench.core.models import model_ids
 from workbench.core.session import TuningSession
 
@@ -49,7 +50,8 @@ class ActionHost(Protocol):
 
     def reopen(self, path: str) -> bool: ...
 
-    def open_with(self, *, queries: str | None = None, qrels: str | None = None) -> bool: ...
+    def open_with(self, *, queries: str | None = None, qrels: str | None = None,
+                  split: str | None = None) -> bool: ...
 
     def show_error(self, message: str, details: str = "") -> None: ...
 
@@ -75,6 +77,12 @@ class WindowActions:
         file.addMenu(self.recent_menu)
         self.open_queries = self._add(file, "Open &queries or tasks…", self.ask_queries)
         self.open_qrels = self._add(file, "Open &judgments…", self.ask_qrels)
+        # a BEIR or OpenVault folder's judged splits (qrels/<split>.tsv), one checked
+        self.split_menu = QMenu("&Split", window)
+        self.split_menu.setToolTip("which of the folder's judged splits (qrels/<split>.tsv) "
+                                   "the queries and judgments come from")
+        self.split_group = QActionGroup(window)
+        file.addMenu(self.split_menu)
         self.mine_tasks = self._add(file, "&Tasks from git history…", self.ask_mine_tasks)
         self.tasks_dialog: TasksFromGitDialog | None = None
         file.addSeparator()
@@ -121,15 +129,18 @@ class WindowActions:
 
         for event in (s.params_changed, s.model_changed, s.dataset_changed):
             event.connect(self._update_enabled)
+        s.dataset_changed.connect(self._refresh_splits)
         s.result_changed.connect(self._update_enabled)
         window.destroyed.connect(lambda *_: self._disconnect())
         self._update_enabled()
         self.refresh_recent()
+        self._refresh_splits()
 
     def _disconnect(self) -> None:
         s = self.w.session
         for event in (s.params_changed, s.model_changed, s.dataset_changed, s.result_changed):
             event.disconnect(self._update_enabled)
+        s.dataset_changed.disconnect(self._refresh_splits)
 
     def _add(self, menu: QMenu, text: str, slot: object,
              shortcut: QKeySequence.StandardKey | str | None = None) -> QAction:
@@ -152,6 +163,26 @@ class WindowActions:
         self.export.setEnabled(s.result is not None)
         if s.model is not None and s.model.id in self.model_actions:
             self.model_actions[s.model.id].setChecked(True)
+
+    def _refresh_splits(self, *_: object) -> None:
+        """File ▸ Split: the open folder's judged splits, the one read checked; disabled when
+        it has fewer than two (or none: another kind of dataset, or judgments given apart)."""
+        s = self.w.session
+        self.split_menu.clear()
+        for act in self.split_group.actions():
+            self.split_group.removeAction(act)
+        given = s.queries_file is not None or s.qrels_file is not None
+        splits = dataset_splits(s.source) if s.source and not given else []
+        for name in splits:
+            act = self._add(self.split_menu, name, lambda *_, n=name: self._pick_split(n))
+            act.setCheckable(True)
+            act.setChecked(name == s.split)
+            self.split_group.addAction(act)
+        self.split_menu.setEnabled(len(splits) > 1)
+
+    def _pick_split(self, name: str) -> None:
+        if name != self.w.session.split and not self.w.open_with(split=name):
+            self._refresh_splits()  # the check back on the split still open
 
     def _pick_model(self, mid: str) -> None:
         if self.w.session.model is None or self.w.session.model.id != mid:

@@ -21,6 +21,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
+from workbench.core.data import DEFAULT_SPLIT
+
 from .memory import keep_freed_memory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,9 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(data: str | None = None, model: str | None = None,
         params: Mapping[str, object] | None = None, queries: str | None = None,
-        qrels: str | None = None) -> int:
+        qrels: str | None = None, split: str | None = None) -> int:
     """The window on `data` (else the last dataset, as it was last opened, else the default
-    sample), its queries (or tasks) and judgments from `queries` and `qrels` when given."""
+    sample), its queries (or tasks) and judgments from `queries` and `qrels` when given, a
+    BEIR or OpenVault folder's at `split` (default: test, or as it was last opened)."""
     app = application()
     from . import settings as st
     from .main_window import MainWindow
@@ -121,9 +124,10 @@ def run(data: str | None = None, model: str | None = None,
                 else None
     window.show()
     if data is None and target is not None:  # the last dataset, as it was opened
-        queries, qrels = st.recalled_files(target)
+        queries, qrels, remembered_split = st.recalled_files(target)
+        split = split or remembered_split
     opened = window.open_path(target or default_dataset(), model=model, params=params,
-                              queries=queries, qrels=qrels)
+                              queries=queries, qrels=qrels, split=split or DEFAULT_SPLIT)
     if not opened and target:
         window.open_path(default_dataset())
     restore = quit_on_sigint(app)

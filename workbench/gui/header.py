@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.formats import dataset_splits
 from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
 
@@ -108,10 +109,14 @@ class Header(QWidget):
             return
         judged = f"{len(ds.qrels):,} judged" if ds.qrels else "not judged"
         counts = f"({len(ds.corpus):,} docs, {len(ds.queries):,} queries, "
+        s = self.session
+        # the split read, where the folder has others (File ▸ Split)
+        split = (f" · {s.split}" if s.source and s.queries_file is None and s.qrels_file is None
+                 and len(dataset_splits(s.source)) > 1 else "")
         self.dataset_label.set_texts(
-            f"dataset: <b>{_esc(ds.name)}</b> {counts}"
+            f"dataset: <b>{_esc(ds.name)}</b>{_esc(split)} {counts}"
             + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>") + ")",
-            f"dataset: {ds.name} {counts}{judged})", self.session.source or "")
+            f"dataset: {ds.name}{split} {counts}{judged})", s.source or "")
 
     def _on_model_changed(self, *_: object) -> None:
         m = self.session.model

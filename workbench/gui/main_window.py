@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.checks import load_warnings
-from workbench.core.data import FormatError
+from workbench.core.data import DEFAULT_SPLIT, FormatError
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
 from workbench.demo import sample_settings
@@ -115,11 +115,12 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str | Path, model: str | None = None,
                   params: Mapping[str, object] | None = None, *,
-                  queries: str | None = None, qrels: str | None = None) -> bool:
+                  queries: str | None = None, qrels: str | None = None,
+                  split: str = DEFAULT_SPLIT) -> bool:
         """Open a dataset (folder or file), its queries (or a repository's tasks) and
-        judgments from `queries` and `qrels` when given; on bad input show the error and keep
-        the previous dataset. A sample folder's workbench.toml names its model unless `model`
-        is given."""
+        judgments from `queries` and `qrels` when given, a BEIR or OpenVault folder's at
+        `split`; on bad input show the error and keep the previous dataset. A sample folder's
+        workbench.toml names its model unless `model` is given."""
         path = Path(path)
         # kept as absolute paths: a session or the next launch may start in another folder
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -133,7 +134,7 @@ class MainWindow(QMainWindow):
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
                 target = path / str(sample["data"]) if sample.get("data") else path
                 skipped: list[FormatError] = []
-                dataset = load_dataset(target, queries=queries, qrels=qrels,
+                dataset = load_dataset(target, queries=queries, qrels=qrels, split=split,
                                        skipped=skipped)  # raises before any change
                 chosen, chosen_params = model, dict(params or {})
                 if chosen is None and sample.get("model"):
@@ -143,7 +144,8 @@ class MainWindow(QMainWindow):
                     chosen = "bm25"
                 if chosen is not None:
                     self.session.set_model(chosen, chosen_params)
-                self.session.set_dataset(dataset, str(target), queries=queries, qrels=qrels)
+                self.session.set_dataset(dataset, str(target), queries=queries, qrels=qrels,
+                                         split=split)
                 example = sample.get("example_query")
                 if example and example in dataset.queries.index:
                     self.session.select_query(dataset.queries.index[str(example)])
@@ -166,7 +168,7 @@ class MainWindow(QMainWindow):
         self.opened = (str(path), str(target))
         self.menu_actions.add_recent(str(path))
         st.remember("last_dataset", str(path))
-        st.remember_files(str(path), queries, qrels)
+        st.remember_files(str(path), queries, qrels, split)
         if self.session.model is not None:
             st.remember("last_model", self.session.model.id)
         from workbench.core.formats.openvault_memories import load_note
@@ -181,12 +183,13 @@ class MainWindow(QMainWindow):
     def reopen(self, path: str) -> bool:
         """Open `path` as it was last opened: with the query and judgment files given then
         (the Recent menu, and the last dataset at launch)."""
-        queries, qrels = st.recalled_files(path)
-        return self.open_path(path, queries=queries, qrels=qrels)
+        queries, qrels, split = st.recalled_files(path)
+        return self.open_path(path, queries=queries, qrels=qrels, split=split)
 
-    def open_with(self, *, queries: str | None = None, qrels: str | None = None) -> bool:
-        """The open dataset read again with these queries (or tasks) or judgments (the other
-        kept as it is), its model and values kept; on bad input nothing changes."""
+    def open_with(self, *, queries: str | None = None, qrels: str | None = None,
+                  split: str | None = None) -> bool:
+        """The open dataset read again with these queries (or tasks), judgments or split (the
+        others kept as they are), its model and values kept; on bad input nothing changes."""
         s = self.session
         if s.dataset is None or s.source is None:
             return False
@@ -194,7 +197,8 @@ class MainWindow(QMainWindow):
         path = self.opened[0] if self.opened and self.opened[1] == s.source else s.source
         return self.open_path(path, s.model.id if s.model else None, dict(s.params),
                               queries=queries if queries is not None else s.queries_file,
-                              qrels=qrels if qrels is not None else s.qrels_file)
+                              qrels=qrels if qrels is not None else s.qrels_file,
+                              split=split if split is not None else s.split)
 
     def show_error(self, message: str, details: str = "") -> None:
         """A message in the status line and a non-blocking message box (`details`, such as

@@ -13,6 +13,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from workbench.core.data import DEFAULT_SPLIT
+
 ORGANISATION = "ScoringWorkbench"
 APPLICATION = "workbench"
 MAX_RECENT = 10
@@ -62,19 +64,23 @@ def recall(key: str, default: object = None) -> object:
     return settings().value(key, default)
 
 
-def remember_files(dataset: str, queries: str | None, qrels: str | None) -> None:
-    """The query (or task) and judgment files opened with `dataset` (none: forgotten), so the
-    Recent menu and the next launch open it the same way; the newest 2 × MAX_RECENT kept."""
+def remember_files(dataset: str, queries: str | None, qrels: str | None,
+                   split: str = DEFAULT_SPLIT) -> None:
+    """The query (or task) and judgment files opened with `dataset` and the split read (none
+    and the default split: forgotten), so the Recent menu and the next launch open it the same
+    way; the newest 2 × MAX_RECENT kept."""
     known = {k: v for k, v in _dataset_files().items() if k != dataset}
-    if queries or qrels:
-        known = {dataset: [queries, qrels], **known}
+    if queries or qrels or split != DEFAULT_SPLIT:
+        known = {dataset: [queries, qrels, split], **known}
     remember("dataset_files", json.dumps(dict(list(known.items())[:2 * MAX_RECENT])))
 
 
-def recalled_files(dataset: str) -> tuple[str | None, str | None]:
-    """(queries, qrels) last opened with `dataset`, each None when not given or gone."""
-    q, r = _dataset_files().get(dataset, [None, None])
-    return (q if q and Path(q).is_file() else None, r if r and Path(r).is_file() else None)
+def recalled_files(dataset: str) -> tuple[str | None, str | None, str]:
+    """(queries, qrels, split) last opened with `dataset`; a file None when not given or gone,
+    the split the default when none was remembered."""
+    q, r, split = _dataset_files().get(dataset, [None, None, DEFAULT_SPLIT])
+    return (q if q and Path(q).is_file() else None, r if r and Path(r).is_file() else None,
+            split or DEFAULT_SPLIT)
 
 
 def _dataset_files() -> dict[str, list[str | None]]:
@@ -84,6 +90,7 @@ def _dataset_files() -> dict[str, list[str | None]]:
         return {}
     if not isinstance(raw, dict):
         return {}
-    return {str(k): [v[0] if isinstance(v[0], str) else None,
-                     v[1] if isinstance(v[1], str) else None]
-            for k, v in raw.items() if isinstance(v, list) and len(v) == 2}
+    # [queries, qrels] before the split was remembered, [queries, qrels, split] since
+    return {str(k): [*(x if isinstance(x, str) and x else None for x in v[:2]),
+                     v[2] if len(v) == 3 and isinstance(v[2], str) and v[2] else DEFAULT_SPLIT]
+            for k, v in raw.items() if isinstance(v, list) and len(v) in (2, 3)}

@@ -5,7 +5,7 @@ Every malformed input raises one `FormatError` naming the file, the line and the
 """
 
 from workbench.core.data import FormatError
-from workbench.core.formats.auto import load_dataset, read_qrels
+from workbench.core.formats.auto import dataset_splits, load_dataset, read_qrels
 from workbench.core.formats.beir import (
     read_beir,
     read_corpus_jsonl,
@@ -40,6 +40,7 @@ __all__ = [
     "FormatError",
     "InjectionLog",
     "InjectionRecord",
+    "dataset_splits",
     "format_trec_run",
     "injection_queries",
     "load_dataset",

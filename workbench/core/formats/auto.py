@@ -220,6 +220,15 @@ def load_dataset(
                    qrels=judgments, source=str(path), settings=settings)
 
 
+def dataset_splits(path: StrPath) -> list[str]:
+    """The splits a BEIR or OpenVault folder judges (its qrels/<split>.tsv names, sorted);
+    none for any other dataset."""
+    path = Path(path)
+    if not path.is_dir() or not ((path / "corpus.jsonl").is_file() or is_openvault_folder(path)):
+        return []
+    return sorted(p.stem for p in (path / "qrels").glob("*.tsv") if p.is_file())
+
+
 def _first_file(*paths: Path) -> Path | None:
     return next((p for p in paths if p.is_file()), None)
 
