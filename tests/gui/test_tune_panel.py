@@ -345,3 +345,47 @@ def test_the_metrics_offered_follow_k(panel: TunePanel) -> None:
     assert [box.itemText(i) for i in range(box.count())] == ["ndcg@5", "mrr@5", "r@100",
                                                             "map@100"]
     assert panel.settings.choices()["objective"] == "ndcg@5"
+
+
+def test_tune_on_another_split_holds_the_open_one_out(qtbot: QtBot, tmp_path: Path) -> None:
+    """A folder judged in train and test, open at test: Validation offers tuning on train;
+    the run tunes on train's queries alone, its held-out figures are test's, and the values
+    applied leave every test query counted in the window."""
+    import shutil
+
+    folder = tmp_path / "tea2"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "workbench.toml").unlink()
+    rows = (folder / "qrels" / "test.tsv").read_text().splitlines()
+    first = {f"q{i:02d}" for i in range(1, 11)}
+    for split, keep in (("train", True), ("test", False)):
+        (folder / "qrels" / f"{split}.tsv").write_text("\n".join(
+            [rows[0], *(r for r in rows[1:] if (r.split("\t")[0] in first) == keep)]) + "\n")
+    s = TuningSession()
+    s.open(folder)
+    s.set_model("bm25")
+    s.recompute()
+    test_ids = list(s.dataset.queries.ids)
+    assert test_ids and not first & set(test_ids)
+    w = TunePanel(s)
+    qtbot.addWidget(w)
+    w.resize(1300, 480)
+    w.show()
+    qtbot.waitExposed(w)
+    w.settings.storage.setText(str(tmp_path / "s.db"))
+    w.settings.storage.textEdited.emit(w.settings.storage.text())
+    entries = [w.settings.validation.itemText(i) for i in range(w.settings.validation.count())]
+    assert entries[-1] == "tune on split train, hold out test"
+    _settings(w, trials=5, validation="split:train")
+    outcome = _run(qtbot, w)
+    validation = outcome.result.validation
+    assert "tuned on split train (10 queries)" in validation.describe
+    trained = [outcome.dataset.queries.ids[i] for i in range(len(outcome.dataset.queries))
+               if validation.final_train[i]]
+    assert sorted(trained) == sorted(first)
+    assert outcome.result.test is not None and outcome.result.test.n == len(test_ids)
+    w.apply_button.click()
+    assert s.tuned_on is not None and set(s.tuned_on.trained_on) == first
+    held = s.held_out()
+    assert held.mask is None and held.note == ""  # no query open here was tuned on
+    assert list(s.dataset.queries.ids) == test_ids  # the window stays on test

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.cases import has_cases
+from workbench.core.formats import dataset_splits
 from workbench.core.session import TuningSession
 
 from .tune_params import MUTED, ParamChecklist
@@ -43,6 +44,14 @@ def metric_choices(session: TuningSession) -> list[str]:
     if model is not None and model.id.startswith("codeledger"):
         out.insert(0, "bundle_recall")  # what its bundle is for; `tune`'s default too
     return out or ranking
+
+
+def training_splits(session: TuningSession) -> list[str]:
+    """The open folder's other judged splits, each one Validation can tune on while the open
+    split is held out (none when the queries or judgments were given apart from the folder)."""
+    if session.source is None or session.queries_file or session.qrels_file:
+        return []
+    return [s for s in dataset_splits(session.source) if s != session.split]
 
 
 def cannot_tune(session: TuningSession) -> str:
@@ -76,8 +85,10 @@ class TuneSettings(QWidget):
         self.validation = QComboBox(self)
         for text, key in VALIDATIONS:
             self.validation.addItem(text, key)
-        self.validation.setToolTip("auto: the data's own split, a time split for repository "
-                                   "tasks, else 5-fold over queries")
+        self.validation.setToolTip(
+            "auto: a time split for repository tasks, else 5-fold over queries; "
+            "'tune on split …' (a folder judged in several splits) tunes on that split's "
+            "queries and holds out every query of the split open here")
         self.folds = QSpinBox(self)
         self.folds.setRange(2, 20)
         self.folds.setValue(5)
@@ -122,6 +133,17 @@ class TuneSettings(QWidget):
     def _on_validation(self, *_: object) -> None:
         self.folds.setEnabled(self.validation.currentData() == "kfold")
 
+    def set_splits(self, others: list[str], held: str) -> None:
+        """Validation offers 'tune on split X' for each of `others`, `held` held out; the
+        choice kept where it is still offered."""
+        current = self.validation.currentData()
+        while self.validation.count() > len(VALIDATIONS):
+            self.validation.removeItem(self.validation.count() - 1)
+        for name in others:
+            self.validation.addItem(f"tune on split {name}, hold out {held}", f"split:{name}")
+        i = self.validation.findData(current)
+        self.validation.setCurrentIndex(max(i, 0))
+
     def set_choices(self, metrics: list[str], samplers: tuple[str, ...]) -> None:
         if self.sampler.count() == 0:
             self.sampler.addItems(list(samplers))
@@ -137,10 +159,16 @@ class TuneSettings(QWidget):
         return {"objective": self.objective.currentText(),
                 "trials": None if seconds else self.budget.value(),
                 "timeout": float(self.budget.value()) if seconds else None,
-                "validation": str(self.validation.currentData()),
+                **_validation(str(self.validation.currentData())),
                 "folds": self.folds.value(), "sampler": self.sampler.currentText(),
                 "seed": self.seed.value(), "pick": str(self.pick.currentData()),
                 "storage": self.storage.text().strip()}
+
+
+def _validation(key: str) -> dict[str, str]:
+    """The job's validation arguments for a Validation entry ("split:train": tune on train)."""
+    kind, _, split = key.partition(":")
+    return {"validation": kind, "train_split": split} if split else {"validation": kind}
 
 
 class TuneForm(QWidget):

@@ -28,7 +28,7 @@ from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
-from .tune_form import TuneForm, cannot_tune, metric_choices
+from .tune_form import TuneForm, cannot_tune, metric_choices, training_splits
 from .tune_params import MUTED
 from .tune_results import TuneView
 from .tune_runner import TuneRunner
@@ -129,6 +129,7 @@ class TunePanel(QWidget):
         self.checklist.build(params, [n for n in model_names(model) if n not in inert],
                              inert)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
+        self.settings.set_splits(training_splits(self.session), self.session.split)
         self._blocked = cannot_tune(self.session)
         self._set_running(self.runner.running)
         if self._blocked:
@@ -219,7 +220,7 @@ class TunePanel(QWidget):
         if outcome.best and not kept and self.job is not None:  # for compare and the report
             configs = self.session.configurations
             self.tuned_name = configs.unique_name(f"tuned on {self.job.objective}")
-            self.tuned_on = of_result(outcome.result, self.job.dataset)
+            self.tuned_on = of_result(outcome.result, outcome.dataset)
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             self._say(self.status.text() + f"; saved as the configuration "

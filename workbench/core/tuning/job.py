@@ -25,14 +25,15 @@ from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.params import ParamError, Params, ParamValue
 from workbench.core.store import cache_dir
-from workbench.core.tuning.data import choose_validation
+from workbench.core.tuning.data import choose_validation, merge_splits
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import build_space
 from workbench.core.tuning.storage import storage_url
 from workbench.core.tuning.study import OnTrial
 
-VALIDATIONS = ("auto", "kfold", "time", "none")
+# "split": tune on another judged split of the folder (`train_split`), hold the open one out
+VALIDATIONS = ("auto", "kfold", "time", "none", "split")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,9 @@ class TuneJob:
     storage: str = ""  # a file or URL; "" = studies.db in the cache folder
     fresh: bool = False  # start the study anew instead of continuing it
     pick: str = "bound"  # which trial a study keeps (pick.PICKS)
+    train_split: str = ""  # validation "split": the split tuned on …
+    source: str = ""  # … read from the folder the dataset came from …
+    split: str = ""  # … beside the dataset's own split, held out
 
 
 @dataclass
@@ -71,6 +75,7 @@ class TuneOutcome:
     importances: dict[str, float]  # parameter → share, most important first
     trials: list[TrialPoint]  # of the study that tuned `best`
     storage: str
+    dataset: Dataset  # the queries the result's masks index (both splits for "split")
 
 
 def job_from_session(session: Any, names: Sequence[str], **choices: Any) -> TuneJob:
@@ -80,7 +85,7 @@ def job_from_session(session: Any, names: Sequence[str], **choices: Any) -> Tune
     if session.needs_prepare:
         raise ParamError("recompute the prepare-stage parameters before tuning")
     return TuneJob(session.model, session.dataset, dict(session.params), session.prepared,
-                   tuple(names), **choices)
+                   tuple(names), **choices, source=session.source or "", split=session.split)
 
 
 def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
@@ -90,18 +95,23 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     if not job.names:
         raise ParamError("tick at least one parameter to tune")
     space = build_space(job.model.schema, list(job.names), dict(job.ranges))
-    evaluator = Evaluator(job.model, job.dataset, job.params, [job.objective],
-                          prepared=job.prepared, progress=progress)
-    counted = evaluator.counted()
-    if not counted.any():
-        raise ParamError("no query counts for this objective (no judgments or cases)")
     kind = job.validation
     if kind not in VALIDATIONS:
         raise ParamError(f"validation must be one of {', '.join(VALIDATIONS)}")
+    dataset, prepared, split_masks = job.dataset, job.prepared, None
+    if kind == "split":
+        dataset, split_masks = _with_training_split(job)
+        prepared = None  # prepared again, with the training split's queries
+    evaluator = Evaluator(job.model, dataset, job.params, [job.objective],
+                          prepared=prepared, progress=progress)
+    counted = evaluator.counted()
+    if not counted.any():
+        raise ParamError("no query counts for this objective (no judgments or cases)")
     validation = choose_validation(
-        job.dataset, counted, folds=0 if kind == "none" else
+        dataset, counted, folds=0 if kind == "none" else
         (job.folds if kind == "kfold" else None),
-        time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed)
+        time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed,
+        split_masks=split_masks)
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
                     job.timeout, url, fresh=job.fresh, pick=job.pick)
@@ -110,7 +120,25 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     study = result.studies.get(result.final.name)
     return TuneOutcome(result, dict(result.final.best),
                        importances(study) if study is not None else {},
-                       trial_points(study) if study is not None else [], url)
+                       trial_points(study) if study is not None else [], url, dataset)
+
+
+def _with_training_split(job: TuneJob) -> tuple[Dataset, tuple[Any, Any, str]]:
+    """The job's dataset with the queries of its folder's `train_split` before its own, and
+    the masks of each: tuned on the first, held out on the second (as `tune --train-split`)."""
+    from workbench.core.formats import load_dataset
+
+    if not job.train_split or not job.source:
+        raise ParamError("a split validation needs the split to tune on and the folder")
+    if job.train_split == job.split:
+        raise ParamError(f"split {job.split} is the one held out; tune on another")
+    train = load_dataset(job.source, split=job.train_split)
+    merged, train_mask, test_mask, dropped = merge_splits(train, job.dataset, job.train_split,
+                                                          job.split)
+    overlap = f"; {len(dropped)} in both held out, not tuned on" if dropped else ""
+    describe = (f"tuned on split {job.train_split} ({int(train_mask.sum())} queries), "
+                f"held out: split {job.split} ({int(test_mask.sum())}){overlap}")
+    return merged, (train_mask, test_mask, describe)
 
 
 def importances(study: optuna.Study) -> dict[str, float]:
