@@ -234,7 +234,7 @@ def test_what_no_score_moves_with_starts_unticked(qtbot: QtBot) -> None:
 
 
 @pytest.mark.parametrize(("tuned", "warned"), [(0.62, True), (0.71, False)])
-def test_the_verdict_says_when_the_tuned_values_do_worse_held_out(tuned: float,
+def test_the_verdict_says_when_the_tuned_values_do_worse_held_out(qtbot: QtBot, tuned: float,
                                                                  warned: bool) -> None:
     # as `workbench tune` says it: the window showed a red Δ and left Apply best to the user
     import numpy as np
@@ -257,6 +257,20 @@ def test_the_verdict_says_when_the_tuned_values_do_worse_held_out(tuned: float,
                         paired_test(start, after))
     text = verdict(result, "bundle_recall")
     assert ("do worse on the queries they never saw" in text) is warned
+    # the button says the same: Apply best became "Apply anyway", with the reason
+    from types import SimpleNamespace
+
+    from workbench.core.tuning.job import TuneJob
+
+    panel = TunePanel(_session("code-repo", "codeledger"))
+    qtbot.addWidget(panel)
+    panel.job = TuneJob(panel.session.model, panel.session.dataset, {}, None, ("w_keyword",),
+                        objective="bundle_recall")
+    panel.outcome = SimpleNamespace(result=result, best={"w_keyword": 2.0})
+    panel._set_running(False)
+    assert panel.apply_button.isEnabled()
+    assert panel.apply_button.text() == ("Apply anyway" if warned else "Apply best")
+    assert ("held out, the tuned values do worse" in panel.apply_button.toolTip()) is warned
 
 
 def _folds_worse_start_kept() -> Any:

@@ -29,6 +29,7 @@ from workbench.core.session import TuningSession
 
 from .tune_params import MUTED, ParamChecklist
 
+APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
 
@@ -198,8 +199,7 @@ class TuneForm(QWidget):
         self.start_button = QPushButton("Start", self)
         self.cancel_button = QPushButton("Cancel", self)
         self.apply_button = QPushButton("Apply best", self)
-        self.apply_button.setToolTip("move the sliders to the tuned values (Edit ▸ Undo "
-                                     "restores them)")
+        self.apply_button.setToolTip(APPLY_TIP)
         for b in (self.start_button, self.cancel_button, self.apply_button):
             buttons.addWidget(b)
         col.addLayout(buttons)

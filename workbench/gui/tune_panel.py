@@ -28,9 +28,9 @@ from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
-from .tune_form import TuneForm, cannot_tune, metric_choices, training_splits
+from .tune_form import APPLY_TIP, TuneForm, cannot_tune, metric_choices, training_splits
 from .tune_params import MUTED
-from .tune_results import TuneView
+from .tune_results import TuneView, advised_against
 from .tune_runner import TuneRunner
 
 ERROR = "color:#c0392b"
@@ -183,6 +183,12 @@ class TunePanel(QWidget):
         self.apply_button.setEnabled(not running and bool(self.outcome and self.outcome.best)
                                      and not (self.outcome and
                                               self.outcome.result.final.kept_start))
+        # where the verdict advises keeping the start, the button says it goes against that
+        against = (advised_against(self.outcome.result, self.job.objective)
+                   if self.outcome is not None and self.job is not None else "")
+        self.apply_button.setText("Apply anyway" if against else "Apply best")
+        self.apply_button.setToolTip(f"{against}; this moves the sliders to them all the same "
+                                     "(Edit ▸ Undo restores them)" if against else APPLY_TIP)
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet(ERROR if error else MUTED)

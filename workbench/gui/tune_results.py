@@ -88,6 +88,20 @@ def verdict(result: Any, objective: str) -> str:
     return "<br>".join(lines)
 
 
+def advised_against(result: Any, objective: str) -> str:
+    """Why the verdict advises keeping the starting values over the tuned ones ("" when it
+    does not): they do worse held out, or no better than the start even on training."""
+    t, final = result.test, result.final
+    if final.kept_start:
+        return ""
+    if t is not None and _worse(objective, t.mean_b, t.mean_a):
+        return (f"held out, the tuned values do worse than the starting ones ({t.mean_a:.4f} → "
+                f"{t.mean_b:.4f} {objective})")
+    if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
+        return "no trial beat the starting values even on training"
+    return ""
+
+
 def _picked(final: Any, objective: str) -> list[str]:
     """What "the surest gain" kept, where it is not the best on training."""
     if final.top is None or final.picked == final.top[0]:
