@@ -49,7 +49,8 @@ def test_pinned_baseline_shows_deltas_everywhere(window: MainWindow) -> None:
     assert changes - {"="}, "some document moved"
     assert any(c.startswith(("▲", "▼")) for c in changes)
     assert "vs" in window.metrics.cards[0].detail.text()
-    assert "queries" in window.metrics.comparison.text()
+    assert "queries" in window.metrics.comparison.texts[0]
+    assert "p = " in window.metrics.comparison.text()
     deltas = [window.queries.model.index(r, 3).data() for r in range(5)]
     assert all(d for d in deltas)
 

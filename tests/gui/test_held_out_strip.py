@@ -165,3 +165,30 @@ def test_the_query_list_greys_the_queries_tuned_on(qtbot: QtBot,
     s.undo()
     s.recompute()
     assert model.data(model.index(rows["q01"], 2), fg) != ASIDE
+
+
+def test_a_narrow_window_gets_the_short_comparison_not_a_wider_floor(qtbot: QtBot) -> None:
+    """The paired test's line takes the room the cards leave: at 1,400 px the whole line, in
+    a window too narrow for it ▲ ▼ and p (the whole in the tooltip); the cards, not the line,
+    set the narrowest width (it set a 1,131-px floor, 1,403 px for codeledger's 7 cards)."""
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "code-repo")
+    w.session.pin_baseline()
+    w.resize(1600, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    strip = w.metrics
+    qtbot.waitUntil(lambda: "(randomization)" in strip.comparison.text())
+    assert strip.comparison.toolTip() == ""
+    cards = sum(c.width() for c in (strip.k_spin, *strip.cards,
+                                    *strip.extra_cards.values()) if not c.isHidden())
+    assert strip.minimumSizeHint().width() < cards + strip.comparison.wide
+    w.resize(w.minimumSizeHint().width(), 900)
+    qtbot.waitUntil(lambda: "queries" not in strip.comparison.text())
+    assert "p = " in strip.comparison.text() and "▲" in strip.comparison.text()
+    assert "(randomization)" in strip.comparison.toolTip()
+    assert w.minimumSizeHint().width() < 1280  # a 1,280-px screen holds codeledger's window
+    w.close()

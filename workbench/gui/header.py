@@ -70,6 +70,9 @@ class Header(QWidget):
         # (CodeLedger)"): the dataset line beside it gives way instead (it is elided by the
         # window's width, its full text in the tooltip)
         self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # … down to about 30 characters in a narrow window (the list drops down in full),
+        # so the header does not set the window's narrowest width
+        self.model_combo.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 30) + 40)
         self.dataset_label.setSizePolicy(QSizePolicy.Policy.Ignored,
                                          QSizePolicy.Policy.Preferred)
         self.dataset_label.setMinimumWidth(160)

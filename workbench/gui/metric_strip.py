@@ -14,10 +14,12 @@ from collections.abc import Callable
 
 import numpy as np
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -110,6 +112,43 @@ class MetricCard(QFrame):
                             f" <span style='color:#8c959f'>vs {base:.3f}</span>")
 
 
+class _Comparison(QLabel):
+    """The paired test's line, right of the cards: all the room they leave (it never sets
+    the window's narrowest width) and a fixed height, so a new p-value does not re-lay out
+    the window; where the room is short of the long text (▲ ▼ queries, p, the test's
+    method) it shows the short one (▲ ▼, p)."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__("", parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        fm = self.fontMetrics()
+        self.wide = fm.horizontalAdvance("▲300 ▼300 queries   p = 0.000 (randomization) ") + 24
+        self.setMinimumWidth(fm.horizontalAdvance("▲300 ▼300   p = 0.000 ") + 16)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setFixedHeight(fm.height() + 8)
+        self.texts = ("", "")  # (long, short)
+
+    def say(self, wide: str, short: str) -> None:
+        self.texts = (wide, short)
+        self._fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        short = self.width() < self.wide
+        text = self.texts[short]
+        if text != self.text():
+            self.setText(text)
+        self.setToolTip(self.texts[0] if short else "")
+
+
+def _muted(text: str) -> str:
+    return f"<span style='color:#8c959f'>{text}</span>"
+
+
 class MetricStrip(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
                  defer_ms: int = 150) -> None:
@@ -159,15 +198,10 @@ class MetricStrip(QWidget):
             card.hide()
             self.extra_cards[name] = card
             layout.addWidget(card)
-        layout.addStretch(1)
-        self.comparison = QLabel("", self)
+        self.comparison = _Comparison(self)
         self.comparison.setTextFormat(Qt.TextFormat.RichText)
         self.comparison.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        # fixed: a new p-value must not re-lay out the window
-        self.comparison.setFixedWidth(self.fontMetrics().horizontalAdvance(
-            "▲300 ▼300 queries   p = 0.000 (randomization) ") + 24)
-        self.comparison.setFixedHeight(self.fontMetrics().height() + 8)
-        layout.addWidget(self.comparison)
+        layout.addWidget(self.comparison, 1)
         # shown only while some judged queries are set aside (or all were tuned on): its text
         # changes with the tuned record, never on a slider tick
         self.held_note = QLabel("", self)
@@ -236,8 +270,8 @@ class MetricStrip(QWidget):
         res = s.result
         self._test_generation += 1  # a test still running for older values is now stale
         if res is not None and not res.means:
-            self.comparison.setText("<span style='color:#8c959f'>no judgments: "
-                                    "metrics need qrels</span>")
+            self.comparison.say(_muted("no judgments to measure against"),
+                                _muted("no judgments"))
             return
         work = self._test_inputs()
         if work is None:
@@ -270,15 +304,15 @@ class MetricStrip(QWidget):
 
     def _show_test(self, test: PairedTest | None) -> None:
         if test is None:
-            self.comparison.setText("<span style='color:#8c959f'>pin a baseline (Ctrl+B) "
-                                    "to compare</span>")
+            self.comparison.say(_muted("pin a baseline (Ctrl+B) to compare"),
+                                _muted("pin a baseline (Ctrl+B)"))
             return
         p = test.p_value
         ptext = "–" if math.isnan(p) else (f"{p:.3f}" if p >= 0.001 else f"{p:.1e}")
-        self.comparison.setText(
-            f"<span style='color:{BETTER.name()}'>▲{test.improved}</span> "
-            f"<span style='color:{WORSE.name()}'>▼{test.worsened}</span> queries "
-            f"&nbsp; p = <b>{ptext}</b> <span style='color:#8c959f'>({test.method})</span>")
+        moved = (f"<span style='color:{BETTER.name()}'>▲{test.improved}</span> "
+                 f"<span style='color:{WORSE.name()}'>▼{test.worsened}</span>")
+        self.comparison.say(f"{moved} queries &nbsp; p = <b>{ptext}</b> "
+                            + _muted(f"({test.method})"), f"{moved} &nbsp; p = <b>{ptext}</b>")
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Wait for a running test (the pool is also waited for when the strip is deleted)."""
