@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -19,41 +17,7 @@ from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-
-
-class ElidingLabel(QLabel):
-    """A rich-text label that, when its text does not fit, shows it as plain text elided at
-    the right ("…"), the whole in the tooltip. (A QLabel cuts rich text mid-word.)"""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setTextFormat(Qt.TextFormat.RichText)
-        self._rich = self._plain = ""
-        self._tip = ""
-
-    def set_texts(self, rich: str, plain: str, tip: str = "") -> None:
-        self._rich, self._plain, self._tip = rich, plain, tip
-        self._fit()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
-        super().resizeEvent(event)
-        self._fit()
-
-    def _fit(self) -> None:
-        room = self.width() - 2
-        doc = QTextDocument()
-        doc.setDefaultFont(self.font())
-        doc.setDocumentMargin(0)
-        doc.setHtml(self._rich)
-        if doc.idealWidth() <= room:
-            text, tip = self._rich, self._tip
-        else:
-            text = _esc(self.fontMetrics().elidedText(self._plain, Qt.TextElideMode.ElideRight,
-                                                      room))
-            tip = "\n".join(t for t in (self._plain, self._tip) if t)
-        if text != self.text():
-            self.setText(text)
-        self.setToolTip(tip)
+from .elided import ElidingLabel, esc
 
 
 class Header(QWidget):
@@ -117,7 +81,7 @@ class Header(QWidget):
         split = (f" · {s.split}" if s.source and s.queries_file is None and s.qrels_file is None
                  and len(dataset_splits(s.source)) > 1 else "")
         self.dataset_label.set_texts(
-            f"dataset: <b>{_esc(ds.name)}</b>{_esc(split)} {counts}"
+            f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {counts}"
             + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>") + ")",
             f"dataset: {ds.name}{split} {counts}{judged})", s.source or "")
 
@@ -150,12 +114,9 @@ class Header(QWidget):
         # its name and the model; long values (a clock, many weights) only in the tooltip, so
         # the dataset line beside it keeps its room
         short = what if len(what) <= 36 else what[:35] + "…"
-        named = "" if b.name.startswith("baseline") else f" {_esc(repr(b.name))}"
+        named = "" if b.name.startswith("baseline") else f" {esc(repr(b.name))}"
         # the model only when it is not the one in the box beside it
         model = "" if self.session.model is not None and b.model_id == self.session.model.id \
-            else f"{_esc(b.model_id)}, "
-        self.baseline_label.setText(f"baseline: <b>pinned</b>{named} ({model}{_esc(short)})")
+            else f"{esc(b.model_id)}, "
+        self.baseline_label.setText(f"baseline: <b>pinned</b>{named} ({model}{esc(short)})")
 
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

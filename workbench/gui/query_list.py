@@ -20,8 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -30,6 +28,7 @@ from PySide6.QtWidgets import (
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
+from .elided import MiddleElided
 from .palette import GATED, delta_color, signed
 from .throttle import IdleThrottle
 
@@ -201,7 +200,7 @@ class QueryList(QWidget):
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setWordWrap(False)
-        self.view.setItemDelegateForColumn(0, _MiddleElided(self.view))
+        self.view.setItemDelegateForColumn(0, MiddleElided(self.view))
         # widths measured once per dataset, not per result: ResizeToContents re-measures every
         # row on every slider tick (tens of ms on 300 queries)
         header = self.view.horizontalHeader()
@@ -301,16 +300,6 @@ class QueryList(QWidget):
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
-
-
-class _MiddleElided(QStyledItemDelegate):
-    """Ids elided in the middle: "archived-fix" and "archived-other" stay apart as
-    "arch…fix" and "arch…her", where a right elision made both "archived-…"."""
-
-    def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
-                        index: QModelIndex | QPersistentModelIndex) -> None:
-        super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 def id_column_cap(fm: QFontMetrics) -> int:

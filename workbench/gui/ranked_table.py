@@ -34,6 +34,7 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
+from .elided import ElidingLabel, MiddleElided, esc
 from .palette import BETTER, GATED, WORSE, signal_hex
 from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranked_rows
 
@@ -261,8 +262,7 @@ class RankedTable(QWidget):
         # whole window. The query on one line (cut at the right), the signals' legend and the
         # documents that left the top k below it, wrapped onto at most two lines (ten signals
         # do not fit one)
-        self.summary = QLabel(self)
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary = ElidingLabel(self)  # the query's id and text, elided at the right
         self.summary.setWordWrap(False)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() + 4)
@@ -276,6 +276,8 @@ class RankedTable(QWidget):
         self.view = _RankedView(self.model, self)
         self.view.setModel(self.model)
         self.view.setItemDelegateForColumn(BAR_COLUMN, ContributionDelegate(self.view))
+        # ids (often paths) elided in the middle: their ends tell them apart
+        self.view.setItemDelegateForColumn(COLUMNS.index("id"), MiddleElided(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -345,19 +347,20 @@ class RankedTable(QWidget):
     def _update_summary(self) -> None:
         s = self.session
         if s.dataset is None or s.result is None or not len(s.dataset.queries):
-            self.summary.setText("<i>no ranking yet</i>")
+            self.summary.set_texts("<i>no ranking yet</i>", "no ranking yet")
             self.legend.setText("")
             return
         q = s.dataset.queries[s.query]
         # a space between entries, none inside one: the label wraps between signals only
-        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;{_esc(name)}"
+        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;{esc(name)}"
                           for i, name in enumerate(s.result.scores.signals))
-        text = f"<b>{_esc(q.id)}</b> {_esc(_clip(q.text, 140))}"
+        clipped = _clip(q.text, 140)
+        text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
         lines = f"<span style='color:#57606a'>signals:</span> {legend}"
         left = left_top_k(s)
         if left:
             lines += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
-                      f"{_esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
+                      f"{esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
         if self.model.cut is not None:
             skipped = len(self.model.skipped)
             lines += (f" &nbsp; <span style='color:{CUT_PEN.name()}'>- - bundle: "
@@ -365,8 +368,8 @@ class RankedTable(QWidget):
                       + (f" ({skipped} skipped: over the budget)" if skipped else "")
                       + "</span>")
         # unchanged on most ticks: no relayout of the labels
-        if text != self.summary.text():
-            self.summary.setText(text)
+        self.summary.set_texts(text, f"{q.id} {clipped}",
+                               q.text if clipped != " ".join(q.text.split()) else "")
         if lines != self.legend.text():
             self.legend.setText(lines)
 
@@ -391,10 +394,6 @@ class RankedTable(QWidget):
                            | QItemSelectionModel.SelectionFlag.Rows)
         sel.blockSignals(False)
         self.view.viewport().update()
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _clip(text: str, n: int) -> str:

@@ -268,6 +268,15 @@ def elide(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def elide_middle(text: str, n: int) -> str:
+    """At most `n` characters, the cut in the middle: ids and paths that share a long
+    beginning keep the ends that tell them apart."""
+    if len(text) <= n:
+        return text
+    tail = (n - 1) // 2
+    return text[: n - 1 - tail] + "…" + text[len(text) - tail:]
+
+
 def align_right(label: QLabel) -> QLabel:
     label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return label

@@ -24,7 +24,7 @@ from ._base import (
     INK,
     ChartPanel,
     add_legend,
-    elide,
+    elide_middle,
     fit_left_axis,
     legend_room,
     make_plot,
@@ -181,7 +181,7 @@ class ContributionChart(ChartPanel):
         labels = []
         for j, d in enumerate(self.docs.tolist()):
             mark = "◆ " if d in chosen else ""
-            labels.append((float(j), f"{mark}{j + 1}. {elide(corpus[d].id, 24)}"))
+            labels.append((float(j), f"{mark}{j + 1}. {elide_middle(corpus[d].id, 24)}"))
         if labels != self._top_labels:  # the axis re-renders its picture on new ticks
             self._top_labels = labels
             self.top_plot.getPlotItem().getAxis("left").setTicks([labels])
@@ -246,9 +246,12 @@ class ContributionChart(ChartPanel):
         corpus = s.dataset.corpus
         rank_of = {int(d): j + 1 for j, d in enumerate(r.ranking.docs[q, : r.ranking.count[q]])}
         plot = self.pair_plot.getPlotItem()
+        def named(d: int) -> str:
+            return f"{elide_middle(corpus[d].id, 22)} (#{rank_of.get(d, '–')})"
+
         for key, offset, color, label, values in (
-                ("A", -w, A_COLOR, f"A {elide(corpus[da].id, 22)} (#{rank_of.get(da, '–')})", a),
-                ("B", 0.0, B_COLOR, f"B {elide(corpus[db].id, 22)} (#{rank_of.get(db, '–')})", b),
+                ("A", -w, A_COLOR, f"A {named(da)}", a),
+                ("B", 0.0, B_COLOR, f"B {named(db)}", b),
                 ("A − B", w, DIFF_COLOR, "A − B", a - b)):
             bar = pg.BarGraphItem(x=x + offset, y0=np.minimum(values, 0), height=np.abs(values),
                                   width=w * 0.95, brush=pg.mkBrush(color), pen=pg.mkPen(None))

@@ -27,7 +27,7 @@ from workbench.core.session import TuningSession
 from workbench.gui.export_csv import write_grab, write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
 
-from ._base import MUTED, ChartPanel, elide
+from ._base import MUTED, ChartPanel, elide, elide_middle
 
 EMPTY_NO_BASELINE = "Pin a baseline (Ctrl+B) to see what moved"
 EMPTY_NOTHING_MOVED = "Nothing moved: every query's top k is as in the baseline"
@@ -135,7 +135,10 @@ class MoversList(ChartPanel):
             doc = corpus[m.doc]
             # a file's title is its path, its id too: said once
             name = f"{doc.id} · {doc.title}" if doc.title and doc.title != doc.id else doc.id
-            cells = (queries[m.query].id, elide(name, 40), rank_text(m), move_text(m),
+            # the id elided in its middle (paths share beginnings), a title after it at its end
+            shown = (elide(f"{elide_middle(doc.id, 24)} · {doc.title}", 40) if name != doc.id
+                     else elide_middle(doc.id, 40))
+            cells = (queries[m.query].id, shown, rank_text(m), move_text(m),
                      signed(m.total_delta), deltas_text(m))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)

@@ -1,0 +1,55 @@
+"""Long ids and query texts: ids that share a long beginning (paths) are elided in their middle
+in the ranked table, the contribution chart and Movers, so their ends tell them apart; the
+query line above the ranked table is elided at the window's edge, the whole in its tooltip."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytestqt.qtbot import QtBot
+
+from workbench.gui.charts._base import elide_middle
+from workbench.gui.elided import MiddleElided
+from workbench.gui.main_window import MainWindow
+
+PREFIX = "projects/very/deeply/nested/folder/structure/subsystem"
+
+
+def _long_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "long"
+    (folder / "qrels").mkdir(parents=True)
+    docs = [{"_id": f"{PREFIX}/notes_{i}.md", "title": f"Note {i}",
+             "text": f"oolong tea harvest {'green ' * i}"} for i in range(12)]
+    (folder / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in docs) + "\n")
+    text = "How is oolong tea harvested, " + "and in great detail, " * 12 + "by whom?"
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": text}) + "\n")
+    (folder / "qrels" / "test.tsv").write_text(
+        f"query-id\tcorpus-id\tscore\nq1\t{PREFIX}/notes_3.md\t1\n")
+    return folder
+
+
+def test_elide_middle_keeps_both_ends() -> None:
+    assert elide_middle("short", 10) == "short"
+    cut = elide_middle(f"{PREFIX}/notes_11.md", 24)
+    assert len(cut) == 24 and cut.startswith("projects/ve") and cut.endswith("notes_11.md")
+    assert elide_middle(f"{PREFIX}/notes_10.md", 24) != elide_middle(f"{PREFIX}/notes_11.md", 24)
+
+
+def test_long_ids_and_query_in_the_window(qtbot: QtBot, tmp_path: Path) -> None:
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(_long_folder(tmp_path), "bm25")
+    w.resize(1300, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    view = w.ranked.view
+    assert isinstance(view.itemDelegateForColumn(2), MiddleElided)
+    assert not isinstance(view.itemDelegateForColumn(3), MiddleElided)  # titles: at the end
+    chart = w.charts.panels["ContributionChart"]
+    labels = [text for _, text in chart._top_labels or []]
+    assert labels and all(t.endswith(".md") and "…" in t for t in labels)
+    summary = w.ranked.summary
+    assert summary.text().endswith("…") or "…" in summary.text()
+    assert "by whom?" in summary.toolTip()  # the whole query, past the 140-character clip
+    w.close()
