@@ -162,8 +162,17 @@ def test_histogram_counts_equal_the_scores(qtbot: QtBot, tea: TuningSession,
     assert chart.counts_relevant.tolist() == rel.tolist()
     assert chart.counts_other.tolist() == other.tolist()
     assert rel.sum() > 0 and rel.sum() + other.sum() == r.scores.row(q).stop - r.scores.row(q).start
+    # drawn as each group's share of itself (6 relevant against 131 others were slivers)
+    assert chart.share.isChecked() and chart.share.isEnabled()
+    assert chart.curve_relevant.yData.tolist() == pytest.approx((100 * rel / rel.sum()).tolist())
+    assert chart.curve_other.yData.tolist() == pytest.approx((100 * other / other.sum()).tolist())
+    assert chart.curve_relevant.yData.max() > 10
+    assert chart.plot.getPlotItem().getAxis("left").labelText == "% of group"
+    chart.share.setChecked(False)
+    chart.redraw()
     assert chart.curve_relevant.yData.tolist() == rel.tolist()
     assert chart.curve_other.yData.tolist() == other.tolist()
+    assert chart.plot.getPlotItem().getAxis("left").labelText == "candidates"
     chart.all_queries.setChecked(True)
     rel, other = _loop_counts(tea, list(range(len(r.ranking.count))), chart.edges)
     assert chart.counts_relevant.tolist() == rel.tolist()
@@ -485,6 +494,8 @@ def test_the_distribution_without_judgments_says_candidates_only(qtbot: QtBot) -
     chart.redraw()
     labels = [label.text for _, label in chart.legend.items]
     assert labels == ["candidates"]
+    assert not chart.share.isEnabled()  # one group: counts
+    assert chart.plot.getPlotItem().getAxis("left").labelText == "candidates"
     assert "judged relevant" not in chart.caption.text()
     n = len(chart.shown_pairs())
     assert chart.caption.text().endswith(f"{n} candidate" + ("" if n == 1 else "s"))

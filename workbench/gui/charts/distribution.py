@@ -19,7 +19,7 @@ from workbench.core.params import Param, ParamError
 from workbench.core.ranking import Scores
 from workbench.core.session import TuningSession
 
-from ._base import OTHER, RELEVANT, ChartPanel, add_legend, make_plot
+from ._base import INK, OTHER, RELEVANT, ChartPanel, add_legend, make_plot
 
 THRESHOLD_NAMES = ("min_score", "min_similarity")
 THRESHOLD_PARTS = ("min_score", "min_similarity", "minscore")
@@ -66,6 +66,13 @@ class ScoreDistribution(ChartPanel):
         self.all_queries.setToolTip("Every query's candidates instead of the selected query's")
         self.all_queries.toggled.connect(self.update_later)
         self.header.insertWidget(2, self.all_queries)
+        self.share = QCheckBox("% of each group")
+        self.share.setToolTip("Each group's bars as a share of its own candidates: a handful "
+                              "of judged relevant ones stand as tall as a hundred others "
+                              "(unticked: counts, where they are slivers)")
+        self.share.setChecked(True)
+        self.share.toggled.connect(self.update_later)
+        self.header.insertWidget(3, self.share)
         self.plot = make_plot(left="candidates", bottom="score")
         self.body.addWidget(self.plot)
         self.legend = add_legend(self.plot)
@@ -100,6 +107,7 @@ class ScoreDistribution(ChartPanel):
         self.counts_relevant: NDArray[np.int64] = np.zeros(0, np.int64)
         self.counts_other: NDArray[np.int64] = np.zeros(0, np.int64)
         self.param: Param | None = None
+        self.shared = False  # drawn as each group's share (%), not counts
         for event in (session.result_changed, session.query_changed, session.model_changed,
                       session.dataset_changed):
             self.listen(event, self.update_later)
@@ -163,20 +171,24 @@ class ScoreDistribution(ChartPanel):
         edges = np.linspace(lo, hi, bins + 1)
         c_rel = np.histogram(values[rel], edges)[0]
         c_oth = np.histogram(values[~rel], edges)[0]
-        self._set_counts(edges, c_rel.astype(np.int64), c_oth.astype(np.int64))
+        share = self.share.isChecked() and s.judgments is not None
+        self._set_counts(edges, c_rel.astype(np.int64), c_oth.astype(np.int64), share=share)
         x_lo, x_hi = lo, hi
         if self.param is not None and self.line.isVisible():
             x_lo, x_hi = min(x_lo, self.line.value()), max(x_hi, self.line.value())
         pad = 0.03 * (x_hi - x_lo)
         item = self.plot.getPlotItem()
         item.setXRange(x_lo - pad, x_hi + pad, padding=0)
-        top = max(int(c_rel.max(initial=0)), int(c_oth.max(initial=0)), 1)
+        top = max(float(self.curve_relevant.yData.max(initial=0)) if len(c_rel) else 0.0,
+                  float(self.curve_other.yData.max(initial=0)) if len(c_oth) else 0.0,
+                  1.0)
         # headroom for the legend at the top right: every bar ends below it
         view = item.vb.height()
         cover = (self.legend.boundingRect().height() + 12) / view if view > 50 else 0.3
         item.setYRange(0, top * 1.05 / max(0.4, 1.0 - cover), padding=0)
         # counts are whole: no 0.5 ticks when the tallest bar is short
-        item.getAxis("left").setTickSpacing(*((1, 1) if top <= 5 else (None, None)))
+        item.getAxis("left").setTickSpacing(*((1, 1) if top <= 5 and not share
+                                              else (None, None)))
 
     def _legend_for(self, judged: bool) -> None:
         """"judged relevant" in the legend only when there are judgments."""
@@ -189,11 +201,21 @@ class ScoreDistribution(ChartPanel):
         self.legend.addItem(self.curve_other, "other" if judged else "candidates")
 
     def _set_counts(self, edges: NDArray[np.float64], rel: NDArray[np.int64],
-                    other: NDArray[np.int64]) -> None:
+                    other: NDArray[np.int64], *, share: bool = False) -> None:
+        """The counts kept (tests, export); drawn as counts, or each group's as a percentage
+        of its own total (`share`)."""
         self.edges, self.counts_relevant, self.counts_other = edges, rel, other
+        self.share.setEnabled(self.session.judgments is not None)
+        if share != self.shared:  # the axis re-renders on a new label: only when it changes
+            self.shared = share
+            self.plot.getPlotItem().setLabel("left", "% of group" if share else "candidates",
+                                             color=INK)
         if len(edges):
-            self.curve_other.setData(edges, other)
-            self.curve_relevant.setData(edges, rel)
+            def drawn(c: NDArray[np.int64]) -> NDArray[np.float64]:
+                return 100.0 * c / max(int(c.sum()), 1) if share else c.astype(np.float64)
+
+            self.curve_other.setData(edges, drawn(other))
+            self.curve_relevant.setData(edges, drawn(rel))
         else:
             self.curve_other.setData([], [])
             self.curve_relevant.setData([], [])
