@@ -403,3 +403,33 @@ def test_tune_on_another_split_holds_the_open_one_out(qtbot: QtBot, tmp_path: Pa
     held = s.held_out()
     assert held.mask is None and held.note == ""  # no query open here was tuned on
     assert list(s.dataset.queries.ids) == test_ids  # the window stays on test
+
+
+def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel) -> None:
+    """A budget of 40 with 5-fold ended "done: 240 trials": the form says so before Start,
+    and the count is what a run does."""
+    panel.rebuild()
+    note = panel.settings.budget_note
+    _settings(panel, trials=40, validation="auto")  # queries, not tasks: 5-fold
+    assert note.isVisibleTo(panel) and note.text() == (
+        "× 6 studies (5 folds, then all queries) = 240 trials")
+    _settings(panel, trials=3, validation="kfold")
+    panel.settings.folds.setValue(2)
+    assert note.text().startswith("× 3 studies (2 folds") and note.text().endswith("= 9 trials")
+    reports: list[Any] = []
+    panel.trial_done.connect(reports.append)
+    _run(qtbot, panel)
+    assert len(reports) == 9
+    _settings(panel, trials=40, validation="none")
+    assert not note.isVisibleTo(panel)
+    panel.settings.budget_kind.setCurrentText("seconds")
+    _settings(panel, trials=40, validation="kfold")
+    assert note.text() == "shared by 3 studies (2 folds, then all queries)"
+
+
+def test_repository_tasks_tune_on_a_time_split_in_one_study(qtbot: QtBot) -> None:
+    w = TunePanel(_session("code-repo", "codeledger"))
+    qtbot.addWidget(w)
+    w.rebuild()
+    w.settings.validation.setCurrentIndex(w.settings.validation.findData("auto"))
+    assert w.settings.studies() == 1 and not w.settings.budget_note.isVisibleTo(w)

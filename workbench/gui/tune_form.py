@@ -115,8 +115,13 @@ class TuneSettings(QWidget):
         self.pin_first.setChecked(True)
         self.pin_first.setToolTip("before Apply best moves the sliders, pin the current "
                                   "settings, so the movers and metrics show what tuning changed")
+        # what the budget comes to where k-fold runs a study per fold and one on all queries
+        self.budget_note = QLabel(self)
+        self.budget_note.setStyleSheet(MUTED)
+        self.task_set = False  # repository tasks: auto is a time split (one study)
         rows: list[tuple[str, list[QWidget]]] = [
             ("Metric", [self.objective]), ("Budget", [self.budget, self.budget_kind]),
+            ("", [self.budget_note]),
             ("Validation", [self.validation, self.folds]),
             ("Sampler", [self.sampler, self.seed]), ("Keep", [self.pick]),
             ("Storage", [self.storage])]
@@ -129,10 +134,39 @@ class TuneSettings(QWidget):
         grid.addWidget(self.pin_first, len(rows), 0, 1, 2)
         grid.setColumnStretch(1, 1)
         self.validation.currentIndexChanged.connect(self._on_validation)
+        for signal in (self.budget.valueChanged, self.budget_kind.currentIndexChanged,
+                       self.folds.valueChanged):
+            signal.connect(self._note_budget)
         self._on_validation()
 
     def _on_validation(self, *_: object) -> None:
         self.folds.setEnabled(self.validation.currentData() == "kfold")
+        self._note_budget()
+
+    def set_task_set(self, task_set: bool) -> None:
+        self.task_set = task_set
+        self._note_budget()
+
+    def studies(self) -> int:
+        """How many studies Start runs: k folds and one on all queries for k-fold (auto's
+        5-fold on queries that are not repository tasks), else one."""
+        kind = self.validation.currentData()
+        if kind == "kfold":
+            return self.folds.value() + 1
+        return 6 if kind == "auto" and not self.task_set else 1
+
+    def _note_budget(self, *_: object) -> None:
+        n = self.studies()
+        folds = n - 1
+        if n == 1:
+            text = ""
+        elif self.budget_kind.currentText() == "trials":
+            text = (f"× {n} studies ({folds} folds, then all queries) = "
+                    f"{self.budget.value() * n:,} trials")
+        else:
+            text = f"shared by {n} studies ({folds} folds, then all queries)"
+        self.budget_note.setText(text)
+        self.budget_note.setVisible(bool(text))
 
     def set_splits(self, others: list[str], held: str) -> None:
         """Validation offers 'tune on split X' for each of `others`, `held` held out; the

@@ -130,6 +130,9 @@ class TunePanel(QWidget):
                              inert)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         self.settings.set_splits(training_splits(self.session), self.session.split)
+        from workbench.core.tuning.data import is_task_set
+
+        self.settings.set_task_set(s.dataset is not None and is_task_set(s.dataset))
         self._blocked = cannot_tune(self.session)
         self._set_running(self.runner.running)
         if self._blocked:
