@@ -147,6 +147,6 @@ def test_a_long_header_elides_and_keeps_the_whole_in_the_tooltip(qtbot: QtBot) -
     ([15.32, 9.1], 2), ([float("nan")], 0),
 ])
 def test_score_decimals(scores: list[float], decimals: int) -> None:
-    from workbench.gui.ranked_table import score_decimals
+    from workbench.gui.palette import score_decimals
 
     assert score_decimals(scores) == decimals

@@ -14,3 +14,25 @@ def test_snippet_and_block_are_shown_escaped() -> None:
 def test_an_empty_block_says_nothing_is_injected_and_other_models_show_nothing() -> None:
     assert "nothing injected" in shown_html({"memory_block": ""})
     assert shown_html({"score": 1.0}) == ""
+
+
+def test_the_breakdown_has_one_count_of_decimals_and_real_minus_signs(qtbot: object) -> None:
+    """It mixed "content 1", "cochange 0.05243" and "churn 0.003851" beside a 2.395 in the
+    table: now the score and every term have the ranked table's decimals."""
+    import re
+    from pathlib import Path
+
+    from workbench.gui.main_window import MainWindow
+    from workbench.gui.palette import number
+
+    assert number(-0.0001, 3) == "0.000" and number(-2.5, 1) == "−2.5" and number(1, 3) == "1.000"
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    assert w.open_path(Path(__file__).resolve().parents[2] / "sample_corpora" / "code-repo")
+    s = w.session
+    doc = int(s.result.scores.docs[s.result.scores.row(s.query)][0])
+    text = re.sub("<[^>]+>", "", w.preview._breakdown(doc))
+    figures = re.findall(r"[−-]?\d+\.\d+|\b\d+\b", text.split("=", 1)[1])
+    assert len(figures) > 5 and len({len(f.partition(".")[2]) for f in figures}) == 1, text
+    assert "-" not in text.replace("non-", "")
+    w.close()

@@ -4,6 +4,8 @@ colour everywhere."""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtGui import QColor
 
 # Okabe–Ito, reordered so that the first three (most models' main signals) differ the most,
@@ -45,3 +47,23 @@ def signed(value: float, digits: int = 3) -> str:
         return "±0"
     text = f"{abs(value):.{digits}f}"
     return ("+" if value > 0 else "−") + text
+
+
+def number(value: float, places: int) -> str:
+    """`value` to `places` decimals with a real minus sign, and none on a value that rounds
+    to zero ("0.000", not "-0.000")."""
+    text = f"{value:.{places}f}"
+    if text.startswith("-"):
+        return text[1:] if not text.strip("-0.") else "−" + text[1:]
+    return text
+
+
+def score_decimals(scores: list[float]) -> int:
+    """Decimals of a score column, one for all its rows so the digits line up: none where
+    every score is whole (decision-memory's), else about four significant digits of the
+    largest (0.9947, 2.251, 15.32)."""
+    finite = [abs(v) for v in scores if not math.isnan(v) and not math.isinf(v)]
+    if not finite or all(v == int(v) for v in finite):
+        return 0
+    big = max(finite)
+    return 4 if big < 1 else 3 if big < 10 else 2 if big < 100 else 1 if big < 1000 else 0

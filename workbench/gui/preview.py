@@ -23,7 +23,7 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
-from .palette import signal_hex
+from .palette import number, score_decimals, signal_hex
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOP = frozenset("the and for are was were with that this from what which when where who how "
@@ -257,9 +257,12 @@ class DocumentPreview(QWidget):
         pair = hits[:1] + row.start
         contrib = sc.contributions_of(pair)[:, 0]
         g = int(sc.gate[pair[0]])
+        total = float(sc.total[pair[0]])
+        # one count of decimals for the score and its terms, the ranked table's for it
+        places = score_decimals([total, *map(float, contrib)])
         items = " + ".join(f"<span style='color:{signal_hex(i)}'>■</span> {html.escape(n)} "
-                           f"{v + 0.0:.4g}"  # + 0.0: a penalty of 0 reads 0, not -0
+                           f"{number(float(v), places)}"
                            for i, (n, v) in enumerate(zip(sc.signals, contrib, strict=False)))
         gate = (f" <b style='color:#c0392b'>gated: {html.escape(sc.gates[g - 1])}</b>"
                 if g > 0 and g - 1 < len(sc.gates) else "")
-        return f"<p>score {float(sc.total[pair[0]]):.4g} = {items}{gate}</p>"
+        return f"<p>score {number(total, places)} = {items}{gate}</p>"

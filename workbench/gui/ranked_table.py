@@ -35,7 +35,7 @@ from workbench.core.session import TuningSession
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .elided import ElidingLabel, MiddleElided, esc
-from .palette import BETTER, GATED, WORSE, signal_hex
+from .palette import BETTER, GATED, WORSE, score_decimals, signal_hex
 from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranked_rows
 
 Index = QModelIndex | QPersistentModelIndex
@@ -48,17 +48,6 @@ BAR_COLUMN = 6
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
 CUT_PEN = QColor("#bc4c00")
-
-
-def score_decimals(scores: list[float]) -> int:
-    """Decimals of a score column, one for all its rows so the digits line up: none where
-    every score is whole (decision-memory's), else about four significant digits of the
-    largest (0.9947, 2.251, 15.32)."""
-    finite = [abs(v) for v in scores if not math.isnan(v) and not math.isinf(v)]
-    if not finite or all(v == int(v) for v in finite):
-        return 0
-    big = max(finite)
-    return 4 if big < 1 else 3 if big < 10 else 2 if big < 100 else 1 if big < 1000 else 0
 
 
 class RankedTableModel(QAbstractTableModel):
