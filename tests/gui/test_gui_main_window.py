@@ -171,7 +171,8 @@ def test_reembed_through_the_prepare_box(qtbot: QtBot, held_encoder: HeldFakeEnc
     held_encoder.release.set()
     with qtbot.waitSignal(w.loop.applied, timeout=10_000):
         box.button.click()
-    assert not w.session.needs_prepare and box.progress.value() == 1000
+    assert not w.session.needs_prepare and box.progress.value() == 0  # at rest: empty
+    assert box.status.text() == "prepared for these parameters"
     w.close()
 
 

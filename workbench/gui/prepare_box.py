@@ -141,7 +141,8 @@ class PrepareBox(QGroupBox):
         elif self.session.needs_prepare:
             self.status.setText(f"not prepared for these parameters: press {self.verb}")
         else:
-            self.status.setText("")
+            self.status.setText("prepared for these parameters"
+                                if self.session.prepared is not None else "")
 
     def _on_started(self, what: str) -> None:
         self.cancel.setEnabled(True)
@@ -156,7 +157,8 @@ class PrepareBox(QGroupBox):
     def _on_finished(self, outcome: str) -> None:
         self.cancel.setEnabled(False)
         if outcome == "":
-            self.progress.setValue(1000)
+            # empty again: a full bar at rest read as work still running
+            self.progress.setValue(0)
             self._update_status()
         elif outcome == "cancelled":
             self.progress.setValue(0)
