@@ -111,3 +111,19 @@ def test_every_model_declares_valid_params_and_signals(model_id: str) -> None:
         assert p.label and p.help, f"{model_id}.{p.name} needs a label and help text"
         assert p.stage in ("live", "prepare")
     assert len(set(model.signal_names)) == len(model.signal_names)
+
+
+def test_a_parameter_that_needs_another_says_why_it_is_idle() -> None:
+    vault = get_model("vault-search").schema
+    assert vault.idle_because("offset", {"limit": 0}) == "Limit is 0"
+    assert vault.idle_because("offset", {"limit": 5}) == ""
+    assert vault.idle_because("batch_size", {"limit": 5}) == "Early stop is off"
+    assert vault.idle_because("batch_size", {"limit": 0, "early_stop": True}) == "Limit is 0"
+    assert vault.idle_because("batch_size", {"limit": 5, "early_stop": True}) == ""
+    assert vault.idle_because("w_tf", {}) == ""  # needs nothing
+    hybrid = get_model("hybrid").schema  # "!name": acts while that box is unticked
+    assert hybrid.idle_because("vector_threshold", {"no_vector_threshold": True}) \
+        == "No vector threshold (plain blend) is on"
+    assert hybrid.idle_because("vector_threshold", {"no_vector_threshold": False}) == ""
+    with pytest.raises(ValueError, match="needs unknown nothing"):
+        ParamSchema([Param("a", "A", 1.0, low=0, high=2, needs=("nothing",))])

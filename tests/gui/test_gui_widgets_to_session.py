@@ -149,3 +149,24 @@ def test_typing_a_query_ranks_it(window: MainWindow, qtbot: QtBot) -> None:
     current = window.queries.view.selectionModel().currentIndex()
     assert window.queries.proxy.mapToSource(current).row() == n
     assert window.ranked.model.rows  # the typed query's results are on show
+
+
+def test_a_parameter_greys_while_one_it_needs_is_off(window: MainWindow) -> None:
+    """vault-search: Offset acts only with a Limit, the early stop's threshold and batch size
+    only with Early stop on (and a Limit); Limit 0 reads "all"."""
+    p = window.params
+    s = window.session
+    limit = p.editors["limit"]
+    assert isinstance(limit, NumberEditor) and limit.spin.text() == "all"
+    for name in ("offset", "early_stop", "early_stop_threshold", "batch_size"):
+        assert not p.editors[name].isEnabled() and not p.needing[name].isEnabled()
+    assert "no effect while Limit is 0" in p.editors["offset"].toolTip()
+    s.set_params({"limit": 5})
+    assert p.editors["offset"].isEnabled() and p.editors["early_stop"].isEnabled()
+    assert "no effect" not in p.editors["offset"].toolTip()
+    assert not p.editors["batch_size"].isEnabled()
+    assert "no effect while Early stop is off" in p.editors["batch_size"].toolTip()
+    s.set_params({"early_stop": True})
+    assert p.editors["batch_size"].isEnabled() and p.editors["early_stop_threshold"].isEnabled()
+    s.undo()
+    assert not p.editors["batch_size"].isEnabled()

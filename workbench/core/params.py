@@ -43,6 +43,10 @@ class Param:
     # False for knobs that page, display or speed up results rather than score them (offset,
     # snippet length, batch size): an optimiser leaves them out unless named
     tunable: bool = True
+    # parameters that must be on (a box ticked, a number not 0; "!name": ticked off) for this
+    # one to change anything: the window greys it while one is not
+    needs: tuple[str, ...] = ()
+    zero: str = ""  # what 0 means, where it is not a number like the others ("all")
 
     def __post_init__(self) -> None:
         if self.kind in ("float", "int") and (self.low is None or self.high is None):
@@ -127,6 +131,24 @@ class ParamSchema:
             if p.name in self.by_name:
                 raise ValueError(f"duplicate parameter {p.name}")
             self.by_name[p.name] = p
+        for p in self.params:
+            for need in p.needs:
+                if need.removeprefix("!") not in self.by_name:
+                    raise ValueError(f"parameter {p.name} needs unknown {need}")
+
+    def idle_because(self, name: str, params: Mapping[str, object]) -> str:
+        """Why parameter `name` changes nothing at `params` ("" when it may): the first of
+        its `needs` that is not met, in words ("Early stop is off", "Limit is 0")."""
+        for need in self.by_name[name].needs:
+            off = need.startswith("!")
+            other = self.by_name[need.removeprefix("!")]
+            value = params.get(other.name, other.default)
+            on = bool(value) if other.kind == "bool" else value not in (0, 0.0, "")
+            if on == off:
+                state = ("on" if off else "off") if other.kind == "bool" else \
+                    ("set" if off else "0")
+                return f"{other.label} is {state}"
+        return ""
 
     def __iter__(self) -> Iterator[Param]:
         return iter(self.params)

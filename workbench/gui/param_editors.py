@@ -80,6 +80,8 @@ class NumberEditor(ParamEditor):
             self.spin.setRange(self.low, self.high)
             self.spin.setSingleStep(self.step)
         self.spin.setKeyboardTracking(False)
+        if param.zero and self.low == 0:
+            self.spin.setSpecialValueText(param.zero)  # shown at 0: "all", "no limit"
         self.spin.setMinimumWidth(72)
         self.spin.setAlignment(Qt.AlignmentFlag.AlignRight)
         layout = QGridLayout(self)

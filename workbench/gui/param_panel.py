@@ -58,6 +58,8 @@ class ParamPanel(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(300)
         self.editors: dict[str, ParamEditor] = {}
+        # the label of each parameter that acts only while others are on (Param.needs)
+        self.needing: dict[str, QLabel] = {}
         self.groups: dict[str, QToolButton] = {}  # name prefix → its fold button
         self._folded: dict[tuple[str, str], bool] = {}  # (model, prefix) → folded, kept
         self._body: QWidget | None = None
@@ -72,7 +74,7 @@ class ParamPanel(QScrollArea):
     # -- building ----------------------------------------------------------------------------
 
     def _rebuild(self, *_: object) -> None:
-        self.editors = {}
+        self.editors, self.needing = {}, {}
         drag_state(self.session).set_dragging(False)  # a slider held down is going away
         body = QWidget()
         outer = QVBoxLayout(body)
@@ -162,6 +164,8 @@ class ParamPanel(QScrollArea):
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)
             self.editors[p.name] = editor
+            if p.needs:
+                self.needing[p.name] = label
         return holder
 
     def _fold_button(self, model_id: str, sec: Section, holder: QWidget, folded: bool,
@@ -202,7 +206,24 @@ class ParamPanel(QScrollArea):
         for n, editor in self.editors.items():
             if (name is None or name == n) and n in params and editor.value() != params[n]:
                 editor.set_value(params[n])
+        self._grey_idle()
 
+    def _grey_idle(self) -> None:
+        """Grey a parameter while one it needs is off (offset while Limit is 0, the early
+        stop's threshold while Early stop is off); its tooltip says which."""
+        model = self.session.model
+        if model is None:
+            return
+        for n, label in self.needing.items():
+            why = model.schema.idle_because(n, self.session.params)
+            editor = self.editors[n]
+            if editor.isEnabled() != (not why):
+                editor.setEnabled(not why)
+                label.setEnabled(not why)
+                tip = tooltip(model.schema[n])
+                note = f"<br><i>no effect while {why}</i>" if why else ""
+                editor.setToolTip(f"{tip}{note}")
+                label.setToolTip(f"{tip}{note}")
     def _on_edited(self, name: str, value: object, dragging: bool) -> None:
         try:
             self.session.set_params({name: value}, record=not dragging)

@@ -96,7 +96,7 @@ SCHEMA = ParamSchema([
           step=1.0, help="Memories last accessed fewer days ago pass."),
     _f("prefilter_importance", "Pre-filter: importance >", 0.7,
        "importance is the stored importance before decays (clamped)."),
-    Param("limit", "Max results", 5, kind="int", low=0, high=1000, step=1,
+    Param("limit", "Max results", 5, kind="int", low=0, high=1000, step=1, zero="no limit",
           help="The budget's max_results (0 = no limit)."),
     Param("relevance", "Relevance", "bm25-max", kind="choice", choices=RELEVANCES,
           help="bm25-max: BM25 divided by the query's best (in [0, 1]); bm25: raw BM25; "

@@ -45,20 +45,24 @@ SCHEMA = ParamSchema([
                "nothing passes (every such value alike) and a negative one filters nothing, "
                "as 0."),
     Param("limit", "Limit", 0, tunable=False, kind="int", low=0, high=100_000, step=1,
+          zero="all",
           help="Results returned; 0 = not passed, as search_vault's code then returns every "
                "result and ignores offset (its tool text claims a default of 100)."),
     Param("offset", "Offset", 0, tunable=False, kind="int", low=0, high=100_000, step=1,
+          needs=("limit",),
           help="Results skipped before the limit (only when limit > 0)."),
     # fileSystem.ts searchVaultWithOptions + SearchResultFilter.shouldStopEarly
-    Param("early_stop", "Early stop", False, tunable=False, kind="bool",
+    Param("early_stop", "Early stop", False, tunable=False, kind="bool", needs=("limit",),
           help="Reproduce the original's early stop (needs limit > 0): files are scanned in "
                "batches in file order, and scanning stops after the batch where `limit` "
                "results score ≥ the threshold and 2·limit were found. Off by default: it "
                "makes results depend on file order."),
     Param("early_stop_threshold", "Early stop: high-quality score", 0.7, tunable=False,
+          needs=("early_stop", "limit"),
           low=0.0, high=1.0, step=0.01,
           help="Score a result needs to count as high quality for the early stop."),
     Param("batch_size", "Early stop: batch size", 10, tunable=False, kind="int", low=1,
+          needs=("early_stop", "limit"),
           high=10_000, step=1,
           help="Files read per batch (OBSIDIAN_SEARCH_BATCH_SIZE, default 10)."),
     # SearchScorer constants
