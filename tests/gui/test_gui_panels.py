@@ -81,6 +81,9 @@ def test_no_two_signals_of_a_model_share_a_colour() -> None:
     for mid in model_ids():
         n = len(get_model(mid).signals)
         assert len({signal_hex(i) for i in range(n)}) == n, mid
+        # none as dark as the total's tick (black), so a signal never reads as the total
+        assert all(sum(int(signal_hex(i)[j:j + 2], 16) for j in (1, 3, 5)) > 120
+                   for i in range(n)), mid
 
 
 @pytest.mark.parametrize(("value", "base", "said"), [
