@@ -10,12 +10,12 @@ from PySide6.QtGui import QColor
 
 # Okabe–Ito, reordered so that the first three (most models' main signals) differ the most,
 # readable on white and distinguishable with the common colour-vision deficiencies; then
-# darker and lighter companions for models with more signals (importance has 13, codeledger
-# 10), so that no two signals of one model share a colour. No black: the total's tick is
-# (Okabe–Ito's black became a dark teal)
+# darker and lighter companions for models with more signals (importance has 12, codeledger
+# 16), so that no two signals of one model share a colour. No black: the total's tick is
+# (Okabe–Ito's black became a dark teal, the last dark purple a lavender)
 _SIGNAL_HEX = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
                "#999999", "#01665E", "#8C6D31", "#7B3294", "#A6DBA0", "#B2182B", "#5AAE61",
-               "#FDB863", "#2D004B")
+               "#FDB863", "#8073AC")
 
 BETTER = QColor("#1a7f37")
 WORSE = QColor("#c0392b")
