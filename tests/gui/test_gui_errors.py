@@ -63,3 +63,24 @@ def test_an_exception_in_a_menu_slot_ends_in_the_error_dialog(
     assert "RuntimeError: the model registry is on fire" in window.error_box.text()
     assert "Traceback" in window.error_box.detailedText()
     assert "the model registry is on fire" in capsys.readouterr().err  # still on stderr
+
+
+def test_a_dataset_that_does_not_open_says_why_once(window: MainWindow, tmp_path: Path) -> None:
+    """The message named the path twice ("Could not open X:\\nX: field 'path': no such …"),
+    and the status bar showed only "Could not open X:"."""
+    missing = tmp_path / "nope"
+    before = _state(window)
+    assert not window.open_path(missing)
+    assert _state(window) == before
+    text = window.error_box.text() if window.error_box else ""
+    assert text.startswith(f"Could not open {missing}: no such file or folder")
+    assert text.count(str(missing)) == 1 and "field 'path'" not in text
+    assert window.statusBar().currentMessage().startswith(
+        f"Could not open {missing}: no such file")
+    # a bad line in a file inside the folder: that file, its line and field are named
+    folder = tmp_path / "beir"
+    folder.mkdir()
+    (folder / "corpus.jsonl").write_text('{"_id": "d1", "text": "tea"}\n{"text": "x"}\n')
+    assert not window.open_path(folder)
+    text = window.error_box.text() if window.error_box else ""
+    assert f"{folder / 'corpus.jsonl'}:2: field '_id'" in text, text

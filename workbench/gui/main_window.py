@@ -150,8 +150,7 @@ class MainWindow(QMainWindow):
                 if example and example in dataset.queries.index:
                     self.session.select_query(dataset.queries.index[str(example)])
         except (FormatError, ParamError, KeyError, OSError, ValueError) as exc:
-            text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-            self.show_error(f"Could not open {path}:\n{text}")
+            self.show_error(f"Could not open {path}: {_reason(exc, path)}")
             return False
         message = ""
         if skipped:  # decision lines the original skips silently, unreadable notes: said
@@ -314,3 +313,18 @@ def _splitter(orientation: Qt.Orientation, name: str, *widgets: QWidget,
         sp.addWidget(w)
     sp.setSizes(list(sizes))
     return sp
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """Why `path` did not open, without saying its path twice: a FormatError about `path`
+    itself gives its message (and the field, where there is one beyond the path); about a
+    file in it, that file, line and field."""
+    if isinstance(exc, KeyError) and exc.args:
+        return str(exc.args[0])
+    if not isinstance(exc, FormatError):
+        return str(exc)
+    same = Path(exc.path).expanduser().resolve() == path.expanduser().resolve()
+    where = "" if same and exc.line is None else \
+        (f"{exc.path}:{exc.line}" if exc.line is not None else exc.path) + ": "
+    field = f"field '{exc.field}': " if exc.field and exc.field != "path" else ""
+    return f"{where}{field}{exc.message}"
