@@ -23,7 +23,7 @@ from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
 from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn
-from workbench.gui.metric_strip import MetricStrip
+from workbench.gui.metric_strip import COMPARISON_TIP, MetricStrip
 
 TEA = SAMPLES / "tea-beir"
 TUNED = {"k1": 0.5, "b": 0.3}
@@ -182,7 +182,7 @@ def test_a_narrow_window_gets_the_short_comparison_not_a_wider_floor(qtbot: QtBo
     qtbot.waitExposed(w)
     strip = w.metrics
     qtbot.waitUntil(lambda: "(randomization)" in strip.comparison.text())
-    assert strip.comparison.toolTip() == ""
+    assert strip.comparison.toolTip() == COMPARISON_TIP  # what ▲ ▼ and p mean
     cards = sum(c.width() for c in (strip.k_spin, *strip.cards,
                                     *strip.extra_cards.values()) if not c.isHidden())
     assert strip.minimumSizeHint().width() < cards + strip.comparison.wide

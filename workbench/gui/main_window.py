@@ -94,6 +94,9 @@ class MainWindow(QMainWindow):
         # fixed both ways: a new text must not re-lay out the status bar on every tick
         self.timing.setFixedHeight(self.timing.fontMetrics().height() + 4)
         self.timing.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.timing.setToolTip("how long the last change took to score every candidate "
+                               "(query–document pair), rank each query's and measure the "
+                               "metrics: the live path a slider drives")
         self.statusBar().addPermanentWidget(self.timing)
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file

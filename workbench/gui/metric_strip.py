@@ -112,6 +112,13 @@ class MetricCard(QFrame):
                             f" <span style='color:#8c959f'>vs {base:.3f}</span>")
 
 
+COMPARISON_TIP = (
+    "Against the pinned baseline, on the first card's metric over the judged queries: ▲ "
+    "queries the current values score higher, ▼ lower. p: how often a gap in the mean this "
+    "large would arise by chance were the two equally good (a paired randomization test); "
+    "below 0.05 it is usually taken as real.")
+
+
 class _Comparison(QLabel):
     """The paired test's line, right of the cards: all the room they leave (it never sets
     the window's narrowest width) and a fixed height, so a new p-value does not re-lay out
@@ -142,7 +149,7 @@ class _Comparison(QLabel):
         text = self.texts[short]
         if text != self.text():
             self.setText(text)
-        self.setToolTip(self.texts[0] if short else "")
+        self.setToolTip((f"{self.texts[0]}<br><br>" if short else "") + COMPARISON_TIP)
 
 
 def _muted(text: str) -> str:
