@@ -104,9 +104,16 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     view.step(-1)
     assert view.lines.query == order[0]
     row_height = view.lines.row_height
+    # the app's style sheet sets fonts in pixels (pointSizeF -1): presentation scaled
+    # "-1 points" with a Qt warning, and a style sheet's size overrides setFont
+    from PySide6.QtGui import QFontInfo
+
+    view.setStyleSheet("QWidget { font-size: 13px; }")
+    query_px = QFontInfo(view.query_label.font()).pixelSize()
     view.set_presentation(True)
     assert view.presenting and not view.controls.isVisible()
     assert view.lines.row_height > row_height
+    assert QFontInfo(view.query_label.font()).pixelSize() > query_px
     view.replay()
     assert view.lines.replaying
     with qtbot.waitSignal(view.lines.replay_finished, timeout=5000):
@@ -115,6 +122,7 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     qtbot.keyClick(view, Qt.Key.Key_Escape)
     assert not view.presenting and view.controls.isVisible()
     assert view.lines.row_height == row_height
+    assert QFontInfo(view.query_label.font()).pixelSize() == query_px
 
 
 def test_export_report_from_the_file_menu(qtbot: QtBot, tea: Any, tmp_path: Path,

@@ -31,7 +31,7 @@ from workbench.core.comparison import Comparison
 from workbench.gui.charts._base import INK, MUTED
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE, signed
 
-from .rank_rows import HIGHLIGHT, scaled_font
+from .rank_rows import HIGHLIGHT, points, scaled_font
 
 
 def nice_ticks(lo: float, hi: float, n: int = 6) -> list[float]:
@@ -80,7 +80,7 @@ class QueryDeltaChart(QWidget):
         self.metric_name = ""  # not `metric`: QWidget.metric is a Qt virtual
         self.current: int | None = None
         self.font_scale = 1.0
-        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        self._base_pt = points(self.font())
         self._font = scaled_font(self.font(), self._base_pt, 1.0)
         self._queries: NDArray[np.int64] = np.zeros(0, np.int64)
         self._deltas: NDArray[np.float64] = np.zeros(0)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.comparison import Comparison, MoveExplained, explain_move
 from workbench.gui.charts._base import MUTED
+from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color, signal_color, signed
 
 HINT = "Click a document in the lists to see why it moved"
@@ -35,7 +36,7 @@ class ExplainDiff(QWidget):
         super().__init__(parent)
         self.explained: MoveExplained | None = None  # not `move`: QWidget.move
         self.font_scale = 1.0
-        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        self._base_pt = points(self.font())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.comparison import Comparison, higher_is_better
+from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color
 from workbench.report.text import metric_table
 
@@ -35,7 +36,7 @@ class MetricTable(QTableWidget):
         super().__init__(0, 0, parent)
         self.comparison: Comparison | None = None
         self.font_scale = 1.0
-        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        self._base_pt = points(self.font())
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setAlternatingRowColors(True)

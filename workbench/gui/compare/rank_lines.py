@@ -52,6 +52,7 @@ from .rank_rows import (
     paint_header,
     paint_row,
     paint_slot,
+    points,
     scaled_font,
     shown_title,
 )
@@ -100,7 +101,7 @@ class RankLines(QWidget):
         self.columns: list[int] = []
         self.selected: int | None = None
         self.font_scale = 1.0
-        self._base_pt = self.font().pointSizeF() if self.font().pointSizeF() > 0 else 9.0
+        self._base_pt = points(self.font())
         self._font = scaled_font(self.font(), self._base_pt, 1.0)
         self._tops: list[list[int]] = []
         self._t: float | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QPainter, QPen
 
 from workbench.core.data import Document
 from workbench.gui.charts._base import INK, MUTED
@@ -73,7 +73,7 @@ def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
     """The tags, right-aligned in a smaller bold font; where the room left of them ends."""
     right = rect.right() - 4
     small = QFont(font)
-    small.setPointSizeF(font.pointSizeF() * 0.85)
+    small.setPointSizeF(points(font) * 0.85)
     small.setBold(True)
     sfm = QFontMetricsF(small)
     for text, color in reversed(tags):
@@ -132,6 +132,12 @@ def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont) -> None:
     p.setPen(QColor(MUTED))
     p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"below top {k}")
     p.setFont(font)
+
+
+def points(font: QFont) -> float:
+    """`font`'s size in points, also where it is set in pixels (style.qss's 13px, for which
+    `pointSizeF` is -1)."""
+    return QFontInfo(font).pointSizeF()
 
 
 def scaled_font(font: QFont, base_pt: float, f: float) -> QFont:

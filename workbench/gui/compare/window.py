@@ -20,7 +20,14 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import (
+    QCloseEvent,
+    QFontInfo,
+    QKeyEvent,
+    QKeySequence,
+    QShortcut,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -416,9 +423,11 @@ class CompareWindow(QWidget):
         scale = PRESENTATION_SCALE if on else 1.0
         for w in (self.lines, self.explain, self.table, self.chart):
             w.set_font_scale(scale)
-        font = self.query_label.font()
-        font.setPointSizeF(self.font().pointSizeF() * scale * (1.15 if on else 1.0))
-        self.query_label.setFont(font)
+        # a style sheet's font-size (style.qss: 13px) overrides setFont, so the query line
+        # grows by a style sheet of its own
+        self.query_label.setStyleSheet(
+            f"font-size: {round(QFontInfo(self.font()).pixelSize() * scale * 1.15)}px"
+            if on else "")
         if on:
             self.showFullScreen()
             self.lines.setFocus()  # keys reach the window, not a table's cursor
