@@ -211,3 +211,27 @@ def test_o_is_out_as_in_report_and_tasks_from_git(capsys, tmp_path):
     assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
                  "--storage", str(tmp_path / "s.db"), "-o", str(out)]) == 0
     assert out.is_file()
+
+
+def test_a_damaged_journal_is_refused_and_left_as_it_is(capsys, tmp_path):
+    """A journal storage cut off mid-line made optuna fail with a traceback after it had
+    appended to the file, so every later run failed too."""
+    good = tmp_path / "study.log"
+    args = ["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "2"]
+    assert main([*args, "--storage", str(good)]) == 0
+    capsys.readouterr()
+    lines = good.read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(b"".join(lines)[:-15])
+    before = cut.read_bytes()
+    for damaged, line, why in ((cut, len(lines), "cut off or damaged"),
+                               (tmp_path / "notes.log", 1, "not JSON")):
+        if not damaged.exists():
+            damaged.write_text("my own notes\n")
+            before = damaged.read_bytes()
+        assert main([*args, "--storage", str(damaged)]) == 2
+        err = capsys.readouterr().err
+        assert f"{damaged}:{line}: not an optuna journal record ({why})" in err, err
+        assert "Traceback" not in err and damaged.read_bytes() == before
+    # the good journal goes on: the same command continues its studies
+    assert main([*args, "--storage", str(good)]) == 0

@@ -82,7 +82,8 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
         # SQLite storage takes ~200 ms (bench --tune), safe for several local processes
         from optuna.storages.journal import JournalFileBackend
 
-        path = url[len("journal://"):]
+        path = "/" + url[len("journal://"):].lstrip("/")
+        check_journal(Path(path))  # before optuna appends to it
         try:
             return optuna.storages.JournalStorage(JournalFileBackend(path))
         except OSError as exc:
@@ -105,6 +106,33 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
         _fast_sqlite(storage)
     _index_param_names(storage)
     return storage
+
+
+def check_journal(path: Path) -> None:
+    """A journal file optuna can replay: every line one JSON record with an `op_code`. A
+    line cut off (a run killed mid-write, a full disk) or another file made optuna fail with
+    a traceback after it had appended to the file, gluing the new record onto the broken
+    line; it is refused here, naming the line, and left as it is."""
+    if not path.is_file():
+        return
+    try:
+        with path.open("rb") as f:
+            for n, raw in enumerate(f, 1):
+                if not raw.strip():
+                    continue
+                why = ""
+                try:
+                    record = json.loads(raw)
+                    if not isinstance(record, dict) or "op_code" not in record:
+                        why = "a JSON line without op_code"
+                except ValueError:
+                    why = "cut off or damaged" if raw.startswith(b"{") else "not JSON"
+                if why:
+                    raise ParamError(f"{path}:{n}: not an optuna journal record ({why}); "
+                                     "the file is left as it is: move it aside, or give "
+                                     "another --storage")
+    except OSError as exc:
+        raise ParamError(f"cannot open study storage {path}: {exc.strerror}") from None
 
 
 def _index_param_names(storage: optuna.storages.RDBStorage) -> None:
