@@ -153,3 +153,16 @@ def test_two_files_of_one_name_are_told_apart_by_their_folders(
     assert header == ["parameter", "defaults", "run1/best", "run2/best"]
     assert main(["compare", tea, "-m", "bm25", "-c", one, "-c", one]) == 2
     assert f"--config {one}: given twice" in capsys.readouterr().err
+
+
+def test_a_report_is_refused_onto_an_input_or_an_unknown_ending(
+        tuned: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = tuned.read_text()
+    base = ["report", TEA, "-m", "bm25", "--defaults", "-c", str(tuned)]
+    assert main([*base, "-o", str(tuned), "--format", "md"]) == 2
+    assert "is the --config file this command reads" in capsys.readouterr().err
+    assert tuned.read_text() == before
+    assert main([*base, "-o", str(tmp_path / "r.pdf")]) == 2  # it wrote HTML into r.pdf
+    err = capsys.readouterr().err
+    assert "give a file name ending .html or .md" in err and not (tmp_path / "r.pdf").exists()
+    assert main([*base, "-o", str(tmp_path / "r.pdf"), "--format", "html"]) == 0  # said so

@@ -51,6 +51,37 @@ def test_per_query_format_follows_the_ending_and_another_is_refused(
     assert (tmp_path / "x.CSV").read_text().startswith("query_id,")
 
 
+def test_an_output_onto_an_input_or_onto_another_output_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # eval --run onto the folder's own qrels replaced them; --per-query and --run on one
+    # file kept the second
+    import shutil
+
+    data = tmp_path / "tea"
+    shutil.copytree(TEA, data)
+    qrels = data / "qrels" / "test.tsv"
+    before = qrels.read_text()
+    _usage_error(["eval", str(data), "-m", "bm25", "--run", str(qrels)], capsys, "--run",
+                 "is a dataset file this command reads")
+    import json
+
+    queries = tmp_path / "q.csv"
+    rows = [json.loads(line) for line in (data / "queries.jsonl").read_text().splitlines()]
+    queries.write_text("id,text\n" + "".join(f"{r['_id']},\"{r['text']}\"\n" for r in rows))
+    _usage_error(["eval", str(data / "corpus.jsonl"), "-m", "bm25", "--queries", str(queries),
+                  "--qrels", str(qrels), "--per-query", str(queries)], capsys,
+                 "is the --queries file")
+    _usage_error(["eval", str(data), "-m", "bm25", "--per-query", str(tmp_path / "o.csv"),
+                  "--run", str(tmp_path / "o.csv")], capsys,
+                 "--per-query and --run name the same file")
+    _usage_error(["sweep", str(data / "corpus.jsonl"), "-m", "bm25", "--sweep", "k1",
+                  "--queries", str(queries), "--qrels", str(qrels), "--out", str(queries)],
+                 capsys, "--out", "is the --queries file")
+    assert qrels.read_text() == before and not (tmp_path / "o.csv").exists()
+    assert queries.read_text().startswith("id,text\n")
+    assert main(["eval", str(data), "-m", "bm25", "--run", str(data / "run.trec")]) == 0
+
+
 def test_a_failing_second_output_leaves_no_first_one(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     per_query = tmp_path / "per-query.csv"

@@ -22,7 +22,7 @@ from workbench.cli.common import (
     model_id,
 )
 from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks
-from workbench.cli.output import check_output, write_outputs
+from workbench.cli.output import check_output, check_outputs_apart, input_files, write_outputs
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
@@ -180,16 +180,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+REPORT_ENDINGS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
+
+
 def report_format(fmt: str | None, out: str) -> str:
-    """--format as given, else md for an --out ending in .md, else html."""
+    """--format as given, else md for an --out ending in .md, html for .html; another ending
+    (r.pdf got HTML) is refused unless --format says what to write."""
     if fmt is not None:
         return fmt
-    return "md" if out.lower().endswith(".md") else "html"
+    if out == "-":
+        return "html"
+    suffix = Path(out).suffix.lower()
+    if suffix not in REPORT_ENDINGS:
+        raise UsageError(f"--out {out}: give a file name ending .html or .md (the format "
+                         "follows it), or say which with --format")
+    return REPORT_ENDINGS[suffix]
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     """The comparison written to --out (checked before the work, written after it)."""
     path = check_output(args.out, "--out")
+    check_outputs_apart([("--out", path)], input_files(args))
     fmt = report_format(args.format, args.out)
     comp = _comparison(args)
     render = markdown if fmt == "md" else html_report

@@ -23,7 +23,13 @@ from workbench.cli.common import (
     model_and_params,
     pipeline,
 )
-from workbench.cli.output import check_output, check_table_output, write_outputs
+from workbench.cli.output import (
+    check_output,
+    check_outputs_apart,
+    check_table_output,
+    input_files,
+    write_outputs,
+)
 from workbench.core import engine
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
@@ -109,6 +115,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     outputs = {arg: check(value, arg) for arg, value, check in
                (("--per-query", args.per_query, check_table_output),
                 ("--run", args.run, check_output)) if value is not None}
+    check_outputs_apart(list(outputs.items()), input_files(args))
     model, params = model_and_params(args)
     metrics = metric_list(args.metrics or (CODE_METRICS if code_tasks(args, model)
                                            else EVAL_METRICS))
@@ -241,6 +248,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.core.tune import MAX_POINTS, default_values, parse_values
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
+    check_outputs_apart([("--out", out)], input_files(args))
     model, params = model_and_params(args)
     default = CODE_SWEEP_METRICS if code_tasks(args, model) else SWEEP_METRICS
     if hasattr(model, "bundles"):  # a bundle's stop rules move its figures, not the ranking

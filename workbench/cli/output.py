@@ -9,6 +9,7 @@ through `store.atomic_write_many`, so a failure leaves no file half-written or l
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -54,6 +55,56 @@ def check_table_output(value: str, arg: str, *, stdout: bool = True) -> Path | N
                           + (" (or - for CSV on standard output)" if stdout else "")
                           + "; the format follows it")
     return path
+
+
+# the files a dataset folder is read from (formats/auto.py's layouts)
+DATA_FILES = ("corpus.jsonl", "queries.jsonl", "memories.json", "contexts.jsonl",
+              "decisions.jsonl", "injections.jsonl", "settings.json", "eval.jsonl",
+              "workbench.toml", "tasks.jsonl", ".codeledger/tasks.jsonl")
+
+
+def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """(argument, file) of every file the command reads: DATA (a file, or the dataset
+    files of a folder: its corpus, queries, splits' judgments …), --queries, --qrels,
+    --params and each --config."""
+    files: list[tuple[str, Path]] = []
+    data = getattr(args, "data", None)
+    if data:
+        folder = Path(data)
+        if folder.is_file():
+            files.append(("DATA", folder))
+        elif folder.is_dir():
+            files += [("DATA", folder / n) for n in DATA_FILES if (folder / n).is_file()]
+            files += [("DATA", f) for f in (*folder.glob("queries.*.jsonl"),
+                                            *folder.glob("qrels/*.tsv"))]
+    for name in ("queries", "qrels", "params"):
+        value = getattr(args, name, None)
+        if value:
+            files.append((f"--{name}", Path(value)))
+    files += [("--config", Path(c)) for c in getattr(args, "config", None) or []]
+    return files
+
+
+def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],
+                        inputs: Sequence[tuple[str, Path]]) -> None:
+    """OutputError when an output is a file the command reads (`eval --run` onto the folder's
+    own qrels replaced them) or two outputs name one file (the second overwrote the first)."""
+    def key(p: Path) -> Path:
+        return p.expanduser().resolve()
+
+    read = {key(p): arg for arg, p in inputs if p.is_file()}
+    seen: dict[Path, str] = {}
+    for arg, path in outputs:
+        if path is None:
+            continue
+        k = key(path)
+        if k in read:
+            what = "a dataset file" if read[k] == "DATA" else f"the {read[k]} file"
+            raise OutputError(f"{arg} {path}: is {what} this command reads; writing there "
+                              "would replace it")
+        if k in seen:
+            raise OutputError(f"{seen[k]} and {arg} name the same file, {path}")
+        seen[k] = arg
 
 
 def write_outputs(items: Sequence[tuple[str, Path | None, str | bytes]]) -> None:
