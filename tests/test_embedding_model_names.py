@@ -41,3 +41,21 @@ def test_an_empty_name_or_a_folder_without_a_model(tmp_path: Path) -> None:
         resolve_model_path(str(tmp_path))
     (tmp_path / "config.json").write_text("{}")
     assert resolve_model_path(str(tmp_path)) == tmp_path.resolve()
+
+
+@pytest.mark.parametrize(("config", "said"), [
+    ("{}", "config.json: field 'model_type': missing"),
+    ('{"broken', "config.json: not valid JSON"),
+])
+def test_a_damaged_model_folder_is_one_line_naming_its_config(tmp_path: Path, config: str,
+                                                              said: str) -> None:
+    """A config.json without model_type, or cut off, ended in a 60–90-line chained traceback
+    from transformers (KeyError 'hidden_size', then 'Unrecognized model')."""
+    from workbench.core.embeddings import SentenceTransformerEncoder
+
+    (tmp_path / "config.json").write_text(config)
+    encoder = SentenceTransformerEncoder(str(tmp_path))
+    with pytest.raises(EmbeddingError) as caught:
+        encoder.encode(["tea"])
+    text = str(caught.value)
+    assert said in text and "\n" not in text and "not a sentence-transformers model" in text

@@ -220,7 +220,10 @@ class SentenceTransformerEncoder:
 
                 if device is None:
                     device = pick_device() if self.device == "auto" else self.device
-                self._model = SentenceTransformer(str(self.path), device=device)
+                try:
+                    self._model = SentenceTransformer(str(self.path), device=device)
+                except Exception as exc:  # a damaged or foreign folder: one line, no trace
+                    raise EmbeddingError(_unloadable(self.path, exc)) from None
             return self._model
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 64,
@@ -235,6 +238,22 @@ class SentenceTransformerEncoder:
                                            convert_to_numpy=True, show_progress_bar=False))
 
         return _longest_first(texts, self.dim, batch_size * 8, progress, run)
+
+
+def _unloadable(folder: Path, exc: Exception) -> str:
+    """Why sentence-transformers could not load `folder`, in one line naming the file."""
+    config = folder / "config.json"
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+        why = ("" if isinstance(data, dict) and "model_type" in data
+               else "field 'model_type': missing")
+    except OSError:
+        why = "missing"
+    except ValueError as bad:
+        why = f"not valid JSON ({bad})"
+    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    where = f"{config}: {why}" if why else f"{folder}: {detail}"
+    return f"{where} — not a sentence-transformers model folder this can load"
 
 
 def _longest_first(texts: Sequence[str], dim: int, chunk: int, progress: Progress,
