@@ -135,3 +135,25 @@ def test_export_tells_the_values_set_from_the_models_own_defaults(
     assert "note: CodeLedger has no setting for graph_hops (set here); w_content" in err
     assert "(not set here: the codeledger model's own defaults, which differ from the " \
            "original's)" in err
+
+
+def test_a_broken_line_of_the_injections_log_is_said_with_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """In a pi-memory folder a cut-off injections line dropped its prompt from the queries
+    without a word; why and why-stats counted corrupt lines without naming one."""
+    import shutil
+
+    folder = tmp_path / "d"
+    shutil.copytree(SAMPLES / "decisions", folder)
+    log = folder / "injections.jsonl"
+    lines = log.read_text().splitlines()
+    lines[2] = lines[2][:-5]  # its last characters cut off
+    log.write_text("\n".join(lines) + "\n")
+    assert main(["why-stats", "--live", str(folder), "-m", "decision-memory"]) == 0
+    err = capsys.readouterr().err
+    assert "1 line(s) of the injections log skipped" in err
+    assert f"{log}:3: invalid JSON" in err
+    for argv in (["why-stats", str(log)], ["why", str(log)]):
+        assert main(argv) == 0
+        assert f"1 corrupt line(s) skipped, the first {log}:3: invalid JSON" in \
+            capsys.readouterr().out

@@ -44,8 +44,14 @@ def cmd_why(args: argparse.Namespace) -> int:
                            indent="  "))
         print()
     if log.n_skipped:
-        print(f"({log.n_skipped} corrupt line(s) skipped)")
+        print(f"({_skipped_text(log)})")
     return 0
+
+
+def _skipped_text(log: Any) -> str:
+    """"2 corrupt line(s) skipped, the first FILE:7: invalid JSON (…)"."""
+    line, why = log.skipped[0]
+    return f"{log.n_skipped} corrupt line(s) skipped, the first {log.path}:{line}: {why}"
 
 
 def _log(path: str) -> Any:
@@ -69,7 +75,7 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
         log = _log(args.log)
         stats = injection_stats(turns_from_log(log.records, args.last))
         what = f"{args.log}: last {stats.turns} turns" + (
-            f" ({log.n_skipped} corrupt lines skipped)" if log.n_skipped else "")
+            f" ({_skipped_text(log)})" if log.n_skipped else "")
     print(what)
     print(format_stats(stats))
     return 0

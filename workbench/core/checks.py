@@ -35,6 +35,10 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"judgments of {len(unmatched):,} quer{'y' if len(unmatched) == 1 else 'ies'}"
                    f" the query set lacks left aside ({_examples(unmatched)}), as trec_eval "
                    "leaves them")
+    broken = list(dataset.settings.get("injections_skipped") or [])
+    if broken:
+        out.append(f"{len(broken):,} line(s) of the injections log skipped, as pi-lodestone "
+                   f"skips them: their prompts are not among the queries (first: {broken[0]})")
     empty = [q.id for q in dataset.queries if not q.text.strip()]
     if empty:
         out.append(f"{len(empty):,} quer{'y has' if len(empty) == 1 else 'ies have'} empty "

@@ -149,10 +149,14 @@ def load_dataset(
     elif is_pi_memory_folder(path):
         corpus = read_decisions(path / DECISIONS_FILE, name=name, skipped=skipped)
         log = path / INJECTIONS_FILE
-        prompts = (injection_queries(read_injections(log), name=name) if log.is_file()
+        injections = read_injections(log) if log.is_file() else None
+        prompts = (injection_queries(injections, name=name) if injections is not None
                    else QuerySet((), name=name))
         settings_file = path / SETTINGS_FILE
         settings = read_pi_settings(settings_file) if settings_file.is_file() else {}
+        if injections is not None and injections.skipped:  # said by `load_warnings`
+            settings = {**settings, "injections_skipped": [
+                f"{log}:{line}: {why}" for line, why in injections.skipped]}
         if not overridden:
             return Dataset(name=name, corpus=corpus, queries=prompts, source=str(path),
                            settings=settings)
