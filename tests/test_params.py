@@ -127,3 +127,10 @@ def test_a_parameter_that_needs_another_says_why_it_is_idle() -> None:
     assert hybrid.idle_because("vector_threshold", {"no_vector_threshold": False}) == ""
     with pytest.raises(ValueError, match="needs unknown nothing"):
         ParamSchema([Param("a", "A", 1.0, low=0, high=2, needs=("nothing",))])
+
+
+def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
+    """Windows Notepad starts a UTF-8 file with a BOM: 'Invalid statement (column 1)'."""
+    f = tmp_path / "bom.toml"
+    f.write_bytes(b"\xef\xbb\xbfk1 = 0.9\n")
+    assert load_params_file(f) == {"k1": 0.9}

@@ -254,7 +254,7 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
 def _merged(path: Path, settings: Mapping[str, object]) -> str:
     """`settings` written over the JSON object in `path`, nested objects merged key by key."""
     try:
-        current = json.loads(path.read_text(encoding="utf-8"))
+        current = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot update it, not readable JSON ({exc})") from None
     if not isinstance(current, dict):

@@ -204,7 +204,7 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     """Read a TOML parameter file: top-level `name = value` pairs, or a `[params]` table."""
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise ParamError(f"{p}: no such parameter file") from None
     except IsADirectoryError:

@@ -59,7 +59,7 @@ class SessionPlan:
 def read_session_file(path: str | Path) -> SessionPlan:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = json.loads(p.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FormatError(p, f"not a session file ({exc})") from None
     if not isinstance(data, dict) or data.get("version") not in READ_VERSIONS:
@@ -162,7 +162,7 @@ def read_sample_settings(folder: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise FormatError(path, f"not valid TOML ({exc})") from None
     unknown = [k for k in data if k not in SAMPLE_KEYS]

@@ -109,7 +109,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     """The file's `[tuned]` table, None when it has none (a file written by hand). The file
     has been read as parameters already, so it is valid TOML."""
     p = Path(path)
-    data = tomllib.loads(p.read_text(encoding="utf-8")).get("tuned")
+    data = tomllib.loads(p.read_text(encoding="utf-8-sig")).get("tuned")
     if data is None:
         return None
     if not isinstance(data, dict):
