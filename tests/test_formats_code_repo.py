@@ -85,6 +85,17 @@ def test_rev_wins_and_bad_revs_and_folders_are_clear_errors(repo: Path,
         read_code_repo(repo, rev="nope")
     with pytest.raises(FormatError, match="not a git repository"):
         read_code_repo(tmp_path)
+    # a task set whose snapshot the repository lacks: the task file and its field are named
+    # (it said "REPO: field 'rev': REPO: unknown revision …", a field no one wrote)
+    import json
+
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps({"id": "t1", "task": "fix it", "files": ["README.md"],
+                                 "snapshot": "0" * 40}) + "\n")
+    with pytest.raises(FormatError) as caught:
+        read_code_repo(repo, tasks=tasks)
+    assert caught.value.path == str(tasks) and caught.value.field == "snapshot"
+    assert f"snapshot '{'0' * 40}' is not a commit of {repo}" in str(caught.value)
 
 
 def test_ledger_weights_decay_by_half_every_30_days(tmp_path: Path) -> None:
