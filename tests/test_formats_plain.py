@@ -112,9 +112,19 @@ def test_csv_text_after_a_closing_quote(tmp_path: Path) -> None:
 def test_csv_missing_text_column(tmp_path: Path) -> None:
     path = tmp_path / "docs.csv"
     path.write_text("id,body\na,alpha\n", encoding="utf-8")
-    with pytest.raises(FormatError, match="missing") as info:
+    with pytest.raises(FormatError, match="has no 'text' column") as info:
         read_documents(path)
-    assert_names(info.value, path, 2, "text")
+    assert_names(info.value, path, 1, "header")
+
+
+def test_csv_without_a_header_row_says_so(tmp_path: Path) -> None:
+    # it said "line 2: field 'id': missing": the first record had become the header
+    path = tmp_path / "docs.csv"
+    path.write_text("d001,The Tea Plant,Tea comes from\nd002,Green,Green tea\n")
+    with pytest.raises(FormatError, match=r"has no 'id' column \(found: d001, The Tea Plant"
+                       ) as info:
+        read_queries(path)
+    assert_names(info.value, path, 1, "header")
 
 
 def test_csv_duplicate_column(tmp_path: Path) -> None:

@@ -75,6 +75,12 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
                     if name in header[:i]:
                         raise FormatError(path, f"duplicate column {name!r}",
                                           line=start, field=name)
+                for need, names in (("id", ("id", "_id")), ("text", ("text",))):
+                    if not set(names) & set(header):  # no header row, or another's
+                        found = ", ".join(header[:5]) + (", …" if len(header) > 5 else "")
+                        raise FormatError(path, f"the first row names the columns and has no "
+                                          f"{need!r} column (found: {found})", line=start,
+                                          field="header")
                 continue
             if len(row) != len(header):
                 raise FormatError(path, f"expected {len(header)} columns as in the header, "
