@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.core.store import NotRegularFileError, atomic_write_bytes, atomic_write_many
+from workbench.core.store import (
+    NotRegularFileError,
+    atomic_write_bytes,
+    atomic_write_many,
+    atomic_write_text,
+)
 
 
 def test_a_symlink_is_written_through_to_its_target(tmp_path: Path) -> None:
@@ -48,3 +53,22 @@ def test_many_files_are_written_all_or_none(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first.txt"]  # no temporary left
     atomic_write_many([(first, b"after"), (tmp_path / "second.txt", b"x")])
     assert first.read_text() == "after" and (tmp_path / "second.txt").read_text() == "x"
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_read_only_one_is_refused(tmp_path: Path) -> None:
+    """The rename replaced a chmod 444 file (mode 644 after) and gave every replaced file
+    the default mode."""
+    import stat
+
+    kept = tmp_path / "kept.csv"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    atomic_write_text(kept, "new")
+    assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o640
+    locked = tmp_path / "locked.csv"
+    locked.write_text("old")
+    locked.chmod(0o444)
+    with pytest.raises(PermissionError, match="read-only"):
+        atomic_write_text(locked, "new")
+    assert locked.read_text() == "old" and stat.S_IMODE(locked.stat().st_mode) == 0o444
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.csv", "locked.csv"]

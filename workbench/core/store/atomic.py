@@ -39,7 +39,8 @@ class NotRegularFileError(OSError):
 
 def write_target(path: Path) -> Path:
     """Where a write to `path` lands: a symlink's target (the link stays a link), refused when
-    that exists and is not a regular file (`/dev/full` is not replaced by a CSV)."""
+    that exists and is not a regular file (`/dev/full` is not replaced by a CSV), or is a file
+    no one may write (chmod a-w: the rename would have replaced it all the same)."""
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         mode = target.stat().st_mode
@@ -48,6 +49,8 @@ def write_target(path: Path) -> Path:
     if not stat.S_ISREG(mode):
         kind = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
         raise NotRegularFileError(errno.EEXIST, f"exists and is {kind}", str(path))
+    if not mode & 0o222:
+        raise PermissionError(errno.EACCES, "is read-only", str(path))
     return target
 
 
@@ -60,7 +63,9 @@ def _temp_beside(target: Path, path: Path) -> tuple[int, str]:
         exc.filename = str(path)
         raise
     try:
-        os.fchmod(fd, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the usual mode
+        # mkstemp makes 0600: the mode of the file replaced, else the usual one
+        old = target.stat().st_mode if target.is_file() else None
+        os.fchmod(fd, stat.S_IMODE(old) if old is not None else 0o666 & ~_UMASK)
     except OSError as exc:
         os.close(fd)
         Path(tmp).unlink(missing_ok=True)
