@@ -170,7 +170,7 @@ def tuned(tmp_path: Path) -> Path:
     ("report.html", [], "<!DOCTYPE html>"),
     ("report.md", [], "# Ranking comparison\n"),
     ("REPORT.MD", [], "# Ranking comparison\n"),
-    ("report.txt", [], "<!DOCTYPE html>"),
+    ("report.txt", ["--format", "html"], "<!DOCTYPE html>"),  # alone: refused (test_cli_compare)
     ("report.html", ["--format", "md"], "# Ranking comparison\n"),
     ("report.md", ["--format", "html"], "<!DOCTYPE html>"),
 ])
