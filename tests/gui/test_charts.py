@@ -468,6 +468,22 @@ def test_the_best_label_stays_inside_the_plot(qtbot: QtBot) -> None:
     assert curve.baseline_line.label.orthoPos > 0.5
 
 
+def test_without_judgments_the_curve_says_so_over_no_axes(qtbot: QtBot) -> None:
+    """It drew empty 0–1 axes under the hint; now the hint alone, saying how to add some."""
+    s = TuningSession()
+    s.open(SAMPLES / "decisions")  # not judged
+    s.set_model("decision-memory")
+    s.recompute()
+    curve = MetricCurve(s, synchronous=True)
+    _show(qtbot, curve)
+    assert not curve.plot.isVisible() and curve.hint.isVisible()
+    assert "File ▸ Open judgments" in curve.hint.text()
+    judged = open_session(SAMPLES / "tea-beir", "bm25")
+    again = MetricCurve(judged, synchronous=True)
+    _show(qtbot, again)
+    assert again.plot.isVisible() and again.points
+
+
 def test_the_best_on_training_is_a_step_line(qtbot: QtBot) -> None:
     """The best so far holds until a trial beats it: no ramp through values no trial had."""
     from workbench.gui.charts.tune import TrialCurve

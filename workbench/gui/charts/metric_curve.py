@@ -242,7 +242,8 @@ class MetricCurve(ChartPanel):
                              "press Recompute; it is not swept live.")
             return
         if s.judgments is None:
-            self._show_empty("No relevance judgments: there is no metric to draw.")
+            self._show_empty("No relevance judgments: there is no metric to draw. File ▸ Open "
+                             "judgments… adds them.")
             return
         if s.prepared is None or s.needs_prepare:
             self.show_hint("Waiting for the prepare stage…")
@@ -298,6 +299,7 @@ class MetricCurve(ChartPanel):
 
     def _draw(self, request: SweepRequest) -> None:
         self.show_hint("")
+        self.plot.setVisible(True)
         item = self.plot.getPlotItem()
         values = request.values
         xs = np.array([self._x(v, values) for v, _ in self.points], dtype=np.float64)
@@ -378,6 +380,7 @@ class MetricCurve(ChartPanel):
         self.best_text.setText("")
         self.current_line.setVisible(False)
         self.baseline_line.setVisible(False)
+        self.plot.setVisible(False)  # no axes over nothing: the hint says why
         self.show_hint(text)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
