@@ -166,3 +166,20 @@ def test_a_report_is_refused_onto_an_input_or_an_unknown_ending(
     err = capsys.readouterr().err
     assert "give a file name ending .html or .md" in err and not (tmp_path / "r.pdf").exists()
     assert main([*base, "-o", str(tmp_path / "r.pdf"), "--format", "html"]) == 0  # said so
+
+
+def test_a_report_onto_a_vault_note_is_refused(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A vault's notes are the documents it reads: report -o onto one replaced the note."""
+    import shutil
+
+    vault = tmp_path / "vault"
+    shutil.copytree(SAMPLES / "vault", vault)
+    note = next(vault.rglob("*.md"))
+    before = note.read_text()
+    conf = tmp_path / "c.toml"
+    conf.write_text(params_toml({"w_tf": 0.5}))
+    assert main(["report", str(vault), "-m", "vault-search", "--defaults", "-c", str(conf),
+                 "-o", str(note)]) == 2
+    assert "is a dataset file this command reads" in capsys.readouterr().err
+    assert note.read_text() == before

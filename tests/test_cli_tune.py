@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import SAMPLES
 from workbench.cli import main
-from workbench.core.params import load_params_file
+from workbench.core.params import ParamError, load_params_file
 
 TEA = str(SAMPLES / "tea-beir")
 
@@ -235,3 +235,27 @@ def test_a_damaged_journal_is_refused_and_left_as_it_is(capsys, tmp_path):
         assert "Traceback" not in err and damaged.read_bytes() == before
     # the good journal goes on: the same command continues its studies
     assert main([*args, "--storage", str(good)]) == 0
+
+
+def test_a_record_another_worker_is_writing_is_waited_for(tmp_path):
+    """A last line without its newline may be a record being appended this moment: looked
+    at again before it counts as cut off."""
+    import json
+    import threading
+
+    from workbench.core.tuning.storage import check_journal
+
+    journal = tmp_path / "study.log"
+    record = json.dumps({"op_code": 0, "worker_id": "w"}) + "\n"
+    journal.write_text(record + record[:10])
+    def append() -> None:
+        with journal.open("a") as f:
+            f.write(record[10:])
+
+    finish = threading.Timer(0.05, append)
+    finish.start()
+    check_journal(journal, settle_s=0.5)  # no error: the record was finished meanwhile
+    finish.join()
+    journal.write_text(record + record[:10])  # and one that stays cut off is refused
+    with pytest.raises(ParamError, match=r"study.log:2: .*cut off or damaged"):
+        check_journal(journal, settle_s=0.01)

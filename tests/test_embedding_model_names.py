@@ -59,3 +59,21 @@ def test_a_damaged_model_folder_is_one_line_naming_its_config(tmp_path: Path, co
         encoder.encode(["tea"])
     text = str(caught.value)
     assert said in text and "\n" not in text and "not a sentence-transformers model" in text
+
+
+def test_a_loader_failure_that_is_not_the_folder_keeps_its_own_reason(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sentence_transformers
+
+    from workbench.core.embeddings import SentenceTransformerEncoder
+
+    (tmp_path / "config.json").write_text('{"model_type": "bert", "hidden_size": 4}')
+
+    def fails(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("CUDA out of memory. Tried to allocate 2 GiB")
+
+    monkeypatch.setattr(sentence_transformers, "SentenceTransformer", fails)
+    with pytest.raises(EmbeddingError) as caught:
+        SentenceTransformerEncoder(str(tmp_path)).encode(["tea"])
+    assert str(caught.value) == (f"{tmp_path.resolve()}: the model did not load "
+                                 "(RuntimeError: CUDA out of memory. Tried to allocate 2 GiB)")

@@ -111,3 +111,13 @@ def test_a_bad_split_in_a_session_file_names_the_field(tmp_path: Path, bad: obje
     with pytest.raises(FormatError) as caught:
         read_session_file(saved)
     assert caught.value.field == "split"
+
+
+def test_a_folder_judged_in_train_and_dev_only_opens_at_its_first(window: MainWindow,
+                                                                 tmp_path: Path) -> None:
+    """It lacked qrels/test.tsv, so File ▸ Open refused it and File ▸ Split was out of reach."""
+    folder = _two_splits(tmp_path)
+    (folder / "qrels" / "test.tsv").rename(folder / "qrels" / "dev.tsv")
+    assert window.open_path(folder, "bm25")
+    assert window.session.split == "dev"
+    assert _split_names(window) == [("dev", True), ("train", False)]

@@ -74,8 +74,8 @@ def add_commands(sub: Any) -> None:
         if name == "report":
             p.add_argument("--format", choices=FORMATS, default=None,
                            help="html: one self-contained page, no network or other files "
-                           "needed; md: Markdown (default: md when --out ends in .md, "
-                           "else html)")
+                           "needed; md: Markdown (default: by --out's ending, .html/.htm or "
+                           ".md/.markdown, html for -; another ending needs --format)")
             p.add_argument("--out", "-o", required=True, metavar="FILE", help="where to write "
                            "it (- for standard output)")
         p.set_defaults(func=cmd_compare if name == "compare" else cmd_report)

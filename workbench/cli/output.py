@@ -77,12 +77,29 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
             files += [("DATA", folder / n) for n in DATA_FILES if (folder / n).is_file()]
             files += [("DATA", f) for f in (*folder.glob("queries.*.jsonl"),
                                             *folder.glob("qrels/*.tsv"))]
+            named = _sample_data(folder)  # a sample's workbench.toml: `data = FILE`
+            if named is not None:
+                files.append(("DATA", named))
+            from workbench.core.formats.vault import has_notes
+
+            if has_notes(folder):  # a vault: its notes are the documents
+                files += [("DATA", f) for f in folder.rglob("*.md")]
     for name in ("queries", "qrels", "params"):
         value = getattr(args, name, None)
         if value:
             files.append((f"--{name}", Path(value)))
     files += [("--config", Path(c)) for c in getattr(args, "config", None) or []]
     return files
+
+
+def _sample_data(folder: Path) -> Path | None:
+    try:
+        from workbench.demo import sample_settings
+
+        data = sample_settings(folder).get("data")
+    except (OSError, ValueError):
+        return None
+    return folder / str(data) if data else None
 
 
 def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],

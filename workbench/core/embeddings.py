@@ -241,19 +241,22 @@ class SentenceTransformerEncoder:
 
 
 def _unloadable(folder: Path, exc: Exception) -> str:
-    """Why sentence-transformers could not load `folder`, in one line naming the file."""
+    """Why sentence-transformers could not load `folder`, in one line: its config.json named
+    where that is what is wrong (cut off, no model_type), else the loader's own reason."""
+    text = str(exc).strip()
+    detail = f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
     config = folder / "config.json"
-    try:
-        data = json.loads(config.read_text(encoding="utf-8"))
-        why = ("" if isinstance(data, dict) and "model_type" in data
-               else "field 'model_type': missing")
-    except OSError:
-        why = "missing"
-    except ValueError as bad:
-        why = f"not valid JSON ({bad})"
-    detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    where = f"{config}: {why}" if why else f"{folder}: {detail}"
-    return f"{where} — not a sentence-transformers model folder this can load"
+    why = ""
+    if isinstance(exc, (KeyError, ValueError, OSError)) and config.is_file():
+        try:
+            data = json.loads(config.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or "model_type" not in data:
+                why = "field 'model_type': missing"
+        except (OSError, ValueError) as bad:
+            why = f"not valid JSON ({bad})"
+    if why:
+        return f"{config}: {why} — not a sentence-transformers model folder this can load"
+    return f"{folder}: the model did not load ({detail})"
 
 
 def _longest_first(texts: Sequence[str], dim: int, chunk: int, progress: Progress,

@@ -21,8 +21,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
-from workbench.core.data import DEFAULT_SPLIT
-
 from .memory import keep_freed_memory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,8 +125,8 @@ def run(data: str | None = None, model: str | None = None,
         queries, qrels, remembered_split = st.recalled_files(target)
         split = split or remembered_split
     opened = window.open_path(target or default_dataset(), model=model, params=params,
-                              queries=queries, qrels=qrels, split=split or DEFAULT_SPLIT)
-    if not opened and target:
+                              queries=queries, qrels=qrels, split=split)
+    if not opened and (target or split):  # the sample as it comes, the error shown over it
         window.open_path(default_dataset())
     restore = quit_on_sigint(app)
     try:

@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str | Path, model: str | None = None,
                   params: Mapping[str, object] | None = None, *,
                   queries: str | None = None, qrels: str | None = None,
-                  split: str = DEFAULT_SPLIT) -> bool:
+                  split: str | None = None) -> bool:
         """Open a dataset (folder or file), its queries (or a repository's tasks) and
         judgments from `queries` and `qrels` when given, a BEIR or OpenVault folder's at
         `split`; on bad input show the error and keep the previous dataset. A sample folder's
@@ -130,12 +130,17 @@ class MainWindow(QMainWindow):
                           for f in (queries, qrels))
         try:
             with self.loop.hold():
-                from workbench.core.formats import load_dataset
+                from workbench.core.formats import dataset_splits, load_dataset
                 from workbench.core.formats.vault import UnreadableNote
 
                 sample = sample_settings(path) if path.is_dir() else {}
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
                 target = path / str(sample["data"]) if sample.get("data") else path
+                if split is None:  # test, else (a folder judged in train and dev) the first
+                    splits = dataset_splits(target) if queries is None and qrels is None \
+                        else []
+                    split = (splits[0] if splits and DEFAULT_SPLIT not in splits
+                             else DEFAULT_SPLIT)
                 skipped: list[FormatError] = []
                 dataset = load_dataset(target, queries=queries, qrels=qrels, split=split,
                                        skipped=skipped)  # raises before any change

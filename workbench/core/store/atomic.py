@@ -65,7 +65,7 @@ def _temp_beside(target: Path, path: Path) -> tuple[int, str]:
     try:
         # mkstemp makes 0600: the mode of the file replaced, else the usual one
         old = target.stat().st_mode if target.is_file() else None
-        os.fchmod(fd, stat.S_IMODE(old) if old is not None else 0o666 & ~_UMASK)
+        os.fchmod(fd, old & 0o777 if old is not None else 0o666 & ~_UMASK)
     except OSError as exc:
         os.close(fd)
         Path(tmp).unlink(missing_ok=True)

@@ -108,13 +108,25 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
     return storage
 
 
-def check_journal(path: Path) -> None:
+def check_journal(path: Path, *, settle_s: float = 0.5) -> None:
     """A journal file optuna can replay: every line one JSON record with an `op_code`. A
     line cut off (a run killed mid-write, a full disk) or another file made optuna fail with
     a traceback after it had appended to the file, gluing the new record onto the broken
-    line; it is refused here, naming the line, and left as it is."""
+    line; it is refused here, naming the line, and left as it is. A last line without its
+    newline may be a record another worker is writing this moment: looked at again after
+    `settle_s` before it counts as cut off."""
     if not path.is_file():
         return
+    try:
+        _check_journal_lines(path)
+    except ParamError:
+        if path.read_bytes().endswith(b"\n"):
+            raise
+        time.sleep(settle_s)  # a record being appended ends with its newline by then
+        _check_journal_lines(path)
+
+
+def _check_journal_lines(path: Path) -> None:
     try:
         with path.open("rb") as f:
             for n, raw in enumerate(f, 1):
