@@ -147,3 +147,25 @@ def test_eval_of_tuned_values_counts_the_queries_they_were_not_tuned_on(
     out = capsys.readouterr().out
     assert "25 judged queries" in out and _row(out, "ndcg@10")[1] == f"{full:.4f}"
     assert "10 of these 25 judged queries were tuned on" in out
+
+
+def test_counts_and_movers_leave_the_tuned_on_tasks_out_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """bundle_files / bundle_tokens are figures of every task: their paired test counted the
+    tasks set aside (▲/▼ over 11 of 12 where 6 were counted), and "moved most" listed moves
+    on the tasks the values were tuned on."""
+    code = load_dataset(SAMPLES / "code-repo")
+    older = list(code.queries.ids)[:6]
+    path = tmp_path / "best.toml"
+    note = TunedOn(code.name, "time split", tuple(older), "ndcg@10", 0.6, 0.5, 0.3, 6)
+    path.write_text(params_toml({"w_content": 0.44, "w_churn": 4.0, "w_recent_touch": 4.0})
+                    + tuned_toml(note))
+    assert main(["compare", str(SAMPLES / "code-repo"), "-m", "codeledger", "--defaults",
+                 "-c", str(path), "--metrics", "ndcg@10,bundle_files,bundle_tokens"]) == 0
+    out = capsys.readouterr().out
+    assert "6 judged and counted, 6 tuned on set aside" in out
+    for metric in ("bundle_files", "bundle_tokens"):
+        up, down = (int(n) for n in _row(out, metric)[-1].split("/"))
+        assert up + down <= 6, out
+    moved = out.split("moved most", 1)[1].splitlines()[1:]
+    assert moved and not any(line.split()[0] in older for line in moved if line.strip())

@@ -173,9 +173,11 @@ def doc_contributions(scores: Scores, query: int,
     return float(scores.total[pair]), parts.astype(np.float64)
 
 
-def movers(current: Result, baseline: Result, k: int, top: int = 50) -> list[Mover]:
-    """Documents of any query that entered or left the top k or changed rank within it,
-    largest |jump| first (ties: crossing the top k first, then query, then current rank).
+def movers(current: Result, baseline: Result, k: int, top: int = 50,
+           queries: NDArray[np.bool_] | None = None) -> list[Mover]:
+    """Documents of any query (of those `queries` marks, when given) that entered or left the
+    top k or changed rank within it, largest |jump| first (ties: crossing the top k first,
+    then query, then current rank).
 
     Candidates are the union of both sides' top k; ranks are looked up at each side's full
     ranking depth, so a document that rose from 80th to 3rd shows a jump of 77.
@@ -184,6 +186,8 @@ def movers(current: Result, baseline: Result, k: int, top: int = 50) -> list[Mov
     if found is None:
         return []
     n_docs, cand, now, before, jump, entered, left, idx = found
+    if queries is not None:
+        idx = idx[queries[cand[idx] // n_docs]]
     crossed = entered | left
     cur_depth = current.ranking.docs.shape[1] + 1
     query = cand[idx] // n_docs

@@ -109,8 +109,15 @@ class Comparison:
         return (b - a).astype(np.float64)
 
     def movers(self, i: int, k: int = 10, top: int = 50) -> list[Mover]:
-        """Documents that moved between configuration 0 and configuration i, largest first."""
-        return movers(self.results[i], self.results[0], k, top)
+        """Documents that moved between configuration 0 and configuration i, largest first;
+        where queries a configuration was tuned on are set aside, of the counted ones only
+        (a move on a training query shows what the tuning fitted, not what it does)."""
+        counted = None
+        if self.set_aside:
+            qrels = self.dataset.qrels or {}
+            counted = np.fromiter((bool(qrels.get(q)) for q in self.dataset.queries.ids), bool,
+                                  len(self.dataset.queries))
+        return movers(self.results[i], self.results[0], k, top, counted)
 
 
 def higher_is_better(metric: str) -> bool:
@@ -162,13 +169,18 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
             res.means = {m: mean_over_judged(v, judgments) for m, v in res.per_query.items()}
         results.append(res)
     comparison = Comparison(model, dataset, list(configs), results, list(metrics))
+    # the paired tests count the judged queries, as the means do: a count every task has
+    # (bundle files, tokens) counted the ones set aside too
+    judged = judgments.judged_mask if judgments is not None else None
     for metric in metrics:
         if metric not in results[0].per_query:
             continue
         first = results[0].per_query[metric]
+        if judged is not None:
+            first = first[judged]
         row = MetricRow(metric, [], [], [], [], [])
         for j, res in enumerate(results):
-            values = res.per_query[metric]
+            values = res.per_query[metric] if judged is None else res.per_query[metric][judged]
             mean = res.means.get(metric, float("nan"))
             row.means.append(mean)
             row.deltas.append(mean - row.means[0])
