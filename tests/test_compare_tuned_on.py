@@ -169,3 +169,17 @@ def test_counts_and_movers_leave_the_tuned_on_tasks_out_too(
         assert up + down <= 6, out
     moved = out.split("moved most", 1)[1].splitlines()[1:]
     assert moved and not any(line.split()[0] in older for line in moved if line.strip())
+
+
+def test_after_k_fold_tune_out_says_what_eval_will_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """k-fold ships values tuned on every query: "eval … leave those out" would leave none;
+    eval counts them all and calls the figures training scores."""
+    out = tmp_path / "t.toml"
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "2",
+                 "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert "with the 25 queries they were tuned on: eval, compare and report on tea-beir " \
+           "count every query and say their figures are training scores" in said
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(out)]) == 0
+    assert "training scores" in capsys.readouterr().out

@@ -313,9 +313,13 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
                 f"validation: {result.validation.describe}", held]
     note = of_result(result, dataset)
     atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
+    judged = sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
+    every = len(set(note.trained_on)) >= judged  # k-fold and none ship values tuned on all
+    after = (f"eval, compare and report on {dataset.name} count every query and say their "
+             "figures are training scores; tune's held-out figures above are the estimate"
+             if every else f"eval, compare and report on {dataset.name} leave those out")
     print(f"tuned parameters written to {path} (use: --params {path}), with the "
-          f"{len(note.trained_on)} queries they were tuned on: eval, compare and report on "
-          f"{dataset.name} leave those out")
+          f"{len(note.trained_on)} queries they were tuned on: {after}")
 
 
 __all__ = ["add_commands", "cmd_tune"]
