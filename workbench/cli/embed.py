@@ -106,16 +106,29 @@ def cmd_embed(args: argparse.Namespace) -> int:
         for job in jobs:
             cached = count_cached(job.texts, model=job.model, prompt=job.prompt)
             t0 = time.perf_counter()
+            started: list[float] = []  # when encoding began: the model loaded by then
+
             with progress_bar(f"embedding {job.label}") as bar:
+                def on_progress(fraction: float, message: str, bar: Any = bar,
+                                started: list[float] = started) -> None:
+                    if not started and message.startswith("embedding"):
+                        started.append(time.perf_counter())
+                    bar(fraction, message)
+
                 vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
                                       batch_size=job.batch_size,
-                                      progress=Progress(on_progress=bar),
+                                      progress=Progress(on_progress=on_progress),
                                       cache_errors=cache_errors, workers=workers)
-            secs = time.perf_counter() - t0
+            end = time.perf_counter()
+            secs = end - t0
             new = len(job.texts) - cached
-            rate = f", {new / secs:,.0f} texts/s{_on(workers)}" if new and secs > 0 else ""
+            encoding = end - (started[0] if started else t0)
+            load = secs - encoding
+            rate = (f", {new / encoding:,.0f} texts/s{_on(workers)}" if new and encoding > 0
+                    else "")
+            loaded = f" ({load:.1f} s of it loading the model)" if load >= 0.5 else ""
             print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from "
-                  f"the cache), {vectors.shape[1]} dimensions, {secs:.1f} s{rate}; "
+                  f"the cache), {vectors.shape[1]} dimensions, {secs:.1f} s{loaded}{rate}; "
                   f"prompt {job.prompt!r}")
     for line in cache_errors:
         print(f"warning: {line}", file=sys.stderr)
