@@ -192,6 +192,14 @@ def test_a_bundle_models_sweep_shows_its_bundle_and_says_when_the_ranking_ties(
     assert header[1:6] == ["r@10", "ndcg@10", "mrr@10", "bundle_recall", "bundle_tokens"]
     rows = [line.split() for line in lines if line.split() and line.split()[0].isdigit()]
     assert len({r[1] for r in rows}) == 1 and len({r[4] for r in rows}) > 1
-    assert lines[-1] == ("note: r@10 is the same at every value, and bundle_recall, "
-                         "bundle_tokens are not: rank by bundle_recall with --metrics "
-                         "bundle_recall,r@10")
+    # the best is then by the bundle's recall, at once (every row was "← best (tied)")
+    assert header[-3:] == ["best", "by", "bundle_recall"]
+    best = [r for r in rows if "←" in r]
+    assert best and len(best) < len(rows) and rows[0][0] == "100" and "←" not in rows[0]
+    assert lines[-1] == ("note: r@10 is the same at every value, so the best is by "
+                         "bundle_recall (--metrics puts another first)")
+    # metrics given: as given, the tie said with the one that moves
+    lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "token_budget", "--metrics",
+                   "r@10,bundle_recall")
+    assert lines[-1] == ("note: r@10 is the same at every value, and bundle_recall is not: "
+                         "rank by bundle_recall with --metrics bundle_recall,r@10")

@@ -266,6 +266,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
     first = metrics[0]
     best = _best(points, first)
+    moved = [m for m in metrics[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
+    ranked_by_default = args.metrics is None and len(best) == len(points) > 1 and moved
+    if ranked_by_default:  # the default first metric does not move (a bundle's budget)
+        first = next((m for m in moved if m in BUNDLE_METRICS
+                      and BUNDLE_METRICS[m].higher_is_better), moved[0])
+        best = _best(points, first)
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
     print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
           + (f"; held: {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else ""))
@@ -277,8 +283,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
-    moved = [m for m in metrics[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
-    if len(best) == len(points) > 1 and moved:
+    if ranked_by_default:
+        print(f"note: {metrics[0]} is the same at every value, so the best is by {first} "
+              "(--metrics puts another first)")
+    elif len(best) == len(points) > 1 and moved:
         print(f"note: {first} is the same at every value, and {', '.join(moved)} "
               f"{'is' if len(moved) == 1 else 'are'} not: rank by "
               f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
