@@ -59,7 +59,7 @@ def test_why_stats_live_follows_the_limit(capsys: pytest.CaptureFixture[str]) ->
 
 def test_why_stats_needs_exactly_one_source(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["why-stats"]) == 2
-    assert "give an injections log, or --live DATA" in capsys.readouterr().err
+    assert "give an injections log (why-stats FILE" in capsys.readouterr().err
 
 
 def test_export_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -157,3 +157,24 @@ def test_a_broken_line_of_the_injections_log_is_said_with_its_line(
         assert main(argv) == 0
         assert f"1 corrupt line(s) skipped, the first {log}:3: invalid JSON" in \
             capsys.readouterr().out
+
+
+def test_why_reads_a_folders_log_and_why_stats_says_what_to_give(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = SAMPLES / "decisions"
+    assert main(["why", str(folder), "--last", "1"]) == 0  # was "expected a file"
+    assert "prompt:" in capsys.readouterr().out
+    assert main(["why-stats"]) == 2
+    err = capsys.readouterr().err
+    assert "give an injections log (why-stats FILE" in err and "not both" not in err
+    assert main(["why-stats", str(folder / "injections.jsonl"), "--live", str(folder),
+                 "-m", "decision-memory"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_rank_says_why_nothing_came_back(capsys: pytest.CaptureFixture[str]) -> None:
+    """decision-memory on tea questions: "no results" alone; every candidate was gated."""
+    assert main(["rank", str(SAMPLES / "tea-beir"), "-m", "decision-memory",
+                 "--query-id", "q03"]) == 0
+    out = capsys.readouterr().out
+    assert "no results: every candidate was zeroed by a gate (single_token_evidence ×" in out

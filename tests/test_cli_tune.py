@@ -259,3 +259,10 @@ def test_a_record_another_worker_is_writing_is_waited_for(tmp_path):
     journal.write_text(record + record[:10])  # and one that stays cut off is refused
     with pytest.raises(ParamError, match=r"study.log:2: .*cut off or damaged"):
         check_journal(journal, settle_s=0.01)
+
+
+def test_tune_on_data_without_judgments_says_so(capsys):
+    # it said "5 folds need at least 5 judged queries; there are 0"
+    assert main(["tune", str(SAMPLES / "decisions"), "-m", "decision-memory"]) == 2
+    err = capsys.readouterr().err
+    assert "no judgments to tune against (give --qrels FILE" in err and "folds" not in err

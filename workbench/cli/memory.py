@@ -57,8 +57,14 @@ def _skipped_text(log: Any) -> str:
 def _log(path: str) -> Any:
     """The injections log; a file none of whose lines is an injection record (a corpus, a
     chat) is a usage error naming its first line, not a table of zeros."""
+    from workbench.core.formats.pi_memory import INJECTIONS_FILE
     from workbench.core.formats.pi_memory_injections import read_injections
 
+    folder = Path(path)
+    if folder.is_dir():  # a pi-memory folder: its log
+        if not (folder / INJECTIONS_FILE).is_file():
+            raise UsageError(f"{path}: a folder without {INJECTIONS_FILE}; give the log file")
+        path = str(folder / INJECTIONS_FILE)
     log = read_injections(path)
     if not log.records and log.skipped:
         line, why = log.skipped[0]
@@ -203,8 +209,11 @@ def add_commands(sub: Any) -> None:
 
 
 def _why_stats_entry(args: argparse.Namespace) -> int:
-    if bool(args.live) == bool(args.log):
-        raise UsageError("give an injections log, or --live DATA (not both)")
+    if args.live and args.log:
+        raise UsageError("give an injections log or --live DATA, not both")
+    if not args.live and not args.log:
+        raise UsageError("give an injections log (why-stats FILE: what was injected) or "
+                         "--live DATA (what the current parameters would inject)")
     if args.log and (args.param or args.params):  # a log is read as logged: say so
         raise UsageError("--param and --params apply with --live DATA (what these values "
                          "would inject); a log's statistics are what was injected")

@@ -130,7 +130,11 @@ def cmd_rank(args: argparse.Namespace) -> int:
     print(f"query: {dataset.queries[0].text}")
     print(f"model: {model.id}   ({len(dataset.corpus):,} documents)")
     if not rows:
-        print("no results")
+        gated = _gated_summary(pipe)
+        why = (": every candidate was zeroed by a gate (" + ", ".join(
+            f"{g} ×{n}" for g, n in gated.items()) + "); `workbench explain` says why"
+               if gated else "")
+        print(f"no results{why}")
         return EXIT_OK
     signals = list(rows[0]["contributions"])
     header = ["rank", "id", "title", "score", "rel", *signals]

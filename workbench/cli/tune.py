@@ -93,6 +93,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
     _check_args(args)
     model, params = model_and_params(args)
     dataset, split_masks = _load_for_tuning(args)
+    from workbench.core.cases import has_cases
+
+    if not dataset.qrels and not has_cases(dataset):  # before the preparing and the plan
+        raise UsageError(f"{dataset.source or dataset.name}: no judgments to tune against "
+                         "(give --qrels FILE, or for a repository --queries tasks.jsonl)")
     objectives = _objectives(args, model, dataset)
     constraints = tuple(_constraint(c) for c in args.constraint)
     # a bundle figure of a model without bundles: said before a study is made (it failed

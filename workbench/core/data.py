@@ -36,7 +36,8 @@ class FormatError(ValueError):
         self.field = field
         self.message = message
         where = self.path if line is None else f"{self.path}:{line}"
-        what = f"field '{field}': " if field else ""
+        # "path" is the file itself, named first already: no field to name
+        what = f"field '{field}': " if field and field != "path" else ""
         super().__init__(f"{where}: {what}{message}")
 
 
