@@ -125,10 +125,12 @@ def test_metric_table_numbers_are_the_comparisons(tea: Comparison) -> None:
         assert cells[1] == f"{row.means[0]:.4f}"
         for i in (1, 2):
             mean, delta, ci, p, moved = cells[2 + 5 * (i - 1):7 + 5 * (i - 1)]
-            assert mean == f"{row.means[i]:.4f}" and delta == f"{row.deltas[i]:+.4f}"
+            # a real minus sign, as the window prints one
+            assert mean == f"{row.means[i]:.4f}" and delta == f"{row.deltas[i]:+.4f}".replace(
+                "-", "−")
             assert p == p_text(row.p_values[i])
             assert moved == f"▲{row.improved[i]} ▼{row.worsened[i]}"
-            lo, hi = (float(x) for x in ci.strip("[]").split(","))
+            lo, hi = (float(x.replace("−", "-")) for x in ci.strip("[]").split(","))
             assert lo - 5e-5 <= row.deltas[i] <= hi + 5e-5
 
 
@@ -322,3 +324,12 @@ def test_per_query_bars_run_from_most_improved_to_most_worsened(tea: Comparison)
     judged = np.isfinite(tea.per_query_delta(metric, 1))
     assert len(deltas) == int(judged.sum()) > 2
     assert deltas == sorted(deltas, reverse=True) and deltas[0] > deltas[-1]
+
+
+def test_a_movers_signal_table_has_no_negative_zero() -> None:
+    """code.html showed "fail_prior -0 -0 +0": a 0 contribution that is a negated 0."""
+    from workbench.report.html import _g
+
+    assert _g(-0.0) == "0" and _g(-0.0, sign=True) == "±0" and _g(0.0, sign=True) == "±0"
+    assert _g(-1.25) == "−1.25" and _g(1.25, sign=True) == "+1.25"
+    assert _g(-1.25, sign=True) == "−1.25" and _g(2.39e-05) == "2.39e−05"

@@ -38,14 +38,18 @@ def add_commands(sub: Any) -> None:
                    "--query-prompt): text, or a preset name: "
                    + ", ".join(repr(k) for k in PROMPT_PRESETS))
     p.add_argument("--query-prompt", help="the query side's prompt")
-    p.add_argument("--batch-size", type=whole(1))
+    p.add_argument("--batch-size", type=whole(1), metavar="N",
+                   help="texts per encoder call (the model's batch_size parameter; "
+                   "default 64)")
     p.add_argument("--processes", type=whole(0), default=1, metavar="N",
                    help="worker processes that encode (sentence-transformers' multi-process "
                    "pool); 0: one per CPU core, one per GPU on CUDA (default 1)")
     p.add_argument("--device", choices=DEVICES, default="auto",
                    help="where to encode: auto (CUDA when torch sees a GPU, else the CPU), "
                    "cpu or cuda (default auto); the cache is the same")
-    p.add_argument("--documents-only", action="store_true")
+    p.add_argument("--documents-only", action="store_true",
+                   help="embed the documents alone, not the queries (the queries of a "
+                   "later query set are embedded when it is opened)")
     p.set_defaults(func=cmd_embed, qrels=None)
 
 

@@ -191,7 +191,8 @@ def _sign_class(x: float, metric: str = "") -> str:
 
 
 def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
-    return "" if ci is None else f"[{delta_text(ci[0], count)}, {delta_text(ci[1], count)}]"
+    return "" if ci is None else f"[{_minus(delta_text(ci[0], count))}, " \
+        f"{_minus(delta_text(ci[1], count))}]"
 
 
 def _metrics(comp: Comparison) -> str:
@@ -211,7 +212,7 @@ def _metrics(comp: Comparison) -> str:
             ci = difference_interval(comp.per_query_delta(r.metric, i))
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
                       f'<td class="num {_sign_class(r.deltas[i], r.metric)}">'
-                      f'{delta_text(r.deltas[i], count)}</td>',
+                      f'{_minus(delta_text(r.deltas[i], count))}</td>',
                       f'<td class="num">{_interval_text(ci, count)}</td>',
                       f'<td class="num">{escape(p_text(r.p_values[i]))}</td>',
                       f'<td class="num">▲{r.improved[i]} ▼{r.worsened[i]}</td>']
@@ -239,7 +240,7 @@ def _per_query(comp: Comparison, metric: str) -> str:
         order = have[np.argsort(-d[have], kind="stable")]  # improved first, as the window
         values = d[order]
         titles = [f"{ds.queries[int(q)].id}: {ds.queries[int(q)].text} "
-                  f"(Δ {float(d[q]):+.4f})" for q in order]
+                  f"(Δ {_minus(f'{float(d[q]):+.4f}')})" for q in order]
         up, down = int((values > 0).sum()), int((values < 0).sum())
         same = len(values) - up - down
         chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
@@ -303,8 +304,23 @@ def _judged(grade: int | None) -> str:
     return f"judged {kind} (grade {grade})"
 
 
+def _minus(text: str) -> str:
+    """A real minus sign, as the window and the movers' sentences print it."""
+    return text.replace("-", "−")
+
+
+def _g(x: float, *, sign: bool = False) -> str:
+    """Four significant digits, no "-0" (a 0 contribution that is a negated 0), a real minus;
+    `sign`: "+" on a positive value, "±0" for none."""
+    x = float(x) + 0.0
+    text = f"{x:.4g}"
+    if text.strip("-") == "0":
+        return "±0" if sign else "0"
+    return _minus(f"+{text}" if sign and x > 0 else text)
+
+
 def _total(total: float, scored: bool) -> str:
-    return f"{total:.4g}" if scored else "not a candidate"
+    return _g(total) if scored else "not a candidate"
 
 
 def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
@@ -313,14 +329,14 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
     query, doc = ds.queries[m.query], ds.corpus[m.doc]
     a, b = comp.configs[0].name, comp.configs[i].name
     rows = "".join(
-        f'<tr><td>{escape(s)}</td><td class="num">{ca:.4g}</td><td class="num">{cb:.4g}</td>'
-        f'<td class="num {_sign_class(cb - ca)}">{cb - ca:+.4g}</td></tr>'
+        f'<tr><td>{escape(s)}</td><td class="num">{_g(ca)}</td><td class="num">{_g(cb)}</td>'
+        f'<td class="num {_sign_class(cb - ca)}">{_g(cb - ca, sign=True)}</td></tr>'
         for s, ca, cb in zip(move.signals, move.contributions_a.tolist(),
                              move.contributions_b.tolist(), strict=True))
     rows += (f'<tr><th>total</th><td class="num">{_total(move.total_a, move.scored_a)}</td>'
              f'<td class="num">{_total(move.total_b, move.scored_b)}</td>'
              f'<td class="num {_sign_class(move.total_b - move.total_a)}">'
-             f"{move.total_b - move.total_a:+.4g}</td></tr>")
+             f"{_g(move.total_b - move.total_a, sign=True)}</td></tr>")
     signals = (f'<table><thead><tr><th>signal</th><th class="num">{escape(a)}</th>'
                f'<th class="num">{escape(b)}</th><th class="num">Δ</th></tr></thead>'
                f"<tbody>{rows}</tbody></table>")
