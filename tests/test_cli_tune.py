@@ -266,3 +266,20 @@ def test_tune_on_data_without_judgments_says_so(capsys):
     assert main(["tune", str(SAMPLES / "decisions"), "-m", "decision-memory"]) == 2
     err = capsys.readouterr().err
     assert "no judgments to tune against (give --qrels FILE" in err and "folds" not in err
+
+
+def test_the_trials_line_says_what_this_run_added(capsys, tmp_path):
+    """A second run of the same command continues the stored study: it ran nothing new and
+    printed the same 'trials: fold 1 of 2 3, …' as the first."""
+    args = ["tune", TEA, "-m", "bm25", "--tune", "k1", "--folds", "2",
+            "--storage", str(tmp_path / "s.db")]
+
+    def last_line(trials: str) -> str:
+        assert main([*args, "--trials", trials]) == 0
+        return capsys.readouterr().out.strip().splitlines()[-1]
+
+    first = "trials per study: fold 1 of 2: 3, fold 2 of 2: 3, all: 3"
+    assert last_line("3") == first
+    assert last_line("3") == first + (" — every one stored by an earlier run with these "
+                                      "settings, none new (--fresh starts anew)")
+    assert last_line("5").endswith("all: 5 — 6 new this run, 9 stored before")

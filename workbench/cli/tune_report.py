@@ -121,9 +121,21 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     for fold in shown:
         if fold.front:
             _print_front(fold, objectives)
-    print("\ntrials: " + ", ".join(f"{f.name} {f.trials}" for f in
-                                    [*result.folds, *([result.final] if result.final not in
-                                                      result.folds else [])]))
+    print("\n" + trials_line(shown))
+
+
+def trials_line(studies: Any) -> str:
+    """"trials per study: fold 1 of 3: 40, …, all: 40", and how many of them this run added
+    where some were stored before (the same command continues a study)."""
+    line = "trials per study: " + ", ".join(f"{f.name}: {f.trials}" for f in studies)
+    new = sum(f.new for f in studies if f.new >= 0)
+    total = sum(f.trials for f in studies)
+    if any(f.new < 0 for f in studies) or new == total:
+        return line
+    if new == 0:
+        return line + (" — every one stored by an earlier run with these settings, none "
+                       "new (--fresh starts anew)")
+    return line + f" — {new:,} new this run, {total - new:,} stored before"
 
 
 def picked_lines(result: Any, primary: str) -> list[str]:

@@ -14,7 +14,7 @@ import hashlib
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -64,6 +64,7 @@ class FoldResult:
     bound: float = math.nan  # the kept trial's lower bound of gain (pick.lower_bound)
     top: tuple[int, float] | None = None  # the highest training mean: (trial, mean)
     picked: int | None = None  # the kept trial's number (None: the start)
+    new: int = -1  # trials run by this call (the others were stored before it); -1: unknown
 
 
 @dataclass
@@ -150,6 +151,7 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     timeout = spec.timeout / len(runs) if spec.timeout else None
     grid = spec.sampler == "grid"
     studies = []
+    ran: dict[str, int] = {}
     for i, (label, train, test) in enumerate(runs):
         sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker,
                                   len(spec.objectives),
@@ -157,14 +159,17 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
         handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
                             {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
                             shared=spec.shared, start=evaluator.base)
+        stored = len(st.finished(handle.work))
         st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                       test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
                       progress=progress.span(i / len(runs), (i + 1) / len(runs)))
         studies.append((label, handle.work, train, test))
+        ran[label] = len(st.finished(handle.work)) - stored
     if not score:
         return None
     defaults = evaluator.evaluate({})
-    results = [_fold_result(label, study, train, test, spec, evaluator, defaults, progress)
+    results = [replace(_fold_result(label, study, train, test, spec, evaluator, defaults,
+                                    progress), new=ran[label])
                for label, study, train, test in studies]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
