@@ -227,3 +227,11 @@ def test_a_count_below_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     log = tmp_path / "injections.jsonl"
     log.write_text("")
     _usage_error(["why", str(log), "--last", "-2"], capsys, "--last", "at least 1")
+
+
+def test_eval_says_what_judged_at_k_is(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", TEA, "-m", "bm25"]) == 0
+    out = capsys.readouterr().out
+    assert "(judged@10: the share of each top 10 that has a judgment at all" in out
+    assert main(["eval", TEA, "-m", "bm25", "--metrics", "ndcg@10"]) == 0
+    assert "judged@" not in capsys.readouterr().out

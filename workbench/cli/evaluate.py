@@ -151,6 +151,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         metrics = [*metrics, *(m for m in result.means if m not in metrics)]
     print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
                                             for m in metrics]))
+    judged_k = next((m for m in metrics if m.startswith("judged@")), None)
+    if judged_k is not None:  # the one a newcomer does not know
+        k = judged_k.partition("@")[2]
+        print(f"({judged_k}: the share of each top {k} that has a judgment at all; low, and "
+              "the other metrics count unjudged documents as not relevant)")
     from workbench.core.cases import has_cases
 
     if args.cases and not has_cases(dataset):

@@ -162,7 +162,7 @@ def _compared(comp: Comparison) -> str:
     facts = [("dataset", ds.name + (f" ({ds.source})" if ds.source else "")),
              ("documents", f"{len(ds.corpus):,}"), ("queries", f"{len(ds.queries):,}"),
              ("judged queries", comp.judged_text.removesuffix(" judged")),
-             ("model", f"{comp.model.id}, version {comp.model.version}")]
+             ("model", f"{comp.model.id}, scoring version {comp.model.version}")]
     if version:
         facts.append(("workbench", str(version)))
     facts.append(("generated", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")))

@@ -29,7 +29,7 @@ def subject(comp: Comparison) -> list[str]:
     """What was compared, in two lines."""
     ds = comp.dataset
     names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
-    return [f"{comp.model.id} (version {comp.model.version}) on {ds.name}: "
+    return [f"{comp.model.id} (scoring version {comp.model.version}) on {ds.name}: "
             f"{len(ds.corpus):,} documents, {len(ds.queries):,} queries, {comp.judged_text}",
             f"configurations: {names}; differences, p-values and ▲/▼ against "
             f"{comp.configs[0].name!r} (paired randomisation test)"]
