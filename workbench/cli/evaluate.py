@@ -268,7 +268,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
-        points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar))
+        per_query: list[dict[str, Any]] = []
+        points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query)
     first = metrics[0]
     best = _best(points, first)
     moved = [m for m in metrics[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
@@ -288,6 +289,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments)
+    if against:
+        print(against)
     if ranked_by_default:
         print(f"note: {metrics[0]} is the same at every value, so the best is by {first} "
               "(--metrics puts another first)")
@@ -308,20 +312,49 @@ Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each
 
 
 def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
-           progress: Progress = NO_PROGRESS) -> list[Point]:
+           progress: Progress = NO_PROGRESS,
+           per_query: list[dict[str, Any]] | None = None) -> list[Point]:
     """Each value of `name` in turn, measured as `eval` measures (`core.tune.sweep`, with the
-    bundle figures); the pipeline's parameters are left as they were found."""
+    bundle figures), each value's per-query figures appended to `per_query` when given; the
+    pipeline's parameters are left as they were found."""
     held = dict(pipe.params)
     points: list[Point] = []
     try:
         for i, value in enumerate(values):
             progress(i / max(len(values), 1), f"{name} = {value}")
             pipe.update({name: value})
-            points.append((value, dict(_measure(pipe, metrics).means)))
+            measured = _measure(pipe, metrics)
+            points.append((value, dict(measured.means)))
+            if per_query is not None:
+                per_query.append(dict(measured.per_query))
     finally:
         pipe.update(held)
     progress(1.0, "swept")
     return points
+
+
+def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]], metric: str,
+                    best: Sequence[int], in_use: Any, judgments: Any) -> str:
+    """The one best value against the value in use, paired over the judged queries: the
+    difference and its p-value, said to be possibly chance where p ≥ 0.05 (a sweep names a
+    best by any margin)."""
+    from workbench.core.metrics import paired_test
+
+    at = next((i for i, (v, _) in enumerate(points) if v == in_use), None)
+    if len(best) != 1 or at is None or best[0] == at or judgments is None:
+        return ""
+    mask = judgments.judged_mask
+    a, b = per_query[at][metric][mask], per_query[best[0]][metric][mask]
+    test = paired_test(a, b)
+    if test.n == 0:
+        return ""
+    figure = BUNDLE_METRICS.get(metric)
+    gap = f"{test.delta:+,.1f}" if figure is not None and figure.count else f"{test.delta:+.4f}"
+    p = f"{test.p_value:.3g}"
+    verdict = ("significant at 0.05" if test.p_value < 0.05 else
+               "not significant at 0.05: the difference may be chance")
+    return (f"against the value in use ({in_use}): {gap} {metric}, p = {p} over "
+            f"{test.n} judged queries (paired randomization test), {verdict}")
 
 
 def _lower_is_better(metric: str) -> bool:
