@@ -38,7 +38,7 @@ def test_why_stats_over_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     # counts 1, 0 → mean 0.5; tokens = round(80 × 0.5 / 4) = 10; top avg (12 + 0)/2 = 6
     assert "0.50 / 1 / 1" in out and "estimated tokens per turn           10" in out
-    assert "6.00 / 0 / 12" in out and "50.0 %" in out
+    assert "6.00 / 0.00 / 12.00" in out and "50.0 %" in out
     # tail avg 6 − min score 8 < 3: the threshold decides
     assert "doing real work" in out
 

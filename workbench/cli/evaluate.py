@@ -222,8 +222,9 @@ def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
     if not has_cases(dataset):
         return
     report = check_cases(dataset, result.ranking)
-    print(f"\ncases: {report.passed}/{len(report.cases)} pass; recall {report.recall:.3f}, "
-          f"precision {report.precision:.3f}")
+    print(f"\ncases: {report.passed}/{len(report.cases)} pass; recall {report.recall:.3f} "
+          f"(of the expected ids, the share returned), precision {report.precision:.3f} (of "
+          "the ids returned, the share expected)")
     for c in report.cases:
         if verbose or not c.passed:
             why = "; ".join(filter(None, [

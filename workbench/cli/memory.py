@@ -40,7 +40,7 @@ def cmd_why(args: argparse.Namespace) -> int:
             continue
         rows = [[i + 1, m.id, m.title[:48], m.source, f"{m.score:g}", m.snippet_length]
                 for i, m in enumerate(r.results)]
-        print(format_table(["#", "id", "title", "source", "score", "snippet"], rows,
+        print(format_table(["#", "id", "title", "source", "score", "snippet chars"], rows,
                            indent="  "))
         print()
     if log.n_skipped:
@@ -121,8 +121,9 @@ def format_stats(st: InjectionStats) -> str:
                                                f"{st.count_p95:g}"],
         ["turns that hit the limit", f"{st.hit_limit_pct:.1f} %"],
         ["turns with no result", f"{st.zero_pct:.1f} %"],
-        ["top score: avg / min / max", f"{st.top_avg:.2f} / {st.top_min:g} / {st.top_max:g}"],
-        ["tail score avg", f"{st.tail_avg:.2f}"],
+        ["top score: avg / min / max", f"{st.top_avg:.2f} / {st.top_min:.2f} / "
+                                       f"{st.top_max:.2f}"],
+        ["last injected result's score: avg", f"{st.tail_avg:.2f}"],
         ["min score / limit (last turn)", f"{st.min_score:g} / {st.limit}"],
         ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
         ["estimated tokens per turn", st.tokens_per_turn],
@@ -133,9 +134,11 @@ def format_stats(st: InjectionStats) -> str:
             ["id", "times", "avg score"],
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
-        out += ("\n\nthe min score is doing real work (tail average within 3 of it)"
+        out += ("\n\nthe min score is doing real work (the last injected result's score "
+                "averages within 3 of it)"
                 if st.threshold_doing_real_work else
-                "\n\nthe tail sits well above the min score: the threshold rarely decides")
+                "\n\nthe last injected results score well above the min score: the threshold "
+                "rarely decides")
     return out
 
 
