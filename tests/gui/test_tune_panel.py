@@ -26,16 +26,21 @@ def _session(sample: str, model: str) -> TuningSession:
     return s
 
 
-@pytest.fixture
-def panel(qtbot: QtBot, tmp_path: Path) -> TunePanel:
-    w = TunePanel(_session("tea-beir", "bm25"))
+def _shown_panel(qtbot: QtBot, session: TuningSession, storage: Path) -> TunePanel:
+    """A Tune panel on `session`, shown, its studies stored in `storage`."""
+    w = TunePanel(session)
     qtbot.addWidget(w)
     w.resize(1300, 480)
     w.show()
     qtbot.waitExposed(w)
-    w.settings.storage.setText(str(tmp_path / "s.db"))
+    w.settings.storage.setText(str(storage))
     w.settings.storage.textEdited.emit(w.settings.storage.text())
     return w
+
+
+@pytest.fixture
+def panel(qtbot: QtBot, tmp_path: Path) -> TunePanel:
+    return _shown_panel(qtbot, _session("tea-beir", "bm25"), tmp_path / "s.db")
 
 
 def _run(qtbot: QtBot, panel: TunePanel) -> Any:
@@ -381,13 +386,7 @@ def test_tune_on_another_split_holds_the_open_one_out(qtbot: QtBot, tmp_path: Pa
     s.recompute()
     test_ids = list(s.dataset.queries.ids)
     assert test_ids and not first & set(test_ids)
-    w = TunePanel(s)
-    qtbot.addWidget(w)
-    w.resize(1300, 480)
-    w.show()
-    qtbot.waitExposed(w)
-    w.settings.storage.setText(str(tmp_path / "s.db"))
-    w.settings.storage.textEdited.emit(w.settings.storage.text())
+    w = _shown_panel(qtbot, s, tmp_path / "s.db")
     entries = [w.settings.validation.itemText(i) for i in range(w.settings.validation.count())]
     assert entries[-1] == "tune on split train, hold out test"
     _settings(w, trials=5, validation="split:train")
