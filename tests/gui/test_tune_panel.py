@@ -147,8 +147,13 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     # metric strip can only say that its figures are training scores
     assert s.tuned_on is tuned.tuned_on
     assert s.held_out().mask is None and "training scores" in s.held_out().note
+    # applied: not offered again (a second click pinned the tuned values as the baseline)
+    assert not panel.apply_button.isEnabled()
+    panel.apply_best()
+    assert s.baseline.params == before
     s.undo()
     assert s.params == before and s.tuned_on is None
+    assert panel.apply_button.isEnabled()  # offered again after an undo
 
 
 def test_when_no_gain_is_sure_the_start_is_kept_and_nothing_applies(
@@ -432,3 +437,35 @@ def test_repository_tasks_tune_on_a_time_split_in_one_study(qtbot: QtBot) -> Non
     w.rebuild()
     w.settings.validation.setCurrentIndex(w.settings.validation.findData("auto"))
     assert w.settings.studies() == 1 and not w.settings.budget_note.isVisibleTo(w)
+
+
+def test_a_held_out_loss_within_chance_is_no_better_not_worse() -> None:
+    """−0.0004 at p = 0.98 with more queries up than down read "do worse … Apply best would
+    make it worse"; and where the start was kept the warning read as about the kept values."""
+    import numpy as np
+
+    from workbench.core.formats import load_dataset
+    from workbench.core.metrics.significance import paired_test
+    from workbench.core.models import get_model
+    from workbench.core.tuning import TuneSpec, time_split
+    from workbench.core.tuning.runner import FoldResult, TuneResult
+    from workbench.core.tuning.space import build_space
+    from workbench.gui.tune_results import verdict
+
+    ds = load_dataset(SAMPLES / "code-repo")
+    validation = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
+    start = np.array([0.5, 0.6, 0.7, 0.8, 0.55, 0.65])
+    after = start + np.array([0.02, -0.03, 0.01, -0.02, 0.015, 0.0])  # mean −0.0008
+    space = build_space(get_model("codeledger").schema, ["w_keyword"])
+    test = paired_test(start, after)
+    assert test.delta < 0 and test.p_value > 0.5
+    for kept in (False, True):
+        final = FoldResult("all", "s", 10, {"w_keyword": 2.0}, (0.8,), (0.7,), after, start,
+                           kept_start=kept, top=(3, 0.8), picked=None if kept else 3)
+        text = verdict(TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {},
+                                  [final], final, test), "bundle_recall")
+        assert "do no better on the queries they never saw (the small loss may be chance)" \
+            in text and "do worse" not in text
+        if kept:
+            assert "the values each fold tuned do no better" in text
+            assert "keeping the starting values, as the run did, is right" in text

@@ -73,7 +73,8 @@ class TunePanel(QWidget):
         self.runner.failed.connect(self._on_stopped)
         subscribe_many(self, [(session.model_changed, self._on_session_changed),
                               (session.dataset_changed, self._on_session_changed),
-                              (session.k_changed, self._on_k_changed)])
+                              (session.k_changed, self._on_k_changed),
+                              (session.params_changed, self._on_params_changed)])
 
     def _build_form(self, parent: QWidget) -> QWidget:
         form = TuneForm(parent)
@@ -185,7 +186,8 @@ class TunePanel(QWidget):
         self.settings.setEnabled(not running)
         self.apply_button.setEnabled(not running and bool(self.outcome and self.outcome.best)
                                      and not (self.outcome and
-                                              self.outcome.result.final.kept_start))
+                                              self.outcome.result.final.kept_start)
+                                     and not self._applied())
         # where the verdict advises keeping the start, the button says it goes against that
         against = (advised_against(self.outcome.result, self.job.objective)
                    if self.outcome is not None and self.job is not None else "")
@@ -257,11 +259,25 @@ class TunePanel(QWidget):
         if self.job.model is not self.session.model:
             self._say("the model changed since this run: its values do not apply", error=True)
             return
+        if self._applied():  # a second click pinned the tuned values as the baseline
+            return
         if self.settings.pin_first.isChecked():
             self.session.pin_baseline()
         # with the record of the queries they were tuned on: the metric strip sets those aside
         self.session.set_params(self.outcome.best, tuned_on=self.tuned_on)
         self._say("applied the tuned values (Edit ▸ Undo restores the previous ones)")
+
+    def _applied(self) -> bool:
+        """Whether the sliders hold the outcome's values already."""
+        best = self.outcome.best if self.outcome is not None else {}
+        params = self.session.params
+        return bool(best) and all(k in params and params[k] == v for k, v in best.items())
+
+    def _on_params_changed(self, *_: object) -> None:
+        """Apply is offered while the sliders do not hold the tuned values (again after an
+        Undo)."""
+        if not self.runner.running and self.outcome is not None:
+            self._set_running(False)
 
     def shutdown(self) -> None:
         self.runner.shutdown()

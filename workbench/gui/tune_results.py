@@ -57,11 +57,20 @@ def verdict(result: Any, objective: str) -> str:
             f"of {t.n} queries")
         lines.extend(_picked(final, objective))
         if _worse(objective, t.mean_b, t.mean_a):
-            advice = ("" if final.kept_start else " — keep the starting values (Apply best "
-                      "would make it worse), or tune fewer parameters or narrower ranges")
-            lines.append(f"<span style='color:{WORSE.name()}'>the tuned values do worse on "
-                         "the queries they never saw: they fit the training queries, not the "
-                         f"task{advice}</span>")
+            who = ("the values each fold tuned" if final.kept_start else "the tuned values")
+            if final.kept_start:
+                advice = ": keeping the starting values, as the run did, is right"
+            else:
+                advice = (" — keep the starting values (Apply best would make it worse), or "
+                          "tune fewer parameters or narrower ranges")
+            if t.p_value >= 0.05:  # a loss within chance: no better, not shown worse
+                lines.append(f"<span style='color:{WORSE.name()}'>{who} do no better on the "
+                             "queries they never saw (the small loss may be chance)"
+                             f"{advice}</span>")
+            else:
+                lines.append(f"<span style='color:{WORSE.name()}'>{who} do worse on the "
+                             "queries they never saw: they fit the training queries, not the "
+                             f"task{advice}</span>")
     else:
         lines.append(f"<span style='color:{WORSE.name()}'>no queries held out: the figures "
                      "below are training scores, not an estimate for new queries</span>")
