@@ -431,8 +431,9 @@ class CompareWindow(QWidget):
         if on:
             self.showFullScreen()
             self.lines.setFocus()  # keys reach the window, not a table's cursor
-            if self.comp is not None and self.lines_query() not in self.moved()[:1]:
-                self.step(1)
+            order = self.moved()
+            if self.comp is not None and order and self.lines_query() != order[0]:
+                self.show_query(order[0])  # the query that moved most, whatever was shown
         else:
             self.showNormal()
 
