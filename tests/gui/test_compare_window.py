@@ -316,3 +316,24 @@ def test_b_opens_on_a_configuration_that_differs_and_the_table_shows_every_colum
     view.configs.set_checked("defaults", False)  # a new comparison keeps B by name
     assert view.comp.configs[view.b_index].name == "k1 high"
     assert view.configs.list.item(0).text() == "baseline ★"
+
+
+def test_b_skips_a_configuration_that_ranks_as_the_baseline_does(
+        qtbot: QtBot, window: Any) -> None:
+    """codeledger: a larger token budget cuts no bundle of the sample, so every figure
+    equals the baseline's; B opened on it ("no metric changed") though its values differ."""
+    assert window.open_path(SAMPLES / "code-repo", model="codeledger")
+    s = window.session
+    s.recompute()
+    s.pin_baseline()
+    s.set_params({"token_budget": 20_000})
+    s.save_configuration("budget wide")
+    s.set_params({"token_budget": 8000, "w_content": 0.2})
+    s.save_configuration("content low")
+    s.recompute()
+    view = _open(qtbot, window)
+    view._show_comparison()
+    assert view.comp is not None
+    names = [c.name for c in view.comp.configs]
+    assert names[:1] == ["baseline"] and "budget wide" in names
+    assert view.comp.configs[view.b_index].name == "content low"

@@ -269,11 +269,22 @@ class CompareWindow(QWidget):
         for c in comp.configs[1:]:
             self.b_pick.addItem(c.name)
         config_names = [c.name for c in comp.configs]
-        # B: the one picked, else the first whose values differ from A's (one equal to the
-        # baseline would open on "no metric changed")
+        # B: the one picked, else the first whose rankings differ from A's, else whose values
+        # do (one that ranks as the baseline does — a budget that cuts no bundle — would
+        # open on "no metric changed")
+        def ranks_apart(i: int) -> bool:
+            a, b = comp.results[0].ranking, comp.results[i].ranking
+            return not (np.array_equal(a.docs, b.docs) and np.array_equal(a.count, b.count)
+                        and all(np.array_equal(comp.results[0].per_query[m],
+                                               comp.results[i].per_query[m], equal_nan=True)
+                                for m in comp.results[0].per_query
+                                if m in comp.results[i].per_query))
+
+        others = range(1, len(comp.configs))
         self.b_index = (config_names.index(self.b_name) if self.b_name in config_names[1:] else
-                        next((i for i, c in enumerate(comp.configs) if i and
-                              dict(c.params) != dict(comp.configs[0].params)), 1))
+                        next((i for i in others if ranks_apart(i)),
+                             next((i for i in others if dict(comp.configs[i].params)
+                                   != dict(comp.configs[0].params)), 1)))
         self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
         self.b_pick.setCurrentIndex(self.b_index - 1)
         self.b_pick.blockSignals(False)
