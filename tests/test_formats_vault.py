@@ -170,3 +170,27 @@ def test_front_matter_parser() -> None:
     }
     assert text.split("\n")[fm.body_start] == "body"
     assert parse_front_matter(["# no front matter"], Path("x.md")).values == {}
+
+
+def test_a_vault_kept_in_git_opens_as_a_vault(tmp_path: Path) -> None:
+    """A git-tracked vault (Obsidian users often keep one) opened as a code repository:
+    'no tasks to evaluate', its front matter unread."""
+    import shutil
+    import subprocess
+
+    from workbench.core.formats import load_dataset
+
+    samples = Path(__file__).resolve().parents[1] / "sample_corpora"
+    vault = tmp_path / "vault"
+    shutil.copytree(samples / "vault", vault)
+    subprocess.run(["git", "init", "-q", str(vault)], check=True)
+    as_vault = load_dataset(samples / "vault")
+    got = load_dataset(vault)
+    assert len(got.corpus) == len(as_vault.corpus) and got.qrels == as_vault.qrels
+    assert [d.title for d in got.corpus] == [d.title for d in as_vault.corpus]
+    # an Obsidian vault without the sample's layout: its settings folder says what it is
+    plain = tmp_path / "obsidian"
+    (plain / ".obsidian").mkdir(parents=True)
+    (plain / "idea.md").write_text("---\ntitle: An idea\n---\nSteep it longer.\n")
+    subprocess.run(["git", "init", "-q", str(plain)], check=True)
+    assert [d.title for d in load_dataset(plain).corpus] == ["An idea"]

@@ -62,7 +62,14 @@ FILE_KEYS = ("language", "size", "lines", "tokens", "symbols", "keywords", "impo
 
 
 def is_code_repo(path: Path) -> bool:
-    return path.is_dir() and (path / ".git").exists()
+    """A git repository that is not a markdown vault kept in git (an Obsidian vault, with its
+    `.obsidian/` settings folder, or a vault laid out as the workbench reads one: `notes/`
+    beside `qrels/`), which opens as a vault."""
+    if not (path.is_dir() and (path / ".git").exists()):
+        return False
+    vault = (path / ".obsidian").is_dir() or ((path / "notes").is_dir()
+                                               and (path / "qrels").is_dir())
+    return not vault
 
 
 def is_sample_stream_folder(path: Path) -> bool:
