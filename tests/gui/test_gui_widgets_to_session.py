@@ -170,3 +170,30 @@ def test_a_parameter_greys_while_one_it_needs_is_off(window: MainWindow) -> None
     assert p.editors["batch_size"].isEnabled() and p.editors["early_stop_threshold"].isEnabled()
     s.undo()
     assert not p.editors["batch_size"].isEnabled()
+
+
+def test_the_keyboard_reaches_and_leaves_each_pane(window: MainWindow, qtbot: QtBot) -> None:
+    """Tab stepped through the query list's and ranked table's cells for ever (and each Tab
+    picked another query); Alt+1/2/3 go to the query list, the ranked table, the sliders."""
+    from PySide6.QtWidgets import QApplication, QSlider
+
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    assert not window.queries.view.tabKeyNavigation()
+    assert not window.ranked.view.tabKeyNavigation()
+    titles = {a.text(): a for a in window.menuBar().actions()[2].menu().actions()}
+    titles["Go to the ranked table"].trigger()
+    qtbot.wait(10)
+    assert QApplication.activeWindow() is window, QApplication.activeWindow()
+    assert QApplication.focusWidget() is window.ranked.view
+    query = window.session.query
+    qtbot.keyClick(window.ranked.view, Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is not window.ranked.view  # Tab moved on
+    titles["Go to the query list"].trigger()
+    assert QApplication.focusWidget() is window.queries.view
+    qtbot.keyClick(window.queries.view, Qt.Key.Key_Tab)
+    assert window.session.query == query  # Tab no longer picks another query
+    titles["Go to the parameters"].trigger()
+    assert isinstance(QApplication.focusWidget(), QSlider)
+    assert window.params.isAncestorOf(QApplication.focusWidget())

@@ -9,7 +9,15 @@ from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QSplitter, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractScrollArea,
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QSplitter,
+    QWidget,
+)
 
 from workbench.core.data import FormatError
 from workbench.core.formats import dataset_splits
@@ -20,6 +28,7 @@ from . import settings as st
 from .chart_area import ChartArea
 from .export_csv import write_ranked_csv
 from .query_list import QueryList
+from .ranked_table import RankedTable
 from .tasks_dialog import TasksFromGitDialog, repository_of
 from .worker import LiveLoop
 
@@ -35,6 +44,8 @@ class ActionHost(Protocol):
     def loop(self) -> LiveLoop: ...
     @property
     def queries(self) -> QueryList: ...
+    @property
+    def ranked(self) -> RankedTable: ...
     @property
     def params(self) -> QWidget: ...
     @property
@@ -102,6 +113,12 @@ class WindowActions:
         self.filter = self._add(edit, "&Filter queries", host.queries.focus_filter, Key.Find)
 
         view = bar.addMenu("&View")
+        # keyboard: straight to each pane (Tab then moves on from there)
+        for title, target, key in (("Go to the query list", host.queries.view, "Alt+1"),
+                                   ("Go to the ranked table", host.ranked.view, "Alt+2"),
+                                   ("Go to the parameters", host.params, "Alt+3")):
+            self._add(view, title, lambda t=target: _focus(t), key)
+        view.addSeparator()
         for title, widget in (("Query list", host.queries), ("Parameters", host.params),
                               ("Document preview", host.preview), ("Charts", host.charts)):
             act = self._add(view, title, None)
@@ -323,3 +340,16 @@ class WindowActions:
                 self.w.show_error(f"Could not write {path}:\n{exc}")
                 return
             self.window.statusBar().showMessage(f"{n} rows written to {path}", 5000)
+
+
+def _focus(widget: QWidget) -> None:
+    """Keyboard focus into `widget`: a table itself, else the first control in it that
+    takes Tab focus (a panel's first slider)."""
+    if isinstance(widget, QAbstractItemView):
+        widget.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return
+    for child in widget.findChildren(QWidget):
+        if (child.focusPolicy() & Qt.FocusPolicy.TabFocus) and child.isVisible() \
+                and child.isEnabled() and not isinstance(child, QAbstractScrollArea):
+            child.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return

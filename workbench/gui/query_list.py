@@ -196,6 +196,7 @@ class QueryList(QWidget):
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # dataset order until asked
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the list (arrows move in it)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)

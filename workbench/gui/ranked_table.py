@@ -269,6 +269,7 @@ class RankedTable(QWidget):
         self.view.setItemDelegateForColumn(COLUMNS.index("id"), MiddleElided(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)
