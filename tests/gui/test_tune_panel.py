@@ -393,11 +393,13 @@ def test_tune_on_another_split_holds_the_open_one_out(qtbot: QtBot, tmp_path: Pa
     assert test_ids and not first & set(test_ids)
     w = _shown_panel(qtbot, s, tmp_path / "s.db")
     entries = [w.settings.validation.itemText(i) for i in range(w.settings.validation.count())]
-    assert entries[-1] == "tune on split train, hold out test"
+    assert entries[-1] == "train → test"  # tune on train, hold out test
     _settings(w, trials=5, validation="split:train")
     outcome = _run(qtbot, w)
     validation = outcome.result.validation
     assert "tuned on split train (10 queries)" in validation.describe
+    # one study: "…; 5 trials" (it read "…; split 5 trials")
+    assert w.view.results.summary.text().endswith(f"{validation.describe}; 5 trials</span>")
     trained = [outcome.dataset.queries.ids[i] for i in range(len(outcome.dataset.queries))
                if validation.final_train[i]]
     assert sorted(trained) == sorted(first)

@@ -88,7 +88,7 @@ class TuneSettings(QWidget):
             self.validation.addItem(text, key)
         self.validation.setToolTip(
             "auto: a time split for repository tasks, else 5-fold over queries; "
-            "'tune on split …' (a folder judged in several splits) tunes on that split's "
+            "'train → test' (a folder judged in several splits) tunes on that split's "
             "queries and holds out every query of the split open here")
         self.folds = QSpinBox(self)
         self.folds.setRange(2, 20)
@@ -169,13 +169,16 @@ class TuneSettings(QWidget):
         self.budget_note.setVisible(bool(text))
 
     def set_splits(self, others: list[str], held: str) -> None:
-        """Validation offers 'tune on split X' for each of `others`, `held` held out; the
+        """Validation offers 'X → held' (tune on split X) for each of `others`, `held` held out; the
         choice kept where it is still offered."""
         current = self.validation.currentData()
         while self.validation.count() > len(VALIDATIONS):
             self.validation.removeItem(self.validation.count() - 1)
         for name in others:
-            self.validation.addItem(f"tune on split {name}, hold out {held}", f"split:{name}")
+            self.validation.addItem(f"{name} → {held}", f"split:{name}")
+            self.validation.setItemData(self.validation.count() - 1,
+                                        f"tune on split {name}, hold out split {held}",
+                                        Qt.ItemDataRole.ToolTipRole)
         i = self.validation.findData(current)
         self.validation.setCurrentIndex(max(i, 0))
 

@@ -89,10 +89,14 @@ def verdict(result: Any, objective: str) -> str:
                  else "training")
         lines.append(f"<span style='color:{MUTED}'>{objective} {label}: "
                      f"{_m(final.train_default[0])} → {_m(final.train_best[0])}</span>")
-    counts = [f.trials for f in _studies(result)]
-    each = (f"{len(counts)} studies of {counts[0]} trials" if len(set(counts)) == 1 and
-            len(counts) > 1 else ", ".join(f"{f.name} {f.trials}" for f in _studies(result))
-            + " trials")
+    studies = _studies(result)
+    counts = [f.trials for f in studies]
+    if len(counts) == 1:
+        each = f"{counts[0]} trials"
+    elif len(set(counts)) == 1:
+        each = f"{len(counts)} studies of {counts[0]} trials"
+    else:
+        each = "trials: " + ", ".join(f"{f.name} {f.trials}" for f in studies)
     lines.append(f"<span style='color:{MUTED}'>{result.validation.describe}; {each}</span>")
     return "<br>".join(lines)
 
