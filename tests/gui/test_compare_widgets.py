@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
+from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import SAMPLES
 from workbench.core.compare import doc_contributions
@@ -287,3 +288,19 @@ def test_each_widget_paints_alone_without_a_comparison(qtbot) -> None:  # type: 
         qtbot.waitExposed(w)
         assert not w.grab().isNull()
         w.close()
+
+
+def test_a_file_whose_title_is_its_path_is_named_once(qtbot: QtBot) -> None:
+    """codeledger's documents are titled by their path: 'api/shorty/app.py · api/shorty/app.py'."""
+    model = get_model("codeledger")
+    ds = load_dataset(SAMPLES / "code-repo")
+    comp = compare_configurations(model, ds, [
+        Configuration("defaults", model.schema.resolve({})),
+        Configuration("content low", model.schema.resolve({"w_content": 0.2}))],
+        n_resamples=200)
+    view = ExplainDiff()
+    qtbot.addWidget(view)
+    m = comp.movers(1, k=10, top=1)[0]
+    view.show_move(comp, 1, m.query, m.doc)
+    path = ds.corpus[m.doc].id
+    assert view.detail.text().splitlines()[0] == path

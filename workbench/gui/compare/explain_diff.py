@@ -78,7 +78,7 @@ class ExplainDiff(QWidget):
         self.sentence.setStyleSheet("font-weight: 600;")
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]
-        self.detail.setText(f"{d.id}{' · ' + d.title if d.title else ''}\n"
+        self.detail.setText(f"{d.id}{' · ' + d.title if d.title and d.title != d.id else ''}\n"
                             f"query {q.id} “{' '.join(q.text.split())}” — rank: "
                             f"{a} {_rank(move.rank_a)} → {b} {_rank(move.rank_b)}")
         self.detail.setVisible(True)
