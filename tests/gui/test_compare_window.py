@@ -337,3 +337,4 @@ def test_b_skips_a_configuration_that_ranks_as_the_baseline_does(
     names = [c.name for c in view.comp.configs]
     assert names[:1] == ["baseline"] and "budget wide" in names
     assert view.comp.configs[view.b_index].name == "content low"
+    assert view.metric_pick.currentText() == "bundle_recall"  # as Tune starts on it

@@ -295,6 +295,8 @@ class CompareWindow(QWidget):
         self.metric_pick.addItems([r.metric for r in comp.rows if higher_is_better(r.metric)])
         if current in [r.metric for r in comp.rows]:
             self.metric_pick.setCurrentText(current)
+        elif hasattr(comp.model, "bundles") and "bundle_recall" in [r.metric for r in comp.rows]:
+            self.metric_pick.setCurrentText("bundle_recall")  # what Tune starts on for it
         self.metric_pick.blockSignals(False)
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
