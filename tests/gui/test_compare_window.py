@@ -112,8 +112,14 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     query_px = QFontInfo(view.query_label.font()).pixelSize()
     if len(order) > 2:  # shown: one that barely moved; presenting opens on the top mover
         view.show_query(order[2])
+    split = view.top_split.sizes()
     view.set_presentation(True)
     assert view.lines.query == order[0]
+    # the explain pane gives its room to the lists until a document is clicked
+    assert view.top_split.sizes()[1] == 0
+    doc = int(view.comp.results[0].ranking.docs[order[0], 0])  # type: ignore[union-attr]
+    view._on_doc(doc)
+    assert view.top_split.sizes()[1] > 0 and view.explain.explained is not None
     assert view.presenting and not view.controls.isVisible()
     assert view.lines.row_height > row_height
     assert QFontInfo(view.query_label.font()).pixelSize() > query_px
@@ -126,6 +132,7 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     assert not view.presenting and view.controls.isVisible()
     assert view.lines.row_height == row_height
     assert QFontInfo(view.query_label.font()).pixelSize() == query_px
+    assert view.top_split.sizes()[1] == split[1]  # the explain pane back as it was
 
 
 def test_export_report_from_the_file_menu(qtbot: QtBot, tea: Any, tmp_path: Path,

@@ -163,7 +163,7 @@ class CompareWindow(QWidget):
         cl.setContentsMargins(0, 0, 0, 0)
         cl.addWidget(self.query_label)
         cl.addWidget(self.lines, 1)
-        top = QSplitter(Qt.Orientation.Horizontal, self)
+        top = self.top_split = QSplitter(Qt.Orientation.Horizontal, self)
         top.addWidget(centre)
         top.addWidget(self.explain)
         top.setStretchFactor(0, 1)
@@ -193,6 +193,7 @@ class CompareWindow(QWidget):
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
+        self._sizes_before: list[int] = []  # the explain pane's split before presenting
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.compare)
         s = session
@@ -404,6 +405,9 @@ class CompareWindow(QWidget):
     def _on_doc(self, doc: int) -> None:
         if self.comp is not None:
             self.explain.show_move(self.comp, self.b_index, self.lines_query(), doc)
+            sizes = self.top_split.sizes()
+            if self.presenting and sizes[1] == 0:  # presenting: the explain opens on a click
+                self.top_split.setSizes([sum(sizes) * 2 // 3, sum(sizes) // 3])
 
     def step(self, direction: int) -> None:
         """The next (+1) or previous (−1) of the queries that moved most."""
@@ -442,12 +446,18 @@ class CompareWindow(QWidget):
             f"font-size: {round(QFontInfo(self.font()).pixelSize() * scale * 1.15)}px"
             if on else "")
         if on:
+            # the lists take the explain pane's room until a document is clicked (it kept a
+            # third of the width for one line of placeholder text)
+            self._sizes_before = self.top_split.sizes()
+            self.top_split.setSizes([sum(self._sizes_before), 0])
             self.showFullScreen()
             self.lines.setFocus()  # keys reach the window, not a table's cursor
             order = self.moved()
             if self.comp is not None and order and self.lines_query() != order[0]:
                 self.show_query(order[0])  # the query that moved most, whatever was shown
         else:
+            if self._sizes_before:
+                self.top_split.setSizes(self._sizes_before)
             self.showNormal()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
