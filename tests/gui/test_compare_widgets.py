@@ -304,3 +304,23 @@ def test_a_file_whose_title_is_its_path_is_named_once(qtbot: QtBot) -> None:
     view.show_move(comp, 1, m.query, m.doc)
     path = ds.corpus[m.doc].id
     assert view.detail.text().splitlines()[0] == path
+
+
+def test_tags_in_a_narrow_column_stay_right_of_the_rank(qtbot: QtBot) -> None:
+    """At 1,100 × 700 '▲new' was drawn over the rank number ('▲n7ew')."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFont, QImage, QPainter
+
+    from workbench.gui.compare.rank_rows import _paint_tags
+
+    image = QImage(400, 40, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    font = QFont()
+    tags = [("▲new", QColor("green")), ("▼out", QColor("red"))]
+    try:
+        wide = _paint_tags(painter, QRectF(0, 0, 400, 20), tags, font, left=40.0)
+        assert wide > 40.0 + 100  # both whole, the room left of them wide
+        for width in (95.0, 70.0, 50.0):
+            assert _paint_tags(painter, QRectF(0, 0, width, 20), tags, font, left=40.0) >= 36
+    finally:
+        painter.end()

@@ -62,15 +62,17 @@ def paint_row(p: QPainter, rect: QRectF, row: Row, font: QFont, font_scale: floa
     p.setBrush(grade_brush(row.grade))
     p.drawRect(square)
     x += side + 6
-    right = _paint_tags(p, rect, row.tags, font)
+    right = _paint_tags(p, rect, row.tags, font, left=x)
     p.setFont(font)
     _paint_names(p, rect, row.doc, x, right, fm)
     p.restore()
 
 
 def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
-                font: QFont) -> float:
-    """The tags, right-aligned in a smaller bold font; where the room left of them ends."""
+                font: QFont, left: float | None = None) -> float:
+    """The tags, right-aligned in a smaller bold font, never left of `left` (a narrow column:
+    '▲new' shrinks to '▲', then is left out, rather than drawn over the rank); where the room
+    left of them ends."""
     right = rect.right() - 4
     small = QFont(font)
     small.setPointSizeF(points(font) * 0.85)
@@ -78,6 +80,11 @@ def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
     sfm = QFontMetricsF(small)
     for text, color in reversed(tags):
         w = sfm.horizontalAdvance(text)
+        if left is not None and right - w < left:
+            text = text[:1]  # the arrow alone
+            w = sfm.horizontalAdvance(text)
+            if right - w < left:
+                break
         p.setFont(small)
         p.setPen(color)
         p.drawText(QRectF(right - w, rect.top(), w, rect.height()),
