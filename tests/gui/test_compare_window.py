@@ -281,6 +281,7 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
     assert "not counted: a configuration was tuned on this query" in view.query_label.text()
     view.show_query(s.dataset.queries.index["q20"])
     assert "not counted" not in view.query_label.text()
+    assert view.all_queries.isEnabled()  # a configuration was tuned on some queries
     view.all_queries.setChecked(True)
     assert view.comp is not None and len(view.comp.dataset.qrels or {}) == 25
     assert "10 of these 25 judged queries were tuned on" in view.status.text()
@@ -323,6 +324,12 @@ def test_b_opens_on_a_configuration_that_differs_and_the_table_shows_every_colum
     view.configs.set_checked("defaults", False)  # a new comparison keeps B by name
     assert view.comp.configs[view.b_index].name == "k1 high"
     assert view.configs.list.item(0).text() == "baseline ★"
+
+
+def test_the_tuned_on_box_is_off_where_no_configuration_was_tuned(qtbot: QtBot,
+                                                                   tea: Any) -> None:
+    view = _open(qtbot, tea)
+    assert not view.all_queries.isEnabled()  # it did nothing, enabled
 
 
 def test_b_skips_a_configuration_that_ranks_as_the_baseline_does(

@@ -247,6 +247,8 @@ class CompareWindow(QWidget):
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
         tuned = [(n, t) for n in names for t in [s.configurations.get(n).tuned_on] if t]
+        # the box means something only where a configuration was tuned on some queries
+        self.all_queries.setEnabled(bool(tuned))
         before = dataset
         dataset, notes = held_out_queries(dataset, tuned, self.all_queries.isChecked())
         set_aside = judged_count(before) - judged_count(dataset)
