@@ -28,6 +28,7 @@ from workbench.gui.charts import ContributionChart, MetricCurve, MoversList, Sco
 from workbench.gui.charts._standalone import open_session
 from workbench.gui.charts.metric_curve import MAX_POINTS, sweep_values
 from workbench.gui.charts.movers import EMPTY_NO_BASELINE
+from workbench.gui.metric_names import select_metric
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"),
               pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -261,8 +262,10 @@ def test_metric_curve_draws_a_bundle_figure_against_the_budget(qtbot: QtBot) -> 
     curve = MetricCurve(code, synchronous=True)
     _show(qtbot, curve)
     names = [curve.metric_box.itemText(i) for i in range(curve.metric_box.count())]
-    assert names[-2:] == ["bundle_recall", "bundle_precision"]
-    curve.metric_box.setCurrentText("bundle_recall")
+    ids = [curve.metric_box.itemData(i) for i in range(curve.metric_box.count())]
+    assert names[-2:] == ["bundle recall", "bundle precision"]  # as the metric cards name them
+    assert ids[-2:] == ["bundle_recall", "bundle_precision"] and names[0] == "nDCG@10"
+    assert select_metric(curve.metric_box, "bundle_recall")
     code.set_param("token_budget", 400)
     code.recompute()
     assert curve.param_name == "token_budget" and curve.metric_name == "bundle_recall"
@@ -274,7 +277,7 @@ def test_metric_curve_draws_a_bundle_figure_against_the_budget(qtbot: QtBot) -> 
     assert len(set(want)) > 1  # the budget moves it
     assert curve.current == (400, pytest.approx(code.result.means["bundle_recall"]))
     code.set_model("bm25")  # no bundles: ranking metrics only
-    assert "bundle_recall" not in [curve.metric_box.itemText(i)
+    assert "bundle_recall" not in [curve.metric_box.itemData(i)
                                    for i in range(curve.metric_box.count())]
 
 

@@ -19,6 +19,7 @@ from tests.gui.conftest import SAMPLES
 from workbench.core.compare import doc_contributions
 from workbench.core.comparison import Comparison, Configuration, compare_configurations
 from workbench.core.formats import load_dataset
+from workbench.core.metrics import metric_label
 from workbench.core.models import get_model
 from workbench.gui.compare import ExplainDiff, MetricTable, QueryDeltaChart, RankLines
 from workbench.gui.compare.explain_diff import HINT
@@ -226,7 +227,7 @@ def test_metric_table_cells_are_the_rows_formatted(qtbot, comp: Comparison) -> N
     assert header[2:6] == [comp.configs[1].name, "Δ", "p", "▲/▼"]
     expected = []
     for row in comp.rows:
-        cells = [row.metric, f"{row.means[0]:.4f}"]
+        cells = [metric_label(row.metric), f"{row.means[0]:.4f}"]
         for i in range(1, n):
             cells += [f"{row.means[i]:.4f}", f"{row.deltas[i]:+.4f}", p_text(row.p_values[i]),
                       f"{row.improved[i]}/{row.worsened[i]}"]

@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import SAMPLES
 from workbench.core.comparison import compare_configurations
+from workbench.core.metrics import metric_label
 from workbench.core.models import get_model
 from workbench.gui.compare.window import CompareWindow, moved_order
 
@@ -51,7 +52,7 @@ def test_the_view_shows_the_comparison_run_alone(qtbot: QtBot, tea: Any) -> None
     alone = compare_configurations(get_model("bm25"), s.dataset, s.comparable(),
                                    list(s.metric_names))
     assert view.comp is not None and view.comp.rows == alone.rows
-    assert view.table.cell_texts()[0][0] == alone.rows[0].metric
+    assert view.table.cell_texts()[0][0] == "nDCG@10" == metric_label(alone.rows[0].metric)
     # unchecking one compares the others only
     view.configs.set_checked("short docs", False)
     assert [c.name for c in view.comp.configs] == ["defaults", "flat"]
@@ -230,14 +231,14 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     assert view.comp.rows == alone.rows
     cells = {row[0]: row for row in view.table.cell_texts()}
     tokens = next(r for r in alone.rows if r.metric == "bundle_tokens")
-    assert tokens.deltas[1] < 0 and cells["bundle_tokens"][3].startswith("-")
+    assert tokens.deltas[1] < 0 and cells["bundle tokens"][3].startswith("-")
     at = [r.metric for r in alone.rows].index("bundle_tokens")
     assert view.table.item(at, 3).foreground() == QBrush(BETTER)  # fewer tokens: green
     recall_at = [r.metric for r in alone.rows].index("bundle_recall")
     recall = alone.rows[recall_at]
     assert recall.deltas[1] < 0  # a budget of 150 tokens finds less
     assert view.table.item(recall_at, 3).foreground() == QBrush(WORSE)
-    picks = [view.metric_pick.itemText(i) for i in range(view.metric_pick.count())]
+    picks = [view.metric_pick.itemData(i) for i in range(view.metric_pick.count())]
     assert "bundle_recall" in picks and "bundle_tokens" not in picks
     # a file's path is its id and its title: named once beside its rank
     doc = int(view.comp.results[0].ranking.docs[view.lines.query, 0])
@@ -246,7 +247,7 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     # the query line counts tokens in whole tokens
     view.show_query(next(q for q in range(len(s.dataset.queries))
                          if view.comp.per_query_delta("bundle_tokens", 1)[q] != 0))
-    assert re.search(r"bundle_tokens [+-][0-9,]+(,|$)", view.query_label.text()), (
+    assert re.search(r"bundle tokens [+-][0-9,]+(,|$)", view.query_label.text()), (
         view.query_label.text())
 
 
@@ -351,4 +352,29 @@ def test_b_skips_a_configuration_that_ranks_as_the_baseline_does(
     names = [c.name for c in view.comp.configs]
     assert names[:1] == ["baseline"] and "budget wide" in names
     assert view.comp.configs[view.b_index].name == "content low"
-    assert view.metric_pick.currentText() == "bundle_recall"  # as Tune starts on it
+    assert view.metric_pick.currentData() == "bundle_recall"  # as Tune starts on it
+
+
+def test_a_metric_has_one_name_in_every_view(qtbot: QtBot, tea: Any) -> None:
+    """nDCG@10 on the cards is nDCG@10 in the Tune form, Metric vs parameter, the compare
+    view's pick, table and chart; the code still gets the id (ndcg@10) from each box."""
+    from workbench.gui.metric_names import combo_metric
+
+    card = tea.metrics.cards[0].name.text()
+    tune, curve = tea.charts.panels["TunePanel"], tea.charts.panels["MetricCurve"]
+    tune.rebuild()  # as on showing its tab
+    view = _open(qtbot, tea)
+    shown = [card, tune.settings.objective.currentText(), curve.metric_box.currentText(),
+             view.metric_pick.currentText(), view.table.item(0, 0).text()]
+    assert shown == ["nDCG@10"] * 5
+    assert view.chart.caption().startswith("nDCG@10: ")
+    assert combo_metric(tune.settings.objective) == "ndcg@10"
+    assert tune.settings.choices()["objective"] == "ndcg@10"
+    assert combo_metric(curve.metric_box) == curve.metric_name == "ndcg@10"
+    assert view.metric_name == "ndcg@10"
+    # every name the three boxes offer is its label, and each carries its id
+    for box in (tune.settings.objective, curve.metric_box, view.metric_pick):
+        for i in range(box.count()):
+            assert box.itemText(i) != box.itemData(i) or "@" not in box.itemData(i)
+    view.metric_pick.setCurrentIndex(view.metric_pick.findData("mrr@10"))
+    assert view.metric_name == "mrr@10" and view.chart.caption().startswith("MRR@10: ")

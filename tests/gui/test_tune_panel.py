@@ -66,7 +66,7 @@ def test_the_form_follows_the_model(panel: TunePanel) -> None:
     row = panel.checklist.rows["k1"]
     assert row.low is not None and row.high is not None
     assert (row.low.value(), row.high.value()) == (0.0, 3.0)
-    assert panel.settings.objective.currentText() == "ndcg@10"
+    assert panel.settings.objective.currentData() == "ndcg@10"
     assert panel.session.study_storage.endswith("s.db")
     assert not panel.apply_button.isEnabled() and not panel.cancel_button.isEnabled()
 
@@ -223,7 +223,7 @@ def test_the_parameter_labels_get_the_room(qtbot: QtBot) -> None:
     qtbot.wait(50)  # the layout settles
     row = w.checklist.rows["w_keyword"]
     assert row.low is not None and row.low.width() < 110
-    assert w.settings.objective.currentText() == "bundle_recall"  # as `workbench tune`'s
+    assert w.settings.objective.currentData() == "bundle_recall"  # as `workbench tune`'s
     label = w.checklist.grid.itemAtPosition(0, 1).widget()
     assert label.width() >= label.fontMetrics().horizontalAdvance("Weight: keyword")
 
@@ -363,10 +363,12 @@ def test_the_metrics_offered_follow_k(panel: TunePanel) -> None:
     """At k 5 the objective box offers nDCG@5 and MRR@5 (R@100 and MAP@100 stay), and a
     run tunes on what it shows."""
     box = panel.settings.objective
-    assert [box.itemText(i) for i in range(box.count())] == ["ndcg@10", "mrr@10", "r@100",
-                                                            "map@100"]
+    assert [box.itemText(i) for i in range(box.count())] == ["nDCG@10", "MRR@10", "R@100",
+                                                            "MAP@100"]
     panel.session.set_k(5)
-    assert [box.itemText(i) for i in range(box.count())] == ["ndcg@5", "mrr@5", "r@100",
+    assert [box.itemText(i) for i in range(box.count())] == ["nDCG@5", "MRR@5", "R@100",
+                                                            "MAP@100"]
+    assert [box.itemData(i) for i in range(box.count())] == ["ndcg@5", "mrr@5", "r@100",
                                                             "map@100"]
     assert panel.settings.choices()["objective"] == "ndcg@5"
 

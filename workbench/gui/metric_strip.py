@@ -31,21 +31,12 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
+from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed
 
 # a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
 # them; counts such as bundle_files are not quality metrics and stay off the strip
 EXTRA_METRICS = ("bundle_recall", "bundle_precision")
-
-
-def metric_label(name: str) -> str:
-    """ndcg@10 → nDCG@10, mrr@10 → MRR@10, p@10 → P@10, r@100 → R@100,
-    bundle_recall → bundle recall."""
-    if "@" not in name and "_" in name:
-        return name.replace("_", " ")
-    head, _, cut = name.partition("@")
-    pretty = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}.get(head, head)
-    return f"{pretty}@{cut}" if cut else pretty
 
 
 class _Relay(QObject):

@@ -27,6 +27,7 @@ from workbench.core.cases import has_cases
 from workbench.core.formats import dataset_splits
 from workbench.core.session import TuningSession
 
+from .metric_names import combo_metric, fill_metric_combo
 from .tune_params import MUTED, ParamChecklist
 
 APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
@@ -185,16 +186,11 @@ class TuneSettings(QWidget):
     def set_choices(self, metrics: list[str], samplers: tuple[str, ...]) -> None:
         if self.sampler.count() == 0:
             self.sampler.addItems(list(samplers))
-        names = metrics
-        current = self.objective.currentText()
-        self.objective.clear()
-        self.objective.addItems(names)
-        if current in names:
-            self.objective.setCurrentText(current)
+        fill_metric_combo(self.objective, metrics, combo_metric(self.objective) or None)
 
     def choices(self) -> dict[str, Any]:
         seconds = self.budget_kind.currentText() == "seconds"
-        return {"objective": self.objective.currentText(),
+        return {"objective": combo_metric(self.objective),
                 "trials": None if seconds else self.budget.value(),
                 "timeout": float(self.budget.value()) if seconds else None,
                 **_validation(str(self.validation.currentData())),

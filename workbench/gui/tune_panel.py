@@ -28,6 +28,7 @@ from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
+from .metric_names import metric_label
 from .tune_form import APPLY_TIP, TuneForm, cannot_tune, metric_choices, training_splits
 from .tune_params import MUTED
 from .tune_results import TuneView, advised_against
@@ -171,7 +172,7 @@ class TunePanel(QWidget):
         self.job, self.outcome, self.trials_seen = job, None, 0
         self.view.clear("running …")
         self._set_running(True)
-        self._say(f"tuning {len(names)} parameters on {job.objective} …")
+        self._say(f"tuning {len(names)} parameters on {metric_label(job.objective)} …")
         self.runner.start(job)
 
     def cancel(self) -> None:
@@ -230,7 +231,7 @@ class TunePanel(QWidget):
         self.tuned_on = None
         if outcome.best and not kept and self.job is not None:  # for compare and the report
             configs = self.session.configurations
-            self.tuned_name = configs.unique_name(f"tuned on {self.job.objective}")
+            self.tuned_name = configs.unique_name(f"tuned on {metric_label(self.job.objective)}")
             self.tuned_on = of_result(outcome.result, outcome.dataset)
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)

@@ -28,6 +28,7 @@ from workbench.gui.palette import BETTER, WORSE, delta_color, signed
 
 from .charts._base import INK, MUTED
 from .charts.tune import ContourChart, ImportanceBars, SliceChart, TrialCurve
+from .metric_names import metric_label
 
 
 def _value(v: object) -> str:
@@ -49,7 +50,7 @@ def verdict(result: Any, objective: str) -> str:
         colour = delta_color(t.delta).name()
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
         lines.append(
-            f"<b>{objective} held-out</b>: {t.mean_a:.4f} → <b>{t.mean_b:.4f}</b> "
+            f"<b>{metric_label(objective)} held-out</b>: {t.mean_a:.4f} → <b>{t.mean_b:.4f}</b> "
             f"<span style='color:{colour}'>({signed(t.delta, 4)})</span>, "
             f"p = {t.p_value:.3g} ({sig}), "
             f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
@@ -87,7 +88,7 @@ def verdict(result: Any, objective: str) -> str:
     if final.train_best:
         label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                  else "training")
-        lines.append(f"<span style='color:{MUTED}'>{objective} {label}: "
+        lines.append(f"<span style='color:{MUTED}'>{metric_label(objective)} {label}: "
                      f"{_m(final.train_default[0])} → {_m(final.train_best[0])}</span>")
     studies = _studies(result)
     counts = [f.trials for f in studies]
@@ -109,7 +110,7 @@ def advised_against(result: Any, objective: str) -> str:
         return ""
     if t is not None and _worse(objective, t.mean_b, t.mean_a):
         return (f"held out, the tuned values do worse than the starting ones ({t.mean_a:.4f} → "
-                f"{t.mean_b:.4f} {objective})")
+                f"{t.mean_b:.4f} {metric_label(objective)})")
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
         return "no trial beat the starting values even on training"
     return ""
@@ -269,7 +270,7 @@ class TuneView(QWidget):
         y = [p.train for p in points]
         first = ranked[0]
         self.slice.show_slice(labels.get(first, first), [p.params.get(first) for p in points], y)
-        self.slice.plot.getPlotItem().setLabel("left", job.objective, color=INK)
+        self.slice.plot.getPlotItem().setLabel("left", metric_label(job.objective), color=INK)
         if len(ranked) >= 2:
             a, b = ranked[0], ranked[1]
             self.contour.show_pairs((labels.get(a, a), labels.get(b, b)),

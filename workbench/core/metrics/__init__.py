@@ -1,7 +1,7 @@
 """Retrieval metrics as trec_eval computes them, vectorised over queries.
 
 - `Judgments`: qrels indexed for a query set and a corpus (judgments.py)
-- `METRICS`, `parse_metric`, `evaluate`, `mean_over_judged` (measures.py)
+- `METRICS`, `parse_metric`, `metric_label`, `evaluate`, `mean_over_judged` (measures.py)
 - `ranking_from_run`: a run ordered as trec_eval orders it; `trec_tie_order`: a ranking put in
   that order (runs.py)
 - `paired_test`: randomization and bootstrap significance tests (significance.py)
@@ -18,6 +18,7 @@ from workbench.core.metrics.measures import (
     evaluate_means,
     judged,
     mean_over_judged,
+    metric_label,
     mrr,
     ndcg,
     parse_metric,
@@ -41,6 +42,7 @@ __all__ = [
     "evaluate_means",
     "judged",
     "mean_over_judged",
+    "metric_label",
     "mrr",
     "name_ranks",
     "ndcg",

@@ -187,6 +187,21 @@ def parse_metric(spec: str) -> tuple[str, int | None]:
     return name, k
 
 
+_LABELS = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}
+
+
+def metric_label(name: str) -> str:
+    """How a person reads a metric id: ndcg@10 → nDCG@10, mrr@10 → MRR@10, p@10 → P@10,
+    r@100 → R@100, map@100 → MAP@100, bundle_recall → bundle recall, bundle_f1 → bundle F1;
+    anything else as it is.
+    The id stays what is typed (`--metrics`) and what the code keys on."""
+    if "@" not in name and "_" in name:
+        return " ".join("F1" if w == "f1" else w for w in name.split("_"))
+    head, _, cut = name.partition("@")
+    pretty = _LABELS.get(head.lower(), head)
+    return f"{pretty}@{cut}" if cut else pretty
+
+
 def evaluate(metric_names: Sequence[str], docs: Docs, judgments: Judgments) -> dict[str, PerQuery]:
     """Per-query values float64 (Q,) of each metric, keyed by the name as given.
     NaN for queries without judgments."""

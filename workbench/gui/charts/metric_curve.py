@@ -29,6 +29,7 @@ from workbench.core.params import Param, Params, ParamValue
 from workbench.core.session import TuningSession
 from workbench.core.session_work import ComputeRequest, compute
 from workbench.core.tune import default_values, sweep_span
+from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 
 from ._base import INK, ChartPanel, make_plot
 
@@ -127,7 +128,7 @@ class MetricCurve(ChartPanel):
         self._debounce.timeout.connect(self._start)
         self.metric_box = QComboBox()
         self.metric_box.setToolTip("The metric drawn (mean over judged queries)")
-        self.metric_box.currentTextChanged.connect(lambda *_: self.request_sweep())
+        self.metric_box.currentIndexChanged.connect(lambda *_: self.request_sweep())
         self.header.insertWidget(2, self.metric_box)
         self.plot = make_plot()
         self.body.addWidget(self.plot)
@@ -179,7 +180,7 @@ class MetricCurve(ChartPanel):
 
     @property
     def metric_name(self) -> str:
-        return self.metric_box.currentText() or self.session.metric_names[0]
+        return combo_metric(self.metric_box) or self.session.metric_names[0]
 
     @property
     def busy(self) -> bool:
@@ -188,15 +189,10 @@ class MetricCurve(ChartPanel):
     # -- session events -----------------------------------------------------------------------
 
     def _fill_metrics(self) -> None:
-        keep = self.metric_box.currentText()
         names = list(self.session.metric_names)
         if hasattr(self.session.model, "bundles"):  # its bundle figures, e.g. against the budget
             names += BUNDLE_FIGURES
-        self.metric_box.blockSignals(True)
-        self.metric_box.clear()
-        self.metric_box.addItems(names)
-        self.metric_box.setCurrentIndex(names.index(keep) if keep in names else 0)
-        self.metric_box.blockSignals(False)
+        fill_metric_combo(self.metric_box, names, combo_metric(self.metric_box) or None)
         self.request_sweep()
 
     def _on_model(self, *_: object) -> None:
@@ -261,7 +257,7 @@ class MetricCurve(ChartPanel):
                                s.model, s.prepared, dict(s.params), s.judgments, s.depth)
         self._request = request
         label = s.model.schema[p.name].label
-        self.caption.setText(f"{self.metric_name} vs {label}")
+        self.caption.setText(f"{metric_label(self.metric_name)} vs {label}")
         self.show_hint(f"Sweeping {p.name} over {len(request.values)} values…")
         if self.synchronous:
             self._on_done(request.generation, run_sweep(request))
@@ -311,7 +307,7 @@ class MetricCurve(ChartPanel):
                         if categorical else None)
         label = request.model.schema[request.name].label
         item.setLabel("bottom", label, color=INK)
-        item.setLabel("left", request.metric, color=INK)
+        item.setLabel("left", metric_label(request.metric), color=INK)
         finite = np.isfinite(ys)
         if finite.any():
             i = int(np.nanargmax(np.where(finite, ys, -np.inf)))

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QWidget
 
 from workbench.core.comparison import Comparison
 from workbench.gui.charts._base import INK, MUTED
+from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE, signed
 
 from .rank_rows import HIGHLIGHT, points, scaled_font
@@ -145,8 +146,8 @@ class QueryDeltaChart(QWidget):
             return "No comparison to show"
         up, same, down = self.counts()
         a, b = comp.configs[0].name, comp.configs[self.index].name
-        text = (f"{self.metric_name}: {b} − {a}, per query — {up} improved, {same} unchanged, "
-                f"{down} worsened")
+        text = (f"{metric_label(self.metric_name)}: {b} − {a}, per query — {up} improved, "
+                f"{same} unchanged, {down} worsened")
         if self._unjudged:
             text += f"; {self._unjudged} without judgments left out"
         return text
@@ -215,7 +216,7 @@ class QueryDeltaChart(QWidget):
         if j is not None and self.comparison is not None:
             query = self.comparison.dataset.queries[int(self._queries[j])]
             tip = (f"{query.id}: {query.text}\n"
-                   f"{self.metric_name} Δ {signed(float(self._deltas[j]), 4)}")
+                   f"{metric_label(self.metric_name)} Δ {signed(float(self._deltas[j]), 4)}")
         self.setToolTip(tip)
         super().mouseMoveEvent(event)
 

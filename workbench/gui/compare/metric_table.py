@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.comparison import Comparison, higher_is_better
 from workbench.gui.compare.rank_rows import points
+from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import delta_color
 from workbench.report.text import metric_table
 
@@ -60,6 +61,7 @@ class MetricTable(QTableWidget):
             item.setToolTip(self._header_tip(comp, col))
             self.setHorizontalHeaderItem(col, item)
         for r, (cells, row) in enumerate(zip(rows, comp.rows, strict=True)):
+            cells = [metric_label(cells[0]), *cells[1:]]  # the window's name for it
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col > 0:
@@ -74,14 +76,14 @@ class MetricTable(QTableWidget):
                 if not math.isnan(delta):  # fewer files or tokens is the better
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
-                d_item.setToolTip(f"mean {row.metric} of {name} − mean of {first}")
+                d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}")
                 if p is not None and p < SIGNIFICANT:
                     font = QFont(p_item.font())
                     font.setBold(True)
                     p_item.setFont(font)
                 p_item.setToolTip(f"paired randomisation test of {name} against {first} on "
-                                  f"{row.metric}: the chance of a difference at least this "
-                                  f"large if the two were interchangeable"
+                                  f"{metric_label(row.metric)}: the chance of a difference at "
+                                  "least this large if the two were interchangeable"
                                   + (" (below 0.05: bold)" if p is not None else
                                      " (none: no judged query)"))
                 n_item.setToolTip(

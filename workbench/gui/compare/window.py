@@ -48,6 +48,7 @@ from workbench.core.store import atomic_write_text
 from workbench.core.tuned_on import held_out_queries, judged_count
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
+from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 
 from .config_list import ConfigurationList
 from .delta_chart import QueryDeltaChart
@@ -291,16 +292,12 @@ class CompareWindow(QWidget):
         self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
         self.b_pick.setCurrentIndex(self.b_index - 1)
         self.b_pick.blockSignals(False)
-        current = self.metric_pick.currentText()
-        self.metric_pick.blockSignals(True)
-        self.metric_pick.clear()
+        current = combo_metric(self.metric_pick)
         # the delta chart and 'moved most' read a higher value as better: counts stay out
-        self.metric_pick.addItems([r.metric for r in comp.rows if higher_is_better(r.metric)])
-        if current in [r.metric for r in comp.rows]:
-            self.metric_pick.setCurrentText(current)
-        elif hasattr(comp.model, "bundles") and "bundle_recall" in [r.metric for r in comp.rows]:
-            self.metric_pick.setCurrentText("bundle_recall")  # what Tune starts on for it
-        self.metric_pick.blockSignals(False)
+        picks = [r.metric for r in comp.rows if higher_is_better(r.metric)]
+        if current not in picks and hasattr(comp.model, "bundles"):
+            current = "bundle_recall"  # what Tune starts on for it
+        fill_metric_combo(self.metric_pick, picks, current)
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
         self.status.setText("\n".join([f"compared {names} on {judged:,} judged queries",
@@ -327,9 +324,9 @@ class CompareWindow(QWidget):
 
     @property
     def metric_name(self) -> str:
-        text = self.metric_pick.currentText()
-        if text:
-            return text
+        name = combo_metric(self.metric_pick)
+        if name:
+            return name
         return self.comp.rows[0].metric if self.comp is not None and self.comp.rows else ""
 
     def _on_b_picked(self, index: int) -> None:
@@ -383,8 +380,9 @@ class CompareWindow(QWidget):
             d = comp.per_query_delta(row.metric, self.b_index)[q]
             if not math.isnan(d) and abs(d) > 5e-4:
                 figure = BUNDLE_METRICS.get(row.metric)  # a bundle's files or tokens: a count
-                parts.append(f"{row.metric} {d:+,.0f}" if figure is not None and figure.count
-                             else f"{row.metric} {d:+.3f}")
+                label = metric_label(row.metric)
+                parts.append(f"{label} {d:+,.0f}" if figure is not None and figure.count
+                             else f"{label} {d:+.3f}")
         pair = f"{comp.configs[self.b_index].name} − {comp.configs[0].name}"
         change = (", ".join(parts) if parts else "no metric changed") if comp.rows \
             else "not judged"
