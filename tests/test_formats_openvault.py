@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from workbench.core.checks import load_warnings
 from workbench.core.data import FormatError
 from workbench.core.formats import (
     load_dataset,
@@ -187,6 +188,31 @@ def test_sillytavern_chat(tmp_path: Path) -> None:
             "He keeps the light."]
     ds = load_dataset(path, qrels=write(tmp_path / "j.tsv", "chat\tm1\t2\n"))
     assert ds.queries.ids == ["chat"] and ds.qrels == {"chat": {"m1": 2}}
+
+
+def test_a_chat_scores_the_memories_openvault_retrieves(tmp_path: Path) -> None:
+    """OpenVault's retrieval scores only memories whose earliest message is hidden (REFERENCE
+    §3, "On disk"): the chat's corpus is that batch, the others are named in a warning; where
+    none qualifies every memory is kept and the warning says so."""
+    memories = [{"id": "hid", "summary": "Orrin keeps the light", "message_ids": [3]},
+                {"id": "vis", "summary": "Orrin Orrin", "message_ids": [2]},
+                {"id": "mixed", "summary": "tea with Orrin", "message_ids": [3, 0]},
+                {"id": "none", "summary": "no ids"},
+                {"id": "empty", "summary": "no ids either", "message_ids": []},
+                {"id": "gone", "summary": "a deleted message", "message_ids": [7]},
+                {"id": "neg", "summary": "a bad position", "message_ids": [-2]}]
+    path = chat_file(tmp_path / "c.jsonl", memories)  # message 3 is the hidden one
+    ds = load_dataset(path)
+    assert ds.corpus.ids == ["hid"]
+    (warning,) = load_warnings(ds)
+    assert warning.startswith("6 memories left out (vis, mixed, none, … 3 more)")
+    assert "visible" in warning
+    assert read_sillytavern_chat(path).corpus.ids == ["hid"]
+    none_hidden = chat_file(tmp_path / "v.jsonl", [memories[1], memories[3]])
+    ds = load_dataset(none_hidden)
+    assert ds.corpus.ids == ["vis", "none"]
+    (warning,) = load_warnings(ds)
+    assert "OpenVault would retrieve none" in warning
 
 
 def test_plain_documents_jsonl_still_documents(tmp_path: Path) -> None:

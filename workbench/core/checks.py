@@ -4,6 +4,8 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 - relevant judgments naming documents the corpus lacks (trec_eval counts them as relevant
   documents no ranking can retrieve, so recall and nDCG stay below 1);
 - judgments of queries the query set lacks (left aside, as trec_eval leaves them);
+- memories of a SillyTavern chat that OpenVault would not retrieve (left out of the corpus, or,
+  where that is every memory, kept and said);
 - queries with empty text (they retrieve nothing);
 - repository tasks of which some name a snapshot and some do not (those without are scored
   against the snapshot the others name);
@@ -39,6 +41,15 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if broken:
         out.append(f"{len(broken):,} line(s) of the injections log skipped, as pi-lodestone "
                    f"skips them: their prompts are not among the queries (first: {broken[0]})")
+    visible = list(dataset.settings.get("memories_visible") or [])
+    if visible == ["*"]:
+        out.append("no memory's earliest message is hidden (is_system) in this chat, so "
+                   "OpenVault would retrieve none of them: every memory is scored here")
+    elif visible:
+        out.append(f"{len(visible):,} memor{'y' if len(visible) == 1 else 'ies'} left out "
+                   f"({_examples(visible)}): their earliest message is still visible in the "
+                   "chat (or they name none), and OpenVault retrieves only memories of hidden "
+                   "messages")
     empty = [q.id for q in dataset.queries if not q.text.strip()]
     if empty:
         out.append(f"{len(empty):,} quer{'y has' if len(empty) == 1 else 'ies have'} empty "

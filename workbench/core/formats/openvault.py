@@ -11,6 +11,10 @@ A SillyTavern chat (`read_sillytavern_chat`) is JSON lines: the first line a hea
 further line one message. Its memories come from `chat_metadata.openvault.memories`, and it
 gives one query context, id "chat": the chat as it stands (every message; chat length = their
 count; active characters the character and the user, as OpenVault's `getActiveCharacters`).
+The corpus is the memories OpenVault's retrieval scores there: those whose earliest message is
+hidden (`is_system`); the others are left out (their ids in `settings["memories_visible"]`,
+which the load warnings name), so BM25's batch statistics are the original's. Where no memory
+qualifies, every memory is kept and the warning says that OpenVault would retrieve none.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from workbench.core.data import Dataset, FormatError, QuerySet
+from workbench.core.data import Corpus, Dataset, FormatError, QuerySet
 from workbench.core.formats._common import StrPath, _json_type, iter_jsonl, judged_subset
 from workbench.core.formats.beir import read_qrels_tsv
 from workbench.core.formats.openvault_contexts import (
@@ -101,8 +105,27 @@ def read_sillytavern_chat(path: StrPath) -> Dataset:
                              name=path.stem, where=f"{OPENVAULT_KEY}.memories")
     messages = [parse_message(obj, path, line) for line, obj in rows]
     query = context_query(CHAT_QUERY_ID, messages, len(messages), names)
+    hidden = [d for d in corpus if _retrievable(d.metadata.get("message_ids"), messages)]
+    settings: dict[str, Any] = {}
+    if hidden and len(hidden) < len(corpus):  # the batch OpenVault scores: N, df, max from it
+        kept = {d.id for d in hidden}
+        settings["memories_visible"] = [d.id for d in corpus if d.id not in kept]
+        corpus = Corpus(hidden, name=corpus.name)
+    elif not hidden:
+        settings["memories_visible"] = ["*"]  # none retrievable: every memory kept, and said
     return Dataset(name=path.stem, corpus=corpus, queries=QuerySet([query], name=path.stem),
-                   source=str(path))
+                   source=str(path), settings=settings)
+
+
+def _retrievable(message_ids: Any, messages: list[dict[str, Any]]) -> bool:
+    """Whether OpenVault retrieves a memory from this chat (REFERENCE §3, "On disk"): the
+    earliest of its `message_ids` is a hidden (`is_system`) message. Memories whose messages
+    are still visible are in the chat already; one without message ids, or whose earliest
+    message is not in the chat, is never retrieved."""
+    if not message_ids:
+        return False
+    first = min(message_ids)
+    return 0 <= first < len(messages) and bool(messages[first]["is_system"])
 
 
 def _chat_memories(header: dict[str, Any], path: Path, line: int) -> list[Any]:
