@@ -1,4 +1,6 @@
-"""A vault with unreadable notes loads the rest and names each one left out (core and CLI)."""
+"""A vault with flawed notes: each flaw is named (file, line, field); the notes obsidian-mcp
+searches all the same (bad UTF-8, NUL bytes, front matter it cannot parse) load as it reads
+them, one that cannot be read at all is left out (core and CLI)."""
 
 from __future__ import annotations
 
@@ -25,38 +27,59 @@ def broken_vault(root: Path) -> Path:
     return root
 
 
-def test_unreadable_notes_are_skipped_and_named(tmp_path: Path) -> None:
+def test_flawed_notes_load_as_obsidian_mcp_reads_them(tmp_path: Path) -> None:
     root = broken_vault(tmp_path / "vault")
     skipped: list[FormatError] = []
     ds = load_dataset(root, skipped=skipped)
-    assert ds.corpus.ids == ["good.md", "sub/also.md"]
-    found = {Path(e.path).name: (e.line, e.field) for e in skipped}
-    assert found == {"blob.md": (2, "encoding"), "gone.md": (None, None),
-                     "latin.md": (1, "encoding"), "open.md": (1, "front matter")}
+    assert ds.corpus.ids == ["blob.md", "good.md", "latin.md", "open.md", "sub/also.md"]
+    found = {Path(e.path).name: (type(e).__name__, e.line, e.field) for e in skipped}
+    assert found == {"blob.md": ("NoteReadAsText", 2, "encoding"),
+                     "gone.md": ("UnreadableNote", None, None),
+                     "latin.md": ("NoteReadAsText", 1, "encoding"),
+                     "open.md": ("NoteReadAsText", 1, "front matter")}
     assert "binary content" in str(next(e for e in skipped if e.path.endswith("blob.md")))
+    notes = {d.id: d for d in ds.corpus}
+    # Node's readFile(…, 'utf-8'): the bad byte is U+FFFD, the rest of the file as it is
+    assert notes["latin.md"].text == "# Caf\ufffd au lait\n"
+    assert notes["blob.md"].text == "tea\n\x00\x01\x02\x03"
+    # front matter never closed: the whole file is text, no fields, title from the file name
+    assert notes["open.md"].text == "---\ntitle: never closed\n\ntea body\n"
+    assert notes["open.md"].title == "open" and notes["open.md"].metadata["frontmatter"] == {}
 
 
-def test_without_a_skipped_list_the_first_unreadable_note_raises(tmp_path: Path) -> None:
+def test_trash_and_the_ending_follow_obsidian_mcp(tmp_path: Path) -> None:
+    """REFERENCE §5: every `*.md` except under .obsidian, .git, node_modules — `.trash` is
+    searched, and the ending is case-sensitive (`endsWith('.md')`)."""
+    root = tmp_path / "v"
+    for rel in (".trash/deleted.md", ".obsidian/x.md", ".git/y.md", "node_modules/z.md",
+                "Upper.MD", "a.md"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("dragon\n", encoding="utf-8")
+    assert load_dataset(root).corpus.ids == [".trash/deleted.md", "a.md"]
+
+
+def test_without_a_skipped_list_the_first_flaw_raises(tmp_path: Path) -> None:
     root = broken_vault(tmp_path / "vault")
     with pytest.raises(FormatError, match="binary content"):
         read_vault(root)
 
 
 def test_a_vault_of_only_unreadable_notes_is_an_error(tmp_path: Path) -> None:
-    (tmp_path / "latin.md").write_bytes(b"Caf\xe9\n")
+    (tmp_path / "gone.md").symlink_to(tmp_path / "nowhere.md")
     skipped: list[FormatError] = []
-    with pytest.raises(FormatError, match="not UTF-8") as info:
+    with pytest.raises(FormatError, match="no such file") as info:
         read_vault(tmp_path, skipped=skipped)
-    assert f"{tmp_path / 'latin.md'}:1:" in str(info.value)
+    assert f"{tmp_path / 'gone.md'}: no such file" in str(info.value)
 
 
-def test_cli_warns_for_each_skipped_note(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_warns_for_each_flawed_note(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
     root = broken_vault(tmp_path / "vault")
     assert main(["rank", str(root), "-m", "bm25", "-q", "tea"]) == 0
     out, err = capsys.readouterr()
-    assert "good.md" in out
-    assert "warning: 4 unreadable note(s) skipped" in err
+    assert "good.md" in out and "open.md" in out  # its body has "tea": searched
+    assert "warning: 1 unreadable note(s) skipped" in err
+    assert "warning: 3 note(s) with a flaw searched all the same" in err
     for name, where in (("open.md", ":1: field 'front matter'"),
                         ("latin.md", ":1: field 'encoding'"), ("blob.md", ":2: field 'encoding'"),
                         ("gone.md", ": no such file")):

@@ -50,20 +50,14 @@ def load_data(args: argparse.Namespace) -> Dataset:
 
 
 def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
-    """Malformed decision lines the original would skip silently, or a vault's unreadable
-    notes: said on stderr, the rest loaded."""
-    if not skipped:
-        return
-    from workbench.core.formats.vault import UnreadableNote
+    """Malformed decision lines the original would skip silently, a vault's unreadable notes
+    and its notes read despite a flaw: said on stderr, the rest loaded."""
+    from workbench.core.checks import skipped_report
 
-    what = ("unreadable note(s) skipped, the other notes loaded"
-            if all(isinstance(e, UnreadableNote) for e in skipped)
-            else "malformed line(s) skipped, as pi-lodestone skips them")
-    print(f"warning: {len(skipped)} {what}:", file=sys.stderr)
-    for err in skipped[:shown]:
-        print(f"  {err}", file=sys.stderr)
-    if len(skipped) > shown:
-        print(f"  … and {len(skipped) - shown} more", file=sys.stderr)
+    for heading, lines in skipped_report(skipped, shown):
+        print(f"warning: {heading}:", file=sys.stderr)
+        for line in lines:
+            print(f"  {line}", file=sys.stderr)
 
 
 def model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:

@@ -16,8 +16,9 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
-from workbench.core.data import Dataset
+from workbench.core.data import Dataset, FormatError
 
 SHOWN = 3  # examples named per warning
 
@@ -75,3 +76,29 @@ def load_warnings(dataset: Dataset) -> list[str]:
 def _examples(items: list[str]) -> str:
     shown = ", ".join(items[:SHOWN])
     return shown + (f", … {len(items) - SHOWN:,} more" if len(items) > SHOWN else "")
+
+
+def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple[str, list[str]]]:
+    """What loading passed over (`load_dataset(skipped=…)`), by kind: (heading, the first
+    `shown` errors, then "… and N more"). Kinds: a vault's unreadable notes (left out), its
+    notes with a flaw (loaded as obsidian-mcp reads them), malformed pi-memory lines (skipped
+    as pi-lodestone skips them)."""
+    from workbench.core.formats.vault import NoteReadAsText, UnreadableNote
+
+    kinds = (
+        (UnreadableNote, "unreadable note(s) skipped, the other notes loaded"),
+        (NoteReadAsText, "note(s) with a flaw searched all the same, as obsidian-mcp "
+                         "searches them"),
+        (FormatError, "malformed line(s) skipped, as pi-lodestone skips them"),
+    )
+    out: list[tuple[str, list[str]]] = []
+    left = list(skipped)
+    for kind, what in kinds:
+        these = [e for e in left if isinstance(e, kind)]
+        left = [e for e in left if not isinstance(e, kind)]
+        if these:
+            lines = [str(e) for e in these[:shown]]
+            if len(these) > shown:
+                lines.append(f"… and {len(these) - shown} more")
+            out.append((f"{len(these)} {what}", lines))
+    return out

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.checks import load_warnings
+from workbench.core.checks import load_warnings, skipped_report
 from workbench.core.data import DEFAULT_SPLIT, FormatError
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
@@ -131,7 +131,6 @@ class MainWindow(QMainWindow):
         try:
             with self.loop.hold():
                 from workbench.core.formats import dataset_splits, load_dataset
-                from workbench.core.formats.vault import UnreadableNote
 
                 sample = sample_settings(path) if path.is_dir() else {}
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
@@ -161,12 +160,10 @@ class MainWindow(QMainWindow):
             self.show_error(f"Could not open {path}: {_reason(exc, path)}")
             return False
         message = ""
-        if skipped:  # decision lines the original skips silently, unreadable notes: said
-            listed = "\n".join(str(e) for e in skipped[:8])
-            more = f"\n… and {len(skipped) - 8} more" if len(skipped) > 8 else ""
-            what = ("unreadable note(s)" if all(isinstance(e, UnreadableNote) for e in skipped)
-                    else "malformed line(s) as pi-lodestone does")
-            message = f"Opened {path}, skipping {len(skipped)} {what}:\n{listed}{more}"
+        if skipped:  # decision lines the original skips silently, notes with flaws: said
+            message = f"Opened {path}." + "".join(
+                f"\n\n{heading}:\n" + "\n".join(lines)
+                for heading, lines in skipped_report(skipped, 8))
         notes = load_warnings(dataset)  # loaded, but not scoring as one may think
         if notes:
             message = (message or f"Opened {path}.") + "\n\nWarnings:\n" + "\n".join(notes)

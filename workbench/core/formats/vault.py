@@ -1,17 +1,21 @@
 """A markdown vault (Obsidian-style folder of notes) as a corpus, with optional judgments.
 
-Every `*.md` file at any depth is a note, skipping tool folders (`.obsidian`, `.git`,
-`node_modules`, and Obsidian's `.trash` of deleted notes). A note's id is its path relative to
+Every `*.md` file at any depth is a note (the ending as written: `x.MD` is not one), skipping
+the tool folders obsidian-mcp skips (`.obsidian`, `.git`, `node_modules`; Obsidian's `.trash`
+of deleted notes is searched, as obsidian-mcp searches it). A note's id is its path relative to
 the vault in posix form (`projects/alpha.md`); its text is the raw file, front matter included
 and `\\r\\n` kept, because a search model scores the raw file and splits it on `\\n` only.
 
 Layout: when the folder has a `notes/` subfolder, the vault is `notes/` and the folder holds
 `queries.jsonl` and `qrels/<split>.tsv`; a vault folder named `notes` finds them in its parent.
 
-A note that cannot be read (not UTF-8, binary, a link to nothing, front matter never closed)
-raises its FormatError; given a `skipped` list, its error is appended there as an
-`UnreadableNote` instead and the other notes load, as a vault tool keeps working beside one
-broken file.
+A note with a flaw raises its FormatError. Given a `skipped` list, the notes load as
+obsidian-mcp reads them, each flaw appended to the list instead: bytes that are not UTF-8 read
+as U+FFFD (Node's `readFile(…, 'utf-8')`), NUL bytes kept, and front matter that cannot be
+parsed (never closed, a line that is not `key: value`) taken as text with no fields, as its
+front-matter parser returns the content it could not parse: each a `NoteReadAsText`. A note
+that cannot be read at all (a link to nothing, a folder named `x.md`) is an `UnreadableNote`,
+left out while the other notes load.
 """
 
 from __future__ import annotations
@@ -23,11 +27,12 @@ from pathlib import Path
 from workbench.core.data import Corpus, Dataset, Document, FormatError, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, read_text
 from workbench.core.formats.beir import read_qrels_tsv
-from workbench.core.formats.frontmatter import parse_front_matter
+from workbench.core.formats.frontmatter import FrontMatter, parse_front_matter
 from workbench.core.formats.plain import read_queries
 
-IGNORED_DIRS = frozenset({".obsidian", ".git", "node_modules", ".trash"})
+IGNORED_DIRS = frozenset({".obsidian", ".git", "node_modules"})  # REFERENCE §5
 NOTES_DIR = "notes"
+NOTE_ENDING = ".md"  # case-sensitive, as obsidian-mcp's `endsWith('.md')`
 _HEADING = re.compile(r"^ {0,3}#[ \t]+(\S.*?)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _CODE_SPAN = re.compile(r"`+[^`]*`+")
@@ -38,6 +43,11 @@ _TAG = re.compile(r"(?<!\S)#([\w/-]+)")
 class UnreadableNote(FormatError):
     """A note left out of the corpus (see the module docstring); str() names file, line and
     field as any FormatError does."""
+
+
+class NoteReadAsText(FormatError):
+    """A flaw in a note that was loaded all the same, as obsidian-mcp reads it (see the module
+    docstring)."""
 
 
 def vault_layout(folder: StrPath) -> tuple[Path, Path | None]:
@@ -60,7 +70,7 @@ def has_notes(folder: StrPath) -> bool:
         return True
     for _dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
-        if any(f.lower().endswith(".md") for f in filenames):
+        if any(f.endswith(NOTE_ENDING) for f in filenames):
             return True
     return False
 
@@ -72,21 +82,40 @@ def find_notes(root: Path) -> list[tuple[str, Path]]:
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
         base = Path(dirpath)
         for fname in filenames:
-            if fname.lower().endswith(".md"):
+            if fname.endswith(NOTE_ENDING):
                 path = base / fname
                 found.append((path.relative_to(root).as_posix(), path))
     return sorted(found)
 
 
-def read_note(path: Path, rel: str) -> Document:
-    """One note as a Document (see the module docstring)."""
-    text = read_text(path, strip_bom=False)
+def read_note(path: Path, rel: str, flaws: list[FormatError] | None = None) -> Document:
+    """One note as a Document (see the module docstring). A flaw raises its FormatError, or,
+    given `flaws`, is appended there as a `NoteReadAsText` and the note read as the original
+    reads it."""
+    def flaw(err: FormatError) -> None:
+        if flaws is None:
+            raise err
+        flaws.append(NoteReadAsText(err.path, err.message, line=err.line, field=err.field))
+
+    try:
+        text = read_text(path, strip_bom=False)
+    except FormatError as err:
+        if err.field != "encoding":  # no file to read: nothing to search
+            raise
+        flaw(FormatError(err.path, f"{err.message}: read with U+FFFD for each bad byte",
+                         line=err.line, field=err.field))
+        text = path.read_bytes().decode("utf-8", errors="replace")
     nul = text.find("\0")
     if nul >= 0:  # valid UTF-8 but not text: an attachment saved as .md
-        raise FormatError(path, f"binary content (a NUL byte at character {nul})",
-                          line=text.count("\n", 0, nul) + 1, field="encoding")
+        flaw(FormatError(path, f"binary content (a NUL byte at character {nul}): searched as "
+                         "text", line=text.count("\n", 0, nul) + 1, field="encoding"))
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
-    fm = parse_front_matter(lines, path)
+    try:
+        fm = parse_front_matter(lines, path)
+    except FormatError as err:
+        flaw(FormatError(err.path, f"{err.message}: taken as text, with no front-matter fields",
+                         line=err.line, field=err.field))
+        fm = FrontMatter()
     body = _outside_code(lines[fm.body_start:])
 
     title = fm.values.get("title")
@@ -147,9 +176,10 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
         raise FormatError(root, "no markdown notes (*.md) in this folder", field="notes")
     docs: list[Document] = []
     unreadable: list[FormatError] = []
+    flaws: list[FormatError] | None = None if skipped is None else []
     for rel, path in notes:
         try:
-            docs.append(read_note(path, rel))
+            docs.append(read_note(path, rel, flaws))
         except FormatError as err:
             if skipped is None:
                 raise
@@ -158,7 +188,7 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
     if not docs:
         raise unreadable[0]
     if skipped is not None:
-        skipped.extend(unreadable)
+        skipped.extend([*unreadable, *(flaws or [])])
     return Corpus(docs, name=name or root.resolve().name)
 
 
