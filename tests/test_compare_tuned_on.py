@@ -183,3 +183,38 @@ def test_after_k_fold_tune_out_says_what_eval_will_do(
            "count every query and say their figures are training scores" in said
     assert main(["eval", TEA, "-m", "bm25", "--params", str(out)]) == 0
     assert "training scores" in capsys.readouterr().out
+
+
+def test_the_report_interval_counts_the_tasks_the_means_count(tmp_path: Path) -> None:
+    """The HTML report's 95% interval of Δ bundle_tokens is over the held-out tasks, as the
+    mean and p are: it was over every task (a Δ of +0 with an interval of [−4.8, +17.6])."""
+    import re
+
+    from scipy import stats
+
+    code = load_dataset(SAMPLES / "code-repo")
+    older = list(code.queries.ids)[:6]
+    path = tmp_path / "best.toml"
+    params = {"w_content": 0.44, "w_churn": 4.0, "w_recent_touch": 4.0}
+    note = TunedOn(code.name, "time split", tuple(older), "ndcg@10", 0.6, 0.5, 0.3, 6)
+    path.write_text(params_toml(params) + tuned_toml(note))
+    out = tmp_path / "r.html"
+    assert main(["report", str(SAMPLES / "code-repo"), "-m", "codeledger", "--defaults",
+                 "-c", str(path), "--metrics", "bundle_tokens", "-o", str(out)]) == 0
+    row = re.search(r'<tr data-metric="bundle_tokens">(.*?)</tr>', out.read_text()).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+    interval = cells[3]
+    held = [q for q in code.queries.ids if q not in older]
+    sub = Dataset(code.name, code.corpus, code.queries.subset(held),
+                  {q: code.qrels[q] for q in held} if code.qrels else None,
+                  source=code.source, settings=code.settings)
+    model = get_model("codeledger")
+    per = [Pipeline(model, sub, p).run(["r@10"]).per_query["bundle_tokens"]
+           for p in ({}, params)]
+    d = per[1] - per[0]
+    if d.std(ddof=1) == 0:
+        want = f"[{d.mean():+,.1f}, {d.mean():+,.1f}]"
+    else:
+        lo, hi = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+        want = f"[{lo:+,.1f}, {hi:+,.1f}]"
+    assert interval == want.replace("-", "−"), (interval, want, d)

@@ -154,8 +154,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]
-        print(f"({judged_k}: the share of each top {k} that has a judgment at all; low, and "
-              "the other metrics count unjudged documents as not relevant)")
+        print(f"({judged_k}: the share of each top {k} that has a judgment at all — of the "
+              "documents retrieved, where fewer were, as ir-measures' Judged@k; low, and the "
+              "other metrics count unjudged documents as not relevant)")
     from workbench.core.cases import has_cases
 
     if args.cases and not has_cases(dataset):

@@ -102,21 +102,29 @@ class Comparison:
     def differing(self) -> dict[str, list[ParamValue]]:
         return differing(self.configs)
 
+    @property
+    def counted(self) -> NDArray[np.bool_]:
+        """bool (Q,): the queries the means count — the judged ones (those a configuration was
+        tuned on are no longer judged here), every query where nothing is judged."""
+        qrels = self.dataset.qrels
+        if not qrels:
+            return np.ones(len(self.dataset.queries), bool)
+        return np.fromiter((bool(qrels.get(q)) for q in self.dataset.queries.ids), bool,
+                           len(self.dataset.queries))
+
     def per_query_delta(self, metric: str, i: int) -> NDArray[np.float64]:
-        """float64 (Q,): configuration i − configuration 0 per query (NaN where unjudged)."""
+        """float64 (Q,): configuration i − configuration 0 per query, NaN where a query is not
+        counted (unjudged, or set aside as tuned on): a bundle's files and tokens exist for
+        every task, and an interval or chart over them must count what the means count."""
         a = self.results[0].per_query[metric]
         b = self.results[i].per_query[metric]
-        return (b - a).astype(np.float64)
+        return np.where(self.counted, b - a, np.nan).astype(np.float64)
 
     def movers(self, i: int, k: int = 10, top: int = 50) -> list[Mover]:
         """Documents that moved between configuration 0 and configuration i, largest first;
         where queries a configuration was tuned on are set aside, of the counted ones only
         (a move on a training query shows what the tuning fitted, not what it does)."""
-        counted = None
-        if self.set_aside:
-            qrels = self.dataset.qrels or {}
-            counted = np.fromiter((bool(qrels.get(q)) for q in self.dataset.queries.ids), bool,
-                                  len(self.dataset.queries))
+        counted = self.counted if self.set_aside else None
         return movers(self.results[i], self.results[0], k, top, counted)
 
 

@@ -397,13 +397,14 @@ def snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 32
 
 # -- score distributions --
 
-def _grades(comp: Comparison, docs: np.ndarray) -> np.ndarray:
-    """int64 like `docs` (Q, k): each ranked document's grade, -1 when unjudged or padding."""
+def _grades(comp: Comparison, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """int64 like `docs` (R, k), row r the ranking of query `rows[r]`: each ranked document's
+    grade, -1 when unjudged or padding."""
     qrels = comp.dataset.qrels or {}
     ids, queries = comp.dataset.corpus.documents, comp.dataset.queries
     out = np.full(docs.shape, -1, np.int64)
     for q in range(docs.shape[0]):
-        judged = qrels.get(queries[q].id)
+        judged = qrels.get(queries[int(rows[q])].id)
         if not judged:
             continue
         for j, d in enumerate(docs[q].tolist()):
@@ -414,11 +415,12 @@ def _grades(comp: Comparison, docs: np.ndarray) -> np.ndarray:
 
 def _distributions(comp: Comparison, k: int) -> str:
     out = [f'<section id="distributions"><h2>Scores of the top {k}</h2><div class="charts">']
+    counted = comp.counted  # the queries the metrics count, not those set aside
     for config, res in zip(comp.configs, comp.results, strict=True):
-        docs = res.ranking.docs[:, :k]
-        scores = res.ranking.scores[:, :k]
+        docs = res.ranking.docs[counted, :k]
+        scores = res.ranking.scores[counted, :k]
         real = (docs >= 0) & np.isfinite(scores)
-        grades = _grades(comp, docs)
+        grades = _grades(comp, docs, np.flatnonzero(counted))
         rel, non, unjudged = real & (grades > 0), real & (grades == 0), real & (grades < 0)
         if non.any():
             series = [("relevant", "rel", scores[rel]), ("judged not relevant", "nonrel",
