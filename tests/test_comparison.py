@@ -186,3 +186,30 @@ def test_a_document_that_falls_while_its_score_rises_names_what_passed_it() -> N
             assert f", but {n} document{'s' if n > 1 else ''} rose past it" in move.sentence()
             found += 1
     assert found  # the case occurs on this data
+
+
+def test_a_document_a_gate_let_through_is_explained_by_the_gate() -> None:
+    """min_strong 2 → 1 on the pi-lodestone cases: documents the single-token evidence gate
+    filtered out now enter, and the sentence names the gate, not "no signal changed" (their
+    signals are the same on both sides; only the gate zeroed the first total)."""
+    ds = load_dataset(SAMPLES / "decisions-eval")
+    model = get_model("decision-memory")
+    comp = compare_configurations(model, ds, [
+        Configuration("a", model.schema.resolve({})),
+        Configuration("b", model.schema.resolve({"min_strong": 1}))], ["ndcg@10"])
+    a, b = comp.results
+    gate = model.gates.index("single_token_evidence") + 1
+    seen = 0
+    for q in range(len(ds.queries)):
+        for doc in b.ranking.docs[q, :int(b.ranking.count[q])].tolist():
+            row = a.scores.row(q)
+            at = np.flatnonzero(a.scores.docs[row] == doc)
+            if not len(at) or int(a.scores.gate[row.start + int(at[0])]) != gate:
+                continue
+            move = explain_move(comp, 1, q, doc)
+            assert (move.gate_a, move.gate_b) == ("single_token_evidence", None)
+            text = move.sentence()
+            assert "filtered out by the single_token_evidence gate under the first" in text
+            assert "no signal changed" not in text
+            seen += 1
+    assert seen  # the case occurs on this data

@@ -159,6 +159,16 @@ def is_scored(scores: Scores, query: int, doc: int) -> bool:
     return scores.elsewhere is not None and scores.elsewhere(query, doc) is not None
 
 
+def gate_of(scores: Scores, query: int, doc: int) -> str | None:
+    """The gate that zeroed `doc` for `query` (its name in `Scores.gates`), None when it was
+    not gated or is no candidate."""
+    pair = pair_of(scores, query, doc)
+    if pair < 0 or not len(scores.gate) or int(scores.gate[pair]) == 0:
+        return None
+    g = int(scores.gate[pair]) - 1
+    return scores.gates[g] if g < len(scores.gates) else f"gate {g + 1}"
+
+
 def doc_contributions(scores: Scores, query: int,
                       doc: int) -> tuple[float, NDArray[np.float64]]:
     """(total, float64 (S,) contributions) of one document for one query; zeros when it is

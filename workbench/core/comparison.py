@@ -24,7 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core import engine
-from workbench.core.compare import Mover, doc_contributions, is_scored, movers
+from workbench.core.compare import Mover, doc_contributions, gate_of, is_scored, movers
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
@@ -228,6 +228,10 @@ class MoveExplained:
     # reverse: what moved it when its own score moved the other way
     overtaken_by: int = 0
     overtook: int = 0
+    # the gate that zeroed it under a / b (None: not gated): its total is 0 there while its
+    # signals show what it would score
+    gate_a: str | None = None
+    gate_b: str | None = None
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -241,6 +245,14 @@ class MoveExplained:
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
         why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
+        if self.gate_a != self.gate_b:  # a gate, not a signal, moved it
+            gated = [f"{self.gate_a} gate under the first configuration" if self.gate_a else "",
+                     f"{self.gate_b} gate under the second" if self.gate_b else ""]
+            lead = "filtered out by the " + " and the ".join(g for g in gated if g)
+            lead += ("" if self.gate_a and self.gate_b else
+                     ", let through by the second" if self.gate_a else
+                     ", let through by the first")
+            why = lead + (f"; {why}" if parts else "")
         fell = self.rank_a is not None and self.rank_b is not None and self.rank_b > self.rank_a
         rose = self.rank_a is not None and self.rank_b is not None and self.rank_b < self.rank_a
         own = self.total_b - self.total_a
@@ -276,7 +288,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     return MoveExplained(query, doc, rank_a, rank_b,
                          total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
                          is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
-                         len(above_b - above_a), len(above_a - above_b))
+                         len(above_b - above_a), len(above_a - above_b),
+                         gate_of(a.scores, query, doc), gate_of(b.scores, query, doc))
 
 
 def _above(result: Result, query: int, rank: int | None) -> set[int]:

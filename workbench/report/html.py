@@ -319,8 +319,10 @@ def _g(x: float, *, sign: bool = False) -> str:
     return _minus(f"+{text}" if sign and x > 0 else text)
 
 
-def _total(total: float, scored: bool) -> str:
-    return _g(total) if scored else "not a candidate"
+def _total(total: float, scored: bool, gate: str | None = None) -> str:
+    if not scored:
+        return "not a candidate"
+    return _g(total) + (f" ({escape(gate)} gate)" if gate else "")
 
 
 def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
@@ -333,8 +335,9 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
         f'<td class="num {_sign_class(cb - ca)}">{_g(cb - ca, sign=True)}</td></tr>'
         for s, ca, cb in zip(move.signals, move.contributions_a.tolist(),
                              move.contributions_b.tolist(), strict=True))
-    rows += (f'<tr><th>total</th><td class="num">{_total(move.total_a, move.scored_a)}</td>'
-             f'<td class="num">{_total(move.total_b, move.scored_b)}</td>'
+    rows += (f'<tr><th>total</th><td class="num">'
+             f"{_total(move.total_a, move.scored_a, move.gate_a)}</td>"
+             f'<td class="num">{_total(move.total_b, move.scored_b, move.gate_b)}</td>'
              f'<td class="num {_sign_class(move.total_b - move.total_a)}">'
              f"{_g(move.total_b - move.total_a, sign=True)}</td></tr>")
     signals = (f'<table><thead><tr><th>signal</th><th class="num">{escape(a)}</th>'
