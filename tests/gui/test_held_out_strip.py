@@ -181,7 +181,7 @@ def test_a_narrow_window_gets_the_short_comparison_not_a_wider_floor(qtbot: QtBo
     w.show()
     qtbot.waitExposed(w)
     strip = w.metrics
-    qtbot.waitUntil(lambda: "(randomization)" in strip.comparison.text())
+    qtbot.waitUntil(lambda: "(randomisation)" in strip.comparison.text())
     assert strip.comparison.toolTip() == COMPARISON_TIP  # what ▲ ▼ and p mean
     cards = sum(c.width() for c in (strip.k_spin, *strip.cards,
                                     *strip.extra_cards.values()) if not c.isHidden())
@@ -189,6 +189,6 @@ def test_a_narrow_window_gets_the_short_comparison_not_a_wider_floor(qtbot: QtBo
     w.resize(w.minimumSizeHint().width(), 900)
     qtbot.waitUntil(lambda: "queries" not in strip.comparison.text())
     assert "p = " in strip.comparison.text() and "▲" in strip.comparison.text()
-    assert "(randomization)" in strip.comparison.toolTip()
+    assert "(randomisation)" in strip.comparison.toolTip()
     assert w.minimumSizeHint().width() < 1280  # a 1,280-px screen holds codeledger's window
     w.close()

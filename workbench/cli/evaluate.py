@@ -294,6 +294,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments)
     if against:
         print(against)
+    elif all(value != in_use for value, _ in points):
+        print(f"(the value in use, {in_use}, is not among those swept: add it to --values to "
+              "set the best against it)")
     if ranked_by_default:
         print(f"note: {metrics[0]} is the same at every value, so the best is by {first} "
               "(--metrics puts another first)")
@@ -339,7 +342,8 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
                     best: Sequence[int], in_use: Any, judgments: Any) -> str:
     """The one best value against the value in use, paired over the judged queries: the
     difference and its p-value, said to be possibly chance where p ≥ 0.05 (a sweep names a
-    best by any margin)."""
+    best by any margin), and optimistic either way (the best of the grid, chosen and tested
+    on the same queries)."""
     from workbench.core.metrics import paired_test
 
     at = next((i for i, (v, _) in enumerate(points) if v == in_use), None)
@@ -356,7 +360,9 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     verdict = ("significant at 0.05" if test.p_value < 0.05 else
                "not significant at 0.05: the difference may be chance")
     return (f"against the value in use ({in_use}): {gap} {metric}, p = {p} over "
-            f"{test.n} judged queries (paired randomization test), {verdict}")
+            f"{test.n} judged queries (paired randomisation test), {verdict}; the best was "
+            f"picked on these same queries, so the gap is optimistic — `workbench tune` "
+            "holds queries out for an honest estimate")
 
 
 def _lower_is_better(metric: str) -> bool:

@@ -37,6 +37,7 @@ from .palette import BETTER, WORSE, delta_color, signed
 # a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
 # them; counts such as bundle_files are not quality metrics and stay off the strip
 EXTRA_METRICS = ("bundle_recall", "bundle_precision")
+_METHOD = {"randomization": "randomisation"}  # the test's id, spelt as every other view does
 
 
 class _Relay(QObject):
@@ -106,7 +107,7 @@ class MetricCard(QFrame):
 COMPARISON_TIP = (
     "Against the pinned baseline, on the first card's metric over the judged queries: ▲ "
     "queries the current values score higher, ▼ lower. p: how often a gap in the mean this "
-    "large would arise by chance were the two equally good (a paired randomization test); "
+    "large would arise by chance were the two equally good (a paired randomisation test); "
     "below 0.05 it is usually taken as real.")
 
 
@@ -121,7 +122,7 @@ class _Comparison(QLabel):
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         fm = self.fontMetrics()
-        self.wide = fm.horizontalAdvance("▲300 ▼300 queries   p = 0.000 (randomization) ") + 24
+        self.wide = fm.horizontalAdvance("▲300 ▼300 queries   p = 0.000 (randomisation) ") + 24
         self.setMinimumWidth(fm.horizontalAdvance("▲300 ▼300   p = 0.000 ") + 16)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(fm.height() + 8)
@@ -310,7 +311,8 @@ class MetricStrip(QWidget):
         moved = (f"<span style='color:{BETTER.name()}'>▲{test.improved}</span> "
                  f"<span style='color:{WORSE.name()}'>▼{test.worsened}</span>")
         self.comparison.say(f"{moved} queries &nbsp; p = <b>{ptext}</b> "
-                            + _muted(f"({test.method})"), f"{moved} &nbsp; p = <b>{ptext}</b>")
+                            + _muted(f"({_METHOD.get(test.method, test.method)})"),
+                            f"{moved} &nbsp; p = <b>{ptext}</b>")
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Wait for a running test (the pool is also waited for when the strip is deleted)."""
