@@ -169,3 +169,36 @@ def test_an_existing_codeledger_config_is_updated_not_replaced(tmp_path: Path) -
     (tmp_path / "file").write_text("x", encoding="utf-8")
     with pytest.raises(ValueError, match="not a folder"):
         write_export(export_params("codeledger"), tmp_path / "file")
+
+
+def test_values_the_target_cannot_take_are_listed_apart() -> None:
+    """A z-score normalisation (OpenVault has batch-max only) or the documented variant
+    (obsidian-mcp ships the other) changes the figures and cannot be exported: `outside`
+    names it; idle values (rrf k without rrf, documented-only constants under the shipped
+    variant) and the original's own early stop are not listed."""
+    def names(model: str, params: dict[str, object]) -> list[str]:
+        return [c.name for c in export_params(model, params).outside]
+
+    assert names("hybrid", {}) == []
+    assert names("hybrid", {"normalization": "z-score", "rrf_k": 300}) == ["normalization"]
+    assert names("hybrid", {"normalization": "rrf", "rrf_k": 300}) == ["normalization", "rrf_k"]
+    assert names("hybrid", {"batch_size": 8, "alpha": 0.3}) == []
+    assert names("vault-search", {"tf_multiplier": 20.0}) == []
+    assert names("vault-search", {"variant": "documented", "tf_multiplier": 20.0}) == [
+        "variant", "tf_multiplier"]
+    assert names("vault-search", {"early_stop": True, "limit": 5}) == []
+    assert names("decision-memory", {"mode": "search"}) == []
+
+
+def test_the_report_says_a_configuration_cannot_be_shipped(tmp_path: Path) -> None:
+    from tests.conftest import SAMPLES
+    from workbench.cli import main
+
+    cfg = tmp_path / "z.toml"
+    cfg.write_text('normalization = "z-score"\nalpha = 0.6\n')
+    out = tmp_path / "r.html"
+    assert main(["report", str(SAMPLES / "story"), "-m", "hybrid", "--defaults", "-c",
+                 str(cfg), "-o", str(out)]) == 0
+    html = out.read_text()
+    assert html.count("Cannot be shipped as is") == 1  # z, not the defaults
+    assert "Normalisation (normalization) &#x27;batch-max&#x27; → &#x27;z-score&#x27;" in html

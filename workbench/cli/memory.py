@@ -152,6 +152,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         export = export_params(model.id, params)
     except KeyError as exc:
         raise UsageError(str(exc.args[0])) from None
+    if export.outside:
+        print(f"warning: not shippable as is: {export.target} has no "
+              + "; ".join(f"{c.name} = {c.value!r} (default {c.original!r})"
+                          for c in export.outside)
+              + ": figures measured with these values are not what it will score, and the "
+              "settings below leave them out", file=sys.stderr)
     unexpressed = [c.name for c in export.changed if c.setting is None]
     if unexpressed:
         given = {a.partition("=")[0].strip() for a in (args.param or [])}

@@ -12,7 +12,13 @@ raises an error listing the valid ones). An exporter turns resolved parameters i
   carries it, if the target has one (else the change needs a code edit in the original).
 
 Workbench-only parameters (query modes, normalisation experiments, embedding back-ends…) are
-not the target's constants and never appear. `write_export` writes the files atomically.
+not the target's constants and never appear among them; but where one that changes scores
+differs from the workbench default (a z-score normalisation, the documented variant's
+constants), the figures measured with it cannot be had in the target: such values are listed
+apart (`outside`), so an export or report never looks shippable while it is not. A value that
+is idle (rrf k without rrf normalisation, a documented-only constant under the shipped
+variant) and the evaluation's own settings (the clock, the query form) are not listed.
+`write_export` writes the files atomically.
 """
 
 from __future__ import annotations
@@ -56,6 +62,9 @@ class Export:
     # where the target reads `settings` from, relative to its project (CodeLedger:
     # .codeledger/config.json); None: `<model>.settings.json`
     config_path: str | None = None
+    # workbench-only values that change scores and that the target cannot take (see the
+    # module docstring): the figures measured with them are not the shipped system's
+    outside: tuple[Change, ...] = ()
 
     def env_text(self, *, shell: bool = True) -> str:
         """The environment variables as a shell snippet (`export NAME=value`) or, with
@@ -95,6 +104,31 @@ def _changes(schema: ParamSchema, params: Mapping[str, ParamValue],
     return tuple(Change(p.name, p.label, p.default, params[p.name], settings.get(p.name))
                  for p in schema if p.name not in workbench_only and p.name in params
                  and params[p.name] != p.default)
+
+
+def _outside(schema: ParamSchema, params: Mapping[str, ParamValue], workbench_only: frozenset[str],
+             only_with: Mapping[str, tuple[str, ParamValue]] | None = None) -> tuple[Change, ...]:
+    """The workbench-only values that change scores here and that the target cannot take:
+    those of `workbench_only` that differ from the default, less the settings that change no
+    score (`NOT_SCORING`), those idle by the schema's `needs`, and those `only_with` names as
+    acting only while another parameter has a value it lacks."""
+    only_with = only_with or {}
+    out = []
+    for p in schema:
+        name = p.name
+        if name not in workbench_only or name in NOT_SCORING or name not in params:
+            continue
+        if params[name] == p.default or schema.idle_because(name, params):
+            continue
+        other = only_with.get(name)
+        if other is not None and params.get(other[0], schema[other[0]].default) != other[1]:
+            continue
+        out.append(Change(name, p.label, p.default, params[name], None))
+    return tuple(out)
+
+
+# workbench-only settings that change how a run is made or evaluated, not any score
+NOT_SCORING = frozenset(("batch_size", "now", "mode", "query_form", "embeddings"))
 
 
 # -- decision-memory: pi-lodestone 418f9a1, extension/config.ts --
@@ -137,7 +171,9 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
     values = schema.resolve(params)
     settings: dict[str, object] = {key: values[name] for name, key in OV_SETTINGS.items()}
     return Export("hybrid", "OpenVault c112699", settings,
-                  _changes(schema, values, OV_WORKBENCH_ONLY, OV_SETTINGS))
+                  _changes(schema, values, OV_WORKBENCH_ONLY, OV_SETTINGS),
+                  outside=_outside(schema, values, OV_WORKBENCH_ONLY,
+                                   {"rrf_k": ("normalization", "rrf")}))
 
 
 # -- vault-search: obsidian-mcp's search weights --
@@ -147,14 +183,21 @@ VS_SETTINGS = {"w_tf": "weights.termFrequency", "w_position": "weights.position"
 VS_WORKBENCH_ONLY = frozenset(("variant", "early_stop", "early_stop_threshold", "batch_size",
                                "tf_multiplier", "density_multiplier", "w_proximity",
                                "proximity_scale", "require_all_words"))
+VS_DOCUMENTED_ONLY = ("tf_multiplier", "density_multiplier", "w_proximity", "proximity_scale",
+                      "require_all_words")
 
 
 def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
     schema = get_model("vault-search").schema
     values = schema.resolve(params)
     weights = {key.partition(".")[2]: values[name] for name, key in VS_SETTINGS.items()}
+    documented = ("variant", "documented")
     return Export("vault-search", "obsidian-mcp", {"weights": weights},
-                  _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS))
+                  _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS),
+                  # the early stop is the original's own behaviour, not a departure from it
+                  outside=_outside(schema, values, VS_WORKBENCH_ONLY - {
+                      "early_stop", "early_stop_threshold"}, {
+                      name: documented for name in VS_DOCUMENTED_ONLY}))
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --

@@ -478,6 +478,16 @@ def _ship(model: str, config: Configuration) -> str:
         changed = f"<p>Every constant at {escape(export.target)}'s default.</p>"
     where = export.config_path or f"{export.model}.settings.json"
     env = export.env_text()
+    if export.outside:
+        changed = (f'<p class="caveat"><b>Cannot be shipped as is:</b> its figures depend on '
+                   f"{'a value' if len(export.outside) == 1 else 'values'} "
+                   f"{escape(export.target)} does not have — "
+                   + "; ".join(f"{escape(c.label)} ({escape(c.name)}) "
+                               f"{escape(_value(c.original))} → {escape(_value(c.value))}"
+                               for c in export.outside)
+                   + ". The settings below leave "
+                   f"{'it' if len(export.outside) == 1 else 'them'} out, and score "
+                   "differently.</p>" + changed)
     return (f"<p>In {escape(export.target)}'s terms.</p>{changed}"
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
             + f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>")
