@@ -218,3 +218,18 @@ def test_the_report_interval_counts_the_tasks_the_means_count(tmp_path: Path) ->
         lo, hi = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
         want = f"[{lo:+,.1f}, {hi:+,.1f}]"
     assert interval == want.replace("-", "−"), (interval, want, d)
+
+
+def test_values_tuned_on_another_split_are_said_to_be_held_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Tuned on queries of this dataset that are not among those compared (split train,
+    compared on test): nothing is set aside, and the report says every figure is held out,
+    with tune's own held-out figures — it said nothing, as if the values were never tuned."""
+    path = _file(tmp_path, ["t01", "t02", "t03"])
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert ("note: 'best' was tuned on 3 other queries of tea-beir (3-fold over 25 "
+            "queries (seed 0)), none of these 25: every figure here is held out; tune's "
+            "held-out ndcg@10: starting values 0.6131, tuned 0.6103 (p = 0.846, 25 queries)"
+            ) in out
+    assert "25 queries, 25 judged" in out

@@ -147,11 +147,17 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
                      all_queries: bool = False) -> tuple[Dataset, list[str]]:
     """`dataset` judged only on the queries no configuration was tuned on (`notes`: each
     configuration's name and record), unless `all_queries` or none is left; and what the
-    reader is told."""
+    reader is told — also where a configuration was tuned on other queries of this dataset
+    only (another split), that every figure is held out."""
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
     tuned = tuned_queries(notes, dataset.name, judged)
-    if not tuned:
-        return dataset, []
+    if not tuned:  # tuned on this dataset's other queries (another split): said, as good news
+        apart = [(name, t) for name, t in notes if t.dataset == dataset.name and t.trained_on]
+        return dataset, [f"{name!r} was tuned on {len(set(t.trained_on)):,} other queries of "
+                         f"{dataset.name} ({t.validation}), none of these {len(judged):,}: "
+                         "every figure here is held out"
+                         + (f"; {t.held_out_text()}" if t.held_out_text() else "")
+                         for name, t in apart]
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
