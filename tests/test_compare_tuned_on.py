@@ -90,6 +90,12 @@ def test_when_every_query_was_tuned_on_the_report_says_so(
     assert "tune's held-out ndcg@10: starting values 0.6131, tuned 0.6103" in md
     html = out_html.read_text()
     assert html.count('<p class="caveat">') == 2 and "&#x27;best&#x27;" in html
+    # the table itself says so, and does not colour training gains as wins
+    assert "| best (training scores) |" in md
+    assert '<th class="group" colspan="5">best (training scores)</th>' in html
+    import re
+    row = re.search(r'<tr data-metric="ndcg@10">(.*?)</tr>', html).group(1)
+    assert 'class="num up"' not in row and 'class="num down"' not in row
 
 
 def test_a_note_about_other_data_changes_nothing(

@@ -30,7 +30,13 @@ from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError
 from workbench.core.pipeline import DEFAULT_METRICS
-from workbench.core.tuned_on import held_out_queries, judged_count, read_tuned_on
+from workbench.core.tuned_on import (
+    TunedOn,
+    held_out_queries,
+    judged_count,
+    read_tuned_on,
+    training_configurations,
+)
 from workbench.report.html import html_report
 from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
 from workbench.textout import format_table, progress_bar
@@ -111,6 +117,7 @@ def _comparison(args: argparse.Namespace) -> Any:
                                       progress=Progress(on_progress=bar))
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
+    comp.training = training_configurations(dataset, tuned_notes(configs))
     return comp
 
 
@@ -145,13 +152,17 @@ def _told_apart(configs: list[Configuration]) -> list[Configuration]:
     return out
 
 
+def tuned_notes(configs: Sequence[Configuration]) -> list[tuple[str, TunedOn]]:
+    """Each configuration's name and the `[tuned]` record of its file, where it has one."""
+    return [(c.name, t) for c in configs if c.source
+            for t in [read_tuned_on(c.source)] if t is not None]
+
+
 def held_out(dataset: Dataset, configs: Sequence[Configuration],
              all_queries: bool) -> tuple[Dataset, list[str]]:
     """The judged queries no configuration was tuned on (read from the `[tuned]` table `tune
     --out` writes), unless `all_queries` or none is left; and what the reader is told."""
-    notes = [(c.name, t) for c in configs if c.source
-             for t in [read_tuned_on(c.source)] if t is not None]
-    dataset, lines = held_out_queries(dataset, notes, all_queries)
+    dataset, lines = held_out_queries(dataset, tuned_notes(configs), all_queries)
     if lines and lines[0].startswith("compared on"):
         lines[0] += " (--all-queries compares on all)"
     return dataset, lines

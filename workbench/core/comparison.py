@@ -89,6 +89,9 @@ class Comparison:
     # judged queries whose judgments were set aside (a configuration was tuned on them):
     # `dataset` counts the others only
     set_aside: int = 0
+    # configurations whose figures count queries they were tuned on (k-fold values, or
+    # --all-queries): training scores, marked as such wherever the figures are shown
+    training: frozenset[str] = frozenset()
 
     @property
     def judged_text(self) -> str:

@@ -180,6 +180,14 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     return dataset, lines
 
 
+def training_configurations(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
+                            ) -> frozenset[str]:
+    """The configurations (of `notes`) tuned on some of `dataset`'s judged queries: there
+    their figures are training scores."""
+    judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
+    return frozenset(tuned_queries(notes, dataset.name, judged))
+
+
 def judged_count(dataset: Dataset) -> int:
     """How many queries of `dataset` have judgments."""
     return sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))

@@ -36,7 +36,7 @@ from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import ParamValue, params_toml
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
-from workbench.report.text import delta_text, is_count, mean_text, p_text
+from workbench.report.text import delta_text, is_count, mean_text, p_text, shown_name
 
 LEVEL = 0.95
 CSS = """
@@ -197,9 +197,12 @@ def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
 
 def _metrics(comp: Comparison) -> str:
     others = comp.configs[1:]
-    top = (f'<tr><th rowspan="2">metric</th><th class="group">{escape(comp.configs[0].name)}'
-           "</th>" + "".join(f'<th class="group" colspan="5">{escape(c.name)}</th>'
-                              for c in others) + "</tr>")
+    top = (f'<tr><th rowspan="2">metric</th><th class="group">'
+           f"{escape(shown_name(comp, comp.configs[0].name))}</th>"
+           + "".join(f'<th class="group" colspan="5">{escape(shown_name(comp, c.name))}</th>'
+                     for c in others) + "</tr>")
+    # training scores are no evidence either way: their differences are not coloured
+    training = comp.configs[0].name in comp.training
     sub = ('<tr><th class="num">mean</th>' + ''.join(
         '<th class="num">mean</th><th class="num">Δ</th><th class="num">95% CI of Δ¹</th>'
         '<th class="num">p²</th><th class="num">▲/▼</th>' for _ in others) + "</tr>")
@@ -210,8 +213,10 @@ def _metrics(comp: Comparison) -> str:
                  f'<td class="num">{mean_text(r.means[0], count)}</td>']
         for i in range(1, len(comp.configs)):
             ci = difference_interval(comp.per_query_delta(r.metric, i))
+            tone = ("" if training or comp.configs[i].name in comp.training
+                    else _sign_class(r.deltas[i], r.metric))
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
-                      f'<td class="num {_sign_class(r.deltas[i], r.metric)}">'
+                      f'<td class="num {tone}">'
                       f'{_minus(delta_text(r.deltas[i], count))}</td>',
                       f'<td class="num">{_interval_text(ci, count)}</td>',
                       f'<td class="num">{escape(p_text(r.p_values[i]))}</td>',

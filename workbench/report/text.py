@@ -45,9 +45,9 @@ def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
 def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     """One row per metric: the first configuration's mean, then for each other its mean, the
     difference, the p-value and queries improved/worsened."""
-    header = ["metric", comp.configs[0].name]
+    header = ["metric", shown_name(comp, comp.configs[0].name)]
     for c in comp.configs[1:]:
-        header += [c.name, "Δ", "p", "▲/▼"]
+        header += [shown_name(comp, c.name), "Δ", "p", "▲/▼"]
     rows = []
     for r in comp.rows:
         count = is_count(r.metric)
@@ -57,6 +57,12 @@ def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
                     p_text(r.p_values[i]), f"{r.improved[i]}/{r.worsened[i]}"]
         rows.append(row)
     return header, rows
+
+
+def shown_name(comp: Comparison, name: str) -> str:
+    """A configuration's name as a table heads its column: marked where its figures are
+    training scores (it was tuned on queries counted here)."""
+    return f"{name} (training scores)" if name in comp.training else name
 
 
 def is_count(metric: str) -> bool:

@@ -73,7 +73,8 @@ class MetricTable(QTableWidget):
                 name = comp.configs[i].name
                 delta, p = row.deltas[i], row.p_values[i]
                 d_item, p_item, n_item = (self._item(r, base + j) for j in (1, 2, 3))
-                if not math.isnan(delta):  # fewer files or tokens is the better
+                training = name in comp.training or first in comp.training
+                if not math.isnan(delta) and not training:  # fewer files or tokens: better
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
                 d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}")

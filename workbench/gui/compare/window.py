@@ -45,7 +45,7 @@ from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.session import TuningSession
 from workbench.core.store import atomic_write_text
-from workbench.core.tuned_on import held_out_queries, judged_count
+from workbench.core.tuned_on import held_out_queries, judged_count, training_configurations
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
@@ -260,6 +260,7 @@ class CompareWindow(QWidget):
             comp = compare_configurations(model, dataset, configs, metrics,
                                           progress=progress, prepared=prepared)
             comp.notes, comp.set_aside = notes, set_aside
+            comp.training = training_configurations(dataset, tuned)
             return comp
 
         self.task.start(work)
