@@ -83,16 +83,6 @@ def straightforward(prep: ImportancePrepared, params: Params
     pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
     clock, docs = prep.query_clock[pair_query], stats.cand
     imp = importance_table(prep, params)
-    if params["relevance"] == "coverage":
-        matched = np.bincount(stats.post_pair, minlength=len(docs)).astype(np.float64)
-        rel = matched / np.maximum(prep.query_n_terms[pair_query], 1.0)
-    else:
-        bp = BM25Model.schema.resolve({"k1": params["k1"], "b": params["b"]})
-        rel = bincount_scores(stats, bp)
-        if params["relevance"] == "bm25-max":
-            best = np.zeros(len(stats.row_ptr) - 1)
-            np.maximum.at(best, pair_query, rel)
-            rel = rel / np.where(best > 0, best, 1.0)[pair_query]
     value = imp.final[clock, docs]
     checks = {
         "superseded": prep.superseded[docs] & bool(params["superseded_archive"]),
@@ -106,6 +96,16 @@ def straightforward(prep: ImportancePrepared, params: Params
     gate = np.zeros(len(docs), np.int8)
     for name in reversed(GATES):
         gate[checks[name]] = GATES.index(name) + 1
+    if params["relevance"] == "coverage":
+        matched = np.bincount(stats.post_pair, minlength=len(docs)).astype(np.float64)
+        rel = matched / np.maximum(prep.query_n_terms[pair_query], 1.0)
+    else:
+        bp = BM25Model.schema.resolve({"k1": params["k1"], "b": params["b"]})
+        rel = bincount_scores(stats, bp)
+        if params["relevance"] == "bm25-max":  # the best of the memories searched (ungated)
+            best = np.zeros(len(stats.row_ptr) - 1)
+            np.maximum.at(best, pair_query[gate == 0], rel[gate == 0])
+            rel = rel / np.where(best > 0, best, 1.0)[pair_query]
     return np.where(gate == 0, rel * value, 0.0), gate
 
 

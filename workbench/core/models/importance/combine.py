@@ -83,9 +83,12 @@ def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
     return Importance(parts, final, np.clip(stored_raw, 0.0, 1.0), fired)
 
 
-def relevance(prep: ImportancePrepared, params: Params) -> NDArray[np.float64]:
+def relevance(prep: ImportancePrepared, params: Params,
+              gate: NDArray[np.int8] | None = None) -> NDArray[np.float64]:
     """float64 (P,): the chosen relevance of every candidate pair. Read-only when it is the
-    prepared coverage."""
+    prepared coverage. bm25-max divides by each query's best over the pairs no gate zeroes
+    (`gate`, per pair): the memories the pre-filter, archive and supersession keep out are not
+    searched, so their scores set no scale (a gated pair's relevance is what it would score)."""
     if params["relevance"] == "coverage":
         return prep.coverage  # no live parameter touches it
     stats = prep.bm25
@@ -98,7 +101,8 @@ def relevance(prep: ImportancePrepared, params: Params) -> NDArray[np.float64]:
     full = lengths > 0
     best = np.zeros(len(lengths))
     if len(raw):
-        best[full] = np.maximum.reduceat(raw, stats.row_ptr[:-1][full])
+        searched = raw if gate is None else np.where(gate == 0, raw, 0.0)
+        best[full] = np.maximum.reduceat(searched, stats.row_ptr[:-1][full])
     # one divisor per query, spread along its row (a repeat, not a gather)
     np.divide(raw, np.repeat(np.where(best > 0, best, 1.0), lengths), out=raw)
     return raw
@@ -142,7 +146,7 @@ def combine_importance(prep: ImportancePrepared, params: Params,
     # each onto the pairs. rel × 0 is 0 (rel ≥ 0), so total = where(gate == 0, rel × value, 0).
     kept = np.where(table == 0, imp.final, 0.0)
     gate = np.take(table.reshape(-1), prep.pair_flat)
-    rel = relevance(prep, params)
+    rel = relevance(prep, params, gate)
     total = np.take(kept.reshape(-1), prep.pair_flat)
     total *= rel
 

@@ -10,6 +10,7 @@ import numpy as np
 from workbench.core.data import Dataset
 from workbench.core.models.importance.combine import (
     Importance,
+    gate_table,
     gates,
     importance_table,
     relevance,
@@ -38,7 +39,8 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
     at = np.flatnonzero(stats.cand[row] == doc)
     rel = 0.0
     if len(at):
-        rel = float(relevance(prep, params)[row.start + int(at[0])])
+        pair_gate = np.take(gate_table(prep, params, imp).reshape(-1), prep.pair_flat)
+        rel = float(relevance(prep, params, pair_gate)[row.start + int(at[0])])
     t, o = int(prep.tier[doc]), int(prep.outcome[doc])
     phrases = prep.phrases[doc]
     boosts = []

@@ -99,7 +99,8 @@ SCHEMA = ParamSchema([
     Param("limit", "Max results", 5, kind="int", low=0, high=1000, step=1, zero="no limit",
           help="The budget's max_results (0 = no limit)."),
     Param("relevance", "Relevance", "bm25-max", kind="choice", choices=RELEVANCES,
-          help="bm25-max: BM25 divided by the query's best (in [0, 1]); bm25: raw BM25; "
+          help="bm25-max: BM25 divided by the query's best among the memories searched (those "
+               "no gate keeps out; in [0, 1]); bm25: raw BM25; "
                "coverage: share of the query's distinct terms the memory holds."),
     Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05, help="BM25 saturation."),
     Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05, help="BM25 length norm."),
