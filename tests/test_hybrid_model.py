@@ -264,6 +264,16 @@ def test_lambda_zero_means_no_decay(pipe: Pipeline) -> None:
         pipe.update(old)
 
 
+def test_the_default_importance_is_a_parameter() -> None:
+    """`importance || 3`: memories 3 (none) and 5 (0) take the default importance, which is a
+    (prepare-stage) parameter whose default is the original's 3."""
+    assert get_model("hybrid").schema["default_importance"].default == 3.0
+    p = Pipeline(get_model("hybrid"), memory_dataset(),
+                 {**PARAMS, "base_lambda": 0.0, "default_importance": 4.5})
+    contrib = p.model.combine(p.prepared, p.params).contributions
+    assert contrib[0, :8].tolist() == [4.0, 5.0, 2.0, 4.5, 3.0, 4.5, 1.0, 3.0]
+
+
 def test_normalisation_is_live(pipe: Pipeline) -> None:
     prep, old = pipe.prepared, dict(pipe.params)
     try:

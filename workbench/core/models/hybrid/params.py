@@ -78,6 +78,10 @@ SCHEMA = ParamSchema([
     Param("min_token_length", "Min token length", 3, kind="int", low=1, high=20, step=1,
           stage="prepare", help="Words and stems shorter than this (UTF-16 units) are dropped "
                                 "(the original: length > 2)."),
+    Param("default_importance", "Default importance", 3.0, low=1.0, high=5.0, step=0.5,
+          stage="prepare", tunable=False,
+          help="The importance of a memory that has none (missing, null or 0): the "
+               "original's `importance || 3`."),
     Param("entity_window", "Entity window", _Q.entity_window, kind="int", low=0, high=100,
           step=1, stage="prepare", help="Newest message lines scanned for entities."),
     Param("recency_decay", "Entity recency decay", _Q.recency_decay, low=0.0, high=1.0,

@@ -114,7 +114,8 @@ def estimate(dataset: Dataset, params: Params, postings: int = 0) -> int:
            else embedding_dim(str(params["embedding_model"])))
     groups = 0
     if chat.any() or memory.any():  # the importance groups a query is served by, at most
-        imp = {importance_of(d.metadata.get("importance")) for d in dataset.corpus}
+        default = float(params["default_importance"])
+        imp = {importance_of(d.metadata.get("importance"), default) for d in dataset.corpus}
         groups = len(imp) + (0 if chat.all() or memory.all() else 1)
     return memory_needed(len(dataset.queries), len(dataset.corpus), dim,
                          int(params["vector_candidates"]), curve_groups=groups,
@@ -140,7 +141,8 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> Hybr
             f"lower vector_candidates (${MEMORY_LIMIT_ENV} sets the limit)")
     progress(0.3, "embedding")
     source = similarity_rows(dataset, texts, plans, params, progress.span(0.3, 0.9))
-    importance = np.asarray([importance_of(d.metadata.get("importance"))
+    default = float(params["default_importance"])
+    importance = np.asarray([importance_of(d.metadata.get("importance"), default)
                              for d in dataset.corpus], np.float64)
     max_id = np.asarray([max_message_id(d.metadata.get("message_ids"))
                          for d in dataset.corpus], np.float64)

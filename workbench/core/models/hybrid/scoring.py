@@ -46,9 +46,9 @@ def js_falsy(value: object) -> bool:
     return isinstance(value, int | float) and (value == 0 or math.isnan(value))
 
 
-def importance_of(value: object) -> float:
-    """`memory.importance || 3`."""
-    return DEFAULT_IMPORTANCE if js_falsy(value) else float(value)  # type: ignore[arg-type]
+def importance_of(value: object, default: float = DEFAULT_IMPORTANCE) -> float:
+    """`memory.importance || 3` (3: `default`)."""
+    return default if js_falsy(value) else float(value)  # type: ignore[arg-type]
 
 
 def max_message_id(message_ids: object) -> float:
