@@ -172,3 +172,20 @@ def test_decisions_without_queries_combine_to_nothing() -> None:
     assert len(ds.queries) == 0
     result = Pipeline(get_model("decision-memory"), ds).run()
     assert result.scores.n_queries == 0 and result.scores.n_pairs == 0
+
+
+def test_the_token_length_is_a_parameter() -> None:
+    """The original's tokens have 3+ characters: "db" is no token, so a query of it finds
+    nothing; at min_token_length 2 it finds the decision that names it."""
+    rec = {"id": "d1", "title": "db schema in postgres", "text": "keep one db", "tags": [],
+           "createdAt": "2026-01-01T00:00:00Z"}
+    ds = Dataset("t", Corpus([document(rec)]),
+                 QuerySet([Query("q", "db", {"now": "2026-01-02T00:00:00Z"})]))
+    model = DecisionMemoryModel()
+    found = []
+    for length in (3, 2):
+        params = resolve_params(model, {"mode": "search", "min_token_length": length})
+        scores = model.combine(model.prepare(ds, params), params)
+        found.append(int((scores.gate == 0).sum()) if scores.n_pairs else 0)
+    assert found == [0, 1]
+    assert SCHEMA["min_token_length"].default == 3

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.models.decision_memory.text import tokenize
+from workbench.core.models.decision_memory.text import MIN_TOKEN_LENGTH, tokenize
 
 I64 = NDArray[np.int64]
 LOCATIONS = ("title", "tags", "body", "any")
@@ -52,6 +52,7 @@ class TokenIndex:
     any: Inverted
     joined: str
     starts: I64
+    min_length: int = MIN_TOKEN_LENGTH  # of every vocabulary token
 
     def exact(self, token: str) -> int:
         """The vocabulary entry of `token`, −1 when no decision holds it."""
@@ -70,17 +71,19 @@ class TokenIndex:
             pos = at + 1
         n = len(token)
         for i in range(n):
-            for j in range(i + 3, n + 1):  # vocabulary tokens have 3+ characters
+            for j in range(i + self.min_length, n + 1):  # no vocabulary token is shorter
                 v = self.vocab.get(token[i:j])
                 if v is not None:
                     found.add(v)
         return sorted(found)
 
 
-def decision_token_sets(title: str, tags: Sequence[str], text: str
+def decision_token_sets(title: str, tags: Sequence[str], text: str,
+                        min_length: int = MIN_TOKEN_LENGTH
                         ) -> tuple[set[str], set[str], set[str]]:
-    return (set(tokenize(title)), {t for tag in tags for t in tokenize(tag)},
-            set(tokenize(text)))
+    return (set(tokenize(title, min_length)),
+            {t for tag in tags for t in tokenize(tag, min_length)},
+            set(tokenize(text, min_length)))
 
 
 def _invert(sets: list[set[int]], n_vocab: int) -> Inverted:
@@ -99,7 +102,8 @@ def _invert(sets: list[set[int]], n_vocab: int) -> Inverted:
     return Inverted(ptr, dd[order])
 
 
-def build_index(token_sets: Sequence[tuple[set[str], set[str], set[str]]]) -> TokenIndex:
+def build_index(token_sets: Sequence[tuple[set[str], set[str], set[str]]],
+                min_length: int = MIN_TOKEN_LENGTH) -> TokenIndex:
     """The index of the decisions' (title, tags, body) token sets."""
     vocab: dict[str, int] = {}
     per_loc: list[list[set[int]]] = [[], [], [], []]
@@ -113,4 +117,5 @@ def build_index(token_sets: Sequence[tuple[set[str], set[str], set[str]]]) -> To
     starts = np.cumsum([0] + [len(w) + 1 for w in words[:-1]], dtype=np.int64) if words \
         else np.zeros(0, np.int64)
     inv = [_invert(s, len(words)) for s in per_loc]
-    return TokenIndex(vocab, words, inv[0], inv[1], inv[2], inv[3], joined, starts)
+    return TokenIndex(vocab, words, inv[0], inv[1], inv[2], inv[3], joined, starts,
+                      min_length)

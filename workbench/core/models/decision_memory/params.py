@@ -164,6 +164,11 @@ SCHEMA = ParamSchema([
           stage="prepare", help="prompt: each query is a user prompt, sanitised and compacted "
           "as the injection hook does; as-is: scored as written (eval fixtures, searches); "
           "context: the query's `prompt` flag decides (absent = as-is)."),
+    Param("min_token_length", "Min token length", 3, kind="int", low=1, high=20, step=1,
+          stage="prepare", tunable=False,
+          help="Shorter words are no tokens, in decisions and queries alike (the original's "
+               "tokenize: runs of 3+ characters, 3+ left after trimming . : - at the "
+               "edges); a partial match looks for vocabulary tokens at least this long."),
     Param("query_max_tokens", "Compact query tokens", 32, kind="int", low=1, high=1000, step=1,
           stage="prepare", help="PI_MEMORY_INJECT_QUERY_MAX_TOKENS: tokens a compacted prompt "
           "keeps."),

@@ -203,12 +203,14 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
                       ) -> DecisionMemoryPrepared:
     records = [record_of(d) for d in dataset.corpus]
     progress(0.0, "indexing decisions")
+    min_length = int(params["min_token_length"])
     index = build_index([decision_token_sets(r.get("title") or "", r.get("tags") or (),
-                                             r.get("text") or "") for r in records])
+                                             r.get("text") or "", min_length)
+                         for r in records], min_length)
     facts = doc_facts(records)
     now = default_now(params, records)
     specs = [query_spec(q, params, now, len(records)) for q in dataset.queries]
-    tokens = [tokenize(s.text) for s in specs]
+    tokens = [tokenize(s.text, min_length) for s in specs]
     builder = _Builder(index, facts, CwdCache(records))
     sizes, qt_sizes = [], []
     for qi, (spec, toks) in enumerate(zip(specs, tokens, strict=True)):

@@ -82,7 +82,8 @@ def query_spec(query: Query, params: Params, default_now: float, n_docs: int) ->
             query.text, max_tokens=int(params["query_max_tokens"]),
             min_prompt_chars=int(params["prompt_min_chars"]),
             min_query_chars=int(params["query_min_chars"]),
-            max_chars=int(params["prompt_max_chars"]))
+            max_chars=int(params["prompt_max_chars"]),
+            min_length=int(params["min_token_length"]))
     now = parse_time(ctx.get("now"))
     if math.isnan(now):
         now = default_now

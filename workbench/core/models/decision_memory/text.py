@@ -16,6 +16,7 @@ whitespace, lengths and `slice` count UTF-16 units, and `sort` compares UTF-16 u
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -36,6 +37,7 @@ INJECTION_STOP_WORDS = frozenset((
     "function gap happen let make mind more nature needed next one operation pass perform plan "
     "push reload review should steps system then time valuable").split())
 
+MIN_TOKEN_LENGTH = 3  # the original's `{3,}` and `length >= 3`
 _TOKEN = re.compile(r"[a-z0-9_./:-]{3,}")
 _EDGES = re.compile(r"^[.:-]+|[.:-]+$")
 _OPERATIONAL = re.compile(r"^(?:" + "|".join(OPERATIONAL_WORDS) + r")\b", re.ASCII | re.I)
@@ -57,14 +59,21 @@ _BEARER = re.compile(r"Bearer" + _WS + r"+[A-Za-z0-9._~+\-/]+=*", re.ASCII | re.
 _SK = re.compile(r"sk-[A-Za-z0-9]{20,}", re.ASCII)
 
 
-def tokenize(text: str) -> list[str]:
-    """`tokenize` of scoring.ts: lowercase, runs of `[a-z0-9_./:-]{3,}`, edges stripped."""
+def tokenize(text: str, min_length: int = MIN_TOKEN_LENGTH) -> list[str]:
+    """`tokenize` of scoring.ts: lowercase, runs of `[a-z0-9_./:-]{3,}`, edges stripped, 3+
+    characters left (3: `min_length`)."""
     out: list[str] = []
-    for run in _TOKEN.findall(text.lower()):
+    pattern = _TOKEN if min_length == MIN_TOKEN_LENGTH else _token_pattern(min_length)
+    for run in pattern.findall(text.lower()):
         token = _EDGES.sub("", run)
-        if len(token) >= 3 and token not in STOP_WORDS:
+        if len(token) >= min_length and token not in STOP_WORDS:
             out.append(token)
     return out
+
+
+@functools.lru_cache(maxsize=8)
+def _token_pattern(min_length: int) -> re.Pattern[str]:
+    return re.compile(rf"[a-z0-9_./:-]{{{max(1, min_length)},}}")
 
 
 def js_sorted(values: Iterable[str]) -> list[str]:
@@ -117,25 +126,27 @@ def sanitize_prompt(prompt: str, max_chars: int = 4000) -> str:
     return from_units(to_units(js_trim(text))[:max_chars])
 
 
-def compact_query(text: str, max_tokens: int = 32) -> str:
+def compact_query(text: str, max_tokens: int = 32,
+                  min_length: int = MIN_TOKEN_LENGTH) -> str:
     """`compactQuery`: tokens without the injection stop words, first occurrence of each, the
     first max(1, max_tokens) of them, joined by spaces."""
     seen: dict[str, None] = {}
-    for token in tokenize(text):
+    for token in tokenize(text, min_length):
         if token not in INJECTION_STOP_WORDS:
             seen.setdefault(token, None)
     return " ".join(list(seen)[: max(1, max_tokens)])
 
 
 def injection_query(prompt: str, *, max_tokens: int = 32, min_prompt_chars: int = 8,
-                    min_query_chars: int = 3, max_chars: int = 4000) -> tuple[str, str]:
+                    min_query_chars: int = 3, max_chars: int = 4000,
+                    min_length: int = MIN_TOKEN_LENGTH) -> tuple[str, str]:
     """(query, reason) the injection hook searches for a prompt: the compact query and "",
     or "" and why nothing is searched (a prompt under 8 characters after sanitising, or a
     compact query under 3)."""
     clean = sanitize_prompt(prompt, max_chars)
     if utf16_len(clean) < min_prompt_chars:
         return "", f"prompt under {min_prompt_chars} characters"
-    query = compact_query(clean, max_tokens)
+    query = compact_query(clean, max_tokens, min_length)
     if len(query) < min_query_chars:
         return "", f"compact query under {min_query_chars} characters"
     return query, ""
