@@ -333,3 +333,23 @@ def test_a_movers_signal_table_has_no_negative_zero() -> None:
     assert _g(-0.0) == "0" and _g(-0.0, sign=True) == "±0" and _g(0.0, sign=True) == "±0"
     assert _g(-1.25) == "−1.25" and _g(1.25, sign=True) == "+1.25"
     assert _g(-1.25, sign=True) == "−1.25" and _g(2.39e-05) == "2.39e−05"
+
+
+def test_text_and_markdown_movers_put_judged_documents_first(tmp_path: Path) -> None:
+    """The Markdown picks its movers as the HTML does, judged relevant, then judged not
+    relevant, then unjudged (it listed unjudged 1-place moves before a relevant document's
+    jump the HTML shows); `--movers 0` says it was not asked for, not "No document moved"."""
+    cfg = tmp_path / "k09.toml"
+    cfg.write_text(params_toml({"k1": 0.9, "b": 0.4}))
+    out = tmp_path / "r.md"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                 str(cfg), "--movers", "8", "-o", str(out)]) == 0
+    moved = [line for line in out.read_text().splitlines() if line.startswith("- ")]
+    assert len(moved) == 8
+    kinds = [0 if "judged relevant" in m else 1 if "judged not relevant" in m else 2
+             for m in moved]
+    assert kinds == sorted(kinds) and kinds[0] == 0, moved
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                 str(cfg), "--movers", "0", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "Not asked for." in text and "No document moved." not in text

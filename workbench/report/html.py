@@ -36,7 +36,14 @@ from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import ParamValue, params_toml
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
-from workbench.report.text import delta_text, is_count, mean_text, p_text, shown_name
+from workbench.report.text import (
+    delta_text,
+    is_count,
+    judged_first,
+    mean_text,
+    p_text,
+    shown_name,
+)
 
 LEVEL = 0.95
 CSS = """
@@ -265,13 +272,7 @@ def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, li
     """Entered, left and moved within the top k; in each, the judged relevant documents
     first, then the judged not relevant (the moves that changed the metrics), then the
     unjudged, each by the size of the move."""
-    ds, qrels = comp.dataset, comp.dataset.qrels or {}
-
-    def judged_first(m: Mover) -> int:
-        grade = qrels.get(ds.queries[m.query].id, {}).get(ds.corpus[m.doc].id)
-        return 2 if grade is None else 0 if grade > 0 else 1
-
-    moved = sorted(moved, key=judged_first)  # stable: by the size of the move within
+    moved = judged_first(comp, moved)
     entered = [m for m in moved if m.entered]
     left = [m for m in moved if m.left]
     jumps = [m for m in moved if not (m.entered or m.left)]

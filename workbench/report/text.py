@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from workbench.core.compare import Mover
 from workbench.core.comparison import Comparison, explain_move
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.params import ParamValue
@@ -84,15 +85,31 @@ def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str
     the one-sentence explain diff."""
     ds = comp.dataset
     out = []
-    for m in comp.movers(i, k=k, top=top):
+    pool = 2 * k * max(len(ds.queries), 1)  # every candidate: the union of the top ks
+    for m in judged_first(comp, comp.movers(i, k=k, top=pool))[:top] if top else []:
         move = explain_move(comp, i, m.query, m.doc)
         query, doc = ds.queries[m.query], ds.corpus[m.doc]
         rel = (ds.qrels or {}).get(query.id, {}).get(doc.id)
-        judged = f", judged {rel}" if rel is not None else ""
+        judged = ("" if rel is None else f", judged relevant (grade {rel})" if rel > 0
+                  else f", judged not relevant (grade {rel})")
         # a file's title is its path, its id too: said once
         name = doc.id + (f" {_quote(doc.title)}" if doc.title and doc.title != doc.id else "")
         out.append(f"{query.id} {_quote(query.text)} · {name}{judged}: {move.sentence()}")
     return out
+
+
+def judged_first(comp: Comparison, moved: Sequence[Mover]) -> list[Mover]:
+    """`moved` with the judged relevant documents first, then the judged not relevant (the
+    moves that changed the metrics), then the unjudged; by the size of the move within each
+    (the order `Comparison.movers` gives). The HTML report and the text and Markdown lists
+    pick their documents so."""
+    ds, qrels = comp.dataset, comp.dataset.qrels or {}
+
+    def rank(m: Mover) -> int:
+        grade = qrels.get(ds.queries[m.query].id, {}).get(ds.corpus[m.doc].id)
+        return 2 if grade is None else 0 if grade > 0 else 1
+
+    return sorted(moved, key=rank)
 
 
 def _quote(text: str, width: int = 50) -> str:
@@ -114,9 +131,10 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += ["", "## Metrics", "", *_md_table(header, rows)]
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {comp.configs[0].name} → {comp.configs[i].name} "
-                  f"(top {k})", ""]
+                  f"(top {k}; judged documents first)", ""]
         moved = mover_lines(comp, i, k=k, top=top)
-        lines += [f"- {m}" for m in moved] if moved else ["No document moved."]
+        lines += ([f"- {m}" for m in moved] if moved else
+                  ["No document moved." if top else "Not asked for."])
     return "\n".join(lines) + "\n"
 
 
