@@ -353,3 +353,17 @@ def test_text_and_markdown_movers_put_judged_documents_first(tmp_path: Path) -> 
                  str(cfg), "--movers", "0", "-o", str(out)]) == 0
     text = out.read_text()
     assert "Not asked for." in text and "No document moved." not in text
+
+
+def test_a_difference_that_rounds_to_zero_has_no_minus_sign() -> None:
+    from workbench.report.text import delta_text
+
+    assert [delta_text(x) for x in (-0.00001, 0.00004, -0.04)] == [
+        "+0.0000", "+0.0000", "-0.0400"]
+    assert [delta_text(x, count=True) for x in (-0.04, -1234.56)] == ["+0.0", "-1,234.6"]
+
+
+def test_the_metric_table_scrolls_rather_than_leaving_the_page(tea: Comparison) -> None:
+    html = html_report(tea)
+    assert '<div class="wide"><table id="metric-table">' in html
+    assert ".wide{overflow-x:auto" in html

@@ -195,7 +195,9 @@ def _m(value: float, name: str = "") -> str:
 def _d(value: float, name: str = "") -> str:
     if math.isnan(value):
         return "—"
-    return f"{value:+,.1f}" if _count(name) else f"{value:+.4f}"
+    from workbench.report.text import delta_text
+
+    return delta_text(value, _count(name))
 
 
 def _count(name: str) -> bool:

@@ -72,6 +72,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
 dt{color:var(--muted)}
 dd{margin:0}
 .note{color:var(--muted);font-size:12px}
+.wide{overflow-x:auto;max-width:100%}
 .caveat{border-left:3px solid var(--nonrel);background:#fff8c5;padding:6px 10px;margin:8px 0}
 pre{background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;overflow-x:auto;
 font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace}
@@ -100,7 +101,7 @@ mark{background:#fff1a8;padding:0 1px}
 .mover span.rel{color:var(--up)} .mover span.nonrel{color:var(--down)}
 .mover span.unj{color:var(--muted)} .mover p.text{color:#32383f}
 @media print{nav{display:none}main{max-width:none;padding:0}h2{break-after:avoid}
-figure,table{break-inside:avoid}}
+figure,table{break-inside:avoid}.wide{overflow:visible}#metric-table{font-size:10px}}
 """
 
 
@@ -235,8 +236,9 @@ def _metrics(comp: Comparison) -> str:
              "² Two-sided paired randomisation test (random sign flips of the per-query "
              f"differences) against {escape(comp.configs[0].name)}. ▲/▼: queries improved / "
              "worsened.</p>")
-    return (f'<section id="metrics"><h2>Metrics</h2><table id="metric-table"><thead>{top}{sub}'
-            f'</thead><tbody>{"".join(body)}</tbody></table>{notes}</section>')
+    return (f'<section id="metrics"><h2>Metrics</h2><div class="wide">'
+            f'<table id="metric-table"><thead>{top}{sub}'
+            f'</thead><tbody>{"".join(body)}</tbody></table></div>{notes}</section>')
 
 
 # -- per-query differences --

@@ -77,7 +77,12 @@ def mean_text(x: float, count: bool = False) -> str:
 
 
 def delta_text(x: float, count: bool = False) -> str:
-    return "" if math.isnan(x) else f"{x:+,.1f}" if count else f"{x:+.4f}"
+    """A signed difference to 4 decimals (a count to 1); a difference that rounds to zero is
+    +0.0000, never -0.0000."""
+    if math.isnan(x):
+        return ""
+    shown = round(x, 1 if count else 4) + 0.0  # + 0.0: −0.0 → 0.0
+    return f"{shown:+,.1f}" if count else f"{shown:+.4f}"
 
 
 def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str]:

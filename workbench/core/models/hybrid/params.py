@@ -38,8 +38,10 @@ SCHEMA = ParamSchema([
                "0 = keyword only (BM25). Range: the original's slider, 0–1."),
     Param("combined_boost_weight", "Retrieval boost strength (W)", 15.0, low=0.0, high=30.0,
           step=1.0, help="Total bonus budget: the vector and BM25 bonuses together reach at "
-                         "most W (combinedBoostWeight). Range: the original's slider is 1–30; "
-                         "0 is a valid setting too (it switches both bonuses off)."),
+                         "most W (combinedBoostWeight) — under batch-max, min-max and rrf, "
+                         "which keep each part within [0, 1]; z-score does not bound them. "
+                         "Range: the original's slider is 1–30; 0 is a valid setting too (it "
+                         "switches both bonuses off)."),
     Param("vector_threshold", "Vector similarity threshold", 0.5, low=0.0, high=1.0, step=0.05,
           needs=("!no_vector_threshold",),
           help="Cosine similarity must exceed this for a vector bonus, rescaled as "
