@@ -183,3 +183,35 @@ def test_a_report_onto_a_vault_note_is_refused(tmp_path: Path,
                  "-o", str(note)]) == 2
     assert "is a dataset file this command reads" in capsys.readouterr().err
     assert note.read_text() == before
+
+
+def test_fixture_cases_passing_are_compared(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """pi-lodestone's own measure, cases passing, is in compare and the report: the counts
+    `eval` gives each configuration, and the cases that flipped between them."""
+    import re
+
+    data = str(SAMPLES / "decisions-eval")
+    passing, totals = {}, set()
+    for name, extra in (("defaults", []), ("one", ["-p", "min_strong=1"])):
+        assert main(["eval", data, "-m", "decision-memory", "--cases", *extra]) == 0
+        out = capsys.readouterr().out
+        passing[name] = {line.split()[1] for line in out.splitlines()
+                         if line.strip().startswith("pass ")}
+        summary = re.search(r"cases: (\d+)/(\d+) pass", out)
+        assert summary and int(summary.group(1)) == len(passing[name])
+        totals.add(int(summary.group(2)))
+    (total,) = totals
+    cfg = tmp_path / "one.toml"
+    cfg.write_text("min_strong = 1\n")
+    assert main(["compare", data, "-m", "decision-memory", "--defaults", "-c", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert (f"cases passing: defaults {len(passing['defaults'])}/{total}, "
+            f"one {len(passing['one'])}/{total}") in out
+    gained = sorted(passing["one"] - passing["defaults"])
+    assert gained and not passing["defaults"] - passing["one"]
+    assert f"one against defaults: now passes {', '.join(gained)}" in out
+    md = tmp_path / "r.md"
+    assert main(["report", data, "-m", "decision-memory", "--defaults", "-c", str(cfg),
+                 "-o", str(md)]) == 0
+    assert f"- one against defaults: now passes {', '.join(gained)}" in md.read_text()

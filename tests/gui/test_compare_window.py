@@ -378,3 +378,18 @@ def test_a_metric_has_one_name_in_every_view(qtbot: QtBot, tea: Any) -> None:
             assert box.itemText(i) != box.itemData(i) or "@" not in box.itemData(i)
     view.metric_pick.setCurrentIndex(view.metric_pick.findData("mrr@10"))
     assert view.metric_name == "mrr@10" and view.chart.caption().startswith("MRR@10: ")
+
+
+def test_the_view_says_which_fixture_cases_pass(qtbot: QtBot, window: Any) -> None:
+    """On pi-lodestone's eval cases the status line gives cases passing per configuration
+    and the case min_strong 1 now passes, as `workbench compare` does."""
+    assert window.open_path(SAMPLES / "decisions-eval", model="decision-memory")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params({"min_strong": 1})
+    s.save_configuration("one")
+    view = _open(qtbot, window)
+    text = view.status.text()
+    assert "cases passing: defaults 20/30, one 21/30" in text, text
+    assert "one against defaults: now passes partial-matches-only" in text

@@ -38,7 +38,14 @@ from workbench.core.tuned_on import (
     training_configurations,
 )
 from workbench.report.html import html_report
-from workbench.report.text import markdown, metric_table, mover_lines, params_table, subject
+from workbench.report.text import (
+    case_lines,
+    markdown,
+    metric_table,
+    mover_lines,
+    params_table,
+    subject,
+)
 from workbench.textout import format_table, progress_bar
 
 FORMATS = ("html", "md")
@@ -182,6 +189,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
     header, rows = metric_table(comp)
     out += [format_table(header, rows)]
+    cases = case_lines(comp)
+    if cases:
+        out += ["", *cases]
     for i in range(1, len(comp.configs)):
         lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
         if lines:

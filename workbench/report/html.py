@@ -37,6 +37,7 @@ from workbench.core.params import ParamValue, params_toml
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
 from workbench.report.text import (
+    case_lines,
     delta_text,
     is_count,
     judged_first,
@@ -236,9 +237,10 @@ def _metrics(comp: Comparison) -> str:
              "² Two-sided paired randomisation test (random sign flips of the per-query "
              f"differences) against {escape(comp.configs[0].name)}. ▲/▼: queries improved / "
              "worsened.</p>")
+    cases = "".join(f'<p class="cases">{escape(line)}</p>' for line in case_lines(comp))
     return (f'<section id="metrics"><h2>Metrics</h2><div class="wide">'
             f'<table id="metric-table"><thead>{top}{sub}'
-            f'</thead><tbody>{"".join(body)}</tbody></table></div>{notes}</section>')
+            f'</thead><tbody>{"".join(body)}</tbody></table></div>{cases}{notes}</section>')
 
 
 # -- per-query differences --

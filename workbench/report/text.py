@@ -36,6 +36,37 @@ def subject(comp: Comparison) -> list[str]:
             f"{comp.configs[0].name!r} (paired randomisation test)"]
 
 
+def case_lines(comp: Comparison) -> list[str]:
+    """For fixture cases (pi-lodestone's eval.jsonl): each configuration's cases passing
+    ("20/30 pass"), then, against the first, the cases each one now passes and now fails —
+    the harness's own measure of success, which the metric table cannot show. Only the
+    counted cases (not those a configuration was tuned on). Empty without cases."""
+    from workbench.core.cases import check_cases, has_cases
+
+    if not has_cases(comp.dataset):
+        return []
+    counted = {q.id for q, c in zip(comp.dataset.queries, comp.counted, strict=True) if c}
+    passed = []
+    for res in comp.results:
+        report = check_cases(comp.dataset, res.ranking)
+        passed.append({c.query: c.passed for c in report.cases if c.query in counted})
+    n = len(passed[0])
+    first = comp.configs[0].name
+    out = ["cases passing: " + ", ".join(f"{c.name} {sum(p.values())}/{n}"
+                                         for c, p in zip(comp.configs, passed, strict=True))]
+    for c, p in zip(comp.configs[1:], passed[1:], strict=True):
+        now = [q for q in p if p[q] and not passed[0][q]]
+        lost = [q for q in p if not p[q] and passed[0][q]]
+        if now or lost:
+            out.append(f"{c.name} against {first}: "
+                       + "; ".join(t for t in (
+                           f"now passes {', '.join(now)}" if now else "",
+                           f"now fails {', '.join(lost)}" if lost else "") if t))
+        else:
+            out.append(f"{c.name} against {first}: the same cases pass")
+    return out
+
+
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     """The parameters whose values differ, one column per configuration."""
     header = ["parameter", *(c.name for c in comp.configs)]
@@ -134,6 +165,9 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += _md_table(header, rows) if rows else ["None: the configurations are identical."]
     header, rows = metric_table(comp)
     lines += ["", "## Metrics", "", *_md_table(header, rows)]
+    cases = case_lines(comp)
+    if cases:
+        lines += ["", *(f"- {line}" for line in cases)]
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {comp.configs[0].name} → {comp.configs[i].name} "
                   f"(top {k}; judged documents first)", ""]
