@@ -344,7 +344,9 @@ def test_text_and_markdown_movers_put_judged_documents_first(tmp_path: Path) -> 
     out = tmp_path / "r.md"
     assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
                  str(cfg), "--movers", "8", "-o", str(out)]) == 0
-    moved = [line for line in out.read_text().splitlines() if line.startswith("- ")]
+    text = out.read_text()
+    moved = [line for line in text[text.index("## Moved most"):].splitlines()
+             if line.startswith("- ")]
     assert len(moved) == 8
     kinds = [0 if "judged relevant" in m else 1 if "judged not relevant" in m else 2
              for m in moved]
@@ -367,3 +369,23 @@ def test_the_metric_table_scrolls_rather_than_leaving_the_page(tea: Comparison) 
     html = html_report(tea)
     assert '<div class="wide"><table id="metric-table">' in html
     assert ".wide{overflow-x:auto" in html
+
+
+def test_the_report_explains_each_metric_it_shows(tmp_path: Path) -> None:
+    """A reader who does not know the abbreviations gets one line per metric compared and
+    the meaning of Δ, p and ▲/▼; judged@10 (coverage) is not coloured as a loss."""
+    cfg = tmp_path / "k09.toml"
+    cfg.write_text(params_toml({"k1": 0.9, "b": 0.4}))
+    md, page = tmp_path / "r.md", tmp_path / "r.html"
+    for out in (md, page):
+        assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                     str(cfg), "-o", str(out)]) == 0
+    text = md.read_text()
+    key = text[text.index("How to read it:"):text.index("## Moved most")]
+    for metric in ("nDCG@10 (ndcg@10): ", "MRR@10 (mrr@10): ", "P@10 (p@10): ",
+                   "R@100 (r@100): ", "MAP@100 (map@100): ", "judged@10: ", "Δ: "):
+        assert f"- {metric}" in key, metric
+    html = page.read_text()
+    assert "<summary>How to read it</summary>" in html
+    row = re.search(r'<tr data-metric="judged@10">(.*?)</tr>', html)
+    assert row and 'class="num up"' not in row.group(1) and 'class="num down"' not in row.group(1)

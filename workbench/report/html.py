@@ -42,6 +42,7 @@ from workbench.report.text import (
     is_count,
     judged_first,
     mean_text,
+    metric_meanings,
     p_text,
     shown_name,
 )
@@ -222,8 +223,9 @@ def _metrics(comp: Comparison) -> str:
                  f'<td class="num">{mean_text(r.means[0], count)}</td>']
         for i in range(1, len(comp.configs)):
             ci = difference_interval(comp.per_query_delta(r.metric, i))
+            # judged@k is coverage, not quality: neither gain nor loss
             tone = ("" if training or comp.configs[i].name in comp.training
-                    else _sign_class(r.deltas[i], r.metric))
+                    or r.metric.startswith("judged@") else _sign_class(r.deltas[i], r.metric))
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
                       f'<td class="num {tone}">'
                       f'{_minus(delta_text(r.deltas[i], count))}</td>',
@@ -238,6 +240,10 @@ def _metrics(comp: Comparison) -> str:
              f"differences) against {escape(comp.configs[0].name)}. ▲/▼: queries improved / "
              "worsened.</p>")
     cases = "".join(f'<p class="cases">{escape(line)}</p>' for line in case_lines(comp))
+    key = ('<details class="key-box"><summary>How to read it</summary><ul>'
+           + "".join(f"<li>{escape(line)}</li>" for line in metric_meanings(comp))
+           + "</ul></details>")
+    cases += key
     return (f'<section id="metrics"><h2>Metrics</h2><div class="wide">'
             f'<table id="metric-table"><thead>{top}{sub}'
             f'</thead><tbody>{"".join(body)}</tbody></table></div>{cases}{notes}</section>')

@@ -67,6 +67,47 @@ def case_lines(comp: Comparison) -> list[str]:
     return out
 
 
+_MEANING = {
+    "ndcg": "how high the relevant documents sit in the top {k}, graded, as a share of the "
+            "best order possible (0–1, higher is better)",
+    "mrr": "1 / the rank of the first relevant document within the top {k} (1 = first, "
+           "0.5 = second; 0 when none)",
+    "p": "the share of the top {k} that is relevant; capped where a query has fewer than {k} "
+         "relevant documents",
+    "r": "the share of each query's relevant documents found in the top {k}",
+    "map": "precision averaged over the ranks of the relevant documents, to rank {k}",
+    "judged": "the share of the top {k} that has a judgment at all: coverage, not quality; "
+              "the other metrics count unjudged documents as not relevant",
+}
+
+
+def metric_meanings(comp: Comparison) -> list[str]:
+    """One line per metric compared, in words, then how to read Δ, p and ▲/▼: the key a
+    reader who does not know the abbreviations needs."""
+    from workbench.core.metrics import metric_label, parse_metric
+
+    out = []
+    for r in comp.rows:
+        figure = BUNDLE_METRICS.get(r.metric)
+        if figure is not None:
+            better = "higher" if figure.higher_is_better else "fewer"
+            meaning = f"{figure.help} ({better} is better)"
+        else:
+            try:
+                base, k = parse_metric(r.metric)
+            except ValueError:
+                continue
+            meaning = _MEANING.get(base, "").format(k=k if k is not None else "all")
+        if meaning:
+            label = metric_label(r.metric)
+            named = label if label == r.metric else f"{label} ({r.metric})"
+            out.append(f"{named}: {meaning}")
+    out.append("Δ: the mean of the compared configuration minus the first's; p: the chance "
+               "of a difference at least this large if the two were equally good (below "
+               "0.05: unlikely to be chance); ▲/▼: queries that scored better / worse")
+    return out
+
+
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     """The parameters whose values differ, one column per configuration."""
     header = ["parameter", *(c.name for c in comp.configs)]
@@ -168,6 +209,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     cases = case_lines(comp)
     if cases:
         lines += ["", *(f"- {line}" for line in cases)]
+    lines += ["", "How to read it:", "", *(f"- {line}" for line in metric_meanings(comp))]
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {comp.configs[0].name} → {comp.configs[i].name} "
                   f"(top {k}; judged documents first)", ""]

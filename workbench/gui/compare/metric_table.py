@@ -73,7 +73,8 @@ class MetricTable(QTableWidget):
                 name = comp.configs[i].name
                 delta, p = row.deltas[i], row.p_values[i]
                 d_item, p_item, n_item = (self._item(r, base + j) for j in (1, 2, 3))
-                training = name in comp.training or first in comp.training
+                training = (name in comp.training or first in comp.training
+                            or row.metric.startswith("judged@"))  # coverage: no colour
                 if not math.isnan(delta) and not training:  # fewer files or tokens: better
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
