@@ -3,6 +3,8 @@ export read back, a second run that continues the study, and one-line errors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import optuna
 import pytest
 
@@ -283,3 +285,15 @@ def test_the_trials_line_says_what_this_run_added(capsys, tmp_path):
     assert last_line("3") == first + (" — every one stored by an earlier run with these "
                                       "settings, none new (--fresh starts anew)")
     assert last_line("5").endswith("all: 5 — 6 new this run, 9 stored before")
+
+
+def test_the_default_search_leaves_out_what_the_variant_ignores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """vault-search at the shipped variant: the documented variant's constants are not
+    searched (a tuned tf_multiplier 10 → 420 that changed nothing), and the plan says why."""
+    assert main(["tune", str(SAMPLES / "vault"), "-m", "vault-search", "--folds", "2",
+                 "--trials", "2", "--storage", str(tmp_path / "s.db")]) == 0
+    out = capsys.readouterr().out
+    plan = next(line for line in out.splitlines() if line.startswith("tuning "))
+    assert "tf_scale" in plan and "tf_multiplier" not in plan and "w_proximity" not in plan
+    assert "(no effect while Variant is not documented)" in out

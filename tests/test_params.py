@@ -127,6 +127,30 @@ def test_a_parameter_that_needs_another_says_why_it_is_idle() -> None:
     assert hybrid.idle_because("vector_threshold", {"no_vector_threshold": False}) == ""
     with pytest.raises(ValueError, match="needs unknown nothing"):
         ParamSchema([Param("a", "A", 1.0, low=0, high=2, needs=("nothing",))])
+    # "name=value": acts while a choice has that value
+    assert hybrid.idle_because("rrf_k", {}) == "Normalisation is not rrf"
+    assert hybrid.idle_because("rrf_k", {"normalization": "rrf"}) == ""
+    assert vault.idle_because("tf_multiplier", {}) == "Variant is not documented"
+    assert vault.idle_because("tf_scale", {"variant": "documented"}) == "Variant is not shipped"
+    with pytest.raises(ValueError, match="needs unknown nope=x"):
+        ParamSchema([Param("a", "A", 1.0, low=0, high=2, needs=("nope=x",))])
+
+
+def test_a_default_search_leaves_idle_parameters_out() -> None:
+    """The documented variant's constants change no score under the shipped variant, nor rrf
+    k under another normalisation: a default search leaves them out, unless the parameter
+    they need is searched too."""
+    from workbench.core.tuning.space import idle_names
+
+    vault = get_model("vault-search").schema
+    names = ["w_tf", "tf_multiplier", "w_proximity", "tf_scale"]
+    assert idle_names(vault, names, vault.defaults()) == {
+        "tf_multiplier": "no effect while Variant is not documented",
+        "w_proximity": "no effect while Variant is not documented"}
+    assert idle_names(vault, [*names, "variant"], vault.defaults()) == {}
+    hybrid = get_model("hybrid").schema
+    assert set(idle_names(hybrid, ["alpha", "rrf_k"], hybrid.defaults())) == {"rrf_k"}
+    assert idle_names(hybrid, ["rrf_k"], {**hybrid.defaults(), "normalization": "rrf"}) == {}
 
 
 def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:

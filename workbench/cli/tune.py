@@ -116,6 +116,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         inert = {n: why for n, why in model.inert_params(
             evaluator.prepared(evaluator.base), evaluator.base).items() if n not in ranges}
         names = [n for n in tuning.model_names(model) if n not in inert]
+        idle = tuning.space.idle_names(model.schema, names, evaluator.base)
+        inert.update(idle)
+        names = [n for n in names if n not in idle]
     space = tuning.build_space(model.schema, names, ranges)
     validation = tuning.data.choose_validation(
         dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,

@@ -106,25 +106,15 @@ def _changes(schema: ParamSchema, params: Mapping[str, ParamValue],
                  and params[p.name] != p.default)
 
 
-def _outside(schema: ParamSchema, params: Mapping[str, ParamValue], workbench_only: frozenset[str],
-             only_with: Mapping[str, tuple[str, ParamValue]] | None = None) -> tuple[Change, ...]:
+def _outside(schema: ParamSchema, params: Mapping[str, ParamValue],
+             workbench_only: frozenset[str]) -> tuple[Change, ...]:
     """The workbench-only values that change scores here and that the target cannot take:
     those of `workbench_only` that differ from the default, less the settings that change no
-    score (`NOT_SCORING`), those idle by the schema's `needs`, and those `only_with` names as
-    acting only while another parameter has a value it lacks."""
-    only_with = only_with or {}
-    out = []
-    for p in schema:
-        name = p.name
-        if name not in workbench_only or name in NOT_SCORING or name not in params:
-            continue
-        if params[name] == p.default or schema.idle_because(name, params):
-            continue
-        other = only_with.get(name)
-        if other is not None and params.get(other[0], schema[other[0]].default) != other[1]:
-            continue
-        out.append(Change(name, p.label, p.default, params[name], None))
-    return tuple(out)
+    score (`NOT_SCORING`) and those idle by the schema's `needs` (rrf k without rrf)."""
+    return tuple(Change(p.name, p.label, p.default, params[p.name], None) for p in schema
+                 if p.name in workbench_only and p.name not in NOT_SCORING
+                 and p.name in params and params[p.name] != p.default
+                 and not schema.idle_because(p.name, params))
 
 
 # workbench-only settings that change how a run is made or evaluated, not any score
@@ -172,8 +162,7 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
     settings: dict[str, object] = {key: values[name] for name, key in OV_SETTINGS.items()}
     return Export("hybrid", "OpenVault c112699", settings,
                   _changes(schema, values, OV_WORKBENCH_ONLY, OV_SETTINGS),
-                  outside=_outside(schema, values, OV_WORKBENCH_ONLY,
-                                   {"rrf_k": ("normalization", "rrf")}))
+                  outside=_outside(schema, values, OV_WORKBENCH_ONLY))
 
 
 # -- vault-search: obsidian-mcp's search weights --
@@ -183,21 +172,17 @@ VS_SETTINGS = {"w_tf": "weights.termFrequency", "w_position": "weights.position"
 VS_WORKBENCH_ONLY = frozenset(("variant", "early_stop", "early_stop_threshold", "batch_size",
                                "tf_multiplier", "density_multiplier", "w_proximity",
                                "proximity_scale", "require_all_words"))
-VS_DOCUMENTED_ONLY = ("tf_multiplier", "density_multiplier", "w_proximity", "proximity_scale",
-                      "require_all_words")
 
 
 def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
     schema = get_model("vault-search").schema
     values = schema.resolve(params)
     weights = {key.partition(".")[2]: values[name] for name, key in VS_SETTINGS.items()}
-    documented = ("variant", "documented")
     return Export("vault-search", "obsidian-mcp", {"weights": weights},
                   _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS),
                   # the early stop is the original's own behaviour, not a departure from it
                   outside=_outside(schema, values, VS_WORKBENCH_ONLY - {
-                      "early_stop", "early_stop_threshold"}, {
-                      name: documented for name in VS_DOCUMENTED_ONLY}))
+                      "early_stop", "early_stop_threshold"}))
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --

@@ -43,8 +43,9 @@ class Param:
     # False for knobs that page, display or speed up results rather than score them (offset,
     # snippet length, batch size): an optimiser leaves them out unless named
     tunable: bool = True
-    # parameters that must be on (a box ticked, a number not 0; "!name": ticked off) for this
-    # one to change anything: the window greys it while one is not
+    # parameters that must be on (a box ticked, a number not 0; "!name": ticked off;
+    # "name=value": a choice at that value) for this one to change anything: the window
+    # greys it while one is not, and a default search leaves it out
     needs: tuple[str, ...] = ()
     zero: str = ""  # what 0 means, where it is not a number like the others ("all")
 
@@ -133,16 +134,22 @@ class ParamSchema:
             self.by_name[p.name] = p
         for p in self.params:
             for need in p.needs:
-                if need.removeprefix("!") not in self.by_name:
+                if need.removeprefix("!").partition("=")[0] not in self.by_name:
                     raise ValueError(f"parameter {p.name} needs unknown {need}")
 
     def idle_because(self, name: str, params: Mapping[str, object]) -> str:
         """Why parameter `name` changes nothing at `params` ("" when it may): the first of
-        its `needs` that is not met, in words ("Early stop is off", "Limit is 0")."""
+        its `needs` that is not met, in words ("Early stop is off", "Limit is 0",
+        "Normalisation is not rrf" for a need written `normalization=rrf`)."""
         for need in self.by_name[name].needs:
             off = need.startswith("!")
-            other = self.by_name[need.removeprefix("!")]
+            key, equals, wanted = need.removeprefix("!").partition("=")
+            other = self.by_name[key]
             value = params.get(other.name, other.default)
+            if equals:  # a choice that must have one value
+                if (str(value) == wanted) == off:
+                    return f"{other.label} is {'' if off else 'not '}{wanted}"
+                continue
             on = bool(value) if other.kind == "bool" else value not in (0, 0.0, "")
             if on == off:
                 state = ("on" if off else "off") if other.kind == "bool" else \

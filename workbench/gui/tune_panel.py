@@ -120,7 +120,10 @@ class TunePanel(QWidget):
         if model is None:
             self.checklist.build([], [])
             return
-        from workbench.core.tuning.space import model_names  # the optimiser, on first use
+        from workbench.core.tuning.space import (  # the optimiser, on first use
+            idle_names,
+            model_names,
+        )
         from workbench.core.tuning.study import SAMPLERS
 
         params = [p for p in model.schema if p.kind != "text"]
@@ -128,8 +131,10 @@ class TunePanel(QWidget):
         s = self.session
         inert = (model.inert_params(s.prepared, s.params)
                  if s.prepared is not None and not s.needs_prepare else {})
-        self.checklist.build(params, [n for n in model_names(model) if n not in inert],
-                             inert)
+        names = [n for n in model_names(model) if n not in inert]
+        idle = idle_names(model.schema, names, s.params)  # rrf k without rrf …
+        inert = {**inert, **idle}
+        self.checklist.build(params, [n for n in names if n not in idle], inert)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         self.settings.set_splits(training_splits(self.session), self.session.split)
         from workbench.core.tuning.data import is_task_set

@@ -114,6 +114,22 @@ def model_names(model: Model) -> list[str]:
     return [n for n in default_names(model.schema) if not keep or n in keep]
 
 
+def idle_names(schema: ParamSchema, names: Sequence[str],
+               params: Mapping[str, object]) -> dict[str, str]:
+    """Of `names`, those idle at `params` by the schema's `needs` (rrf k while the
+    normalisation is not rrf, the documented variant's constants under the shipped one) whose
+    needed parameters are not searched too, each with why: a default search leaves them out,
+    as their values change no score."""
+    searched = set(names)
+    out = {}
+    for name in names:
+        why = schema.idle_because(name, params)
+        needed = {n.removeprefix("!").partition("=")[0] for n in schema[name].needs}
+        if why and not needed & searched:
+            out[name] = f"no effect while {why}"
+    return out
+
+
 def build_space(schema: ParamSchema, names: Sequence[str] | None = None,
                 ranges: Mapping[str, tuple[float, float]] | None = None) -> SearchSpace:
     """Dimensions for `names` (default: `default_names`), `ranges` narrowing numeric ones."""

@@ -56,6 +56,7 @@ SCHEMA = ParamSchema([
           help="How the vector and BM25 components are scaled per query before the blend: "
                "batch-max is OpenVault's (see the hybrid.normalize module)."),
     Param("rrf_k", "RRF k", 60, kind="int", low=1, high=1000, step=1,
+          needs=("normalization=rrf",),
           help="rrf only: a memory ranked r gets (k + 1)/(k + r)."),
     Param("entity_boost_weight", "Entity boost", _Q.entity_boost_weight, low=0.0, high=20.0,
           step=0.5, help="Entity tokens are repeated ceil(weight · boost) times in the BM25 "

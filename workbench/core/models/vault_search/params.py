@@ -67,25 +67,34 @@ SCHEMA = ParamSchema([
           help="Files read per batch (OBSIDIAN_SEARCH_BATCH_SIZE, default 10)."),
     # SearchScorer constants
     Param("tf_scale", "tf log scale", 100.0, low=1.0, high=10_000.0, step=1.0,
+          needs=("variant=shipped",),
           help=_SHIPPED + "tf = min(1, ln(1 + scale·r) / ln(1 + scale)), r = occurrences / "
                "words."),
     Param("position_decay", "Position decay", 3.0, low=0.0, high=50.0, step=0.1,
+          needs=("variant=shipped",),
           help=_SHIPPED + "position = exp(−decay · (first matching line − 1) / lines)."),
     Param("density_scale", "Density per N lines", 100.0, low=1.0, high=10_000.0, step=1.0,
+          needs=("variant=shipped",),
           help=_SHIPPED + "d = scale · matching lines / lines (matches per 100 lines)."),
     Param("density_cap", "Density cap", 50.0, low=1.0, high=10_000.0, step=1.0,
+          needs=("variant=shipped",),
           help=_SHIPPED + "density = min(1, ln(1 + d) / ln(1 + cap))."),
     # docs/features/scoring-algorithm.md
     Param("tf_multiplier", "tf multiplier", 10.0, low=0.1, high=1000.0, step=0.1,
+          needs=("variant=documented",),
           help=_DOC + "tfScore = min(tf · multiplier, 1) · w_tf, tf = matches / words."),
     Param("density_multiplier", "Density multiplier", 20.0, low=0.1, high=1000.0, step=0.1,
+          needs=("variant=documented",),
           help=_DOC + "densityScore = min(density · multiplier, 1) · w_density."),
     Param("w_proximity", "Weight: proximity", 0.1, low=0.0, high=1.0, step=0.01,
+          needs=("variant=documented",),
           help=_DOC + "Bonus w · (found / k) · exp(−gap / scale) when ≥ 2 of the k query "
                "words occur; gap = extra words in the tightest stretch holding them all."),
     Param("proximity_scale", "Proximity scale (words)", 5.0, low=0.1, high=1000.0, step=0.1,
+          needs=("variant=documented",),
           help=_DOC + "Extra words between the query words that cut the bonus by 1/e."),
     Param("require_all_words", "Require all words", False, kind="bool",
+          needs=("variant=documented",),
           help=_DOC + "Gate documents missing any query word (else each missing word "
                "scores 0 in the average)."),
     # MatchExtractor DEFAULT_CONFIG; display only (explain), so live and never tuned
