@@ -389,3 +389,21 @@ def test_the_report_explains_each_metric_it_shows(tmp_path: Path) -> None:
     assert "<summary>How to read it</summary>" in html
     row = re.search(r'<tr data-metric="judged@10">(.*?)</tr>', html)
     assert row and 'class="num up"' not in row.group(1) and 'class="num down"' not in row.group(1)
+
+
+def test_codeledger_report_says_what_can_be_shipped_and_folds_zero_signals(
+        tmp_path: Path) -> None:
+    """Once, not per configuration: the figures are the workbench's model and CodeLedger
+    reads only config.json. A mover's signal table lists the signals that are not 0 on both
+    sides, then names the others in one line (16 rows of "0 0 ±0" made the page 9,000 px)."""
+    cfg = tmp_path / "small.toml"
+    cfg.write_text(params_toml({"w_keyword": 0.6, "w_churn": 2.0}))
+    out = tmp_path / "r.html"
+    assert main(["report", str(SAMPLES / "code-repo"), "-m", "codeledger", "--defaults",
+                 "-c", str(cfg), "-o", str(out)]) == 0
+    html = out.read_text()
+    assert html.count("CodeLedger reads only the settings") == 1
+    rows = re.findall(r"<tr><td>([^<]+)</td><td class=\"num\">([^<]+)</td>"
+                      r"<td class=\"num\">([^<]+)</td>", html)
+    assert rows and not any(a == b == "0" for _, a, b in rows)
+    assert "0 on both sides: " in html

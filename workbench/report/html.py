@@ -237,7 +237,11 @@ def _metrics(comp: Comparison) -> str:
              "difference (this configuration − the first), Student's t-interval: mean ± "
              "t(0.975, n − 1) · s / √n over the n queries with a value on both sides. "
              "² Two-sided paired randomisation test (random sign flips of the per-query "
-             f"differences) against {escape(comp.configs[0].name)}. ▲/▼: queries improved / "
+             f"differences) against {escape(comp.configs[0].name)}; the two are different "
+             "methods, and near 0.05 the interval can leave out 0 while p is above 0.05 (or "
+             "the reverse): the interval assumes the differences near-normal, the test does "
+             "not, so where they disagree the difference is borderline. ▲/▼: queries "
+             "improved / "
              "worsened.</p>")
     cases = "".join(f'<p class="cases">{escape(line)}</p>' for line in case_lines(comp))
     key = ('<details class="key-box"><summary>How to read it</summary><ul>'
@@ -346,11 +350,17 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
     ds = comp.dataset
     query, doc = ds.queries[m.query], ds.corpus[m.doc]
     a, b = comp.configs[0].name, comp.configs[i].name
+    both = list(zip(move.signals, move.contributions_a.tolist(),
+                    move.contributions_b.tolist(), strict=True))
+    shown = [(s, ca, cb) for s, ca, cb in both if ca != 0 or cb != 0]
     rows = "".join(
         f'<tr><td>{escape(s)}</td><td class="num">{_g(ca)}</td><td class="num">{_g(cb)}</td>'
         f'<td class="num {_sign_class(cb - ca)}">{_g(cb - ca, sign=True)}</td></tr>'
-        for s, ca, cb in zip(move.signals, move.contributions_a.tolist(),
-                             move.contributions_b.tolist(), strict=True))
+        for s, ca, cb in shown)
+    if len(shown) < len(both):  # a codeledger table was mostly "0 0 ±0"
+        zero = [s for s, ca, cb in both if ca == 0 and cb == 0]
+        rows += (f'<tr><td colspan="4" class="note">0 on both sides: '
+                 f"{escape(', '.join(zero))}</td></tr>")
     rows += (f'<tr><th>total</th><td class="num">'
              f"{_total(move.total_a, move.scored_a, move.gate_a)}</td>"
              f'<td class="num">{_total(move.total_b, move.scored_b, move.gate_b)}</td>'
@@ -474,6 +484,12 @@ def _settings(comp: Comparison) -> str:
                    "params TOML file, for <code>--params FILE.toml</code> (or "
                    "<code>-c FILE.toml</code> in <code>compare</code> and "
                    "<code>report</code>).</p>")
+    if model == "codeledger":
+        out.append('<p class="caveat">These figures are the workbench\'s codeledger model, its '
+                   "own model on CodeLedger's documented signals. CodeLedger reads only the "
+                   "settings in each config.json below, and its ranker is closed: a row with "
+                   "no setting cannot be shipped to it, and CodeLedger will not score as "
+                   "here.</p>")
     for config in comp.configs:
         out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config)}")
     out.append("</section>")
@@ -494,6 +510,7 @@ def _ship(model: str, config: Configuration) -> str:
         changed = f"<p>Every constant at {escape(export.target)}'s default.</p>"
     where = export.config_path or f"{export.model}.settings.json"
     env = export.env_text()
+
     if export.outside:
         changed = (f'<p class="caveat"><b>Cannot be shipped as is:</b> its figures depend on '
                    f"{'a value' if len(export.outside) == 1 else 'values'} "
