@@ -236,3 +236,22 @@ def test_a_grid_without_the_value_in_use_says_so(capsys: pytest.CaptureFixture[s
     assert lines[-1] == ("(the value in use, 0.75, is not among those swept: add it to "
                          "--values to set the best against it)")
     assert not any(line.startswith("against the value in use") for line in lines)
+
+
+def test_many_tied_values_are_summed_up_and_the_cheapest_named(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A token budget that every value from 1,000 up satisfies: one run of tied values is
+    said as a range, not 33 numbers, and of them the one with the fewest tokens per bundle
+    is named, with its tokens as the table gives them."""
+    lines = _sweep(capsys, str(SAMPLES / "code-repo"), "-m", "codeledger", "-s",
+                   "token_budget")
+    best = next(line for line in lines if line.startswith("best by "))
+    tied = [line for line in lines if "← best (tied)" in line]
+    assert len(tied) > 6
+    first, last = tied[0].split()[0], tied[-1].split()[0]
+    assert f"tied at token_budget = {first} to {last} ({len(tied)} values)" in best
+    rows = {line.split()[0]: line.split() for line in tied}
+    tokens = {v: float(r[5].replace(",", "")) for v, r in rows.items()}
+    cheapest = min(tokens, key=lambda v: (tokens[v], int(v)))
+    assert best.endswith(f"of these, the fewest tokens per bundle: token_budget = {cheapest} "
+                         f"({tokens[cheapest]:,.1f})")

@@ -398,8 +398,21 @@ def _best_line(name: str, points: Sequence[Point], metric: str, best: Sequence[i
     if len(best) == len(points):
         return (f"best by {metric}: none — all {len(points)} values tie at {score} "
                 f"({name} makes no difference to {metric} over this range)")
-    tied = ", ".join(str(points[i][0]) for i in best)
-    return f"best by {metric}{way}: {score}, tied at {name} = {tied}"
+    values = [points[i][0] for i in best]
+    if len(values) > 6 and best == list(range(best[0], best[-1] + 1)):  # one run of values
+        tied = f"{values[0]} to {values[-1]} ({len(values)} values)"
+    elif len(values) > 6:
+        tied = f"{', '.join(map(str, values[:3]))}, … {values[-1]} ({len(values)} values)"
+    else:
+        tied = ", ".join(map(str, values))
+    line = f"best by {metric}{way}: {score}, tied at {name} = {tied}"
+    cost = "bundle_tokens"  # a bundle model: of the tied values, the one that costs least
+    if metric != cost and all(cost in points[i][1] for i in best):
+        cheap = min(best, key=lambda i: (points[i][1][cost], i))
+        spent = _mean_text(cost, points[cheap][1][cost])
+        line += (f"; of these, the fewest tokens per bundle: {name} = {points[cheap][0]} "
+                 f"({spent})")
+    return line
 
 
 def _edge(value: Any, values: Sequence[Any], limits: tuple[float | None, float | None]) -> str:
