@@ -407,3 +407,29 @@ def test_codeledger_report_says_what_can_be_shipped_and_folds_zero_signals(
                       r"<td class=\"num\">([^<]+)</td>", html)
     assert rows and not any(a == b == "0" for _, a, b in rows)
     assert "0 on both sides: " in html
+
+
+def test_per_query_differences_are_named_in_words_and_nothing_is_not_drawn(
+        tmp_path: Path) -> None:
+    """Under each per-query chart, the three most improved and most worsened queries with
+    their Δ (a printed page has no tooltips); a configuration that changes no query gets a
+    sentence, not a chart of zeros."""
+    from workbench.core.pipeline import Pipeline
+
+    cfg, same = tmp_path / "k09.toml", tmp_path / "same.toml"
+    cfg.write_text(params_toml({"k1": 0.9, "b": 0.4}))
+    same.write_text(params_toml({"k1": 1.2}))
+    out = tmp_path / "r.html"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                 str(cfg), "-c", str(same), "-o", str(out)]) == 0
+    html = out.read_text()
+    ds = load_dataset(SAMPLES / "tea-beir")
+    a, b = (Pipeline(get_model("bm25"), ds, p).run(["ndcg@10"]).per_query["ndcg@10"]
+            for p in ({}, {"k1": 0.9, "b": 0.4}))
+    d = b - a
+    ids = ds.queries.ids
+    order = np.argsort(-d, kind="stable")
+    best = ", ".join(f"{ids[q]} {d[q]:+.4f}" for q in order[:3]).replace("-", "−")
+    worst = ", ".join(f"{ids[q]} {d[q]:+.4f}" for q in order[::-1][:3]).replace("-", "−")
+    assert f"most improved: {best}" in html and f"most worsened: {worst}" in html
+    assert "No query changed: all 25 score the same under both." in html

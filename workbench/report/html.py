@@ -32,6 +32,7 @@ from numpy.typing import ArrayLike
 import workbench
 from workbench.core.compare import Mover
 from workbench.core.comparison import Comparison, Configuration, explain_move, higher_is_better
+from workbench.core.data import Dataset
 from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import ParamValue, params_toml
 from workbench.core.text import WORD_RE, Analyzer
@@ -269,15 +270,31 @@ def _per_query(comp: Comparison, metric: str) -> str:
                   f"(Δ {_minus(f'{float(d[q]):+.4f}')})" for q in order]
         up, down = int((values > 0).sum()), int((values < 0).sum())
         same = len(values) - up - down
+        head = (f"<h3>{escape(comp.configs[i].name)} − {escape(comp.configs[0].name)}: "
+                f"{escape(metric)}</h3>")
+        if not up and not down:  # a chart of nothing: said in words
+            out.append(f"{head}<p>No query changed: all {len(values)} score the same "
+                       "under both.</p>")
+            continue
         chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
                               x_label=f"{len(values)} queries, sorted by Δ")
-        out.append(f"<h3>{escape(comp.configs[i].name)} − {escape(comp.configs[0].name)}: "
-                   f"{escape(metric)}</h3><figure>{chart}<figcaption>"
+        # the extremes in words too: a printed page has no tooltips
+        most = [f"most improved: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
+                f"most worsened: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
+                if down else ""]
+        out.append(f"{head}<figure>{chart}<figcaption>"
                    f'<span class="up">▲ {up} improved</span> · {same} unchanged · '
-                   f'<span class="down">▼ {down} worsened</span>; hover a bar for its '
-                   "query.</figcaption></figure>")
+                   f'<span class="down">▼ {down} worsened</span>; '
+                   + "; ".join(t for t in most if t)
+                   + "; hover a bar for its query.</figcaption></figure>")
     out.append("</section>")
     return "".join(out)
+
+
+def _named(ds: Dataset, d: np.ndarray, queries: np.ndarray) -> str:
+    """"q03 +0.0672, q07 +0.0416": each query's id and its difference."""
+    return ", ".join(f"{escape(ds.queries[int(q)].id)} {_minus(f'{float(d[q]):+.4f}')}"
+                     for q in queries)
 
 
 # -- movers --
