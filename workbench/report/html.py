@@ -486,7 +486,10 @@ def _distributions(comp: Comparison, k: int) -> str:
         out.append(f"<figure><h3>{escape(config.name)}</h3>{chart}<figcaption>{legend}"
                    "</figcaption></figure>")
     out.append('</div><p class="note">Each series as its share of its own documents per '
-               "score bin; hover a bar for its count.</p></section>")
+               "score bin; hover a bar for its count. Each configuration on its own score "
+               "axis: what to read is how well it separates relevant from other documents, "
+               "not its scores against another's (a weight or a normalisation rescales "
+               "them).</p></section>")
     return "".join(out)
 
 
