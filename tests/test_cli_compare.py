@@ -215,3 +215,24 @@ def test_fixture_cases_passing_are_compared(tmp_path: Path,
     assert main(["report", data, "-m", "decision-memory", "--defaults", "-c", str(cfg),
                  "-o", str(md)]) == 0
     assert f"- one against defaults: now passes {', '.join(gained)}" in md.read_text()
+
+
+@pytest.mark.parametrize(("sample", "model", "words"), [
+    ("code-repo", "codeledger", ("files", "tasks")),
+    ("decisions-eval", "decision-memory", ("decisions", "cases")),
+    ("story", "hybrid", ("memories", "chat moments")),
+    ("tea-beir", "bm25", ("documents", "queries")),
+])
+def test_the_subject_line_counts_in_the_datas_own_words(
+        sample: str, model: str, words: tuple[str, str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """'29 documents, 12 queries' for a repository's files and tasks read wrong."""
+    ds = load_dataset(SAMPLES / sample)
+    other = tmp_path / "other.toml"
+    param = next(p for p in get_model(model).schema if p.kind == "float" and p.stage == "live")
+    other.write_text(params_toml({param.name: param.high}))
+    assert main(["compare", str(SAMPLES / sample), "-m", model, "--defaults", "-c",
+                 str(other), "--movers", "0"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert (f": {len(ds.corpus):,} {words[0]}, {len(ds.queries):,} {words[1]}, "
+            in first), first

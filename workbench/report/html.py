@@ -44,6 +44,7 @@ from workbench.report.text import (
     judged_first,
     mean_text,
     metric_meanings,
+    nouns,
     p_text,
     shown_name,
 )
@@ -170,9 +171,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from
 def _compared(comp: Comparison) -> str:
     ds = comp.dataset
     version = getattr(workbench, "__version__", None)
+    docs, queries = nouns(comp)
     facts = [("dataset", ds.name + (f" ({ds.source})" if ds.source else "")),
-             ("documents", f"{len(ds.corpus):,}"), ("queries", f"{len(ds.queries):,}"),
-             ("judged queries", comp.judged_text.removesuffix(" judged")),
+             (docs, f"{len(ds.corpus):,}"), (queries, f"{len(ds.queries):,}"),
+             (f"judged {queries}", comp.judged_text.removesuffix(" judged")),
              ("model", f"{comp.model.id}, scoring version {comp.model.version}")]
     if version:
         facts.append(("workbench", str(version)))
@@ -277,7 +279,7 @@ def _per_query(comp: Comparison, metric: str) -> str:
                        "under both.</p>")
             continue
         chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
-                              x_label=f"{len(values)} queries, sorted by Δ")
+                              x_label=f"{len(values)} {nouns(comp)[1]}, sorted by Δ")
         # the extremes in words too: a printed page has no tooltips
         most = [f"most improved: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
                 f"most worsened: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"

@@ -30,8 +30,9 @@ def subject(comp: Comparison) -> list[str]:
     """What was compared, in two lines."""
     ds = comp.dataset
     names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
+    docs, queries = nouns(comp)
     return [f"{comp.model.id} (scoring version {comp.model.version}) on {ds.name}: "
-            f"{len(ds.corpus):,} documents, {len(ds.queries):,} queries, {comp.judged_text}",
+            f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
             f"configurations: {names}; differences, p-values and ▲/▼ against "
             f"{comp.configs[0].name!r} (paired randomisation test)"]
 
@@ -106,6 +107,23 @@ def metric_meanings(comp: Comparison) -> list[str]:
                "of a difference at least this large if the two were equally good (below "
                "0.05: unlikely to be chance); ▲/▼: queries that scored better / worse")
     return out
+
+
+def nouns(comp: Comparison) -> tuple[str, str]:
+    """What the documents and queries are, in the data's own words: files and tasks of a
+    repository, decisions and cases of pi-lodestone's eval, memories and chat moments of
+    OpenVault; documents and queries otherwise."""
+    from workbench.core.cases import has_cases
+    from workbench.core.tuning.data import is_task_set
+
+    ds = comp.dataset
+    if is_task_set(ds):
+        return "files", "tasks"
+    if has_cases(ds):
+        return "decisions", "cases"
+    if any("chat_length" in q.context for q in ds.queries):
+        return "memories", "chat moments"
+    return "documents", "queries"
 
 
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
