@@ -144,7 +144,7 @@ def test_live_parameters_need_no_re_prepare() -> None:
     live = [x.name for x in m.schema if x.stage == "live"]
     assert {"boost_emphasis", "stale_short", "limit", "relevance", "k1"} <= set(live)
     assert {x.name for x in m.schema.stage("prepare")} == {"now", "fields", "stop_words",
-                                                           "stemmer"}
+                                                           "stemmer", "mentions_from_access"}
     base = resolve_params(m)
     prep = prepare(m, ds, base, use_cache=False)
     changed = resolve_params(m, {"boost_failure": 0.05, "base_long": 0.6, "k1": 2.0,
@@ -191,3 +191,24 @@ def test_sample_corpus_loads_and_evaluates(capsys: pytest.CaptureFixture[str]) -
     assert ds.corpus[0].metadata["tier"] == "long"
     assert main(["eval", str(SAMPLES / "memories"), "-m", "importance"]) == 0
     assert "ndcg@10" in capsys.readouterr().out
+
+
+def test_an_access_count_is_no_mention_unless_asked() -> None:
+    """The document's repetition boost counts mentions of the concept across sessions; a
+    memory retrieved five times whose concept never came up again gets no boost (it got
+    +0.3: importance 0.8 for a short-term memory), unless `mentions_from_access` takes
+    accesses for mentions."""
+    now = "2026-02-01T00:00:00Z"
+    docs = [Document("a", "", "deploy stuff", (),
+                     {"tier": "short", "last_accessed": now, "access_count": 5}),
+            Document("b", "", "deploy stuff", (),
+                     {"tier": "short", "last_accessed": now, "mentions": 5})]
+    ds = Dataset("m", Corpus(docs), QuerySet([Query("q", "deploy", {"now": now})]))
+    m = ImportanceModel()
+    for flag, want in ((False, [(1, 0.0, 0.5), (5, 0.3, 0.8)]),
+                       (True, [(5, 0.3, 0.8), (5, 0.3, 0.8)])):
+        params = resolve_params(m, {"mentions_from_access": flag})
+        prep = prepare(m, ds, params, use_cache=False)
+        got = [(e["mentions"], e["repetition"], e["importance"])
+               for e in (m.explain(prep, ds, 0, d, params) for d in (0, 1))]
+        assert [(a, pytest.approx(b), pytest.approx(c)) for a, b, c in got] == want, flag

@@ -8,8 +8,9 @@ boosts read `text`; the relevance reads title and text. Metadata fields (all opt
 - `outcome`: "success" | "failure" | "decision" | "observation" | "correction"
 - `created_at`, `last_accessed`: ISO 8601; staleness counts from `last_accessed`, else
   `created_at`, to the query's pinned `now`
-- `mentions`: times the concept came up across sessions (else `access_count`, else 1)
-- `access_count`: informational (used only when `mentions` is absent)
+- `mentions`: times the concept came up across sessions (else 1)
+- `access_count`: informational (read for a missing `mentions` only with the parameter
+  `mentions_from_access`)
 - `dismissals`: times the user dismissed it when resurfaced
 - `superseded_by`: id of the memory that replaced it (or `superseded`: true)
 - `contradicts`: id of an earlier memory it contradicts (fires the correction category)

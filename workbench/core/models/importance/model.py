@@ -51,7 +51,7 @@ class ImportanceModel(Model):
     description = ("The memory-importance document: tier base, phrase boosts, outcome and "
                    "repetition boosts, staleness/dismissal/superseded decays, clamp; retrieval "
                    "by relevance × importance with the pre-filter and a top-5 budget.")
-    version = "2"
+    version = "3"
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES

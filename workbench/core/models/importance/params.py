@@ -113,6 +113,11 @@ SCHEMA = ParamSchema([
           stage="prepare", help="Stop words removed for the relevance."),
     Param("stemmer", "Stemmer", "snowball-english", kind="choice", choices=STEMMERS,
           stage="prepare", help="Stemming for the relevance."),
+    Param("mentions_from_access", "Count accesses as mentions", False, kind="bool",
+          stage="prepare", tunable=False,
+          help="Where a memory has no `mentions`, take its `access_count` for the "
+               "repetition boost. Off: the document's rule — mentions of the concept across "
+               "sessions; how often the memory was retrieved is not that."),
 ])
 
 

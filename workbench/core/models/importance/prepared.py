@@ -40,7 +40,8 @@ class ImportancePrepared:
     exclaim:      int64 (N,)       '!' in the text
     tier:         int64 (N,)       index into TIERS, or -1 when missing/unknown
     outcome:      int64 (N,)       index into OUTCOMES, or -1
-    mentions:     int64 (N,)       `mentions` (else `access_count`, else 1)
+    mentions:     int64 (N,)       `mentions` (else 1; else `access_count` first where
+                                   `mentions_from_access`)
     dismissals:   int64 (N,)
     superseded:   bool (N,)        `superseded_by` set (or `superseded` true)
     contradicts:  bool (N,)        `contradicts` names an earlier memory
@@ -135,12 +136,13 @@ def prepare_importance(dataset: Dataset, params: Params,
     n_pairs = len(stats.cand)
     pair_query = np.repeat(np.arange(len(stats.row_ptr) - 1), np.diff(stats.row_ptr))
     matched = np.bincount(stats.post_pair, minlength=n_pairs).astype(np.float64)
+    mention_fields = (("mentions", "access_count") if params["mentions_from_access"]
+                      else ("mentions",))
     return ImportancePrepared(
         n_docs=n, fired=fired, phrases=phrases,
         exclaim=np.array([exclamations(d.text) for d in docs], np.int64),
         tier=tier, outcome=outcome,
-        mentions=np.array([_int(m, "mentions", "access_count", default=1) for m in meta],
-                          np.int64),
+        mentions=np.array([_int(m, *mention_fields, default=1) for m in meta], np.int64),
         dismissals=np.array([_int(m, "dismissals", default=0) for m in meta], np.int64),
         superseded=np.array([bool(m.get("superseded_by") or m.get("superseded") is True)
                              for m in meta], bool),
