@@ -194,3 +194,27 @@ def test_cancel(repo: Path) -> None:
 
     with pytest.raises(Cancelled):
         index_repository(repo, progress=Progress(should_stop=stop), use_cache=False)
+
+
+def test_a_sample_repository_git_cannot_build_is_one_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A full disk (or a git that refuses) while the sample's history is imported: one line
+    naming the stream and git's own reason, not a CalledProcessError traceback."""
+    from tests.conftest import SAMPLES
+    from workbench.cli import main
+    from workbench.core.formats import code_repo
+
+    def refuse(dest: Path, stream: Path) -> Path:
+        raise subprocess.CalledProcessError(
+            128, ["git", "-c", "init.defaultBranch=main", "-c", "core.autocrlf=false", "init",
+                  "-q"], stderr=b"fatal: could not create work tree dir: No space left\n")
+
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(code_repo, "build_sample_repo", refuse)
+    assert main(["eval", str(SAMPLES / "code-repo"), "-m", "codeledger"]) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert "could not build the sample repository" in err
+    assert "git init: fatal: could not create work tree dir: No space left" in err
+    assert f"{SAMPLES / 'code-repo' / 'history.fi'}: could not build" in err

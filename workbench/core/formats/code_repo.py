@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -93,7 +94,16 @@ def sample_repo(folder: Path) -> Path:
         atexit.register(shutil.rmtree, dest.parent, True)
     tmp = dest.with_name(dest.name + f".{id(stream)}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    build_sample_repo(tmp, stream)
+    try:
+        build_sample_repo(tmp, stream)
+    except subprocess.CalledProcessError as exc:  # a full disk, a git that refuses
+        said = (exc.stderr or b"").decode("utf-8", "replace").strip().splitlines()
+        why = said[-1] if said else f"exit status {exc.returncode}"
+        raise FormatError(stream, f"could not build the sample repository under {dest.parent}"
+                          f": git {exc.cmd[5] if len(exc.cmd) > 5 else ''}: {why}") from None
+    except OSError as exc:
+        raise FormatError(stream, f"could not build the sample repository under {dest.parent}"
+                          f": {exc.strerror or exc}") from None
     try:
         tmp.rename(dest)
     except OSError:  # another process built it first
