@@ -297,3 +297,32 @@ def test_the_default_search_leaves_out_what_the_variant_ignores(
     plan = next(line for line in out.splitlines() if line.startswith("tuning "))
     assert "tf_scale" in plan and "tf_multiplier" not in plan and "w_proximity" not in plan
     assert "(no effect while Variant is not documented)" in out
+
+
+def test_a_disk_that_fills_up_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """No space left while writing --out (or a study's journal): the file and the reason in
+    one line, no traceback."""
+    from workbench.cli import tune as tune_cli
+
+    def full(path: Path, *_: object) -> None:
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr(tune_cli, "_write_out", full)
+    out = tmp_path / "best.toml"
+    assert main(["tune", TEA, "-m", "bm25", "--folds", "2", "--trials", "2", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(out)]) != 0
+    err = capsys.readouterr().err
+    assert err.strip() == f"workbench tune: error: {out}: No space left on device", err
+
+
+def test_a_cache_folder_that_cannot_hold_studies_is_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(blocker / "cache"))
+    assert main(["tune", TEA, "-m", "bm25", "--folds", "2", "--trials", "2"]) != 0
+    err = capsys.readouterr().err
+    assert "cannot keep studies in" in err and "--storage FILE" in err
+    assert "Traceback" not in err

@@ -239,3 +239,13 @@ def test_values_tuned_on_another_split_are_said_to_be_held_out(
             "held-out ndcg@10: starting values 0.6131, tuned 0.6103 (p = 0.846, 25 queries)"
             ) in out
     assert "25 queries, 25 judged" in out
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-3", "2.5"])
+def test_a_bad_held_out_count_names_the_field(tmp_path: Path, value: str) -> None:
+    path = _file(tmp_path, FIRST_TEN)
+    text = path.read_text()
+    path.write_text(text.replace("held_out_queries = 25", f"held_out_queries = {value}"))
+    with pytest.raises(ParamError, match=r"\[tuned\] field 'held_out_queries': expected a "
+                                         r"count of queries"):
+        read_tuned_on(path)

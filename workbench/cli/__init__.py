@@ -83,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stdout is pointed at /dev/null so Python's own flush at exit cannot fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:  # a full disk, a folder made read-only meanwhile: said, not traced
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"workbench {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
 
 
 __all__ = ["build_parser", "main"]

@@ -198,6 +198,9 @@ def _check_args(args: argparse.Namespace) -> None:
             raise UsageError(f"--out {args.out}: is a folder")
         if not out.parent.is_dir():
             raise UsageError(f"--out {args.out}: folder {out.parent} does not exist")
+        from workbench.cli.output import check_output
+
+        check_output(args.out, "--out")  # a read-only folder: said before the tuning, not after
 
 
 def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:

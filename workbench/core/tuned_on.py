@@ -118,10 +118,14 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
         raise ParamError(f"{_where(p, 'trained_on')}: [tuned] field 'trained_on': expected a "
                          "list of query ids")
+    held_n = _number(p, data, "held_out_queries", 0.0)
+    if not math.isfinite(held_n) or held_n < 0 or held_n != int(held_n):
+        raise ParamError(f"{_where(p, 'held_out_queries')}: [tuned] field 'held_out_queries': "
+                         f"expected a count of queries, found {held_n!r}")
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
                    _text(p, data, "metric"), _number(p, data, "held_out_default"),
                    _number(p, data, "held_out_tuned"), _number(p, data, "held_out_p"),
-                   int(_number(p, data, "held_out_queries", 0.0)))
+                   int(held_n))
 
 
 def _where(p: Path, key: str) -> str:

@@ -60,7 +60,11 @@ def storage_url(spec: str | None, default: Path) -> str:
     file ending .log/.journal is optuna's journal file (`journal:///path`), any other file an
     SQLite database."""
     if not spec:
-        default.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            default.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a cache folder that is a file, or read-only
+            raise ParamError(f"cannot keep studies in {default.parent} ({exc.strerror}): give "
+                             "--storage FILE, or set WORKBENCH_CACHE_DIR") from None
         return f"sqlite:///{default.resolve()}"
     if spec.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + spec.split("://", 1)[1]
