@@ -147,3 +147,28 @@ def test_the_live_values_keep_what_they_were_tuned_on(tmp_path: Path) -> None:
     s.save(path)
     again.load(path)
     assert again.tuned_on is None
+
+
+def test_numbers_too_large_and_nesting_too_deep_are_refused(tmp_path: Path) -> None:
+    """A 400-digit parameter, held_out_queries 1e400 and 100,000 nested brackets: one
+    FormatError naming the file (they escaped as OverflowError and RecursionError)."""
+    import json as _json
+
+    from workbench.core.data import FormatError
+    from workbench.core.session_file import read_session_file
+
+    base = {"version": 2, "dataset": str(tmp_path), "model": "bm25"}
+    cases = {
+        "big.json": (_json.dumps({**base, "params": {"k1": 10 ** 400}}),
+                     "field 'params': parameter k1 must be a number"),
+        "inf.json": (_json.dumps({**base, "tuned_on": {"trained_on": [], "held_out_queries":
+                                                       1e400}}).replace("Infinity", "1e400"),
+                     "field 'tuned_on': held_out_queries: expected a count of queries"),
+        "deep.json": ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    }
+    for name, (text, said) in cases.items():
+        path = tmp_path / name
+        path.write_text(text)
+        with pytest.raises(FormatError) as info:
+            read_session_file(path)
+        assert str(info.value).startswith(f"{path}: ") and said in str(info.value), name

@@ -259,3 +259,19 @@ def test_writing_and_reading_400_mb_holds_no_second_copy(tmp_path: Path) -> None
         path.unlink(missing_ok=True)  # not left in the kept pytest folders
     assert grew_writing < 0.25 * size, f"writing grew the peak by {grew_writing / 1e6:.0f} MB"
     assert grew_reading < 0.25 * size, f"reading grew the peak by {grew_reading / 1e6:.0f} MB"
+
+
+def test_a_pipe_in_place_of_a_state_file_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    """A named pipe at a cache path blocked `open` until a writer came, forever: it is now
+    refused at once, as any file that is not a regular one."""
+    fifo = tmp_path / "x.state"
+    os.mkfifo(fifo)
+    script = textwrap.dedent(f"""
+        from pathlib import Path
+        from workbench.core.store import state_file
+        assert state_file.read_state(Path({str(fifo)!r})) is None
+        print("miss")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "miss", done.stderr

@@ -90,7 +90,10 @@ class Param:
         if isinstance(value, bool):
             raise ParamError(bad)
         if isinstance(value, int | float):
-            number = float(value)
+            try:
+                number = float(value)
+            except OverflowError:  # an integer of hundreds of digits
+                raise ParamError(bad) from None
         elif isinstance(value, str):
             if "_" in value:  # no digit grouping: float("0_1") is 1.0, a typo read as a value
                 raise ParamError(bad)

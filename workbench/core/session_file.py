@@ -62,6 +62,8 @@ def read_session_file(path: str | Path) -> SessionPlan:
         data = json.loads(p.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise FormatError(p, f"not a session file ({exc})") from None
+    except RecursionError:  # thousands of nested brackets
+        raise FormatError(p, "not a session file (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("version") not in READ_VERSIONS:
         raise FormatError(p, "expected a session file of version "
                           f"{' or '.join(map(str, READ_VERSIONS))}", field="version")

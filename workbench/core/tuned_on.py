@@ -85,7 +85,13 @@ def tuned_from_json(raw: object) -> TunedOn:
         elif isinstance(v, bool) or not isinstance(v, int | float):
             raise ValueError(f"{k}: expected a number or null")
         else:
-            nums[k] = float(v)
+            try:
+                nums[k] = float(v)
+            except OverflowError:
+                raise ValueError(f"{k}: a number too large") from None
+    n = nums["held_out_queries"]
+    if not math.isfinite(n) or n < 0 or n != int(n):
+        raise ValueError(f"held_out_queries: expected a count of queries, found {n!r}")
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]))

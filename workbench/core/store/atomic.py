@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import stat
 import tempfile
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 __all__ = ["NotRegularFileError", "atomic_write_bytes", "atomic_write_many",
-           "atomic_write_text", "atomic_writer", "write_target"]
+           "atomic_write_text", "atomic_writer", "open_regular", "write_target"]
 
 
 def _current_umask() -> int:
@@ -35,6 +36,21 @@ _UMASK = _current_umask()
 class NotRegularFileError(OSError):
     """An output path that exists and is not a regular file (a folder, a device, a pipe):
     never replaced by a write."""
+
+
+def open_regular(path: Path) -> io.FileIO:
+    """`path` opened for reading, unbuffered; OSError where it is no regular file (a named
+    pipe is opened without waiting for a writer, then refused)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return io.FileIO(fd, "rb", closefd=True)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def write_target(path: Path) -> Path:

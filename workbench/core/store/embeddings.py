@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.store.atomic import atomic_write_bytes
+from workbench.core.store.atomic import atomic_write_bytes, open_regular
 from workbench.core.store.paths import cache_dir
 
 __all__ = ["KEY_BYTES", "SUFFIX", "EmbeddingStore", "shard_bytes", "store_folder", "text_key"]
@@ -107,7 +107,7 @@ class EmbeddingStore:
 
     def _load_shard(self, path: Path) -> NDArray[np.float32] | None:
         try:
-            with open(path, "rb") as fh:
+            with open_regular(path) as fh:
                 head = fh.read(_HEADER.size)
                 if len(head) < _HEADER.size:
                     return None

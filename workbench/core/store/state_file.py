@@ -41,7 +41,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from workbench.core.store import codec
-from workbench.core.store.atomic import atomic_writer
+from workbench.core.store.atomic import atomic_writer, open_regular
 from workbench.core.store.checksum import DIGEST_BYTES
 
 __all__ = ["MAGIC", "SUFFIX", "read_state", "write_state"]
@@ -59,8 +59,8 @@ def read_state(path: Path) -> Any:
     file is removed, where the folder allows). Its arrays are read-only views of the file
     mapped into memory; they keep the map open for as long as they live."""
     try:
-        fh = path.open("rb", buffering=0)
-    except OSError:
+        fh = open_regular(path)
+    except OSError:  # none, unreadable, or no regular file (a pipe would block for good)
         return None
     with fh:
         try:
