@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 from conftest import SAMPLES, HeldFakeEncoder
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent, QKeySequence
@@ -223,3 +224,13 @@ def test_a_click_on_the_tune_tab_makes_room_for_it(window: MainWindow, qtbot: Qt
     window.charts.setCurrentWidget(panel)  # what a click on its tab does
     qtbot.wait(10)
     assert panel.height() >= TUNE_HEIGHT - 5
+
+
+def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(
+        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opened as `sample_corpora/tea-beir` from the repository: the session and the Recent
+    list keep the whole path, so they reopen from any folder (they kept it as typed)."""
+    monkeypatch.chdir(SAMPLES.parent)
+    assert window.open_path(Path("sample_corpora") / "tea-beir", model="bm25")
+    assert window.session.source == str(SAMPLES / "tea-beir")
+    assert window.opened[0] == str(SAMPLES / "tea-beir")

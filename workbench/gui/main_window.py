@@ -124,8 +124,8 @@ class MainWindow(QMainWindow):
         judgments from `queries` and `qrels` when given, a BEIR or OpenVault folder's at
         `split`; on bad input show the error and keep the previous dataset. A sample folder's
         workbench.toml names its model unless `model` is given."""
-        path = Path(path)
         # kept as absolute paths: a session or the next launch may start in another folder
+        path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
                           for f in (queries, qrels))
         try:
