@@ -326,3 +326,28 @@ def test_a_cache_folder_that_cannot_hold_studies_is_said(
     err = capsys.readouterr().err
     assert "cannot keep studies in" in err and "--storage FILE" in err
     assert "Traceback" not in err
+
+
+def test_a_study_storage_that_cannot_be_written_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """SQLite on a full disk ends in optuna's StorageInternalError (its cause the OSError),
+    a journal in a bare OSError without a file name: both say the storage and the reason."""
+    from optuna.exceptions import StorageInternalError
+
+    from workbench.core import tuning
+
+    def full(*_: object, **__: object) -> None:
+        try:
+            raise OSError(28, "No space left on device")
+        except OSError as exc:
+            raise StorageInternalError("An exception is raised during the commit.") from exc
+
+    monkeypatch.setattr(tuning, "tune", full)
+    db = tmp_path / "s.db"
+    assert main(["tune", TEA, "-m", "bm25", "--folds", "2", "--trials", "2", "--storage",
+                 str(db)]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"workbench tune: error: the study storage {db}: cannot write (No "
+                       "space left on device); the trials stored before are kept"), err
+    assert not any("Traceback" in line for line in err)

@@ -139,6 +139,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         # cleared before any helper can open them
         tuning.runner.delete_studies(spec, evaluator, validation)
         spec = replace(spec, fresh=False)
+    from optuna.exceptions import StorageInternalError
+
     helpers = _start_workers(args, spec, evaluator, validation)
     try:
         with progress_bar("tuning") as bar:
@@ -149,6 +151,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
         print("interrupted: the trials done are stored; run the same command again to "
               "continue", file=sys.stderr)
         raise
+    except (OSError, StorageInternalError) as exc:  # a full disk …
+        cause = exc.__cause__ or exc.__context__ or exc
+        why = getattr(cause, "strerror", None) or str(cause).splitlines()[0]
+        raise UsageError(f"the study storage {args.storage or storage}: cannot write ({why}); "
+                         "the trials stored before are kept") from None
     finally:
         for h in helpers:
             h.wait()
