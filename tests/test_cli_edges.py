@@ -235,3 +235,47 @@ def test_eval_says_what_judged_at_k_is(capsys: pytest.CaptureFixture[str]) -> No
     assert "(judged@10: the share of each top 10 that has a judgment at all" in out
     assert main(["eval", TEA, "-m", "bm25", "--metrics", "ndcg@10"]) == 0
     assert "judged@" not in capsys.readouterr().out
+
+
+def test_sigterm_ends_a_command_as_ctrl_c_does(tmp_path: Path) -> None:
+    """`timeout` or a CI cancel sends SIGTERM: the command ends as after Ctrl-C ("interrupted",
+    exit 130), its writes under way cleaned up, instead of dying with its temporary files
+    left in the cache."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import os, signal, sys, time\n"
+        "from workbench.cli import evaluate, main\n"
+        "def slow(args):\n"
+        "    print('ready', flush=True)\n"
+        "    time.sleep(60)\n"
+        "    return 0\n"
+        "evaluate.cmd_eval = slow\n"
+        f"sys.exit(main(['eval', {str(SAMPLES / 'tea-beir')!r}, '-m', 'bm25']))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "workbench eval: interrupted" in err, err
+
+
+def test_stale_temporary_files_are_swept_when_a_state_is_written(tmp_path: Path) -> None:
+    import os
+    import time
+
+    from workbench.core.store.state_file import sweep_stale_temps
+
+    old, fresh, kept = (tmp_path / n for n in (".a.state.x1.tmp", ".b.state.x2.tmp", "c.state"))
+    for f in (old, fresh, kept):
+        f.write_bytes(b"x")
+    long_ago = time.time() - 7 * 3600
+    os.utime(old, (long_ago, long_ago))
+    os.utime(kept, (long_ago, long_ago))
+    sweep_stale_temps(tmp_path)
+    assert not old.exists() and fresh.exists() and kept.exists()

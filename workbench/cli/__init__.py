@@ -19,9 +19,12 @@ imports a command module's private names.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 
 from workbench.cli import bench, code, compare, embed, evaluate, memory, ranking, tune, window
 from workbench.cli.args import OneLineParser
@@ -67,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        return func(args)
+        if args.command == "gui":  # Qt's event loop: a signal stays the end it always was
+            return func(args)
+        with _terminate_as_interrupt():
+            return func(args)
     except (FormatError, ParamError, UsageError, EmbeddingError, OutputError,
             MemoryEstimateError) as exc:
         print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
@@ -87,6 +93,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"workbench {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAIL
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP (`timeout`, a CI cancel, a closed terminal) end the command as
+    Ctrl-C does, so the temporary files of the writes under way are removed; the handlers
+    before are put back after. Only in the main thread, where Python takes signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    kept = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            kept[sig] = signal.signal(sig, interrupt)
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            signal.signal(sig, handler)
 
 
 __all__ = ["build_parser", "main"]

@@ -34,6 +34,7 @@ import io
 import json
 import mmap
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -77,6 +78,24 @@ def read_state(path: Path) -> Any:
             return None
 
 
+STALE_TEMP_S = 6 * 3600  # a writer this long silent is gone (killed, a closed terminal)
+
+
+def sweep_stale_temps(folder: Path, older_than_s: float = STALE_TEMP_S) -> None:
+    """Remove the temporary files (`.NAME.XXXX.tmp`) that writers killed mid-write left in
+    `folder` and that have not changed for `older_than_s`: without this every kill -9 of a
+    prepare leaves tens of megabytes that nothing reads. Errors are ignored."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if not (entry.name.startswith(".") and entry.name.endswith(".tmp")):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.is_file(follow_symlinks=False) and \
+                        now - entry.stat(follow_symlinks=False).st_mtime > older_than_s:
+                    os.unlink(entry.path)
+
+
 def write_state(path: Path, obj: object) -> None:
     """Store `obj` at `path`, atomically, its arrays streamed to the file without a copy;
     nothing when the codec cannot hold it (it is built again next time) or the folder cannot
@@ -95,6 +114,7 @@ def write_state(path: Path, obj: object) -> None:
                       allow_nan=True).encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        sweep_stale_temps(path.parent)
         with atomic_writer(path) as fh:
             _write(fh, meta, arrays, entries)
     except OSError:
