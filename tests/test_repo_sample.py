@@ -218,3 +218,25 @@ def test_a_sample_repository_git_cannot_build_is_one_error(
     assert "could not build the sample repository" in err
     assert "git init: fatal: could not create work tree dir: No space left" in err
     assert f"{SAMPLES / 'code-repo' / 'history.fi'}: could not build" in err
+
+
+@pytest.mark.parametrize("damage", ["packs", "git"])
+def test_a_damaged_cached_sample_repository_is_built_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    """Its packs gone (or its .git): every later run failed with an error about `rev` naming
+    a cache path; now the repository is built again and the sample loads as before."""
+    import shutil
+
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_dataset(SAMPLES / "code-repo")
+    (repo,) = (tmp_path / "cache" / "sample-repos").iterdir()
+    if damage == "packs":
+        shutil.rmtree(repo / ".git" / "objects" / "pack")
+    else:
+        shutil.rmtree(repo / ".git")
+    again = load_dataset(SAMPLES / "code-repo")
+    assert again.corpus.ids == first.corpus.ids and again.queries.ids == first.queries.ids
+    assert [p.name for p in (tmp_path / "cache" / "sample-repos").iterdir()] == [repo.name]

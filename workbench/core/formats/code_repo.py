@@ -83,7 +83,7 @@ def sample_repo(folder: Path) -> Path:
     stream = folder / HISTORY_STREAM
     digest = hashlib.sha256(stream.read_bytes()).hexdigest()[:16]
     dest = cache_dir() / "sample-repos" / f"{folder.resolve().name}-{digest}"
-    if (dest / ".git").is_dir():
+    if (dest / ".git").is_dir() and _sound(dest):
         return dest
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -106,9 +106,23 @@ def sample_repo(folder: Path) -> Path:
                           f": {exc.strerror or exc}") from None
     try:
         tmp.rename(dest)
-    except OSError:  # another process built it first
-        shutil.rmtree(tmp, ignore_errors=True)
+    except OSError:  # another process built it first, or a damaged one is in the way
+        if (dest / ".git").is_dir() and _sound(dest):
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            aside = dest.with_name(dest.name + f".{os.getpid()}.damaged")
+            dest.rename(aside)
+            tmp.rename(dest)
+            shutil.rmtree(aside, ignore_errors=True)
     return dest
+
+
+def _sound(repo: Path) -> bool:
+    """Whether a cached sample repository still reads: its head commit is there (a copy with
+    its packs gone, or cut short, failed every later run with an error about `rev`)."""
+    done = subprocess.run(["git", "-C", str(repo), "rev-list", "-1", "HEAD", "--"],
+                          capture_output=True, check=False)
+    return done.returncode == 0
 
 
 def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | None = None,
