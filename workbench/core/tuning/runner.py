@@ -10,6 +10,7 @@ they are the fold's own.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -25,6 +26,7 @@ from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.params import ParamValue
 from workbench.core.tuning import study as st
 from workbench.core.tuning.evaluator import Evaluator
+from workbench.core.tuning.lock import StudyLock, hold
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
 from workbench.core.tuning.space import SearchSpace
@@ -127,15 +129,46 @@ def study_runs(validation: Validation) -> list[tuple[str, Mask, Mask | None]]:
 
 def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> None:
     """Remove this run's studies from storage (--fresh before workers start)."""
-    import contextlib
-
     import optuna
 
     storage = open_storage(spec.storage)
     base = study_name(spec, evaluator, validation)
-    for label, _, _ in study_runs(validation):
-        with contextlib.suppress(KeyError):
-            optuna.delete_study(study_name=f"{base}/{label}", storage=storage)
+    with hold(spec.storage, base, exclusive=True):
+        for label, _, _ in study_runs(validation):
+            with contextlib.suppress(KeyError):
+                optuna.delete_study(study_name=f"{base}/{label}", storage=storage)
+
+
+def _claim(lock: StudyLock, spec: TuneSpec, storage: Any,
+           names: Sequence[str]) -> None:
+    """Hold this run's studies (lock.py): a plain run alone, a shared one beside the other
+    processes sharing them. Whoever finds nobody else on them first fails the trials still
+    RUNNING there: their processes were killed."""
+    alone = lock.lockable and lock.try_take(True)
+    if alone:
+        fail_stale(storage, names)
+    if spec.shared:
+        lock.take(False)
+    elif not alone:
+        lock.take(True)  # raises Busy
+
+
+def fail_stale(storage: Any, names: Sequence[str]) -> int:
+    """Store every RUNNING trial of the named studies as failed; how many there were."""
+    import optuna
+    from optuna.trial import TrialState
+
+    n = 0
+    for name in names:
+        try:
+            sid = storage.get_study_id_from_name(name)
+        except KeyError:
+            continue
+        for t in storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,)):
+            with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+                storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+                n += 1
+    return n
 
 
 def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
@@ -152,19 +185,21 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     grid = spec.sampler == "grid"
     studies = []
     ran: dict[str, int] = {}
-    for i, (label, train, test) in enumerate(runs):
-        sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker,
-                                  len(spec.objectives),
-                                  bool(spec.constraints), spec.space)
-        handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
-                            {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
-                            shared=spec.shared, start=evaluator.base)
-        stored = len(st.finished(handle.work))
-        st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
-                      test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
-                      progress=progress.span(i / len(runs), (i + 1) / len(runs)))
-        studies.append((label, handle.work, train, test))
-        ran[label] = len(st.finished(handle.work)) - stored
+    with contextlib.closing(StudyLock(spec.storage, base)) as lock:
+        _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs])
+        for i, (label, train, test) in enumerate(runs):
+            sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker,
+                                      len(spec.objectives),
+                                      bool(spec.constraints), spec.space)
+            handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
+                                {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
+                                shared=spec.shared, start=evaluator.base)
+            stored = len(st.finished(handle.work))
+            st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
+                          test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
+                          progress=progress.span(i / len(runs), (i + 1) / len(runs)))
+            studies.append((label, handle.work, train, test))
+            ran[label] = len(st.finished(handle.work)) - stored
     if not score:
         return None
     defaults = evaluator.evaluate({})

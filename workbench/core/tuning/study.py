@@ -108,6 +108,13 @@ def n_finished(study: optuna.Study) -> int:
     return study._storage.get_n_trials(study._study_id, FINISHED)
 
 
+def _counted(study: optuna.Study) -> int:
+    """Trials that count toward --trials: every one but those failed (a trial interrupted,
+    or whose process was killed, is run again)."""
+    return study._storage.get_n_trials(study._study_id, (
+        TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING, TrialState.WAITING))
+
+
 def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
                objectives: Sequence[str], constraints: Sequence[Constraint], train: Mask,
                test: Mask | None, *, trials: int | None, timeout: float | None,
@@ -131,7 +138,7 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             if trial is None:
                 return
         else:
-            if trials is not None and study._storage.get_n_trials(study._study_id) >= trials:
+            if trials is not None and _counted(study) >= trials:
                 return
             trial = study.ask()
         _run_one(handle, trial, evaluator, space, objectives, constraints, train, test,
