@@ -133,8 +133,10 @@ def check_journal(path: Path, *, settle_s: float = 0.5) -> None:
 def _check_journal_lines(path: Path) -> None:
     try:
         with path.open("rb") as f:
+            whole = 0  # bytes of the lines read so far that are whole records
             for n, raw in enumerate(f, 1):
                 if not raw.strip():
+                    whole += len(raw)
                     continue
                 why = ""
                 try:
@@ -143,10 +145,20 @@ def _check_journal_lines(path: Path) -> None:
                         why = "a JSON line without op_code"
                 except ValueError:
                     why = "cut off or damaged" if raw.startswith(b"{") else "not JSON"
+                if why and not raw.endswith(b"\n") and raw.startswith(b"{"):
+                    # the last line, cut off by a full disk or a killed writer: every record
+                    # before it is whole, and the exact way to keep them is said
+                    raise ParamError(
+                        f"{path}:{n}: the last line is cut off (a full disk, or a process "
+                        f"killed while writing); the {n - 1} records before it are whole. "
+                        f"The file is left as it is: `truncate -s {whole} {path}` removes "
+                        "the cut line and keeps them, or move the file aside, or give "
+                        "another --storage")
                 if why:
                     raise ParamError(f"{path}:{n}: not an optuna journal record ({why}); "
                                      "the file is left as it is: move it aside, or give "
                                      "another --storage")
+                whole += len(raw)
     except OSError as exc:
         raise ParamError(f"cannot open study storage {path}: {exc.strerror}") from None
 
