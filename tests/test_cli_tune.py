@@ -3,6 +3,7 @@ export read back, a second run that continues the study, and one-line errors."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from pathlib import Path
@@ -362,3 +363,29 @@ def test_a_study_storage_that_cannot_be_written_is_one_line(
     assert err[-1] == (f"workbench tune: error: the study storage {db}: cannot write (No "
                        "space left on device); the trials stored before are kept"), err
     assert not any("Traceback" in line for line in err)
+
+
+@pytest.mark.parametrize("offset", [0, 4096 * 3])
+def test_a_damaged_sqlite_storage_is_named_with_sqlites_reason_and_a_next_step(
+        capsys, tmp_path, offset):
+    """A zeroed page gave optuna's "invalid data in the commit, e.g. exceeding max length",
+    a zeroed header "(sqlite3.DatabaseError) file is not a database", neither with a way
+    out."""
+    db = tmp_path / "study.db"
+    args = ["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "3", "--folds", "0",
+            "--storage", str(db)]
+    assert main(args) == 0
+    capsys.readouterr()
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(db)) as c:  # every page in the file itself
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with db.open("r+b") as f:
+        f.seek(offset)
+        f.write(b"\0" * 4096)
+    before = db.read_bytes()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"study storage {db} is damaged (SQLite: " in err, err
+    assert "move it aside" in err and "Traceback" not in err and "max length" not in err
+    assert db.read_bytes() == before

@@ -103,8 +103,10 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
         except Exception as exc:  # a bad URL or an unreachable server: one line
             # workers starting together race to create the tables: the loser tries again
             if attempt + 1 == _OPEN_ATTEMPTS or not _lost_a_race(exc):
+                _refuse_damaged(url)
+                cause = exc.__cause__ or exc
                 raise ParamError(f"cannot open study storage {_safe(url)}: "
-                                 f"{str(exc).splitlines()[0]}") from None
+                                 f"{str(cause).splitlines()[0]}") from None
             time.sleep(0.5 * (attempt + 1))
     if url.startswith("sqlite"):
         _fast_sqlite(storage)
@@ -161,6 +163,29 @@ def _check_journal_lines(path: Path) -> None:
                 whole += len(raw)
     except OSError as exc:
         raise ParamError(f"cannot open study storage {path}: {exc.strerror}") from None
+
+
+def _refuse_damaged(url: str) -> None:
+    """An SQLite file SQLite itself finds damaged (a zeroed page, another file) is named with
+    SQLite's reason and what to do; optuna's own words were "invalid data in the commit, e.g.
+    exceeding max length"."""
+    if not url.startswith("sqlite:///"):
+        return
+    import sqlite3
+
+    path = Path("/" + url[len("sqlite:///"):].lstrip("/"))
+    if not path.is_file():
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            rows = db.execute("PRAGMA quick_check").fetchall()
+        why = "" if rows == [("ok",)] else str(rows[0][0]) if rows else "no answer"
+    except sqlite3.DatabaseError as exc:
+        why = str(exc)
+    if why:
+        raise ParamError(f"study storage {path} is damaged (SQLite: {why}); the file is left "
+                         "as it is: move it aside (its studies cannot be read), or give "
+                         "another --storage")
 
 
 def _index_param_names(storage: optuna.storages.RDBStorage) -> None:
