@@ -145,6 +145,40 @@ def test_cancel_keeps_finished_chunks(counting: CountingEncoder) -> None:
     assert calls == sorted(calls)  # progress only moves forward
 
 
+def test_a_cancel_inside_a_chunk_keeps_every_step_finished_and_says_so(
+        counting: CountingEncoder) -> None:
+    # batch size 1 → steps of 8 texts, shards of 32: cancelled as the third step starts, the
+    # two steps before it are stored (before: nothing until a whole shard of 32 was done)
+    prompt = "cancel inside a chunk: "
+
+    def stop() -> bool:
+        return len(counting.seen) >= 24
+
+    with pytest.raises(Cancelled) as caught:
+        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
+                    progress=Progress(should_stop=stop))
+    assert len(open_store(counting, prompt)) == 16
+    assert caught.value.__notes__ == [
+        "16 of 70 texts embedded before it are kept in the cache: the same command goes on "
+        "from there"]
+    counting.seen.clear()
+    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
+    assert len(counting.seen) == len(TEXTS) - 16
+
+
+def test_vectors_are_stored_at_least_every_minute(counting: CountingEncoder,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # a killed run loses at most STORE_EVERY_S of work: here every step is its own shard
+    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)
+    prompt = "stored every minute: "
+    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
+    assert len(open_store(counting, prompt).shards) == -(-len(TEXTS) // 8)
+    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 3600.0)
+    prompt = "stored per chunk: "
+    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
+    assert len(open_store(counting, prompt).shards) == -(-len(TEXTS) // 32)
+
+
 def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
     # batch size 1 → chunks of 32 texts: the counts run over all 70 new texts, never restart
     # at each chunk, and say how many came from the cache

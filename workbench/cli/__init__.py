@@ -55,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _notes(exc: BaseException) -> str:
+    """What the work under way said it kept (`add_note`), after the word."""
+    notes = getattr(exc, "__notes__", [])
+    return "".join(f"; {n}" for n in notes)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
@@ -78,11 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             MemoryEstimateError) as exc:
         print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except Cancelled:
-        print(f"workbench {args.command}: cancelled", file=sys.stderr)
+    except Cancelled as exc:
+        print(f"workbench {args.command}: cancelled{_notes(exc)}", file=sys.stderr)
         return EXIT_FAIL
-    except KeyboardInterrupt:
-        print(f"workbench {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(f"workbench {args.command}: interrupted{_notes(exc)}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader went away (`workbench models | head`): stop quietly, as Unix tools do;

@@ -462,6 +462,9 @@ def get_encoder(name: str = DEFAULT_MODEL) -> Encoder:
         return enc
 
 
+STORE_EVERY_S = 60.0  # embedded vectors are stored at least this often
+
+
 def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
                 batch_size: int = 64, progress: Progress = NO_PROGRESS,
                 use_cache: bool = True, cache_errors: list[str] | None = None,
@@ -488,19 +491,49 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     first: dict[bytes, int] = {}  # the same text twice is encoded once
     for i in store.missing(keys):
         first.setdefault(keys[i], i)
-    # longest first across the whole set, then stored chunk by chunk: a cancelled run keeps
-    # every finished chunk, and each chunk's batches hold texts of similar length
+    # longest first across the whole set, encoded a step at a time (progress and cancel come
+    # between steps) and stored in shards of `chunk` texts, or of what a minute gave: a
+    # cancelled run keeps every step it finished, a killed one loses at most that minute;
+    # each step's batches hold texts of similar length
     new = sorted(first.values(), key=lambda i: -len(prompted[i]))
-    chunk = max(batch_size * 32, 1)
+    step = max(batch_size * 8 * getattr(enc, "processes", 1), 1)
+    chunk = max(batch_size * 32, step)
     unstored: dict[bytes, NDArray[np.float32]] = {}
     cached = len(texts) - len(new)
-    for start in range(0, len(new), chunk):
-        part = new[start:start + chunk]
-        sub = _whole_set(progress, start, len(part), len(new), cached)
-        vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size, progress=sub)
-        part_keys = [keys[i] for i in part]
+    pending: list[tuple[list[bytes], NDArray[np.float32]]] = []
+    kept = 0
+
+    def store_pending() -> None:
+        nonlocal kept, last
+        if not pending:
+            return
+        part_keys = [k for ks, _ in pending for k in ks]
+        vectors = np.concatenate([v for _, v in pending])
+        pending.clear()
+        last = time.monotonic()
         if unstored or not store.add(part_keys, vectors):
             unstored.update(zip(part_keys, vectors, strict=True))
+        else:
+            kept += len(part_keys)
+
+    last = time.monotonic()
+    try:
+        for start in range(0, len(new), step):
+            part = new[start:start + step]
+            sub = _whole_set(progress, start, len(part), len(new), cached)
+            vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size,
+                                 progress=sub)
+            pending.append(([keys[i] for i in part], vectors))
+            if (sum(len(ks) for ks, _ in pending) >= chunk
+                    or time.monotonic() - last >= STORE_EVERY_S):
+                store_pending()
+        store_pending()
+    except BaseException as exc:  # Ctrl-C, a cancel: what was finished is kept
+        store_pending()
+        if kept:
+            exc.add_note(f"{kept:,} of {len(new):,} texts embedded before it are kept in the "
+                         "cache: the same command goes on from there")
+        raise
     progress(1.0, f"{len(new):,} embedded, {len(texts) - len(new):,} from the cache")
     if not unstored:
         return store.get(keys)
