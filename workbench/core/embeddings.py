@@ -502,6 +502,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     cached = len(texts) - len(new)
     pending: list[tuple[list[bytes], NDArray[np.float32]]] = []
     kept = 0
+    last = time.monotonic()
 
     def store_pending() -> None:
         nonlocal kept, last
@@ -516,7 +517,6 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         else:
             kept += len(part_keys)
 
-    last = time.monotonic()
     try:
         for start in range(0, len(new), step):
             part = new[start:start + step]
