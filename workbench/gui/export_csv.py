@@ -1,19 +1,23 @@
 """Tables as CSV files, written atomically: the ranked table of the selected query (one row per
 document with its rank, rank change, score, judged relevance, gate and each signal's
-contribution), and any panel's rows (`write_rows`); a panel's picture (`write_grab`). Cells a
+contribution), and any panel's rows (`write_rows`); a panel's picture (`write_grab`,
+`write_image`, `write_svg_drawing`), drawn in memory and written whole. Cells a
 spreadsheet would run as formulas are made inert (`core.csv_out`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from PySide6.QtCore import QBuffer, QIODevice, QRectF, QSize
+from PySide6.QtGui import QImage, QPainter, QPixmap
+from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from workbench.core.csv_out import csv_text
 from workbench.core.session import TuningSession
-from workbench.core.store import atomic_write_text
+from workbench.core.store import atomic_write_bytes, atomic_write_text
 
 from .ranked_rows import ranked_rows
 
@@ -46,6 +50,44 @@ def write_rows(path: Path, header: Sequence[object], rows: Iterable[Sequence[obj
 
 def write_grab(widget: QWidget, path: Path) -> Path:
     """The widget as it is on screen, as a PNG."""
-    if not widget.grab().save(str(path)):
-        raise OSError(f"{path}: could not write the PNG")
+    return write_image(widget.grab(), path)
+
+
+def write_image(image: QImage | QPixmap, path: Path) -> Path:
+    """`image` as a PNG at `path`: encoded in memory, then written atomically, so a full disk
+    leaves the file that was there (Qt's own save wrote in place, and a full disk gave an empty
+    or cut file while the export said it had worked)."""
+    if isinstance(image, QPixmap):
+        image = image.toImage()
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    # PySide6 takes the format as str; its stubs say bytes, which it refuses at run time
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
+        raise OSError(f"{path}: could not encode the PNG")
+    atomic_write_bytes(path, bytes(buffer.data().data()))
+    return path
+
+
+def write_svg_drawing(path: Path, size: QSize, title: str, draw: Callable[[QPainter], None],
+                      dpi: int | None = None) -> Path:
+    """What `draw` paints on a `size` canvas, as SVG vectors at `path`: drawn in memory, then
+    written atomically."""
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    gen = QSvgGenerator()
+    gen.setOutputDevice(buffer)
+    gen.setSize(size)
+    gen.setViewBox(QRectF(0, 0, size.width(), size.height()))
+    gen.setTitle(title)
+    if dpi is not None:
+        gen.setResolution(dpi)
+    painter = QPainter(gen)
+    try:
+        draw(painter)
+    finally:
+        painter.end()
+    data = bytes(buffer.data().data())
+    if not data.rstrip().endswith(b"</svg>"):
+        raise OSError(f"{path}: could not draw the SVG")
+    atomic_write_bytes(path, data)
     return path

@@ -11,8 +11,7 @@ from typing import Any
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QAction, QFontMetrics, QPainter, QShowEvent
-from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtGui import QAction, QFontMetrics, QImage, QPainter, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGraphicsItem,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QMessageBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from workbench.core.events import Event
 from workbench.core.session import TuningSession
 from workbench.gui.bind import subscribe
+from workbench.gui.export_csv import write_image, write_svg_drawing
 from workbench.gui.throttle import IdleThrottle
 
 INK = "#24292f"  # axis text and lines: dark grey on white
@@ -95,23 +96,15 @@ def write_svg(scene: QGraphicsScene, source: QRectF, out: Path, dpi: int = 96) -
 
     Not pyqtgraph's SVGExporter: it post-processes Qt's SVG output and fails on the path data
     PySide6 6.11 writes ("not enough values to unpack" in SVGExporter.correctCoordinates)."""
-    gen = QSvgGenerator()
-    gen.setFileName(str(out))
     size = QSize(int(source.width()), int(source.height()))
-    gen.setSize(size)
-    gen.setViewBox(QRectF(0, 0, size.width(), size.height()))
-    gen.setTitle("Scoring Workbench chart")
-    # pyqtgraph's axes replay QPictures, which rescale to the device's resolution: give the
-    # generator the screen's, or the axes come out at 72/96 of their size
-    gen.setResolution(dpi)
-    painter = QPainter(gen)
-    try:
+
+    def draw(painter: QPainter) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
-    finally:
-        painter.end()
-    if not out.exists() or out.stat().st_size == 0:
-        raise OSError(f"{out}: could not write the SVG")
+
+    # pyqtgraph's axes replay QPictures, which rescale to the device's resolution: give the
+    # generator the screen's, or the axes come out at 72/96 of their size
+    write_svg_drawing(out, size, "Scoring Workbench chart", draw, dpi)
 
 
 def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
@@ -141,7 +134,10 @@ def _export(item: pg.PlotItem, plot: pg.PlotWidget, out: Path, suffix: str) -> P
         exporter = ImageExporter(item)
         width = max(800, 2 * int(item.boundingRect().width()))
         exporter.parameters()["width"] = width
-        exporter.export(str(out))
+        image = exporter.export(toBytes=True)  # drawn in memory, then written whole
+        if not isinstance(image, QImage):
+            raise OSError(f"{out}: could not draw the PNG")
+        write_image(image, out)
     elif suffix == ".svg":
         write_svg(plot.scene(), item.sceneBoundingRect(), out, plot.logicalDpiX())
     else:
@@ -261,7 +257,12 @@ class ChartPanel(QWidget):
         if path:
             if not path.lower().endswith(suffix):
                 path += suffix
-            self.export(path)
+            try:
+                self.export(path)
+            except OSError as exc:  # a full disk, a folder made read-only: nothing written
+                QMessageBox.warning(self, f"Export {kind}",
+                                    f"Could not write {path}:\n{exc.strerror or exc}\n"
+                                    "Nothing was written.")
 
 
 def elide(text: str, n: int) -> str:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QPainter
-from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -24,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.compare import Mover, move_counts, movers
 from workbench.core.session import TuningSession
-from workbench.gui.export_csv import write_grab, write_rows
+from workbench.gui.export_csv import write_grab, write_rows, write_svg_drawing
 from workbench.gui.palette import BETTER, WORSE, signed
 
 from ._base import MUTED, ChartPanel, elide, elide_middle
@@ -180,14 +179,8 @@ class MoversList(ChartPanel):
         if suffix == ".png":
             write_grab(self, out)
         elif suffix == ".svg":
-            gen = QSvgGenerator()
-            gen.setFileName(str(out))
-            gen.setSize(QSize(self.width(), self.height()))
-            gen.setViewBox(QRectF(0, 0, self.width(), self.height()))
-            gen.setTitle("Movers")
-            painter = QPainter(gen)
-            self.render(painter, QPoint(0, 0))
-            painter.end()
+            write_svg_drawing(out, QSize(self.width(), self.height()), "Movers",
+                              lambda painter: self.render(painter, QPoint(0, 0)))
         elif suffix == ".csv":
             write_rows(out, COLUMNS, self.row_texts())
         else:
