@@ -389,3 +389,24 @@ def test_a_damaged_sqlite_storage_is_named_with_sqlites_reason_and_a_next_step(
     assert f"study storage {db} is damaged (SQLite: " in err, err
     assert "move it aside" in err and "Traceback" not in err and "max length" not in err
     assert db.read_bytes() == before
+
+
+def test_tune_out_on_a_folder_named_with_control_characters_reads_back(capsys, tmp_path):
+    """A dataset folder named with U+007F wrote `dataset = "…\x7f…"` (JSON leaves DEL as it
+    is; TOML refuses it) and a newline split the comment line: eval --params then failed on
+    the file tune had just written."""
+    import shutil
+
+    from workbench.core.tuned_on import read_tuned_on
+
+    name = "te\"a 'ü\x7fz\nnext"
+    data = tmp_path / name
+    shutil.copytree(SAMPLES / "tea-beir", data)
+    out = tmp_path / "best.toml"
+    assert main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds",
+                 "2", "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert "k1" in load_params_file(out)
+    tuned = read_tuned_on(out)
+    assert tuned is not None and tuned.dataset.endswith(name)
+    assert main(["eval", str(data), "-m", "bm25", "--params", str(out)]) == 0

@@ -292,7 +292,7 @@ def _first_line(path: Path, pattern: re.Pattern[str]) -> int | None:
 
 def params_toml(values: Mapping[str, ParamValue], comments: Iterable[str] = ()) -> str:
     """A parameter file `load_params_file` reads back: `# comment` lines, then `[params]`."""
-    lines = [f"# {c}".rstrip() for c in comments]
+    lines = [f"# {_comment_text(c)}".rstrip() for c in comments]
     lines.append("[params]")
     for name, value in values.items():
         lines.append(f"{name} = {_toml_value(value)}")
@@ -306,7 +306,23 @@ def _toml_value(value: ParamValue) -> str:
         return str(value)
     if isinstance(value, float):
         return repr(round(value, 10))
-    # a TOML basic string: JSON's escapes are TOML's
+    return toml_string(value)
+
+
+def toml_string(text: str) -> str:
+    """`text` as a TOML basic string. JSON's escapes are TOML's, but JSON leaves U+007F (DEL)
+    as it is, which TOML refuses: a folder name holding one made `tune --out` write a file
+    its own reader rejected. A lone surrogate (a folder name that is not UTF-8) has no TOML
+    form and becomes '?'."""
     import json
 
-    return json.dumps(value, ensure_ascii=False)
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _comment_text(text: str) -> str:
+    """`text` fit for a `#` comment: a control character (a newline in a dataset's name) as
+    its escape, so the comment stays one line TOML accepts."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return "".join(f"\\u{ord(ch):04x}" if (ord(ch) < 0x20 and ch != "\t") or ch == "\x7f"
+                   else ch for ch in text)

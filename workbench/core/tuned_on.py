@@ -10,7 +10,6 @@ The window's metric strip does the same for the live values (`held_out_of`).
 
 from __future__ import annotations
 
-import json
 import math
 import tomllib
 from collections.abc import Sequence
@@ -22,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.params import ParamError, line_of
+from workbench.core.params import ParamError, line_of, toml_string
 
 
 @dataclass(frozen=True)
@@ -102,11 +101,11 @@ def tuned_toml(t: TunedOn) -> str:
     def num(x: float) -> str:
         return "nan" if math.isnan(x) else repr(round(x, 10))
 
-    ids = ", ".join(json.dumps(q, ensure_ascii=False) for q in t.trained_on)
+    ids = ", ".join(toml_string(q) for q in t.trained_on)
     return "\n".join([
-        "", "[tuned]", f"dataset = {json.dumps(t.dataset, ensure_ascii=False)}",
-        f"validation = {json.dumps(t.validation, ensure_ascii=False)}",
-        f"metric = {json.dumps(t.metric)}", f"held_out_default = {num(t.held_default)}",
+        "", "[tuned]", f"dataset = {toml_string(t.dataset)}",
+        f"validation = {toml_string(t.validation)}",
+        f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
         f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
         f"held_out_queries = {t.held_n}", f"trained_on = [{ids}]"]) + "\n"
 
