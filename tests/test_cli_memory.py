@@ -73,6 +73,18 @@ def test_export_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads((tmp_path / "decision-memory.changes.json").read_text())["changed"] == []
 
 
+def test_export_names_the_file_it_cannot_write(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # CodeLedger's config.json is a folder here: the error named only --out's folder
+    (tmp_path / ".codeledger" / "config.json").mkdir(parents=True)
+    assert main(["export", "-m", "codeledger", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == (f"workbench export: error: --out {tmp_path}: cannot write "
+                   f"{tmp_path / '.codeledger' / 'config.json'} (exists and is a folder); "
+                   "nothing was written")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".codeledger"]
+
+
 # the ten cases the sample's README designs to fail at default parameters, each for its reason
 DESIGNED_FAILURES = {
     "too-generic-query", "answer-in-operational-title", "superseded-wins-manual-search",

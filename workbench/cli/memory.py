@@ -181,7 +181,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:  # a read-only or full disk: nothing was written
-            raise UsageError(f"--out {args.out}: cannot write ({exc.strerror or exc})") from None
+            where = exc.filename or args.out  # the file refused, as config.json in a folder
+            raise UsageError(f"--out {args.out}: cannot write {where} "
+                             f"({exc.strerror or exc}); nothing was written") from None
         for path in written:
             print(f"wrote {path}")
         return 0
