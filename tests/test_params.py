@@ -158,3 +158,14 @@ def test_a_byte_order_mark_is_read_past(tmp_path: Path) -> None:
     f = tmp_path / "bom.toml"
     f.write_bytes(b"\xef\xbb\xbfk1 = 0.9\n")
     assert load_params_file(f) == {"k1": 0.9}
+
+
+@pytest.mark.parametrize("text", ["", "# workbench tune: model bm25 on tea-beir\n# validation:\n"])
+def test_a_parameter_file_with_no_parameters_is_refused(tmp_path: Path, text: str) -> None:
+    # a file cut off before [params] loaded as the defaults without a word
+    path = tmp_path / "best.toml"
+    path.write_text(text)
+    with pytest.raises(ParamError, match=r"best.toml: no parameters in it \(an empty file, or one"):
+        load_params_file(path)
+    path.write_text(text + "[params]\n")  # an empty table is a file that changes nothing
+    assert load_params_file(path) == {}

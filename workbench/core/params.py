@@ -232,6 +232,9 @@ def load_params_file(path: str | Path) -> dict[str, object]:
             raise ParamError(f"{p}: not valid TOML: {exc}") from None
         raise ParamError(f"{p}:{at[1]}: not valid TOML: {str(exc)[:at.start()]} "
                          f"(column {at[2]})") from None
+    if not data:  # comments at most: a file cut off before [params] read as the defaults
+        raise ParamError(f"{p}: no parameters in it (an empty file, or one cut off before its "
+                         "[params] table); write NAME = VALUE lines or a [params] table")
     table = data.get("params", data)
     if not isinstance(table, dict):
         raise ParamError(f"{p}: [params] must be a table")
