@@ -49,3 +49,26 @@ def test_a_file_is_named_once() -> None:
     for line in movers:
         path = line.split(" · ", 1)[1].split(":", 1)[0].split(", judged")[0]
         assert path in ds.corpus.index, line  # the path alone, no “path” after it
+
+
+def test_values_are_written_plainly_and_a_sample_repository_is_not_a_cache_path() -> None:
+    # the parameter table showed 'batch-max' 'z-score' and the subject line the cache path
+    # /root/.cache/scoring-workbench/sample-repos/code-repo-741cecef…@072f535a…
+    from workbench.core.store import cache_dir
+
+    model = get_model("hybrid")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("z", model.schema.resolve({"normalization": "z-score"}))]
+    text = markdown(compare_configurations(model, load_dataset(SAMPLES / "tea-beir"), configs))
+    assert "| normalization | batch-max | z-score |" in text
+    assert "'batch-max'" not in text
+    code = get_model("codeledger")
+    ds = load_dataset(SAMPLES / "code-repo")
+    commit = ds.source.rpartition("@")[2]
+    comp = compare_configurations(code, ds, [
+        Configuration("defaults", code.schema.defaults()),
+        Configuration("similar", code.schema.resolve({"w_similar": 2.0}))])
+    text = markdown(comp)
+    assert str(cache_dir()) not in text
+    assert (f"(the code-repo sample's repository, built from its history, at commit "
+            f"{commit[:12]})") in text

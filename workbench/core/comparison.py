@@ -14,7 +14,6 @@ state; each is then one live combine, exactly what `eval` runs for those values.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,7 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
 from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
 from workbench.core.metrics.significance import paired_test
-from workbench.core.params import Params, ParamValue, resolve_file
+from workbench.core.params import Params, ParamValue, resolve_file, value_text
 from workbench.core.pipeline import DEFAULT_METRICS, Result, metric_depth, run_live
 
 
@@ -270,7 +269,7 @@ class MoveExplained:
         if unscored:
             why = (f"not a candidate under the {' or '.join(unscored)} configuration "
                    f"(not scored); {why}")
-        settings = ", ".join(f"{n} {_value(a)} → {_value(b)}"
+        settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
                              for n, (a, b) in list(self.changed.items())[:3])
         more = len(self.changed) - 3
         if more > 0:
@@ -324,7 +323,3 @@ def _signed(x: float) -> str:
     return f"{'+' if x >= 0 else '−'}{abs(x):.3g}"
 
 
-def _value(v: ParamValue) -> str:
-    if isinstance(v, float) and not math.isnan(v):
-        return f"{v:g}"
-    return repr(v) if isinstance(v, str) else str(v)

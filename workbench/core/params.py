@@ -312,6 +312,16 @@ def _toml_value(value: ParamValue) -> str:
     return toml_string(value)
 
 
+def value_text(v: ParamValue) -> str:
+    """A parameter value as a reader writes it: batch-max, 0.75, 12, true (not Python's
+    'batch-max' and True)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
 def toml_string(text: str) -> str:
     """`text` as a TOML basic string. JSON's escapes are TOML's, but JSON leaves U+007F (DEL)
     as it is, which TOML refuses: a folder name holding one made `tune --out` write a file

@@ -34,7 +34,8 @@ from workbench.core.compare import Mover
 from workbench.core.comparison import Comparison, Configuration, explain_move, higher_is_better
 from workbench.core.data import Dataset
 from workbench.core.export import export_params, exporter_ids
-from workbench.core.params import ParamValue, params_toml
+from workbench.core.params import params_toml
+from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
 from workbench.report.text import (
@@ -45,6 +46,7 @@ from workbench.report.text import (
     mean_text,
     metric_meanings,
     nouns,
+    origin,
     p_text,
     shown_name,
 )
@@ -149,12 +151,6 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
 
 # -- what was compared --
 
-def _value(v: ParamValue) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    return repr(v) if isinstance(v, str) else str(v)
-
-
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from: int = 1,
            css: str = "") -> str:
     """Plain text cells (escaped here); columns from `numeric_from` on right-aligned."""
@@ -172,7 +168,7 @@ def _compared(comp: Comparison) -> str:
     ds = comp.dataset
     version = getattr(workbench, "__version__", None)
     docs, queries = nouns(comp)
-    facts = [("dataset", ds.name + (f" ({ds.source})" if ds.source else "")),
+    facts = [("dataset", ds.name + (f" ({origin(ds.source)})" if ds.source else "")),
              (docs, f"{len(ds.corpus):,}"), (queries, f"{len(ds.queries):,}"),
              (f"judged {queries}", comp.judged_text.removesuffix(" judged")),
              ("model", f"{comp.model.id}, scoring version {comp.model.version}")]
@@ -185,7 +181,7 @@ def _compared(comp: Comparison) -> str:
     differ = comp.differing
     if differ:
         params = _table(["parameter", *(c.name for c in comp.configs)],
-                        [[n, *(_value(v) for v in vs)] for n, vs in differ.items()])
+                        [[n, *(param_value(v) for v in vs)] for n, vs in differ.items()])
     else:
         params = "<p>None: the configurations are identical.</p>"
     notes = "".join(f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
@@ -525,7 +521,7 @@ def _ship(model: str, config: Configuration) -> str:
     export = export_params(model, config.params)
     if export.changed:
         changed = _table(["constant", "label", "original", "here", "setting"],
-                         [[c.name, c.label, _value(c.original), _value(c.value),
+                         [[c.name, c.label, param_value(c.original), param_value(c.value),
                            c.setting or "none: edit the source"] for c in export.changed],
                          numeric_from=2)
     else:
@@ -538,8 +534,8 @@ def _ship(model: str, config: Configuration) -> str:
                    f"{'a value' if len(export.outside) == 1 else 'values'} "
                    f"{escape(export.target)} does not have — "
                    + "; ".join(f"{escape(c.label)} ({escape(c.name)}) "
-                               f"{escape(_value(c.original))} → {escape(_value(c.value))}"
-                               for c in export.outside)
+                               f"{escape(param_value(c.original))} → "
+                               f"{escape(param_value(c.value))}" for c in export.outside)
                    + ". The settings below leave "
                    f"{'it' if len(export.outside) == 1 else 'them'} out, and score "
                    "differently.</p>" + changed)

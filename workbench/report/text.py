@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 from workbench.core.compare import Mover
 from workbench.core.comparison import Comparison, explain_move
 from workbench.core.metrics.bundle import BUNDLE_METRICS
-from workbench.core.params import ParamValue
+from workbench.core.params import value_text as param_value
 
 
 def p_text(p: float | None) -> str:
@@ -20,10 +21,19 @@ def p_text(p: float | None) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def _value(v: ParamValue) -> str:
-    if isinstance(v, float):
-        return f"{v:g}"
-    return repr(v) if isinstance(v, str) else str(v)
+def origin(source: str) -> str:
+    """Where a dataset was read from, for a reader: a repository's commit shortened, and a
+    sample repository the workbench built in its cache named as such (not the cache path)."""
+    root, at, commit = source.rpartition("@")
+    if not at or not root:
+        return source
+    from workbench.core.store import cache_dir
+
+    short = commit[:12]
+    if Path(root).parent == cache_dir() / "sample-repos":
+        name = Path(root).name.rsplit("-", 1)[0]
+        return f"the {name} sample's repository, built from its history, at commit {short}"
+    return f"{root} at commit {short}"
 
 
 def subject(comp: Comparison) -> list[str]:
@@ -31,7 +41,8 @@ def subject(comp: Comparison) -> list[str]:
     ds = comp.dataset
     names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
     docs, queries = nouns(comp)
-    return [f"{comp.model.id} (scoring version {comp.model.version}) on {ds.name}: "
+    where = f" ({origin(ds.source)})" if ds.source else ""
+    return [f"{comp.model.id} (scoring version {comp.model.version}) on {ds.name}{where}: "
             f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
             f"configurations: {names}; differences, p-values and ▲/▼ against "
             f"{comp.configs[0].name!r} (paired randomisation test)"]
@@ -129,7 +140,7 @@ def nouns(comp: Comparison) -> tuple[str, str]:
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
     """The parameters whose values differ, one column per configuration."""
     header = ["parameter", *(c.name for c in comp.configs)]
-    return header, [[name, *(_value(v) for v in values)]
+    return header, [[name, *(param_value(v) for v in values)]
                     for name, values in comp.differing.items()]
 
 
