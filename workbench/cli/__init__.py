@@ -26,7 +26,18 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 
-from workbench.cli import bench, code, compare, embed, evaluate, memory, ranking, tune, window
+from workbench.cli import (
+    bench,
+    cache,
+    code,
+    compare,
+    embed,
+    evaluate,
+    memory,
+    ranking,
+    tune,
+    window,
+)
 from workbench.cli.args import OneLineParser
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError
 from workbench.cli.output import OutputError
@@ -34,6 +45,7 @@ from workbench.core.data import FormatError
 from workbench.core.embeddings import EmbeddingError
 from workbench.core.engine import Cancelled, MemoryEstimateError
 from workbench.core.params import ParamError
+from workbench.core.store.trim import CacheLimitError, cache_limit
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_commands(sub)  # eval, sweep
     compare.add_commands(sub)  # compare, report
     embed.add_commands(sub)
+    cache.add_commands(sub)
     bench.add_commands(sub)
     window.add_commands(sub)  # gui, screenshot
     memory.add_commands(sub)  # why, why-stats, export
@@ -76,12 +89,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
+        cache_limit()  # a $WORKBENCH_CACHE_LIMIT that is no size: said before any work
         if args.command == "gui":  # Qt's event loop: a signal stays the end it always was
             return func(args)
         with _terminate_as_interrupt():
             return func(args)
     except (FormatError, ParamError, UsageError, EmbeddingError, OutputError,
-            MemoryEstimateError) as exc:
+            MemoryEstimateError, CacheLimitError) as exc:
         print(f"workbench {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except Cancelled as exc:

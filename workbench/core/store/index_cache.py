@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from workbench.core.store.checksum import code_fingerprint
 from workbench.core.store.paths import cache_dir
 from workbench.core.store.state_file import SUFFIX, read_state, write_state
+from workbench.core.store.trim import after_save, mark_used
 
 if TYPE_CHECKING:  # repo.index imports this module: annotations only
     from workbench.core.repo.model import RepoIndex
@@ -37,8 +38,14 @@ def index_path(key: str) -> Path:
 
 def load_index(key: str) -> object:
     """What the cache holds under `key` (the caller checks it is a `RepoIndex`), or None."""
-    return read_state(index_path(key))
+    path = index_path(key)
+    state = read_state(path)
+    if state is not None:
+        mark_used(path)  # the last to be trimmed (trim.py)
+    return state
 
 
 def save_index(key: str, index: RepoIndex) -> None:
-    write_state(index_path(key), index)
+    path = index_path(key)
+    write_state(path, index)
+    after_save(path)

@@ -17,6 +17,7 @@ from typing import Any
 from workbench.core.store.checksum import code_fingerprint
 from workbench.core.store.paths import cache_dir
 from workbench.core.store.state_file import SUFFIX, read_state, write_state
+from workbench.core.store.trim import after_save, mark_used
 
 __all__ = ["load_prepared", "prepare_key", "prepared_path", "save_prepared"]
 
@@ -40,8 +41,14 @@ def prepared_path(model_id: str, fingerprint: str) -> Path:
 def load_prepared(model_id: str, fingerprint: str) -> Any:
     """The cached state, or None on a miss (or a file that could not be trusted). Its arrays
     are read-only maps of the file (`state_file`): a model never writes into prepared state."""
-    return read_state(prepared_path(model_id, fingerprint))
+    path = prepared_path(model_id, fingerprint)
+    state = read_state(path)
+    if state is not None:
+        mark_used(path)  # the last to be trimmed (trim.py)
+    return state
 
 
 def save_prepared(model_id: str, fingerprint: str, prepared: object) -> None:
-    write_state(prepared_path(model_id, fingerprint), prepared)
+    path = prepared_path(model_id, fingerprint)
+    write_state(path, prepared)
+    after_save(path)

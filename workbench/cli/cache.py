@@ -1,0 +1,76 @@
+"""`workbench cache`: what the on-disk caches hold, and trimming or clearing them by hand."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from typing import Any
+
+from workbench.cli.common import EXIT_OK, UsageError
+from workbench.core.engine import gib
+from workbench.core.store import cache_dir
+from workbench.core.store.trim import (
+    LIMIT_ENV,
+    STATE_FOLDERS,
+    cache_limit,
+    parse_size,
+    trim,
+    usage,
+)
+from workbench.textout import format_table
+
+CLEARABLE = (*STATE_FOLDERS, "embeddings", "sample-repos")
+WHAT = {"prepared": "models' prepared state per dataset and parameters",
+        "repo-index": "repository indexes per commit",
+        "embeddings": "embedded texts per encoder and prompt; never trimmed",
+        "sample-repos": "sample repositories built from their history",
+        "studies.db": "tuning studies: never removed here"}
+
+
+def add_commands(sub: Any) -> None:
+    p = sub.add_parser("cache", help="what the on-disk caches hold; trim or clear them",
+                       description="What each part of the cache folder holds. prepared/ and "
+                       f"repo-index/ are kept under ${LIMIT_ENV} each (default 8G; 0 keeps "
+                       "everything), least recently used first, whenever a state is saved.")
+    p.add_argument("--trim", nargs="?", const="", metavar="SIZE",
+                   help=f"trim prepared/ and repo-index/ now, each to SIZE (default "
+                   f"${LIMIT_ENV}), least recently used first")
+    p.add_argument("--clear", choices=(*CLEARABLE, "all"), action="append", default=[],
+                   help="remove everything a part holds (repeatable; all: every part but "
+                   "the tuning studies); it is made again when needed")
+    p.set_defaults(func=cmd_cache)
+
+
+def cmd_cache(args: argparse.Namespace) -> int:
+    if args.trim is not None:
+        limit = parse_size(args.trim, "--trim") if args.trim else cache_limit()
+        for name in STATE_FOLDERS:
+            done = trim(cache_dir() / name, limit, recent_s=0.0)
+            print(f"{name}: removed {done.removed:,} states ({gib(done.freed)}); "
+                  f"{gib(done.kept_bytes)} kept")
+    parts = set(CLEARABLE) if "all" in args.clear else set(args.clear)
+    for name in CLEARABLE:
+        if name in parts:
+            path = cache_dir() / name
+            try:
+                shutil.rmtree(path)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise UsageError(f"cannot clear {path}: {exc.strerror or exc}") from None
+            print(f"{name}: cleared")
+    limit = cache_limit()
+    print(f"cache folder: {cache_dir()} ($WORKBENCH_CACHE_DIR moves it)")
+    rows = []
+    for part in usage():
+        note = WHAT[part.name]
+        if part.name in STATE_FOLDERS:
+            note += (f"; kept under {gib(limit)}" if limit else "; not trimmed "
+                     f"(${LIMIT_ENV}=0)")
+        rows.append([part.name, f"{part.files:,}", gib(part.size) if part.files else "—",
+                     note])
+    print(format_table(["part", "files", "size", "what"], rows))
+    return EXIT_OK
+
+
+__all__ = ["add_commands", "cmd_cache"]
