@@ -234,3 +234,27 @@ def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(
     assert window.open_path(Path("sample_corpora") / "tea-beir", model="bm25")
     assert window.session.source == str(SAMPLES / "tea-beir")
     assert window.opened[0] == str(SAMPLES / "tea-beir")
+
+
+def test_actions_that_need_data_wait_for_it_and_follow_it_without_the_menu_shown(
+        qtbot: QtBot) -> None:
+    """An empty window offered Save session, Export comparison report, Recompute, Tune,
+    Compare configurations and Clear baseline: each opened a dialog or did nothing. And the
+    Configurations menu only updated when shown, so Ctrl+K stayed as it was at start."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    a, c = w.menu_actions, w.config_menu
+    needs_data = {"save session": a.save_session, "report": a.export_report,
+                  "recompute": a.recompute, "tune": a.tune, "compare": c.compare}
+    assert not any(act.isEnabled() for act in needs_data.values())
+    assert not a.clear.isEnabled()
+    assert a.open_folder.isEnabled() and a.load_session.isEnabled()
+    assert w.open_path(SAMPLES / "tea-beir")
+    assert all(act.isEnabled() for act in needs_data.values()), {
+        n: act.isEnabled() for n, act in needs_data.items()}
+    assert not a.clear.isEnabled()
+    a.pin.trigger()
+    assert a.clear.isEnabled()
+    a.clear.trigger()
+    assert not a.clear.isEnabled()
+    w.close()

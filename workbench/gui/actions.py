@@ -144,7 +144,8 @@ class WindowActions:
         tools.addSeparator()
         self.tune = self._add(tools, "&Tune…", self.show_tune, "Ctrl+T")
 
-        for event in (s.params_changed, s.model_changed, s.dataset_changed):
+        for event in (s.params_changed, s.model_changed, s.dataset_changed,
+                      s.baseline_changed):
             event.connect(self._update_enabled)
         s.dataset_changed.connect(self._refresh_splits)
         s.result_changed.connect(self._update_enabled)
@@ -155,7 +156,8 @@ class WindowActions:
 
     def _disconnect(self) -> None:
         s = self.w.session
-        for event in (s.params_changed, s.model_changed, s.dataset_changed, s.result_changed):
+        for event in (s.params_changed, s.model_changed, s.dataset_changed, s.result_changed,
+                      s.baseline_changed):
             event.disconnect(self._update_enabled)
         s.dataset_changed.disconnect(self._refresh_splits)
 
@@ -178,6 +180,13 @@ class WindowActions:
         self.open_qrels.setEnabled(s.dataset is not None)
         self.mine_tasks.setEnabled(repository_of(s.dataset) is not None)
         self.export.setEnabled(s.result is not None)
+        # nothing to save, recompute, report or tune before a dataset is open; nothing to
+        # clear without a baseline (they were enabled and did nothing, or wrote an empty file)
+        self.save_session.setEnabled(s.dataset is not None)
+        self.export_report.setEnabled(s.result is not None)
+        self.recompute.setEnabled(s.dataset is not None and s.model is not None)
+        self.tune.setEnabled(s.dataset is not None and s.model is not None)
+        self.clear.setEnabled(s.baseline is not None)
         if s.model is not None and s.model.id in self.model_actions:
             self.model_actions[s.model.id].setChecked(True)
 

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow
 
 from workbench.core.session import TuningSession
+from workbench.gui.bind import subscribe_many
 from workbench.gui.compare.config_list import ConfigurationList
 
 
@@ -31,6 +32,9 @@ class ConfigurationsMenu:
         self.menu.addSeparator()
         self.compare = self._add("&Compare configurations…", show_compare, "Ctrl+K")
         self.menu.aboutToShow.connect(self.refresh)
+        # the shortcuts (Ctrl+K, Ctrl+Shift+S) follow the data and model too, menu shown or not
+        subscribe_many(self.menu, [(session.dataset_changed, self._refresh_enabled),
+                                   (session.model_changed, self._refresh_enabled)])
         self.refresh()
 
     def _add(self, text: str, slot: Callable[[], object],
@@ -57,7 +61,12 @@ class ConfigurationsMenu:
                     act.setCheckable(True)
                     act.setChecked(config.name == base)
             menu.setEnabled(len(s.configurations) > 0)
+        self._refresh_enabled()
+
+    def _refresh_enabled(self, *_: object) -> None:
+        s = self.session
         self.save.setEnabled(s.model is not None)
+        self.compare.setEnabled(s.dataset is not None)  # nothing to compare before data
         self.import_toml.setEnabled(s.model is not None)
         self.export_toml.setEnabled(s.model is not None)
 
