@@ -201,4 +201,4 @@ def test_the_report_says_a_configuration_cannot_be_shipped(tmp_path: Path) -> No
                  str(cfg), "-o", str(out)]) == 0
     html = out.read_text()
     assert html.count("Cannot be shipped as is") == 1  # z, not the defaults
-    assert "Normalisation (normalization) &#x27;batch-max&#x27; → &#x27;z-score&#x27;" in html
+    assert "Normalisation (normalization) batch-max → z-score" in html
