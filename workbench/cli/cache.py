@@ -55,7 +55,8 @@ def cmd_cache(args: argparse.Namespace) -> int:
             try:
                 shutil.rmtree(path)
             except FileNotFoundError:
-                pass
+                print(f"{name}: nothing to clear")
+                continue
             except OSError as exc:
                 raise UsageError(f"cannot clear {path}: {exc.strerror or exc}") from None
             print(f"{name}: cleared")
