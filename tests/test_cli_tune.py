@@ -410,3 +410,66 @@ def test_tune_out_on_a_folder_named_with_control_characters_reads_back(capsys, t
     tuned = read_tuned_on(out)
     assert tuned is not None and tuned.dataset.endswith(name)
     assert main(["eval", str(data), "-m", "bm25", "--params", str(out)]) == 0
+
+
+def test_a_journal_tail_of_zeros_or_without_its_newline_is_mended_by_the_command_said(
+        capsys, tmp_path):
+    """A crash's tail of zero bytes was 'not JSON … move it aside' (every record lost); a
+    whole last record without its newline passed, and optuna glued the next record onto it
+    (a traceback, then a file damaged in the middle). The command said is quoted for a path
+    with a space, and run as said it mends the file."""
+    import shlex
+    import subprocess
+
+    folder = tmp_path / "j dir"
+    folder.mkdir()
+    journal = folder / "s.log"
+    args = ["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
+            "--storage", str(journal)]
+    assert main(args) == 0
+    capsys.readouterr()
+    good = journal.read_bytes()
+    records = good.count(b"\n")
+    for tail, said in ((good + b"\0" * 300, f"truncate -s {len(good)} "),
+                       (good[:-1], "printf '\\n' >> ")):
+        journal.write_bytes(tail)
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and journal.read_bytes() == tail, err
+        command = re.search(r"`([^`]*)`", err).group(1)
+        assert command == said + shlex.quote(str(journal)), err
+        subprocess.run(["sh", "-c", command], check=True)
+        assert journal.read_bytes() == good
+        assert main(args) == 0, capsys.readouterr().err
+        capsys.readouterr()
+        assert journal.read_bytes().count(b"\n") >= records
+        journal.write_bytes(good)
+
+
+def test_a_sound_sqlite_storage_that_is_locked_is_not_called_damaged(tmp_path, monkeypatch):
+    """'database is locked' is an sqlite3.DatabaseError too: a sound file another process
+    held was reported damaged, 'move it aside'. Relative SQLite URLs are read as SQLAlchemy
+    reads them (from the current folder)."""
+    import sqlite3
+
+    from workbench.core.tuning.storage import _refuse_damaged, storage_file
+
+    db = tmp_path / "study.db"
+    with contextlib.closing(sqlite3.connect(db)) as c:
+        c.execute("CREATE TABLE t (x)")
+        c.commit()
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):  # it is held
+            sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0).execute(
+                "PRAGMA quick_check").fetchall()
+        _refuse_damaged(f"sqlite:///{db}")  # no error: locked is not damaged
+    finally:
+        holder.close()
+    monkeypatch.chdir(tmp_path)
+    assert storage_file("sqlite:///study.db?timeout=30") == db
+    db.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(ParamError, match="is damaged"):
+        _refuse_damaged("sqlite:///study.db")

@@ -54,6 +54,10 @@ def test_a_study_held_alone_is_refused_to_others_and_freed_when_its_holder_is_ki
     url = f"sqlite:///{tmp_path / 'studies.db'}"
     assert lock_path(url) == tmp_path / ".studies.db.wb-lock"
     assert lock_path("postgresql+psycopg://u@h/db") is None
+    # a relative SQLite URL is relative to the current folder, as SQLAlchemy reads it (the
+    # lock was looked for at /sub/.rel.db.wb-lock, could not be made, and was silently off)
+    here = Path.cwd()
+    assert lock_path("sqlite:///sub/rel.db?timeout=30") == here / "sub" / ".rel.db.wb-lock"
     mine, other = StudyLock(url, "a"), StudyLock(url, "b")
     with _holder(url, "a", exclusive=True):
         assert not mine.try_take(True)
@@ -139,3 +143,89 @@ def test_the_lock_file_sits_beside_the_storage_and_nothing_else_is_left(tmp_path
     assert sorted(p.name for p in Path(tmp_path).iterdir()
                   if not p.name.startswith("studies.db-")) == [".studies.db.wb-lock",
                                                                 "studies.db"]
+
+
+KILLED_WORKER = textwrap.dedent("""
+    import os, sys
+    import workbench.core.tuning.evaluator as ev
+    from workbench.cli import main
+    orig, n = ev.Evaluator.evaluate, [0]
+    def evaluate(self, values, *a, **k):
+        if values:  # a trial's values ({}: the defaults)
+            n[0] += 1
+            if n[0] == 2:
+                os._exit(9)  # as if killed in the middle of its second trial
+        return orig(self, values, *a, **k)
+    ev.Evaluator.evaluate = evaluate
+    main(sys.argv[1:] + ["--worker-index", "1"])
+""")
+GRID = ["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--sampler", "grid", "--tune",
+        "variant", "--folds", "0", "--study", "g"]
+
+
+@pytest.mark.parametrize("then", [[], ["--workers", "2"]])
+def test_a_grid_point_a_killed_worker_held_is_scored_by_the_next_run(tmp_path, then):
+    """Failing the killed worker's trial made its grid point 'seen' (a plain run) or left it
+    unqueued (a shared one): the grid finished without it."""
+    db = tmp_path / "g.db"
+    args = [*GRID, "--storage", str(db)]
+    killed = subprocess.run([sys.executable, "-c", KILLED_WORKER, *args], cwd=REPO,
+                            capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert killed.returncode == 9, killed.stderr
+    done = _cli(*args, *then)
+    assert done.returncode == 0, done.stderr
+    storage = optuna.storages.RDBStorage(f"sqlite:///{db}")
+    try:
+        trials = optuna.load_study(study_name="g/all", storage=storage).get_trials()
+    finally:
+        storage.engine.dispose()
+    State = optuna.trial.TrialState
+    scored = [t.params["variant"] for t in trials if t.state == State.COMPLETE]
+    from workbench.core.models import get_model
+
+    variants = get_model("bm25").schema["variant"].choices
+    assert sorted(scored) == sorted(variants)  # every point once
+    assert [t.state for t in trials].count(State.FAIL) == 1
+    assert not [t for t in trials if t.state == State.RUNNING]
+    if then:  # the shared run takes every queued point (a plain one scores its own copy)
+        assert not [t for t in trials if t.state == State.WAITING]
+
+
+def test_workers_of_one_run_wait_for_each_other_while_one_fails_stale_trials(tmp_path):
+    """A shared process found the studies held alone for a moment (another of its run
+    failing stale trials) and was refused as if a plain run held them."""
+    from workbench.core.tuning.runner import TuneSpec, _claim
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    spec = TuneSpec(space=None, objectives=("ndcg@10",), shared=True)  # type: ignore[arg-type]
+    holder = textwrap.dedent(f"""
+        import sys, time
+        from workbench.core.tuning.lock import StudyLock
+        lock = StudyLock({url!r}, "base")
+        lock.take(True)  # as a process failing stale trials holds it
+        print("held", flush=True)
+        time.sleep(1.0)
+        lock.take(False)  # then shares it, as _claim does
+        sys.stdin.read()
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", holder], cwd=REPO, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
+    lock = StudyLock(url, "base")
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        _claim(lock, spec, None, [])  # waits, then shares
+        assert not lock.try_take(True)  # shared with the other: not alone
+    finally:
+        lock.release()
+        proc.kill()
+        proc.communicate()
+
+
+def test_trials_one_on_a_new_study_runs_one_trial(tmp_path):
+    # the queued starting values counted toward --trials: 1 ≥ 1 and nothing ran
+    db = tmp_path / "one.db"
+    done = _cli(*TUNE, "--trials", "1", "--storage", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "trials per study: all: 1\n" in done.stdout, done.stdout

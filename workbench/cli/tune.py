@@ -141,6 +141,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         spec = replace(spec, fresh=False)
     from optuna.exceptions import StorageInternalError
 
+    # refused before any helper process starts (each printed the refusal, and could go on
+    # tuning alone after this command had failed)
+    tuning.runner.check_free(spec, evaluator, validation)
     helpers = _start_workers(args, spec, evaluator, validation)
     try:
         with progress_bar("tuning") as bar:

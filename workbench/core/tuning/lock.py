@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from workbench.core.params import ParamError
+from workbench.core.tuning.storage import storage_file
 
 try:
     import fcntl
@@ -35,11 +36,8 @@ SUFFIX = ".wb-lock"
 
 def lock_path(url: str) -> Path | None:
     """The lock file of a file storage URL (SQLite or journal); None for a server."""
-    for scheme in ("sqlite:///", "journal:///"):
-        if url.startswith(scheme):
-            path = Path("/" + url[len(scheme):].lstrip("/"))
-            return path.with_name(f".{path.name}{SUFFIX}")
-    return None
+    path = storage_file(url)
+    return None if path is None else path.with_name(f".{path.name}{SUFFIX}")
 
 
 def _offset(name: str) -> int:

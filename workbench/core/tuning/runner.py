@@ -14,6 +14,7 @@ import contextlib
 import hashlib
 import json
 import math
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -139,22 +140,51 @@ def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation)
                 optuna.delete_study(study_name=f"{base}/{label}", storage=storage)
 
 
-def _claim(lock: StudyLock, spec: TuneSpec, storage: Any,
-           names: Sequence[str]) -> None:
+def _claim(lock: StudyLock, spec: TuneSpec, storage: Any, names: Sequence[str],
+           grid: bool = False) -> None:
     """Hold this run's studies (lock.py): a plain run alone, a shared one beside the other
     processes sharing them. Whoever finds nobody else on them first fails the trials still
-    RUNNING there: their processes were killed."""
+    RUNNING there (their processes were killed), a grid's points queued again. A shared
+    process that finds the studies held alone waits a little: another of its run may be
+    doing just that; a plain run holding them is still there after the wait."""
     alone = lock.lockable and lock.try_take(True)
     if alone:
-        fail_stale(storage, names)
-    if spec.shared:
-        lock.take(False)
-    elif not alone:
-        lock.take(True)  # raises Busy
+        fail_stale(storage, names, requeue=grid and spec.shared)
+    if not spec.shared:
+        if not alone:
+            lock.take(True)  # raises Busy
+        return
+    _take_shared(lock)
 
 
-def fail_stale(storage: Any, names: Sequence[str]) -> int:
-    """Store every RUNNING trial of the named studies as failed; how many there were."""
+SHARED_WAIT_S = 15.0
+
+
+def _take_shared(lock: StudyLock) -> None:
+    deadline = time.monotonic() + SHARED_WAIT_S
+    while not lock.try_take(False):
+        if time.monotonic() > deadline:
+            lock.take(False)  # raises Busy
+        time.sleep(0.1)
+
+
+def check_free(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> None:
+    """Busy now when the run's studies are held in a way it cannot share (before helper
+    processes are started, so that they are not started at all)."""
+    lock = StudyLock(spec.storage, study_name(spec, evaluator, validation))
+    try:
+        if spec.shared:
+            _take_shared(lock)
+        else:
+            lock.take(True)
+    finally:
+        lock.release()
+
+
+def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False) -> int:
+    """Store every RUNNING trial of the named studies as failed; how many there were. With
+    `requeue`, a grid point a failed trial held is queued again (a shared grid's workers
+    take only waiting points; a plain run queues every point it has not scored itself)."""
     import optuna
     from optuna.trial import TrialState
 
@@ -168,6 +198,10 @@ def fail_stale(storage: Any, names: Sequence[str]) -> int:
             with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
                 storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
                 n += 1
+                point = t.system_attrs.get("fixed_params")
+                if requeue and point:
+                    optuna.load_study(study_name=name, storage=storage).enqueue_trial(
+                        dict(point), skip_if_exists=False)
     return n
 
 
@@ -186,7 +220,8 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     studies = []
     ran: dict[str, int] = {}
     with contextlib.closing(StudyLock(spec.storage, base)) as lock:
-        _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs])
+        # held until the result is built: a shared run scores the stored studies themselves
+        _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs], grid)
         for i, (label, train, test) in enumerate(runs):
             sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker,
                                       len(spec.objectives),
@@ -194,18 +229,18 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
             handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
                                 {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
                                 shared=spec.shared, start=evaluator.base)
-            stored = len(st.finished(handle.work))
+            stored = st.n_done(handle.work)
             st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
                           progress=progress.span(i / len(runs), (i + 1) / len(runs)))
             studies.append((label, handle.work, train, test))
-            ran[label] = len(st.finished(handle.work)) - stored
-    if not score:
-        return None
-    defaults = evaluator.evaluate({})
-    results = [replace(_fold_result(label, study, train, test, spec, evaluator, defaults,
-                                    progress), new=ran[label])
-               for label, study, train, test in studies]
+            ran[label] = st.n_done(handle.work) - stored
+        if not score:
+            return None
+        defaults = evaluator.evaluate({})
+        results = [replace(_fold_result(label, study, train, test, spec, evaluator, defaults,
+                                        progress), new=ran[label])
+                   for label, study, train, test in studies]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
     result = TuneResult(spec, validation, dict(evaluator.base), folds, final,
@@ -239,7 +274,7 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
                  progress: Progress = NO_PROGRESS) -> FoldResult:
     primary = spec.objectives[0]
     best = st.best_trials(study, spec.objectives)
-    n = len(st.finished(study))
+    n = st.n_done(study)
     nan = np.full(evaluator.n_queries, np.nan)
     train_default = tuple(masked_mean(defaults[o], train) for o in spec.objectives)
     if not best:

@@ -80,6 +80,24 @@ def storage_url(spec: str | None, default: Path) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
+def storage_file(url: str) -> Path | None:
+    """The file an SQLite or journal URL names (an SQLite path relative to the current folder,
+    as SQLAlchemy reads it, without its ?query); None for a server or an in-memory SQLite."""
+    if url.startswith("journal:///"):
+        return Path("/" + url[len("journal:///"):].lstrip("/"))
+    if url.startswith("sqlite"):
+        from sqlalchemy.engine import make_url
+
+        try:
+            database = make_url(url).database
+        except Exception:  # a URL SQLAlchemy cannot read: open_storage says so
+            return None
+        if not database or database == ":memory:" or database.startswith("file:"):
+            return None
+        return Path(database).resolve()
+    return None
+
+
 def open_storage(url: str) -> optuna.storages.BaseStorage:
     if url.startswith("journal:///"):
         # optuna's append-only journal: ~5 ms to store a trial of 35 parameters where its
@@ -137,6 +155,8 @@ def _check_journal_lines(path: Path) -> None:
         with path.open("rb") as f:
             whole = 0  # bytes of the lines read so far that are whole records
             for n, raw in enumerate(f, 1):
+                if not raw.endswith(b"\n"):  # the last line, without its newline
+                    _refuse_cut_tail(path, n, whole, raw)
                 if not raw.strip():
                     whole += len(raw)
                     continue
@@ -147,15 +167,6 @@ def _check_journal_lines(path: Path) -> None:
                         why = "a JSON line without op_code"
                 except ValueError:
                     why = "cut off or damaged" if raw.startswith(b"{") else "not JSON"
-                if why and not raw.endswith(b"\n") and raw.startswith(b"{"):
-                    # the last line, cut off by a full disk or a killed writer: every record
-                    # before it is whole, and the exact way to keep them is said
-                    raise ParamError(
-                        f"{path}:{n}: the last line is cut off (a full disk, or a process "
-                        f"killed while writing); the {n - 1} records before it are whole. "
-                        f"The file is left as it is: `truncate -s {whole} {path}` removes "
-                        "the cut line and keeps them, or move the file aside, or give "
-                        "another --storage")
                 if why:
                     raise ParamError(f"{path}:{n}: not an optuna journal record ({why}); "
                                      "the file is left as it is: move it aside, or give "
@@ -165,27 +176,60 @@ def _check_journal_lines(path: Path) -> None:
         raise ParamError(f"cannot open study storage {path}: {exc.strerror}") from None
 
 
+def _refuse_cut_tail(path: Path, n: int, whole: int, raw: bytes) -> None:
+    """A last line without its newline, still so after the settle wait (check_journal): cut
+    off by a full disk or a killed writer (part of a record, or the zeros a crash leaves), or
+    a whole record whose newline never came — optuna would append the next record onto it.
+    The exact command that mends it is said; the file is left as it is."""
+    import shlex
+
+    if not raw.strip(b"\0 \t\r"):
+        raw = b""
+    try:
+        record = json.loads(raw) if raw else None
+    except ValueError:
+        record = None
+    quoted = shlex.quote(str(path))
+    if isinstance(record, dict) and "op_code" in record:
+        raise ParamError(f"{path}:{n}: the last record has no newline after it (a writer "
+                         "stopped before it), and the next would be glued onto it. The file "
+                         f"is left as it is: `printf '\\n' >> {quoted}` completes it, or move "
+                         "the file aside, or give another --storage")
+    raise ParamError(f"{path}:{n}: the last line is cut off (a full disk, or a process killed "
+                     f"while writing); the {n - 1} records before it are whole. The file is "
+                     f"left as it is: `truncate -s {whole} {quoted}` removes the cut line and "
+                     "keeps them, or move the file aside, or give another --storage")
+
+
 def _refuse_damaged(url: str) -> None:
     """An SQLite file SQLite itself finds damaged (a zeroed page, another file) is named with
     SQLite's reason and what to do; optuna's own words were "invalid data in the commit, e.g.
-    exceeding max length"."""
-    if not url.startswith("sqlite:///"):
+    exceeding max length". A file that is only locked or unreadable is not called damaged."""
+    if not url.startswith("sqlite"):
         return
     import sqlite3
 
-    path = Path("/" + url[len("sqlite:///"):].lstrip("/"))
-    if not path.is_file():
+    path = storage_file(url)
+    if path is None or not path.is_file():
         return
+    why = ""
     try:
-        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                                timeout=1)) as db:
             rows = db.execute("PRAGMA quick_check").fetchall()
-        why = "" if rows == [("ok",)] else str(rows[0][0]) if rows else "no answer"
+        if rows != [("ok",)]:
+            why = str(rows[0][0]) if rows else "no answer to its own check"
     except sqlite3.DatabaseError as exc:
-        why = str(exc)
+        code = getattr(exc, "sqlite_errorcode", None)
+        if code is not None and code & 0xFF in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+            why = str(exc)
     if why:
         raise ParamError(f"study storage {path} is damaged (SQLite: {why}); the file is left "
                          "as it is: move it aside (its studies cannot be read), or give "
                          "another --storage")
+
+
+_SQLITE_CORRUPT, _SQLITE_NOTADB = 11, 26
 
 
 def _index_param_names(storage: optuna.storages.RDBStorage) -> None:
@@ -249,8 +293,8 @@ def open_study(storage: optuna.storages.BaseStorage, name: str, objectives: Sequ
     work.add_trials(done)
     if not done and not grid and first is not None:
         work.enqueue_trial(first)
-    if grid:
-        seen = [t.params for t in done]
+    if grid:  # a point whose trial failed (its process killed) is queued again
+        seen = [t.params for t in done if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
         for point in grid_points(space):
             if not any(_same(point, p) for p in seen):
                 work.enqueue_trial(point)

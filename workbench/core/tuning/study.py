@@ -104,15 +104,18 @@ def finished(study: optuna.Study) -> list[FrozenTrial]:
     return study.get_trials(deepcopy=False, states=FINISHED)
 
 
-def n_finished(study: optuna.Study) -> int:
-    return study._storage.get_n_trials(study._study_id, FINISHED)
+DONE = (TrialState.COMPLETE, TrialState.PRUNED)
+
+
+def n_done(study: optuna.Study) -> int:
+    """Trials run to the end: a failed one (interrupted, its process killed) is run again."""
+    return study._storage.get_n_trials(study._study_id, DONE)
 
 
 def _counted(study: optuna.Study) -> int:
-    """Trials that count toward --trials: every one but those failed (a trial interrupted,
-    or whose process was killed, is run again)."""
-    return study._storage.get_n_trials(study._study_id, (
-        TrialState.COMPLETE, TrialState.PRUNED, TrialState.RUNNING, TrialState.WAITING))
+    """Trials that count toward --trials: those done and those running (another worker's).
+    Not a failed one, nor one only queued (the starting values: `ask` takes it)."""
+    return study._storage.get_n_trials(study._study_id, (*DONE, TrialState.RUNNING))
 
 
 def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
@@ -126,7 +129,7 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
     study = handle.work
     total = len(grid_points(space)) if grid else trials
     while True:
-        done = n_finished(study)
+        done = n_done(study)
         if total is not None:
             progress(done / max(total, 1), f"trial {done}/{total}")
         else:
