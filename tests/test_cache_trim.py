@@ -56,7 +56,7 @@ def test_least_recently_used_go_first_and_the_kept_recent_and_other_files_stay(t
 def test_sizes_read_as_people_write_them():
     assert parse_size("8G", "x") == 8 * 2**30 and parse_size("500m", "x") == 500 * 2**20
     assert parse_size("1.5GB", "x") == int(1.5 * 2**30) and parse_size("0", "x") == 0
-    for bad in ("lots", "-1G", "", "1e400"):
+    for bad in ("lots", "-1G", "", "1e400", "8GG", "5MT", "9" * 30):
         with pytest.raises(ValueError, match="not a size"):
             parse_size(bad, "$WORKBENCH_CACHE_LIMIT")
 
@@ -108,4 +108,5 @@ def test_cache_command_shows_trims_and_clears(own_cache, capsys):
     assert "prepared: cleared" in capsys.readouterr().out
     assert not (own_cache / "prepared").exists()
     assert main(["cache", "--trim", "lots"]) == 2
-    assert "--trim='lots': not a size" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--trim='lots': not a size" in err and "0 removes every state not in use" in err

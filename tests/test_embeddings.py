@@ -166,6 +166,27 @@ def test_a_cancel_inside_a_chunk_keeps_every_step_finished_and_says_so(
     assert len(counting.seen) == len(TEXTS) - 16
 
 
+def test_an_interrupt_while_a_shard_is_written_keeps_its_vectors(
+        counting: CountingEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the pending vectors were cleared before the write: a Ctrl-C inside it lost them
+    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)  # a shard per step of 8
+    real_add = embedding_store.EmbeddingStore.add
+    calls = [0]
+
+    def interrupted_add(self, keys, vectors):  # the real write, Ctrl-C on the second
+        calls[0] += 1
+        if calls[0] == 2:
+            raise KeyboardInterrupt
+        return real_add(self, keys, vectors)
+
+    monkeypatch.setattr(embedding_store.EmbeddingStore, "add", interrupted_add)
+    prompt = "interrupted while writing: "
+    with pytest.raises(KeyboardInterrupt) as caught:
+        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
+    assert len(open_store(counting, prompt)) == 16  # both steps encoded are stored
+    assert caught.value.__notes__[0].startswith("16 of 70 texts embedded before it are kept")
+
+
 def test_vectors_are_stored_at_least_every_minute(counting: CountingEncoder,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # a killed run loses at most STORE_EVERY_S of work: here every step is its own shard

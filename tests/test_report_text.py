@@ -72,3 +72,19 @@ def test_values_are_written_plainly_and_a_sample_repository_is_not_a_cache_path(
     assert str(cache_dir()) not in text
     assert (f"(the code-repo sample's repository, built from its history, at commit "
             f"{commit[:12]})") in text
+
+
+def test_origin_splits_a_commit_only_and_finds_the_sample_through_a_relative_cache(
+        tmp_path, monkeypatch) -> None:
+    from workbench.core.store import cache_dir
+    from workbench.report.text import origin
+
+    # a folder with an @ of its own is no repository@commit
+    assert origin("/data/me@example.com/tea") == "/data/me@example.com/tea"
+    assert origin("/src/repo@0123456789abcdef0123456789abcdef01234567") == \
+        "/src/repo at commit 0123456789ab"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", "cache")  # relative, as a user may set it
+    repo = (cache_dir() / "sample-repos" / "code-repo-741cecef4714c64f").resolve()
+    assert origin(f"{repo}@{'a' * 40}") == (
+        "the code-repo sample's repository, built from its history, at commit aaaaaaaaaaaa")

@@ -34,7 +34,7 @@ def add_commands(sub: Any) -> None:
                        "everything), least recently used first, whenever a state is saved.")
     p.add_argument("--trim", nargs="?", const="", metavar="SIZE",
                    help=f"trim prepared/ and repo-index/ now, each to SIZE (default "
-                   f"${LIMIT_ENV}), least recently used first")
+                   f"${LIMIT_ENV}), least recently used first; 0 removes every state")
     p.add_argument("--clear", choices=(*CLEARABLE, "all"), action="append", default=[],
                    help="remove everything a part holds (repeatable; all: every part but "
                    "the tuning studies); it is made again when needed")
@@ -43,7 +43,8 @@ def add_commands(sub: Any) -> None:
 
 def cmd_cache(args: argparse.Namespace) -> int:
     if args.trim is not None:
-        limit = parse_size(args.trim, "--trim") if args.trim else cache_limit()
+        limit = (parse_size(args.trim, "--trim", "0 removes every state not in use")
+                 if args.trim else cache_limit())
         for name in STATE_FOLDERS:
             done = trim(cache_dir() / name, limit, recent_s=0.0)
             print(f"{name}: removed {done.removed:,} states ({gib(done.freed)}); "

@@ -14,6 +14,7 @@ corpus embedded on a GPU machine is read by the desktop.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -510,12 +511,12 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
             return
         part_keys = [k for ks, _ in pending for k in ks]
         vectors = np.concatenate([v for _, v in pending])
-        pending.clear()
         last = time.monotonic()
         if unstored or not store.add(part_keys, vectors):
             unstored.update(zip(part_keys, vectors, strict=True))
         else:
             kept += len(part_keys)
+        pending.clear()  # only once stored: an interrupt inside `add` leaves them pending
 
     try:
         for start in range(0, len(new), step):
@@ -529,7 +530,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
                 store_pending()
         store_pending()
     except BaseException as exc:  # Ctrl-C, a cancel: what was finished is kept
-        store_pending()
+        with contextlib.suppress(BaseException):  # a second Ctrl-C: the first reason stands
+            store_pending()
         if kept:
             exc.add_note(f"{kept:,} of {len(new):,} texts embedded before it are kept in the "
                          "cache: the same command goes on from there")

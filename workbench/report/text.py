@@ -24,13 +24,15 @@ def p_text(p: float | None) -> str:
 def origin(source: str) -> str:
     """Where a dataset was read from, for a reader: a repository's commit shortened, and a
     sample repository the workbench built in its cache named as such (not the cache path)."""
+    import re
+
     root, at, commit = source.rpartition("@")
-    if not at or not root:
-        return source
+    if not at or not root or not re.fullmatch(r"[0-9a-f]{7,64}", commit):
+        return source  # a path that holds an @ of its own
     from workbench.core.store import cache_dir
 
     short = commit[:12]
-    if Path(root).parent == cache_dir() / "sample-repos":
+    if Path(root).resolve().parent == (cache_dir() / "sample-repos").resolve():
         name = Path(root).name.rsplit("-", 1)[0]
         return f"the {name} sample's repository, built from its history, at commit {short}"
     return f"{root} at commit {short}"

@@ -32,18 +32,18 @@ class CacheLimitError(ValueError):
     """$WORKBENCH_CACHE_LIMIT is not a size."""
 
 
-def parse_size(text: str, what: str) -> int:
-    """'8G', '500M', '123456' → bytes; CacheLimitError naming `what` otherwise."""
-    t = text.strip().upper().removesuffix("B")
-    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(t[-1:], 1)
-    try:
-        value = float(t.rstrip("KMGT"))
-    except ValueError:
-        value = -1.0
-    if not (value >= 0 and value * scale < 2**63):
+def parse_size(text: str, what: str, zero: str = "0 keeps everything") -> int:
+    """'8G', '500M', '1.5GB', '123456' → bytes; CacheLimitError naming `what` otherwise
+    (`zero`: what 0 means there, said in the error)."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)B?\s*", text.upper())
+    value = float(m[1]) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[m[2]] \
+        if m else -1.0
+    if not 0 <= value < 2**63:
         raise CacheLimitError(f"{what}={text!r}: not a size (bytes, or a number with K, M, G "
-                              "or T, such as 8G; 0 keeps everything)")
-    return int(value * scale)
+                              f"or T, such as 8G; {zero})")
+    return int(value)
 
 
 def cache_limit() -> int | None:
