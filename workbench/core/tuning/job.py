@@ -27,6 +27,7 @@ from workbench.core.params import ParamError, Params, ParamValue
 from workbench.core.store import cache_dir
 from workbench.core.tuning.data import choose_validation, merge_splits
 from workbench.core.tuning.evaluator import Evaluator
+from workbench.core.tuning.lock import Busy
 from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import build_space
 from workbench.core.tuning.storage import storage_url
@@ -115,7 +116,12 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
                     job.timeout, url, fresh=job.fresh, pick=job.pick)
-    result = tune(evaluator, validation, spec, on_trial=on_trial, progress=progress)
+    try:
+        result = tune(evaluator, validation, spec, on_trial=on_trial, progress=progress)
+    except Busy as exc:  # in the window's words, not the command line's options
+        raise ParamError(f"This study is being tuned right now by another workbench tune (a "
+                         f"terminal, or another window), in {exc.where}: a second run would "
+                         "evaluate and store its trials again. Wait for it to finish.") from None
     assert result is not None
     study = result.studies.get(result.final.name)
     return TuneOutcome(result, dict(result.final.best),

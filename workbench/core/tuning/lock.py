@@ -47,6 +47,10 @@ def _offset(name: str) -> int:
 class Busy(ParamError):
     """Another process holds the studies in a way this run cannot share."""
 
+    def __init__(self, message: str, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
 
 @contextlib.contextmanager
 def hold(url: str, name: str, *, exclusive: bool) -> Iterator[StudyLock]:
@@ -107,7 +111,7 @@ class StudyLock:
 
     def take(self, exclusive: bool) -> None:
         if not self.try_take(exclusive):
-            raise Busy(busy_message(self.name, self.path, exclusive))
+            raise Busy(busy_message(self.name, self.path, exclusive), str(_storage_of(self.path)))
 
     def release(self) -> None:
         if self.fd is None or self.path is None:
@@ -124,8 +128,12 @@ class StudyLock:
     close = release
 
 
+def _storage_of(path: Path | None) -> Path | str:
+    return path.with_name(path.name[1:-len(SUFFIX)]) if path else "its storage"
+
+
 def busy_message(name: str, path: Path | None, exclusive: bool) -> str:
-    where = path.with_name(path.name[1:-len(SUFFIX)]) if path else "its storage"
+    where = _storage_of(path)
     if exclusive:
         return (f"study {name!r} in {where} is being tuned by another workbench tune right "
                 "now: a second run on it would evaluate and store its trials again, and "
