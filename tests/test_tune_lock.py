@@ -229,3 +229,30 @@ def test_trials_one_on_a_new_study_runs_one_trial(tmp_path):
     done = _cli(*TUNE, "--trials", "1", "--storage", str(db))
     assert done.returncode == 0, done.stderr
     assert "trials per study: all: 1\n" in done.stdout, done.stdout
+
+
+def test_two_holders_in_one_process_exclude_each_other_as_two_processes_do(tmp_path):
+    """Record locks never conflict within a process: two locks on one study both got it
+    alone, and the first to let go freed the study under the other."""
+    url = f"sqlite:///{tmp_path / 'studies.db'}"
+    first, second = StudyLock(url, "a"), StudyLock(url, "a")
+    try:
+        assert first.try_take(True)
+        assert not second.try_take(True) and not second.try_take(False)
+        first.take(False)  # shared now: another shared holder is welcome, a lone one not
+        assert second.try_take(False)
+        assert not first.try_take(True)
+        first.release()
+        with _holder(url, "b", exclusive=False):  # another study: untouched
+            pass
+        probe = textwrap.dedent(f"""
+            from workbench.core.tuning.lock import StudyLock
+            print(StudyLock({url!r}, "a").try_take(True))
+        """)
+        other = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
+                               text=True, timeout=60, env={**os.environ,
+                                                           "PYTHONPATH": str(REPO)})
+        assert other.stdout.strip() == "False"  # `second` still holds it for the process
+    finally:
+        first.release()
+        second.release()

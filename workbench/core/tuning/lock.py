@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -66,6 +67,10 @@ def hold(url: str, name: str, *, exclusive: bool) -> Iterator[StudyLock]:
 
 _OPEN: dict[Path, list[int]] = {}  # lock file → [fd, users]: one descriptor per process,
 # as closing any descriptor of a file drops every record lock the process holds on it
+# record locks never conflict within one process, so this one keeps its own holders:
+# (lock file, study) → {holder: exclusive}
+_HOLDERS: dict[tuple[Path, str], dict[int, bool]] = {}
+_GUARD = threading.Lock()
 
 
 class StudyLock:
@@ -78,15 +83,16 @@ class StudyLock:
         if fcntl is None or self.path is None:
             return None
         if self.fd is None:
-            entry = _OPEN.get(self.path)
-            if entry is None:
-                try:
-                    entry = _OPEN[self.path] = [os.open(self.path, os.O_RDWR | os.O_CREAT,
-                                                        0o666), 0]
-                except OSError:  # a folder that cannot hold it: the storage will say so
-                    return None
-            entry[1] += 1
-            self.fd = entry[0]
+            with _GUARD:
+                entry = _OPEN.get(self.path)
+                if entry is None:
+                    try:
+                        entry = _OPEN[self.path] = [
+                            os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666), 0]
+                    except OSError:  # a folder that cannot hold it: the storage says so
+                        return None
+                entry[1] += 1
+                self.fd = entry[0]
         return self.fd
 
     @property
@@ -103,27 +109,40 @@ class StudyLock:
         it in a conflicting way. True where there is nothing to lock."""
         if self._open() is None:
             return True
-        try:
-            self._lockf((fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
-        except OSError:
-            return False
+        assert self.path is not None
+        with _GUARD:
+            holders = _HOLDERS.setdefault((self.path, self.name), {})
+            others = [x for h, x in holders.items() if h != id(self)]
+            if others and (exclusive or any(others)):  # another holder in this process
+                return False
+            try:
+                self._lockf((fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+            except OSError:
+                return False
+            holders[id(self)] = exclusive
         return True
 
     def take(self, exclusive: bool) -> None:
         if not self.try_take(exclusive):
-            raise Busy(busy_message(self.name, self.path, exclusive), str(_storage_of(self.path)))
+            raise Busy(busy_message(self.name, self.path, exclusive),
+                       str(_storage_of(self.path)))
 
     def release(self) -> None:
         if self.fd is None or self.path is None:
             return
-        with contextlib.suppress(OSError):
-            self._lockf(fcntl.LOCK_UN)
-        entry = _OPEN[self.path]
-        entry[1] -= 1
-        if entry[1] == 0:
-            os.close(entry[0])
-            del _OPEN[self.path]
-        self.fd = None
+        with _GUARD:
+            holders = _HOLDERS.get((self.path, self.name), {})
+            holders.pop(id(self), None)
+            if not holders:  # the last holder here: the process lets go
+                _HOLDERS.pop((self.path, self.name), None)
+                with contextlib.suppress(OSError):
+                    self._lockf(fcntl.LOCK_UN)
+            entry = _OPEN[self.path]
+            entry[1] -= 1
+            if entry[1] == 0:
+                os.close(entry[0])
+                del _OPEN[self.path]
+            self.fd = None
 
     close = release
 
