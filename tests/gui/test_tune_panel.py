@@ -478,36 +478,17 @@ def test_a_held_out_loss_within_chance_is_no_better_not_worse() -> None:
 def test_a_study_another_run_holds_is_refused_in_the_windows_words(
         qtbot: QtBot, panel: TunePanel, tmp_path: Path) -> None:
     """The refusal gave command-line advice (--study, --workers N) in the window."""
-    import os
-    import subprocess
-    import sys
-    import textwrap
-
-    from tests.conftest import REPO
+    from tests.test_tune_lock import _holder
 
     _settings(panel, trials=1, validation="none")
     reports: list[Any] = []
     panel.trial_done.connect(reports.append)
     _run(qtbot, panel)
     base = reports[0].study.rsplit("/", 1)[0]
-    code = textwrap.dedent(f"""
-        import sys
-        from workbench.core.tuning.lock import StudyLock
-        StudyLock({f"sqlite:///{tmp_path / 's.db'}"!r}, {base!r}).take(True)
-        print("held", flush=True)
-        sys.stdin.read()
-    """)
-    holder = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": str(REPO)})
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    with _holder(f"sqlite:///{tmp_path / 's.db'}", base, exclusive=True):
         _settings(panel, trials=2, validation="none")
         with qtbot.waitSignal(panel.stopped, timeout=RUN_MS) as stopped:
             panel.start()
-    finally:
-        holder.kill()
-        holder.communicate()
     said = str(stopped.args[0]) + panel.status.text()
     assert "being tuned right now by another workbench tune (a terminal, or another window)" \
         in said, said
