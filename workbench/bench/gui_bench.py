@@ -37,12 +37,17 @@ TARGET_P95_MS = 50.0
 EVENT_PASSES = 10  # event loop passes a step waits for the repaint of what it changed
 
 
+SETTINGS: list[tempfile.TemporaryDirectory[str]] = []  # removed at exit, with what Qt wrote
+
+
 def _app() -> Any:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from workbench.gui import settings as st
     from workbench.gui.app import application
 
-    st.use_settings_folder(tempfile.mkdtemp(prefix="workbench-bench-"))
+    if not SETTINGS:
+        SETTINGS.append(tempfile.TemporaryDirectory(prefix="workbench-bench-"))
+        st.use_settings_folder(SETTINGS[0].name)
     return application()
 
 
@@ -211,6 +216,8 @@ def run_gui_bench(positions: int = 60, launches: bool = True, data: str | None =
         print(f"bench --gui: stopped after its {timeout:.0f} s timeout (--timeout); "
               "nothing more measured", flush=True)
         sys.stderr.flush()
+        for folder in SETTINGS:
+            folder.cleanup()
         os._exit(1)  # a worker still inside numpy would keep the interpreter from exiting
 
 
