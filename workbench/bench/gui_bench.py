@@ -216,8 +216,8 @@ def run_gui_bench(positions: int = 60, launches: bool = True, data: str | None =
         print(f"bench --gui: stopped after its {timeout:.0f} s timeout (--timeout); "
               "nothing more measured", flush=True)
         sys.stderr.flush()
-        for folder in SETTINGS:
-            folder.cleanup()
+        for settings_folder in SETTINGS:
+            settings_folder.cleanup()
         os._exit(1)  # a worker still inside numpy would keep the interpreter from exiting
 
 
