@@ -98,7 +98,9 @@ def _bm25_max(ds: Dataset, k1: float = 1.2, b: float = 0.75) -> list[dict[int, f
 
 
 @pytest.mark.parametrize("overrides", [{}, {"whole_days": False, "boost_emphasis": 0.1,
-                                           "stale_short": 0.02, "outcome_fires_failure": True}])
+                                           "stale_short": 0.02, "outcome_fires_failure": True},
+                                       {"exclamation_min": 0, "stale_long": 0.01,
+                                        "stale_long_days": 3.0}])
 def test_engine_equals_direct_per_memory_computation(overrides: dict[str, object]) -> None:
     ds = load_dataset(SAMPLES / "memories")
     m = ImportanceModel()
@@ -113,6 +115,28 @@ def test_engine_equals_direct_per_memory_computation(overrides: dict[str, object
         for d, total in zip(scores.docs[row].tolist(), scores.total[row].tolist(), strict=True):
             mem = prep.memory(d, ds.corpus[d].text, int(prep.query_clock[q]), "short")
             assert total == pytest.approx(rel[q][d] * importance(mem, rules).final, abs=1e-9)
+
+
+def test_long_grace_through_the_engine() -> None:
+    m, ds = ImportanceModel(), small()
+    p = resolve_params(m, {"relevance": "coverage", "limit": 0, "stale_long": 0.01,
+                           "stale_long_days": 20.0})
+    scores = m.combine(prepare(m, ds, p, use_cache=False), p)
+    row = scores.row(0)
+    got = dict(zip([ds.corpus[int(d)].id for d in scores.docs[row]],
+                   scores.total[row].tolist(), strict=True))
+    assert got["c"] == pytest.approx(1.0 * (0.8 - 0.01 * (28 - 20)))  # long, 28 days inactive
+
+
+def test_bands_are_not_tuned_unless_named() -> None:
+    # they name what explain reports and rank nothing: a search over them wastes its trials
+    from workbench.core.tuning.space import default_names
+
+    tuned = default_names(ImportanceModel().schema)
+    for name in ("resurface_threshold", "standard_threshold", "short_threshold",
+                 "resurface_dismissals"):
+        assert name not in tuned
+    assert "archive_threshold" in tuned  # this one gates retrieval
 
 
 def test_pre_filter_gate() -> None:

@@ -88,6 +88,15 @@ def test_multiple_exclamation_marks(text: str, expected: float) -> None:
     assert imp(text, tier="short") == pytest.approx(expected)
 
 
+def test_exclamation_marks_can_be_switched_off() -> None:
+    off = rules_from({**SCHEMA.defaults(), "exclamation_min": 0})
+    assert importance(Memory("works!!!", tier="short"), off).final == pytest.approx(0.5)
+    # the phrase still fires the category: 0.5 + 0.2
+    assert importance(Memory("finally! yes!!", tier="short"), off).final == pytest.approx(0.7)
+    one = rules_from({**SCHEMA.defaults(), "exclamation_min": 1})
+    assert importance(Memory("works!", tier="short"), one).final == pytest.approx(0.7)
+
+
 def test_each_category_value() -> None:
     # medium base 0.6 + the category's boost
     assert imp("always", tier="medium") == pytest.approx(0.9)   # + 0.3
@@ -141,6 +150,13 @@ def test_staleness_by_tier() -> None:
     assert imp("x", tier="ultra-short", days_inactive=9) == pytest.approx(0.3)  # 0.5 − 0.2
     assert imp("x", tier="medium", days_inactive=36) == pytest.approx(0.3)  # 0.6 − 6·0.05
     assert imp("x", tier="long", days_inactive=365) == pytest.approx(0.8)   # no decay
+
+
+def test_long_memories_decay_after_their_own_grace() -> None:
+    r = rules_from({**SCHEMA.defaults(), "stale_long": 0.01, "stale_long_days": 60.0})
+    # 0.8 − 0.01 · (90 − 60) = 0.5; within the grace nothing
+    assert importance(Memory("x", tier="long", days_inactive=90), r).final == pytest.approx(0.5)
+    assert importance(Memory("x", tier="long", days_inactive=59), r).final == pytest.approx(0.8)
 
 
 def test_clamp_both_ends() -> None:

@@ -49,7 +49,9 @@ def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
     tier = np.where(prep.tier >= 0, prep.tier, TIERS.index(str(params["default_tier"])))
     base = np.array([f(f"base_{t.replace('-', '_')}") for t in TIERS])[tier]
     fired = prep.fired.copy()
-    fired[_C["emotion"]] |= prep.exclaim >= int(params["exclamation_min"])
+    marks = int(params["exclamation_min"])
+    if marks > 0:
+        fired[_C["emotion"]] |= prep.exclaim >= marks
     if params["outcome_fires_failure"]:
         fired[_C["failure"]] |= prep.outcome == OUTCOMES.index("failure")
     fired[_C["correction"]] |= prep.contradicts
@@ -58,11 +60,11 @@ def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
     outcome = out_vals[prep.outcome]  # -1 picks the trailing 0
     rep = np.minimum(f("repeat_cap"), f("repeat_per") * np.maximum(
         0, prep.mentions - int(params["repeat_free"])))
-    # staleness per tier (ultra-short follows short; long has no grace)
+    # staleness per tier (ultra-short follows short)
     per_day = np.array([f("stale_short"), f("stale_short"), f("stale_medium"),
                         f("stale_long")])[tier]
     grace = np.array([f("stale_short_days"), f("stale_short_days"),
-                      f("stale_medium_days"), 0.0])[tier]
+                      f("stale_medium_days"), f("stale_long_days")])[tier]
     days = np.floor(prep.inactive) if params["whole_days"] else prep.inactive
     stale = per_day * np.maximum(0.0, days - grace)
     sup = 0.0 if params["superseded_archive"] else f("superseded_decay")

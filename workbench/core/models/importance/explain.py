@@ -48,7 +48,8 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
         if not imp.fired[i, doc]:
             continue
         why = list(phrases[c])
-        if c == "emotion" and prep.exclaim[doc] >= int(params["exclamation_min"]):
+        marks = int(params["exclamation_min"])
+        if c == "emotion" and marks > 0 and prep.exclaim[doc] >= marks:
             why.append(f"{int(prep.exclaim[doc])} exclamation marks")
         if c == "failure" and params["outcome_fires_failure"] and o == OUTCOMES.index("failure"):
             why.append("outcome: failure")

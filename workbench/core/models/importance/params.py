@@ -7,6 +7,8 @@ Prepare-stage: the pinned clock `now` (ages are prepared) and the relevance's te
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from workbench.core.engine import Signal
 from workbench.core.models.importance.rules import CATEGORIES, OUTCOMES, TIERS, Rules
 from workbench.core.params import Param, Params, ParamSchema
@@ -34,6 +36,13 @@ SIGNALS = (
 )
 
 
+def _shown(p: Param) -> Param:
+    """A band or resurfacing rule: it names what explain reports for a memory and ranks
+    nothing (only the archive band gates retrieval), so it is left out of tuning unless
+    named."""
+    return replace(p, tunable=False, help=f"{p.help} Shown in explain only; ranks nothing.")
+
+
 def _f(name: str, label: str, default: float, help: str, high: float = 1.0,
        step: float = 0.05) -> Param:
     return Param(name, label, default, low=0.0, high=high, step=step, help=help)
@@ -46,9 +55,9 @@ SCHEMA = ParamSchema([
           help="Tier of a memory whose metadata has none (or an unknown one)."),
     *(_f(f"boost_{c}", f"Boost: {_LABELS[c].lower()}", _BOOSTS[c],
          f"Added once when any {_LABELS[c].lower()} phrase fires.") for c in CATEGORIES),
-    Param("exclamation_min", "Exclamation marks for emotion", 2, kind="int", low=1, high=10,
-          step=1, help="'Exclamation marks (multiple)': this many '!' in the text fire the "
-                       "emotional category."),
+    Param("exclamation_min", "Exclamation marks for emotion", 2, kind="int", low=0, high=10,
+          step=1, zero="off", help="'Exclamation marks (multiple)': this many '!' in the text "
+                                   "fire the emotional category (0: '!' never fires it)."),
     Param("outcome_fires_failure", "Failure outcome fires failure context", False,
           kind="bool", help="Also fire the failure category for outcome 'failure' (the "
                             "document's 'Task outcome: failure'); off: counted once, as the "
@@ -67,23 +76,27 @@ SCHEMA = ParamSchema([
        "memories after the grace.", step=0.01),
     Param("stale_medium_days", "Staleness: medium grace (days)", 30.0, low=0.0, high=365.0,
           step=1.0, help="Inactive days before a medium memory decays."),
-    _f("stale_long", "Staleness: long per day", 0.0, "Long memories: no automatic decay.",
-       step=0.01),
+    _f("stale_long", "Staleness: long per day", 0.0, "Decay per inactive day of long memories "
+       "after the grace (the document: no automatic decay, 0).", step=0.01),
+    Param("stale_long_days", "Staleness: long grace (days)", 0.0, low=0.0, high=3650.0,
+          step=1.0, help="Inactive days before a long memory decays (only with a rate above "
+                         "0)."),
     Param("whole_days", "Count whole days", True, kind="bool",
           help="Inactive days are floored before the grace is subtracted."),
     _f("dismissal", "Dismissal decay", 0.15, "Decay per dismissal of a resurfaced memory."),
     Param("dismiss_cap_count", "Dismissals to cap", 3, kind="int", low=1, high=20, step=1,
           help="This many dismissals reduce importance to the cap below."),
     _f("dismiss_cap", "Dismissal cap", 0.3, "Importance of a memory dismissed that often."),
-    Param("resurface_dismissals", "Dismissals to stop resurfacing", 2, kind="int", low=1,
-          high=20, step=1, help="This many dismissals disable resurfacing."),
+    _shown(Param("resurface_dismissals", "Dismissals to stop resurfacing", 2, kind="int", low=1,
+                 high=20, step=1, help="This many dismissals disable resurfacing.")),
     _f("superseded_decay", "Superseded decay", 0.5, "Decay of a memory marked superseded."),
     Param("superseded_archive", "Archive superseded", False, kind="bool",
           help="Gate superseded memories out of retrieval instead of decaying them."),
-    _f("resurface_threshold", "Resurface above", 0.8, "Importance above this: eligible for "
-       "resurfacing, promote to long-term."),
-    _f("standard_threshold", "Standard retention from", 0.6, "Band: standard retention."),
-    _f("short_threshold", "Short-term from", 0.4, "Band: short-term only."),
+    _shown(_f("resurface_threshold", "Resurface above", 0.8, "Importance above this: eligible "
+              "for resurfacing, promote to long-term.")),
+    _shown(_f("standard_threshold", "Standard retention from", 0.6, "Band: standard "
+              "retention.")),
+    _shown(_f("short_threshold", "Short-term from", 0.4, "Band: short-term only.")),
     _f("archive_threshold", "Archive below", 0.2, "Importance below this: archive or delete."),
     Param("exclude_archived", "Exclude archived", True, kind="bool",
           help="Gate memories in the archive band out of retrieval."),
@@ -137,7 +150,7 @@ def rules_from(params: Params) -> Rules:
         repeat_cap=f("repeat_cap"),
         stale={"ultra-short": short, "short": short,
                "medium": (f("stale_medium"), f("stale_medium_days")),
-               "long": (f("stale_long"), 0.0)},
+               "long": (f("stale_long"), f("stale_long_days"))},
         whole_days=bool(params["whole_days"]),
         dismissal=f("dismissal"), dismiss_cap_count=int(params["dismiss_cap_count"]),
         dismiss_cap=f("dismiss_cap"),

@@ -145,7 +145,7 @@ def categories_fired(memory: Memory, rules: Rules) -> dict[str, list[str]]:
     """Category → what fired it (phrases, "!! ×n", the outcome, the contradiction)."""
     fired = fired_phrases(memory.text)
     n = exclamations(memory.text)
-    if n >= rules.exclamation_min:
+    if rules.exclamation_min > 0 and n >= rules.exclamation_min:
         fired["emotion"].append(f"{n} exclamation marks")
     if rules.outcome_fires_failure and memory.outcome == "failure":
         fired["failure"].append("outcome: failure")
