@@ -134,3 +134,15 @@ def test_dependency_and_test_caps_by_hand() -> None:
     assert cg._first_tests(files, d, 0) == files.tests[d]
     mask = cg.generate(files, [d], none, none, 0, 99, 30, tests_max=1)
     assert {files.paths[f] for f, m in mask.items() if m & TEST} == {"lib/tests/test_d.py"}
+
+
+def test_fan_out_cap_zero_takes_every_dependent() -> None:
+    # svc/util.py is imported by the three keyword matches and by svc/retry.py
+    q = {"q": "store handler client"}
+    _, _, every, _ = prepare(q, dep_depth=0, hot_zone_files=0, fanout_max=0)
+    fan = {p for p, bits in stages_of(every, 0).items() if bits & FANOUT}
+    assert fan == {"svc/util.py", "svc/client.py", "svc/handlers.py", "svc/store.py",
+                   "svc/retry.py"}
+    _, _, one, _ = prepare(q, dep_depth=0, hot_zone_files=0, fanout_max=1)
+    fan = {p for p, bits in stages_of(one, 0).items() if bits & FANOUT}
+    assert fan == {"svc/util.py", "svc/retry.py"}  # the hub and its first dependent in the index

@@ -13,7 +13,7 @@ Generation"). Each candidate remembers a bitmask of the stages that brought it.
    most `dep_max_candidates` files it alone brings (0: no cap, the document's walk), those
    next to the most relevant files first (`graph`'s hop-1 relevance, then centrality).
 4. fan-out (8): a file imported by ≥ `fanout_min` keyword matches is a hub: the hub and its
-   first `fanout_max` dependents (corpus order) join.
+   first `fanout_max` dependents (corpus order) join (0: all, the document's full set).
 5. test (16): the tests of every candidate of stages 1–4 and the sources of candidate tests
    (at most `tests_max_per_file` of each, those paired by name first; 0: all, the
    document's).
@@ -163,7 +163,8 @@ def generate(files: FileFacts, keyword_files: list[int], hot: NDArray[np.int64],
             shared[d] += 1
     for hub, n in sorted(shared.items()):
         if n >= fanout_min:
-            for g in (hub, *sorted(files.dependents[hub])[:fanout_max]):
+            dependents = sorted(files.dependents[hub])
+            for g in (hub, *(dependents[:fanout_max] if fanout_max else dependents)):
                 mask[g] |= FANOUT
     for f in list(mask):
         for t in _first_tests(files, f, tests_max):

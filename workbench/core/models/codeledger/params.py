@@ -239,8 +239,9 @@ DOCUMENT_SCHEMA = ParamSchema([
        stage="prepare"),
     _i("fanout_min", "Fan-out: min sharers", 3, 2, 100,
        "Keyword matches importing one file that trigger fan-out.", stage="prepare"),
-    _i("fanout_max", "Fan-out: max files", 30, 1, 1000,
-       "At most this many dependents added per fan-out hub.", stage="prepare"),
+    _i("fanout_max", "Fan-out: max files", 30, 0, 1000,
+       "At most this many dependents added per fan-out hub, in path order; 0: no cap, "
+       "the full set CodeLedger's document includes.", stage="prepare"),
     _i("excerpt_threshold_lines", "Excerpt above lines", 250, 1, 100000,
        "Files longer than this count with their excerpt's tokens.", stage="prepare"),
     _i("excerpt_window", "Excerpt window", 5, 0, 200,
@@ -274,13 +275,24 @@ FITTED: dict[str, float | int | bool] = {
 }
 
 
+# fitted parameters whose codeledger-document value is CodeLedger's document's own
+FROM_DOCUMENT = frozenset({
+    "w_keyword", "w_centrality", "w_churn", "w_recent_touch", "w_test_relevance", "sufficiency",
+    "skip_limit", "auto_scope", "dep_max_candidates", "tests_max_per_file"})
+# … a stage the document names without a number: the value is the workbench's choice
+CHOSEN = frozenset({"keyword_content_weight", "hot_zone_files", "fanout_max"})
+
+
 def _fitted(p: Param) -> Param:
     if p.name not in FITTED:
         return p
     was = ("on" if p.default else "off") if p.kind == "bool" else p.default
+    source = ("CodeLedger's document's value" if p.name in FROM_DOCUMENT
+              else "the document gives no number; the workbench's choice" if p.name in CHOSEN
+              else "off there: not in CodeLedger's document")
     return replace(p, default=FITTED[p.name],
-                   help=f"{p.help} Default fitted on real histories; CodeLedger's document: "
-                        f"{was}.")
+                   help=f"{p.help} Default fitted on real histories; codeledger-document: "
+                        f"{was} ({source}).")
 
 
 SCHEMA = ParamSchema(_fitted(p) for p in DOCUMENT_SCHEMA)
