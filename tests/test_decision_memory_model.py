@@ -147,7 +147,9 @@ def test_random_corpora_match_the_pure_search(mode: str, seed: int, histogram: b
     overrides: dict[str, object] = {"mode": mode}
     if seed == 3:  # off-default constants follow through both paths
         overrides.update(inject_min_score=5, w_body=2.5, idf_cap=1.0, search_limit=7,
-                         global_inject=True)
+                         global_inject=True, gate_source_turn=False, gate_superseded=False)
+    if seed == 2:
+        overrides.update(gate_operational_title=False, gate_no_durable_tag=False)
     params = resolve_params(model, overrides)
     scores = model.combine(model.prepare(ds, params), params)
     ranking = rank(scores, 50, model.selection_params(params))

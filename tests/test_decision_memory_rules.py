@@ -127,6 +127,23 @@ def test_gates_in_code_order() -> None:
     assert score({**plain, "tags": ["workflow"]}, "memory recovery", True)[1] is None
 
 
+@pytest.mark.parametrize(("gate", "record"), [
+    ("gate_superseded", {"supersededBy": "n"}),
+    ("gate_source_turn", {"source": "turn"}),
+    ("gate_operational_title", {"source": "extracted", "title": "Ran memory recovery"}),
+    ("gate_no_durable_tag", {"source": "extracted", "tags": ["notes"]}),
+])
+def test_each_categorical_gate_can_be_switched_off(gate: str, record: dict[str, Any]) -> None:
+    d = {**dec("Memory recovery", "checkpoints", id="gated"), **record}
+    ds = dataset([d], [Query("inj", "memory recovery", {"cwd": "/repos/p", "now": NOW})])
+    assert top(ds, {}) == [[]]  # gated: nothing injected
+    (got,), = top(ds, {gate: False})
+    assert got[0] == "gated" and got[1] >= 8  # title 6·0.75 per token, locality, bonuses
+    other = next(g for g in ("gate_superseded", "gate_source_turn", "gate_operational_title",
+                             "gate_no_durable_tag") if g != gate)
+    assert top(ds, {other: False}) == [[]]  # only its own switch opens it
+
+
 def test_long_prompt_damping() -> None:
     d = dec("a1a b2b c3c d4d e5e f6f g7g h8h i9i", created="2025-12-01T00:00:00.000Z")
     q = "a1a b2b c3c d4d e5e f6f g7g h8h i9i"  # 9 title hits: 54 → round(54·√(8/9)) = 51

@@ -57,15 +57,21 @@ class Constants:
     inject_limit: int = 3
     search_min_score: float = 1.0
     search_limit: int = 5
+    # injection's categorical gates (the original always applies them)
+    gate_superseded: bool = True
+    gate_source_turn: bool = True
+    gate_operational_title: bool = True
+    gate_no_durable_tag: bool = True
 
     @classmethod
     def from_params(cls, params: Mapping[str, ParamValue]) -> Constants:
         """The constants in `params` (names as the fields; missing ones keep the default)."""
-        values: dict[str, float | int] = {}
+        values: dict[str, float | int | bool] = {}
         for f in fields(cls):
             if f.name in params:
                 v = params[f.name]
-                values[f.name] = int(v) if f.type == "int" else float(v)
+                values[f.name] = (bool(v) if f.type == "bool" else int(v) if f.type == "int"
+                                  else float(v))
         return cls(**values)  # type: ignore[arg-type]
 
     def location_weights(self) -> tuple[float, float, float, float, float]:

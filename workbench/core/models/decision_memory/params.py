@@ -151,6 +151,18 @@ SCHEMA = ParamSchema([
          "0 included; negative values act as 0)."),
     _num("search_limit", "Search limit", D.search_limit, 1000, "Manual search's default limit.",
          kind="int"),
+    Param("gate_superseded", "Injection skips superseded", D.gate_superseded, kind="bool",
+          help="Injection gives 0 to a decision with supersededBy set (manual search "
+               "subtracts the superseded penalty instead). Off: it scores as any other."),
+    Param("gate_source_turn", "Injection skips source=turn", D.gate_source_turn, kind="bool",
+          help="Injection gives 0 to decisions recorded from a turn (session artifacts)."),
+    Param("gate_operational_title", "Injection skips operational titles",
+          D.gate_operational_title, kind="bool",
+          help="Injection gives 0 to a non-manual decision whose title starts with an "
+               "operational word (read, ran, executed …)."),
+    Param("gate_no_durable_tag", "Injection needs a durable tag", D.gate_no_durable_tag,
+          kind="bool", help="Injection gives 0 to a non-manual decision without a decision, "
+                            "preference or workflow tag."),
     _num("search_snippet_chars", "Search snippet length", 220, 100_000,
          "PI_MEMORY_SEARCH_SNIPPET_CHARS: UTF-16 units of a search result's snippet (any "
          "count the original's Number() reads; 0 shows only the ellipsis).", kind="int",

@@ -86,15 +86,15 @@ def profile_gates(profiles: I64, injection: bool, project_only: bool, c: Constan
     conditions = (
         bit(P_ARCHIVED),
         bit(P_OUT_OF_PROJECT) & project_only,
-        inj & bit(P_SUPERSEDED),
+        inj & bit(P_SUPERSEDED) & c.gate_superseded,
         n_tokens == 0,
         bit(P_NO_MATCH),
         inj & (strong < c.min_strong),
         inj & (meaningful < c.min_meaningful),
         inj & (n_tokens >= c.long_query_tokens) & (meaningful < c.long_query_meaningful),
-        inj & bit(P_TURN),
-        inj & bit(P_OPERATIONAL),
-        inj & bit(P_NOT_DURABLE),
+        inj & bit(P_TURN) & c.gate_source_turn,
+        inj & bit(P_OPERATIONAL) & c.gate_operational_title,
+        inj & bit(P_NOT_DURABLE) & c.gate_no_durable_tag,
     )
     gate = np.zeros(len(profiles), np.int8)
     for code in range(len(conditions), 0, -1):  # the first gate in order wins

@@ -89,7 +89,7 @@ def score_decision(d: Decision, query: str, cwd: str | None, *, now_ms: float,
     """`scoreDecision`, and the gate (REFERENCE's names) that returned 0, if one did."""
     if d.get("archived"):
         return Scored(0, "archived", 0.0, 0, 0)
-    if for_injection and d.get("supersededBy"):
+    if for_injection and c.gate_superseded and d.get("supersededBy"):
         return Scored(0, "superseded", 0.0, 0, 0)
     q = tokenize(query)
     if not q:
@@ -130,9 +130,11 @@ def _gate(d: Decision, n_tokens: int, lexical: float, strong: int, meaningful: i
         ("no_meaningful_evidence", meaningful < c.min_meaningful),
         ("long_prompt_evidence",
          n_tokens >= c.long_query_tokens and meaningful < c.long_query_meaningful),
-        ("source_turn", d.get("source") == "turn"),
-        ("operational_title", not manual and is_operational_title(d.get("title") or "")),
-        ("no_durable_tag", not manual and not has_durable_tag(d.get("tags") or ())),
+        ("source_turn", c.gate_source_turn and d.get("source") == "turn"),
+        ("operational_title", c.gate_operational_title and not manual
+         and is_operational_title(d.get("title") or "")),
+        ("no_durable_tag", c.gate_no_durable_tag and not manual
+         and not has_durable_tag(d.get("tags") or ())),
     )
     return next((name for name, hit in checks if hit), None)
 
