@@ -136,6 +136,19 @@ def test_plan_of_a_query_with_a_chat() -> None:
     assert plan.chat_length == 9
 
 
+def test_embedding_lines_and_user_messages_are_separate_constants() -> None:
+    # the original: the last 3 user messages, then parseRecentMessages(userMessages, 3)
+    chat = _chat(("one", True, False), ("two", True, False), ("three", True, False),
+                 ("four\nfive", True, False))
+    q = Query("q", "five", {"messages": chat})
+    wide = plan_query(q, ChatConfig(user_messages=4, embedding_lines=5), Tokenizer())
+    assert wide.user_text == "one\ntwo\nthree\nfour\nfive"
+    assert wide.embedding_text == "five four three two one "
+    lines = plan_query(q, ChatConfig(user_messages=4), Tokenizer())
+    assert lines.user_text == wide.user_text  # the BM25 text keeps its 4 messages …
+    assert lines.embedding_text == "five four three "  # … the embedding its 3 lines
+
+
 def test_plan_of_a_plain_query() -> None:
     plan = plan_query(Query("q", "Dragons of the north"), ChatConfig(), Tokenizer())
     assert plan.message_tokens == ["dragon", "north"] and plan.entities.entities == []

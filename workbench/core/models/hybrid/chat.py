@@ -42,6 +42,7 @@ class ChatConfig:
     query: QueryConfig = field(default_factory=QueryConfig)
     user_messages: int = 3       # last N user messages
     user_chars: int = 1000       # their joined text, cut to its last N UTF-16 units
+    embedding_lines: int = 3     # parseRecentMessages(userMessages, 3): the embedding's lines
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def plan_query(query: Query, cfg: ChatConfig, tokenizer: Tokenizer) -> QueryPlan
     user_text = "\n".join(users[-cfg.user_messages:] if cfg.user_messages > 0 else [])
     user_text = js_slice(user_text, -cfg.user_chars) if cfg.user_chars > 0 else ""
     embedding_text = build_embedding_query(
-        parse_recent_messages(user_text, cfg.user_messages), entities, cfg.query)
+        parse_recent_messages(user_text, cfg.embedding_lines), entities, cfg.query)
     return QueryPlan(
         message_tokens=tokenizer.tokens(user_text),
         entities=entities,

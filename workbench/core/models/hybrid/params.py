@@ -103,11 +103,18 @@ SCHEMA = ParamSchema([
           high=1000, step=1, stage="prepare", help="Longest quoted string taken as entity."),
     Param("user_messages", "User messages", _C.user_messages, kind="int", low=1, high=50,
           step=1, stage="prepare",
-          help="The last N user messages form the BM25 and the embedding query."),
+          help="The last N user messages form the BM25 query and the text the embedding query "
+               "is built from."),
     Param("user_chars", "User text length", _C.user_chars, kind="int", low=1, high=100_000,
           step=1, stage="prepare", help="Their joined text is cut to its last N characters."),
+    Param("embedding_lines", "Embedding lines", _C.embedding_lines, kind="int", low=1,
+          high=50, step=1, stage="prepare",
+          help="The last N non-blank lines of the user messages' text taken for the embedding "
+               "query, newest first (the original's parseRecentMessages(userMessages, 3))."),
     Param("embedding_window", "Embedding window", _Q.embedding_window, kind="int", low=1,
-          high=50, step=1, stage="prepare", help="Message lines in the embedding query."),
+          high=50, step=1, stage="prepare",
+          help="At most this many of those lines in the embedding query (5 > the 3 lines "
+               "taken: no effect at the defaults, as in the original)."),
     Param("embedding_entities", "Embedding entities", _Q.embedding_entities, kind="int", low=0,
           high=50, step=1, stage="prepare", help="Entity names appended to the embedding query."),
     Param("embedding_chars", "Embedding query length", _Q.embedding_chars, kind="int", low=1,
@@ -156,4 +163,5 @@ def chat_config(params: Params) -> ChatConfig:
         embedding_chars=int(params["embedding_chars"]),
     )
     return ChatConfig(query=q, user_messages=int(params["user_messages"]),
-                      user_chars=int(params["user_chars"]))
+                      user_chars=int(params["user_chars"]),
+                      embedding_lines=int(params["embedding_lines"]))
