@@ -309,3 +309,29 @@ def test_bundles_equal_a_plain_loop_on_the_sample(skip: int) -> None:
                     assert int(bund.reach[q]) == len(taken) + len(skipped)
                     skipped_any += bool(skipped)
     assert (skipped_any > 0) == (skip > 0)
+
+
+
+def test_tokens_per_line_rates_follow_through_to_the_cost() -> None:
+    from tests.test_codeledger_fixtures import make_dataset
+    from workbench.core.models.codeledger import CodeLedgerModel
+
+    files = {  # as the repository index writes them: the estimate at REFERENCE §2's rates
+        "src/retry.py": dict(language="python", lines=100, tokens=320, keywords=["retry"]),
+        "docs/retry.md": dict(language="markdown", lines=10, tokens=40, keywords=["retry"]),
+        "src/stated.py": dict(language="python", lines=10, tokens=77, keywords=["retry"]),
+    }
+    model = CodeLedgerModel()
+    ds = make_dataset({"q": "retry"}, files=files)
+
+    def costs(**overrides: object) -> dict[str, float]:
+        prep = model.prepare(ds, model.schema.resolve(overrides))
+        row = slice(int(prep.row_ptr[0]), int(prep.row_ptr[1]))
+        return {prep.files.paths[int(d)]: float(c)
+                for d, c in zip(prep.docs[row], prep.cost[row], strict=True)}
+
+    assert costs() == {"src/retry.py": 320, "docs/retry.md": 40, "src/stated.py": 77}
+    assert costs(tokens_per_line_python=6.4, tokens_per_line_other=2.0) == {
+        "src/retry.py": 640,  # 100 lines · 6.4
+        "docs/retry.md": 20,  # Markdown is "other": 10 · 2.0
+        "src/stated.py": 77}  # a count the corpus states (not 10 · 3.2 = 32) is kept

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Mapping
 
 __all__ = ["LANGUAGES", "TOKENS_PER_LINE", "definition_lines", "exported_symbols", "keywords",
            "language_of", "split_identifier", "token_estimate"]
@@ -35,9 +36,13 @@ def language_of(path: str) -> str:
     return LANGUAGES.get(name[dot:].lower(), "other") if dot > 0 else "other"
 
 
-def token_estimate(lines: int, language: str) -> int:
-    """ceil(lines · tokens per line of the language)."""
-    return math.ceil(lines * TOKENS_PER_LINE.get(language, DEFAULT_TOKENS_PER_LINE))
+def token_estimate(lines: int, language: str,
+                   rates: Mapping[str, float] | None = None) -> int:
+    """ceil(lines · tokens per line of the language); `rates` replace REFERENCE §2's
+    (language → tokens per line; "other" for every language it does not name)."""
+    if rates is None:
+        return math.ceil(lines * TOKENS_PER_LINE.get(language, DEFAULT_TOKENS_PER_LINE))
+    return math.ceil(lines * rates.get(language, rates["other"]))
 
 
 _DEF = {

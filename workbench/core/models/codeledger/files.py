@@ -94,13 +94,26 @@ def _keys(texts: Sequence[str]) -> frozenset[str]:
     return frozenset(plural_key(w) for t in texts for w in words(t))
 
 
-def read_files(docs: Sequence[Document]) -> FileFacts:
+def _tokens(meta: Mapping[str, Any], lines: int, lang: str,
+            rates: Mapping[str, float] | None) -> float:
+    """The estimate at `rates`; a count the corpus states is kept — one equal to the estimate at
+    REFERENCE §2's rates is that estimate (the repository index writes it), so it follows
+    `rates` too."""
+    stated = _num(meta, "tokens", -1.0)
+    if stated >= 0 and (rates is None or stated != token_estimate(lines, lang)):
+        return stated
+    return float(token_estimate(lines, lang, rates))
+
+
+def read_files(docs: Sequence[Document],
+               rates: Mapping[str, float] | None = None) -> FileFacts:
+    """`rates`: tokens per line by language ("other" for the rest); None: REFERENCE §2's."""
     index = {d.id: i for i, d in enumerate(docs)}
     metas = [d.metadata for d in docs]
     langs = tuple(str(m.get("language") or "other") for m in metas)
     lines = np.array([int(_num(m, "lines", d.text.count("\n") + 1 if d.text else 0))
                       for d, m in zip(docs, metas, strict=True)], np.int64)
-    tokens = np.array([_num(m, "tokens", token_estimate(int(n), lang))
+    tokens = np.array([_tokens(m, int(n), lang, rates)
                        for m, n, lang in zip(metas, lines, langs, strict=True)], np.float64)
     ages_l = [sorted(float(a) for a in _seq(m, "commit_days")) for m in metas]
     age_ptr = np.zeros(len(docs) + 1, np.int64)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from workbench.core.engine import Signal
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Param, ParamSchema
+from workbench.core.repo.lang import DEFAULT_TOKENS_PER_LINE, TOKENS_PER_LINE
 
 GATES = ("out_of_scope",)
 
@@ -82,6 +83,13 @@ MULTIPLIERS: tuple[tuple[str, str, float], ...] = (
 )
 BUDGET_PRESETS: dict[str, tuple[int, int]] = {
     "tight": (3000, 10), "default": (8000, 25), "generous": (15000, 40)}
+# tokens per line by language (REFERENCE §2); "other": every language not named
+TOKEN_RATES: tuple[tuple[str, str, float], ...] = (
+    ("python", "Python", TOKENS_PER_LINE["python"]),
+    ("typescript", "TypeScript", TOKENS_PER_LINE["typescript"]),
+    ("java", "Java", TOKENS_PER_LINE["java"]),
+    ("other", "other", DEFAULT_TOKENS_PER_LINE))
+TOKEN_RATE_LANGUAGES = tuple(t[0] for t in TOKEN_RATES)
 STOP_REASONS = ("candidates_exhausted", "file_limit", "token_budget", "sufficiency")
 
 
@@ -246,6 +254,12 @@ DOCUMENT_SCHEMA = ParamSchema([
        "Files longer than this count with their excerpt's tokens.", stage="prepare"),
     _i("excerpt_window", "Excerpt window", 5, 0, 200,
        "Lines kept either side of a keyword hit.", stage="prepare"),
+    *(_yours(_f(f"tokens_per_line_{lang}", f"Tokens per line: {label}", rate,
+                f"The token estimate of a {label} file (or excerpt): ceil(lines · this), "
+                f"REFERENCE §2's {rate:g}. Counts the budget and the size penalty; a token "
+                "count the corpus states is kept.", low=0.5, high=20.0, step=0.1,
+                stage="prepare"))
+      for lang, label, rate in TOKEN_RATES),
 ])
 
 # The `codeledger` defaults: fitted with the workbench's tools on development histories only

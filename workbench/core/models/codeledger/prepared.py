@@ -20,6 +20,7 @@ from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, ex
 from workbench.core.models.codeledger.files import FileFacts, read_files
 from workbench.core.models.codeledger.graph import neighbours
 from workbench.core.models.codeledger.mentions import mentioned_files
+from workbench.core.models.codeledger.params import TOKEN_RATE_LANGUAGES
 from workbench.core.models.codeledger.similar import past_commits
 from workbench.core.models.codeledger.text import TASK_TYPES, detect_task_type, term_keys
 from workbench.core.params import Params
@@ -127,10 +128,14 @@ class CodeLedgerPrepared:
         return at if at < hi and int(self.docs[at]) == doc else None
 
 
+def token_rates(params: Params) -> dict[str, float]:
+    return {lang: float(params[f"tokens_per_line_{lang}"]) for lang in TOKEN_RATE_LANGUAGES}
+
+
 def prepare_codeledger(dataset: Dataset, params: Params,
                        progress: Progress = NO_PROGRESS) -> CodeLedgerPrepared:
     docs = dataset.corpus.documents
-    files = read_files(docs)
+    files = read_files(docs, token_rates(params))
     progress(0.3, "file facts read")
     inv = cg.Inverted(files)
     churn = cg.default_churn(files)
