@@ -473,3 +473,30 @@ def test_a_sound_sqlite_storage_that_is_locked_is_not_called_damaged(tmp_path, m
     db.write_bytes(b"not a database at all" * 100)
     with pytest.raises(ParamError, match="is damaged"):
         _refuse_damaged("sqlite:///study.db")
+
+
+def test_each_folds_held_out_figures_stand_under_their_own_label(capsys, tmp_path):
+    """The per-fold table's columns pool back to the held-out row: weighted by each fold's
+    queries, the defaults column is the held-out defaults and the tuned column the tuned (the
+    summary line used to print the tuned folds' values after "defaults")."""
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds", "3",
+                           "--pick", "best")
+    assert code == 0, err
+    held = re.search(r"ndcg@10 held-out\s+([\d.]+)\s+([\d.]+)", out)
+    assert held
+    rows = re.findall(r"fold (\d) of 3\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([+-][\d.]+)", out)
+    assert [r[0] for r in rows] == ["1", "2", "3"]
+    n = sum(int(r[1]) for r in rows)
+    assert n == 25
+    for col, want in ((2, held.group(1)), (3, held.group(2))):
+        pooled = sum(int(r[1]) * float(r[col]) for r in rows) / n
+        assert pooled == pytest.approx(float(want), abs=1e-4)
+    for r in rows:
+        assert float(r[4]) == pytest.approx(float(r[3]) - float(r[2]), abs=2e-4)
+    folds_line = re.search(r"mean ± sd over the folds: defaults ([\d.]+) ± [\d.]+, tuned "
+                           r"([\d.]+) ± [\d.]+", out)
+    assert folds_line
+    assert float(folds_line.group(1)) == pytest.approx(
+        sum(float(r[2]) for r in rows) / 3, abs=2e-4)
+    assert float(folds_line.group(2)) == pytest.approx(
+        sum(float(r[3]) for r in rows) / 3, abs=2e-4)

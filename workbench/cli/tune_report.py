@@ -89,17 +89,6 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                       _d(t.delta, primary),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
-    if result.also:
-        print("\nthe same held-out queries, other measures (not tuned for):")
-        print(format_table(["", "defaults", "tuned", "Δ"], [
-            [name, _m(d, name), _m(t, name), _d(t - d, name)]
-            for name, (d, t) in result.also.items()]))
-    if result.validation.kind == "kfold":
-        means = result.fold_means
-        tuned = [m[1] for m in means]
-        default = [m[0] for m in means]
-        print(f"\nheld-out {primary} per fold, tuned: {_spread(tuned)}; defaults: "
-              f"{_spread(default)} ({', '.join(f'{v:.4f}' for v in tuned)})")
     if result.validation.kind == "none":
         print("\nno queries were held out: these are training scores, not an estimate of how "
               "the settings do on new queries")
@@ -117,6 +106,13 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
             print("the tuned settings score lower than the starting values on queries they did "
                   "not see, by a difference that may be chance: nothing shows them better"
                   + advice)
+    if result.also:
+        print("\nthe same held-out queries, other measures (not tuned for):")
+        print(format_table(["", "defaults", "tuned", "Δ"], [
+            [name, _m(d, name), _m(t, name), _d(t - d, name)]
+            for name, (d, t) in result.also.items()]))
+    if result.validation.kind == "kfold":
+        _per_fold(result, primary)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
     for fold in shown:
         if fold.front:
@@ -205,6 +201,23 @@ def _count(name: str) -> bool:
 
     figure = BUNDLE_METRICS.get(name)
     return bool(figure is not None and figure.count) or name in ("injected_tokens", "results")
+
+
+def _per_fold(result: Any, primary: str) -> None:
+    """Each fold's held-out mean for the starting and the tuned values, then the mean and
+    standard deviation over the folds (the held-out row above pools the queries instead: the
+    two differ where the folds differ in size)."""
+    import numpy as np
+
+    means = result.fold_means
+    rows = [[f.name, f"{int((~np.isnan(f.held_tuned)).sum()):,}", _m(d, primary),
+             _m(t, primary), _d(t - d, primary)]
+            for f, (d, t) in zip(result.folds, means, strict=True)]
+    default, tuned = [m[0] for m in means], [m[1] for m in means]
+    print(f"\nheld-out {primary} per fold (each fold scored by the study tuned without it):")
+    print(format_table(["fold", "queries", "defaults", "tuned", "Δ"], rows))
+    print(f"mean ± sd over the folds: defaults {_spread(default)}, tuned {_spread(tuned)} "
+          "(the held-out row above is the mean over the queries)")
 
 
 def _spread(values: list[float]) -> str:
