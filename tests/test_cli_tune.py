@@ -500,3 +500,20 @@ def test_each_folds_held_out_figures_stand_under_their_own_label(capsys, tmp_pat
         sum(float(r[2]) for r in rows) / 3, abs=2e-4)
     assert float(folds_line.group(2)) == pytest.approx(
         sum(float(r[3]) for r in rows) / 3, abs=2e-4)
+
+
+def test_progress_shows_no_held_out_figure():
+    """The trial kept is picked on training alone: a held-out value beside the best training
+    one during the search was a second "held-out" result, differing from the one reported."""
+    from types import SimpleNamespace
+
+    from workbench.cli.tune import _reporter
+    from workbench.core.tuning.study import TrialReport
+
+    said: list[str] = []
+    spec = SimpleNamespace(objectives=["ndcg@10"], sampler="tpe", trials=4)
+    validation = SimpleNamespace(kind="split", folds=[object()])
+    report = _reporter(lambda _f, text: said.append(text), spec, validation, None)
+    report(TrialReport(study="s/split", number=0, done=1, total=4, train=(0.61,),
+                       held_out=(0.58,), params={}, feasible=True))
+    assert said == ["split trial 0 · best training ndcg@10 0.6100"]

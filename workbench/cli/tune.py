@@ -283,27 +283,27 @@ def _start_workers(args: argparse.Namespace, spec: Any, evaluator: Any,
 
 
 def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
-    """Progress: the study, the trial, the best training (and held-out) value so far."""
+    """Progress: the study, the trial, the best training value so far. No held-out figure:
+    the trial kept is picked on training alone (often not the best one), so a held-out value
+    here would be a second, different "held-out" result — and one to stop or rerun on."""
     n_studies = len(validation.folds) + (1 if validation.kind in ("kfold", "none") else 0)
     per_study = space.grid_size() if spec.sampler == "grid" else spec.trials
-    best: dict[str, tuple[float, float]] = {}
+    best: dict[str, float] = {}
     seen: list[str] = []
     sign = 1.0 if _maximised(spec.objectives[0]) else -1.0
 
     def report(r: Any) -> None:
         if r.study not in seen:
             seen.append(r.study)
-        train, held = r.train[0], (r.held_out[0] if r.held_out else float("nan"))
+        train = r.train[0]
         old = best.get(r.study)
-        if r.feasible and (old is None or sign * train > sign * old[0]):
-            best[r.study] = (train, held)
+        if r.feasible and (old is None or sign * train > sign * old):
+            best[r.study] = train
         fold = r.study.rsplit("/", 1)[-1]
         b = best.get(r.study)
         text = f"{fold} trial {r.number}"
         if b is not None:
-            text += f" · best {spec.objectives[0]} {b[0]:.4f}"
-            if not math.isnan(b[1]):
-                text += f" (held-out {b[1]:.4f})"
+            text += f" · best training {spec.objectives[0]} {b:.4f}"
         if per_study:
             bar((len(seen) - 1 + min(1.0, r.done / per_study)) / n_studies, text)
         else:
