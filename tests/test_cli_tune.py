@@ -517,3 +517,12 @@ def test_progress_shows_no_held_out_figure():
     report(TrialReport(study="s/split", number=0, done=1, total=4, train=(0.61,),
                        held_out=(0.58,), params={}, feasible=True))
     assert said == ["split trial 0 · best training ndcg@10 0.6100"]
+
+
+def test_folds_zero_points_to_no_held_out_figure(capsys, tmp_path):
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "2", "--folds", "0",
+                           "--out", str(tmp_path / "t.toml"))
+    assert code == 0, err
+    assert "no queries were held out" in out
+    assert "held-out figures above" not in out
+    assert "no figure estimates how they do on new queries" in out

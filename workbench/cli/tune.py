@@ -336,8 +336,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
     atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
     judged = sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
     every = len(set(note.trained_on)) >= judged  # k-fold and none ship values tuned on all
+    estimate = ("tune's held-out figures above are the estimate" if result.test is not None
+                else "no figure estimates how they do on new queries (--folds 0 held none out)")
     after = (f"eval, compare and report on {dataset.name} count every query and say their "
-             "figures are training scores; tune's held-out figures above are the estimate"
+             f"figures are training scores; {estimate}"
              if every else f"eval, compare and report on {dataset.name} leave those out")
     print(f"tuned parameters written to {path} (use: --params {path}), with the "
           f"{len(note.trained_on)} queries they were tuned on: {after}")
