@@ -249,3 +249,43 @@ def test_a_bad_held_out_count_names_the_field(tmp_path: Path, value: str) -> Non
     with pytest.raises(ParamError, match=r"\[tuned\] field 'held_out_queries': expected a "
                                          r"count of queries"):
         read_tuned_on(path)
+
+
+def _tuned_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    out = tmp_path / "tuned.toml"
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1,b", "--trials", "3", "--folds", "0",
+                 "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
+    capsys.readouterr()
+    return out
+
+
+def test_a_renamed_copy_of_the_data_is_the_data_the_settings_were_tuned_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    tuned = _tuned_file(tmp_path, capsys)
+    copy = tmp_path / "my-copy"
+    shutil.copytree(TEA, copy)
+    assert main(["eval", str(copy), "-m", "bm25", "--params", str(tuned)]) == 0
+    out = capsys.readouterr().out
+    # every judged query was tuned on (--folds 0): said, under the copy's own name too
+    assert "25 of these 25 judged queries were tuned on" in out
+    assert "training scores" in out
+
+
+def test_other_documents_under_the_same_name_are_not_the_data_tuned_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    tuned = _tuned_file(tmp_path, capsys)
+    other = tmp_path / "elsewhere" / "tea-beir"
+    shutil.copytree(TEA, other)
+    corpus = other / "corpus.jsonl"
+    lines = corpus.read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    lines[0] = json.dumps({**first, "text": first["text"] + " (edited)"})
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["eval", str(other), "-m", "bm25", "--params", str(tuned)]) == 0
+    out = capsys.readouterr().out
+    assert "were tuned on" not in out and "training scores" not in out
+    assert "whose documents differ from these" in out

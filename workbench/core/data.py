@@ -94,6 +94,18 @@ class Corpus:
         i = self.index.get(doc_id)
         return None if i is None else self.documents[i]
 
+    def content_key(self) -> str:
+        """A hash of the documents' ids, titles and texts (not their metadata, which history
+        and use change): the same documents under another folder name share it. Computed
+        once per corpus."""
+        key: str | None = getattr(self, "_content_key", None)
+        if key is None:
+            h = hashlib.sha256()
+            for d in self.documents:
+                h.update(_canon((d.id, d.title, d.text)))
+            key = self._content_key = h.hexdigest()[:32]
+        return key
+
 
 class QuerySet:
     """An ordered, id-unique list of queries."""

@@ -34,6 +34,15 @@ class TunedOn:
     held_tuned: float = math.nan  # … and at the tuned ones (each held-out query scored by
     p_value: float = math.nan  # the settings its own fold kept), the paired test's p
     held_n: int = 0
+    corpus: str = ""  # `Corpus.content_key` of the data (""; written before it was kept)
+
+    def same_data(self, dataset: Dataset) -> bool:
+        """Whether these settings were tuned on `dataset`'s documents: by their content where
+        the record keeps it (a renamed copy is the same data; another corpus of the same name
+        is not), else by the dataset's name."""
+        if self.corpus:
+            return self.corpus == dataset.corpus.content_key()
+        return self.dataset == dataset.name
 
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out)."""
@@ -51,7 +60,8 @@ def of_result(result: Any, dataset: Dataset) -> TunedOn:
     return TunedOn(dataset.name, result.validation.describe,
                    tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train)),
                    result.spec.objectives[0], t.mean_a if t else math.nan,
-                   t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0)
+                   t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
+                   dataset.corpus.content_key())
 
 
 def tuned_json(t: TunedOn) -> dict[str, object]:
@@ -62,7 +72,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
     return {"dataset": t.dataset, "validation": t.validation, "metric": t.metric,
             "held_out_default": num(t.held_default), "held_out_tuned": num(t.held_tuned),
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
-            "trained_on": list(t.trained_on)}
+            "corpus": t.corpus, "trained_on": list(t.trained_on)}
 
 
 def tuned_from_json(raw: object) -> TunedOn:
@@ -72,7 +82,7 @@ def tuned_from_json(raw: object) -> TunedOn:
     ids = raw.get("trained_on")
     if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
         raise ValueError("trained_on: expected a list of query ids")
-    texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric")}
+    texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -93,7 +103,7 @@ def tuned_from_json(raw: object) -> TunedOn:
         raise ValueError(f"held_out_queries: expected a count of queries, found {n!r}")
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
-                   nums["held_out_p"], int(nums["held_out_queries"]))
+                   nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]))
 
 
 def tuned_toml(t: TunedOn) -> str:
@@ -107,7 +117,9 @@ def tuned_toml(t: TunedOn) -> str:
         f"validation = {toml_string(t.validation)}",
         f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
         f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
-        f"held_out_queries = {t.held_n}", f"trained_on = [{ids}]"]) + "\n"
+        f"held_out_queries = {t.held_n}",
+        *([f"corpus = {toml_string(t.corpus)}"] if t.corpus else []),
+        f"trained_on = [{ids}]"]) + "\n"
 
 
 def read_tuned_on(path: str | Path) -> TunedOn | None:
@@ -130,7 +142,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
                    _text(p, data, "metric"), _number(p, data, "held_out_default"),
                    _number(p, data, "held_out_tuned"), _number(p, data, "held_out_p"),
-                   int(held_n))
+                   int(held_n), _text(p, data, "corpus"))
 
 
 def _where(p: Path, key: str) -> str:
@@ -159,14 +171,17 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     reader is told — also where a configuration was tuned on other queries of this dataset
     only (another split), that every figure is held out."""
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
-    tuned = tuned_queries(notes, dataset.name, judged)
+    tuned = tuned_queries(notes, dataset, judged)
+    elsewhere = [f"{name!r} was tuned on a dataset also named {dataset.name!r} whose documents "
+                 "differ from these: none of its queries is set aside here"
+                 for name, t in notes if not t.same_data(dataset) and t.dataset == dataset.name]
     if not tuned:  # tuned on this dataset's other queries (another split): said, as good news
-        apart = [(name, t) for name, t in notes if t.dataset == dataset.name and t.trained_on]
-        return dataset, [f"{name!r} was tuned on {len(set(t.trained_on)):,} other queries of "
-                         f"{dataset.name} ({t.validation}), none of these {len(judged):,}: "
-                         "every figure here is held out"
-                         + (f"; {t.held_out_text()}" if t.held_out_text() else "")
-                         for name, t in apart]
+        apart = [(name, t) for name, t in notes if t.same_data(dataset) and t.trained_on]
+        return dataset, elsewhere + [
+            f"{name!r} was tuned on {len(set(t.trained_on)):,} other queries of "
+            f"{dataset.name} ({t.validation}), none of these {len(judged):,}: every figure "
+            "here is held out" + (f"; {t.held_out_text()}" if t.held_out_text() else "")
+            for name, t in apart]
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
@@ -180,13 +195,13 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
                            dataset.source, dataset.settings)
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
                           f"configuration was tuned on ({each}); on the others the tuned "
-                          "figures would be training scores"]
+                          "figures would be training scores", *elsewhere]
     why = ("" if all_queries else ", and none is left that no configuration was tuned on")
     lines = [f"{len(seen)} of these {len(judged)} judged queries were tuned on ({each}){why}: "
              "there the tuned figures are training scores, not what new queries would see"]
     lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
               if note[name].held_out_text()]
-    return dataset, lines
+    return dataset, lines + elsewhere
 
 
 def training_configurations(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
@@ -194,7 +209,7 @@ def training_configurations(dataset: Dataset, notes: Sequence[tuple[str, TunedOn
     """The configurations (of `notes`) tuned on some of `dataset`'s judged queries: there
     their figures are training scores."""
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
-    return frozenset(tuned_queries(notes, dataset.name, judged))
+    return frozenset(tuned_queries(notes, dataset, judged))
 
 
 def judged_count(dataset: Dataset) -> int:
@@ -202,14 +217,14 @@ def judged_count(dataset: Dataset) -> int:
     return sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
 
 
-def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: str,
+def tuned_queries(notes: Sequence[tuple[str, TunedOn]], dataset: Dataset,
                   judged: Sequence[str]) -> dict[str, set[str]]:
     """Per configuration name, the judged queries of `dataset` its settings were tuned on
-    (only notes about a dataset of that name; none empty)."""
+    (only notes about the same data, `TunedOn.same_data`; none empty)."""
     have = set(judged)
     out = {}
     for name, t in notes:
-        if t.dataset == dataset:
+        if t.same_data(dataset):
             hit = have.intersection(t.trained_on)
             if hit:
                 out[name] = hit
@@ -232,7 +247,7 @@ def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
     set) less the queries any of `notes` was tuned on; with none left, every judged query and
     a note that the figures are training scores."""
     ids = dataset.queries.ids
-    tuned = tuned_queries(notes, dataset.name, [q for q, j in zip(ids, judged, strict=True) if j])
+    tuned = tuned_queries(notes, dataset, [q for q, j in zip(ids, judged, strict=True) if j])
     if not tuned:
         return HeldOut(None, "", 0)
     seen = set().union(*tuned.values())
