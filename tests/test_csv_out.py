@@ -33,3 +33,16 @@ def test_per_query_csv_of_a_query_id_that_is_a_formula(
     assert main(["eval", str(folder), "-m", "bm25", "--per-query", "-"]) == 0
     out = capsys.readouterr().out
     assert "\n'=1+1," in out
+
+
+def test_per_query_csv_on_standard_output_is_only_the_csv(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import SAMPLES
+
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metrics", "ndcg@10,r@100",
+                 "--per-query", "-"]) == 0
+    captured = capsys.readouterr()
+    rows = list(csv.reader(io.StringIO(captured.out)))
+    assert rows[0] == ["query_id", "ndcg@10", "r@100"]
+    assert len(rows) == 26 and all(len(r) == 3 for r in rows)  # 25 queries, nothing else
+    assert "25 judged queries" in captured.err and "ndcg@10" in captured.err  # the summary

@@ -5,6 +5,7 @@ value marked, ties said as ties, the points written as JSON or CSV with `--out`)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -139,6 +140,34 @@ def cmd_eval(args: argparse.Namespace) -> int:
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
+    # with a file on standard output (`-`), the summary goes to standard error: the output
+    # stays a file that parses
+    to_stdout = any(path is None for path in outputs.values())
+    with contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext():
+        metrics = _print_summary(args, dataset, model, params, pipe, result, metrics, notes,
+                                 judged)
+    texts: list[tuple[str, Path | None, str]] = []
+    if "--per-query" in outputs:
+        path = outputs["--per-query"]
+        texts.append(("--per-query", path, _per_query_text(path, dataset, pipe, result, metrics)))
+    if "--run" in outputs:
+        from workbench.core.formats.trec import format_trec_run
+
+        run = engine.to_run(result.ranking, dataset.corpus.ids, dataset.queries.ids)
+        texts.append(("--run", outputs["--run"], format_trec_run(run, f"workbench-{model.id}")))
+    write_outputs(texts)
+    for arg, path, _ in texts:
+        if path is not None:
+            what = "per-query metrics" if arg == "--per-query" else "TREC run"
+            print(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
+    return EXIT_OK
+
+
+def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
+                   pipe: Any, result: Any, metrics: list[str], notes: list[str],
+                   judged: int) -> list[str]:
+    """The summary eval prints; the metrics shown (the model's own added when none was
+    named)."""
     print(f"{dataset.name}: {len(dataset.corpus):,} documents, {judged} judged queries; "
           f"model {model.id}")
     changed = model.schema.changed(params)
@@ -155,8 +184,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]
         print(f"({judged_k}: the share of each top {k} that has a judgment at all — of the "
-              "documents retrieved, where fewer were, as ir-measures' Judged@k; low, and the "
-              "other metrics count unjudged documents as not relevant)")
+              "documents retrieved, where fewer were, as ir-measures' Judged@k. The other "
+              "metrics count an unjudged document as not relevant: where it is low, they "
+              "may undercount)")
     from workbench.core.cases import has_cases
 
     if args.cases and not has_cases(dataset):
@@ -166,21 +196,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if hasattr(model, "bundles"):
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
         print_bundle_summary(pipe)
-    texts: list[tuple[str, Path | None, str]] = []
-    if "--per-query" in outputs:
-        path = outputs["--per-query"]
-        texts.append(("--per-query", path, _per_query_text(path, dataset, pipe, result, metrics)))
-    if "--run" in outputs:
-        from workbench.core.formats.trec import format_trec_run
-
-        run = engine.to_run(result.ranking, dataset.corpus.ids, dataset.queries.ids)
-        texts.append(("--run", outputs["--run"], format_trec_run(run, f"workbench-{model.id}")))
-    write_outputs(texts)
-    for arg, path, _ in texts:
-        if path is not None:
-            what = "per-query metrics" if arg == "--per-query" else "TREC run"
-            print(f"{what} written to {path}")
-    return EXIT_OK
+    return metrics
 
 
 def _print_bundle_legend(names: Sequence[str], model: str, judged: int) -> None:
