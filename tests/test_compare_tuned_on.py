@@ -289,3 +289,18 @@ def test_other_documents_under_the_same_name_are_not_the_data_tuned_on(
     out = capsys.readouterr().out
     assert "were tuned on" not in out and "training scores" not in out
     assert "whose documents differ from these" in out
+
+
+def test_eval_says_when_p_overrides_the_tuned_values(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    every = [f"q{i:02d}" for i in range(1, 26)]
+    path = _file(tmp_path, every)  # k1 0.9, b 0.4, tuned on all 25, held-out figures kept
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path)]) == 0
+    plain = capsys.readouterr().out
+    assert "-p changes" not in plain and "starting values 0.6131" in plain
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "-p", "k1=0.5",
+                 "-p", "b=0.4"]) == 0
+    out = capsys.readouterr().out
+    assert "-p changes k1 from 'best.toml'" in out  # b is the file's own value: not changed
+    assert "starting values 0.6131" not in out  # tune's figures: of other values
+    assert "25 of these 25 judged queries were tuned on" in out  # still training scores

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import json
 import math
 import sys
@@ -134,8 +135,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     notes: list[str] = []
     tuned = read_tuned_on(args.params) if args.params else None
     if tuned is not None:
+        changed = _overridden(model, args, params)
+        if changed:  # its queries are still set aside; its held-out figures are of other values
+            tuned = dataclasses.replace(tuned, held_n=0)
         dataset, notes = held_out_queries(dataset, [(Path(args.params).name, tuned)],
                                           args.all_queries)
+        if changed:
+            notes.append(f"-p changes {', '.join(changed)} from {Path(args.params).name!r}: "
+                         "tune's held-out figures were of the file's values, not these")
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
@@ -161,6 +168,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
             what = "per-query metrics" if arg == "--per-query" else "TREC run"
             print(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
     return EXIT_OK
+
+
+def _overridden(model: Any, args: argparse.Namespace, params: Any) -> list[str]:
+    """The parameters of the --params file that -p set to other values."""
+    from workbench.core.params import resolve_file
+
+    filed = resolve_file(model.schema, args.params)
+    return [k for k, v in filed.items() if k in params and params[k] != v]
 
 
 def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
