@@ -113,7 +113,7 @@ def test_outputs_to_stdout_and_through_a_symlink(
     assert main(["eval", TEA, "-m", "bm25", "--per-query", "-", "--run", str(link)]) == 0
     captured = capsys.readouterr()
     assert captured.out.startswith("query_id,ndcg@10,")  # the CSV alone
-    assert "TREC run written to" in captured.err
+    assert "TREC run (each query's top 100) written to" in captured.err
     assert link.is_symlink() and target.read_text().startswith("q")
 
 
@@ -280,3 +280,31 @@ def test_stale_temporary_files_are_swept_when_a_state_is_written(tmp_path: Path)
     os.utime(kept, (long_ago, long_ago))
     sweep_stale_temps(tmp_path)
     assert not old.exists() and fresh.exists() and kept.exists()
+
+
+def _run_counts(path: Path) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for line in path.read_text().splitlines():
+        counts[line.split()[0]] = counts.get(line.split()[0], 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize(("extra", "per_query"), [
+    ([], 100), (["--metrics", "ndcg@10,map"], 1000), (["--depth", "7"], 7),
+    (["--depth", "30"], 30)])
+def test_the_run_files_depth_is_said_and_can_be_set(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
+        per_query: int) -> None:
+    # every document bm25 scores above 0, per query (151 documents: fewer than 1,000)
+    main(["eval", TEA, "-m", "bm25", "--run", str(tmp_path / "all.trec"), "--depth", "1000"])
+    matched = _run_counts(tmp_path / "all.trec")
+    assert max(matched.values()) > 30 and min(matched.values()) > 7
+    run = tmp_path / "r.trec"
+    capsys.readouterr()
+    assert main(["eval", TEA, "-m", "bm25", "--run", str(run), *extra]) == 0
+    assert f"each query's top {per_query:,})" in capsys.readouterr().out
+    assert _run_counts(run) == {q: min(per_query, n) for q, n in matched.items()}
+
+
+def test_depth_without_a_run_file_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(["eval", TEA, "-m", "bm25", "--depth", "5"], capsys, "--depth", "--run")

@@ -37,6 +37,7 @@ from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
+from workbench.core.pipeline import metric_depth
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.textout import format_table, progress_bar
 
@@ -68,7 +69,12 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json",
                    help="write per-query metrics: CSV or JSON, by the file's ending (- for CSV "
                         "on standard output)")
-    p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file")
+    p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file: "
+                   "each query's top --depth documents")
+    p.add_argument("--depth", type=_depth, metavar="N",
+                   help="documents per query in the --run file (default: as deep as the "
+                   "metrics read — 100, 1,000 with map or another metric without @k, as "
+                   "trec_eval); the figures printed do not change")
     p.add_argument("--all-queries", action="store_true",
                    help="with --params from `tune --out`: count every judged query, also those "
                    "the values were tuned on (by default they are left out: there the figures "
@@ -112,16 +118,29 @@ def _accepted(spec: str) -> bool:
     return True
 
 
+def _depth(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, got {n}")
+    return n
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     # every output checked before the work, and written only after it succeeded
     outputs = {arg: check(value, arg) for arg, value, check in
                (("--per-query", args.per_query, check_table_output),
                 ("--run", args.run, check_output)) if value is not None}
     check_outputs_apart(list(outputs.items()), input_files(args))
+    if args.depth is not None and args.run is None:
+        raise UsageError("--depth sets how deep the --run file goes: give --run OUT.trec")
     model, params = model_and_params(args)
     metrics = metric_list(args.metrics or (CODE_METRICS if code_tasks(args, model)
                                            else EVAL_METRICS))
     check_bundle_metrics(metrics, model)
+    depth = args.depth or metric_depth(metrics)
     dataset = load_data(args)
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
@@ -160,12 +179,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if "--run" in outputs:
         from workbench.core.formats.trec import format_trec_run
 
-        run = engine.to_run(result.ranking, dataset.corpus.ids, dataset.queries.ids)
+        ranking = (result.ranking if depth == metric_depth(metrics)
+                   else pipe.run(metrics[:1], depth=depth).ranking)
+        run = engine.to_run(engine.head(ranking, depth), dataset.corpus.ids,
+                            dataset.queries.ids)
         texts.append(("--run", outputs["--run"], format_trec_run(run, f"workbench-{model.id}")))
     write_outputs(texts)
     for arg, path, _ in texts:
         if path is not None:
-            what = "per-query metrics" if arg == "--per-query" else "TREC run"
+            what = ("per-query metrics" if arg == "--per-query"
+                    else f"TREC run (each query's top {depth:,})")
             print(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
     return EXIT_OK
 
