@@ -62,9 +62,10 @@ def add_commands(sub: Any) -> None:
     v.add_argument("--time-split", type=float, metavar="F", help="tasks in time order: the "
                    "oldest share F tunes, the rest is held out (default for repository tasks: "
                    "0.5)")
-    v.add_argument("--train-split", metavar="SPLIT", help="tune on this split of the data "
-                   "(BEIR: train) …")
-    p.add_argument("--test-split", metavar="SPLIT", help="… and score on this one (BEIR: test)")
+    v.add_argument("--train-split", metavar="SPLIT", help="tune on this split of the data, "
+                   "e.g. BEIR's train … (needs --test-split)")
+    p.add_argument("--test-split", metavar="SPLIT", help="… and score on this one, e.g. "
+                   "test (the two go together; neither has a default)")
     p.add_argument("--sampler", default="tpe", choices=SAMPLERS)
     p.add_argument("--pick", default=None, choices=("bound", "best"),
                    help="the trial kept (one objective): bound (default) = the surest gain over "

@@ -18,7 +18,7 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
                validation: Any, spec: Any, evaluator: Any,
                inert: Mapping[str, str] | None = None) -> None:
     counted = int(evaluator.counted().sum())
-    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted} queries that count; "
+    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} queries that count; "
           f"model {model.id}")
     print(f"tuning {len(space.dimensions)} parameters: "
           + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
@@ -71,9 +71,9 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         return
     defaults = result.defaults
     rows = [[name, _v(defaults.get(name)), _v(value),
-             "" if defaults.get(name) == value else "changed"]
+             "" if defaults.get(name) == value else "yes"]
             for name, value in final.best.items()]
-    print(format_table(["parameter", "default", "tuned", ""], rows))
+    print(format_table(["parameter", "default", "tuned", "changed"], rows))
     print()
     lines = picked_lines(result, primary)
     if lines:
