@@ -222,3 +222,37 @@ def test_explain_as_json(data: str, model: str, query: str,
     for r in out["results"]:
         assert r["score"] == pytest.approx(sum(r["contributions"].values()), abs=1e-6)
         assert isinstance(r["breakdown"], dict) and r["breakdown"]
+
+
+def test_explain_finds_a_document_beyond_the_top(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    folder = str(_beir(tmp_path))
+    assert main(["rank", folder, "-m", "bm25", "--query-id", "q1", "--top", "4",
+                 "--format", "json"]) == 0
+    ranks = {r["id"]: r["rank"] for r in json.loads(capsys.readouterr().out)["results"]}
+    assert ranks["d1"] == 1 and "d3" not in ranks  # coffee: no query term
+    assert main(["explain", folder, "-m", "bm25", "--query-id", "q1", "--top", "1",
+                 "--relevant", "--doc", "d3"]) == 0
+    out = capsys.readouterr().out
+    beyond = out.split("beyond the top 1:")[1]
+    assert f"#{ranks['d4']}  d4  Tea storage   judged 1" in beyond  # relevant, below the top
+    assert "term=tea" in beyond.split("d4")[1]  # with its breakdown
+    assert "d3: not ranked — no candidate of this query" in beyond
+    assert "#1  d1" not in beyond  # shown in the top already
+
+
+def test_explain_doc_that_is_not_there(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(_beir(tmp_path)), "-m", "bm25", "-q", "tea",
+                 "--doc", "d9"]) == 2
+    assert "--doc d9: no document with this id in mini" in capsys.readouterr().err
+
+
+def test_explain_says_which_gate_kept_a_relevant_document_out(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # the sample's case: the answer is a decision recorded from a turn, which injection skips
+    assert main(["explain", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--query-id", "answer-only-in-turn", "--top", "1", "--relevant"]) == 0
+    beyond = capsys.readouterr().out.split("beyond the top 1:")[1]
+    assert "qm-030 (judged 1): not ranked — zeroed by the gate 'source_turn'" in beyond
+    assert "score_before_gate:" in beyond  # the breakdown of what it would have scored

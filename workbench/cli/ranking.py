@@ -48,6 +48,12 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="json: each result's score, contributions and the model's breakdown "
                    "(as `rank --format json`, with the breakdown)")
+    p.add_argument("--doc", action="append", default=[], metavar="ID",
+                   help="also explain this document wherever it ranks (repeatable): why a "
+                   "document did not come up")
+    p.add_argument("--relevant", action="store_true",
+                   help="also explain every document judged relevant to the query that is not "
+                   "in the top --top")
     p.set_defaults(func=cmd_explain)
 
 
@@ -164,34 +170,120 @@ def cmd_explain(args: argparse.Namespace) -> int:
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     if args.format == "json":
-        print(json.dumps(_explain_json(pipe, args.top), indent=2, ensure_ascii=False,
-                         default=_jsonable))
+        out = _explain_json(pipe, args.top)
+        named = _named_docs(args, dataset, {r["id"] for r in out["results"]})
+        if named:
+            out["beyond_top"] = [_beyond_json(pipe, row) for row in _rows_of(pipe, named)]
+        print(json.dumps(out, indent=2, ensure_ascii=False, default=_jsonable))
         return EXIT_OK
+    rows = _ranked_rows(pipe, args.top)
     if hasattr(model, "near_misses"):  # a bundle-selecting model: CodeLedger's explain
         from workbench.cli.bundles import print_bundle_explain
 
         print_bundle_explain(pipe, args.top)
-        return EXIT_OK
-    rows = _ranked_rows(pipe, args.top)
-    q = dataset.queries[0]
-    print(f"query: {q.text}")
-    print(f"model: {model.id}; changed parameters: "
-          f"{model.schema.changed(params) or 'none (defaults)'}")
-    for r in rows:
-        rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
-        print(f"\n#{r['rank']}  {r['id']}  {r['title']}{rel}")
-        print(f"    score {r['score']:.6g} = " + " + ".join(
-            f"{name} {value:.6g}" for name, value in r["contributions"].items()))
-        details = model.explain(pipe.prepared, dataset, 0, r["doc"], pipe.params)
-        for line in _explain_lines(details):
-            print("    " + line)
+    else:
+        q = dataset.queries[0]
+        print(f"query: {q.text}")
+        print(f"model: {model.id}; changed parameters: "
+              f"{model.schema.changed(params) or 'none (defaults)'}")
+        for r in rows:
+            _print_explained(pipe, r)
+    named = _named_docs(args, dataset, {r["id"] for r in rows})
+    if named:
+        print(f"\n— beyond the top {args.top}:")
+        for row in _rows_of(pipe, named):
+            if isinstance(row, dict):
+                _print_explained(pipe, row)
+                continue
+            line, d = row
+            print("\n" + line)
+            if d is not None:  # gated: what it would have scored, and why
+                details = model.explain(pipe.prepared, dataset, 0, d, pipe.params)
+                for text in _explain_lines(details):
+                    print("    " + text)
     shown = _shown(pipe)
     if shown is not None and shown.block:
         print("\nthe memory block the agent receives:\n" + shown.block)
+    if hasattr(model, "near_misses"):
+        return EXIT_OK
     gated = _gated_summary(pipe)
     if gated:
         print("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
     return EXIT_OK
+
+
+def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
+    rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
+    print(f"\n#{r['rank']}  {r['id']}  {r['title']}{rel}")
+    print(f"    score {r['score']:.6g} = " + " + ".join(
+        f"{name} {value:.6g}" for name, value in r["contributions"].items()))
+    details = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r["doc"], pipe.params)
+    for line in _explain_lines(details):
+        print("    " + line)
+
+
+def _named_docs(args: argparse.Namespace, dataset: Any, shown: set[str]) -> list[str]:
+    """--doc's ids and, with --relevant, the judged-relevant ones, less those shown; an id
+    the corpus does not hold is a UsageError."""
+    for doc_id in args.doc:
+        if dataset.corpus.get(doc_id) is None:
+            raise UsageError(f"--doc {doc_id}: no document with this id in {dataset.name}")
+    wanted = list(args.doc)
+    if args.relevant:
+        qrels = (dataset.qrels or {}).get(dataset.queries[0].id)
+        if not qrels:
+            raise UsageError("--relevant: this query has no judgments (give --query-id of a "
+                             "judged query)")
+        wanted += [d for d, grade in qrels.items() if grade > 0
+                   and dataset.corpus.get(d) is not None]
+    return [d for d in dict.fromkeys(wanted) if d not in shown]
+
+
+def _rows_of(pipe: Any, doc_ids: list[str]) -> list[dict[str, Any] | tuple[str, int | None]]:
+    """Each document's row (its rank among every result), or a line saying why it has none
+    with the document to explain where it has a breakdown: zeroed by a gate (its index), or
+    no candidate of the query at all (None)."""
+    result = pipe.run(metric_names=(), depth=len(pipe.dataset.corpus), select=False)
+    contrib = engine.contributions_at(result.scores, result.ranking)
+    corpus = pipe.dataset.corpus
+    qrels = (pipe.dataset.qrels or {}).get(pipe.dataset.queries[0].id, {})
+    ranked = {int(result.ranking.docs[0, j]): j for j in range(int(result.ranking.count[0]))}
+    scores = result.scores
+    row = scores.row(0)
+    gates = {int(d): int(g) for d, g in zip(scores.docs[row], scores.gate[row], strict=True)}
+    out: list[dict[str, Any] | tuple[str, int | None]] = []
+    for doc_id in doc_ids:
+        d = corpus.index[doc_id]
+        doc = corpus[d]
+        judged = "" if doc_id not in qrels else f" (judged {qrels[doc_id]})"
+        j = ranked.get(d)
+        if j is not None:
+            out.append({"rank": j + 1, "id": doc.id, "title": doc.title,
+                        "score": float(result.ranking.scores[0, j]),
+                        "relevance": qrels.get(doc.id),
+                        "contributions": {s: float(contrib[i, 0, j])
+                                          for i, s in enumerate(scores.signals)}, "doc": d})
+        elif gates.get(d, 0):
+            out.append((f"{doc_id}{judged}: not ranked — zeroed by the gate "
+                        f"{scores.gates[gates[d] - 1]!r}", d))
+        else:
+            out.append((f"{doc_id}{judged}: not ranked — no candidate of this query (the model "
+                        "scores it nothing: for a lexical model, no query term in it)", None))
+    return out
+
+
+def _beyond_json(pipe: Any, row: dict[str, Any] | tuple[str, int | None]) -> dict[str, Any]:
+    if isinstance(row, dict):
+        row = dict(row)
+        row["breakdown"] = pipe.model.explain(pipe.prepared, pipe.dataset, 0, row.pop("doc"),
+                                              pipe.params)
+        return row
+    line, d = row
+    doc_id, _, why = line.partition(": not ranked — ")
+    out: dict[str, Any] = {"id": doc_id.split(" (judged")[0], "rank": None, "why": why}
+    if d is not None:
+        out["breakdown"] = pipe.model.explain(pipe.prepared, pipe.dataset, 0, d, pipe.params)
+    return out
 
 
 def _explain_json(pipe: Any, top: int) -> dict[str, Any]:
