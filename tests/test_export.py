@@ -202,3 +202,15 @@ def test_the_report_says_a_configuration_cannot_be_shipped(tmp_path: Path) -> No
     html = out.read_text()
     assert html.count("Cannot be shipped as is") == 1  # z, not the defaults
     assert "Normalisation (normalization) batch-max → z-score" in html
+
+
+@pytest.mark.parametrize("model_id", ["bm25", "dense", "importance"])
+def test_a_model_without_a_target_system_says_what_to_use(
+        model_id: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    assert main(["export", "-m", model_id]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"{model_id} has no system to write settings for" in err
+    assert "params TOML file" in err and "decision-memory" in err

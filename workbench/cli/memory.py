@@ -145,13 +145,14 @@ def format_stats(st: InjectionStats) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     """The parameters in the target system's own settings, and what changed from its
     defaults."""
-    from workbench.core.export import export_params, write_export
+    from workbench.core.export import export_params, exporter_ids, write_export
 
     model, params = model_and_params(args)
-    try:
-        export = export_params(model.id, params)
-    except KeyError as exc:
-        raise UsageError(str(exc.args[0])) from None
+    if model.id not in exporter_ids():
+        raise UsageError(f"{model.id} has no system to write settings for (export writes "
+                         f"those of {', '.join(exporter_ids())}): its values are a params TOML "
+                         "file, as `tune --out` writes and every command's --params reads")
+    export = export_params(model.id, params)
     if export.outside:
         print(f"warning: not shippable as is: {export.target} has no "
               + "; ".join(f"{c.name} = {c.value!r} (default {c.original!r})"
@@ -212,7 +213,8 @@ def add_commands(sub: Any) -> None:
     add_model(p, default="decision-memory")
     p.set_defaults(func=_why_stats_entry)
 
-    p = sub.add_parser("export", help="parameters in the target system's own terms")
+    p = sub.add_parser("export", help="parameters in the target system's own terms (models "
+                       "ported from a system with settings)")
     add_model(p)
     p.add_argument("--out", "-o", metavar="FOLDER",
                    help="write the files there instead of printing")
