@@ -130,6 +130,18 @@ def test_unknown_query_id(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "no query with id 'q9'" in capsys.readouterr().err
 
 
+def test_a_query_of_another_split_is_pointed_to(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _beir(tmp_path)
+    (folder / "queries.jsonl").write_text((folder / "queries.jsonl").read_text()
+                                          + json.dumps({"_id": "q3", "text": "oolong"}) + "\n")
+    (folder / "qrels" / "train.tsv").write_text("query-id\tcorpus-id\tscore\nq3\td2\t1\n")
+    assert main(["rank", str(folder), "-m", "bm25", "--query-id", "q3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "it is judged in split 'train': --split train" in err
+    assert main(["rank", str(folder), "-m", "bm25", "--query-id", "q3", "--split", "train"]) == 0
+
+
 @pytest.mark.datasets
 def test_eval_bm25_on_scifact_with_stemming(capsys: pytest.CaptureFixture[str]) -> None:
     # published: 0.66–0.69 for a correct stemmed BM25 (bm25s Lucene 1.2/0.75 measured 0.679)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from workbench.cli.args import warn_repeated, whole
@@ -103,11 +104,34 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
                 raise UsageError(f"{dataset.name} has no queries (or tasks) to pick "
                                  f"{args.query_id!r} from; give the text with --query/--task")
             shown = ", ".join(dataset.queries.ids[:8])
+            other = _judged_in_other_split(args, str(args.query_id))
+            hint = f"; it is judged in split {other!r}: --split {other}" if other else ""
             raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
-                             f"(ids look like: {shown})")
+                             f"(ids look like: {shown}){hint}")
         return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
                        dataset.qrels, dataset.source, dataset.settings)
     raise UsageError("give --query TEXT or --query-id ID")
+
+
+def _judged_in_other_split(args: argparse.Namespace, query_id: str) -> str | None:
+    """The BEIR split (qrels/<split>.tsv beside DATA, not the one read) that judges
+    `query_id`, if one does."""
+    data, split = getattr(args, "data", None), getattr(args, "split", None)
+    if not data or getattr(args, "qrels", None):
+        return None
+    folder = Path(data) / "qrels"
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.tsv")):
+        if path.stem == split:
+            continue
+        try:
+            with path.open(encoding="utf-8", errors="replace") as f:
+                if any(line.split("\t", 1)[0] == query_id for line in f):
+                    return path.stem
+        except OSError:
+            continue
+    return None
 
 
 def pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
