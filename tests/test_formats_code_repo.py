@@ -109,8 +109,10 @@ def test_ledger_weights_decay_by_half_every_30_days(tmp_path: Path) -> None:
     ]) + "\n", encoding="utf-8")
     w = read_ledger(ledger, now)
     # failures: 0.5 (30 days old) + 1 (the ISO time is `now`)
-    assert w["a.py"] == {"success": 1.0, "fail": pytest.approx(1.5), "entries": 3}
-    assert w["b.py"] == {"success": 1.0, "fail": 0.0, "entries": 1}
+    assert w["a.py"] == {"success": 1.0, "fail": pytest.approx(1.5), "entries": 3,
+                         "success_ages": [0.0], "fail_ages": [30.0, 0.0]}
+    assert w["b.py"] == {"success": 1.0, "fail": 0.0, "entries": 1, "success_ages": [0.0],
+                         "fail_ages": []}
     assert read_ledger(tmp_path / "absent.jsonl", now) == {}
 
 
@@ -139,8 +141,18 @@ def test_ledger_in_the_working_tree_reaches_the_documents(repo: Path, tmp_path: 
     ds = read_code_repo(copy)
     store = ds.corpus.get("api/shorty/store.py")
     assert store is not None
-    assert store.metadata["ledger"] == {"success": 0.0, "fail": 0.25, "entries": 1}
+    assert store.metadata["ledger"] == {"success": 0.0, "fail": 0.25, "entries": 1,
+                                        "success_ages": [], "fail_ages": [60.0]}
     assert ds.corpus.get("api/shorty/app.py").metadata["ledger"]["entries"] == 0  # type: ignore[union-attr]
+    # codeledger decays the entries by its own half-life: 60 days old, 60-day half-life → 0.5
+    from workbench.core.models.codeledger import CodeLedgerModel
+
+    model = CodeLedgerModel()
+    for half_life, fail in ((30.0, 0.25), (60.0, 0.5), (3650.0, 0.5 ** (60 / 3650))):
+        prep = model.prepare(ds, model.schema.resolve({"ledger_half_life_days": half_life}))
+        at = prep.files.paths.index("api/shorty/store.py")
+        assert prep.files.fail[at] == pytest.approx(fail)
+        assert prep.files.success[at] == 0.0
 
 
 def test_sample_folder_is_built_once_and_opened_with_its_tasks() -> None:

@@ -211,7 +211,7 @@ def _contents(root: Path, index: RepoIndex, tree: dict[str, str]) -> dict[str, s
     return {p: blobs.get(b, b"").decode("utf-8", "replace") for p, b in wanted.items()}
 
 
-def _metadata(f: FileInfo, ledger: dict[str, float] | None) -> dict[str, Any]:
+def _metadata(f: FileInfo, ledger: dict[str, Any] | None) -> dict[str, Any]:
     meta: dict[str, Any] = {}
     for key in FILE_KEYS:
         value = getattr(f, key)
@@ -220,12 +220,12 @@ def _metadata(f: FileInfo, ledger: dict[str, float] | None) -> dict[str, Any]:
     return meta
 
 
-def read_ledger(path: Path, now: int) -> dict[str, dict[str, float]]:
+def read_ledger(path: Path, now: int) -> dict[str, dict[str, Any]]:
     """Per file: decayed success and failure weights and the number of entries naming it.
     A missing file is an empty ledger; a malformed line is a FormatError naming it."""
     if not path.is_file():
         return {}
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for n, rec in iter_jsonl(path):
         files = rec.get("files")
         if not isinstance(files, list) or not all(isinstance(x, str) for x in files):
@@ -237,11 +237,15 @@ def read_ledger(path: Path, now: int) -> dict[str, dict[str, float]]:
         at = _seconds(rec.get("at"), path, n)
         if at > now:
             continue
-        weight = 0.5 ** ((now - at) / DAY / LEDGER_HALF_LIFE_DAYS)
+        age = (now - at) / DAY
+        weight = 0.5 ** (age / LEDGER_HALF_LIFE_DAYS)
+        kind = "success" if outcome == "success" else "fail"
         for p in dict.fromkeys(files):
-            w = out.setdefault(p, {"success": 0.0, "fail": 0.0, "entries": 0})
-            w["success" if outcome == "success" else "fail"] += weight
+            w = out.setdefault(p, {"success": 0.0, "fail": 0.0, "entries": 0,
+                                   "success_ages": [], "fail_ages": []})
+            w[kind] += weight
             w["entries"] += 1
+            w[f"{kind}_ages"].append(age)  # codeledger decays them by its own half-life
     return out
 
 

@@ -105,9 +105,21 @@ def _tokens(meta: Mapping[str, Any], lines: int, lang: str,
     return float(token_estimate(lines, lang, rates))
 
 
-def read_files(docs: Sequence[Document],
-               rates: Mapping[str, float] | None = None) -> FileFacts:
-    """`rates`: tokens per line by language ("other" for the rest); None: REFERENCE §2's."""
+def _ledger(ledger: Mapping[str, Any], kind: str, half_life: float | None) -> float:
+    """A file's decayed ledger weight of `kind` (success / fail): at `half_life` days from
+    the entries' ages where the ledger keeps them, else the weight it states."""
+    ages = ledger.get(f"{kind}_ages")
+    if half_life is None or not isinstance(ages, list | tuple):
+        return _num(ledger, kind, 0.0)
+    return float(sum(0.5 ** (float(a) / half_life) for a in ages
+                     if isinstance(a, int | float) and not isinstance(a, bool)))
+
+
+def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = None,
+               half_life: float | None = None) -> FileFacts:
+    """`rates`: tokens per line by language ("other" for the rest); None: REFERENCE §2's.
+    `half_life`: the ledger's entries decay by 0.5^(age / half_life days); None: the weights
+    the ledger states (REFERENCE §2's 30 days where the repository reader decayed them)."""
     index = {d.id: i for i, d in enumerate(docs)}
     metas = [d.metadata for d in docs]
     langs = tuple(str(m.get("language") or "other") for m in metas)
@@ -145,8 +157,8 @@ def read_files(docs: Sequence[Document],
         days_since_last=np.array([_num(m, "days_since_last", math.nan) for m in metas],
                                  np.float64),
         ages=np.array([a for row in ages_l for a in row], np.float64), age_ptr=age_ptr,
-        success=np.array([_num(lg, "success", 0.0) for lg in ledgers], np.float64),
-        fail=np.array([_num(lg, "fail", 0.0) for lg in ledgers], np.float64),
+        success=np.array([_ledger(lg, "success", half_life) for lg in ledgers], np.float64),
+        fail=np.array([_ledger(lg, "fail", half_life) for lg in ledgers], np.float64),
         entries=np.array([int(_num(lg, "entries", 0)) for lg in ledgers], np.int64),
         is_test=np.array([m.get("is_test") is True for m in metas], bool),
         error_infrastructure=np.array([m.get("error_infrastructure") is True for m in metas],

@@ -163,6 +163,9 @@ DOCUMENT_SCHEMA = ParamSchema([
     _f("test_mapped_value", "Test relevance: mapped only", 0.5,
        "test_relevance of a file that has a mapped test (or source) which no other stage brought: "
            "it joined only through the test neighbourhood."),
+    _f("ledger_half_life_days", "Ledger: half-life (days)", 30.0,
+       "Ledger entries weigh 0.5^(age / this): REFERENCE §2's 30 days.", low=1.0,
+       high=3650.0, step=1.0, stage="prepare"),
     _i("maturity_min", "Ledger: immature below", 10, 0, 1000,
        "Ledger priors count only once the ledger names a file this often: maturity 0 below."),
     _i("maturity_full", "Ledger: mature at", 50, 1, 1000,
