@@ -255,7 +255,7 @@ def test_early_stop_skips_later_batches_when_on() -> None:
 
 
 def _simulate_scan(scored: dict[int, float], n_files: int, limit: int, threshold: float,
-                   batch: int) -> set[int]:
+                   batch: int, found: int = 2) -> set[int]:
     """searchVaultWithOptions' loop: read batches, stop once shouldStopEarly holds."""
     results: list[float] = []
     seen: set[int] = set()
@@ -264,7 +264,7 @@ def _simulate_scan(scored: dict[int, float], n_files: int, limit: int, threshold
             if f in scored:
                 results.append(scored[f])
                 seen.add(f)
-        if sum(r >= threshold for r in results) >= limit and len(results) >= 2 * limit:
+        if sum(r >= threshold for r in results) >= limit and len(results) >= found * limit:
             break
     return seen
 
@@ -282,11 +282,12 @@ def test_vectorised_early_stop_equals_the_scan_loop() -> None:
         pair_doc = np.concatenate([d for d, _ in rows])
         total = np.concatenate([s for _, s in rows])
         limit, batch, thr = int(rng.integers(1, 6)), int(rng.integers(1, 12)), 0.7
+        found = int(rng.choice([2, 2, 1, 3]))  # the original's 2, and other factors
         skipped = early_stop_skipped(pair_query, pair_doc, total,
-                                     np.ones(len(total), np.bool_), limit, thr, batch)
+                                     np.ones(len(total), np.bool_), limit, thr, batch, found)
         for i, (d, s) in enumerate(rows):
             seen = _simulate_scan(dict(zip(d.tolist(), s.tolist(), strict=True)), n, limit,
-                                  thr, batch)
+                                  thr, batch, found)
             assert set(d[~skipped[pair_query == i]].tolist()) == seen
 
 

@@ -53,11 +53,13 @@ I64 = NDArray[np.int64]
 
 
 def early_stop_skipped(pair_query: I64, pair_doc: I64, total: F64, eligible: NDArray[np.bool_],
-                       limit: int, threshold: float, batch_size: int) -> NDArray[np.bool_]:
+                       limit: int, threshold: float, batch_size: int,
+                       found: int = 2) -> NDArray[np.bool_]:
     """bool (P,): pairs whose document the original never scans with its early stop.
 
     searchVaultWithOptions reads files in batches of `batch_size` (file order) and, after each
-    batch, stops once `limit` results score ≥ `threshold` and at least 2·limit were found. The
+    batch, stops once `limit` results score ≥ `threshold` and at least `found`·limit (2) were
+    found. The
     counts only grow along file order, so the stop batch is the batch of the first candidate at
     which both running counts hold; everything in later batches goes unscanned. Pairs come
     query-major in file order, so the running counts per query are one cumulative sum each,
@@ -75,7 +77,7 @@ def early_stop_skipped(pair_query: I64, pair_doc: I64, total: F64, eligible: NDA
         out: I64 = c - before[row_of]
         return out
 
-    hit = eligible & (running(good) >= limit) & (running(eligible) >= 2 * limit)
+    hit = eligible & (running(good) >= limit) & (running(eligible) >= found * limit)
     first = np.flatnonzero(hit)
     rows, at = np.unique(row_of[first], return_index=True)
     batch = pair_doc // batch_size
@@ -147,7 +149,8 @@ class VaultSearchModel(Model):
         if bool(params["early_stop"]) and limit > 0:
             skipped = early_stop_skipped(prep.pair_query, prep.pair_doc, total, gate == 0,
                                          limit, float(params["early_stop_threshold"]),
-                                         int(params["batch_size"]))
+                                         int(params["batch_size"]),
+                                         int(params["early_stop_found"]))
             gate[skipped] = 1 + GATES.index("early_stop")
         return Scores(row_ptr=prep.row_ptr, docs=prep.pair_doc.astype(np.int32),
                       total=np.where(gate == 0, total, 0.0), gate=gate,

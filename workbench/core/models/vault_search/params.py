@@ -55,8 +55,8 @@ SCHEMA = ParamSchema([
     Param("early_stop", "Early stop", False, tunable=False, kind="bool", needs=("limit",),
           help="Reproduce the original's early stop (needs limit > 0): files are scanned in "
                "batches in file order, and scanning stops after the batch where `limit` "
-               "results score ≥ the threshold and 2·limit were found. Off by default: it "
-               "makes results depend on file order."),
+               "results score ≥ the threshold and 2·limit (early_stop_found) were found. Off "
+               "by default: it makes results depend on file order."),
     Param("early_stop_threshold", "Early stop: high-quality score", 0.7, tunable=False,
           needs=("early_stop", "limit"),
           low=0.0, high=1.0, step=0.01,
@@ -65,6 +65,10 @@ SCHEMA = ParamSchema([
           needs=("early_stop", "limit"),
           high=10_000, step=1,
           help="Files read per batch (OBSIDIAN_SEARCH_BATCH_SIZE, default 10)."),
+    Param("early_stop_found", "Early stop: results found × limit", 2, tunable=False, kind="int",
+          low=1, high=100, step=1, needs=("early_stop", "limit"),
+          help="Scanning stops only once this many times `limit` results were found (the "
+               "original's 2·limit)."),
     # SearchScorer constants
     Param("tf_scale", "tf log scale", 100.0, low=1.0, high=10_000.0, step=1.0,
           needs=("variant=shipped",),
