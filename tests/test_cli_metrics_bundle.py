@@ -142,3 +142,17 @@ def test_bundle_f1_per_task() -> None:
     added = with_bundle_f1({"bundle_recall": r, "bundle_precision": p, "bundle_files": r})
     assert list(added) == ["bundle_recall", "bundle_precision", "bundle_f1", "bundle_files"]
     assert with_bundle_f1({"ndcg@10": r}).keys() == {"ndcg@10"}
+
+
+@pytest.mark.parametrize("metrics", ["r@10,bundle_recall", "bundle_recall", "ndcg@10"])
+def test_a_run_file_of_a_bundle_model(tmp_path, capsys: pytest.CaptureFixture[str],
+                                      metrics: str) -> None:
+    run = tmp_path / "cl.trec"
+    assert main(["eval", CODE, "-m", "codeledger", "--metrics", metrics, "--run", str(run),
+                 "--depth", "5"]) == 0
+    assert "TREC run (each query's top 5) written to" in capsys.readouterr().out
+    lines = run.read_text().splitlines()
+    per_task: dict[str, int] = {}
+    for line in lines:
+        per_task[line.split()[0]] = per_task.get(line.split()[0], 0) + 1
+    assert len(per_task) == 12 and set(per_task.values()) == {5}

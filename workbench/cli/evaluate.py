@@ -140,7 +140,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     metrics = metric_list(args.metrics or (CODE_METRICS if code_tasks(args, model)
                                            else EVAL_METRICS))
     check_bundle_metrics(metrics, model)
-    depth = args.depth or metric_depth(metrics)
+    ranked_by = [m for m in metrics if m not in BUNDLE_METRICS]  # what the ranking serves
+    depth = args.depth or metric_depth(ranked_by)
     dataset = load_data(args)
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
@@ -179,8 +180,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if "--run" in outputs:
         from workbench.core.formats.trec import format_trec_run
 
-        ranking = (result.ranking if depth == metric_depth(metrics)
-                   else pipe.run(metrics[:1], depth=depth).ranking)
+        ranking = (result.ranking if depth == metric_depth(ranked_by)
+                   else pipe.run((), depth=depth).ranking)
         run = engine.to_run(engine.head(ranking, depth), dataset.corpus.ids,
                             dataset.queries.ids)
         texts.append(("--run", outputs["--run"], format_trec_run(run, f"workbench-{model.id}")))
