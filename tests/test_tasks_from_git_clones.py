@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 
 from tests.test_repo_index import make_repo
+from workbench.core.checks import load_warnings
+from workbench.core.data import FormatError
 from workbench.core.formats.code_repo import read_code_repo
 from workbench.core.repo import index_repository
 from workbench.core.repo.git import is_partial_clone, ls_tree
-from workbench.core.repo.index import LFS_POINTER, MISSING
+from workbench.core.repo.index import LFS_POINTER, LOST, MISSING
 from workbench.core.repo.sample import git_env
 from workbench.core.repo.tasks import mine_tasks
 
@@ -65,8 +67,11 @@ def test_partial_clone_without_checkout_opens_as_a_dataset(two_commits: Path,
     index = index_repository(repo, use_cache=False)
     assert index.paths == ()
     assert index.skipped == (("a.py", MISSING), ("b.py", MISSING))
-    # not the old "field rev" error: a dataset with no documents
-    assert len(read_code_repo(repo).corpus) == 0
+    # not the old "field rev" error, nor an empty dataset whose every bundle is empty: what
+    # could not be read, and why
+    with pytest.raises(FormatError, match=r"none of the 2 files of the snapshot \w+ could be "
+                                          r"read \(missing: the clone lacks it"):
+        read_code_repo(repo)
 
 
 def test_missing_index_is_not_cached(two_commits: Path, tmp_path: Path) -> None:
@@ -91,6 +96,43 @@ def test_shallow_clone_indexes_what_it_holds(two_commits: Path, tmp_path: Path) 
     index = index_repository(repo, use_cache=False)
     assert index.paths == ("a.py", "b.py") and index.skipped == ()
     assert index.file("b.py").commits == 1  # the history it has: one commit
+
+
+def test_a_shallow_clone_is_its_own_index_and_is_said(two_commits: Path,
+                                                         tmp_path: Path) -> None:
+    # cached, at the same commit: the whole history's index is not the shallow clone's
+    full = index_repository(two_commits)
+    repo = clone(two_commits, tmp_path / "shallow", "--depth", "1")
+    cut = index_repository(repo)
+    assert full.commit == cut.commit
+    assert full.file("b.py").commits == 2 and cut.file("b.py").commits == 1
+    assert index_repository(two_commits).file("b.py").commits == 2  # and back again
+    warnings = load_warnings(read_code_repo(repo))
+    assert any("shallow clone (1 commit of history)" in w and "--unshallow" in w
+               for w in warnings)
+    assert not any("shallow" in w for w in load_warnings(read_code_repo(two_commits)))
+
+
+def test_a_blob_lost_from_a_full_clone_is_skipped_and_named(
+        two_commits: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a cache of its own: another test's two_commits has the same commit, indexed whole
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    repo = clone(two_commits, tmp_path / "damaged", "--no-local")
+    packs = list((repo / ".git" / "objects" / "pack").glob("*.pack"))
+    for pack in packs:  # loose objects, so that one can be removed
+        moved = tmp_path / pack.name
+        pack.rename(moved)
+        (repo / ".git" / "objects" / "pack" / pack.with_suffix(".idx").name).unlink()
+        with moved.open("rb") as data:
+            subprocess.run(["git", "-C", str(repo), "unpack-objects", "-q"], stdin=data,
+                           check=True)
+    blob = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD:b.py"], check=True,
+                          capture_output=True, text=True).stdout.strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    index = index_repository(repo, use_cache=False)
+    assert index.paths == ("a.py",) and index.skipped == (("b.py", LOST),)
+    assert any("b.py" in w and "left out of the index" in w
+               for w in load_warnings(read_code_repo(repo)))
 
 
 def test_lfs_pointer_is_skipped(tmp_path: Path) -> None:

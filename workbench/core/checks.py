@@ -62,6 +62,11 @@ def load_warnings(dataset: Dataset) -> list[str]:
             out.append(f"{len(without):,} task(s) name no snapshot ({_examples(without)}): "
                        "scored against the snapshot the other tasks name")
     # binaries are left out of every index and never a code task's answer: not said
+    shallow = dataset.settings.get("repo_shallow")
+    if isinstance(shallow, int):
+        out.append(f"the repository is a shallow clone ({shallow:,} commit"
+                   f"{'' if shallow == 1 else 's'} of history): churn, recency, co-change and "
+                   "similar past commits see only those (`git fetch --unshallow` for the rest)")
     skipped = [(p, why) for p, why in dataset.settings.get("repo_skipped") or []
                if why != "binary"]
     if skipped:

@@ -53,6 +53,7 @@ HISTORY_STREAM = "history.fi"
 LEDGER_HALF_LIFE_DAYS = 30.0
 DAY = 86400.0
 SKIPPED_KEY = "repo_skipped"
+SHALLOW_KEY = "repo_shallow"  # a shallow clone: the commits of history it holds
 # the index's past commits ([hash, message, [paths]], newest first) for codeledger's
 # similar-commits signal; absent when the snapshot has none
 HISTORY_KEY = "repo_history"
@@ -163,6 +164,11 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
         if absent:
             raise FormatError(Path(str(tasks)), f"task {t.id!r} needs {absent[0]!r}, which the "
                               f"snapshot {index.commit[:10]} does not hold", field="files")
+    if not index.files and index.skipped:
+        reasons = sorted({why for _, why in index.skipped})
+        raise FormatError(root, f"none of the {len(index.skipped):,} files of the snapshot "
+                          f"{index.commit[:10]} could be read ({'; '.join(reasons)})",
+                          field="path")
     texts = _contents(root, index, tree)
     weights = read_ledger(Path(ledger) if ledger else root / LEDGER_FILE, index.now)
     docs = [Document(id=f.path, title=f.path, text=texts.get(f.path, ""),
@@ -178,6 +184,8 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     settings: dict[str, Any] = {}
     if index.skipped:
         settings[SKIPPED_KEY] = [[path, why] for path, why in index.skipped]
+    if g.shallow_boundary(root):  # said by the load warnings: the history signals see less
+        settings[SHALLOW_KEY] = g.history_length(root, index.commit)
     if index.history:
         settings[HISTORY_KEY] = [[sha, message, list(paths)]
                                  for sha, message, paths in index.history]

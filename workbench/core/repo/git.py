@@ -96,9 +96,9 @@ def ls_tree(repo: Path, commit: str) -> list[TreeEntry]:
         if kind != b"blob" or mode == b"120000":
             continue
         rows.append((path.decode("utf-8", "surrogateescape"), blob.decode(),
-                     int(size[0]) if size else 0))
-    if not partial:
-        return [TreeEntry(*row) for row in rows]
+                     int(size[0]) if size and size[0].isdigit() else -1 if size else 0))
+    if not partial:  # a size git cannot read ("BAD": the object is gone) marks it missing
+        return [TreeEntry(p, b, max(n, 0), n < 0) for p, b, n in rows]
     missing = _missing_objects(repo, commit)
     sizes = _sizes(repo, [b for _, b, _ in rows if b not in missing])
     return [TreeEntry(p, b, sizes.get(b, 0), b in missing) for p, b, _ in rows]
@@ -113,6 +113,27 @@ def is_partial_clone(repo: Path) -> bool:
     except GitError:  # exit 1: none set
         return False
     return any(line.split()[-1:] != [b"false"] for line in out.splitlines())
+
+
+def shallow_boundary(repo: Path) -> str:
+    """"" for a clone with its whole history; else the commits where a shallow clone's history
+    is cut (git's `shallow` file), which differ with the depth fetched."""
+    try:
+        if git(repo, "rev-parse", "--is-shallow-repository").strip() != b"true":
+            return ""
+        path = git(repo, "rev-parse", "--git-path", "shallow").decode().strip()
+    except GitError:
+        return ""
+    file = Path(path) if Path(path).is_absolute() else repo / path
+    try:
+        return " ".join(sorted(file.read_text(encoding="ascii", errors="replace").split()))
+    except OSError:
+        return "shallow"
+
+
+def history_length(repo: Path, commit: str) -> int:
+    """Commits reachable from `commit` (in a shallow clone: those it holds)."""
+    return int(git(repo, "rev-list", "--count", commit).decode().strip())
 
 
 def _missing_objects(repo: Path, commit: str) -> set[str]:

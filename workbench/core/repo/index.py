@@ -49,6 +49,7 @@ BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
 # skip reasons besides "binary" and "too large"
 MISSING = "missing: the clone lacks it, nothing is fetched (checking the commit out fetches it)"
+LOST = "missing from the repository's objects (damaged: `git fsck` names what is lost)"
 LFS_POINTER = "Git LFS pointer: the content is not in git (git lfs pull)"
 _LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 
@@ -73,8 +74,10 @@ def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[s
     if not commit:
         raise g.GitError(f"{repo}: unknown revision {rev!r}")
     at = g.commit_time(repo, commit) if now is None else int(now)
+    # a shallow clone's history (its cut) is part of what the index holds: the same commit
+    # with its whole history, or cut at another depth, is another index
     key = index_cache.index_key(INDEX_VERSION, commit, include, exclude, churn_days,
-                                max_commit_files, at)
+                                max_commit_files, at, g.shallow_boundary(repo))
     cached = index_cache.load_index(key) if use_cache else None
     if isinstance(cached, RepoIndex):
         index = dataclasses.replace(cached, root=str(repo))
@@ -82,7 +85,7 @@ def index_repository(path: str | Path, *, rev: str = "HEAD", include: Sequence[s
     else:
         index = _build(repo, commit, at, include, exclude, churn_days, max_commit_files,
                        progress.span(0.0, 0.95))
-        if use_cache and not any(why == MISSING for _, why in index.skipped):
+        if use_cache and not any(why in (MISSING, LOST) for _, why in index.skipped):
             index_cache.save_index(key, index)
     progress(0.95, "looking for changed files")
     changed = g.changed_files(repo) if commit == g.resolve_commit(repo, "HEAD") else set()
@@ -112,11 +115,12 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
 
     skipped: list[tuple[str, str]] = []
     wanted = []
+    partial = any(e.missing for e in tree) and g.is_partial_clone(repo)
     for e in tree:
         if not keep.keeps(e.path):
             continue
         if e.missing:
-            skipped.append((e.path, MISSING))
+            skipped.append((e.path, MISSING if partial else LOST))
         elif e.size > MAX_FILE_BYTES:
             skipped.append((e.path, "too large"))
         else:
@@ -156,7 +160,15 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
             tested_by[src].append(test)
 
     progress(0.75, "reading history")
-    log = _log_without_blobs(repo, commit) if g.is_partial_clone(repo) else read_log(repo, commit)
+    if g.is_partial_clone(repo):
+        log = _log_without_blobs(repo, commit)
+    else:
+        try:
+            log = read_log(repo, commit)
+        except g.GitError as exc:  # a blob --numstat reads is gone (a damaged clone)
+            if "unable to read" not in str(exc):
+                raise
+            log = _log_without_blobs(repo, commit)
     history = file_history(log, paths, now=now, churn_days=churn_days,
                            max_commit_files=max_commit_files)
     past = past_commits(log, paths, now=now, max_commit_files=max_commit_files)

@@ -205,12 +205,14 @@ def _read_changes(repo: Path, span: str) -> tuple[dict[str, list[tuple[str, str,
     try:
         return _changes(git(repo, "log", "-z", "-M", *args)), ()
     except GitError as exc:
-        if not is_partial_clone(repo):
+        partial = is_partial_clone(repo)
+        if not partial and "unable to read" not in str(exc):
             raise
         why = str(exc).rsplit(": ", 1)[-1]
+    what = ("a partial clone that could not fetch the blobs" if partial
+            else "a damaged clone that lacks some of the blobs")
     return _changes(git(repo, "log", "-z", "-M100%", *args)), (
-        f"a partial clone that could not fetch the blobs rename detection reads ({why}): "
-        "only renames without edits were followed",)
+        f"{what} rename detection reads ({why}): only renames without edits were followed",)
 
 
 def _changes(raw: bytes) -> dict[str, list[tuple[str, str, str]]]:

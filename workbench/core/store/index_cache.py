@@ -2,8 +2,9 @@
 (`state_file`) under `cache_dir()/repo-index/`.
 
 The key covers the index version, the core's source, the commit hash, the include and exclude
-globs, the churn window, the commit size limit and `now`. `repo.index` builds the index on a
-miss, checks that what it reads back is a `RepoIndex`, and saves only complete indexes.
+globs, the churn window, the commit size limit, `now` and a shallow clone's cut. `repo.index`
+builds the index on a miss, checks that what it reads back is a `RepoIndex`, and saves only
+complete indexes.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ __all__ = ["index_key", "index_path", "load_index", "save_index"]
 
 
 def index_key(version: str, commit: str, include: Sequence[str], exclude: Sequence[str],
-              churn_days: int, max_commit_files: int, now: int) -> str:
+              churn_days: int, max_commit_files: int, now: int, shallow: str = "") -> str:
+    """`shallow`: a shallow clone's cut (`git.shallow_boundary`), "" for a whole history."""
     return hashlib.sha256(json.dumps(
         [version, code_fingerprint(), commit, list(include), list(exclude),
-         churn_days, max_commit_files, now]).encode()).hexdigest()[:32]
+         churn_days, max_commit_files, now, *([shallow] if shallow else [])]).encode()
+    ).hexdigest()[:32]
 
 
 def index_path(key: str) -> Path:
