@@ -214,3 +214,16 @@ def test_a_model_without_a_target_system_says_what_to_use(
     assert err.count("\n") == 1
     assert f"{model_id} has no system to write settings for" in err
     assert "params TOML file" in err and "decision-memory" in err
+
+
+def test_codeledger_help_names_a_config_key_only_where_export_writes_one() -> None:
+    from workbench.core.export import CL_WEIGHTS
+
+    schema = get_model("codeledger").schema
+    for p in schema:
+        if not p.name.startswith("w_"):
+            continue
+        if p.name in CL_WEIGHTS:
+            assert f"config key selector.weights.{CL_WEIGHTS[p.name]}" in p.help
+        else:
+            assert "config key" not in p.help and "no key in CodeLedger's config" in p.help

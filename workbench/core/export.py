@@ -186,10 +186,9 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --
-CL_WEIGHTS = {"w_keyword": "keyword", "w_centrality": "centrality", "w_churn": "churn",
-              "w_recent_touch": "recent_touch", "w_test_relevance": "test_relevance",
-              "w_size_penalty": "size_penalty", "w_success_prior": "success_prior",
-              "w_fail_prior": "fail_prior"}
+CL_WEIGHTS = {f"w_{key}": key for key in ("keyword", "centrality", "churn", "recent_touch",
+                                          "test_relevance", "size_penalty", "success_prior",
+                                          "fail_prior")}
 CL_SETTINGS = {**{k: f"selector.weights.{v}" for k, v in CL_WEIGHTS.items()},
                "token_budget": "selector.default_budget.tokens",
                "max_files": "selector.default_budget.max_files",

@@ -69,6 +69,9 @@ _SIGNALS: tuple[tuple[str, str, str, int, float, str], ...] = (
      "files of no known language), else 0. Not in CodeLedger's document."),
 )
 WEIGHT_HIGH = 5.0
+# the weights CodeLedger's config reads (the document's `selector.weights`)
+CONFIG_WEIGHTS = frozenset({"keyword", "centrality", "churn", "recent_touch", "test_relevance",
+                            "size_penalty", "success_prior", "fail_prior"})
 SIGNAL_NAMES: tuple[str, ...] = tuple(s[0] for s in _SIGNALS)
 WEIGHT_PARAMS: tuple[str, ...] = tuple(f"w_{s[2]}" for s in _SIGNALS)
 SIGNS: tuple[int, ...] = tuple(s[3] for s in _SIGNALS)
@@ -127,9 +130,11 @@ def _b_prep(name: str, label: str, default: bool, help: str) -> Param:
 
 
 DOCUMENT_SCHEMA = ParamSchema([
-    *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the {s[0]} signal (config key "
-         f"selector.weights.{s[2]}). Relative: only the ratios between weights order the "
-         f"files.", high=WEIGHT_HIGH, step=0.01)
+    *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the {s[0]} signal ("
+         + (f"config key selector.weights.{s[2]}" if s[2] in CONFIG_WEIGHTS else
+            "no key in CodeLedger's config: `export` cannot carry it")
+         + "). Relative: only the ratios between weights order the files.",
+         high=WEIGHT_HIGH, step=0.01)
       for w, s in zip(WEIGHT_PARAMS, _SIGNALS, strict=True)),
     _yours(Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
                  help="auto: detected from the task text (first regex hit); else forced "
