@@ -205,3 +205,13 @@ def test_explain_lists_the_files_skipped_for_the_budget(capsys: pytest.CaptureFi
     assert f"#{skipped[0] + 1}  {first}  score" in out and "[skipped: over the budget]" in out
     assert f"after {len(skipped)} skipped (skip_limit {limit})" in out
     assert "the bundle is empty" not in out
+
+
+def test_explain_says_a_scope_it_does_not_apply(capsys: pytest.CaptureFixture[str]) -> None:
+    task = ["explain", str(SAMPLES / "code-repo"), "-m", "codeledger",
+            "--task", "Fix the api crash when store is empty"]
+    assert main(task) == 0  # auto_scope is off by default
+    assert ("scope: whole repository (the task names api; auto_scope off: not applied)"
+            in capsys.readouterr().out)
+    assert main([*task, "-p", "auto_scope=true"]) == 0
+    assert "· scope: api\n" in capsys.readouterr().out

@@ -8,6 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 
+def _scope_text(scope: object, applied: bool) -> str:
+    if not scope:
+        return "whole repository"
+    if applied:
+        return str(scope)
+    return f"whole repository (the task names {scope}; auto_scope off: not applied)"
+
+
 def print_bundle_explain(pipe: Any, top: int) -> None:
     """The first task of `pipe`'s dataset: its bundle with every file's score, signal
     contributions and the stages that brought it, the budget use and why selection stopped,
@@ -36,7 +44,7 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
     print(f"task type: {kind}" + ("" if kind == detected else f" (detected {detected})")
           + (" · multipliers " + ", ".join(f"{k} ×{v:g}" for k, v in mults.items())
              if mults else "")
-          + f" · scope: {first.get('scope') or 'whole repository'}")
+          + f" · scope: {_scope_text(first.get('scope'), bool(params.get('auto_scope')))}")
     print(f"confidence: {bund.confidence[0]}" + (" — " + "; ".join(bund.reasons[0])
                                                  if bund.reasons[0] else ""))
     used = float(bund.tokens[0])
