@@ -246,7 +246,7 @@ def test_explain_finds_a_document_beyond_the_top(tmp_path: Path,
     assert main(["explain", folder, "-m", "bm25", "--query-id", "q1", "--top", "1",
                  "--relevant", "--doc", "d3"]) == 0
     out = capsys.readouterr().out
-    beyond = out.split("beyond the top 1:")[1]
+    beyond = out.split("beyond those shown above")[1]
     assert f"#{ranks['d4']}  d4  Tea storage   judged 1" in beyond  # relevant, below the top
     assert "term=tea" in beyond.split("d4")[1]  # with its breakdown
     assert "d3: not ranked — no candidate of this query" in beyond
@@ -265,6 +265,6 @@ def test_explain_says_which_gate_kept_a_relevant_document_out(
     # the sample's case: the answer is a decision recorded from a turn, which injection skips
     assert main(["explain", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
                  "--query-id", "answer-only-in-turn", "--top", "1", "--relevant"]) == 0
-    beyond = capsys.readouterr().out.split("beyond the top 1:")[1]
+    beyond = capsys.readouterr().out.split("beyond those shown above")[1]
     assert "qm-030 (judged 1): not ranked — zeroed by the gate 'source_turn'" in beyond
     assert "score_before_gate:" in beyond  # the breakdown of what it would have scored

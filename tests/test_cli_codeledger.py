@@ -215,3 +215,27 @@ def test_explain_says_a_scope_it_does_not_apply(capsys: pytest.CaptureFixture[st
             in capsys.readouterr().out)
     assert main([*task, "-p", "auto_scope=true"]) == 0
     assert "· scope: api\n" in capsys.readouterr().out
+
+
+def test_explain_doc_lists_files_beyond_the_bundle_by_rank_once(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["explain", str(SAMPLES / "code-repo"), "-m", "codeledger", "--query-id",
+            "c885591bbb0", "--top", "3"]
+    assert main([*base, "--top", "40"]) == 0
+    ranks = {m.group(2): int(m.group(1))
+             for m in re.finditer(r"^#(\d+)  (\S+)  score", capsys.readouterr().out, re.M)}
+    shown = [p for p, r in ranks.items() if r <= 12]  # the bundle: 12 files
+    below = sorted((p for p, r in ranks.items() if r > 12), key=ranks.__getitem__)[:2]
+    assert main([*base, "--doc", below[1], "--doc", shown[0], "--doc", below[0]]) == 0
+    beyond = capsys.readouterr().out.split("beyond those shown above")[1]
+    listed = re.findall(r"^#(\d+)  (\S+)  score", beyond, re.M)
+    assert listed == [(str(ranks[p]), p) for p in below]  # by rank; the shown one not again
+    assert "stages:" in beyond and "{" not in beyond  # the file lines, not a dict dump
+
+
+def test_explain_relevant_without_judgments_fails_before_printing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(SAMPLES / "code-repo"), "-m", "codeledger", "--task",
+                 "fix it", "--relevant"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--relevant: this query has no judgments" in err

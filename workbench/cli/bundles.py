@@ -16,7 +16,7 @@ def _scope_text(scope: object, applied: bool) -> str:
     return f"whole repository (the task names {scope}; auto_scope off: not applied)"
 
 
-def print_bundle_explain(pipe: Any, top: int) -> None:
+def print_bundle_explain(pipe: Any, top: int) -> set[str]:
     """The first task of `pipe`'s dataset: its bundle with every file's score, signal
     contributions and the stages that brought it, the budget use and why selection stopped,
     the near misses, and the needed files it missed (when the task is judged)."""
@@ -76,6 +76,7 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
               + ". Raise token_budget (budget_preset=custom) or pick budget_preset=generous, "
               "raise skip_limit, or narrow the excerpts (excerpt_window) of long files")
     contrib = scores.contributions_of(ranking.pair[0, :count])
+    shown = {ds.corpus[int(ranking.docs[0, j])].id for j in range(min(count, max(top, reach)))}
     for j in range(min(count, max(top, reach))):
         if j == reach:
             print(f"\n  — cut here: {bund.stop[0]} —")
@@ -117,6 +118,7 @@ def print_bundle_explain(pipe: Any, top: int) -> None:
             where = (f"ranked #{ranked.index(p) + 1}" if p in ranked
                      else "not a candidate" if p in ds.corpus.index else "not in the index")
             print(f"  missed {p}: {where}")
+    return shown
 
 
 _STOP_TEXT = {

@@ -176,24 +176,30 @@ def cmd_explain(args: argparse.Namespace) -> int:
             out["beyond_top"] = [_beyond_json(pipe, row) for row in _rows_of(pipe, named)]
         print(json.dumps(out, indent=2, ensure_ascii=False, default=_jsonable))
         return EXIT_OK
-    rows = _ranked_rows(pipe, args.top)
-    if hasattr(model, "near_misses"):  # a bundle-selecting model: CodeLedger's explain
+    _named_docs(args, dataset, set())  # a wrong --doc or --relevant said before any output
+    bundles = hasattr(model, "near_misses")
+    if bundles:  # a bundle-selecting model: CodeLedger's explain
         from workbench.cli.bundles import print_bundle_explain
 
-        print_bundle_explain(pipe, args.top)
+        shown = print_bundle_explain(pipe, args.top)
     else:
+        rows = _ranked_rows(pipe, args.top)
+        shown = {r["id"] for r in rows}
         q = dataset.queries[0]
         print(f"query: {q.text}")
         print(f"model: {model.id}; changed parameters: "
               f"{model.schema.changed(params) or 'none (defaults)'}")
         for r in rows:
             _print_explained(pipe, r)
-    named = _named_docs(args, dataset, {r["id"] for r in rows})
+    named = _named_docs(args, dataset, shown)
     if named:
-        print(f"\n— beyond the top {args.top}:")
+        print(f"\n— beyond those shown above ({len(named)} asked for, by rank):")
         for row in _rows_of(pipe, named):
             if isinstance(row, dict):
-                _print_explained(pipe, row)
+                if bundles:
+                    _print_file_line(pipe, row)
+                else:
+                    _print_explained(pipe, row)
                 continue
             line, d = row
             print("\n" + line)
@@ -220,6 +226,19 @@ def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
     details = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r["doc"], pipe.params)
     for line in _explain_lines(details):
         print("    " + line)
+
+
+def _print_file_line(pipe: Any, r: dict[str, Any]) -> None:
+    """A ranked file of a bundle model, as its explain lists files: rank, score, stages and
+    the signals that moved it."""
+    info = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r["doc"], pipe.params)
+    rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
+    print(f"\n#{r['rank']}  {r['id']}  score {r['score']:.4f}{rel}")
+    print(f"    stages: {', '.join(info.get('stages', [])) or '-'}")
+    parts = [f"{name} {v:+.4f}" for name, v in r["contributions"].items() if abs(v) > 5e-5]
+    print("    " + (" ".join(parts) if parts else "all signals 0"))
+    if info.get("why"):
+        print(f"    {info['why']}")
 
 
 def _named_docs(args: argparse.Namespace, dataset: Any, shown: set[str]) -> list[str]:
@@ -269,7 +288,8 @@ def _rows_of(pipe: Any, doc_ids: list[str]) -> list[dict[str, Any] | tuple[str, 
         else:
             out.append((f"{doc_id}{judged}: not ranked — no candidate of this query (the model "
                         "scores it nothing: for a lexical model, no query term in it)", None))
-    return out
+    # by rank, then those not ranked in the order asked
+    return sorted(out, key=lambda r: r["rank"] if isinstance(r, dict) else 1 << 62)
 
 
 def _beyond_json(pipe: Any, row: dict[str, Any] | tuple[str, int | None]) -> dict[str, Any]:
