@@ -526,3 +526,15 @@ def test_folds_zero_points_to_no_held_out_figure(capsys, tmp_path):
     assert "no queries were held out" in out
     assert "held-out figures above" not in out
     assert "no figure estimates how they do on new queries" in out
+
+
+def test_a_constraint_the_starting_values_break_is_said_with_its_figures(capsys, tmp_path):
+    code = main(["tune", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--tune", "inject_min_score,inject_limit", "--constraint",
+                 "injected_tokens<=40", "--trials", "8", "--folds", "0",
+                 "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    row = re.search(r"injected_tokens <= 40\s+([\d.]+)\s+([\d.]+)", out)
+    assert row and float(row.group(1)) > 40 >= float(row.group(2))
+    assert "the starting values break injected_tokens <= 40: they could not be kept" in out

@@ -78,6 +78,7 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     lines = picked_lines(result, primary)
     if lines:
         print("\n".join(lines) + "\n")
+    _print_constraints(final)
     train_label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                    else "training")
     table = [[f"{primary} {train_label}", _m(final.train_default[0], primary),
@@ -156,6 +157,28 @@ def picked_lines(result: Any, primary: str) -> list[str]:
                      f"{f.bound:+.4f} or more at 2 standard errors) over the highest, trial "
                      f"{f.top[0]} ({f.top[1]:.4f}): its gain is surer")
     return lines
+
+
+def _print_constraints(final: Any) -> None:
+    """Each --constraint's training mean at the starting and the kept values; where the
+    starting values break one, that they could not be kept, so the objective may fall."""
+    if not final.constrained:
+        return
+    print(format_table(["constraint (training mean)", "starting values", "kept"], [
+        [text, _m(start, text.split()[0]), _m(kept, text.split()[0])]
+        for text, start, kept in final.constrained]))
+    if final.start_breaks:
+        broken = [text for text, start, _ in final.constrained
+                  if not _meets(text, start)]
+        print(f"the starting values break {', '.join(broken)}: they could not be kept, and the "
+              "kept values are the best found that meet it: the objective's drop below is the "
+              "price of meeting it (with these trials)")
+    print()
+
+
+def _meets(text: str, value: float) -> bool:
+    _, op, bound = text.split()
+    return value <= float(bound) if op == "<=" else value >= float(bound)
 
 
 def _print_front(fold: Any, objectives: Any) -> None:

@@ -85,6 +85,13 @@ def verdict(result: Any, objective: str) -> str:
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
         lines.append(f"<span style='color:{WORSE.name()}'>no trial beat the starting values "
                      "even on training: run more trials (Apply best would make it worse)</span>")
+    for text, start, kept in final.constrained:
+        lines.append(f"<span style='color:{MUTED}'>{text}: starting values {start:.4g}, "
+                     f"kept {kept:.4g} (training mean)</span>")
+    if final.start_breaks:
+        lines.append(f"<span style='color:{WORSE.name()}'>the starting values break a "
+                     "constraint: they could not be kept, and the objective's drop is the price "
+                     "of meeting it</span>")
     if final.train_best:
         label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                  else "training")

@@ -68,6 +68,9 @@ class FoldResult:
     top: tuple[int, float] | None = None  # the highest training mean: (trial, mean)
     picked: int | None = None  # the kept trial's number (None: the start)
     new: int = -1  # trials run by this call (the others were stored before it); -1: unknown
+    # each constraint: (text, its training mean at the starting values, at the kept values)
+    constrained: tuple[tuple[str, float, float], ...] = ()
+    start_breaks: bool = False  # the starting values break a constraint: they cannot be kept
 
 
 @dataclass
@@ -290,6 +293,12 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
         params = spec.space.snap(chosen.params)
         chosen_values = tuple(chosen.values)
     tuned = evaluator.evaluate(params)
+    if spec.constraints:
+        extra["constrained"] = tuple(
+            (str(c), masked_mean(defaults[c.name], train), masked_mean(tuned[c.name], train))
+            for c in spec.constraints)
+        extra["start_breaks"] = any(c.excess(masked_mean(defaults[c.name], train)) > 0
+                                    for c in spec.constraints)
     held_t, held_d = nan.copy(), nan.copy()
     if test is not None:
         held_t[test] = tuned[primary][test]
