@@ -538,3 +538,18 @@ def test_a_constraint_the_starting_values_break_is_said_with_its_figures(capsys,
     row = re.search(r"injected_tokens <= 40\s+([\d.]+)\s+([\d.]+)", out)
     assert row and float(row.group(1)) > 40 >= float(row.group(2))
     assert "the starting values break injected_tokens <= 40: they could not be kept" in out
+
+
+def test_two_objectives_say_which_point_of_the_front_is_kept(capsys, tmp_path):
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--metric",
+                 "bundle_recall,bundle_tokens", "--tune", "token_budget,w_keyword",
+                 "--trials", "6", "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    kept = re.search(r"^(\d+) \(kept\)\s", out, re.M)
+    assert kept
+    front = out.split("Pareto front of")[1]
+    first_row = front.splitlines()[3]
+    assert first_row.startswith(f"{kept.group(1)} (kept)")  # the best bundle_recall row
+    if len(re.findall(r"^\d+", front, re.M)) > 1:
+        assert f"kept: trial {kept.group(1)} — the front's best bundle_recall" in out

@@ -286,6 +286,8 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     extra: dict[str, Any] = {}
     if len(spec.objectives) == 1:
         chosen, extra = _pick(study, spec, evaluator, train, defaults, progress)
+    else:  # the front's best on the first objective (st.best_trials orders them so)
+        extra["picked"] = chosen.number
     if chosen is None:  # the starting values kept
         params = {d.name: evaluator.base[d.name] for d in spec.space.dimensions}
         chosen_values = train_default
