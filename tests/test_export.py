@@ -227,3 +227,23 @@ def test_codeledger_help_names_a_config_key_only_where_export_writes_one() -> No
             assert f"config key selector.weights.{CL_WEIGHTS[p.name]}" in p.help
         else:
             assert "config key" not in p.help and "no key in CodeLedger's config" in p.help
+
+
+def test_export_out_names_the_config_values_it_replaces(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    (tmp_path / ".codeledger").mkdir()
+    config = tmp_path / ".codeledger" / "config.json"
+    mine = json.dumps({"selector": {"default_budget": {"tokens": 6000, "max_files": 25},
+                                    "weights": {"keyword": 0.3}}, "repo": {"include": ["x"]}})
+    config.write_text(mine)
+    assert main(["export", "-m", "codeledger-document", "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    # the budget differs (the document's 8000); the keyword weight is the same, not named
+    assert "selector.default_budget.tokens 6000 → 8000" in err
+    assert "keyword" not in err and "max_files" not in err
+    config.write_text(mine)
+    assert main(["export", "-m", "codeledger-document", "-p", "token_budget=6000",
+                 "--out", str(tmp_path)]) == 0
+    assert "held other values" not in capsys.readouterr().err

@@ -177,6 +177,9 @@ def cmd_export(args: argparse.Namespace) -> int:
               + ": listed in the changes file, it takes a change to the original's code",
               file=sys.stderr)
     if args.out:
+        from workbench.core.export import replaced
+
+        before = replaced(export, Path(args.out))
         try:
             written = write_export(export, Path(args.out))
         except ValueError as exc:
@@ -187,6 +190,11 @@ def cmd_export(args: argparse.Namespace) -> int:
                              f"({exc.strerror or exc}); nothing was written") from None
         for path in written:
             print(f"wrote {path}")
+        if before:
+            print(f"note: {export.config_path} held other values, now replaced by these "
+                  "(pass yours with -p to keep them): "
+                  + ", ".join(f"{key} {old!r} → {new!r}" for key, old, new in before),
+                  file=sys.stderr)
         return 0
     env = export.env_text()
     if env:

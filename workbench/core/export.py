@@ -278,6 +278,33 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
     return written
 
 
+def replaced(export: Export, folder: str | Path) -> list[tuple[str, object, object]]:
+    """The values of the target's config already in `folder` that writing `export` there
+    replaces with other ones: (dotted key, the value there, the one written)."""
+    if not export.config_path:
+        return []
+    path = Path(folder) / export.config_path
+    try:
+        current = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return []  # none there (or unreadable: write_export says so)
+    out: list[tuple[str, object, object]] = []
+
+    def walk(old: object, new: Mapping[str, object], at: str) -> None:
+        if not isinstance(old, dict):
+            return
+        for key, value in new.items():
+            if key not in old:
+                continue
+            if isinstance(value, Mapping):
+                walk(old[key], value, f"{at}{key}.")
+            elif old[key] != value:
+                out.append((f"{at}{key}", old[key], value))
+
+    walk(current, export.settings, "")
+    return out
+
+
 def _merged(path: Path, settings: Mapping[str, object]) -> str:
     """`settings` written over the JSON object in `path`, nested objects merged key by key."""
     try:
