@@ -24,8 +24,10 @@ export PI_MEMORY_MAX_TEXT_CHARS=4000
 export PI_MEMORY_GLOBAL_AUTO_INJECT=false
 export PI_MEMORY_INJECT_LIMIT=3
 export PI_MEMORY_INJECT_MIN_SCORE=8
+export PI_MEMORY_INJECT_SNIPPET_CHARS=180
 export PI_MEMORY_INJECT_QUERY_MAX_TOKENS=32
 export PI_MEMORY_SEARCH_DEFAULT_LIMIT=5
+export PI_MEMORY_SEARCH_SNIPPET_CHARS=220
 """
 
 
@@ -54,8 +56,10 @@ def test_env_follows_the_parameters() -> None:
         "export PI_MEMORY_GLOBAL_AUTO_INJECT=true\n"
         "export PI_MEMORY_INJECT_LIMIT=2\n"
         "export PI_MEMORY_INJECT_MIN_SCORE=11.5\n"
+        "export PI_MEMORY_INJECT_SNIPPET_CHARS=180\n"
         "export PI_MEMORY_INJECT_QUERY_MAX_TOKENS=32\n"
         "export PI_MEMORY_SEARCH_DEFAULT_LIMIT=5\n"
+        "export PI_MEMORY_SEARCH_SNIPPET_CHARS=220\n"
         "# also changed, with no environment variable (edit the source): w_body\n")
 
 
@@ -247,3 +251,18 @@ def test_export_out_names_the_config_values_it_replaces(
     assert main(["export", "-m", "codeledger-document", "-p", "token_budget=6000",
                  "--out", str(tmp_path)]) == 0
     assert "held other values" not in capsys.readouterr().err
+
+
+def test_disabled_projects_go_to_the_memory_folders_settings_json(tmp_path: Path) -> None:
+    (tmp_path / "settings.json").write_text(json.dumps({"disabledProjects": ["/old"],
+                                                        "other": 1}))
+    out = export_params("decision-memory", {"disabled_projects": '["/repos/x", "/tmp/y"]'})
+    assert {c.name: c.setting for c in out.changed} == {
+        "disabled_projects": "settings.json disabledProjects"}
+    paths = write_export(out, tmp_path)
+    assert [p.name for p in paths] == ["decision-memory.env", "settings.json",
+                                       "decision-memory.changes.json"]
+    # REFERENCE §1's file, the user's other keys kept
+    assert json.loads((tmp_path / "settings.json").read_text()) == {
+        "disabledProjects": ["/repos/x", "/tmp/y"], "other": 1}
+    assert "PI_MEMORY_INJECT_LIMIT=3" in (tmp_path / "decision-memory.env").read_text()

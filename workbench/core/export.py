@@ -130,19 +130,31 @@ PI_ENV = {
     "global_inject": "PI_MEMORY_GLOBAL_AUTO_INJECT",
     "inject_limit": "PI_MEMORY_INJECT_LIMIT",
     "inject_min_score": "PI_MEMORY_INJECT_MIN_SCORE",
+    "inject_snippet_chars": "PI_MEMORY_INJECT_SNIPPET_CHARS",
     "query_max_tokens": "PI_MEMORY_INJECT_QUERY_MAX_TOKENS",
     "search_limit": "PI_MEMORY_SEARCH_DEFAULT_LIMIT",
+    "search_snippet_chars": "PI_MEMORY_SEARCH_SNIPPET_CHARS",
 }
+# the memory folder's settings.json (REFERENCE §1: {"disabledProjects": [cwd, ...]})
+PI_SETTINGS = {"disabled_projects": "settings.json disabledProjects"}
 PI_WORKBENCH_ONLY = frozenset(("mode", "query_form", "now"))
 
 
 def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
+    """The PI_MEMORY_* environment variables; with `disabled_projects` set, also the memory
+    folder's settings.json that names them (written into `--out`, merged with one there)."""
+    from workbench.core.formats.pi_memory_settings import parse_disabled_list
+
     schema = get_model("decision-memory").schema
     values = schema.resolve(params)
     env = tuple((var, ("true" if values[name] else "false") if isinstance(values[name], bool)
                  else _number(values[name])) for name, var in PI_ENV.items())
-    return Export("decision-memory", PI_TARGET, dict(env),
-                  _changes(schema, values, PI_WORKBENCH_ONLY, PI_ENV), env)
+    changed = _changes(schema, values, PI_WORKBENCH_ONLY, {**PI_ENV, **PI_SETTINGS})
+    disabled = parse_disabled_list(str(values["disabled_projects"]))
+    if disabled is None:  # "": the memory folder's own settings.json stands
+        return Export("decision-memory", PI_TARGET, dict(env), changed, env)
+    return Export("decision-memory", PI_TARGET, {"disabledProjects": list(disabled)}, changed,
+                  env, config_path="settings.json")
 
 
 # -- hybrid: OpenVault c112699, its extension settings --
