@@ -236,3 +236,15 @@ def test_an_access_count_is_no_mention_unless_asked() -> None:
         got = [(e["mentions"], e["repetition"], e["importance"])
                for e in (m.explain(prep, ds, 0, d, params) for d in (0, 1))]
         assert [(a, pytest.approx(b), pytest.approx(c)) for a, b, c in got] == want, flag
+
+
+@pytest.mark.parametrize("model_id", ["importance", "decision-memory"])
+def test_a_pinned_clock_that_is_no_time_is_refused(model_id: str) -> None:
+    from workbench.core.params import ParamError
+
+    schema = get_model(model_id).schema
+    for good in ("", "2026-03-01", "2026-03-01T12:00:00Z", "2026-03-01T12:00:00.250+02:00"):
+        assert schema.resolve({"now": good})["now"] == good
+    for bad in ("garbage", "2026-13-01", "yesterday"):
+        with pytest.raises(ParamError, match="parameter now: expected an ISO 8601 date"):
+            schema.resolve({"now": bad})

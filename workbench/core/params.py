@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -48,6 +48,8 @@ class Param:
     # greys it while one is not, and a default search leaves it out
     needs: tuple[str, ...] = ()
     zero: str = ""  # what 0 means, where it is not a number like the others ("all")
+    # a text parameter's own rule: what is wrong with a value ("" when nothing is)
+    check: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.kind in ("float", "int") and (self.low is None or self.high is None):
@@ -83,9 +85,12 @@ class Param:
                 return value
             raise ParamError(bad)
         if self.kind == "text":
-            if isinstance(value, str):
-                return value
-            raise ParamError(bad)
+            if not isinstance(value, str):
+                raise ParamError(bad)
+            wrong = self.check(value) if self.check is not None else ""
+            if wrong:
+                raise ParamError(f"parameter {self.name}: {wrong}, got {value!r}")
+            return value
         number: float
         if isinstance(value, bool):
             raise ParamError(bad)

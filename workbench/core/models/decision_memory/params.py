@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from workbench.core.engine import Signal
 from workbench.core.models.decision_memory.constants import DEFAULTS as D
+from workbench.core.models.decision_memory.project import check_time
 from workbench.core.params import Param, ParamSchema
 
 MODES = ("query", "injection", "search")
@@ -190,7 +191,7 @@ SCHEMA = ParamSchema([
           step=1, stage="prepare", help="Shorter compact queries inject nothing."),
     Param("prompt_max_chars", "Prompt max length", 4000, kind="int", low=1, high=1_000_000,
           step=1, stage="prepare", help="PI_MEMORY_MAX_TEXT_CHARS: prompts are cut to this."),
-    Param("now", "Now (ISO)", "", kind="text", stage="prepare",
+    Param("now", "Now (ISO)", "", kind="text", stage="prepare", check=check_time,
           help="The clock for queries without their own `now`; empty = the newest createdAt "
                "in the corpus."),
 ])

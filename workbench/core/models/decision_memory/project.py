@@ -65,6 +65,14 @@ def in_project(decision_cwd: str, cwd: str | None) -> bool:
     return not cwd or same_project_scope(decision_cwd, cwd)
 
 
+def check_time(text: str) -> str:
+    """What is wrong with `text` as a pinned clock (a parameter's `check`): "" when it is
+    empty or a time `parse_time` reads."""
+    if not text.strip() or not math.isnan(parse_time(text)):
+        return ""
+    return "expected an ISO 8601 date or date-time, such as 2026-03-01T12:00:00Z, or nothing"
+
+
 def parse_time(value: object) -> float:
     """`Date.parse` of an ISO 8601 date or date-time, in ms; NaN when it is not one.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from workbench.core.engine import Signal
+from workbench.core.models.decision_memory.project import check_time
 from workbench.core.models.importance.rules import CATEGORIES, OUTCOMES, TIERS, Rules
 from workbench.core.params import Param, Params, ParamSchema
 from workbench.core.text import STEMMERS, STOP_WORD_LISTS
@@ -117,7 +118,7 @@ SCHEMA = ParamSchema([
                "coverage: share of the query's distinct terms the memory holds."),
     Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05, help="BM25 saturation."),
     Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05, help="BM25 length norm."),
-    Param("now", "Now (ISO 8601)", "", kind="text", stage="prepare",
+    Param("now", "Now (ISO 8601)", "", kind="text", stage="prepare", check=check_time,
           help="The pinned clock when a query's context has no `now`; empty: the newest "
                "created_at/last_accessed of the corpus."),
     Param("fields", "Fields", "title+text", kind="choice", choices=("title+text", "text"),
