@@ -31,7 +31,7 @@ def test_the_cli_warns_and_counts(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["eval", str(_beir(tmp_path)), "-m", "bm25", "--metrics", "r@10"]) == 0
     err = capsys.readouterr().err
     assert "warning: 1 relevant judgment(s) name documents not in the corpus (q1→d9)" in err
-    assert "warning: 1 query has empty text (q2): they retrieve nothing" in err
+    assert "warning: 1 query has empty text (q2): no term to match" in err
 
 
 def test_tasks_without_the_snapshot_the_others_name() -> None:
@@ -66,3 +66,14 @@ def test_files_left_out_of_a_repository_index(tmp_path: Path) -> None:
     assert "1 too large" in line and "1 Git LFS pointer" in line
     assert "big.txt" in line and "model.bin" in line and "logo.png" not in line  # binaries: no
     assert load_warnings(read_code_repo(make_repo(tmp_path / "clean", {"a.py": "x\n"}))) == []
+
+
+def test_a_chat_query_with_empty_text_is_not_called_empty() -> None:
+    corpus = Corpus([Document("m1", "", "the tower")])
+    queries = QuerySet([Query("c1", "", {"messages": [{"mes": "Where is the tower?",
+                                                       "is_user": True}]}),
+                        Query("q2", " ")])
+    said = [w for w in load_warnings(Dataset("d", corpus, queries)) if "empty text" in w]
+    assert said == ["1 query has empty text (q2): no term to match; they rank only by what "
+                    "does not read the query (such as hybrid's forgetting-curve base), if the "
+                    "model has any"]

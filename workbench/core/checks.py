@@ -6,7 +6,7 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 - judgments of queries the query set lacks (left aside, as trec_eval leaves them);
 - memories of a SillyTavern chat that OpenVault would not retrieve (left out of the corpus, or,
   where that is every memory, kept and said);
-- queries with empty text (they retrieve nothing);
+- queries with empty text and no chat (no term to match);
 - repository tasks of which some name a snapshot and some do not (those without are scored
   against the snapshot the others name);
 - repository files left out of the index (a partial clone's missing blobs, Git LFS pointers,
@@ -51,10 +51,13 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    f"({_examples(visible)}): their earliest message is still visible in the "
                    "chat (or they name none), and OpenVault retrieves only memories of hidden "
                    "messages")
-    empty = [q.id for q in dataset.queries if not q.text.strip()]
+    # a chat's query is built from its messages: its own text may well be empty
+    empty = [q.id for q in dataset.queries if not q.text.strip() and not q.context.get("messages")]
     if empty:
         out.append(f"{len(empty):,} quer{'y has' if len(empty) == 1 else 'ies have'} empty "
-                   f"text ({_examples(empty)}): they retrieve nothing")
+                   f"text ({_examples(empty)}): no term to match; they rank only by what "
+                   "does not read the query (such as hybrid's forgetting-curve base), if the "
+                   "model has any")
     with_snapshot = [q.id for q in dataset.queries if q.context.get("snapshot")]
     if with_snapshot:
         without = [q.id for q in dataset.queries if not q.context.get("snapshot")]
