@@ -77,3 +77,12 @@ def test_a_chat_query_with_empty_text_is_not_called_empty() -> None:
     assert said == ["1 query has empty text (q2): no term to match; they rank only by what "
                     "does not read the query (such as hybrid's forgetting-curve base), if the "
                     "model has any"]
+
+
+def test_an_openvault_importance_outside_one_to_five_is_said() -> None:
+    corpus = Corpus([Document(i, "", "x", metadata={"importance": imp, "message_ids": [0]})
+                     for i, imp in (("a", 3), ("b", 99), ("c", 0), ("d", 0.5))]
+                    + [Document("e", "", "x", metadata={"importance": 7})])  # no chat memory
+    said = [w for w in load_warnings(Dataset("d", corpus, QuerySet([]))) if "1–5" in w]
+    assert said == ["2 memories have an importance outside 1–5 (b (99), d (0.5)): scored as "
+                    "given, and the forgetting curve's base grows with it"]

@@ -51,6 +51,13 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    f"({_examples(visible)}): their earliest message is still visible in the "
                    "chat (or they name none), and OpenVault retrieves only memories of hidden "
                    "messages")
+    odd = [f"{d.id} ({d.metadata['importance']:g})" for d in dataset.corpus
+           if "message_ids" in d.metadata and _number(d.metadata.get("importance"))
+           and not (d.metadata["importance"] == 0 or 1 <= d.metadata["importance"] <= 5)]
+    if odd:  # OpenVault memories (they carry message_ids): importance is 1-5
+        out.append(f"{len(odd):,} memor{'y has' if len(odd) == 1 else 'ies have'} an importance "
+                   f"outside 1–5 ({_examples(odd)}): scored as given, and the forgetting "
+                   "curve's base grows with it")
     # a chat's query is built from its messages: its own text may well be empty
     empty = [q.id for q in dataset.queries if not q.text.strip() and not q.context.get("messages")]
     if empty:
@@ -79,6 +86,10 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    + f"; {_examples([str(path) for path, _ in skipped])}): no ranking can "
                    "return them")
     return out
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _examples(items: list[str]) -> str:
