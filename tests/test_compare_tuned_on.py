@@ -304,3 +304,15 @@ def test_eval_says_when_p_overrides_the_tuned_values(
     assert "-p changes k1 from 'best.toml'" in out  # b is the file's own value: not changed
     assert "starting values 0.6131" not in out  # tune's figures: of other values
     assert "25 of these 25 judged queries were tuned on" in out  # still training scores
+
+
+def test_the_markdown_report_has_the_settings_to_ship(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _file(tmp_path, FIRST_TEN)
+    out = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    section = text.split("## Settings to ship")[1]
+    assert "bm25 is a workbench-only model" in section
+    assert "### best" in section and "k1 = 0.9" in section and "b = 0.4" in section

@@ -247,7 +247,55 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         moved = mover_lines(comp, i, k=k, top=top)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
+    lines += ["", "## Settings to ship", "", *settings_lines(comp)]
     return "\n".join(lines) + "\n"
+
+
+def settings_lines(comp: Comparison) -> list[str]:
+    """Each configuration in its target system's terms (the HTML report's "Settings to
+    ship"), as Markdown; a params TOML file for a workbench-only model."""
+    from workbench.core.export import export_params, exporter_ids
+    from workbench.core.params import params_toml
+
+    model = comp.model.id
+    out: list[str] = []
+    if model not in exporter_ids():
+        out += [f"{model} is a workbench-only model: there is no target system to export its "
+                "settings to; each configuration's parameters are below as a params TOML "
+                "file, for `--params FILE.toml` (or `-c FILE.toml` in `compare` and "
+                "`report`).", ""]
+    if model == "codeledger":
+        out += ["> These figures are the workbench's codeledger model, its own model on "
+                "CodeLedger's documented signals. CodeLedger reads only the settings in each "
+                "config.json below, and its ranker is closed: a row with no setting cannot be "
+                "shipped to it, and CodeLedger will not score as here.", ""]
+    for config in comp.configs:
+        out += [f"### {config.name}", ""]
+        if model not in exporter_ids():
+            out += ["```toml", params_toml(config.params, [f"{model}: {config.name}"]).rstrip(),
+                    "```", ""]
+            continue
+        export = export_params(model, config.params)
+        if export.outside:
+            out += [f"> **Cannot be shipped as is:** its figures depend on values "
+                    f"{export.target} does not have — "
+                    + "; ".join(f"{c.label} ({c.name}) {param_value(c.original)} → "
+                                f"{param_value(c.value)}" for c in export.outside)
+                    + ". The settings below leave them out, and score differently.", ""]
+        out += [f"In {export.target}'s terms.", ""]
+        if export.changed:
+            out += _md_table(["constant", "label", "original", "here", "setting"],
+                             [[c.name, c.label, param_value(c.original), param_value(c.value),
+                               c.setting or "none: edit the source"] for c in export.changed])
+            out.append("")
+        else:
+            out += [f"Every constant at {export.target}'s default.", ""]
+        env = export.env_text()
+        if env:
+            out += ["Environment:", "", "```sh", env.rstrip(), "```", ""]
+        where = export.config_path or f"{export.model}.settings.json"
+        out += [f"`{where}`:", "", "```json", export.settings_json().rstrip(), "```", ""]
+    return out
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
