@@ -190,3 +190,13 @@ def test_rank_says_why_nothing_came_back(capsys: pytest.CaptureFixture[str]) -> 
                  "--query-id", "q03"]) == 0
     out = capsys.readouterr().out
     assert "no results: every candidate was zeroed by a gate (single_token_evidence ×" in out
+
+
+def test_why_stats_of_an_empty_log_says_there_is_nothing_to_count(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "injections.jsonl"
+    log.write_text("")
+    assert main(["why-stats", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "no turns to count: the log holds no injection" in out
+    assert "min score / limit" not in out  # no table of zeros

@@ -83,6 +83,10 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
         what = f"{args.log}: last {stats.turns} turns" + (
             f" ({_skipped_text(log)})" if log.n_skipped else "")
     print(what)
+    if not stats.turns:
+        print("no turns to count: " + ("the log holds no injection" if not args.live
+                                       else "the data holds no query"))
+        return 0
     print(format_stats(stats))
     return 0
 
@@ -216,7 +220,9 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("why-stats", help="injection statistics: of a log, or --live for the "
                        "current parameters over a query set")
     p.add_argument("log", nargs="?", help="injections.jsonl (not with --live)")
-    p.add_argument("--last", type=whole(1), default=None, help="last n turns (default 500)")
+    p.add_argument("--last", type=whole(1), default=None,
+                   help="last n turns (default 500; clamped to 10–10,000, as pi-lodestone's "
+                   "why-stats clamps it)")
     p.add_argument("--live", metavar="DATA", help="a dataset to rank with the model instead")
     add_model(p, default="decision-memory")
     p.set_defaults(func=_why_stats_entry)
