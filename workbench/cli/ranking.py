@@ -134,7 +134,8 @@ def cmd_rank(args: argparse.Namespace) -> int:
                           "params": params, "results": rows}, indent=2, ensure_ascii=False))
         return EXIT_OK
     print(f"query: {dataset.queries[0].text}")
-    print(f"model: {model.id}   ({len(dataset.corpus):,} documents)")
+    n = len(dataset.corpus)
+    print(f"model: {model.id}   ({n:,} document{'' if n == 1 else 's'})")
     if not rows:
         gated = _gated_summary(pipe)
         why = (": every candidate was zeroed by a gate (" + ", ".join(
