@@ -553,3 +553,18 @@ def test_two_objectives_say_which_point_of_the_front_is_kept(capsys, tmp_path):
     assert first_row.startswith(f"{kept.group(1)} (kept)")  # the best bundle_recall row
     if len(re.findall(r"^\d+", front, re.M)) > 1:
         assert f"kept: trial {kept.group(1)} — the front's best bundle_recall" in out
+
+
+def test_settings_each_case_sets_itself_are_left_out_of_the_default_search(capsys, tmp_path):
+    """decisions-eval's cases set their own limit and project_only (and the search cases their
+    own min score): the parameters they replace move no score there."""
+    code = main(["tune", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--trials", "1", "--folds", "0", "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    left = next(line for line in out.splitlines() if line.startswith("left out"))
+    plan = next(line for line in out.splitlines() if line.startswith("tuning "))
+    for name in ("inject_limit", "search_limit", "global_inject", "search_min_score"):
+        assert name in left and f"{name} " not in plan
+    assert "every query's context sets its own limit" in left
+    assert "inject_min_score [" in plan  # some cases leave it to the parameter

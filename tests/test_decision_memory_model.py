@@ -191,3 +191,27 @@ def test_the_token_length_is_a_parameter() -> None:
         found.append(int((scores.gate == 0).sum()) if scores.n_pairs else 0)
     assert found == [0, 1]
     assert SCHEMA["min_token_length"].default == 3
+
+
+@pytest.mark.parametrize("sample", ["decisions", "decisions-eval"])
+def test_what_inert_params_names_changes_no_score(sample: str) -> None:
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+
+    model = DecisionMemoryModel()
+    ds = load_dataset(SAMPLES / sample)
+    params = resolve_params(model, {})
+    prep = model.prepare(ds, params)
+    inert = model.inert_params(prep, params)
+    assert inert  # both samples have some
+    base = rank(model.combine(prep, params), 50, model.selection_params(params))
+    for name in inert:
+        p = SCHEMA[name]
+        value = (not params[name]) if p.kind == "bool" else p.high
+        moved = resolve_params(model, {name: value})
+        got = rank(model.combine(prep, moved), 50, model.selection_params(moved))
+        assert np.array_equal(got.docs, base.docs), name
+        assert np.array_equal(got.scores, base.scores, equal_nan=True), name
+    live = resolve_params(model, {"w_title": 50})  # while a live weight does move them
+    moved = rank(model.combine(prep, live), 50, model.selection_params(live))
+    assert not np.array_equal(moved.scores, base.scores, equal_nan=True)

@@ -15,12 +15,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
 from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair
 from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
-from workbench.core.models.decision_memory.params import GATES, SCHEMA, SIGNALS
+from workbench.core.models.decision_memory.params import (
+    GATES,
+    INJECTION_ONLY,
+    SCHEMA,
+    SEARCH_ONLY,
+    SIGNALS,
+)
 from workbench.core.models.decision_memory.prepared import (
     DecisionMemoryPrepared,
     prepare_decisions,
@@ -61,6 +69,31 @@ class DecisionMemoryModel(Model):
             return Selection(min_score=float(params["search_min_score"]),
                              limit=int(params["search_limit"]))
         return Selection()
+
+    def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
+        """In mode "query", the settings every query's own context replaces (min_score,
+        limit, project_only) and those of a mode no query is in (manual search's bonuses when
+        every query injects): no value of theirs changes a score here."""
+        prep: DecisionMemoryPrepared = prepared
+        if str(params["mode"]) != "query" or not len(prep.specs):
+            return {}
+        inj = prep.q_mode != 0
+        out: dict[str, str] = {}
+        for name, rows, own, what in (
+                ("inject_min_score", inj, ~np.isnan(prep.q_min_score), "min_score"),
+                ("search_min_score", ~inj, ~np.isnan(prep.q_min_score), "min_score"),
+                ("inject_limit", inj, prep.q_limit >= 0, "limit"),
+                ("search_limit", ~inj, prep.q_limit >= 0, "limit"),
+                ("global_inject", inj, prep.q_project_only >= 0, "project_only")):
+            if rows.any() and own[rows].all():
+                out[name] = f"every query's context sets its own {what}"
+        if not (~inj).any():
+            for name in SEARCH_ONLY:
+                out.setdefault(name, "no query is a manual search: every one injects")
+        if not inj.any():
+            for name in INJECTION_ONLY:
+                out.setdefault(name, "no query injects: every one is a manual search")
+        return out
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:

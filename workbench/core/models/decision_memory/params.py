@@ -47,6 +47,14 @@ GATES = (
     "project_disabled",
 )
 
+# the settings only manual search reads, and those only injection reads
+SEARCH_ONLY = ("search_min_score", "search_limit", "important_search", "manual_search",
+               "retrieval_cap", "injection_cap", "superseded_penalty")
+INJECTION_ONLY = ("inject_min_score", "inject_limit", "important_injection", "manual_injection",
+                  "min_strong", "min_meaningful", "long_query_tokens", "long_query_meaningful",
+                  "damping_tokens", "global_inject", "gate_superseded", "gate_source_turn",
+                  "gate_operational_title", "gate_no_durable_tag")
+
 GATE_REASONS = {
     "project_disabled": "injection is off for this cwd (settings.json disabledProjects): the "
                         "hook builds no query, injects nothing and logs nothing",
