@@ -194,3 +194,38 @@ def test_a_vault_kept_in_git_opens_as_a_vault(tmp_path: Path) -> None:
     (plain / "idea.md").write_text("---\ntitle: An idea\n---\nSteep it longer.\n")
     subprocess.run(["git", "init", "-q", str(plain)], check=True)
     assert [d.title for d in load_dataset(plain).corpus] == ["An idea"]
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    ("tags: [bad", "tags: an inline list opened with '[' and not closed"),
+    ('title: "unclosed', "title: a value opened with \" and never closed"),
+    ("tags: {a: [}", "tags: an inline mapping opened with '{' and not closed"),
+    ("title: [Draft] My note", "title: an inline list followed by text after its closing"),
+])
+def test_front_matter_yaml_would_not_read(tmp_path: Path, line: str, says: str) -> None:
+    path = note(tmp_path, "bad.md", f"---\n{line}\n---\nbody\n")
+    with pytest.raises(FormatError, match="field 'front matter'") as info:
+        read_vault(tmp_path)
+    assert f"{path}:2:" in str(info.value) and says in str(info.value)
+
+
+def test_front_matter_yaml_reads_is_still_read(tmp_path: Path) -> None:
+    fm = parse_front_matter(["---", "tags: [a, '#b']", "related: [[Note A]]", 'title: "x" ',
+                             "meta: {a: 1}", "---"], tmp_path / "n.md")
+    assert fm.values["tags"] == ["a", "#b"] and fm.values["title"] == "x"
+    assert "related" in fm.values and "meta" not in fm.values  # a mapping: no simple value
+
+
+def test_a_note_yaml_would_not_read_is_named_and_its_fields_left_out(tmp_path: Path) -> None:
+    from workbench.core.checks import skipped_report
+    from workbench.core.formats import load_dataset
+
+    note(tmp_path, "good.md", "---\ntags: [tea]\n---\ngreen tea\n")
+    note(tmp_path, "broken.md", "---\ntags: [bad\n  : : yaml\n---\nblack tea\n")
+    skipped: list[FormatError] = []
+    ds = load_dataset(tmp_path, skipped=skipped)
+    assert [type(e).__name__ for e in skipped] == ["NoteReadAsText"]
+    assert "broken.md:2" in str(skipped[0])
+    assert any("broken.md" in line for _, lines in skipped_report(skipped) for line in lines)
+    broken = ds.corpus.get("broken.md")
+    assert broken is not None and not broken.tags  # no junk tags from it

@@ -5,7 +5,8 @@ boolean, null and numeric scalars, inline lists `[a, b]`, block lists (`- a` lin
 scalars (`|`, `>`) and folded continuation lines. Anything nested deeper (mappings under a key)
 is skipped: the key is left out, as it is not a simple value. A front matter without its
 closing `---` is an error, as is a top-level line that is not `key: value`, a list item or a
-comment.
+comment, and a value whose quote, `[` or `{` is not closed on its line (YAML would not read
+it).
 """
 
 from __future__ import annotations
@@ -74,18 +75,53 @@ def parse_front_matter(lines: list[str], path: Path) -> FrontMatter:
                               line=i + 1, field=FIELD)
         if key is not None and block is not None:
             values[key] = _join_block(block, folded)
-        key, raw = _unquote(match.group(1)), _strip_comment(match.group(2) or "")
+        written = (match.group(2) or "").strip()
+        key, raw = _unquote(match.group(1)), _strip_comment(written)
         block = None
         if raw[:1] in ("|", ">"):
             block, folded = [], raw.startswith(">")
             values[key] = ""
         else:
+            wrong = _unclosed(written)
+            if wrong:
+                raise FormatError(path, f"{key}: {wrong}", line=i + 1, field=FIELD)
+            if raw.startswith("{"):  # a flow mapping: not a simple value
+                skipped.add(key)
             values[key] = _value(raw)
     if key is not None and block is not None:
         values[key] = _join_block(block, folded)
     for k in skipped:
         values.pop(k, None)
     return FrontMatter(values, end + 1)
+
+
+def _unclosed(raw: str) -> str:
+    """What YAML would not read in a value (`raw`: as written, comment included): a quote,
+    list or mapping opened and not closed on its line, or text after one ("" when none)."""
+    if raw[:1] in ("'", '"'):
+        return "" if _closing_quote(raw) >= 0 else f"a value opened with {raw[0]} and never closed"
+    if raw[:1] not in ("[", "{"):
+        return ""
+    what = "an inline list" if raw[0] == "[" else "an inline mapping"
+    depth, quote, last = 0, "", ""
+    for i, ch in enumerate(raw):
+        if quote:
+            quote = "" if ch == quote else quote
+            continue
+        if ch in ("'", '"') and last in ("[", "{", ",", ":"):  # a quoted item starts
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+            if depth == 0:
+                rest = raw[i + 1:].strip()
+                if rest and not rest.startswith("#"):
+                    return f"{what} followed by text after its closing '{ch}'"
+                return ""
+        if not ch.isspace():
+            last = ch
+    return f"{what} opened with '{raw[0]}' and not closed on its line"
 
 
 def _join_block(lines: list[str], folded: bool) -> str:
