@@ -117,3 +117,15 @@ def test_skipping_reports_each_bad_line_and_loads_the_rest(tmp_path: Path) -> No
     assert [(e.line, e.field) for e in skipped] == [
         (2, "json"), (3, "important"), (5, "id"), (6, "json")]
     raises(read_decisions, path, 2, "json", "invalid JSON")
+
+
+def test_a_duplicate_id_skipped_says_which_stands(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.jsonl"
+    path.write_text(json.dumps(GOOD) + "\n" + json.dumps({**GOOD, "title": "again"}) + "\n",
+                    encoding="utf-8")
+    skipped: list[FormatError] = []
+    corpus = read_decisions(path, skipped=skipped)
+    assert [d.title for d in corpus] == ["t"]
+    assert len(skipped) == 1 and "duplicate id 'a' (first on line 1): the first kept" in \
+        str(skipped[0])
+    raises(read_decisions, path, 2, "id", "duplicate id 'a' (first on line 1)")  # strict

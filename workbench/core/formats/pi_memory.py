@@ -123,6 +123,12 @@ def read_decisions(path: StrPath, *, name: str | None = None,
         except FormatError as err:
             if skipped is None:
                 raise
+            if err.field == "id" and err.message.startswith("duplicate id"):
+                # pi-lodestone keeps both (its searches score each; a lookup by id finds the
+                # first); ids are unique here, so the first stands
+                err = FormatError(path, f"{err.message}: the first kept (pi-lodestone's "
+                                  "search would score both, its lookups by id find the first)",
+                                  line=err.line, field="id")
             skipped.append(err)
             continue
         docs.append(doc)
