@@ -197,9 +197,9 @@ def test_a_vault_kept_in_git_opens_as_a_vault(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("line", "says"), [
-    ("tags: [bad", "tags: an inline list opened with '[' and not closed"),
+    ("tags: [bad", "tags: an inline list opened with '[' and never closed"),
     ('title: "unclosed', "title: a value opened with \" and never closed"),
-    ("tags: {a: [}", "tags: an inline mapping opened with '{' and not closed"),
+    ("tags: {a: [}", "tags: an inline mapping opened with '{' and never closed"),
     ("title: [Draft] My note", "title: an inline list followed by text after its closing"),
 ])
 def test_front_matter_yaml_would_not_read(tmp_path: Path, line: str, says: str) -> None:
@@ -229,3 +229,14 @@ def test_a_note_yaml_would_not_read_is_named_and_its_fields_left_out(tmp_path: P
     assert any("broken.md" in line for _, lines in skipped_report(skipped) for line in lines)
     broken = ds.corpus.get("broken.md")
     assert broken is not None and not broken.tags  # no junk tags from it
+
+
+def test_flow_values_may_go_on_over_indented_lines(tmp_path: Path) -> None:
+    fm = parse_front_matter(["---", "title: Release checklist", "tags: [release,",
+                             "  deploy]", 'summary: "a long', '  one"', "---"], tmp_path / "n.md")
+    assert fm.values == {"title": "Release checklist", "tags": ["release", "deploy"],
+                         "summary": "a long one"}
+    with pytest.raises(FormatError, match=r"n.md:3: field 'front matter': tags: an inline list "
+                                          r"opened with '\[' and never closed"):
+        parse_front_matter(["---", "title: x", "tags: [a,", "  b", "more: 1", "---"],
+                           tmp_path / "n.md")

@@ -5,8 +5,8 @@ boolean, null and numeric scalars, inline lists `[a, b]`, block lists (`- a` lin
 scalars (`|`, `>`) and folded continuation lines. Anything nested deeper (mappings under a key)
 is skipped: the key is left out, as it is not a simple value. A front matter without its
 closing `---` is an error, as is a top-level line that is not `key: value`, a list item or a
-comment, and a value whose quote, `[` or `{` is not closed on its line (YAML would not read
-it).
+comment, and a value whose quote, `[` or `{` is never closed (YAML lets one go on over
+indented lines; it would not read the rest).
 """
 
 from __future__ import annotations
@@ -48,7 +48,10 @@ def parse_front_matter(lines: list[str], path: Path) -> FrontMatter:
     block: list[str] | None = None  # lines of a `|` or `>` block scalar
     folded = False
     skipped: set[str] = set()
+    joined_to = 0  # lines up to this one continued a flow value or quote above
     for i in range(1, end):
+        if i <= joined_to:
+            continue
         line = lines[i]
         stripped = line.strip()
         indented = line[:1] in (" ", "\t")
@@ -76,6 +79,17 @@ def parse_front_matter(lines: list[str], path: Path) -> FrontMatter:
         if key is not None and block is not None:
             values[key] = _join_block(block, folded)
         written = (match.group(2) or "").strip()
+        if _unclosed(written).endswith("never closed"):
+            # YAML lets a flow list, mapping or quoted value go on over indented lines
+            j = i
+            while j + 1 < end and lines[j + 1][:1] in (" ", "\t", "") and \
+                    _unclosed(written).endswith("never closed"):
+                j += 1
+                written = f"{written} {lines[j].strip()}".rstrip()
+            if not _unclosed(written):
+                joined_to = j
+            else:
+                written = (match.group(2) or "").strip()
         key, raw = _unquote(match.group(1)), _strip_comment(written)
         block = None
         if raw[:1] in ("|", ">"):
@@ -96,10 +110,12 @@ def parse_front_matter(lines: list[str], path: Path) -> FrontMatter:
 
 
 def _unclosed(raw: str) -> str:
-    """What YAML would not read in a value (`raw`: as written, comment included): a quote,
-    list or mapping opened and not closed on its line, or text after one ("" when none)."""
+    """What YAML would not read in a value (`raw`: as written, comment included, indented
+    continuation lines joined): a quote, list or mapping opened and never closed, or text after
+    one ("" when none)."""
     if raw[:1] in ("'", '"'):
-        return "" if _closing_quote(raw) >= 0 else f"a value opened with {raw[0]} and never closed"
+        return "" if _closing_quote(raw) >= 0 else (
+            f"a value opened with {raw[0]} and never closed")
     if raw[:1] not in ("[", "{"):
         return ""
     what = "an inline list" if raw[0] == "[" else "an inline mapping"
@@ -121,7 +137,7 @@ def _unclosed(raw: str) -> str:
                 return ""
         if not ch.isspace():
             last = ch
-    return f"{what} opened with '{raw[0]}' and not closed on its line"
+    return f"{what} opened with '{raw[0]}' and never closed"
 
 
 def _join_block(lines: list[str], folded: bool) -> str:
