@@ -37,12 +37,17 @@ class TunedOn:
     corpus: str = ""  # `Corpus.content_key` of the data (""; written before it was kept)
 
     def same_data(self, dataset: Dataset) -> bool:
-        """Whether these settings were tuned on `dataset`'s documents: by their content where
-        the record keeps it (a renamed copy is the same data; another corpus of the same name
-        is not), else by the dataset's name."""
-        if self.corpus:
-            return self.corpus == dataset.corpus.content_key()
-        return self.dataset == dataset.name
+        """Whether these settings may have been tuned on `dataset`: the same documents (a
+        renamed copy: the record keeps their content key), or a dataset of the same name —
+        its documents edited since, or another corpus; which, nothing tells, so its queries
+        are set aside all the same (`changed_since` says so)."""
+        return (bool(self.corpus) and self.corpus == dataset.corpus.content_key()) \
+            or self.dataset == dataset.name
+
+    def changed_since(self, dataset: Dataset) -> bool:
+        """Same name, other documents (edited since tuning, or another corpus)."""
+        return bool(self.corpus) and self.dataset == dataset.name \
+            and self.corpus != dataset.corpus.content_key()
 
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out)."""
@@ -172,9 +177,10 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     only (another split), that every figure is held out."""
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
     tuned = tuned_queries(notes, dataset, judged)
-    elsewhere = [f"{name!r} was tuned on a dataset also named {dataset.name!r} whose documents "
-                 "differ from these: none of its queries is set aside here"
-                 for name, t in notes if not t.same_data(dataset) and t.dataset == dataset.name]
+    elsewhere = [f"{name!r} was tuned on a dataset named {dataset.name!r} whose documents "
+                 "differ from these (edited since, or another corpus): the queries it was "
+                 "tuned on are set aside all the same" for name, t in notes
+                 if t.changed_since(dataset) and t.trained_on]
     if not tuned:  # tuned on this dataset's other queries (another split): said, as good news
         apart = [(name, t) for name, t in notes if t.same_data(dataset) and t.trained_on]
         return dataset, elsewhere + [
