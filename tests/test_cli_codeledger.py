@@ -211,8 +211,8 @@ def test_explain_says_a_scope_it_does_not_apply(capsys: pytest.CaptureFixture[st
     task = ["explain", str(SAMPLES / "code-repo"), "-m", "codeledger",
             "--task", "Fix the api crash when store is empty"]
     assert main(task) == 0  # auto_scope is off by default
-    assert ("scope: whole repository (the task names api; auto_scope off: not applied)"
-            in capsys.readouterr().out)
+    assert ("scope: whole repository (the task names api; auto_scope off: no gate, only its "
+            "most-churned files join the hot zone)" in capsys.readouterr().out)
     assert main([*task, "-p", "auto_scope=true"]) == 0
     assert "· scope: api\n" in capsys.readouterr().out
 

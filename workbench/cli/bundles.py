@@ -13,7 +13,8 @@ def _scope_text(scope: object, applied: bool) -> str:
         return "whole repository"
     if applied:
         return str(scope)
-    return f"whole repository (the task names {scope}; auto_scope off: not applied)"
+    return (f"whole repository (the task names {scope}; auto_scope off: no gate, only its "
+            "most-churned files join the hot zone)")
 
 
 def print_bundle_explain(pipe: Any, top: int) -> set[str]:
