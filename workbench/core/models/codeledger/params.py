@@ -302,7 +302,10 @@ FROM_DOCUMENT = frozenset({
     "w_keyword", "w_centrality", "w_churn", "w_recent_touch", "w_test_relevance", "sufficiency",
     "skip_limit", "auto_scope", "dep_max_candidates", "tests_max_per_file"})
 # … a stage the document names without a number: the value is the workbench's choice
-CHOSEN = frozenset({"keyword_content_weight", "hot_zone_files", "fanout_max"})
+CHOSEN = frozenset({"keyword_content_weight", "hot_zone_files"})
+# … and where codeledger-document departs from the document, why
+DEPARTS = {"fanout_max": "the document includes the full set, 0; the preset keeps the cap of "
+                         "30 its figures were measured with"}
 
 
 def _fitted(p: Param) -> Param:
@@ -311,7 +314,7 @@ def _fitted(p: Param) -> Param:
     was = ("on" if p.default else "off") if p.kind == "bool" else p.default
     source = ("CodeLedger's document's value" if p.name in FROM_DOCUMENT
               else "the document gives no number; the workbench's choice" if p.name in CHOSEN
-              else "off there: not in CodeLedger's document")
+              else DEPARTS.get(p.name, "off there: not in CodeLedger's document"))
     return replace(p, default=FITTED[p.name],
                    help=f"{p.help} Default fitted on real histories; codeledger-document: "
                         f"{was} ({source}).")
