@@ -551,6 +551,7 @@ def test_two_objectives_say_which_point_of_the_front_is_kept(capsys, tmp_path):
     front = out.split("Pareto front of")[1]
     first_row = front.splitlines()[3]
     assert first_row.startswith(f"{kept.group(1)} (kept)")  # the best bundle_recall row
+    assert "values (-p NAME=VALUE)" in front and "token_budget=" in first_row  # to ship one
     if len(re.findall(r"^\d+", front, re.M)) > 1:
         assert f"kept: trial {kept.group(1)} — the front's best bundle_recall" in out
 

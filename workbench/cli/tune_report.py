@@ -188,13 +188,14 @@ def _print_front(fold: Any, objectives: Any) -> None:
               *(f"{o} held-out" for o in objectives if fold.front[0]["held_out"])]
     rows = [[f"{p['number']}" + (" (kept)" if p["number"] == fold.picked else ""),
              *(_m(v, o) for v, o in zip(p["train"], objectives, strict=False)),
-             *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False))]
+             *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False)),
+             " ".join(f"{k}={_v(v)}" for k, v in p["params"].items())]
             for p in fold.front[:12]]
-    print(format_table(header, rows))
+    print(format_table([*header, "values (-p NAME=VALUE)"], rows))
     if fold.picked is not None and len(fold.front) > 1:
         print(f"kept: trial {fold.picked} — the front's best {objectives[0]} on training, "
               f"whatever its {objectives[1]}. To ship another row (less {objectives[0]} for "
-              f"a better {objectives[1]}), set its values with --param, or bound "
+              f"a better {objectives[1]}), pass its values with -p, or bound "
               f"{objectives[1]} with --constraint and tune {objectives[0]} alone")
 
 
