@@ -85,4 +85,4 @@ def test_an_openvault_importance_outside_one_to_five_is_said() -> None:
                     + [Document("e", "", "x", metadata={"importance": 7})])  # no chat memory
     said = [w for w in load_warnings(Dataset("d", corpus, QuerySet([]))) if "1–5" in w]
     assert said == ["2 memories have an importance outside 1–5 (b (99), d (0.5)): scored as "
-                    "given, and the forgetting curve's base grows with it"]
+                    "given (the forgetting curve's base is proportional to it)"]

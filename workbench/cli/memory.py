@@ -204,6 +204,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if env:
         print(env.rstrip("\n"))
         print()
+    if export.config_path:  # the target's own file: named, as --out writes it
+        print(f"{export.config_path}:")
     print(export.settings_json().rstrip("\n"))
     print()
     print("changed from the original's defaults:")

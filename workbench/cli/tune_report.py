@@ -98,8 +98,11 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                    "not significant at 0.05: the difference may be chance")
         print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
-        advice = ("" if final.kept_start else " — keep the starting values, tune fewer "
-                  "parameters (--tune) or narrower ranges, or judge more queries")
+        advice = ("" if final.kept_start else
+                  " — the starting values break a --constraint: loosen it, or tune fewer "
+                  "parameters (--tune) or narrower ranges" if final.start_breaks else
+                  " — keep the starting values, tune fewer parameters (--tune) or narrower "
+                  "ranges, or judge more queries")
         if worse and t.p_value < 0.05:
             print("the tuned settings do worse than the starting values on queries they did not "
                   "see: they fit the training queries, not the task" + advice)

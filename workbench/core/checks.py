@@ -56,8 +56,8 @@ def load_warnings(dataset: Dataset) -> list[str]:
            and not (d.metadata["importance"] == 0 or 1 <= d.metadata["importance"] <= 5)]
     if odd:  # OpenVault memories (they carry message_ids): importance is 1-5
         out.append(f"{len(odd):,} memor{'y has' if len(odd) == 1 else 'ies have'} an importance "
-                   f"outside 1–5 ({_examples(odd)}): scored as given, and the forgetting "
-                   "curve's base grows with it")
+                   f"outside 1–5 ({_examples(odd)}): scored as given (the forgetting "
+                   "curve's base is proportional to it)")
     # a chat's query is built from its messages: its own text may well be empty
     empty = [q.id for q in dataset.queries if not q.text.strip() and not q.context.get("messages")]
     if empty:
