@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.cli.args import whole as whole_number
 from workbench.cli.bundles import print_bundle_summary
 from workbench.cli.common import (
     EXIT_OK,
@@ -71,7 +72,7 @@ def add_commands(sub: Any) -> None:
                         "on standard output)")
     p.add_argument("--run", metavar="OUT.trec", help="write the ranking as a TREC run file: "
                    "each query's top --depth documents")
-    p.add_argument("--depth", type=_depth, metavar="N",
+    p.add_argument("--depth", type=whole_number(1), metavar="N",
                    help="documents per query in the --run file (default: as deep as the "
                    "metrics read — 100, 1,000 with map or another metric without @k, as "
                    "trec_eval); the figures printed do not change")
@@ -116,16 +117,6 @@ def _accepted(spec: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _depth(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, got {n}")
-    return n
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
