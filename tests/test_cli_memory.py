@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,24 @@ def test_why_stats_of_an_empty_log_says_there_is_nothing_to_count(
     out = capsys.readouterr().out
     assert "no turns to count: the log holds no injection" in out
     assert "min score / limit" not in out  # no table of zeros
+
+
+def test_sweep_counts_the_fixture_cases_passing(capsys: pytest.CaptureFixture[str]) -> None:
+    data = str(SAMPLES / "decisions-eval")
+    passed = {}
+    for v in (1, 3):  # eval's own count, value by value
+        assert main(["eval", data, "-m", "decision-memory", "--cases", "-p",
+                     f"min_strong={v}"]) == 0
+        m = re.search(r"^cases: (\d+)/(\d+) pass", capsys.readouterr().out, re.M)
+        assert m
+        passed[v] = int(m.group(1)) / int(m.group(2))
+    assert main(["sweep", data, "-m", "decision-memory", "-s", "min_strong",
+                 "--values", "1,3"]) == 0
+    out = capsys.readouterr().out
+    assert "min_strong  cases" in out and "best by cases" in out  # first by default
+    rows = dict(re.findall(r"^\s+(\d)\s+([\d.]+)", out, re.M))
+    assert float(rows["1"]) == pytest.approx(passed[1], abs=1e-4)
+    assert float(rows["3"]) == pytest.approx(passed[3], abs=1e-4)
+    assert main(["sweep", str(SAMPLES / "tea-beir"), "-m", "bm25", "-s", "k1", "--values",
+                 "1,2", "--metrics", "cases"]) == 2
+    assert "no fixture cases" in capsys.readouterr().err

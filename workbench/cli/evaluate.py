@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from workbench.cli.args import whole as whole_number
 from workbench.cli.bundles import print_bundle_summary
 from workbench.cli.common import (
@@ -94,7 +96,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--metrics",
                    help=metrics_help(f"{SWEEP_METRICS}; on a git repository or for a model "
                                      f"that selects bundles {CODE_SWEEP_METRICS}")
-                   + "; the first picks the best value (the most; the fewest files or tokens)")
+                   + "; cases: the share of fixture cases passing (eval.jsonl), first by "
+                   "default where the data has them; the first picks the best value (the most; "
+                   "the fewest files or tokens)")
     p.add_argument("--out", "-o", metavar="FILE.json|FILE.csv",
                    help="also write every value's metrics, the best marked (format by the "
                    "extension)")
@@ -302,18 +306,29 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
     check_outputs_apart([("--out", out)], input_files(args))
+    from workbench.core.cases import has_cases
+
     model, params = model_and_params(args)
     default = CODE_SWEEP_METRICS if code_tasks(args, model) else SWEEP_METRICS
     if hasattr(model, "bundles"):  # a bundle's stop rules move its figures, not the ranking
         default += ",bundle_recall,bundle_tokens"
-    metrics = metric_list(args.metrics or default)
-    check_bundle_metrics(metrics, model)
+    names = [m.strip() for m in (args.metrics or default).split(",") if m.strip()]
+    # "cases": the share of fixture cases passing (eval.jsonl), as tune's objective
+    ranking_metrics = metric_list(",".join(n for n in names if n != CASES) or default)
+    metrics = (ranking_metrics if CASES not in names else [CASES, *ranking_metrics]
+               if names[0] == CASES else [*ranking_metrics, CASES])
+    check_bundle_metrics(ranking_metrics, model)
     param = model.schema[args.sweep]
     values = (parse_values(param, args.values, None if args.force else MAX_POINTS)
               if args.values is not None else default_values(param, params[args.sweep]))
     dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
+    if CASES in metrics and not has_cases(dataset):
+        raise UsageError("--metrics cases: this data has no fixture cases (an eval.jsonl "
+                         "with expected_top_ids)")
+    if args.metrics is None and has_cases(dataset):  # what its cases pass comes first
+        metrics = [CASES, *metrics]
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
         per_query: list[dict[str, Any]] = []
@@ -360,6 +375,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each metric)
+CASES = "cases"  # the share of fixture cases passing
+
+
+def _case_passes(dataset: Dataset, ranking: Any) -> Any:
+    """float (Q,): 1 where the query's fixture case passes, 0 where it fails, NaN where the
+    query is no case."""
+    from workbench.core.cases import check_cases
+
+    passed = {c.query: c.passed for c in check_cases(dataset, ranking).cases}
+    return np.array([float(passed[q]) if q in passed else np.nan
+                     for q in dataset.queries.ids])
 
 
 def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
@@ -374,10 +400,14 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
         for i, value in enumerate(values):
             progress(i / max(len(values), 1), f"{name} = {value}")
             pipe.update({name: value})
-            measured = _measure(pipe, metrics)
-            points.append((value, dict(measured.means)))
+            measured = _measure(pipe, [m for m in metrics if m != CASES])
+            means, each = dict(measured.means), dict(measured.per_query)
+            if CASES in metrics:
+                each[CASES] = _case_passes(pipe.dataset, measured.ranking)
+                means[CASES] = float(np.nanmean(each[CASES]))
+            points.append((value, means))
             if per_query is not None:
-                per_query.append(dict(measured.per_query))
+                per_query.append(each)
     finally:
         pipe.update(held)
     progress(1.0, "swept")
@@ -395,8 +425,9 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     at = next((i for i, (v, _) in enumerate(points) if v == in_use), None)
     if len(best) != 1 or at is None or best[0] == at or judgments is None:
         return ""
-    mask = judgments.judged_mask
-    a, b = per_query[at][metric][mask], per_query[best[0]][metric][mask]
+    a, b = per_query[at][metric], per_query[best[0]][metric]
+    mask = judgments.judged_mask & ~np.isnan(a) & ~np.isnan(b)  # cases: only the cases
+    a, b = a[mask], b[mask]
     test = paired_test(a, b)
     if test.n == 0:
         return ""
