@@ -318,3 +318,15 @@ def test_the_markdown_report_has_the_settings_to_ship(
     section = text.split("## Settings to ship")[1]
     assert "bm25 is a workbench-only model" in section
     assert "### best" in section and "k1 = 0.9" in section and "b = 0.4" in section
+
+
+def test_a_move_a_gate_explains_names_the_setting_that_decides_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "loose.toml"
+    config.write_text("[params]\nmin_strong = 1\nsuperseded_penalty = 8\n")
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--defaults", "-c", str(config)]) == 0
+    out = capsys.readouterr().out
+    moved = [line for line in out.splitlines() if "single_token_evidence gate" in line]
+    assert moved and all(line.endswith("— min_strong 2 → 1") for line in moved)
+    assert not any("superseded_penalty" in line for line in moved)

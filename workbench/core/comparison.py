@@ -285,13 +285,18 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     total_a, parts_a = doc_contributions(a.scores, query, doc)
     total_b, parts_b = doc_contributions(b.scores, query, doc)
     changed = {n: (v[0], v[i]) for n, v in comparison.differing.items() if v[0] != v[i]}
+    gate_a, gate_b = gate_of(a.scores, query, doc), gate_of(b.scores, query, doc)
+    if gate_a != gate_b:  # a gate moved it: the settings that decide that gate, where changed
+        deciding = {p for g in (gate_a, gate_b) if g
+                    for p in comparison.model.gate_params.get(g, ())}
+        if deciding & changed.keys():
+            changed = {n: v for n, v in changed.items() if n in deciding}
     rank_a, rank_b = _rank_of(a, query, doc), _rank_of(b, query, doc)
     above_a, above_b = _above(a, query, rank_a), _above(b, query, rank_b)
     return MoveExplained(query, doc, rank_a, rank_b,
                          total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
                          is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
-                         len(above_b - above_a), len(above_a - above_b),
-                         gate_of(a.scores, query, doc), gate_of(b.scores, query, doc))
+                         len(above_b - above_a), len(above_a - above_b), gate_a, gate_b)
 
 
 def _above(result: Result, query: int, rank: int | None) -> set[int]:

@@ -126,6 +126,8 @@ class Model(ABC):
     # where not empty: what a search takes when none are named (of `default_names`), with the
     # evidence in the model's docstring; the rest are searched when named
     tuned_by_default: ClassVar[tuple[str, ...]] = ()
+    # gate → the parameters that decide it: a move a gate explains names only those
+    gate_params: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:

@@ -23,6 +23,7 @@ from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair
 from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
 from workbench.core.models.decision_memory.params import (
+    GATE_PARAMS,
     GATES,
     INJECTION_ONLY,
     SCHEMA,
@@ -47,6 +48,7 @@ class DecisionMemoryModel(Model):
     signals = SIGNALS
     gates = GATES
     headline = ("inject_min_score", "inject_limit")
+    gate_params = GATE_PARAMS
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_decisions(dataset, params, progress)

@@ -55,6 +55,19 @@ INJECTION_ONLY = ("inject_min_score", "inject_limit", "important_injection", "ma
                   "damping_tokens", "global_inject", "gate_superseded", "gate_source_turn",
                   "gate_operational_title", "gate_no_durable_tag")
 
+# the parameters that decide each gate (compare and report name only those for its moves)
+GATE_PARAMS: dict[str, tuple[str, ...]] = {
+    "superseded": ("gate_superseded",),
+    "not_in_project": ("global_inject",),
+    "single_token_evidence": ("min_strong",),
+    "no_meaningful_evidence": ("min_meaningful",),
+    "long_prompt_evidence": ("long_query_tokens", "long_query_meaningful"),
+    "source_turn": ("gate_source_turn",),
+    "operational_title": ("gate_operational_title",),
+    "no_durable_tag": ("gate_no_durable_tag",),
+    "project_disabled": ("disabled_projects",),
+}
+
 GATE_REASONS = {
     "project_disabled": "injection is off for this cwd (settings.json disabledProjects): the "
                         "hook builds no query, injects nothing and logs nothing",
