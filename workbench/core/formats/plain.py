@@ -50,7 +50,7 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
         for line, row in _csv_rows(path, DELIMITERS[suffix]):
             yield line, row, True
     else:
-        raise FormatError(path, "expected a .jsonl, .csv or .tsv file", field="suffix")
+        raise FormatError(path, "expected a .jsonl, .csv or .tsv file", field="path")
 
 
 def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]]:
