@@ -113,22 +113,42 @@ def test_a_shallow_clone_is_its_own_index_and_is_said(two_commits: Path,
     assert not any("shallow" in w for w in load_warnings(read_code_repo(two_commits)))
 
 
-def test_a_blob_lost_from_a_full_clone_is_skipped_and_named(
-        two_commits: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # a cache of its own: another test's two_commits has the same commit, indexed whole
-    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
-    repo = clone(two_commits, tmp_path / "damaged", "--no-local")
-    packs = list((repo / ".git" / "objects" / "pack").glob("*.pack"))
-    for pack in packs:  # loose objects, so that one can be removed
+def _loose_clone(source: Path, dest: Path, tmp_path: Path) -> Path:
+    """A full clone whose objects are loose files, so that one can be removed."""
+    repo = clone(source, dest, "--no-local")
+    for pack in list((repo / ".git" / "objects" / "pack").glob("*.pack")):
         moved = tmp_path / pack.name
         pack.rename(moved)
         (repo / ".git" / "objects" / "pack" / pack.with_suffix(".idx").name).unlink()
         with moved.open("rb") as data:
             subprocess.run(["git", "-C", str(repo), "unpack-objects", "-q"], stdin=data,
                            check=True)
-    blob = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD:b.py"], check=True,
+    return repo
+
+
+def _lose(repo: Path, path: str) -> None:
+    blob = subprocess.run(["git", "-C", str(repo), "rev-parse", f"HEAD:{path}"], check=True,
                           capture_output=True, text=True).stdout.strip()
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+
+
+def test_a_blob_lost_after_the_index_was_cached_is_named(
+        two_commits: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    repo = _loose_clone(two_commits, tmp_path / "later", tmp_path)
+    assert len(read_code_repo(repo).corpus) == 2  # indexed whole, and cached
+    _lose(repo, "b.py")
+    ds = read_code_repo(repo)
+    assert ds.corpus.ids == ["a.py"]  # not b.py with an empty text
+    assert any("b.py" in w and "left out of the index" in w for w in load_warnings(ds))
+
+
+def test_a_blob_lost_from_a_full_clone_is_skipped_and_named(
+        two_commits: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a cache of its own: another test's two_commits has the same commit, indexed whole
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    repo = _loose_clone(two_commits, tmp_path / "damaged", tmp_path)
+    _lose(repo, "b.py")
     index = index_repository(repo, use_cache=False)
     assert index.paths == ("a.py",) and index.skipped == (("b.py", LOST),)
     assert any("b.py" in w and "left out of the index" in w

@@ -170,6 +170,10 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
                           f"{index.commit[:10]} could be read ({'; '.join(reasons)})",
                           field="path")
     texts = _contents(root, index, tree)
+    if len(texts) < len(index.files):  # a cached index whose blobs this clone has lost since
+        index = index_repository(root, rev=index.commit, include=include, exclude=exclude,
+                                 churn_days=churn_days, use_cache=False)
+        texts = _contents(root, index, tree)
     weights = read_ledger(Path(ledger) if ledger else root / LEDGER_FILE, index.now)
     docs = [Document(id=f.path, title=f.path, text=texts.get(f.path, ""),
                      metadata=_metadata(f, weights.get(f.path))) for f in index.files]
@@ -214,9 +218,10 @@ def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:
 
 
 def _contents(root: Path, index: RepoIndex, tree: dict[str, str]) -> dict[str, str]:
+    """The indexed files' texts; one whose blob the clone cannot read is left out."""
     wanted = {p: blob for p, blob in tree.items() if p in index}
     blobs = g.read_blobs(root, list(wanted.values()))
-    return {p: blobs.get(b, b"").decode("utf-8", "replace") for p, b in wanted.items()}
+    return {p: blobs[b].decode("utf-8", "replace") for p, b in wanted.items() if b in blobs}
 
 
 def _metadata(f: FileInfo, ledger: dict[str, Any] | None) -> dict[str, Any]:
