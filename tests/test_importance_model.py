@@ -128,6 +128,36 @@ def test_long_grace_through_the_engine() -> None:
     assert got["c"] == pytest.approx(1.0 * (0.8 - 0.01 * (28 - 20)))  # long, 28 days inactive
 
 
+def test_ultra_short_decays_like_short_unless_set_apart() -> None:
+    # ultra-short base 0.5, 10 days inactive: by default short's rule, 0.5 − 0.1·(10 − 7) = 0.2;
+    # apart at 0.02/day after 2 days: 0.5 − 0.02·8 = 0.34. A short memory is unaffected.
+    ds = Dataset("u", Corpus([doc("u", "staging migration", "2026-02-19T00:00:00Z",
+                                  tier="ultra-short"),
+                              doc("s", "staging migration", "2026-02-19T00:00:00Z",
+                                  tier="short")]),
+                 QuerySet([Query("q", "migration staging", {"now": NOW})]))
+    m = ImportanceModel()
+
+    def totals(**over: object) -> dict[str, float]:
+        p = resolve_params(m, {"relevance": "coverage", "limit": 0, **over})
+        prep = prepare(m, ds, p, use_cache=False)
+        s = m.combine(prep, p)
+        row = s.row(0)
+        got = dict(zip([ds.corpus[int(d)].id for d in s.docs[row]], s.total[row].tolist(),
+                       strict=True))
+        for d, total in got.items():  # the per-memory reference agrees
+            i = [x.id for x in ds.corpus].index(d)
+            mem = prep.memory(i, ds.corpus[i].text, int(prep.query_clock[0]), "short")
+            assert total == pytest.approx(importance(mem, rules_from(p)).final, abs=1e-9)
+        return got
+
+    assert totals() == pytest.approx({"u": 0.2, "s": 0.2})
+    assert totals(stale_ultra_short=0.02, stale_ultra_short_days=2.0) \
+        == pytest.approx({"u": 0.2, "s": 0.2})  # not apart: the values do nothing
+    assert totals(ultra_short_own_decay=True, stale_ultra_short=0.02,
+                  stale_ultra_short_days=2.0) == pytest.approx({"u": 0.34, "s": 0.2})
+
+
 def test_bands_are_not_tuned_unless_named() -> None:
     # they name what explain reports and rank nothing: a search over them wastes its trials
     from workbench.core.tuning.space import default_names

@@ -60,10 +60,12 @@ def importance_table(prep: ImportancePrepared, params: Params) -> Importance:
     outcome = out_vals[prep.outcome]  # -1 picks the trailing 0
     rep = np.minimum(f("repeat_cap"), f("repeat_per") * np.maximum(
         0, prep.mentions - int(params["repeat_free"])))
-    # staleness per tier (ultra-short follows short)
-    per_day = np.array([f("stale_short"), f("stale_short"), f("stale_medium"),
+    # staleness per tier (ultra-short follows short unless ultra_short_own_decay)
+    ultra = ("stale_ultra_short", "stale_ultra_short_days") if params["ultra_short_own_decay"] \
+        else ("stale_short", "stale_short_days")
+    per_day = np.array([f(ultra[0]), f("stale_short"), f("stale_medium"),
                         f("stale_long")])[tier]
-    grace = np.array([f("stale_short_days"), f("stale_short_days"),
+    grace = np.array([f(ultra[1]), f("stale_short_days"),
                       f("stale_medium_days"), f("stale_long_days")])[tier]
     days = np.floor(prep.inactive) if params["whole_days"] else prep.inactive
     stale = per_day * np.maximum(0.0, days - grace)

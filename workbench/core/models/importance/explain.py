@@ -59,6 +59,8 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
     days = float(prep.inactive[u, doc])
     tier = TIERS[t] if t >= 0 else str(params["default_tier"])
     stale_rate = {"long": "stale_long", "medium": "stale_medium"}.get(tier, "stale_short")
+    if tier == "ultra-short" and params["ultra_short_own_decay"]:
+        stale_rate = "stale_ultra_short"
     dismiss = float(params["dismissal"]) * int(prep.dismissals[doc])
     sup = (0.0 if params["superseded_archive"] else float(params["superseded_decay"])) \
         * bool(prep.superseded[doc])

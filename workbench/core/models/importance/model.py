@@ -13,7 +13,8 @@ Decisions where the document is silent (each a parameter; REFERENCE.md §4 for t
   clamp to [0, 1]; staleness from the last access, whole days (`whole_days`).
 - outcome boosts are the companion schema's (`outcome_*`); a failure outcome counts once, as
   the outcome, unless `outcome_fires_failure` also fires the failure category.
-- ultra-short memories decay like short ones; long ones not at all (`stale_long` = 0).
+- ultra-short memories decay like short ones unless `ultra_short_own_decay` gives them their own
+  rate and grace; long ones not at all (`stale_long` = 0).
 - dismissals: −0.15 each; 3 (`dismiss_cap_count`) cap importance at 0.3 (a min, never a
   raise); 2 (`resurface_dismissals`) stop resurfacing. Superseded: −0.5, or gated out
   (`superseded_archive`).

@@ -69,8 +69,8 @@ SCHEMA = ParamSchema([
     Param("repeat_free", "Repetition: free mentions", 2, kind="int", low=0, high=20, step=1,
           help="Mentions that earn nothing (2: 3+ mentions boost)."),
     _f("repeat_cap", "Repetition: cap", 0.3, "Most the repetition boost adds."),
-    _f("stale_short", "Staleness: short per day", 0.1, "Decay per inactive day of short (and "
-       "ultra-short) memories after the grace."),
+    _f("stale_short", "Staleness: short per day", 0.1, "Decay per inactive day of short (and, "
+       "unless ultra_short_own_decay, ultra-short) memories after the grace."),
     Param("stale_short_days", "Staleness: short grace (days)", 7.0, low=0.0, high=365.0,
           step=1.0, help="Inactive days before a short memory decays."),
     _f("stale_medium", "Staleness: medium per day", 0.05, "Decay per inactive day of medium "
@@ -82,6 +82,15 @@ SCHEMA = ParamSchema([
     Param("stale_long_days", "Staleness: long grace (days)", 0.0, low=0.0, high=3650.0,
           step=1.0, help="Inactive days before a long memory decays (only with a rate above "
                          "0)."),
+    Param("ultra_short_own_decay", "Staleness: ultra-short apart", False, kind="bool",
+          help="Off: ultra-short memories decay like short ones (the document names the tier "
+               "but gives it no decay rule). On: by the two settings below."),
+    Param("stale_ultra_short", "Staleness: ultra-short per day", 0.1, low=0.0, high=1.0,
+          step=0.05, needs=("ultra_short_own_decay",),
+          help="Decay per inactive day of ultra-short memories after the grace."),
+    Param("stale_ultra_short_days", "Staleness: ultra-short grace (days)", 7.0, low=0.0,
+          high=365.0, step=1.0, needs=("ultra_short_own_decay",),
+          help="Inactive days before an ultra-short memory decays."),
     Param("whole_days", "Count whole days", True, kind="bool",
           help="Inactive days are floored before the grace is subtracted."),
     _f("dismissal", "Dismissal decay", 0.15, "Decay per dismissal of a resurfaced memory."),
@@ -141,6 +150,8 @@ def rules_from(params: Params) -> Rules:
         return float(params[name])
 
     short = (f("stale_short"), f("stale_short_days"))
+    ultra = ((f("stale_ultra_short"), f("stale_ultra_short_days"))
+             if params["ultra_short_own_decay"] else short)
     return Rules(
         base={t: f(f"base_{t.replace('-', '_')}") for t in TIERS},
         boost={c: f(f"boost_{c}") for c in CATEGORIES},
@@ -149,7 +160,7 @@ def rules_from(params: Params) -> Rules:
         outcome_fires_failure=bool(params["outcome_fires_failure"]),
         repeat_per=f("repeat_per"), repeat_free=int(params["repeat_free"]),
         repeat_cap=f("repeat_cap"),
-        stale={"ultra-short": short, "short": short,
+        stale={"ultra-short": ultra, "short": short,
                "medium": (f("stale_medium"), f("stale_medium_days")),
                "long": (f("stale_long"), f("stale_long_days"))},
         whole_days=bool(params["whole_days"]),
