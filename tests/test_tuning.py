@@ -144,6 +144,26 @@ def test_a_study_with_other_settings_is_not_continued(tmp_path, bm25_eval):
     assert fresh is not None and set(fresh.final.best) == {"b"}
 
 
+def test_changed_judgments_do_not_continue_a_study(tmp_path, tea, bm25_eval):
+    # stored trial values were computed against the old qrels: mixing them in would rank a
+    # stale value against fresh ones
+    from dataclasses import replace
+
+    from workbench.core.tuning.runner import study_name
+
+    space = _space(k1=(0.5, 2.0))
+    validation = no_validation(bm25_eval.counted())
+    spec = _spec(tmp_path, space, trials=2)
+    tune(bm25_eval, validation, spec)
+    qrels = {q: dict(list(docs.items())[:1]) for q, docs in tea.qrels.items()}
+    edited = Evaluator(get_model("bm25"), replace(tea, qrels=qrels), {}, ["ndcg@10"])
+    assert study_name(spec, edited, validation) != study_name(spec, bm25_eval, validation)
+    tune(bm25_eval, validation, _spec(tmp_path, space, trials=2, study="j"))
+    with pytest.raises(ParamError, match="judgments"):
+        tune(edited, no_validation(edited.counted()), _spec(tmp_path, space, trials=2,
+                                                             study="j"))
+
+
 def test_a_constraint_is_met_by_the_best_trial(tmp_path, bm25_eval):
     ev = Evaluator(get_model("vault-search"), load_dataset(SAMPLES / "vault"), {},
                    ["ndcg@10", "results"])

@@ -112,6 +112,9 @@ def config(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> dict
     """What a stored study must match to be continued."""
     return {"model": evaluator.model.id, "version": evaluator.model.version,
             "dataset": evaluator.dataset.fingerprint(),
+            # the objectives read the judgments: corrected qrels must not continue a study
+            # whose stored values were computed against the old ones
+            "judgments": _digest(evaluator.dataset.qrels) if evaluator.dataset.qrels else "",
             "base": evaluator.model.schema.changed(evaluator.base),
             "space": spec.space.to_json(), "objectives": list(spec.objectives),
             "constraints": [str(c) for c in spec.constraints], "sampler": spec.sampler,

@@ -353,8 +353,8 @@ def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Se
     stored = _wait_for(study, _CONFIG)
     if stored != text:
         raise ParamError(f"study {name!r} exists in this storage with other settings "
-                         "(model, data, space, objective or validation differ); name another "
-                         "with --study, or start it again with --fresh")
+                         "(model, data, judgments, space, objective or validation differ); "
+                         "name another with --study, or start it again with --fresh")
     if grid:
         _wait_for(study, _READY)
     return study
