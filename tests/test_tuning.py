@@ -134,6 +134,19 @@ def test_a_study_continues_with_the_same_trial_numbers(tmp_path, bm25_eval):
     assert len(optuna.load_study(study_name="resume/all", storage=url).trials) == 9
 
 
+def test_a_continued_study_samples_new_points(tmp_path, bm25_eval):
+    # reseeded with the run's own seed, a continuation drew the stored points again
+    space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
+    validation = no_validation(bm25_eval.counted())
+    for n in (3, 6, 9):
+        tune(bm25_eval, validation, _spec(tmp_path, space, trials=n, study="more",
+                                          sampler="random"))
+    url = storage_url(str(tmp_path / "s.db"), tmp_path / "x.db")
+    points = [tuple(sorted(t.params.items()))
+              for t in optuna.load_study(study_name="more/all", storage=url).trials]
+    assert len(points) == 9 and len(set(points)) == 9
+
+
 def test_a_study_with_other_settings_is_not_continued(tmp_path, bm25_eval):
     validation = no_validation(bm25_eval.counted())
     tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=2, study="x"))

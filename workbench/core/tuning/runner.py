@@ -236,6 +236,12 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
                                 {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
                                 shared=spec.shared, start=evaluator.base)
             stored = st.n_done(handle.work)
+            if stored and not grid:
+                # a continued study: the run's own seed would draw the points already tried
+                # again; seeded by how far it got, it goes on to new ones, still repeatably
+                handle.work.sampler = st.make_sampler(
+                    spec.sampler, spec.seed + i + 1000 * spec.worker + 7919 * stored,
+                    len(spec.objectives), bool(spec.constraints), spec.space)
             st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
                           progress=progress.span(i / len(runs), (i + 1) / len(runs)))
