@@ -569,3 +569,25 @@ def test_settings_each_case_sets_itself_are_left_out_of_the_default_search(capsy
         assert name in left and f"{name} " not in plan
     assert "every query's context sets its own limit" in left
     assert "inject_min_score [" in plan  # some cases leave it to the parameter
+
+
+def test_an_interrupted_run_stops_its_helper_workers(capsys, tmp_path, monkeypatch):
+    # a SIGTERM reaches the main process only; it waited for helpers that tuned on to the
+    # budget. Fakes, named so: a helper that sleeps, and a tune that is interrupted.
+    import signal
+    import subprocess
+    import sys
+
+    import workbench.cli.tune as cli_tune
+    from workbench.core import tuning
+
+    fake_helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(20)"])
+    monkeypatch.setattr(cli_tune, "_start_workers", lambda *a: [fake_helper])
+
+    def interrupted_tune(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tuning, "tune", interrupted_tune)
+    code, _, err = _tune(capsys, tmp_path, "--trials", "4", "--workers", "2")
+    assert code == 130 and "interrupted" in err
+    assert fake_helper.returncode == -signal.SIGTERM  # stopped, not waited out

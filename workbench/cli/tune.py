@@ -146,11 +146,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # tuning alone after this command had failed)
     tuning.runner.check_free(spec, evaluator, validation)
     helpers = _start_workers(args, spec, evaluator, validation)
+    finished = False
     try:
         with progress_bar("tuning") as bar:
             result = tuning.tune(evaluator, validation, spec, on_trial=_reporter(bar, spec,
                                  validation, space), progress=Progress(),
                                  report=_also_measures(model, dataset, objectives))
+        finished = True
     except KeyboardInterrupt:
         print("interrupted: the trials done are stored; run the same command again to "
               "continue", file=sys.stderr)
@@ -161,6 +163,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise UsageError(f"the study storage {args.storage or storage}: cannot write ({why}); "
                          "the trials stored before are kept") from None
     finally:
+        if not finished:
+            _stop_workers(helpers)
         for h in helpers:
             h.wait()
     assert result is not None
@@ -281,6 +285,20 @@ def _start_workers(args: argparse.Namespace, spec: Any, evaluator: Any,
                "--study", base]
         helpers.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
     return helpers
+
+
+def _stop_workers(helpers: list[subprocess.Popen[bytes]], grace_s: float = 30.0) -> None:
+    """Interrupt the helpers of a run that stopped (a SIGTERM reaches this process only, not
+    its process group as Ctrl-C does): they store the trials done and end, instead of tuning
+    on to the budget; one that has not ended after `grace_s` is killed."""
+    for h in helpers:
+        if h.poll() is None:
+            h.terminate()  # SIGTERM: the helper's command ends as on Ctrl-C
+    for h in helpers:
+        try:
+            h.wait(timeout=grace_s)
+        except subprocess.TimeoutExpired:
+            h.kill()
 
 
 def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
