@@ -170,6 +170,14 @@ def test_configurations_from_the_menu_and_the_list(qtbot: QtBot, tea: Any,
     assert "short docs" not in s.configurations
     assert lst.import_toml(tmp_path / "short.toml")
     assert s.configurations.get("short").params["k1"] == 0.9
+    # a tune --out file keeps its record of the queries it was tuned on: the view then sets
+    # them aside (or labels training scores) as compare and report do
+    (tmp_path / "tuned.toml").write_text('[params]\nk1 = 1.5\n\n[tuned]\ndataset = "tea-beir"\n'
+                                         'validation = "none"\ntrained_on = ["q01", "q02"]\n')
+    assert lst.import_toml(tmp_path / "tuned.toml")
+    record = s.configurations.get("tuned").tuned_on
+    assert record is not None and record.trained_on == ("q01", "q02")
+    lst.delete("tuned")
     (tmp_path / "bad.toml").write_text("[params]\nk1 = -1\n")
     assert not lst.import_toml(tmp_path / "bad.toml") and "bad.toml" in view.status.text()
     # the session file keeps them, and the baseline's name

@@ -237,7 +237,7 @@ class ConfigurationList(QWidget):
         try:
             saved = read_configuration_toml(path, s.model.id)
             name = s.configurations.unique_name(saved.name)
-            s.configurations.save(name, saved.model_id, saved.params)
+            s.configurations.save(name, saved.model_id, saved.params, tuned_on=saved.tuned_on)
         except (ParamError, ValueError) as exc:
             self.message.emit(str(exc))
             return False
