@@ -591,3 +591,26 @@ def test_an_interrupted_run_stops_its_helper_workers(capsys, tmp_path, monkeypat
     code, _, err = _tune(capsys, tmp_path, "--trials", "4", "--workers", "2")
     assert code == 130 and "interrupted" in err
     assert fake_helper.returncode == -signal.SIGTERM  # stopped, not waited out
+
+
+def test_queries_the_starting_values_were_tuned_on_are_never_held_out(capsys, tmp_path):
+    # a --params file from an earlier tune names the queries it was fitted on: scoring the
+    # new run on them would report training scores as held out
+    start = tmp_path / "start.toml"
+    first = [f"q{i:02d}" for i in range(1, 11)]
+    start.write_text('[params]\nk1 = 2.0\n\n[tuned]\ndataset = "tea-beir"\n'
+                     'validation = "earlier"\ntrained_on = [' + ", ".join(f'"{q}"' for q in first)
+                     + "]\n")
+    out = tmp_path / "next.toml"
+    code, printed, err = _tune(capsys, tmp_path, "--params", str(start), "--tune", "b",
+                               "--trials", "3", "--folds", "5", "--out", str(out))
+    assert code == 0, err
+    assert "tuned on 10 of these queries by an earlier run" in err
+    assert "10 queries the starting values were tuned on are never held out (15 are)" in printed
+    held = re.search(r"ndcg@10 held-out .*?(\d+)\s*$", printed, re.M)
+    assert held and "▲" in held.group(0) and sum(
+        int(n) for n in re.findall(r"[▲▼=](\d+)", held.group(0))) == 15
+    from workbench.core.tuned_on import read_tuned_on
+
+    record = read_tuned_on(out)
+    assert record is not None and set(first) <= set(record.trained_on)

@@ -382,3 +382,17 @@ def test_codeledger_searches_its_weights_share_and_sufficiency_by_default():
                      "mult_test_update_churn", "token_budget"):
             assert left not in names
     assert model_names(get_model("bm25")) == default_names(get_model("bm25").schema)
+
+
+def test_set_aside_keeps_the_starting_values_queries_out_of_every_held_out_side():
+    from workbench.core.tuning.validation import set_aside
+
+    counted = np.ones(10, bool)
+    prior = np.zeros(10, bool)
+    prior[:4] = True
+    v = set_aside(kfold(counted, 5, seed=1), prior)
+    assert v.kind == "kfold" and v.final_train.all()
+    assert not any((f.test & prior).any() for f in v.folds)
+    assert sum(int(f.test.sum()) for f in v.folds) == 6  # each other query held out once
+    everything = set_aside(kfold(counted, 5, seed=1), counted)
+    assert everything.kind == "none" and not everything.folds

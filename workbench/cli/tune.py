@@ -124,6 +124,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     validation = tuning.data.choose_validation(
         dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,
         seed=args.seed, split_masks=split_masks)
+    validation = _set_aside_tuned_start(args, dataset, validation)
     storage = tuning.storage_url(args.storage, cache_dir() / "studies.db")
     shared = args.workers > 1 or worker or storage.startswith("postgresql")
     spec = tuning.TuneSpec(space, objectives, constraints, args.sampler, args.seed,
@@ -285,6 +286,29 @@ def _start_workers(args: argparse.Namespace, spec: Any, evaluator: Any,
                "--study", base]
         helpers.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
     return helpers
+
+
+def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: Any) -> Any:
+    """A --params file that tune wrote for this data: its values were tuned on the queries
+    its `[tuned]` table names, so those are never held out here (a score on them is a
+    training score), and the settings written count them as tuned on."""
+    if not args.params:
+        return validation
+    import numpy as np
+
+    from workbench.core.tuned_on import read_tuned_on
+    from workbench.core.tuning.validation import set_aside
+
+    tuned = read_tuned_on(args.params)
+    if tuned is None or not tuned.same_data(dataset):
+        return validation
+    prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
+    narrowed = set_aside(validation, prior)
+    if narrowed is not validation and args.worker_index == 0:
+        print(f"note: the starting values ({Path(args.params).name}) were tuned on "
+              f"{int(prior.sum())} of these queries by an earlier run: they are never held out "
+              "here, and count as tuned on in --out", file=sys.stderr)
+    return narrowed
 
 
 def _stop_workers(helpers: list[subprocess.Popen[bytes]], grace_s: float = 30.0) -> None:

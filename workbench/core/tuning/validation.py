@@ -109,6 +109,28 @@ def time_order(dataset: Dataset) -> list[int]:
     return list(range(len(dates)))
 
 
+def set_aside(v: Validation, prior: Mask) -> Validation:
+    """`v` with the queries of `prior` never held out: the starting values were tuned on them
+    (a params file from an earlier run), so a score on them is a training score. They leave
+    every fold's held-out side (a fold left with none is dropped) and count among the
+    queries the shipped settings are tuned on; with no held-out query left, training only."""
+    placed = v.final_train.copy()
+    for f in v.folds:
+        placed |= f.train | f.test
+    prior = prior & placed
+    if not prior.any():
+        return v
+    folds = tuple(Fold(f.name, f.train, f.test & ~prior) for f in v.folds
+                  if (f.test & ~prior).any())
+    final = v.final_train | prior
+    if not folds:
+        return Validation("none", (), f"no held-out queries: the starting values were tuned "
+                          f"on all {int(placed.sum())} (training scores only)", final)
+    held = sum(int(f.test.sum()) for f in folds)
+    return Validation(v.kind, folds, f"{v.describe}; {int(prior.sum())} queries the starting "
+                      f"values were tuned on are never held out ({held} are)", final)
+
+
 def no_validation(counted: Mask) -> Validation:
     """Tuning without a held-out score (said as such wherever a result is shown)."""
     return Validation("none", (), "no held-out queries (--folds 0): training scores only",
