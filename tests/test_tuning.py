@@ -396,3 +396,14 @@ def test_set_aside_keeps_the_starting_values_queries_out_of_every_held_out_side(
     assert sum(int(f.test.sum()) for f in v.folds) == 6  # each other query held out once
     everything = set_aside(kfold(counted, 5, seed=1), counted)
     assert everything.kind == "none" and not everything.folds
+
+
+def test_a_fold_with_no_feasible_trial_counts_with_the_starting_values(tmp_path, bm25_eval):
+    # dropping its queries left the held-out estimate to the folds where tuning worked
+    counted = bm25_eval.counted()
+    impossible = Constraint("ndcg@10", ">=", 2.0)
+    result = tune(bm25_eval, kfold(counted, 3, seed=0),
+                  _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=3, constraints=(impossible,)))
+    assert result is not None and not any(f.best for f in result.folds)
+    assert result.test is not None and result.test.n == int(counted.sum())
+    assert result.test.delta == 0.0

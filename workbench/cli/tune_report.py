@@ -90,6 +90,13 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                       _d(t.delta, primary),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
+    stuck = [f for f in result.folds if not f.best]
+    if stuck and t is not None:
+        held = sum(int((f.held_default == f.held_default).sum()) for f in stuck)  # not NaN
+        print(f"{', '.join(f.name for f in stuck)}: no trial met the constraints on "
+              f"{'its' if len(stuck) == 1 else 'their'} training queries; "
+              f"{'its' if len(stuck) == 1 else 'their'} {held:,} held-out queries count "
+              "with the starting values (what a run keeps when no trial meets them)")
     if result.validation.kind == "none":
         print("\nno queries were held out: these are training scores, not an estimate of how "
               "the settings do on new queries")
@@ -243,7 +250,8 @@ def _per_fold(result: Any, primary: str) -> None:
     import numpy as np
 
     means = result.fold_means
-    rows = [[f.name, f"{int((~np.isnan(f.held_tuned)).sum()):,}", _m(d, primary),
+    rows = [[f.name + ("" if f.best else " (no trial met the constraints: start)"),
+             f"{int((~np.isnan(f.held_tuned)).sum()):,}", _m(d, primary),
              _m(t, primary), _d(t - d, primary)]
             for f, (d, t) in zip(result.folds, means, strict=True)]
     default, tuned = [m[0] for m in means], [m[1] for m in means]

@@ -271,9 +271,7 @@ def _also(evaluator: Evaluator, folds: Sequence[FoldResult],
     tuned: dict[str, NDArray[np.float64]] = {
         n: np.full(evaluator.n_queries, np.nan) for n in default}
     held = np.zeros(evaluator.n_queries, bool)
-    for f in folds:
-        if not f.best:
-            continue
+    for f in folds:  # a fold with no feasible trial: its starting values ({})
         test = ~np.isnan(f.held_default)
         held |= test
         for n, v in evaluator.report(f.best, list(default)).items():
@@ -290,7 +288,13 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
     nan = np.full(evaluator.n_queries, np.nan)
     train_default = tuple(masked_mean(defaults[o], train) for o in spec.objectives)
     if not best:
-        return FoldResult(label, study.study_name, n, {}, (), train_default, nan, nan)
+        # no trial met the constraints: this run would keep the starting values, so the
+        # fold's held-out queries are scored with them; dropping them would leave the
+        # estimate to the folds where tuning worked
+        held = nan.copy()
+        if test is not None:
+            held[test] = defaults[primary][test]
+        return FoldResult(label, study.study_name, n, {}, (), train_default, held, held.copy())
     chosen: Any = best[0]
     extra: dict[str, Any] = {}
     if len(spec.objectives) == 1:
