@@ -80,6 +80,9 @@ def test_the_same_command_continues_the_same_study(capsys, tmp_path):
     (["--tune", "k1", "--metric", "nosuch@3"], "unknown objective"),
     (["--train-split", "train"], "--train-split and --test-split go together"),
     (["--trials", "0"], "--trials must be at least 1"),
+    (["--seed", "-1"], "--seed must be a whole number in [0, 4294967295]"),
+    (["--seed", str(2 ** 70)], "--seed must be a whole number"),
+    (["--workers", "99999"], "--workers 99999: at most"),
     (["--storage", "/no/such/folder/s.db"], "folder /no/such/folder does not exist"),
     (["--tune", "fields"], None),  # a prepare-stage choice may be tuned: no error
     (["--constraint", "results<<3"], "--constraint expects"),

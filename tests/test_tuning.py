@@ -407,3 +407,12 @@ def test_a_fold_with_no_feasible_trial_counts_with_the_starting_values(tmp_path,
     assert result is not None and not any(f.best for f in result.folds)
     assert result.test is not None and result.test.n == int(counted.sum())
     assert result.test.delta == 0.0
+
+
+def test_the_largest_seed_runs_a_continued_study(tmp_path, bm25_eval):
+    # the run's seed plus its offsets (study, stored trials) passed optuna's 2**32 bound
+    validation = no_validation(bm25_eval.counted())
+    for n in (2, 4):
+        result = tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=n,
+                                                   seed=2 ** 32 - 1, study="big"))
+        assert result is not None

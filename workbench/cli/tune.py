@@ -197,6 +197,15 @@ def _check_args(args: argparse.Namespace) -> None:
         raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    import os
+
+    most = max(8, 2 * (os.cpu_count() or 1))
+    if args.workers > most:  # a typo (400 for --trials 400) would start 399 processes
+        raise UsageError(f"--workers {args.workers}: at most {most} on this machine "
+                         f"({os.cpu_count() or 1} cores; more only slow each other); to tune "
+                         "with more, start tune on other machines over one PostgreSQL study")
+    if not 0 <= args.seed < 2 ** 32:
+        raise UsageError(f"--seed must be a whole number in [0, {2 ** 32 - 1}], got {args.seed}")
     if bool(args.train_split) != bool(args.test_split):
         raise UsageError("--train-split and --test-split go together")
     # options that would be accepted and not used: said, not dropped without a word

@@ -72,6 +72,7 @@ OnTrial = Callable[[TrialReport], None]
 
 def make_sampler(name: str, seed: int, n_objectives: int,
                  constrained: bool, space: SearchSpace) -> optuna.samplers.BaseSampler:
+    seed %= 2 ** 32  # the run's seed plus offsets per study, worker and stored trials
     if name == "tpe":
         # constraints reach TPE as each trial's own (`Trial.set_constraint`)
         return optuna.samplers.TPESampler(seed=seed, multivariate=True)
