@@ -77,3 +77,56 @@ def test_long_csv_cell(tmp_path: Path) -> None:
     path.write_text(f'id,text\na,"{long_text}"\n', encoding="utf-8")
     (doc,) = read_documents(path)
     assert doc.text == long_text
+
+
+def _decision(**over: object) -> str:
+    import json
+
+    rec = {"id": "d-1", "createdAt": "2025-12-05T12:00:00.000Z",
+           "updatedAt": "2025-12-05T12:00:00.000Z", "cwd": "/r", "project": "p",
+           "source": "manual", "title": "t", "text": "x", "tags": [], "important": False,
+           "archived": False, "retrievalCount": 1, "injectionCount": 1}
+    rec.update(over)
+    return json.dumps(rec)
+
+
+def test_numbers_past_a_double_are_named_not_overflowed(tmp_path: Path) -> None:
+    # JSON.parse reads 1e400 as Infinity; an int past float range overflowed deep in the
+    # readers and models (a traceback) where a finiteness check now names the field
+    from workbench.core.formats.pi_memory import read_decisions
+
+    path = tmp_path / "decisions.jsonl"
+    big = _decision(id="d-2").replace('"retrievalCount": 1', '"retrievalCount": 1' + "0" * 400)
+    path.write_text(_decision() + "\n" + big + "\n")
+    skipped: list[FormatError] = []
+    corpus = read_decisions(path, skipped=skipped)
+    assert [d.id for d in corpus] == ["d-1"]
+    assert len(skipped) == 1 and "decisions.jsonl:2" in str(skipped[0])
+    assert "retrievalCount" in str(skipped[0]) and "beyond the range" in str(skipped[0])
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json(tmp_path: Path, literal: str) -> None:
+    # Python's json accepts them; JSON.parse (the originals) and the JSON grammar do not
+    path = tmp_path / "corpus.jsonl"
+    path.write_text('{"_id": "a", "text": "x", "metadata": {"score": ' + literal + '}}\n')
+    with pytest.raises(FormatError, match=r"corpus.jsonl:1: .*not a JSON value"):
+        read_corpus_jsonl(path)
+
+
+def test_a_corrupt_injection_line_is_skipped_and_counted(tmp_path: Path) -> None:
+    import json
+
+    from workbench.core.formats.pi_memory_injections import read_injections
+
+    good = {"ts": "2026-01-01T00:00:00Z", "cwd": "/r", "project": "p", "promptPreview": "hi",
+            "promptCharCount": 2, "minScore": 8, "limit": 5, "globalInject": False,
+            "results": []}
+    lines = [json.dumps(good), json.dumps({**good, "promptPreview": "a \ud800 b"}),
+             json.dumps(good).replace('"promptCharCount": 2', '"promptCharCount": 1' + "0" * 400)]
+    path = tmp_path / "injections.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    log = read_injections(path)
+    assert len(log.records) == 1
+    assert [line for line, _ in log.skipped] == [2, 3]
+    assert "surrogate" in log.skipped[0][1] and "promptCharCount" in log.skipped[1][1]

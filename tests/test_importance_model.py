@@ -158,6 +158,20 @@ def test_ultra_short_decays_like_short_unless_set_apart() -> None:
                   stale_ultra_short_days=2.0) == pytest.approx({"u": 0.34, "s": 0.2})
 
 
+def test_huge_and_negative_counts_saturate() -> None:
+    # 1e20 mentions overflowed int64 (a traceback); a negative dismissal count raised
+    # importance. Counts are clamped to [0, 10**9], where every rule has long saturated.
+    ds = Dataset("c", Corpus([doc("a", "staging migration", tier="short", mentions=1e20),
+                              doc("b", "staging migration", tier="short", dismissals=-3)]),
+                 QuerySet([Query("q", "migration staging", {"now": NOW})]))
+    m = ImportanceModel()
+    p = resolve_params(m, {"relevance": "coverage", "limit": 0})
+    s = m.combine(prepare(m, ds, p, use_cache=False), p)
+    got = dict(zip([ds.corpus[int(d)].id for d in s.docs[s.row(0)]],
+                   s.total[s.row(0)].tolist(), strict=True))
+    assert got == pytest.approx({"a": 0.5 + 0.3, "b": 0.5})  # repetition cap; no dismissal
+
+
 def test_bands_are_not_tuned_unless_named() -> None:
     # they name what explain reports and rank nothing: a search over them wastes its trials
     from workbench.core.tuning.space import default_names

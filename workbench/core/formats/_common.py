@@ -7,6 +7,7 @@ Every helper raises `FormatError` naming the file, the 1-based line and the fiel
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -55,11 +56,36 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
             yield i, line
 
 
+def _js_int(digits: str) -> int | float:
+    """An integer literal as the originals' `JSON.parse` reads it: exact up to 2**53, a float
+    beyond (infinite past the float range), so a field's finiteness check names it instead
+    of an overflow deep in numpy (or Python's 4300-digit limit) ending in a traceback."""
+    if len(digits) <= 16:
+        return int(digits)
+    value = float(digits)
+    return int(digits) if abs(value) <= 2 ** 53 else value
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def json_loads(text: str, *, constants: bool = False) -> Any:
+    """`json.loads` as the readers use it: numbers read as a JavaScript reader reads them
+    (`_js_int`), and NaN / Infinity — which JSON does not have and `JSON.parse` rejects —
+    refused, unless `constants` (a whole-file reader whose field checks name the line and
+    field of a non-finite number). Raises what `json.loads` raises (`ValueError`,
+    `RecursionError`)."""
+    if constants:
+        return json.loads(text, parse_int=_js_int)
+    return json.loads(text, parse_int=_js_int, parse_constant=_not_json)
+
+
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line of a JSON-lines file."""
     for lineno, line in numbered_lines(read_text(path)):
         try:
-            obj = json.loads(line)
+            obj = json_loads(line)
         except json.JSONDecodeError as e:
             raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})",
                               line=lineno, field="json") from None
@@ -91,8 +117,10 @@ def _json_type(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a number beyond the range of a double"
     if isinstance(value, int | float):
-        return "a number"
+        return f"the number {value:.6g}" if abs(value) >= 1e15 else "a number"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, list):

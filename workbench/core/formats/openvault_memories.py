@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.data import Corpus, Document, FormatError
-from workbench.core.formats._common import StrPath, _has_lone_surrogate, _json_type, read_text
+from workbench.core.formats._common import (
+    StrPath,
+    _has_lone_surrogate,
+    _js_int,
+    _json_type,
+    json_loads,
+    read_text,
+)
 
 # Stored fields kept raw in metadata (besides the checked importance, message_ids, embedding).
 RAW_FIELDS = ("characters_involved", "witnesses", "location", "is_secret", "emotional_impact",
@@ -35,7 +42,7 @@ SHAPES = ("expected a JSON list of memories, or an object with 'memories', 'open
           "or 'chat_metadata.openvault'")
 
 _WS = " \t\n\r"
-_DECODER = json.JSONDecoder()
+_DECODER = json.JSONDecoder(parse_int=_js_int)
 
 
 def load_json(path: Path) -> tuple[str, Any]:
@@ -45,7 +52,7 @@ def load_json(path: Path) -> tuple[str, Any]:
         raise FormatError(path, "empty file: expected a JSON list of memories", line=1,
                           field="json")
     try:
-        value = json.loads(text)
+        value = json_loads(text, constants=True)  # the field checks name a NaN's line
     except json.JSONDecodeError as e:
         raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})", line=e.lineno,
                           field="json") from None

@@ -30,6 +30,7 @@ from workbench.core.formats._common import (
     _json_type,
     check_unique,
     empty_file,
+    json_loads,
     numbered_lines,
     read_text,
 )
@@ -143,7 +144,7 @@ def parse_json_object(text: str, path: Path, line: int) -> dict[str, Any]:
         return FormatError(path, message, line=line, field="json")
 
     try:
-        obj = json.loads(text)
+        obj = json_loads(text)
     except json.JSONDecodeError as e:
         raise bad(f"invalid JSON ({e.msg}, column {e.colno})") from None
     except RecursionError:

@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.data import Query, QuerySet
-from workbench.core.formats._common import StrPath, _json_type, read_text
+from workbench.core.formats._common import (
+    StrPath,
+    _has_lone_surrogate,
+    _json_type,
+    json_loads,
+    read_text,
+)
 
 
 @dataclass(frozen=True)
@@ -121,7 +127,11 @@ def read_injections(path: StrPath, *, last: int | None = None) -> InjectionLog:
     skipped: list[tuple[int, str]] = []
     for lineno, text in lines:
         try:
-            records.append(parse_record(json.loads(text), lineno))
+            obj = json_loads(text)
+            if "\\u" in text and _has_lone_surrogate(obj):
+                raise ValueError("invalid JSON (a \\uD800-\\uDFFF escape that is not half of "
+                                 "a surrogate pair)")
+            records.append(parse_record(obj, lineno))
         except (ValueError, RecursionError) as e:
             reason = f"invalid JSON ({e.msg})" if isinstance(e, json.JSONDecodeError) else str(e)
             skipped.append((lineno, reason or "invalid JSON"))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.data import FormatError
-from workbench.core.formats._common import StrPath, _json_type, read_text
+from workbench.core.formats._common import StrPath, _json_type, json_loads, read_text
 
 SETTINGS_FILE = "settings.json"
 DISABLED_KEY = "disabledProjects"
@@ -32,7 +32,7 @@ def read_pi_settings(path: StrPath) -> dict[str, Any]:
     path = Path(path)
     text = read_text(path)
     try:
-        obj = json.loads(text)
+        obj = json_loads(text)
     except json.JSONDecodeError as e:
         raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})", line=e.lineno,
                           field="json") from None

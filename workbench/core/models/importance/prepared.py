@@ -85,11 +85,16 @@ class ImportancePrepared:
                       contradicts=bool(self.contradicts[doc]))
 
 
+_MOST = 10 ** 9  # far past where every rule saturates (repetition cap, dismissal cap)
+
+
 def _int(meta: Any, *names: str, default: int) -> int:
+    """The first of `names` that holds a finite number, as a count in [0, 10**9] (a negative
+    count means none; a huge one saturates every rule long before, and fits int64)."""
     for name in names:
         v = meta.get(name)
         if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
-            return int(v)
+            return int(min(max(v, 0), _MOST))
     return default
 
 
