@@ -213,3 +213,43 @@ def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
     numbers = [int(m.split()[1].split("/")[0].replace(",", "")) for m in counted]
     assert numbers == sorted(numbers) and numbers[-1] == 61 and max(numbers) > 32
     assert [f for f, _ in said] == sorted(f for f, _ in said)
+
+
+def test_a_model_with_a_projection_layer_embeds_at_its_output_size(tmp_path: Path) -> None:
+    # the size was read from the transformer's hidden_size: a model that projects (a Dense
+    # layer after pooling, as many published ones have) failed to fit its vectors
+    from sentence_transformers import SentenceTransformer
+
+    try:
+        from sentence_transformers.sentence_transformer.modules import Dense
+    except ImportError:  # before sentence-transformers 6
+        from sentence_transformers.models import Dense
+    from workbench.core.embeddings import model_dim, resolve_model_path
+    from workbench.core.models.dense import embedding_dim
+
+    base = SentenceTransformer(str(resolve_model_path(DEFAULT_MODEL)), device="cpu")
+    base.append(Dense(384, 128))
+    folder = tmp_path / "projected"
+    base.save(str(folder))
+    assert model_dim(folder) == 128 == embedding_dim(str(folder))
+    assert model_dim(resolve_model_path(DEFAULT_MODEL)) == 384
+    vectors = get_encoder(str(folder)).encode(TEXTS[:3])
+    assert vectors.shape == (3, 128)
+
+
+def test_pooling_modes_multiply_the_width(tmp_path: Path) -> None:
+    import json
+
+    from workbench.core.embeddings import model_dim
+
+    (tmp_path / "p").mkdir()
+    (tmp_path / "modules.json").write_text(json.dumps([
+        {"path": "", "type": "sentence_transformers.models.Transformer"},
+        {"path": "p", "type": "sentence_transformers.models.Pooling"}]))
+    (tmp_path / "config.json").write_text('{"hidden_size": 256}')
+    (tmp_path / "p" / "config.json").write_text(json.dumps(
+        {"word_embedding_dimension": 256, "pooling_mode_cls_token": True,
+         "pooling_mode_mean_tokens": True}))
+    assert model_dim(tmp_path) == 512
+    (tmp_path / "p" / "config.json").write_text("{broken")
+    assert model_dim(tmp_path) is None  # unreadable: the caller loads the model instead

@@ -120,6 +120,47 @@ def _packaged_model(module_name: str) -> Path | None:
     return None
 
 
+def model_dim(folder: Path) -> int | None:
+    """The size of the sentence embedding a sentence-transformers folder produces, read from
+    its module configurations without loading it: the transformer's width, times the pooling
+    modes, then each Dense layer's `out_features` — a projection layer makes it differ from
+    `hidden_size`. None where a configuration cannot be read."""
+    def config(sub: str) -> dict[str, Any]:
+        value = json.loads((folder / sub / "config.json").read_text(encoding="utf-8"))
+        if not isinstance(value, dict):
+            raise ValueError("not an object")
+        return value
+
+    def positive(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        raise ValueError(f"not a size: {value!r}")
+
+    try:
+        modules_file = folder / "modules.json"
+        modules = (json.loads(modules_file.read_text(encoding="utf-8"))
+                   if modules_file.is_file() else [{"path": "", "type": "Transformer"}])
+        dim: int | None = None
+        for module in modules:
+            kind = str(module.get("type", "")).rsplit(".", 1)[-1]
+            sub = str(module.get("path", ""))
+            if kind == "Transformer":
+                dim = positive(config(sub).get("hidden_size"))
+            elif kind == "Pooling":
+                c = config(sub)
+                width = positive(c.get("word_embedding_dimension", c.get("embedding_dimension")))
+                modes = c.get("pooling_mode")
+                count = (1 if isinstance(modes, str) else len(modes) if isinstance(modes, list)
+                         else sum(1 for k, v in c.items()
+                                  if k.startswith("pooling_mode_") and v is True))
+                dim = width * max(count, 1)
+            elif kind == "Dense":
+                dim = positive(config(sub).get("out_features"))
+        return dim
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+        return None
+
+
 def _weights_hash(folder: Path) -> str:
     """SHA-256 over the model's configuration and weight files (names and bytes)."""
     h = hashlib.sha256()
@@ -199,11 +240,8 @@ class SentenceTransformerEncoder:
 
     @property
     def dim(self) -> int:
-        config = self.path / "config.json"
-        try:
-            return int(json.loads(config.read_text())["hidden_size"])
-        except (OSError, KeyError, ValueError):
-            return int(self.model().get_sentence_embedding_dimension())
+        read = model_dim(self.path)
+        return read if read is not None else int(self.model().get_sentence_embedding_dimension())
 
     def model(self, device: str | None = None) -> Any:
         """The loaded model; loaded on `device` (resolved) when given and not loaded yet, else

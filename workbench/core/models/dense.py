@@ -11,7 +11,6 @@ every metric at such a cut-off, is exactly the one over all pairs.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,19 +96,14 @@ def embedding_dim(model: str, fallback: int = 384) -> int:
     """The vector size of a local sentence-transformers model, read from its pooling
     configuration without loading it; `fallback` where it cannot be read (an estimate then
     errs low: memory checks refuse only what certainly does not fit)."""
-    from workbench.core.embeddings import EmbeddingError, resolve_model_path
+    from workbench.core.embeddings import EmbeddingError, model_dim, resolve_model_path
 
     try:
-        folder = resolve_model_path(model)
-        for name, key in (("1_Pooling/config.json", "word_embedding_dimension"),
-                          ("config.json", "hidden_size")):
-            path = folder / name
-            if path.is_file():
-                value = json.loads(path.read_text(encoding="utf-8")).get(key)
-                if isinstance(value, int) and value > 0:
-                    return value
+        read = model_dim(resolve_model_path(model))
     except (EmbeddingError, OSError, ValueError):
-        pass
+        read = None
+    if read is not None:
+        return read
     return fallback
 
 
