@@ -165,3 +165,26 @@ def test_a_few_thousand_files_in_seconds(tmp_path: Path) -> None:
     assert index_repository(repo) == index  # written to the cache …
     assert index_repository(repo) == index  # … and read back
     assert time.perf_counter() - start < 10.0
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_and_named(tmp_path: Path) -> None:
+    # git keeps a Latin-1 name as bytes; held as surrogates it reached the dataset
+    # fingerprint and ended in a UnicodeEncodeError. Skipped, named with \x escapes.
+    import os
+
+    from workbench.core.formats.code_repo import read_code_repo
+    from workbench.core.repo.tasks import mine_tasks
+
+    latin = os.fsdecode(b"src/caf\xe9.py")
+    repo = make_repo(tmp_path / "r", {"src/alpha.py": "def alpha():\n    return 1\n",
+                                      latin: "x = 1\n"})
+    index = index_repository(repo, use_cache=False)
+    assert index.paths == ("src/alpha.py",)
+    assert [(p, why.split(" (")[0]) for p, why in index.skipped] == [
+        ("src/caf\\xe9.py", "its name is not UTF-8")]
+    read_code_repo(repo).fingerprint()  # no surrogate left to encode
+    make_repo(repo, {latin: "x = 2\n", "src/alpha.py": "def alpha():\n    return 2\n"},
+              message="fix alpha and the cafe module", when=1_700_100_000)
+    mined = mine_tasks(repo, snapshot="HEAD~1")
+    assert [t.files for t in mined.tasks] == [("src/alpha.py",)]
+    assert mined.dropped == {"not_utf8": 1}

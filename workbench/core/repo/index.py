@@ -43,13 +43,14 @@ from workbench.core.store import index_cache
 
 __all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
-INDEX_VERSION = "5"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "6"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
 # skip reasons besides "binary" and "too large"
 MISSING = "missing: the clone lacks it, nothing is fetched (checking the commit out fetches it)"
 LOST = "missing from the repository's objects (damaged: `git fsck` names what is lost)"
+NOT_UTF8 = "its name is not UTF-8 (shown with \\x escapes): no path to rank it by"
 LFS_POINTER = "Git LFS pointer: the content is not in git (git lfs pull)"
 _LFS_HEAD = b"version https://git-lfs.github.com/spec/"
 
@@ -119,7 +120,10 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     for e in tree:
         if not keep.keeps(e.path):
             continue
-        if e.missing:
+        shown = e.path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        if shown != e.path:  # git keeps bytes; an old Latin-1 name cannot be a path here
+            skipped.append((shown, NOT_UTF8))
+        elif e.missing:
             skipped.append((e.path, MISSING if partial else LOST))
         elif e.size > MAX_FILE_BYTES:
             skipped.append((e.path, "too large"))

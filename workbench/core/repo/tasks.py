@@ -49,6 +49,7 @@ DROPPED = {
     "added": "added after the snapshot (not in its index)",
     **{kind: f"{kind} ({FILE_KINDS[kind]})" for kind in OPTIONAL_KINDS},
     "test": "test files (tests left out)",
+    "not_utf8": "files whose name is not UTF-8 (the index leaves them out too)",
 }
 
 
@@ -162,6 +163,11 @@ def _drop_reason(name: str | None, kinds: frozenset[str], include_tests: bool) -
     """Why a changed file (by its snapshot name; None: added since) is not a task's file."""
     if name is None:
         return "added"
+    if not name.isascii():
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:  # git's bytes of an old Latin-1 name, held as surrogates
+            return "not_utf8"
     kind = file_kind(name)
     if kind not in kinds:
         return kind
