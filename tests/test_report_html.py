@@ -433,3 +433,27 @@ def test_per_query_differences_are_named_in_words_and_nothing_is_not_drawn(
     worst = ", ".join(f"{ids[q]} {d[q]:+.4f}" for q in order[::-1][:3]).replace("-", "−")
     assert f"most improved: {best}" in html and f"most worsened: {worst}" in html
     assert "No query changed: all 25 score the same under both." in html
+
+
+def test_settings_the_target_cannot_take_are_scored_as_shipped() -> None:
+    # a changed constant with no setting stays at the original's value once the settings
+    # are shipped: the report scores what shipping gives, here worse than the defaults
+    from workbench.core.pipeline import Pipeline
+    from workbench.report.text import markdown
+
+    ds = load_dataset(SAMPLES / "decisions-eval")
+    comp = _compare(ds, "decision-memory", {
+        "defaults": {}, "edited": {"w_title": 1, "w_body": 1, "inject_min_score": 20}})
+    md = markdown(comp)
+    settings = md[md.index("## Settings to ship"):]
+    assert "1 changed value" not in settings and "2 changed values (w_title, w_body)" in settings
+    row = next(line for line in settings.splitlines() if line.startswith("| ndcg@10 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    # as shipped: only what the environment carries (inject_min_score), scored by eval's path
+    only_env = Pipeline(get_model("decision-memory"), ds,
+                        get_model("decision-memory").schema.resolve({"inject_min_score": 20}))
+    assert cells[3] == f"{only_env.run(['ndcg@10']).means['ndcg@10']:.4f}"
+    assert "cases passing: defaults" in settings and "as shipped" in html_report(comp)
+    # every changed value carried: no such section
+    carried = _compare(ds, "decision-memory", {"defaults": {}, "env": {"inject_min_score": 20}})
+    assert "as shipped" not in markdown(carried) and "as shipped" not in html_report(carried)

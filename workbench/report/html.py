@@ -48,6 +48,7 @@ from workbench.report.text import (
     nouns,
     origin,
     p_text,
+    shipped_figures,
     shown_name,
 )
 
@@ -508,17 +509,23 @@ def _settings(comp: Comparison) -> str:
                    "settings in each config.json below, and its ranker is closed: a row with "
                    "no setting cannot be shipped to it, and CodeLedger will not score as "
                    "here.</p>")
-    for config in comp.configs:
-        out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config)}")
+    for i, config in enumerate(comp.configs):
+        out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config, comp, i)}")
     out.append("</section>")
     return "".join(out)
 
 
-def _ship(model: str, config: Configuration) -> str:
+def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
     if model not in exporter_ids():
         toml = params_toml(config.params, [f"{model}: {config.name}"])
         return f"<pre>{escape(toml)}</pre>"
     export = export_params(model, config.params)
+    figures = shipped_figures(comp, i)
+    shipped = ""
+    if figures is not None:
+        sentence, header, rows, cases = figures
+        shipped = (f'<p class="caveat"><b>{escape(sentence)}</b></p>'
+                   + _table(header, rows) + (f"<p>{escape(cases)}</p>" if cases else ""))
     if export.changed:
         changed = _table(["constant", "label", "original", "here", "setting"],
                          [[c.name, c.label, param_value(c.original), param_value(c.value),
@@ -539,6 +546,6 @@ def _ship(model: str, config: Configuration) -> str:
                    + ". The settings below leave "
                    f"{'it' if len(export.outside) == 1 else 'them'} out, and score "
                    "differently.</p>" + changed)
-    return (f"<p>In {escape(export.target)}'s terms.</p>{changed}"
+    return (f"<p>In {escape(export.target)}'s terms.</p>{shipped}{changed}"
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
             + f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>")

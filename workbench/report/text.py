@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench.core.compare import Mover
-from workbench.core.comparison import Comparison, explain_move
+from workbench.core.comparison import Comparison, explain_move, higher_is_better
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.params import value_text as param_value
 
@@ -283,6 +283,11 @@ def settings_lines(comp: Comparison) -> list[str]:
                                 f"{param_value(c.value)}" for c in export.outside)
                     + ". The settings below leave them out, and score differently.", ""]
         out += [f"In {export.target}'s terms.", ""]
+        figures = shipped_figures(comp, comp.configs.index(config))
+        if figures is not None:
+            sentence, header, rows, cases = figures
+            out += [f"> **{sentence}**", "", *_md_table(header, rows), ""]
+            out += [cases, ""] if cases else []
         if export.changed:
             out += _md_table(["constant", "label", "original", "here", "setting"],
                              [[c.name, c.label, param_value(c.original), param_value(c.value),
@@ -296,6 +301,44 @@ def settings_lines(comp: Comparison) -> list[str]:
         where = export.config_path or f"{export.model}.settings.json"
         out += [f"`{where}`:", "", "```json", export.settings_json().rstrip(), "```", ""]
     return out
+
+
+def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list[str]],
+                                                       str] | None:
+    """What configuration i scores as its exported settings ship it (`core.shipped`): a
+    sentence, a table (header, rows) and the cases line ("" without cases); None where the
+    export carries every changed value, or the model has no run to show (CodeLedger)."""
+    from workbench.core.shipped import as_shipped
+
+    shipped = as_shipped(comp, i)
+    if shipped is None:
+        return None
+    first, name = comp.configs[0].name, comp.configs[i].name
+    left = shipped.left_out
+    names = ", ".join(left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else "")
+    worse = ""
+    if shipped.rows:
+        metric, _, _, _, delta, p = shipped.rows[0]
+        down = delta < 0 if higher_is_better(metric) else delta > 0
+        if down and p is not None and p < 0.05:
+            worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}, "
+                     f"p {p_text(p)}): ship them only with the source changes.")
+    plural = len(left) != 1
+    sentence = (f"Shipped as below, it does not score as the figures above: {len(left)} "
+                f"changed value{'s' if plural else ''} ({names}) {'have' if plural else 'has'} "
+                f"no setting in {shipped.target} and keep{'' if plural else 's'} the "
+                "original's value. The table scores the settings below alone, on the same "
+                f"queries.{worse}")
+    mark = " (training scores)" if name in comp.training else ""
+    header = ["metric", shown_name(comp, first), f"{name} as compared{mark}",
+              f"as shipped{mark}", f"Δ vs {first}", "p"]
+    rows = [[m, mean_text(a), mean_text(b), mean_text(c), delta_text(d), p_text(p)]
+            for m, a, b, c, d, p in shipped.rows]
+    cases = ""
+    if shipped.cases is not None:
+        a, b, c, n = shipped.cases
+        cases = f"cases passing: {first} {a}/{n}, {name} as compared {b}/{n}, as shipped {c}/{n}"
+    return sentence, header, rows, cases
 
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

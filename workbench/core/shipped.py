@@ -1,0 +1,83 @@
+"""What a configuration scores once shipped: the target system runs only what its export
+carries.
+
+A ported model's export writes the settings its target system reads (environment variables,
+a settings file). A changed constant that the original hard-codes ("none: edit the source"),
+or a workbench-only value the target does not have (`Export.outside`), stays at the
+original's value when those settings are shipped — so the shipped system does not score as
+the comparison's figures say. `as_shipped` runs the configuration with exactly the shipped
+values, on the queries the comparison counts, so a report can say what shipping gives.
+CodeLedger is left out: its ranker is closed, so no run here is what it will do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from workbench.core.comparison import Comparison, Configuration, MetricRow, compare_configurations
+from workbench.core.export import export_params, exporter_ids
+from workbench.core.params import Params
+
+NOT_SCORED = frozenset({"codeledger"})  # a closed ranker: the workbench's run is not its own
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """Configuration `index` of a comparison as its exported settings ship it."""
+
+    index: int
+    params: Params  # every value the target system runs with
+    left_out: tuple[str, ...]  # the changed constants the export cannot carry
+    target: str
+    # each metric: the first configuration, this one as compared, as shipped; Δ and p of
+    # "as shipped" against the first (None: no test)
+    rows: tuple[tuple[str, float, float, float, float, float | None], ...]
+    cases: tuple[int, int, int, int] | None = None  # first, compared, shipped passing; of n
+
+
+def as_shipped(comp: Comparison, index: int) -> Shipped | None:
+    """None where the export carries every changed value (the figures are the shipped
+    system's), for a model with no target, and for CodeLedger (see the module docstring)."""
+    model = comp.model.id
+    if model not in exporter_ids() or model in NOT_SCORED:
+        return None
+    config = comp.configs[index]
+    export = export_params(model, config.params)
+    left = [c for c in export.changed if c.setting is None] + list(export.outside)
+    if not left:
+        return None
+    params = comp.model.schema.resolve({**config.params,
+                                        **{c.name: c.original for c in left}})
+    first = comp.configs[0]
+    runs = [first, Configuration(f"{config.name} as shipped", params)]
+    shipped = compare_configurations(comp.model, comp.dataset, runs, comp.metrics,
+                                     seed=0)
+    by_metric: dict[str, MetricRow] = {r.metric: r for r in comp.rows}
+    rows = []
+    for row in shipped.rows:
+        compared = by_metric.get(row.metric)
+        if compared is None:
+            continue
+        rows.append((row.metric, row.means[0], compared.means[index], row.means[1],
+                     row.deltas[1], row.p_values[1]))
+    return Shipped(index, params, tuple(c.name for c in left), export.target, tuple(rows),
+                   _cases(comp, shipped, index))
+
+
+def _cases(comp: Comparison, shipped: Comparison,
+           index: int) -> tuple[int, int, int, int] | None:
+    from workbench.core.cases import check_cases, has_cases
+
+    if not has_cases(comp.dataset):
+        return None
+    counted = {q.id for q, c in zip(comp.dataset.queries, comp.counted, strict=True) if c}
+
+    def passing(ranking: object) -> tuple[int, int]:
+        report = check_cases(comp.dataset, ranking)  # type: ignore[arg-type]
+        mine = [c.passed for c in report.cases if c.query in counted]
+        return sum(mine), len(mine)
+
+    (a, n), (b, _), (c, _) = (passing(comp.results[0].ranking),
+                              passing(comp.results[index].ranking),
+                              passing(shipped.results[1].ranking))
+    return a, b, c, n
