@@ -142,6 +142,7 @@ def test_duplicate_query(tmp_path: Path) -> None:
     ("q1\td1\t1\textra", "columns", "found 4"),
     ("q1\td1\t1.5", "score", "integer grade"),
     ("q1\td1\thigh", "score", "integer grade"),
+    ("q1\td1\t99999999999999999999999", "score", "integer grade (within"),
     ("qX\td1\t1", "query-id", "unknown query id 'qX'"),
     ("\td1\t1", "query-id", "empty id"),
     ("q1\td9\t1", "corpus-id", "duplicate judgment"),

@@ -26,6 +26,8 @@ def test_read_trec_qrels(tmp_path: Path) -> None:
     ("301 0 D2", "columns", "expected 4 whitespace-separated columns"),
     ("301 0 D2 1 x", "columns", "found 5"),
     ("301 0 D2 yes", "rel", "integer grade"),
+    ("301 0 D2 99999999999999999999999", "rel", "integer grade (within"),  # overflowed later
+    ("301 0 D2 1_0", "rel", "integer grade"),  # Python reads 10; trec_eval does not
     ("999 0 D2 1", "qid", "unknown query id '999'"),
     ("301 0 D1 0", "docno", "duplicate judgment"),
 ])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,18 @@ def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
         line = raw[:-1] if raw.endswith("\r") else raw
         if line.strip():
             yield i, line
+
+
+_GRADE = re.compile(r"[+-]?[0-9]{1,10}")
+MAX_GRADE = 2 ** 31 - 1
+
+
+def parse_grade(text: str) -> int:
+    """A relevance grade as trec_eval reads one: ASCII digits with an optional sign (not
+    Python's `1_0` or other scripts' digits), within a 32-bit integer; ValueError else."""
+    if not _GRADE.fullmatch(text) or abs(int(text)) > MAX_GRADE:
+        raise ValueError(text)
+    return int(text)
 
 
 def _js_int(digits: str) -> int | float:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from workbench.core.data import Corpus, Dataset, Document, FormatError, Qrels, Query, QuerySet
 from workbench.core.formats._common import (
+    MAX_GRADE,
     StrPath,
     check_unique,
     empty_file,
@@ -22,6 +23,7 @@ from workbench.core.formats._common import (
     iter_jsonl,
     judged_subset,
     numbered_lines,
+    parse_grade,
     read_text,
 )
 
@@ -95,9 +97,10 @@ def read_qrels_tsv(
         if not did:
             raise FormatError(path, "empty id", line=line, field="corpus-id")
         try:
-            grade = int(grade_text)
+            grade = parse_grade(grade_text)
         except ValueError:
-            raise FormatError(path, f"expected an integer grade, found {grade_text!r}",
+            raise FormatError(path, f"expected an integer grade (within ±{MAX_GRADE:,}), found "
+                              f"{grade_text!r}",
                               line=line, field="score") from None
         if query_ids is not None and qid not in query_ids:
             raise FormatError(path, f"unknown query id {qid!r}", line=line, field="query-id")

@@ -12,7 +12,14 @@ from collections.abc import Collection
 from pathlib import Path
 
 from workbench.core.data import FormatError, Qrels, Run
-from workbench.core.formats._common import StrPath, empty_file, numbered_lines, read_text
+from workbench.core.formats._common import (
+    MAX_GRADE,
+    StrPath,
+    empty_file,
+    numbered_lines,
+    parse_grade,
+    read_text,
+)
 from workbench.core.store import atomic_write_text
 
 QRELS_COLUMNS = ("qid", "iter", "docno", "rel")
@@ -38,9 +45,10 @@ def read_trec_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> 
     for line, text in numbered_lines(read_text(path)):
         qid, _iter, docno, rel = _columns(path, line, text, QRELS_COLUMNS)
         try:
-            grade = int(rel)
+            grade = parse_grade(rel)
         except ValueError:
-            raise FormatError(path, f"expected an integer grade, found {rel!r}",
+            raise FormatError(path, f"expected an integer grade (within ±{MAX_GRADE:,}), found "
+                              f"{rel!r}",
                               line=line, field="rel") from None
         if query_ids is not None and qid not in query_ids:
             raise FormatError(path, f"unknown query id {qid!r}", line=line, field="qid")
