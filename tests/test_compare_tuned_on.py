@@ -241,13 +241,25 @@ def test_values_tuned_on_another_split_are_said_to_be_held_out(
     assert "25 queries, 25 judged" in out
 
 
-@pytest.mark.parametrize("value", ["inf", "nan", "-3", "2.5"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-3", "2.5", "1e300"])
 def test_a_bad_held_out_count_names_the_field(tmp_path: Path, value: str) -> None:
     path = _file(tmp_path, FIRST_TEN)
     text = path.read_text()
     path.write_text(text.replace("held_out_queries = 25", f"held_out_queries = {value}"))
     with pytest.raises(ParamError, match=r"\[tuned\] field 'held_out_queries': expected a "
                                          r"count of queries"):
+        read_tuned_on(path)
+
+
+@pytest.mark.parametrize("key", ["held_out_queries", "held_out_default"])
+def test_an_integer_past_a_float_is_named_not_overflowed(tmp_path: Path, key: str) -> None:
+    path = _file(tmp_path, FIRST_TEN)
+    text = path.read_text()
+    assert f"\n{key} = " in text
+    lines = [f"{key} = 1{'0' * 400}" if line.startswith(f"{key} = ") else line
+             for line in text.splitlines()]
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ParamError, match=rf"\[tuned\] field '{key}': a number too large"):
         read_tuned_on(path)
 
 

@@ -141,7 +141,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
         raise ParamError(f"{_where(p, 'trained_on')}: [tuned] field 'trained_on': expected a "
                          "list of query ids")
     held_n = _number(p, data, "held_out_queries", 0.0)
-    if not math.isfinite(held_n) or held_n < 0 or held_n != int(held_n):
+    if not math.isfinite(held_n) or held_n < 0 or held_n != int(held_n) or held_n > 2 ** 53:
         raise ParamError(f"{_where(p, 'held_out_queries')}: [tuned] field 'held_out_queries': "
                          f"expected a count of queries, found {held_n!r}")
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
@@ -166,6 +166,8 @@ def _number(p: Path, data: dict[str, object], key: str, default: float = math.na
     v = data.get(key, default)
     if isinstance(v, bool) or not isinstance(v, int | float):
         raise ParamError(f"{_where(p, key)}: [tuned] field '{key}': expected a number")
+    if isinstance(v, int) and abs(v) > 2 ** 53:  # past a float's whole numbers (or its range)
+        raise ParamError(f"{_where(p, key)}: [tuned] field '{key}': a number too large")
     return float(v)
 
 
