@@ -308,3 +308,19 @@ def test_the_run_files_depth_is_said_and_can_be_set(
 
 def test_depth_without_a_run_file_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     _usage_error(["eval", TEA, "-m", "bm25", "--depth", "5"], capsys, "--depth", "--run")
+
+
+def test_an_id_a_run_file_cannot_hold_is_refused_before_the_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # it was a ValueError traceback after the metrics were printed
+    import shutil
+
+    data = tmp_path / "tea"
+    shutil.copytree(TEA, data)
+    corpus = data / "corpus.jsonl"
+    corpus.write_text(corpus.read_text().replace('"_id": "d031"', '"_id": "d 031"'))
+    run = tmp_path / "r.trec"
+    assert main(["eval", str(data), "-m", "bm25", "--run", str(run)]) == 2
+    out, err = capsys.readouterr()
+    assert "--run" in err and "'d 031' cannot be written to a TREC file" in err
+    assert "Traceback" not in err and "ndcg@10" not in out and not run.exists()

@@ -138,6 +138,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     ranked_by = [m for m in metrics if m not in BUNDLE_METRICS]  # what the ranking serves
     depth = args.depth or metric_depth(ranked_by)
     dataset = load_data(args)
+    if "--run" in outputs:  # an id a TREC file cannot hold: said before the work
+        from workbench.core.formats.trec import check_run_ids
+
+        try:
+            check_run_ids(dataset.queries.ids, dataset.corpus.ids)
+        except ValueError as exc:
+            raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
     if not dataset.qrels:
         from workbench.core.formats.code_repo import is_code_repo
 

@@ -8,7 +8,7 @@ writes ranks in that same order so the file reads the same to a person and to tr
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from workbench.core.data import FormatError, Qrels, Run
@@ -119,6 +119,14 @@ def format_trec_run(run: Run, tag: str = "workbench") -> str:
 def write_trec_run(path: StrPath, run: Run, tag: str = "workbench") -> None:
     """Write `run` as a TREC run file, atomically (readers see the old file or the new one)."""
     atomic_write_text(Path(path), format_trec_run(run, tag))
+
+
+def check_run_ids(query_ids: Sequence[str], doc_ids: Sequence[str]) -> None:
+    """ValueError naming the first query or document id a run file cannot hold (empty, or
+    holding whitespace: the format splits on it), before a run is made."""
+    for ids, what in ((query_ids, "query id"), (doc_ids, "document id")):
+        for value in ids:
+            _check_token(value, what)
 
 
 def _check_token(value: str, what: str) -> None:
