@@ -240,3 +240,29 @@ def test_flow_values_may_go_on_over_indented_lines(tmp_path: Path) -> None:
                                           r"opened with '\[' and never closed"):
         parse_front_matter(["---", "title: x", "tags: [a,", "  b", "more: 1", "---"],
                            tmp_path / "n.md")
+
+
+def test_an_integer_past_pythons_digit_limit_stays_text(tmp_path: Path) -> None:
+    # int() refuses 4,300+ digits: a ValueError escaped the reader as a traceback
+    digits = "1" * 5000
+    fm = parse_front_matter(["---", f"serial: {digits}", "count: 12", "---"], tmp_path / "n.md")
+    assert fm.values["serial"] == digits and fm.values["count"] == 12
+
+
+def test_a_named_pipe_among_the_notes_is_skipped_not_waited_on(tmp_path: Path) -> None:
+    # read_bytes() on a FIFO waits for a writer forever: the load hung
+    import os
+    import subprocess
+    import sys
+
+    note(tmp_path, "a.md", "# A\n\nkettle notes\n")
+    os.mkfifo(tmp_path / "zz.md")
+    code = ("import sys; from pathlib import Path\n"
+            "from workbench.core.formats.vault import read_vault_notes\n"
+            "skipped = []\n"
+            "corpus = read_vault_notes(sys.argv[1], skipped=skipped)\n"
+            "print([d.id for d in corpus], [str(e) for e in skipped])\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "['a.md']" in done.stdout and "zz.md: not a regular file" in done.stdout

@@ -217,7 +217,10 @@ def _scalar(raw: str) -> Any:
     if low in _BOOLS:
         return _BOOLS[low]
     if _INT.match(raw):
-        return int(raw)
+        try:
+            return int(raw)
+        except ValueError:  # past Python's 4,300-digit limit: kept as the text it is
+            return raw
     if _FLOAT.match(raw):
         return float(raw)
     return raw

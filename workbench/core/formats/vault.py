@@ -97,6 +97,8 @@ def read_note(path: Path, rel: str, flaws: list[FormatError] | None = None) -> D
             raise err
         flaws.append(NoteReadAsText(err.path, err.message, line=err.line, field=err.field))
 
+    if path.exists() and not path.is_file():  # a named pipe would wait for a writer
+        raise FormatError(path, "not a regular file (a named pipe or a device): not read")
     try:
         text = read_text(path, strip_bom=False)
     except FormatError as err:
