@@ -78,9 +78,19 @@ def test_a_bad_parameter_list_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="disabled_projects must be empty or a JSON list"):
         parse_disabled_list("/repos/app")
     model = DecisionMemoryModel()
-    params = resolve_params(model, {"disabled_projects": "[1]", "mode": "injection"})
-    with pytest.raises(ParamError, match="JSON list of cwd strings"):
-        model.combine(model.prepare(dataset(), params), params)
+    # refused where every path resolves values (export only parsed it in its exporter: a
+    # ValueError traceback there)
+    with pytest.raises(ParamError, match="parameter disabled_projects: expected nothing or a "
+                                         "JSON list of cwd strings"):
+        resolve_params(model, {"disabled_projects": "[1]", "mode": "injection"})
+
+
+def test_export_refuses_a_bad_list_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    assert main(["export", "-m", "decision-memory", "-p", "disabled_projects=[1]"]) == 2
+    err = capsys.readouterr().err
+    assert "disabled_projects" in err and "Traceback" not in err
 
 
 def test_a_pi_memory_folder_reads_its_settings(tmp_path: Path) -> None:

@@ -16,6 +16,17 @@ from workbench.core.models.decision_memory.constants import DEFAULTS as D
 from workbench.core.models.decision_memory.project import check_time
 from workbench.core.params import Param, ParamSchema
 
+
+def _check_disabled(text: str) -> str:
+    """What is wrong with `text` as the disabled_projects parameter ("" when nothing is)."""
+    from workbench.core.formats.pi_memory_settings import parse_disabled_list
+
+    try:
+        parse_disabled_list(text)
+    except ValueError:
+        return "expected nothing or a JSON list of cwd strings, such as [\"/repos/app\"]"
+    return ""
+
 MODES = ("query", "injection", "search")
 QUERY_FORMS = ("context", "prompt", "as-is")
 WEIGHT_SOURCES = ("corpus", "none")
@@ -111,7 +122,7 @@ SCHEMA = ParamSchema([
                "nothing and logs nothing (the turn's cwd compared as a plain string, as the "
                "original does; search is unaffected). Empty: the memory folder's "
                "settings.json (none without one); a JSON list such as [\"/repos/app\"] "
-               "replaces it; [] disables none."),
+               "replaces it; [] disables none.", check=_check_disabled),
     Param("token_weights", "Token weights", "corpus", kind="choice", choices=WEIGHT_SOURCES,
           help="corpus: IDF-style weights over the query's candidates (the search does this); "
                "none: every token weighs the absent weight (scoreDecision without weights)."),
