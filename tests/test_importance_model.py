@@ -181,6 +181,7 @@ def test_bands_are_not_tuned_unless_named() -> None:
                  "resurface_dismissals"):
         assert name not in tuned
     assert "archive_threshold" in tuned  # this one gates retrieval
+    assert "limit" not in tuned  # a budget: a search would only raise it
 
 
 def test_pre_filter_gate() -> None:

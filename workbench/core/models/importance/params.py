@@ -120,7 +120,10 @@ SCHEMA = ParamSchema([
     _f("prefilter_importance", "Pre-filter: importance >", 0.7,
        "importance is the stored importance before decays (clamped)."),
     Param("limit", "Max results", 5, kind="int", low=0, high=1000, step=1, zero="no limit",
-          help="The budget's max_results (0 = no limit)."),
+          tunable=False,
+          help="The budget's max_results (0 = no limit). Not tuned unless named: more results "
+               "only find more, so a search would raise it (name it with a constraint that "
+               "holds the size)."),
     Param("relevance", "Relevance", "bm25-max", kind="choice", choices=RELEVANCES,
           help="bm25-max: BM25 divided by the query's best among the memories searched (those "
                "no gate keeps out; in [0, 1]); bm25: raw BM25; "
