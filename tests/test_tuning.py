@@ -416,3 +416,21 @@ def test_the_largest_seed_runs_a_continued_study(tmp_path, bm25_eval):
         result = tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=n,
                                                    seed=2 ** 32 - 1, study="big"))
         assert result is not None
+
+
+def test_processes_sharing_a_study_draw_from_their_own_seeds(tmp_path, monkeypatch):
+    # two processes started apart on one PostgreSQL study had the same seed: they tried the
+    # same points side by side. A run alone keeps its seed (repeatable).
+    import os
+    from dataclasses import replace
+
+    from workbench.core.tuning.runner import _process_salt
+
+    spec = _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=2)
+    assert _process_salt(spec) == 0
+    shared = replace(spec, shared=True)
+    salts = set()
+    for pid in (101, 102):
+        monkeypatch.setattr(os, "getpid", lambda pid=pid: pid)
+        salts.add(_process_salt(shared))
+    assert len(salts) == 2

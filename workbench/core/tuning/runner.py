@@ -121,6 +121,20 @@ def config(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> dict
             "seed": spec.seed, "validation": validation.to_json()}
 
 
+def _process_salt(spec: TuneSpec) -> int:
+    """0 for a run alone on its studies (repeatable from its seed). Processes sharing a
+    study — started apart, on one machine or several — each draw from their own seed, or
+    they would try the same points side by side (a shared run is not repeatable anyway: who
+    finishes which trial first decides)."""
+    if not spec.shared:
+        return 0
+    import os
+    import socket
+
+    return int(hashlib.sha256(f"{socket.gethostname()}:{os.getpid()}".encode())
+               .hexdigest()[:8], 16)
+
+
 def _digest(obj: Any) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True, default=str).encode()).hexdigest()[:10]
 
@@ -229,7 +243,8 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
         # held until the result is built: a shared run scores the stored studies themselves
         _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs], grid)
         for i, (label, train, test) in enumerate(runs):
-            sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker,
+            sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker
+                                      + _process_salt(spec),
                                       len(spec.objectives),
                                       bool(spec.constraints), spec.space)
             handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
@@ -240,7 +255,8 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
                 # a continued study: the run's own seed would draw the points already tried
                 # again; seeded by how far it got, it goes on to new ones, still repeatably
                 handle.work.sampler = st.make_sampler(
-                    spec.sampler, spec.seed + i + 1000 * spec.worker + 7919 * stored,
+                    spec.sampler, spec.seed + i + 1000 * spec.worker + 7919 * stored
+                    + _process_salt(spec),
                     len(spec.objectives), bool(spec.constraints), spec.space)
             st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
