@@ -78,3 +78,27 @@ def test_two_local_workers_share_an_sqlite_study(tmp_path, optimum):
         _check_study(optuna.load_study(study_name="local/all", storage=storage), optimum)
     finally:
         storage.engine.dispose()
+
+
+def test_fresh_refuses_a_server_study_with_a_trial_running(tmp_path):
+    # no lock guards a server's studies: --fresh deleted the trials of a process tuning one,
+    # which then reported a result from trials no longer stored
+    with postgres(tmp_path / "pg") as url:
+        storage = optuna.storages.RDBStorage("postgresql+psycopg://" + url.split("://", 1)[1])
+        try:
+            other = optuna.create_study(study_name="fr/all", storage=storage)
+            running = other.ask()  # another process, mid-trial
+            argv = ["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1",
+                    "--folds", "0", "--trials", "2", "--storage", url, "--study", "fr",
+                    "--fresh"]
+            refused = _workbench(*argv)
+            _out, err = refused.communicate(timeout=300)
+            assert refused.returncode == 2, err
+            assert "'fr/all' is in use" in err and "Traceback" not in err
+            assert len(optuna.load_study(study_name="fr/all", storage=storage).trials) == 1
+            other.tell(running, 0.5)  # it ended: a fresh start is the user's to make
+            done = _workbench(*argv)
+            _out, err = done.communicate(timeout=300)
+            assert done.returncode == 0, err
+        finally:
+            storage.engine.dispose()  # before the server stops

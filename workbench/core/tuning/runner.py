@@ -27,7 +27,7 @@ from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.params import ParamValue
 from workbench.core.tuning import study as st
 from workbench.core.tuning.evaluator import Evaluator
-from workbench.core.tuning.lock import StudyLock, hold
+from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
 from workbench.core.tuning.space import SearchSpace
@@ -148,6 +148,36 @@ def study_runs(validation: Validation) -> list[tuple[str, Mask, Mask | None]]:
     return runs
 
 
+IN_USE_S = 600.0  # a trial running that began this recently: someone is tuning the study
+
+
+def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
+    """Before --fresh deletes studies no lock guards (a server's: lock.py): Busy while one of
+    their trials runs, begun in the last `IN_USE_S` seconds — another process, maybe on
+    another machine, is tuning them, and would report a result from trials deleted under it
+    (a trial left running longer ago belongs to a process that was killed)."""
+    import datetime as dt
+
+    from optuna.trial import TrialState
+
+    if lock_path(spec.storage) is not None:  # a file storage: its lock says so
+        return
+    now = dt.datetime.now()
+    for name in names:
+        try:
+            sid = storage.get_study_id_from_name(name)
+        except KeyError:
+            continue
+        for t in storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,)):
+            began = t.datetime_start
+            if began is not None and (now - began).total_seconds() < IN_USE_S:
+                ago = max(0, round((now - began).total_seconds()))
+                raise Busy(f"study {name!r} is in use: trial {t.number} began {ago} s ago "
+                           "and is running, another process tuning it; --fresh would delete "
+                           "its trials under it — wait until it has ended, or name another "
+                           "study with --study", name)
+
+
 def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> None:
     """Remove this run's studies from storage (--fresh before workers start)."""
     import optuna
@@ -155,6 +185,7 @@ def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation)
     storage = open_storage(spec.storage)
     base = study_name(spec, evaluator, validation)
     with hold(spec.storage, base, exclusive=True):
+        check_unused(spec, storage, [f"{base}/{label}" for label, _, _ in study_runs(validation)])
         for label, _, _ in study_runs(validation):
             with contextlib.suppress(KeyError):
                 optuna.delete_study(study_name=f"{base}/{label}", storage=storage)
@@ -242,6 +273,8 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     with contextlib.closing(StudyLock(spec.storage, base)) as lock:
         # held until the result is built: a shared run scores the stored studies themselves
         _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs], grid)
+        if spec.fresh:
+            check_unused(spec, storage, [f"{base}/{label}" for label, _, _ in runs])
         for i, (label, train, test) in enumerate(runs):
             sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker
                                       + _process_salt(spec),
