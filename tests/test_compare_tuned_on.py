@@ -85,8 +85,11 @@ def test_when_every_query_was_tuned_on_the_report_says_so(
         assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(path),
                      "-o", str(out)]) == 0
     md = out_md.read_text()
-    assert "> **Note:** 25 of these 25 judged queries were tuned on" in md
-    assert "none is left that no configuration was tuned on" in md
+    assert "> **Note:** all 25 judged queries were tuned on" in md
+    # no test against training scores: a p-value there read as evidence it is not
+    row_md = next(line for line in md.splitlines() if line.startswith("| ndcg@10 |"))
+    assert row_md.rstrip(" |").endswith("| — | —")
+    assert "—: no p-value, interval or ▲/▼ against training scores" in md
     assert "tune's held-out ndcg@10: starting values 0.6131, tuned 0.6103" in md
     html = out_html.read_text()
     assert html.count('<p class="caveat">') == 2 and "&#x27;best&#x27;" in html
@@ -96,6 +99,7 @@ def test_when_every_query_was_tuned_on_the_report_says_so(
     import re
     row = re.search(r'<tr data-metric="ndcg@10">(.*?)</tr>', html).group(1)
     assert 'class="num up"' not in row and 'class="num down"' not in row
+    assert row.count(">—</td>") == 3  # interval, p, ▲/▼
 
 
 def test_a_note_about_other_data_changes_nothing(
@@ -281,7 +285,7 @@ def test_a_renamed_copy_of_the_data_is_the_data_the_settings_were_tuned_on(
     assert main(["eval", str(copy), "-m", "bm25", "--params", str(tuned)]) == 0
     out = capsys.readouterr().out
     # every judged query was tuned on (--folds 0): said, under the copy's own name too
-    assert "25 of these 25 judged queries were tuned on" in out
+    assert "all 25 judged queries were tuned on" in out
     assert "training scores" in out
 
 
@@ -301,7 +305,7 @@ def test_edited_documents_under_the_same_name_keep_the_tuned_queries_aside(
     corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["eval", str(other), "-m", "bm25", "--params", str(tuned)]) == 0
     out = capsys.readouterr().out
-    assert "25 of these 25 judged queries were tuned on" in out and "training scores" in out
+    assert "all 25 judged queries were tuned on" in out and "training scores" in out
     assert "whose documents differ from these (edited since, or another corpus)" in out
 
 
@@ -317,7 +321,7 @@ def test_eval_says_when_p_overrides_the_tuned_values(
     out = capsys.readouterr().out
     assert "-p changes k1 from 'best.toml'" in out  # b is the file's own value: not changed
     assert "starting values 0.6131" not in out  # tune's figures: of other values
-    assert "25 of these 25 judged queries were tuned on" in out  # still training scores
+    assert "all 25 judged queries were tuned on" in out  # still training scores
 
 
 def test_the_markdown_report_has_the_settings_to_ship(

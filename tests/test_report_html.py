@@ -432,7 +432,22 @@ def test_per_query_differences_are_named_in_words_and_nothing_is_not_drawn(
     best = ", ".join(f"{ids[q]} {d[q]:+.4f}" for q in order[:3]).replace("-", "−")
     worst = ", ".join(f"{ids[q]} {d[q]:+.4f}" for q in order[::-1][:3]).replace("-", "−")
     assert f"most improved: {best}" in html and f"most worsened: {worst}" in html
-    assert "No query changed: all 25 score the same under both." in html
+    assert "No query changed on ndcg@10: all 25 score the same under both." in html
+
+
+def test_the_per_query_chart_shows_a_metric_that_moved() -> None:
+    # on the first metric nothing moved, on another it did: "No query changed" read as
+    # nothing changed at all
+    from workbench.report.html import chart_metric
+
+    ds = load_dataset(TEA)
+    model = get_model("bm25")
+    configs = [Configuration(n, model.schema.resolve(v)) for n, v in
+               (("defaults", {}), ("tuned", {"k1": 0.9, "b": 0.4}))]
+    comp = compare_configurations(model, ds, configs, ["r@1000", "ndcg@10"], n_resamples=200)
+    assert not np.any(comp.per_query_delta("r@1000", 1))  # every judged document found
+    assert chart_metric(comp) == "ndcg@10"
+    assert "tuned − defaults: ndcg@10</h3>" in html_report(comp)
 
 
 def test_settings_the_target_cannot_take_are_scored_as_shipped() -> None:

@@ -39,12 +39,14 @@ from workbench.core.tuned_on import (
 )
 from workbench.report.html import html_report
 from workbench.report.text import (
+    TRAINED_NOTE,
     case_lines,
     markdown,
     metric_table,
     mover_lines,
     params_table,
     subject,
+    trained_pair,
 )
 from workbench.textout import format_table, progress_bar
 
@@ -189,6 +191,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
     header, rows = metric_table(comp)
     out += [format_table(header, rows)]
+    if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
+        out.append(TRAINED_NOTE)
     cases = case_lines(comp)
     if cases:
         out += ["", *cases]

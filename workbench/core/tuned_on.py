@@ -204,9 +204,10 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
                           f"configuration was tuned on ({each}); on the others the tuned "
                           "figures would be training scores", *elsewhere]
-    why = ("" if all_queries else ", and none is left that no configuration was tuned on")
-    lines = [f"{len(seen)} of these {len(judged)} judged queries were tuned on ({each}){why}: "
-             "there the tuned figures are training scores, not what new queries would see"]
+    which = (f"all {len(judged)} judged queries were" if len(seen) >= len(judged)
+             else f"{len(seen)} of these {len(judged)} judged queries were")
+    lines = [f"{which} tuned on ({each}): there the tuned figures are training scores, not "
+             "what new queries would see"]
     lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
               if note[name].held_out_text()]
     return dataset, lines + elsewhere

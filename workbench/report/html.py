@@ -39,6 +39,7 @@ from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
 from workbench.report.text import (
+    TRAINED_NOTE,
     case_lines,
     delta_text,
     is_count,
@@ -50,6 +51,7 @@ from workbench.report.text import (
     p_text,
     shipped_figures,
     shown_name,
+    trained_pair,
 )
 
 LEVEL = 0.95
@@ -128,10 +130,24 @@ def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, 
     return mean - half, mean + half
 
 
+def chart_metric(comp: Comparison) -> str:
+    """The metric the per-query chart shows: the first of the table's that any query moved on
+    (a chart of the first, where nothing moves, read as "nothing changed" while another
+    metric fell); the first where none moved; "" without metrics."""
+    for r in comp.rows:
+        if r.metric.startswith("judged@"):  # coverage, not quality
+            continue
+        for i in range(1, len(comp.configs)):
+            d = comp.per_query_delta(r.metric, i)
+            if np.any(np.isfinite(d) & (d != 0)):
+                return r.metric
+    return comp.rows[0].metric if comp.rows else ""
+
+
 def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as one self-contained HTML document (see the module docstring)."""
     first = comp.configs[0].name
-    metric = comp.rows[0].metric if comp.rows else ""
+    metric = chart_metric(comp)
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -226,12 +242,15 @@ def _metrics(comp: Comparison) -> str:
             # judged@k is coverage, not quality: neither gain nor loss
             tone = ("" if training or comp.configs[i].name in comp.training
                     or r.metric.startswith("judged@") else _sign_class(r.deltas[i], r.metric))
+            fitted = trained_pair(comp, i)  # no test against training scores: "—"
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
                       f'<td class="num {tone}">'
                       f'{_minus(delta_text(r.deltas[i], count))}</td>',
-                      f'<td class="num">{_interval_text(ci, count)}</td>',
-                      f'<td class="num">{escape(p_text(r.p_values[i]))}</td>',
-                      f'<td class="num">▲{r.improved[i]} ▼{r.worsened[i]}</td>']
+                      f'<td class="num">{"—" if fitted else _interval_text(ci, count)}</td>',
+                      f'<td class="num">{"—" if fitted else escape(p_text(r.p_values[i]))}'
+                      "</td>",
+                      f'<td class="num">'
+                      f'{"—" if fitted else f"▲{r.improved[i]} ▼{r.worsened[i]}"}</td>']
         body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
              "difference (this configuration − the first), Student's t-interval: mean ± "
@@ -243,6 +262,8 @@ def _metrics(comp: Comparison) -> str:
              "not, so where they disagree the difference is borderline. ▲/▼: queries "
              "improved / "
              "worsened.</p>")
+    if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
+        notes = f'<p class="note">{escape(TRAINED_NOTE)}.</p>' + notes
     cases = "".join(f'<p class="cases">{escape(line)}</p>' for line in case_lines(comp))
     key = ('<details class="key-box"><summary>How to read it</summary><ul>'
            + "".join(f"<li>{escape(line)}</li>" for line in metric_meanings(comp))
@@ -270,10 +291,12 @@ def _per_query(comp: Comparison, metric: str) -> str:
         up, down = int((values > 0).sum()), int((values < 0).sum())
         same = len(values) - up - down
         head = (f"<h3>{escape(comp.configs[i].name)} − {escape(comp.configs[0].name)}: "
-                f"{escape(metric)}</h3>")
+                f"{escape(metric)}"
+                + (" (training scores: fitted to these queries)" if trained_pair(comp, i)
+                   else "") + "</h3>")
         if not up and not down:  # a chart of nothing: said in words
-            out.append(f"{head}<p>No query changed: all {len(values)} score the same "
-                       "under both.</p>")
+            out.append(f"{head}<p>No query changed on {escape(metric)}: all {len(values)} "
+                       "score the same under both.</p>")
             continue
         chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
                               x_label=f"{len(values)} {nouns(comp)[1]}, sorted by Δ")

@@ -157,10 +157,23 @@ def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
         count = is_count(r.metric)
         row = [r.metric, mean_text(r.means[0], count)]
         for i in range(1, len(comp.configs)):
+            # a test against training scores reads as evidence it is not: "—"
+            fitted = trained_pair(comp, i)
             row += [mean_text(r.means[i], count), delta_text(r.deltas[i], count),
-                    p_text(r.p_values[i]), f"{r.improved[i]}/{r.worsened[i]}"]
+                    "—" if fitted else p_text(r.p_values[i]),
+                    "—" if fitted else f"{r.improved[i]}/{r.worsened[i]}"]
         rows.append(row)
     return header, rows
+
+
+TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores — fitted to these "
+                "queries, a difference there is no evidence of what new ones would see")
+
+
+def trained_pair(comp: Comparison, i: int) -> bool:
+    """Whether configuration i or the first has training scores here (tuned on queries
+    counted): a difference between them is no evidence, so no test is shown for it."""
+    return comp.configs[0].name in comp.training or comp.configs[i].name in comp.training
 
 
 def shown_name(comp: Comparison, name: str) -> str:
@@ -237,6 +250,8 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += _md_table(header, rows) if rows else ["None: the configurations are identical."]
     header, rows = metric_table(comp)
     lines += ["", "## Metrics", "", *_md_table(header, rows)]
+    if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
+        lines += ["", TRAINED_NOTE]
     cases = case_lines(comp)
     if cases:
         lines += ["", *(f"- {line}" for line in cases)]

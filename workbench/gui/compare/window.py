@@ -49,7 +49,7 @@ from workbench.core.tuned_on import held_out_queries, judged_count, training_con
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
-from workbench.report.text import case_lines
+from workbench.report.text import TRAINED_NOTE, case_lines, trained_pair
 
 from .config_list import ConfigurationList
 from .delta_chart import QueryDeltaChart
@@ -304,7 +304,10 @@ class CompareWindow(QWidget):
         judged = len(comp.dataset.qrels or {})
         self.status.setText("\n".join([f"compared {names} on {judged:,} judged queries",
                                        *case_lines(comp),  # pi-lodestone's cases passing
-                                       *(f"note: {n}" for n in comp.notes)]))
+                                       *(f"note: {n}" for n in comp.notes),
+                                       *([TRAINED_NOTE] if any(
+                                           trained_pair(comp, i)
+                                           for i in range(1, len(comp.configs))) else [])]))
         self._show_comparison()
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
