@@ -175,7 +175,7 @@ def test_counts_and_movers_leave_the_tuned_on_tasks_out_too(
     out = capsys.readouterr().out
     assert "6 judged and counted, 6 tuned on set aside" in out
     for metric in ("bundle_files", "bundle_tokens"):
-        up, down = (int(n) for n in _row(out, metric)[-1].split("/"))
+        up, down = (int(n.strip("↓↑")) for n in _row(out, metric)[-1].split("/"))
         assert up + down <= 6, out
     moved = out.split("moved most", 1)[1].splitlines()[1:]
     assert moved and not any(line.split()[0] in older for line in moved if line.strip())

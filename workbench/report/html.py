@@ -31,7 +31,13 @@ from numpy.typing import ArrayLike
 
 import workbench
 from workbench.core.compare import Mover
-from workbench.core.comparison import Comparison, Configuration, explain_move, higher_is_better
+from workbench.core.comparison import (
+    Comparison,
+    Configuration,
+    MetricRow,
+    explain_move,
+    higher_is_better,
+)
 from workbench.core.data import Dataset
 from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import params_toml
@@ -46,6 +52,7 @@ from workbench.report.text import (
     judged_first,
     mean_text,
     metric_meanings,
+    moved_text,
     nouns,
     origin,
     p_text,
@@ -216,6 +223,12 @@ def _sign_class(x: float, metric: str = "") -> str:
     return "up" if better > 0 else "down" if better < 0 else ""
 
 
+def _moved(row: MetricRow, i: int) -> str:
+    if is_count(row.metric):
+        return moved_text(row, i, " ")
+    return f"▲{row.improved[i]} ▼{row.worsened[i]}"
+
+
 def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
     return "" if ci is None else f"[{_minus(delta_text(ci[0], count))}, " \
         f"{_minus(delta_text(ci[1], count))}]"
@@ -240,7 +253,8 @@ def _metrics(comp: Comparison) -> str:
         for i in range(1, len(comp.configs)):
             ci = difference_interval(comp.per_query_delta(r.metric, i))
             # judged@k is coverage, not quality: neither gain nor loss
-            tone = ("" if training or comp.configs[i].name in comp.training
+            # nor is a bundle's size: fewer files is no gain where recall fell with it
+            tone = ("" if training or comp.configs[i].name in comp.training or count
                     or r.metric.startswith("judged@") else _sign_class(r.deltas[i], r.metric))
             fitted = trained_pair(comp, i)  # no test against training scores: "—"
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
@@ -250,7 +264,7 @@ def _metrics(comp: Comparison) -> str:
                       f'<td class="num">{"—" if fitted else escape(p_text(r.p_values[i]))}'
                       "</td>",
                       f'<td class="num">'
-                      f'{"—" if fitted else f"▲{r.improved[i]} ▼{r.worsened[i]}"}</td>']
+                      f'{"—" if fitted else _moved(r, i)}</td>']
         body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
              "difference (this configuration − the first), Student's t-interval: mean ± "

@@ -10,7 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from workbench.core.compare import Mover
-from workbench.core.comparison import Comparison, explain_move, higher_is_better
+from workbench.core.comparison import (
+    Comparison,
+    MetricRow,
+    explain_move,
+    higher_is_better,
+)
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.params import value_text as param_value
 
@@ -104,8 +109,9 @@ def metric_meanings(comp: Comparison) -> list[str]:
     for r in comp.rows:
         figure = BUNDLE_METRICS.get(r.metric)
         if figure is not None:
-            better = "higher" if figure.higher_is_better else "fewer"
-            meaning = f"{figure.help} ({better} is better)"
+            meaning = (f"{figure.help} (higher is better)" if figure.higher_is_better else
+                       f"{figure.help} (a cost: fewer is better only where recall holds; "
+                       "↓/↑: tasks with fewer / more)")
         else:
             try:
                 base, k = parse_metric(r.metric)
@@ -161,9 +167,17 @@ def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
             fitted = trained_pair(comp, i)
             row += [mean_text(r.means[i], count), delta_text(r.deltas[i], count),
                     "—" if fitted else p_text(r.p_values[i]),
-                    "—" if fitted else f"{r.improved[i]}/{r.worsened[i]}"]
+                    "—" if fitted else moved_text(r, i)]
         rows.append(row)
     return header, rows
+
+
+def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
+    """Queries improved / worsened ("14/4"); for a cost (a bundle's files or tokens) queries
+    with fewer / more ("↓6/↑0"): fewer is no gain where recall fell with it."""
+    if is_count(row.metric):
+        return f"↓{row.improved[i]}{sep}↑{row.worsened[i]}"
+    return f"{row.improved[i]}{sep}{row.worsened[i]}"
 
 
 TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores — fitted to these "

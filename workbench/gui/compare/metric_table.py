@@ -24,7 +24,7 @@ from workbench.core.comparison import Comparison, higher_is_better
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import delta_color
-from workbench.report.text import metric_table
+from workbench.report.text import is_count, metric_table, trained_pair
 
 SIGNIFICANT = 0.05
 PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
@@ -73,13 +73,14 @@ class MetricTable(QTableWidget):
                 name = comp.configs[i].name
                 delta, p = row.deltas[i], row.p_values[i]
                 d_item, p_item, n_item = (self._item(r, base + j) for j in (1, 2, 3))
-                training = (name in comp.training or first in comp.training
-                            or row.metric.startswith("judged@"))  # coverage: no colour
-                if not math.isnan(delta) and not training:  # fewer files or tokens: better
+                fitted = trained_pair(comp, i)  # training scores: no colour, no test
+                neutral = (fitted or row.metric.startswith("judged@")  # coverage
+                           or is_count(row.metric))  # a cost: fewer is no gain by itself
+                if not math.isnan(delta) and not neutral:
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
                 d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}")
-                if p is not None and p < SIGNIFICANT:
+                if p is not None and p < SIGNIFICANT and not fitted:
                     font = QFont(p_item.font())
                     font.setBold(True)
                     p_item.setFont(font)
@@ -89,6 +90,11 @@ class MetricTable(QTableWidget):
                                   + (" (below 0.05: bold)" if p is not None else
                                      " (none: no judged query)"))
                 n_item.setToolTip(
+                    "none against training scores: fitted to these queries, a difference "
+                    "there is no evidence" if fitted else
+                    f"{row.improved[i]} queries get fewer under {name} than under {first} (↓), "
+                    f"{row.worsened[i]} more (↑): a cost, better only at equal recall"
+                    if is_count(row.metric) else
                     f"{row.improved[i]} queries score higher under {name} than under {first}"
                     f" (▲), {row.worsened[i]} lower (▼)")
         self._fit()
