@@ -346,3 +346,22 @@ def test_a_move_a_gate_explains_names_the_setting_that_decides_it(
     moved = [line for line in out.splitlines() if "single_token_evidence gate" in line]
     assert moved and all(line.endswith("— min_strong 2 → 1") for line in moved)
     assert not any("superseded_penalty" in line for line in moved)
+
+
+def test_cases_are_said_as_cases_passing_and_training_is_labelled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the held-out share 0.6667 beside "cases passing 23/30" hid that the gain vanished
+    note = TunedOn("decisions-eval", "5-fold", tuple(f"c{i}" for i in range(30)), "cases",
+                   20 / 30, 21 / 30, 0.5, 30)
+    assert note.held_out_text() == ("tune's held-out cases passing: starting values 20/30, "
+                                    "tuned 21/30 (p = 0.5)")
+    data = SAMPLES / "decisions-eval"
+    ds = load_dataset(data)
+    path = tmp_path / "dm.toml"
+    path.write_text(params_toml({"inject_min_score": 6}) + tuned_toml(
+        TunedOn(ds.name, "5-fold", tuple(ds.queries.ids), "cases", 20 / 30, 20 / 30, 1.0, 30)))
+    assert main(["compare", str(data), "-m", "decision-memory", "--defaults", "-c",
+                 str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "cases passing: defaults " in out and "dm (training scores) " in out
+    assert "tune's held-out cases passing: starting values 20/30, tuned 20/30" in out

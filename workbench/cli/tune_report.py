@@ -90,6 +90,9 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                       _d(t.delta, primary),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
+    if primary == "cases" and t is not None:  # the share, as the cases it counts
+        print(f"cases passing on the {t.n} held-out queries: {round(t.mean_a * t.n)}/{t.n} "
+              f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
     stuck = [f for f in result.folds if not f.best]
     if stuck and t is not None:
         held = sum(int((f.held_default == f.held_default).sum()) for f in stuck)  # not NaN

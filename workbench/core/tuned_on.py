@@ -53,6 +53,13 @@ class TunedOn:
         """tune's held-out figures in words ("" when it held none out)."""
         if not self.held_n:
             return ""
+        if self.metric == "cases":  # a share of fixture cases: said as cases passing
+            def passing(share: float) -> str:
+                return f"{round(share * self.held_n)}/{self.held_n}"
+
+            return (f"tune's held-out cases passing: starting values "
+                    f"{passing(self.held_default)}, tuned {passing(self.held_tuned)} "
+                    f"(p = {self.p_value:.3g})")
         return (f"tune's held-out {self.metric}: starting values {self.held_default:.4f}, "
                 f"tuned {self.held_tuned:.4f} (p = {self.p_value:.3g}, {self.held_n} queries)")
 

@@ -71,7 +71,7 @@ def case_lines(comp: Comparison) -> list[str]:
         passed.append({c.query: c.passed for c in report.cases if c.query in counted})
     n = len(passed[0])
     first = comp.configs[0].name
-    out = ["cases passing: " + ", ".join(f"{c.name} {sum(p.values())}/{n}"
+    out = ["cases passing: " + ", ".join(f"{shown_name(comp, c.name)} {sum(p.values())}/{n}"
                                          for c, p in zip(comp.configs, passed, strict=True))]
     for c, p in zip(comp.configs[1:], passed[1:], strict=True):
         now = [q for q in p if p[q] and not passed[0][q]]
