@@ -434,3 +434,21 @@ def test_processes_sharing_a_study_draw_from_their_own_seeds(tmp_path, monkeypat
         monkeypatch.setattr(os, "getpid", lambda pid=pid: pid)
         salts.add(_process_salt(shared))
     assert len(salts) == 2
+
+
+def test_a_value_idle_beside_the_others_is_not_reported_as_tuned(tmp_path):
+    # rrf k was written as 60 → 327 while the normalisation kept was z-score: no effect,
+    # read as a change to ship
+    ev = Evaluator(get_model("hybrid"), load_dataset(SAMPLES / "story"), {}, ["ndcg@10"])
+    space = build_space(ev.model.schema, ["normalization", "rrf_k", "alpha"])
+    result = tune(ev, no_validation(ev.counted()),
+                  _spec(tmp_path, space, trials=12, seed=1, pick="best"))
+    assert result is not None and result.final.best
+    best = result.final.best
+    assert best["normalization"] != "rrf"  # seed 1 keeps another normalisation
+    assert best["rrf_k"] == ev.base["rrf_k"]
+    for t in result.studies["all"].trials:  # some trial tried another rrf k without rrf
+        if t.params.get("normalization") != "rrf" and t.params.get("rrf_k") != ev.base["rrf_k"]:
+            break
+    else:
+        pytest.fail("no trial exercised an idle rrf k")

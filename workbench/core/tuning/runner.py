@@ -354,7 +354,7 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
         params = {d.name: evaluator.base[d.name] for d in spec.space.dimensions}
         chosen_values = train_default
     else:
-        params = spec.space.snap(chosen.params)
+        params = _settle_idle(evaluator, spec.space.snap(chosen.params))
         chosen_values = tuple(chosen.values)
     tuned = evaluator.evaluate(params)
     if spec.constraints:
@@ -377,6 +377,16 @@ def _fold_result(label: str, study: Any, train: Mask, test: Mask | None, spec: T
                           if test is not None else []})
     return FoldResult(label, study.study_name, n, params, chosen_values,
                       train_default, held_t, held_d, front, **extra)
+
+
+def _settle_idle(evaluator: Evaluator, params: dict[str, Any]) -> dict[str, Any]:
+    """`params` with each value that is idle beside the others (the schema's `needs`: rrf k
+    while the normalisation is not rrf) put back to its starting value: it changes no score,
+    and reported or written as "tuned" it reads as a change to ship."""
+    schema = evaluator.model.schema
+    full = {**evaluator.base, **params}
+    return {n: (evaluator.base[n] if schema.idle_because(n, full) else v)
+            for n, v in params.items()}
 
 
 def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
