@@ -617,3 +617,16 @@ def test_queries_the_starting_values_were_tuned_on_are_never_held_out(capsys, tm
 
     record = read_tuned_on(out)
     assert record is not None and set(first) <= set(record.trained_on)
+
+
+def test_a_range_that_leaves_out_the_start_is_said_and_not_blamed_on_overfitting(
+        capsys, tmp_path):
+    # with k1 searched in [0, 0.5] from 1.2, the report said the settings fit the training
+    # queries (they scored lower there too) and advised narrower ranges
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1", "--range", "k1=0.2:0.3",
+                           "--sampler", "grid", "--folds", "3", "--pick", "best")
+    assert code == 0, err
+    assert "the starting value of k1 (1.2) lies outside the range searched" in out
+    assert "kept at the end of a narrowed --range: k1 0.3, the upper end (it goes to 3)" in out
+    assert "they fit the training queries" not in out
+    assert "lower than the starting values on the training queries too" in out

@@ -41,6 +41,14 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
               + (": a bundle finds more files the more it may hold, so hold its size with "
                  "--constraint bundle_tokens<=N" if any(o.startswith("bundle_")
                                                         for o in objectives) else ""))
+    outside = [(d, evaluator.base[d.name]) for d in space.dimensions
+               if d.kind in ("float", "int") and not d.low <= float(evaluator.base[d.name])
+               <= d.high]
+    if outside:
+        print("note: the starting value of " + ", ".join(
+            f"{d.name} ({_v(v)})" for d, v in outside) + " lies outside the range searched: "
+              "no trial can keep it, so the tuned settings may score lower even on the "
+              "training queries")
     goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
     if constraints:
         goal += " subject to " + ", ".join(str(c) for c in constraints)
@@ -74,6 +82,10 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
              "" if defaults.get(name) == value else "yes"]
             for name, value in final.best.items()]
     print(format_table(["parameter", "default", "tuned", "changed"], rows))
+    edges = _at_a_narrowed_bound(result, model)
+    if edges:
+        print("kept at the end of a narrowed --range: " + "; ".join(edges)
+              + " — the best may lie beyond: widen the range")
     print()
     lines = picked_lines(result, primary)
     if lines:
@@ -113,7 +125,13 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                   "parameters (--tune) or narrower ranges" if final.start_breaks else
                   " — keep the starting values, tune fewer parameters (--tune) or narrower "
                   "ranges, or judge more queries")
-        if worse and t.p_value < 0.05:
+        trained_up = (final.train_best[0] > final.train_default[0] if _up(primary)
+                      else final.train_best[0] < final.train_default[0])
+        if worse and not trained_up and not final.kept_start:
+            print("the tuned settings score lower than the starting values on the training "
+                  "queries too: the search never reached the starting values (a --range that "
+                  "leaves them out, or too few trials) — widen the ranges or add trials")
+        elif worse and t.p_value < 0.05:
             print("the tuned settings do worse than the starting values on queries they did not "
                   "see: they fit the training queries, not the task" + advice)
         elif worse:  # lower, and maybe by chance: not "do worse", but no gain either
@@ -132,6 +150,23 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         if fold.front:
             _print_front(fold, objectives)
     print("\n" + trials_line(shown))
+
+
+def _at_a_narrowed_bound(result: Any, model: Any) -> list[str]:
+    """Tuned values at an end of a range narrower than the parameter's own ("k1 0.5, the
+    upper end (it goes to 3)")."""
+    out = []
+    for d in result.spec.space.dimensions:
+        value = result.final.best.get(d.name)
+        if d.kind not in ("float", "int") or value is None \
+                or value == result.defaults.get(d.name):
+            continue
+        p = model.schema[d.name]
+        if math.isclose(float(value), d.high) and d.high < p.high:
+            out.append(f"{d.name} {_v(value)}, the upper end (it goes to {_v(p.high)})")
+        elif math.isclose(float(value), d.low) and d.low > p.low:
+            out.append(f"{d.name} {_v(value)}, the lower end (it goes to {_v(p.low)})")
+    return out
 
 
 def trials_line(studies: Any) -> str:
