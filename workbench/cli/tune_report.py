@@ -125,9 +125,9 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                   "parameters (--tune) or narrower ranges" if final.start_breaks else
                   " — keep the starting values, tune fewer parameters (--tune) or narrower "
                   "ranges, or judge more queries")
-        trained_up = (final.train_best[0] > final.train_default[0] if _up(primary)
-                      else final.train_best[0] < final.train_default[0])
-        if worse and not trained_up and not final.kept_start:
+        trained_down = (final.train_best[0] < final.train_default[0] if _up(primary)
+                        else final.train_best[0] > final.train_default[0])
+        if worse and trained_down and not final.kept_start:
             print("the tuned settings score lower than the starting values on the training "
                   "queries too: the search never reached the starting values (a --range that "
                   "leaves them out, or too few trials) — widen the ranges or add trials")
