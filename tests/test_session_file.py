@@ -58,6 +58,21 @@ def test_a_bad_field_changes_nothing(tmp_path: Path, key: str, value: object,
     assert (s.dataset, s.model, dict(s.params), s.baseline, s.k, s.query, s.result) == before
 
 
+def test_an_encoder_not_installed_is_refused_before_anything_changes(tmp_path: Path) -> None:
+    # it loaded, switched dataset and model, and failed only at the next recompute
+    s = TuningSession()
+    s.open(SAMPLES / "vault")
+    s.set_model("vault-search", {"min_score": 0.2})
+    before = (s.dataset, s.model, dict(s.params))
+    data = {**_good(tmp_path), "model": "dense", "params": {"embedding_model": "nosuch"},
+            "baseline": None}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError, match=r"field 'params.embedding_model': .*nosuch"):
+        s.load(path)
+    assert (s.dataset, s.model, dict(s.params)) == before
+
+
 def test_a_dataset_that_fails_to_load_changes_nothing(tmp_path: Path) -> None:
     s = TuningSession()
     s.open(SAMPLES / "vault")

@@ -121,3 +121,9 @@ def test_a_folder_judged_in_train_and_dev_only_opens_at_its_first(window: MainWi
     assert window.open_path(folder, "bm25")
     assert window.session.split == "dev"
     assert _split_names(window) == [("dev", True), ("train", False)]
+
+
+def test_a_damaged_remembered_setting_is_forgotten_not_fatal() -> None:
+    # nested past the JSON parser's recursion limit, it stopped the window from starting
+    st.remember("dataset_files", "[" * 100_000 + "]" * 100_000)
+    assert st.recalled_files("/any/folder") == (None, None, st.DEFAULT_SPLIT)

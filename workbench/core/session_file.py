@@ -198,6 +198,13 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
         resolved = model.schema.resolve(raw)
     except ParamError as exc:
         raise FormatError(path, str(exc), field=params_field) from None
+    if "embedding_model" in raw:  # an encoder not installed here: said before anything changes
+        from workbench.core.embeddings import EmbeddingError, get_encoder
+
+        try:
+            get_encoder(str(resolved["embedding_model"]))
+        except EmbeddingError as exc:
+            raise FormatError(path, str(exc), field=f"{params_field}.embedding_model") from None
     return {name: resolved[name] for name in raw}
 
 

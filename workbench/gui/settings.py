@@ -86,7 +86,7 @@ def recalled_files(dataset: str) -> tuple[str | None, str | None, str]:
 def _dataset_files() -> dict[str, list[str | None]]:
     try:
         raw = json.loads(str(recall("dataset_files", "{}")))
-    except ValueError:
+    except (ValueError, RecursionError):  # a damaged setting: nothing remembered
         return {}
     if not isinstance(raw, dict):
         return {}
