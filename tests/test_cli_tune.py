@@ -221,6 +221,21 @@ def test_o_is_out_as_in_report_and_tasks_from_git(capsys, tmp_path):
     assert out.is_file()
 
 
+@pytest.mark.parametrize("record", ['{"op_code": 999}', '{"op_code": 0}',
+                                    "[" * 100_000 + "]" * 100_000])
+def test_a_journal_record_optuna_cannot_replay_is_one_error(capsys, tmp_path, record):
+    # an unknown op code (a newer optuna), a record short of its fields, nesting past the
+    # parser: AssertionError, KeyError, RecursionError tracebacks from optuna's replay
+    path = tmp_path / "j.log"
+    path.write_text(record + "\n")
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
+                 "--storage", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert str(path) in err and "left as it is" in err
+    assert path.read_text() == record + "\n"
+
+
 def test_a_damaged_journal_is_refused_and_left_as_it_is(capsys, tmp_path):
     """A journal storage cut off mid-line made optuna fail with a traceback after it had
     appended to the file, so every later run failed too."""

@@ -110,6 +110,13 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
             return optuna.storages.JournalStorage(JournalFileBackend(path))
         except OSError as exc:
             raise ParamError(f"cannot open study storage {path}: {exc.strerror}") from None
+        except (KeyError, AssertionError, TypeError, ValueError, AttributeError,
+                IndexError) as exc:  # optuna's replay met a record it cannot apply
+            what = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            raise ParamError(f"study storage {path}: optuna cannot replay this journal "
+                             f"({what.rstrip(': ')}) — a damaged file, or one another optuna "
+                             "version wrote; the file is left as it is: move it aside, or "
+                             "give another --storage") from None
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         # several local workers wait for SQLite's lock instead of failing at once
@@ -165,7 +172,7 @@ def _check_journal_lines(path: Path) -> None:
                     record = json.loads(raw)
                     if not isinstance(record, dict) or "op_code" not in record:
                         why = "a JSON line without op_code"
-                except ValueError:
+                except (ValueError, RecursionError):
                     why = "cut off or damaged" if raw.startswith(b"{") else "not JSON"
                 if why:
                     raise ParamError(f"{path}:{n}: not an optuna journal record ({why}); "
