@@ -472,3 +472,26 @@ def test_settings_the_target_cannot_take_are_scored_as_shipped() -> None:
     # every changed value carried: no such section
     carried = _compare(ds, "decision-memory", {"defaults": {}, "env": {"inject_min_score": 20}})
     assert "as shipped" not in markdown(carried) and "as shipped" not in html_report(carried)
+
+
+def test_the_report_says_in_short_what_changed_and_whether_it_ships(tea: Comparison) -> None:
+    # a reader who will not read the tables: the headline metric, beyond chance or not,
+    # and whether the settings ship as they are
+    from workbench.report.text import markdown, summary_lines
+
+    lines = summary_lines(tea)
+    assert len(lines) == 2 and lines[0].startswith("tuned against defaults: ndcg@10 ")
+    row = next(r for r in tea.rows if r.metric == "ndcg@10")
+    p = row.p_values[1]
+    assert p is not None
+    verdict = ("no clear difference" if p >= 0.05 else
+               "better, beyond chance" if row.deltas[1] > 0 else "worse, beyond chance")
+    assert f"({p_text(p)}): {verdict}" in lines[0].replace("(p ", "(")
+    assert "Ships as its params TOML" in lines[0]  # bm25: a workbench-only model
+    assert "## In short" in markdown(tea) and "<h3>In short</h3>" in html_report(tea)
+    ds = load_dataset(SAMPLES / "decisions-eval")
+    dm = _compare(ds, "decision-memory", {"defaults": {}, "edited": {"w_title": 1},
+                                          "env": {"inject_min_score": 9}})
+    edited, env = summary_lines(dm)
+    assert "Only part of it ships: 1 changed value has no setting" in edited
+    assert "Cases passing: " in edited and "ship as they are" in env

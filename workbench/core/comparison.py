@@ -91,6 +91,8 @@ class Comparison:
     # configurations whose figures count queries they were tuned on (k-fold values, or
     # --all-queries): training scores, marked as such wherever the figures are shown
     training: frozenset[str] = frozenset()
+    # `core.shipped.as_shipped`'s runs, by configuration index (a report asks twice)
+    shipped_runs: dict[int, Any] = field(default_factory=dict, repr=False)
 
     @property
     def judged_text(self) -> str:

@@ -38,6 +38,13 @@ class Shipped:
 def as_shipped(comp: Comparison, index: int) -> Shipped | None:
     """None where the export carries every changed value (the figures are the shipped
     system's), for a model with no target, and for CodeLedger (see the module docstring)."""
+    if index not in comp.shipped_runs:
+        comp.shipped_runs[index] = _as_shipped(comp, index)
+    result: Shipped | None = comp.shipped_runs[index]
+    return result
+
+
+def _as_shipped(comp: Comparison, index: int) -> Shipped | None:
     model = comp.model.id
     if model not in exporter_ids() or model in NOT_SCORED:
         return None

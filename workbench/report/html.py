@@ -58,6 +58,7 @@ from workbench.report.text import (
     p_text,
     shipped_figures,
     shown_name,
+    summary_lines,
     trained_pair,
 )
 
@@ -209,6 +210,10 @@ def _compared(comp: Comparison) -> str:
     else:
         params = "<p>None: the configurations are identical.</p>"
     notes = "".join(f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
+    summary = summary_lines(comp)
+    if summary:
+        notes += ('<div class="summary"><h3>In short</h3><ul>'
+                  + "".join(f"<li>{escape(line)}</li>" for line in summary) + "</ul></div>")
     return (f'<section id="compared"><h2>What was compared</h2>{notes}<dl>{dl}</dl>'
             f"<h3>Configurations</h3>{configs}"
             f'<h3 id="parameters">Parameters that differ</h3>{params}</section>')

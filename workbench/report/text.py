@@ -55,20 +55,26 @@ def subject(comp: Comparison) -> list[str]:
             f"{comp.configs[0].name!r} (paired randomisation test)"]
 
 
+def cases_passed(comp: Comparison) -> list[dict[str, bool]] | None:
+    """Per configuration, whether each counted fixture case passes; None without cases."""
+    from workbench.core.cases import check_cases, has_cases
+
+    if not has_cases(comp.dataset):
+        return None
+    counted = {q.id for q, c in zip(comp.dataset.queries, comp.counted, strict=True) if c}
+    return [{c.query: c.passed for c in check_cases(comp.dataset, res.ranking).cases
+             if c.query in counted} for res in comp.results]
+
+
 def case_lines(comp: Comparison) -> list[str]:
     """For fixture cases (pi-lodestone's eval.jsonl): each configuration's cases passing
     ("20/30 pass"), then, against the first, the cases each one now passes and now fails —
     the harness's own measure of success, which the metric table cannot show. Only the
     counted cases (not those a configuration was tuned on). Empty without cases."""
-    from workbench.core.cases import check_cases, has_cases
 
-    if not has_cases(comp.dataset):
+    passed = cases_passed(comp)
+    if passed is None:
         return []
-    counted = {q.id for q, c in zip(comp.dataset.queries, comp.counted, strict=True) if c}
-    passed = []
-    for res in comp.results:
-        report = check_cases(comp.dataset, res.ranking)
-        passed.append({c.query: c.passed for c in report.cases if c.query in counted})
     n = len(passed[0])
     first = comp.configs[0].name
     out = ["cases passing: " + ", ".join(f"{shown_name(comp, c.name)} {sum(p.values())}/{n}"
@@ -259,6 +265,9 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines = ["# Ranking comparison", "", *(f"{s}  " for s in subject(comp)), ""]
     for note in comp.notes:
         lines += [f"> **Note:** {note}", ""]
+    summary = summary_lines(comp)
+    if summary:
+        lines += ["## In short", "", *(f"- {line}" for line in summary), ""]
     header, rows = params_table(comp)
     lines += ["## Parameters that differ", ""]
     lines += _md_table(header, rows) if rows else ["None: the configurations are identical."]
@@ -332,6 +341,75 @@ def settings_lines(comp: Comparison) -> list[str]:
     return out
 
 
+def headline_metric(comp: Comparison) -> str:
+    """The metric a summary speaks of: the table's first that measures quality (not a
+    bundle's size, not judged@ coverage); "" without one."""
+    for r in comp.rows:
+        if not is_count(r.metric) and not r.metric.startswith("judged@"):
+            return r.metric
+    return ""
+
+
+def summary_lines(comp: Comparison) -> list[str]:
+    """The comparison in a few sentences, for a reader who will not read the tables: per
+    configuration, its headline metric against the first (held out, or training scores),
+    whether the difference is more than chance, and whether its settings ship as they are."""
+    from workbench.core.export import exporter_ids
+    from workbench.core.shipped import NOT_SCORED, as_shipped
+
+    metric = headline_metric(comp)
+    row = next((r for r in comp.rows if r.metric == metric), None)
+    if row is None:
+        return []
+    passed = cases_passed(comp)
+    first = comp.configs[0].name
+    _, queries = nouns(comp)
+    n = int(comp.counted.sum())
+    out = []
+    for i in range(1, len(comp.configs)):
+        name = comp.configs[i].name
+        move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
+                f"({delta_text(row.deltas[i])})")
+        if trained_pair(comp, i):
+            said = (f"{name} against {first}: {move} on {queries} it was tuned on — training "
+                    "scores, no evidence for new ones; tune's held-out figures (the note "
+                    "above) are the estimate.")
+        else:
+            p = row.p_values[i]
+            better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
+            verdict = ("no clear difference: it may be chance" if p is None or p >= 0.05
+                       else "better, beyond chance" if better else "worse, beyond chance")
+            said = (f"{name} against {first}: {move} over {n:,} {queries}, "
+                    f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
+                    f"{verdict}.")
+        if passed is not None:  # pi-lodestone's own measure of success
+            total = len(passed[0])
+            said += (f" Cases passing: {sum(passed[0].values())}/{total} → "
+                     f"{sum(passed[i].values())}/{total}"
+                     + (" (training scores)." if trained_pair(comp, i) else "."))
+        model = comp.model.id
+        if model not in exporter_ids():
+            ship = " Ships as its params TOML (a workbench-only model)."
+        elif model in NOT_SCORED:
+            ship = (" CodeLedger takes only its weights from config.json and ranks with its "
+                    "own closed model: this is the workbench's model, not CodeLedger's.")
+        else:
+            shipped = as_shipped(comp, i)
+            if shipped is None:
+                ship = " Its settings ship as they are: every changed value has a setting."
+            else:
+                s_row = next((r for r in shipped.rows if r[0] == metric), None)
+                test = ("training scores" if trained_pair(comp, i)
+                        else f"p {p_text(s_row[5])}" if s_row else "")
+                ship = (f" Only part of it ships: {len(shipped.left_out)} changed value"
+                        f"{'s have' if len(shipped.left_out) != 1 else ' has'} no setting"
+                        + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
+                           f"({delta_text(s_row[4])} against {first}, {test})"
+                           if s_row else "") + " — see Settings to ship.")
+        out.append(said + ship)
+    return out
+
+
 def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list[str]],
                                                        str] | None:
     """What configuration i scores as its exported settings ship it (`core.shipped`): a
@@ -349,7 +427,11 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
     if shipped.rows:
         metric, _, _, _, delta, p = shipped.rows[0]
         down = delta < 0 if higher_is_better(metric) else delta > 0
-        if down and p is not None and p < 0.05:
+        if down and name in comp.training:  # worse even on the queries it was tuned on
+            worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}) "
+                     "even on the queries they were tuned on: ship them only with the source "
+                     "changes.")
+        elif down and p is not None and p < 0.05:
             worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}, "
                      f"p {p_text(p)}): ship them only with the source changes.")
     plural = len(left) != 1
@@ -361,8 +443,8 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
     mark = " (training scores)" if name in comp.training else ""
     header = ["metric", shown_name(comp, first), f"{name} as compared{mark}",
               f"as shipped{mark}", f"Δ vs {first}", "p"]
-    rows = [[m, mean_text(a), mean_text(b), mean_text(c), delta_text(d), p_text(p)]
-            for m, a, b, c, d, p in shipped.rows]
+    rows = [[m, mean_text(a), mean_text(b), mean_text(c), delta_text(d),
+             "—" if mark else p_text(p)] for m, a, b, c, d, p in shipped.rows]
     cases = ""
     if shipped.cases is not None:
         a, b, c, n = shipped.cases
