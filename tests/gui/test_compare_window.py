@@ -6,6 +6,7 @@ mode, stepping through the queries that moved most, the replay, and File ▸ Exp
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,11 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     assert view.presenting and not view.controls.isVisible()
     assert view.lines.row_height > row_height
     assert QFontInfo(view.query_label.font()).pixelSize() > query_px
+    # every metric column shows whole (Δ, p and ▲/▼ scrolled away at the narrow pane's
+    # width), and the header grows with the cells (the style sheet kept it small)
+    assert view.table.width() >= view.table.content_width()
+    header = view.table.horizontalHeader()
+    assert QFontInfo(header.font()).pixelSize() > 13 or "font-size" in header.styleSheet()
     view.replay()
     assert view.lines.replaying
     with qtbot.waitSignal(view.lines.replay_finished, timeout=5000):
@@ -132,6 +138,12 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     qtbot.keyClick(view, Qt.Key.Key_Escape)
     assert not view.presenting and view.controls.isVisible()
     assert view.lines.row_height == row_height
+    assert view.table.minimumWidth() == 0 and not header.styleSheet()
+    # bars of training scores say so in their caption
+    assert "training scores" not in view.chart.caption()
+    view.comp = dataclasses.replace(view.comp, training=frozenset({view.comp.configs[1].name}))
+    view.chart.set_comparison(view.comp, 1, view.metric_name)
+    assert view.chart.caption().endswith("(training scores: fitted to these queries)")
     assert QFontInfo(view.query_label.font()).pixelSize() == query_px
     assert view.top_split.sizes()[1] == split[1]  # the explain pane back as it was
 

@@ -31,6 +31,7 @@ from workbench.core.comparison import Comparison
 from workbench.gui.charts._base import INK, MUTED
 from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE, signed
+from workbench.report.text import trained_pair
 
 from .rank_rows import HIGHLIGHT, points, scaled_font
 
@@ -148,6 +149,8 @@ class QueryDeltaChart(QWidget):
         a, b = comp.configs[0].name, comp.configs[self.index].name
         text = (f"{metric_label(self.metric_name)}: {b} − {a}, per query — {up} improved, "
                 f"{same} unchanged, {down} worsened")
+        if trained_pair(comp, self.index):  # no evidence: said where the bars are
+            text += " (training scores: fitted to these queries)"
         if self._unjudged:
             text += f"; {self._unjudged} without judgments left out"
         return text

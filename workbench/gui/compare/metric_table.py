@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QFont, QFontMetrics
+from PySide6.QtGui import QBrush, QFont, QFontInfo, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -131,6 +131,11 @@ class MetricTable(QTableWidget):
         font.setPointSizeF(self._base_pt * self.font_scale)
         self.setFont(font)
         self.horizontalHeader().setFont(font)
+        # the application's style sheet (QWidget { font-size }) overrides setFont on the
+        # header: it grows by a style sheet of its own, or stayed small beside large cells
+        self.horizontalHeader().setStyleSheet(
+            "" if self.font_scale == 1.0 else
+            f"font-size: {round(QFontInfo(font).pixelSize())}px")
         for r in range(self.rowCount()):
             for c in range(self.columnCount()):
                 item = self.item(r, c)
@@ -139,6 +144,14 @@ class MetricTable(QTableWidget):
                     f2.setBold(item.font().bold())
                     item.setFont(f2)
         self._fit()
+
+    def content_width(self) -> int:
+        """The width that shows every column whole (no horizontal scroll bar)."""
+        scroll = self.verticalScrollBar()
+        return (sum(self.columnWidth(c) for c in range(self.columnCount()))
+                + (self.verticalHeader().width() if self.verticalHeader().isVisible() else 0)
+                + 2 * self.frameWidth() + (scroll.sizeHint().width() if scroll.isVisible()
+                                           else 0) + 2)
 
     def _fit(self) -> None:
         self.verticalHeader().setDefaultSectionSize(

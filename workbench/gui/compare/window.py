@@ -451,6 +451,9 @@ class CompareWindow(QWidget):
         self.query_label.setStyleSheet(
             f"font-size: {round(QFontInfo(self.font()).pixelSize() * scale * 1.15)}px"
             if on else "")
+        # the metric table keeps room for every column: at its narrow splitter width the
+        # large type left only "metric | defaults | tuned | +0", Δ, p and ▲/▼ scrolled away
+        self.table.setMinimumWidth(self.table.content_width() if on else 0)
         if on:
             # the lists take the explain pane's room until a document is clicked (it kept a
             # third of the width for one line of placeholder text)
