@@ -645,3 +645,10 @@ def test_a_range_that_leaves_out_the_start_is_said_and_not_blamed_on_overfitting
     assert "kept at the end of a narrowed --range: k1 0.3, the upper end (it goes to 3)" in out
     assert "they fit the training queries" not in out
     assert "lower than the starting values on the training queries too" in out
+
+
+def test_a_kept_start_says_the_held_out_row_estimates_the_procedure(capsys, tmp_path):
+    code, out, err = _tune(capsys, tmp_path, "--trials", "5", "--folds", "3")
+    assert code == 0, err
+    assert "kept the starting values" in out  # seed 0: no trial's gain is sure
+    assert "the held-out row estimates tuning this way" in out and "nothing changes" in out

@@ -493,3 +493,22 @@ def test_a_study_another_run_holds_is_refused_in_the_windows_words(
     assert "being tuned right now by another workbench tune (a terminal, or another window)" \
         in said, said
     assert "--study" not in said and "--workers" not in said
+
+
+def test_when_the_start_is_kept_the_headline_is_keep_not_a_held_out_gain() -> None:
+    # "held-out 0.5907 → 0.6115 (+0.0209)" in green beside "nothing to apply" read as the
+    # gain of what ships; what ships is the start
+    from dataclasses import replace
+
+    import numpy as np
+
+    from workbench.core.metrics.significance import paired_test
+    from workbench.gui.tune_results import verdict
+
+    worse = _folds_worse_start_kept()
+    start = np.linspace(0.5, 0.8, 6)
+    better = replace(worse, test=paired_test(start, start + 0.05))
+    text = verdict(better, "bundle_recall")
+    first = text.split("<br>")[0] if "<br>" in text else text
+    assert "keep the starting values</b>" in first and "nothing to apply" in first
+    assert "tuning this way, held out" in text and "held-out</b>" not in text

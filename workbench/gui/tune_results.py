@@ -46,7 +46,18 @@ def verdict(result: Any, objective: str) -> str:
     t = result.test
     final = result.final
     lines = []
-    if t is not None:
+    if t is not None and final.kept_start:
+        # what ships is the start: the fold figures estimate the procedure, not a change
+        sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+        lines.append(
+            f"<b>{metric_label(objective)}: keep the starting values</b> — on all the queries "
+            "no trial's gain was sure, so there is nothing to apply")
+        lines.append(
+            f"<span style='color:{MUTED}'>tuning this way, held out (each fold kept the "
+            f"trial it found): {t.mean_a:.4f} → {t.mean_b:.4f} ({signed(t.delta, 4)}), "
+            f"p = {t.p_value:.3g} ({sig}), ▲{t.improved} ▼{t.worsened} ={t.tied} of {t.n} "
+            "queries</span>")
+    elif t is not None:
         colour = delta_color(t.delta).name()
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
         lines.append(
@@ -56,6 +67,7 @@ def verdict(result: Any, objective: str) -> str:
             f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
             f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
             f"of {t.n} queries")
+    if t is not None:
         lines.extend(_picked(final, objective))
         if _worse(objective, t.mean_b, t.mean_a):
             who = ("the values each fold tuned" if final.kept_start else "the tuned values")
