@@ -141,7 +141,9 @@ def test_a_params_file_with_keys_beside_its_table(
                                                     "got 1.5")),
     ("[params]\nk1 = \"high\"\n", (":2: field 'k1': must be a number",)),
     ("[params]\n\"nosuch\" = 3\n", (":2: unknown parameter 'nosuch'; valid: k1",)),
-], ids=["out-of-range", "not-a-number", "unknown"])
+    ("\ufeff[params]\nk1 = 99\n", (":2: field 'k1'",)),  # a BOM hid the line
+    ("# x\nparams.k1 = 99\n", (":2: field 'k1'",)),  # a dotted key too
+], ids=["out-of-range", "not-a-number", "unknown", "bom", "dotted"])
 def test_a_bad_value_in_a_params_file_names_file_line_and_field(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
         words: tuple[str, ...]) -> None:

@@ -282,7 +282,8 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
 def line_of(path: Path, name: str) -> int | None:
     """The 1-based line where a TOML file sets `name` (None where no line does)."""
     key = re.escape(name)
-    return _first_line(path, re.compile(rf"""^\s*(?:{key}|"{key}"|'{key}')\s*="""))
+    return _first_line(path, re.compile(
+        rf"""^\s*(?:params\s*\.\s*)?(?:{key}|"{key}"|'{key}')\s*="""))
 
 
 def _table_line(path: Path, name: str) -> int | None:
@@ -292,7 +293,7 @@ def _table_line(path: Path, name: str) -> int | None:
 
 
 def _first_line(path: Path, pattern: re.Pattern[str]) -> int | None:
-    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for i, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), 1):
         if pattern.match(line):
             return i
     return None
