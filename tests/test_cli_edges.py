@@ -326,3 +326,15 @@ def test_an_id_a_run_file_cannot_hold_is_refused_before_the_work(
     out, err = capsys.readouterr()
     assert "--run" in err and "'d 031' cannot be written to a TREC file" in err
     assert "Traceback" not in err and "ndcg@10" not in out and not run.exists()
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["bench", "--scale", "999999999999999"], "--scale: must be at most 10,000,000"),
+    (["bench", "--tune", "--trials", "-5"], "--trials: must be at least 1"),
+])
+def test_bench_sizes_out_of_reach_are_refused(capsys: pytest.CaptureFixture[str],
+                                              argv: list[str], says: str) -> None:
+    # a numpy allocation error as a traceback; a table of 0 trials and nan rates
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2 and says in capsys.readouterr().err

@@ -18,8 +18,8 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def whole(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `low`."""
+def whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `low` (and at most `high`, if given)."""
 
     def parse(text: str) -> int:
         try:
@@ -29,6 +29,8 @@ def whole(low: int) -> Callable[[str], int]:
                 f"must be a whole number of at least {low}, got {text!r}") from None
         if value < low:
             raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:,}, got {value:,}")
         return value
 
     parse.__name__ = f"whole number >= {low}"

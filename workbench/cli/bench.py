@@ -22,7 +22,9 @@ def add_commands(sub: Any) -> None:
                    help="small synthetic sizes: every row, in a few minutes on two cores")
     p.add_argument("--model", "-m", type=model_list,
                    help="comma-separated model ids (default: all)")
-    p.add_argument("--scale", type=whole(1), nargs="?", const=200_000, metavar="DOCS",
+    # past ten million documents the vectors alone outgrow any machine this runs on
+    p.add_argument("--scale", type=whole(1, 10_000_000), nargs="?", const=200_000,
+                   metavar="DOCS",
                    help="instead: the models that embed (dense, hybrid) prepared on DOCS "
                    "synthetic documents (default 200,000) × 1,000 queries, each in a child "
                    "process: prepare time and peak memory against the 2 GB target, and the "
@@ -33,7 +35,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--texts", type=whole(1), default=1000, help="texts for --embeddings")
     p.add_argument("--tune", action="store_true",
                    help="optimiser trials per second on SciFact hybrid, against the live tick")
-    p.add_argument("--trials", type=int, default=60, help="trials per study for --tune")
+    p.add_argument("--trials", type=whole(1), default=60, help="trials per study for --tune")
     p.add_argument("--gui", action="store_true",
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
