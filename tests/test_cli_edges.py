@@ -338,3 +338,9 @@ def test_bench_sizes_out_of_reach_are_refused(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2 and says in capsys.readouterr().err
+
+
+def test_one_metric_written_two_ways_is_one_row(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", TEA, "-m", "bm25", "--metrics", "ndcg@10,ndcg@010,NDCG@10"]) == 0
+    out = capsys.readouterr().out
+    assert sum(line.startswith("ndcg@") for line in out.splitlines()) == 1

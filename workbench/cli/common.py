@@ -145,19 +145,23 @@ def pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
 
 def metric_list(spec: str) -> list[str]:
     """The metrics named in `spec`, each checked, duplicates dropped."""
-    metrics = list(dict.fromkeys(m.strip().lower() for m in spec.split(",") if m.strip()))
+    metrics = [m.strip().lower() for m in spec.split(",") if m.strip()]
     if not metrics:
         raise UsageError("--metrics names no metric")
+    canonical = []
     for m in metrics:
         if m in BUNDLE_METRICS:
+            canonical.append(m)
             continue
         try:
-            parse_metric(m)
+            base, k = parse_metric(m)
         except ValueError as exc:
             known = m.partition("@")[0] in METRICS  # a known name with a bad cutoff
             raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
                              f"{', '.join(BUNDLE_METRICS)}") from None
-    return metrics
+        # ndcg@010 is ndcg@10: one row, under the name it is known by
+        canonical.append(f"{base}@{k}" if "@" in m and k is not None else m)
+    return list(dict.fromkeys(canonical))
 
 
 # -- argument groups -------------------------------------------------------------------------
