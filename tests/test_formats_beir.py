@@ -165,11 +165,13 @@ def test_qrels_unknown_document_only_with_doc_ids(tmp_path: Path) -> None:
     assert_names(info.value, path, 2, "corpus-id")
 
 
-def test_header_only_qrels_is_empty(tmp_path: Path) -> None:
+def test_header_only_qrels_has_no_judgments(tmp_path: Path) -> None:
+    # not an "empty file": it holds a header
     path = tmp_path / "test.tsv"
     path.write_text("query-id\tcorpus-id\tscore\n", encoding="utf-8")
-    with pytest.raises(FormatError, match="empty file"):
+    with pytest.raises(FormatError, match="no judgments under the header line") as info:
         read_qrels_tsv(path)
+    assert f"{path}:2:" in str(info.value)
 
 
 def test_beir_unknown_query_in_qrels(tmp_path: Path) -> None:

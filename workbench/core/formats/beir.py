@@ -82,9 +82,11 @@ def read_qrels_tsv(
     path = Path(path)
     qrels: Qrels = {}
     seen: dict[tuple[str, str], int] = {}
+    header = False
     for line, text in numbered_lines(read_text(path)):
         cols = [c.strip() for c in text.split("\t")]
         if not seen and tuple(c.lower() for c in cols) == QRELS_HEADER:
+            header = True
             continue
         if len(cols) != 3:
             hint = ", separated by tabs" if len(text.split()) == 3 else ""
@@ -113,6 +115,10 @@ def read_qrels_tsv(
                               f"(first on line {first})", line=line, field="corpus-id")
         qrels.setdefault(qid, {})[did] = grade
     if not qrels:
+        if header:  # not empty: a header and nothing under it
+            raise FormatError(path, "no judgments under the header line: expected "
+                              "query-id<TAB>corpus-id<TAB>score lines", line=2,
+                              field="query-id")
         raise empty_file(path, "judgment", "query-id")
     return qrels
 
