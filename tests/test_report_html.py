@@ -332,7 +332,10 @@ def test_a_movers_signal_table_has_no_negative_zero() -> None:
 
     assert _g(-0.0) == "0" and _g(-0.0, sign=True) == "±0" and _g(0.0, sign=True) == "±0"
     assert _g(-1.25) == "−1.25" and _g(1.25, sign=True) == "+1.25"
-    assert _g(-1.25, sign=True) == "−1.25" and _g(2.39e-05) == "2.39e−05"
+    assert _g(-1.25, sign=True) == "−1.25"
+    # no scientific notation a reader must decode: a 0 to 4 places is 0, the rest written out
+    assert _g(1.892e-21, sign=True) == "±0" and _g(2.39e-05) == "0"
+    assert _g(7.5e-05, sign=True) == "+0.000075" and _g(123456.7) == "123457"
 
 
 def test_text_and_markdown_movers_put_judged_documents_first(tmp_path: Path) -> None:

@@ -391,7 +391,11 @@ def _g(x: float, *, sign: bool = False) -> str:
     """Four significant digits, no "-0" (a 0 contribution that is a negated 0), a real minus;
     `sign`: "+" on a positive value, "±0" for none."""
     x = float(x) + 0.0
+    if abs(x) < 5e-5:  # 1.892e−21 read as a number to weigh: it is a 0 to 4 places
+        x = 0.0
     text = f"{x:.4g}"
+    if "e" in text:  # 123456 as 1.235e+05, 7.5e−05: written out
+        text = f"{x:.0f}" if abs(x) >= 1 else f"{x:.6f}".rstrip("0")
     if text.strip("-") == "0":
         return "±0" if sign else "0"
     return _minus(f"+{text}" if sign and x > 0 else text)
