@@ -410,6 +410,10 @@ def test_codeledger_report_says_what_can_be_shipped_and_folds_zero_signals(
                       r"<td class=\"num\">([^<]+)</td>", html)
     assert rows and not any(a == b == "0" for _, a, b in rows)
     assert "0 on both sides: " in html
+    # beside the table, not a row of it: a row as wide as that list pushed the card's
+    # document off the page
+    assert '<p class="note zeros">0 on both sides: ' in html
+    assert '<td colspan="4" class="note">0 on both sides' not in html
 
 
 def test_per_query_differences_are_named_in_words_and_nothing_is_not_drawn(

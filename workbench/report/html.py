@@ -112,8 +112,11 @@ svg .hit{fill:transparent} svg g.bar:hover .hit{fill:rgba(31,35,40,.07)}
 break-inside:avoid}
 .mover p{margin:4px 0}
 .mover .why{font-weight:600}
-.mover table{margin:4px 0;flex:none}
-.mover .body{display:flex;gap:18px;align-items:flex-start}
+.mover table{margin:4px 0}
+.mover .body{display:flex;flex-wrap:wrap;gap:0 18px;align-items:flex-start}
+.mover .signals{flex:none;max-width:100%;overflow-x:auto}
+.mover .zeros{max-width:24em;margin:0 0 4px}
+.mover .doc{flex:1 1 300px;min-width:0;overflow-wrap:anywhere}
 mark{background:#fff1a8;padding:0 1px}
 .mover span.rel{color:var(--up)} .mover span.nonrel{color:var(--down)}
 .mover span.unj{color:var(--muted)} .mover p.text{color:#32383f}
@@ -419,25 +422,29 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
         f'<tr><td>{escape(s)}</td><td class="num">{_g(ca)}</td><td class="num">{_g(cb)}</td>'
         f'<td class="num {_sign_class(cb - ca)}">{_g(cb - ca, sign=True)}</td></tr>'
         for s, ca, cb in shown)
+    zeros = ""
     if len(shown) < len(both):  # a codeledger table was mostly "0 0 ±0"
         zero = [s for s, ca, cb in both if ca == 0 and cb == 0]
-        rows += (f'<tr><td colspan="4" class="note">0 on both sides: '
-                 f"{escape(', '.join(zero))}</td></tr>")
+        # under the table, not a row of it: a row as wide as the list pushed the card's
+        # document column off the page
+        zeros = f'<p class="note zeros">0 on both sides: {escape(", ".join(zero))}</p>'
+
     rows += (f'<tr><th>total</th><td class="num">'
              f"{_total(move.total_a, move.scored_a, move.gate_a)}</td>"
              f'<td class="num">{_total(move.total_b, move.scored_b, move.gate_b)}</td>'
              f'<td class="num {_sign_class(move.total_b - move.total_a)}">'
              f"{_g(move.total_b - move.total_a, sign=True)}</td></tr>")
-    signals = (f'<table><thead><tr><th>signal</th><th class="num">{escape(a)}</th>'
+    signals = (f'<div class="signals"><table><thead><tr><th>signal</th>'
+               f'<th class="num">{escape(a)}</th>'
                f'<th class="num">{escape(b)}</th><th class="num">Δ</th></tr></thead>'
-               f"<tbody>{rows}</tbody></table>")
+               f"<tbody>{rows}</tbody></table>{zeros}</div>")
     terms = set(analyzer.tokens(query.text))
     grade = (comp.dataset.qrels or {}).get(query.id, {}).get(doc.id)
     judged = "rel" if grade is not None and grade > 0 else "nonrel" if grade == 0 else "unj"
     return (f'<div class="mover"><p><code>{escape(query.id)}</code> '
             f"“{escape(' '.join(query.text.split()))}”</p>"
             f'<p class="why">{escape(move.sentence())}</p><div class="body">{signals}'
-            f"<div><p><code>{escape(doc.id)}</code> "
+            f'<div class="doc"><p><code>{escape(doc.id)}</code> '
             + (f"<strong>{_marked(' '.join(doc.title.split()), terms, analyzer)}</strong> "
                if doc.title != doc.id else "")  # a file's title is its path: said once
             + "· "
