@@ -344,9 +344,12 @@ def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
     seen: list[str] = []
     sign = 1.0 if _maximised(spec.objectives[0]) else -1.0
 
+    heard: dict[str, int] = {}  # trials this run reported per study
+
     def report(r: Any) -> None:
         if r.study not in seen:
             seen.append(r.study)
+        heard[r.study] = heard.get(r.study, 0) + 1
         train = r.train[0]
         old = best.get(r.study)
         if r.feasible and (old is None or sign * train > sign * old):
@@ -355,7 +358,10 @@ def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
         b = best.get(r.study)
         text = f"{fold} trial {r.number}"
         if b is not None:
-            text += f" · best training {spec.objectives[0]} {b:.4f}"
+            # a continued study holds trials this run has not seen: its best may be higher
+            earlier = r.number >= heard[r.study]
+            text += (f" · best training {spec.objectives[0]} "
+                     f"{'this run ' if earlier else ''}{b:.4f}")
         if per_study:
             bar((len(seen) - 1 + min(1.0, r.done / per_study)) / n_studies, text)
         else:
