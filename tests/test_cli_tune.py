@@ -657,3 +657,13 @@ def test_a_kept_start_says_the_held_out_row_estimates_the_procedure(capsys, tmp_
     assert code == 0, err
     assert "kept the starting values" in out  # seed 0: no trial's gain is sure
     assert "the held-out row estimates tuning this way" in out and "nothing changes" in out
+
+
+def test_the_second_objectives_held_out_values_are_shown(capsys, tmp_path):
+    # with two objectives, the second's held-out value at the start appeared nowhere
+    code, out, err = _tune(capsys, tmp_path, "--metric", "ndcg@10,mrr@10", "--trials", "4",
+                           "--folds", "3")
+    assert code == 0, err
+    block = out.split("other measures (the other objectives first):", 1)[1]
+    rows = [line.split()[0] for line in block.strip().splitlines()[2:]]
+    assert rows[0] == "mrr@10"

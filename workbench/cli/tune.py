@@ -187,7 +187,8 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> lis
                   "bundle_tokens"]
     if has_cases(dataset):
         names.append("cases")
-    return [n for n in names if n not in objectives]
+    # the other objectives too: their held-out values at the start were shown nowhere
+    return [*objectives[1:], *(n for n in names if n not in objectives)]
 
 
 def _check_args(args: argparse.Namespace) -> None:

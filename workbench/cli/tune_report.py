@@ -143,7 +143,9 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                   "not see, by a difference that may be chance: nothing shows them better"
                   + advice)
     if result.also:
-        print("\nthe same held-out queries, other measures (not tuned for):")
+        print("\nthe same held-out queries, other measures"
+              + (" (the other objectives first):" if len(objectives) > 1 else
+                 " (not tuned for):"))
         print(format_table(["", "defaults", "tuned", "Δ"], [
             [name, _m(d, name), _m(t, name), _d(t - d, name)]
             for name, (d, t) in result.also.items()]))
