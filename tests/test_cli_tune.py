@@ -665,5 +665,5 @@ def test_the_second_objectives_held_out_values_are_shown(capsys, tmp_path):
                            "--folds", "3")
     assert code == 0, err
     block = out.split("other measures (the other objectives first):", 1)[1]
-    rows = [line.split()[0] for line in block.strip().splitlines()[2:]]
-    assert rows[0] == "mrr@10"
+    table = block.strip().split("\n\n", 1)[0].splitlines()
+    assert table[2].split()[0] == "mrr@10"
