@@ -187,3 +187,14 @@ def test_numbers_too_large_and_nesting_too_deep_are_refused(tmp_path: Path) -> N
         with pytest.raises(FormatError) as info:
             read_session_file(path)
         assert str(info.value).startswith(f"{path}: ") and said in str(info.value), name
+
+
+def test_a_split_the_dataset_lacks_is_said_from_the_session_file(tmp_path: Path) -> None:
+    # the message named the dataset folder only: the bad value is in the session file
+    data = {**_good(tmp_path), "split": "nosuch"}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        TuningSession().load(path)
+    text = str(info.value)
+    assert text.startswith(f"{path}: field 'split': ") and "nosuch" in text

@@ -236,8 +236,13 @@ def load_session(s: TuningSession, path: str | Path) -> None:
     from workbench.core.session import Baseline, TuningSession
 
     plan = read_session_file(path)  # every field checked first
-    dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels,
-                           split=plan.split)
+    try:
+        dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels,
+                               split=plan.split)
+    except FormatError as err:  # the session names what is wrong: said from it
+        field = err.field if err.field in ("split", "queries", "qrels") else "dataset"
+        raise FormatError(Path(path), f"{plan.dataset} does not load: {err}",
+                          field=field) from None
     files = {"queries": plan.queries, "qrels": plan.qrels}
     saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
                                 tuned)
