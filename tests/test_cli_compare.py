@@ -236,3 +236,26 @@ def test_the_subject_line_counts_in_the_datas_own_words(
     first = capsys.readouterr().out.splitlines()[0]
     assert (f": {len(ds.corpus):,} {words[0]}, {len(ds.queries):,} {words[1]}, "
             in first), first
+
+
+def test_judged_at_k_is_left_out_where_it_can_only_repeat_p_at_k(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # judgments of relevant documents only (Cranfield, SciFact): judged@10 = p@10, the same
+    # row twice in the default table
+    import shutil
+
+    data = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", data)
+    qrels = data / "qrels" / "test.tsv"
+    lines = qrels.read_text().splitlines()
+    qrels.write_text("\n".join([lines[0], *(x for x in lines[1:]
+                                           if x.split("\t")[2] != "0")]) + "\n")
+    cfg = tmp_path / "k.toml"
+    cfg.write_text(params_toml({"k1": 0.9}))
+    assert main(["compare", str(data), "-m", "bm25", "--defaults", "-c", str(cfg),
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "p@10" in out and "judged@10" not in out
+    assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                 str(cfg), "--movers", "0"]) == 0
+    assert "judged@10" in capsys.readouterr().out  # judged non-relevant ones: it tells
