@@ -130,3 +130,10 @@ def test_a_corrupt_injection_line_is_skipped_and_counted(tmp_path: Path) -> None
     assert len(log.records) == 1
     assert [line for line, _ in log.skipped] == [2, 3]
     assert "surrogate" in log.skipped[0][1] and "promptCharCount" in log.skipped[1][1]
+
+
+def test_a_long_integer_id_stays_exact(tmp_path: Path) -> None:
+    # a 19-digit snowflake id fits int64: read as the float 1.23457e+18 it was refused
+    path = tmp_path / "corpus.jsonl"
+    path.write_text('{"_id": 1234567890123456789, "text": "green tea"}\n')
+    assert [d.id for d in read_corpus_jsonl(path)] == ["1234567890123456789"]

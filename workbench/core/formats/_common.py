@@ -70,13 +70,14 @@ def parse_grade(text: str) -> int:
 
 
 def _js_int(digits: str) -> int | float:
-    """An integer literal as the originals' `JSON.parse` reads it: exact up to 2**53, a float
-    beyond (infinite past the float range), so a field's finiteness check names it instead
-    of an overflow deep in numpy (or Python's 4300-digit limit) ending in a traceback."""
-    if len(digits) <= 16:
+    """An integer literal as the readers take it: exact within int64 (ids such as a 19-digit
+    snowflake stay exact), past it a float, infinite past the float range — as JavaScript's
+    `JSON.parse` reads it — so a field's finiteness check names it instead of an overflow
+    deep in numpy (or Python's 4300-digit limit) ending in a traceback."""
+    if len(digits) <= 18:
         return int(digits)
     value = float(digits)
-    return int(digits) if abs(value) <= 2 ** 53 else value
+    return int(digits) if abs(value) < 2 ** 63 else value
 
 
 def _not_json(name: str) -> Any:
