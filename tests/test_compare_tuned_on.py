@@ -365,3 +365,24 @@ def test_cases_are_said_as_cases_passing_and_training_is_labelled(
     out = capsys.readouterr().out
     assert "cases passing: defaults " in out and "dm (training scores) " in out
     assert "tune's held-out cases passing: starting values 20/30, tuned 20/30" in out
+
+
+def test_a_tuned_first_configuration_gets_no_test_in_the_settings_either(
+        tmp_path: Path) -> None:
+    # the metric table hid the tests against the first's training scores; Settings to ship
+    # and the summary still tested against them, and named the wrong one as tuned
+    data = SAMPLES / "decisions-eval"
+    ds = load_dataset(data)
+    first = tmp_path / "tuned.toml"
+    first.write_text(params_toml({"w_title": 8}) + tuned_toml(
+        TunedOn(ds.name, "5-fold", tuple(ds.queries.ids), "cases", 0.6, 0.6, 1.0, 30)))
+    other = tmp_path / "plain.toml"
+    other.write_text(params_toml({"w_body": 1, "inject_min_score": 9}))
+    out = tmp_path / "r.md"
+    assert main(["report", str(data), "-m", "decision-memory", "-c", str(first), "-c",
+                 str(other), "--all-queries", "-o", str(out)]) == 0
+    md = out.read_text()
+    assert "plain against tuned: " in md and "on cases tuned was tuned on" in md
+    shipped = md.split("### plain", 1)[1]
+    row = next(line for line in shipped.splitlines() if line.startswith("| ndcg@10 |"))
+    assert row.rstrip(" |").endswith("| —")

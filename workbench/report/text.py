@@ -371,7 +371,8 @@ def summary_lines(comp: Comparison) -> list[str]:
         move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
                 f"({delta_text(row.deltas[i])})")
         if trained_pair(comp, i):
-            said = (f"{name} against {first}: {move} on {queries} it was tuned on — training "
+            who = "it was" if name in comp.training else f"{first} was"
+            said = (f"{name} against {first}: {move} on {queries} {who} tuned on — training "
                     "scores, no evidence for new ones; tune's held-out figures (the note "
                     "above) are the estimate.")
         else:
@@ -431,6 +432,9 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
             worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}) "
                      "even on the queries they were tuned on: ship them only with the source "
                      "changes.")
+        elif down and trained_pair(comp, i):  # the first's training scores: no test
+            worse = (f" Alone, they score lower than {first!r} on {metric} "
+                     f"({delta_text(delta)}), whose figures here are training scores.")
         elif down and p is not None and p < 0.05:
             worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}, "
                      f"p {p_text(p)}): ship them only with the source changes.")
@@ -441,10 +445,11 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
                 "original's value. The table scores the settings below alone, on the same "
                 f"queries.{worse}")
     mark = " (training scores)" if name in comp.training else ""
+    fitted = trained_pair(comp, i)  # either side fitted to these queries: no test
     header = ["metric", shown_name(comp, first), f"{name} as compared{mark}",
               f"as shipped{mark}", f"Δ vs {first}", "p"]
     rows = [[m, mean_text(a), mean_text(b), mean_text(c), delta_text(d),
-             "—" if mark else p_text(p)] for m, a, b, c, d, p in shipped.rows]
+             "—" if fitted else p_text(p)] for m, a, b, c, d, p in shipped.rows]
     cases = ""
     if shipped.cases is not None:
         a, b, c, n = shipped.cases
