@@ -452,3 +452,28 @@ def test_a_value_idle_beside_the_others_is_not_reported_as_tuned(tmp_path):
             break
     else:
         pytest.fail("no trial exercised an idle rrf k")
+
+
+def test_the_window_sets_aside_what_its_starting_values_were_tuned_on(tmp_path, tea):
+    # tuning again from applied tuned values held out queries they were tuned on: training
+    # scores reported as the held-out estimate (the command line set them aside already)
+    from workbench.core.session import TuningSession
+    from workbench.core.tuned_on import TunedOn
+    from workbench.core.tuning.job import job_from_session, run_job
+
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25", {})
+    s.recompute()
+    first = tuple(f"q{i:02d}" for i in range(1, 11))
+    s.set_params({"k1": 2.0}, tuned_on=TunedOn(tea.name, "earlier", first))
+    s.recompute()
+    job = job_from_session(s, ["b"], validation="kfold", folds=5, trials=2,
+                           storage=str(tmp_path / "w.db"))
+    outcome = run_job(job)
+    result = outcome.result
+    ids = outcome.dataset.queries.ids
+    prior = np.isin(np.array(ids, dtype=object), list(first))
+    assert not any((f.test & prior).any() for f in result.validation.folds)
+    assert result.test is not None and result.test.n == 15
+    assert result.validation.final_train[prior].all()

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import optuna
 
 from workbench.core.data import Dataset
@@ -32,6 +33,7 @@ from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import build_space
 from workbench.core.tuning.storage import storage_url
 from workbench.core.tuning.study import OnTrial
+from workbench.core.tuning.validation import set_aside
 
 # "split": tune on another judged split of the folder (`train_split`), hold the open one out
 VALIDATIONS = ("auto", "kfold", "time", "none", "split")
@@ -59,6 +61,9 @@ class TuneJob:
     train_split: str = ""  # validation "split": the split tuned on …
     source: str = ""  # … read from the folder the dataset came from …
     split: str = ""  # … beside the dataset's own split, held out
+    # the record of the queries the starting values were tuned on (a tuned configuration
+    # applied): never held out here (`validation.set_aside`)
+    tuned_on: Any = None
 
 
 @dataclass
@@ -86,7 +91,8 @@ def job_from_session(session: Any, names: Sequence[str], **choices: Any) -> Tune
     if session.needs_prepare:
         raise ParamError("recompute the prepare-stage parameters before tuning")
     return TuneJob(session.model, session.dataset, dict(session.params), session.prepared,
-                   tuple(names), **choices, source=session.source or "", split=session.split)
+                   tuple(names), **choices, source=session.source or "", split=session.split,
+                   tuned_on=session.tuned_on)
 
 
 def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
@@ -113,6 +119,10 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
         (job.folds if kind == "kfold" else None),
         time_fraction=job.time_fraction if kind == "time" else None, seed=job.seed,
         split_masks=split_masks)
+    if job.tuned_on is not None and job.tuned_on.same_data(dataset):
+        prior = np.isin(np.array(dataset.queries.ids, dtype=object),
+                        list(job.tuned_on.trained_on))
+        validation = set_aside(validation, prior)
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
                     job.timeout, url, fresh=job.fresh, pick=job.pick)
