@@ -312,20 +312,36 @@ def test_depth_without_a_run_file_is_refused(capsys: pytest.CaptureFixture[str])
     _usage_error(["eval", TEA, "-m", "bm25", "--depth", "5"], capsys, "--depth", "--run")
 
 
-def test_an_id_a_run_file_cannot_hold_is_refused_before_the_work(
+def test_an_id_a_run_file_cannot_hold_is_one_error_and_nothing_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # it was a ValueError traceback after the metrics were printed
+    import json
     import shutil
 
     data = tmp_path / "tea"
     shutil.copytree(TEA, data)
     corpus = data / "corpus.jsonl"
-    corpus.write_text(corpus.read_text().replace('"_id": "d031"', '"_id": "d 031"'))
+    original = corpus.read_text()
     run = tmp_path / "r.trec"
+    corpus.write_text(original.replace('"_id": "d031"', '"_id": "d 031"'))  # ranked
+    assert main(["eval", str(data), "-m", "bm25", "--run", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert "--run" in err and "'d 031' cannot be written to a TREC file" in err
+    assert "Traceback" not in err and not run.exists()
+    # a document no query ranks may hold a space: the run never names it
+    unranked = json.dumps({"_id": "old note", "text": "zzzz qqqq"})
+    corpus.write_text(original + unranked + "\n")
+    assert main(["eval", str(data), "-m", "bm25", "--run", str(run)]) == 0
+    assert run.is_file() and "old note" not in run.read_text()
+    capsys.readouterr()
+    # a query id with a space: said before the work
+    queries = data / "queries.jsonl"
+    queries.write_text(queries.read_text().replace('"_id": "q01"', '"_id": "q 01"'))
+    (data / "qrels" / "test.tsv").write_text(
+        (data / "qrels" / "test.tsv").read_text().replace("q01\t", "q 01\t"))
     assert main(["eval", str(data), "-m", "bm25", "--run", str(run)]) == 2
     out, err = capsys.readouterr()
-    assert "--run" in err and "'d 031' cannot be written to a TREC file" in err
-    assert "Traceback" not in err and "ndcg@10" not in out and not run.exists()
+    assert "query id 'q 01'" in err and "ndcg@10" not in out
 
 
 @pytest.mark.parametrize(("argv", "says"), [

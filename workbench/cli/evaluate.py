@@ -138,11 +138,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     ranked_by = [m for m in metrics if m not in BUNDLE_METRICS]  # what the ranking serves
     depth = args.depth or metric_depth(ranked_by)
     dataset = load_data(args)
-    if "--run" in outputs:  # an id a TREC file cannot hold: said before the work
+    if "--run" in outputs:  # a query id a TREC file cannot hold: said before the work
         from workbench.core.formats.trec import check_run_ids
 
         try:
-            check_run_ids(dataset.queries.ids, dataset.corpus.ids)
+            check_run_ids(dataset.queries.ids, ())
         except ValueError as exc:
             raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
     if not dataset.qrels:
@@ -186,7 +186,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
                    else pipe.run((), depth=depth).ranking)
         run = engine.to_run(engine.head(ranking, depth), dataset.corpus.ids,
                             dataset.queries.ids)
-        texts.append(("--run", outputs["--run"], format_trec_run(run, f"workbench-{model.id}")))
+        try:  # a document ranked whose id holds whitespace (one never ranked is no matter)
+            texts.append(("--run", outputs["--run"],
+                          format_trec_run(run, f"workbench-{model.id}")))
+        except ValueError as exc:
+            raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
     write_outputs(texts)
     for arg, path, _ in texts:
         if path is not None:
