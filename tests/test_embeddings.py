@@ -251,5 +251,14 @@ def test_pooling_modes_multiply_the_width(tmp_path: Path) -> None:
         {"word_embedding_dimension": 256, "pooling_mode_cls_token": True,
          "pooling_mode_mean_tokens": True}))
     assert model_dim(tmp_path) == 512
+    # DistilBERT names its width dim, T5 d_model: the pooling's own width decides
+    (tmp_path / "config.json").write_text('{"dim": 768}')
+    (tmp_path / "p" / "config.json").write_text(json.dumps(
+        {"word_embedding_dimension": 768, "pooling_mode_mean_tokens": True}))
+    assert model_dim(tmp_path) == 768
+    (tmp_path / "config.json").write_text('{"d_model": 512, "model_type": "t5"}')
+    (tmp_path / "p" / "config.json").write_text(json.dumps(
+        {"word_embedding_dimension": 512, "pooling_mode_mean_tokens": True}))
+    assert model_dim(tmp_path) == 512
     (tmp_path / "p" / "config.json").write_text("{broken")
     assert model_dim(tmp_path) is None  # unreadable: the caller loads the model instead

@@ -144,8 +144,10 @@ def model_dim(folder: Path) -> int | None:
         for module in modules:
             kind = str(module.get("type", "")).rsplit(".", 1)[-1]
             sub = str(module.get("path", ""))
-            if kind == "Transformer":
-                dim = positive(config(sub).get("hidden_size"))
+            if kind == "Transformer":  # BERT's hidden_size, DistilBERT's dim, T5's d_model
+                c = config(sub)
+                width = next((c[k] for k in ("hidden_size", "dim", "d_model") if k in c), None)
+                dim = positive(width) if width is not None else None  # pooling says it
             elif kind == "Pooling":
                 c = config(sub)
                 width = positive(c.get("word_embedding_dimension", c.get("embedding_dimension")))
