@@ -667,3 +667,20 @@ def test_the_second_objectives_held_out_values_are_shown(capsys, tmp_path):
     block = out.split("other measures (the other objectives first):", 1)[1]
     table = block.strip().split("\n\n", 1)[0].splitlines()
     assert table[2].split()[0] == "mrr@10"
+
+
+def test_a_start_that_breaks_a_constraint_is_not_said_to_be_out_of_reach(capsys, tmp_path):
+    # the drop is the constraint's price; "the search never reached the starting values"
+    # contradicted it
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--constraint",
+                           "mrr@10<=0.78", "--trials", "30", "--folds", "3")
+    assert code == 0, err
+    assert "the starting values break mrr@10 <= 0.78" in out
+    assert "never reached the starting values" not in out
+
+
+def test_starting_values_outside_the_ranges_are_said_in_the_plural(capsys, tmp_path):
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--range", "k1=0.1:0.6",
+                           "--range", "b=0.1:0.5", "--trials", "2", "--folds", "0")
+    assert code == 0, err
+    assert "the starting values of k1 (1.2), b (0.75) lie outside the range searched" in out

@@ -396,7 +396,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
     judged = sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
     every = len(set(note.trained_on)) >= judged  # k-fold and none ship values tuned on all
     estimate = ("tune's held-out figures above are the estimate" if result.test is not None
-                else "no figure estimates how they do on new queries (--folds 0 held none out)")
+                else "no figure estimates how they do on new queries (no query was held "
+                "out)")
     after = (f"eval, compare and report on {dataset.name} count every query and say their "
              f"figures are training scores; {estimate}"
              if every else f"eval, compare and report on {dataset.name} leave those out")

@@ -45,16 +45,22 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
                if d.kind in ("float", "int") and not d.low <= float(evaluator.base[d.name])
                <= d.high]
     if outside:
-        print("note: the starting value of " + ", ".join(
-            f"{d.name} ({_v(v)})" for d, v in outside) + " lies outside the range searched: "
-              "no trial can keep it, so the tuned settings may score lower even on the "
-              "training queries")
+        several = len(outside) > 1
+        print(f"note: the starting value{'s' if several else ''} of " + ", ".join(
+            f"{d.name} ({_v(v)})" for d, v in outside)
+              + f" lie{'' if several else 's'} outside the range searched: no trial tries "
+              f"{'them' if several else 'it'}, so a tuned trial may score lower even on the "
+              "training queries (the run still keeps the starting values where no trial's "
+              "gain is sure)")
     goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
     if constraints:
         goal += " subject to " + ", ".join(str(c) for c in constraints)
     budget = (f"{spec.space.grid_size():,} grid points" if spec.sampler == "grid"
               else f"{spec.trials} trials" if spec.trials else f"{spec.timeout:g} s")
-    print(f"objective: {goal}; sampler {spec.sampler} (seed {spec.seed}), {budget} per study")
+    seeded = (f"seed {spec.seed}, mixed with each process's own: processes sharing the "
+              "study try different points, and the run is not repeatable"
+              if spec.shared else f"seed {spec.seed}")
+    print(f"objective: {goal}; sampler {spec.sampler} ({seeded}), {budget} per study")
     print(f"validation: {validation.describe}")
     if len(objectives) == 1:
         print("kept: " + ("the trial whose gain over the starting values on the training "
@@ -131,7 +137,7 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                   "ranges, or judge more queries")
         trained_down = (final.train_best[0] < final.train_default[0] if _up(primary)
                         else final.train_best[0] > final.train_default[0])
-        if worse and trained_down and not final.kept_start:
+        if worse and trained_down and not final.kept_start and not final.start_breaks:
             print("the tuned settings score lower than the starting values on the training "
                   "queries too: the search never reached the starting values (a --range that "
                   "leaves them out, or too few trials) — widen the ranges or add trials")
