@@ -360,3 +360,15 @@ def test_one_metric_written_two_ways_is_one_row(capsys: pytest.CaptureFixture[st
     assert main(["eval", TEA, "-m", "bm25", "--metrics", "ndcg@10,ndcg@010,NDCG@10"]) == 0
     out = capsys.readouterr().out
     assert sum(line.startswith("ndcg@") for line in out.splitlines()) == 1
+
+
+def test_stored_embeddings_the_data_lacks_are_warned_of(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # -p embeddings=stored on data without stored vectors silently scored keywords alone
+    story = str(SAMPLES / "story")
+    assert main(["eval", story, "-m", "hybrid", "-p", "embeddings=stored"]) == 0
+    err = capsys.readouterr().err
+    assert ("warning: embeddings=stored, but neither memory nor query of story has a stored "
+            "'embedding'") in err
+    assert main(["eval", story, "-m", "hybrid"]) == 0
+    assert "embeddings=stored" not in capsys.readouterr().err

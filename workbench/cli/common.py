@@ -139,6 +139,8 @@ def pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
     labelled `label`."""
     from workbench.core.pipeline import Pipeline
 
+    for line in model.data_warnings(dataset, params):
+        print(f"warning: {line}", file=sys.stderr)
     with progress_bar(label) as bar:
         return Pipeline(model, dataset, params, progress=Progress(on_progress=bar))
 

@@ -157,6 +157,11 @@ class Model(ABC):
         leaves them out unless named. By default none."""
         return {}
 
+    def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
+        """What a reader must know about these values on this data before trusting scores
+        (a setting that reads something the data lacks), one line each. By default none."""
+        return []
+
     def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
         """Bytes that preparing on `dataset` and then the live path hold at their peak, for
         models whose needs grow with queries × documents (None: small, not estimated).

@@ -50,6 +50,19 @@ class HybridModel(Model):
     def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
         return embedding_jobs(dataset, params)
 
+    def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
+        if str(params["embeddings"]) != "stored":
+            return []
+        docs = sum(1 for d in dataset.corpus if d.metadata.get("embedding") is not None)
+        queries = sum(1 for q in dataset.queries if q.context.get("embedding") is not None)
+        if docs and queries:
+            return []
+        lacking = ("neither memory nor query" if not docs and not queries
+                   else "no memory" if not docs else "no query")
+        return [f"embeddings=stored, but {lacking} of {dataset.name} has a stored "
+                "'embedding': no pair gets a vector similarity, so the scores are the keyword "
+                "part alone (embeddings=encoder embeds them)"]
+
     def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
         """A lower bound (the BM25 postings are not known before tokenising); prepare checks
         again with them once the corpus is tokenised."""
