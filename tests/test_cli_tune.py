@@ -657,6 +657,9 @@ def test_a_kept_start_says_the_held_out_row_estimates_the_procedure(capsys, tmp_
     assert code == 0, err
     assert "kept the starting values" in out  # seed 0: no trial's gain is sure
     assert "the held-out row estimates tuning this way" in out and "nothing changes" in out
+    code, out, err = _tune(capsys, tmp_path, "--trials", "5", "--folds", "3", "--out",
+                           str(tmp_path / "t.toml"))
+    assert "the starting values written to" in out and "tuned parameters written" not in out
 
 
 def test_the_second_objectives_held_out_values_are_shown(capsys, tmp_path):

@@ -401,6 +401,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
     after = (f"eval, compare and report on {dataset.name} count every query and say their "
              f"figures are training scores; {estimate}"
              if every else f"eval, compare and report on {dataset.name} leave those out")
+    if result.final.kept_start:  # the file holds the start: nothing to apply
+        print(f"the starting values written to {path} (no trial's gain was sure: nothing "
+              f"changed), with the {len(note.trained_on)} queries they were tuned on: {after}")
+        return
     print(f"tuned parameters written to {path} (use: --params {path}), with the "
           f"{len(note.trained_on)} queries they were tuned on: {after}")
 
