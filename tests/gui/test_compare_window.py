@@ -298,8 +298,10 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
         {q: s.dataset.qrels[q] for q in held} if s.dataset.qrels else None),
         s.comparable(), list(s.metric_names))
     assert [r.means for r in view.comp.rows] == [r.means for r in alone.rows]
+    # said above the table the figures are of (it sat at the foot of the side panel)
     assert "compared on the 15 of 25 judged queries no configuration was tuned on" in (
-        view.status.text())
+        view.table_note.text())
+    assert not view.table_note.isHidden()
     view.show_query(s.dataset.queries.index["q01"])  # tuned on: said, not counted
     assert "not counted: a configuration was tuned on this query" in view.query_label.text()
     view.show_query(s.dataset.queries.index["q20"])
@@ -307,7 +309,7 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
     assert view.all_queries.isEnabled()  # a configuration was tuned on some queries
     view.all_queries.setChecked(True)
     assert view.comp is not None and len(view.comp.dataset.qrels or {}) == 25
-    assert "10 of these 25 judged queries were tuned on" in view.status.text()
+    assert "10 of these 25 judged queries were tuned on" in view.table_note.text()
     # kept by a session file and by the configuration's TOML
     path = tmp_path / "s.json"
     s.save(path)

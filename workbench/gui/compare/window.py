@@ -170,8 +170,22 @@ class CompareWindow(QWidget):
         top.addWidget(self.explain)
         top.setStretchFactor(0, 1)
         top.setSizes([760, 380])
+        # what the figures are — held out or training, tune's held-out estimate — said
+        # above the table they qualify (it sat at the foot of the side panel)
+        self.table_note = QLabel("", self)
+        self.table_note.setWordWrap(True)
+        self.table_note.setObjectName("tableNote")
+        self.table_note.setStyleSheet("QLabel#tableNote { background: #fff8c5; "
+                                      "border-left: 3px solid #bf8700; padding: 4px 8px; }")
+        self.table_note.hide()
+        table_box = QWidget(self)
+        tl = QVBoxLayout(table_box)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.setSpacing(4)
+        tl.addWidget(self.table_note)
+        tl.addWidget(self.table, 1)
         bottom = self.bottom_split = QSplitter(Qt.Orientation.Horizontal, self)
-        bottom.addWidget(self.table)
+        bottom.addWidget(table_box)
         bottom.addWidget(self.chart)
         bottom.setStretchFactor(1, 1)
         bottom.setSizes([520, 620])
@@ -303,11 +317,11 @@ class CompareWindow(QWidget):
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
         self.status.setText("\n".join([f"compared {names} on {judged:,} judged queries",
-                                       *case_lines(comp),  # pi-lodestone's cases passing
-                                       *(f"note: {n}" for n in comp.notes),
-                                       *([TRAINED_NOTE] if any(
-                                           trained_pair(comp, i)
-                                           for i in range(1, len(comp.configs))) else [])]))
+                                       *case_lines(comp)]))  # pi-lodestone's cases passing
+        notes = [*comp.notes, *([TRAINED_NOTE] if any(
+            trained_pair(comp, i) for i in range(1, len(comp.configs))) else [])]
+        self.table_note.setText("\n".join(notes))
+        self.table_note.setVisible(bool(notes))
         self._show_comparison()
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
