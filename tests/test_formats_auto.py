@@ -138,3 +138,17 @@ def test_judgments_of_queries_the_set_lacks_are_left_aside(tmp_path: Path) -> No
     wrong = write(tmp_path / "wrong.tsv", "x1\td001\t1\n")
     with pytest.raises(FormatError, match=r"wrong.tsv:1: field 'query-id': unknown query id"):
         load_dataset(tea / "corpus.jsonl", queries=queries, qrels=wrong)
+
+
+def test_a_decisions_file_whose_first_line_is_damaged_is_still_one(tmp_path: Path) -> None:
+    # sniffed by its first record, it was read as plain documents and failed on that line,
+    # where the same file in its folder loads with the line skipped
+    from tests.conftest import SAMPLES
+
+    lines = (SAMPLES / "decisions" / "decisions.jsonl").read_text().splitlines()
+    path = tmp_path / "decisions.jsonl"
+    path.write_text("\n".join(['{"id": "broken', *lines[1:]]) + "\n")
+    skipped: list[FormatError] = []
+    ds = load_dataset(path, skipped=skipped)
+    assert len(ds.corpus) == len(lines) - 1
+    assert len(skipped) == 1 and "decisions.jsonl:1" in str(skipped[0])
