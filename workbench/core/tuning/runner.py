@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -158,24 +158,17 @@ def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
     (a trial left running longer ago belongs to a process that was killed)."""
     import datetime as dt
 
-    from optuna.trial import TrialState
-
     if lock_path(spec.storage) is not None:  # a file storage: its lock says so
         return
     now = dt.datetime.now()
-    for name in names:
-        try:
-            sid = storage.get_study_id_from_name(name)
-        except KeyError:
-            continue
-        for t in storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,)):
-            began = t.datetime_start
-            if began is not None and (now - began).total_seconds() < IN_USE_S:
-                ago = max(0, round((now - began).total_seconds()))
-                raise Busy(f"study {name!r} is in use: trial {t.number} began {ago} s ago "
-                           "and is running, another process tuning it; --fresh would delete "
-                           "its trials under it — wait until it has ended, or name another "
-                           "study with --study", name)
+    for name, t in _running(storage, names):
+        began = t.datetime_start
+        if began is not None and (now - began).total_seconds() < IN_USE_S:
+            ago = max(0, round((now - began).total_seconds()))
+            raise Busy(f"study {name!r} is in use: trial {t.number} began {ago} s ago and is "
+                       "running, another process tuning it; --fresh would delete its trials "
+                       "under it — wait until it has ended, or name another study with "
+                       "--study", name)
 
 
 def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> None:
@@ -232,6 +225,19 @@ def check_free(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> 
         lock.release()
 
 
+def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
+    """(study name, trial) of every RUNNING trial of the named studies that exist."""
+    from optuna.trial import TrialState
+
+    for name in names:
+        try:
+            sid = storage.get_study_id_from_name(name)
+        except KeyError:
+            continue
+        for t in storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,)):
+            yield name, t
+
+
 def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False) -> int:
     """Store every RUNNING trial of the named studies as failed; how many there were. With
     `requeue`, a grid point a failed trial held is queued again (a shared grid's workers
@@ -240,19 +246,14 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False) -> 
     from optuna.trial import TrialState
 
     n = 0
-    for name in names:
-        try:
-            sid = storage.get_study_id_from_name(name)
-        except KeyError:
-            continue
-        for t in storage.get_all_trials(sid, deepcopy=False, states=(TrialState.RUNNING,)):
-            with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
-                storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
-                n += 1
-                point = t.system_attrs.get("fixed_params")
-                if requeue and point:
-                    optuna.load_study(study_name=name, storage=storage).enqueue_trial(
-                        dict(point), skip_if_exists=False)
+    for name, t in _running(storage, names):
+        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+            storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
+            n += 1
+            point = t.system_attrs.get("fixed_params")
+            if requeue and point:
+                optuna.load_study(study_name=name, storage=storage).enqueue_trial(
+                    dict(point), skip_if_exists=False)
     return n
 
 
