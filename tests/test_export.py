@@ -266,3 +266,18 @@ def test_disabled_projects_go_to_the_memory_folders_settings_json(tmp_path: Path
     assert json.loads((tmp_path / "settings.json").read_text()) == {
         "disabledProjects": ["/repos/x", "/tmp/y"], "other": 1}
     assert "PI_MEMORY_INJECT_LIMIT=3" in (tmp_path / "decision-memory.env").read_text()
+
+
+def test_export_out_over_a_config_nested_past_the_parser_is_one_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a RecursionError traceback; the file is left as it was
+    from workbench.cli import main
+
+    config = tmp_path / ".codeledger" / "config.json"
+    config.parent.mkdir()
+    text = "[" * 100_000 + "]" * 100_000
+    config.write_text(text)
+    assert main(["export", "-m", "codeledger", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "not readable JSON (nested too deeply)" in err and "Traceback" not in err
+    assert config.read_text() == text

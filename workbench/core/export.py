@@ -298,7 +298,7 @@ def replaced(export: Export, folder: str | Path) -> list[tuple[str, object, obje
     path = Path(folder) / export.config_path
     try:
         current = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # ValueError: bad UTF-8, bad JSON
         return []  # none there (or unreadable: write_export says so)
     out: list[tuple[str, object, object]] = []
 
@@ -321,8 +321,11 @@ def _merged(path: Path, settings: Mapping[str, object]) -> str:
     """`settings` written over the JSON object in `path`, nested objects merged key by key."""
     try:
         current = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, bad JSON
         raise ValueError(f"{path}: cannot update it, not readable JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: cannot update it, not readable JSON (nested too "
+                         "deeply)") from None
     if not isinstance(current, dict):
         raise ValueError(f"{path}: cannot update it, not a JSON object")
 
