@@ -687,3 +687,25 @@ def test_starting_values_outside_the_ranges_are_said_in_the_plural(capsys, tmp_p
                            "--range", "b=0.1:0.5", "--trials", "2", "--folds", "0")
     assert code == 0, err
     assert "the starting values of k1 (1.2), b (0.75) lie outside the range searched" in out
+
+
+def test_an_sqlite_file_of_another_program_is_not_made_a_study_storage(capsys, tmp_path):
+    # a --storage typo naming another database: optuna added its 13 tables to it
+    import sqlite3
+
+    other = tmp_path / "notes.db"
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        db.execute("CREATE TABLE notes (x TEXT)")
+        db.commit()
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
+                 "--storage", str(other)])
+    err = capsys.readouterr().err
+    assert code == 2 and "an SQLite database of something else (tables: notes)" in err
+    with contextlib.closing(sqlite3.connect(other)) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master")]
+    assert tables == ["notes"]
+    # a study storage opens again as before
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
+                 "--storage", str(tmp_path / "s.db")]) == 0
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "3", "--folds", "0",
+                 "--storage", str(tmp_path / "s.db")]) == 0

@@ -121,6 +121,7 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
     if url.startswith("sqlite"):
         # several local workers wait for SQLite's lock instead of failing at once
         kwargs = {"connect_args": {"timeout": 60}}
+        _refuse_foreign(url)
     for attempt in range(_OPEN_ATTEMPTS):
         try:
             storage = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
@@ -206,6 +207,28 @@ def _refuse_cut_tail(path: Path, n: int, whole: int, raw: bytes) -> None:
                      f"while writing); the {n - 1} records before it are whole. The file is "
                      f"left as it is: `truncate -s {whole} {quoted}` removes the cut line and "
                      "keeps them, or move the file aside, or give another --storage")
+
+
+def _refuse_foreign(url: str) -> None:
+    """An SQLite file that holds tables, none of them optuna's: another program's database
+    (a --storage typo). Optuna would add its tables to it; it is refused and left as it is."""
+    import sqlite3
+
+    path = storage_file(url)
+    if path is None or not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                                timeout=60)) as db:
+            tables = {r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error:
+        return  # not an SQLite file, or damaged: the open says what it is
+    if tables and "studies" not in tables:
+        shown = ", ".join(sorted(tables)[:5]) + (" …" if len(tables) > 5 else "")
+        raise ParamError(f"study storage {path}: an SQLite database of something else "
+                         f"(tables: {shown}), not a study storage; the file is left as it "
+                         "is: give another --storage")
 
 
 def _refuse_damaged(url: str) -> None:
