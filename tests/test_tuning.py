@@ -477,3 +477,22 @@ def test_the_window_sets_aside_what_its_starting_values_were_tuned_on(tmp_path, 
     assert not any((f.test & prior).any() for f in result.validation.folds)
     assert result.test is not None and result.test.n == 15
     assert result.validation.final_train[prior].all()
+
+
+def test_a_trial_records_and_plots_the_values_it_scored(tmp_path, bm25_eval):
+    # optuna keeps the continuous value it sampled (k1 1.6464…); the trial scored the slider's
+    # step (1.65), and the window's slice and contour plots placed it at the sampled one
+    from workbench.core.tuning.job import trial_points
+
+    space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
+    tune(bm25_eval, no_validation(bm25_eval.counted()),
+         _spec(tmp_path, space, trials=6, study="steps", sampler="random"))
+    url = storage_url(str(tmp_path / "s.db"), tmp_path / "x.db")
+    study = optuna.load_study(study_name="steps/all", storage=url)
+    sampled = [t for t in study.trials if t.params != space.snap(t.params)]
+    assert sampled  # the random sampler draws off the 0.05 grid
+    for t in study.trials:
+        assert t.user_attrs["scored"] == space.snap(t.params)
+    for point in trial_points(study, space):
+        assert point.params == study.trials[point.number].user_attrs["scored"]
+        assert all(round(v / 0.05) * 0.05 == pytest.approx(v) for v in point.params.values())

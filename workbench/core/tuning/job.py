@@ -30,7 +30,7 @@ from workbench.core.tuning.data import choose_validation, merge_splits
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy
 from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
-from workbench.core.tuning.space import build_space
+from workbench.core.tuning.space import SearchSpace, build_space
 from workbench.core.tuning.storage import storage_url
 from workbench.core.tuning.study import OnTrial
 from workbench.core.tuning.validation import set_aside
@@ -136,7 +136,7 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     study = result.studies.get(result.final.name)
     return TuneOutcome(result, dict(result.final.best),
                        importances(study) if study is not None else {},
-                       trial_points(study) if study is not None else [], url, dataset)
+                       trial_points(study, space) if study is not None else [], url, dataset)
 
 
 def _with_training_split(job: TuneJob) -> tuple[Dataset, tuple[Any, Any, str]]:
@@ -173,10 +173,11 @@ def importances(study: optuna.Study) -> dict[str, float]:
         return {}
 
 
-def trial_points(study: optuna.Study) -> list[TrialPoint]:
+def trial_points(study: optuna.Study, space: SearchSpace) -> list[TrialPoint]:
+    """The finished trials, each at the values it was scored with (on the sliders' steps)."""
     out = []
     for t in study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)):
         held = t.user_attrs.get("held_out") or [None]
-        out.append(TrialPoint(t.number, dict(t.params), float(t.values[0]),
+        out.append(TrialPoint(t.number, space.snap(t.params), float(t.values[0]),
                               math.nan if held[0] is None else float(held[0])))
     return out

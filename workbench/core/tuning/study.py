@@ -185,6 +185,8 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
     held = tuple(masked_mean(per_q[o], test) for o in objectives) if test is not None else ()
     excess = [c.excess(masked_mean(per_q[c.name], train)) for c in constraints]
     try:
+        # optuna keeps the value it sampled (k1 1.6464…); the slider's value was scored (1.65)
+        trial.set_user_attr("scored", dict(values))
         trial.set_user_attr("held_out", [_json_float(v) for v in held])
         if excess:
             trial.set_user_attr("constraints", excess)
