@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import replace
 
 import numpy as np
 import optuna
@@ -496,3 +497,21 @@ def test_a_trial_records_and_plots_the_values_it_scored(tmp_path, bm25_eval):
     for point in trial_points(study, space):
         assert point.params == study.trials[point.number].user_attrs["scored"]
         assert all(round(v / 0.05) * 0.05 == pytest.approx(v) for v in point.params.values())
+
+
+def test_trials_a_helper_stored_before_this_process_opened_the_study_are_this_runs(
+        tmp_path, bm25_eval):
+    # `--workers` on a fresh storage said "1 stored before": a helper had finished a trial
+    # before the main process opened the study
+    from workbench.core.tuning.runner import stored_counts
+
+    space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
+    validation = no_validation(bm25_eval.counted())
+    spec = _spec(tmp_path, space, trials=6, study="helpers", sampler="random", shared=True)
+    before = stored_counts(spec, bm25_eval, validation)
+    assert before == {"all": 0}
+    tune(bm25_eval, validation, replace(spec, trials=2, worker=1), score=False)  # the helper
+    result = tune(bm25_eval, validation, spec, stored_before=before)
+    assert result is not None and result.final.trials == 6 and result.final.new == 6
+    again = tune(bm25_eval, validation, spec)
+    assert again is not None and again.final.new == 0

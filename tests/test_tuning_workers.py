@@ -71,8 +71,10 @@ def test_three_processes_share_a_postgresql_study(tmp_path, optimum):
 def test_two_local_workers_share_an_sqlite_study(tmp_path, optimum):
     db = tmp_path / "study.db"
     proc = _workbench(*TUNE, "--storage", str(db), "--study", "local", "--workers", "2")
-    _out, err = proc.communicate(timeout=300)
+    out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
+    # a fresh study: every trial is this run's, the helper's included
+    assert f"trials per study: all: {len(K1) * len(B)}\n" in out, out
     storage = optuna.storages.RDBStorage(f"sqlite:///{db}")
     try:
         _check_study(optuna.load_study(study_name="local/all", storage=storage), optimum)

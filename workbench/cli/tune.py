@@ -146,13 +146,18 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # refused before any helper process starts (each printed the refusal, and could go on
     # tuning alone after this command had failed)
     tuning.runner.check_free(spec, evaluator, validation)
+    # counted before the helpers start: what they finish before this process opens a study
+    # is this run's too
+    before = (tuning.runner.stored_counts(spec, evaluator, validation) if args.workers > 1
+              else None)
     helpers = _start_workers(args, spec, evaluator, validation)
     finished = False
     try:
         with progress_bar("tuning") as bar:
             result = tuning.tune(evaluator, validation, spec, on_trial=_reporter(bar, spec,
                                  validation, space), progress=Progress(),
-                                 report=_also_measures(model, dataset, objectives))
+                                 report=_also_measures(model, dataset, objectives),
+                                 stored_before=before)
         finished = True
     except KeyboardInterrupt:
         print("interrupted: the trials done are stored; run the same command again to "

@@ -225,6 +225,25 @@ def check_free(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> 
         lock.release()
 
 
+def stored_counts(spec: TuneSpec, evaluator: Evaluator,
+                  validation: Validation) -> dict[str, int]:
+    """The trials each study of the run holds now, by label (0 where it does not exist yet):
+    taken before helper processes start, so that what they add counts as this run's."""
+    from workbench.core.tuning.study import DONE
+
+    storage = open_storage(spec.storage)
+    base = study_name(spec, evaluator, validation)
+    out = {}
+    for label, _, _ in study_runs(validation):
+        try:
+            sid = storage.get_study_id_from_name(f"{base}/{label}")
+        except KeyError:
+            out[label] = 0
+            continue
+        out[label] = storage.get_n_trials(sid, DONE)
+    return out
+
+
 def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
     """(study name, trial) of every RUNNING trial of the named studies that exist."""
     from optuna.trial import TrialState
@@ -259,10 +278,13 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False) -> 
 
 def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
          on_trial: st.OnTrial | None = None, progress: Progress = NO_PROGRESS,
-         score: bool = True, report: Sequence[str] = ()) -> TuneResult | None:
+         score: bool = True, report: Sequence[str] = (),
+         stored_before: Mapping[str, int] | None = None) -> TuneResult | None:
     """Run (or continue) every study of the validation. `score=False` only adds trials (a
     helper worker); the process that reports calls it with True. `report`: other measures
-    to compare on the held-out queries (`TuneResult.also`)."""
+    to compare on the held-out queries (`TuneResult.also`). `stored_before`: each study's
+    trials before the run's helper processes started (`stored_counts`); by default, those
+    stored when this process opens it."""
     storage = open_storage(spec.storage)
     base = study_name(spec, evaluator, validation)
     cfg = config(spec, evaluator, validation)
@@ -296,7 +318,8 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
                           progress=progress.span(i / len(runs), (i + 1) / len(runs)))
             studies.append((label, handle.work, train, test))
-            ran[label] = st.n_done(handle.work) - stored
+            before = stored if stored_before is None else stored_before.get(label, 0)
+            ran[label] = st.n_done(handle.work) - before
         if not score:
             return None
         defaults = evaluator.evaluate({})
