@@ -515,3 +515,31 @@ def test_trials_a_helper_stored_before_this_process_opened_the_study_are_this_ru
     assert result is not None and result.final.trials == 6 and result.final.new == 6
     again = tune(bm25_eval, validation, spec)
     assert again is not None and again.final.new == 0
+
+
+def test_fresh_sees_a_trial_running_in_another_time_zone(tmp_path, bm25_eval, monkeypatch):
+    # --fresh's in-use check compared optuna's naive local start time with this machine's
+    # clock: a process five hours east, mid-trial, looked five hours gone and lost its study
+    from workbench.core.tuning import runner
+    from workbench.core.tuning.lock import Busy
+    from workbench.core.tuning.storage import open_storage
+
+    later = runner._local_now() + __import__("datetime").timedelta(hours=5)
+    monkeypatch.setattr(runner, "_local_now", lambda: later)
+    space = _space(k1=(0.5, 2.0))
+    spec = _spec(tmp_path, space, trials=2, study="tz", shared=True)
+    server = replace(spec, storage="postgresql+psycopg://elsewhere/studies")  # no lock file
+    seen = []
+
+    class Watching(Evaluator):  # the real evaluator; it also runs the check mid-trial
+        def evaluate(self, values):
+            try:
+                runner.check_unused(server, open_storage(spec.storage), ["tz/all"])
+                seen.append("free")
+            except Busy as exc:
+                seen.append(str(exc))
+            return super().evaluate(values)
+
+    watching = Watching(get_model("bm25"), bm25_eval.dataset, {}, ["ndcg@10"])
+    tune(watching, no_validation(watching.counted()), spec, score=False)
+    assert len(seen) == 2 and all("'tz/all' is in use" in s for s in seen), seen

@@ -151,20 +151,27 @@ def study_runs(validation: Validation) -> list[tuple[str, Mask, Mask | None]]:
 IN_USE_S = 600.0  # a trial running that began this recently: someone is tuning the study
 
 
+def _local_now() -> Any:
+    import datetime as dt
+
+    return dt.datetime.now()
+
+
 def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
     """Before --fresh deletes studies no lock guards (a server's: lock.py): Busy while one of
     their trials runs, begun in the last `IN_USE_S` seconds — another process, maybe on
     another machine, is tuning them, and would report a result from trials deleted under it
     (a trial left running longer ago belongs to a process that was killed)."""
-    import datetime as dt
-
     if lock_path(spec.storage) is not None:  # a file storage: its lock says so
         return
-    now = dt.datetime.now()
+    now = _local_now()
     for name, t in _running(storage, names):
-        began = t.datetime_start
-        if began is not None and (now - began).total_seconds() < IN_USE_S:
-            ago = max(0, round((now - began).total_seconds()))
+        if isinstance(t.user_attrs.get(st.BEGAN), int | float):  # a workbench trial, in UTC
+            age: float | None = time.time() - float(t.user_attrs[st.BEGAN])
+        else:  # optuna's naive local time, as good as the writer's time zone is this one
+            age = None if t.datetime_start is None else (now - t.datetime_start).total_seconds()
+        if age is not None and age < IN_USE_S:
+            ago = max(0, round(age))
             raise Busy(f"study {name!r} is in use: trial {t.number} began {ago} s ago and is "
                        "running, another process tuning it; --fresh would delete its trials "
                        "under it — wait until it has ended, or name another study with "

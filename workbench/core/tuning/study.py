@@ -106,6 +106,7 @@ def finished(study: optuna.Study) -> list[FrozenTrial]:
 
 
 DONE = (TrialState.COMPLETE, TrialState.PRUNED)
+BEGAN = "began_utc"  # a trial's user attribute: when it began, seconds since the epoch
 
 
 def n_done(study: optuna.Study) -> int:
@@ -145,6 +146,10 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             if trials is not None and _counted(study) >= trials:
                 return
             trial = study.ask()
+        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+            # optuna's own start time is the writer's naive local time: no use to a process
+            # in another time zone asking whether the trial is still being run (--fresh)
+            trial.set_user_attr(BEGAN, time.time())
         _run_one(handle, trial, evaluator, space, objectives, constraints, train, test,
                  done + 1, total, on_trial)
 
