@@ -24,3 +24,18 @@ def test_button_says_what_the_prepare_stage_does(qtbot: QtBot, model: str) -> No
     assert box.button.text() == verb
     assert box.status.text() == f"not prepared for these parameters: press {verb}"
     assert ("re-embeds" in box.title()) == (model in EMBEDDING_MODELS)
+
+
+def test_the_status_warns_of_what_the_data_lacks_for_these_parameters(qtbot: QtBot) -> None:
+    # embeddings=stored on data without stored vectors scores the keyword part alone: the
+    # command line warned, the window said "prepared for these parameters" and nothing else
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("hybrid", {"embeddings": "stored"})
+    s.recompute()
+    box = PrepareBox(s)
+    qtbot.addWidget(box)
+    assert box.status.text().startswith("prepared for these parameters")
+    assert "embeddings=stored, but neither memory nor query of tea-beir" in box.status.text()
+    box._stage("embeddings", "encoder", move=True)  # held, not applied: the warning goes
+    assert box.status.text() == "1 change held: press Re-embed / Recompute to apply"

@@ -8,6 +8,8 @@ bar and Cancel. Without a loop (the panel alone) it runs inline.
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -143,6 +145,16 @@ class PrepareBox(QGroupBox):
         else:
             self.status.setText("prepared for these parameters"
                                 if self.session.prepared is not None else "")
+        warnings = self._data_warnings()
+        if warnings:  # what the command line prints as "warning:" on these parameters
+            self.status.setText(self.status.text() + "".join(
+                f"<br><span style='color:#9a6700'>⚠ {html.escape(w)}</span>" for w in warnings))
+
+    def _data_warnings(self) -> list[str]:
+        s = self.session
+        if s.model is None or s.dataset is None:
+            return []
+        return s.model.data_warnings(s.dataset, {**s.params, **self.pending})
 
     def _on_started(self, what: str) -> None:
         self.cancel.setEnabled(True)
