@@ -98,6 +98,26 @@ def test_rev_wins_and_bad_revs_and_folders_are_clear_errors(repo: Path,
     assert f"snapshot '{'0' * 40}' is not a commit of {repo}" in str(caught.value)
 
 
+def test_a_task_the_snapshot_cannot_answer_is_named_by_its_line(repo: Path,
+                                                                 tmp_path: Path) -> None:
+    # the repository check named the task file and field, not the line to open
+    tasks = tmp_path / "tasks.jsonl"
+    rows = [{"id": "t1", "task": "fix it", "files": ["README.md"], "snapshot": SNAPSHOT},
+            {"id": "t2", "task": "fix more", "files": ["README.md", "no/such.py"],
+             "snapshot": SNAPSHOT}]
+    tasks.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(FormatError) as caught:
+        read_code_repo(repo, tasks=tasks)
+    assert (caught.value.line, caught.value.field) == (2, "files[1]")
+    assert str(caught.value).startswith(f"{tasks}:2: field 'files[1]': task 't2' needs "
+                                        "'no/such.py'")
+    rows[1]["files"], rows[1]["snapshot"] = ["README.md"], "abcd1234"
+    tasks.write_text("\n\n".join(json.dumps(r) for r in rows) + "\n")
+    with pytest.raises(FormatError) as caught:
+        read_code_repo(repo, tasks=tasks)
+    assert (caught.value.line, caught.value.field) == (3, "snapshot")
+
+
 def test_ledger_weights_decay_by_half_every_30_days(tmp_path: Path) -> None:
     now = 1_780_000_000
     ledger = tmp_path / "ledger.jsonl"

@@ -147,7 +147,8 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     try:
         snapshot = rev or (tasks_snapshot(task_list) if task_list else None) or "HEAD"
     except ValueError as exc:
-        raise FormatError(Path(str(tasks)), str(exc), field="snapshot") from None
+        raise FormatError(Path(str(tasks)), str(exc), field="snapshot",
+                          line=getattr(exc, "line", None) or None) from None
     try:
         index = index_repository(root, rev=snapshot, include=include, exclude=exclude,
                                  churn_days=churn_days, progress=progress.span(0.0, 0.8))
@@ -163,7 +164,8 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
         absent = [f for f in t.files if f not in tree]
         if absent:
             raise FormatError(Path(str(tasks)), f"task {t.id!r} needs {absent[0]!r}, which the "
-                              f"snapshot {index.commit[:10]} does not hold", field="files")
+                              f"snapshot {index.commit[:10]} does not hold", line=t.line or None,
+                              field=f"files[{t.files.index(absent[0])}]")
     if not index.files and index.skipped:
         reasons = sorted({why for _, why in index.skipped})
         raise FormatError(root, f"none of the {len(index.skipped):,} files of the snapshot "

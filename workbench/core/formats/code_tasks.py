@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ class CodeTask:
     snapshot: str | None = None  # the commit the repository is indexed at
     author: str | None = None
     date: str | None = None  # ISO 8601
+    line: int = field(default=0, compare=False)  # its line in the file read (0: not read)
 
     def to_json(self) -> dict[str, Any]:
         """The task as one JSON object, optional fields left out when absent."""
@@ -80,6 +81,7 @@ def read_tasks(path: StrPath) -> list[CodeTask]:
             snapshot=_optional(obj, "snapshot", path, line),
             author=_optional(obj, "author", path, line),
             date=_optional(obj, "date", path, line),
+            line=line,
         ))
     if not tasks:
         raise empty_file(path, "task", "id")
@@ -130,9 +132,16 @@ def tasks_jsonl(tasks: Iterable[CodeTask]) -> str:
     return "".join(json.dumps(t.to_json(), ensure_ascii=False) + "\n" for t in tasks)
 
 
+class SnapshotsDiffer(ValueError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line  # of the task that differs from the first
+
+
 def tasks_snapshot(tasks: Sequence[CodeTask]) -> str | None:
-    """The snapshot commit the tasks share; None when none names one. Raises ValueError when
-    two tasks name different snapshots (a task set is scored against one index)."""
+    """The snapshot commit the tasks share; None when none names one. Raises SnapshotsDiffer
+    (a ValueError) when two tasks name different snapshots (a task set is scored against one
+    index)."""
     first: CodeTask | None = None
     for t in tasks:
         if t.snapshot is None:
@@ -140,8 +149,8 @@ def tasks_snapshot(tasks: Sequence[CodeTask]) -> str | None:
         if first is None:
             first = t
         elif t.snapshot != first.snapshot:
-            raise ValueError(f"tasks disagree on the snapshot: {first.id} has "
-                             f"{first.snapshot}, {t.id} has {t.snapshot}")
+            raise SnapshotsDiffer(f"tasks disagree on the snapshot: {first.id} has "
+                                  f"{first.snapshot}, {t.id} has {t.snapshot}", t.line)
     return None if first is None else first.snapshot
 
 
