@@ -143,6 +143,28 @@ def test_eval_cases_scored_by_hand(tmp_path: Path) -> None:
         assert not set(q.context["must_not_include"]) & top
 
 
+def test_an_eval_case_breaks_score_ties_in_its_corpus_order(tmp_path: Path) -> None:
+    # pi-lodestone's eval harness sorts by score alone (a stable sort: ties stay in the
+    # case's corpus order); newer createdAt first is search()'s tie-break, not the harness's
+    old = rec("old", "alpha beta", "body text", created="2026-01-01T00:00:00.000Z")
+    new = rec("new", "alpha beta", "body text", created="2026-01-05T00:00:00.000Z")
+    case = {"query": "alpha beta", "cwd": "/repos/demo", "now": "2026-03-01T00:00:00.000Z",
+            "topK": 1}
+    path = jsonl(tmp_path / "eval.jsonl", [
+        {**case, "name": "older first", "corpus": [old, new], "expected_top_ids": ["old"]},
+        {**case, "name": "newer first", "corpus": [new, old], "expected_top_ids": ["new"]}])
+    ds = load_dataset(path)
+    model = DecisionMemoryModel()
+    params = resolve_params(model)
+    prep = model.prepare(ds, params)
+    ranking = rank(model.combine(prep, params), 10, model.selection_params(params))
+    # each: title 2 tokens · 6 · 0.75 (N = 2, df = 2: ln 1 = 0) + same cwd 6 + manual 2,
+    # 59 and 55 days old: no age bonus → 17, a tie; the limit (topK 1) keeps the first
+    got = [[(ds.corpus[int(ranking.docs[q, j])].id, int(ranking.scores[q, j]))
+            for j in range(int(ranking.count[q]))] for q in range(2)]
+    assert got == [[("old", 17)], [("new", 17)]]
+
+
 # -- injections.jsonl ----------------------------------------------------------------------
 
 LOG = [

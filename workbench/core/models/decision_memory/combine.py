@@ -14,7 +14,7 @@ absent weight. Per pair, as scoreDecision adds them:
 
 then the gates in code order (the first that holds is recorded; see params.GATES), the min
 score and, per query, the limit among the survivors (score descending, then candidate order
-= newer createdAt first).
+= newer createdAt first; an eval case's own corpus order).
 """
 
 from __future__ import annotations

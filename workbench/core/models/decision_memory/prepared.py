@@ -5,7 +5,8 @@ its corpus (all, or its context's `candidates`) that share a token with it, stro
 partially (any other decision scores 0 whatever the parameters); archived ones and ones outside
 the project stay, to be gated live. Within a query they are in descending createdAt order
 (unparsable dates last, ties in corpus order), so that the engine's stable top-k reproduces
-the original's sort: score descending, then newer createdAt.
+the original's sort: score descending, then newer createdAt. An eval case's candidates keep
+its corpus order instead: pi-lodestone's eval harness sorts by score alone (a stable sort).
 
 Per (pair, query token) that matches, E entries, pair-major and in token order: the location
 class the token hits (title, tags, body or partial; a token matching nowhere adds nothing and
@@ -159,7 +160,12 @@ class _Builder:
         hits = np.unique(np.concatenate([p for _, _, p in lists])) if lists \
             else np.zeros(0, np.int64)
         cand = hits[mine[hits]]
-        cand = cand[np.argsort(self.rank[cand])]
+        if spec.candidates is None:
+            cand = cand[np.argsort(self.rank[cand])]
+        else:  # an eval case: the harness sorts by score alone, ties in the case's corpus order
+            at = np.full(n, len(spec.candidates), np.int64)
+            at[list(reversed(spec.candidates))] = np.arange(len(spec.candidates))[::-1]
+            cand = cand[np.argsort(at[cand], kind="stable")]
         # location class per (candidate, distinct token): lowest priority written first
         cls = np.full((len(cand), len(distinct)), NONE, np.int8)
         for j, (v, _, partial_docs) in enumerate(lists):
