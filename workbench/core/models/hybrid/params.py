@@ -70,7 +70,9 @@ SCHEMA = ParamSchema([
                "original hard-codes 0.75)."),
     Param("base_lambda", "Forgetting rate (base λ)", 0.05, low=0.0, high=1.0, step=0.005,
           help="λ = base / importance²; base = importance · e^(−λ · message distance). "
-               "The original's BASE_LAMBDA is 0.05; 0 = no forgetting."),
+               "The original's BASE_LAMBDA is 0.05; 0 = no forgetting, also for a memory "
+               "with no message ids (infinitely far: base 0 at any λ above 0; JavaScript "
+               "would make 0 · ∞ NaN, the workbench takes it as 0)."),
     Param("importance5_floor", "Importance-5 floor", 5.0, low=0.0, high=10.0, step=0.5,
           help="Importance-5 memories never score a base below this (the original's "
                "IMPORTANCE_5_FLOOR, 5; 0 = no floor)."),
