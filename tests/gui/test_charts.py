@@ -99,6 +99,23 @@ def test_contribution_bars_are_the_results_contributions(qtbot: QtBot, vault: Tu
     _assert_exports(chart, tmp_path)
 
 
+def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: QtBot,
+                                                                       tea: TuningSession) -> None:
+    # bm25 → vault-search on tea-beir (whole phrases: nothing ranks): the chart kept bm25's ten
+    # document rows and its "bm25 / total" legend
+    chart = ContributionChart(tea)
+    _show(qtbot, chart)
+    plot = chart.top_plot.getPlotItem()
+    assert len(plot.getAxis("left")._tickLevels[0]) == tea.k
+    tea.set_model("vault-search")
+    tea.recompute()
+    assert tea.result is not None and int(tea.result.ranking.count[tea.query]) == 0
+    assert chart.docs.size == 0 and "ranks no document" in chart._top_hint
+    assert plot.getAxis("left")._tickLevels in (None, [[]])
+    names = [label.text for _, label in chart.top_legend.items]
+    assert names == [*tea.result.scores.signals, "total"] and "bm25" not in names
+
+
 def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart = ContributionChart(vault)
     _show(qtbot, chart)

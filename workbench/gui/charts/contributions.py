@@ -140,15 +140,25 @@ class ContributionChart(ChartPanel):
             self._top_labels = None
         return self._top_bars, self._top_ticks
 
-    def _empty_top(self, hint: str) -> None:
+    def _empty_top(self, hint: str, signals: tuple[str, ...] | None = None) -> None:
+        """No bar to draw: the rows and their labels go, and the legend names `signals` (the
+        model's now; none: no result) — not those of the last ranking drawn."""
         self._top_hint = hint
         self.bars = {}
         self._top_range = None
         self.docs, self.values = np.zeros(0, np.int32), np.zeros((0, 0))
+        if signals is not None:
+            self._top_items(signals)
+        elif self._top_signals:
+            self._clear(self.top_plot, self.top_legend)
+            self._top_signals, self._top_bars, self._top_ticks = None, [], None
         for bar in self._top_bars:
             bar.setOpts(x0=[], y=[], width=[])
         if self._top_ticks is not None:
             self._top_ticks.setData(x=[], y=[])
+        if self._top_labels:
+            self._top_labels = None
+            self.top_plot.getPlotItem().getAxis("left").setTicks([[]])
 
     def _draw_top(self) -> None:
         s = self.session
@@ -161,7 +171,7 @@ class ContributionChart(ChartPanel):
         qid = s.dataset.queries[q].id
         self.caption.setText(f"Contributions — query {qid}, top {n}")
         if n == 0:
-            self._empty_top(f"Query {qid} ranks no document.")
+            self._empty_top(f"Query {qid} ranks no document.", tuple(r.scores.signals))
             return
         self._top_hint = ""
         ranking = r.ranking
@@ -181,7 +191,8 @@ class ContributionChart(ChartPanel):
         labels = []
         for j, d in enumerate(self.docs.tolist()):
             mark = "◆ " if d in chosen else ""
-            labels.append((float(j), f"{mark}{j + 1}. {elide_middle(corpus[d].id, 24)}"))
+            # "#3 · 184", not "3. 184": numeric ids (Cranfield, BEIR) read as decimals
+            labels.append((float(j), f"{mark}#{j + 1} · {elide_middle(corpus[d].id, 24)}"))
         if labels != self._top_labels:  # the axis re-renders its picture on new ticks
             self._top_labels = labels
             self.top_plot.getPlotItem().getAxis("left").setTicks([labels])
