@@ -85,6 +85,29 @@ def test_undo_redo_and_bad_values() -> None:
     assert s.params == s.model.schema.defaults() if s.model else False
 
 
+def test_a_model_switched_away_from_and_back_keeps_its_values_and_undo_steps() -> None:
+    # bm25 → vault-search → hybrid → bm25 reset k1 1.6 to 1.2 and emptied undo and redo: the
+    # values were lost with no way back
+    s, _ = _session()
+    s.set_param("k1", 1.6)
+    s.set_param("b", 0.3)
+    s.undo()
+    s.set_model("vault-search")
+    assert s.params == s.model.schema.defaults() and not s.can_undo  # type: ignore[union-attr]
+    s.set_model("hybrid")
+    s.set_model("bm25")
+    assert (s.params["k1"], s.params["b"]) == (1.6, 0.75) and s.can_undo and s.can_redo
+    s.undo()
+    assert s.params["k1"] == 1.2
+    s.set_model("bm25", {"k1": 0.9})  # values given (a configuration, a session): they win
+    assert s.params["k1"] == 0.9 and not s.can_undo
+    s.set_param("b", 0.5)
+    s.set_model("vault-search")
+    s.open(SAMPLES / "tea-beir")  # another dataset: each model starts afresh
+    s.set_model("bm25")
+    assert s.params == s.model.schema.defaults()  # type: ignore[union-attr]
+
+
 def test_baseline_and_comparison() -> None:
     s, _ = _session()
     s.pin_baseline()

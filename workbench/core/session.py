@@ -97,6 +97,8 @@ class TuningSession:
         self._generation = 0
         self._prepare_generation = 0
         self._history = _History()
+        # each model left on this dataset: its values, undo steps and tuned-on record
+        self._left: dict[str, tuple[Params, _History, TunedOn | None]] = {}
         # a baseline to recompute on the new query set once it is prepared (add_query)
         self._rebase: tuple[str, Params, str] | None = None
         self.dataset_changed = Event("dataset_changed")
@@ -162,6 +164,7 @@ class TuningSession:
         self._rebase = None
         self.query, self.docs = 0, ()
         self._history = _History()
+        self._left = {}
         self.tuned_on = None
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
@@ -224,15 +227,23 @@ class TuningSession:
         self.baseline_changed.emit(self.baseline)
 
     def set_model(self, model_id: str, params: Mapping[str, object] | None = None) -> None:
+        """Switch to `model_id` at `params`; with none, at the values (and undo steps) it had
+        when the user last left it on this dataset, else its defaults."""
         model = get_model(model_id)
-        resolved = model.schema.resolve(params)
+        if self.model is not None:  # left as it is, to come back to
+            self._left[self.model.id] = (dict(self.params), self._history, self.tuned_on)
+        kept = self._left.pop(model_id, None)
+        if params is None and kept is not None:
+            resolved, history, tuned = model.schema.resolve(kept[0]), kept[1], kept[2]
+        else:
+            resolved, history, tuned = model.schema.resolve(params), _History(), None
         self.model = model
         self.params = resolved
         self.prepared = self.prepared_params = self.result = None
         self._generation += 1  # a result still computing for the old model is now stale
         self._prepare_generation += 1
-        self._history = _History()
-        self.tuned_on = None
+        self._history = history
+        self.tuned_on = tuned
         self.model_changed.emit(model)
         self.params_changed.emit(None)
         self.prepare_needed.emit()
