@@ -417,3 +417,19 @@ def test_the_view_says_which_fixture_cases_pass(qtbot: QtBot, window: Any) -> No
     text = view.status.text()
     assert "cases passing: defaults 20/30, one 21/30" in text, text
     assert "one against defaults: now passes partial-matches-only" in text
+
+
+def test_without_judgments_the_view_says_why_no_metric_shows(qtbot: QtBot, window: Any) -> None:
+    # the no-judgments line was written, then overwritten by "compared … on 0 judged
+    # queries"; the chart under the empty metric table said "No comparison to show"
+    assert window.open_path(SAMPLES / "decisions", model="decision-memory")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params({"inject_min_score": 4})
+    s.save_configuration("lower")
+    view = _open(qtbot, window)
+    assert view.status.text().startswith(
+        "compared defaults, lower per query: decisions has no judgments, so no metric")
+    assert view.chart.caption().startswith("decisions has no judgments: no metric to compare")
+    assert view.table.cell_texts() == []

@@ -87,6 +87,7 @@ class QueryDeltaChart(QWidget):
         self._queries: NDArray[np.int64] = np.zeros(0, np.int64)
         self._deltas: NDArray[np.float64] = np.zeros(0)
         self._unjudged = 0
+        self.empty_text = "No comparison to show"  # the caption while there is none
         self.setMinimumSize(320, 200)
         self.setMouseTracking(True)  # the tooltip follows the bar under the pointer
 
@@ -144,7 +145,7 @@ class QueryDeltaChart(QWidget):
     def caption(self) -> str:
         comp = self.comparison
         if comp is None:
-            return "No comparison to show"
+            return self.empty_text
         up, same, down = self.counts()
         a, b = comp.configs[0].name, comp.configs[self.index].name
         text = (f"{metric_label(self.metric_name)}: {b} − {a}, per query — {up} improved, "

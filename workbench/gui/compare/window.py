@@ -316,8 +316,10 @@ class CompareWindow(QWidget):
         fill_metric_combo(self.metric_pick, picks, current)
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
-        self.status.setText("\n".join([f"compared {names} on {judged:,} judged queries",
-                                       *case_lines(comp)]))  # pi-lodestone's cases passing
+        self.status.setText("\n".join([
+            f"compared {names} on {judged:,} judged queries" if judged else
+            f"compared {names} per query: {comp.dataset.name} has no judgments, so no metric",
+            *case_lines(comp)]))  # pi-lodestone's cases passing
         notes = [*comp.notes, *([TRAINED_NOTE] if any(
             trained_pair(comp, i) for i in range(1, len(comp.configs))) else [])]
         self.table_note.setText("\n".join(notes))
@@ -363,6 +365,11 @@ class CompareWindow(QWidget):
         self._fit_table()
         if comp.rows:
             self.chart.set_comparison(comp, self.b_index, self.metric_name or None)
+        else:
+            self.chart.empty_text = (f"{comp.dataset.name} has no judgments: no metric to "
+                                     "compare per query. The ranked lists above show how each "
+                                     "query's documents move.")
+            self.chart.set_comparison(None)
         self.lines.set_comparison(comp)
         self.lines.set_k(self.session.k)
         self.lines.set_columns(list(range(len(comp.configs))))
