@@ -140,6 +140,14 @@ def test_a_long_header_elides_and_keeps_the_whole_in_the_tooltip(qtbot: QtBot) -
     shown = h.dataset_label.text()
     assert shown.endswith("…") and full.startswith(shown[:-1])
     assert full in h.dataset_label.toolTip()
+    # the baseline's line gives way too: it held the window 50 px past 1024
+    assert h.minimumSizeHint().width() < 900
+    assert h.baseline_label.text().endswith("…")
+    assert "now=2026-11-20T12:00:00.000Z" in h.baseline_label.toolTip()
+    h.resize(1600, 40)
+    qtbot.wait(10)
+    assert h.baseline_label.text() == ("baseline: <b>pinned</b> (now=2026-11-20T12:00:00"
+                                       ".000Z)")
 
 
 @pytest.mark.parametrize(("scores", "decimals"), [

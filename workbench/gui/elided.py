@@ -4,7 +4,9 @@ and paths that share a long beginning)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+import math
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QLabel, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
@@ -13,16 +15,34 @@ class ElidingLabel(QLabel):
     """A rich-text label that, when its text does not fit, shows it as plain text elided at
     the right ("…"), the whole in the tooltip. (A QLabel cuts rich text mid-word.)"""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, hint_whole: bool = False) -> None:
+        """`hint_whole`: its size hint is the whole text's width (a label that takes what it
+        needs and gives way only when the row is short), not the elided text's."""
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.RichText)
         self._rich = self._plain = ""
         self._tip = ""
+        self._hint_whole = hint_whole
+
+    def sizeHint(self) -> QSize:  # Qt override
+        hint = super().sizeHint()
+        if self._hint_whole and self._rich:
+            hint.setWidth(math.ceil(self._ideal_width()) + 4)
+        return hint
+
+    def _ideal_width(self) -> float:
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(self._rich)
+        return doc.idealWidth()
 
     def set_texts(self, rich: str, plain: str, tip: str = "") -> None:
         if (rich, plain, tip) == (self._rich, self._plain, self._tip):
             return  # unchanged (most slider ticks): not measured again
         self._rich, self._plain, self._tip = rich, plain, tip
+        if self._hint_whole:
+            self.updateGeometry()
         self._fit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
@@ -31,11 +51,7 @@ class ElidingLabel(QLabel):
 
     def _fit(self) -> None:
         room = self.width() - 2
-        doc = QTextDocument()
-        doc.setDefaultFont(self.font())
-        doc.setDocumentMargin(0)
-        doc.setHtml(self._rich)
-        if doc.idealWidth() <= room:
+        if self._ideal_width() <= room:
             text, tip = self._rich, self._tip
         else:
             text = esc(self.fontMetrics().elidedText(self._plain, Qt.TextElideMode.ElideRight,

@@ -40,7 +40,11 @@ class Header(QWidget):
         self.dataset_label.setSizePolicy(QSizePolicy.Policy.Ignored,
                                          QSizePolicy.Policy.Preferred)
         self.dataset_label.setMinimumWidth(160)
-        self.baseline_label = QLabel(self)
+        # its whole text where the row has room; elided (the whole in its tooltip) where it
+        # has not, so it never sets the window's narrowest width
+        self.baseline_label = ElidingLabel(self, hint_whole=True)
+        self.baseline_label.setMinimumWidth(self.fontMetrics().horizontalAdvance(
+            "baseline: pinned (…") + 8)
         self.pin_button = QPushButton("Pin as baseline", self)
         self.pin_button.setToolTip("compare every later change against the current result "
                                    "(Ctrl+B)")
@@ -105,12 +109,13 @@ class Header(QWidget):
         self.pin_button.setEnabled(self.session.result is not None)
         self.clear_button.setEnabled(b is not None)
         if b is None:
-            self.baseline_label.setText("baseline: <span style='color:#8c959f'>none</span>")
+            self.baseline_label.set_texts("baseline: <span style='color:#8c959f'>none</span>",
+                                          "baseline: none")
             return
         changed = self.session.model.schema.changed(b.params) if (
             self.session.model is not None and self.session.model.id == b.model_id) else {}
         what = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
-        self.baseline_label.setToolTip(f"the configuration {b.name!r}: {b.model_id}, {what}")
+        tip = f"the configuration {b.name!r}: {b.model_id}, {what}"
         # its name and the model; long values (a clock, many weights) only in the tooltip, so
         # the dataset line beside it keeps its room
         short = what if len(what) <= 36 else what[:35] + "…"
@@ -118,5 +123,9 @@ class Header(QWidget):
         # the model only when it is not the one in the box beside it
         model = "" if self.session.model is not None and b.model_id == self.session.model.id \
             else f"{esc(b.model_id)}, "
-        self.baseline_label.setText(f"baseline: <b>pinned</b>{named} ({model}{esc(short)})")
+        named_plain = "" if not named else f" {b.name!r}"
+        model_plain = "" if not model else f"{b.model_id}, "
+        self.baseline_label.set_texts(f"baseline: <b>pinned</b>{named} ({model}{esc(short)})",
+                                      f"baseline: pinned{named_plain} ({model_plain}{short})",
+                                      tip)
 
