@@ -71,8 +71,10 @@ def test_the_record_follows_the_values(session: TuningSession) -> None:
     assert s.tuned_on is None
     s.apply_configuration("mine")
     assert s.tuned_on is record and s.params["k1"] == 0.5
-    s.set_model("bm25")
+    s.set_model("vault-search")
     assert s.tuned_on is None
+    s.set_model("bm25")  # back: the values as left, with their record
+    assert s.tuned_on is record and s.params["k1"] == 0.5
 
 
 def test_the_strip_counts_only_the_queries_not_tuned_on(qtbot: QtBot,

@@ -29,7 +29,9 @@ class Header(QWidget):
         for mid in model_ids():
             label = get_model(mid).label
             self.model_combo.addItem(f"{mid} — {label}", mid)
-        self.model_combo.setToolTip("scoring model (parameters reset to its defaults)")
+        self.model_combo.setToolTip("scoring model: at its defaults the first time, then at "
+                                    "the values you left it with on this dataset (undo "
+                                    "steps too)")
         # as wide as its longest entry ("codeledger — Context selection for code
         # (CodeLedger)"): the dataset line beside it gives way instead (it is elided by the
         # window's width, its full text in the tooltip)
