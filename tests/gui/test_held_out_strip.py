@@ -193,4 +193,17 @@ def test_a_narrow_window_gets_the_short_comparison_not_a_wider_floor(qtbot: QtBo
     assert "p = " in strip.comparison.text() and "▲" in strip.comparison.text()
     assert "(randomisation)" in strip.comparison.toolTip()
     assert w.minimumSizeHint().width() < 1280  # a 1,280-px screen holds codeledger's window
+    # and a 1,024-px one: the cards that find no room are hidden and counted (seven fixed
+    # cards held the window at 1,243 px)
+    assert w.minimumSizeHint().width() <= 1024
+    w.resize(1024, 768)
+    qtbot.waitUntil(lambda: strip.overflow.isVisible())
+    shown = [c for c in (*strip.cards, *strip.extra_cards.values()) if not c.isHidden()]
+    hidden = int(strip.overflow.text().lstrip("+"))
+    assert len(shown) + hidden == len(strip.cards) + 2  # bundle recall and precision
+    assert shown == [*strip.cards, *strip.extra_cards.values()][:len(shown)]
+    assert "bundle precision" in strip.overflow.toolTip()
+    w.resize(1600, 900)
+    qtbot.waitUntil(lambda: not strip.overflow.isVisible())
+    assert sum(not c.isHidden() for c in strip.extra_cards.values()) == 2
     w.close()

@@ -197,10 +197,21 @@ class MetricStrip(QWidget):
             card.hide()
             self.extra_cards[name] = card
             layout.addWidget(card)
+        self._reported: set[str] = set()  # the extra cards a result reports
+        # the cards that find no room in a narrow window: counted here, named in its tooltip
+        self.overflow = QLabel("", self)
+        self.overflow.setStyleSheet("color:#57606a; padding: 0 4px")
+        self.overflow.hide()
+        layout.addWidget(self.overflow)
         self.comparison = _Comparison(self)
         self.comparison.setTextFormat(Qt.TextFormat.RichText)
         self.comparison.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout.addWidget(self.comparison, 1)
+        self._layout = layout
+        # the k box, three cards and the test's short line at the least: the cards after
+        # them give way in a narrow window (seven cards held it at 1,243 px)
+        self.setMinimumWidth(self._fixed_width() + 3 * (self.cards[0].width()
+                                                        + layout.spacing()) + 40)
         # shown only while some judged queries are set aside (or all were tuned on): its text
         # changes with the tuned record, never on a slider tick
         self.held_note = QLabel("", self)
@@ -220,6 +231,41 @@ class MetricStrip(QWidget):
             (session.k_changed, self._on_k_changed),
         ])
         self.refresh()
+
+    def _fixed_width(self) -> int:
+        """What the row needs besides the cards: margins, the k box, the "+n" count and the
+        paired test's short line."""
+        m = self._layout.contentsMargins()
+        return (m.left() + m.right() + self.k_spin.sizeHint().width()
+                + self.overflow.fontMetrics().horizontalAdvance("+9") + 12
+                + self.comparison.minimumWidth() + 3 * self._layout.spacing())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_cards()
+
+    def _fit_cards(self) -> None:
+        """As many cards as the width holds, in their order; the others hidden and counted."""
+        wanted = [*((c, None) for c in self.cards),
+                  *((c, n) for n, c in self.extra_cards.items() if n in self._reported)]
+        room = self.width() - self._fixed_width()
+        hidden: list[str] = []
+        for card, name in wanted:
+            need = card.width() + self._layout.spacing()
+            fits = room >= need and not hidden
+            if fits:
+                room -= need
+            else:
+                hidden.append(card.name.text() or metric_label(name or ""))
+            if card.isHidden() == fits:
+                card.setVisible(fits)
+        for name, card in self.extra_cards.items():
+            if name not in self._reported and not card.isHidden():
+                card.hide()
+        self.overflow.setText(f"+{len(hidden)}" if hidden else "")
+        self.overflow.setToolTip("Not shown for lack of room (widen the window): "
+                                 + ", ".join(hidden) if hidden else "")
+        self.overflow.setVisible(bool(hidden))
 
     def _on_k_changed(self, k: object) -> None:
         if isinstance(k, int) and self.k_spin.value() != k:
@@ -243,15 +289,16 @@ class MetricStrip(QWidget):
 
         for card, name in zip(self.cards, s.metric_names, strict=True):
             card.show_metric(name, mean(res, name), mean(base.result if base else None, name))
+        reported = set()
         for name, card in self.extra_cards.items():
             value = mean(res, name)
             if value is None:
-                if not card.isHidden():  # shown or hidden on a change of model, not per tick
-                    card.hide()
                 continue
+            reported.add(name)
             card.show_metric(name, value, mean(base.result if base else None, name))
-            if card.isHidden():
-                card.show()
+        if reported != self._reported:  # shown or hidden on a change of model, not per tick
+            self._reported = reported
+            self._fit_cards()
         if self.defer_ms and res is not None and base is not None:
             # restarts: one test after the storm settles. Mid-drag it would compete with the
             # combine worker for the two cores on every pause of the slider
