@@ -158,3 +158,12 @@ def test_score_decimals(scores: list[float], decimals: int) -> None:
     from workbench.gui.palette import score_decimals
 
     assert score_decimals(scores) == decimals
+
+
+def test_a_change_too_small_to_print_keeps_its_sign() -> None:
+    # the nDCG card read "±0" (no change) while one query had moved the mean by +0.0005
+    from workbench.gui.palette import signed
+
+    assert signed(0.0) == signed(-0.0) == signed(3e-17) == "±0"
+    assert signed(0.0004) == "+0.000" and signed(-0.0004) == "−0.000"
+    assert signed(0.0125) == "+0.013" and signed(-0.5, 2) == "−0.50"

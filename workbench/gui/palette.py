@@ -33,8 +33,8 @@ def signal_hex(index: int) -> str:
 
 
 def delta_color(delta: float, eps: float = 5e-4) -> QColor:
-    """Green for an improvement, red for a loss, grey for none (a delta that `signed` prints
-    as ±0 is grey)."""
+    """Green for an improvement, red for a loss, grey for none or one too small to print
+    (`signed`'s ±0 and +0.000)."""
     if delta > eps:
         return BETTER
     if delta < -eps:
@@ -43,8 +43,10 @@ def delta_color(delta: float, eps: float = 5e-4) -> QColor:
 
 
 def signed(value: float, digits: int = 3) -> str:
-    """+0.034 / −0.010 / ±0 (a real minus sign, so columns of deltas line up)."""
-    if abs(value) < 0.5 * 10 ** -digits:
+    """+0.034 / −0.010 / ±0 (a real minus sign, so columns of deltas line up). ±0 is no
+    change; a change too small for `digits` keeps its sign: +0.000 (a nDCG card read ±0
+    while a query had moved it by +0.0005)."""
+    if abs(value) < 1e-12:  # the same, up to the float noise of two means
         return "±0"
     text = f"{abs(value):.{digits}f}"
     return ("+" if value > 0 else "−") + text
