@@ -229,7 +229,9 @@ def test_metric_table_cells_are_the_rows_formatted(qtbot, comp: Comparison) -> N
     for row in comp.rows:
         cells = [metric_label(row.metric), f"{row.means[0]:.4f}"]
         for i in range(1, n):
-            cells += [f"{row.means[i]:.4f}", f"{row.deltas[i]:+.4f}", p_text(row.p_values[i]),
+            d = row.deltas[i]  # the window's: ±0 for none, a real minus sign
+            shown = "±0" if d == 0 else ("+" if d > 0 else "−") + f"{abs(d):.4f}"
+            cells += [f"{row.means[i]:.4f}", shown, p_text(row.p_values[i]),
                       f"{row.improved[i]}/{row.worsened[i]}"]
         expected.append(cells)
     assert table.cell_texts() == expected

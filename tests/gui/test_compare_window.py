@@ -251,7 +251,7 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     assert view.comp.rows == alone.rows
     cells = {row[0]: row for row in view.table.cell_texts()}
     tokens = next(r for r in alone.rows if r.metric == "bundle_tokens")
-    assert tokens.deltas[1] < 0 and cells["bundle tokens"][3].startswith("-")
+    assert tokens.deltas[1] < 0 and cells["bundle tokens"][3].startswith("−")
     at = [r.metric for r in alone.rows].index("bundle_tokens")
     # fewer tokens is a cost saved, no gain by itself (recall fell with it): not coloured
     assert view.table.item(at, 3).foreground() not in (QBrush(BETTER), QBrush(WORSE))
@@ -269,7 +269,7 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     # the query line counts tokens in whole tokens
     view.show_query(next(q for q in range(len(s.dataset.queries))
                          if view.comp.per_query_delta("bundle_tokens", 1)[q] != 0))
-    assert re.search(r"bundle tokens [+-][0-9,]+(,|$)", view.query_label.text()), (
+    assert re.search(r"bundle tokens [+−][0-9,]+(,|$)", view.query_label.text()), (
         view.query_label.text())
 
 

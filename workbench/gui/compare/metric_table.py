@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from workbench.core.comparison import Comparison, higher_is_better
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.metric_names import metric_label
-from workbench.gui.palette import delta_color
+from workbench.gui.palette import delta_color, signed
 from workbench.report.text import is_count, metric_table, trained_pair
 
 SIGNIFICANT = 0.05
@@ -76,6 +76,8 @@ class MetricTable(QTableWidget):
                 fitted = trained_pair(comp, i)  # training scores: no colour, no test
                 neutral = (fitted or row.metric.startswith("judged@")  # coverage
                            or is_count(row.metric))  # a cost: fewer is no gain by itself
+                if not math.isnan(delta):  # the window's signs: ±0 for none, a real minus
+                    d_item.setText(signed(delta, 1 if is_count(row.metric) else 4))
                 if not math.isnan(delta) and not neutral:
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))

@@ -49,6 +49,7 @@ from workbench.core.tuned_on import held_out_queries, judged_count, training_con
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
+from workbench.gui.palette import signed
 from workbench.report.text import TRAINED_NOTE, case_lines, trained_pair
 
 from .config_list import ConfigurationList
@@ -408,8 +409,9 @@ class CompareWindow(QWidget):
             if not math.isnan(d) and abs(d) > 5e-4:
                 figure = BUNDLE_METRICS.get(row.metric)  # a bundle's files or tokens: a count
                 label = metric_label(row.metric)
-                parts.append(f"{label} {d:+,.0f}" if figure is not None and figure.count
-                             else f"{label} {d:+.3f}")
+                parts.append(f"{label} {d:+,.0f}".replace("-", "−")
+                             if figure is not None and figure.count
+                             else f"{label} {signed(d)}")
         pair = f"{comp.configs[self.b_index].name} − {comp.configs[0].name}"
         change = (", ".join(parts) if parts else "no metric changed") if comp.rows \
             else "not judged"
