@@ -207,6 +207,8 @@ def test_min_score_line_follows_the_session_and_sets_it(qtbot: QtBot,
     assert chart.line.isVisible() and chart.line.value() == pytest.approx(0.0)
     vault.set_param("min_score", 0.3)  # session → line
     assert chart.line.value() == pytest.approx(0.3)
+    label = vault.model.schema["min_score"].label  # type: ignore[union-attr]
+    assert chart.line.label.format == f"{label} = 0.3"  # the slider's name, not its id
     # line → session: a finished drag sets the parameter at once, snapped to its step
     chart.line.setValue(0.2512)
     chart.line.sigPositionChangeFinished.emit(chart.line)
@@ -486,6 +488,11 @@ def test_the_best_label_stays_inside_the_plot(qtbot: QtBot) -> None:
     text = curve.best_text.sceneBoundingRect()
     assert box.left() <= text.left() and text.right() <= box.right(), (box, text)
     assert curve.baseline_line.label.orthoPos > 0.5
+    # named as the slider and the axis name it, not by its id
+    label = s.model.schema["inject_min_score"].label  # type: ignore[union-attr]
+    assert curve.best_text.textItem.toPlainText().startswith("best ")
+    assert f"at {label} = 0" in curve.best_text.textItem.toPlainText()
+    assert "inject_min_score" not in curve.best_text.textItem.toPlainText()
 
 
 def test_without_judgments_the_curve_says_so_over_no_axes(qtbot: QtBot) -> None:

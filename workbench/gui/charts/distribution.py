@@ -236,7 +236,7 @@ class ScoreDistribution(ChartPanel):
                 self.line.setValue(value)
         finally:
             self._moving_line = False
-        self.line.label.setFormat(f"{p.name} = {value:.3g}")
+        self.line.label.setFormat(f"{p.label} = {value:.3g}")
 
     def _on_params(self, name: str | None) -> None:
         if self.param is not None and (name is None or name == self.param.name):
@@ -245,7 +245,7 @@ class ScoreDistribution(ChartPanel):
     def _on_drag(self, *_: object) -> None:
         if self._moving_line or self.param is None:
             return
-        self.line.label.setFormat(f"{self.param.name} = {self.line.value():.3g}")
+        self.line.label.setFormat(f"{self.param.label} = {self.line.value():.3g}")
         if not self._throttle.isActive():
             self._throttle.start()
 

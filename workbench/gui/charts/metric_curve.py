@@ -258,7 +258,7 @@ class MetricCurve(ChartPanel):
         self._request = request
         label = s.model.schema[p.name].label
         self.caption.setText(f"{metric_label(self.metric_name)} vs {label}")
-        self.show_hint(f"Sweeping {p.name} over {len(request.values)} values…")
+        self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
         if self.synchronous:
             self._on_done(request.generation, run_sweep(request))
         else:
@@ -313,7 +313,8 @@ class MetricCurve(ChartPanel):
             i = int(np.nanargmax(np.where(finite, ys, -np.inf)))
             self.best = self.points[i]
             self.best_dot.setData([xs[i]], [ys[i]])
-            self.best_text.setText(f"best {ys[i]:.3f} at {request.name} = "
+            # the slider's label, as on the axis below: `w_keyword` is no name the user sees
+            self.best_text.setText(f"best {ys[i]:.3f} at {label} = "
                                    f"{_fmt(self.points[i][0])}")
             self.best_text.setPos(xs[i], ys[i])
             # the label beside the star, not centred on it, near either end of the x range
