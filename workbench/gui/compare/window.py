@@ -25,6 +25,7 @@ from PySide6.QtGui import (
     QFontInfo,
     QKeyEvent,
     QKeySequence,
+    QResizeEvent,
     QShortcut,
     QShowEvent,
 )
@@ -190,7 +191,7 @@ class CompareWindow(QWidget):
         bottom.addWidget(self.chart)
         bottom.setStretchFactor(1, 1)
         bottom.setSizes([520, 620])
-        right = QSplitter(Qt.Orientation.Vertical, self)
+        right = self.right_split = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(top)
         right.addWidget(bottom)
         right.setStretchFactor(0, 1)
@@ -211,6 +212,7 @@ class CompareWindow(QWidget):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._sizes_before: list[int] = []  # the explain pane's split before presenting
+        self._rows_before: list[int] = []  # the lists' and the table's split, likewise
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.compare)
         s = session
@@ -466,7 +468,7 @@ class CompareWindow(QWidget):
         """Full screen, larger type, the controls hidden (Esc or F11 leaves)."""
         self.presenting = on
         self.controls.setVisible(not on)
-        scale = PRESENTATION_SCALE if on else 1.0
+        scale = self._presentation_scale() if on else 1.0
         for w in (self.lines, self.explain, self.table, self.chart):
             w.set_font_scale(scale)
         # a style sheet's font-size (style.qss: 13px) overrides setFont, so the query line
@@ -482,7 +484,9 @@ class CompareWindow(QWidget):
             # third of the width for one line of placeholder text)
             self._sizes_before = self.top_split.sizes()
             self.top_split.setSizes([sum(self._sizes_before), 0])
+            self._rows_before = self.right_split.sizes()
             self.showFullScreen()
+            self._fit_presentation()
             self.lines.setFocus()  # keys reach the window, not a table's cursor
             order = self.moved()
             if self.comp is not None and order and self.lines_query() != order[0]:
@@ -490,7 +494,34 @@ class CompareWindow(QWidget):
         else:
             if self._sizes_before:
                 self.top_split.setSizes(self._sizes_before)
+            if self._rows_before:
+                self.right_split.setSizes(self._rows_before)
             self.showNormal()
+
+    def _presentation_scale(self) -> float:
+        """PRESENTATION_SCALE on a 1080-px screen, less on a shorter one (down to 1.15): at
+        1.6 a 720-px projector held seven ranks and no legend beside the metric table."""
+        screen = self.screen()
+        height = screen.geometry().height() if screen is not None else 1080
+        return max(1.15, min(PRESENTATION_SCALE, PRESENTATION_SCALE * height / 1080))
+
+    def _fit_presentation(self) -> None:
+        """In presentation mode the ranked lists get the height their top k and legend need
+        in the large type (their half of a 1080-px screen cut the legend, a 720-px one ranks
+        8 to 10 as well); the metric table and the delta chart take the rest, down to a
+        third."""
+        total = sum(self.right_split.sizes())
+        if not self.presenting or total <= 0:
+            return
+        need = (self.query_label.sizeHint().height() + self.lines.sizeHint().height()
+                + 2 * self.right_split.handleWidth())
+        top = min(need, total - total // 3)
+        if self.right_split.sizes()[0] != top:
+            self.right_split.setSizes([top, total - top])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_presentation()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """← → the queries that moved most, R the replay, Esc leaves presentation mode (keys
