@@ -233,3 +233,22 @@ def test_skipped_rows_inside_the_cut(qtbot: QtBot, code: TuningSession) -> None:
     assert m.skipped == frozenset()
     _, bund = full_bundles(code.prepared, code.params)
     assert m.cut == int(bund.size[q]) == 0  # the document's rule: an empty bundle here
+
+
+@pytest.mark.parametrize(("sample", "model", "hatched"), [("memories", "importance", True),
+                                                        ("tea-beir", "bm25", False)])
+def test_the_legend_says_what_hatching_is_where_a_bar_has_it(qtbot: QtBot, sample: str,
+                                                             model: str, hatched: bool) -> None:
+    # the bars draw a negative contribution hatched, left of the zero line; nothing said so
+    s = TuningSession()
+    s.open(SAMPLES / sample)
+    s.set_model(model)
+    s.recompute()
+    table = RankedTable(s)
+    qtbot.addWidget(table)
+    r = s.result
+    assert r is not None
+    n = min(s.k, int(r.ranking.count[s.query]))
+    negative = bool((r.scores.contributions_of(r.ranking.pair[s.query, :n]) < 0).any())
+    assert negative == hatched
+    assert ("hatched:&nbsp;negative" in table.legend.text()) == hatched

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
     QEvent,
@@ -347,6 +348,8 @@ class RankedTable(QWidget):
         clipped = _clip(q.text, 140)
         text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
         lines = f"<span style='color:#57606a'>signals:</span> {legend}"
+        if _negative_shown(s):  # the bars draw them hatched, left of the zero line
+            lines += " <span style='color:#57606a'>▨&nbsp;hatched:&nbsp;negative</span>"
         left = left_top_k(s)
         if left:
             lines += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
@@ -384,6 +387,18 @@ class RankedTable(QWidget):
                            | QItemSelectionModel.SelectionFlag.Rows)
         sel.blockSignals(False)
         self.view.viewport().update()
+
+
+def _negative_shown(s: TuningSession) -> bool:
+    """Whether a signal takes from the score of a document in the selected query's top k."""
+    r = s.result
+    if r is None or s.query >= r.ranking.docs.shape[0]:
+        return False
+    n = min(s.k, int(r.ranking.count[s.query]), r.ranking.docs.shape[1])
+    if n == 0:
+        return False
+    parts = r.scores.contributions_of(r.ranking.pair[s.query, :n])
+    return bool((np.nan_to_num(parts) < 0).any())
 
 
 def _clip(text: str, n: int) -> str:
