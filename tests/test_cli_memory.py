@@ -38,10 +38,17 @@ def test_why_stats_over_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["why-stats", str(_log(tmp_path))]) == 0
     out = capsys.readouterr().out
     # counts 1, 0 → mean 0.5; tokens = round(80 × 0.5 / 4) = 10; top avg (12 + 0)/2 = 6
-    assert "0.50 / 1 / 1" in out and "estimated tokens per turn           10" in out
+    assert "0.50 / 1 / 1" in out
+    assert re.search(r"estimated tokens per turn +10\n", out)
     assert "6.00 / 0.00 / 12.00" in out and "50.0 %" in out
-    # tail avg 6 − min score 8 < 3: the threshold decides
-    assert "doing real work" in out
+    # over the one turn with a result: top and last 12
+    assert re.search(r"over the 1 turn with a result: top / last avg +12.00 / 12.00\n", out)
+    # pi-lodestone's tail avg 6 − min score 8 < 3 says "doing real work"; the one result
+    # injected scores 12, 4 above it: the threshold did not cut it
+    assert ("the last injected results score well above the min score (12.00 against 8); 1 "
+            "turn injected nothing") in out
+    assert ("(pi-lodestone's /memory why-stats says 'doing real work' here: its average 6.00 "
+            "counts the 1 turn with no result as 0)") in out
 
 
 def test_why_stats_live_follows_the_limit(capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,7 +36,22 @@ def test_figures_worked_by_hand() -> None:
     assert st.snippet_mean == 100 and st.tokens_per_turn == 38
     # tail avg − min score = 0.5 < 3: the threshold is doing real work
     assert st.threshold_doing_real_work
+    # over the three turns with a result: top 20, 15, 11; tail 9, 15, 10 → 11.33 − 8 > 3
+    assert st.answered == 3 and st.top_avg_answered == pytest.approx(46 / 3)
+    assert st.tail_avg_answered == pytest.approx(34 / 3) and not st.threshold_decides
     assert st.most_injected[0] == ("d20", 1, 20.0) and len(st.most_injected) == 6
+
+
+def test_empty_turns_do_not_make_the_threshold_look_busy() -> None:
+    # min score 60: every injected result scores ≥ 60, yet the average with empty turns as 0
+    # fell to 18 and pi-lodestone's verdict said "doing real work" for a gap of −42
+    turns = [_turn(70, 65, min_score=60), _turn(min_score=60), _turn(min_score=60),
+             _turn(75, min_score=60)]
+    st = injection_stats(turns)
+    assert st.tail_avg == (65 + 75) / 4 == 35 and st.threshold_doing_real_work
+    assert st.tail_avg_answered == 70 and not st.threshold_decides
+    near = injection_stats([_turn(70, 61, min_score=60), _turn(min_score=60)])
+    assert near.tail_avg_answered == 61 and near.threshold_decides
 
 
 def test_percentile_and_clamp() -> None:

@@ -73,7 +73,7 @@ def test_figures_follow_the_parameters(qtbot: QtBot, decisions: TuningSession) -
     assert shown["tail_avg"][0] == f"{want.tail_avg:.2f}"
     assert shown["margin"][0] == f"{want.tail_avg - want.min_score:.2f}"
     assert shown["tokens_per_turn"][0] == str(want.tokens_per_turn)
-    assert shown["verdict"][0] == ("yes" if want.threshold_doing_real_work else "rarely")
+    assert shown["verdict"][0] == ("yes" if want.threshold_decides else "rarely")
     ids = panel.cell_texts(panel.ids)
     assert [(row[0], int(row[1]), row[2]) for row in ids] == [
         (rid, n, f"{avg:.2f}") for rid, n, avg in want.most_injected]

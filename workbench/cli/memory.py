@@ -12,6 +12,7 @@ from typing import Any
 from workbench.cli.args import whole
 from workbench.cli.common import UsageError, add_model, load_data, model_and_params, pipeline
 from workbench.core.diagnostics import (
+    REAL_WORK_MARGIN,
     InjectionStats,
     injection_stats,
     turns_from_injections,
@@ -125,9 +126,11 @@ def format_stats(st: InjectionStats) -> str:
                                                f"{st.count_p95:g}"],
         ["turns that hit the limit", f"{st.hit_limit_pct:.1f} %"],
         ["turns with no result", f"{st.zero_pct:.1f} %"],
-        ["top score: avg / min / max", f"{st.top_avg:.2f} / {st.top_min:.2f} / "
-                                       f"{st.top_max:.2f}"],
-        ["last injected result's score: avg", f"{st.tail_avg:.2f}"],
+        ["top score: avg / min / max (no result = 0)", f"{st.top_avg:.2f} / {st.top_min:.2f} / "
+                                                       f"{st.top_max:.2f}"],
+        ["last injected result's score: avg (no result = 0)", f"{st.tail_avg:.2f}"],
+        [f"over the {_turns(st.answered)} with a result: top / last avg",
+         f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}"],
         ["min score / limit (last turn)", f"{st.min_score:g} / {st.limit}"],
         ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
         ["estimated tokens per turn", st.tokens_per_turn],
@@ -138,11 +141,33 @@ def format_stats(st: InjectionStats) -> str:
             ["id", "times", "avg score"],
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
-        out += ("\n\nthe min score is doing real work (the last injected result's score "
-                "averages within 3 of it)"
-                if st.threshold_doing_real_work else
-                "\n\nthe last injected results score well above the min score: the threshold "
-                "rarely decides")
+        out += "\n\n" + verdict_line(st)
+    return out
+
+
+def _turns(n: int) -> str:
+    return f"{n:,} turn" + ("" if n == 1 else "s")
+
+
+def verdict_line(st: InjectionStats) -> str:
+    """Whether the min score decides, on the turns that injected something; and where
+    pi-lodestone's verdict (its averages count a turn with no result as 0) differs, that."""
+    if not st.answered:
+        out = "no turn injected anything: the min score (or the limit) leaves every turn empty"
+    elif st.threshold_decides:
+        out = (f"the min score is doing real work: the last injected result's score averages "
+               f"{st.tail_avg_answered:.2f}, within {REAL_WORK_MARGIN:g} of {st.min_score:g}")
+    else:
+        empty = st.turns - st.answered
+        out = (f"the last injected results score well above the min score ("
+               f"{st.tail_avg_answered:.2f} against {st.min_score:g})"
+               + (": the threshold rarely decides" if not empty else
+                  f"; {_turns(empty)} injected nothing (below the min score, or no match)"))
+    if st.answered and st.threshold_doing_real_work != st.threshold_decides:
+        out += ("\n(pi-lodestone's /memory why-stats says "
+                + ("'doing real work'" if st.threshold_doing_real_work else "'rarely decides'")
+                + f" here: its average {st.tail_avg:.2f} counts the "
+                f"{_turns(st.turns - st.answered)} with no result as 0)")
     return out
 
 

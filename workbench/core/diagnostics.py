@@ -11,6 +11,11 @@ Conventions, as the original computes them:
   injected nothing (averaged over all turns);
 - estimated tokens per turn = round(mean snippet length × mean result count / 4), halves up;
 - the threshold "is doing real work" when tail average − min score < 3.
+
+Beside them, the same averages over the turns that injected something (`answered`): with
+many empty turns the original's averages fall below the min score itself (every empty turn
+counts 0), and its verdict says "doing real work" for a gap of −40. `threshold_decides` is
+the verdict on those; `threshold_doing_real_work` stays the original's.
 """
 
 from __future__ import annotations
@@ -58,10 +63,21 @@ class InjectionStats:
     tokens_per_turn: int
     most_injected: tuple[tuple[str, int, float], ...]  # id, times, average score
     counts: tuple[int, ...]  # results per turn, for the distribution chart
+    answered: int = 0  # turns with at least one result
+    top_avg_answered: float = 0.0  # top and tail averages over those turns alone
+    tail_avg_answered: float = 0.0
 
     @property
     def threshold_doing_real_work(self) -> bool:
+        """pi-lodestone's verdict, on averages that count an empty turn as 0."""
         return self.turns > 0 and self.tail_avg - self.min_score < REAL_WORK_MARGIN
+
+    @property
+    def threshold_decides(self) -> bool:
+        """The verdict on the turns that injected something: their last result's score
+        averages within the margin of the min score."""
+        return (self.answered > 0
+                and abs(self.tail_avg_answered - self.min_score) < REAL_WORK_MARGIN)
 
 
 def clamp_last(n: int | None) -> int:
@@ -87,6 +103,8 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
     ordered = sorted(counts)
     tops = [t.results[0][1] if t.results else 0.0 for t in turns]
     tails = [t.results[-1][1] if t.results else 0.0 for t in turns]
+    hit_tops = [t.results[0][1] for t in turns if t.results]
+    hit_tails = [t.results[-1][1] for t in turns if t.results]
     snippets = [r[2] for t in turns for r in t.results]
     seen: Counter[str] = Counter()
     score_sum: defaultdict[str, float] = defaultdict(float)
@@ -118,6 +136,9 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
         tokens_per_turn=js_round(snippet_mean * count_mean / 4),
         most_injected=most,
         counts=tuple(counts),
+        answered=len(hit_tops),
+        top_avg_answered=sum(hit_tops) / len(hit_tops) if hit_tops else 0.0,
+        tail_avg_answered=sum(hit_tails) / len(hit_tails) if hit_tails else 0.0,
     )
 
 

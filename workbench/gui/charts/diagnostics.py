@@ -226,11 +226,18 @@ class InjectionDiagnostics(ChartPanel):
             t.setColumnHidden(3, base is None)
             t.setColumnHidden(4, logged is None)
             fit_width(t)
-        real = cur.threshold_doing_real_work
-        text = (f"tail avg {cur.tail_avg:.2f} within {REAL_WORK_MARGIN:g} of min score "
-                f"{cur.min_score:g}: the threshold is doing real work" if real else
-                f"tail avg {cur.tail_avg:.2f} vs min score {cur.min_score:g}: the threshold "
-                f"rarely decides")
+        # on the turns that injected something: an empty turn's 0 (pi-lodestone's way)
+        # pulled the average under the min score itself
+        real = cur.threshold_decides
+        empty = cur.turns - cur.answered
+        text = (f"tail avg {cur.tail_avg_answered:.2f} (turns with a result) within "
+                f"{REAL_WORK_MARGIN:g} of min score {cur.min_score:g}: the threshold is doing "
+                "real work" if real else
+                f"tail avg {cur.tail_avg_answered:.2f} (turns with a result) vs min score "
+                f"{cur.min_score:g}: " + ("the threshold rarely decides" if not empty else
+                                          f"{empty} turns injected nothing"))
+        if not cur.answered:
+            text = "no turn injected anything"
         self.verdict.setText(text if cur.turns else "no turns")
         self.verdict.setStyleSheet(f"color: {'#9a6700' if real else MUTED};")
 

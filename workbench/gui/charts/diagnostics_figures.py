@@ -68,12 +68,16 @@ def verdict(stats: InjectionStats) -> str:
     """The why-stats closing line about the threshold, short."""
     if not stats.turns:
         return "no turns"
-    return "yes" if stats.threshold_doing_real_work else "rarely"
+    if not stats.answered:
+        return "no result"
+    return "yes" if stats.threshold_decides else "rarely"
 
 
 VERDICT_HELP = ("The min score is “doing real work” when the tail average (the last result's "
-                "score) is within 3 of it; otherwise the tail sits well above it and the "
-                "threshold rarely decides.")
+                "score, over the turns that injected something) is within 3 of it; otherwise "
+                "the tail sits well above it and the threshold rarely cuts the last result. "
+                "The tail score avg row counts an empty turn as 0, as pi-lodestone's "
+                "why-stats does.")
 
 
 def live_turns(model: Model, params: Params, dataset: Dataset, ranking: Ranking,
