@@ -49,6 +49,12 @@ def test_explain_a_task_on_a_repository(repo: Path, capsys: pytest.CaptureFixtur
     # the best file matched the task's words: its contribution line shows the keyword part
     first = out.split("\n#1 ", 1)[1].split("\n#2 ", 1)[0]
     assert re.search(r"keyword \+0\.\d{4}", first)
+    # the keyword signal's matches and content BM25's terms under names of their own (both
+    # lines said "content"), as words, not a Python list
+    assert re.search(r"\n    keyword matches: path/symbols [^\[\n]+, file keywords [^\[\n]+\n",
+                     first), first
+    assert re.search(r"\n    content BM25: [\d.]+ of the task's best [\d.]+ \(task terms in "
+                     r"the file, stemmed: [^)]+\)\n", first), first
 
 
 def test_explain_needs_data_or_repo(capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,8 +98,10 @@ def print_bundle_explain(pipe: Any, top: int) -> set[str]:
         print("    " + (" ".join(parts) if parts else "all signals 0"))
         matched = info.get("matched", {})
         if matched.get("path_or_symbol") or matched.get("content"):
-            print(f"    matched: path/symbols {matched.get('path_or_symbol') or '-'}, "
-                  f"content {matched.get('content') or '-'}")
+            # the keyword signal's matches (whole task words), apart from content BM25's
+            # stemmed terms below: both said "content"
+            print(f"    keyword matches: path/symbols {_words(matched.get('path_or_symbol'))}"
+                  f", file keywords {_words(matched.get('content'))}")
         for line in _relevance_lines(info):
             print("    " + line)
     misses = model.near_misses(prep, params, 0, 5 + len(skipped))
@@ -130,6 +132,10 @@ _STOP_TEXT = {
 }
 
 
+def _words(words: Any) -> str:
+    return ", ".join(map(str, words)) if isinstance(words, list | tuple) and words else "-"
+
+
 def _relevance_lines(info: dict[str, Any]) -> list[str]:
     """Content BM25 (and the task tokens the file holds), the path the task names it by, the
     neighbours the graph signal takes from, the file the co-change signal takes from, the
@@ -137,8 +143,9 @@ def _relevance_lines(info: dict[str, Any]) -> list[str]:
     out = []
     c = info.get("content")
     if c and c["bm25"] > 0:
-        out.append(f"content: bm25 {c['bm25']:.2f} of the task's best {c['task_best_bm25']:.2f}"
-                   f" (tokens held: {', '.join(c['tokens_held'][:12]) or '-'})")
+        out.append(f"content BM25: {c['bm25']:.2f} of the task's best "
+                   f"{c['task_best_bm25']:.2f} (task terms in the file, stemmed: "
+                   f"{', '.join(c['tokens_held'][:12]) or '-'})")
     if info.get("named_as"):
         out.append(f"named in the task as {info['named_as']}")
     for hop, g in info.get("graph_neighbours", {}).items():
