@@ -512,3 +512,18 @@ def test_when_the_start_is_kept_the_headline_is_keep_not_a_held_out_gain() -> No
     first = text.split("<br>")[0] if "<br>" in text else text
     assert "keep the starting values</b>" in first and "nothing to apply" in first
     assert "tuning this way, held out" in text and "held-out</b>" not in text
+
+
+def test_a_split_kept_start_is_not_said_in_the_folds_words() -> None:
+    # a time or train/test split runs one study on the training part: "each fold kept the
+    # trial it found" and "on all the queries" described a run that never happened
+    from dataclasses import replace
+
+    from workbench.gui.tune_results import verdict
+
+    folds = _folds_worse_start_kept()
+    one = replace(folds, folds=[folds.final])
+    text = verdict(one, "bundle_recall")
+    assert "on the training queries no trial's gain was sure" in text
+    assert "each fold" not in text and "all the queries" not in text
+    assert "each fold kept the trial it found" in verdict(folds, "bundle_recall")

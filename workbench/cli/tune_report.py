@@ -108,10 +108,16 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                       _d(t.delta, primary),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
-    if final.kept_start and t is not None:
+    # a time or train/test split runs one study, on the training part: it is the final one
+    one_study = any(f is final for f in result.folds)
+    if final.kept_start and t is not None and not one_study:
         print("the held-out row estimates tuning this way (each fold kept the trial its own "
               "training found); on all the queries no trial's gain was sure, so the run kept "
               "the starting values: nothing changes")
+    elif final.kept_start and t is not None:  # one study, on the training part alone
+        trained = int(sum(bool(x) for x in result.validation.final_train))
+        print(f"on its {trained:,} training queries no trial's gain was sure, so the run kept "
+              "the starting values: nothing changes (the held-out row scores them)")
     if primary == "cases" and t is not None:  # the share, as the cases it counts
         print(f"cases passing on the {t.n} held-out queries: {round(t.mean_a * t.n)}/{t.n} "
               f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")

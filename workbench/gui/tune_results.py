@@ -49,12 +49,18 @@ def verdict(result: Any, objective: str) -> str:
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+        # k folds and a study on every query; a time or train/test split: one study, on
+        # the training part, that is also the final one
+        folds = not any(f is final for f in result.folds)
         lines.append(
-            f"<b>{metric_label(objective)}: keep the starting values</b> — on all the queries "
-            "no trial's gain was sure, so there is nothing to apply")
+            f"<b>{metric_label(objective)}: keep the starting values</b> — on "
+            + ("all the queries" if folds else "the training queries")
+            + " no trial's gain was sure, so there is nothing to apply")
         lines.append(
-            f"<span style='color:{MUTED}'>tuning this way, held out (each fold kept the "
-            f"trial it found): {t.mean_a:.4f} → {t.mean_b:.4f} ({signed(t.delta, 4)}), "
+            f"<span style='color:{MUTED}'>"
+            + ("tuning this way, held out (each fold kept the trial it found)" if folds
+               else "held out")
+            + f": {t.mean_a:.4f} → {t.mean_b:.4f} ({signed(t.delta, 4)}), "
             f"p = {t.p_value:.3g} ({sig}), ▲{t.improved} ▼{t.worsened} ={t.tied} of {t.n} "
             "queries</span>")
     elif t is not None:
