@@ -46,12 +46,12 @@ def verdict(result: Any, objective: str) -> str:
     t = result.test
     final = result.final
     lines = []
+    # k folds and a study on every query; a time or train/test split: one study, on the
+    # training part, that is also the final one
+    folds = not any(f is final for f in result.folds)
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
-        # k folds and a study on every query; a time or train/test split: one study, on
-        # the training part, that is also the final one
-        folds = not any(f is final for f in result.folds)
         lines.append(
             f"<b>{metric_label(objective)}: keep the starting values</b> — on "
             + ("all the queries" if folds else "the training queries")
@@ -76,7 +76,8 @@ def verdict(result: Any, objective: str) -> str:
     if t is not None:
         lines.extend(_picked(final, objective))
         if _worse(objective, t.mean_b, t.mean_a):
-            who = ("the values each fold tuned" if final.kept_start else "the tuned values")
+            who = ("the values each fold tuned" if final.kept_start and folds
+                   else "the tuned values")
             if final.kept_start:
                 advice = ": keeping the starting values, as the run did, is right"
             else:
