@@ -259,3 +259,10 @@ def test_judged_at_k_is_left_out_where_it_can_only_repeat_p_at_k(
     assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
                  str(cfg), "--movers", "0"]) == 0
     assert "judged@10" in capsys.readouterr().out  # judged non-relevant ones: it tells
+    # eval by the same rule: it printed judged@10 = p@10 with "where it is low, they may
+    # undercount", telling a newcomer SciFact's nDCG was unreliable
+    assert main(["eval", str(data), "-m", "bm25"]) == 0
+    out = capsys.readouterr().out
+    assert "p@10" in out and "judged@" not in out
+    assert main(["eval", str(data), "-m", "bm25", "--metrics", "p@10,judged@10"]) == 0
+    assert "judged@10" in capsys.readouterr().out  # named: kept

@@ -82,7 +82,7 @@ def test_judgments_alone_judge_a_folders_own_queries(tmp_path: Path) -> None:
     ds = load_dataset(tmp_path / "v", qrels=write(tmp_path / "j.tsv", "q\ta.md\t1\n"))
     assert ds.queries.ids == ["q"] and ds.qrels == {"q": {"a.md": 1}}
     write(tmp_path / "v2" / "a.md", "# A\n")
-    with pytest.raises(FormatError, match="without a query set"):  # a vault with none
+    with pytest.raises(FormatError, match="judgments without their queries"):  # a vault with none
         load_dataset(tmp_path / "v2", qrels=tmp_path / "j.tsv")
 
 
@@ -94,8 +94,11 @@ def test_unknown_inputs(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"documents file \(\.jsonl or \.csv\)"):
         load_dataset(write(tmp_path / "x.pdf", "%PDF"))
     docs = write(tmp_path / "d.csv", "id,text\na,b\n")
-    with pytest.raises(FormatError, match="without a query set"):
+    with pytest.raises(FormatError, match="judgments without their queries") as caught:
         load_dataset(docs, qrels=write(tmp_path / "j.tsv", "q\ta\t1\n"))
+    # the option to give, not a field of the judgments file (there is none named queries)
+    assert "d.csv holds documents only; give the query file too (--queries" in str(caught.value)
+    assert caught.value.field == "path"
 
 
 @pytest.mark.skipif(not (REPO / "sample_corpora").is_dir(), reason="no sample corpora yet")

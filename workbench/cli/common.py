@@ -225,3 +225,13 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
     g.add_argument("--query-id", help="id of a query in the dataset")
     p.add_argument("--top", type=whole(1), default=top,
                    help=f"results to show (default {top}{top_help})")
+
+
+def informative_metrics(metrics: list[str], dataset: Any, named: bool) -> list[str]:
+    """The default metrics less judged@k where every judgment is of a relevant document:
+    there judged@k is p@k by construction, a second row of the same figures (and, in a
+    comparison, a second "significant" one). Metrics the user named are kept as named."""
+    if named or not dataset.qrels or any(g <= 0 for docs in dataset.qrels.values()
+                                         for g in docs.values()):
+        return metrics
+    return [m for m in metrics if not m.startswith("judged@")]

@@ -17,6 +17,7 @@ from workbench.cli.common import (
     EXIT_OK,
     UsageError,
     add_data,
+    informative_metrics,
     load_data,
     metric_list,
     model_id,
@@ -119,11 +120,7 @@ def _comparison(args: argparse.Namespace) -> Any:
     dataset = load_data(args)
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")
-    if not args.metrics and not any(g <= 0 for docs in dataset.qrels.values()
-                                    for g in docs.values()):
-        # judgments of relevant documents only: judged@k is p@k by construction, a second
-        # row of the same figures (and a second "significant" one)
-        metrics = [m for m in metrics if not m.startswith("judged@")]
+    metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries)
     with progress_bar("comparing") as bar:

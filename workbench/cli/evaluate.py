@@ -23,6 +23,7 @@ from workbench.cli.common import (
     UsageError,
     add_data,
     add_model,
+    informative_metrics,
     load_data,
     metric_list,
     model_and_params,
@@ -152,8 +153,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
             raise UsageError(f"{args.data}: no tasks to evaluate (give --queries tasks.jsonl, "
                              "written by `workbench tasks-from-git`, or keep one at "
                              ".codeledger/tasks.jsonl)")
+        given = "--qrels FILE" if len(dataset.queries) else "--queries FILE and --qrels FILE"
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
-                         "(give --qrels FILE)")
+                         f"(give {given})")
+    metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     notes: list[str] = []
     tuned = read_tuned_on(args.params) if args.params else None
     if tuned is not None:

@@ -204,8 +204,9 @@ def load_dataset(
     elif qrels is not None and own_queries is not None:
         query_set = own_queries()
     elif qrels is not None:
-        raise FormatError(Path(qrels), "judgments given without a query set (queries)",
-                          field="queries")
+        raise FormatError(Path(qrels), f"judgments without their queries: {path.name} holds "
+                          "documents only; give the query file too (--queries on the command "
+                          "line, File ▸ Open queries or tasks… in the window)", field="path")
     else:
         return Dataset(name=name, corpus=corpus, queries=QuerySet((), name=name),
                        source=str(path), settings=settings)
