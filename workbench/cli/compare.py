@@ -75,7 +75,9 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--defaults", action="store_true",
                        help="the model's defaults as the first configuration")
         p.add_argument("--metrics",
-                       help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}; "
+                       help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}, "
+                       "judged@10 left out where every judgment is of a relevant document: "
+                       "it is p@10 there; "
                        f"on a git repository or for a model that selects bundles "
                        f"{CODE_COMPARE_METRICS})")
         p.add_argument("--all-queries", action="store_true",

@@ -67,7 +67,9 @@ def add_commands(sub: Any) -> None:
     add_data(p)
     add_model(p)
     p.add_argument("--metrics",
-                   help=metrics_help(f"{EVAL_METRICS}; on a git repository or for a model "
+                   help=metrics_help(f"{EVAL_METRICS}, judged@10 left out where every "
+                                     "judgment is of a relevant document (it is p@10 there)"
+                                     f"; on a git repository or for a model "
                                      f"that selects bundles {CODE_METRICS}, and every bundle "
                                      "figure for such a model unless one is named"))
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json",
