@@ -246,7 +246,10 @@ def test_explain_finds_a_document_beyond_the_top(tmp_path: Path,
     assert main(["explain", folder, "-m", "bm25", "--query-id", "q1", "--top", "1",
                  "--relevant", "--doc", "d3"]) == 0
     out = capsys.readouterr().out
-    beyond = out.split("beyond those shown above")[1]
+    # what the list is: the documents named and the judged-relevant ones the top missed (it
+    # said "2 asked for", though --relevant asks for no number)
+    beyond = out.split("— 1 named with --doc and 1 judged relevant, not among the 1 above, "
+                       "by rank:")[1]
     assert f"#{ranks['d4']}  d4  Tea storage   judged 1" in beyond  # relevant, below the top
     assert "term=tea" in beyond.split("d4")[1]  # with its breakdown
     assert "d3: not ranked — no candidate of this query" in beyond
@@ -265,6 +268,16 @@ def test_explain_says_which_gate_kept_a_relevant_document_out(
     # the sample's case: the answer is a decision recorded from a turn, which injection skips
     assert main(["explain", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
                  "--query-id", "answer-only-in-turn", "--top", "1", "--relevant"]) == 0
-    beyond = capsys.readouterr().out.split("beyond those shown above")[1]
+    beyond = capsys.readouterr().out.split("— 1 judged relevant, by rank:")[1]
     assert "qm-030 (judged 1): not ranked — zeroed by the gate 'source_turn'" in beyond
     assert "score_before_gate:" in beyond  # the breakdown of what it would have scored
+
+
+def test_explain_with_no_result_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    # the gated answer came after "beyond those shown above" with nothing shown above
+    assert main(["explain", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--query-id", "no-durable-tag", "--relevant"]) == 0
+    out = capsys.readouterr().out
+    assert ("\nno result: every candidate scored 0, was gated, or fell below the min score\n"
+            "\n— 1 judged relevant, by rank:\n") in out
+    assert "qm-112 (judged 1): not ranked — zeroed by the gate 'no_durable_tag'" in out

@@ -233,7 +233,7 @@ def test_explain_doc_lists_files_beyond_the_bundle_by_rank_once(
     shown = [p for p, r in ranks.items() if r <= 12]  # the bundle: 12 files
     below = sorted((p for p, r in ranks.items() if r > 12), key=ranks.__getitem__)[:2]
     assert main([*base, "--doc", below[1], "--doc", shown[0], "--doc", below[0]]) == 0
-    beyond = capsys.readouterr().out.split("beyond those shown above")[1]
+    beyond = capsys.readouterr().out.split("— 2 named with --doc, not among the")[1]
     listed = re.findall(r"^#(\d+)  (\S+)  score", beyond, re.M)
     assert listed == [(str(ranks[p]), p) for p in below]  # by rank; the shown one not again
     assert "stages:" in beyond and "{" not in beyond  # the file lines, not a dict dump

@@ -192,9 +192,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
               f"{model.schema.changed(params) or 'none (defaults)'}")
         for r in rows:
             _print_explained(pipe, r)
+        if not rows:
+            print("\nno result: every candidate scored 0, was gated, or fell below the "
+                  "min score")
     named = _named_docs(args, dataset, shown)
     if named:
-        print(f"\n— beyond those shown above ({len(named)} asked for, by rank):")
+        print(f"\n— {_named_heading(args, dataset, named, shown)}, by rank:")
         for row in _rows_of(pipe, named):
             if isinstance(row, dict):
                 if bundles:
@@ -240,6 +243,18 @@ def _print_file_line(pipe: Any, r: dict[str, Any]) -> None:
     print("    " + (" ".join(parts) if parts else "all signals 0"))
     if info.get("why"):
         print(f"    {info['why']}")
+
+
+def _named_heading(args: argparse.Namespace, dataset: Any, named: list[str],
+                   shown: set[str]) -> str:
+    """What the documents after the results are: "3 judged relevant, not among the 5
+    above", "--doc d7", or both ("1 named with --doc, 2 judged relevant …")."""
+    where = f", not among the {len(shown)} above" if shown else ""
+    asked = [d for d in named if d in args.doc]
+    judged = len(named) - len(asked)
+    parts = ([f"{len(asked)} named with --doc"] if asked else []) + (
+        [f"{judged} judged relevant"] if judged else [])
+    return f"{' and '.join(parts)}{where}"
 
 
 def _named_docs(args: argparse.Namespace, dataset: Any, shown: set[str]) -> list[str]:
