@@ -228,6 +228,30 @@ def test_the_best_is_set_against_the_value_in_use(capsys: pytest.CaptureFixture[
                          "estimate")
 
 
+def test_a_tied_best_is_set_against_the_value_in_use_too(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """k1 2.7 and 2.8 tie at the best: the line against the value in use (1.2) vanished,
+    though the gap over it is the figure a tuner wants. The tied value nearest the one in use
+    stands for the tie."""
+    from workbench.core.formats import load_dataset
+    from workbench.core.metrics import paired_test
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    tea = SAMPLES / "tea-beir"
+    lines = _sweep(capsys, str(tea), "-m", "bm25", "-s", "k1")
+    assert lines[-2] == "best by ndcg@10: 0.6226, tied at k1 = 2.7, 2.8"
+    ds, model = load_dataset(tea), get_model("bm25")
+    at = {k: Pipeline(model, ds, {"k1": k}).run(["ndcg@10"]).per_query["ndcg@10"]
+          for k in (1.2, 2.7)}
+    want = paired_test(at[1.2], at[2.7])
+    assert lines[-1].startswith(f"against the value in use (1.2), the tied best 2.7: "
+                                f"{want.delta:+.4f} ndcg@10, p = {want.p_value:.3g} over "
+                                f"{want.n} judged queries")
+    lines = _sweep(capsys, str(tea), "-m", "bm25", "-s", "k1", "-p", "k1=2.8")
+    assert lines[-1] == "the value in use (2.8) is among the tied best: nothing to gain here"
+
+
 def test_a_grid_without_the_value_in_use_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     """b in use is 0.75; a grid of tenths has no row for it, so there is no comparison with
     it: the output says why, rather than leaving the line out unexplained."""

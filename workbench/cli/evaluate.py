@@ -439,9 +439,16 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     from workbench.core.metrics import paired_test
 
     at = next((i for i, (v, _) in enumerate(points) if v == in_use), None)
-    if len(best) != 1 or at is None or best[0] == at or judgments is None:
+    if not best or at is None or judgments is None or len(best) == len(points):
         return ""
-    a, b = per_query[at][metric], per_query[best[0]][metric]
+    if at in best:
+        return (f"the value in use ({in_use}) is among the tied best: nothing to gain here"
+                if len(best) > 1 else "")
+    # tied: the tied value nearest the one in use stands for them (their means are equal)
+    pick = best[0]
+    if len(best) > 1 and isinstance(in_use, int | float) and not isinstance(in_use, bool):
+        pick = min(best, key=lambda i: (abs(float(points[i][0]) - float(in_use)), i))
+    a, b = per_query[at][metric], per_query[pick][metric]
     mask = judgments.judged_mask & ~np.isnan(a) & ~np.isnan(b)  # cases: only the cases
     a, b = a[mask], b[mask]
     test = paired_test(a, b)
@@ -452,7 +459,8 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     p = f"{test.p_value:.3g}"
     verdict = ("significant at 0.05" if test.p_value < 0.05 else
                "not significant at 0.05: the difference may be chance")
-    return (f"against the value in use ({in_use}): {gap} {metric}, p = {p} over "
+    which = f", the tied best {points[pick][0]}:" if len(best) > 1 else ":"
+    return (f"against the value in use ({in_use}){which} {gap} {metric}, p = {p} over "
             f"{test.n} judged queries (paired randomisation test), {verdict}; the best was "
             f"picked on these same queries, so the gap is optimistic — `workbench tune` "
             "holds queries out for an honest estimate")
