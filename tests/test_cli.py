@@ -281,3 +281,18 @@ def test_explain_with_no_result_says_so(capsys: pytest.CaptureFixture[str]) -> N
     assert ("\nno result: every candidate scored 0, was gated, or fell below the min score\n"
             "\n— 1 judged relevant, by rank:\n") in out
     assert "qm-112 (judged 1): not ranked — zeroed by the gate 'no_durable_tag'" in out
+
+
+def test_rank_and_explain_take_either_name_of_the_text_format(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # rank --format text and explain --format table were refused: each knew only its own
+    tea = str(SAMPLES / "tea-beir")
+    assert main(["rank", tea, "-m", "bm25", "-q", "tea", "--format", "text", "--top", "2"]) == 0
+    text = capsys.readouterr().out
+    assert main(["rank", tea, "-m", "bm25", "-q", "tea", "--top", "2"]) == 0
+    assert capsys.readouterr().out == text
+    assert main(["explain", tea, "-m", "bm25", "-q", "tea", "--format", "table",
+                 "--top", "1"]) == 0
+    table = capsys.readouterr().out
+    assert main(["explain", tea, "-m", "bm25", "-q", "tea", "--top", "1"]) == 0
+    assert capsys.readouterr().out == table

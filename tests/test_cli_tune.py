@@ -713,3 +713,11 @@ def test_an_sqlite_file_of_another_program_is_not_made_a_study_storage(capsys, t
                  "--storage", str(tmp_path / "s.db")]) == 0
     assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "3", "--folds", "0",
                  "--storage", str(tmp_path / "s.db")]) == 0
+
+
+def test_metrics_is_tunes_metric_too(capsys, tmp_path):
+    # every other command spells it --metrics (and eval took --metric as its abbreviation):
+    # tune refused --metrics as an unrecognised argument
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metrics", "mrr@10",
+                 "--trials", "2", "--folds", "0", "--storage", str(tmp_path / "s.db")]) == 0
+    assert "objective: max mrr@10" in capsys.readouterr().out

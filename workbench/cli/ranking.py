@@ -37,7 +37,8 @@ def add_commands(sub: Any) -> None:
     add_repo(p)
     add_model(p)
     add_query(p)
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--format", choices=("table", "text", "json"), default="table",
+                   help="table (text: the same, as explain names it) or json")
     p.set_defaults(func=cmd_rank)
 
     p = sub.add_parser("explain", help="each result's score breakdown, gates and matched terms")
@@ -45,8 +46,9 @@ def add_commands(sub: Any) -> None:
     add_repo(p)
     add_model(p)
     add_query(p, top=5, top_help="; codeledger shows at least its whole bundle")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="json: each result's score, contributions and the model's breakdown "
+    p.add_argument("--format", choices=("text", "table", "json"), default="text",
+                   help="text (table: the same, as rank names it); json: each result's score, "
+                   "contributions and the model's breakdown "
                    "(as `rank --format json`, with the breakdown)")
     p.add_argument("--doc", action="append", default=[], metavar="ID",
                    help="also explain this document wherever it ranks (repeatable): why a "

@@ -46,7 +46,10 @@ def add_commands(sub: Any) -> None:
                    "numeric, choice and on/off parameter that scores)")
     p.add_argument("--range", action="append", default=[], metavar="NAME=LOW:HIGH",
                    help="narrow a tuned parameter's range (repeatable)")
-    p.add_argument("--metric", metavar="M[,COST]", help="objective(s): a metric such as "
+    # --metrics too: every other command spells it so (eval's --metric was accepted as an
+    # abbreviation of --metrics, tune's --metrics refused)
+    p.add_argument("--metric", "--metrics", dest="metric", metavar="M[,COST]",
+                   help="objective(s): a metric such as "
                    "ndcg@10, or cases, bundle_recall, bundle_f1 …; a second, e.g. "
                    "bundle_tokens, gives a Pareto front (default: ndcg@10; cases for eval "
                    "cases; bundle_recall for codeledger)")
