@@ -67,6 +67,18 @@ def test_default_model_loads_offline_and_embeds() -> None:
     assert v[0] @ v[1] > v[0] @ v[2] + 0.2  # paraphrases closer than an unrelated sentence
 
 
+def test_the_encoder_reports_progress_every_batch() -> None:
+    # every eight batches before: the first 512 (longest) texts of an embedding on two busy
+    # cores took minutes with nothing said
+    enc = get_encoder()
+    seen: list[str] = []
+    texts = [f"note {i}: " + "word " * (i % 7) for i in range(40)]
+    v = enc.encode(texts, batch_size=8, progress=Progress(on_progress=lambda f, m: seen.append(m)))
+    assert v.shape == (40, 384)
+    assert [m for m in seen if m.startswith("embedding ")] == [
+        f"embedding {n}/40 texts" for n in range(0, 40, 8)]
+
+
 def test_unknown_model_is_one_clear_error() -> None:
     with pytest.raises(EmbeddingError, match="no local embedding model 'no-such-model'"):
         get_encoder("no-such-model")

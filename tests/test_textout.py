@@ -14,7 +14,9 @@ def test_progress_lines_without_a_terminal(monkeypatch: pytest.MonkeyPatch,
         for i in range(0, 101, 4):
             step(i / 100, "chunk")
     lines = capsys.readouterr().err.splitlines()
-    assert lines == [f"embedding: {10 * t}% chunk" for t in range(11)]
+    # a line per tenth reached, at the share reached (4 % steps: 12 % is the first past 10)
+    assert lines == [f"embedding: {p}% chunk" for p in (0, 12, 20, 32, 40, 52, 60, 72, 80, 92,
+                                                        100)]
 
 
 def test_short_work_stays_quiet(capsys: pytest.CaptureFixture[str]) -> None:
@@ -22,3 +24,20 @@ def test_short_work_stays_quiet(capsys: pytest.CaptureFixture[str]) -> None:
         step(0.5, "")
         step(1.0, "")
     assert capsys.readouterr().err == ""
+
+
+def test_a_quiet_tenth_still_gives_news_every_half_minute(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # the first tenth of an embedding took five minutes on two cores: no line meanwhile
+    clock = [0.0]
+    monkeypatch.setattr(textout.time, "monotonic", lambda: clock[0])
+    with textout.progress_bar("embedding") as step:
+        for i, t in enumerate((5, 20, 40, 70, 75, 110)):
+            clock[0] = t
+            step(0.001 * i, f"embedding {64 * i}/5,183 texts")
+    lines = capsys.readouterr().err.splitlines()
+    # at 5 s the first tenth; then a line once 30 s have passed since the last (40, 70, 110)
+    assert lines == ["embedding: 0% embedding 0/5,183 texts",
+                     "embedding: 0% embedding 128/5,183 texts",
+                     "embedding: 0% embedding 192/5,183 texts",
+                     "embedding: 0% embedding 320/5,183 texts"]

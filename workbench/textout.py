@@ -11,6 +11,7 @@ from typing import Any
 
 from workbench.core.engine import ProgressFn
 
+LOG_EVERY_S = 30.0  # without a tty: a line at least this often while the message moves
 LOG_AFTER_S = 3.0  # without a terminal, work shorter than this stays quiet
 
 
@@ -62,12 +63,20 @@ def progress_bar(label: str) -> Iterator[ProgressFn]:
     if not sys.stderr.isatty():
         start = time.monotonic()
         shown = [-1]
+        last_at, last_said = [start], [""]  # when the last line was printed, and its message
 
         def log(fraction: float, message: str) -> None:
             tenth = int(fraction * 10)
-            if tenth > shown[0] and time.monotonic() - start >= LOG_AFTER_S:
-                shown[0] = tenth
-                print(f"{label}: {tenth * 10}% {message}".rstrip(), file=sys.stderr,
+            now = time.monotonic()
+            if now - start < LOG_AFTER_S:
+                return
+            # a tenth further on, or news after a quiet half minute (the first tenth of an
+            # embedding on two cores took five minutes of silence)
+            if tenth > shown[0] or (now - last_at[0] >= LOG_EVERY_S
+                                    and message != last_said[0]):
+                shown[0] = max(shown[0], tenth)
+                last_at[0], last_said[0] = now, message
+                print(f"{label}: {int(fraction * 100)}% {message}".rstrip(), file=sys.stderr,
                       flush=True)
 
         yield log

@@ -278,7 +278,8 @@ class SentenceTransformerEncoder:
             return np.asarray(model.encode(part, batch_size=batch_size, normalize_embeddings=True,
                                            convert_to_numpy=True, show_progress_bar=False))
 
-        return _longest_first(texts, self.dim, batch_size * 8, progress, run)
+        # a batch a call: progress (and cancel) every batch_size texts, not every eight
+        return _longest_first(texts, self.dim, batch_size, progress, run)
 
 
 def _unloadable(folder: Path, exc: Exception) -> str:
@@ -403,7 +404,8 @@ class _Placed:
             def run(part: list[str]) -> NDArray[np.float32]:
                 return np.asarray(model.encode(part, device=self.device, **options))
 
-            return _longest_first(texts, self.dim, batch_size * 8, progress, run)
+            # a batch a call: progress (and cancel) every batch_size texts, not every eight
+        return _longest_first(texts, self.dim, batch_size, progress, run)
         pool = self._start(model, progress) if texts else None
 
         def run_pool(part: list[str]) -> NDArray[np.float32]:
