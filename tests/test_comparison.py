@@ -213,3 +213,29 @@ def test_a_document_a_gate_let_through_is_explained_by_the_gate() -> None:
             assert "no signal changed" not in text
             seen += 1
     assert seen  # the case occurs on this data
+
+
+def test_a_document_below_the_depth_compared_is_not_said_to_drop_out(tea: Dataset) -> None:
+    # compare ranks as deep as its metrics read: a document still scored at #194 was said to
+    # have "dropped out from 8", which reads as removed or gated
+    configs = [Configuration("a", {}), Configuration("b", {"k1": 3.0, "b": 0.0})]
+    shallow = compare_configurations(get_model("bm25"), tea, configs, ["ndcg@10"])
+    deep = compare_configurations(get_model("bm25"), tea, configs, ["ndcg@10", "r@1000"])
+    a, b = shallow.results
+    found = 0
+    for q in range(len(tea.queries)):
+        below = {int(d) for d in a.ranking.docs[q, :int(a.ranking.count[q])]} - {
+            int(d) for d in b.ranking.docs[q, :int(b.ranking.count[q])]}
+        for d in sorted(below):
+            move = explain_move(shallow, 1, q, d)
+            assert move.rank_b is None and move.beyond_b is not None
+            # its place in the deeper ranking lies among the ties the sentence names
+            full = explain_move(deep, 1, q, d).rank_b
+            assert full is not None
+            assert move.beyond_b <= full <= move.beyond_b + move.tied_b
+            text = move.sentence()
+            assert text.startswith(f"moved from {move.rank_a} to below the top 100 "
+                                   f"(#{move.beyond_b}"), text
+            assert "dropped out" not in text
+            found += 1
+    assert found

@@ -23,7 +23,14 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core import engine
-from workbench.core.compare import Mover, doc_contributions, gate_of, is_scored, movers
+from workbench.core.compare import (
+    Mover,
+    doc_contributions,
+    gate_of,
+    is_scored,
+    movers,
+    pair_of,
+)
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
@@ -236,15 +243,32 @@ class MoveExplained:
     # signals show what it would score
     gate_a: str | None = None
     gate_b: str | None = None
+    # where an unranked side still scores it, past the depth the comparison ranked to: how
+    # deep that ranking went, and the document's place in the full order (None: unknown)
+    depth_a: int = 0
+    depth_b: int = 0
+    beyond_a: int | None = None
+    beyond_b: int | None = None
+    tied_a: int = 0  # other candidates with exactly its score there (an order among them
+    tied_b: int = 0  # is the ranking's tie-break, which cut it)
 
     @property
     def deltas(self) -> NDArray[np.float64]:
         out: NDArray[np.float64] = self.contributions_b - self.contributions_a
         return out
 
+    @staticmethod
+    def _below(place: int | None, depth: int, tied: int) -> str | None:
+        if place is None:
+            return None
+        ties = f", tied with {tied:,} other{'s' if tied > 1 else ''}" if tied else ""
+        return f"below the top {depth} (#{place}{ties})"
+
     def sentence(self, top: int = 3) -> str:
         """'moved from 7 to 2: vector +1.9, bm25 −0.3 — alpha 0.3 → 0.6'."""
-        where = _move_words(self.rank_a, self.rank_b)
+        where = _move_words(self.rank_a, self.rank_b,
+                            self._below(self.beyond_a, self.depth_a, self.tied_a),
+                            self._below(self.beyond_b, self.depth_b, self.tied_b))
         order = np.argsort(-np.abs(self.deltas), kind="stable")
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
@@ -257,8 +281,10 @@ class MoveExplained:
                      ", let through by the second" if self.gate_a else
                      ", let through by the first")
             why = lead + (f"; {why}" if parts else "")
-        fell = self.rank_a is not None and self.rank_b is not None and self.rank_b > self.rank_a
-        rose = self.rank_a is not None and self.rank_b is not None and self.rank_b < self.rank_a
+        place_a = self.rank_a if self.rank_a is not None else self.beyond_a
+        place_b = self.rank_b if self.rank_b is not None else self.beyond_b
+        fell = place_a is not None and place_b is not None and place_b > place_a
+        rose = place_a is not None and place_b is not None and place_b < place_a
         own = self.total_b - self.total_a
         if parts and fell and own >= 0 and self.overtaken_by:  # its own score did not fall
             why += (f", but {self.overtaken_by} document"
@@ -295,10 +321,19 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
             changed = {n: v for n, v in changed.items() if n in deciding}
     rank_a, rank_b = _rank_of(a, query, doc), _rank_of(b, query, doc)
     above_a, above_b = _above(a, query, rank_a), _above(b, query, rank_b)
+    beyond_a, tied_a = (_place_beyond(a, query, doc) if rank_a is None and gate_a is None
+                        else (None, 0))
+    beyond_b, tied_b = (_place_beyond(b, query, doc) if rank_b is None and gate_b is None
+                        else (None, 0))
+    overtaken, overtook = len(above_b - above_a), len(above_a - above_b)
+    if beyond_b is not None and rank_a is not None:  # every one ranked above it now, it
+        overtaken = beyond_b - 1 - (rank_a - 1)  # passed none of those above it before
     return MoveExplained(query, doc, rank_a, rank_b,
                          total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
                          is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
-                         len(above_b - above_a), len(above_a - above_b), gate_a, gate_b)
+                         overtaken, overtook, gate_a, gate_b,
+                         int(a.ranking.count[query]), int(b.ranking.count[query]),
+                         beyond_a, beyond_b, tied_a, tied_b)
 
 
 def _above(result: Result, query: int, rank: int | None) -> set[int]:
@@ -314,13 +349,30 @@ def _rank_of(result: Result, query: int, doc: int) -> int | None:
     return int(hit[0]) + 1 if hit.size else None
 
 
-def _move_words(a: int | None, b: int | None) -> str:
+def _place_beyond(result: Result, query: int, doc: int) -> tuple[int | None, int]:
+    """(place, ties): where the ranking stopped short of `doc` (its depth) though it was
+    scored and not gated, its place in the full order of `query`'s candidates (the first
+    of its ties) and how many others share its score; (None, 0) otherwise."""
+    if int(result.ranking.count[query]) < result.ranking.docs.shape[1]:
+        return None, 0  # the list is not full: a min score or a limit left it out, not depth
+    pair = pair_of(result.scores, query, doc)
+    if pair < 0:
+        return None, 0
+    totals = result.scores.total[result.scores.row(query)]
+    mine = float(result.scores.total[pair])
+    if not np.isfinite(mine):
+        return None, 0
+    return int(np.count_nonzero(totals > mine)) + 1, int(np.count_nonzero(totals == mine)) - 1
+
+
+def _move_words(a: int | None, b: int | None, below_a: str | None = None,
+                below_b: str | None = None) -> str:
     if a is None and b is None:
         return "ranked by neither"
     if a is None:
-        return f"entered at {b}"
+        return f"moved from {below_a} to {b}" if below_a else f"entered at {b}"
     if b is None:
-        return f"dropped out from {a}"
+        return f"moved from {a} to {below_b}" if below_b else f"dropped out from {a}"
     if a == b:
         return f"stayed at {a}"
     return f"moved from {a} to {b}"
