@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.checks import load_warnings, skipped_report
 from workbench.core.data import DEFAULT_SPLIT, FormatError
+from workbench.core.engine import Cancelled
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
 from workbench.demo import sample_settings
@@ -35,6 +36,7 @@ from .chart_area import ChartArea
 from .configurations_menu import ConfigurationsMenu
 from .header import Header
 from .metric_strip import MetricStrip
+from .off_thread import wait_for
 from .param_panel import ParamPanel
 from .preview import DocumentPreview
 from .query_list import QueryList
@@ -141,8 +143,13 @@ class MainWindow(QMainWindow):
                     split = (splits[0] if splits and DEFAULT_SPLIT not in splits
                              else DEFAULT_SPLIT)
                 skipped: list[FormatError] = []
-                dataset = load_dataset(target, queries=queries, qrels=qrels, split=split,
-                                       skipped=skipped)  # raises before any change
+                # off the window's thread: a large corpus took 20 s to read, the window frozen
+                chosen_split = split
+                dataset = wait_for(
+                    self, f"Reading {target.name} …",
+                    lambda: load_dataset(target, queries=queries, qrels=qrels,
+                                         split=chosen_split, skipped=skipped),
+                    synchronous=self.loop.synchronous)  # raises before any change
                 chosen, chosen_params = model, dict(params or {})
                 if chosen is None and sample.get("model"):
                     chosen = str(sample["model"])
@@ -156,6 +163,9 @@ class MainWindow(QMainWindow):
                 example = sample.get("example_query")
                 if example and example in dataset.queries.index:
                     self.session.select_query(dataset.queries.index[str(example)])
+        except Cancelled:
+            self.statusBar().showMessage(f"opening {path} cancelled: nothing changed", 8000)
+            return False
         except (FormatError, ParamError, KeyError, OSError, ValueError) as exc:
             self.show_error(f"Could not open {path}: {_reason(exc, path)}")
             return False

@@ -1,0 +1,73 @@
+"""Reading a dataset off the window's thread: the window's events go on meanwhile (a 100k
+corpus with stored vectors froze it for 20 s), the value or the error comes back as from a
+plain call, and Cancel gives up waiting at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
+from pytestqt.qtbot import QtBot
+
+from workbench.core.engine import Cancelled
+from workbench.gui.off_thread import wait_for
+
+
+def _window(qtbot: QtBot) -> QWidget:
+    w = QWidget()
+    qtbot.addWidget(w)
+    w.show()
+    return w
+
+
+def test_the_window_keeps_running_while_it_waits(qtbot: QtBot) -> None:
+    w = _window(qtbot)
+    ticks = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    threads = []
+
+    def slow() -> str:
+        threads.append(threading.current_thread())
+        time.sleep(1.2)
+        return "read"
+
+    assert wait_for(w, "Reading …", slow) == "read"
+    timer.stop()
+    assert threads[0] is not threading.main_thread()
+    assert len(ticks) >= 10  # the event loop went on: a blocking call gives none
+    assert not any(d.isVisible() for d in w.findChildren(QProgressDialog))  # gone with it
+
+
+def test_the_error_comes_back_as_from_a_plain_call(qtbot: QtBot) -> None:
+    w = _window(qtbot)
+
+    def bad() -> None:
+        time.sleep(0.6)
+        raise ValueError("line 3: no id")
+
+    with pytest.raises(ValueError, match="line 3: no id"):
+        wait_for(w, "Reading …", bad)
+    with pytest.raises(ValueError, match="quick"):  # done before any dialog shows
+        wait_for(w, "Reading …", lambda: (_ for _ in ()).throw(ValueError("quick")))
+
+
+def test_cancel_gives_up_waiting(qtbot: QtBot) -> None:
+    w = _window(qtbot)
+    release = threading.Event()
+
+    def press_cancel() -> None:
+        for dialog in w.findChildren(QProgressDialog):
+            dialog.canceled.emit()  # what its Cancel button sends
+
+    QTimer.singleShot(800, press_cancel)
+    started = time.monotonic()
+    with pytest.raises(Cancelled, match="Reading big: cancelled"):
+        wait_for(w, "Reading big …", lambda: release.wait(30))
+    assert time.monotonic() - started < 10
+    release.set()  # the abandoned thread ends; its result is dropped
+    QApplication.processEvents()
