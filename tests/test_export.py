@@ -192,6 +192,15 @@ def test_values_the_target_cannot_take_are_listed_apart() -> None:
         "variant", "tf_multiplier"]
     assert names("vault-search", {"early_stop": True, "limit": 5}) == []
     assert names("decision-memory", {"mode": "search"}) == []
+    # the changes record keeps them: a file holding only "changed" lost that the figures
+    # needed z-score
+    doc = json.loads(export_params("hybrid", {"normalization": "z-score", "alpha": 0.6})
+                     .changes_json())
+    assert [c["name"] for c in doc["changed"]] == ["alpha"]
+    assert [(c["name"], c["value"], c["setting"]) for c in doc["not_in_target"]] == [
+        ("normalization", "z-score", None)]
+    assert "not_in_target" not in json.loads(export_params("hybrid", {"alpha": 0.6})
+                                             .changes_json())
 
 
 def test_the_report_says_a_configuration_cannot_be_shipped(tmp_path: Path) -> None:

@@ -84,9 +84,13 @@ class Export:
         return json.dumps(self.settings, indent=2, ensure_ascii=False) + "\n"
 
     def changes_json(self) -> str:
-        """Every changed constant against the original's defaults, as JSON."""
-        doc = {"model": self.model, "target": self.target,
-               "changed": [c.as_json() for c in self.changed]}
+        """Every changed constant against the original's defaults, as JSON; and the
+        workbench-only values the figures were measured with that the target cannot take
+        (`not_in_target`: a z-score normalisation, …), so the record keeps them."""
+        doc: dict[str, object] = {"model": self.model, "target": self.target,
+                                  "changed": [c.as_json() for c in self.changed]}
+        if self.outside:
+            doc["not_in_target"] = [c.as_json() for c in self.outside]
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
