@@ -721,3 +721,13 @@ def test_metrics_is_tunes_metric_too(capsys, tmp_path):
     assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metrics", "mrr@10",
                  "--trials", "2", "--folds", "0", "--storage", str(tmp_path / "s.db")]) == 0
     assert "objective: max mrr@10" in capsys.readouterr().out
+
+
+def test_a_range_end_off_the_slider_step_is_moved_onto_it_and_said(capsys, tmp_path):
+    assert main(["tune", str(SAMPLES / "story"), "-m", "hybrid", "--tune", "alpha", "--range",
+                 "alpha=0.33:0.9", "--trials", "2", "--folds", "0", "--storage",
+                 str(tmp_path / "s.db")]) == 0
+    out = capsys.readouterr().out
+    assert "tuning 1 parameter: alpha [0.35, 0.9] step 0.05" in out
+    assert ("note: --range alpha=0.33:0.9 is searched as 0.35:0.9, on the slider's step "
+            "(0.05)") in out

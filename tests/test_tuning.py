@@ -251,10 +251,17 @@ def test_space_errors_name_the_parameter():
 
 
 def test_a_narrowed_float_range_stays_on_the_slider_grid():
+    # the slider's grid is the schema's low + i·step: a low end of 0.33 moved every searched
+    # point off it (0.33, 0.38, …) and cut the high end; now both ends are rounded onto it
+    p = get_model("bm25").schema["k1"]
     dim = build_space(get_model("bm25").schema, ["k1"], {"k1": (0.33, 0.91)}).dimensions[0]
     values = dim.values()
-    assert values[0] == pytest.approx(0.33) and values[-1] <= 0.91 + 1e-12
+    assert values[0] == pytest.approx(0.35) and values[-1] == pytest.approx(0.9)
     assert np.allclose(np.diff(values), 0.05)
+    on_grid = (np.asarray(values) - p.low) / 0.05
+    assert np.allclose(on_grid, np.round(on_grid))
+    with pytest.raises(ParamError, match="holds no value on the slider's step"):
+        build_space(get_model("bm25").schema, ["k1"], {"k1": (0.31, 0.34)})
 
 
 def test_the_first_trial_is_the_starting_point_so_a_tie_keeps_it(tmp_path):

@@ -140,6 +140,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
         return EXIT_OK
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert)
+    for d in space.dimensions:  # a --range end moved onto the slider's step: said
+        asked = ranges.get(d.name)
+        if asked is not None and d.step and (d.low, d.high) != asked:
+            print(f"note: --range {d.name}={asked[0]:g}:{asked[1]:g} is searched as "
+                  f"{d.low:g}:{d.high:g}, on the slider's step ({d.step:g})")
     if spec.fresh and args.workers > 1:
         # cleared before any helper can open them
         tuning.runner.delete_studies(spec, evaluator, validation)

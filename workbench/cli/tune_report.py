@@ -20,7 +20,8 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     counted = int(evaluator.counted().sum())
     print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} queries that count; "
           f"model {model.id}")
-    print(f"tuning {len(space.dimensions)} parameters: "
+    n = len(space.dimensions)
+    print(f"tuning {n} parameter{'' if n == 1 else 's'}: "
           + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
     if model.tuned_by_default and not any(d.name not in model.tuned_by_default
                                           for d in space.dimensions):

@@ -167,9 +167,14 @@ def _dimension(p: Param, narrowed: tuple[float, float] | None) -> Dimension:
         if low > high:
             raise ParamError(f"--range for {p.name} holds no whole number")
     if step:
-        # the searched values stay on the slider's grid: low + i·step, high rounded down
-        n = math.floor((high - low) / step + 1e-9)
-        high = round(low + n * step, 10)
+        # the searched values stay on the slider's grid, p.low + i·step: a narrowed low end
+        # rounded up onto it, the high end down (a low of 0.33 moved every point off it)
+        lo_i = math.ceil((low - p.low) / step - 1e-9)
+        hi_i = math.floor((high - p.low) / step + 1e-9)
+        if lo_i > hi_i:
+            raise ParamError(f"--range {p.name}={low:g}:{high:g} holds no value on the "
+                             f"slider's step ({step:g} from {p.low:g})")
+        low, high = round(p.low + lo_i * step, 10), round(p.low + hi_i * step, 10)
     return Dimension(p.name, p.kind, p.stage, float(low), float(high), step)
 
 
