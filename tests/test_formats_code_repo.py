@@ -60,8 +60,8 @@ def test_files_at_the_snapshot_with_their_facts(repo: Path, tmp_path: Path) -> N
     assert "docs/API.md" not in narrow.corpus.index
     assert narrow.qrels is not None and narrow.qrels["t2"] == {"docs/API.md": 1}
     bad = write_tasks(tmp_path / "bad.jsonl", full, [("t3", "x", ["docs/never-existed.md"])])
-    with pytest.raises(FormatError, match=r"bad.jsonl: field 'files': task 't3' needs "
-                                          r"'docs/never-existed.md'"):
+    with pytest.raises(FormatError, match=r"bad.jsonl:1: field 'files\[0\]': task 't3' "
+                                          r"needs 'docs/never-existed.md'"):
         read_code_repo(repo, tasks=bad)
 
 

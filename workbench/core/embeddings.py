@@ -405,7 +405,7 @@ class _Placed:
                 return np.asarray(model.encode(part, device=self.device, **options))
 
             # a batch a call: progress (and cancel) every batch_size texts, not every eight
-        return _longest_first(texts, self.dim, batch_size, progress, run)
+            return _longest_first(texts, self.dim, batch_size, progress, run)
         pool = self._start(model, progress) if texts else None
 
         def run_pool(part: list[str]) -> NDArray[np.float32]:

@@ -299,7 +299,7 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     timeout = spec.timeout / len(runs) if spec.timeout else None
     grid = spec.sampler == "grid"
     studies = []
-    ran: dict[str, int] = {}
+    ran: dict[str, int] = {}  # each study's trials before this run
     with contextlib.closing(StudyLock(spec.storage, base)) as lock:
         # held until the result is built: a shared run scores the stored studies themselves
         _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs], grid)
@@ -325,13 +325,14 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
                           progress=progress.span(i / len(runs), (i + 1) / len(runs)))
             studies.append((label, handle.work, train, test))
-            before = stored if stored_before is None else stored_before.get(label, 0)
-            ran[label] = st.n_done(handle.work) - before
+            ran[label] = stored if stored_before is None else stored_before.get(label, 0)
         if not score:
             return None
         defaults = evaluator.evaluate({})
-        results = [replace(_fold_result(label, study, train, test, spec, evaluator, defaults,
-                                        progress), new=ran[label])
+        # new: what the study holds when scored less what it held before the run (a helper
+        # may finish a trial after this process's loop ended: it is this run's too)
+        results = [_with_new(_fold_result(label, study, train, test, spec, evaluator,
+                                          defaults, progress), ran[label])
                    for label, study, train, test in studies]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
@@ -341,6 +342,10 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     if report and folds:
         result.also = _also(evaluator, folds, report)
     return result
+
+
+def _with_new(fold: FoldResult, before: int) -> FoldResult:
+    return replace(fold, new=fold.trials - before)
 
 
 def _also(evaluator: Evaluator, folds: Sequence[FoldResult],
