@@ -149,7 +149,8 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> Hybr
             f"{len(index.post_doc):,} BM25 matches) needs about {gib(need)} of memory and "
             f"{gib(have)} is available; not prepared. Use fewer queries or documents, or a "
             f"lower vector_candidates (${MEMORY_LIMIT_ENV} sets the limit)")
-    progress(0.3, "embedding")
+    progress(0.3, "reading the stored vectors" if str(params["embeddings"]) == "stored"
+             else "embedding")
     source = similarity_rows(dataset, texts, plans, params, progress.span(0.3, 0.9))
     default = float(params["default_importance"])
     importance = np.asarray([importance_of(d.metadata.get("importance"), default)
