@@ -67,6 +67,18 @@ def test_data_is_timed_with_no_target(small_synthetic: None,
     assert len(rows) == 1 and not any("synthetic" in r for r in rows)
 
 
+def test_hybrid_s_bench_settings_are_said(small_synthetic: None,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # the row read as hybrid at its defaults; it is timed at other fields and prompts, and
+    # `embed -m hybrid` (what the README said to run first) caches other texts
+    from workbench.bench.harness import run_benchmarks
+
+    assert run_benchmarks(data=str(SAMPLES / "story"), models=["hybrid"], repeats=1) == 0
+    out = capsys.readouterr().out
+    assert ("hybrid is timed at query_prompt='', document_prompt='', fields=title+text (the "
+            "texts `workbench embed DATA -m dense` embeds") in out
+
+
 def test_gui_and_tune_without_data_exit_1(tmp_path: Path) -> None:
     for flag in ("--gui", "--tune"):
         done = _bench(tmp_path, flag)
@@ -85,5 +97,6 @@ def test_the_embedding_it_must_do_is_said_first_and_gui_stops_at_its_timeout(
     assert done.returncode == 1, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
     assert first.startswith("embedding first: 176 texts not in the cache (0 are), about ")
+    assert "all-MiniLM-L6-v2, no prompt); cached for the next run" in first  # which texts
     assert "stopped after its 1 s timeout" in done.stdout
     assert "Traceback" not in done.stderr

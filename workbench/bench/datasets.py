@@ -61,9 +61,10 @@ def embedding_forecast(jobs: Sequence[EmbeddingJob], probe: int = 32) -> str | N
                 use_cache=False)
     rate = len(sample) / max(time.perf_counter() - t0, 1e-9)
     cached = sum(len(j.texts) for j in jobs) - total
+    prompt = f"prompt {job.prompt!r}" if job.prompt else "no prompt"
     return (f"embedding first: {total:,} texts not in the cache ({cached:,} are), about "
             f"{_duration(total / rate)} at {rate:,.0f} texts/s (measured on {len(sample)} of "
-            "them); cached for the next run")
+            f"them; {job.model}, {prompt}); cached for the next run")
 
 
 def _duration(seconds: float) -> str:

@@ -102,6 +102,12 @@ def longest_word_queries(dataset: Dataset) -> Dataset:
 BENCH_PARAMS: dict[str, dict[str, object]] = {
     "hybrid": {"query_prompt": "", "document_prompt": "", "fields": "title+text"},
 }
+def bench_settings(model_id: str) -> str:
+    """The settings a bench times `model_id` at, where they are not its defaults."""
+    return ", ".join(f"{k}={v!r}" if isinstance(v, str) and not v else f"{k}={v}"
+                     for k, v in BENCH_PARAMS.get(model_id, {}).items())
+
+
 ALL_PAIRS_REPEATS = 5  # the all-pairs path is timed fewer times: seconds a run at 50 M pairs
 
 # models that search for the query as one phrase get phrase-sized queries
@@ -270,6 +276,10 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
     rows = [bench_one(mid, ds, repeats, specs.get(ds.name), vectors) for mid, ds in plan]
     print(f"live path = combine + top-k + metrics ({', '.join(DEFAULT_METRICS)}) over every "
           f"query; median of {repeats} runs")
+    for mid in dict.fromkeys(m for m, _ in plan):  # not the model's defaults: said
+        if BENCH_PARAMS.get(mid):
+            print(f"{mid} is timed at {bench_settings(mid)} (the texts `workbench embed DATA "
+                  "-m dense` embeds, so one cache serves both)")
     print(format_table(["model", "dataset", "pairs", "ms", "all pairs ms", "vs all pairs",
                         "reference ms", "speed-up", "target ms", "", "notes"],
                        [_cells(r) for r in rows]))
