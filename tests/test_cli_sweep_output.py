@@ -279,3 +279,18 @@ def test_many_tied_values_are_summed_up_and_the_cheapest_named(
     cheapest = min(tokens, key=lambda v: (tokens[v], int(v)))
     assert best.endswith(f"of these, the fewest tokens per bundle: token_budget = {cheapest} "
                          f"({tokens[cheapest]:,.1f})")
+
+
+def test_a_setting_that_cuts_what_is_ranked_is_not_called_a_quality_best(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """vector_candidates 5 was crowned best, with r@100 at 0.61 for 20: it only decides how
+    much is ranked (exactness for speed); the sweep now says its best is a trade-off."""
+    lines = _sweep(capsys, str(SAMPLES / "story"), "-m", "hybrid", "-s", "vector_candidates",
+                   "--values", "0,5,20,1000")
+    assert lines[-1] == ("note: vector_candidates is not a quality setting (paging, display, "
+                         "speed or a budget: tune leaves it out unless named): the metrics "
+                         "move with what it cuts or pages, so its best is a trade-off to "
+                         "choose, not a tuning result")
+    lines = _sweep(capsys, str(SAMPLES / "story"), "-m", "hybrid", "-s", "alpha", "--values",
+                   "0.3,0.7")
+    assert not any("not a quality setting" in line for line in lines)

@@ -381,6 +381,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"note: {first} is the same at every value, and {', '.join(moved)} "
               f"{'is' if len(moved) == 1 else 'are'} not: rank by "
               f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
+    if not param.tunable and len(best) < len(points) and not hasattr(model, "bundles"):
+        # (a bundle model's budget has its sweep read as a cost already: tokens per bundle)
+        # vector_candidates "best" at 5 with r@100 at 0.61 for 20: a cut, read as quality
+        print(f"note: {args.sweep} is not a quality setting (paging, display, speed or a "
+              "budget: tune leaves it out unless named): the metrics move with what it cuts "
+              "or pages, so its best is a trade-off to choose, not a tuning result")
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
