@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -114,9 +115,14 @@ def run_embedding_bench(n_texts: int = 1000, batch_size: int = 64, rounds: int =
         ("ours pool+cache", n_workers): lambda: ours(cache=True, workers=n_workers),
     }
     times: dict[tuple[str, int], list[float]] = {key: [] for key in runs}
-    for _ in range(rounds):
-        for key, run in runs.items():
-            times[key].append(run())
+    print(f"embedding {len(texts):,} texts along {len(runs)} paths, {rounds} rounds (the "
+          "table comes at the end)", file=sys.stderr, flush=True)
+    for r in range(rounds):
+        for (name, n), run in runs.items():
+            times[(name, n)].append(run())
+            # a line a path: minutes of silence otherwise on a busy CPU
+            print(f"  round {r + 1}/{rounds}: {name} ({n} process{'es' if n > 1 else ''}) "
+                  f"{times[(name, n)][-1]:.1f} s", file=sys.stderr, flush=True)
     reopen = _reopen_time(texts, batch_size)
     best = {name: (n, min(t)) for (name, n), t in times.items()}
     rows = []
