@@ -440,3 +440,18 @@ def test_without_judgments_the_view_says_why_no_metric_shows(qtbot: QtBot, windo
         "compared defaults, lower per query: decisions has no judgments, so no metric")
     assert view.chart.caption().startswith("decisions has no judgments: no metric to compare")
     assert view.table.cell_texts() == []
+
+
+def test_in_a_narrow_window_the_explain_pane_waits_for_a_click(qtbot: QtBot, tea: Any) -> None:
+    # at 1,024 px ids were cut to "r…d" beside a third of the width of placeholder text
+    view = _open(qtbot, tea)
+    view.resize(1024, 768)
+    qtbot.wait(10)
+    assert view.top_split.sizes()[1] == 0
+    q = view.lines_query()
+    doc = int(view.comp.results[0].ranking.docs[q, 0])  # type: ignore[union-attr]
+    view._on_doc(doc)
+    assert view.top_split.sizes()[1] > 0 and view.explain.explained is not None
+    view.resize(1000, 768)  # explained now: a resize leaves it open
+    qtbot.wait(10)
+    assert view.top_split.sizes()[1] > 0

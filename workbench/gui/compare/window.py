@@ -60,6 +60,7 @@ from .metric_table import MetricTable
 from .rank_lines import RankLines
 
 PRESENTATION_SCALE = 1.6
+NARROW = 1400  # px: below this the explain pane waits folded for a click
 
 
 def moved_order(comp: Comparison, i: int, metric: str) -> list[int]:
@@ -437,7 +438,7 @@ class CompareWindow(QWidget):
         if self.comp is not None:
             self.explain.show_move(self.comp, self.b_index, self.lines_query(), doc)
             sizes = self.top_split.sizes()
-            if self.presenting and sizes[1] == 0:  # presenting: the explain opens on a click
+            if sizes[1] == 0:  # folded away until a click (presenting, a narrow window)
                 self.top_split.setSizes([sum(sizes) * 2 // 3, sum(sizes) // 3])
 
     def step(self, direction: int) -> None:
@@ -522,6 +523,15 @@ class CompareWindow(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
         self._fit_presentation()
+        self._fold_explain()
+
+    def _fold_explain(self) -> None:
+        """In a narrow window the lists take the explain pane's room until a document is
+        clicked (at 1,024 px ids were cut to "r…d" beside a pane of placeholder text)."""
+        sizes = self.top_split.sizes()
+        if (not self.presenting and self.width() < NARROW and self.explain.explained is None
+                and sizes[1] > 0 and sum(sizes) > 0):
+            self.top_split.setSizes([sum(sizes), 0])
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """← → the queries that moved most, R the replay, Esc leaves presentation mode (keys
@@ -580,6 +590,7 @@ class CompareWindow(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        self._fold_explain()
         if self._dirty:
             self.compare()
 
