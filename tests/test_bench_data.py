@@ -75,7 +75,7 @@ def test_hybrid_s_bench_settings_are_said(small_synthetic: None,
 
     assert run_benchmarks(data=str(SAMPLES / "story"), models=["hybrid"], repeats=1) == 0
     out = capsys.readouterr().out
-    assert ("hybrid is timed at query_prompt='', document_prompt='', fields=title+text (the "
+    assert ("note: hybrid is timed at query_prompt='', document_prompt='', fields=title+text (the "
             "texts `workbench embed DATA -m dense` embeds") in out
 
 

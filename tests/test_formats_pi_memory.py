@@ -165,6 +165,32 @@ def test_an_eval_case_breaks_score_ties_in_its_corpus_order(tmp_path: Path) -> N
     assert got == [[("old", 17)], [("new", 17)]]
 
 
+def test_an_eval_case_at_min_score_0_returns_each_decision_once_in_its_order(
+        tmp_path: Path) -> None:
+    # min score 0 widens the rows with the candidates no token meets; the widening assumed
+    # newest-first rows and, on a case's own order, returned a decision twice
+    old = rec("old", "alpha beta", "body text", created="2026-01-01T00:00:00.000Z")
+    mid = rec("mid", "gamma delta", "other words", created="2026-01-03T00:00:00.000Z")
+    new = rec("new", "alpha beta", "body text", created="2026-01-05T00:00:00.000Z")
+    case = {"query": "alpha beta", "cwd": "/repos/demo", "now": "2026-03-01T00:00:00.000Z",
+            "topK": 5, "minScore": 0, "forInjection": False, "expected_top_ids": ["old"]}
+    ds = load_dataset(jsonl(tmp_path / "eval.jsonl", [
+        {**case, "name": "older first", "corpus": [old, mid, new]},
+        {**case, "name": "newer first", "corpus": [new, mid, old]}]))
+    model = DecisionMemoryModel()
+    params = resolve_params(model)
+    ranking = rank(model.combine(model.prepare(ds, params), params), 10,
+                   model.selection_params(params))
+    got = [[(ds.corpus[int(ranking.docs[q, j])].id, int(ranking.scores[q, j]))
+            for j in range(int(ranking.count[q]))] for q in range(2)]
+    # old and new are the same decision but for its date (both over 14 days old: no age
+    # bonus): they tie; mid meets no token and scores 0. The harness keeps every score ≥ 0,
+    # sorted by score alone: ties, and the zeros, in the case's corpus order
+    assert [d for d, _ in got[0]] == ["old", "new", "mid"]
+    assert [d for d, _ in got[1]] == ["new", "old", "mid"]
+    assert got[0][0][1] == got[0][1][1] > 0 and got[0][2][1] == 0
+
+
 # -- injections.jsonl ----------------------------------------------------------------------
 
 LOG = [

@@ -278,7 +278,7 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
           f"query; median of {repeats} runs")
     for mid in dict.fromkeys(m for m, _ in plan):  # not the model's defaults: said
         if BENCH_PARAMS.get(mid):
-            print(f"{mid} is timed at {bench_settings(mid)} (the texts `workbench embed DATA "
+            print(f"note: {mid} is timed at {bench_settings(mid)} (the texts `workbench embed DATA "
                   "-m dense` embeds, so one cache serves both)")
     print(format_table(["model", "dataset", "pairs", "ms", "all pairs ms", "vs all pairs",
                         "reference ms", "speed-up", "target ms", "", "notes"],

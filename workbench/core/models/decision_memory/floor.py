@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.models.decision_memory.params import GATES
-from workbench.core.models.decision_memory.prepared import DecisionMemoryPrepared
+from workbench.core.models.decision_memory.prepared import DecisionMemoryPrepared, case_rank
 
 F64 = NDArray[np.float64]
 B = NDArray[np.bool_]
@@ -49,18 +49,22 @@ def floor_queries(prep: DecisionMemoryPrepared, min_score: F64, disabled: B) -> 
     return out
 
 
-def _candidates(prep: DecisionMemoryPrepared, q: int, project_only: bool) -> NDArray[np.intp]:
-    """The ranks (positions in candidate order) of query q's search candidates."""
-    keep = ~prep.docs.archived[prep.doc_order]
+def _candidates(prep: DecisionMemoryPrepared, q: int, project_only: bool,
+                rank: NDArray[np.int64]) -> tuple[NDArray[np.int64], NDArray[np.intp]]:
+    """(ranks, documents) of query q's search candidates in its candidate order; `rank`:
+    each document's place in that order."""
+    keep = ~prep.docs.archived
     spec = prep.specs[q]
     if spec.candidates is not None:
         mine = np.zeros(prep.n_docs, np.bool_)
         mine[list(spec.candidates)] = True
-        keep &= mine[prep.doc_order]
+        keep &= mine
     if project_only:
-        keep &= prep.cwd_member[prep.q_cwd[q]][prep.doc_order]
-    out: NDArray[np.intp] = np.flatnonzero(keep)
-    return out
+        keep &= prep.cwd_member[prep.q_cwd[q]]
+    docs = np.flatnonzero(keep)
+    ranks = rank[docs]
+    order = np.argsort(ranks, kind="stable")
+    return ranks[order], docs[order]
 
 
 def widen(prep: DecisionMemoryPrepared, floor: B, project_only: B, limit: NDArray[np.int64],
@@ -69,19 +73,32 @@ def widen(prep: DecisionMemoryPrepared, floor: B, project_only: B, limit: NDArra
     are the prepared pairs' before the limit of the floor queries (their scores ≥ 0 all pass
     the min score); the limit over the widened rows is written back to them (`over_limit`,
     total 0) for the prepared pairs it drops."""
-    n = max(1, prep.n_docs)
+    n = max(1, prep.n_docs) + 1  # a rank is at most n_docs
     rank_of = np.empty(prep.n_docs, np.int64)
     rank_of[prep.doc_order] = np.arange(prep.n_docs)
-    keys = prep.pair_query * n + rank_of[prep.pair_doc]  # ascending: rows in candidate order
+    # each query's candidate order: newest first, an eval case's its own corpus order (the
+    # prepared rows are in it: `prepared.case_rank`)
+    own = {q: case_rank(spec.candidates, prep.n_docs) for q, spec in enumerate(prep.specs)
+           if spec.candidates is not None}
+    pair_rank = rank_of[prep.pair_doc]
+    for q, rank in own.items():
+        lo, hi = int(prep.row_ptr[q]), int(prep.row_ptr[q + 1])
+        pair_rank[lo:hi] = rank[prep.pair_doc[lo:hi]]
+    keys = prep.pair_query * n + pair_rank  # ascending: rows in candidate order
     fq = np.flatnonzero(floor)
-    wanted = [q * n + _candidates(prep, int(q), bool(project_only[q])) for q in fq.tolist()]
+    wanted, wanted_docs = [], []
+    for q in fq.tolist():
+        ranks, docs = _candidates(prep, int(q), bool(project_only[q]), own.get(q, rank_of))
+        wanted.append(q * n + ranks)
+        wanted_docs.append(docs)
     want = np.concatenate(wanted) if wanted else np.zeros(0, np.int64)
+    want_doc = np.concatenate(wanted_docs) if wanted_docs else np.zeros(0, np.intp)
     at = np.searchsorted(keys, want)
     there = at < len(keys)
     there[there] = keys[at[there]] == want[there]
     extra, at = want[~there], at[~there]
     src = np.insert(np.arange(len(keys), dtype=np.intp), at, -1)
-    doc = np.insert(prep.pair_doc, at, prep.doc_order[extra % n].astype(np.int32))
+    doc = np.insert(prep.pair_doc, at, want_doc[~there].astype(np.int32))
     query = np.insert(prep.pair_query, at, extra // n)
     row_ptr = np.zeros(len(prep.specs) + 1, np.int64)
     np.cumsum(np.bincount(query, minlength=len(prep.specs)), out=row_ptr[1:])

@@ -163,9 +163,7 @@ class _Builder:
         if spec.candidates is None:
             cand = cand[np.argsort(self.rank[cand])]
         else:  # an eval case: the harness sorts by score alone, ties in the case's corpus order
-            at = np.full(n, len(spec.candidates), np.int64)
-            at[list(reversed(spec.candidates))] = np.arange(len(spec.candidates))[::-1]
-            cand = cand[np.argsort(at[cand], kind="stable")]
+            cand = cand[np.argsort(case_rank(spec.candidates, n)[cand], kind="stable")]
         # location class per (candidate, distinct token): lowest priority written first
         cls = np.full((len(cand), len(distinct)), NONE, np.int8)
         for j, (v, _, partial_docs) in enumerate(lists):
@@ -191,6 +189,15 @@ class _Builder:
         out["in_project"].append(member[cand])
         out["age"].append((spec.now_ms - facts.created[cand]) / DAY_MS)
         return len(cand)
+
+
+def case_rank(candidates: tuple[int, ...], n_docs: int) -> NDArray[np.int64]:
+    """int64 (N,): each decision's place in an eval case's own corpus (its first, where the
+    case lists one twice), n_docs for one outside it: the case's candidate order."""
+    out = np.full(n_docs, n_docs, np.int64)
+    first = list(dict.fromkeys(candidates))
+    out[first] = np.arange(len(first))
+    return out
 
 
 def candidate_order(created: F64) -> NDArray[np.intp]:
