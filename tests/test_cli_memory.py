@@ -45,8 +45,8 @@ def test_why_stats_over_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert re.search(r"over the 1 turn with a result: top / last avg +12.00 / 12.00\n", out)
     # pi-lodestone's tail avg 6 − min score 8 < 3 says "doing real work"; the one result
     # injected scores 12, 4 above it: the threshold did not cut it
-    assert ("the last injected results score well above the min score (12.00 against 8); 1 "
-            "turn injected nothing") in out
+    assert ("the last injected results score well above the min score (4.00 above it on "
+            "average); 1 turn injected nothing") in out
     assert ("(pi-lodestone's /memory why-stats says 'doing real work' here: its average 6.00 "
             "counts the 1 turn with no result as 0)") in out
 
@@ -229,3 +229,22 @@ def test_sweep_counts_the_fixture_cases_passing(capsys: pytest.CaptureFixture[st
     assert main(["sweep", str(SAMPLES / "tea-beir"), "-m", "bm25", "-s", "k1", "--values",
                  "1,2", "--metrics", "cases"]) == 2
     assert "no fixture cases" in capsys.readouterr().err
+
+
+def test_a_min_score_raised_along_the_log_is_met_turn_by_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the last turn's min score (60) against every turn's last result read "well above the
+    # min score (29.50 against 60)" and blamed "0 turns with no result"
+    rows = [{"ts": f"2026-05-26T10:0{i}:00.000Z", "cwd": "/repos/demo", "project": "demo",
+             "promptCharCount": 30, "minScore": ms, "limit": 3, "globalInject": False,
+             "results": [{"id": "d1", "title": "t", "kind": "manual", "source": "manual",
+                          "score": score, "snippetLength": 80}]}
+            for i, (ms, score) in enumerate(((20, 21), (20, 22), (60, 61)))]
+    log = tmp_path / "injections.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["why-stats", str(log)]) == 0
+    out = capsys.readouterr().out
+    # each last result 1, 2 and 1 above its own turn's min score: 1.33 on average
+    assert ("the min score is doing real work: the last injected result scores 1.33 above "
+            "its turn's min score on average (within 3)") in out
+    assert "pi-lodestone" not in out  # no empty turn: nothing to tell apart

@@ -150,24 +150,28 @@ def _turns(n: int) -> str:
 
 
 def verdict_line(st: InjectionStats) -> str:
-    """Whether the min score decides, on the turns that injected something; and where
-    pi-lodestone's verdict (its averages count a turn with no result as 0) differs, that."""
+    """Whether the min score decides, on the turns that injected something (each against its
+    own turn's min score); and where pi-lodestone's verdict (its averages count a turn with
+    no result as 0) differs for that reason, that."""
+    empty = st.turns - st.answered
     if not st.answered:
-        out = "no turn injected anything: the min score (or the limit) leaves every turn empty"
-    elif st.threshold_decides:
-        out = (f"the min score is doing real work: the last injected result's score averages "
-               f"{st.tail_avg_answered:.2f}, within {REAL_WORK_MARGIN:g} of {st.min_score:g}")
+        return ("no turn injected anything: the min score (or the limit) leaves every turn "
+                "empty")
+    margin = st.tail_margin_answered
+    if st.threshold_decides:
+        out = (f"the min score is doing real work: the last injected result scores "
+               f"{margin:.2f} above its turn's min score on average (within "
+               f"{REAL_WORK_MARGIN:g})")
     else:
-        empty = st.turns - st.answered
-        out = (f"the last injected results score well above the min score ("
-               f"{st.tail_avg_answered:.2f} against {st.min_score:g})"
+        out = (f"the last injected results score well above the min score ({margin:.2f} above "
+               "it on average)"
                + (": the threshold rarely decides" if not empty else
                   f"; {_turns(empty)} injected nothing (below the min score, or no match)"))
-    if st.answered and st.threshold_doing_real_work != st.threshold_decides:
+    if empty and st.threshold_doing_real_work != st.threshold_decides:
         out += ("\n(pi-lodestone's /memory why-stats says "
                 + ("'doing real work'" if st.threshold_doing_real_work else "'rarely decides'")
                 + f" here: its average {st.tail_avg:.2f} counts the "
-                f"{_turns(st.turns - st.answered)} with no result as 0)")
+                f"{_turns(empty)} with no result as 0)")
     return out
 
 

@@ -66,6 +66,9 @@ class InjectionStats:
     answered: int = 0  # turns with at least one result
     top_avg_answered: float = 0.0  # top and tail averages over those turns alone
     tail_avg_answered: float = 0.0
+    # over those turns, the mean of each last result's score less that turn's own min score
+    # (a log's min score may have changed along the way)
+    tail_margin_answered: float = 0.0
 
     @property
     def threshold_doing_real_work(self) -> bool:
@@ -76,8 +79,7 @@ class InjectionStats:
     def threshold_decides(self) -> bool:
         """The verdict on the turns that injected something: their last result's score
         averages within the margin of the min score."""
-        return (self.answered > 0
-                and abs(self.tail_avg_answered - self.min_score) < REAL_WORK_MARGIN)
+        return self.answered > 0 and self.tail_margin_answered < REAL_WORK_MARGIN
 
 
 def clamp_last(n: int | None) -> int:
@@ -105,6 +107,7 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
     tails = [t.results[-1][1] if t.results else 0.0 for t in turns]
     hit_tops = [t.results[0][1] for t in turns if t.results]
     hit_tails = [t.results[-1][1] for t in turns if t.results]
+    margins = [t.results[-1][1] - t.min_score for t in turns if t.results]
     snippets = [r[2] for t in turns for r in t.results]
     seen: Counter[str] = Counter()
     score_sum: defaultdict[str, float] = defaultdict(float)
@@ -139,6 +142,7 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
         answered=len(hit_tops),
         top_avg_answered=sum(hit_tops) / len(hit_tops) if hit_tops else 0.0,
         tail_avg_answered=sum(hit_tails) / len(hit_tails) if hit_tails else 0.0,
+        tail_margin_answered=sum(margins) / len(margins) if margins else 0.0,
     )
 
 

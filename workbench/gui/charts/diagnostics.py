@@ -230,12 +230,14 @@ class InjectionDiagnostics(ChartPanel):
         # pulled the average under the min score itself
         real = cur.threshold_decides
         empty = cur.turns - cur.answered
-        text = (f"tail avg {cur.tail_avg_answered:.2f} (turns with a result) within "
-                f"{REAL_WORK_MARGIN:g} of min score {cur.min_score:g}: the threshold is doing "
+        margin = cur.tail_margin_answered
+        text = (f"the last result scores {margin:.2f} above its turn's min score on average "
+                f"(turns with a result): within {REAL_WORK_MARGIN:g}, the threshold is doing "
                 "real work" if real else
-                f"tail avg {cur.tail_avg_answered:.2f} (turns with a result) vs min score "
-                f"{cur.min_score:g}: " + ("the threshold rarely decides" if not empty else
-                                          f"{empty} turns injected nothing"))
+                f"the last result scores {margin:.2f} above its turn's min score on average "
+                "(turns with a result): " + (
+                    "the threshold rarely decides" if not empty else
+                    f"{empty} turn{'' if empty == 1 else 's'} injected nothing"))
         if not cur.answered:
             text = "no turn injected anything"
         self.verdict.setText(text if cur.turns else "no turns")
