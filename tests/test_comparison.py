@@ -239,3 +239,24 @@ def test_a_document_below_the_depth_compared_is_not_said_to_drop_out(tea: Datase
             assert "dropped out" not in text
             found += 1
     assert found
+
+
+def test_a_document_rising_from_below_the_depth_is_said_so(tea: Dataset) -> None:
+    # the rise from below the top 100 had no count of what it passed
+    configs = [Configuration("a", {"k1": 3.0, "b": 0.0}),
+               Configuration("b", {"k1": 1.2, "b": 0.75})]
+    comp = compare_configurations(get_model("bm25"), tea, configs, ["ndcg@10"])
+    a, b = comp.results
+    found = 0
+    for q in range(len(tea.queries)):
+        entered = {int(d) for d in b.ranking.docs[q, :int(b.ranking.count[q])]} - {
+            int(d) for d in a.ranking.docs[q, :int(a.ranking.count[q])]}
+        for d in sorted(entered):
+            move = explain_move(comp, 1, q, d)
+            assert move.rank_a is None and move.beyond_a is not None
+            assert move.rank_b is not None
+            assert move.overtook == max(0, move.beyond_a - move.rank_b)
+            assert move.sentence().startswith(
+                f"moved from below the top 100 (#{move.beyond_a}")
+            found += 1
+    assert found

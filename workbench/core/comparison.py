@@ -326,8 +326,11 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     beyond_b, tied_b = (_place_beyond(b, query, doc) if rank_b is None and gate_b is None
                         else (None, 0))
     overtaken, overtook = len(above_b - above_a), len(above_a - above_b)
-    if beyond_b is not None and rank_a is not None:  # every one ranked above it now, it
-        overtaken = beyond_b - 1 - (rank_a - 1)  # passed none of those above it before
+    # from or to below the depth compared: counted from its places (the lists stop short)
+    if beyond_b is not None and rank_a is not None:
+        overtaken = max(0, beyond_b - rank_a)
+    if beyond_a is not None and rank_b is not None:
+        overtook = max(0, beyond_a - rank_b)
     return MoveExplained(query, doc, rank_a, rank_b,
                          total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
                          is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
