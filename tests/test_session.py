@@ -99,6 +99,12 @@ def test_a_model_switched_away_from_and_back_keeps_its_values_and_undo_steps() -
     assert (s.params["k1"], s.params["b"]) == (1.6, 0.75) and s.can_undo and s.can_redo
     s.undo()
     assert s.params["k1"] == 1.2
+    s.set_model("vault-search")
+    with pytest.raises(ParamError):  # bad values: nothing changes, bm25's memory kept
+        s.set_model("bm25", {"k1": 99})
+    assert s.model.id == "vault-search"  # type: ignore[union-attr]
+    s.set_model("bm25")
+    assert s.params["k1"] == 1.2 and s.can_redo
     s.set_model("bm25", {"k1": 0.9})  # values given (a configuration, a session): they win
     assert s.params["k1"] == 0.9 and not s.can_undo
     s.set_param("b", 0.5)

@@ -230,13 +230,16 @@ class TuningSession:
         """Switch to `model_id` at `params`; with none, at the values (and undo steps) it had
         when the user last left it on this dataset, else its defaults."""
         model = get_model(model_id)
-        if self.model is not None:  # left as it is, to come back to
-            self._left[self.model.id] = (dict(self.params), self._history, self.tuned_on)
-        kept = self._left.pop(model_id, None)
+        kept = self._left.get(model_id)
+        # resolved before anything changes: bad values leave the session and what it
+        # remembers of each model as they were
         if params is None and kept is not None:
             resolved, history, tuned = model.schema.resolve(kept[0]), kept[1], kept[2]
         else:
             resolved, history, tuned = model.schema.resolve(params), _History(), None
+        if self.model is not None:  # left as it is, to come back to
+            self._left[self.model.id] = (dict(self.params), self._history, self.tuned_on)
+        self._left.pop(model_id, None)
         self.model = model
         self.params = resolved
         self.prepared = self.prepared_params = self.result = None
