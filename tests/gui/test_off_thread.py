@@ -71,3 +71,20 @@ def test_cancel_gives_up_waiting(qtbot: QtBot) -> None:
     assert time.monotonic() - started < 10
     release.set()  # the abandoned thread ends; its result is dropped
     QApplication.processEvents()
+
+
+def test_ctrl_c_in_the_terminal_is_not_swallowed(qtbot: QtBot) -> None:
+    # raised inside the dialog's polling slot, Qt printed it and the read went on
+    import os
+    import signal
+
+    w = _window(qtbot)
+    release = threading.Event()
+    threading.Timer(0.8, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            wait_for(w, "Reading big …", lambda: release.wait(30))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        release.set()

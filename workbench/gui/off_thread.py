@@ -10,6 +10,7 @@ window holds until the caller uses the result).
 
 from __future__ import annotations
 
+import signal
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -52,17 +53,36 @@ def wait_for(parent: QWidget, label: str, fn: Callable[[], T], *,
         loop = QEventLoop()
         timer = QTimer()
         timer.setInterval(POLL_MS)
-        timer.timeout.connect(lambda: loop.quit() if done.is_set() or dialog.wasCanceled()
-                              else None)
+        interrupted = []
+
+        def poll() -> None:
+            if done.is_set() or dialog.wasCanceled():
+                loop.quit()
+
+        def on_sigint(_signum: int, _frame: object) -> None:
+            # Ctrl+C in the terminal, raised once the loop has ended: raised in a Qt slot,
+            # Qt printed it and the read went on
+            interrupted.append(True)
+            loop.quit()
+
+        own_handler = (threading.current_thread() is threading.main_thread()
+                       and signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+        previous = signal.signal(signal.SIGINT, on_sigint) if own_handler else None
+        timer.timeout.connect(poll)  # (it also lets Python run its signal handlers)
         dialog.canceled.connect(loop.quit)
         timer.start()
         dialog.show()
-        loop.exec()
-        timer.stop()
-        cancelled = dialog.wasCanceled() and not done.is_set()
+        try:
+            loop.exec()  # also ends when the application quits
+        finally:
+            timer.stop()
+            if own_handler:
+                signal.signal(signal.SIGINT, previous)
         dialog.close()
         dialog.deleteLater()
-        if cancelled:
+        if interrupted:
+            raise KeyboardInterrupt
+        if not done.is_set():  # Cancel, or the application quitting
             raise Cancelled(f"{label.rstrip(' …')}: cancelled")
     if "error" in out:
         raise out["error"]  # type: ignore[misc]
