@@ -44,6 +44,7 @@ class PrepareBox(QGroupBox):
         self.session = session
         self.loop = loop
         self.pending: dict[str, ParamValue] = {}
+        self._warned: tuple[object, list[str]] = (None, [])  # (what they were for, warnings)
         self.editors: dict[str, ParamEditor] = {}
         grid = QGridLayout(self)
         grid.setColumnStretch(1, 1)
@@ -151,10 +152,18 @@ class PrepareBox(QGroupBox):
                 f"<br><span style='color:#9a6700'>⚠ {html.escape(w)}</span>" for w in warnings))
 
     def _data_warnings(self) -> list[str]:
+        """The model's data warnings, worked out again only when the data, the model or a
+        prepare-stage value changes (a scan of every document: 48 ms on a slider tick at
+        500k documents)."""
         s = self.session
         if s.model is None or s.dataset is None:
             return []
-        return s.model.data_warnings(s.dataset, {**s.params, **self.pending})
+        params = {**s.params, **self.pending}
+        key = (id(s.dataset), s.model.id, tuple(sorted(
+            (k, repr(v)) for k, v in s.model.schema.prepare_values(params).items())))
+        if key != self._warned[0]:
+            self._warned = (key, s.model.data_warnings(s.dataset, params))
+        return self._warned[1]
 
     def _on_started(self, what: str) -> None:
         self.cancel.setEnabled(True)
