@@ -287,10 +287,14 @@ def test_a_setting_that_cuts_what_is_ranked_is_not_called_a_quality_best(
     much is ranked (exactness for speed); the sweep now says its best is a trade-off."""
     lines = _sweep(capsys, str(SAMPLES / "story"), "-m", "hybrid", "-s", "vector_candidates",
                    "--values", "0,5,20,1000")
-    assert lines[-1] == ("note: vector_candidates is not a quality setting (paging, display, "
-                         "speed or a budget: tune leaves it out unless named): the metrics "
+    assert lines[-1] == ("note: vector_candidates is not a quality setting (how much is "
+                         "ranked or returned: tune leaves it out unless named): the metrics "
                          "move with what it cuts or pages, so its best is a trade-off to "
                          "choose, not a tuning result")
     lines = _sweep(capsys, str(SAMPLES / "story"), "-m", "hybrid", "-s", "alpha", "--values",
                    "0.3,0.7")
+    assert not any("not a quality setting" in line for line in lines)
+    # left out of tune's default search for another reason, but scoring: no such note
+    lines = _sweep(capsys, str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "-s",
+                   "min_token_length", "--values", "2,3,4")
     assert not any("not a quality setting" in line for line in lines)

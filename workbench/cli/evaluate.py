@@ -381,12 +381,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"note: {first} is the same at every value, and {', '.join(moved)} "
               f"{'is' if len(moved) == 1 else 'are'} not: rank by "
               f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
-    if not param.tunable and len(best) < len(points) and not hasattr(model, "bundles"):
-        # (a bundle model's budget has its sweep read as a cost already: tokens per bundle)
+    if not param.tunable and args.sweep in CUTS and len(best) < len(points):
         # vector_candidates "best" at 5 with r@100 at 0.61 for 20: a cut, read as quality
-        print(f"note: {args.sweep} is not a quality setting (paging, display, speed or a "
-              "budget: tune leaves it out unless named): the metrics move with what it cuts "
-              "or pages, so its best is a trade-off to choose, not a tuning result")
+        print(f"note: {args.sweep} is not a quality setting (how much is ranked or returned: "
+              "tune leaves it out unless named): the metrics move with what it cuts or "
+              "pages, so its best is a trade-off to choose, not a tuning result")
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
@@ -397,6 +396,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each metric)
+# settings that decide how much is ranked or returned (speed, paging, a result budget), not
+# how it is scored: a sweep's best over them is no quality result
+CUTS = frozenset(("vector_candidates", "limit", "offset", "early_stop",
+                  "early_stop_threshold", "early_stop_found"))
 CASES = "cases"  # the share of fixture cases passing
 
 
