@@ -259,6 +259,8 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     cells = {row[0]: row for row in view.table.cell_texts()}
     tokens = next(r for r in alone.rows if r.metric == "bundle_tokens")
     assert tokens.deltas[1] < 0 and cells["bundle tokens"][3].startswith("−")
+    # as its means are shown: thousands grouped, one decimal
+    assert cells["bundle tokens"][3] == "−" + f"{abs(tokens.deltas[1]):,.1f}"
     at = [r.metric for r in alone.rows].index("bundle_tokens")
     # fewer tokens is a cost saved, no gain by itself (recall fell with it): not coloured
     assert view.table.item(at, 3).foreground() not in (QBrush(BETTER), QBrush(WORSE))
@@ -455,3 +457,11 @@ def test_in_a_narrow_window_the_explain_pane_waits_for_a_click(qtbot: QtBot, tea
     view.resize(1000, 768)  # explained now: a resize leaves it open
     qtbot.wait(10)
     assert view.top_split.sizes()[1] > 0
+
+
+def test_a_count_delta_groups_its_thousands_as_its_means_do() -> None:
+    # +2345.0 stood beside means printed 12,345.0
+    from workbench.gui.compare.metric_table import _count_delta
+
+    assert (_count_delta(2345.0), _count_delta(-2345.04), _count_delta(0.0)) == (
+        "+2,345.0", "−2,345.0", "±0")

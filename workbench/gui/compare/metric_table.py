@@ -77,7 +77,8 @@ class MetricTable(QTableWidget):
                 neutral = (fitted or row.metric.startswith("judged@")  # coverage
                            or is_count(row.metric))  # a cost: fewer is no gain by itself
                 if not math.isnan(delta):  # the window's signs: ±0 for none, a real minus
-                    d_item.setText(signed(delta, 1 if is_count(row.metric) else 4))
+                    d_item.setText(_count_delta(delta) if is_count(row.metric)
+                                   else signed(delta, 4))
                 if not math.isnan(delta) and not neutral:
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
@@ -159,3 +160,9 @@ class MetricTable(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(
             int(QFontMetrics(self.font()).height() * 1.5))
         self.resizeColumnsToContents()
+
+
+def _count_delta(delta: float) -> str:
+    """A count's difference as its means are shown (+2,345.0), in the window's signs."""
+    text = signed(delta, 1)
+    return text if text == "±0" else text[0] + f"{abs(delta):,.1f}"
