@@ -102,6 +102,8 @@ def longest_word_queries(dataset: Dataset) -> Dataset:
 BENCH_PARAMS: dict[str, dict[str, object]] = {
     "hybrid": {"query_prompt": "", "document_prompt": "", "fields": "title+text"},
 }
+
+
 def bench_settings(model_id: str) -> str:
     """The settings a bench times `model_id` at, where they are not its defaults."""
     return ", ".join(f"{k}={v!r}" if isinstance(v, str) and not v else f"{k}={v}"

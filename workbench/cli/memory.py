@@ -130,7 +130,7 @@ def format_stats(st: InjectionStats) -> str:
                                                        f"{st.top_max:.2f}"],
         ["last injected result's score: avg (no result = 0)", f"{st.tail_avg:.2f}"],
         [f"over the {_turns(st.answered)} with a result: top / last avg",
-         f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}"],
+         f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}" if st.answered else "—"],
         ["min score / limit (last turn)", f"{st.min_score:g} / {st.limit}"],
         ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
         ["estimated tokens per turn", st.tokens_per_turn],

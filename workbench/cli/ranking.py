@@ -250,7 +250,7 @@ def _print_file_line(pipe: Any, r: dict[str, Any]) -> None:
 def _named_heading(args: argparse.Namespace, dataset: Any, named: list[str],
                    shown: set[str]) -> str:
     """What the documents after the results are: "3 judged relevant, not among the 5
-    above", "--doc d7", or both ("1 named with --doc, 2 judged relevant …")."""
+    above", "1 named with --doc", or both ("1 named with --doc and 2 judged relevant …")."""
     where = f", not among the {len(shown)} above" if shown else ""
     asked = [d for d in named if d in args.doc]
     judged = len(named) - len(asked)
