@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
@@ -88,3 +89,38 @@ def test_ctrl_c_in_the_terminal_is_not_swallowed(qtbot: QtBot) -> None:
     finally:
         signal.signal(signal.SIGINT, previous)
         release.set()
+
+
+def test_a_session_is_read_off_the_window_thread(qtbot: QtBot, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # the session's dataset and baseline were read on the window's thread: a large corpus
+    # froze it; now the window runs while it is read, then the session changes at once
+    from tests.gui.conftest import SAMPLES
+    from workbench.core import session_file
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=False, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "vault")
+    qtbot.waitUntil(lambda: w.session.result is not None, timeout=20_000)
+    w.session.set_param("w_tf", 0.7)
+    path = tmp_path / "s.json"
+    w.session.save(path)
+    w.session.set_param("w_tf", 0.2)
+    threads, ticks = [], []
+    real = session_file.read_session
+
+    def slow_read(p: object) -> object:
+        threads.append(threading.current_thread())
+        time.sleep(1.0)
+        return real(p)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(session_file, "read_session", slow_read)
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start(20)
+    assert w.menu_actions.load_session_file(str(path))
+    timer.stop()
+    assert threads and threads[0] is not threading.main_thread()
+    assert len(ticks) >= 10 and w.session.params["w_tf"] == 0.7
+    w.close()

@@ -231,6 +231,23 @@ def session_dict(s: TuningSession) -> dict[str, Any]:
 def load_session(s: TuningSession, path: str | Path) -> None:
     """`TuningSession.load`: the file checked whole and the baseline computed aside first, so
     a bad field or a failing dataset changes nothing."""
+    apply_session(s, read_session(path))
+
+
+@dataclass
+class LoadedSession:
+    """A session file read, its dataset loaded and its baseline computed (`read_session`):
+    everything but the changes to a session (`apply_session`)."""
+
+    plan: SessionPlan
+    dataset: Any
+    saved: list[Any]
+    baseline: Any
+
+
+def read_session(path: str | Path) -> LoadedSession:
+    """The slow part of loading a session, which changes nothing (the window runs it off its
+    thread): the file checked whole, its dataset read, its baseline computed aside."""
     from workbench.core.configurations import SavedConfiguration
     from workbench.core.formats import load_dataset
     from workbench.core.session import Baseline, TuningSession
@@ -256,13 +273,20 @@ def load_session(s: TuningSession, path: str | Path) -> None:
         aside.recompute()
         assert aside.result is not None
         baseline = Baseline(chosen.model_id, dict(aside.params), aside.result, chosen.name)
+    return LoadedSession(plan, dataset, saved, baseline)
+
+
+def apply_session(s: TuningSession, loaded: LoadedSession) -> None:
+    """A session read by `read_session` put into `s` (quick: events, no reading)."""
+    plan, dataset = loaded.plan, loaded.dataset
+    files = {"queries": plan.queries, "qrels": plan.qrels}
     s.study_storage = plan.study_storage  # before the events: panels read it then
     s.set_dataset(dataset, plan.dataset, **files, split=plan.split)
     s.set_k(plan.k)
     s.set_model(plan.model, plan.params)
     s.tuned_on = plan.tuned_on
-    s.configurations.replace_all(saved)
-    if baseline is not None:
-        s.baseline = baseline
-        s.baseline_changed.emit(baseline)
+    s.configurations.replace_all(loaded.saved)
+    if loaded.baseline is not None:
+        s.baseline = loaded.baseline
+        s.baseline_changed.emit(loaded.baseline)
     s.select_query(dataset.queries.index.get(plan.query or "", 0))

@@ -331,9 +331,23 @@ class WindowActions:
             self.load_session_file(path)
 
     def load_session_file(self, path: str) -> bool:
+        from workbench.core.engine import Cancelled
+        from workbench.core.session_file import apply_session, read_session
+
+        from .off_thread import wait_for
+
         try:
             with self.w.loop.hold():
-                self.w.session.load(path)
+                # the file, its dataset and its baseline off the window's thread (a large
+                # corpus froze the window while read); then the session, changed at once
+                loaded = wait_for(self.window, f"Opening {Path(path).name} …",
+                                  lambda: read_session(path),
+                                  synchronous=self.w.loop.synchronous)
+                apply_session(self.w.session, loaded)
+        except Cancelled:
+            self.window.statusBar().showMessage(f"opening {path} cancelled: nothing changed",
+                                                8000)
+            return False
         except (FormatError, ValueError, KeyError, OSError) as exc:
             self.w.show_error(f"Could not open the session {path}:\n{exc}")
             return False
