@@ -258,3 +258,35 @@ def test_actions_that_need_data_wait_for_it_and_follow_it_without_the_menu_shown
     a.clear.trigger()
     assert not a.clear.isEnabled()
     w.close()
+
+
+def test_a_read_cancelled_at_launch_leaves_the_last_dataset_for_next_time(
+        qapp: QApplication, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cancel on the launch's read of a large last dataset shows the sample, and says nothing
+    changed: the next launch offers that dataset again (it remembered the sample instead)."""
+    import workbench.core.formats as formats
+    from workbench.core.engine import Cancelled
+    from workbench.gui.app import DEFAULT_SAMPLE, run
+
+    real = formats.load_dataset
+
+    def cancelled_for_tea(path: Path, **kw: object) -> object:  # a fake Cancel for one path
+        if Path(path).name == "tea-beir":
+            raise Cancelled("Reading tea-beir: cancelled")
+        return real(path, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(formats, "load_dataset", cancelled_for_tea)
+    st.remember("last_dataset", str(SAMPLES / "tea-beir"))
+    seen: list[str] = []
+
+    def look_and_close() -> None:
+        w = next(w for w in qapp.topLevelWidgets()
+                 if isinstance(w, MainWindow) and w.isVisible())
+        seen.append(w.session.dataset.name if w.session.dataset else "")
+        w.close()
+        qapp.quit()
+
+    QTimer.singleShot(0, look_and_close)
+    run()
+    assert seen == [DEFAULT_SAMPLE]
+    assert st.recall("last_dataset") == str(SAMPLES / "tea-beir")

@@ -127,7 +127,8 @@ def run(data: str | None = None, model: str | None = None,
     opened = window.open_path(target or default_dataset(), model=model, params=params,
                               queries=queries, qrels=qrels, split=split)
     if not opened and (target or split):  # the sample as it comes, the error shown over it
-        window.open_path(default_dataset())
+        # a read cancelled changes nothing: the next launch offers the last dataset again
+        window.open_path(default_dataset(), remember=not window.open_cancelled)
     restore = quit_on_sigint(app)
     try:
         return app.exec()

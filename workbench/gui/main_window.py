@@ -103,6 +103,7 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
         self.opened: tuple[str, str] | None = None
+        self.open_cancelled = False
         self.menu_actions = WindowActions(self, self)
         self._compare: CompareWindow | None = None
         self.config_menu = ConfigurationsMenu(self, s, self.show_compare,
@@ -121,11 +122,14 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str | Path, model: str | None = None,
                   params: Mapping[str, object] | None = None, *,
                   queries: str | None = None, qrels: str | None = None,
-                  split: str | None = None) -> bool:
+                  split: str | None = None, remember: bool = True) -> bool:
         """Open a dataset (folder or file), its queries (or a repository's tasks) and
         judgments from `queries` and `qrels` when given, a BEIR or OpenVault folder's at
         `split`; on bad input show the error and keep the previous dataset. A sample folder's
-        workbench.toml names its model unless `model` is given."""
+        workbench.toml names its model unless `model` is given. `remember`: it becomes the
+        last dataset and joins the Recent list. `open_cancelled` says whether the last call
+        ended in Cancel."""
+        self.open_cancelled = False
         # kept as absolute paths: a session or the next launch may start in another folder
         path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -164,6 +168,7 @@ class MainWindow(QMainWindow):
                 if example and example in dataset.queries.index:
                     self.session.select_query(dataset.queries.index[str(example)])
         except Cancelled:
+            self.open_cancelled = True
             self.statusBar().showMessage(f"opening {path} cancelled: nothing changed", 8000)
             return False
         except (FormatError, ParamError, KeyError, OSError, ValueError) as exc:
@@ -180,11 +185,12 @@ class MainWindow(QMainWindow):
         if message:
             self.show_error(message)
         self.opened = (str(path), str(target))
-        self.menu_actions.add_recent(str(path))
-        st.remember("last_dataset", str(path))
-        st.remember_files(str(path), queries, qrels, split)
-        if self.session.model is not None:
-            st.remember("last_model", self.session.model.id)
+        if remember:
+            self.menu_actions.add_recent(str(path))
+            st.remember("last_dataset", str(path))
+            st.remember_files(str(path), queries, qrels, split)
+            if self.session.model is not None:
+                st.remember("last_model", self.session.model.id)
         from workbench.core.formats.openvault_memories import load_note
 
         note = load_note(self.session.dataset.corpus) if self.session.dataset else ""
