@@ -98,10 +98,11 @@ def test_cache_command_shows_trims_and_clears(own_cache, capsys):
     out = capsys.readouterr().out
     assert f"cache folder: {own_cache}" in out
     prepared = next(line for line in out.splitlines() if line.startswith("prepared"))
-    assert prepared.split()[1] == "1" and "kept under 8.0 GB" in prepared
+    # the whole stage's state, and BM25's documents' index (kept by the corpus alone)
+    assert prepared.split()[1] == "2" and "kept under 8.0 GB" in prepared
     assert main(["cache", "--trim", "0"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("prepared: removed 1 states")
+    assert out.startswith("prepared: removed 2 states")
     assert list((own_cache / "prepared").glob("*.state")) == []
     assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == 0
     assert main(["cache", "--clear", "prepared"]) == 0

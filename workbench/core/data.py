@@ -165,9 +165,8 @@ class Dataset:
         """A hash of everything a model's prepare stage may read (texts, tags, metadata,
         queries and their context), so a changed file invalidates cached preparation."""
         h = hashlib.sha256()
-        for d in self.corpus:
-            meta, vector = _split_vector(d.metadata)
-            h.update(_canon((d.id, d.title, d.text, d.tags, meta)) + vector)
+        for part in self._corpus_parts():
+            h.update(part)
         h.update(b"\x00queries\x00")
         for q in self.queries:
             context, vector = _split_vector(q.context)
@@ -175,6 +174,21 @@ class Dataset:
         if self.settings:  # absent settings leave every earlier fingerprint as it was
             h.update(b"\x00settings\x00" + _canon(dict(self.settings)))
         return h.hexdigest()
+
+    def corpus_fingerprint(self) -> str:
+        """`fingerprint` without the queries: what a model's corpus-only stage may read (the
+        documents and the settings beside them)."""
+        h = hashlib.sha256(b"corpus\x00")
+        for part in self._corpus_parts():
+            h.update(part)
+        if self.settings:
+            h.update(b"\x00settings\x00" + _canon(dict(self.settings)))
+        return h.hexdigest()
+
+    def _corpus_parts(self) -> Iterator[bytes]:
+        for d in self.corpus:
+            meta, vector = _split_vector(d.metadata)
+            yield _canon((d.id, d.title, d.text, d.tags, meta)) + vector
 
 
 def _split_vector(values: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:

@@ -37,12 +37,33 @@ from workbench.core.engine import (
     Scores,
     Selection,
     Signal,
+    corpus_stage,
     total_only,
 )
 from workbench.core.params import Param, Params, ParamSchema
 from workbench.core.text import STEMMERS, STOP_WORD_LISTS, Analyzer
 
 VARIANTS = ("lucene", "robertson", "atire")
+
+
+@dataclass(frozen=True)
+class BM25Index:
+    """The documents' side of BM25, whatever the queries (cached by the corpus alone):
+
+    terms:   the vocabulary, term id → term
+    start:   int64 (V+1,)  postings of term t are [start[t], start[t+1])
+    df:      float64 (V,)  document frequency of each term
+    p_doc:   int32 (P,)    the document of each posting, ascending within a term
+    p_tf:    float64 (P,)  its term frequency
+    doc_len: float64 (N,)  tokens per document
+    """
+
+    terms: list[str]
+    start: NDArray[np.int64]
+    df: NDArray[np.float64]
+    p_doc: NDArray[np.int32]
+    p_tf: NDArray[np.float64]
+    doc_len: NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -165,6 +186,16 @@ class BM25Model(Model):
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         an = self.analyzer(params)
+        index = corpus_stage(self, dataset, params,
+                             lambda: self._index(dataset, params, an, progress),
+                             progress.span(0.0, 0.8))
+        vocab = {t: i for i, t in enumerate(index.terms)}
+        progress(0.85, "collecting postings per query")
+        return self._query_postings(dataset, an, vocab, index.start, index.df, index.p_doc,
+                                    index.p_tf, index.doc_len, progress)
+
+    def _index(self, dataset: Dataset, params: Params, an: Analyzer,
+               progress: Progress) -> BM25Index:
         texts = self.doc_texts(dataset, params)
         n = len(texts)
         vocab: dict[str, int] = {}
@@ -187,8 +218,8 @@ class BM25Model(Model):
         p_doc, p_term, p_tf = p_doc[by_term], p_term[by_term], tf[by_term].astype(np.float64)
         start = np.searchsorted(p_term, np.arange(v + 1))
         df = np.diff(start).astype(np.float64)
-        progress(0.85, "collecting postings per query")
-        return self._query_postings(dataset, an, vocab, start, df, p_doc, p_tf, doc_len, progress)
+        return BM25Index(terms=list(vocab), start=start, df=df, p_doc=p_doc, p_tf=p_tf,
+                         doc_len=doc_len)
 
     def _query_postings(self, dataset: Dataset, an: Analyzer, vocab: dict[str, int],
                         start: NDArray[np.int64], df: NDArray[np.float64],
