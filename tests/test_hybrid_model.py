@@ -321,3 +321,31 @@ def test_cli_eval_and_explain_on_a_beir_folder(capsys: pytest.CaptureFixture[str
                  "-q", "green tea brewing"]) == 0
     out = capsys.readouterr().out
     assert "matched_terms:" in out and "bm25_raw" in out
+
+
+def test_a_new_query_reuses_the_documents_postings(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
+    """The documents' side is cached by the corpus alone (`engine.corpus_stage`): a chat
+    that was not prepared before tokenises no memory again, and scores as an uncached run."""
+    import workbench.core.models.hybrid.prepared as hp
+
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path))
+    built: list[int] = []
+    real = hp.doc_postings
+
+    def counting(*args: Any) -> Any:
+        built.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(hp, "doc_postings", counting)
+    model, ds = get_model("hybrid"), memory_dataset()
+    params = model.schema.resolve(PARAMS)
+    engine.prepare(model, ds, params)
+    fewer = Dataset(ds.name, ds.corpus, QuerySet(list(ds.queries)[1:]))
+    cached = engine.prepare(model, fewer, params)
+    assert len(built) == 1, "the memories were tokenised again for another set of chats"
+    fresh = engine.prepare(model, fewer, params, use_cache=False)
+    assert len(built) == 2
+    a, b = model.combine(cached, params), model.combine(fresh, params)
+    assert np.array_equal(a.total, b.total) and a.total.size > 0
+    assert np.array_equal(a.contributions, b.contributions)

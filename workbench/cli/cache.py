@@ -20,8 +20,8 @@ from workbench.core.store.trim import (
 from workbench.textout import format_table
 
 CLEARABLE = (*STATE_FOLDERS, "embeddings", "sample-repos")
-WHAT = {"prepared": "models' prepared state per dataset and parameters, and BM25's "
-                     "documents' index per corpus",
+WHAT = {"prepared": "models' prepared state per dataset and parameters, and the "
+                     "documents' BM25 postings per corpus",
         "repo-index": "repository indexes per commit",
         "embeddings": "embedded texts per encoder and prompt; never trimmed",
         "sample-repos": "sample repositories built from their history",

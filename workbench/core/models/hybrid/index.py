@@ -78,8 +78,20 @@ def _cat(parts: Sequence[NDArray[np.generic]], dtype: type[np.generic]) -> NDArr
     return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
 
 
-def build_index(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
-                tokenizer: Tokenizer) -> TermIndex:
+@dataclass(frozen=True, eq=False)
+class DocPostings:
+    """The documents' side, whatever the queries (cached by the corpus alone): `terms` (term
+    id → term), start int64 (V+1,) (term t's postings are [start[t], start[t+1])), p_doc
+    int64 (P,) ascending within a term, p_tf float64 (P,), doc_len float64 (N,)."""
+
+    terms: list[str]
+    start: I64
+    p_doc: I64
+    p_tf: F64
+    doc_len: F64
+
+
+def doc_postings(doc_texts: Sequence[str], tokenizer: Tokenizer) -> DocPostings:
     n = len(doc_texts)
     vocab: dict[str, int] = {}
     doc_of: list[int] = []
@@ -97,6 +109,17 @@ def build_index(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
     order = np.argsort(p_term, kind="stable")  # grouped by term, documents ascending
     p_doc, p_term, p_tf = p_doc[order], p_term[order], tf[order].astype(np.float64)
     start = np.searchsorted(p_term, np.arange(v + 1))
+    return DocPostings(terms=list(vocab), start=start.astype(np.int64),
+                       p_doc=p_doc.astype(np.int64), p_tf=p_tf, doc_len=doc_len)
+
+
+def build_index(doc_texts: Sequence[str], plans: Sequence[QueryPlan],
+                tokenizer: Tokenizer, postings: DocPostings | None = None) -> TermIndex:
+    """`postings`: the documents' side when it is at hand (else built from `doc_texts`)."""
+    docs = postings if postings is not None else doc_postings(doc_texts, tokenizer)
+    vocab = {t: i for i, t in enumerate(docs.terms)}
+    start, p_doc, p_tf, doc_len = docs.start, docs.p_doc, docs.p_tf, docs.doc_len
+    n = len(doc_len)
     avgdl = float(doc_len.mean()) if n else 0.0
 
     qt_query: list[int] = []

@@ -69,7 +69,7 @@ class HybridModel(Model):
         return estimate(dataset, params)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
-        return prepare_hybrid(dataset, params, progress)
+        return prepare_hybrid(dataset, params, progress, self)
 
     def combine(self, prepared: Any, params: Params) -> Scores:
         prep: HybridPrepared = prepared

@@ -25,15 +25,17 @@ from workbench.core.engine import (
     MEMORY_LIMIT_ENV,
     EmbeddingJob,
     MemoryEstimateError,
+    Model,
     Progress,
     available_memory,
+    corpus_stage,
     gib,
 )
 from workbench.core.models.dense import embedding_dim
 from workbench.core.models.hybrid.candidates import Pairs, build_pairs, memory_needed
 from workbench.core.models.hybrid.chat import QueryPlan, chat_length, plan_query
 from workbench.core.models.hybrid.curve_groups import Curve
-from workbench.core.models.hybrid.index import TermIndex, build_index
+from workbench.core.models.hybrid.index import TermIndex, build_index, doc_postings
 from workbench.core.models.hybrid.params import chat_config
 from workbench.core.models.hybrid.scoring import importance_of, max_message_id
 from workbench.core.models.hybrid.tokenizer import Tokenizer
@@ -132,14 +134,19 @@ def estimate(dataset: Dataset, params: Params, postings: int = 0) -> int:
                          postings=postings)
 
 
-def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress) -> HybridPrepared:
+def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress,
+                   model: Model | None = None) -> HybridPrepared:
+    """`model`: the documents' postings are cached by the corpus under its id
+    (`engine.corpus_stage`); without it they are built every time."""
     tokenizer = Tokenizer(int(params["min_token_length"]))
     cfg = chat_config(params)
     progress(0.0, "building the queries")
     plans = [plan_query(q, cfg, tokenizer) for q in dataset.queries]
     texts = document_texts(dataset, str(params["fields"]))
     progress(0.05, "tokenising the corpus")
-    index = build_index(texts, plans, tokenizer)
+    postings = (doc_postings(texts, tokenizer) if model is None else
+                corpus_stage(model, dataset, params, lambda: doc_postings(texts, tokenizer)))
+    index = build_index(texts, plans, tokenizer, postings)
     chat, memory = _has_curve(dataset)
     need = estimate(dataset, params, postings=len(index.post_doc))
     have = available_memory()
