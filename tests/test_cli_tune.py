@@ -643,6 +643,27 @@ def test_queries_the_starting_values_were_tuned_on_are_never_held_out(capsys, tm
     assert record is not None and set(first) <= set(record.trained_on)
 
 
+def test_a_chained_run_keeps_the_queries_its_start_was_tuned_on_in_another_split(
+        capsys, tmp_path):
+    # tuned on a train split, then tuned again from that file on the test split: the new
+    # file named only the test queries, so compare on the train split called those very
+    # queries held out
+    start = tmp_path / "start.toml"
+    other_split = [f"train-{i}" for i in range(1, 6)]  # not among the queries loaded here
+    start.write_text('[params]\nk1 = 2.0\n\n[tuned]\ndataset = "tea-beir"\n'
+                     'validation = "train split"\ntrained_on = ['
+                     + ", ".join(f'"{q}"' for q in other_split) + "]\n")
+    out = tmp_path / "next.toml"
+    code, _, err = _tune(capsys, tmp_path, "--params", str(start), "--tune", "b",
+                         "--trials", "3", "--folds", "3", "--out", str(out))
+    assert code == 0, err
+    from workbench.core.tuned_on import read_tuned_on
+
+    record = read_tuned_on(out)
+    assert record is not None and set(other_split) <= set(record.trained_on)
+    assert len(record.trained_on) == len(set(record.trained_on)) == 25 + 5
+
+
 def test_a_range_that_leaves_out_the_start_is_said_and_not_blamed_on_overfitting(
         capsys, tmp_path):
     # with k1 searched in [0, 0.5] from 1.2, the report said the settings fit the training

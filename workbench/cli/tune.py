@@ -186,7 +186,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if not result.final.best:  # no trial met the constraints: nothing tuned, nothing written
         return EXIT_FAIL
     if args.out:
-        _write_out(Path(args.out), result, model, params, dataset)
+        _write_out(Path(args.out), result, model, params, dataset, args.params)
     return EXIT_OK
 
 
@@ -319,11 +319,10 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
         return validation
     import numpy as np
 
-    from workbench.core.tuned_on import read_tuned_on
     from workbench.core.tuning.validation import set_aside
 
-    tuned = read_tuned_on(args.params)
-    if tuned is None or not tuned.same_data(dataset):
+    tuned = _tuned_start(args.params, dataset)
+    if tuned is None:
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
     narrowed = set_aside(validation, prior)
@@ -332,6 +331,14 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
               f"{int(prior.sum())} of these queries by an earlier run: they are never held out "
               "here, and count as tuned on in --out", file=sys.stderr)
     return narrowed
+
+
+def _tuned_start(params_file: str | None, dataset: Any) -> Any:
+    """The `[tuned]` record of a --params file that tune wrote for this data, else None."""
+    from workbench.core.tuned_on import read_tuned_on
+
+    tuned = read_tuned_on(params_file) if params_file else None
+    return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
 def _stop_workers(helpers: list[subprocess.Popen[bytes]], grace_s: float = 30.0) -> None:
@@ -390,7 +397,8 @@ def _maximised(name: str) -> bool:
     return direction(name) == "maximize"
 
 
-def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -> None:
+def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
+               params_file: str | None = None) -> None:
     """The values to ship, their validation as comments, and a `[tuned]` table (the queries
     they were tuned on, their held-out figures) that compare and report read."""
     from workbench.core.store import atomic_write_text
@@ -405,9 +413,16 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any) -
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held]
     note = of_result(result, dataset)
+    prior = _tuned_start(params_file, dataset)
+    if prior is not None:
+        # values grown from a start tuned on other queries were tuned on those too, whether
+        # or not this run loaded them (another split): compare on them says "training"
+        note = replace(note, trained_on=tuple(dict.fromkeys(prior.trained_on
+                                                             + note.trained_on)))
     atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
-    judged = sum(1 for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
-    every = len(set(note.trained_on)) >= judged  # k-fold and none ship values tuned on all
+    trained = set(note.trained_on)
+    # k-fold and none ship values tuned on every judged query of this data
+    every = all(q in trained for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
     estimate = ("tune's held-out figures above are the estimate" if result.test is not None
                 else "no figure estimates how they do on new queries (no query was held "
                 "out)")
