@@ -662,6 +662,9 @@ def test_a_chained_run_keeps_the_queries_its_start_was_tuned_on_in_another_split
     record = read_tuned_on(out)
     assert record is not None and set(other_split) <= set(record.trained_on)
     assert len(record.trained_on) == len(set(record.trained_on)) == 25 + 5
+    # the k-fold figure in the file's comment is of tuning this way, not of its values
+    head = out.read_text().split("[params]")[0]
+    assert "k-fold: each query scored by the values its own fold tuned" in head
 
 
 def test_a_range_that_leaves_out_the_start_is_said_and_not_blamed_on_overfitting(

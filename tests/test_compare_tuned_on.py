@@ -41,8 +41,11 @@ def test_the_file_reads_back_as_parameters_and_as_a_note(tmp_path: Path) -> None
     assert load_params_file(path) == {"k1": 0.9, "b": 0.4}  # [tuned] is no parameter
     note = read_tuned_on(path)
     assert note is not None and note.trained_on == tuple(FIRST_TEN)
-    assert note.held_out_text() == ("tune's held-out ndcg@10: starting values 0.6131, tuned "
-                                    "0.6103 (p = 0.846, 25 queries)")
+    # k-fold: each fold's own values were scored, not the file's (tuned on all 25)
+    assert note.kfold and note.held_out_text() == (
+        "tune's held-out ndcg@10 (3-fold: each query scored by the values its own fold tuned, "
+        "an estimate for tuning this way, not of these exact values): starting values 0.6131, "
+        "tuned 0.6103 (p = 0.846, 25 queries)")
     assert main(["eval", TEA, "-m", "bm25", "--params", str(path)]) == 0
 
 
@@ -90,7 +93,8 @@ def test_when_every_query_was_tuned_on_the_report_says_so(
     row_md = next(line for line in md.splitlines() if line.startswith("| ndcg@10 |"))
     assert row_md.rstrip(" |").endswith("| — | —")
     assert "—: no p-value, interval or ▲/▼ against training scores" in md
-    assert "tune's held-out ndcg@10: starting values 0.6131, tuned 0.6103" in md
+    assert "an estimate for tuning this way, not of these exact values): starting values " \
+        "0.6131, tuned 0.6103" in md
     html = out_html.read_text()
     assert html.count('<p class="caveat">') == 2 and "&#x27;best&#x27;" in html
     # the table itself says so, and does not colour training gains as wins
@@ -240,8 +244,9 @@ def test_values_tuned_on_another_split_are_said_to_be_held_out(
     out = capsys.readouterr().out
     assert ("note: 'best' was tuned on 3 other queries of tea-beir (3-fold over 25 "
             "queries (seed 0)), none of these 25: every figure here is held out; tune's "
-            "held-out ndcg@10: starting values 0.6131, tuned 0.6103 (p = 0.846, 25 queries)"
-            ) in out
+            "held-out ndcg@10 (3-fold: each query scored by the values its own fold tuned, an "
+            "estimate for tuning this way, not of these exact values): starting values 0.6131, "
+            "tuned 0.6103 (p = 0.846, 25 queries)") in out
     assert "25 queries, 25 judged" in out
 
 

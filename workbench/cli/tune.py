@@ -405,13 +405,19 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
 
     values = {**model.schema.changed(params), **result.tuned}
     values = {k: (round(v, 10) if isinstance(v, float) else v) for k, v in values.items()}
-    held = ""
+    held, kept = "", ""
     if result.test is not None:
         t = result.test
         held = (f"held-out {result.spec.objectives[0]}: defaults {t.mean_a:.4f}, tuned "
                 f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
+        if result.validation.kind == "kfold":  # read as these values' score, it misled
+            held += ("; k-fold: each query scored by the values its own fold tuned, an "
+                     "estimate for tuning this way, not a score of the values below")
+    if result.final.kept_start:
+        kept = ("the values below are the starting values: no trial's gain over them was "
+                "sure")
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
-                f"validation: {result.validation.describe}", held]
+                f"validation: {result.validation.describe}", held, kept]
     note = of_result(result, dataset)
     prior = _tuned_start(params_file, dataset)
     if prior is not None:

@@ -11,6 +11,7 @@ The window's metric strip does the same for the live values (`held_out_of`).
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,19 +50,30 @@ class TunedOn:
         return bool(self.corpus) and self.dataset == dataset.name \
             and self.corpus != dataset.corpus.content_key()
 
+    @property
+    def kfold(self) -> bool:
+        """Held out by k-fold: each query was scored by the values its own fold tuned, and
+        the values written were tuned on every query (`Validation.describe`'s wording)."""
+        return re.match(r"\d+-fold ", self.validation) is not None
+
     def held_out_text(self) -> str:
-        """tune's held-out figures in words ("" when it held none out)."""
+        """tune's held-out figures in words ("" when it held none out). Under k-fold they
+        estimate tuning this way, not the written values: said."""
         if not self.held_n:
             return ""
+        how = (f" ({self.validation.split(' ', 1)[0]}: each query scored by the values its own "
+               "fold tuned, an estimate for tuning this way, not of these exact values)"
+               if self.kfold else "")
         if self.metric == "cases":  # a share of fixture cases: said as cases passing
             def passing(share: float) -> str:
                 return f"{round(share * self.held_n)}/{self.held_n}"
 
-            return (f"tune's held-out cases passing: starting values "
+            return (f"tune's held-out cases passing{how}: starting values "
                     f"{passing(self.held_default)}, tuned {passing(self.held_tuned)} "
                     f"(p = {self.p_value:.3g})")
-        return (f"tune's held-out {self.metric}: starting values {self.held_default:.4f}, "
-                f"tuned {self.held_tuned:.4f} (p = {self.p_value:.3g}, {self.held_n} queries)")
+        return (f"tune's held-out {self.metric}{how}: starting values "
+                f"{self.held_default:.4f}, tuned {self.held_tuned:.4f} "
+                f"(p = {self.p_value:.3g}, {self.held_n} queries)")
 
 
 def of_result(result: Any, dataset: Dataset) -> TunedOn:
