@@ -71,7 +71,9 @@ def test_declaration_errors() -> None:
 
 
 def test_parse_assignments() -> None:
-    assert parse_assignments(["k1=1.5", " b = 0.3 "]) == {"k1": "1.5", "b": "0.3"}
+    # values as typed: a text parameter's spaces are its own; numbers read the same
+    assert parse_assignments(["k1=1.5", " b = 0.3 "]) == {"k1": "1.5", "b": " 0.3 "}
+    assert parse_assignments(["query_prompt=query: "]) == {"query_prompt": "query: "}
     with pytest.raises(ParamError, match="--param expects name=value, got 'k1'"):
         parse_assignments(["k1"])
 
@@ -169,3 +171,19 @@ def test_a_parameter_file_with_no_parameters_is_refused(tmp_path: Path, text: st
         load_params_file(path)
     path.write_text(text + "[params]\n")  # an empty table is a file that changes nothing
     assert load_params_file(path) == {}
+
+
+def test_a_typed_value_keeps_a_text_parameters_spaces() -> None:
+    """OpenVault's default prompt ends in a space: `-p 'query_prompt=…query: '` lost it,
+    counted as a change and embedded every memory differently from the original."""
+    from workbench.core.models import get_model
+
+    schema = get_model("hybrid").schema
+    default = str(schema["query_prompt"].default)
+    assert default.endswith(" ")
+    typed = parse_assignments([f"query_prompt={default}", "normalization= min-max ",
+                               "alpha= 0.3"])
+    values = schema.resolve(typed)
+    assert values["query_prompt"] == default and not schema.changed(
+        {"query_prompt": values["query_prompt"]})
+    assert values["normalization"] == "min-max" and values["alpha"] == 0.3

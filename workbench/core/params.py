@@ -75,14 +75,14 @@ class Param:
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
-            if isinstance(value, str) and value.lower() in _BOOL_WORDS:
-                return _BOOL_WORDS[value.lower()]
+            if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+                return _BOOL_WORDS[value.strip().lower()]
             if isinstance(value, int) and value in (0, 1):
                 return bool(value)
             raise ParamError(bad)
         if self.kind == "choice":
-            if isinstance(value, str) and value in self.choices:
-                return value
+            if isinstance(value, str) and value.strip() in self.choices:
+                return value.strip()
             raise ParamError(bad)
         if self.kind == "text":
             if not isinstance(value, str):
@@ -205,13 +205,16 @@ class ParamSchema:
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:
-    """`["k1=1.2", "b=0.75"]` → `{"k1": "1.2", "b": "0.75"}` (values validated later)."""
+    """`["k1=1.2", "b=0.75"]` → `{"k1": "1.2", "b": "0.75"}` (values validated later). A
+    value is kept as typed: a text parameter's spaces are part of it (OpenVault's prompt
+    `task: sentence similarity | query: ` ends in one, and lost it); `validate` reads numbers,
+    choices and switches with spaces around them as without."""
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise ParamError(f"--param expects name=value, got {item!r}")
-        out[name.strip()] = value.strip()
+        out[name.strip()] = value
     return out
 
 
