@@ -755,3 +755,25 @@ def test_a_range_end_off_the_slider_step_is_moved_onto_it_and_said(capsys, tmp_p
     assert "tuning 1 parameter: alpha [0.35, 0.9] step 0.05" in out
     assert ("note: --range alpha=0.33:0.9 is searched as 0.35:0.9, on the slider's step "
             "(0.05)") in out
+
+
+def test_the_shipped_front_shows_no_held_out_score_to_choose_a_row_by(capsys, tmp_path):
+    """A row of the front chosen by its held-out score is tuned on the held-out queries: the
+    shipped study's rows are shown by training scores alone; the folds' fronts keep theirs
+    and say that none of their rows ships."""
+    code = main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metric", "ndcg@10,r@10",
+                 "--trials", "8", "--folds", "2", "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    fronts = {part.split(" (", 1)[0]: part for part in out.split("Pareto front of ")[1:]}
+    assert set(fronts) == {"fold 1 of 2", "fold 2 of 2", "all"}
+    assert "ndcg@10 held-out" in fronts["fold 1 of 2"].splitlines()[1]
+    assert "held-out" not in fronts["all"].splitlines()[1]
+    assert "no row of them is shipped, and none should be chosen by its held-out score" in out
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--metric",
+                 "bundle_recall,bundle_tokens", "--tune", "token_budget,w_keyword",
+                 "--trials", "6", "--time-split", "0.5", "--storage", str(tmp_path / "t.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    front = out.split("Pareto front of ")[1]
+    assert "held-out" not in front.splitlines()[1]

@@ -165,9 +165,15 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     if result.validation.kind == "kfold":
         _per_fold(result, primary)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
+    fold_fronts = False
     for fold in shown:
         if fold.front:
-            _print_front(fold, objectives)
+            if fold is result.final and fold_fronts:
+                print("\nthe folds' fronts above show how their rows carry over to the queries "
+                      "each left out; no row of them is shipped, and none should be chosen by "
+                      "its held-out score. The values written come from the front below")
+            _print_front(fold, objectives, shipped=fold is result.final)
+            fold_fronts = fold_fronts or fold is not result.final
     print("\n" + trials_line(shown))
 
 
@@ -248,22 +254,32 @@ def _meets(text: str, value: float) -> bool:
     return value <= float(bound) if op == "<=" else value >= float(bound)
 
 
-def _print_front(fold: Any, objectives: Any) -> None:
+def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
+    """`shipped`: the study whose kept values are written. Its rows are shown by training
+    scores alone: a row chosen by its held-out score is tuned on the held-out queries. A
+    k-fold fold's front keeps its held-out columns (how a front's members carry over), and
+    says that no row of it is shipped."""
     print(f"\nPareto front of {fold.name} ({len(fold.front)} settings), best "
           f"{objectives[0]} first:")
+    held = bool(fold.front[0]["held_out"]) and not shipped
     header = ["trial", *(f"{o} train" for o in objectives),
-              *(f"{o} held-out" for o in objectives if fold.front[0]["held_out"])]
+              *(f"{o} held-out" for o in objectives if held)]
     rows = [[f"{p['number']}" + (" (kept)" if p["number"] == fold.picked else ""),
              *(_m(v, o) for v, o in zip(p["train"], objectives, strict=False)),
-             *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False)),
+             *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False) if held),
              " ".join(f"{k}={_v(v)}" for k, v in p["params"].items())]
             for p in fold.front[:12]]
     print(format_table([*header, "values (-p NAME=VALUE)"], rows))
+    if not shipped:
+        return
     if fold.picked is not None and len(fold.front) > 1:
         print(f"kept: trial {fold.picked} — the front's best {objectives[0]} on training, "
               f"whatever its {objectives[1]}. To ship another row (less {objectives[0]} for "
               f"a better {objectives[1]}), pass its values with -p, or bound "
               f"{objectives[1]} with --constraint and tune {objectives[0]} alone")
+        if fold.front[0]["held_out"]:
+            print("the rows' held-out scores are not shown: a row chosen by them would be "
+                  "tuned on the held-out queries (the kept row's are above)")
 
 
 def _up(name: str) -> bool:
