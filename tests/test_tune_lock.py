@@ -256,3 +256,45 @@ def test_two_holders_in_one_process_exclude_each_other_as_two_processes_do(tmp_p
     finally:
         first.release()
         second.release()
+
+
+@pytest.mark.parametrize("where", ["suggest", "writes"])
+def test_ctrl_c_anywhere_in_a_shared_trial_stores_it_as_failed(tmp_path, monkeypatch, where):
+    """On shared storage a Ctrl-C in a trial's suggest or in its writes after the evaluation
+    left it RUNNING: PostgreSQL has no lock to find it stale, so it counted in every later
+    budget and --fresh was refused as "in use". The interrupt is a fake (named so), raised
+    where a real one landed."""
+    import workbench.core.tuning.study as study_mod
+    from workbench.cli import main
+
+    calls = {"n": 0}
+    real_suggest = study_mod.suggest
+
+    def interrupted_suggest(trial, d):  # the third trial's suggest is interrupted
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real_suggest(trial, d)
+
+    if where == "suggest":
+        monkeypatch.setattr(study_mod, "suggest", interrupted_suggest)
+    else:
+        real_set = optuna.trial.Trial.set_user_attr
+
+        def interrupted_write(self, key, value):  # the second trial's first write after it
+            if key == "scored" and self.number == 1:
+                raise KeyboardInterrupt
+            return real_set(self, key, value)
+
+        monkeypatch.setattr(optuna.trial.Trial, "set_user_attr", interrupted_write)
+    db = tmp_path / "s.db"
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1", "--trials",
+                 "5", "--folds", "0", "--storage", str(db), "--study", "x",
+                 "--worker-index", "1"]) == 130  # as a helper of --workers runs
+    State = optuna.trial.TrialState
+    (summary,) = [s for s in optuna.get_all_study_summaries(f"sqlite:///{db}")
+                  if s.study_name.startswith("x")]
+    trials = optuna.load_study(study_name=summary.study_name,
+                               storage=f"sqlite:///{db}").get_trials()
+    states = [t.state for t in trials]
+    assert State.RUNNING not in states and states.count(State.FAIL) == 1, states

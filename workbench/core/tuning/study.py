@@ -146,12 +146,22 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             if trials is not None and _counted(study) >= trials:
                 return
             trial = study.ask()
-        with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
-            # optuna's own start time is the writer's naive local time: no use to a process
-            # in another time zone asking whether the trial is still being run (--fresh)
-            trial.set_user_attr(BEGAN, time.time())
-        _run_one(handle, trial, evaluator, space, objectives, constraints, train, test,
-                 done + 1, total, on_trial)
+        try:
+            with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
+                # optuna's own start time is the writer's naive local time: no use to a
+                # process in another time zone asking whether the trial is still run (--fresh)
+                trial.set_user_attr(BEGAN, time.time())
+            _run_one(handle, trial, evaluator, space, objectives, constraints, train, test,
+                     done + 1, total, on_trial)
+        except BaseException:
+            # Ctrl-C (or an error) anywhere in the trial — its suggest, its writes, not only
+            # its evaluation — stores it as failed where storage is shared: on PostgreSQL,
+            # with no lock to find it stale, it stayed RUNNING, counted in every later
+            # budget and had --fresh refused as "in use" (a private copy never stores it)
+            if not handle.mirror:
+                with contextlib.suppress(Exception):
+                    study.tell(trial, state=TrialState.FAIL)
+            raise
 
 
 def _claim_waiting(study: optuna.Study) -> Trial | None:
@@ -177,15 +187,7 @@ def _run_one(handle: Handle, trial: Trial, evaluator: Evaluator, space: SearchSp
         values = {d.name: suggest(trial, d) for d in space.dimensions}
     except optuna.exceptions.UpdateFinishedTrialError:
         return
-    try:
-        per_q = evaluator.evaluate(values)
-    except BaseException:
-        # an interrupted or failed trial is stored as failed only where storage is shared
-        # (a private copy simply never stores it)
-        if not handle.mirror:
-            with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError, ValueError):
-                study.tell(trial, state=TrialState.FAIL)
-        raise
+    per_q = evaluator.evaluate(values)  # failed or interrupted: stored as failed by the caller
     train_v = tuple(masked_mean(per_q[o], train) for o in objectives)
     held = tuple(masked_mean(per_q[o], test) for o in objectives) if test is not None else ()
     excess = [c.excess(masked_mean(per_q[c.name], train)) for c in constraints]
