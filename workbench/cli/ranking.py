@@ -304,8 +304,10 @@ def _rows_of(pipe: Any, doc_ids: list[str]) -> list[dict[str, Any] | tuple[str, 
             out.append((f"{doc_id}{judged}: not ranked — zeroed by the gate "
                         f"{scores.gates[gates[d] - 1]!r}", d))
         else:
-            out.append((f"{doc_id}{judged}: not ranked — no candidate of this query (the model "
-                        "scores it nothing: for a lexical model, no query term in it)", None))
+            why = pipe.model.not_a_candidate(pipe.prepared, pipe.dataset, 0, d, pipe.params) \
+                or "the model scores it nothing: for a lexical model, no query term in it"
+            out.append((f"{doc_id}{judged}: not ranked — no candidate of this query ({why})",
+                        None))
     # by rank, then those not ranked in the order asked
     return sorted(out, key=lambda r: r["rank"] if isinstance(r, dict) else 1 << 62)
 

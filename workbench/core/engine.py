@@ -170,6 +170,13 @@ class Model(ABC):
         `prepare` refuses, naming this figure, where it exceeds the memory available."""
         return None
 
+    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+                        params: Params) -> str:
+        """Why `doc` is no candidate of `query` where the model knows a reason beyond "no
+        query term in it" (a decision created after the logged turn it is replayed for);
+        "" otherwise. By default "". """
+        return ""
+
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
         """Details of one (query, document) pair beyond its signal contributions:

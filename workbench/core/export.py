@@ -141,7 +141,7 @@ PI_ENV = {
 }
 # the memory folder's settings.json (REFERENCE §1: {"disabledProjects": [cwd, ...]})
 PI_SETTINGS = {"disabled_projects": "settings.json disabledProjects"}
-PI_WORKBENCH_ONLY = frozenset(("mode", "query_form", "now"))
+PI_WORKBENCH_ONLY = frozenset(("mode", "query_form", "now", "replay_as_of_turn"))
 
 
 def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:

@@ -109,6 +109,23 @@ class DecisionMemoryModel(Model):
             out["memory_block"] = injection_view(live, dataset, query, params).block
         return out
 
+    @staticmethod
+    def _when(ms: float) -> str:
+        import datetime as dt
+
+        return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+                        params: Params) -> str:
+        prep: DecisionMemoryPrepared = prepared
+        spec = prep.specs[query]
+        created = float(prep.docs.created[doc])
+        if spec.as_of and created > spec.now_ms:
+            return (f"created {self._when(created)}, after this logged turn ran "
+                    f"({self._when(spec.now_ms)}): not in the store it searched "
+                    "(replay_as_of_turn)")
+        return ""
+
     def injections(self, prepared: Any, dataset: Dataset, params: Params) -> list[Injection]:
         """Per query: what its search returns as the original shows it (snippets, the memory
         block of an injection, whether the turn is logged)."""

@@ -140,6 +140,8 @@ class _Builder:
         mine = np.ones(n, np.bool_) if spec.candidates is None else np.zeros(n, np.bool_)
         if spec.candidates is not None:
             mine[list(spec.candidates)] = True
+        if spec.as_of:  # the store as the logged turn searched it: nothing created after
+            mine &= ~(facts.created > spec.now_ms)  # (an unreadable createdAt: kept)
         loc_class, member = self.cwds.get(spec.cwd)
         pool_all = mine & self.active
         pool_proj = pool_all & member

@@ -53,6 +53,8 @@ class QuerySpec:
     min_score: float
     limit: int
     candidates: tuple[int, ...] | None
+    # a logged turn replayed: only decisions created by its `now` were in the store
+    as_of: bool = False
 
 
 def _flag(value: object) -> int:
@@ -97,7 +99,9 @@ def query_spec(query: Query, params: Params, default_now: float, n_docs: int) ->
         text=text, note=note, cwd=cwd if isinstance(cwd, str) and cwd else None, now_ms=now,
         mode=_mode(ctx), project_only=_flag(ctx.get("project_only")),
         min_score=_number(ctx.get("min_score")),
-        limit=-1 if math.isnan(limit) else max(0, int(limit)), candidates=candidates)
+        limit=-1 if math.isnan(limit) else max(0, int(limit)), candidates=candidates,
+        as_of=bool(params["replay_as_of_turn"]) and "injected_ids" in ctx
+        and not math.isnan(now))
 
 
 def default_now(params: Params, records: list[dict[str, Any]]) -> float:

@@ -1,0 +1,47 @@
+"""A logged turn replayed searches the store as it was when the turn ran: only the decisions
+created by its `ts` (REFERENCE §1: the candidates are the decisions in the store). Replayed
+over today's store, turn-39 injected qm-040, created 14 hours after it, with the "< 1 day"
+bonus of a negative age — where the log says nothing was injected. The sample's log holds what
+pi-lodestone's search returned over the decisions that existed at each `ts`."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLES
+
+from workbench.cli import main
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+
+def _replayed(params: dict[str, object]) -> dict[str, tuple[list[str], list[float]]]:
+    ds = load_dataset(SAMPLES / "decisions")
+    result = Pipeline(get_model("decision-memory"), ds, params).run(metric_names=(), depth=20)
+    out = {}
+    for qi, q in enumerate(ds.queries):
+        n = int(result.ranking.count[qi])
+        out[q.id] = ([ds.corpus[int(d)].id for d in result.ranking.docs[qi, :n]],
+                     [float(s) for s in result.ranking.scores[qi, :n]])
+    return out
+
+
+def test_every_logged_turn_replays_as_the_log_says() -> None:
+    ds = load_dataset(SAMPLES / "decisions")
+    logged = {q.id: (q.context["injected_ids"], q.context["injected_scores"])
+              for q in ds.queries}
+    assert len(logged) == 21
+    assert _replayed({}) == logged
+    # today's store instead: decisions created after a turn reach it (8 turns differ)
+    today = _replayed({"replay_as_of_turn": False})
+    differ = [q for q in logged if today[q][0] != logged[q][0]]
+    assert "turn-39" in differ and today["turn-39"][0] == ["qm-040"]
+
+
+def test_explain_says_a_decision_did_not_exist_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", str(SAMPLES / "decisions"), "-m", "decision-memory",
+                 "--query-id", "turn-39", "--doc", "qm-040"]) == 0
+    out = capsys.readouterr().out
+    assert ("qm-040: not ranked — no candidate of this query (created 2026-11-15T11:56:26Z, "
+            "after this logged turn ran (2026-11-14T21:44:14Z): not in the store it searched"
+            ) in out
