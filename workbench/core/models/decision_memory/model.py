@@ -19,6 +19,7 @@ import numpy as np
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
+from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair
 from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
@@ -109,11 +110,13 @@ class DecisionMemoryModel(Model):
             out["memory_block"] = injection_view(live, dataset, query, params).block
         return out
 
-    @staticmethod
-    def _when(ms: float) -> str:
-        import datetime as dt
+    def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
+        from workbench.core.models.decision_memory.project import parse_time
 
-        return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return future_clock_warning(
+            dataset, str(params["now"]),
+            ((d.id, parse_time(d.metadata.get("createdAt"))) for d in dataset.corpus),
+            "createdAt")
 
     def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                         params: Params) -> str:
@@ -121,8 +124,8 @@ class DecisionMemoryModel(Model):
         spec = prep.specs[query]
         created = float(prep.docs.created[doc])
         if spec.as_of and created > spec.now_ms:
-            return (f"created {self._when(created)}, after this logged turn ran "
-                    f"({self._when(spec.now_ms)}): not in the store it searched "
+            return (f"created {when(created)}, after this logged turn ran "
+                    f"({when(spec.now_ms)}): not in the store it searched "
                     "(replay_as_of_turn)")
         return ""
 

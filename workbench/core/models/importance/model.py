@@ -39,6 +39,7 @@ from typing import Any
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selection
+from workbench.core.models.clock import future_clock_warning
 from workbench.core.models.importance.combine import combine_importance
 from workbench.core.models.importance.explain import explain_pair
 from workbench.core.models.importance.params import GATES, SCHEMA, SIGNALS
@@ -58,6 +59,14 @@ class ImportanceModel(Model):
     gates = GATES
     # the document's largest boosts, its staleness decay, and the top-5 budget
     headline = ("boost_emphasis", "boost_correction", "boost_explicit", "stale_short", "limit")
+
+    def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
+        from workbench.core.models.decision_memory.project import parse_time
+
+        return future_clock_warning(
+            dataset, str(params["now"]),
+            ((d.id, parse_time(d.metadata.get(k))) for d in dataset.corpus
+             for k in ("created_at", "last_accessed")), "created_at or last_accessed")
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_importance(dataset, params, progress)
