@@ -100,14 +100,19 @@ def _examples(items: list[str]) -> str:
 def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple[str, list[str]]]:
     """What loading passed over (`load_dataset(skipped=…)`), by kind: (heading, the first
     `shown` errors, then "… and N more"). Kinds: a vault's unreadable notes (left out), its
-    notes with a flaw (loaded as obsidian-mcp reads them), malformed pi-memory lines (skipped
-    as pi-lodestone skips them)."""
+    notes with a flaw (loaded as obsidian-mcp reads them), pi-memory records with a flaw
+    (loaded as pi-lodestone loads them, or left out where it would not be), lines that are no
+    JSON (skipped as pi-lodestone skips them)."""
+    from workbench.core.formats.pi_memory import DecisionKept, DecisionSkipped
     from workbench.core.formats.vault import NoteReadAsText, UnreadableNote
 
     kinds = (
         (UnreadableNote, "unreadable note(s) skipped, the other notes loaded"),
         (NoteReadAsText, "note(s) with a flaw searched all the same, as obsidian-mcp "
                          "searches them"),
+        (DecisionKept, "decision record(s) with a flaw loaded all the same, as pi-lodestone "
+                       "loads them"),
+        (DecisionSkipped, "decision record(s) left out here that pi-lodestone would load"),
         (FormatError, "malformed line(s) skipped, as pi-lodestone skips them"),
     )
     out: list[tuple[str, list[str]]] = []

@@ -28,7 +28,6 @@ from workbench.core.formats._common import (
     StrPath,
     _has_lone_surrogate,
     _json_type,
-    check_unique,
     empty_file,
     json_loads,
     numbered_lines,
@@ -48,14 +47,26 @@ STR_LISTS = ("supersedes", "conflictsWith")
 SIGNATURE = ("createdAt", "source", "title", "text", "cwd")
 
 
+class DecisionKept(FormatError):
+    """A flaw in a decision record that pi-lodestone loads all the same: loaded here as it
+    reads it (str() names file, line and field as any FormatError does)."""
+
+
+class DecisionSkipped(FormatError):
+    """A record pi-lodestone's JSON.parse accepts but with a field the workbench cannot read
+    (of the wrong type, or missing): left out here, where the original would load it."""
+
+
 def _fail(path: Path, line: int, field: str, message: str) -> FormatError:
     return FormatError(path, message, line=line, field=field)
 
 
 def decision_document(obj: Mapping[str, Any], path: Path, line: int, prefix: str = "",
-                      doc_id: str | None = None) -> Document:
+                      doc_id: str | None = None, *, any_created: bool = False) -> Document:
     """The Document of one decision record; every field checked (errors name
-    `prefix + field`). `doc_id` replaces the record's id (it stays as `original_id`)."""
+    `prefix + field`). `doc_id` replaces the record's id (it stays as `original_id`).
+    `any_created`: a createdAt that is missing or no date is let through (the record has no
+    age, as in pi-lodestone, where it is NaN)."""
     def bad(key: str, message: str) -> FormatError:
         return _fail(path, line, prefix + key, message)
 
@@ -68,10 +79,12 @@ def decision_document(obj: Mapping[str, Any], path: Path, line: int, prefix: str
         raise bad("id", "missing" if "id" not in obj else
                   f"expected a non-empty string, found {_json_type(rid)}")
     created = obj.get("createdAt")
-    if not isinstance(created, str):
+    if any_created:
+        pass
+    elif not isinstance(created, str):
         raise bad("createdAt", "missing" if "createdAt" not in obj else
                   f"expected an ISO date string, found {_json_type(created)}")
-    if math.isnan(parse_time(created)):
+    elif math.isnan(parse_time(created)):
         raise bad("createdAt", f"not an ISO date: {created!r}")
     for key in REQUIRED_STR:
         if not isinstance(obj.get(key), str):
@@ -110,28 +123,60 @@ def decision_document(obj: Mapping[str, Any], path: Path, line: int, prefix: str
 def read_decisions(path: StrPath, *, name: str | None = None,
                    skipped: list[FormatError] | None = None) -> Corpus:
     """The decisions of a `decisions.jsonl` file, in file order. The first malformed line
-    raises its FormatError; given a `skipped` list, each malformed line's error is appended
-    to it instead and the rest still load (REFERENCE.md: "reports them, and still loads
-    the rest")."""
+    raises its FormatError. Given a `skipped` list, the file loads as pi-lodestone loads it
+    (REFERENCE.md: "reports them, and still loads the rest"), each flaw appended to the list:
+    a line that is no JSON object is skipped, as the original skips it (FormatError); bytes
+    that are not UTF-8 read as U+FFFD, as Node reads them, a record without a readable
+    createdAt loads with no age, a second record of an id loads under the id `id@line`
+    (`DecisionKept`: the original loads them, its search scores both); a record with a field
+    of the wrong type is left out (`DecisionSkipped`: the original would load it)."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
-    for line, text in numbered_lines(read_text(path)):
+    try:
+        content = read_text(path)
+    except FormatError as err:
+        if skipped is None or err.field != "encoding":
+            raise
+        content = path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+        skipped.append(DecisionKept(path, f"{err.message}: read with U+FFFD in place of each "
+                                    "bad sequence, as Node reads the file (the record loads)",
+                                    line=err.line, field="encoding"))
+    for line, text in numbered_lines(content):
         try:
             obj = parse_json_object(text, path, line)
-            doc = decision_document(obj, path, line)
-            check_unique(seen, doc.id, path, line, "id")
         except FormatError as err:
             if skipped is None:
                 raise
-            if err.field == "id" and err.message.startswith("duplicate id"):
-                # pi-lodestone keeps both (its searches score each; a lookup by id finds the
-                # first); ids are unique here, so the first stands
-                err = FormatError(path, f"{err.message}: the first kept (pi-lodestone's "
-                                  "search would score both, its lookups by id find the first)",
-                                  line=err.line, field="id")
-            skipped.append(err)
+            skipped.append(err)  # skipped by the original too
             continue
+        try:
+            doc = decision_document(obj, path, line)
+        except FormatError as err:
+            if skipped is None:
+                raise
+            if err.field != "createdAt":
+                skipped.append(DecisionSkipped(
+                    path, f"{err.message}: left out here (pi-lodestone would load it)",
+                    line=line, field=err.field))
+                continue
+            doc = decision_document(obj, path, line, any_created=True)
+            skipped.append(DecisionKept(path, f"{err.message}: loaded with no age, as "
+                                        "pi-lodestone loads it (no age bonus or penalty)",
+                                        line=line, field="createdAt"))
+        first = seen.get(doc.id)
+        if first is not None:
+            if skipped is None:
+                raise FormatError(path, f"duplicate id {doc.id!r} (first on line {first})",
+                                  line=line, field="id")
+            new_id = f"{doc.id}@{line}"
+            skipped.append(DecisionKept(path, f"duplicate id {doc.id!r} (first on line "
+                                        f"{first}): loaded as {new_id!r}, as pi-lodestone "
+                                        "loads both (its search scores each)", line=line,
+                                        field="id"))
+            doc = decision_document(obj, path, line, doc_id=new_id,
+                                    any_created=math.isnan(parse_time(obj.get("createdAt"))))
+        seen.setdefault(doc.id, line)
         docs.append(doc)
     if not docs:
         raise empty_file(path, "decision", "id")
