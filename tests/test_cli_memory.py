@@ -75,12 +75,14 @@ def test_why_stats_needs_exactly_one_source(capsys: pytest.CaptureFixture[str]) 
 
 def test_export_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "-m", "decision-memory", "-p", "inject_limit=5"]) == 0
-    out = capsys.readouterr().out
-    assert "export PI_MEMORY_INJECT_LIMIT=5" in out and '"original": 3' in out
+    out, err = capsys.readouterr()
+    # stdout is what the target reads, and only that: a shell can run it as it is
+    assert "export PI_MEMORY_INJECT_LIMIT=5" in out and '"original": 3' in err
+    assert all(line.startswith(("# ", "export PI_MEMORY_")) for line in out.splitlines())
+    assert "note: pi-lodestone reads these from its environment" in err
     assert main(["export", "-m", "decision-memory", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "decision-memory.changes.json", "decision-memory.env",
-        "decision-memory.settings.json"]
+        "decision-memory.changes.json", "decision-memory.env"]
     assert json.loads((tmp_path / "decision-memory.changes.json").read_text())["changed"] == []
 
 

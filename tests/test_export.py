@@ -44,7 +44,8 @@ def test_default_env_text_exact() -> None:
     out = export_params("decision-memory")
     assert out.env_text() == DEFAULT_ENV
     assert out.env_text(shell=False) == DEFAULT_ENV.replace("export ", "")
-    assert out.settings["PI_MEMORY_INJECT_MIN_SCORE"] == "8"
+    assert dict(out.env)["PI_MEMORY_INJECT_MIN_SCORE"] == "8"
+    assert out.settings == {}  # pi-lodestone reads its environment, no settings file
 
 
 def test_env_follows_the_parameters() -> None:
@@ -88,9 +89,33 @@ def test_hybrid_settings_and_vault_search_weights() -> None:
     assert [(c.name, c.original, c.value, c.setting) for c in hybrid.changed] == [
         ("alpha", 0.7, 0.55, "alpha")]
     assert hybrid.env_text() == ""
+    # obsidian-mcp: search_vault's arguments, its batch size from the environment; its
+    # scorer is `new SearchScorer()`, so the weights are a code change (said where)
     vault = export_params("vault-search", {"w_density": 0.5})
-    assert vault.settings == {"weights": {"termFrequency": 0.4, "position": 0.3,
-                                          "density": 0.5}}
+    assert vault.settings == {"search_vault": {}}
+    assert vault.env == (("OBSIDIAN_SEARCH_BATCH_SIZE", "10"),)
+    assert [(c.name, c.setting) for c in vault.changed] == [("w_density", None)]
+    assert ('new SearchScorer({"termFrequency": 0.4, "position": 0.3, "density": 0.5})'
+            in vault.where)
+    args = export_params("vault-search", {"min_score": 0.3, "limit": 10, "offset": 5,
+                                          "batch_size": 20})
+    assert args.settings == {"search_vault": {"minScore": 0.3, "limit": 10, "offset": 5}}
+    assert args.env == (("OBSIDIAN_SEARCH_BATCH_SIZE", "20"),)
+    assert all(c.setting for c in args.changed) and "SearchScorer" not in args.where
+    # offset acts only with a limit (0: not passed, every result)
+    assert export_params("vault-search", {"offset": 5}).settings == {"search_vault": {}}
+
+
+def test_openvault_prompt_is_its_setting_and_one_for_both_sides() -> None:
+    """REFERENCE §3: one prefix setting prepended to queries and documents — a setting of
+    its panel, not a code change; a query prompt that differs cannot ship."""
+    same = "task: narrative understanding | query: "
+    both = export_params("hybrid", {"query_prompt": same, "document_prompt": same})
+    assert {c.setting for c in both.changed} == {
+        "the embedding prompt (settings panel; one for both sides)"}
+    assert not both.outside and repr(same) in both.where and "re-embeds" in both.where
+    split = export_params("hybrid", {"query_prompt": same})
+    assert [c.name for c in split.outside] == ["query_prompt"]
 
 
 def test_unknown_model_and_bad_value() -> None:
@@ -103,10 +128,10 @@ def test_unknown_model_and_bad_value() -> None:
 def test_write_export(tmp_path: Path) -> None:
     out = export_params("decision-memory", {"inject_limit": 4})
     paths = write_export(out, tmp_path / "out")
-    assert [p.name for p in paths] == ["decision-memory.env", "decision-memory.settings.json",
-                                       "decision-memory.changes.json"]
+    # no settings file: pi-lodestone reads none but settings.json's disabledProjects
+    assert [p.name for p in paths] == ["decision-memory.env", "decision-memory.changes.json"]
     assert paths[0].read_text(encoding="utf-8") == out.env_text(shell=False)
-    assert json.loads(paths[2].read_text())["changed"][0]["value"] == 4
+    assert json.loads(paths[1].read_text())["changed"][0]["value"] == 4
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(p.name for p in paths)
     hybrid = write_export(export_params("hybrid"), tmp_path)
     assert [p.name for p in hybrid] == ["hybrid.settings.json", "hybrid.changes.json"]

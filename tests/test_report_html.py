@@ -157,8 +157,9 @@ def test_settings_in_the_targets_terms() -> None:
     page = html_report(comp)
     settings = page[page.index('id="settings"'):]
     assert "workbench-only" not in settings and "obsidian-mcp" in settings
-    assert "&quot;termFrequency&quot;: 0.6" in settings
-    assert "weights.termFrequency" in settings and "weights.density" in settings
+    # the weights have no setting in obsidian-mcp: said, with where to pass them
+    assert "new SearchScorer({&quot;termFrequency&quot;: 0.6" in settings
+    assert "none: edit the source" in settings and "search_vault" in settings
 
 
 @pytest.fixture

@@ -223,22 +223,30 @@ def cmd_export(args: argparse.Namespace) -> int:
                              f"({exc.strerror or exc}); nothing was written") from None
         for path in written:
             print(f"wrote {path}")
+        if export.where:
+            print(f"note: {export.where}", file=sys.stderr)
         if before:
             print(f"note: {export.config_path} held other values, now replaced by these "
                   "(pass yours with -p to keep them): "
                   + ", ".join(f"{key} {old!r} → {new!r}" for key, old, new in before),
                   file=sys.stderr)
         return 0
+    # stdout holds what the target reads and nothing else (`eval "$(workbench export …)"`
+    # sets pi-lodestone's variables; `> hybrid.json` keeps OpenVault's settings); the record
+    # of changes goes with the notes, to stderr
     env = export.env_text()
     if env:
         print(env.rstrip("\n"))
-        print()
-    if export.config_path:  # the target's own file: named, as --out writes it
-        print(f"{export.config_path}:")
-    print(export.settings_json().rstrip("\n"))
-    print()
-    print("changed from the original's defaults:")
-    print(export.changes_json().rstrip("\n"))
+    if export.settings:
+        if env:
+            print()
+        if export.config_path:  # the target's own file: named, as --out writes it
+            print(f"{export.config_path}:")
+        print(export.settings_json().rstrip("\n"))
+    print("\nchanged from the original's defaults:\n" + export.changes_json().rstrip("\n"),
+          file=sys.stderr)
+    if export.where:
+        print(f"note: {export.where}", file=sys.stderr)
     return 0
 
 

@@ -5,7 +5,8 @@ faithful model can register an exporter here, keyed by model id (`EXPORTERS`; an
 raises an error listing the valid ones). An exporter turns resolved parameters into an `Export`:
 
 - `settings`: what the target system reads, as it names it (pi-lodestone: the `PI_MEMORY_*`
-  environment variables; OpenVault: its settings keys; obsidian-mcp: the search `weights`);
+  environment variables; OpenVault: its settings keys; obsidian-mcp: search_vault's
+  arguments and OBSIDIAN_SEARCH_BATCH_SIZE), with `where` saying where it reads them;
 - `changed`: every constant that differs from the original's default — the faithful models'
   parameter defaults are the originals' constants (REFERENCE.md), so "changed" is "differs
   from the schema default" — with its original default, its new value and the setting that
@@ -65,6 +66,9 @@ class Export:
     # workbench-only values that change scores and that the target cannot take (see the
     # module docstring): the figures measured with them are not the shipped system's
     outside: tuple[Change, ...] = ()
+    # where the target reads `settings` and `env` from, in words ("" where `config_path`
+    # says it), and how to set what has no setting
+    where: str = ""
 
     def env_text(self, *, shell: bool = True) -> str:
         """The environment variables as a shell snippet (`export NAME=value`) or, with
@@ -155,10 +159,14 @@ def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
                  else _number(values[name])) for name, var in PI_ENV.items())
     changed = _changes(schema, values, PI_WORKBENCH_ONLY, {**PI_ENV, **PI_SETTINGS})
     disabled = parse_disabled_list(str(values["disabled_projects"]))
-    if disabled is None:  # "": the memory folder's own settings.json stands
-        return Export("decision-memory", PI_TARGET, dict(env), changed, env)
+    if disabled is None:  # "": the memory folder's own settings.json stands (it reads no
+        # other key: the variables are all there is)
+        return Export("decision-memory", PI_TARGET, {}, changed, env,
+                      where="pi-lodestone reads these from its environment")
     return Export("decision-memory", PI_TARGET, {"disabledProjects": list(disabled)}, changed,
-                  env, config_path="settings.json")
+                  env, config_path="settings.json",
+                  where="pi-lodestone reads the variables from its environment, and "
+                  "disabledProjects from settings.json in its memory folder")
 
 
 # -- hybrid: OpenVault c112699, its extension settings --
@@ -168,6 +176,8 @@ OV_SETTINGS = {
     "vector_threshold": "vectorSimilarityThreshold",
     "entity_boost_weight": "entityBoostWeight",
 }
+# REFERENCE §3: one prefix setting for both sides, chosen in the settings panel
+OV_PROMPT = "the embedding prompt (settings panel; one for both sides)"
 OV_WORKBENCH_ONLY = frozenset(("normalization", "rrf_k", "fields", "embeddings",
                                "embedding_model", "batch_size"))
 
@@ -176,29 +186,63 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
     schema = get_model("hybrid").schema
     values = schema.resolve(params)
     settings: dict[str, object] = {key: values[name] for name, key in OV_SETTINGS.items()}
+    carried = {**OV_SETTINGS, "query_prompt": OV_PROMPT, "document_prompt": OV_PROMPT}
+    outside = _outside(schema, values, OV_WORKBENCH_ONLY)
+    prompt = str(values["document_prompt"])
+    if values["query_prompt"] != prompt:  # the original prepends one prefix to both sides
+        p = schema["query_prompt"]
+        outside += (Change("query_prompt", p.label, prompt, values["query_prompt"], None),)
+    where = ("OpenVault keeps these in SillyTavern's extension settings (its settings panel; "
+             "extension_settings.openvault in SillyTavern's settings.json)")
+    if prompt != schema["document_prompt"].default:
+        where += (f"; its embedding prompt is chosen in the same panel, one prefix for both "
+                  f"sides ('custom' for another text): {prompt!r} — a new prompt re-embeds "
+                  "every memory")
     return Export("hybrid", "OpenVault c112699", settings,
-                  _changes(schema, values, OV_WORKBENCH_ONLY, OV_SETTINGS),
-                  outside=_outside(schema, values, OV_WORKBENCH_ONLY))
+                  _changes(schema, values, OV_WORKBENCH_ONLY, carried),
+                  outside=outside, where=where)
 
 
-# -- vault-search: obsidian-mcp's search weights --
-VS_SETTINGS = {"w_tf": "weights.termFrequency", "w_position": "weights.position",
-               "w_density": "weights.density"}
+# -- vault-search: obsidian-mcp (src/config/index.ts, src/types/toolArgs.ts) --
+# what it takes without a code change: each search_vault call's arguments, and its batch size
+# from the environment. Its scorer is built as `new SearchScorer()` (src/services/
+# fileSystem.ts): the weights, though the constructor takes them, have no setting.
+VS_ARGS = {"min_score": "minScore", "limit": "limit", "offset": "offset"}
+VS_ENV = {"batch_size": "OBSIDIAN_SEARCH_BATCH_SIZE"}
+VS_SETTINGS = {**{k: f"search_vault {v}" for k, v in VS_ARGS.items()}, **VS_ENV}
+VS_WEIGHTS = {"w_tf": "termFrequency", "w_position": "position", "w_density": "density"}
 # the workbench's options and the "documented" variant's constants: not in the shipped code
-VS_WORKBENCH_ONLY = frozenset(("variant", "early_stop", "early_stop_threshold", "batch_size",
+VS_WORKBENCH_ONLY = frozenset(("variant", "early_stop", "early_stop_threshold",
                                "tf_multiplier", "density_multiplier", "w_proximity",
                                "proximity_scale", "require_all_words"))
 
 
 def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
+    """search_vault's arguments (those that act: minScore above 0, limit above 0 — 0 is
+    "not passed" — and offset with a limit), OBSIDIAN_SEARCH_BATCH_SIZE; the weights are a
+    change to its code, said in `where`."""
     schema = get_model("vault-search").schema
     values = schema.resolve(params)
-    weights = {key.partition(".")[2]: values[name] for name, key in VS_SETTINGS.items()}
-    return Export("vault-search", "obsidian-mcp", {"weights": weights},
-                  _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS),
+    limit = int(values["limit"])
+    args: dict[str, object] = {}
+    if float(values["min_score"]) > 0:
+        args["minScore"] = values["min_score"]
+    if limit > 0:
+        args["limit"] = limit
+        if int(values["offset"]) > 0:
+            args["offset"] = int(values["offset"])
+    env = tuple((var, _number(values[name])) for name, var in VS_ENV.items())
+    changed = _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS)
+    where = ("obsidian-mcp takes these as the arguments of each search_vault call (the "
+             "agent's tool call), and OBSIDIAN_SEARCH_BATCH_SIZE from its environment")
+    weights = {key: values[name] for name, key in VS_WEIGHTS.items()}
+    if any(c.name in VS_WEIGHTS for c in changed):
+        where += ("; its weights have no setting: pass them where src/services/fileSystem.ts "
+                  f"builds its scorer, new SearchScorer({json.dumps(weights)})")
+    return Export("vault-search", "obsidian-mcp", {"search_vault": args}, changed, env,
                   # the early stop is the original's own behaviour, not a departure from it
                   outside=_outside(schema, values, VS_WORKBENCH_ONLY - {
-                      "early_stop", "early_stop_threshold"}))
+                      "early_stop", "early_stop_threshold"}), where=where)
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --
@@ -284,6 +328,8 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
         settings = _merged(root / export.config_path, export.settings)
     files = {export.config_path or f"{export.model}.settings.json": settings,
              f"{export.model}.changes.json": export.changes_json()}
+    if not export.settings:  # a target that reads only its environment: no file it ignores
+        del files[export.config_path or f"{export.model}.settings.json"]
     if export.env:
         files = {f"{export.model}.env": export.env_text(shell=False), **files}
     for name in files:

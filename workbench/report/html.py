@@ -601,4 +601,6 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
                    "differently.</p>" + changed)
     return (f"<p>In {escape(export.target)}'s terms.</p>{shipped}{changed}"
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
-            + f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>")
+            + (f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>"
+               if export.settings else "")
+            + (f"<p>Where they go: {escape(export.where)}.</p>" if export.where else ""))

@@ -336,8 +336,11 @@ def settings_lines(comp: Comparison) -> list[str]:
         env = export.env_text()
         if env:
             out += ["Environment:", "", "```sh", env.rstrip(), "```", ""]
-        where = export.config_path or f"{export.model}.settings.json"
-        out += [f"`{where}`:", "", "```json", export.settings_json().rstrip(), "```", ""]
+        if export.settings:
+            where = export.config_path or f"{export.model}.settings.json"
+            out += [f"`{where}`:", "", "```json", export.settings_json().rstrip(), "```", ""]
+        if export.where:
+            out += [f"Where they go: {export.where}.", ""]
     return out
 
 
