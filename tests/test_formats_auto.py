@@ -155,3 +155,25 @@ def test_a_decisions_file_whose_first_line_is_damaged_is_still_one(tmp_path: Pat
     ds = load_dataset(path, skipped=skipped)
     assert len(ds.corpus) == len(lines) - 1
     assert len(skipped) == 1 and "decisions.jsonl:1" in str(skipped[0])
+
+
+def test_a_beir_folder_whose_corpus_cannot_be_read_says_so(tmp_path: Path) -> None:
+    """corpus.jsonl gzipped (as some mirrors ship it) or a folder: the folder opened as a
+    vault of its README.md, every metric 0, with only a warning about judged documents."""
+    import gzip
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    folder = tmp_path / "beir"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "README.md").write_text("# about\n", encoding="utf-8")
+    raw = (folder / "corpus.jsonl").read_bytes()
+    (folder / "corpus.jsonl").unlink()
+    (folder / "corpus.jsonl.gz").write_bytes(gzip.compress(raw))
+    with pytest.raises(FormatError, match=r"corpus\.jsonl\.gz.*decompress this one first"):
+        load_dataset(folder)
+    (folder / "corpus.jsonl.gz").unlink()
+    (folder / "corpus.jsonl").mkdir()
+    with pytest.raises(FormatError, match=r"must be a file, corpus\.jsonl; this is a folder"):
+        load_dataset(folder)

@@ -76,6 +76,22 @@ def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels
     return read_qrels_tsv(path, query_ids=query_ids)
 
 
+def _refuse_unreadable_beir_corpus(folder: Path) -> None:
+    """A BEIR folder whose corpus is a folder or compressed (corpus.jsonl.gz, as some mirrors
+    ship it) opened as whatever else the folder held — a README.md made it a vault of one
+    note, every metric 0 — with only a warning about judged documents missing."""
+    for entry in (folder / "corpus.jsonl", *sorted(folder.glob("corpus.jsonl.*"))):
+        if entry.is_dir():
+            raise FormatError(entry, "a BEIR corpus must be a file, corpus.jsonl; this is a "
+                              "folder", field="path")
+        if entry.is_file():
+            raise FormatError(entry, "a BEIR corpus is read as plain corpus.jsonl; decompress "
+                              f"this one first (for example: gunzip -k {entry.name})"
+                              if entry.suffix in (".gz", ".bz2", ".xz", ".zst", ".zip")
+                              else "a BEIR corpus is read as corpus.jsonl: rename this one",
+                              field="path")
+
+
 def load_dataset(
     path: StrPath,
     *,
@@ -133,6 +149,8 @@ def load_dataset(
         own = path / TASKS_FILE
         return read_code_repo(sample_repo(path), tasks=queries or (own if own.is_file() else None),
                               name=name)
+    if path.is_dir() and not (path / "corpus.jsonl").is_file():
+        _refuse_unreadable_beir_corpus(path)
     if path.is_dir() and (path / "corpus.jsonl").is_file():
         if not overridden:
             return read_beir(path, split)
