@@ -94,11 +94,16 @@ def test_csv_unclosed_quote(tmp_path: Path, body: str, line: int, field: str) ->
         with pytest.raises(FormatError, match="never closes") as info:
             reader(path)
         assert_names(info.value, path, line, field)
+    # TSV: a quote that does not make a quoted cell is text (MS MARCO's files quote nothing),
+    # so no row folds into another
     tsv = tmp_path / "rows.tsv"
     tsv.write_text(body.replace(",", "\t"), encoding="utf-8")
-    with pytest.raises(FormatError, match="never closes") as info:
-        read_documents(tsv)
-    assert_names(info.value, tsv, line, field)
+    if field == "header":
+        return
+    try:
+        assert any('"' in d.text + d.title for d in read_documents(tsv))
+    except FormatError as exc:  # a quoted cell over two lines, read unquoted: a short row
+        assert exc.line is not None and "columns as in the header" in str(exc)
 
 
 def test_csv_text_after_a_closing_quote(tmp_path: Path) -> None:
@@ -177,3 +182,26 @@ def test_unknown_suffix(tmp_path: Path) -> None:
     path.write_text("<docs/>", encoding="utf-8")
     with pytest.raises(FormatError, match=r"\.jsonl, \.csv or \.tsv"):
         read_documents(path)
+
+
+def test_tsv_has_no_quoting_and_reads_ms_marco_layout(tmp_path: Path) -> None:
+    """A `"` in a TSV cell was read as a CSV quote (`invalid CSV ('\\t' expected after '"')`),
+    and MS MARCO's headerless `qid<TAB>text` files had "no 'id' column"."""
+    marco = tmp_path / "queries.tsv"
+    marco.write_text('1048585\twhat is paula "deen" brother\n2\tAndrew Carnegie\n',
+                     encoding="utf-8")
+    assert [(q.id, q.text) for q in read_queries(marco)] == [
+        ("1048585", 'what is paula "deen" brother'), ("2", "Andrew Carnegie")]
+    docs = tmp_path / "collection.tsv"
+    docs.write_text('0\tThe "presence" of communication\n', encoding="utf-8")
+    assert [(d.id, d.text) for d in read_documents(docs)] == [
+        ("0", 'The "presence" of communication')]
+    headed = tmp_path / "headed.tsv"
+    headed.write_text('id\ttext\tlang\nq1\t"quoted" words\ten\n', encoding="utf-8")
+    (q,) = read_queries(headed)
+    assert (q.id, q.text, q.context["lang"]) == ("q1", '"quoted" words', "en")
+    # three columns and no header: still refused, naming what it found
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\tc\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="has no 'id' column"):
+        read_queries(bad)

@@ -5,9 +5,12 @@ Documents: `id` (or `_id`), `text` (required), `title`, `tags`; every other fiel
 merged in). Queries: `id` (or `_id`), `text`; every other field goes into `Query.context` (a JSON
 `metadata` or `context` object is merged in).
 
-CSV and TSV are read strictly: a quote never closed is an error naming the line it opened on
-and its column (the csv module's default would fold every row after it into that one cell), as
-is text after a closing quote (`"a"b`).
+CSV is read strictly: a quote never closed is an error naming the line it opened on and its
+column (the csv module's default would fold every row after it into that one cell), as is text
+after a closing quote (`"a"b`). TSV is read with quoting where the file is well quoted (a
+spreadsheet's export) and, where it is not, with none: a `"` is text there, as in MS MARCO's
+files. A TSV file of two columns whose first row names neither an id nor a text column is read
+as MS MARCO ships its queries and passages: id, text, no header.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from workbench.core.data import Corpus, Document, FormatError, Query, QuerySet
 from workbench.core.formats._common import (
@@ -58,7 +61,17 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
     if csv.field_size_limit() < CSV_FIELD_LIMIT:
         csv.field_size_limit(CSV_FIELD_LIMIT)
     text = read_text(path)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    tsv = delimiter == "\t"
+    quoting: Literal[0, 3] = csv.QUOTE_MINIMAL
+    if tsv:
+        try:
+            for _ in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
+                                strict=True):
+                pass
+        except csv.Error:  # `"darjeeling" tea`: not a quoted cell, text
+            quoting = csv.QUOTE_NONE
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True,
+                        quoting=quoting)
     header: list[str] | None = None
     end = 0  # physical line the previous record ended on; quoted cells may span lines
     try:
@@ -66,6 +79,9 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
             start, end = end + 1, reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
+            if header is None and tsv and len(row) == 2 and not (
+                    {"id", "_id", "text"} & {h.strip() for h in row}):
+                header = ["id", "text"]  # MS MARCO's layout: this row is a record
             if header is None:
                 header = [h.strip() for h in row]
                 for i, name in enumerate(header):
