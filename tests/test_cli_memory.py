@@ -253,3 +253,20 @@ def test_a_min_score_raised_along_the_log_is_met_turn_by_turn(
     assert ("the min score is doing real work: the last injected result scores 1.33 above "
             "its turn's min score on average (within 3)") in out
     assert "pi-lodestone" not in out  # no empty turn: nothing to tell apart
+
+
+def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """bm25 has no min score: the table said "0 / 0" while every turn returned 10, and the
+    verdict said the min score was "doing real work"; vault-search at min score 0 blamed it
+    for turns that matched nothing."""
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-m", "bm25"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"min score / limit \(last turn\)\s+none \(0\) / 10\n", out)
+    assert out.rstrip().endswith("no min score: each turn returns its matches, up to the "
+                                 "limit")
+    assert "doing real work" not in out
+    assert main(["why-stats", "--live", str(SAMPLES / "vault"), "-m", "vault-search"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"; \d+ turns? matched nothing$", out.rstrip())
+    assert "below the min score" not in out

@@ -96,13 +96,14 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, str]:
     dataset = load_data(args)
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
-    result = pipe.run((), depth=int(params.get("inject_limit", 10)))
+    depth = int(params.get("inject_limit", 10))  # a model with no limit: its first 10
+    result = pipe.run((), depth=depth)
     sel = model.selection_params(pipe.params)
     # a model that gates per query (decision-memory in its default mode) reports no
     # selection of its own: its injection settings are what a turn is held to
     min_score = sel.min_score if sel.min_score is not None else float(
         pipe.params.get("inject_min_score", 0))
-    limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", 0))
+    limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", depth))
     if hasattr(model, "injections"):  # real snippets; a disabled cwd's turn is not logged
         turns = turns_from_injections(dataset.corpus.ids, model.injections(
             pipe.prepared, dataset, pipe.params), min_score, limit)
@@ -131,7 +132,9 @@ def format_stats(st: InjectionStats) -> str:
         ["last injected result's score: avg (no result = 0)", f"{st.tail_avg:.2f}"],
         [f"over the {_turns(st.answered)} with a result: top / last avg",
          f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}" if st.answered else "—"],
-        ["min score / limit (last turn)", f"{st.min_score:g} / {st.limit}"],
+        ["min score / limit (last turn)",
+         (f"{st.min_score:g}" if st.min_score > 0 else "none (0)") + " / "
+         + (f"{st.limit}" if st.limit > 0 else "none")],
         ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
         ["estimated tokens per turn", st.tokens_per_turn],
     ]
@@ -154,6 +157,11 @@ def verdict_line(st: InjectionStats) -> str:
     own turn's min score); and where pi-lodestone's verdict (its averages count a turn with
     no result as 0) differs for that reason, that."""
     empty = st.turns - st.answered
+    if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
+        if not st.answered:
+            return "no turn returned anything: no query matched (no min score removes any)"
+        return ("no min score: each turn returns its matches, up to the limit"
+                + (f"; {_turns(empty)} matched nothing" if empty else ""))
     if not st.answered:
         return ("no turn injected anything: the min score (or the limit) leaves every turn "
                 "empty")
