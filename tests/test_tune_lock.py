@@ -298,3 +298,40 @@ def test_ctrl_c_anywhere_in_a_shared_trial_stores_it_as_failed(tmp_path, monkeyp
                                storage=f"sqlite:///{db}").get_trials()
     states = [t.state for t in trials]
     assert State.RUNNING not in states and states.count(State.FAIL) == 1, states
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_helper_ends_when_its_run_is_killed(tmp_path):
+    """SIGKILL of a --workers run left its helpers tuning, unseen, to the whole budget, and
+    the next run was refused as "being tuned by another". The parent here is a stand-in
+    that starts one helper as --workers does, then is killed."""
+    import signal
+    import time
+
+    helper = [sys.executable, "-m", "workbench.cli", *TUNE, "--trials", "100000",
+              "--storage", str(tmp_path / "s.db"), "--study", "orphan", "--worker-index", "1"]
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys, time\n"
+         f"p = subprocess.Popen({helper!r}, stdout=subprocess.DEVNULL, "
+         "stderr=subprocess.DEVNULL)\nprint(p.pid, flush=True)\ntime.sleep(120)"],
+        cwd=REPO, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)})
+    with parent.stdout:
+        pid = int(parent.stdout.readline())
+    time.sleep(4)  # the helper is tuning
+    assert _alive(pid)
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 60
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not _alive(pid), "the helper tuned on after its run was killed"
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie, ended but not yet reaped by its new parent, counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -148,6 +148,20 @@ def test_a_continued_study_samples_new_points(tmp_path, bm25_eval):
     assert len(points) == 9 and len(set(points)) == 9
 
 
+def test_other_folds_are_refused_before_any_trial(tmp_path, bm25_eval):
+    """A named study run again with another --folds made its new fold studies, ran them to
+    the end, and was refused only at the study on all queries, its work left behind."""
+    space = _space(k1=(0.5, 2.0))
+    tune(bm25_eval, kfold(bm25_eval.counted(), 5, seed=0),
+         _spec(tmp_path, space, trials=2, study="mine"))
+    with pytest.raises(ParamError, match="'mine/all' exists in this storage with other"):
+        tune(bm25_eval, kfold(bm25_eval.counted(), 3, seed=0),
+             _spec(tmp_path, space, trials=2, study="mine"))
+    url = storage_url(str(tmp_path / "s.db"), tmp_path / "x.db")
+    names = {s.study_name for s in optuna.get_all_study_summaries(url)}
+    assert not any("of 3" in n for n in names), names  # no trial of the refused run
+
+
 def test_a_study_with_other_settings_is_not_continued(tmp_path, bm25_eval):
     validation = no_validation(bm25_eval.counted())
     tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=2, study="x"))

@@ -136,6 +136,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                            args.fresh and not worker, shared, args.worker_index, args.pick)
     if worker:
         # a helper process adds trials to the shared studies and reports nothing
+        _end_with_parent()
         tuning.tune(evaluator, validation, spec, score=False)
         return EXIT_OK
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
@@ -292,6 +293,26 @@ def _constraint(text: str) -> Any:
             if math.isfinite(value):
                 return Constraint(check_name(name), op, value)
     raise ParamError(f"--constraint expects NAME<=NUMBER or NAME>=NUMBER, got {text!r}")
+
+
+def _end_with_parent(poll_s: float = 1.0) -> None:
+    """A helper whose run was killed (SIGKILL: no chance to stop it) ends as on Ctrl-C —
+    its trials stored — once its parent is gone, instead of tuning on, unseen, to the whole
+    budget while the next run is refused as "being tuned by another". A daemon thread
+    watches the parent's pid (the process is re-parented when it dies)."""
+    import os
+    import signal
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll_s)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 def _start_workers(args: argparse.Namespace, spec: Any, evaluator: Any,

@@ -31,7 +31,7 @@ from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
 from workbench.core.tuning.space import SearchSpace
-from workbench.core.tuning.storage import open_storage, open_study
+from workbench.core.tuning.storage import check_settings, open_storage, open_study
 from workbench.core.tuning.validation import Mask, Validation
 
 
@@ -230,6 +230,11 @@ def check_free(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> 
             lock.take(True)
     finally:
         lock.release()
+    if not spec.fresh:  # a study stored with other settings: refused before helpers start
+        base, cfg = study_name(spec, evaluator, validation), config(spec, evaluator, validation)
+        check_settings(open_storage(spec.storage),
+                       [(f"{base}/{label}", {**cfg, "fold": label})
+                        for label, _, _ in study_runs(validation)])
 
 
 def stored_counts(spec: TuneSpec, evaluator: Evaluator,
@@ -305,6 +310,9 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
         _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs], grid)
         if spec.fresh:
             check_unused(spec, storage, [f"{base}/{label}" for label, _, _ in runs])
+        else:  # every study's settings before the first trial of any
+            check_settings(storage, [(f"{base}/{label}", {**cfg, "fold": label})
+                                     for label, _, _ in runs])
         for i, (label, train, test) in enumerate(runs):
             sampler = st.make_sampler(spec.sampler, spec.seed + i + 1000 * spec.worker
                                       + _process_salt(spec),

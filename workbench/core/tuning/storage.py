@@ -390,6 +390,25 @@ def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Se
     return study
 
 
+def check_settings(storage: optuna.storages.BaseStorage,
+                   studies: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+    """Refuse, before any trial, a run one of whose studies exists with other settings:
+    a changed --folds named new fold studies, ran them to the end, and was refused only at
+    the study on all queries, its work left in the storage. ParamError as `_open_stored`
+    gives it."""
+    for name, config in studies:
+        try:
+            study = optuna.load_study(study_name=name, storage=storage)
+        except KeyError:
+            continue
+        stored = study.user_attrs.get(_CONFIG)
+        if stored is not None and stored != json.dumps(config, sort_keys=True, default=str):
+            raise ParamError(f"study {name!r} exists in this storage with other settings "
+                             "(model, data, judgments, space, objective or validation "
+                             "differ); name another with --study, or start it again with "
+                             "--fresh")
+
+
 def _wait_for(study: optuna.Study, key: str) -> Any:
     """A user attribute the creating process is still writing (another worker's study)."""
     deadline = time.monotonic() + _WAIT_FOR_GRID_S
