@@ -293,3 +293,21 @@ def test_a_pinned_clock_that_is_no_time_is_refused(model_id: str) -> None:
     for bad in ("garbage", "2026-13-01", "yesterday"):
         with pytest.raises(ParamError, match="parameter now: expected an ISO 8601 date"):
             schema.resolve({"now": bad})
+
+
+def test_explain_gives_the_score_as_importance_times_relevance(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The document ranks by relevance × importance; explain showed it as a sum with
+    "relevance −0.396", read as a penalty, and "relevance 0" for a fully relevant memory."""
+    import re
+
+    from workbench.cli import main
+
+    assert main(["explain", str(SAMPLES / "memories"), "-m", "importance", "--query-id",
+                 "q01", "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    lines = re.findall(r"score ([\d.]+) = importance ([\d.]+) × relevance ([\d.]+)", out)
+    assert len(lines) == 2
+    for total, imp, rel in lines:
+        assert float(total) == pytest.approx(float(imp) * float(rel), abs=2e-6)
+    assert "as contributions (the bars; they add up to it): base 0.6" in out

@@ -227,9 +227,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
     rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
     print(f"\n#{r['rank']}  {r['id']}  {r['title']}{rel}")
-    print(f"    score {r['score']:.6g} = " + " + ".join(
-        f"{name} {value:.6g}" for name, value in r["contributions"].items()))
+    summed = " + ".join(f"{name} {value:.6g}" for name, value in r["contributions"].items())
     details = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r["doc"], pipe.params)
+    formula = details.pop("formula", None)  # a model's own form of the score (a product)
+    if formula:
+        print(f"    score {r['score']:.6g} = {formula}")
+        print(f"    as contributions (the bars; they add up to it): {summed}")
+    else:
+        print(f"    score {r['score']:.6g} = {summed}")
     for line in _explain_lines(details):
         print("    " + line)
 

@@ -101,4 +101,20 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
         "relevance": rel,
         "total": rel * final,
         "gate": _gate(prep, params, imp, u, doc),
+        # the document's form (ranked by relevance × importance): the contributions add up
+        # to the same total, with relevance as the part the product takes off or adds
+        "formula": _formula(final, rel, parts, boosts, decays),
     }
+
+
+def _formula(final: float, rel: float, parts: Any, boosts: list[dict[str, Any]],
+             decays: list[dict[str, Any]]) -> str:
+    terms = [f"base {float(parts[0]):.6g}",
+             *(f"{b['category']} {b['boost']:.6g}" for b in boosts),
+             *(f"{name} {float(v):.6g}" for name, v in (("outcome", parts[-4]),
+                                                        ("repetition", parts[-3])) if v),
+             *(f"{d['decay']} {d['value']:.6g}" for d in decays if d["value"])]
+    clamp = float(parts[-1])
+    clamped = f", clamped by {clamp:+.6g}" if clamp else ""
+    return (f"importance {final:.6g} × relevance {rel:.6g}   "
+            f"(importance = {' + '.join(terms)}{clamped})")
