@@ -349,3 +349,17 @@ def test_a_new_query_reuses_the_documents_postings(monkeypatch: pytest.MonkeyPat
     a, b = model.combine(cached, params), model.combine(fresh, params)
     assert np.array_equal(a.total, b.total) and a.total.size > 0
     assert np.array_equal(a.contributions, b.contributions)
+
+
+def test_explain_says_the_recency_penalty_is_the_floors_lift(pipe: Pipeline) -> None:
+    """OpenVault's name for the importance-5 floor's lift (base after the floor − base) read
+    as 3.56 taken off."""
+    model = pipe.model
+    for q in range(len(pipe.dataset.queries)):
+        for d in range(len(pipe.dataset.corpus)):
+            info = model.explain(pipe.prepared, pipe.dataset, q, d, pipe.params)
+            if info.get("recency_penalty", 0) > 0:
+                assert info["recency_penalty_is"].startswith("added, not taken off")
+                return
+            assert "recency_penalty_is" not in info
+    pytest.fail("no pair with the floor's lift in the fixture")

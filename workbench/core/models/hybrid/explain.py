@@ -72,11 +72,16 @@ def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str
     sim = float(blend.pairs.sim[pos])
     post = int(blend.pairs.post[pos])
     ebw = float(params["entity_boost_weight"])
+    lift = base_after - base
     return {
         "total": base_after + vector_bonus + bm25_bonus,
         "base": base,
         "base_after_floor": base_after,
-        "recency_penalty": base_after - base,
+        "recency_penalty": lift,
+        # OpenVault's name for the floor's lift reads as a deduction: said where it acts
+        **({"recency_penalty_is": f"added, not taken off: the importance-5 floor lifted the "
+                                  f"decayed base {base:.4g} to {base_after:.4g}"}
+           if lift > 0 else {}),
         "vector_bonus": vector_bonus,
         "vector_similarity": sim if math.isfinite(sim) else 0.0,
         "has_embeddings": math.isfinite(sim),
