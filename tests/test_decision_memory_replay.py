@@ -45,3 +45,17 @@ def test_explain_says_a_decision_did_not_exist_yet(capsys: pytest.CaptureFixture
     assert ("qm-040: not ranked — no candidate of this query (created 2026-11-15T11:56:26Z, "
             "after this logged turn ran (2026-11-14T21:44:14Z): not in the store it searched"
             ) in out
+
+
+def test_explain_says_why_a_query_searches_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    """A query of non-ASCII words explained itself as "no query term in it" (the tokenizer
+    keeps ASCII only), a short prompt as every candidate scoring 0."""
+    folder = str(SAMPLES / "decisions")
+    assert main(["explain", folder, "-m", "decision-memory", "-q", "キャッシュ", "-p",
+                 "mode=search"]) == 0
+    assert "no result: the query keeps no token: pi-lodestone's tokenizer keeps runs of 3" \
+        in capsys.readouterr().out
+    assert main(["explain", folder, "-m", "decision-memory", "-q", "ok", "-p",
+                 "mode=injection", "-p", "query_form=prompt"]) == 0
+    assert "no result: prompt under 8 characters: pi-lodestone searches nothing for it" \
+        in capsys.readouterr().out

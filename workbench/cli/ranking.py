@@ -195,8 +195,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
         for r in rows:
             _print_explained(pipe, r)
         if not rows:
-            print("\nno result: every candidate scored 0, was gated, or fell below the "
-                  "min score")
+            why = model.not_a_candidate(pipe.prepared, dataset, 0, None, pipe.params)
+            print("\nno result: " + (why or "every candidate scored 0, was gated, or fell "
+                                     "below the min score"))
     named = _named_docs(args, dataset, shown)
     if named:
         print(f"\n— {_named_heading(args, dataset, named, shown)}, by rank:")

@@ -170,11 +170,12 @@ class Model(ABC):
         `prepare` refuses, naming this figure, where it exceeds the memory available."""
         return None
 
-    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,
                         params: Params) -> str:
         """Why `doc` is no candidate of `query` where the model knows a reason beyond "no
-        query term in it" (a decision created after the logged turn it is replayed for);
-        "" otherwise. By default "". """
+        query term in it" (a decision created after the logged turn it is replayed for; a
+        query its tokenizer keeps nothing of); with `doc` None, why the query has no
+        candidate at all. "" otherwise, by default."""
         return ""
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,

@@ -118,10 +118,18 @@ class DecisionMemoryModel(Model):
             ((d.id, parse_time(d.metadata.get("createdAt"))) for d in dataset.corpus),
             "createdAt")
 
-    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int,
+    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,
                         params: Params) -> str:
         prep: DecisionMemoryPrepared = prepared
         spec = prep.specs[query]
+        if spec.note:  # a prompt too short to search: the original searched nothing
+            return f"{spec.note}: pi-lodestone searches nothing for it"
+        if not prep.tokens[query]:
+            return ("the query keeps no token: pi-lodestone's tokenizer keeps runs of 3 or "
+                    "more ASCII letters, digits and _ . / : - that are not stop words, so "
+                    f"{spec.text[:60]!r} searches nothing (gate no_query_tokens)")
+        if doc is None:
+            return ""
         created = float(prep.docs.created[doc])
         if spec.as_of and created > spec.now_ms:
             return (f"created {when(created)}, after this logged turn ran "
