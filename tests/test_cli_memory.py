@@ -270,3 +270,17 @@ def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert re.search(r"; \d+ turns? matched nothing$", out.rstrip())
     assert "below the min score" not in out
+
+
+def test_why_points_to_explain_and_says_why_a_turn_got_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    log = SAMPLES / "decisions" / "injections.jsonl"
+    assert main(["why", str(log), "--last", "60"]) == 0
+    out = capsys.readouterr().out
+    # a turn logged with its prompt can be replayed, signal by signal
+    assert f"why, signal by signal: workbench explain {log.parent} --query-id turn-39" in out
+    assert main(["explain", str(log.parent), "-m", "decision-memory", "--query-id",
+                 "turn-39"]) == 0
+    capsys.readouterr()
+    assert "injected nothing: the prompt is under 8 characters, so nothing was searched" in out
+    assert "injected nothing: no decision reached the min score" in out

@@ -29,15 +29,24 @@ def cmd_why(args: argparse.Namespace) -> int:
     if not records:
         print(f"{args.log}: no injection records")
         return 0
+    folder = Path(log.path).parent
+    beside = (folder / "decisions.jsonl").is_file()  # turns with a preview can be explained
     for r in records:
         preview = r.prompt_preview if r.prompt_preview else "(no prompt preview logged)"
         print(f"{r.ts}  {r.cwd}  project {r.project or '-'}")
         print(f"  prompt: {preview}  ({r.prompt_char_count} characters)")
         print(f"  min score {r.min_score:g}, limit {r.limit}"
               + (", global" if r.global_inject else ""))
+        if r.prompt_preview and beside:
+            print(f"  why, signal by signal: workbench explain {folder} --query-id "
+                  f"turn-{r.line}")
         if not r.results:
-            print("  injected nothing (no memory reached the min score, or the prompt was "
-                  "too short)\n")
+            # REFERENCE §1: a prompt under 8 characters is not searched
+            print("  injected nothing: " + (
+                "the prompt is under 8 characters, so nothing was searched"
+                if 0 <= r.prompt_char_count < 8 else
+                "no decision reached the min score (or the prompt, cleaned, was under 8 "
+                "characters, or its compact query under 3)") + "\n")
             continue
         rows = [[i + 1, m.id, m.title[:48], m.source, f"{m.score:g}", m.snippet_length]
                 for i, m in enumerate(r.results)]
