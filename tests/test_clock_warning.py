@@ -57,3 +57,25 @@ def test_both_models_warn_on_real_records() -> None:
                                 imp.schema.resolve({}))
     assert "2099-02-01T00:00:00Z ('m2'), which is after today" in line
     assert "more record" not in line  # its two dates are one record
+
+
+def test_importance_reads_the_documents_tier_spellings_and_names_what_it_cannot_read() -> None:
+    """A tier "Long" read as the default (short) and archived the memory; epoch-ms and
+    "yesterday" timestamps read as none (no decay) — each silently."""
+    from workbench.core.models.importance.rules import tier_index
+
+    assert [tier_index(t) for t in ("Long", "Long-term", " short-term ", "Ultra-Short",
+                                    "forever", 3, None)] == [3, 3, 1, 0, -1, -1, -1]
+    docs = [Document("m1", "", "a", metadata={"tier": "Long-term", "created_at": "2026-01-01"}),
+            Document("m2", "", "b", metadata={"tier": "forever", "outcome": "win",
+                                               "created_at": 1772000000000,
+                                               "last_accessed": "yesterday"})]
+    model = get_model("importance")
+    lines = model.data_warnings(Dataset("m", Corpus(docs), QuerySet([Query("q", "a")])),
+                                model.schema.resolve({"now": "2026-02-01"}))
+    text = "\n".join(lines)
+    assert "1 memory with an unreadable tier" in text and "m2 'forever'" in text
+    assert "unreadable outcome" in text and "m2 'win'" in text
+    assert "unreadable created_at" in text and "m2 1772000000000" in text
+    assert "unreadable last_accessed" in text and "m2 'yesterday'" in text
+    assert "m1" not in text

@@ -35,6 +35,7 @@ Modules: `rules` (phrases and the scalar reference), `params`, `prepared` (prepa
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from workbench.core.data import Dataset
@@ -62,11 +63,37 @@ class ImportanceModel(Model):
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         from workbench.core.models.decision_memory.project import parse_time
+        from workbench.core.models.importance.rules import (
+            OUTCOMES,
+            TIERS,
+            outcome_index,
+            tier_index,
+        )
 
-        return future_clock_warning(
+        out = future_clock_warning(
             dataset, str(params["now"]),
             ((d.id, parse_time(d.metadata.get(k))) for d in dataset.corpus
              for k in ("created_at", "last_accessed")), "created_at or last_accessed")
+        # a value read as absent changes a memory's score with nothing said: named
+        bad: dict[str, list[str]] = {}
+        for d in dataset.corpus:
+            m = d.metadata
+            if m.get("tier") not in (None, "") and tier_index(m["tier"]) < 0:
+                bad.setdefault(f"tier (one of {', '.join(TIERS)}; read as the default tier "
+                               f"{params['default_tier']})", []).append(f"{d.id} {m['tier']!r}")
+            if m.get("outcome") not in (None, "") and outcome_index(m["outcome"]) < 0:
+                bad.setdefault(f"outcome (one of {', '.join(OUTCOMES)}; read as none)",
+                               []).append(f"{d.id} {m['outcome']!r}")
+            for k in ("created_at", "last_accessed"):
+                if m.get(k) not in (None, "") and math.isnan(parse_time(m[k])):
+                    bad.setdefault(f"{k} (an ISO 8601 date; read as none: no decay, counted "
+                                   "as recently accessed)", []).append(f"{d.id} {m[k]!r}")
+        for what, items in bad.items():
+            shown = ", ".join(items[:5]) + (f", … {len(items) - 5} more" if len(items) > 5
+                                            else "")
+            out.append(f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} with an "
+                       f"unreadable {what}: {shown}")
+        return out
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_importance(dataset, params, progress)

@@ -27,6 +27,8 @@ from workbench.core.models.importance.rules import (
     Memory,
     exclamations,
     fired_phrases,
+    outcome_index,
+    tier_index,
 )
 from workbench.core.params import Params
 
@@ -122,10 +124,8 @@ def prepare_importance(dataset: Dataset, params: Params,
     phrases = [fired_phrases(d.text) for d in docs]
     fired = np.array([[bool(p[c]) for p in phrases] for c in CATEGORIES], bool).reshape(-1, n)
     meta = [d.metadata for d in docs]
-    tier = np.array([TIERS.index(m["tier"]) if m.get("tier") in TIERS else -1 for m in meta],
-                    np.int64)
-    outcome = np.array([OUTCOMES.index(m["outcome"]) if m.get("outcome") in OUTCOMES else -1
-                        for m in meta], np.int64)
+    tier = np.array([tier_index(m.get("tier")) for m in meta], np.int64)
+    outcome = np.array([outcome_index(m.get("outcome")) for m in meta], np.int64)
     progress(0.3, "boost phrases found")
     fallback = default_clock(dataset, params)
     query_ms = [parse_time(q.context.get("now")) for q in dataset.queries]

@@ -41,6 +41,21 @@ _PATTERNS = {cat: [(p, re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)"))
 
 TIERS: tuple[str, ...] = ("ultra-short", "short", "medium", "long")
 OUTCOMES: tuple[str, ...] = ("success", "failure", "decision", "observation", "correction")
+
+
+def tier_index(value: object) -> int:
+    """The tier a memory names, -1 for none or one unknown: case and spaces aside, with the
+    document's own spelling "Short-term" (its decay signals) read as "short"."""
+    if not isinstance(value, str):
+        return -1
+    name = value.strip().lower().replace(" ", "-").removesuffix("-term")
+    return TIERS.index(name) if name in TIERS else -1
+
+
+def outcome_index(value: object) -> int:
+    """The outcome a memory names (case and spaces aside), -1 for none or one unknown."""
+    name = value.strip().lower() if isinstance(value, str) else ""
+    return OUTCOMES.index(name) if name in OUTCOMES else -1
 DAY_S = 86400.0
 # importance is rounded to 12 decimals, so that 0.5 − 3·0.1 is 0.2 (not 0.19999999999999998)
 # and the band thresholds and gates see the values the document's arithmetic gives
