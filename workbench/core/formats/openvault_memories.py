@@ -35,6 +35,8 @@ from workbench.core.formats._common import (
 RAW_FIELDS = ("characters_involved", "witnesses", "location", "is_secret", "emotional_impact",
               "relationship_impact", "sequence", "created_at", "batch_id", "event_type")
 NO_SUMMARY = "no_summary"  # metadata flag of a memory stored without a summary
+SHARED_ID = "shared_id"  # metadata: the id a memory shares with an earlier one
+TEXT_IMPORTANCE = "importance_text"  # metadata: an importance stored as a numeric string
 # Where a memories file may keep its list, tried in this order.
 CONTAINERS: tuple[tuple[str, ...], ...] = (
     ("memories",), ("openvault", "memories"), ("chat_metadata", "openvault", "memories"))
@@ -189,6 +191,9 @@ def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
     elif not isinstance(summary, str):
         raise bad("summary", f"expected a string, found {_json_type(summary)}")
     importance = obj.get("importance")
+    if isinstance(importance, str) and _numeric(importance):
+        # JavaScript's arithmetic reads "4" as 4 (`0.05 / importance²`): so is it read here
+        metadata[TEXT_IMPORTANCE], importance = importance, float(importance)
     if importance is not None:
         if not finite_number(importance):
             raise bad("importance", f"expected a finite number, found {_found(importance)}")
@@ -223,11 +228,34 @@ def without_summary(corpus: Corpus) -> int:
     return sum(1 for d in corpus if d.metadata.get(NO_SUMMARY))
 
 
+def _numeric(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
 def load_note(corpus: Corpus) -> str:
-    """What the load message adds about such memories ("" when there are none)."""
+    """What the load message adds about memories OpenVault scores all the same though they
+    lack something ("" when there are none)."""
+    def many(n: int) -> str:
+        return f"{n} memor{'y' if n == 1 else 'ies'}"
+
     n = without_summary(corpus)
-    return (f"{n} memor{'y' if n == 1 else 'ies'} without a summary, scored as empty text "
-            "(base and vector parts only), as OpenVault does") if n else ""
+    shared = [d for d in corpus if d.metadata.get(SHARED_ID) is not None]
+    texts = [d for d in corpus if d.metadata.get(TEXT_IMPORTANCE) is not None]
+    notes = [f"{many(n)} without a summary, scored as empty text (base and vector parts "
+             "only), as OpenVault does"] if n else []
+    if shared:
+        notes.append(f"{many(len(shared))} sharing an id with an earlier one, loaded as "
+                     f"{', '.join(repr(d.id) for d in shared[:3])}"
+                     + (" …" if len(shared) > 3 else "")
+                     + ": OpenVault's retrieval scores each, whatever its id")
+    if texts:
+        notes.append(f"{many(len(texts))} with an importance stored as text, read as the "
+                     f"number, as JavaScript's arithmetic reads it ({texts[0].id}: "
+                     f"{texts[0].metadata[TEXT_IMPORTANCE]!r})")
+    return "; ".join(notes)
 
 
 def memories_corpus(path: Path, memories: list[Any], lines: list[int], list_line: int, *,
@@ -242,10 +270,12 @@ def memories_corpus(path: Path, memories: list[Any], lines: list[int], list_line
     for i, (obj, line) in enumerate(zip(memories, lines, strict=True)):
         doc = memory_document(obj, i, path, line)
         first = seen.get(doc.id)
-        if first is not None:
-            made = "" if isinstance(obj, dict) and "id" in obj else ", made from its position"
-            raise FormatError(path, f"duplicate id {doc.id!r}{made} (first: memories[{first}])",
-                              line=line, field=f"memories[{i}].id")
+        if first is not None:  # a merge or a backfill: OpenVault never reads the id
+            doc = Document(f"{doc.id}@{i}", doc.title, doc.text, doc.tags,
+                           {**doc.metadata, SHARED_ID: doc.id})
+            if doc.id in seen:
+                raise FormatError(path, f"duplicate id {doc.id!r} (first: memories["
+                                  f"{seen[doc.id]}])", line=line, field=f"memories[{i}].id")
         seen[doc.id] = i
         docs.append(doc)
     return Corpus(docs, name=name)
