@@ -285,6 +285,11 @@ def test_export_out_names_the_config_values_it_replaces(
     assert main(["export", "-m", "codeledger-document", "-p", "token_budget=6000",
                  "--out", str(tmp_path)]) == 0
     assert "held other values" not in capsys.readouterr().err
+    # a value of another kind where an object goes is replaced whole: said too
+    config.write_text(json.dumps({"selector": [], "x": 1}))
+    assert main(["export", "-m", "codeledger-document", "--out", str(tmp_path)]) == 0
+    assert "held other values, now replaced by these" in capsys.readouterr().err
+    assert json.loads(config.read_text())["x"] == 1
 
 
 def test_disabled_projects_go_to_the_memory_folders_settings_json(tmp_path: Path) -> None:

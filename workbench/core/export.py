@@ -358,8 +358,10 @@ def replaced(export: Export, folder: str | Path) -> list[tuple[str, object, obje
         for key, value in new.items():
             if key not in old:
                 continue
-            if isinstance(value, Mapping):
+            if isinstance(value, Mapping) and isinstance(old[key], dict):
                 walk(old[key], value, f"{at}{key}.")
+            elif isinstance(value, Mapping):  # `"selector": []` there: replaced whole
+                out.append((f"{at}{key}", old[key], dict(value)))
             elif old[key] != value:
                 out.append((f"{at}{key}", old[key], value))
 
