@@ -90,6 +90,10 @@ def test_params_file(tmp_path: Path) -> None:
     with pytest.raises(ParamError, match=r"bad\.toml:1: not valid TOML: Invalid value "
                        r"\(column 9\)$"):
         load_params_file(bad)
+    cut = tmp_path / "cut.toml"  # a file cut off mid-line: tomllib gives no line for it
+    cut.write_text("k1 = 1.2\nb")
+    with pytest.raises(ParamError, match=r"cut\.toml:2: not valid TOML: .*cut off\?\)$"):
+        load_params_file(cut)
     # every error names its line: a table where a value belongs, a key outside [params],
     # a byte that is not UTF-8
     for text, says in (("alpha = 1\n[mode]\nx = 1\n", r":2: field 'mode': expected a value"),

@@ -236,6 +236,11 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     except tomllib.TOMLDecodeError as exc:
         # "Invalid value (at line 2, column 5)" → file:2 first, as every other error is
         at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
+        if at is None and str(exc).endswith("(at end of document)"):  # a file cut off
+            last = max(1, len(p.read_text(encoding="utf-8-sig").splitlines()))
+            raise ParamError(f"{p}:{last}: not valid TOML: "
+                             f"{str(exc).removesuffix(' (at end of document)')} (the file "
+                             "ends there: cut off?)") from None
         if at is None:
             raise ParamError(f"{p}: not valid TOML: {exc}") from None
         raise ParamError(f"{p}:{at[1]}: not valid TOML: {str(exc)[:at.start()]} "
