@@ -320,3 +320,25 @@ def test_export_out_over_a_config_nested_past_the_parser_is_one_error(
     err = capsys.readouterr().err
     assert "not readable JSON (nested too deeply)" in err and "Traceback" not in err
     assert config.read_text() == text
+
+
+def test_what_a_target_cannot_take_is_known_before_tuning(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """tune's default hybrid search tuned normalisation and four hard-coded constants with
+    no word: only `export`, afterwards, said the result could not ship."""
+    from tests.conftest import SAMPLES
+    from workbench.cli import main
+    from workbench.core.export import unshippable
+
+    code, absent = unshippable("hybrid", ["alpha", "normalization", "rrf_k", "k1",
+                                          "base_lambda", "combined_boost_weight"])
+    assert code == ["k1", "base_lambda"] and absent == ["normalization", "rrf_k"]
+    assert unshippable("bm25", ["k1"]) == ([], [])  # no target: nothing to say
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--trials", "1",
+                 "--folds", "0", "--storage", str(tmp_path / "s.db")]) == 0
+    assert "cannot take as a setting" not in capsys.readouterr().out
+    assert main(["tune", str(SAMPLES / "vault"), "-m", "vault-search", "--trials", "1",
+                 "--folds", "0", "--storage", str(tmp_path / "v.db")]) == 0
+    out = capsys.readouterr().out
+    assert "note: obsidian-mcp cannot take as a setting what is tuned here for w_tf" in out
+    assert "To tune only what it can set: --tune min_score" in out

@@ -141,6 +141,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         return EXIT_OK
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert)
+    _say_what_cannot_ship(model, [d.name for d in space.dimensions])
     for d in space.dimensions:  # a --range end moved onto the slider's step: said
         asked = ranges.get(d.name)
         if asked is not None and d.step and (d.low, d.high) != asked:
@@ -293,6 +294,26 @@ def _constraint(text: str) -> Any:
             if math.isfinite(value):
                 return Constraint(check_name(name), op, value)
     raise ParamError(f"--constraint expects NAME<=NUMBER or NAME>=NUMBER, got {text!r}")
+
+
+def _say_what_cannot_ship(model: Any, names: list[str]) -> None:
+    """Before any trial: which of the tuned parameters the model's target system cannot take
+    as a setting, and the --tune that searches only those it can (OpenVault has no
+    normalisation setting, pi-lodestone hard-codes most of its constants: a held-out gain
+    from them needs a code change to be had)."""
+    from workbench.core.export import export_params, unshippable
+
+    code, absent = unshippable(model.id, names)
+    if not code and not absent:
+        return
+    target = export_params(model.id).target
+    settable = [n for n in names if n not in code and n not in absent]
+    parts = ([f"{', '.join(absent)} (not in it)"] if absent else []) + (
+        [f"{', '.join(code)} (hard-coded there: a change to its code)"] if code else [])
+    print(f"note: {target} cannot take as a setting what is tuned here for "
+          + "; ".join(parts) + ": `export` lists them apart"
+          + (f". To tune only what it can set: --tune {','.join(settable)}" if settable
+             else ""))
 
 
 def _end_with_parent(poll_s: float = 1.0) -> None:

@@ -310,6 +310,45 @@ def export_params(model_id: str, params: Mapping[str, ParamValue] | None = None)
     return exporter(params or {})
 
 
+def unshippable(model_id: str, names: list[str]) -> tuple[list[str], list[str]]:
+    """Of the parameters `names`, those a value of which the target cannot take as a setting:
+    (hard-coded there: a change to its code; not in it at all: a workbench option), each
+    found by exporting the parameter moved off its default. Empty for a model without a
+    target."""
+    if model_id not in EXPORTERS:
+        return [], []
+    schema = get_model(model_id).schema
+    code: list[str] = []
+    absent: list[str] = []
+    for name in names:
+        p = schema[name]
+        other: ParamValue | None
+        if p.kind in ("choice", "bool"):
+            other = next((c for c in (p.choices if p.kind == "choice" else (True, False))
+                          if c != p.default), None)
+        elif p.kind in ("int", "float") and p.low is not None and p.high is not None:
+            end = p.high if p.default != p.high else p.low
+            other = int(end) if p.kind == "int" else float(end)
+        else:
+            continue  # text: not searched by the optimiser
+        if other is None:
+            continue
+        values: dict[str, ParamValue] = {name: other}
+        for need in p.needs:  # what makes it act (rrf k: normalisation rrf)
+            key, equals, wanted = need.partition("=")
+            if not key.startswith("!"):
+                values[key] = wanted if equals else True
+        try:
+            export = export_params(model_id, values)
+        except ValueError:  # ParamError: a value the schema refuses here; unknown, unsaid
+            continue
+        if any(c.name == name or c.name in values for c in export.outside):
+            absent.append(name)
+        elif any(c.name == name and c.setting is None for c in export.changed):
+            code.append(name)
+    return code, absent
+
+
 def write_export(export: Export, folder: str | Path) -> list[Path]:
     """Write `<model>.env` (when the target reads environment variables), the settings
     (`<model>.settings.json`, or the target's own config file, e.g. CodeLedger's
