@@ -342,3 +342,9 @@ def test_what_a_target_cannot_take_is_known_before_tuning(
     out = capsys.readouterr().out
     assert "note: obsidian-mcp cannot take as a setting what is tuned here for w_tf" in out
     assert "To tune only what it can set: --tune min_score" in out
+
+
+def test_the_max_text_setting_says_it_cuts_stored_decisions_too() -> None:
+    assert "cuts the text of every decision it stores" in export_params(
+        "decision-memory", {"prompt_max_chars": 500}).where
+    assert "cuts the text" not in export_params("decision-memory", {"inject_limit": 5}).where

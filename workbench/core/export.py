@@ -159,14 +159,18 @@ def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
                  else _number(values[name])) for name, var in PI_ENV.items())
     changed = _changes(schema, values, PI_WORKBENCH_ONLY, {**PI_ENV, **PI_SETTINGS})
     disabled = parse_disabled_list(str(values["disabled_projects"]))
+    also = ""
+    if any(c.name == "prompt_max_chars" for c in changed):  # the one with a side effect
+        also = ("; PI_MEMORY_MAX_TEXT_CHARS also cuts the text of every decision it stores "
+                "from then on, which the figures here (the prompt's cut alone) do not show")
     if disabled is None:  # "": the memory folder's own settings.json stands (it reads no
         # other key: the variables are all there is)
         return Export("decision-memory", PI_TARGET, {}, changed, env,
-                      where="pi-lodestone reads these from its environment")
+                      where="pi-lodestone reads these from its environment" + also)
     return Export("decision-memory", PI_TARGET, {"disabledProjects": list(disabled)}, changed,
                   env, config_path="settings.json",
                   where="pi-lodestone reads the variables from its environment, and "
-                  "disabledProjects from settings.json in its memory folder")
+                  "disabledProjects from settings.json in its memory folder" + also)
 
 
 # -- hybrid: OpenVault c112699, its extension settings --
