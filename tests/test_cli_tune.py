@@ -777,3 +777,14 @@ def test_the_shipped_front_shows_no_held_out_score_to_choose_a_row_by(capsys, tm
     assert code == 0
     front = out.split("Pareto front of ")[1]
     assert "held-out" not in front.splitlines()[1]
+
+
+def test_k_fold_over_dated_tasks_is_said_to_mix_times(capsys, tmp_path):
+    code = main(["tune", str(SAMPLES / "code-repo"), "-m", "codeledger", "--tune", "w_keyword",
+                 "--trials", "1", "--folds", "2", "--storage", str(tmp_path / "s.db")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "note: these queries are dated" in out and "--time-split 0.5" in out
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--trials", "1",
+                 "--folds", "2", "--storage", str(tmp_path / "t.db")]) == 0
+    assert "these queries are dated" not in capsys.readouterr().out

@@ -142,6 +142,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions])
+    if validation.kind == "kfold" and dataset.queries and all(
+            "commit" in q.context or "snapshot" in q.context or q.context.get("date")
+            for q in dataset.queries):  # newer tasks then tune what older ones score
+        print("note: these queries are dated (repository tasks, or a 'date'): k-fold mixes "
+              "times, tuning on newer ones what it scores on older; --time-split 0.5 tunes "
+              "on the older half and holds out the newer, as a model meets new tasks")
     for d in space.dimensions:  # a --range end moved onto the slider's step: said
         asked = ranges.get(d.name)
         if asked is not None and d.step and (d.low, d.high) != asked:
@@ -309,7 +315,8 @@ def _say_what_cannot_ship(model: Any, names: list[str]) -> None:
     target = export_params(model.id).target
     settable = [n for n in names if n not in code and n not in absent]
     parts = ([f"{', '.join(absent)} (not in it)"] if absent else []) + (
-        [f"{', '.join(code)} (hard-coded there: a change to its code)"] if code else [])
+        [f"{', '.join(code)} (no setting there: it takes a change to its code)"] if code
+        else [])
     print(f"note: {target} cannot take as a setting what is tuned here for "
           + "; ".join(parts) + ": `export` lists them apart"
           + (f". To tune only what it can set: --tune {','.join(settable)}" if settable
