@@ -137,7 +137,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if worker:
         # a helper process adds trials to the shared studies and reports nothing
         _end_with_parent()
-        tuning.tune(evaluator, validation, spec, score=False)
+        try:
+            tuning.tune(evaluator, validation, spec, score=False)
+        except KeyboardInterrupt:  # the run that started it says "interrupted", once
+            return 130
         return EXIT_OK
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert)

@@ -259,7 +259,8 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
     scores alone: a row chosen by its held-out score is tuned on the held-out queries. A
     k-fold fold's front keeps its held-out columns (how a front's members carry over), and
     says that no row of it is shipped."""
-    print(f"\nPareto front of {fold.name} ({len(fold.front)} settings), best "
+    n = len(fold.front)
+    print(f"\nPareto front of {fold.name} ({n} setting{'' if n == 1 else 's'}), best "
           f"{objectives[0]} first:")
     held = bool(fold.front[0]["held_out"]) and not shipped
     header = ["trial", *(f"{o} train" for o in objectives),
