@@ -201,6 +201,8 @@ def _claim(lock: StudyLock, spec: TuneSpec, storage: Any, names: Sequence[str],
     alone = lock.lockable and lock.try_take(True)
     if alone:
         fail_stale(storage, names, requeue=grid and spec.shared)
+    elif not lock.lockable:  # PostgreSQL: the trials whose heartbeat stopped (storage.GRACE_S)
+        fail_stale(storage, names, requeue=grid and spec.shared, silent_only=True)
     if not spec.shared:
         if not alone:
             lock.take(True)  # raises Busy
@@ -269,15 +271,27 @@ def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
             yield name, t
 
 
-def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False) -> int:
+def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
+               silent_only: bool = False) -> int:
     """Store every RUNNING trial of the named studies as failed; how many there were. With
     `requeue`, a grid point a failed trial held is queued again (a shared grid's workers
-    take only waiting points; a plain run queues every point it has not scored itself)."""
+    take only waiting points; a plain run queues every point it has not scored itself).
+    `silent_only`: only those whose heartbeat stopped (a storage that records none: none)."""
     import optuna
     from optuna.trial import TrialState
 
+    silent: set[int] = set()
+    if silent_only:
+        stale = getattr(storage, "_get_stale_trial_ids", None)
+        if stale is None or not getattr(storage, "get_heartbeat_interval", lambda: None)():
+            return 0
+        for name in names:
+            with contextlib.suppress(KeyError):
+                silent.update(stale(storage.get_study_id_from_name(name)))
     n = 0
     for name, t in _running(storage, names):
+        if silent_only and t._trial_id not in silent:
+            continue
         with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
             storage.set_trial_state_values(t._trial_id, TrialState.FAIL)
             n += 1

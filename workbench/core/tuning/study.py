@@ -18,12 +18,14 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import optuna
+from optuna.storages._heartbeat import get_heartbeat_thread
 from optuna.trial import FrozenTrial, Trial, TrialState
 
 from workbench.core.engine import NO_PROGRESS, Progress
@@ -145,14 +147,19 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
         else:
             if trials is not None and _counted(study) >= trials:
                 return
-            trial = study.ask()
+            with warnings.catch_warnings():  # the heartbeat is run here, not by optimize
+                warnings.filterwarnings("ignore", "Heartbeat of storage is supposed")
+                trial = study.ask()
         try:
             with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
                 # optuna's own start time is the writer's naive local time: no use to a
                 # process in another time zone asking whether the trial is still run (--fresh)
                 trial.set_user_attr(BEGAN, time.time())
-            _run_one(handle, trial, evaluator, space, objectives, constraints, train, test,
-                     done + 1, total, on_trial)
+            # on PostgreSQL the trial beats while it runs (storage.HEARTBEAT_S): a killed
+            # worker's falls silent and the next run fails it (runner.fail_stale)
+            with get_heartbeat_thread(trial._trial_id, study._storage):
+                _run_one(handle, trial, evaluator, space, objectives, constraints, train,
+                         test, done + 1, total, on_trial)
         except BaseException:
             # Ctrl-C (or an error) anywhere in the trial — its suggest, its writes, not only
             # its evaluation — stores it as failed where storage is shared: on PostgreSQL,
