@@ -147,3 +147,6 @@ def test_a_killed_workers_trial_is_failed_once_its_heartbeat_stops(tmp_path, mon
             assert states[live.number] == optuna.trial.TrialState.RUNNING
         finally:
             storage.engine.dispose()  # before the server stops
+            import gc
+
+            gc.collect()  # the commands' connections go here, not in a later test

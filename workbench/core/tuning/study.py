@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 import optuna
-from optuna.storages._heartbeat import get_heartbeat_thread
 from optuna.trial import FrozenTrial, Trial, TrialState
 
 from workbench.core.engine import NO_PROGRESS, Progress
@@ -157,7 +156,7 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
                 trial.set_user_attr(BEGAN, time.time())
             # on PostgreSQL the trial beats while it runs (storage.HEARTBEAT_S): a killed
             # worker's falls silent and the next run fails it (runner.fail_stale)
-            with get_heartbeat_thread(trial._trial_id, study._storage):
+            with _heartbeat(trial, study):
                 _run_one(handle, trial, evaluator, space, objectives, constraints, train,
                          test, done + 1, total, on_trial)
         except BaseException:
@@ -169,6 +168,16 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
                 with contextlib.suppress(Exception):
                     study.tell(trial, state=TrialState.FAIL)
             raise
+
+
+def _heartbeat(trial: Trial, study: optuna.Study) -> Any:
+    """optuna's heartbeat thread for the trial (a context manager) where the storage keeps
+    heartbeats (a server); nothing elsewhere, or with an optuna that moved it."""
+    try:
+        from optuna.storages._heartbeat import get_heartbeat_thread
+    except ImportError:
+        return contextlib.nullcontext()
+    return get_heartbeat_thread(trial._trial_id, study._storage)
 
 
 def _claim_waiting(study: optuna.Study) -> Trial | None:
