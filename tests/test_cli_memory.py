@@ -284,3 +284,27 @@ def test_why_points_to_explain_and_says_why_a_turn_got_nothing(
     capsys.readouterr()
     assert "injected nothing: the prompt is under 8 characters, so nothing was searched" in out
     assert "injected nothing: no decision reached the min score" in out
+
+
+def test_why_stats_live_counts_the_turns_the_min_score_empties(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """At min score 50 the verdict said the results score "well above" it and that the
+    threshold was not deciding, though it left turns empty that match at a low one."""
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    ds = load_dataset(SAMPLES / "decisions")
+
+    def empty_at(min_score: int) -> set[int]:
+        pipe = Pipeline(get_model("decision-memory"), ds, {"inject_min_score": min_score})
+        views = pipe.model.injections(pipe.prepared, ds, pipe.params)
+        return {q for q, v in enumerate(views) if v.logged and not len(v.docs)}
+
+    emptied = len(empty_at(50) - empty_at(1))  # match at min score 1, nothing at 50
+    assert emptied > 0
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-p",
+                 "inject_min_score=50"]) == 0
+    out = capsys.readouterr().out
+    assert (f"the min score is doing real work: it leaves {emptied} turns empty whose best "
+            "match scored below it") in out

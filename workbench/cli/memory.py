@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from workbench.cli.args import whole
 from workbench.cli.common import UsageError, add_model, load_data, model_and_params, pipeline
 from workbench.core.diagnostics import (
@@ -85,8 +87,9 @@ def _log(path: str) -> Any:
 
 def cmd_why_stats(args: argparse.Namespace) -> int:
     """why-stats over a log, or (--live) over what the current parameters would inject."""
+    emptied: int | None = None  # known only where the scores before the min score are
     if args.live:
-        stats, what = _live_stats(args)
+        stats, emptied, what = _live_stats(args)
     else:
         log = _log(args.log)
         stats = injection_stats(turns_from_log(log.records, args.last))
@@ -97,11 +100,11 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
         print("no turns to count: " + ("the log holds no injection" if not args.live
                                        else "the data holds no query"))
         return 0
-    print(format_stats(stats))
+    print(format_stats(stats, emptied))
     return 0
 
 
-def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, str]:
+def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     dataset = load_data(args)
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
@@ -113,22 +116,38 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, str]:
     min_score = sel.min_score if sel.min_score is not None else float(
         pipe.params.get("inject_min_score", 0))
     limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", depth))
+    # each query's best score before the min score: a turn left empty with a match below it
+    # was emptied by the threshold, not for want of a match
+    scores = result.scores
+    below = (scores.gates.index("below_min_score") + 1 if "below_min_score" in scores.gates
+             else -1)  # a model that applies its min score as a gate (decision-memory)
+    matched_below = np.zeros(scores.n_queries, bool)
+    for q in range(scores.n_queries):
+        row = scores.row(q)
+        live = scores.total[row][scores.gate[row] == 0]
+        top = float(live.max()) if live.size else 0.0
+        matched_below[q] = 0 < top < min_score or bool((scores.gate[row] == below).any())
     if hasattr(model, "injections"):  # real snippets; a disabled cwd's turn is not logged
-        turns = turns_from_injections(dataset.corpus.ids, model.injections(
-            pipe.prepared, dataset, pipe.params), min_score, limit)
+        views = model.injections(pipe.prepared, dataset, pipe.params)
+        turns = turns_from_injections(dataset.corpus.ids, views, min_score, limit)
+        empty = [q for q, v in enumerate(views) if v.logged and not len(v.docs)]
     else:
         texts = [d.text for d in dataset.corpus]
         turns = turns_from_ranking(dataset.corpus.ids, texts, result.ranking.docs,
                                    result.ranking.scores, result.ranking.count, min_score,
                                    limit)
+        empty = [q for q in range(scores.n_queries) if not int(result.ranking.count[q])]
+    emptied = sum(1 for q in empty if matched_below[q])
     changed = model.schema.changed(pipe.params)
-    return injection_stats(turns), (
+    return injection_stats(turns), emptied, (
         f"{dataset.name}: what {model.id} would inject for {len(turns)} queries"
         + (f" with {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else
            " at default parameters"))
 
 
-def format_stats(st: InjectionStats) -> str:
+def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
+    """The table, the most injected, the verdict. `emptied`: of the turns with no result,
+    those whose best match scored below the min score (known live, not from a log)."""
     rows: list[list[Any]] = [
         ["turns", st.turns],
         ["time span", f"{st.first_ts} … {st.last_ts}" if st.first_ts else "-"],
@@ -153,7 +172,7 @@ def format_stats(st: InjectionStats) -> str:
             ["id", "times", "avg score"],
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
-        out += "\n\n" + verdict_line(st)
+        out += "\n\n" + verdict_line(st, emptied)
     return out
 
 
@@ -161,10 +180,11 @@ def _turns(n: int) -> str:
     return f"{n:,} turn" + ("" if n == 1 else "s")
 
 
-def verdict_line(st: InjectionStats) -> str:
+def verdict_line(st: InjectionStats, emptied: int | None = None) -> str:
     """Whether the min score decides, on the turns that injected something (each against its
-    own turn's min score); and where pi-lodestone's verdict (its averages count a turn with
-    no result as 0) differs for that reason, that."""
+    own turn's min score) and, live (`emptied`), on the turns it left empty though they
+    matched; and where pi-lodestone's verdict (its averages count a turn with no result as
+    0) differs for that reason, that."""
     empty = st.turns - st.answered
     if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
         if not st.answered:
@@ -175,6 +195,14 @@ def verdict_line(st: InjectionStats) -> str:
         return ("no turn injected anything: the min score (or the limit) leaves every turn "
                 "empty")
     margin = st.tail_margin_answered
+    if emptied:  # live: turns that matched, every match below the min score
+        nothing = empty - emptied
+        return (f"the min score is doing real work: it leaves {_turns(emptied)} empty whose "
+                f"best match scored below it"
+                + (f" ({_turns(nothing)} had no match, or every match gated)" if nothing
+                   else "")
+                + f"; the last injected result scores {margin:.2f} above its turn's min "
+                "score on average")
     if st.threshold_decides:
         out = (f"the min score is doing real work: the last injected result scores "
                f"{margin:.2f} above its turn's min score on average (within "
@@ -183,7 +211,10 @@ def verdict_line(st: InjectionStats) -> str:
         out = (f"the last injected results score well above the min score ({margin:.2f} above "
                "it on average)"
                + (": the threshold rarely decides" if not empty else
-                  f"; {_turns(empty)} injected nothing (below the min score, or no match)"))
+                  f"; {_turns(empty)} injected nothing ("
+                  + ("no match, or every match gated" if emptied == 0
+                     else "below the min score, or no match")
+                  + ")"))
     if empty and st.threshold_doing_real_work != st.threshold_decides:
         out += ("\n(pi-lodestone's /memory why-stats says "
                 + ("'doing real work'" if st.threshold_doing_real_work else "'rarely decides'")
