@@ -45,3 +45,19 @@ def test_records_without_a_vector_hash_as_before() -> None:
                    QuerySet([]))
     assert text.fingerprint() != Dataset("x", Corpus([Document("d", "t", metadata={
         "embedding": ["a", "c"]})]), QuerySet([])).fingerprint()
+
+
+def test_a_vector_read_as_an_array_hashes_as_the_same_list() -> None:
+    """OpenVault's readers keep a stored embedding as float64, not a list of Python floats
+    (4× the memory): cached states keyed by the list's fingerprint stay valid."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    as_list = _ds([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], [1.0, 0.0, 0.0])
+    docs = [replace(d, metadata={"embedding": np.asarray(d.metadata["embedding"])})
+            for d in as_list.corpus]
+    as_array = Dataset("x", Corpus(docs), QuerySet([Query("q", "text", {
+        "embedding": np.asarray([1.0, 0.0, 0.0])})]))
+    assert as_array.fingerprint() == as_list.fingerprint()
+    assert as_array.corpus_fingerprint() == as_list.corpus_fingerprint()

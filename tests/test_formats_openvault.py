@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from workbench.core.checks import load_warnings
@@ -51,7 +52,8 @@ def test_memory_fields(tmp_path: Path) -> None:
         "ev1", "revelation", "Suzy finds the map.", ("Suzy", "Alex"))
     meta = dict(doc.metadata)
     assert meta["importance"] == 4 and meta["message_ids"] == [10, 11, 12]
-    assert meta["embedding"] == [1.0, 0.5] and all(type(x) is float for x in meta["embedding"])
+    # float64, exact: Python floats took 4× the memory (100k × 384: 1.2 GB)
+    assert meta["embedding"].dtype == np.float64 and meta["embedding"].tolist() == [1.0, 0.5]
     for key in ("characters_involved", "witnesses", "location", "is_secret", "emotional_impact",
                 "relationship_impact", "sequence", "created_at", "batch_id", "event_type"):
         assert meta[key] == FULL[key], key
@@ -103,7 +105,7 @@ def test_contexts(tmp_path: Path) -> None:
     assert c1.text == "where is Orrin?"  # newest non-system user message
     assert c1.context["chat_length"] == 120
     assert c1.context["active_characters"] == ["Suzy", "Alex"]
-    assert c1.context["embedding"] == [0.0, 1.0]
+    assert c1.context["embedding"].tolist() == [0.0, 1.0]
     assert c1.context["messages"][0]["mes"] == "hi"  # oldest first
     assert c1.context["messages"][3] == {"name": "Alex", "is_user": True, "is_system": True,
                                          "mes": "(ooc note)"}

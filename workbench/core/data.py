@@ -195,11 +195,18 @@ def _split_vector(values: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
     """A stored `embedding` hashed as its float64 bytes, not as JSON text: hashing 100k
     vectors of 384 floats through json.dumps took 16 s on every command. The rest as it is
     (a record without a numeric vector hashes exactly as before)."""
+    import numpy as np
+
     out = dict(values)
     vector = out.get("embedding")
+    if isinstance(vector, np.ndarray):  # a reader's float64 vector: its list, as bytes
+        if vector.ndim != 1 or not len(vector) or vector.dtype.kind not in "fiu":
+            out["embedding"] = vector.tolist()
+            return out, b""
+        out["embedding"] = f"<float64 × {len(vector)}>"
+        return out, np.asarray(vector, np.float64).tobytes()
     if not isinstance(vector, list) or not vector:
         return out, b""
-    import numpy as np
 
     try:
         array = np.asarray(vector, dtype=np.float64)

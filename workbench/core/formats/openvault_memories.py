@@ -21,6 +21,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from workbench.core.data import Corpus, Document, FormatError
 from workbench.core.formats._common import (
     StrPath,
@@ -208,7 +210,8 @@ def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
     if embedding is not None:
         if not isinstance(embedding, list) or not all(finite_number(x) for x in embedding):
             raise bad("embedding", "expected a list of finite numbers")
-        metadata["embedding"] = [float(x) for x in embedding]
+        # float64, exact: 100k memories × 384 as Python floats held 1.2 GB (this, 0.3 GB)
+        metadata["embedding"] = np.asarray(embedding, np.float64)
     characters = obj.get("characters_involved")
     if characters is not None and (not isinstance(characters, list)
                                    or not all(isinstance(c, str) for c in characters)):

@@ -169,13 +169,14 @@ class StoredRows:
         self.q_dim = np.asarray([-1 if v is None else len(v) for v in queries], np.int64)
         self.q_vec = np.zeros((len(queries), max([0, *self.q_dim.tolist()])))
         for qi, v in enumerate(queries):
-            if v:
+            if v is not None and len(v):
                 self.q_vec[qi, :len(v)] = v
         self.dims = np.asarray(sorted(set(self.q_dim[self.q_dim > 0].tolist())
                                       & set(doc_dim[doc_dim > 0].tolist())), np.int64)
         self.cols = [np.flatnonzero(doc_dim == dim) for dim in self.dims.tolist()]
-        self.mats = [np.asarray([docs[int(c)] or [] for c in cols], np.float64).reshape(
-            len(cols), dim) for cols, dim in zip(self.cols, self.dims.tolist(), strict=True)]
+        self.mats = [np.stack([docs[int(c)] for c in cols]).reshape(len(cols), dim)  # type: ignore[misc]
+                     if len(cols) else np.zeros((0, dim))
+                     for cols, dim in zip(self.cols, self.dims.tolist(), strict=True)]
 
     @property
     def n_queries(self) -> int:
@@ -224,13 +225,15 @@ def row_blocks(source: SimilarityRows, progress: Progress) -> Iterator[tuple[int
         yield lo, source.rows(np.arange(lo, min(q, lo + step)))
 
 
-def _vector(value: object) -> list[float] | None:
+def _vector(value: object) -> F64 | None:
+    """A stored embedding as float64 (1-D), None where there is none."""
     if value is None or isinstance(value, str | bytes):
         return None
     try:
-        return [float(x) for x in value]  # type: ignore[attr-defined]
+        out = np.asarray(value, np.float64)
     except (TypeError, ValueError):
         return None
+    return out if out.ndim == 1 else None
 
 
 def stored_similarities(dataset: Dataset) -> F64:
