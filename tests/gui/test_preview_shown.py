@@ -36,3 +36,20 @@ def test_the_breakdown_has_one_count_of_decimals_and_real_minus_signs(qtbot: obj
     assert len(figures) > 5 and len({len(f.partition(".")[2]) for f in figures}) == 1, text
     assert "-" not in text.replace("non-", "")
     w.close()
+
+
+def test_importance_shows_its_score_as_importance_times_relevance(qtbot: object) -> None:
+    """The preview gave only the sum, "relevance 0.000" for the most relevant memory."""
+    import re
+    from pathlib import Path
+
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    assert w.open_path(Path(__file__).resolve().parents[2] / "sample_corpora" / "memories")
+    w.preview.refresh()
+    text = re.sub("<[^>]+>", "", w.preview.browser.toHtml())
+    assert re.search(r"score [\d.]+ = importance [\d.]+ × relevance [\d.]+", text), text[:400]
+    assert "as contributions (the bars; they add up to it):" in text
+    w.close()

@@ -220,13 +220,13 @@ class DocumentPreview(QWidget):
                      + (f"{html.escape(title)} · " if title else "")
                      + " · ".join(facts)
                      + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
-                     + "</div>", self._breakdown(doc),
+                     + "</div>", self._breakdown(doc, details),
                      code_html(d.text[:MAX_CHARS], self.terms, self.excerpt)]
         else:
             parts = [f"<h3 style='margin:0'>{html.escape(d.title or d.id)}</h3>",
                      f"<div style='color:#57606a'>{html.escape(d.id)}"
                      + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
-                     + "</div>", self._breakdown(doc), shown_html(details),
+                     + "</div>", self._breakdown(doc, details), shown_html(details),
                      "<p style='white-space:pre-wrap'>"
                      + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
         self._set_html("".join(parts))
@@ -245,7 +245,10 @@ class DocumentPreview(QWidget):
         except Exception:  # the preview must show even when a model cannot explain a pair
             return {}
 
-    def _breakdown(self, doc: int) -> str:
+    def _breakdown(self, doc: int, details: dict[str, Any] | None = None) -> str:
+        """The score as the sum of its contributions; first, where the model has one, in its
+        own form (importance: importance × relevance, the sum's "relevance −0.40" read as a
+        penalty, and "relevance 0" for a fully relevant memory)."""
         res, q = self.session.result, self.session.query
         if res is None:
             return ""
@@ -265,4 +268,9 @@ class DocumentPreview(QWidget):
                            for i, (n, v) in enumerate(zip(sc.signals, contrib, strict=False)))
         gate = (f" <b style='color:#c0392b'>gated: {html.escape(sc.gates[g - 1])}</b>"
                 if g > 0 and g - 1 < len(sc.gates) else "")
+        formula = (details or {}).get("formula")
+        if isinstance(formula, str) and formula and not g:
+            return (f"<p>score {number(total, places)} = {html.escape(formula)}<br>"
+                    f"<span style='color:#57606a'>as contributions (the bars; they add up "
+                    f"to it):</span> {items}</p>")
         return f"<p>score {number(total, places)} = {items}{gate}</p>"

@@ -46,7 +46,7 @@ def future_clock_warning(dataset: Dataset, now_param: str, stamps: Iterable[tupl
             + (f", as {'is' if later == 1 else 'are'} {later:,} more record"
                f"{'' if later == 1 else 's'}" if later else "") + before
             + ": every age is counted from it, so the other records look that much older. "
-            "Set `now` (-p now=…) or correct that record"]
+            "Set the now parameter, or correct that record"]
 
 
 def _own(value: object) -> float:

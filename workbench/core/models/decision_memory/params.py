@@ -223,7 +223,7 @@ SCHEMA = ParamSchema([
           step=1, stage="prepare", help="Shorter compact queries inject nothing."),
     Param("prompt_max_chars", "Prompt max length", 4000, kind="int", low=1, high=1_000_000,
           step=1, stage="prepare", help="PI_MEMORY_MAX_TEXT_CHARS: prompts are cut to this."),
-    Param("now", "Now (ISO)", "", kind="text", stage="prepare", check=check_time,
+    Param("now", "Now (ISO 8601)", "", kind="text", stage="prepare", check=check_time,
           help="The clock for queries without their own `now`; empty = the newest createdAt "
                "in the corpus."),
     Param("replay_as_of_turn", "Replay a logged turn as of its time", True, kind="bool",
