@@ -290,3 +290,25 @@ def test_a_read_cancelled_at_launch_leaves_the_last_dataset_for_next_time(
     run()
     assert seen == [DEFAULT_SAMPLE]
     assert st.recall("last_dataset") == str(SAMPLES / "tea-beir")
+
+
+def test_the_models_data_warnings_are_said_when_the_data_opens(
+        window: MainWindow, tmp_path: Path) -> None:
+    """A memory dated 2030 moved importance's clock and archived the rest: the warning sat
+    in the Prepare box, under the parameter panel's fold, and nothing else said it."""
+    import json
+    import shutil
+
+    data = tmp_path / "memories"
+    shutil.copytree(SAMPLES / "memories", data)
+    queries = [json.loads(line) for line in (data / "queries.jsonl").read_text().splitlines()]
+    (data / "queries.jsonl").write_text("".join(  # no clock of their own: the corpus's
+        json.dumps({k: v for k, v in q.items() if k != "metadata"}) + "\n" for q in queries))
+    docs = (data / "corpus.jsonl").read_text().splitlines()
+    first = json.loads(docs[0])
+    first["metadata"]["last_accessed"] = "2030-01-01T00:00:00Z"
+    (data / "corpus.jsonl").write_text("\n".join([json.dumps(first), *docs[1:]]) + "\n")
+    assert window.open_path(data)
+    assert window.error_box is not None
+    assert "which is after today" in window.error_box.text()
+    assert "'m01'" in window.error_box.text()

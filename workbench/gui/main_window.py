@@ -180,6 +180,9 @@ class MainWindow(QMainWindow):
                 f"\n\n{heading}:\n" + "\n".join(lines)
                 for heading, lines in skipped_report(skipped, 8))
         notes = load_warnings(dataset)  # loaded, but not scoring as one may think
+        if self.session.model is not None:  # the model's, on these values (the Prepare box
+            # keeps them, under the panel's fold: said here when the data is opened)
+            notes += self.session.model.data_warnings(dataset, self.session.params)
         if notes:
             message = (message or f"Opened {path}.") + "\n\nWarnings:\n" + "\n".join(notes)
         if message:
