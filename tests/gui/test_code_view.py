@@ -227,6 +227,8 @@ def test_skipped_rows_inside_the_cut(qtbot: QtBot, code: TuningSession) -> None:
     assert m.data(m.index(reach, 2), 8) == BELOW_CUT
     assert (f"bundle: {int(bund.size[q])} files ({len(skipped)} skipped: over the budget)"
             in table.legend.text())
+    # before the 17 signals' names: the two lines the legend has cut it off at 1280 px
+    assert table.legend.text().index("bundle:") < table.legend.text().index("signals:")
     # back to the document's rule: no skip, the cut at the bundle's size
     code.set_params({"skip_limit": 0})
     code.recompute()

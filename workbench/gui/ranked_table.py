@@ -347,24 +347,29 @@ class RankedTable(QWidget):
                           for i, name in enumerate(s.result.scores.signals))
         clipped = _clip(q.text, 140)
         text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
-        lines = f"<span style='color:#57606a'>signals:</span> {legend}"
-        if _negative_shown(s):  # the bars draw them hatched, left of the zero line
-            lines += " <span style='color:#57606a'>▨&nbsp;hatched:&nbsp;negative</span>"
-        left = left_top_k(s)
-        if left:
-            lines += (f" &nbsp; <span style='color:#c0392b'>left the top {s.k}: "
-                      f"{esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>")
+        # the notes first: the label holds two lines, and a long list of signals (codeledger
+        # has 17) pushed them out of it, unseen
+        notes = ""
         if self.model.cut is not None:
             skipped = len(self.model.skipped)
-            lines += (f" &nbsp; <span style='color:{CUT_PEN.name()}'>- - bundle: "
+            notes += (f"<span style='color:{CUT_PEN.name()}'>- - bundle: "
                       f"{self.model.cut - skipped} files"
                       + (f" ({skipped} skipped: over the budget)" if skipped else "")
-                      + "</span>")
+                      + "</span> &nbsp; ")
+        left = left_top_k(s)
+        if left:
+            notes += (f"<span style='color:#c0392b'>left the top {s.k}: "
+                      f"{esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>"
+                      " &nbsp; ")
+        lines = notes + f"<span style='color:#57606a'>signals:</span> {legend}"
+        if _negative_shown(s):  # the bars draw them hatched, left of the zero line
+            lines += " <span style='color:#57606a'>▨&nbsp;hatched:&nbsp;negative</span>"
         # unchanged on most ticks: no relayout of the labels
         self.summary.set_texts(text, f"{q.id} {clipped}",
                                q.text if clipped != " ".join(q.text.split()) else "")
         if lines != self.legend.text():
             self.legend.setText(lines)
+            self.legend.setToolTip(lines)  # whole, where two lines cut it
 
     def _on_selection(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
