@@ -130,7 +130,10 @@ def test_the_cli_prints_the_same_figures(qtbot: QtBot, decisions: TuningSession,
     _show(qtbot, panel)
     assert main(["why-stats", "--live", str(DECISIONS)]) == 0
     assert panel.stats is not None
-    assert format_stats(panel.stats) in capsys.readouterr().out
+    # the figures; the verdict line differs where the command line knows the scores below
+    # the min score (the panel's verdict is the one of its own header)
+    table = format_stats(panel.stats).rsplit("\n\n", 1)[0]
+    assert table in capsys.readouterr().out
 
 
 def test_updates_throttled_while_sliders_move(qtbot: QtBot, decisions: TuningSession) -> None:

@@ -312,3 +312,17 @@ def test_the_models_data_warnings_are_said_when_the_data_opens(
     assert window.error_box is not None
     assert "which is after today" in window.error_box.text()
     assert "'m01'" in window.error_box.text()
+
+
+def test_a_narrow_window_takes_from_every_column(qtbot: QtBot) -> None:
+    """At 1024 px the query list and the parameters kept 370 and 400 px and the ranked table
+    got 238: rank, Δ and id, no score. Now every column gives, the table the most."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 720)
+    w.show()
+    qtbot.waitExposed(w)
+    queries, centre, params = w.h_split.sizes()
+    assert centre >= 400 and centre > queries and centre > params
+    assert queries < 370 and params < 400
+    w.close()

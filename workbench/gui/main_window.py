@@ -72,7 +72,10 @@ class MainWindow(QMainWindow):
                                       self.preview, sizes=(420, 200))
         self.h_split = _splitter(Qt.Orientation.Horizontal, "columns", self.queries,
                                  self.centre_split, self.params, sizes=(370, 780, 400))
-        self.h_split.setStretchFactor(1, 1)
+        # a narrower window takes from all three columns, the ranked table most: it took
+        # everything from the centre (238 px at 1024: rank, Δ and id, no score)
+        for i, stretch in enumerate((1, 3, 1)):
+            self.h_split.setStretchFactor(i, stretch)
         bottom = QWidget(self)
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)

@@ -226,7 +226,7 @@ SCHEMA = ParamSchema([
     Param("now", "Now (ISO 8601)", "", kind="text", stage="prepare", check=check_time,
           help="The clock for queries without their own `now`; empty = the newest createdAt "
                "in the corpus."),
-    Param("replay_as_of_turn", "Replay a logged turn as of its time", True, kind="bool",
+    Param("replay_as_of_turn", "Replay as of turn", True, kind="bool",
           stage="prepare",
           help="A turn read from injections.jsonl searches only the decisions created by its "
                "ts, as the original's store held them then (on: its N, token weights and "
