@@ -326,3 +326,21 @@ def test_a_narrow_window_takes_from_every_column(qtbot: QtBot) -> None:
     assert centre >= 400 and centre > queries and centre > params
     assert queries < 370 and params < 400
     w.close()
+
+
+def test_the_injection_tab_does_not_hold_the_window_wide(qtbot: QtBot) -> None:
+    """Its verdict, one line of 724 px, held the window at least 1,239 px wide on the
+    decisions sample (a min score of 0 grew it to 1,341, past a 1,280 screen)."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_path(SAMPLES / "decisions")
+    panel = w.charts.panels["InjectionDiagnostics"]
+    w.charts.setCurrentWidget(panel)
+    w.session.set_param("inject_min_score", 0.0)
+    w.session.recompute()
+    qtbot.wait(20)
+    w.resize(1024, 720)
+    qtbot.wait(20)
+    assert w.width() <= 1100 and panel.verdict.text()
+    w.close()

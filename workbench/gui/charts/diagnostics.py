@@ -75,6 +75,9 @@ class InjectionDiagnostics(ChartPanel):
         self.tables = [fit_table(COLUMNS) for _ in FIGURES]
         self.verdict = QLabel()
         self.verdict.setToolTip(VERDICT_HELP)
+        # it wraps: one line of it (724 px) held the whole window at least 1,239 px wide
+        self.verdict.setWordWrap(True)
+        self.caption.setWordWrap(True)
         self.header.insertWidget(2, self.verdict)
         self.ids = fit_table(ID_COLUMNS)
         self.plot = make_plot(left="turns", bottom="results per turn")
