@@ -245,3 +245,18 @@ def test_explain_relevant_without_judgments_fails_before_printing(
                  "fix it", "--relevant"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "--relevant: this query has no judgments" in err
+
+
+def test_explain_says_a_signal_of_weight_0_is_not_counted() -> None:
+    """codeledger-document's explain listed content BM25, the named path, graph, co-change
+    and similar-commit lines as reasons for a rank they added nothing to."""
+    from workbench.cli.bundles import _relevance_lines
+
+    info = {"content": {"bm25": 4.9, "task_best_bm25": 5.3, "tokens_held": ["upload"]},
+            "named_as": "httpx/_multipart.py",
+            "similar_commit": {"value": 0.6, "commit": "0088253b32 Always rewind files"}}
+    counted = _relevance_lines(info, {"w_content": 1.0, "w_mention": 1.5, "w_similar": 0.2})
+    assert not any("not counted" in line for line in counted)
+    idle = _relevance_lines(info, {"w_content": 0.0, "w_mention": 0.0, "w_similar": 0.0})
+    assert [line.rsplit("(not counted: ", 1)[1] for line in idle] == [
+        "w_content is 0)", "w_mention is 0)", "w_similar is 0)"]

@@ -85,9 +85,13 @@ def print_bundle_explain(pipe: Any, top: int) -> set[str]:
         info = model.explain(prep, ds, 0, d, params)
         mark = "  needed ✓" if ds.corpus[d].id in needed else ""
         excerpt = info.get("excerpt")
+        n_lines = ds.corpus[d].text.count("\n") + 1
         cost = (f"{info['tokens']:,.0f} tokens"
                 + (f" (excerpt: {excerpt['lines']} of {excerpt['of_lines']} lines)"
-                   if excerpt else ""))
+                   if excerpt else
+                   # in the bundle, holding nothing: said (it read as a cheap whole file)
+                   f" (excerpt: 0 of {n_lines:,} lines: no signature or task word kept)"
+                   if not info["tokens"] and n_lines > 1 else ""))
         gate = f"  [gated: {info['gate']}]" if info.get("gate") else ""
         skip = "  [skipped: over the budget]" if j in skipped else ""
         print(f"\n#{j + 1}  {ds.corpus[d].id}  score {ranking.scores[0, j]:.4f}  {cost}"
@@ -102,7 +106,7 @@ def print_bundle_explain(pipe: Any, top: int) -> set[str]:
             # stemmed terms below: both said "content"
             print(f"    keyword matches: path/symbols {_words(matched.get('path_or_symbol'))}"
                   f", file keywords {_words(matched.get('content'))}")
-        for line in _relevance_lines(info):
+        for line in _relevance_lines(info, params):
             print("    " + line)
     misses = model.near_misses(prep, params, 0, 5 + len(skipped))
     misses = [m for m in misses if m["rank"] > reach]  # the skipped ones are listed above
@@ -136,28 +140,36 @@ def _words(words: Any) -> str:
     return ", ".join(map(str, words)) if isinstance(words, list | tuple) and words else "-"
 
 
-def _relevance_lines(info: dict[str, Any]) -> list[str]:
+def _relevance_lines(info: dict[str, Any], params: Any = None) -> list[str]:
     """Content BM25 (and the task tokens the file holds), the path the task names it by, the
     neighbours the graph signal takes from, the file the co-change signal takes from, the
-    past commit the similar signal takes most from."""
+    past commit the similar signal takes most from — each said not to count where its weight
+    is 0 (codeledger-document: they read as reasons for the rank, and added nothing)."""
+    def idle(weight: str) -> str:
+        if params is None or float(params.get(weight, 1.0)) != 0.0:
+            return ""
+        return f"  (not counted: {weight} is 0)"
+
     out = []
     c = info.get("content")
     if c and c["bm25"] > 0:
         out.append(f"content BM25: {c['bm25']:.2f} of the task's best "
                    f"{c['task_best_bm25']:.2f} (task terms in the file, stemmed: "
-                   f"{', '.join(c['tokens_held'][:12]) or '-'})")
+                   f"{', '.join(c['tokens_held'][:12]) or '-'})" + idle("w_content"))
     if info.get("named_as"):
-        out.append(f"named in the task as {info['named_as']}")
+        out.append(f"named in the task as {info['named_as']}" + idle("w_mention"))
     for hop, g in info.get("graph_neighbours", {}).items():
-        out.append(f"graph {hop}: next to {g['from']} (content relevance {g['relevance']:.2f})")
+        out.append(f"graph {hop}: next to {g['from']} (content relevance {g['relevance']:.2f})"
+                   + idle("w_graph"))
     if info.get("changed_with"):
         c = info["changed_with"]
         out.append(f"co-change {c['value']:.2f}: changed in past commits with {c['with']} "
-                   f"(its content relevance × the share of its commits that changed this file)")
+                   f"(its content relevance × the share of its commits that changed this file)"
+                   + idle("w_cochange"))
     if info.get("similar_commit"):
         c = info["similar_commit"]
         out.append(f"similar commits {c['value']:.2f}: changed by past commits worded like the "
-                   f"task, most by {c['commit']}")
+                   f"task, most by {c['commit']}" + idle("w_similar"))
     return out
 
 
