@@ -196,8 +196,9 @@ def test_a_bundle_models_sweep_shows_its_bundle_and_says_when_the_ranking_ties(
     assert header[-3:] == ["best", "by", "bundle_recall"]
     best = [r for r in rows if "←" in r]
     assert best and len(best) < len(rows) and rows[0][0] == "100" and "←" not in rows[0]
-    assert lines[-1] == ("note: r@10 is the same at every value, so the best is by "
+    assert lines[-2] == ("note: r@10 is the same at every value, so the best is by "
                          "bundle_recall (--metrics puts another first)")
+    assert lines[-1].startswith("note: token_budget sets how much a bundle may hold")
     # metrics given: as given, the tie said with the one that moves
     lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "token_budget", "--metrics",
                    "r@10,bundle_recall")
@@ -298,3 +299,19 @@ def test_a_setting_that_cuts_what_is_ranked_is_not_called_a_quality_best(
     lines = _sweep(capsys, str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "-s",
                    "min_token_length", "--values", "2,3,4")
     assert not any("not a quality setting" in line for line in lines)
+
+
+def test_a_budget_sweep_says_its_best_is_bought_with_tokens(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """token_budget's best was the cap, "significant": a bundle finds more the more it may
+    hold, and a newcomer would triple the budget."""
+    from workbench.cli import main
+
+    assert main(["sweep", str(SAMPLES / "code-repo"), "-m", "codeledger", "-s",
+                 "max_files", "--values", "1,5,25"]) == 0
+    out = capsys.readouterr().out
+    assert "note: max_files sets how much a bundle may hold" in out
+    assert "a higher best is bought with tokens, not found" in out
+    assert main(["sweep", str(SAMPLES / "code-repo"), "-m", "codeledger", "-s",
+                 "w_keyword", "--values", "0.2,0.8"]) == 0
+    assert "how much a bundle may hold" not in capsys.readouterr().out

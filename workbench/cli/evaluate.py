@@ -386,6 +386,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"note: {args.sweep} is not a quality setting (how much is ranked or returned: "
               "tune leaves it out unless named): the metrics move with what it cuts or "
               "pages, so its best is a trade-off to choose, not a tuning result")
+    largest = max(range(len(points)), key=lambda i: points[i][0]) if points else -1
+    if args.sweep in BUDGETS and len(best) < len(points) and largest in best:
+        # token_budget "best" at the cap, "significant": a bundle finds more the more it holds
+        print(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds can "
+              "only grow with it, and so do its tokens, so a higher best is bought with "
+              "tokens, not found. Choose by the tokens you can afford (--metrics "
+              "bundle_recall,bundle_tokens shows both)")
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
@@ -400,6 +407,8 @@ Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each
 # how it is scored: a sweep's best over them is no quality result
 CUTS = frozenset(("vector_candidates", "limit", "offset", "early_stop",
                   "early_stop_threshold", "early_stop_found"))
+# a bundle's size (codeledger): its best is the most it may hold, a cost to choose
+BUDGETS = frozenset(("token_budget", "max_files", "overshoot", "sufficiency", "skip_limit"))
 CASES = "cases"  # the share of fixture cases passing
 
 
