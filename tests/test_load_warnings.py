@@ -86,3 +86,23 @@ def test_an_openvault_importance_outside_one_to_five_is_said() -> None:
     said = [w for w in load_warnings(Dataset("d", corpus, QuerySet([]))) if "1–5" in w]
     assert said == ["2 memories have an importance outside 1–5 (b (99), d (0.5)): scored as "
                     "given (the forgetting curve's base is proportional to it)"]
+
+
+def test_tasks_without_a_snapshot_are_said_to_see_their_answers(tmp_path: Path) -> None:
+    """Hand-written tasks ({id, task, files}) were scored at HEAD with no word: a task's own
+    commit then came back as a "similar past commit" (httpx: R@10 0.775 → 0.863)."""
+    import json
+
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+
+    tasks = [json.loads(line) for line in
+             (SAMPLES / "code-repo" / "tasks.jsonl").read_text().splitlines()]
+    plain = tmp_path / "tasks.jsonl"
+    plain.write_text("".join(json.dumps({k: t[k] for k in ("id", "task", "files")}) + "\n"
+                             for t in tasks[:3]))
+    unpinned = load_warnings(load_dataset(SAMPLES / "code-repo", queries=plain))
+    assert any("the 3 task(s) name no snapshot, so the repository is indexed at its HEAD"
+               in line for line in unpinned)
+    pinned = load_warnings(load_dataset(SAMPLES / "code-repo"))
+    assert not any("name no snapshot" in line for line in pinned)

@@ -71,6 +71,15 @@ def load_warnings(dataset: Dataset) -> list[str]:
         if without:
             out.append(f"{len(without):,} task(s) name no snapshot ({_examples(without)}): "
                        "scored against the snapshot the other tasks name")
+    unpinned = dataset.settings.get("repo_unpinned")
+    if isinstance(unpinned, list) and len(unpinned) == 2:
+        n, commit = unpinned
+        out.append(f"the {n:,} task(s) name no snapshot, so the repository is indexed at its "
+                   f"HEAD ({str(commit)[:10]}), whose history may already hold their changes: "
+                   "similar past commits, co-change, churn and recency can see the answers, "
+                   "and the figures run higher than on new tasks (a task's own commit, where "
+                   "it names one, is left out; later ones are not). Give each task its "
+                   "snapshot, the commit before it (tasks-from-git writes it)")
     # binaries are left out of every index and never a code task's answer: not said
     shallow = dataset.settings.get("repo_shallow")
     if isinstance(shallow, int):

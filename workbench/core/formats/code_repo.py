@@ -54,6 +54,8 @@ LEDGER_HALF_LIFE_DAYS = 30.0
 DAY = 86400.0
 SKIPPED_KEY = "repo_skipped"
 SHALLOW_KEY = "repo_shallow"  # a shallow clone: the commits of history it holds
+# tasks that name no snapshot, indexed at HEAD: [how many, the commit]
+UNPINNED_KEY = "repo_unpinned"
 # the index's past commits ([hash, message, [paths]], newest first) for codeledger's
 # similar-commits signal; absent when the snapshot has none
 HISTORY_KEY = "repo_history"
@@ -190,6 +192,8 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     settings: dict[str, Any] = {}
     if index.skipped:
         settings[SKIPPED_KEY] = [[path, why] for path, why in index.skipped]
+    if task_list and rev is None and snapshot == "HEAD":  # said by the load warnings
+        settings[UNPINNED_KEY] = [len(task_list), index.commit]
     if g.shallow_boundary(root):  # said by the load warnings: the history signals see less
         settings[SHALLOW_KEY] = g.history_length(root, index.commit)
     if index.history:
