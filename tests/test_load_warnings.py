@@ -106,3 +106,19 @@ def test_tasks_without_a_snapshot_are_said_to_see_their_answers(tmp_path: Path) 
                in line for line in unpinned)
     pinned = load_warnings(load_dataset(SAMPLES / "code-repo"))
     assert not any("name no snapshot" in line for line in pinned)
+
+
+def test_a_file_of_very_long_lines_is_said_to_cost_more_than_counted() -> None:
+    """A 40 KB one-line SVG cost "4 tokens" (lines × rate, as CodeLedger counts): a bundle
+    holding it can be far over its budget, said nowhere."""
+    from workbench.core.data import Corpus, Dataset, Document, QuerySet
+
+    svg = Document("media/logo.svg", "media/logo.svg", "<svg>" + "M0 0L1 1" * 5000 + "</svg>",
+                   metadata={"language": "svg"})
+    src = Document("a.py", "a.py", "def f():\n    return 1\n" * 400,
+                   metadata={"language": "python"})
+    lines = load_warnings(Dataset("r", Corpus([svg, src]), QuerySet([])))
+    assert any("1 file(s) of very long lines" in line and "media/logo.svg" in line
+               for line in lines)
+    assert not any("very long lines" in line
+                   for line in load_warnings(Dataset("r", Corpus([src]), QuerySet([]))))
