@@ -179,3 +179,16 @@ def test_partial_clone_offline_follows_exact_renames_and_says_so(tmp_path: Path)
         == [("Rename a to core and edit it", ("a.py",)), ("Move b unchanged", ("b.py",))]
     assert full.notes == ()
     assert len(mined.notes) == 1 and "only renames without edits were followed" in mined.notes[0]
+
+
+def test_tasks_from_a_shallow_clone_say_it(two_commits: Path, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """eval, explain and rank said a shallow clone's history is short; tasks-from-git, whose
+    tasks are few for that reason (20 commits gave 1 task), said nothing."""
+    from workbench.cli import main
+
+    repo = clone(two_commits, tmp_path / "shallow", "--depth", "1")
+    main(["tasks-from-git", "--repo", str(repo), "-o", str(tmp_path / "t.jsonl")])
+    assert "is a shallow clone (1 commit of history)" in capsys.readouterr().err
+    main(["tasks-from-git", "--repo", str(two_commits), "-o", str(tmp_path / "u.jsonl")])
+    assert "shallow clone" not in capsys.readouterr().err

@@ -48,9 +48,27 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
             sys.stdout.write(tasks_jsonl(mined.tasks))
     except (GitError, ValueError, OSError) as exc:
         print(f"workbench tasks-from-git: error: {exc}", file=sys.stderr)
+        _say_if_shallow(repo)  # "too few to split" on a shallow clone: why
         return EXIT_USAGE
     print(summary(mined, date, repo, args.out), file=sys.stderr)
+    _say_if_shallow(repo)
     return 0 if mined.tasks else EXIT_FAIL
+
+
+def _say_if_shallow(repo: Path) -> None:
+    """eval, explain and rank say a shallow clone's history is short; the tasks mined from it
+    are few for the same reason, and were said nothing of."""
+    from workbench.core.repo.git import history_length, shallow_boundary
+
+    try:
+        if not shallow_boundary(repo):
+            return
+        n = history_length(repo, "HEAD")
+    except (GitError, ValueError):
+        return
+    print(f"warning: {repo} is a shallow clone ({n:,} commit{'' if n == 1 else 's'} of "
+          "history): the tasks come from those alone, and churn, co-change and similar past "
+          "commits see only them (`git fetch --unshallow` for the rest)", file=sys.stderr)
 
 
 def _check_top_folder(repo: Path) -> None:
