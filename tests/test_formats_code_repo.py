@@ -63,6 +63,13 @@ def test_files_at_the_snapshot_with_their_facts(repo: Path, tmp_path: Path) -> N
     with pytest.raises(FormatError, match=r"bad.jsonl:1: field 'files\[0\]': task 't3' "
                                           r"needs 'docs/never-existed.md'"):
         read_code_repo(repo, tasks=bad)
+    # every such task at once: the first alone made a fix-and-rerun loop
+    worse = write_tasks(tmp_path / "worse.jsonl", full, [
+        ("t3", "x", ["docs/never-existed.md"]), ("t4", "y", ["docs/API.md"]),
+        ("t5", "z", ["gone.py"]), ("t6", "w", ["also-gone.py"])])
+    with pytest.raises(FormatError, match=r"worse.jsonl:1: .*; so do 2 more task\(s\), on "
+                                          r"line\(s\) 3, 4 \(a file renamed"):
+        read_code_repo(repo, tasks=worse)
 
 
 @pytest.mark.parametrize("path", ["api/shorty/alias.py", "client/src/retry.ts",

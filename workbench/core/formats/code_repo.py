@@ -162,12 +162,20 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
         raise FormatError(root, str(exc), field="rev") from None
     progress(0.8, "reading file contents")
     tree = {e.path: e.blob for e in g.ls_tree(root, index.commit)}
-    for t in task_list:  # a needed file the snapshot never had: a wrong task set, not a miss
-        absent = [f for f in t.files if f not in tree]
-        if absent:
-            raise FormatError(Path(str(tasks)), f"task {t.id!r} needs {absent[0]!r}, which the "
-                              f"snapshot {index.commit[:10]} does not hold", line=t.line or None,
-                              field=f"files[{t.files.index(absent[0])}]")
+    # a needed file the snapshot never had: a wrong task set, not a miss; every such task
+    # said at once (the first alone made a fix-and-rerun loop)
+    stale = [(t, [f for f in t.files if f not in tree]) for t in task_list]
+    stale = [(t, absent) for t, absent in stale if absent]
+    if stale:
+        t, absent = stale[0]
+        more = (f"; so do {len(stale) - 1} more task(s), on line(s) "
+                + ", ".join(str(u.line) for u, _ in stale[1:8])
+                + (" …" if len(stale) > 8 else "") if len(stale) > 1 else "")
+        raise FormatError(Path(str(tasks)), f"task {t.id!r} needs {absent[0]!r}, which the "
+                          f"snapshot {index.commit[:10]} does not hold{more} (a file renamed "
+                          "or added later: give the tasks their snapshot, or mine them again "
+                          "with tasks-from-git)", line=t.line or None,
+                          field=f"files[{t.files.index(absent[0])}]")
     if not index.files and index.skipped:
         reasons = sorted({why for _, why in index.skipped})
         raise FormatError(root, f"none of the {len(index.skipped):,} files of the snapshot "
