@@ -187,3 +187,30 @@ def test_cochange_signal_and_stage_in_the_model() -> None:
     info = model.explain(prep, ds, 0, staged[0], params)
     assert info["changed_with"]["value"] == pytest.approx(value[staged[0]])
     assert info["changed_with"]["with"] in prep.files.paths
+
+
+def test_a_cited_line_is_kept_in_the_excerpt_of_the_file_it_names() -> None:
+    """`_multipart.py:290` found the file, but its excerpt (keyword windows) was the same for
+    lines 5, 100 and 290 and held none of them: the line the agent most needs."""
+    from tests.test_codeledger_fixtures import BIG_LINES
+    from workbench.core.models.codeledger.explain import explain_pair
+    from workbench.core.models.codeledger.mentions import cited_lines
+
+    text = ('widget count wrong at big/large.py:100; File "/srv/app/big/large.py", line 580; '
+            "and svc/retry.py:12")
+    paths = ["svc/retry.py", "big/large.py"]
+    assert cited_lines(text, paths) == {1: (100, 580), 0: (12,)}
+    assert BIG_LINES > 580
+    model = CodeLedgerModel()
+    ds = make_dataset({"q": text})
+    big = ds.corpus.index["big/large.py"]
+    for on, holds in ((True, True), (False, False)):
+        params = model.schema.resolve({"excerpt_cited_lines": on})
+        prep = model.prepare(ds, params)
+        ranges = explain_pair(prep, ds, 0, big, params)["excerpt"]["ranges"]
+        kept = {line for a, b in ranges for line in range(a, b + 1)}
+        assert ({100, 580} <= kept) == holds, ranges
+    # codeledger-document keeps keyword hits only, as CodeLedger's document
+    from workbench.core.models import get_model
+
+    assert get_model("codeledger-document").schema["excerpt_cited_lines"].default is False

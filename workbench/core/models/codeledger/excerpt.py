@@ -40,16 +40,20 @@ class FileLines:
                 self.hits[k].append(i)
 
 
-def excerpt_mask(lines: FileLines, keys: Iterable[str], window: int) -> NDArray[np.bool_]:
-    """bool (n lines,): the lines an excerpt keeps."""
+def excerpt_mask(lines: FileLines, keys: Iterable[str], window: int,
+                 cited: Iterable[int] = ()) -> NDArray[np.bool_]:
+    """bool (n lines,): the lines an excerpt keeps. `cited`: 1-based lines the task cites
+    (`client.py:88`, a stack trace), kept with the same window as a keyword hit: the line a
+    trace points at was cut from the excerpt of the very file it names."""
     keep = np.zeros(lines.n + 1, np.int64)  # a difference array of the windows
     for i in lines.signatures:
         keep[i] += 1
         keep[i + 1] -= 1
-    for k in keys:
-        for i in lines.hits.get(k, ()):
-            keep[max(0, i - window)] += 1
-            keep[min(lines.n, i + window + 1)] -= 1
+    hits = [i for k in keys for i in lines.hits.get(k, ())]
+    hits += [c - 1 for c in cited if 1 <= c <= lines.n]
+    for i in hits:
+        keep[max(0, i - window)] += 1
+        keep[min(lines.n, i + window + 1)] -= 1
     out: NDArray[np.bool_] = np.cumsum(keep)[: lines.n] > 0
     return out
 

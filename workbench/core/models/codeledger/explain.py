@@ -19,6 +19,7 @@ from workbench.core.models.codeledger.combine import (
 )
 from workbench.core.models.codeledger.content import code_tokens, issue_refs, task_tokens
 from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_ranges
+from workbench.core.models.codeledger.mentions import cited_lines
 from workbench.core.models.codeledger.params import SIGNAL_NAMES
 from workbench.core.models.codeledger.prepared import CodeLedgerPrepared
 from workbench.core.models.codeledger.text import TASK_TYPES
@@ -94,8 +95,10 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
     })
     if prep.excerpt_lines[pair]:
         informative = [k for k, df in zip(terms, prep.term_df[query], strict=True) if df]
+        cited = (cited_lines(dataset.queries[query].text, files.paths).get(doc, ())
+                 if params["excerpt_cited_lines"] else ())
         mask = excerpt_mask(FileLines(dataset.corpus[doc].text), informative,
-                            prep.excerpt_window)
+                            prep.excerpt_window, cited)
         out["excerpt"] = {"lines": int(prep.excerpt_lines[pair]),
                           "of_lines": int(files.lines[doc]), "ranges": excerpt_ranges(mask)}
     return out

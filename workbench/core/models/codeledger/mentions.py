@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-__all__ = ["mentioned_files", "path_mentions"]
+__all__ = ["cited_lines", "mentioned_files", "path_mentions"]
 
 _EXT = ("py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|go|java|kt|rs|rb|php|cs|c|h|cc|cpp|hpp|swift|"
         "scala|sh|vue|svelte")
@@ -26,6 +26,22 @@ def path_mentions(text: str) -> list[str]:
         if m and not m.startswith(("http:", "https:")) and "//" not in m:
             out.setdefault(m, None)
     return list(out)
+
+
+# `path.py:123` (and `:123:45`), and a Python trace's `File "path.py", line 123`
+_CITED = re.compile(r"(?<![\w/.:-])(/?(?:[\w.@-]+/)*[\w.@-]+\.(?:" + _EXT + r")):(\d+)"
+                    r"|File \"([^\"]+)\", line (\d+)")
+
+
+def cited_lines(text: str, paths: Sequence[str]) -> dict[int, tuple[int, ...]]:
+    """File position → the 1-based lines the task cites in it (`client.py:88`, a stack
+    trace's `File "…/client.py", line 88`), matched to files as `mentioned_files` matches."""
+    out: dict[int, list[int]] = {}
+    for path, line, trace_path, trace_line in _CITED.findall(text):
+        named = mentioned_files(path or trace_path, paths)
+        for f in named:
+            out.setdefault(f, []).append(int(line or trace_line))
+    return {f: tuple(dict.fromkeys(lines)) for f, lines in out.items()}
 
 
 def mentioned_files(text: str, paths: Sequence[str]) -> dict[int, str]:

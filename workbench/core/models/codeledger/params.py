@@ -262,6 +262,10 @@ DOCUMENT_SCHEMA = ParamSchema([
        "Files longer than this count with their excerpt's tokens.", stage="prepare"),
     _i("excerpt_window", "Excerpt window", 5, 0, 200,
        "Lines kept either side of a keyword hit.", stage="prepare"),
+    _b_prep("excerpt_cited_lines", "Excerpt: lines the task cites", False,
+            "A line the task cites in a file (`client.py:88`, a stack trace's `File "
+            "\"…/client.py\", line 88`) is kept in that file's excerpt with the excerpt "
+            "window, as a keyword hit is (CodeLedger's document keeps keyword hits only)."),
     *(_yours(_f(f"tokens_per_line_{lang}", f"Tokens per line: {label}", rate,
                 f"The token estimate of a {label} file (or excerpt): ceil(lines · this), "
                 f"REFERENCE §2's {rate:g}. Counts the budget and the size penalty; a token "
@@ -290,6 +294,9 @@ FITTED: dict[str, float | int | bool] = {
     # commits that vote (`similar_commits`) are the schema's own default (not in the document)
     "w_similar": 0.25, "similar_max_candidates": 20,
     "content_max_candidates": 40, "mention_stage": True, "hot_zone_files": 10,
+    # the line a trace points at, kept in the excerpt of the file it names (no change on the
+    # mined histories, whose commit messages cite no lines)
+    "excerpt_cited_lines": True,
     "auto_scope": False,
     # caps that keep a large repository's candidate lists short (no change on the four
     # histories' older halves; 1,022 → 209 candidates a task on `bench --code-scale 1500`)
@@ -308,9 +315,17 @@ DEPARTS = {"fanout_max": "the document includes the full set, 0; the preset keep
                          "30 its figures were measured with"}
 
 
+# … on in codeledger by choice, with nothing to fit it on (mined tasks cite no lines)
+UNFITTED = frozenset({"excerpt_cited_lines"})
+
+
 def _fitted(p: Param) -> Param:
     if p.name not in FITTED:
         return p
+    if p.name in UNFITTED:
+        return replace(p, default=FITTED[p.name],
+                       help=f"{p.help} On here by the workbench's choice (mined tasks cite no "
+                            "line to fit it on); codeledger-document: off.")
     was = ("on" if p.default else "off") if p.kind == "bool" else p.default
     source = ("CodeLedger's document's value" if p.name in FROM_DOCUMENT
               else "the document gives no number; the workbench's choice" if p.name in CHOSEN

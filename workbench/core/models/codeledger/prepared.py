@@ -19,7 +19,7 @@ from workbench.core.models.codeledger.content import build_content_index, task_t
 from workbench.core.models.codeledger.excerpt import FileLines, excerpt_mask, excerpt_tokens
 from workbench.core.models.codeledger.files import FileFacts, read_files
 from workbench.core.models.codeledger.graph import neighbours
-from workbench.core.models.codeledger.mentions import mentioned_files
+from workbench.core.models.codeledger.mentions import cited_lines, mentioned_files
 from workbench.core.models.codeledger.params import TOKEN_RATE_LANGUAGES
 from workbench.core.models.codeledger.similar import past_commits
 from workbench.core.models.codeledger.text import TASK_TYPES, detect_task_type, term_keys
@@ -185,6 +185,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
         similar_top = ([f for f in np.argsort(-similar.value, kind="stable")[:n_similar].tolist()
                         if similar.value[f] > 0] if n_similar else [])
         named = mentioned_files(query.text, files.paths)
+        cited = cited_lines(query.text, files.paths) if params["excerpt_cited_lines"] else {}
         keys = term_keys(query.text)
         idf = {k: files.idf(k) for k in keys}
         informative = [k for k in keys if idf[k] > 0]
@@ -224,7 +225,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
                 lines = line_cache.get(f)
                 if lines is None:
                     lines = line_cache[f] = FileLines(docs[f].text)
-                kept = int(excerpt_mask(lines, informative, window).sum())
+                kept = int(excerpt_mask(lines, informative, window, cited.get(f, ())).sum())
                 tokens = excerpt_tokens(kept, tokens, n_lines)
             cols["cost"].append(tokens)
             cols["excerpt"].append(kept if n_lines > threshold else 0)
