@@ -260,3 +260,14 @@ def test_explain_says_a_signal_of_weight_0_is_not_counted() -> None:
     idle = _relevance_lines(info, {"w_content": 0.0, "w_mention": 0.0, "w_similar": 0.0})
     assert [line.rsplit("(not counted: ", 1)[1] for line in idle] == [
         "w_content is 0)", "w_mention is 0)", "w_similar is 0)"]
+
+
+def test_a_path_the_task_names_that_no_file_has_is_said() -> None:
+    """A stale path, or a trace from another version, got an unrelated bundle with no word."""
+    from workbench.cli.bundles import _unknown_paths
+
+    paths = ["httpx/_client.py", "httpx/_models.py", "README.md"]
+    text = ("fix httpx/_nonexistent.py (and httpx/_client.py:12), see docs and/or the "
+            'File "/venv/lib/httpx/_models.py", line 3')
+    assert _unknown_paths(text, paths) == ["httpx/_nonexistent.py"]
+    assert _unknown_paths("update README.md", paths) == []

@@ -48,6 +48,10 @@ def print_bundle_explain(pipe: Any, top: int) -> set[str]:
           + f" · scope: {_scope_text(first.get('scope'), bool(params.get('auto_scope')))}")
     print(f"confidence: {bund.confidence[0]}" + (" — " + "; ".join(bund.reasons[0])
                                                  if bund.reasons[0] else ""))
+    unknown = _unknown_paths(task.text, ds.corpus.ids)
+    if unknown:  # a stale path, a trace from another version: else an unrelated bundle
+        print(f"the task names {', '.join(unknown)}: no file of the repository at this "
+              "commit ends with it (renamed, deleted, or from another version)")
     used = float(bund.tokens[0])
     preset = str(params.get("budget_preset", "custom"))
     if preset != "custom":
@@ -134,6 +138,16 @@ _STOP_TEXT = {
     "sufficiency": "the files taken hold {sufficiency:.0%} of the candidates' score mass",
     "candidates_exhausted": "every candidate was taken",
 }
+
+
+def _unknown_paths(text: str, paths: Any) -> list[str]:
+    """The paths with a code extension the task names that no file matches."""
+    from workbench.core.models.codeledger.mentions import mentioned_files, path_mentions
+
+    found = set(mentioned_files(text, list(paths)).values())
+    return [m for m in path_mentions(text)
+            if m not in found and "." in m.rsplit("/", 1)[-1]
+            and not mentioned_files(m, list(paths))][:5]
 
 
 def _words(words: Any) -> str:
