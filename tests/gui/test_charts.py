@@ -135,8 +135,13 @@ def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     a = np.append(parts[first], parts[first].sum())  # A is the higher-scoring one
     b = np.append(parts[third], parts[third].sum())
     np.testing.assert_allclose(chart.pair_values, np.stack([a, b, a - b]), atol=1e-12)
+    # drawn: the total first (clear of the legend, top right), then the signals either holds
+    shown = [len(a) - 1, *(i for i in range(len(a) - 1) if a[i] or b[i])]
+    assert chart.pair_names == [[*s.signals, "total"][i] for i in shown]
+    assert chart.pair_names[0] == "total" and len(shown) <= len(a)
     for key, values in (("A", a), ("B", b), ("A − B", a - b)):
-        np.testing.assert_allclose(_signed(chart.pair_bars[key], False), values, atol=1e-12)
+        np.testing.assert_allclose(_signed(chart.pair_bars[key], False), values[shown],
+                                   atol=1e-12)
     assert "A outranks B by +" in chart.pair_caption
 
 

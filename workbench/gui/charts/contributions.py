@@ -73,6 +73,7 @@ class ContributionChart(ChartPanel):
         self.values: NDArray[np.float64] = np.zeros((0, 0))  # (S, n) top-k contributions
         self.pair_bars: dict[str, pg.BarGraphItem] = {}
         self.pair_values: NDArray[np.float64] = np.zeros((0, 0))  # (3, S + 1): A, B, A − B
+        self.pair_names: list[str] = []  # the groups drawn: total, then the signals held
         self._top_hint = self._pair_hint = ""
         self._top_range: tuple[float, float, int] | None = None
         self._top_signals: tuple[str, ...] | None = None
@@ -234,6 +235,7 @@ class ContributionChart(ChartPanel):
             self.pair_plot.getPlotItem().setTitle(None)
             self._pair_drawn = False
         self.pair_bars, self.pair_values = {}, np.zeros((0, 0))
+        self.pair_names = []
         if r is None or s.dataset is None:
             self._pair_hint = "No result yet."
             return
@@ -251,8 +253,13 @@ class ContributionChart(ChartPanel):
         a = np.append(pa, ta)
         b = np.append(pb, tb)
         self.pair_docs = (da, db)
-        self.pair_values = np.stack([a, b, a - b])
-        x = np.arange(len(names), dtype=np.float64)
+        self.pair_values = np.stack([a, b, a - b])  # every signal, then the total
+        # drawn: the total first (the legend sits top right, over the last group) and the
+        # signals either document has (codeledger's 17 names ran into one another)
+        shown = [len(names) - 1, *(i for i in range(len(names) - 1) if a[i] or b[i])]
+        self.pair_names = [names[i] for i in shown]
+        a, b = a[shown], b[shown]
+        x = np.arange(len(shown), dtype=np.float64)
         w = 0.26
         corpus = s.dataset.corpus
         rank_of = {int(d): j + 1 for j, d in enumerate(r.ranking.docs[q, : r.ranking.count[q]])}
@@ -270,13 +277,15 @@ class ContributionChart(ChartPanel):
             self.pair_legend.addItem(bar, label)
             self.pair_bars[key] = bar
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen(INK, width=1)))
-        plot.getAxis("bottom").setTicks([[(float(i), n) for i, n in enumerate(names)]])
-        lo = float(min(self.pair_values.min(), 0.0))
-        hi = float(max(self.pair_values.max(), 0.0))
+        plot.getAxis("bottom").setTicks([[(float(i), n)
+                                          for i, n in enumerate(self.pair_names)]])
+        drawn = np.stack([a, b, a - b])
+        lo = float(min(drawn.min(), 0.0))
+        hi = float(max(drawn.max(), 0.0))
         span = max(hi - lo, 1e-9)
         plot.setYRange(lo - 0.05 * span, hi + 0.45 * span, padding=0)  # room for the legend
-        plot.setXRange(-0.6, len(names) - 0.4, padding=0)
-        diff = (a - b)[:-1]
+        plot.setXRange(-0.6, len(shown) - 0.4, padding=0)
+        diff = self.pair_values[2, :-1]
         why = ""
         if len(diff) > 1 and np.any(diff > 0):
             i = int(np.argmax(diff))
