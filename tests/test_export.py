@@ -348,3 +348,11 @@ def test_the_max_text_setting_says_it_cuts_stored_decisions_too() -> None:
     assert "cuts the text of every decision it stores" in export_params(
         "decision-memory", {"prompt_max_chars": 500}).where
     assert "cuts the text" not in export_params("decision-memory", {"inject_limit": 5}).where
+
+
+def test_codeledger_weights_set_beside_signals_it_lacks_are_said() -> None:
+    """The five weights shipped were fitted beside content, named path, graph, co-change and
+    similar commits, which CodeLedger has not: alone they rank otherwise."""
+    fitted = export_params("codeledger")
+    assert "set beside w_content, w_mention, w_graph, w_cochange, w_similar" in fitted.where
+    assert "set beside" not in export_params("codeledger-document").where

@@ -88,3 +88,16 @@ def test_origin_splits_a_commit_only_and_finds_the_sample_through_a_relative_cac
     repo = (cache_dir() / "sample-repos" / "code-repo-741cecef4714c64f").resolve()
     assert origin(f"{repo}@{'a' * 40}") == (
         "the code-repo sample's repository, built from its history, at commit aaaaaaaaaaaa")
+
+
+def test_a_bundle_models_summary_speaks_of_its_bundles() -> None:
+    """codeledger's "in short" spoke of R@10, which two configurations differing in budget
+    alone tie on; what the agent is handed is the bundle."""
+    from types import SimpleNamespace
+
+    from workbench.report.text import headline_metric
+
+    rows = [SimpleNamespace(metric=m) for m in ("r@10", "ndcg@10", "bundle_recall",
+                                                 "bundle_tokens")]
+    assert headline_metric(SimpleNamespace(rows=rows)) == "bundle_recall"  # type: ignore[arg-type]
+    assert headline_metric(SimpleNamespace(rows=rows[:2])) == "r@10"  # type: ignore[arg-type]

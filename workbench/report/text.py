@@ -345,11 +345,16 @@ def settings_lines(comp: Comparison) -> list[str]:
 
 
 def headline_metric(comp: Comparison) -> str:
-    """The metric a summary speaks of: the table's first that measures quality (not a
-    bundle's size, not judged@ coverage); "" without one."""
-    for r in comp.rows:
-        if not is_count(r.metric) and not r.metric.startswith("judged@"):
-            return r.metric
+    """The metric a summary speaks of: a bundle's recall where the model selects bundles
+    (what the agent is handed: two configurations that differ in budget alone tie on R@10),
+    else the table's first that measures quality (not a bundle's size, not judged@
+    coverage); "" without one."""
+    metrics = [r.metric for r in comp.rows]
+    if "bundle_recall" in metrics:
+        return "bundle_recall"
+    for m in metrics:
+        if not is_count(m) and not m.startswith("judged@"):
+            return m
     return ""
 
 
