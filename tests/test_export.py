@@ -356,3 +356,13 @@ def test_codeledger_weights_set_beside_signals_it_lacks_are_said() -> None:
     fitted = export_params("codeledger")
     assert "set beside w_content, w_mention, w_graph, w_cochange, w_similar" in fitted.where
     assert "set beside" not in export_params("codeledger-document").where
+
+
+def test_export_needs_no_encoder_on_this_machine(capsys: pytest.CaptureFixture[str]) -> None:
+    """A params file tuned on another machine names its model folder: export, which embeds
+    nothing, refused it ("no local embedding model")."""
+    from workbench.cli import main
+
+    assert main(["export", "-m", "hybrid", "-p", "embedding_model=/elsewhere/model",
+                 "-p", "alpha=0.5"]) == 0
+    assert '"alpha": 0.5' in capsys.readouterr().out

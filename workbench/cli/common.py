@@ -61,9 +61,12 @@ def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
             print(f"  {line}", file=sys.stderr)
 
 
-def model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
+def model_and_params(args: argparse.Namespace, *, encoder: bool = True
+                     ) -> tuple[Any, Params]:
     """The model --model names and its parameters: defaults, then --params FILE, then each
-    --param NAME=VALUE; an encoder that is not there is said before any work."""
+    --param NAME=VALUE; an encoder that is not there is said before any work (`encoder`:
+    False for a command that embeds nothing, as export: a params file tuned on another
+    machine names its model folder)."""
     from workbench.core.models import get_model
 
     try:
@@ -77,7 +80,7 @@ def model_and_params(args: argparse.Namespace) -> tuple[Any, Params]:
     overrides.update(parse_assignments(assignments))
     warn_repeated(assignments)
     params = model.schema.resolve(overrides)
-    if "embedding_model" in params:  # a model that is not there is said before any work
+    if encoder and "embedding_model" in params:  # one not there: said before any work
         from workbench.core.embeddings import get_encoder
 
         get_encoder(str(params["embedding_model"]))

@@ -228,7 +228,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     defaults."""
     from workbench.core.export import export_params, exporter_ids, write_export
 
-    model, params = model_and_params(args)
+    model, params = model_and_params(args, encoder=False)  # export embeds nothing
     if model.id not in exporter_ids():
         raise UsageError(f"{model.id} has no system to write settings for (export writes "
                          f"those of {', '.join(exporter_ids())}): its values are a params TOML "
