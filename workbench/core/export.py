@@ -180,6 +180,17 @@ OV_SETTINGS = {
     "vector_threshold": "vectorSimilarityThreshold",
     "entity_boost_weight": "entityBoostWeight",
 }
+# REFERENCE §3: the settings panel's sliders (parameter, key, low, high, step)
+OV_SLIDERS = (("alpha", "alpha", 0.0, 1.0, 0.05),
+              ("combined_boost_weight", "combinedBoostWeight", 1.0, 30.0, 1.0),
+              ("vector_threshold", "vectorSimilarityThreshold", 0.0, 1.0, 0.05))
+
+
+def _on_slider(value: float, low: float, high: float, step: float) -> bool:
+    return low - 1e-9 <= value <= high + 1e-9 and abs(
+        round((value - low) / step) * step + low - value) < 1e-9
+
+
 # REFERENCE §3: one prefix setting for both sides, chosen in the settings panel
 OV_PROMPT = "the embedding prompt (settings panel; one for both sides)"
 OV_WORKBENCH_ONLY = frozenset(("normalization", "rrf_k", "fields", "embeddings",
@@ -198,6 +209,12 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
         outside += (Change("query_prompt", p.label, prompt, values["query_prompt"], None),)
     where = ("OpenVault keeps these in SillyTavern's extension settings (its settings panel; "
              "extension_settings.openvault in SillyTavern's settings.json)")
+    off = [f"{key} {_number(values[name])} ({low:g}–{high:g}, step {step:g})"
+           for name, key, low, high, step in OV_SLIDERS
+           if not _on_slider(float(values[name]), low, high, step)]
+    if off:  # REFERENCE §3: the panel's sliders; a value off them is set in the file only
+        where += ("; its panel's sliders cannot show " + ", ".join(off)
+                  + ": set it in settings.json, or round it to the slider")
     if prompt != schema["document_prompt"].default:
         where += (f"; its embedding prompt is chosen in the same panel, one prefix for both "
                   f"sides ('custom' for another text): {prompt!r} — a new prompt re-embeds "
