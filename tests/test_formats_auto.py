@@ -177,3 +177,8 @@ def test_a_beir_folder_whose_corpus_cannot_be_read_says_so(tmp_path: Path) -> No
     (folder / "corpus.jsonl").mkdir()
     with pytest.raises(FormatError, match=r"must be a file, corpus\.jsonl; this is a folder"):
         load_dataset(folder)
+    # another format's folder with such a name in it opens as it is: a vault's note
+    vault = tmp_path / "vault"
+    shutil.copytree(SAMPLES / "vault", vault)
+    (vault / "notes" / "corpus.jsonl.md").write_text("# a note\n", encoding="utf-8")
+    assert "corpus.jsonl.md" in load_dataset(vault).corpus.ids

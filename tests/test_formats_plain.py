@@ -200,8 +200,16 @@ def test_tsv_has_no_quoting_and_reads_ms_marco_layout(tmp_path: Path) -> None:
     headed.write_text('id\ttext\tlang\nq1\t"quoted" words\ten\n', encoding="utf-8")
     (q,) = read_queries(headed)
     assert (q.id, q.text, q.context["lang"]) == ("q1", '"quoted" words', "en")
-    # three columns and no header: still refused, naming what it found
+    # a quote opening one passage and one closing a later one: text, not one merged cell
+    quoted = tmp_path / "quoted.tsv"
+    quoted.write_text('1\t"Quoted start\n2\tmiddle\n3\tquoted end"\n', encoding="utf-8")
+    assert [d.id for d in read_documents(quoted)] == ["1", "2", "3"]
+    # three columns and no header, or a header of other names: still refused
     bad = tmp_path / "bad.tsv"
     bad.write_text("a\tb\tc\n", encoding="utf-8")
     with pytest.raises(FormatError, match="has no 'id' column"):
         read_queries(bad)
+    named = tmp_path / "named.tsv"
+    named.write_text("pid\tpassage\n7\tsome text\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="has no 'id' column"):
+        read_documents(named)

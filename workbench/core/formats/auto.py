@@ -80,16 +80,20 @@ def _refuse_unreadable_beir_corpus(folder: Path) -> None:
     """A BEIR folder whose corpus is a folder or compressed (corpus.jsonl.gz, as some mirrors
     ship it) opened as whatever else the folder held — a README.md made it a vault of one
     note, every metric 0 — with only a warning about judged documents missing."""
-    for entry in (folder / "corpus.jsonl", *sorted(folder.glob("corpus.jsonl.*"))):
-        if entry.is_dir():
-            raise FormatError(entry, "a BEIR corpus must be a file, corpus.jsonl; this is a "
-                              "folder", field="path")
-        if entry.is_file():
-            raise FormatError(entry, "a BEIR corpus is read as plain corpus.jsonl; decompress "
-                              f"this one first (for example: gunzip -k {entry.name})"
-                              if entry.suffix in (".gz", ".bz2", ".xz", ".zst", ".zip")
-                              else "a BEIR corpus is read as corpus.jsonl: rename this one",
-                              field="path")
+    # a BEIR folder's other files beside it, and no vault's notes/: another format's folder
+    # (a note named corpus.jsonl.md, a backup corpus.jsonl.bak) opens as it is
+    beir = (folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir()
+    if not beir or (folder / "notes").is_dir():
+        return
+    if (folder / "corpus.jsonl").is_dir():
+        raise FormatError(folder / "corpus.jsonl", "a BEIR corpus must be a file, "
+                          "corpus.jsonl; this is a folder", field="path")
+    for suffix in (".gz", ".bz2", ".xz", ".zst", ".zip"):
+        packed = folder / f"corpus.jsonl{suffix}"
+        if packed.is_file():
+            raise FormatError(packed, "a BEIR corpus is read as plain corpus.jsonl; "
+                              f"decompress this one first (for example: gunzip -k "
+                              f"{packed.name})", field="path")
 
 
 def load_dataset(

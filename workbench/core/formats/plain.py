@@ -7,10 +7,9 @@ merged in). Queries: `id` (or `_id`), `text`; every other field goes into `Query
 
 CSV is read strictly: a quote never closed is an error naming the line it opened on and its
 column (the csv module's default would fold every row after it into that one cell), as is text
-after a closing quote (`"a"b`). TSV is read with quoting where the file is well quoted (a
-spreadsheet's export) and, where it is not, with none: a `"` is text there, as in MS MARCO's
-files. A TSV file of two columns whose first row names neither an id nor a text column is read
-as MS MARCO ships its queries and passages: id, text, no header.
+after a closing quote (`"a"b`). TSV quotes nothing: a `"` is text, as in MS MARCO's files. A
+TSV file of two columns whose first row starts with a number is read as MS MARCO ships its
+queries and passages: id, text, no header.
 """
 
 from __future__ import annotations
@@ -62,14 +61,9 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
         csv.field_size_limit(CSV_FIELD_LIMIT)
     text = read_text(path)
     tsv = delimiter == "\t"
-    quoting: Literal[0, 3] = csv.QUOTE_MINIMAL
-    if tsv:
-        try:
-            for _ in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter,
-                                strict=True):
-                pass
-        except csv.Error:  # `"darjeeling" tea`: not a quoted cell, text
-            quoting = csv.QUOTE_NONE
+    # TSV quotes nothing (MS MARCO, BEIR's qrels): a `"` is text. Read with quoting, a
+    # passage starting with `"` and a later one ending with one were merged into one cell
+    quoting: Literal[0, 3] = csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True,
                         quoting=quoting)
     header: list[str] | None = None
@@ -79,9 +73,8 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
             start, end = end + 1, reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
-            if header is None and tsv and len(row) == 2 and not (
-                    {"id", "_id", "text"} & {h.strip() for h in row}):
-                header = ["id", "text"]  # MS MARCO's layout: this row is a record
+            if header is None and tsv and len(row) == 2 and row[0].strip().isdigit():
+                header = ["id", "text"]  # MS MARCO's layout (numeric ids): a record
             if header is None:
                 header = [h.strip() for h in row]
                 for i, name in enumerate(header):
