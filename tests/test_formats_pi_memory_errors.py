@@ -154,3 +154,14 @@ def test_a_record_without_a_date_or_with_bytes_not_utf8_loads(tmp_path: Path) ->
         (3, "encoding", "DecisionKept"), (2, "createdAt", "DecisionKept")]
     assert "loaded with no age" in str(skipped[1])
     raises(read_decisions, path, 3, "encoding", "not UTF-8")  # strict: the first flaw
+
+
+def test_a_renamed_duplicate_never_takes_another_records_id(tmp_path: Path) -> None:
+    """Ids a, a@3, a: the third became "a@3", the second's own id, and the load ended in a
+    traceback."""
+    path = tmp_path / "decisions.jsonl"
+    path.write_text("\n".join(json.dumps({**GOOD, "id": i}) for i in ("a", "a@3", "a"))
+                    + "\n", encoding="utf-8")
+    skipped: list[FormatError] = []
+    corpus = read_decisions(path, skipped=skipped)
+    assert corpus.ids == ["a", "a@3", "a@3#2"] and len(skipped) == 1

@@ -203,6 +203,16 @@ def check_unique(seen: dict[str, int], item_id: str, path: Path, line: int, fiel
     seen[item_id] = line
 
 
+def free_id(wanted: str, taken: Mapping[str, object]) -> str:
+    """`wanted`, or `wanted#2`, `wanted#3` … where an earlier record holds it (ids a, a@3,
+    a: the third's new id was the second's own)."""
+    out, n = wanted, 1
+    while out in taken:
+        n += 1
+        out = f"{wanted}#{n}"
+    return out
+
+
 def empty_file(path: Path, what: str, field: str) -> FormatError:
     return FormatError(path, f"empty file: expected at least one {what}", line=1, field=field)
 

@@ -29,6 +29,7 @@ from workbench.core.formats._common import (
     _has_lone_surrogate,
     _js_int,
     _json_type,
+    free_id,
     json_loads,
     read_text,
 )
@@ -274,11 +275,8 @@ def memories_corpus(path: Path, memories: list[Any], lines: list[int], list_line
         doc = memory_document(obj, i, path, line)
         first = seen.get(doc.id)
         if first is not None:  # a merge or a backfill: OpenVault never reads the id
-            doc = Document(f"{doc.id}@{i}", doc.title, doc.text, doc.tags,
+            doc = Document(free_id(f"{doc.id}@{i}", seen), doc.title, doc.text, doc.tags,
                            {**doc.metadata, SHARED_ID: doc.id})
-            if doc.id in seen:
-                raise FormatError(path, f"duplicate id {doc.id!r} (first: memories["
-                                  f"{seen[doc.id]}])", line=line, field=f"memories[{i}].id")
         seen[doc.id] = i
         docs.append(doc)
     return Corpus(docs, name=name)

@@ -29,6 +29,7 @@ from workbench.core.formats._common import (
     _has_lone_surrogate,
     _json_type,
     empty_file,
+    free_id,
     json_loads,
     numbered_lines,
     read_text,
@@ -169,7 +170,7 @@ def read_decisions(path: StrPath, *, name: str | None = None,
             if skipped is None:
                 raise FormatError(path, f"duplicate id {doc.id!r} (first on line {first})",
                                   line=line, field="id")
-            new_id = f"{doc.id}@{line}"
+            new_id = free_id(f"{doc.id}@{line}", seen)
             skipped.append(DecisionKept(path, f"duplicate id {doc.id!r} (first on line "
                                         f"{first}): loaded as {new_id!r}, as pi-lodestone "
                                         "loads both (its search scores each)", line=line,
