@@ -94,6 +94,8 @@ def add_commands(sub: Any) -> None:
 def cmd_tune(args: argparse.Namespace) -> int:
     from workbench.core import tuning
 
+    if args.worker_index > 0:  # before the data is read: a parent killed meanwhile counts
+        _end_with_parent()
     _check_args(args)
     model, params = model_and_params(args)
     dataset, split_masks = _load_for_tuning(args)
@@ -136,7 +138,6 @@ def cmd_tune(args: argparse.Namespace) -> int:
                            args.fresh and not worker, shared, args.worker_index, args.pick)
     if worker:
         # a helper process adds trials to the shared studies and reports nothing
-        _end_with_parent()
         try:
             tuning.tune(evaluator, validation, spec, score=False)
         except KeyboardInterrupt:  # the run that started it says "interrupted", once
