@@ -282,7 +282,7 @@ def test_why_points_to_explain_and_says_why_a_turn_got_nothing(
     command = line.split("workbench ", 1)[1].split()
     assert command[:2] == ["explain", str(log.parent)] and command[-1] == "turn-39"
     assert main(command) == 0
-    assert "turn-39" in capsys.readouterr().out
+    assert "model: decision-memory" in capsys.readouterr().out
     assert "injected nothing: the prompt is under 8 characters, so nothing was searched" in out
     assert "injected nothing: no decision reached the min score" in out
 
