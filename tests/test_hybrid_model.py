@@ -349,6 +349,11 @@ def test_a_new_query_reuses_the_documents_postings(monkeypatch: pytest.MonkeyPat
     a, b = model.combine(cached, params), model.combine(fresh, params)
     assert np.array_equal(a.total, b.total) and a.total.size > 0
     assert np.array_equal(a.contributions, b.contributions)
+    # a query-side prepare value does not make the postings again (each kept another copy)
+    engine.prepare(model, fewer, model.schema.resolve({**PARAMS, "entity_window": 5}))
+    assert len(built) == 2
+    engine.prepare(model, fewer, model.schema.resolve({**PARAMS, "min_token_length": 4}))
+    assert len(built) == 3  # one the documents' tokens read
 
 
 def test_explain_says_the_recency_penalty_is_the_floors_lift(pipe: Pipeline) -> None:

@@ -316,18 +316,23 @@ _CORPUS_CACHE: ContextVar[bool] = ContextVar("workbench_corpus_cache", default=T
 
 
 def corpus_stage(model: Model, dataset: Dataset, params: Params, build: Callable[[], T],
-                 progress: Progress = NO_PROGRESS) -> T:
+                 progress: Progress = NO_PROGRESS, *,
+                 reads: tuple[str, ...] | None = None) -> T:
     """The part of `model`'s prepare stage that reads only the corpus, from the disk cache
     when the same documents were prepared with the same prepare values (`build` makes it on a
     miss). The whole stage's cache is keyed by the queries too, so without this a new query —
     `rank -q`, another queries file — tokenised every document again (50k documents: 13 s of
     a 16 s `rank`). `build` must return plain data (`store.codec`). Not read or written
-    inside `prepare(use_cache=False)`: what is timed there is the whole stage."""
+    inside `prepare(use_cache=False)`: what is timed there is the whole stage. `reads`: the
+    parameters the stage reads, where fewer than all of the prepare stage's (hybrid's
+    postings read two of its ~25: each other one kept another identical copy)."""
     if not _CORPUS_CACHE.get():
         return build()
     name = f"{model.id}-corpus"
-    key = prepare_cache.prepare_key(name, model.version, model.schema.prepare_values(params),
-                                    dataset.corpus_fingerprint())
+    values = model.schema.prepare_values(params)
+    if reads is not None:
+        values = {k: values[k] for k in reads}
+    key = prepare_cache.prepare_key(name, model.version, values, dataset.corpus_fingerprint())
     cached = prepare_cache.load_prepared(name, key)
     if cached is not None:
         progress(1.0, "documents' index loaded from cache")

@@ -145,7 +145,8 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress,
     texts = document_texts(dataset, str(params["fields"]))
     progress(0.05, "tokenising the corpus")
     postings = (doc_postings(texts, tokenizer) if model is None else
-                corpus_stage(model, dataset, params, lambda: doc_postings(texts, tokenizer)))
+                corpus_stage(model, dataset, params, lambda: doc_postings(texts, tokenizer),
+                             reads=("fields", "min_token_length")))
     index = build_index(texts, plans, tokenizer, postings)
     chat, memory = _has_curve(dataset)
     need = estimate(dataset, params, postings=len(index.post_doc))
