@@ -154,6 +154,12 @@ def test_a_record_without_a_date_or_with_bytes_not_utf8_loads(tmp_path: Path) ->
         (3, "encoding", "DecisionKept"), (2, "createdAt", "DecisionKept")]
     assert "loaded with no age" in str(skipped[1])
     raises(read_decisions, path, 3, "encoding", "not UTF-8")  # strict: the first flaw
+    # under any name: found to be decisions, then read so (the sniffing read it strictly)
+    from workbench.core.formats import load_dataset
+
+    other = tmp_path / "team-memory.jsonl"
+    other.write_bytes(path.read_bytes())
+    assert load_dataset(other, skipped=[]).corpus.ids == ["a", "b", "c"]
 
 
 def test_a_renamed_duplicate_never_takes_another_records_id(tmp_path: Path) -> None:

@@ -208,12 +208,13 @@ def parse_json_object(text: str, path: Path, line: int) -> dict[str, Any]:
 def first_record(path: Path) -> dict[str, Any] | None:
     """The first non-blank line of a .jsonl file as a JSON object, None when it is not one
     (for sniffing; the reader itself reports what is wrong)."""
-    try:
-        for line in read_text(path).split("\n"):
+    try:  # bytes that are not UTF-8 as U+FFFD, as the reader takes them (Node's reading)
+        text = path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+        for line in text.split("\n"):
             if line.strip():
                 value = json.loads(line)
                 return value if isinstance(value, dict) else None
-    except (FormatError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):
         pass
     return None
 
