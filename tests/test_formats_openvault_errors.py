@@ -82,6 +82,11 @@ def test_a_shared_id_loads_both_memories_as_openvault_scores_both(tmp_path: Path
     note = load_note(corpus)
     assert "2 memories sharing an id with an earlier one, loaded as 'm1@1', 'm1@2'" in note
     assert "importance stored as text, read as the number" in note and "m1@2: '4'" in note
+    # "0" (JavaScript keeps the string, where a number 0 becomes 3), "nan", "1_0": refused
+    for text in ('"0"', '"nan"', '"1_0"'):
+        path.write_text(f'[{{"summary": "a", "importance": {text}}}]', encoding="utf-8")
+        with pytest.raises(FormatError, match="importance"):
+            read_memories(path)
 
 
 def test_memory_not_an_object(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -232,11 +233,14 @@ def without_summary(corpus: Corpus) -> int:
     return sum(1 for d in corpus if d.metadata.get(NO_SUMMARY))
 
 
+_JS_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
+
+
 def _numeric(text: str) -> bool:
-    try:
-        return math.isfinite(float(text))
-    except ValueError:
-        return False
+    """A string JavaScript's arithmetic reads as a number other than 0 ("4"): `importance ||
+    3` keeps any non-empty string, so "0" stays 0 there, where a number 0 becomes 3: left to
+    the number check's error, as before. Python's float() takes more ("nan", "1_0")."""
+    return bool(_JS_NUMBER.fullmatch(text)) and math.isfinite(float(text)) and float(text) != 0
 
 
 def load_note(corpus: Corpus) -> str:
