@@ -279,9 +279,10 @@ def cmd_export(args: argparse.Namespace) -> int:
                   + ", ".join(f"{key} {old!r} → {new!r}" for key, old, new in before),
                   file=sys.stderr)
         return 0
-    # stdout holds what the target reads and nothing else (`eval "$(workbench export …)"`
-    # sets pi-lodestone's variables; `> hybrid.json` keeps OpenVault's settings); the record
-    # of changes goes with the notes, to stderr
+    # stdout holds what the target reads and nothing else: pi-lodestone's variables alone
+    # (`eval "$(workbench export …)"` sets them; with disabled projects a settings.json
+    # follows), OpenVault's settings alone (`> hybrid.json`), obsidian-mcp's variable then
+    # its call arguments. The record of changes goes with the notes, to stderr
     env = export.env_text()
     if env:
         print(env.rstrip("\n"))
