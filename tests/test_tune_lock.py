@@ -335,3 +335,23 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+def test_a_running_trial_on_shared_storage_says_it_is_alive(tmp_path, monkeypatch):
+    """What lets the next run tell a killed worker's trial from a live one on a server."""
+    import time
+
+    from workbench.core.tuning import storage as tuning_storage
+    from workbench.core.tuning.study import ALIVE, _heartbeat
+
+    monkeypatch.setattr(tuning_storage, "HEARTBEAT_S", 0.05)
+    study = optuna.create_study(storage=f"sqlite:///{tmp_path / 's.db'}", study_name="x")
+    trial = study.ask()
+    with _heartbeat(trial, study, mirror=False):
+        time.sleep(0.4)
+    said = study.trials[0].user_attrs.get(ALIVE)
+    assert isinstance(said, float) and time.time() - said < 5
+    other = study.ask()
+    with _heartbeat(other, study, mirror=True):  # a private copy: nothing written
+        time.sleep(0.2)
+    assert ALIVE not in study.trials[1].user_attrs

@@ -110,42 +110,51 @@ def test_fresh_refuses_a_server_study_with_a_trial_running(tmp_path):
 # each command, as a command's would until its process exits
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
-def test_a_killed_workers_trial_is_failed_once_its_heartbeat_stops(tmp_path, monkeypatch):
+def test_a_killed_workers_trial_is_failed_once_it_falls_silent(tmp_path, monkeypatch):
     """On a server no file lock tells a killed worker's RUNNING trial from a live one: it
     stayed RUNNING for good, filled every later budget and had --fresh refused as in use.
-    Trials beat while they run; one silent past the grace period is failed by the next run,
-    one that beats is left alone. (The grace is shortened here; the two trials are made as
-    a killed and a live worker leave them.)"""
+    A trial says it is alive while it runs; one silent past the grace period is failed by
+    the next run, one that speaks is left alone. (The grace is shortened; the trials are
+    made as a killed and a live worker leave them, the live one kept speaking by a thread.)"""
+    import threading
     import time
-    import warnings
 
     from workbench.cli import main
     from workbench.core.tuning import storage as tuning_storage
+    from workbench.core.tuning.study import ALIVE, BEGAN
 
     with postgres(tmp_path / "pg") as url:
         argv = ["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1", "--folds",
                 "0", "--storage", url, "--study", "hb"]
         assert main([*argv, "--trials", "2"]) == 0
-        with warnings.catch_warnings():  # optuna 5 calls its heartbeat "experimental"
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            storage = optuna.storages.RDBStorage(
-                "postgresql+psycopg://" + url.split("://", 1)[1], heartbeat_interval=60,
-                grace_period=60)
+        storage = optuna.storages.RDBStorage("postgresql+psycopg://" + url.split("://", 1)[1])
+        stop = threading.Event()
         try:
             study = optuna.load_study(study_name="hb/all", storage=storage)
-            with warnings.catch_warnings():  # asked outside optimize, as tune asks
-                warnings.filterwarnings("ignore", "Heartbeat of storage is supposed")
-                killed, live = study.ask(), study.ask()
-            storage.record_heartbeat(killed._trial_id)
-            time.sleep(2.5)
-            storage.record_heartbeat(live._trial_id)  # its worker is still at it
-            monkeypatch.setattr(tuning_storage, "GRACE_S", 2)
-            assert main([*argv, "--trials", "4"]) == 0
+            killed, live, unsaid = study.ask(), study.ask(), study.ask()
+            killed.set_user_attr(BEGAN, time.time() - 60)
+            killed.set_user_attr(ALIVE, time.time() - 30)
+            unsaid.set_user_attr(BEGAN, time.time() - 60)  # killed before its first beat
+            live.set_user_attr(BEGAN, time.time() - 60)
+            live.set_user_attr(ALIVE, time.time())  # its last beat, a moment ago
+
+            def speak() -> None:  # its worker, still at it
+                while not stop.wait(0.5):
+                    live.set_user_attr(ALIVE, time.time())
+
+            speaker = threading.Thread(target=speak, daemon=True)
+            speaker.start()
+            monkeypatch.setattr(tuning_storage, "GRACE_S", 10)
+            assert main([*argv, "--trials", "5"]) == 0
+            stop.set()
+            speaker.join()
             states = {t.number: t.state for t in
                       optuna.load_study(study_name="hb/all", storage=storage).trials}
             assert states[killed.number] == optuna.trial.TrialState.FAIL
+            assert states[unsaid.number] == optuna.trial.TrialState.FAIL
             assert states[live.number] == optuna.trial.TrialState.RUNNING
         finally:
+            stop.set()
             storage.engine.dispose()  # before the server stops
             import gc
 

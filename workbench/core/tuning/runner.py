@@ -166,8 +166,10 @@ def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
         return
     now = _local_now()
     for name, t in _running(storage, names):
-        if isinstance(t.user_attrs.get(st.BEGAN), int | float):  # a workbench trial, in UTC
-            age: float | None = time.time() - float(t.user_attrs[st.BEGAN])
+        said = [float(t.user_attrs[k]) for k in (st.ALIVE, st.BEGAN)
+                if isinstance(t.user_attrs.get(k), int | float)]
+        if said:  # a workbench trial, in UTC: its last word (a long one beats while it runs)
+            age: float | None = time.time() - max(said)
         else:  # optuna's naive local time, as good as the writer's time zone is this one
             age = None if t.datetime_start is None else (now - t.datetime_start).total_seconds()
         if age is not None and age < IN_USE_S:
@@ -201,7 +203,7 @@ def _claim(lock: StudyLock, spec: TuneSpec, storage: Any, names: Sequence[str],
     alone = lock.lockable and lock.try_take(True)
     if alone:
         fail_stale(storage, names, requeue=grid and spec.shared)
-    elif not lock.lockable:  # PostgreSQL: the trials whose heartbeat stopped (storage.GRACE_S)
+    elif not lock.lockable:  # a server: the trials silent past storage.GRACE_S (killed)
         fail_stale(storage, names, requeue=grid and spec.shared, silent_only=True)
     if not spec.shared:
         if not alone:
@@ -271,6 +273,18 @@ def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
             yield name, t
 
 
+def _silent(t: Any, grace_s: float) -> bool:
+    """A RUNNING trial that has said nothing for `grace_s`: its last `ALIVE`, else its
+    `BEGAN` (a worker killed before its first beat), else optuna's start (a trial of a
+    workbench from before either, in the writer's local time)."""
+    said = [float(t.user_attrs[k]) for k in (st.ALIVE, st.BEGAN)
+            if isinstance(t.user_attrs.get(k), int | float)]
+    if said:
+        return time.time() - max(said) > grace_s
+    start = t.datetime_start
+    return start is not None and (_local_now() - start).total_seconds() > grace_s
+
+
 def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
                silent_only: bool = False) -> int:
     """Store every RUNNING trial of the named studies as failed; how many there were. With
@@ -280,17 +294,11 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
     import optuna
     from optuna.trial import TrialState
 
-    silent: set[int] = set()
-    if silent_only:
-        stale = getattr(storage, "_get_stale_trial_ids", None)
-        if stale is None or not getattr(storage, "get_heartbeat_interval", lambda: None)():
-            return 0
-        for name in names:
-            with contextlib.suppress(KeyError):
-                silent.update(stale(storage.get_study_id_from_name(name)))
+    from workbench.core.tuning.storage import GRACE_S
+
     n = 0
     for name, t in _running(storage, names):
-        if silent_only and t._trial_id not in silent:
+        if silent_only and not _silent(t, GRACE_S):
             continue
         with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
             storage.set_trial_state_values(t._trial_id, TrialState.FAIL)

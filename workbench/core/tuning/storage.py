@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,8 +98,8 @@ def storage_file(url: str) -> Path | None:
     return None
 
 
-HEARTBEAT_S = 20  # a trial on PostgreSQL records that it is alive this often …
-GRACE_S = 120  # … and is failed as its process's when silent this long
+HEARTBEAT_S = 20  # a running trial records that it is alive this often (`ALIVE`) …
+GRACE_S = 120  # … and, on a server, is failed as a killed process's when silent this long
 
 
 def open_storage(url: str) -> optuna.storages.BaseStorage:
@@ -123,20 +122,13 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
                              "version wrote; the file is left as it is: move it aside, or "
                              "give another --storage") from None
     kwargs: dict[str, Any] = {}
-    beat: dict[str, Any] = {}
-    if url.startswith("postgresql"):
-        # no file lock to tell a killed worker's RUNNING trial from a live one: each trial
-        # beats while it runs, and one silent for GRACE_S is failed by the next run (runner)
-        beat = {"heartbeat_interval": HEARTBEAT_S, "grace_period": GRACE_S}
     if url.startswith("sqlite"):
         # several local workers wait for SQLite's lock instead of failing at once
         kwargs = {"connect_args": {"timeout": 60}}
         _refuse_foreign(url)
     for attempt in range(_OPEN_ATTEMPTS):
         try:
-            with warnings.catch_warnings():  # the heartbeat is "experimental" in optuna 5
-                warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-                storage = optuna.storages.RDBStorage(url, engine_kwargs=kwargs, **beat)
+            storage = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
             break
         except Exception as exc:  # a bad URL or an unreachable server: one line
             # workers starting together race to create the tables: the loser tries again

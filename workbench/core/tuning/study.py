@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 import time
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,9 +146,7 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
         else:
             if trials is not None and _counted(study) >= trials:
                 return
-            with warnings.catch_warnings():  # the heartbeat is run here, not by optimize
-                warnings.filterwarnings("ignore", "Heartbeat of storage is supposed")
-                trial = study.ask()
+            trial = study.ask()
         try:
             with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
                 # optuna's own start time is the writer's naive local time: no use to a
@@ -156,7 +154,7 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
                 trial.set_user_attr(BEGAN, time.time())
             # on PostgreSQL the trial beats while it runs (storage.HEARTBEAT_S): a killed
             # worker's falls silent and the next run fails it (runner.fail_stale)
-            with _heartbeat(trial, study):
+            with _heartbeat(trial, study, handle.mirror):
                 _run_one(handle, trial, evaluator, space, objectives, constraints, train,
                          test, done + 1, total, on_trial)
         except BaseException:
@@ -170,14 +168,33 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             raise
 
 
-def _heartbeat(trial: Trial, study: optuna.Study) -> Any:
-    """optuna's heartbeat thread for the trial (a context manager) where the storage keeps
-    heartbeats (a server); nothing elsewhere, or with an optuna that moved it."""
+ALIVE = "alive_utc"  # a trial's user attribute: when it last said it runs (epoch seconds)
+
+
+@contextlib.contextmanager
+def _heartbeat(trial: Trial, study: optuna.Study, mirror: bool) -> Iterator[None]:
+    """While the trial runs on shared storage, a thread stores `ALIVE` every HEARTBEAT_S: a
+    killed worker's trial falls silent and the next run fails it (runner.fail_stale). Its
+    own attribute, not optuna's heartbeat: that one counts a trial with no beat yet as alive
+    for good, and one database error ends its thread. Nothing on a private copy."""
+    if mirror:
+        yield
+        return
+    from workbench.core.tuning.storage import HEARTBEAT_S
+
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(HEARTBEAT_S):
+            with contextlib.suppress(Exception):  # a lost connection: the next beat tries
+                study._storage.set_trial_user_attr(trial._trial_id, ALIVE, time.time())
+
+    thread = threading.Thread(target=beat, name="trial-heartbeat", daemon=True)
+    thread.start()
     try:
-        from optuna.storages._heartbeat import get_heartbeat_thread
-    except ImportError:
-        return contextlib.nullcontext()
-    return get_heartbeat_thread(trial._trial_id, study._storage)
+        yield
+    finally:
+        done.set()
 
 
 def _claim_waiting(study: optuna.Study) -> Trial | None:
