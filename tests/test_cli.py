@@ -296,3 +296,19 @@ def test_rank_and_explain_take_either_name_of_the_text_format(
     table = capsys.readouterr().out
     assert main(["explain", tea, "-m", "bm25", "-q", "tea", "--top", "1"]) == 0
     assert capsys.readouterr().out == table
+
+
+def test_models_toml_writes_a_models_defaults_for_compare(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    """codeledger against codeledger-document took building a 75-key TOML by hand."""
+    from workbench.core.models import get_model
+    from workbench.core.params import load_params_file
+
+    assert main(["models", "codeledger-document", "--toml"]) == 0
+    doc = tmp_path / "doc.toml"
+    doc.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert load_params_file(doc) == get_model("codeledger-document").schema.defaults()
+    assert main(["compare", str(SAMPLES / "code-repo"), "-m", "codeledger", "--defaults",
+                 "-c", str(doc), "--metrics", "r@10"]) == 0
+    assert main(["models", "--toml"]) == 2

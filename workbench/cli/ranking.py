@@ -30,6 +30,10 @@ from workbench.textout import format_table
 def add_commands(sub: Any) -> None:
     p = sub.add_parser("models", help="list models, their parameters and signals")
     p.add_argument("model", nargs="?", help="show only this model")
+    p.add_argument("--toml", action="store_true",
+                   help="print the model's defaults as a params file (for --params, or "
+                   "compare -c: `models codeledger-document --toml > doc.toml`, then "
+                   "`compare … -m codeledger --defaults -c doc.toml`)")
     p.set_defaults(func=cmd_models)
 
     p = sub.add_parser("rank", help="rank documents for one query, with signal contributions")
@@ -63,6 +67,18 @@ def cmd_models(args: argparse.Namespace) -> int:
     from workbench.core.models import get_model, model_ids
 
     ids = [args.model] if args.model else model_ids()
+    if getattr(args, "toml", False):
+        if not args.model:
+            raise UsageError("--toml prints one model's defaults: name the model")
+        from workbench.core.params import params_toml
+
+        try:
+            m = get_model(args.model)
+        except KeyError as exc:
+            raise UsageError(str(exc.args[0])) from None
+        print(params_toml(m.schema.defaults(), [f"the defaults of {m.id} ({m.label})"]),
+              end="")
+        return EXIT_OK
     for mid in ids:
         try:
             m = get_model(mid)
