@@ -344,3 +344,20 @@ def test_the_injection_tab_does_not_hold_the_window_wide(qtbot: QtBot) -> None:
     qtbot.wait(20)
     assert w.width() <= 1100 and panel.verdict.text()
     w.close()
+
+
+def test_an_empty_window_says_what_is_missing(qtbot: QtBot) -> None:
+    """Before any data it said "Choose a model" beside a model box naming one, "no
+    judgments" on every card, and to pin a baseline with the button disabled."""
+    from PySide6.QtWidgets import QLabel
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    texts = [label.text() for label in w.params.findChildren(QLabel)]
+    assert any(t.startswith("Open a dataset") for t in texts), texts
+    assert "no dataset" in w.metrics.cards[0].detail.text()
+    assert w.metrics.comparison.texts == ("", "")
+    assert w.open_path(SAMPLES / "tea-beir")
+    assert "no dataset" not in w.metrics.cards[0].detail.text()
+    w.close()

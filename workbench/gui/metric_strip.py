@@ -89,11 +89,13 @@ class MetricCard(QFrame):
     def _missing(self, what: str) -> None:
         self.detail.setText(f"<span style='color:#8c959f'>{what}</span>")
 
-    def show_metric(self, name: str, value: float | None, base: float | None) -> None:
+    def show_metric(self, name: str, value: float | None, base: float | None,
+                    missing: str = "no judgments") -> None:
+        """`missing`: why there is no value (no judgments; before any data, no dataset)."""
         self.name.setText(metric_label(name))
         self.value.setText("–" if value is None or math.isnan(value) else f"{value:.3f}")
         if value is None or math.isnan(value):
-            self._missing("no judgments")
+            self._missing(missing)
             return
         if base is None or math.isnan(base):
             self._missing("no baseline" if base is None else "baseline –")
@@ -287,8 +289,10 @@ class MetricStrip(QWidget):
                 return r.means.get(name) if r is not None else None
             return float(np.mean(r.per_query[name][held.mask]))
 
+        missing = "no judgments" if s.dataset is not None else "no dataset"
         for card, name in zip(self.cards, s.metric_names, strict=True):
-            card.show_metric(name, mean(res, name), mean(base.result if base else None, name))
+            card.show_metric(name, mean(res, name), mean(base.result if base else None, name),
+                             missing)
         reported = set()
         for name, card in self.extra_cards.items():
             value = mean(res, name)
@@ -349,6 +353,9 @@ class MetricStrip(QWidget):
             self._show_test(test if isinstance(test, PairedTest) else None)
 
     def _show_test(self, test: PairedTest | None) -> None:
+        if test is None and self.session.result is None:  # nothing to pin yet: no hint
+            self.comparison.say("", "")
+            return
         if test is None:
             self.comparison.say(_muted("pin a baseline (Ctrl+B) to compare"),
                                 _muted("pin a baseline (Ctrl+B)"))

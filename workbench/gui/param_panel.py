@@ -80,8 +80,12 @@ class ParamPanel(QScrollArea):
         outer = QVBoxLayout(body)
         outer.setContentsMargins(6, 6, 6, 6)
         model = self.session.model
-        if model is None:
-            outer.addWidget(QLabel("Choose a model to see its parameters."))
+        if model is None:  # the model box names one already: what is missing is data
+            note = QLabel("Open a dataset (File ▸ Open, or drop a folder on the window): the "
+                          "model's parameters show here." if self.session.dataset is None
+                          else "Choose a model to see its parameters.")
+            note.setWordWrap(True)
+            outer.addWidget(note)
             outer.addStretch(1)
             self._install(body)
             return
