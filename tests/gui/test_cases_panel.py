@@ -77,7 +77,8 @@ def test_baseline_deltas_and_changed_cases(qtbot: QtBot, cases: TuningSession) -
         assert row[0] == qid
         assert row[2] == ("▲ now passes" if now.cases[[c.query for c in now.cases]
                                                      .index(qid)].passed else "▼ now fails")
-    assert all(r[2] == "" for r in rows[len(flipped):])
+    assert all(r[2] == "=" for r in rows[len(flipped):])  # unchanged, said (it was blank)
+    assert all(r[5] for r in rows)  # a case that returned nothing says so
 
 
 def test_clicking_a_row_selects_its_query(qtbot: QtBot, cases: TuningSession) -> None:

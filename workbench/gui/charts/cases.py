@@ -51,8 +51,12 @@ def summary(report: CaseReport, baseline: CaseReport | None = None) -> str:
 
 
 def change_text(now: CaseResult, was: CaseResult | None) -> str:
-    if was is None or was.passed == now.passed:
+    """▲ / ▼ where the verdict changed against the baseline, "=" where it did not, "" with
+    no baseline case (a blank read as missing)."""
+    if was is None:
         return ""
+    if was.passed == now.passed:
+        return "="
     return "▲ now passes" if now.passed else "▼ now fails"
 
 
@@ -131,14 +135,14 @@ class EvalCases(ChartPanel):
         for row, c in enumerate(self.rows):
             mark = change_text(c, was.get(c.query))
             cells = (c.query, "pass" if c.passed else "FAIL", mark, ", ".join(c.missing),
-                     ", ".join(c.forbidden), ", ".join(c.returned))
+                     ", ".join(c.forbidden), ", ".join(c.returned) or "(nothing returned)")
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col == 1:
                     item.setBackground(QBrush(PASS_BG if c.passed else FAIL_BG))
                     item.setForeground(QBrush(BETTER if c.passed else WORSE))
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                elif col == 2 and mark:
+                elif col == 2 and mark and mark != "=":
                     item.setForeground(QBrush(BETTER if c.passed else WORSE))
                 elif col in (3, 4) and text:
                     item.setForeground(QBrush(WORSE))
