@@ -125,7 +125,8 @@ class EvalCases(ChartPanel):
         self.baseline_report = (check_cases(s.dataset, base.result.ranking)
                                 if base is not None and same else None)
         was = {c.query: c for c in self.baseline_report.cases} if self.baseline_report else {}
-        self.changed = [c.query for c in report.cases if change_text(c, was.get(c.query))]
+        self.changed = [c.query for c in report.cases
+                        if change_text(c, was.get(c.query)) not in ("", "=")]
         changed = f" · {len(self.changed)} changed vs baseline" if self.baseline_report else ""
         self.summary.setText(summary(report, self.baseline_report) + changed)
         # what needs a look first: changed against the baseline, then failing, then the rest
