@@ -91,7 +91,7 @@ def test_unknown_inputs(tmp_path: Path) -> None:
         load_dataset(tmp_path)  # empty folder
     with pytest.raises(FormatError, match="no such file or folder"):
         load_dataset(tmp_path / "missing")
-    with pytest.raises(FormatError, match=r"documents file \(\.jsonl or \.csv\)"):
+    with pytest.raises(FormatError, match=r"documents file \(\.jsonl, \.csv or \.tsv\)"):
         load_dataset(write(tmp_path / "x.pdf", "%PDF"))
     docs = write(tmp_path / "d.csv", "id,text\na,b\n")
     with pytest.raises(FormatError, match="judgments without their queries") as caught:

@@ -213,3 +213,12 @@ def test_tsv_has_no_quoting_and_reads_ms_marco_layout(tmp_path: Path) -> None:
     named.write_text("pid\tpassage\n7\tsome text\n", encoding="utf-8")
     with pytest.raises(FormatError, match="has no 'id' column"):
         read_documents(named)
+
+
+def test_a_tsv_documents_file_opens_as_a_dataset(tmp_path: Path) -> None:
+    """MS MARCO's collection.tsv: read_documents took it, the dataset loader refused it."""
+    from workbench.core.formats import load_dataset
+
+    docs = tmp_path / "collection.tsv"
+    docs.write_text("0\tThe presence of communication\n1\tAnother passage\n", encoding="utf-8")
+    assert load_dataset(docs).corpus.ids == ["0", "1"]

@@ -50,12 +50,12 @@ from workbench.core.formats.plain import read_documents, read_queries
 from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
-DOCUMENT_SUFFIXES = (".jsonl", ".csv")
+DOCUMENT_SUFFIXES = (".jsonl", ".csv", ".tsv")  # .tsv: MS MARCO's collection.tsv too
 EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an OpenVault "
             "folder (with memories.json), a pi-memory folder (with decisions.jsonl), a "
             "markdown vault folder (*.md notes or a notes/ subfolder), an OpenVault memories "
             "file (.json), a SillyTavern chat, pi-memory decisions or eval cases (.jsonl) or a "
-            "documents file (.jsonl or .csv)")
+            "documents file (.jsonl, .csv or .tsv)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 # settings key: the query ids a --qrels file judges that the query set lacks (left aside)
