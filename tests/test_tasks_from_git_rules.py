@@ -247,3 +247,18 @@ def test_cli_code_only_and_all_files(history: tuple[Path, str],
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 3
     assert "--all-files for more" not in err and "changed files left out" not in err
+
+
+def test_tasks_from_the_bundled_sample_come_from_its_own_history(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """sample_corpora/code-repo is a folder inside the workbench's repository: tasks-from-git
+    said to pass --repo of the workbench, whose history it would have mined."""
+    from tests.conftest import SAMPLES
+    from workbench.cli import main
+
+    out = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(SAMPLES / "code-repo"), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"next: workbench eval {SAMPLES / 'code-repo'} --queries" in err
+    assert main(["eval", str(SAMPLES / "code-repo"), "--queries", str(out), "-m",
+                 "codeledger", "--metrics", "r@10"]) == 0

@@ -67,10 +67,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return run_code_scale_bench(args.code_scale)
     if args.code:
         from workbench.bench.code_selection import run_code_bench
+        from workbench.core.formats.code_repo import is_sample_stream_folder, sample_repo
         from workbench.core.repo import GitError
 
+        code = args.code
+        if is_sample_stream_folder(Path(code)):  # the bundled sample: its own repository
+            code = str(sample_repo(Path(code)))
         try:
-            return run_code_bench(args.code, split=args.history_fraction,
+            return run_code_bench(code, split=args.history_fraction,
                                   every=args.snapshot_every)
         except (GitError, ValueError) as exc:
             raise UsageError(str(exc)) from None

@@ -22,7 +22,12 @@ DEFAULT_HISTORY_FRACTION = 0.3
 
 def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     """Commits after a snapshot as tasks (JSONL to --out or stdout), a summary on stderr."""
+    from workbench.core.formats.code_repo import is_sample_stream_folder, sample_repo
+
     repo = Path(args.repo)
+    if is_sample_stream_folder(repo):  # the bundled sample: its history's own repository
+        # (a folder inside the workbench's repository, it was told to mine the workbench's)
+        repo = sample_repo(repo)
     if args.min_files > args.max_files:  # in the options' own names, before git is asked
         given = "--max-files" in (getattr(args, "argv", None) or [])
         print(f"workbench tasks-from-git: error: --min-files {args.min_files} is above "
@@ -50,7 +55,7 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
         print(f"workbench tasks-from-git: error: {exc}", file=sys.stderr)
         _say_if_shallow(repo)  # "too few to split" on a shallow clone: why
         return EXIT_USAGE
-    print(summary(mined, date, repo, args.out), file=sys.stderr)
+    print(summary(mined, date, Path(args.repo), args.out), file=sys.stderr)  # as given
     _say_if_shallow(repo)
     return 0 if mined.tasks else EXIT_FAIL
 
