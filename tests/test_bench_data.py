@@ -96,7 +96,7 @@ def test_the_embedding_it_must_do_is_said_first_and_gui_stops_at_its_timeout(
     assert time.monotonic() - t0 < 240  # ended, not hung with its worker still running
     assert done.returncode == 1, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
-    assert first.startswith("embedding first: 176 texts not in the cache (0 are), about ")
+    assert first.startswith("embedding first: 176 texts not in the cache (none is), about ")
     assert "all-MiniLM-L6-v2, no prompt); cached for the next run" in first  # which texts
     assert "stopped after its 1 s timeout" in done.stdout
     assert "Traceback" not in done.stderr

@@ -62,7 +62,8 @@ def embedding_forecast(jobs: Sequence[EmbeddingJob], probe: int = 32) -> str | N
     rate = len(sample) / max(time.perf_counter() - t0, 1e-9)
     cached = sum(len(j.texts) for j in jobs) - total
     prompt = f"prompt {job.prompt!r}" if job.prompt else "no prompt"
-    return (f"embedding first: {total:,} texts not in the cache ({cached:,} are), about "
+    held = f"{cached:,} are" if cached else "none is"
+    return (f"embedding first: {total:,} texts not in the cache ({held}), about "
             f"{_duration(total / rate)} at {rate:,.0f} texts/s (measured on {len(sample)} of "
             f"them; {job.model}, {prompt}); cached for the next run")
 
