@@ -41,3 +41,16 @@ def test_a_quiet_tenth_still_gives_news_every_half_minute(
                      "embedding: 0% embedding 128/5,183 texts",
                      "embedding: 0% embedding 192/5,183 texts",
                      "embedding: 0% embedding 320/5,183 texts"]
+
+
+def test_wide_characters_take_two_columns() -> None:
+    """A title in Japanese shifted every column after it in `why` and `rank`."""
+    from workbench.textout import display_width, format_table
+
+    assert display_width("日本") == 4 and display_width("café") == 4
+    assert display_width("cafe\u0301") == 4  # a combining accent takes no column
+    lines = format_table(["id", "title", "score"],
+                         [["a", "日本語のタイトル", "1.0"], ["bb", "plain", "12.5"]]).splitlines()
+    # the last column starts at one terminal column on both rows
+    assert display_width(lines[2][:lines[2].index("1.0")]) == \
+        display_width(lines[3][:lines[3].index("12.5")])

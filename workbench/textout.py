@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import textwrap
 import time
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -26,14 +27,13 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent
         text = r[-1]
         lines = textwrap.wrap(text, wrap_last) if wrap_last and text else [text]
         last_lines.append(lines or [""])
-    widths = [max(len(r[i]) for r in cells) for i in range(ncol - 1)]
+    widths = [max(display_width(r[i]) for r in cells) for i in range(ncol - 1)]
     numeric = [all(_is_number(r[i]) for r in cells[1:] if r[i]) for i in range(ncol)]
     out: list[str] = []
     for n, r in enumerate(cells):
-        parts = [r[i].rjust(widths[i]) if numeric[i] and n else r[i].ljust(widths[i])
-                 for i in range(ncol - 1)]
+        parts = [_pad(r[i], widths[i], right=numeric[i] and n > 0) for i in range(ncol - 1)]
         lead = "  ".join(parts)
-        pad = " " * len(lead)
+        pad = " " * display_width(lead)
         for j, piece in enumerate(last_lines[n]):
             out.append(indent + ((lead if j == 0 else pad) + "  " + piece).rstrip()
                        if ncol > 1 else indent + piece)
@@ -42,6 +42,22 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent
                        + ("  " + "-" * max(len(x) for ls in last_lines for x in ls)
                           if ncol > 1 else ""))
     return "\n".join(out)
+
+
+def display_width(text: str) -> int:
+    """Columns a terminal gives `text`: two for a wide character (CJK, a full-width form),
+    none for a combining mark (a title in Japanese shifted the columns after it)."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int, *, right: bool) -> str:
+    room = " " * max(0, width - display_width(text))
+    return room + text if right else text + room
 
 
 def _is_number(text: str) -> bool:
