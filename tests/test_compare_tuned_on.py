@@ -7,6 +7,7 @@ files."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -391,3 +392,9 @@ def test_a_tuned_first_configuration_gets_no_test_in_the_settings_either(
     shipped = md.split("### plain", 1)[1]
     row = next(line for line in shipped.splitlines() if line.startswith("| ndcg@10 |"))
     assert row.rstrip(" |").endswith("| —")
+
+
+def test_a_missing_p_value_is_said_as_none_not_nan() -> None:
+    """A [tuned] table edited to `held_out_p = nan` printed "p = nan"."""
+    note = TunedOn("tea-beir", "holdout", ("q01",), "ndcg@10", 0.61, 0.62, math.nan, 25)
+    assert "(p = —, 25 queries)" in note.held_out_text()

@@ -64,16 +64,16 @@ class TunedOn:
         how = (f" ({self.validation.split(' ', 1)[0]}: each query scored by the values its own "
                "fold tuned, an estimate for tuning this way, not of these exact values)"
                if self.kfold else "")
+        p = "p = —" if math.isnan(self.p_value) else f"p = {self.p_value:.3g}"  # a hand edit
         if self.metric == "cases":  # a share of fixture cases: said as cases passing
             def passing(share: float) -> str:
                 return f"{round(share * self.held_n)}/{self.held_n}"
 
             return (f"tune's held-out cases passing{how}: starting values "
-                    f"{passing(self.held_default)}, tuned {passing(self.held_tuned)} "
-                    f"(p = {self.p_value:.3g})")
+                    f"{passing(self.held_default)}, tuned {passing(self.held_tuned)} ({p})")
         return (f"tune's held-out {self.metric}{how}: starting values "
                 f"{self.held_default:.4f}, tuned {self.held_tuned:.4f} "
-                f"(p = {self.p_value:.3g}, {self.held_n} queries)")
+                f"({p}, {self.held_n} queries)")
 
 
 def of_result(result: Any, dataset: Dataset) -> TunedOn:
