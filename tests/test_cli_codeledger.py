@@ -271,3 +271,22 @@ def test_a_path_the_task_names_that_no_file_has_is_said() -> None:
             'File "/venv/lib/httpx/_models.py", line 3')
     assert _unknown_paths(text, paths) == ["httpx/_nonexistent.py"]
     assert _unknown_paths("update README.md", paths) == []
+
+
+def test_needed_files_bundled_as_stubs_are_counted() -> None:
+    """ky's test files (no signature line, no task word) went into bundles at 0–4 tokens and
+    counted as found: 15 of the 284 needed files bundled. The pipeline and bundles here are
+    fakes holding only what the count reads."""
+    from types import SimpleNamespace
+
+    from workbench.cli.bundles import _stub_finds
+    from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+
+    docs = [Document("test/hooks.ts", "", "x\n" * 5000), Document("src/ky.ts", "", "y\n" * 90),
+            Document("README.md", "", "z")]
+    ds = Dataset("r", Corpus(docs), QuerySet([Query("t", "task")]),
+                 {"t": {"test/hooks.ts": 1, "src/ky.ts": 1, "README.md": 1}})
+    cost = {0: 0.0, 1: 400.0, 2: 1.0}  # the one-line README is whole at 1 token: no stub
+    prep = SimpleNamespace(pair_of=lambda q, d: d, cost=cost)
+    bund = SimpleNamespace(files=lambda q: [0, 1, 2])
+    assert _stub_finds(SimpleNamespace(prepared=prep, dataset=ds), bund) == (1, 3)

@@ -193,6 +193,26 @@ def _budget(params: Any) -> tuple[int, int]:
     return budget(params)
 
 
+STUB_TOKENS = 5  # a bundled file costing this little, of a longer file, holds next to nothing
+
+
+def _stub_finds(pipe: Any, bund: Any) -> tuple[int, int]:
+    """(needed files in the bundles as stub excerpts, needed files in the bundles)."""
+    prep, ds = pipe.prepared, pipe.dataset
+    stubs = found = 0
+    for q, query in enumerate(ds.queries):
+        needed = {d for d, g in (ds.qrels or {}).get(query.id, {}).items() if g > 0}
+        for doc in bund.files(q):
+            if ds.corpus[doc].id not in needed:
+                continue
+            found += 1
+            pair = prep.pair_of(q, doc)
+            long = ds.corpus[doc].text.count("\n") + 1 > STUB_TOKENS
+            if pair is not None and long and float(prep.cost[pair]) <= STUB_TOKENS:
+                stubs += 1
+    return stubs, found
+
+
 def print_bundle_summary(pipe: Any) -> None:
     """Over every task: why the bundles stopped and how confident they were."""
     from collections import Counter
@@ -207,6 +227,11 @@ def print_bundle_summary(pipe: Any) -> None:
           + ", ".join(f"{k} ×{n}" for k, n in stops.most_common())
           + "; confidence " + ", ".join(f"{k} ×{conf[k]}" for k in ("HIGH", "MEDIUM", "LOW")
                                         if conf[k]))
+    stubs, found = _stub_finds(pipe, bund)
+    if stubs:  # bundle_recall counts a needed file listed, not what of it the agent gets
+        print(f"note: {stubs} of the {found} needed files the bundles hold are in them as "
+              f"excerpts of {STUB_TOKENS} tokens or fewer (no signature or task word kept): "
+              "bundle recall counts them as found")
     per_task = bund.skipped.sum(axis=1)
     if per_task.any():
         print(f"skipped for the budget: {int(per_task.sum())} files in "
