@@ -372,3 +372,17 @@ def test_stored_embeddings_the_data_lacks_are_warned_of(
             "'embedding'") in err
     assert main(["eval", story, "-m", "hybrid"]) == 0
     assert "embeddings=stored" not in capsys.readouterr().err
+
+
+def test_stored_vectors_need_no_encoder_on_this_machine(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """With embeddings=stored the memories' own vectors are read: an encoder that is not here
+    (a params file from another machine) refused the command all the same."""
+    from tests.conftest import SAMPLES
+
+    assert main(["rank", str(SAMPLES / "story"), "-m", "hybrid", "-p", "embeddings=stored",
+                 "-p", "embedding_model=/elsewhere/model", "--query-id", "c26", "--top",
+                 "1"]) == 0
+    assert main(["rank", str(SAMPLES / "story"), "-m", "hybrid", "-p",
+                 "embedding_model=/elsewhere/model", "--query-id", "c26"]) == 2
+    assert "no local embedding model" in capsys.readouterr().err

@@ -80,7 +80,8 @@ def model_and_params(args: argparse.Namespace, *, encoder: bool = True
     overrides.update(parse_assignments(assignments))
     warn_repeated(assignments)
     params = model.schema.resolve(overrides)
-    if encoder and "embedding_model" in params:  # one not there: said before any work
+    # one not there is said before any work; with stored vectors no encoder is asked for
+    if encoder and "embedding_model" in params and params.get("embeddings") != "stored":
         from workbench.core.embeddings import get_encoder
 
         get_encoder(str(params["embedding_model"]))
