@@ -398,3 +398,10 @@ def test_a_missing_p_value_is_said_as_none_not_nan() -> None:
     """A [tuned] table edited to `held_out_p = nan` printed "p = nan"."""
     note = TunedOn("tea-beir", "holdout", ("q01",), "ndcg@10", 0.61, 0.62, math.nan, 25)
     assert "(p = —, 25 queries)" in note.held_out_text()
+
+
+def test_a_cases_record_without_its_figures_prints_no_traceback() -> None:
+    note = TunedOn("d", "holdout", ("q01",), "cases", math.nan, math.nan, math.nan, 30)
+    assert "starting values —, tuned — (p = —)" in note.held_out_text()
+    plain = TunedOn("d", "holdout", ("q01",), "ndcg@10", math.nan, 0.5, 0.2, 30)
+    assert "starting values —, tuned 0.5000" in plain.held_out_text()

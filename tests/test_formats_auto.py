@@ -182,3 +182,18 @@ def test_a_beir_folder_whose_corpus_cannot_be_read_says_so(tmp_path: Path) -> No
     shutil.copytree(SAMPLES / "vault", vault)
     (vault / "notes" / "corpus.jsonl.md").write_text("# a note\n", encoding="utf-8")
     assert "corpus.jsonl.md" in load_dataset(vault).corpus.ids
+
+
+def test_any_other_corpus_file_beside_beir_files_is_refused(tmp_path: Path) -> None:
+    """The refusal was narrowed to compressed corpora: a corpus.jsonl.bak beside a README.md
+    opened as a vault of one note again, every metric 0."""
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    folder = tmp_path / "beir"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "README.md").write_text("# about\n", encoding="utf-8")
+    (folder / "corpus.jsonl").rename(folder / "corpus.jsonl.bak")
+    with pytest.raises(FormatError, match=r"corpus\.jsonl\.bak.*rename this one"):
+        load_dataset(folder)

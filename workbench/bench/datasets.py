@@ -62,7 +62,7 @@ def embedding_forecast(jobs: Sequence[EmbeddingJob], probe: int = 32) -> str | N
     rate = len(sample) / max(time.perf_counter() - t0, 1e-9)
     cached = sum(len(j.texts) for j in jobs) - total
     prompt = f"prompt {job.prompt!r}" if job.prompt else "no prompt"
-    held = f"{cached:,} are" if cached else "none is"
+    held = "none is" if not cached else "1 is" if cached == 1 else f"{cached:,} are"
     return (f"embedding first: {total:,} texts not in the cache ({held}), about "
             f"{_duration(total / rate)} at {rate:,.0f} texts/s (measured on {len(sample)} of "
             f"them; {job.model}, {prompt}); cached for the next run")

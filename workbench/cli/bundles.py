@@ -229,9 +229,10 @@ def print_bundle_summary(pipe: Any) -> None:
                                         if conf[k]))
     stubs, found = _stub_finds(pipe, bund)
     if stubs:  # bundle_recall counts a needed file listed, not what of it the agent gets
-        print(f"note: {stubs} of the {found} needed files the bundles hold are in them as "
-              f"excerpts of {STUB_TOKENS} tokens or fewer (no signature or task word kept): "
-              "bundle recall counts them as found")
+        print(f"note: {stubs} of the {found} needed files the bundles hold "
+              f"{'is' if stubs == 1 else 'are'} in them as excerpts of {STUB_TOKENS} tokens or "
+              "fewer (no signature or task word kept): bundle recall counts "
+              f"{'it' if stubs == 1 else 'them'} as found")
     per_task = bund.skipped.sum(axis=1)
     if per_task.any():
         print(f"skipped for the budget: {int(per_task.sum())} files in "

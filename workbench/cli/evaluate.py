@@ -218,7 +218,8 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
                    judged: int) -> list[str]:
     """The summary eval prints; the metrics shown (the model's own added when none was
     named)."""
-    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {judged:,} judged "
+    n = len(dataset.corpus)
+    print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
           f"quer{'y' if judged == 1 else 'ies'}; model {model.id}")
     changed = model.schema.changed(params)
     if changed:

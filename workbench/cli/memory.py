@@ -5,6 +5,7 @@ the target system's own terms)."""
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,8 @@ def cmd_why(args: argparse.Namespace) -> int:
         print(f"  min score {r.min_score:g}, limit {r.limit}"
               + (", global" if r.global_inject else ""))
         if r.prompt_preview and beside:
-            print(f"  why, signal by signal: workbench explain {folder} -m decision-memory "
-                  f"--query-id turn-{r.line}")
+            print(f"  why, signal by signal: workbench explain {shlex.quote(str(folder))} "
+                  f"-m decision-memory --query-id turn-{r.line}")
         if not r.results:
             # REFERENCE §1: a prompt under 8 characters is not searched
             print("  injected nothing: " + (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
 import sys
 from dataclasses import replace
@@ -327,6 +328,9 @@ def _say_what_cannot_ship(model: Any, names: list[str]) -> None:
              else ""))
 
 
+PARENT_ENV = "WORKBENCH_TUNE_PARENT"  # a helper's run's pid
+
+
 def _end_with_parent(poll_s: float = 1.0) -> None:
     """A helper whose run was killed (SIGKILL: no chance to stop it) ends as on Ctrl-C —
     its trials stored — once its parent is gone, instead of tuning on, unseen, to the whole
@@ -337,7 +341,10 @@ def _end_with_parent(poll_s: float = 1.0) -> None:
     import threading
     import time
 
-    parent = os.getppid()
+    # the pid of the run that started it, from its environment: a parent dead before this
+    # line ran has left the helper re-parented already, and getppid() would name the new one
+    named = os.environ.get(PARENT_ENV, "")
+    parent = int(named) if named.isdigit() else os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -360,7 +367,8 @@ def _start_workers(args: argparse.Namespace, spec: Any, evaluator: Any,
     for i in range(1, args.workers):
         cmd = [sys.executable, "-m", "workbench.cli", *argv, "--worker-index", str(i),
                "--study", base]
-        helpers.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL))
+        helpers.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                                        env={**os.environ, PARENT_ENV: str(os.getpid())}))
     return helpers
 
 

@@ -213,8 +213,10 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
            for name, key, low, high, step in OV_SLIDERS
            if not _on_slider(float(values[name]), low, high, step)]
     if off:  # REFERENCE §3: the panel's sliders; a value off them is set in the file only
+        one = len(off) == 1
         where += ("; its panel's sliders cannot show " + ", ".join(off)
-                  + ": set it in settings.json, or round it to the slider")
+                  + f": set {'it' if one else 'them'} in settings.json, or round "
+                  f"{'it' if one else 'them'} to the slider")
     if prompt != schema["document_prompt"].default:
         where += (f"; its embedding prompt is chosen in the same panel, one prefix for both "
                   f"sides ('custom' for another text): {prompt!r} — a new prompt re-embeds "

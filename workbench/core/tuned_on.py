@@ -66,13 +66,16 @@ class TunedOn:
                if self.kfold else "")
         p = "p = —" if math.isnan(self.p_value) else f"p = {self.p_value:.3g}"  # a hand edit
         if self.metric == "cases":  # a share of fixture cases: said as cases passing
-            def passing(share: float) -> str:
-                return f"{round(share * self.held_n)}/{self.held_n}"
+            def passing(share: float) -> str:  # NaN: a hand-edited record
+                return "—" if math.isnan(share) else f"{round(share * self.held_n)}/{self.held_n}"
 
             return (f"tune's held-out cases passing{how}: starting values "
                     f"{passing(self.held_default)}, tuned {passing(self.held_tuned)} ({p})")
+        def mean(x: float) -> str:
+            return "—" if math.isnan(x) else f"{x:.4f}"
+
         return (f"tune's held-out {self.metric}{how}: starting values "
-                f"{self.held_default:.4f}, tuned {self.held_tuned:.4f} "
+                f"{mean(self.held_default)}, tuned {mean(self.held_tuned)} "
                 f"({p}, {self.held_n} queries)")
 
 

@@ -273,7 +273,7 @@ class WindowActions:
     def ask_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self.window, "Open dataset file", self._start_dir(),
-            "Datasets (*.jsonl *.json *.csv);;All files (*)")
+            "Datasets (*.jsonl *.json *.csv *.tsv);;All files (*)")
         if path:
             self.w.open_path(path)
 

@@ -88,12 +88,14 @@ def _refuse_unreadable_beir_corpus(folder: Path) -> None:
     if (folder / "corpus.jsonl").is_dir():
         raise FormatError(folder / "corpus.jsonl", "a BEIR corpus must be a file, "
                           "corpus.jsonl; this is a folder", field="path")
-    for suffix in (".gz", ".bz2", ".xz", ".zst", ".zip"):
-        packed = folder / f"corpus.jsonl{suffix}"
-        if packed.is_file():
-            raise FormatError(packed, "a BEIR corpus is read as plain corpus.jsonl; "
-                              f"decompress this one first (for example: gunzip -k "
-                              f"{packed.name})", field="path")
+    for other in sorted(folder.glob("corpus.jsonl.*")):
+        if not other.is_file() or other.suffix == ".md":  # a note of a vault beside them
+            continue
+        packed = other.suffix in (".gz", ".bz2", ".xz", ".zst", ".zip", ".tgz")
+        raise FormatError(other, "a BEIR corpus is read as plain corpus.jsonl; "
+                          + (f"decompress this one first (for example: gunzip -k "
+                             f"{other.name})" if packed else "rename this one"),
+                          field="path")
 
 
 def load_dataset(

@@ -233,7 +233,7 @@ def without_summary(corpus: Corpus) -> int:
     return sum(1 for d in corpus if d.metadata.get(NO_SUMMARY))
 
 
-_JS_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
+_JS_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*", re.ASCII)
 
 
 def _numeric(text: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -40,6 +41,7 @@ DELIMITERS = {".csv": ",", ".tsv": "\t"}
 # csv refuses cells over 128 KiB by default; a long document is not malformed. (Process-wide
 # setting: raised, never lowered; 2**31 - 1 because the limit is a C long on Windows.)
 CSV_FIELD_LIMIT = 2**31 - 1
+_ASCII_DIGITS = re.compile(r"[0-9]+")
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
@@ -73,7 +75,8 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
             start, end = end + 1, reader.line_num
             if not any(cell.strip() for cell in row):
                 continue
-            if header is None and tsv and len(row) == 2 and row[0].strip().isdigit():
+            if header is None and tsv and len(row) == 2 and _ASCII_DIGITS.fullmatch(
+                    row[0].strip()):
                 header = ["id", "text"]  # MS MARCO's layout (numeric ids): a record
             if header is None:
                 header = [h.strip() for h in row]
@@ -88,7 +91,10 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
                     if not set(names) & set(header):  # no header row, or another's
                         found = ", ".join(header[:5]) + (", …" if len(header) > 5 else "")
                         raise FormatError(path, f"the first row names the columns and has no "
-                                          f"{need!r} column (found: {found})", line=start,
+                                          f"{need!r} column (found: {found})"
+                                          + ("; a headerless TSV is read as id, text only "
+                                             "where its first id is a number (MS MARCO's)"
+                                             if tsv and len(row) == 2 else ""), line=start,
                                           field="header")
                 continue
             if len(row) != len(header):

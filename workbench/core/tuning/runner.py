@@ -174,9 +174,9 @@ def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
             age = None if t.datetime_start is None else (now - t.datetime_start).total_seconds()
         if age is not None and age < IN_USE_S:
             ago = max(0, round(age))
-            raise Busy(f"study {name!r} is in use: trial {t.number} began {ago} s ago and is "
-                       "running, another process tuning it; --fresh would delete its trials "
-                       "under it — wait until it has ended, or name another study with "
+            raise Busy(f"study {name!r} is in use: trial {t.number} is running and said so "
+                       f"{ago} s ago, another process tuning it; --fresh would delete its "
+                       "trials under it — wait until it has ended, or name another study with "
                        "--study", name)
 
 
@@ -290,7 +290,8 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
     """Store every RUNNING trial of the named studies as failed; how many there were. With
     `requeue`, a grid point a failed trial held is queued again (a shared grid's workers
     take only waiting points; a plain run queues every point it has not scored itself).
-    `silent_only`: only those whose heartbeat stopped (a storage that records none: none)."""
+    `silent_only`: only those silent past storage.GRACE_S (`_silent`: their last `ALIVE`,
+    else `BEGAN`, else optuna's start; the workers' clocks must agree within that)."""
     import optuna
     from optuna.trial import TrialState
 

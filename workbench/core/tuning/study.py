@@ -152,8 +152,8 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
                 # optuna's own start time is the writer's naive local time: no use to a
                 # process in another time zone asking whether the trial is still run (--fresh)
                 trial.set_user_attr(BEGAN, time.time())
-            # on PostgreSQL the trial beats while it runs (storage.HEARTBEAT_S): a killed
-            # worker's falls silent and the next run fails it (runner.fail_stale)
+            # on shared storage the trial says it runs every storage.HEARTBEAT_S (`ALIVE`): a
+            # killed worker's falls silent and the next run fails it (runner.fail_stale)
             with _heartbeat(trial, study, handle.mirror):
                 _run_one(handle, trial, evaluator, space, objectives, constraints, train,
                          test, done + 1, total, on_trial)
