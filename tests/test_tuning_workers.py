@@ -159,3 +159,45 @@ def test_a_killed_workers_trial_is_failed_once_it_falls_silent(tmp_path, monkeyp
             import gc
 
             gc.collect()  # the commands' connections go here, not in a later test
+
+
+def test_silence_is_told_by_the_servers_clock_not_the_workers(tmp_path, monkeypatch):
+    """Workers on machines whose clocks disagree by an hour share a server study: a live
+    worker whose clock is behind was failed as killed by the next run on a machine whose
+    clock is ahead, and a killed one's trial stayed RUNNING for a run whose clock is behind.
+    Stamped and read by the database server's clock, neither depends on the machines'."""
+    import time
+
+    from sqlalchemy import text
+
+    from workbench.core.tuning import runner
+    from workbench.core.tuning import storage as tuning_storage
+    from workbench.core.tuning.study import ALIVE, BEGAN, _heartbeat
+
+    real = time.time
+    with postgres(tmp_path / "pg") as url:
+        storage = optuna.storages.RDBStorage("postgresql+psycopg://" + url.split("://", 1)[1])
+        try:
+            study = optuna.create_study(study_name="skew/all", storage=storage)
+            live, killed = study.ask(), study.ask()
+            with storage.engine.connect() as conn:
+                db_now = float(conn.execute(text("SELECT EXTRACT(EPOCH FROM now())")).scalar_one())
+            assert abs(db_now - real()) < 5  # one machine here
+            killed.set_user_attr(BEGAN, db_now - 200)  # by the server's clock, as stamped
+            monkeypatch.setattr(tuning_storage, "HEARTBEAT_S", 0.1)
+            monkeypatch.setattr(time, "time", lambda: real() - 3600)  # the live worker's
+            with _heartbeat(live, study, mirror=False):
+                time.sleep(0.6)
+                said = study.trials[live.number].user_attrs[ALIVE]
+                assert abs(said - real()) < 5, "stamped by the worker's own clock"
+                monkeypatch.setattr(time, "time", lambda: real() + 3600)  # a run ahead
+                assert runner.fail_stale(storage, ["skew/all"], silent_only=True) == 1
+                monkeypatch.setattr(time, "time", lambda: real() - 3600)  # a run behind
+                assert runner.fail_stale(storage, ["skew/all"], silent_only=True) == 0
+            monkeypatch.setattr(time, "time", real)
+            states = {t.number: t.state for t in study.trials}
+            assert states[live.number] == optuna.trial.TrialState.RUNNING
+            assert states[killed.number] == optuna.trial.TrialState.FAIL
+        finally:
+            monkeypatch.setattr(time, "time", real)
+            storage.engine.dispose()  # before the server stops

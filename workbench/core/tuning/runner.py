@@ -31,7 +31,7 @@ from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
 from workbench.core.tuning.space import SearchSpace
-from workbench.core.tuning.storage import check_settings, open_storage, open_study
+from workbench.core.tuning.storage import check_settings, clock, open_storage, open_study
 from workbench.core.tuning.validation import Mask, Validation
 
 
@@ -164,12 +164,12 @@ def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
     (a trial left running longer ago belongs to a process that was killed)."""
     if lock_path(spec.storage) is not None:  # a file storage: its lock says so
         return
-    now = _local_now()
+    now, utc = _local_now(), clock(storage)
     for name, t in _running(storage, names):
         said = [float(t.user_attrs[k]) for k in (st.ALIVE, st.BEGAN)
                 if isinstance(t.user_attrs.get(k), int | float)]
-        if said:  # a workbench trial, in UTC: its last word (a long one beats while it runs)
-            age: float | None = time.time() - max(said)
+        if said:  # a workbench trial, by the server's clock: its last word (it beats)
+            age: float | None = utc - max(said)
         else:  # optuna's naive local time, as good as the writer's time zone is this one
             age = None if t.datetime_start is None else (now - t.datetime_start).total_seconds()
         if age is not None and age < IN_USE_S:
@@ -273,14 +273,14 @@ def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
             yield name, t
 
 
-def _silent(t: Any, grace_s: float) -> bool:
-    """A RUNNING trial that has said nothing for `grace_s`: its last `ALIVE`, else its
-    `BEGAN` (a worker killed before its first beat), else optuna's start (a trial of a
-    workbench from before either, in the writer's local time)."""
+def _silent(t: Any, grace_s: float, utc: float) -> bool:
+    """A RUNNING trial that has said nothing for `grace_s` by `utc` (storage.clock): its last
+    `ALIVE`, else its `BEGAN` (a worker killed before its first beat), else optuna's start
+    (a trial of a workbench from before either, in the writer's local time)."""
     said = [float(t.user_attrs[k]) for k in (st.ALIVE, st.BEGAN)
             if isinstance(t.user_attrs.get(k), int | float)]
     if said:
-        return time.time() - max(said) > grace_s
+        return utc - max(said) > grace_s
     start = t.datetime_start
     return start is not None and (_local_now() - start).total_seconds() > grace_s
 
@@ -291,15 +291,16 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
     `requeue`, a grid point a failed trial held is queued again (a shared grid's workers
     take only waiting points; a plain run queues every point it has not scored itself).
     `silent_only`: only those silent past storage.GRACE_S (`_silent`: their last `ALIVE`,
-    else `BEGAN`, else optuna's start; the workers' clocks must agree within that)."""
+    else `BEGAN`, else optuna's start; by the database server's clock, so that the
+    workers' own clocks need not agree)."""
     import optuna
     from optuna.trial import TrialState
 
     from workbench.core.tuning.storage import GRACE_S
 
-    n = 0
+    n, utc = 0, clock(storage) if silent_only else 0.0
     for name, t in _running(storage, names):
-        if silent_only and not _silent(t, GRACE_S):
+        if silent_only and not _silent(t, GRACE_S, utc):
             continue
         with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
             storage.set_trial_state_values(t._trial_id, TrialState.FAIL)

@@ -101,6 +101,36 @@ def storage_file(url: str) -> Path | None:
 HEARTBEAT_S = 20  # a running trial records that it is alive this often (`ALIVE`) …
 GRACE_S = 120  # … and, on a server, is failed as a killed process's when silent this long
 
+_CLOCK_SQL = {  # the database server's clock, seconds since the epoch
+    "postgresql": "SELECT EXTRACT(EPOCH FROM clock_timestamp())",
+    "mysql": "SELECT UNIX_TIMESTAMP(NOW(6))",
+}
+
+
+def server_clock(storage: Any) -> float | None:
+    """Seconds since the epoch by the clock of the database server a storage is on, or None
+    for a file (SQLite, journal: one machine's clock) or a server whose clock it cannot read.
+    A trial's `ALIVE`, stamped and read by this clock, needs no agreement between the
+    clocks of the machines sharing a study."""
+    backend = getattr(storage, "_backend", storage)  # optuna's cache around an RDBStorage
+    engine = getattr(backend, "engine", None)
+    sql = _CLOCK_SQL.get(getattr(getattr(engine, "dialect", None), "name", ""))
+    if engine is None or sql is None:
+        return None
+    from sqlalchemy import text
+
+    try:
+        with engine.connect() as conn:
+            return float(conn.execute(text(sql)).scalar_one())
+    except Exception:  # a lost connection: the caller falls back or tries again
+        return None
+
+
+def clock(storage: Any) -> float:
+    """`server_clock`, else this machine's."""
+    said = server_clock(storage)
+    return time.time() if said is None else said
+
 
 def open_storage(url: str) -> optuna.storages.BaseStorage:
     if url.startswith("journal:///"):

@@ -32,7 +32,7 @@ from workbench.core.params import ParamError, ParamValue
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.space import Dimension, SearchSpace
-from workbench.core.tuning.storage import FINISHED, Handle, grid_points
+from workbench.core.tuning.storage import FINISHED, Handle, clock, grid_points
 from workbench.core.tuning.validation import Mask
 
 SAMPLERS = ("tpe", "cmaes", "random", "grid")
@@ -151,7 +151,7 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
                 # optuna's own start time is the writer's naive local time: no use to a
                 # process in another time zone asking whether the trial is still run (--fresh)
-                trial.set_user_attr(BEGAN, time.time())
+                trial.set_user_attr(BEGAN, clock(study._storage))
             # on shared storage the trial says it runs every storage.HEARTBEAT_S (`ALIVE`): a
             # killed worker's falls silent and the next run fails it (runner.fail_stale)
             with _heartbeat(trial, study, handle.mirror):
@@ -187,7 +187,9 @@ def _heartbeat(trial: Trial, study: optuna.Study, mirror: bool) -> Iterator[None
     def beat() -> None:
         while not done.wait(HEARTBEAT_S):
             with contextlib.suppress(Exception):  # a lost connection: the next beat tries
-                study._storage.set_trial_user_attr(trial._trial_id, ALIVE, time.time())
+                # by the database's clock on a server: the machines' clocks need not agree
+                study._storage.set_trial_user_attr(trial._trial_id, ALIVE,
+                                                   clock(study._storage))
 
     thread = threading.Thread(target=beat, name="trial-heartbeat", daemon=True)
     thread.start()
