@@ -201,3 +201,42 @@ def test_silence_is_told_by_the_servers_clock_not_the_workers(tmp_path, monkeypa
         finally:
             monkeypatch.setattr(time, "time", real)
             storage.engine.dispose()  # before the server stops
+
+
+def test_a_run_in_the_window_leaves_no_connection_to_the_server(tmp_path):
+    """The window keeps a run's outcome (its studies) while it stays open: each run on a
+    server held its pooled connections till then, one more set per Start."""
+    from sqlalchemy import create_engine, text
+
+    from workbench.core.engine import Cancelled, Progress
+    from workbench.core.session import TuningSession
+    from workbench.core.tuning.job import job_from_session, run_job
+
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25", {})
+    s.recompute()
+    with postgres(tmp_path / "pg") as url:
+        watcher = create_engine("postgresql+psycopg://" + url.split("://", 1)[1])
+
+        def others() -> int:
+            with watcher.connect() as conn:
+                for _ in range(50):  # a closed connection's backend exits a moment later
+                    n = int(conn.execute(text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname IS NOT NULL "
+                        "AND pid <> pg_backend_pid()")).scalar_one())
+                    if n == 0:
+                        break
+                    conn.execute(text("SELECT pg_stat_clear_snapshot(), pg_sleep(0.1)"))
+                return n
+
+        try:
+            job = job_from_session(s, ["b"], validation="none", trials=3, storage=url)
+            outcome = run_job(job)
+            assert outcome.result.final.trials == 3
+            assert others() == 0
+            with pytest.raises(Cancelled):  # a run cancelled mid-way
+                run_job(job, progress=Progress(should_stop=lambda: True))
+            assert others() == 0
+        finally:
+            watcher.dispose()

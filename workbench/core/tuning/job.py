@@ -31,7 +31,7 @@ from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy
 from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import SearchSpace, build_space
-from workbench.core.tuning.storage import storage_url
+from workbench.core.tuning.storage import release, storage_url
 from workbench.core.tuning.study import OnTrial
 from workbench.core.tuning.validation import set_aside
 
@@ -134,9 +134,12 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
                          "evaluate and store its trials again. Wait for it to finish.") from None
     assert result is not None
     study = result.studies.get(result.final.name)
-    return TuneOutcome(result, dict(result.final.best),
-                       importances(study) if study is not None else {},
-                       trial_points(study, space) if study is not None else [], url, dataset)
+    outcome = TuneOutcome(result, dict(result.final.best),
+                          importances(study) if study is not None else {},
+                          trial_points(study, space) if study is not None else [], url, dataset)
+    for kept in result.studies.values():  # the window keeps the outcome, not the connections
+        release(kept._storage)
+    return outcome
 
 
 def _with_training_split(job: TuneJob) -> tuple[Dataset, tuple[Any, Any, str]]:

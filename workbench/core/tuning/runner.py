@@ -31,7 +31,7 @@ from workbench.core.tuning.lock import Busy, StudyLock, hold, lock_path
 from workbench.core.tuning.objectives import direction, masked_mean
 from workbench.core.tuning.pick import pick_trial
 from workbench.core.tuning.space import SearchSpace
-from workbench.core.tuning.storage import check_settings, clock, open_storage, open_study
+from workbench.core.tuning.storage import check_settings, clock, open_storage, open_study, release
 from workbench.core.tuning.validation import Mask, Validation
 
 
@@ -322,6 +322,17 @@ def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
     trials before the run's helper processes started (`stored_counts`); by default, those
     stored when this process opens it."""
     storage = open_storage(spec.storage)
+    try:
+        return _tune(storage, evaluator, validation, spec, on_trial=on_trial,
+                     progress=progress, score=score, report=report,
+                     stored_before=stored_before)
+    finally:  # a study read later (a shared run's) opens a connection again
+        release(storage)
+
+
+def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
+          on_trial: st.OnTrial | None, progress: Progress, score: bool,
+          report: Sequence[str], stored_before: Mapping[str, int] | None) -> TuneResult | None:
     base = study_name(spec, evaluator, validation)
     cfg = config(spec, evaluator, validation)
     runs = study_runs(validation)

@@ -126,6 +126,17 @@ def server_clock(storage: Any) -> float | None:
         return None
 
 
+def release(storage: Any) -> None:
+    """Close a database storage's pooled connections: a run in the window keeps its studies
+    (its outcome) while the window stays open, and each run held its connections to the
+    server till then. Reading the studies again opens new ones."""
+    backend = getattr(storage, "_backend", storage)
+    engine = getattr(backend, "engine", None)
+    if engine is not None:
+        with contextlib.suppress(Exception):
+            engine.dispose()
+
+
 def clock(storage: Any) -> float:
     """`server_clock`, else this machine's."""
     said = server_clock(storage)
