@@ -503,3 +503,77 @@ def test_the_report_says_in_short_what_changed_and_whether_it_ships(tea: Compari
     edited, env = summary_lines(dm)
     assert "Only part of it ships: 1 changed value has no setting" in edited
     assert "Cases passing: " in edited and "ship as they are" in env
+
+
+def test_a_delta_is_coloured_only_beyond_chance(tea: Comparison) -> None:
+    # map@100 −0.0011 (p 0.72) was as bold a red as r@100 −0.017 (p 0.006)
+    page = html_report(tea)
+    for r in tea.rows:
+        row = re.search(rf'<tr data-metric="{re.escape(r.metric)}">(.*?)</tr>', page).group(1)
+        classes = re.findall(r'<td class="([^"]*)">', row)  # the first's mean, then 5 each
+        assert len(classes) == 1 + 5 * 2
+        for i in (1, 2):
+            p = r.p_values[i]
+            coloured = classes[1 + 5 * (i - 1) + 1].strip() != "num"  # its Δ
+            quality = not r.metric.startswith("judged@")
+            assert coloured == (quality and p is not None and p < 0.05 and r.deltas[i] != 0), \
+                (r.metric, i, p, classes)
+    assert any(r.p_values[i] is not None and r.p_values[i] >= 0.05 and r.deltas[i] != 0
+               for r in tea.rows for i in (1, 2))  # the case the rule is about is here
+
+
+def test_a_bundles_cost_is_charted_as_a_cost_and_the_headline_first() -> None:
+    # a chart of bundle_tokens called +55 tokens "improved", green; a codeledger chart
+    # showed nDCG@10 where the summary spoke of bundle recall, without a word
+    from workbench.report.html import chart_metric
+    from workbench.report.text import headline_metric
+
+    ds = load_dataset(SAMPLES / "code-repo")
+    model = get_model("codeledger")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("kw", model.schema.resolve({"w_keyword": 0.5}))]
+    comp = compare_configurations(model, ds, configs, ["bundle_tokens", "bundle_recall"],
+                                  n_resamples=200)
+    headline = headline_metric(comp)
+    moved = np.any(comp.per_query_delta(headline, 1))
+    page = html_report(comp)
+    section = page[page.index('id="per-query"'):page.index('id="movers"')]
+    assert headline == "bundle_recall" and not moved  # the bundles find the same files
+    assert chart_metric(comp) == "bundle_tokens"
+    assert f"{headline}, the metric the summary speaks of, changed on no query" in section
+    assert 'class="up"' not in section and 'class="down"' not in section
+    assert "improved" not in section and "with more" in section
+    assert re.search(r'<rect class="cost"', section)
+    d = comp.per_query_delta("bundle_tokens", 1)
+    assert f"{d[np.nanargmax(d)]:+.1f}" in section  # a count to one decimal
+
+
+def test_many_p_values_carry_a_caution(tea: Comparison) -> None:
+    from workbench.report.text import markdown, tests_shown
+
+    n = tests_shown(tea)
+    assert n == 2 * len(tea.rows)
+    caution = f"{n} p-values are shown, none adjusted for the others"
+    assert (caution in html_report(tea)) == (n >= 10)
+    assert (caution in markdown(tea)) == (n >= 10)
+
+
+def test_a_tuned_files_summary_leads_with_tunes_held_out_figures(tmp_path: Path) -> None:
+    # In short headlined the training gain (+0.0206) of a k-fold tuned file; tune's held-out
+    # estimate, worse, was only in a note above
+    out = tmp_path / "best.toml"
+    assert main(["tune", str(TEA), "-m", "bm25", "--tune", "k1,b", "--folds", "3",
+                 "--trials", "6", "--seed", "0", "--storage", str(tmp_path / "s.db"),
+                 "--out", str(out)]) == 0
+    from workbench.core.tuned_on import read_tuned_on
+
+    t = read_tuned_on(str(out))
+    assert t is not None and t.held_n == 25
+    page = tmp_path / "r.md"
+    assert main(["report", str(TEA), "-m", "bm25", "--defaults", "-c", str(out), "-o",
+                 str(page)]) == 0
+    short = page.read_text().split("## In short", 1)[1].split("##", 1)[0]
+    estimate = (f"on 25 held-out queries (k-fold: tuning this way, not these exact values), "
+                f"tune measured ndcg@10 {t.held_default:.4f} → {t.held_tuned:.4f}")
+    assert estimate in short
+    assert short.index(estimate) < short.index("training scores")

@@ -30,7 +30,7 @@ def test_markdown_has_every_section() -> None:
     assert cells[5] == f"{ndcg.improved[1]}/{ndcg.worsened[1]}"
     header, rows = metric_table(comp)
     assert len(header) == 2 + 4 * 2 and len(rows) == len(comp.rows)
-    movers = [x for x in text.splitlines() if x.startswith("- q")]
+    movers = [x for x in text.splitlines() if x.startswith("- `q")]
     words = (" moved from ", " entered at ", " dropped out ", " stayed at ")
     assert movers and all(any(w in m for w in words) for m in movers)
     assert all(m.endswith(("— k1 1.2 → 0.9, b 0.75 → 0.4", "— b 0.75 → 0")) for m in movers)
@@ -44,10 +44,10 @@ def test_a_file_is_named_once() -> None:
     ds = load_dataset(SAMPLES / "code-repo")
     assert all(d.title in ("", d.id) for d in ds.corpus)
     text = markdown(compare_configurations(model, ds, configs))
-    movers = [x for x in text.splitlines() if x.startswith("- c")]
+    movers = [x for x in text.splitlines() if x.startswith("- `c")]
     assert movers
-    for line in movers:
-        path = line.split(" · ", 1)[1].split(":", 1)[0].split(", judged")[0]
+    for line in movers:  # the path as code: shown literally (src/__tests__ is no emphasis)
+        path = line.split(" · ", 1)[1].split(":", 1)[0].split(", judged")[0].strip("`")
         assert path in ds.corpus.index, line  # the path alone, no “path” after it
 
 
@@ -101,3 +101,93 @@ def test_a_bundle_models_summary_speaks_of_its_bundles() -> None:
                                                  "bundle_tokens")]
     assert headline_metric(SimpleNamespace(rows=rows)) == "bundle_recall"  # type: ignore[arg-type]
     assert headline_metric(SimpleNamespace(rows=rows[:2])) == "r@10"  # type: ignore[arg-type]
+
+
+def _rendered(text: str) -> str:
+    """Markdown as a CommonMark renderer with GitHub's tables shows it (raw HTML passed
+    through, as GitHub passes the tags it allows)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]).render(
+        text)
+
+
+def test_markdown_shows_titles_queries_and_names_literally(tmp_path) -> None:
+    # a pull request's Markdown showed a title `</td></table><h1>x` as markup, `&amp;` as
+    # "&", "`x` *y*" as code and italics, and a config named `k1|b <i>x` in italics
+    import dataclasses
+
+    from workbench.core.data import Corpus, Dataset, QuerySet
+
+    ds = load_dataset(SAMPLES / "tea-beir")
+    odd = ["</td></tr></table><h1>broken", "ampersand &amp; &lt;e&gt;",
+           "`tick` *star* _u_ [l](http://x.org) ~~g~~"]
+    docs = [dataclasses.replace(d, title=odd[i % 3]) for i, d in enumerate(ds.corpus)]
+    queries = [dataclasses.replace(q, text=f"# {q.text} <b>bold</b>") for q in ds.queries]
+    hostile = Dataset("tea *bold*", Corpus(docs), QuerySet(queries), ds.qrels)
+    model = get_model("bm25")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("k1|b <i>x & y*z*", model.schema.resolve({"k1": 0.3, "b": 1.0}))]
+    text = markdown(compare_configurations(model, hostile, configs, n_resamples=500), top=200)
+    html = _rendered(text)
+    for tag in ("<h1>broken", "<b>bold", "<i>x", "<em>", "<del>", "<a href", "</table><h1>"):
+        assert tag not in html, tag
+    for title in odd:  # each shown as typed, once escaped for HTML
+        from html import escape
+
+        assert escape(title, quote=False) in html, title
+    assert "k1|b &lt;i&gt;x &amp; y*z*" in html
+    assert html.count("<h1>") == 1  # the report's own title; no query opened a heading
+
+
+def test_a_newline_in_a_file_name_keeps_every_table_whole(tmp_path) -> None:
+    from workbench.core.comparison import configuration_file
+
+    model = get_model("bm25")
+    f = tmp_path / "line\nbreak.toml"
+    f.write_text("k1 = 0.9\n", encoding="utf-8")
+    config = configuration_file(model, f)
+    assert config.name == "line break"
+    comp = compare_configurations(model, load_dataset(SAMPLES / "tea-beir"),
+                                  [Configuration("defaults", model.schema.defaults()), config],
+                                  n_resamples=500)
+    tables = [x for x in markdown(comp).splitlines() if x.startswith("|")]
+    assert tables and all(x.endswith("|") for x in tables)
+    assert "<table>" in _rendered(markdown(comp))
+
+
+def test_in_short_says_what_a_reader_needs() -> None:
+    """Identical rankings are not "maybe chance"; another metric's change beyond chance is
+    named beside a headline with none; a change on too few queries says no test can tell."""
+    import dataclasses
+
+    from workbench.report.text import summary_lines
+
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+
+    def summary(values: dict[str, object]) -> str:
+        configs = [Configuration("defaults", model.schema.defaults()),
+                   Configuration("other", model.schema.resolve(values))]
+        comp = compare_configurations(model, ds, configs, n_resamples=2000)
+        return summary_lines(comp)[0], comp
+
+    same, _ = summary({})
+    assert "the same on every one of the 25 queries (the settings are identical)" in same
+    assert "chance" not in same
+    # k1 = 1.15 moves two queries' nDCG@10: no test over two can reach p < 0.05
+    few, comp = summary({"k1": 1.15})
+    row = next(r for r in comp.rows if r.metric == "ndcg@10")
+    assert row.improved[1] + row.worsened[1] == 2
+    assert "too few queries changed (2) for any test to tell it from chance" in few
+    # a headline with no clear difference beside another metric beyond chance: both said
+    # (the p-values set here; the sentence is what is tested)
+    line, comp = summary({"b": 0.0})
+    assert "Beyond chance" not in line
+    comp.rows = [dataclasses.replace(r, p_values=[None, 0.006]) if r.metric == "r@100"
+                 else dataclasses.replace(r, p_values=[None, 0.3]) for r in comp.rows]
+    r100 = next(r for r in comp.rows if r.metric == "r@100")
+    line = summary_lines(comp)[0]
+    assert "no clear difference: it may be chance" in line
+    assert (f"Beyond chance on other metrics: r@100 {r100.means[0]:.4f} → {r100.means[1]:.4f} "
+            f"({r100.deltas[1]:+.4f}, p 0.006, ") in line

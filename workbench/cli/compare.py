@@ -42,6 +42,7 @@ from workbench.report.html import html_report
 from workbench.report.text import (
     TRAINED_NOTE,
     case_lines,
+    many_tests_note,
     markdown,
     metric_table,
     mover_lines,
@@ -131,6 +132,7 @@ def _comparison(args: argparse.Namespace) -> Any:
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.training = training_configurations(dataset, tuned_notes(configs))
+    comp.tuned = dict(tuned_notes(configs))
     return comp
 
 
@@ -197,6 +199,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out += [format_table(header, rows)]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(TRAINED_NOTE)
+    many = many_tests_note(comp)
+    if many:
+        out.append(many)
     cases = case_lines(comp)
     if cases:
         out += ["", *cases]

@@ -54,7 +54,8 @@ def configuration_file(model: Model, path: str | Path, name: str | None = None) 
     unknown or out of range, naming the file)."""
     p = Path(path)
     params = model.schema.resolve(resolve_file(model.schema, p))
-    return Configuration(name or p.stem, params, str(p))
+    # a file name's newline or tab would split every table that heads a column with it
+    return Configuration(name or " ".join(p.stem.split()) or p.stem, params, str(p))
 
 
 def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue]]:
@@ -98,6 +99,8 @@ class Comparison:
     # configurations whose figures count queries they were tuned on (k-fold values, or
     # --all-queries): training scores, marked as such wherever the figures are shown
     training: frozenset[str] = frozenset()
+    # each configuration's `[tuned]` record (tune --out), by name: its held-out figures
+    tuned: dict[str, Any] = field(default_factory=dict)
     # `core.shipped.as_shipped`'s runs, by configuration index (a report asks twice)
     shipped_runs: dict[int, Any] = field(default_factory=dict, repr=False)
 

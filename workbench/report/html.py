@@ -48,8 +48,10 @@ from workbench.report.text import (
     TRAINED_NOTE,
     case_lines,
     delta_text,
+    headline_metric,
     is_count,
     judged_first,
+    many_tests_note,
     mean_text,
     metric_meanings,
     moved_text,
@@ -104,6 +106,7 @@ svg .zero{stroke:#57606a;stroke-width:1}
 svg .axis-tick{stroke:#57606a}
 svg .axis{font-size:11px;fill:#57606a}
 svg .up{fill:var(--up)} svg .down{fill:var(--down)} svg .flat{fill:var(--flat)}
+svg .cost{fill:#6e7781}
 svg .rel{fill:var(--rel)} svg .nonrel{fill:var(--nonrel)} svg .all{fill:#6e7781}
 svg .hit{fill:transparent} svg g.bar:hover .hit{fill:rgba(31,35,40,.07)}
 .key{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:-1px}
@@ -142,17 +145,21 @@ def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, 
 
 
 def chart_metric(comp: Comparison) -> str:
-    """The metric the per-query chart shows: the first of the table's that any query moved on
-    (a chart of the first, where nothing moves, read as "nothing changed" while another
-    metric fell); the first where none moved; "" without metrics."""
-    for r in comp.rows:
-        if r.metric.startswith("judged@"):  # coverage, not quality
-            continue
+    """The metric the per-query chart shows: the summary's (`headline_metric`) where any query
+    moved on it, else the first of the table's quality metrics that any query moved on (a
+    chart of the first, where nothing moves, read as "nothing changed" while another metric
+    fell), then a bundle's size, a cost; the headline (or the first) where none moved; ""
+    without metrics."""
+    headline = headline_metric(comp)
+    quality = [r.metric for r in comp.rows if not is_count(r.metric)
+               and not r.metric.startswith("judged@")]  # judged@: coverage, not quality
+    costs = [r.metric for r in comp.rows if is_count(r.metric)]
+    for metric in ([headline] if headline else []) + quality + costs:
         for i in range(1, len(comp.configs)):
-            d = comp.per_query_delta(r.metric, i)
+            d = comp.per_query_delta(metric, i)
             if np.any(np.isfinite(d) & (d != 0)):
-                return r.metric
-    return comp.rows[0].metric if comp.rows else ""
+                return metric
+    return headline or (comp.rows[0].metric if comp.rows else "")
 
 
 def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
@@ -262,8 +269,11 @@ def _metrics(comp: Comparison) -> str:
             ci = difference_interval(comp.per_query_delta(r.metric, i))
             # judged@k is coverage, not quality: neither gain nor loss
             # nor is a bundle's size: fewer files is no gain where recall fell with it
+            # and a difference within chance is no win or loss to a reader's eye either
+            p = r.p_values[i]
             tone = ("" if training or comp.configs[i].name in comp.training or count
-                    or r.metric.startswith("judged@") else _sign_class(r.deltas[i], r.metric))
+                    or r.metric.startswith("judged@") or p is None or not p < 0.05
+                    else _sign_class(r.deltas[i], r.metric))
             fitted = trained_pair(comp, i)  # no test against training scores: "—"
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
                       f'<td class="num {tone}">'
@@ -282,8 +292,12 @@ def _metrics(comp: Comparison) -> str:
              "methods, and near 0.05 the interval can leave out 0 while p is above 0.05 (or "
              "the reverse): the interval assumes the differences near-normal, the test does "
              "not, so where they disagree the difference is borderline. ▲/▼: queries "
-             "improved / "
-             "worsened.</p>")
+             "improved / worsened. A Δ is coloured (green better, red worse) only where p is "
+             "below 0.05; a bundle's files and tokens, a cost, and judged@, coverage, never."
+             "</p>")
+    many = many_tests_note(comp)
+    if many:
+        notes += f'<p class="caveat">{escape(many)}</p>'
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         notes = f'<p class="note">{escape(TRAINED_NOTE)}.</p>' + notes
     cases = "".join(f'<p class="cases">{escape(line)}</p>' for line in case_lines(comp))
@@ -308,37 +322,52 @@ def _per_query(comp: Comparison, metric: str) -> str:
         have = np.flatnonzero(np.isfinite(d))
         order = have[np.argsort(-d[have], kind="stable")]  # improved first, as the window
         values = d[order]
+        count = is_count(metric)  # a bundle's files or tokens: a cost, no gain or loss
         titles = [f"{ds.queries[int(q)].id}: {ds.queries[int(q)].text} "
-                  f"(Δ {_minus(f'{float(d[q]):+.4f}')})" for q in order]
+                  f"(Δ {_minus(delta_text(float(d[q]), count))})" for q in order]
         up, down = int((values > 0).sum()), int((values < 0).sum())
         same = len(values) - up - down
         head = (f"<h3>{escape(comp.configs[i].name)} − {escape(comp.configs[0].name)}: "
                 f"{escape(metric)}"
                 + (" (training scores: fitted to these queries)" if trained_pair(comp, i)
                    else "") + "</h3>")
+        headline = headline_metric(comp)
+        if headline and headline != metric:  # the summary speaks of another metric
+            head += (f'<p class="note">{escape(headline)}, the metric the summary speaks of, '
+                     f"changed on no query; this chart shows {escape(metric)}.</p>")
         if not up and not down:  # a chart of nothing: said in words
             out.append(f"{head}<p>No query changed on {escape(metric)}: all {len(values)} "
                        "score the same under both.</p>")
             continue
+        better = 0 if count else 1 if higher_is_better(metric) else -1
         chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
-                              x_label=f"{len(values)} {nouns(comp)[1]}, sorted by Δ")
+                              x_label=f"{len(values)} {nouns(comp)[1]}, sorted by Δ",
+                              better=better)
         # the extremes in words too: a printed page has no tooltips
-        most = [f"most improved: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
-                f"most worsened: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
-                if down else ""]
-        out.append(f"{head}<figure>{chart}<figcaption>"
-                   f'<span class="up">▲ {up} improved</span> · {same} unchanged · '
-                   f'<span class="down">▼ {down} worsened</span>; '
+        if count:
+            more, fewer = order[:3][values[:3] > 0], order[::-1][:3][values[::-1][:3] < 0]
+            most = [f"largest increases: {_named(ds, d, more, count)}" if up else "",
+                    f"largest decreases: {_named(ds, d, fewer, count)}" if down else ""]
+            tally = (f"↑ {up} with more · {same} the same · ↓ {down} with fewer (a cost: "
+                     "fewer is no gain where recall fell with it)")
+        else:
+            most = [f"most improved: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
+                    f"most worsened: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
+                    if down else ""]
+            tally = (f'<span class="up">▲ {up} improved</span> · {same} unchanged · '
+                     f'<span class="down">▼ {down} worsened</span>')
+        out.append(f"{head}<figure>{chart}<figcaption>{tally}; "
                    + "; ".join(t for t in most if t)
                    + "; hover a bar for its query.</figcaption></figure>")
     out.append("</section>")
     return "".join(out)
 
 
-def _named(ds: Dataset, d: np.ndarray, queries: np.ndarray) -> str:
-    """"q03 +0.0672, q07 +0.0416": each query's id and its difference."""
-    return ", ".join(f"{escape(ds.queries[int(q)].id)} {_minus(f'{float(d[q]):+.4f}')}"
-                     for q in queries)
+def _named(ds: Dataset, d: np.ndarray, queries: np.ndarray, count: bool = False) -> str:
+    """"q03 +0.0672, q07 +0.0416": each query's id and its difference (a count's to one
+    decimal)."""
+    return ", ".join(f"{escape(ds.queries[int(q)].id)} "
+                     f"{_minus(delta_text(float(d[q]), count))}" for q in queries)
 
 
 # -- movers --

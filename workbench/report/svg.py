@@ -58,9 +58,11 @@ def _y_axis(ticks: Sequence[float], y: Sequence[float], width: int, label: str, 
 
 
 def bar_chart(values: Sequence[float], titles: Sequence[str], *, width: int = 960,
-              height: int = 240, y_label: str = "", x_label: str = "") -> str:
-    """One bar per value, drawn from zero (green up, red down, a grey tick at zero), with
-    `titles[i]` as bar i's hover text; a y axis with round ticks and the zero line."""
+              height: int = 240, y_label: str = "", x_label: str = "", better: int = 1) -> str:
+    """One bar per value, drawn from zero (green better, red worse, a grey tick at zero),
+    with `titles[i]` as bar i's hover text; a y axis with round ticks and the zero line.
+    `better`: 1 where a value above zero is better, -1 where below, 0 neither (a cost: every
+    bar grey)."""
     v = np.asarray(values, np.float64)
     lo, hi = (float(v.min()), float(v.max())) if v.size else (0.0, 0.0)
     lo, hi = min(lo, 0.0), max(hi, 0.0)
@@ -82,7 +84,8 @@ def bar_chart(values: Sequence[float], titles: Sequence[str], *, width: int = 96
     zero = y_of(0.0)
     for i, (x, title) in enumerate(zip(v.tolist(), titles, strict=True)):
         left = LEFT + i * step
-        kind = "up" if x > 0 else "down" if x < 0 else "flat"
+        kind = ("flat" if x == 0 else "cost" if not better
+                else "up" if x * better > 0 else "down")
         top, bottom = (y_of(x), zero) if x > 0 else (zero, y_of(x))
         if kind == "flat":
             top, bottom = zero - 1, zero + 1

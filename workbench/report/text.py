@@ -6,6 +6,7 @@ configuration, and the documents that moved most with their explain diff."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -221,9 +222,16 @@ def delta_text(x: float, count: bool = False) -> str:
     return f"{shown:+,.1f}" if count else f"{shown:+.4f}"
 
 
-def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str]:
+def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
+                markdown: bool = False) -> list[str]:
     """The documents that moved most between configuration 0 and i, each with its query and
-    the one-sentence explain diff."""
+    the one-sentence explain diff; with `markdown`, the ids as code, the rest escaped (`md`)."""
+    def ident(text: str) -> str:
+        return code_span(text) if markdown else text
+
+    def plain(text: str) -> str:
+        return md(text, block=False) if markdown else text
+
     ds = comp.dataset
     out = []
     pool = 2 * k * max(len(ds.queries), 1)  # every candidate: the union of the top ks
@@ -234,8 +242,10 @@ def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5) -> list[str
         judged = ("" if rel is None else f", judged relevant (grade {rel})" if rel > 0
                   else f", judged not relevant (grade {rel})")
         # a file's title is its path, its id too: said once
-        name = doc.id + (f" {_quote(doc.title)}" if doc.title and doc.title != doc.id else "")
-        out.append(f"{query.id} {_quote(query.text)} · {name}{judged}: {move.sentence()}")
+        name = ident(doc.id) + (f" {plain(_quote(doc.title))}"
+                                if doc.title and doc.title != doc.id else "")
+        out.append(f"{ident(query.id)} {plain(_quote(query.text))} · {name}{judged}: "
+                   f"{plain(move.sentence())}")
     return out
 
 
@@ -260,29 +270,57 @@ def _quote(text: str, width: int = 50) -> str:
     return f"“{text if len(text) <= width else text[:width - 1] + '…'}”"
 
 
+_INLINE = re.compile(r"[\\`*|~\[\]]|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
+                     r"|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_BLOCK = re.compile(r"^(\s*|\s*\d+)((?<=\d)[.)]|(?<!\d)[#>+\-=])")
+
+
+def md(text: str, *, block: bool = True) -> str:
+    """Plain text as Markdown shows it literally (GitHub's flavour), on one line: its
+    emphasis, code, link, HTML, entity and table characters escaped and a marker that would
+    open a block (a heading, a quote, a list) at its start. A title `</td><h1>x`, a query
+    "`x` *y*" or `&amp;` in a pull request showed as markup, or as other text."""
+    flat = _INLINE.sub(lambda m: "\\" + m.group(0), " ".join(text.splitlines()))
+    return _BLOCK.sub(r"\1\\\2", flat) if block else flat
+
+
+def code_span(text: str) -> str:
+    """`text` as inline code, shown literally: fenced by more backticks than it holds in a
+    row, padded where it starts or ends with one."""
+    flat = " ".join(text.splitlines())
+    run = max((len(m) for m in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (run + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as a Markdown document."""
-    lines = ["# Ranking comparison", "", *(f"{s}  " for s in subject(comp)), ""]
+    lines = ["# Ranking comparison", "", *(f"{md(s)}  " for s in subject(comp)), ""]
     for note in comp.notes:
-        lines += [f"> **Note:** {note}", ""]
+        lines += [f"> **Note:** {md(note)}", ""]
     summary = summary_lines(comp)
     if summary:
-        lines += ["## In short", "", *(f"- {line}" for line in summary), ""]
+        lines += ["## In short", "", *(f"- {md(line)}" for line in summary), ""]
     header, rows = params_table(comp)
     lines += ["## Parameters that differ", ""]
-    lines += _md_table(header, rows) if rows else ["None: the configurations are identical."]
+    lines += (_md_table(header, rows, numeric_from=len(header)) if rows
+              else ["None: the configurations are identical."])
     header, rows = metric_table(comp)
     lines += ["", "## Metrics", "", *_md_table(header, rows)]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
-        lines += ["", TRAINED_NOTE]
+        lines += ["", md(TRAINED_NOTE)]
+    many = many_tests_note(comp)
+    if many:
+        lines += ["", md(many)]
     cases = case_lines(comp)
     if cases:
-        lines += ["", *(f"- {line}" for line in cases)]
-    lines += ["", "How to read it:", "", *(f"- {line}" for line in metric_meanings(comp))]
+        lines += ["", *(f"- {md(line)}" for line in cases)]
+    lines += ["", "How to read it:", "", *(f"- {md(line)}" for line in metric_meanings(comp))]
     for i in range(1, len(comp.configs)):
-        lines += ["", f"## Moved most: {comp.configs[0].name} → {comp.configs[i].name} "
+        lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)} "
                   f"(top {k}; judged documents first)", ""]
-        moved = mover_lines(comp, i, k=k, top=top)
+        moved = mover_lines(comp, i, k=k, top=top, markdown=True)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
     lines += ["", "## Settings to ship", "", *settings_lines(comp)]
@@ -308,28 +346,29 @@ def settings_lines(comp: Comparison) -> list[str]:
                 "config.json below, and its ranker is closed: a row with no setting cannot be "
                 "shipped to it, and CodeLedger will not score as here.", ""]
     for config in comp.configs:
-        out += [f"### {config.name}", ""]
+        out += [f"### {md(config.name)}", ""]
         if model not in exporter_ids():
             out += ["```toml", params_toml(config.params, [f"{model}: {config.name}"]).rstrip(),
                     "```", ""]
             continue
         export = export_params(model, config.params)
         if export.outside:
-            out += [f"> **Cannot be shipped as is:** its figures depend on values "
-                    f"{export.target} does not have — "
-                    + "; ".join(f"{c.label} ({c.name}) {param_value(c.original)} → "
-                                f"{param_value(c.value)}" for c in export.outside)
-                    + ". The settings below leave them out, and score differently.", ""]
+            out += ["> **Cannot be shipped as is:** " + md(
+                f"its figures depend on values {export.target} does not have — "
+                + "; ".join(f"{c.label} ({c.name}) {param_value(c.original)} → "
+                            f"{param_value(c.value)}" for c in export.outside)
+                + ". The settings below leave them out, and score differently."), ""]
         out += [f"In {export.target}'s terms.", ""]
         figures = shipped_figures(comp, comp.configs.index(config))
         if figures is not None:
             sentence, header, rows, cases = figures
-            out += [f"> **{sentence}**", "", *_md_table(header, rows), ""]
-            out += [cases, ""] if cases else []
+            out += [f"> **{md(sentence)}**", "", *_md_table(header, rows), ""]
+            out += [md(cases), ""] if cases else []
         if export.changed:
             out += _md_table(["constant", "label", "original", "here", "setting"],
                              [[c.name, c.label, param_value(c.original), param_value(c.value),
-                               c.setting or "none: edit the source"] for c in export.changed])
+                               c.setting or "none: edit the source"] for c in export.changed],
+                             numeric_from=5)
             out.append("")
         else:
             out += [f"Every constant at {export.target}'s default.", ""]
@@ -340,7 +379,7 @@ def settings_lines(comp: Comparison) -> list[str]:
             where = export.config_path or f"{export.model}.settings.json"
             out += [f"`{where}`:", "", "```json", export.settings_json().rstrip(), "```", ""]
         if export.where:
-            out += [f"Where they go: {export.where}.", ""]
+            out += [f"Where they go: {md(export.where)}.", ""]
     return out
 
 
@@ -380,17 +419,35 @@ def summary_lines(comp: Comparison) -> list[str]:
                 f"({delta_text(row.deltas[i])})")
         if trained_pair(comp, i):
             who = "it was" if name in comp.training else f"{first} was"
-            said = (f"{name} against {first}: {move} on {queries} {who} tuned on — training "
-                    "scores, no evidence for new ones; tune's held-out figures (the note "
-                    "above) are the estimate.")
+            estimate = held_out_estimate(comp, name if name in comp.training else first,
+                                         metric)
+            if estimate:  # the honest figure first: a reader may stop after it
+                said = (f"{name} against {first}: {estimate}. On the {queries} {who} tuned "
+                        f"on, {move} — training scores, no evidence for new ones.")
+            else:
+                said = (f"{name} against {first}: {move} on {queries} {who} tuned on — "
+                        "training scores, no evidence for new ones; tune's held-out figures "
+                        "(the note above) are the estimate.")
+        elif not row.improved[i] and not row.worsened[i]:
+            same = ("the settings are identical" if not comp.differing else
+                    "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
+                    else "no metric moved")
+            said = (f"{name} against {first}: {metric} {mean_text(row.means[i])}, the same on "
+                    f"every one of the {n:,} {queries} ({same}).")
         else:
             p = row.p_values[i]
             better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
-            verdict = ("no clear difference: it may be chance" if p is None or p >= 0.05
-                       else "better, beyond chance" if better else "worse, beyond chance")
+            changed = row.improved[i] + row.worsened[i]
+            verdict = ("better, beyond chance" if p is not None and p < 0.05 and better
+                       else "worse, beyond chance" if p is not None and p < 0.05
+                       # 2^(1 − m): the smallest p a sign-flip test over m changed queries has
+                       else f"too few {queries} changed ({changed}) for any test to tell it "
+                       "from chance" if changed <= 5
+                       else "no clear difference: it may be chance")
             said = (f"{name} against {first}: {move} over {n:,} {queries}, "
                     f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
                     f"{verdict}.")
+            said += _also_beyond_chance(comp, i, metric)
         if passed is not None:  # pi-lodestone's own measure of success
             total = len(passed[0])
             said += (f" Cases passing: {sum(passed[0].values())}/{total} → "
@@ -417,6 +474,61 @@ def summary_lines(comp: Comparison) -> list[str]:
                            if s_row else "") + " — see Settings to ship.")
         out.append(said + ship)
     return out
+
+
+def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
+    """The held-out figures tune recorded for configuration `name` on `metric`, in words ("" for
+    none, or another metric's): what a reader of its training scores should believe."""
+    t = comp.tuned.get(name)
+    if t is None or not t.held_n or t.metric != metric or math.isnan(t.held_default) \
+            or math.isnan(t.held_tuned):
+        return ""
+    how = " (k-fold: tuning this way, not these exact values)" if t.kfold else ""
+    p = "" if math.isnan(t.p_value) else f", p {p_text(t.p_value)}"
+    return (f"on {t.held_n:,} held-out {nouns(comp)[1]}{how}, tune measured {metric} "
+            f"{mean_text(t.held_default)} → {mean_text(t.held_tuned)} "
+            f"({delta_text(t.held_tuned - t.held_default)}{p})")
+
+
+def _quality(metric: str) -> bool:
+    """A metric of quality: not a bundle's size, not judged@ coverage."""
+    return not is_count(metric) and not metric.startswith("judged@")
+
+
+def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
+    return any(r.improved[i] + r.worsened[i] > 0 for r in comp.rows if r.metric != metric)
+
+
+def _also_beyond_chance(comp: Comparison, i: int, metric: str) -> str:
+    """The other quality metrics whose difference is beyond chance, in a sentence ("" for
+    none): a headline with no clear difference hid an r@100 that fell with p 0.006."""
+    said = []
+    for r in comp.rows:
+        p = r.p_values[i]
+        if r.metric == metric or not _quality(r.metric) or p is None or p >= 0.05:
+            continue
+        better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
+        said.append(f"{r.metric} {mean_text(r.means[0])} → {mean_text(r.means[i])} "
+                    f"({delta_text(r.deltas[i])}, p {p_text(p)}, "
+                    f"{'better' if better else 'worse'})")
+    return f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
+
+
+def tests_shown(comp: Comparison) -> int:
+    """How many p-values the metric table shows (against training scores none)."""
+    return sum(p_text(r.p_values[i]) != "" for i in range(1, len(comp.configs))
+               if not trained_pair(comp, i) for r in comp.rows)
+
+
+def many_tests_note(comp: Comparison) -> str:
+    """A caution where the table shows many p-values ("" for fewer than 10): with no real
+    difference anywhere, about one in 20 still falls below 0.05."""
+    n = tests_shown(comp)
+    if n < 10:
+        return ""
+    return (f"{n} p-values are shown, none adjusted for the others: even if no configuration "
+            f"differed at all, about {n / 20:.1f} of them would fall below 0.05 by chance, so "
+            "one p a little under 0.05 among them is weak evidence.")
 
 
 def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list[str]],
@@ -465,11 +577,15 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
     return sentence, header, rows, cases
 
 
-def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]], *,
+              numeric_from: int = 1) -> list[str]:
+    """A GitHub table of plain-text cells (`md`); the columns from `numeric_from` on are
+    numbers, right-aligned."""
     def cell(text: str) -> str:
-        return text.replace("|", "\\|")
+        return md(text, block=False) if text.strip() else text  # a cell opens no block
 
     out = ["| " + " | ".join(cell(h) for h in header) + " |",
-           "|" + "|".join("---" if j == 0 else "---:" for j in range(len(header))) + "|"]
+           "|" + "|".join("---" if j < numeric_from else "---:" for j in range(len(header)))
+           + "|"]
     out += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
     return out

@@ -280,6 +280,7 @@ class CompareWindow(QWidget):
                                           progress=progress, prepared=prepared)
             comp.notes, comp.set_aside = notes, set_aside
             comp.training = training_configurations(dataset, tuned)
+            comp.tuned = dict(tuned)
             return comp
 
         self.task.start(work)
