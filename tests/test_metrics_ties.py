@@ -92,8 +92,13 @@ def test_a_metric_does_not_depend_on_which_others_are_asked_for() -> None:
     alone = pipe.run(["ndcg@10"]).per_query["ndcg@10"]
     with_others = pipe.run(list(OURS_TO_TREC)).per_query["ndcg@10"]
     assert alone.tolist() == with_others.tolist()
-    shallow = pipe.run(["ndcg@10"], depth=10).per_query["ndcg@10"]
-    assert (shallow != alone).any()  # the data straddles the cut: the depth matters
+    # ranked only 10 deep, a run of ties straddling rank 10 keeps the members trec_eval
+    # reads first, as a deeper ranking does (it kept the model's first, and scored less)
+    shallow = pipe.run(["ndcg@10"], depth=10)
+    assert shallow.per_query["ndcg@10"].tolist() == alone.tolist()
+    s = shallow.ranking.scores
+    assert ((shallow.ranking.count == 10) & (s[:, 9] == pipe.run(["ndcg@10"], depth=11)
+                                             .ranking.scores[:, 10])).any()  # it does straddle
 
 
 def test_tie_order_on_the_columns_the_metrics_read_equals_it_on_all() -> None:
@@ -147,3 +152,38 @@ def test_tie_order_reorders_tied_runs_as_a_whole_sort_would(seed: int) -> None:
     got = trec_tie_order(docs, scores, rank)
     assert got.tolist() == _tie_order_by_whole_sort(docs, scores, rank)
     assert got.tolist() != docs.tolist()  # there was something to reorder
+
+
+def test_a_shallow_run_file_is_scored_by_trec_eval_as_a_deep_one(tmp_path) -> None:
+    # `eval --run x --depth 5`: where tied documents straddled rank 5, the file held the
+    # model's first of them; trec_eval, reading a deeper run, puts the highest ids there
+    ds = tied_dataset(n_docs=900, n_queries=80, seed=3)
+    pipe = Pipeline(get_model("bm25"), ds)
+    assert ds.qrels is not None
+    measures = {"ndcg_cut_5", "P_5"}
+
+    def trec_of(depth: int) -> dict[str, dict[str, float]]:
+        ranking = pipe.run(["ndcg@5"], depth=depth).ranking
+        run = tmp_path / f"run{depth}.txt"
+        run.write_text(format_trec_run(engine.to_run(ranking, ds.corpus.ids, ds.queries.ids)))
+        return pytrec_eval.RelevanceEvaluator(ds.qrels, measures).evaluate(read_trec_run(run))
+
+    shallow, deep = trec_of(5), trec_of(1000)
+    assert shallow == deep
+    five = pipe.run(["ndcg@5"], depth=5)
+    for qi, q in enumerate(ds.queries.ids):
+        assert five.per_query["ndcg@5"][qi] == pytest.approx(deep.get(q, {}).get(
+            "ndcg_cut_5", 0.0), abs=1e-4)
+
+
+def test_a_metric_without_a_cut_off_reads_the_first_thousand_whatever_else_is_asked() -> None:
+    # r and map read 2,000 results when r@2000 was asked beside them, 1,000 otherwise
+    n = 1500
+    docs = [Document(id=f"d{i:04d}", text="tea " + "filler " * i) for i in range(n)]
+    ds = Dataset("long", Corpus(docs), QuerySet([Query(id="q", text="tea")]),
+                 {"q": {"d0005": 1, "d1200": 1}})
+    pipe = Pipeline(get_model("bm25"), ds)
+    alone = pipe.run(["r", "map"]).means
+    beside = pipe.run(["r", "map", "r@2000"]).means
+    assert alone == {"r": 0.5, "map": pytest.approx(0.5 / 6)}  # d1200 is at rank 1,201
+    assert {m: beside[m] for m in ("r", "map")} == alone and beside["r@2000"] == 1.0

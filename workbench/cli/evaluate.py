@@ -114,7 +114,8 @@ def metrics_help(default: str) -> str:
     """The --metrics help of eval and sweep: every name accepted, from the registries."""
     whole = [n for n in METRICS if _accepted(n)]
     return (f"comma-separated: {', '.join(f'{n}@k' for n in METRICS)} ({', '.join(whole)} "
-            f"also without @k: the whole ranking); for a model that selects bundles "
+            f"also without @k: the first 1,000 results, as trec_eval reads a run of that "
+            f"depth); for a model that selects bundles "
             f"(e.g. codeledger): {', '.join(BUNDLE_METRICS)} (default: {default})")
 
 

@@ -34,11 +34,16 @@ DEFAULT_METRICS = ("ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "judged@10")
 MIN_DEPTH = 100
 
 
+# a metric without a cut-off (`map`, `r`) reads the first 1,000 results, as trec_eval reads a
+# run of the usual depth — whatever else is asked for beside it
+WHOLE_DEPTH = 1000
+
+
 def metric_depth(metric_names: Sequence[str]) -> int:
     """The ranking depth the metrics need: the largest cut-off, at least MIN_DEPTH; a metric
-    without one (`map`) reads the first 1,000 results, trec_eval's default depth."""
+    without one (`map`) reads the first WHOLE_DEPTH results."""
     cuts = [parse_metric(m)[1] for m in metric_names]
-    return max([MIN_DEPTH, *(1000 if k is None else k for k in cuts)])
+    return max([MIN_DEPTH, *(WHOLE_DEPTH if k is None else k for k in cuts)])
 
 
 @dataclass
@@ -94,8 +99,27 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     deep = max(depth, model.live_depth(prepared, params, depth))
     scores = model.combine_to_depth(prepared, params,
                                     deep + (selection.offset if selection else 0))
-    full = engine.rank(scores, deep, selection, hint)
-    ranking = full if deep == depth else engine.head(full, depth)
+    name_rank = judgments.name_rank if judgments is not None else None
+    # the depth cuts a run of equal scores only where the model's own limit does not (what
+    # the system returns is its to choose): there the members trec_eval would read first are
+    # kept, not the model's first — one entry more shows whether a run crosses the cut
+    cut_ties = name_rank is not None and (selection is None or selection.limit is None
+                                          or selection.limit > depth)
+    full = engine.rank(scores, deep + cut_ties, selection, hint)
+    if cut_ties:
+        assert name_rank is not None
+
+        def rank_to(width: int) -> Ranking:
+            if width <= full.docs.shape[1]:
+                return engine.head(full, width)
+            deeper = model.combine_to_depth(prepared, params,
+                                            width + (selection.offset if selection else 0))
+            return engine.rank(deeper, width, selection, hint)
+
+        ranking = trec_head(whole_runs(rank_to, depth), depth, name_rank)
+        full = ranking if deep == depth else engine.head(full, deep)
+    else:
+        ranking = full if deep == depth else engine.head(full, depth)
     result = Result(scores=scores, ranking=ranking)
     if judgments is not None and metric_names:
         result.per_query = _evaluate_ranking(ranking, judgments, metric_names)
@@ -114,7 +138,49 @@ def _evaluate_ranking(ranking: Ranking, judgments: Judgments,
         width = _tie_complete_width(ranking.scores, metric_names)
         docs = trec_tie_order(ranking.docs[:, :width], ranking.scores[:, :width],
                               judgments.name_rank)
-    return evaluate(metric_names, docs, judgments)
+    cut = [m for m in metric_names if parse_metric(m)[1] is not None]
+    whole = [m for m in metric_names if parse_metric(m)[1] is None]
+    out = evaluate(cut, docs, judgments) if cut else {}
+    if whole:  # the first WHOLE_DEPTH, however deep another metric made the ranking
+        out.update(evaluate(whole, docs[:, :WHOLE_DEPTH], judgments))
+    return {m: out[m] for m in metric_names}
+
+
+def whole_runs(rank_to: Any, width: int) -> Ranking:
+    """A ranking deeper than `width` by enough to hold whole every run of equal scores that
+    crosses entry `width` (`rank_to(w)`: the ranking to depth w); the ranking to width + 1
+    where none does."""
+    extra = 1
+    while True:
+        r: Ranking = rank_to(width + extra)
+        last = r.docs.shape[1] - 1
+        if last < width + extra - 1:  # every entry there is: each run is whole
+            return r
+        at_cut = r.scores[:, width - 1] if width else np.full(len(r.count), np.nan)
+        going_on = (r.count > last) & (r.scores[:, last] == at_cut)
+        if not going_on.any():
+            return r
+        extra *= 4
+
+
+def trec_head(r: Ranking, width: int, name_rank: NDArray[np.int64]) -> Ranking:
+    """The first `width` entries of each row, where a run of equal scores crosses the cut,
+    with its members that trec_eval reads first (document id descending, `name_ranks`) — the
+    ones a run file of this depth must hold for trec_eval to score it as a deeper run would
+    be. `r` holds every such run whole (`whole_runs`). Other rows are cut as they are."""
+    if r.docs.shape[1] <= width or width == 0:
+        return engine.head(r, width)
+    s = r.scores
+    crossing = np.flatnonzero((r.count > width) & (s[:, width] == s[:, width - 1]))
+    if not crossing.size:
+        return engine.head(r, width)
+    docs, pair = r.docs.copy(), r.pair.copy()
+    for q in crossing.tolist():
+        run = np.flatnonzero(s[q] == s[q, width - 1])  # contiguous: the row is sorted
+        seg = slice(int(run[0]), int(run[-1]) + 1)
+        order = np.argsort(-name_rank[docs[q, seg]], kind="stable")
+        docs[q, seg], pair[q, seg] = docs[q, seg][order], pair[q, seg][order]
+    return engine.head(Ranking(docs=docs, scores=s, pair=pair, count=r.count), width)
 
 
 def rescored(result: Result, judgments: Judgments, metric_names: Sequence[str]) -> Result:
