@@ -168,13 +168,13 @@ def test_the_verdict_never_calls_a_chance_difference_worse(capsys, tmp_path):
     """Held out lower by a difference that may be chance: said as such, not "do worse" beside
     "may be chance" (both were printed)."""
     code = main(["tune", TEA, "-m", "bm25", "--folds", "2", "--trials", "3", "--metric",
-                 "ndcg@10,mrr@10,r@100", "--storage", str(tmp_path / "s.db")])
+                 "ndcg@10,mrr@10,r@100", "--storage", str(tmp_path / "s.db"), "--seed", "5"])
     out = capsys.readouterr().out
     assert code == 0
     row = next(line.split() for line in out.splitlines()
                if line.startswith("ndcg@10 held-out"))
     delta, p = float(row[4]), float(row[5])
-    assert delta < 0 and p >= 0.05  # seed 0: lower, by chance
+    assert delta < 0 and p >= 0.05  # seed 5: lower, by chance (the case under test)
     assert "may be chance" in out and "do worse than" not in out
     assert "score lower than the starting values on queries they did not see, by a " \
            "difference that may be chance" in out
