@@ -97,3 +97,55 @@ def test_prepare_errors_become_a_message(qtbot: QtBot) -> None:
     assert got.args[0] and got.args[0] != "cancelled"
     assert "no local embedding model" in got.args[0]
     loop.shutdown()
+
+
+def test_a_dataset_opened_while_another_prepares_is_prepared_and_ranked(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    # the old prepare was left running and the new dataset never prepared: the window sat
+    # on "no ranking yet" until Ctrl+R
+    s = TuningSession()
+    loop = LiveLoop(s)
+    with loop.hold():  # as File ▸ Open does
+        s.open(SAMPLES / "tea-beir")
+        s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with loop.hold():
+        s.open(SAMPLES / "story")
+        s.set_model("bm25")
+    qtbot.waitUntil(lambda: s.result is not None, timeout=10_000)
+    assert s.dataset is not None and s.dataset.name == "story" and not s.needs_prepare
+    expected = TuningSession()
+    expected.open(SAMPLES / "story")
+    expected.set_model("bm25")
+    expected.recompute()
+    assert expected.result is not None and s.result.means == expected.result.means
+    held_encoder.release.set()
+    loop.shutdown()
+
+
+def test_live_values_apply_to_the_previous_preparation_while_a_new_one_runs(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    # the box says "results still show the previous preparation", but a live slider moved
+    # then changed nothing: min similarity read 0.6 over results scoring 0.4
+    s = TuningSession()
+    loop = LiveLoop(s)
+    held_encoder.release.set()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
+    held_encoder.release.clear()
+    held_encoder.started.clear()
+    s.set_param("document_prompt", "passage: ")  # a new preparation, held
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with qtbot.waitSignal(loop.applied, timeout=10_000):
+        s.set_param("min_similarity", 0.3)
+    assert s.needs_prepare and loop.preparing
+    expected = TuningSession()
+    expected.open(SAMPLES / "tea-beir")
+    expected.set_model("dense", {"embedding_model": held_encoder.name, "min_similarity": 0.3})
+    held_encoder.release.set()  # the expected session's own preparation, and the held one
+    expected.recompute()
+    assert s.result is not None and expected.result is not None
+    assert s.result.means == expected.result.means  # the old prompt, the new threshold
+    qtbot.waitUntil(lambda: not s.needs_prepare and not loop.busy, timeout=10_000)
+    loop.shutdown()

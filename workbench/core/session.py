@@ -358,13 +358,24 @@ class TuningSession:
         self.prepared, self.prepared_params = done.prepared, done.params
         return True
 
-    def request(self) -> ComputeRequest | None:
-        """An immutable snapshot to compute, or None when nothing can be computed yet."""
-        if self.model is None or self.dataset is None or self.needs_prepare:
+    @property
+    def prepare_generation(self) -> int:
+        """The newest preparation asked for (a new dataset or model asks for another)."""
+        return self._prepare_generation
+
+    def request(self, *, stale: bool = False) -> ComputeRequest | None:
+        """An immutable snapshot to compute, or None when nothing can be computed yet. With
+        `stale`, while prepare-stage values wait for their preparation, the live values on
+        the previous one (its prepare-stage values): what the window says it shows."""
+        if self.model is None or self.dataset is None or self.prepared is None \
+                or self.prepared_params is None or (self.needs_prepare and not stale):
             return None
+        params = dict(self.params)
+        if self.needs_prepare:
+            params.update(self.model.schema.prepare_values(self.prepared_params))
         self._generation += 1
         hint = self.result.ranking.pair if self.result is not None else None
-        return ComputeRequest(self._generation, self.model, self.prepared, dict(self.params),
+        return ComputeRequest(self._generation, self.model, self.prepared, params,
                               self.judgments, self.metric_names, self.depth, hint)
 
     def apply(self, done: ComputeResult) -> bool:

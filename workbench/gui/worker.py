@@ -127,14 +127,18 @@ class LiveLoop(QObject):
         """Compute the session's current parameters, now or as soon as the worker is free."""
         if self._held:
             return
-        if self.session.needs_prepare:
-            if not self.preparing:
+        if self.session.needs_prepare and self.session.prepared is None:
+            # nothing to show until prepared (a new dataset or model): a prepare still running
+            # for the one before is cancelled by the new one (left alone, it was dropped on
+            # arrival and the new dataset never prepared)
+            if self._preparing != self.session.prepare_generation:
                 self.prepare()
             return
         if self._in_flight:
             self._dirty = True
             return
-        request = self.session.request()
+        # while a new preparation runs (or after its Cancel), the live values on the last one
+        request = self.session.request(stale=True)
         if request is None:
             return
         if self.synchronous:
@@ -197,9 +201,12 @@ class LiveLoop(QObject):
         self._epoch += 1
         self._dirty = False
 
-    def _on_params(self, *_: object) -> None:
-        if not self.session.needs_prepare:
-            self.schedule()
+    def _on_params(self, name: object = None, *_: object) -> None:
+        model = self.session.model
+        if isinstance(name, str) and model is not None and name in model.schema \
+                and model.schema[name].stage == "prepare":
+            return  # its preparation follows (prepare_needed); the live values are unchanged
+        self.schedule()
 
     def _on_prepare_needed(self, *_: object) -> None:
         if self._held:
