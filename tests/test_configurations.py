@@ -188,3 +188,17 @@ def test_params_toml_round_trip(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text("[params]\nk1 = -2\n")
     with pytest.raises(ParamError, match=r"bad\.toml"):
         read_configuration_toml(tmp_path / "bad.toml", "bm25")
+
+
+def test_the_command_a_params_file_names_runs(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # its comment said `workbench -m bm25 -p THIS_FILE`; -p takes name=value and refused it
+    from workbench.cli import main
+
+    saved = SavedConfiguration("k1", "bm25", get_model("bm25").schema.resolve({"k1": 0.9}))
+    path = tmp_path / "k1.toml"
+    write_configuration_toml(saved, path)
+    said = next(line for line in path.read_text().splitlines() if "THIS_FILE" in line)
+    args = said.split("(workbench ", 1)[1].rstrip(")").replace("THIS_FILE", str(path)).split()
+    assert main(["eval", str(SAMPLES / "tea-beir"), *args]) == 0
+    assert "k1" in capsys.readouterr().out

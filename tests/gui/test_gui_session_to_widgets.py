@@ -167,3 +167,19 @@ def test_a_change_too_small_to_print_keeps_its_sign() -> None:
     assert signed(0.0) == signed(-0.0) == signed(3e-17) == "±0"
     assert signed(0.0004) == "+0.000" and signed(-0.0004) == "−0.000"
     assert signed(0.0125) == "+0.013" and signed(-0.5, 2) == "−0.50"
+
+
+def test_a_baseline_pinned_on_another_model_shows_its_own_values(qtbot: QtBot) -> None:
+    # pinned on bm25 with k1=2.0, then vault-search chosen: the header said "bm25, defaults"
+    from workbench.gui.header import Header
+
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25", {"k1": 2.0})
+    s.recompute()
+    s.pin_baseline()
+    s.set_model("vault-search")
+    h = Header(s)
+    qtbot.addWidget(h)
+    assert "bm25, k1=2.0" in h.baseline_label.toolTip()
+    assert "defaults" not in h.baseline_label.toolTip()

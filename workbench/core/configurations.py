@@ -145,7 +145,7 @@ def configuration_toml(saved: SavedConfiguration) -> str:
     with comments naming it and its model."""
     return params_toml(saved.changed(), [f"configuration {saved.name!r}",
                                          f"model {saved.model_id} (workbench -m "
-                                         f"{saved.model_id} -p THIS_FILE)"]) + (
+                                         f"{saved.model_id} --params THIS_FILE)"]) + (
         tuned_toml(saved.tuned_on) if saved.tuned_on else "")
 
 

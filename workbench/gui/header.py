@@ -114,8 +114,11 @@ class Header(QWidget):
             self.baseline_label.set_texts("baseline: <span style='color:#8c959f'>none</span>",
                                           "baseline: none")
             return
-        changed = self.session.model.schema.changed(b.params) if (
-            self.session.model is not None and self.session.model.id == b.model_id) else {}
+        # by the baseline's own model's defaults: one pinned on another model is not "defaults"
+        try:
+            changed = get_model(b.model_id).schema.changed(b.params)
+        except KeyError:  # a model this workbench does not have (a newer session)
+            changed = dict(b.params)
         what = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
         tip = f"the configuration {b.name!r}: {b.model_id}, {what}"
         # its name and the model; long values (a clock, many weights) only in the tooltip, so
