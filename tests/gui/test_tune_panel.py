@@ -530,3 +530,25 @@ def test_a_split_kept_start_is_not_said_in_the_folds_words() -> None:
     assert "on the training queries no trial's gain was sure" in text
     assert "each fold" not in text and "all the queries" not in text
     assert "each fold kept the trial it found" in verdict(folds, "bundle_recall")
+
+
+def test_opening_another_dataset_cancels_the_run(qtbot: QtBot, panel: TunePanel) -> None:
+    # the run went on over tea-beir and, done, offered its values to the memories opened
+    # meanwhile: saved as a configuration there, Apply enabled, and a refusal that blamed
+    # the model
+    _settings(panel, trials=100_000, validation="none")
+    before = list(panel.session.configurations)
+
+    def on_trial(report: Any) -> None:
+        if panel.session.dataset is not None and panel.session.dataset.name == "tea-beir":
+            panel.session.open(SAMPLES / "memories")
+            panel.session.set_model("bm25")
+
+    panel.trial_done.connect(on_trial)
+    with qtbot.waitSignal(panel.stopped, timeout=RUN_MS) as stopped:
+        panel.start()
+    assert stopped.args == [""]
+    assert "because another dataset was opened (the run tuned on tea-beir)" in \
+        panel.status.text()
+    assert not panel.busy and not panel.apply_button.isEnabled()
+    assert list(panel.session.configurations) == before

@@ -49,6 +49,7 @@ class TunePanel(QWidget):
         self.job: Any = None  # the run going on or last finished
         self.outcome: Any = None
         self.trials_seen = 0
+        self._cancel_reason = ""  # why the panel cancelled the run itself ("" for Cancel)
         self.tuned_name = ""  # the configuration the last run's best values were saved as
         self.tuned_on: TunedOn | None = None  # … and the queries they were tuned on
         self._stale = True
@@ -103,8 +104,23 @@ class TunePanel(QWidget):
 
     def _on_session_changed(self, *_: object) -> None:
         self._stale = True
+        moved = self._moved_on()
+        if self.runner.running and moved:  # its values would be offered to another one
+            self._cancel_reason = moved
+            self.runner.cancel()
         if self.isVisible():
             self.rebuild()
+
+    def _moved_on(self) -> str:
+        """Why the run's values no longer belong to what is open ("" while they do)."""
+        job, s = self.job, self.session
+        if job is None:
+            return ""
+        if job.dataset is not s.dataset:
+            return f"another dataset was opened (the run tuned on {job.dataset.name})"
+        if job.model is not s.model:
+            return f"another model was chosen (the run tuned {job.model.id}'s parameters)"
+        return ""
 
     def _on_k_changed(self, *_: object) -> None:
         """The metrics offered follow the window's k (nDCG@5 at k 5); the ticks stay."""
@@ -147,7 +163,7 @@ class TunePanel(QWidget):
             self.view.clear(self._blocked)
         elif self.status.text().startswith("nothing to tune against"):
             self._say("")
-        if self.outcome is not None and self.job is not None and self.job.model is not model:
+        if self.outcome is not None and self._moved_on():
             self.apply_button.setEnabled(False)
 
     def _on_storage(self, text: str) -> None:
@@ -175,6 +191,7 @@ class TunePanel(QWidget):
             self._say(str(exc), error=True)
             return
         self.job, self.outcome, self.trials_seen = job, None, 0
+        self._cancel_reason = ""
         self.view.clear("running …")
         self._set_running(True)
         self._say(f"tuning {len(names)} parameters on {metric_label(job.objective)} …")
@@ -219,6 +236,16 @@ class TunePanel(QWidget):
         self.progress.setValue(int(fraction * 1000))
 
     def _on_finished(self, outcome: Any) -> None:
+        moved = self._moved_on()
+        if moved:  # it ended before the cancel reached it: nothing to offer here
+            self.outcome = None
+            self._set_running(False)
+            self.progress.setValue(0)
+            self._say(f"the run ended, but {moved}: its trials are stored, nothing is saved "
+                      "or applied here")
+            self.view.results.clear("Not this dataset's run.")
+            self.stopped.emit("")
+            return
         self.outcome = outcome
         self._set_running(False)
         self.progress.setValue(1000)
@@ -251,8 +278,9 @@ class TunePanel(QWidget):
             self._say(f"tuning failed: {message.splitlines()[0]}", error=True)
             self.view.results.clear("The run failed.")
         else:
-            self._say(f"cancelled after {self.trials_seen} trials this run; they are stored, "
-                      "and Start continues the same study")
+            why = f" because {self._cancel_reason}" if self._cancel_reason else ""
+            self._say(f"cancelled after {self.trials_seen} trials this run{why}; they are "
+                      "stored, and Start continues the same study")
             self.view.results.clear("Cancelled.")
         self.stopped.emit(message)
 
@@ -262,8 +290,10 @@ class TunePanel(QWidget):
         """The tuned values onto the sliders, one undoable step."""
         if self.outcome is None or not self.outcome.best or self.job is None:
             return
-        if self.job.model is not self.session.model:
-            self._say("the model changed since this run: its values do not apply", error=True)
+        moved = self._moved_on()
+        if moved:
+            self._say(f"{moved[0].upper()}{moved[1:]} since this run: its values do not "
+                      "apply", error=True)
             return
         if self._applied():  # a second click pinned the tuned values as the baseline
             return
