@@ -92,6 +92,7 @@ class TuningSession:
         self.configurations = Configurations()  # named model + values; the baseline is one
         self.query = 0
         self.docs: tuple[int, ...] = ()
+        self.typed: list[Query] = []  # the queries typed into this dataset (add_query)
         self.k = k
         self.study_storage = ""  # where the Tune panel keeps its studies ("" = cache folder)
         self._generation = 0
@@ -147,10 +148,11 @@ class TuningSession:
 
     def set_dataset(self, dataset: Dataset, source: str | None = None, *,
                     queries: str | None = None, qrels: str | None = None,
-                    split: str = DEFAULT_SPLIT) -> None:
+                    split: str = DEFAULT_SPLIT, typed: Sequence[str] = ()) -> None:
         """`source`: the path it was read from; `queries`, `qrels`: the query (or task) and
         judgment files read with it, when they were given apart from it; `split`: the split
-        of a BEIR or OpenVault folder it was read at."""
+        of a BEIR or OpenVault folder it was read at; `typed`: the ids of its queries that
+        were typed (`add_query`), not read (a session file's)."""
         self.dataset = dataset
         self.source = source
         self.queries_file, self.qrels_file = queries, qrels
@@ -166,6 +168,7 @@ class TuningSession:
         self._history = _History()
         self._left = {}
         self.tuned_on = None
+        self.typed = [q for q in dataset.queries if q.id in typed]
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(0)
@@ -190,6 +193,7 @@ class TuningSession:
             context = {k: v for k, v in ds.queries[self.query].context.items()
                        if k not in _JUDGMENT_KEYS}
         query = Query(f"typed-{n}", text, context)
+        self.typed.append(query)
         self.dataset = Dataset(ds.name, ds.corpus,
                                QuerySet([*ds.queries, query], name=ds.queries.name),
                                ds.qrels, ds.source, ds.settings)

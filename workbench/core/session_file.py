@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,8 @@ class SessionPlan:
     qrels: str | None = None  # a judgments file opened with the dataset
     tuned_on: TunedOn | None = None  # the queries the live values were tuned on
     split: str = DEFAULT_SPLIT  # the BEIR / OpenVault split the dataset was read at
+    # queries typed into the dataset (id, text, context): added again after it is read
+    typed: tuple[tuple[str, str, dict[str, Any]], ...] = ()
 
 
 def read_session_file(path: str | Path) -> SessionPlan:
@@ -112,7 +115,42 @@ def read_session_file(path: str | Path) -> SessionPlan:
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
-                       files[0], files[1], tuned, split)
+                       files[0], files[1], tuned, split, _typed(p, data.get("typed", [])))
+
+
+def _typed(p: Path, raw: object) -> tuple[tuple[str, str, dict[str, Any]], ...]:
+    if not isinstance(raw, list):
+        raise FormatError(p, "expected a list of {\"id\", \"text\", \"context\"}",
+                          field="typed")
+    out = []
+    for i, item in enumerate(raw):
+        where = f"typed[{i}]"
+        if not isinstance(item, dict):
+            raise FormatError(p, "expected {\"id\": TEXT, \"text\": TEXT, \"context\": "
+                              "{…}}", field=where)
+        qid, text, context = item.get("id"), item.get("text"), item.get("context", {})
+        if not isinstance(qid, str) or not qid.strip():
+            raise FormatError(p, f"expected a query id (text), got {qid!r}", field=f"{where}.id")
+        if not isinstance(text, str) or not text.strip():
+            raise FormatError(p, f"expected the query's text, got {text!r}",
+                              field=f"{where}.text")
+        if not isinstance(context, dict):
+            raise FormatError(p, f"expected an object, got {context!r}",
+                              field=f"{where}.context")
+        out.append((qid, text, context))
+    return tuple(out)
+
+
+def _json_context(context: Mapping[str, Any]) -> dict[str, Any]:
+    """A typed query's context as JSON keeps it: the values JSON can hold."""
+    out = {}
+    for key, value in context.items():
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            continue
+        out[key] = value
+    return out
 
 
 def _baseline_v1(p: Path, raw: object) -> tuple[tuple[Saved, ...], str | None]:
@@ -223,6 +261,8 @@ def session_dict(s: TuningSession) -> dict[str, Any]:
         "baseline": None if s.baseline is None else s.baseline.name,
         "query": s.dataset.queries[s.query].id if s.dataset and len(s.dataset.queries)
         else None,
+        "typed": [{"id": q.id, "text": q.text, "context": _json_context(q.context)}
+                  for q in s.typed],
         "k": s.k,
         "study_storage": s.study_storage,
     }
@@ -260,7 +300,7 @@ def read_session(path: str | Path) -> LoadedSession:
         field = err.field if err.field in ("split", "queries", "qrels") else "dataset"
         raise FormatError(Path(path), f"{plan.dataset} does not load: {err}",
                           field=field) from None
-    files = {"queries": plan.queries, "qrels": plan.qrels}
+    dataset = _with_typed(dataset, plan.typed)
     saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
                                 tuned)
              for name, model_id, values, tuned in plan.configurations]
@@ -268,7 +308,8 @@ def read_session(path: str | Path) -> LoadedSession:
     if plan.baseline is not None:  # computed aside, so a failure here changes nothing
         chosen = next(c for c in saved if c.name == plan.baseline)
         aside = TuningSession(k=plan.k)
-        aside.set_dataset(dataset, plan.dataset, **files, split=plan.split)
+        aside.set_dataset(dataset, plan.dataset, queries=plan.queries, qrels=plan.qrels,
+                          split=plan.split)
         aside.set_model(chosen.model_id, chosen.params)
         aside.recompute()
         assert aside.result is not None
@@ -279,9 +320,9 @@ def read_session(path: str | Path) -> LoadedSession:
 def apply_session(s: TuningSession, loaded: LoadedSession) -> None:
     """A session read by `read_session` put into `s` (quick: events, no reading)."""
     plan, dataset = loaded.plan, loaded.dataset
-    files = {"queries": plan.queries, "qrels": plan.qrels}
     s.study_storage = plan.study_storage  # before the events: panels read it then
-    s.set_dataset(dataset, plan.dataset, **files, split=plan.split)
+    s.set_dataset(dataset, plan.dataset, queries=plan.queries, qrels=plan.qrels,
+                  split=plan.split, typed=_typed_ids(dataset, plan.typed))
     s.set_k(plan.k)
     s.set_model(plan.model, plan.params)
     s.tuned_on = plan.tuned_on
@@ -290,3 +331,30 @@ def apply_session(s: TuningSession, loaded: LoadedSession) -> None:
         s.baseline = loaded.baseline
         s.baseline_changed.emit(loaded.baseline)
     s.select_query(dataset.queries.index.get(plan.query or "", 0))
+
+
+def _with_typed(dataset: Any, typed: Sequence[tuple[str, str, dict[str, Any]]]) -> Any:
+    """`dataset` with the session's typed queries after its own; one whose id the data has
+    taken since is kept under a new one (typed-N, as the window numbers them)."""
+    if not typed:
+        return dataset
+    from workbench.core.data import Dataset, Query, QuerySet
+
+    taken = set(dataset.queries.ids)
+    added = []
+    for qid, text, context in typed:
+        new = qid
+        n = 1
+        while new in taken:
+            new, n = f"typed-{n}", n + 1
+        taken.add(new)
+        added.append(Query(new, text, dict(context)))
+    return Dataset(dataset.name, dataset.corpus,
+                   QuerySet([*dataset.queries, *added], name=dataset.queries.name),
+                   dataset.qrels, dataset.source, dataset.settings)
+
+
+def _typed_ids(dataset: Any, typed: Sequence[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    """The ids the typed queries got in `dataset` (`_with_typed`): its last ones."""
+    ids = dataset.queries.ids
+    return list(ids[len(ids) - len(typed):]) if typed else []
