@@ -361,3 +361,26 @@ def test_an_empty_window_says_what_is_missing(qtbot: QtBot) -> None:
     assert w.open_path(SAMPLES / "tea-beir")
     assert "no dataset" not in w.metrics.cards[0].detail.text()
     w.close()
+
+
+def test_a_dropped_session_or_params_file_is_opened_as_what_it_is(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # a session the window saved was read as OpenVault memories, a params file as a BEIR
+    # folder: each refused with a format error
+    from workbench.core.configurations import SavedConfiguration, write_configuration_toml
+    from workbench.core.models import get_model
+
+    s = window.session
+    s.set_params({"min_score": 0.3})
+    session_file = tmp_path / "mine.json"
+    s.save(session_file)
+    assert window.open_path(SAMPLES / "tea-beir")
+    window.open_dropped(str(session_file))
+    assert s.dataset is not None and s.dataset.name == "vault"
+    assert s.model is not None and s.model.id == "vault-search" and s.params["min_score"] == 0.3
+    params = tmp_path / "sharper.toml"
+    write_configuration_toml(SavedConfiguration(
+        "sharper", "vault-search", get_model("vault-search").schema.resolve({"limit": 3})),
+        params)
+    window.open_dropped(str(params))
+    assert [c.name for c in s.configurations] == ["sharper"]
+    assert s.dataset.name == "vault"  # nothing else opened

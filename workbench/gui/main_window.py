@@ -288,7 +288,26 @@ class MainWindow(QMainWindow):
         urls = event.mimeData().urls()
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
-            self.open_path(urls[0].toLocalFile())
+            self.open_dropped(urls[0].toLocalFile(), len(urls))
+
+    def open_dropped(self, path: str, count: int = 1) -> None:
+        """What a dropped file is: a session file this window saved opens as the session, a
+        params TOML file is imported as a configuration, anything else opens as a dataset
+        (a session was read as OpenVault memories, a params file as a BEIR folder)."""
+        kind = dropped_kind(path)
+        if kind == "session":
+            self.menu_actions.load_session_file(path)
+        elif kind == "params":
+            if self.session.model is None:
+                self.show_error(f"{Path(path).name} is a params file: open a dataset first, "
+                                "then drop it to import it as a configuration")
+            else:
+                self.compare_window().configs.import_toml(path)
+        else:
+            self.open_path(path)
+        if count > 1:  # said, not silently dropped
+            self.statusBar().showMessage(f"{count} items dropped: opened {Path(path).name} "
+                                         "only, one at a time", 8000)
 
     # -- layout remembered --------------------------------------------------------------------
 
@@ -355,3 +374,24 @@ def _reason(exc: Exception, path: Path) -> str:
         (f"{exc.path}:{exc.line}" if exc.line is not None else exc.path) + ": "
     field = f"field '{exc.field}': " if exc.field and exc.field != "path" else ""
     return f"{where}{field}{exc.message}"
+
+
+def dropped_kind(path: str) -> str:
+    """"session" for a workbench session file, "params" for a params TOML file, else
+    "dataset" (read by the formats)."""
+    import json
+
+    p = Path(path)
+    if not p.is_file():
+        return "dataset"
+    if p.suffix.lower() == ".toml" and p.name != "workbench.toml":
+        return "params"
+    if p.suffix.lower() == ".json" and p.stat().st_size < 50_000_000:
+        try:
+            data = json.loads(p.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            return "dataset"
+        if isinstance(data, dict) and "version" in data and "dataset" in data \
+                and "model" in data:
+            return "session"
+    return "dataset"
