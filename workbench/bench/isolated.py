@@ -46,10 +46,14 @@ def run_isolated(dataset: dict[str, Any], model: str, params: dict[str, object],
                  repeats: int, memory_cap_mb: int = MEMORY_CAP_MB,
                  timeout: float = 3600) -> ChildResult:
     """Prepare and time `model` on `dataset` (see the module doc) in a child process."""
-    request = json.dumps({"dataset": dataset, "model": model, "params": params,
-                          "repeats": repeats, "memory_cap_mb": memory_cap_mb})
-    from workbench.core.engine import MEMORY_LIMIT_ENV
+    from workbench.core.engine import MEMORY_LIMIT_ENV, available_memory
 
+    users = bool(os.environ.get(MEMORY_LIMIT_ENV, "").strip())
+    if users:  # the user's limit is the cap (the hard one too: else it only lifted the estimate)
+        memory_cap_mb = int((available_memory() or memory_cap_mb * 2**20) // 2**20)
+    request = json.dumps({"dataset": dataset, "model": model, "params": params,
+                          "repeats": repeats, "memory_cap_mb": memory_cap_mb,
+                          "users_cap": users})
     # prepare's own memory estimate refuses first, with its reason, where it exceeds the cap
     env = {MEMORY_LIMIT_ENV: f"{memory_cap_mb}M", **os.environ}
     try:
@@ -122,10 +126,27 @@ def child(request: dict[str, Any]) -> dict[str, Any]:
         except MemoryError:
             out["pairs"] = len(ds.corpus) * len(ds.queries)  # the most there can be
     except MemoryError:
-        out["error"] = f"over the {request['memory_cap_mb'] / 1024:.0f} GB memory cap"
+        out["error"] = f"over the {_cap_text(request)} memory cap"
     except MemoryEstimateError as exc:
-        out["error"] = str(exc)
+        out["error"] = over_cap(str(exc), request)
     return out
+
+
+def over_cap(message: str, request: dict[str, Any]) -> str:
+    """prepare's refusal in a timed child: against the bench's own cap (not the machine's
+    memory, which prepare's words name) unless the user's $WORKBENCH_MEMORY_LIMIT set it."""
+    from workbench.core.engine import MEMORY_LIMIT_ENV
+
+    if request.get("users_cap") or " of memory and " not in message:
+        return message
+    need = message.split(" of memory and ", 1)[0]
+    return (f"{need}, over the bench's own {_cap_text(request)} cap on each timed child "
+            "process; not timed. Not this machine's memory: eval and the window use what is "
+            f"free (${MEMORY_LIMIT_ENV}=SIZE sets the bench's cap)")
+
+
+def _cap_text(request: dict[str, Any]) -> str:
+    return f"{request['memory_cap_mb'] / 1024:.1f} GB"
 
 
 if __name__ == "__main__":
