@@ -163,3 +163,21 @@ def test_the_rate_leaves_the_model_load_out(beir: Path, request: pytest.FixtureR
     assert found, line
     total, load, rate = float(found[1]), float(found[2]), float(found[3].replace(",", ""))
     assert load >= 0.8 and rate > 3 / total  # 3 texts over the encoding time, not the whole
+
+
+def test_a_repeated_text_is_said_as_a_repeat_not_as_cached(
+        tmp_path: Path, counting: CountingEncoder, capsys: pytest.CaptureFixture[str]) -> None:
+    # on an empty cache the progress said "(1 from the cache)" and the summary "3 embedded,
+    # 0 from the cache": the twin is encoded once, and neither line said so
+    folder = tmp_path / "twins"
+    folder.mkdir()
+    docs = [("d1", "Green tea"), ("d2", "Green tea"), ("d3", "Oolong leaves")]
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": i, "title": "", "text": x}) + "\n" for i, x in docs))
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "tea"}) + "\n")
+    assert main(["embed", str(folder), "-m", "dense", "--embedding-model", counting.name,
+                 "--documents-only"]) == 0
+    out, err = capsys.readouterr()
+    assert "documents: 3 texts (2 embedded, 0 from the cache, 1 repeating another text)" in out
+    assert len(counting.seen) == 2
+    assert "from the cache)" not in err  # the progress counts no cache hit either

@@ -63,7 +63,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
     its queries' text, with its encoder and prompts, so the next `eval`/`gui` embeds nothing."""
     import time
 
-    from workbench.core.embeddings import count_cached, embed_texts, get_encoder
+    from workbench.core.embeddings import cache_counts, embed_texts, get_encoder
     from workbench.core.models import get_model, model_ids
     from workbench.core.store import cache_dir
 
@@ -108,7 +108,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
               f"cache {cache_dir() / 'embeddings'}")
         cache_errors: list[str] = []
         for job in jobs:
-            cached = count_cached(job.texts, model=job.model, prompt=job.prompt)
+            cached, new = cache_counts(job.texts, model=job.model, prompt=job.prompt)
             t0 = time.perf_counter()
             started: list[float] = []  # when encoding began: the model loaded by then
 
@@ -125,15 +125,16 @@ def cmd_embed(args: argparse.Namespace) -> int:
                                       cache_errors=cache_errors, workers=workers)
             end = time.perf_counter()
             secs = end - t0
-            new = len(job.texts) - cached
+            repeats = len(job.texts) - cached - new  # a text given twice is encoded once
             encoding = end - (started[0] if started else t0)
             load = secs - encoding
             rate = (f", {new / encoding:,.0f} texts/s{_on(workers)}" if new and encoding > 0
                     else "")
             loaded = f" ({load:.1f} s of it loading the model)" if load >= 0.5 else ""
+            again = f", {repeats:,} repeating another text" if repeats else ""
             print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from "
-                  f"the cache), {vectors.shape[1]} dimensions, {secs:.1f} s{loaded}{rate}; "
-                  f"prompt {job.prompt!r}")
+                  f"the cache{again}), {vectors.shape[1]} dimensions, {secs:.1f} s{loaded}"
+                  f"{rate}; prompt {job.prompt!r}")
     for line in cache_errors:
         print(f"warning: {line}", file=sys.stderr)
     if not cache_errors:

@@ -532,7 +532,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     store = open_store(enc, prompt)
     keys = [text_key(t) for t in prompted]
     first: dict[bytes, int] = {}  # the same text twice is encoded once
-    for i in store.missing(keys):
+    missing = store.missing(keys)
+    for i in missing:
         first.setdefault(keys[i], i)
     # longest first across the whole set, encoded a step at a time (progress and cancel come
     # between steps) and stored in shards of `chunk` texts, or of what a minute gave: a
@@ -542,7 +543,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     step = max(batch_size * 8 * getattr(enc, "processes", 1), 1)
     chunk = max(batch_size * 32, step)
     unstored: dict[bytes, NDArray[np.float32]] = {}
-    cached = len(texts) - len(new)
+    cached = len(texts) - len(missing)  # repeats of a text embedded here are not cached
     pending: list[tuple[list[bytes], NDArray[np.float32]]] = []
     kept = 0
     last = time.monotonic()
@@ -578,7 +579,9 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
             exc.add_note(f"{kept:,} of {len(new):,} texts embedded before it are kept in the "
                          "cache: the same command goes on from there")
         raise
-    progress(1.0, f"{len(new):,} embedded, {len(texts) - len(new):,} from the cache")
+    repeats = len(missing) - len(new)
+    progress(1.0, f"{len(new):,} embedded, {cached:,} from the cache"
+             + (f", {repeats:,} repeating another text" if repeats else ""))
     if not unstored:
         return store.get(keys)
     if cache_errors is not None:
@@ -613,5 +616,15 @@ def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
 
 def count_cached(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "") -> int:
     """How many of `texts` already have a cached embedding for this model and prompt."""
+    return cache_counts(texts, model=model, prompt=prompt)[0]
+
+
+def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL,
+                 prompt: str = "") -> tuple[int, int]:
+    """(cached, to embed): how many of `texts` have a cached embedding for this model and
+    prompt, and how many distinct others `embed_texts` would encode (a text given twice is
+    encoded once: the rest repeat another)."""
     store = open_store(get_encoder(model), prompt)
-    return len(texts) - len(store.missing([text_key(prompt + t) for t in texts]))
+    keys = [text_key(prompt + t) for t in texts]
+    missing = store.missing(keys)
+    return len(texts) - len(missing), len({keys[i] for i in missing})
