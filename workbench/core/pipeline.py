@@ -104,7 +104,8 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     # the system returns is its to choose): there the members trec_eval would read first are
     # kept, not the model's first — one entry more shows whether a run crosses the cut
     cut_ties = name_rank is not None and (selection is None or selection.limit is None
-                                          or selection.limit > depth)
+                                          or selection.limit > depth) \
+        and _scores_every_pair(model)
     full = engine.rank(scores, deep + cut_ties, selection, hint)
     if cut_ties:
         assert name_rank is not None
@@ -144,6 +145,14 @@ def _evaluate_ranking(ranking: Ranking, judgments: Judgments,
     if whole:  # the first WHOLE_DEPTH, however deep another metric made the ranking
         out.update(evaluate(whole, docs[:, :WHOLE_DEPTH], judgments))
     return {m: out[m] for m in metric_names}
+
+
+def _scores_every_pair(model: Model) -> bool:
+    """Whether the model ranks every document, so that all that tie at the cut are there: not
+    one that can keep only its `vector_candidates` per query (exact to that depth with its
+    own order at a tie, whatever that value; equal scores at the cut keep that order, so a
+    pruned ranking equals the all-pairs one)."""
+    return "vector_candidates" not in model.schema
 
 
 def whole_runs(rank_to: Any, width: int) -> Ranking:
