@@ -386,3 +386,34 @@ def test_stored_vectors_need_no_encoder_on_this_machine(
     assert main(["rank", str(SAMPLES / "story"), "-m", "hybrid", "-p",
                  "embedding_model=/elsewhere/model", "--query-id", "c26"]) == 2
     assert "no local embedding model" in capsys.readouterr().err
+
+
+def test_eval_names_its_judgments_and_how_it_reads_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two tables of one collection, graded and binary (or train and test), read the same
+    # but for their query counts; unjudged documents' treatment was said only beside judged@
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    assert ("judgments: split test (qrels/test.tsv), graded 0–2; relevant: grade ≥ 1, nDCG's "
+            "gain is the grade, as trec_eval's; a document without a judgment counts as not "
+            "relevant") in out
+    binary = tmp_path / "binary.tsv"
+    binary.write_text("query-id\tcorpus-id\tscore\nq01\td001\t1\n")
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--qrels", str(binary),
+                 "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    assert f"judgments: {binary}, binary; relevant: grade ≥ 1" in out
+
+
+def test_eval_says_when_judged_queries_retrieved_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an all-zero table without a word: vault-search on CISI retrieved nothing for any query
+    qrels = tmp_path / "q.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq01\td001\t1\nq02\td002\t1\n")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text('{"_id": "q01", "text": "zzzz qqqq"}\n{"_id": "q02", "text": "tea"}\n')
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--queries", str(queries),
+                 "--qrels", str(qrels)]) == 0
+    out = capsys.readouterr().out
+    assert "note: 1 of the 2 judged queries retrieved nothing; each counts 0 in every mean " \
+           "(as trec_eval -c)" in out

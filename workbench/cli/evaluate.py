@@ -222,6 +222,11 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     n = len(dataset.corpus)
     print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
           f"quer{'y' if judged == 1 else 'ies'}; model {model.id}")
+    print(judgments_line(args, dataset, metrics))
+    empty = int((pipe.judgments.judged_mask & (result.ranking.count == 0)).sum())
+    if empty:  # an all-zero table said why
+        print(f"note: {empty:,} of the {judged:,} judged queries retrieved nothing; each counts "
+              "0 in every mean (as trec_eval -c)")
     changed = model.schema.changed(params)
     if changed:
         print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
@@ -249,6 +254,29 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
         print_bundle_summary(pipe)
     return metrics
+
+
+def judgments_line(args: argparse.Namespace, dataset: Dataset, metrics: Sequence[str]) -> str:
+    """Which judgments the figures count and how they read them: two tables of one collection
+    (graded and binary Cranfield, SciFact's train and test) were otherwise told apart by
+    their query counts only."""
+    qrels = getattr(args, "qrels", None)
+    folder = Path(args.data)
+    if qrels:
+        where = str(qrels)
+    elif folder.is_dir() and (folder / "qrels").is_dir():
+        split = getattr(args, "split", "test")
+        files = sorted((folder / "qrels").glob(f"{split}.*"))
+        where = f"split {split}" + (f" ({files[0].relative_to(folder)})" if files else "")
+    else:
+        where = "from the data"
+    grades = sorted({g for judged in (dataset.qrels or {}).values() for g in judged.values()})
+    top = grades[-1] if grades else 1
+    kind = (f"graded {grades[0]}–{top}; relevant: grade ≥ 1, nDCG's gain is the grade, as "
+            "trec_eval's" if top > 1 else "binary; relevant: grade ≥ 1")
+    unjudged = ("" if any(m.startswith("judged@") for m in metrics)
+                else "; a document without a judgment counts as not relevant")
+    return f"judgments: {where}, {kind}{unjudged}"
 
 
 def _print_bundle_legend(names: Sequence[str], model: str, judged: int) -> None:
