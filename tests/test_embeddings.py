@@ -274,3 +274,16 @@ def test_pooling_modes_multiply_the_width(tmp_path: Path) -> None:
     assert model_dim(tmp_path) == 512
     (tmp_path / "p" / "config.json").write_text("{broken")
     assert model_dim(tmp_path) is None  # unreadable: the caller loads the model instead
+
+
+def test_a_cancel_in_the_first_step_says_nothing_was_kept(counting: CountingEncoder) -> None:
+    # Ctrl-C before the first step ended said only "interrupted": what was encoded so far
+    # (lost) and what the next run does were left to be guessed
+    prompt = "cancel in the first step: "
+    with pytest.raises(Cancelled) as caught:
+        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
+                    progress=Progress(should_stop=lambda: len(counting.seen) >= 4))
+    assert len(open_store(counting, prompt)) == 0
+    assert caught.value.__notes__ == [
+        "none of the 70 texts to embed was kept: the cache keeps finished steps of 8 texts, "
+        "and none had finished"]

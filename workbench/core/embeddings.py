@@ -578,6 +578,9 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         if kept:
             exc.add_note(f"{kept:,} of {len(new):,} texts embedded before it are kept in the "
                          "cache: the same command goes on from there")
+        elif new:  # stopped inside the first step: said, not left to be guessed
+            exc.add_note(f"none of the {len(new):,} texts to embed was kept: the cache keeps "
+                         f"finished steps of {step:,} texts, and none had finished")
         raise
     repeats = len(missing) - len(new)
     progress(1.0, f"{len(new):,} embedded, {cached:,} from the cache"
