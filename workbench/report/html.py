@@ -286,7 +286,8 @@ def _metrics(comp: Comparison) -> str:
         body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
              "difference (this configuration − the first), Student's t-interval: mean ± "
-             "t(0.975, n − 1) · s / √n over the n queries with a value on both sides. "
+             "t(0.975, n − 1) · s / √n over the n queries with a value on both sides (blank "
+             "with fewer than two). "
              "² Two-sided paired randomisation test (random sign flips of the per-query "
              f"differences) against {escape(comp.configs[0].name)}; the two are different "
              "methods, and near 0.05 the interval can leave out 0 while p is above 0.05 (or "
