@@ -384,3 +384,16 @@ def test_a_dropped_session_or_params_file_is_opened_as_what_it_is(window, tmp_pa
     window.open_dropped(str(params))
     assert [c.name for c in s.configurations] == ["sharper"]
     assert s.dataset.name == "vault"  # nothing else opened
+
+
+def test_a_sessions_query_that_is_gone_is_said(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    path = tmp_path / "s.json"
+    window.session.save(path)
+    data = json.loads(path.read_text())
+    data["query"] = "no-such-note.md"
+    path.write_text(json.dumps(data))
+    assert window.menu_actions.load_session_file(str(path))
+    assert window.session.query == 0
+    assert "'no-such-note.md' is not in vault any more" in window.statusBar().currentMessage()

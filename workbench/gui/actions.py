@@ -344,6 +344,11 @@ class WindowActions:
                                   lambda: read_session(path),
                                   synchronous=self.w.loop.synchronous)
                 apply_session(self.w.session, loaded)
+            gone = loaded.plan.query
+            if gone and gone not in loaded.dataset.queries.index:  # said, not silently q01
+                self.window.statusBar().showMessage(
+                    f"the session's query {gone!r} is not in {loaded.dataset.name} any more: "
+                    "the first query is selected", 10000)
         except Cancelled:
             self.window.statusBar().showMessage(f"opening {path} cancelled: nothing changed",
                                                 8000)
