@@ -149,3 +149,29 @@ def test_live_values_apply_to_the_previous_preparation_while_a_new_one_runs(
     assert s.result.means == expected.result.means  # the old prompt, the new threshold
     qtbot.waitUntil(lambda: not s.needs_prepare and not loop.busy, timeout=10_000)
     loop.shutdown()
+
+
+def test_a_cancelled_preparation_is_not_restarted_by_a_live_value(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    # with live values scheduled during a pending preparation, a slider tick after Cancel
+    # started the cancelled (or failed) preparation again; Recompute is what starts it
+    s = TuningSession()
+    loop = LiveLoop(s)
+    started: list[str] = []
+    loop.prepare_started.connect(started.append)
+    with loop.hold():
+        s.open(SAMPLES / "tea-beir")
+        s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with qtbot.waitSignal(loop.prepare_finished, timeout=10_000) as got:
+        loop.cancel_prepare()
+    assert got.args == ["cancelled"]
+    before = len(started)
+    s.set_param("min_similarity", 0.3)
+    s.set_k(5)
+    qtbot.wait(200)
+    assert len(started) == before and not loop.preparing
+    held_encoder.release.set()
+    with qtbot.waitSignal(loop.applied, timeout=10_000):
+        loop.recompute()
+    loop.shutdown()

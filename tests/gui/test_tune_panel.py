@@ -552,3 +552,14 @@ def test_opening_another_dataset_cancels_the_run(qtbot: QtBot, panel: TunePanel)
         panel.status.text()
     assert not panel.busy and not panel.apply_button.isEnabled()
     assert list(panel.session.configurations) == before
+
+
+def test_a_typed_query_is_not_another_dataset(qtbot: QtBot, panel: TunePanel) -> None:
+    # typing a query makes a new dataset object of the same documents: it cancelled a run
+    # "because another dataset was opened" and refused Apply after one
+    _settings(panel, trials=3, validation="none")
+    _run(qtbot, panel)
+    assert panel.apply_button.isEnabled()
+    panel.session.add_query("green tea caffeine")
+    panel.apply_best()
+    assert "applied the tuned values" in panel.status.text()

@@ -116,7 +116,8 @@ class TunePanel(QWidget):
         job, s = self.job, self.session
         if job is None:
             return ""
-        if job.dataset is not s.dataset:
+        if s.dataset is None or job.dataset.corpus is not s.dataset.corpus:
+            # the corpus: a typed query makes a new dataset of the same documents
             return f"another dataset was opened (the run tuned on {job.dataset.name})"
         if job.model is not s.model:
             return f"another model was chosen (the run tuned {job.model.id}'s parameters)"

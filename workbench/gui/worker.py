@@ -89,6 +89,7 @@ class LiveLoop(QObject):
         self._epoch = 0  # bumped when the dataset or model changes: older results are dropped
         self._stop: threading.Event | None = None
         self._preparing: int | None = None  # prepare generation in flight
+        self._ended: int | None = None  # … and the last one cancelled or failed: not restarted
         self._held = 0  # inside `hold()`: changes are gathered, work starts at the end
         self.computed = 0  # results applied (tests and benchmarks count them)
         subscribe_many(self, [
@@ -131,7 +132,7 @@ class LiveLoop(QObject):
             # nothing to show until prepared (a new dataset or model): a prepare still running
             # for the one before is cancelled by the new one (left alone, it was dropped on
             # arrival and the new dataset never prepared)
-            if self._preparing != self.session.prepare_generation:
+            if self.session.prepare_generation not in (self._preparing, self._ended):
                 self.prepare()
             return
         if self._in_flight:
@@ -239,6 +240,7 @@ class LiveLoop(QObject):
             self._after_compute()
         elif tag == self._preparing:
             self._preparing = None
+            self._ended = tag  # a slider tick does not start it again: Recompute does
             self._stop = None
             self.prepare_finished.emit(message or "cancelled")
 
