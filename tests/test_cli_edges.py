@@ -417,3 +417,15 @@ def test_eval_says_when_judged_queries_retrieved_nothing(
     out = capsys.readouterr().out
     assert "note: 1 of the 2 judged queries retrieved nothing; each counts 0 in every mean " \
            "(as trec_eval -c)" in out
+
+
+def test_a_run_deeper_than_a_thousand_says_how_trec_eval_reads_map_as_here(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # map and r read the first 1,000; the run written beside r@2000 holds 2,000, which
+    # trec_eval reads whole: the two disagreed without a word
+    run = tmp_path / "run.trec"
+    assert main(["eval", TEA, "-m", "bm25", "--metrics", "map,r@2000", "--run", str(run)]) == 0
+    assert ("note: map read each query's first 1,000 results; the run holds 2,000, of which "
+            "trec_eval reads all unless given -M 1000") in capsys.readouterr().out
+    assert main(["eval", TEA, "-m", "bm25", "--metrics", "map", "--run", str(run)]) == 0
+    assert "-M 1000" not in capsys.readouterr().out

@@ -187,3 +187,16 @@ def test_a_metric_without_a_cut_off_reads_the_first_thousand_whatever_else_is_as
     beside = pipe.run(["r", "map", "r@2000"]).means
     assert alone == {"r": 0.5, "map": pytest.approx(0.5 / 6)}  # d1200 is at rank 1,201
     assert {m: beside[m] for m in ("r", "map")} == alone and beside["r@2000"] == 1.0
+
+
+def test_a_tie_run_of_thousands_is_cut_by_one_pass_over_its_row() -> None:
+    # 3,000 documents of one text: a query that matches them all ties at every rank; the cut
+    # at 100 keeps the 100 highest ids (as trec_eval reads a deeper run), read from the row
+    # once (widening the ranking step by step until the run ended cost 20 times a tick)
+    docs = [Document(id=f"{i:05d}", text="green tea") for i in range(3000)]
+    ds = Dataset("same", Corpus(docs), QuerySet([Query(id="q", text="tea")]),
+                 {"q": {"02999": 1, "00000": 1}})
+    result = Pipeline(get_model("bm25"), ds).run(["r@100"])
+    kept = sorted(ds.corpus[int(d)].id for d in result.ranking.docs[0][:100])
+    assert kept == [f"{i:05d}" for i in range(2900, 3000)]
+    assert result.means["r@100"] == 0.5

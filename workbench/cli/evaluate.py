@@ -41,7 +41,7 @@ from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
-from workbench.core.pipeline import metric_depth
+from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.textout import format_table, progress_bar
 
@@ -203,6 +203,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
             what = ("per-query metrics" if arg == "--per-query"
                     else f"TREC run (each query's top {depth:,})")
             print(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
+    whole = [m for m in metrics if m not in BUNDLE_METRICS and parse_metric(m)[1] is None]
+    if "--run" in outputs and whole and depth > WHOLE_DEPTH:  # trec_eval reads the whole file
+        print(f"note: {', '.join(whole)} read each query's first {WHOLE_DEPTH:,} results; the "
+              f"run holds {depth:,}, of which trec_eval reads all unless given -M "
+              f"{WHOLE_DEPTH}", file=sys.stderr if to_stdout else sys.stdout)
     return EXIT_OK
 
 

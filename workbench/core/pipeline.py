@@ -97,27 +97,19 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     the previous result's `ranking.pair`, which speeds up the top k (`ranking.top_k`)."""
     selection = model.selection_params(params) if select else None
     deep = max(depth, model.live_depth(prepared, params, depth))
-    scores = model.combine_to_depth(prepared, params,
-                                    deep + (selection.offset if selection else 0))
     name_rank = judgments.name_rank if judgments is not None else None
-    # the depth cuts a run of equal scores only where the model's own limit does not (what
-    # the system returns is its to choose): there the members trec_eval would read first are
-    # kept, not the model's first — one entry more shows whether a run crosses the cut
-    cut_ties = name_rank is not None and (selection is None or selection.limit is None
-                                          or selection.limit > depth) \
-        and _scores_every_pair(model)
+    # the depth cuts a run of equal scores only where the model's own limit and offset do not
+    # (what the system returns is its to choose): there the members trec_eval would read
+    # first are kept, not the model's first — one entry more shows whether a run crosses
+    cut_ties = (name_rank is not None and _scores_every_pair(model)
+                and (selection is None or (selection.offset == 0 and (
+                    selection.limit is None or selection.limit > depth))))
+    scores = model.combine_to_depth(prepared, params,
+                                    deep + cut_ties + (selection.offset if selection else 0))
     full = engine.rank(scores, deep + cut_ties, selection, hint)
     if cut_ties:
         assert name_rank is not None
-
-        def rank_to(width: int) -> Ranking:
-            if width <= full.docs.shape[1]:
-                return engine.head(full, width)
-            deeper = model.combine_to_depth(prepared, params,
-                                            width + (selection.offset if selection else 0))
-            return engine.rank(deeper, width, selection, hint)
-
-        ranking = trec_head(whole_runs(rank_to, depth), depth, name_rank)
+        ranking = trec_cut(full, scores, depth, name_rank)
         full = ranking if deep == depth else engine.head(full, deep)
     else:
         ranking = full if deep == depth else engine.head(full, depth)
@@ -155,41 +147,33 @@ def _scores_every_pair(model: Model) -> bool:
     return "vector_candidates" not in model.schema
 
 
-def whole_runs(rank_to: Any, width: int) -> Ranking:
-    """A ranking deeper than `width` by enough to hold whole every run of equal scores that
-    crosses entry `width` (`rank_to(w)`: the ranking to depth w); the ranking to width + 1
-    where none does."""
-    extra = 1
-    while True:
-        r: Ranking = rank_to(width + extra)
-        last = r.docs.shape[1] - 1
-        if last < width + extra - 1:  # every entry there is: each run is whole
-            return r
-        at_cut = r.scores[:, width - 1] if width else np.full(len(r.count), np.nan)
-        going_on = (r.count > last) & (r.scores[:, last] == at_cut)
-        if not going_on.any():
-            return r
-        extra *= 4
-
-
-def trec_head(r: Ranking, width: int, name_rank: NDArray[np.int64]) -> Ranking:
-    """The first `width` entries of each row, where a run of equal scores crosses the cut,
-    with its members that trec_eval reads first (document id descending, `name_ranks`) — the
-    ones a run file of this depth must hold for trec_eval to score it as a deeper run would
-    be. `r` holds every such run whole (`whole_runs`). Other rows are cut as they are."""
+def trec_cut(r: Ranking, scores: Scores, width: int,
+             name_rank: NDArray[np.int64]) -> Ranking:
+    """The first `width` entries of each row of `r` (ranked at least one deeper), where a
+    run of equal scores crosses the cut, with its members that trec_eval reads first
+    (document id descending, `name_ranks`), taken from all the row's tied pairs in `scores`:
+    the ones a run file of this depth must hold for trec_eval to score it as a deeper run.
+    Other rows are cut as they are; a tie group costs one pass over its row's pairs."""
     if r.docs.shape[1] <= width or width == 0:
         return engine.head(r, width)
     s = r.scores
     crossing = np.flatnonzero((r.count > width) & (s[:, width] == s[:, width - 1]))
     if not crossing.size:
         return engine.head(r, width)
-    docs, pair = r.docs.copy(), r.pair.copy()
+    docs, pair = r.docs[:, :width].copy(), r.pair[:, :width].copy()
     for q in crossing.tolist():
-        run = np.flatnonzero(s[q] == s[q, width - 1])  # contiguous: the row is sorted
-        seg = slice(int(run[0]), int(run[-1]) + 1)
-        order = np.argsort(-name_rank[docs[q, seg]], kind="stable")
-        docs[q, seg], pair[q, seg] = docs[q, seg][order], pair[q, seg][order]
-    return engine.head(Ranking(docs=docs, scores=s, pair=pair, count=r.count), width)
+        at_cut = s[q, width - 1]
+        first = int(np.flatnonzero(s[q, :width] == at_cut)[0])
+        lo, hi = int(scores.row_ptr[q]), int(scores.row_ptr[q + 1])
+        tied = lo + np.flatnonzero((scores.total[lo:hi] == at_cut) & (scores.gate[lo:hi] == 0))
+        if tied.size <= width - first:  # the model's scores hold no more of them
+            continue
+        ids = scores.docs[tied]
+        keep = np.argsort(-name_rank[ids], kind="stable")[:width - first]
+        docs[q, first:] = ids[keep]
+        pair[q, first:] = tied[keep]
+    return Ranking(docs=docs, scores=s[:, :width].copy(), pair=pair,
+                   count=np.minimum(r.count, width))
 
 
 def rescored(result: Result, judgments: Judgments, metric_names: Sequence[str]) -> Result:
