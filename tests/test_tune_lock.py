@@ -355,3 +355,31 @@ def test_a_running_trial_on_shared_storage_says_it_is_alive(tmp_path, monkeypatc
     with _heartbeat(other, study, mirror=True):  # a private copy: nothing written
         time.sleep(0.2)
     assert ALIVE not in study.trials[1].user_attrs
+
+
+def test_a_server_clock_that_cannot_be_read_fails_no_trial(tmp_path, monkeypatch):
+    """Unread, the server's clock fell back to this machine's, which may disagree with the
+    one the trials were stamped by: a live trial could be failed. Now none is judged silent
+    until the clock reads again, and no beat is stamped by another clock."""
+    import time
+
+    from workbench.core.tuning import runner
+    from workbench.core.tuning import storage as tuning_storage
+    from workbench.core.tuning.study import ALIVE, BEGAN, _heartbeat
+
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    study = optuna.create_study(storage=url, study_name="x/all")
+    old = study.ask()
+    old.set_user_attr(BEGAN, time.time() - 3600)  # silent for an hour by any clock
+    # the storage taken for a server's whose clock cannot be read (no server here)
+    monkeypatch.setattr(tuning_storage, "on_server", lambda _storage: True)
+    monkeypatch.setattr(tuning_storage, "server_clock", lambda _storage: None)
+    monkeypatch.setattr(tuning_storage, "HEARTBEAT_S", 0.05)
+    storage = tuning_storage.open_storage(url)
+    assert runner.fail_stale(storage, ["x/all"], silent_only=True) == 0
+    live = study.ask()
+    with _heartbeat(live, study, mirror=False):
+        time.sleep(0.3)
+    assert ALIVE not in study.trials[live.number].user_attrs
+    monkeypatch.setattr(tuning_storage, "server_clock", lambda _storage: time.time())
+    assert runner.fail_stale(storage, ["x/all"], silent_only=True) == 1  # read: the old one

@@ -169,7 +169,8 @@ def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
         said = [float(t.user_attrs[k]) for k in (st.ALIVE, st.BEGAN)
                 if isinstance(t.user_attrs.get(k), int | float)]
         if said:  # a workbench trial, by the server's clock: its last word (it beats)
-            age: float | None = utc - max(said)
+            # the server's clock unread: counted as in use (--fresh would delete its trials)
+            age: float | None = 0.0 if utc is None else utc - max(said)
         else:  # optuna's naive local time, as good as the writer's time zone is this one
             age = None if t.datetime_start is None else (now - t.datetime_start).total_seconds()
         if age is not None and age < IN_USE_S:
@@ -299,6 +300,8 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
     from workbench.core.tuning.storage import GRACE_S
 
     n, utc = 0, clock(storage) if silent_only else 0.0
+    if utc is None:  # the server's clock unread: none can be told silent (the next run can)
+        return 0
     for name, t in _running(storage, names):
         if silent_only and not _silent(t, GRACE_S, utc):
             continue

@@ -104,6 +104,7 @@ GRACE_S = 120  # … and, on a server, is failed as a killed process's when sile
 _CLOCK_SQL = {  # the database server's clock, seconds since the epoch
     "postgresql": "SELECT EXTRACT(EPOCH FROM clock_timestamp())",
     "mysql": "SELECT UNIX_TIMESTAMP(NOW(6))",
+    "mariadb": "SELECT UNIX_TIMESTAMP(NOW(6))",
 }
 
 
@@ -137,10 +138,21 @@ def release(storage: Any) -> None:
             engine.dispose()
 
 
-def clock(storage: Any) -> float:
-    """`server_clock`, else this machine's."""
-    said = server_clock(storage)
-    return time.time() if said is None else said
+def on_server(storage: Any) -> bool:
+    """Whether the storage is a database server's (not a file's)."""
+    backend = getattr(storage, "_backend", storage)
+    engine = getattr(backend, "engine", None)
+    name = getattr(getattr(engine, "dialect", None), "name", "")
+    return bool(name) and name != "sqlite"
+
+
+def clock(storage: Any) -> float | None:
+    """Now by the clock the storage's trials are stamped with: the database server's
+    (`server_clock`; None while it cannot be read — never this machine's instead, which
+    may disagree with it), else this machine's."""
+    if on_server(storage):
+        return server_clock(storage)
+    return time.time()
 
 
 def open_storage(url: str) -> optuna.storages.BaseStorage:

@@ -151,7 +151,9 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
                 # optuna's own start time is the writer's naive local time: no use to a
                 # process in another time zone asking whether the trial is still run (--fresh)
-                trial.set_user_attr(BEGAN, clock(study._storage))
+                began = clock(study._storage)
+                if began is not None:  # else its first beat speaks for it
+                    trial.set_user_attr(BEGAN, began)
             # on shared storage the trial says it runs every storage.HEARTBEAT_S (`ALIVE`): a
             # killed worker's falls silent and the next run fails it (runner.fail_stale)
             with _heartbeat(trial, study, handle.mirror):
@@ -188,8 +190,9 @@ def _heartbeat(trial: Trial, study: optuna.Study, mirror: bool) -> Iterator[None
         while not done.wait(HEARTBEAT_S):
             with contextlib.suppress(Exception):  # a lost connection: the next beat tries
                 # by the database's clock on a server: the machines' clocks need not agree
-                study._storage.set_trial_user_attr(trial._trial_id, ALIVE,
-                                                   clock(study._storage))
+                now = clock(study._storage)
+                if now is not None:
+                    study._storage.set_trial_user_attr(trial._trial_id, ALIVE, now)
 
     thread = threading.Thread(target=beat, name="trial-heartbeat", daemon=True)
     thread.start()
