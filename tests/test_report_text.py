@@ -191,3 +191,44 @@ def test_in_short_says_what_a_reader_needs() -> None:
     assert "no clear difference: it may be chance" in line
     assert (f"Beyond chance on other metrics: r@100 {r100.means[0]:.4f} → {r100.means[1]:.4f} "
             f"({r100.deltas[1]:+.4f}, p 0.006, ") in line
+
+
+def test_markdown_leaves_no_heading_mention_math_or_code_block_live() -> None:
+    from workbench.report.text import md
+
+    html = _rendered("### " + md("release #") + "\n\n- " + md("    four spaces") + "\n\n"
+                     + md("@alice $x$ #12"))
+    assert "<h3>release #</h3>" in html
+    assert "<pre>" not in html and "four spaces" in html
+    assert "@alice $x$ #12" in html
+    assert md("ndcg@10 bundle_recall") == "ndcg@10 bundle_recall"  # inside words: as typed
+
+
+def test_in_short_names_other_metrics_beyond_chance_when_the_headline_is_unchanged() -> None:
+    import dataclasses
+
+    from workbench.report.text import summary_lines
+
+    model = get_model("bm25")
+    ds = load_dataset(SAMPLES / "tea-beir")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("other", model.schema.resolve({"b": 0.0}))]
+    comp = compare_configurations(model, ds, configs, n_resamples=500)
+    # the headline unchanged, r@100 changed beyond chance (set here: the sentence is tested)
+    comp.rows = [dataclasses.replace(r, improved=[0, 0], worsened=[0, 0])
+                 if r.metric == "ndcg@10" else
+                 dataclasses.replace(r, p_values=[None, 0.01]) if r.metric == "r@100"
+                 else dataclasses.replace(r, p_values=[None, 0.5]) for r in comp.rows]
+    line = summary_lines(comp)[0]
+    assert "the same on every one of the 25 queries (other metrics moved" in line
+    assert "Beyond chance on other metrics: r@100 " in line
+
+
+def test_identical_configurations_carry_no_caution_about_many_p_values() -> None:
+    from workbench.report.text import many_tests_note, tests_shown
+
+    model = get_model("bm25")
+    configs = [Configuration(n, model.schema.defaults()) for n in ("a", "b", "c")]
+    comp = compare_configurations(model, load_dataset(SAMPLES / "tea-beir"), configs,
+                                  n_resamples=200)
+    assert tests_shown(comp) == 0 and many_tests_note(comp) == ""

@@ -144,7 +144,7 @@ def configuration_toml(saved: SavedConfiguration) -> str:
     """The configuration as a params TOML file (its values that differ from the defaults),
     with comments naming it and its model."""
     return params_toml(saved.changed(), [f"configuration {saved.name!r}",
-                                         f"model {saved.model_id} (workbench -m "
+                                         f"model {saved.model_id} (workbench eval DATA -m "
                                          f"{saved.model_id} --params THIS_FILE)"]) + (
         tuned_toml(saved.tuned_on) if saved.tuned_on else "")
 

@@ -270,8 +270,8 @@ def _quote(text: str, width: int = 50) -> str:
     return f"“{text if len(text) <= width else text[:width - 1] + '…'}”"
 
 
-_INLINE = re.compile(r"[\\`*|~\[\]]|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
-                     r"|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_INLINE = re.compile(r"[\\`*|~\[\]#$]|<(?=[A-Za-z/!?])|&(?=#?\w+;)"
+                     r"|(?<![0-9A-Za-z])[_@]|_(?![0-9A-Za-z])")
 _BLOCK = re.compile(r"^(\s*|\s*\d+)((?<=\d)[.)]|(?<!\d)[#>+\-=])")
 
 
@@ -281,7 +281,8 @@ def md(text: str, *, block: bool = True) -> str:
     open a block (a heading, a quote, a list) at its start. A title `</td><h1>x`, a query
     "`x` *y*" or `&amp;` in a pull request showed as markup, or as other text."""
     flat = _INLINE.sub(lambda m: "\\" + m.group(0), " ".join(text.splitlines()))
-    return _BLOCK.sub(r"\1\\\2", flat) if block else flat
+    # a line's leading spaces would open a code block: a bullet's text starts at its word
+    return _BLOCK.sub(r"\1\\\2", flat.lstrip()) if block else flat
 
 
 def code_span(text: str) -> str:
@@ -434,6 +435,7 @@ def summary_lines(comp: Comparison) -> list[str]:
                     else "no metric moved")
             said = (f"{name} against {first}: {metric} {mean_text(row.means[i])}, the same on "
                     f"every one of the {n:,} {queries} ({same}).")
+            said += _also_beyond_chance(comp, i, metric)
         else:
             p = row.p_values[i]
             better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
@@ -485,9 +487,9 @@ def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
         return ""
     how = " (k-fold: tuning this way, not these exact values)" if t.kfold else ""
     p = "" if math.isnan(t.p_value) else f", p {p_text(t.p_value)}"
-    return (f"on {t.held_n:,} held-out {nouns(comp)[1]}{how}, tune measured {metric} "
-            f"{mean_text(t.held_default)} → {mean_text(t.held_tuned)} "
-            f"({delta_text(t.held_tuned - t.held_default)}{p})")
+    return (f"on {t.held_n:,} held-out {nouns(comp)[1]}{how}, tune measured {name}'s "
+            f"{metric} against its own starting values: {mean_text(t.held_default)} → "
+            f"{mean_text(t.held_tuned)} ({delta_text(t.held_tuned - t.held_default)}{p})")
 
 
 def _quality(metric: str) -> bool:
@@ -515,9 +517,11 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str) -> str:
 
 
 def tests_shown(comp: Comparison) -> int:
-    """How many p-values the metric table shows (against training scores none)."""
-    return sum(p_text(r.p_values[i]) != "" for i in range(1, len(comp.configs))
-               if not trained_pair(comp, i) for r in comp.rows)
+    """How many p-values the metric table shows of a difference on some query (against
+    training scores none; where no query moved, p is 1 and tests nothing)."""
+    return sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] > 0
+               for i in range(1, len(comp.configs)) if not trained_pair(comp, i)
+               for r in comp.rows)
 
 
 def many_tests_note(comp: Comparison) -> str:
@@ -526,9 +530,9 @@ def many_tests_note(comp: Comparison) -> str:
     n = tests_shown(comp)
     if n < 10:
         return ""
-    return (f"{n} p-values are shown, none adjusted for the others: even if no configuration "
-            f"differed at all, about {n / 20:.1f} of them would fall below 0.05 by chance, so "
-            "one p a little under 0.05 among them is weak evidence.")
+    return (f"{n} p-values of differences are shown, none adjusted for the others: even if "
+            f"no configuration were better or worse, about {n / 20:.1f} of them would fall "
+            "below 0.05 by chance, so one p a little under 0.05 among them is weak evidence.")
 
 
 def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list[str]],
