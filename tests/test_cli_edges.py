@@ -429,3 +429,16 @@ def test_a_run_deeper_than_a_thousand_says_how_trec_eval_reads_map_as_here(
             "trec_eval reads all unless given -M 1000") in capsys.readouterr().out
     assert main(["eval", TEA, "-m", "bm25", "--metrics", "map", "--run", str(run)]) == 0
     assert "-M 1000" not in capsys.readouterr().out
+
+
+def test_dash_is_standard_output_or_refused_never_a_file_named_dash(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tasks-from-git -o - wrote a file named "-", export -o - a folder named "-"
+    monkeypatch.chdir(tmp_path)
+    assert main(["tasks-from-git", "--repo", str(SAMPLES / "code-repo"), "-o", "-"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") > 3 and out.lstrip().startswith("{")
+    _usage_error(["export", "-m", "decision-memory", "-o", "-"], capsys,
+                 "--out -: export --out takes a folder")
+    assert not (tmp_path / "-").exists()

@@ -34,6 +34,8 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
               f"--max-files {args.max_files}"
               + ("" if given else " (the default): raise --max-files too"), file=sys.stderr)
         return EXIT_USAGE
+    if args.out == "-":  # standard output, as `-` is everywhere: the default
+        args.out = None
     try:
         if args.out:  # before the mining: a path that cannot be written is said at once
             check_output(args.out, "--out")

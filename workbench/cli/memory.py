@@ -229,6 +229,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     defaults."""
     from workbench.core.export import export_params, exporter_ids, write_export
 
+    if args.out == "-":  # a folder was made named "-"
+        raise UsageError("--out -: export --out takes a folder for its files; leave --out out "
+                         "to print them on standard output")
     model, params = model_and_params(args, encoder=False)  # export embeds nothing
     if model.id not in exporter_ids():
         raise UsageError(f"{model.id} has no system to write settings for (export writes "
