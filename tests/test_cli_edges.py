@@ -442,3 +442,9 @@ def test_dash_is_standard_output_or_refused_never_a_file_named_dash(
     _usage_error(["export", "-m", "decision-memory", "-o", "-"], capsys,
                  "--out -: export --out takes a folder")
     assert not (tmp_path / "-").exists()
+
+
+def test_a_value_swept_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # both rows were marked best and the line said k1 "makes no difference" over one value
+    _usage_error(["sweep", TEA, "-m", "bm25", "-s", "k1", "--values", "0.5,1,0.50"], capsys,
+                 "--values 0.5,1,0.50: 0.5 is given twice")

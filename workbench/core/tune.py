@@ -38,7 +38,8 @@ def parse_values(param: Param, spec: str | None,
                  max_points: int | None = MAX_POINTS) -> list[ParamValue]:
     """`0:1:0.05` (low:high:step), `0.1,0.5,0.9`, or None for the parameter's own range."""
     if param.kind == "choice":
-        return list(param.choices) if spec is None else [param.validate(v) for v in spec.split(",")]
+        return list(param.choices) if spec is None else _once(
+            [param.validate(v) for v in spec.split(",")], spec)
     if param.kind == "bool":
         return [False, True]
     if param.kind not in ("float", "int") or param.low is None or param.high is None:
@@ -56,7 +57,16 @@ def parse_values(param: Param, spec: str | None,
         values = [v.strip() for v in spec.split(",") if v.strip()]
         if not values:
             raise ParamError(f"--values expects low:high:step or a,b,c, got {spec!r}")
-    return [param.validate(v) for v in values]
+    return _once([param.validate(v) for v in values], spec)
+
+
+def _once(values: list[ParamValue], spec: str | None) -> list[ParamValue]:
+    """`values`, refused where one repeats: two rows of one value tie, and a sweep of one
+    value said the parameter "makes no difference"."""
+    for i, v in enumerate(values):
+        if v in values[:i]:
+            raise ParamError(f"--values {spec}: {v} is given twice")
+    return values
 
 
 def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, float] | None:
