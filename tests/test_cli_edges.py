@@ -448,3 +448,9 @@ def test_a_value_swept_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> N
     # both rows were marked best and the line said k1 "makes no difference" over one value
     _usage_error(["sweep", TEA, "-m", "bm25", "-s", "k1", "--values", "0.5,1,0.50"], capsys,
                  "--values 0.5,1,0.50: 0.5 is given twice")
+
+
+def test_two_bench_modes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # --scale 10 --embeddings ran --scale only, --gui --scale ran --gui only, unsaid
+    _usage_error(["bench", "--scale", "10", "--embeddings"], capsys,
+                 "--scale and --embeddings: each is a bench of its own; give one")

@@ -61,6 +61,12 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
+    modes = [name for name, on in (("--scale", args.scale is not None),
+                                   ("--embeddings", args.embeddings), ("--tune", args.tune),
+                                   ("--gui", args.gui), ("--code", bool(args.code)),
+                                   ("--code-scale", bool(args.code_scale))) if on]
+    if len(modes) > 1:  # each is an "instead": one ran and the others were dropped unsaid
+        raise UsageError(f"{' and '.join(modes)}: each is a bench of its own; give one")
     if args.code_scale:
         from workbench.bench.code_scale import run_code_scale_bench
 
