@@ -454,3 +454,18 @@ def test_two_bench_modes_are_refused(capsys: pytest.CaptureFixture[str]) -> None
     # --scale 10 --embeddings ran --scale only, --gui --scale ran --gui only, unsaid
     _usage_error(["bench", "--scale", "10", "--embeddings"], capsys,
                  "--scale and --embeddings: each is a bench of its own; give one")
+
+
+@pytest.mark.parametrize("command", ["eval", "sweep", "compare"])
+def test_metrics_naming_none_is_refused_not_the_defaults(
+        command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    extra = {"sweep": ["-s", "k1", "--values", "1,2"],
+             "compare": ["--defaults", "-c", str(_k1_file(tmp_path))]}.get(command, [])
+    _usage_error([command, TEA, "-m", "bm25", "--metrics", "", *extra], capsys,
+                 "--metrics names no metric")
+
+
+def _k1_file(tmp_path: Path) -> Path:
+    path = tmp_path / "k1.toml"
+    path.write_text("k1 = 0.9\n")
+    return path

@@ -118,7 +118,8 @@ def _comparison(args: argparse.Namespace) -> Any:
         raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
                          "--defaults for the model's defaults)")
     configs = _told_apart(configs)
-    metrics = metric_list(args.metrics or _default_metrics(args, model))
+    metrics = metric_list(args.metrics if args.metrics is not None  # "" names none: refused
+                          else _default_metrics(args, model))
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:

@@ -136,8 +136,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.depth is not None and args.run is None:
         raise UsageError("--depth sets how deep the --run file goes: give --run OUT.trec")
     model, params = model_and_params(args)
-    metrics = metric_list(args.metrics or (CODE_METRICS if code_tasks(args, model)
-                                           else EVAL_METRICS))
+    metrics = metric_list(args.metrics if args.metrics is not None  # "" names none: refused
+                          else (CODE_METRICS if code_tasks(args, model) else EVAL_METRICS))
     check_bundle_metrics(metrics, model)
     ranked_by = [m for m in metrics if m not in BUNDLE_METRICS]  # what the ranking serves
     depth = args.depth or metric_depth(ranked_by)
@@ -363,7 +363,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     default = CODE_SWEEP_METRICS if code_tasks(args, model) else SWEEP_METRICS
     if hasattr(model, "bundles"):  # a bundle's stop rules move its figures, not the ranking
         default += ",bundle_recall,bundle_tokens"
-    names = [m.strip() for m in (args.metrics or default).split(",") if m.strip()]
+    names = [m.strip() for m in (args.metrics if args.metrics is not None else default)
+             .split(",") if m.strip()]
+    if not names:  # "": said, not the defaults swept instead
+        raise UsageError("--metrics names no metric")
     # "cases": the share of fixture cases passing (eval.jsonl), as tune's objective
     ranking_metrics = metric_list(",".join(n for n in names if n != CASES) or default)
     metrics = (ranking_metrics if CASES not in names else [CASES, *ranking_metrics]
