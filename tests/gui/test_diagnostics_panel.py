@@ -188,3 +188,20 @@ def test_exports_the_chart(qtbot: QtBot, decisions: TuningSession, tmp_path: Pat
     _show(qtbot, panel)
     png = panel.export(tmp_path / "counts.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_panels_verdict_is_the_clis_where_the_min_score_empties_turns(
+        qtbot: QtBot, decisions: TuningSession, capsys: pytest.CaptureFixture[str]) -> None:
+    # at min score 50 the CLI said the threshold leaves turns empty that matched below it;
+    # the panel's header still said the results score well above it
+    from workbench.cli import main
+
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    decisions.set_params({"inject_min_score": 50})
+    decisions.recompute()
+    panel.redraw()
+    assert main(["why-stats", "--live", str(DECISIONS), "-p", "inject_min_score=50"]) == 0
+    out = capsys.readouterr().out
+    said = panel.verdict.text()
+    assert said.startswith("the min score is doing real work: it leaves ") and said in out

@@ -10,17 +10,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from workbench.cli.args import whole
 from workbench.cli.common import UsageError, add_model, load_data, model_and_params, pipeline
 from workbench.core.diagnostics import (
-    REAL_WORK_MARGIN,
     InjectionStats,
+    emptied_by_threshold,
     injection_stats,
     turns_from_injections,
     turns_from_log,
     turns_from_ranking,
+    turns_text,
+    verdict_line,
 )
 from workbench.textout import format_table
 
@@ -117,17 +117,7 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     min_score = sel.min_score if sel.min_score is not None else float(
         pipe.params.get("inject_min_score", 0))
     limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", depth))
-    # each query's best score before the min score: a turn left empty with a match below it
-    # was emptied by the threshold, not for want of a match
     scores = result.scores
-    below = (scores.gates.index("below_min_score") + 1 if "below_min_score" in scores.gates
-             else -1)  # a model that applies its min score as a gate (decision-memory)
-    matched_below = np.zeros(scores.n_queries, bool)
-    for q in range(scores.n_queries):
-        row = scores.row(q)
-        live = scores.total[row][scores.gate[row] == 0]
-        top = float(live.max()) if live.size else 0.0
-        matched_below[q] = 0 < top < min_score or bool((scores.gate[row] == below).any())
     if hasattr(model, "injections"):  # real snippets; a disabled cwd's turn is not logged
         views = model.injections(pipe.prepared, dataset, pipe.params)
         turns = turns_from_injections(dataset.corpus.ids, views, min_score, limit)
@@ -138,7 +128,8 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
                                    result.ranking.scores, result.ranking.count, min_score,
                                    limit)
         empty = [q for q in range(scores.n_queries) if not int(result.ranking.count[q])]
-    emptied = sum(1 for q in empty if matched_below[q])
+    # a turn left empty with a match below the min score was emptied by the threshold
+    emptied = emptied_by_threshold(scores, empty, min_score)
     changed = model.schema.changed(pipe.params)
     return injection_stats(turns), emptied, (
         f"{dataset.name}: what {model.id} would inject for {len(turns)} queries"
@@ -159,7 +150,7 @@ def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
         ["top score: avg / min / max (no result = 0)", f"{st.top_avg:.2f} / {st.top_min:.2f} / "
                                                        f"{st.top_max:.2f}"],
         ["last injected result's score: avg (no result = 0)", f"{st.tail_avg:.2f}"],
-        [f"over the {_turns(st.answered)} with a result: top / last avg",
+        [f"over the {turns_text(st.answered)} with a result: top / last avg",
          f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}" if st.answered else "—"],
         ["min score / limit (last turn)",
          (f"{st.min_score:g}" if st.min_score > 0 else "none (0)") + " / "
@@ -174,53 +165,6 @@ def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
         out += "\n\n" + verdict_line(st, emptied)
-    return out
-
-
-def _turns(n: int) -> str:
-    return f"{n:,} turn" + ("" if n == 1 else "s")
-
-
-def verdict_line(st: InjectionStats, emptied: int | None = None) -> str:
-    """Whether the min score decides, on the turns that injected something (each against its
-    own turn's min score) and, live (`emptied`), on the turns it left empty though they
-    matched; and where pi-lodestone's verdict (its averages count a turn with no result as
-    0) differs for that reason, that."""
-    empty = st.turns - st.answered
-    if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
-        if not st.answered:
-            return "no turn returned anything: no query matched (no min score removes any)"
-        return ("no min score: each turn returns its matches, up to the limit"
-                + (f"; {_turns(empty)} matched nothing" if empty else ""))
-    if not st.answered:
-        return ("no turn injected anything: the min score (or the limit) leaves every turn "
-                "empty")
-    margin = st.tail_margin_answered
-    if emptied:  # live: turns that matched, every match below the min score
-        nothing = empty - emptied
-        return (f"the min score is doing real work: it leaves {_turns(emptied)} empty whose "
-                f"best match scored below it"
-                + (f" ({_turns(nothing)} had no match, or every match gated)" if nothing
-                   else "")
-                + f"; the last injected result scores {margin:.2f} above its turn's min "
-                "score on average")
-    if st.threshold_decides:
-        out = (f"the min score is doing real work: the last injected result scores "
-               f"{margin:.2f} above its turn's min score on average (within "
-               f"{REAL_WORK_MARGIN:g})")
-    else:
-        out = (f"the last injected results score well above the min score ({margin:.2f} above "
-               "it on average)"
-               + (": the threshold rarely decides" if not empty else
-                  f"; {_turns(empty)} injected nothing ("
-                  + ("no match, or every match gated" if emptied == 0
-                     else "below the min score, or no match")
-                  + ")"))
-    if empty and st.threshold_doing_real_work != st.threshold_decides:
-        out += ("\n(pi-lodestone's /memory why-stats says "
-                + ("'doing real work'" if st.threshold_doing_real_work else "'rarely decides'")
-                + f" here: its average {st.tail_avg:.2f} counts the "
-                f"{_turns(empty)} with no result as 0)")
     return out
 
 

@@ -24,7 +24,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from workbench.core.formats.pi_memory_injections import InjectionRecord
 
@@ -190,3 +190,65 @@ def turns_from_injections(doc_ids: Sequence[str], views: Sequence[InjectionView]
     return [Turn(tuple((doc_ids[d], s, n) for d, s, n in zip(
         v.docs, v.scores, v.snippet_lengths, strict=True)), min_score, limit)
         for v in views if v.logged]
+
+
+def emptied_by_threshold(scores: Any, empty: Sequence[int], min_score: float) -> int:
+    """Of the queries `empty` (turns with no result), how many the min score emptied: their
+    best ungated score lies between 0 and `min_score`, or a match was gated as below it
+    (decision-memory applies its min score as a gate) — not for want of a match."""
+    below = (scores.gates.index("below_min_score") + 1 if "below_min_score" in scores.gates
+             else -1)
+    n = 0
+    for q in empty:
+        row = scores.row(q)
+        live = scores.total[row][scores.gate[row] == 0]
+        top = float(live.max()) if live.size else 0.0
+        n += bool(0 < top < min_score or (scores.gate[row] == below).any())
+    return n
+
+
+def turns_text(n: int) -> str:
+    return f"{n:,} turn" + ("" if n == 1 else "s")
+
+
+def verdict_line(st: InjectionStats, emptied: int | None = None) -> str:
+    """Whether the min score decides, on the turns that injected something (each against its
+    own turn's min score) and, live (`emptied`), on the turns it left empty though they
+    matched; and where pi-lodestone's verdict (its averages count a turn with no result as
+    0) differs for that reason, that."""
+    empty = st.turns - st.answered
+    if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
+        if not st.answered:
+            return "no turn returned anything: no query matched (no min score removes any)"
+        return ("no min score: each turn returns its matches, up to the limit"
+                + (f"; {turns_text(empty)} matched nothing" if empty else ""))
+    if not st.answered:
+        return ("no turn injected anything: the min score (or the limit) leaves every turn "
+                "empty")
+    margin = st.tail_margin_answered
+    if emptied:  # live: turns that matched, every match below the min score
+        nothing = empty - emptied
+        return (f"the min score is doing real work: it leaves {turns_text(emptied)} empty whose "
+                f"best match scored below it"
+                + (f" ({turns_text(nothing)} had no match, or every match gated)" if nothing
+                   else "")
+                + f"; the last injected result scores {margin:.2f} above its turn's min "
+                "score on average")
+    if st.threshold_decides:
+        out = (f"the min score is doing real work: the last injected result scores "
+               f"{margin:.2f} above its turn's min score on average (within "
+               f"{REAL_WORK_MARGIN:g})")
+    else:
+        out = (f"the last injected results score well above the min score ({margin:.2f} above "
+               "it on average)"
+               + (": the threshold rarely decides" if not empty else
+                  f"; {turns_text(empty)} injected nothing ("
+                  + ("no match, or every match gated" if emptied == 0
+                     else "below the min score, or no match")
+                  + ")"))
+    if empty and st.threshold_doing_real_work != st.threshold_decides:
+        out += ("\n(pi-lodestone's /memory why-stats says "
+                + ("'doing real work'" if st.threshold_doing_real_work else "'rarely decides'")
+                + f" here: its average {st.tail_avg:.2f} counts the "
+                f"{turns_text(empty)} with no result as 0)")
+    return out

@@ -28,11 +28,11 @@ from PySide6.QtWidgets import (
 
 from workbench.core.data import FormatError
 from workbench.core.diagnostics import (
-    REAL_WORK_MARGIN,
     InjectionStats,
     Turn,
     injection_stats,
     turns_from_log,
+    verdict_line,
 )
 from workbench.core.models import get_model
 from workbench.core.session import TuningSession
@@ -47,6 +47,7 @@ from .diagnostics_figures import (
     figure,
     fmt,
     fmt_delta,
+    live_emptied,
     live_turns,
     log_path,
     verdict,
@@ -101,6 +102,7 @@ class InjectionDiagnostics(ChartPanel):
         self.body.addWidget(self.stack)
         # what is shown (tests, export)
         self.stats: InjectionStats | None = None
+        self.emptied = 0  # turns the min score left empty though they matched (live)
         self.baseline_stats: InjectionStats | None = None
         self.logged_stats: InjectionStats | None = None
         self.counts_current: NDArray[np.int64] = np.zeros(0, np.int64)
@@ -186,6 +188,7 @@ class InjectionDiagnostics(ChartPanel):
         turns = live_turns(s.model, s.params, s.dataset, s.result.ranking, s.prepared)
         self._turns["current"] = turns
         self.stats = injection_stats(turns)
+        self.emptied = live_emptied(s.model, s.params, s.dataset, s.result, s.prepared)
         self._refresh_baseline()
         self._refresh_log()
         log = f" · {self._log_note}" if self._log_note else ""
@@ -229,20 +232,11 @@ class InjectionDiagnostics(ChartPanel):
             t.setColumnHidden(3, base is None)
             t.setColumnHidden(4, logged is None)
             fit_width(t)
-        # on the turns that injected something: an empty turn's 0 (pi-lodestone's way)
-        # pulled the average under the min score itself
-        real = cur.threshold_decides
-        empty = cur.turns - cur.answered
-        margin = cur.tail_margin_answered
-        text = (f"the last result scores {margin:.2f} above its turn's min score on average "
-                f"(turns with a result): within {REAL_WORK_MARGIN:g}, the threshold is doing "
-                "real work" if real else
-                f"the last result scores {margin:.2f} above its turn's min score on average "
-                "(turns with a result): " + (
-                    "the threshold rarely decides" if not empty else
-                    f"{empty} turn{'' if empty == 1 else 's'} injected nothing"))
-        if not cur.answered:
-            text = "no turn injected anything"
+        # the CLI's why-stats --live verdict: on the turns that injected something (an empty
+        # turn's 0, pi-lodestone's way, pulled the average under the min score itself), and
+        # on the turns the min score left empty though they matched
+        real = cur.threshold_decides or bool(self.emptied)
+        text = verdict_line(cur, self.emptied).split("\n", 1)[0]
         self.verdict.setText(text if cur.turns else "no turns")
         self.verdict.setStyleSheet(f"color: {'#9a6700' if real else MUTED};")
 

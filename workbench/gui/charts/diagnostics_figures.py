@@ -80,6 +80,24 @@ VERDICT_HELP = ("The min score is “doing real work” when the tail average (t
                 "why-stats does.")
 
 
+def live_emptied(model: Model, params: Params, dataset: Dataset, result: Any,
+                 prepared: Any = None) -> int:
+    """Of the turns with no result, how many the min score emptied (each had a match below
+    it), as `why-stats --live` counts them."""
+    from workbench.core.diagnostics import emptied_by_threshold
+
+    sel = model.selection_params(params)
+    min_score = sel.min_score if sel.min_score is not None else float(
+        params.get("inject_min_score", 0))
+    views = getattr(model, "injections", None)
+    if prepared is not None and views is not None:
+        empty = [q for q, v in enumerate(views(prepared, dataset, params))
+                 if v.logged and not len(v.docs)]
+    else:
+        empty = [q for q, n in enumerate(result.ranking.count.tolist()) if not n]
+    return emptied_by_threshold(result.scores, empty, min_score)
+
+
 def live_turns(model: Model, params: Params, dataset: Dataset, ranking: Ranking,
                prepared: Any = None) -> list[Turn]:
     """What `params` would inject, one turn per query, held to the selection the CLI uses: the
