@@ -469,3 +469,14 @@ def _k1_file(tmp_path: Path) -> Path:
     path = tmp_path / "k1.toml"
     path.write_text("k1 = 0.9\n")
     return path
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (["--tune", ""], "--tune names no parameter"),
+    (["--constraint", "r@100>=2"], "--constraint r@100>=2: r@100 lies between 0 and 1"),
+    (["--constraint", "ndcg@10<=-0.5"], "ndcg@10 lies between 0 and 1"),
+])
+def test_tune_refuses_what_would_run_for_nothing(
+        extra: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # --tune "" tuned the default set unsaid; an unreachable constraint ran every trial first
+    _usage_error(["tune", TEA, "-m", "bm25", "--trials", "2", *extra], capsys, words)

@@ -59,7 +59,8 @@ def add_commands(sub: Any) -> None:
                    "'injected_tokens<=120' or 'r@100>=0.9' (repeatable)")
     p.add_argument("--trials", type=int, default=None, help="trials per study (default 100; a "
                    "grid runs every point)")
-    p.add_argument("--timeout", type=float, help="seconds for the whole run")
+    p.add_argument("--timeout", type=float, help="seconds for the whole run (default: none; "
+                   "--trials bounds it)")
     v = p.add_mutually_exclusive_group()
     v.add_argument("--folds", type=int, help="k-fold over queries (default 5; 0 = no "
                    "held-out score)")
@@ -70,14 +71,17 @@ def add_commands(sub: Any) -> None:
                    "e.g. BEIR's train … (needs --test-split)")
     p.add_argument("--test-split", metavar="SPLIT", help="… and score on this one, e.g. "
                    "test (the two go together; neither has a default)")
-    p.add_argument("--sampler", default="tpe", choices=SAMPLERS)
+    p.add_argument("--sampler", default="tpe", choices=SAMPLERS,
+                   help="how trials are drawn: optuna's TPE (default), random, CMA-ES, or every "
+                   "point of a grid over the sliders' steps")
     p.add_argument("--pick", default=None, choices=("bound", "best"),
                    help="the trial kept (one objective): bound (default) = the surest gain over "
                    "the starting values on the training queries, the mean of its per-query "
                    "gains less 2 standard errors, among the 20 best trials — the starting "
                    "values when no trial's bound is above 0; best = the highest training mean, "
                    "which often fits the training queries' quirks")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="the sampler's seed: the same command "
+                   "and seed draw the same trials (default 0)")
     p.add_argument("--storage", metavar="FILE|URL", help="study storage: an SQLite file "
                    "(default: studies.db in the cache folder), a .log file (optuna's journal: "
                    "much faster per trial with many parameters) or postgresql://user@host/db")
@@ -303,7 +307,14 @@ def _constraint(text: str) -> Any:
             except ValueError:
                 break
             if math.isfinite(value):
-                return Constraint(check_name(name), op, value)
+                metric = check_name(name)
+                share = metric not in ("bundle_files", "bundle_tokens", "injected_tokens",
+                                       "results")  # the others lie in [0, 1]
+                if share and ((op == ">=" and value > 1) or (op == "<=" and value < 0)):
+                    # refused before the run: every trial ran, then none had met it
+                    raise ParamError(f"--constraint {text}: {metric} lies between 0 and 1, so "
+                                     "no trial can meet it")
+                return Constraint(metric, op, value)
     raise ParamError(f"--constraint expects NAME<=NUMBER or NAME>=NUMBER, got {text!r}")
 
 

@@ -180,9 +180,11 @@ def _dimension(p: Param, narrowed: tuple[float, float] | None) -> Dimension:
 
 def parse_names(spec: str | None, schema: ParamSchema) -> list[str] | None:
     """`--tune alpha,k1,b` → names (each checked against the schema)."""
-    if not spec:
+    if spec is None:
         return None
     names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:  # "" fell back to every parameter unsaid
+        raise ParamError("--tune names no parameter (leave it out to tune the default set)")
     for n in names:
         schema[n]  # raises with the valid names
     return names
