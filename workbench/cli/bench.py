@@ -17,7 +17,8 @@ def add_commands(sub: Any) -> None:
                    help="dataset to time on (default: SciFact from $WORKBENCH_DATASETS or "
                    "the shared datasets beside the checkout; with neither its rows are left "
                    "out, never replaced)")
-    p.add_argument("--repeats", type=whole(1), default=15, help="timed repetitions (median taken)")
+    p.add_argument("--repeats", type=whole(1), default=15,
+                   help="timed repetitions (median taken; default 15)")
     p.add_argument("--quick", action="store_true",
                    help="small synthetic sizes: every row, in a few minutes on two cores")
     p.add_argument("--model", "-m", type=model_list,
@@ -32,14 +33,17 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--embeddings", action="store_true",
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
-    p.add_argument("--texts", type=whole(1), default=1000, help="texts for --embeddings")
+    p.add_argument("--texts", type=whole(1), default=1000,
+                   help="texts for --embeddings (default 1000)")
     p.add_argument("--tune", action="store_true",
                    help="optimiser trials per second on SciFact hybrid, against the live tick")
-    p.add_argument("--trials", type=whole(1), default=60, help="trials per study for --tune")
+    p.add_argument("--trials", type=whole(1), default=60,
+                   help="trials per study for --tune (default 60)")
     p.add_argument("--gui", action="store_true",
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
-    p.add_argument("--positions", type=whole(1), default=60, help="slider positions for --gui")
+    p.add_argument("--positions", type=whole(1), default=60,
+                   help="slider positions for --gui (default 60)")
     p.add_argument("--timeout", type=whole(1), default=1800, metavar="SECONDS",
                    help="for --gui: stop (exit status 1) when the bench runs longer than this "
                    "(default 1800)")

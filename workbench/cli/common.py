@@ -210,7 +210,8 @@ def add_model(p: argparse.ArgumentParser, default: str | None = None, *,
     """--model (required unless it has a `default`), --param NAME=VALUE and --params FILE.
     `checked`: an unknown model id is a usage error at parse time (`embed` says its own)."""
     p.add_argument("--model", "-m", default=default, required=default is None,
-                   type=model_id if checked else str, help="model id (see `workbench models`)")
+                   type=model_id if checked else str, help="model id (see `workbench models`)"
+                   + (f"; default {default}" if default else ""))
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter (repeatable)")
     p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")
