@@ -480,3 +480,14 @@ def test_tune_refuses_what_would_run_for_nothing(
         extra: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     # --tune "" tuned the default set unsaid; an unreachable constraint ran every trial first
     _usage_error(["tune", TEA, "-m", "bm25", "--trials", "2", *extra], capsys, words)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["why-stats", str(SAMPLES / "decisions" / "injections.jsonl"), "-m", "bm25"],
+     "--model applies with --live DATA"),
+    (["why-stats", "--live", str(SAMPLES / "decisions"), "--last", "5"],
+     "--last applies to a log"),
+])
+def test_why_stats_refuses_what_it_would_ignore(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(argv, capsys, words)

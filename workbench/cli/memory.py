@@ -281,6 +281,12 @@ def _why_stats_entry(args: argparse.Namespace) -> int:
     if args.log and (args.param or args.params):  # a log is read as logged: say so
         raise UsageError("--param and --params apply with --live DATA (what these values "
                          "would inject); a log's statistics are what was injected")
+    given = getattr(args, "argv", None) or []
+    if args.log and any(a in ("-m", "--model") or a.startswith("--model=") for a in given):
+        raise UsageError("--model applies with --live DATA; a log's statistics are what "
+                         "pi-lodestone injected")
+    if args.live and args.last is not None:  # it was ignored: every query is a turn
+        raise UsageError("--last applies to a log; --live counts one turn per query of DATA")
     if args.live:
         args.data, args.queries, args.qrels, args.split = args.live, None, None, "test"
     return cmd_why_stats(args)
