@@ -491,3 +491,10 @@ def test_tune_refuses_what_would_run_for_nothing(
 def test_why_stats_refuses_what_it_would_ignore(
         argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     _usage_error(argv, capsys, words)
+
+
+def test_embed_refuses_a_shorthand_and_a_param_that_disagree(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # --fields text won over -p fields=title+text without a word
+    _usage_error(["embed", TEA, "-m", "dense", "--fields", "text", "-p", "fields=title+text"],
+                 capsys, "--fields and -p fields=… give two values")

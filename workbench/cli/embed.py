@@ -86,6 +86,11 @@ def cmd_embed(args: argparse.Namespace) -> int:
         option = dict(EMBED_SHORTHANDS)[unknown[0]].replace("_", "-")
         raise UsageError(f"--{option}: {model.id} has no parameter {unknown[0]}")
     model, params = model_and_params(args)
+    typed = {a.partition("=")[0].strip() for a in args.param or ()}  # -p NAME=VALUE
+    both = [n for n in given if n in typed and model.schema[n].validate(given[n]) != params[n]]
+    if both:  # the shorthand won without a word
+        option = dict(EMBED_SHORTHANDS)[both[0]].replace("_", "-")
+        raise UsageError(f"--{option} and -p {both[0]}=… give two values: give one")
     params = model.schema.resolve({**params, **given})
     get_encoder(str(params.get("embedding_model", DEFAULT_MODEL)))  # before the data loads
     if not model.embedding_jobs(_probe_dataset(), params):
