@@ -498,3 +498,14 @@ def test_embed_refuses_a_shorthand_and_a_param_that_disagree(
     # --fields text won over -p fields=title+text without a word
     _usage_error(["embed", TEA, "-m", "dense", "--fields", "text", "-p", "fields=title+text"],
                  capsys, "--fields and -p fields=… give two values")
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "--split", "bogus"],
+     "--split: "),
+    (["eval", TEA, "-m", "bm25", "--split", "test", "--qrels",
+      str(SAMPLES / "tea-beir" / "qrels" / "test.tsv")], "--split and --qrels"),
+])
+def test_a_split_that_would_be_ignored_is_refused(
+        argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _usage_error(argv, capsys, words)
