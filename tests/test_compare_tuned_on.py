@@ -405,3 +405,54 @@ def test_a_cases_record_without_its_figures_prints_no_traceback() -> None:
     assert "starting values —, tuned — (p = —)" in note.held_out_text()
     plain = TunedOn("d", "holdout", ("q01",), "ndcg@10", math.nan, 0.5, 0.2, 30)
     assert "starting values —, tuned 0.5000" in plain.held_out_text()
+
+
+def _tuned_split(tmp_path: Path) -> Path:
+    """bm25's k1 and b tuned on tea-beir's first queries (a time-like split by --folds 0
+    would hold none out: three folds instead), written with its record."""
+    out = tmp_path / "best.toml"
+    assert main(["tune", str(TEA), "-m", "bm25", "--tune", "k1,b", "--folds", "3",
+                 "--trials", "4", "--seed", "0", "--storage", str(tmp_path / "s.db"),
+                 "--out", str(out)]) == 0
+    return out
+
+
+def test_a_record_of_another_model_is_left_aside(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # bm25's held-out figures were quoted for importance, whose own scores sat below them
+    out = _tuned_split(tmp_path)
+    record = read_tuned_on(out)
+    assert record is not None and record.model == "bm25" and record.values
+    capsys.readouterr()
+    assert main(["compare", str(TEA), "-m", "importance", "--defaults", "-c", str(out),
+                 "--movers", "0"]) == 0
+    text = capsys.readouterr().out
+    assert "'best': tuned for bm25, not importance: its record" in text
+    assert "training scores" not in text and "tune's held-out" not in text
+
+
+def test_values_edited_after_tuning_lose_the_held_out_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # an edited k1 kept "tuned 0.6488" and the training-score label for a value never tried
+    out = _tuned_split(tmp_path)
+    text = out.read_text()
+    params = load_params_file(out)
+    edited = tmp_path / "edited.toml"
+    edited.write_text(text.replace(f"k1 = {params['k1']}", "k1 = 0.55", 1))
+    assert load_params_file(edited)["k1"] == 0.55
+    capsys.readouterr()
+    assert main(["compare", str(TEA), "-m", "bm25", "--defaults", "-c", str(edited),
+                 "--movers", "0"]) == 0
+    said = capsys.readouterr().out
+    assert "'edited': its values differ from those tune wrote (edited since)" in said
+    assert "tune's held-out ndcg@10" not in said
+    assert main(["compare", str(TEA), "-m", "bm25", "--defaults", "-c", str(out),
+                 "--movers", "0"]) == 0
+    assert "edited since" not in capsys.readouterr().out  # the file as written: whole
+
+
+def test_a_tuned_table_with_a_key_tune_does_not_write_is_refused(tmp_path: Path) -> None:
+    path = _file(tmp_path, ["q01"])
+    path.write_text(path.read_text() + 'model_note = "bm25"\n')
+    with pytest.raises(ParamError, match="field 'model_note': not one tune writes"):
+        read_tuned_on(path)

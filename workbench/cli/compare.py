@@ -126,14 +126,14 @@ def _comparison(args: argparse.Namespace) -> Any:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     before = dataset
-    dataset, notes = held_out(dataset, configs, args.all_queries)
+    dataset, notes = held_out(dataset, configs, args.all_queries, model.id)
     with progress_bar("comparing") as bar:
         comp = compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
-    comp.training = training_configurations(dataset, tuned_notes(configs))
-    comp.tuned = dict(tuned_notes(configs))
+    comp.training = training_configurations(dataset, tuned_notes(configs, model.id))
+    comp.tuned = dict(tuned_notes(configs, model.id))
     return comp
 
 
@@ -168,20 +168,33 @@ def _told_apart(configs: list[Configuration]) -> list[Configuration]:
     return out
 
 
-def tuned_notes(configs: Sequence[Configuration]) -> list[tuple[str, TunedOn]]:
-    """Each configuration's name and the `[tuned]` record of its file, where it has one."""
-    return [(c.name, t) for c in configs if c.source
-            for t in [read_tuned_on(c.source)] if t is not None]
+def tuned_notes(configs: Sequence[Configuration], model_id: str,
+                said: list[str] | None = None) -> list[tuple[str, TunedOn]]:
+    """Each configuration's name and the `[tuned]` record of its file, where it has one that
+    holds for its values (`TunedOn.applies_to`; why one does not, or not whole, in `said`)."""
+    out = []
+    for c in configs:
+        record = read_tuned_on(c.source) if c.source else None
+        if record is None:
+            continue
+        held, why = record.applies_to(model_id, c.params)
+        if why and said is not None:
+            said.append(f"{c.name!r}: {why}")
+        if held is not None:
+            out.append((c.name, held))
+    return out
 
 
-def held_out(dataset: Dataset, configs: Sequence[Configuration],
-             all_queries: bool) -> tuple[Dataset, list[str]]:
+def held_out(dataset: Dataset, configs: Sequence[Configuration], all_queries: bool,
+             model_id: str) -> tuple[Dataset, list[str]]:
     """The judged queries no configuration was tuned on (read from the `[tuned]` table `tune
     --out` writes), unless `all_queries` or none is left; and what the reader is told."""
-    dataset, lines = held_out_queries(dataset, tuned_notes(configs), all_queries)
+    said: list[str] = []
+    dataset, lines = held_out_queries(dataset, tuned_notes(configs, model_id, said),
+                                      all_queries)
     if lines and lines[0].startswith("compared on"):
         lines[0] += " (--all-queries compares on all)"
-    return dataset, lines
+    return dataset, lines + said
 
 
 def _default_metrics(args: argparse.Namespace, model: Any) -> str:

@@ -162,6 +162,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     notes: list[str] = []
     tuned = read_tuned_on(args.params) if args.params else None
+    if tuned is not None:  # as it holds for the file's own values (edited since? another model?)
+        from workbench.core.params import load_params_file
+
+        tuned, why = tuned.applies_to(model.id, load_params_file(args.params))
+        if why:
+            notes.append(f"{Path(args.params).name!r}: {why}")
     if tuned is not None:
         changed = _overridden(model, args, params)
         if changed:  # its queries are still set aside; its held-out figures are of other values

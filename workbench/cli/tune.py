@@ -391,9 +391,10 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
         return validation
     import numpy as np
 
+    from workbench.core.models import get_model
     from workbench.core.tuning.validation import set_aside
 
-    tuned = _tuned_start(args.params, dataset)
+    tuned = _tuned_start(args.params, dataset, get_model(args.model))
     if tuned is None:
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
@@ -405,11 +406,15 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     return narrowed
 
 
-def _tuned_start(params_file: str | None, dataset: Any) -> Any:
+def _tuned_start(params_file: str | None, dataset: Any, model: Any = None) -> Any:
     """The `[tuned]` record of a --params file that tune wrote for this data, else None."""
     from workbench.core.tuned_on import read_tuned_on
 
     tuned = read_tuned_on(params_file) if params_file else None
+    if tuned is not None and model is not None:  # another model's record tuned nothing here
+        from workbench.core.params import load_params_file
+
+        tuned, _ = tuned.applies_to(model.id, load_params_file(params_file or ""))
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
@@ -490,8 +495,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                 "sure")
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held, kept]
-    note = of_result(result, dataset)
-    prior = _tuned_start(params_file, dataset)
+    note = of_result(result, dataset, model.id, values)  # the values written, keyed
+    prior = _tuned_start(params_file, dataset, model)
     if prior is not None:
         # values grown from a start tuned on other queries were tuned on those too, whether
         # or not this run loaded them (another split): compare on them says "training"

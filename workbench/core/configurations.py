@@ -160,4 +160,7 @@ def read_configuration_toml(path: str | Path, model_id: str,
     p = Path(path)
     schema = get_model(model_id).schema
     params = schema.resolve(resolve_file(schema, p))
-    return SavedConfiguration(check_name(name or p.stem), model_id, params, read_tuned_on(p))
+    record = read_tuned_on(p)
+    if record is not None:  # as it holds for these values of this model (`applies_to`)
+        record, _ = record.applies_to(model_id, params)
+    return SavedConfiguration(check_name(name or p.stem), model_id, params, record)

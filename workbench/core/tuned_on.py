@@ -10,11 +10,12 @@ The window's metric strip does the same for the live values (`held_out_of`).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,24 @@ class TunedOn:
     p_value: float = math.nan  # the settings its own fold kept), the paired test's p
     held_n: int = 0
     corpus: str = ""  # `Corpus.content_key` of the data (""; written before it was kept)
+    model: str = ""  # the model tuned ("": written before it was kept)
+    values: str = ""  # `values_key` of the values tuned ("" as model): an edit is told by it
+
+    def applies_to(self, model_id: str, params: Mapping[str, object]) -> tuple[TunedOn | None,
+                                                                             str]:
+        """This record as it holds for `params` of `model_id` (what a file or configuration
+        carries), and why it was changed ("" where it holds whole): None for another model's
+        (its queries tuned that model, its figures are that model's); without its held-out
+        figures where the values differ from those tuned (edited since: its training queries
+        are still set aside, as tuned on)."""
+        if self.model and self.model != model_id:
+            return None, (f"tuned for {self.model}, not {model_id}: its record (queries tuned "
+                          "on, held-out figures) is left aside")
+        if self.values and self.values != values_key(model_id, params):
+            return replace(self, held_n=0), (
+                "its values differ from those tune wrote (edited since): tune's held-out "
+                "figures are not theirs; the queries it was tuned on are still set aside")
+        return self, ""
 
     def same_data(self, dataset: Dataset) -> bool:
         """Whether these settings may have been tuned on `dataset`: the same documents (a
@@ -79,16 +98,36 @@ class TunedOn:
                 f"({p}, {self.held_n} queries)")
 
 
-def of_result(result: Any, dataset: Dataset) -> TunedOn:
+def of_result(result: Any, dataset: Dataset, model_id: str = "",
+              params: Mapping[str, object] | None = None) -> TunedOn:
     """What a `TuneResult` on `dataset` records: the queries its shipped settings were tuned
-    on (`Validation.final_train`) and its held-out test."""
+    on (`Validation.final_train`) and its held-out test; the model and the values tuned
+    (`params`: every value written), which say when the record no longer holds."""
+    params = params or {}
     ids = dataset.queries.ids
     t = result.test
     return TunedOn(dataset.name, result.validation.describe,
                    tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train)),
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
-                   dataset.corpus.content_key())
+                   dataset.corpus.content_key(), model_id,
+                   values_key(model_id, params) if model_id else "")
+
+
+def values_key(model_id: str, params: Mapping[str, object]) -> str:
+    """A short digest of every value of `params` (resolved with the model's defaults, so a
+    file that writes only the changed ones keys the same), as the record keeps them."""
+    import hashlib
+    import json
+
+    from workbench.core.models import get_model
+
+    full: dict[str, object] = dict(params)
+    with contextlib.suppress(Exception):  # a value this model refuses: keyed as given
+        full = dict(get_model(model_id).schema.resolve(params))
+    text = json.dumps({k: (round(v, 10) if isinstance(v, float) else v)
+                       for k, v in sorted(full.items())}, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def tuned_json(t: TunedOn) -> dict[str, object]:
@@ -99,7 +138,8 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
     return {"dataset": t.dataset, "validation": t.validation, "metric": t.metric,
             "held_out_default": num(t.held_default), "held_out_tuned": num(t.held_tuned),
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
-            "corpus": t.corpus, "trained_on": list(t.trained_on)}
+            "corpus": t.corpus, "model": t.model, "values": t.values,
+            "trained_on": list(t.trained_on)}
 
 
 def tuned_from_json(raw: object) -> TunedOn:
@@ -109,7 +149,8 @@ def tuned_from_json(raw: object) -> TunedOn:
     ids = raw.get("trained_on")
     if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
         raise ValueError("trained_on: expected a list of query ids")
-    texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus")}
+    texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus", "model",
+                                         "values")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -130,7 +171,8 @@ def tuned_from_json(raw: object) -> TunedOn:
         raise ValueError(f"held_out_queries: expected a count of queries, found {n!r}")
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
-                   nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]))
+                   nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
+                   str(texts["model"]), str(texts["values"]))
 
 
 def tuned_toml(t: TunedOn) -> str:
@@ -146,6 +188,8 @@ def tuned_toml(t: TunedOn) -> str:
         f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
         f"held_out_queries = {t.held_n}",
         *([f"corpus = {toml_string(t.corpus)}"] if t.corpus else []),
+        *([f"model = {toml_string(t.model)}"] if t.model else []),
+        *([f"values = {toml_string(t.values)}"] if t.values else []),
         f"trained_on = [{ids}]"]) + "\n"
 
 
@@ -166,10 +210,20 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     if not math.isfinite(held_n) or held_n < 0 or held_n != int(held_n) or held_n > 2 ** 53:
         raise ParamError(f"{_where(p, 'held_out_queries')}: [tuned] field 'held_out_queries': "
                          f"expected a count of queries, found {held_n!r}")
+    unknown = sorted(set(data) - _TUNED_KEYS)
+    if unknown:  # said, as anywhere else in the file: `model = …` here was read as checked
+        raise ParamError(f"{_where(p, unknown[0])}: [tuned] field {unknown[0]!r}: not one tune "
+                         f"writes ({', '.join(sorted(_TUNED_KEYS))})")
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
                    _text(p, data, "metric"), _number(p, data, "held_out_default"),
                    _number(p, data, "held_out_tuned"), _number(p, data, "held_out_p"),
-                   int(held_n), _text(p, data, "corpus"))
+                   int(held_n), _text(p, data, "corpus"), _text(p, data, "model"),
+                   _text(p, data, "values"))
+
+
+_TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
+                         "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
+                         "values", "trained_on"))
 
 
 def _where(p: Path, key: str) -> str:

@@ -265,7 +265,8 @@ class TunePanel(QWidget):
         if outcome.best and not kept and self.job is not None:  # for compare and the report
             configs = self.session.configurations
             self.tuned_name = configs.unique_name(f"tuned on {metric_label(self.job.objective)}")
-            self.tuned_on = of_result(outcome.result, outcome.dataset)
+            self.tuned_on = of_result(outcome.result, outcome.dataset, self.job.model.id,
+                                      {**self.job.params, **outcome.best})
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             self._say(self.status.text() + f"; saved as the configuration "
