@@ -175,3 +175,27 @@ def test_a_cancelled_preparation_is_not_restarted_by_a_live_value(
     with qtbot.waitSignal(loop.applied, timeout=10_000):
         loop.recompute()
     loop.shutdown()
+
+
+def test_a_baseline_pinned_while_a_preparation_waits_is_saved_with_the_shown_values(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    # pinned after a re-embed's Cancel, the baseline was saved with the new (unembedded)
+    # prompt beside the old prompt's figures; recomputed from its settings it changed
+    s = TuningSession()
+    loop = LiveLoop(s)
+    held_encoder.release.set()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
+    held_encoder.release.clear()
+    held_encoder.started.clear()
+    s.set_param("document_prompt", "passage: ")
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with qtbot.waitSignal(loop.prepare_finished, timeout=10_000):
+        loop.cancel_prepare()
+    s.pin_baseline()
+    assert s.baseline is not None
+    saved = s.configurations.get(s.baseline.name)
+    assert saved.params["document_prompt"] == "" == s.baseline.params["document_prompt"]
+    held_encoder.release.set()
+    loop.shutdown()

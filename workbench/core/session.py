@@ -410,12 +410,17 @@ class TuningSession:
         ("baseline", or the saved one they already are)."""
         if self.result is None or self.model is None:
             return
-        saved = self.configurations.find(self.model.id, self.params)
+        # the values the result was computed with: while prepare-stage edits wait for their
+        # preparation (or after its Cancel), those of the preparation shown, not the edits
+        values = dict(self.params)
+        if self.needs_prepare and self.prepared_params is not None:
+            values.update(self.model.schema.prepare_values(self.prepared_params))
+        saved = self.configurations.find(self.model.id, values)
         if saved is None:
             saved = self.configurations.save(self.configurations.unique_name("baseline"),
-                                             self.model.id, self.params,
+                                             self.model.id, values,
                                              tuned_on=self.tuned_on)
-        self.baseline = Baseline(self.model.id, dict(self.params), self.result, saved.name)
+        self.baseline = Baseline(self.model.id, values, self.result, saved.name)
         self.baseline_changed.emit(self.baseline)
 
     def set_baseline(self, name: str, progress: Progress = NO_PROGRESS) -> None:
