@@ -397,3 +397,21 @@ def test_a_sessions_query_that_is_gone_is_said(window, tmp_path) -> None:  # typ
     assert window.menu_actions.load_session_file(str(path))
     assert window.session.query == 0
     assert "'no-such-note.md' is not in vault any more" in window.statusBar().currentMessage()
+
+
+def test_ctrl_r_applies_the_prepare_boxs_held_edits(qtbot: QtBot) -> None:
+    # the Re-embed button's tooltip names Ctrl+R, which left "1 change held" and prepared
+    # the values before it
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "tea-beir", model="bm25")
+    box = w.params.prepare_box
+    assert box is not None
+    box._stage("stemmer", "none", move=True)
+    assert box.pending == {"stemmer": "none"}
+    w.menu_actions.recompute.trigger()
+    assert box.pending == {} and w.session.params["stemmer"] == "none"
+    assert not w.session.needs_prepare and w.session.result is not None
+    w.close()

@@ -136,8 +136,7 @@ class WindowActions:
             self.model_actions[mid] = act
 
         tools = bar.addMenu("&Tools")
-        self.recompute = self._add(tools, "&Recompute / re-embed", host.loop.recompute,
-                                   "Ctrl+R")
+        self.recompute = self._add(tools, "&Recompute / re-embed", self._recompute, "Ctrl+R")
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
         self.cancel = self._add(tools, "Cancel &prepare", host.loop.cancel_prepare)
@@ -323,6 +322,15 @@ class WindowActions:
                 self.w.show_error(f"Could not save the session:\n{exc}")
                 return
             self.window.statusBar().showMessage(f"session saved to {path}", 5000)
+
+    def _recompute(self) -> None:
+        """Ctrl+R: as the prepare box's Re-embed button, its held edits applied first (they
+        were left held, and the preparation run for the values before them)."""
+        box = getattr(getattr(self.w, "params", None), "prepare_box", None)
+        if box is not None and box.pending:
+            box.apply()
+        else:
+            self.w.loop.recompute()
 
     def ask_load_session(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self.window, "Open session", "",
