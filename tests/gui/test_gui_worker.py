@@ -199,3 +199,25 @@ def test_a_baseline_pinned_while_a_preparation_waits_is_saved_with_the_shown_val
     assert saved.params["document_prompt"] == "" == s.baseline.params["document_prompt"]
     held_encoder.release.set()
     loop.shutdown()
+
+
+def test_a_cancelled_preparation_says_what_the_cache_kept(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    # the window dropped the note the command line prints ("none of the 155 texts … was
+    # kept"): "press Re-embed to finish" read as if the work done so far were kept
+    from workbench.gui.prepare_box import PrepareBox
+
+    s = TuningSession()
+    loop = LiveLoop(s)
+    with loop.hold():
+        s.open(SAMPLES / "tea-beir")
+        s.set_model("dense", {"embedding_model": held_encoder.name})
+    box = PrepareBox(s, loop)
+    qtbot.addWidget(box)
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with qtbot.waitSignal(loop.prepare_finished, timeout=10_000):
+        loop.cancel_prepare()
+    assert loop.cancel_note.startswith("none of the 151 texts to embed was kept")
+    assert "none of the 151 texts to embed was kept" in box.status.text()
+    held_encoder.release.set()
+    loop.shutdown()

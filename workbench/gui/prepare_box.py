@@ -142,7 +142,10 @@ class PrepareBox(QGroupBox):
             self.status.setText(f"{n} change{'s' if n > 1 else ''} held: press "
                                 f"{self.verb} to apply")
         elif self.session.needs_prepare:
-            self.status.setText(f"not prepared for these parameters: press {self.verb}")
+            self.status.setText(
+                f"not prepared for these parameters: press {self.verb}"
+                + ("; the results shown are the previous preparation's, with the live values"
+                   if self.session.prepared is not None else ""))
         else:
             self.status.setText("prepared for these parameters"
                                 if self.session.prepared is not None else "")
@@ -183,8 +186,12 @@ class PrepareBox(QGroupBox):
             self._update_status()
         elif outcome == "cancelled":
             self.progress.setValue(0)
+            kept = ""  # what the cache kept of it, as the command line says
+            if self.loop is not None and self.loop.cancel_note:
+                kept = " " + html.escape(self.loop.cancel_note.replace(
+                    "the same command goes on", f"{self.verb} goes on")).rstrip(".") + "."
             self.status.setText("cancelled: results still show the previous preparation; "
-                                f"press {self.verb} to finish")
+                                f"press {self.verb} to finish.{kept}")
         else:
             self.progress.setValue(0)
             self.status.setText(f"<span style='color:#c0392b'>prepare failed: {outcome}</span>")

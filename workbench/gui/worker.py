@@ -46,8 +46,9 @@ class _Job(QRunnable):
     def run(self) -> None:
         try:
             out = self._fn()
-        except Cancelled:
-            self._relay.failed.emit(self._token, "")
+        except Cancelled as exc:  # "": cancelled, then what it kept (its notes), after a NUL
+            notes = " ".join(getattr(exc, "__notes__", []))
+            self._relay.failed.emit(self._token, f"\0{notes}" if notes else "")
         except Exception as exc:  # any failure becomes a message, never a dead worker
             self._relay.failed.emit(self._token, _message(exc))
         else:
@@ -90,6 +91,7 @@ class LiveLoop(QObject):
         self._stop: threading.Event | None = None
         self._preparing: int | None = None  # prepare generation in flight
         self._ended: int | None = None  # … and the last one cancelled or failed: not restarted
+        self.cancel_note = ""  # what a cancelled preparation kept, in its own words
         self._held = 0  # inside `hold()`: changes are gathered, work starts at the end
         self.computed = 0  # results applied (tests and benchmarks count them)
         subscribe_many(self, [
@@ -235,14 +237,16 @@ class LiveLoop(QObject):
         kind, tag = token
         if kind == "compute":
             self._in_flight = False
-            if message:
+            if message and not message.startswith("\0"):  # a cancel says nothing
                 self.error.emit(message)
             self._after_compute()
         elif tag == self._preparing:
             self._preparing = None
             self._ended = tag  # a slider tick does not start it again: Recompute does
             self._stop = None
-            self.prepare_finished.emit(message or "cancelled")
+            cancelled = not message or message.startswith("\0")
+            self.cancel_note = message[1:] if cancelled and message else ""
+            self.prepare_finished.emit("cancelled" if cancelled else message)
 
     def _on_progress(self, token: tuple[str, int], fraction: float, message: str) -> None:
         if token[1] == self._preparing:
