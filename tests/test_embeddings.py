@@ -287,3 +287,17 @@ def test_a_cancel_in_the_first_step_says_nothing_was_kept(counting: CountingEnco
     assert caught.value.__notes__ == [
         "none of the 70 texts to embed was kept: the cache keeps finished steps of 8 texts, "
         "and none had finished"]
+
+
+def test_a_prompt_that_fills_the_window_is_warned_of() -> None:
+    # a 2,480-character prompt left nothing of each text in the model's 256 tokens: every
+    # cosine 1.0, the ranking corpus order, and no word said
+    from workbench.core.models import get_model
+
+    dense, hybrid = get_model("dense"), get_model("hybrid")
+    long = "task: narrative similarity " * 90
+    said = dense.data_warnings(None, dense.schema.resolve({"document_prompt": long}))  # type: ignore[arg-type]
+    assert len(said) == 1 and said[0].startswith("the document prompt alone is about 608 tokens")
+    both = hybrid.schema.resolve({"document_prompt": long, "query_prompt": long})
+    assert len(hybrid.data_warnings(None, both)) == 2  # type: ignore[arg-type]
+    assert dense.data_warnings(None, dense.schema.defaults()) == []  # type: ignore[arg-type]

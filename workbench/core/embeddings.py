@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from functools import cached_property
 from pathlib import Path
@@ -631,3 +631,22 @@ def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL,
     keys = [text_key(prompt + t) for t in texts]
     missing = store.missing(keys)
     return len(texts) - len(missing), len({keys[i] for i in missing})
+
+
+PROMPT_TOKENS_WARN = 128  # a prompt estimated this long takes half of a 256-token window
+
+
+def prompt_warnings(params: Mapping[str, object]) -> list[str]:
+    """A prompt that takes much of the encoder's input window, said before it embeds: a
+    2,480-character prompt left nothing of each text within all-MiniLM-L6-v2's 256 tokens,
+    every vector the same and every cosine 1.0. Its tokens are estimated (about 4 characters
+    or 0.75 of a word each), not counted by loading the model."""
+    out = []
+    for name, side in (("document_prompt", "document"), ("query_prompt", "query")):
+        prompt = str(params.get(name, "") or "")
+        tokens = round(max(len(prompt) / 4, len(prompt.split()) * 4 / 3))
+        if tokens >= PROMPT_TOKENS_WARN:
+            out.append(f"the {side} prompt alone is about {tokens} tokens: an encoder reads a "
+                       "window of a few hundred (256 for all-MiniLM-L6-v2), so little or "
+                       f"nothing of each {side} text is embedded after it")
+    return out

@@ -213,6 +213,11 @@ class DenseModel(Model):
     def embedding_jobs(self, dataset: Dataset, params: Params) -> list[EmbeddingJob]:
         return embedding_jobs(dataset, params)
 
+    def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
+        from workbench.core.embeddings import prompt_warnings
+
+        return prompt_warnings(params)
+
     def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
         return memory_needed(len(dataset.queries), len(dataset.corpus),
                              embedding_dim(str(params["embedding_model"])),

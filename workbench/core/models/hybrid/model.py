@@ -52,7 +52,9 @@ class HybridModel(Model):
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         if str(params["embeddings"]) != "stored":
-            return []
+            from workbench.core.embeddings import prompt_warnings
+
+            return prompt_warnings(params)
         docs = sum(1 for d in dataset.corpus if d.metadata.get("embedding") is not None)
         queries = sum(1 for q in dataset.queries if q.context.get("embedding") is not None)
         if docs and queries:
