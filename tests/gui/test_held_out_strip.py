@@ -207,3 +207,21 @@ def test_a_narrow_window_gets_the_short_comparison_not_a_wider_floor(qtbot: QtBo
     qtbot.waitUntil(lambda: not strip.overflow.isVisible())
     assert sum(not c.isHidden() for c in strip.extra_cards.values()) == 2
     w.close()
+
+
+def test_training_scores_get_no_test_and_no_colour(qtbot: QtBot,
+                                                   session: TuningSession) -> None:
+    # every judged query tuned on (k-fold values): the strip showed "▲13 ▼6 p = 0.115" and
+    # green deltas beside its own note that the figures are training scores
+    s = session
+    strip = MetricStrip(s, defer_ms=0)
+    qtbot.addWidget(strip)
+    s.pin_baseline()
+    every = tuple(f"q{i:02d}" for i in range(1, 26))
+    s.set_params(TUNED, tuned_on=_record(every))
+    s.recompute()
+    strip.refresh()
+    assert "training scores: no test" in strip.comparison.texts[0]
+    assert "p =" not in strip.comparison.texts[0] and "▲" not in strip.comparison.texts[0]
+    detail = strip.cards[0].detail.text()
+    assert "#8c959f'>" in detail and "vs" in detail  # the Δ shown, uncoloured

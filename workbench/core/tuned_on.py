@@ -324,6 +324,7 @@ class HeldOut:
     mask: NDArray[np.bool_] | None
     note: str
     set_aside: int
+    training: bool = False  # every judged query was tuned on: no difference is evidence
 
 
 def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
@@ -342,4 +343,5 @@ def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
         return HeldOut(held, f"counted: the {int(held.sum())} of {int(judged.sum())} judged "
                        f"queries not tuned on ({len(seen)} set aside, tuned on by {who})",
                        len(seen))
-    return HeldOut(None, f"training scores: every judged query was tuned on by {who}", 0)
+    return HeldOut(None, f"training scores: every judged query was tuned on by {who}", 0,
+                   training=True)

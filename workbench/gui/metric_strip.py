@@ -90,8 +90,9 @@ class MetricCard(QFrame):
         self.detail.setText(f"<span style='color:#8c959f'>{what}</span>")
 
     def show_metric(self, name: str, value: float | None, base: float | None,
-                    missing: str = "no judgments") -> None:
-        """`missing`: why there is no value (no judgments; before any data, no dataset)."""
+                    missing: str = "no judgments", training: bool = False) -> None:
+        """`missing`: why there is no value (no judgments; before any data, no dataset);
+        `training`: training scores, whose difference is no evidence (not coloured)."""
         self.name.setText(metric_label(name))
         self.value.setText("–" if value is None or math.isnan(value) else f"{value:.3f}")
         if value is None or math.isnan(value):
@@ -101,7 +102,7 @@ class MetricCard(QFrame):
             self._missing("no baseline" if base is None else "baseline –")
             return
         d = value - base
-        color = delta_color(d).name()
+        color = "#8c959f" if training else delta_color(d).name()
         self.detail.setText(f"<span style='color:{color}'>{signed(d)}</span>"
                             f" <span style='color:#8c959f'>vs {base:.3f}</span>")
 
@@ -292,14 +293,15 @@ class MetricStrip(QWidget):
         missing = "no judgments" if s.dataset is not None else "no dataset"
         for card, name in zip(self.cards, s.metric_names, strict=True):
             card.show_metric(name, mean(res, name), mean(base.result if base else None, name),
-                             missing)
+                             missing, held.training)
         reported = set()
         for name, card in self.extra_cards.items():
             value = mean(res, name)
             if value is None:
                 continue
             reported.add(name)
-            card.show_metric(name, value, mean(base.result if base else None, name))
+            card.show_metric(name, value, mean(base.result if base else None, name),
+                             training=held.training)
         if reported != self._reported:  # shown or hidden on a change of model, not per tick
             self._reported = reported
             self._fit_cards()
@@ -322,6 +324,11 @@ class MetricStrip(QWidget):
         if res is not None and not res.means:
             self.comparison.say(_muted("no judgments to measure against"),
                                 _muted("no judgments"))
+            return
+        if s.baseline is not None and s.result is not None and s.held_out().training:
+            # as compare and report: no test against training scores (the README says so)
+            self.comparison.say(_muted("training scores: no test (every judged query was "
+                                       "tuned on)"), _muted("training scores: no test"))
             return
         work = self._test_inputs()
         if work is None:
