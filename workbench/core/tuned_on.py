@@ -269,7 +269,8 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
-    each = "; ".join(f"{name!r} was tuned on {len(ids)} — {note[name].validation}"
+    each = "; ".join(f"{name!r} was tuned on {len(ids)}"
+                     + (f" — {note[name].validation}" if note[name].validation else "")
                      for name, ids in tuned.items())
     if held and not all_queries:
         # the others' judgments set aside, the queries kept: metrics count the judged ones
