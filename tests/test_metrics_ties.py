@@ -200,3 +200,14 @@ def test_a_tie_run_of_thousands_is_cut_by_one_pass_over_its_row() -> None:
     kept = sorted(ds.corpus[int(d)].id for d in result.ranking.docs[0][:100])
     assert kept == [f"{i:05d}" for i in range(2900, 3000)]
     assert result.means["r@100"] == 0.5
+
+
+def test_a_models_own_limit_keeps_its_order_at_a_tie() -> None:
+    # vault-search returns its first `limit` results: a tie at rank 100 inside a limit of
+    # 102 chose among every tied note, ranking one the system never returns (r@100 1.0)
+    docs = [Document(id=f"n{i:03d}", title=f"n{i:03d}", text="apple pie") for i in range(300)]
+    ds = Dataset("notes", Corpus(docs), QuerySet([Query(id="q", text="apple")]),
+                 {"q": {"n299": 1}})
+    result = Pipeline(get_model("vault-search"), ds, {"limit": 102}).run(["r@100"])
+    assert result.means["r@100"] == 0.0
+    assert int(result.ranking.count[0]) == 100

@@ -98,12 +98,12 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
     selection = model.selection_params(params) if select else None
     deep = max(depth, model.live_depth(prepared, params, depth))
     name_rank = judgments.name_rank if judgments is not None else None
-    # the depth cuts a run of equal scores only where the model's own limit and offset do not
-    # (what the system returns is its to choose): there the members trec_eval would read
-    # first are kept, not the model's first — one entry more shows whether a run crosses
+    # the depth cuts a run of equal scores only where the model has no limit or offset of its
+    # own (what the system returns is its to choose, ties included): there the members
+    # trec_eval would read first are kept, not the model's first — one entry more shows
+    # whether a run crosses
     cut_ties = (name_rank is not None and _scores_every_pair(model)
-                and (selection is None or (selection.offset == 0 and (
-                    selection.limit is None or selection.limit > depth))))
+                and (selection is None or (selection.offset == 0 and selection.limit is None)))
     scores = model.combine_to_depth(prepared, params,
                                     deep + cut_ties + (selection.offset if selection else 0))
     full = engine.rank(scores, deep + cut_ties, selection, hint)
