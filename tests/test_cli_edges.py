@@ -501,11 +501,19 @@ def test_embed_refuses_a_shorthand_and_a_param_that_disagree(
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "--split", "bogus"],
-     "--split: "),
-    (["eval", TEA, "-m", "bm25", "--split", "test", "--qrels",
-      str(SAMPLES / "tea-beir" / "qrels" / "test.tsv")], "--split and --qrels"),
+    (["eval", str(SAMPLES / "decisions" / "decisions.jsonl"), "-m", "decision-memory",
+      "--split", "bogus"], "--split bogus: "),
+    (["eval", str(SAMPLES / "decisions" / "decisions.jsonl"), "-m", "decision-memory",
+      "--spl", "dev"], "--split dev: "),  # argparse's abbreviation too
 ])
 def test_a_split_that_would_be_ignored_is_refused(
         argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
     _usage_error(argv, capsys, words)
+
+
+def test_tune_out_dash_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _usage_error(["tune", TEA, "-m", "bm25", "--trials", "2", "-o", "-"], capsys,
+                 "--out -: tune prints its report on standard output")
+    assert not (tmp_path / "-").exists()

@@ -297,7 +297,18 @@ def test_a_prompt_that_fills_the_window_is_warned_of() -> None:
     dense, hybrid = get_model("dense"), get_model("hybrid")
     long = "task: narrative similarity " * 90
     said = dense.data_warnings(None, dense.schema.resolve({"document_prompt": long}))  # type: ignore[arg-type]
-    assert len(said) == 1 and said[0].startswith("the document prompt alone is about 608 tokens")
+    assert len(said) == 1 and said[0].startswith("the document prompt alone is about 608 tokens, "
+                                                 "and the encoder reads 256 tokens")
     both = hybrid.schema.resolve({"document_prompt": long, "query_prompt": long})
     assert len(hybrid.data_warnings(None, both)) == 2  # type: ignore[arg-type]
     assert dense.data_warnings(None, dense.schema.defaults()) == []  # type: ignore[arg-type]
+
+
+def test_a_query_prompt_a_short_query_fits_beside_is_not_warned_of() -> None:
+    from workbench.core.models import get_model
+
+    dense = get_model("dense")
+    mid = "word " * 110  # about 147 tokens: a document loses much, a query fits beside it
+    said = dense.data_warnings(None, dense.schema.resolve(  # type: ignore[arg-type]
+        {"document_prompt": mid, "query_prompt": mid}))
+    assert len(said) == 1 and said[0].startswith("the document prompt")

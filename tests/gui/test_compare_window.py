@@ -465,3 +465,25 @@ def test_a_count_delta_groups_its_thousands_as_its_means_do() -> None:
 
     assert (_count_delta(2345.0), _count_delta(-2345.04), _count_delta(0.0)) == (
         "+2,345.0", "−2,345.0", "±0")
+
+
+def test_a_configuration_moved_off_its_tuned_values_loses_tunes_figures(
+        qtbot: QtBot, window: Any) -> None:
+    # Apply best, a slider moved, Save current as: the compare view and its report still
+    # printed tune's held-out figures for values tune never tried
+    from workbench.core.tuned_on import TunedOn, values_key
+
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    tuned = s.model.schema.resolve({"k1": 2.0, "b": 0.3})
+    note = TunedOn("tea-beir", "3-fold over 25 queries (seed 0)",
+                   tuple(f"q{i:02d}" for i in range(1, 26)), "ndcg@10", 0.61, 0.62, 0.5, 25,
+                   s.dataset.corpus.content_key(), "bm25", values_key("bm25", tuned))
+    s.configurations.save("moved", "bm25", {**tuned, "k1": 0.7}, tuned_on=note)
+    view = _open(qtbot, window)
+    assert view.comp is not None
+    text = view.table_note.text()
+    assert "'moved': its values differ from those tune wrote (edited since)" in text
+    assert "tune's held-out ndcg@10" not in text

@@ -33,17 +33,10 @@ def load_data(args: argparse.Namespace) -> Dataset:
     and notes said on stderr."""
     from workbench.core.formats import load_dataset
 
-    given = getattr(args, "argv", None) or []
-    if any(a == "--split" or a.startswith("--split=") for a in given):  # it was ignored
-        from workbench.core.formats.openvault import is_openvault_folder
-
-        folder = Path(args.data)
-        if getattr(args, "qrels", None):
-            raise UsageError("--split and --qrels: the judgments come from --qrels; give one")
-        if not (folder.is_dir() and ((folder / "corpus.jsonl").is_file()
-                                     or is_openvault_folder(folder))):
-            raise UsageError(f"--split: {args.data} has no splits (a BEIR or OpenVault folder "
-                             "has them)")
+    split = getattr(args, "split", "test")
+    if split != "test" and Path(args.data).is_file():  # a file has no splits: it was ignored
+        raise UsageError(f"--split {split}: {args.data} is a file, which has no splits (a "
+                         "BEIR, OpenVault or vault folder reads qrels/<split>.tsv)")
     skipped: list[FormatError] = []
     dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
                            qrels=getattr(args, "qrels", None),

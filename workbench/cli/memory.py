@@ -281,8 +281,7 @@ def _why_stats_entry(args: argparse.Namespace) -> int:
     if args.log and (args.param or args.params):  # a log is read as logged: say so
         raise UsageError("--param and --params apply with --live DATA (what these values "
                          "would inject); a log's statistics are what was injected")
-    given = getattr(args, "argv", None) or []
-    if args.log and any(a in ("-m", "--model") or a.startswith("--model=") for a in given):
+    if args.log and args.model != "decision-memory":  # any spelling of -m: ignored before
         raise UsageError("--model applies with --live DATA; a log's statistics are what "
                          "pi-lodestone injected")
     if args.live and args.last is not None:  # it was ignored: every query is a turn

@@ -248,6 +248,9 @@ def _check_args(args: argparse.Namespace) -> None:
         print("note: a grid runs each of its points once; --trials is not used (narrow the "
               "grid with --tune or --range)", file=sys.stderr)
     args.pick = args.pick or "bound"
+    if args.out == "-":  # a file named "-" was written: tune's own report is on stdout
+        raise UsageError("--out -: tune prints its report on standard output; give a file "
+                         "(best.toml) for the tuned values")
     if args.out:
         out = Path(args.out)
         if out.is_dir():
@@ -394,7 +397,7 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     from workbench.core.models import get_model
     from workbench.core.tuning.validation import set_aside
 
-    tuned = _tuned_start(args.params, dataset, get_model(args.model))
+    tuned = _tuned_start(args.params, dataset, get_model(args.model), say=True)
     if tuned is None:
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
@@ -406,7 +409,8 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     return narrowed
 
 
-def _tuned_start(params_file: str | None, dataset: Any, model: Any = None) -> Any:
+def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
+                 say: bool = False) -> Any:
     """The `[tuned]` record of a --params file that tune wrote for this data, else None."""
     from workbench.core.tuned_on import read_tuned_on
 
@@ -414,7 +418,9 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None) -> An
     if tuned is not None and model is not None:  # another model's record tuned nothing here
         from workbench.core.params import load_params_file
 
-        tuned, _ = tuned.applies_to(model.id, load_params_file(params_file or ""))
+        tuned, why = tuned.applies_to(model.id, load_params_file(params_file or ""))
+        if why and say:
+            print(f"note: {Path(params_file or '').name}: {why}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 

@@ -153,8 +153,8 @@ def write_configuration_toml(saved: SavedConfiguration, path: str | Path) -> Non
     atomic_write_text(Path(path), configuration_toml(saved))
 
 
-def read_configuration_toml(path: str | Path, model_id: str,
-                            name: str | None = None) -> SavedConfiguration:
+def read_configuration_toml(path: str | Path, model_id: str, name: str | None = None,
+                            said: list[str] | None = None) -> SavedConfiguration:
     """A params TOML file as a configuration of `model_id`, named after the file unless
     `name` is given; ParamError naming the file on a bad or unknown value."""
     p = Path(path)
@@ -162,5 +162,7 @@ def read_configuration_toml(path: str | Path, model_id: str,
     params = schema.resolve(resolve_file(schema, p))
     record = read_tuned_on(p)
     if record is not None:  # as it holds for these values of this model (`applies_to`)
-        record, _ = record.applies_to(model_id, params)
+        record, why = record.applies_to(model_id, params)
+        if why and said is not None:
+            said.append(why)
     return SavedConfiguration(check_name(name or p.stem), model_id, params, record)

@@ -633,7 +633,9 @@ def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL,
     return len(texts) - len(missing), len({keys[i] for i in missing})
 
 
-PROMPT_TOKENS_WARN = 128  # a prompt estimated this long takes half of a 256-token window
+# a prompt estimated this long takes half of a 256-token window from a document, most of it
+# from a query (queries are short: one fits beside a prompt a document's text would not)
+PROMPT_TOKENS_WARN = {"document": 128, "query": 200}
 
 
 def prompt_warnings(params: Mapping[str, object]) -> list[str]:
@@ -642,11 +644,13 @@ def prompt_warnings(params: Mapping[str, object]) -> list[str]:
     every vector the same and every cosine 1.0. Its tokens are estimated (about 4 characters
     or 0.75 of a word each), not counted by loading the model."""
     out = []
+    window = ("256 tokens" if str(params.get("embedding_model", DEFAULT_MODEL)) == DEFAULT_MODEL
+              else "a window of a few hundred tokens")
     for name, side in (("document_prompt", "document"), ("query_prompt", "query")):
         prompt = str(params.get(name, "") or "")
         tokens = round(max(len(prompt) / 4, len(prompt.split()) * 4 / 3))
-        if tokens >= PROMPT_TOKENS_WARN:
-            out.append(f"the {side} prompt alone is about {tokens} tokens: an encoder reads a "
-                       "window of a few hundred (256 for all-MiniLM-L6-v2), so little or "
-                       f"nothing of each {side} text is embedded after it")
+        if tokens >= PROMPT_TOKENS_WARN[side]:
+            out.append(f"the {side} prompt alone is about {tokens} tokens, and the encoder reads "
+                       f"{window} of prompt and text together: a {side} is embedded only as "
+                       "far as it fits after the prompt")
     return out

@@ -41,7 +41,7 @@ def git(repo: Path, *args: str, stdin: bytes | None = None) -> bytes:
         raise GitError(f"{repo}: cannot run git: {exc}") from exc
     if done.returncode != 0:
         msg = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        if msg and "not a git repository" in msg[-1]:  # git's own words, "fatal: …", said plainly
+        if msg and "not a git repository (or any" in msg[-1]:  # git's "fatal: …", plainly
             raise GitError(f"{repo}: not a git repository (no .git here or in a folder above)")
         raise GitError(f"{repo}: git {args[0]}: {msg[-1] if msg else 'failed'}")
     return done.stdout

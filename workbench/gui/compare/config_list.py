@@ -235,14 +235,16 @@ class ConfigurationList(QWidget):
         if s.model is None:
             return False
         try:
-            saved = read_configuration_toml(path, s.model.id)
+            said: list[str] = []
+            saved = read_configuration_toml(path, s.model.id, said=said)
             name = s.configurations.unique_name(saved.name)
             s.configurations.save(name, saved.model_id, saved.params, tuned_on=saved.tuned_on)
         except (ParamError, ValueError) as exc:
             self.message.emit(str(exc))
             return False
         self.select(name)
-        self.message.emit(f"imported {Path(path).name} as {name!r}")
+        self.message.emit(f"imported {Path(path).name} as {name!r}"
+                          + "".join(f"; {why}" for why in said))
         return True
 
     def export_toml(self, name: str, path: str | Path) -> bool:

@@ -266,11 +266,21 @@ class CompareWindow(QWidget):
             metrics += list(BUNDLE_METRICS)
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
-        tuned = [(n, t) for n in names for t in [s.configurations.get(n).tuned_on] if t]
+        tuned, said = [], []
+        for n in names:  # each record as it holds for the values saved (`applies_to`)
+            saved = s.configurations.get(n)
+            if saved.tuned_on is None:
+                continue
+            record, why = saved.tuned_on.applies_to(saved.model_id, saved.params)
+            if why:
+                said.append(f"{n!r}: {why}")
+            if record is not None:
+                tuned.append((n, record))
         # the box means something only where a configuration was tuned on some queries
         self.all_queries.setEnabled(bool(tuned))
         before = dataset
         dataset, notes = held_out_queries(dataset, tuned, self.all_queries.isChecked())
+        notes = [*notes, *said]
         set_aside = judged_count(before) - judged_count(dataset)
         self.cancel_button.setEnabled(True)
         self.status.setText(f"comparing {len(configs)} configurations …")
