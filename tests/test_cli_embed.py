@@ -181,3 +181,22 @@ def test_a_repeated_text_is_said_as_a_repeat_not_as_cached(
     assert "documents: 3 texts (2 embedded, 0 from the cache, 1 repeating another text)" in out
     assert len(counting.seen) == 2
     assert "from the cache)" not in err  # the progress counts no cache hit either
+
+
+def test_a_damaged_cache_file_is_said_when_its_texts_embed_again(
+        beir: Path, counting: CountingEncoder, capsys: pytest.CaptureFixture[str]) -> None:
+    # a truncated shard was removed and its texts re-embedded with no word: a wait unexplained
+    from workbench.core.embeddings import open_store
+
+    assert main(["embed", str(beir), "-m", "dense", "--embedding-model", counting.name,
+                 "--documents-only"]) == 0
+    folder = open_store(counting, "").folder
+    shard = next(p for p in folder.iterdir() if p.suffix == ".shard")
+    shard.write_bytes(shard.read_bytes()[:-7])  # cut short
+    capsys.readouterr()
+    counting.seen.clear()
+    assert main(["embed", str(beir), "-m", "dense", "--embedding-model", counting.name,
+                 "--documents-only"]) == 0
+    _out, err = capsys.readouterr()
+    assert "note: 1 damaged file of the embedding cache" in err
+    assert "removed: their texts are embedded again" in err and len(counting.seen) == 3

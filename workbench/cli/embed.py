@@ -113,7 +113,9 @@ def cmd_embed(args: argparse.Namespace) -> int:
               f"cache {cache_dir() / 'embeddings'}")
         cache_errors: list[str] = []
         for job in jobs:
-            cached, new = cache_counts(job.texts, model=job.model, prompt=job.prompt)
+            notes: list[str] = []  # a damaged cache file found on opening, said
+            cached, new = cache_counts(job.texts, model=job.model, prompt=job.prompt,
+                                       notes=notes)
             t0 = time.perf_counter()
             started: list[float] = []  # when encoding began: the model loaded by then
 
@@ -127,7 +129,9 @@ def cmd_embed(args: argparse.Namespace) -> int:
                 vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
                                       batch_size=job.batch_size,
                                       progress=Progress(on_progress=on_progress),
-                                      cache_errors=cache_errors, workers=workers)
+                                      cache_errors=cache_errors, workers=workers, notes=notes)
+            for note in notes:
+                print(f"note: {note}", file=sys.stderr)
             end = time.perf_counter()
             secs = end - t0
             repeats = len(job.texts) - cached - new  # a text given twice is encoded once

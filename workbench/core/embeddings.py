@@ -511,7 +511,8 @@ STORE_EVERY_S = 60.0  # embedded vectors are stored at least this often
 def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
                 batch_size: int = 64, progress: Progress = NO_PROGRESS,
                 use_cache: bool = True, cache_errors: list[str] | None = None,
-                workers: Workers | None = None) -> NDArray[np.float32]:
+                workers: Workers | None = None,
+                notes: list[str] | None = None) -> NDArray[np.float32]:
     """float32 (n, dim) unit vectors of `prompt + text` for each text.
 
     Cached on disk per (model identity, prompt): only texts not embedded before are encoded,
@@ -530,6 +531,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     if not use_cache:
         return enc.encode(prompted, batch_size=batch_size, progress=progress)
     store = open_store(enc, prompt)
+    _say_dropped(store, notes)
     keys = [text_key(t) for t in prompted]
     first: dict[bytes, int] = {}  # the same text twice is encoded once
     missing = store.missing(keys)
@@ -622,12 +624,22 @@ def count_cached(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: st
     return cache_counts(texts, model=model, prompt=prompt)[0]
 
 
-def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL,
-                 prompt: str = "") -> tuple[int, int]:
+def _say_dropped(store: EmbeddingStore, notes: list[str] | None) -> None:
+    """A damaged shard the store removed on opening, said (its texts embed again: a wait of
+    seconds or minutes with no word)."""
+    if store.dropped and notes is not None:
+        notes.append(f"{store.dropped:,} damaged file{'s' if store.dropped != 1 else ''} of the "
+                     f"embedding cache {store.folder} (checksum) removed: their texts are "
+                     "embedded again")
+
+
+def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
+                 notes: list[str] | None = None) -> tuple[int, int]:
     """(cached, to embed): how many of `texts` have a cached embedding for this model and
     prompt, and how many distinct others `embed_texts` would encode (a text given twice is
     encoded once: the rest repeat another)."""
     store = open_store(get_encoder(model), prompt)
+    _say_dropped(store, notes)
     keys = [text_key(prompt + t) for t in texts]
     missing = store.missing(keys)
     return len(texts) - len(missing), len({keys[i] for i in missing})
