@@ -505,6 +505,10 @@ def test_embed_refuses_a_shorthand_and_a_param_that_disagree(
       "--split", "bogus"], "--split bogus: "),
     (["eval", str(SAMPLES / "decisions" / "decisions.jsonl"), "-m", "decision-memory",
       "--spl", "dev"], "--split dev: "),  # argparse's abbreviation too
+    (["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "--split", "bogus"],
+     "--split bogus: "),  # a folder with no qrels/ of splits
+    (["eval", TEA, "-m", "bm25", "--split", "dev", "--qrels",
+      str(SAMPLES / "tea-beir" / "qrels" / "test.tsv")], "--split dev and --qrels"),
 ])
 def test_a_split_that_would_be_ignored_is_refused(
         argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

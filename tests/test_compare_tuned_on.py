@@ -456,3 +456,14 @@ def test_a_tuned_table_with_a_key_tune_does_not_write_is_refused(tmp_path: Path)
     path.write_text(path.read_text() + 'model_note = "bm25"\n')
     with pytest.raises(ParamError, match="field 'model_note': not one tune writes"):
         read_tuned_on(path)
+
+
+def test_eval_says_when_a_tuned_files_values_were_edited(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = _tuned_split(tmp_path)
+    params = load_params_file(out)
+    edited = tmp_path / "edited.toml"
+    edited.write_text(out.read_text().replace(f"k1 = {params['k1']}", "k1 = 0.55", 1))
+    capsys.readouterr()
+    assert main(["eval", str(TEA), "-m", "bm25", "--params", str(edited)]) == 0
+    assert "'edited.toml': its values differ from those tune wrote" in capsys.readouterr().out

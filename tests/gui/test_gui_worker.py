@@ -218,6 +218,7 @@ def test_a_cancelled_preparation_says_what_the_cache_kept(
     with qtbot.waitSignal(loop.prepare_finished, timeout=10_000):
         loop.cancel_prepare()
     assert loop.cancel_note.startswith("none of the 151 texts to embed was kept")
-    assert "none of the 151 texts to embed was kept" in box.status.text()
+    assert box.status.text().startswith("cancelled: nothing is prepared yet; press ")
+    assert "None of the 151 texts to embed was kept" in box.status.text()
     held_encoder.release.set()
     loop.shutdown()

@@ -34,9 +34,19 @@ def load_data(args: argparse.Namespace) -> Dataset:
     from workbench.core.formats import load_dataset
 
     split = getattr(args, "split", "test")
-    if split != "test" and Path(args.data).is_file():  # a file has no splits: it was ignored
-        raise UsageError(f"--split {split}: {args.data} is a file, which has no splits (a "
-                         "BEIR, OpenVault or vault folder reads qrels/<split>.tsv)")
+    if split != "test":  # where nothing reads it, it was ignored: refused
+        folder = Path(args.data)
+        judged_by_split = folder.is_dir() and (folder / "qrels").is_dir()  # qrels/<split>.tsv
+        queries_by_split = folder.is_dir() and (folder / f"queries.{split}.jsonl").is_file()
+        if not folder.is_dir():
+            raise UsageError(f"--split {split}: {args.data} is a file, which has no splits (a "
+                             "BEIR, OpenVault or vault folder reads qrels/<split>.tsv)")
+        if getattr(args, "qrels", None) and not queries_by_split:
+            raise UsageError(f"--split {split} and --qrels: the judgments come from --qrels, "
+                             f"and {args.data} has no queries.{split}.jsonl; give one")
+        if not getattr(args, "qrels", None) and not judged_by_split:
+            raise UsageError(f"--split {split}: {args.data} has no qrels/ folder of splits (a "
+                             "BEIR, OpenVault or vault folder has one)")
     skipped: list[FormatError] = []
     dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
                            qrels=getattr(args, "qrels", None),

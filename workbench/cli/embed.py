@@ -129,7 +129,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
                 vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
                                       batch_size=job.batch_size,
                                       progress=Progress(on_progress=on_progress),
-                                      cache_errors=cache_errors, workers=workers, notes=notes)
+                                      cache_errors=cache_errors, workers=workers)
             for note in notes:
                 print(f"note: {note}", file=sys.stderr)
             end = time.perf_counter()

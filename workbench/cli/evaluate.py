@@ -172,8 +172,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         changed = _overridden(model, args, params)
         if changed:  # its queries are still set aside; its held-out figures are of other values
             tuned = dataclasses.replace(tuned, held_n=0)
-        dataset, notes = held_out_queries(dataset, [(Path(args.params).name, tuned)],
-                                          args.all_queries)
+        dataset, held = held_out_queries(dataset, [(Path(args.params).name, tuned)],
+                                         args.all_queries)
+        notes = [*held, *notes]  # the record's own note (edited since) kept after them
         if changed:
             notes.append(f"-p changes {', '.join(changed)} from {Path(args.params).name!r}: "
                          "tune's held-out figures were of the file's values, not these")

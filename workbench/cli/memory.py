@@ -281,7 +281,9 @@ def _why_stats_entry(args: argparse.Namespace) -> int:
     if args.log and (args.param or args.params):  # a log is read as logged: say so
         raise UsageError("--param and --params apply with --live DATA (what these values "
                          "would inject); a log's statistics are what was injected")
-    if args.log and args.model != "decision-memory":  # any spelling of -m: ignored before
+    said_model = any(a.startswith("-m") or a.startswith("--mo")
+                     for a in getattr(args, "argv", None) or [])  # -mX, --mod … too
+    if args.log and (said_model or args.model != "decision-memory"):  # it was ignored
         raise UsageError("--model applies with --live DATA; a log's statistics are what "
                          "pi-lodestone injected")
     if args.live and args.last is not None:  # it was ignored: every query is a turn

@@ -629,8 +629,8 @@ def _say_dropped(store: EmbeddingStore, notes: list[str] | None) -> None:
     seconds or minutes with no word)."""
     if store.dropped and notes is not None:
         notes.append(f"{store.dropped:,} damaged file{'s' if store.dropped != 1 else ''} of the "
-                     f"embedding cache {store.folder} (checksum) removed: their texts are "
-                     "embedded again")
+                     f"embedding cache {store.folder} left unread: their texts are embedded "
+                     "again")
 
 
 def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",

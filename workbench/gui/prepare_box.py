@@ -188,10 +188,11 @@ class PrepareBox(QGroupBox):
             self.progress.setValue(0)
             kept = ""  # what the cache kept of it, as the command line says
             if self.loop is not None and self.loop.cancel_note:
-                kept = " " + html.escape(self.loop.cancel_note.replace(
-                    "the same command goes on", f"{self.verb} goes on")).rstrip(".") + "."
-            self.status.setText("cancelled: results still show the previous preparation; "
-                                f"press {self.verb} to finish.{kept}")
+                note = self.loop.cancel_note.replace("the same command goes on", "it goes on")
+                kept = " " + html.escape(note[:1].upper() + note[1:]).rstrip(".") + "."
+            shown = ("results still show the previous preparation" if self.session.prepared
+                     is not None else "nothing is prepared yet")
+            self.status.setText(f"cancelled: {shown}; press {self.verb} to finish.{kept}")
         else:
             self.progress.setValue(0)
             self.status.setText(f"<span style='color:#c0392b'>prepare failed: {outcome}</span>")
