@@ -127,16 +127,7 @@ def test_live_values_apply_to_the_previous_preparation_while_a_new_one_runs(
         qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
     # the box says "results still show the previous preparation", but a live slider moved
     # then changed nothing: min similarity read 0.6 over results scoring 0.4
-    s = TuningSession()
-    loop = LiveLoop(s)
-    held_encoder.release.set()
-    s.open(SAMPLES / "tea-beir")
-    s.set_model("dense", {"embedding_model": held_encoder.name})
-    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
-    held_encoder.release.clear()
-    held_encoder.started.clear()
-    s.set_param("document_prompt", "passage: ")  # a new preparation, held
-    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    s, loop = _reembedding(qtbot, held_encoder)
     with qtbot.waitSignal(loop.applied, timeout=10_000):
         s.set_param("min_similarity", 0.3)
     assert s.needs_prepare and loop.preparing
@@ -181,16 +172,7 @@ def test_a_baseline_pinned_while_a_preparation_waits_is_saved_with_the_shown_val
         qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
     # pinned after a re-embed's Cancel, the baseline was saved with the new (unembedded)
     # prompt beside the old prompt's figures; recomputed from its settings it changed
-    s = TuningSession()
-    loop = LiveLoop(s)
-    held_encoder.release.set()
-    s.open(SAMPLES / "tea-beir")
-    s.set_model("dense", {"embedding_model": held_encoder.name})
-    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
-    held_encoder.release.clear()
-    held_encoder.started.clear()
-    s.set_param("document_prompt", "passage: ")
-    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    s, loop = _reembedding(qtbot, held_encoder)
     with qtbot.waitSignal(loop.prepare_finished, timeout=10_000):
         loop.cancel_prepare()
     s.pin_baseline()
@@ -222,3 +204,18 @@ def test_a_cancelled_preparation_says_what_the_cache_kept(
     assert "None of the 151 texts to embed was kept" in box.status.text()
     held_encoder.release.set()
     loop.shutdown()
+
+
+def _reembedding(qtbot: QtBot, held_encoder: HeldFakeEncoder) -> tuple[TuningSession, LiveLoop]:
+    """tea-beir prepared for dense, then a new document prompt whose preparation is held."""
+    s = TuningSession()
+    loop = LiveLoop(s)
+    held_encoder.release.set()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
+    held_encoder.release.clear()
+    held_encoder.started.clear()
+    s.set_param("document_prompt", "passage: ")  # a new preparation, held
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    return s, loop
