@@ -232,3 +232,11 @@ def test_identical_configurations_carry_no_caution_about_many_p_values() -> None
     comp = compare_configurations(model, load_dataset(SAMPLES / "tea-beir"), configs,
                                   n_resamples=200)
     assert tests_shown(comp) == 0 and many_tests_note(comp) == ""
+
+
+def test_a_signals_change_that_rounds_to_a_whole_number_keeps_its_digits() -> None:
+    # "bm25 −4" for a change of −3.997 read as a whole number
+    from workbench.core.comparison import _signed
+
+    assert [_signed(x) for x in (-3.997, 4.0, 0.3, 11.996, 123.4)] == [
+        "−4.00", "+4", "+0.3", "+12.0", "+123"]

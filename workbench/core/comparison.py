@@ -385,6 +385,11 @@ def _move_words(a: int | None, b: int | None, below_a: str | None = None,
 
 
 def _signed(x: float) -> str:
-    return f"{'+' if x >= 0 else '−'}{abs(x):.3g}"
+    """+1.9, −0.3; three significant digits, kept where rounding leaves a whole number that
+    is not one (−3.997 read as an integer, "−4"; it is −4.00)."""
+    text = f"{abs(x):.3g}"
+    if "." not in text and "e" not in text and abs(x) != round(abs(x)):
+        text = f"{abs(x):.{max(0, 3 - len(text))}f}"
+    return f"{'+' if x >= 0 else '−'}{text}"
 
 
