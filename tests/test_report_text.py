@@ -240,3 +240,17 @@ def test_a_signals_change_that_rounds_to_a_whole_number_keeps_its_digits() -> No
 
     assert [_signed(x) for x in (-3.997, 4.0, 0.3, 11.996, 123.4)] == [
         "−4.00", "+4", "+0.3", "+12.0", "+123"]
+
+
+def test_a_shared_page_shows_paths_near_not_absolute(tmp_path, monkeypatch) -> None:
+    # a pull request's first line held /home/alice/…/tea-beir
+    from workbench.report.text import origin
+
+    home, work = tmp_path / "home", tmp_path / "home" / "work"
+    (work / "data").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(work)
+    assert origin(str(work / "data")) == "data"
+    assert origin(str(home / "other")) == "~/other"
+    assert origin(str(work / "data") + "@" + "a" * 40) == "data at commit aaaaaaaaaaaa"
+    assert origin("/elsewhere/x") == "/elsewhere/x"

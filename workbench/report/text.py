@@ -34,14 +34,32 @@ def origin(source: str) -> str:
 
     root, at, commit = source.rpartition("@")
     if not at or not root or not re.fullmatch(r"[0-9a-f]{7,64}", commit):
-        return source  # a path that holds an @ of its own
+        return _near(source)  # a path that holds an @ of its own
     from workbench.core.store import cache_dir
 
     short = commit[:12]
     if Path(root).resolve().parent == (cache_dir() / "sample-repos").resolve():
         name = Path(root).name.rsplit("-", 1)[0]
         return f"the {name} sample's repository, built from its history, at commit {short}"
-    return f"{root} at commit {short}"
+    return f"{_near(root)} at commit {short}"
+
+
+def _near(path: str) -> str:
+    """A path as a shared page shows it: relative to the current folder where it lies inside
+    it, else with the home folder as ~ (a pull request had /home/alice/… in its first line)."""
+    try:
+        p = Path(path).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return path
+    for base, shown in ((Path.cwd().resolve(), ""), (Path.home().resolve(), "~")):
+        try:
+            rest = p.relative_to(base)
+        except ValueError:
+            continue
+        if shown:
+            return str(Path(shown) / rest)
+        return str(rest) if str(rest) != "." else path
+    return path
 
 
 def subject(comp: Comparison) -> list[str]:
