@@ -597,3 +597,15 @@ def test_a_tuned_file_compared_first_says_whose_held_out_figures_they_are(
     short = page.read_text().split("## In short", 1)[1].split("##", 1)[0]
     assert "plain against tuned: on 25 held-out queries" in short
     assert "tune measured tuned's ndcg@10 against its own starting values: " in short
+
+
+def test_a_files_excerpt_keeps_its_lines() -> None:
+    # code in a mover card was flattened onto one line: `package cmd import ( "errors" …`
+    ds = load_dataset(SAMPLES / "code-repo")
+    model = get_model("codeledger")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("kw", model.schema.resolve({"w_keyword": 0.5}))]
+    page = html_report(compare_configurations(model, ds, configs, n_resamples=200))
+    codes = re.findall(r'<p class="text code">(.*?)</p>', page, re.S)
+    assert codes and all("\n" in c for c in codes)
+    assert "white-space:pre-wrap" in page

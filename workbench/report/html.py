@@ -123,6 +123,7 @@ break-inside:avoid}
 mark{background:#fff1a8;padding:0 1px}
 .mover span.rel{color:var(--up)} .mover span.nonrel{color:var(--down)}
 .mover span.unj{color:var(--muted)} .mover p.text{color:#32383f}
+.mover p.text.code{white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}
 @media print{nav{display:none}main{max-width:none;padding:0}h2{break-after:avoid}
 figure,table{break-inside:avoid}.wide{overflow:visible}#metric-table{font-size:10px}}
 """
@@ -479,7 +480,10 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
                if doc.title != doc.id else "")  # a file's title is its path: said once
             + "· "
             f'<span class="{judged}">{escape(_judged(grade))}</span></p>'
-            f'<p class="text">{snippet_html(doc.text, terms, analyzer)}</p></div></div></div>')
+            + (f'<p class="text code">{code_snippet_html(doc.text, terms, analyzer)}</p>'
+               if comp.model.id.startswith("codeledger") else
+               f'<p class="text">{snippet_html(doc.text, terms, analyzer)}</p>')
+            + "</div></div></div>")
 
 
 def _hits(text: str, terms: set[str], analyzer: Analyzer) -> list[tuple[int, int]]:
@@ -500,6 +504,27 @@ def _marked(text: str, terms: set[str], analyzer: Analyzer) -> str:
         at = end
     out.append(escape(text[at:]))
     return "".join(out)
+
+
+def code_snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 480,
+                      most: int = 14) -> str:
+    """A file's lines around its first line with a query term (from two lines before it), as
+    many as fit in `width` characters and `most` lines, escaped, the terms in <mark>, '…'
+    where cut: code flattened onto one line read as prose."""
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if _hits(line, terms, analyzer)), 0)
+    start = max(0, first - 2)
+    shown: list[str] = []
+    used = 0
+    for line in lines[start:start + most]:
+        line = line.rstrip()
+        if used + len(line) > width and shown:
+            break
+        shown.append(_marked(line[:width], terms, analyzer))
+        used += len(line) + 1
+    end = start + len(shown)
+    return (("…\n" if start else "") + "\n".join(shown)
+            + ("\n…" if end < len(lines) else ""))
 
 
 def snippet_html(text: str, terms: set[str], analyzer: Analyzer, width: int = 320) -> str:
