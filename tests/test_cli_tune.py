@@ -789,3 +789,14 @@ def test_k_fold_over_dated_tasks_is_said_to_mix_times(capsys, tmp_path):
     assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--trials", "1",
                  "--folds", "2", "--storage", str(tmp_path / "t.db")]) == 0
     assert "these queries are dated" not in capsys.readouterr().out
+
+
+def test_the_table_heads_a_start_set_by_p_as_the_start(capsys, tmp_path):
+    # with -p k1=0.5 the starting values were headed "default"
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "-p", "k1=0.5", "--trials", "2",
+                 "--folds", "0", "--storage", str(tmp_path / "s.db")]) == 0
+    out = capsys.readouterr().out
+    assert "parameter  start  tuned" in out
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
+                 "--storage", str(tmp_path / "s2.db")]) == 0
+    assert "parameter  default  tuned" in capsys.readouterr().out

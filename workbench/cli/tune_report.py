@@ -88,7 +88,10 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     rows = [[name, _v(defaults.get(name)), _v(value),
              "" if defaults.get(name) == value else "yes"]
             for name, value in final.best.items()]
-    print(format_table(["parameter", "default", "tuned", "changed"], rows))
+    # the values tuning started from: the model's defaults, or what -p / --params set
+    own = model.schema.defaults()
+    start = "default" if all(defaults.get(n) == own.get(n) for n in final.best) else "start"
+    print(format_table(["parameter", start, "tuned", "changed"], rows))
     edges = _at_a_narrowed_bound(result, model)
     if edges:
         print("kept at the end of a narrowed --range: " + "; ".join(edges)
