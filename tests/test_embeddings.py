@@ -312,3 +312,11 @@ def test_a_query_prompt_a_short_query_fits_beside_is_not_warned_of() -> None:
     said = dense.data_warnings(None, dense.schema.resolve(  # type: ignore[arg-type]
         {"document_prompt": mid, "query_prompt": mid}))
     assert len(said) == 1 and said[0].startswith("the document prompt")
+
+
+def test_the_progress_says_what_it_embeds(counting: CountingEncoder) -> None:
+    # "embedding 64/155 texts" in the window: documents or queries, it did not say
+    said: list[str] = []
+    embed_texts(TEXTS[:5], model=counting.name, prompt="what: ", batch_size=2,
+                progress=Progress(on_progress=lambda _f, m: said.append(m)), what="queries")
+    assert said and said[0].startswith("embedding ") and "/5 queries" in said[0]

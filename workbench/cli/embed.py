@@ -129,7 +129,8 @@ def cmd_embed(args: argparse.Namespace) -> int:
                 vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
                                       batch_size=job.batch_size,
                                       progress=Progress(on_progress=on_progress),
-                                      cache_errors=cache_errors, workers=workers)
+                                      cache_errors=cache_errors, workers=workers,
+                                      what=job.label)
             for note in notes:
                 print(f"note: {note}", file=sys.stderr)
             end = time.perf_counter()

@@ -512,7 +512,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
                 batch_size: int = 64, progress: Progress = NO_PROGRESS,
                 use_cache: bool = True, cache_errors: list[str] | None = None,
                 workers: Workers | None = None,
-                notes: list[str] | None = None) -> NDArray[np.float32]:
+                notes: list[str] | None = None, what: str = "texts") -> NDArray[np.float32]:
     """float32 (n, dim) unit vectors of `prompt + text` for each text.
 
     Cached on disk per (model identity, prompt): only texts not embedded before are encoded,
@@ -566,7 +566,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     try:
         for start in range(0, len(new), step):
             part = new[start:start + step]
-            sub = _whole_set(progress, start, len(part), len(new), cached)
+            sub = _whole_set(progress, start, len(part), len(new), cached, what)
             vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size,
                                  progress=sub)
             pending.append(([keys[i] for i in part], vectors))
@@ -601,7 +601,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     return out
 
 
-def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int) -> Progress:
+def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int,
+               what: str = "texts") -> Progress:
     """A chunk's progress said over the whole set: 'embedding 2,300/5,183 texts', never the
     position inside the chunk."""
     outer = progress.on_progress
@@ -610,7 +611,7 @@ def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int
     def report(fraction: float, _message: str) -> None:
         if outer is not None:
             n = done + round(fraction * size)
-            outer(n / total, f"embedding {n:,}/{total:,} texts{suffix}")
+            outer(n / total, f"embedding {n:,}/{total:,} {what}{suffix}")
 
     return Progress(on_progress=report if outer else None, should_stop=progress.should_stop)
 

@@ -87,9 +87,9 @@ def embed_dataset(dataset: Dataset, params: Params,
     """(documents (N, d), queries (Q, d)) embedded with the model and prompts in `params`."""
     docs, queries = embedding_jobs(dataset, params)
     return (embed_texts(docs.texts, model=docs.model, batch_size=docs.batch_size,
-                        prompt=docs.prompt, progress=progress.span(0, 0.95)),
+                        prompt=docs.prompt, progress=progress.span(0, 0.95), what="documents"),
             embed_texts(queries.texts, model=queries.model, batch_size=queries.batch_size,
-                        prompt=queries.prompt, progress=progress.span(0.95, 1)))
+                        prompt=queries.prompt, progress=progress.span(0.95, 1), what="queries"))
 
 
 def embedding_dim(model: str, fallback: int = 384) -> int:

@@ -142,13 +142,15 @@ def encoder_rows(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: P
                            np.zeros((len(plans), 0), np.float32), np.zeros(len(plans), bool))
     docs_job, *query_job = encoder_jobs(doc_texts, plans, params)
     docs = embed_texts(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
-                       batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.85))
+                       batch_size=docs_job.batch_size, progress=progress.span(0.0, 0.85),
+                       what="documents")
     rows = np.asarray([i for i, p in enumerate(plans) if p.embedding_text], np.int64)
     queries = np.zeros((len(plans), docs.shape[1]), np.float32)
     if query_job:
         job = query_job[0]
         queries[rows] = embed_texts(job.texts, model=job.model, prompt=job.prompt,
-                                    batch_size=job.batch_size, progress=progress.span(0.85, 0.9))
+                                    batch_size=job.batch_size, progress=progress.span(0.85, 0.9),
+                                    what="queries")
     has = np.zeros(len(plans), bool)
     has[rows] = True
     return EncodedRows(DocumentSide(docs), queries, has)
