@@ -467,3 +467,28 @@ def test_eval_says_when_a_tuned_files_values_were_edited(
     capsys.readouterr()
     assert main(["eval", str(TEA), "-m", "bm25", "--params", str(edited)]) == 0
     assert "'edited.toml': its values differ from those tune wrote" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("model_id", ["codeledger", "codeledger-document", "bm25", "hybrid",
+                                      "decision-memory", "importance", "vault-search", "dense"])
+def test_a_values_key_holds_through_resolving_again(model_id: str) -> None:
+    # codeledger's whole-number floats resolved again as 20.0 from 20: every untouched
+    # codeledger tune file was said to be "edited since" and lost its held-out figures
+    from workbench.core.tuned_on import values_key
+
+    schema = get_model(model_id).schema
+    once = schema.resolve(schema.defaults())
+    assert values_key(model_id, schema.defaults()) == values_key(model_id, once) \
+        == values_key(model_id, schema.resolve(once)) == values_key(model_id, {})
+
+
+def test_an_untouched_codeledger_tune_file_keeps_its_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cl.toml"
+    code = str(SAMPLES / "code-repo")
+    assert main(["tune", code, "-m", "codeledger", "--tune", "w_keyword", "--trials", "3",
+                 "--storage", str(tmp_path / "s.db"), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["compare", code, "-m", "codeledger", "--defaults", "-c", str(out),
+                 "--movers", "0"]) == 0
+    assert "edited since" not in capsys.readouterr().out

@@ -125,7 +125,10 @@ def values_key(model_id: str, params: Mapping[str, object]) -> str:
     full: dict[str, object] = dict(params)
     with contextlib.suppress(Exception):  # a value this model refuses: keyed as given
         full = dict(get_model(model_id).schema.resolve(params))
-    text = json.dumps({k: (round(v, 10) if isinstance(v, float) else v)
+    # a number as a float, rounded: resolving again may turn 20 into 20.0 (codeledger's
+    # whole-number floats), and a file writes 10 digits
+    text = json.dumps({k: (round(float(v), 10) if isinstance(v, int | float)
+                           and not isinstance(v, bool) else v)
                        for k, v in sorted(full.items())}, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
