@@ -521,3 +521,15 @@ def test_tune_out_dash_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[
     _usage_error(["tune", TEA, "-m", "bm25", "--trials", "2", "-o", "-"], capsys,
                  "--out -: tune prints its report on standard output")
     assert not (tmp_path / "-").exists()
+
+
+def test_the_judgments_line_names_the_file_the_split_reads(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Cranfield: "split test (qrels/test.binary.tsv)" while test.tsv was read
+    import shutil
+
+    folder = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "qrels" / "test.binary.tsv").write_text((folder / "qrels" / "test.tsv").read_text())
+    assert main(["eval", str(folder), "-m", "bm25", "--metrics", "ndcg@10"]) == 0
+    assert "judgments: split test (qrels/test.tsv)," in capsys.readouterr().out

@@ -278,7 +278,8 @@ def judgments_line(args: argparse.Namespace, dataset: Dataset, metrics: Sequence
         where = str(qrels)
     elif folder.is_dir() and (folder / "qrels").is_dir():
         split = getattr(args, "split", "test")
-        files = sorted((folder / "qrels").glob(f"{split}.*"))
+        exact = folder / "qrels" / f"{split}.tsv"  # what the split reads (test.binary.tsv is
+        files = [exact] if exact.is_file() else []  # another split, sorted before test.tsv)
         where = f"split {split}" + (f" ({files[0].relative_to(folder)})" if files else "")
     else:
         where = "from the data"
