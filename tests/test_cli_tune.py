@@ -797,6 +797,8 @@ def test_the_table_heads_a_start_set_by_p_as_the_start(capsys, tmp_path):
                  "--folds", "0", "--storage", str(tmp_path / "s.db")]) == 0
     out = capsys.readouterr().out
     assert "parameter  start  tuned" in out
+    head = next(line for line in out.splitlines() if line.endswith("p  queries"))
+    assert head.split() == ["start", "tuned", "Δ", "p", "queries"]  # the metric table too
     assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
                  "--storage", str(tmp_path / "s2.db")]) == 0
     assert "parameter  default  tuned" in capsys.readouterr().out

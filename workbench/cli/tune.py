@@ -491,7 +491,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     held, kept = "", ""
     if result.test is not None:
         t = result.test
-        held = (f"held-out {result.spec.objectives[0]}: defaults {t.mean_a:.4f}, tuned "
+        from workbench.cli.tune_report import start_word
+
+        held = (f"held-out {result.spec.objectives[0]}: {start_word(result, model)} "
+                f"{t.mean_a:.4f}, tuned "
                 f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
         if result.validation.kind == "kfold":  # read as these values' score, it misled
             held += ("; k-fold: each query scored by the values its own fold tuned, an "

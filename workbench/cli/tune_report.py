@@ -88,10 +88,8 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     rows = [[name, _v(defaults.get(name)), _v(value),
              "" if defaults.get(name) == value else "yes"]
             for name, value in final.best.items()]
-    # the values tuning started from: the model's defaults, or what -p / --params set
-    own = model.schema.defaults()
-    start = "default" if all(defaults.get(n) == own.get(n) for n in final.best) else "start"
-    print(format_table(["parameter", start, "tuned", "changed"], rows))
+    start = start_word(result, model)
+    print(format_table(["parameter", start.rstrip("s"), "tuned", "changed"], rows))
     edges = _at_a_narrowed_bound(result, model)
     if edges:
         print("kept at the end of a narrowed --range: " + "; ".join(edges)
@@ -111,7 +109,7 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         table.append([f"{primary} held-out", _m(t.mean_a, primary), _m(t.mean_b, primary),
                       _d(t.delta, primary),
                       f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
-    print(format_table(["", "defaults", "tuned", "Δ", "p", "queries"], table))
+    print(format_table(["", start, "tuned", "Δ", "p", "queries"], table))
     # a time or train/test split runs one study, on the training part: it is the final one
     one_study = any(f is final for f in result.folds)
     if final.kept_start and t is not None and not one_study:
@@ -162,11 +160,11 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         print("\nthe same held-out queries, other measures"
               + (" (the other objectives first):" if len(objectives) > 1 else
                  " (not tuned for):"))
-        print(format_table(["", "defaults", "tuned", "Δ"], [
+        print(format_table(["", start, "tuned", "Δ"], [
             [name, _m(d, name), _m(t, name), _d(t - d, name)]
             for name, (d, t) in result.also.items()]))
     if result.validation.kind == "kfold":
-        _per_fold(result, primary)
+        _per_fold(result, primary, start)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
     fold_fronts = False
     for fold in shown:
@@ -320,7 +318,14 @@ def _count(name: str) -> bool:
     return bool(figure is not None and figure.count) or name in ("injected_tokens", "results")
 
 
-def _per_fold(result: Any, primary: str) -> None:
+def start_word(result: Any, model: Any) -> str:
+    """What the starting values are called: "defaults" where they are the model's, else
+    "start" (-p or --params set some: called defaults, they read as the model's own)."""
+    own = model.schema.defaults()
+    return "defaults" if all(result.defaults.get(n) == v for n, v in own.items()) else "start"
+
+
+def _per_fold(result: Any, primary: str, start: str = "defaults") -> None:
     """Each fold's held-out mean for the starting and the tuned values, then the mean and
     standard deviation over the folds (the held-out row above pools the queries instead: the
     two differ where the folds differ in size)."""
@@ -333,8 +338,8 @@ def _per_fold(result: Any, primary: str) -> None:
             for f, (d, t) in zip(result.folds, means, strict=True)]
     default, tuned = [m[0] for m in means], [m[1] for m in means]
     print(f"\nheld-out {primary} per fold (each fold scored by the study tuned without it):")
-    print(format_table(["fold", "queries", "defaults", "tuned", "Δ"], rows))
-    print(f"mean ± sd over the folds: defaults {_spread(default)}, tuned {_spread(tuned)} "
+    print(format_table(["fold", "queries", start, "tuned", "Δ"], rows))
+    print(f"mean ± sd over the folds: {start} {_spread(default)}, tuned {_spread(tuned)} "
           "(the held-out row above is the mean over the queries)")
 
 
