@@ -38,7 +38,7 @@ def test_compare_prints_each_configurations_own_metrics(
         assert row[1:4] == [f"{base[metric]:.4f}", f"{mine[metric]:.4f}",
                             f"{mine[metric] - base[metric]:+.4f}"]
     assert "k1              1.2  0.9" in out
-    assert "moved most, defaults → tuned (top 10; judged documents first):" in out
+    assert "moved most, defaults → tuned (moves within the top 10; judged documents first):" in out
     assert " — k1 1.2 → 0.9, b 0.75 → 0.4" in out
 
 

@@ -533,3 +533,9 @@ def test_the_judgments_line_names_the_file_the_split_reads(
     (folder / "qrels" / "test.binary.tsv").write_text((folder / "qrels" / "test.tsv").read_text())
     assert main(["eval", str(folder), "-m", "bm25", "--metrics", "ndcg@10"]) == 0
     assert "judgments: split test (qrels/test.tsv)," in capsys.readouterr().out
+
+
+def test_two_outputs_on_standard_output_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # the per-query CSV then the TREC run, one stream no reader of either parses
+    _usage_error(["eval", TEA, "-m", "bm25", "--run", "-", "--per-query", "-"], capsys,
+                 "one of them can go to standard output")

@@ -223,7 +223,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
         if lines:
             out += ["", f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
-                    f"(top {args.k}; judged documents first):",
+                    f"(moves within the top {args.k}; judged documents first):",
                     *(f"  {line}" for line in lines)]
     print("\n".join(out))
     return EXIT_OK

@@ -133,6 +133,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                (("--per-query", args.per_query, check_table_output),
                 ("--run", args.run, check_output)) if value is not None}
     check_outputs_apart(list(outputs.items()), input_files(args))
+    if sum(path is None for path in outputs.values()) > 1:  # a CSV then a run, unparseable
+        raise UsageError("--per-query - and --run -: one of them can go to standard output")
     if args.depth is not None and args.run is None:
         raise UsageError("--depth sets how deep the --run file goes: give --run OUT.trec")
     model, params = model_and_params(args)

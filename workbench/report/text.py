@@ -338,7 +338,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += ["", "How to read it:", "", *(f"- {md(line)}" for line in metric_meanings(comp))]
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)} "
-                  f"(top {k}; judged documents first)", ""]
+                  f"(moves within the top {k}; judged documents first)", ""]
         moved = mover_lines(comp, i, k=k, top=top, markdown=True)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
