@@ -216,18 +216,8 @@ class TuneForm(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(4)
-        title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
-                       "(range: low, high)</span>", self)
-        title.setStyleSheet("font-weight: 600;")
-        col.addWidget(title)
-        self.checklist = ParamChecklist()
-        box = QScrollArea(self)
-        box.setWidgetResizable(True)
-        box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        box.setWidget(self.checklist)
-        col.addWidget(box, 1)
-        self.settings = TuneSettings(self)
-        col.addWidget(self.settings)
+        # Start and what it says first: in a low window (720 px) the form scrolls, and the
+        # button was below the fold under the settings
         buttons = QHBoxLayout()
         self.start_button = QPushButton("Start", self)
         self.cancel_button = QPushButton("Cancel", self)
@@ -245,6 +235,18 @@ class TuneForm(QWidget):
         self.status.setWordWrap(True)
         self.status.setStyleSheet(MUTED)
         col.addWidget(self.status)
+        title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
+                       "(range: low, high)</span>", self)
+        title.setStyleSheet("font-weight: 600;")
+        col.addWidget(title)
+        self.checklist = ParamChecklist()
+        box = QScrollArea(self)
+        box.setWidgetResizable(True)
+        box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        box.setWidget(self.checklist)
+        col.addWidget(box, 1)
+        self.settings = TuneSettings(self)
+        col.addWidget(self.settings)
 
     def hasHeightForWidth(self) -> bool:  # Qt override
         return False
