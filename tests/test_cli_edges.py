@@ -539,3 +539,12 @@ def test_two_outputs_on_standard_output_are_refused(capsys: pytest.CaptureFixtur
     # the per-query CSV then the TREC run, one stream no reader of either parses
     _usage_error(["eval", TEA, "-m", "bm25", "--run", "-", "--per-query", "-"], capsys,
                  "one of them can go to standard output")
+
+
+def test_exports_note_says_where_the_changes_record_went(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # with --out the note still said the record was "below"
+    out = tmp_path / "exp"
+    assert main(["export", "-m", "decision-memory", "-p", "w_title=1", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"listed in the changes record (written to {out})" in err and "below" not in err

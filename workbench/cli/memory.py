@@ -203,8 +203,9 @@ def cmd_export(args: argparse.Namespace) -> int:
                   f"{', '.join(theirs)} (set here)" if theirs else "",
                   f"{', '.join(ours)} (not set here: the {model.id} model's own defaults, "
                   "which differ from the original's)" if ours else "") if t)
-              + ": listed in the changes record (below; --out writes it as a file), it "
-              "takes a change to the original's code",
+              + ": listed in the changes record ("
+              + (f"written to {args.out}" if args.out else "below; --out writes it as a file")
+              + "), it takes a change to the original's code",
               file=sys.stderr)
     if args.out:
         from workbench.core.export import replaced
