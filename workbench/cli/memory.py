@@ -142,7 +142,9 @@ def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
     those whose best match scored below the min score (known live, not from a log)."""
     rows: list[list[Any]] = [
         ["turns", st.turns],
-        ["time span", f"{st.first_ts} … {st.last_ts}" if st.first_ts else "-"],
+        ["time span", f"{st.first_ts} … {st.last_ts}" if st.first_ts else
+         "none: live turns are the queries, not logged turns" if emptied is not None
+         else "-"],
         ["results per turn: mean / p50 / p95", f"{st.count_mean:.2f} / {st.count_p50:g} / "
                                                f"{st.count_p95:g}"],
         ["turns that hit the limit", f"{st.hit_limit_pct:.1f} %"],
