@@ -104,6 +104,24 @@ def test_a_read_only_file_system_under_an_output(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_folder_that_refuses_files_is_said_before_the_work(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # os.access says yes to root on a read-only mount (or in /proc): the table was printed,
+    # then the write failed
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "mkstemp", _read_only_mkstemp)
+    try:
+        code = main(["eval", TEA, "-m", "bm25", "--per-query", str(tmp_path / "q.csv")])
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "", out
+    assert "--per-query" in err and "Read-only file system" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_outputs_to_stdout_and_through_a_symlink(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "real.trec"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -41,6 +42,13 @@ def check_output(value: str, arg: str) -> Path | None:
         raise OutputError(f"{arg} {value}: folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise OutputError(f"{arg} {value}: folder {folder} is not writable")
+    try:  # os.access says yes to root on a read-only mount or in /proc: a file is made there
+        fd, probe = tempfile.mkstemp(prefix=".wb-probe-", dir=folder)
+    except OSError as exc:
+        raise OutputError(f"{arg} {value}: cannot write in folder {folder} "
+                          f"({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(probe)
     return path
 
 
