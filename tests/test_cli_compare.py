@@ -42,10 +42,13 @@ def test_compare_prints_each_configurations_own_metrics(
     assert " — k1 1.2 → 0.9, b 0.75 → 0.4" in out
 
 
-def test_report_md_writes_the_file(tuned: Path, tmp_path: Path) -> None:
+def test_report_md_writes_the_file(tuned: Path, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report.md"
     assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(tuned), "-o",
                  str(out)]) == 0
+    # where it went is said on standard output, as eval, sweep and tune say theirs
+    assert capsys.readouterr().out == f"report (Markdown) written to {out}\n"
     text = out.read_text()
     assert text.startswith("# Ranking comparison\n") and "## Metrics" in text
     assert "| ndcg@10 |" in text

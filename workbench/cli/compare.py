@@ -254,6 +254,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     comp = _comparison(args)
     render = markdown if fmt == "md" else html_report
     write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
-    if path is not None:
-        print(f"wrote {path}", file=sys.stderr)
+    if path is not None:  # on standard output, as eval, sweep and tune say where they wrote
+        print(f"report ({'Markdown' if fmt == 'md' else 'HTML'}) written to {path}")
     return EXIT_OK
