@@ -18,7 +18,9 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
                validation: Any, spec: Any, evaluator: Any,
                inert: Mapping[str, str] | None = None) -> None:
     counted = int(evaluator.counted().sum())
-    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} queries that count; "
+    # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
+    what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
+    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} {what}; "
           f"model {model.id}")
     n = len(space.dimensions)
     print(f"tuning {n} parameter{'' if n == 1 else 's'}: "
