@@ -80,10 +80,11 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     low, high, default = float(param.low), float(param.high), float(param.default)
     if param.kind != "int" or default <= 0 or high - low <= WIDE * default:
         return low, high
-    top = low + 4 * default
+    # a round end: 32,000, not low + 32,000 (the grid ended 32,000, 32,100)
+    top = 4 * default if 4 * default > low else low + 4 * default
     at = float(current) if isinstance(current, int | float) else default
     while top < at and top < high:
-        top = low + 2 * (top - low)
+        top *= 2
     return low, min(high, top)
 
 
@@ -93,7 +94,7 @@ def default_values(param: Param, current: ParamValue | None = None,
     grid over `sweep_span` — where that is more than `max_points` values, the multiples of m
     steps inside the span and its two ends, m the smallest of 1, 2, 5, 10, 20, 50, … that
     fits (a weight of 0..5 in steps of 0.01 is swept 0, 0.2, …, 5; a token budget 100, 1,000,
-    2,000, …, 32,000, 32,100), and `current`, the value in use, among them (one more)."""
+    2,000, …, 32,000), and `current`, the value in use, among them (one more)."""
     span = sweep_span(param, current)
     if span is None:
         return parse_values(param, None)
