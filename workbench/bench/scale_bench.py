@@ -31,6 +31,8 @@ SEED = 7
 def run_scale_bench(n_docs: int = SCALE_DOCS, *, n_queries: int = SCALE_QUERIES,
                     models: list[str] | None = None, repeats: int = 15) -> int:
     """One row per model; exit status 1 when a model could not be run at all."""
+    print(f"making {n_docs:,} synthetic documents × {n_queries:,} queries and their vectors "
+          "(at 200,000, a few minutes before the first model starts)", flush=True)
     ds = synthetic_dataset(n_docs, n_queries, seed=SEED)
     jobs = {mid: synthetic_jobs(mid, ds) for mid in models or model_ids()}
     ids = models or [mid for mid, j in jobs.items() if j]
@@ -66,7 +68,7 @@ def run_scale_bench(n_docs: int = SCALE_DOCS, *, n_queries: int = SCALE_QUERIES,
                       "vectors made, not embedded (below)" if mid in seeded else ""])
     print(f"prepare in a child process per model (the prepare cache unused); peak RSS in MB: "
           f"once the dataset is built, once prepared (against the target), after {repeats} "
-          "live runs (median ms)")
+          f"live run{'' if repeats == 1 else 's'} (median ms)")
     print(format_table(["model", "dataset", "pairs", "prepare s", "dataset MB", "prepared MB",
                         "target MB", "", "live ms", "live MB", "notes"], table))
     for set_name, note in vectors.notes.items():
