@@ -86,6 +86,25 @@ def test_export_prints_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert json.loads((tmp_path / "decision-memory.changes.json").read_text())["changed"] == []
 
 
+@pytest.mark.parametrize(("model", "param", "file_line"), [
+    ("decision-memory", 'disabled_projects=["/home/mira/repos/harbor"]',
+     "# settings.json, which --out writes:"),
+    ("vault-search", "limit=5", "# arguments to pass with each call, not variables:"),
+])
+def test_export_with_variables_prints_only_a_shell_snippet(
+        model: str, param: str, file_line: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # the settings file (or call arguments) after the variables were printed as JSON: passed
+    # to eval, its lines ran as commands, one of them the disabled project's path
+    assert main(["export", "-m", model, "-p", param]) == 0
+    out = capsys.readouterr().out
+    assert all(line.startswith(("# ", "export ")) for line in out.splitlines() if line), out
+    assert file_line in out
+    body = [line[len("#   "):] for line in out.splitlines() if line.startswith("#   ")]
+    settings = json.loads("\n".join(body))
+    assert settings == ({"disabledProjects": ["/home/mira/repos/harbor"]}
+                        if model == "decision-memory" else {"search_vault": {"limit": 5}})
+
+
 def test_export_names_the_file_it_cannot_write(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     # CodeLedger's config.json is a folder here: the error named only --out's folder

@@ -231,19 +231,23 @@ def cmd_export(args: argparse.Namespace) -> int:
                   + ", ".join(f"{key} {old!r} → {new!r}" for key, old, new in before),
                   file=sys.stderr)
         return 0
-    # stdout holds what the target reads and nothing else: pi-lodestone's variables alone
-    # (`eval "$(workbench export …)"` sets them; with disabled projects a settings.json
-    # follows), OpenVault's settings alone (`> hybrid.json`), obsidian-mcp's variable then
-    # its call arguments. The record of changes goes with the notes, to stderr
+    # stdout holds what the target reads and nothing else, in one format: pi-lodestone's and
+    # obsidian-mcp's variables as a shell snippet (`eval "$(workbench export …)"` sets them),
+    # their settings file or call arguments after them as comments (a JSON line run as a
+    # command had tried to execute a disabled project's path); OpenVault's settings alone
+    # (`> hybrid.json`). The record of changes goes with the notes, to stderr
     env = export.env_text()
+    settings = export.settings_json().rstrip("\n") if export.settings else ""
     if env:
         print(env.rstrip("\n"))
-    if export.settings:
-        if env:
-            print()
+        if settings:
+            where = (f"{export.config_path}, which --out writes" if export.config_path
+                     else "arguments to pass with each call, not variables")
+            print(f"\n# {where}:\n" + "\n".join(f"#   {line}" for line in settings.splitlines()))
+    elif settings:
         if export.config_path:  # the target's own file: named, as --out writes it
             print(f"{export.config_path}:")
-        print(export.settings_json().rstrip("\n"))
+        print(settings)
     print("\nchanged from the original's defaults:\n" + export.changes_json().rstrip("\n"),
           file=sys.stderr)
     if export.where:
