@@ -3,6 +3,8 @@ numbers as the comparison computed them, and movers with their explain sentence.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import SAMPLES
 from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.formats import load_dataset
@@ -254,3 +256,22 @@ def test_a_shared_page_shows_paths_near_not_absolute(tmp_path, monkeypatch) -> N
     assert origin(str(home / "other")) == "~/other"
     assert origin(str(work / "data") + "@" + "a" * 40) == "data at commit aaaaaaaaaaaa"
     assert origin("/elsewhere/x") == "/elsewhere/x"
+
+
+@pytest.mark.parametrize("embeddings", ["encoder", "stored"])
+def test_hybrid_settings_ship_but_the_encoders_vectors_are_said(embeddings: str) -> None:
+    # "Its settings ship as they are", while the vector share was of all-MiniLM-L6-v2's
+    # vectors and OpenVault scores with those its own model stored
+    from workbench.core.export import export_params
+    from workbench.report.text import summary_lines
+
+    model = get_model("hybrid")
+    configs = [Configuration(name, model.schema.resolve({"embeddings": embeddings, **values}))
+               for name, values in (("defaults", {}), ("half", {"alpha": 0.5}))]
+    (line,) = summary_lines(compare_configurations(model, load_dataset(SAMPLES / "tea-beir"),
+                                                   configs))
+    said = "the vector share was measured with all-MiniLM-L6-v2's embeddings"
+    assert "ship as they are" in line
+    assert (said in line) == (embeddings == "encoder"), line
+    where = export_params("hybrid", {"embeddings": embeddings}).where
+    assert (said in where and "-p embeddings=stored" in where) == (embeddings == "encoder")

@@ -197,6 +197,15 @@ OV_WORKBENCH_ONLY = frozenset(("normalization", "rrf_k", "fields", "embeddings",
                                "embedding_model", "batch_size"))
 
 
+def encoder_caveat(model: str) -> str:
+    """Why hybrid's figures with embeddings=encoder are not quite OpenVault's: its vector share
+    is of the vectors OpenVault's own embedding model stored with each memory."""
+    name = model.rstrip("/").rsplit("/", 1)[-1] or model
+    return (f"the vector share was measured with {name}'s embeddings, while OpenVault scores "
+            "with the vectors its own embedding model stored with each memory: the figures "
+            "hold for OpenVault as far as the two agree")
+
+
 def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
     schema = get_model("hybrid").schema
     values = schema.resolve(params)
@@ -217,6 +226,9 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
         where += ("; its panel's sliders cannot show " + ", ".join(off)
                   + f": set {'it' if one else 'them'} in settings.json, or round "
                   f"{'it' if one else 'them'} to the slider")
+    if values["embeddings"] == "encoder":  # the vector share is of this encoder's vectors
+        where += ("; " + encoder_caveat(str(values["embedding_model"]))
+                  + " (-p embeddings=stored measures with the stored ones)")
     if prompt != schema["document_prompt"].default:
         where += (f"; its embedding prompt is chosen in the same panel, one prefix for both "
                   f"sides ('custom' for another text): {prompt!r} — a new prompt re-embeds "

@@ -483,6 +483,11 @@ def summary_lines(comp: Comparison) -> list[str]:
             shipped = as_shipped(comp, i)
             if shipped is None:
                 ship = " Its settings ship as they are: every changed value has a setting."
+                values = comp.configs[i].params
+                if model == "hybrid" and values.get("embeddings") == "encoder":
+                    from workbench.core.export import encoder_caveat
+
+                    ship += " But " + encoder_caveat(str(values["embedding_model"])) + "."
             else:
                 s_row = next((r for r in shipped.rows if r[0] == metric), None)
                 test = ("training scores" if trained_pair(comp, i)
