@@ -226,6 +226,26 @@ def test_o_is_out_as_in_report_and_tasks_from_git(capsys, tmp_path):
     assert out.is_file()
 
 
+def test_out_onto_a_dataset_file_is_refused_and_onto_its_params_is_written(capsys, tmp_path):
+    # tune --out DATA/corpus.jsonl replaced the corpus with the TOML, exit 0
+    import shutil
+
+    data = tmp_path / "tea"
+    shutil.copytree(TEA, data)
+    before = (data / "corpus.jsonl").read_bytes()
+    code = main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "1", "--folds",
+                 "0", "--storage", str(tmp_path / "s.db"), "--out", str(data / "corpus.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 2 and "is a dataset file this command reads" in err, err
+    assert (data / "corpus.jsonl").read_bytes() == before
+    start = tmp_path / "start.toml"  # the values that continue the file's: written over it
+    start.write_text("k1 = 0.9\n")
+    assert main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds",
+                 "0", "--storage", str(tmp_path / "s2.db"), "--params", str(start),
+                 "--out", str(start)]) == 0
+    assert "[tuned]" in start.read_text()
+
+
 @pytest.mark.parametrize("record", ['{"op_code": 999}', '{"op_code": 0}',
                                     "[" * 100_000 + "]" * 100_000])
 def test_a_journal_record_optuna_cannot_replay_is_one_error(capsys, tmp_path, record):

@@ -257,9 +257,13 @@ def _check_args(args: argparse.Namespace) -> None:
             raise UsageError(f"--out {args.out}: is a folder")
         if not out.parent.is_dir():
             raise UsageError(f"--out {args.out}: folder {out.parent} does not exist")
-        from workbench.cli.output import check_output
+        from workbench.cli.output import check_output, check_outputs_apart, input_files
 
         check_output(args.out, "--out")  # a read-only folder: said before the tuning, not after
+        # onto the corpus it replaced it with the TOML; onto --params it writes the values
+        # that continue those, as asked
+        check_outputs_apart([("--out", out)],
+                            [(a, p) for a, p in input_files(args) if a != "--params"])
 
 
 def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
