@@ -566,3 +566,31 @@ def test_exports_note_says_where_the_changes_record_went(
     assert main(["export", "-m", "decision-memory", "-p", "w_title=1", "-o", str(out)]) == 0
     err = capsys.readouterr().err
     assert f"listed in the changes record (written to {out})" in err and "below" not in err
+
+
+@pytest.mark.parametrize("command", [
+    ["eval", TEA, "-m", "bm25", "--params", "{deep}"],
+    ["compare", TEA, "-m", "bm25", "--defaults", "-c", "{deep}"],
+    ["tune", TEA, "-m", "bm25", "--trials", "1", "--params", "{deep}"],
+    ["export", "-m", "hybrid", "--params", "{deep}"],
+], ids=["eval", "compare", "tune", "export"])
+def test_a_params_file_nested_past_the_parser_is_one_error(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # tomllib parses arrays recursively: 500 levels was a RecursionError traceback
+    deep = tmp_path / "deep.toml"
+    deep.write_text("# tuned\nk1 = " + "[" * 500 + "]" * 500 + "\n")
+    _usage_error([a.replace("{deep}", str(deep)) for a in command], capsys,
+                 f"{deep}:2: not valid TOML: arrays or inline tables nested too deeply "
+                 "(column 105)")
+
+
+def test_toml_nesting_is_placed_outside_strings_and_comments() -> None:
+    import tomllib
+
+    from workbench.core import toml_text
+
+    text = 'a = "[[[["  # [[[[\nb = ' + "{x = " * 1000 + "1" + "}" * 1000 + "\n"
+    with pytest.raises(tomllib.TOMLDecodeError, match=r"nested too deeply \(at line 2, "
+                                                      r"column 500\)"):
+        toml_text.loads(text)
+    assert toml_text.loads('a = [[1], {b = "]"}]') == {"a": [[1], {"b": "]"}]}

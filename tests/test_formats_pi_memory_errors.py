@@ -171,3 +171,17 @@ def test_a_renamed_duplicate_never_takes_another_records_id(tmp_path: Path) -> N
     skipped: list[FormatError] = []
     corpus = read_decisions(path, skipped=skipped)
     assert corpus.ids == ["a", "a@3", "a@3#2"] and len(skipped) == 1
+
+
+def test_json_nested_past_the_parser_is_said_so(tmp_path: Path) -> None:
+    # settings.json said Python's "maximum recursion depth exceeded while decoding a JSON
+    # array from a unicode string"; an injections log line skipped with the same words
+    from workbench.core.formats.pi_memory_settings import read_pi_settings
+
+    deep = '{"disabledProjects": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    settings = tmp_path / "settings.json"
+    settings.write_text(deep)
+    raises(read_pi_settings, settings, 1, "json", "invalid JSON (nested too deeply)")
+    log = tmp_path / "injections.jsonl"
+    log.write_text(deep + "\n")
+    assert read_injections(log).skipped == ((1, "invalid JSON (nested too deeply)"),)

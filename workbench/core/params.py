@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from workbench.core import toml_text
+
 ParamValue = float | int | bool | str
 Params = dict[str, ParamValue]
 Kind = Literal["float", "int", "bool", "choice", "text"]
@@ -222,7 +224,7 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     """Read a TOML parameter file: top-level `name = value` pairs, or a `[params]` table."""
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
+        data = toml_text.loads(p.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise ParamError(f"{p}: no such parameter file") from None
     except IsADirectoryError:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from workbench.core import toml_text
 from workbench.core.data import DEFAULT_SPLIT, FormatError
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
@@ -202,7 +203,7 @@ def read_sample_settings(folder: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        data = toml_text.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise FormatError(path, f"not valid TOML ({exc})") from None
     unknown = [k for k in data if k not in SAMPLE_KEYS]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core import toml_text
 from workbench.core.data import Dataset
 from workbench.core.params import ParamError, line_of, toml_string
 
@@ -200,7 +200,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     """The file's `[tuned]` table, None when it has none (a file written by hand). The file
     has been read as parameters already, so it is valid TOML."""
     p = Path(path)
-    data = tomllib.loads(p.read_text(encoding="utf-8-sig")).get("tuned")
+    data = toml_text.loads(p.read_text(encoding="utf-8-sig")).get("tuned")
     if data is None:
         return None
     if not isinstance(data, dict):

@@ -133,7 +133,9 @@ def read_injections(path: StrPath, *, last: int | None = None) -> InjectionLog:
                                  "a surrogate pair)")
             records.append(parse_record(obj, lineno))
         except (ValueError, RecursionError) as e:
-            reason = f"invalid JSON ({e.msg})" if isinstance(e, json.JSONDecodeError) else str(e)
+            reason = (f"invalid JSON ({e.msg})" if isinstance(e, json.JSONDecodeError)
+                      else "invalid JSON (nested too deeply)" if isinstance(e, RecursionError)
+                      else str(e))
             skipped.append((lineno, reason or "invalid JSON"))
     return InjectionLog(str(path), tuple(records), tuple(skipped))
 

@@ -36,7 +36,10 @@ def read_pi_settings(path: StrPath) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})", line=e.lineno,
                           field="json") from None
-    except (ValueError, RecursionError) as e:
+    except RecursionError:  # Python's "maximum recursion depth exceeded while decoding …"
+        raise FormatError(path, "invalid JSON (nested too deeply)", line=1,
+                          field="json") from None
+    except ValueError as e:
         raise FormatError(path, f"invalid JSON ({e})", line=1, field="json") from None
     if not isinstance(obj, dict):
         raise FormatError(path, f"expected a JSON object, found {_json_type(obj)}", line=1,
