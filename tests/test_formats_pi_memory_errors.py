@@ -185,3 +185,17 @@ def test_json_nested_past_the_parser_is_said_so(tmp_path: Path) -> None:
     log = tmp_path / "injections.jsonl"
     log.write_text(deep + "\n")
     assert read_injections(log).skipped == ((1, "invalid JSON (nested too deeply)"),)
+
+
+def test_a_prompt_preview_that_is_not_text_is_a_skipped_line(tmp_path: Path) -> None:
+    # a number there was read as "no preview logged": why said nothing, why-stats counted
+    # the turn, and the decisions folder's query set lost it without a word
+    record = {"ts": "2026-01-01T00:00:00.000Z", "cwd": "/r", "project": "r",
+              "promptPreview": "fix the cache", "promptCharCount": 13, "minScore": 8,
+              "limit": 3, "globalInject": False, "results": []}
+    log = tmp_path / "injections.jsonl"
+    log.write_text("\n".join(json.dumps({**record, "promptPreview": v})
+                             for v in ("fix the cache", 5, None)) + "\n")
+    read = read_injections(log)
+    assert [r.prompt_preview for r in read.records] == ["fix the cache", None]
+    assert read.skipped == ((2, "field 'promptPreview': expected a str, found a number"),)

@@ -103,11 +103,13 @@ def parse_record(obj: object, line: int) -> InjectionRecord:
     if not isinstance(results, list):
         raise _Bad("field 'results': " + ("missing" if "results" not in obj else
                                           f"expected a list, found {_json_type(results)}"))
-    preview = obj.get("promptPreview")
+    preview = obj.get("promptPreview")  # absent or null: previews off (the default)
+    if preview is not None and not isinstance(preview, str):  # not "no preview logged"
+        raise _Bad(f"field 'promptPreview': expected a str, found {_json_type(preview)}")
     return InjectionRecord(
         line=line, ts=_typed(obj, "ts", "str"), cwd=_typed(obj, "cwd", "str"),
         project=_typed(obj, "project", "str"),
-        prompt_preview=preview if isinstance(preview, str) else None,
+        prompt_preview=preview,
         prompt_char_count=int(_typed(obj, "promptCharCount", "num")),
         min_score=float(_typed(obj, "minScore", "num")),
         limit=int(_typed(obj, "limit", "num")),
