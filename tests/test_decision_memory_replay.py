@@ -59,3 +59,19 @@ def test_explain_says_why_a_query_searches_nothing(capsys: pytest.CaptureFixture
                  "mode=injection", "-p", "query_form=prompt"]) == 0
     assert "no result: prompt under 8 characters: pi-lodestone searches nothing for it" \
         in capsys.readouterr().out
+
+
+def test_every_logged_snippet_length_is_the_replayed_snippets() -> None:
+    # pi-lodestone logs a snippet's length with the "…" that marks a cut: a decision cut to
+    # 180 characters logs 181 (the sample had 180 where the model gives 181)
+    from workbench.core.formats import read_injections
+    from workbench.core.models.decision_memory.excerpt import units
+
+    ds = load_dataset(SAMPLES / "decisions")
+    pipe = Pipeline(get_model("decision-memory"), ds)
+    views = pipe.model.injections(pipe.prepared, ds, pipe.params)
+    logged = {f"turn-{r.line}": [m.snippet_length for m in r.results]
+              for r in read_injections(SAMPLES / "decisions" / "injections.jsonl").records}
+    replayed = {q.id: [units(s) for s in view.snippets] for q, view in zip(ds.queries, views)}
+    assert replayed == {q: logged[q] for q in replayed}
+    assert any(181 in lengths for lengths in replayed.values())  # a cut one among them
