@@ -258,12 +258,12 @@ def test_two_holders_in_one_process_exclude_each_other_as_two_processes_do(tmp_p
         second.release()
 
 
-@pytest.mark.parametrize("where", ["suggest", "writes"])
+@pytest.mark.parametrize("where", ["suggest", "writes", "ask"])
 def test_ctrl_c_anywhere_in_a_shared_trial_stores_it_as_failed(tmp_path, monkeypatch, where):
     """On shared storage a Ctrl-C in a trial's suggest or in its writes after the evaluation
     left it RUNNING: PostgreSQL has no lock to find it stale, so it counted in every later
     budget and --fresh was refused as "in use". The interrupt is a fake (named so), raised
-    where a real one landed."""
+    where a real one landed; in `ask`, a real SIGINT once the storage has made the trial."""
     import workbench.core.tuning.study as study_mod
     from workbench.cli import main
 
@@ -278,6 +278,18 @@ def test_ctrl_c_anywhere_in_a_shared_trial_stores_it_as_failed(tmp_path, monkeyp
 
     if where == "suggest":
         monkeypatch.setattr(study_mod, "suggest", interrupted_suggest)
+    elif where == "ask":
+        import signal
+
+        real_ask = optuna.Study.ask
+
+        def interrupted_ask(self, *args, **kwargs):  # the second trial, once it is stored
+            trial = real_ask(self, *args, **kwargs)
+            if trial.number == 1:
+                os.kill(os.getpid(), signal.SIGINT)
+            return trial
+
+        monkeypatch.setattr(optuna.Study, "ask", interrupted_ask)
     else:
         real_set = optuna.trial.Trial.set_user_attr
 
@@ -383,3 +395,21 @@ def test_a_server_clock_that_cannot_be_read_fails_no_trial(tmp_path, monkeypatch
     assert ALIVE not in study.trials[live.number].user_attrs
     monkeypatch.setattr(tuning_storage, "server_clock", lambda _storage: time.time())
     assert runner.fail_stale(storage, ["x/all"], silent_only=True) == 1  # read: the old one
+
+
+def test_a_study_whose_creator_stopped_before_its_settings_is_made_again_by_a_plain_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # stopped between create_study and the settings it writes next, the study was waited on
+    # for two minutes by the run said to continue it, then refused ("start it again with
+    # --fresh"); a plain run holds it alone, so nobody else can be creating it
+    from workbench.cli import main
+    from workbench.core.tuning import storage
+
+    monkeypatch.setattr(storage, "_WAIT_FOR_GRID_S", 0.0)  # a refusal would come at once
+    db = tmp_path / "s.db"
+    url = f"sqlite:///{db}"
+    optuna.create_study(storage=url, study_name="shared-name/all", direction="maximize")
+    assert main([*TUNE, "--trials", "2", "--storage", str(db)]) == 0, capsys.readouterr().err
+    study = optuna.load_study(study_name="shared-name/all", storage=url)
+    assert len(study.trials) == 2 and "workbench_config" in study.user_attrs

@@ -122,6 +122,15 @@ class StudyLock:
             holders[id(self)] = exclusive
         return True
 
+    @property
+    def held_alone(self) -> bool:
+        """This lock holds its study exclusively, on a storage that is locked: no other
+        process can be working on the study (False for a server's, which no lock guards)."""
+        if self.fd is None or self.path is None:
+            return False
+        with _GUARD:
+            return _HOLDERS.get((self.path, self.name), {}).get(id(self)) is True
+
     def take(self, exclusive: bool) -> None:
         if not self.try_take(exclusive):
             raise Busy(busy_message(self.name, self.path, exclusive),

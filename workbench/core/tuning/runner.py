@@ -358,7 +358,8 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
                                       bool(spec.constraints), spec.space)
             handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
                                 {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
-                                shared=spec.shared, start=evaluator.base)
+                                shared=spec.shared, start=evaluator.base,
+                                owner=lock.held_alone)
             stored = st.n_done(handle.work)
             if stored and not grid:
                 # a continued study: the run's own seed would draw the points already tried

@@ -363,15 +363,17 @@ def _safe(url: str) -> str:
 def open_study(storage: optuna.storages.BaseStorage, name: str, objectives: Sequence[str],
                sampler: optuna.samplers.BaseSampler, config: Mapping[str, Any],
                space: SearchSpace, grid: bool, *, fresh: bool = False,
-               shared: bool = False, start: Mapping[str, ParamValue] | None = None) -> Handle:
+               shared: bool = False, start: Mapping[str, ParamValue] | None = None,
+               owner: bool = False) -> Handle:
     """Create the study, or load it when it exists with the same settings; unless `shared`,
     work on an in-memory copy of it. A new study's first trial is `start` (the values the
     run starts from, where the space holds them): among settings that tie on the training
-    queries the earliest trial is reported, so a tie keeps the starting values."""
+    queries the earliest trial is reported, so a tie keeps the starting values. `owner`: the
+    run holds the study alone (lock.py), so no other process can be creating it."""
     first = _within(space, start)
     stored = _open_stored(storage, name, objectives, sampler, config, space,
                           grid and shared, fresh=fresh,
-                          start=first if shared and not grid else None)
+                          start=first if shared and not grid else None, owner=owner)
     if shared:
         return Handle(stored, stored, mirror=False)
     work = optuna.create_study(sampler=sampler, study_name=name,
@@ -414,8 +416,12 @@ def _same(point: Mapping[str, ParamValue], params: Mapping[str, Any]) -> bool:
 def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Sequence[str],
                  sampler: optuna.samplers.BaseSampler, config: Mapping[str, Any],
                  space: SearchSpace, grid: bool, *, fresh: bool = False,
-                 start: Mapping[str, ParamValue] | None = None) -> optuna.Study:
-    """The stored study; a shared grid's points are enqueued by the process creating it."""
+                 start: Mapping[str, ParamValue] | None = None,
+                 owner: bool = False) -> optuna.Study:
+    """The stored study; a shared grid's points are enqueued by the process creating it. A
+    study whose creator was stopped before it wrote the settings (or a grid's points), and
+    that holds no finished trial, is made again at once by an `owner`: it waited for them
+    two minutes, then was refused, while the interrupted run had said to run it again."""
     directions = [direction(o) for o in objectives]
     text = json.dumps(config, sort_keys=True, default=str)
     if fresh:
@@ -437,6 +443,12 @@ def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Se
         elif start is not None:
             study.enqueue_trial(dict(start))
         return study
+    unfinished = (study.user_attrs.get(_CONFIG) is None
+                  or (grid and study.user_attrs.get(_READY) is None))
+    if owner and unfinished and not study.get_trials(deepcopy=False, states=FINISHED):
+        optuna.delete_study(study_name=name, storage=storage)
+        return _open_stored(storage, name, objectives, sampler, config, space, grid,
+                            start=start, owner=False)
     stored = _wait_for(study, _CONFIG)
     if stored != text:
         raise ParamError(f"study {name!r} exists in this storage with other settings "

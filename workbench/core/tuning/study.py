@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -139,15 +141,19 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             progress(min(1.0, (time.monotonic() - start) / (timeout or 1)), f"trial {done}")
         if timeout is not None and time.monotonic() - start >= timeout:
             return
-        if grid:
-            trial = _claim_waiting(study)
-            if trial is None:
-                return
-        else:
-            if trials is not None and _counted(study) >= trials:
-                return
-            trial = study.ask()
+        if not grid and trials is not None and _counted(study) >= trials:
+            return
+        held = _hold_ctrl_c()
+        try:  # a Ctrl-C while the storage makes the trial arrives once the trial is in hand
+            trial = _claim_waiting(study) if grid else study.ask()
+        except BaseException:
+            _let_ctrl_c(held)
+            raise
+        if trial is None:
+            _let_ctrl_c(held)
+            return
         try:
+            _let_ctrl_c(held)  # a Ctrl-C held back is raised here, and fails the trial below
             with contextlib.suppress(optuna.exceptions.UpdateFinishedTrialError):
                 # optuna's own start time is the writer's naive local time: no use to a
                 # process in another time zone asking whether the trial is still run (--fresh)
@@ -164,10 +170,49 @@ def run_trials(handle: Handle, evaluator: Evaluator, space: SearchSpace,
             # its evaluation — stores it as failed where storage is shared: on PostgreSQL,
             # with no lock to find it stale, it stayed RUNNING, counted in every later
             # budget and had --fresh refused as "in use" (a private copy never stores it)
-            if not handle.mirror:
-                with contextlib.suppress(Exception):
-                    study.tell(trial, state=TrialState.FAIL)
+            if not handle.mirror:  # a second signal (Ctrl-C to the group, then the run's
+                # SIGTERM to its helpers) cut this write short and left the trial RUNNING
+                held = _hold_ctrl_c()
+                try:
+                    with contextlib.suppress(Exception):
+                        study.tell(trial, state=TrialState.FAIL)
+                finally:
+                    _let_ctrl_c(held, deliver=False)  # ending already
             raise
+
+
+def _hold_ctrl_c() -> Any:
+    """Hold Ctrl-C (and SIGTERM, SIGHUP) back while a trial is made: one inside `ask` stored a
+    RUNNING trial this process never held, so it was never failed — on PostgreSQL, with no
+    lock to find it stale, counted in the budget and refusing --fresh for minutes. The
+    handlers are swapped for one that notes the signal (a mask would not do: the kernel
+    hands a process's signal to any thread not masking it, and Python acts on it in the
+    main thread all the same); None in another thread (the window cancels by flag)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    caught: list[int] = []
+    kept = {sig: signal.signal(sig, lambda n, _frame: caught.append(n))
+            for sig in _HELD if sig is not None}
+    return kept, caught
+
+
+_HELD = (signal.SIGINT, getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+
+
+def _let_ctrl_c(held: Any, *, deliver: bool = True) -> None:
+    """The handlers put back, and a signal that came meanwhile handled now, as it would have
+    been (unless not `deliver`: the command is ending already)."""
+    if held is None:
+        return
+    kept, caught = held
+    for sig, handler in kept.items():
+        signal.signal(sig, handler)
+    if caught and deliver:
+        handler = kept[caught[0]]
+        if callable(handler):
+            handler(caught[0], None)
+        elif handler == signal.SIG_DFL:
+            os.kill(os.getpid(), caught[0])
 
 
 ALIVE = "alive_utc"  # a trial's user attribute: when it last said it runs (epoch seconds)
