@@ -72,6 +72,7 @@ def test_every_logged_snippet_length_is_the_replayed_snippets() -> None:
     views = pipe.model.injections(pipe.prepared, ds, pipe.params)
     logged = {f"turn-{r.line}": [m.snippet_length for m in r.results]
               for r in read_injections(SAMPLES / "decisions" / "injections.jsonl").records}
-    replayed = {q.id: [units(s) for s in view.snippets] for q, view in zip(ds.queries, views)}
+    replayed = {q.id: [units(s) for s in view.snippets]
+                for q, view in zip(ds.queries, views, strict=True)}
     assert replayed == {q: logged[q] for q in replayed}
     assert any(181 in lengths for lengths in replayed.values())  # a cut one among them

@@ -14,8 +14,8 @@ from workbench.core.formats import load_dataset, read_vault
 
 
 def broken_vault(root: Path) -> Path:
-    """Two good notes and four a reader cannot take: unclosed front matter, Latin-1 bytes,
-    binary content that is valid UTF-8 (NUL bytes) and a link to nothing."""
+    """Two good notes and four a reader cannot take as they are: unclosed front matter,
+    Latin-1 bytes, binary content that is valid UTF-8 (NUL bytes) and a link to nothing."""
     root.mkdir()
     (root / "good.md").write_text("# Good\ngreen tea notes\n", encoding="utf-8")
     (root / "sub").mkdir()
@@ -34,7 +34,7 @@ def test_flawed_notes_load_as_obsidian_mcp_reads_them(tmp_path: Path) -> None:
     assert ds.corpus.ids == ["blob.md", "good.md", "latin.md", "open.md", "sub/also.md"]
     found = {Path(e.path).name: (type(e).__name__, e.line, e.field) for e in skipped}
     assert found == {"blob.md": ("NoteReadAsText", 2, "encoding"),
-                     "gone.md": ("UnreadableNote", None, None),
+                     "gone.md": ("LinkNotListed", None, None),
                      "latin.md": ("NoteReadAsText", 1, "encoding"),
                      "open.md": ("NoteReadAsText", 1, "front matter")}
     assert "binary content" in str(next(e for e in skipped if e.path.endswith("blob.md")))
@@ -65,11 +65,29 @@ def test_without_a_skipped_list_the_first_flaw_raises(tmp_path: Path) -> None:
 
 
 def test_a_vault_of_only_unreadable_notes_is_an_error(tmp_path: Path) -> None:
-    (tmp_path / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    (tmp_path / "folder.md").mkdir()
+    (tmp_path / "folder.md" / "x.txt").write_text("")
     skipped: list[FormatError] = []
-    with pytest.raises(FormatError, match="no such file") as info:
+    with pytest.raises(FormatError, match="no markdown notes"):
         read_vault(tmp_path, skipped=skipped)
-    assert f"{tmp_path / 'gone.md'}: no such file" in str(info.value)
+    (tmp_path / "gone.md").symlink_to(tmp_path / "nowhere.md")
+    with pytest.raises(FormatError, match=r"only 1 symbolic link\(s\), which obsidian-mcp "
+                                          "does not list"):
+        read_vault(tmp_path, skipped=skipped)
+
+
+def test_symbolic_links_are_not_notes_as_obsidian_mcp_lists_none(tmp_path: Path) -> None:
+    # readdir(…, {recursive, withFileTypes}) keeping entry.isFile(): a link, to a note or to
+    # a folder, is passed over; searched here, a linked note ranked beside its own target
+    root = tmp_path / "v"
+    (root / "garden").mkdir(parents=True)
+    (root / "garden" / "tomatoes.md").write_text("tomatoes\n")
+    (root / "tomatoes-link.md").symlink_to(root / "garden" / "tomatoes.md")
+    (root / "linked-folder").symlink_to(root / "garden", target_is_directory=True)
+    skipped: list[FormatError] = []
+    assert load_dataset(root, skipped=skipped).corpus.ids == ["garden/tomatoes.md"]
+    assert [(type(e).__name__, Path(e.path).name) for e in skipped] == [
+        ("LinkNotListed", "tomatoes-link.md")]
 
 
 def test_cli_warns_for_each_flawed_note(tmp_path: Path,
@@ -78,10 +96,10 @@ def test_cli_warns_for_each_flawed_note(tmp_path: Path,
     assert main(["rank", str(root), "-m", "bm25", "-q", "tea"]) == 0
     out, err = capsys.readouterr()
     assert "good.md" in out and "open.md" in out  # its body has "tea": searched
-    assert "warning: 1 unreadable note(s) skipped" in err
+    assert "warning: 1 symbolic link(s) not searched, as obsidian-mcp lists regular files" in err
     assert "warning: 3 note(s) with a flaw searched all the same" in err
     for name, where in (("open.md", ":1: field 'front matter'"),
                         ("latin.md", ":1: field 'encoding'"), ("blob.md", ":2: field 'encoding'"),
-                        ("gone.md", ": no such file")):
+                        ("gone.md", ": a symbolic link: not searched")):
         assert f"{root / name}{where}" in err
     assert "Traceback" not in err

@@ -127,10 +127,12 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
     (loaded as pi-lodestone loads them, or left out where it would not be), lines that are no
     JSON (skipped as pi-lodestone skips them)."""
     from workbench.core.formats.pi_memory import DecisionKept, DecisionSkipped
-    from workbench.core.formats.vault import NoteReadAsText, UnreadableNote
+    from workbench.core.formats.vault import LinkNotListed, NoteReadAsText, UnreadableNote
 
     kinds = (
         (UnreadableNote, "unreadable note(s) skipped, the other notes loaded"),
+        (LinkNotListed, "symbolic link(s) not searched, as obsidian-mcp lists regular files "
+                        "only"),
         (NoteReadAsText, "note(s) with a flaw searched all the same, as obsidian-mcp "
                          "searches them"),
         (DecisionKept, "decision record(s) with a flaw loaded all the same, as pi-lodestone "

@@ -14,8 +14,9 @@ obsidian-mcp reads them, each flaw appended to the list instead: bytes that are 
 as U+FFFD (Node's `readFile(…, 'utf-8')`), NUL bytes kept, and front matter that cannot be
 parsed (never closed, a line that is not `key: value`) taken as text with no fields, as its
 front-matter parser returns the content it could not parse: each a `NoteReadAsText`. A note
-that cannot be read at all (a link to nothing, a folder named `x.md`) is an `UnreadableNote`,
-left out while the other notes load.
+that cannot be read at all (a folder named `x.md`) is an `UnreadableNote`, left out while the
+other notes load. A symbolic link is no note, as obsidian-mcp lists regular files only: each
+`*.md` link is a `LinkNotListed` in `skipped`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ _TAG = re.compile(r"(?<!\S)#([\w/-]+)")
 class UnreadableNote(FormatError):
     """A note left out of the corpus (see the module docstring); str() names file, line and
     field as any FormatError does."""
+
+
+class LinkNotListed(FormatError):
+    """A `*.md` symbolic link, passed over as obsidian-mcp passes it over (`find_notes`)."""
 
 
 class NoteReadAsText(FormatError):
@@ -75,15 +80,22 @@ def has_notes(folder: StrPath) -> bool:
     return False
 
 
-def find_notes(root: Path) -> list[tuple[str, Path]]:
-    """(relative posix path, file) of every note under `root`, sorted by relative path."""
+def find_notes(root: Path, links: list[Path] | None = None) -> list[tuple[str, Path]]:
+    """(relative posix path, file) of every note under `root`, sorted by relative path. A
+    symbolic link is no note, to a file or to a folder (not entered): obsidian-mcp lists the
+    vault with `readdir(…, {recursive, withFileTypes})` and keeps `entry.isFile()`, false for
+    a link. Each `*.md` link passed over is appended to `links` when given."""
     found: list[tuple[str, Path]] = []
-    for dirpath, dirnames, filenames in os.walk(root):
+    for dirpath, dirnames, filenames in os.walk(root):  # links to folders are not entered
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
         base = Path(dirpath)
         for fname in filenames:
             if fname.endswith(NOTE_ENDING):
                 path = base / fname
+                if path.is_symlink():
+                    if links is not None:
+                        links.append(path)
+                    continue
                 found.append((path.relative_to(root).as_posix(), path))
     return sorted(found)
 
@@ -173,9 +185,12 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
     root = Path(folder)
     if not root.is_dir():
         raise FormatError(root, "no such folder", field="notes")
-    notes = find_notes(root)
+    links: list[Path] = []
+    notes = find_notes(root, links)
     if not notes:
-        raise FormatError(root, "no markdown notes (*.md) in this folder", field="notes")
+        raise FormatError(root, "no markdown notes (*.md) in this folder" + (
+            f" (only {len(links)} symbolic link(s), which obsidian-mcp does not list)"
+            if links else ""), field="notes")
     docs: list[Document] = []
     unreadable: list[FormatError] = []
     flaws: list[FormatError] | None = None if skipped is None else []
@@ -190,7 +205,8 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
     if not docs:
         raise unreadable[0]
     if skipped is not None:
-        skipped.extend([*unreadable, *(flaws or [])])
+        passed = [LinkNotListed(p, "a symbolic link: not searched") for p in sorted(links)]
+        skipped.extend([*unreadable, *(flaws or []), *passed])
     return Corpus(docs, name=name or root.resolve().name)
 
 
