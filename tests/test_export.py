@@ -106,6 +106,20 @@ def test_hybrid_settings_and_vault_search_weights() -> None:
     assert export_params("vault-search", {"offset": 5}).settings == {"search_vault": {}}
 
 
+def test_a_vault_limit_without_the_early_stop_does_not_ship_as_measured() -> None:
+    # obsidian-mcp stops scanning early whenever a limit is passed: a limit scored with
+    # early_stop off was called shippable, and an offset without a limit was dropped unsaid
+    off = export_params("vault-search", {"limit": 1, "batch_size": 3})
+    assert [(c.name, c.original, c.value) for c in off.outside] == [("early_stop", True, False)]
+    assert "always stops scanning early" in off.where
+    on = export_params("vault-search", {"limit": 1, "batch_size": 3, "early_stop": True})
+    assert not on.outside and "early" not in on.where
+    assert not export_params("vault-search", {"early_stop": False}).outside  # no limit
+    offset = export_params("vault-search", {"offset": 5})
+    assert offset.settings == {"search_vault": {}}
+    assert "offset 5 is not passed: without a limit" in offset.where
+
+
 def test_openvault_prompt_is_its_setting_and_one_for_both_sides() -> None:
     """REFERENCE §3: one prefix setting prepended to queries and documents — a setting of
     its panel, not a code change; a query prompt that differs cannot ship."""

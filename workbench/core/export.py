@@ -274,10 +274,19 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
     if any(c.name in VS_WEIGHTS for c in changed):
         where += ("; its weights have no setting: pass them where src/services/fileSystem.ts "
                   f"builds its scorer, new SearchScorer({json.dumps(weights)})")
+    if limit <= 0 and int(values["offset"]) > 0:
+        where += (f"; offset {int(values['offset'])} is not passed: without a limit "
+                  "search_vault returns every result and ignores it")
+    # the early stop is the original's own behaviour, not a departure from it — but with a
+    # limit it always stops early: figures measured without it are not what it returns
+    outside = _outside(schema, values, VS_WORKBENCH_ONLY - {"early_stop", "early_stop_threshold"})
+    if limit > 0 and not values["early_stop"]:
+        p = schema["early_stop"]
+        outside += (Change(p.name, p.label, True, False, None),)
+        where += ("; with a limit obsidian-mcp always stops scanning early (early_stop), so "
+                  "figures measured with early_stop off are not what it returns")
     return Export("vault-search", "obsidian-mcp", {"search_vault": args}, changed, env,
-                  # the early stop is the original's own behaviour, not a departure from it
-                  outside=_outside(schema, values, VS_WORKBENCH_ONLY - {
-                      "early_stop", "early_stop_threshold"}), where=where)
+                  outside=outside, where=where)
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --
