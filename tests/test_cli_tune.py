@@ -113,7 +113,7 @@ def test_repository_tasks_get_a_time_split(capsys, tmp_path):
                  "w_keyword,w_centrality", "--trials", "3", "--storage", str(tmp_path / "s.db")])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "time split: 6 older tasks tune, 6 newer held out" in out
+    assert "time split (by date): 6 older tasks tune, 6 newer held out" in out
     assert "max bundle_recall" in out and "bundle_recall held-out" in out
     # one study, on the older tasks: no fold, nothing tuned on "all the queries"
     assert "each fold" not in out and "on all the queries" not in out

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from dataclasses import replace
+from datetime import datetime
 
 import numpy as np
 import optuna
@@ -216,6 +218,36 @@ def test_time_split_tunes_on_the_older_tasks():
     oldest_test = min(d for d, t in zip(dates, v.folds[0].test, strict=True) if t)
     assert newest_train <= oldest_test
     assert v.folds[0].train.sum() == round(len(dates) / 2)
+
+
+def test_a_time_split_of_shuffled_tasks_follows_their_dates(tmp_path):
+    # the task file's dates were dropped on loading, so a shuffled file was split by line
+    # order under "older tasks tune"; dates in several zones are compared as instants
+    import shutil
+
+    repo = tmp_path / "code-repo"
+    shutil.copytree(SAMPLES / "code-repo", repo)
+    tasks = [json.loads(line) for line in (repo / "tasks.jsonl").read_text().splitlines()]
+    random.Random(3).shuffle(tasks)
+    (repo / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    ds = load_dataset(repo)
+    v = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
+    when = {t["id"]: datetime.fromisoformat(t["date"]) for t in tasks}
+    train = [when[q.id] for q, t in zip(ds.queries, v.folds[0].train, strict=True) if t]
+    test = [when[q.id] for q, t in zip(ds.queries, v.folds[0].test, strict=True) if t]
+    assert max(train) <= min(test) and "by date" in v.describe
+
+
+def test_time_order_reads_dates_as_instants():
+    from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+    from workbench.core.tuning.validation import time_order
+
+    dates = ["2024-01-01T10:00:00+09:00",  # 01:00 UTC: the oldest, though last as text
+             "2024-01-01T09:00:00+02:00",  # 07:00 UTC
+             "2024-01-01T03:00:00"]  # no zone: UTC
+    ds = Dataset("d", Corpus([Document("x", "", "x")]),
+                 QuerySet(Query(str(i), "q", {"date": d}) for i, d in enumerate(dates)))
+    assert time_order(ds) == [0, 2, 1]
 
 
 def test_a_time_split_needs_a_time():

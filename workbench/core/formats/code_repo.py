@@ -190,8 +190,10 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     docs = [Document(id=f.path, title=f.path, text=texts.get(f.path, ""),
                      metadata=_metadata(f, weights.get(f.path))) for f in index.files]
     label = name or root.resolve().name
+    # the date kept: a time split orders the tasks by it (a shuffled file was split by line)
     queries = QuerySet((Query(t.id, t.task, {"files": list(t.files), "commit": t.commit or "",
-                                             "snapshot": index.commit})
+                                             "snapshot": index.commit,
+                                             **({"date": t.date} if t.date else {})})
                         for t in task_list), name=label)
     qrels = {t.id: dict.fromkeys(t.files, 1) for t in task_list} if task_list else None
     progress(1.0, f"{len(docs)} files, {len(queries)} tasks")

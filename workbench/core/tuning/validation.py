@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import numpy as np
 from numpy.typing import NDArray
@@ -96,17 +97,33 @@ def time_split(dataset: Dataset, counted: Mask, fraction: float) -> Validation:
     train = np.zeros(counted.size, bool)
     train[ordered[:n_train]] = True
     test = counted & ~train
+    how = "by date" if dated else "in file order: the tasks have no dates"
     return Validation("time", (Fold("time-split", train, test),),
-                      f"time split: {n_train} older tasks tune, {len(ordered) - n_train} newer "
-                      "held out", train)
+                      f"time split ({how}): {n_train} older tasks tune, "
+                      f"{len(ordered) - n_train} newer held out", train)
 
 
 def time_order(dataset: Dataset) -> list[int]:
-    """Query positions oldest first: by `date` when every query has one, else file order."""
+    """Query positions oldest first: by `date` when every query has one (ISO 8601, compared as
+    instants: text order put 10:00+09:00 after 09:00+02:00; one without a zone is taken as
+    UTC), else file order."""
     dates = [q.context.get("date") for q in dataset.queries]
     if dates and all(isinstance(d, str) and d for d in dates):
+        instants = [_instant(str(d)) for d in dates]
+        if all(t is not None for t in instants):
+            return sorted(range(len(dates)), key=lambda i: (instants[i], i))
         return sorted(range(len(dates)), key=lambda i: (str(dates[i]), i))
     return list(range(len(dates)))
+
+
+def _instant(text: str) -> float | None:
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.timestamp()
 
 
 def set_aside(v: Validation, prior: Mask) -> Validation:
