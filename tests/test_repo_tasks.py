@@ -233,3 +233,20 @@ def test_pick_snapshot_follows_the_first_parent_line(tiny: tuple[Path, str]) -> 
     assert pick_snapshot(repo, tasks_fraction=0.01) == \
         git(repo, "rev-parse", "HEAD~1").decode().strip()
     assert pick_snapshot(repo, tasks_fraction=0.99) == root
+
+
+def test_no_tests_drops_files_under_a_test_folder_too() -> None:
+    # ky's tests are test/main.ts, test/hooks.ts: not named as tests, so --no-tests kept them
+    # in 28 of its 103 tasks; CodeLedger's own pairing keeps to the naming conventions
+    from workbench.core.repo.file_kinds import SOURCE
+    from workbench.core.repo.pairing import is_test_path, looks_like_test
+    from workbench.core.repo.tasks import _drop_reason
+
+    kinds = frozenset({SOURCE})
+    for path in ("test/main.ts", "packages/x/__tests__/a.js", "spec/models/user_spec.rb",
+                 "api/tests/conftest.py", "src/app.test.ts"):
+        assert looks_like_test(path) and _drop_reason(path, kinds, False) == "test", path
+        assert _drop_reason(path, kinds, True) is None, path
+    for path in ("source/index.ts", "src/testing_utils.py", "tests.py", "contest/a.py"):
+        assert not looks_like_test(path) and _drop_reason(path, kinds, False) is None, path
+    assert not is_test_path("test/main.ts")

@@ -179,7 +179,9 @@ def add_commands(sub: Any) -> None:
                        const=OPTIONAL_KINDS, help="keep every kind of file (--include all)")
     p.set_defaults(include=())
     p.add_argument("--no-tests", action="store_true",
-                   help="leave test files out of the files a task needs")
+                   help="leave test files out of the files a task needs (named as tests — "
+                   "x.test.ts, test_x.py, x_test.go — or under a test/, tests/, __tests__/, "
+                   "spec/ or specs/ folder)")
     p.add_argument("--subject-only", action="store_true",
                    help="task text is the commit subject, not the whole message")
     p.add_argument("--out", "-o", metavar="FILE", help="write the tasks here (default stdout)")

@@ -19,7 +19,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 
-__all__ = ["is_test_path", "pair_tests", "source_candidates"]
+__all__ = ["TEST_FOLDERS", "is_test_path", "looks_like_test", "pair_tests", "source_candidates"]
 
 _PY_TEST = re.compile(r"^(?:test_(.+)|(.+)_test)\.py$")
 _GO_TEST = re.compile(r"^(.+)_test\.go$")
@@ -28,8 +28,20 @@ _TEST_DIRS = ("tests", "test")
 
 
 def is_test_path(path: str) -> bool:
+    """A test by CodeLedger's naming conventions (REFERENCE §2): what it pairs and scores."""
     name = posixpath.basename(path)
     return bool(_PY_TEST.match(name) or _GO_TEST.match(name) or _JS_TEST.match(name))
+
+
+# folders whose files are tests whatever their names (ky's test/main.ts)
+TEST_FOLDERS = frozenset(("test", "tests", "__tests__", "spec", "specs"))
+
+
+def looks_like_test(path: str) -> bool:
+    """A test to a person picking files: named as CodeLedger's conventions name one, or under
+    a test folder. `tasks-from-git --no-tests` drops these; CodeLedger's own pairing keeps to
+    `is_test_path`."""
+    return is_test_path(path) or any(part in TEST_FOLDERS for part in path.split("/")[:-1])
 
 
 def _stem(path: str) -> tuple[str, tuple[str, ...]] | None:

@@ -29,7 +29,7 @@ from workbench.core.formats.code_tasks import CodeTask
 from workbench.core.repo.commit_rules import SKIP_REASONS, skip_reason, task_text
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, file_kind
 from workbench.core.repo.git import GitError, git, is_partial_clone, ls_tree, resolve_commit
-from workbench.core.repo.pairing import is_test_path
+from workbench.core.repo.pairing import looks_like_test
 
 __all__ = ["DROPPED", "SKIPPED", "MinedTasks", "commit_of", "mine_tasks", "pick_snapshot",
            "tasks_from_git"]
@@ -171,7 +171,7 @@ def _drop_reason(name: str | None, kinds: frozenset[str], include_tests: bool) -
     kind = file_kind(name)
     if kind not in kinds:
         return kind
-    if not include_tests and is_test_path(name):
+    if not include_tests and looks_like_test(name):
         return "test"
     return None
 
