@@ -9,8 +9,9 @@
   files), the one named `X` (this pairs `api/tests/test_store.py`, which imports
   `shorty.store` absolutely, with `api/shorty/store.py`); failing that, as REFERENCE says,
   every non-test file it imports relatively (Python's `from . import x`, every JS/TS import:
-  `test/main.ts` importing `../source/index.js` tests `source/index.ts`). An absolute Python
-  import pairs only by name, however near the file.
+  `test/api.test.ts` importing `../source/index.js` tests `source/index.ts`). An absolute
+  Python import pairs only by name, however near the file. Only a file named as a test is
+  paired: ky's `test/main.ts` is none (`looks_like_test` is the wider notion).
 """
 
 from __future__ import annotations
