@@ -214,3 +214,19 @@ def test_a_cited_line_is_kept_in_the_excerpt_of_the_file_it_names() -> None:
     from workbench.core.models import get_model
 
     assert get_model("codeledger-document").schema["excerpt_cited_lines"].default is False
+
+
+def test_a_files_lines_are_counted_as_the_model_counts_them() -> None:
+    # explain said "0 of 890 lines" of an 889-line file (a trailing newline counted as a line)
+    from tests.conftest import SAMPLES
+    from workbench.core.data import Document
+    from workbench.core.formats import load_dataset
+    from workbench.core.models.codeledger.files import file_lines
+
+    assert file_lines(Document("a.py", "", "x = 1\ny = 2\n")) == 2
+    assert file_lines(Document("a.py", "", "x = 1\ny = 2")) == 2
+    assert file_lines(Document("a.py", "", "")) == 0
+    assert file_lines(Document("a.py", "", "x\n", metadata={"lines": 7})) == 7  # the index's
+    ds = load_dataset(SAMPLES / "code-repo")
+    for doc in ds.corpus:
+        assert file_lines(doc) == len(doc.text.splitlines()), doc.id

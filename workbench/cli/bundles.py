@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from workbench.core.models.codeledger.files import file_lines
+
 
 def _scope_text(scope: object, applied: bool) -> str:
     if not scope:
@@ -89,7 +91,7 @@ def print_bundle_explain(pipe: Any, top: int) -> set[str]:
         info = model.explain(prep, ds, 0, d, params)
         mark = "  needed ✓" if ds.corpus[d].id in needed else ""
         excerpt = info.get("excerpt")
-        n_lines = ds.corpus[d].text.count("\n") + 1
+        n_lines = file_lines(ds.corpus[d])
         cost = (f"{info['tokens']:,.0f} tokens"
                 + (f" (excerpt: {excerpt['lines']} of {excerpt['of_lines']} lines)"
                    if excerpt else
@@ -207,7 +209,7 @@ def _stub_finds(pipe: Any, bund: Any) -> tuple[int, int]:
                 continue
             found += 1
             pair = prep.pair_of(q, doc)
-            long = ds.corpus[doc].text.count("\n") + 1 > STUB_TOKENS
+            long = file_lines(ds.corpus[doc]) > STUB_TOKENS
             if pair is not None and long and float(prep.cost[pair]) <= STUB_TOKENS:
                 stubs += 1
     return stubs, found

@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from workbench.core.models.codeledger.files import file_lines
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -204,7 +205,7 @@ class DocumentPreview(QWidget):
         self.excerpt = excerpt_ranges(details)
         self.code = is_source(d.metadata)
         if self.code:
-            n_lines = d.text.count("\n") + 1
+            n_lines = file_lines(d)
             facts = [str(d.metadata.get("language")), f"{n_lines:,} lines"]
             ex = details.get("excerpt")
             if self.excerpt and isinstance(ex, dict):

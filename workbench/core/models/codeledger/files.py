@@ -78,6 +78,15 @@ class FileFacts:
         return math.log(1.0 + self.n / df) if df else 0.0
 
 
+def file_lines(doc: Document) -> int:
+    """A file's lines as the model counts them (the index's count; a trailing newline ends the
+    last line, it starts none): `explain` said "0 of 890 lines" of an 889-line file."""
+    lines = doc.metadata.get("lines")
+    if isinstance(lines, int) and not isinstance(lines, bool):
+        return lines
+    return len(doc.text.splitlines())
+
+
 def _num(meta: Mapping[str, Any], key: str, default: float) -> float:
     v = meta.get(key)
     if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
