@@ -437,9 +437,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     largest = max(range(len(points)), key=lambda i: points[i][0]) if points else -1
     if args.sweep in BUDGETS and len(best) < len(points) and largest in best:
         # token_budget "best" at the cap, "significant": a bundle finds more the more it holds
-        print(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds can "
-              "only grow with it, and so do its tokens, so a higher best is bought with "
-              "tokens, not found. Choose by the tokens you can afford (--metrics "
+        print(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds "
+              "mostly grows with it (not always: a larger file may then fit and crowd out "
+              "another), and so do its tokens, so a higher best is bought with tokens, not "
+              "found. Choose by the tokens you can afford (--metrics "
               "bundle_recall,bundle_tokens shows both)")
     if out is not None:
         text = _sweep_text(out, args.sweep, points, metrics, best, {
