@@ -85,3 +85,20 @@ def test_labels_wrap_whole_words_and_show_every_line(qtbot: QtBot, model: str) -
         for word in lab.text().split():
             assert fm.horizontalAdvance(word) <= width, (lab.text(), word)
         assert lab.height() >= lab.heightForWidth(lab.width()), lab.text()
+
+
+@pytest.mark.parametrize("model", model_ids())
+def test_the_narrowest_column_holds_every_control_and_real_sliders(
+        qtbot: QtBot, model: str) -> None:
+    # hybrid's controls were 379 px in a 310 px column that could not scroll sideways: spin
+    # boxes, reset buttons and the prepare box's Cancel were cut off; sliders were 15 px stubs
+    from workbench.gui.param_editors import SLIDER_MIN, NumberEditor
+
+    panel = _panel(qtbot, model)
+    panel.resize(panel.minimumWidth(), 900)
+    qtbot.wait(10)
+    body = panel.widget()
+    assert body.width() >= body.minimumSizeHint().width()
+    assert body.width() <= panel.viewport().width(), "cut off on the right"
+    sliders = [e.slider for e in panel.editors.values() if isinstance(e, NumberEditor)]
+    assert sliders and min(s.width() for s in sliders) >= SLIDER_MIN

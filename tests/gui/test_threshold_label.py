@@ -12,10 +12,10 @@ from workbench.gui.param_editors import NumberEditor
 def test_zero_end_of_the_threshold_slider_is_labelled(qtbot: QtBot) -> None:
     editor = NumberEditor(get_model("hybrid").schema["vector_threshold"])
     qtbot.addWidget(editor)
-    texts = [lab.text() for lab in editor.findChildren(QLabel)]
+    texts = [lab.text().replace("\u00a0", " ") for lab in editor.findChildren(QLabel)]
     assert "0 = OpenVault default 0.5" in texts
     assert editor.spin.minimum() == 0.0 and editor.value() == 0.5
     alpha = NumberEditor(get_model("hybrid").schema["alpha"])
     qtbot.addWidget(alpha)
     assert {"0 = keyword only", "1 = vector only"} <= {
-        lab.text() for lab in alpha.findChildren(QLabel)}
+        lab.text().replace("\u00a0", " ") for lab in alpha.findChildren(QLabel)}

@@ -30,9 +30,10 @@ from workbench.core.params import Param, ParamValue
 PROMPT_PARAMS = ("query_prompt", "document_prompt")
 # what the ends of a slider mean where the value alone misleads: OpenVault's blend direction,
 # as its own UI labels it, and its threshold 0 that scores as 0.5 (`threshold || 0.5`)
+# no-break spaces: in a narrow column a label wraps after its first word, not after "0 ="
 END_LABELS = {
-    "alpha": ("0 = keyword only", "1 = vector only"),
-    "vector_threshold": ("0 = OpenVault default 0.5", ""),
+    "alpha": ("0\u00a0=\u00a0keyword only", "1\u00a0=\u00a0vector only"),
+    "vector_threshold": ("0\u00a0= OpenVault default\u00a00.5", ""),
 }
 
 
@@ -56,6 +57,9 @@ class ParamEditor(QWidget):
         raise NotImplementedError
 
 
+SLIDER_MIN = 56  # px: a slider is never shorter than this
+
+
 class NumberEditor(ParamEditor):
     """A slider and a spin box over [low, high] in the parameter's steps."""
 
@@ -68,6 +72,7 @@ class NumberEditor(ParamEditor):
         self.steps = max(1, round((self.high - self.low) / step))
         self.step = (self.high - self.low) / self.steps
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setMinimumWidth(SLIDER_MIN)  # a 15 px stub read as a check box
         self.slider.setRange(0, self.steps)
         self.slider.setPageStep(max(1, self.steps // 10))
         self.spin: QSpinBox | QDoubleSpinBox
@@ -95,6 +100,9 @@ class NumberEditor(ParamEditor):
             left, right = (QLabel(text, self) for text in END_LABELS[param.name])
             for lab in (left, right):
                 lab.setStyleSheet("color:#57606a; font-size: 11px")
+                lab.setWordWrap(True)  # one line each where there is room, else two:
+                # side by side they held hybrid's whole panel 70 px wider than its column
+            right.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             ends.addWidget(left)
             ends.addSpacing(10)  # the two ends never run into one another
             ends.addStretch(1)

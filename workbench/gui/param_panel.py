@@ -46,6 +46,7 @@ from .worker import LiveLoop
 __all__ = ["FOLD_ABOVE", "ParamPanel", "Section", "sections", "short_label"]
 
 FOLD_ABOVE = 30  # live parameters beyond which groups after the first start folded
+MIN_WIDTH, MAX_MIN_WIDTH = 300, 420  # px: the column's least width, and the most it asks
 
 
 class ParamPanel(QScrollArea):
@@ -55,8 +56,10 @@ class ParamPanel(QScrollArea):
         self.session = session
         self.loop = loop
         self.setWidgetResizable(True)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setMinimumWidth(300)
+        # a column narrower than its controls scrolls rather than cutting them off (the
+        # minimum width below follows the controls, so it is a last resort)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setMinimumWidth(MIN_WIDTH)
         self.editors: dict[str, ParamEditor] = {}
         # the label of each parameter that acts only while others are on (Param.needs)
         self.needing: dict[str, QLabel] = {}
@@ -202,6 +205,11 @@ class ParamPanel(QScrollArea):
         self._body = body
         if old is not None:
             old.deleteLater()
+        # never narrower than the controls need (hybrid's were cut off on the right at
+        # 1,280 px: spin boxes, reset buttons, the prepare box's Cancel), within reason
+        need = (body.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
+                + 2 * self.frameWidth())
+        self.setMinimumWidth(max(MIN_WIDTH, min(need, MAX_MIN_WIDTH)))
 
     # -- session ↔ editors -------------------------------------------------------------------
 
