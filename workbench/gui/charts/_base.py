@@ -58,7 +58,9 @@ def make_plot(*, left: str = "", bottom: str = "") -> pg.PlotWidget:
         # the axes (tick labels and the grid across the whole view) replay a QPicture on every
         # paint, ~2.5 ms each; cached as a pixmap they are redrawn only when their ticks change
         item.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-    w.setMinimumSize(240, 180)
+    # 140 px high at least: at 180 the chart row held the window's bottom pane at 329 px, and
+    # a 1,280 × 720 window showed six rows of the ranked table (the splitter gives more)
+    w.setMinimumSize(240, 140)
     return w
 
 
