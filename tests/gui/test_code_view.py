@@ -254,3 +254,17 @@ def test_the_legend_says_what_hatching_is_where_a_bar_has_it(qtbot: QtBot, sampl
     negative = bool((r.scores.contributions_of(r.ranking.pair[s.query, :n]) < 0).any())
     assert negative == hatched
     assert ("hatched:&nbsp;negative" in table.legend.text()) == hatched
+
+
+def test_the_signals_legend_is_as_high_as_its_lines(qtbot: QtBot, code: TuningSession) -> None:
+    # codeledger's 17 signals took a third line at 600 px, drawn under the table's header
+    # in a label fixed at two lines: size_penalty, fail_prior, non_code unseen
+    table = RankedTable(code)
+    _show(qtbot, table, (600, 500))
+    legend = table.legend
+    line = legend.fontMetrics().lineSpacing()
+    assert legend.heightForWidth(legend.width()) > 2 * line  # three lines here
+    assert legend.height() >= legend.heightForWidth(legend.width())
+    table.resize(1400, 500)  # wider: back to fewer lines, never under two
+    qtbot.wait(10)
+    assert 2 * line <= legend.height() <= max(2 * line, legend.heightForWidth(legend.width())) + 2

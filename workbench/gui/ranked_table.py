@@ -242,6 +242,34 @@ class RankedTableModel(QAbstractTableModel):
         return None
 
 
+class LegendLabel(QLabel):
+    """The signals' legend and notes: two lines high, or as many as its text needs at its
+    width up to MAX_LEGEND_LINES (codeledger's 17 signals took a third line, drawn under the
+    table's header). Its height changes only with its text or its width, never on a tick."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.fit()
+
+    def fit(self) -> None:
+        line = self.fontMetrics().lineSpacing()
+        need = self.heightForWidth(self.width()) if self.text() else 0
+        height = min(max(2 * line, need), MAX_LEGEND_LINES * line) + 2
+        if height != self.height() or self.minimumHeight() != height:
+            self.setFixedHeight(height)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+
+MAX_LEGEND_LINES = 4
+
+
 class RankedTable(QWidget):
     """A legend and summary line above the table of the selected query's ranking."""
 
@@ -256,12 +284,7 @@ class RankedTable(QWidget):
         self.summary.setWordWrap(False)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() + 4)
-        self.legend = QLabel(self)
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setWordWrap(True)
-        self.legend.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.legend.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.legend.setFixedHeight(2 * self.legend.fontMetrics().lineSpacing() + 2)
+        self.legend = LegendLabel(self)
         self.model = RankedTableModel(session, self)
         self.view = _RankedView(self.model, self)
         self.view.setModel(self.model)
@@ -369,7 +392,8 @@ class RankedTable(QWidget):
                                q.text if clipped != " ".join(q.text.split()) else "")
         if lines != self.legend.text():
             self.legend.setText(lines)
-            self.legend.setToolTip(lines)  # whole, where two lines cut it
+            self.legend.setToolTip(lines)  # whole, where the lines allowed cut it
+            self.legend.fit()
 
     def _on_selection(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
