@@ -40,7 +40,10 @@ def files_table() -> QTableWidget:
     for name, tip in (("Stages", "The candidate stages that brought the file: " + ", ".join(
             f"{short} = {stage}" for stage, short in STAGE_SHORT.items())),
                       ("±", "Against the pinned baseline's bundle: + entered, − left"),
-                      ("Needed", "✓ when the task's judgments list the file")):
+                      ("Needed", "✓ when the task's judgments list the file"),
+                      ("Note", "The excerpt a file is cut to (blank: the whole file), why a "
+                               "file was skipped, the tokens a file below the cut would "
+                               "bring, why a needed file is not in the bundle")):
         head = table.horizontalHeaderItem(COLUMNS.index(name))
         if head is not None:
             head.setToolTip(tip)
