@@ -332,10 +332,23 @@ def test_the_whole_verdict_shows_above_the_table(qtbot: QtBot) -> None:
     w = view.results
     w.show_result(result, result.final.best, "bundle_recall", {"w_keyword": "Weight: keyword"})
     qtbot.wait(20)  # the layout settles
-    label = w.summary
-    assert label.heightForWidth(label.width()) > 6 * label.fontMetrics().height()
-    assert label.height() >= label.heightForWidth(label.width())
-    assert w.table.geometry().top() >= label.geometry().bottom()
+    from workbench.gui.tune_results import TABLE_ROOM
+
+    label, box = w.summary, w.summary_box
+    need = label.heightForWidth(label.width())
+    assert need > 6 * label.fontMetrics().height()
+    # as much of the verdict as leaves the table its header and two rows; the rest scrolls
+    # (it was drawn under the table in a short window)
+    for size in ((1250, 420), (1250, 900), (1000, 260)):
+        view.resize(*size)
+        qtbot.wait(20)
+        need = label.heightForWidth(label.width())
+        room = w.height() - w.caption.height() - 2 * w.layout().spacing() - TABLE_ROOM
+        assert box.height() >= min(need, room) - 2, size
+        assert (box.verticalScrollBar().maximum() > 0) == (box.height() < need), size
+        assert w.table.geometry().top() >= box.geometry().bottom(), size
+        assert w.table.height() >= TABLE_ROOM - 20, size
+    assert box.verticalScrollBar().maximum() > 0  # the short one scrolls
 
 
 def test_data_without_judgments_cannot_start(qtbot: QtBot) -> None:

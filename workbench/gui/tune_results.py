@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QLabel,
+    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -165,6 +166,9 @@ def _studies(result: Any) -> list[Any]:
     return [*result.folds, *([result.final] if result.final not in result.folds else [])]
 
 
+TABLE_ROOM = 70  # px the verdict leaves the table below it: its header and two rows
+
+
 class TuneResults(QWidget):
     """The verdict line over a table: parameter, before tuning, tuned."""
 
@@ -173,13 +177,21 @@ class TuneResults(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        caption = QLabel("Result", self)
+        self.caption = caption = QLabel("Result", self)
         caption.setStyleSheet(f"font-weight: 600; color: {INK};")
         layout.addWidget(caption)
-        self.summary = QLabel(self)
+        self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        layout.addWidget(self.summary)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        # the verdict scrolls in its own box: in a short window (1,280 × 720) its last lines
+        # were drawn under the table
+        self.summary_box = QScrollArea(self)
+        self.summary_box.setWidgetResizable(True)
+        self.summary_box.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.summary_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.summary_box.setWidget(self.summary)
+        layout.addWidget(self.summary_box)
         self.table = QTableWidget(0, 3, self)
         self.table.setHorizontalHeaderLabels(["Parameter", "Before", "Tuned"])
         before = self.table.horizontalHeaderItem(1)
@@ -205,11 +217,18 @@ class TuneResults(QWidget):
         self._fit_summary()
 
     def _fit_summary(self) -> None:
-        """The summary as tall as its wrapped text at the current width (the layout asks no
-        height-for-width, see above), the table below it taking what is left."""
-        width = self.summary.width()
+        """The summary's box as tall as its wrapped text at the current width (the layout
+        asks no height-for-width, see above), up to what leaves the table TABLE_ROOM, where
+        the text scrolls; the table below it takes what is left."""
+        width = self.summary_box.viewport().width()
         if width > 0:
-            self.summary.setMinimumHeight(self.summary.heightForWidth(width))
+            need = self.summary.heightForWidth(width)
+            self.summary.setMinimumHeight(need)
+            lay = self.layout()
+            spacing = lay.spacing() if lay is not None else 0
+            room = self.height() - self.caption.sizeHint().height() - 2 * spacing - TABLE_ROOM
+            self.summary_box.setMinimumHeight(min(need, max(40, room)))
+            self.summary_box.setMaximumHeight(need + 2 * self.summary_box.frameWidth())
 
     def clear(self, text: str) -> None:
         self.summary.setText(f"<span style='color:{MUTED}'>{text}</span>")

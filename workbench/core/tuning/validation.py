@@ -150,7 +150,8 @@ def set_aside(v: Validation, prior: Mask) -> Validation:
 
 def no_validation(counted: Mask) -> Validation:
     """Tuning without a held-out score (said as such wherever a result is shown)."""
-    return Validation("none", (), "no held-out queries (--folds 0): training scores only",
+    return Validation("none", (), "no held-out queries (--folds 0; the Tune tab's validation "
+                      "none): training scores only",
                       counted.copy())
 
 
