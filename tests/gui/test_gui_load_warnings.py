@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from workbench.gui.main_window import MainWindow
@@ -26,13 +27,15 @@ def test_unreadable_notes_are_skipped_and_named(window: MainWindow, tmp_path: Pa
     (vault / "good.md").write_text("# Good\ngreen tea\n", encoding="utf-8")
     (vault / "latin.md").write_bytes(b"# Caf\xe9\n")
     (vault / "open.md").write_text("---\ntitle: x\n\nbody\n", encoding="utf-8")
-    (vault / "gone.md").symlink_to(vault / "nowhere.md")
+    os.mkfifo(vault / "pipe.md")  # cannot be read as a note: left out, said
+    (vault / "gone.md").symlink_to(vault / "nowhere.md")  # no note, as obsidian-mcp lists none
     assert window.open_path(vault, model="bm25")
     ds = window.session.dataset
     assert ds is not None and ds.corpus.ids == ["good.md", "latin.md", "open.md"]
     assert window.error_box is not None and window.error_box.isVisible()
     text = window.error_box.text()
-    assert "1 unreadable note(s) skipped" in text and f"{vault / 'gone.md'}: no such" in text
+    assert "1 unreadable note(s) skipped" in text and f"{vault / 'pipe.md'}: not a regular" in text
+    assert "1 symbolic link(s) not searched" in text and f"{vault / 'gone.md'}: a symbolic" in text
     assert "2 note(s) with a flaw searched all the same, as obsidian-mcp searches them" in text
     assert f"{vault / 'latin.md'}:1: field 'encoding'" in text
     assert f"{vault / 'open.md'}:1: field 'front matter'" in text
