@@ -183,3 +183,16 @@ def test_a_baseline_pinned_on_another_model_shows_its_own_values(qtbot: QtBot) -
     qtbot.addWidget(h)
     assert "bm25, k1=2.0" in h.baseline_label.toolTip()
     assert "defaults" not in h.baseline_label.toolTip()
+
+
+def test_the_model_box_is_as_wide_as_the_model_it_shows(window: MainWindow) -> None:
+    # it was as wide as its longest entry (540 px for codeledger's), and the dataset line
+    # beside it was elided ("25 judg…") with room to spare in the box
+    combo = window.header.model_combo
+    fm = combo.fontMetrics()
+    widths = [fm.horizontalAdvance(combo.itemText(i)) for i in range(combo.count())]
+    assert combo.width() <= max(combo.minimumWidth(), fm.horizontalAdvance(
+        combo.currentText()) + 48) < max(widths)
+    assert combo.view().minimumWidth() >= max(widths)  # the list drops down in full
+    window.session.set_model("codeledger")
+    assert combo.maximumWidth() >= fm.horizontalAdvance(combo.currentText()) + 48

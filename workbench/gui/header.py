@@ -32,13 +32,16 @@ class Header(QWidget):
         self.model_combo.setToolTip("scoring model: at its defaults the first time, then at "
                                     "the values you left it with on this dataset (undo "
                                     "steps too)")
-        # as wide as its longest entry ("codeledger — Context selection for code
-        # (CodeLedger)"): the dataset line beside it gives way instead (it is elided by the
-        # window's width, its full text in the tooltip)
+        # as wide as the model shown (`_fit_combo`), not its longest entry ("codeledger —
+        # Context selection for code (CodeLedger)", 540 px that elided the dataset line
+        # beside it); the list drops down in full. Down to about 30 characters in a narrow
+        # window, so the header does not set the window's narrowest width
         self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        # … down to about 30 characters in a narrow window (the list drops down in full),
-        # so the header does not set the window's narrowest width
         self.model_combo.setMinimumWidth(self.fontMetrics().horizontalAdvance("x" * 30) + 40)
+        fm = self.model_combo.fontMetrics()
+        self.model_combo.view().setMinimumWidth(max(
+            (fm.horizontalAdvance(self.model_combo.itemText(i))
+             for i in range(self.model_combo.count())), default=0) + 40)
         self.dataset_label.setSizePolicy(QSizePolicy.Policy.Ignored,
                                          QSizePolicy.Policy.Preferred)
         self.dataset_label.setMinimumWidth(160)
@@ -100,6 +103,13 @@ class Header(QWidget):
             self.model_combo.blockSignals(True)
             self.model_combo.setCurrentIndex(i)
             self.model_combo.blockSignals(False)
+        self._fit_combo()
+
+    def _fit_combo(self) -> None:
+        """The model box as wide as the model it shows (its arrow and frame beside)."""
+        combo = self.model_combo
+        text = combo.fontMetrics().horizontalAdvance(combo.currentText())
+        combo.setMaximumWidth(max(combo.minimumWidth(), text + 48))
 
     def _on_model_picked(self, index: int) -> None:
         mid = self.model_combo.itemData(index)
