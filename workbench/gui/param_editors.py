@@ -132,6 +132,11 @@ class NumberEditor(ParamEditor):
         if isinstance(self.spin, QSpinBox):
             self.spin.setValue(round(v))
         else:
+            # a value off the step's grid (6.5 from a params file, a step of 1) is shown, and
+            # kept, with the decimals it needs rather than rounded to the grid's
+            need = _decimals(v) if v != round(v, self.spin.decimals()) else 0
+            if need > self.spin.decimals():
+                self.spin.setDecimals(need)
             self.spin.setValue(v)
 
     def _position(self, v: float) -> int:
@@ -294,7 +299,9 @@ def _compact(combo: QComboBox) -> None:
 
 
 def _decimals(step: float) -> int:
+    """Decimals a value on a grid of `step` needs: none for a whole step (a token count of
+    4000 read "4000.0", days "90.0")."""
     for d in range(0, 7):
         if abs(step * 10 ** d - round(step * 10 ** d)) < 1e-9:
-            return max(d, 1)
+            return d
     return 6
