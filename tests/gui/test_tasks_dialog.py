@@ -107,3 +107,16 @@ def test_cancel_stops_the_mining(window: MainWindow, tmp_path: Path, qtbot,  # t
     assert dialog.make.isEnabled() and not out.exists()
     assert window.session.dataset is before
     dialog.task.shutdown()
+
+
+def test_the_share_of_history_reads_as_a_percentage(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # it read "0.30" beside "history that becomes tasks"
+    dialog = TasksFromGitDialog(tmp_path)
+    qtbot.addWidget(dialog)
+    assert dialog.fraction.text() == "30 %" and dialog.fraction.value() == 0.3
+    dialog.fraction.lineEdit().selectAll()
+    qtbot.keyClicks(dialog.fraction.lineEdit(), "45")
+    dialog.fraction.interpretText()
+    assert dialog.fraction.value() == 0.45 and dialog.fraction.text() == "45 %"
+    dialog.fraction.stepUp()
+    assert abs(dialog.fraction.value() - 0.5) < 1e-9

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -60,6 +61,30 @@ class _Made:
     path: Path
 
 
+class PercentSpin(QDoubleSpinBox):
+    """A share of 0..1 shown and typed as a percentage ("30 %"; it read "0.30")."""
+
+    def textFromValue(self, value: float) -> str:  # Qt override
+        return f"{value * 100:.0f} %"
+
+    def valueFromText(self, text: str) -> float:  # Qt override
+        try:
+            return float(text.replace("%", "").strip()) / 100
+        except ValueError:
+            return self.value()
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:  # Qt override
+        bare = text.replace("%", "").strip()
+        if not bare:
+            return QValidator.State.Intermediate, text, pos
+        try:
+            share = float(bare) / 100
+        except ValueError:
+            return QValidator.State.Invalid, text, pos
+        ok = self.minimum() - 1e-9 <= share <= self.maximum() + 1e-9
+        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
+
+
 class TasksFromGitDialog(QDialog):
     made = Signal(str, str)  # the tasks file, a one-line summary
 
@@ -68,7 +93,7 @@ class TasksFromGitDialog(QDialog):
         super().__init__(parent)
         self.repo = repo
         self.setWindowTitle(f"Tasks from the history of {repo.name}")
-        self.fraction = QDoubleSpinBox(self)
+        self.fraction = PercentSpin(self)
         self.fraction.setRange(0.05, 0.95)
         self.fraction.setSingleStep(0.05)
         self.fraction.setDecimals(2)
