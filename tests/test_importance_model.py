@@ -311,3 +311,12 @@ def test_explain_gives_the_score_as_importance_times_relevance(
     for total, imp, rel in lines:
         assert float(total) == pytest.approx(float(imp) * float(rel), abs=2e-6)
     assert "as contributions (the bars; they add up to it): base 0.6" in out
+
+
+def test_float_noise_in_the_clamp_is_no_clamp() -> None:
+    # explain said "clamped by -2.77556e-17" where the sum had stayed inside [0, 1]
+    from workbench.core.models.importance.explain import _formula
+
+    quiet = _formula(0.9, 1.0, [0.8, 0.1, 0.0, 0.0, -2.77556e-17], [], [])
+    assert "clamped" not in quiet
+    assert "clamped by -0.5" in _formula(1.0, 1.0, [0.8, 0.2, 0.2, 0.3, -0.5], [], [])

@@ -115,6 +115,7 @@ def _formula(final: float, rel: float, parts: Any, boosts: list[dict[str, Any]],
                                                         ("repetition", parts[-3])) if v),
              *(f"{d['decay']} {d['value']:.6g}" for d in decays if d["value"])]
     clamp = float(parts[-1])
-    clamped = f", clamped by {clamp:+.6g}" if clamp else ""
+    # float noise is no clamp ("clamped by -2.77556e-17" where nothing was)
+    clamped = f", clamped by {clamp:+.6g}" if abs(clamp) > 1e-9 else ""
     return (f"importance {final:.6g} × relevance {rel:.6g}   "
             f"(importance = {' + '.join(terms)}{clamped})")
