@@ -106,6 +106,13 @@ def test_hybrid_settings_and_vault_search_weights() -> None:
     assert export_params("vault-search", {"offset": 5}).settings == {"search_vault": {}}
 
 
+def test_hybrid_vector_candidates_is_the_workbenchs_own_and_ships_nothing() -> None:
+    # it was called a change to OpenVault's code; it only bounds what prepare keeps, the
+    # rankings being the all-pairs ones
+    pruned = export_params("hybrid", {"vector_candidates": 50})
+    assert not pruned.changed and not pruned.outside
+
+
 def test_a_vault_limit_without_the_early_stop_does_not_ship_as_measured() -> None:
     # obsidian-mcp stops scanning early whenever a limit is passed: a limit scored with
     # early_stop off was called shippable, and an offset without a limit was dropped unsaid

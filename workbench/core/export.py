@@ -126,7 +126,10 @@ def _outside(schema: ParamSchema, params: Mapping[str, ParamValue],
 
 
 # workbench-only settings that change how a run is made or evaluated, not any score
-NOT_SCORING = frozenset(("batch_size", "now", "mode", "query_form", "embeddings"))
+# (vector_candidates: how many memories prepare keeps per query; the rankings it serves are
+# the all-pairs ones, so it is no code change to ship)
+NOT_SCORING = frozenset(("batch_size", "now", "mode", "query_form", "embeddings",
+                         "vector_candidates"))
 
 
 # -- decision-memory: pi-lodestone 418f9a1, extension/config.ts --
@@ -194,7 +197,7 @@ def _on_slider(value: float, low: float, high: float, step: float) -> bool:
 # REFERENCE §3: one prefix setting for both sides, chosen in the settings panel
 OV_PROMPT = "the embedding prompt (settings panel; one for both sides)"
 OV_WORKBENCH_ONLY = frozenset(("normalization", "rrf_k", "fields", "embeddings",
-                               "embedding_model", "batch_size"))
+                               "embedding_model", "batch_size", "vector_candidates"))
 
 
 def encoder_caveat(model: str) -> str:
