@@ -281,6 +281,11 @@ def test_explain_with_no_result_says_so(capsys: pytest.CaptureFixture[str]) -> N
     assert ("\nno result: every candidate scored 0, was gated, or fell below the min score\n"
             "\n— 1 judged relevant, by rank:\n") in out
     assert "qm-112 (judged 1): not ranked — zeroed by the gate 'no_durable_tag'" in out
+    # importance has no min score: not named as a reason
+    assert main(["explain", str(SAMPLES / "memories"), "-m", "importance", "-q",
+                 "the and of"]) == 0
+    assert capsys.readouterr().out.endswith("\nno result: every candidate scored 0 or was "
+                                            "gated\n")
 
 
 def test_rank_and_explain_take_either_name_of_the_text_format(

@@ -212,8 +212,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
             _print_explained(pipe, r)
         if not rows:
             why = model.not_a_candidate(pipe.prepared, dataset, 0, None, pipe.params)
-            print("\nno result: " + (why or "every candidate scored 0, was gated, or fell "
-                                     "below the min score"))
+            # the min score only where the model has one (importance has none)
+            floor = any("min_score" in p.name for p in model.schema)
+            print("\nno result: " + (why or "every candidate scored 0"
+                                     + (", was gated, or fell below the min score" if floor
+                                        else " or was gated")))
     named = _named_docs(args, dataset, shown)
     if named:
         print(f"\n— {_named_heading(args, dataset, named, shown)}, by rank:")
