@@ -41,6 +41,10 @@ def test_a_sweep_without_values_is_round_few_and_holds_the_value_in_use() -> Non
     assert budget[:3] == [100, 1000, 2000] and budget[-2:] == [31_000, 32_000]
     assert len(budget) <= DEFAULT_POINTS and 8000 in budget
     assert default_values(code["token_budget"], 50_000)[-1] == 64_000  # the span follows
+    # a float on whole steps is a count too: pi-lodestone's min score (0..1000 by 1,
+    # default 8) was swept 0, 8, 50, 100, … — none of the scores between 9 and 49
+    floor = default_values(get_model("decision-memory").schema["inject_min_score"])
+    assert floor == [float(v) for v in range(0, 33)]
     assert default_values(code["max_files"], 25)[:3] == [1, 20, 25]
     assert default_values(code["graph_hops"], 2) == [0, 1, 2]  # a short range: every step
     bm25 = get_model("bm25").schema

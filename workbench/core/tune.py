@@ -70,15 +70,19 @@ def _once(values: list[ParamValue], spec: str | None) -> list[ParamValue]:
 
 
 def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, float] | None:
-    """(low, high) a sweep covers: the parameter's range, except for a count or size whose
-    range is over WIDE times its default (a token budget of 100..1,000,000, default 8,000):
-    from its low to 4 × the default, doubled until the current value lies inside, so the
-    sweep shows where the values in use are and the span changes only when the value leaves
-    it. None for a parameter without a numeric range."""
+    """(low, high) a sweep covers: the parameter's range, except for a count or size (an int,
+    or a float on whole steps) whose range is over WIDE times its default (a token budget of
+    100..1,000,000, default 8,000): from its low to 4 × the default, doubled until the
+    current value lies inside, so the sweep shows where the values in use are and the span
+    changes only when the value leaves it. None for a parameter without a numeric range."""
     if param.kind not in ("int", "float") or param.low is None or param.high is None:
         return None
     low, high, default = float(param.low), float(param.high), float(param.default)
-    if param.kind != "int" or default <= 0 or high - low <= WIDE * default:
+    # a count: an int, or a float on whole steps (pi-lodestone's min score, 0..1000 by 1,
+    # default 8, was swept 0, 8, 50, 100, … and missed every score between 9 and 49)
+    step = param.step or 0
+    count = param.kind == "int" or (step >= 1 and float(step).is_integer())
+    if not count or default <= 0 or high - low <= WIDE * default:
         return low, high
     # a round end: 32,000, not low + 32,000 (the grid ended 32,000, 32,100)
     top = 4 * default if 4 * default > low else low + 4 * default
