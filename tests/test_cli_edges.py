@@ -594,3 +594,21 @@ def test_toml_nesting_is_placed_outside_strings_and_comments() -> None:
                                                       r"column 500\)"):
         toml_text.loads(text)
     assert toml_text.loads('a = [[1], {b = "]"}]') == {"a": [[1], {"b": "]"}]}
+
+
+def test_a_cache_folder_that_cannot_be_written_is_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # eval cached nothing without a word; embed, whose work is to fill it, exited 0
+    blocker = tmp_path / "cache"
+    blocker.write_text("")
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(blocker))
+    _usage_error(["embed", TEA, "-m", "dense"], capsys,
+                 f"the cache folder cannot be written ({blocker} is a file, not a folder)")
+    assert main(["eval", TEA, "-m", "bm25"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"warning: the cache folder cannot be written ({blocker} is a file")
+    # commands that keep nothing there say nothing, nor refuse a bad cache limit
+    monkeypatch.setenv("WORKBENCH_CACHE_LIMIT", "lots")
+    assert main(["models"]) == 0 and main(["export", "-m", "decision-memory"]) == 0
+    assert "cache" not in capsys.readouterr().err

@@ -89,7 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
-        cache_limit()  # a $WORKBENCH_CACHE_LIMIT that is no size: said before any work
+        if args.command not in NO_CACHE:
+            cache_limit()  # a $WORKBENCH_CACHE_LIMIT that is no size: said before any work
+            _check_cache(args.command)
         if args.command == "gui":  # Qt's event loop: a signal stays the end it always was
             return func(args)
         with _terminate_as_interrupt():
@@ -113,6 +115,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"workbench {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAIL
+
+
+# commands that read and write no cache: a bad $WORKBENCH_CACHE_LIMIT or cache folder is
+# none of their business (`cache` says what it finds itself)
+NO_CACHE = frozenset(("models", "export", "why", "cache", "tasks-from-git"))
+
+
+def _check_cache(command: str) -> None:
+    """An unusable cache folder, said before any work: `embed`, whose work is to fill it,
+    stops; the others warn that nothing is kept (each run prepares and embeds again)."""
+    from workbench.core.store import cache_unusable
+
+    why = cache_unusable()
+    if why is None:
+        return
+    if command == "embed":
+        raise UsageError(f"the cache folder cannot be written ({why}): embed would keep "
+                         "nothing; set $WORKBENCH_CACHE_DIR to a folder you can write")
+    print(f"warning: the cache folder cannot be written ({why}): nothing is cached, so each "
+          "run prepares (and embeds) again; set $WORKBENCH_CACHE_DIR to a folder you can "
+          "write", file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -26,7 +26,7 @@ from workbench.core.store.checksum import code_fingerprint, seal, unseal
 from workbench.core.store.codec import UnsupportedState
 from workbench.core.store.embeddings import EmbeddingStore, store_folder, text_key
 from workbench.core.store.index_cache import index_key, load_index, save_index
-from workbench.core.store.paths import cache_dir
+from workbench.core.store.paths import cache_dir, cache_unusable
 from workbench.core.store.prepare_cache import (
     load_prepared,
     prepare_key,
@@ -37,7 +37,8 @@ from workbench.core.store.state_file import read_state, write_state
 
 __all__ = [
     "EmbeddingStore", "NotRegularFileError", "UnsupportedState", "atomic_write_bytes",
-    "atomic_write_many", "atomic_write_text", "atomic_writer", "cache_dir", "code_fingerprint",
+    "atomic_write_many", "atomic_write_text", "atomic_writer", "cache_dir", "cache_unusable",
+    "code_fingerprint",
     "index_key", "load_index", "load_prepared", "prepare_key", "prepared_path", "read_state",
     "save_index", "save_prepared", "seal", "store_folder", "text_key", "unseal", "write_state",
     "write_target",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["cache_dir"]
+__all__ = ["cache_dir", "cache_unusable"]
 
 
 def cache_dir() -> Path:
@@ -22,3 +22,21 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("scoring-workbench"))
+
+
+def cache_unusable() -> str | None:
+    """Why no cache can be kept under `cache_dir()` (a file where the folder should be, a
+    read-only folder), or None when a file can be made there. Made if missing."""
+    import tempfile
+
+    root = cache_dir()
+    if root.exists() and not root.is_dir():
+        return f"{root} is a file, not a folder"
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".wb-probe-", dir=root)
+    except OSError as exc:
+        return f"{root}: {exc.strerror or exc}"
+    os.close(fd)
+    os.unlink(probe)
+    return None
