@@ -40,6 +40,23 @@ def test_models_lists_parameters_and_signals(capsys: pytest.CaptureFixture[str])
     assert "unknown model 'nope'; valid: bm25" in capsys.readouterr().err
 
 
+def test_models_fits_the_terminal_and_quotes_a_texts_default(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # a description was one line of 466 characters, the table 181 wide; a prompt's trailing
+    # space did not show
+    from workbench.textout import display_width
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["models", "hybrid"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    prose = [ln for ln in lines if not ln.startswith("  ") or ln.startswith("      ")
+             or ln.startswith("  signals")]
+    assert prose and all(display_width(ln) <= 80 for ln in prose), max(prose, key=len)
+    assert any("'task: sentence similarity | query: '" in ln for ln in lines)
+    at = next(i for i, ln in enumerate(lines) if ln.startswith("  alpha "))
+    assert lines[at + 1].startswith("      Share of the boost W")
+
+
 def test_rank_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _beir(tmp_path)
     assert main(["rank", str(data), "-m", "bm25", "-q", "green tea brewing"]) == 0

@@ -79,18 +79,37 @@ def cmd_models(args: argparse.Namespace) -> int:
         print(params_toml(m.schema.defaults(), [f"the defaults of {m.id} ({m.label})"]),
               end="")
         return EXIT_OK
+    import shutil
+    import textwrap
+
+    # as wide as the terminal ($COLUMNS), 100 columns where there is none (a pipe, a file):
+    # the description was one line of 466 characters and the table 181 wide
+    width = max(60, shutil.get_terminal_size((100, 24)).columns)
     for mid in ids:
         try:
             m = get_model(mid)
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from None
-        print(f"{m.id} — {m.label}: {m.description}")
-        print("  signals: " + ", ".join(f"{s.name} ({s.label})" for s in m.signals))
+        print(textwrap.fill(f"{m.id} — {m.label}: {m.description}", width,
+                            subsequent_indent="  "))
+        print(textwrap.fill("signals: " + ", ".join(f"{s.name} ({s.label})"
+                                                     for s in m.signals), width,
+                            initial_indent="  ", subsequent_indent="           "))
         if m.gates:
-            print("  gates:   " + ", ".join(m.gates))
-        table = [[p.name, p.stage, str(p.default), p.range_text(), p.help] for p in m.schema]
-        print(format_table(["parameter", "stage", "default", "range", "help"], table,
-                           indent="  ", wrap_last=60))
+            print(textwrap.fill("gates:   " + ", ".join(m.gates), width, initial_indent="  ",
+                                subsequent_indent="           "))
+        # a text's default quoted, so a prompt's trailing space shows; each help under its
+        # row, the width of the terminal (a fifth column was 30 characters wide)
+        params = list(m.schema)
+        table = [[p.name, p.stage, repr(p.default) if p.kind == "text" else str(p.default),
+                  p.range_text()] for p in params]
+        head, rule, *rows = format_table(["parameter", "stage", "default", "range"], table,
+                                         indent="  ").split("\n")
+        print(f"{head}\n{rule}")
+        for p, row in zip(params, rows, strict=True):
+            print(row)
+            print(textwrap.fill(p.help, width, initial_indent="      ",
+                                subsequent_indent="      "))
         print()
     return EXIT_OK
 
