@@ -334,3 +334,15 @@ def test_models_toml_writes_a_models_defaults_for_compare(tmp_path: Path,
     assert main(["compare", str(SAMPLES / "code-repo"), "-m", "codeledger", "--defaults",
                  "-c", str(doc), "--metrics", "r@10"]) == 0
     assert main(["models", "--toml"]) == 2
+
+
+def test_a_query_text_is_a_judged_query_only_as_written(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # "first crack " was ranked as the judged "first crack", though vault-search matches the
+    # phrase with its space and ranks other notes
+    vault = str(SAMPLES / "vault")
+    assert main(["rank", vault, "-m", "vault-search", "-q", "first crack"]) == 0
+    assert "ranked as --query-id v01" in capsys.readouterr().err
+    assert main(["rank", vault, "-m", "vault-search", "-q", "first crack "]) == 0
+    out, err = capsys.readouterr()
+    assert "ranked as --query-id" not in err and "query: first crack " in out

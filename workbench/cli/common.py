@@ -106,7 +106,9 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
     """The dataset narrowed to the query the user named (an id, or ad-hoc text). Text that
     is a judged query's text is that query, judgments and context included (as its id)."""
     if args.query is not None:
-        judged = next((q.id for q in dataset.queries if q.text.strip() == args.query.strip()
+        # the very text: vault-search matches the query as one phrase, spaces included, so
+        # "tomatoes " is not the judged "tomatoes" (it was ranked as that query)
+        judged = next((q.id for q in dataset.queries if q.text == args.query
                        and (dataset.qrels or {}).get(q.id)), None)
         if judged is not None:
             print(f"note: the text of judged query {judged!r}: ranked as --query-id {judged}, "
