@@ -387,3 +387,22 @@ def test_export_needs_no_encoder_on_this_machine(capsys: pytest.CaptureFixture[s
     assert main(["export", "-m", "hybrid", "-p", "embedding_model=/elsewhere/model",
                  "-p", "alpha=0.5"]) == 0
     assert '"alpha": 0.5' in capsys.readouterr().out
+
+
+def test_a_config_that_is_no_json_is_one_line_and_no_note_says_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the notes said "listed in the changes record (written to …)" before the write was
+    # refused, and the refusal read "line 1 column 2 (char 1)"
+    from workbench.cli import main
+
+    config = tmp_path / ".codeledger" / "config.json"
+    config.parent.mkdir()
+    config.write_text("{bad\n")
+    assert main(["export", "-m", "codeledger", "-p", "w_keyword=0.5", "--out",
+                 str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        f"workbench export: error: {config}:1: cannot update it, not readable JSON (Expecting "
+        "property name enclosed in double quotes, column 2)"]
+    assert config.read_text() == "{bad\n" and sorted(p.name for p in tmp_path.iterdir()) == [
+        ".codeledger"]

@@ -184,6 +184,20 @@ def cmd_export(args: argparse.Namespace) -> int:
                          f"those of {', '.join(exporter_ids())}): its values are a params TOML "
                          "file, as `tune --out` writes and every command's --params reads")
     export = export_params(model.id, params)
+    written: list[Path] = []
+    before: list[Any] = []
+    if args.out:  # written before the notes, so a refusal leaves no note saying "written to"
+        from workbench.core.export import replaced
+
+        before = replaced(export, Path(args.out))
+        try:
+            written = write_export(export, Path(args.out))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:  # a read-only or full disk: nothing was written
+            where = exc.filename or args.out  # the file refused, as config.json in a folder
+            raise UsageError(f"--out {args.out}: cannot write {where} "
+                             f"({exc.strerror or exc}); nothing was written") from None
     if export.outside:
         print(f"warning: not shippable as is: {export.target} has no "
               + "; ".join(f"{c.name} = {c.value!r} (default {c.original!r})"
@@ -210,17 +224,6 @@ def cmd_export(args: argparse.Namespace) -> int:
               + "), it takes a change to the original's code",
               file=sys.stderr)
     if args.out:
-        from workbench.core.export import replaced
-
-        before = replaced(export, Path(args.out))
-        try:
-            written = write_export(export, Path(args.out))
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        except OSError as exc:  # a read-only or full disk: nothing was written
-            where = exc.filename or args.out  # the file refused, as config.json in a folder
-            raise UsageError(f"--out {args.out}: cannot write {where} "
-                             f"({exc.strerror or exc}); nothing was written") from None
         for path in written:
             print(f"wrote {path}")
         if export.where:

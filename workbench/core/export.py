@@ -467,7 +467,10 @@ def _merged(path: Path, settings: Mapping[str, object]) -> str:
     """`settings` written over the JSON object in `path`, nested objects merged key by key."""
     try:
         current = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, bad JSON
+    except json.JSONDecodeError as exc:  # FILE:LINE, as every reader names a bad line
+        raise ValueError(f"{path}:{exc.lineno}: cannot update it, not readable JSON "
+                         f"({exc.msg}, column {exc.colno})") from None
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8
         raise ValueError(f"{path}: cannot update it, not readable JSON ({exc})") from None
     except RecursionError:
         raise ValueError(f"{path}: cannot update it, not readable JSON (nested too "
