@@ -238,6 +238,16 @@ def test_out_onto_a_dataset_file_is_refused_and_onto_its_params_is_written(capsy
     err = capsys.readouterr().err
     assert code == 2 and "is a dataset file this command reads" in err, err
     assert (data / "corpus.jsonl").read_bytes() == before
+    db = tmp_path / "kept.db"  # the study storage: its trials would go with it
+    assert main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "1", "--folds",
+                 "0", "--storage", str(db)]) == 0
+    capsys.readouterr()
+    before_db = db.read_bytes()
+    code = main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds",
+                 "0", "--storage", str(db), "--out", str(db)])
+    err = capsys.readouterr().err
+    assert code == 2 and "is the --storage file this command reads" in err, err
+    assert db.read_bytes() == before_db
     start = tmp_path / "start.toml"  # the values that continue the file's: written over it
     start.write_text("k1 = 0.9\n")
     assert main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds",

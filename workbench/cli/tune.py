@@ -262,8 +262,10 @@ def _check_args(args: argparse.Namespace) -> None:
         check_output(args.out, "--out")  # a read-only folder: said before the tuning, not after
         # onto the corpus it replaced it with the TOML; onto --params it writes the values
         # that continue those, as asked
-        check_outputs_apart([("--out", out)],
-                            [(a, p) for a, p in input_files(args) if a != "--params"])
+        inputs = [(a, p) for a, p in input_files(args) if a != "--params"]
+        if args.storage and "://" not in args.storage:  # the study file: its trials with it
+            inputs.append(("--storage", Path(args.storage)))
+        check_outputs_apart([("--out", out)], inputs)
 
 
 def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
