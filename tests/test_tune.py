@@ -43,8 +43,14 @@ def test_a_sweep_without_values_is_round_few_and_holds_the_value_in_use() -> Non
     assert default_values(code["token_budget"], 50_000)[-1] == 64_000  # the span follows
     # a float on whole steps is a count too: pi-lodestone's min score (0..1000 by 1,
     # default 8) was swept 0, 8, 50, 100, … — none of the scores between 9 and 49
-    floor = default_values(get_model("decision-memory").schema["inject_min_score"])
-    assert floor == [float(v) for v in range(0, 33)]
+    dm = get_model("decision-memory").schema
+    floor = default_values(dm["inject_min_score"])
+    assert floor[:4] == [0.0, 5.0, 10.0, 15.0] and floor[-1] == 100.0 and len(floor) <= 41
+    assert 8.0 in default_values(dm["inject_min_score"], 8.0)  # the value in use, always
+    # … over a tenth of its range at least: a threshold's scale is not its default's (the
+    # search min score, default 1, was swept 0..4, its best at 20 unseen)
+    search = default_values(dm["search_min_score"])
+    assert 20.0 in search and search[-1] == 100.0
     assert default_values(code["max_files"], 25)[:3] == [1, 20, 25]
     assert default_values(code["graph_hops"], 2) == [0, 1, 2]  # a short range: every step
     bm25 = get_model("bm25").schema

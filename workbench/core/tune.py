@@ -81,11 +81,14 @@ def sweep_span(param: Param, current: ParamValue | None = None) -> tuple[float, 
     # a count: an int, or a float on whole steps (pi-lodestone's min score, 0..1000 by 1,
     # default 8, was swept 0, 8, 50, 100, … and missed every score between 9 and 49)
     step = param.step or 0
-    count = param.kind == "int" or (step >= 1 and float(step).is_integer())
-    if not count or default <= 0 or high - low <= WIDE * default:
+    whole = step >= 1 and float(step).is_integer()
+    if not (param.kind == "int" or whole) or default <= 0 or high - low <= WIDE * default:
         return low, high
     # a round end: 32,000, not low + 32,000 (the grid ended 32,000, 32,100)
     top = 4 * default if 4 * default > low else low + 4 * default
+    if param.kind == "float":  # a threshold's scale is its range's, not its default's: the
+        # search min score (default 1) swept 0..4 missed its best, 20; a tenth of the range
+        top = max(top, high / 10 if high / 10 > low else low + (high - low) / 10)
     at = float(current) if isinstance(current, int | float) else default
     while top < at and top < high:
         top *= 2
