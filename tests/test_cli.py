@@ -303,6 +303,9 @@ def test_explain_with_no_result_says_so(capsys: pytest.CaptureFixture[str]) -> N
                  "the and of"]) == 0
     assert capsys.readouterr().out.endswith("\nno result: every candidate scored 0 or was "
                                             "gated\n")
+    assert main(["explain", str(SAMPLES / "tea-beir"), "-m", "dense", "-q", "green tea", "-p",
+                 "min_similarity=0.99"]) == 0  # dense's floor is its min similarity
+    assert "or fell below the min score" in capsys.readouterr().out
 
 
 def test_rank_and_explain_take_either_name_of_the_text_format(

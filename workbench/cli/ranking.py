@@ -231,8 +231,10 @@ def cmd_explain(args: argparse.Namespace) -> int:
             _print_explained(pipe, r)
         if not rows:
             why = model.not_a_candidate(pipe.prepared, dataset, 0, None, pipe.params)
-            # the min score only where the model has one (importance has none)
-            floor = any("min_score" in p.name for p in model.schema)
+            # the min score only where the model has one (importance has none; dense's is
+            # its min similarity)
+            floor = any(part in p.name.lower() for p in model.schema
+                        for part in ("min_score", "min_similarity", "minscore"))
             print("\nno result: " + (why or "every candidate scored 0"
                                      + (", was gated, or fell below the min score" if floor
                                         else " or was gated")))
