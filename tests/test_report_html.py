@@ -469,7 +469,8 @@ def test_settings_the_target_cannot_take_are_scored_as_shipped() -> None:
         "defaults": {}, "edited": {"w_title": 1, "w_body": 1, "inject_min_score": 20}})
     md = markdown(comp)
     settings = md[md.index("## Settings to ship"):]
-    assert "1 changed value" not in settings and "2 changed values (w_title, w_body)" in settings
+    assert "1 value it" not in settings and "2 values it was measured with (w_title, w_body)" \
+        in settings
     row = next(line for line in settings.splitlines() if line.startswith("| ndcg@10 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     # as shipped: only what the environment carries (inject_min_score), scored by eval's path
@@ -501,7 +502,7 @@ def test_the_report_says_in_short_what_changed_and_whether_it_ships(tea: Compari
     dm = _compare(ds, "decision-memory", {"defaults": {}, "edited": {"w_title": 1},
                                           "env": {"inject_min_score": 9}})
     edited, env = summary_lines(dm)
-    assert "Only part of it ships: 1 changed value has no setting" in edited
+    assert "Only part of it ships: 1 of the values it was measured with pi-lodestone" in edited
     assert "Cases passing: " in edited and "ship as they are" in env
 
 

@@ -647,12 +647,12 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
     if export.outside:
         changed = (f'<p class="caveat"><b>Cannot be shipped as is:</b> its figures depend on '
                    f"{'a value' if len(export.outside) == 1 else 'values'} "
-                   f"{escape(export.target)} does not have — "
+                   f"{escape(export.target)} cannot take — "
                    + "; ".join(f"{escape(c.label)} ({escape(c.name)}) "
                                f"{escape(param_value(c.original))} → "
                                f"{escape(param_value(c.value))}" for c in export.outside)
                    + ". The settings below leave "
-                   f"{'it' if len(export.outside) == 1 else 'them'} out, and score "
+                   f"{'it' if len(export.outside) == 1 else 'them'} out, and may score "
                    "differently.</p>" + changed)
     return (f"<p>In {escape(export.target)}'s terms.</p>{shipped}{changed}"
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")

@@ -373,10 +373,10 @@ def settings_lines(comp: Comparison) -> list[str]:
         export = export_params(model, config.params)
         if export.outside:
             out += ["> **Cannot be shipped as is:** " + md(
-                f"its figures depend on values {export.target} does not have — "
+                f"its figures depend on values {export.target} cannot take — "
                 + "; ".join(f"{c.label} ({c.name}) {param_value(c.original)} → "
                             f"{param_value(c.value)}" for c in export.outside)
-                + ". The settings below leave them out, and score differently."), ""]
+                + ". The settings below leave them out, and may score differently."), ""]
         out += [f"In {export.target}'s terms.", ""]
         figures = shipped_figures(comp, comp.configs.index(config))
         if figures is not None:
@@ -492,8 +492,12 @@ def summary_lines(comp: Comparison) -> list[str]:
                 s_row = next((r for r in shipped.rows if r[0] == metric), None)
                 test = ("training scores" if trained_pair(comp, i)
                         else f"p {p_text(s_row[5])}" if s_row else "")
-                ship = (f" Only part of it ships: {len(shipped.left_out)} changed value"
-                        f"{'s have' if len(shipped.left_out) != 1 else ' has'} no setting"
+                # "values it cannot take": a changed constant with no setting, a value the
+                # target does not have, or its own behaviour turned off (a limit without
+                # obsidian-mcp's early stop, which nobody changed)
+                n = len(shipped.left_out)
+                ship = (f" Only part of it ships: {n} of the values it was measured with "
+                        f"{shipped.target} cannot take"
                         + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
                            f"({delta_text(s_row[4])} against {first}, {test})"
                            if s_row else "") + " — see Settings to ship.")
@@ -586,9 +590,9 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
             worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}, "
                      f"p {p_text(p)}): ship them only with the source changes.")
     plural = len(left) != 1
-    sentence = (f"Shipped as below, it does not score as the figures above: {len(left)} "
-                f"changed value{'s' if plural else ''} ({names}) {'have' if plural else 'has'} "
-                f"no setting in {shipped.target} and keep{'' if plural else 's'} the "
+    sentence = (f"Shipped as below, it may not score as the figures above: {len(left)} "
+                f"value{'s' if plural else ''} it was measured with ({names}) "
+                f"{shipped.target} cannot take, and keep{'' if plural else 's'} the "
                 "original's value. The table scores the settings below alone, on the same "
                 f"queries.{worse}")
     mark = " (training scores)" if name in comp.training else ""
