@@ -236,6 +236,11 @@ def test_a_time_split_of_shuffled_tasks_follows_their_dates(tmp_path):
     train = [when[q.id] for q, t in zip(ds.queries, v.folds[0].train, strict=True) if t]
     test = [when[q.id] for q, t in zip(ds.queries, v.folds[0].test, strict=True) if t]
     assert max(train) <= min(test) and "by date" in v.describe
+    # one task without a date: file order, and said so (not "the tasks have no dates")
+    del tasks[0]["date"]
+    (repo / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    part = time_split(load_dataset(repo), np.ones(len(tasks), bool), 0.5)
+    assert f"in file order: 1 of the {len(tasks)} tasks has no date" in part.describe
 
 
 def test_time_order_reads_dates_as_instants():

@@ -97,7 +97,12 @@ def time_split(dataset: Dataset, counted: Mask, fraction: float) -> Validation:
     train = np.zeros(counted.size, bool)
     train[ordered[:n_train]] = True
     test = counted & ~train
-    how = "by date" if dated else "in file order: the tasks have no dates"
+    undated = sum(not (isinstance(q.context.get("date"), str) and q.context.get("date"))
+                  for q in dataset.queries)
+    how = ("by date" if dated else "in file order: the tasks have no dates"
+           if undated == len(dataset.queries)
+           else f"in file order: {undated} of the {len(dataset.queries)} tasks "
+                f"{'has' if undated == 1 else 'have'} no date")
     return Validation("time", (Fold("time-split", train, test),),
                       f"time split ({how}): {n_train} older tasks tune, "
                       f"{len(ordered) - n_train} newer held out", train)
