@@ -209,3 +209,20 @@ def test_codeledger_config_globs_apply(repo: Path, tmp_path: Path) -> None:
                                                      encoding="utf-8")
     with pytest.raises(FormatError, match=r"config.json: field 'repo.exclude'"):
         read_code_repo(copy)
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ('{"repo": ' + "[" * 100_000 + "]" * 100_000 + "}", "invalid JSON (nested too deeply)"),
+    ('{"repo": {"include": [' + "9" * 5000 + "]}}", "invalid JSON ("),
+    ('{"repo": {"include": [}', ":1: field 'json': invalid JSON (Expecting value, column 23)"),
+])
+def test_a_config_json_nested_too_deeply_or_with_a_huge_number_is_one_error(
+        tmp_path: Path, text: str, words: str) -> None:
+    # a RecursionError and a ValueError (a number past Python's digit limit) were tracebacks
+    from workbench.core.formats.code_repo import read_repo_globs
+
+    config = tmp_path / "config.json"
+    config.write_text(text)
+    with pytest.raises(FormatError) as info:
+        read_repo_globs(config)
+    assert words in str(info.value)

@@ -219,7 +219,12 @@ def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:
         return [], []
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except json.JSONDecodeError as exc:
+        raise FormatError(path, f"invalid JSON ({exc.msg}, column {exc.colno})",
+                          line=exc.lineno, field="json") from None
+    except RecursionError:  # a traceback, as a number past Python's digit limit was
+        raise FormatError(path, "invalid JSON (nested too deeply)", field="json") from None
+    except (UnicodeDecodeError, ValueError) as exc:
         raise FormatError(path, f"invalid JSON ({exc})", field="json") from None
     repo = config.get("repo", {}) if isinstance(config, dict) else None
     if not isinstance(repo, dict):
