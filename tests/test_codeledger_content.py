@@ -230,3 +230,13 @@ def test_a_files_lines_are_counted_as_the_model_counts_them() -> None:
     ds = load_dataset(SAMPLES / "code-repo")
     for doc in ds.corpus:
         assert file_lines(doc) == len(doc.text.splitlines()), doc.id
+
+
+def test_a_plain_corpus_files_lines_are_its_lines() -> None:
+    # without the index's count the model read text.count("\n") + 1: "301 of 302 lines"
+    from workbench.core.data import Corpus, Document
+    from workbench.core.models.codeledger.files import read_files
+
+    text = "".join(f"x{i} = {i}\n" for i in range(301))
+    files = read_files(Corpus([Document("a.py", "a.py", text, metadata={"language": "python"})]))
+    assert int(files.lines[0]) == 301

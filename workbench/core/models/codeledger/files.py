@@ -81,10 +81,7 @@ class FileFacts:
 def file_lines(doc: Document) -> int:
     """A file's lines as the model counts them (the index's count; a trailing newline ends the
     last line, it starts none): `explain` said "0 of 890 lines" of an 889-line file."""
-    lines = doc.metadata.get("lines")
-    if isinstance(lines, int) and not isinstance(lines, bool):
-        return lines
-    return len(doc.text.splitlines())
+    return int(_num(doc.metadata, "lines", len(doc.text.splitlines())))
 
 
 def _num(meta: Mapping[str, Any], key: str, default: float) -> float:
@@ -132,8 +129,7 @@ def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = Non
     index = {d.id: i for i, d in enumerate(docs)}
     metas = [d.metadata for d in docs]
     langs = tuple(str(m.get("language") or "other") for m in metas)
-    lines = np.array([int(_num(m, "lines", d.text.count("\n") + 1 if d.text else 0))
-                      for d, m in zip(docs, metas, strict=True)], np.int64)
+    lines = np.array([file_lines(d) for d in docs], np.int64)
     tokens = np.array([_tokens(m, int(n), lang, rates)
                        for m, n, lang in zip(metas, lines, langs, strict=True)], np.float64)
     ages_l = [sorted(float(a) for a in _seq(m, "commit_days")) for m in metas]
