@@ -196,3 +196,12 @@ def test_the_model_box_is_as_wide_as_the_model_it_shows(window: MainWindow) -> N
     assert combo.view().minimumWidth() >= max(widths)  # the list drops down in full
     window.session.set_model("codeledger")
     assert combo.maximumWidth() >= fm.horizontalAdvance(combo.currentText()) + 48
+
+
+def test_the_model_box_fits_its_model_before_any_dataset(qtbot: QtBot) -> None:
+    # with no model set the box kept its longest entry's width
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    combo = w.header.model_combo
+    assert combo.maximumWidth() <= max(combo.minimumWidth(), combo.fontMetrics()
+                                       .horizontalAdvance(combo.currentText()) + 48)

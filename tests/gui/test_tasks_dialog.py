@@ -120,3 +120,7 @@ def test_the_share_of_history_reads_as_a_percentage(qtbot, tmp_path: Path) -> No
     assert dialog.fraction.value() == 0.45 and dialog.fraction.text() == "45 %"
     dialog.fraction.stepUp()
     assert abs(dialog.fraction.value() - 0.5) < 1e-9
+    dialog.fraction.lineEdit().selectAll()  # what is shown is what is mined
+    qtbot.keyClicks(dialog.fraction.lineEdit(), "33.5")
+    dialog.fraction.interpretText()
+    assert dialog.fraction.text() == "34 %" and dialog.fraction.value() == 0.34

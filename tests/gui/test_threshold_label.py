@@ -31,6 +31,8 @@ def test_a_whole_step_shows_no_decimals_and_a_value_off_it_keeps_its_own(qtbot: 
     assert title.spin.text() == "6"
     title.set_value(6.5)  # from a params file: shown and kept, not rounded to the step
     assert title.spin.text() == "6.5" and title.value() == 6.5
+    title.set_value(6)  # back on the step: its decimals again
+    assert title.spin.text() == "6"
     alpha = NumberEditor(get_model("hybrid").schema["alpha"])
     qtbot.addWidget(alpha)
     assert alpha.spin.text() == "0.70"

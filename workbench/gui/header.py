@@ -75,6 +75,7 @@ class Header(QWidget):
         ])
         self._on_dataset_changed()
         self._on_model_changed()
+        self._fit_combo()  # no model yet: the one the box shows
         self._on_baseline_changed()
 
     def _on_dataset_changed(self, *_: object) -> None:

@@ -134,9 +134,10 @@ class NumberEditor(ParamEditor):
         else:
             # a value off the step's grid (6.5 from a params file, a step of 1) is shown, and
             # kept, with the decimals it needs rather than rounded to the grid's
-            need = _decimals(v) if v != round(v, self.spin.decimals()) else 0
-            if need > self.spin.decimals():
-                self.spin.setDecimals(need)
+            # … and back to the step's once the value is on it again (6.5, then 6: "6")
+            decimals = max(_decimals(self.step), _decimals(v))
+            if decimals != self.spin.decimals():
+                self.spin.setDecimals(decimals)
             self.spin.setValue(v)
 
     def _position(self, v: float) -> int:

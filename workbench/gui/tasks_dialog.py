@@ -68,8 +68,8 @@ class PercentSpin(QDoubleSpinBox):
         return f"{value * 100:.0f} %"
 
     def valueFromText(self, text: str) -> float:  # Qt override
-        try:
-            return float(text.replace("%", "").strip()) / 100
+        try:  # to the box's whole percent, as shown ("33.5" read 34 % and mined 33.5 %)
+            return round(float(text.replace("%", "").strip())) / 100
         except ValueError:
             return self.value()
 
