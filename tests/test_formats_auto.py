@@ -184,6 +184,44 @@ def test_a_beir_folder_whose_corpus_cannot_be_read_says_so(tmp_path: Path) -> No
     assert "corpus.jsonl.md" in load_dataset(vault).corpus.ids
 
 
+def test_a_hugging_face_beir_download_is_not_a_vault_of_its_dataset_card(
+        tmp_path: Path) -> None:
+    # README.md beside corpus.jsonl.gz and queries.jsonl.gz (the Hub's BeIR layout, judgments
+    # in another repository) opened as a vault of one note, every metric 0; so did a card
+    # beside queries.jsonl and qrels/ with the corpus under another name
+    import gzip
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    hub = tmp_path / "hub"
+    hub.mkdir()
+    (hub / "README.md").write_text("---\nlicense: cc-by-sa-4.0\n---\n# SciFact\n")
+    for name in ("corpus", "queries"):
+        raw = (SAMPLES / "tea-beir" / f"{name}.jsonl").read_bytes()
+        (hub / f"{name}.jsonl.gz").write_bytes(gzip.compress(raw))
+    with pytest.raises(FormatError, match=r"corpus\.jsonl\.gz.*decompress this one first"):
+        load_dataset(hub)
+    (hub / "corpus.jsonl.gz").unlink()
+    with pytest.raises(FormatError, match=r"queries\.jsonl\.gz: a BEIR query file is read "
+                                          r"as plain queries\.jsonl; decompress"):
+        load_dataset(hub)
+    other = tmp_path / "other"
+    shutil.copytree(SAMPLES / "tea-beir", other)
+    (other / "README.md").write_text("# about\n")
+    (other / "corpus.jsonl").rename(other / "docs.jsonl")
+    with pytest.raises(FormatError, match=r"needs its corpus as corpus\.jsonl .*found "
+                                          r"docs\.jsonl.*README\.md is a dataset card"):
+        load_dataset(other)
+    # a vault with its queries and judgments beside its notes opens as it is
+    vault = tmp_path / "vault"
+    shutil.copytree(SAMPLES / "vault" / "notes", vault)
+    shutil.copy(SAMPLES / "vault" / "queries.jsonl", vault)
+    shutil.copytree(SAMPLES / "vault" / "qrels", vault / "qrels")
+    (vault / "README.md").write_text("# my vault\n")
+    assert len(load_dataset(vault).corpus) > 10
+
+
 def test_any_other_corpus_file_beside_beir_files_is_refused(tmp_path: Path) -> None:
     """The refusal was narrowed to compressed corpora: a corpus.jsonl.bak beside a README.md
     opened as a vault of one note again, every metric 0."""

@@ -76,25 +76,54 @@ def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels
     return read_qrels_tsv(path, query_ids=query_ids)
 
 
+PACKED = (".gz", ".bz2", ".xz", ".zst", ".zip", ".tgz")
+CARD_NAMES = frozenset(("readme", "license", "changelog", "citation", "dataset_card"))
+
+
 def _refuse_unreadable_beir_corpus(folder: Path) -> None:
     """A BEIR folder whose corpus is a folder or compressed (corpus.jsonl.gz, as some mirrors
     ship it) opened as whatever else the folder held — a README.md made it a vault of one
     note, every metric 0 — with only a warning about judged documents missing."""
     # a BEIR folder's other files beside it, and no vault's notes/: another format's folder
-    # (a note named corpus.jsonl.md, a backup corpus.jsonl.bak) opens as it is
-    beir = (folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir()
+    # (a note named corpus.jsonl.md, a backup corpus.jsonl.bak) opens as it is. A Hugging
+    # Face BeIR download holds corpus.jsonl.gz and queries.jsonl.gz beside its README.md
+    packed = [f for f in (*folder.glob("corpus.jsonl.*"), *folder.glob("queries.jsonl.*"))
+              if f.is_file() and f.suffix in PACKED]
+    beir = ((folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir()
+            or bool(packed))
     if not beir or (folder / "notes").is_dir():
         return
     if (folder / "corpus.jsonl").is_dir():
         raise FormatError(folder / "corpus.jsonl", "a BEIR corpus must be a file, "
                           "corpus.jsonl; this is a folder", field="path")
-    for other in sorted(folder.glob("corpus.jsonl.*")):
+    for other in sorted({*folder.glob("corpus.jsonl.*"), *packed}):
         if not other.is_file() or other.suffix == ".md":  # a note of a vault beside them
             continue
-        packed = other.suffix in (".gz", ".bz2", ".xz", ".zst", ".zip", ".tgz")
-        raise FormatError(other, "a BEIR corpus is read as plain corpus.jsonl; "
+        what = "corpus" if other.name.startswith("corpus") else "query file"
+        raise FormatError(other, f"a BEIR {what} is read as plain "
+                          f"{other.name.split('.jsonl')[0]}.jsonl; "
                           + (f"decompress this one first (for example: gunzip -k "
-                             f"{other.name})" if packed else "rename this one"),
+                             f"{other.name})" if other.suffix in PACKED else "rename this one"),
+                          field="path")
+
+
+def _refuse_a_card_as_a_vault(folder: Path) -> None:
+    """A BEIR folder (queries.jsonl, qrels/) without corpus.jsonl whose only markdown is a
+    dataset card: the card opened as a vault of one note, every metric 0."""
+    if (folder / "corpus.jsonl").exists() or (folder / "notes").is_dir() or not (
+            (folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir()):
+        return
+    notes = [f for f in folder.rglob("*.md")
+             if not any(part.startswith(".") for part in f.relative_to(folder).parts)]
+    if notes and all(f.stem.lower() in CARD_NAMES for f in notes):
+        elsewhere = [f.relative_to(folder).as_posix() + ("/" if f.is_dir() else "") for f in (
+            folder / "corpus", folder / "corpus.json", folder / "docs.jsonl",
+            folder / "documents.jsonl") if f.exists()]
+        raise FormatError(folder, "a BEIR folder needs its corpus as corpus.jsonl beside "
+                          "queries.jsonl and qrels/"
+                          + (f" (found {', '.join(elsewhere)}: move or rename it)"
+                             if elsewhere else "")
+                          + f"; {notes[0].name} is a dataset card, not a vault of notes",
                           field="path")
 
 
@@ -191,6 +220,7 @@ def load_dataset(
                               "no queries or qrels", field="queries")
         return read_eval_cases(path / EVAL_FILE, name=name)
     elif path.is_dir() and has_notes(path):
+        _refuse_a_card_as_a_vault(path)
         if not overridden:
             return read_vault(path, split, skipped=skipped)
         notes, home = vault_layout(path)
