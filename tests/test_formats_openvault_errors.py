@@ -292,3 +292,23 @@ def test_random_input_raises_only_format_errors(tmp_path: Path, name: str) -> No
         except FormatError as e:
             assert e.field, str(e)
             assert e.line is not None, str(e)
+
+
+def test_a_json_list_of_plain_documents_is_refused_not_read_as_empty_memories(
+        tmp_path: Path) -> None:
+    # [{"id", "title", "text"}] loaded as memories without a summary: every text empty, no
+    # result, said only as "300 memories without a summary"
+    from workbench.core.data import FormatError
+    from workbench.core.formats import load_dataset
+
+    docs = tmp_path / "docs.json"
+    docs.write_text(json.dumps([{"id": "d1", "title": "Tea", "text": "green tea"},
+                                {"id": "d2", "title": "Coffee", "text": "dark roast"}]))
+    with pytest.raises(FormatError, match=r"docs\.json:1: field 'summary': no record holds an "
+                                          r"OpenVault memory field .*these hold id, text, "
+                                          r"title.*documents go in a \.jsonl, \.csv or \.tsv"):
+        load_dataset(docs)
+    # a memory without a summary among others is still a memory (said by its own note)
+    docs.write_text(json.dumps([{"id": "m1", "summary": "tea", "importance": 3},
+                                {"id": "m2", "importance": 2}]))
+    assert load_dataset(docs).corpus.ids == ["m1", "m2"]

@@ -292,4 +292,24 @@ def read_memories(path: StrPath, *, name: str | None = None) -> Corpus:
     path = Path(path)
     text, value = load_json(path)
     memories, lines, list_line = find_memories(path, text, value)
+    _refuse_plain_documents(path, memories, lines)
     return memories_corpus(path, memories, lines, list_line, name=name or path.stem)
+
+
+# what only an OpenVault memory holds (REFERENCE §3's stored memory)
+MEMORY_FIELDS = frozenset(("summary", "event_type", "importance", "message_ids",
+                           "characters_involved", "witnesses", "embedding", "sequence",
+                           "batch_id", "emotional_impact", "relationship_impact"))
+
+
+def _refuse_plain_documents(path: Path, memories: list[Any], lines: list[int]) -> None:
+    """A list of plain documents ([{"id", "title", "text"}]) in a .json file read as
+    memories without a summary: every text empty, no result, said only as a note."""
+    records = [m for m in memories if isinstance(m, dict)]
+    if not records or any(MEMORY_FIELDS & m.keys() for m in records):
+        return
+    shown = ", ".join(sorted({k for m in records[:20] for k in m})[:6])
+    raise FormatError(path, f"no record holds an OpenVault memory field (summary, "
+                      f"importance, message_ids …; these hold {shown}): a .json file is read "
+                      "as OpenVault memories — documents go in a .jsonl, .csv or .tsv file",
+                      line=lines[0] if lines else None, field="summary")
