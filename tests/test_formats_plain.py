@@ -222,3 +222,13 @@ def test_a_tsv_documents_file_opens_as_a_dataset(tmp_path: Path) -> None:
     docs = tmp_path / "collection.tsv"
     docs.write_text("0\tThe presence of communication\n1\tAnother passage\n", encoding="utf-8")
     assert load_dataset(docs).corpus.ids == ["0", "1"]
+
+
+@pytest.mark.parametrize("header", ["id,Title,text", "ID,Title,Text", "Id,TITLE,Text,Tags"])
+def test_csv_columns_are_read_by_name_in_any_case(tmp_path: Path, header: str) -> None:
+    # `Title` went to the metadata, never searched; `ID,Title,Text` was refused
+    path = tmp_path / "docs.csv"
+    cells = "d1,Green tea,about leaves" + (",a;b" if header.endswith("Tags") else "")
+    path.write_text(f"{header}\n{cells}\n", encoding="utf-8")
+    doc = read_documents(path)[0]
+    assert (doc.id, doc.title, doc.text) == ("d1", "Green tea", "about leaves")

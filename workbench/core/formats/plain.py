@@ -79,7 +79,10 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
                     row[0].strip()):
                 header = ["id", "text"]  # MS MARCO's layout (numeric ids): a record
             if header is None:
-                header = [h.strip() for h in row]
+                # the columns read by name in any case: `Title` went to the metadata, never
+                # searched, while `ID,Title,Text` was refused
+                header = [h.strip().lower() if h.strip().lower() in DOCUMENT_KEYS
+                          else h.strip() for h in row]
                 for i, name in enumerate(header):
                     if not name:
                         raise FormatError(path, f"empty column name (column {i + 1})",
