@@ -182,7 +182,8 @@ def test_the_keyboard_reaches_and_leaves_each_pane(window: MainWindow, qtbot: Qt
     qtbot.waitActive(window)
     assert not window.queries.view.tabKeyNavigation()
     assert not window.ranked.view.tabKeyNavigation()
-    titles = {a.text(): a for a in window.menuBar().actions()[2].menu().actions()}
+    titles = {a.text().replace("&", ""): a
+              for a in window.menuBar().actions()[2].menu().actions()}
     titles["Go to the ranked table"].trigger()
     qtbot.wait(10)
     assert QApplication.activeWindow() is window, QApplication.activeWindow()
@@ -197,3 +198,55 @@ def test_the_keyboard_reaches_and_leaves_each_pane(window: MainWindow, qtbot: Qt
     titles["Go to the parameters"].trigger()
     assert isinstance(QApplication.focusWidget(), QSlider)
     assert window.params.isAncestorOf(QApplication.focusWidget())
+
+
+def test_a_shortcut_into_a_hidden_pane_shows_it(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    # Alt+1 then Down changed the query in a hidden list; Ctrl+F filtered it unseen
+    window.show()
+    qtbot.waitExposed(window)
+    menu = window.menuBar().actions()[2].menu()
+    titles = {a.text().replace("&", ""): a for a in menu.actions()}
+    titles["Query list"].setChecked(False)
+    assert not window.queries.isVisible()
+    titles["Go to the query list"].trigger()
+    assert window.queries.isVisible() and titles["Query list"].isChecked()
+    titles["Query list"].setChecked(False)
+    window.menu_actions.filter.trigger()
+    assert window.queries.isVisible()
+    titles["Parameters"].setChecked(False)
+    titles["Go to the parameters"].trigger()
+    assert window.params.isVisible()
+
+
+def test_no_menu_gives_one_access_key_twice(window: MainWindow) -> None:
+    # Alt+F, F highlighted "Open file…" and the folder dialog could never open; Alt+T, P
+    # only highlighted "Pin as baseline" (Cancel prepare had P too)
+    import re
+
+    for top in window.menuBar().actions():
+        menu = top.menu()
+        keys = [m.group(1).lower() for a in menu.actions()
+                if (m := re.search(r"&([^&])", a.text()))]
+        assert len(keys) == len(set(keys)), (top.text(), keys)
+
+
+def test_ctrl_z_in_a_spin_box_is_the_windows_undo(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    # the box's own text undo took Ctrl+Z and did nothing, though Edit ▸ Undo was enabled
+    from PySide6.QtWidgets import QApplication
+
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    editor = window.params.editors["min_score"]
+    assert isinstance(editor, NumberEditor)
+    before = window.session.params["min_score"]
+    editor.spin.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is editor.spin)
+    qtbot.keyClick(editor.spin, Qt.Key.Key_Up)
+    assert window.session.params["min_score"] != before
+    qtbot.keyClick(editor.spin, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.params["min_score"] == before
+    assert editor.value() == before
+    qtbot.keyClick(editor.spin, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert window.session.params["min_score"] != before

@@ -83,13 +83,13 @@ class WindowActions:
         bar = window.menuBar()
         file = bar.addMenu("&File")
         self.open_folder = self._add(file, "Open dataset &folder…", self.ask_folder, Key.Open)
-        self.open_file = self._add(file, "Open &file…", self.ask_file, "Ctrl+Shift+O")
+        self.open_file = self._add(file, "Open f&ile…", self.ask_file, "Ctrl+Shift+O")
         self.recent_menu = QMenu("Open &recent", window)
         file.addMenu(self.recent_menu)
         self.open_queries = self._add(file, "Open &queries or tasks…", self.ask_queries)
         self.open_qrels = self._add(file, "Open &judgments…", self.ask_qrels)
         # a BEIR or OpenVault folder's judged splits (qrels/<split>.tsv), one checked
-        self.split_menu = QMenu("&Split", window)
+        self.split_menu = QMenu("Sp&lit", window)
         self.split_menu.setToolTip("which of the folder's judged splits (qrels/<split>.tsv) "
                                    "the queries and judgments come from")
         self.split_group = QActionGroup(window)
@@ -98,33 +98,40 @@ class WindowActions:
         self.tasks_dialog: TasksFromGitDialog | None = None
         file.addSeparator()
         self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
-        self.load_session = self._add(file, "Open sess&ion…", self.ask_load_session)
+        self.load_session = self._add(file, "Open sessio&n…", self.ask_load_session)
         self.export = self._add(file, "&Export ranked table CSV…", self.ask_export, "Ctrl+E")
         self.export_report = self._add(file, "Export comparison re&port…",
                                        host.ask_export_report)
         file.addSeparator()
-        self.quit = self._add(file, "&Quit", window.close, Key.Quit)
+        self.quit = self._add(file, "Q&uit", window.close, Key.Quit)
 
         edit = bar.addMenu("&Edit")
         self.undo = self._add(edit, "&Undo", s.undo, Key.Undo)
         self.redo = self._add(edit, "&Redo", s.redo, "Ctrl+Shift+Z")
         self.redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         edit.addSeparator()
-        self.filter = self._add(edit, "&Filter queries", host.queries.focus_filter, Key.Find)
+        self.filter = self._add(edit, "&Filter queries", self._filter, Key.Find)
 
         view = bar.addMenu("&View")
-        # keyboard: straight to each pane (Tab then moves on from there)
-        for title, target, key in (("Go to the query list", host.queries.view, "Alt+1"),
-                                   ("Go to the ranked table", host.ranked.view, "Alt+2"),
-                                   ("Go to the parameters", host.params, "Alt+3")):
-            self._add(view, title, lambda t=target: _focus(t), key)
-        view.addSeparator()
-        for title, widget in (("Query list", host.queries), ("Parameters", host.params),
-                              ("Document preview", host.preview), ("Charts", host.charts)):
-            act = self._add(view, title, None)
+        # the panes' switches first: a shortcut into a hidden pane shows it again (Alt+1 sent
+        # the arrow keys to a hidden query list, changing the query out of sight). One
+        # access key each, none twice in a menu
+        self.pane_shown: dict[str, QAction] = {}
+        for title, widget in (("Query &list", host.queries), ("&Parameters", host.params),
+                              ("Document pre&view", host.preview), ("&Charts", host.charts)):
+            act = QAction(title, self.window)
             act.setCheckable(True)
             act.setChecked(True)
             act.toggled.connect(widget.setVisible)
+            self.pane_shown[title.replace("&", "")] = act
+        for title, target, pane, key in (
+                ("Go to the &query list", host.queries.view, "Query list", "Alt+1"),
+                ("Go to the ranked &table", host.ranked.view, None, "Alt+2"),
+                ("Go to the p&arameters", host.params, "Parameters", "Alt+3")):
+            self._add(view, title, lambda t=target, p=pane: self._go_to(t, p), key)
+        view.addSeparator()
+        for act in self.pane_shown.values():
+            view.addAction(act)
 
         self.model_menu = bar.addMenu("&Model")
         self.model_group = QActionGroup(window)
@@ -139,7 +146,7 @@ class WindowActions:
         self.recompute = self._add(tools, "&Recompute / re-embed", self._recompute, "Ctrl+R")
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
-        self.cancel = self._add(tools, "Cancel &prepare", host.loop.cancel_prepare)
+        self.cancel = self._add(tools, "C&ancel prepare", host.loop.cancel_prepare)
         tools.addSeparator()
         self.tune = self._add(tools, "&Tune…", self.show_tune, "Ctrl+T")
 
@@ -152,6 +159,15 @@ class WindowActions:
         self._update_enabled()
         self.refresh_recent()
         self._refresh_splits()
+
+    def _go_to(self, target: QWidget, pane: str | None) -> None:
+        if pane is not None:
+            self.pane_shown[pane].setChecked(True)  # shown first, so the keys land in sight
+        _focus(target)
+
+    def _filter(self) -> None:
+        self.pane_shown["Query list"].setChecked(True)  # typing filtered a hidden list
+        self.w.queries.focus_filter()
 
     def _disconnect(self) -> None:
         s = self.w.session

@@ -33,6 +33,7 @@ from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
 from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed
+from .param_editors import leave_undo_to_the_window
 
 # a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
 # them; counts such as bundle_files are not quality metrics and stay off the strip
@@ -183,6 +184,7 @@ class MetricStrip(QWidget):
         self.k_spin.setValue(session.k)
         self.k_spin.setToolTip("the cut-off k of the metrics and of the rank-change marks")
         self.k_spin.setKeyboardTracking(False)
+        leave_undo_to_the_window(self.k_spin)  # Ctrl+Z is the window's Undo there too
         layout.addWidget(self.k_spin)
         self.cards: list[MetricCard] = []
         for _ in session.metric_names:

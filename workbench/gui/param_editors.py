@@ -7,9 +7,10 @@ Every editor emits `edited(name, value, dragging)` when the USER changes it (nev
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QPainter, QPaintEvent
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -60,6 +61,33 @@ class ParamEditor(QWidget):
 SLIDER_MIN = 56  # px: a slider is never shorter than this
 
 
+class _WindowUndo(QObject):
+    """Leaves Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y to the window's Undo and Redo while a spin box
+    has the focus: the box's own text undo took the keys and did nothing, so Edit ▸ Undo
+    (Ctrl+Z, as the menu says) could not be reached from the keyboard there."""
+
+    KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and (any(event.matches(k) for k in self.KEYS)
+                     or (event.key() == Qt.Key.Key_Y
+                         and event.modifiers() == Qt.KeyboardModifier.ControlModifier)):
+            event.ignore()  # not the box's: the shortcut goes to the window's action
+            return True
+        return False
+
+
+WINDOW_UNDO = _WindowUndo()
+
+
+def leave_undo_to_the_window(box: QAbstractSpinBox) -> None:
+    """The box and its text field pass the undo keys on (`_WindowUndo`)."""
+    box.installEventFilter(WINDOW_UNDO)
+    if box.lineEdit() is not None:
+        box.lineEdit().installEventFilter(WINDOW_UNDO)
+
+
 class NumberEditor(ParamEditor):
     """A slider and a spin box over [low, high] in the parameter's steps."""
 
@@ -85,6 +113,7 @@ class NumberEditor(ParamEditor):
             self.spin.setRange(self.low, self.high)
             self.spin.setSingleStep(self.step)
         self.spin.setKeyboardTracking(False)
+        leave_undo_to_the_window(self.spin)
         if param.zero and self.low == 0:
             self.spin.setSpecialValueText(param.zero)  # shown at 0: "all", "no limit"
         self.spin.setMinimumWidth(72)
