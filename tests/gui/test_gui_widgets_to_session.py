@@ -250,3 +250,38 @@ def test_ctrl_z_in_a_spin_box_is_the_windows_undo(qtbot, window: MainWindow) -> 
     qtbot.keyClick(editor.spin, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
     assert window.session.params["min_score"] != before
+
+
+def test_tab_goes_from_the_preview_to_the_parameters_and_each_is_named(
+        qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    # the controls came last in the Tab order (after every chart), the panel itself was an
+    # empty stop, and no slider or spin box had a name for a screen reader
+    from PySide6.QtCore import Qt as QtCore_Qt
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    window.show()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    w: QWidget = window.preview.browser
+    for _ in range(50):
+        w = w.nextInFocusChain()
+        if (w.focusPolicy() & QtCore_Qt.FocusPolicy.TabFocus) and w.isVisible() \
+                and w.isEnabled():
+            break
+    assert window.params.isAncestorOf(w), type(w).__name__
+    editor = window.params.editors["min_score"]
+    assert isinstance(editor, NumberEditor)
+    assert editor.slider.accessibleName() == editor.spin.accessibleName() == "Min score"
+    assert editor.spin.accessibleDescription() == window.session.model.schema["min_score"].help
+    assert window.ranked.view.accessibleName() == "Ranked results"
+    # Shift+Tab from above the panel lands in sight: the panel scrolls to its last control
+    window.resize(1100, 650)
+    last = [c for c in window.params.widget().findChildren(QWidget)
+            if c.focusPolicy() & QtCore_Qt.FocusPolicy.TabFocus and c.isVisible()
+            and c.isEnabled()][-1]
+    window.params.verticalScrollBar().setValue(0)
+    last.setFocus(QtCore_Qt.FocusReason.BacktabFocusReason)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is last
+                    or last.isAncestorOf(QApplication.focusWidget()))
+    top = last.mapTo(window.params.viewport(), last.rect().topLeft()).y()
+    assert 0 <= top <= window.params.viewport().height()

@@ -179,6 +179,7 @@ class MetricStrip(QWidget):
         outer.addLayout(layout)
         layout.setContentsMargins(4, 2, 4, 2)
         self.k_spin = QSpinBox(self)
+        self.k_spin.setAccessibleName("Metric cut-off k")
         self.k_spin.setRange(1, 1000)
         self.k_spin.setPrefix("k = ")
         self.k_spin.setValue(session.k)

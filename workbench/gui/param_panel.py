@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -25,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.params import ParamError
+from workbench.core.params import Param, ParamError
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -49,6 +51,20 @@ FOLD_ABOVE = 30  # live parameters beyond which groups after the first start fol
 MIN_WIDTH, MAX_MIN_WIDTH = 300, 420  # px: the column's least width, and the most it asks
 
 
+def _name_controls(editor: QWidget, label: QLabel, reset: QWidget, name: str,
+                   param: Param) -> None:
+    """What a screen reader says of a parameter's controls: its label as their name, its
+    help as their description, the label their buddy (none had a name: a slider read "0"),
+    and the reset button named for what it resets (it read "↺")."""
+    controls = [w for w in editor.findChildren(QWidget)
+                if w.focusPolicy() != Qt.FocusPolicy.NoFocus]
+    for control in controls:
+        control.setAccessibleName(name)
+        control.setAccessibleDescription(param.help)
+    if controls:
+        label.setBuddy(controls[0])
+    reset.setAccessibleName(f"Reset {name} to its default")
+
 class ParamPanel(QScrollArea):
     def __init__(self, session: TuningSession, loop: LiveLoop | None = None,
                  parent: QWidget | None = None) -> None:
@@ -60,6 +76,10 @@ class ParamPanel(QScrollArea):
         # minimum width below follows the controls, so it is a last resort)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setMinimumWidth(MIN_WIDTH)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its controls take Tab, not the frame
+        app = QApplication.instance()
+        if isinstance(app, QApplication):  # Shift+Tab from outside: the control in sight
+            app.focusChanged.connect(self._follow_focus)
         self.editors: dict[str, ParamEditor] = {}
         # the label of each parameter that acts only while others are on (Param.needs)
         self.needing: dict[str, QLabel] = {}
@@ -167,6 +187,7 @@ class ParamPanel(QScrollArea):
                 slider.sliderReleased.connect(lambda d=drag: d.set_dragging(False))
             reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
             reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
+            _name_controls(editor, label, reset, short_label(p, sec), p)
             grid.addWidget(label, row, 0)
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)
@@ -205,11 +226,30 @@ class ParamPanel(QScrollArea):
         self._body = body
         if old is not None:
             old.deleteLater()
+        # Tab reaches the controls right after the panel's place in the window (after the
+        # preview): made after the charts, they came last, past every chart
+        # (after the stop before the panel: Qt moves nothing after a widget that takes no
+        # focus, and puts what follows a scroll area after its last child; a spin box's text
+        # field and a combo box's list, a window of its own, are no stops of their own)
+        prev: QWidget = self.previousInFocusChain()
+        while prev is not self and prev.focusPolicy() == Qt.FocusPolicy.NoFocus:
+            prev = prev.previousInFocusChain()
+        window = self.window()
+        for w in body.findChildren(QWidget):
+            if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.window() is window \
+                    and not isinstance(w.parentWidget(), QAbstractSpinBox):
+                QWidget.setTabOrder(prev, w)
+                prev = w
         # never narrower than the controls need (hybrid's were cut off on the right at
         # 1,280 px: spin boxes, reset buttons, the prepare box's Cancel), within reason
         need = (body.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
                 + 2 * self.frameWidth())
         self.setMinimumWidth(max(MIN_WIDTH, min(need, MAX_MIN_WIDTH)))
+
+    def _follow_focus(self, _old: object, new: object) -> None:
+        body = self._body
+        if isinstance(new, QWidget) and body is not None and body.isAncestorOf(new):
+            self.ensureWidgetVisible(new)
 
     # -- session ↔ editors -------------------------------------------------------------------
 

@@ -148,6 +148,7 @@ class DocumentPreview(QWidget):
         self._timer.timeout.connect(self.refresh)
         self.defer_ms = defer_ms
         self.browser = QTextBrowser(self)
+        self.browser.setAccessibleName("Document preview")
         self.browser.setOpenLinks(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -184,6 +184,7 @@ class QueryList(QWidget):
         # during a drag the refresh runs while the next result computes (see throttle.py)
         self._throttle = IdleThrottle(session, self._refresh_values, throttle_ms, self)
         self.filter_edit = QLineEdit(self)
+        self.filter_edit.setAccessibleName("Filter queries")
         self.filter_edit.setPlaceholderText("Filter queries (Ctrl+F)")
         self.filter_edit.setClearButtonEnabled(True)
         self.model = QueryTableModel(session, self)
@@ -191,6 +192,7 @@ class QueryList(QWidget):
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SORT_ROLE)
         self.view = QTableView(self)
+        self.view.setAccessibleName("Queries")
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # dataset order until asked
@@ -214,6 +216,7 @@ class QueryList(QWidget):
         layout.addWidget(self.view)
         # a query (or coding task) of the user's own, ranked beside the dataset's
         self.ask_edit = QLineEdit(self)
+        self.ask_edit.setAccessibleName("Type a query or task to rank")
         self.ask_edit.setPlaceholderText("Type a query or task, press Enter to rank it")
         self.ask_edit.setToolTip("Adds an unjudged query to the set (with the selected "
                                  "query's context: cwd, clock, case) and selects it; the "

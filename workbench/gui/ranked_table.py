@@ -287,6 +287,7 @@ class RankedTable(QWidget):
         self.legend = LegendLabel(self)
         self.model = RankedTableModel(session, self)
         self.view = _RankedView(self.model, self)
+        self.view.setAccessibleName("Ranked results")
         self.view.setModel(self.model)
         self.view.setItemDelegateForColumn(BAR_COLUMN, ContributionDelegate(self.view))
         # ids (often paths) elided in the middle: their ends tell them apart
