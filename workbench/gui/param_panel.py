@@ -231,12 +231,14 @@ class ParamPanel(QScrollArea):
         # (after the stop before the panel: Qt moves nothing after a widget that takes no
         # focus, and puts what follows a scroll area after its last child; a spin box's text
         # field and a combo box's list, a window of its own, are no stops of their own)
-        prev: QWidget = self.previousInFocusChain()
-        while prev is not self and prev.focusPolicy() == Qt.FocusPolicy.NoFocus:
+        prev: QWidget | None = self.previousInFocusChain()
+        while prev is not None and prev is not self \
+                and prev.focusPolicy() == Qt.FocusPolicy.NoFocus:
             prev = prev.previousInFocusChain()
         window = self.window()
         for w in body.findChildren(QWidget):
-            if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.window() is window \
+            if prev is not None and w.focusPolicy() & Qt.FocusPolicy.TabFocus \
+                    and w.window() is window \
                     and not isinstance(w.parentWidget(), QAbstractSpinBox):
                 QWidget.setTabOrder(prev, w)
                 prev = w
