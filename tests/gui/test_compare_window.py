@@ -146,6 +146,7 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     assert not view.presenting and view.controls.isVisible()
     assert view.lines.row_height == row_height
     assert view.table.minimumWidth() == 0 and not header.styleSheet()
+    assert view.isVisible()  # the first Esc only left presentation mode
     # bars of training scores say so in their caption
     assert "training scores" not in view.chart.caption()
     view.comp = dataclasses.replace(view.comp, training=frozenset({view.comp.configs[1].name}))
@@ -487,3 +488,21 @@ def test_a_configuration_moved_off_its_tuned_values_loses_tunes_figures(
     text = view.table_note.text()
     assert "'moved': its values differ from those tune wrote (edited since)" in text
     assert "tune's held-out ndcg@10" not in text
+
+
+def test_the_compare_window_closes_from_the_keyboard(qtbot: QtBot, tea: Any) -> None:
+    # only the window manager closed it: Esc left presentation mode, nothing else
+    view = _open(qtbot, tea)
+    view.show()
+    qtbot.waitExposed(view)
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert not view.isVisible()
+    view.show()
+    view.activateWindow()
+    qtbot.waitActive(view)
+    from PySide6.QtGui import QKeySequence, QShortcut
+
+    (close,) = [sc for sc in view.findChildren(QShortcut)
+                if sc.key() == QKeySequence("Ctrl+W")]
+    close.activated.emit()  # offscreen, QTest's Ctrl+W never reached this second window's shortcut
+    assert not view.isVisible()

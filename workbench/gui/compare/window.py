@@ -209,6 +209,9 @@ class CompareWindow(QWidget):
 
         # F11 wherever the focus is; ← → R Esc in keyPressEvent, so a list keeps its arrows
         QShortcut(QKeySequence("F11"), self, lambda: self.set_presentation(not self.presenting))
+        # closed from the keyboard too (only the window manager's Alt+F4 closed it): Ctrl+W
+        # and Esc when not presenting
+        QShortcut(QKeySequence("Ctrl+W"), self, self.close)
 
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -545,11 +548,13 @@ class CompareWindow(QWidget):
             self.top_split.setSizes([sum(sizes), 0])
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        """← → the queries that moved most, R the replay, Esc leaves presentation mode (keys
-        that no focused list or table used)."""
+        """← → the queries that moved most, R the replay, Esc leaves presentation mode, or
+        closes the window (keys that no focused list or table used)."""
         key = event.key()
         if key == Qt.Key.Key_Escape and self.presenting:
             self.set_presentation(False)
+        elif key == Qt.Key.Key_Escape:
+            self.close()
         elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
             self.step(1 if key == Qt.Key.Key_Right else -1)
         elif key == Qt.Key.Key_R:
