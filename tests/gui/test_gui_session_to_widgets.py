@@ -205,3 +205,18 @@ def test_the_model_box_fits_its_model_before_any_dataset(qtbot: QtBot) -> None:
     combo = w.header.model_combo
     assert combo.maximumWidth() <= max(combo.minimumWidth(), combo.fontMetrics()
                                        .horizontalAdvance(combo.currentText()) + 48)
+
+
+def test_ids_show_whole_beside_titles_where_the_table_has_room(window: MainWindow,
+                                                               qtbot: QtBot) -> None:
+    # at 1,920 px "journal/2026-0…ter-arrives.md" was cut at 200 px, the title column
+    # holding 200 px to spare
+    window.resize(1920, 1080)
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.ranked.view
+    fm = view.fontMetrics()
+    widest = max(fm.horizontalAdvance(d.id) for d in window.session.dataset.corpus) + 16
+    assert widest > 200 and not view.isColumnHidden(3)
+    assert view.columnWidth(2) >= min(widest, view.viewport().width() // 3)
+    assert view.columnWidth(2) > 200

@@ -22,6 +22,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHeaderView,
     QLabel,
     QSizePolicy,
@@ -268,6 +269,7 @@ class LegendLabel(QLabel):
 
 
 MAX_LEGEND_LINES = 4
+ID_CAP = 200  # px the id column takes beside a title at least, where its ids need it
 
 
 class RankedTable(QWidget):
@@ -306,6 +308,9 @@ class RankedTable(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self._title_hidden = False
         self._id_width = 120
+        self._widest_id: int | None = None  # the widest id and its margins, px
+        self._id_dragged = False  # the user set the id column's width: kept
+        self.view.horizontalHeader().sectionResized.connect(self._on_section_resized)
         fm = self.view.fontMetrics()
         for col, sample in ((0, "rank"), (1, "▼100"), (4, "00.0000"), (5, "rel"),
                             (BAR_COLUMN, "x" * 22), (7, "missing_word")):
@@ -326,15 +331,37 @@ class RankedTable(QWidget):
         ])
         self.refresh()
 
+    def _on_section_resized(self, index: int, _old: int, new: int) -> None:
+        # a drag of the header's handle, not the code's own widths
+        if index == 2 and not self._title_hidden and new != self._id_width \
+                and QApplication.mouseButtons() & Qt.MouseButton.LeftButton:
+            self._id_dragged = True
+
     def _on_dataset_changed(self, *_: object) -> None:
         ds = self.session.dataset
         if ds is not None and len(ds.corpus):
             fm = self.view.fontMetrics()
-            widest = max(fm.horizontalAdvance(d.id) for d in ds.corpus.documents[:2000])
-            self._id_width = min(widest + 16, 200)
-            if not self._title_hidden:
-                self.view.setColumnWidth(2, self._id_width)
+            self._widest_id = max(fm.horizontalAdvance(d.id)
+                                  for d in ds.corpus.documents[:2000]) + 16
+            self._fit_id()
         self.refresh()
+
+    def _fit_id(self) -> None:
+        """The id column beside a title: its widest id, up to 200 px or a third of the
+        table, whichever is more (at 1,920 px ids were elided at 200 px beside a title
+        column with room to spare). A width the user dragged is not undone on a resize."""
+        if self._widest_id is None:
+            return
+        room = max(ID_CAP, self.width() // 3)
+        width = min(self._widest_id, room)
+        if width != self._id_width:
+            self._id_width = width
+            if not self._title_hidden and not self._id_dragged:
+                self.view.setColumnWidth(2, width)
+
+    def resizeEvent(self, event: Any) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_id()
 
     def refresh(self, *_: object) -> None:
         self.model.refresh()
