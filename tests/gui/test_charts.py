@@ -120,6 +120,10 @@ def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart = ContributionChart(vault)
     _show(qtbot, chart)
     assert chart.pair_values.size == 0 and "two documents" in chart._pair_hint
+    chart.tabs.setCurrentIndex(1)
+    item = chart.pair_plot.getPlotItem()  # no empty 0–1 axes and legend box
+    assert not item.getAxis("left").isVisible() and not chart.pair_legend.isVisible()
+    chart.tabs.setCurrentIndex(0)
     r = vault.result
     assert r is not None
     q = vault.query
@@ -127,6 +131,7 @@ def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart.pick(third)  # clicking bars: the lower-ranked one first
     chart.pick(first)
     assert vault.docs == (third, first) and chart.tabs.currentIndex() == 1
+    assert item.getAxis("left").isVisible() and chart.pair_legend.isVisible()
     # expected by scanning the query's candidates for each document
     s = r.scores
     row = range(s.row(q).start, s.row(q).stop)

@@ -67,6 +67,7 @@ class ContributionChart(ChartPanel):
         self.body.addWidget(self.tabs)
         self.top_legend = add_legend(self.top_plot)
         self.pair_legend = add_legend(self.pair_plot)
+        self._pair_axes(False)  # shown once two documents are picked (`_draw_pair`)
         # what is drawn, for tests and export: bars per signal and the data behind them
         self.bars: dict[str, pg.BarGraphItem] = {}
         self.docs: NDArray[np.int32] = np.zeros(0, np.int32)
@@ -222,6 +223,14 @@ class ContributionChart(ChartPanel):
         plot.setXRange(*shown, padding=0)
         plot.setYRange(-0.6, n - 0.4, padding=0)
 
+    def _pair_axes(self, on: bool) -> None:
+        """The A vs B plot's axes and legend, off while it holds nothing (empty 0–1 axes and
+        an empty legend box sat under the hint)."""
+        item = self.pair_plot.getPlotItem()
+        for name in ("left", "bottom"):
+            item.showAxis(name, on)
+        self.pair_legend.setVisible(on)
+
     def _draw_pair(self) -> None:
         s = self.session
         r = s.result
@@ -236,15 +245,20 @@ class ContributionChart(ChartPanel):
             self._pair_drawn = False
         self.pair_bars, self.pair_values = {}, np.zeros((0, 0))
         self.pair_names = []
+        # nothing to draw: no plot, rather than empty 0–1 axes and an empty legend box
+        # under the hint that says what to do
         if r is None or s.dataset is None:
             self._pair_hint = "No result yet."
+            self._pair_axes(False)
             return
         if len(s.docs) < 2:
             self._pair_hint = ("Pick two documents (click two bars in “Top k”, or select two "
                                "rows of the ranked table) to see why one outranks the other.")
+            self._pair_axes(False)
             return
         self._pair_hint = ""
         self._pair_drawn = True
+        self._pair_axes(True)
         q = s.query
         sides = [(d, *doc_contributions(r.scores, q, d)) for d in s.docs[-2:]]
         sides.sort(key=lambda t: -t[1])  # A is the one scoring higher
