@@ -576,3 +576,27 @@ def test_a_typed_query_is_not_another_dataset(qtbot: QtBot, panel: TunePanel) ->
     panel.session.add_query("green tea caffeine")
     panel.apply_best()
     assert "applied the tuned values" in panel.status.text()
+
+
+def test_the_charts_draw_no_axes_before_there_is_something_on_them(qtbot: QtBot) -> None:
+    # before a run each chart drew empty 0–1 axes under "after a run"
+    from workbench.gui.tune_results import TuneView
+
+    view = TuneView()
+    qtbot.addWidget(view)
+    view.resize(1250, 420)
+    view.show()
+    qtbot.waitExposed(view)
+    charts = (view.curve, view.importance, view.slice, view.contour)
+
+    def shown(chart: object) -> bool:
+        return bool(chart.plot.getPlotItem().getAxis("bottom").isVisible())  # type: ignore[attr-defined]
+
+    assert not any(shown(c) for c in charts)
+    view.curve.add(0, 0.5, float("nan"))
+    view.importance.show_importances({"k1": 0.7, "b": 0.3})
+    view.slice.show_slice("k1", [0.5, 1.0], [0.4, 0.5])
+    view.contour.show_pairs(("k1", "b"), [0.5, 1.0], [0.1, 0.2], [0.4, 0.5])
+    assert all(shown(c) for c in charts)
+    view.clear("Start a run: its result shows here.")
+    assert not any(shown(c) for c in charts)

@@ -49,6 +49,13 @@ class _Chart(QWidget):
         self.caption.setText(f"{self.title} <span style='font-weight:400; color:{MUTED}'>"
                              f"{detail}</span>" if detail else self.title)
 
+    def axes(self, on: bool) -> None:
+        """The axes (and their grid) only while there is something to read on them: before
+        a run each chart drew empty 0–1 axes under its caption."""
+        item = self.plot.getPlotItem()
+        for name in ("left", "bottom"):
+            item.showAxis(name, on)
+
 
 def positions(values: Sequence[Any]) -> tuple[np.ndarray, list[tuple[float, str]] | None]:
     """Numbers as they are; choices and bools as 0, 1, … with tick labels (else None)."""
@@ -88,6 +95,7 @@ class TrialCurve(_Chart):
             line.setData([], [])
         self.start_line.hide()
         self.kept_trial = None
+        self.axes(False)  # until its first trial
         self._caption("")
 
     def _caption(self, kept: str) -> None:
@@ -120,6 +128,7 @@ class TrialCurve(_Chart):
         score = train if self.maximize else -train
         if score > self._best:
             self._best, self._held = score, held_out
+        self.axes(True)
         self.numbers.append(number)
         self.values.append(train)
         self.train_best.append(self._best if self.maximize else -self._best)
@@ -160,6 +169,7 @@ class ImportanceBars(_Chart):
         axis = item.getAxis("left")
         axis.setTicks([[(float(i), n) for i, n in enumerate(names)]])
         fit_left_axis(self.plot, names)
+        self.axes(bool(names))
         if not names:
             self.say("needs two trials or more")
             return
@@ -190,6 +200,7 @@ class SliceChart(_Chart):
         item.getAxis("bottom").setTicks([ticks] if ticks else None)
         item.setLabel("bottom", param, color=INK)
         self.dots.setData(self.xs, self.ys)
+        self.axes(bool(len(self.xs)))
         self.say(f"objective against {param}, a dot per trial" if param else "")
 
 
@@ -212,6 +223,7 @@ class ContourChart(_Chart):
         item.getAxis("left").setTicks([yt] if yt else None)
         item.setLabel("bottom", names[0], color=INK)
         item.setLabel("left", names[1], color=INK)
+        self.axes(bool(len(self.zs)))
         if not len(self.zs):
             self.dots.setData([], [])
             return
