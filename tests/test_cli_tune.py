@@ -246,8 +246,15 @@ def test_out_onto_a_dataset_file_is_refused_and_onto_its_params_is_written(capsy
     code = main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds",
                  "0", "--storage", str(db), "--out", str(db)])
     err = capsys.readouterr().err
-    assert code == 2 and "is the --storage file this command reads" in err, err
+    assert code == 2 and "is the --storage file the study is kept in" in err, err
     assert db.read_bytes() == before_db
+    # … not made yet (a first run), or named as a sqlite:/// URL
+    for store in (str(tmp_path / "new.db"), f"sqlite:///{db}"):
+        out = store.removeprefix("sqlite:///")
+        assert main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "1",
+                     "--folds", "0", "--storage", store, "--out", out]) == 2
+        assert "is the --storage file" in capsys.readouterr().err
+    assert not (tmp_path / "new.db").exists() and db.read_bytes() == before_db
     start = tmp_path / "start.toml"  # the values that continue the file's: written over it
     start.write_text("k1 = 0.9\n")
     assert main(["tune", str(data), "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds",

@@ -262,10 +262,22 @@ def _check_args(args: argparse.Namespace) -> None:
         check_output(args.out, "--out")  # a read-only folder: said before the tuning, not after
         # onto the corpus it replaced it with the TOML; onto --params it writes the values
         # that continue those, as asked
-        inputs = [(a, p) for a, p in input_files(args) if a != "--params"]
-        if args.storage and "://" not in args.storage:  # the study file: its trials with it
-            inputs.append(("--storage", Path(args.storage)))
-        check_outputs_apart([("--out", out)], inputs)
+        check_outputs_apart([("--out", out)],
+                            [(a, p) for a, p in input_files(args) if a != "--params"])
+        # the study file, made or not yet (a first run made it, then the TOML replaced it)
+        store = _storage_file(args.storage)
+        if store is not None and store.expanduser().resolve() == out.expanduser().resolve():
+            raise UsageError(f"--out {args.out}: is the --storage file the study is kept in; "
+                             "writing there would replace every trial")
+
+
+def _storage_file(storage: str | None) -> Path | None:
+    """The file a --storage value names (a path, or a sqlite:/// URL); None for a server."""
+    if not storage:
+        return None
+    if storage.startswith("sqlite:///"):
+        return Path(storage[len("sqlite:///"):])
+    return None if "://" in storage else Path(storage)
 
 
 def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
