@@ -206,6 +206,12 @@ def test_a_hugging_face_beir_download_is_not_a_vault_of_its_dataset_card(
     with pytest.raises(FormatError, match=r"queries\.jsonl\.gz: a BEIR query file is read "
                                           r"as plain queries\.jsonl; decompress"):
         load_dataset(hub)
+    # the corpus decompressed, the queries not: said too (it read "no judgments")
+    shutil.copy(SAMPLES / "tea-beir" / "corpus.jsonl", hub)
+    with pytest.raises(FormatError, match=r"queries\.jsonl\.gz: BEIR queries are read as "
+                                          r"plain queries\.jsonl; decompress"):
+        load_dataset(hub)
+    (hub / "corpus.jsonl").unlink()
     other = tmp_path / "other"
     shutil.copytree(SAMPLES / "tea-beir", other)
     (other / "README.md").write_text("# about\n")

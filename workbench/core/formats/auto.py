@@ -187,6 +187,12 @@ def load_dataset(
     if path.is_dir() and not (path / "corpus.jsonl").is_file():
         _refuse_unreadable_beir_corpus(path)
     if path.is_dir() and (path / "corpus.jsonl").is_file():
+        if not (path / "queries.jsonl").exists():  # gunzipped the corpus, not the queries
+            for packed in sorted(path.glob("queries.jsonl.*")):
+                if packed.is_file() and packed.suffix in PACKED:
+                    raise FormatError(packed, "BEIR queries are read as plain queries.jsonl; "
+                                      f"decompress this one first (for example: gunzip -k "
+                                      f"{packed.name})", field="path")
         if not overridden:
             return read_beir(path, split)
         corpus = read_corpus_jsonl(path / "corpus.jsonl", name=name)
