@@ -232,3 +232,11 @@ def test_csv_columns_are_read_by_name_in_any_case(tmp_path: Path, header: str) -
     path.write_text(f"{header}\n{cells}\n", encoding="utf-8")
     doc = read_documents(path)[0]
     assert (doc.id, doc.title, doc.text) == ("d1", "Green tea", "about leaves")
+
+
+def test_columns_that_differ_only_in_case_are_one_column_said_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text("id,Title,title,text\nd1,a,b,c\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"duplicate column 'Title' and 'title' \(one "
+                                          r"column, 'title'\)"):
+        read_documents(path)

@@ -81,14 +81,17 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
             if header is None:
                 # the columns read by name in any case: `Title` went to the metadata, never
                 # searched, while `ID,Title,Text` was refused
-                header = [h.strip().lower() if h.strip().lower() in DOCUMENT_KEYS
-                          else h.strip() for h in row]
+                written = [h.strip() for h in row]
+                header = [h.lower() if h.lower() in DOCUMENT_KEYS else h for h in written]
                 for i, name in enumerate(header):
                     if not name:
                         raise FormatError(path, f"empty column name (column {i + 1})",
                                           line=start, field="header")
-                    if name in header[:i]:
-                        raise FormatError(path, f"duplicate column {name!r}",
+                    if name in header[:i]:  # named as written: Title and title are one
+                        first = written[header.index(name)]
+                        said = (repr(name) if first == written[i]
+                                else f"{first!r} and {written[i]!r} (one column, {name!r})")
+                        raise FormatError(path, f"duplicate column {said}",
                                           line=start, field=name)
                 for need, names in (("id", ("id", "_id")), ("text", ("text",))):
                     if not set(names) & set(header):  # no header row, or another's
