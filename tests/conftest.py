@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,7 +14,8 @@ from workbench.core.ranking import Scores
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
-DATASETS = SHARED / "datasets"
+# as `workbench bench` finds them: $WORKBENCH_DATASETS, else beside the checkout
+DATASETS = Path(os.environ.get("WORKBENCH_DATASETS") or SHARED / "datasets")
 SAMPLES = REPO / "sample_corpora"
 
 
