@@ -339,8 +339,11 @@ def test_metric_curve_sweeps_in_the_background_and_drops_stale_sweeps(
         qtbot: QtBot, tea: TuningSession) -> None:
     curve = MetricCurve(tea)
     _show(qtbot, curve)
+    # while the first sweep runs: the hint, no empty 0–1 axes under it
+    assert curve.busy and not curve.plot.isVisibleTo(curve)
     with qtbot.waitSignal(curve.sweep_finished, timeout=20_000):
         pass  # the first sweep (k1) started on construction
+    assert curve.plot.isVisibleTo(curve)
     with qtbot.waitSignal(curve.sweep_finished, timeout=20_000):
         tea.set_param("b", 0.5)  # a sweep of b …
         tea.set_param("k1", 1.5)  # … made stale at once by k1

@@ -243,6 +243,8 @@ class MetricCurve(ChartPanel):
             return
         if s.prepared is None or s.needs_prepare:
             self.show_hint("Waiting for the prepare stage…")
+            if not self.points:
+                self.plot.setVisible(False)
             return
         held = tuple(sorted((k, v) for k, v in s.params.items() if k != p.name))
         span = sweep_span(p, s.params.get(p.name))
@@ -259,6 +261,8 @@ class MetricCurve(ChartPanel):
         label = s.model.schema[p.name].label
         self.caption.setText(f"{metric_label(self.metric_name)} vs {label}")
         self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
+        if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
+            self.plot.setVisible(False)
         if self.synchronous:
             self._on_done(request.generation, run_sweep(request))
         else:
