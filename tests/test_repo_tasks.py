@@ -250,3 +250,22 @@ def test_no_tests_drops_files_under_a_test_folder_too() -> None:
     for path in ("source/index.ts", "src/testing_utils.py", "tests.py", "contest/a.py"):
         assert not looks_like_test(path) and _drop_reason(path, kinds, False) is None, path
     assert not is_test_path("test/main.ts")
+
+
+def test_a_file_the_index_leaves_out_is_no_task_file(tmp_path: Path) -> None:
+    # a binary with a source's name stayed a task's file: eval then warned that relevant
+    # judgments name documents not in the corpus, and recall stopped short of 1
+    r = Repo(tmp_path)
+    r.write("a.py", body("a"))
+    r.write("b.py", body("b"))
+    (r.work / "blob.py").write_bytes(b"\x00\x01binary" * 10)
+    root = r.commit("Initial")
+    r.write("a.py", body("a") + "x = 1\n")
+    (r.work / "blob.py").write_bytes(b"\x00\x02binary" * 10)
+    r.commit("Touch a and the blob")
+    (r.work / "blob.py").write_bytes(b"\x00\x03binary" * 10)
+    r.commit("Touch only the blob")
+    mined = mine_tasks(r.work, snapshot=root)
+    assert [(t.task, t.files) for t in mined.tasks] == [("Touch a and the blob", ("a.py",))]
+    assert mined.dropped == {"not_indexed": 2}
+    assert mined.skipped == {"too_few_files": 1}

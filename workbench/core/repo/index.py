@@ -199,6 +199,11 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
                      files=tuple(files), skipped=tuple(sorted(skipped)), history=past)
 
 
+def unindexed(data: bytes | None) -> str | None:
+    """Why a blob's content is not indexed (`_unreadable`), for tasks-from-git's files."""
+    return _unreadable(data)
+
+
 def _unreadable(data: bytes | None) -> str | None:
     """Why a blob's content is not indexed, or None: absent (`cat-file` said missing), a Git
     LFS pointer, a binary."""

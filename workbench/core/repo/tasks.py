@@ -21,14 +21,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.formats.code_tasks import CodeTask
 from workbench.core.repo.commit_rules import SKIP_REASONS, skip_reason, task_text
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, file_kind
-from workbench.core.repo.git import GitError, git, is_partial_clone, ls_tree, resolve_commit
+from workbench.core.repo.git import (
+    GitError,
+    git,
+    is_partial_clone,
+    ls_tree,
+    read_blobs,
+    resolve_commit,
+)
 from workbench.core.repo.pairing import looks_like_test
 
 __all__ = ["DROPPED", "SKIPPED", "MinedTasks", "commit_of", "mine_tasks", "pick_snapshot",
@@ -50,6 +58,7 @@ DROPPED = {
     **{kind: f"{kind} ({FILE_KINDS[kind]})" for kind in OPTIONAL_KINDS},
     "test": "test files (tests left out)",
     "not_utf8": "files whose name is not UTF-8 (the index leaves them out too)",
+    "not_indexed": "binary or over 10 MB at the snapshot (the index leaves them out too)",
 }
 
 
@@ -109,7 +118,8 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
         raise GitError(f"{repo}: snapshot {snapshot!r} ({snap[:10]}) is not an ancestor of "
                        f"{until!r} ({end[:10]})") from None
     progress(0.0, "listing the snapshot's files")
-    names = _SnapshotNames({e.path for e in ls_tree(repo, snap)})
+    tree = ls_tree(repo, snap)
+    names = _SnapshotNames({e.path for e in tree})
     span = f"{snap}..{end}"
     meta = git(repo, "log", "-z", "--date-order", "--reverse",
                "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f%b", span)
@@ -145,9 +155,39 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
         ids.add(task_id)
         tasks.append(CodeTask(id=task_id, task=text, files=tuple(files), commit=sha,
                               snapshot=snap, author=author, date=date))
+    tasks = _indexed_files_only(repo, tree, tasks, min_files, skipped, dropped)
     progress(1.0, f"{len(tasks)} tasks")
     return MinedTasks(tuple(tasks), snap, end, len(records), dict(skipped), dict(dropped),
                       tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only, notes)
+
+
+def _indexed_files_only(repo: Path, tree: Iterable[Any], tasks: list[CodeTask],
+                        min_files: int, skipped: Counter[str],
+                        dropped: Counter[str]) -> list[CodeTask]:
+    """The tasks without the files the index leaves out (a binary, over 10 MB, an LFS
+    pointer: `index.unindexed`), read at the snapshot in one batch: a task needing one was
+    scored against a document no corpus holds ("relevant judgments name documents not in the
+    corpus", recall capped). A task left with fewer than `min_files` is skipped, counted."""
+    from workbench.core.repo.index import MAX_FILE_BYTES, unindexed
+
+    wanted = {f for t in tasks for f in t.files}
+    entries = [e for e in tree if e.path in wanted and not e.missing]
+    big = {e.path for e in entries if e.size > MAX_FILE_BYTES}
+    blobs = read_blobs(repo, [e.blob for e in entries if e.path not in big])
+    out = {e.path for e in entries if e.path in big
+           or (e.blob in blobs and unindexed(blobs[e.blob]) is not None)}
+    if not out:
+        return tasks
+    kept: list[CodeTask] = []
+    for t in tasks:
+        files = tuple(f for f in t.files if f not in out)
+        if len(files) < len(t.files):
+            dropped["not_indexed"] += len(t.files) - len(files)
+        if len(files) < min_files:
+            skipped["too_few_files"] += 1
+            continue
+        kept.append(t if len(files) == len(t.files) else replace(t, files=files))
+    return kept
 
 
 def _kinds(include: Iterable[str]) -> frozenset[str]:
