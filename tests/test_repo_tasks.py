@@ -269,3 +269,20 @@ def test_a_file_the_index_leaves_out_is_no_task_file(tmp_path: Path) -> None:
     assert [(t.task, t.files) for t in mined.tasks] == [("Touch a and the blob", ("a.py",))]
     assert mined.dropped == {"not_indexed": 2}
     assert mined.skipped == {"too_few_files": 1}
+
+
+def test_a_submodule_change_is_said_as_one(tmp_path: Path) -> None:
+    # a changed gitlink was counted as a file "added after the snapshot"
+    r = Repo(tmp_path)
+    r.write("a.py", body("a"))
+    first = r.commit("Initial")
+    r("update-index", "--add", "--cacheinfo", f"160000,{first},vendor/sub")
+    r("commit", "-q", "-m", "Add the vendor submodule")
+    root = r("rev-parse", "HEAD")
+    r.write("a.py", body("a") + "x = 1\n")
+    r("add", "a.py")
+    r("update-index", "--cacheinfo", f"160000,{root},vendor/sub")
+    r("commit", "-q", "-m", "Bump vendor and fix a")
+    mined = mine_tasks(r.work, snapshot=root)
+    assert [(t.task, t.files) for t in mined.tasks] == [("Bump vendor and fix a", ("a.py",))]
+    assert mined.dropped == {"submodule": 1}

@@ -59,6 +59,7 @@ DROPPED = {
     "test": "test files (tests left out)",
     "not_utf8": "files whose name is not UTF-8 (the index leaves them out too)",
     "not_indexed": "binary or over 10 MB at the snapshot (the index leaves them out too)",
+    "submodule": "submodules (another repository's commit, no file to rank)",
 }
 
 
@@ -120,6 +121,7 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
     progress(0.0, "listing the snapshot's files")
     tree = ls_tree(repo, snap)
     names = _SnapshotNames({e.path for e in tree})
+    submodules = _submodules(repo, snap)
     span = f"{snap}..{end}"
     meta = git(repo, "log", "-z", "--date-order", "--reverse",
                "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%aI%x1f%s%x1f%b", span)
@@ -135,8 +137,11 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
             progress(0.4 + 0.6 * n / len(records), "following renames")
         files: dict[str, None] = {}
         lost: Counter[str] = Counter()
-        for name in names.follow(changes.get(sha, ())):  # renames are followed, even in skips
-            why = _drop_reason(name, kinds, include_tests)
+        changed = changes.get(sha, ())
+        # renames are followed, even in skips
+        for (_, old, _), name in zip(changed, names.follow(changed), strict=True):
+            why = ("submodule" if name is None and old in submodules
+                   else _drop_reason(name, kinds, include_tests))
             if why:
                 lost[why] += 1
             else:
@@ -159,6 +164,14 @@ def mine_tasks(repo: str | Path, *, snapshot: str, until: str = "HEAD", max_file
     progress(1.0, f"{len(tasks)} tasks")
     return MinedTasks(tuple(tasks), snap, end, len(records), dict(skipped), dict(dropped),
                       tuple(k for k in OPTIONAL_KINDS if k in kinds), subject_only, notes)
+
+
+def _submodules(repo: Path, snap: str) -> frozenset[str]:
+    """The paths of the snapshot's submodules (gitlinks): `ls_tree` leaves them out, so a
+    change to one was counted as a file added after the snapshot."""
+    out = git(repo, "ls-tree", "-r", "-z", "--full-tree", snap)
+    return frozenset(rec.partition(b"\t")[2].decode("utf-8", "surrogateescape")
+                     for rec in out.split(b"\0") if rec.startswith(b"160000 "))
 
 
 def _indexed_files_only(repo: Path, tree: Iterable[Any], tasks: list[CodeTask],
