@@ -555,3 +555,26 @@ def test_the_distribution_without_judgments_says_candidates_only(qtbot: QtBot) -
     assert "judged relevant" not in chart.caption.text()
     n = len(chart.shown_pairs())
     assert chart.caption.text().endswith(f"{n} candidate" + ("" if n == 1 else "s"))
+
+
+def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
+        qtbot: QtBot, tea: TuningSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    chart = ContributionChart(tea)
+    _show(qtbot, chart)
+    typed: list[str] = []
+    warned: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **kw: (typed[-1], "")))
+    monkeypatch.setattr(QMessageBox, "warning",
+                        staticmethod(lambda _parent, _title, text: warned.append(text)))
+    for name in ("a", "b.svg", "c.PNG", "d.jpg", "e.v2"):
+        typed.append(str(tmp_path / name))
+        chart._export_dialog(".png")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.png", "b.svg", "c.PNG",
+                                                          "e.v2.png"]
+    assert (tmp_path / "b.svg").read_text(encoding="utf-8").lstrip().startswith("<")
+    assert (tmp_path / "c.PNG").read_bytes().startswith(b"\x89PNG")
+    assert len(warned) == 1 and warned[0].startswith("d.jpg: this panel exports PNG, SVG, not JPG")
+    assert "nothing was written" in warned[0]

@@ -256,15 +256,41 @@ class ChartPanel(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, f"Export {kind}",
                                               f"{self.export_name}{suffix}",
                                               f"{kind} (*{suffix})")
-        if path:
-            if not path.lower().endswith(suffix):
-                path += suffix
-            try:
-                self.export(path)
-            except OSError as exc:  # a full disk, a folder made read-only: nothing written
-                QMessageBox.warning(self, f"Export {kind}",
-                                    f"Could not write {path}:\n{exc.strerror or exc}\n"
-                                    "Nothing was written.")
+        if not path:
+            return
+        path, refused = export_path(path, suffix, self.export_suffixes)
+        if refused:
+            QMessageBox.warning(self, f"Export {kind}", refused)
+            return
+        try:
+            self.export(path)
+        except OSError as exc:  # a full disk, a folder made read-only: nothing written
+            QMessageBox.warning(self, f"Export {kind}",
+                                f"Could not write {path}:\n{exc.strerror or exc}\n"
+                                "Nothing was written.")
+
+
+# suffixes a person types meaning a format: one this panel does not write is refused, not
+# given a second suffix (`x.jpg` had been written as PNG to `x.jpg.png`)
+_FORMAT_SUFFIXES = frozenset((".png", ".svg", ".csv", ".jpg", ".jpeg", ".gif", ".bmp", ".tif",
+                              ".tiff", ".webp", ".pdf", ".eps", ".html", ".htm", ".json",
+                              ".tsv", ".txt", ".xlsx"))
+
+
+def export_path(path: str, chosen: str, allowed: tuple[str, ...]) -> tuple[str, str]:
+    """(the path to write, "") for a name typed in an export dialog, or ("", why) when it
+    names a format the panel does not write. A suffix the panel writes picks that format
+    (the dialog has asked before replacing that very file); no suffix, or one that is no
+    format's, gets the chosen one."""
+    typed = Path(path).suffix.lower()
+    if typed in allowed:
+        return path, ""
+    if typed in _FORMAT_SUFFIXES:
+        names = ", ".join(s.lstrip(".").upper() for s in allowed)
+        return "", (f"{Path(path).name}: this panel exports {names}, not "
+                    f"{typed.lstrip('.').upper()}. Name the file {chosen} (or "
+                    f"{' / '.join(s for s in allowed if s != chosen)}); nothing was written.")
+    return path + chosen, ""
 
 
 def elide(text: str, n: int) -> str:
