@@ -60,3 +60,28 @@ def test_a_slider_tick_does_not_scan_the_data_again(qtbot: QtBot,
     assert len(calls) == 1 and "embeddings=stored" in box.status.text()
     box._stage("embeddings", "encoder", move=True)  # a prepare value: worked out again
     assert len(calls) == 2
+
+
+def test_an_edit_held_in_the_box_waits_for_its_model_to_come_back(qtbot: QtBot) -> None:
+    from workbench.gui.param_panel import ParamPanel
+
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense")
+    panel = ParamPanel(s)
+    qtbot.addWidget(panel)
+    assert panel.prepare_box is not None
+    panel.prepare_box.editors["query_prompt"].edited.emit("query_prompt", "query: ", False)
+    assert panel.prepare_box.pending == {"query_prompt": "query: "}
+    s.set_model("bm25")  # its own box: nothing of dense's held there
+    assert panel.prepare_box is not None and panel.prepare_box.pending == {}
+    s.set_model("dense")
+    box = panel.prepare_box
+    assert box is not None and box.pending == {"query_prompt": "query: "}
+    assert box.editors["query_prompt"].value() == "query: "
+    assert s.params["query_prompt"] == ""  # still held, not applied
+    assert box.status.text().startswith("1 change held")
+    s.set_model("bm25")
+    s.open(SAMPLES / "tea-beir")  # another dataset: what each model was left at is forgotten
+    s.set_model("dense")
+    assert panel.prepare_box is not None and panel.prepare_box.pending == {}

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.params import Param, ParamError
+from workbench.core.params import Param, ParamError, ParamValue
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -87,9 +87,15 @@ class ParamPanel(QScrollArea):
         self._folded: dict[tuple[str, str], bool] = {}  # (model, prefix) → folded, kept
         self._body: QWidget | None = None
         self.prepare_box: PrepareBox | None = None
+        # model id → its prepare-stage edits held unapplied when the user left it: back in
+        # its box on return, as the session keeps each model's values (forgotten, as those
+        # are, when another dataset opens)
+        self._held: dict[str, dict[str, ParamValue]] = {}
+        self._built_for: str | None = None
         self.error_label = QLabel()
         subscribe_many(self, [
             (session.model_changed, self._rebuild),
+            (session.dataset_changed, lambda *_: self._held.clear()),
             (session.params_changed, self._on_params_changed),
         ])
         self._rebuild()
@@ -99,6 +105,10 @@ class ParamPanel(QScrollArea):
     def _rebuild(self, *_: object) -> None:
         self.editors, self.needing = {}, {}
         drag_state(self.session).set_dragging(False)  # a slider held down is going away
+        if self.prepare_box is not None and self._built_for is not None \
+                and self.prepare_box.pending:
+            self._held[self._built_for] = dict(self.prepare_box.pending)
+        self._built_for = self.session.model.id if self.session.model is not None else None
         body = QWidget()
         outer = QVBoxLayout(body)
         outer.setContentsMargins(6, 6, 6, 6)
@@ -157,6 +167,9 @@ class ParamPanel(QScrollArea):
             if model.schema.stage("prepare") else None
         if self.prepare_box is not None:
             outer.addWidget(self.prepare_box)
+            for name, value in self._held.pop(model.id, {}).items():
+                if name in self.prepare_box.editors:
+                    self.prepare_box.hold(name, value)
         outer.addStretch(1)
         # one spin box width for the panel, so every slider is as long as the others (a wide
         # range's spin box, 1.75 beside 10000, made its slider shorter)

@@ -109,6 +109,10 @@ class PrepareBox(QGroupBox):
             self.loop.prepare()
         self._update_status()
 
+    def hold(self, name: str, value: object) -> None:
+        """Show `value` in `name`'s editor as an edit held for the next prepare."""
+        self._stage(name, value, move=True)
+
     def _on_edited(self, name: str, value: object, _dragging: bool) -> None:
         self._stage(name, value, move=False)
 
