@@ -85,3 +85,24 @@ def test_an_edit_held_in_the_box_waits_for_its_model_to_come_back(qtbot: QtBot) 
     s.open(SAMPLES / "tea-beir")  # another dataset: what each model was left at is forgotten
     s.set_model("dense")
     assert panel.prepare_box is not None and panel.prepare_box.pending == {}
+
+
+def test_a_prompt_that_ends_in_spaces_says_so_beside_it(qtbot: QtBot) -> None:
+    # a line edit draws no trailing space: "query: " and "query:" looked the same
+    from workbench.core.models import get_model
+    from workbench.gui.param_editors import TextEditor
+
+    editor = TextEditor(get_model("hybrid").schema["query_prompt"])
+    qtbot.addWidget(editor)
+    editor.show()
+    assert editor.value() == "task: sentence similarity | query: "
+    assert editor.trailing.isVisible() and editor.trailing.text() == "␣"
+    assert editor.trailing.toolTip().startswith("the text ends with 1 space,")
+    editor.line.setText("query:")  # typed: the mark follows
+    assert not editor.trailing.isVisible()
+    editor.set_value("query:     ")
+    assert editor.trailing.text() == "␣×5" and "5 spaces" in editor.trailing.toolTip()
+    editor.set_value("query:\t")
+    assert editor.trailing.text() == "␣" and "1 blank character" in editor.trailing.toolTip()
+    editor.set_value("")
+    assert not editor.trailing.isVisible()

@@ -268,9 +268,25 @@ class TextEditor(ParamEditor):
         else:
             self.line = QLineEdit(self)
             layout.addWidget(self.line)
+        # a space at the end is part of the text (a prompt's "query: ") and a line edit
+        # draws none: this mark says it is there
+        self.trailing = QLabel(self)
+        self.trailing.setStyleSheet("color:#57606a")
+        self.trailing.setAccessibleName("trailing spaces")
+        layout.addWidget(self.trailing)
         self.line.setPlaceholderText("(none)")
+        self.line.textChanged.connect(self._mark_trailing)
         self.set_value(param.default)
         self.line.editingFinished.connect(self._emit)
+
+    def _mark_trailing(self, text: str) -> None:
+        n = len(text) - len(text.rstrip())
+        tail = text[len(text) - n:]
+        self.trailing.setText("" if not n else "␣" * n if n <= 3 else f"␣×{n}")
+        what = "space" if tail == " " * n else "blank character"
+        self.trailing.setToolTip(f"the text ends with {n} {what}{'s' if n > 1 else ''}, "
+                                 "part of it as typed" if n else "")
+        self.trailing.setVisible(bool(n))
 
     def _emit(self) -> None:
         self.edited.emit(self.param.name, self.value(), False)
@@ -282,6 +298,7 @@ class TextEditor(ParamEditor):
         self.line.blockSignals(True)
         self.line.setText(str(value))
         self.line.blockSignals(False)
+        self._mark_trailing(self.line.text())
 
 
 class ElidedLabel(QLabel):
