@@ -415,3 +415,30 @@ def test_ctrl_r_applies_the_prepare_boxs_held_edits(qtbot: QtBot) -> None:
     assert box.pending == {} and w.session.params["stemmer"] == "none"
     assert not w.session.needs_prepare and w.session.result is not None
     w.close()
+
+
+def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot) -> None:
+    """At 1,280 × 720 its three tables scrolled sideways ("Logge" cut in each, its values
+    hidden), the histogram's legend box covered the tops of its bars, and the verdict was a
+    four-line column beside the title."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 720)
+    w.show()
+    assert w.open_path(SAMPLES / "decisions")
+    w.session.pin_baseline()
+    w.session.set_param("inject_min_score", 20.0)
+    w.session.recompute()
+    panel = w.charts.panels["InjectionDiagnostics"]
+    w.charts.setCurrentWidget(panel)
+    qtbot.wait(50)
+    assert panel.logged_stats is not None  # the Log column is shown
+    for table in (*panel.tables, panel.ids):
+        assert not table.horizontalScrollBar().isVisible()
+        assert table.width() >= table.sizeHint().width()
+        assert not table.verticalScrollBar().isVisible()  # every row in sight
+    title = panel.plot.getPlotItem().titleLabel.text
+    assert "current" in title and "baseline" in title
+    assert panel.plot.getPlotItem().legend is None  # nothing drawn over the bars
+    assert panel.verdict.width() > panel.width() // 2  # a line under the title, full width
+    w.close()

@@ -21,8 +21,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QStackedWidget,
     QTableWidget,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -38,7 +40,7 @@ from workbench.core.models import get_model
 from workbench.core.session import TuningSession
 from workbench.gui.palette import signed
 
-from ._base import A_COLOR, MUTED, OTHER, ChartPanel, add_legend, make_plot
+from ._base import A_COLOR, INK, MUTED, OTHER, ChartPanel, make_plot
 from .diagnostics_figures import (
     FIGURES,
     MODEL_ID,
@@ -56,8 +58,18 @@ from .diagnostics_table import cell, fit_table, fit_width
 
 NOT_APPLICABLE = ("Injection diagnostics are pi-lodestone's why-stats: choose the "
                   "decision-memory model (on pi-memory decisions) to see them.")
-COLUMNS = ("", "Current", "Baseline", "Δ", "Logged")
-ID_COLUMNS = ("Top ids", "Times", "Avg score", "Baseline", "Logged")
+COLUMNS = ("", "Current", "Baseline", "Δ", "Log")
+ID_COLUMNS = ("Top ids", "Times", "Avg score", "Baseline", "Log")
+HEADER_HELP = {
+    "Current": "at the parameters in use now",
+    "Baseline": "at the pinned baseline's parameters",
+    "Δ": "current − baseline",
+    "Log": "as pi-lodestone logged it: the decisions log read with the data",
+    "Top ids": "the decisions injected most often at the current parameters",
+    "Times": "turns that injected it, current parameters",
+    "Avg score": "its mean score over those turns",
+}
+PLOT_MIN = 150  # px: three bars and their axis still read
 
 
 class InjectionDiagnostics(ChartPanel):
@@ -73,30 +85,33 @@ class InjectionDiagnostics(ChartPanel):
         self.note.setWordWrap(True)
         self.note.setStyleSheet(f"color: {MUTED}; font-size: 13px;")
         self.stack.addWidget(self.note)
-        self.tables = [fit_table(COLUMNS) for _ in FIGURES]
+        self.tables = [fit_table(COLUMNS, HEADER_HELP) for _ in FIGURES]
         self.verdict = QLabel()
         self.verdict.setToolTip(VERDICT_HELP)
         # it wraps: one line of it (724 px) held the whole window at least 1,239 px wide
         self.verdict.setWordWrap(True)
-        self.caption.setWordWrap(True)
-        self.header.insertWidget(2, self.verdict)
-        self.ids = fit_table(ID_COLUMNS)
+        # a line of its own under the title: beside it, a 240 px column of four lines
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        layout.insertWidget(1, self.verdict)
+        self.ids = fit_table(ID_COLUMNS, HEADER_HELP)
         self.plot = make_plot(left="turns", bottom="results per turn")
-        self.legend = add_legend(self.plot)
         self.bars_current = pg.BarGraphItem(x=[], height=[], width=0.38,
                                             brush=pg.mkBrush(A_COLOR), pen=pg.mkPen(A_COLOR))
         self.bars_baseline = pg.BarGraphItem(x=[], height=[], width=0.38,
                                              brush=pg.mkBrush(OTHER), pen=pg.mkPen(OTHER))
         self.plot.addItem(self.bars_baseline)
         self.plot.addItem(self.bars_current)
-        self.legend.addItem(self.bars_current, "current")
-        self.legend.addItem(self.bars_baseline, "baseline")
         content = QWidget()
         row = QHBoxLayout(content)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
         for w in (*self.tables, self.ids):
             row.addWidget(w)
+        # the tables' figures come first: the histogram takes the room they leave (its own
+        # size asks for none), down to PLOT_MIN; only below that do the tables scroll
+        self.plot.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
+        self.plot.setMinimumWidth(PLOT_MIN)
         row.addWidget(self.plot, 1)
         self.stack.addWidget(content)
         self.body.addWidget(self.stack)
@@ -275,20 +290,18 @@ class InjectionDiagnostics(ChartPanel):
         self.bars_baseline.setOpts(x=x[: len(self.counts_baseline)] - shift,
                                    height=self.counts_baseline)
         self.bars_baseline.setVisible(base is not None)
-        self._set_legend(base is not None)
         item = self.plot.getPlotItem()
+        # the key in the plot's title row, over the bars' room, never on them (a legend
+        # box inside a 170 px plot hid the tops of its bars); exported with the plot
+        key = [(A_COLOR, "current"), *([(OTHER, "baseline")] if base else [])]
+        item.setTitle("&nbsp;&nbsp;".join(f"<span style='color:{c}'>■</span> "
+                                          f"<span style='color:{INK}'>{t}</span>"
+                                          for c, t in key), size="9pt")
         item.getAxis("bottom").setTicks([[(float(i), str(i)) for i in range(size)]])
         top = max(int(self.counts_current.max(initial=0)),
                   int(self.counts_baseline.max(initial=0)), 1)
         item.setXRange(-0.6, size - 0.4, padding=0)
-        item.setYRange(0, top * (1.6 if base else 1.35), padding=0)  # room for the legend
-
-    def _set_legend(self, with_baseline: bool) -> None:
-        shown = [label.text for _, label in self.legend.items]
-        if with_baseline and "baseline" not in shown:
-            self.legend.addItem(self.bars_baseline, "baseline")
-        elif not with_baseline and "baseline" in shown:
-            self.legend.removeItem(self.bars_baseline)
+        item.setYRange(0, top * 1.1, padding=0)
 
     def _show_note(self, text: str) -> None:
         self.stats = self.baseline_stats = self.logged_stats = None

@@ -3,6 +3,8 @@ most-injected ids): `FitTable`, as wide as its shown columns, and its cells."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pyqtgraph as pg
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
@@ -30,10 +32,15 @@ class FitTable(QTableWidget):
         return QSize(160, super().minimumSizeHint().height())
 
 
-def fit_table(columns: tuple[str, ...]) -> FitTable:
-    """An empty read-only table with these column headers, rows ROW_HEIGHT high."""
+def fit_table(columns: tuple[str, ...], help: Mapping[str, str] | None = None) -> FitTable:
+    """An empty read-only table with these column headers (each with its `help` as its
+    tooltip), rows ROW_HEIGHT high."""
     t = FitTable(0, len(columns))
     t.setHorizontalHeaderLabels(columns)
+    for i, name in enumerate(columns):
+        item = t.horizontalHeaderItem(i)
+        if help and name in help and item is not None:
+            item.setToolTip(help[name])
     t.verticalHeader().setVisible(False)
     t.verticalHeader().setMinimumSectionSize(ROW_HEIGHT)
     t.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
