@@ -506,3 +506,27 @@ def test_the_compare_window_closes_from_the_keyboard(qtbot: QtBot, tea: Any) -> 
                 if sc.key() == QKeySequence("Ctrl+W")]
     close.activated.emit()  # offscreen, QTest's Ctrl+W never reached this second window's shortcut
     assert not view.isVisible()
+
+
+def test_a_1024_by_640_window_shows_the_legend_and_the_chart_line_whole(qtbot: QtBot,
+                                                                        tea: Any) -> None:
+    """At 1,024 × 640 the lists' legend was cut in half by the split, the line under the
+    delta chart lost its first and last characters, and the side column held 300 px for a
+    checkbox's text."""
+    from PySide6.QtGui import QFontMetricsF
+
+    view = _open(qtbot, tea)
+    view.resize(1024, 640)
+    qtbot.wait(50)
+    need = view.query_label.sizeHint().height() + view.lines.sizeHint().height()
+    assert view.right_split.sizes()[0] >= need
+    assert view.controls.minimumSizeHint().width() < 240
+    view.chart.grab()  # painted: the line under the bars chosen to fit
+    width = QFontMetricsF(view.chart.font()).horizontalAdvance(view.chart.axis_text)
+    assert view.chart.axis_text.startswith("25 ") and width <= view.chart.width() - 8
+    # a split the user dragged is theirs: a resize leaves it
+    view.right_split.setSizes([200, 400])
+    view.right_split.splitterMoved.emit(200, 1)
+    view.resize(1000, 620)
+    qtbot.wait(20)
+    assert view.right_split.sizes()[0] < need

@@ -81,6 +81,7 @@ class QueryDeltaChart(QWidget):
         self.index = 1
         self.metric_name = ""  # not `metric`: QWidget.metric is a Qt virtual
         self.current: int | None = None
+        self.axis_text = ""  # the line drawn under the bars, as it fit
         self.font_scale = 1.0
         self._base_pt = points(self.font())
         self._font = scaled_font(self.font(), self._base_pt, 1.0)
@@ -256,10 +257,17 @@ class QueryDeltaChart(QWidget):
         p.setPen(QPen(QColor(INK), 1))
         p.drawLine(QPointF(lay.plot.left(), lay.y(0.0)), QPointF(lay.plot.right(), lay.y(0.0)))
         p.setPen(QColor(MUTED))
-        below = QRectF(lay.plot.left(), lay.plot.bottom() + 2, lay.plot.width(),
+        # under the bars, as wide as the chart: a shorter wording where the whole one does
+        # not fit (at 1,024 px it was cut at both ends)
+        below = QRectF(4, lay.plot.bottom() + 2, self.width() - 8,
                        self.height() - lay.plot.bottom() - 2)
-        p.drawText(below, Qt.AlignmentFlag.AlignCenter,
-                   f"{len(self._deltas)} judged queries, sorted by Δ (click a bar)")
+        n = len(self._deltas)
+        fm = QFontMetricsF(p.font())
+        texts = (f"{n} judged queries, sorted by Δ (click a bar)",
+                 f"{n} queries by Δ (click a bar)", f"{n} queries by Δ")
+        text = next((t for t in texts if fm.horizontalAdvance(t) <= below.width()), texts[-1])
+        p.drawText(below, Qt.AlignmentFlag.AlignCenter, text)
+        self.axis_text = text  # what was drawn (tests)
         p.end()
 
     def _paint_axis(self, p: QPainter, lay: _Layout) -> None:

@@ -120,7 +120,9 @@ class CompareWindow(QWidget):
         self.export_button.clicked.connect(self.ask_export)
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.clicked.connect(self.task.cancel)
-        self.all_queries = QCheckBox("Also the queries a configuration was tuned on", self)
+        # short: the side column is as wide as its widest control (this box's longer text
+        # held it at 300 px, the 1,024-px window's metric table scrolling beside it)
+        self.all_queries = QCheckBox("Count tuned-on queries too", self)
         self.all_queries.setToolTip(
             "a configuration from a tuning run is compared on the judged queries it was not "
             "tuned on: on the others its figures are training scores. Checked, every judged "
@@ -198,6 +200,8 @@ class CompareWindow(QWidget):
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)  # a taller window: room for both, not for blank ranks
         right.setSizes([470, 370])  # ten ranks and their legend above, the table below
+        self._rows_dragged = False  # the user set the lists' height: kept on a resize
+        right.splitterMoved.connect(lambda *_: setattr(self, "_rows_dragged", True))
         self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
         self.main_split.addWidget(self.controls)
         self.main_split.addWidget(right)
@@ -537,7 +541,22 @@ class CompareWindow(QWidget):
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
         self._fit_presentation()
+        self._fit_lists()
         self._fold_explain()
+
+    def _fit_lists(self) -> None:
+        """In a short window the ranked lists keep the height their top k and legend need,
+        the table and chart down to a third (at 640 px the split's proportions cut the
+        legend in half); not once the user has dragged the split."""
+        total = sum(self.right_split.sizes())
+        if self.presenting or self._rows_dragged or total <= 0:
+            return
+        need = (self.query_label.sizeHint().height() + self.lines.sizeHint().height()
+                + self.right_split.handleWidth())
+        top = self.right_split.sizes()[0]
+        if top < need:
+            top = min(need, total - total // 3)
+            self.right_split.setSizes([top, total - top])
 
     def _fold_explain(self) -> None:
         """In a narrow window the lists take the explain pane's room until a document is
