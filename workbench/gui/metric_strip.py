@@ -251,9 +251,14 @@ class MetricStrip(QWidget):
         self._fit_cards()
 
     def _fit_cards(self) -> None:
-        """As many cards as the width holds, in their order; the others hidden and counted."""
-        wanted = [*((c, None) for c in self.cards),
-                  *((c, n) for n, c in self.extra_cards.items() if n in self._reported)]
+        """As many cards as the width holds, the others hidden and counted. They give way
+        from the end of the general metrics: the first, then the model's own figures (a
+        result reports them: codeledger's bundle recall and precision, which had been the
+        first to go), then the others in their order."""
+        general = [(c, None) for c in self.cards]
+        wanted = [*general[:1],
+                  *((c, n) for n, c in self.extra_cards.items() if n in self._reported),
+                  *general[1:]]
         room = self.width() - self._fixed_width()
         hidden: list[str] = []
         for card, name in wanted:
