@@ -85,6 +85,15 @@ def test_an_edit_held_in_the_box_waits_for_its_model_to_come_back(qtbot: QtBot) 
     s.open(SAMPLES / "tea-beir")  # another dataset: what each model was left at is forgotten
     s.set_model("dense")
     assert panel.prepare_box is not None and panel.prepare_box.pending == {}
+    # … and what the box itself holds: a dataset (or session file) opened under the same
+    # model shows its values, not an edit the next Re-embed would apply to them
+    box = panel.prepare_box
+    box.editors["query_prompt"].edited.emit("query_prompt", "query: ", False)
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense")
+    box = panel.prepare_box
+    assert box is not None and box.pending == {}
+    assert box.editors["query_prompt"].value() == s.params["query_prompt"] == ""
 
 
 def test_a_prompt_that_ends_in_spaces_says_so_beside_it(qtbot: QtBot) -> None:

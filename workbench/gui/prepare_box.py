@@ -90,7 +90,8 @@ class PrepareBox(QGroupBox):
             loop.prepare_finished.connect(self._on_finished)
             if loop.preparing:
                 self._on_started("preparing")
-        subscribe_many(self, [(session.params_changed, self._on_params_changed)])
+        subscribe_many(self, [(session.params_changed, self._on_params_changed),
+                              (session.dataset_changed, self._drop_held)])
         self._on_params_changed(None)
 
     def apply(self) -> None:
@@ -108,6 +109,12 @@ class PrepareBox(QGroupBox):
         elif not self.loop.preparing:
             self.loop.prepare()
         self._update_status()
+
+    def _drop_held(self, *_: object) -> None:
+        """Another dataset (or a session file) opened: its values are what the box shows,
+        an edit held for the last one no longer (the next Re-embed had applied it)."""
+        self.pending.clear()
+        self._on_params_changed(None)
 
     def hold(self, name: str, value: object) -> None:
         """Show `value` in `name`'s editor as an edit held for the next prepare."""
