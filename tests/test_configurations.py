@@ -71,6 +71,31 @@ def test_switching_to_another_models_configuration_switches_the_model() -> None:
     assert s.model is not None and s.model.id == "bm25" and s.params["k1"] == 3.0
 
 
+def test_another_models_configuration_is_a_step_on_the_values_it_was_left_with() -> None:
+    # the values and undo steps bm25 was left with had been dropped for good
+    s = _session()
+    s.configurations.save("saved", "bm25", {"k1": 3.0, "b": 0.5})
+    s.set_model("bm25")
+    s.set_params({"b": 0.6})
+    s.set_params({"k1": 1.8})
+    s.set_model("dense")
+    s.apply_configuration("saved")
+    assert s.model is not None and s.model.id == "bm25"
+    assert (s.params["k1"], s.params["b"]) == (3.0, 0.5)
+    s.undo()  # back to what it was left with …
+    assert (s.params["k1"], s.params["b"]) == (1.8, 0.6)
+    s.undo()  # … and its own steps before that
+    assert (s.params["k1"], s.params["b"]) == (1.2, 0.6)
+    s.redo()
+    s.redo()
+    assert (s.params["k1"], s.params["b"]) == (3.0, 0.5)
+    s.set_model("dense")  # left at its defaults: the configuration is still one step
+    s.configurations.save("dense saved", "dense", {"min_similarity": 0.2})
+    s.set_model("bm25")
+    s.apply_configuration("dense saved")
+    assert s.params["min_similarity"] == 0.2 and s.can_undo
+
+
 def test_the_baseline_is_a_configuration() -> None:
     s = _session()
     s.pin_baseline()

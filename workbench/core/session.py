@@ -230,15 +230,24 @@ class TuningSession:
         self.baseline = Baseline(model_id, params, done.result, name)
         self.baseline_changed.emit(self.baseline)
 
-    def set_model(self, model_id: str, params: Mapping[str, object] | None = None) -> None:
+    def set_model(self, model_id: str, params: Mapping[str, object] | None = None, *,
+                  undoable: bool = False) -> None:
         """Switch to `model_id` at `params`; with none, at the values (and undo steps) it had
-        when the user last left it on this dataset, else its defaults."""
+        when the user last left it on this dataset, else its defaults. `undoable`: `params`
+        are a step on top of what it was left with (its undo steps kept, Undo going back to
+        those values), not in place of it."""
         model = get_model(model_id)
         kept = self._left.get(model_id)
         # resolved before anything changes: bad values leave the session and what it
         # remembers of each model as they were
         if params is None and kept is not None:
             resolved, history, tuned = model.schema.resolve(kept[0]), kept[1], kept[2]
+        elif undoable and kept is not None:
+            resolved, history, tuned = model.schema.resolve(params), kept[1], None
+            left = model.schema.resolve(kept[0])
+            if left != resolved or kept[2] is not None:
+                history.undo.append((left, kept[2]))
+                history.redo.clear()
         else:
             resolved, history, tuned = model.schema.resolve(params), _History(), None
         if self.model is not None:  # left as it is, to come back to
@@ -472,11 +481,12 @@ class TuningSession:
                                         tuned_on=self.tuned_on)
 
     def apply_configuration(self, name: str) -> None:
-        """The live sliders (and model) set to a saved configuration; undoable when the model
-        stays the same."""
+        """The live sliders (and model) set to a saved configuration, one undo step: on
+        another model, a step on the values that model was left with (Undo gives them back;
+        they and their undo steps had been dropped)."""
         saved = self.configurations.get(name)
         if self.model is None or self.model.id != saved.model_id:
-            self.set_model(saved.model_id, saved.params)
+            self.set_model(saved.model_id, saved.params, undoable=True)
             self.tuned_on = saved.tuned_on
         else:
             self.set_params(saved.params, tuned_on=saved.tuned_on)
