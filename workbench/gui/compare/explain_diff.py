@@ -21,10 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.comparison import Comparison, MoveExplained, explain_move
-from workbench.gui.charts._base import MUTED
+from workbench.gui.charts._base import MUTED, elide_middle
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color, signal_color, signed
 
+NAME_CHARS = 10  # a configuration's name in a column header, at most
 HINT = "Click a document in the lists to see why it moved"
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # the number a cell shows, as a float
 
@@ -82,7 +83,14 @@ class ExplainDiff(QWidget):
                             f"query {q.id} “{' '.join(q.text.split())}” — rank: "
                             f"{a} {_rank(move.rank_a)} → {b} {_rank(move.rank_b)}")
         self.detail.setVisible(True)
-        self.table.setHorizontalHeaderLabels(["signal", f"A: {a}", f"B: {b}", "Δ (B − A)"])
+        # short names: the pane is a third of the row, and a column is as wide as its header
+        self.table.setHorizontalHeaderLabels(["signal", f"A: {elide_middle(a, NAME_CHARS)}",
+                                              f"B: {elide_middle(b, NAME_CHARS)}",
+                                              "Δ (B − A)"])
+        for col, tip in ((1, f"A: {a}"), (2, f"B: {b}"), (3, f"{b} − {a}")):
+            item = self.table.horizontalHeaderItem(col)
+            if item is not None:
+                item.setToolTip(tip)
         rows: list[tuple[str, float, float, QColor | None]] = [
             (name, float(ca), float(cb), signal_color(s)) for s, (name, ca, cb) in
                 enumerate(zip(move.signals, move.contributions_a, move.contributions_b,

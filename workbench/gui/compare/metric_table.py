@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.comparison import Comparison, higher_is_better
+from workbench.gui.charts._base import elide_middle
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import delta_color, signed
@@ -28,6 +29,9 @@ from workbench.report.text import is_count, metric_table, trained_pair
 
 SIGNIFICANT = 0.05
 PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
+# a configuration's name in a column header, at most (the column is as wide as its header:
+# a 40-character name pushed Δ, p and ▲/▼ out of sight at 1,280 px)
+NAME_CHARS = 16
 
 
 class MetricTable(QTableWidget):
@@ -57,6 +61,8 @@ class MetricTable(QTableWidget):
         self.setColumnCount(len(header))
         self.setRowCount(len(rows))
         for col, text in enumerate(header):
+            if col == 1 or (col >= 2 and (col - 2) % PER_OTHER == 0):  # a configuration
+                text = elide_middle(text, NAME_CHARS)  # whole in the tooltip
             item = QTableWidgetItem(text)
             item.setToolTip(self._header_tip(comp, col))
             self.setHorizontalHeaderItem(col, item)

@@ -173,7 +173,10 @@ class CompareWindow(QWidget):
         top = self.top_split = QSplitter(Qt.Orientation.Horizontal, self)
         top.addWidget(centre)
         top.addWidget(self.explain)
-        top.setStretchFactor(0, 1)
+        # a wider window widens both, the explain pane by half as much (it kept the width
+        # it had been given in a narrow window, its B and Δ columns scrolled away at 1,920)
+        top.setStretchFactor(0, 2)
+        top.setStretchFactor(1, 1)
         top.setSizes([760, 380])
         # what the figures are — held out or training, tune's held-out estimate — said
         # above the table they qualify (it sat at the foot of the side panel)
@@ -511,11 +514,19 @@ class CompareWindow(QWidget):
             if self.comp is not None and order and self.lines_query() != order[0]:
                 self.show_query(order[0])  # the query that moved most, whatever was shown
         else:
-            if self._sizes_before:
-                self.top_split.setSizes(self._sizes_before)
-            if self._rows_before:
-                self.right_split.setSizes(self._rows_before)
             self.showNormal()
+            self._restore_splits()
+            # again once the window is its normal size (a window manager resizes it later):
+            # the resize had shared its lost width among the panes
+            QTimer.singleShot(0, self._restore_splits)
+
+    def _restore_splits(self) -> None:
+        if self.presenting:
+            return
+        if self._sizes_before:
+            self.top_split.setSizes(self._sizes_before)
+        if self._rows_before:
+            self.right_split.setSizes(self._rows_before)
 
     def _presentation_scale(self) -> float:
         """PRESENTATION_SCALE on a 1080-px screen, less on a shorter one (down to 1.15): at
