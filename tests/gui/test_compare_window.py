@@ -568,3 +568,32 @@ def test_long_names_leave_the_figures_in_sight(qtbot: QtBot, window: Any) -> Non
     view.resize(1920, 1080)
     qtbot.wait(20)
     assert view.top_split.sizes()[1] > narrow + 150
+
+
+def test_with_nothing_compared_the_view_says_why_and_offers_nothing_to_act_on(
+        qtbot: QtBot, window: Any) -> None:
+    """One configuration: ◀ ▶ and Replay had said "no query moved", Present opened blank
+    full-screen panes, and the instruction was a small line under the buttons."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    qtbot.waitExposed(view)
+    assert view.comp is None
+    actions = (view.prev_button, view.next_button, view.replay_button, view.present_button,
+               view.export_button)
+    assert not any(b.isEnabled() for b in actions)
+    assert view.lines.empty_text.startswith("Check at least two configurations")
+    view.set_presentation(True)  # F11
+    assert not view.presenting and view.controls.isVisible()
+    s.set_params({"k1": 0.9})
+    s.save_configuration("short")
+    qtbot.waitUntil(lambda: view.comp is not None)
+    assert all(b.isEnabled() for b in actions)
+    assert view.lines.comparison is not None
+    view.configs.set_checked("short", False)  # back to one: the old comparison goes
+    qtbot.waitUntil(lambda: view.comp is None)
+    assert view.lines.comparison is None and view.table.rowCount() == 0
+    assert not any(b.isEnabled() for b in actions)

@@ -116,6 +116,8 @@ class RankLines(QWidget):
 
     # -- what is shown ------------------------------------------------------------------------
 
+    empty_text = "No comparison to show"  # drawn while there is none: what to do
+
     def set_comparison(self, comp: Comparison | None) -> None:
         """Show `comp` (all its configurations as columns; the query kept if it exists)."""
         self.comparison = comp
@@ -363,7 +365,9 @@ class RankLines(QWidget):
         comp = self.comparison
         if comp is None or not self._tops:
             p.setPen(QColor(MUTED))
-            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, "No comparison to show")
+            p.drawText(self.rect().adjusted(24, 0, -24, 0),
+                       int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
+                       self.empty_text)
             p.end()
             return
         g = self._geometry()

@@ -233,6 +233,7 @@ class CompareWindow(QWidget):
                               (s.configurations.changed, self.schedule),
                               (s.baseline_changed, self.schedule),
                               (s.query_changed, self._follow_query)])
+        self._enable_actions()
         self.resize(1400, 860)
 
     # -- computing ------------------------------------------------------------------------
@@ -350,6 +351,7 @@ class CompareWindow(QWidget):
         self.table_note.setText("\n".join(notes))
         self.table_note.setVisible(bool(notes))
         self._show_comparison()
+        self._enable_actions()
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
             self._write_report(path)
@@ -361,11 +363,27 @@ class CompareWindow(QWidget):
                             else f"comparison failed: {message}")
 
     def _clear(self, why: str) -> None:
+        """No comparison: why (and what to do) in the middle, where the eye goes, as well as
+        under the buttons; the old one's lists, table and bars gone; nothing to step through,
+        replay, present or export."""
         self.task.cancel()
         self.comp = None
         self.status.setText(why)
         self.query_label.setText("")
         self.explain.clear()
+        self.lines.empty_text = why[:1].upper() + why[1:]
+        self.lines.set_comparison(None)
+        self.table.set_comparison(None)
+        self.chart.empty_text = "No comparison to show"
+        self.chart.set_comparison(None)
+        self._enable_actions()
+
+    def _enable_actions(self) -> None:
+        """The buttons that act on a comparison, enabled while there is one (◀ ▶ had said
+        "no query moved" with none made, Present opened blank panes)."""
+        for b in (self.prev_button, self.next_button, self.replay_button,
+                  self.present_button, self.export_button):
+            b.setEnabled(self.comp is not None)
 
     # -- showing it -----------------------------------------------------------------------
 
@@ -487,7 +505,10 @@ class CompareWindow(QWidget):
     # -- presentation ---------------------------------------------------------------------
 
     def set_presentation(self, on: bool) -> None:
-        """Full screen, larger type, the controls hidden (Esc or F11 leaves)."""
+        """Full screen, larger type, the controls hidden (Esc or F11 leaves); with nothing
+        compared there is nothing to present (F11 did: blank panes, no way out said)."""
+        if on and self.comp is None:
+            return
         self.presenting = on
         self.controls.setVisible(not on)
         scale = self._presentation_scale() if on else 1.0
