@@ -131,7 +131,12 @@ def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart.pick(third)  # clicking bars: the lower-ranked one first
     chart.pick(first)
     assert vault.docs == (third, first) and chart.tabs.currentIndex() == 1
-    assert item.getAxis("left").isVisible() and chart.pair_legend.isVisible()
+    assert item.getAxis("left").isVisible()
+    # the key is the title's second line, not a legend box over the last group's bars
+    assert not chart.pair_legend.isVisible()
+    ids = [vault.dataset.corpus[d].id for d in (first, third)]  # type: ignore[union-attr]
+    assert chart.pair_key.count("■") == 3 and all(i in chart.pair_key for i in ids)
+    assert chart.pair_key in item.titleLabel.text
     # expected by scanning the query's candidates for each document
     s = r.scores
     row = range(s.row(q).start, s.row(q).stop)

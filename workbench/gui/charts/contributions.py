@@ -8,6 +8,8 @@ picks that document (the last two picked are the pair compared).
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
@@ -75,6 +77,7 @@ class ContributionChart(ChartPanel):
         self.pair_bars: dict[str, pg.BarGraphItem] = {}
         self.pair_values: NDArray[np.float64] = np.zeros((0, 0))  # (3, S + 1): A, B, A − B
         self.pair_names: list[str] = []  # the groups drawn: total, then the signals held
+        self.pair_caption = self.pair_key = ""  # the title's lines: the verdict, the key
         self._top_hint = self._pair_hint = ""
         self._top_range: tuple[float, float, int] | None = None
         self._top_signals: tuple[str, ...] | None = None
@@ -224,12 +227,13 @@ class ContributionChart(ChartPanel):
         plot.setYRange(-0.6, n - 0.4, padding=0)
 
     def _pair_axes(self, on: bool) -> None:
-        """The A vs B plot's axes and legend, off while it holds nothing (empty 0–1 axes and
-        an empty legend box sat under the hint)."""
+        """The A vs B plot's axes, off while it holds nothing (empty 0–1 axes sat under the
+        hint). Its key is a line of its title: a legend box inside the plot covered the
+        last signal's bars at every width."""
         item = self.pair_plot.getPlotItem()
         for name in ("left", "bottom"):
             item.showAxis(name, on)
-        self.pair_legend.setVisible(on)
+        self.pair_legend.setVisible(False)
 
     def _draw_pair(self) -> None:
         s = self.session
@@ -268,8 +272,8 @@ class ContributionChart(ChartPanel):
         b = np.append(pb, tb)
         self.pair_docs = (da, db)
         self.pair_values = np.stack([a, b, a - b])  # every signal, then the total
-        # drawn: the total first (the legend sits top right, over the last group) and the
-        # signals either document has (codeledger's 17 names ran into one another)
+        # drawn: the total first, then the signals either document has (codeledger's 17
+        # names ran into one another)
         shown = [len(names) - 1, *(i for i in range(len(names) - 1) if a[i] or b[i])]
         self.pair_names = [names[i] for i in shown]
         a, b = a[shown], b[shown]
@@ -279,8 +283,9 @@ class ContributionChart(ChartPanel):
         rank_of = {int(d): j + 1 for j, d in enumerate(r.ranking.docs[q, : r.ranking.count[q]])}
         plot = self.pair_plot.getPlotItem()
         def named(d: int) -> str:
-            return f"{elide_middle(corpus[d].id, 22)} (#{rank_of.get(d, '–')})"
+            return f"{html.escape(elide_middle(corpus[d].id, 40))} (#{rank_of.get(d, '–')})"
 
+        keys: list[str] = []
         for key, offset, color, label, values in (
                 ("A", -w, A_COLOR, f"A {named(da)}", a),
                 ("B", 0.0, B_COLOR, f"B {named(db)}", b),
@@ -288,8 +293,8 @@ class ContributionChart(ChartPanel):
             bar = pg.BarGraphItem(x=x + offset, y0=np.minimum(values, 0), height=np.abs(values),
                                   width=w * 0.95, brush=pg.mkBrush(color), pen=pg.mkPen(None))
             plot.addItem(bar)
-            self.pair_legend.addItem(bar, label)
             self.pair_bars[key] = bar
+            keys.append(f"<span style='color:{color}'>■</span> {label}")
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen(INK, width=1)))
         plot.getAxis("bottom").setTicks([[(float(i), n)
                                           for i, n in enumerate(self.pair_names)]])
@@ -297,7 +302,7 @@ class ContributionChart(ChartPanel):
         lo = float(min(drawn.min(), 0.0))
         hi = float(max(drawn.max(), 0.0))
         span = max(hi - lo, 1e-9)
-        plot.setYRange(lo - 0.05 * span, hi + 0.45 * span, padding=0)  # room for the legend
+        plot.setYRange(lo - 0.05 * span, hi + 0.08 * span, padding=0)
         plot.setXRange(-0.6, len(shown) - 0.4, padding=0)
         diff = self.pair_values[2, :-1]
         why = ""
@@ -313,7 +318,9 @@ class ContributionChart(ChartPanel):
             self.pair_caption = f"A and B tie at {ta:.3g}: the model's tie order decides{why}"
         else:
             self.pair_caption = f"A outranks B by {signed(float(ta - tb))}{why}"
-        plot.setTitle(self.pair_caption, color=INK, size="9pt")
+        self.pair_key = "&nbsp;&nbsp;&nbsp;".join(keys)
+        plot.setTitle(f"{html.escape(self.pair_caption)}<br>{self.pair_key}", color=INK,
+                      size="9pt")
 
     def _gate_of(self, q: int, doc: int) -> int:
         scores = self.session.result.scores if self.session.result else None
