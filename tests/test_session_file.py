@@ -121,6 +121,37 @@ def test_a_good_file_loads_every_field(tmp_path: Path) -> None:
     assert other.study_storage == str(tmp_path / "studies.db")
 
 
+def test_a_file_from_a_newer_workbench_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**_good(tmp_path), "version": 3}), encoding="utf-8")
+    with pytest.raises(FormatError, match="version 3, written by a newer Scoring Workbench: "
+                                          "this one reads versions 1 and 2") as err:
+        TuningSession().load(path)
+    assert err.value.field == "version"
+    path.write_text(json.dumps({**_good(tmp_path), "version": "two"}), encoding="utf-8")
+    with pytest.raises(FormatError, match="expected a session file of version 1 or 2"):
+        TuningSession().load(path)
+
+
+def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    # moved with its data, or written by hand: "tea-beir" was looked for in the current folder
+    import shutil
+
+    shutil.copytree(SAMPLES / "tea-beir", tmp_path / "data" / "tea")
+    path = tmp_path / "data" / "s.json"
+    path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea"}), encoding="utf-8")
+    monkeypatch.chdir(SAMPLES)  # a folder with no "tea" in it
+    s = TuningSession()
+    s.load(path)
+    assert s.dataset is not None and s.source == str(tmp_path / "data" / "tea")
+    # one saved as it was opened, relative to the folder the window ran in, still reads
+    path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea-beir"}), encoding="utf-8")
+    s.load(path)
+    assert s.source == "tea-beir" and len(s.dataset.queries) > 0
+
+
 BAD_TOML = [
     ("params = [1, 2]\nmodel = \"bm25\"\n", "params"),
     ("model = \"bm25\"\nparams = 3\n", "params"),

@@ -36,6 +36,10 @@ def test_a_bad_session_file_changes_nothing_and_says_which_field(
     assert _state(window) == before
     assert window.error_box is not None and window.error_box.isVisible()
     assert f"field '{field}'" in window.error_box.text()
+    # one line: the status line (its first) says why, and the path is said once
+    said = window.statusBar().currentMessage()
+    assert said == window.error_box.text() and said.count(str(path)) == 1
+    assert said.startswith(f"Could not open the session {path}: field '{field}'")
 
 
 def test_a_bad_workbench_toml_changes_nothing(window: MainWindow, tmp_path: Path) -> None:

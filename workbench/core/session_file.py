@@ -68,8 +68,14 @@ def read_session_file(path: str | Path) -> SessionPlan:
         raise FormatError(p, f"not a session file ({exc})") from None
     except RecursionError:  # thousands of nested brackets
         raise FormatError(p, "not a session file (nested too deeply)") from None
-    if not isinstance(data, dict) or data.get("version") not in READ_VERSIONS:
-        raise FormatError(p, "expected a session file of version "
+    version = data.get("version") if isinstance(data, dict) else None
+    if version not in READ_VERSIONS:
+        newer = (isinstance(version, int) and not isinstance(version, bool)
+                 and version > max(READ_VERSIONS))
+        raise FormatError(p, f"a session file of version {version}, written by a newer "
+                          "Scoring Workbench: this one reads versions "
+                          f"{' and '.join(map(str, READ_VERSIONS))}; update it to open the file"
+                          if newer else "expected a session file of version "
                           f"{' or '.join(map(str, READ_VERSIONS))}", field="version")
     dataset, model = data.get("dataset"), data.get("model")
     if not isinstance(dataset, str) or not dataset:
@@ -115,8 +121,19 @@ def read_session_file(path: str | Path) -> SessionPlan:
             tuned = tuned_from_json(data["tuned_on"])
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
+    dataset, files = _beside(p, dataset), [_beside(p, f) if f else f for f in files]
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
                        files[0], files[1], tuned, split, _typed(p, data.get("typed", [])))
+
+
+def _beside(session: Path, path: str) -> str:
+    """A relative path in a session file (written by hand, or the file moved with its data)
+    read from the session file's folder where it names something there; else as written,
+    from the current folder (a session saved with a relative path, as it was opened)."""
+    if Path(path).is_absolute():
+        return path
+    there = session.parent / path
+    return str(there) if there.exists() else path
 
 
 def _typed(p: Path, raw: object) -> tuple[tuple[str, str, dict[str, Any]], ...]:

@@ -378,7 +378,10 @@ class WindowActions:
                                                 8000)
             return False
         except (FormatError, ValueError, KeyError, OSError) as exc:
-            self.w.show_error(f"Could not open the session {path}:\n{exc}")
+            # one line that names the file and says why: the status line shows the first
+            # ("Could not open the session /x.json:" ended there, the path said twice)
+            said = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
+            self.w.show_error(f"Could not open the session {said}")
             return False
         return True
 
