@@ -5,6 +5,7 @@ a re-embed through the prepare box that completes and one that is cancelled."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -142,6 +143,43 @@ def test_save_and_open_a_session(window: MainWindow, tmp_path: Path) -> None:
     bad.write_text("{", encoding="utf-8")
     assert not window.menu_actions.load_session_file(str(bad))
     assert window.session.params["w_tf"] == 0.7
+
+
+def test_opening_a_session_over_unsaved_changes_asks_first(
+        qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It replaced them without a word, and Undo could not bring them back."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    actions, s = window.menu_actions, window.session
+    path = tmp_path / "s.json"
+    s.save(path)
+    qtbot.wait(10)
+    assert not actions.unsaved()  # as opened
+    answers: list[QMessageBox.StandardButton] = []
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question",
+                        staticmethod(lambda *a, **kw: (asked.append(a[2]), answers.pop())[1]))
+    opened: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *a, **kw: (opened.append("x"), (str(path), ""))[1]))
+    actions.ask_load_session()  # nothing changed: no question
+    assert asked == [] and len(opened) == 1
+    s.set_param("w_tf", 0.2)
+    assert actions.unsaved()
+    answers.append(QMessageBox.StandardButton.Cancel)
+    actions.ask_load_session()
+    assert len(asked) == 1 and "Undo cannot bring them back" in asked[0]
+    assert len(opened) == 1 and s.params["w_tf"] == 0.2  # nothing opened
+    answers.append(QMessageBox.StandardButton.Save)  # saved first, then opened
+    saved = tmp_path / "mine.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **kw: (str(saved), "")))
+    actions.ask_load_session()
+    assert json.loads(saved.read_text())["params"]["w_tf"] == 0.2 and len(opened) == 2
+    s.set_param("w_tf", 0.3)
+    answers.append(QMessageBox.StandardButton.Discard)
+    actions.ask_load_session()
+    assert len(opened) == 3 and s.params["w_tf"] != 0.3 and not actions.unsaved()
 
 
 def test_reembed_through_the_prepare_box(qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
     QMenu,
+    QMessageBox,
     QSplitter,
     QWidget,
 )
@@ -79,6 +80,9 @@ class WindowActions:
         (the same main window)."""
         self.window, self.w = window, host
         s = host.session
+        # the values as last opened or saved: opening a session over changes since asks
+        self._clean: str | None = None
+        s.dataset_changed.connect(lambda *_: QTimer.singleShot(0, self._mark_clean))
         host.charts.currentChanged.connect(self._on_tab)
         bar = window.menuBar()
         file = bar.addMenu("&File")
@@ -337,6 +341,7 @@ class WindowActions:
             except OSError as exc:
                 self.w.show_error(f"Could not save the session:\n{exc}")
                 return
+            self._mark_clean()
             self.window.statusBar().showMessage(f"session saved to {path}", 5000)
 
     def _recompute(self) -> None:
@@ -348,7 +353,36 @@ class WindowActions:
         else:
             self.w.loop.recompute()
 
+    def _state(self) -> str:
+        """What opening a session replaces: the model, its values, the saved configurations
+        and the baseline."""
+        s = self.w.session
+        return repr((s.model.id if s.model is not None else None, sorted(s.params.items()),
+                     [(c.name, c.model_id, sorted(c.params.items())) for c in s.configurations],
+                     s.baseline.name if s.baseline is not None else None))
+
+    def _mark_clean(self) -> None:
+        self._clean = self._state()
+
+    def unsaved(self) -> bool:
+        """Whether the values or configurations changed since a dataset or session was
+        opened, or the session saved."""
+        return self._clean is not None and self._state() != self._clean
+
     def ask_load_session(self) -> None:
+        if self.unsaved():  # the one step Undo cannot take back: asked first
+            answer = QMessageBox.question(
+                self.window, "Open session",
+                "The current values or configurations have changed since they were opened "
+                "or saved. Opening a session replaces them, and Undo cannot bring them back.",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+            if answer == QMessageBox.StandardButton.Cancel:
+                return
+            if answer == QMessageBox.StandardButton.Save:
+                self.ask_save_session()
+                if self.unsaved():  # not saved (cancelled, or it failed and said so)
+                    return
         path, _ = QFileDialog.getOpenFileName(self.window, "Open session", "",
                                               "Workbench session (*.json)")
         if path:
@@ -368,6 +402,7 @@ class WindowActions:
                                   lambda: read_session(path),
                                   synchronous=self.w.loop.synchronous)
                 apply_session(self.w.session, loaded)
+            self._mark_clean()
             gone = loaded.plan.query
             if gone and gone not in loaded.dataset.queries.index:  # said, not silently q01
                 self.window.statusBar().showMessage(
