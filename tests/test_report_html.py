@@ -504,6 +504,10 @@ def test_the_report_says_in_short_what_changed_and_whether_it_ships(tea: Compari
     edited, env = summary_lines(dm)
     assert "Only part of it ships: 1 of the values it was measured with pi-lodestone" in edited
     assert "Cases passing: " in edited and "ship as they are" in env
+    # each line counts the cases compared: the one after a part-shipping configuration had
+    # said "1 cases", the count of the values it could not ship
+    n = int(dm.counted.sum())
+    assert n > 1 and all(f" {n} cases" in line for line in (edited, env)), (edited, env)
 
 
 def test_a_delta_is_coloured_only_beyond_chance(tea: Comparison) -> None:

@@ -153,6 +153,11 @@ def metric_meanings(comp: Comparison) -> list[str]:
     return out
 
 
+def singular(noun: str) -> str:
+    """One of `noun` (a plural of `nouns`): queries → query, chat moments → chat moment."""
+    return noun[:-3] + "y" if noun.endswith("ies") else noun.removesuffix("s")
+
+
 def nouns(comp: Comparison) -> tuple[str, str]:
     """What the documents and queries are, in the data's own words: files and tasks of a
     repository, decisions and cases of pi-lodestone's eval, memories and chat moments of
@@ -431,6 +436,8 @@ def summary_lines(comp: Comparison) -> list[str]:
     first = comp.configs[0].name
     _, queries = nouns(comp)
     n = int(comp.counted.sum())
+    one = singular(queries)
+    counted = f"{n:,} {queries}" if n != 1 else f"1 {one}"
     out = []
     for i in range(1, len(comp.configs)):
         name = comp.configs[i].name
@@ -452,7 +459,8 @@ def summary_lines(comp: Comparison) -> list[str]:
                     "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
                     else "no metric moved")
             said = (f"{name} against {first}: {metric} {mean_text(row.means[i])}, the same on "
-                    f"every one of the {n:,} {queries} ({same}).")
+                    + (f"every one of the {n:,} {queries}" if n != 1 else f"its one {one}")
+                    + f" ({same}).")
             said += _also_beyond_chance(comp, i, metric)
         else:
             p = row.p_values[i]
@@ -464,7 +472,7 @@ def summary_lines(comp: Comparison) -> list[str]:
                        else f"too few {queries} changed ({changed}) for any test to tell it "
                        "from chance" if changed <= 5
                        else "no clear difference: it may be chance")
-            said = (f"{name} against {first}: {move} over {n:,} {queries}, "
+            said = (f"{name} against {first}: {move} over {counted}, "
                     f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
                     f"{verdict}.")
             said += _also_beyond_chance(comp, i, metric)
@@ -495,8 +503,8 @@ def summary_lines(comp: Comparison) -> list[str]:
                 # "values it cannot take": a changed constant with no setting, a value the
                 # target does not have, or its own behaviour turned off (a limit without
                 # obsidian-mcp's early stop, which nobody changed)
-                n = len(shipped.left_out)
-                ship = (f" Only part of it ships: {n} of the values it was measured with "
+                left = len(shipped.left_out)  # not `n`, the queries' count, used again
+                ship = (f" Only part of it ships: {left} of the values it was measured with "
                         f"{shipped.target} cannot take"
                         + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
                            f"({delta_text(s_row[4])} against {first}, {test})"
