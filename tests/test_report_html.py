@@ -502,7 +502,8 @@ def test_the_report_says_in_short_what_changed_and_whether_it_ships(tea: Compari
     dm = _compare(ds, "decision-memory", {"defaults": {}, "edited": {"w_title": 1},
                                           "env": {"inject_min_score": 9}})
     edited, env = summary_lines(dm)
-    assert "Only part of it ships: 1 of the values it was measured with pi-lodestone" in edited
+    # w_title has no setting in pi-lodestone: nothing of "edited" ships
+    assert "None of it ships: pi-lodestone" in edited and "the value it changed" in edited
     assert "Cases passing: " in edited and "ship as they are" in env
     # each line counts the cases compared: the one after a part-shipping configuration had
     # said "1 cases", the count of the values it could not ship
@@ -614,3 +615,17 @@ def test_a_files_excerpt_keeps_its_lines() -> None:
     codes = re.findall(r'<p class="text code">(.*?)</p>', page, re.S)
     assert codes and all("\n" in c for c in codes)
     assert "white-space:pre-wrap" in page
+
+
+def test_a_configuration_whose_every_change_cannot_ship_says_none_of_it_ships() -> None:
+    # "Only part of it ships" for a variant nobody can set: what ships is the defaults
+    from workbench.report.text import summary_lines
+
+    ds = load_dataset(SAMPLES / "vault")
+    comp = _compare(ds, "vault-search", {"defaults": {}, "doc": {"variant": "documented"},
+                                         "part": {"w_tf": 0.6, "limit": 5,
+                                                  "early_stop": True}})
+    doc, part = summary_lines(comp)
+    assert "None of it ships: obsidian-mcp cannot take the value it changed, so its " \
+           "settings are those of defaults" in doc and "Only part" not in doc
+    assert "Only part of it ships: 1 of the values" in part and "None of it" not in part

@@ -504,7 +504,14 @@ def summary_lines(comp: Comparison) -> list[str]:
                 # target does not have, or its own behaviour turned off (a limit without
                 # obsidian-mcp's early stop, which nobody changed)
                 left = len(shipped.left_out)  # not `n`, the queries' count, used again
-                ship = (f" Only part of it ships: {left} of the values it was measured with "
+                nothing = dict(shipped.params) == dict(comp.model.schema.resolve(
+                    comp.configs[0].params))
+                ship = (f" None of it ships: {shipped.target} cannot take "
+                        + ("the value" if left == 1 else f"any of the {left} values")
+                        + f" it changed, so its settings are those of {first}: what "
+                        "it measured needs a change to the source — see Settings to ship."
+                        if nothing else
+                        f" Only part of it ships: {left} of the values it was measured with "
                         f"{shipped.target} cannot take"
                         + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
                            f"({delta_text(s_row[4])} against {first}, {test})"
