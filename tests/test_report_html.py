@@ -629,3 +629,33 @@ def test_a_configuration_whose_every_change_cannot_ship_says_none_of_it_ships() 
     assert "None of it ships: obsidian-mcp cannot take the value it changed, so its " \
            "settings are those of defaults" in doc and "Only part" not in doc
     assert "Only part of it ships: 1 of the values" in part and "None of it" not in part
+
+
+def test_settings_to_ship_say_what_was_measured_and_when_not_to_ship() -> None:
+    # early_stop "true → false" read as a change someone made (no one had: obsidian-mcp
+    # always stops early with a limit), and "ship them only with the source changes" was
+    # advised for a configuration that did worse with them too
+    from workbench.report.text import markdown
+
+    ds = load_dataset(SAMPLES / "vault")
+    comp = _compare(ds, "vault-search", {
+        "defaults": {}, "a": {"w_tf": 0.8, "w_position": 0.1, "w_density": 0.1,
+                              "min_score": 0.3, "limit": 10}})
+    ndcg = next(r for r in comp.rows if r.metric == "ndcg@10")
+    assert ndcg.deltas[1] < 0  # worse as compared
+    page = markdown(comp)
+    settings = page[page.index("## Settings to ship"):]
+    assert "Early stop (early_stop) measured at false, where obsidian-mcp has true" in settings
+    assert "better not shipped at all" in settings and "only with the source" not in settings
+    assert "measured at false, where obsidian-mcp has true" in html_report(comp)
+
+
+def test_the_many_p_values_note_gives_the_chance_of_one_by_chance(tea: Comparison) -> None:
+    from workbench.report.text import many_tests_note, tests_shown
+
+    n = tests_shown(tea)
+    assert n >= 10
+    m = re.search(r"at least one of these (\d+) would with a chance of (\d+)%",
+                  many_tests_note(tea))
+    assert m is not None and int(m.group(1)) == n
+    assert int(m.group(2)) == round(100 * (1 - 0.95 ** n))

@@ -648,9 +648,10 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
         changed = (f'<p class="caveat"><b>Cannot be shipped as is:</b> its figures depend on '
                    f"{'a value' if len(export.outside) == 1 else 'values'} "
                    f"{escape(export.target)} cannot take — "
-                   + "; ".join(f"{escape(c.label)} ({escape(c.name)}) "
-                               f"{escape(param_value(c.original))} → "
-                               f"{escape(param_value(c.value))}" for c in export.outside)
+                   + "; ".join(f"{escape(c.label)} ({escape(c.name)}) measured at "
+                               f"{escape(param_value(c.value))}, where "
+                               f"{escape(export.target)} has "
+                               f"{escape(param_value(c.original))}" for c in export.outside)
                    + ". The settings below leave "
                    f"{'it' if len(export.outside) == 1 else 'them'} out, and may score "
                    "differently.</p>" + changed)

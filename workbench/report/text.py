@@ -379,8 +379,11 @@ def settings_lines(comp: Comparison) -> list[str]:
         if export.outside:
             out += ["> **Cannot be shipped as is:** " + md(
                 f"its figures depend on values {export.target} cannot take — "
-                + "; ".join(f"{c.label} ({c.name}) {param_value(c.original)} → "
-                            f"{param_value(c.value)}" for c in export.outside)
+                # "measured at … where it has …": early_stop "true → false" read as a
+                # change someone made, where no one had (obsidian-mcp's own early stop)
+                + "; ".join(f"{c.label} ({c.name}) measured at {param_value(c.value)}, where "
+                            f"{export.target} has {param_value(c.original)}"
+                            for c in export.outside)
                 + ". The settings below leave them out, and may score differently."), ""]
         out += [f"In {export.target}'s terms.", ""]
         figures = shipped_figures(comp, comp.configs.index(config))
@@ -572,9 +575,12 @@ def many_tests_note(comp: Comparison) -> str:
     n = tests_shown(comp)
     if n < 10:
         return ""
+    # "about 0.5 of them would fall below 0.05" was half a p-value: the chance of one instead
+    chance = 1 - 0.95 ** n
     return (f"{n} p-values of differences are shown, none adjusted for the others: even if "
-            f"no configuration were better or worse, about {n / 20:.1f} of them would fall "
-            "below 0.05 by chance, so one p a little under 0.05 among them is weak evidence.")
+            "no configuration were better or worse, each would fall below 0.05 one time in "
+            f"20 by chance, so at least one of these {n} would with a chance of "
+            f"{chance:.0%}: one p a little under 0.05 among them is weak evidence.")
 
 
 def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list[str]],
@@ -602,8 +608,16 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
             worse = (f" Alone, they score lower than {first!r} on {metric} "
                      f"({delta_text(delta)}), whose figures here are training scores.")
         elif down and p is not None and p < 0.05:
+            row = next((r for r in comp.rows if r.metric == metric), None)
+            also = row is not None and (row.deltas[i] < 0 if higher_is_better(metric)
+                                        else row.deltas[i] > 0)
             worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}, "
-                     f"p {p_text(p)}): ship them only with the source changes.")
+                     f"p {p_text(p)}): "
+                     # with the source changes it did worse too: nothing to ship it with
+                     + (f"as compared, with the values it cannot take, it does worse as well "
+                        f"({delta_text(row.deltas[i])}): better not shipped at all."
+                        if also and row is not None else
+                        "ship them only with the source changes."))
     plural = len(left) != 1
     sentence = (f"Shipped as below, it may not score as the figures above: {len(left)} "
                 f"value{'s' if plural else ''} it was measured with ({names}) "
