@@ -659,3 +659,17 @@ def test_the_many_p_values_note_gives_the_chance_of_one_by_chance(tea: Compariso
                   many_tests_note(tea))
     assert m is not None and int(m.group(1)) == n
     assert int(m.group(2)) == round(100 * (1 - 0.95 ** n))
+
+
+def test_training_scores_per_query_are_neither_coloured_nor_called_gains(
+        tea: Comparison) -> None:
+    # the metric table withholds p and ▲/▼ against training scores; the chart under it had
+    # shown a green "▲ 11 improved" and red bars
+    fitted = dataclasses.replace(tea, training=frozenset({"tuned"}))
+    page = html_report(fitted)
+    section = page[page.index('<section id="per-query">'):]
+    tuned = section[: section.index("<h3>flat")]
+    assert "training scores: no evidence either way" in tuned and "improved" not in tuned
+    assert 'class="up"' not in tuned and 'class="down"' not in tuned
+    flat = section[section.index("<h3>flat"): section.index("</section>")]
+    assert "improved" in flat and ('class="up"' in flat or 'class="down"' in flat)

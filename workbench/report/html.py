@@ -341,7 +341,10 @@ def _per_query(comp: Comparison, metric: str) -> str:
             out.append(f"{head}<p>No query changed on {escape(metric)}: all {len(values)} "
                        "score the same under both.</p>")
             continue
-        better = 0 if count else 1 if higher_is_better(metric) else -1
+        # training scores: neither coloured nor counted as gains, as the metric table
+        # withholds its ▲/▼ (green "▲ 11 improved" sat under the table's "no evidence")
+        fitted = trained_pair(comp, i)
+        better = 0 if count or fitted else 1 if higher_is_better(metric) else -1
         chart = svg.bar_chart(values.tolist(), titles, y_label=f"Δ {metric}",
                               x_label=f"{len(values)} {nouns(comp)[1]}, sorted by Δ",
                               better=better)
@@ -352,6 +355,12 @@ def _per_query(comp: Comparison, metric: str) -> str:
                     f"largest decreases: {_named(ds, d, fewer, count)}" if down else ""]
             tally = (f"↑ {up} with more · {same} the same · ↓ {down} with fewer (a cost: "
                      "fewer is no gain where recall fell with it)")
+        elif fitted:
+            most = [f"largest rises: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
+                    f"largest falls: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
+                    if down else ""]
+            tally = (f"{up} higher · {same} the same · {down} lower (training scores: no "
+                     "evidence either way)")
         else:
             most = [f"most improved: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
                     f"most worsened: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
