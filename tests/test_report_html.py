@@ -673,3 +673,19 @@ def test_training_scores_per_query_are_neither_coloured_nor_called_gains(
     assert 'class="up"' not in tuned and 'class="down"' not in tuned
     flat = section[section.index("<h3>flat"): section.index("</section>")]
     assert "improved" in flat and ('class="up"' in flat or 'class="down"' in flat)
+
+
+def test_every_score_chart_plots_the_same_second_series() -> None:
+    # q10's judgments hold two documents judged not relevant: the defaults' top 10 has one
+    # and plotted "judged not relevant", k1 0.9 / b 0.4's has none and plotted "unjudged
+    # (… no document is judged not relevant)", in the same colour
+    full = load_dataset(TEA)
+    q10 = Dataset(full.name, full.corpus, QuerySet([q for q in full.queries if q.id == "q10"]),
+                  {"q10": full.qrels["q10"]})
+    assert 0 in full.qrels["q10"].values()
+    comp = _compare(q10, "bm25", {"defaults": {}, "lucene": {"k1": 0.9, "b": 0.4}})
+    section = html_report(comp).split('<section id="distributions">')[1].split("</section>")[0]
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", section)
+    assert len(captions) == 2
+    assert all("judged not relevant (" in c and "unjudged left out" in c for c in captions)
+    assert "no document" not in section

@@ -578,23 +578,31 @@ def _grades(comp: Comparison, docs: np.ndarray, rows: np.ndarray) -> np.ndarray:
 def _distributions(comp: Comparison, k: int) -> str:
     out = [f'<section id="distributions"><h2>Scores of the top {k}</h2><div class="charts">']
     counted = comp.counted  # the queries the metrics count, not those set aside
+    # one meaning of the second series for every chart, from the judgments themselves: it
+    # was chosen per configuration from its own top k, so neighbours plotted different things
+    # in one colour, and one said no document was judged not relevant where some were
+    qrels = comp.dataset.qrels or {}
+    judged_non = any(g == 0 for q, c in zip(comp.dataset.queries, counted, strict=True) if c
+                     for g in qrels.get(q.id, {}).values())
+    judged_rel = any(g > 0 for q, c in zip(comp.dataset.queries, counted, strict=True) if c
+                     for g in qrels.get(q.id, {}).values())
     for config, res in zip(comp.configs, comp.results, strict=True):
         docs = res.ranking.docs[counted, :k]
         scores = res.ranking.scores[counted, :k]
         real = (docs >= 0) & np.isfinite(scores)
         grades = _grades(comp, docs, np.flatnonzero(counted))
         rel, non, unjudged = real & (grades > 0), real & (grades == 0), real & (grades < 0)
-        if non.any():
+        if judged_non:
             series = [("relevant", "rel", scores[rel]), ("judged not relevant", "nonrel",
                                                          scores[non])]
             legend = (f'<span class="key rel"></span>relevant ({int(rel.sum())})'
                       f'<span class="key nonrel"></span>judged not relevant ({int(non.sum())})'
                       f"; {int(unjudged.sum())} unjudged left out")
-        elif rel.any():  # judgments that list only relevant documents, as many BEIR sets
+        elif judged_rel:  # judgments that list only relevant documents, as many BEIR sets
             series = [("relevant", "rel", scores[rel]), ("unjudged", "nonrel", scores[unjudged])]
             legend = (f'<span class="key rel"></span>relevant ({int(rel.sum())})'
                       f'<span class="key nonrel"></span>unjudged ({int(unjudged.sum())}; '
-                      "no document is judged not relevant)")
+                      "the judgments list no document as not relevant)")
         else:
             series = [("all", "all", scores[real])]
             legend = f'<span class="key all"></span>every top-{k} score ({int(real.sum())})'
