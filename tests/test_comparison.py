@@ -260,3 +260,34 @@ def test_a_document_rising_from_below_the_depth_is_said_so(tea: Dataset) -> None
                 f"moved from below the top 100 (#{move.beyond_a}")
             found += 1
     assert found
+
+
+def test_a_document_the_min_score_cut_is_said_so() -> None:
+    # "moved from 10 to below the top 3 (#7) … but it passed 9 documents that fell further":
+    # the min score, which cut it, was not named (and hidden in "and 2 more")
+    vault = load_dataset(SAMPLES / "vault")
+    model = get_model("vault-search")
+    configs = [Configuration("defaults", model.schema.resolve({})),
+               Configuration("a", model.schema.resolve({
+                   "w_tf": 0.8, "w_position": 0.1, "w_density": 0.1, "min_score": 0.3,
+                   "limit": 10}))]
+    comp = compare_configurations(model, vault, configs, ["ndcg@10"])
+    a, b = comp.results
+    found = 0
+    for q in range(len(vault.queries)):
+        kept = {int(d) for d in b.ranking.docs[q, :int(b.ranking.count[q])]}
+        for d in a.ranking.docs[q, :int(a.ranking.count[q])].tolist():
+            if d in kept:
+                continue
+            move = explain_move(comp, 1, q, int(d))
+            if move.total_b >= 0.3 or move.gate_b is not None:
+                continue
+            text = move.sentence()
+            assert move.floor_b == ("min_score", 0.3) and move.beyond_b is None
+            assert text.startswith(f"dropped out from {move.rank_a}, under min_score 0.3 "
+                                   f"(its score {move.total_b:.3g})"), text
+            assert "passed" not in text and " — min_score 0 → 0.3" in text
+            found += 1
+    assert found
+    kept_above = explain_move(comp, 1, 0, int(b.ranking.docs[0, 0]))
+    assert kept_above.floor_b is None and kept_above.floor_a is None

@@ -36,7 +36,13 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
 from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
 from workbench.core.metrics.significance import paired_test
-from workbench.core.params import Params, ParamValue, resolve_file, value_text
+from workbench.core.params import (
+    Params,
+    ParamValue,
+    min_score_param,
+    resolve_file,
+    value_text,
+)
 from workbench.core.pipeline import DEFAULT_METRICS, Result, metric_depth, run_live
 
 
@@ -254,6 +260,9 @@ class MoveExplained:
     beyond_b: int | None = None
     tied_a: int = 0  # other candidates with exactly its score there (an order among them
     tied_b: int = 0  # is the ranking's tie-break, which cut it)
+    # where a side's min score left it out (its total under it): (the parameter, its value)
+    floor_a: tuple[str, float] | None = None
+    floor_b: tuple[str, float] | None = None
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -267,11 +276,28 @@ class MoveExplained:
         ties = f", tied with {tied:,} other{'s' if tied > 1 else ''}" if tied else ""
         return f"below the top {depth} (#{place}{ties})"
 
+    @staticmethod
+    def _under(floor: tuple[str, float] | None, total: float) -> str | None:
+        """Where a min score left it out: said, with its score (a list cut short by it had
+        read "below the top 3 (#7)")."""
+        if floor is None:
+            return None
+        return f"under {floor[0]} {_plain(floor[1])} (its score {_plain(total)})"
+
     def sentence(self, top: int = 3) -> str:
         """'moved from 7 to 2: vector +1.9, bm25 −0.3 — alpha 0.3 → 0.6'."""
-        where = _move_words(self.rank_a, self.rank_b,
-                            self._below(self.beyond_a, self.depth_a, self.tied_a),
-                            self._below(self.beyond_b, self.depth_b, self.tied_b))
+        under_a, under_b = (self._under(self.floor_a, self.total_a),
+                            self._under(self.floor_b, self.total_b))
+        if self.rank_a is not None and self.rank_b is None and under_b:
+            where = f"dropped out from {self.rank_a}, {under_b}"
+        elif self.rank_a is None and self.rank_b is not None and under_a:
+            where = f"entered at {self.rank_b}, from {under_a}"
+        else:
+            where = _move_words(self.rank_a, self.rank_b,
+                                under_a or self._below(self.beyond_a, self.depth_a,
+                                                       self.tied_a),
+                                under_b or self._below(self.beyond_b, self.depth_b,
+                                                       self.tied_b))
         order = np.argsort(-np.abs(self.deltas), kind="stable")
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
@@ -300,8 +326,11 @@ class MoveExplained:
         if unscored:
             why = (f"not a candidate under the {' or '.join(unscored)} configuration "
                    f"(not scored); {why}")
+        # the min score that cut it first, not hidden in "and 2 more"
+        floors = {f[0] for f in (self.floor_a, self.floor_b) if f is not None}
+        changed = sorted(self.changed.items(), key=lambda kv: kv[0] not in floors)
         settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
-                             for n, (a, b) in list(self.changed.items())[:3])
+                             for n, (a, b) in changed[:3])
         more = len(self.changed) - 3
         if more > 0:
             settings += f" and {more} more"
@@ -328,6 +357,12 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                         else (None, 0))
     beyond_b, tied_b = (_place_beyond(b, query, doc) if rank_b is None and gate_b is None
                         else (None, 0))
+    floor_a, floor_b = (_floor(comparison, j, query, doc, rank, gate) for j, rank, gate in
+                        ((0, rank_a, gate_a), (i, rank_b, gate_b)))
+    if floor_a is not None:  # out of the list by its score, not by the depth compared
+        beyond_a, tied_a = None, 0
+    if floor_b is not None:
+        beyond_b, tied_b = None, 0
     overtaken, overtook = len(above_b - above_a), len(above_a - above_b)
     # from or to below the depth compared: counted from its places (the lists stop short)
     if beyond_b is not None and rank_a is not None:
@@ -339,7 +374,27 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
                          overtaken, overtook, gate_a, gate_b,
                          int(a.ranking.count[query]), int(b.ranking.count[query]),
-                         beyond_a, beyond_b, tied_a, tied_b)
+                         beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b)
+
+
+def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | None,
+           gate: str | None) -> tuple[str, float] | None:
+    """(the min score, its value) where configuration j left `doc` unranked for `query`
+    because its score fell under it; None otherwise."""
+    if rank is not None or gate is not None:
+        return None
+    floor = min_score_param(comparison.model.schema)
+    res = comparison.results[j]
+    if floor is None or not is_scored(res.scores, query, doc):
+        return None
+    value = float(comparison.model.schema.resolve(comparison.configs[j].params)[floor.name])
+    total, _ = doc_contributions(res.scores, query, doc)
+    return (floor.name, value) if total < value else None
+
+
+def _plain(x: float) -> str:
+    """A value in three significant digits: 0.3, 0.239."""
+    return f"{x:.3g}"
 
 
 def _above(result: Result, query: int, rank: int | None) -> set[int]:

@@ -206,6 +206,24 @@ class ParamSchema:
                 if p.name in values and values[p.name] != p.default}
 
 
+_FLOOR_NAMES = ("min_score", "min_similarity")
+_FLOOR_PARTS = ("min_score", "min_similarity", "minscore")
+
+
+def min_score_param(schema: ParamSchema) -> Param | None:
+    """The schema's min score, the floor under which nothing is ranked: `min_score` or
+    `min_similarity` when it has one, else the first live numeric parameter whose name
+    contains min_score / min_similarity / minScore; None when it has none."""
+    for name in _FLOOR_NAMES:
+        if name in schema and schema[name].stage == "live":
+            return schema[name]
+    for p in schema:
+        if (p.stage == "live" and p.kind in ("float", "int")
+                and any(part in p.name.lower() for part in _FLOOR_PARTS)):
+            return p
+    return None
+
+
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:
     """`["k1=1.2", "b=0.75"]` → `{"k1": "1.2", "b": "0.75"}` (values validated later). A
     value is kept as typed: a text parameter's spaces are part of it (OpenVault's prompt

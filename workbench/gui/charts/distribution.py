@@ -15,14 +15,12 @@ from PySide6.QtWidgets import QCheckBox, QWidget
 
 from workbench.core.engine import Model
 from workbench.core.metrics import Judgments
-from workbench.core.params import Param, ParamError
+from workbench.core.params import Param, ParamError, min_score_param
 from workbench.core.ranking import Scores
 from workbench.core.session import TuningSession
 
 from ._base import INK, OTHER, RELEVANT, ChartPanel, add_legend, make_plot
 
-THRESHOLD_NAMES = ("min_score", "min_similarity")
-THRESHOLD_PARTS = ("min_score", "min_similarity", "minscore")
 BINS = 30
 THROTTLE_MS = 60
 
@@ -31,17 +29,7 @@ def threshold_param(model: Model | None) -> Param | None:
     """The model's min-score parameter: `min_score` or `min_similarity` when it has one, else
     the first live numeric parameter whose name contains min_score / min_similarity /
     minScore; None when it has none."""
-    if model is None:
-        return None
-    schema = model.schema
-    for name in THRESHOLD_NAMES:
-        if name in schema and schema[name].stage == "live":
-            return schema[name]
-    for p in schema:
-        if (p.stage == "live" and p.kind in ("float", "int")
-                and any(part in p.name.lower() for part in THRESHOLD_PARTS)):
-            return p
-    return None
+    return None if model is None else min_score_param(model.schema)
 
 
 def relevant_pairs(scores: Scores, judgments: Judgments | None,
