@@ -601,3 +601,57 @@ def test_fresh_sees_a_trial_running_in_another_time_zone(tmp_path, bm25_eval, mo
     watching = Watching(get_model("bm25"), bm25_eval.dataset, {}, ["ndcg@10"])
     tune(watching, no_validation(watching.counted()), spec, score=False)
     assert len(seen) == 2 and all("'tz/all' is in use" in s for s in seen), seen
+
+
+def test_fresh_deletes_every_study_of_the_run_before_its_first_trial(tmp_path, bm25_eval):
+    # each fold's study was deleted only when its turn came: a process that joined in the
+    # meantime (a server's study) kept the old later folds, trials and all, unsaid
+    validation = kfold(bm25_eval.counted(), 3, seed=0)
+    space = _space(k1=(0.5, 2.0))
+    tune(bm25_eval, validation, _spec(tmp_path, space, trials=3, study="f"))
+    url = storage_url(str(tmp_path / "s.db"), tmp_path / "x.db")
+    old = {s.study_name: s.n_trials for s in optuna.get_all_study_summaries(url)}
+    assert len(old) == 4 and all(n >= 3 for n in old.values())  # three folds and all
+    seen: list[dict[str, int]] = []
+
+    def first_trial(_report: object) -> None:
+        if not seen:  # what the storage holds when the run's first trial is done
+            seen.append({s.study_name: s.n_trials for s in optuna.get_all_study_summaries(url)})
+
+    tune(bm25_eval, validation, _spec(tmp_path, space, trials=2, study="f", fresh=True),
+         on_trial=first_trial)
+    assert seen and all(n <= 1 for n in seen[0].values()), seen
+
+
+def test_a_server_url_is_shown_without_its_password_and_an_unencoded_at_is_said():
+    from workbench.core.tuning.storage import shown_url
+
+    assert shown_url("postgresql+psycopg://wb:pw@127.0.0.1:55432/postgres") == \
+        "postgresql://wb:***@127.0.0.1:55432/postgres"  # was "postgresql+psycopg:…@127…"
+    assert shown_url("postgresql+psycopg://wb@host/db") == "postgresql://wb@host/db"
+    assert shown_url("sqlite:////tmp/s.db") == "sqlite:////tmp/s.db"
+    with pytest.raises(ParamError) as err:  # read as host "ss@127.0.0.1" by the driver
+        storage_url("postgresql://wb:p@ss@127.0.0.1:5432/db", None)  # type: ignore[arg-type]
+    assert "more than one @" in str(err.value) and "%40" in str(err.value)
+    assert "ss@" not in str(err.value) and "p@ss" not in str(err.value)
+
+
+def test_a_server_connection_is_given_up_after_a_timeout(monkeypatch):
+    # a server that takes the connection and never answers: tune hung with no word
+    from workbench.core.tuning import storage as st
+
+    seen: dict[str, object] = {}
+
+    class Refused(Exception):
+        pass
+
+    def fake_rdb(url: str, engine_kwargs: dict[str, object]) -> None:  # a stand-in: the
+        seen.update(engine_kwargs)  # test is about what open_storage asks of the driver
+        raise Refused("connection timeout expired")
+
+    monkeypatch.setattr(optuna.storages, "RDBStorage", fake_rdb)
+    with pytest.raises(ParamError, match="connection timeout expired") as err:
+        st.open_storage("postgresql+psycopg://wb:secret@10.255.255.1/db")
+    assert "secret" not in str(err.value) and "postgresql://wb:***@10.255.255.1/db" in str(
+        err.value)
+    assert seen["connect_args"] == {"connect_timeout": st.CONNECT_TIMEOUT_S}

@@ -191,8 +191,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
     except (OSError, StorageInternalError) as exc:  # a full disk …
         cause = exc.__cause__ or exc.__context__ or exc
         why = getattr(cause, "strerror", None) or str(cause).splitlines()[0]
-        raise UsageError(f"the study storage {args.storage or storage}: cannot write ({why}); "
-                         "the trials stored before are kept") from None
+        # a file as given; a URL never with its password
+        shown = (args.storage if args.storage and "://" not in args.storage
+                 else tuning.storage.shown_url(storage))
+        lost = ("lost its connection or refused a write" if "://" in shown
+                and not shown.startswith(("sqlite", "journal")) else "cannot write")
+        raise UsageError(f"the study storage {shown}: {lost} ({why}); the trials stored "
+                         "before are kept") from None
     finally:
         if not finished:
             _stop_workers(helpers)

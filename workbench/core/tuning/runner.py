@@ -183,15 +183,32 @@ def check_unused(spec: TuneSpec, storage: Any, names: Sequence[str]) -> None:
 
 def delete_studies(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> None:
     """Remove this run's studies from storage (--fresh before workers start)."""
-    import optuna
-
     storage = open_storage(spec.storage)
     base = study_name(spec, evaluator, validation)
     with hold(spec.storage, base, exclusive=True):
-        check_unused(spec, storage, [f"{base}/{label}" for label, _, _ in study_runs(validation)])
-        for label, _, _ in study_runs(validation):
-            with contextlib.suppress(KeyError):
-                optuna.delete_study(study_name=f"{base}/{label}", storage=storage)
+        names = [f"{base}/{label}" for label, _, _ in study_runs(validation)]
+        check_unused(spec, storage, names)
+        _delete(storage, names)
+
+
+def _delete(storage: Any, names: Sequence[str]) -> None:
+    """Delete the studies `names`, each checked gone: one another process wrote to while it
+    was deleted (a trial stored that moment, on a server) is said, Busy, not kept unsaid."""
+    import optuna
+
+    for name in names:
+        try:
+            optuna.delete_study(study_name=name, storage=storage)
+        except KeyError:
+            continue  # none stored
+        except Exception as exc:  # the database refused: another process is writing to it
+            raise Busy(f"study {name!r} could not be deleted for --fresh: another process "
+                       f"is writing to it ({str(exc).splitlines()[0]}); wait until it has "
+                       "ended, or name another study with --study", name) from None
+        if name in optuna.get_all_study_names(storage):
+            raise Busy(f"study {name!r} is still stored after --fresh deleted it: another "
+                       "process is tuning it; wait until it has ended, or name another "
+                       "study with --study", name)
 
 
 def _claim(lock: StudyLock, spec: TuneSpec, storage: Any, names: Sequence[str],
@@ -347,7 +364,11 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
         # held until the result is built: a shared run scores the stored studies themselves
         _claim(lock, spec, storage, [f"{base}/{label}" for label, _, _ in runs], grid)
         if spec.fresh:
-            check_unused(spec, storage, [f"{base}/{label}" for label, _, _ in runs])
+            names = [f"{base}/{label}" for label, _, _ in runs]
+            check_unused(spec, storage, names)
+            # every study deleted now, not each when its turn came: a process that joined in
+            # the meantime kept the old ones, trials and all, unsaid (PostgreSQL)
+            _delete(storage, names)
         else:  # every study's settings before the first trial of any
             check_settings(storage, [(f"{base}/{label}", {**cfg, "fold": label})
                                      for label, _, _ in runs])
@@ -357,7 +378,7 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
                                       len(spec.objectives),
                                       bool(spec.constraints), spec.space)
             handle = open_study(storage, f"{base}/{label}", spec.objectives, sampler,
-                                {**cfg, "fold": label}, spec.space, grid, fresh=spec.fresh,
+                                {**cfg, "fold": label}, spec.space, grid, fresh=False,
                                 shared=spec.shared, start=evaluator.base,
                                 owner=lock.held_alone)
             stored = st.n_done(handle.work)

@@ -67,6 +67,9 @@ def storage_url(spec: str | None, default: Path) -> str:
                              "--storage FILE, or set WORKBENCH_CACHE_DIR") from None
         return f"sqlite:///{default.resolve()}"
     if spec.startswith(("postgresql://", "postgres://")):
+        hint = _at_hint(spec)
+        if hint:  # read as a host ("ss@127.0.0.1"): part of the password in the error
+            raise ParamError(f"--storage {shown_url(spec)}: {hint}")
         return "postgresql+psycopg://" + spec.split("://", 1)[1]
     if "://" in spec:
         return spec
@@ -98,6 +101,7 @@ def storage_file(url: str) -> Path | None:
     return None
 
 
+CONNECT_TIMEOUT_S = 15  # a database server that does not answer: given up after this long
 HEARTBEAT_S = 20  # a running trial records that it is alive this often (`ALIVE`) …
 GRACE_S = 120  # … and, on a server, is failed as a killed process's when silent this long
 
@@ -179,6 +183,10 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
         # several local workers wait for SQLite's lock instead of failing at once
         kwargs = {"connect_args": {"timeout": 60}}
         _refuse_foreign(url)
+    elif url.startswith("postgresql") and "connect_timeout" not in url:
+        # a server that takes the connection and never answers: said after this long (tune
+        # hung with no word until killed)
+        kwargs = {"connect_args": {"connect_timeout": CONNECT_TIMEOUT_S}}
     for attempt in range(_OPEN_ATTEMPTS):
         try:
             storage = optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
@@ -188,7 +196,7 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
             if attempt + 1 == _OPEN_ATTEMPTS or not _lost_a_race(exc):
                 _refuse_damaged(url)
                 cause = exc.__cause__ or exc
-                raise ParamError(f"cannot open study storage {_safe(url)}: "
+                raise ParamError(f"cannot open study storage {shown_url(url)}: "
                                  f"{str(cause).splitlines()[0]}") from None
             time.sleep(0.5 * (attempt + 1))
     if url.startswith("sqlite"):
@@ -353,10 +361,29 @@ def _lost_a_race(exc: Exception) -> bool:
                                    "unique constraint"))
 
 
-def _safe(url: str) -> str:
-    """The URL without a password."""
-    head, at, tail = url.rpartition("@")
-    return url if not at else head.split(":")[0] + ":…@" + tail
+def shown_url(url: str) -> str:
+    """A storage URL as the user wrote it (postgresql://, not the driver this adds), its
+    password hidden: "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db" had lost
+    the user name and the slashes)."""
+    if "://" not in url or url.startswith(("sqlite", "journal")):
+        return url
+    scheme, rest = url.split("://", 1)
+    authority, slash, path = rest.partition("/")
+    userinfo, at, host = authority.rpartition("@")
+    if at:
+        user, colon, _ = userinfo.partition(":")
+        authority = f"{user}{':***' if colon else ''}@{host}"
+    return f"{scheme.removesuffix('+psycopg')}://{authority}{slash}{path}"
+
+
+def _at_hint(url: str) -> str:
+    """A hint where the URL's user part holds a second @ (a password with @ in it read as
+    a host: "failed to resolve host 'ss@127.0.0.1'")."""
+    authority = url.split("://", 1)[-1].partition("/")[0]
+    if authority.count("@") < 2:
+        return ""
+    return ("the URL holds more than one @: write an @ in the user name or password as %40 "
+            "(a : as %3A, a / as %2F)")
 
 
 
