@@ -64,7 +64,9 @@ def test_every_parameter_has_one_editor_widget(qtbot: QtBot, model: str) -> None
 @pytest.mark.parametrize("model", model_ids())
 def test_no_two_labels_read_the_same(qtbot: QtBot, model: str) -> None:
     panel = _panel(qtbot, model)
-    texts = [lab.text() for lab in panel.widget().findChildren(QLabel) if lab.text()]
+    # a text field's mark of its trailing spaces (␣) names nothing: two prompts may show it
+    texts = [lab.text() for lab in panel.widget().findChildren(QLabel)
+             if lab.text() and lab.accessibleName() != "trailing spaces"]
     texts += [b.text() for b in panel.widget().findChildren(QToolButton) if len(b.text()) > 1]
     assert len(texts) > len(panel.editors)
     repeated = sorted({t for t in texts if texts.count(t) > 1})
