@@ -349,3 +349,21 @@ def test_a_query_text_is_a_judged_query_only_as_written(
     assert main(["rank", vault, "-m", "vault-search", "-q", "first crack "]) == 0
     out, err = capsys.readouterr()
     assert "ranked as --query-id" not in err and "query: first crack " in out
+
+
+@pytest.mark.parametrize("command", ["eval", "compare", "report"])
+def test_no_judgments_says_what_to_give(tmp_path: Path, command: str,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    # --queries on a BEIR folder: its qrels/ are not read, and report and compare said only
+    # "no judgments to compare against"
+    one = tmp_path / "q1.jsonl"
+    one.write_text((SAMPLES / "tea-beir" / "queries.jsonl").read_text().splitlines()[0] + "\n")
+    (tmp_path / "k.toml").write_text("k1 = 0.9\n")
+    two = ["--defaults", "-c", str(tmp_path / "k.toml")]
+    extra = {"eval": [], "compare": two, "report": [*two, "-o", str(tmp_path / "r.md")]}[command]
+    argv = [command, str(SAMPLES / "tea-beir"), "-m", "bm25", "--queries", str(one), *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no judgments to" in err[0] and "(give --qrels FILE; " in err[0]
+    assert f"--qrels {SAMPLES / 'tea-beir' / 'qrels' / 'test.tsv'} judges these" in err[0]
+    assert not (tmp_path / "r.md").exists()

@@ -21,7 +21,7 @@ from workbench.cli.common import (
     metric_list,
     model_id,
 )
-from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks
+from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks, no_judgments
 from workbench.cli.output import check_output, check_outputs_apart, input_files, write_outputs
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.data import Dataset
@@ -122,7 +122,7 @@ def _comparison(args: argparse.Namespace) -> Any:
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels:
-        raise UsageError(f"{dataset.source or dataset.name}: no judgments to compare against")
+        no_judgments(args, dataset, "compare")
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries, model.id)

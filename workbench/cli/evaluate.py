@@ -12,7 +12,7 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -52,6 +52,26 @@ CODE_METRICS = "r@10,ndcg@10,mrr@10,p@10,r@100,map@100"
 SWEEP_METRICS = "ndcg@10,mrr@10,r@100"
 CODE_SWEEP_METRICS = "r@10,ndcg@10,mrr@10"
 
+
+
+def no_judgments(args: argparse.Namespace, dataset: Dataset, verb: str) -> NoReturn:
+    """The one error for data with no judgments (eval, compare, report), saying what to
+    give: a repository's task file; --qrels; and, where --queries stood in for a BEIR
+    folder's own queries, that its qrels/ are read only with them."""
+    from workbench.core.formats.code_repo import is_code_repo
+
+    if is_code_repo(Path(args.data)):
+        raise UsageError(f"{args.data}: no tasks to {verb} (give --queries tasks.jsonl, "
+                         "written by `workbench tasks-from-git`, or keep one at "
+                         ".codeledger/tasks.jsonl)")
+    given = "--qrels FILE" if len(dataset.queries) else "--queries FILE and --qrels FILE"
+    folder = Path(args.data) / "qrels"
+    if getattr(args, "queries", None) and folder.is_dir():
+        tsv = sorted(folder.glob("*.tsv"))
+        given += (f"; the folder's {folder.name}/ is read only with its own queries: "
+                  f"--qrels {tsv[0] if tsv else folder} judges these")
+    raise UsageError(f"{dataset.source or dataset.name}: no judgments to {verb} against "
+                     f"(give {given})")
 
 def code_tasks(args: argparse.Namespace, model: Any) -> bool:
     """Code tasks: DATA is a git repository (or a bundled sample's history stream), or the
@@ -152,15 +172,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
     if not dataset.qrels:
-        from workbench.core.formats.code_repo import is_code_repo
-
-        if is_code_repo(Path(args.data)):
-            raise UsageError(f"{args.data}: no tasks to evaluate (give --queries tasks.jsonl, "
-                             "written by `workbench tasks-from-git`, or keep one at "
-                             ".codeledger/tasks.jsonl)")
-        given = "--qrels FILE" if len(dataset.queries) else "--queries FILE and --qrels FILE"
-        raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate against "
-                         f"(give {given})")
+        no_judgments(args, dataset, "evaluate")
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     notes: list[str] = []
     tuned = read_tuned_on(args.params) if args.params else None
