@@ -446,7 +446,16 @@ def summary_lines(comp: Comparison) -> list[str]:
         name = comp.configs[i].name
         move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
                 f"({delta_text(row.deltas[i])})")
-        if trained_pair(comp, i):
+        same_values = (dict(comp.model.schema.resolve(comp.configs[i].params))
+                       == dict(comp.model.schema.resolve(comp.configs[0].params)))
+        if trained_pair(comp, i) and same_values:
+            # tune kept the starting values: one configuration, not a slightly worse one
+            estimate = held_out_estimate(comp, name if name in comp.training else first,
+                                         metric)
+            said = (f"{name} against {first}: the same settings, so the same rankings (tune "
+                    "keeps its starting values where no trial's gain over them is sure)"
+                    + (f"; {estimate}." if estimate else "."))
+        elif trained_pair(comp, i):
             who = "it was" if name in comp.training else f"{first} was"
             estimate = held_out_estimate(comp, name if name in comp.training else first,
                                          metric)
