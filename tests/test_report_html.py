@@ -571,7 +571,7 @@ def test_a_tuned_files_summary_leads_with_tunes_held_out_figures(tmp_path: Path)
     out = tmp_path / "best.toml"
     assert main(["tune", str(TEA), "-m", "bm25", "--tune", "k1,b", "--folds", "3",
                  "--trials", "6", "--seed", "0", "--storage", str(tmp_path / "s.db"),
-                 "--out", str(out)]) == 0
+                 "--pick", "best", "--out", str(out)]) == 0  # values of their own
     from workbench.core.tuned_on import read_tuned_on
 
     t = read_tuned_on(str(out))
@@ -594,7 +594,7 @@ def test_a_tuned_file_compared_first_says_whose_held_out_figures_they_are(
     out = tmp_path / "tuned.toml"
     assert main(["tune", str(TEA), "-m", "bm25", "--tune", "k1,b", "--folds", "3",
                  "--trials", "6", "--seed", "0", "--storage", str(tmp_path / "s.db"),
-                 "--out", str(out)]) == 0
+                 "--pick", "best", "--out", str(out)]) == 0  # values of their own
     plain = tmp_path / "plain.toml"
     plain.write_text(params_toml({"k1": 1.2}))
     page = tmp_path / "r.md"
