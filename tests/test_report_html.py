@@ -701,3 +701,13 @@ def test_a_tuned_configuration_with_the_first_ones_values_is_said_to_be_the_same
     line = summary_lines(same)[0]
     assert line.startswith("kept against defaults: the same settings, so the same rankings")
     assert "training scores" not in line
+
+
+def test_long_names_may_break_anywhere_in_headings_and_table_heads(tea: Comparison) -> None:
+    # a 65-character file name with no space ran 101 px past its 480-px chart into the next
+    # chart's heading; only the movers' documents could break (no browser here: the rule)
+    page = html_report(tea)
+    style = page[page.index("<style>"): page.index("</style>")]
+    rule = re.search(r"([^{}]*)\{overflow-wrap:anywhere\}", style)
+    assert rule is not None
+    assert {"h3", "th", "figcaption"} <= set(rule.group(1).split(","))

@@ -80,6 +80,7 @@ nav a{color:var(--rel);text-decoration:none;margin-right:14px}
 h2{font-size:18px;margin:28px 0 8px;padding-bottom:4px;border-bottom:1px solid var(--line)}
 h3{font-size:15px;margin:18px 0 6px}
 h4{font-size:14px;margin:14px 0 4px}
+h1,h2,h3,h4,th,dd,figcaption{overflow-wrap:anywhere}
 table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
 th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
 th{background:#f6f8fa;font-weight:600;text-align:left}
