@@ -711,3 +711,24 @@ def test_long_names_may_break_anywhere_in_headings_and_table_heads(tea: Comparis
     rule = re.search(r"([^{}]*)\{overflow-wrap:anywhere\}", style)
     assert rule is not None
     assert {"h3", "th", "figcaption"} <= set(rule.group(1).split(","))
+
+
+def test_the_markdown_says_which_queries_won_or_lost_and_what_made_it(tea: Comparison) -> None:
+    # in a pull request the Markdown is all a reviewer sees: it had no per-query section, and
+    # no version or date
+    from workbench.report.text import markdown
+
+    import workbench
+
+    page = markdown(tea)
+    assert f"made by workbench {workbench.__version__}, 20" in page.split("## In short")[0]
+    section = page[page.index("## Per-query differences: ndcg@10"):page.index("## Moved most")]
+    for i, name in ((1, "tuned"), (2, "flat")):
+        d = tea.per_query_delta("ndcg@10", i)
+        d = d[np.isfinite(d)]
+        up, down = int((d > 0).sum()), int((d < 0).sum())
+        line = next(x for x in section.splitlines() if x.startswith(f"- {name} − defaults: "))
+        assert f"▲ {up} improved · {len(d) - up - down} unchanged · ▼ {down} worsened" in line
+    # the HTML's caption counts the same
+    assert (f'<span class="up">▲ {up} improved</span> · {len(d) - up - down} unchanged · '
+            f'<span class="down">▼ {down} worsened</span>') in html_report(tea)

@@ -38,7 +38,6 @@ from workbench.core.comparison import (
     explain_move,
     higher_is_better,
 )
-from workbench.core.data import Dataset
 from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import params_toml
 from workbench.core.params import value_text as param_value
@@ -47,6 +46,7 @@ from workbench.report import svg
 from workbench.report.text import (
     TRAINED_NOTE,
     case_lines,
+    chart_metric,
     delta_text,
     headline_metric,
     is_count,
@@ -58,6 +58,7 @@ from workbench.report.text import (
     nouns,
     origin,
     p_text,
+    per_query,
     shipped_figures,
     shown_name,
     summary_lines,
@@ -144,24 +145,6 @@ def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, 
     t = float(stdtrit(d.size - 1, 0.5 + level / 2))
     half = t * float(d.std(ddof=1)) / math.sqrt(d.size)
     return mean - half, mean + half
-
-
-def chart_metric(comp: Comparison) -> str:
-    """The metric the per-query chart shows: the summary's (`headline_metric`) where any query
-    moved on it, else the first of the table's quality metrics that any query moved on (a
-    chart of the first, where nothing moves, read as "nothing changed" while another metric
-    fell), then a bundle's size, a cost; the headline (or the first) where none moved; ""
-    without metrics."""
-    headline = headline_metric(comp)
-    quality = [r.metric for r in comp.rows if not is_count(r.metric)
-               and not r.metric.startswith("judged@")]  # judged@: coverage, not quality
-    costs = [r.metric for r in comp.rows if is_count(r.metric)]
-    for metric in ([headline] if headline else []) + quality + costs:
-        for i in range(1, len(comp.configs)):
-            d = comp.per_query_delta(metric, i)
-            if np.any(np.isfinite(d) & (d != 0)):
-                return metric
-    return headline or (comp.rows[0].metric if comp.rows else "")
 
 
 def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
@@ -321,15 +304,12 @@ def _per_query(comp: Comparison, metric: str) -> str:
         return out[0] + "<p>No metric was computed.</p></section>"
     ds = comp.dataset
     for i in range(1, len(comp.configs)):
-        d = comp.per_query_delta(metric, i)
-        have = np.flatnonzero(np.isfinite(d))
-        order = have[np.argsort(-d[have], kind="stable")]  # improved first, as the window
-        values = d[order]
+        pq = per_query(comp, i, metric, mark=lambda kind, text: f'<span class="{kind}">'
+                       f"{text}</span>", name=escape)
+        d, order, values, up, down = pq.deltas, pq.order, pq.values, pq.up, pq.down
         count = is_count(metric)  # a bundle's files or tokens: a cost, no gain or loss
         titles = [f"{ds.queries[int(q)].id}: {ds.queries[int(q)].text} "
                   f"(Δ {_minus(delta_text(float(d[q]), count))})" for q in order]
-        up, down = int((values > 0).sum()), int((values < 0).sum())
-        same = len(values) - up - down
         head = (f"<h3>{escape(comp.configs[i].name)} − {escape(comp.configs[0].name)}: "
                 f"{escape(metric)}"
                 + (" (training scores: fitted to these queries)" if trained_pair(comp, i)
@@ -350,36 +330,12 @@ def _per_query(comp: Comparison, metric: str) -> str:
                               x_label=f"{len(values)} {nouns(comp)[1]}, sorted by Δ",
                               better=better)
         # the extremes in words too: a printed page has no tooltips
-        if count:
-            more, fewer = order[:3][values[:3] > 0], order[::-1][:3][values[::-1][:3] < 0]
-            most = [f"largest increases: {_named(ds, d, more, count)}" if up else "",
-                    f"largest decreases: {_named(ds, d, fewer, count)}" if down else ""]
-            tally = (f"↑ {up} with more · {same} the same · ↓ {down} with fewer (a cost: "
-                     "fewer is no gain where recall fell with it)")
-        elif fitted:
-            most = [f"largest rises: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
-                    f"largest falls: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
-                    if down else ""]
-            tally = (f"{up} higher · {same} the same · {down} lower (training scores: no "
-                     "evidence either way)")
-        else:
-            most = [f"most improved: {_named(ds, d, order[:3][values[:3] > 0])}" if up else "",
-                    f"most worsened: {_named(ds, d, order[::-1][:3][values[::-1][:3] < 0])}"
-                    if down else ""]
-            tally = (f'<span class="up">▲ {up} improved</span> · {same} unchanged · '
-                     f'<span class="down">▼ {down} worsened</span>')
+        tally, most = pq.tally, pq.most
         out.append(f"{head}<figure>{chart}<figcaption>{tally}; "
                    + "; ".join(t for t in most if t)
                    + "; hover a bar for its query.</figcaption></figure>")
     out.append("</section>")
     return "".join(out)
-
-
-def _named(ds: Dataset, d: np.ndarray, queries: np.ndarray, count: bool = False) -> str:
-    """"q03 +0.0672, q07 +0.0416": each query's id and its difference (a count's to one
-    decimal)."""
-    return ", ".join(f"{escape(ds.queries[int(q)].id)} "
-                     f"{_minus(delta_text(float(d[q]), count))}" for q in queries)
 
 
 # -- movers --

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from workbench.core.compare import Mover
 from workbench.core.comparison import (
@@ -60,6 +63,18 @@ def _near(path: str) -> str:
             return str(Path(shown) / rest)
         return str(rest) if str(rest) != "." else path
     return path
+
+
+def made_by() -> str:
+    """"workbench 0.1.0, 2026-11-28 07:10 UTC": what made a report, and when (a pasted one
+    can be traced to its run)."""
+    from datetime import UTC, datetime
+
+    import workbench
+
+    version = getattr(workbench, "__version__", None)
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return f"made by workbench {version}, {when}" if version else f"made {when}"
 
 
 def subject(comp: Comparison) -> list[str]:
@@ -151,6 +166,59 @@ def metric_meanings(comp: Comparison) -> list[str]:
                "of a difference at least this large if the two were equally good (below "
                "0.05: unlikely to be chance); ▲/▼: queries that scored better / worse")
     return out
+
+
+@dataclass(frozen=True)
+class PerQuery:
+    """Configuration i against the first on one metric, query by query: each query's
+    difference, the queries with one in order (largest first), their count up / level /
+    down, and the tally and extremes in words."""
+
+    deltas: np.ndarray
+    order: np.ndarray
+    values: np.ndarray
+    up: int
+    same: int
+    down: int
+    tally: str
+    most: list[str]
+
+
+def per_query(comp: Comparison, i: int, metric: str,
+              mark: Callable[[str, str], str] = lambda _kind, text: text,
+              name: Callable[[str], str] = lambda text: text) -> PerQuery:
+    """`mark(kind, text)` dresses the improved ("up") and worsened ("down") counts (HTML's
+    colours), `name` a query id (escaped for the format). A bundle's size is a cost (more /
+    fewer); against training scores nothing is called a gain (higher / lower)."""
+    d = comp.per_query_delta(metric, i)
+    have = np.flatnonzero(np.isfinite(d))
+    order = have[np.argsort(-d[have], kind="stable")]  # improved first, as the window
+    values = d[order]
+    count = is_count(metric)
+    up, down = int((values > 0).sum()), int((values < 0).sum())
+    same = len(values) - up - down
+    queries = comp.dataset.queries
+
+    def named(qs: np.ndarray) -> str:
+        return ", ".join(f"{name(queries[int(q)].id)} "
+                         f"{delta_text(float(d[q]), count).replace('-', '−')}" for q in qs)
+
+    top, bottom = order[:3][values[:3] > 0], order[::-1][:3][values[::-1][:3] < 0]
+    if count:
+        words = ("largest increases", "largest decreases")
+        tally = (f"↑ {up} with more · {same} the same · ↓ {down} with fewer (a cost: "
+                 "fewer is no gain where recall fell with it)")
+    elif trained_pair(comp, i):
+        words = ("largest rises", "largest falls")
+        tally = (f"{up} higher · {same} the same · {down} lower (training scores: no "
+                 "evidence either way)")
+    else:
+        words = ("most improved", "most worsened")
+        tally = (f"{mark('up', f'▲ {up} improved')} · {same} unchanged · "
+                 f"{mark('down', f'▼ {down} worsened')}")
+    most = [f"{words[0]}: {named(top)}" if up else "",
+            f"{words[1]}: {named(bottom)}" if down else ""]
+    return PerQuery(d, order, values, up, same, down, tally, [m for m in most if m])
 
 
 def singular(noun: str) -> str:
@@ -320,7 +388,8 @@ def code_span(text: str) -> str:
 
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as a Markdown document."""
-    lines = ["# Ranking comparison", "", *(f"{md(s)}  " for s in subject(comp)), ""]
+    lines = ["# Ranking comparison", "", *(f"{md(s)}  " for s in subject(comp)),
+             md(made_by()), ""]
     for note in comp.notes:
         lines += [f"> **Note:** {md(note)}", ""]
     summary = summary_lines(comp)
@@ -341,6 +410,15 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     if cases:
         lines += ["", *(f"- {md(line)}" for line in cases)]
     lines += ["", "How to read it:", "", *(f"- {md(line)}" for line in metric_meanings(comp))]
+    metric = chart_metric(comp)
+    if metric:  # which queries won or lost (the HTML's chart), in words
+        lines += ["", f"## Per-query differences: {md(metric)}", ""]
+        for i in range(1, len(comp.configs)):
+            pq = per_query(comp, i, metric, name=lambda t: f"`{md(t)}`")
+            said = ("no query changed" if not pq.up and not pq.down
+                    else "; ".join([pq.tally, *pq.most]))
+            lines.append(f"- {md(comp.configs[i].name)} − {md(comp.configs[0].name)}: "
+                         + said)
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)} "
                   f"(moves within the top {k}; judged documents first)", ""]
@@ -422,6 +500,24 @@ def headline_metric(comp: Comparison) -> str:
         if not is_count(m) and not m.startswith("judged@"):
             return m
     return ""
+
+
+def chart_metric(comp: Comparison) -> str:
+    """The metric the per-query chart shows: the summary's (`headline_metric`) where any query
+    moved on it, else the first of the table's quality metrics that any query moved on (a
+    chart of the first, where nothing moves, read as "nothing changed" while another metric
+    fell), then a bundle's size, a cost; the headline (or the first) where none moved; ""
+    without metrics."""
+    headline = headline_metric(comp)
+    quality = [r.metric for r in comp.rows if not is_count(r.metric)
+               and not r.metric.startswith("judged@")]  # judged@: coverage, not quality
+    costs = [r.metric for r in comp.rows if is_count(r.metric)]
+    for metric in ([headline] if headline else []) + quality + costs:
+        for i in range(1, len(comp.configs)):
+            d = comp.per_query_delta(metric, i)
+            if np.any(np.isfinite(d) & (d != 0)):
+                return metric
+    return headline or (comp.rows[0].metric if comp.rows else "")
 
 
 def summary_lines(comp: Comparison) -> list[str]:
