@@ -716,9 +716,8 @@ def test_long_names_may_break_anywhere_in_headings_and_table_heads(tea: Comparis
 def test_the_markdown_says_which_queries_won_or_lost_and_what_made_it(tea: Comparison) -> None:
     # in a pull request the Markdown is all a reviewer sees: it had no per-query section, and
     # no version or date
-    from workbench.report.text import markdown
-
     import workbench
+    from workbench.report.text import markdown
 
     page = markdown(tea)
     assert f"made by workbench {workbench.__version__}, 20" in page.split("## In short")[0]
