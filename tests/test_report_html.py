@@ -731,3 +731,23 @@ def test_the_markdown_says_which_queries_won_or_lost_and_what_made_it(tea: Compa
     # the HTML's caption counts the same
     assert (f'<span class="up">▲ {up} improved</span> · {len(d) - up - down} unchanged · '
             f'<span class="down">▼ {down} worsened</span>') in html_report(tea)
+
+
+def test_a_bundle_size_that_moved_beyond_chance_is_in_the_headline() -> None:
+    # "bundle_recall …, the same on every one of the tasks (other metrics moved: see
+    # Metrics)": the tokens saved beyond chance went unsaid
+    from workbench.core.metrics.bundle import BUNDLE_METRICS
+    from workbench.report.text import summary_lines
+
+    model = get_model("codeledger")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("small", model.schema.resolve({"token_budget": 800}))]
+    comp = compare_configurations(model, load_dataset(SAMPLES / "code-repo"), configs,
+                                  ["ndcg@10", *BUNDLE_METRICS], n_resamples=2000)
+    tokens = next(r for r in comp.rows if r.metric == "bundle_tokens")
+    p = tokens.p_values[1]
+    assert p is not None and p < 0.05 and tokens.deltas[1] < 0
+    line = summary_lines(comp)[0]
+    assert (f"bundle_tokens {tokens.means[0]:,.1f} → {tokens.means[1]:,.1f} "
+            f"({tokens.deltas[1]:+,.1f}, p {p_text(p)}, fewer)").replace("-", "−") in line
+    assert "(-" not in line  # a real minus, as the tables print it

@@ -624,7 +624,8 @@ def summary_lines(comp: Comparison) -> list[str]:
                         + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
                            f"({delta_text(s_row[4])} against {first}, {test})"
                            if s_row else "") + " — see Settings to ship.")
-        out.append(said + ship)
+        # a real minus before a figure, as the tables print it (not in names: tea-beir)
+        out.append(re.sub(r"(?<![\w.-])-(?=\d)", "−", said + ship))
     return out
 
 
@@ -642,11 +643,6 @@ def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
             f"{mean_text(t.held_tuned)} ({delta_text(t.held_tuned - t.held_default)}{p})")
 
 
-def _quality(metric: str) -> bool:
-    """A metric of quality: not a bundle's size, not judged@ coverage."""
-    return not is_count(metric) and not metric.startswith("judged@")
-
-
 def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
     return any(r.improved[i] + r.worsened[i] > 0 for r in comp.rows if r.metric != metric)
 
@@ -657,7 +653,13 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str) -> str:
     said = []
     for r in comp.rows:
         p = r.p_values[i]
-        if r.metric == metric or not _quality(r.metric) or p is None or p >= 0.05:
+        if r.metric == metric or r.metric.startswith("judged@") or p is None or p >= 0.05:
+            continue
+        if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
+            # token saving beyond chance went unsaid beside an unchanged recall)
+            said.append(f"{r.metric} {mean_text(r.means[0], True)} → "
+                        f"{mean_text(r.means[i], True)} ({delta_text(r.deltas[i], True)}, "
+                        f"p {p_text(p)}, {'fewer' if r.deltas[i] < 0 else 'more'})")
             continue
         better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
         said.append(f"{r.metric} {mean_text(r.means[0])} → {mean_text(r.means[i])} "
