@@ -630,6 +630,11 @@ def test_a_server_url_is_shown_without_its_password_and_an_unencoded_at_is_said(
         "postgresql://wb:***@127.0.0.1:55432/postgres"  # was "postgresql+psycopg:…@127…"
     assert shown_url("postgresql+psycopg://wb@host/db") == "postgresql://wb@host/db"
     assert shown_url("sqlite:////tmp/s.db") == "sqlite:////tmp/s.db"
+    # a / in the password (SQLAlchemy takes it), or one given as ?password=
+    assert shown_url("postgresql+psycopg://wb:pa/ss@127.0.0.1:1/tune") == \
+        "postgresql://wb:***@127.0.0.1:1/tune"
+    assert shown_url("postgresql+psycopg://wb@h/db?sslmode=require&password=se/cret") == \
+        "postgresql://wb@h/db?sslmode=require&password=***"
     with pytest.raises(ParamError) as err:  # read as host "ss@127.0.0.1" by the driver
         storage_url("postgresql://wb:p@ss@127.0.0.1:5432/db", None)  # type: ignore[arg-type]
     assert "more than one @" in str(err.value) and "%40" in str(err.value)

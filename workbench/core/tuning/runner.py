@@ -201,10 +201,12 @@ def _delete(storage: Any, names: Sequence[str]) -> None:
             optuna.delete_study(study_name=name, storage=storage)
         except KeyError:
             continue  # none stored
-        except Exception as exc:  # the database refused: another process is writing to it
-            raise Busy(f"study {name!r} could not be deleted for --fresh: another process "
-                       f"is writing to it ({str(exc).splitlines()[0]}); wait until it has "
-                       "ended, or name another study with --study", name) from None
+        except Exception as exc:  # the database refused (another process writing to it,
+            # a lost connection): said as it is, nothing of the run begun
+            raise Busy(f"study {name!r} could not be deleted for --fresh "
+                       f"({str(exc).splitlines()[0]}); where another process is tuning it, "
+                       "wait until it has ended, or name another study with --study",
+                       name) from None
         if name in optuna.get_all_study_names(storage):
             raise Busy(f"study {name!r} is still stored after --fresh deleted it: another "
                        "process is tuning it; wait until it has ended, or name another "

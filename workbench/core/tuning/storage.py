@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -183,7 +184,8 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
         # several local workers wait for SQLite's lock instead of failing at once
         kwargs = {"connect_args": {"timeout": 60}}
         _refuse_foreign(url)
-    elif url.startswith("postgresql") and "connect_timeout" not in url:
+    elif url.startswith(("postgresql://", "postgresql+psycopg://", "postgresql+psycopg2://")) \
+            and "connect_timeout" not in url:  # libpq's option (pg8000 names it otherwise)
         # a server that takes the connection and never answers: said after this long (tune
         # hung with no word until killed)
         kwargs = {"connect_args": {"connect_timeout": CONNECT_TIMEOUT_S}}
@@ -363,24 +365,26 @@ def _lost_a_race(exc: Exception) -> bool:
 
 def shown_url(url: str) -> str:
     """A storage URL as the user wrote it (postgresql://, not the driver this adds), its
-    password hidden: "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db" had lost
-    the user name and the slashes)."""
+    password hidden, in the user part (which may hold a /) or as ?password=:
+    "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db" had lost the user name
+    and the slashes)."""
     if "://" not in url or url.startswith(("sqlite", "journal")):
         return url
     scheme, rest = url.split("://", 1)
-    authority, slash, path = rest.partition("/")
-    userinfo, at, host = authority.rpartition("@")
+    main, mark, query = rest.partition("?")
+    userinfo, at, host = main.rpartition("@")  # the last @: the host follows it
     if at:
         user, colon, _ = userinfo.partition(":")
-        authority = f"{user}{':***' if colon else ''}@{host}"
-    return f"{scheme.removesuffix('+psycopg')}://{authority}{slash}{path}"
+        main = f"{user}{':***' if colon else ''}@{host}"
+    query = re.sub(r"(?i)(password=)[^&]*", r"\1***", query)
+    return f"{scheme.removesuffix('+psycopg')}://{main}{mark}{query}"
 
 
 def _at_hint(url: str) -> str:
     """A hint where the URL's user part holds a second @ (a password with @ in it read as
     a host: "failed to resolve host 'ss@127.0.0.1'")."""
-    authority = url.split("://", 1)[-1].partition("/")[0]
-    if authority.count("@") < 2:
+    main = url.split("://", 1)[-1].partition("?")[0]
+    if main.count("@") < 2:
         return ""
     return ("the URL holds more than one @: write an @ in the user name or password as %40 "
             "(a : as %3A, a / as %2F)")
