@@ -154,7 +154,7 @@ def test_opening_a_session_over_unsaved_changes_asks_first(
     path = tmp_path / "s.json"
     s.save(path)
     qtbot.wait(10)
-    assert not actions.unsaved()  # as opened
+    assert actions._clean is not None and not actions.unsaved()  # as opened
     answers: list[QMessageBox.StandardButton] = []
     asked: list[str] = []
     monkeypatch.setattr(QMessageBox, "question",
@@ -180,6 +180,9 @@ def test_opening_a_session_over_unsaved_changes_asks_first(
     answers.append(QMessageBox.StandardButton.Discard)
     actions.ask_load_session()
     assert len(opened) == 3 and s.params["w_tf"] != 0.3 and not actions.unsaved()
+    s.add_query("green tea")  # a query typed is a change, not data opened anew
+    qtbot.wait(10)
+    assert actions.unsaved()
 
 
 def test_reembed_through_the_prepare_box(qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:

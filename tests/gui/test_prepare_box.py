@@ -85,6 +85,17 @@ def test_an_edit_held_in_the_box_waits_for_its_model_to_come_back(qtbot: QtBot) 
     s.open(SAMPLES / "tea-beir")  # another dataset: what each model was left at is forgotten
     s.set_model("dense")
     assert panel.prepare_box is not None and panel.prepare_box.pending == {}
+    # a query typed into the same data keeps it (it announces dataset_changed too)
+    box = panel.prepare_box
+    box.editors["query_prompt"].edited.emit("query_prompt", "query: ", False)
+    s.add_query("green tea")
+    assert box.pending == {"query_prompt": "query: "}
+    s.set_model("bm25")
+    s.add_query("oolong")
+    s.set_model("dense")
+    assert panel.prepare_box is not None
+    assert panel.prepare_box.pending == {"query_prompt": "query: "}
+    panel.prepare_box.pending.clear()
     # … and what the box itself holds: a dataset (or session file) opened under the same
     # model shows its values, not an edit the next Re-embed would apply to them
     box = panel.prepare_box

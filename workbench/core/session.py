@@ -97,6 +97,10 @@ class TuningSession:
         self.study_storage = ""  # where the Tune panel keeps its studies ("" = cache folder)
         self._generation = 0
         self._prepare_generation = 0
+        # counts the datasets opened (`set_dataset`), not the queries typed into one
+        # (`add_query`), which announce dataset_changed too: what is held for the data opened
+        # (an unapplied prepare edit, the values as opened) goes only with the first
+        self.opened = 0
         self._history = _History()
         # each model left on this dataset: its values, undo steps and tuned-on record
         self._left: dict[str, tuple[Params, _History, TunedOn | None]] = {}
@@ -169,6 +173,7 @@ class TuningSession:
         self._left = {}
         self.tuned_on = None
         self.typed = [q for q in dataset.queries if q.id in typed]
+        self.opened += 1
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(0)

@@ -82,7 +82,9 @@ class WindowActions:
         s = host.session
         # the values as last opened or saved: opening a session over changes since asks
         self._clean: str | None = None
-        s.dataset_changed.connect(lambda *_: QTimer.singleShot(0, self._mark_clean))
+        self._opened = s.opened
+        self._mark_later = False
+        s.dataset_changed.connect(self._on_dataset)
         host.charts.currentChanged.connect(self._on_tab)
         bar = window.menuBar()
         file = bar.addMenu("&File")
@@ -359,10 +361,25 @@ class WindowActions:
         s = self.w.session
         return repr((s.model.id if s.model is not None else None, sorted(s.params.items()),
                      [(c.name, c.model_id, sorted(c.params.items())) for c in s.configurations],
-                     s.baseline.name if s.baseline is not None else None))
+                     s.baseline.name if s.baseline is not None else None, s.k,
+                     [(q.id, q.text) for q in s.typed], s.tuned_on, s.study_storage))
 
     def _mark_clean(self) -> None:
         self._clean = self._state()
+        self._mark_later = False
+
+    def _on_dataset(self, *_: object) -> None:
+        """Data opened: clean once it is set up (its model and values follow the event), by
+        whoever comes first, the opening or the event loop; a query typed into it is a
+        change like any other."""
+        if self.w.session.opened != self._opened:
+            self._opened = self.w.session.opened
+            self._mark_later = True
+            QTimer.singleShot(0, self._mark_if_later)
+
+    def _mark_if_later(self) -> None:
+        if self._mark_later:
+            self._mark_clean()
 
     def unsaved(self) -> bool:
         """Whether the values or configurations changed since a dataset or session was

@@ -91,14 +91,22 @@ class ParamPanel(QScrollArea):
         # its box on return, as the session keeps each model's values (forgotten, as those
         # are, when another dataset opens)
         self._held: dict[str, dict[str, ParamValue]] = {}
+        self._held_opened = session.opened  # the data they are held for
         self._built_for: str | None = None
         self.error_label = QLabel()
         subscribe_many(self, [
             (session.model_changed, self._rebuild),
-            (session.dataset_changed, lambda *_: self._held.clear()),
+            (session.dataset_changed, self._forget_held),
             (session.params_changed, self._on_params_changed),
         ])
         self._rebuild()
+
+    def _forget_held(self, *_: object) -> None:
+        """Other data opened: the edits held for each model's last data go (a query typed
+        into the same data keeps them)."""
+        if self.session.opened != self._held_opened:
+            self._held_opened = self.session.opened
+            self._held.clear()
 
     # -- building ----------------------------------------------------------------------------
 

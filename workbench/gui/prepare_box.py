@@ -44,6 +44,7 @@ class PrepareBox(QGroupBox):
         self.session = session
         self.loop = loop
         self.pending: dict[str, ParamValue] = {}
+        self._opened = session.opened  # the data the held edits are for
         self._warned: tuple[object, list[str]] = (None, [])  # (what they were for, warnings)
         self.editors: dict[str, ParamEditor] = {}
         grid = QGridLayout(self)
@@ -112,7 +113,11 @@ class PrepareBox(QGroupBox):
 
     def _drop_held(self, *_: object) -> None:
         """Another dataset (or a session file) opened: its values are what the box shows,
-        an edit held for the last one no longer (the next Re-embed had applied it)."""
+        an edit held for the last one no longer (the next Re-embed had applied it). A query
+        typed into the same data keeps it."""
+        if self.session.opened == self._opened:
+            return
+        self._opened = self.session.opened
         self.pending.clear()
         self._on_params_changed(None)
 
