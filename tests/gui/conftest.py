@@ -47,6 +47,18 @@ def _isolated_settings(tmp_path: Path) -> Iterator[Path]:
 
 
 @pytest.fixture(autouse=True)
+def _no_blocking_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A modal question nobody answers hangs a test until CI's time limit: one a test did
+    not answer (by patching it) fails at once instead."""
+    from PySide6.QtWidgets import QMessageBox
+
+    def unanswered(*args: object, **kwargs: object) -> object:
+        raise AssertionError(f"an unanswered modal question: {args[1:3]}")
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(unanswered))
+
+
+@pytest.fixture(autouse=True)
 def _collect_in_the_gui_thread() -> Iterator[None]:
     """As the app does (gui/gc_main.py): no automatic collection while a test runs, so a
     worker never frees Qt objects; what the test left is collected here, in this thread."""

@@ -183,6 +183,9 @@ def test_opening_a_session_over_unsaved_changes_asks_first(
     s.add_query("green tea")  # a query typed is a change, not data opened anew
     qtbot.wait(10)
     assert actions.unsaved()
+    answers.append(QMessageBox.StandardButton.Cancel)  # a session file dropped: asked too
+    window.open_dropped(str(path))
+    assert len(asked) == 4 and s.typed and s.typed[-1].text == "green tea"
 
 
 def test_reembed_through_the_prepare_box(qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:

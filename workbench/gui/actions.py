@@ -383,23 +383,33 @@ class WindowActions:
 
     def unsaved(self) -> bool:
         """Whether the values or configurations changed since a dataset or session was
-        opened, or the session saved."""
+        opened, or the session saved. Data opened a moment ago (its mark still waiting for
+        the event loop) is as opened."""
+        if self._mark_later:
+            self._mark_clean()
         return self._clean is not None and self._state() != self._clean
 
+    def may_replace(self) -> bool:
+        """Whether the session may be replaced: nothing unsaved, or the user saved it or
+        chose to discard it (asked: the one step Undo cannot take back)."""
+        if not self.unsaved():
+            return True
+        answer = QMessageBox.question(
+            self.window, "Open session",
+            "The current values or configurations have changed since they were opened "
+            "or saved. Opening a session replaces them, and Undo cannot bring them back.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        if answer == QMessageBox.StandardButton.Cancel:
+            return False
+        if answer == QMessageBox.StandardButton.Save:
+            self.ask_save_session()
+            return not self.unsaved()  # not saved: cancelled, or it failed and said so
+        return True
+
     def ask_load_session(self) -> None:
-        if self.unsaved():  # the one step Undo cannot take back: asked first
-            answer = QMessageBox.question(
-                self.window, "Open session",
-                "The current values or configurations have changed since they were opened "
-                "or saved. Opening a session replaces them, and Undo cannot bring them back.",
-                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-            if answer == QMessageBox.StandardButton.Cancel:
-                return
-            if answer == QMessageBox.StandardButton.Save:
-                self.ask_save_session()
-                if self.unsaved():  # not saved (cancelled, or it failed and said so)
-                    return
+        if not self.may_replace():
+            return
         path, _ = QFileDialog.getOpenFileName(self.window, "Open session", "",
                                               "Workbench session (*.json)")
         if path:

@@ -296,7 +296,8 @@ class MainWindow(QMainWindow):
         (a session was read as OpenVault memories, a params file as a BEIR folder)."""
         kind = dropped_kind(path)
         if kind == "session":
-            self.menu_actions.load_session_file(path)
+            if self.menu_actions.may_replace():  # dropped as opened: asked the same
+                self.menu_actions.load_session_file(path)
         elif kind == "params":
             if self.session.model is None:
                 self.show_error(f"{Path(path).name} is a params file: open a dataset first, "
