@@ -291,3 +291,28 @@ def test_a_document_the_min_score_cut_is_said_so() -> None:
     assert found
     kept_above = explain_move(comp, 1, 0, int(b.ranking.docs[0, 0]))
     assert kept_above.floor_b is None and kept_above.floor_a is None
+
+
+def test_only_the_cut_a_model_makes_is_called_its_min_score() -> None:
+    # codeledger's overshoot_min_score (a bundle setting) was taken for a ranking's cut: a
+    # file past the depth compared "dropped out …, under overshoot_min_score 0.3"
+    import dataclasses
+
+    from workbench.core.ranking import head
+
+    model = get_model("codeledger")
+    ds = load_dataset(SAMPLES / "code-repo")
+    comp = compare_configurations(model, ds, [
+        Configuration("a", model.schema.resolve({})),
+        Configuration("b", model.schema.resolve({"w_keyword": 0.3}))], ["ndcg@10"])
+    b = comp.results[1] = dataclasses.replace(comp.results[1],
+                                              ranking=head(comp.results[1].ranking, 3))
+    moves = [explain_move(comp, 1, q, int(d)) for q in range(len(ds.queries))
+             for d in comp.results[0].ranking.docs[q, :30].tolist()
+             if d >= 0 and d not in b.ranking.docs[q, :int(b.ranking.count[q])]]
+    assert any(m.total_b < 0.3 for m in moves)  # under overshoot_min_score's 0.3
+    assert moves and all(m.floor_b is None for m in moves)
+    assert not any("overshoot" in m.sentence() for m in moves)
+    # dense's cut is its min similarity, named so
+    dense = get_model("dense")
+    assert dense.selection_params(dense.schema.resolve({"min_similarity": 0.5})).min_score == 0.5

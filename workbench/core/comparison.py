@@ -383,13 +383,26 @@ def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | Non
     because its score fell under it; None otherwise."""
     if rank is not None or gate is not None:
         return None
-    floor = min_score_param(comparison.model.schema)
+    model = comparison.model
+    params = model.schema.resolve(comparison.configs[j].params)
+    value = model.selection_params(params).min_score  # the cut the model makes, if one
     res = comparison.results[j]
-    if floor is None or not is_scored(res.scores, query, doc):
+    if value is None or not is_scored(res.scores, query, doc):
         return None
-    value = float(comparison.model.schema.resolve(comparison.configs[j].params)[floor.name])
     total, _ = doc_contributions(res.scores, query, doc)
-    return (floor.name, value) if total < value else None
+    if total >= value:
+        return None
+    # named by the parameter that holds it (dense's min_similarity, pi-lodestone's inject or
+    # search min score by mode), not by a name alone (codeledger's overshoot_min_score cuts
+    # no ranking)
+    names = [p.name for p in model.schema if p.kind in ("float", "int")
+             and any(part in p.name.lower() for part in ("min_score", "min_similarity",
+                                                         "minscore"))
+             and float(params[p.name]) == value]
+    first = min_score_param(model.schema)
+    name = first.name if first is not None and first.name in names else \
+        names[0] if names else "the min score"
+    return name, float(value)
 
 
 def _plain(x: float) -> str:
