@@ -626,9 +626,16 @@ def test_a_configuration_whose_every_change_cannot_ship_says_none_of_it_ships() 
                                          "part": {"w_tf": 0.6, "limit": 5,
                                                   "early_stop": True}})
     doc, part = summary_lines(comp)
-    assert "None of it ships: obsidian-mcp cannot take the value it changed, so its " \
-           "settings are those of defaults" in doc and "Only part" not in doc
+    assert "None of it ships: obsidian-mcp cannot take the value it changed, so as shipped " \
+           "it runs obsidian-mcp's own settings" in doc and "Only part" not in doc
     assert "Only part of it ships: 1 of the values" in part and "None of it" not in part
+    # whatever the first configuration is: the same verdicts after one of other values
+    mine = _compare(ds, "vault-search", {"mine": {"w_tf": 0.6}, "doc": {"variant": "documented"},
+                                         "both": {"w_tf": 0.6, "limit": 5,
+                                                  "early_stop": True,
+                                                  "variant": "documented"}})
+    doc2, both = summary_lines(mine)
+    assert "None of it ships" in doc2 and "Only part of it ships" in both
 
 
 def test_settings_to_ship_say_what_was_measured_and_when_not_to_ship() -> None:

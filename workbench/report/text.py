@@ -524,7 +524,7 @@ def summary_lines(comp: Comparison) -> list[str]:
     """The comparison in a few sentences, for a reader who will not read the tables: per
     configuration, its headline metric against the first (held out, or training scores),
     whether the difference is more than chance, and whether its settings ship as they are."""
-    from workbench.core.export import exporter_ids
+    from workbench.core.export import export_params, exporter_ids
     from workbench.core.shipped import NOT_SCORED, as_shipped
 
     metric = headline_metric(comp)
@@ -612,12 +612,14 @@ def summary_lines(comp: Comparison) -> list[str]:
                 # target does not have, or its own behaviour turned off (a limit without
                 # obsidian-mcp's early stop, which nobody changed)
                 left = len(shipped.left_out)  # not `n`, the queries' count, used again
-                nothing = dict(shipped.params) == dict(comp.model.schema.resolve(
-                    comp.configs[0].params))
+                # none ships: no value it changed has a setting (whatever the first is)
+                nothing = not any(c.setting for c in
+                                  export_params(model, comp.configs[i].params).changed)
                 ship = (f" None of it ships: {shipped.target} cannot take "
                         + ("the value" if left == 1 else f"any of the {left} values")
-                        + f" it changed, so its settings are those of {first}: what "
-                        "it measured needs a change to the source — see Settings to ship."
+                        + f" it changed, so as shipped it runs {shipped.target}'s own "
+                        "settings: what it measured needs a change to the source — see "
+                        "Settings to ship."
                         if nothing else
                         f" Only part of it ships: {left} of the values it was measured with "
                         f"{shipped.target} cannot take"
