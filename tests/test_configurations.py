@@ -94,6 +94,12 @@ def test_another_models_configuration_is_a_step_on_the_values_it_was_left_with()
     s.set_model("bm25")
     s.apply_configuration("dense saved")
     assert s.params["min_similarity"] == 0.2 and s.can_undo
+    # a model never opened on this dataset: Undo gives its defaults
+    s.configurations.save("vault saved", "vault-search", {"w_tf": 0.6})
+    s.apply_configuration("vault saved")
+    assert s.params["w_tf"] == 0.6 and s.can_undo
+    s.undo()
+    assert s.params == get_model("vault-search").schema.defaults()
 
 
 def test_the_baseline_is_a_configuration() -> None:

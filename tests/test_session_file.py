@@ -146,6 +146,16 @@ def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
     s = TuningSession()
     s.load(path)
     assert s.dataset is not None and s.source == str(tmp_path / "data" / "tea")
+    # its queries too, beside it, though a file of that name is in the current folder
+    (tmp_path / "data" / "q.jsonl").write_text(
+        (SAMPLES / "tea-beir" / "queries.jsonl").read_text().splitlines()[0] + "\n")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "q.jsonl").write_text("not a query file\n")
+    path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea", "queries": "q.jsonl",
+                                "query": None}), encoding="utf-8")
+    s.load(path)
+    assert s.queries_file == str(tmp_path / "data" / "q.jsonl") and len(s.dataset.queries) == 1
+    monkeypatch.chdir(SAMPLES)
     # one saved as it was opened, relative to the folder the window ran in, still reads
     path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea-beir"}), encoding="utf-8")
     s.load(path)

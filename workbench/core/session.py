@@ -247,12 +247,15 @@ class TuningSession:
         # remembers of each model as they were
         if params is None and kept is not None:
             resolved, history, tuned = model.schema.resolve(kept[0]), kept[1], kept[2]
-        elif undoable and kept is not None:
-            resolved, history, tuned = model.schema.resolve(params), kept[1], None
-            left = model.schema.resolve(kept[0])
-            if left != resolved or kept[2] is not None:
-                history.undo.append((left, kept[2]))
+        elif undoable:  # Undo goes back to what it was left with (its defaults if never)
+            resolved = model.schema.resolve(params)
+            history = kept[1] if kept is not None else _History()
+            left = model.schema.resolve(kept[0] if kept is not None else None)
+            was = kept[2] if kept is not None else None
+            if left != resolved or was is not None:
+                history.undo.append((left, was))
                 history.redo.clear()
+            tuned = None
         else:
             resolved, history, tuned = model.schema.resolve(params), _History(), None
         if self.model is not None:  # left as it is, to come back to

@@ -121,19 +121,20 @@ def read_session_file(path: str | Path) -> SessionPlan:
             tuned = tuned_from_json(data["tuned_on"])
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
-    dataset, files = _beside(p, dataset), [_beside(p, f) if f else f for f in files]
+    # relative paths (written by hand, or the file moved with its data) are read from the
+    # session file's folder where the dataset is there, every one of them; else as written,
+    # from the current folder (a session saved with a relative path, as it was opened)
+    if not Path(dataset).is_absolute() and (p.parent / dataset).exists():
+        dataset, files = _beside(p, dataset), [_beside(p, f) if f else f for f in files]
+        if storage and "://" not in storage:
+            storage = _beside(p, storage)
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
                        files[0], files[1], tuned, split, _typed(p, data.get("typed", [])))
 
 
 def _beside(session: Path, path: str) -> str:
-    """A relative path in a session file (written by hand, or the file moved with its data)
-    read from the session file's folder where it names something there; else as written,
-    from the current folder (a session saved with a relative path, as it was opened)."""
-    if Path(path).is_absolute():
-        return path
-    there = session.parent / path
-    return str(there) if there.exists() else path
+    """`path` read from the session file's folder (an absolute one as it is)."""
+    return path if Path(path).is_absolute() else str(session.parent / path)
 
 
 def _typed(p: Path, raw: object) -> tuple[tuple[str, str, dict[str, Any]], ...]:
