@@ -167,8 +167,12 @@ def test_other_folds_are_refused_before_any_trial(tmp_path, bm25_eval):
 def test_a_study_with_other_settings_is_not_continued(tmp_path, bm25_eval):
     validation = no_validation(bm25_eval.counted())
     tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=2, study="x"))
-    with pytest.raises(ParamError, match="other settings"):
+    with pytest.raises(ParamError, match=r"other settings \(search space \(--tune, "
+                                         r"--range\) differs\)"):
         tune(bm25_eval, validation, _spec(tmp_path, _space(b=(0.1, 0.9)), trials=2, study="x"))
+    with pytest.raises(ParamError, match=r"other settings \(seed \(--seed\) differs\)"):
+        tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=2, study="x",
+                                          seed=7))
     fresh = tune(bm25_eval, validation,
                  _spec(tmp_path, _space(b=(0.1, 0.9)), trials=2, study="x", fresh=True))
     assert fresh is not None and set(fresh.final.best) == {"b"}

@@ -482,9 +482,7 @@ def _open_stored(storage: optuna.storages.BaseStorage, name: str, objectives: Se
                             start=start, owner=False)
     stored = _wait_for(study, _CONFIG)
     if stored != text:
-        raise ParamError(f"study {name!r} exists in this storage with other settings "
-                         "(model, data, judgments, space, objective or validation differ); "
-                         "name another with --study, or start it again with --fresh")
+        raise ParamError(other_settings(name, stored, text))
     if grid:
         _wait_for(study, _READY)
     return study
@@ -502,11 +500,33 @@ def check_settings(storage: optuna.storages.BaseStorage,
         except KeyError:
             continue
         stored = study.user_attrs.get(_CONFIG)
-        if stored is not None and stored != json.dumps(config, sort_keys=True, default=str):
-            raise ParamError(f"study {name!r} exists in this storage with other settings "
-                             "(model, data, judgments, space, objective or validation "
-                             "differ); name another with --study, or start it again with "
-                             "--fresh")
+        text = json.dumps(config, sort_keys=True, default=str)
+        if stored is not None and stored != text:
+            raise ParamError(other_settings(name, stored, text))
+
+
+# a study's settings (runner.config) as a person names them
+_SETTING_NAMES = {
+    "model": "model", "version": "the model's scoring version", "dataset": "data",
+    "judgments": "judgments", "base": "starting values (-p, --params)",
+    "space": "search space (--tune, --range)", "objectives": "objective (--metric)",
+    "constraints": "constraints (--constraint)", "sampler": "sampler (--sampler)",
+    "seed": "seed (--seed)", "validation": "validation (--folds, --time-split, splits)",
+    "fold": "fold"}
+
+
+def other_settings(name: str, stored: str, text: str) -> str:
+    """The refusal of a study stored with other settings, naming those that differ (it
+    had listed six that might, none of them the one that did: a seed)."""
+    try:
+        was, now = json.loads(stored), json.loads(text)
+        keys = [k for k in dict.fromkeys([*now, *was]) if was.get(k) != now.get(k)]
+    except (ValueError, AttributeError):
+        keys = []
+    differ = ", ".join(_SETTING_NAMES.get(k, k) for k in keys) or "its settings"
+    return (f"study {name!r} exists in this storage with other settings ({differ} "
+            f"differ{'s' if len(keys) == 1 else ''}); name another with --study, or start "
+            "it again with --fresh")
 
 
 def _wait_for(study: optuna.Study, key: str) -> Any:
