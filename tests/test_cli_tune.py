@@ -839,3 +839,16 @@ def test_the_table_heads_a_start_set_by_p_as_the_start(capsys, tmp_path):
     assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--trials", "2", "--folds", "0",
                  "--storage", str(tmp_path / "s2.db")]) == 0
     assert "parameter  default  tuned" in capsys.readouterr().out
+
+
+def test_a_shared_studys_trials_line_does_not_claim_the_others_trials() -> None:
+    # three processes on one server study each said "120 new this run" of its 40
+    from types import SimpleNamespace
+
+    from workbench.cli.tune_report import trials_line
+
+    studies = [SimpleNamespace(name="all", trials=130, new=120)]
+    assert trials_line(studies).endswith("120 new this run, 10 stored before")
+    assert trials_line(studies, shared=True).endswith(
+        "120 new since this run began (by it and any process sharing the study), 10 stored "
+        "before")

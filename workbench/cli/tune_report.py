@@ -177,7 +177,7 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                       "its held-out score. The values written come from the front below")
             _print_front(fold, objectives, shipped=fold is result.final)
             fold_fronts = fold_fronts or fold is not result.final
-    print("\n" + trials_line(shown))
+    print("\n" + trials_line(shown, shared=bool(getattr(result.spec, "shared", False))))
 
 
 def _at_a_narrowed_bound(result: Any, model: Any) -> list[str]:
@@ -197,9 +197,11 @@ def _at_a_narrowed_bound(result: Any, model: Any) -> list[str]:
     return out
 
 
-def trials_line(studies: Any) -> str:
+def trials_line(studies: Any, shared: bool = False) -> str:
     """"trials per study: fold 1 of 3: 40, …, all: 40", and how many of them this run added
-    where some were stored before (the same command continues a study)."""
+    where some were stored before (the same command continues a study). `shared`: other
+    processes may add trials meanwhile, counted with this run's (each of three processes on
+    one server study had said "120 new this run" of its 40)."""
     line = "trials per study: " + ", ".join(f"{f.name}: {f.trials}" for f in studies)
     new = sum(f.new for f in studies if f.new >= 0)
     total = sum(f.trials for f in studies)
@@ -208,6 +210,9 @@ def trials_line(studies: Any) -> str:
     if new == 0:
         return line + (" — every one stored by an earlier run with these settings, none "
                        "new (--fresh starts anew)")
+    if shared:
+        return line + (f" — {new:,} new since this run began (by it and any process sharing "
+                       f"the study), {total - new:,} stored before")
     return line + f" — {new:,} new this run, {total - new:,} stored before"
 
 

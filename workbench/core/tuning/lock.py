@@ -165,8 +165,9 @@ def busy_message(name: str, path: Path | None, exclusive: bool) -> str:
     if exclusive:
         return (f"study {name!r} in {where} is being tuned by another workbench tune right "
                 "now: a second run on it would evaluate and store its trials again, and "
-                "--fresh would delete them under it. Wait for it to finish, name another "
-                "study with --study, or share one study between processes with --workers N")
+                "--fresh would delete them under it. Wait for it to finish, or name another "
+                "study with --study (runs share a study only when each was started with "
+                "--workers, or on a database server)")
     return (f"study {name!r} in {where} is being tuned by another workbench tune that does "
             "not share it (one without --workers); wait for it to finish, or name another "
             "study with --study")
