@@ -583,3 +583,15 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     assert (tmp_path / "c.PNG").read_bytes().startswith(b"\x89PNG")
     assert len(warned) == 1 and warned[0].startswith("d.jpg: this panel exports PNG, SVG, not JPG")
     assert "nothing was written" in warned[0]
+    # "a" again: a.png exists, and the dialog had asked only about "a"
+    (tmp_path / "a.png").write_bytes(b"yesterday's")
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+    asked: list[str] = []
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda _p, _t, text, *a: (asked.append(text), answers.pop(0))[1]))
+    typed.append(str(tmp_path / "a"))
+    chart._export_dialog(".png")
+    assert asked == ["a.png already exists. Replace it?"]
+    assert (tmp_path / "a.png").read_bytes() == b"yesterday's"
+    chart._export_dialog(".png")
+    assert (tmp_path / "a.png").read_bytes().startswith(b"\x89PNG")

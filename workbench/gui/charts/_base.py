@@ -258,10 +258,18 @@ class ChartPanel(QWidget):
                                               f"{kind} (*{suffix})")
         if not path:
             return
+        typed = path
         path, refused = export_path(path, suffix, self.export_suffixes)
         if refused:
             QMessageBox.warning(self, f"Export {kind}", refused)
             return
+        if path != typed and Path(path).exists():  # the dialog asked about the name typed
+            answer = QMessageBox.question(
+                self, f"Export {kind}", f"{Path(path).name} already exists. Replace it?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.No)
+            if answer != QMessageBox.StandardButton.Yes:
+                return
         try:
             self.export(path)
         except OSError as exc:  # a full disk, a folder made read-only: nothing written
