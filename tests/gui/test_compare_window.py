@@ -597,3 +597,20 @@ def test_with_nothing_compared_the_view_says_why_and_offers_nothing_to_act_on(
     qtbot.waitUntil(lambda: view.comp is None)
     assert view.lines.comparison is None and view.table.rowCount() == 0
     assert not any(b.isEnabled() for b in actions)
+
+
+def test_a_document_explained_while_presenting_stays_explained_after(qtbot: QtBot,
+                                                                     tea: Any) -> None:
+    # in a narrow window the explain pane waits folded; one clicked while presenting folded
+    # away again when the presentation ended
+    view = _open(qtbot, tea)
+    view.resize(1024, 700)
+    qtbot.wait(20)
+    assert view.top_split.sizes()[1] == 0  # folded until a click
+    view.set_presentation(True)
+    q = view.lines_query()
+    assert view.comp is not None
+    view._on_doc(int(view.comp.results[0].ranking.docs[q, 0]))
+    view.set_presentation(False)
+    qtbot.wait(20)
+    assert view.explain.explained is not None and view.top_split.sizes()[1] > 0

@@ -486,3 +486,4 @@ def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot) -> None:
     assert panel.plot.getPlotItem().legend is None  # nothing drawn over the bars
     assert panel.verdict.width() > panel.width() // 2  # a line under the title, full width
     w.close()
+

@@ -126,3 +126,21 @@ def test_a_prompt_that_ends_in_spaces_says_so_beside_it(qtbot: QtBot) -> None:
     assert editor.trailing.text() == "␣" and "1 blank character" in editor.trailing.toolTip()
     editor.set_value("")
     assert not editor.trailing.isVisible()
+
+
+def test_a_prompt_field_takes_its_row(qtbot: QtBot) -> None:
+    # the trailing-space mark beside it had left the prompt about 112 px wide where the
+    # other fields reach the reset column, showing only "ilarity | query:"
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("hybrid")
+    box = PrepareBox(s)
+    qtbot.addWidget(box)
+    box.resize(360, 900)
+    box.show()
+    qtbot.waitExposed(box)
+    prompt = box.editors["query_prompt"]
+    model = box.editors["embedding_model"]
+    assert prompt.trailing.isVisible()  # type: ignore[attr-defined]
+    assert prompt.trailing.width() < 30  # type: ignore[attr-defined]  # a mark, not a column
+    assert prompt.combo.width() >= model.width() - 30  # type: ignore[attr-defined]

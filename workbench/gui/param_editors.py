@@ -263,11 +263,11 @@ class TextEditor(ParamEditor):
             edit = self.combo.lineEdit()
             assert edit is not None
             self.line = edit
-            layout.addWidget(self.combo)
+            layout.addWidget(self.combo, 1)  # the field takes the row, the mark its own
             self.combo.activated.connect(lambda *_: self._emit())
         else:
             self.line = QLineEdit(self)
-            layout.addWidget(self.line)
+            layout.addWidget(self.line, 1)
         # a space at the end is part of the text (a prompt's "query: ") and a line edit
         # draws none: this mark says it is there
         self.trailing = QLabel(self)

@@ -545,7 +545,11 @@ class CompareWindow(QWidget):
         if self.presenting:
             return
         if self._sizes_before:
-            self.top_split.setSizes(self._sizes_before)
+            sizes = self._sizes_before
+            if sizes[1] == 0 and self.explain.explained is not None:
+                # a document explained while presenting stays in sight (it folded away)
+                sizes = [sum(sizes) * 2 // 3, sum(sizes) - sum(sizes) * 2 // 3]
+            self.top_split.setSizes(sizes)
         if self._rows_before:
             self.right_split.setSizes(self._rows_before)
 
