@@ -638,11 +638,17 @@ def test_a_server_url_is_shown_without_its_password_and_an_unencoded_at_is_said(
     assert shown_url("postgresql+psycopg://wb:pa/ss@127.0.0.1:1/tune") == \
         "postgresql://wb:***@127.0.0.1:1/tune"
     assert shown_url("postgresql+psycopg://wb@h/db?sslmode=require&password=se/cret") == \
-        "postgresql://wb@h/db?sslmode=require&password=***"
+        "postgresql://wb@h/db?password=***&sslmode=require"
+    assert shown_url("postgresql+psycopg://wb:pa?ss@127.0.0.1:1/db") == \
+        "postgresql://wb:***@127.0.0.1:1/db"  # a ? in the password
+    assert "ss" not in shown_url("postgresql+psycopg://wb:p@ss@127.0.0.1/db").split("//")[1]
+    assert shown_url("postgresql+psycopg://[::1]:5432/db") == "postgresql://[::1]:5432/db"
     with pytest.raises(ParamError) as err:  # read as host "ss@127.0.0.1" by the driver
         storage_url("postgresql://wb:p@ss@127.0.0.1:5432/db", None)  # type: ignore[arg-type]
     assert "more than one @" in str(err.value) and "%40" in str(err.value)
     assert "ss@" not in str(err.value) and "p@ss" not in str(err.value)
+    with pytest.raises(ParamError, match="more than one @"):
+        storage_url("postgresql://wb:p?a@ss@host/db", None)  # type: ignore[arg-type]
 
 
 def test_a_server_connection_is_given_up_after_a_timeout(monkeypatch):

@@ -365,26 +365,36 @@ def _lost_a_race(exc: Exception) -> bool:
 
 def shown_url(url: str) -> str:
     """A storage URL as the user wrote it (postgresql://, not the driver this adds), its
-    password hidden, in the user part (which may hold a /) or as ?password=:
-    "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db" had lost the user name
-    and the slashes)."""
+    password hidden wherever SQLAlchemy reads one — in the user part, whatever it holds (a
+    /, a ?), or as ?password=: "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db"
+    had lost the user name and the slashes)."""
     if "://" not in url or url.startswith(("sqlite", "journal")):
         return url
-    scheme, rest = url.split("://", 1)
-    main, mark, query = rest.partition("?")
-    userinfo, at, host = main.rpartition("@")  # the last @: the host follows it
-    if at:
-        user, colon, _ = userinfo.partition(":")
-        main = f"{user}{':***' if colon else ''}@{host}"
-    query = re.sub(r"(?i)(password=)[^&]*", r"\1***", query)
-    return f"{scheme.removesuffix('+psycopg')}://{main}{mark}{query}"
+    from sqlalchemy.engine import make_url
+
+    try:
+        parsed = make_url(url)
+    except Exception:  # not a URL SQLAlchemy reads: nothing of it shown past the scheme
+        return url.split("://", 1)[0].removesuffix("+psycopg") + "://…"
+    if parsed.host and "@" in parsed.host:  # an unencoded @: the password's rest in "host"
+        parsed = parsed.set(password=parsed.password or "-",
+                            host=parsed.host.rpartition("@")[2])
+    text = parsed.render_as_string(hide_password=True)
+    text = re.sub(r"(?i)((?:ssl)?password=)[^&]*", r"\1***", text)
+    scheme, rest = text.split("://", 1)
+    return f"{scheme.removesuffix('+psycopg')}://{rest}"
 
 
 def _at_hint(url: str) -> str:
     """A hint where the URL's user part holds a second @ (a password with @ in it read as
     a host: "failed to resolve host 'ss@127.0.0.1'")."""
-    main = url.split("://", 1)[-1].partition("?")[0]
-    if main.count("@") < 2:
+    from sqlalchemy.engine import make_url
+
+    try:
+        host = make_url(url).host or ""
+    except Exception:
+        return ""
+    if "@" not in host:
         return ""
     return ("the URL holds more than one @: write an @ in the user name or password as %40 "
             "(a : as %3A, a / as %2F)")
