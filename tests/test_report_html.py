@@ -758,3 +758,17 @@ def test_a_bundle_size_that_moved_beyond_chance_is_in_the_headline() -> None:
     assert (f"bundle_tokens {tokens.means[0]:,.1f} → {tokens.means[1]:,.1f} "
             f"({tokens.deltas[1]:+,.1f}, p {p_text(p)}, fewer)").replace("-", "−") in line
     assert "(-" not in line  # a real minus, as the tables print it
+
+
+def test_the_markdown_per_query_ids_are_code_spans_as_written() -> None:
+    # md()'s backslashes inside a code span are shown: issue#12 read `issue\#12`
+    from workbench.report.text import markdown
+
+    ds = load_dataset(TEA)
+    renamed = {q.id: f"issue#{q.id}_x" for q in ds.queries}
+    queries = QuerySet([dataclasses.replace(q, id=renamed[q.id]) for q in ds.queries])
+    qrels = {renamed[k]: v for k, v in (ds.qrels or {}).items()}
+    odd = Dataset(ds.name, ds.corpus, queries, qrels)
+    page = markdown(_compare(odd, "bm25", {"defaults": {}, "flat": {"b": 0.0}}))
+    section = page[page.index("## Per-query differences"):page.index("## Moved most")]
+    assert "`issue#" in section and "\\" not in section

@@ -414,7 +414,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     if metric:  # which queries won or lost (the HTML's chart), in words
         lines += ["", f"## Per-query differences: {md(metric)}", ""]
         for i in range(1, len(comp.configs)):
-            pq = per_query(comp, i, metric, name=lambda t: f"`{md(t)}`")
+            pq = per_query(comp, i, metric, name=code_span)
             said = ("no query changed" if not pq.up and not pq.down
                     else "; ".join([pq.tally, *pq.most]))
             lines.append(f"- {md(comp.configs[i].name)} − {md(comp.configs[0].name)}: "
