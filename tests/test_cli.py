@@ -367,3 +367,17 @@ def test_no_judgments_says_what_to_give(tmp_path: Path, command: str,
     assert len(err) == 1 and "no judgments to" in err[0] and "(give --qrels FILE; " in err[0]
     assert f"--qrels {SAMPLES / 'tea-beir' / 'qrels' / 'test.tsv'} judges these" in err[0]
     assert not (tmp_path / "r.md").exists()
+
+
+def test_the_no_judgments_hint_names_the_split_read(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # the first qrels file by name (dev.tsv) was named while the split read was test
+    import shutil
+
+    data = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", data)
+    shutil.copy(data / "qrels" / "test.tsv", data / "qrels" / "dev.tsv")
+    one = tmp_path / "q1.jsonl"
+    one.write_text((data / "queries.jsonl").read_text().splitlines()[0] + "\n")
+    assert main(["eval", str(data), "-m", "bm25", "--queries", str(one)]) == 2
+    assert f"--qrels {data / 'qrels' / 'test.tsv'} judges these" in capsys.readouterr().err

@@ -53,7 +53,6 @@ SWEEP_METRICS = "ndcg@10,mrr@10,r@100"
 CODE_SWEEP_METRICS = "r@10,ndcg@10,mrr@10"
 
 
-
 def no_judgments(args: argparse.Namespace, dataset: Dataset, verb: str) -> NoReturn:
     """The one error for data with no judgments (eval, compare, report), saying what to
     give: a repository's task file; --qrels; and, where --queries stood in for a BEIR
@@ -67,11 +66,14 @@ def no_judgments(args: argparse.Namespace, dataset: Dataset, verb: str) -> NoRet
     given = "--qrels FILE" if len(dataset.queries) else "--queries FILE and --qrels FILE"
     folder = Path(args.data) / "qrels"
     if getattr(args, "queries", None) and folder.is_dir():
-        tsv = sorted(folder.glob("*.tsv"))
+        split = getattr(args, "split", None) or "test"  # the split read, not the first file
+        tsv = folder / f"{split}.tsv"
+        tsv = tsv if tsv.is_file() else next(iter(sorted(folder.glob("*.tsv"))), folder)
         given += (f"; the folder's {folder.name}/ is read only with its own queries: "
-                  f"--qrels {tsv[0] if tsv else folder} judges these")
+                  f"--qrels {tsv} judges these")
     raise UsageError(f"{dataset.source or dataset.name}: no judgments to {verb} against "
                      f"(give {given})")
+
 
 def code_tasks(args: argparse.Namespace, model: Any) -> bool:
     """Code tasks: DATA is a git repository (or a bundled sample's history stream), or the
