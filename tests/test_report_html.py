@@ -772,3 +772,14 @@ def test_the_markdown_per_query_ids_are_code_spans_as_written() -> None:
     page = markdown(_compare(odd, "bm25", {"defaults": {}, "flat": {"b": 0.0}}))
     section = page[page.index("## Per-query differences"):page.index("## Moved most")]
     assert "`issue#" in section and "\\" not in section
+
+
+def test_a_names_hyphen_is_kept_in_in_short(tea: Comparison) -> None:
+    # the real minus was put in by a pattern over the whole sentence: "run -2" became
+    # "run −2", a name no table showed
+    from workbench.report.text import summary_lines
+
+    named = dataclasses.replace(tea, configs=[tea.configs[0], dataclasses.replace(
+        tea.configs[1], name="run -2"), tea.configs[2]])
+    line = summary_lines(named)[0]
+    assert line.startswith("run -2 against defaults: ") and "(-0" not in line

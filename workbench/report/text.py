@@ -299,6 +299,12 @@ def is_count(metric: str) -> bool:
     return metric in BUNDLE_METRICS and BUNDLE_METRICS[metric].count
 
 
+def minus_text(x: float, count: bool = False) -> str:
+    """`delta_text` with a real minus, as the tables print it: for sentences (a regular
+    expression over the finished sentence had also changed names such as "run -2")."""
+    return delta_text(x, count).replace("-", "−")
+
+
 def mean_text(x: float, count: bool = False) -> str:
     """A mean: 4 decimals, or a count (a bundle's files, tokens) to one, with thousands."""
     return "–" if math.isnan(x) else f"{x:,.1f}" if count else f"{x:.4f}"
@@ -541,7 +547,7 @@ def summary_lines(comp: Comparison) -> list[str]:
     for i in range(1, len(comp.configs)):
         name = comp.configs[i].name
         move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
-                f"({delta_text(row.deltas[i])})")
+                f"({minus_text(row.deltas[i])})")
         same_values = (dict(comp.model.schema.resolve(comp.configs[i].params))
                        == dict(comp.model.schema.resolve(comp.configs[0].params)))
         if trained_pair(comp, i) and same_values:
@@ -624,10 +630,9 @@ def summary_lines(comp: Comparison) -> list[str]:
                         f" Only part of it ships: {left} of the values it was measured with "
                         f"{shipped.target} cannot take"
                         + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
-                           f"({delta_text(s_row[4])} against {first}, {test})"
+                           f"({minus_text(s_row[4])} against {first}, {test})"
                            if s_row else "") + " — see Settings to ship.")
-        # a real minus before a figure, as the tables print it (not in names: tea-beir)
-        out.append(re.sub(r"(?<![\w.-])-(?=\d)", "−", said + ship))
+        out.append(said + ship)
     return out
 
 
@@ -642,7 +647,7 @@ def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
     p = "" if math.isnan(t.p_value) else f", p {p_text(t.p_value)}"
     return (f"on {t.held_n:,} held-out {nouns(comp)[1]}{how}, tune measured {name}'s "
             f"{metric} against its own starting values: {mean_text(t.held_default)} → "
-            f"{mean_text(t.held_tuned)} ({delta_text(t.held_tuned - t.held_default)}{p})")
+            f"{mean_text(t.held_tuned)} ({minus_text(t.held_tuned - t.held_default)}{p})")
 
 
 def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
@@ -660,12 +665,12 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str) -> str:
         if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
             # token saving beyond chance went unsaid beside an unchanged recall)
             said.append(f"{r.metric} {mean_text(r.means[0], True)} → "
-                        f"{mean_text(r.means[i], True)} ({delta_text(r.deltas[i], True)}, "
+                        f"{mean_text(r.means[i], True)} ({minus_text(r.deltas[i], True)}, "
                         f"p {p_text(p)}, {'fewer' if r.deltas[i] < 0 else 'more'})")
             continue
         better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
         said.append(f"{r.metric} {mean_text(r.means[0])} → {mean_text(r.means[i])} "
-                    f"({delta_text(r.deltas[i])}, p {p_text(p)}, "
+                    f"({minus_text(r.deltas[i])}, p {p_text(p)}, "
                     f"{'better' if better else 'worse'})")
     return f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
 
