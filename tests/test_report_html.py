@@ -718,6 +718,8 @@ def test_long_names_may_break_anywhere_in_headings_and_table_heads(tea: Comparis
     rule = re.search(r"([^{}]*)\{overflow-wrap:anywhere\}", style)
     assert rule is not None
     assert {"h3", "th", "figcaption"} <= set(rule.group(1).split(","))
+    # a name heading a column of figures too (th.num kept them on one line)
+    assert style.index("th.num{white-space:normal}") > style.index("td.num,th.num{")
 
 
 def test_the_markdown_says_which_queries_won_or_lost_and_what_made_it(tea: Comparison) -> None:

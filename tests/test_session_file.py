@@ -155,6 +155,11 @@ def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
                                 "query": None}), encoding="utf-8")
     s.load(path)
     assert s.queries_file == str(tmp_path / "data" / "q.jsonl") and len(s.dataset.queries) == 1
+    # a study storage in the home folder stays there
+    path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea",
+                                "study_storage": "~/studies.db"}), encoding="utf-8")
+    s.load(path)
+    assert s.study_storage == "~/studies.db"
     monkeypatch.chdir(SAMPLES)
     # one saved as it was opened, relative to the folder the window ran in, still reads
     path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea-beir"}), encoding="utf-8")

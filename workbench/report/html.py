@@ -86,6 +86,7 @@ table{border-collapse:collapse;margin:6px 0 10px;font-size:13px}
 th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
 th{background:#f6f8fa;font-weight:600;text-align:left}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th.num{white-space:normal}
 th.group{text-align:center}
 td.up,span.up{color:var(--up);font-weight:600}
 td.down,span.down{color:var(--down);font-weight:600}
