@@ -655,8 +655,9 @@ def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
 
 
 def _also_beyond_chance(comp: Comparison, i: int, metric: str) -> str:
-    """The other quality metrics whose difference is beyond chance, in a sentence ("" for
-    none): a headline with no clear difference hid an r@100 that fell with p 0.006."""
+    """The other metrics whose difference is beyond chance, in a sentence ("" for none): a
+    headline with no clear difference hid an r@100 that fell with p 0.006; a bundle's files
+    or tokens are said as fewer or more."""
     said = []
     for r in comp.rows:
         p = r.p_values[i]
