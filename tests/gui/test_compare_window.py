@@ -614,3 +614,18 @@ def test_a_document_explained_while_presenting_stays_explained_after(qtbot: QtBo
     view.set_presentation(False)
     qtbot.wait(20)
     assert view.explain.explained is not None and view.top_split.sizes()[1] > 0
+
+
+def test_a_narrow_window_explaining_a_document_lists_a_and_b(qtbot: QtBot, tea: Any) -> None:
+    # three lists of about 100 px beside the explain pane showed no ids at 1,024
+    view = _open(qtbot, tea)
+    view.resize(1024, 700)
+    qtbot.wait(20)
+    assert view.comp is not None and len(view.comp.configs) == 3
+    assert view.lines.columns == [0, 1, 2]  # the pane folded: every list
+    q = view.lines_query()
+    view._on_doc(int(view.comp.results[0].ranking.docs[q, 0]))
+    assert view.lines.columns == [0, view.b_index] and view.top_split.sizes()[1] > 0
+    view.resize(1600, 900)
+    qtbot.wait(20)
+    assert view.lines.columns == [0, 1, 2]

@@ -415,7 +415,7 @@ class CompareWindow(QWidget):
             self.chart.set_comparison(None)
         self.lines.set_comparison(comp)
         self.lines.set_k(self.session.k)
-        self.lines.set_columns(list(range(len(comp.configs))))
+        self.lines.set_columns(self._columns())
         self.show_query(self.session.query)
 
     def _fit_table(self) -> None:
@@ -479,6 +479,7 @@ class CompareWindow(QWidget):
             sizes = self.top_split.sizes()
             if sizes[1] == 0:  # folded away until a click (presenting, a narrow window)
                 self.top_split.setSizes([sum(sizes) * 2 // 3, sum(sizes) // 3])
+            self._restore_columns()
 
     def step(self, direction: int) -> None:
         """The next (+1) or previous (−1) of the queries that moved most."""
@@ -499,8 +500,19 @@ class CompareWindow(QWidget):
             self.lines.replay(1500)
 
     def _restore_columns(self) -> None:
-        if self.comp is not None:
-            self.lines.set_columns(list(range(len(self.comp.configs))))
+        if self.comp is not None and not self.lines.replaying:
+            self.lines.set_columns(self._columns())
+
+    def _columns(self) -> list[int]:
+        """The configurations the lists show: all; in a narrow window with a document
+        explained beside them, A and B, the two it explains (three lists of about 100 px
+        had shown no ids)."""
+        n = len(self.comp.configs) if self.comp is not None else 0
+        sizes = self.top_split.sizes()
+        if (n > 2 and not self.presenting and self.width() < NARROW
+                and self.explain.explained is not None and len(sizes) > 1 and sizes[1] > 0):
+            return [0, self.b_index]
+        return list(range(n))
 
     # -- presentation ---------------------------------------------------------------------
 
@@ -579,6 +591,8 @@ class CompareWindow(QWidget):
         self._fit_presentation()
         self._fit_lists()
         self._fold_explain()
+        if self.comp is not None and self.lines.columns != self._columns():
+            self._restore_columns()
 
     def _fit_lists(self) -> None:
         """In a short window the ranked lists keep the height their top k and legend need,
