@@ -629,3 +629,18 @@ def test_a_narrow_window_explaining_a_document_lists_a_and_b(qtbot: QtBot, tea: 
     view.resize(1600, 900)
     qtbot.wait(20)
     assert view.lines.columns == [0, 1, 2]
+
+
+def test_a_long_configuration_name_is_cut_in_its_middle_in_the_list(qtbot: QtBot,
+                                                                     window: Any) -> None:
+    # it scrolled sideways, the end where names differ ("…second try", "run-2") out of sight
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.save_configuration("defaults with the standard lucene settings, first try")
+    s.set_params({"k1": 0.9})
+    s.save_configuration("defaults with the standard lucene settings, run-2")
+    view = _open(qtbot, window)
+    lst = view.configs.list
+    assert lst.textElideMode() == Qt.TextElideMode.ElideMiddle
+    assert lst.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    assert lst.item(1).toolTip().startswith("defaults with the standard lucene settings, run-2:")

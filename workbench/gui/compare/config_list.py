@@ -65,6 +65,10 @@ class ConfigurationList(QWidget):
         self.list.setToolTip("The configurations of the current model; the checked ones are "
                              "compared, the baseline (★) first. Double-click: switch the "
                              "sliders to it.")
+        # a long name cut in its middle, whole in its tooltip (it scrolled sideways, its end,
+        # where names differ — "run-2", "b=0.9" — out of sight)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemChanged.connect(self._on_item_changed)
         self.list.currentItemChanged.connect(lambda *_: self._enable())
         self.list.itemDoubleClicked.connect(
@@ -138,7 +142,8 @@ class ConfigurationList(QWidget):
                                else Qt.CheckState.Checked)
             changed = ", ".join(f"{k}={v}" for k, v in
                                 s.configurations.get(config.name).changed().items())
-            item.setToolTip(changed or "the model's defaults")
+            what = changed or "the model's defaults"
+            item.setToolTip(f"{config.name}: {what}")  # the name whole, where it is cut
             self.list.addItem(item)
             if config.name == current:
                 self.list.setCurrentItem(item)
