@@ -483,6 +483,7 @@ def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot) -> None:
         assert not table.verticalScrollBar().isVisible()  # every row in sight
     title = panel.plot.getPlotItem().titleLabel.text
     assert "current" in title and "baseline" in title
+    assert title.index("baseline") < title.index("current")  # as the bars stand
     assert panel.plot.getPlotItem().legend is None  # nothing drawn over the bars
     assert panel.verdict.width() > panel.width() // 2  # a line under the title, full width
     w.close()

@@ -293,7 +293,8 @@ class InjectionDiagnostics(ChartPanel):
         item = self.plot.getPlotItem()
         # the key in the plot's title row, over the bars' room, never on them (a legend
         # box inside a 170 px plot hid the tops of its bars); exported with the plot
-        key = [(A_COLOR, "current"), *([(OTHER, "baseline")] if base else [])]
+        # in the bars' order, left to right: the baseline's grey bar before the current one
+        key = [*([(OTHER, "baseline")] if base else []), (A_COLOR, "current")]
         item.setTitle("&nbsp;&nbsp;".join(f"<span style='color:{c}'>■</span> "
                                           f"<span style='color:{INK}'>{t}</span>"
                                           for c, t in key), size="9pt")
