@@ -154,6 +154,13 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     s.undo()
     assert s.params == before and s.tuned_on is None
     assert panel.apply_button.isEnabled()  # offered again after an undo
+    assert panel.status.text().startswith("the tuned values were taken back")
+    # another model: its result is the run's, Apply off until bm25 is back
+    s.set_model("vault-search")
+    assert not panel.apply_button.isEnabled()
+    assert panel.status.text().startswith("Another model was chosen")
+    s.set_model("bm25")
+    assert panel.apply_button.isEnabled() and not panel.status.text().startswith("Another")
 
 
 def test_when_no_gain_is_sure_the_start_is_kept_and_nothing_applies(
@@ -489,6 +496,16 @@ def test_a_held_out_loss_within_chance_is_no_better_not_worse() -> None:
         if kept:
             assert "the values each fold tuned do no better" in text
             assert "keeping the starting values, as the run did, is right" in text
+    # a loss of 0.10 on 6 tasks is no "small loss", though this many cannot tell it from chance
+    big = start - np.array([0.25, -0.05, 0.2, 0.05, 0.15, 0.0])
+    test = paired_test(start, big)
+    assert test.delta < -0.05 and test.p_value >= 0.05
+    final = FoldResult("all", "s", 10, {"w_keyword": 2.0}, (0.8,), (0.7,), big, start, top=(3, 0.8),
+                       picked=3)
+    text = verdict(TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {}, [], final,
+                              test), "bundle_recall")
+    assert f"(a loss of {abs(test.delta):.4f} that this many queries cannot tell from chance)" \
+        in text and "small loss" not in text
 
 
 def test_a_study_another_run_holds_is_refused_in_the_windows_words(

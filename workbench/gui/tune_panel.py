@@ -119,7 +119,7 @@ class TunePanel(QWidget):
         if s.dataset is None or job.dataset.corpus is not s.dataset.corpus:
             # the corpus: a typed query makes a new dataset of the same documents
             return f"another dataset was opened (the run tuned on {job.dataset.name})"
-        if job.model is not s.model:
+        if s.model is None or job.model.id != s.model.id:  # by id: each switch makes anew
             return f"another model was chosen (the run tuned {job.model.id}'s parameters)"
         return ""
 
@@ -164,8 +164,13 @@ class TunePanel(QWidget):
             self.view.clear(self._blocked)
         elif self.status.text().startswith("nothing to tune against"):
             self._say("")
-        if self.outcome is not None and self._moved_on():
+        moved = self._moved_on() if self.outcome is not None else ""
+        if moved:  # the result shown is the run's: said, its Apply off until it is back
             self.apply_button.setEnabled(False)
+            self._say(f"{moved[0].upper()}{moved[1:]}: the result below is that run's, and its "
+                      "values apply only there")
+        elif self.status.text().endswith("its values apply only there"):
+            self._say("")
 
     def _on_storage(self, text: str) -> None:
         self.session.study_storage = text.strip()
@@ -211,7 +216,7 @@ class TunePanel(QWidget):
         self.apply_button.setEnabled(not running and bool(self.outcome and self.outcome.best)
                                      and not (self.outcome and
                                               self.outcome.result.final.kept_start)
-                                     and not self._applied())
+                                     and not self._applied() and not self._moved_on())
         # where the verdict advises keeping the start, the button says it goes against that
         against = (advised_against(self.outcome.result, self.job.objective)
                    if self.outcome is not None and self.job is not None else "")
@@ -316,6 +321,10 @@ class TunePanel(QWidget):
         Undo)."""
         if not self.runner.running and self.outcome is not None:
             self._set_running(False)
+            if self.status.text().startswith("applied the tuned values") \
+                    and not self._applied():  # an Undo took them back
+                self._say("the tuned values were taken back (Edit ▸ Undo): Apply best offers "
+                          "them again")
 
     def shutdown(self) -> None:
         self.runner.shutdown()
