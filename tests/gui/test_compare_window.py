@@ -314,6 +314,9 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
     assert "compared on the 15 of 25 judged queries no configuration was tuned on" in (
         view.table_note.text())
     assert not view.table_note.isHidden()
+    # the chart under it: those ten are set aside as tuned on, not "without judgments"
+    assert view.chart.caption().endswith("; 10 tuned on set aside")
+    assert "without judgments" not in view.chart.caption()
     view.show_query(s.dataset.queries.index["q01"])  # tuned on: said, not counted
     assert "not counted: a configuration was tuned on this query" in view.query_label.text()
     view.show_query(s.dataset.queries.index["q20"])

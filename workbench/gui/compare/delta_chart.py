@@ -153,8 +153,12 @@ class QueryDeltaChart(QWidget):
                 f"{same} unchanged, {down} worsened")
         if trained_pair(comp, self.index):  # no evidence: said where the bars are
             text += " (training scores: fitted to these queries)"
-        if self._unjudged:
-            text += f"; {self._unjudged} without judgments left out"
+        # the judged queries set aside as tuned on are no "queries without judgments"
+        aside = min(comp.set_aside, self._unjudged)
+        if self._unjudged - aside:
+            text += f"; {self._unjudged - aside} without judgments left out"
+        if aside:
+            text += f"; {aside} tuned on set aside"
         return text
 
     def bar_center(self, n: int) -> QPoint:
