@@ -617,3 +617,16 @@ def test_the_charts_draw_no_axes_before_there_is_something_on_them(qtbot: QtBot)
     assert all(shown(c) for c in charts)
     view.clear("Start a run: its result shows here.")
     assert not any(shown(c) for c in charts)
+
+
+def test_a_time_split_is_offered_only_where_the_queries_have_a_time(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    # on tea-beir it failed at Start with the command line's advice (--folds, --train-split)
+    def offered(panel: TunePanel) -> bool:
+        combo = panel.settings.validation
+        return bool(combo.model().item(combo.findData("time")).isEnabled())
+
+    tea = _shown_panel(qtbot, _session("tea-beir", "bm25"), tmp_path / "a.db")
+    assert not offered(tea)
+    code = _shown_panel(qtbot, _session("code-repo", "codeledger"), tmp_path / "b.db")
+    assert offered(code)

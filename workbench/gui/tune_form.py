@@ -148,6 +148,17 @@ class TuneSettings(QWidget):
         self.task_set = task_set
         self._note_budget()
 
+    def set_timed(self, timed: bool) -> None:
+        """Offer the time split only where the queries have a time (repository tasks, dated
+        queries): on others it failed at Start, with the command line's advice."""
+        row = self.validation.findData("time")
+        item = self.validation.model().item(row)  # type: ignore[attr-defined]
+        item.setEnabled(timed)
+        item.setToolTip("" if timed else "the queries have no time to order them by: no "
+                        "repository tasks, no 'date'")
+        if not timed and self.validation.currentData() == "time":
+            self.validation.setCurrentIndex(self.validation.findData("auto"))
+
     def studies(self) -> int:
         """How many studies Start runs: k folds and one on all queries for k-fold (auto's
         5-fold on queries that are not repository tasks), else one."""

@@ -157,6 +157,9 @@ class TunePanel(QWidget):
         from workbench.core.tuning.data import is_task_set
 
         self.settings.set_task_set(s.dataset is not None and is_task_set(s.dataset))
+        from workbench.core.tuning.validation import has_time
+
+        self.settings.set_timed(s.dataset is not None and has_time(s.dataset))
         self._blocked = cannot_tune(self.session)
         self._set_running(self.runner.running)
         if self._blocked:

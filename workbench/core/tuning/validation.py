@@ -77,14 +77,22 @@ def kfold(counted: Mask, k: int, seed: int) -> Validation:
                       counted.copy())
 
 
+def has_time(dataset: Dataset) -> bool:
+    """Whether the queries have an order in time (a time split means something): repository
+    tasks (their commits), or every query with a 'date'."""
+    qs = list(dataset.queries)
+    return bool(qs) and (
+        all(isinstance(q.context.get("date"), str) and q.context.get("date") for q in qs)
+        or all("commit" in q.context or "snapshot" in q.context for q in qs))
+
+
 def time_split(dataset: Dataset, counted: Mask, fraction: float) -> Validation:
     """The oldest `fraction` of the counted tasks tune, the rest is held out."""
     if not 0 < fraction < 1:
         raise ParamError(f"--time-split must be between 0 and 1, got {fraction}")
     dated = all(isinstance(q.context.get("date"), str) and q.context.get("date")
                 for q in dataset.queries)
-    tasks = all("commit" in q.context or "snapshot" in q.context for q in dataset.queries)
-    if not (dated or tasks):  # file order is no time: a "newer" half would mean nothing
+    if not has_time(dataset):  # file order is no time: a "newer" half would mean nothing
         raise ParamError(f"a time split orders queries by time, and {dataset.name}'s have "
                          "none (no repository tasks, no 'date'): use k-fold (--folds) or the "
                          "data's own split (--train-split, --test-split)")
