@@ -630,3 +630,14 @@ def test_a_time_split_is_offered_only_where_the_queries_have_a_time(
     assert not offered(tea)
     code = _shown_panel(qtbot, _session("code-repo", "codeledger"), tmp_path / "b.db")
     assert offered(code)
+
+
+def test_a_best_that_is_the_values_in_use_is_said_to_leave_nothing_to_apply(
+        qtbot: QtBot, panel: TunePanel) -> None:
+    # Apply stayed grey with no word where the best trial was the values in use
+    _settings(panel, trials=3, validation="none")
+    outcome = _run(qtbot, panel)
+    panel.session.set_params(outcome.best)  # the values in use are the best found
+    panel._on_finished(outcome)  # as a run that ends on them
+    assert not panel.apply_button.isEnabled()
+    assert panel.status.text().endswith("its values are those in use: nothing to apply")

@@ -279,6 +279,9 @@ class TunePanel(QWidget):
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             self._say(self.status.text() + f"; saved as the configuration "
                       f"{self.tuned_name!r}")
+            if self._applied():  # Apply greyed with no word: the best is what is in use
+                self._say(self.status.text() + "; its values are those in use: nothing to "
+                          "apply")
         self.finished.emit(outcome)
 
     def _on_stopped(self, message: str) -> None:
