@@ -641,3 +641,16 @@ def test_a_best_that_is_the_values_in_use_is_said_to_leave_nothing_to_apply(
     panel._on_finished(outcome)  # as a run that ends on them
     assert not panel.apply_button.isEnabled()
     assert panel.status.text().endswith("its values are those in use: nothing to apply")
+
+
+def test_a_storage_error_names_the_field_not_the_flag(qtbot: QtBot, panel: TunePanel,
+                                                      tmp_path: Path) -> None:
+    # "--storage /x/s.db: folder /x does not exist": the window has no --storage
+    panel.settings.storage.setText(str(tmp_path / "nodir" / "s.db"))
+    panel.settings.storage.textEdited.emit(panel.settings.storage.text())
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: not panel.busy, timeout=RUN_MS)
+    text = panel.status.text()
+    assert "does not exist" in text and "--storage" not in text, text
+    assert text.startswith("tuning failed: the study storage ") or \
+        text.startswith("the study storage "), text

@@ -229,7 +229,8 @@ class TunePanel(QWidget):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet(ERROR if error else MUTED)
-        self.status.setText(text)
+        # the command line's flag is the form's Storage field here
+        self.status.setText(text.replace("--storage ", "the study storage ", 1))
 
     def _on_trial(self, report: Any) -> None:
         from workbench.core.tuning.objectives import direction
