@@ -81,7 +81,8 @@ def add_commands(sub: Any) -> None:
                    "values when no trial's bound is above 0; best = the highest training mean, "
                    "which often fits the training queries' quirks")
     p.add_argument("--seed", type=int, default=0, help="the sampler's seed: the same command "
-                   "and seed draw the same trials (default 0)")
+                   "and seed draw the same trials (default 0); a run stopped and continued "
+                   "draws on from where it stopped, not the trials of one uninterrupted run")
     p.add_argument("--storage", metavar="FILE|URL", help="study storage: an SQLite file "
                    "(default: studies.db in the cache folder), a .log file (optuna's journal: "
                    "much faster per trial with many parameters) or postgresql://user@host/db")
