@@ -595,3 +595,22 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     assert (tmp_path / "a.png").read_bytes() == b"yesterday's"
     chart._export_dialog(".png")
     assert (tmp_path / "a.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_trial_axis_ticks_whole_trials(qtbot: QtBot) -> None:
+    # four trials had ticks at 0.5, 1.5 …
+    from workbench.gui.charts.tune import TrialCurve
+
+    curve = TrialCurve()
+    qtbot.addWidget(curve)
+    curve.resize(500, 300)
+    curve.show()
+    curve.reset("all", maximize=True)
+    for number, value in enumerate([0.50, 0.40, 0.70, 0.60]):
+        curve.add(number, value, float("nan"))
+    axis = curve.plot.getPlotItem().getAxis("bottom")
+    levels = axis.tickValues(0.0, 3.0, 400)
+    assert levels and all(float(v).is_integer() for _, ticks in levels for v in ticks)
+    for number in range(4, 40):  # many: spaced so that they read
+        curve.add(number, 0.5, float("nan"))
+    assert axis.tickValues(0.0, 39.0, 400)[0][0] >= 5

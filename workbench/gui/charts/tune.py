@@ -140,6 +140,10 @@ class TrialCurve(_Chart):
         self.train_line.setData(*steps(x, np.asarray(self.train_best)))
         hx, hy = steps(x, np.asarray(self.held_best))
         self.held_line.setData(hx, hy, connect="finite")
+        # trials are counted: whole ticks only (a few trials had 0.5, 1.5 …)
+        span = max(self.numbers) - min(self.numbers)
+        step = max(1, math.ceil(span / 8))
+        self.plot.getPlotItem().getAxis("bottom").setTickSpacing(step, step)
 
 
 def steps(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
