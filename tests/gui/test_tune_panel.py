@@ -654,3 +654,15 @@ def test_a_storage_error_names_the_field_not_the_flag(qtbot: QtBot, panel: TuneP
     assert "does not exist" in text and "--storage" not in text, text
     assert text.startswith("tuning failed: the study storage ") or \
         text.startswith("the study storage "), text
+
+
+def test_a_1024_px_window_does_not_scroll_the_tune_tab_sideways(qtbot: QtBot,
+                                                                 tmp_path: Path) -> None:
+    # its content asked 1,050 px: the Result column, the verdict and "Tuned" cut at 1,024
+    from PySide6.QtWidgets import QScrollArea
+
+    panel = _shown_panel(qtbot, _session("tea-beir", "bm25"), tmp_path / "s.db")
+    panel.resize(1016, 300)  # the chart area of a 1,024-px window
+    qtbot.wait(20)
+    scroll = panel.findChild(QScrollArea)
+    assert scroll is not None and not scroll.horizontalScrollBar().isVisible()

@@ -61,7 +61,7 @@ class TunePanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(scroll)
         content = QWidget()
-        content.setMinimumSize(1050, 420)
+        content.setMinimumSize(980, 420)  # no sideways scroll in a 1,024-px window
         scroll.setWidget(content)
         row = QHBoxLayout(content)
         row.setContentsMargins(4, 4, 4, 4)
