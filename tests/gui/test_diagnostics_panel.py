@@ -205,3 +205,17 @@ def test_the_panels_verdict_is_the_clis_where_the_min_score_empties_turns(
     out = capsys.readouterr().out
     said = panel.verdict.text()
     assert said.startswith("the min score is doing real work: it leaves ") and said in out
+
+
+def test_a_narrow_plot_keys_one_entry_a_line(qtbot: QtBot, decisions: TuningSession) -> None:
+    # at 1,024 px the key's one line was cut to "■ current ■ baseli"
+    decisions.pin_baseline()
+    panel = InjectionDiagnostics(decisions)
+    qtbot.addWidget(panel)
+    panel.resize(900, 260)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.redraw()
+    assert panel.plot.width() < 240
+    title = panel.plot.getPlotItem().titleLabel.text
+    assert "baseline" in title and "<br>" in title

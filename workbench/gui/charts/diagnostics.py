@@ -295,9 +295,11 @@ class InjectionDiagnostics(ChartPanel):
         # box inside a 170 px plot hid the tops of its bars); exported with the plot
         # in the bars' order, left to right: the baseline's grey bar before the current one
         key = [*([(OTHER, "baseline")] if base else []), (A_COLOR, "current")]
-        item.setTitle("&nbsp;&nbsp;".join(f"<span style='color:{c}'>■</span> "
-                                          f"<span style='color:{INK}'>{t}</span>"
-                                          for c, t in key), size="9pt")
+        # one entry a line in a narrow plot (at 1,024 px "baseline" was cut to "baseli")
+        sep = "<br>" if self.plot.width() < 240 else "&nbsp;&nbsp;"
+        item.setTitle(sep.join(f"<span style='color:{c}'>■</span> "
+                               f"<span style='color:{INK}'>{t}</span>" for c, t in key),
+                      size="9pt")
         item.getAxis("bottom").setTicks([[(float(i), str(i)) for i in range(size)]])
         top = max(int(self.counts_current.max(initial=0)),
                   int(self.counts_baseline.max(initial=0)), 1)
