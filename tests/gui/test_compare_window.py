@@ -134,7 +134,8 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     assert QFontInfo(view.query_label.font()).pixelSize() > query_px
     # every metric column shows whole (Δ, p and ▲/▼ scrolled away at the narrow pane's
     # width), and the header grows with the cells (the style sheet kept it small)
-    assert view.table.width() >= view.table.content_width()
+    half = view.screen().availableGeometry().width() // 2  # … within half the screen
+    assert view.table.width() >= min(view.table.content_width(), half)
     header = view.table.horizontalHeader()
     assert QFontInfo(header.font()).pixelSize() > 13 or "font-size" in header.styleSheet()
     view.replay()
@@ -647,3 +648,17 @@ def test_a_long_configuration_name_is_cut_in_its_middle_in_the_list(qtbot: QtBot
     assert lst.textElideMode() == Qt.TextElideMode.ElideMiddle
     assert lst.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     assert lst.item(1).toolTip().startswith("defaults with the standard lucene settings, run-2:")
+
+
+def test_presenting_on_a_small_screen_keeps_the_table_within_half_of_it(
+        qtbot: QtBot, tea: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    # on a 1,024-px screen the table's minimum held the window at 1,078 px
+    from PySide6.QtCore import QRect
+
+    view = _open(qtbot, tea)
+    small = type("Screen", (), {"availableGeometry": lambda self: QRect(0, 0, 1024, 600),
+                                "geometry": lambda self: QRect(0, 0, 1024, 640)})()
+    monkeypatch.setattr(view, "screen", lambda: small)
+    view.set_presentation(True)
+    assert view.table.minimumWidth() <= 512
+    view.set_presentation(False)

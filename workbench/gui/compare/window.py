@@ -533,7 +533,11 @@ class CompareWindow(QWidget):
             if on else "")
         # the metric table keeps room for every column: at its narrow splitter width the
         # large type left only "metric | defaults | tuned | +0", Δ, p and ▲/▼ scrolled away
-        self.table.setMinimumWidth(self.table.content_width() if on else 0)
+        # … within half the screen: on a 1,024-px one its 560 px held the window wider
+        # than the screen, the legend and the chart cut
+        screen = self.screen()
+        half = screen.availableGeometry().width() // 2 if screen is not None else 10**6
+        self.table.setMinimumWidth(min(self.table.content_width(), half) if on else 0)
         if on:
             # the lists take the explain pane's room until a document is clicked (it kept a
             # third of the width for one line of placeholder text)
