@@ -647,8 +647,12 @@ def test_a_server_url_is_shown_without_its_password_and_an_unencoded_at_is_said(
         storage_url("postgresql://wb:p@ss@127.0.0.1:5432/db", None)  # type: ignore[arg-type]
     assert "more than one @" in str(err.value) and "%40" in str(err.value)
     assert "ss@" not in str(err.value) and "p@ss" not in str(err.value)
-    with pytest.raises(ParamError, match="more than one @"):
-        storage_url("postgresql://wb:p?a@ss@host/db", None)  # type: ignore[arg-type]
+    for url in ("postgresql://wb:p?a@ss@host/db", "postgresql://wb:p@ss/word@127.0.0.1/db"):
+        with pytest.raises(ParamError, match="more than one @") as err:
+            storage_url(url, None)  # type: ignore[arg-type]
+        assert "wb:p" not in str(err.value) and "ss@" not in str(err.value)
+        assert "word" not in str(err.value).replace("password", "")
+    assert shown_url("postgresql+psycopg://wb:p@ss/word@127.0.0.1/db") == "postgresql://…"
 
 
 def test_a_server_connection_is_given_up_after_a_timeout(monkeypatch):

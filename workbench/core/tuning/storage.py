@@ -364,18 +364,22 @@ def _lost_a_race(exc: Exception) -> bool:
 
 
 def shown_url(url: str) -> str:
-    """A storage URL as the user wrote it (postgresql://, not the driver this adds), its
-    password hidden wherever SQLAlchemy reads one — in the user part, whatever it holds (a
-    /, a ?), or as ?password=: "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db"
-    had lost the user name and the slashes)."""
+    """A storage URL for messages (postgresql://, not the driver this adds; SQLAlchemy's
+    rendering, its query settings in its order), its password hidden wherever SQLAlchemy
+    reads one — in the user part, whatever it holds (a /, a ?), or as ?password=:
+    "postgresql://wb:***@host/db" ("postgresql+psycopg:…@host/db" had lost the user name
+    and the slashes); only the scheme where the URL holds a second @."""
     if "://" not in url or url.startswith(("sqlite", "journal")):
         return url
+    scheme = url.split("://", 1)[0].removesuffix("+psycopg")
+    if url.count("@") > 1:  # an unencoded @ in the password: where it ends is anyone's guess
+        return f"{scheme}://…"
     from sqlalchemy.engine import make_url
 
     try:
         parsed = make_url(url)
     except Exception:  # not a URL SQLAlchemy reads: nothing of it shown past the scheme
-        return url.split("://", 1)[0].removesuffix("+psycopg") + "://…"
+        return f"{scheme}://…"
     if parsed.host and "@" in parsed.host:  # an unencoded @: the password's rest in "host"
         parsed = parsed.set(password=parsed.password or "-",
                             host=parsed.host.rpartition("@")[2])
@@ -388,13 +392,9 @@ def shown_url(url: str) -> str:
 def _at_hint(url: str) -> str:
     """A hint where the URL's user part holds a second @ (a password with @ in it read as
     a host: "failed to resolve host 'ss@127.0.0.1'")."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        host = make_url(url).host or ""
-    except Exception:
-        return ""
-    if "@" not in host:
+    # any second @ (SQLAlchemy ends the host at a / or ?, so "p@ss/word@host" read as host
+    # "ss": the password's tail then went into the error)
+    if url.split("://", 1)[-1].count("@") < 2:
         return ""
     return ("the URL holds more than one @: write an @ in the user name or password as %40 "
             "(a : as %3A, a / as %2F)")
