@@ -154,7 +154,12 @@ def test_apply_best_moves_the_sliders_in_one_undoable_step(qtbot: QtBot,
     s.undo()
     assert s.params == before and s.tuned_on is None
     assert panel.apply_button.isEnabled()  # offered again after an undo
-    assert panel.status.text().startswith("the tuned values were taken back")
+    assert panel.status.text().startswith("the sliders no longer hold the tuned values")
+    s.redo()  # on them again: nothing offered, and said so
+    assert not panel.apply_button.isEnabled()
+    assert panel.status.text() == "the sliders hold the tuned values again"
+    s.undo()
+    assert panel.apply_button.isEnabled()
     # another model: its result is the run's, Apply off until bm25 is back
     s.set_model("vault-search")
     assert not panel.apply_button.isEnabled()
@@ -641,6 +646,9 @@ def test_a_best_that_is_the_values_in_use_is_said_to_leave_nothing_to_apply(
     panel._on_finished(outcome)  # as a run that ends on them
     assert not panel.apply_button.isEnabled()
     assert panel.status.text().endswith("its values are those in use: nothing to apply")
+    panel.session.set_param("k1", 0.5 if outcome.best.get("k1") != 0.5 else 0.6)
+    assert panel.apply_button.isEnabled()  # a slider moved: offered, and said so
+    assert panel.status.text().startswith("the sliders no longer hold the tuned values")
 
 
 def test_a_storage_error_names_the_field_not_the_flag(qtbot: QtBot, panel: TunePanel,
@@ -652,8 +660,8 @@ def test_a_storage_error_names_the_field_not_the_flag(qtbot: QtBot, panel: TuneP
     qtbot.waitUntil(lambda: not panel.busy, timeout=RUN_MS)
     text = panel.status.text()
     assert "does not exist" in text and "--storage" not in text, text
-    assert text.startswith("tuning failed: the study storage ") or \
-        text.startswith("the study storage "), text
+    assert text.startswith("tuning failed: study storage ") or \
+        text.startswith("study storage "), text
 
 
 def test_a_1024_px_window_does_not_scroll_the_tune_tab_sideways(qtbot: QtBot,
@@ -666,3 +674,13 @@ def test_a_1024_px_window_does_not_scroll_the_tune_tab_sideways(qtbot: QtBot,
     qtbot.wait(20)
     scroll = panel.findChild(QScrollArea)
     assert scroll is not None and not scroll.horizontalScrollBar().isVisible()
+
+
+def test_data_without_judgments_after_a_run_keeps_its_reason(qtbot: QtBot,
+                                                             panel: TunePanel) -> None:
+    # the grey "the result below is that run's" overwrote the red reason Start is off
+    _settings(panel, trials=2, validation="none")
+    _run(qtbot, panel)
+    panel.session.open(SAMPLES / "decisions")
+    assert not panel.start_button.isEnabled()
+    assert panel.status.text().startswith("nothing to tune against"), panel.status.text()

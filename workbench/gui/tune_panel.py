@@ -37,6 +37,9 @@ from .tune_runner import TuneRunner
 ERROR = "color:#c0392b"
 
 
+OFFERED = "the sliders no longer hold the tuned values: Apply best offers them"
+
+
 class TunePanel(QWidget):
     trial_done = Signal(object)  # TrialReport, shown
     finished = Signal(object)  # TuneOutcome, shown
@@ -167,7 +170,7 @@ class TunePanel(QWidget):
             self.view.clear(self._blocked)
         elif self.status.text().startswith("nothing to tune against"):
             self._say("")
-        moved = self._moved_on() if self.outcome is not None else ""
+        moved = self._moved_on() if self.outcome is not None and not self._blocked else ""
         if moved:  # the result shown is the run's: said, its Apply off until it is back
             self.apply_button.setEnabled(False)
             self._say(f"{moved[0].upper()}{moved[1:]}: the result below is that run's, and its "
@@ -229,8 +232,8 @@ class TunePanel(QWidget):
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet(ERROR if error else MUTED)
-        # the command line's flag is the form's Storage field here
-        self.status.setText(text.replace("--storage ", "the study storage ", 1))
+        # the command line's flag is the form's Storage field here ("give another --storage")
+        self.status.setText(text.replace("--storage", "study storage"))
 
     def _on_trial(self, report: Any) -> None:
         from workbench.core.tuning.objectives import direction
@@ -328,10 +331,13 @@ class TunePanel(QWidget):
         Undo)."""
         if not self.runner.running and self.outcome is not None:
             self._set_running(False)
-            if self.status.text().startswith("applied the tuned values") \
-                    and not self._applied():  # an Undo took them back
-                self._say("the tuned values were taken back (Edit ▸ Undo): Apply best offers "
-                          "them again")
+            text = self.status.text()
+            if self._applied() and text.startswith(OFFERED):  # back on them (a Redo)
+                self._say("the sliders hold the tuned values again")
+            elif self.apply_button.isEnabled() and (
+                    text.startswith(("applied the tuned values", "the sliders hold"))
+                    or text.endswith("nothing to apply")):  # an Undo, or a slider moved
+                self._say(OFFERED)
 
     def shutdown(self) -> None:
         self.runner.shutdown()
