@@ -160,6 +160,11 @@ def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
                                 "study_storage": "~/studies.db"}), encoding="utf-8")
     s.load(path)
     assert s.study_storage == "~/studies.db"
+    # another user's home that does not exist: kept as written, no error on reading
+    path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea",
+                                "study_storage": "~nosuchuser9/studies.db"}), encoding="utf-8")
+    s.load(path)
+    assert s.study_storage == "~nosuchuser9/studies.db"
     monkeypatch.chdir(SAMPLES)
     # one saved as it was opened, relative to the folder the window ran in, still reads
     path.write_text(json.dumps({**_good(tmp_path), "dataset": "tea-beir"}), encoding="utf-8")

@@ -662,3 +662,16 @@ def test_presenting_on_a_small_screen_keeps_the_table_within_half_of_it(
     view.set_presentation(True)
     assert view.table.minimumWidth() <= 512
     view.set_presentation(False)
+
+
+def test_every_list_comes_back_when_nothing_is_explained(qtbot: QtBot, tea: Any) -> None:
+    # after another query (its explanation cleared) the narrow view kept showing A and B only
+    view = _open(qtbot, tea)
+    view.resize(1024, 700)
+    qtbot.wait(20)
+    assert view.comp is not None
+    q = view.lines_query()
+    view._on_doc(int(view.comp.results[0].ranking.docs[q, 0]))
+    assert view.lines.columns == [0, view.b_index]
+    view.step(1)  # the next query: nothing explained
+    assert view.explain.explained is None and view.lines.columns == [0, 1, 2]

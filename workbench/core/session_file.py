@@ -135,7 +135,8 @@ def read_session_file(path: str | Path) -> SessionPlan:
 def _beside(session: Path, path: str) -> str:
     """`path` read from the session file's folder (an absolute one as it is)."""
     # ~/x.db is the home folder's (storage_url expands it), not a folder named ~ beside it
-    return path if Path(path).expanduser().is_absolute() else str(session.parent / path)
+    return path if path.startswith("~") or Path(path).is_absolute() \
+        else str(session.parent / path)
 
 
 def _typed(p: Path, raw: object) -> tuple[tuple[str, str, dict[str, Any]], ...]:

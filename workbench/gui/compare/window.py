@@ -177,6 +177,7 @@ class CompareWindow(QWidget):
         # it had been given in a narrow window, its B and Δ columns scrolled away at 1,920)
         top.setStretchFactor(0, 2)
         top.setStretchFactor(1, 1)
+        top.splitterMoved.connect(lambda *_: self._restore_columns())  # the pane dragged shut
         top.setSizes([760, 380])
         # what the figures are — held out or training, tune's held-out estimate — said
         # above the table they qualify (it sat at the foot of the side panel)
@@ -444,6 +445,7 @@ class CompareWindow(QWidget):
         self.lines.set_query(q)
         self.chart.set_current_query(q)
         self.explain.clear()
+        self._restore_columns()  # nothing explained: every list again
         query = comp.dataset.queries[q]
         parts = []
         for row in comp.rows:
