@@ -57,8 +57,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--constraint", action="append", default=[], metavar="NAME<=X|NAME>=X",
                    help="a bound on a mean over the training queries, e.g. "
                    "'injected_tokens<=120' or 'r@100>=0.9' (repeatable)")
-    p.add_argument("--trials", type=int, default=None, help="trials per study (default 100; a "
-                   "grid runs every point)")
+    p.add_argument("--trials", type=int, default=None, help="trials per study, in all: a "
+                   "continued study runs only what it lacks (default 100; a grid runs every "
+                   "point)")
     p.add_argument("--timeout", type=float, help="seconds for the whole run (default: none; "
                    "--trials bounds it)")
     v = p.add_mutually_exclusive_group()

@@ -110,8 +110,9 @@ class TuneSettings(QWidget):
         self.seed.setPrefix("seed ")
         self.storage = QLineEdit(self)
         self.storage.setPlaceholderText("studies.db in the cache folder")
-        self.storage.setToolTip("an SQLite file or a postgresql:// URL; starting the same run "
-                                "again continues its stored trials")
+        self.storage.setToolTip("an SQLite file, a journal file (.log: cheaper per trial when "
+                                "many parameters are tuned) or a postgresql:// URL; starting "
+                                "the same run again continues its stored trials")
         self.pin_first = QCheckBox("Pin current as baseline first", self)
         self.pin_first.setChecked(True)
         self.pin_first.setToolTip("before Apply best moves the sliders, pin the current "
