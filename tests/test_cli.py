@@ -119,7 +119,8 @@ def test_eval_writes_per_query_and_run(tmp_path: Path,
 
 
 @pytest.mark.parametrize(("args", "needle"), [
-    (["-p", "k1=9"], "parameter k1 must be a number in [0, 3], got '9'"),
+    (["-p", "k1=9"], "parameter k1 must be a number in [0, 3], got 9"),
+    (["-p", "k1=abc"], "parameter k1 must be a number in [0, 3], got 'abc'"),
     (["-p", "alpha=1"], "unknown parameter 'alpha'; valid: k1, b"),
     (["--metrics", "ndcg@10,foo@3"], "unknown metric"),
 ])

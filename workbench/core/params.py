@@ -113,8 +113,9 @@ class Param:
         if not math.isfinite(number):
             raise ParamError(bad)
         assert self.low is not None and self.high is not None
-        if number < self.low or number > self.high:
-            raise ParamError(bad)
+        if number < self.low or number > self.high:  # a number, said as one: 9, not '9'
+            raise ParamError(bad.removesuffix(repr(value)) + (
+                value.strip() if isinstance(value, str) else repr(value)))
         if self.kind == "int":
             if number != int(number):
                 raise ParamError(f"parameter {self.name} must be a whole number, got {value!r}")
