@@ -356,7 +356,8 @@ def test_the_trials_line_says_what_this_run_added(capsys, tmp_path):
     assert last_line("3") == first
     assert last_line("3") == first + (" — every one stored by an earlier run with these "
                                       "settings, none new (--fresh starts anew)")
-    assert last_line("5").endswith("all: 5 — 6 new this run, 9 stored before")
+    assert last_line("5").endswith("all: 5 — 6 new this run, 9 stored before (over the 3 "
+                                   "studies)")
 
 
 def test_the_default_search_leaves_out_what_the_variant_ignores(

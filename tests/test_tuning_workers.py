@@ -66,6 +66,8 @@ def test_three_processes_share_a_postgresql_study(tmp_path, optimum):
             storage.engine.dispose()  # before the server stops
         # every process reports the same best settings
         assert len({out.split("ndcg@10 training")[0] for out, _ in outs}) == 1
+        # the storage named with its kind and user ("storage: 127.0.0.1:5999/db" had neither)
+        assert "storage: postgresql://wb@127.0.0.1:" in outs[0][0]
 
 
 def test_two_local_workers_share_an_sqlite_study(tmp_path, optimum):

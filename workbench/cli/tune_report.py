@@ -71,7 +71,9 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
                           "standard errors), the starting values when no trial's is above 0 "
                           "(--pick best: the highest training mean)" if spec.pick == "bound"
                           else "the highest training mean (--pick best)"))
-    where = spec.storage.split("@")[-1]
+    from workbench.core.tuning.storage import shown_url
+
+    where = shown_url(spec.storage)  # a server's URL, its kind and user, no password
     for scheme, kind in (("sqlite:///", "SQLite file"), ("journal:///", "journal file")):
         if spec.storage.startswith(scheme):
             where = f"{kind} {spec.storage[len(scheme):]}"
@@ -210,10 +212,11 @@ def trials_line(studies: Any, shared: bool = False) -> str:
     if new == 0:
         return line + (" — every one stored by an earlier run with these settings, none "
                        "new (--fresh starts anew)")
+    over = f" (over the {len(studies)} studies)" if len(studies) > 1 else ""  # not one's
     if shared:
         return line + (f" — {new:,} new since this run began (by it and any process sharing "
-                       f"the study), {total - new:,} stored before")
-    return line + f" — {new:,} new this run, {total - new:,} stored before"
+                       f"the study), {total - new:,} stored before{over}")
+    return line + f" — {new:,} new this run, {total - new:,} stored before{over}"
 
 
 def picked_lines(result: Any, primary: str) -> list[str]:
