@@ -653,6 +653,10 @@ def test_a_server_url_is_shown_without_its_password_and_an_unencoded_at_is_said(
         assert "wb:p" not in str(err.value) and "ss@" not in str(err.value)
         assert "word" not in str(err.value).replace("password", "")
     assert shown_url("postgresql+psycopg://wb:p@ss/word@127.0.0.1/db") == "postgresql://…"
+    with pytest.raises(ParamError, match="a query value"):  # an @ elsewhere: said how to write
+        storage_url("postgresql://wb@h/db?application_name=tune@laptop", None)  # type: ignore[arg-type]
+    with pytest.raises(ParamError, match="no such user's home folder"):
+        storage_url("~nosuchuser9/s.db", None)  # type: ignore[arg-type]
 
 
 def test_a_server_connection_is_given_up_after_a_timeout(monkeypatch):

@@ -684,3 +684,16 @@ def test_data_without_judgments_after_a_run_keeps_its_reason(qtbot: QtBot,
     panel.session.open(SAMPLES / "decisions")
     assert not panel.start_button.isEnabled()
     assert panel.status.text().startswith("nothing to tune against"), panel.status.text()
+
+
+def test_the_done_line_never_shows_a_servers_password(qtbot: QtBot, panel: TunePanel) -> None:
+    # split at its last @, a URL showed "stored in studies?password=secret"
+    import dataclasses
+
+    _settings(panel, trials=2, validation="none")
+    outcome = _run(qtbot, panel)
+    served = dataclasses.replace(
+        outcome, storage="postgresql+psycopg://wb@db.example/studies?password=secret")
+    panel._on_finished(served)
+    assert "secret" not in panel.status.text() and "secret" not in panel.status.toolTip()
+    assert "stored in postgresql://wb@db.example/studies?password=***" in panel.status.text()

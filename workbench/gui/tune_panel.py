@@ -233,7 +233,8 @@ class TunePanel(QWidget):
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet(ERROR if error else MUTED)
         # the command line's flag is the form's Storage field here ("give another --storage")
-        self.status.setText(text.replace("--storage", "study storage"))
+        self.status.setText(text.replace("give --storage FILE", "give a study storage file")
+                            .replace("--storage", "study storage"))
 
     def _on_trial(self, report: Any) -> None:
         from workbench.core.tuning.objectives import direction
@@ -266,9 +267,15 @@ class TunePanel(QWidget):
         done = sum(f.trials for f in outcome.result.folds) + (
             outcome.result.final.trials if outcome.result.final not in outcome.result.folds
             else 0)
-        where = outcome.storage.split("@")[-1].removeprefix("sqlite:///")
+        from workbench.core.tuning.storage import shown_url, storage_file
+
+        # a file by its path, a server by its URL without the password (split at the last @
+        # it had shown "studies?password=secret")
+        file = storage_file(outcome.storage)
+        where = str(file) if file is not None else shown_url(outcome.storage)
         kept = outcome.result.final.kept_start
-        self._say(f"done: {done} trials, stored in {Path(where).name or where}"
+        self._say(f"done: {done} trials, stored in "
+                  f"{Path(where).name if file is not None else where}"
                   + ("" if outcome.best else "; no trial succeeded")
                   + ("; the starting values kept: nothing to apply" if kept else ""))
         self.status.setToolTip(where)

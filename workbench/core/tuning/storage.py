@@ -74,7 +74,10 @@ def storage_url(spec: str | None, default: Path) -> str:
         return "postgresql+psycopg://" + spec.split("://", 1)[1]
     if "://" in spec:
         return spec
-    path = Path(spec).expanduser()
+    try:
+        path = Path(spec).expanduser()
+    except RuntimeError:  # ~user with no such user: said, not "Could not determine home …"
+        raise ParamError(f"--storage {spec}: no such user's home folder") from None
     if path.is_dir():
         raise ParamError(f"--storage {spec}: is a folder; give a file such as study.db")
     if not path.parent.is_dir():
@@ -396,8 +399,9 @@ def _at_hint(url: str) -> str:
     # "ss": the password's tail then went into the error)
     if url.split("://", 1)[-1].count("@") < 2:
         return ""
-    return ("the URL holds more than one @: write an @ in the user name or password as %40 "
-            "(a : as %3A, a / as %2F)")
+    return ("the URL holds more than one @: write every @ but the one before the host as %40 "
+            "(in the user name, password, database name or a query value; a : in the password "
+            "as %3A, a / as %2F)")
 
 
 

@@ -177,7 +177,7 @@ class CompareWindow(QWidget):
         # it had been given in a narrow window, its B and Δ columns scrolled away at 1,920)
         top.setStretchFactor(0, 2)
         top.setStretchFactor(1, 1)
-        top.splitterMoved.connect(lambda *_: self._restore_columns())  # the pane dragged shut
+        top.splitterMoved.connect(self._on_top_moved)  # the pane dragged shut
         top.setSizes([760, 380])
         # what the figures are — held out or training, tune's held-out estimate — said
         # above the table they qualify (it sat at the foot of the side panel)
@@ -504,6 +504,10 @@ class CompareWindow(QWidget):
     def _restore_columns(self) -> None:
         if self.comp is not None and not self.lines.replaying:
             self.lines.set_columns(self._columns())
+
+    def _on_top_moved(self, *_: object) -> None:
+        if self.comp is not None and self.lines.columns != self._columns():
+            self._restore_columns()
 
     def _columns(self) -> list[int]:
         """The configurations the lists show: all; in a narrow window with a document
