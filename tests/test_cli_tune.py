@@ -4,6 +4,7 @@ export read back, a second run that continues the study, and one-line errors."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 from pathlib import Path
@@ -853,3 +854,19 @@ def test_a_shared_studys_trials_line_does_not_claim_the_others_trials() -> None:
     assert trials_line(studies, shared=True).endswith(
         "120 new since this run began (by it and any process sharing the study), 10 stored "
         "before")
+
+
+def test_the_k_fold_time_note_only_where_a_time_split_would_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a mix of dated queries and tasks: the note advised --time-split 0.5, which refuses it
+    lines = (SAMPLES / "tea-beir" / "queries.jsonl").read_text().splitlines()
+    mixed = [json.loads(x) for x in lines]
+    for i, q in enumerate(mixed):
+        q.setdefault("metadata", {})
+        q["metadata"]["date" if i % 2 else "commit"] = "2026-01-01" if i % 2 else "abc123"
+    (tmp_path / "q.jsonl").write_text("".join(json.dumps(q) + "\n" for q in mixed))
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--folds", "2", "--trials", "2",
+                 "--queries", str(tmp_path / "q.jsonl"), "--qrels",
+                 str(SAMPLES / "tea-beir" / "qrels" / "test.tsv"),
+                 "--storage", str(tmp_path / "s.db")]) == 0
+    assert "--time-split 0.5 tunes" not in capsys.readouterr().out

@@ -153,9 +153,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions])
-    if validation.kind == "kfold" and dataset.queries and all(
-            "commit" in q.context or "snapshot" in q.context or q.context.get("date")
-            for q in dataset.queries):  # newer tasks then tune what older ones score
+    from workbench.core.tuning.validation import has_time
+
+    # newer tasks then tune what older ones score; only where a time split would run (a mix
+    # of dated queries and tasks is refused by it)
+    if validation.kind == "kfold" and has_time(dataset):
         print("note: these queries are dated (repository tasks, or a 'date'): k-fold mixes "
               "times, tuning on newer ones what it scores on older; --time-split 0.5 tunes "
               "on the older half and holds out the newer, as a model meets new tasks")
