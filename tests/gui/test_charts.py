@@ -570,8 +570,9 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     _show(qtbot, chart)
     typed: list[str] = []
     warned: list[str] = []
+    options: list[object] = []
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
-                        staticmethod(lambda *a, **kw: (typed[-1], "")))
+                        staticmethod(lambda *a, **kw: (options.append(a[-1]), (typed[-1], ""))[1]))
     monkeypatch.setattr(QMessageBox, "warning",
                         staticmethod(lambda _parent, _title, text: warned.append(text)))
     for name in ("a", "b.svg", "c.PNG", "d.jpg", "e.v2"):
@@ -583,7 +584,9 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     assert (tmp_path / "c.PNG").read_bytes().startswith(b"\x89PNG")
     assert len(warned) == 1 and warned[0].startswith("d.jpg: this panel exports PNG, SVG, not JPG")
     assert "nothing was written" in warned[0]
-    # "a" again: a.png exists, and the dialog had asked only about "a"
+    # the dialog asks about nothing: it would ask about "a" where "a.png" is written
+    assert options and all(o == QFileDialog.Option.DontConfirmOverwrite for o in options)
+    # "a" again: a.png exists, asked once, here; so is "c.PNG" typed whole
     (tmp_path / "a.png").write_bytes(b"yesterday's")
     answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
     asked: list[str] = []
@@ -595,6 +598,12 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     assert (tmp_path / "a.png").read_bytes() == b"yesterday's"
     chart._export_dialog(".png")
     assert (tmp_path / "a.png").read_bytes().startswith(b"\x89PNG")
+    (tmp_path / "c.PNG").write_bytes(b"yesterday's")
+    answers.append(QMessageBox.StandardButton.No)
+    typed.append(str(tmp_path / "c.PNG"))
+    chart._export_dialog(".png")
+    assert asked[-1] == "c.PNG already exists. Replace it?"
+    assert (tmp_path / "c.PNG").read_bytes() == b"yesterday's"
 
 
 def test_the_trial_axis_ticks_whole_trials(qtbot: QtBot) -> None:

@@ -253,17 +253,19 @@ class ChartPanel(QWidget):
 
     def _export_dialog(self, suffix: str) -> None:
         kind = suffix.lstrip(".").upper()
+        # the dialog does not ask before replacing: it would ask about the name typed ("a"),
+        # and the file written may be another ("a.png"), asked about below, once
         path, _ = QFileDialog.getSaveFileName(self, f"Export {kind}",
                                               f"{self.export_name}{suffix}",
-                                              f"{kind} (*{suffix})")
+                                              f"{kind} (*{suffix})", "",
+                                              QFileDialog.Option.DontConfirmOverwrite)
         if not path:
             return
-        typed = path
         path, refused = export_path(path, suffix, self.export_suffixes)
         if refused:
             QMessageBox.warning(self, f"Export {kind}", refused)
             return
-        if path != typed and Path(path).exists():  # the dialog asked about the name typed
+        if Path(path).exists():
             answer = QMessageBox.question(
                 self, f"Export {kind}", f"{Path(path).name} already exists. Replace it?",
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
@@ -287,9 +289,8 @@ _FORMAT_SUFFIXES = frozenset((".png", ".svg", ".csv", ".jpg", ".jpeg", ".gif", "
 
 def export_path(path: str, chosen: str, allowed: tuple[str, ...]) -> tuple[str, str]:
     """(the path to write, "") for a name typed in an export dialog, or ("", why) when it
-    names a format the panel does not write. A suffix the panel writes picks that format
-    (the dialog has asked before replacing that very file); no suffix, or one that is no
-    format's, gets the chosen one."""
+    names a format the panel does not write. A suffix the panel writes picks that format;
+    no suffix, or one that is no format's, gets the chosen one."""
     typed = Path(path).suffix.lower()
     if typed in allowed:
         return path, ""
