@@ -328,3 +328,28 @@ def test_why_stats_live_counts_the_turns_the_min_score_empties(
     out = capsys.readouterr().out
     assert (f"the min score is doing real work: it leaves {emptied} turns empty whose best "
             "match scored below it") in out
+
+
+def test_why_stats_last_counts_lines_as_pi_lodestone_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pi-lodestone's why-stats takes the last n non-empty lines, then skips the corrupt
+    ones among them (`lines.slice(-n)` before parsing): 12 turns and 3 corrupt lines after
+    them are 7 turns at --last 10. The last 10 records had been counted (d2 … d11)."""
+    rows = [json.dumps({"ts": f"2026-11-01T10:{i:02d}:00.000Z", "cwd": "/r", "project": "r",
+                        "promptCharCount": 30, "minScore": 8, "limit": 3,
+                        "globalInject": False,
+                        "results": [{"id": f"d{i}", "title": "t", "kind": "manual",
+                                     "source": "manual", "score": 10 + i,
+                                     "snippetLength": 80}]})
+            for i in range(12)]
+    path = tmp_path / "injections.jsonl"
+    # a line of spaces, and a CRLF blank line, are lines to the original too
+    path.write_text("\n".join([*rows, "{corrupt", "  ", "\r", "not json", "{also bad"]) + "\n")
+    assert main(["why-stats", str(path), "--last", "10"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{path}: last 5 turns (of its last 10 lines: 3 corrupt line(s) "
+                          f"skipped, the first {path}:13: invalid JSON")
+    assert re.search(r"top score: avg / min / max \(no result = 0\) +19.00 / 17.00 / 21.00\n",
+                     out)
+    assert main(["why-stats", str(path)]) == 0  # 500 lines: every turn
+    assert capsys.readouterr().out.startswith(f"{path}: last 12 turns (of its last 500 lines")

@@ -14,6 +14,7 @@ from workbench.cli.args import whole
 from workbench.cli.common import UsageError, add_model, load_data, model_and_params, pipeline
 from workbench.core.diagnostics import (
     InjectionStats,
+    clamp_last,
     emptied_by_threshold,
     injection_stats,
     turns_from_injections,
@@ -92,10 +93,14 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
     if args.live:
         stats, emptied, what = _live_stats(args)
     else:
-        log = _log(args.log)
-        stats = injection_stats(turns_from_log(log.records, args.last))
+        # the last n lines, as pi-lodestone reads them: corrupt ones among them count
+        n = clamp_last(args.last)
+        from workbench.core.formats.pi_memory_injections import read_injections
+
+        log = read_injections(_log(args.log).path, last=n)
+        stats = injection_stats(turns_from_log(log.records, n))
         what = f"{args.log}: last {stats.turns} turns" + (
-            f" ({_skipped_text(log)})" if log.n_skipped else "")
+            f" (of its last {n} lines: {_skipped_text(log)})" if log.n_skipped else "")
     print(what)
     if not stats.turns:
         print("no turns to count: " + ("the log holds no injection" if not args.live

@@ -118,16 +118,19 @@ def parse_record(obj: object, line: int) -> InjectionRecord:
 
 
 def read_injections(path: StrPath, *, last: int | None = None) -> InjectionLog:
-    """The log's records (the last `last` non-blank lines when given), corrupt lines skipped
-    and counted. A file that cannot be read or decoded is a FormatError."""
+    """The log's records, corrupt lines skipped and counted. With `last`, those of its last
+    `last` non-empty lines, as pi-lodestone's why-stats takes them: a corrupt line, or one of
+    spaces or a lone `\r`, is one of them (the latter skipped without a word)."""
     path = Path(path)
-    lines = [(i, raw[:-1] if raw.endswith("\r") else raw)
-             for i, raw in enumerate(read_text(path).split("\n"), start=1) if raw.strip()]
+    lines = [(i, raw) for i, raw in enumerate(read_text(path).split("\n"), start=1) if raw]
     if last is not None:
         lines = lines[-max(1, last):]
     records: list[InjectionRecord] = []
     skipped: list[tuple[int, str]] = []
-    for lineno, text in lines:
+    for lineno, raw in lines:
+        text = raw[:-1] if raw.endswith("\r") else raw
+        if not text.strip():
+            continue
         try:
             obj = json_loads(text)
             if "\\u" in text and _has_lone_surrogate(obj):

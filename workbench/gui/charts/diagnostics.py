@@ -32,6 +32,7 @@ from workbench.core.data import FormatError
 from workbench.core.diagnostics import (
     InjectionStats,
     Turn,
+    clamp_last,
     injection_stats,
     turns_from_log,
     verdict_line,
@@ -178,7 +179,7 @@ class InjectionDiagnostics(ChartPanel):
         if path is None:
             return
         try:
-            log = read_injections(path)
+            log = read_injections(path, last=clamp_last(None))  # why-stats's last 500 lines
         except (FormatError, OSError) as exc:
             self._log_note = f"{path.name} unreadable: {exc}"
             return
