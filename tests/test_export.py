@@ -191,6 +191,11 @@ def test_codeledger_config_json(tmp_path: Path) -> None:
         "fail_prior": 0.05}
     assert config["selector"]["default_budget"] == {"tokens": 8000, "max_files": 25}
     assert config["selector"]["sufficiency_threshold"] == 0.85
+    # the document's 250 lines, written although unchanged: CodeLedger's own default is 200
+    assert config["selector"]["excerpt_full_file_max_lines"] == 250
+    assert "excerpt_full_file_max_lines is written even at the document's 250 lines, since " \
+        "CodeLedger's versions that read it default to 200" in \
+        export_params("codeledger-document").where
     tuned = export_params("codeledger-document", {"w_keyword": 0.5, "budget_preset": "generous",
                                          "mult_test_update_churn": 0.2})
     assert tuned.settings["selector"]["default_budget"] == {  # type: ignore[index]

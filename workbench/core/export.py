@@ -332,7 +332,10 @@ def export_codeledger(params: Mapping[str, ParamValue], model_id: str = "codeled
     where = ("CodeLedger reads these from .codeledger/config.json in the repository"
              + (f"; the weights here were set beside {', '.join(lacking)}, which it does not "
                 "have: without them the same weights rank otherwise, and the figures measured "
-                "here are not what it will score" if lacking else ""))
+                "here are not what it will score" if lacking else "")
+             # written at any value: CodeLedger's own default is not the document's
+             + "; excerpt_full_file_max_lines is written even at the document's 250 lines, "
+             "since CodeLedger's versions that read it default to 200")
     return Export(model_id, "CodeLedger", {"selector": selector}, changed,
                   config_path=".codeledger/config.json", where=where)
 
