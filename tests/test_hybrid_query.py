@@ -149,6 +149,22 @@ def test_embedding_lines_and_user_messages_are_separate_constants() -> None:
     assert lines.embedding_text == "five four three "  # … the embedding its 3 lines
 
 
+def test_entity_lines_and_entity_window_are_separate_constants() -> None:
+    """The original reads parseRecentMessages(chat, 10), then extractQueryContext scans at
+    most 10 of those: two literals, one parameter each (entity_window had set both)."""
+    from workbench.core.models.hybrid.query import QueryConfig
+
+    # Marta on the 12th line from the newest: outside 10 lines, whatever the scan window
+    chat = _chat(("Marta rides north", False, False),
+                 *((f"line {i}", False, False) for i in range(11)))
+    q = Query("q", "line", {"messages": chat})
+    found = ["Marta" in plan_query(q, ChatConfig(query=QueryConfig(entity_window=window),
+                                                  entity_lines=lines), Tokenizer()
+                                    ).entities.entities
+             for lines, window in ((10, 20), (12, 10), (12, 12), (0, 20))]
+    assert found == [False, False, True, True]  # 0 lines: every line, as slice(-0)
+
+
 def test_plan_of_a_plain_query() -> None:
     plan = plan_query(Query("q", "Dragons of the north"), ChatConfig(), Tokenizer())
     assert plan.message_tokens == ["dragon", "north"] and plan.entities.entities == []

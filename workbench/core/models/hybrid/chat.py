@@ -43,6 +43,7 @@ class ChatConfig:
     user_messages: int = 3       # last N user messages
     user_chars: int = 1000       # their joined text, cut to its last N UTF-16 units
     embedding_lines: int = 3     # parseRecentMessages(userMessages, 3): the embedding's lines
+    entity_lines: int = 10       # parseRecentMessages(chat, 10): the lines scanned for entities
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def plan_query(query: Query, cfg: ChatConfig, tokenizer: Tokenizer) -> QueryPlan
                          chat_length(query))
     visible = [m for m in messages if not m.get("is_system")]
     recent = parse_recent_messages("\n".join(message_text(m) for m in visible),
-                                   cfg.query.entity_window)
+                                   cfg.entity_lines)
     active = query.context.get("active_characters") or []
     entities = extract_query_context(recent, [str(a) for a in active], cfg.query)
     users = [message_text(m) for m in visible if m.get("is_user")]

@@ -87,8 +87,14 @@ SCHEMA = ParamSchema([
           stage="prepare", tunable=False,
           help="The importance of a memory that has none (missing, null or 0): the "
                "original's `importance || 3`."),
+    Param("entity_lines", "Entity lines", _C.entity_lines, kind="int", low=0, high=100,
+          step=1, stage="prepare",
+          help="The last N non-blank lines of the chat read for entities, newest first (the "
+               "original's parseRecentMessages(chat, 10)); 0: every line."),
     Param("entity_window", "Entity window", _Q.entity_window, kind="int", low=0, high=100,
-          step=1, stage="prepare", help="Newest message lines scanned for entities."),
+          step=1, stage="prepare",
+          help="At most this many of those lines scanned for entities (the original's "
+               "second 10, in extractQueryContext)."),
     Param("recency_decay", "Entity recency decay", _Q.recency_decay, low=0.0, high=1.0,
           step=0.01, stage="prepare", help="Message i (0 = newest) weighs 1 − i · decay."),
     Param("top_entities", "Top entities", _Q.top_entities, kind="int", low=0, high=50, step=1,
@@ -166,4 +172,5 @@ def chat_config(params: Params) -> ChatConfig:
     )
     return ChatConfig(query=q, user_messages=int(params["user_messages"]),
                       user_chars=int(params["user_chars"]),
-                      embedding_lines=int(params["embedding_lines"]))
+                      embedding_lines=int(params["embedding_lines"]),
+                      entity_lines=int(params["entity_lines"]))
