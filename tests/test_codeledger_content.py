@@ -240,3 +240,41 @@ def test_a_plain_corpus_files_lines_are_its_lines() -> None:
     text = "".join(f"x{i} = {i}\n" for i in range(301))
     files = read_files(Corpus([Document("a.py", "a.py", text, metadata={"language": "python"})]))
     assert int(files.lines[0]) == 301
+
+
+def test_the_keyword_constants_are_parameters_read_from_the_text() -> None:
+    """REFERENCE §2: content keywords are words over 2 characters from the first 50 lines
+    (and the definition lines after), at most 100. Each is a prepare parameter; another value
+    reads the keywords again from each file's text, in place of the index's."""
+    from tests.conftest import SAMPLES
+    from workbench.core.data import Document
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+    from workbench.core.models.codeledger.files import read_files
+    from workbench.core.models.codeledger.text import plural_key
+    from workbench.core.pipeline import Pipeline
+    from workbench.core.repo.lang import keywords
+
+    lines = ["ab = cd_efg", "x = 1", "x = 2", "zzz_top = 3", "def load_user(): pass"]
+    # by hand from the rule: ab, cd (2 characters) and x left out
+    assert keywords(lines, "python") == ("efg", "zzz", "top", "def", "load", "user", "pass")
+    assert keywords(lines, "python", min_chars=2)[:3] == ("ab", "cd", "efg")
+    # the first line, then only definition lines: zzz_top = 3 is neither
+    assert keywords(lines, "python", head_lines=1) == ("efg", "def", "load", "user", "pass")
+    assert keywords(lines, "python", limit=2) == ("efg", "zzz")
+    doc = Document("a.py", "a.py", "\n".join(lines),
+                   metadata={"language": "python", "keywords": ["stated"]})
+    assert read_files([doc]).content[0] == {plural_key("stated")}  # the index's, as stated
+    read = read_files([doc], keyword_rule=(100, 1, 3)).content[0]
+    assert plural_key("load") in read and plural_key("top") not in read
+    assert plural_key("stated") not in read
+    # the index's keywords are the rule's at its defaults: one rule, read in two places
+    ds = load_dataset(SAMPLES / "code-repo")
+    for d in ds.corpus:
+        assert keywords(d.text.splitlines(), d.metadata["language"]) == \
+            tuple(d.metadata["keywords"]), d.id
+    model = get_model("codeledger")
+    base = Pipeline(model, ds, {})
+    fewer = Pipeline(model, ds, {"max_keywords": 3})
+    assert not np.array_equal(model.combine(base.prepared, base.params).total,
+                              model.combine(fewer.prepared, fewer.params).total)

@@ -28,6 +28,7 @@ TOKENS_PER_LINE: dict[str, float] = {"typescript": 3.5, "python": 3.2, "java": 4
 DEFAULT_TOKENS_PER_LINE = 4.0
 KEYWORD_HEAD_LINES = 50
 MAX_KEYWORDS = 100
+KEYWORD_MIN_CHARS = 3
 
 
 def language_of(path: str) -> str:
@@ -108,15 +109,18 @@ def _split(ident: str) -> tuple[str, ...]:
     return tuple(w.lower() for part in re.split(r"[_\-]+", ident) for w in _CAMEL.findall(part))
 
 
-def keywords(lines: list[str], language: str, limit: int = MAX_KEYWORDS) -> tuple[str, ...]:
-    """Words over 2 characters from the first 50 lines and the definition/export lines, in
-    order of first appearance, at most `limit`."""
-    source = lines[:KEYWORD_HEAD_LINES] + definition_lines(lines[KEYWORD_HEAD_LINES:], language)
+def keywords(lines: list[str], language: str, limit: int = MAX_KEYWORDS,
+             head_lines: int = KEYWORD_HEAD_LINES, min_chars: int = KEYWORD_MIN_CHARS
+             ) -> tuple[str, ...]:
+    """Words of at least `min_chars` characters from the first `head_lines` lines and the
+    definition/export lines after them, in order of first appearance, at most `limit`
+    (REFERENCE §2: over 2 characters, the first 50 lines, at most 100)."""
+    source = lines[:head_lines] + definition_lines(lines[head_lines:], language)
     seen: dict[str, None] = {}
     for ln in source:
         for ident in _IDENT.findall(ln):
             for word in _split(ident):
-                if len(word) > 2 and word not in seen:
+                if len(word) >= min_chars and word not in seen:
                     seen[word] = None
                     if len(seen) >= limit:
                         return tuple(seen)

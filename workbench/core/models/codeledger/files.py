@@ -25,9 +25,19 @@ from numpy.typing import NDArray
 
 from workbench.core.data import Document
 from workbench.core.models.codeledger.text import plural_key, words
-from workbench.core.repo.lang import keywords, token_estimate
+from workbench.core.repo.lang import (
+    KEYWORD_HEAD_LINES,
+    KEYWORD_MIN_CHARS,
+    MAX_KEYWORDS,
+    keywords,
+    token_estimate,
+)
 
-__all__ = ["FileFacts", "read_files"]
+__all__ = ["DOCUMENT_KEYWORDS", "FileFacts", "KeywordRule", "read_files"]
+
+# (at most, from the first lines, min characters) of a file's content keywords
+KeywordRule = tuple[int, int, int]
+DOCUMENT_KEYWORDS: KeywordRule = (MAX_KEYWORDS, KEYWORD_HEAD_LINES, KEYWORD_MIN_CHARS)
 
 
 @dataclass(frozen=True)
@@ -122,10 +132,14 @@ def _ledger(ledger: Mapping[str, Any], kind: str, half_life: float | None) -> fl
 
 
 def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = None,
-               half_life: float | None = None) -> FileFacts:
+               half_life: float | None = None, keyword_rule: KeywordRule = DOCUMENT_KEYWORDS
+               ) -> FileFacts:
     """`rates`: tokens per line by language ("other" for the rest); None: REFERENCE §2's.
     `half_life`: the ledger's entries decay by 0.5^(age / half_life days); None: the weights
-    the ledger states (REFERENCE §2's 30 days where the repository reader decayed them)."""
+    the ledger states (REFERENCE §2's 30 days where the repository reader decayed them).
+    `keyword_rule`: (at most this many, from the first this many lines, of at least this
+    many characters); another than REFERENCE §2's reads every file's keywords again from its
+    text, in place of those the index (or the corpus) states."""
     index = {d.id: i for i, d in enumerate(docs)}
     metas = [d.metadata for d in docs]
     langs = tuple(str(m.get("language") or "other") for m in metas)
@@ -146,11 +160,11 @@ def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = Non
     df: dict[str, int] = defaultdict(int)
     for d, m, lang in zip(docs, metas, langs, strict=True):
         s = _keys([d.id, *map(str, _seq(m, "symbols"))])
-        if "keywords" in m:
+        if "keywords" in m and (keyword_rule == DOCUMENT_KEYWORDS or not d.text):
             kw = [str(k) for k in _seq(m, "keywords")]
         else:
-            head = [d.title] if d.title and d.title != d.id else []
-            kw = list(keywords(head + d.text.splitlines(), lang))
+            head = [d.title] if d.title and d.title != d.id and "keywords" not in m else []
+            kw = list(keywords(head + d.text.splitlines(), lang, *keyword_rule))
         c = _keys(kw)
         strong.append(s)
         content.append(c)

@@ -14,7 +14,13 @@ from dataclasses import replace
 from workbench.core.engine import Signal
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Param, ParamSchema
-from workbench.core.repo.lang import DEFAULT_TOKENS_PER_LINE, TOKENS_PER_LINE
+from workbench.core.repo.lang import (
+    DEFAULT_TOKENS_PER_LINE,
+    KEYWORD_HEAD_LINES,
+    KEYWORD_MIN_CHARS,
+    MAX_KEYWORDS,
+    TOKENS_PER_LINE,
+)
 
 GATES = ("out_of_scope",)
 
@@ -258,6 +264,15 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("fanout_max", "Fan-out: max files", 30, 0, 1000,
        "At most this many dependents added per fan-out hub, in path order; 0: no cap, "
        "the full set CodeLedger's document includes.", stage="prepare"),
+    _i("max_keywords", "Keywords: at most", MAX_KEYWORDS, 1, 10000,
+       "A file's content keywords (the keyword signal's content half): at most this many, "
+       "in order of first appearance (REFERENCE §2's 100).", stage="prepare"),
+    _i("keyword_head_lines", "Keywords: first lines", KEYWORD_HEAD_LINES, 0, 100000,
+       "Content keywords come from a file's first this many lines and its definition or "
+       "export lines after them (REFERENCE §2's 50).", stage="prepare"),
+    _i("keyword_min_chars", "Keywords: min characters", KEYWORD_MIN_CHARS, 1, 20,
+       "A content keyword has at least this many characters (REFERENCE §2: over 2).",
+       stage="prepare"),
     _i("excerpt_threshold_lines", "Excerpt above lines", 250, 1, 100000,
        "Files longer than this count with their excerpt's tokens.", stage="prepare"),
     _i("excerpt_window", "Excerpt window", 5, 0, 200,

@@ -135,7 +135,9 @@ def token_rates(params: Params) -> dict[str, float]:
 def prepare_codeledger(dataset: Dataset, params: Params,
                        progress: Progress = NO_PROGRESS) -> CodeLedgerPrepared:
     docs = dataset.corpus.documents
-    files = read_files(docs, token_rates(params), float(params["ledger_half_life_days"]))
+    files = read_files(docs, token_rates(params), float(params["ledger_half_life_days"]),
+                       (int(params["max_keywords"]), int(params["keyword_head_lines"]),
+                        int(params["keyword_min_chars"])))
     progress(0.3, "file facts read")
     inv = cg.Inverted(files)
     churn = cg.default_churn(files)
