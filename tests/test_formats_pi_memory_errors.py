@@ -199,3 +199,25 @@ def test_a_prompt_preview_that_is_not_text_is_a_skipped_line(tmp_path: Path) -> 
     read = read_injections(log)
     assert [r.prompt_preview for r in read.records] == ["fix the cache", None]
     assert read.skipped == ((2, "field 'promptPreview': expected a str, found a number"),)
+
+
+def test_a_record_without_its_counts_is_said_to_be_one_search_never_returns(
+        tmp_path: Path) -> None:
+    """pi-lodestone's search adds min(retrievalCount, 6): a record without one scores NaN
+    there and is never returned. Read as 0 here (injection reads no count), it was said
+    nowhere."""
+    path = tmp_path / "decisions.jsonl"
+    bare = {k: v for k, v in {**GOOD, "id": "b"}.items()
+            if k not in ("retrievalCount", "injectionCount")}
+    half = {k: v for k, v in {**GOOD, "id": "c"}.items() if k != "injectionCount"}
+    path.write_text("\n".join(json.dumps(r) for r in (GOOD, bare, half)) + "\n",
+                    encoding="utf-8")
+    skipped: list[FormatError] = []
+    corpus = read_decisions(path, skipped=skipped)
+    assert corpus.ids == ["a", "b", "c"]
+    assert corpus[1].metadata["retrievalCount"] == 0
+    assert [(e.line, e.field, type(e).__name__) for e in skipped] == [
+        (2, "retrievalCount", "DecisionKept"), (3, "injectionCount", "DecisionKept")]
+    assert "missing (and injectionCount): counted as 0 here; pi-lodestone's manual search " \
+        "scores such a record NaN and never returns it" in str(skipped[0])
+    assert read_decisions(path).ids == ["a", "b", "c"]  # strict: not an error

@@ -177,6 +177,13 @@ def read_decisions(path: StrPath, *, name: str | None = None,
                                         field="id"))
             doc = decision_document(obj, path, line, doc_id=new_id,
                                     any_created=math.isnan(parse_time(obj.get("createdAt"))))
+        absent = [key for key in OPTIONAL_COUNT if key not in obj]
+        if absent and skipped is not None:  # NaN in the original's search score
+            skipped.append(DecisionKept(
+                path, "missing" + (" (and injectionCount)" if len(absent) == 2 else "")
+                + ": counted as 0 here; pi-lodestone's manual search scores such a record NaN "
+                "and never returns it (injection reads no count)", line=line,
+                field=absent[0]))
         seen.setdefault(doc.id, line)
         docs.append(doc)
     if not docs:
