@@ -203,8 +203,11 @@ def case_rank(candidates: tuple[int, ...], n_docs: int) -> NDArray[np.int64]:
 
 
 def candidate_order(created: F64) -> NDArray[np.intp]:
-    """The decisions newest first (unparsable createdAt last, ties in corpus order): the
-    order the original's stable sort leaves equal scores in."""
+    """The decisions newest first (ties in corpus order): the order the original's stable
+    sort leaves equal scores in. An unparsable createdAt goes last, this port's choice: the
+    original's comparator gives NaN there, which V8 reads as "equal" to every neighbour, so
+    where such a decision ends up depends on the sort's own steps (no order reproduces it
+    in general; with dated neighbours of equal score it mostly keeps its input place)."""
     key = np.where(np.isnan(created), np.inf, -created)
     out: NDArray[np.intp] = np.lexsort((np.arange(len(created)), key))
     return out
