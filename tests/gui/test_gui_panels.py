@@ -100,3 +100,24 @@ def test_metric_card_says_what_is_missing(qtbot: QtBot, value: float | None,
     qtbot.addWidget(card)
     card.show_metric("ndcg@10", value, base)
     assert card.detail.text().endswith(f"{said}</span>")
+
+
+def test_a_model_switch_clears_the_last_models_figures(qtbot: QtBot) -> None:
+    """Until the new model's first result, its rankings and figures are not the last
+    model's: switching to dense on a pinned bm25 showed bm25's ranking under dense's name,
+    and the cards "±0 vs 0.680", as if dense ranked exactly as bm25."""
+    s = _session("tea-beir", "bm25")
+    s.pin_baseline()
+    table, strip, preview = RankedTable(s), MetricStrip(s), DocumentPreview(s)
+    for w in (table, strip, preview):
+        qtbot.addWidget(w)
+    assert table.model.rows and strip.cards[0].value.text() != "–"
+    s.set_model("vault-search")  # prepared on the next recompute, not yet
+    assert s.result is None
+    assert not table.model.rows and preview.doc is None
+    assert [c.value.text() for c in strip.cards] == ["–"] * len(strip.cards)
+    assert "no result yet" in strip.cards[0].detail.text()  # the data has judgments
+    s.set_model("bm25")  # its values of before, prepared on the next recompute
+    assert not table.model.rows
+    s.recompute()
+    assert table.model.rows and strip.cards[0].value.text() != "–"

@@ -269,6 +269,8 @@ class TuningSession:
         self._history = history
         self.tuned_on = tuned
         self.model_changed.emit(model)
+        # the last model's rankings and figures are no longer shown as this one's
+        self.result_changed.emit(None)
         self.params_changed.emit(None)
         self.prepare_needed.emit()
 

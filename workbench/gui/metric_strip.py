@@ -298,7 +298,8 @@ class MetricStrip(QWidget):
                 return r.means.get(name) if r is not None else None
             return float(np.mean(r.per_query[name][held.mask]))
 
-        missing = "no judgments" if s.dataset is not None else "no dataset"
+        missing = ("no dataset" if s.dataset is None else "no judgments"
+                   if s.judgments is None else "no result yet")
         for card, name in zip(self.cards, s.metric_names, strict=True):
             card.show_metric(name, mean(res, name), mean(base.result if base else None, name),
                              missing, held.training)
