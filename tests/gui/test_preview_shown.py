@@ -53,3 +53,51 @@ def test_importance_shows_its_score_as_importance_times_relevance(qtbot: object)
     assert re.search(r"score [\d.]+ = importance [\d.]+ × relevance [\d.]+", text), text[:400]
     assert "as contributions (the bars; they add up to it):" in text
     w.close()
+
+
+def test_a_word_is_marked_where_its_stem_is_a_matched_term() -> None:
+    """bm25's matched terms are Snowball stems, and a stem is not always a prefix of its
+    word: "study" (stem "studi") and "body" stayed plain beside a marked "studies"."""
+    import re
+
+    from workbench.gui.preview import highlight
+
+    page = highlight("This study of body therapy applies to studies; we apply therapies.",
+                     {"studi", "therapi", "appli", "bodi"})
+    marked = re.findall(r"<span[^>]*>([^<]*)</span>", page)
+    assert marked == ["study", "body", "therapy", "applies", "studies", "apply", "therapies"]
+    # a term that is a word's start still marks it (codeledger's keywords); none marks nothing
+    assert re.findall(r"<span[^>]*>([^<]*)</span>", highlight("Retrying a <b>", {"retry"})) \
+        == ["Retrying"]
+    assert highlight("a <b>", set()) == "a &lt;b&gt;"
+
+
+def test_the_title_is_marked_as_the_text_is(qtbot: object) -> None:
+    """The heading had been escaped only: a title bm25 scored showed no marked word."""
+    import re
+    from pathlib import Path
+
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from workbench.gui.main_window import MainWindow
+
+    stemmer = EnglishStemmer()
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    assert w.open_path(Path(__file__).resolve().parents[2] / "sample_corpora" / "tea-beir",
+                       model="bm25")
+    s = w.session
+    ds = s.dataset
+    # the first top document whose title holds a matched word
+    for q in range(len(ds.queries)):
+        s.select_query(q)
+        doc = int(s.result.ranking.docs[q, 0])
+        terms = w.preview.terms
+        title = ds.corpus[doc].title.lower()
+        if any(stemmer.stemWord(word) in terms for word in re.findall(r"\w+", title)):
+            break
+    else:
+        raise AssertionError("no top title holds a matched word")
+    heading = w.preview._html.split("</h3>")[0]
+    assert "<span" in heading, (ds.queries[q].text, ds.corpus[doc].title, w.preview.terms)
+    w.close()

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from workbench.core.models.codeledger.files import file_lines
 from workbench.core.session import TuningSession
+from workbench.core.text import Analyzer
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
@@ -116,22 +117,31 @@ def shown_html(details: dict[str, Any]) -> str:
 
 
 def highlight(text: str, terms: set[str]) -> str:
-    """HTML of `text` with every word starting with one of `terms` marked."""
-    if not terms:
-        return html.escape(text)
-    stems = sorted((t for t in terms if len(t) >= 2), key=len, reverse=True)
+    """HTML of `text` with every word marked that starts with one of `terms`, or whose
+    English Snowball stem is one: a model's matched terms are often stems, and a stem is not
+    always a prefix of its word ("studi" of "study", "bodi" of "body")."""
+    stems = {t for t in terms if len(t) >= 2}
     if not stems:
         return html.escape(text)
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(t) for t in stems) + r")\w*",
-                         re.IGNORECASE | re.UNICODE)
+    prefix = re.compile("(?:" + "|".join(re.escape(t) for t in sorted(stems, key=len,
+                                                                          reverse=True))
+                        + ")", re.IGNORECASE | re.UNICODE)
+    analyzer = _ANALYZER
     out, last = [], 0
-    for m in pattern.finditer(text):
+    for m in _WORD.finditer(text):
+        word = m.group()
+        lower = word.lower()
+        if not (prefix.match(word) or analyzer.stem(lower) in stems):
+            continue
         out.append(html.escape(text[last:m.start()]))
-        out.append(f"<span style='background:#fff3a3;font-weight:600'>"
-                   f"{html.escape(m.group())}</span>")
+        out.append(f"<span style='background:#fff3a3;font-weight:600'>{html.escape(word)}"
+                   "</span>")
         last = m.end()
     out.append(html.escape(text[last:]))
     return "".join(out)
+
+
+_ANALYZER = Analyzer(stop_words="none")  # stems only; memoised across documents
 
 
 class DocumentPreview(QWidget):
@@ -225,7 +235,8 @@ class DocumentPreview(QWidget):
                      + "</div>", self._breakdown(doc, details),
                      code_html(d.text[:MAX_CHARS], self.terms, self.excerpt)]
         else:
-            parts = [f"<h3 style='margin:0'>{html.escape(d.title or d.id)}</h3>",
+            parts = [f"<h3 style='margin:0'>"
+                     f"{highlight(d.title, self.terms) if d.title else html.escape(d.id)}</h3>",
                      f"<div style='color:#57606a'>{html.escape(d.id)}"
                      + (f" · tags: {html.escape(', '.join(d.tags))}" if d.tags else "")
                      + "</div>", self._breakdown(doc, details), shown_html(details),
