@@ -398,8 +398,24 @@ def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
         assert row[0] == tea.dataset.queries[m.query].id
         assert row[1].startswith(tea.dataset.corpus[m.doc].id)
         assert ("new" in row[3]) == m.entered and ("left" in row[3]) == m.left
-        assert str(abs(m.jump)) in row[3]
+        # a number only where both sides rank it: from beyond a ranking's depth it is not
+        # known ("new ▲100" had been that depth less its rank)
+        both = m.rank is not None and m.baseline_rank is not None
+        assert (str(abs(m.jump)) in row[3]) == both, (row, m)
+        depth = now_docs.shape[1]
+        assert row[2] == (f"{m.baseline_rank or f'>{depth}'} → {m.rank or f'>{depth}'}")
         assert row[5].startswith("bm25 ")
+    # from beyond the baseline's depth (100): its distance is not known
+    from dataclasses import replace
+
+    from workbench.gui.charts.movers import move_text, rank_text
+
+    beyond = replace(want[0], rank=1, baseline_rank=None, entered=True, left=False, jump=100)
+    assert (move_text(beyond), rank_text(beyond, 100, 100)) == ("new", ">100 → 1")
+    gone = replace(beyond, rank=None, baseline_rank=3, entered=False, left=True, jump=-98)
+    assert (move_text(gone), rank_text(gone, 100, 100)) == ("left", "3 → >100")
+    risen = replace(beyond, rank=2, baseline_rank=40, jump=38)
+    assert (move_text(risen), rank_text(risen, 100, 100)) == ("new ▲38", "40 → 2")
     # double-click selects that query (and document)
     target = next(i for i, m in enumerate(want) if m.query != tea.query)
     rect = panel.table.visualItemRect(panel.table.item(target, 0))

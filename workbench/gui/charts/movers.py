@@ -35,17 +35,21 @@ TOP = 50
 
 
 def move_text(m: Mover) -> str:
+    """The move in places where both sides rank the document; from (or to) beyond a side's
+    ranking depth it is "new" or "left" alone (its distance is not known: "new ▲100" was the
+    depth less its rank)."""
     if m.entered:
-        return f"new ▲{m.jump}" if m.jump > 0 else "new"
+        return f"new ▲{m.jump}" if m.jump > 0 and m.baseline_rank is not None else "new"
     if m.left:
-        return f"left ▼{-m.jump}" if m.jump < 0 else "left"
+        return f"left ▼{-m.jump}" if m.jump < 0 and m.rank is not None else "left"
     return f"▲{m.jump}" if m.jump > 0 else f"▼{-m.jump}"
 
 
-def rank_text(m: Mover) -> str:
-    def r(x: int | None) -> str:
-        return "–" if x is None else str(x)
-    return f"{r(m.baseline_rank)} → {r(m.rank)}"
+def rank_text(m: Mover, depth: int | None = None, baseline_depth: int | None = None) -> str:
+    """"12 → 3"; a side that does not rank it: "> its depth" ("–" when not given)."""
+    def r(x: int | None, deep: int | None) -> str:
+        return str(x) if x is not None else f">{deep}" if deep else "–"
+    return f"{r(m.baseline_rank, baseline_depth)} → {r(m.rank, depth)}"
 
 
 def deltas_text(m: Mover, limit: int = 3) -> str:
@@ -89,9 +93,10 @@ class MoversList(ChartPanel):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
-        for i in range(len(COLUMNS) - 1):
+        # the document takes the room (its title read), the signal deltas their text's
+        for i in range(len(COLUMNS)):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.cellDoubleClicked.connect(self._on_double_click)
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
@@ -128,6 +133,7 @@ class MoversList(ChartPanel):
             self._set_empty(EMPTY_NOTHING_MOVED)
             return
         queries, corpus = s.dataset.queries, s.dataset.corpus
+        depth, base_depth = s.result.ranking.docs.shape[1], base.result.ranking.docs.shape[1]
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.movers))
         for row, m in enumerate(self.movers):
@@ -135,9 +141,9 @@ class MoversList(ChartPanel):
             # a file's title is its path, its id too: said once
             name = f"{doc.id} · {doc.title}" if doc.title and doc.title != doc.id else doc.id
             # the id elided in its middle (paths share beginnings), a title after it at its end
-            shown = (elide(f"{elide_middle(doc.id, 24)} · {doc.title}", 40) if name != doc.id
-                     else elide_middle(doc.id, 40))
-            cells = (queries[m.query].id, shown, rank_text(m), move_text(m),
+            shown = (elide(f"{elide_middle(doc.id, 24)} · {doc.title}", 80) if name != doc.id
+                     else elide_middle(doc.id, 80))
+            cells = (queries[m.query].id, shown, rank_text(m, depth, base_depth), move_text(m),
                      signed(m.total_delta), deltas_text(m))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
