@@ -214,6 +214,39 @@ def test_histogram_counts_equal_the_scores(qtbot: QtBot, tea: TuningSession,
     _assert_exports(chart, tmp_path)
 
 
+def test_the_caption_counts_the_judged_relevant_the_candidates_miss(
+        qtbot: QtBot, tea: TuningSession) -> None:
+    """A query whose judged relevant document no term reached read "0 judged relevant"
+    beside a judgment of one: the caption says how many of them are among the candidates."""
+    chart = ScoreDistribution(tea)
+    _show(qtbot, chart)
+    ds = tea.dataset
+    assert ds is not None and ds.qrels is not None
+    said = []
+    for q in range(len(ds.queries)):
+        tea.select_query(q)
+        chart.redraw()
+        judged = sum(g > 0 for g in ds.qrels.get(ds.queries[q].id, {}).values())
+        rel, _ = _loop_counts(tea, [q], chart.edges)
+        among = int(rel.sum())
+        want = (f", {among} judged relevant" if among == judged
+                else f", {among} of the {judged} judged relevant among them")
+        assert chart.caption.text().endswith(want), (ds.queries[q].id, chart.caption.text())
+        said.append(among < judged)
+    assert any(said) and not all(said)  # both kinds of query in the sample
+
+
+def test_a_share_axis_stops_at_100(qtbot: QtBot, tea: TuningSession) -> None:
+    chart = ScoreDistribution(tea)
+    _show(qtbot, chart)
+    assert chart.share.isChecked()
+    ticks = chart.plot.getPlotItem().getAxis("left")._tickLevels
+    assert ticks and max(v for v, _ in ticks[0]) == 100  # the room above is the legend's
+    chart.share.setChecked(False)
+    chart.redraw()
+    assert chart.plot.getPlotItem().getAxis("left")._tickLevels is None  # counts: its own
+
+
 def test_min_score_line_follows_the_session_and_sets_it(qtbot: QtBot,
                                                         vault: TuningSession) -> None:
     chart = ScoreDistribution(vault)

@@ -137,8 +137,18 @@ class ScoreDistribution(ChartPanel):
             self.all_queries.isChecked() else (r.scores.gate != 0).sum()
         where = "all queries" if self.all_queries.isChecked() else \
             f"query {s.dataset.queries[s.query].id}"
+        judged = ""
+        if s.judgments is not None:
+            # the query's judged relevant documents, among the shown candidates or not (one
+            # not retrieved had read "0 judged relevant" beside a query judged to have one)
+            n_rel = s.judgments.n_rel
+            total = int(n_rel.sum() if self.all_queries.isChecked()
+                        else n_rel[s.query] if s.query < len(n_rel) else 0)
+            shown = int(rel.sum())
+            judged = (f", {shown:,} judged relevant" if shown == total else
+                      f", {shown:,} of the {total:,} judged relevant among them")
         self.caption.setText(f"Score distribution — {where}: {_n(len(values), 'candidate')}"
-                             + (f", {int(rel.sum())} judged relevant" if s.judgments else ""))
+                             + judged)
         notes = []
         self._legend_for(s.judgments is not None)
         if s.judgments is None:
@@ -175,8 +185,11 @@ class ScoreDistribution(ChartPanel):
         cover = (self.legend.boundingRect().height() + 12) / view if view > 50 else 0.3
         item.setYRange(0, top * 1.05 / max(0.4, 1.0 - cover), padding=0)
         # counts are whole: no 0.5 ticks when the tallest bar is short
-        item.getAxis("left").setTickSpacing(*((1, 1) if top <= 5 and not share
-                                              else (None, None)))
+        axis = item.getAxis("left")
+        axis.setTickSpacing(*((1, 1) if top <= 5 and not share else (None, None)))
+        # a share stops at 100 %: the room above it is the legend's, not ticks to 150
+        step = 10 if top <= 40 else 20 if top <= 80 else 25
+        axis.setTicks([[(v, f"{v:g}") for v in range(0, 101, step)]] if share else None)
 
     def _legend_for(self, judged: bool) -> None:
         """"judged relevant" in the legend only when there are judgments."""
