@@ -198,3 +198,32 @@ def test_scifact() -> None:
     assert ds.qrels is not None
     assert sum(len(docs) for docs in ds.qrels.values()) == 339
     assert set(ds.qrels) == set(ds.queries.ids)
+
+
+def test_a_qrels_file_of_another_column_is_no_split(tmp_path: Path) -> None:
+    """Cranfield ships raw_cranqrel.tsv beside its qrels: `query-id corpus-id cleverdon-code`,
+    1 the most relevant. It was offered as a split (File ▸ Split, the Tune tab), and read
+    said 'expected an integer grade … found cleverdon-code'."""
+    from workbench.core.formats.auto import dataset_splits
+
+    root = beir_folder(tmp_path / "mini")
+    raw = root / "qrels" / "raw_codes.tsv"
+    raw.write_text("query-id\tcorpus-id\tcleverdon-code\nq1\td1\t1\n", encoding="utf-8")
+    (root / "qrels" / "binary.tsv").write_text("q1\td1\t1\n", encoding="utf-8")  # no header
+    assert dataset_splits(root) == ["binary", "test"]
+    with pytest.raises(FormatError) as info:
+        read_qrels_tsv(raw)
+    assert_names(info.value, raw, 1, "score")
+    assert "its header names 'cleverdon-code' where BEIR's qrels have 'score'" in str(info.value)
+
+
+def test_a_training_split_of_the_held_out_queries_only_is_said_so(tmp_path: Path) -> None:
+    from workbench.core.params import ParamError
+    from workbench.core.tuning.data import merge_splits
+
+    root = beir_folder(tmp_path / "mini")
+    (root / "qrels" / "test.binary.tsv").write_text("q1\td1\t1\nq2\t2\t1\n", encoding="utf-8")
+    with pytest.raises(ParamError) as info:
+        merge_splits(read_beir(root, "test.binary"), read_beir(root), "test.binary", "test")
+    assert str(info.value).startswith("every query test.binary judges (2) is one of test, the "
+                                      "held-out split: nothing is left to tune on")

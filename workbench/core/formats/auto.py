@@ -287,11 +287,25 @@ def load_dataset(
 
 def dataset_splits(path: StrPath) -> list[str]:
     """The splits a BEIR or OpenVault folder judges (its qrels/<split>.tsv names, sorted);
-    none for any other dataset."""
+    none for any other dataset. A file whose header names another third column than BEIR's
+    `score` (Cranfield's `raw_cranqrel.tsv`: `cleverdon-code`, 1 the most relevant) holds no
+    grades to score by: not offered as a split."""
     path = Path(path)
     if not path.is_dir() or not ((path / "corpus.jsonl").is_file() or is_openvault_folder(path)):
         return []
-    return sorted(p.stem for p in (path / "qrels").glob("*.tsv") if p.is_file())
+    return sorted(p.stem for p in (path / "qrels").glob("*.tsv")
+                  if p.is_file() and not _other_header(p))
+
+
+def _other_header(path: Path) -> bool:
+    """Whether a qrels file opens with a header line naming another third column than
+    `score` (`query-id  corpus-id  cleverdon-code`)."""
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as f:
+            cols = [c.strip().lower() for c in f.readline().split("\t")]
+    except OSError:
+        return False
+    return len(cols) == 3 and cols[:2] == ["query-id", "corpus-id"] and cols[2] != "score"
 
 
 def _first_file(*paths: Path) -> Path | None:

@@ -88,6 +88,11 @@ def read_qrels_tsv(
         if not seen and tuple(c.lower() for c in cols) == QRELS_HEADER:
             header = True
             continue
+        if not seen and len(cols) == 3 and [c.lower() for c in cols[:2]] == \
+                list(QRELS_HEADER[:2]):  # a header, of another column than the grades
+            raise FormatError(path, f"its header names {cols[2]!r} where BEIR's qrels have "
+                              "'score' (the grade, higher = more relevant): not judgments "
+                              "to score by as they are", line=line, field="score")
         if len(cols) != 3:
             hint = ", separated by tabs" if len(text.split()) == 3 else ""
             raise FormatError(

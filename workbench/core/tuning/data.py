@@ -21,6 +21,10 @@ def merge_splits(train: Dataset, test: Dataset, train_name: str,
         raise ParamError(f"splits {train_name} and {test_name} do not share one corpus")
     both = set(train.queries.ids) & set(test.queries.ids)
     train_q = [q for q in train.queries if q.id not in both]
+    if not train_q and len(train.queries):  # said as such: "no judged queries" was untrue
+        raise ParamError(f"every query {train_name} judges ({len(train.queries):,}) is one "
+                         f"of {test_name}, the held-out split: nothing is left to tune on "
+                         "(held out means held out)")
     queries = QuerySet([*train_q, *test.queries], name=f"{train_name}+{test_name}")
     qrels = {**{q: g for q, g in (train.qrels or {}).items() if q not in both},
              **(test.qrels or {})}
