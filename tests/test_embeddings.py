@@ -320,3 +320,23 @@ def test_the_progress_says_what_it_embeds(counting: CountingEncoder) -> None:
     embed_texts(TEXTS[:5], model=counting.name, prompt="what: ", batch_size=2,
                 progress=Progress(on_progress=lambda _f, m: said.append(m)), what="queries")
     assert said and said[0].startswith("embedding ") and "/5 queries" in said[0]
+
+
+def test_the_first_load_of_a_model_is_said(tmp_path: Path) -> None:
+    """Loading torch and the weights takes seconds before the first text: the window had
+    read 'embedding 0/3,647' all that time, as if stuck."""
+    from workbench.core.embeddings import SentenceTransformerEncoder
+
+    enc = SentenceTransformerEncoder(DEFAULT_MODEL)
+    register_encoder("fresh-minilm", enc)
+    said: list[str] = []
+    embed_texts(["first load: tea", "first load: coffee"], model="fresh-minilm",
+                prompt=f"{tmp_path.name}: ", progress=Progress(on_progress=lambda f, m:
+                                                              said.append(m)))
+    assert said[0] == ("loading the embedding model all-MiniLM-L6-v2 (its first use in this "
+                       "process) …")
+    assert enc.loaded
+    said.clear()
+    embed_texts(["second: tea"], model="fresh-minilm", prompt=f"{tmp_path.name}: ",
+                progress=Progress(on_progress=lambda f, m: said.append(m)))
+    assert said and not any(m.startswith("loading") for m in said)

@@ -235,6 +235,11 @@ class SentenceTransformerEncoder:
         self._lock = threading.Lock()
 
     @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (its first load takes seconds: torch, weights)."""
+        return self._model is not None
+
+    @property
     def identity(self) -> str:
         if self._identity is None:
             self._identity = f"{Path(self.name).name}-{_weights_hash(self.path)}"
@@ -563,6 +568,9 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
             kept += len(part_keys)
         pending.clear()  # only once stored: an interrupt inside `add` leaves them pending
 
+    if new and getattr(enc, "loaded", True) is False:  # seconds with no text embedded yet
+        progress(0.0, f"loading the embedding model {Path(str(getattr(enc, 'name', ''))).name} "
+                 "(its first use in this process) …")
     try:
         for start in range(0, len(new), step):
             part = new[start:start + step]
