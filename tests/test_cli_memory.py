@@ -282,12 +282,16 @@ def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixtu
     assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-m", "bm25"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"min score / limit \(last turn\)\s+none \(0\) / 10\n", out)
-    assert out.rstrip().endswith("no min score: each turn returns its matches, up to the "
-                                 "limit")
+    assert out.rstrip().endswith("no min score: each turn returns what it ranks, up to the "
+                                 "limit, whatever its score")
+    # bm25 injects nothing of its own: said what the figures are
+    assert out.startswith("decisions: bm25's top 10 of each of the ")
+    assert "as if they were injected (bm25 injects nothing itself; snippet lengths as " \
+        "pi-lodestone cuts them)" in out.splitlines()[0]
     assert "doing real work" not in out
     assert main(["why-stats", "--live", str(SAMPLES / "vault"), "-m", "vault-search"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"; \d+ turns? matched nothing$", out.rstrip())
+    assert re.search(r"; \d+ turns? returned nothing$", out.rstrip())
     assert "below the min score" not in out
 
 
@@ -353,3 +357,31 @@ def test_why_stats_last_counts_lines_as_pi_lodestone_does(
                      out)
     assert main(["why-stats", str(path)]) == 0  # 500 lines: every turn
     assert capsys.readouterr().out.startswith(f"{path}: last 12 turns (of its last 500 lines")
+
+
+def test_why_stats_says_why_no_turn_injected_anything(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every turn empty had been put on "the min score (or the limit)", though on tea-beir
+    decision-memory's gates had zeroed every candidate and the min score removed none."""
+    assert main(["why-stats", "--live", str(SAMPLES / "tea-beir")]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "no turn injected anything: no match, or every match gated (the min score removed "
+        "none)")
+    # every decision matched, none reaching a min score of 1,000
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-p",
+                 "inject_min_score=1000", "-p", "replay_as_of_turn=false"]) == 0
+    out = capsys.readouterr().out.rstrip()
+    assert re.search(r"no turn injected anything: the min score left 20 turns empty whose "
+                     r"best match scored below it; 1 turn had no match, or every match "
+                     r"gated$", out), out[-300:]
+    # a log does not say which
+    log = tmp_path / "injections.jsonl"
+    log.write_text(json.dumps({"ts": "2026-11-01T10:00:00.000Z", "cwd": "/r", "project": "r",
+                               "promptCharCount": 30, "minScore": 8, "limit": 3,
+                               "globalInject": False, "results": []}) + "\n")
+    assert main(["why-stats", str(log), "--last", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{log}: last 1 turn (--last 5 raised to pi-lodestone's minimum, "
+                          "10)")
+    assert out.rstrip().endswith("no turn injected anything: below the min score, gated, no "
+                                 "match, or a prompt too short (the log does not say which)")

@@ -99,8 +99,11 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
 
         log = read_injections(_log(args.log).path, last=n)
         stats = injection_stats(turns_from_log(log.records, n))
-        what = f"{args.log}: last {stats.turns} turns" + (
-            f" (of its last {n} lines: {_skipped_text(log)})" if log.n_skipped else "")
+        raised = (f"--last {args.last} raised to pi-lodestone's minimum, {n}"
+                  if args.last is not None and n != args.last else "")
+        what = f"{args.log}: last {turns_text(stats.turns)}" + (
+            f" ({raised}{'; ' if raised else ''}of its last {n} lines: {_skipped_text(log)})"
+            if log.n_skipped else f" ({raised})" if raised else "")
     print(what)
     if not stats.turns:
         print("no turns to count: " + ("the log holds no injection" if not args.live
@@ -136,10 +139,15 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     # a turn left empty with a match below the min score was emptied by the threshold
     emptied = emptied_by_threshold(scores, empty, min_score)
     changed = model.schema.changed(pipe.params)
-    return injection_stats(turns), emptied, (
-        f"{dataset.name}: what {model.id} would inject for {len(turns)} queries"
-        + (f" with {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else
-           " at default parameters"))
+    at = (f" with {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else
+          " at default parameters")
+    if hasattr(model, "injections"):
+        what = f"{dataset.name}: what {model.id} would inject for {len(turns)} queries{at}"
+    else:  # a ranking, read as an injection source: what the figures are
+        what = (f"{dataset.name}: {model.id}'s top {limit} of each of the {len(turns)} "
+                f"queries{at}, as if they were injected ({model.id} injects nothing itself; "
+                "snippet lengths as pi-lodestone cuts them)")
+    return injection_stats(turns), emptied, what
 
 
 def format_stats(st: InjectionStats, emptied: int | None = None) -> str:

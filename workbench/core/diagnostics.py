@@ -220,11 +220,23 @@ def verdict_line(st: InjectionStats, emptied: int | None = None) -> str:
     if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
         if not st.answered:
             return "no turn returned anything: no query matched (no min score removes any)"
-        return ("no min score: each turn returns its matches, up to the limit"
-                + (f"; {turns_text(empty)} matched nothing" if empty else ""))
-    if not st.answered:
-        return ("no turn injected anything: the min score (or the limit) leaves every turn "
-                "empty")
+        # decision-memory at 0 returns score-0 decisions (gated, unmatched) too, as the
+        # original does: "its matches" was not what came back
+        return ("no min score: each turn returns what it ranks, up to the limit, whatever its "
+                "score" + (f"; {turns_text(empty)} returned nothing" if empty else ""))
+    if not st.answered:  # why, as far as it is known (a log does not say)
+        if emptied is None:
+            return ("no turn injected anything: below the min score, gated, no match, or a "
+                    "prompt too short (the log does not say which)")
+        if emptied == empty:
+            return ("no turn injected anything: every turn's best match scored below the min "
+                    "score")
+        if not emptied:
+            return ("no turn injected anything: no match, or every match gated (the min score "
+                    "removed none)")
+        return (f"no turn injected anything: the min score left {turns_text(emptied)} empty "
+                f"whose best match scored below it; {turns_text(empty - emptied)} had no "
+                "match, or every match gated")
     margin = st.tail_margin_answered
     if emptied:  # live: turns that matched, every match below the min score
         nothing = empty - emptied
