@@ -111,3 +111,38 @@ def test_cache_command_shows_trims_and_clears(own_cache, capsys):
     assert main(["cache", "--trim", "lots"]) == 2
     err = capsys.readouterr().err
     assert "--trim='lots': not a size" in err and "0 removes every state not in use" in err
+
+
+def test_a_trim_that_cannot_remove_says_so_and_fails(own_cache, monkeypatch, capsys):
+    """On a read-only cache `--trim 0` had said 'removed 0 states … kept' and exited 0, where
+    --clear on the same cache says it cannot. (Root writes anywhere: the unlink is made to
+    fail as a read-only file system fails it.)"""
+    import errno
+
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == 0
+    capsys.readouterr()
+
+    class ReadOnlyOs:  # trim's `os`, its unlink failing; every other module's untouched
+        def __getattr__(self, name: str) -> object:
+            return getattr(os, name)
+
+        @staticmethod
+        def unlink(path: object) -> None:
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(trim_module, "os", ReadOnlyOs())
+    assert main(["cache", "--trim", "0"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("prepared: removed 0 states (0 KB); ")
+    assert out.splitlines()[0].endswith("; could not remove 2 (Read-only file system)")
+    assert len(list((own_cache / "prepared").glob("*.state"))) == 2
+
+
+def test_the_cache_command_says_an_unusable_cache_folder(tmp_path, monkeypatch, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(afile))
+    assert main(["cache"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("warning: the cache folder cannot be written (")
+    assert "is a file, not a folder" in err

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import sys
 from typing import Any
 
-from workbench.cli.common import EXIT_OK, UsageError
+from workbench.cli.common import EXIT_FAIL, EXIT_OK, UsageError
 from workbench.core.engine import gib
 from workbench.core.store import cache_dir
 from workbench.core.store.trim import (
@@ -43,13 +44,23 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_cache(args: argparse.Namespace) -> int:
+    from workbench.core.store import cache_unusable
+
+    failed = False
+    unusable = cache_unusable()
+    if unusable is not None:  # said first: every other command warns of it too
+        print(f"warning: the cache folder cannot be written ({unusable}): nothing is cached; "
+              "set $WORKBENCH_CACHE_DIR to a folder you can write", file=sys.stderr)
     if args.trim is not None:
         limit = (parse_size(args.trim, "--trim", "0 removes every state not in use")
                  if args.trim else cache_limit())
         for name in STATE_FOLDERS:
             done = trim(cache_dir() / name, limit, recent_s=0.0)
-            print(f"{name}: removed {done.removed:,} states ({gib(done.freed)}); "
-                  f"{gib(done.kept_bytes)} kept")
+            print(f"{name}: removed {done.removed:,} state{'' if done.removed == 1 else 's'} "
+                  f"({gib(done.freed)}); {gib(done.kept_bytes)} kept"
+                  + (f"; could not remove {done.failed:,} ({done.why})" if done.failed
+                     else ""))
+            failed = failed or done.failed > 0
     parts = set(CLEARABLE) if "all" in args.clear else set(args.clear)
     for name in CLEARABLE:
         if name in parts:
@@ -73,7 +84,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
         rows.append([part.name, f"{part.files:,}", gib(part.size) if part.files else "—",
                      note])
     print(format_table(["part", "files", "size", "what"], rows))
-    return EXIT_OK
+    return EXIT_FAIL if failed else EXIT_OK
 
 
 __all__ = ["add_commands", "cmd_cache"]

@@ -66,6 +66,8 @@ class Trimmed:
     removed: int
     freed: int
     kept_bytes: int
+    failed: int = 0  # states it could not remove (a read-only cache)
+    why: str = ""  # the first such failure's reason
 
 
 def trim(folder: Path, limit: int | None, keep: Iterable[Path] = (), *,
@@ -81,7 +83,8 @@ def trim(folder: Path, limit: int | None, keep: Iterable[Path] = (), *,
         return Trimmed(0, 0, total)
     spared = {os.path.abspath(p) for p in keep}
     now = time.time()
-    removed = freed = 0
+    removed = freed = failed = 0
+    why = ""
     for path, size, used in sorted(entries, key=lambda e: e[2]):
         if total <= limit:
             break
@@ -89,12 +92,16 @@ def trim(folder: Path, limit: int | None, keep: Iterable[Path] = (), *,
             continue
         try:
             os.unlink(path)
-        except OSError:
+        except FileNotFoundError:  # another process removed it first: gone all the same
+            pass
+        except OSError as exc:
+            failed += 1
+            why = why or str(exc.strerror or exc)
             continue
         total -= size
         removed += 1
         freed += size
-    return Trimmed(removed, freed, total)
+    return Trimmed(removed, freed, total, failed, why)
 
 
 def after_save(path: Path) -> None:
