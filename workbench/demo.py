@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core import engine
+from workbench.core.engine import Progress
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
 from workbench.core.session_file import read_sample_settings
-from workbench.textout import format_table
+from workbench.textout import format_table, progress_bar
 
 DEMO_METRICS = ("ndcg@10", "mrr@10", "p@5", "r@10")
 
@@ -47,7 +48,11 @@ def _demo_one(folder: Path) -> None:
     settings = sample_settings(folder)
     dataset = load_dataset(folder)
     model = get_model(str(settings.get("model", "bm25")))
-    pipe = Pipeline(model, dataset, settings.get("params", {}))
+    # a bar (or, off a terminal, a line a tenth once it has run a few seconds): the first
+    # run embeds the story sample and builds the code sample, half a minute of silence
+    with progress_bar(f"{folder.name}: preparing {model.id}") as bar:
+        pipe = Pipeline(model, dataset, settings.get("params", {}),
+                        progress=Progress(on_progress=bar))
     result = pipe.run(DEMO_METRICS)
     title = f"{folder.name}: {len(dataset.corpus)} documents, {len(dataset.queries)} queries"
     print(title)
