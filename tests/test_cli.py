@@ -382,3 +382,19 @@ def test_the_no_judgments_hint_names_the_split_read(tmp_path: Path,
     one.write_text((data / "queries.jsonl").read_text().splitlines()[0] + "\n")
     assert main(["eval", str(data), "-m", "bm25", "--queries", str(one)]) == 2
     assert f"--qrels {data / 'qrels' / 'test.tsv'} judges these" in capsys.readouterr().err
+
+
+def test_the_demo_shows_its_preparing_on_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A first run prepared (and embedded) for half a minute with nothing said."""
+    import shutil
+
+    from workbench import textout
+    from workbench.demo import run_demo
+
+    shutil.copytree(SAMPLES / "tea-beir", tmp_path / "tea-beir")
+    monkeypatch.setattr(textout, "LOG_AFTER_S", 0.0)  # every tenth said, however quick
+    assert run_demo(tmp_path) == 0
+    captured = capsys.readouterr()
+    assert "tea-beir: preparing bm25: 100% " in captured.err
+    assert "preparing" not in captured.out  # the tour itself is stdout's
