@@ -229,6 +229,25 @@ def test_screenshot_command(tmp_path: Path) -> None:
     assert png.exists() and png.stat().st_size > 20_000
 
 
+def test_a_screenshot_says_the_slider_it_moved(qtbot: QtBot) -> None:
+    """The pictures showed one slider moved from the sample's settings, said nowhere: their
+    scores disagreed with `why` and `demo` without a word."""
+    from workbench.gui.screenshot import _nudge
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "vault")
+    s = w.session
+    s.pin_baseline()
+    said = _nudge(w)
+    assert s.baseline is not None and s.model is not None
+    moved = [n for n in s.params if s.params[n] != s.baseline.params[n]]
+    assert len(moved) == 1
+    p = s.model.schema[moved[0]]
+    assert said == f"{p.label} {s.baseline.params[p.name]:g} → {s.params[p.name]:g}"
+    w.close()
+
+
 def test_gui_command_opens_the_default_sample_then_the_last_one(qapp: QApplication) -> None:
     """`workbench gui` with no DATA: the bundled default sample on a first launch, the last
     dataset opened on the next."""

@@ -32,7 +32,9 @@ def add_commands(sub: Any) -> None:
                    "file (e.g. what `tune --out` wrote)")
     p.set_defaults(func=cmd_gui)
 
-    p = sub.add_parser("screenshot", help="PNGs of the window on each sample corpus")
+    p = sub.add_parser("screenshot", help="PNGs of the window on each sample corpus: a "
+                       "baseline pinned at the sample's settings, then one slider moved (the "
+                       "status bar says which), so that deltas and movers show")
     p.add_argument("outdir", help="folder for <sample>.png")
     p.add_argument("--sample", action="append", help="only this sample (repeatable)")
     p.set_defaults(func=cmd_screenshot)

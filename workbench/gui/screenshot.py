@@ -1,5 +1,6 @@
 """`workbench screenshot OUTDIR`: the main window on each bundled sample corpus, offscreen at
-a fixed size, computed synchronously, the sample's example query selected, saved as
+a fixed size, computed synchronously, the sample's example query selected, a baseline pinned
+at the sample's settings and then one slider moved (said in the status bar), saved as
 OUTDIR/<sample>.png. Look at them: crowded, clipped or unreadable layouts are bugs."""
 
 from __future__ import annotations
@@ -64,8 +65,12 @@ def _take(app: Any, out: Path, samples: Path, names: list[str] | None) -> list[P
         # a baseline at the sample's settings, then one live change, so that the deltas, the
         # rank changes and the movers show something
         window.session.pin_baseline()
-        _nudge(window)
+        moved = _nudge(window)
         for _ in range(3):
+            app.processEvents()
+        if moved:  # the picture says its values are not the sample's
+            window.statusBar().showMessage(f"screenshot: {moved}, against a baseline pinned "
+                                           "at the sample's settings")
             app.processEvents()
         path = out / f"{folder.name}.png"
         if not window.grab().save(str(path)):
@@ -78,18 +83,20 @@ def _take(app: Any, out: Path, samples: Path, names: list[str] | None) -> list[P
     return written
 
 
-def _nudge(window: object) -> None:
-    """Move the first live float parameter a few steps, as a user would."""
+def _nudge(window: object) -> str:
+    """Move the first live float parameter a few steps, as a user would; what moved ("Title
+    match 6 → 2"), or "" when nothing did."""
     from .main_window import MainWindow
 
     assert isinstance(window, MainWindow)
     s = window.session
     if s.model is None:
-        return
+        return ""
     for p in s.model.schema.stage("live"):
         if p.kind == "float" and p.low is not None and p.high is not None:
             v = float(s.params[p.name])
             step = (p.step or (p.high - p.low) / 20) * 4
-            target = v - step if v - step >= p.low else v + step
-            s.set_param(p.name, round(target, 10))
-            return
+            target = round(v - step if v - step >= p.low else v + step, 10)
+            s.set_param(p.name, target)
+            return f"{p.label} {v:g} → {target:g}"
+    return ""
