@@ -146,3 +146,26 @@ def test_a_cancel_lands_while_the_candidates_are_scored(tmp_path, tea) -> None:
         tune(evaluator, no_validation(evaluator.counted()), spec,
              progress=Progress(on_progress=report, should_stop=lambda: stop["now"]))
     assert sum("scoring the best trials" in m for m in seen) == 1
+
+
+def test_the_bar_keeps_its_last_tenth_for_scoring_the_results(tmp_path, tea) -> None:
+    """The trials filled the bar: it stood at 100 % for the second half of a small run,
+    while each study's result was picked and scored, with nothing said."""
+    from workbench.core.engine import Progress
+    from workbench.core.tuning import kfold
+
+    seen: list[tuple[float, str]] = []
+    evaluator = Evaluator(get_model("bm25"), tea, {}, ["ndcg@10"])
+    space = build_space(evaluator.model.schema, ["k1"], {"k1": (0.0, 3.0)})
+    spec = TuneSpec(space, ("ndcg@10",), trials=3, seed=3,
+                    storage=f"sqlite:///{tmp_path / 's.db'}")
+    tune(evaluator, kfold(evaluator.counted(), 2, 0), spec,
+         progress=Progress(on_progress=lambda f, m: seen.append((f, m))))
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions)
+    trials = [f for f, m in seen if m.startswith("trial ")]
+    scoring = [(f, m) for f, m in seen if "scoring" in m]
+    assert max(trials) == pytest.approx(0.9) and min(f for f, _ in scoring) >= 0.9
+    # each of the three studies (two folds, then all) says its scoring as it starts
+    starts = [m for _, m in scoring if m.endswith(": scoring the result")]
+    assert [m.split(":")[0] for m in starts] == ["fold 1 of 2", "fold 2 of 2", "all"]

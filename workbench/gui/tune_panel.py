@@ -246,8 +246,10 @@ class TunePanel(QWidget):
                   f"{self.view.curve.train_best[-1]:.4f}")
         self.trial_done.emit(report)
 
-    def _on_progress(self, fraction: float, _message: str) -> None:
+    def _on_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(fraction * 1000))
+        if "scoring" in message:  # after the trials: what the rest of the bar is
+            self._say(message)
 
     def _on_finished(self, outcome: Any) -> None:
         moved = self._moved_on()

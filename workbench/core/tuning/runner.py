@@ -393,7 +393,8 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
                     len(spec.objectives), bool(spec.constraints), spec.space)
             st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
-                          progress=progress.span(i / len(runs), (i + 1) / len(runs)))
+                          progress=progress.span(TRIALS_SHARE * i / len(runs),
+                                                 TRIALS_SHARE * (i + 1) / len(runs)))
             studies.append((label, handle.work, train, test))
             ran[label] = stored if stored_before is None else stored_before.get(label, 0)
         if not score:
@@ -401,9 +402,12 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
         defaults = evaluator.evaluate({})
         # new: what the study holds when scored less what it held before the run (a helper
         # may finish a trial after this process's loop ended: it is this run's too)
+        # the rest of the bar: picking and scoring each study's result (half the run's time
+        # on a small set, at 100 % and unsaid)
+        n = len(studies)
         results = [_with_new(_fold_result(label, study, train, test, spec, evaluator,
-                                          defaults, progress), ran[label])
-                   for label, study, train, test in studies]
+                                          defaults, _scoring(progress, label, j, n)), ran[label])
+                   for j, (label, study, train, test) in enumerate(studies)]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
     result = TuneResult(spec, validation, dict(evaluator.base), folds, final,
@@ -412,6 +416,17 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
     if report and folds:
         result.also = _also(evaluator, folds, report)
     return result
+
+
+TRIALS_SHARE = 0.9  # of the progress bar; the rest is scoring the studies' results
+
+
+def _scoring(progress: Progress, label: str, j: int, n: int) -> Progress:
+    """Study j of n's share of the scoring, said from its start."""
+    span = progress.span(TRIALS_SHARE + (1 - TRIALS_SHARE) * j / n,
+                         TRIALS_SHARE + (1 - TRIALS_SHARE) * (j + 1) / n)
+    span(0.0, f"{label}: scoring the result")
+    return span
 
 
 def _with_new(fold: FoldResult, before: int) -> FoldResult:
@@ -506,7 +521,7 @@ def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
     start = np.where(train, defaults[primary], np.nan)
 
     def per_query(trial: Any) -> NDArray[np.float64]:
-        progress(1.0, f"{study.study_name}: scoring the best trials per query")
+        progress(0.5, f"{study.study_name}: scoring the best trials per query")
         return np.where(train, evaluator.evaluate(spec.space.snap(trial.params))[primary],
                         np.nan)
 
