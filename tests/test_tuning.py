@@ -89,16 +89,25 @@ def test_k_fold_never_scores_a_query_it_tuned_on(tmp_path, bm25_eval):
     assert (held[counted] == 1).all() and (held[~counted] == 0).all()
 
     reports = []
+    # pick="best": each fold keeps its highest training mean. The default ("bound") keeps the
+    # starting values in every fold here, and `train_best` would then be the start's own mean.
     result = tune(bm25_eval, validation, _spec(tmp_path, _space(k1=(0.5, 2.0)), trials=6,
-                                               seed=1), on_trial=reports.append)
+                                               seed=1, pick="best"), on_trial=reports.append)
     assert result is not None and len(result.folds) == 5
     for fold, spec in zip(result.folds, validation.folds, strict=True):
+        assert not fold.kept_start and fold.picked is not None
         # held-out values exist exactly on the fold's own held-out queries
         assert (~np.isnan(fold.held_tuned) == spec.test).all()
         # what the study was told is the mean over its training queries only
         per_q = bm25_eval.evaluate(fold.best)["ndcg@10"]
         assert fold.train_best[0] == pytest.approx(masked_mean(per_q, spec.train), abs=1e-12)
         assert fold.train_best[0] != pytest.approx(masked_mean(per_q, spec.test), abs=1e-9)
+        # and so was every trial of the fold's study, not only the kept one
+        trials = [t for t in result.studies[fold.name].trials if t.values is not None]
+        assert len(trials) == 6
+        for t in trials:
+            per_q = bm25_eval.evaluate(t.user_attrs["scored"])["ndcg@10"]
+            assert t.values[0] == pytest.approx(masked_mean(per_q, spec.train), abs=1e-12)
     # the last study tunes on every query and has no held-out score
     assert result.final.name == "all" and np.isnan(result.final.held_tuned).all()
     assert result.test is not None and result.test.n == int(counted.sum())
@@ -115,11 +124,22 @@ def test_changing_held_out_judgments_does_not_change_what_a_fold_tunes_on(tmp_pa
     other = type(tea)(tea.name, tea.corpus, tea.queries, flipped, tea.source)
     ev2 = Evaluator(get_model("bm25"), other, {}, ["ndcg@10"])
     space = _space(k1=(0.5, 2.0), b=(0.2, 1.0))
-    one = tune(ev, validation, _spec(tmp_path, space, trials=8, seed=5, study="a"))
-    two = tune(ev2, validation, _spec(tmp_path, space, trials=8, seed=5, study="b"))
+    # pick="best": the fold keeps a trial it found (the default keeps the start here, and two
+    # starts are equal whatever the study was told)
+    one = tune(ev, validation, _spec(tmp_path, space, trials=8, seed=5, study="a", pick="best"))
+    two = tune(ev2, validation, _spec(tmp_path, space, trials=8, seed=5, study="b", pick="best"))
     assert one is not None and two is not None
+    assert not one.folds[0].kept_start and not two.folds[0].kept_start
     assert one.folds[0].best == two.folds[0].best
     assert one.folds[0].train_best == two.folds[0].train_best
+    # every trial told the same training mean in both, and that mean is over training queries
+    label = one.folds[0].name
+    told_one = [(t.params, t.values) for t in one.studies[label].trials]
+    told_two = [(t.params, t.values) for t in two.studies[label].trials]
+    assert len(told_one) == 8 and told_one == told_two
+    for t in one.studies[label].trials:
+        per_q = ev.evaluate(t.user_attrs["scored"])["ndcg@10"]
+        assert t.values[0] == pytest.approx(masked_mean(per_q, fold.train), abs=1e-12)
 
 
 def test_a_study_continues_with_the_same_trial_numbers(tmp_path, bm25_eval):
