@@ -156,6 +156,35 @@ def test_save_and_load(tmp_path: Path) -> None:
         t.load(path)
 
 
+def test_a_save_that_fails_midway_leaves_the_saved_file_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills while the new session is written (fsync raises ENOSPC, as it does when
+    written pages cannot be stored): the save fails, the file saved before is intact, and no
+    temporary file is left beside it."""
+    import errno
+    import os
+
+    s, _ = _session()
+    path = tmp_path / "tuning.json"
+    s.save(path)
+    before = path.read_bytes()
+    s.set_param("k1", 0.8)
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    with pytest.raises(OSError) as raised:
+        s.save(path)
+    assert raised.value.errno == errno.ENOSPC
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tuning.json"]
+    t = TuningSession()
+    t.load(path)
+    assert t.params["k1"] == 1.2  # the first save's value, not the failed one's
+
+
 def test_a_result_computed_for_the_previous_model_is_dropped() -> None:
     s, _ = _session()
     old = s.request()
