@@ -4,6 +4,7 @@ and (where it is a scoring rule) through the model with live parameters."""
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -168,6 +169,36 @@ def test_bonuses() -> None:
     assert score({**d, "project": "x"}, "memory recovery", True, "/home/u/x")[0] == (
         12 + 2 + 4 + 2 + 3 - 2)
     assert score(d, "memory recovery", True, None)[0] == 12 + 4 + 2 + 3 - 2
+
+
+# REFERENCE.md §1: "Age in fractional days from createdAt: < 1 → +2; < 14 → +1; > 180 → −2".
+# Each boundary exactly (the comparison is strict on both sides) and one millisecond inside.
+AGES = [  # (age before NOW, the age bonus)
+    (timedelta(days=1) - timedelta(milliseconds=1), 2),
+    (timedelta(days=1), 1),
+    (timedelta(days=14) - timedelta(milliseconds=1), 1),
+    (timedelta(days=14), 0),
+    (timedelta(days=180), 0),
+    (timedelta(days=180) + timedelta(milliseconds=1), -2),
+]
+
+
+def _created(age: timedelta) -> str:
+    t = datetime(2026, 3, 1, tzinfo=UTC) - age  # NOW
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+
+
+@pytest.mark.parametrize(("age", "bonus"), AGES, ids=lambda v: str(v))
+def test_age_bonus_boundaries(age: timedelta, bonus: int) -> None:
+    d = dec("Memory recovery", id="d", created=_created(age))
+    # the port: title 6 + 6 (no weight map: 1 each) + 6 same cwd + 4 manual
+    assert score(d, "memory recovery", False)[0] == 12 + 6 + 4 + bonus
+    # injection: + 2 manual instead of 4
+    assert score(d, "memory recovery", True)[0] == 12 + 6 + 2 + bonus
+    # the model: N = df = 1, weight 0.75: 12·0.75 = 9
+    ds = dataset([d], [Query("q", "memory recovery", {"cwd": "/repos/p", "now": NOW})])
+    assert top(ds, {"mode": "search"}) == [[("d", 9 + 6 + 4 + bonus)]]
+    assert top(ds, {"mode": "injection"}) == [[("d", 9 + 6 + 2 + bonus)]]
 
 
 # -- the model: live parameters ----------------------------------------------------------------
