@@ -117,6 +117,43 @@ def test_engine_equals_direct_per_memory_computation(overrides: dict[str, object
             assert total == pytest.approx(rel[q][d] * importance(mem, rules).final, abs=1e-9)
 
 
+def test_dismissal_cap_and_fractional_days_through_the_engine() -> None:
+    """memory-importance.md through the vectorised combine, where the 3-dismissal cap binds and
+    the days inactive are not whole (the sample corpus has neither)."""
+    docs = [
+        # long 0.8 + emphasis 0.3 − 3 dismissals · 0.15 = 0.65; "3 dismissals → reduce
+        # importance to 0.3": the cap binds
+        doc("g", "Important: migration staging runbook", tier="long", dismissals=3),
+        # the same with 2 dismissals: 0.8 + 0.3 − 0.3 = 0.8, not capped
+        doc("h", "Important: migration staging runbook", tier="long", dismissals=2),
+        # short 0.5, 10.75 days inactive; "−0.1/day after 7 days": whole days 0.5 − 0.1·(10 − 7)
+        # = 0.2, fractional days 0.5 − 0.1·(10.75 − 7) = 0.125
+        doc("i", "staging migration checklist", "2026-02-18T06:00:00Z", tier="short"),
+    ]
+    ds = Dataset("cap", Corpus(docs), QuerySet([Query("q", "migration staging", {"now": NOW})]))
+    m = ImportanceModel()
+
+    def run(overrides: dict[str, object]) -> tuple[dict[str, float], dict[str, str | None]]:
+        p = resolve_params(m, {**overrides, "relevance": "coverage", "limit": 0,
+                               "prefilter": False})
+        scores = m.combine(prepare(m, ds, p, use_cache=False), p)
+        row = scores.row(0)
+        ids = [ds.corpus[int(d)].id for d in scores.docs[row]]
+        gates = [scores.gates[g - 1] if g else None for g in scores.gate[row].tolist()]
+        return (dict(zip(ids, scores.total[row].tolist(), strict=True)),
+                dict(zip(ids, gates, strict=True)))
+
+    # coverage 1 (both query terms held): the total is the importance
+    got, gates = run({})
+    assert got == pytest.approx({"g": 0.3, "h": 0.8, "i": 0.2}, abs=1e-12)
+    assert set(gates.values()) == {None}  # 0.2 is not below the archive band's 0.2
+    got, _ = run({"whole_days": False, "exclude_archived": False})
+    assert got == pytest.approx({"g": 0.3, "h": 0.8, "i": 0.125}, abs=1e-12)
+    # "< 0.2: archive or delete": 0.125 is archived, kept out of retrieval
+    got, gates = run({"whole_days": False})
+    assert got["i"] == 0.0 and gates["i"] == "archived"
+
+
 def test_long_grace_through_the_engine() -> None:
     m, ds = ImportanceModel(), small()
     p = resolve_params(m, {"relevance": "coverage", "limit": 0, "stale_long": 0.01,
