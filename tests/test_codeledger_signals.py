@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from tests.test_codeledger_fixtures import IDF_ONE, IDF_RETRY, prepare
+from tests.test_codeledger_fixtures import FILES, IDF_ONE, IDF_RETRY, make_dataset, prepare
+from workbench.core.models.codeledger import CodeLedgerDocumentModel as CodeLedgerModel
 from workbench.core.models.codeledger import signal_table
 from workbench.core.models.codeledger.params import SIGNAL_NAMES
 
@@ -61,6 +62,24 @@ def test_ledger_maturity_and_flags() -> None:
     assert other["fail_prior"] == pytest.approx(0.75)
     assert signals("store")["svc/store.py"]["branch_changed"] == 1.0
     assert signals("fix handler")["svc/handlers.py"]["error_infrastructure"] == 1.0
+
+
+def test_a_mature_ledger_without_outcome_weight_gives_no_prior() -> None:
+    """REFERENCE §2 leaves rate = s/(s+f) undefined at s = f = 0. codeledger-scoring.md says
+    what the priors mean: whether including the file "correlated with past successes" /
+    "with past failures". 60 entries with no success and no failure weight are no evidence
+    either way: both priors 0 (a rate of 0 taken as is would make fail_prior 1, the most a
+    file can be blamed, for a file that never failed)."""
+    files = {**FILES, "misc/idle.py": dict(keywords=["idle"], lines=10, tokens=40,
+                                           ledger={"success": 0.0, "fail": 0.0,
+                                                   "entries": 60})}
+    model = CodeLedgerModel()
+    params = model.schema.resolve({})
+    prep = model.prepare(make_dataset({"q": "idle"}, files=files), params)
+    table = signal_table(prep, params)
+    j = next(j for j, d in enumerate(prep.docs) if prep.files.paths[int(d)] == "misc/idle.py")
+    assert table[S["success_prior"], j] == 0.0
+    assert table[S["fail_prior"], j] == 0.0
 
 
 def contributions(task: str, doc: str, **overrides: object) -> tuple[dict[str, float], float]:
