@@ -4,7 +4,6 @@ import resolution corners, branch changes, scale."""
 from __future__ import annotations
 
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -147,7 +146,8 @@ def test_errors_name_the_problem(tmp_path: Path) -> None:
         index_repository(repo, churn_days=0)
 
 
-def test_a_few_thousand_files_in_seconds(tmp_path: Path) -> None:
+def test_a_few_thousand_files_are_indexed_and_cached(tmp_path: Path) -> None:
+    # correctness at this size; the speed is `workbench bench --code-scale`'s to measure
     files: dict[str, bytes | str] = {}
     for d in range(30):
         for i in range(100):
@@ -155,16 +155,12 @@ def test_a_few_thousand_files_in_seconds(tmp_path: Path) -> None:
                 f'"""Module {i} of package {d}."""\n\nfrom pkg{d} import mod{(i + 1) % 100}\n\n'
                 f"def handle_request_{i}(value: int) -> int:\n    return value + {i}\n" * 3)
     repo = make_repo(tmp_path / "r", files)
-    start = time.perf_counter()
     index = index_repository(repo, use_cache=False)
-    elapsed = time.perf_counter() - start
     assert len(index) == 3000
     assert index.file("pkg3/mod7.py").imports == ("pkg3/mod8.py",)
-    assert elapsed < 10.0, f"indexing 3000 files took {elapsed:.1f} s"
-    start = time.perf_counter()
+    assert index.file("pkg29/mod99.py").imports == ("pkg29/mod0.py",)
     assert index_repository(repo) == index  # written to the cache …
     assert index_repository(repo) == index  # … and read back
-    assert time.perf_counter() - start < 10.0
 
 
 def test_a_file_name_that_is_not_utf8_is_skipped_and_named(tmp_path: Path) -> None:
