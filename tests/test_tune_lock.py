@@ -330,14 +330,43 @@ def test_a_helper_ends_when_its_run_is_killed(tmp_path):
         env={**os.environ, "PYTHONPATH": str(REPO)})
     with parent.stdout:
         pid = int(parent.stdout.readline())
-    time.sleep(4)  # the helper is tuning
-    assert _alive(pid)
-    parent.send_signal(signal.SIGKILL)
-    parent.wait()
-    deadline = time.monotonic() + 60
-    while _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert not _alive(pid), "the helper tuned on after its run was killed"
+    # the helper is tuning (its parent watch is set before it reads the data): a trial of
+    # it is stored. Waited for, not slept on: on a slow runner 4 s caught it starting up
+    try:
+        deadline = time.monotonic() + 90
+        while (not _a_trial_done(tmp_path / "s.db") and _alive(pid)
+               and time.monotonic() < deadline):
+            time.sleep(0.2)
+        assert _a_trial_done(tmp_path / "s.db"), "the helper stored no trial"
+        assert _alive(pid)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 60
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert not _alive(pid), "the helper tuned on after its run was killed"
+    finally:  # a failed check leaves neither process running
+        parent.kill()
+        parent.wait()
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _a_trial_done(db: Path) -> bool:
+    """Whether the optuna storage `db` holds a finished trial (read only, as it is written)."""
+    import sqlite3
+
+    if not db.exists():
+        return False
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
+        try:
+            return con.execute("SELECT 1 FROM trials WHERE state = 'COMPLETE' LIMIT 1"
+                               ).fetchone() is not None
+        finally:
+            con.close()
+    except sqlite3.OperationalError:  # no tables yet, or locked by a write: not yet
+        return False
 
 
 def _alive(pid: int) -> bool:
