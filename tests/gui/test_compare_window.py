@@ -137,7 +137,9 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     half = view.screen().availableGeometry().width() // 2  # … within half the screen
     assert view.table.width() >= min(view.table.content_width(), half)
     header = view.table.horizontalHeader()
-    assert QFontInfo(header.font()).pixelSize() > 13 or "font-size" in header.styleSheet()
+    # the header's text as large as the cells', above the style sheet's 13 px
+    cell_px = QFontInfo(view.table.item(0, 0).font()).pixelSize()
+    assert cell_px > 13 and QFontInfo(header.font()).pixelSize() == cell_px
     view.replay()
     assert view.lines.replaying
     with qtbot.waitSignal(view.lines.replay_finished, timeout=5000):
