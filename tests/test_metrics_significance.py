@@ -35,6 +35,17 @@ def test_exact_randomization_equals_scipy(n: int, effect: float, seed: int) -> N
     assert ours.p_value == pytest.approx(_scipy_sign_flip(a, b, 10_000), abs=1e-12)
 
 
+def test_exact_exactly_when_the_budget_covers_every_sign_assignment() -> None:
+    # scipy's permutation_test enumerates all 2^n sign assignments once n_resamples reaches
+    # 2^n (and samples below it): at 2^n both are exact and agree to rounding
+    a, b = _pair(10, 0.05, 5)
+    at = paired_test(a, b, "randomization", n_resamples=2**10)
+    assert at.exact and at.n_resamples == 2**10
+    assert at.p_value == pytest.approx(_scipy_sign_flip(a, b, 2**10), abs=1e-12)
+    below = paired_test(a, b, "randomization", n_resamples=2**10 - 1, seed=3)
+    assert not below.exact and below.n_resamples == 2**10 - 1
+
+
 def test_random_randomization_close_to_scipy() -> None:
     a, b = _pair(60, 0.04, 4)
     ours = paired_test(a, b, "randomization", n_resamples=20_000, seed=7)
