@@ -385,3 +385,11 @@ def test_why_stats_says_why_no_turn_injected_anything(
                           "10)")
     assert out.rstrip().endswith("no turn injected anything: below the min score, gated, no "
                                  "match, or a prompt too short (the log does not say which)")
+
+
+def test_export_stdout_is_exactly_the_config_file(capsys: pytest.CaptureFixture[str]) -> None:
+    # a `.codeledger/config.json:` heading led stdout: `> config.json` was no JSON
+    assert main(["export", "-m", "codeledger-document", "-p", "w_keyword=0.5"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["selector"]["weights"]["keyword"] == 0.5
+    assert "note: standard output is .codeledger/config.json" in err

@@ -261,8 +261,10 @@ def cmd_export(args: argparse.Namespace) -> int:
                      else "arguments to pass with each call, not variables")
             print(f"\n# {where}:\n" + "\n".join(f"#   {line}" for line in settings.splitlines()))
     elif settings:
-        if export.config_path:  # the target's own file: named, as --out writes it
-            print(f"{export.config_path}:")
+        if export.config_path:  # the target's own file: named on stderr, so that
+            # `> config.json` is the file itself
+            print(f"note: standard output is {export.config_path}; --out FOLDER updates the "
+                  "one there", file=sys.stderr)
         print(settings)
     print("\nchanged from the original's defaults:\n" + export.changes_json().rstrip("\n"),
           file=sys.stderr)
