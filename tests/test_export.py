@@ -119,7 +119,13 @@ def test_a_vault_limit_without_the_early_stop_does_not_ship_as_measured() -> Non
     # early_stop off was called shippable, and an offset without a limit was dropped unsaid
     off = export_params("vault-search", {"limit": 1, "batch_size": 3})
     assert [(c.name, c.original, c.value) for c in off.outside] == [("early_stop", True, False)]
-    assert "always stops scanning early" in off.where
+    # said once, true to the model (its early_stop defaults to off) and readable: it read
+    # "obsidian-mcp has no early_stop = False (default True)", and the note said it again
+    assert off.outside_text() == (
+        "not shippable as is: with a limit, obsidian-mcp always stops scanning early, and "
+        "these figures were measured without the early stop (-p early_stop=true measures it "
+        "as it runs)")
+    assert "early" not in off.where and "default True" not in off.outside_text()
     on = export_params("vault-search", {"limit": 1, "batch_size": 3, "early_stop": True})
     assert not on.outside and "early" not in on.where
     assert not export_params("vault-search", {"early_stop": False}).outside  # no limit
@@ -413,3 +419,14 @@ def test_a_config_that_is_no_json_is_one_line_and_no_note_says_written(
         "property name enclosed in double quotes, column 2)"]
     assert config.read_text() == "{bad\n" and sorted(p.name for p in tmp_path.iterdir()) == [
         ".codeledger"]
+
+
+def test_the_not_shippable_warning_reads_as_a_sentence(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.cli import main
+
+    assert main(["export", "-m", "hybrid", "-p", "normalization=z-score"]) == 0
+    err = capsys.readouterr().err
+    assert ("warning: not shippable as is: measured with normalization = 'z-score', which "
+            "OpenVault c112699 cannot take (it has normalization = 'batch-max'): the settings "
+            "leave it out, and these figures are not what it will score\n") in err

@@ -212,11 +212,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(f"--out {args.out}: cannot write {where} "
                              f"({exc.strerror or exc}); nothing was written") from None
     if export.outside:
-        print(f"warning: not shippable as is: {export.target} has no "
-              + "; ".join(f"{c.name} = {c.value!r} (default {c.original!r})"
-                          for c in export.outside)
-              + ": figures measured with these values are not what it will score, and the "
-              "settings below leave them out", file=sys.stderr)
+        print(f"warning: {export.outside_text()}", file=sys.stderr)
     unexpressed = [c.name for c in export.changed if c.setting is None]
     if unexpressed:
         given = {a.partition("=")[0].strip() for a in (args.param or [])}

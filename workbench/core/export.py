@@ -45,6 +45,9 @@ class Change:
     original: ParamValue
     value: ParamValue
     setting: str | None
+    # for a workbench-only value (`Export.outside`): why the target cannot take it, in words,
+    # where the general "measured at …, where the target has …" would mislead
+    why: str = ""
 
     def as_json(self) -> dict[str, object]:
         return {"name": self.name, "label": self.label, "original": self.original,
@@ -69,6 +72,20 @@ class Export:
     # where the target reads `settings` and `env` from, in words ("" where `config_path`
     # says it), and how to set what has no setting
     where: str = ""
+
+    def outside_text(self) -> str:
+        """The workbench-only values the figures were measured with that the target cannot
+        take, in one sentence ("" when there are none)."""
+        plain = [c for c in self.outside if not c.why]
+        parts = [c.why for c in self.outside if c.why]
+        if plain:
+            one = len(plain) == 1
+            parts.insert(0, "measured with " + ", ".join(f"{c.name} = {c.value!r}" for c in plain)
+                         + f", which {self.target} cannot take (it has "
+                         + ", ".join(f"{c.name} = {c.original!r}" for c in plain)
+                         + f"): the settings leave {'it' if one else 'them'} out, and these "
+                         "figures are not what it will score")
+        return "not shippable as is: " + "; ".join(parts) if parts else ""
 
     def env_text(self, *, shell: bool = True) -> str:
         """The environment variables as a shell snippet (`export NAME=value`) or, with
@@ -285,9 +302,10 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
     outside = _outside(schema, values, VS_WORKBENCH_ONLY - {"early_stop", "early_stop_threshold"})
     if limit > 0 and not values["early_stop"]:
         p = schema["early_stop"]
-        outside += (Change(p.name, p.label, True, False, None),)
-        where += ("; with a limit obsidian-mcp always stops scanning early (early_stop), so "
-                  "figures measured with early_stop off are not what it returns")
+        outside += (Change(p.name, p.label, True, False, None,
+                           why="with a limit, obsidian-mcp always stops scanning early, and "
+                           "these figures were measured without the early stop "
+                           "(-p early_stop=true measures it as it runs)"),)
     return Export("vault-search", "obsidian-mcp", {"search_vault": args}, changed, env,
                   outside=outside, where=where)
 
