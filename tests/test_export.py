@@ -430,3 +430,22 @@ def test_the_not_shippable_warning_reads_as_a_sentence(
     assert ("warning: not shippable as is: measured with normalization = 'z-score', which "
             "OpenVault c112699 cannot take (it has normalization = 'batch-max'): the settings "
             "leave it out, and these figures are not what it will score\n") in err
+
+
+def test_the_changes_record_is_in_the_targets_terms() -> None:
+    """A list as pi-lodestone stores it (not the parameter's text, not the "" sentinel); a
+    parameter in one section only; no change where OpenVault scores alike."""
+    def record(model: str, params: dict[str, object]) -> dict[str, list[dict[str, object]]]:
+        return json.loads(export_params(model, params).changes_json())  # type: ignore[no-any-return]
+
+    doc = record("decision-memory", {"disabled_projects": '["/a"]'})
+    assert [(c["name"], c["original"], c["value"]) for c in doc["changed"]] == [
+        ("disabled_projects", [], ["/a"])]
+    assert record("decision-memory", {"disabled_projects": "[]"})["changed"] == []
+    doc = record("hybrid", {"query_prompt": "q: "})
+    assert doc["changed"] == [] and [c["name"] for c in doc["not_in_target"]] == [
+        "query_prompt"]
+    # OpenVault reads a threshold of 0 as 0.5 (`threshold || 0.5`): the same scores
+    assert record("hybrid", {"vector_threshold": 0.0})["changed"] == []
+    assert [c["name"] for c in record("hybrid", {"vector_threshold": 0.3})["changed"]] == [
+        "vector_threshold"]

@@ -24,6 +24,7 @@ variant) and the evaluation's own settings (the clock, the query form) are not l
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -48,10 +49,14 @@ class Change:
     # for a workbench-only value (`Export.outside`): why the target cannot take it, in words,
     # where the general "measured at …, where the target has …" would mislead
     why: str = ""
+    # (original, value) as the target stores them, where the parameter's own form differs
+    # (pi-lodestone's disabledProjects: a JSON list, [] for the workbench's "")
+    stored: tuple[object, object] | None = None
 
     def as_json(self) -> dict[str, object]:
-        return {"name": self.name, "label": self.label, "original": self.original,
-                "value": self.value, "setting": self.setting}
+        original, value = self.stored or (self.original, self.value)
+        return {"name": self.name, "label": self.label, "original": original,
+                "value": value, "setting": self.setting}
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,12 @@ def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
                  else _number(values[name])) for name, var in PI_ENV.items())
     changed = _changes(schema, values, PI_WORKBENCH_ONLY, {**PI_ENV, **PI_SETTINGS})
     disabled = parse_disabled_list(str(values["disabled_projects"]))
+    # recorded as settings.json holds it: a list ("" — no list given — is pi-lodestone's
+    # [] without a settings.json), not the parameter's text
+    # ([] given is pi-lodestone's own default: no change, though settings.json is written)
+    changed = tuple(dataclasses.replace(c, stored=([], list(disabled or ())))
+                    if c.name == "disabled_projects" else c for c in changed
+                    if not (c.name == "disabled_projects" and not disabled))
     also = ""
     if any(c.name == "prompt_max_chars" for c in changed):  # the one with a side effect
         also = ("; PI_MEMORY_MAX_TEXT_CHARS also cuts the text of every decision it stores "
@@ -227,6 +238,8 @@ def encoder_caveat(model: str) -> str:
 
 
 def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
+    from workbench.core.models.hybrid.scoring import effective_threshold
+
     schema = get_model("hybrid").schema
     values = schema.resolve(params)
     settings: dict[str, object] = {key: values[name] for name, key in OV_SETTINGS.items()}
@@ -253,9 +266,16 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
         where += (f"; its embedding prompt is chosen in the same panel, one prefix for both "
                   f"sides ('custom' for another text): {prompt!r} — a new prompt re-embeds "
                   "every memory")
-    return Export("hybrid", "OpenVault c112699", settings,
-                  _changes(schema, values, OV_WORKBENCH_ONLY, carried),
-                  outside=outside, where=where)
+    # a parameter is in one section of the record: a query prompt OpenVault cannot take is
+    # not also a change of its setting; and a threshold it reads as the same (0 is 0.5 there,
+    # `threshold || 0.5`) is no change
+    apart = {c.name for c in outside}
+    changed = tuple(c for c in _changes(schema, values, OV_WORKBENCH_ONLY, carried)
+                    if c.name not in apart and not (
+                        c.name == "vector_threshold"
+                        and effective_threshold(c.value) == effective_threshold(c.original)))
+    return Export("hybrid", "OpenVault c112699", settings, changed, outside=outside,
+                  where=where)
 
 
 # -- vault-search: obsidian-mcp (src/config/index.ts, src/types/toolArgs.ts) --
