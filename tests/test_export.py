@@ -301,28 +301,47 @@ def test_codeledger_help_names_a_config_key_only_where_export_writes_one() -> No
             assert "config key" not in p.help and "no key in CodeLedger's config" in p.help
 
 
-def test_export_out_names_the_config_values_it_replaces(
+def test_export_out_keeps_the_config_values_not_set_here(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Over a config already there, only the values set with -p/--params replace its own:
+    `-p w_keyword=0.5` reset the team's budget 5000/10 to 8000/25, and said so only once
+    written ("pass yours with -p to keep them")."""
     from workbench.cli import main
 
     (tmp_path / ".codeledger").mkdir()
     config = tmp_path / ".codeledger" / "config.json"
-    mine = json.dumps({"selector": {"default_budget": {"tokens": 6000, "max_files": 25},
-                                    "weights": {"keyword": 0.3}}, "repo": {"include": ["x"]}})
-    config.write_text(mine)
-    assert main(["export", "-m", "codeledger-document", "--out", str(tmp_path)]) == 0
-    err = capsys.readouterr().err
-    # the budget differs (the document's 8000); the keyword weight is the same, not named
-    assert "selector.default_budget.tokens 6000 → 8000" in err
-    assert "keyword" not in err and "max_files" not in err
-    config.write_text(mine)
-    assert main(["export", "-m", "codeledger-document", "-p", "token_budget=6000",
+    mine = {"selector": {"weights": {"keyword": 0.4},
+                         "default_budget": {"tokens": 5000, "max_files": 10}},
+            "repo": {"include": ["x"]}}
+    config.write_text(json.dumps(mine))
+    assert main(["export", "-m", "codeledger-document", "-p", "w_keyword=0.5",
                  "--out", str(tmp_path)]) == 0
-    assert "held other values" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    selector = json.loads(config.read_text())["selector"]
+    assert selector["weights"]["keyword"] == 0.5
+    assert selector["default_budget"] == {"tokens": 5000, "max_files": 10}  # theirs
+    assert selector["weights"]["churn"] == 0.15  # a key it lacked: added
+    assert "note: .codeledger/config.json: wrote selector.weights.keyword 0.4 → 0.5 " \
+        "(set here)" in err
+    assert ("note: .codeledger/config.json: kept its own selector.default_budget.tokens 5000, "
+            "selector.default_budget.max_files 10 (not set here; the values measured were "
+            "8000, 25: -p token_budget=8000 -p max_files=25 writes them)") in err
+    assert "added what it lacked: selector.weights.centrality 0.15" in err
+    # set explicitly (a preset too, or a params file): written, and said
+    config.write_text(json.dumps(mine))
+    params = tmp_path / "p.toml"
+    params.write_text('budget_preset = "tight"\n')
+    assert main(["export", "-m", "codeledger-document", "--params", str(params),
+                 "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert json.loads(config.read_text())["selector"]["default_budget"] == {
+        "tokens": 3000, "max_files": 10}
+    assert "wrote selector.default_budget.tokens 5000 → 3000 (set here)" in err
+    assert "kept its own selector.weights.keyword 0.4" in err
     # a value of another kind where an object goes is replaced whole: said too
     config.write_text(json.dumps({"selector": [], "x": 1}))
     assert main(["export", "-m", "codeledger-document", "--out", str(tmp_path)]) == 0
-    assert "held other values, now replaced by these" in capsys.readouterr().err
+    assert "wrote selector [] → {" in capsys.readouterr().err
     assert json.loads(config.read_text())["x"] == 1
 
 

@@ -197,14 +197,20 @@ def cmd_export(args: argparse.Namespace) -> int:
                          f"those of {', '.join(exporter_ids())}): its values are a params TOML "
                          "file, as `tune --out` writes and every command's --params reads")
     export = export_params(model.id, params)
-    written: list[Path] = []
-    before: list[Any] = []
-    if args.out:  # written before the notes, so a refusal leaves no note saying "written to"
-        from workbench.core.export import replaced
+    # the parameters set explicitly: over a config already there, only theirs are written
+    given = {a.partition("=")[0].strip() for a in (args.param or [])}
+    if args.params:
+        from workbench.core.params import load_params_file
 
-        before = replaced(export, Path(args.out))
+        given |= set(load_params_file(args.params))
+    written: list[Path] = []
+    update = None
+    if args.out:  # written before the notes, so a refusal leaves no note saying "written to"
+        from workbench.core.export import plan_update
+
         try:
-            written = write_export(export, Path(args.out))
+            update = plan_update(export, Path(args.out), given)
+            written = write_export(export, Path(args.out), given)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:  # a read-only or full disk: nothing was written
@@ -215,11 +221,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"warning: {export.outside_text()}", file=sys.stderr)
     unexpressed = [c.name for c in export.changed if c.setting is None]
     if unexpressed:
-        given = {a.partition("=")[0].strip() for a in (args.param or [])}
-        if args.params:
-            from workbench.core.params import load_params_file
-
-            given |= set(load_params_file(args.params))
         # most are the workbench's own defaults, not the user's changes: say which is which
         theirs = [n for n in unexpressed if n in given]
         ours = [n for n in unexpressed if n not in given]
@@ -237,11 +238,9 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(f"wrote {path}")
         if export.where:
             print(f"note: {export.where}", file=sys.stderr)
-        if before:
-            print(f"note: {export.config_path} held other values, now replaced by these "
-                  "(pass yours with -p to keep them): "
-                  + ", ".join(f"{key} {old!r} → {new!r}" for key, old, new in before),
-                  file=sys.stderr)
+        if update:
+            for line in _update_lines(update, export.sources, params):
+                print(f"note: {export.config_path}: {line}", file=sys.stderr)
         return 0
     # stdout holds what the target reads and nothing else, in one format: pi-lodestone's and
     # obsidian-mcp's variables as a shell snippet (`eval "$(workbench export …)"` sets them),
@@ -267,6 +266,39 @@ def cmd_export(args: argparse.Namespace) -> int:
     if export.where:
         print(f"note: {export.where}", file=sys.stderr)
     return 0
+
+
+def _update_lines(update: Any, sources: Any, params: Any) -> list[str]:
+    """What writing over the target's config did: the values written (set here), those of
+    its own kept (not set here, though measured otherwise: how to write them) and the keys
+    added."""
+    import json
+
+    def j(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    out = []
+    if update.written:
+        out.append("wrote " + ", ".join(
+            f"{key} {j(old)} → {j(new)}" + (" (not an object: replaced whole)"
+                                            if isinstance(new, dict) else "")
+            for key, old, new in update.written) + " (set here)")
+    if update.kept:
+        hints = []
+        for key, _old, _new in update.kept:
+            name = sources[key][0]
+            value = params[name]
+            text = (("true" if value else "false") if isinstance(value, bool)
+                    else j(value) if not isinstance(value, str) else shlex.quote(value))
+            hints.append(f"-p {name}={text}")
+        out.append("kept its own " + ", ".join(f"{key} {j(old)}" for key, old, _ in update.kept)
+                   + " (not set here; the values measured were "
+                   + ", ".join(j(new) for _, _, new in update.kept)
+                   + f": {' '.join(hints)} writes {'it' if len(hints) == 1 else 'them'})")
+    if update.added:
+        out.append("added what it lacked: "
+                   + ", ".join(f"{key} {j(value)}" for key, value in update.added))
+    return out
 
 
 def add_commands(sub: Any) -> None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,6 +77,9 @@ class Export:
     # where the target reads `settings` and `env` from, in words ("" where `config_path`
     # says it), and how to set what has no setting
     where: str = ""
+    # each value of `settings` (its dotted key) → the parameters that set it: over a config
+    # already there, `write_export` writes only those set explicitly (`given`)
+    sources: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def outside_text(self) -> str:
         """The workbench-only values the figures were measured with that the target cannot
@@ -200,6 +203,7 @@ def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
                       where="pi-lodestone reads these from its environment" + also)
     return Export("decision-memory", PI_TARGET, {"disabledProjects": list(disabled)}, changed,
                   env, config_path="settings.json",
+                  sources={"disabledProjects": ("disabled_projects",)},
                   where="pi-lodestone reads the variables from its environment, and "
                   "disabledProjects from settings.json in its memory folder" + also)
 
@@ -374,8 +378,10 @@ def export_codeledger(params: Mapping[str, ParamValue], model_id: str = "codeled
              # written at any value: CodeLedger's own default is not the document's
              + "; excerpt_full_file_max_lines is written even at the document's 250 lines, "
              "since CodeLedger's versions that read it default to 200")
+    sources = {key: (name, "budget_preset") if key.startswith("selector.default_budget.")
+               else (name,) for name, key in CL_SETTINGS.items()}
     return Export(model_id, "CodeLedger", {"selector": selector}, changed,
-                  config_path=".codeledger/config.json", where=where)
+                  config_path=".codeledger/config.json", where=where, sources=sources)
 
 
 def _export_codeledger_document(params: Mapping[str, ParamValue]) -> Export:
@@ -445,22 +451,92 @@ def unshippable(model_id: str, names: list[str]) -> tuple[list[str], list[str]]:
     return code, absent
 
 
-def write_export(export: Export, folder: str | Path) -> list[Path]:
+@dataclass(frozen=True)
+class Update:
+    """What writing an export does to the target's config already in the folder, key by key
+    (dotted keys): `written`, values set explicitly that replace others, (key, the value
+    there, the one written) — or a value of another kind where an object goes, replaced
+    whole; `kept`, values there that the export would have written otherwise but that were
+    not set explicitly, (key, the value there, the export's); `added`, keys it lacked,
+    (key, the value written). `text`: the file as written."""
+
+    path: Path
+    written: tuple[tuple[str, object, object], ...]
+    kept: tuple[tuple[str, object, object], ...]
+    added: tuple[tuple[str, object], ...]
+    text: str
+
+
+def plan_update(export: Export, folder: str | Path,
+                given: Collection[str] | None = None) -> Update | None:
+    """The target's config already in `folder` with `export` written over it; None where
+    there is none. Only the values of parameters in `given` (those set explicitly: -p,
+    --params) replace the ones there, every other key there is kept as it is; keys it lacks
+    are added. `given` None: every value of the export replaces the one there. ValueError
+    when the file is not a readable JSON object."""
+    if not export.config_path:
+        return None
+    path = Path(folder) / export.config_path
+    if not path.is_file():
+        return None
+    current = _read_object(path)
+    written: list[tuple[str, object, object]] = []
+    kept: list[tuple[str, object, object]] = []
+    added: list[tuple[str, object]] = []
+
+    def is_given(key: str) -> bool:
+        names = export.sources.get(key)
+        return given is None or names is None or any(n in given for n in names)
+
+    def leaves(value: object, at: str) -> list[tuple[str, object]]:
+        if isinstance(value, Mapping):
+            return [leaf for k, v in value.items() for leaf in leaves(v, f"{at}.{k}")]
+        return [(at, value)]
+
+    def merge(into: dict[str, object], new: Mapping[str, object], at: str) -> None:
+        for key, value in new.items():
+            dotted = f"{at}{key}"
+            if key not in into:
+                into[key] = json.loads(json.dumps(value))  # a copy
+                added.extend(leaves(value, dotted))
+                continue
+            old = into[key]
+            if isinstance(value, Mapping):
+                if isinstance(old, dict):
+                    merge(old, value, f"{dotted}.")
+                else:  # `"selector": []` there: no key of it can be kept
+                    into[key] = json.loads(json.dumps(value))
+                    written.append((dotted, old, dict(value)))
+            elif old == value and isinstance(old, bool) == isinstance(value, bool):
+                continue  # the same (5000 and 5000.0 alike; true is not 1)
+            elif is_given(dotted):
+                into[key] = value
+                written.append((dotted, old, value))
+            else:
+                kept.append((dotted, old, value))
+
+    merge(current, export.settings, "")
+    return Update(path, tuple(written), tuple(kept), tuple(added),
+                  json.dumps(current, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_export(export: Export, folder: str | Path,
+                 given: Collection[str] | None = None) -> list[Path]:
     """Write `<model>.env` (when the target reads environment variables), the settings
     (`<model>.settings.json`, or the target's own config file, e.g. CodeLedger's
     `.codeledger/config.json`) and `<model>.changes.json` into `folder`, each atomically;
-    returns the paths written. A target config already there is updated, not replaced: keys
-    the export does not set are kept. ValueError when `folder` is a file or the existing
+    returns the paths written. A target config already there is updated, not replaced: only
+    the values of the parameters in `given` replace its own (`plan_update`; None: every
+    value), and its other keys are kept. ValueError when `folder` is a file or the existing
     config is not a JSON object, or when the folder above `folder` does not exist."""
     root = Path(folder)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{root}: not a folder (the export writes several files into one)")
     if not root.parent.exists():  # the folder itself is made, not a missing one above it
         raise ValueError(f"{root}: folder {root.parent} does not exist")
+    update = plan_update(export, root, given)
     root.mkdir(exist_ok=True)
-    settings = export.settings_json()
-    if export.config_path and (root / export.config_path).is_file():
-        settings = _merged(root / export.config_path, export.settings)
+    settings = update.text if update else export.settings_json()
     files = {export.config_path or f"{export.model}.settings.json": settings,
              f"{export.model}.changes.json": export.changes_json()}
     if not export.settings:  # a target that reads only its environment: no file it ignores
@@ -475,37 +551,8 @@ def write_export(export: Export, folder: str | Path) -> list[Path]:
     return written
 
 
-def replaced(export: Export, folder: str | Path) -> list[tuple[str, object, object]]:
-    """The values of the target's config already in `folder` that writing `export` there
-    replaces with other ones: (dotted key, the value there, the one written)."""
-    if not export.config_path:
-        return []
-    path = Path(folder) / export.config_path
-    try:
-        current = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, RecursionError):  # ValueError: bad UTF-8, bad JSON
-        return []  # none there (or unreadable: write_export says so)
-    out: list[tuple[str, object, object]] = []
-
-    def walk(old: object, new: Mapping[str, object], at: str) -> None:
-        if not isinstance(old, dict):
-            return
-        for key, value in new.items():
-            if key not in old:
-                continue
-            if isinstance(value, Mapping) and isinstance(old[key], dict):
-                walk(old[key], value, f"{at}{key}.")
-            elif isinstance(value, Mapping):  # `"selector": []` there: replaced whole
-                out.append((f"{at}{key}", old[key], dict(value)))
-            elif old[key] != value:
-                out.append((f"{at}{key}", old[key], value))
-
-    walk(current, export.settings, "")
-    return out
-
-
-def _merged(path: Path, settings: Mapping[str, object]) -> str:
-    """`settings` written over the JSON object in `path`, nested objects merged key by key."""
+def _read_object(path: Path) -> dict[str, object]:
+    """The JSON object in `path`; ValueError naming the file (and line) when it is not one."""
     try:
         current = json.loads(path.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as exc:  # FILE:LINE, as every reader names a bad line
@@ -518,14 +565,4 @@ def _merged(path: Path, settings: Mapping[str, object]) -> str:
                          "deeply)") from None
     if not isinstance(current, dict):
         raise ValueError(f"{path}: cannot update it, not a JSON object")
-
-    def merge(into: dict[str, object], new: Mapping[str, object]) -> dict[str, object]:
-        for key, value in new.items():
-            old = into.get(key)
-            if isinstance(value, Mapping) and isinstance(old, dict):
-                into[key] = merge(old, value)
-            else:
-                into[key] = value
-        return into
-
-    return json.dumps(merge(current, settings), indent=2, ensure_ascii=False) + "\n"
+    return current
