@@ -85,8 +85,11 @@ def test_every_env_variable_is_a_parameter() -> None:
 
 def test_hybrid_settings_and_vault_search_weights() -> None:
     hybrid = export_params("hybrid", {"alpha": 0.55, "normalization": "min-max"})
-    assert hybrid.settings == {"alpha": 0.55, "combinedBoostWeight": 15.0,
-                               "vectorSimilarityThreshold": 0.5, "entityBoostWeight": 5.0}
+    # as SillyTavern's settings.json holds them: under extension_settings.openvault
+    assert hybrid.settings == {"extension_settings": {"openvault": {
+        "alpha": 0.55, "combinedBoostWeight": 15.0, "vectorSimilarityThreshold": 0.5,
+        "entityBoostWeight": 5.0}}}
+    assert hybrid.config_path == "settings.json"
     assert [(c.name, c.original, c.value, c.setting) for c in hybrid.changed] == [
         ("alpha", 0.7, 0.55, "alpha")]
     assert hybrid.env_text() == ""
@@ -162,7 +165,7 @@ def test_write_export(tmp_path: Path) -> None:
     assert json.loads(paths[1].read_text())["changed"][0]["value"] == 4
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(p.name for p in paths)
     hybrid = write_export(export_params("hybrid"), tmp_path)
-    assert [p.name for p in hybrid] == ["hybrid.settings.json", "hybrid.changes.json"]
+    assert [p.name for p in hybrid] == ["settings.json", "hybrid.changes.json"]
     # the folder itself is made, not a missing one above it (a typo, as other outputs say)
     with pytest.raises(ValueError, match=r"folder .*no does not exist"):
         write_export(out, tmp_path / "no" / "out")
@@ -468,3 +471,31 @@ def test_the_changes_record_is_in_the_targets_terms() -> None:
     assert record("hybrid", {"vector_threshold": 0.0})["changed"] == []
     assert [c["name"] for c in record("hybrid", {"vector_threshold": 0.3})["changed"]] == [
         "vector_threshold"]
+
+
+def test_out_writes_files_in_the_shape_their_readers_take(tmp_path: Path) -> None:
+    """No `<model>.settings.json` no target reads: OpenVault's values go where SillyTavern
+    keeps them (merged into its settings.json, its other keys kept); obsidian-mcp's are each
+    call's arguments and a variable of its MCP server entry, not a `.env` file a server
+    started by its client never reads."""
+    st = tmp_path / "default-user"
+    st.mkdir()
+    (st / "settings.json").write_text(json.dumps({
+        "main_api": "openai", "extension_settings": {"openvault": {"alpha": 0.7, "x": 1},
+                                                     "other": {"y": 2}}}))
+    paths = write_export(export_params("hybrid", {"alpha": 0.3}), st, given={"alpha"})
+    assert [p.name for p in paths] == ["settings.json", "hybrid.changes.json"]
+    assert json.loads((st / "settings.json").read_text()) == {
+        "main_api": "openai", "extension_settings": {
+            "openvault": {"alpha": 0.3, "x": 1, "combinedBoostWeight": 15.0,
+                          "vectorSimilarityThreshold": 0.5, "entityBoostWeight": 5.0},
+            "other": {"y": 2}}}
+    vs = tmp_path / "vs"
+    paths = write_export(export_params("vault-search", {"limit": 10, "offset": 3,
+                                                        "batch_size": 20}), vs)
+    assert [p.name for p in paths] == ["search_vault.args.json", "mcp-server-env.json",
+                                       "vault-search.changes.json"]
+    assert json.loads((vs / "search_vault.args.json").read_text()) == {"limit": 10,
+                                                                       "offset": 3}
+    assert json.loads((vs / "mcp-server-env.json").read_text()) == {
+        "mcpServers": {"obsidian-mcp": {"env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "20"}}}}

@@ -68,8 +68,9 @@ class Export:
     settings: dict[str, object]
     changed: tuple[Change, ...]
     env: tuple[tuple[str, str], ...] = ()  # environment variables, in the original's order
-    # where the target reads `settings` from, relative to its project (CodeLedger:
-    # .codeledger/config.json); None: `<model>.settings.json`
+    # the target's own file that holds `settings`, relative to the folder it reads it from
+    # (CodeLedger: .codeledger/config.json; OpenVault: SillyTavern's settings.json); None:
+    # the target reads no file (obsidian-mcp: `settings` are each call's arguments)
     config_path: str | None = None
     # workbench-only values that change scores and that the target cannot take (see the
     # module docstring): the figures measured with them are not the shipped system's
@@ -80,6 +81,10 @@ class Export:
     # each value of `settings` (its dotted key) → the parameters that set it: over a config
     # already there, `write_export` writes only those set explicitly (`given`)
     sources: Mapping[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    # the other files `write_export` writes, (name, text), each in the shape its reader
+    # takes: the variables as .env text, obsidian-mcp's call arguments and its MCP server
+    # entry
+    files: tuple[tuple[str, str], ...] = ()
 
     def outside_text(self) -> str:
         """The workbench-only values the figures were measured with that the target cannot
@@ -199,13 +204,16 @@ def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
                 "from then on, which the figures here (the prompt's cut alone) do not show")
     if disabled is None:  # "": the memory folder's own settings.json stands (it reads no
         # other key: the variables are all there is)
-        return Export("decision-memory", PI_TARGET, {}, changed, env,
-                      where="pi-lodestone reads these from its environment" + also)
-    return Export("decision-memory", PI_TARGET, {"disabledProjects": list(disabled)}, changed,
-                  env, config_path="settings.json",
-                  sources={"disabledProjects": ("disabled_projects",)},
-                  where="pi-lodestone reads the variables from its environment, and "
-                  "disabledProjects from settings.json in its memory folder" + also)
+        out = Export("decision-memory", PI_TARGET, {}, changed, env,
+                     where="pi-lodestone reads these from its environment" + also)
+    else:
+        out = Export("decision-memory", PI_TARGET, {"disabledProjects": list(disabled)},
+                     changed, env, config_path="settings.json",
+                     sources={"disabledProjects": ("disabled_projects",)},
+                     where="pi-lodestone reads the variables from its environment, and "
+                     "disabledProjects from settings.json in its memory folder" + also)
+    # the variables as .env text, for the environment pi-lodestone runs in
+    return dataclasses.replace(out, files=(("decision-memory.env", out.env_text(shell=False)),))
 
 
 # -- hybrid: OpenVault c112699, its extension settings --
@@ -246,7 +254,9 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
 
     schema = get_model("hybrid").schema
     values = schema.resolve(params)
-    settings: dict[str, object] = {key: values[name] for name, key in OV_SETTINGS.items()}
+    # as SillyTavern's settings.json holds them (REFERENCE §3: its extension settings)
+    settings: dict[str, object] = {"extension_settings": {"openvault": {
+        key: values[name] for name, key in OV_SETTINGS.items()}}}
     carried = {**OV_SETTINGS, "query_prompt": OV_PROMPT, "document_prompt": OV_PROMPT}
     outside = _outside(schema, values, OV_WORKBENCH_ONLY)
     prompt = str(values["document_prompt"])
@@ -254,7 +264,9 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
         p = schema["query_prompt"]
         outside += (Change("query_prompt", p.label, prompt, values["query_prompt"], None),)
     where = ("OpenVault keeps these in SillyTavern's extension settings (its settings panel; "
-             "extension_settings.openvault in SillyTavern's settings.json)")
+             "extension_settings.openvault in SillyTavern's settings.json, in its user data "
+             "folder such as data/default-user: --out that folder updates it, with "
+             "SillyTavern closed, as it rewrites the file)")
     off = [f"{key} {_number(values[name])} ({low:g}–{high:g}, step {step:g})"
            for name, key, low, high, step in OV_SLIDERS
            if not _on_slider(float(values[name]), low, high, step)]
@@ -279,7 +291,9 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
                         c.name == "vector_threshold"
                         and effective_threshold(c.value) == effective_threshold(c.original)))
     return Export("hybrid", "OpenVault c112699", settings, changed, outside=outside,
-                  where=where)
+                  where=where, config_path="settings.json",
+                  sources={f"extension_settings.openvault.{key}": (name,)
+                           for name, key in OV_SETTINGS.items()})
 
 
 # -- vault-search: obsidian-mcp (src/config/index.ts, src/types/toolArgs.ts) --
@@ -313,7 +327,10 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
     env = tuple((var, _number(values[name])) for name, var in VS_ENV.items())
     changed = _changes(schema, values, VS_WORKBENCH_ONLY, VS_SETTINGS)
     where = ("obsidian-mcp takes these as the arguments of each search_vault call (the "
-             "agent's tool call), and OBSIDIAN_SEARCH_BATCH_SIZE from its environment")
+             "agent's tool call), and OBSIDIAN_SEARCH_BATCH_SIZE from its environment: with "
+             "--out, search_vault.args.json holds the arguments and mcp-server-env.json the "
+             "variable as an MCP client's server entry (mcpServers) sets it — merge it into "
+             "the entry that starts obsidian-mcp, whatever its name there")
     weights = {key: values[name] for name, key in VS_WEIGHTS.items()}
     if any(c.name in VS_WEIGHTS for c in changed):
         where += ("; its weights have no setting: pass them where src/services/fileSystem.ts "
@@ -330,8 +347,11 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
                            why="with a limit, obsidian-mcp always stops scanning early, and "
                            "these figures were measured without the early stop "
                            "(-p early_stop=true measures it as it runs)"),)
+    entry = {"mcpServers": {"obsidian-mcp": {"env": dict(env)}}}
+    files = (("search_vault.args.json", json.dumps(args, indent=2) + "\n"),
+             ("mcp-server-env.json", json.dumps(entry, indent=2) + "\n"))
     return Export("vault-search", "obsidian-mcp", {"search_vault": args}, changed, env,
-                  outside=outside, where=where)
+                  outside=outside, where=where, files=files)
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --
@@ -522,12 +542,14 @@ def plan_update(export: Export, folder: str | Path,
 
 def write_export(export: Export, folder: str | Path,
                  given: Collection[str] | None = None) -> list[Path]:
-    """Write `<model>.env` (when the target reads environment variables), the settings
-    (`<model>.settings.json`, or the target's own config file, e.g. CodeLedger's
-    `.codeledger/config.json`) and `<model>.changes.json` into `folder`, each atomically;
-    returns the paths written. A target config already there is updated, not replaced: only
-    the values of the parameters in `given` replace its own (`plan_update`; None: every
-    value), and its other keys are kept. ValueError when `folder` is a file or the existing
+    """Write the export's files (`Export.files`: pi-lodestone's variables as `.env` text,
+    obsidian-mcp's call arguments and server entry), the target's own config file where it
+    reads one (CodeLedger's `.codeledger/config.json`, SillyTavern's `settings.json`,
+    pi-lodestone's `settings.json`) and the record of changes, `<model>.changes.json`, into
+    `folder`, all atomically (all of them or none); returns the paths written. A target
+    config already there is updated, not replaced: only the values of the parameters in
+    `given` replace its own (`plan_update`; None: every value), and its other keys are
+    kept. ValueError when `folder` is a file or the existing
     config is not a JSON object, or when the folder above `folder` does not exist."""
     root = Path(folder)
     if root.exists() and not root.is_dir():
@@ -536,13 +558,10 @@ def write_export(export: Export, folder: str | Path,
         raise ValueError(f"{root}: folder {root.parent} does not exist")
     update = plan_update(export, root, given)
     root.mkdir(exist_ok=True)
-    settings = update.text if update else export.settings_json()
-    files = {export.config_path or f"{export.model}.settings.json": settings,
-             f"{export.model}.changes.json": export.changes_json()}
-    if not export.settings:  # a target that reads only its environment: no file it ignores
-        del files[export.config_path or f"{export.model}.settings.json"]
-    if export.env:
-        files = {f"{export.model}.env": export.env_text(shell=False), **files}
+    files = dict(export.files)
+    if export.config_path and export.settings:
+        files[export.config_path] = update.text if update else export.settings_json()
+    files[f"{export.model}.changes.json"] = export.changes_json()
     for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
     written = [root / name for name in files]
