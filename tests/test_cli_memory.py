@@ -393,3 +393,22 @@ def test_export_stdout_is_exactly_the_config_file(capsys: pytest.CaptureFixture[
     out, err = capsys.readouterr()
     assert json.loads(out)["selector"]["weights"]["keyword"] == 0.5
     assert "note: standard output is .codeledger/config.json" in err
+
+
+def test_export_into_the_memory_folder_leaves_only_settings_json(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # --out ~/.pi/agent/memory, the only sensible place for settings.json, also left
+    # decision-memory.env and decision-memory.changes.json there, which pi-lodestone never reads
+    (tmp_path / "decisions.jsonl").write_text("")
+    assert main(["export", "-m", "decision-memory", "-p", 'disabled_projects=["/a"]',
+                 "-p", "inject_limit=4", "-p", "w_body=2", "--out", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["decisions.jsonl", "settings.json"]
+    assert out == f"wrote {tmp_path / 'settings.json'}\n"
+    assert (f"note: {tmp_path} holds pi-lodestone's own data (decisions.jsonl): only "
+            "settings.json was written there") in err
+    assert "export PI_MEMORY_INJECT_LIMIT=4" in err and '"value": 4' in err  # said instead
+    assert "listed in the changes record (below)" in err
+    assert main(["export", "-m", "decision-memory", "--out", str(tmp_path)]) == 0
+    assert "nothing was written there" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["decisions.jsonl", "settings.json"]

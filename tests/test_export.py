@@ -490,6 +490,12 @@ def test_out_writes_files_in_the_shape_their_readers_take(tmp_path: Path) -> Non
             "openvault": {"alpha": 0.3, "x": 1, "combinedBoostWeight": 15.0,
                           "vectorSimilarityThreshold": 0.5, "entityBoostWeight": 5.0},
             "other": {"y": 2}}}
+    # SillyTavern's own user folder (its chats beside settings.json): settings.json alone
+    (st / "hybrid.changes.json").unlink()
+    (st / "chats").mkdir()
+    assert write_export(export_params("hybrid", {"alpha": 0.4}), st, given={"alpha"}) == [
+        st / "settings.json"]
+    assert sorted(p.name for p in st.iterdir()) == ["chats", "settings.json"]
     vs = tmp_path / "vs"
     paths = write_export(export_params("vault-search", {"limit": 10, "offset": 3,
                                                         "batch_size": 20}), vs)

@@ -186,7 +186,7 @@ def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     """The parameters in the target system's own settings, and what changed from its
     defaults."""
-    from workbench.core.export import export_params, exporter_ids, write_export
+    from workbench.core.export import export_params, exporter_ids, is_home, write_export
 
     if args.out == "-":  # a folder was made named "-"
         raise UsageError("--out -: export --out takes a folder for its files; leave --out out "
@@ -205,6 +205,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         given |= set(load_params_file(args.params))
     written: list[Path] = []
     update = None
+    home = bool(args.out) and is_home(export, args.out)  # the target's own data folder
     if args.out:  # written before the notes, so a refusal leaves no note saying "written to"
         from workbench.core.export import plan_update
 
@@ -230,7 +231,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                   f"{', '.join(ours)} (not set here: the {model.id} model's own defaults, "
                   "which differ from the original's)" if ours else "") if t)
               + ": listed in the changes record ("
-              + (f"written to {args.out}" if args.out else "below; --out writes it as a file")
+              + (f"written to {args.out}" if args.out and not home
+                 else "below" if home else "below; --out writes it as a file")
               + "), it takes a change to the original's code",
               file=sys.stderr)
     if args.out:
@@ -241,6 +243,19 @@ def cmd_export(args: argparse.Namespace) -> int:
         if update:
             for line in _update_lines(update, export.sources, params):
                 print(f"note: {export.config_path}: {line}", file=sys.stderr)
+        if home:  # its own folder: the rest is said, not written there
+            mark = next(n for n in export.home if (Path(args.out) / n).exists())
+            print(f"note: {args.out} holds {export.target.split()[0]}'s own data ({mark}): "
+                  + (f"only {export.config_path} was written there"
+                     if written else "nothing was written there")
+                  + "; the rest is below, not left there as files it does not read",
+                  file=sys.stderr)
+            env = export.env_text()
+            if env:
+                print(f"\nthe variables, for the environment {export.target.split()[0]} runs "
+                      f"in:\n{env.rstrip()}", file=sys.stderr)
+            print("\nchanged from the original's defaults:\n"
+                  + export.changes_json().rstrip("\n"), file=sys.stderr)
         return 0
     # stdout holds what the target reads and nothing else, in one format: pi-lodestone's and
     # obsidian-mcp's variables as a shell snippet (`eval "$(workbench export …)"` sets them),

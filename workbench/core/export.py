@@ -85,6 +85,9 @@ class Export:
     # takes: the variables as .env text, obsidian-mcp's call arguments and its MCP server
     # entry
     files: tuple[tuple[str, str], ...] = ()
+    # what the target's own data folder holds (pi-lodestone's memory folder: its
+    # decisions.jsonl…): --out there writes `config_path` alone, none of the workbench's files
+    home: tuple[str, ...] = ()
 
     def outside_text(self) -> str:
         """The workbench-only values the figures were measured with that the target cannot
@@ -213,7 +216,8 @@ def export_decision_memory(params: Mapping[str, ParamValue]) -> Export:
                      where="pi-lodestone reads the variables from its environment, and "
                      "disabledProjects from settings.json in its memory folder" + also)
     # the variables as .env text, for the environment pi-lodestone runs in
-    return dataclasses.replace(out, files=(("decision-memory.env", out.env_text(shell=False)),))
+    return dataclasses.replace(out, files=(("decision-memory.env", out.env_text(shell=False)),),
+                               home=("decisions.jsonl", "injections.jsonl"))
 
 
 # -- hybrid: OpenVault c112699, its extension settings --
@@ -291,7 +295,7 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
                         c.name == "vector_threshold"
                         and effective_threshold(c.value) == effective_threshold(c.original)))
     return Export("hybrid", "OpenVault c112699", settings, changed, outside=outside,
-                  where=where, config_path="settings.json",
+                  where=where, config_path="settings.json", home=("chats", "characters"),
                   sources={f"extension_settings.openvault.{key}": (name,)
                            for name, key in OV_SETTINGS.items()})
 
@@ -546,7 +550,8 @@ def write_export(export: Export, folder: str | Path,
     obsidian-mcp's call arguments and server entry), the target's own config file where it
     reads one (CodeLedger's `.codeledger/config.json`, SillyTavern's `settings.json`,
     pi-lodestone's `settings.json`) and the record of changes, `<model>.changes.json`, into
-    `folder`, all atomically (all of them or none); returns the paths written. A target
+    `folder`, all atomically (all of them or none); returns the paths written. Into the
+    target's own data folder (`is_home`), the config file alone, if any. A target
     config already there is updated, not replaced: only the values of the parameters in
     `given` replace its own (`plan_update`; None: every value), and its other keys are
     kept. ValueError when `folder` is a file or the existing
@@ -558,16 +563,25 @@ def write_export(export: Export, folder: str | Path,
         raise ValueError(f"{root}: folder {root.parent} does not exist")
     update = plan_update(export, root, given)
     root.mkdir(exist_ok=True)
-    files = dict(export.files)
+    home = is_home(export, root)  # the target's own folder: its own file alone
+    files = {} if home else dict(export.files)
     if export.config_path and export.settings:
         files[export.config_path] = update.text if update else export.settings_json()
-    files[f"{export.model}.changes.json"] = export.changes_json()
+    if not home:
+        files[f"{export.model}.changes.json"] = export.changes_json()
     for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
     written = [root / name for name in files]
     atomic_write_many([(path, text.encode("utf-8"))  # all of them or none
                        for path, text in zip(written, files.values(), strict=True)])
     return written
+
+
+def is_home(export: Export, folder: str | Path) -> bool:
+    """Whether `folder` is the target's own data folder (`Export.home`: pi-lodestone's memory
+    folder, SillyTavern's user folder), where `write_export` writes the target's config file
+    alone: neither the variables' file nor the record of changes, which it does not read."""
+    return any((Path(folder) / name).exists() for name in export.home)
 
 
 def _read_object(path: Path) -> dict[str, object]:
