@@ -336,7 +336,9 @@ def add_commands(sub: Any) -> None:
                        "ported from a system with settings)")
     add_model(p)
     p.add_argument("--out", "-o", metavar="FOLDER",
-                   help="write the files there instead of printing")
+                   help="write the files there instead of printing: the target's own file, "
+                   "updated where there is one (its values not set with -p/--params kept), and "
+                   "the record of changes — only the target's file into its own data folder")
     p.set_defaults(func=cmd_export)
 
 
