@@ -275,3 +275,19 @@ def test_hybrid_settings_ship_but_the_encoders_vectors_are_said(embeddings: str)
     assert (said in line) == (embeddings == "encoder"), line
     where = export_params("hybrid", {"embeddings": embeddings}).where
     assert (said in where and "-p embeddings=stored" in where) == (embeddings == "encoder")
+
+
+def test_vault_search_settings_are_named_as_call_arguments() -> None:
+    """obsidian-mcp reads no settings file: the reports titled its values
+    'vault-search.settings.json', a file export no longer writes (or ever was read)."""
+    from workbench.report.html import html_report
+
+    model = get_model("vault-search")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("limit 5", model.schema.resolve({"limit": 5, "w_tf": 0.3}))]
+    comp = compare_configurations(model, load_dataset(SAMPLES / "vault"), configs)
+    for text in (markdown(comp), html_report(comp)):
+        assert "settings.json" not in text
+        assert ("each search_vault call's arguments (search_vault.args.json):" in text
+                or "<h4>each search_vault call&#x27;s arguments (search_vault.args.json)</h4>"
+                in text)

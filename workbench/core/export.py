@@ -85,6 +85,8 @@ class Export:
     # takes: the variables as .env text, obsidian-mcp's call arguments and its MCP server
     # entry
     files: tuple[tuple[str, str], ...] = ()
+    # what `settings` are, named where no file of the target holds them (a report's heading)
+    settings_name: str = ""
     # what the target's own data folder holds (pi-lodestone's memory folder: its
     # decisions.jsonl…): --out there writes `config_path` alone, none of the workbench's files
     home: tuple[str, ...] = ()
@@ -355,7 +357,8 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
     files = (("search_vault.args.json", json.dumps(args, indent=2) + "\n"),
              ("mcp-server-env.json", json.dumps(entry, indent=2) + "\n"))
     return Export("vault-search", "obsidian-mcp", {"search_vault": args}, changed, env,
-                  outside=outside, where=where, files=files)
+                  outside=outside, where=where, files=files,
+                  settings_name="each search_vault call's arguments (search_vault.args.json)")
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --

@@ -487,8 +487,9 @@ def settings_lines(comp: Comparison) -> list[str]:
         if env:
             out += ["Environment:", "", "```sh", env.rstrip(), "```", ""]
         if export.settings:
-            where = export.config_path or f"{export.model}.settings.json"
-            out += [f"`{where}`:", "", "```json", export.settings_json().rstrip(), "```", ""]
+            where = (f"`{export.config_path}`" if export.config_path
+                     else md(export.settings_name or f"{export.model}'s settings"))
+            out += [f"{where}:", "", "```json", export.settings_json().rstrip(), "```", ""]
         if export.where:
             out += [f"Where they go: {md(export.where)}.", ""]
     return out
