@@ -655,6 +655,26 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     assert (tmp_path / "c.PNG").read_bytes() == b"yesterday's"
 
 
+def test_the_trial_key_fits_and_keys_only_the_lines_drawn(qtbot: QtBot) -> None:
+    """At 1,280 px the key read '… its held-out value (none: this study tunes o', cut off;
+    the study of every query draws no held-out line, so it keys none."""
+    from workbench.gui.charts.tune import TrialCurve
+
+    curve = TrialCurve()
+    qtbot.addWidget(curve)
+    curve.resize(520, 300)
+    curve.show()
+    curve.reset("fold 1 of 5")
+    assert "its held-out value" in curve.caption.text()
+    curve.reset("all")
+    assert "held-out value" not in curve.caption.text()
+    assert "(none held out)" in curve.caption.text()
+    # with the kept mark, it fits the chart's width at 1,280 px (a wrapped label grew the
+    # panel past its scroll area's height instead)
+    curve.mark_kept(3, 0.5)
+    assert curve.caption.sizeHint().width() <= 480
+
+
 def test_the_trial_axis_ticks_whole_trials(qtbot: QtBot) -> None:
     # four trials had ticks at 0.5, 1.5 …
     from workbench.gui.charts.tune import TrialCurve

@@ -289,6 +289,26 @@ def test_a_click_on_the_tune_tab_makes_room_for_it(window: MainWindow, qtbot: Qt
     assert panel.height() >= TUNE_HEIGHT - 5
 
 
+def test_a_short_window_gives_the_tune_tab_what_it_can(window: MainWindow,
+                                                        qtbot: QtBot) -> None:
+    """At 1280 × 720 the whole TUNE_HEIGHT does not fit: the panel had stayed 200 px tall,
+    its settings, legend and result below the fold. It gets all but the lists' minimum."""
+    from workbench.gui.actions import TUNE_MIN_TOP
+
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    top, bottom = window.v_split.sizes()
+    window.v_split.setSizes([top + bottom - 250, 250])
+    panel = window.charts.panels["TunePanel"]
+    before = panel.height()
+    window.charts.setCurrentWidget(panel)
+    qtbot.wait(10)
+    top_after, _ = window.v_split.sizes()
+    # the lists' own minimum may keep them a little over TUNE_MIN_TOP
+    assert TUNE_MIN_TOP <= top_after < TUNE_MIN_TOP + 100 and panel.height() > before + 100
+
+
 def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(
         window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Opened as `sample_corpora/tea-beir` from the repository: the session and the Recent

@@ -72,6 +72,7 @@ class ActionHost(Protocol):
 
 Key = QKeySequence.StandardKey
 TUNE_HEIGHT = 440  # the Tune panel's height that Tools ▸ Tune… makes room for
+TUNE_MIN_TOP = 150  # … the lists above it keep at least this (their headers and a few rows)
 
 
 class WindowActions:
@@ -252,11 +253,15 @@ class WindowActions:
             self._room_for_tune()
 
     def _room_for_tune(self) -> None:
+        """TUNE_HEIGHT for the panel where the window has it, the lists above keeping at least
+        TUNE_MIN_TOP; a short window (720 px) gives it what it can (its settings, legend and
+        result had sat below the fold in 200 px)."""
         panel = self.w.charts.panels["TunePanel"]
         top, bottom = self.w.v_split.sizes()
         want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
-        if bottom < want and top + bottom > want + 300:
-            self.w.v_split.setSizes([top + bottom - want, want])
+        room = min(want, top + bottom - TUNE_MIN_TOP)
+        if room > bottom:
+            self.w.v_split.setSizes([top + bottom - room, room])
 
     # -- recent files -------------------------------------------------------------------------
 

@@ -101,10 +101,11 @@ class TrialCurve(_Chart):
     def _caption(self, kept: str) -> None:
         # the legend in the caption: drawn over the plot, it would hide the best trials
         key = (f"<span style='color:{OTHER}'>●</span> trial &nbsp;<span style='color:{A_COLOR}'>"
-               f"━</span> best on training &nbsp;<span style='color:{B_COLOR}'>━</span> its "
-               "held-out value")
-        if self.study == "all":
-            key += " (none: this study tunes on every query)"
+               "━</span> best on training")
+        # the study of every query has no held-out line: not a key for one (its long
+        # "(none: this study tunes on every query)" was cut off at 1,280 px)
+        key += (" &nbsp;(none held out)" if self.study == "all" else
+                f" &nbsp;<span style='color:{B_COLOR}'>━</span> its held-out value")
         if kept:
             key += f" &nbsp;<span style='color:{INK}'>{kept}</span>"
         self.say(f"{self.study} &nbsp; {key}" if self.study else "")
