@@ -692,3 +692,19 @@ def test_the_trial_axis_ticks_whole_trials(qtbot: QtBot) -> None:
     for number in range(4, 40):  # many: spaced so that they read
         curve.add(number, 0.5, float("nan"))
     assert axis.tickValues(0.0, 39.0, 400)[0][0] >= 5
+
+
+def test_the_best_label_stays_inside_a_short_chart(qtbot: QtBot, tea: TuningSession) -> None:
+    """At 1,280 × 720 the chart is about 130 px tall: 'best 0.378 at k1 = 2' was cut in half
+    by the top edge (its room was a share of the data, not of the pixels)."""
+    curve = MetricCurve(tea, synchronous=True)
+    qtbot.addWidget(curve)
+    curve.resize(900, 180)
+    curve.show()
+    qtbot.waitExposed(curve)
+    curve.redraw()
+    vb = curve.plot.getPlotItem().vb
+    assert curve.best is not None and curve.best_text.toPlainText().startswith("best ")
+    label = curve.best_text.mapRectToView(curve.best_text.boundingRect())
+    top = vb.viewRange()[1][1]
+    assert max(label.top(), label.bottom()) <= top + 1e-9, (label, top)

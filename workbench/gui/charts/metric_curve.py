@@ -336,7 +336,13 @@ class MetricCurve(ChartPanel):
             if base is not None and np.isfinite(base):  # keep the baseline line in view
                 lo, hi = min(lo, base), max(hi, base)
             pad = max(0.08 * (hi - lo), 0.005)
-            item.setYRange(lo - pad, hi + 2.5 * pad, padding=0)
+            # room above the best point for its label, in pixels: on a short chart (720 px
+            # windows) 2.5 pads cut the label in half
+            view = item.vb.height()
+            share = (min(0.6, (self.best_text.boundingRect().height() * 1.3 + 6) / view)
+                     if view > 40 else 0.3)
+            top = max(2.5 * pad, share * (hi - lo + pad) / (1 - share))
+            item.setYRange(lo - pad, hi + top, padding=0)
             item.setXRange(float(np.nanmin(xs)), float(np.nanmax(xs)), padding=0.04)
         else:
             self.best = None
