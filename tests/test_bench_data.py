@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REPO, SAMPLES
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 
 
 def _bench(tmp_path: Path, *argv: str, timeout: int = 300) -> subprocess.CompletedProcess[str]:
@@ -100,3 +101,28 @@ def test_the_embedding_it_must_do_is_said_first_and_gui_stops_at_its_timeout(
     assert "all-MiniLM-L6-v2, no prompt); cached for the next run" in first  # which texts
     assert "stopped after its 1 s timeout" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+def test_a_missed_target_is_said_and_is_the_exit_status(
+        small_synthetic: None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The default mode printed OVER in a column with no header and exited 0, where --gui
+    and --tune say a miss: a script could not act on it. Rows with made-up times here (a
+    test asserts no timing): one under its target, one over, one with none."""
+    from workbench.bench import harness
+
+    made = iter([(3.0, 16.0), (40.0, 16.0), (5.0, None)])
+
+    def fake_bench_one(mid: str, ds: object, *_: object) -> harness.Row:
+        ms, target = next(made)
+        return harness.Row(mid, getattr(ds, "name", "?"), 10, ms, None, "", target)
+
+    monkeypatch.setattr(harness, "bench_one", fake_bench_one)
+    monkeypatch.setattr(harness, "synthetic_dataset", lambda n, q, seed: Dataset(
+        f"synthetic-{n}x{q}", Corpus([Document("d", text="x")]), QuerySet([Query("q", "x")]),
+        source="synthetic"))
+    assert harness.run_benchmarks(quick=True, models=["bm25"], repeats=1) == 1
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("model "))
+    assert "target ms" in header and "verdict" in header
+    assert "targets: 1 of 2 met — OVER: bm25 on synthetic-5000x100 40.0 ms > 16" in out

@@ -283,11 +283,18 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
             print(f"note: {mid} is timed at {bench_settings(mid)} (the texts `workbench embed DATA "
                   "-m dense` embeds, so one cache serves both)")
     print(format_table(["model", "dataset", "pairs", "ms", "all pairs ms", "vs all pairs",
-                        "reference ms", "speed-up", "target ms", "", "notes"],
+                        "reference ms", "speed-up", "target ms", "verdict", "notes"],
                        [_cells(r) for r in rows]))
     for name, note in vectors.notes.items():
         print(f"{name}: {note}")
-    return 0
+    # one line and the exit status say it, as --gui's and --tune's do (a script can act)
+    judged = [r for r in rows if r.target is not None and not math.isnan(r.ms)]
+    over = [r for r in judged if r.ms > (r.target or 0)]
+    if judged:
+        print(f"targets: {len(judged) - len(over)} of {len(judged)} met"
+              + (" — OVER: " + ", ".join(f"{r.model} on {r.dataset} {r.ms:.1f} ms > "
+                                         f"{r.target:.0f}" for r in over) if over else ""))
+    return 1 if over else 0
 
 
 def _cells(r: Row) -> list[str]:

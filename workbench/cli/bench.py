@@ -12,7 +12,10 @@ from workbench.cli.common import UsageError, model_list
 
 
 def add_commands(sub: Any) -> None:
-    p = sub.add_parser("bench", help="time the live combine + top-k + metrics path")
+    p = sub.add_parser("bench", help="time the live combine + top-k + metrics path",
+                       description="Time the live combine + top-k + metrics path (or, with "
+                       "a mode below, another part). Where a row has a target, a verdict says "
+                       "whether it was met, and the exit status is 1 when one was not.")
     p.add_argument("data", nargs="?", metavar="DATA",
                    help="dataset to time on (default: SciFact from $WORKBENCH_DATASETS or "
                    "the shared datasets beside the checkout; with neither its rows are left "
