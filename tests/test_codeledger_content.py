@@ -278,3 +278,60 @@ def test_the_keyword_constants_are_parameters_read_from_the_text() -> None:
     fewer = Pipeline(model, ds, {"max_keywords": 3})
     assert not np.array_equal(model.combine(base.prepared, base.params).total,
                               model.combine(fewer.prepared, fewer.params).total)
+
+
+def test_the_largest_commit_is_a_parameter(tmp_path) -> None:
+    """REFERENCE §2: commits touching more than 50 files are ignored. The index keeps every
+    commit of up to KEEP_COMMIT_FILES files with its size; `max_commit_files` chooses among
+    them (it had been fixed inside the index)."""
+    import math
+
+    from tests.test_repo_index import make_repo
+    from workbench.core.data import Document, Query, QuerySet
+    from workbench.core.formats.code_repo import read_code_repo
+    from workbench.core.models import get_model
+    from workbench.core.models.codeledger.files import read_files
+    from workbench.core.pipeline import Pipeline
+
+    docs = [Document("a.py", text="x = 1", metadata={
+                "commit_days": [1.0, 2.0, 3.0], "commit_files": [10, 60, 5],
+                "days_since_last": 1.0}),
+            Document("b.py", text="y = 2", metadata={
+                "commit_days": [0.5], "commit_files": [60]})]
+    for limit, ages, since in ((50, [[1.0, 3.0], []], [1.0, math.nan]),
+                               (100, [[1.0, 2.0, 3.0], [0.5]], [1.0, 0.5]),
+                               (5, [[3.0], []], [3.0, math.nan])):
+        files = read_files(docs, max_commit_files=limit)
+        got = [files.ages[a:b].tolist()
+               for a, b in zip(files.age_ptr[:-1], files.age_ptr[1:], strict=True)]
+        assert got == ages, limit
+        np.testing.assert_array_equal(files.days_since_last, since)
+    # a corpus that gives no sizes: every age it gives, whatever the limit
+    bare = read_files([Document("c.py", text="", metadata={"commit_days": [4.0]})],
+                      max_commit_files=1)
+    assert bare.ages.tolist() == [4.0]
+    # a real repository: a 60-file commit, the newest to touch core.py
+    repo = tmp_path / "r"
+    make_repo(repo, {"core.py": "def run(): pass\n", "util.py": "def help(): pass\n"},
+              message="Start", when=1_700_000_000)
+    make_repo(repo, {"core.py": "def run(): return 1\n",
+                     **{f"gen/g{i}.py": f"v = {i}\n" for i in range(59)}},
+              message="Regenerate everything", when=1_700_000_000 + 30 * 86400)
+    ds = read_code_repo(repo)
+    core = next(d for d in ds.corpus if d.id == "core.py")
+    assert core.metadata["commit_files"] == [60, 2]
+    assert core.metadata["days_since_last"] == pytest.approx(30.0)  # the 60-file one ignored
+    i = [d.id for d in ds.corpus].index("core.py")
+    days = {n: float(read_files(ds.corpus.documents, max_commit_files=n).days_since_last[i])
+            for n in (50, 60)}
+    assert days == {50: pytest.approx(30.0), 60: pytest.approx(0.0)}
+    # the parameter reaches the prepared state: a task's recency of core.py moves with it
+    tasks = ds.__class__(ds.name, ds.corpus, QuerySet([Query("t", "run core")]), None,
+                         ds.source, ds.settings)
+    model = get_model("codeledger-document")
+    recent = {}
+    for n in (50, 60):
+        pipe = Pipeline(model, tasks, {"max_commit_files": n})
+        info = model.explain(pipe.prepared, tasks, 0, i, pipe.params)
+        recent[n] = info["signals"]["recency"]
+    assert recent == {50: 0.6, 60: 1.0}  # REFERENCE §2 bands: 30 days, then today

@@ -44,20 +44,26 @@ def _history_repo(root: Path) -> Path:
 def test_the_index_keeps_past_commits_with_messages(tmp_path: Path) -> None:
     repo = _history_repo(tmp_path / "r")
     index = index_repository(repo, max_commit_files=5, use_cache=False)
-    by_message = {m.split("\n")[0]: paths for _, m, paths in index.history}
-    # newest first; the 6-file commit is over max_commit_files; the rename is followed, so
-    # the first commit's src/cache.py counts as src/store.py
-    assert [m.split("\n")[0] for _, m, _ in index.history] == [
-        "Rename cache to store", "Retry with exponential backoff", "Initial layout"]
+    by_message = {m.split("\n")[0]: paths for _, m, paths, _ in index.history}
+    # newest first, each with the files it changed; the rename is followed, so the first
+    # commit's src/cache.py counts as src/store.py. The 6-file commit, over the index's own
+    # max_commit_files, is kept for codeledger's max_commit_files to choose
+    assert [(m.split("\n")[0], n) for _, m, _, n in index.history] == [
+        ("Generated retry files", 6), ("Rename cache to store", 1),
+        ("Retry with exponential backoff", 1), ("Initial layout", 3)]
     assert by_message["Initial layout"] == ("docs/notes.md", "src/retry.py", "src/store.py")
-    assert "The body names jitter." in index.history[1][1]
+    assert "The body names jitter." in index.history[2][1]
+    ds = read_code_repo(repo)
+    paths = [d.id for d in ds.corpus]
+    assert past_commits(ds.settings, paths, set(), 5).messages[0].startswith("Rename cache")
+    assert past_commits(ds.settings, paths, set(), 6).messages[0] == "Generated retry files"
     # messages are read for the newest commits only (a bound on a very long history)
     newest = read_messages(repo, "HEAD", limit=2)
     assert [m.split("\n")[0] for m in newest.values()] == ["Generated retry files",
                                                            "Rename cache to store"]
     # a snapshot sees only its own past
     first = index.history[-1][0]
-    assert [sha for sha, _, _ in index_repository(repo, rev=first, use_cache=False).history] \
+    assert [sha for sha, *_ in index_repository(repo, rev=first, use_cache=False).history] \
         == [first]
 
 
@@ -66,8 +72,16 @@ def test_past_commits_limit_and_time() -> None:
            Commit("b", 20, (("old.py", "a.py"),), "second: a rename"),
            Commit("a", 10, (("old.py", "old.py"), ("gone.py", "gone.py")), "first")]
     assert history_commits(log, ["a.py"], now=25) == (
-        ("b", "second: a rename", ("a.py",)), ("a", "first", ("a.py",)))
+        ("b", "second: a rename", ("a.py",), 1), ("a", "first", ("a.py",), 2))
     assert [c[0] for c in history_commits(log, ["a.py"], now=99, limit=2)] == ["c", "b"]
+    # the limit counts commits of at most max_commit_files; larger ones up to keep_files
+    # come with them, so the default's set is the same whatever is kept beside it
+    assert [c[0] for c in history_commits(log, ["a.py"], now=99, limit=2,
+                                          max_commit_files=1)] == ["c", "b"]
+    assert [c[0] for c in history_commits(log, ["a.py"], now=99, limit=2, max_commit_files=1,
+                                          keep_files=2)] == ["c", "b", "a"][:2]
+    assert [c[0] for c in history_commits(log, ["a.py"], now=99, limit=3, max_commit_files=1,
+                                          keep_files=2)] == ["c", "b", "a"]
 
 
 MESSAGES = [

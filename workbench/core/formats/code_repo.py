@@ -56,13 +56,14 @@ SKIPPED_KEY = "repo_skipped"
 SHALLOW_KEY = "repo_shallow"  # a shallow clone: the commits of history it holds
 # tasks that name no snapshot, indexed at HEAD: [how many, the commit]
 UNPINNED_KEY = "repo_unpinned"
-# the index's past commits ([hash, message, [paths]], newest first) for codeledger's
-# similar-commits signal; absent when the snapshot has none
+# the index's past commits ([hash, message, [paths], files it changed], newest first) for
+# codeledger's similar-commits signal; absent when the snapshot has none
 HISTORY_KEY = "repo_history"
 # FileInfo fields copied into each document's metadata (tuples become lists)
 FILE_KEYS = ("language", "size", "lines", "tokens", "symbols", "keywords", "imports",
              "dependents", "is_test", "tests", "commits", "days_since_last", "churn", "recency",
-             "centrality", "error_infrastructure", "branch_changed", "commit_days")
+             "centrality", "error_infrastructure", "branch_changed", "commit_days",
+             "commit_files")
 
 
 def is_code_repo(path: Path) -> bool:
@@ -207,8 +208,8 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
     if g.shallow_boundary(root):  # said by the load warnings: the history signals see less
         settings[SHALLOW_KEY] = g.history_length(root, index.commit)
     if index.history:
-        settings[HISTORY_KEY] = [[sha, message, list(paths)]
-                                 for sha, message, paths in index.history]
+        settings[HISTORY_KEY] = [[sha, message, list(paths), n]
+                                 for sha, message, paths, n in index.history]
     return Dataset(name=label, corpus=Corpus(docs, name=label), queries=queries, qrels=qrels,
                    source=f"{root.resolve()}@{index.commit}", settings=settings)
 

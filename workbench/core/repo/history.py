@@ -19,6 +19,9 @@ __all__ = ["Commit", "FileHistory", "churn", "file_history", "parse_log", "past_
            "read_log", "recency"]
 
 DAY = 86400.0
+# the largest commit the index keeps the ages (and files) of, beside REFERENCE §2's 50 that
+# its own counts use: codeledger's `max_commit_files` chooses among them without git
+KEEP_COMMIT_FILES = 1000
 # (upper bound in days, score), first hit wins
 RECENCY_BANDS: tuple[tuple[float, float], ...] = ((7.0, 1.0), (30.0, 0.6), (90.0, 0.3))
 RECENCY_ELSE = 0.1
@@ -96,50 +99,65 @@ def parse_log(raw: bytes) -> list[Commit]:
 class FileHistory:
     commits: int  # commits in the window that touched the file (under any earlier name)
     days_since_last: float | None  # None: no commit (≤ now, not huge) touched it
-    # age in days of every (not huge, ≤ now) commit that touched it, newest first, whole
-    # history: churn over any other window is recomputed from these without re-reading git
+    # age in days of every commit (≤ now) of at most `keep_files` files that touched it,
+    # newest first, whole history: churn over any other window, or for another largest
+    # commit, is recomputed from these without re-reading git …
     commit_days: tuple[float, ...] = ()
+    # … and how many files each of those commits changed
+    commit_files: tuple[int, ...] = ()
 
 
 def file_history(log: Iterable[Commit], paths: Iterable[str], *, now: int, churn_days: int = 90,
-                 max_commit_files: int = 50) -> dict[str, FileHistory]:
-    """Per current path: commits in the window and days since the last touch.
+                 max_commit_files: int = 50, keep_files: int | None = None
+                 ) -> dict[str, FileHistory]:
+    """Per current path: commits in the window and days since the last touch, commits of
+    more than `max_commit_files` files left out; and the age and size of every commit of at
+    most `keep_files` (default `max_commit_files`) files that touched it.
 
     `log` is newest first. Renames are followed backwards: once a commit renamed `a` to `b`,
     older commits touching `a` count for whatever `b` is called now.
     """
+    keep = max_commit_files if keep_files is None else max(keep_files, max_commit_files)
     current = set(paths)
     counts = dict.fromkeys(current, 0)
     last: dict[str, int] = {}
     ages: dict[str, list[float]] = {p: [] for p in current}
+    sizes: dict[str, list[int]] = {p: [] for p in current}
     alias: dict[str, str] = {}  # path at some older time -> path now
     since = now - churn_days * DAY
     for c in log:
-        huge = len(c.changes) > max_commit_files
+        n = len(c.changes)
         for old, new in c.changes:
             now_path = alias.get(new, new)
             if old != new:
                 alias[old] = now_path
-            if huge or c.time > now or now_path not in current:
+            if n > keep or c.time > now or now_path not in current:
+                continue
+            ages[now_path].append(round((now - c.time) / DAY, 4))
+            sizes[now_path].append(n)
+            if n > max_commit_files:
                 continue
             last.setdefault(now_path, c.time)
-            ages[now_path].append(round((now - c.time) / DAY, 4))
             if c.time >= since:
                 counts[now_path] += 1
     return {p: FileHistory(counts[p], (now - last[p]) / DAY if p in last else None,
-                           tuple(ages[p]))
+                           tuple(ages[p]), tuple(sizes[p]))
             for p in current}
 
 
 def past_commits(log: Iterable[Commit], paths: Iterable[str], *, now: int,
-                 max_commit_files: int = 50, limit: int = 5000
-                 ) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
-    """(hash, message, the current paths it changed) of the newest `limit` commits at or
-    before `now` that changed at most `max_commit_files` files, one of them still present;
-    newest first, renames followed as in `file_history`."""
+                 max_commit_files: int = 50, limit: int = 5000, keep_files: int | None = None
+                 ) -> tuple[tuple[str, str, tuple[str, ...], int], ...]:
+    """(hash, message, the current paths it changed, how many files it changed) of the
+    newest `limit` commits at or before `now` that changed at most `max_commit_files` files,
+    one of them still present; with them, those of at most `keep_files` files among them
+    (codeledger's `max_commit_files` chooses); newest first, renames followed as in
+    `file_history`."""
+    keep = max_commit_files if keep_files is None else max(keep_files, max_commit_files)
     current = set(paths)
     alias: dict[str, str] = {}
-    out: list[tuple[str, str, tuple[str, ...]]] = []
+    out: list[tuple[str, str, tuple[str, ...], int]] = []
+    counted = 0  # of at most max_commit_files files: what `limit` counts
     for c in log:
         now_paths = []
         for old, new in c.changes:
@@ -147,11 +165,13 @@ def past_commits(log: Iterable[Commit], paths: Iterable[str], *, now: int,
             if old != new:
                 alias[old] = now_path
             now_paths.append(now_path)
-        if len(out) >= limit or c.time > now or len(c.changes) > max_commit_files:
+        n = len(c.changes)
+        if counted >= limit or c.time > now or n > keep:
             continue
         kept = tuple(sorted({p for p in now_paths if p in current}))
         if kept:
-            out.append((c.sha, c.message, kept))
+            out.append((c.sha, c.message, kept, n))
+            counted += n <= max_commit_files
     return tuple(out)
 
 

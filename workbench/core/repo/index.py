@@ -25,6 +25,7 @@ from pathlib import Path
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.repo import git as g
 from workbench.core.repo.history import (
+    KEEP_COMMIT_FILES,
     Commit,
     churn,
     file_history,
@@ -43,7 +44,7 @@ from workbench.core.store import index_cache
 
 __all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
-INDEX_VERSION = "6"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "7"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
@@ -174,8 +175,9 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
                 raise
             log = _log_without_blobs(repo, commit)
     history = file_history(log, paths, now=now, churn_days=churn_days,
-                           max_commit_files=max_commit_files)
-    past = past_commits(log, paths, now=now, max_commit_files=max_commit_files)
+                           max_commit_files=max_commit_files, keep_files=KEEP_COMMIT_FILES)
+    past = past_commits(log, paths, now=now, max_commit_files=max_commit_files,
+                        keep_files=KEEP_COMMIT_FILES)
     degree = {p: len(imports[p]) + len(dependents[p]) for p in paths}
     top = max(degree.values(), default=0)
     files = []
@@ -191,6 +193,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
             commits=h.commits, days_since_last=h.days_since_last,
             churn=churn(h.commits, h.days_since_last), recency=recency(h.days_since_last),
             centrality=degree[p] / top if top else 0.0, commit_days=h.commit_days,
+            commit_files=h.commit_files,
             error_infrastructure=bool(_ERROR_INFRA.search(p)
                                       or any(_ERROR_INFRA.search(s) for s in symbols)),
         ))

@@ -28,7 +28,11 @@ class FileInfo:
     centrality: float  # (imports + dependents) / max over files, [0, 1]
     error_infrastructure: bool
     branch_changed: bool = False  # changed on the branch or uncommitted (HEAD only)
-    commit_days: tuple[float, ...] = ()  # age in days of each commit touching it, newest first
+    # age in days of each commit touching it (of at most KEEP_COMMIT_FILES files), newest
+    # first, and how many files each changed: `days_since_last`, `commits`, `churn` and
+    # `recency` count those of at most the index's max_commit_files (REFERENCE §2's 50)
+    commit_days: tuple[float, ...] = ()
+    commit_files: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -39,9 +43,10 @@ class RepoIndex:
     churn_days: int
     files: tuple[FileInfo, ...]  # sorted by path
     skipped: tuple[tuple[str, str], ...] = ()  # (path, "binary" | "too large")
-    # (hash, message, paths it changed that the index holds) of the newest 5,000 commits at or
-    # before `now` of at most max_commit_files files, newest first (`history.past_commits`)
-    history: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # (hash, message, paths it changed that the index holds, files it changed) of the newest
+    # 5,000 commits at or before `now` of at most max_commit_files files, with those of at most
+    # KEEP_COMMIT_FILES among them, newest first (`history.past_commits`)
+    history: tuple[tuple[str, str, tuple[str, ...], int], ...] = ()
     by_path: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -38,6 +38,7 @@ __all__ = ["DOCUMENT_KEYWORDS", "FileFacts", "KeywordRule", "read_files"]
 # (at most, from the first lines, min characters) of a file's content keywords
 KeywordRule = tuple[int, int, int]
 DOCUMENT_KEYWORDS: KeywordRule = (MAX_KEYWORDS, KEYWORD_HEAD_LINES, KEYWORD_MIN_CHARS)
+DOCUMENT_MAX_COMMIT_FILES = 50  # REFERENCE §2: commits of more files are ignored
 
 
 @dataclass(frozen=True)
@@ -131,22 +132,37 @@ def _ledger(ledger: Mapping[str, Any], kind: str, half_life: float | None) -> fl
                      if isinstance(a, int | float) and not isinstance(a, bool)))
 
 
+def _kept_ages(meta: Mapping[str, Any], max_commit_files: int) -> list[float]:
+    """The ages of the commits that touched a file, those of more than `max_commit_files`
+    files left out where `commit_files` (one count per age) says how many each changed."""
+    ages = [float(a) for a in _seq(meta, "commit_days")]
+    sizes = _seq(meta, "commit_files")
+    if len(sizes) != len(ages):  # a corpus that says no sizes: every age it gives
+        return ages
+    return [a for a, n in zip(ages, sizes, strict=True) if int(n) <= max_commit_files]
+
+
 def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = None,
-               half_life: float | None = None, keyword_rule: KeywordRule = DOCUMENT_KEYWORDS
-               ) -> FileFacts:
+               half_life: float | None = None, keyword_rule: KeywordRule = DOCUMENT_KEYWORDS,
+               max_commit_files: int = DOCUMENT_MAX_COMMIT_FILES) -> FileFacts:
     """`rates`: tokens per line by language ("other" for the rest); None: REFERENCE §2's.
     `half_life`: the ledger's entries decay by 0.5^(age / half_life days); None: the weights
     the ledger states (REFERENCE §2's 30 days where the repository reader decayed them).
     `keyword_rule`: (at most this many, from the first this many lines, of at least this
     many characters); another than REFERENCE §2's reads every file's keywords again from its
-    text, in place of those the index (or the corpus) states."""
+    text, in place of those the index (or the corpus) states. `max_commit_files`: commits of
+    more files are left out of a file's history where its `commit_files` say how many each
+    changed (its days since the last commit then come from the commits kept)."""
     index = {d.id: i for i, d in enumerate(docs)}
     metas = [d.metadata for d in docs]
     langs = tuple(str(m.get("language") or "other") for m in metas)
     lines = np.array([file_lines(d) for d in docs], np.int64)
     tokens = np.array([_tokens(m, int(n), lang, rates)
                        for m, n, lang in zip(metas, lines, langs, strict=True)], np.float64)
-    ages_l = [sorted(float(a) for a in _seq(m, "commit_days")) for m in metas]
+    ages_l = [sorted(_kept_ages(m, max_commit_files)) for m in metas]
+    since = [_num(m, "days_since_last", math.nan)
+             if max_commit_files == DOCUMENT_MAX_COMMIT_FILES or not _seq(m, "commit_files")
+             else (min(ages) if ages else math.nan) for m, ages in zip(metas, ages_l, strict=True)]
     age_ptr = np.zeros(len(docs) + 1, np.int64)
     np.cumsum([len(a) for a in ages_l], out=age_ptr[1:])
     ledgers: list[Mapping[str, Any]] = [
@@ -173,8 +189,7 @@ def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = Non
     return FileFacts(
         paths=tuple(d.id for d in docs), languages=langs, lines=lines, tokens=tokens,
         centrality=np.array([_num(m, "centrality", 0.0) for m in metas], np.float64),
-        days_since_last=np.array([_num(m, "days_since_last", math.nan) for m in metas],
-                                 np.float64),
+        days_since_last=np.array(since, np.float64),
         ages=np.array([a for row in ages_l for a in row], np.float64), age_ptr=age_ptr,
         success=np.array([_ledger(lg, "success", half_life) for lg in ledgers], np.float64),
         fail=np.array([_ledger(lg, "fail", half_life) for lg in ledgers], np.float64),

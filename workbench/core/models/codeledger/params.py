@@ -14,6 +14,7 @@ from dataclasses import replace
 from workbench.core.engine import Signal
 from workbench.core.models.codeledger.text import TASK_TYPES
 from workbench.core.params import Param, ParamSchema
+from workbench.core.repo.history import KEEP_COMMIT_FILES
 from workbench.core.repo.lang import (
     DEFAULT_TOKENS_PER_LINE,
     KEYWORD_HEAD_LINES,
@@ -264,6 +265,10 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("fanout_max", "Fan-out: max files", 30, 0, 1000,
        "At most this many dependents added per fan-out hub, in path order; 0: no cap, "
        "the full set CodeLedger's document includes.", stage="prepare"),
+    _i("max_commit_files", "History: largest commit", 50, 1, KEEP_COMMIT_FILES,
+       "Commits that changed more files than this are left out of every history signal "
+       "(churn, recency, co-change, similar commits): REFERENCE §2's 50. The index keeps "
+       f"commits of up to {KEEP_COMMIT_FILES:,} files.", stage="prepare"),
     _i("max_keywords", "Keywords: at most", MAX_KEYWORDS, 1, 10000,
        "A file's content keywords (the keyword signal's content half): at most this many, "
        "in order of first appearance (REFERENCE §2's 100).", stage="prepare"),

@@ -137,7 +137,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     docs = dataset.corpus.documents
     files = read_files(docs, token_rates(params), float(params["ledger_half_life_days"]),
                        (int(params["max_keywords"]), int(params["keyword_head_lines"]),
-                        int(params["keyword_min_chars"])))
+                        int(params["keyword_min_chars"])), int(params["max_commit_files"]))
     progress(0.3, "file facts read")
     inv = cg.Inverted(files)
     churn = cg.default_churn(files)
@@ -164,7 +164,7 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     n_cochange = int(params["cochange_max_candidates"])
     together = cochange(files)
     own = {str(q.context.get("commit", "")) for q in dataset.queries}
-    past = past_commits(dataset.settings, files.paths, own)
+    past = past_commits(dataset.settings, files.paths, own, int(params["max_commit_files"]))
     n_similar = int(params["similar_max_candidates"])
     bm25 = np.zeros((0, files.n))
     votes = past.votes([], 0)

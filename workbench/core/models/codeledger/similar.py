@@ -2,8 +2,9 @@
 CodeLedger's document).
 
 The repository index keeps the newest 5,000 commits at or before the snapshot that changed at
-most `max_commit_files` files: each one's message and the indexed files it changed (renames
-followed). Each message is a document of a BM25 index whose tokens are read as task text is
+most `max_commit_files` files (REFERENCE §2's 50, a prepare parameter up to 1,000): each
+one's message and the indexed files it changed (renames followed). Each message is a
+document of a BM25 index whose tokens are read as task text is
 (`content.task_tokens`: identifiers split and whole, code stop words out, Snowball stems,
 issue numbers dropped), k1 1.2, b 0.75. For a task with BM25 score s_c against commit c,
 its `similar_commits` best commits with s_c > 0 (equal scores: the newer first) vote for
@@ -94,15 +95,19 @@ class PastCommits:
 
 
 def past_commits(settings: Mapping[str, Any], paths: Sequence[str],
-                 leave_out: set[str]) -> PastCommits:
+                 leave_out: set[str], max_commit_files: int | None = None) -> PastCommits:
     """The dataset's past commits (`HISTORY_KEY`) over the corpus `paths`, without the commits
-    in `leave_out` and those that changed no file of the corpus."""
+    in `leave_out`, those that changed no file of the corpus, and (given `max_commit_files`)
+    those that changed more files than that, where the entry says how many."""
     at = {p: i for i, p in enumerate(paths)}
     shas: list[str] = []
     messages: list[str] = []
     rows: list[list[int]] = []
     for entry in settings.get(HISTORY_KEY) or ():
         sha, message, changed = str(entry[0]), str(entry[1]), entry[2]
+        if max_commit_files is not None and len(entry) > 3 \
+                and int(entry[3]) > max_commit_files:
+            continue
         files = sorted({at[p] for p in changed if p in at})
         if files and sha not in leave_out:
             shas.append(sha)
