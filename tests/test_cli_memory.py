@@ -412,3 +412,13 @@ def test_export_into_the_memory_folder_leaves_only_settings_json(
     assert main(["export", "-m", "decision-memory", "--out", str(tmp_path)]) == 0
     assert "nothing was written there" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["decisions.jsonl", "settings.json"]
+
+
+def test_parameters_are_echoed_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    """`-p inject_min_score=12` was echoed 'inject_min_score=12.0', 'k1=2.0'."""
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-p",
+                 "inject_min_score=12"]) == 0
+    assert " with inject_min_score=12" in capsys.readouterr().out.splitlines()[0]
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "-p", "k1=2", "-p",
+                 "b=0.5"]) == 0
+    assert "parameters: k1=2, b=0.5\n" in capsys.readouterr().out

@@ -41,6 +41,7 @@ from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
+from workbench.core.params import value_text
 from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.textout import format_table, progress_bar
@@ -257,7 +258,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
               "0 in every mean (as trec_eval -c)")
     changed = model.schema.changed(params)
     if changed:
-        print("parameters: " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        print("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
     for note in notes:
         print(f"note: {note.replace('compared on', 'evaluated on')}"
               + (" (--all-queries counts all)" if note.startswith("compared on") else ""))
@@ -421,7 +422,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         best = _best(points, first)
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
     print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
-          + (f"; held: {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else ""))
+          + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
+             if changed else ""))
     mark = "← best" if len(best) == 1 else "← best (tied)"
     in_use = params[args.sweep]
     rows = [[value, *(_mean_text(m, means[m]) for m in metrics),

@@ -23,6 +23,7 @@ from workbench.core.diagnostics import (
     turns_text,
     verdict_line,
 )
+from workbench.core.params import value_text
 from workbench.textout import format_table
 
 
@@ -139,7 +140,7 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     # a turn left empty with a match below the min score was emptied by the threshold
     emptied = emptied_by_threshold(scores, empty, min_score)
     changed = model.schema.changed(pipe.params)
-    at = (f" with {', '.join(f'{k}={v}' for k, v in changed.items())}" if changed else
+    at = (f" with {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}" if changed else
           " at default parameters")
     if hasattr(model, "injections"):
         what = f"{dataset.name}: what {model.id} would inject for {len(turns)} queries{at}"
