@@ -117,6 +117,11 @@ def test_documents_only_and_a_second_run(beir: Path, counting: CountingEncoder,
     out = capsys.readouterr().out
     assert "documents: 3 texts (0 embedded, 3 from the cache)" in out
     assert len(counting.seen) == 2  # only the queries
+    # no prompt given: said so, not "prompt ''"
+    assert main(["embed", str(beir), "-m", "dense", "--embedding-model", counting.name,
+                 "--prompt", ""]) == 0
+    out = capsys.readouterr().out
+    assert "; no prompt" in out and "prompt ''" not in out
 
 
 @pytest.mark.parametrize(("argv", "words"), [

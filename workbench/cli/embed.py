@@ -144,7 +144,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
             again = f", {repeats:,} repeating another text" if repeats else ""
             print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from "
                   f"the cache{again}), {vectors.shape[1]} dimensions, {secs:.1f} s{loaded}"
-                  f"{rate}; prompt {job.prompt!r}")
+                  f"{rate}; " + (f"prompt {job.prompt!r}" if job.prompt else "no prompt"))
     for line in cache_errors:
         print(f"warning: {line}", file=sys.stderr)
     if not cache_errors:
