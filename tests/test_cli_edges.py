@@ -203,6 +203,8 @@ def test_screenshot_edges(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     blocker.write_text("")
     _usage_error(["screenshot", str(blocker / "shots"), "--sample", "vault"], capsys,
                  "OUTDIR", "Not a directory")
+    _usage_error(["screenshot", str(blocker), "--sample", "vault"], capsys,
+                 f"OUTDIR {blocker}: is a file, not a folder")
     # only OUTDIR itself is made, not a missing folder above it
     _usage_error(["screenshot", str(tmp_path / "no" / "shots"), "--sample", "vault"], capsys,
                  "OUTDIR", f"folder {tmp_path / 'no'} does not exist")

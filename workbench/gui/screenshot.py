@@ -27,6 +27,8 @@ def check_outdir(out: Path) -> None:
     a wish (as every other command's output path says)."""
     if not out.parent.exists():
         raise FileNotFoundError(errno.ENOENT, f"folder {out.parent} does not exist", str(out))
+    if out.exists() and not out.is_dir():  # "File exists", said of a file, read as a riddle
+        raise NotADirectoryError(errno.ENOTDIR, "is a file, not a folder", str(out))
     out.mkdir(exist_ok=True)
     if not os.access(out, os.W_OK | os.X_OK):
         raise PermissionError(errno.EACCES, "folder is not writable", str(out))
