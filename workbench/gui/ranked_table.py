@@ -389,7 +389,13 @@ class RankedTable(QWidget):
     def _update_summary(self) -> None:
         s = self.session
         if s.dataset is None or s.result is None or not len(s.dataset.queries):
-            self.summary.set_texts("<i>no ranking yet</i>", "no ranking yet")
+            text = "no ranking yet"
+            if s.model is not None and s.dataset is not None and s.prepared is None \
+                    and len(s.dataset.queries):
+                # while it prepares, or after a Cancel: where to look, what to press
+                text += (f": {s.model.id} is not prepared yet (progress in the Prepare "
+                         "box; Ctrl+R after a Cancel)")
+            self.summary.set_texts(f"<i>{esc(text)}</i>", text)
             self.legend.setText("")
             return
         q = s.dataset.queries[s.query]
