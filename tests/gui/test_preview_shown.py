@@ -70,6 +70,11 @@ def test_a_word_is_marked_where_its_stem_is_a_matched_term() -> None:
     assert re.findall(r"<span[^>]*>([^<]*)</span>", highlight("Retrying a <b>", {"retry"})) \
         == ["Retrying"]
     assert highlight("a <b>", set()) == "a &lt;b&gt;"
+    # vault-search splits on whitespace: a term may hold punctuation, marked whole
+    assert re.findall(r"<span[^>]*>([^<]*)</span>",
+                      highlight("Pour-over ratios on node.js and e-mail", {
+                          "pour-over", "ratio", "node.js", "e-mail"})) == [
+        "Pour-over", "ratios", "node.js", "e-mail"]
 
 
 def test_the_title_is_marked_as_the_text_is(qtbot: object) -> None:

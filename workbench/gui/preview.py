@@ -117,25 +117,24 @@ def shown_html(details: dict[str, Any]) -> str:
 
 
 def highlight(text: str, terms: set[str]) -> str:
-    """HTML of `text` with every word marked that starts with one of `terms`, or whose
-    English Snowball stem is one: a model's matched terms are often stems, and a stem is not
-    always a prefix of its word ("studi" of "study", "bodi" of "body")."""
+    """HTML of `text` with every word marked that starts with one of `terms` (a term may hold
+    punctuation: vault-search's `pour-over`, `node.js`), or whose English Snowball stem is
+    one: a model's matched terms are often stems, and a stem is not always a prefix of its
+    word ("studi" of "study", "bodi" of "body")."""
     stems = {t for t in terms if len(t) >= 2}
     if not stems:
         return html.escape(text)
-    prefix = re.compile("(?:" + "|".join(re.escape(t) for t in sorted(stems, key=len,
-                                                                          reverse=True))
-                        + ")", re.IGNORECASE | re.UNICODE)
+    pattern = re.compile(r"(?P<term>\b(?:" + "|".join(
+        re.escape(t) for t in sorted(stems, key=len, reverse=True)) + r")\w*)|\w+",
+        re.IGNORECASE | re.UNICODE)
     analyzer = _ANALYZER
     out, last = [], 0
-    for m in _WORD.finditer(text):
-        word = m.group()
-        lower = word.lower()
-        if not (prefix.match(word) or analyzer.stem(lower) in stems):
+    for m in pattern.finditer(text):
+        if m.group("term") is None and analyzer.stem(m.group().lower()) not in stems:
             continue
         out.append(html.escape(text[last:m.start()]))
-        out.append(f"<span style='background:#fff3a3;font-weight:600'>{html.escape(word)}"
-                   "</span>")
+        out.append(f"<span style='background:#fff3a3;font-weight:600'>"
+                   f"{html.escape(m.group())}</span>")
         last = m.end()
     out.append(html.escape(text[last:]))
     return "".join(out)
