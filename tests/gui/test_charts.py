@@ -435,8 +435,11 @@ def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
         # known ("new ▲100" had been that depth less its rank)
         both = m.rank is not None and m.baseline_rank is not None
         assert (str(abs(m.jump)) in row[3]) == both, (row, m)
-        depth = now_docs.shape[1]
-        assert row[2] == (f"{m.baseline_rank or f'>{depth}'} → {m.rank or f'>{depth}'}")
+        # "> depth" only for a row cut at the depth asked for; fewer ranked: "–"
+        counts = (tea.baseline.result.ranking.count[m.query], tea.result.ranking.count[m.query])
+        sides = [str(r) if r is not None else f">{tea.depth}" if n >= tea.depth else "–"
+                 for r, n in zip((m.baseline_rank, m.rank), counts, strict=True)]
+        assert row[2] == " → ".join(sides)
         assert row[5].startswith("bm25 ")
     # from beyond the baseline's depth (100): its distance is not known
     from dataclasses import replace
@@ -708,3 +711,17 @@ def test_the_best_label_stays_inside_a_short_chart(qtbot: QtBot, tea: TuningSess
     label = curve.best_text.mapRectToView(curve.best_text.boundingRect())
     top = vb.viewRange()[1][1]
     assert max(label.top(), label.bottom()) <= top + 1e-9, (label, top)
+
+
+def test_a_document_no_longer_ranked_reads_as_not_ranked(qtbot: QtBot,
+                                                         vault: TuningSession) -> None:
+    """Under a min score a query ranks fewer documents: one it dropped is not ranked, not
+    '>11' (the longest row of another query, taken for the depth)."""
+    panel = MoversList(vault)
+    _show(qtbot, panel)
+    vault.pin_baseline()
+    vault.set_params({"min_score": 0.3})
+    vault.recompute()
+    rows = panel.row_texts()
+    assert rows and all(">" not in r[2] for r in rows)  # no row was cut at the depth
+    assert any(r[2].endswith(" → –") and r[3] == "left" for r in rows)

@@ -46,7 +46,8 @@ def move_text(m: Mover) -> str:
 
 
 def rank_text(m: Mover, depth: int | None = None, baseline_depth: int | None = None) -> str:
-    """"12 → 3"; a side that does not rank it: "> its depth" ("–" when not given)."""
+    """"12 → 3"; a side that does not rank it: ">depth" where that side's ranking was cut
+    at `depth`, "–" where it ranks fewer (the document is not ranked at all there)."""
     def r(x: int | None, deep: int | None) -> str:
         return str(x) if x is not None else f">{deep}" if deep else "–"
     return f"{r(m.baseline_rank, baseline_depth)} → {r(m.rank, depth)}"
@@ -133,7 +134,13 @@ class MoversList(ChartPanel):
             self._set_empty(EMPTY_NOTHING_MOVED)
             return
         queries, corpus = s.dataset.queries, s.dataset.corpus
-        depth, base_depth = s.result.ranking.docs.shape[1], base.result.ranking.docs.shape[1]
+        # a side that does not rank a document: "> depth" only where its row was cut at the
+        # depth asked for; else it ranks fewer (unmatched, gated, under the min score): "–"
+        now_count, base_count = s.result.ranking.count, base.result.ranking.count
+
+        def cut(count: object, q: int) -> int | None:
+            n = int(count[q])  # type: ignore[index]
+            return s.depth if n >= s.depth else None
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.movers))
         for row, m in enumerate(self.movers):
@@ -143,7 +150,9 @@ class MoversList(ChartPanel):
             # the id elided in its middle (paths share beginnings), a title after it at its end
             shown = (elide(f"{elide_middle(doc.id, 24)} · {doc.title}", 80) if name != doc.id
                      else elide_middle(doc.id, 80))
-            cells = (queries[m.query].id, shown, rank_text(m, depth, base_depth), move_text(m),
+            cells = (queries[m.query].id, shown,
+                     rank_text(m, cut(now_count, m.query), cut(base_count, m.query)),
+                     move_text(m),
                      signed(m.total_delta), deltas_text(m))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
