@@ -337,8 +337,9 @@ def test_why_stats_live_counts_the_turns_the_min_score_empties(
 def test_why_stats_last_counts_lines_as_pi_lodestone_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """pi-lodestone's why-stats takes the last n non-empty lines, then skips the corrupt
-    ones among them (`lines.slice(-n)` before parsing): 12 turns and 3 corrupt lines after
-    them are 7 turns at --last 10. The last 10 records had been counted (d2 … d11)."""
+    ones among them (`lines.slice(-n)` before parsing): 12 turns and 5 lines after them (3
+    corrupt, 2 blank of spaces or a lone CR) are 5 turns at --last 10. The last 10 records
+    had been counted (d2 … d11)."""
     rows = [json.dumps({"ts": f"2026-11-01T10:{i:02d}:00.000Z", "cwd": "/r", "project": "r",
                         "promptCharCount": 30, "minScore": 8, "limit": 3,
                         "globalInject": False,
@@ -393,6 +394,13 @@ def test_export_stdout_is_exactly_the_config_file(capsys: pytest.CaptureFixture[
     out, err = capsys.readouterr()
     assert json.loads(out)["selector"]["weights"]["keyword"] == 0.5
     assert "note: standard output is .codeledger/config.json" in err
+    # OpenVault's is a part of SillyTavern's settings.json: redirected over it, the rest went
+    assert main(["export", "-m", "hybrid", "-p", "alpha=0.6"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["extension_settings"]["openvault"]["alpha"] == 0.6
+    assert ("note: standard output is the extension_settings.openvault part of SillyTavern's "
+            "settings.json: --out FOLDER merges it into the settings.json there (redirected "
+            "over that file, it would replace the rest)") in err
 
 
 def test_export_into_the_memory_folder_leaves_only_settings_json(

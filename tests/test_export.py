@@ -330,6 +330,11 @@ def test_export_out_keeps_the_config_values_not_set_here(
             "selector.default_budget.max_files 10 (not set here; the values measured were "
             "8000, 25: -p token_budget=8000 -p max_files=25 writes them)") in err
     assert "added what it lacked: selector.weights.centrality 0.15" in err
+    # the record beside it says what the config kept: it had listed 8000 and 25 as written
+    record = json.loads((tmp_path / "codeledger-document.changes.json").read_text())
+    assert record["kept_in_config"]["settings"] == [
+        {"setting": "selector.default_budget.tokens", "in_config": 5000, "measured": 8000},
+        {"setting": "selector.default_budget.max_files", "in_config": 10, "measured": 25}]
     # set explicitly (a preset too, or a params file): written, and said
     config.write_text(json.dumps(mine))
     params = tmp_path / "p.toml"

@@ -261,8 +261,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     # stdout holds what the target reads and nothing else, in one format: pi-lodestone's and
     # obsidian-mcp's variables as a shell snippet (`eval "$(workbench export …)"` sets them),
     # their settings file or call arguments after them as comments (a JSON line run as a
-    # command had tried to execute a disabled project's path); OpenVault's settings alone
-    # (`> hybrid.json`). The record of changes goes with the notes, to stderr
+    # command had tried to execute a disabled project's path); CodeLedger's config, or
+    # OpenVault's part of SillyTavern's settings.json, alone. The record of changes goes with
+    # the notes, to stderr
     env = export.env_text()
     settings = export.settings_json().rstrip("\n") if export.settings else ""
     if env:
@@ -272,7 +273,11 @@ def cmd_export(args: argparse.Namespace) -> int:
                      else "arguments to pass with each call, not variables")
             print(f"\n# {where}:\n" + "\n".join(f"#   {line}" for line in settings.splitlines()))
     elif settings:
-        if export.config_path:  # the target's own file: named on stderr, so that
+        if export.fragment:  # a part of a larger file: redirected over it, the rest is lost
+            print(f"note: standard output is {export.fragment}: --out FOLDER merges it into "
+                  f"the {export.config_path} there (redirected over that file, it would "
+                  "replace the rest)", file=sys.stderr)
+        elif export.config_path:  # the target's own file: named on stderr, so that
             # `> config.json` is the file itself
             print(f"note: standard output is {export.config_path}; --out FOLDER updates the "
                   "one there", file=sys.stderr)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +87,9 @@ class Export:
     files: tuple[tuple[str, str], ...] = ()
     # what `settings` are, named where no file of the target holds them (a report's heading)
     settings_name: str = ""
+    # where `settings` are a part of `config_path`, not the whole file, that part in words
+    # (OpenVault's: SillyTavern's settings.json holds every extension's and more)
+    fragment: str = ""
     # what the target's own data folder holds (pi-lodestone's memory folder: its
     # decisions.jsonl…): --out there writes `config_path` alone, none of the workbench's files
     home: tuple[str, ...] = ()
@@ -122,14 +125,22 @@ class Export:
     def settings_json(self) -> str:
         return json.dumps(self.settings, indent=2, ensure_ascii=False) + "\n"
 
-    def changes_json(self) -> str:
+    def changes_json(self, kept: Sequence[tuple[str, object, object]] = ()) -> str:
         """Every changed constant against the original's defaults, as JSON; and the
         workbench-only values the figures were measured with that the target cannot take
-        (`not_in_target`: a z-score normalisation, …), so the record keeps them."""
+        (`not_in_target`: a z-score normalisation, …), so the record keeps them. `kept`: the
+        settings a config already there kept its own value of (`Update.kept`: key, its
+        value, the one measured), so the record does not claim them written."""
         doc: dict[str, object] = {"model": self.model, "target": self.target,
                                   "changed": [c.as_json() for c in self.changed]}
         if self.outside:
             doc["not_in_target"] = [c.as_json() for c in self.outside]
+        if kept:
+            doc["kept_in_config"] = {
+                "note": f"{self.config_path} kept its own value of these (not set with -p or "
+                        "--params): the figures were measured with the other",
+                "settings": [{"setting": key, "in_config": old, "measured": new}
+                             for key, old, new in kept]}
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
@@ -298,6 +309,8 @@ def export_hybrid(params: Mapping[str, ParamValue]) -> Export:
                         and effective_threshold(c.value) == effective_threshold(c.original)))
     return Export("hybrid", "OpenVault c112699", settings, changed, outside=outside,
                   where=where, config_path="settings.json", home=("chats", "characters"),
+                  fragment="the extension_settings.openvault part of SillyTavern's "
+                           "settings.json",
                   sources={f"extension_settings.openvault.{key}": (name,)
                            for name, key in OV_SETTINGS.items()})
 
@@ -571,7 +584,8 @@ def write_export(export: Export, folder: str | Path,
     if export.config_path and export.settings:
         files[export.config_path] = update.text if update else export.settings_json()
     if not home:
-        files[f"{export.model}.changes.json"] = export.changes_json()
+        files[f"{export.model}.changes.json"] = export.changes_json(
+            update.kept if update else ())
     for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
     written = [root / name for name in files]
