@@ -282,8 +282,8 @@ def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixtu
     assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-m", "bm25"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"min score / limit \(last turn\)\s+none \(0\) / 10\n", out)
-    assert out.rstrip().endswith("no min score: each turn returns what it ranks, up to the "
-                                 "limit, whatever its score")
+    assert out.rstrip().endswith("no min score: each turn returns its matches, up to the "
+                                 "limit")
     # bm25 injects nothing of its own: said what the figures are
     assert out.startswith("decisions: bm25's top 10 of each of the ")
     assert "as if they were injected (bm25 injects nothing itself; snippet lengths as " \
@@ -291,7 +291,12 @@ def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixtu
     assert "doing real work" not in out
     assert main(["why-stats", "--live", str(SAMPLES / "vault"), "-m", "vault-search"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"; \d+ turns? returned nothing$", out.rstrip())
+    assert re.search(r"; \d+ turns? matched nothing$", out.rstrip())
+    # decision-memory at 0 returns score-0 decisions too, as pi-lodestone does
+    assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-p",
+                 "inject_min_score=0"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "no min score: each turn returns what it ranks, up to the limit, whatever its score")
     assert "below the min score" not in out
 
 
@@ -358,6 +363,15 @@ def test_why_stats_last_counts_lines_as_pi_lodestone_does(
                      out)
     assert main(["why-stats", str(path)]) == 0  # 500 lines: every turn
     assert capsys.readouterr().out.startswith(f"{path}: last 12 turns (of its last 500 lines")
+    assert main(["why-stats", str(path), "--last", "20000"]) == 0
+    assert "(--last 20000 lowered to pi-lodestone's maximum, 10000; of its last 10000 " \
+        "lines" in capsys.readouterr().out
+    # the last n lines all corrupt, good records before them: not "no injection"
+    path.write_text("\n".join([*rows, *["{corrupt"] * 10]) + "\n")
+    assert main(["why-stats", str(path), "--last", "10"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "no turns to count: none of its last 10 lines is a readable record (a larger --last "
+        "reads further back)")
 
 
 def test_why_stats_says_why_no_turn_injected_anything(

@@ -23,6 +23,7 @@ from workbench.core.diagnostics import (
     turns_text,
     verdict_line,
 )
+from workbench.core.models import get_model
 from workbench.core.params import value_text
 from workbench.textout import format_table
 
@@ -100,17 +101,22 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
 
         log = read_injections(_log(args.log).path, last=n)
         stats = injection_stats(turns_from_log(log.records, n))
-        raised = (f"--last {args.last} raised to pi-lodestone's minimum, {n}"
-                  if args.last is not None and n != args.last else "")
+        raised = ("" if args.last is None or n == args.last else
+                  f"--last {args.last} raised to pi-lodestone's minimum, {n}" if n > args.last
+                  else f"--last {args.last} lowered to pi-lodestone's maximum, {n}")
         what = f"{args.log}: last {turns_text(stats.turns)}" + (
             f" ({raised}{'; ' if raised else ''}of its last {n} lines: {_skipped_text(log)})"
             if log.n_skipped else f" ({raised})" if raised else "")
     print(what)
     if not stats.turns:
-        print("no turns to count: " + ("the log holds no injection" if not args.live
-                                       else "the data holds no query"))
+        print("no turns to count: " + (
+            "the data holds no query" if args.live else
+            f"none of its last {clamp_last(args.last)} lines is a readable record (a larger "
+            "--last reads further back)" if log.n_skipped else "the log holds no injection"))
         return 0
-    print(format_stats(stats, emptied))
+    # a ranking of matches only (a model that injects nothing) returns no score-0 results
+    injects = not args.live or hasattr(get_model(args.model), "injections")
+    print(format_stats(stats, emptied, injects))
     return 0
 
 
@@ -151,7 +157,8 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     return injection_stats(turns), emptied, what
 
 
-def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
+def format_stats(st: InjectionStats, emptied: int | None = None,
+                 returns_unmatched: bool = True) -> str:
     """The table, the most injected, the verdict. `emptied`: of the turns with no result,
     those whose best match scored below the min score (known live, not from a log)."""
     rows: list[list[Any]] = [
@@ -180,7 +187,7 @@ def format_stats(st: InjectionStats, emptied: int | None = None) -> str:
             ["id", "times", "avg score"],
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
-        out += "\n\n" + verdict_line(st, emptied)
+        out += "\n\n" + verdict_line(st, emptied, returns_unmatched)
     return out
 
 
@@ -332,8 +339,8 @@ def add_commands(sub: Any) -> None:
                        "current parameters over a query set")
     p.add_argument("log", nargs="?", help="injections.jsonl (not with --live)")
     p.add_argument("--last", type=whole(1), default=None,
-                   help="last n turns (default 500; clamped to 10–10,000, as pi-lodestone's "
-                   "why-stats clamps it)")
+                   help="the turns of the log's last n lines, corrupt ones among them "
+                   "(default 500; clamped to 10–10,000), as pi-lodestone's why-stats reads it")
     p.add_argument("--live", metavar="DATA", help="a dataset to rank with the model instead")
     add_model(p, default="decision-memory")
     p.set_defaults(func=_why_stats_entry)

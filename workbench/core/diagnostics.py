@@ -83,7 +83,7 @@ class InjectionStats:
 
 
 def clamp_last(n: int | None) -> int:
-    """why-stats reads the last n records: default 500, clamped to 10..10000."""
+    """why-stats reads the log's last n lines: default 500, clamped to 10..10000."""
     return DEFAULT_LAST if n is None else max(MIN_LAST, min(MAX_LAST, n))
 
 
@@ -211,7 +211,8 @@ def turns_text(n: int) -> str:
     return f"{n:,} turn" + ("" if n == 1 else "s")
 
 
-def verdict_line(st: InjectionStats, emptied: int | None = None) -> str:
+def verdict_line(st: InjectionStats, emptied: int | None = None,
+                 returns_unmatched: bool = True) -> str:
     """Whether the min score decides, on the turns that injected something (each against its
     own turn's min score) and, live (`emptied`), on the turns it left empty though they
     matched; and where pi-lodestone's verdict (its averages count a turn with no result as
@@ -221,9 +222,13 @@ def verdict_line(st: InjectionStats, emptied: int | None = None) -> str:
         if not st.answered:
             return "no turn returned anything: no query matched (no min score removes any)"
         # decision-memory at 0 returns score-0 decisions (gated, unmatched) too, as the
-        # original does: "its matches" was not what came back
-        return ("no min score: each turn returns what it ranks, up to the limit, whatever its "
-                "score" + (f"; {turns_text(empty)} returned nothing" if empty else ""))
+        # original does (`returns_unmatched`); a ranking of matches only (bm25) its matches
+        return ("no min score: each turn returns "
+                + ("what it ranks, up to the limit, whatever its score" if returns_unmatched
+                   else "its matches, up to the limit")
+                + (f"; {turns_text(empty)} "
+                   + ("returned nothing" if returns_unmatched else "matched nothing")
+                   if empty else ""))
     if not st.answered:  # why, as far as it is known (a log does not say)
         if emptied is None:
             return ("no turn injected anything: below the min score, gated, no match, or a "
