@@ -169,3 +169,9 @@ def test_the_bar_keeps_its_last_tenth_for_scoring_the_results(tmp_path, tea) -> 
     # each of the three studies (two folds, then all) says its scoring as it starts
     starts = [m for _, m in scoring if m.endswith(": scoring the result")]
     assert [m.split(":")[0] for m in starts] == ["fold 1 of 2", "fold 2 of 2", "all"]
+    # a run that scores nothing after its trials (bench --tune, a helper) fills the bar
+    seen.clear()
+    tune(evaluator, kfold(evaluator.counted(), 2, 0),
+         TuneSpec(space, ("ndcg@10",), trials=4, seed=4, storage=f"sqlite:///{tmp_path / 't.db'}"),
+         progress=Progress(on_progress=lambda f, m: seen.append((f, m))), score=False)
+    assert max(f for f, m in seen if m.startswith("trial ")) == pytest.approx(1.0)

@@ -569,8 +569,9 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         pending.clear()  # only once stored: an interrupt inside `add` leaves them pending
 
     if new and getattr(enc, "loaded", True) is False:  # seconds with no text embedded yet
-        progress(0.0, f"loading the embedding model {Path(str(getattr(enc, 'name', ''))).name} "
-                 "(its first use in this process) …")
+        name = Path(str(getattr(enc, "name", ""))).name
+        progress(0.0, f"loading the embedding model{' ' + name if name else ''} (its first use "
+                 "in this process) …")
     try:
         for start in range(0, len(new), step):
             part = new[start:start + step]

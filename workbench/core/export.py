@@ -371,7 +371,7 @@ def export_vault_search(params: Mapping[str, ParamValue]) -> Export:
              ("mcp-server-env.json", json.dumps(entry, indent=2) + "\n"))
     return Export("vault-search", "obsidian-mcp", {"search_vault": args}, changed, env,
                   outside=outside, where=where, files=files,
-                  settings_name="each search_vault call's arguments (search_vault.args.json)")
+                  settings_name="each search_vault call's arguments")
 
 
 # -- codeledger: .codeledger/config.json (REFERENCE §2) --

@@ -92,8 +92,9 @@ def trim(folder: Path, limit: int | None, keep: Iterable[Path] = (), *,
             continue
         try:
             os.unlink(path)
-        except FileNotFoundError:  # another process removed it first: gone all the same
-            pass
+        except FileNotFoundError:  # another process removed it first: gone, not ours
+            total -= size
+            continue
         except OSError as exc:
             failed += 1
             why = why or str(exc.strerror or exc)

@@ -391,10 +391,11 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
                     spec.sampler, spec.seed + i + 1000 * spec.worker + 7919 * stored
                     + _process_salt(spec),
                     len(spec.objectives), bool(spec.constraints), spec.space)
+            share = TRIALS_SHARE if score else 1.0  # no scoring after them: the whole bar
             st.run_trials(handle, evaluator, spec.space, spec.objectives, spec.constraints, train,
                           test, trials=spec.trials, timeout=timeout, grid=grid, on_trial=on_trial,
-                          progress=progress.span(TRIALS_SHARE * i / len(runs),
-                                                 TRIALS_SHARE * (i + 1) / len(runs)))
+                          progress=progress.span(share * i / len(runs),
+                                                 share * (i + 1) / len(runs)))
             studies.append((label, handle.work, train, test))
             ran[label] = stored if stored_before is None else stored_before.get(label, 0)
         if not score:

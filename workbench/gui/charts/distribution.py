@@ -7,6 +7,8 @@ Events: result_changed, query_changed, params_changed, model_changed, dataset_ch
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
@@ -30,6 +32,17 @@ def threshold_param(model: Model | None) -> Param | None:
     the first live numeric parameter whose name contains min_score / min_similarity /
     minScore; None when it has none."""
     return None if model is None else min_score_param(model.schema)
+
+
+def share_ticks(top: float) -> list[float]:
+    """Ticks from 0 to `top` (a percentage, at most 100), 1, 2, 2.5 or 5 × 10^k apart,
+    about four of them."""
+    if top <= 0:
+        return [0.0]
+    raw = top / 4
+    power = 10.0 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    return [round(i * step, 10) for i in range(int(top / step + 1e-9) + 1)]
 
 
 def relevant_pairs(scores: Scores, judgments: Judgments | None,
@@ -183,13 +196,15 @@ class ScoreDistribution(ChartPanel):
         # headroom for the legend at the top right: every bar ends below it
         view = item.vb.height()
         cover = (self.legend.boundingRect().height() + 12) / view if view > 50 else 0.3
-        item.setYRange(0, top * 1.05 / max(0.4, 1.0 - cover), padding=0)
+        y_top = top * 1.05 / max(0.4, 1.0 - cover)
+        item.setYRange(0, y_top, padding=0)
         # counts are whole: no 0.5 ticks when the tallest bar is short
         axis = item.getAxis("left")
         axis.setTickSpacing(*((1, 1) if top <= 5 and not share else (None, None)))
-        # a share stops at 100 %: the room above it is the legend's, not ticks to 150
-        step = 10 if top <= 40 else 20 if top <= 80 else 25
-        axis.setTicks([[(v, f"{v:g}") for v in range(0, 101, step)]] if share else None)
+        # a share stops at 100 %: the room above it is the legend's, not ticks to 150; about
+        # four ticks over what shows (a flat spread's 6 % tallest bar had a lone 0)
+        axis.setTicks([[(v, f"{v:g}") for v in share_ticks(min(100.0, y_top))]] if share
+                      else None)
 
     def _legend_for(self, judged: bool) -> None:
         """"judged relevant" in the legend only when there are judgments."""
