@@ -668,6 +668,34 @@ def test_the_export_dialog_writes_the_format_typed_or_refuses_one_it_cannot(
     assert (tmp_path / "c.PNG").read_bytes() == b"yesterday's"
 
 
+def test_on_macos_the_save_panel_asks_about_the_name_typed_itself(
+        qtbot: QtBot, tea: TuningSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """macOS's own save panel asks before replacing whatever it is told: asked again here, a
+    person answered twice."""
+    import sys
+
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    chart = ContributionChart(tea)
+    _show(qtbot, chart)
+    monkeypatch.setattr(sys, "platform", "darwin")
+    typed: list[str] = []
+    asked: list[str] = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **kw: (typed[-1], "")))
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(
+        lambda _p, _t, text, *a: (asked.append(text), QMessageBox.StandardButton.Yes)[1]))
+    for name in ("x.png", "a.png"):
+        (tmp_path / name).write_bytes(b"old")
+    typed.append(str(tmp_path / "x.png"))  # the panel asked about x.png: not again
+    chart._export_dialog(".png")
+    typed.append(str(tmp_path / "a"))  # it asked about "a"; a.png is written: asked here
+    chart._export_dialog(".png")
+    assert asked == ["a.png already exists. Replace it?"]
+    assert (tmp_path / "x.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_the_trial_key_fits_and_keys_only_the_lines_drawn(qtbot: QtBot) -> None:
     """At 1,280 px the key read '… its held-out value (none: this study tunes o', cut off;
     the study of every query draws no held-out line, so it keys none."""

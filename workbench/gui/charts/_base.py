@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -254,18 +255,21 @@ class ChartPanel(QWidget):
     def _export_dialog(self, suffix: str) -> None:
         kind = suffix.lstrip(".").upper()
         # the dialog does not ask before replacing: it would ask about the name typed ("a"),
-        # and the file written may be another ("a.png"), asked about below, once
+        # and the file written may be another ("a.png"), asked about below, once. macOS's own
+        # save panel asks whatever it is told: there only another file than the one typed
+        asks_itself = sys.platform == "darwin"
         path, _ = QFileDialog.getSaveFileName(self, f"Export {kind}",
                                               f"{self.export_name}{suffix}",
                                               f"{kind} (*{suffix})", "",
                                               QFileDialog.Option.DontConfirmOverwrite)
         if not path:
             return
+        typed = path
         path, refused = export_path(path, suffix, self.export_suffixes)
         if refused:
             QMessageBox.warning(self, f"Export {kind}", refused)
             return
-        if Path(path).exists():
+        if Path(path).exists() and not (asks_itself and path == typed):
             answer = QMessageBox.question(
                 self, f"Export {kind}", f"{Path(path).name} already exists. Replace it?",
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
