@@ -202,6 +202,13 @@ def test_a_study_already_done_shows_its_stored_trials(qtbot: QtBot, panel: TuneP
     assert reports == []  # nothing new ran
     assert panel.view.curve.values == first and panel.view.curve.study == "all"
     assert len(panel.view.slice.xs) == 3
+    # and the done line says so: "done: 3 trials" in a blink had looked like a run
+    assert panel.status.text().startswith(
+        "done: 3 trials (none new: the stored studies already held that many; a larger "
+        "budget goes on from them, another storage starts anew)")
+    _settings(panel, trials=5, validation="none")
+    _run(qtbot, panel)
+    assert panel.status.text().startswith("done: 5 trials (2 new, 3 stored before)")
 
 
 def test_the_window_tunes_from_tools_menu(qtbot: QtBot, window: Any, tmp_path: Path) -> None:

@@ -266,9 +266,16 @@ class TunePanel(QWidget):
         self._set_running(False)
         self.progress.setValue(1000)
         self.view.show_outcome(outcome, self.job)
-        done = sum(f.trials for f in outcome.result.folds) + (
-            outcome.result.final.trials if outcome.result.final not in outcome.result.folds
-            else 0)
+        studies = [*outcome.result.folds, *([outcome.result.final] if outcome.result.final
+                                            not in outcome.result.folds else [])]
+        done = sum(f.trials for f in studies)
+        new = sum(f.new for f in studies) if all(f.new >= 0 for f in studies) else done
+        # a budget the stored studies already met runs nothing: said (it had read "done: 600
+        # trials" in 3 s for a budget of 20, with no word that none was new)
+        fresh = ("" if new == done else
+                 " (none new: the stored studies already held that many; a larger budget goes "
+                 "on from them, another storage starts anew)" if new == 0
+                 else f" ({new:,} new, {done - new:,} stored before)")
         from workbench.core.tuning.storage import shown_url, storage_file
 
         # a file by its path, a server by its URL without the password (split at the last @
@@ -276,7 +283,7 @@ class TunePanel(QWidget):
         file = storage_file(outcome.storage)
         where = str(file) if file is not None else shown_url(outcome.storage)
         kept = outcome.result.final.kept_start
-        self._say(f"done: {done} trials, stored in "
+        self._say(f"done: {done} trials{fresh}, stored in "
                   f"{Path(where).name if file is not None else where}"
                   + ("" if outcome.best else "; no trial succeeded")
                   + ("; the starting values kept: nothing to apply" if kept else ""))
