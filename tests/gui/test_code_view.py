@@ -173,9 +173,11 @@ def test_query_list_text_column_gets_the_width(qtbot: QtBot, sample: str) -> Non
     v.itemDelegateForColumn(0).initStyleOption(opt, ql.proxy.index(0, 0))
     assert opt.textElideMode == Qt.TextElideMode.ElideMiddle
     assert v.itemDelegateForColumn(1) is None
-    # the metric and Δ columns only where there are judgments (decisions has none)
+    # the metric column only where there are judgments (decisions has none), Δ only with a
+    # baseline too
     judged = s.judgments is not None
-    assert [v.isColumnHidden(c) for c in (2, 3)] == [not judged, not judged]
+    assert [v.isColumnHidden(c) for c in (2, 3)] == [not judged,
+                                                     not judged or s.baseline is None]
     assert judged == (sample != "decisions")
 
 

@@ -123,3 +123,16 @@ def test_a_model_switch_clears_the_last_models_figures(qtbot: QtBot) -> None:
     assert not table.model.rows
     s.recompute()
     assert table.model.rows and strip.cards[0].value.text() != "–"
+
+
+def test_the_query_lists_delta_column_shows_only_with_a_baseline(qtbot: QtBot) -> None:
+    """Empty until a baseline is pinned, Δ took the room of the query's text (30 px of it
+    at 1,024: 'wh…')."""
+    s = _session("tea-beir", "bm25")
+    w = QueryList(s)
+    qtbot.addWidget(w)
+    assert not w.view.isColumnHidden(2) and w.view.isColumnHidden(3)
+    s.pin_baseline()
+    assert not w.view.isColumnHidden(3)
+    s.clear_baseline()
+    assert w.view.isColumnHidden(3)

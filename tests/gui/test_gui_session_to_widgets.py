@@ -220,3 +220,18 @@ def test_ids_show_whole_beside_titles_where_the_table_has_room(window: MainWindo
     assert widest > 200 and not view.isColumnHidden(3)
     assert view.columnWidth(2) >= min(widest, view.viewport().width() // 3)
     assert view.columnWidth(2) > 200
+
+
+def test_a_narrow_table_keeps_room_for_its_titles(window: MainWindow, qtbot: QtBot) -> None:
+    """Beside a wide parameter panel at 1,280 px the id column kept its 200 px and every
+    title cell read '…' under an 'itl' header."""
+    window.resize(1280, 720)
+    window.show()
+    qtbot.waitExposed(window)
+    view = window.ranked.view
+    window.ranked.resize(560, window.ranked.height())
+    qtbot.wait(10)
+    assert not view.isColumnHidden(3)
+    fm = view.fontMetrics()
+    assert view.columnWidth(3) >= fm.horizontalAdvance("x" * 14), (
+        view.columnWidth(2), view.columnWidth(3), view.viewport().width())

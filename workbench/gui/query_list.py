@@ -230,6 +230,7 @@ class QueryList(QWidget):
             (session.dataset_changed, self._on_dataset_changed),
             (session.result_changed, self._on_values_changed),
             (session.baseline_changed, self._on_values_changed),
+            (session.baseline_changed, self._show_delta),
             (session.k_changed, self._on_values_changed),
             (session.query_changed, self._on_query_changed),
         ])
@@ -247,9 +248,17 @@ class QueryList(QWidget):
         self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
         # no judgments, no metric: the query's text gets those columns' room
         judged = self.session.judgments is not None
-        for col in (2, 3):
-            self.view.setColumnHidden(col, not judged)
+        self.view.setColumnHidden(2, not judged)
+        self._show_delta()
         self._on_query_changed(self.session.query)
+
+    def _show_delta(self, *_: object) -> None:
+        """The Δ column only with a baseline to differ from: empty, it took the room the
+        query's text needs (30 px of it at 1,024)."""
+        s = self.session
+        hidden = s.judgments is None or s.baseline is None
+        if self.view.isColumnHidden(3) != hidden:
+            self.view.setColumnHidden(3, hidden)
 
     def _on_ask(self) -> None:
         text = self.ask_edit.text().strip()

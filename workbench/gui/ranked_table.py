@@ -353,6 +353,17 @@ class RankedTable(QWidget):
         if self._widest_id is None:
             return
         room = max(ID_CAP, self.width() // 3)
+        # … and never so wide that the title is squeezed to nothing: beside a wide side panel
+        # at 1,280 px the id took 200 px and every title read "…"
+        fm = self.view.fontMetrics()
+        others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
+                     if c not in (2, 3) and not self.view.isColumnHidden(c))
+        title_min = fm.horizontalAdvance("x" * 14) + 16
+        # the table's own width (the view fills it): its viewport is not resized yet here
+        inner = self.width() - 2 * self.view.frameWidth() \
+            - self.view.verticalScrollBar().sizeHint().width()
+        spare = inner - others - title_min
+        room = min(room, max(fm.horizontalAdvance("x" * 8) + 16, spare))
         width = min(self._widest_id, room)
         if width != self._id_width:
             self._id_width = width
@@ -366,7 +377,10 @@ class RankedTable(QWidget):
     def refresh(self, *_: object) -> None:
         self.model.refresh()
         # the gate column only while a gated document is listed
-        self.view.setColumnHidden(7, not any(r.gate for r in self.model.rows))
+        gated = any(r.gate for r in self.model.rows)
+        if gated == self.view.isColumnHidden(7):  # its width given to the id, or taken back
+            self.view.setColumnHidden(7, not gated)
+            self._fit_id()
         self._show_title(not self.model.title_is_id)
         self._update_summary()
         self._on_docs_changed(self.session.docs)
