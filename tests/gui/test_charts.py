@@ -709,7 +709,7 @@ def test_the_trial_key_fits_and_keys_only_the_lines_drawn(qtbot: QtBot) -> None:
     assert "its held-out value" in curve.caption.text()
     curve.reset("all")
     assert "held-out value" not in curve.caption.text()
-    assert "(none held out)" in curve.caption.text()
+    assert "(no held-out line)" in curve.caption.text()
     # with the kept mark, it fits the chart's width at 1,280 px (a wrapped label grew the
     # panel past its scroll area's height instead)
     curve.mark_kept(3, 0.5)
@@ -740,15 +740,18 @@ def test_the_best_label_stays_inside_a_short_chart(qtbot: QtBot, tea: TuningSess
     by the top edge (its room was a share of the data, not of the pixels)."""
     curve = MetricCurve(tea, synchronous=True)
     qtbot.addWidget(curve)
-    curve.resize(900, 180)
+    curve.resize(900, 150)
     curve.show()
     qtbot.waitExposed(curve)
     curve.redraw()
     vb = curve.plot.getPlotItem().vb
     assert curve.best is not None and curve.best_text.toPlainText().startswith("best ")
     label = curve.best_text.mapRectToView(curve.best_text.boundingRect())
-    top = vb.viewRange()[1][1]
+    bottom, top = vb.viewRange()[1]
     assert max(label.top(), label.bottom()) <= top + 1e-9, (label, top)
+    # the lowest point's dot (11 px, the current one's) clear of the bottom axis
+    low = min(m for _, m in curve.points)
+    assert (low - bottom) / (top - bottom) * vb.height() >= 8
 
 
 def test_a_document_no_longer_ranked_reads_as_not_ranked(qtbot: QtBot,

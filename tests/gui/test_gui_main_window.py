@@ -527,3 +527,13 @@ def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot) -> None:
     assert panel.verdict.width() > panel.width() // 2  # a line under the title, full width
     w.close()
 
+
+
+def test_a_model_switch_clears_the_last_models_timing(window: MainWindow) -> None:
+    """bm25's 'combine + rank + metrics: 1 ms (2,343 pairs)' stayed while dense prepared."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    assert window.timing.text().startswith("combine + rank + metrics:")
+    with window.loop.hold():  # nothing computed until the end: as while a model prepares
+        window.session.set_model("vault-search")
+        assert window.timing.text() == ""
+    assert window.timing.text().startswith("combine + rank + metrics:")

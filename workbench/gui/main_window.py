@@ -32,6 +32,7 @@ from workbench.demo import sample_settings
 from . import errors
 from . import settings as st
 from .actions import WindowActions
+from .bind import subscribe_many
 from .chart_area import ChartArea
 from .configurations_menu import ConfigurationsMenu
 from .header import Header
@@ -113,6 +114,10 @@ class MainWindow(QMainWindow):
                                               lambda: self.compare_window().configs)
         errors.install(self)  # an exception escaping any slot ends in show_error
         self.loop.applied.connect(self._on_applied)
+        # another model's or dataset's timing is not this one's (bm25's stayed while dense
+        # prepared)
+        subscribe_many(self.timing, [(s.model_changed, self._clear_timing),
+                                     (s.dataset_changed, self._clear_timing)])
         self.loop.error.connect(self.show_error)
         self.loop.prepare_started.connect(lambda what: self.statusBar().showMessage(what + " …"))
         self.loop.prepare_finished.connect(self._on_prepare_finished)
@@ -269,6 +274,9 @@ class MainWindow(QMainWindow):
         n = 0 if res is None else res.scores.n_pairs
         self.timing.setText(f"combine + rank + metrics: {seconds * 1000:.0f} ms "
                             f"({n:,} pairs)")
+
+    def _clear_timing(self, *_: object) -> None:
+        self.timing.setText("")
 
     def _on_prepare_finished(self, outcome: str) -> None:
         if outcome == "":

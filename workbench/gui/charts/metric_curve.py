@@ -342,6 +342,10 @@ class MetricCurve(ChartPanel):
             share = (min(0.6, (self.best_text.boundingRect().height() * 1.3 + 6) / view)
                      if view > 40 else 0.3)
             top = max(2.5 * pad, share * (hi - lo + pad) / (1 - share))
+            # … and below the lowest point its dot's height (the current one, at the minimum,
+            # sat half under the axis)
+            low = (min(0.3, 14 / view) if view > 40 else 0.08)
+            pad = max(pad, low * (hi - lo + top) / (1 - low))
             item.setYRange(lo - pad, hi + top, padding=0)
             item.setXRange(float(np.nanmin(xs)), float(np.nanmax(xs)), padding=0.04)
         else:

@@ -26,7 +26,7 @@ from workbench.core.session import TuningSession
 from workbench.gui.export_csv import write_grab, write_rows, write_svg_drawing
 from workbench.gui.palette import BETTER, WORSE, signed
 
-from ._base import MUTED, ChartPanel, elide, elide_middle
+from ._base import MUTED, ChartPanel
 
 EMPTY_NO_BASELINE = "Pin a baseline (Ctrl+B) to see what moved"
 EMPTY_NOTHING_MOVED = "Nothing moved: every query's top k is as in the baseline"
@@ -147,9 +147,9 @@ class MoversList(ChartPanel):
             doc = corpus[m.doc]
             # a file's title is its path, its id too: said once
             name = f"{doc.id} · {doc.title}" if doc.title and doc.title != doc.id else doc.id
-            # the id elided in its middle (paths share beginnings), a title after it at its end
-            shown = (elide(f"{elide_middle(doc.id, 24)} · {doc.title}", 80) if name != doc.id
-                     else elide_middle(doc.id, 80))
+            # whole: the column elides it at its own width (cut at 80 characters, most of a
+            # 1,920 px column stood empty)
+            shown = name
             cells = (queries[m.query].id, shown,
                      rank_text(m, cut(now_count, m.query), cut(base_count, m.query)),
                      move_text(m),

@@ -104,7 +104,7 @@ class TrialCurve(_Chart):
                "━</span> best on training")
         # the study of every query has no held-out line: not a key for one (its long
         # "(none: this study tunes on every query)" was cut off at 1,280 px)
-        key += (" &nbsp;(none held out)" if self.study == "all" else
+        key += (" &nbsp;(no held-out line)" if self.study == "all" else
                 f" &nbsp;<span style='color:{B_COLOR}'>━</span> its held-out value")
         if kept:
             key += f" &nbsp;<span style='color:{INK}'>{kept}</span>"
