@@ -163,9 +163,7 @@ def set_aside(v: Validation, prior: Mask) -> Validation:
 
 def no_validation(counted: Mask) -> Validation:
     """Tuning without a held-out score (said as such wherever a result is shown)."""
-    return Validation("none", (), "no held-out queries (--folds 0; the Tune tab's validation "
-                      "none): training scores only",
-                      counted.copy())
+    return Validation("none", (), "tuned on every query, none held out", counted.copy())
 
 
 def check_disjoint(train_ids: Sequence[str], test_ids: Sequence[str]) -> list[str]:
