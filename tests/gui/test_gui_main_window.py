@@ -307,6 +307,18 @@ def test_a_short_window_gives_the_tune_tab_what_it_can(window: MainWindow,
     top_after, _ = window.v_split.sizes()
     # the lists' own minimum may keep them a little over TUNE_MIN_TOP
     assert TUNE_MIN_TOP <= top_after < TUNE_MIN_TOP + 100 and panel.height() > before + 100
+    # another tab gives the room back (the ranked table had stayed 2 rows tall)
+    window.charts.setCurrentIndex(0)
+    qtbot.wait(10)
+    assert window.v_split.sizes()[0] > top_after + 100  # (the tab's own minimum may differ)
+    # … not where the user moved the splitter meanwhile
+    window.charts.setCurrentWidget(panel)
+    qtbot.wait(10)
+    moved = [window.v_split.sizes()[0] + 30, window.v_split.sizes()[1] - 30]
+    window.v_split.setSizes(moved)
+    window.charts.setCurrentIndex(0)
+    qtbot.wait(10)
+    assert window.v_split.sizes() == moved
 
 
 def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(

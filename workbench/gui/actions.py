@@ -85,6 +85,9 @@ class WindowActions:
         self._clean: str | None = None
         self._opened = s.opened
         self._mark_later = False
+        # (the rows splitter's sizes before the Tune tab took room, those it set): given back
+        # on leaving the tab where nobody moved the splitter since
+        self._tune_room: tuple[list[int], list[int]] | None = None
         s.dataset_changed.connect(self._on_dataset)
         host.charts.currentChanged.connect(self._on_tab)
         bar = window.menuBar()
@@ -247,10 +250,16 @@ class WindowActions:
 
     def _on_tab(self, _index: int) -> None:
         """A click on the Tune tab makes room for it as Tools ▸ Tune… does (else its charts
-        open 20 px tall, below the fold of its scroll area)."""
+        open 20 px tall, below the fold of its scroll area); another tab gives the room back,
+        where nobody moved the splitter since (the ranked table had stayed 2 rows tall)."""
         panel = self.w.charts.panels.get("TunePanel")
         if panel is not None and self.w.charts.currentWidget() is panel:
             self._room_for_tune()
+        elif self._tune_room is not None:
+            before, made = self._tune_room
+            self._tune_room = None
+            if self.w.v_split.sizes() == made:
+                self.w.v_split.setSizes(before)
 
     def _room_for_tune(self) -> None:
         """TUNE_HEIGHT for the panel where the window has it, the lists above keeping at least
@@ -262,6 +271,7 @@ class WindowActions:
         room = min(want, top + bottom - TUNE_MIN_TOP)
         if room > bottom:
             self.w.v_split.setSizes([top + bottom - room, room])
+            self._tune_room = ([top, bottom], self.w.v_split.sizes())
 
     # -- recent files -------------------------------------------------------------------------
 
