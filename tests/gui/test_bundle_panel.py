@@ -251,3 +251,19 @@ def test_skipped_files_are_rows_inside_the_cut(qtbot: QtBot, code: TuningSession
         "skipped" if r in bund.skipped_ranks(q) else "bundle" for r in range(int(bund.reach[q]))]
     assert [r.rank for r in above] == list(range(1, int(bund.reach[q]) + 1))
     assert all(r.note == "skipped: over the budget" for r in above if r.kind == "skipped")
+
+
+def test_a_short_panel_scrolls_its_figures_whole(qtbot: QtBot, code: TuningSession) -> None:
+    """At 1,280 × 720 (a panel about 200 px tall) the left column's wrapped lines overlapped,
+    each squeezed below its height: now they scroll, each whole."""
+    code.pin_baseline()
+    panel = ContextBundle(code)
+    qtbot.addWidget(panel)
+    panel.resize(1200, 200)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.redraw()
+    qtbot.wait(10)
+    for label in (panel.task, panel.reasons, panel.budget, panel.baseline):
+        assert label.text()
+        assert label.height() >= label.heightForWidth(label.width()) - 1, label.text()

@@ -19,8 +19,10 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import QItemSelectionModel, QSignalBlocker, Qt
 from PySide6.QtWidgets import (
+    QFrame,
     QHBoxLayout,
     QLabel,
+    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -76,10 +78,9 @@ class ContextBundle(ChartPanel):
         self.summary.setToolTip("Bundle metrics, mean over all judged tasks (files and tokens "
                                 "over all tasks), with the baseline's deltas")
         self.header.insertWidget(2, self.summary)
-        # left: the task and its bundle's figures
+        # left: the task and its bundle's figures, scrolled where the panel is short (at
+        # 1,280 × 720 its lines overlapped, each squeezed below its wrapped height)
         info = QWidget()
-        info.setMinimumWidth(320)
-        info.setMaximumWidth(440)
         col = QVBoxLayout(info)
         col.setContentsMargins(0, 0, 4, 0)
         col.setSpacing(3)
@@ -102,7 +103,15 @@ class ContextBundle(ChartPanel):
         row = QHBoxLayout(content)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
-        row.addWidget(info)
+        side = QScrollArea()
+        side.setWidget(info)
+        side.setWidgetResizable(True)
+        side.setFrameShape(QFrame.Shape.NoFrame)
+        side.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        side.setMinimumWidth(320)
+        side.setMaximumWidth(440)
+        self.side = side
+        row.addWidget(side)
         row.addWidget(self.table, 1)
         self.stack.addWidget(content)
         self.body.addWidget(self.stack)
