@@ -282,7 +282,7 @@ def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixtu
     assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-m", "bm25"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"min score / limit \(last turn\)\s+none \(0\) / 10\n", out)
-    assert out.rstrip().endswith("no min score: each turn returns its matches, up to the "
+    assert out.rstrip().endswith("no min score: each turn returns what it ranks, up to the "
                                  "limit")
     # bm25 injects nothing of its own: said what the figures are
     assert out.startswith("decisions: bm25's top 10 of each of the ")
@@ -291,7 +291,7 @@ def test_why_stats_live_of_a_model_with_no_min_score(capsys: pytest.CaptureFixtu
     assert "doing real work" not in out
     assert main(["why-stats", "--live", str(SAMPLES / "vault"), "-m", "vault-search"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"; \d+ turns? matched nothing$", out.rstrip())
+    assert re.search(r"ranks, up to the limit; \d+ turns? returned nothing$", out.rstrip())
     # decision-memory at 0 returns score-0 decisions too, as pi-lodestone does
     assert main(["why-stats", "--live", str(SAMPLES / "decisions"), "-p",
                  "inject_min_score=0"]) == 0
@@ -444,3 +444,8 @@ def test_parameters_are_echoed_as_written(capsys: pytest.CaptureFixture[str]) ->
     assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "-p", "k1=2", "-p",
                  "b=0.5"]) == 0
     assert "parameters: k1=2, b=0.5\n" in capsys.readouterr().out
+
+
+def test_a_parameter_echo_keeps_every_digit_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "-p", "k1=1.2345678"]) == 0
+    assert "parameters: k1=1.2345678\n" in capsys.readouterr().out  # :g had cut it: 1.23457

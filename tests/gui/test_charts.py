@@ -766,3 +766,11 @@ def test_a_document_no_longer_ranked_reads_as_not_ranked(qtbot: QtBot,
     rows = panel.row_texts()
     assert rows and all(">" not in r[2] for r in rows)  # no row was cut at the depth
     assert any(r[2].endswith(" → –") and r[3] == "left" for r in rows)
+    # the document whole, elided in its middle at the column's width: a long path id keeps
+    # its file name (cut at its end, every row read "knowledge-base/departments/…")
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    assert any(r[1].startswith("journal/") and " · " in r[1] for r in rows)
+    opt = QStyleOptionViewItem()
+    panel.table.itemDelegateForColumn(1).initStyleOption(opt, panel.table.model().index(0, 1))
+    assert opt.textElideMode == Qt.TextElideMode.ElideMiddle

@@ -216,19 +216,18 @@ def verdict_line(st: InjectionStats, emptied: int | None = None,
     """Whether the min score decides, on the turns that injected something (each against its
     own turn's min score) and, live (`emptied`), on the turns it left empty though they
     matched; and where pi-lodestone's verdict (its averages count a turn with no result as
-    0) differs for that reason, that."""
+    0) differs for that reason, that. `returns_unmatched`: with no min score a turn returns
+    its score-0 results too (pi-lodestone's; a model injecting nothing itself is not said
+    to: what it ranks depends on the model)."""
     empty = st.turns - st.answered
     if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
         if not st.answered:
             return "no turn returned anything: no query matched (no min score removes any)"
         # decision-memory at 0 returns score-0 decisions (gated, unmatched) too, as the
-        # original does (`returns_unmatched`); a ranking of matches only (bm25) its matches
-        return ("no min score: each turn returns "
-                + ("what it ranks, up to the limit, whatever its score" if returns_unmatched
-                   else "its matches, up to the limit")
-                + (f"; {turns_text(empty)} "
-                   + ("returned nothing" if returns_unmatched else "matched nothing")
-                   if empty else ""))
+        # original does (`returns_unmatched`); bm25 ranks its matches, hybrid every memory
+        return ("no min score: each turn returns what it ranks, up to the limit"
+                + (", whatever its score" if returns_unmatched and not empty else "")
+                + (f"; {turns_text(empty)} returned nothing" if empty else ""))
     if not st.answered:  # why, as far as it is known (a log does not say)
         if emptied is None:
             return ("no turn injected anything: below the min score, gated, no match, or a "

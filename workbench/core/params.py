@@ -352,8 +352,8 @@ def value_text(v: ParamValue) -> str:
     'batch-max' and True)."""
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, float):
-        return f"{v:g}"
+    if isinstance(v, float):  # as typed: 2.0 is "2", 1.2345678 stays whole (:g cut it to 6)
+        return f"{v:.12g}"
     return str(v)
 
 

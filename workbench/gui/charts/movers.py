@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.compare import Mover, move_counts, movers
 from workbench.core.session import TuningSession
+from workbench.gui.elided import MiddleElided
 from workbench.gui.export_csv import write_grab, write_rows, write_svg_drawing
 from workbench.gui.palette import BETTER, WORSE, signed
 
@@ -98,6 +99,9 @@ class MoversList(ChartPanel):
         for i in range(len(COLUMNS)):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # a long path id keeps its file name and the title's end: elided in the middle, at
+        # the column's width
+        self.table.setItemDelegateForColumn(1, MiddleElided(self.table))
         self.table.cellDoubleClicked.connect(self._on_double_click)
         self.stack.addWidget(self.empty)
         self.stack.addWidget(self.table)
