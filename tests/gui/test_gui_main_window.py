@@ -311,14 +311,29 @@ def test_a_short_window_gives_the_tune_tab_what_it_can(window: MainWindow,
     window.charts.setCurrentIndex(0)
     qtbot.wait(10)
     assert window.v_split.sizes()[0] > top_after + 100  # (the tab's own minimum may differ)
-    # … not where the user moved the splitter meanwhile
+    # … in proportion where the window was resized meanwhile
     window.charts.setCurrentWidget(panel)
     qtbot.wait(10)
-    moved = [window.v_split.sizes()[0] + 30, window.v_split.sizes()[1] - 30]
-    window.v_split.setSizes(moved)
+    window.resize(1280, 800)
+    qtbot.wait(10)
     window.charts.setCurrentIndex(0)
     qtbot.wait(10)
-    assert window.v_split.sizes() == moved
+    assert window.v_split.sizes()[0] > TUNE_MIN_TOP + 100
+    # … not where the user dragged the splitter meanwhile
+    window.charts.setCurrentWidget(panel)
+    qtbot.wait(10)
+    window.v_split.splitterMoved.emit(200, 1)  # what a drag of its handle sends
+    kept = window.v_split.sizes()
+    window.charts.setCurrentIndex(0)
+    qtbot.wait(10)
+    assert window.v_split.sizes() == kept
+    # closed on the Tune tab, the layout kept is the one before it took room
+    window.v_split.setSizes([top + bottom - 250, 250])
+    window.charts.setCurrentWidget(panel)
+    qtbot.wait(10)
+    assert window.v_split.sizes()[0] < TUNE_MIN_TOP + 100
+    window.save_layout()
+    assert window.v_split.sizes()[0] > TUNE_MIN_TOP + 100
 
 
 def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(

@@ -90,6 +90,8 @@ class WindowActions:
         self._tune_room: tuple[list[int], list[int]] | None = None
         s.dataset_changed.connect(self._on_dataset)
         host.charts.currentChanged.connect(self._on_tab)
+        # a drag of the rows splitter is the user's layout: the room is not given back then
+        host.v_split.splitterMoved.connect(self._forget_tune_room)
         bar = window.menuBar()
         file = bar.addMenu("&File")
         self.open_folder = self._add(file, "Open dataset &folder…", self.ask_folder, Key.Open)
@@ -255,11 +257,22 @@ class WindowActions:
         panel = self.w.charts.panels.get("TunePanel")
         if panel is not None and self.w.charts.currentWidget() is panel:
             self._room_for_tune()
-        elif self._tune_room is not None:
-            before, made = self._tune_room
-            self._tune_room = None
-            if self.w.v_split.sizes() == made:
-                self.w.v_split.setSizes(before)
+        else:
+            self.give_back_tune_room()
+
+    def give_back_tune_room(self) -> None:
+        """The rows splitter as it was before the Tune tab took room, in proportion (the
+        window may have been resized since), unless someone moved the splitter meanwhile."""
+        if self._tune_room is None:
+            return
+        before, _ = self._tune_room
+        self._tune_room = None
+        total = sum(self.w.v_split.sizes())
+        top = round(total * before[0] / max(1, sum(before)))
+        self.w.v_split.setSizes([top, total - top])
+
+    def _forget_tune_room(self, *_: object) -> None:
+        self._tune_room = None
 
     def _room_for_tune(self) -> None:
         """TUNE_HEIGHT for the panel where the window has it, the lists above keeping at least

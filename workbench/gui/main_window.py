@@ -324,6 +324,9 @@ class MainWindow(QMainWindow):
         return [self.h_split, self.centre_split, self.v_split]
 
     def save_layout(self) -> None:
+        # closed on the Tune tab: the layout kept is the one before it took room (a relaunch
+        # opened on another tab with the ranked table 2 rows tall)
+        self.menu_actions.give_back_tune_room()
         s = st.settings()
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState())
