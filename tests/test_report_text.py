@@ -290,3 +290,15 @@ def test_vault_search_settings_are_named_as_call_arguments() -> None:
         assert "settings.json" not in text
         assert ("each search_vault call's arguments:" in text
                 or "<h4>each search_vault call&#x27;s arguments</h4>" in text)
+
+
+def test_openvaults_settings_are_headed_as_a_part_of_sillytaverns_file() -> None:
+    """Headed 'settings.json', the block read as the whole file, which it is a part of."""
+    model = get_model("hybrid")
+    configs = [Configuration("defaults", model.schema.resolve({"embeddings": "stored"})),
+               Configuration("half", model.schema.resolve({"embeddings": "stored",
+                                                           "alpha": 0.5}))]
+    text = markdown(compare_configurations(model, load_dataset(SAMPLES / "story"), configs))
+    assert "the extension\\_settings.openvault part of SillyTavern's settings.json:" in text \
+        or "the extension_settings.openvault part of SillyTavern's settings.json:" in text
+    assert "`settings.json`:" not in text

@@ -616,7 +616,8 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
                          numeric_from=2)
     else:
         changed = f"<p>Every constant at {escape(export.target)}'s default.</p>"
-    where = export.config_path or export.settings_name or f"{export.model}'s settings"
+    where = (export.fragment or export.config_path or export.settings_name
+             or f"{export.model}'s settings")
     env = export.env_text()
 
     if export.outside:

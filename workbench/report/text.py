@@ -487,7 +487,8 @@ def settings_lines(comp: Comparison) -> list[str]:
         if env:
             out += ["Environment:", "", "```sh", env.rstrip(), "```", ""]
         if export.settings:
-            where = (f"`{export.config_path}`" if export.config_path
+            where = (md(export.fragment) if export.fragment
+                     else f"`{export.config_path}`" if export.config_path
                      else md(export.settings_name or f"{export.model}'s settings"))
             out += [f"{where}:", "", "```json", export.settings_json().rstrip(), "```", ""]
         if export.where:
