@@ -434,6 +434,20 @@ def test_export_into_the_memory_folder_leaves_only_settings_json(
     assert main(["export", "-m", "decision-memory", "--out", str(tmp_path)]) == 0
     assert "nothing was written there" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["decisions.jsonl", "settings.json"]
+    # SillyTavern's user folder: the record said on stderr names what its settings.json kept,
+    # as the record written elsewhere does
+    user = tmp_path / "default-user"
+    (user / "chats").mkdir(parents=True)
+    (user / "settings.json").write_text(json.dumps(
+        {"extension_settings": {"openvault": {"alpha": 0.3}}, "theme": "dark"}))
+    assert main(["export", "-m", "hybrid", "-p", "combined_boost_weight=10", "--out",
+                 str(user)]) == 0
+    err = capsys.readouterr().err
+    assert '"kept_in_config"' in err
+    assert '"setting": "extension_settings.openvault.alpha"' in err
+    written = json.loads((user / "settings.json").read_text())
+    assert written["theme"] == "dark" and written["extension_settings"]["openvault"]["alpha"] \
+        == 0.3
 
 
 def test_parameters_are_echoed_as_written(capsys: pytest.CaptureFixture[str]) -> None:

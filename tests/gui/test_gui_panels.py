@@ -115,8 +115,8 @@ def test_a_model_switch_clears_the_last_models_figures(qtbot: QtBot) -> None:
     s.set_model("vault-search")  # prepared on the next recompute, not yet
     assert s.result is None
     assert not table.model.rows and preview.doc is None
-    assert "vault-search is not prepared yet (progress in the Prepare box; Ctrl+R after a " \
-        "Cancel)" in table.summary.toolTip() + table.summary.text()
+    assert "vault-search is not prepared yet (progress in the Prepare box; Ctrl+R runs it " \
+        "again)" in table.summary.toolTip() + table.summary.text()
     assert [c.value.text() for c in strip.cards] == ["–"] * len(strip.cards)
     assert "no result yet" in strip.cards[0].detail.text()  # the data has judgments
     s.set_model("bm25")  # its values of before, prepared on the next recompute

@@ -263,7 +263,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                 print(f"\nthe variables, for the environment {export.target.split()[0]} runs "
                       f"in:\n{env.rstrip()}", file=sys.stderr)
             print("\nchanged from the original's defaults:\n"
-                  + export.changes_json().rstrip("\n"), file=sys.stderr)
+                  + export.changes_json(update.kept if update else ()).rstrip("\n"),
+                  file=sys.stderr)
         return 0
     # stdout holds what the target reads and nothing else, in one format: pi-lodestone's and
     # obsidian-mcp's variables as a shell snippet (`eval "$(workbench export …)"` sets them),

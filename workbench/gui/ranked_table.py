@@ -408,7 +408,7 @@ class RankedTable(QWidget):
                     and len(s.dataset.queries):
                 # while it prepares, or after a Cancel: where to look, what to press
                 text += (f": {s.model.id} is not prepared yet (progress in the Prepare "
-                         "box; Ctrl+R after a Cancel)")
+                         "box; Ctrl+R runs it again)")
             self.summary.set_texts(f"<i>{esc(text)}</i>", text)
             self.legend.setText("")
             return

@@ -111,8 +111,8 @@ class ContextBundle(ChartPanel):
         side.setMinimumWidth(320)
         side.setMaximumWidth(440)
         self.side = side
-        row.addWidget(side)
-        row.addWidget(self.table, 1)
+        row.addWidget(side, 1)  # up to its 440 px on a wide window, the table the rest
+        row.addWidget(self.table, 3)
         self.stack.addWidget(content)
         self.body.addWidget(self.stack)
         # what is shown (tests, export)
