@@ -90,6 +90,9 @@ def test_a_run_reports_trials_and_finishes(qtbot: QtBot, panel: TunePanel) -> No
     assert "held-out" in view.results.summary.text() and "p = " in view.results.summary.text()
     assert len(view.importance.shares) == len(outcome.importances)  # by label: Variant
     assert len(view.slice.xs) == 4 and view.contour.params[0] == view.slice.param
+    # the metric in the caption, the standing axis label short (a short chart cut it)
+    assert "nDCG@10 against " in view.slice.caption.text()
+    assert view.slice.plot.getPlotItem().getAxis("left").labelText == "objective"
     assert not panel.busy and panel.apply_button.isEnabled()
     assert panel.progress.value() == 1000
     # the kept trial marked on the last study's curve, at its training value

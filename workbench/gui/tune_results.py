@@ -319,8 +319,10 @@ class TuneView(QWidget):
         ranked = [n for n in outcome.importances if n in job.names] or list(job.names)
         y = [p.train for p in points]
         first = ranked[0]
-        self.slice.show_slice(labels.get(first, first), [p.params.get(first) for p in points], y)
-        self.slice.plot.getPlotItem().setLabel("left", metric_label(job.objective), color=INK)
+        # the metric named in the caption: on the left axis, standing, a short chart cut it
+        # to "CG@10"; the axis says "objective" as the Trials chart's does
+        self.slice.show_slice(labels.get(first, first), [p.params.get(first) for p in points], y,
+                              metric_label(job.objective))
         if len(ranked) >= 2:
             a, b = ranked[0], ranked[1]
             self.contour.show_pairs((labels.get(a, a), labels.get(b, b)),

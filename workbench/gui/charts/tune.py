@@ -197,7 +197,8 @@ class SliceChart(_Chart):
             [], [], pen=None, symbol="o", symbolSize=6, symbolBrush=pg.mkBrush(A_COLOR + "99"),
             symbolPen=None)
 
-    def show_slice(self, param: str, values: Sequence[Any], objective: Sequence[float]) -> None:
+    def show_slice(self, param: str, values: Sequence[Any], objective: Sequence[float],
+                   metric: str = "objective") -> None:
         self.param = param
         x, ticks = positions(values) if values else (np.zeros(0), None)
         self.xs, self.ys = x, np.asarray(objective, np.float64)
@@ -206,7 +207,7 @@ class SliceChart(_Chart):
         item.setLabel("bottom", param, color=INK)
         self.dots.setData(self.xs, self.ys)
         self.axes(bool(len(self.xs)))
-        self.say(f"objective against {param}, a dot per trial" if param else "")
+        self.say(f"{metric} against {param}, a dot per trial" if param else "")
 
 
 class ContourChart(_Chart):
