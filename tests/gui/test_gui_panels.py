@@ -136,3 +136,23 @@ def test_the_query_lists_delta_column_shows_only_with_a_baseline(qtbot: QtBot) -
     assert not w.view.isColumnHidden(3)
     s.clear_baseline()
     assert w.view.isColumnHidden(3)
+
+
+def test_a_narrow_query_list_keeps_room_for_the_query(qtbot: QtBot) -> None:
+    """At 1,024 px, or beside long hash ids, the query's text had 30 px ('wh…'): the id
+    column gives way, down to four characters, for ten of the query's."""
+    s = _session("code-repo", "codeledger")  # hash ids: c885591bbb0 …
+    s.pin_baseline()  # Δ shown too
+    w = QueryList(s)
+    qtbot.addWidget(w)
+    w.resize(600, 300)
+    w.show()
+    qtbot.waitExposed(w)
+    w.resize(300, 300)  # the list of a 1,280 px window, narrowed
+    qtbot.wait(10)
+    fm = w.view.fontMetrics()
+    assert w.view.columnWidth(1) >= fm.horizontalAdvance("x" * 10), [
+        w.view.columnWidth(c) for c in range(4)]
+    w.resize(600, 300)  # room again: the id takes its eight characters back
+    qtbot.wait(10)
+    assert w.view.columnWidth(0) > fm.horizontalAdvance("0" * 6)

@@ -15,7 +15,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -204,6 +204,7 @@ class QueryList(QWidget):
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setWordWrap(False)
         self.view.setItemDelegateForColumn(0, MiddleElided(self.view))
+        self._id_content = 1 << 20  # the id column's content width (measured per dataset)
         # widths measured once per dataset, not per result: ResizeToContents re-measures every
         # row on every slider tick (tens of ms on 300 queries)
         header = self.view.horizontalHeader()
@@ -243,7 +244,8 @@ class QueryList(QWidget):
         # is the cell's tooltip)
         fm = self.view.fontMetrics()
         self.view.resizeColumnToContents(0)
-        self.view.setColumnWidth(0, min(self.view.columnWidth(0), id_column_cap(fm)))
+        self._id_content = self.view.columnWidth(0)
+        self._fit_id()
         self.view.setColumnWidth(2, fm.horizontalAdvance(self.model.metric_name()) + 14)
         self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
         # no judgments, no metric: the query's text gets those columns' room
@@ -252,6 +254,24 @@ class QueryList(QWidget):
         self._show_delta()
         self._on_query_changed(self.session.query)
 
+    def _fit_id(self) -> None:
+        """The id column: its content, at most eight characters, and fewer (four) where the
+        list is narrow, so that the query's text keeps about ten (at 1,024, or beside long
+        hash ids, it had 30 px: 'wh…')."""
+        fm = self.view.fontMetrics()
+        others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
+        inner = self.width() - 2 * self.view.frameWidth() \
+            - self.view.verticalScrollBar().sizeHint().width()
+        spare = inner - others - fm.horizontalAdvance("x" * 10) - 12
+        least = fm.horizontalAdvance("0" * 4 + "…") + 12
+        width = min(self._id_content, id_column_cap(fm), max(least, spare))
+        if width != self.view.columnWidth(0):
+            self.view.setColumnWidth(0, width)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_id()
+
     def _show_delta(self, *_: object) -> None:
         """The Δ column only with a baseline to differ from: empty, it took the room the
         query's text needs (30 px of it at 1,024)."""
@@ -259,6 +279,7 @@ class QueryList(QWidget):
         hidden = s.judgments is None or s.baseline is None
         if self.view.isColumnHidden(3) != hidden:
             self.view.setColumnHidden(3, hidden)
+            self._fit_id()
 
     def _on_ask(self) -> None:
         text = self.ask_edit.text().strip()
