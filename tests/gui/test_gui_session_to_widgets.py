@@ -235,3 +235,27 @@ def test_a_narrow_table_keeps_room_for_its_titles(window: MainWindow, qtbot: QtB
     fm = view.fontMetrics()
     assert view.columnWidth(3) >= fm.horizontalAdvance("x" * 14), (
         view.columnWidth(2), view.columnWidth(3), view.viewport().width())
+
+
+def test_the_bars_give_way_to_a_code_files_path(qtbot: QtBot) -> None:
+    """At 1,024 px a code file's path (its id, the only name) read '…' beside the
+    contributions' 180 px of bars: the bars narrow first, down to a third."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "code-repo")
+    w.resize(1600, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    view = w.ranked.view
+    wide = view.columnWidth(6)
+    assert view.isColumnHidden(3)  # titles are the paths: the id column alone
+    w.resize(1024, 640)
+    qtbot.wait(20)
+    fm = view.fontMetrics()
+    assert wide // 3 <= view.columnWidth(6) < wide, (w.ranked.width(), view.columnWidth(6))
+    assert view.columnWidth(2) >= fm.horizontalAdvance("x" * 14), [
+        view.columnWidth(c) for c in range(8)]
+    w.resize(1600, 900)  # room again: the bars whole
+    qtbot.wait(20)
+    assert view.columnWidth(6) == wide
+    w.close()

@@ -315,6 +315,7 @@ class RankedTable(QWidget):
         for col, sample in ((0, "rank"), (1, "▼100"), (4, "00.0000"), (5, "rel"),
                             (BAR_COLUMN, "x" * 22), (7, "missing_word")):
             header.resizeSection(col, fm.horizontalAdvance(sample) + 16)
+        self._bar_width = header.sectionSize(BAR_COLUMN)  # the bars' width where there is room
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -356,12 +357,19 @@ class RankedTable(QWidget):
         # … and never so wide that the title is squeezed to nothing: beside a wide side panel
         # at 1,280 px the id took 200 px and every title read "…"
         fm = self.view.fontMetrics()
-        others = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
-                     if c not in (2, 3) and not self.view.isColumnHidden(c))
         title_min = fm.horizontalAdvance("x" * 14) + 16
         # the table's own width (the view fills it): its viewport is not resized yet here
         inner = self.width() - 2 * self.view.frameWidth() \
             - self.view.verticalScrollBar().sizeHint().width()
+        # the contributions' bars give way first, down to a third of their width: at 1,024
+        # they kept 180 px and a code file's path (its id, the only name) read "…"
+        fixed = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
+                    if c not in (2, 3, BAR_COLUMN) and not self.view.isColumnHidden(c))
+        names = title_min + (0 if self._title_hidden else fm.horizontalAdvance("x" * 8) + 16)
+        bar = max(self._bar_width // 3, min(self._bar_width, inner - fixed - names))
+        if bar != self.view.columnWidth(BAR_COLUMN):
+            self.view.setColumnWidth(BAR_COLUMN, bar)
+        others = fixed + bar
         spare = inner - others - title_min
         room = min(room, max(fm.horizontalAdvance("x" * 8) + 16, spare))
         width = min(self._widest_id, room)
@@ -399,6 +407,7 @@ class RankedTable(QWidget):
             header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         else:
             header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self._fit_id()  # the names' room differs with a title or without
 
     def _update_summary(self) -> None:
         s = self.session
