@@ -356,17 +356,37 @@ def test_a_query_text_is_a_judged_query_only_as_written(
 def test_no_judgments_says_what_to_give(tmp_path: Path, command: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     # --queries on a BEIR folder: its qrels/ are not read, and report and compare said only
-    # "no judgments to compare against"
+    # "no judgments to compare against"; compare and report now set the rankings side by
+    # side without them, and say the same in a note
     one = tmp_path / "q1.jsonl"
     one.write_text((SAMPLES / "tea-beir" / "queries.jsonl").read_text().splitlines()[0] + "\n")
     (tmp_path / "k.toml").write_text("k1 = 0.9\n")
     two = ["--defaults", "-c", str(tmp_path / "k.toml")]
     extra = {"eval": [], "compare": two, "report": [*two, "-o", str(tmp_path / "r.md")]}[command]
     argv = [command, str(SAMPLES / "tea-beir"), "-m", "bm25", "--queries", str(one), *extra]
+    hint = f"--qrels {SAMPLES / 'tea-beir' / 'qrels' / 'test.tsv'} judges these"
+    if command == "eval":
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "no judgments to" in err[0] and "(give --qrels FILE; " in err[0]
+        assert hint in err[0]
+        return
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    said = (tmp_path / "r.md").read_text() if command == "report" else out
+    assert "to measure, give --qrels FILE; " in said and hint in said
+
+
+@pytest.mark.parametrize("command", ["compare", "report"])
+def test_no_queries_at_all_is_still_refused(tmp_path: Path, command: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "k.toml").write_text("k1 = 0.9\n")
+    extra = ["-o", str(tmp_path / "r.md")] if command == "report" else []
+    argv = [command, str(SAMPLES / "tea-beir" / "corpus.jsonl"), "-m", "bm25", "--defaults",
+            "-c", str(tmp_path / "k.toml"), *extra]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "no judgments to" in err[0] and "(give --qrels FILE; " in err[0]
-    assert f"--qrels {SAMPLES / 'tea-beir' / 'qrels' / 'test.tsv'} judges these" in err[0]
+    assert len(err) == 1 and "(give --queries FILE and --qrels FILE)" in err[0]
     assert not (tmp_path / "r.md").exists()
 
 

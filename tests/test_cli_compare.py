@@ -37,7 +37,7 @@ def test_compare_prints_each_configurations_own_metrics(
         row = next(line.split() for line in out.splitlines() if line.startswith(metric))
         assert row[1:4] == [f"{base[metric]:.4f}", f"{mine[metric]:.4f}",
                             f"{mine[metric] - base[metric]:+.4f}"]
-    assert "k1              1.2  0.9" in out
+    assert "k1              1.2    0.9" in out
     assert "moved most, defaults → tuned (moves within the top 10; judged documents first):" in out
     assert " — k1 1.2 → 0.9, b 0.75 → 0.4" in out
 
@@ -59,6 +59,10 @@ def test_report_md_writes_the_file(tuned: Path, tmp_path: Path,
     (["-c", "{tuned}", "-c", "{tuned}"], ("tuned.toml: given twice",)),
     (["--defaults", "-c", "{bad}"], ("--config", "bad.toml", "k1")),
     (["--defaults", "-c", "{tuned}", "--metrics", "nosuch"], ("nosuch",)),
+    (["--defaults", "-p", "k1=99"], ("--param", "k1")),
+    (["--defaults", "-p", "nosuch=1"], ("--param", "nosuch")),
+    (["--defaults", "-p", "k1"], ("--param", "name=value")),
+    (["-p", "k1=0.9"], ("at least two", "--param")),
 ])
 def test_refused_in_one_line(argv: list[str], words: tuple[str, ...], tuned: Path,
                              tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,6 +74,88 @@ def test_refused_in_one_line(argv: list[str], words: tuple[str, ...], tuned: Pat
     assert err.count("\n") == 1 and "Traceback" not in err
     for word in words:
         assert word in err, err
+
+
+def test_param_values_are_one_more_configuration(
+        tuned: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """-p as eval reads it: the defaults with these values, one configuration named by them,
+    after the --config files; its figures are those of eval with the same -p."""
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(tuned), "-p", "k1=2",
+                 "-p", "b=0.3", "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    model, ds = get_model("bm25"), load_dataset(SAMPLES / "tea-beir")
+    base = Pipeline(model, ds).run(["ndcg@10"]).means["ndcg@10"]
+    mine = Pipeline(model, ds, {"k1": 0.9, "b": 0.4}).run(["ndcg@10"]).means["ndcg@10"]
+    set_ = Pipeline(model, ds, {"k1": 2.0, "b": 0.3}).run(["ndcg@10"]).means["ndcg@10"]
+    row = next(line.split() for line in out.splitlines() if line.startswith("ndcg@10"))
+    assert [f"{base:.4f}", f"{mine:.4f}", f"{set_:.4f}"] == [
+        row[1], row[2], next(v for v in row[3:] if v == f"{set_:.4f}")]
+    assert "k1=2 b=0.3" in out
+    assert "k1              1.2    0.9           2" in out  # numbers right-aligned, the last too
+
+
+def _top(ranking: object, q: int, k: int) -> list[int]:
+    docs = ranking.docs[q, :min(k, int(ranking.count[q]))]  # type: ignore[attr-defined]
+    return [int(d) for d in docs]
+
+
+@pytest.fixture
+def unjudged(tmp_path: Path) -> Path:
+    queries = tmp_path / "q.jsonl"
+    queries.write_text('{"_id": "a", "text": "green tea caffeine"}\n'
+                       '{"_id": "b", "text": "how to brew oolong"}\n'
+                       '{"_id": "c", "text": "matcha whisk"}\n'
+                       '{"_id": "d", "text": "zzzz nothing matches"}\n')
+    return queries
+
+
+def test_without_judgments_the_rankings_are_set_side_by_side(
+        unjudged: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No judgments: no metric, but how alike the two top 10 are, counted here with sets from
+    each configuration's own ranking, and the documents that moved."""
+    corpus = SAMPLES / "tea-beir" / "corpus.jsonl"
+    assert main(["compare", str(corpus), "--queries", str(unjudged), "-m", "bm25",
+                 "--defaults", "-p", "k1=2", "-p", "b=0.2"]) == 0
+    out = capsys.readouterr().out
+    ds = load_dataset(corpus, queries=unjudged)
+    model = get_model("bm25")
+    a = Pipeline(model, ds).run(["ndcg@10"]).ranking
+    b = Pipeline(model, ds, {"k1": 2.0, "b": 0.2}).run(["ndcg@10"]).ranking
+    shared, order, first = [], 0, 0
+    for q in range(4):
+        x, y = _top(a, q, 10), _top(b, q, 10)
+        shared.append(len(set(x) & set(y)) / max(len(x), len(y)) if x or y else 1.0)
+        order += x == y
+        first += x[:1] == y[:1]
+    assert "no judgments, so no metric" in out and "metric  " not in out
+    assert f"documents shared (mean)  {sum(shared) / 4:.0%}" in out
+    assert f"queries: same order      {order} of 4" in out
+    assert f"queries: same first      {first} of 4" in out
+    assert 0 < order < 4  # the test sees a change and a query that kept its order
+    assert "moved most, defaults → k1=2 b=0.2 (moves within the top 10):" in out
+
+
+def test_a_report_without_judgments(unjudged: Path, tmp_path: Path) -> None:
+    corpus = str(SAMPLES / "tea-beir" / "corpus.jsonl")
+    for name in ("r.md", "r.html"):
+        assert main(["report", corpus, "--queries", str(unjudged), "-m", "bm25", "--defaults",
+                     "-p", "k1=2", "-o", str(tmp_path / name)]) == 0
+    text = (tmp_path / "r.md").read_text()
+    assert "## Metrics\n\nNone: no judgments." in text
+    assert "## How alike the rankings are (top 10)" in text
+    assert "| queries: same first | 4 of 4 |" in text
+    assert "no judgments: whether better or worse is not measured" in text
+    page = (tmp_path / "r.html").read_text()
+    assert 'id="metric-table"' not in page and '<section id="agreement">' in page
+    assert "None: no judgments, so no metric per query." in page
+
+
+def test_with_judgments_the_agreement_counts_the_judged_queries(
+        tuned: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(tuned),
+                 "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out
+    assert "top 10 against defaults  tuned" in out and " of 25" in out
 
 
 def test_report_into_a_missing_folder_writes_nothing(

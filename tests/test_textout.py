@@ -51,6 +51,18 @@ def test_wide_characters_take_two_columns() -> None:
     assert display_width("cafe\u0301") == 4  # a combining accent takes no column
     lines = format_table(["id", "title", "score"],
                          [["a", "日本語のタイトル", "1.0"], ["bb", "plain", "12.5"]]).splitlines()
-    # the last column starts at one terminal column on both rows
-    assert display_width(lines[2][:lines[2].index("1.0")]) == \
-        display_width(lines[3][:lines[3].index("12.5")])
+    # the last column (numbers, right-aligned) ends at one terminal column on both rows
+    assert display_width(lines[2]) == display_width(lines[3]) == display_width(lines[0])
+
+
+def test_a_last_column_of_numbers_is_right_aligned_and_text_is_not() -> None:
+    """The last column had been left as written: a compare table's last configuration read
+    '1.2    0.9  2' under a long name."""
+    from workbench.textout import format_table
+
+    lines = format_table(["p", "long name"], [["k1", "2"], ["b", "0.75"]]).splitlines()
+    assert lines[2] == "k1          2" and lines[3] == "b        0.75"
+    lines = format_table(["p", "long name"], [["k1", "x"], ["b", "0.75"]]).splitlines()
+    assert lines[2] == "k1  x"
+    wrapped = format_table(["p", "help"], [["k1", "12"]], wrap_last=40).splitlines()
+    assert wrapped[2] == "k1  12"

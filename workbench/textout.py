@@ -29,6 +29,9 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent
         last_lines.append(lines or [""])
     widths = [max(display_width(r[i]) for r in cells) for i in range(ncol - 1)]
     numeric = [all(_is_number(r[i]) for r in cells[1:] if r[i]) for i in range(ncol)]
+    if numeric[-1] and not wrap_last and ncol > 1:  # a last column of numbers lines up too
+        last = max(display_width(r[-1]) for r in cells)
+        last_lines = [[_pad(ls[0], last, right=n > 0)] for n, ls in enumerate(last_lines)]
     out: list[str] = []
     for n, r in enumerate(cells):
         parts = [_pad(r[i], widths[i], right=numeric[i] and n > 0) for i in range(ncol - 1)]

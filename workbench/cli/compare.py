@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.cli.args import whole
+from workbench.cli.args import warn_repeated, whole
 from workbench.cli.common import (
     EXIT_OK,
     UsageError,
@@ -21,14 +21,20 @@ from workbench.cli.common import (
     metric_list,
     model_id,
 )
-from workbench.cli.evaluate import CODE_METRICS, check_bundle_metrics, code_tasks, no_judgments
+from workbench.cli.evaluate import (
+    CODE_METRICS,
+    check_bundle_metrics,
+    code_tasks,
+    judgments_hint,
+    no_judgments,
+)
 from workbench.cli.output import check_output, check_outputs_apart, input_files, write_outputs
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
-from workbench.core.params import ParamError
+from workbench.core.params import ParamError, parse_assignments
 from workbench.core.pipeline import DEFAULT_METRICS
 from workbench.core.tuned_on import (
     TunedOn,
@@ -40,11 +46,13 @@ from workbench.core.tuned_on import (
 from workbench.report.html import html_report
 from workbench.report.text import (
     TRAINED_NOTE,
+    agreement_table,
     case_lines,
     many_tests_note,
     markdown,
     metric_table,
     mover_lines,
+    movers_heading,
     params_table,
     subject,
     trained_pair,
@@ -74,6 +82,10 @@ def add_commands(sub: Any) -> None:
                        "are compared with")
         p.add_argument("--defaults", action="store_true",
                        help="the model's defaults as the first configuration")
+        p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", default=[],
+                       help="one more configuration, after the --config files: the model's "
+                       "defaults with these values, named by them (-p k1=1.6 -p b=0.5: "
+                       "'k1=1.6 b=0.5'); repeat for each value it sets")
         p.add_argument("--metrics",
                        help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}, "
                        "judged@10 left out where every judgment is of a relevant document: "
@@ -113,15 +125,18 @@ def _comparison(args: argparse.Namespace) -> Any:
             configs.append(configuration_file(model, path))
         except ParamError as exc:
             raise UsageError(f"--config {exc}") from None
+    if args.param:
+        configs.append(_inline(model, args.param))
     if len(configs) < 2:
         raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
-                         "--defaults for the model's defaults)")
+                         "--defaults for the model's defaults; --param NAME=VALUE for the "
+                         "defaults with values set)")
     configs = _told_apart(configs)
     metrics = metric_list(args.metrics if args.metrics is not None  # "" names none: refused
                           else _default_metrics(args, model))
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
-    if not dataset.qrels:
+    if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     before = dataset
@@ -129,11 +144,26 @@ def _comparison(args: argparse.Namespace) -> Any:
     with progress_bar("comparing") as bar:
         comp = compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
+    if not dataset.qrels:  # the rankings side by side: how alike, and what moved
+        notes = [*notes, f"to measure, give {judgments_hint(args, dataset)}"]
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.training = training_configurations(dataset, tuned_notes(configs, model.id))
     comp.tuned = dict(tuned_notes(configs, model.id))
     return comp
+
+
+def _inline(model: Any, assignments: Sequence[str]) -> Configuration:
+    """The configuration --param sets: the model's defaults with the values given, named by
+    the values as written (a name given twice: the last value, as eval reads it)."""
+    try:
+        values = parse_assignments(assignments)
+        params = model.schema.resolve(values)
+    except ParamError as exc:
+        raise UsageError(f"--param: {exc}") from None
+    warn_repeated(assignments)
+    return Configuration(" ".join(f"{name}={value.strip()}" for name, value in values.items()),
+                         params)
 
 
 def _told_apart(configs: list[Configuration]) -> list[Configuration]:
@@ -208,8 +238,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out = [*subject(comp), *(f"note: {n}" for n in comp.notes), ""]
     header, rows = params_table(comp)
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
-    header, rows = metric_table(comp)
-    out += [format_table(header, rows)]
+    if comp.rows:
+        out += [format_table(*metric_table(comp))]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(TRAINED_NOTE)
     many = many_tests_note(comp)
@@ -218,11 +248,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     cases = case_lines(comp)
     if cases:
         out += ["", *cases]
+    out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows
+            else [format_table(*agreement_table(comp, args.k))])
     for i in range(1, len(comp.configs)):
         lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
         if lines:
             out += ["", f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
-                    f"(moves within the top {args.k}; judged documents first):",
+                    f"({movers_heading(comp, args.k)}):",
                     *(f"  {line}" for line in lines)]
     print("\n".join(out))
     return EXIT_OK

@@ -64,6 +64,14 @@ def no_judgments(args: argparse.Namespace, dataset: Dataset, verb: str) -> NoRet
         raise UsageError(f"{args.data}: no tasks to {verb} (give --queries tasks.jsonl, "
                          "written by `workbench tasks-from-git`, or keep one at "
                          ".codeledger/tasks.jsonl)")
+    raise UsageError(f"{dataset.source or dataset.name}: no judgments to {verb} against "
+                     f"(give {judgments_hint(args, dataset)})")
+
+
+def judgments_hint(args: argparse.Namespace, dataset: Dataset) -> str:
+    """What to give for judgments: --qrels FILE (and --queries FILE where there are none);
+    where --queries stood in for a BEIR folder's own queries, that its qrels/ are read only
+    with them, and which file judges these."""
     given = "--qrels FILE" if len(dataset.queries) else "--queries FILE and --qrels FILE"
     folder = Path(args.data) / "qrels"
     if getattr(args, "queries", None) and folder.is_dir():
@@ -72,8 +80,7 @@ def no_judgments(args: argparse.Namespace, dataset: Dataset, verb: str) -> NoRet
         tsv = tsv if tsv.is_file() else next(iter(sorted(folder.glob("*.tsv"))), folder)
         given += (f"; the folder's {folder.name}/ is read only with its own queries: "
                   f"--qrels {tsv} judges these")
-    raise UsageError(f"{dataset.source or dataset.name}: no judgments to {verb} against "
-                     f"(give {given})")
+    return given
 
 
 def code_tasks(args: argparse.Namespace, model: Any) -> bool:

@@ -9,6 +9,8 @@ Ranks are 1-based. "In the top k" means among the first k entries of a row.
 - `movers(current, baseline, k, top)`: across ALL queries, documents that entered or left the
   top k and the largest rank jumps, largest first, each with the per-signal contribution deltas
   that moved it (each side's contributions from its own `Scores`).
+- `agreement(current, baseline, k)`: how alike the two top k are, query by query, with no
+  judgment needed (the documents they share, the order, the first document).
 - `metric_deltas(current, baseline)`: per-query current − baseline for every shared metric.
 """
 
@@ -252,6 +254,46 @@ def _moves(current: Result, baseline: Result, k: int) -> tuple[Any, ...] | None:
     left = (before > 0) & (before <= k) & ~((now > 0) & (now <= k))
     moved = (jump != 0) | entered | left
     return n_docs, cand, now, before, jump, entered, left, np.flatnonzero(moved)
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How alike two rankings' top k are, over the queries counted; no judgment needed.
+
+    overlap: float64 (Q,) the share of the top k both rankings hold, of the longer of the two
+             lists (1 where both rank nothing; NaN for a query not counted)
+    same_order: queries whose top k is the same documents in the same order
+    same_first: queries whose first document is the same (or both rank none)
+    """
+
+    k: int
+    overlap: NDArray[np.float64]
+    same_order: int
+    same_first: int
+
+    @property
+    def queries(self) -> int:
+        return int((~np.isnan(self.overlap)).sum())
+
+    @property
+    def mean_overlap(self) -> float:
+        return float(np.nanmean(self.overlap)) if self.queries else float("nan")
+
+
+def agreement(current: Result, baseline: Result, k: int,
+              queries: NDArray[np.bool_] | None = None) -> Agreement:
+    """The two results' top k set side by side for every query (those `queries` marks, when
+    given): how many documents they share, and whether the order or the first one held."""
+    n = len(current.ranking.count)
+    overlap = np.full(n, np.nan)
+    same_order = same_first = 0
+    for q in range(n) if queries is None else np.flatnonzero(queries).tolist():
+        a, b = _top(current, q, k), _top(baseline, q, k)
+        longest = max(len(a), len(b))
+        overlap[q] = len(np.intersect1d(a, b)) / longest if longest else 1.0
+        same_order += int(np.array_equal(a, b))
+        same_first += int(a[:1].tolist() == b[:1].tolist())
+    return Agreement(k, overlap, same_order, same_first)
 
 
 def metric_deltas(current: Result, baseline: Result) -> dict[str, NDArray[np.float64]]:

@@ -24,7 +24,9 @@ from numpy.typing import NDArray
 
 from workbench.core import engine
 from workbench.core.compare import (
+    Agreement,
     Mover,
+    agreement,
     doc_contributions,
     gate_of,
     is_scored,
@@ -139,6 +141,11 @@ class Comparison:
         a = self.results[0].per_query[metric]
         b = self.results[i].per_query[metric]
         return np.where(self.counted, b - a, np.nan).astype(np.float64)
+
+    def agreement(self, i: int, k: int = 10) -> Agreement:
+        """How alike configuration i's top k is to configuration 0's, over the counted
+        queries (judged or not: it needs no judgment)."""
+        return agreement(self.results[i], self.results[0], k, self.counted)
 
     def movers(self, i: int, k: int = 10, top: int = 50) -> list[Mover]:
         """Documents that moved between configuration 0 and configuration i, largest first;

@@ -44,10 +44,13 @@ from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
 from workbench.report.text import (
+    AGREEMENT_NOTE,
     TRAINED_NOTE,
+    agreement_table,
     case_lines,
     chart_metric,
     delta_text,
+    has_judgments,
     headline_metric,
     is_count,
     judged_first,
@@ -162,10 +165,12 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}</p>",
         '<nav><a href="#compared">compared</a><a href="#parameters">parameters</a>'
-        '<a href="#metrics">metrics</a><a href="#per-query">per query</a>'
+        '<a href="#metrics">metrics</a><a href="#agreement">agreement</a>'
+        '<a href="#per-query">per query</a>'
         '<a href="#movers">movers</a><a href="#distributions">scores</a>'
         '<a href="#settings">settings to ship</a></nav></header>',
-        _compared(comp), _metrics(comp), _per_query(comp, metric), _movers(comp, k, top),
+        _compared(comp, k), _metrics(comp), _agreement(comp, k), _per_query(comp, metric),
+        _movers(comp, k, top),
         _distributions(comp, k), _settings(comp), "</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
@@ -185,7 +190,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from
     return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _compared(comp: Comparison) -> str:
+def _compared(comp: Comparison, k: int = 10) -> str:
     ds = comp.dataset
     version = getattr(workbench, "__version__", None)
     docs, queries = nouns(comp)
@@ -206,7 +211,7 @@ def _compared(comp: Comparison) -> str:
     else:
         params = "<p>None: the configurations are identical.</p>"
     notes = "".join(f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
-    summary = summary_lines(comp)
+    summary = summary_lines(comp, k)
     if summary:
         notes += ('<div class="summary"><h3>In short</h3><ul>'
                   + "".join(f"<li>{escape(line)}</li>" for line in summary) + "</ul></div>")
@@ -236,6 +241,10 @@ def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
 
 
 def _metrics(comp: Comparison) -> str:
+    if not comp.rows:
+        return ('<section id="metrics"><h2>Metrics</h2><p>None: no judgments, so whether a '
+                "configuration ranks better is not measured. How alike "
+                "the rankings are, below, needs none.</p></section>")
     others = comp.configs[1:]
     top = (f'<tr><th rowspan="2">metric</th><th class="group">'
            f"{escape(shown_name(comp, comp.configs[0].name))}</th>"
@@ -297,12 +306,21 @@ def _metrics(comp: Comparison) -> str:
             f'</thead><tbody>{"".join(body)}</tbody></table></div>{cases}{notes}</section>')
 
 
+def _agreement(comp: Comparison, k: int) -> str:
+    header, rows = agreement_table(comp, k)
+    note = AGREEMENT_NOTE.format(k=k, queries=nouns(comp)[1])
+    return (f'<section id="agreement"><h2>How alike the rankings are (top {k})</h2>'
+            f'{_table(header, rows)}<p class="note">{escape(note)}</p></section>')
+
+
 # -- per-query differences --
 
 def _per_query(comp: Comparison, metric: str) -> str:
     out = ['<section id="per-query"><h2>Per-query differences</h2>']
     if not metric:
-        return out[0] + "<p>No metric was computed.</p></section>"
+        said = ("No metric was computed." if has_judgments(comp)
+                else "None: no judgments, so no metric per query.")
+        return f"{out[0]}<p>{said}</p></section>"
     ds = comp.dataset
     for i in range(1, len(comp.configs)):
         pq = per_query(comp, i, metric, mark=lambda kind, text: f'<span class="{kind}">'

@@ -85,8 +85,57 @@ def subject(comp: Comparison) -> list[str]:
     where = f" ({origin(ds.source)})" if ds.source else ""
     return [f"{comp.model.id} (scoring version {comp.model.version}) on {ds.name}{where}: "
             f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
-            f"configurations: {names}; differences, p-values and ▲/▼ against "
-            f"{comp.configs[0].name!r} (paired randomisation test)"]
+            f"configurations: {names}; "
+            + (f"differences, p-values and ▲/▼ against {comp.configs[0].name!r} (paired "
+               "randomisation test)" if has_judgments(comp) else
+               f"no judgments, so no metric: how alike the rankings are and what moved, "
+               f"against {comp.configs[0].name!r}")]
+
+
+def has_judgments(comp: Comparison) -> bool:
+    """Whether the data judges any query: without judgments a comparison has no metric, only
+    how alike the rankings are (`agreement_table`) and what moved."""
+    return bool(comp.dataset.qrels)
+
+
+def movers_heading(comp: Comparison, k: int) -> str:
+    """What a list of movers holds: "moves within the top 10; judged documents first"."""
+    judged = "; judged documents first" if has_judgments(comp) else ""
+    return f"moves within the top {k}{judged}"
+
+
+def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list[str]]]:
+    """How alike each configuration's top k is to the first's, over the queries the metrics
+    count (every query without judgments): a column per configuration after the first."""
+    _, queries = nouns(comp)
+    found = [comp.agreement(i, k) for i in range(1, len(comp.configs))]
+    header = [f"top {k} against {comp.configs[0].name}",
+              *(shown_name(comp, c.name) for c in comp.configs[1:])]
+    return header, [
+        ["documents shared (mean)", *(_share(a.mean_overlap) for a in found)],
+        [f"{queries}: same order", *(f"{a.same_order:,} of {a.queries:,}" for a in found)],
+        [f"{queries}: same first", *(f"{a.same_first:,} of {a.queries:,}" for a in found)]]
+
+
+AGREEMENT_NOTE = ("documents shared: the share of a query's top {k} that the two lists "
+                  "have in common (of the longer list), averaged over the {queries}; same "
+                  "order: the same documents in the same order; same first: the same "
+                  "document at rank 1. They need no judgment and say how much changes, not "
+                  "whether it is better.")
+
+
+def _share(x: float) -> str:
+    return "–" if np.isnan(x) else f"{x:.0%}"
+
+
+def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
+    """Configuration i against the first in one sentence, by how alike its top k is."""
+    a = comp.agreement(i, k)
+    _, queries = nouns(comp)
+    return (f"{comp.configs[i].name} against {comp.configs[0].name}: its top {k} shares "
+            f"{_share(a.mean_overlap)} of the documents on average; {a.same_order:,} of "
+            f"{a.queries:,} {queries} keep the same order, {a.same_first:,} the same first "
+            f"{singular(nouns(comp)[0])}")
 
 
 def cases_passed(comp: Comparison) -> list[dict[str, bool]] | None:
@@ -398,15 +447,18 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
              md(made_by()), ""]
     for note in comp.notes:
         lines += [f"> **Note:** {md(note)}", ""]
-    summary = summary_lines(comp)
+    summary = summary_lines(comp, k)
     if summary:
         lines += ["## In short", "", *(f"- {md(line)}" for line in summary), ""]
     header, rows = params_table(comp)
     lines += ["## Parameters that differ", ""]
     lines += (_md_table(header, rows, numeric_from=len(header)) if rows
               else ["None: the configurations are identical."])
-    header, rows = metric_table(comp)
-    lines += ["", "## Metrics", "", *_md_table(header, rows)]
+    if comp.rows:
+        header, rows = metric_table(comp)
+        lines += ["", "## Metrics", "", *_md_table(header, rows)]
+    else:
+        lines += ["", "## Metrics", "", "None: no judgments."]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         lines += ["", md(TRAINED_NOTE)]
     many = many_tests_note(comp)
@@ -415,7 +467,13 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     cases = case_lines(comp)
     if cases:
         lines += ["", *(f"- {md(line)}" for line in cases)]
-    lines += ["", "How to read it:", "", *(f"- {md(line)}" for line in metric_meanings(comp))]
+    if comp.rows:
+        lines += ["", "How to read it:", "",
+                  *(f"- {md(line)}" for line in metric_meanings(comp))]
+    header, rows = agreement_table(comp, k)
+    lines += ["", f"## How alike the rankings are (top {k})", "",
+              *_md_table(header, rows, numeric_from=1), "",
+              md(AGREEMENT_NOTE.format(k=k, queries=nouns(comp)[1]))]
     metric = chart_metric(comp)
     if metric:  # which queries won or lost (the HTML's chart), in words
         lines += ["", f"## Per-query differences: {md(metric)}", ""]
@@ -427,7 +485,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                          + said)
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)} "
-                  f"(moves within the top {k}; judged documents first)", ""]
+                  f"({movers_heading(comp, k)})", ""]
         moved = mover_lines(comp, i, k=k, top=top, markdown=True)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
@@ -528,7 +586,7 @@ def chart_metric(comp: Comparison) -> str:
     return headline or (comp.rows[0].metric if comp.rows else "")
 
 
-def summary_lines(comp: Comparison) -> list[str]:
+def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     """The comparison in a few sentences, for a reader who will not read the tables: per
     configuration, its headline metric against the first (held out, or training scores),
     whether the difference is more than chance, and whether its settings ship as they are."""
@@ -537,6 +595,9 @@ def summary_lines(comp: Comparison) -> list[str]:
 
     metric = headline_metric(comp)
     row = next((r for r in comp.rows if r.metric == metric), None)
+    if row is None and not has_judgments(comp):  # no metric: how much the rankings change
+        return [agreement_summary(comp, i, k) + " (no judgments: whether better or worse is "
+                "not measured)" for i in range(1, len(comp.configs))]
     if row is None:
         return []
     passed = cases_passed(comp)
