@@ -450,7 +450,19 @@ def test_without_judgments_the_view_says_why_no_metric_shows(qtbot: QtBot, windo
     assert view.status.text().startswith(
         "compared defaults, lower per query: decisions has no judgments, so no metric")
     assert view.chart.caption().startswith("decisions has no judgments: no metric to compare")
-    assert view.table.cell_texts() == []
+    # the table beside it: how alike the two top k are (it had stood empty under a header)
+    assert view.comp is not None
+    k = s.k
+    a, b = (r.ranking for r in view.comp.results)
+    tops = [tuple([int(d) for d in r.docs[q, :min(k, int(r.count[q]))]] for r in (a, b))
+            for q in range(len(a.count))]
+    shared = [len(set(x) & set(y)) / max(len(x), len(y)) if x or y else 1.0 for x, y in tops]
+    n = len(tops)
+    assert view.table.cell_texts() == [
+        ["documents shared (mean)", f"{sum(shared) / n:.0%}"],
+        ["queries: same order", f"{sum(x == y for x, y in tops)} of {n}"],
+        ["queries: same first", f"{sum(x[:1] == y[:1] for x, y in tops)} of {n}"]]
+    assert f"the table how alike the top {k} are" in view.chart.caption()
 
 
 def test_in_a_narrow_window_the_explain_pane_waits_for_a_click(qtbot: QtBot, tea: Any) -> None:

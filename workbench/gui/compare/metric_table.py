@@ -25,7 +25,14 @@ from workbench.gui.charts._base import elide_middle
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import delta_color, signed
-from workbench.report.text import is_count, metric_table, trained_pair
+from workbench.report.text import (
+    AGREEMENT_NOTE,
+    agreement_table,
+    is_count,
+    metric_table,
+    nouns,
+    trained_pair,
+)
 
 SIGNIFICANT = 0.05
 PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
@@ -49,12 +56,16 @@ class MetricTable(QTableWidget):
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
 
-    def set_comparison(self, comp: Comparison | None) -> None:
+    def set_comparison(self, comp: Comparison | None, k: int = 10) -> None:
+        """`k`: the top k whose agreement shows where nothing is judged (no metric)."""
         self.comparison = comp
         self.clear()
         if comp is None:
             self.setRowCount(0)
             self.setColumnCount(0)
+            return
+        if not comp.rows:
+            self._agreement(comp, k)
             return
         header, rows = metric_table(comp)
         first = comp.configs[0].name
@@ -106,6 +117,27 @@ class MetricTable(QTableWidget):
                     if is_count(row.metric) else
                     f"{row.improved[i]} queries score higher under {name} than under {first}"
                     f" (▲), {row.worsened[i]} lower (▼)")
+        self._fit()
+
+    def _agreement(self, comp: Comparison, k: int) -> None:
+        """No judgments, so no metric: how alike each configuration's top k is to the
+        first's instead (`report.text.agreement_table`, as `compare` prints it)."""
+        header, rows = agreement_table(comp, k)
+        self.setColumnCount(len(header))
+        self.setRowCount(len(rows))
+        tip = AGREEMENT_NOTE.format(k=k, queries=nouns(comp)[1])
+        for col, text in enumerate(header):
+            item = QTableWidgetItem(text if col == 0 else elide_middle(text, NAME_CHARS))
+            item.setToolTip(tip if col == 0 else text)
+            self.setHorizontalHeaderItem(col, item)
+        for r, cells in enumerate(rows):
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tip)
+                if col > 0:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.setItem(r, col, item)
         self._fit()
 
     def _item(self, r: int, c: int) -> QTableWidgetItem:

@@ -405,14 +405,15 @@ class CompareWindow(QWidget):
         comp = self.comp
         if comp is None:
             return
-        self.table.set_comparison(comp)
+        self.table.set_comparison(comp, self.session.k)
         self._fit_table()
         if comp.rows:
             self.chart.set_comparison(comp, self.b_index, self.metric_name or None)
         else:
             self.chart.empty_text = (f"{comp.dataset.name} has no judgments: no metric to "
                                      "compare per query. The ranked lists above show how each "
-                                     "query's documents move.")
+                                     "query's documents move, the table how alike the top "
+                                     f"{self.session.k} are.")
             self.chart.set_comparison(None)
         self.lines.set_comparison(comp)
         self.lines.set_k(self.session.k)
