@@ -53,6 +53,8 @@ def test_the_view_shows_the_comparison_run_alone(qtbot: QtBot, tea: Any) -> None
     alone = compare_configurations(get_model("bm25"), s.dataset, s.comparable(),
                                    list(s.metric_names))
     assert view.comp is not None and view.comp.rows == alone.rows
+    assert [text for _, text in view.lines.legend()] == [
+        "relevant (darker: higher grade)", "judged not relevant", "not judged"]
     assert view.table.cell_texts()[0][0] == "nDCG@10" == metric_label(alone.rows[0].metric)
     # unchecking one compares the others only
     view.configs.set_checked("short docs", False)
@@ -463,6 +465,8 @@ def test_without_judgments_the_view_says_why_no_metric_shows(qtbot: QtBot, windo
         ["queries: same order", f"{sum(x == y for x, y in tops)} of {n}"],
         ["queries: same first", f"{sum(x[:1] == y[:1] for x, y in tops)} of {n}"]]
     assert f"the table how alike the top {k} are" in view.chart.caption()
+    # no key to relevant and judged-not-relevant marks none of the documents can carry
+    assert view.lines.legend() == [(None, "not judged (the data has no judgments)")]
 
 
 def test_in_a_narrow_window_the_explain_pane_waits_for_a_click(qtbot: QtBot, tea: Any) -> None:

@@ -402,14 +402,22 @@ class RankLines(QWidget):
         self._paint_lines(p)
         self._paint_legend(p, g)
 
+    def legend(self) -> list[tuple[int | None, str]]:
+        """The relevance marks the legend keys: each grade's mark and what it means; one,
+        said so, where the data judges nothing."""
+        comp = self.comparison
+        if comp is not None and not comp.dataset.qrels:
+            return [(None, "not judged (the data has no judgments)")]
+        return [(2, "relevant (darker: higher grade)"), (0, "judged not relevant"),
+                (None, "not judged")]
+
     def _paint_legend(self, p: QPainter, g: _Geometry) -> None:
         """What the relevance marks mean, under the slots."""
         fm = QFontMetricsF(self._font)
         side = round(fm.height() * 0.6)
         x = g.margin + 4
         y = g.slot_rect(0).bottom() + g.row_h * 0.3
-        for grade, text in ((2, "relevant (darker: higher grade)"), (0, "judged not relevant"),
-                            (None, "not judged")):
+        for grade, text in self.legend():
             p.setPen(QPen(QColor("#57606a"), 1))
             p.setBrush(grade_brush(grade))
             p.drawRect(QRectF(x, y + (g.row_h - side) / 2, side, side))
