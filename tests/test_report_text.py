@@ -4,6 +4,7 @@ numbers as the comparison computed them, and movers with their explain sentence.
 from __future__ import annotations
 
 import pytest
+from scipy import stats
 
 from tests.conftest import SAMPLES
 from workbench.core.comparison import Configuration, compare_configurations
@@ -28,9 +29,14 @@ def test_markdown_has_every_section() -> None:
     cells = [c.strip() for c in line.strip("|").split("|")]
     assert cells[1:4] == [f"{ndcg.means[0]:.4f}", f"{ndcg.means[1]:.4f}",
                           f"{ndcg.deltas[1]:+.4f}"]
-    assert cells[4] == p_text(ndcg.p_values[1])
-    assert cells[5] == f"{ndcg.improved[1]}/{ndcg.worsened[1]}"
-    header, rows = metric_table(comp)
+    # the interval the HTML report gives, here too (scipy's t interval of the differences)
+    d = comp.results[1].per_query["ndcg@10"] - comp.results[0].per_query["ndcg@10"]
+    ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=0.95)
+    assert cells[4] == f"{ci.low:+.4f} to {ci.high:+.4f}"
+    assert cells[5] == p_text(ndcg.p_values[1])
+    assert cells[6] == f"{ndcg.improved[1]}/{ndcg.worsened[1]}"
+    assert "- 95% CI of Δ: the range the mean per-query difference lies in" in text
+    header, rows = metric_table(comp)  # the window's and compare's: no interval column
     assert len(header) == 2 + 4 * 2 and len(rows) == len(comp.rows)
     movers = [x for x in text.splitlines() if x.startswith("- `q")]
     words = (" moved from ", " entered at ", " dropped out ", " stayed at ")

@@ -21,13 +21,11 @@ Everything from the data or the user is escaped with `html.escape`.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 import workbench
 from workbench.core.compare import Mover
@@ -45,13 +43,16 @@ from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
 from workbench.report.text import (
     AGREEMENT_NOTE,
+    LEVEL,
     TRAINED_NOTE,
     agreement_table,
     case_lines,
     chart_metric,
     delta_text,
+    difference_interval,
     has_judgments,
     headline_metric,
+    interval_text,
     is_count,
     judged_first,
     many_tests_note,
@@ -68,7 +69,6 @@ from workbench.report.text import (
     trained_pair,
 )
 
-LEVEL = 0.95
 CSS = """
 :root{--up:#1a7f37;--down:#cf222e;--flat:#8c959f;--line:#d0d7de;--muted:#57606a;
 --rel:#1f6feb;--nonrel:#bf8700}
@@ -133,22 +133,6 @@ mark{background:#fff1a8;padding:0 1px}
 @media print{nav{display:none}main{max-width:none;padding:0}h2{break-after:avoid}
 figure,table{break-inside:avoid}.wide{overflow:visible}#metric-table{font-size:10px}}
 """
-
-
-def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, float] | None:
-    """Student's t confidence interval of the mean of paired per-query differences:
-    mean ± t(1 − (1 − level)/2, n − 1) · s / √n over the n finite values (s: the sample
-    standard deviation, ddof 1); None when fewer than two queries have a value."""
-    from scipy.special import stdtrit  # the t quantile; imported here: scipy is slow to load
-
-    d = np.asarray(diffs, np.float64)
-    d = d[np.isfinite(d)]
-    if d.size < 2:
-        return None
-    mean = float(d.mean())
-    t = float(stdtrit(d.size - 1, 0.5 + level / 2))
-    half = t * float(d.std(ddof=1)) / math.sqrt(d.size)
-    return mean - half, mean + half
 
 
 def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
@@ -236,8 +220,7 @@ def _moved(row: MetricRow, i: int) -> str:
 
 
 def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
-    return "" if ci is None else f"[{_minus(delta_text(ci[0], count))}, " \
-        f"{_minus(delta_text(ci[1], count))}]"
+    return _minus(interval_text(ci, count, between="[{}, {}]"))
 
 
 def _metrics(comp: Comparison) -> str:

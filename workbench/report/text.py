@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from workbench.core.compare import Mover
 from workbench.core.comparison import (
@@ -299,12 +300,41 @@ def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
                     for name, values in comp.differing.items()]
 
 
-def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+LEVEL = 0.95
+
+
+def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, float] | None:
+    """Student's t confidence interval of the mean of paired per-query differences:
+    mean ± t(1 − (1 − level)/2, n − 1) · s / √n over the n finite values (s: the sample
+    standard deviation, ddof 1); None when fewer than two queries have a value."""
+    from scipy.special import stdtrit  # the t quantile; imported here: scipy is slow to load
+
+    d = np.asarray(diffs, np.float64)
+    d = d[np.isfinite(d)]
+    if d.size < 2:
+        return None
+    mean = float(d.mean())
+    t = float(stdtrit(d.size - 1, 0.5 + level / 2))
+    half = t * float(d.std(ddof=1)) / math.sqrt(d.size)
+    return mean - half, mean + half
+
+
+def interval_text(ci: tuple[float, float] | None, count: bool = False, *,
+                  between: str = "{} to {}") -> str:
+    """"-0.0123 to +0.0456" (`between` puts the two ends); "" without an interval."""
+    return "" if ci is None else between.format(delta_text(ci[0], count),
+                                                delta_text(ci[1], count))
+
+
+def metric_table(comp: Comparison, *, intervals: bool = False
+                 ) -> tuple[list[str], list[list[str]]]:
     """One row per metric: the first configuration's mean, then for each other its mean, the
-    difference, the p-value and queries improved/worsened."""
+    difference, (with `intervals`) the 95% confidence interval of the difference, the p-value
+    and queries improved/worsened."""
     header = ["metric", shown_name(comp, comp.configs[0].name)]
     for c in comp.configs[1:]:
-        header += [shown_name(comp, c.name), "Δ", "p", "▲/▼"]
+        header += [shown_name(comp, c.name), "Δ", *([f"{LEVEL:.0%} CI of Δ"] if intervals
+                                                    else []), "p", "▲/▼"]
     rows = []
     for r in comp.rows:
         count = is_count(r.metric)
@@ -312,8 +342,11 @@ def metric_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
         for i in range(1, len(comp.configs)):
             # a test against training scores reads as evidence it is not: "—"
             fitted = trained_pair(comp, i)
-            row += [mean_text(r.means[i], count), delta_text(r.deltas[i], count),
-                    "—" if fitted else p_text(r.p_values[i]),
+            row += [mean_text(r.means[i], count), delta_text(r.deltas[i], count)]
+            if intervals:
+                row.append("—" if fitted else interval_text(
+                    difference_interval(comp.per_query_delta(r.metric, i)), count))
+            row += ["—" if fitted else p_text(r.p_values[i]),
                     "—" if fitted else moved_text(r, i)]
         rows.append(row)
     return header, rows
@@ -455,7 +488,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += (_md_table(header, rows, numeric_from=len(header)) if rows
               else ["None: the configurations are identical."])
     if comp.rows:
-        header, rows = metric_table(comp)
+        header, rows = metric_table(comp, intervals=True)
         lines += ["", "## Metrics", "", *_md_table(header, rows)]
     else:
         lines += ["", "## Metrics", "", "None: no judgments."]
@@ -469,7 +502,11 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         lines += ["", *(f"- {md(line)}" for line in cases)]
     if comp.rows:
         lines += ["", "How to read it:", "",
-                  *(f"- {md(line)}" for line in metric_meanings(comp))]
+                  *(f"- {md(line)}" for line in metric_meanings(comp)),
+                  f"- {LEVEL:.0%} CI of Δ: the range the mean per-query difference lies in "
+                  f"with {LEVEL:.0%} confidence (Student's t over the queries with a value "
+                  "on both sides; blank with fewer than two); where it holds 0, the "
+                  "difference may be chance"]
     header, rows = agreement_table(comp, k)
     lines += ["", f"## How alike the rankings are (top {k})", "",
               *_md_table(header, rows, numeric_from=1), "",
