@@ -241,3 +241,14 @@ def test_any_other_corpus_file_beside_beir_files_is_refused(tmp_path: Path) -> N
     (folder / "corpus.jsonl").rename(folder / "corpus.jsonl.bak")
     with pytest.raises(FormatError, match=r"corpus\.jsonl\.bak.*rename this one"):
         load_dataset(folder)
+
+
+def test_beir_judgments_whose_ids_hold_spaces_are_not_read_as_trec(tmp_path: Path) -> None:
+    """A headerless BEIR file, "q1<TAB>doc 1<TAB>1", splits into four words: it had been read
+    as TREC's `qid iter docno rel`, judging document "1" for q1 (every metric 0)."""
+    path = tmp_path / "qrels.tsv"
+    path.write_text("q1\tdoc 1\t1\nq2\tdoc two x\t2\n")
+    assert read_qrels(path) == {"q1": {"doc 1": 1}, "q2": {"doc two x": 2}}
+    trec = tmp_path / "run.qrels"  # TREC's, tab- or space-separated, still read as TREC
+    trec.write_text("q1\t0\td1\t1\nq2 0 d2 2\n")
+    assert read_qrels(trec) == {"q1": {"d1": 1}, "q2": {"d2": 2}}

@@ -64,9 +64,12 @@ QRELS_UNMATCHED = "qrels_unmatched"
 
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
     """Judgments from a BEIR qrels TSV (3 columns) or a TREC qrels file (4), told apart by the
-    first line's column count."""
+    first line's column count: three tab-separated cells are BEIR's, whatever spaces its ids
+    hold ("q1<TAB>doc 1<TAB>1" had been read as TREC's `qid iter docno rel`, judging "1")."""
     path = Path(path)
     first = next(numbered_lines(read_text(path)), None)
+    if first is not None and len(first[1].split("\t")) == 3:
+        return read_qrels_tsv(path, query_ids=query_ids)
     if first is not None and len(first[1].split()) == 4:
         return read_trec_qrels(path, query_ids=query_ids)
     if first is not None and len(first[1].split()) != 3:
