@@ -122,3 +122,15 @@ def test_a_file_of_very_long_lines_is_said_to_cost_more_than_counted() -> None:
                for line in lines)
     assert not any("very long lines" in line
                    for line in load_warnings(Dataset("r", Corpus([src]), QuerySet([]))))
+
+
+def test_judgments_that_mark_nothing_relevant_are_said() -> None:
+    """Every grade 0: every metric 0 whatever the ranking, and tune had tuned a constant
+    without a word."""
+    corpus = Corpus([Document("d1", "", "green tea"), Document("d2", "", "black tea")])
+    queries = QuerySet([Query("q1", "green tea"), Query("q2", "black tea")])
+    none = Dataset("z", corpus, queries, {"q1": {"d1": 0}, "q2": {"d2": 0, "d1": -1}})
+    (line,) = [w for w in load_warnings(none) if "relevant" in w]
+    assert line.startswith("none of the 3 judgments marks a document relevant")
+    one = Dataset("o", corpus, queries, {"q1": {"d1": 0}, "q2": {"d2": 1}})
+    assert not [w for w in load_warnings(one) if "marks a document relevant" in w]

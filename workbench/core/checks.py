@@ -3,6 +3,7 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 
 - relevant judgments naming documents the corpus lacks (trec_eval counts them as relevant
   documents no ranking can retrieve, so recall and nDCG stay below 1);
+- judgments none of which marks a document relevant (every metric 0);
 - judgments of queries the query set lacks (left aside, as trec_eval leaves them);
 - memories of a SillyTavern chat that OpenVault would not retrieve (left out of the corpus, or,
   where that is every memory, kept and said);
@@ -33,6 +34,11 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"{len(ghosts):,} relevant judgment(s) name documents not in the corpus "
                    f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
                    "documents no ranking can retrieve")
+    grades = [g for judged in (dataset.qrels or {}).values() for g in judged.values()]
+    if grades and max(grades) <= 0:
+        out.append(f"none of the {len(grades):,} judgments marks a document relevant (every "
+                   "grade is 0 or below): every metric is 0 whatever the ranking, and tuning "
+                   "has nothing to rise on")
     unmatched = list(dataset.settings.get("qrels_unmatched") or [])
     if unmatched:
         out.append(f"judgments of {len(unmatched):,} quer{'y' if len(unmatched) == 1 else 'ies'}"
