@@ -88,3 +88,19 @@ def test_a_dataset_that_does_not_open_says_why_once(window: MainWindow, tmp_path
     assert not window.open_path(folder)
     text = window.error_box.text() if window.error_box else ""
     assert f"{folder / 'corpus.jsonl'}:2: field '_id'" in text, text
+
+
+def test_a_save_that_fails_says_why_in_the_status_line(
+        window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The status line showed "Could not save the session:" and nothing more (the reason was
+    on the message's second line)."""
+    from PySide6.QtWidgets import QFileDialog
+
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    folder = tmp_path / "taken"
+    folder.mkdir()  # a folder where the file should go: the write fails
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(folder), "")))
+    window.menu_actions.ask_save_session()
+    said = window.statusBar().currentMessage()
+    assert said == f"Could not save the session: exists and is a folder: {folder}"

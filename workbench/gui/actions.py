@@ -27,6 +27,7 @@ from workbench.core.session import TuningSession
 
 from . import settings as st
 from .chart_area import ChartArea
+from .errors import os_error_text
 from .export_csv import write_ranked_csv
 from .query_list import QueryList
 from .ranked_table import RankedTable
@@ -369,7 +370,7 @@ class WindowActions:
             try:
                 self.w.session.save(path)
             except OSError as exc:
-                self.w.show_error(f"Could not save the session:\n{exc}")
+                self.w.show_error(f"Could not save the session:\n{os_error_text(exc)}")
                 return
             self._mark_clean()
             self.window.statusBar().showMessage(f"session saved to {path}", 5000)
@@ -482,7 +483,7 @@ class WindowActions:
             try:
                 n = write_ranked_csv(self.w.session, Path(path))
             except OSError as exc:
-                self.w.show_error(f"Could not write {path}:\n{exc}")
+                self.w.show_error(f"Could not write {path}:\n{os_error_text(exc)}")
                 return
             self.window.statusBar().showMessage(f"{n} rows written to {path}", 5000)
 

@@ -50,3 +50,11 @@ def message(exc: BaseException) -> str:
     """One line: the exception's own text, or its type when it has none."""
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__
+
+
+def os_error_text(exc: OSError) -> str:
+    """An OSError as a person reads it: "No space left on device: /x/s.json", not
+    "[Errno 28] No space left on device: '/x/s.json'"."""
+    if not exc.strerror:
+        return str(exc)
+    return exc.strerror + (f": {exc.filename}" if exc.filename else "")

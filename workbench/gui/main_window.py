@@ -48,6 +48,17 @@ if TYPE_CHECKING:
     from .compare.window import CompareWindow
 
 
+def status_line(message: str) -> str:
+    """A message's first line for the status line; one that only leads into the next ("Could
+    not save the session:") takes the next with it, which says why."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if not lines:
+        return "error"
+    if lines[0].endswith(":") and len(lines) > 1:
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
+
+
 class MainWindow(QMainWindow):
     def __init__(self, session: TuningSession | None = None, *, synchronous: bool = False,
                  restore: bool = True, charts: bool = True,
@@ -234,7 +245,7 @@ class MainWindow(QMainWindow):
     def show_error(self, message: str, details: str = "") -> None:
         """A message in the status line and a non-blocking message box (`details`, such as
         a traceback, under its Show Details button)."""
-        self.statusBar().showMessage(message.splitlines()[0] if message else "error", 15000)
+        self.statusBar().showMessage(status_line(message), 15000)
         if self.error_box is not None:
             self.error_box.close()
         box = QMessageBox(QMessageBox.Icon.Warning, "Scoring Workbench", message,
