@@ -105,6 +105,21 @@ def test_rev_wins_and_bad_revs_and_folders_are_clear_errors(repo: Path,
     assert f"snapshot '{'0' * 40}' is not a commit of {repo}" in str(caught.value)
 
 
+def test_a_snapshot_a_shallow_clone_lacks_says_it_is_shallow(repo: Path,
+                                                            tmp_path: Path) -> None:
+    """Tasks mined from the full history, read on a shallow clone: the error blamed another
+    repository or rewritten history."""
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", repo.as_uri(), str(shallow)],
+                   check=True, capture_output=True)
+    old = git_out(repo, "rev-list", "--max-parents=0", "HEAD").split()[0]  # the first commit
+    tasks = write_tasks(tmp_path / "tasks.jsonl", old, [("t1", "fix it", ["README.md"])])
+    with pytest.raises(FormatError) as caught:
+        read_code_repo(shallow, tasks=tasks)
+    assert f"snapshot '{old}' is not a commit of {shallow} (a shallow clone" in str(caught.value)
+    assert "git fetch --unshallow" in str(caught.value)
+
+
 def test_a_task_the_snapshot_cannot_answer_is_named_by_its_line(repo: Path,
                                                                  tmp_path: Path) -> None:
     # the repository check named the task file and field, not the line to open

@@ -157,9 +157,11 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
                                  churn_days=churn_days, progress=progress.span(0.0, 0.8))
     except g.GitError as exc:
         if rev is None and task_list and "unknown revision" in str(exc):  # the tasks' own
+            why = ("a shallow clone, which lacks the older commits: `git fetch --unshallow`"
+                   if g.shallow_boundary(root) else "a task set made for another repository, "
+                   "or history rewritten since")
             raise FormatError(Path(str(tasks)), f"snapshot {snapshot!r} is not a commit of "
-                              f"{root} (a task set made for another repository, or history "
-                              "rewritten since)", field="snapshot") from None
+                              f"{root} ({why})", field="snapshot") from None
         raise FormatError(root, str(exc), field="rev") from None
     progress(0.8, "reading file contents")
     tree = {e.path: e.blob for e in g.ls_tree(root, index.commit)}
