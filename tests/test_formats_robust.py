@@ -137,3 +137,17 @@ def test_a_long_integer_id_stays_exact(tmp_path: Path) -> None:
     path = tmp_path / "corpus.jsonl"
     path.write_text('{"_id": 1234567890123456789, "text": "green tea"}\n')
     assert [d.id for d in read_corpus_jsonl(path)] == ["1234567890123456789"]
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be"])
+def test_a_utf16_file_is_named_as_such(tmp_path: Path, codec: str) -> None:
+    """Notepad's "Unicode" (UTF-16 with a byte order mark) was "not UTF-8 text (byte 0xff at
+    offset 0)"."""
+    from workbench.core.formats import load_dataset
+
+    path = tmp_path / "docs.jsonl"
+    text = '{"_id": "d1", "text": "green tea"}\n'
+    path.write_bytes(("\ufeff" + text).encode(codec) if codec.endswith("be")
+                     else text.encode(codec))
+    with pytest.raises(FormatError, match=r"field 'encoding': UTF-16 text .*save it as UTF-8"):
+        load_dataset(path)

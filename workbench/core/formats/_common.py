@@ -33,6 +33,9 @@ def read_text(path: Path, *, strip_bom: bool = True) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # Notepad's "Unicode"
+            raise FormatError(path, "UTF-16 text (it starts with a UTF-16 byte order mark): "
+                              "save it as UTF-8", line=1, field="encoding") from None
         line = data.count(b"\n", 0, e.start) + 1
         raise FormatError(
             path,
