@@ -174,15 +174,6 @@ def test_header_only_qrels_has_no_judgments(tmp_path: Path) -> None:
     assert f"{path}:2:" in str(info.value)
 
 
-def test_beir_unknown_query_in_qrels(tmp_path: Path) -> None:
-    root = beir_folder(tmp_path / "mini")
-    with (root / "qrels" / "test.tsv").open("a", encoding="utf-8") as fh:
-        fh.write("q404\td1\t1\n")
-    with pytest.raises(FormatError) as info:
-        read_beir(root)
-    assert_names(info.value, root / "qrels" / "test.tsv", 5, "query-id")
-
-
 def test_not_a_beir_folder(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=r"no corpus\.jsonl"):
         read_beir(tmp_path)
@@ -227,3 +218,25 @@ def test_a_training_split_of_the_held_out_queries_only_is_said_so(tmp_path: Path
         merge_splits(read_beir(root, "test.binary"), read_beir(root), "test.binary", "test")
     assert str(info.value).startswith("every query test.binary judges (2) is one of test, the "
                                       "held-out split: nothing is left to tune on")
+
+
+def test_a_folders_judgments_of_unknown_queries_are_left_aside_and_said(tmp_path: Path) -> None:
+    """As --qrels reads the same file (and trec_eval): the folder's own file had been an
+    error for one query queries.jsonl lacks, the same file beside it a warning."""
+    from workbench.core.checks import load_warnings
+    from workbench.core.formats.beir import read_beir
+
+    jsonl(tmp_path / "corpus.jsonl", {"_id": "d1", "text": "green tea"},
+          {"_id": "d2", "text": "black tea"})
+    jsonl(tmp_path / "queries.jsonl", {"_id": "q1", "text": "green"})
+    (tmp_path / "qrels").mkdir()
+    qrels = tmp_path / "qrels" / "test.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq9\td2\t1\n", encoding="utf-8")
+    ds = read_beir(tmp_path)
+    assert ds.qrels == {"q1": {"d1": 1}} and ds.queries.ids == ["q1"]
+    assert any("judgments of 1 query the query set lacks left aside (q9)" in w
+               for w in load_warnings(ds))
+    qrels.write_text("query-id\tcorpus-id\tscore\nq8\td1\t1\nq9\td2\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:  # judging none of them: the wrong file
+        read_beir(tmp_path)
+    assert_names(info.value, qrels, 2, "query-id")

@@ -12,6 +12,7 @@ from typing import Any
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
 from workbench.core.formats.beir import (
+    QRELS_UNMATCHED,
     read_beir,
     read_corpus_jsonl,
     read_qrels_tsv,
@@ -58,8 +59,6 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "documents file (.jsonl, .csv or .tsv)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
-# settings key: the query ids a --qrels file judges that the query set lacks (left aside)
-QRELS_UNMATCHED = "qrels_unmatched"
 
 
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:

@@ -68,6 +68,10 @@ def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
     return QuerySet(queries, name=name)
 
 
+# settings key: the query ids a judgments file judges that the query set lacks (left aside)
+QRELS_UNMATCHED = "qrels_unmatched"
+
+
 def read_qrels_tsv(
     path: StrPath,
     query_ids: Collection[str] | None = None,
@@ -160,6 +164,16 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
     if not queries_path.is_file():
         raise FormatError(folder, f"qrels/{split}.tsv without queries.jsonl", field="queries")
     queries = read_queries_jsonl(queries_path, name=name)
-    qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
+    qrels = read_qrels_tsv(qrels_path)
+    # judgments of queries queries.jsonl lacks are left aside and said, as trec_eval leaves
+    # them and as --qrels reads the same file; one that judges none of them is the wrong
+    # file: the strict read names its first line
+    unmatched = sorted(q for q in qrels if q not in queries.index)
+    settings: dict[str, object] = {}
+    if unmatched and len(unmatched) == len(qrels):
+        read_qrels_tsv(qrels_path, query_ids=queries.index)
+    if unmatched:
+        qrels = {q: j for q, j in qrels.items() if q in queries.index}
+        settings[QRELS_UNMATCHED] = unmatched
     return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels),
-                   qrels=qrels, source=str(folder))
+                   qrels=qrels, source=str(folder), settings=settings)
