@@ -294,6 +294,7 @@ def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
 
     if not args.train_split:
         return load_data(args), None
+    _check_splits_apart(args)
     args.split = args.train_split
     train = load_data(args)
     args.split = args.test_split
@@ -301,11 +302,34 @@ def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
     merged, train_mask, test_mask, dropped = merge_splits(train, test, args.train_split,
                                                           args.test_split)
     if dropped:
-        print(f"warning: {len(dropped)} queries are in both splits; held out, not tuned on",
-              file=sys.stderr)
+        n = len(dropped)
+        print(f"warning: {n:,} quer{'y is' if n == 1 else 'ies are'} in both splits; held out, "
+              "not tuned on", file=sys.stderr)
     describe = (f"tuned on split {args.train_split} ({int(train_mask.sum())} queries), "
                 f"held out: split {args.test_split} ({int(test_mask.sum())})")
     return merged, (train_mask, test_mask, describe)
+
+
+def _check_splits_apart(args: argparse.Namespace) -> None:
+    """--train-split names a split with queries of its own: one whose every query the
+    held-out split judges too (Cranfield's test.binary: test's queries graded 0/1) would tune
+    on the held-out queries. Said before the data is read twice."""
+    from workbench.core.formats import split_overlap
+
+    train, test = args.train_split, args.test_split
+    if train == test:
+        raise UsageError(f"--train-split and --test-split both name split {test}: the scores "
+                         "would be of the queries tuned on (for held-out scores on one split, "
+                         f"use --folds K with --split {test})")
+    folder = Path(args.data)
+    if args.queries or args.qrels or not (folder / "qrels" / f"{train}.tsv").is_file():
+        return  # judgments from elsewhere, or no such split: load_data says which
+    shared, judged = split_overlap(folder, train, test)
+    if judged and shared == judged:
+        raise UsageError(f"--train-split {train}: split {train} judges no query of its own — "
+                         f"all {judged:,} it judges are judged in --test-split {test} too, so "
+                         "tuning on it would be tuning on the held-out queries; tune on a split "
+                         f"of other queries, or use --folds K with --split {test}")
 
 
 def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ arguments of `job_from_session`), Start / Cancel / Apply best, a progress bar an
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.cases import has_cases
-from workbench.core.formats import dataset_splits
+from workbench.core.formats import dataset_splits, split_overlap
 from workbench.core.session import TuningSession
 
 from .metric_names import combo_metric, fill_metric_combo
@@ -48,12 +48,41 @@ def metric_choices(session: TuningSession) -> list[str]:
     return out or ranking
 
 
-def training_splits(session: TuningSession) -> list[str]:
+class TrainingSplit(NamedTuple):
+    """Another judged split of the open folder, as Validation offers it: `why_not` says why
+    it cannot be tuned on ("" when it can), `note` what tuning on it leaves aside."""
+
+    name: str
+    why_not: str = ""
+    note: str = ""
+
+
+def training_splits(session: TuningSession) -> list[TrainingSplit]:
     """The open folder's other judged splits, each one Validation can tune on while the open
-    split is held out (none when the queries or judgments were given apart from the folder)."""
+    split is held out (none when the queries or judgments were given apart from the folder).
+    A split whose every query the open split judges too (Cranfield's test.binary beside
+    test) is listed but not offered: tuning on it would be tuning on the held-out queries."""
     if session.source is None or session.queries_file or session.qrels_file:
         return []
-    return [s for s in dataset_splits(session.source) if s != session.split]
+    out = []
+    held = session.split
+    for name in dataset_splits(session.source):
+        if name == held:
+            continue
+        shared, judged = split_overlap(session.source, name, held)
+        if judged and shared == judged:
+            out.append(TrainingSplit(name, why_not=(
+                f"split {name} judges no query of its own: all {judged:,} it judges are "
+                f"split {held}'s too, so tuning on it would be tuning on the held-out "
+                "queries")))
+        elif shared:
+            out.append(TrainingSplit(name, note=(
+                f"{shared:,} of the {judged:,} queries split {name} judges "
+                f"{'is' if shared == 1 else 'are'} judged in split {held} too: held out, not "
+                "tuned on")))
+        else:
+            out.append(TrainingSplit(name))
+    return out
 
 
 def cannot_tune(session: TuningSession) -> str:
@@ -181,19 +210,30 @@ class TuneSettings(QWidget):
         self.budget_note.setText(text)
         self.budget_note.setVisible(bool(text))
 
-    def set_splits(self, others: list[str], held: str) -> None:
-        """Validation offers 'X → held' (tune on split X) for each of `others`, `held` held out; the
-        choice kept where it is still offered."""
+    def set_splits(self, others: list[TrainingSplit], held: str) -> None:
+        """Validation offers 'X → held' (tune on split X) for each of `others`, `held` held out;
+        one that cannot be tuned on is listed greyed, its reason in its text's tail and its
+        tooltip. The choice kept where it is still offered."""
         current = self.validation.currentData()
         while self.validation.count() > len(VALIDATIONS):
             self.validation.removeItem(self.validation.count() - 1)
-        for name in others:
-            self.validation.addItem(f"{name} → {held}", f"split:{name}")
-            self.validation.setItemData(self.validation.count() - 1,
-                                        f"tune on split {name}, hold out split {held}",
-                                        Qt.ItemDataRole.ToolTipRole)
+        for split in others:
+            name = split.name
+            if split.why_not:
+                self.validation.addItem(f"{name} → {held} (no queries of its own)", f"split:{name}")
+                tip = f"not offered: {split.why_not}"
+            else:
+                self.validation.addItem(f"{name} → {held}", f"split:{name}")
+                tip = f"tune on split {name}, hold out split {held}" + (
+                    f"; {split.note}" if split.note else "")
+            row = self.validation.count() - 1
+            self.validation.setItemData(row, tip, Qt.ItemDataRole.ToolTipRole)
+            if split.why_not:
+                self.validation.model().item(row).setEnabled(False)  # type: ignore[attr-defined]
         i = self.validation.findData(current)
-        self.validation.setCurrentIndex(max(i, 0))
+        model = self.validation.model()
+        usable = i >= 0 and model.item(i).isEnabled()  # type: ignore[attr-defined]
+        self.validation.setCurrentIndex(i if usable else 0)
 
     def set_choices(self, metrics: list[str], samplers: tuple[str, ...]) -> None:
         if self.sampler.count() == 0:

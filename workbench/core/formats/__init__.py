@@ -5,7 +5,7 @@ Every malformed input raises one `FormatError` naming the file, the line and the
 """
 
 from workbench.core.data import FormatError
-from workbench.core.formats.auto import dataset_splits, load_dataset, read_qrels
+from workbench.core.formats.auto import dataset_splits, load_dataset, read_qrels, split_overlap
 from workbench.core.formats.beir import (
     read_beir,
     read_corpus_jsonl,
@@ -62,6 +62,7 @@ __all__ = [
     "read_trec_run",
     "read_vault",
     "read_vault_notes",
+    "split_overlap",
     "trec_order",
     "write_trec_run",
 ]

@@ -5,7 +5,7 @@ documents file."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from functools import partial
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +297,37 @@ def dataset_splits(path: StrPath) -> list[str]:
         return []
     return sorted(p.stem for p in (path / "qrels").glob("*.tsv")
                   if p.is_file() and not _other_header(p))
+
+
+def split_overlap(path: StrPath, train: str, held: str) -> tuple[int, int]:
+    """(how many of the queries split `train` judges split `held` judges too, how many
+    `train` judges), from the folder's qrels/<split>.tsv files. A split all of whose queries
+    the held-out split judges leaves nothing to tune on that is not held out: Cranfield's
+    test.binary judges test's 225 queries again, graded 0/1."""
+    qrels = Path(path) / "qrels"
+    ours = _judged_ids(qrels / f"{train}.tsv")
+    return len(ours & _judged_ids(qrels / f"{held}.tsv")), len(ours)
+
+
+def _judged_ids(path: Path) -> frozenset[str]:
+    """The query ids a qrels file names (its first column, a header line aside); none for a
+    file that is not there."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return frozenset()
+    return _judged_ids_of(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _judged_ids_of(path: str, _mtime_ns: int, _size: int) -> frozenset[str]:
+    """`_judged_ids`, kept while the file is unchanged (the Tune tab asks on each refresh)."""
+    ids: set[str] = set()
+    for _, text in numbered_lines(read_text(Path(path))):
+        first = text.split("\t", 1)[0].strip()
+        if first and not (not ids and first.lower() == "query-id"):
+            ids.add(first)
+    return frozenset(ids)
 
 
 def _other_header(path: Path) -> bool:
