@@ -240,3 +240,21 @@ def test_a_folders_judgments_of_unknown_queries_are_left_aside_and_said(tmp_path
     with pytest.raises(FormatError) as info:  # judging none of them: the wrong file
         read_beir(tmp_path)
     assert_names(info.value, qrels, 2, "query-id")
+
+
+def test_the_splits_a_missing_split_names_are_those_offered(tmp_path: Path) -> None:
+    """Asked for a split it lacks, Cranfield's folder listed raw_cranqrel among its splits
+    ('splits here: raw_cranqrel, test, test.binary'), a file no split reads."""
+    root = beir_folder(tmp_path / "mini")
+    (root / "qrels" / "raw_codes.tsv").write_text("query-id\tcorpus-id\tcleverdon-code\n"
+                                                  "q1\td1\t1\n", encoding="utf-8")
+    (root / "qrels" / "binary.tsv").write_text("q1\td1\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_beir(root, "train")
+    assert str(info.value).endswith("no qrels/train.tsv (splits here: binary, test)")
+    (root / "qrels" / "binary.tsv").unlink()
+    (root / "qrels" / "test.tsv").unlink()
+    with pytest.raises(FormatError) as info:
+        read_beir(root, "test")
+    assert str(info.value).endswith("no qrels/test.tsv (qrels/raw_codes.tsv holds no grades "
+                                    "to score by)")

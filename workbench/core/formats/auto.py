@@ -13,6 +13,7 @@ from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
 from workbench.core.formats.beir import (
     QRELS_UNMATCHED,
+    other_header,
     read_beir,
     read_corpus_jsonl,
     read_qrels_tsv,
@@ -296,7 +297,7 @@ def dataset_splits(path: StrPath) -> list[str]:
     if not path.is_dir() or not ((path / "corpus.jsonl").is_file() or is_openvault_folder(path)):
         return []
     return sorted(p.stem for p in (path / "qrels").glob("*.tsv")
-                  if p.is_file() and not _other_header(p))
+                  if p.is_file() and not other_header(p))
 
 
 def split_overlap(path: StrPath, train: str, held: str) -> tuple[int, int]:
@@ -328,17 +329,6 @@ def _judged_ids_of(path: str, _mtime_ns: int, _size: int) -> frozenset[str]:
         if first and not (not ids and first.lower() == "query-id"):
             ids.add(first)
     return frozenset(ids)
-
-
-def _other_header(path: Path) -> bool:
-    """Whether a qrels file opens with a header line naming another third column than
-    `score` (`query-id  corpus-id  cleverdon-code`)."""
-    try:
-        with path.open(encoding="utf-8-sig", errors="replace") as f:
-            cols = [c.strip().lower() for c in f.readline().split("\t")]
-    except OSError:
-        return False
-    return len(cols) == 3 and cols[:2] == ["query-id", "corpus-id"] and cols[2] != "score"
 
 
 def _first_file(*paths: Path) -> Path | None:

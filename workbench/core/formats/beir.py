@@ -151,10 +151,13 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
         queries_path = folder / "queries.jsonl"
     qrels_path = folder / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
-        others = sorted(p.stem for p in (folder / "qrels").glob("*.tsv"))
-        if others:
-            raise FormatError(folder, f"no qrels/{split}.tsv (splits here: {', '.join(others)})",
-                              field="split")
+        files = sorted(p for p in (folder / "qrels").glob("*.tsv") if p.is_file())
+        # raw_cranqrel.tsv beside Cranfield's splits holds codes, not grades: no split
+        others = [p.stem for p in files if not other_header(p)]
+        if files:
+            raise FormatError(folder, f"no qrels/{split}.tsv (" + (
+                f"splits here: {', '.join(others)}" if others else
+                f"qrels/{files[0].name} holds no grades to score by") + ")", field="split")
         if queries_path.is_file():
             queries = read_queries_jsonl(queries_path, name=name)
         else:
@@ -177,3 +180,14 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
         settings[QRELS_UNMATCHED] = unmatched
     return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels),
                    qrels=qrels, source=str(folder), settings=settings)
+
+
+def other_header(path: Path) -> bool:
+    """Whether a qrels file opens with a header line naming another third column than
+    `score` (`query-id  corpus-id  cleverdon-code`)."""
+    try:
+        with path.open(encoding="utf-8-sig", errors="replace") as f:
+            cols = [c.strip().lower() for c in f.readline().split("\t")]
+    except OSError:
+        return False
+    return len(cols) == 3 and cols[:2] == ["query-id", "corpus-id"] and cols[2] != "score"
