@@ -64,6 +64,19 @@ def load_data(args: argparse.Namespace) -> Dataset:
     return dataset
 
 
+def left_out_note(args: argparse.Namespace, dataset: Dataset) -> str:
+    """" (36 without judgments left out)", for after the judged count, where the query file
+    held queries the judgments do not judge (BEIR's convention leaves them out: CISI's 36);
+    naming the split where DATA is judged in several; "" where none was left out."""
+    from workbench.core.checks import left_out_text
+    from workbench.core.formats import dataset_splits
+
+    given = getattr(args, "queries", None) or getattr(args, "qrels", None)
+    several = bool(args.data) and not given and len(dataset_splits(args.data)) > 1
+    text = left_out_text(dataset, getattr(args, "split", "test") if several else "")
+    return f" ({text})" if text else ""
+
+
 def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
     """Malformed decision lines the original would skip silently, a vault's unreadable notes
     and its notes read despite a flaw: said on stderr, the rest loaded."""

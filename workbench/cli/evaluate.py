@@ -24,6 +24,7 @@ from workbench.cli.common import (
     add_data,
     add_model,
     informative_metrics,
+    left_out_note,
     load_data,
     metric_list,
     model_and_params,
@@ -257,7 +258,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     named)."""
     n = len(dataset.corpus)
     print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
-          f"quer{'y' if judged == 1 else 'ies'}; model {model.id}")
+          f"quer{'y' if judged == 1 else 'ies'}{left_out_note(args, dataset)}; model {model.id}")
     print(judgments_line(args, dataset, metrics))
     empty = int((pipe.judgments.judged_mask & (result.ranking.count == 0)).sum())
     if empty:  # an all-zero table said why

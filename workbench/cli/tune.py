@@ -23,6 +23,7 @@ from workbench.cli.common import (
     UsageError,
     add_data,
     add_model,
+    left_out_note,
     load_data,
     model_and_params,
     pipeline,
@@ -151,7 +152,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
             return 130
         return EXIT_OK
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
-               inert)
+               inert, left_out_note(args, dataset))
     _say_what_cannot_ship(model, [d.name for d in space.dimensions])
     from workbench.core.tuning.validation import has_time
 

@@ -16,11 +16,12 @@ from workbench.textout import format_table
 
 def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
                validation: Any, spec: Any, evaluator: Any,
-               inert: Mapping[str, str] | None = None) -> None:
+               inert: Mapping[str, str] | None = None, left_out: str = "") -> None:
+    """`left_out`: " (36 without judgments left out)" after the count (`left_out_note`)."""
     counted = int(evaluator.counted().sum())
     # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
     what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
-    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} {what}; "
+    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} {what}{left_out}; "
           f"model {model.id}")
     n = len(space.dimensions)
     print(f"tuning {n} parameter{'' if n == 1 else 's'}: "

@@ -4,7 +4,9 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 - relevant judgments naming documents the corpus lacks (trec_eval counts them as relevant
   documents no ranking can retrieve, so recall and nDCG stay below 1);
 - judgments none of which marks a document relevant (every metric 0);
-- judgments of queries the query set lacks (left aside, as trec_eval leaves them);
+- judgments of queries the query set lacks (left aside, as trec_eval leaves them), and
+  queries without judgments (left out, BEIR's convention: `left_out_text`, said beside the
+  counts, not as a warning);
 - memories of a SillyTavern chat that OpenVault would not retrieve (left out of the corpus, or,
   where that is every memory, kept and said);
 - queries with empty text and no chat (no term to match);
@@ -22,6 +24,19 @@ from collections.abc import Sequence
 from workbench.core.data import Dataset, FormatError
 
 SHOWN = 3  # examples named per warning
+
+
+def left_out_text(dataset: Dataset, split: str = "") -> str:
+    """The queries of the query file its judgments do not judge, left out of the query set
+    (BEIR's convention), said beside the judged count: "36 without judgments left out" (CISI);
+    with `split`, for a folder judged in several, "300 that split train does not judge left
+    out" (SciFact's train: test's queries). "" when none was."""
+    n = dataset.unjudged_left_out
+    if not n:
+        return ""
+    if split:
+        return f"{n:,} that split {split} does not judge left out"
+    return f"{n:,} without judgments left out"
 
 
 def load_warnings(dataset: Dataset) -> list[str]:

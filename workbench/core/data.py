@@ -156,6 +156,9 @@ class Dataset:
     # the source system's own settings read beside the data (a pi-memory folder's
     # settings.json); models may read them in prepare
     settings: Mapping[str, Any] = field(default_factory=dict)
+    # the queries of the query file its judgments do not judge, left out of `queries` (BEIR's
+    # convention: CISI's queries.jsonl holds 112, its qrels judge 76); said beside the counts
+    unjudged_left_out: int = 0
 
     @property
     def judged(self) -> bool:

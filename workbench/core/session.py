@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -199,9 +199,8 @@ class TuningSession:
                        if k not in _JUDGMENT_KEYS}
         query = Query(f"typed-{n}", text, context)
         self.typed.append(query)
-        self.dataset = Dataset(ds.name, ds.corpus,
-                               QuerySet([*ds.queries, query], name=ds.queries.name),
-                               ds.qrels, ds.source, ds.settings)
+        self.dataset = replace(ds, queries=QuerySet([*ds.queries, query],
+                                                    name=ds.queries.name))
         self.judgments = (Judgments.build(ds.qrels, self.dataset.queries.ids,
                                           ds.corpus.index) if ds.qrels else None)
         self._rebase = None

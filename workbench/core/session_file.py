@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -359,7 +359,7 @@ def _with_typed(dataset: Any, typed: Sequence[tuple[str, str, dict[str, Any]]]) 
     taken since is kept under a new one (typed-N, as the window numbers them)."""
     if not typed:
         return dataset
-    from workbench.core.data import Dataset, Query, QuerySet
+    from workbench.core.data import Query, QuerySet
 
     taken = set(dataset.queries.ids)
     added = []
@@ -370,9 +370,8 @@ def _with_typed(dataset: Any, typed: Sequence[tuple[str, str, dict[str, Any]]]) 
             new, n = f"typed-{n}", n + 1
         taken.add(new)
         added.append(Query(new, text, dict(context)))
-    return Dataset(dataset.name, dataset.corpus,
-                   QuerySet([*dataset.queries, *added], name=dataset.queries.name),
-                   dataset.qrels, dataset.source, dataset.settings)
+    return replace(dataset, queries=QuerySet([*dataset.queries, *added],
+                                             name=dataset.queries.name))
 
 
 def _typed_ids(dataset: Any, typed: Sequence[tuple[str, str, dict[str, Any]]]) -> list[str]:

@@ -279,8 +279,7 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
         # the others' judgments set aside, the queries kept: metrics count the judged ones
         # only, and a state prepared for the whole query set still fits
         qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
-        narrowed = Dataset(dataset.name, dataset.corpus, dataset.queries, qrels,
-                           dataset.source, dataset.settings)
+        narrowed = replace(dataset, qrels=qrels)
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
                           f"configuration was tuned on ({each}); on the others the tuned "
                           "figures would be training scores", *elsewhere]

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.checks import left_out_text
 from workbench.core.formats import dataset_splits
 from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
@@ -85,15 +86,20 @@ class Header(QWidget):
             self.dataset_label.set_texts(f"<i>{text}</i>", text)
             return
         judged = f"{len(ds.qrels):,} judged" if ds.qrels else "not judged"
-        counts = f"({len(ds.corpus):,} docs, {len(ds.queries):,} queries, "
+        n = len(ds.queries)
+        counts = f"({len(ds.corpus):,} docs, {n:,} quer{'y' if n == 1 else 'ies'}, "
         s = self.session
         # the split read, where the folder has others (File ▸ Split)
-        split = (f" · {s.split}" if s.source and s.queries_file is None and s.qrels_file is None
-                 and len(dataset_splits(s.source)) > 1 else "")
+        several = bool(s.source and s.queries_file is None and s.qrels_file is None
+                       and len(dataset_splits(s.source)) > 1)
+        split = f" · {s.split}" if several else ""
+        # the query file's queries its judgments leave out (CISI: 36 of 112), said
+        left_out = left_out_text(ds, s.split if several else "")
+        tail = f"; {left_out})" if left_out else ")"
         self.dataset_label.set_texts(
             f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {counts}"
-            + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>") + ")",
-            f"dataset: {ds.name}{split} {counts}{judged})", s.source or "")
+            + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>")
+            + esc(tail), f"dataset: {ds.name}{split} {counts}{judged}{tail}", s.source or "")
 
     def _on_model_changed(self, *_: object) -> None:
         m = self.session.model

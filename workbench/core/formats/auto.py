@@ -284,8 +284,9 @@ def load_dataset(
         if unmatched:
             judgments = {q: j for q, j in judgments.items() if q in query_set.index}
             settings = {**settings, QRELS_UNMATCHED: unmatched}
-    return Dataset(name=name, corpus=corpus, queries=judged_subset(query_set, judgments),
-                   qrels=judgments, source=str(path), settings=settings)
+    judged = judged_subset(query_set, judgments)
+    return Dataset(name=name, corpus=corpus, queries=judged, qrels=judgments, source=str(path),
+                   settings=settings, unjudged_left_out=len(query_set) - len(judged))
 
 
 def dataset_splits(path: StrPath) -> list[str]:

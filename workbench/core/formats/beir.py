@@ -178,8 +178,9 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
     if unmatched:
         qrels = {q: j for q, j in qrels.items() if q in queries.index}
         settings[QRELS_UNMATCHED] = unmatched
-    return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels),
-                   qrels=qrels, source=str(folder), settings=settings)
+    judged = judged_subset(queries, qrels)
+    return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
+                   settings=settings, unjudged_left_out=len(queries) - len(judged))
 
 
 def other_header(path: Path) -> bool:

@@ -80,8 +80,9 @@ def read_openvault(folder: StrPath, split: str = "test") -> Dataset:
                               field="split")
         return Dataset(name=name, corpus=corpus, queries=queries, source=str(folder))
     qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
-    return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels), qrels=qrels,
-                   source=str(folder))
+    judged = judged_subset(queries, qrels)
+    return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
+                   unjudged_left_out=len(queries) - len(judged))
 
 
 def read_sillytavern_chat(path: StrPath) -> Dataset:

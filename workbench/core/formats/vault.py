@@ -235,5 +235,6 @@ def read_vault(folder: StrPath, split: str = "test", *,
         queries = read_queries(home / "queries.jsonl", name=name)
         if qrels_path.is_file():
             qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
-    return Dataset(name=name, corpus=corpus, queries=judged_subset(queries, qrels), qrels=qrels,
-                   source=str(folder))
+    judged = judged_subset(queries, qrels)
+    return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
+                   unjudged_left_out=len(queries) - len(judged))
