@@ -33,7 +33,7 @@ def test_eval_refuses_with_the_estimate(model: str, monkeypatch: pytest.MonkeyPa
     assert main(["eval", str(SAMPLES / "tea-beir"), "-m", model]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err  # one line, no traceback
-    assert "needs about" in err[0] and "100 KB is available" in err[0]
+    assert "needs about" in err[0] and "100 KiB is available" in err[0]
     assert "vector_candidates" in err[0] and "WORKBENCH_MEMORY_LIMIT" in err[0]
     assert not list(Path(cache_dir()).glob(f"prepared/{model}-*"))
 

@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, UsageError
-from workbench.core.engine import gib
+from workbench.core.sizes import bytes_text
 from workbench.core.store import cache_dir
 from workbench.core.store.trim import (
     LIMIT_ENV,
@@ -33,9 +33,11 @@ def add_commands(sub: Any) -> None:
     p = sub.add_parser("cache", help="what the on-disk caches hold; trim or clear them",
                        description="What each part of the cache folder holds. prepared/ and "
                        f"repo-index/ are kept under ${LIMIT_ENV} each (default 8G; 0 keeps "
-                       "everything), least recently used first, whenever a state is saved.")
+                       "everything), least recently used first, whenever a state is saved. "
+                       "Sizes are in binary units, shown as GiB, MiB, KiB: 8G = 8GiB = 8 × "
+                       "1024³ bytes (8GB, with a B, is 8 × 1000³).")
     p.add_argument("--trim", nargs="?", const="", metavar="SIZE",
-                   help=f"trim prepared/ and repo-index/ now, each to SIZE (default "
+                   help=f"trim prepared/ and repo-index/ now, each to SIZE (such as 8G; default "
                    f"${LIMIT_ENV}), least recently used first; 0 removes every state")
     p.add_argument("--clear", choices=(*CLEARABLE, "all"), action="append", default=[],
                    help="remove everything a part holds (repeatable; all: every part but "
@@ -57,7 +59,7 @@ def cmd_cache(args: argparse.Namespace) -> int:
         for name in STATE_FOLDERS:
             done = trim(cache_dir() / name, limit, recent_s=0.0)
             print(f"{name}: removed {done.removed:,} state{'' if done.removed == 1 else 's'} "
-                  f"({gib(done.freed)}); {gib(done.kept_bytes)} kept"
+                  f"({bytes_text(done.freed)}); {bytes_text(done.kept_bytes)} kept"
                   + (f"; could not remove {done.failed:,} ({done.why})" if done.failed
                      else ""))
             failed = failed or done.failed > 0
@@ -79,9 +81,9 @@ def cmd_cache(args: argparse.Namespace) -> int:
     for part in usage():
         note = WHAT[part.name]
         if part.name in STATE_FOLDERS:
-            note += (f"; kept under {gib(limit)}" if limit else "; not trimmed "
+            note += (f"; kept under {bytes_text(limit)}" if limit else "; not trimmed "
                      f"(${LIMIT_ENV}=0)")
-        rows.append([part.name, f"{part.files:,}", gib(part.size) if part.files else "—",
+        rows.append([part.name, f"{part.files:,}", bytes_text(part.size) if part.files else "—",
                      note])
     print(format_table(["part", "files", "size", "what"], rows))
     return EXIT_FAIL if failed else EXIT_OK

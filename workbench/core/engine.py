@@ -44,6 +44,7 @@ from workbench.core.ranking import (
     total_only,
     uniform_rows,
 )
+from workbench.core.sizes import UNITS, byte_count, bytes_text
 from workbench.core.store import prepare_cache
 
 __all__ = [
@@ -232,21 +233,20 @@ class MemoryEstimateError(ValueError):
 
 
 MEMORY_LIMIT_ENV = "WORKBENCH_MEMORY_LIMIT"
-"""bytes (or with a K, M, G suffix) that preparing may use, instead of what the system says is
-available"""
+"""bytes (or with a K, M, G or T suffix: 4G = 4 GiB, 4GB = 4 × 1000³ bytes; `sizes.byte_count`)
+that preparing may use, instead of what the system says is available"""
 
 
 def available_memory() -> int | None:
     """Bytes that may be used: $WORKBENCH_MEMORY_LIMIT, else the kernel's MemAvailable (Linux),
     else the free physical pages; None where none is known."""
-    limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip().upper()
+    limit = os.environ.get(MEMORY_LIMIT_ENV, "").strip()
     if limit:
-        scale = {"K": 2**10, "M": 2**20, "G": 2**30}.get(limit[-1], 1)
-        try:
-            return int(float(limit.rstrip("KMG")) * scale)
-        except ValueError:
+        value = byte_count(limit)
+        if value is None:
             raise MemoryEstimateError(f"${MEMORY_LIMIT_ENV}={limit!r}: not a size (bytes, "
-                                      "or a number with K, M or G)") from None
+                                      f"or {UNITS})")
+        return value
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
             for line in f:
@@ -260,13 +260,6 @@ def available_memory() -> int | None:
         return None
 
 
-def gib(n: float) -> str:
-    """A byte count for people: 1.5 GB, 340 MB, 96 KB."""
-    if n >= 2**30:
-        return f"{n / 2**30:.1f} GB"
-    return f"{n / 2**20:.0f} MB" if n >= 2**20 else f"{n / 2**10:.0f} KB"
-
-
 def check_memory(model: Model, dataset: Dataset, params: Params) -> None:
     """Raise MemoryEstimateError where the model's estimate exceeds the available memory."""
     need = model.memory_estimate(dataset, params)
@@ -276,8 +269,8 @@ def check_memory(model: Model, dataset: Dataset, params: Params) -> None:
     if have is not None and need > have:
         raise MemoryEstimateError(
             f"{model.id} on {dataset.name} ({len(dataset.queries):,} queries × "
-            f"{len(dataset.corpus):,} documents) needs about {gib(need)} of memory and "
-            f"{gib(have)} is available; not prepared. Use fewer queries or documents"
+            f"{len(dataset.corpus):,} documents) needs about {bytes_text(need)} of memory and "
+            f"{bytes_text(have)} is available; not prepared. Use fewer queries or documents"
             + (", or a lower vector_candidates" if "vector_candidates" in model.schema else "")
             + f" (${MEMORY_LIMIT_ENV} sets the limit)")
 

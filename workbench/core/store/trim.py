@@ -4,7 +4,7 @@ A prepared state or a repository index is keyed by everything it depends on, the
 own source included, so every upgrade, parameter change or new snapshot adds files and none
 is ever read again: a working cache had grown to 5.6 GB of `prepared/` in 3,864 files. After
 each state is saved, `prepared/` and `repo-index/` are each trimmed to `$WORKBENCH_CACHE_LIMIT`
-(default 8G; `0` keeps everything), oldest use first; reading a state marks it used (its
+(default 8G, 8 GiB; `0` keeps everything), oldest use first; reading a state marks it used (its
 modification time). The state just written is never removed, nor one used in the last
 minutes (another process may be about to map it; on POSIX a mapped file that is removed stays
 readable to whoever has it open). Embeddings are never trimmed: they take far longer to make
@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from workbench.core.sizes import UNITS, byte_count
 from workbench.core.store.paths import cache_dir
 
 LIMIT_ENV = "WORKBENCH_CACHE_LIMIT"
@@ -33,21 +34,18 @@ class CacheLimitError(ValueError):
 
 
 def parse_size(text: str, what: str, zero: str = "0 keeps everything") -> int:
-    """'8G', '500M', '1.5GB', '123456' → bytes; CacheLimitError naming `what` otherwise
-    (`zero`: what 0 means there, said in the error)."""
-    import re
-
-    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)B?\s*", text.upper())
-    value = float(m[1]) * {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}[m[2]] \
-        if m else -1.0
-    if not 0 <= value < 2**63:
-        raise CacheLimitError(f"{what}={text!r}: not a size (bytes, or a number with K, M, G "
-                              f"or T, such as 8G; {zero})")
-    return int(value)
+    """'8G', '8GiB', '500M', '123456' → bytes (binary units); '8GB' → 8 × 1000³ bytes
+    (`workbench.core.sizes`); CacheLimitError naming `what` otherwise (`zero`: what 0 means
+    there, said in the error)."""
+    value = byte_count(text)
+    if value is None:
+        raise CacheLimitError(f"{what}={text!r}: not a size (bytes, or {UNITS}; {zero})")
+    return value
 
 
 def cache_limit() -> int | None:
-    """Bytes each state folder may hold ($WORKBENCH_CACHE_LIMIT, default 8G); None: no limit."""
+    """Bytes each state folder may hold ($WORKBENCH_CACHE_LIMIT, default 8G = 8 GiB); None: no
+    limit."""
     text = os.environ.get(LIMIT_ENV, "").strip()
     if not text:
         return DEFAULT_LIMIT

@@ -29,7 +29,6 @@ from workbench.core.engine import (
     Progress,
     available_memory,
     corpus_stage,
-    gib,
 )
 from workbench.core.models.dense import embedding_dim
 from workbench.core.models.hybrid.candidates import Pairs, build_pairs, memory_needed
@@ -46,6 +45,7 @@ from workbench.core.models.hybrid.vectors import (
     similarity_rows,
 )
 from workbench.core.params import Params
+from workbench.core.sizes import bytes_text
 
 F64 = NDArray[np.float64]
 I64 = NDArray[np.int64]
@@ -154,8 +154,8 @@ def prepare_hybrid(dataset: Dataset, params: Params, progress: Progress,
     if have is not None and need > have:  # now with the postings known
         raise MemoryEstimateError(
             f"hybrid on {dataset.name} ({len(plans):,} queries × {len(texts):,} documents, "
-            f"{len(index.post_doc):,} BM25 matches) needs about {gib(need)} of memory and "
-            f"{gib(have)} is available; not prepared. Use fewer queries or documents, or a "
+            f"{len(index.post_doc):,} BM25 matches) needs about {bytes_text(need)} of memory and "
+            f"{bytes_text(have)} is available; not prepared. Use fewer queries or documents, or a "
             f"lower vector_candidates (${MEMORY_LIMIT_ENV} sets the limit)")
     progress(0.3, "reading the stored vectors" if str(params["embeddings"]) == "stored"
              else "embedding")
