@@ -106,6 +106,30 @@ def test_prompt_goes_on_both_sides_unless_the_query_prompt_is_given(
     assert "query: how hot for green tea" in counting.seen
 
 
+def test_a_preset_names_the_query_side_beside_a_prompt(
+        beir: Path, counting: CountingEncoder, capsys: pytest.CaptureFixture[str]) -> None:
+    """--query-prompt took a preset's name only without --prompt: beside it, 'none' was
+    prepended to every query as the text "none"."""
+    assert main(["embed", str(beir), "--embedding-model", counting.name,
+                 "--prompt", "passage: ", "--query-prompt", "none"]) == 0
+    capsys.readouterr()
+    assert "passage: Green tea Steep green tea at 80 degrees for two minutes." in counting.seen
+    assert "how hot for green tea" in counting.seen
+    assert not any(t.startswith("none") for t in counting.seen)
+
+
+def test_the_help_names_the_parameters_the_prompts_set(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`models dense` lists document_prompt and query_prompt; embed's --prompt did not say it
+    sets the first (and the second too)."""
+    with pytest.raises(SystemExit):
+        main(["embed", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("--prompt PROMPT the model's document_prompt, and its query_prompt too unless "
+            "--query-prompt is given") in text
+    assert "--query-prompt QUERY_PROMPT the model's query_prompt alone" in text
+
+
 def test_documents_only_and_a_second_run(beir: Path, counting: CountingEncoder,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["embed", str(beir), "-m", "hybrid", "--embedding-model", counting.name,

@@ -34,10 +34,11 @@ def add_commands(sub: Any) -> None:
                    f"embedding_model, {DEFAULT_MODEL})")
     p.add_argument("--fields", choices=("title+text", "text"),
                    help="what of each document is embedded (the model's fields parameter)")
-    p.add_argument("--prompt", help="prompt of both sides (the query side unless "
-                   "--query-prompt): text, or a preset name: "
-                   + ", ".join(repr(k) for k in PROMPT_PRESETS))
-    p.add_argument("--query-prompt", help="the query side's prompt")
+    p.add_argument("--prompt", help="the model's document_prompt, and its query_prompt too "
+                   "unless --query-prompt is given (the two sides alike): text, or a preset "
+                   "name: " + ", ".join(repr(k) for k in PROMPT_PRESETS))
+    p.add_argument("--query-prompt", help="the model's query_prompt alone: text, or a preset "
+                   "name, as --prompt")
     p.add_argument("--batch-size", type=whole(1), metavar="N",
                    help="texts per encoder call (the model's batch_size parameter; "
                    "default 64)")
@@ -74,13 +75,11 @@ def cmd_embed(args: argparse.Namespace) -> int:
                          f"{', '.join(model_ids())}); the encoder is --embedding-model") from None
     given = {name: getattr(args, option) for name, option in EMBED_SHORTHANDS
              if getattr(args, option) is not None}
+    for name in ("document_prompt", "query_prompt"):  # a preset's name, each side
+        if name in given:
+            given[name] = PROMPT_PRESETS.get(str(given[name]), given[name])
     if "document_prompt" in given:
-        given["document_prompt"] = PROMPT_PRESETS.get(str(given["document_prompt"]),
-                                                      given["document_prompt"])
         given.setdefault("query_prompt", given["document_prompt"])  # --prompt: both sides
-    elif "query_prompt" in given:
-        given["query_prompt"] = PROMPT_PRESETS.get(str(given["query_prompt"]),
-                                                   given["query_prompt"])
     unknown = [n for n in given if n not in model.schema]
     if unknown:
         option = dict(EMBED_SHORTHANDS)[unknown[0]].replace("_", "-")
