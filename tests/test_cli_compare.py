@@ -355,3 +355,22 @@ def test_judged_at_k_is_left_out_where_it_can_only_repeat_p_at_k(
     assert "p@10" in out and "judged@" not in out
     assert main(["eval", str(data), "-m", "bm25", "--metrics", "p@10,judged@10"]) == 0
     assert "judged@10" in capsys.readouterr().out  # named: kept
+
+
+def test_the_subject_says_the_queries_left_out_unjudged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """CISI's 36 unjudged queries were left out without a word: '76 queries, 76 judged'."""
+    import shutil
+
+    folder = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    with (folder / "queries.jsonl").open("a", encoding="utf-8") as f:
+        f.write('{"_id": "extra1", "text": "tea"}\n{"_id": "extra2", "text": "cups"}\n')
+    assert main(["compare", str(folder), "-m", "bm25", "--defaults", "-p", "k1=2",
+                 "--metrics", "ndcg@10", "--movers", "0"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("25 queries, 25 judged (2 without judgments left out)")
+    page = tmp_path / "r.html"
+    assert main(["report", str(folder), "-m", "bm25", "--defaults", "-p", "k1=2",
+                 "--metrics", "ndcg@10", "-o", str(page)]) == 0
+    assert "<dt>judged queries</dt><dd>25 (2 without judgments left out)</dd>" in page.read_text()

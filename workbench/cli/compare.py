@@ -17,6 +17,7 @@ from workbench.cli.common import (
     UsageError,
     add_data,
     informative_metrics,
+    left_out_note,
     load_data,
     metric_list,
     model_id,
@@ -148,6 +149,7 @@ def _comparison(args: argparse.Namespace) -> Any:
         notes = [*notes, f"to measure, give {judgments_hint(args, dataset)}"]
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
+    comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
     comp.training = training_configurations(dataset, tuned_notes(configs, model.id))
     comp.tuned = dict(tuned_notes(configs, model.id))
     return comp

@@ -104,6 +104,9 @@ class Comparison:
     # judged queries whose judgments were set aside (a configuration was tuned on them):
     # `dataset` counts the others only
     set_aside: int = 0
+    # the queries of the query file left out as unjudged, said beside the judged count
+    # ("36 without judgments left out"; `core.checks.left_out_text`); "" where none was
+    left_out: str = ""
     # configurations whose figures count queries they were tuned on (k-fold values, or
     # --all-queries): training scores, marked as such wherever the figures are shown
     training: frozenset[str] = frozenset()
@@ -116,9 +119,10 @@ class Comparison:
     def judged_text(self) -> str:
         """"25 judged", or "5 judged and counted, 5 tuned on set aside"."""
         judged = len(self.dataset.qrels or {})
+        left_out = f" ({self.left_out})" if self.left_out else ""
         if not self.set_aside:
-            return f"{judged:,} judged"
-        return f"{judged:,} judged and counted, {self.set_aside:,} tuned on set aside"
+            return f"{judged:,} judged{left_out}"
+        return f"{judged:,} judged and counted, {self.set_aside:,} tuned on set aside{left_out}"
 
     @property
     def differing(self) -> dict[str, list[ParamValue]]:
