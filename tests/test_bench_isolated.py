@@ -16,10 +16,10 @@ from workbench.core.engine import MEMORY_LIMIT_ENV
 
 def test_a_refusal_in_the_child_names_the_benchs_cap_not_the_machines_memory() -> None:
     said = ("hybrid on c100k (1,000 queries × 100,000 documents, 9 BM25 matches) needs about "
-            "9.0 GB of memory and 6.0 GB is available; not prepared. Use fewer queries")
+            "9.0 GiB of memory and 6.0 GiB is available; not prepared. Use fewer queries")
     out = isolated.over_cap(said, {"memory_cap_mb": 6144})
     assert out.startswith("hybrid on c100k (1,000 queries × 100,000 documents, 9 BM25 "
-                          "matches) needs about 9.0 GB, over the bench's own 6.0 GB cap")
+                          "matches) needs about 9.0 GiB, over the bench's own 6.0 GiB cap")
     assert "is available" not in out and f"${MEMORY_LIMIT_ENV}=SIZE sets" in out
     assert isolated.over_cap(said, {"memory_cap_mb": 20480, "users_cap": True}) == said
 

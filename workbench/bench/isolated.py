@@ -146,7 +146,7 @@ def over_cap(message: str, request: dict[str, Any]) -> str:
 
 
 def _cap_text(request: dict[str, Any]) -> str:
-    return f"{request['memory_cap_mb'] / 1024:.1f} GB"
+    return f"{request['memory_cap_mb'] / 1024:.1f} GiB"
 
 
 if __name__ == "__main__":
