@@ -116,6 +116,39 @@ def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: Qt
     assert names == [*tea.result.scores.signals, "total"] and "bm25" not in names
 
 
+def test_the_row_labels_of_a_short_chart_are_a_line_apart(qtbot: QtBot,
+                                                         tea: TuningSession) -> None:
+    """In a 720-px window the chart is about 100 px tall: its ten row labels ('#1 · d030' …)
+    were drawn 10 px apart, each over the next. Those drawn are a line of text apart; a tall
+    chart labels every row."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QFontMetrics
+
+    chart = ContributionChart(tea)
+    qtbot.addWidget(chart)
+    chart.resize(900, 190)
+    chart.show()
+    qtbot.waitExposed(chart)
+    plot = chart.top_plot.getPlotItem()
+    axis, vb = plot.getAxis("left"), plot.vb
+    qtbot.waitUntil(lambda: 0 < vb.height() < 130)
+    assert vb.height() / tea.k < QFontMetrics(axis.font()).height()  # rows under a line
+
+    def centres() -> list[float]:
+        return sorted(vb.mapViewToScene(QPointF(0.0, value)).y()
+                      for value, _ in axis._tickLevels[0])
+
+    line = QFontMetrics(axis.font()).height()
+    ys = centres()
+    assert len(ys) >= 2 and min(np.diff(ys)) >= line, (ys, line)
+    texts = [text for _, text in axis._tickLevels[0]]
+    assert texts[0].startswith("#1 · ")  # the first row is always named
+    chart.resize(900, 520)
+    qtbot.waitUntil(lambda: vb.height() > 300)
+    assert len(axis._tickLevels[0]) == tea.k
+    assert min(np.diff(centres())) >= line
+
+
 def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart = ContributionChart(vault)
     _show(qtbot, chart)

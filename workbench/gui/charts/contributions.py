@@ -9,10 +9,12 @@ picks that document (the last two picked are the pair compared).
 from __future__ import annotations
 
 import html
+import math
 
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QTabWidget, QWidget
 
 from workbench.core.compare import doc_contributions
@@ -84,6 +86,7 @@ class ContributionChart(ChartPanel):
         self._top_bars: list[pg.BarGraphItem] = []
         self._top_ticks: pg.ScatterPlotItem | None = None
         self._top_labels: list[tuple[float, str]] | None = None
+        self._labels_shown: list[tuple[float, str]] | None = None  # on the axis now
         self._x_shown: tuple[float, float] | None = None
         self._pair_stale = False
         self._pair_drawn = False
@@ -142,7 +145,7 @@ class ContributionChart(ChartPanel):
             self.top_legend.setColumnCount(-(-(len(signals) + 1) // LEGEND_ROWS))
             plot.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1)))
             self._top_signals = signals
-            self._top_labels = None
+            self._top_labels = self._labels_shown = None
         return self._top_bars, self._top_ticks
 
     def _empty_top(self, hint: str, signals: tuple[str, ...] | None = None) -> None:
@@ -162,7 +165,7 @@ class ContributionChart(ChartPanel):
         if self._top_ticks is not None:
             self._top_ticks.setData(x=[], y=[])
         if self._top_labels:
-            self._top_labels = None
+            self._top_labels = self._labels_shown = None
             self.top_plot.getPlotItem().getAxis("left").setTicks([[]])
 
     def _draw_top(self) -> None:
@@ -198,17 +201,38 @@ class ContributionChart(ChartPanel):
             mark = "◆ " if d in chosen else ""
             # "#3 · 184", not "3. 184": numeric ids (Cranfield, BEIR) read as decimals
             labels.append((float(j), f"{mark}#{j + 1} · {elide_middle(corpus[d].id, 24)}"))
-        if labels != self._top_labels:  # the axis re-renders its picture on new ticks
+        if labels != self._top_labels:
             self._top_labels = labels
-            self.top_plot.getPlotItem().getAxis("left").setTicks([labels])
             fit_left_axis(self.top_plot, [text for _, text in labels], grow_only=True)
         self._top_range = (float(min(0.0, start.min())),
                            float(max(np.nanmax(totals), (start + length).max(), 0.0)), n)
         self._apply_top_range()
 
+    def label_step(self) -> int:
+        """Every how many rows a label is drawn: 1 where a row is a line of text tall, else
+        enough that the labels drawn are a line apart (ten rows in the ~100 px of a 720-px
+        window overlapped into an unreadable block)."""
+        n = len(self._top_labels or ())
+        view = float(self.top_plot.getPlotItem().vb.height())
+        if n < 2 or view < 1:
+            return 1
+        line = QFontMetrics(self.top_plot.getPlotItem().getAxis("left").font()).height()
+        return max(1, math.ceil(line / (view / n)))
+
+    def _show_labels(self) -> None:
+        """The row labels the rows' height has room for (`label_step`), set on the axis
+        only when they change: the axis re-renders its picture on new ticks."""
+        labels = self._top_labels or []
+        step = self.label_step()
+        shown = labels[::step]
+        if shown != self._labels_shown:
+            self._labels_shown = shown
+            self.top_plot.getPlotItem().getAxis("left").setTicks([shown])
+
     def _apply_top_range(self) -> None:
         if self._top_range is None:
             return
+        self._show_labels()
         lo, hi, n = self._top_range
         span = max(hi - lo, 1e-9)
         room = legend_room(self.top_plot, self.top_legend)
