@@ -707,3 +707,44 @@ def test_the_done_line_never_shows_a_servers_password(qtbot: QtBot, panel: TuneP
     panel._on_finished(served)
     assert "secret" not in panel.status.text() and "secret" not in panel.status.toolTip()
     assert "stored in postgresql://wb@db.example/studies?password=***" in panel.status.text()
+
+
+def _narrow_view(qtbot: QtBot, tmp_path: Path) -> Any:
+    """The Tune tab's charts and result in a panel as wide as a 1,024-px window's."""
+    panel = _shown_panel(qtbot, _session("tea-beir", "bm25"), tmp_path / "s.db")
+    panel.resize(1016, 480)
+    qtbot.wait(20)  # the layout settles
+    return panel
+
+
+def test_at_1024_px_the_chart_keys_break_onto_lines_that_fit(qtbot: QtBot,
+                                                             tmp_path: Path) -> None:
+    """At 1,024 px the trials' key was cut after "best on training" ("◇ kept" out of sight)
+    and the two-parameter chart's colour key after "objective": each caption's lines fit
+    its chart, every entry of the key still in it; a wide view keeps them on one line."""
+    panel = _narrow_view(qtbot, tmp_path)
+    view = panel.view
+    curve, contour = view.curve, view.contour
+    curve.reset("fold 1 of 2")
+    for number, value in enumerate([0.50, 0.55, 0.52]):
+        curve.add(number, value, 0.5)
+    curve.mark_kept(1, 0.55)
+    view.importance.show_importances({"k1": 0.7, "b": 0.3})
+    view.slice.show_slice("k1", [0.5, 1.0, 1.5], [0.50, 0.55, 0.52], "nDCG@10")
+    contour.show_pairs(("k1", "b"), [0.5, 1.0, 1.5], [0.1, 0.2, 0.3], [0.500, 0.550, 0.524])
+    qtbot.wait(20)  # the layout settles
+    charts = (curve, view.importance, view.slice, contour)
+    for chart in charts:  # inside the view, and the caption's lines inside the chart
+        assert chart.geometry().right() < view.width(), chart.title
+        assert chart.caption.sizeHint().width() <= chart.caption.width(), chart.title
+    for entry in ("trial", "best on training", "its held-out value", "◇ kept"):
+        assert entry in curve.caption.text()
+    assert "0.500" in contour.caption.text() and "0.550" in contour.caption.text()
+    # the bottom row's plots start level, whatever their captions' lines
+    assert len({c.plot.geometry().top() for c in view.bottom_row}) == 1
+    panel.resize(1912, 480)  # as wide as at 1,920 px: a line each
+    qtbot.wait(20)
+    for chart in charts:
+        assert "<br>" not in chart.caption.text(), chart.title
+        assert chart.caption.sizeHint().width() <= chart.caption.width(), chart.title
+    assert len({c.plot.geometry().top() for c in view.bottom_row}) == 1

@@ -278,7 +278,16 @@ class TuneView(QWidget):
         grid.addWidget(self.contour, 1, 2)
         for c in range(3):
             grid.setColumnStretch(c, 1)
+        # the bottom row's plots start at one height, however many lines each caption takes
+        self.bottom_row = (self.importance, self.slice, self.contour)
+        for chart in self.bottom_row:
+            chart.flowed.connect(self._line_up)
         self.clear("Start a run: its result shows here.")
+
+    def _line_up(self) -> None:
+        tallest = max(c.caption_height for c in self.bottom_row)
+        for chart in self.bottom_row:
+            chart.caption.setFixedHeight(tallest)
 
     def clear(self, text: str) -> None:
         self.curve.reset("")

@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent, QTextDocument
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, fit_left_axis, make_plot
 
@@ -29,25 +30,78 @@ TOP_BARS = 8  # importances drawn (the rest share little and their labels would 
 
 
 class _Chart(QWidget):
-    """A caption over a plot; `note` replaces the caption's detail while there is no data."""
+    """A caption over a plot: the title, then its detail (a key, what is shown), on as many
+    lines as the chart's width needs (`say`)."""
+
+    flowed = Signal()  # the caption's lines changed (TuneView lines up a row's plots)
 
     def __init__(self, title: str, *, left: str = "", bottom: str = "",
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = title
+        self._pieces: list[str] = []
+        self._gap = " "
+        self.caption_height = 0  # px its lines take (a label's size hint grows to its minimum)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(1)
         self.caption = QLabel(title, self)
         self.caption.setStyleSheet(f"font-weight: 600; color: {INK};")
+        # its width is the chart's, never its text's: the lines are broken to fit (`_flow`)
+        self.caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.caption.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.caption)
         self.plot = make_plot(left=left, bottom=bottom)
         self.plot.setMinimumSize(*SMALL)
         layout.addWidget(self.plot, 1)
 
-    def say(self, detail: str) -> None:
-        self.caption.setText(f"{self.title} <span style='font-weight:400; color:{MUTED}'>"
-                             f"{detail}</span>" if detail else self.title)
+    def say(self, detail: str | Sequence[str], gap: str = " ") -> None:
+        """The caption's detail after the title: a text (broken between words where the chart
+        is narrow) or HTML pieces, each kept on one line (a key's entries), `gap` between
+        them on a line."""
+        self._pieces = detail.split() if isinstance(detail, str) else [p for p in detail if p]
+        self._gap = gap
+        self._flow()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._flow()
+
+    def _flow(self) -> None:
+        """The title and the pieces, as many on a line as fit the chart's width: one line
+        in a wide window; at 1,024 px the trials' key ("… ◇ kept") and the colour key of
+        the two-parameter chart had been cut off at the right edge, out of sight."""
+        self.caption.ensurePolished()
+        width = self.width()
+        lines: list[list[str]] = [[]]  # the first line begins with the title
+        for piece in self._pieces:
+            longer = self._line(len(lines) - 1, [*lines[-1], piece])
+            if self._text_width(longer) > width and (lines[-1] or len(lines) == 1):
+                lines.append([piece])
+            else:
+                lines[-1].append(piece)
+        text = "<br>".join(self._line(i, line) for i, line in enumerate(lines))
+        if text != self.caption.text():
+            self.caption.setText(text)
+            self.caption_height = math.ceil(self._document(text).size().height())
+            self.flowed.emit()
+
+    def _line(self, i: int, pieces: list[str]) -> str:
+        detail = (f"<span style='font-weight:400; color:{MUTED}'>{self._gap.join(pieces)}</span>"
+                  if pieces else "")
+        if i:
+            return detail
+        return f"{self.title} {detail}" if detail else self.title
+
+    def _document(self, text: str) -> QTextDocument:
+        doc = QTextDocument(self)
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self.caption.font())
+        doc.setHtml(text)
+        return doc
+
+    def _text_width(self, text: str) -> float:
+        return self._document(text).idealWidth()
 
     def axes(self, on: bool) -> None:
         """The axes (and their grid) only while there is something to read on them: before
@@ -100,15 +154,15 @@ class TrialCurve(_Chart):
 
     def _caption(self, kept: str) -> None:
         # the legend in the caption: drawn over the plot, it would hide the best trials
-        key = (f"<span style='color:{OTHER}'>●</span> trial &nbsp;<span style='color:{A_COLOR}'>"
-               "━</span> best on training")
-        # the study of every query has no held-out line: not a key for one (its long
-        # "(none: this study tunes on every query)" was cut off at 1,280 px)
-        key += (" &nbsp;(no held-out line)" if self.study == "all" else
-                f" &nbsp;<span style='color:{B_COLOR}'>━</span> its held-out value")
+        key = [self.study, f"<span style='color:{OTHER}'>●</span> trial",
+               f"<span style='color:{A_COLOR}'>━</span> best on training",
+               # the study of every query has no held-out line: not a key for one (its long
+               # "(none: this study tunes on every query)" was cut off at 1,280 px)
+               "(no held-out line)" if self.study == "all" else
+               f"<span style='color:{B_COLOR}'>━</span> its held-out value"]
         if kept:
-            key += f" &nbsp;<span style='color:{INK}'>{kept}</span>"
-        self.say(f"{self.study} &nbsp; {key}" if self.study else "")
+            key.append(f"<span style='color:{INK}'>{kept}</span>")
+        self.say(key if self.study else "", gap=" &nbsp;")
 
     def mark_kept(self, trial: int | None, train: float) -> None:
         """The study's kept trial (its number and training value), or None: the starting
@@ -238,6 +292,6 @@ class ContourChart(_Chart):
         brushes = [pg.mkBrush(c) for c in self.cmap.map(np.nan_to_num(scaled), mode="qcolor")]
         self.dots.setData(self.xs, self.ys, brush=brushes)
         ends = [c.name() for c in self.cmap.map(np.array([0.0, 1.0]), mode="qcolor")]
-        # short enough for a third of the view: the two ends' colour, each with its value
-        self.say(f"objective <span style='color:{ends[0]}'>■</span> {low:.3f} … "
-                 f"<span style='color:{ends[1]}'>■</span> {high:.3f}")
+        # the two ends' colour, each with its value, kept together on a line
+        self.say(["objective", f"<span style='color:{ends[0]}'>■</span> {low:.3f} … "
+                               f"<span style='color:{ends[1]}'>■</span> {high:.3f}"])
