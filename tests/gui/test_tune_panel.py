@@ -709,6 +709,20 @@ def test_the_done_line_never_shows_a_servers_password(qtbot: QtBot, panel: TuneP
     assert "stored in postgresql://wb@db.example/studies?password=***" in panel.status.text()
 
 
+@pytest.fixture
+def styled(qapp: Any) -> Any:
+    """The window's look (its font, 13 px, and style sheet: bold table headings), as
+    `workbench gui` sets it, for what measures text; the test application's own after."""
+    from workbench.gui.app import style
+
+    font, sheet, name = qapp.font(), qapp.styleSheet(), qapp.style().name()
+    style(qapp)
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setFont(font)
+    qapp.setStyle(name)
+
+
 def _narrow_view(qtbot: QtBot, tmp_path: Path) -> Any:
     """The Tune tab's charts and result in a panel as wide as a 1,024-px window's."""
     panel = _shown_panel(qtbot, _session("tea-beir", "bm25"), tmp_path / "s.db")
@@ -717,8 +731,8 @@ def _narrow_view(qtbot: QtBot, tmp_path: Path) -> Any:
     return panel
 
 
-def test_at_1024_px_the_chart_keys_break_onto_lines_that_fit(qtbot: QtBot,
-                                                             tmp_path: Path) -> None:
+def test_at_1024_px_the_chart_keys_break_onto_lines_that_fit(qtbot: QtBot, tmp_path: Path,
+                                                             styled: Any) -> None:
     """At 1,024 px the trials' key was cut after "best on training" ("◇ kept" out of sight)
     and the two-parameter chart's colour key after "objective": each caption's lines fit
     its chart, every entry of the key still in it; a wide view keeps them on one line."""
@@ -748,3 +762,24 @@ def test_at_1024_px_the_chart_keys_break_onto_lines_that_fit(qtbot: QtBot,
         assert "<br>" not in chart.caption.text(), chart.title
         assert chart.caption.sizeHint().width() <= chart.caption.width(), chart.title
     assert len({c.plot.geometry().top() for c in view.bottom_row}) == 1
+
+
+def test_at_1024_px_the_result_table_reads_parameter(qtbot: QtBot, tmp_path: Path,
+                                                     styled: Any) -> None:
+    """At 1,024 px the Result column was a third of the view, and the table's first heading
+    had 30 px: 'ame'. Its three headings read whole, with no sideways scroll."""
+    panel = _narrow_view(qtbot, tmp_path)
+    view = panel.view
+    result = _folds_worse_start_kept()
+    view.results.show_result(result, result.final.best, "bundle_recall", {"w_keyword": "k1"})
+    qtbot.wait(20)  # the layout settles
+    table = view.results.table
+    header = table.horizontalHeader()
+    assert view.results.geometry().right() < view.width()
+    for column in range(3):  # as wide as Qt says each heading needs (bold, padded)
+        assert header.sectionSize(column) >= header.sectionSizeHint(column), column
+    assert sum(header.sectionSize(c) for c in range(3)) <= table.viewport().width()
+    # the trials' chart keeps the rest, at least its smallest plot
+    from workbench.gui.charts.tune import SMALL
+
+    assert view.curve.width() >= SMALL[0]

@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QScrollArea,
@@ -172,6 +172,7 @@ def _studies(result: Any) -> list[Any]:
 
 
 TABLE_ROOM = 70  # px the verdict leaves the table below it: its header and two rows
+TABLE_WIDEST = 320  # px the result column asks at most (the trials' chart keeps the rest)
 
 
 class TuneResults(QWidget):
@@ -213,6 +214,16 @@ class TuneResults(QWidget):
         self.rows: list[tuple[str, str, str]] = []  # what the table shows (tests)
         self.clear("Start a run: its result shows here.")
 
+    def _fit_width(self) -> None:
+        """At least as wide as the table's three headings and its scroll bar, so that
+        "Parameter" reads whole beside "Before" and "Tuned" as they fit their values (at
+        1,024 px a third of the view left it 30 px: 'ame'), at most TABLE_WIDEST."""
+        header = self.table.horizontalHeader()
+        need = (header.sectionSizeHint(0) + header.sectionSize(1) + header.sectionSize(2)
+                + self.table.verticalScrollBar().sizeHint().width()
+                + 2 * self.table.frameWidth())
+        self.setMinimumWidth(min(need, TABLE_WIDEST))
+
     def hasHeightForWidth(self) -> bool:  # Qt override
         # the wrapped summary would make the panel's scroll area size it to its tallest
         return False
@@ -240,6 +251,7 @@ class TuneResults(QWidget):
         self._fit_summary()
         self.table.setRowCount(0)
         self.rows = []
+        self._fit_width()
 
     def show_result(self, result: Any, best: dict[str, object], objective: str,
                     labels: dict[str, str]) -> None:
@@ -257,7 +269,10 @@ class TuneResults(QWidget):
                 if c == 2 and text != before:
                     item.setForeground(delta_color(1.0))
                     item.setToolTip("changed by tuning")
+                elif c == 0:  # the whole name, where the column cuts it
+                    item.setToolTip(text)
                 self.table.setItem(r, c, item)
+        self._fit_width()
 
 
 class TuneView(QWidget):
@@ -265,19 +280,19 @@ class TuneView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(8)
+        rows = QVBoxLayout(self)
+        rows.setContentsMargins(0, 0, 0, 0)
+        rows.setSpacing(8)
         self.curve, self.results = TrialCurve(self), TuneResults(self)
         self.importance, self.slice = ImportanceBars(self), SliceChart(self)
         self.contour = ContourChart(self)
-        grid.addWidget(self.curve, 0, 0, 1, 2)
-        grid.addWidget(self.results, 0, 2)
-        grid.addWidget(self.importance, 1, 0)
-        grid.addWidget(self.slice, 1, 1)
-        grid.addWidget(self.contour, 1, 2)
-        for c in range(3):
-            grid.setColumnStretch(c, 1)
+        for widgets in (((self.curve, 2), (self.results, 1)),
+                        ((self.importance, 1), (self.slice, 1), (self.contour, 1))):
+            row = QHBoxLayout()
+            row.setSpacing(8)
+            for widget, share in widgets:
+                row.addWidget(widget, share)
+            rows.addLayout(row)
         # the bottom row's plots start at one height, however many lines each caption takes
         self.bottom_row = (self.importance, self.slice, self.contour)
         for chart in self.bottom_row:
