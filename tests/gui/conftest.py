@@ -88,6 +88,20 @@ def window(qtbot):  # type: ignore[no-untyped-def]
     w.close()
 
 
+@pytest.fixture
+def styled(qapp):  # type: ignore[no-untyped-def]
+    """The window's look (its font, 13 px, and style sheet: bold table headings), as
+    `workbench gui` sets it, for what measures text; the test application's own after."""
+    from workbench.gui.app import style
+
+    font, sheet, name = qapp.font(), qapp.styleSheet(), qapp.style().name()
+    style(qapp)
+    yield qapp
+    qapp.setStyleSheet(sheet)
+    qapp.setFont(font)
+    qapp.setStyle(name)
+
+
 _COUNTER = itertools.count()
 
 

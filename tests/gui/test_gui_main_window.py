@@ -438,6 +438,35 @@ def test_a_narrow_window_takes_from_every_column(qtbot: QtBot) -> None:
     w.close()
 
 
+def test_at_1024_px_the_query_list_shows_its_delta_column(qtbot: QtBot, styled: object) -> None:
+    """At 1,024 × 640 on bm25 the query list had 228 px and scrolled sideways, its Δ column
+    out of sight. The columns' widths follow the window's: the list's four columns show,
+    the ranked table keeps its titles 14 characters; a column someone moved stays theirs."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 640)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "tea-beir")
+    w.session.pin_baseline()
+    qtbot.wait(20)  # the layout settles
+    view = w.queries.view
+    assert not any(view.isColumnHidden(c) for c in range(4))
+    assert sum(view.columnWidth(c) for c in range(4)) <= view.viewport().width()
+    table = w.ranked.view
+    title = [table.model().headerData(c, Qt.Orientation.Horizontal)
+             for c in range(table.model().columnCount())].index("title")
+    assert table.columnWidth(title) >= table.fontMetrics().horizontalAdvance("x" * 14)
+    queries, centre, params = w.h_split.sizes()
+    assert centre > queries and centre > params
+    # moved by hand, a column keeps its place when the window is resized
+    w.h_split.moveSplitter(180, 1)
+    w.resize(1280, 720)
+    qtbot.wait(20)
+    assert w.h_split.sizes()[0] < w.default_column_sizes()[0]
+    w.close()
+
+
 def test_the_injection_tab_does_not_hold_the_window_wide(qtbot: QtBot) -> None:
     """Its verdict, one line of 724 px, held the window at least 1,239 px wide on the
     decisions sample (a min score of 0 grew it to 1,341, past a 1,280 screen)."""

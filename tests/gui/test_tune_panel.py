@@ -709,20 +709,6 @@ def test_the_done_line_never_shows_a_servers_password(qtbot: QtBot, panel: TuneP
     assert "stored in postgresql://wb@db.example/studies?password=***" in panel.status.text()
 
 
-@pytest.fixture
-def styled(qapp: Any) -> Any:
-    """The window's look (its font, 13 px, and style sheet: bold table headings), as
-    `workbench gui` sets it, for what measures text; the test application's own after."""
-    from workbench.gui.app import style
-
-    font, sheet, name = qapp.font(), qapp.styleSheet(), qapp.style().name()
-    style(qapp)
-    yield qapp
-    qapp.setStyleSheet(sheet)
-    qapp.setFont(font)
-    qapp.setStyle(name)
-
-
 def _narrow_view(qtbot: QtBot, tmp_path: Path) -> Any:
     """The Tune tab's charts and result in a panel as wide as a 1,024-px window's."""
     panel = _shown_panel(qtbot, _session("tea-beir", "bm25"), tmp_path / "s.db")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QLabel,
@@ -83,11 +83,16 @@ class MainWindow(QMainWindow):
         self.centre_split = _splitter(Qt.Orientation.Vertical, "centre", self.ranked,
                                       self.preview, sizes=(420, 200))
         self.h_split = _splitter(Qt.Orientation.Horizontal, "columns", self.queries,
-                                 self.centre_split, self.params, sizes=(370, 780, 400))
+                                 self.centre_split, self.params, sizes=COLUMNS)
         # a narrower window takes from all three columns, the ranked table most: it took
         # everything from the centre (238 px at 1024: rank, Δ and id, no score)
         for i, stretch in enumerate((1, 3, 1)):
             self.h_split.setStretchFactor(i, stretch)
+        # until someone drags a column's edge (then on, and in a layout restored, theirs),
+        # the columns' widths follow the window's (`column_sizes`)
+        self.columns_by_default = True
+        self.h_split.splitterMoved.connect(self._columns_moved)
+        self.h_split.installEventFilter(self)
         bottom = QWidget(self)
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
@@ -331,6 +336,29 @@ class MainWindow(QMainWindow):
 
     # -- layout remembered --------------------------------------------------------------------
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        # a new width, or a column's new least width (another model's parameters)
+        if watched is self.h_split and self.columns_by_default and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            self._default_columns()
+        return super().eventFilter(watched, event)
+
+    def _default_columns(self) -> None:
+        sizes = self.default_column_sizes()
+        if sizes and sizes != self.h_split.sizes():
+            self.h_split.setSizes(sizes)
+
+    def default_column_sizes(self) -> list[int]:
+        """The columns' default widths at the window's width now ([] before it has one)."""
+        total = self.h_split.width() - 2 * self.h_split.handleWidth()
+        if total <= 0:
+            return []
+        return column_sizes(total, self.queries.comfortable_width(),
+                            self.params.minimumWidth())
+
+    def _columns_moved(self, *_: object) -> None:
+        self.columns_by_default = False
+
     def splitters(self) -> list[QSplitter]:
         return [self.h_split, self.centre_split, self.v_split]
 
@@ -343,6 +371,9 @@ class MainWindow(QMainWindow):
         s.setValue("window/state", self.saveState())
         for sp in self.splitters():
             s.setValue(f"splitter/{sp.objectName()}", sp.saveState())
+        # columns nobody moved follow the next window's width too
+        moved = not self.columns_by_default or self.h_split.sizes() != self.default_column_sizes()
+        s.setValue("splitter/columns_moved", "yes" if moved else "no")
         s.setValue("k", self.session.k)
         s.sync()
 
@@ -356,8 +387,8 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         for sp in self.splitters():
             saved = s.value(f"splitter/{sp.objectName()}")
-            if isinstance(saved, QByteArray):
-                sp.restoreState(saved)
+            if isinstance(saved, QByteArray) and sp.restoreState(saved) and sp is self.h_split:
+                self.columns_by_default = s.value("splitter/columns_moved") == "no"
         k = s.value("k")
         if isinstance(k, int | str) and str(k).isdigit() and int(k) > 0:
             self.session.set_k(int(k))
@@ -371,6 +402,28 @@ class MainWindow(QMainWindow):
         if self.error_box is not None:
             self.error_box.close()
         super().closeEvent(event)
+
+
+COLUMNS = (370, 780, 400)  # px: query list, ranked table and preview, parameters
+CENTRE_LEAST = 0.45  # of the width: what the ranked table keeps when the query list takes room
+
+
+def column_sizes(total: int, list_comfortable: int, params_least: int) -> list[int]:
+    """The three columns' default widths in `total` px: COLUMNS in proportion, the
+    parameters at least `params_least` (what their controls need, taken from the other two
+    in proportion); then the query list up to `list_comfortable` (its four columns in
+    sight, the query's text ten characters) from what the ranked table has above
+    CENTRE_LEAST of the width. At 1,024 px beside bm25's parameters the list had 228 px and
+    scrolled sideways, its Δ column out of sight; at 1,280 px and wider the proportions
+    hold."""
+    share = [total * c / sum(COLUMNS) for c in COLUMNS]
+    params = max(share[2], float(params_least))
+    squeeze = (params - share[2]) / (share[0] + share[1])
+    queries, centre = share[0] * (1 - squeeze), share[1] * (1 - squeeze)
+    give = max(0.0, min(list_comfortable - queries, centre - CENTRE_LEAST * total))
+    queries = round(queries + give)
+    params_px = round(params)
+    return [queries, total - queries - params_px, params_px]
 
 
 def _splitter(orientation: Qt.Orientation, name: str, *widgets: QWidget,

@@ -242,12 +242,11 @@ class QueryList(QWidget):
         # the query's text takes the stretch; the id its content width, capped at about eight
         # characters (hash ids such as c885591bbb0 are told apart by their start; the full id
         # is the cell's tooltip)
-        fm = self.view.fontMetrics()
         self.view.resizeColumnToContents(0)
         self._id_content = self.view.columnWidth(0)
         self._fit_id()
-        self.view.setColumnWidth(2, fm.horizontalAdvance(self.model.metric_name()) + 14)
-        self.view.setColumnWidth(3, fm.horizontalAdvance("−0.000") + 12)
+        self.view.setColumnWidth(2, self._metric_width())
+        self.view.setColumnWidth(3, self._delta_width())
         # no judgments, no metric: the query's text gets those columns' room
         judged = self.session.judgments is not None
         self.view.setColumnHidden(2, not judged)
@@ -260,13 +259,28 @@ class QueryList(QWidget):
         hash ids, it had 30 px: 'wh…')."""
         fm = self.view.fontMetrics()
         others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
-        inner = self.width() - 2 * self.view.frameWidth() \
-            - self.view.verticalScrollBar().sizeHint().width()
-        spare = inner - others - fm.horizontalAdvance("x" * 10) - 12
-        least = fm.horizontalAdvance("0" * 4 + "…") + 12
-        width = min(self._id_content, id_column_cap(fm), max(least, spare))
+        spare = self.width() - self._chrome() - others - _text_width(fm)
+        width = min(self._id_content, id_column_cap(fm), max(_id_least(fm), spare))
         if width != self.view.columnWidth(0):
             self.view.setColumnWidth(0, width)
+
+    def _metric_width(self) -> int:
+        return self.view.fontMetrics().horizontalAdvance(self.model.metric_name()) + 14
+
+    def _delta_width(self) -> int:
+        return self.view.fontMetrics().horizontalAdvance("−0.000") + 12
+
+    def _chrome(self) -> int:
+        """The px of the list's width that no column gets: frame and scroll bar."""
+        return 2 * self.view.frameWidth() + self.view.verticalScrollBar().sizeHint().width()
+
+    def comfortable_width(self) -> int:
+        """The list's width with its four columns in sight, the query's text about ten
+        characters and the id four (narrower, the text gives way to its column's least,
+        then the list scrolls sideways, its Δ column out of sight)."""
+        fm = self.view.fontMetrics()
+        return (self._chrome() + _id_least(fm) + _text_width(fm) + self._metric_width()
+                + self._delta_width())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
@@ -334,6 +348,16 @@ class QueryList(QWidget):
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
+
+
+def _id_least(fm: QFontMetrics) -> int:
+    """The narrowest the id column goes where the list is narrow: four characters."""
+    return fm.horizontalAdvance("0" * 4 + "…") + 12
+
+
+def _text_width(fm: QFontMetrics) -> int:
+    """What the query's text keeps before the id gives way: about ten characters."""
+    return fm.horizontalAdvance("x" * 10) + 12
 
 
 def id_column_cap(fm: QFontMetrics) -> int:
