@@ -149,6 +149,25 @@ def test_the_row_labels_of_a_short_chart_are_a_line_apart(qtbot: QtBot,
     assert min(np.diff(centres())) >= line
 
 
+def test_the_legend_of_a_short_chart_fits_it(qtbot: QtBot, vault: TuningSession) -> None:
+    """In a 720-px window the chart is about 100 px tall: vault's legend, six rows (tf …
+    clamp, total), was cut after the fourth. Its entries take more columns instead."""
+    chart = ContributionChart(vault)
+    qtbot.addWidget(chart)
+    chart.resize(900, 190)
+    chart.show()
+    qtbot.waitExposed(chart)
+    vb = chart.top_plot.getPlotItem().vb
+    qtbot.waitUntil(lambda: 0 < vb.height() < 130)
+    legend = chart.top_legend
+    assert [label.text for _, label in legend.items] == [*vault.result.scores.signals, "total"]
+    shown = vb.sceneBoundingRect()
+    for sample, label in legend.items:
+        for item in (sample, label):
+            assert shown.contains(item.sceneBoundingRect()), label.text
+    assert legend.sceneBoundingRect().bottom() <= shown.bottom()
+
+
 def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart = ContributionChart(vault)
     _show(qtbot, chart)

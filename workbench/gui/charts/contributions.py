@@ -49,6 +49,7 @@ def stack(values: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.
 
 
 LEGEND_ROWS = 6  # legend entries per column before another column starts
+LEGEND_MARGIN = 12  # px above and below the legend's rows: its offset and its frame
 
 
 class ContributionChart(ChartPanel):
@@ -141,8 +142,7 @@ class ContributionChart(ChartPanel):
                                                  brush=pg.mkBrush(INK))
             plot.addItem(self._top_ticks)
             self.top_legend.addItem(self._top_ticks, "total")
-            # a tall legend is clipped by the panel's ~200 px: beyond six rows, more columns
-            self.top_legend.setColumnCount(-(-(len(signals) + 1) // LEGEND_ROWS))
+            self._fit_legend()
             plot.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1)))
             self._top_signals = signals
             self._top_labels = self._labels_shown = None
@@ -229,7 +229,21 @@ class ContributionChart(ChartPanel):
             self._labels_shown = shown
             self.top_plot.getPlotItem().getAxis("left").setTicks([shown])
 
+    def _fit_legend(self) -> None:
+        """As many rows in the legend as the plot has height for, at most LEGEND_ROWS, the
+        rest in more columns: in a 720-px window the plot is ~100 px tall, and vault's six
+        entries (tf … clamp, total) were cut after the fourth."""
+        legend = self.top_legend
+        n = len(legend.items)
+        if not n:
+            return
+        row = max(item.boundingRect().height() for pair in legend.items for item in pair)
+        room = self.top_plot.getPlotItem().vb.height() - 2 * LEGEND_MARGIN
+        rows = max(1, min(LEGEND_ROWS, int(room // max(row, 1.0))))
+        legend.setColumnCount(math.ceil(n / rows))
+
     def _apply_top_range(self) -> None:
+        self._fit_legend()
         if self._top_range is None:
             return
         self._show_labels()
