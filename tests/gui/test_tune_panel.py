@@ -769,3 +769,30 @@ def test_at_1024_px_the_result_table_reads_parameter(qtbot: QtBot, tmp_path: Pat
     from workbench.gui.charts.tune import SMALL
 
     assert view.curve.width() >= SMALL[0]
+
+
+def test_importance_names_fit_beside_their_bars(qtbot: QtBot) -> None:
+    """At 1,024 px codeledger's names read 'Weight: content relevanc' and 'Sufficienc', cut
+    by the plot; a narrow chart now drops a name's group, then its end, and the tooltip
+    keeps the whole names."""
+    from PySide6.QtGui import QFontMetrics
+
+    from workbench.gui.charts.tune import ImportanceBars
+
+    chart = ImportanceBars()
+    qtbot.addWidget(chart)
+    shares = {"Weight: content relevance": 0.5, "Sufficiency threshold for the bundle": 0.3,
+              "k1": 0.2}
+    chart.resize(200, 220)
+    chart.show()
+    qtbot.waitExposed(chart)
+    chart.show_importances(shares)
+    fm = QFontMetrics(chart.plot.getPlotItem().getAxis("left").font())
+    assert all(fm.horizontalAdvance(t) <= 0.6 * chart.width() for t in chart.labels)
+    assert chart.labels[-1].startswith("content rel")  # its group dropped first
+    assert chart.labels[1].endswith("…") and chart.labels[0] == "k1"
+    assert all(n in chart.toolTip() for n in shares)
+    chart.resize(900, 220)  # room: the whole names
+    qtbot.wait(10)
+    assert chart.labels == ["k1", "Sufficiency threshold for the bundle",
+                            "Weight: content relevance"]

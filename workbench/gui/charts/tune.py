@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QResizeEvent, QTextDocument
+from PySide6.QtGui import QFontMetrics, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, fit_left_axis, make_plot
@@ -215,7 +215,33 @@ class ImportanceBars(_Chart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Parameter importance", bottom="share of the variance", parent=parent)
         self.shares: dict[str, float] = {}
+        self.names: list[str] = []  # the bars' parameters, bottom to top
+        self.labels: list[str] = []  # as the axis shows them
         self.bars: pg.BarGraphItem | None = None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit_labels()
+
+    def _fit_labels(self) -> None:
+        """The names on the axis in at most three fifths of the chart's width, the bars the
+        rest: a name too long loses its group ("Weight: content relevance" → "content
+        relevance"), then its end ("…"); the whole names are in the tooltip. At 1,024 px
+        codeledger's read "Weight: content relevanc" and "Sufficienc", cut by the plot."""
+        room = max(60, int(self.width() * 0.6) - 16)
+        fm = QFontMetrics(self.plot.getPlotItem().getAxis("left").font())
+        labels = []
+        for name in self.names:
+            text = name
+            if fm.horizontalAdvance(text) > room and ": " in text:
+                text = text.split(": ", 1)[1]
+            labels.append(fm.elidedText(text, Qt.TextElideMode.ElideRight, room))
+        if labels == self.labels and self.names:
+            return
+        self.labels = labels
+        self.plot.getPlotItem().getAxis("left").setTicks(
+            [[(float(i), n) for i, n in enumerate(labels)]])
+        fit_left_axis(self.plot, labels)
 
     def show_importances(self, shares: dict[str, float]) -> None:
         item = self.plot.getPlotItem()
@@ -225,9 +251,9 @@ class ImportanceBars(_Chart):
         self.shares = dict(shares)
         ranked = sorted(shares, key=lambda n: -shares[n])[:TOP_BARS]
         names = ranked[::-1]  # the most important on top
-        axis = item.getAxis("left")
-        axis.setTicks([[(float(i), n) for i, n in enumerate(names)]])
-        fit_left_axis(self.plot, names)
+        self.names = names
+        self._fit_labels()
+        self.setToolTip("<br>".join(f"{n}: {shares[n]:.0%}" for n in ranked))
         self.axes(bool(names))
         if not names:
             self.say("needs two trials or more")
