@@ -221,3 +221,30 @@ def test_a_record_without_its_counts_is_said_to_be_one_search_never_returns(
     assert "missing (and injectionCount): counted as 0 here; pi-lodestone's manual search " \
         "scores such a record NaN and never returns it" in str(skipped[0])
     assert read_decisions(path).ids == ["a", "b", "c"]  # strict: not an error
+
+
+def test_a_lone_surrogate_escape_loads_the_record_as_json_parse_reads_it(
+        tmp_path: Path) -> None:
+    """JavaScript's `"…😀".slice(0, n)` can end inside the emoji; JSON.stringify then writes
+    `"…\\ud83d"`, which Node's JSON.parse reads: pi-lodestone keeps the record. It was left out
+    here, said to be skipped "as pi-lodestone skips them"."""
+    path = tmp_path / "decisions.jsonl"
+    cut = json.dumps({**GOOD, "title": "Site config"}).replace(
+        '"Site config"', '"Site config\\ud83d"')  # as JSON.stringify writes it
+    tagged = json.dumps({**GOOD, "id": "b", "tags": ["zz"]}).replace('"zz"', '"\\ude00zz"')
+    path.write_text(cut + "\n" + tagged + "\n", encoding="utf-8")
+    skipped: list[FormatError] = []
+    corpus = read_decisions(path, skipped=skipped)
+    assert corpus.ids == ["a", "b"]
+    assert corpus[0].title == "Site config\ufffd" and corpus[1].tags == ("\ufffdzz",)
+    assert [(e.line, e.field, type(e).__name__) for e in skipped] == [
+        (1, "title", "DecisionKept"), (2, "tags[0]", "DecisionKept")]
+    assert "\\ud83d" in str(skipped[0]) and "skips" not in str(skipped[0])
+    # what pi-lodestone's scoring reads of the title is unchanged: the same tokens (runs of
+    # 3+ of [a-z0-9_./:-]: "site", "config") and the same length in UTF-16 units, 12
+    from workbench.core.models.decision_memory.excerpt import units
+    from workbench.core.models.decision_memory.text import tokenize
+
+    assert tokenize(corpus[0].title) == ["site", "config"]
+    assert units(corpus[0].title) == 12
+    raises(read_decisions, path, 1, "title", "lone surrogate escape \\ud83d")  # strict

@@ -120,6 +120,41 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         yield lineno, obj
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(value: Any, found: list[tuple[str, str]], where: str = "") -> Any:
+    """`value` (as `json.loads` returns it) with each lone surrogate of its strings, keys
+    included, as U+FFFD; appends (field, escape) for each string changed (`tags[1]`,
+    `\\ud83d`).
+
+    `json.loads`, like JavaScript's `JSON.parse`, reads a `\\uD800`-`\\uDFFF` escape that is
+    not half of a pair (what JavaScript's `slice` leaves of an emoji it cuts in two, and
+    `JSON.stringify` writes). Python cannot encode such a string (no cache key, no output), so
+    it becomes U+FFFD, which pi-lodestone's scoring cannot tell from it: both are one UTF-16
+    unit (lengths, `slice` cuts and excerpt windows stay), neither is a token character (its
+    tokens are runs of ASCII `[a-z0-9_./:-]`, its tag rules ASCII words), neither has a case,
+    and Node writes a lone surrogate out as the UTF-8 of U+FFFD. Only a comparison of the
+    strings themselves can differ (two ids that differ only there become one, loaded as a
+    duplicate id). A JSON string holds no other surrogates: `json.loads` joins pairs."""
+    if isinstance(value, str):
+        hit = _SURROGATE.search(value)
+        if hit is None:
+            return value
+        found.append((where, f"\\u{ord(hit.group()):04x}"))
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    if isinstance(value, list):
+        return [replace_lone_surrogates(v, found, f"{where}[{i}]")
+                for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            key = replace_lone_surrogates(key, found, where or "(a key)")
+            out[key] = replace_lone_surrogates(item, found, f"{where}.{key}" if where else key)
+        return out
+    return value
+
+
 def _has_lone_surrogate(obj: object) -> bool:
     """json.loads accepts "\\ud800" alone; such a str cannot be encoded (or hashed) later."""
     try:

@@ -33,6 +33,7 @@ from workbench.core.formats._common import (
     json_loads,
     numbered_lines,
     read_text,
+    replace_lone_surrogates,
 )
 from workbench.core.models.decision_memory.project import parse_time
 
@@ -127,10 +128,12 @@ def read_decisions(path: StrPath, *, name: str | None = None,
     raises its FormatError. Given a `skipped` list, the file loads as pi-lodestone loads it
     (REFERENCE.md: "reports them, and still loads the rest"), each flaw appended to the list:
     a line that is no JSON object is skipped, as the original skips it (FormatError); bytes
-    that are not UTF-8 read as U+FFFD, as Node reads them, a record without a readable
-    createdAt loads with no age, a second record of an id loads under the id `id@line`
-    (`DecisionKept`: the original loads them, its search scores both); a record with a field
-    of the wrong type is left out (`DecisionSkipped`: the original would load it)."""
+    that are not UTF-8 read as U+FFFD, as Node reads them, and so does a lone surrogate
+    escape (an emoji cut in two, which JSON.parse reads: `replace_lone_surrogates`), a record
+    without a readable createdAt loads with no age, a second record of an id loads under the
+    id `id@line` (`DecisionKept`: the original loads them, its search scores both); a record
+    with a field of the wrong type is left out (`DecisionSkipped`: the original would load
+    it)."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
@@ -144,12 +147,13 @@ def read_decisions(path: StrPath, *, name: str | None = None,
                                     "bad sequence, as Node reads the file (the record loads)",
                                     line=err.line, field="encoding"))
     for line, text in numbered_lines(content):
+        surrogates: list[tuple[str, str]] = []
         try:
-            obj = parse_json_object(text, path, line)
+            obj = parse_json_object(text, path, line, None if skipped is None else surrogates)
         except FormatError as err:
             if skipped is None:
                 raise
-            skipped.append(err)  # skipped by the original too
+            skipped.append(err)  # no JSON object: skipped by the original too
             continue
         try:
             doc = decision_document(obj, path, line)
@@ -184,6 +188,12 @@ def read_decisions(path: StrPath, *, name: str | None = None,
                 + ": counted as 0 here; pi-lodestone's manual search scores such a record NaN "
                 "and never returns it (injection reads no count)", line=line,
                 field=absent[0]))
+        if surrogates and skipped is not None:  # JSON.parse reads it
+            field, escape = surrogates[0]
+            more = f" (and {len(surrogates) - 1} more)" if len(surrogates) > 1 else ""
+            skipped.append(DecisionKept(
+                path, f"{lone_surrogate_text(escape)}{more}: read as U+FFFD, as pi-lodestone "
+                "loads the record (the same tokens and lengths)", line=line, field=field))
         seen.setdefault(doc.id, line)
         docs.append(doc)
     if not docs:
@@ -191,8 +201,11 @@ def read_decisions(path: StrPath, *, name: str | None = None,
     return Corpus(docs, name=name or path.stem)
 
 
-def parse_json_object(text: str, path: Path, line: int) -> dict[str, Any]:
-    """One JSON-lines record, checked as `iter_jsonl` checks (same messages)."""
+def parse_json_object(text: str, path: Path, line: int,
+                      surrogates: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """One JSON-lines record, checked as `iter_jsonl` checks (same messages). A lone
+    surrogate escape, which JSON.parse reads, raises; given a `surrogates` list, it reads as
+    U+FFFD (`replace_lone_surrogates`) and each (field, escape) is appended to the list."""
     def bad(message: str) -> FormatError:
         return FormatError(path, message, line=line, field="json")
 
@@ -207,9 +220,20 @@ def parse_json_object(text: str, path: Path, line: int) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise bad(f"expected a JSON object, found {_json_type(obj)}")
     if "\\u" in text and _has_lone_surrogate(obj):
-        raise bad("invalid JSON (a \\uD800-\\uDFFF escape that is not half of a surrogate "
-                  "pair)")
+        found: list[tuple[str, str]] = []
+        fixed: dict[str, Any] = replace_lone_surrogates(obj, found)
+        if surrogates is None:
+            raise FormatError(path, lone_surrogate_text(found[0][1]), line=line,
+                              field=found[0][0])
+        surrogates.extend(found)
+        return fixed
     return obj
+
+
+def lone_surrogate_text(escape: str) -> str:
+    """What a lone surrogate escape is ("\\ud83d")."""
+    return (f"a lone surrogate escape {escape} (half of a character cut in two, as "
+            "JavaScript's slice leaves an emoji)")
 
 
 def first_record(path: Path) -> dict[str, Any] | None:
