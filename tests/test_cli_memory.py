@@ -463,3 +463,31 @@ def test_parameters_are_echoed_as_written(capsys: pytest.CaptureFixture[str]) ->
 def test_a_parameter_echo_keeps_every_digit_typed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "-p", "k1=1.2345678"]) == 0
     assert "parameters: k1=1.2345678\n" in capsys.readouterr().out  # :g had cut it: 1.23457
+
+
+def test_a_log_line_cut_inside_an_emoji_or_with_a_latin1_byte_is_a_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pi-lodestone reads both lines (JSON.parse takes a lone `\\ud83d`, Node's UTF-8 reading
+    a byte 0xe9 as U+FFFD). Here the first was a corrupt line (why --last 1 showed the turn
+    before it) and the second refused the log and the whole memory folder."""
+    import shutil
+
+    folder = tmp_path / "d"
+    shutil.copytree(SAMPLES / "decisions", folder)
+    log = folder / "injections.jsonl"
+    lines = log.read_bytes().splitlines()
+    last = json.loads(lines[-1])
+    cut = json.dumps({**last, "promptPreview": "anchor links " + "x" * 186 + "\ud83d"})
+    lines[9] = lines[9].replace(b'"promptPreview": "', b'"promptPreview": "caf\xe9 ', 1)
+    log.write_bytes(b"\n".join([*lines, cut.encode()]) + b"\n")
+    assert main(["why", str(log), "--last", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "prompt: anchor links " + "x" * 186 + "\ufffd" in out
+    assert "corrupt" not in out
+    assert f"warning: {log}:61: field 'promptPreview': a lone surrogate escape \\ud83d" in err
+    assert main(["why-stats", str(log)]) == 0
+    out, err = capsys.readouterr()
+    assert f"{log}: last 61 turns\n" in out
+    assert f"warning: {log}:10: not UTF-8 text (byte 0xe9" in err
+    assert main(["explain", str(folder), "-m", "decision-memory", "--query-id", "turn-10"]) == 0
+    assert "query: caf\ufffd " in capsys.readouterr().out

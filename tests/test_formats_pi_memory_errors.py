@@ -70,9 +70,9 @@ def test_empty_and_missing_files(tmp_path: Path) -> None:
         read_decisions(tmp_path / "absent.jsonl")
     with pytest.raises(FormatError, match="no such file"):
         read_injections(tmp_path / "absent.jsonl")
-    latin = tmp_path / "injections.jsonl"
+    latin = tmp_path / "injections.jsonl"  # read as Node reads it: a line, not a record
     latin.write_bytes(b'{"ts": "caf\xe9"}\n')
-    raises(read_injections, latin, 1, "encoding", "not UTF-8")
+    assert read_injections(latin).skipped == ((1, "field 'results': missing"),)
 
 
 CASE = {"name": "c", "query": "q words", "cwd": "/repos/x", "now": "2026-01-02T00:00:00Z",

@@ -122,14 +122,14 @@ def test_a_corrupt_injection_line_is_skipped_and_counted(tmp_path: Path) -> None
     good = {"ts": "2026-01-01T00:00:00Z", "cwd": "/r", "project": "p", "promptPreview": "hi",
             "promptCharCount": 2, "minScore": 8, "limit": 5, "globalInject": False,
             "results": []}
-    lines = [json.dumps(good), json.dumps({**good, "promptPreview": "a \ud800 b"}),
+    lines = [json.dumps(good), "{broken",
              json.dumps(good).replace('"promptCharCount": 2', '"promptCharCount": 1' + "0" * 400)]
     path = tmp_path / "injections.jsonl"
     path.write_text("\n".join(lines) + "\n")
     log = read_injections(path)
     assert len(log.records) == 1
     assert [line for line, _ in log.skipped] == [2, 3]
-    assert "surrogate" in log.skipped[0][1] and "promptCharCount" in log.skipped[1][1]
+    assert "invalid JSON" in log.skipped[0][1] and "promptCharCount" in log.skipped[1][1]
 
 
 def test_a_long_integer_id_stays_exact(tmp_path: Path) -> None:
@@ -151,3 +151,49 @@ def test_a_utf16_file_is_named_as_such(tmp_path: Path, codec: str) -> None:
                      else text.encode(codec))
     with pytest.raises(FormatError, match=r"field 'encoding': UTF-16 text .*save it as UTF-8"):
         load_dataset(path)
+
+
+def test_an_injection_line_with_a_lone_surrogate_escape_is_a_record(tmp_path: Path) -> None:
+    """A preview cut at 200 UTF-16 units inside an emoji ends in a lone `\\ud83d` escape,
+    which JSON.parse reads: pi-lodestone's why-stats counts the turn. It was a corrupt line
+    here, and why showed the turn before it."""
+    import json
+
+    from workbench.core.formats.pi_memory_injections import injection_queries, read_injections
+
+    good = {"ts": "2026-01-01T00:00:00Z", "cwd": "/r", "project": "p", "promptPreview": "hi",
+            "promptCharCount": 2, "minScore": 8, "limit": 5, "globalInject": False,
+            "results": []}
+    cut = json.dumps({**good, "promptPreview": "x" * 199 + "\ud83d"})  # writes "\ud83d"
+    assert cut.endswith('\\ud83d", "promptCharCount": 2, "minScore": 8, "limit": 5, '
+                        '"globalInject": false, "results": []}')
+    path = tmp_path / "injections.jsonl"
+    path.write_text(json.dumps(good) + "\n" + cut + "\n")
+    log = read_injections(path)
+    assert [r.line for r in log.records] == [1, 2] and log.skipped == ()
+    assert log.records[1].prompt_preview == "x" * 199 + "\ufffd"
+    assert [line for line, _ in log.kept] == [2]
+    assert "field 'promptPreview'" in log.kept[0][1] and "\\ud83d" in log.kept[0][1]
+    assert [q.id for q in injection_queries(log)] == ["turn-1", "turn-2"]
+
+
+def test_bytes_not_utf8_in_the_injection_log_read_as_node_reads_them(tmp_path: Path) -> None:
+    """Node's readFileSync(…, 'utf8') reads a Latin-1 byte as U+FFFD and pi-lodestone reads
+    every line; here the log, and with it the whole memory folder, was refused."""
+    import json
+
+    from workbench.core.formats.pi_memory_injections import read_injections
+
+    good = {"ts": "2026-01-01T00:00:00Z", "cwd": "/r", "project": "p", "promptPreview": "hi",
+            "promptCharCount": 2, "minScore": 8, "limit": 5, "globalInject": False,
+            "results": []}
+    first = json.dumps(good).encode()
+    latin = json.dumps({**good, "promptPreview": "caf? au lait"}).encode().replace(b"?", b"\xe9")
+    path = tmp_path / "injections.jsonl"
+    path.write_bytes(first + b"\n" + latin + b"\n")
+    log = read_injections(path)
+    assert [r.prompt_preview for r in log.records] == ["hi", "caf\ufffd au lait"]
+    offset = len(first) + 1 + latin.index(b"\xe9")
+    assert log.kept == ((2, f"not UTF-8 text (byte 0xe9 at offset {offset}): read with "
+                            "U+FFFD in place of each bad sequence, as Node reads the file"),)
+    assert read_injections(path, last=1).kept == log.kept

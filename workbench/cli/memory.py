@@ -32,6 +32,7 @@ def cmd_why(args: argparse.Namespace) -> int:
     """The last injections of a log: what each turn got, and why (scores)."""
     log = _log(args.log)
     records = list(log.records)[-max(1, args.last):]
+    _warn_kept(log, {r.line for r in records})
     if not records:
         print(f"{args.log}: no injection records")
         return 0
@@ -70,6 +71,16 @@ def _skipped_text(log: Any) -> str:
     return f"{log.n_skipped} corrupt line(s) skipped, the first {log.path}:{line}: {why}"
 
 
+def _warn_kept(log: Any, lines: set[int]) -> None:
+    """On stderr, the records shown that were read despite a flaw (bytes not UTF-8, a lone
+    surrogate escape), as pi-lodestone reads them."""
+    kept = [(line, why) for line, why in log.kept if line in lines]
+    if kept:
+        line, why = kept[0]
+        more = f" (and {len(kept) - 1} more line(s) so read)" if len(kept) > 1 else ""
+        print(f"warning: {log.path}:{line}: {why}{more}", file=sys.stderr)
+
+
 def _log(path: str) -> Any:
     """The injections log; a file none of whose lines is an injection record (a corpus, a
     chat) is a usage error naming its first line, not a table of zeros."""
@@ -100,6 +111,7 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
         from workbench.core.formats.pi_memory_injections import read_injections
 
         log = read_injections(_log(args.log).path, last=n)
+        _warn_kept(log, {r.line for r in log.records})
         stats = injection_stats(turns_from_log(log.records, n))
         raised = ("" if args.last is None or n == args.last else
                   f"--last {args.last} raised to pi-lodestone's minimum, {n}" if n > args.last

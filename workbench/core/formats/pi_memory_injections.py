@@ -6,7 +6,10 @@ results[{id, title, kind, source, score, snippetLength}]`.
 
 As the original's `readRecentInjections`: the last `last` non-blank lines are read (all by
 default) and a line that is not a usable record is skipped — here counted, with its line and
-why, in `InjectionLog.skipped`. A record without `promptPreview` (the default configuration) is
+why, in `InjectionLog.skipped`. The file is read as Node reads it: bytes that are not UTF-8 as
+U+FFFD, and a lone surrogate escape (a preview cut inside an emoji), which JSON.parse reads, as
+U+FFFD too (`replace_lone_surrogates`); such a record loads, its line named in
+`InjectionLog.kept`. A record without `promptPreview` (the default configuration) is
 a record; the original's `/memory why` crashes on it, ours does not.
 `injection_queries` turns the records that have a preview into prompt queries.
 """
@@ -19,13 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.core.data import Query, QuerySet
+from workbench.core.data import FormatError, Query, QuerySet
 from workbench.core.formats._common import (
     StrPath,
     _has_lone_surrogate,
     _json_type,
     json_loads,
     read_text,
+    replace_lone_surrogates,
 )
 
 
@@ -58,6 +62,8 @@ class InjectionLog:
     path: str
     records: tuple[InjectionRecord, ...]
     skipped: tuple[tuple[int, str], ...] = field(default=())
+    # (line, what): records loaded with a flaw, read as pi-lodestone reads them
+    kept: tuple[tuple[int, str], ...] = field(default=())
 
     @property
     def n_skipped(self) -> int:
@@ -122,27 +128,60 @@ def read_injections(path: StrPath, *, last: int | None = None) -> InjectionLog:
     `last` non-empty lines, as pi-lodestone's why-stats takes them: a corrupt line, or one of
     spaces or a lone `\r`, is one of them (the latter skipped without a word)."""
     path = Path(path)
-    lines = [(i, raw) for i, raw in enumerate(read_text(path).split("\n"), start=1) if raw]
+    content, bad_bytes = _read_as_node(path)
+    lines = [(i, raw) for i, raw in enumerate(content.split("\n"), start=1) if raw]
     if last is not None:
         lines = lines[-max(1, last):]
     records: list[InjectionRecord] = []
     skipped: list[tuple[int, str]] = []
+    kept: list[tuple[int, str]] = []
     for lineno, raw in lines:
         text = raw[:-1] if raw.endswith("\r") else raw
         if not text.strip():
             continue
+        found: list[tuple[str, str]] = []
         try:
             obj = json_loads(text)
             if "\\u" in text and _has_lone_surrogate(obj):
-                raise ValueError("invalid JSON (a \\uD800-\\uDFFF escape that is not half of "
-                                 "a surrogate pair)")
+                obj = replace_lone_surrogates(obj, found)
             records.append(parse_record(obj, lineno))
         except (ValueError, RecursionError) as e:
             reason = (f"invalid JSON ({e.msg})" if isinstance(e, json.JSONDecodeError)
                       else "invalid JSON (nested too deeply)" if isinstance(e, RecursionError)
                       else str(e))
             skipped.append((lineno, reason or "invalid JSON"))
-    return InjectionLog(str(path), tuple(records), tuple(skipped))
+            continue
+        if lineno in bad_bytes:
+            kept.append((lineno, f"{bad_bytes[lineno]}: read with U+FFFD in place of each bad "
+                                 "sequence, as Node reads the file"))
+        if found:
+            where, escape = found[0]
+            kept.append((lineno, f"field '{where}': a lone surrogate escape {escape} (half of "
+                                 "a character cut in two): read as U+FFFD, as JSON.parse "
+                                 "reads it"))
+    return InjectionLog(str(path), tuple(records), tuple(skipped), tuple(kept))
+
+
+def _read_as_node(path: Path) -> tuple[str, dict[int, str]]:
+    """The file's text as Node's `readFileSync(path, 'utf8')` gives it (bytes that are not
+    UTF-8 as U+FFFD, a leading BOM dropped), and for each line holding such bytes what the
+    first of them was."""
+    try:
+        return read_text(path), {}
+    except FormatError as err:
+        if err.field != "encoding":
+            raise
+    data = path.read_bytes()
+    bad: dict[int, str] = {}
+    start = 0
+    for lineno, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            bad[lineno] = (f"not UTF-8 text (byte 0x{raw[e.start]:02x} at offset "
+                           f"{start + e.start})")
+        start += len(raw) + 1
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff"), bad
 
 
 def injection_queries(log: InjectionLog, *, name: str = "injections") -> QuerySet:
