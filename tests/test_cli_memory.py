@@ -491,3 +491,26 @@ def test_a_log_line_cut_inside_an_emoji_or_with_a_latin1_byte_is_a_turn(
     assert f"warning: {log}:10: not UTF-8 text (byte 0xe9" in err
     assert main(["explain", str(folder), "-m", "decision-memory", "--query-id", "turn-10"]) == 0
     assert "query: caf\ufffd " in capsys.readouterr().out
+
+
+def test_why_on_a_rotated_log_points_to_no_other_turn(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """explain's turn ids are the line numbers of the folder's injections.jsonl: why on a
+    rotated injections.1.jsonl beside it suggested `--query-id turn-8`, which replayed
+    another prompt (that of line 8 of injections.jsonl)."""
+    import shutil
+
+    folder = tmp_path / "d"
+    shutil.copytree(SAMPLES / "decisions", folder)
+    log = folder / "injections.jsonl"
+    lines = log.read_text().splitlines(keepends=True)
+    (folder / "injections.1.jsonl").write_text("".join(lines[:40]))
+    log.write_text("".join(lines[40:]))
+    assert main(["why", str(folder / "injections.1.jsonl"), "--last", "40"]) == 0
+    out, err = capsys.readouterr()
+    assert "prompt: " in out and "--query-id" not in out
+    assert f"replays the turns of {log} (N is a line of that file), not those of " \
+           f"{folder / 'injections.1.jsonl'}" in err
+    assert main(["why", str(log), "--last", "1"]) == 0  # the folder's own log: replayable
+    out, err = capsys.readouterr()
+    assert "-m decision-memory --query-id turn-20" in out and "replays" not in err

@@ -37,14 +37,18 @@ def cmd_why(args: argparse.Namespace) -> int:
         print(f"{args.log}: no injection records")
         return 0
     folder = Path(log.path).parent
-    beside = (folder / "decisions.jsonl").is_file()  # turns with a preview can be explained
+    # explain replays the turns of the folder's own injections.jsonl, its ids that file's line
+    # numbers: another log there (a rotated injections.1.jsonl) would name other turns
+    beside = (folder / "decisions.jsonl").is_file()
+    own = folder / "injections.jsonl"
+    replayable = beside and own.is_file() and own.samefile(log.path)
     for r in records:
         preview = r.prompt_preview if r.prompt_preview else "(no prompt preview logged)"
         print(f"{r.ts}  {r.cwd}  project {r.project or '-'}")
         print(f"  prompt: {preview}  ({r.prompt_char_count} characters)")
         print(f"  min score {r.min_score:g}, limit {r.limit}"
               + (", global" if r.global_inject else ""))
-        if r.prompt_preview and beside:
+        if r.prompt_preview and replayable:
             print(f"  why, signal by signal: workbench explain {shlex.quote(str(folder))} "
                   f"-m decision-memory --query-id turn-{r.line}")
         if not r.results:
@@ -62,6 +66,12 @@ def cmd_why(args: argparse.Namespace) -> int:
         print()
     if log.n_skipped:
         print(f"({_skipped_text(log)})")
+    if beside and not replayable and any(r.prompt_preview for r in records):
+        print(f"note: `workbench explain {shlex.quote(str(folder))} -m decision-memory --query-id "
+              f"turn-N` replays "
+              f"the turns of {own} (N is a line of that file), not those of {log.path}; to "
+              "replay these, give this log the name injections.jsonl in a folder with a copy "
+              "of decisions.jsonl", file=sys.stderr)
     return 0
 
 
