@@ -229,3 +229,23 @@ def test_a_damaged_cache_file_is_said_when_its_texts_embed_again(
     _out, err = capsys.readouterr()
     assert err.count("note: 1 damaged file of the embedding cache") == 1  # said once
     assert "left unread: their texts are embedded again" in err and len(counting.seen) == 3
+
+
+def test_a_full_disk_fails_the_run_and_says_why(
+        beir: Path, counting: CountingEncoder, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache on a full disk (a write's fsync raises ENOSPC, as it does when the pages
+    cannot be stored): embed kept nothing yet exited 0, warning only "5 vectors computed but
+    not kept", so `embed && gui` went on as if they were cached."""
+    import errno
+    import os
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    assert main(["embed", str(beir), "-m", "dense", "--embedding-model", counting.name]) == 1
+    out, err = capsys.readouterr()
+    assert "workbench embed: error: could not write the embedding cache " in err
+    assert "(No space left on device): 3 vectors computed but not kept" in err
+    assert "read by:" not in out

@@ -10,6 +10,7 @@ from typing import Any
 
 from workbench.cli.args import whole
 from workbench.cli.common import (
+    EXIT_FAIL,
     EXIT_OK,
     UsageError,
     add_data,
@@ -144,10 +145,11 @@ def cmd_embed(args: argparse.Namespace) -> int:
             print(f"{job.label}: {len(job.texts):,} texts ({new:,} embedded, {cached:,} from "
                   f"the cache{again}), {vectors.shape[1]} dimensions, {secs:.1f} s{loaded}"
                   f"{rate}; " + (f"prompt {job.prompt!r}" if job.prompt else "no prompt"))
-    for line in cache_errors:
-        print(f"warning: {line}", file=sys.stderr)
-    if not cache_errors:
-        print(_readers(dataset, model.id, params))
+    if cache_errors:  # the cache is embed's only product: a run that could not fill it failed
+        for line in cache_errors:
+            print(f"workbench embed: error: {line}", file=sys.stderr)
+        return EXIT_FAIL
+    print(_readers(dataset, model.id, params))
     return EXIT_OK
 
 

@@ -554,6 +554,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     pending: list[tuple[list[bytes], NDArray[np.float32]]] = []
     kept = 0
     last = time.monotonic()
+    refused: list[str] = []  # why the store could not write
 
     def store_pending() -> None:
         nonlocal kept, last
@@ -563,6 +564,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         vectors = np.concatenate([v for _, v in pending])
         last = time.monotonic()
         if unstored or not store.add(part_keys, vectors):
+            if not unstored:
+                refused.append(_write_refused(store.folder, vectors.nbytes))
             unstored.update(zip(part_keys, vectors, strict=True))
         else:
             kept += len(part_keys)
@@ -599,8 +602,10 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     if not unstored:
         return store.get(keys)
     if cache_errors is not None:
-        cache_errors.append(f"could not write the embedding cache {store.folder}: "
-                            f"{len(unstored):,} vectors computed but not kept")
+        why = f" ({refused[0]})" if refused and refused[0] else ""
+        cache_errors.append(f"could not write the embedding cache {store.folder}{why}: "
+                            f"{len(unstored):,} vectors computed but not kept"
+                            + (f" ({kept:,} were)" if kept else ""))
     out = np.empty((len(keys), enc.dim), np.float32)
     stored = [i for i, key in enumerate(keys) if key not in unstored]
     out[stored] = store.get([keys[i] for i in stored])
@@ -608,6 +613,24 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         if key in unstored:
             out[i] = unstored[key]
     return out
+
+
+def _write_refused(folder: Path, size: int) -> str:
+    """Why a shard of `size` bytes could not be written in `folder` (the store says only
+    that it could not): the same writes — the folder made, the bytes written and synced —
+    tried with a nameless temporary file, which leaves nothing behind; its OSError's text
+    ("No space left on device"), "" when they succeed now."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder) as fh:
+            fh.write(bytes(size))
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return ""
 
 
 def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int,
