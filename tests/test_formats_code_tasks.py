@@ -108,3 +108,35 @@ def test_queries_and_judgments() -> None:
 def test_shipped_sample_reads() -> None:
     tasks = read_tasks(SAMPLES / "code-repo" / "tasks.jsonl")
     assert len(tasks) == 12 and tasks_snapshot(tasks) == SHA
+
+
+def test_one_snapshot_named_in_full_by_a_prefix_or_in_capitals_is_one(tmp_path: Path) -> None:
+    """`git log --oneline` shows a commit by its first digits, and git reads hashes in either
+    case: a task set naming its snapshot in full on one line and abbreviated on another was
+    refused ("tasks disagree on the snapshot"), an upper-case hash "expected a hexadecimal
+    commit hash"."""
+    import subprocess
+
+    from tests.test_repo_index import make_repo
+    from workbench.core.formats import load_dataset
+
+    repo = make_repo(tmp_path / "r", {"a.py": "x = 1\n", "b.py": "y = 2\n"})
+    full = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    make_repo(repo, {"c.py": "z = 3\n"}, message="later")  # HEAD is not the snapshot
+    rows = [{**GOOD, "id": "t1", "files": ["a.py"], "snapshot": full},
+            {**GOOD, "id": "t2", "files": ["b.py"], "snapshot": full[:10]},
+            {**GOOD, "id": "t3", "files": ["a.py"], "snapshot": full[:12].upper(),
+             "commit": full.upper()}]
+    path = tmp_path / "tasks.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    tasks = read_tasks(path)
+    assert [t.snapshot for t in tasks] == [full, full[:10], full[:12]]
+    assert tasks[2].commit == full
+    assert tasks_snapshot(tasks) == full
+    assert tasks_snapshot(tasks[1:]) == full[:12]  # the longest of the prefixes
+    data = load_dataset(repo, queries=path)
+    assert data.source.endswith(f"@{full}") and "c.py" not in data.corpus.ids
+    other = CodeTask("t4", "x", ("a.py",), snapshot=full[:8] + "0000", line=4)
+    with pytest.raises(ValueError, match=f"t1 has {full}, t4 has {full[:8]}0000"):
+        tasks_snapshot([*tasks, other])

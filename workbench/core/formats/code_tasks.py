@@ -8,12 +8,14 @@ One task per line:
 
 `id` (a non-empty string, or an integer), `task` (a non-empty string) and `files` (a non-empty
 list of repository-relative paths, no repeats) are required; `commit`, `snapshot` (hex commit
-hashes), `author` and `date` (ISO 8601) are optional and may be null. Other fields are
+hashes, full or abbreviated to 4+ digits, in either case: read in lower case, as git writes
+them), `author` and `date` (ISO 8601) are optional and may be null. Other fields are
 ignored. Blank lines are skipped; `#` comment lines are not accepted, so that a task set stays
 plain JSON lines any tool reads.
 
 `snapshot` is the commit whose tree the task is scored against (the index is built there): a
-task set mined from git history has one snapshot for all tasks, and `tasks_snapshot` returns it.
+task set mined from git history has one snapshot for all tasks, and `tasks_snapshot` returns it
+(a hash and an abbreviation of it, as `git log --oneline` shows one, name the same commit).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from workbench.core.store import atomic_write_text
 __all__ = ["CodeTask", "read_tasks", "tasks_qrels", "tasks_queries", "tasks_snapshot",
            "write_tasks"]
 
-_SHA = re.compile(r"[0-9a-f]{4,64}")
+_SHA = re.compile(r"[0-9a-fA-F]{4,64}")
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ def _optional(obj: Mapping[str, Any], key: str, path: Path, line: int) -> str | 
     if key in ("commit", "snapshot") and not _SHA.fullmatch(value):
         raise FormatError(path, f"expected a hexadecimal commit hash, found {value!r}",
                           line=line, field=key)
+    if key in ("commit", "snapshot"):
+        return value.lower()  # git reads either case and writes lower case
     if key == "date":
         try:
             datetime.fromisoformat(value)
@@ -139,19 +143,20 @@ class SnapshotsDiffer(ValueError):
 
 
 def tasks_snapshot(tasks: Sequence[CodeTask]) -> str | None:
-    """The snapshot commit the tasks share; None when none names one. Raises SnapshotsDiffer
-    (a ValueError) when two tasks name different snapshots (a task set is scored against one
-    index)."""
-    first: CodeTask | None = None
+    """The snapshot commit the tasks share, in its longest spelling (a full hash and its
+    abbreviation name one commit); None when none names one. Raises SnapshotsDiffer (a
+    ValueError) when two tasks name different snapshots, neither the start of the other (a
+    task set is scored against one index)."""
+    held: CodeTask | None = None  # the task with the longest spelling so far
     for t in tasks:
         if t.snapshot is None:
             continue
-        if first is None:
-            first = t
-        elif t.snapshot != first.snapshot:
-            raise SnapshotsDiffer(f"tasks disagree on the snapshot: {first.id} has "
-                                  f"{first.snapshot}, {t.id} has {t.snapshot}", t.line)
-    return None if first is None else first.snapshot
+        if held is None or held.snapshot is None or t.snapshot.startswith(held.snapshot):
+            held = t
+        elif not held.snapshot.startswith(t.snapshot):
+            raise SnapshotsDiffer(f"tasks disagree on the snapshot: {held.id} has "
+                                  f"{held.snapshot}, {t.id} has {t.snapshot}", t.line)
+    return None if held is None else held.snapshot
 
 
 def tasks_queries(tasks: Sequence[CodeTask], *, name: str = "tasks") -> QuerySet:
