@@ -28,6 +28,7 @@ BAD_FIELDS = [
     ("model", "no-such-model", "model"), ("model", 3, "model"),
     ("params", {"k1": 99}, "params"), ("params", [1, 2], "params"),
     ("params", {"nosuch": 1}, "params"), ("params", "k1=1", "params"),
+    ("params", {"k1": "1.2"}, "params.k1"),  # text for a number: loaded as 1.2, as if typed
     ("baseline", "bm25", "baseline"), ("baseline", [1], "baseline"),
     ("baseline", {"model": "nope"}, "baseline.model"),
     ("baseline", {"model": "bm25", "params": {"b": -1}}, "baseline.params"),
@@ -274,3 +275,52 @@ def test_a_typed_query_comes_back_with_the_session(tmp_path: Path) -> None:
     again.save(tmp_path / "again.json")  # and it is kept by the next save
     assert json.loads((tmp_path / "again.json").read_text())["typed"] == [
         {"id": "typed-1", "text": "green tea and sleep", "context": {}}]
+
+
+def test_configuration_names_are_taken_as_the_window_takes_them(tmp_path: Path) -> None:
+    """Save current as… collapses a name's spaces and refuses one it already holds; a hand-
+    edited session loaded "a" and "a " side by side, and a name holding a line break."""
+    from workbench.core.session_file import read_session_file
+
+    def conf(name: str) -> dict[str, Any]:
+        return {"name": name, "model": "bm25", "params": {"k1": 1.0}}
+
+    data = {"version": 2, "dataset": str(SAMPLES / "tea-beir"), "model": "bm25",
+            "params": {}, "configurations": [conf("x\ny"), conf(" wide  b ")],
+            "baseline": "wide b"}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    plan = read_session_file(path)
+    assert [c[0] for c in plan.configurations] == ["x y", "wide b"]
+    assert plan.baseline == "wide b"
+    data["baseline"] = " x  y"  # named as its configuration is
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert read_session_file(path).baseline == "x y"
+    data["configurations"] = [conf("a"), conf("a ")]
+    data["baseline"] = None
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError, match=re.escape(
+            "field 'configurations[1].name': a second configuration named 'a' ('a ' with its "
+            "spaces collapsed")):
+        read_session_file(path)
+    data["configurations"] = [conf("n" * 500)]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError, match=re.escape("field 'configurations[0].name': a "
+                                                    "configuration name has at most")):
+        read_session_file(path)
+
+
+def test_text_for_a_number_names_the_parameter(tmp_path: Path) -> None:
+    from workbench.core.session_file import read_session_file
+
+    data = {**_good(tmp_path), "params": {"k1": "1.2"}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_session_file(path)
+    assert str(info.value) == (f"{path}: field 'params.k1': expected a number, found the "
+                               "text '1.2' (write it without quotes)")
+    (tmp_path / "workbench.toml").write_text('model = "bm25"\n[params]\nb = "0.5"\n')
+    with pytest.raises(FormatError, match=re.escape(
+            "workbench.toml: field 'params.b': expected a number")):
+        read_sample_settings(tmp_path)

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from workbench.core import toml_text
+from workbench.core.configurations import check_name
 from workbench.core.data import DEFAULT_SPLIT, FormatError
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
@@ -88,6 +89,8 @@ def read_session_file(path: str | Path) -> SessionPlan:
     else:
         configurations = _configurations(p, data.get("configurations", []))
         baseline = data.get("baseline")
+        if isinstance(baseline, str):  # named as its configuration is (`check_name`)
+            baseline = " ".join(baseline.split())
         if baseline is not None and (not isinstance(baseline, str) or
                                      baseline not in [c[0] for c in configurations]):
             raise FormatError(p, f"expected null or the name of a configuration, got "
@@ -199,9 +202,15 @@ def _configurations(p: Path, raw: object) -> tuple[Saved, ...]:
         name, model = item.get("name"), item.get("model")
         if not isinstance(name, str) or not name.strip():
             raise FormatError(p, f"expected a name (text), got {name!r}", field=f"{where}.name")
+        try:  # as Save current as… takes a name: spaces collapsed, its length checked
+            name = check_name(name)
+        except ValueError as exc:
+            raise FormatError(p, str(exc), field=f"{where}.name") from None
         if name in [c[0] for c in out]:
-            raise FormatError(p, f"a second configuration named {name!r}",
-                              field=f"{where}.name")
+            as_given = item["name"]
+            raise FormatError(p, f"a second configuration named {name!r}" + (
+                f" ({as_given!r} with its spaces collapsed, as the window names it)"
+                if as_given != name else ""), field=f"{where}.name")
         if not isinstance(model, str) or not model:
             raise FormatError(p, f"expected a model id (text), got {model!r}",
                               field=f"{where}.model")
@@ -253,6 +262,13 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
     if not isinstance(raw, dict):
         raise FormatError(path, f"expected a table of name = value, got {raw!r}",
                           field=params_field)
+    for name, value in raw.items():  # JSON and TOML have numbers and true/false: text for
+        # one is a hand-edit's mistake (the -p NAME=VALUE of the command line reads text)
+        kind = model.schema[name].kind if name in model.schema else None
+        if isinstance(value, str) and kind in ("float", "int", "bool"):
+            raise FormatError(path, f"expected {'true or false' if kind == 'bool' else 'a number'}"
+                              f", found the text {value!r} (write it without quotes)",
+                              field=f"{params_field}.{name}")
     try:
         resolved = model.schema.resolve(raw)
     except ParamError as exc:
