@@ -197,3 +197,27 @@ def test_bytes_not_utf8_in_the_injection_log_read_as_node_reads_them(tmp_path: P
     assert log.kept == ((2, f"not UTF-8 text (byte 0xe9 at offset {offset}): read with "
                             "U+FFFD in place of each bad sequence, as Node reads the file"),)
     assert read_injections(path, last=1).kept == log.kept
+
+
+def test_a_memory_folder_says_the_log_lines_it_read_despite_a_flaw(tmp_path: Path) -> None:
+    """Opened whole, a folder whose injections.jsonl has a byte that is not UTF-8 loads (as
+    Node reads it) and says so among its load warnings, naming the file and line."""
+    import json
+    import shutil
+
+    from tests.conftest import SAMPLES
+    from workbench.core.checks import load_warnings
+    from workbench.core.formats import load_dataset
+
+    folder = tmp_path / "mem"
+    shutil.copytree(SAMPLES / "decisions", folder)
+    log = folder / "injections.jsonl"
+    good = {"ts": "2026-01-01T00:00:00Z", "cwd": "/r", "project": "p",
+            "promptPreview": "site configuration", "promptCharCount": 18, "minScore": 8,
+            "limit": 5, "globalInject": False, "results": []}
+    latin = json.dumps({**good, "promptPreview": "caf? config"}).encode().replace(b"?", b"\xe9")
+    log.write_bytes(json.dumps(good).encode() + b"\n" + latin + b"\n")
+    ds = load_dataset(folder)
+    (said,) = [w for w in load_warnings(ds) if "read despite a flaw" in w]
+    assert said.startswith("1 line(s) of the injections log read despite a flaw, as "
+                           f"pi-lodestone reads them (first: {log}:2: not UTF-8 text")

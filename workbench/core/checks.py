@@ -63,6 +63,10 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if broken:
         out.append(f"{len(broken):,} line(s) of the injections log skipped, as pi-lodestone "
                    f"skips them: their prompts are not among the queries (first: {broken[0]})")
+    kept = list(dataset.settings.get("injections_kept") or [])
+    if kept:
+        out.append(f"{len(kept):,} line(s) of the injections log read despite a flaw, as "
+                   f"pi-lodestone reads them (first: {kept[0]})")
     visible = list(dataset.settings.get("memories_visible") or [])
     if visible == ["*"]:
         out.append("no memory's earliest message is hidden (is_system) in this chat, so "

@@ -219,6 +219,9 @@ def load_dataset(
         if injections is not None and injections.skipped:  # said by `load_warnings`
             settings = {**settings, "injections_skipped": [
                 f"{log}:{line}: {why}" for line, why in injections.skipped]}
+        if injections is not None and injections.kept:  # said by `load_warnings`
+            settings = {**settings, "injections_kept": [
+                f"{log}:{line}: {why}" for line, why in injections.kept]}
         if not overridden:
             return Dataset(name=name, corpus=corpus, queries=prompts, source=str(path),
                            settings=settings)
