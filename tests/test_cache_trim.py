@@ -146,3 +146,21 @@ def test_the_cache_command_says_an_unusable_cache_folder(tmp_path, monkeypatch, 
     err = capsys.readouterr().err
     assert err.startswith("warning: the cache folder cannot be written (")
     assert "is a file, not a folder" in err
+
+
+def test_trim_removes_what_a_killed_writer_left(own_cache, capsys):
+    """A prepare killed mid-write leaves `.NAME.XXXX.tmp`, which `cache` counts: `--trim 0`
+    said 'removed 0 states' and left it (only a write six hours later swept it). A temporary
+    file still changing (a writer at work) stays."""
+    folder = own_cache / "prepared"
+    folder.mkdir(parents=True)
+    dead, live = folder / ".a.state.x1.tmp", folder / ".b.state.x2.tmp"
+    dead.write_bytes(b"x" * 3000)
+    live.write_bytes(b"y")
+    long_ago = time.time() - 3600
+    os.utime(dead, (long_ago, long_ago))
+    assert main(["cache", "--trim", "0"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.startswith("prepared: removed 0 states")
+    assert first.endswith("; and 1 unfinished write a killed process left (3 KiB)")
+    assert not dead.exists() and live.exists()

@@ -10,6 +10,7 @@ from typing import Any
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, UsageError
 from workbench.core.sizes import bytes_text
 from workbench.core.store import cache_dir
+from workbench.core.store.state_file import sweep_stale_temps
 from workbench.core.store.trim import (
     LIMIT_ENV,
     STATE_FOLDERS,
@@ -45,6 +46,9 @@ def add_commands(sub: Any) -> None:
     p.set_defaults(func=cmd_cache)
 
 
+TRIM_TEMP_S = 600  # --trim removes a temporary file unchanged this long: its writer is gone
+
+
 def cmd_cache(args: argparse.Namespace) -> int:
     from workbench.core.store import cache_unusable
 
@@ -57,11 +61,15 @@ def cmd_cache(args: argparse.Namespace) -> int:
         limit = (parse_size(args.trim, "--trim", "0 removes every state not in use")
                  if args.trim else cache_limit())
         for name in STATE_FOLDERS:
+            # what killed writers left (a live one writes on: unchanged for minutes, gone)
+            temps, temp_bytes = sweep_stale_temps(cache_dir() / name, TRIM_TEMP_S)
             done = trim(cache_dir() / name, limit, recent_s=0.0)
             print(f"{name}: removed {done.removed:,} state{'' if done.removed == 1 else 's'} "
                   f"({bytes_text(done.freed)}); {bytes_text(done.kept_bytes)} kept"
                   + (f"; could not remove {done.failed:,} ({done.why})" if done.failed
-                     else ""))
+                     else "")
+                  + (f"; and {temps:,} unfinished write{'' if temps == 1 else 's'} a killed "
+                     f"process left ({bytes_text(temp_bytes)})" if temps else ""))
             failed = failed or done.failed > 0
     parts = set(CLEARABLE) if "all" in args.clear else set(args.clear)
     for name in CLEARABLE:

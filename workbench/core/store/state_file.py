@@ -81,19 +81,24 @@ def read_state(path: Path) -> Any:
 STALE_TEMP_S = 6 * 3600  # a writer this long silent is gone (killed, a closed terminal)
 
 
-def sweep_stale_temps(folder: Path, older_than_s: float = STALE_TEMP_S) -> None:
+def sweep_stale_temps(folder: Path, older_than_s: float = STALE_TEMP_S) -> tuple[int, int]:
     """Remove the temporary files (`.NAME.XXXX.tmp`) that writers killed mid-write left in
     `folder` and that have not changed for `older_than_s`: without this every kill -9 of a
-    prepare leaves tens of megabytes that nothing reads. Errors are ignored."""
+    prepare leaves tens of megabytes that nothing reads. Errors are ignored. (files, bytes)
+    removed."""
     now = time.time()
+    removed = freed = 0
     with contextlib.suppress(OSError):
         for entry in os.scandir(folder):
             if not (entry.name.startswith(".") and entry.name.endswith(".tmp")):
                 continue
             with contextlib.suppress(OSError):
-                if entry.is_file(follow_symlinks=False) and \
-                        now - entry.stat(follow_symlinks=False).st_mtime > older_than_s:
+                st = entry.stat(follow_symlinks=False)
+                if entry.is_file(follow_symlinks=False) and now - st.st_mtime > older_than_s:
                     os.unlink(entry.path)
+                    removed += 1
+                    freed += st.st_size
+    return removed, freed
 
 
 def write_state(path: Path, obj: object) -> None:
