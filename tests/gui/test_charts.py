@@ -826,3 +826,36 @@ def test_a_document_no_longer_ranked_reads_as_not_ranked(qtbot: QtBot,
     opt = QStyleOptionViewItem()
     panel.table.itemDelegateForColumn(1).initStyleOption(opt, panel.table.model().index(0, 1))
     assert opt.textElideMode == Qt.TextElideMode.ElideMiddle
+
+
+def test_a_limit_whose_zero_means_all_is_drawn_past_the_largest(qtbot: QtBot) -> None:
+    """vault-search's limit (0 = all) had its 0 drawn at the left beside 1 ("best … at Limit
+    = 0" over a dip at 1) and was swept to 100,000 on a vault of 45 notes; now limits past
+    the notes there are are not swept, and "all" sits right of the largest, said so."""
+    vault = open_session(SAMPLES / "vault", "vault-search")
+    curve = MetricCurve(vault, synchronous=True)
+    _show(qtbot, curve)
+    vault.set_param("limit", 5)
+    vault.recompute()
+    assert curve.param_name == "limit" and vault.dataset is not None
+    n = len(vault.dataset.corpus)
+    swept = [v for v, _ in curve.points]
+    assert 0 in swept and 5 in swept and all(v == 0 or v < n for v in swept)
+    metric = curve.metric_name
+    want = [Pipeline(get_model("vault-search"), vault.dataset, {**vault.params, "limit": v})
+            .run((metric,)).means[metric] for v in swept]
+    np.testing.assert_allclose([m for _, m in curve.points], want, atol=1e-12)
+    # of equal bests, the smallest limit that reaches it ("best … at 0 (all)" over a plateau)
+    top = max(want)
+    reach = [v for v, m in zip(swept, want, strict=True) if m >= top - 1e-12]
+    assert curve.best is not None
+    assert curve.best[0] == min((v for v in reach if v != 0), default=0)
+    xs, _ = curve.curve.getData()
+    largest = max(v for v in swept if v != 0)
+    assert xs[-1] > largest and list(xs[:-1]) == sorted(float(v) for v in swept if v != 0)
+    ticks = curve.plot.getPlotItem().getAxis("bottom")._tickLevels  # the labels given
+    assert ticks is not None and ticks[0][-1] == (xs[-1], "all")
+    vault.set_param("limit", 0)
+    vault.recompute()
+    assert curve.current_line.label.format.endswith("at 0 (all)")
+    assert curve.current_line.value() == pytest.approx(xs[-1])

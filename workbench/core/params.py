@@ -53,6 +53,12 @@ class Param:
     # a text parameter's own rule: what is wrong with a value ("" when nothing is)
     check: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
 
+    @property
+    def zero_unlimited(self) -> bool:
+        """0 means no limit (vault-search's limit "all", importance's "no limit"): a value
+        above every other, not below them (importance's "off" is below)."""
+        return self.zero in ("all", "no limit")
+
     def __post_init__(self) -> None:
         if self.kind in ("float", "int") and (self.low is None or self.high is None):
             raise ValueError(f"parameter {self.name}: numeric parameters need low and high")

@@ -15,7 +15,7 @@ when the prepared arrays changed), model_changed, dataset_changed, k_changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -159,6 +159,7 @@ class MetricCurve(ChartPanel):
         self.param_name: str | None = None
         self.points: list[tuple[ParamValue, float]] = []
         self.best: tuple[ParamValue, float] | None = None
+        self._all_x: float | None = None  # where a limit's 0 ("all") is drawn, if it is
         self.current: tuple[ParamValue, float] | None = None
         self.baseline_value: float | None = None
         self.error = ""
@@ -253,9 +254,16 @@ class MetricCurve(ChartPanel):
             return
         self._key = key
         self._generation += 1
-        request = SweepRequest(self._generation, p.name,
-                               tuple(sweep_values(p, current=s.params.get(p.name))),
-                               self.metric_name,
+        if p.zero_unlimited and p.high is not None:  # a limit past the documents there are
+            # is "all" (0) again: vault-search's had been swept to 100,000 on 45 notes
+            n = len(s.dataset.corpus)
+            capped = replace(p, high=max(min(p.high, n - 1), 1))
+            values = [v for v in sweep_values(capped, current=s.params.get(p.name))
+                      if v == 0 or float(v) < n]
+            values = values if 0 in values else [0, *values]
+        else:
+            values = sweep_values(p, current=s.params.get(p.name))
+        request = SweepRequest(self._generation, p.name, tuple(values), self.metric_name,
                                s.model, s.prepared, dict(s.params), s.judgments, s.depth)
         self._request = request
         label = s.model.schema[p.name].label
@@ -295,31 +303,61 @@ class MetricCurve(ChartPanel):
     def _x(self, value: ParamValue, request_values: tuple[ParamValue, ...]) -> float:
         if isinstance(value, bool | str):
             return float(request_values.index(value)) if value in request_values else np.nan
+        if self._all_x is not None and (value == 0 or float(value) >= self._all_x):
+            return self._all_x  # no limit: past the largest limit drawn, not at 0
         return float(value)
+
+    def _unlimited(self, request: SweepRequest) -> float | None:
+        """Where a parameter whose 0 means no limit draws its 0: right of the largest limit
+        swept, a step further (None for any other parameter, or without a 0)."""
+        p = request.model.schema[request.name]
+        if not p.zero_unlimited:
+            return None
+        others = sorted(float(v) for v in request.values if v != 0)
+        if len(others) == len(request.values) or not others:
+            return None
+        return others[-1] + max((others[-1] - others[0]) / 8, float(p.step or 1))
+
+    def _value_text(self, name: str, value: ParamValue) -> str:
+        """A value as the chart says it: a limit's 0 with what it means ("0 (all)")."""
+        p = self.session.model.schema[name] if self.session.model is not None else None
+        if p is not None and p.zero and value == 0 and not isinstance(value, bool):
+            return f"0 ({p.zero})"
+        return _fmt(value)
 
     def _draw(self, request: SweepRequest) -> None:
         self.show_hint("")
         self.plot.setVisible(True)
         item = self.plot.getPlotItem()
         values = request.values
+        self._all_x = self._unlimited(request)
         xs = np.array([self._x(v, values) for v, _ in self.points], dtype=np.float64)
         ys = np.array([m for _, m in self.points], dtype=np.float64)
-        self.curve.setData(xs, ys)
+        order = np.argsort(xs, kind="stable")  # "all" drawn last, at the right
+        self.curve.setData(xs[order], ys[order])
         categorical = any(isinstance(v, bool | str) for v in values)
         bottom = item.getAxis("bottom")
-        bottom.setTicks([[(float(i), str(v)) for i, v in enumerate(values)]]
-                        if categorical else None)
+        if categorical:
+            bottom.setTicks([[(float(i), str(v)) for i, v in enumerate(values)]])
+        elif self._all_x is not None:  # the limits' ticks, and the 0 that means none
+            limits = sorted(float(x) for x in xs if x != self._all_x)
+            shown = limits[::max(1, len(limits) // 5)]
+            zero = request.model.schema[request.name].zero
+            bottom.setTicks([[(x, f"{x:g}") for x in shown] + [(self._all_x, zero)]])
+        else:
+            bottom.setTicks(None)
         label = request.model.schema[request.name].label
         item.setLabel("bottom", label, color=INK)
         item.setLabel("left", metric_label(request.metric), color=INK)
         finite = np.isfinite(ys)
         if finite.any():
-            i = int(np.nanargmax(np.where(finite, ys, -np.inf)))
+            # the first best along the axis: the smallest limit that reaches it, not "all"
+            i = int(order[np.argmax(np.where(finite, ys, -np.inf)[order])])
             self.best = self.points[i]
             self.best_dot.setData([xs[i]], [ys[i]])
             # the slider's label, as on the axis below: `w_keyword` is no name the user sees
             self.best_text.setText(f"best {ys[i]:.3f} at {label} = "
-                                   f"{_fmt(self.points[i][0])}")
+                                   f"{self._value_text(request.name, self.points[i][0])}")
             self.best_text.setPos(xs[i], ys[i])
             # the label beside the star, not centred on it, near either end of the x range
             # (centred, half of it fell outside the plot); the baseline's label to the other side
@@ -378,13 +416,15 @@ class MetricCurve(ChartPanel):
         if np.isfinite(x):
             self.current_line.setValue(x)
             self.current_dot.setData([x], [metric])
-            self.current_line.label.setFormat(f"now {metric:.3f} at {_fmt(value)}")
+            self.current_line.label.setFormat(
+                f"now {metric:.3f} at {self._value_text(self.param_name, value)}")
 
     def _show_empty(self, text: str) -> None:
         self._key = None
         self._request = None
         self._generation += 1  # any running sweep is now stale
         self.points, self.best, self.current = [], None, None
+        self._all_x = None
         self.curve.setData([], [])
         self.best_dot.setData([], [])
         self.current_dot.setData([], [])
