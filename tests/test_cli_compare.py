@@ -374,3 +374,23 @@ def test_the_subject_says_the_queries_left_out_unjudged(
     assert main(["report", str(folder), "-m", "bm25", "--defaults", "-p", "k1=2",
                  "--metrics", "ndcg@10", "-o", str(page)]) == 0
     assert "<dt>judged queries</dt><dd>25 (2 without judgments left out)</dd>" in page.read_text()
+
+
+def test_a_mover_titled_by_a_shared_label_is_named_by_its_text_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OpenVault's event types as titles: compare's movers read "ev039 “action”"."""
+    import json
+
+    folder = tmp_path / "events"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": f"ev{i:03d}", "title": "action",
+                    "text": f"memory {i} about {'tea' if i % 2 else 'coffee'} "
+                            f"{'brewing ' * (i % 5)}"}) + "\n" for i in range(24)))
+    (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "tea brewing"}\n')
+    (folder / "qrels" / "test.tsv").write_text("q1\tev001\t1\n")
+    assert main(["compare", str(folder), "-m", "bm25", "--defaults", "-p", "k1=0.2",
+                 "-p", "b=0", "--metrics", "ndcg@10"]) == 0
+    moved = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  q1 ")]
+    assert moved and all(" “action: memory " in line for line in moved)

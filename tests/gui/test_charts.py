@@ -859,3 +859,33 @@ def test_a_limit_whose_zero_means_all_is_drawn_past_the_largest(qtbot: QtBot) ->
     vault.recompute()
     assert curve.current_line.label.format.endswith("at 0 (all)")
     assert curve.current_line.value() == pytest.approx(xs[-1])
+
+
+def test_movers_name_a_memory_by_more_than_its_type(qtbot: QtBot, tmp_path: Path) -> None:
+    """OpenVault's memories are titled by event type: Movers read "ev016 · action" on most
+    rows, telling them apart by nothing; now as the ranked table: the type and its line."""
+    import json
+
+    folder = tmp_path / "events"
+    (folder / "qrels").mkdir(parents=True)
+    kinds = ["action", "action", "action", "emotion"]
+    texts = [f"memory {i} about {'tea' if i % 2 else 'coffee'} {'brewing ' * (i % 5)}"
+             for i in range(24)]
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": f"ev{i:03d}", "title": kinds[i % 4], "text": t}) + "\n"
+        for i, t in enumerate(texts)))
+    (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "tea brewing"}\n'
+                                          '{"_id": "q2", "text": "coffee brewing"}\n')
+    (folder / "qrels" / "test.tsv").write_text("q1\tev001\t1\nq2\tev002\t1\n")
+    s = open_session(folder, "bm25")
+    panel = MoversList(s)
+    _show(qtbot, panel)
+    s.pin_baseline()
+    s.set_params({"k1": 0.2, "b": 0.0})
+    s.recompute()
+    rows = panel.row_texts()
+    assert rows
+    for r in rows:
+        doc_id = r[1].split(" · ")[0]
+        text = texts[int(doc_id[2:])]
+        assert r[1] == f"{doc_id} · {kinds[int(doc_id[2:]) % 4]}: {text.strip()}"

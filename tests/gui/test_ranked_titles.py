@@ -5,7 +5,7 @@ are shown as they are."""
 from __future__ import annotations
 
 from workbench.core.data import Corpus, Document
-from workbench.gui.ranked_rows import _title
+from workbench.core.data import display_title as _title
 
 
 def test_shared_labels_get_the_text_beside_them() -> None:

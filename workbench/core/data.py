@@ -65,6 +65,34 @@ class Query:
     context: Mapping[str, Any] = field(default_factory=dict)
 
 
+def display_title(corpus: Corpus, doc: Document) -> str:
+    """The title a reader tells documents apart by: the document's title, its first line
+    where it has none, and both where the corpus's titles are labels many documents share
+    (OpenVault's event types: "action" on half the memories tells them apart by nothing).
+    The ranked table, movers, the compare view and reports all name documents so."""
+    if not doc.title:
+        return _first_line(doc.text)
+    if _titles_are_labels(corpus) and doc.text.strip():
+        return f"{doc.title}: {_first_line(doc.text)}"
+    return str(doc.title)
+
+
+def _titles_are_labels(corpus: Corpus) -> bool:
+    """Whether fewer than one document in five has a title of its own (10 documents or
+    more); computed once per corpus."""
+    known: bool | None = getattr(corpus, "_titles_are_labels", None)
+    if known is None:
+        titles = [d.title for d in corpus if d.title]
+        known = len(titles) >= 10 and len(set(titles)) < 0.2 * len(titles)
+        corpus._titles_are_labels = known  # type: ignore[attr-defined]
+    return known
+
+
+def _first_line(text: str) -> str:
+    line = text.strip().split("\n", 1)[0]
+    return line[:120]
+
+
 class Corpus:
     """An ordered, id-unique collection of documents."""
 

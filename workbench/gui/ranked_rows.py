@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.data import display_title
 from workbench.core.ranking import top_k
 from workbench.core.session import TuningSession
 
@@ -83,7 +84,7 @@ def ranked_rows(session: TuningSession, limit: int = MAX_ROWS) -> list[RankedRow
         g = int(scores.gate[p])
         rows.append(RankedRow(
             rank=None if gated else j + 1, doc=d, doc_id=doc.id,
-            title=_title(ds.corpus, doc), score=float(scores.total[p]),
+            title=display_title(ds.corpus, doc), score=float(scores.total[p]),
             relevance=judged.get(doc.id), contributions=contrib[:, j],
             gate=scores.gates[g - 1] if g > 0 and g - 1 < len(scores.gates) else "",
             baseline_rank=base_pos.get(d), has_baseline=has_base))
@@ -114,33 +115,6 @@ def left_top_k(session: TuningSession) -> list[str]:
     now = set(rk.docs[q, : min(k, int(rk.count[q]))].tolist())
     before = brk.docs[q, : min(k, int(brk.count[q]))].tolist()
     return [ds.corpus[int(d)].id for d in before if int(d) not in now]
-
-
-def _title(corpus: Any, doc: Any) -> str:
-    """The title column's text: the document's title, its first line where it has none, and
-    both where the corpus's titles are labels shared by many documents (OpenVault's event
-    types: "action" on half the rows tells them apart by nothing)."""
-    if not doc.title:
-        return _first_line(doc.text)
-    if _titles_are_labels(corpus) and doc.text.strip():
-        return f"{doc.title}: {_first_line(doc.text)}"
-    return str(doc.title)
-
-
-def _titles_are_labels(corpus: Any) -> bool:
-    """Whether fewer than one document in five has a title of its own (10 documents or
-    more); computed once per corpus."""
-    known: bool | None = getattr(corpus, "_titles_are_labels", None)
-    if known is None:
-        titles = [d.title for d in corpus if d.title]
-        known = len(titles) >= 10 and len(set(titles)) < 0.2 * len(titles)
-        corpus._titles_are_labels = known
-    return known
-
-
-def _first_line(text: str) -> str:
-    line = text.strip().split("\n", 1)[0]
-    return line[:120]
 
 
 def bundle_size(session: TuningSession) -> int | None:

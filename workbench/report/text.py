@@ -21,6 +21,7 @@ from workbench.core.comparison import (
     explain_move,
     higher_is_better,
 )
+from workbench.core.data import display_title
 from workbench.core.metrics.bundle import BUNDLE_METRICS
 from workbench.core.params import value_text as param_value
 
@@ -421,8 +422,9 @@ def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
         judged = ("" if rel is None else f", judged relevant (grade {rel})" if rel > 0
                   else f", judged not relevant (grade {rel})")
         # a file's title is its path, its id too: said once
-        name = ident(doc.id) + (f" {plain(_quote(doc.title))}"
-                                if doc.title and doc.title != doc.id else "")
+        title = display_title(ds.corpus, doc)  # an OpenVault memory: not "action" alone
+        name = ident(doc.id) + (f" {plain(_quote(title))}" if title and title != doc.id
+                                else "")
         out.append(f"{ident(query.id)} {plain(_quote(query.text))} · {name}{judged}: "
                    f"{plain(move.sentence())}")
     return out

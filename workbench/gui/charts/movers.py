@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.compare import Mover, move_counts, movers
+from workbench.core.data import display_title
 from workbench.core.session import TuningSession
 from workbench.gui.elided import MiddleElided
 from workbench.gui.export_csv import write_grab, write_rows, write_svg_drawing
@@ -150,7 +151,8 @@ class MoversList(ChartPanel):
         for row, m in enumerate(self.movers):
             doc = corpus[m.doc]
             # a file's title is its path, its id too: said once
-            name = f"{doc.id} · {doc.title}" if doc.title and doc.title != doc.id else doc.id
+            title = display_title(corpus, doc)  # OpenVault's memories: not "action" alone
+            name = f"{doc.id} · {title}" if title and title != doc.id else doc.id
             # whole: the column elides it at its own width (cut at 80 characters, most of a
             # 1,920 px column stood empty)
             shown = name

@@ -346,8 +346,8 @@ class RankLines(QWidget):
         d = comp.dataset.corpus[doc]
         ranks = ", ".join(f"{comp.configs[c].name}: {self._rank(j, doc) or 'below top k'}"
                           for j, c in enumerate(self.columns))
-        return "\n".join(t for t in (d.id, shown_title(d), grade_text(self._grade(doc)), ranks)
-                         if t)
+        return "\n".join(t for t in (d.id, shown_title(comp.dataset.corpus, d),
+                                     grade_text(self._grade(doc)), ranks) if t)
 
     def _grade(self, doc: int) -> int | None:
         comp = self.comparison
@@ -481,8 +481,9 @@ class RankLines(QWidget):
                    stripe: QColor | None = None) -> None:
         comp = self.comparison
         assert comp is not None
-        paint_row(p, rect, Row(rank, comp.dataset.corpus[doc], self._grade(doc),
-                               doc == self.selected, tags, opacity, index, stripe),
+        corpus = comp.dataset.corpus
+        paint_row(p, rect, Row(rank, corpus[doc], self._grade(doc), doc == self.selected,
+                               tags, opacity, index, stripe, shown_title(corpus, corpus[doc])),
                   self._font, self.font_scale)
 
 def top_k_docs(comp: Comparison, i: int, query: int, k: int) -> list[int]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QPainter, QPen
 
-from workbench.core.data import Document
+from workbench.core.data import Corpus, Document, display_title
 from workbench.gui.charts._base import INK, MUTED
 
 HIGHLIGHT = QColor("#fff1b8")  # the selected document's rows (and the current query's bar)
@@ -31,6 +31,7 @@ class Row:
     opacity: float = 1.0
     index: int = 0
     stripe: QColor | None = None
+    title: str = ""  # beside the id (`shown_title`): "" where it would repeat it
 
 
 def paint_row(p: QPainter, rect: QRectF, row: Row, font: QFont, font_scale: float) -> None:
@@ -64,7 +65,7 @@ def paint_row(p: QPainter, rect: QRectF, row: Row, font: QFont, font_scale: floa
     x += side + 6
     right = _paint_tags(p, rect, row.tags, font, left=x)
     p.setFont(font)
-    _paint_names(p, rect, row.doc, x, right, fm)
+    _paint_names(p, rect, row.doc, row.title, x, right, fm)
     p.restore()
 
 
@@ -93,10 +94,9 @@ def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
     return right
 
 
-def _paint_names(p: QPainter, rect: QRectF, d: Document, x: float, right: float,
+def _paint_names(p: QPainter, rect: QRectF, d: Document, title: str, x: float, right: float,
                  fm: QFontMetricsF) -> None:
     mid = Qt.AlignmentFlag.AlignVCenter
-    title = shown_title(d)
     room = max(0.0, right - x)
     # the whole id when it and the title fit; else the id gives way down to 45 % of the room
     # (elided in the middle, where paths differ least), the title takes the rest
@@ -167,6 +167,8 @@ def grade_text(grade: int | None) -> str:
     return "judged not relevant (0)" if grade <= 0 else f"judged relevant, grade {grade}"
 
 
-def shown_title(doc: Document) -> str:
-    """The title beside the id, unless it repeats it (a repository's file: its path is both)."""
-    return doc.title if doc.title != doc.id else ""
+def shown_title(corpus: Corpus, doc: Document) -> str:
+    """The title beside the id (`display_title`: an OpenVault memory's type and first line),
+    unless it repeats it (a repository's file: its path is both)."""
+    title = display_title(corpus, doc)
+    return title if title != doc.id else ""
