@@ -29,6 +29,7 @@ from . import settings as st
 from .chart_area import ChartArea
 from .errors import os_error_text
 from .export_csv import write_ranked_csv
+from .export_target import can_export, export_to
 from .query_list import QueryList
 from .ranked_table import RankedTable
 from .tasks_dialog import TasksFromGitDialog, repository_of
@@ -115,6 +116,9 @@ class WindowActions:
         self.export = self._add(file, "&Export ranked table CSV…", self.ask_export, "Ctrl+E")
         self.export_report = self._add(file, "Export comparison re&port…",
                                        host.ask_export_report)
+        self.export_target = self._add(file, "Export settings for the tar&get system…",
+                                       self.ask_export_target)
+        self.export_box: QMessageBox | None = None  # what an export said, while shown
         file.addSeparator()
         self.quit = self._add(file, "Q&uit", window.close, Key.Quit)
 
@@ -212,6 +216,12 @@ class WindowActions:
         # clear without a baseline (they were enabled and did nothing, or wrote an empty file)
         self.save_session.setEnabled(s.dataset is not None)
         self.export_report.setEnabled(s.result is not None)
+        self.export_target.setEnabled(can_export(s))
+        self.export_target.setToolTip(
+            "write the values in use as the system this model stands for reads them (what "
+            "`workbench export --out FOLDER` writes)" if can_export(s) else
+            "this model is the workbench's own: its values are a params TOML file "
+            "(Configurations ▸ Export TOML…)")
         self.recompute.setEnabled(s.dataset is not None and s.model is not None)
         self.tune.setEnabled(s.dataset is not None and s.model is not None)
         self.clear.setEnabled(s.baseline is not None)
@@ -474,6 +484,35 @@ class WindowActions:
             said = str(exc) if str(exc).startswith(path) else f"{path}: {exc}"
             self.w.show_error(f"Could not open the session {said}")
             return False
+        return True
+
+    def ask_export_target(self) -> None:
+        folder = QFileDialog.getExistingDirectory(
+            self.window, "Export settings into a folder (the project, or a new one)")
+        if folder:
+            self.export_target_to(folder)
+
+    def export_target_to(self, folder: str) -> bool:
+        """Write the settings into `folder`; what was written in the status line, and what
+        to know about it in a box."""
+        try:
+            done = export_to(self.w.session, folder)
+        except ValueError as exc:
+            self.w.show_error(f"Could not export the settings:\n{exc}")
+            return False
+        except OSError as exc:
+            self.w.show_error(f"Could not export the settings (nothing was written):\n"
+                              f"{os_error_text(exc)}")
+            return False
+        names = ", ".join(str(p.relative_to(folder)) for p in done.written)
+        self.window.statusBar().showMessage(f"wrote {names} in {folder}", 15000)
+        if done.notes:
+            box = QMessageBox(QMessageBox.Icon.Information, "Settings exported",
+                              f"Wrote {names} in {folder}.\n\n" + "\n\n".join(done.notes),
+                              QMessageBox.StandardButton.Ok, self.window)
+            box.setWindowModality(Qt.WindowModality.WindowModal)
+            box.open()
+            self.export_box = box
         return True
 
     def ask_export(self) -> None:
