@@ -270,3 +270,21 @@ def test_the_signals_legend_is_as_high_as_its_lines(qtbot: QtBot, code: TuningSe
     table.resize(1400, 500)  # wider: back to fewer lines, never under two
     qtbot.wait(10)
     assert 2 * line <= legend.height() <= max(2 * line, legend.heightForWidth(legend.width())) + 2
+
+
+def test_query_ids_that_are_words_are_read_whole_where_there_is_room(qtbot: QtBot) -> None:
+    """pi-lodestone's case names ("idempotency-key") were cut to eight characters beside a
+    wide query column ("in…ey" with a baseline at 1,280); hash ids keep their cap."""
+    s = open_session(SAMPLES / "decisions-eval")
+    ql = QueryList(s)
+    _show(qtbot, ql, (700, 400))
+    v = ql.view
+    fm = v.fontMetrics()
+    longest = max(fm.horizontalAdvance(q.id) for q in s.dataset.queries)  # type: ignore[union-attr]
+    assert longest > id_column_cap(fm)  # the sample's names are longer than the cap
+    assert v.columnWidth(0) == ql._id_content  # whole: as wide as its content asks
+    assert v.columnWidth(1) >= v.columnWidth(0) // 2  # the text keeps its share
+    code = open_session(SAMPLES / "code-repo")
+    cl = QueryList(code)
+    _show(qtbot, cl, (700, 400))
+    assert cl.view.columnWidth(0) <= id_column_cap(cl.view.fontMetrics())

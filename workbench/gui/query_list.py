@@ -4,6 +4,7 @@ sortable, filterable; clicking a row selects the session's query."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -244,6 +245,9 @@ class QueryList(QWidget):
         # is the cell's tooltip)
         self.view.resizeColumnToContents(0)
         self._id_content = self.view.columnWidth(0)
+        ds = self.session.dataset
+        self._hash_ids = ds is None or all(
+            HASH_ID.fullmatch(q.id) for q in list(ds.queries)[:200])
         self._fit_id()
         self.view.setColumnWidth(2, self._metric_width())
         self.view.setColumnWidth(3, self._delta_width())
@@ -260,7 +264,12 @@ class QueryList(QWidget):
         fm = self.view.fontMetrics()
         others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
         spare = self.width() - self._chrome() - others - _text_width(fm)
-        width = min(self._id_content, id_column_cap(fm), max(_id_least(fm), spare))
+        # ids that are words (pi-lodestone's case names, "idempotency-key") are read, not
+        # told apart by their start: up to half the room the text and they share ("in…ey"
+        # had stood beside a wide query column)
+        cap = id_column_cap(fm) if getattr(self, "_hash_ids", True) else max(
+            id_column_cap(fm), (self.width() - self._chrome() - others) // 2)
+        width = min(self._id_content, cap, max(_id_least(fm), spare))
         if width != self.view.columnWidth(0):
             self.view.setColumnWidth(0, width)
 
@@ -358,6 +367,10 @@ def _id_least(fm: QFontMetrics) -> int:
 def _text_width(fm: QFontMetrics) -> int:
     """What the query's text keeps before the id gives way: about ten characters."""
     return fm.horizontalAdvance("x" * 10) + 12
+
+
+# an id that is a hash or a number (a commit, a BEIR id): its start tells it apart
+HASH_ID = re.compile(r"[0-9a-f]{7,64}|[0-9]+")
 
 
 def id_column_cap(fm: QFontMetrics) -> int:
