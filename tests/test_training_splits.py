@@ -46,6 +46,18 @@ def test_split_overlap_counts_the_queries_two_splits_share(tmp_path: Path) -> No
     assert split_overlap(root, "test", "train") == (1, 2)
 
 
+def test_split_overlap_reads_a_split_that_is_not_utf8_without_failing(tmp_path: Path) -> None:
+    """Another split's bad byte had stopped the Tune tab's refresh halfway ("Something went
+    wrong: FormatError … bad.tsv:2 … not UTF-8"); it is said when that split is read."""
+    from workbench.core.formats import split_overlap
+
+    root = three_splits(tmp_path / "tea")
+    (root / "qrels" / "bad.tsv").write_bytes(HEADER.encode() + b"q1	dÿ1	1
+q3	d3	1
+")
+    assert split_overlap(root, "bad", "test") == (1, 2)
+
+
 def test_cranfields_binary_split_judges_tests_queries_only() -> None:
     from workbench.core.formats import split_overlap
 

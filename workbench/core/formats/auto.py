@@ -326,9 +326,15 @@ def _judged_ids(path: Path) -> frozenset[str]:
 
 @lru_cache(maxsize=32)
 def _judged_ids_of(path: str, _mtime_ns: int, _size: int) -> frozenset[str]:
-    """`_judged_ids`, kept while the file is unchanged (the Tune tab asks on each refresh)."""
+    """`_judged_ids`, kept while the file is unchanged (the Tune tab asks on each refresh).
+    Read leniently: a file that is not UTF-8 is said when it is read as a split, not here
+    (the Tune tab's refresh had stopped halfway on another split's bad byte)."""
     ids: set[str] = set()
-    for _, text in numbered_lines(read_text(Path(path))):
+    try:
+        text_all = Path(path).read_bytes().decode("utf-8", errors="replace")
+    except OSError:
+        return frozenset()
+    for _, text in numbered_lines(text_all.removeprefix("\ufeff")):
         first = text.split("\t", 1)[0].strip()
         if first and not (not ids and first.lower() == "query-id"):
             ids.add(first)
