@@ -52,9 +52,7 @@ def test_split_overlap_reads_a_split_that_is_not_utf8_without_failing(tmp_path: 
     from workbench.core.formats import split_overlap
 
     root = three_splits(tmp_path / "tea")
-    (root / "qrels" / "bad.tsv").write_bytes(HEADER.encode() + b"q1	dÿ1	1
-q3	d3	1
-")
+    (root / "qrels" / "bad.tsv").write_bytes(HEADER.encode() + b"q1\td\xff1\t1\nq3\td3\t1\n")
     assert split_overlap(root, "bad", "test") == (1, 2)
 
 
