@@ -42,6 +42,7 @@ class _Chart(QWidget):
         self._pieces: list[str] = []
         self._gap = " "
         self.caption_height = 0  # px its lines take (a label's size hint grows to its minimum)
+        self._measure: QTextDocument | None = None  # lays out a caption to measure it
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(1)
@@ -94,8 +95,13 @@ class _Chart(QWidget):
         return f"{self.title} {detail}" if detail else self.title
 
     def _document(self, text: str) -> QTextDocument:
-        doc = QTextDocument(self)
-        doc.setDocumentMargin(0)
+        """`text` laid out as the caption lays it out: one document, kept and reused (one
+        made per measure, each a child of the chart, had grown memory by 63 MiB over 300
+        resizes of the window)."""
+        doc = self._measure
+        if doc is None:
+            doc = self._measure = QTextDocument(self)
+            doc.setDocumentMargin(0)
         doc.setDefaultFont(self.caption.font())
         doc.setHtml(text)
         return doc
