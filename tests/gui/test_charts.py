@@ -168,6 +168,25 @@ def test_the_legend_of_a_short_chart_fits_it(qtbot: QtBot, vault: TuningSession)
     assert legend.sceneBoundingRect().bottom() <= shown.bottom()
 
 
+def test_a_legend_too_wide_for_the_bars_is_left_out(qtbot: QtBot) -> None:
+    """codeledger's 18 signals in a short chart took 3 rows × 6 columns over bars #2–#9; a
+    legend of more than two columns is left out (the ranked table keys the colours), and the
+    bars keep the plot's width."""
+    code = open_session(SAMPLES / "code-repo", "codeledger")
+    chart = ContributionChart(code)
+    qtbot.addWidget(chart)
+    chart.resize(1000, 190)
+    chart.show()
+    qtbot.waitExposed(chart)
+    vb = chart.top_plot.getPlotItem().vb
+    qtbot.waitUntil(lambda: 0 < vb.height() < 130)
+    assert len(chart.top_legend.items) > 12
+    assert not chart.top_legend.isVisible()
+    chart.resize(1000, 700)  # tall: two columns hold them, shown
+    qtbot.waitUntil(lambda: vb.height() > 400)
+    assert chart.top_legend.isVisible()
+
+
 def test_two_documents_side_by_side(qtbot: QtBot, vault: TuningSession) -> None:
     chart = ContributionChart(vault)
     _show(qtbot, chart)

@@ -88,6 +88,8 @@ def fit_left_axis(plot: pg.PlotWidget, labels: list[str], *, grow_only: bool = F
 def legend_room(plot: pg.PlotWidget, legend: pg.LegendItem) -> float:
     """The fraction of the plot's width the legend (at the top right) covers, plus a margin:
     extend an x range by it so that nothing is drawn under the legend."""
+    if not legend.isVisible():  # left out (too many entries for the plot): no room kept
+        return 0.0
     view = plot.getPlotItem().vb.width()
     if view < 50:  # not laid out yet: a typical panel
         view = 600.0

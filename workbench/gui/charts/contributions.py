@@ -49,6 +49,7 @@ def stack(values: NDArray[np.float64]) -> tuple[NDArray[np.float64], NDArray[np.
 
 
 LEGEND_ROWS = 6  # legend entries per column before another column starts
+MAX_LEGEND_COLUMNS = 2  # wider, the legend is left out (it would cover the bars)
 LEGEND_MARGIN = 12  # px above and below the legend's rows: its offset and its frame
 
 
@@ -239,8 +240,14 @@ class ContributionChart(ChartPanel):
             return
         row = max(item.boundingRect().height() for pair in legend.items for item in pair)
         room = self.top_plot.getPlotItem().vb.height() - 2 * LEGEND_MARGIN
-        rows = max(1, min(LEGEND_ROWS, int(room // max(row, 1.0))))
-        legend.setColumnCount(math.ceil(n / rows))
+        fit = max(1, min(n, int(room // max(row, 1.0))))  # the rows the plot has height for
+        rows = min(fit, LEGEND_ROWS) if math.ceil(n / min(fit, LEGEND_ROWS)) <= \
+            MAX_LEGEND_COLUMNS else fit  # compact where that fits, else as tall as it goes
+        columns = math.ceil(n / rows)
+        legend.setColumnCount(columns)
+        # more than two columns cover the bars (codeledger's 18 signals: 3 rows × 6 columns
+        # over bars #2–#9); the colours are keyed on the ranked table's signals line too
+        legend.setVisible(columns <= MAX_LEGEND_COLUMNS)
 
     def _apply_top_range(self) -> None:
         self._fit_legend()
