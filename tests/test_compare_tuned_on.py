@@ -67,6 +67,12 @@ def test_compare_scores_on_the_queries_no_configuration_was_tuned_on(
     assert _row(out, "ndcg@10")[1:3] == [f"{base:.4f}", f"{mine:.4f}"]
     # the others are kept, their judgments set aside, and the count says so
     assert "25 queries, 15 judged and counted, 10 tuned on set aside" in out
+    page = tmp_path / "r.html"  # the report's facts say it under "judged queries"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--metrics", "ndcg@10", "-o", str(page)]) == 0
+    assert ("<dt>judged queries</dt><dd>15 counted, 10 tuned on set aside</dd>"
+            in page.read_text())
+    capsys.readouterr()
     assert ("note: compared on the 15 of 25 judged queries no configuration was tuned on "
             "('best' was tuned on 10") in out
 

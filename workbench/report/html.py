@@ -180,7 +180,10 @@ def _compared(comp: Comparison, k: int = 10) -> str:
     docs, queries = nouns(comp)
     facts = [("dataset", ds.name + (f" ({origin(ds.source)})" if ds.source else "")),
              (docs, f"{len(ds.corpus):,}"), (queries, f"{len(ds.queries):,}"),
-             (f"judged {queries}", comp.judged_text.replace(" judged", "", 1)),
+             # under "judged queries": "25", "15 counted, 10 tuned on set aside" (it read
+             # "15 and counted, …")
+             (f"judged {queries}", comp.judged_text.replace(" judged and counted", " counted", 1)
+              .replace(" judged", "", 1)),
              ("model", f"{comp.model.id}, scoring version {comp.model.version}")]
     if version:
         facts.append(("workbench", str(version)))
