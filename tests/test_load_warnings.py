@@ -134,3 +134,14 @@ def test_judgments_that_mark_nothing_relevant_are_said() -> None:
     assert line.startswith("none of the 3 judgments marks a document relevant")
     one = Dataset("o", corpus, queries, {"q1": {"d1": 0}, "q2": {"d2": 1}})
     assert not [w for w in load_warnings(one) if "marks a document relevant" in w]
+
+
+def test_cases_that_only_keep_documents_out_are_not_said_to_score_nothing() -> None:
+    """pi-lodestone's must_not_include cases judge only what must stay out (grade 0): they
+    pass or fail, and tune maximises them; 'every metric is 0, nothing to rise on' was
+    wrong there."""
+    corpus = Corpus([Document("d1", "", "green tea"), Document("d2", "", "black tea")])
+    queries = QuerySet([Query("c1", "green tea", {"expected_top_ids": [],
+                                                  "must_not_include": ["d2"]})])
+    cases = Dataset("c", corpus, queries, {"c1": {"d2": 0}})
+    assert not [w for w in load_warnings(cases) if "marks a document relevant" in w]

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from workbench.core.cases import has_cases
 from workbench.core.data import Dataset, FormatError
 
 SHOWN = 3  # examples named per warning
@@ -50,7 +51,8 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
                    "documents no ranking can retrieve")
     grades = [g for judged in (dataset.qrels or {}).values() for g in judged.values()]
-    if grades and max(grades) <= 0:
+    if grades and max(grades) <= 0 and not has_cases(dataset):  # cases pass or fail anyway
+        # (pi-lodestone's must_not_include cases judge only what must stay out)
         out.append(f"none of the {len(grades):,} judgments marks a document relevant (every "
                    "grade is 0 or below): every metric is 0 whatever the ranking, and tuning "
                    "has nothing to rise on")
