@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,8 @@ def test_compare_scores_on_the_queries_no_configuration_was_tuned_on(
     assert _row(out, "ndcg@10")[1:3] == [f"{base:.4f}", f"{mine:.4f}"]
     # the others are kept, their judgments set aside, and the count says so
     assert "25 queries, 15 judged and counted, 10 tuned on set aside" in out
+    # how alike the rankings are, over the same 15 the metrics count
+    assert re.search(r"^queries: same first +\d+ of 15$", out, re.M), out
     page = tmp_path / "r.html"  # the report's facts say it under "judged queries"
     assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(path),
                  "--metrics", "ndcg@10", "-o", str(page)]) == 0

@@ -458,12 +458,16 @@ def test_without_judgments_the_view_says_why_no_metric_shows(qtbot: QtBot, windo
     a, b = (r.ranking for r in view.comp.results)
     tops = [tuple([int(d) for d in r.docs[q, :min(k, int(r.count[q]))]] for r in (a, b))
             for q in range(len(a.count))]
-    shared = [len(set(x) & set(y)) / max(len(x), len(y)) if x or y else 1.0 for x, y in tops]
-    n = len(tops)
+    # a query neither ranks anything for is counted apart, not as agreeing (7 of 21 here)
+    ranked = [(x, y) for x, y in tops if x or y]
+    shared = [len(set(x) & set(y)) / max(len(x), len(y)) for x, y in ranked]
+    n, empty = len(ranked), len(tops) - len(ranked)
+    assert 0 < empty < len(tops)
     assert view.table.cell_texts() == [
         ["documents shared (mean)", f"{sum(shared) / n:.0%}"],
-        ["queries: same order", f"{sum(x == y for x, y in tops)} of {n}"],
-        ["queries: same first", f"{sum(x[:1] == y[:1] for x, y in tops)} of {n}"]]
+        ["queries: same order", f"{sum(x == y for x, y in ranked)} of {n}"],
+        ["queries: same first", f"{sum(x[:1] == y[:1] for x, y in ranked)} of {n}"],
+        ["queries: neither ranks any", f"{empty}"]]
     assert f"the table how alike the top {k} are" in view.chart.caption()
     # no key to relevant and judged-not-relevant marks none of the documents can carry
     assert view.lines.legend() == [(None, "not judged (the data has no judgments)")]

@@ -261,15 +261,18 @@ class Agreement:
     """How alike two rankings' top k are, over the queries counted; no judgment needed.
 
     overlap: float64 (Q,) the share of the top k both rankings hold, of the longer of the two
-             lists (1 where both rank nothing; NaN for a query not counted)
+             lists (NaN for a query not counted, and for one neither ranks anything for)
     same_order: queries whose top k is the same documents in the same order
-    same_first: queries whose first document is the same (or both rank none)
+    same_first: queries whose first document is the same
+    empty: queries counted for which neither ranks anything (left out of the rest: their
+           "agreement" would be no evidence of anything)
     """
 
     k: int
     overlap: NDArray[np.float64]
     same_order: int
     same_first: int
+    empty: int = 0
 
     @property
     def queries(self) -> int:
@@ -286,14 +289,17 @@ def agreement(current: Result, baseline: Result, k: int,
     given): how many documents they share, and whether the order or the first one held."""
     n = len(current.ranking.count)
     overlap = np.full(n, np.nan)
-    same_order = same_first = 0
+    same_order = same_first = empty = 0
     for q in range(n) if queries is None else np.flatnonzero(queries).tolist():
         a, b = _top(current, q, k), _top(baseline, q, k)
         longest = max(len(a), len(b))
-        overlap[q] = len(np.intersect1d(a, b)) / longest if longest else 1.0
+        if not longest:
+            empty += 1
+            continue
+        overlap[q] = len(np.intersect1d(a, b)) / longest
         same_order += int(np.array_equal(a, b))
         same_first += int(a[:1].tolist() == b[:1].tolist())
-    return Agreement(k, overlap, same_order, same_first)
+    return Agreement(k, overlap, same_order, same_first, empty)
 
 
 def metric_deltas(current: Result, baseline: Result) -> dict[str, NDArray[np.float64]]:

@@ -294,7 +294,7 @@ def _metrics(comp: Comparison) -> str:
 
 def _agreement(comp: Comparison, k: int) -> str:
     header, rows = agreement_table(comp, k)
-    note = AGREEMENT_NOTE.format(k=k, queries=nouns(comp)[1])
+    note = AGREEMENT_NOTE.format(k=k, docs=nouns(comp)[0], queries=nouns(comp)[1])
     return (f'<section id="agreement"><h2>How alike the rankings are (top {k})</h2>'
             f'{_table(header, rows)}<p class="note">{escape(note)}</p></section>')
 

@@ -109,21 +109,23 @@ def movers_heading(comp: Comparison, k: int) -> str:
 def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list[str]]]:
     """How alike each configuration's top k is to the first's, over the queries the metrics
     count (every query without judgments): a column per configuration after the first."""
-    _, queries = nouns(comp)
+    docs, queries = nouns(comp)
     found = [comp.agreement(i, k) for i in range(1, len(comp.configs))]
     header = [f"top {k} against {comp.configs[0].name}",
               *(shown_name(comp, c.name) for c in comp.configs[1:])]
-    return header, [
-        ["documents shared (mean)", *(_share(a.mean_overlap) for a in found)],
-        [f"{queries}: same order", *(f"{a.same_order:,} of {a.queries:,}" for a in found)],
-        [f"{queries}: same first", *(f"{a.same_first:,} of {a.queries:,}" for a in found)]]
+    rows = [[f"{docs} shared (mean)", *(_share(a.mean_overlap) for a in found)],
+            [f"{queries}: same order", *(f"{a.same_order:,} of {a.queries:,}" for a in found)],
+            [f"{queries}: same first", *(f"{a.same_first:,} of {a.queries:,}" for a in found)]]
+    if any(a.empty for a in found):  # no agreement to speak of where neither ranks anything
+        rows.append([f"{queries}: neither ranks any", *(f"{a.empty:,}" for a in found)])
+    return header, rows
 
 
-AGREEMENT_NOTE = ("documents shared: the share of a query's top {k} that the two lists "
-                  "have in common (of the longer list), averaged over the {queries}; same "
-                  "order: the same documents in the same order; same first: the same "
-                  "document at rank 1. They need no judgment and say how much changes, not "
-                  "whether it is better.")
+AGREEMENT_NOTE = ("{docs} shared: the share of a query's top {k} that the two lists have "
+                  "in common (of the longer list), averaged over the {queries}; same order: "
+                  "the same {docs} in the same order; same first: the same one at rank 1; "
+                  "{queries} for which neither ranks anything are counted apart. They need "
+                  "no judgment and say how much changes, not whether it is better.")
 
 
 def _share(x: float) -> str:
@@ -133,11 +135,13 @@ def _share(x: float) -> str:
 def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
     """Configuration i against the first in one sentence, by how alike its top k is."""
     a = comp.agreement(i, k)
-    _, queries = nouns(comp)
+    docs, queries = nouns(comp)
+    empty = (f" ({a.empty:,} {queries if a.empty != 1 else singular(queries)} for which "
+             "neither ranks anything aside)" if a.empty else "")
     return (f"{comp.configs[i].name} against {comp.configs[0].name}: its top {k} shares "
-            f"{_share(a.mean_overlap)} of the documents on average; {a.same_order:,} of "
+            f"{_share(a.mean_overlap)} of the {docs} on average; {a.same_order:,} of "
             f"{a.queries:,} {queries} keep the same order, {a.same_first:,} the same first "
-            f"{singular(nouns(comp)[0])}")
+            f"{singular(docs)}{empty}")
 
 
 def cases_passed(comp: Comparison) -> list[dict[str, bool]] | None:
@@ -512,7 +516,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     header, rows = agreement_table(comp, k)
     lines += ["", f"## How alike the rankings are (top {k})", "",
               *_md_table(header, rows, numeric_from=1), "",
-              md(AGREEMENT_NOTE.format(k=k, queries=nouns(comp)[1]))]
+              md(AGREEMENT_NOTE.format(k=k, docs=nouns(comp)[0], queries=nouns(comp)[1]))]
     metric = chart_metric(comp)
     if metric:  # which queries won or lost (the HTML's chart), in words
         lines += ["", f"## Per-query differences: {md(metric)}", ""]

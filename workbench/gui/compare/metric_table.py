@@ -125,7 +125,7 @@ class MetricTable(QTableWidget):
         header, rows = agreement_table(comp, k)
         self.setColumnCount(len(header))
         self.setRowCount(len(rows))
-        tip = AGREEMENT_NOTE.format(k=k, queries=nouns(comp)[1])
+        tip = AGREEMENT_NOTE.format(k=k, docs=nouns(comp)[0], queries=nouns(comp)[1])
         for col, text in enumerate(header):
             item = QTableWidgetItem(text if col == 0 else elide_middle(text, NAME_CHARS))
             item.setToolTip(tip if col == 0 else text)
