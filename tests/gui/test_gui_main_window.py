@@ -117,6 +117,20 @@ def test_recent_files_and_layout_are_remembered(window: MainWindow, qtbot: QtBot
     assert st.recall("last_model") == "bm25"
 
 
+def test_a_layout_saved_before_columns_moved_existed_follows_the_window(
+        window: MainWindow, qtbot: QtBot, _isolated_settings: Path) -> None:
+    """An older version saved the columns on every close, with no word of whether anyone
+    moved them: read as moved, the columns never followed the window's width again (at
+    1,024 the query list kept 228 px, its Δ out of sight)."""
+    window.h_split.setSizes([200, 700, 500])
+    window.close()
+    st.settings().remove("splitter/columns_moved")  # as the older version left it
+    st.settings().sync()
+    again = MainWindow(synchronous=True)
+    qtbot.addWidget(again)
+    assert again.columns_by_default
+
+
 def test_drop_a_folder_opens_it(window: MainWindow) -> None:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(SAMPLES / "tea-beir"))])

@@ -388,7 +388,10 @@ class MainWindow(QMainWindow):
         for sp in self.splitters():
             saved = s.value(f"splitter/{sp.objectName()}")
             if isinstance(saved, QByteArray) and sp.restoreState(saved) and sp is self.h_split:
-                self.columns_by_default = s.value("splitter/columns_moved") == "no"
+                # a layout saved before this setting existed (every close saved one) is
+                # taken as the default's: a moved column, lost once, against the 1,024-px
+                # columns never reaching anyone who ran an older version
+                self.columns_by_default = s.value("splitter/columns_moved") != "yes"
         k = s.value("k")
         if isinstance(k, int | str) and str(k).isdigit() and int(k) > 0:
             self.session.set_k(int(k))
