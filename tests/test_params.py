@@ -104,6 +104,10 @@ def test_params_file(tmp_path: Path) -> None:
             load_params_file(bad)
     with pytest.raises(ParamError, match="no such parameter file"):
         load_params_file(tmp_path / "missing.toml")
+    # Notepad's "Unicode" is named as such ("not UTF-8 text (byte 0xff)" had said)
+    bad.write_bytes("[params]\nk1 = 1.2\n".encode("utf-16"))
+    with pytest.raises(ParamError, match=r"bad\.toml:1: UTF-16 text .*save it as UTF-8"):
+        load_params_file(bad)
 
 
 @pytest.mark.parametrize("model_id", model_ids())

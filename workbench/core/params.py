@@ -257,6 +257,9 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     except OSError as exc:
         raise ParamError(f"{p}: cannot read the parameter file ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
+        if exc.object.startswith((b"\xff\xfe", b"\xfe\xff")):  # Notepad's "Unicode"
+            raise ParamError(f"{p}:1: UTF-16 text (it starts with a UTF-16 byte order mark): "
+                             "save it as UTF-8") from None
         bad_line = exc.object[:exc.start].count(b"\n") + 1
         raise ParamError(f"{p}:{bad_line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x})"
                          ) from None
