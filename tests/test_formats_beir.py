@@ -249,9 +249,12 @@ def test_the_splits_a_missing_split_names_are_those_offered(tmp_path: Path) -> N
     (root / "qrels" / "raw_codes.tsv").write_text("query-id\tcorpus-id\tcleverdon-code\n"
                                                   "q1\td1\t1\n", encoding="utf-8")
     (root / "qrels" / "binary.tsv").write_text("q1\td1\t1\n", encoding="utf-8")
-    with pytest.raises(FormatError) as info:
+    (root / "qrels" / "test.binary.tsv").write_text("q1\td1\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:  # in the order offered: test before test.binary
         read_beir(root, "train")
-    assert str(info.value).endswith("no qrels/train.tsv (splits here: binary, test)")
+    assert str(info.value).endswith("no qrels/train.tsv (splits here: binary, test, "
+                                    "test.binary)")
+    (root / "qrels" / "test.binary.tsv").unlink()
     (root / "qrels" / "binary.tsv").unlink()
     (root / "qrels" / "test.tsv").unlink()
     with pytest.raises(FormatError) as info:

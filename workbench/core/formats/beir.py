@@ -153,7 +153,7 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
     if not qrels_path.is_file():
         files = sorted(p for p in (folder / "qrels").glob("*.tsv") if p.is_file())
         # raw_cranqrel.tsv beside Cranfield's splits holds codes, not grades: no split
-        others = [p.stem for p in files if not other_header(p)]
+        others = sorted(p.stem for p in files if not other_header(p))  # as offered
         if files:
             raise FormatError(folder, f"no qrels/{split}.tsv (" + (
                 f"splits here: {', '.join(others)}" if others else
