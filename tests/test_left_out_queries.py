@@ -39,7 +39,7 @@ def test_the_readers_count_the_queries_left_out(tmp_path: Path) -> None:
     assert ds.queries.ids == ["q1", "q2"]
     assert ds.unjudged_left_out == 2
     assert left_out_text(ds) == "2 without judgments left out"
-    assert left_out_text(ds, "test") == "2 that split test does not judge left out"
+    assert left_out_text(ds, "test") == "2 not judged in split test, left out"
     # the query file and judgments given apart from the folder: the same count
     given = load_dataset(root / "corpus.jsonl", queries=root / "queries.jsonl",
                          qrels=root / "qrels" / "test.tsv")
@@ -70,7 +70,7 @@ def test_eval_names_the_split_where_the_folder_has_several(capsys, tmp_path: Pat
     assert main(["eval", str(root), "-m", "bm25", "--metrics", "ndcg@10", "--split",
                  "train"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first == ("tea: 3 documents, 1 judged query (3 that split train does not judge "
+    assert first == ("tea: 3 documents, 1 judged query (3 not judged in split train, "
                      "left out); model bm25")
 
 

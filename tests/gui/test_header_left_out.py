@@ -28,7 +28,7 @@ def test_the_header_says_the_queries_left_out(qtbot: QtBot, tmp_path: Path) -> N
 
 def test_with_several_splits_it_names_the_split(qtbot: QtBot, tmp_path: Path) -> None:
     assert _line(qtbot, four_queries(tmp_path / "tea", train=True), "train") == (
-        "dataset: tea · train (3 docs, 1 query, 1 judged; 3 that split train does not judge "
+        "dataset: tea · train (3 docs, 1 query, 1 judged; 3 not judged in split train, "
         "left out)")
 
 

@@ -30,13 +30,13 @@ SHOWN = 3  # examples named per warning
 def left_out_text(dataset: Dataset, split: str = "") -> str:
     """The queries of the query file its judgments do not judge, left out of the query set
     (BEIR's convention), said beside the judged count: "36 without judgments left out" (CISI);
-    with `split`, for a folder judged in several, "300 that split train does not judge left
+    with `split`, for a folder judged in several, "300 not judged in split train, left
     out" (SciFact's train: test's queries). "" when none was."""
     n = dataset.unjudged_left_out
     if not n:
         return ""
     if split:
-        return f"{n:,} that split {split} does not judge left out"
+        return f"{n:,} not judged in split {split}, left out"
     return f"{n:,} without judgments left out"
 
 
