@@ -98,8 +98,8 @@ def add_commands(sub: Any) -> None:
                        "by `tune --out` was tuned on (by default they are left out: there its "
                        "figures are training scores)")
         p.add_argument("--k", type=whole(1), default=10,
-                       help="the top k that movers enter or leave, and whose agreement the "
-                       "configurations' rankings are set side by side on (default 10)")
+                       help="the top k: movers enter or leave it, and how alike the "
+                       "rankings are is counted over it (default 10)")
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
                        help="documents that moved most shown per configuration (default 5; "
                        "the HTML report shows N of each kind: entered, left, jumped)")
