@@ -259,3 +259,18 @@ def test_the_bars_give_way_to_a_code_files_path(qtbot: QtBot) -> None:
     qtbot.wait(20)
     assert view.columnWidth(6) == wide
     w.close()
+
+
+def test_the_bars_never_narrow_past_their_heading(qtbot: QtBot, styled: object) -> None:
+    """Beside decision-memory's gate column, at 1,280 × 800, the heading read 'ntributio'."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "decisions", model="decision-memory")
+    qtbot.wait(20)
+    view = w.ranked.view
+    assert not view.isColumnHidden(7)  # the gate column takes its room
+    header = view.horizontalHeader().fontMetrics().horizontalAdvance("contributions")
+    assert view.columnWidth(6) >= header + 12

@@ -366,7 +366,10 @@ class RankedTable(QWidget):
         fixed = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
                     if c not in (2, 3, BAR_COLUMN) and not self.view.isColumnHidden(c))
         names = title_min + (0 if self._title_hidden else fm.horizontalAdvance("x" * 8) + 16)
-        bar = max(self._bar_width // 3, min(self._bar_width, inner - fixed - names))
+        # … never narrower than its heading ("ntributio" beside decision-memory's gate column)
+        heading = self.view.horizontalHeader().fontMetrics().horizontalAdvance(
+            COLUMNS[BAR_COLUMN]) + 16
+        bar = max(self._bar_width // 3, heading, min(self._bar_width, inner - fixed - names))
         if bar != self.view.columnWidth(BAR_COLUMN):
             self.view.setColumnWidth(BAR_COLUMN, bar)
         others = fixed + bar
