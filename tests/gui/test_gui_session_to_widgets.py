@@ -274,3 +274,21 @@ def test_the_bars_never_narrow_past_their_heading(qtbot: QtBot, styled: object) 
     assert not view.isColumnHidden(7)  # the gate column takes its room
     header = view.horizontalHeader().fontMetrics().horizontalAdvance("contributions")
     assert view.columnWidth(6) >= header + 12
+
+
+def test_the_signals_legend_shows_its_last_line_whole(qtbot: QtBot, styled: object) -> None:
+    """codeledger's legend at 1,280 × 800 needs four lines of rich text, each a little taller
+    than the font's line spacing: held to 4 × the spacing, its last line ('▨ hatched:
+    negative') was cut in half under the table's header."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "code-repo")
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    legend = w.ranked.legend
+    need = legend.heightForWidth(legend.width())
+    assert need > 3 * legend.fontMetrics().lineSpacing()  # the case: more than three lines
+    assert legend.height() >= need

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -257,11 +257,24 @@ class LegendLabel(QLabel):
         self.fit()
 
     def fit(self) -> None:
-        line = self.fontMetrics().lineSpacing()
+        # a line of the rich text (its ■ marks) is taller than the font's line spacing: the
+        # fourth of codeledger's lines had been cut in half by 4 × the spacing
+        line = max(self.fontMetrics().lineSpacing(), self._rich_line())
         need = self.heightForWidth(self.width()) if self.text() else 0
         height = min(max(2 * line, need), MAX_LEGEND_LINES * line) + 2
         if height != self.height() or self.minimumHeight() != height:
             self.setFixedHeight(height)
+
+    def _rich_line(self) -> int:
+        """The height of one line of the legend's rich text, in its font (kept per font)."""
+        key = self.font().key()
+        if getattr(self, "_line_for", None) != key:
+            doc = QTextDocument()
+            doc.setDocumentMargin(0)
+            doc.setDefaultFont(self.font())
+            doc.setHtml("<span style='color:#000'>■</span>&nbsp;signals: x")
+            self._line_for, self._line = key, math.ceil(doc.size().height())
+        return int(self._line)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
