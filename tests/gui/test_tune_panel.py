@@ -775,6 +775,8 @@ def test_importance_names_fit_beside_their_bars(qtbot: QtBot) -> None:
     """At 1,024 px codeledger's names read 'Weight: content relevanc' and 'Sufficienc', cut
     by the plot; a narrow chart now drops a name's group, then its end, and the tooltip
     keeps the whole names."""
+    from itertools import pairwise
+
     from PySide6.QtGui import QFontMetrics
 
     from workbench.gui.charts.tune import ImportanceBars
@@ -792,6 +794,13 @@ def test_importance_names_fit_beside_their_bars(qtbot: QtBot) -> None:
     assert chart.labels[-1].startswith("content rel")  # its group dropped first
     assert chart.labels[1].endswith("…") and chart.labels[0] == "k1"
     assert all(n in chart.toolTip() for n in shares)
+    # the shares' ticks in percent, apart: a narrow chart read "0.050.100.15"
+    ticks = chart.share_ticks
+    assert ticks and all(t.endswith("%") for _, t in ticks)
+    vb = chart.plot.getPlotItem().vb
+    px = vb.width() / (0.5 * 1.05)  # pixels per unit of share (the largest is 0.5)
+    gap = min(b - a for (a, _), (b, _) in pairwise(ticks)) * px
+    assert gap > max(fm.horizontalAdvance(t) for _, t in ticks)
     chart.resize(900, 220)  # room: the whole names
     qtbot.wait(10)
     assert chart.labels == ["k1", "Sufficiency threshold for the bundle",

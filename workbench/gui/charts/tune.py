@@ -223,6 +223,7 @@ class ImportanceBars(_Chart):
         self.shares: dict[str, float] = {}
         self.names: list[str] = []  # the bars' parameters, bottom to top
         self.labels: list[str] = []  # as the axis shows them
+        self.share_ticks: list[tuple[float, str]] = []  # the shares' axis, in percent
         self.bars: pg.BarGraphItem | None = None
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
@@ -242,12 +243,33 @@ class ImportanceBars(_Chart):
             if fm.horizontalAdvance(text) > room and ": " in text:
                 text = text.split(": ", 1)[1]
             labels.append(fm.elidedText(text, Qt.TextElideMode.ElideRight, room))
-        if labels == self.labels and self.names:
+        if labels != self.labels or not self.names:
+            self.labels = labels
+            self.plot.getPlotItem().getAxis("left").setTicks(
+                [[(float(i), n) for i, n in enumerate(labels)]])
+            fit_left_axis(self.plot, labels)
+        # the bars' room: the plot less the names' axis as just set (the view box is laid out
+        # later, and read before it had its old width)
+        self._fit_shares(self.plot.width() - max((fm.horizontalAdvance(t) for t in labels),
+                                                 default=0) - 16 - 12)
+
+    def _fit_shares(self, room: float) -> None:
+        """The shares' axis in percent, as many ticks as its width (`room`, px) holds apart
+        (at 1,280 a narrow chart read '0.050.100.15')."""
+        if not self.names:
             return
-        self.labels = labels
-        self.plot.getPlotItem().getAxis("left").setTicks(
-            [[(float(i), n) for i, n in enumerate(labels)]])
-        fit_left_axis(self.plot, labels)
+        top = max(self.shares[n] for n in self.names) * 1.05 or 1.0
+        fm = QFontMetrics(self.plot.getPlotItem().getAxis("bottom").font())
+        most = max(2, int(room // (fm.horizontalAdvance("100%") + 14)))
+        # a step well below the largest share, so a tick's label stands inside the bars'
+        # range (one at its right end is cut, and pyqtgraph leaves it out)
+        steps = [s for s in (0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5) if s <= 0.75 * top] or [
+            top / 2]
+        step = next((s for s in steps if top / s <= most), steps[-1])
+        ticks = [(i * step, f"{i * step:.0%}") for i in range(int(top / step + 1e-9) + 1)]
+        if ticks != self.share_ticks:
+            self.share_ticks = ticks
+            self.plot.getPlotItem().getAxis("bottom").setTicks([ticks])
 
     def show_importances(self, shares: dict[str, float]) -> None:
         item = self.plot.getPlotItem()
