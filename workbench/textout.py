@@ -112,3 +112,31 @@ def progress_bar(label: str) -> Iterator[ProgressFn]:
         yield update
     finally:
         bar.close()
+
+
+def explain_lines(details: dict[str, Any]) -> list[str]:
+    """A model's explain breakdown as `workbench explain` prints it under a result, and the
+    window's preview under the document: a line per value, a list of records (matched
+    terms, entities) one line each, at most twelve."""
+    out: list[str] = []
+    for key, value in details.items():
+        if key == "memory_block":  # printed whole after the results
+            continue
+        if key == "snippet":  # the source system's own snippet, whole
+            out.append(f"snippet: {value}")
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            out.append(f"{key}:")
+            for item in value[:12]:
+                out.append("  - " + ", ".join(f"{k}={_short(v)}" for k, v in item.items()))
+            if len(value) > 12:
+                out.append(f"  … {len(value) - 12} more")
+        else:
+            out.append(f"{key}: {_short(value)}")
+    return out
+
+
+def _short(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    text = str(value).replace("\n", "⏎")
+    return text if len(text) <= 100 else text[:99] + "…"

@@ -106,3 +106,27 @@ def test_the_title_is_marked_as_the_text_is(qtbot: object) -> None:
     heading = w.preview._html.split("</h3>")[0]
     assert "<span" in heading, (ds.queries[q].text, ds.corpus[doc].title, w.preview.terms)
     w.close()
+
+
+def test_the_models_whole_breakdown_is_under_the_document(qtbot: object) -> None:
+    """The window showed the signals' sum; explain's breakdown (a gate's reason, vault
+    search's words and positions, hybrid's similarity against its threshold) only the CLI
+    printed. It is now under the document, line for line as `workbench explain` prints it."""
+    import html
+    from pathlib import Path
+
+    from workbench.gui.main_window import MainWindow
+    from workbench.textout import explain_lines
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    assert w.open_path(Path(__file__).resolve().parents[2] / "sample_corpora" / "vault")
+    s = w.session
+    doc = int(s.result.ranking.docs[s.query, 0])
+    w.preview.refresh()
+    page = w.preview._html
+    details = s.model.explain(s.prepared, s.dataset, s.query, doc, s.params)
+    lines = explain_lines({k: v for k, v in details.items() if k != "snippet"})
+    assert len(lines) > 3
+    assert "the model's breakdown" in page and html.escape("\n".join(lines)) in page
+    w.close()

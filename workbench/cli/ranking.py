@@ -24,7 +24,7 @@ from workbench.cli.common import (
     pipeline,
 )
 from workbench.core import engine
-from workbench.textout import format_table
+from workbench.textout import explain_lines, format_table
 
 
 def add_commands(sub: Any) -> None:
@@ -252,7 +252,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             print("\n" + line)
             if d is not None:  # gated: what it would have scored, and why
                 details = model.explain(pipe.prepared, dataset, 0, d, pipe.params)
-                for text in _explain_lines(details):
+                for text in explain_lines(details):
                     print("    " + text)
     shown = _shown(pipe)
     if shown is not None and shown.block:
@@ -276,7 +276,7 @@ def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
         print(f"    as contributions (the bars; they add up to it): {summed}")
     else:
         print(f"    score {r['score']:.6g} = {summed}")
-    for line in _explain_lines(details):
+    for line in explain_lines(details):
         print("    " + line)
 
 
@@ -396,24 +396,6 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-def _explain_lines(details: dict[str, Any]) -> list[str]:
-    out: list[str] = []
-    for key, value in details.items():
-        if key == "memory_block":  # printed whole after the results
-            continue
-        if key == "snippet":  # the source system's own snippet, whole
-            out.append(f"snippet: {value}")
-        elif isinstance(value, list) and value and isinstance(value[0], dict):
-            out.append(f"{key}:")
-            for item in value[:12]:
-                out.append("  - " + ", ".join(f"{k}={_short(v)}" for k, v in item.items()))
-            if len(value) > 12:
-                out.append(f"  … {len(value) - 12} more")
-        else:
-            out.append(f"{key}: {_short(value)}")
-    return out
-
-
 def _gated_summary(pipe: Any) -> dict[str, int]:
     scores = pipe.model.combine(pipe.prepared, pipe.params)
     counts = np.bincount(scores.gate[scores.docs >= 0].ravel().astype(np.int64),
@@ -425,8 +407,4 @@ def _clip(text: str, n: int) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _short(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    text = str(value)
-    return _clip(text.replace("\n", "⏎"), 100)
+

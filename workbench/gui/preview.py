@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 from workbench.core.models.codeledger.files import file_lines
 from workbench.core.session import TuningSession
 from workbench.core.text import Analyzer
+from workbench.textout import explain_lines
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
@@ -114,6 +115,20 @@ def shown_html(details: dict[str, Any]) -> str:
         out.append("<div style='color:#57606a'>what the agent receives:</div>"
                    f"<pre style='white-space:pre-wrap;background:#f6f8fa'>{body}</pre>")
     return "".join(out)
+
+
+def details_html(details: dict[str, Any]) -> str:
+    """The model's whole explain breakdown under the document, as `workbench explain` prints
+    it (hybrid's vector similarity against its threshold, raw and normalised BM25, the
+    entities read from the chat; a gate's reason; codeledger's reasons): the window had shown
+    the signals' sum only. "" where the model gives none."""
+    lines = explain_lines({k: v for k, v in details.items() if k not in ("snippet",)})
+    if not lines:
+        return ""
+    return ("<div style='color:#57606a;margin-top:8px'>the model's breakdown (as <code>"
+            "workbench explain</code> prints it):</div><pre style='color:#57606a;"
+            "white-space:pre-wrap;font-size:small'>" + html.escape("\n".join(lines))
+            + "</pre>")
 
 
 def highlight(text: str, terms: set[str]) -> str:
@@ -241,6 +256,7 @@ class DocumentPreview(QWidget):
                      + "</div>", self._breakdown(doc, details), shown_html(details),
                      "<p style='white-space:pre-wrap'>"
                      + highlight(d.text[:MAX_CHARS], self.terms) + "</p>"]
+        parts.append(details_html(details))
         self._set_html("".join(parts))
 
     def _set_html(self, page: str) -> None:
