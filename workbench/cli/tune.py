@@ -556,13 +556,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                 "sure")
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held, kept]
-    note = of_result(result, dataset, model.id, values)  # the values written, keyed
-    prior = _tuned_start(params_file, dataset, model)
-    if prior is not None:
-        # values grown from a start tuned on other queries were tuned on those too, whether
-        # or not this run loaded them (another split): compare on them says "training"
-        note = replace(note, trained_on=tuple(dict.fromkeys(prior.trained_on
-                                                             + note.trained_on)))
+    # the values written, keyed; with the queries the start was tuned on (compare on them
+    # says "training")
+    note = of_result(result, dataset, model.id, values,
+                     start=_tuned_start(params_file, dataset, model))
     atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
     trained = set(note.trained_on)
     # k-fold and none ship values tuned on every judged query of this data

@@ -99,15 +99,21 @@ class TunedOn:
 
 
 def of_result(result: Any, dataset: Dataset, model_id: str = "",
-              params: Mapping[str, object] | None = None) -> TunedOn:
+              params: Mapping[str, object] | None = None,
+              start: TunedOn | None = None) -> TunedOn:
     """What a `TuneResult` on `dataset` records: the queries its shipped settings were tuned
     on (`Validation.final_train`) and its held-out test; the model and the values tuned
-    (`params`: every value written), which say when the record no longer holds."""
+    (`params`: every value written), which say when the record no longer holds. `start`: the
+    record of the values the run started from (a tuned file or configuration): values grown
+    from them were tuned on its queries too, whether or not this run loaded them (another
+    split), so those are counted as tuned on — `tune --out` and the Tune tab alike."""
     params = params or {}
     ids = dataset.queries.ids
     t = result.test
-    return TunedOn(dataset.name, result.validation.describe,
-                   tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train)),
+    trained = tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train))
+    if start is not None and start.same_data(dataset):
+        trained = tuple(dict.fromkeys(start.trained_on + trained))
+    return TunedOn(dataset.name, result.validation.describe, trained,
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
                    dataset.corpus.content_key(), model_id,

@@ -293,8 +293,12 @@ class TunePanel(QWidget):
         if outcome.best and not kept and self.job is not None:  # for compare and the report
             configs = self.session.configurations
             self.tuned_name = configs.unique_name(f"tuned on {metric_label(self.job.objective)}")
+            # with the queries the starting values were tuned on (an applied tuned
+            # configuration), as `tune --out` records them: values grown from those were
+            # tuned on them too, whether or not this run loaded them (another split)
             self.tuned_on = of_result(outcome.result, outcome.dataset, self.job.model.id,
-                                      {**self.job.params, **outcome.best})
+                                      {**self.job.params, **outcome.best},
+                                      start=self.job.tuned_on)
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             self._say(self.status.text() + f"; saved as the configuration "

@@ -1,0 +1,88 @@
+"""What the Tune tab records and refuses about the queries a run's starting values were tuned
+on, as `workbench tune` does: the saved record keeps them, a held-out split they cover is
+refused, and query texts shared across the two sides are said."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from conftest import SAMPLES
+from pytestqt.qtbot import QtBot
+
+from workbench.core.session import TuningSession
+from workbench.core.tuned_on import TunedOn
+from workbench.gui.tune_panel import TunePanel
+
+RUN_MS = 120_000  # a bound on waiting, not a timing assertion
+FIRST = [f"q{i:02d}" for i in range(1, 11)]  # split train; q11–q25 are split test
+LATER = [f"q{i:02d}" for i in range(11, 26)]
+
+
+def _two_splits(folder: Path) -> Path:
+    """tea-beir with its judgments cut in two: q01–q10 in train, q11–q25 in test."""
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "workbench.toml").unlink()
+    rows = (folder / "qrels" / "test.tsv").read_text().splitlines()
+    for split, keep in (("train", True), ("test", False)):
+        (folder / "qrels" / f"{split}.tsv").write_text("\n".join(
+            [rows[0], *(r for r in rows[1:] if (r.split("\t")[0] in FIRST) == keep)]) + "\n")
+    return folder
+
+
+def _panel(qtbot: QtBot, folder: Path, storage: Path) -> TunePanel:
+    s = TuningSession()
+    s.open(folder)  # split test
+    s.set_model("bm25")
+    s.recompute()
+    w = TunePanel(s)
+    qtbot.addWidget(w)
+    w.resize(1300, 480)
+    w.show()
+    qtbot.waitExposed(w)
+    w.settings.storage.setText(str(storage))
+    w.settings.storage.textEdited.emit(w.settings.storage.text())
+    return w
+
+
+def _tuned_start(session: TuningSession, trained_on: list[str]) -> TunedOn:
+    """Values applied as Apply best applies them: with the record of the queries they were
+    tuned on (here by hand: an earlier run's)."""
+    ds = session.dataset
+    assert ds is not None
+    record = TunedOn(ds.name, "earlier run", tuple(trained_on), "ndcg@10",
+                     corpus=ds.corpus.content_key(), model="bm25")
+    session.set_params({"k1": 1.0}, tuned_on=record)
+    session.recompute()
+    return record
+
+
+def _run(qtbot: QtBot, w: TunePanel, validation: str, trials: int, folds: int = 2) -> Any:
+    w.settings.budget.setValue(trials)
+    w.settings.validation.setCurrentIndex(w.settings.validation.findData(validation))
+    w.settings.pick.setCurrentIndex(w.settings.pick.findData("best"))
+    w.settings.folds.setValue(folds)
+    with qtbot.waitSignal(w.finished, timeout=RUN_MS) as blocker:
+        blocker.connect(w.stopped)
+        w.start_button.click()
+    return w.outcome
+
+
+def test_a_run_from_tuned_values_records_the_queries_they_were_tuned_on(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    # tuned on split train, applied, then tuned again by k-fold on split test: the saved
+    # record named test's queries only, so split train's counted as never seen by values
+    # grown from them (the command line's --out kept them)
+    w = _panel(qtbot, _two_splits(tmp_path / "sp"), tmp_path / "s.db")
+    _tuned_start(w.session, FIRST)
+    # k1 searched above the start's 1.0: the start is no trial, the best one is kept
+    w.checklist.rows["k1"].low.setValue(1.5)  # type: ignore[union-attr]
+    outcome = _run(qtbot, w, "kfold", trials=3)
+    assert outcome is not None and outcome.best and not outcome.result.final.kept_start, \
+        w.status.text()
+    assert w.tuned_on is not None
+    assert set(w.tuned_on.trained_on) == set(FIRST) | set(LATER)
+    saved = w.session.configurations.get(w.tuned_name)
+    assert saved.tuned_on is not None and set(saved.tuned_on.trained_on) == set(w.tuned_on
+                                                                               .trained_on)
