@@ -86,3 +86,21 @@ def test_a_run_from_tuned_values_records_the_queries_they_were_tuned_on(
     saved = w.session.configurations.get(w.tuned_name)
     assert saved.tuned_on is not None and set(saved.tuned_on.trained_on) == set(w.tuned_on
                                                                                .trained_on)
+
+
+def test_a_held_out_split_the_values_in_use_were_tuned_on_is_refused(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    # the values in use tuned on split test's queries, then "train → test": the run tuned on
+    # both splits (the held-out one too) under a held-out validation
+    w = _panel(qtbot, _two_splits(tmp_path / "sp"), tmp_path / "s.db")
+    _tuned_start(w.session, LATER)
+    stopped: list[str] = []
+    w.stopped.connect(stopped.append)
+    _run(qtbot, w, "split:train", trials=2)
+    assert w.outcome is None and stopped
+    said = w.status.text()
+    assert said.startswith("tuning failed: The values in use were tuned on all 15 queries of "
+                           "split test, the one held out, by an earlier run: no score there "
+                           "would be held out."), said
+    assert "Reset all" in said and "validation none" in said
+    assert "--" not in said  # the window's words, not the command line's

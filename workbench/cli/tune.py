@@ -447,13 +447,29 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     import numpy as np
 
     from workbench.core.models import get_model
-    from workbench.core.tuning.validation import set_aside
+    from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
 
     tuned = _tuned_start(args.params, dataset, get_model(args.model), say=True)
     if tuned is None:
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
-    narrowed = set_aside(validation, prior)
+    try:
+        narrowed = set_aside(validation, prior)
+    except StartCoversHeldOut as exc:  # the one score asked for cannot be had: said, with
+        # the two runs that can be
+        name = Path(args.params).name
+        if args.train_split:
+            raise UsageError(
+                f"--params {name}: its values were tuned on all {exc.held:,} queries of "
+                f"--test-split {args.test_split} by an earlier run, so no score there would "
+                "be held out; leave out --params to tune from the model's defaults, or tune "
+                f"on split {args.train_split} alone from these values, with no held-out "
+                f"score: --split {args.train_split} --folds 0") from None
+        raise UsageError(
+            f"--params {name}: its values were tuned on all {exc.held:,} newer tasks the time "
+            "split holds out, by an earlier run, so no score there would be held out; leave "
+            "out --params to tune from the model's defaults, or tune on every task from these "
+            "values, with no held-out score: --folds 0") from None
     if narrowed is not validation and args.worker_index == 0:
         print(f"note: the starting values ({Path(args.params).name}) were tuned on "
               f"{int(prior.sum())} of these queries by an earlier run: they are never held out "

@@ -33,7 +33,7 @@ from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import SearchSpace, build_space
 from workbench.core.tuning.storage import release, storage_url
 from workbench.core.tuning.study import OnTrial
-from workbench.core.tuning.validation import set_aside
+from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
 
 # "split": tune on another judged split of the folder (`train_split`), hold the open one out
 VALIDATIONS = ("auto", "kfold", "time", "none", "split")
@@ -122,7 +122,16 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     if job.tuned_on is not None and job.tuned_on.same_data(dataset):
         prior = np.isin(np.array(dataset.queries.ids, dtype=object),
                         list(job.tuned_on.trained_on))
-        validation = set_aside(validation, prior)
+        try:
+            validation = set_aside(validation, prior)
+        except StartCoversHeldOut as exc:  # in the window's words, with its ways out
+            side = (f"split {job.split}, the one held out" if kind == "split" else
+                    "the newer tasks the time split holds out")
+            raise ParamError(
+                f"The values in use were tuned on all {exc.held:,} queries of {side}, by an "
+                "earlier run: no score there would be held out. Reset all (the model's "
+                "defaults) to tune from those, or choose validation none to tune from these "
+                "values with no held-out score.") from None
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
                     job.timeout, url, fresh=job.fresh, pick=job.pick)

@@ -139,11 +139,28 @@ def _instant(text: str) -> float | None:
     return when.timestamp()
 
 
+class StartCoversHeldOut(ParamError):
+    """A held-out split or time split whose every held-out query the starting values were
+    tuned on: no score there would be held out. `held`: how many queries it holds out. The
+    command line and the window each add their own ways out."""
+
+    def __init__(self, held: int) -> None:
+        self.held = held
+        super().__init__(f"the starting values were tuned on all {held} held-out queries by an "
+                         "earlier run, so no score there would be held out")
+
+
 def set_aside(v: Validation, prior: Mask) -> Validation:
     """`v` with the queries of `prior` never held out: the starting values were tuned on them
     (a params file from an earlier run), so a score on them is a training score. They leave
-    every fold's held-out side (a fold left with none is dropped) and count among the
-    queries the shipped settings are tuned on; with no held-out query left, training only."""
+    every fold's held-out side (a fold left with none is dropped); the queries this run tunes
+    on stay `v`'s (the record of what was tuned on adds the start's: `tuned_on.of_result`).
+    K-fold with no held-out query left tunes on every query, as it would have, with training
+    scores only; a held-out split or a time split whose whole held-out side the start was
+    tuned on is refused (`StartCoversHeldOut`): the one score it was asked for cannot be had,
+    and tuning on the held-out side instead would not be what was asked."""
+    if not v.folds:  # nothing is held out: nothing to set aside
+        return v
     placed = v.final_train.copy()
     for f in v.folds:
         placed |= f.train | f.test
@@ -152,8 +169,10 @@ def set_aside(v: Validation, prior: Mask) -> Validation:
         return v
     folds = tuple(Fold(f.name, f.train, f.test & ~prior) for f in v.folds
                   if (f.test & ~prior).any())
-    final = v.final_train | prior
+    final = v.final_train.copy()
     if not folds:
+        if v.kind != "kfold":
+            raise StartCoversHeldOut(sum(int(f.test.sum()) for f in v.folds))
         return Validation("none", (), f"no held-out queries: the starting values were tuned "
                           f"on all {int(placed.sum())} (training scores only)", final)
     held = sum(int(f.test.sum()) for f in folds)

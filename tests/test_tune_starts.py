@@ -1,0 +1,100 @@
+"""`workbench tune` from values an earlier run tuned (`--params` with its `[tuned]` record):
+the queries they were tuned on are never held out, whatever split or model reads them, and
+a held-out split they cover whole is refused with the runs that can be made instead."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.tuned_on import read_tuned_on
+
+FIRST = [f"q{i:02d}" for i in range(1, 11)]  # split train
+LATER = [f"q{i:02d}" for i in range(11, 26)]  # split test
+
+
+def two_splits(folder: Path) -> Path:
+    """tea-beir with its judgments cut in two: q01–q10 in train, q11–q25 in test."""
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "workbench.toml").unlink()
+    rows = (folder / "qrels" / "test.tsv").read_text().splitlines()
+    for split, keep in (("train", True), ("test", False)):
+        (folder / "qrels" / f"{split}.tsv").write_text("\n".join(
+            [rows[0], *(r for r in rows[1:] if (r.split("\t")[0] in FIRST) == keep)]) + "\n")
+    return folder
+
+
+def tuned_file(path: Path, dataset: str, trained_on: list[str], model: str = "") -> Path:
+    """A params file as tune writes it: k1 and the record of the queries it was tuned on."""
+    ids = ", ".join(f'"{q}"' for q in trained_on)
+    path.write_text(f'[params]\nk1 = 2.0\n\n[tuned]\ndataset = "{dataset}"\n'
+                    f'validation = "earlier"\n' + (f'model = "{model}"\n' if model else "")
+                    + f"trained_on = [{ids}]\n")
+    return path
+
+
+def test_a_held_out_split_the_start_was_tuned_on_is_refused(capsys, tmp_path: Path) -> None:
+    # tuned by k-fold on split test, then --train-split train --test-split test from it: the
+    # run tuned on all 25 (the held-out split too) and said "tuned on all 25" of a start fitted
+    # on 15
+    data = two_splits(tmp_path / "sp")
+    start = tuned_file(tmp_path / "kf.toml", "sp", LATER)
+    store = tmp_path / "s.db"
+    code = main(["tune", str(data), "-m", "bm25", "--train-split", "train", "--test-split",
+                 "test", "--params", str(start), "--tune", "b", "--trials", "2", "--storage",
+                 str(store)])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert ("--params kf.toml: its values were tuned on all 15 queries of --test-split test by "
+            "an earlier run, so no score there would be held out") in lines[0]
+    assert "leave out --params" in lines[0] and "--split train --folds 0" in lines[0]
+    assert not store.exists()  # refused before any study was made
+    # the way out it names: tuned on split train alone, the record keeping both splits
+    written = tmp_path / "next.toml"
+    code = main(["tune", str(data), "-m", "bm25", "--split", "train", "--folds", "0",
+                 "--params", str(start), "--tune", "b", "--trials", "2", "--storage",
+                 str(store), "--out", str(written)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "validation: tuned on every query, none held out" in out
+    record = read_tuned_on(written)
+    assert record is not None and set(record.trained_on) == set(FIRST) | set(LATER)
+
+
+def test_set_aside_counts_and_refuses_what_it_must() -> None:
+    from workbench.core.tuning.validation import (
+        StartCoversHeldOut,
+        holdout,
+        kfold,
+        no_validation,
+        set_aside,
+    )
+
+    train = np.zeros(25, bool)
+    train[:10] = True
+    prior = ~train  # the start was tuned on the 15 held out
+    with pytest.raises(StartCoversHeldOut) as caught:
+        set_aside(holdout(train, ~train, "train → test"), prior)
+    assert caught.value.held == 15
+    # some of the held-out side: those leave it, and the run still tunes on train alone
+    some = np.zeros(25, bool)
+    some[10:14] = True
+    v = set_aside(holdout(train, ~train, "train → test"), some)
+    assert v.kind == "holdout" and int(v.folds[0].test.sum()) == 11
+    assert (v.final_train == train).all()  # not the four held-out queries the start saw
+    assert v.describe.endswith("4 queries the starting values were tuned on are never held "
+                               "out (11 are)")
+    # nothing held out: nothing to set aside, and no "tuned on all 25" of a start fitted on 4
+    none = no_validation(np.ones(25, bool))
+    assert set_aside(none, some) is none
+    # k-fold whose every query the start saw: every query tuned on, as k-fold's last study
+    everything = set_aside(kfold(np.ones(25, bool), 5, seed=0), np.ones(25, bool))
+    assert everything.kind == "none" and everything.final_train.all()
+    assert "tuned on all 25" in everything.describe
