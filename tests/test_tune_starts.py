@@ -4,6 +4,7 @@ a held-out split they cover whole is refused with the runs that can be made inst
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -98,3 +99,73 @@ def test_set_aside_counts_and_refuses_what_it_must() -> None:
     everything = set_aside(kfold(np.ones(25, bool), 5, seed=0), np.ones(25, bool))
     assert everything.kind == "none" and everything.final_train.all()
     assert "tuned on all 25" in everything.describe
+
+
+def with_twin(folder: Path) -> Path:
+    """`two_splits` plus q26 in train: q11's text (spaced and cased otherwise) and its
+    judgments under another id, as SciFact's train and test share claims 871 and 870."""
+    two_splits(folder)
+    texts = {}
+    for line in (folder / "queries.jsonl").read_text().splitlines():
+        q = json.loads(line)
+        texts[q["_id"]] = q["text"]
+    with (folder / "queries.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"_id": "q26", "text": "  " + texts["q11"].upper() + " "}) + "\n")
+    test = (folder / "qrels" / "test.tsv").read_text().splitlines()
+    twin = [r.replace("q11\t", "q26\t", 1) for r in test if r.startswith("q11\t")]
+    assert twin
+    train = folder / "qrels" / "train.tsv"
+    train.write_text(train.read_text() + "\n".join(twin) + "\n")
+    return folder
+
+
+def test_a_training_query_asked_again_under_a_held_out_id_is_not_tuned_on(
+        capsys, tmp_path: Path) -> None:
+    # the held-out score counted q11, whose very text and judgments were tuned on as q26
+    data = with_twin(tmp_path / "tw")
+    written = tmp_path / "best.toml"
+    code = main(["tune", str(data), "-m", "bm25", "--train-split", "train", "--test-split",
+                 "test", "--tune", "b", "--trials", "2", "--pick", "best", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(written)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    plan = next(line for line in out.splitlines() if line.startswith("validation: "))
+    assert plan.endswith("; 1 training query has the same text and judgments as a held-out one "
+                         "(q26≡q11): not tuned on"), plan
+    record = read_tuned_on(written)
+    assert record is not None and set(record.trained_on) == set(FIRST)  # not q26
+    assert "paired randomisation test over 15 held-out queries" in out
+
+
+def test_no_fold_tunes_on_the_twin_of_a_query_it_holds_out(tmp_path: Path) -> None:
+    from workbench.core.formats import load_dataset
+    from workbench.core.tuning.data import choose_validation
+
+    folder = with_twin(tmp_path / "tw")
+    # q26 judged in split test too (as SciFact's train holds pairs within itself)
+    test = folder / "qrels" / "test.tsv"
+    test.write_text(test.read_text() + "".join(
+        r.replace("q11\t", "q26\t", 1) + "\n" for r in test.read_text().splitlines()
+        if r.startswith("q11\t")))
+    ds = load_dataset(folder)
+    ids = list(ds.queries.ids)
+    a, b = ids.index("q11"), ids.index("q26")
+    counted = np.ones(len(ids), bool)
+    seen = set()
+    for seed in range(30):  # seeds that part the twins, and one that does not
+        v = choose_validation(ds, counted, folds=5, time_fraction=None, seed=seed)
+        for f in v.folds:
+            assert not (f.test[a] and f.train[b]) and not (f.test[b] and f.train[a])
+        assert v.final_train.all()  # the values written: tuned on every query
+        together = any(f.test[a] and f.test[b] for f in v.folds)
+        seen.add(together)
+        named = v.describe.endswith(("(q11≡q26): no fold tunes on one and holds out the other",
+                                     "(q26≡q11): no fold tunes on one and holds out the other"))
+        assert named is not together, v.describe
+        assert ("1 pair of queries with the same text and judgments" in v.describe) is named
+    assert seen == {True, False}  # both cases met
+    # within split train alone q26 is no one's twin: nothing said
+    train = load_dataset(folder, split="train")
+    alone = choose_validation(train, np.ones(len(train.queries), bool), folds=3,
+                              time_fraction=None, seed=0)
+    assert alone.describe == "3-fold over 11 queries (seed 0)"

@@ -4,31 +4,17 @@ refused, and query texts shared across the two sides are said."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
-from conftest import SAMPLES
 from pytestqt.qtbot import QtBot
 
+from tests.test_tune_starts import FIRST, LATER, two_splits, with_twin
 from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn
 from workbench.gui.tune_panel import TunePanel
 
 RUN_MS = 120_000  # a bound on waiting, not a timing assertion
-FIRST = [f"q{i:02d}" for i in range(1, 11)]  # split train; q11–q25 are split test
-LATER = [f"q{i:02d}" for i in range(11, 26)]
-
-
-def _two_splits(folder: Path) -> Path:
-    """tea-beir with its judgments cut in two: q01–q10 in train, q11–q25 in test."""
-    shutil.copytree(SAMPLES / "tea-beir", folder)
-    (folder / "workbench.toml").unlink()
-    rows = (folder / "qrels" / "test.tsv").read_text().splitlines()
-    for split, keep in (("train", True), ("test", False)):
-        (folder / "qrels" / f"{split}.tsv").write_text("\n".join(
-            [rows[0], *(r for r in rows[1:] if (r.split("\t")[0] in FIRST) == keep)]) + "\n")
-    return folder
 
 
 def _panel(qtbot: QtBot, folder: Path, storage: Path) -> TunePanel:
@@ -74,7 +60,7 @@ def test_a_run_from_tuned_values_records_the_queries_they_were_tuned_on(
     # tuned on split train, applied, then tuned again by k-fold on split test: the saved
     # record named test's queries only, so split train's counted as never seen by values
     # grown from them (the command line's --out kept them)
-    w = _panel(qtbot, _two_splits(tmp_path / "sp"), tmp_path / "s.db")
+    w = _panel(qtbot, two_splits(tmp_path / "sp"), tmp_path / "s.db")
     _tuned_start(w.session, FIRST)
     # k1 searched above the start's 1.0: the start is no trial, the best one is kept
     w.checklist.rows["k1"].low.setValue(1.5)  # type: ignore[union-attr]
@@ -92,7 +78,7 @@ def test_a_held_out_split_the_values_in_use_were_tuned_on_is_refused(
         qtbot: QtBot, tmp_path: Path) -> None:
     # the values in use tuned on split test's queries, then "train → test": the run tuned on
     # both splits (the held-out one too) under a held-out validation
-    w = _panel(qtbot, _two_splits(tmp_path / "sp"), tmp_path / "s.db")
+    w = _panel(qtbot, two_splits(tmp_path / "sp"), tmp_path / "s.db")
     _tuned_start(w.session, LATER)
     stopped: list[str] = []
     w.stopped.connect(stopped.append)
@@ -104,3 +90,19 @@ def test_a_held_out_split_the_values_in_use_were_tuned_on_is_refused(
                            "would be held out."), said
     assert "Reset all" in said and "validation none" in said
     assert "--" not in said  # the window's words, not the command line's
+
+
+def test_a_training_query_asked_again_under_a_held_out_id_is_said_and_not_tuned_on(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    # q26 in train is q11 of test again (text and judgments): "train → test" tuned on it and
+    # scored q11 as held out, without a word
+    w = _panel(qtbot, with_twin(tmp_path / "tw"), tmp_path / "s.db")
+    w.checklist.rows["k1"].low.setValue(1.5)  # type: ignore[union-attr]
+    outcome = _run(qtbot, w, "split:train", trials=2)
+    assert outcome is not None, w.status.text()
+    validation = outcome.result.validation
+    trained = {outcome.dataset.queries.ids[i] for i in range(len(outcome.dataset.queries))
+               if validation.final_train[i]}
+    assert trained == set(FIRST)
+    assert ("1 training query has the same text and judgments as a held-out one (q26≡q11): "
+            "not tuned on") in w.view.results.summary.text()

@@ -2,7 +2,8 @@
 
 A split the data already has (BEIR `train` → `test`) becomes one dataset holding both query
 sets, so that a fold is a mask over one prepared state; a query id in both splits is held out
-and dropped from training (held out means held out).
+and dropped from training (held out means held out), and so is a training query asked again
+on the held-out side under another id (`validation.part_twins`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,14 @@ import numpy as np
 
 from workbench.core.data import Dataset, QuerySet
 from workbench.core.params import ParamError
-from workbench.core.tuning.validation import Mask, Validation, holdout, kfold, time_split
+from workbench.core.tuning.validation import (
+    Mask,
+    Validation,
+    holdout,
+    kfold,
+    part_twins,
+    time_split,
+)
 
 
 def merge_splits(train: Dataset, test: Dataset, train_name: str,
@@ -48,13 +56,16 @@ def choose_validation(dataset: Dataset, counted: Mask, *, folds: int | None,
     tasks; 5-fold otherwise."""
     if split_masks is not None:
         train, test, describe = split_masks
-        return holdout(train & counted, test & counted, describe)
-    if time_fraction is not None or (folds is None and is_task_set(dataset)):
-        return time_split(dataset, counted, time_fraction if time_fraction is not None else 0.5)
-    k = folds if folds is not None else 5
-    if k == 0:
-        from workbench.core.tuning.validation import no_validation
+        v = holdout(train & counted, test & counted, describe)
+    elif time_fraction is not None or (folds is None and is_task_set(dataset)):
+        v = time_split(dataset, counted, time_fraction if time_fraction is not None else 0.5)
+    else:
+        k = folds if folds is not None else 5
+        if k == 0:
+            from workbench.core.tuning.validation import no_validation
 
-        return no_validation(counted)
-    return kfold(counted, k, seed)
+            return no_validation(counted)
+        v = kfold(counted, k, seed)
+    # one query under two ids on the two sides: the training one is not tuned on
+    return part_twins(v, dataset, counted)
 

@@ -9,6 +9,9 @@ eval case) are placed:
   exactly one fold, and the settings reported for shipping are tuned on all of them;
 - `time_split`: repository tasks in time order (their `date`, else file order): the oldest
   share tunes, the newer rest is held out — a model must not learn from the future.
+
+One query asked twice under two ids (the same text and judgments) is one query: no fold tunes
+on one twin and holds out the other (`part_twins`).
 """
 
 from __future__ import annotations
@@ -178,6 +181,64 @@ def set_aside(v: Validation, prior: Mask) -> Validation:
     held = sum(int(f.test.sum()) for f in folds)
     return Validation(v.kind, folds, f"{v.describe}; {int(prior.sum())} queries the starting "
                       f"values were tuned on are never held out ({held} are)", final)
+
+
+def twin_groups(dataset: Dataset, counted: Mask) -> dict[int, int]:
+    """Counted queries asked twice under two ids — the same text (case and spacing aside) and
+    the same judgments, as SciFact's claims 870 and 871 are — by position: each one's group,
+    the position of its first twin. A query in no such pair is not listed."""
+    judged = dataset.qrels or {}
+    first: dict[tuple[str, tuple[tuple[str, int], ...]], int] = {}
+    out: dict[int, int] = {}
+    for i, q in enumerate(dataset.queries):
+        grades = judged.get(q.id)
+        if not counted[i] or not grades:
+            continue
+        key = (" ".join(q.text.split()).casefold(), tuple(sorted(grades.items())))
+        j = first.setdefault(key, i)
+        if j != i:
+            out[j] = out[i] = j
+    return out
+
+
+def part_twins(v: Validation, dataset: Dataset, counted: Mask) -> Validation:
+    """`v` with no fold tuning on a query whose twin it holds out (`twin_groups`): scored held
+    out, the twin would be a query the values were fitted to under another id. The training
+    twin leaves that fold's training side (and, for a split or a time split, the queries the
+    values written are tuned on); the describe names a few pairs."""
+    groups = twin_groups(dataset, counted) if v.folds else {}
+    if not groups:
+        return v
+    ids = dataset.queries.ids
+    folds: list[Fold] = []
+    pairs: dict[tuple[str, ...], tuple[str, str]] = {}
+    for f in v.folds:
+        held = {groups[int(i)]: int(i) for i in np.flatnonzero(f.test) if int(i) in groups}
+        drop = np.zeros_like(f.train)
+        for i in np.flatnonzero(f.train):
+            twin = held.get(groups.get(int(i), -1))
+            if twin is not None:
+                drop[i] = True
+                pairs.setdefault(tuple(sorted((ids[int(i)], ids[twin]))), (ids[int(i)], ids[twin]))
+        if drop.any() and not (f.train & ~drop).any():
+            raise ParamError(f"{f.name}: every query it would tune on has the same text and "
+                             "judgments as one it holds out: nothing is left to tune on (held "
+                             "out means held out)")
+        folds.append(Fold(f.name, f.train & ~drop, f.test))
+    if not pairs:
+        return v
+    shown = ", ".join(f"{a}≡{b}" for a, b in list(pairs.values())[:3])
+    more = f" and {len(pairs) - 3} more" if len(pairs) > 3 else ""
+    n = len(pairs)
+    if v.kind == "kfold":
+        said = (f"{n} pair{'' if n == 1 else 's'} of queries with the same text and judgments "
+                f"({shown}{more}): no fold tunes on one and holds out the other")
+    else:
+        said = (f"{n} training quer{'y has' if n == 1 else 'ies have'} the same text and "
+                f"judgments as {'a held-out one' if n == 1 else 'held-out ones'} "
+                f"({shown}{more}): not tuned on")
+    final = v.final_train if v.kind == "kfold" else folds[0].train.copy()
+    return Validation(v.kind, tuple(folds), f"{v.describe}; {said}", final)
 
 
 def no_validation(counted: Mask) -> Validation:
