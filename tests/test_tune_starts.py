@@ -169,3 +169,23 @@ def test_no_fold_tunes_on_the_twin_of_a_query_it_holds_out(tmp_path: Path) -> No
     alone = choose_validation(train, np.ones(len(train.queries), bool), folds=3,
                               time_fraction=None, seed=0)
     assert alone.describe == "3-fold over 11 queries (seed 0)"
+
+
+def test_another_models_record_still_sets_its_queries_aside(capsys, tmp_path: Path) -> None:
+    # bm25's k1 and b fitted on q01–q09 became importance's fixed start, and those very
+    # queries were then held out: the record was left aside as another model's
+    start = tuned_file(tmp_path / "bm25.toml", "tea-beir", FIRST[:9], model="bm25")
+    written = tmp_path / "next.toml"
+    code = main(["tune", str(SAMPLES / "tea-beir"), "-m", "importance", "--params", str(start),
+                 "--tune", "b", "--folds", "3", "--trials", "2", "--pick", "best", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(written)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert ("note: bm25.toml: tuned for bm25, not importance: its held-out figures are bm25's "
+            "and are left aside, but its values were fitted on the 9 queries it names, which "
+            "are set aside as tuned on") in err
+    assert "9 queries the starting values were tuned on are never held out (16 are)" in out
+    assert "paired randomisation test over 16 held-out queries" in out
+    record = read_tuned_on(written)
+    assert record is not None and record.model == "importance"
+    assert set(FIRST[:9]) <= set(record.trained_on)

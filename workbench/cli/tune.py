@@ -479,15 +479,18 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
 
 def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
                  say: bool = False) -> Any:
-    """The `[tuned]` record of a --params file that tune wrote for this data, else None."""
+    """The `[tuned]` record of a --params file that tune wrote for this data, else None —
+    another model's too (its figures left aside): the values were fitted on its queries
+    whichever model reads them."""
     from workbench.core.tuned_on import read_tuned_on
 
     tuned = read_tuned_on(params_file) if params_file else None
-    if tuned is not None and model is not None:  # another model's record tuned nothing here
+    if tuned is not None and model is not None:
         from workbench.core.params import load_params_file
 
-        tuned, why = tuned.applies_to(model.id, load_params_file(params_file or ""))
-        if why and say:
+        tuned, why = tuned.applies_to(model.id, load_params_file(params_file or ""),
+                                      any_model=True)
+        if why and say and tuned is not None and tuned.same_data(dataset):
             print(f"note: {Path(params_file or '').name}: {why}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 

@@ -40,14 +40,22 @@ class TunedOn:
     model: str = ""  # the model tuned ("": written before it was kept)
     values: str = ""  # `values_key` of the values tuned ("" as model): an edit is told by it
 
-    def applies_to(self, model_id: str, params: Mapping[str, object]) -> tuple[TunedOn | None,
-                                                                             str]:
+    def applies_to(self, model_id: str, params: Mapping[str, object], *,
+                   any_model: bool = False) -> tuple[TunedOn | None, str]:
         """This record as it holds for `params` of `model_id` (what a file or configuration
         carries), and why it was changed ("" where it holds whole): None for another model's
         (its queries tuned that model, its figures are that model's); without its held-out
         figures where the values differ from those tuned (edited since: its training queries
-        are still set aside, as tuned on)."""
+        are still set aside, as tuned on). `any_model` (tune starting from these values): for
+        another model too, without its figures — the values were fitted on its queries
+        whichever model reads them, so those are never held out from a run grown from them."""
         if self.model and self.model != model_id:
+            if any_model:
+                return replace(self, held_n=0), (
+                    f"tuned for {self.model}, not {model_id}: its held-out figures are "
+                    f"{self.model}'s and are left aside, but its values were fitted on the "
+                    f"{len(set(self.trained_on)):,} queries it names, which are set aside as "
+                    "tuned on")
             return None, (f"tuned for {self.model}, not {model_id}: its record (queries tuned "
                           "on, held-out figures) is left aside")
         if self.values and self.values != values_key(model_id, params):
