@@ -570,9 +570,11 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         if result.validation.kind == "kfold":  # read as these values' score, it misled
             held += ("; k-fold: each query scored by the values its own fold tuned, an "
                      "estimate for tuning this way, not a score of the values below")
+    from workbench.core.tuning.pick import start_kept_because
+
+    why = start_kept_because(result.spec.pick)
     if result.final.kept_start:
-        kept = ("the values below are the starting values: no trial's gain over them was "
-                "sure")
+        kept = f"the values below are the starting values: {why}"
     comments = [f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held, kept]
     # the values written, keyed; with the queries the start was tuned on (compare on them
@@ -590,8 +592,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
              f"figures are training scores; {estimate}"
              if every else f"eval, compare and report on {dataset.name} leave those out")
     if result.final.kept_start:  # the file holds the start: nothing to apply
-        print(f"the starting values written to {path} (no trial's gain was sure: nothing "
-              f"changed), with the {len(note.trained_on)} queries they were tuned on: {after}")
+        print(f"the starting values written to {path} ({why}: nothing changed), with the "
+              f"{len(note.trained_on)} queries they were tuned on: {after}")
         return
     print(f"tuned parameters written to {path} (use: --params {path}), with the "
           f"{len(note.trained_on)} queries they were tuned on: {after}")

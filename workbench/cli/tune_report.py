@@ -117,14 +117,17 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     print(format_table(["", start, "tuned", "Δ", "p", "queries"], table))
     # a time or train/test split runs one study, on the training part: it is the final one
     one_study = any(f is final for f in result.folds)
+    from workbench.core.tuning.pick import start_kept_because
+
+    why = start_kept_because(result.spec.pick)
     if final.kept_start and t is not None and not one_study:
         print("the held-out row estimates tuning this way (each fold kept the trial its own "
-              "training found); on all the queries no trial's gain was sure, so the run kept "
-              "the starting values: nothing changes")
+              f"training found); on all the queries {why}, so the run kept the starting "
+              "values: nothing changes")
     elif final.kept_start and t is not None:  # one study, on the training part alone
         trained = int(sum(bool(x) for x in result.validation.final_train))
-        print(f"on its {trained:,} training queries no trial's gain was sure, so the run kept "
-              "the starting values: nothing changes (the held-out row scores them)")
+        print(f"on its {trained:,} training queries {why}, so the run kept the starting "
+              "values: nothing changes (the held-out row scores them)")
     if primary == "cases" and t is not None:  # the share, as the cases it counts
         print(f"cases passing on the {t.n} held-out queries: {round(t.mean_a * t.n)}/{t.n} "
               f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
@@ -150,17 +153,21 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
                   "ranges, or judge more queries")
         trained_down = (final.train_best[0] < final.train_default[0] if _up(primary)
                         else final.train_best[0] > final.train_default[0])
+        # where the run kept the start, the held-out row is the folds' values, not those
+        # written: said of them, and that keeping the start was right (as the window says)
+        who = "the values each fold tuned" if final.kept_start else "the tuned settings"
+        if final.kept_start:
+            advice = " — keeping the starting values, as the run did, is right"
         if worse and trained_down and not final.kept_start and not final.start_breaks:
             print("the tuned settings score lower than the starting values on the training "
                   "queries too: the search never reached the starting values (a --range that "
                   "leaves them out, or too few trials) — widen the ranges or add trials")
         elif worse and t.p_value < 0.05:
-            print("the tuned settings do worse than the starting values on queries they did not "
-                  "see: they fit the training queries, not the task" + advice)
+            print(f"{who} do worse than the starting values on queries they did not see: they "
+                  "fit the training queries, not the task" + advice)
         elif worse:  # lower, and maybe by chance: not "do worse", but no gain either
-            print("the tuned settings score lower than the starting values on queries they did "
-                  "not see, by a difference that may be chance: nothing shows them better"
-                  + advice)
+            print(f"{who} score lower than the starting values on queries they did not see, "
+                  "by a difference that may be chance: nothing shows them better" + advice)
     if result.also:
         print("\nthe same held-out queries, other measures"
               + (" (the other objectives first):" if len(objectives) > 1 else
@@ -228,12 +235,18 @@ def picked_lines(result: Any, primary: str) -> list[str]:
     if kept:
         where = ("" if len(studies) == 1 else
                  f" in {len(kept)} of {len(studies)} studies ({', '.join(f.name for f in kept)})")
-        best = ("" if len(studies) > 1 else
-                f"; the highest training {primary}, {kept[0].top[1]:.4f} (trial {kept[0].top[0]}),"
-                " is what --pick best keeps")
-        lines.append(f"kept the starting values{where}: no trial's gain over them on the "
-                     f"training queries is sure (mean of the per-query gains − 2 standard "
-                     f"errors ≤ 0){best}")
+        if result.spec.pick == "best":  # the highest training mean was the start's own
+            top = ("" if len(studies) > 1 else
+                   f" ({primary} {kept[0].top[1]:.4f}, trial {kept[0].top[0]})")
+            lines.append(f"kept the starting values{where}: the highest training mean "
+                         f"(--pick best) is theirs{top}: nothing changes")
+        else:
+            best = ("" if len(studies) > 1 else
+                    f"; the highest training {primary}, {kept[0].top[1]:.4f} "
+                    f"(trial {kept[0].top[0]}), is what --pick best keeps")
+            lines.append(f"kept the starting values{where}: no trial's gain over them on the "
+                         f"training queries is sure (mean of the per-query gains − 2 standard "
+                         f"errors ≤ 0){best}")
     for f in studies:
         if f.top is None or f.kept_start or f.picked == f.top[0]:
             continue

@@ -50,13 +50,16 @@ def verdict(result: Any, objective: str) -> str:
     # k folds and a study on every query; a time or train/test split: one study, on the
     # training part, that is also the final one
     folds = not any(f is final for f in result.folds)
+    from workbench.core.tuning.pick import start_kept_because
+
+    pick = getattr(result.spec, "pick", "bound")
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
         lines.append(
             f"<b>{metric_label(objective)}: keep the starting values</b> — on "
             + ("all the queries" if folds else "the training queries")
-            + " no trial's gain was sure, so there is nothing to apply")
+            + f" {start_kept_because(pick)}, so there is nothing to apply")
         lines.append(
             f"<span style='color:{MUTED}'>"
             + ("tuning this way, held out (each fold kept the trial it found)" if folds
@@ -75,7 +78,7 @@ def verdict(result: Any, objective: str) -> str:
             f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
             f"of {t.n} queries")
     if t is not None:
-        lines.extend(_picked(final, objective))
+        lines.extend(_picked(final, objective, pick))
         if _worse(objective, t.mean_b, t.mean_a):
             who = ("the values each fold tuned" if final.kept_start and folds
                    else "the tuned values")
@@ -106,7 +109,7 @@ def verdict(result: Any, objective: str) -> str:
             sd = float(tuned.std(ddof=1)) if tuned.size > 1 else 0.0
             lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
     if t is None:
-        lines.extend(_picked(final, objective))
+        lines.extend(_picked(final, objective, pick))
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
         lines.append(f"<span style='color:{WORSE.name()}'>no trial beat the starting values "
                      "even on training: run more trials (Apply best would make it worse)</span>")
@@ -148,11 +151,14 @@ def advised_against(result: Any, objective: str) -> str:
     return ""
 
 
-def _picked(final: Any, objective: str) -> list[str]:
-    """What "the surest gain" kept, where it is not the best on training."""
+def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
+    """What "the surest gain" kept, where it is not the best on training; with "the best on
+    training", where that was the starting values."""
     if final.top is None or final.picked == final.top[0]:
         return []
     top = f"trial {final.top[0]} ({_m(final.top[1])})"
+    if final.kept_start and pick == "best":
+        return [f"<b>kept the starting values</b>: the best on training, {top}, is theirs"]
     if final.kept_start:
         return ["<b>kept the starting values</b>: no trial's gain over them on the training "
                 "queries is sure (mean of the per-query gains less 2 standard errors ≤ 0); "

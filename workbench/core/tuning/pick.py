@@ -70,3 +70,12 @@ def pick_trial(ranked: Sequence[FrozenTrial], how: str,
     if start_feasible and bounds[i] <= 0.0:
         return Pick(None, 0.0, top)
     return Pick(ranked[i], bounds[i], top)
+
+
+def start_kept_because(how: str) -> str:
+    """Why a study kept the starting values under the pick `how`, said of the training
+    queries (`best` keeps them where the highest training mean is theirs — the start is each
+    study's first trial)."""
+    if how == "best":
+        return "no trial scored higher than the starting values"
+    return "no trial's gain was sure"

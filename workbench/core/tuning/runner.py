@@ -530,9 +530,28 @@ def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
                    for c in spec.constraints)
     sign = 1.0 if direction(primary) == "maximize" else -1.0
     p = pick_trial(ranked, spec.pick, per_query, start, sign, feasible)
-    return p.trial, {"kept_start": p.trial is None, "bound": p.bound,
-                     "top": (p.top.number, float(p.top.values[0])),
-                     "picked": None if p.trial is None else p.trial.number}
+    # a kept trial at the starting values (--pick best where the start, trial 0, scores
+    # highest) is the start kept: reported as tuned, it read as a change to ship
+    kept = p.trial if p.trial is None or not _is_start(evaluator, spec, p.trial) else None
+    return kept, {"kept_start": kept is None, "bound": p.bound,
+                  "top": (p.top.number, float(p.top.values[0])),
+                  "picked": None if kept is None else kept.number}
+
+
+def _is_start(evaluator: Evaluator, spec: TuneSpec, trial: Any) -> bool:
+    """Whether `trial` scored the starting values: every searched value as the start's (a
+    value idle beside the others counted as the start's, as `_settle_idle` writes it)."""
+    params = _settle_idle(evaluator, spec.space.snap(trial.params))
+    return all(_same_value(v, evaluator.base[n]) for n, v in params.items())
+
+
+def _same_value(a: object, b: object) -> bool:
+    """Equal, numbers on the slider's step compared to 1e-9 (a snapped 1.2 may differ from
+    the start's in its last bits)."""
+    if isinstance(a, int | float) and isinstance(b, int | float) \
+            and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=0.0, abs_tol=1e-9)
+    return a == b
 
 
 def _paired(folds: Sequence[FoldResult]) -> PairedTest | None:

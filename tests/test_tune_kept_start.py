@@ -1,0 +1,93 @@
+"""What `workbench tune` and the Tune tab say when the values kept are the starting values: the
+folds' estimate is not blamed on "the tuned settings" (nothing tuned is written), and under
+--pick best a best trial that is the start reads as the start kept, not as values tuned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.params import load_params_file
+
+TEA = str(SAMPLES / "tea-beir")
+
+
+def _kfold_kept_start(p_worse: bool, pick: str = "bound") -> Any:
+    """A 2-fold result made by hand: the folds' kept trials lose on their held-out queries
+    (by a clear margin, or within chance), while the study on every query kept the start."""
+    from workbench.core.metrics.significance import paired_test
+    from workbench.core.models import get_model
+    from workbench.core.tuning import TuneSpec, kfold
+    from workbench.core.tuning.runner import FoldResult, TuneResult
+    from workbench.core.tuning.space import build_space
+
+    n = 40
+    validation = kfold(np.ones(n, bool), 2, seed=0)
+    start = np.linspace(0.3, 0.9, n)
+    # a clear loss on every query, or gains and losses that net a small loss
+    tuned = start - 0.05 if p_worse else start + np.where(np.arange(n) % 2 == 0, 0.05, -0.06)
+    folds = []
+    for i, f in enumerate(validation.folds):
+        held_t, held_d = np.full(n, np.nan), np.full(n, np.nan)
+        held_t[f.test], held_d[f.test] = tuned[f.test], start[f.test]
+        folds.append(FoldResult(f.name, "s", 10, {"k1": 2.0 + i}, (0.7,), (0.6,), held_t,
+                                held_d, top=(3, 0.7), picked=3))
+    final = FoldResult("all", "s", 10, {"k1": 1.2}, (0.6,), (0.6,), np.full(n, np.nan),
+                       np.full(n, np.nan), kept_start=True, bound=0.0, top=(5, 0.62))
+    space = build_space(get_model("bm25").schema, ["k1"])
+    return TuneResult(TuneSpec(space, ("ndcg@10",), pick=pick), validation, {"k1": 1.2},
+                      folds, final, paired_test(start, tuned))
+
+
+def test_the_folds_estimate_is_not_blamed_on_tuned_settings_when_the_start_is_kept(
+        capsys) -> None:
+    from workbench.cli.tune_report import print_result
+    from workbench.core.models import get_model
+
+    for p_worse in (True, False):
+        result = _kfold_kept_start(p_worse)
+        assert (result.test.p_value < 0.05) is p_worse
+        print_result(result, get_model("bm25"), ("ndcg@10",))
+        out = capsys.readouterr().out
+        assert "the tuned settings" not in out, out
+        assert ("the values each fold tuned do worse than the starting values on queries they "
+                "did not see" if p_worse else "the values each fold tuned score lower than the "
+                "starting values on queries they did not see") in out
+        assert "keeping the starting values, as the run did, is right" in out
+        assert "keep the starting values, tune fewer" not in out  # advice for a change
+
+
+def test_pick_best_whose_best_is_the_start_keeps_the_start_and_says_so(capsys,
+                                                                      tmp_path: Path) -> None:
+    # every trial at the start (k1's range is the start's one value): the best, trial 0, is
+    # the start; it was reported as tuned ("tuned parameters written") with advice to keep
+    # the starting values
+    written = tmp_path / "best.toml"
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=1.2:1.2",
+                 "--trials", "3", "--folds", "2", "--pick", "best", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(written)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "kept the starting values in 3 of 3 studies" in out
+    assert "the highest training mean (--pick best) is theirs" in out
+    assert ("on all the queries no trial scored higher than the starting values, so the run "
+            "kept the starting values: nothing changes") in out
+    assert "tuned parameters written" not in out
+    assert f"the starting values written to {written}" in out
+    assert load_params_file(written) == {"k1": 1.2}
+    assert "no trial scored higher than the starting values" in written.read_text()
+
+
+def test_the_tune_tab_says_the_best_on_training_was_the_start() -> None:
+    from workbench.gui.tune_results import verdict
+
+    text = verdict(_kfold_kept_start(False, pick="best"), "ndcg@10")
+    assert ("keep the starting values</b> — on all the queries no trial scored higher than "
+            "the starting values, so there is nothing to apply") in text
+    assert "<b>kept the starting values</b>: the best on training, trial 5 (0.6200), is " \
+        "theirs" in text
+    assert "would likely not hold" not in text
