@@ -91,3 +91,4 @@ def test_the_tune_tab_says_the_best_on_training_was_the_start() -> None:
     assert "<b>kept the starting values</b>: the best on training, trial 5 (0.6200), is " \
         "theirs" in text
     assert "would likely not hold" not in text
+

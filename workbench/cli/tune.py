@@ -151,8 +151,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:  # the run that started it says "interrupted", once
             return 130
         return EXIT_OK
+    # what the studies hold already: the plan says how many trials will run new (a fresh
+    # run deletes them first)
+    stored = ({} if spec.fresh else tuning.runner.stored_counts(spec, evaluator, validation))
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
-               inert, left_out_note(args, dataset))
+               inert, left_out_note(args, dataset), stored)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions])
     from workbench.core.tuning.validation import has_time
 

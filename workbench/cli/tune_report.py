@@ -16,8 +16,10 @@ from workbench.textout import format_table
 
 def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
                validation: Any, spec: Any, evaluator: Any,
-               inert: Mapping[str, str] | None = None, left_out: str = "") -> None:
-    """`left_out`: " (36 without judgments left out)" after the count (`left_out_note`)."""
+               inert: Mapping[str, str] | None = None, left_out: str = "",
+               stored: Mapping[str, int] | None = None) -> None:
+    """`left_out`: " (36 without judgments left out)" after the count (`left_out_note`);
+    `stored`: the trials each study holds already (`runner.stored_counts`)."""
     counted = int(evaluator.counted().sum())
     # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
     what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
@@ -59,12 +61,11 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
     if constraints:
         goal += " subject to " + ", ".join(str(c) for c in constraints)
-    budget = (f"{spec.space.grid_size():,} grid points" if spec.sampler == "grid"
-              else f"{spec.trials} trials" if spec.trials else f"{spec.timeout:g} s")
     seeded = (f"seed {spec.seed}, mixed with each process's own: processes sharing the "
               "study try different points, and the run is not repeatable"
               if spec.shared else f"seed {spec.seed}")
-    print(f"objective: {goal}; sampler {spec.sampler} ({seeded}), {budget} per study")
+    print(f"objective: {goal}; sampler {spec.sampler} ({seeded}), "
+          + budget_text(spec, validation, stored or {}))
     print(f"validation: {validation.describe}")
     if len(objectives) == 1:
         print("kept: " + ("the trial whose gain over the starting values on the training "
@@ -79,6 +80,35 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
         if spec.storage.startswith(scheme):
             where = f"{kind} {spec.storage[len(scheme):]}"
     print(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
+
+
+def budget_text(spec: Any, validation: Any, stored: Mapping[str, int]) -> str:
+    """The trials a run asks for, how many studies it runs (k-fold: one a fold, then one on
+    every query), and where the studies hold trials already, how many of them will run new
+    (--trials is a study's total: a rerun runs only what it lacks)."""
+    from workbench.core.tuning.runner import study_runs
+
+    labels = [label for label, _, _ in study_runs(validation)]
+    n = len(labels)
+    why = (f" ({len(validation.folds)} folds, then all queries)" if validation.kind == "kfold"
+           else "")
+    grid = spec.sampler == "grid"
+    each = spec.space.grid_size() if grid else spec.trials
+    if not each:  # a time budget alone
+        return f"{spec.timeout:g} s in all" + (f", shared by {n} studies{why}" if n > 1 else "")
+    unit = "grid points" if grid else "trials"
+    text = (f"{each:,} {unit} per study × {n} studies{why} = {each * n:,}" if n > 1
+            else f"{each:,} {unit}")
+    have = sum(stored.get(label, 0) for label in labels)
+    if have:  # every stored trial counts in the result, beyond the budget too
+        new = sum(max(0, each - stored.get(label, 0)) for label in labels)
+        text += (f"; {have:,} stored already by an earlier run, every one used: none will run "
+                 "new (--trials is a study's total: a larger one runs the difference)"
+                 if not new else
+                 f"; {have:,} stored already by an earlier run, {new:,} will run new")
+    if spec.timeout and spec.trials:
+        text += f", within {spec.timeout:g} s"
+    return text
 
 
 def print_result(result: Any, model: Any, objectives: Any) -> None:
