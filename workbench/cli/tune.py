@@ -134,6 +134,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         inert.update(idle)
         names = [n for n in names if n not in idle]
     space = tuning.build_space(model.schema, names, ranges)
+    _check_default_folds(args, dataset, split_masks, int(evaluator.counted().sum()))
     validation = tuning.data.choose_validation(
         dataset, evaluator.counted(), folds=args.folds, time_fraction=args.time_split,
         seed=args.seed, split_masks=split_masks)
@@ -170,6 +171,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
         if asked is not None and d.step and (d.low, d.high) != asked:
             print(f"note: --range {d.name}={asked[0]:g}:{asked[1]:g} is searched as "
                   f"{d.low:g}:{d.high:g}, on the slider's step ({d.step:g})")
+        if asked is not None and d.kind in ("float", "int") and d.low == d.high:
+            print(f"note: --range leaves {d.name} one value, {d.low:g}: every trial takes it, "
+                  f"so it is fixed, not tuned (-p {d.name}={d.low:g} fixes it without a search "
+                  "dimension)")
     if spec.fresh and args.workers > 1:
         # cleared before any helper can open them
         tuning.runner.delete_studies(spec, evaluator, validation)
@@ -252,6 +257,21 @@ def _check_args(args: argparse.Namespace) -> None:
         raise UsageError(f"--seed must be a whole number in [0, {2 ** 32 - 1}], got {args.seed}")
     if bool(args.train_split) != bool(args.test_split):
         raise UsageError("--train-split and --test-split go together")
+    typed_split = args.split != "test" or any(a == "--split" or a.startswith("--split=")
+                                              for a in getattr(args, "argv", None) or [])
+    if args.train_split and typed_split:  # it was read by neither, without a word
+        raise UsageError(f"--split {args.split} and --train-split/--test-split: the two splits "
+                         "tuned on and held out are named by --train-split and --test-split; "
+                         "leave out --split")
+    if args.train_split and args.qrels:  # said in the options given (not "--split train")
+        folder = Path(args.data)
+        for flag, split in (("--train-split", args.train_split),
+                            ("--test-split", args.test_split)):
+            if not (folder.is_dir() and (folder / f"queries.{split}.jsonl").is_file()):
+                raise UsageError(f"{flag} {split} and --qrels: the judgments come from --qrels, "
+                                 f"and {args.data} has no queries.{split}.jsonl to tell split "
+                                 f"{split}'s queries; give one, or leave out --train-split and "
+                                 "--test-split to hold out queries by k-fold (--folds K)")
     # options that would be accepted and not used: said, not dropped without a word
     several = bool(args.metric) and len([m for m in args.metric.split(",") if m.strip()]) > 1
     if args.pick is not None and several and not args.worker_index:
@@ -282,6 +302,21 @@ def _check_args(args: argparse.Namespace) -> None:
         if store is not None and store.expanduser().resolve() == out.expanduser().resolve():
             raise UsageError(f"--out {args.out}: is the --storage file the study is kept in; "
                              "writing there would replace every trial")
+
+
+def _check_default_folds(args: argparse.Namespace, dataset: Any, split_masks: Any,
+                         counted: int) -> None:
+    """k-fold by default (no --folds, no split, no tasks in time) takes 5 folds: with 1 to 4
+    judged queries, said with what can be asked instead (the user asked for no 5)."""
+    from workbench.core.tuning.data import is_task_set
+
+    if args.folds is not None or args.time_split is not None or split_masks is not None \
+            or is_task_set(dataset) or not 0 < counted < 5:
+        return
+    fewer = f"--folds {counted} for {counted} folds, or " if counted >= 2 else ""
+    there = "is 1 judged query" if counted == 1 else f"are {counted} judged queries"
+    raise UsageError(f"k-fold, the default, takes 5 folds, and there {there}: give {fewer}"
+                     "--folds 0 to tune with no held-out score")
 
 
 def _storage_file(storage: str | None) -> Path | None:
@@ -350,6 +385,9 @@ def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str
         names = ("ndcg@10",)
     if not names or len(names) > 3:
         raise ParamError("--metric takes one to three objectives")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:  # a "Pareto front" of one metric against itself
+        raise ParamError(f"--metric names {', '.join(twice)} twice: give each objective once")
     return names
 
 

@@ -208,9 +208,9 @@ def _delete(storage: Any, names: Sequence[str]) -> None:
                        "wait until it has ended, or name another study with --study",
                        name) from None
         if name in optuna.get_all_study_names(storage):
-            raise Busy(f"study {name!r} is still stored after --fresh deleted it: another "
-                       "process is tuning it; wait until it has ended, or name another "
-                       "study with --study", name)
+            raise Busy(f"study {name!r} is still stored: --fresh asked to delete it, and the "
+                       "storage kept it (another process is tuning it); wait until it has "
+                       "ended, or name another study with --study", name)
 
 
 def _claim(lock: StudyLock, spec: TuneSpec, storage: Any, names: Sequence[str],

@@ -159,8 +159,11 @@ def _dimension(p: Param, narrowed: tuple[float, float] | None) -> Dimension:
     low, high = narrowed if narrowed is not None else (p.low, p.high)
     if low > high:
         raise ParamError(f"--range {p.name}={low:g}:{high:g}: low is above high")
-    p.validate(low)
-    p.validate(high)
+    for end in (low, high):
+        try:
+            p.validate(end)
+        except ParamError as exc:  # said of the --range given, not of a value set
+            raise ParamError(f"--range {p.name}={low:g}:{high:g}: {exc}") from None
     step = p.step if p.kind == "float" else (p.step or 1)
     if p.kind == "int":
         low, high = math.ceil(low), math.floor(high)

@@ -67,7 +67,8 @@ def kfold(counted: Mask, k: int, seed: int) -> Validation:
     """k folds over the counted queries, in a seeded random order."""
     idx = np.flatnonzero(counted)
     if k < 2:
-        raise ParamError(f"--folds must be at least 2, got {k}")
+        raise ParamError(f"--folds must be at least 2 (or 0: tune with no held-out score), "
+                         f"got {k}")
     if idx.size < k:
         raise ParamError(f"{k} folds need at least {k} judged queries; there are {idx.size}")
     order = np.random.default_rng(seed).permutation(idx)
