@@ -133,3 +133,23 @@ def test_fresh_kept_by_the_storage_is_not_said_deleted(monkeypatch) -> None:
     assert "deleted it" not in said
     assert "study 's/all' is still stored: --fresh asked to delete it, and the storage kept " \
            "it (another process is tuning it)" in said
+
+
+def test_a_default_search_left_with_nothing_is_refused_not_widened(
+        capsys, tmp_path: Path, monkeypatch) -> None:
+    # every default parameter idle on the data left an empty list, which build_space took
+    # for "the default set": the run searched what the plan had just listed as left out
+    import pytest
+
+    from workbench.core.models import get_model
+    from workbench.core.params import ParamError
+    from workbench.core.tuning import space
+
+    with pytest.raises(ParamError, match="no parameter to tune"):
+        space.build_space(get_model("codeledger").schema, [])
+    monkeypatch.setattr(space, "idle_names", lambda schema, names, params: {
+        n: "no effect while a test says so" for n in names})
+    err = _refused(capsys, tmp_path, "--trials", "1")
+    assert ("nothing to tune: no score on tea-beir moves with any parameter bm25's default "
+            "search takes (k1, b, variant: no effect while a test says so); --tune names "
+            "parameters to search anyway") in err

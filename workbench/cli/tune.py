@@ -133,6 +133,15 @@ def cmd_tune(args: argparse.Namespace) -> int:
         idle = tuning.space.idle_names(model.schema, names, evaluator.base)
         inert.update(idle)
         names = [n for n in names if n not in idle]
+        if not names:  # said, not searched as every default (budget and all)
+            by_why: dict[str, list[str]] = {}
+            for n, why in inert.items():
+                by_why.setdefault(why, []).append(n)
+            raise UsageError(
+                f"nothing to tune: no score on {dataset.name} moves with any parameter "
+                f"{model.id}'s default search takes ("
+                + "; ".join(f"{', '.join(ns)}: {why}" for why, ns in by_why.items())
+                + "); --tune names parameters to search anyway")
     space = tuning.build_space(model.schema, names, ranges)
     _check_default_folds(args, dataset, split_masks, int(evaluator.counted().sum()))
     validation = tuning.data.choose_validation(

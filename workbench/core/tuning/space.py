@@ -132,10 +132,13 @@ def idle_names(schema: ParamSchema, names: Sequence[str],
 
 def build_space(schema: ParamSchema, names: Sequence[str] | None = None,
                 ranges: Mapping[str, tuple[float, float]] | None = None) -> SearchSpace:
-    """Dimensions for `names` (default: `default_names`), `ranges` narrowing numeric ones."""
-    chosen = list(names) if names else default_names(schema)
+    """Dimensions for `names` (None: `default_names`), `ranges` narrowing numeric ones. No
+    names is nothing to tune, refused: a default search left with none on some data (each
+    parameter moving no score there) had become the whole default set again, budget and all."""
+    chosen = list(names) if names is not None else default_names(schema)
     if not chosen:
-        raise ParamError("this model has no parameter to tune")
+        raise ParamError("no parameter to tune" if names is not None
+                         else "this model has no parameter to tune")
     ranges = dict(ranges or {})
     for name in ranges:
         if name not in chosen:
