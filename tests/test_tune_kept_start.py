@@ -73,7 +73,8 @@ def test_pick_best_whose_best_is_the_start_keeps_the_start_and_says_so(capsys,
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "kept the starting values in 3 of 3 studies" in out
-    assert "the highest training mean (--pick best) is theirs" in out
+    assert "kept the starting values in 3 of 3 studies (fold 1 of 2, fold 2 of 2, all): " \
+           "theirs is the highest training mean (--pick best)\n" in out
     assert ("on all the queries no trial scored higher than the starting values, so the run "
             "kept the starting values: nothing changes") in out
     assert "tuned parameters written" not in out

@@ -268,8 +268,8 @@ def picked_lines(result: Any, primary: str) -> list[str]:
         if result.spec.pick == "best":  # the highest training mean was the start's own
             top = ("" if len(studies) > 1 else
                    f" ({primary} {kept[0].top[1]:.4f}, trial {kept[0].top[0]})")
-            lines.append(f"kept the starting values{where}: the highest training mean "
-                         f"(--pick best) is theirs{top}: nothing changes")
+            lines.append(f"kept the starting values{where}: theirs is the highest training "
+                         f"mean (--pick best){top}")
         else:
             best = ("" if len(studies) > 1 else
                     f"; the highest training {primary}, {kept[0].top[1]:.4f} "
