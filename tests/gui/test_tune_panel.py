@@ -4,6 +4,7 @@ one undoable step."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -823,3 +824,34 @@ def test_a_chart_caption_measures_without_piling_up_documents(qtbot: QtBot) -> N
         chart.resize(160 + 7 * (i % 20), 200)
         qtbot.wait(1)
     assert len(chart.findChildren(QTextDocument)) <= max(before, 1)
+
+
+def test_what_the_target_cannot_take_is_marked_and_can_be_left_out(qtbot: QtBot,
+                                                                   tmp_path: Path) -> None:
+    """`tune` notes before its first trial what the target system cannot take as a setting;
+    the Tune tab ticked them all and said nothing, so Apply best could give values that do
+    not ship (pi-lodestone hard-codes most of its constants)."""
+    from workbench.cli import main
+
+    w = _shown_panel(qtbot, _session("decisions-eval", "decision-memory"), tmp_path / "s.db")
+    marked = {n for n, r in w.checklist.rows.items() if "⊘ not shippable" in r.tick.toolTip()}
+    assert marked and set(w.form.unshipped) == marked
+    assert w.form.ship_note.isVisible() and "pi-lodestone" in w.form.ship_note.text()
+    w.form.ship_only.click()
+    left = w.checklist.names()
+    assert left and not set(left) & marked  # what ships stays ticked
+    # the command line's note names the same ones
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["tune", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "--trials", "1",
+              "--folds", "0", "--storage", str(tmp_path / "c.db")])
+    note = next((line for line in out.getvalue().splitlines()
+                 if "cannot take as a setting" in line), "")
+    named = {n for n in w.checklist.rows if re.search(rf"\b{re.escape(n)}\b", note.split(
+        "To tune only")[0])}
+    assert note and named and named <= marked  # every one it names is marked here
+    settable = note.split("--tune ")[1].split(",")
+    assert settable and not set(settable) & marked

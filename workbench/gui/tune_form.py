@@ -291,7 +291,22 @@ class TuneForm(QWidget):
                        "(range: low, high)</span>", self)
         title.setStyleSheet("font-weight: 600;")
         col.addWidget(title)
+        # what the target system cannot take as a setting: a gain tuned from it does not ship
+        ship = QHBoxLayout()
+        self.ship_note = QLabel("", self)
+        self.ship_note.setWordWrap(True)
+        self.ship_note.setStyleSheet(MUTED)
+        self.ship_only = QPushButton("Untick those", self)
+        self.ship_only.setToolTip("tune only what the target system can take as a setting")
+        ship.addWidget(self.ship_note, 1)
+        ship.addWidget(self.ship_only, 0, Qt.AlignmentFlag.AlignTop)
+        col.addLayout(ship)
+        self.ship_note.hide()
+        self.ship_only.hide()
         self.checklist = ParamChecklist()
+        self.ship_only.clicked.connect(
+            lambda: self.checklist.untick(set(self.unshipped)))
+        self.unshipped: dict[str, str] = {}
         box = QScrollArea(self)
         box.setWidgetResizable(True)
         box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -299,6 +314,17 @@ class TuneForm(QWidget):
         col.addWidget(box, 1)
         self.settings = TuneSettings(self)
         col.addWidget(self.settings)
+
+    def set_unshipped(self, target: str, unshipped: dict[str, str]) -> None:
+        """Say which parameters `target` cannot take as a setting (⊘ in the list), with a
+        button that unticks them; nothing where it can take them all."""
+        self.unshipped = dict(unshipped)
+        n = len(unshipped)
+        self.ship_note.setText(f"⊘ {n} parameter{'s' if n != 1 else ''} {target} cannot take "
+                               "as a setting: a gain from them does not ship as it is"
+                               if n else "")
+        self.ship_note.setVisible(bool(n))
+        self.ship_only.setVisible(bool(n))
 
     def hasHeightForWidth(self) -> bool:  # Qt override
         return False

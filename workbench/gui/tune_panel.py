@@ -83,6 +83,7 @@ class TunePanel(QWidget):
 
     def _build_form(self, parent: QWidget) -> QWidget:
         form = TuneForm(parent)
+        self.form = form
         self.checklist, self.settings = form.checklist, form.settings
         self.start_button, self.cancel_button = form.start_button, form.cancel_button
         self.apply_button, self.progress, self.status = (form.apply_button, form.progress,
@@ -139,6 +140,7 @@ class TunePanel(QWidget):
         self.settings.storage.setText(self.session.study_storage)
         if model is None:
             self.checklist.build([], [])
+            self.form.set_unshipped("", {})
             return
         from workbench.core.tuning.space import (  # the optimiser, on first use
             idle_names,
@@ -154,7 +156,9 @@ class TunePanel(QWidget):
         names = [n for n in model_names(model) if n not in inert]
         idle = idle_names(model.schema, names, s.params)  # rrf k without rrf …
         inert = {**inert, **idle}
-        self.checklist.build(params, [n for n in names if n not in idle], inert)
+        unshipped = unshipped_reasons(model.id, [p.name for p in params])
+        self.checklist.build(params, [n for n in names if n not in idle], inert, unshipped)
+        self.form.set_unshipped(target_name(model.id), unshipped)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         self.settings.set_splits(training_splits(self.session), self.session.split)
         from workbench.core.tuning.data import is_task_set
@@ -369,3 +373,22 @@ if __name__ == "__main__":
     from .charts._standalone import run_panel
 
     sys.exit(run_panel(TunePanel))
+
+
+def target_name(model_id: str) -> str:
+    """The system a model's settings ship to ("" for a model of the workbench's own)."""
+    from workbench.core.export import export_params, exporter_ids
+
+    return export_params(model_id).target if model_id in exporter_ids() else ""
+
+
+def unshipped_reasons(model_id: str, names: list[str]) -> dict[str, str]:
+    """Of `names`, those the model's target cannot take as a setting, and why (as `tune`
+    notes them before its first trial: the window had ticked them all and said nothing)."""
+    from workbench.core.export import unshippable
+
+    code, absent = unshippable(model_id, names)
+    target = target_name(model_id)
+    return {**{n: f"{target} has no such setting: a value other than its own is a change to "
+                  "its code" for n in code},
+            **{n: f"{target} has no such option at all" for n in absent}}

@@ -61,9 +61,12 @@ class ParamChecklist(QWidget):
         self.grid.setVerticalSpacing(2)
 
     def build(self, params: list[Param], ticked: list[str],
-              inert: Mapping[str, str] | None = None) -> None:
+              inert: Mapping[str, str] | None = None,
+              unshipped: Mapping[str, str] | None = None) -> None:
         """A row per parameter, `ticked` ticked; `inert`: parameters no score moves with on
-        the data, and why (said in their tooltip)."""
+        the data, and why (said in their tooltip); `unshipped`: those the target system
+        cannot take as a setting, and why (marked ⊘, said in their tooltip)."""
+        unshipped = unshipped or {}
         while self.grid.count():
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -73,12 +76,14 @@ class ParamChecklist(QWidget):
         for i, p in enumerate(params):
             tick = QCheckBox(self)
             tick.setChecked(p.name in ticked)
-            label = _TickLabel(p.label + (" (prepare)" if p.stage == "prepare" else ""), tick,
-                               self)
+            label = _TickLabel(p.label + (" (prepare)" if p.stage == "prepare" else "")
+                               + (" ⊘" if p.name in unshipped else ""), tick, self)
             label.setToolTip(tooltip(p) + ("\nprepare stage: each value is prepared once "
                                            "(may re-embed)" if p.stage == "prepare" else "")
                              + (f"\nunticked: no score moves with it on this data "
-                                f"({(inert or {})[p.name]})" if p.name in (inert or {}) else ""))
+                                f"({(inert or {})[p.name]})" if p.name in (inert or {}) else "")
+                             + (f"\n⊘ not shippable: {unshipped[p.name]}"
+                                if p.name in unshipped else ""))
             tick.setToolTip(label.toolTip())
             self.grid.addWidget(tick, i, 0)
             self.grid.addWidget(label, i, 1)
@@ -113,6 +118,11 @@ class ParamChecklist(QWidget):
 
     def names(self) -> list[str]:
         return [n for n, r in self.rows.items() if r.tick.isChecked()]
+
+    def untick(self, names: set[str]) -> None:
+        for n, r in self.rows.items():
+            if n in names:
+                r.tick.setChecked(False)
 
     def ranges(self) -> dict[str, tuple[float, float]]:
         """The ticked numeric parameters whose range was narrowed."""
