@@ -697,3 +697,22 @@ def test_every_list_comes_back_when_nothing_is_explained(qtbot: QtBot, tea: Any)
     assert view.lines.columns == [0, view.b_index]
     view.step(1)  # the next query: nothing explained
     assert view.explain.explained is None and view.lines.columns == [0, 1, 2]
+
+
+def test_a_column_that_returned_fewer_than_k_says_not_returned(qtbot: QtBot,
+                                                               window: Any) -> None:
+    """vault-search with a limit of 5 returns five notes: the lines of A's others went down
+    to B's 'below top 10', as if B had ranked them lower."""
+    assert window.open_path(SAMPLES / "vault", model="vault-search")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params({"limit": 5})
+    s.save_configuration("five")
+    view = _open(qtbot, window)
+    lines = view.lines
+    a, b = lines._tops[0], lines._tops[1]
+    assert len(a) == 10 and len(b) == 5
+    gone = next(d for d in a if d not in b)
+    tip = lines._tooltip(gone)
+    assert "five: not returned (5 ranked)" in tip and "defaults: " in tip

@@ -55,6 +55,7 @@ from .rank_rows import (
     points,
     scaled_font,
     shown_title,
+    slot_text,
 )
 
 Line = tuple[int, int, int | None, int | None]
@@ -344,7 +345,8 @@ class RankLines(QWidget):
         comp = self.comparison
         assert comp is not None
         d = comp.dataset.corpus[doc]
-        ranks = ", ".join(f"{comp.configs[c].name}: {self._rank(j, doc) or 'below top k'}"
+        ranks = ", ".join(f"{comp.configs[c].name}: "
+                          f"{self._rank(j, doc) or slot_text(self.k, len(self._tops[j]))}"
                           for j, c in enumerate(self.columns))
         return "\n".join(t for t in (d.id, shown_title(comp.dataset.corpus, d),
                                      grade_text(self._grade(doc)), ranks) if t)
@@ -398,7 +400,9 @@ class RankLines(QWidget):
             if not top:
                 p.setPen(QColor(MUTED))
                 p.drawText(g.row_rect(c, 1), Qt.AlignmentFlag.AlignCenter, "nothing ranked")
-            paint_slot(p, g.slot_rect(c), self.k, self._font)
+            # a column that ranked fewer than k (vault-search's limit 5) did not return the
+            # documents its lines go down to: they were not "below top 10"
+            paint_slot(p, g.slot_rect(c), self.k, self._font, slot_text(self.k, len(top)))
         self._paint_lines(p)
         self._paint_legend(p, g)
 

@@ -127,8 +127,14 @@ def paint_header(p: QPainter, rect: QRectF, text: str, font: QFont) -> None:
     p.setFont(font)
 
 
-def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont) -> None:
-    """The dashed "below top k" box at a column's foot."""
+def slot_text(k: int, ranked: int) -> str:
+    """What a column's foot holds: the documents below its top k, or, where it ranked fewer
+    than k (a limit, a min score), those it did not return at all."""
+    return f"below top {k}" if ranked >= k else f"not returned ({ranked} ranked)"
+
+
+def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont, text: str = "") -> None:
+    """The dashed "below top k" box at a column's foot (`text`: another caption)."""
     pen = QPen(QColor("#8c959f"), 1, Qt.PenStyle.DashLine)
     p.setPen(pen)
     p.setBrush(Qt.BrushStyle.NoBrush)
@@ -137,7 +143,7 @@ def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont) -> None:
     italic.setItalic(True)
     p.setFont(italic)
     p.setPen(QColor(MUTED))
-    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"below top {k}")
+    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text or f"below top {k}")
     p.setFont(font)
 
 
