@@ -575,6 +575,10 @@ def test_threshold_parameter_by_name() -> None:
         Param("inject_minScore", "Inject min score", 0.2, low=0, high=1)]))
     p = threshold_param(other)  # type: ignore[arg-type]
     assert p is not None and p.name == "inject_minScore"
+    # codeledger's "Overshoot: min score" is a bundle's stopping rule, no cut of the ranking:
+    # drawn as the threshold, it read as where the bundle ends (files at 0.29 were in it)
+    assert threshold_param(get_model("codeledger")) is None
+    assert threshold_param(get_model("decision-memory")).name == "inject_min_score"  # type: ignore[union-attr]
 
 
 def test_a_hidden_panel_draws_when_shown(qtbot: QtBot, tea: TuningSession) -> None:

@@ -30,8 +30,14 @@ THROTTLE_MS = 60
 def threshold_param(model: Model | None) -> Param | None:
     """The model's min-score parameter: `min_score` or `min_similarity` when it has one, else
     the first live numeric parameter whose name contains min_score / min_similarity /
-    minScore; None when it has none."""
-    return None if model is None else min_score_param(model.schema)
+    minScore; None when it has none, or selects bundles (no score cuts its ranking)."""
+    if model is None:
+        return None
+    # a model that selects bundles cuts no ranking at a score: codeledger's "Overshoot: min
+    # score" (a stopping rule's) sat there as the line while its bundle kept files at 0.29
+    if callable(getattr(model, "bundles", None)):
+        return None
+    return min_score_param(model.schema)
 
 
 def share_ticks(top: float) -> list[float]:
