@@ -912,3 +912,16 @@ def test_movers_name_a_memory_by_more_than_its_type(qtbot: QtBot, tmp_path: Path
         doc_id = r[1].split(" · ")[0]
         text = texts[int(doc_id[2:])]
         assert r[1] == f"{doc_id} · {kinds[int(doc_id[2:]) % 4]}: {text.strip()}"
+
+
+def test_a_products_bars_say_how_to_read_them(qtbot: QtBot) -> None:
+    """importance scores importance × relevance, drawn as terms: relevance's bar is only ever
+    ≤ 0, read as a chart of contributions it 'only hurts'. The chart now says how to read it;
+    an additive model's says nothing."""
+    mem = open_session(SAMPLES / "memories", "importance")
+    chart = ContributionChart(mem)
+    _show(qtbot, chart)
+    assert chart.note.toolTip().startswith("score = importance × relevance")
+    bm = ContributionChart(open_session(SAMPLES / "tea-beir", "bm25"))
+    _show(qtbot, bm)
+    assert bm.note.toolTip() == ""

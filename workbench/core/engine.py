@@ -131,6 +131,9 @@ class Model(ABC):
     tuned_by_default: ClassVar[tuple[str, ...]] = ()
     # gate → the parameters that decide it: a move a gate explains names only those
     gate_params: ClassVar[dict[str, tuple[str, ...]]] = {}
+    # how to read the contribution bars where they are not plain additive terms (a product
+    # split into terms), said under the Contributions chart; "" where they are
+    contribution_note: ClassVar[str] = ""
 
     @abstractmethod
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:

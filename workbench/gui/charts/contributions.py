@@ -15,10 +15,11 @@ import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtWidgets import QSizePolicy, QTabWidget, QWidget
 
 from workbench.core.compare import doc_contributions
 from workbench.core.session import TuningSession
+from workbench.gui.elided import ElidingLabel
 from workbench.gui.palette import signal_hex, signed
 
 from ._base import (
@@ -26,6 +27,7 @@ from ._base import (
     B_COLOR,
     DIFF_COLOR,
     INK,
+    MUTED,
     ChartPanel,
     add_legend,
     elide_middle,
@@ -59,6 +61,13 @@ class ContributionChart(ChartPanel):
 
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(session, parent)
+        # how to read the bars where the model's score is no plain sum (importance's product),
+        # beside the caption, elided where short (whole in its tooltip)
+        self.note = ElidingLabel(self)
+        self.note.setStyleSheet(f"color: {MUTED};")
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.header.insertWidget(1, self.note, 1)
+        self.header.setStretch(2, 0)  # the note takes the room the stretch after it took
         self.tabs = QTabWidget()
         self.top_plot = make_plot(bottom="contribution to the score")
         self.top_plot.getPlotItem().invertY(True)
@@ -179,6 +188,8 @@ class ContributionChart(ChartPanel):
         n = min(s.k, int(r.ranking.count[q]), r.ranking.docs.shape[1])
         qid = s.dataset.queries[q].id
         self.caption.setText(f"Contributions — query {qid}, top {n}")
+        note = s.model.contribution_note if s.model is not None else ""
+        self.note.set_texts(html.escape(note), note, note)
         if n == 0:
             self._empty_top(f"Query {qid} ranks no document.", tuple(r.scores.signals))
             return

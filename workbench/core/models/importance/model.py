@@ -58,6 +58,8 @@ class ImportanceModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    contribution_note = ("score = importance × relevance: relevance's bar is what a weaker "
+                         "match takes off, (relevance − 1) × importance, 0 for the best")
     # the document's largest boosts, its staleness decay, and the top-5 budget
     headline = ("boost_emphasis", "boost_correction", "boost_explicit", "stale_short", "limit")
 
