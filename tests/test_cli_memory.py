@@ -514,3 +514,18 @@ def test_why_on_a_rotated_log_points_to_no_other_turn(
     assert main(["why", str(log), "--last", "1"]) == 0  # the folder's own log: replayable
     out, err = capsys.readouterr()
     assert "-m decision-memory --query-id turn-20" in out and "replays" not in err
+
+
+def test_why_stats_live_holds_each_eval_case_to_its_own_limit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # every case sets its own topK (1, 5): the inject_limit given applies to none of them, yet
+    # 'turns that hit the limit' counted both against it and 'limit' printed it
+    from tests.test_diagnostics import _eval_cases
+
+    assert main(["why-stats", "--live", str(_eval_cases(tmp_path)), "-p", "inject_limit=1"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"turns that hit the limit +50\.0 %\n", out)  # "one": 1 of 1; "five": 3
+    assert re.search(r"min score / limit \(last turn\) +2 \(turns: 2–8\) / 5 \(turns: 1–5\)\n",
+                     out)
+    assert ("note: inject_limit=1 applies to none of these turns: every query's context sets "
+            "its own limit") in out

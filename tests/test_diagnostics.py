@@ -93,3 +93,53 @@ def test_live_turns_from_a_ranking() -> None:
                                counts=[2, 1], min_score=8, limit=3)
     assert [t.results for t in turns] == [(("b", 12.0, 181), ("a", 9.0, 5)),
                                           (("c", 8.0, 8),)]
+
+
+def _eval_cases(tmp_path: Path) -> Path:
+    """Two eval cases on the same three decisions, each matching all three equally: one sets
+    topK 1, the other topK 5 and minScore 2 (pi-lodestone's own eval format)."""
+    def rec(rid: str, word: str) -> dict[str, object]:
+        when = "2026-05-20T00:00:00.000Z"
+        return {"id": rid, "createdAt": when, "updatedAt": when, "cwd": "/repos/demo",
+                "project": "demo", "source": "manual", "title": f"retry backoff policy {word}",
+                "text": f"Retry with backoff: {word}.", "tags": ["decision"],
+                "important": False, "archived": False, "retrievalCount": 0,
+                "injectionCount": 0}
+
+    case = {"query": "retry backoff policy", "cwd": "/repos/demo",
+            "now": "2026-06-01T00:00:00.000Z", "forInjection": True,
+            "corpus": [rec("d1", "alpha"), rec("d2", "bravo"), rec("d3", "charlie")],
+            "expected_top_ids": ["d1"]}
+    path = tmp_path / "eval.jsonl"
+    path.write_text(json.dumps({**case, "name": "one", "topK": 1}) + "\n"
+                    + json.dumps({**case, "name": "five", "topK": 5, "minScore": 2}) + "\n")
+    return path
+
+
+def test_live_turns_take_each_eval_cases_own_limit(tmp_path: Path) -> None:
+    # each case sets its own topK: the Inject limit slider (1 here) applies to neither, yet the
+    # figures took it ("limit 1", both turns "hit the limit")
+    from workbench.core.diagnostics import live_injection, turn_settings
+    from workbench.core.engine import resolve_params
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+    from workbench.core.pipeline import Pipeline
+
+    ds = load_dataset(_eval_cases(tmp_path))
+    model = get_model("decision-memory")
+    params = resolve_params(model, {"inject_limit": 1, "inject_min_score": 8})
+    pipe = Pipeline(model, ds, params, use_cache=False)
+    result = pipe.run(())
+    assert turn_settings(model, params, 2, pipe.prepared) == ([8.0, 2.0], [1, 5])
+    live = live_injection(model, params, ds, result, pipe.prepared)
+    # "one" injects 1 of its 3 matches (its limit), "five" all 3 (under its 5)
+    assert [len(t.results) for t in live.turns] == [1, 3]
+    st = injection_stats(live.turns)
+    assert st.hit_limit_pct == 50.0 and st.limit_range == (1, 5) and st.limit == 5
+    assert st.min_score_range == (2.0, 8.0)
+    # each turn's last result less its own min score: (23 − 8 + 23 − 2) / 2
+    assert st.tail_margin == 18.0 and st.tail_margin_answered == 18.0
+    assert "inject_limit" in model.inert_params(pipe.prepared, params)
+    # in mode "injection" the sliders apply to every query, its context's settings unread
+    forced = resolve_params(model, {"inject_limit": 1, "mode": "injection"})
+    assert turn_settings(model, forced, 2, pipe.prepared) == ([8.0, 8.0], [1, 1])

@@ -29,6 +29,7 @@ from workbench.gui.chart_area import ChartArea
 from workbench.gui.charts import InjectionDiagnostics
 from workbench.gui.charts._standalone import open_session
 from workbench.gui.charts.diagnostics import NOT_APPLICABLE
+from workbench.gui.charts.diagnostics_figures import FIGURES
 from workbench.gui.palette import signed
 
 DECISIONS = SAMPLES / "decisions"
@@ -219,3 +220,23 @@ def test_a_narrow_plot_keys_one_entry_a_line(qtbot: QtBot, decisions: TuningSess
     assert panel.plot.width() < 240
     title = panel.plot.getPlotItem().titleLabel.text
     assert "baseline" in title and "<br>" in title
+
+
+def test_eval_cases_own_limits_not_the_slider(qtbot: QtBot, tmp_path: Path) -> None:
+    # pi-lodestone eval cases set their own topK: with Inject limit 1 the panel said "limit 1"
+    # and "hit the limit % 100.0" though one case returned 3 results under its own limit 5
+    from tests.test_diagnostics import _eval_cases
+
+    s = open_session(_eval_cases(tmp_path), "decision-memory")
+    s.set_params({"inject_limit": 1})
+    s.recompute()
+    panel = InjectionDiagnostics(s)
+    _show(qtbot, panel)
+    shown = panel.figure_texts()
+    assert shown["limit"][0] == "1–5" and shown["min_score"][0] == "2–8"
+    assert shown["hit_limit_pct"][0] == "50.0"
+    assert "Inject limit: no effect here (every query's context sets its own limit)" in \
+        panel.caption.text()
+    limit_row = [key for key, _, _ in FIGURES[1]].index("limit")
+    tip = panel.tables[1].item(limit_row, 1).toolTip()
+    assert "from 1 to 5" in tip and "Inject limit (1) applies to none of these turns" in tip

@@ -15,11 +15,9 @@ from workbench.cli.common import UsageError, add_model, load_data, model_and_par
 from workbench.core.diagnostics import (
     InjectionStats,
     clamp_last,
-    emptied_by_threshold,
     injection_stats,
-    turns_from_injections,
+    live_injection,
     turns_from_log,
-    turns_from_ranking,
     turns_text,
     verdict_line,
 )
@@ -148,35 +146,34 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     depth = int(params.get("inject_limit", 10))  # a model with no limit: its first 10
     result = pipe.run((), depth=depth)
-    sel = model.selection_params(pipe.params)
-    # a model that gates per query (decision-memory in its default mode) reports no
-    # selection of its own: its injection settings are what a turn is held to
-    min_score = sel.min_score if sel.min_score is not None else float(
-        pipe.params.get("inject_min_score", 0))
-    limit = sel.limit if sel.limit is not None else int(pipe.params.get("inject_limit", depth))
-    scores = result.scores
-    if hasattr(model, "injections"):  # real snippets; a disabled cwd's turn is not logged
-        views = model.injections(pipe.prepared, dataset, pipe.params)
-        turns = turns_from_injections(dataset.corpus.ids, views, min_score, limit)
-        empty = [q for q, v in enumerate(views) if v.logged and not len(v.docs)]
-    else:
-        texts = [d.text for d in dataset.corpus]
-        turns = turns_from_ranking(dataset.corpus.ids, texts, result.ranking.docs,
-                                   result.ranking.scores, result.ranking.count, min_score,
-                                   limit)
-        empty = [q for q in range(scores.n_queries) if not int(result.ranking.count[q])]
-    # a turn left empty with a match below the min score was emptied by the threshold
-    emptied = emptied_by_threshold(scores, empty, min_score)
+    # each turn held to its own query's min score and limit: the model's selection, else (a
+    # model that gates per query, decision-memory in its default mode) the query's own
+    # context's (an eval case's topK) or its mode's settings
+    live = live_injection(model, pipe.params, dataset, result, pipe.prepared, depth)
+    turns = live.turns
     changed = model.schema.changed(pipe.params)
     at = (f" with {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}" if changed else
           " at default parameters")
     if hasattr(model, "injections"):
         what = f"{dataset.name}: what {model.id} would inject for {len(turns)} queries{at}"
     else:  # a ranking, read as an injection source: what the figures are
+        limit = turns[0].limit if turns else depth
         what = (f"{dataset.name}: {model.id}'s top {limit} of each of the {len(turns)} "
                 f"queries{at}, as if they were injected ({model.id} injects nothing itself; "
                 "snippet lengths as pi-lodestone cuts them)")
-    return injection_stats(turns), emptied, what
+    # a setting these turns do not take (an eval case's own topK replaces the inject limit):
+    # said, as tune says it, so that its value is not read as the one the figures are for
+    inert = model.inert_params(pipe.prepared, pipe.params)
+    for name in (n for n in model.headline if n in inert):
+        what += (f"\nnote: {name}={value_text(pipe.params[name])} applies to none of these "
+                 f"turns: {inert[name]}")
+    return injection_stats(turns), live.emptied, what
+
+
+def _setting_text(last: float, lo: float, hi: float, none: str) -> str:
+    """The last turn's min score or limit, and their range over the turns where they vary."""
+    text = f"{last:g}" if last > 0 else none
+    return text if lo == hi else f"{text} (turns: {lo:g}–{hi:g})"
 
 
 def format_stats(st: InjectionStats, emptied: int | None = None,
@@ -198,8 +195,8 @@ def format_stats(st: InjectionStats, emptied: int | None = None,
         [f"over the {turns_text(st.answered)} with a result: top / last avg",
          f"{st.top_avg_answered:.2f} / {st.tail_avg_answered:.2f}" if st.answered else "—"],
         ["min score / limit (last turn)",
-         (f"{st.min_score:g}" if st.min_score > 0 else "none (0)") + " / "
-         + (f"{st.limit}" if st.limit > 0 else "none")],
+         _setting_text(st.min_score, *st.min_score_range, "none (0)") + " / "
+         + _setting_text(st.limit, *st.limit_range, "none")],
         ["mean snippet length", f"{st.snippet_mean:.1f} characters"],
         ["estimated tokens per turn", st.tokens_per_turn],
     ]

@@ -12,6 +12,12 @@ Conventions, as the original computes them:
 - estimated tokens per turn = round(mean snippet length × mean result count / 4), halves up;
 - the threshold "is doing real work" when tail average − min score < 3.
 
+Each turn carries the min score and limit its search applied: a log's as logged, a live
+turn's as the model applies them — in decision-memory's mode "query" an eval case's own
+(topK, minScore), whatever the sliders say (`turn_settings`). Figures that compare against them
+(hit the limit, tail − min score) take each turn's own; "min score" and "limit" are the last
+turn's, as the original prints them, with their range over the turns beside.
+
 Beside them, the same averages over the turns that injected something (`answered`): with
 many empty turns the original's averages fall below the min score itself (every empty turn
 counts 0), and its verdict says "doing real work" for a gap of −40. `threshold_decides` is
@@ -24,9 +30,14 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from workbench.core.formats.pi_memory_injections import InjectionRecord
+
+if TYPE_CHECKING:
+    from workbench.core.data import Dataset
+    from workbench.core.engine import Model
+    from workbench.core.params import Params
 
 DEFAULT_LAST, MIN_LAST, MAX_LAST = 500, 10, 10_000
 REAL_WORK_MARGIN = 3.0
@@ -69,6 +80,13 @@ class InjectionStats:
     # over those turns, the mean of each last result's score less that turn's own min score
     # (a log's min score may have changed along the way)
     tail_margin_answered: float = 0.0
+    # each turn's min score and limit, lowest and highest (a log's may have changed along the
+    # way; live, an eval case sets its own): "min score" and "limit" are the last turn's
+    min_score_range: tuple[float, float] = (0.0, 0.0)
+    limit_range: tuple[int, int] = (0, 0)
+    # over every turn, its last result's score (0 for a turn with none) less its own min
+    # score: the original's tail average − min score where every turn has the same one
+    tail_margin: float = 0.0
 
     @property
     def threshold_doing_real_work(self) -> bool:
@@ -108,6 +126,8 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
     hit_tops = [t.results[0][1] for t in turns if t.results]
     hit_tails = [t.results[-1][1] for t in turns if t.results]
     margins = [t.results[-1][1] - t.min_score for t in turns if t.results]
+    mins = [t.min_score for t in turns]
+    limits = [t.limit for t in turns]
     snippets = [r[2] for t in turns for r in t.results]
     seen: Counter[str] = Counter()
     score_sum: defaultdict[str, float] = defaultdict(float)
@@ -143,6 +163,9 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
         top_avg_answered=sum(hit_tops) / len(hit_tops) if hit_tops else 0.0,
         tail_avg_answered=sum(hit_tails) / len(hit_tails) if hit_tails else 0.0,
         tail_margin_answered=sum(margins) / len(margins) if margins else 0.0,
+        min_score_range=(min(mins), max(mins)) if mins else (0.0, 0.0),
+        limit_range=(min(limits), max(limits)) if limits else (0, 0),
+        tail_margin=sum(t - m for t, m in zip(tails, mins, strict=True)) / n if n else 0.0,
     )
 
 
@@ -160,15 +183,22 @@ def turns_from_log(records: Sequence[InjectionRecord], last: int | None = None) 
                  r.limit, r.ts) for r in list(records)[-clamp_last(last):]]
 
 
+def _each(value: Any, q: int) -> Any:
+    """Query q's setting: `value` itself, or its q-th entry where it is given per query."""
+    return value[q] if isinstance(value, Sequence) else value
+
+
 def turns_from_ranking(doc_ids: Sequence[str], texts: Sequence[str], docs: Sequence[Sequence[int]],
                        scores: Sequence[Sequence[float]], counts: Sequence[int],
-                       min_score: float, limit: int) -> list[Turn]:
-    """Turns the current parameters would inject: one per query, its selected results."""
+                       min_score: float | Sequence[float],
+                       limit: int | Sequence[int]) -> list[Turn]:
+    """Turns the current parameters would inject: one per query, its selected results; the
+    min score and limit one for all, or each query's."""
     turns = []
     for q, n in enumerate(counts):
         results = tuple((doc_ids[int(docs[q][j])], float(scores[q][j]),
                          excerpt_length(texts[int(docs[q][j])])) for j in range(int(n)))
-        turns.append(Turn(results, min_score, limit))
+        turns.append(Turn(results, float(_each(min_score, q)), int(_each(limit, q))))
     return turns
 
 
@@ -184,18 +214,79 @@ class InjectionView(Protocol):
 
 
 def turns_from_injections(doc_ids: Sequence[str], views: Sequence[InjectionView],
-                          min_score: float, limit: int) -> list[Turn]:
+                          min_score: float | Sequence[float],
+                          limit: int | Sequence[int]) -> list[Turn]:
     """Turns the current parameters would log: one per query whose turn is logged at all (a
-    disabled cwd logs nothing), each result's snippet length from its real snippet."""
+    disabled cwd logs nothing), each result's snippet length from its real snippet; the min
+    score and limit one for all, or each query's (one per view)."""
     return [Turn(tuple((doc_ids[d], s, n) for d, s, n in zip(
-        v.docs, v.scores, v.snippet_lengths, strict=True)), min_score, limit)
-        for v in views if v.logged]
+        v.docs, v.scores, v.snippet_lengths, strict=True)), float(_each(min_score, q)),
+        int(_each(limit, q))) for q, v in enumerate(views) if v.logged]
 
 
-def emptied_by_threshold(scores: Any, empty: Sequence[int], min_score: float) -> int:
-    """Of the queries `empty` (turns with no result), how many the min score emptied: their
-    best ungated score lies between 0 and `min_score`, or a match was gated as below it
-    (decision-memory applies its min score as a gate) — not for want of a match."""
+def turn_settings(model: Model, params: Params, n_queries: int, prepared: Any = None,
+                  default_limit: int = 0) -> tuple[list[float], list[int]]:
+    """The min score and limit each query's search applies, one per query. The model's
+    selection where it states one for every query; else each query's own as the model's tick
+    holds them (decision-memory in mode "query": an eval case's topK and minScore replace the
+    sliders, the other queries take those of their mode), given the prepared state; else the
+    injection sliders, `default_limit` for a model without one."""
+    sel = model.selection_params(params)
+    live = getattr(model, "live", None)
+    if (sel.min_score is None or sel.limit is None) and prepared is not None \
+            and hasattr(model, "injections") and live is not None:
+        tick = live(prepared, params)
+        mins, limits = getattr(tick, "q_min_score", None), getattr(tick, "q_limit", None)
+        if mins is not None and limits is not None and len(mins) == n_queries:
+            return [float(x) for x in mins], [int(x) for x in limits]
+    min_score = sel.min_score if sel.min_score is not None else float(
+        params.get("inject_min_score", 0))
+    limit = sel.limit if sel.limit is not None else int(
+        params.get("inject_limit", default_limit))
+    return [min_score] * n_queries, [limit] * n_queries
+
+
+@dataclass(frozen=True)
+class LiveInjection:
+    """What `params` would inject, one turn per query (`live_injection`), and of the turns
+    with no result how many the min score emptied though they matched."""
+
+    turns: list[Turn]
+    emptied: int
+
+
+def live_injection(model: Model, params: Params, dataset: Dataset, result: Any,
+                   prepared: Any = None, default_limit: int = 0) -> LiveInjection:
+    """The turns `params` would inject (why-stats --live, the window's Injection tab), each
+    held to its own query's min score and limit (`turn_settings`). Given the prepared state of
+    a model that shows its injections, each turn's snippets are the real ones and a turn that
+    is not logged (disabled cwd) is left out; else a turn is the ranking's selected results
+    (`result`: its ranking and scores)."""
+    n = len(dataset.queries)
+    mins, limits = turn_settings(model, params, n, prepared, default_limit)
+    views = getattr(model, "injections", None)
+    if prepared is not None and views is not None:
+        shown = views(prepared, dataset, params)
+        turns = turns_from_injections(dataset.corpus.ids, shown, mins, limits)
+        empty = [q for q, v in enumerate(shown) if v.logged and not len(v.docs)]
+    else:
+        ranking = result.ranking
+        texts = [d.text for d in dataset.corpus]
+        width = int(ranking.count.max(initial=0))  # only the selected columns become lists
+        turns = turns_from_ranking(dataset.corpus.ids, texts, ranking.docs[:, :width].tolist(),
+                                   ranking.scores[:, :width].tolist(), ranking.count.tolist(),
+                                   mins, limits)
+        empty = [q for q, c in enumerate(ranking.count.tolist()) if not c]
+    # a turn left empty with a match below its min score was emptied by the threshold
+    return LiveInjection(turns, emptied_by_threshold(result.scores, empty, mins))
+
+
+def emptied_by_threshold(scores: Any, empty: Sequence[int],
+                         min_score: float | Sequence[float]) -> int:
+    """Of the queries `empty` (turns with no result), how many the min score (one for all, or
+    each query's) emptied: their best ungated score lies between 0 and the min score, or a
+    match was gated as below it (decision-memory applies its min score as a gate) — not for
+    want of a match."""
     below = (scores.gates.index("below_min_score") + 1 if "below_min_score" in scores.gates
              else -1)
     n = 0
@@ -203,7 +294,7 @@ def emptied_by_threshold(scores: Any, empty: Sequence[int], min_score: float) ->
         row = scores.row(q)
         live = scores.total[row][scores.gate[row] == 0]
         top = float(live.max()) if live.size else 0.0
-        n += bool(0 < top < min_score or (scores.gate[row] == below).any())
+        n += bool(0 < top < _each(min_score, q) or (scores.gate[row] == below).any())
     return n
 
 
@@ -220,7 +311,7 @@ def verdict_line(st: InjectionStats, emptied: int | None = None,
     its score-0 results too (pi-lodestone's; a model injecting nothing itself is not said
     to: what it ranks depends on the model)."""
     empty = st.turns - st.answered
-    if st.min_score <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
+    if st.min_score_range[1] <= 0:  # no threshold (bm25, vault-search at 0): it decides nothing
         if not st.answered:
             return "no turn returned anything: no query matched (no min score removes any)"
         # decision-memory at 0 returns score-0 decisions (gated, unmatched) too, as the

@@ -34,10 +34,12 @@ from workbench.core.diagnostics import (
     Turn,
     clamp_last,
     injection_stats,
+    live_injection,
     turns_from_log,
     verdict_line,
 )
 from workbench.core.models import get_model
+from workbench.core.params import value_text
 from workbench.core.session import TuningSession
 from workbench.gui.palette import signed
 
@@ -45,14 +47,16 @@ from ._base import A_COLOR, INK, MUTED, OTHER, ChartPanel, make_plot
 from .diagnostics_figures import (
     FIGURES,
     MODEL_ID,
+    SETTINGS,
+    SLIDERS,
     VERDICT_HELP,
     distribution,
     figure,
     fmt,
     fmt_delta,
-    live_emptied,
-    live_turns,
     log_path,
+    setting_text,
+    varies,
     verdict,
 )
 from .diagnostics_table import cell, fit_table, fit_width
@@ -119,6 +123,7 @@ class InjectionDiagnostics(ChartPanel):
         # what is shown (tests, export)
         self.stats: InjectionStats | None = None
         self.emptied = 0  # turns the min score left empty though they matched (live)
+        self.inert: dict[str, str] = {}  # settings no turn takes here: name → why
         self.baseline_stats: InjectionStats | None = None
         self.logged_stats: InjectionStats | None = None
         self.counts_current: NDArray[np.int64] = np.zeros(0, np.int64)
@@ -161,8 +166,8 @@ class InjectionDiagnostics(ChartPanel):
         same = (s.model is not None and s.model.id == base.model_id and s.prepared_params
                 is not None and model.schema.prepare_values(base.params)
                 == model.schema.prepare_values(s.prepared_params))
-        turns = live_turns(model, base.params, s.dataset, base.result.ranking,
-                           s.prepared if same else None)
+        turns = live_injection(model, base.params, s.dataset, base.result,
+                               s.prepared if same else None).turns
         self._turns["baseline"] = turns
         self.baseline_stats = injection_stats(turns)
 
@@ -201,15 +206,18 @@ class InjectionDiagnostics(ChartPanel):
         if s.result is None or s.model is None or s.dataset is None:
             self._show_note("No result yet.")
             return
-        turns = live_turns(s.model, s.params, s.dataset, s.result.ranking, s.prepared)
-        self._turns["current"] = turns
-        self.stats = injection_stats(turns)
-        self.emptied = live_emptied(s.model, s.params, s.dataset, s.result, s.prepared)
+        live = live_injection(s.model, s.params, s.dataset, s.result, s.prepared)
+        self._turns["current"] = live.turns
+        self.stats = injection_stats(live.turns)
+        self.emptied = live.emptied
+        # the sliders these turns do not take (an eval case's topK replaces Inject limit)
+        self.inert = (s.model.inert_params(s.prepared, s.params)
+                      if s.prepared is not None and not s.needs_prepare else {})
         self._refresh_baseline()
         self._refresh_log()
         log = f" · {self._log_note}" if self._log_note else ""
         self.caption.setText(f"Injection — {self.stats.turns} queries, current "
-                             f"parameters{log}")
+                             f"parameters{log}{self._inert_note()}")
         self._fill_figures()
         self._fill_ids()
         self._draw_bars()
@@ -237,6 +245,9 @@ class InjectionDiagnostics(ChartPanel):
                     t.setItem(row, 3, cell(""))
                     t.setItem(row, 4, cell(texts[2], color=MUTED))
                     continue
+                if key in SETTINGS:  # each turn's own: a range where they differ
+                    self._fill_setting(t, row, key)
+                    continue
                 now = figure(cur, key)
                 was = figure(base, key) if base else None
                 t.setItem(row, 1, cell(fmt(now, dec)))
@@ -255,6 +266,50 @@ class InjectionDiagnostics(ChartPanel):
         text = verdict_line(cur, self.emptied).split("\n", 1)[0]
         self.verdict.setText(text if cur.turns else "no turns")
         self.verdict.setStyleSheet(f"color: {'#9a6700' if real else MUTED};")
+
+    def _fill_setting(self, t: QTableWidget, row: int, key: str) -> None:
+        """The min score or limit row: the one the turns apply, or the range of their own
+        (an eval case's topK), the slider they do not take said in its tooltip."""
+        cur, base, logged = self._columns()
+        assert cur is not None
+        now = cell(setting_text(cur, key))
+        tip = self._setting_help(key)
+        now.setToolTip(tip)
+        name = t.item(row, 0)
+        if tip and name is not None:
+            name.setToolTip(tip)
+        t.setItem(row, 1, now)
+        t.setItem(row, 2, cell(setting_text(base, key) if base else "", color=MUTED))
+        same = base is not None and not varies(cur, key) and not varies(base, key)
+        t.setItem(row, 3, cell(fmt_delta(figure(cur, key) - figure(base, key), 0)
+                               if same and base is not None else ""))
+        t.setItem(row, 4, cell(setting_text(logged, key) if logged else "", color=MUTED))
+
+    def _setting_help(self, key: str) -> str:
+        """What a min score or limit cell holds: the turns' own range, and each slider of
+        that setting no turn takes here, with the model's reason."""
+        cur, model = self.stats, self.session.model
+        if cur is None or model is None:
+            return ""
+        what = "min score" if key == "min_score" else "limit"
+        lo, hi = getattr(cur, SETTINGS[key])
+        out = ([f"each turn applies its own {what}, from {lo:g} to {hi:g} (the last "
+                f"turn's: {figure(cur, key):g})"] if lo != hi else [])
+        for name in SLIDERS[key]:
+            why = self.inert.get(name)
+            if why and name in model.schema:
+                p = model.schema[name]
+                out.append(f"{p.label} ({value_text(self.session.params[name])}) applies to "
+                           f"none of these turns: {why}")
+        return "\n".join(out)
+
+    def _inert_note(self) -> str:
+        """The model's key sliders that no turn here takes, for the caption."""
+        model = self.session.model
+        if model is None:
+            return ""
+        return "".join(f" · {model.schema[n].label}: no effect here ({self.inert[n]})"
+                       for n in model.headline if n in self.inert)
 
     def _fill_ids(self) -> None:
         cur = self.stats

@@ -1,34 +1,25 @@
 """What the injection diagnostics panel shows, computed without widgets: the why-stats figures
-in their two tables, their formatting and verdict, the turns the current parameters would
-inject, the injections log beside the data and the result-count distribution.
+in their two tables, their formatting and verdict, the injections log beside the data and the
+result-count distribution (the turns the current parameters would inject are
+`core.diagnostics.live_injection`'s).
 `diagnostics.InjectionDiagnostics` draws them."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.data import Dataset
-from workbench.core.diagnostics import (
-    InjectionStats,
-    Turn,
-    turns_from_injections,
-    turns_from_ranking,
-)
-from workbench.core.engine import Model
-from workbench.core.params import Params
-from workbench.core.ranking import Ranking
+from workbench.core.diagnostics import InjectionStats
 from workbench.gui.palette import signed
 
 MODEL_ID = "decision-memory"
 LOG_FILE = "injections.jsonl"
 
 # (key, label, decimals; 0 prints as %g): the CLI's figures, in two tables of eight rows so
-# that they fit the chart area's height; "margin" is tail avg − min score, "verdict" whether
-# the threshold is doing real work
+# that they fit the chart area's height; "margin" is tail avg − min score (each turn's own),
+# "verdict" whether the threshold is doing real work
 FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
     (("turns", "turns", 0),
      ("count_mean", "results/turn mean", 2),
@@ -49,10 +40,29 @@ FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
 )
 
 
+SETTINGS = {"min_score": "min_score_range", "limit": "limit_range"}  # row → its range
+# row → decision-memory's sliders of that setting (injection, manual search)
+SLIDERS = {"min_score": ("inject_min_score", "search_min_score"),
+           "limit": ("inject_limit", "search_limit")}
+
+
 def figure(stats: InjectionStats, key: str) -> float:
-    if key == "margin":
-        return stats.tail_avg - stats.min_score
+    if key == "margin":  # each turn against its own min score
+        return stats.tail_margin
     return float(getattr(stats, key))
+
+
+def varies(stats: InjectionStats, key: str) -> bool:
+    """Whether the turns differ in this setting (min score, limit)."""
+    lo, hi = getattr(stats, SETTINGS[key])
+    return bool(lo != hi)
+
+
+def setting_text(stats: InjectionStats, key: str) -> str:
+    """A turn setting's cell: the one every turn applies, else the range of the turns'
+    own ("1–5")."""
+    lo, hi = getattr(stats, SETTINGS[key])
+    return f"{lo:g}–{hi:g}" if lo != hi else f"{figure(stats, key):g}"
 
 
 def fmt(value: float, decimals: int) -> str:
@@ -78,46 +88,6 @@ VERDICT_HELP = ("The min score is “doing real work” when the tail average (t
                 "the tail sits well above it and the threshold rarely cuts the last result. "
                 "The tail score avg row counts an empty turn as 0, as pi-lodestone's "
                 "why-stats does.")
-
-
-def live_emptied(model: Model, params: Params, dataset: Dataset, result: Any,
-                 prepared: Any = None) -> int:
-    """Of the turns with no result, how many the min score emptied (each had a match below
-    it), as `why-stats --live` counts them."""
-    from workbench.core.diagnostics import emptied_by_threshold
-
-    sel = model.selection_params(params)
-    min_score = sel.min_score if sel.min_score is not None else float(
-        params.get("inject_min_score", 0))
-    views = getattr(model, "injections", None)
-    if prepared is not None and views is not None:
-        empty = [q for q, v in enumerate(views(prepared, dataset, params))
-                 if v.logged and not len(v.docs)]
-    else:
-        empty = [q for q, n in enumerate(result.ranking.count.tolist()) if not n]
-    return emptied_by_threshold(result.scores, empty, min_score)
-
-
-def live_turns(model: Model, params: Params, dataset: Dataset, ranking: Ranking,
-               prepared: Any = None) -> list[Turn]:
-    """What `params` would inject, one turn per query, held to the selection the CLI uses: the
-    model's own, else its injection min score and limit (decision-memory gates per query).
-    Given the prepared state of a model that shows its injections, each turn's snippets are
-    the real ones and a turn that is not logged (disabled cwd) is left out."""
-    sel = model.selection_params(params)
-    min_score = sel.min_score if sel.min_score is not None else float(
-        params.get("inject_min_score", 0))
-    limit = sel.limit if sel.limit is not None else int(
-        params.get("inject_limit", 0))
-    views = getattr(model, "injections", None)
-    if prepared is not None and views is not None:
-        return turns_from_injections(dataset.corpus.ids, views(prepared, dataset, params),
-                                     min_score, limit)
-    texts = [d.text for d in dataset.corpus]
-    width = int(ranking.count.max(initial=0))  # only the selected columns become lists
-    return turns_from_ranking(dataset.corpus.ids, texts, ranking.docs[:, :width].tolist(),
-                              ranking.scores[:, :width].tolist(), ranking.count.tolist(),
-                              min_score, limit)
 
 
 def log_path(source: str | None) -> Path | None:
