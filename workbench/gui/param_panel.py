@@ -83,6 +83,10 @@ class ParamPanel(QScrollArea):
         self.editors: dict[str, ParamEditor] = {}
         # the label of each parameter that acts only while others are on (Param.needs)
         self.needing: dict[str, QLabel] = {}
+        self.labels: dict[str, QLabel] = {}  # every live parameter's label
+        # parameters no score moves with on the data prepared (Model.inert_params, as tune
+        # leaves them out): name → why; their labels greyed, the reason in the tooltip
+        self.inert: dict[str, str] = {}
         self.groups: dict[str, QToolButton] = {}  # name prefix → its fold button
         self._folded: dict[tuple[str, str], bool] = {}  # (model, prefix) → folded, kept
         self._body: QWidget | None = None
@@ -98,7 +102,9 @@ class ParamPanel(QScrollArea):
             (session.model_changed, self._rebuild),
             (session.dataset_changed, self._forget_held),
             (session.params_changed, self._on_params_changed),
+            (session.result_changed, self._on_result),
         ])
+        drag_state(session).changed.connect(self._on_drag)
         self._rebuild()
 
     def _forget_held(self, *_: object) -> None:
@@ -111,7 +117,7 @@ class ParamPanel(QScrollArea):
     # -- building ----------------------------------------------------------------------------
 
     def _rebuild(self, *_: object) -> None:
-        self.editors, self.needing = {}, {}
+        self.editors, self.needing, self.labels, self.inert = {}, {}, {}, {}
         drag_state(self.session).set_dragging(False)  # a slider held down is going away
         if self.prepare_box is not None and self._built_for is not None \
                 and self.prepare_box.pending:
@@ -188,6 +194,7 @@ class ParamPanel(QScrollArea):
                 sp.setFixedWidth(width)
         self._install(body)
         self._on_params_changed(None)
+        self._on_result()
 
     def _grid(self, sec: Section, label_w: int, parent: QWidget) -> QWidget:
         """A grid with a row per parameter of `sec`: label, editor, reset button."""
@@ -213,6 +220,7 @@ class ParamPanel(QScrollArea):
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)
             self.editors[p.name] = editor
+            self.labels[p.name] = label
             if p.needs:
                 self.needing[p.name] = label
         return holder
@@ -283,22 +291,53 @@ class ParamPanel(QScrollArea):
                 editor.set_value(params[n])
         self._grey_idle()
 
-    def _grey_idle(self) -> None:
+    def _on_drag(self, dragging: bool) -> None:
+        if not dragging:
+            self._on_result()
+
+    def _on_result(self, *_: object) -> None:
+        """A result on the data prepared: which parameters no score moves with there (an eval
+        case's own topK leaves Inject limit nothing to do: `inert_params`, as tune asks);
+        asked again when a drag ends, not at each of its ticks; while a prepare-stage change
+        waits, the marks stay as they were."""
+        s, model = self.session, self.session.model
+        if model is None or drag_state(s).dragging:
+            return
+        if s.prepared is None:
+            inert: dict[str, str] = {}
+        elif s.needs_prepare:
+            return
+        else:
+            inert = model.inert_params(s.prepared, s.params)
+        if inert != self.inert:
+            self.inert = inert
+            self._grey_idle(force=True)
+
+    def _grey_idle(self, force: bool = False) -> None:
         """Grey a parameter while one it needs is off (offset while Limit is 0, the early
-        stop's threshold while Early stop is off); its tooltip says which."""
+        stop's threshold while Early stop is off); its tooltip says which. Grey the label of
+        one that has no effect on this data (`inert`), its editor left to use (its value
+        still goes into an export), the reason in both tooltips."""
         model = self.session.model
         if model is None:
             return
-        for n, label in self.needing.items():
-            why = model.schema.idle_because(n, self.session.params)
-            editor = self.editors[n]
-            if editor.isEnabled() != (not why):
-                editor.setEnabled(not why)
-                label.setEnabled(not why)
-                tip = tooltip(model.schema[n])
-                note = f"<br><i>no effect while {why}</i>" if why else ""
-                editor.setToolTip(f"{tip}{note}")
-                label.setToolTip(f"{tip}{note}")
+        names = self.labels if force else self.needing
+        for n in names:
+            if n not in self.editors:
+                continue
+            why = model.schema.idle_because(n, self.session.params) if n in self.needing \
+                else ""
+            editor, label = self.editors[n], self.labels[n]
+            inert = self.inert.get(n, "")
+            if not force and editor.isEnabled() == (not why):
+                continue
+            editor.setEnabled(not why)
+            label.setEnabled(not why and not inert)
+            tip = tooltip(model.schema[n])
+            note = (f"<br><i>no effect while {why}</i>" if why else "") + (
+                f"<br><i>no effect on this data: {inert}</i>" if inert else "")
+            editor.setToolTip(f"{tip}{note}")
+            label.setToolTip(f"{tip}{note}")
     def _on_edited(self, name: str, value: object, dragging: bool) -> None:
         try:
             self.session.set_params({name: value}, record=not dragging)
