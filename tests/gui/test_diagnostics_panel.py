@@ -110,17 +110,34 @@ def test_baseline_and_deltas(qtbot: QtBot, decisions: TuningSession) -> None:
     assert panel.tables[0].isColumnHidden(3)
 
 
-def test_logged_column_is_the_logs_why_stats(qtbot: QtBot, decisions: TuningSession) -> None:
+def test_logged_column_is_over_the_same_turns_as_current(qtbot: QtBot,
+                                                        decisions: TuningSession) -> None:
+    # the Log column was over all 60 logged turns, Current over the 21 replayed (those that
+    # kept their prompt): at the logged settings "results/turn 0.95 | 0.80", "no result %
+    # 33.3 | 35.0", differences no parameter made
     panel = InjectionDiagnostics(decisions)
     _show(qtbot, panel)
-    log = injection_stats(turns_from_log(read_injections(DECISIONS / "injections.jsonl")
-                                         .records))
-    assert panel.logged_stats == log and log.turns == 60
+    records = read_injections(DECISIONS / "injections.jsonl").records
+    replayed = [r for r in records if r.prompt_preview]
+    assert len(replayed) == 21 and len(records) == 60
+    same = injection_stats(turns_from_log(replayed))
+    assert panel.logged_stats == same and panel.log_shown == "same"
     shown = panel.figure_texts()
-    assert shown["turns"][3] == "60"
-    assert shown["zero_pct"][3] == f"{log.zero_pct:.1f}"
+    # at the parameters the log was written with, every figure is the log's
+    for key, (now, _, _, logged) in shown.items():
+        assert now == logged, key
+    assert shown["turns"][3] == "21" and shown["count_mean"][3] == f"{same.count_mean:.2f}"
+    assert "log: 60 turns, 21 of them replayed here" in panel.caption.text()
+    assert panel.log_choice.isVisibleTo(panel)
+    # the whole log, as /memory why-stats reads it, on demand and labelled so
+    panel.log_choice.setCurrentIndex(panel.log_choice.findData("all"))
+    whole = injection_stats(turns_from_log(records))
+    assert panel.logged_stats == whole and whole.turns == 60
+    shown = panel.figure_texts()
+    assert shown["turns"][3] == "60" and shown["zero_pct"][3] == f"{whole.zero_pct:.1f}"
+    header = panel.tables[0].horizontalHeaderItem(4)
+    assert header is not None and header.text() == "Log, all"
     assert not panel.tables[0].isColumnHidden(4)
-    assert "log: 60 turns" in panel.caption.text()
 
 
 def test_the_cli_prints_the_same_figures(qtbot: QtBot, decisions: TuningSession,

@@ -179,8 +179,22 @@ def excerpt_length(text: str, limit: int = 180) -> int:
 
 def turns_from_log(records: Sequence[InjectionRecord], last: int | None = None) -> list[Turn]:
     """Turns of an injections log, the last n (clamped as why-stats clamps it)."""
+    return logged_turns(list(records)[-clamp_last(last):])
+
+
+def logged_turns(records: Sequence[InjectionRecord]) -> list[Turn]:
+    """A turn for each of these log records, as logged."""
     return [Turn(tuple((m.id, m.score, m.snippet_length) for m in r.results), r.min_score,
-                 r.limit, r.ts) for r in list(records)[-clamp_last(last):]]
+                 r.limit, r.ts) for r in records]
+
+
+def replayed_records(records: Sequence[InjectionRecord],
+                     query_ids: Sequence[str]) -> list[InjectionRecord]:
+    """The log's records that are among these queries: a pi-memory folder's queries are its
+    logged turns that kept their prompt, each named `turn-<line>` (`injection_queries`), so
+    that the log's figures over them are over the turns a live replay computes."""
+    wanted = set(query_ids)
+    return [r for r in records if r.prompt_preview and f"turn-{r.line}" in wanted]
 
 
 def _each(value: Any, q: int) -> Any:

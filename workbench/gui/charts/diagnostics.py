@@ -1,7 +1,9 @@
 """Injection diagnostics: pi-lodestone's why-stats figures (REFERENCE.md §1) for what the
 current parameters would inject — one turn per query, as `workbench why-stats --live` — beside
 the pinned baseline's (with signed deltas) and, when the dataset's folder holds an
-`injections.jsonl`, the logged figures; the most-injected ids; and a bar chart of how many
+`injections.jsonl`, the logged figures — over the same turns as Current (the log's turns that
+kept their prompt are the queries replayed), or over the whole log as pi-lodestone's /memory
+why-stats reads it, a choice in the header; the most-injected ids; and a bar chart of how many
 results each turn gets, current against baseline.
 
 The figures are computed in `diagnostics_figures`, the tables are `diagnostics_table`'s.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,6 +22,7 @@ import pyqtgraph as pg
 from numpy.typing import NDArray
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
@@ -35,7 +39,10 @@ from workbench.core.diagnostics import (
     clamp_last,
     injection_stats,
     live_injection,
+    logged_turns,
+    replayed_records,
     turns_from_log,
+    turns_text,
     verdict_line,
 )
 from workbench.core.models import get_model
@@ -69,7 +76,7 @@ HEADER_HELP = {
     "Current": "at the parameters in use now",
     "Baseline": "at the pinned baseline's parameters",
     "Δ": "current − baseline",
-    "Log": "as pi-lodestone logged it: the decisions log read with the data",
+    "Log": "as pi-lodestone logged it: the injections log beside the decisions",
     "Top ids": "the decisions injected most often at the current parameters",
     "Times": "turns that injected it, current parameters",
     "Avg score": "its mean score over those turns",
@@ -132,6 +139,20 @@ class InjectionDiagnostics(ChartPanel):
         self._baseline_key: tuple[object, object] | None = None
         self._log_key: object = None
         self._log_note = ""
+        # the log's turns: those replayed here ("same") and the whole log ("all")
+        self._log_turns: dict[str, list[Turn]] = {}
+        self._log_path: Path | None = None
+        self.log_same_stats: InjectionStats | None = None
+        self.log_all_stats: InjectionStats | None = None
+        self.log_choice = QComboBox()
+        self.log_choice.setToolTip(
+            "The turns the Log columns hold: the same turns as Current (the log's turns that "
+            "kept their prompt, replayed here), or every turn of the log, as pi-lodestone's "
+            "/memory why-stats counts them")
+        self.log_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.log_choice.setVisible(False)
+        self.log_choice.currentIndexChanged.connect(self._log_choice_changed)
+        self.header.insertWidget(self.header.count() - 1, self.log_choice)
         for event in (session.result_changed, session.baseline_changed,
                       session.model_changed, session.dataset_changed):
             self.listen(event, self.update_later)
@@ -172,31 +193,90 @@ class InjectionDiagnostics(ChartPanel):
         self.baseline_stats = injection_stats(turns)
 
     def _refresh_log(self) -> None:
+        """The log beside the data, read again when it or the queries change: its figures
+        over the turns this tab replays (its queries are the logged turns that kept their
+        prompt), so that Current and Log compare the same turns, and over the whole log as
+        pi-lodestone's /memory why-stats reads it (its last 500 lines)."""
         from workbench.core.formats.pi_memory_injections import read_injections
 
-        path = log_path(self.session.source or (self.session.dataset.source
-                                                if self.session.dataset else None))
-        key = (path, path.stat().st_mtime_ns if path else None)
+        s = self.session
+        path = log_path(s.source or (s.dataset.source if s.dataset else None))
+        ids = tuple(s.dataset.queries.ids) if s.dataset is not None else ()
+        key = (path, path.stat().st_mtime_ns if path else None, ids)
         if key == self._log_key:
             return
-        self._log_key, self.logged_stats, self._log_note = key, None, ""
-        self._turns.pop("logged", None)
-        if path is None:
-            return
-        try:
-            log = read_injections(path, last=clamp_last(None))  # why-stats's last 500 lines
-        except (FormatError, OSError) as exc:
-            self._log_note = f"{path.name} unreadable: {exc}"
-            return
-        turns = turns_from_log(log.records)
-        self._turns["logged"] = turns
-        self.logged_stats = injection_stats(turns)
-        skipped = f", {log.n_skipped} corrupt lines skipped" if log.n_skipped else ""
-        self._log_note = f"log: {len(turns)} turns{skipped}"
-        for t in self.tables:
+        self._log_key, self._log_note = key, ""
+        self.log_same_stats = self.log_all_stats = None
+        self._log_turns.clear()
+        self._log_path = path
+        if path is not None:
+            try:
+                whole = read_injections(path)
+                last = read_injections(path, last=clamp_last(None))  # why-stats's 500 lines
+            except (FormatError, OSError) as exc:
+                self._log_note = f"{path.name} unreadable: {exc}"
+            else:
+                same = logged_turns(replayed_records(whole.records, ids))
+                every = turns_from_log(last.records)
+                self._log_turns = {"same": same, "all": every}
+                self.log_all_stats = injection_stats(every)
+                self.log_same_stats = injection_stats(same) if same else None
+                skipped = (f", {last.n_skipped} corrupt lines skipped" if last.n_skipped
+                           else "")
+                self._log_note = (f"log: {turns_text(len(every))}"
+                                  + (f", {len(same)} of them replayed here" if same else
+                                     ", none of them a query here")
+                                  + skipped)
+        self._fill_log_choice()
+
+    def _fill_log_choice(self) -> None:
+        """The Log column's choice: the same turns as Current (the default), or the whole
+        log; offered where both are there and differ."""
+        same, every = self._log_turns.get("same"), self._log_turns.get("all")
+        box = self.log_choice
+        box.blockSignals(True)
+        keep = box.currentIndex()
+        box.clear()
+        if same and every:
+            box.addItem(f"Log: the same {len(same)} turns", "same")
+            box.addItem(f"Log: all {len(every)} turns", "all")
+            box.setCurrentIndex(max(0, keep))
+        box.blockSignals(False)
+        box.setVisible(bool(same and every and len(same) != len(every)))
+
+    @property
+    def log_shown(self) -> str:
+        """Which turns the Log columns hold: "same" (those replayed), "all" or ""."""
+        if "all" not in self._log_turns:
+            return ""
+        if self._log_turns.get("same") and self.log_choice.currentData() != "all":
+            return "same"
+        return "all"
+
+    def _pick_log(self) -> None:
+        """The Log columns' figures and tooltips for the turns chosen."""
+        shown = self.log_shown
+        self.logged_stats = (self.log_same_stats if shown == "same" else
+                             self.log_all_stats if shown == "all" else None)
+        self._turns["logged"] = self._log_turns.get(shown, []) if shown else []
+        n = self.logged_stats.turns if self.logged_stats else 0
+        tip = (f"as pi-lodestone logged them: the {turns_text(n)} of {self._log_path} that "
+               "this tab replays (those that logged their prompt), so that a difference from "
+               "Current is the parameters' doing" if shown == "same" else
+               f"pi-lodestone's /memory why-stats of the last {turns_text(n)} of "
+               f"{self._log_path}: every turn, replayed here or not" if shown == "all"
+               else "")
+        for t in (*self.tables, self.ids):
             header = t.horizontalHeaderItem(4)
             if header is not None:
-                header.setToolTip(f"why-stats of the last {len(turns)} turns of {path}")
+                header.setText("Log" if shown != "all" else "Log, all")
+                header.setToolTip(tip)
+
+    def _log_choice_changed(self, *_: object) -> None:
+        if self.stats is not None:
+            self._pick_log()
+            self._fill_figures()
+            self._fill_ids()
 
     def redraw(self, *_: object) -> None:
         s = self.session
@@ -215,6 +295,7 @@ class InjectionDiagnostics(ChartPanel):
                       if s.prepared is not None and not s.needs_prepare else {})
         self._refresh_baseline()
         self._refresh_log()
+        self._pick_log()
         log = f" · {self._log_note}" if self._log_note else ""
         self.caption.setText(f"Injection — {self.stats.turns} queries, current "
                              f"parameters{log}{self._inert_note()}")
@@ -364,7 +445,10 @@ class InjectionDiagnostics(ChartPanel):
 
     def _show_note(self, text: str) -> None:
         self.stats = self.baseline_stats = self.logged_stats = None
+        self.log_same_stats = self.log_all_stats = None
         self._baseline_key = self._log_key = None
+        self._log_turns.clear()
+        self.log_choice.setVisible(False)
         self._turns.clear()
         self.counts_current = self.counts_baseline = np.zeros(0, np.int64)
         self.bars_current.setOpts(x=[], height=[])
