@@ -136,7 +136,8 @@ def test_logged_column_is_over_the_same_turns_as_current(qtbot: QtBot,
     shown = panel.figure_texts()
     assert shown["turns"][3] == "60" and shown["zero_pct"][3] == f"{whole.zero_pct:.1f}"
     header = panel.tables[0].horizontalHeaderItem(4)
-    assert header is not None and header.text() == "Log, all"
+    assert header is not None and "/memory why-stats of the last 60 turns" in header.toolTip()
+    assert panel.log_choice.currentText() == "Log: all 60 turns"
     assert not panel.tables[0].isColumnHidden(4)
 
 
@@ -257,3 +258,43 @@ def test_eval_cases_own_limits_not_the_slider(qtbot: QtBot, tmp_path: Path) -> N
     limit_row = [key for key, _, _ in FIGURES[1]].index("limit")
     tip = panel.tables[1].item(limit_row, 1).toolTip()
     assert "from 1 to 5" in tip and "Inject limit (1) applies to none of these turns" in tip
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_every_row_of_the_tables_is_in_sight(qtbot: QtBot, size: tuple[int, int]) -> None:
+    # once the other tabs had been shown, the chart area kept about 236 px at either size and
+    # the tables' last rows ("tokens/turn (est.)", "threshold decides") sat under a scroll bar;
+    # with a baseline at 1,280 px they scrolled sideways too, the Log column cut
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(DECISIONS)
+    for i in range(w.charts.count()):  # as a user going through the tabs
+        if w.charts.isTabVisible(i):
+            w.charts.setCurrentIndex(i)
+            qtbot.wait(10)
+    w.session.pin_baseline()
+    # the longest verdict (two lines at 1,280 px) and the widest deltas
+    w.session.set_params({"w_title": 4.0, "inject_min_score": 50.0, "inject_limit": 5})
+    w.session.recompute()
+    panel = w.charts.panels["InjectionDiagnostics"]
+    assert isinstance(panel, InjectionDiagnostics)
+    w.charts.setCurrentWidget(panel)
+    # the chart area the window had in the review, 236 px at either size (its height does not
+    # follow the window's): what the tables must fit
+    top, bottom = w.v_split.sizes()
+    w.v_split.setSizes([top + w.charts.height() - 236, bottom - w.charts.height() + 236])
+    qtbot.wait(50)
+    assert w.charts.height() == 236
+    assert panel.baseline_stats is not None and panel.logged_stats is not None
+    assert [t.rowCount() for t in panel.tables] == [8, 8]
+    for table in (*panel.tables, panel.ids):
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        assert rows <= table.viewport().height()
+        assert not table.verticalScrollBar().isVisible()
+        assert not table.horizontalScrollBar().isVisible()
+    w.close()

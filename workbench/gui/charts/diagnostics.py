@@ -81,7 +81,7 @@ HEADER_HELP = {
     "Times": "turns that injected it, current parameters",
     "Avg score": "its mean score over those turns",
 }
-PLOT_MIN = 150  # px: three bars and their axis still read
+PLOT_MIN = 140  # px: three bars and their axis still read
 
 
 class InjectionDiagnostics(ChartPanel):
@@ -117,7 +117,7 @@ class InjectionDiagnostics(ChartPanel):
         content = QWidget()
         row = QHBoxLayout(content)
         row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(6)
+        row.setSpacing(4)
         for w in (*self.tables, self.ids):
             row.addWidget(w)
         # the tables' figures come first: the histogram takes the room they leave (its own
@@ -268,9 +268,8 @@ class InjectionDiagnostics(ChartPanel):
                else "")
         for t in (*self.tables, self.ids):
             header = t.horizontalHeaderItem(4)
-            if header is not None:
-                header.setText("Log" if shown != "all" else "Log, all")
-                header.setToolTip(tip)
+            if header is not None:  # "Log" either way (wider, it scrolled at 1,280 px):
+                header.setToolTip(tip)  # the choice above says which, the turns row how many
 
     def _log_choice_changed(self, *_: object) -> None:
         if self.stats is not None:

@@ -27,7 +27,7 @@ FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
      ("count_p95", "results/turn p95", 0),
      ("hit_limit_pct", "hit the limit %", 1),
      ("zero_pct", "no result %", 1),
-     ("snippet_mean", "snippet chars (mean)", 1),
+     ("snippet_mean", "snippet chars avg", 1),
      ("tokens_per_turn", "tokens/turn (est.)", 0)),
     (("top_avg", "top score avg", 2),
      ("top_min", "top score min", 0),
