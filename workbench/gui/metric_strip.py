@@ -1,7 +1,9 @@
 """The metric strip: several metrics at once (nDCG@k, MRR@k, P@k, R@k, R@100) with their
 baseline values and signed deltas, k chosen by a spin box, the number of queries improved and
 worsened and the paired test's p-value against the baseline; and the model's own metrics
-where it reports them (codeledger's bundle recall and precision).
+where it reports them (codeledger's bundle recall and precision). On data with eval cases
+(pi-lodestone's eval.jsonl) the first card is the count of cases passing, the figure that
+data is for (each case returns at most its own topK, so P@10 cannot pass 0.5 there).
 
 Where the live values (or the baseline's) were tuned on some of the judged queries, every
 figure counts only the others, and a note under the cards says so (`TuningSession.held_out`):
@@ -13,6 +15,7 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import NDArray
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
@@ -25,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.cases import CaseReport, check_cases, has_cases
 from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.pipeline import Result
 from workbench.core.session import TuningSession
@@ -39,6 +43,11 @@ from .param_editors import leave_undo_to_the_window
 # them; counts such as bundle_files are not quality metrics and stay off the strip
 EXTRA_METRICS = ("bundle_recall", "bundle_precision")
 _METHOD = {"randomization": "randomisation"}  # the test's id, spelt as every other view does
+CASES_NAME = "cases passing"
+CASES_TIP = ("pi-lodestone's eval cases that pass at the current values: every expected id in "
+             "the case's own top K, no forbidden one there — the figure its eval harness "
+             "reports (the Eval cases tab lists them, with recall and precision pooled over "
+             "the expected ids, not the per-query means R@k and P@k show)")
 
 
 class _Relay(QObject):
@@ -90,6 +99,19 @@ class MetricCard(QFrame):
     def _missing(self, what: str) -> None:
         self.detail.setText(f"<span style='color:#8c959f'>{what}</span>")
 
+    def show_count(self, name: str, count: int, total: int, base: int | None,
+                   training: bool = False) -> None:
+        """A count out of a total ("20 / 30"), its signed difference from the baseline's."""
+        self.name.setText(name)
+        self.value.setText(f"{count} / {total}")
+        if base is None:
+            self._missing("no baseline")
+            return
+        d = count - base
+        color = "#8c959f" if training else delta_color(d).name()
+        self.detail.setText(f"<span style='color:{color}'>{signed(d, 0)}</span>"
+                            f" <span style='color:#8c959f'>vs {base}</span>")
+
     def show_metric(self, name: str, value: float | None, base: float | None,
                     missing: str = "no judgments", training: bool = False) -> None:
         """`missing`: why there is no value (no judgments; before any data, no dataset);
@@ -109,7 +131,8 @@ class MetricCard(QFrame):
 
 
 COMPARISON_TIP = (
-    "Against the pinned baseline, on the first card's metric over the judged queries: ▲ "
+    "Against the pinned baseline, on the first metric card's metric (not the eval cases' "
+    "count, where there is one) over the judged queries: ▲ "
     "queries the current values score higher, ▼ lower. p: how often a gap in the mean this "
     "large would arise by chance were the two equally good (a paired randomisation test); "
     "below 0.05 it is usually taken as real.")
@@ -187,6 +210,15 @@ class MetricStrip(QWidget):
         self.k_spin.setKeyboardTracking(False)
         leave_undo_to_the_window(self.k_spin)  # Ctrl+Z is the window's Undo there too
         layout.addWidget(self.k_spin)
+        # eval cases passing (pi-lodestone's own figure): first, where the data has cases
+        self.cases_card = MetricCard(self)
+        self.cases_card.setToolTip(CASES_TIP)
+        self.cases_card.hide()
+        layout.addWidget(self.cases_card)
+        self._cases_data: object = None  # the dataset `_data_has_cases` was asked of
+        self._data_has_cases = False
+        self._has_cases = False  # the cases card is among the cards to show
+        self._baseline_cases: tuple[object, CaseReport | None] = (None, None)
         self.cards: list[MetricCard] = []
         for _ in session.metric_names:
             card = MetricCard(self)
@@ -256,7 +288,7 @@ class MetricStrip(QWidget):
         result reports them: codeledger's bundle recall and precision, which had been the
         first to go), then the others in their order."""
         general = [(c, None) for c in self.cards]
-        wanted = [*general[:1],
+        wanted = [*([(self.cases_card, None)] if self._has_cases else []), *general[:1],
                   *((c, n) for n, c in self.extra_cards.items() if n in self._reported),
                   *general[1:]]
         room = self.width() - self._fixed_width()
@@ -273,6 +305,8 @@ class MetricStrip(QWidget):
         for name, card in self.extra_cards.items():
             if name not in self._reported and not card.isHidden():
                 card.hide()
+        if not self._has_cases and not self.cases_card.isHidden():
+            self.cases_card.hide()
         self.overflow.setText(f"+{len(hidden)}" if hidden else "")
         self.overflow.setToolTip("Not shown for lack of room (widen the window): "
                                  + ", ".join(hidden) if hidden else "")
@@ -311,8 +345,10 @@ class MetricStrip(QWidget):
             reported.add(name)
             card.show_metric(name, value, mean(base.result if base else None, name),
                              training=held.training)
-        if reported != self._reported:  # shown or hidden on a change of model, not per tick
-            self._reported = reported
+        cases = self._show_cases(held.mask, held.training)
+        if reported != self._reported or cases != self._has_cases:
+            # shown or hidden on a change of model or data, not per tick
+            self._reported, self._has_cases = reported, cases
             self._fit_cards()
         if self.defer_ms and res is not None and base is not None:
             # restarts: one test after the storm settles. Mid-drag it would compete with the
@@ -321,6 +357,39 @@ class MetricStrip(QWidget):
                               else self.defer_ms)
             return
         self.refresh_comparison()
+
+    def _show_cases(self, mask: NDArray[np.bool_] | None, training: bool) -> bool:
+        """The cases card's count (over the held-out cases where some were tuned on), and
+        whether the data has eval cases at all."""
+        s = self.session
+        if s.dataset is not self._cases_data:  # asked once per data, not per tick
+            self._cases_data = s.dataset
+            self._data_has_cases = s.dataset is not None and has_cases(s.dataset)
+        if s.dataset is None or not self._data_has_cases:
+            return False
+        if s.result is None:
+            self.cases_card.name.setText(CASES_NAME)
+            self.cases_card.value.setText("–")
+            self.cases_card._missing("no result yet")
+            return True
+        index = s.dataset.queries.index
+
+        def passed(report: CaseReport) -> tuple[int, int]:
+            kept = [c for c in report.cases if mask is None or mask[index[c.query]]]
+            return sum(c.passed for c in kept), len(kept)
+
+        now, total = passed(check_cases(s.dataset, s.result.ranking))
+        base = s.baseline
+        if base is None:
+            was = None
+        else:
+            key, report = self._baseline_cases
+            if key is not base or report is None:  # once per baseline pinned
+                report = check_cases(s.dataset, base.result.ranking)
+                self._baseline_cases = (base, report)
+            was = passed(report)[0]
+        self.cases_card.show_count(CASES_NAME, now, total, was, training)
+        return True
 
     def _on_drag(self, dragging: bool) -> None:
         if not dragging and self._timer.isActive():  # released: test the newest result now
