@@ -318,6 +318,9 @@ class RankedTable(QWidget):
         # would measure every row again on every slider tick
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # a heading too long for its column ends in "…": centred and clipped at both sides,
+        # "contributions" beside decision-memory's gate column read "ntributio"
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         self._title_hidden = False
         self._id_width = 120
@@ -379,10 +382,7 @@ class RankedTable(QWidget):
         fixed = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
                     if c not in (2, 3, BAR_COLUMN) and not self.view.isColumnHidden(c))
         names = title_min + (0 if self._title_hidden else fm.horizontalAdvance("x" * 8) + 16)
-        # … never narrower than its heading ("ntributio" beside decision-memory's gate column)
-        heading = self.view.horizontalHeader().fontMetrics().horizontalAdvance(
-            COLUMNS[BAR_COLUMN]) + 16
-        bar = max(self._bar_width // 3, heading, min(self._bar_width, inner - fixed - names))
+        bar = max(self._bar_width // 3, min(self._bar_width, inner - fixed - names))
         if bar != self.view.columnWidth(BAR_COLUMN):
             self.view.setColumnWidth(BAR_COLUMN, bar)
         others = fixed + bar
