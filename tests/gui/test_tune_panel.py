@@ -855,3 +855,29 @@ def test_what_the_target_cannot_take_is_marked_and_can_be_left_out(qtbot: QtBot,
     assert note and named and named <= marked  # every one it names is marked here
     settable = note.split("--tune ")[1].split(",")
     assert settable and not set(settable) & marked
+
+
+def test_cases_are_said_as_cases_passing() -> None:
+    """On pi-lodestone's eval cases the held-out line read '0.7000 → 0.7333', where eval and
+    the metric strip say '21/30'."""
+    import numpy as np
+
+    from workbench.core.formats import load_dataset
+    from workbench.core.metrics.significance import paired_test
+    from workbench.core.models import get_model
+    from workbench.core.tuning import TuneSpec, time_split
+    from workbench.core.tuning.runner import FoldResult, TuneResult
+    from workbench.core.tuning.space import build_space
+    from workbench.gui.tune_results import verdict
+
+    ds = load_dataset(SAMPLES / "code-repo")  # any data: the line reads the test's figures
+    validation = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
+    start = np.array([1.0] * 21 + [0.0] * 9)
+    after = start.copy()
+    after[21] = 1.0  # one more case passes
+    space = build_space(get_model("decision-memory").schema, ["w_title"])
+    final = FoldResult("all", "s", 10, {"w_title": 2.0}, (0.8,), (0.7,), after, start,
+                       top=(3, 0.8), picked=3)
+    text = verdict(TuneResult(TuneSpec(space, ("cases",)), validation, {}, [], final,
+                              paired_test(start, after)), "cases")
+    assert "21/30 cases → <b>22/30 cases</b>" in text and "of 30 cases" in text

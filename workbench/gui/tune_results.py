@@ -42,6 +42,14 @@ def _m(v: float) -> str:
     return "—" if math.isnan(v) else f"{v:.4f}"
 
 
+def figure(objective: str, mean: float, n: int) -> str:
+    """A held-out mean as the objective is read: pi-lodestone's cases as cases passing
+    ("21/30 cases"), as eval and the metric strip count them, not a share (0.7000)."""
+    if objective == "cases" and n and not math.isnan(mean):
+        return f"{round(mean * n)}/{n} cases"
+    return _m(mean)
+
+
 def verdict(result: Any, objective: str) -> str:
     """The held-out line (HTML): before → tuned, Δ, p-value, queries improved / worsened."""
     t = result.test
@@ -53,6 +61,7 @@ def verdict(result: Any, objective: str) -> str:
     from workbench.core.tuning.pick import start_kept_because
 
     pick = getattr(result.spec, "pick", "bound")
+    unit = "cases" if objective == "cases" else "queries"
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
@@ -64,19 +73,20 @@ def verdict(result: Any, objective: str) -> str:
             f"<span style='color:{MUTED}'>"
             + ("tuning this way, held out (each fold kept the trial it found)" if folds
                else "held out")
-            + f": {t.mean_a:.4f} → {t.mean_b:.4f} ({signed(t.delta, 4)}), "
-            f"p = {t.p_value:.3g} ({sig}), ▲{t.improved} ▼{t.worsened} ={t.tied} of {t.n} "
-            "queries</span>")
+            + f": {figure(objective, t.mean_a, t.n)} → {figure(objective, t.mean_b, t.n)} "
+            f"({signed(t.delta, 4)}), p = {t.p_value:.3g} ({sig}), ▲{t.improved} "
+            f"▼{t.worsened} ={t.tied} of {t.n} {unit}</span>")
     elif t is not None:
         colour = delta_color(t.delta).name()
         sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
         lines.append(
-            f"<b>{metric_label(objective)} held-out</b>: {t.mean_a:.4f} → <b>{t.mean_b:.4f}</b> "
+            f"<b>{metric_label(objective)} held-out</b>: {figure(objective, t.mean_a, t.n)} → "
+            f"<b>{figure(objective, t.mean_b, t.n)}</b> "
             f"<span style='color:{colour}'>({signed(t.delta, 4)})</span>, "
             f"p = {t.p_value:.3g} ({sig}), "
             f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
             f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
-            f"of {t.n} queries")
+            f"of {t.n} {unit}")
     if t is not None:
         lines.extend(_picked(final, objective, pick))
         if _worse(objective, t.mean_b, t.mean_a):
