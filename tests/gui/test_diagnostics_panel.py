@@ -298,3 +298,14 @@ def test_every_row_of_the_tables_is_in_sight(qtbot: QtBot, size: tuple[int, int]
         assert not table.verticalScrollBar().isVisible()
         assert not table.horizontalScrollBar().isVisible()
     w.close()
+
+
+def test_the_ids_tables_counts_say_they_are_counts(qtbot: QtBot,
+                                                   decisions: TuningSession) -> None:
+    """Right of 'Avg score' the ids' 'Baseline' column holds the baseline's times, not its
+    average score; its heading's help said 'at the pinned baseline's parameters' only."""
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    header = [panel.ids.horizontalHeaderItem(c) for c in range(panel.ids.columnCount())]
+    tips = {h.text(): h.toolTip() for h in header if h is not None}
+    assert tips["Baseline"].startswith("turns that injected it at the pinned baseline's")

@@ -81,6 +81,10 @@ HEADER_HELP = {
     "Times": "turns that injected it, current parameters",
     "Avg score": "its mean score over those turns",
 }
+# the ids' table counts turns in each column after Avg score: its own help says so (its
+# "Baseline" read as the baseline's average score beside "Avg score")
+ID_HELP = {**HEADER_HELP,
+           "Baseline": "turns that injected it at the pinned baseline's parameters (as Times)"}
 PLOT_MIN = 140  # px: three bars and their axis still read
 
 
@@ -106,7 +110,7 @@ class InjectionDiagnostics(ChartPanel):
         layout = self.layout()
         assert isinstance(layout, QVBoxLayout)
         layout.insertWidget(1, self.verdict)
-        self.ids = fit_table(ID_COLUMNS, HEADER_HELP)
+        self.ids = fit_table(ID_COLUMNS, ID_HELP)
         self.plot = make_plot(left="turns", bottom="results per turn")
         self.bars_current = pg.BarGraphItem(x=[], height=[], width=0.38,
                                             brush=pg.mkBrush(A_COLOR), pen=pg.mkPen(A_COLOR))
