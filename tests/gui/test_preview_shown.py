@@ -126,7 +126,8 @@ def test_the_models_whole_breakdown_is_under_the_document(qtbot: object) -> None
     w.preview.refresh()
     page = w.preview._html
     details = s.model.explain(s.prepared, s.dataset, s.query, doc, s.params)
-    lines = explain_lines({k: v for k, v in details.items() if k != "snippet"})
+    lines = explain_lines({k: v for k, v in details.items()
+                           if k not in ("snippet", "doc", "query")})  # shown above already
     assert len(lines) > 3
     assert "the model's breakdown" in page and html.escape("\n".join(lines)) in page
     w.close()

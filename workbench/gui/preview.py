@@ -122,7 +122,9 @@ def details_html(details: dict[str, Any]) -> str:
     it (hybrid's vector similarity against its threshold, raw and normalised BM25, the
     entities read from the chat; a gate's reason; codeledger's reasons): the window had shown
     the signals' sum only. "" where the model gives none."""
-    lines = explain_lines({k: v for k, v in details.items() if k not in ("snippet",)})
+    # less what the preview already shows: the document's id, the query, the snippet
+    lines = explain_lines({k: v for k, v in details.items()
+                           if k not in ("snippet", "doc", "query")})
     if not lines:
         return ""
     return ("<div style='color:#57606a;margin-top:8px'>the model's breakdown (as <code>"
