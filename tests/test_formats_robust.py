@@ -221,3 +221,14 @@ def test_a_memory_folder_says_the_log_lines_it_read_despite_a_flaw(tmp_path: Pat
     (said,) = [w for w in load_warnings(ds) if "read despite a flaw" in w]
     assert said.startswith("1 line(s) of the injections log read despite a flaw, as "
                            f"pi-lodestone reads them (first: {log}:2: not UTF-8 text")
+
+
+def test_a_utf16_injection_log_is_named_as_such(tmp_path: Path) -> None:
+    """Read leniently as Node reads UTF-8, a UTF-16 log had become "none of its 61 lines is an
+    injection record" (and every turn silently skipped with the folder)."""
+    from workbench.core.formats.pi_memory_injections import read_injections
+
+    path = tmp_path / "injections.jsonl"
+    path.write_bytes('{"ts": "2026-01-01T00:00:00Z"}\n'.encode("utf-16"))
+    with pytest.raises(FormatError, match=r"UTF-16 text .*save it as UTF-8"):
+        read_injections(path)

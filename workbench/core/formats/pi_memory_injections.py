@@ -169,7 +169,8 @@ def _read_as_node(path: Path) -> tuple[str, dict[int, str]]:
     try:
         return read_text(path), {}
     except FormatError as err:
-        if err.field != "encoding":
+        # UTF-16 (Notepad's "Unicode") is no log Node can read line by line: said as such
+        if err.field != "encoding" or "UTF-16" in str(err):
             raise
     data = path.read_bytes()
     bad: dict[int, str] = {}
