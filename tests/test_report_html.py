@@ -785,3 +785,16 @@ def test_a_names_hyphen_is_kept_in_in_short(tea: Comparison) -> None:
         tea.configs[1], name="run -2"), tea.configs[2]])
     line = summary_lines(named)[0]
     assert line.startswith("run -2 against defaults: ") and "(-0" not in line
+
+
+def test_the_judged_fact_keeps_a_left_out_note_whole() -> None:
+    """"15 judged and counted, … (300 not judged in split train, left out)" read "… (300 not
+    in split train, left out)": the word was taken out of the note too."""
+    from workbench.report.html import _judged_fact
+
+    assert _judged_fact("25 judged") == "25"
+    assert _judged_fact("1,109 judged (36 without judgments left out)") == \
+        "1,109 (36 without judgments left out)"
+    assert _judged_fact("2 judged and counted, 807 tuned on set aside (300 not judged in "
+                        "split train, left out)") == (
+        "2 counted, 807 tuned on set aside (300 not judged in split train, left out)")

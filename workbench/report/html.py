@@ -21,6 +21,7 @@ Everything from the data or the user is escaped with `html.escape`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
@@ -174,6 +175,15 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], *, numeric_from
     return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _judged_fact(text: str) -> str:
+    """`judged_text` under the heading "judged queries": the count without the word ("25";
+    "15 counted, 10 tuned on set aside"), a left-out note after it kept whole."""
+    m = re.match(r"([\d,]+) judged( and counted)?", text)
+    if m is None:
+        return text
+    return m.group(1) + (" counted" if m.group(2) else "") + text[m.end():]
+
+
 def _compared(comp: Comparison, k: int = 10) -> str:
     ds = comp.dataset
     version = getattr(workbench, "__version__", None)
@@ -182,8 +192,7 @@ def _compared(comp: Comparison, k: int = 10) -> str:
              (docs, f"{len(ds.corpus):,}"), (queries, f"{len(ds.queries):,}"),
              # under "judged queries": "25", "15 counted, 10 tuned on set aside" (it read
              # "15 and counted, …")
-             (f"judged {queries}", comp.judged_text.replace(" judged and counted", " counted", 1)
-              .replace(" judged", "", 1)),
+             (f"judged {queries}", _judged_fact(comp.judged_text)),
              ("model", f"{comp.model.id}, scoring version {comp.model.version}")]
     if version:
         facts.append(("workbench", str(version)))
