@@ -89,6 +89,8 @@ def test_a_held_out_split_the_values_in_use_were_tuned_on_is_refused(
                            "split test, the one held out, by an earlier run: no score there "
                            "would be held out."), said
     assert "Reset all" in said and "validation none" in said
+    # where validation none tunes: on split train, not on the queries the values saw
+    assert "open split train (File ▸ Split) and choose validation none" in said
     assert "--" not in said  # the window's words, not the command line's
 
 

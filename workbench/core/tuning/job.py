@@ -130,8 +130,13 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
             raise ParamError(
                 f"The values in use were tuned on all {exc.held:,} queries of {side}, by an "
                 "earlier run: no score there would be held out. Reset all (the model's "
-                "defaults) to tune from those, or choose validation none to tune from these "
-                "values with no held-out score.") from None
+                "defaults) to tune from those"
+                + (f", or open split {job.train_split} (File ▸ Split) and choose validation "
+                   "none to tune from these values on it, with no held-out score"
+                   if kind == "split" and job.train_split else
+                   ", or choose validation none to tune from these values with no held-out "
+                   "score (on the queries they were tuned on: training scores)")
+                + ".") from None
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
                     job.timeout, url, fresh=job.fresh, pick=job.pick)
