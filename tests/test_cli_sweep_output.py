@@ -362,3 +362,18 @@ def test_a_budget_sweep_says_its_best_is_bought_with_tokens(
     assert main(["sweep", str(SAMPLES / "code-repo"), "-m", "codeledger", "-s",
                  "w_keyword", "--values", "0.2,0.8"]) == 0
     assert "how much a bundle may hold" not in capsys.readouterr().out
+
+
+def test_a_limit_whose_zero_means_all_is_swept_below_the_documents(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """vault-search's limit was swept 0, 5,000 … 100,000 on a vault of 45 notes: 'limit
+    makes no difference'. Now below the notes there are, with 0 (all) among them, as the
+    window's Metric vs parameter sweeps it."""
+    from workbench.core.formats import load_dataset
+
+    assert main(["sweep", str(SAMPLES / "vault"), "-m", "vault-search", "--sweep",
+                 "limit"]) == 0
+    limits = [int(line.split()[0]) for line in capsys.readouterr().out.splitlines()
+              if line.strip() and line.split()[0].isdigit()]
+    n = len(load_dataset(SAMPLES / "vault").corpus)
+    assert 0 in limits and all(v < n for v in limits) and len(limits) > 10

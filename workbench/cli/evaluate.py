@@ -386,7 +386,7 @@ def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
 def cmd_sweep(args: argparse.Namespace) -> int:
     """Metrics over a range of one parameter, the others held: the best value by the first
     metric marked (every one of them when several tie), the points written with --out."""
-    from workbench.core.tune import MAX_POINTS, default_values, parse_values
+    from workbench.core.tune import MAX_POINTS, parse_values, values_for
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
     check_outputs_apart([("--out", out)], input_files(args))
@@ -407,8 +407,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     check_bundle_metrics(ranking_metrics, model)
     param = model.schema[args.sweep]
     values = (parse_values(param, args.values, None if args.force else MAX_POINTS)
-              if args.values is not None else default_values(param, params[args.sweep]))
+              if args.values is not None else None)
     dataset = load_data(args)
+    if values is None:  # a limit whose 0 means all: below the documents there are
+        values = values_for(param, params[args.sweep], len(dataset.corpus))
     if not dataset.qrels:
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
     if CASES in metrics and not has_cases(dataset):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.params import Param, ParamError, ParamValue
@@ -121,6 +121,20 @@ def default_values(param: Param, current: ParamValue | None = None,
     if param.kind == "int":
         return [param.validate(round(v)) for v in values]
     return [param.validate(v) for v in values]
+
+
+def values_for(param: Param, current: ParamValue | None, documents: int,
+               max_points: int = DEFAULT_POINTS) -> list[ParamValue]:
+    """`default_values` on data of `documents` documents: a limit whose 0 means all
+    (vault-search's limit) is swept below the documents there are, and 0 ("all") with them —
+    a limit past them is "all" again (vault-search's had been swept to 100,000 on 45
+    notes, "no difference"); any other parameter as `default_values` has it."""
+    if not param.zero_unlimited or param.high is None:
+        return default_values(param, current, max_points)
+    capped = replace(param, high=max(min(param.high, documents - 1), 1))
+    values = [v for v in default_values(capped, current, max_points)
+              if v == 0 or float(v) < documents]
+    return values if 0 in values else [0, *values]
 
 
 def _multiples(low: float, high: float, size: float) -> list[float]:

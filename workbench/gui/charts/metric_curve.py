@@ -15,7 +15,7 @@ when the prepared arrays changed), model_changed, dataset_changed, k_changed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,7 @@ from workbench.core.metrics import Judgments
 from workbench.core.params import Param, Params, ParamValue
 from workbench.core.session import TuningSession
 from workbench.core.session_work import ComputeRequest, compute
-from workbench.core.tune import default_values, sweep_span
+from workbench.core.tune import default_values, sweep_span, values_for
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 
 from ._base import INK, ChartPanel, make_plot
@@ -254,15 +254,8 @@ class MetricCurve(ChartPanel):
             return
         self._key = key
         self._generation += 1
-        if p.zero_unlimited and p.high is not None:  # a limit past the documents there are
-            # is "all" (0) again: vault-search's had been swept to 100,000 on 45 notes
-            n = len(s.dataset.corpus)
-            capped = replace(p, high=max(min(p.high, n - 1), 1))
-            values = [v for v in sweep_values(capped, current=s.params.get(p.name))
-                      if v == 0 or float(v) < n]
-            values = values if 0 in values else [0, *values]
-        else:
-            values = sweep_values(p, current=s.params.get(p.name))
+        # a limit whose 0 means all: swept below the documents there are, as `sweep` does
+        values = values_for(p, s.params.get(p.name), len(s.dataset.corpus), MAX_POINTS)
         request = SweepRequest(self._generation, p.name, tuple(values), self.metric_name,
                                s.model, s.prepared, dict(s.params), s.judgments, s.depth)
         self._request = request
