@@ -189,3 +189,17 @@ def test_another_models_record_still_sets_its_queries_aside(capsys, tmp_path: Pa
     record = read_tuned_on(written)
     assert record is not None and record.model == "importance"
     assert set(FIRST[:9]) <= set(record.trained_on)
+
+
+def test_one_prompt_in_two_contexts_is_no_twin() -> None:
+    """pi-lodestone cases of one prompt in two projects (another cwd) are two questions; as
+    twins, one had been dropped from a fold's training."""
+    from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+    from workbench.core.tuning.validation import twin_groups
+
+    corpus = Corpus([Document("d1", "", "cache key"), Document("d2", "", "feeds")])
+    queries = QuerySet([Query("a", "cache key", {"cwd": "/repos/x"}),
+                        Query("b", "cache key", {"cwd": "/repos/y"}),
+                        Query("c", "Cache  key", {"cwd": "/repos/x"})])
+    ds = Dataset("t", corpus, queries, {q: {"d1": 1} for q in ("a", "b", "c")})
+    assert twin_groups(ds, np.ones(3, bool)) == {0: 0, 2: 0}  # a and c; b is no twin

@@ -16,6 +16,7 @@ on one twin and holds out the other (`part_twins`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -189,13 +190,16 @@ def twin_groups(dataset: Dataset, counted: Mask) -> dict[int, int]:
     the same judgments, as SciFact's claims 870 and 871 are — by position: each one's group,
     the position of its first twin. A query in no such pair is not listed."""
     judged = dataset.qrels or {}
-    first: dict[tuple[str, tuple[tuple[str, int], ...]], int] = {}
+    first: dict[tuple[str, tuple[tuple[str, int], ...], str], int] = {}
     out: dict[int, int] = {}
     for i, q in enumerate(dataset.queries):
         grades = judged.get(q.id)
         if not counted[i] or not grades:
             continue
-        key = (" ".join(q.text.split()).casefold(), tuple(sorted(grades.items())))
+        # … and the same context: two pi-lodestone cases of one prompt in other projects
+        # (cwd, projectOnly) are two questions, not one asked twice
+        key = (" ".join(q.text.split()).casefold(), tuple(sorted(grades.items())),
+               json.dumps(q.context, sort_keys=True, default=str))
         j = first.setdefault(key, i)
         if j != i:
             out[j] = out[i] = j
