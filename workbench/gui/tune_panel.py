@@ -11,6 +11,7 @@ that a session never tuning should not pay) and again when the model or dataset 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -379,7 +380,10 @@ def target_name(model_id: str) -> str:
     """The system a model's settings ship to ("" for a model of the workbench's own)."""
     from workbench.core.export import export_params, exporter_ids
 
-    return export_params(model_id).target if model_id in exporter_ids() else ""
+    if model_id not in exporter_ids():
+        return ""
+    # the system's name, not the commit the port follows ("pi-lodestone 418f9a1")
+    return re.sub(r"\s+[0-9a-f]{7,40}$", "", export_params(model_id).target)
 
 
 def unshipped_reasons(model_id: str, names: list[str]) -> dict[str, str]:

@@ -136,8 +136,8 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
     """Configuration i against the first in one sentence, by how alike its top k is."""
     a = comp.agreement(i, k)
     docs, queries = nouns(comp)
-    empty = (f" ({a.empty:,} {queries if a.empty != 1 else singular(queries)} for which "
-             "neither ranks anything aside)" if a.empty else "")
+    empty = (f"; {a.empty:,} {queries if a.empty != 1 else singular(queries)} for which "
+             "neither ranks anything aside" if a.empty else "")
     return (f"{comp.configs[i].name} against {comp.configs[0].name}: its top {k} shares "
             f"{_share(a.mean_overlap)} of the {docs} on average; {a.same_order:,} of "
             f"{a.queries:,} {queries} keep the same order, {a.same_first:,} the same first "
