@@ -395,3 +395,7 @@ def test_a_mover_titled_by_a_shared_label_is_named_by_its_text_too(
     moved = [line for line in capsys.readouterr().out.splitlines()
              if line.startswith("  q1 ")]
     assert moved and all(" “action: memory " in line for line in moved)
+    page = tmp_path / "r.html"  # the HTML report's mover cards too
+    assert main(["report", str(folder), "-m", "bm25", "--defaults", "-p", "k1=0.2",
+                 "-p", "b=0", "--metrics", "ndcg@10", "-o", str(page)]) == 0
+    assert "<strong>action: memory " in page.read_text()

@@ -37,6 +37,7 @@ from workbench.core.comparison import (
     explain_move,
     higher_is_better,
 )
+from workbench.core.data import display_title
 from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import params_toml
 from workbench.core.params import value_text as param_value
@@ -452,12 +453,13 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
     terms = set(analyzer.tokens(query.text))
     grade = (comp.dataset.qrels or {}).get(query.id, {}).get(doc.id)
     judged = "rel" if grade is not None and grade > 0 else "nonrel" if grade == 0 else "unj"
+    title = display_title(comp.dataset.corpus, doc)  # an OpenVault memory: type and line
     return (f'<div class="mover"><p><code>{escape(query.id)}</code> '
             f"“{escape(' '.join(query.text.split()))}”</p>"
             f'<p class="why">{escape(move.sentence())}</p><div class="body">{signals}'
             f'<div class="doc"><p><code>{escape(doc.id)}</code> '
-            + (f"<strong>{_marked(' '.join(doc.title.split()), terms, analyzer)}</strong> "
-               if doc.title != doc.id else "")  # a file's title is its path: said once
+            + (f"<strong>{_marked(' '.join(title.split()), terms, analyzer)}</strong> "
+               if title and title != doc.id else "")  # a file's title is its path: said once
             + "· "
             f'<span class="{judged}">{escape(_judged(grade))}</span></p>'
             + (f'<p class="text code">{code_snippet_html(doc.text, terms, analyzer)}</p>'

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.comparison import Comparison, MoveExplained, explain_move
+from workbench.core.data import display_title
 from workbench.gui.charts._base import MUTED, elide_middle
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color, signal_color, signed
@@ -79,7 +80,8 @@ class ExplainDiff(QWidget):
         self.sentence.setStyleSheet("font-weight: 600;")
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]
-        self.detail.setText(f"{d.id}{' · ' + d.title if d.title and d.title != d.id else ''}\n"
+        title = display_title(comp.dataset.corpus, d)  # an OpenVault memory: not its type alone
+        self.detail.setText(f"{d.id}{' · ' + title if title and title != d.id else ''}\n"
                             f"query {q.id} “{' '.join(q.text.split())}” — rank: "
                             f"{a} {_rank(move.rank_a)} → {b} {_rank(move.rank_b)}")
         self.detail.setVisible(True)
