@@ -881,3 +881,22 @@ def test_cases_are_said_as_cases_passing() -> None:
     text = verdict(TuneResult(TuneSpec(space, ("cases",)), validation, {}, [], final,
                               paired_test(start, after)), "cases")
     assert "21/30 cases → <b>22/30 cases</b>" in text and "of 30 cases" in text
+
+
+def test_a_kept_start_that_is_the_best_on_training_is_not_doubted() -> None:
+    """Under the default pick, where trial 0 (the start itself) was the best on training, the
+    tab said that trial 'would likely not hold on new queries', about the values it kept."""
+    import numpy as np
+
+    from workbench.core.tuning.runner import FoldResult
+    from workbench.gui.tune_results import _picked
+
+    start = np.array([0.9, 0.8])
+    final = FoldResult("all", "s", 10, {"w_keyword": 0.8}, (0.9167,), (0.9167,), start, start,
+                       kept_start=True, top=(0, 0.9167), picked=None)
+    (line,) = _picked(final, "bundle_recall")
+    assert "would likely not hold" not in line and "is theirs" in line
+    other = FoldResult("all", "s", 10, {"w_keyword": 2.0}, (0.95,), (0.9167,), start, start,
+                       kept_start=True, top=(4, 0.95), picked=None)
+    (line,) = _picked(other, "bundle_recall")
+    assert "would likely not hold" in line  # a trial better on training: doubted, as before

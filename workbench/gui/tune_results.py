@@ -167,7 +167,11 @@ def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
     if final.top is None or final.picked == final.top[0]:
         return []
     top = f"trial {final.top[0]} ({_m(final.top[1])})"
-    if final.kept_start and pick == "best":
+    start_is_top = (final.train_default and math.isfinite(final.train_default[0])
+                    and abs(final.top[1] - final.train_default[0]) <= 1e-12)
+    if final.kept_start and (pick == "best" or start_is_top):
+        # the best on training scores as the start does (trial 0 is the start): no trial
+        # to warn about ("would likely not hold" had been said of the values just kept)
         return [f"<b>kept the starting values</b>: the best on training, {top}, is theirs"]
     if final.kept_start:
         return ["<b>kept the starting values</b>: no trial's gain over them on the training "
