@@ -514,6 +514,11 @@ def test_why_on_a_rotated_log_points_to_no_other_turn(
     assert main(["why", str(log), "--last", "1"]) == 0  # the folder's own log: replayable
     out, err = capsys.readouterr()
     assert "-m decision-memory --query-id turn-20" in out and "replays" not in err
+    log.unlink()  # only the rotated log left: no file of the folder's to name
+    assert main(["why", str(folder / "injections.1.jsonl"), "--last", "40"]) == 0
+    err = capsys.readouterr().err
+    assert f"replays the turns of a folder's injections.jsonl, and {folder} has none" in err
+    assert f"{log} (N is a line" not in err
 
 
 def test_why_stats_live_holds_each_eval_case_to_its_own_limit(

@@ -65,11 +65,15 @@ def cmd_why(args: argparse.Namespace) -> int:
     if log.n_skipped:
         print(f"({_skipped_text(log)})")
     if beside and not replayable and any(r.prompt_preview for r in records):
-        print(f"note: `workbench explain {shlex.quote(str(folder))} -m decision-memory --query-id "
-              f"turn-N` replays "
-              f"the turns of {own} (N is a line of that file), not those of {log.path}; to "
-              "replay these, give this log the name injections.jsonl in a folder with a copy "
-              "of decisions.jsonl", file=sys.stderr)
+        # where the folder has no injections.jsonl, explain there replays none (it had named
+        # a file that was not there)
+        where = (f"`workbench explain {shlex.quote(str(folder))} -m decision-memory --query-id "
+                 f"turn-N` replays the turns of {own} (N is a line of that file), not those "
+                 f"of {log.path}" if own.is_file() else
+                 f"`workbench explain` replays the turns of a folder's injections.jsonl, and "
+                 f"{folder} has none")
+        print(f"note: {where}; to replay these, give this log the name injections.jsonl in a "
+              "folder with a copy of decisions.jsonl", file=sys.stderr)
     return 0
 
 
