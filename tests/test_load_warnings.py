@@ -145,3 +145,17 @@ def test_cases_that_only_keep_documents_out_are_not_said_to_score_nothing() -> N
                                                   "must_not_include": ["d2"]})])
     cases = Dataset("c", corpus, queries, {"c1": {"d2": 0}})
     assert not [w for w in load_warnings(cases) if "marks a document relevant" in w]
+
+
+def test_a_record_with_two_flaws_is_counted_once() -> None:
+    """Three flawed records, one of them with two flaws, read '4 decision record(s) with a
+    flaw'; each flaw is still listed."""
+    from workbench.core.checks import skipped_report
+    from workbench.core.formats.pi_memory import DecisionKept
+
+    flaws = [DecisionKept("d.jsonl", "title: a lone surrogate", line=3, field="title"),
+             DecisionKept("d.jsonl", "id: a lone surrogate", line=5, field="id"),
+             DecisionKept("d.jsonl", "id: a lone surrogate", line=7, field="id"),
+             DecisionKept("d.jsonl", "a second record of this id", line=7, field="id")]
+    ((heading, lines),) = skipped_report(flaws)
+    assert heading.startswith("3 decision record(s) with a flaw") and len(lines) == 4

@@ -176,5 +176,8 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
             lines = [str(e) for e in these[:shown]]
             if len(these) > shown:
                 lines.append(f"… and {len(these) - shown} more")
-            out.append((f"{len(these)} {what}", lines))
+            # a record with two flaws is one record (3 read "4 … with a flaw")
+            records = len({(getattr(e, "path", None), getattr(e, "line", None) or id(e))
+                           for e in these})
+            out.append((f"{records} {what}", lines))
     return out
