@@ -347,6 +347,9 @@ def verdict_line(st: InjectionStats, emptied: int | None = None,
                 f"whose best match scored below it; {turns_text(empty - emptied)} had no "
                 "match, or every match gated")
     margin = st.tail_margin_answered
+    # the margin counts only the turns that injected; the table's "tail − min score" counts
+    # every turn (an empty one as 0), so say which turns where they differ
+    over = f" over the {turns_text(st.answered)} that injected" if empty else ""
     if emptied:  # live: turns that matched, every match below the min score
         nothing = empty - emptied
         return (f"the min score is doing real work: it leaves {turns_text(emptied)} empty whose "
@@ -354,14 +357,14 @@ def verdict_line(st: InjectionStats, emptied: int | None = None,
                 + (f" ({turns_text(nothing)} had no match, or every match gated)" if nothing
                    else "")
                 + f"; the last injected result scores {margin:.2f} above its turn's min "
-                "score on average")
+                f"score on average{over}")
     if st.threshold_decides:
         out = (f"the min score is doing real work: the last injected result scores "
-               f"{margin:.2f} above its turn's min score on average (within "
+               f"{margin:.2f} above its turn's min score on average{over} (within "
                f"{REAL_WORK_MARGIN:g})")
     else:
         out = (f"the last injected results score well above the min score ({margin:.2f} above "
-               "it on average)"
+               f"it on average{over})"
                + (": the threshold rarely decides" if not empty else
                   f"; {turns_text(empty)} injected nothing ("
                   + ("no match, or every match gated" if emptied == 0
