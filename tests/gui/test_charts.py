@@ -651,19 +651,60 @@ def test_the_best_label_stays_inside_the_plot(qtbot: QtBot) -> None:
 
 
 def test_without_judgments_the_curve_says_so_over_no_axes(qtbot: QtBot) -> None:
-    """It drew empty 0–1 axes under the hint; now the hint alone, saying how to add some."""
+    """It drew empty 0–1 axes under the hint; now the hint alone, saying how to add some
+    (bm25 has no min score or limit, so no selection figure to draw either)."""
     s = TuningSession()
     s.open(SAMPLES / "decisions")  # not judged
-    s.set_model("decision-memory")
+    s.set_model("bm25")
     s.recompute()
     curve = MetricCurve(s, synchronous=True)
     _show(qtbot, curve)
     assert not curve.plot.isVisible() and curve.hint.isVisible()
     assert "File ▸ Open judgments" in curve.hint.text()
+    assert curve.metric_box.count() == 0 and not curve.metric_box.isVisible()
     judged = open_session(SAMPLES / "tea-beir", "bm25")
     again = MetricCurve(judged, synchronous=True)
     _show(qtbot, again)
     assert again.plot.isVisible() and again.points
+
+
+def test_without_judgments_the_curve_draws_what_the_selection_returns(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """A memory folder with no judgments: the min score and limit still decide how much is
+    injected, so the curve draws results per query, the share returning nothing and the
+    tokens against them, with no best. Counted by hand: three notes, "apple" in two (16 and
+    17 characters), a query "apple" and a query "zzz" that matches none."""
+    notes = tmp_path / "v" / "notes"
+    notes.mkdir(parents=True)
+    (notes / "a.md").write_text("apple banana pie\n", encoding="utf-8")
+    (notes / "b.md").write_text("apple   cherry\ntart\n", encoding="utf-8")
+    (notes / "c.md").write_text("durian\n", encoding="utf-8")
+    (tmp_path / "v" / "queries.jsonl").write_text(
+        '{"_id": "q1", "text": "apple"}\n{"_id": "q2", "text": "zzz"}\n', encoding="utf-8")
+    s = TuningSession()
+    s.open(tmp_path / "v")
+    s.set_model("vault-search")
+    s.recompute()
+    assert s.judgments is None
+    curve = MetricCurve(s, synchronous=True)
+    _show(qtbot, curve)
+    ids = [curve.metric_box.itemData(i) for i in range(curve.metric_box.count())]
+    assert ids == ["results", "empty", "injected_tokens"]
+    assert curve.param_name in ("min_score", "limit")  # a selection parameter, not a weight
+    s.set_param("limit", 1)
+    s.recompute()
+    assert curve.param_name == "limit" and curve.plot.isVisible()
+    # limit 0 is no limit: both notes for "apple", none for "zzz"
+    assert dict(curve.points) == {0: 1.0, 1: 0.5, 2: 1.0}
+    assert curve.best is None and curve.best_text.textItem.toPlainText() == ""
+    assert curve.current == (1, 0.5)
+    assert "no best" in curve.caption.text()
+    select_metric(curve.metric_box, "empty")
+    assert dict(curve.points) == {0: 50.0, 1: 50.0, 2: 50.0}
+    select_metric(curve.metric_box, "injected_tokens")
+    # ⌊(16 + 17) / 4 + ½⌋ = 8 tokens for "apple", 0 for "zzz"; one note (either: 4) at 1
+    assert dict(curve.points) == {0: 4.0, 1: 2.0, 2: 4.0}
+    assert curve.current == (1, 2.0)
 
 
 def test_the_best_on_training_is_a_step_line(qtbot: QtBot) -> None:

@@ -41,9 +41,11 @@ from workbench.core import engine
 from workbench.core.csv_out import csv_text
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Progress
-from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
+from workbench.core.metrics import BUNDLE_METRICS, METRICS, metric_label, parse_metric
 from workbench.core.params import value_text
 from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
+from workbench.core.selection_figures import FIGURES, selects, snippet_chars
+from workbench.core.selection_figures import per_query as figure_per_query
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.textout import format_table, progress_bar
 
@@ -132,7 +134,10 @@ def add_commands(sub: Any) -> None:
                                      f"that selects bundles {CODE_SWEEP_METRICS}")
                    + "; cases: the share of fixture cases passing (eval.jsonl), first by "
                    "default where the data has them; the first picks the best value (the most; "
-                   "the fewest files or tokens)")
+                   "the fewest files or tokens); what the selection returns, judgments or not: "
+                   "results (per query), empty (%% of queries returning nothing), "
+                   "injected_tokens (per query) — the default without judgments for a model "
+                   "with a min score or limit, never a best")
     p.add_argument("--out", "-o", metavar="FILE.json|FILE.csv",
                    help="also write every value's metrics, the best marked (format by the "
                    "extension)")
@@ -346,6 +351,8 @@ def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
 
 
 def _mean_text(name: str, value: float) -> str:
+    if name in FIGURES:  # a mean count, or a share in %: one decimal (results: two)
+        return f"{value:,.2f}" if name == "results" else f"{value:,.1f}"
     figure = BUNDLE_METRICS.get(name)
     return f"{value:,.1f}" if figure is not None and figure.count else f"{value:.4f}"
 
@@ -400,8 +407,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
              .split(",") if m.strip()]
     if not names:  # "": said, not the defaults swept instead
         raise UsageError("--metrics names no metric")
+    # what each value returns (results, empty, injected_tokens): measured without judgments
+    figures = list(dict.fromkeys(n.lower() for n in names if n.lower() in FIGURES))
+    names = [n for n in names if n.lower() not in FIGURES]
     # "cases": the share of fixture cases passing (eval.jsonl), as tune's objective
-    ranking_metrics = metric_list(",".join(n for n in names if n != CASES) or default)
+    asked = ",".join(n for n in names if n != CASES)
+    ranking_metrics = metric_list(asked or default) if asked or not figures else []
     metrics = (ranking_metrics if CASES not in names else [CASES, *ranking_metrics]
                if names[0] == CASES else [*ranking_metrics, CASES])
     check_bundle_metrics(ranking_metrics, model)
@@ -411,20 +422,28 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     dataset = load_data(args)
     if values is None:  # a limit whose 0 means all: below the documents there are
         values = values_for(param, params[args.sweep], len(dataset.corpus))
-    if not dataset.qrels:
-        raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against")
+    if not dataset.qrels and args.metrics is None and selects(model):
+        metrics, figures = [], list(FIGURES)  # what each value returns, judged or not
+    if not dataset.qrels and metrics:
+        raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against"
+                         + (f"; --metrics {','.join(FIGURES)} sweeps what each value returns"
+                            if selects(model) else ""))
     if CASES in metrics and not has_cases(dataset):
         raise UsageError("--metrics cases: this data has no fixture cases (an eval.jsonl "
                          "with expected_top_ids)")
     if args.metrics is None and has_cases(dataset):  # what its cases pass comes first
         metrics = [CASES, *metrics]
+    measured = metrics  # the best is by the first of these: a figure is better neither way
+    metrics = [*metrics, *figures]
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
         per_query: list[dict[str, Any]] = []
         points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query)
-    first = metrics[0]
+    if not measured:
+        return _figures_only(args, dataset, model, params, points, metrics, out)
+    first = measured[0]
     best = _best(points, first)
-    moved = [m for m in metrics[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
+    moved = [m for m in measured[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
     ranked_by_default = args.metrics is None and len(best) == len(points) > 1 and moved
     if ranked_by_default:  # the default first metric does not move (a bundle's budget)
         first = next((m for m in moved if m in BUNDLE_METRICS
@@ -505,15 +524,21 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
     pipeline's parameters are left as they were found."""
     held = dict(pipe.params)
     points: list[Point] = []
+    chars = None  # the documents' snippet lengths, for injected_tokens
     try:
         for i, value in enumerate(values):
             progress(i / max(len(values), 1), f"{name} = {value}")
             pipe.update({name: value})
-            measured = _measure(pipe, [m for m in metrics if m != CASES])
+            measured = _measure(pipe, [m for m in metrics if m != CASES and m not in FIGURES])
             means, each = dict(measured.means), dict(measured.per_query)
             if CASES in metrics:
                 each[CASES] = _case_passes(pipe.dataset, measured.ranking)
                 means[CASES] = float(np.nanmean(each[CASES]))
+            for figure in (m for m in metrics if m in FIGURES):
+                if figure == "injected_tokens" and chars is None:
+                    chars = snippet_chars(pipe.dataset)
+                each[figure] = figure_per_query(figure, measured.ranking, chars)
+                means[figure] = float(each[figure].mean()) if each[figure].size else math.nan
             points.append((value, means))
             if per_query is not None:
                 per_query.append(each)
@@ -557,6 +582,37 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
             f"{test.n} judged queries (paired randomisation test), {verdict}; the best was "
             f"picked on these same queries, so the gap is optimistic — `workbench tune` "
             "holds queries out for an honest estimate")
+
+
+def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
+                  points: Sequence[Point], metrics: Sequence[str], out: Path | None) -> int:
+    """A sweep of what each value returns (no judgments, or only these figures asked): the
+    table, and no best — a figure is the cost side of a trade-off, better neither way."""
+    changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
+    print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
+          + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
+             if changed else ""))
+    in_use = params[args.sweep]
+    rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
+             "← in use" if value == in_use else ""] for value, means in points]
+    print(format_table([args.sweep, *metrics, ""], rows))
+    n = len(dataset.queries)
+    width = max(len(m) for m in metrics)
+    print(f"what each value returns, the mean over all {n:,} quer{'y' if n == 1 else 'ies'}:")
+    for m in metrics:
+        print(f"  {m.ljust(width)}  {metric_label(m)}"
+              + (" (estimated as pi-lodestone does: snippet characters / 4)"
+                 if m == "injected_tokens" else ""))
+    print("no best is marked: these say how much is returned, not how well"
+          + ("" if dataset.qrels else
+             f" (no judgments: give {judgments_hint(args, dataset)} to measure quality)"))
+    if out is not None:
+        text = _sweep_text(out, args.sweep, points, metrics, [], {
+            "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
+            "held": changed, "best_by": None, "lower_is_better": False})
+        write_outputs([("--out", out, text)])
+        print(f"sweep written to {out}")
+    return EXIT_OK
 
 
 def _lower_is_better(metric: str) -> bool:

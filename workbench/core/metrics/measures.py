@@ -188,6 +188,9 @@ def parse_metric(spec: str) -> tuple[str, int | None]:
 
 
 _LABELS = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}
+# figures of what a selection returns (core.selection_figures), read with their unit
+_NAMED = {"results": "results per query", "empty": "% of queries returning nothing",
+          "injected_tokens": "tokens injected per query"}
 
 
 def metric_label(name: str) -> str:
@@ -195,6 +198,8 @@ def metric_label(name: str) -> str:
     r@100 → R@100, map@100 → MAP@100, bundle_recall → bundle recall, bundle_f1 → bundle F1;
     anything else as it is.
     The id stays what is typed (`--metrics`) and what the code keys on."""
+    if name in _NAMED:
+        return _NAMED[name]
     if "@" not in name and "_" in name:
         return " ".join("F1" if w == "f1" else w for w in name.split("_"))
     head, _, cut = name.partition("@")

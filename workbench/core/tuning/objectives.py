@@ -23,6 +23,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core import selection_figures
 from workbench.core.data import Dataset
 from workbench.core.metrics import parse_metric, with_bundle_f1
 from workbench.core.params import ParamError
@@ -67,10 +68,7 @@ class ObjectiveContext:
                 raise ParamError("objective 'cases' needs eval cases (a pi-lodestone "
                                  "eval.jsonl); this dataset has none")
         if "injected_tokens" in names:
-            from workbench.core.diagnostics import excerpt_length
-
-            ctx.snippet_chars = np.asarray([excerpt_length(d.text) for d in dataset.corpus],
-                                           np.float64)
+            ctx.snippet_chars = selection_figures.snippet_chars(dataset)
         return ctx
 
 
@@ -126,14 +124,11 @@ def _cases(result: Result, ctx: ObjectiveContext) -> PerQuery:
 
 
 def _injected_tokens(result: Result, ctx: ObjectiveContext) -> PerQuery:
-    docs, count = result.ranking.docs, result.ranking.count
-    real = np.arange(docs.shape[1])[None, :] < count[:, None]
-    chars = np.where(real, ctx.snippet_chars[np.maximum(docs, 0)], 0.0).sum(axis=1)
-    return np.asarray(np.floor(chars / 4 + 0.5), np.float64)
+    return selection_figures.per_query("injected_tokens", result.ranking, ctx.snippet_chars)
 
 
 def _results(result: Result, ctx: ObjectiveContext) -> PerQuery:
-    return np.asarray(result.ranking.count, np.float64)
+    return selection_figures.per_query("results", result.ranking)
 
 
 _COMPUTE: dict[str, Callable[[Result, ObjectiveContext], PerQuery]] = {

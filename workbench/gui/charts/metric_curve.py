@@ -20,9 +20,12 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from numpy.typing import NDArray
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QWidget
 
+from workbench.core import selection_figures
+from workbench.core.data import Dataset
 from workbench.core.engine import Model
 from workbench.core.metrics import Judgments
 from workbench.core.params import Param, Params, ParamValue
@@ -70,23 +73,62 @@ class SweepRequest:
     params: Params
     judgments: Judgments | None
     depth: int
+    dataset: Dataset | None = None  # for a selection figure's snippet lengths
 
 
 def run_sweep(request: SweepRequest,
               should_stop: Callable[[], bool] = lambda: False) -> list[tuple[ParamValue, float]]:
     """(value, metric mean) per value, each a full combine → rank → metrics; stops early (and
-    returns what it has) when `should_stop()` says the sweep went stale."""
+    returns what it has) when `should_stop()` says the sweep went stale. A selection figure
+    (`core.selection_figures`: results, empty, injected tokens) is read off each ranking, over
+    every query, judged or not."""
     out: list[tuple[ParamValue, float]] = []
+    figure = request.metric in selection_figures.FIGURES
+    chars = (snippet_chars(request.dataset)
+             if request.metric == "injected_tokens" and request.dataset is not None else None)
     # a bundle figure comes with any ranking metric (`Model.extra_metrics`); it is none itself
-    asked = ("r@10",) if request.metric in BUNDLE_FIGURES else (request.metric,)
+    asked: tuple[str, ...] = (() if figure else ("r@10",) if request.metric in BUNDLE_FIGURES
+                              else (request.metric,))
     for value in request.values:
         if should_stop():
             break
         params = {**request.params, request.name: value}
         done = compute(ComputeRequest(request.generation, request.model, request.prepared,
-                                      params, request.judgments, asked, request.depth))
-        out.append((value, float(done.result.means.get(request.metric, np.nan))))
+                                      params, request.judgments if asked else None, asked,
+                                      request.depth))
+        mean = (selection_figures.means([request.metric], done.result.ranking, chars)
+                [request.metric] if figure else done.result.means.get(request.metric, np.nan))
+        out.append((value, float(mean)))
     return out
+
+
+# the last dataset's snippet lengths (injected tokens): computed on the sweep's worker, read by
+# the GUI thread for the current and baseline marks without computing them there
+_CHARS: list[tuple[Dataset, NDArray[np.float64]]] = []
+
+
+def snippet_chars(dataset: Dataset, compute: bool = True) -> NDArray[np.float64] | None:
+    """`selection_figures.snippet_chars(dataset)`, kept for the last dataset; None where it
+    is not kept and `compute` is False."""
+    held = _CHARS[0] if _CHARS else None
+    if held is not None and held[0] is dataset:
+        return held[1]
+    if not compute:
+        return None
+    chars = selection_figures.snippet_chars(dataset)
+    _CHARS[:] = [(dataset, chars)]
+    return chars
+
+
+def figure_mean(name: str, result: Any, dataset: Dataset | None) -> float:
+    """A result's mean of the selection figure `name` (NaN where the snippet lengths it needs
+    are not computed yet)."""
+    chars = None
+    if name == "injected_tokens":
+        chars = snippet_chars(dataset, compute=False) if dataset is not None else None
+        if chars is None:
+            return float("nan")
+    return selection_figures.means([name], result.ranking, chars)[name]
 
 
 class _Relay(QObject):
@@ -127,7 +169,8 @@ class MetricCurve(ChartPanel):
         self._debounce.setInterval(DEBOUNCE_MS)
         self._debounce.timeout.connect(self._start)
         self.metric_box = QComboBox()
-        self.metric_box.setToolTip("The metric drawn (mean over judged queries)")
+        self.metric_box.setToolTip("The metric drawn (mean over judged queries), or what the "
+                                   "selection returns (mean over every query)")
         self.metric_box.currentIndexChanged.connect(lambda *_: self.request_sweep())
         self.header.insertWidget(2, self.metric_box)
         self.plot = make_plot()
@@ -171,7 +214,7 @@ class MetricCurve(ChartPanel):
         self.listen(session.baseline_changed, lambda *_: self._draw_current())
         for event in (session.model_changed, session.dataset_changed):
             self.listen(event, self._on_model)
-        for event in (session.k_changed, session.model_changed):
+        for event in (session.k_changed, session.model_changed, session.dataset_changed):
             self.listen(event, lambda *_: self._fill_metrics())
         self._fill_metrics()
         self._on_model()
@@ -184,16 +227,25 @@ class MetricCurve(ChartPanel):
         return combo_metric(self.metric_box) or self.session.metric_names[0]
 
     @property
+    def figure(self) -> bool:
+        """Whether a selection figure is drawn: how much is returned, better neither way."""
+        return self.metric_name in selection_figures.FIGURES
+
+    @property
     def busy(self) -> bool:
         return self._request is not None
 
     # -- session events -----------------------------------------------------------------------
 
     def _fill_metrics(self) -> None:
-        names = list(self.session.metric_names)
-        if hasattr(self.session.model, "bundles"):  # its bundle figures, e.g. against the budget
+        s = self.session
+        names = list(s.metric_names) if s.judgments is not None else []
+        if names and hasattr(s.model, "bundles"):  # its bundle figures, e.g. against the budget
             names += BUNDLE_FIGURES
+        if selection_figures.selects(s.model):  # what a min score or limit returns: judged or not
+            names += selection_figures.FIGURES
         fill_metric_combo(self.metric_box, names, combo_metric(self.metric_box) or None)
+        self.metric_box.setVisible(bool(names))
         self.request_sweep()
 
     def _on_model(self, *_: object) -> None:
@@ -202,6 +254,11 @@ class MetricCurve(ChartPanel):
         self.param_name = None
         if model is not None:
             first = [p for p in model.schema if p.stage == "live" and p.kind in ("float", "int")]
+            if self.session.judgments is None:  # only selection figures to draw: what moves
+                # them, its min score or limit, in the model's own order of importance
+                order = {name: i for i, name in enumerate(getattr(model, "headline", ()))}
+                cuts = [p for p in first if p.name in selection_figures.SELECTION_PARAMS]
+                first = sorted(cuts, key=lambda p: order.get(p.name, len(order))) or first
             self.param_name = first[0].name if first else None
         self.request_sweep()
 
@@ -238,7 +295,7 @@ class MetricCurve(ChartPanel):
             self._show_empty(f"“{self.param_name}” is a prepare-stage parameter: change it and "
                              "press Recompute; it is not swept live.")
             return
-        if s.judgments is None:
+        if s.judgments is None and not self.figure:
             self._show_empty("No relevance judgments: there is no metric to draw. File ▸ Open "
                              "judgments… adds them.")
             return
@@ -257,10 +314,13 @@ class MetricCurve(ChartPanel):
         # a limit whose 0 means all: swept below the documents there are, as `sweep` does
         values = values_for(p, s.params.get(p.name), len(s.dataset.corpus), MAX_POINTS)
         request = SweepRequest(self._generation, p.name, tuple(values), self.metric_name,
-                               s.model, s.prepared, dict(s.params), s.judgments, s.depth)
+                               s.model, s.prepared, dict(s.params), s.judgments, s.depth,
+                               s.dataset)
         self._request = request
         label = s.model.schema[p.name].label
-        self.caption.setText(f"{metric_label(self.metric_name)} vs {label}")
+        self.caption.setText(f"{metric_label(self.metric_name)} vs {label}" + (
+            f" — over all {len(s.dataset.queries):,} queries; no best: how much is returned, "
+            "not how well" if self.figure else ""))
         self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
@@ -343,13 +403,15 @@ class MetricCurve(ChartPanel):
         item.setLabel("bottom", label, color=INK)
         item.setLabel("left", metric_label(request.metric), color=INK)
         finite = np.isfinite(ys)
+        figure = request.metric in selection_figures.FIGURES
         if finite.any():
             # the first best along the axis: the smallest limit that reaches it, not "all"
             i = int(order[np.argmax(np.where(finite, ys, -np.inf)[order])])
-            self.best = self.points[i]
-            self.best_dot.setData([xs[i]], [ys[i]])
+            self.best = None if figure else self.points[i]  # a figure has no best: a cost
+            self.best_dot.setData([] if figure else [xs[i]], [] if figure else [ys[i]])
             # the slider's label, as on the axis below: `w_keyword` is no name the user sees
-            self.best_text.setText(f"best {ys[i]:.3f} at {label} = "
+            self.best_text.setText("" if figure else
+                                   f"best {ys[i]:.3f} at {label} = "
                                    f"{self._value_text(request.name, self.points[i][0])}")
             self.best_text.setPos(xs[i], ys[i])
             # the label beside the star, not centred on it, near either end of the x range
@@ -362,8 +424,7 @@ class MetricCurve(ChartPanel):
             label.anchors = [(1, 1), (1, 1)] if where < 0.5 else [(0, 1), (0, 1)]
             label.setPosition(0.98 if where < 0.5 else 0.02)
             lo, hi = float(np.nanmin(ys)), float(np.nanmax(ys))
-            s = self.session
-            base = s.baseline.result.means.get(request.metric) if s.baseline else None
+            base = self._baseline_mean(request.metric)
             if base is not None and np.isfinite(base):  # keep the baseline line in view
                 lo, hi = min(lo, base), max(hi, base)
             pad = max(0.08 * (hi - lo), 0.005)
@@ -392,25 +453,41 @@ class MetricCurve(ChartPanel):
             self.current_dot.setData([], [])
             self.current_line.setVisible(False)
             return
-        base = s.baseline.result.means.get(self.metric_name) if s.baseline else None
+        base = self._baseline_mean(self.metric_name)
         self.baseline_value = base
         self.baseline_line.setVisible(base is not None)
         if base is not None:
             self.baseline_line.setValue(base)
-            self.baseline_line.label.setFormat(f"baseline {base:.3f}")
+            self.baseline_line.label.setFormat(f"baseline {self._y_text(base)}")
         value = s.params.get(self.param_name)
         values = tuple(v for v, _ in self.points)
         if value is None:
             return
         x = self._x(value, values)
-        metric = s.result.means.get(self.metric_name, np.nan)
+        metric = (figure_mean(self.metric_name, s.result, s.dataset) if self.figure
+                  else s.result.means.get(self.metric_name, np.nan))
         self.current = (value, float(metric))
         self.current_line.setVisible(bool(np.isfinite(x)))
         if np.isfinite(x):
             self.current_line.setValue(x)
             self.current_dot.setData([x], [metric])
             self.current_line.label.setFormat(
-                f"now {metric:.3f} at {self._value_text(self.param_name, value)}")
+                f"now {self._y_text(metric)} at {self._value_text(self.param_name, value)}")
+
+    def _baseline_mean(self, metric: str) -> float | None:
+        base = self.session.baseline
+        if base is None:
+            return None
+        if metric in selection_figures.FIGURES:
+            return figure_mean(metric, base.result, self.session.dataset)
+        return base.result.means.get(metric)
+
+    def _y_text(self, y: float) -> str:
+        """A figure as read: a count to two decimals, a share or tokens to one; a metric to
+        three."""
+        if not self.figure:
+            return f"{y:.3f}"
+        return f"{y:.2f}" if self.metric_name == "results" else f"{y:.1f}"
 
     def _show_empty(self, text: str) -> None:
         self._key = None
