@@ -103,3 +103,56 @@ def test_cli_warns_for_each_flawed_note(tmp_path: Path,
                         ("gone.md", ": a symbolic link: not searched")):
         assert f"{root / name}{where}" in err
     assert "Traceback" not in err
+
+
+def _closed(monkeypatch: pytest.MonkeyPatch, closed: Path) -> None:
+    """os.scandir refuses `closed` as it does a folder without read permission (set by
+    hand: chmod does not stop root, who runs these tests on some machines)."""
+    import os
+
+    real = os.scandir
+
+    def scandir(path: object = ".") -> object:
+        if Path(str(path)) == closed:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_a_folder_that_cannot_be_listed_is_said_with_its_notes_left_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """os.walk drops a folder it cannot list without a word: its notes vanished from the
+    corpus, seen only as judgments naming missing documents."""
+    root = tmp_path / "vault"
+    (root / "journal").mkdir(parents=True)
+    (root / "good.md").write_text("green tea\n", encoding="utf-8")
+    (root / "journal" / "day.md").write_text("black tea\n", encoding="utf-8")
+    _closed(monkeypatch, root / "journal")
+    skipped: list[FormatError] = []
+    ds = load_dataset(root, skipped=skipped)
+    assert ds.corpus.ids == ["good.md"]
+    assert [(type(e).__name__, Path(e.path)) for e in skipped] == [
+        ("FolderNotListed", root / "journal")]
+    assert main(["eval", str(root), "-m", "vault-search", "--queries",
+                 str(_queries(tmp_path))]) == 2  # no judgments: the warning comes first
+    err = capsys.readouterr().err
+    assert "1 folder(s) that cannot be listed, their notes left out" in err
+    assert f"{root / 'journal'}: cannot list this folder: Permission denied" in err
+
+
+def test_a_vault_that_cannot_be_listed_says_so(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "vault"
+    root.mkdir()
+    (root / "good.md").write_text("green tea\n", encoding="utf-8")
+    _closed(monkeypatch, root)
+    with pytest.raises(FormatError, match="cannot list this folder: Permission denied"):
+        read_vault(root)
+
+
+def _queries(tmp_path: Path) -> Path:
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"_id": "q1", "text": "tea"}\n', encoding="utf-8")
+    return path

@@ -154,9 +154,15 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
     (loaded as pi-lodestone loads them, or left out where it would not be), lines that are no
     JSON (skipped as pi-lodestone skips them)."""
     from workbench.core.formats.pi_memory import DecisionKept, DecisionSkipped
-    from workbench.core.formats.vault import LinkNotListed, NoteReadAsText, UnreadableNote
+    from workbench.core.formats.vault import (
+        FolderNotListed,
+        LinkNotListed,
+        NoteReadAsText,
+        UnreadableNote,
+    )
 
     kinds = (
+        (FolderNotListed, "folder(s) that cannot be listed, their notes left out"),
         (UnreadableNote, "unreadable note(s) skipped, the other notes loaded"),
         (LinkNotListed, "symbolic link(s) not searched, as obsidian-mcp lists regular files "
                         "only"),

@@ -46,6 +46,11 @@ class UnreadableNote(FormatError):
     field as any FormatError does."""
 
 
+class FolderNotListed(FormatError):
+    """A folder of the vault that could not be listed (no permission): its notes are left
+    out, said as an unreadable note is (`find_notes`)."""
+
+
 class LinkNotListed(FormatError):
     """A `*.md` symbolic link, passed over as obsidian-mcp passes it over (`find_notes`)."""
 
@@ -80,13 +85,23 @@ def has_notes(folder: StrPath) -> bool:
     return False
 
 
-def find_notes(root: Path, links: list[Path] | None = None) -> list[tuple[str, Path]]:
+def find_notes(root: Path, links: list[Path] | None = None,
+               unlisted: list[FormatError] | None = None) -> list[tuple[str, Path]]:
     """(relative posix path, file) of every note under `root`, sorted by relative path. A
     symbolic link is no note, to a file or to a folder (not entered): obsidian-mcp lists the
     vault with `readdir(…, {recursive, withFileTypes})` and keeps `entry.isFile()`, false for
-    a link. Each `*.md` link passed over is appended to `links` when given."""
+    a link. Each `*.md` link passed over is appended to `links` when given, and each folder
+    that cannot be listed to `unlisted` (a FolderNotListed; os.walk drops them silently)."""
     found: list[tuple[str, Path]] = []
-    for dirpath, dirnames, filenames in os.walk(root):  # links to folders are not entered
+
+    def cannot_list(err: OSError) -> None:
+        if unlisted is not None:
+            where = Path(err.filename) if err.filename else root
+            unlisted.append(FolderNotListed(where, f"cannot list this folder: "
+                                            f"{err.strerror or err}; its notes are left out"))
+
+    # links to folders are not entered
+    for dirpath, dirnames, filenames in os.walk(root, onerror=cannot_list):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
         base = Path(dirpath)
         for fname in filenames:
@@ -186,8 +201,11 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
     if not root.is_dir():
         raise FormatError(root, "no such folder", field="notes")
     links: list[Path] = []
-    notes = find_notes(root, links)
+    unlisted: list[FormatError] = []
+    notes = find_notes(root, links, unlisted)
     if not notes:
+        if unlisted:  # the vault itself, or every folder with notes, is closed to us
+            raise unlisted[0]
         raise FormatError(root, "no markdown notes (*.md) in this folder" + (
             f" (only {len(links)} symbolic link(s), which obsidian-mcp does not list)"
             if links else ""), field="notes")
@@ -206,7 +224,7 @@ def read_vault_notes(folder: StrPath, *, name: str | None = None,
         raise unreadable[0]
     if skipped is not None:
         passed = [LinkNotListed(p, "a symbolic link: not searched") for p in sorted(links)]
-        skipped.extend([*unreadable, *(flaws or []), *passed])
+        skipped.extend([*unlisted, *unreadable, *(flaws or []), *passed])
     return Corpus(docs, name=name or root.resolve().name)
 
 
