@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 
 from workbench.core.metrics import PairedTest, paired_test
+from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 
 
 def _scipy_sign_flip(a: np.ndarray, b: np.ndarray, n_resamples: int) -> float:
@@ -37,13 +38,56 @@ def test_exact_randomization_equals_scipy(n: int, effect: float, seed: int) -> N
 
 def test_exact_exactly_when_the_budget_covers_every_sign_assignment() -> None:
     # scipy's permutation_test enumerates all 2^n sign assignments once n_resamples reaches
-    # 2^n (and samples below it): at 2^n both are exact and agree to rounding
+    # 2^n: at 2^n both are exact and agree to rounding. Past EXACT_MAX_NONZERO non-zero
+    # differences and below 2^n resamples the p-value is sampled
     a, b = _pair(10, 0.05, 5)
     at = paired_test(a, b, "randomization", n_resamples=2**10)
     assert at.exact and at.n_resamples == 2**10
     assert at.p_value == pytest.approx(_scipy_sign_flip(a, b, 2**10), abs=1e-12)
-    below = paired_test(a, b, "randomization", n_resamples=2**10 - 1, seed=3)
-    assert not below.exact and below.n_resamples == 2**10 - 1
+    a, b = _pair(EXACT_MAX_NONZERO + 1, 0.05, 5)
+    below = paired_test(a, b, "randomization", n_resamples=1000, seed=3)
+    assert not below.exact and below.n_resamples == 1000
+
+
+def _brute_force_p(d: np.ndarray) -> float:
+    """Two-sided sign-flip p over every one of the 2^n sign vectors, one row per vector."""
+    n = d.size
+    observed = abs(d.sum())
+    hits = 0
+    for lo in range(0, 1 << n, 1 << 16):
+        codes = np.arange(lo, min(1 << n, lo + (1 << 16)))
+        signs = 1 - 2 * ((codes[:, None] >> np.arange(n)) & 1)
+        hits += int((np.abs(signs @ d) >= observed - 1e-9).sum())
+    return hits / (1 << n)
+
+
+def test_exact_over_the_non_zero_differences_when_most_queries_tie() -> None:
+    # 18 queries changed among 60: a zero's sign changes no sum, so the 2^18 patterns of the
+    # changed ones give the exact p (the old rule looked at 2^60 and sampled 10,000 instead)
+    rng = np.random.default_rng(11)
+    changed = np.round(rng.normal(0.03, 0.1, 18), 4)
+    a = rng.uniform(0, 1, 60)
+    b = a.copy()
+    b[:18] += changed
+    res = paired_test(a, b, "randomization", n_resamples=10_000)
+    assert res.exact and res.n_resamples == 2**18
+    assert (res.improved + res.worsened, res.tied) == (18, 42)
+    assert res.p_value == pytest.approx(_brute_force_p(b[:18] - a[:18]), abs=1e-12)
+
+
+def test_exact_puts_a_p_near_005_on_its_side() -> None:
+    # per-query map@100 differences of a review's story comparison (hybrid, alpha=0.3 with
+    # z-score normalisation against defaults), rounded to 6 dp: 26 non-zero. Sampling 10,000
+    # sign vectors reported p 0.053 (±0.002); the exact count, 3,222,222 of 2^26, from an
+    # independent meet-in-the-middle enumeration, is 0.04801 — below 0.05
+    d = np.array([
+        -0.059133, -0.058088, 0.203698, 0.029713, 0.033617, 0.037656, 0.19097, 0.031169,
+        -0.007778, 0.039926, 0.041667, 0.115748, -0.03907, 0.324601, -0.037456, 0.025374,
+        -0.169079, 0.168788, -0.116096, 0.033573, -0.049747, 0.064936, 0.284746, 0.231992,
+        -0.033423, -0.008156])
+    res = paired_test(np.zeros(26), d, "randomization", n_resamples=10_000)
+    assert res.exact and res.n_resamples == 2**26
+    assert res.p_value == pytest.approx(3_222_222 / 2**26, abs=1e-12)
 
 
 def test_random_randomization_close_to_scipy() -> None:

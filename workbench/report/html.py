@@ -39,6 +39,7 @@ from workbench.core.comparison import (
 )
 from workbench.core.data import display_title
 from workbench.core.export import export_params, exporter_ids
+from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 from workbench.core.params import params_toml
 from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
@@ -279,8 +280,10 @@ def _metrics(comp: Comparison) -> str:
              "difference (this configuration − the first), Student's t-interval: mean ± "
              "t(0.975, n − 1) · s / √n over the n queries with a value on both sides (blank "
              "with fewer than two). "
-             "² Two-sided paired randomisation test (random sign flips of the per-query "
-             f"differences) against {escape(comp.configs[0].name)}; the two are different "
+             "² Two-sided paired randomisation test (sign flips of the per-query "
+             f"differences: every pattern counted where at most {EXACT_MAX_NONZERO} queries "
+             "differ, else 10,000 random ones) against "
+             f"{escape(comp.configs[0].name)}; the two are different "
              "methods, and near 0.05 the interval can leave out 0 while p is above 0.05 (or "
              "the reverse): the interval assumes the differences near-normal, the test does "
              "not, so where they disagree the difference is borderline. ▲/▼: queries "

@@ -28,6 +28,9 @@ Method = Literal["randomization", "bootstrap"]
 
 # resamples × queries per chunk: bounds memory at about 32 MB of float64
 _CHUNK_CELLS = 1 << 22
+# up to this many non-zero differences the randomization p-value is counted over every sign
+# vector (two halves of at most 2^15 signed sums each: a few ms)
+EXACT_MAX_NONZERO = 30
 # resamples × byte groups per chunk of the sign-flip lookups: small enough to stay in cache
 _LOOKUP_CELLS = 1 << 17
 
@@ -38,7 +41,8 @@ class PairedTest:
 
     delta = mean_b − mean_a; improved / worsened / tied count queries where b > a, b < a,
     b == a; n is the number of queries compared (pairs with a NaN are left out); exact says
-    the randomization p-value enumerated every sign vector.
+    the randomization p-value enumerated every sign vector of the non-zero differences
+    (n_resamples is then their number, 2^k for k non-zero differences).
     """
 
     mean_a: float
@@ -80,8 +84,10 @@ def paired_test(a: ArrayLike, b: ArrayLike, method: Method = "randomization",
     rng = np.random.default_rng(seed)
     exact = False
     if method == "randomization":
-        exact = n < 63 and (1 << n) <= n_resamples
-        p, used = (_sign_flip_exact(d), 1 << n) if exact else (
+        nonzero = d[d != 0]
+        k = int(nonzero.size)
+        exact = k <= EXACT_MAX_NONZERO or (k <= 40 and (1 << k) <= n_resamples)
+        p, used = (_sign_flip_exact(nonzero), 1 << k) if exact else (
             _sign_flip_random(d, n_resamples, rng), n_resamples)
     else:
         p, used = _bootstrap(d, n_resamples, rng), n_resamples
@@ -98,18 +104,28 @@ def _tolerance(d: NDArray[np.float64]) -> float:
     return 1e-12 * max(1.0, float(np.abs(d).sum()))
 
 
+def _signed_sums(d: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The 2^len(d) sums Σ ±d_i, one per sign vector."""
+    sums = np.zeros(1)
+    for v in d:
+        sums = np.concatenate([sums + v, sums - v])
+    return sums
+
+
 def _sign_flip_exact(d: NDArray[np.float64]) -> float:
+    """Share of all 2^n sign vectors s with |Σ s_i d_i| ≥ |Σ d_i| (d: the non-zero
+    differences; an empty d is no difference at all, p = 1)."""
     n = d.size
-    observed = abs(float(d.sum()))
-    tol = _tolerance(d)
-    hits = 0
-    total = 1 << n
-    step = max(1, _CHUNK_CELLS // n)
-    for lo in range(0, total, step):
-        codes = np.arange(lo, min(total, lo + step), dtype=np.int64)
-        signs = 1.0 - 2.0 * ((codes[:, None] >> np.arange(n)) & 1)
-        hits += int((np.abs(signs @ d) >= observed - tol).sum())
-    return hits / total
+    threshold = abs(float(d.sum())) - _tolerance(d)
+    if n == 0 or threshold <= 0:
+        return 1.0
+    left = _signed_sums(d[: n // 2])
+    right = np.sort(_signed_sums(d[n // 2:]))
+    # |l + r| ≥ t  ⇔  r ≥ t − l  or  r ≤ −t − l  (disjoint, as t > 0)
+    above = right.size - np.searchsorted(right, threshold - left, side="left")
+    below = np.searchsorted(right, -threshold - left, side="right")
+    hits = int(above.sum()) + int(below.sum())
+    return hits / float(1 << n)
 
 
 def _sign_flip_random(d: NDArray[np.float64], n_resamples: int,
