@@ -371,7 +371,7 @@ def test_a_difference_that_rounds_to_zero_has_no_minus_sign() -> None:
 
 def test_the_metric_table_scrolls_rather_than_leaving_the_page(tea: Comparison) -> None:
     html = html_report(tea)
-    assert '<div class="wide"><table id="metric-table">' in html
+    assert '<div class="wide"><table id="metric-table" class="metrics-table">' in html
     assert ".wide{overflow-x:auto" in html
 
 
@@ -798,3 +798,25 @@ def test_the_judged_fact_keeps_a_left_out_note_whole() -> None:
     assert _judged_fact("2 judged and counted, 807 tuned on set aside (300 not judged in "
                         "split train, left out)") == (
         "2 counted, 807 tuned on set aside (300 not judged in split train, left out)")
+
+
+def test_three_compared_configurations_split_the_metric_table_and_keep_names_whole() -> None:
+    # 16 columns did not fit the page: Chromium squeezed "ndcg@10" to a letter a line and
+    # hid the third configuration behind a scrollbar. At most two compared configurations
+    # a table, each table repeating the metric and the first configuration's mean
+    comp = _compare(load_dataset(TEA), "bm25",
+                    {"defaults": {}, "tuned": {"k1": 0.9, "b": 0.4}, "flat": {"b": 0.0},
+                     "steep": {"k1": 2.0}})
+    page = html_report(comp)
+    first, second = _Cells("metric-table"), _Cells("metric-table-2")
+    first.feed(page)
+    second.feed(page)
+    assert first.rows[0] == ["metric", "defaults", "tuned", "flat"]
+    assert second.rows[0] == ["metric", "defaults", "steep"]
+    assert second.rows[1] == ["mean", "mean", "Δ", "95% CI of Δ¹", "p²", "▲/▼"]
+    row = comp.rows[0]
+    assert second.rows[2][:4] == [row.metric, f"{row.means[0]:.4f}", f"{row.means[3]:.4f}",
+                                  f"{row.deltas[3]:+.4f}".replace("-", "−")]
+    style = page[page.index("<style>"): page.index("</style>")]
+    assert "th.metric{white-space:nowrap;overflow-wrap:normal}" in style
+    assert '<th class="metric">ndcg@10</th>' in page

@@ -72,6 +72,9 @@ from workbench.report.text import (
     trained_pair,
 )
 
+# compared configurations a metric table holds (five columns each) before it is split
+METRIC_TABLE_CONFIGS = 2
+
 CSS = """
 :root{--up:#1a7f37;--down:#cf222e;--flat:#8c959f;--line:#d0d7de;--muted:#57606a;
 --rel:#1f6feb;--nonrel:#bf8700}
@@ -93,7 +96,9 @@ th,td{border:1px solid var(--line);padding:3px 8px;vertical-align:top}
 th{background:#f6f8fa;font-weight:600;text-align:left}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 th.num{white-space:normal}
-th.group{text-align:center}
+th.metric{white-space:nowrap;overflow-wrap:normal}
+th.group{text-align:center;min-width:6em}
+.metrics-table th,.metrics-table td{padding:3px 6px}
 td.up,span.up{color:var(--up);font-weight:600}
 td.down,span.down{color:var(--down);font-weight:600}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
@@ -134,7 +139,7 @@ mark{background:#fff1a8;padding:0 1px}
 .mover span.unj{color:var(--muted)} .mover p.text{color:#32383f}
 .mover p.text.code{white-space:pre-wrap;font:12px/1.4 ui-monospace,monospace}
 @media print{nav{display:none}main{max-width:none;padding:0}h2{break-after:avoid}
-figure,table{break-inside:avoid}.wide{overflow:visible}#metric-table{font-size:10px}}
+figure,table{break-inside:avoid}.wide{overflow:visible}.metrics-table{font-size:10px}}
 """
 
 
@@ -242,40 +247,16 @@ def _metrics(comp: Comparison) -> str:
         return ('<section id="metrics"><h2>Metrics</h2><p>None: no judgments, so whether a '
                 "configuration ranks better is not measured. How alike "
                 "the rankings are, below, needs none.</p></section>")
-    others = comp.configs[1:]
-    top = (f'<tr><th rowspan="2">metric</th><th class="group">'
-           f"{escape(shown_name(comp, comp.configs[0].name))}</th>"
-           + "".join(f'<th class="group" colspan="5">{escape(shown_name(comp, c.name))}</th>'
-                     for c in others) + "</tr>")
-    # training scores are no evidence either way: their differences are not coloured
-    training = comp.configs[0].name in comp.training
-    sub = ('<tr><th class="num">mean</th>' + ''.join(
-        '<th class="num">mean</th><th class="num">Δ</th><th class="num">95% CI of Δ¹</th>'
-        '<th class="num">p²</th><th class="num">▲/▼</th>' for _ in others) + "</tr>")
-    body = []
-    for r in comp.rows:
-        count = is_count(r.metric)
-        cells = [f"<th>{escape(r.metric)}</th>",
-                 f'<td class="num">{mean_text(r.means[0], count)}</td>']
-        for i in range(1, len(comp.configs)):
-            ci = difference_interval(comp.per_query_delta(r.metric, i))
-            # judged@k is coverage, not quality: neither gain nor loss
-            # nor is a bundle's size: fewer files is no gain where recall fell with it
-            # and a difference within chance is no win or loss to a reader's eye either
-            p = r.p_values[i]
-            tone = ("" if training or comp.configs[i].name in comp.training or count
-                    or r.metric.startswith("judged@") or p is None or not p < 0.05
-                    else _sign_class(r.deltas[i], r.metric))
-            fitted = trained_pair(comp, i)  # no test against training scores: "—"
-            cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
-                      f'<td class="num {tone}">'
-                      f'{_minus(delta_text(r.deltas[i], count))}</td>',
-                      f'<td class="num">{"—" if fitted else _interval_text(ci, count)}</td>',
-                      f'<td class="num">{"—" if fitted else escape(p_text(r.p_values[i]))}'
-                      "</td>",
-                      f'<td class="num">'
-                      f'{"—" if fitted else _moved(r, i)}</td>']
-        body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
+    # five columns a compared configuration: three of them (16 in all) no longer fit the
+    # page's 1,020 px, and the browser then squeezed the metric names to a letter a line and
+    # hid the last one behind a scrollbar; past two, the table is split, each part
+    # repeating the metric and the first configuration's mean
+    compared = list(range(1, len(comp.configs)))
+    parts = [compared[k:k + METRIC_TABLE_CONFIGS]
+             for k in range(0, len(compared), METRIC_TABLE_CONFIGS)]
+    tables = "".join(_metric_table(comp, part, "metric-table" if n == 0
+                                   else f"metric-table-{n + 1}")
+                     for n, part in enumerate(parts))
     notes = (f'<p class="note">¹ {LEVEL:.0%} confidence interval of the mean per-query '
              "difference (this configuration − the first), Student's t-interval: mean ± "
              "t(0.975, n − 1) · s / √n over the n queries with a value on both sides (blank "
@@ -300,9 +281,47 @@ def _metrics(comp: Comparison) -> str:
            + "".join(f"<li>{escape(line)}</li>" for line in metric_meanings(comp))
            + "</ul></details>")
     cases += key
-    return (f'<section id="metrics"><h2>Metrics</h2><div class="wide">'
-            f'<table id="metric-table"><thead>{top}{sub}'
-            f'</thead><tbody>{"".join(body)}</tbody></table></div>{cases}{notes}</section>')
+    return (f'<section id="metrics"><h2>Metrics</h2>{tables}{cases}{notes}</section>')
+
+
+def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
+    """The metric table of the first configuration against those at `compared`."""
+    top = (f'<tr><th rowspan="2">metric</th><th class="group">'
+           f"{escape(shown_name(comp, comp.configs[0].name))}</th>"
+           + "".join(f'<th class="group" colspan="5">'
+                     f"{escape(shown_name(comp, comp.configs[i].name))}</th>"
+                     for i in compared) + "</tr>")
+    # training scores are no evidence either way: their differences are not coloured
+    training = comp.configs[0].name in comp.training
+    sub = ('<tr><th class="num">mean</th>' + ''.join(
+        '<th class="num">mean</th><th class="num">Δ</th><th class="num">95% CI of Δ¹</th>'
+        '<th class="num">p²</th><th class="num">▲/▼</th>' for _ in compared) + "</tr>")
+    body = []
+    for r in comp.rows:
+        count = is_count(r.metric)
+        cells = [f'<th class="metric">{escape(r.metric)}</th>',
+                 f'<td class="num">{mean_text(r.means[0], count)}</td>']
+        for i in compared:
+            ci = difference_interval(comp.per_query_delta(r.metric, i))
+            # judged@k is coverage, not quality: neither gain nor loss
+            # nor is a bundle's size: fewer files is no gain where recall fell with it
+            # and a difference within chance is no win or loss to a reader's eye either
+            p = r.p_values[i]
+            tone = ("" if training or comp.configs[i].name in comp.training or count
+                    or r.metric.startswith("judged@") or p is None or not p < 0.05
+                    else _sign_class(r.deltas[i], r.metric))
+            fitted = trained_pair(comp, i)  # no test against training scores: "—"
+            cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
+                      f'<td class="num {tone}">'
+                      f'{_minus(delta_text(r.deltas[i], count))}</td>',
+                      f'<td class="num">{"—" if fitted else _interval_text(ci, count)}</td>',
+                      f'<td class="num">{"—" if fitted else escape(p_text(r.p_values[i]))}'
+                      "</td>",
+                      f'<td class="num">'
+                      f'{"—" if fitted else _moved(r, i)}</td>']
+        body.append(f'<tr data-metric="{escape(r.metric)}">{"".join(cells)}</tr>')
+    return (f'<div class="wide"><table id="{table_id}" class="metrics-table"><thead>{top}{sub}'
+            f'</thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
 def _agreement(comp: Comparison, k: int) -> str:
