@@ -49,6 +49,7 @@ from workbench.report.text import (
     TRAINED_NOTE,
     agreement_table,
     case_lines,
+    length_notes,
     many_tests_note,
     markdown,
     metric_table,
@@ -243,6 +244,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
     if comp.rows:
         out += [format_table(*metric_table(comp))]
+        out += [f"note: {note}." for note in length_notes(comp)]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(TRAINED_NOTE)
     many = many_tests_note(comp)

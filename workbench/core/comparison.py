@@ -146,6 +146,26 @@ class Comparison:
         b = self.results[i].per_query[metric]
         return np.where(self.counted, b - a, np.nan).astype(np.float64)
 
+    def lengths(self, j: int) -> NDArray[np.int64]:
+        """int64 (counted queries,): how many results configuration j returns per query."""
+        return self.results[j].ranking.count[self.counted].astype(np.int64)
+
+    def cut_short(self, i: int) -> bool:
+        """Whether configuration 0 and configuration i return lists of different lengths for
+        some counted query (a limit or min score cuts one of them): a metric at a depth past
+        the shorter list then counts fewer results, not a different order."""
+        return bool((self.lengths(0) != self.lengths(i)).any())
+
+    def same_order(self, i: int) -> bool:
+        """Whether, on every counted query, the shorter of the two lists is the start of the
+        longer: the two configurations rank alike and differ only in where they stop."""
+        a, b = self.results[0].ranking, self.results[i].ranking
+        for q in np.flatnonzero(self.counted):
+            m = int(min(a.count[q], b.count[q]))
+            if not np.array_equal(a.docs[q, :m], b.docs[q, :m]):
+                return False
+        return True
+
     def agreement(self, i: int, k: int = 10) -> Agreement:
         """How alike configuration i's top k is to configuration 0's, over the counted
         queries (judged or not: it needs no judgment)."""
@@ -274,6 +294,10 @@ class MoveExplained:
     # where a side's min score left it out (its total under it): (the parameter, its value)
     floor_a: tuple[str, float] | None = None
     floor_b: tuple[str, float] | None = None
+    # each side's limit on results a query (None: none), to tell a list cut by it from one
+    # that stopped at the depth compared
+    limit_a: int | None = None
+    limit_b: int | None = None
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -281,10 +305,13 @@ class MoveExplained:
         return out
 
     @staticmethod
-    def _below(place: int | None, depth: int, tied: int) -> str | None:
+    def _below(place: int | None, depth: int, tied: int, limit: int | None = None
+               ) -> str | None:
         if place is None:
             return None
         ties = f", tied with {tied:,} other{'s' if tied > 1 else ''}" if tied else ""
+        if limit is not None and depth >= limit:  # the limit stopped the list, not the depth
+            return f"#{place}{ties}, past the limit of {limit}"
         return f"below the top {depth} (#{place}{ties})"
 
     @staticmethod
@@ -294,6 +321,19 @@ class MoveExplained:
         if floor is None:
             return None
         return f"under {floor[0]} {_plain(floor[1])} (its score {_plain(total)})"
+
+    def _cut_by_limit(self) -> str | None:
+        """"the same place (#10) under both, past the first configuration's limit of 5: cut,
+        not moved" where a side's limit, not a change of order, put it outside that side's list."""
+        for side, place, other, depth, limit in (
+                ("first", self.beyond_a, self.rank_b, self.depth_a, self.limit_a),
+                ("second", self.beyond_b, self.rank_a, self.depth_b, self.limit_b)):
+            if place is None or other is None or limit is None or depth < limit:
+                continue
+            same = (f"the same place (#{place}) under both" if place == other
+                    else f"#{place} under the {side}")
+            return f"{same}, past the {side} configuration's limit of {limit}: cut, not moved"
+        return None
 
     def sentence(self, top: int = 3) -> str:
         """'moved from 7 to 2: vector +1.9, bm25 −0.3 — alpha 0.3 → 0.6'."""
@@ -306,13 +346,17 @@ class MoveExplained:
         else:
             where = _move_words(self.rank_a, self.rank_b,
                                 under_a or self._below(self.beyond_a, self.depth_a,
-                                                       self.tied_a),
+                                                       self.tied_a, self.limit_a),
                                 under_b or self._below(self.beyond_b, self.depth_b,
-                                                       self.tied_b))
+                                                       self.tied_b, self.limit_b))
         order = np.argsort(-np.abs(self.deltas), kind="stable")
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
         why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
+        cut = self._cut_by_limit()
+        if cut and (not parts or "same place" in cut):  # one list only stopped sooner
+            where = _move_words(self.rank_a, self.rank_b)
+            why = cut + (f" ({', '.join(parts)})" if parts else "")
         if self.gate_a != self.gate_b:  # a gate, not a signal, moved it
             gated = [f"{self.gate_a} gate under the first configuration" if self.gate_a else "",
                      f"{self.gate_b} gate under the second" if self.gate_b else ""]
@@ -374,6 +418,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
         beyond_a, tied_a = None, 0
     if floor_b is not None:
         beyond_b, tied_b = None, 0
+    limit_a, limit_b = (comparison.model.selection_params(
+        comparison.model.schema.resolve(comparison.configs[j].params)).limit for j in (0, i))
     overtaken, overtook = len(above_b - above_a), len(above_a - above_b)
     # from or to below the depth compared: counted from its places (the lists stop short)
     if beyond_b is not None and rank_a is not None:
@@ -385,7 +431,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
                          overtaken, overtook, gate_a, gate_b,
                          int(a.ranking.count[query]), int(b.ranking.count[query]),
-                         beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b)
+                         beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b,
+                         limit_a, limit_b)
 
 
 def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | None,

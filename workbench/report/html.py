@@ -58,6 +58,7 @@ from workbench.report.text import (
     interval_text,
     is_count,
     judged_first,
+    length_notes,
     many_tests_note,
     mean_text,
     metric_meanings,
@@ -281,6 +282,8 @@ def _metrics(comp: Comparison) -> str:
            + "".join(f"<li>{escape(line)}</li>" for line in metric_meanings(comp))
            + "</ul></details>")
     cases += key
+    # beside the figures it qualifies: a list cut at 5 read as a better ranking at @10
+    tables += "".join(f'<p class="caveat">{escape(note)}.</p>' for note in length_notes(comp))
     return (f'<section id="metrics"><h2>Metrics</h2>{tables}{cases}{notes}</section>')
 
 

@@ -496,6 +496,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     if comp.rows:
         header, rows = metric_table(comp, intervals=True)
         lines += ["", "## Metrics", "", *_md_table(header, rows)]
+        lines += [line for note in length_notes(comp) for line in ("", f"**Note:** {md(note)}.")]
     else:
         lines += ["", "## Metrics", "", "None: no judgments."]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
@@ -629,6 +630,86 @@ def chart_metric(comp: Comparison) -> str:
     return headline or (comp.rows[0].metric if comp.rows else "")
 
 
+def _cut_metrics(comp: Comparison, most: int) -> list[str]:
+    """The ranking metrics whose cut-off lies past `most` results (a metric without one, such
+    as map, reads the whole list)."""
+    from workbench.core.metrics.measures import parse_metric
+
+    out = []
+    for r in comp.rows:
+        if r.metric in BUNDLE_METRICS or r.metric.startswith("judged@"):
+            continue
+        try:
+            _, cut = parse_metric(r.metric)
+        except ValueError:
+            continue
+        if cut is None or cut > most:
+            out.append(r.metric)
+    return out
+
+
+def _and(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def length_notes(comp: Comparison) -> list[str]:
+    """A sentence for each configuration that returns fewer results a query than another
+    and fewer than a metric's cut-off: its figures at that cut-off count only what it
+    returned. Without it a limit of 5 against one of 100 read as "better, beyond chance"
+    at ndcg@10 though both ranked every query alike."""
+    if not comp.rows:
+        return []
+    most = [int(comp.lengths(j).max(initial=0)) for j in range(len(comp.configs))]
+    longest = max(most)
+    out = []
+    for j, config in enumerate(comp.configs):
+        if most[j] >= longest:
+            continue
+        metrics = _cut_metrics(comp, most[j])
+        if not metrics:
+            continue
+        limit = comp.model.selection_params(
+            comp.model.schema.resolve(config.params)).limit
+        why = f" (its limit is {limit})" if limit == most[j] else ""
+        others = [c.name for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
+        out.append(f"{config.name} returns at most {most[j]:,} result"
+                   f"{'s' if most[j] != 1 else ''} a query{why}, {_and(others)} up to "
+                   f"{longest:,}: the {_and(metrics)} of {config.name} count only those "
+                   f"{most[j]:,}, so a difference there is partly how many results are "
+                   "returned, not how well they are ordered")
+    return out
+
+
+def _shorter_lists(comp: Comparison, i: int) -> str:
+    """A sentence where configuration i and the first stop their lists at different lengths
+    but also rank differently: the difference mixes the two ("" otherwise)."""
+    if not comp.cut_short(i) or comp.same_order(i):
+        return ""
+    a, b = int(comp.lengths(0).max(initial=0)), int(comp.lengths(i).max(initial=0))
+    if a == b:
+        return ""
+    shorter, longer = ((comp.configs[0].name, comp.configs[i].name) if a < b
+                       else (comp.configs[i].name, comp.configs[0].name))
+    return (f" Part of the difference is length: {shorter} returns at most {min(a, b):,} "
+            f"results a query, {longer} up to {max(a, b):,} (see the note under Metrics).")
+
+
+def _cut_verdict(comp: Comparison, i: int, metric: str) -> str | None:
+    """In short's verdict where configuration i and the first rank every query alike and
+    differ only in how many results they return (None otherwise): more results find more
+    relevant ones, which a metric past the shorter list counts as a gain; it is a choice
+    of length (and of cost: more to read or inject), not a better ranking."""
+    if not comp.cut_short(i) or not comp.same_order(i):
+        return None
+    first = comp.configs[0].name
+    a, b = int(comp.lengths(0).max(initial=0)), int(comp.lengths(i).max(initial=0))
+    shorter, longer = (first, comp.configs[i].name) if a < b else (comp.configs[i].name, first)
+    return (f"the same order on every query; {shorter} only stops sooner (at most "
+            f"{min(a, b):,} results a query, {longer} up to {max(a, b):,}), so the "
+            f"difference is how many results are returned, not a better ranking — more "
+            "results also mean more to read or inject")
+
+
 def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     """The comparison in a few sentences, for a reader who will not read the tables: per
     configuration, its headline metric against the first (held out, or training scores),
@@ -682,6 +763,10 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     + (f"every one of the {n:,} {queries}" if n != 1 else f"its one {one}")
                     + f" ({same}).")
             said += _also_beyond_chance(comp, i, metric)
+        elif (cut := _cut_verdict(comp, i, metric)) is not None:
+            said = (f"{name} against {first}: {move} over {counted}, {row.improved[i]} "
+                    f"better and {row.worsened[i]} worse (p {p_text(row.p_values[i])}), but "
+                    f"{cut}.")
         else:
             p = row.p_values[i]
             better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
@@ -696,6 +781,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
                     f"{verdict}.")
             said += _also_beyond_chance(comp, i, metric)
+            said += _shorter_lists(comp, i)
         if passed is not None:  # pi-lodestone's own measure of success
             total = len(passed[0])
             said += (f" Cases passing: {sum(passed[0].values())}/{total} → "

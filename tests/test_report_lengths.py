@@ -1,0 +1,77 @@
+"""A configuration that returns fewer results a query than another (a limit, a min score):
+the report says so beside the figures, does not call a cut a better ranking, and a document
+the cut left out is not said to have moved."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.core.comparison import (
+    Comparison,
+    Configuration,
+    compare_configurations,
+    explain_move,
+)
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.report.html import html_report
+from workbench.report.text import length_notes, markdown, mover_lines, summary_lines
+
+
+@pytest.fixture(scope="module")
+def limited() -> Comparison:
+    # importance returns its top `limit` = 5 by default (its model's budget); 100 lets the
+    # memories sample's lists run to every candidate, in the same order
+    model = get_model("importance")
+    configs = [Configuration("defaults", model.schema.defaults()),
+               Configuration("limit=100", model.schema.resolve({"limit": 100}))]
+    return compare_configurations(model, load_dataset(SAMPLES / "memories"), configs,
+                                  n_resamples=2000)
+
+
+def test_the_sample_ranks_alike_and_only_stops_sooner(limited: Comparison) -> None:
+    # the premise, read off the rankings: each default list is the start of the longer one
+    a, b = limited.results[0].ranking, limited.results[1].ranking
+    assert int(a.count.max()) == 5 and int(b.count.max()) > 10
+    for q in range(a.docs.shape[0]):
+        n = int(a.count[q])
+        assert list(a.docs[q, :n]) == list(b.docs[q, :n])
+    assert limited.same_order(1) and limited.cut_short(1)
+
+
+def test_a_cut_list_is_not_called_a_better_ranking(limited: Comparison) -> None:
+    ndcg = next(r for r in limited.rows if r.metric == "ndcg@10")
+    assert ndcg.deltas[1] > 0 and ndcg.p_values[1] is not None and ndcg.p_values[1] < 0.05
+    (line,) = summary_lines(limited)
+    assert "beyond chance" not in line
+    assert "the same order on every query; defaults only stops sooner (at most 5 results a " \
+           "query" in line
+    assert "not a better ranking" in line
+
+
+def test_the_metric_tables_say_which_figures_count_a_cut_list(limited: Comparison) -> None:
+    (note,) = length_notes(limited)
+    assert note.startswith("defaults returns at most 5 results a query (its limit is 5), "
+                           "limit=100 up to ")
+    assert "ndcg@10, mrr@10, p@10, r@100 and map@100 of defaults count only those 5" in note
+    assert f"**Note:** {note}." in markdown(limited)
+    assert f'<p class="caveat">{note}.</p>' in html_report(limited)
+
+
+def test_a_document_past_the_limit_is_cut_not_moved(limited: Comparison) -> None:
+    a, b = limited.results[0].ranking, limited.results[1].ranking
+    # a document at the same place in both orders, past the default list's end
+    q = next(q for q in range(a.docs.shape[0]) if b.count[q] >= 7)
+    doc = int(b.docs[q, 6])
+    said = explain_move(limited, 1, q, doc).sentence()
+    assert said.startswith("entered at 7: the same place (#7) under both, past the first "
+                           "configuration's limit of 5: cut, not moved")
+    assert "other documents moved" not in said
+    assert not any("other documents moved" in m for m in mover_lines(limited, 1))
+
+
+def test_lengths_count_the_counted_queries(limited: Comparison) -> None:
+    assert np.array_equal(limited.lengths(0),
+                          limited.results[0].ranking.count[limited.counted])
