@@ -112,6 +112,9 @@ class Comparison:
     training: frozenset[str] = frozenset()
     # each configuration's `[tuned]` record (tune --out), by name: its held-out figures
     tuned: dict[str, Any] = field(default_factory=dict)
+    # per configuration, the parameters no score can move with on this data, with why
+    # (`Model.inert_params`: an eval case's own top K replaces inject_limit)
+    inert: list[dict[str, str]] = field(default_factory=list)
     # `core.shipped.as_shipped`'s runs, by configuration index (a report asks twice)
     shipped_runs: dict[int, Any] = field(default_factory=dict, repr=False)
 
@@ -145,6 +148,15 @@ class Comparison:
         a = self.results[0].per_query[metric]
         b = self.results[i].per_query[metric]
         return np.where(self.counted, b - a, np.nan).astype(np.float64)
+
+    def untested(self, i: int) -> dict[str, str]:
+        """The parameters configuration i changes from the first that have no effect on this
+        data under either (each with why): the comparison measured nothing about them."""
+        if not self.inert:
+            return {}
+        return {n: self.inert[i].get(n) or self.inert[0][n]
+                for n, v in self.differing.items() if v[0] != v[i]
+                and n in self.inert[0] and n in self.inert[i]}
 
     def lengths(self, j: int) -> NDArray[np.int64]:
         """int64 (counted queries,): how many results configuration j returns per query."""
@@ -215,6 +227,7 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     if prepared is not None:
         states[key(model.schema.resolve(prepared[0]))] = prepared[1]
     results: list[Result] = []
+    inert: list[dict[str, str]] = []
     for i, config in enumerate(configs):
         params = model.schema.resolve(config.params)
         span = progress.span(i / len(configs), (i + 1) / len(configs))
@@ -223,11 +236,13 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
             state = states[key(params)] = engine.prepare(model, dataset, params, span)
         span(1.0, f"running {config.name}")
         res = run_live(model, state, params, judgments, ranked or ["ndcg@10"], depth)
+        inert.append(model.inert_params(state, params))
         if judgments is not None and len(ranked) < len(metrics):
             res.per_query = with_bundle_f1(res.per_query)
             res.means = {m: mean_over_judged(v, judgments) for m, v in res.per_query.items()}
         results.append(res)
-    comparison = Comparison(model, dataset, list(configs), results, list(metrics))
+    comparison = Comparison(model, dataset, list(configs), results, list(metrics),
+                            inert=inert)
     # the paired tests count the judged queries, as the means do: a count every task has
     # (bundle files, tokens) counted the ones set aside too
     judged = judgments.judged_mask if judgments is not None else None

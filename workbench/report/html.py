@@ -71,6 +71,7 @@ from workbench.report.text import (
     shown_name,
     summary_lines,
     trained_pair,
+    untested_text,
 )
 
 # compared configurations a metric table holds (five columns each) before it is split
@@ -671,6 +672,9 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
                    + ". The settings below leave "
                    f"{'it' if len(export.outside) == 1 else 'them'} out, and may score "
                    "differently.</p>" + changed)
+    untested = untested_text(comp, i)
+    if untested:  # a value these queries never exercised is no tested result to ship
+        shipped = f'<p class="caveat"><b>Not tested:</b> {escape(untested)}</p>' + shipped
     return (f"<p>In {escape(export.target)}'s terms.</p>{shipped}{changed}"
             + (f"<h4>Environment</h4><pre>{escape(env)}</pre>" if env else "")
             + (f"<h4>{escape(where)}</h4><pre>{escape(export.settings_json())}</pre>"

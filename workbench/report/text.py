@@ -572,6 +572,9 @@ def settings_lines(comp: Comparison) -> list[str]:
                             for c in export.outside)
                 + ". The settings below leave them out, and may score differently."), ""]
         out += [f"In {export.target}'s terms.", ""]
+        untested = untested_text(comp, comp.configs.index(config))
+        if untested:
+            out += [f"> **Not tested:** {md(untested)}", ""]
         figures = shipped_figures(comp, comp.configs.index(config))
         if figures is not None:
             sentence, header, rows, cases = figures
@@ -680,6 +683,22 @@ def length_notes(comp: Comparison) -> list[str]:
     return out
 
 
+def untested_text(comp: Comparison, i: int) -> str:
+    """A sentence naming the changes of configuration i that no score here can move with
+    ("" for none): a comparison of eval cases that each set their own top K says nothing of
+    inject_limit, though "no metric moved" read as if it had been tried and found harmless."""
+    untested = comp.untested(i)
+    if not untested:
+        return ""
+    _, queries = nouns(comp)
+    one = len(untested) == 1
+    whys = (next(iter(untested.values())) if one
+            else "; ".join(f"{n}: {why}" for n, why in untested.items()))
+    return (f"{_and(list(untested))} "
+            f"{'has' if one else 'have'} no effect on these {queries} ({whys}), so this "
+            f"comparison says nothing about {'it' if one else 'them'}.")
+
+
 def _shorter_lists(comp: Comparison, i: int) -> str:
     """A sentence where configuration i and the first stop their lists at different lengths
     but also rank differently: the difference mixes the two ("" otherwise)."""
@@ -756,7 +775,10 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         "training scores, no evidence for new ones; tune's held-out figures "
                         "(the note above) are the estimate.")
         elif not row.improved[i] and not row.worsened[i]:
+            changed_here = [n for n, v in comp.differing.items() if v[0] != v[i]]
             same = ("the settings are identical" if not comp.differing else
+                    "none of its changes can have an effect here"
+                    if changed_here and set(changed_here) <= comp.untested(i).keys() else
                     "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
                     else "no metric moved")
             said = (f"{name} against {first}: {metric} {mean_text(row.means[i])}, the same on "
@@ -782,6 +804,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     f"{verdict}.")
             said += _also_beyond_chance(comp, i, metric)
             said += _shorter_lists(comp, i)
+        untested = comp.untested(i)
+        said += f" Not exercised: {untested_text(comp, i)}" if untested else ""
         if passed is not None:  # pi-lodestone's own measure of success
             total = len(passed[0])
             said += (f" Cases passing: {sum(passed[0].values())}/{total} → "
@@ -795,7 +819,13 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     "own closed model: this is the workbench's model, not CodeLedger's.")
         else:
             shipped = as_shipped(comp, i)
-            if shipped is None:
+            if shipped is None and untested:
+                # a setting these queries never exercised is no result to ship
+                ship = (" Every changed value has a setting, but " + _and(list(untested))
+                        + f" {'was' if len(untested) == 1 else 'were'} not tested here: ship "
+                        + ("it" if len(untested) == 1 else "them")
+                        + " only on other evidence.")
+            elif shipped is None:
                 ship = " Its settings ship as they are: every changed value has a setting."
                 values = comp.configs[i].params
                 if model == "hybrid" and values.get("embeddings") == "encoder":
