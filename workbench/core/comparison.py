@@ -385,8 +385,10 @@ class MoveExplained:
         fell = place_a is not None and place_b is not None and place_b > place_a
         rose = place_a is not None and place_b is not None and place_b < place_a
         own = self.total_b - self.total_a
-        if parts and fell and own >= 0 and self.overtaken_by:  # its own score did not fall
-            why += (f", but {self.overtaken_by} document"
+        if parts and fell and self.overtaken_by:
+            # said whether or not its own score fell: a −0.02 alone read as the cause of a
+            # fall of 17 places that 17 others rising made
+            why += (f", {'but' if own >= 0 else 'while'} {self.overtaken_by} document"
                     f"{'s' if self.overtaken_by > 1 else ''} rose past it")
         elif parts and rose and own <= 0 and self.overtook:
             why += (f", but it passed {self.overtook} document"
