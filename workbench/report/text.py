@@ -101,9 +101,10 @@ def has_judgments(comp: Comparison) -> bool:
 
 
 def movers_heading(comp: Comparison, k: int) -> str:
-    """What a list of movers holds: "moves within the top 10; judged documents first"."""
+    """What a list of movers holds: "moves into, out of or within the top 10; judged
+    documents first" ("within" alone headed documents that entered from rank 36)."""
     judged = "; judged documents first" if has_judgments(comp) else ""
-    return f"moves within the top {k}{judged}"
+    return f"moves into, out of or within the top {k}{judged}"
 
 
 def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list[str]]]:
