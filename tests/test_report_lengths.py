@@ -75,3 +75,11 @@ def test_a_document_past_the_limit_is_cut_not_moved(limited: Comparison) -> None
 def test_lengths_count_the_counted_queries(limited: Comparison) -> None:
     assert np.array_equal(limited.lengths(0),
                           limited.results[0].ranking.count[limited.counted])
+
+
+def test_a_cut_only_difference_is_not_coloured_as_a_gain(limited: Comparison) -> None:
+    page = html_report(limited)
+    start = page.index('<table id="metric-table"')
+    table = page[start:page.index("</table>", start)]
+    assert 'data-metric="ndcg@10"' in table
+    assert "num up" not in table and "num down" not in table
