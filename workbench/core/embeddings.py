@@ -432,7 +432,8 @@ class _Placed:
             else:
                 devices = ["cpu"] * self.processes
             self._home = model.device
-            with _threads_per_worker(self.processes if self.device == "cpu" else 1):
+            with _threads_per_worker(self.processes if self.device == "cpu" else 1), \
+                    _workers_ignore_ctrl_c():
                 self._pool = model.start_multi_process_pool(devices)
         return self._pool
 
@@ -488,6 +489,42 @@ def _threads_per_worker(workers: int) -> Iterator[None]:
         yield
     finally:
         os.environ.pop("OMP_NUM_THREADS", None)
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """While a pool starts, each worker spawned with SIGINT ignored, which it keeps (an
+    ignored signal stays ignored across exec, and Python leaves it so): Ctrl+C reaches the
+    whole process group, and each worker had printed a KeyboardInterrupt traceback through
+    torch before this process's one line. This process stops the workers itself (`close`);
+    they are daemons, ended at exit if it stops mid-start.
+
+    Ignored only for the instant of each fork and exec (multiprocessing's
+    `util.spawnv_passfds`, wrapped meanwhile), not for the whole start: starting waits
+    seconds while each worker imports torch, and a Ctrl+C then must still stop this process.
+    (Blocking the signal instead does not reach the workers: the spawn clears the mask.) Only
+    the main thread can set a handler; elsewhere (the window's worker threads, where no Ctrl+C
+    comes) nothing changes."""
+    import signal
+    from multiprocessing import util
+
+    real = getattr(util, "spawnv_passfds", None)
+    if real is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def spawn(*args: Any, **kwargs: Any) -> Any:
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            return real(*args, **kwargs)
+        finally:
+            signal.signal(signal.SIGINT, before)
+
+    util.spawnv_passfds = spawn
+    try:
+        yield
+    finally:
+        util.spawnv_passfds = real
 
 
 _ENCODERS: dict[str, Encoder] = {}
