@@ -607,3 +607,24 @@ def test_a_model_switch_clears_the_last_models_timing(window: MainWindow) -> Non
         window.session.set_model("vault-search")
         assert window.timing.text() == ""
     assert window.timing.text().startswith("combine + rank + metrics:")
+
+
+def test_leaving_the_tune_tab_reached_by_the_menu_gives_the_room_back(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Tools ▸ Tune… took the room twice (the tab change, then itself), the second time
+    recording the squeezed sizes as the ones to give back: the ranked table stayed 2 rows
+    tall on every other tab, and the next launch kept it so."""
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    top, bottom = window.v_split.sizes()
+    window.v_split.setSizes([top + bottom - 300, 300])
+    before = window.v_split.sizes()
+    window.menu_actions.tune.trigger()
+    qtbot.wait(10)
+    assert window.v_split.sizes()[0] < before[0] - 100  # the room was taken
+    window.menu_actions.tune.trigger()  # again, the tab already shown: no second record
+    qtbot.wait(10)
+    window.charts.setCurrentIndex(0)
+    qtbot.wait(10)
+    assert abs(window.v_split.sizes()[0] - before[0]) <= 2

@@ -258,8 +258,10 @@ class WindowActions:
         panel = charts.panels.get("TunePanel")
         if panel is None:
             return
-        charts.setCurrentWidget(panel)
-        self._room_for_tune()
+        if charts.currentWidget() is panel:
+            self._room_for_tune()  # already shown: no tab change to make the room
+        else:
+            charts.setCurrentWidget(panel)  # the tab change makes the room (`_on_tab`)
 
     def _on_tab(self, _index: int) -> None:
         """A click on the Tune tab makes room for it as Tools ▸ Tune… does (else its charts
@@ -289,6 +291,10 @@ class WindowActions:
         """TUNE_HEIGHT for the panel where the window has it, the lists above keeping at least
         TUNE_MIN_TOP; a short window (720 px) gives it what it can (its settings, legend and
         result had sat below the fold in 200 px)."""
+        if self._tune_room is not None:
+            # the room is taken already: taking it again would record the squeezed sizes
+            # as the ones to give back (Tools ▸ Tune… left the ranked table 2 rows tall)
+            return
         panel = self.w.charts.panels["TunePanel"]
         top, bottom = self.w.v_split.sizes()
         want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
