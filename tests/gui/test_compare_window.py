@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import SAMPLES
-from workbench.core.comparison import compare_configurations
+from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.metrics import metric_label
 from workbench.core.models import get_model
 from workbench.gui.compare.window import CompareWindow, moved_order
@@ -70,8 +70,44 @@ def test_fewer_than_two_configurations_say_what_to_do(qtbot: QtBot, window: Any)
     window.session.recompute()
     window.show_compare()
     view = window.compare_window()
-    assert view.comp is None and "at least two configurations" in view.status.text()
+    assert view.comp is None and "nothing saved to compare" in view.status.text()
     assert not view.export_report(Path("/nonexistent/never.html"))
+
+
+def test_a_pinned_baseline_and_a_moved_slider_compare_at_once(qtbot: QtBot,
+                                                             window: Any) -> None:
+    """Ctrl+B, a slider moved, Compare: the live sliders are a row of their own, checked,
+    and B (the view had said "save the current sliders … and save again", what Ctrl+B had
+    just done, four of its five panes blank)."""
+    from workbench.gui.compare.config_list import LIVE
+
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    window.menu_actions.pin.trigger()
+    window.show_compare()
+    view = window.compare_window()
+    qtbot.waitExposed(view)
+    # the sliders are the baseline's values: nothing to compare yet, and what to do
+    assert view.comp is None and "move a slider" in view.status.text()
+    s.set_params({"k1": 0.6})
+    assert view.configs.checked() == ["baseline", LIVE]
+    assert view.comp is not None
+    assert [c.name for c in view.comp.configs] == ["baseline", LIVE]
+    assert view.comp.configs[1].params["k1"] == 0.6 and view.b_index == 1
+    alone = compare_configurations(get_model("bm25"), s.dataset,
+                                   [*s.comparable(), Configuration(LIVE, dict(s.params))],
+                                   list(s.metric_names))
+    assert view.comp.rows == alone.rows
+    s.set_params({"k1": 0.7})  # the row follows the sliders
+    assert view.comp.configs[1].params["k1"] == 0.7
+    # nothing can switch to, rename or delete the live row
+    view.configs.list.setCurrentRow(1)
+    assert view.configs.selected() is None
+    assert not view.configs.buttons["delete"].isEnabled()
+    # saved, its saved row stands for it
+    assert view.configs.save_current("moved")
+    assert view.configs.checked() == ["baseline", "moved"]
 
 
 def test_a_bar_click_selects_the_query_everywhere(qtbot: QtBot, tea: Any) -> None:
@@ -611,7 +647,7 @@ def test_with_nothing_compared_the_view_says_why_and_offers_nothing_to_act_on(
     actions = (view.prev_button, view.next_button, view.replay_button, view.present_button,
                view.export_button)
     assert not any(b.isEnabled() for b in actions)
-    assert view.lines.empty_text.startswith("Check at least two configurations")
+    assert view.lines.empty_text.startswith("Only 'defaults' to compare: move a slider")
     view.set_presentation(True)  # F11
     assert not view.presenting and view.controls.isVisible()
     s.set_params({"k1": 0.9})

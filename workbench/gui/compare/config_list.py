@@ -3,6 +3,11 @@ side (the baseline first, marked), and the buttons that manage them — save the
 sliders as one, switch the sliders to one, use one as the baseline, rename, delete, import
 and export params TOML.
 
+The live sliders, where they are not saved as one of the model's configurations, are a row
+of their own, "current (unsaved)", checked like the others: pinning a baseline (Ctrl+B) and
+moving a slider is then a comparison at once, as the metric strip makes it (the view had said
+"save the current sliders … and save again", what Ctrl+B had just done).
+
 Every button has a method taking its answer directly (`save_current(name)`, `rename(old,
 new)` …), so tests and the menus drive the same code the dialogs do.
 """
@@ -24,12 +29,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.configurations import read_configuration_toml, write_configuration_toml
+from workbench.core.configurations import (
+    SavedConfiguration,
+    read_configuration_toml,
+    write_configuration_toml,
+)
 from workbench.core.params import ParamError
 from workbench.core.pipeline import Result
 from workbench.core.session import TuningSession
 from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
+
+LIVE = "current (unsaved)"  # the live sliders' row, where they are not saved
+LIVE_ROLE = Qt.ItemDataRole.UserRole + 1  # True on that row: no button manages it
 
 
 def suggest_name(session: TuningSession) -> str:
@@ -47,6 +59,7 @@ class ConfigurationList(QWidget):
     that manage every configuration."""
 
     selection_changed = Signal()
+    live_changed = Signal()  # the live sliders' row came, went or moved while checked
     message = Signal(str)  # one line for the status bar (errors included)
 
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
@@ -71,8 +84,7 @@ class ConfigurationList(QWidget):
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.itemChanged.connect(self._on_item_changed)
         self.list.currentItemChanged.connect(lambda *_: self._enable())
-        self.list.itemDoubleClicked.connect(
-            lambda item: self.switch_to(item.data(Qt.ItemDataRole.UserRole)))
+        self.list.itemDoubleClicked.connect(self._on_double_click)
         buttons = QGridLayout()
         buttons.setSpacing(2)
         self.buttons: dict[str, QPushButton] = {}
@@ -102,7 +114,9 @@ class ConfigurationList(QWidget):
         s = session
         subscribe_many(self, [(s.configurations.changed, self.refresh),
                               (s.baseline_changed, self.refresh),
-                              (s.model_changed, self.refresh)])
+                              (s.model_changed, self.refresh),
+                              (s.params_changed, self._on_params_changed)])
+        self._live_shown: tuple[str, object] | None = None  # (its name, its values) in the list
         self.refresh()
 
     # -- what is compared ---------------------------------------------------------------------
@@ -122,9 +136,43 @@ class ConfigurationList(QWidget):
         self.selection_changed.emit()
 
     def selected(self) -> str | None:
+        """The selected saved configuration's name: None for the "other models" note and
+        for the live sliders' row, which nothing can switch to, rename or delete."""
         item = self.list.currentItem()
-        name = None if item is None else item.data(Qt.ItemDataRole.UserRole)
-        return None if name is None else str(name)  # the "other models" note has none
+        if item is None or item.data(LIVE_ROLE):
+            return None
+        name = item.data(Qt.ItemDataRole.UserRole)
+        return None if name is None else str(name)
+
+    def live_name(self) -> str | None:
+        """The live sliders' row name, where their values are not saved as a configuration
+        of the model (once saved, or just pinned, the saved row stands for them)."""
+        s = self.session
+        if s.model is None or s.configurations.find(s.model.id, s.params) is not None:
+            return None
+        return s.configurations.unique_name(LIVE)  # never a saved one's name
+
+    def entry(self, name: str) -> SavedConfiguration:
+        """A checked row as a configuration: a saved one, or the live sliders (with the
+        queries they were tuned on, where they come from Apply best)."""
+        s = self.session
+        if s.model is not None and name == self.live_name():
+            return SavedConfiguration(name, s.model.id, dict(s.params), s.tuned_on)
+        return s.configurations.get(name)
+
+    def _on_params_changed(self, *_: object) -> None:
+        """A slider moved: the live row comes, goes or holds new values; the view compares
+        again where it is checked (or was)."""
+        s = self.session
+        live = self.live_name()
+        now = (live, dict(s.params)) if live is not None else None
+        if now == self._live_shown:
+            return
+        before = self._live_shown
+        self.refresh()
+        if (before is not None and before[0] not in self._unchecked) or (
+                live is not None and live not in self._unchecked):
+            self.live_changed.emit()
 
     def refresh(self, *_: object) -> None:
         s = self.session
@@ -148,6 +196,23 @@ class ConfigurationList(QWidget):
             if config.name == current:
                 self.list.setCurrentItem(item)
         others = len(s.configurations) - self.list.count()
+        live = self.live_name()
+        self._live_shown = (live, dict(s.params)) if live is not None else None
+        if live is not None and s.model is not None:
+            item = QListWidgetItem(live)
+            item.setData(Qt.ItemDataRole.UserRole, live)
+            item.setData(LIVE_ROLE, True)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked if live in self._unchecked
+                               else Qt.CheckState.Checked)
+            changed = ", ".join(f"{k}={v}" for k, v in
+                                s.model.schema.changed(s.params).items())
+            item.setToolTip(f"the live sliders, not saved ('Save current…' keeps them): "
+                            f"{changed or 'the model defaults'}")
+            font = item.font()
+            font.setItalic(True)
+            item.setFont(font)
+            self.list.addItem(item)
         if others:
             note = QListWidgetItem(f"({others} of other models)")
             note.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -162,6 +227,11 @@ class ConfigurationList(QWidget):
             self.buttons[key].setEnabled(has)
         self.buttons["save"].setEnabled(s.model is not None)
         self.buttons["import"].setEnabled(s.model is not None)
+
+    def _on_double_click(self, item: QListWidgetItem) -> None:
+        name = item.data(Qt.ItemDataRole.UserRole)
+        if name is not None and not item.data(LIVE_ROLE):  # the live row is the sliders
+            self.switch_to(str(name))
 
     def _on_item_changed(self, item: QListWidgetItem) -> None:
         name = item.data(Qt.ItemDataRole.UserRole)

@@ -60,6 +60,7 @@ from .metric_table import MetricTable
 from .rank_lines import RankLines
 
 PRESENTATION_SCALE = 1.6
+LIVE_DELAY_MS = 250  # a moved slider's comparison waits this long for the next move
 NARROW = 1400  # px: below this the explain pane waits folded for a click
 
 
@@ -95,6 +96,8 @@ class CompareWindow(QWidget):
 
         self.configs = ConfigurationList(session, self, synchronous=synchronous)
         self.configs.selection_changed.connect(self.schedule)
+        # a slider dragged: compared again once it rests a moment, not on every step
+        self.configs.live_changed.connect(lambda: self.schedule(delay_ms=LIVE_DELAY_MS))
         self.configs.message.connect(self.say)
         self.b_pick = QComboBox(self)
         self.b_pick.setToolTip("B: the configuration the delta chart, the replay and the "
@@ -242,16 +245,17 @@ class CompareWindow(QWidget):
     def say(self, text: str) -> None:
         self.status.setText(text)
 
-    def schedule(self, *_: object) -> None:
-        """Compare again once control returns to the event loop (many events, one run);
-        while the window is hidden, only when it is shown (or a report asked for)."""
+    def schedule(self, *_: object, delay_ms: int = 0) -> None:
+        """Compare again once control returns to the event loop (many events, one run), or
+        `delay_ms` later; while the window is hidden, only when it is shown (or a report
+        asked for)."""
         self._dirty = True
         if not self.isVisible():
             return
         if self.task.synchronous:
             self.compare()
         else:
-            self._timer.start()
+            self._timer.start(delay_ms)
 
     def names(self) -> list[str]:
         return self.configs.checked()
@@ -265,14 +269,13 @@ class CompareWindow(QWidget):
             self._clear("open a dataset first")
             return
         if len(names) < 2:
-            self._clear("check at least two configurations to compare — save the current "
-                        "sliders with 'Save current…', change them, and save again")
+            self._clear(self._fewer_than_two(names))
             return
         if s.judgments is None:
             self._clear(f"{s.dataset.name} has no judgments: the lists can still be compared "
                         "per query, but no metric")
         model, dataset = s.model, s.dataset
-        configs = [s.configurations.get(n).as_configuration() for n in names]
+        configs = [self.configs.entry(n).as_configuration() for n in names]
         metrics = list(s.metric_names)
         if hasattr(model, "bundles"):  # its bundles' recall, precision, F1, files and tokens
             metrics += list(BUNDLE_METRICS)
@@ -280,7 +283,7 @@ class CompareWindow(QWidget):
                     if s.prepared is not None and s.prepared_params is not None else None)
         tuned, said = [], []
         for n in names:  # each record as it holds for the values saved (`applies_to`)
-            saved = s.configurations.get(n)
+            saved = self.configs.entry(n)
             if saved.tuned_on is None:
                 continue
             record, why = saved.tuned_on.applies_to(saved.model_id, saved.params)
@@ -307,6 +310,19 @@ class CompareWindow(QWidget):
 
         self.task.start(work)
 
+    def _fewer_than_two(self, names: list[str]) -> str:
+        """What to do with fewer than two rows checked: move a slider (the live values then
+        make a row of their own) or check another."""
+        live = self.configs.live_name()
+        shown = self.session.comparable()
+        if not shown:
+            return ("nothing saved to compare the live sliders with: pin them as the baseline "
+                    "(Ctrl+B) or 'Save current…', then move a slider")
+        if len(shown) == 1 and live is None:
+            return (f"only '{shown[0].name}' to compare: move a slider and the live values "
+                    "come in as 'current (unsaved)', compared with it")
+        return "check at least two configurations to compare"
+
     def _on_compared(self, comp: object) -> None:
         assert isinstance(comp, Comparison)
         self.cancel_button.setEnabled(False)
@@ -327,7 +343,9 @@ class CompareWindow(QWidget):
                                 for m in comp.results[0].per_query
                                 if m in comp.results[i].per_query))
 
-        others = range(1, len(comp.configs))
+        # the live sliders first where they are a row: the baseline against now
+        live = self.configs.live_name()
+        others = sorted(range(1, len(comp.configs)), key=lambda i: config_names[i] != live)
         self.b_index = (config_names.index(self.b_name) if self.b_name in config_names[1:] else
                         next((i for i in others if ranks_apart(i)),
                              next((i for i in others if dict(comp.configs[i].params)
