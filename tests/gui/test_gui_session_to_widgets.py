@@ -146,8 +146,34 @@ def test_a_long_header_elides_and_keeps_the_whole_in_the_tooltip(qtbot: QtBot) -
     assert "now=2026-11-20T12:00:00.000Z" in h.baseline_label.toolTip()
     h.resize(1600, 40)
     qtbot.wait(10)
-    assert h.baseline_label.text() == ("baseline: <b>pinned</b> (now=2026-11-20T12:00:00"
-                                       ".000Z)")
+    # the clock counted, whole in the tooltip (it took 350 px beside the dataset line)
+    assert h.baseline_label.text() == "baseline: <b>pinned</b> (1 change)"
+    assert "now=2026-11-20T12:00:00.000Z" in h.baseline_label.toolTip()
+
+
+@pytest.mark.parametrize("width", [1272, 1358])  # a 1,280- and a 1,366-px window's header
+def test_the_dataset_counts_keep_their_room_beside_a_long_baseline(
+        qtbot: QtBot, styled: object, width: int) -> None:
+    """A baseline with a long name took its whole width first and cut the dataset line to
+    "21 q…": the counts and the red "not judged", which says why every card reads "–", go
+    before the baseline's label gives way no more."""
+    from workbench.gui.header import Header
+
+    s = TuningSession()
+    s.open(SAMPLES / "decisions")
+    s.set_model("decision-memory", {"now": "2026-11-20T12:00:00.000Z"})
+    s.recompute()
+    s.save_configuration("the values from the Tuesday review with the whole team")
+    s.set_baseline("the values from the Tuesday review with the whole team")
+    h = Header(s)
+    qtbot.addWidget(h)
+    h.resize(width, 40)
+    h.show()
+    qtbot.waitExposed(h)
+    qtbot.wait(10)
+    assert "<span style='color:#c0392b'>not judged</span>" in h.dataset_label.text()
+    assert h.baseline_label.text().endswith("…")  # it gave way
+    assert "Tuesday review" in h.baseline_label.toolTip()
 
 
 @pytest.mark.parametrize(("scores", "decimals"), [

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QResizeEvent, QTextDocument
+from PySide6.QtGui import QFont, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QLabel, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 
@@ -31,11 +31,7 @@ class ElidingLabel(QLabel):
         return hint
 
     def _ideal_width(self) -> float:
-        doc = QTextDocument()
-        doc.setDefaultFont(self.font())
-        doc.setDocumentMargin(0)
-        doc.setHtml(self._rich)
-        return doc.idealWidth()
+        return rich_width(self.font(), self._rich)
 
     def set_texts(self, rich: str, plain: str, tip: str = "") -> None:
         if (rich, plain, tip) == (self._rich, self._plain, self._tip):
@@ -70,6 +66,15 @@ class MiddleElided(QStyledItemDelegate):
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+def rich_width(font: QFont, html: str) -> float:
+    """The width rich text takes on one line in `font`."""
+    doc = QTextDocument()
+    doc.setDefaultFont(font)
+    doc.setDocumentMargin(0)
+    doc.setHtml(html)
+    return doc.idealWidth()
 
 
 def esc(text: str) -> str:

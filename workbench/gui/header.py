@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import math
+
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -18,7 +21,10 @@ from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .elided import ElidingLabel, esc
+from .elided import ElidingLabel, esc, rich_width
+
+DATASET_MIN = 160  # px: the dataset line's least width, whatever it says
+SHORT_VALUES = 24  # characters: a baseline's changed values longer than this are counted
 
 
 class Header(QWidget):
@@ -45,7 +51,8 @@ class Header(QWidget):
              for i in range(self.model_combo.count())), default=0) + 40)
         self.dataset_label.setSizePolicy(QSizePolicy.Policy.Ignored,
                                          QSizePolicy.Policy.Preferred)
-        self.dataset_label.setMinimumWidth(160)
+        self.dataset_label.setMinimumWidth(DATASET_MIN)  # its counts kept where room (`_keep`)
+        self._dataset_need = 0  # px: its name and counts whole, in rich text
         # its whole text where the row has room; elided (the whole in its tooltip) where it
         # has not, so it never sets the window's narrowest width
         self.baseline_label = ElidingLabel(self, hint_whole=True)
@@ -100,6 +107,35 @@ class Header(QWidget):
             f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {counts}"
             + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>")
             + esc(tail), f"dataset: {ds.name}{split} {counts}{judged}{tail}", s.source or "")
+        self._dataset_need = math.ceil(rich_width(self.dataset_label.font(), (
+            f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {esc(counts)}{judged})"))) + 4
+        self._keep()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._keep()
+
+    def _keep(self) -> None:
+        """The dataset line keeps the width of its name and counts ("not judged" included)
+        where the header has it: the baseline's label beside it gives way first, held to
+        what is left. It had taken its whole width ("pinned (now=2026-11-20T12:00:00.000Z)")
+        and cut the line to "21 q…", the red "not judged" that says why every metric reads
+        "–" gone. Only a most width is set: the window's least width stays as it was."""
+        layout = self.layout()
+        if layout is None:
+            return
+        base = self.baseline_label
+        m = layout.contentsMargins()
+        others = m.left() + m.right() + layout.spacing() * (layout.count() - 1)
+        for i in range(layout.count()):
+            item = layout.itemAt(i)
+            if item is not None and item.widget() not in (base, self.dataset_label):
+                w = item.widget()
+                others += (item.sizeHint().width() if w is None or w.isVisibleTo(self)
+                           else 0)
+        most = max(base.minimumWidth(), self.width() - others - self._dataset_need)
+        if most != base.maximumWidth():
+            base.setMaximumWidth(most)
 
     def _on_model_changed(self, *_: object) -> None:
         m = self.session.model
@@ -138,9 +174,12 @@ class Header(QWidget):
             changed = dict(b.params)
         what = ", ".join(f"{k}={v}" for k, v in changed.items()) or "defaults"
         tip = f"the configuration {b.name!r}: {b.model_id}, {what}"
-        # its name and the model; long values (a clock, many weights) only in the tooltip, so
-        # the dataset line beside it keeps its room
-        short = what if len(what) <= 36 else what[:35] + "…"
+        # its name and the model; long values (a clock, many weights) counted, whole in the
+        # tooltip, so the dataset line beside it keeps its room (a sample's own clock, "now=
+        # 2026-11-20T12:00:00.000Z", took 350 px)
+        n = len(changed)
+        short = what if len(what) <= SHORT_VALUES else \
+            f"{n} change{'' if n == 1 else 's'}"
         named = "" if b.name.startswith("baseline") else f" {esc(repr(b.name))}"
         # the model only when it is not the one in the box beside it
         model = "" if self.session.model is not None and b.model_id == self.session.model.id \
