@@ -39,6 +39,9 @@ def tea(window: Any) -> Any:
 
 
 def _open(qtbot: QtBot, window: Any) -> CompareWindow:
+    # the size it opens at on a large screen (the offscreen one is 800 px: within it, it
+    # opens at 720, narrow enough to fold the explain pane)
+    window.compare_window().resize(1400, 860)
     window.config_menu.compare.trigger()
     view = window.compare_window()
     qtbot.waitExposed(view)

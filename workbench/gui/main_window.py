@@ -137,7 +137,7 @@ class MainWindow(QMainWindow):
         self.loop.error.connect(self.show_error)
         self.loop.prepare_started.connect(lambda what: self.statusBar().showMessage(what + " …"))
         self.loop.prepare_finished.connect(self._on_prepare_finished)
-        self.resize(1500, 950)
+        self.resize(st.first_size(self, 1500, 950))  # a remembered layout's size replaces it
         if restore:
             self.restore_layout()
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QSize
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
 
 from workbench.core.data import DEFAULT_SPLIT
 
 ORGANISATION = "ScoringWorkbench"
 APPLICATION = "workbench"
 MAX_RECENT = 10
+SCREEN_SHARE = 0.9  # a first window's most share of the screen's free width and height
 
 
 def use_settings_folder(folder: str | Path) -> None:
@@ -94,3 +97,16 @@ def _dataset_files() -> dict[str, list[str | None]]:
     return {str(k): [*(x if isinstance(x, str) and x else None for x in v[:2]),
                      v[2] if len(v) == 3 and isinstance(v[2], str) and v[2] else DEFAULT_SPLIT]
             for k, v in raw.items() if isinstance(v, list) and len(v) in (2, 3)}
+
+
+def first_size(window: QWidget, width: int, height: int) -> QSize:
+    """A window's size before any was remembered: `width` × `height`, within SCREEN_SHARE of
+    its screen's free area (less the panels and task bars). The main window opened at 1,500
+    × 950 and the compare view at 1,400 × 860 on 1,366 × 768 laptops, their status lines and
+    buttons below the screen's edge where the window manager does not shrink them."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return QSize(width, height)
+    room = screen.availableGeometry()
+    return QSize(min(width, int(room.width() * SCREEN_SHARE)),
+                 min(height, int(room.height() * SCREEN_SHARE)))

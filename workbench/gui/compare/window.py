@@ -51,6 +51,7 @@ from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 from workbench.gui.palette import signed
+from workbench.gui.settings import first_size
 from workbench.report.text import TRAINED_NOTE, case_lines, trained_pair
 
 from .config_list import ConfigurationList
@@ -238,7 +239,7 @@ class CompareWindow(QWidget):
                               (s.baseline_changed, self.schedule),
                               (s.query_changed, self._follow_query)])
         self._enable_actions()
-        self.resize(1400, 860)
+        self.resize(first_size(self, 1400, 860))
 
     # -- computing ------------------------------------------------------------------------
 
@@ -619,6 +620,10 @@ class CompareWindow(QWidget):
         super().resizeEvent(event)
         self._fit_presentation()
         self._fit_lists()
+        if self.comp is not None:
+            # a window opened small (within a laptop's screen) and then widened: the metric
+            # table had kept its small share, B's Δ, p and ▲/▼ scrolled out of sight
+            self._fit_table()
         self._fold_explain()
         if self.comp is not None and self.lines.columns != self._columns():
             self._restore_columns()
