@@ -53,3 +53,39 @@ def test_long_ids_and_query_in_the_window(qtbot: QtBot, tmp_path: Path) -> None:
     assert summary.text().endswith("…") or "…" in summary.text()
     assert "by whom?" in summary.toolTip()  # the whole query, past the 140-character clip
     w.close()
+
+
+def test_a_path_keeps_its_file_name(qapp: object) -> None:
+    """Cut in its middle, "roasting/first-crack.md" read "roa….md", four rows alike."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from workbench.gui.elided import elide_path
+
+    fm = QFontMetrics(QFont())
+    path = "roasting/first-crack.md"
+    assert elide_path(path, fm, fm.horizontalAdvance(path)) == path
+    assert elide_path(path, fm, fm.horizontalAdvance("…/first-crack.md")) == "…/first-crack.md"
+    deep = "roasting/beans/notes.md"
+    assert elide_path(deep, fm, fm.horizontalAdvance("…/beans/notes.md")) == "…/beans/notes.md"
+    short = elide_path(path, fm, fm.horizontalAdvance("roa….md"))
+    assert "…" in short and fm.horizontalAdvance(short) <= fm.horizontalAdvance("roa….md")
+    assert elide_path("archived-other", fm, 40).count("…") == 1  # no folder: its middle
+
+
+def test_at_1280_the_bars_give_way_to_the_ids(qtbot: QtBot, styled: object) -> None:
+    """At 1,280 px the contributions' bars kept 180 px while the vault's paths were cut to
+    "roa….md": the bars give way first (down to a third), the ids whole up to 200 px."""
+    from conftest import SAMPLES
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    assert w.open_path(SAMPLES / "vault")
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.wait(10)
+    view = w.ranked.view
+    fm = view.fontMetrics()
+    assert view.columnWidth(2) >= fm.horizontalAdvance("roasting/first-crack.md") + 8
+    assert view.columnWidth(6) >= w.ranked._bar_width // 3
+    w.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QFont, QResizeEvent, QTextDocument
+from PySide6.QtGui import QFont, QFontMetrics, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QLabel, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 
@@ -60,12 +60,35 @@ class ElidingLabel(QLabel):
 
 class MiddleElided(QStyledItemDelegate):
     """Ids elided in the middle: "archived-fix" and "archived-other" stay apart as
-    "arch…fix" and "arch…her", where a right elision made both "archived-…"."""
+    "arch…fix" and "arch…her", where a right elision made both "archived-…". A path keeps
+    its file name whole where that fits ("…/first-crack.md"): cut in the middle it read
+    "roa….md", four rows alike."""
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
                         index: QModelIndex | QPersistentModelIndex) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
+        # the style's own margins about the text: a few px each side
+        room = option.rect.width() - 2 * TEXT_MARGIN
+        if option.text and room > 0:
+            option.text = elide_path(option.text, option.fontMetrics, room)
+
+
+TEXT_MARGIN = 4  # px a cell's style keeps each side of its text (Fusion: 3 + 1)
+
+
+def elide_path(text: str, fm: QFontMetrics, room: int) -> str:
+    """`text` as it fits `room` px: whole; a path as "…/" and as much of its end as fits,
+    its file name at least; else cut in its middle."""
+    if fm.horizontalAdvance(text) <= room:
+        return text
+    if "/" in text.rstrip("/"):
+        parts = text.split("/")
+        for i in range(1, len(parts)):  # the most folders of its end that fit
+            tail = "…/" + "/".join(parts[i:])
+            if fm.horizontalAdvance(tail) <= room:
+                return tail
+    return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
 
 
 def rich_width(font: QFont, html: str) -> float:

@@ -381,7 +381,10 @@ class RankedTable(QWidget):
         # they kept 180 px and a code file's path (its id, the only name) read "…"
         fixed = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
                     if c not in (2, 3, BAR_COLUMN) and not self.view.isColumnHidden(c))
-        names = title_min + (0 if self._title_hidden else fm.horizontalAdvance("x" * 8) + 16)
+        # … and before the ids: down to a third while an id is cut short of its whole width
+        # (up to ID_CAP). They kept 180 px at 1,280 while the vault's paths read "roa….md"
+        id_want = min(self._widest_id, ID_CAP)
+        names = max(title_min, id_want) if self._title_hidden else title_min + id_want
         bar = max(self._bar_width // 3, min(self._bar_width, inner - fixed - names))
         if bar != self.view.columnWidth(BAR_COLUMN):
             self.view.setColumnWidth(BAR_COLUMN, bar)
