@@ -4,6 +4,8 @@ are shown as they are."""
 
 from __future__ import annotations
 
+from pytestqt.qtbot import QtBot
+
 from workbench.core.data import Corpus, Document
 from workbench.core.data import display_title as _title
 
@@ -16,3 +18,25 @@ def test_shared_labels_get_the_text_beside_them() -> None:
     assert _title(titled, titled[3]) == "Paper 3"
     untitled = Corpus([Document("d", "", "first line\nsecond")])
     assert _title(untitled, untitled[0]) == "first line"
+
+
+def test_codeledgers_legend_ends_above_the_table_at_1280(qtbot: QtBot, styled: object) -> None:
+    """Its height set, the label's resize came back and set the other bound (at least 66 px,
+    at most 50): the layout placed it 8 px low, "hatched: negative" under the table."""
+    from conftest import SAMPLES
+
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "code-repo")
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    legend, view = w.ranked.legend, w.ranked.view
+    assert legend.minimumHeight() == legend.maximumHeight() == legend.height()
+    assert legend.height() >= legend.heightForWidth(legend.width())
+    qtbot.waitUntil(lambda: legend.geometry().bottom() < view.geometry().top())
+    w.close()

@@ -254,6 +254,7 @@ class LegendLabel(QLabel):
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._fitting = False
         self.fit()
 
     def fit(self) -> None:
@@ -262,8 +263,16 @@ class LegendLabel(QLabel):
         line = max(self.fontMetrics().lineSpacing(), self._rich_line())
         need = self.heightForWidth(self.width()) if self.text() else 0
         height = min(max(2 * line, need), MAX_LEGEND_LINES * line) + 2
-        if height != self.height() or self.minimumHeight() != height:
+        if self._fitting or (height == self.minimumHeight() == self.maximumHeight()):
+            return
+        # once: the height set resizes the label, whose resizeEvent came back here and set
+        # the other bound (minimum 66 px, maximum 50): the layout placed it 8 px low, its
+        # last line under the table's header (codeledger at 1,280: "hatched: negative")
+        self._fitting = True
+        try:
             self.setFixedHeight(height)
+        finally:
+            self._fitting = False
 
     def _rich_line(self) -> int:
         """The height of one line of the legend's rich text, in its font (kept per font)."""
