@@ -121,6 +121,8 @@ def test_a_bar_click_selects_the_query_everywhere(qtbot: QtBot, tea: Any) -> Non
     qtbot.mouseClick(chart, Qt.MouseButton.LeftButton, pos=chart.bar_center(n))
     assert tea.session.query == q and view.lines.query == q
     assert tea.session.dataset.queries[q].id in view.query_label.text()
+    # the line of changes is about this query: the table below counts every one
+    assert "\nthis query, " in view.query_label.text()
     tea.session.select_query(0)  # and the view follows the main window
     assert view.lines.query == 0
 

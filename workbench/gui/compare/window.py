@@ -483,8 +483,10 @@ class CompareWindow(QWidget):
                 self.session.dataset.qrels or {} if self.session.dataset else {}):
             change = "not counted: a configuration was tuned on this query (its judgments " \
                      "are set aside)"
+        # "this query": the table below counts every query ("no metric changed" sat above a
+        # table whose bundle figures had changed)
         self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
-                                 f"{pair}: {change}")
+                                 f"this query, {pair}: {change}")
         if self.session.query != q:
             self.session.select_query(q)
 
