@@ -342,3 +342,29 @@ def test_only_the_cut_a_model_makes_is_called_its_min_score() -> None:
     # dense's cut is its min similarity, named so
     dense = get_model("dense")
     assert dense.selection_params(dense.schema.resolve({"min_similarity": 0.5})).min_score == 0.5
+
+
+def test_a_document_the_case_limit_cut_keeps_its_score_and_names_what_fell_past_it() -> None:
+    # superseded_penalty 4 → 17 on a top-1 case: qm-004 (not superseded, its score the same
+    # under both) was "filtered out by the over_limit gate", total 0 → 39, Δ +39; it was 2nd
+    # behind the superseded qm-005, whose penalty grew by 17 − 4 = 13
+    ds = load_dataset(SAMPLES / "decisions-eval")
+    model = get_model("decision-memory")
+    comp = compare_configurations(model, ds, [
+        Configuration("defaults", model.schema.resolve({})),
+        Configuration("fix", model.schema.resolve({"superseded_penalty": 17,
+                                                   "long_query_meaningful": 2}))],
+        ["ndcg@10"])
+    q = ds.queries.ids.index("superseded-wins-manual-search")
+    doc, other = ds.corpus.index["qm-004"], ds.corpus.index["qm-005"]
+    a, b = comp.results
+    assert a.ranking.docs[q, :int(a.ranking.count[q])].tolist() == [other]
+    assert b.ranking.docs[q, :int(b.ranking.count[q])].tolist() == [doc]
+    move = explain_move(comp, 1, q, doc)
+    assert move.gate_a is None and move.total_a == move.total_b > 0
+    assert move.sentence() == (
+        f"moved from #2 (past the limit of 1) to 1: its own score did not change "
+        f"({move.total_b:.3g}); the document above it before fell past it: qm-005 "
+        f"(superseded −13) — superseded_penalty 4 → 17, long_query_meaningful 3 → 2")
+    back = explain_move(comp, 1, q, other)
+    assert back.sentence().startswith("moved from 1 to #2 (past the limit of 1): superseded −13")

@@ -274,6 +274,11 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     return comparison
 
 
+# the gate a model records its own limit with (decision-memory: each case's top K); a
+# document it cut is past the limit, not filtered (models name it so; engine declares none)
+LIMIT_GATE = "over_limit"
+
+
 @dataclass(frozen=True)
 class MoveExplained:
     """One document of one query under configuration 0 (`a`) and configuration i (`b`)."""
@@ -313,6 +318,10 @@ class MoveExplained:
     # that stopped at the depth compared
     limit_a: int | None = None
     limit_b: int | None = None
+    # the documents above it under the first configuration and not under the second (it
+    # passed them because they fell), each "id (signal −13)": named where its own score
+    # did not move, so that what moved it is said
+    passed: tuple[str, ...] = ()
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -326,7 +335,7 @@ class MoveExplained:
             return None
         ties = f", tied with {tied:,} other{'s' if tied > 1 else ''}" if tied else ""
         if limit is not None and depth >= limit:  # the limit stopped the list, not the depth
-            return f"#{place}{ties}, past the limit of {limit}"
+            return f"#{place} (past the limit of {limit}{ties})"
         return f"below the top {depth} (#{place}{ties})"
 
     @staticmethod
@@ -345,9 +354,10 @@ class MoveExplained:
                 ("second", self.beyond_b, self.rank_a, self.depth_b, self.limit_b)):
             if place is None or other is None or limit is None or depth < limit:
                 continue
-            same = (f"the same place (#{place}) under both" if place == other
-                    else f"#{place} under the {side}")
-            return f"{same}, past the {side} configuration's limit of {limit}: cut, not moved"
+            if place != other:  # it moved too: what moved it is said, not "cut"
+                continue
+            return (f"the same place (#{place}) under both, past the {side} configuration's "
+                    f"limit of {limit}: cut, not moved")
         return None
 
     def sentence(self, top: int = 3) -> str:
@@ -393,6 +403,14 @@ class MoveExplained:
         elif parts and rose and own <= 0 and self.overtook:
             why += (f", but it passed {self.overtook} document"
                     f"{'s' if self.overtook > 1 else ''} that fell further")
+        elif not parts and rose and self.passed:
+            # its score held: the documents that fell past it moved it (a limit of 1 had
+            # read as a gate, its total as 0 and its change as +39)
+            n = max(self.overtook, len(self.passed))
+            why = (f"its own score did not change ({_plain(self.total_b)}); "
+                   f"{'the document' if n == 1 else f'{n} documents'} above it before fell "
+                   f"past it: {', '.join(self.passed[:3])}"
+                   + (f" and {self.overtook - 3} more" if self.overtook > 3 else ""))
         unscored = [side for side, ok in (("first", self.scored_a), ("second", self.scored_b))
                     if not ok]
         if unscored:
@@ -400,7 +418,12 @@ class MoveExplained:
                    f"(not scored); {why}")
         # the min score that cut it first, not hidden in "and 2 more"
         floors = {f[0] for f in (self.floor_a, self.floor_b) if f is not None}
-        changed = sorted(self.changed.items(), key=lambda kv: kv[0] not in floors)
+        # then a setting named after a signal that moved (superseded_penalty for a fall of
+        # superseded), before those that moved nothing here
+        moved = {self.signals[s] for s in order if abs(self.deltas[s]) > 1e-12}
+        moved |= {p.rsplit(" (", 1)[1].split()[0] for p in self.passed if " (" in p}
+        changed = sorted(self.changed.items(), key=lambda kv: (
+            kv[0] not in floors, not any(m and m in kv[0] for m in moved)))
         settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
                              for n, (a, b) in changed[:3])
         more = len(self.changed) - 3
@@ -429,19 +452,35 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                         else (None, 0))
     beyond_b, tied_b = (_place_beyond(b, query, doc) if rank_b is None and gate_b is None
                         else (None, 0))
+    # a model that records its own limit as a gate (decision-memory's over_limit, each case
+    # with its top K): the document keeps its score there, ranked past the limit
+    cut_limit: list[int | None] = [None, None]
+    if gate_a == LIMIT_GATE:
+        total_a = float(parts_a.sum())
+        beyond_a, tied_a, above_a = _place_past_limit(a, query, total_a)
+        gate_a, cut_limit[0] = None, int(a.ranking.count[query])
+    if gate_b == LIMIT_GATE:
+        total_b = float(parts_b.sum())
+        beyond_b, tied_b, above_b = _place_past_limit(b, query, total_b)
+        gate_b, cut_limit[1] = None, int(b.ranking.count[query])
     floor_a, floor_b = (_floor(comparison, j, query, doc, rank, gate) for j, rank, gate in
                         ((0, rank_a, gate_a), (i, rank_b, gate_b)))
     if floor_a is not None:  # out of the list by its score, not by the depth compared
         beyond_a, tied_a = None, 0
     if floor_b is not None:
         beyond_b, tied_b = None, 0
-    limit_a, limit_b = (comparison.model.selection_params(
-        comparison.model.schema.resolve(comparison.configs[j].params)).limit for j in (0, i))
+    limit_a, limit_b = (cut_limit[side] or comparison.model.selection_params(
+        comparison.model.schema.resolve(comparison.configs[j].params)).limit
+        for side, j in ((0, 0), (1, i)))
     overtaken, overtook = len(above_b - above_a), len(above_a - above_b)
+    # named only where its own score held (then they are what moved it), the first four
+    fell = sorted(above_a - above_b, key=lambda d: _rank_of(a, query, d) or 0)
+    same = not np.any(np.abs(parts_b - parts_a) > 1e-12)
+    passed = tuple(_named_fall(comparison, i, query, d) for d in fell[:4]) if same else ()
     # from or to below the depth compared: counted from its places (the lists stop short)
     if beyond_b is not None and rank_a is not None:
         overtaken = max(0, beyond_b - rank_a)
-    if beyond_a is not None and rank_b is not None:
+    if beyond_a is not None and rank_b is not None and cut_limit[0] is None:
         overtook = max(0, beyond_a - rank_b)
     return MoveExplained(query, doc, rank_a, rank_b,
                          total_a, total_b, a.scores.signals, parts_a, parts_b, changed,
@@ -449,7 +488,36 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          overtaken, overtook, gate_a, gate_b,
                          int(a.ranking.count[query]), int(b.ranking.count[query]),
                          beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b,
-                         limit_a, limit_b)
+                         limit_a, limit_b, passed)
+
+
+def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> str:
+    """"qm-005 (superseded −13)": a document and the signal that changed most for it
+    between configuration 0 and configuration i."""
+    _, parts_a = doc_contributions(comparison.results[0].scores, query, doc)
+    _, parts_b = doc_contributions(comparison.results[i].scores, query, doc)
+    diff = parts_b - parts_a
+    name = comparison.dataset.corpus.ids[doc]
+    s = int(np.argmax(np.abs(diff))) if len(diff) else 0
+    if not len(diff) or abs(diff[s]) <= 1e-12:
+        return name
+    return f"{name} ({comparison.results[0].scores.signals[s]} {_signed(float(diff[s]))})"
+
+
+def _place_past_limit(result: Result, query: int, mine: float
+                      ) -> tuple[int, int, set[int]]:
+    """(place, ties, the documents above it) of a document the model's limit gate left
+    out, by the scores it and the others past the limit would have: every ranked document
+    is above it, then those past the limit that score more."""
+    ranked = {int(d) for d in result.ranking.docs[query, :int(result.ranking.count[query])]}
+    scores = result.scores
+    row = scores.row(query)
+    pairs = np.arange(row.start, row.stop, dtype=np.intp)
+    cut = scores.gate[pairs] == scores.gates.index(LIMIT_GATE) + 1
+    would = scores.contributions_of(pairs[cut]).sum(axis=0)
+    docs = scores.docs[pairs[cut]]
+    above = ranked | {int(d) for d in docs[would > mine]}
+    return len(above) + 1, int(np.count_nonzero(would == mine)) - 1, above
 
 
 def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | None,
