@@ -260,8 +260,13 @@ def test_a_document_below_the_depth_compared_is_not_said_to_drop_out(tea: Datase
             assert full is not None
             assert move.beyond_b <= full <= move.beyond_b + move.tied_b
             text = move.sentence()
-            assert text.startswith(f"moved from {move.rank_a} to below the top 100 "
-                                   f"(#{move.beyond_b}"), text
+            # a tie that starts inside the list is said as one (its first place is no rank)
+            start = (f"(#{move.beyond_b}" if move.beyond_b > 100 else
+                     f"(tied at {move.total_b:.3g} with {move.tied_b} others from "
+                     f"#{move.beyond_b} on; the order among them put it after #100)")
+            assert text.startswith(f"moved from {move.rank_a} to below the top 100 {start}"), \
+                text
+            assert "passed" not in text  # it fell: "it passed 94 that fell further" was wrong
             assert "dropped out" not in text
             found += 1
     assert found
@@ -282,8 +287,10 @@ def test_a_document_rising_from_below_the_depth_is_said_so(tea: Dataset) -> None
             assert move.rank_a is None and move.beyond_a is not None
             assert move.rank_b is not None
             assert move.overtook == max(0, move.beyond_a - move.rank_b)
-            assert move.sentence().startswith(
-                f"moved from below the top 100 (#{move.beyond_a}")
+            start = (f"(#{move.beyond_a}" if move.beyond_a > 100 else
+                     f"(tied at {move.total_a:.3g} with {move.tied_a} others from "
+                     f"#{move.beyond_a} on;")
+            assert move.sentence().startswith(f"moved from below the top 100 {start}")
             found += 1
     assert found
 
@@ -368,3 +375,19 @@ def test_a_document_the_case_limit_cut_keeps_its_score_and_names_what_fell_past_
         f"(superseded −13) — superseded_penalty 4 → 17, long_query_meaningful 3 → 2")
     back = explain_move(comp, 1, q, other)
     assert back.sentence().startswith("moved from 1 to #2 (past the limit of 1): superseded −13")
+
+
+def test_a_document_whose_tie_starts_inside_the_list_is_not_given_that_first_place() -> None:
+    # SciFact, alpha 0.7 → 1: every document scores 0 under alpha 1 and explain ranks this one
+    # #1156; compare said "moved from 1 to below the top 100 (#1, tied with 199 others)",
+    # the first place of the tie and a count over the 200 pairs the hybrid tick kept
+    def move(pruned: bool) -> MoveExplained:
+        return MoveExplained(
+            query=0, doc=3, rank_a=1, rank_b=None, total_a=4.5, total_b=0.0,
+            signals=("bm25", "vector"), contributions_a=np.array([4.5, 0.0]),
+            contributions_b=np.zeros(2), changed={"alpha": (0.7, 1.0)},
+            depth_b=100, beyond_b=1, tied_b=199, pruned_b=pruned)
+    assert move(True).sentence() == (
+        "moved from 1 to below the top 100 (tied at 0 with at least 199 others from #1 on; "
+        "the order among them put it after #100): bm25 −4.5 — alpha 0.7 → 1")
+    assert "(tied at 0 with 199 others from #1 on;" in move(False).sentence()

@@ -322,6 +322,10 @@ class MoveExplained:
     # passed them because they fell), each "id (signal −13)": named where its own score
     # did not move, so that what moved it is said
     passed: tuple[str, ...] = ()
+    # whether the model kept only the pairs a ranking to the depth can reach (hybrid): then
+    # more documents may share its score than the tie count says
+    pruned_a: bool = False
+    pruned_b: bool = False
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -329,11 +333,18 @@ class MoveExplained:
         return out
 
     @staticmethod
-    def _below(place: int | None, depth: int, tied: int, limit: int | None = None
-               ) -> str | None:
+    def _below(place: int | None, depth: int, tied: int, limit: int | None = None,
+               score: float | None = None, pruned: bool = False) -> str | None:
         if place is None:
             return None
-        ties = f", tied with {tied:,} other{'s' if tied > 1 else ''}" if tied else ""
+        others = f"{'at least ' if pruned else ''}{tied:,} other{'s' if tied > 1 else ''}"
+        if tied and place <= depth and score is not None:
+            # its tie starts inside the list: "#1" beside "below the top 100" read as rank 1
+            cut = (f"past the limit of {limit}" if limit is not None and depth >= limit
+                   else f"below the top {depth}")
+            return (f"{cut} (tied at {_plain(score)} with {others} from #{place} on; the "
+                    f"order among them put it after #{depth})")
+        ties = f", tied with {others}" if tied else ""
         if limit is not None and depth >= limit:  # the limit stopped the list, not the depth
             return f"#{place} (past the limit of {limit}{ties})"
         return f"below the top {depth} (#{place}{ties})"
@@ -371,9 +382,11 @@ class MoveExplained:
         else:
             where = _move_words(self.rank_a, self.rank_b,
                                 under_a or self._below(self.beyond_a, self.depth_a,
-                                                       self.tied_a, self.limit_a),
+                                                       self.tied_a, self.limit_a,
+                                                       self.total_a, self.pruned_a),
                                 under_b or self._below(self.beyond_b, self.depth_b,
-                                                       self.tied_b, self.limit_b))
+                                                       self.tied_b, self.limit_b,
+                                                       self.total_b, self.pruned_b))
         order = np.argsort(-np.abs(self.deltas), kind="stable")
         parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
@@ -390,8 +403,11 @@ class MoveExplained:
                      ", let through by the second" if self.gate_a else
                      ", let through by the first")
             why = lead + (f"; {why}" if parts else "")
-        place_a = self.rank_a if self.rank_a is not None else self.beyond_a
-        place_b = self.rank_b if self.rank_b is not None else self.beyond_b
+        # past its list, whatever place its tie starts at ("#76" of a tie cut after #100)
+        place_a = self.rank_a if self.rank_a is not None else \
+            None if self.beyond_a is None else max(self.beyond_a, self.depth_a + 1)
+        place_b = self.rank_b if self.rank_b is not None else \
+            None if self.beyond_b is None else max(self.beyond_b, self.depth_b + 1)
         fell = place_a is not None and place_b is not None and place_b > place_a
         rose = place_a is not None and place_b is not None and place_b < place_a
         own = self.total_b - self.total_a
@@ -488,7 +504,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          overtaken, overtook, gate_a, gate_b,
                          int(a.ranking.count[query]), int(b.ranking.count[query]),
                          beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b,
-                         limit_a, limit_b, passed)
+                         limit_a, limit_b, passed,
+                         a.scores.elsewhere is not None, b.scores.elsewhere is not None)
 
 
 def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> str:
