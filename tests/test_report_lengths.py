@@ -83,3 +83,15 @@ def test_a_cut_only_difference_is_not_coloured_as_a_gain(limited: Comparison) ->
     table = page[start:page.index("</table>", start)]
     assert 'data-metric="ndcg@10"' in table
     assert "num up" not in table and "num down" not in table
+
+
+def test_agreement_of_two_that_only_stop_sooner_counts_the_shorter_list(
+        limited: Comparison) -> None:
+    # "same order 5 of 20", "documents shared 68%": the top 10 of a list of 5 set against one
+    # of 10 of which it is the start (the premise test above) read as a change of order
+    a = limited.agreement(1)
+    n = int(limited.counted.sum()) - a.empty
+    assert (a.same_order, a.same_first, a.queries) == (n, n, n)
+    assert a.mean_overlap == 1.0
+    said = markdown(limited)
+    assert "the shorter list (the order is the same; one stops sooner)" in said

@@ -284,14 +284,19 @@ class Agreement:
 
 
 def agreement(current: Result, baseline: Result, k: int,
-              queries: NDArray[np.bool_] | None = None) -> Agreement:
+              queries: NDArray[np.bool_] | None = None, shorter: bool = False) -> Agreement:
     """The two results' top k set side by side for every query (those `queries` marks, when
-    given): how many documents they share, and whether the order or the first one held."""
+    given): how many documents they share, and whether the order or the first one held.
+    `shorter`: each query's top k only as far as the shorter of its two lists goes (for two
+    rankings that differ only in where they stop, the documents one never returns are no
+    disagreement)."""
     n = len(current.ranking.count)
     overlap = np.full(n, np.nan)
     same_order = same_first = empty = 0
     for q in range(n) if queries is None else np.flatnonzero(queries).tolist():
         a, b = _top(current, q, k), _top(baseline, q, k)
+        if shorter:
+            a, b = a[:len(b)], b[:len(a)]
         longest = max(len(a), len(b))
         if not longest:
             empty += 1

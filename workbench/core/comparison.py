@@ -178,10 +178,17 @@ class Comparison:
                 return False
         return True
 
+    def stops_only(self, i: int) -> bool:
+        """Whether configurations 0 and i rank alike and differ only in where they stop."""
+        return self.cut_short(i) and self.same_order(i)
+
     def agreement(self, i: int, k: int = 10) -> Agreement:
         """How alike configuration i's top k is to configuration 0's, over the counted
-        queries (judged or not: it needs no judgment)."""
-        return agreement(self.results[i], self.results[0], k, self.counted)
+        queries (judged or not: it needs no judgment); where the two differ only in where
+        they stop, over the shorter list of each query ("same order 5 of 20" had read as a
+        change of order where one list only stopped at 5)."""
+        return agreement(self.results[i], self.results[0], k, self.counted,
+                         shorter=self.stops_only(i))
 
     def movers(self, i: int, k: int = 10, top: int = 50) -> list[Mover]:
         """Documents that moved between configuration 0 and configuration i, largest first;

@@ -119,6 +119,10 @@ def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list
             [f"{queries}: same first", *(f"{a.same_first:,} of {a.queries:,}" for a in found)]]
     if any(a.empty for a in found):  # no agreement to speak of where neither ranks anything
         rows.append([f"{queries}: neither ranks any", *(f"{a.empty:,}" for a in found)])
+    if any(comp.stops_only(i) for i in range(1, len(comp.configs))):
+        rows.append(["compared over", *(
+            "the shorter list (the order is the same; one stops sooner)" if comp.stops_only(i)
+            else f"the top {k}" for i in range(1, len(comp.configs)))])
     return header, rows
 
 
@@ -142,7 +146,9 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
     return (f"{comp.configs[i].name} against {comp.configs[0].name}: its top {k} shares "
             f"{_share(a.mean_overlap)} of the {docs} on average; {a.same_order:,} of "
             f"{a.queries:,} {queries} keep the same order, {a.same_first:,} the same first "
-            f"{singular(docs)}{empty}")
+            f"{singular(docs)}{empty}"
+            + (" (over the shorter of each query's two lists: they rank alike and one stops "
+               "sooner)" if comp.stops_only(i) else ""))
 
 
 def cases_passed(comp: Comparison) -> list[dict[str, bool]] | None:
