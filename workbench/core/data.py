@@ -88,9 +88,15 @@ def _titles_are_labels(corpus: Corpus) -> bool:
     return known
 
 
-def _first_line(text: str) -> str:
+def _first_line(text: str, width: int = 120) -> str:
+    """The first line, at most `width` characters: a longer one cut at a word with "…" (cut
+    mid-word, "the abandoned obse" read as a typo of the text printed under it)."""
     line = text.strip().split("\n", 1)[0]
-    return line[:120]
+    if len(line) <= width:
+        return line
+    cut = line[:width - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > width // 2 else cut).rstrip(" ,;:—-") + "…"
 
 
 class Corpus:
