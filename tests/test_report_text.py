@@ -27,12 +27,13 @@ def test_markdown_has_every_section() -> None:
     ndcg = next(r for r in comp.rows if r.metric == "ndcg@10")
     line = next(x for x in text.splitlines() if x.startswith("| ndcg@10 |"))
     cells = [c.strip() for c in line.strip("|").split("|")]
+    star = " ★" if (ndcg.p_values[1] or 1.0) < 0.05 else ""  # the Markdown's p < 0.05 mark
     assert cells[1:4] == [f"{ndcg.means[0]:.4f}", f"{ndcg.means[1]:.4f}",
-                          f"{ndcg.deltas[1]:+.4f}"]
+                          f"{ndcg.deltas[1]:+.4f}".replace("-", "−") + star]
     # the interval the HTML report gives, here too (scipy's t interval of the differences)
     d = comp.results[1].per_query["ndcg@10"] - comp.results[0].per_query["ndcg@10"]
     ci = stats.ttest_1samp(d, 0.0).confidence_interval(confidence_level=0.95)
-    assert cells[4] == f"{ci.low:+.4f} to {ci.high:+.4f}"
+    assert cells[4] == f"{ci.low:+.4f} to {ci.high:+.4f}".replace("-", "−")
     assert cells[5] == p_text(ndcg.p_values[1])
     assert cells[6] == f"{ndcg.improved[1]}/{ndcg.worsened[1]}"
     assert "- 95% CI of Δ: the range the mean per-query difference lies in" in text

@@ -364,6 +364,28 @@ def metric_table(comp: Comparison, *, intervals: bool = False
     return header, rows
 
 
+def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[list[str]]]:
+    """Configuration i against the first, one row per metric, for Markdown: headers that name
+    the configuration (one table of 17 columns had repeated "Δ | p" for each, its name only
+    above its mean), a real minus, and a difference with p below 0.05 starred (nothing had
+    marked which were beyond chance)."""
+    name, first = shown_name(comp, comp.configs[i].name), shown_name(comp, comp.configs[0].name)
+    header = ["metric", first, name, f"Δ ({name})", f"{LEVEL:.0%} CI of Δ", "p", "▲/▼"]
+    fitted = trained_pair(comp, i)  # a test against training scores is no evidence: "—"
+    rows = []
+    for r in comp.rows:
+        count = is_count(r.metric)
+        p = r.p_values[i]
+        delta = minus_text(r.deltas[i], count)
+        if p is not None and p < 0.05 and not fitted and not count:
+            delta = f"{delta} ★"
+        ci = interval_text(difference_interval(comp.per_query_delta(r.metric, i)), count)
+        rows.append([r.metric, mean_text(r.means[0], count), mean_text(r.means[i], count),
+                     delta, "—" if fitted else ci.replace("-", "−"),
+                     "—" if fitted else p_text(p), "—" if fitted else moved_text(r, i)])
+    return header, rows
+
+
 def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
     """Queries improved / worsened ("14/4"); for a cost (a bundle's files or tokens) queries
     with fewer / more ("↓6/↑0"): fewer is no gain where recall fell with it."""
@@ -501,8 +523,14 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     lines += (_md_table(header, rows, numeric_from=len(header)) if rows
               else ["None: the configurations are identical."])
     if comp.rows:
-        header, rows = metric_table(comp, intervals=True)
-        lines += ["", "## Metrics", "", *_md_table(header, rows)]
+        lines += ["", "## Metrics", ""]
+        for i in range(1, len(comp.configs)):
+            header, rows = markdown_metric_table(comp, i)
+            if len(comp.configs) > 2:
+                lines += [f"### {md(comp.configs[i].name)} against {md(comp.configs[0].name)}",
+                          ""]
+            lines += [*_md_table(header, rows), ""]
+        lines += ["★: p below 0.05, a difference beyond chance by the paired test."]
         lines += [line for note in length_notes(comp) for line in ("", f"**Note:** {md(note)}.")]
     else:
         lines += ["", "## Metrics", "", "None: no judgments."]
