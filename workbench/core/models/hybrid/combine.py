@@ -134,6 +134,35 @@ def base_at(prep: HybridPrepared, query: I64, doc: I64, base_lambda: float,
     return base
 
 
+def inert(prep: HybridPrepared) -> dict[str, str]:
+    """Parameter → why no value of it changes a score on this prepared data
+    (`Model.inert_params`): the forgetting curve's two where it applies to no pair (plain
+    BEIR data: its base is 0 at every λ and floor), the floor where no memory under the
+    curve has importance 5, and the entity boost where no query's entity adds a term any
+    document holds (its repeats then change no query term's weight)."""
+    out: dict[str, str] = {}
+    if not prep.curve:
+        why = ("no query has a chat and no document is an OpenVault memory, so the "
+               "forgetting curve applies to no pair: its base is 0")
+        out["base_lambda"] = why
+        out["importance5_floor"] = why
+    else:
+        # the curve covers every memory where some query has a chat, else the memories alone
+        under = prep.memory | bool(prep.chat.any())
+        if not (under & (prep.importance == 5)).any():
+            out["importance5_floor"] = "no memory the forgetting curve applies to has importance 5"
+    ix = prep.index
+    # a link adds ceil(entity weight · boost) repeats: none for an entity of weight ≤ 0, and
+    # a term no document holds has idf 0, so its count weighs nothing
+    live = (ix.ent_weight[ix.link_ent] > 0) & (ix.qt_df[ix.link_qterm] > 0)
+    if not live.any():
+        out["entity_boost_weight"] = (
+            "no query has an entity to repeat: entities are read from a chat" if not
+            len(ix.ent_query)
+            else "no query's entities hold a word any document holds")
+    return out
+
+
 class Blend:
     """One tick's values at the scored pairs (`candidates.Pairs`): over all of them, cached
     between ticks per the parameters each depends on, or at a subset (`layout`)."""

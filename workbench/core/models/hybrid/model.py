@@ -21,7 +21,7 @@ from typing import Any
 
 from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, EmbeddingJob, Model, Progress, Scores, Selection
-from workbench.core.models.hybrid.combine import Blend, LiveCache, combine_hybrid
+from workbench.core.models.hybrid.combine import Blend, LiveCache, combine_hybrid, inert
 from workbench.core.models.hybrid.explain import explain_pair
 from workbench.core.models.hybrid.params import SCHEMA, SIGNALS
 from workbench.core.models.hybrid.prepared import (
@@ -85,6 +85,12 @@ class HybridModel(Model):
         """OpenVault ranks every memory (then fills a token budget the workbench does not
         model): no min score, no limit."""
         return Selection()
+
+    def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
+        """What no score moves with on this data (`combine.inert`): on plain BEIR data the
+        forgetting curve's λ and floor and the entity boost."""
+        prep: HybridPrepared = prepared
+        return inert(prep)
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
