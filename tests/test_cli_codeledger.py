@@ -292,3 +292,15 @@ def test_needed_files_bundled_as_stubs_are_counted() -> None:
     prep = SimpleNamespace(pair_of=lambda q, d: d, cost=cost)
     bund = SimpleNamespace(files=lambda q: [0, 1, 2])
     assert _stub_finds(SimpleNamespace(prepared=prep, dataset=ds), bund) == (1, 3)
+
+
+def test_explain_counts_only_relevant_judgments_as_needed(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # tea-beir's qrels judge q03 against 7 documents, d025 at grade 0 (not relevant): the
+    # needed files are the other 6, as bundle_recall counts them
+    assert main(["explain", str(SAMPLES / "tea-beir"), "-m", "codeledger",
+                 "--query-id", "q03"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"needed files: \d of 6 in the bundle", out)
+    assert "d025" not in out.partition("needed files:")[2]
+    assert not re.search(r"d025 .*needed ✓", out)

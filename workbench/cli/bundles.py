@@ -34,7 +34,9 @@ def print_bundle_explain(pipe: Any, top: int) -> set[str]:
 
     ranking = top_k(scores, longest)
     task = ds.queries[0]
-    needed = (ds.qrels or {}).get(task.id, {})
+    # a grade-0 judgment says the file is not needed (BEIR qrels, graded --qrels): counted
+    # as bundle_recall counts, relevant files only
+    needed = [p for p, g in (ds.qrels or {}).get(task.id, {}).items() if g > 0]
     size, count, reach = int(bund.size[0]), int(ranking.count[0]), int(bund.reach[0])
     skipped = set(bund.skipped_ranks(0))
     first = model.explain(prep, ds, 0, int(ranking.docs[0, 0]), params) if count else {}
