@@ -93,3 +93,18 @@ def test_the_tune_tab_says_the_best_on_training_was_the_start() -> None:
         "theirs" in text
     assert "would likely not hold" not in text
 
+
+
+
+def test_no_held_out_change_is_not_called_chance(capsys, tmp_path: Path) -> None:
+    # every trial is the start (k1's range is its one value), so no held-out query changes:
+    # it said "the difference may be chance" beside ▲0 ▼0
+    written = tmp_path / "kept.toml"
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=1.2:1.2",
+                 "--trials", "3", "--folds", "2", "--storage", str(tmp_path / "s.db"),
+                 "--out", str(written)]) == 0
+    out = capsys.readouterr().out
+    assert "▲0 ▼0 =25" in out
+    assert "may be chance" not in out and "paired randomisation test" not in out
+    assert "the 25 held-out queries score the same either way (▲0 ▼0): there is no " \
+        "difference to test" in out

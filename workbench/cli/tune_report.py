@@ -172,9 +172,13 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         print("\nno queries were held out: these are training scores, not an estimate of how "
               "the settings do on new queries")
     if t is not None:
-        verdict = ("significant at 0.05" if t.p_value < 0.05 else
-                   "not significant at 0.05: the difference may be chance")
-        print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
+        if not t.improved and not t.worsened:  # no difference for chance to explain
+            print(f"the {t.n} held-out queries score the same either way (▲0 ▼0): there is "
+                  "no difference to test")
+        else:
+            verdict = ("significant at 0.05" if t.p_value < 0.05 else
+                       "not significant at 0.05: the difference may be chance")
+            print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
         advice = ("" if final.kept_start else
                   " — the starting values break a --constraint: loosen it, or tune fewer "
