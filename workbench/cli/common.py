@@ -218,20 +218,22 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
 
 
 def model_id(text: str) -> str:
-    """argparse type of --model: a known model id (else the usage error, before any work)."""
-    from workbench.core.models import model_ids
+    """argparse type of --model: a known model id, or a system's name read as its model's id
+    (`-m openvault` is hybrid); else the usage error, before any work."""
+    from workbench.core.models import canonical_id, get_model, model_ids
 
-    if text not in model_ids():
-        raise argparse.ArgumentTypeError(f"unknown model {text!r}; valid: "
-                                         + ", ".join(model_ids()))
-    return text
+    if canonical_id(text) not in model_ids():
+        try:
+            get_model(text)
+        except KeyError as exc:
+            raise argparse.ArgumentTypeError(str(exc.args[0])) from None
+    return canonical_id(text)
 
 
 def model_list(text: str) -> str:
-    """argparse type of a comma-separated --model list: each a known model id."""
-    for part in text.split(","):
-        model_id(part.strip())
-    return text
+    """argparse type of a comma-separated --model list: each a known model id (or a system's
+    name), given back as model ids."""
+    return ",".join(model_id(part.strip()) for part in text.split(","))
 
 
 def add_model(p: argparse.ArgumentParser, default: str | None = None, *,
@@ -239,7 +241,9 @@ def add_model(p: argparse.ArgumentParser, default: str | None = None, *,
     """--model (required unless it has a `default`), --param NAME=VALUE and --params FILE.
     `checked`: an unknown model id is a usage error at parse time (`embed` says its own)."""
     p.add_argument("--model", "-m", default=default, required=default is None,
-                   type=model_id if checked else str, help="model id (see `workbench models`)"
+                   type=model_id if checked else str,
+                   help="model id (see `workbench models`), or a system's name: openvault, "
+                   "pi-lodestone, obsidian-mcp, codeledger"
                    + (f"; default {default}" if default else ""))
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter (repeatable)")

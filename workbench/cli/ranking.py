@@ -64,9 +64,9 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from workbench.core.models import get_model, model_ids
+    from workbench.core.models import canonical_id, get_model, model_ids
 
-    ids = [args.model] if args.model else model_ids()
+    ids = [canonical_id(args.model)] if args.model else model_ids()
     if getattr(args, "toml", False):
         if not args.model:
             raise UsageError("--toml prints one model's defaults: name the model")

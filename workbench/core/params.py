@@ -308,6 +308,10 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
         try:
             out[name] = schema[name].validate(value)
         except ParamError as exc:
+            other = _other_model(p, schema)
+            if other:  # the file's own model said, not its first key foreign to this one
+                raise ParamError(f"{p} holds {other[0]}'s parameters ({other[1]}): run with "
+                                 f"-m {other[0]}") from None
             line = line_of(p, name)
             where = f"{p}:{line}" if line else str(p)
             text = str(exc)
@@ -315,6 +319,32 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
                 text = f"field '{name}': {text[len(f'parameter {name} '):]}"
             raise ParamError(f"{where}: {text}") from None
     return out
+
+
+def _other_model(path: Path, schema: ParamSchema) -> tuple[str, str] | None:
+    """(model id, how the file names it) where the file says it was written for a model
+    whose parameters are not `schema`'s: its [tuned] record's model, or the first line that
+    `tune --out` or `models ID --toml` writes."""
+    from workbench.core.models import get_model
+
+    text = path.read_text(encoding="utf-8-sig")
+    named: tuple[str, str] | None = None
+    tuned = toml_text.loads(text).get("tuned")
+    if isinstance(tuned, dict) and isinstance(tuned.get("model"), str):
+        named = (tuned["model"], f"written by tune for {tuned['model']}")
+    for line in text.splitlines()[:3] if named is None else ():
+        found = (re.match(r"#\s*workbench tune: model (\S+) on ", line)
+                 or re.match(r"#\s*the defaults of (\S+) ", line))
+        if found:
+            named = (found[1], f"written by tune for {found[1]}" if "tune" in found[0] else
+                     f"the defaults `workbench models {found[1]} --toml` prints")
+            break
+    if named is None:
+        return None
+    try:
+        return None if get_model(named[0]).schema is schema else named
+    except KeyError:  # a model this version does not know: the key's own error says more
+        return None
 
 
 def line_of(path: Path, name: str) -> int | None:

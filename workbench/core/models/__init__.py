@@ -19,17 +19,34 @@ _REGISTRY: dict[str, str] = {
 }
 
 
+# the modelled systems by the names the README and the help use for them: `-m openvault` is
+# the hybrid model (CodeLedger's name is already its model's id)
+SYSTEM_NAMES: dict[str, str] = {
+    "openvault": "hybrid",
+    "pi-lodestone": "decision-memory",
+    "obsidian-mcp": "vault-search",
+}
+
+
 def model_ids() -> list[str]:
     return list(_REGISTRY)
 
 
+def canonical_id(name: str) -> str:
+    """The model id `name` stands for: a system's name (any case) → its model's id; anything
+    else as given."""
+    return SYSTEM_NAMES.get(name.strip().lower(), name)
+
+
 def get_model(model_id: str) -> Model:
-    """A fresh instance of the model named `model_id`."""
+    """A fresh instance of the model named `model_id` (or a system's name, `SYSTEM_NAMES`)."""
     try:
-        target = _REGISTRY[model_id]
+        target = _REGISTRY[canonical_id(model_id)]
     except KeyError:
+        systems = ", ".join(f"{s} ({m})" for s, m in SYSTEM_NAMES.items())
         raise KeyError(
-            f"unknown model {model_id!r}; valid: {', '.join(_REGISTRY)}"
+            f"unknown model {model_id!r}; valid: {', '.join(_REGISTRY)}, or a system's "
+            f"name: {systems}"
         ) from None
     module, _, cls = target.partition(":")
     model_cls = getattr(importlib.import_module(module), cls)

@@ -1,0 +1,70 @@
+"""The command line takes the modelled systems by the names the README uses (`-m openvault` is
+the hybrid model), and a params file written for another model is refused naming that model
+and the -m to use, not its first key foreign to the model run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+
+TEA = str(SAMPLES / "tea-beir")
+
+
+@pytest.mark.parametrize(("system", "model"), [("openvault", "hybrid"),
+                                               ("pi-lodestone", "decision-memory"),
+                                               ("obsidian-mcp", "vault-search"),
+                                               ("OpenVault", "hybrid")])
+def test_a_systems_name_is_its_models_id(system: str, model: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["models", system]) == 0
+    assert capsys.readouterr().out.startswith(f"{model} — ")
+    assert main(["eval", TEA, "-m", system, "-p", "embeddings=stored"] if model == "hybrid"
+                else ["eval", TEA, "-m", system]) == 0
+    assert f"; model {model}\n" in capsys.readouterr().out
+
+
+def test_an_unknown_model_lists_the_systems_names(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:  # argparse's usage error
+        main(["eval", TEA, "-m", "openvaul"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "unknown model 'openvaul'" in err and "openvault (hybrid)" in err
+
+
+def test_the_defaults_of_another_model_are_refused_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["models", "hybrid", "--toml"]) == 0
+    defaults = tmp_path / "hyb.toml"
+    defaults.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(defaults)]) == 2
+    err = capsys.readouterr().err
+    assert f"{defaults} holds hybrid's parameters" in err and "run with -m hybrid" in err
+    assert "unknown parameter" not in err
+
+
+def test_a_file_tune_wrote_for_another_model_is_refused_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tuned = tmp_path / "sf.toml"
+    assert main(["tune", TEA, "-m", "bm25", "--tune", "k1,variant", "--trials", "2",
+                 "--folds", "2", "--storage", str(tmp_path / "s.db"), "--out",
+                 str(tuned)]) == 0
+    capsys.readouterr()
+    for command in (["eval", TEA, "-m", "hybrid", "--params", str(tuned)],
+                    ["compare", TEA, "-m", "hybrid", "--defaults", "-c", str(tuned)]):
+        assert main([*command, "-p", "embeddings=stored"]) == 2
+        err = capsys.readouterr().err
+        assert "holds bm25's parameters (written by tune for bm25): run with -m bm25" in err
+        assert "unknown parameter" not in err
+
+
+def test_a_file_of_this_model_still_says_its_unknown_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    own = tmp_path / "own.toml"
+    own.write_text("# workbench tune: model bm25 on tea-beir\n[params]\nk2 = 1.0\n",
+                   encoding="utf-8")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(own)]) == 2
+    assert "unknown parameter 'k2'" in capsys.readouterr().err
