@@ -165,6 +165,21 @@ class VaultSearchModel(Model):
                          limit=limit if limit > 0 else None,
                          offset=int(params["offset"]) if limit > 0 else 0)
 
+    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,
+                        params: Params) -> str:
+        """The shipped variant's phrase rule, where the query matched no line (of `doc`, or
+        of any note): the cause of a natural-language question's empty result."""
+        prep: VaultSearchPrepared = prepared
+        if prep.variant != "shipped":
+            return ""
+        if doc is None and prep.row_ptr[query + 1] > prep.row_ptr[query]:
+            return ""  # lines matched; they scored 0, were gated or fell below the min score
+        text = dataset.queries[query].text
+        where = "no line of any note" if doc is None else "no line of it"
+        return (f"{where} contains the phrase {text!r}: vault-search matches the whole query "
+                "as one phrase within a line, as obsidian-mcp does (search a shorter phrase, "
+                "or variant=documented, which matches the words apart)")
+
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
         prep: VaultSearchPrepared = prepared
