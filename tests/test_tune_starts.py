@@ -134,7 +134,9 @@ def test_a_training_query_asked_again_under_a_held_out_id_is_not_tuned_on(
                          "(q26≡q11): not tuned on"), plan
     record = read_tuned_on(written)
     assert record is not None and set(record.trained_on) == set(FIRST)  # not q26
-    assert "paired randomisation test over 15 held-out queries" in out
+    # the test's line, or where no held-out query changed, the line that says so
+    assert ("paired randomisation test over 15 held-out queries" in out
+            or "the 15 held-out queries score the same either way" in out)
 
 
 def test_no_fold_tunes_on_the_twin_of_a_query_it_holds_out(tmp_path: Path) -> None:
