@@ -39,3 +39,16 @@ def test_bench_says_it_cut_vault_searchs_queries(capsys: pytest.CaptureFixture[s
     out = capsys.readouterr().out
     assert ("note: vault-search on tea-beir (longest query word): each query is cut to its "
             "longest word") in out
+
+
+def test_explain_prints_no_python_reprs(capsys: pytest.CaptureFixture[str]) -> None:
+    # a decision's breakdown held a dict of bonuses, a list of tokens, False and None: they
+    # printed as Python writes them ({'locality': 6.0, …}, ['quillmark', …], gate: None)
+    assert main(["explain", str(SAMPLES / "decisions"), "-m", "decision-memory",
+                 "--query-id", "turn-57", "--top", "1", "-p", "w_title=2"]) == 0
+    out = capsys.readouterr().out
+    assert "changed parameters: w_title=2\n" in out
+    for repr_ in ("{'", "['", "None", "False", "True"):
+        assert repr_ not in out, repr_
+    assert "gate: none" in out and "bonuses: locality=" in out
+    assert "tokens: quillmark, init, paper, theme" in out

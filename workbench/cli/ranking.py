@@ -225,8 +225,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
         shown = {r["id"] for r in rows}
         q = dataset.queries[0]
         print(f"query: {q.text}")
+        from workbench.core.params import value_text
+
+        changed = model.schema.changed(params)
         print(f"model: {model.id}; changed parameters: "
-              f"{model.schema.changed(params) or 'none (defaults)'}")
+              + (" ".join(f"{k}={value_text(v)}" for k, v in changed.items())
+                 or "none (defaults)"))
         for r in rows:
             _print_explained(pipe, r)
         if not rows:
@@ -276,8 +280,27 @@ def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
         print(f"    as contributions (the bars; they add up to it): {summed}")
     else:
         print(f"    score {r['score']:.6g} = {summed}")
-    for line in explain_lines(details):
+    for line in explain_lines({k: _readable(v) for k, v in details.items()}):
         print("    " + line)
+
+
+def _readable(value: Any) -> Any:
+    """A breakdown value as a reader reads it: a table of names as `name=value, …`, a list
+    joined by commas, true/false, a value that is absent as "none" (Python's {'a': 1.0},
+    ['a'], False and None leaked into the text)."""
+    if value is None:
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_readable(v)}" for k, v in value.items()) or "none"
+    if isinstance(value, list | tuple):  # records stay records, one line each; a plain list
+        if value and all(isinstance(v, dict) for v in value):  # joined, as a dict is
+            return [{k: _readable(v) for k, v in item.items()} for item in value]
+        return ", ".join(str(_readable(v)) for v in value) or "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return value
 
 
 def _print_file_line(pipe: Any, r: dict[str, Any]) -> None:
