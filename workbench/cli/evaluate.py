@@ -269,6 +269,13 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     if empty:  # an all-zero table said why
         print(f"note: {empty:,} of the {judged:,} judged queries retrieved nothing; each counts "
               "0 in every mean (as trec_eval -c)")
+        # and why, where the model can tell (vault-search's phrase rule: a question of several
+        # words matches no line), for the first such query
+        nothing = np.flatnonzero(pipe.judgments.judged_mask & (result.ranking.count == 0))
+        q = int(nothing[0])
+        reason = model.not_a_candidate(pipe.prepared, dataset, q, None, pipe.params)
+        if reason:
+            print(f"  e.g. {dataset.queries[q].id}: {reason}")
     changed = model.schema.changed(params)
     if changed:
         print("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
