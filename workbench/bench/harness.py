@@ -60,8 +60,10 @@ class Row:
     notes: list[str] = field(default_factory=list)
 
 
-def median_ms(fn: Callable[[int], object], repeats: int) -> float:
-    """Median wall time of fn(i) over `repeats` calls, after one warm-up call."""
+def median_ms(fn: Callable[[int], object], repeats: int,
+              times_out: list[float] | None = None) -> float:
+    """Median wall time of fn(i) over `repeats` calls, after one warm-up call; every call's
+    time appended to `times_out` when given."""
     fn(-1)
     times = []
     gc.disable()
@@ -72,7 +74,39 @@ def median_ms(fn: Callable[[int], object], repeats: int) -> float:
             times.append((time.perf_counter() - t0) * 1000)
     finally:
         gc.enable()
+    if times_out is not None:
+        times_out.extend(times)
     return statistics.median(times)
+
+
+SPREAD = 1.5  # runs whose upper quartile is this many times the lower: said as unsteady
+
+
+def spread_note(times: Sequence[float]) -> str:
+    """A note where the runs were unsteady (a busy machine): their quartiles, which a median
+    alone hides; "" where they agree."""
+    if len(times) < 4:
+        return ""
+    q1, _, q3 = statistics.quantiles(times, n=4)
+    if q3 <= SPREAD * q1:
+        return ""
+    return f"unsteady: runs {q1:.1f}–{q3:.1f} ms (quartiles)"
+
+
+def load_note() -> str:
+    """A line where the machine was busy while timing (load average above its cores)."""
+    import os
+
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # Windows
+        return ""
+    cores = os.cpu_count() or 1
+    if load <= cores:
+        return ""
+    return (f"note: the load average was {load:.1f} on {cores} cores while timing: other work "
+            "shared the machine, so these times (and the ratios) are less reliable; rerun on an "
+            "idle machine")
 
 
 def sample_models() -> list[tuple[Path, str]]:
@@ -130,10 +164,11 @@ def _live_param(pipe: Pipeline) -> tuple[str, list[float]] | None:
 
 
 def time_live(pipe: Pipeline, repeats: int,
-              metric_names: Sequence[str] = DEFAULT_METRICS) -> float:
+              metric_names: Sequence[str] = DEFAULT_METRICS,
+              times_out: list[float] | None = None) -> float:
     """Median ms of the live path, a live parameter wiggled between runs and the previous
     ranking passed as the top-k hint, as the window does (same results). The parameters are
-    as they were when it returns."""
+    as they were when it returns; every run's time appended to `times_out` when given."""
     wiggle = _live_param(pipe)
     last: list[Any] = []  # the previous tick's result: its ranking is the next one's hint
     before = dict(pipe.params)
@@ -147,7 +182,7 @@ def time_live(pipe: Pipeline, repeats: int,
         return result
 
     try:
-        return median_ms(live, repeats)
+        return median_ms(live, repeats, times_out)
     finally:
         pipe.params.clear()
         pipe.params.update(before)
@@ -179,7 +214,11 @@ def bench_one(model_id: str, dataset: Dataset, repeats: int,
     with progress_bar(f"preparing {model_id} on {dataset.name}") as bar:
         pipe = Pipeline(model, dataset, BENCH_PARAMS.get(model_id),
                         progress=Progress(on_progress=bar))
-    ms = time_live(pipe, repeats)
+    times: list[float] = []
+    ms = time_live(pipe, repeats, times_out=times)
+    unsteady = spread_note(times)
+    if unsteady:
+        notes.append(unsteady)
     pairs = candidate_pairs(pipe)
     all_ms = _all_pairs(model_id, dataset, params, spec, repeats, notes)
     ref_ms: float | None = None
@@ -290,6 +329,9 @@ def run_benchmarks(*, data: str | None = None, repeats: int = 15, quick: bool = 
                        [_cells(r) for r in rows]))
     for name, note in vectors.notes.items():
         print(f"{name}: {note}")
+    busy = load_note()
+    if busy:
+        print(busy)
     for mid, ds in plan:  # the queries were changed for this row: said, eval does not
         if ds.name.endswith(LONGEST_WORD):
             print(f"note: {mid} on {ds.name}: each query is cut to its longest word, since "
