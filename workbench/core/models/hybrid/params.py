@@ -79,7 +79,9 @@ SCHEMA = ParamSchema([
     # -- prepare: text, query construction, embeddings --
     Param("fields", "Indexed fields", "text", kind="choice", choices=("text", "title+text"),
           stage="prepare", help="What is tokenised and embedded: the text (OpenVault: the "
-                                "summary) or the title and text (BEIR titles)."),
+                                "summary, all it reads) or the title and text. On a BEIR "
+                                "collection the default leaves its titles out of both halves; "
+                                "title+text reads them too."),
     Param("min_token_length", "Min token length", 3, kind="int", low=1, high=20, step=1,
           stage="prepare", help="Words and stems shorter than this (UTF-16 units) are dropped "
                                 "(the original: length > 2)."),
@@ -136,7 +138,10 @@ SCHEMA = ParamSchema([
     Param("embedding_model", "Embedding model", DEFAULT_MODEL, kind="text", stage="prepare",
           help="A local sentence-transformers model: a folder, or a package that ships one."),
     Param("query_prompt", "Query prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
-          help="Prefix of every embedded query (OpenVault: one prefix for both sides)."),
+          help="Prefix of every embedded query (OpenVault: one prefix for both sides). The "
+               "default is OpenVault's, EmbeddingGemma-300M's instruction format; "
+               "all-MiniLM-L6-v2, the default encoder here, was trained without one, and may "
+               "embed better with none (set both prompts empty and compare)."),
     Param("document_prompt", "Document prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
           help="Prefix of every embedded document; changing it re-embeds the corpus."),
     Param("batch_size", "Batch size", 64, kind="int", low=1, high=4096, step=1,
