@@ -33,3 +33,12 @@ def test_a_slow_reference_times_at_least_five_queries() -> None:
     each, timed = _per_query_ms(300, ran.append, least=5, most=20, seconds=0.0)
     assert timed == 5 and ran == [0, 15, 30, 45, 60]  # spread over the set
     assert each >= 0.0
+
+
+def test_the_embedding_bench_says_which_target_it_missed() -> None:
+    from workbench.bench.embedding_bench import embedding_verdict
+
+    best = {"direct": 10.0, "ours": 10.4, "direct pool": 6.0, "ours pool": 9.0}
+    # ours 4 % slower: within 5 %; the pool 50 % slower; the cache back in 0.2 s
+    assert embedding_verdict(best, 0.2) == ["ours pool +50.0 % against direct pool"]
+    assert embedding_verdict({"direct": 10.0, "ours": 10.0}, 1.5) == ["cache reopen 1.50 s"]
