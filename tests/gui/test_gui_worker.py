@@ -197,10 +197,15 @@ def test_a_cancelled_preparation_says_what_the_cache_kept(
     box = PrepareBox(s, loop)
     qtbot.addWidget(box)
     qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    box.cancel.setEnabled(True)  # as prepare_started left it
     with qtbot.waitSignal(loop.prepare_finished, timeout=10_000):
-        loop.cancel_prepare()
+        box.cancel.click()
+        # the worker stops at its next step (seconds): said meanwhile, and not clicked twice
+        assert box.status.text().startswith("cancelling") and not box.cancel.isEnabled()
     assert loop.cancel_note.startswith("none of the 151 texts to embed was kept")
     assert box.status.text().startswith("cancelled: nothing is prepared yet; press ")
+    # nothing kept: start again, not "finish" (as though the work done so far were kept)
+    assert " to start again." in box.status.text()
     assert "None of the 151 texts to embed was kept" in box.status.text()
     held_encoder.release.set()
     loop.shutdown()

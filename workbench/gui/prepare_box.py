@@ -203,12 +203,15 @@ class PrepareBox(QGroupBox):
         elif outcome == "cancelled":
             self.progress.setValue(0)
             kept = ""  # what the cache kept of it, as the command line says
-            if self.loop is not None and self.loop.cancel_note:
-                note = self.loop.cancel_note.replace("the same command goes on", "it goes on")
+            note = self.loop.cancel_note if self.loop is not None else ""
+            if note:
+                note = note.replace("the same command goes on", "it goes on")
                 kept = " " + html.escape(note[:1].upper() + note[1:]).rstrip(".") + "."
+            # "finish" only where the cache kept work to go on from
+            again = ("to go on" if note and "goes on" in note else "to start again")
             shown = ("results still show the previous preparation" if self.session.prepared
                      is not None else "nothing is prepared yet")
-            self.status.setText(f"cancelled: {shown}; press {self.verb} to finish.{kept}")
+            self.status.setText(f"cancelled: {shown}; press {self.verb} {again}.{kept}")
         else:
             self.progress.setValue(0)
             self.status.setText(f"<span style='color:#c0392b'>prepare failed: {outcome}</span>")
@@ -216,3 +219,6 @@ class PrepareBox(QGroupBox):
     def _on_cancel(self) -> None:
         if self.loop is not None:
             self.loop.cancel_prepare()
+            # the worker stops at its next step (an encoder batch: seconds): said meanwhile
+            self.cancel.setEnabled(False)
+            self.status.setText("cancelling: stops after the step under way …")
