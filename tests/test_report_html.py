@@ -159,7 +159,9 @@ def test_settings_in_the_targets_terms() -> None:
     assert "workbench-only" not in settings and "obsidian-mcp" in settings
     # the weights have no setting in obsidian-mcp: said, with where to pass them
     assert "new SearchScorer({&quot;termFrequency&quot;: 0.6" in settings
-    assert "none: edit the source" in settings and "search_vault" in settings
+    # and where to edit a weight, the setting it lacks
+    assert "none: edit the new SearchScorer(…) call in src/services/fileSystem.ts" in settings
+    assert "search_vault" in settings
 
 
 @pytest.fixture
@@ -469,8 +471,8 @@ def test_settings_the_target_cannot_take_are_scored_as_shipped() -> None:
         "defaults": {}, "edited": {"w_title": 1, "w_body": 1, "inject_min_score": 20}})
     md = markdown(comp)
     settings = md[md.index("## Settings to ship"):]
-    assert "1 value it" not in settings and "2 values it was measured with (w_title, w_body)" \
-        in settings
+    assert ("2 values it was measured with pi-lodestone 418f9a1 cannot take — w_title 6 → 1 has "
+            "no setting (edit scoreDecision in extension/scoring.ts); w_body 3 → 1") in settings
     row = next(line for line in settings.splitlines() if line.startswith("| ndcg@10 |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     # as shipped: only what the environment carries (inject_min_score), scored by eval's path
@@ -652,9 +654,9 @@ def test_settings_to_ship_say_what_was_measured_and_when_not_to_ship() -> None:
     assert ndcg.deltas[1] < 0  # worse as compared
     page = markdown(comp)
     settings = page[page.index("## Settings to ship"):]
-    assert "Early stop (early_stop) measured at false, where obsidian-mcp has true" in settings
+    assert "early_stop: with a limit, obsidian-mcp always stops scanning early" in settings
     assert "better not shipped at all" in settings and "only with the source" not in settings
-    assert "measured at false, where obsidian-mcp has true" in html_report(comp)
+    assert "early_stop: with a limit, obsidian-mcp always stops" in html_report(comp)
 
 
 def test_the_many_p_values_note_gives_the_chance_of_one_by_chance(tea: Comparison) -> None:
@@ -820,3 +822,27 @@ def test_three_compared_configurations_split_the_metric_table_and_keep_names_who
     style = page[page.index("<style>"): page.index("</style>")]
     assert "th.metric{white-space:nowrap;overflow-wrap:normal}" in style
     assert '<th class="metric">ndcg@10</th>' in page
+
+
+def test_settings_to_ship_say_once_what_cannot_ship_and_where_to_edit_it() -> None:
+    # two banners stacked: "Cannot be shipped as is" named early_stop only, "Shipped as below"
+    # w_position and early_stop — they read as disagreeing; "none: edit the source" said not
+    # where; the "as shipped" table printed −0.2057 with a hyphen
+    from workbench.report.text import markdown
+
+    ds = load_dataset(SAMPLES / "vault")
+    comp = _compare(ds, "vault-search", {
+        "defaults": {}, "vlim": {"limit": 5, "min_score": 0.3, "w_position": 0.6},
+        "tf": {"tf_scale": 20}})
+    for page in (markdown(comp), html_report(comp)):
+        settings = page[page.index("ettings to ship"):]
+        assert settings.count("Cannot be shipped") == 2  # one for each configuration changed
+        assert "Shipped as below, it may" not in settings and "as is" not in settings
+        assert ("2 values it was measured with obsidian-mcp cannot take — w_position 0.3 → 0.6 "
+                "has no setting (edit the new SearchScorer(…) call in "
+                "src/services/fileSystem.ts); early_stop: with a limit") in settings
+        assert "none: edit src/services/search/SearchScorer.ts" in settings  # tf_scale
+        assert "one value it was measured with obsidian-mcp cannot take — tf_scale 100 → 20" \
+            in settings
+        rows = re.findall(r"ndcg@10 \|[^\n]*|<td>ndcg@10</td>.*?</tr>", settings)
+        assert rows and all("−0." in r and "-0." not in r for r in rows[:1]), rows

@@ -437,6 +437,55 @@ EXPORTERS: dict[str, Exporter] = {
 }
 
 
+# where a constant with no setting lives in the target's code, as its documentation names it
+# (the design documents and REFERENCE.md in the specs), for "none: edit …" — a reader told only
+# "edit the source" did not know where; a constant not listed gets the target's source
+_SCORER = "src/services/search/SearchScorer.ts"
+SOURCE_OF: dict[str, dict[str, str]] = {
+    # pi-lodestone: scoreDecision in extension/scoring.ts (decision-memory-scoring.md); the
+    # search and the injection before each turn around it (REFERENCE §1) name no file
+    "decision-memory": {
+        **dict.fromkeys(("search_min_score", "prompt_min_chars", "query_min_chars"),
+                        "pi-lodestone's search and injection code, around extension/scoring.ts"),
+    },
+    # obsidian-mcp: the weights are its scorer's constructor arguments (src/services/
+    # fileSystem.ts builds it); the rest of the score in SearchScorer.ts, context and snippets
+    # in MatchExtractor.ts (vault-search-scoring.md, Source Files)
+    "vault-search": {
+        **dict.fromkeys(VS_WEIGHTS, "the new SearchScorer(…) call in "
+                                    "src/services/fileSystem.ts"),
+        **dict.fromkeys(("tf_scale", "position_decay", "density_scale", "density_cap"), _SCORER),
+        **dict.fromkeys(("context_lines", "max_snippet_length", "highlight_start",
+                         "highlight_end"), "src/services/search/MatchExtractor.ts"),
+        "early_stop_found": "obsidian-mcp's search_vault code, where it scans the files",
+    },
+    # OpenVault: calculateScore and scoreMemories score (hybrid-bm25-vector-blend.md §5); the
+    # query they are given is built from the chat before them (extractQueryContext)
+    "hybrid": dict.fromkeys(
+        ("entity_lines", "entity_window", "recency_decay", "top_entities",
+         "active_character_boost", "entity_max_share", "quote_min_chars", "quote_max_chars",
+         "user_messages", "user_chars", "embedding_lines", "embedding_window",
+         "embedding_entities", "embedding_chars"),
+        "the code where OpenVault builds the query from the chat, around "
+        "extractQueryContext"),
+}
+SOURCE_DEFAULT = {
+    "decision-memory": "scoreDecision in extension/scoring.ts",
+    "vault-search": "obsidian-mcp's source",
+    "hybrid": "OpenVault's calculateScore and scoreMemories",
+}
+
+
+def no_setting_text(model_id: str, name: str) -> str:
+    """What a changed constant with no setting takes, for a table's "setting" column: where to
+    edit it ("none: edit src/services/search/SearchScorer.ts"); for CodeLedger, whose ranker
+    is closed, that it cannot be set."""
+    if model_id.startswith("codeledger"):
+        return "none: CodeLedger cannot take it (its ranker is closed)"
+    where = SOURCE_OF.get(model_id, {}).get(name) or SOURCE_DEFAULT.get(model_id)
+    return f"none: edit {where}" if where else "none: edit the source"
+
+
 def exporter_ids() -> list[str]:
     return list(EXPORTERS)
 

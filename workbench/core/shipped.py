@@ -2,7 +2,7 @@
 carries.
 
 A ported model's export writes the settings its target system reads (environment variables,
-a settings file). A changed constant that the original hard-codes ("none: edit the source"),
+a settings file). A changed constant that the original hard-codes ("none: edit …" its code),
 or a workbench-only value the target does not have (`Export.outside`), stays at the
 original's value when those settings are shipped — so the shipped system does not score as
 the comparison's figures say. `as_shipped` runs the configuration with exactly the shipped

@@ -38,7 +38,7 @@ from workbench.core.comparison import (
     higher_is_better,
 )
 from workbench.core.data import display_title
-from workbench.core.export import export_params, exporter_ids
+from workbench.core.export import export_params, exporter_ids, no_setting_text
 from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 from workbench.core.params import params_toml
 from workbench.core.params import value_text as param_value
@@ -651,12 +651,14 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
     shipped = ""
     if figures is not None:
         sentence, header, rows, cases = figures
-        shipped = (f'<p class="caveat"><b>{escape(sentence)}</b></p>'
+        lead, _, rest = sentence.partition(": ")
+        shipped = (f'<p class="caveat"><b>{escape(lead)}:</b> {escape(rest)}</p>'
                    + _table(header, rows) + (f"<p>{escape(cases)}</p>" if cases else ""))
     if export.changed:
         changed = _table(["constant", "label", "original", "here", "setting"],
                          [[c.name, c.label, param_value(c.original), param_value(c.value),
-                           c.setting or "none: edit the source"] for c in export.changed],
+                           c.setting or no_setting_text(model, c.name)]
+                          for c in export.changed],
                          numeric_from=2)
     else:
         changed = f"<p>Every constant at {escape(export.target)}'s default.</p>"
@@ -664,7 +666,7 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
              or f"{export.model}'s settings")
     env = export.env_text()
 
-    if export.outside:
+    if export.outside and figures is None:  # no run to show (CodeLedger): said alone
         changed = (f'<p class="caveat"><b>Cannot be shipped as is:</b> its figures depend on '
                    f"{'a value' if len(export.outside) == 1 else 'values'} "
                    f"{escape(export.target)} cannot take — "

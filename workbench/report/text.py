@@ -575,7 +575,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
 def settings_lines(comp: Comparison) -> list[str]:
     """Each configuration in its target system's terms (the HTML report's "Settings to
     ship"), as Markdown; a params TOML file for a workbench-only model."""
-    from workbench.core.export import export_params, exporter_ids
+    from workbench.core.export import export_params, exporter_ids, no_setting_text
     from workbench.core.params import params_toml
 
     model = comp.model.id
@@ -597,7 +597,8 @@ def settings_lines(comp: Comparison) -> list[str]:
                     "```", ""]
             continue
         export = export_params(model, config.params)
-        if export.outside:
+        figures = shipped_figures(comp, comp.configs.index(config))
+        if export.outside and figures is None:  # no run to show (CodeLedger): said alone
             out += ["> **Cannot be shipped as is:** " + md(
                 f"its figures depend on values {export.target} cannot take — "
                 # "measured at … where it has …": early_stop "true → false" read as a
@@ -610,15 +611,16 @@ def settings_lines(comp: Comparison) -> list[str]:
         untested = untested_text(comp, comp.configs.index(config))
         if untested:
             out += [f"> **Not tested:** {md(untested)}", ""]
-        figures = shipped_figures(comp, comp.configs.index(config))
         if figures is not None:
             sentence, header, rows, cases = figures
-            out += [f"> **{md(sentence)}**", "", *_md_table(header, rows), ""]
+            lead, _, rest = sentence.partition(": ")
+            out += [f"> **{md(lead)}:** {md(rest)}", "", *_md_table(header, rows), ""]
             out += [md(cases), ""] if cases else []
         if export.changed:
             out += _md_table(["constant", "label", "original", "here", "setting"],
                              [[c.name, c.label, param_value(c.original), param_value(c.value),
-                               c.setting or "none: edit the source"] for c in export.changed],
+                               c.setting or no_setting_text(model, c.name)]
+                              for c in export.changed],
                              numeric_from=5)
             out.append("")
         else:
@@ -955,6 +957,33 @@ def many_tests_note(comp: Comparison) -> str:
             f"{chance:.0%}: one p a little under 0.05 among them is weak evidence.")
 
 
+def ship_caveat(comp: Comparison, i: int) -> str:
+    """One statement of what configuration i's figures hold that its target cannot take,
+    each value with why, and what the shipped settings do instead ("" where nothing): two
+    banners had named different values (one the workbench-only ones, the other every value
+    left out) and read as disagreeing."""
+    from workbench.core.export import export_params, no_setting_text
+
+    model = comp.model.id
+    export = export_params(model, comp.configs[i].params)
+    target = export.target
+    items = [f"{c.name} {param_value(c.original)} → {param_value(c.value)} has no setting "
+             f"({no_setting_text(model, c.name).removeprefix('none: ')})"
+             for c in export.changed if c.setting is None]
+    items += [f"{c.name}: {c.why}" if c.why else
+              f"{c.name} was measured at {param_value(c.value)}, which {target} does not "
+              f"have (it has {param_value(c.original)})" for c in export.outside]
+    if not items:
+        return ""
+    one = len(items) == 1
+    count = "one value" if one else f"{len(items)} values"
+    return (f"Cannot be shipped exactly as measured: {count} it was measured with {target} "
+            "cannot take — " + "; ".join(items)
+            + f". Shipped as below, {target} keeps its own value"
+            + ("" if one else "s") + " there, so it may not score as the figures above: the "
+            "table scores these settings alone, on the same queries.")
+
+
 def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list[str]],
                                                        str] | None:
     """What configuration i scores as its exported settings ship it (`core.shipped`): a
@@ -966,41 +995,34 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
     if shipped is None:
         return None
     first, name = comp.configs[0].name, comp.configs[i].name
-    left = shipped.left_out
-    names = ", ".join(left[:6]) + (f" and {len(left) - 6} more" if len(left) > 6 else "")
     worse = ""
     if shipped.rows:
         metric, _, _, _, delta, p = shipped.rows[0]
         down = delta < 0 if higher_is_better(metric) else delta > 0
         if down and name in comp.training:  # worse even on the queries it was tuned on
-            worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}) "
+            worse = (f" Alone, they do worse than {first!r} on {metric} ({minus_text(delta)}) "
                      "even on the queries they were tuned on: ship them only with the source "
                      "changes.")
         elif down and trained_pair(comp, i):  # the first's training scores: no test
             worse = (f" Alone, they score lower than {first!r} on {metric} "
-                     f"({delta_text(delta)}), whose figures here are training scores.")
+                     f"({minus_text(delta)}), whose figures here are training scores.")
         elif down and p is not None and p < 0.05:
             row = next((r for r in comp.rows if r.metric == metric), None)
             also = row is not None and (row.deltas[i] < 0 if higher_is_better(metric)
                                         else row.deltas[i] > 0)
-            worse = (f" Alone, they do worse than {first!r} on {metric} ({delta_text(delta)}, "
+            worse = (f" Alone, they do worse than {first!r} on {metric} ({minus_text(delta)}, "
                      f"p {p_text(p)}): "
                      # with the source changes it did worse too: nothing to ship it with
                      + (f"as compared, with the values it cannot take, it does worse as well "
-                        f"({delta_text(row.deltas[i])}): better not shipped at all."
+                        f"({minus_text(row.deltas[i])}): better not shipped at all."
                         if also and row is not None else
                         "ship them only with the source changes."))
-    plural = len(left) != 1
-    sentence = (f"Shipped as below, it may not score as the figures above: {len(left)} "
-                f"value{'s' if plural else ''} it was measured with ({names}) "
-                f"{shipped.target} cannot take, and keep{'' if plural else 's'} the "
-                "original's value. The table scores the settings below alone, on the same "
-                f"queries.{worse}")
+    sentence = ship_caveat(comp, i) + worse
     mark = " (training scores)" if name in comp.training else ""
     fitted = trained_pair(comp, i)  # either side fitted to these queries: no test
     header = ["metric", shown_name(comp, first), f"{name} as compared{mark}",
               f"as shipped{mark}", f"Δ vs {first}", "p"]
-    rows = [[m, mean_text(a), mean_text(b), mean_text(c), delta_text(d),
+    rows = [[m, mean_text(a), mean_text(b), mean_text(c), minus_text(d),
              "—" if fitted else p_text(p)] for m, a, b, c, d, p in shipped.rows]
     cases = ""
     if shipped.cases is not None:
