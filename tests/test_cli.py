@@ -372,9 +372,15 @@ def test_no_judgments_says_what_to_give(tmp_path: Path, command: str,
         assert hint in err[0]
         return
     assert main(argv) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     said = (tmp_path / "r.md").read_text() if command == "report" else out
-    assert "to measure, give --qrels FILE; " in said and hint in said
+    # said last, after what the comparison shows (it had been the report's first line)
+    last = said.rstrip().splitlines()[-1]
+    assert hint in last and "to measure, give" not in said
+    assert ("with the judgments: `--qrels FILE; " if command == "report"
+            else "note: to measure which ranks better, give --qrels FILE; ") in last
+    if command == "report":  # and to whoever ran it
+        assert "note: to measure which ranks better, give --qrels FILE; " in err
 
 
 @pytest.mark.parametrize("command", ["compare", "report"])

@@ -150,14 +150,26 @@ def test_a_report_without_judgments(unjudged: Path, tmp_path: Path) -> None:
         assert main(["report", corpus, "--queries", str(unjudged), "-m", "bm25", "--defaults",
                      "-p", "k1=2", "-o", str(tmp_path / name)]) == 0
     text = (tmp_path / "r.md").read_text()
-    assert "## Metrics\n\nNone: no judgments." in text
+    # what it shows first, no empty sections; what to give to measure last (a command line,
+    # "to measure, give --qrels FILE", had been its first line, and the nav led to "None")
+    intro = text[:text.index("## In short")]
+    assert intro.rstrip().endswith(
+        "No relevance judgments were given, so this report shows how alike the rankings are "
+        "and which documents moved, not whether either ranks better.")
+    assert "--qrels" not in intro and "## Metrics" not in text
+    assert text.rstrip().splitlines()[-1].startswith(
+        "To measure which ranks better, make the report again with the judgments: `--qrels")
     assert "## How alike the rankings are (top 10)" in text
     assert "| queries: same first | 3 of 3 |" in text
     assert "| queries: neither ranks any | 1 |" in text
     assert "no judgments: whether better or worse is not measured" in text
     page = (tmp_path / "r.html").read_text()
     assert 'id="metric-table"' not in page and '<section id="agreement">' in page
-    assert "None: no judgments, so no metric per query." in page
+    assert 'id="metrics"' not in page and 'id="per-query"' not in page
+    assert 'href="#metrics"' not in page and 'href="#per-query"' not in page
+    assert 'href="#agreement"' in page and "None: no judgments" not in page
+    assert page.index("No relevance judgments were given") < page.index('<dl>')
+    assert page.index("To measure which ranks better") > page.index('id="settings"')
 
 
 def test_report_into_a_missing_folder_writes_nothing(

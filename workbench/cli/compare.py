@@ -7,6 +7,7 @@ with their explain diff."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,7 @@ def _comparison(args: argparse.Namespace) -> Any:
         comp = compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
     if not dataset.qrels:  # the rankings side by side: how alike, and what moved
-        notes = [*notes, f"to measure, give {judgments_hint(args, dataset)}"]
+        comp.measure_hint = judgments_hint(args, dataset)
     comp.notes = notes
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
@@ -261,6 +262,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
             out += ["", f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
                     f"({movers_heading(comp, args.k)}):",
                     *(f"  {line}" for line in lines)]
+    if comp.measure_hint:  # after what it shows
+        out += ["", f"note: to measure which ranks better, give {comp.measure_hint}"]
     print("\n".join(out))
     return EXIT_OK
 
@@ -292,4 +295,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
     if path is not None:  # on standard output, as eval, sweep and tune say where they wrote
         print(f"report ({'Markdown' if fmt == 'md' else 'HTML'}) written to {path}")
+    if comp.measure_hint:  # the command line for whoever runs it, not for the report's reader
+        print(f"note: to measure which ranks better, give {comp.measure_hint}", file=sys.stderr)
     return EXIT_OK

@@ -115,6 +115,9 @@ class Comparison:
     # per configuration, the parameters no score can move with on this data, with why
     # (`Model.inert_params`: an eval case's own top K replaces inject_limit)
     inert: list[dict[str, str]] = field(default_factory=list)
+    # where there are no judgments, what to give to measure ("--qrels FILE"): said last, after
+    # what the comparison does show (it had led the report, a command line before any figure)
+    measure_hint: str = ""
     # `core.shipped.as_shipped`'s runs, by configuration index (a report asks twice)
     shipped_runs: dict[int, Any] = field(default_factory=dict, repr=False)
 

@@ -47,6 +47,7 @@ from workbench.report import svg
 from workbench.report.text import (
     AGREEMENT_NOTE,
     LEVEL,
+    MEASURE_TEXT,
     TRAINED_NOTE,
     agreement_table,
     case_lines,
@@ -63,6 +64,7 @@ from workbench.report.text import (
     mean_text,
     metric_meanings,
     moved_text,
+    no_judgments_lead,
     nouns,
     origin,
     p_text,
@@ -149,6 +151,11 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as one self-contained HTML document (see the module docstring)."""
     first = comp.configs[0].name
     metric = chart_metric(comp)
+    # without judgments there are no metrics to show: no sections that say "None", no links
+    # to them; what to give to measure is said last
+    measured = bool(comp.rows) or has_judgments(comp)
+    hint = (f'<p class="note">{escape(MEASURE_TEXT)} <code>{escape(comp.measure_hint)}</code>.'
+            "</p>" if comp.measure_hint else "")
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -158,15 +165,21 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         f"<p>{escape(comp.model.id)} on {escape(comp.dataset.name)}: "
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}</p>",
-        '<nav><a href="#compared">compared</a><a href="#parameters">parameters</a>'
-        '<a href="#metrics">metrics</a><a href="#agreement">agreement</a>'
-        '<a href="#per-query">per query</a>'
-        '<a href="#movers">movers</a><a href="#distributions">scores</a>'
-        '<a href="#settings">settings to ship</a></nav></header>',
-        _compared(comp, k), _metrics(comp), _agreement(comp, k), _per_query(comp, metric),
-        _movers(comp, k, top),
-        _distributions(comp, k), _settings(comp), "</main>", "</body>", "</html>"]
+        _nav(measured), _compared(comp, k), _metrics(comp) if measured else "",
+        _agreement(comp, k), _per_query(comp, metric) if measured else "",
+        _movers(comp, k, top), _distributions(comp, k), _settings(comp),
+        hint, "</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
+
+
+def _nav(measured: bool) -> str:
+    """The links to the report's sections; those of the metrics only where there are some."""
+    links = [("compared", "compared"), ("parameters", "parameters"),
+             *([("metrics", "metrics")] if measured else []), ("agreement", "agreement"),
+             *([("per-query", "per query")] if measured else []), ("movers", "movers"),
+             ("distributions", "scores"), ("settings", "settings to ship")]
+    return ("<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in links)
+            + "</nav></header>")
 
 
 # -- what was compared --
@@ -215,7 +228,9 @@ def _compared(comp: Comparison, k: int = 10) -> str:
                         [[n, *(param_value(v) for v in vs)] for n, vs in differ.items()])
     else:
         params = "<p>None: the configurations are identical.</p>"
-    notes = "".join(f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
+    lead = no_judgments_lead(comp)
+    notes = (f"<p>{escape(lead)}</p>" if lead else "") + "".join(
+        f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
     summary = summary_lines(comp, k)
     if summary:
         notes += ('<div class="summary"><h3>In short</h3><ul>'

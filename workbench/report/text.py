@@ -509,10 +509,30 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
+def no_judgments_lead(comp: Comparison) -> str:
+    """What a report without judgments shows, said first ("" with judgments)."""
+    if comp.rows or has_judgments(comp):
+        return ""
+    docs, _ = nouns(comp)
+    return ("No relevance judgments were given, so this report shows how alike the rankings "
+            f"are and which {docs} moved, not whether either ranks better.")
+
+
+MEASURE_TEXT = "To measure which ranks better, make the report again with the judgments:"
+
+
+def measure_text(comp: Comparison) -> str:
+    """How to measure, said last in a report without judgments ("" otherwise)."""
+    return f"{MEASURE_TEXT} {comp.measure_hint}." if comp.measure_hint else ""
+
+
 def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as a Markdown document."""
     lines = ["# Ranking comparison", "", *(f"{md(s)}  " for s in subject(comp)),
              md(made_by()), ""]
+    lead = no_judgments_lead(comp)
+    if lead:
+        lines += [md(lead), ""]
     for note in comp.notes:
         lines += [f"> **Note:** {md(note)}", ""]
     summary = summary_lines(comp, k)
@@ -532,8 +552,8 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
             lines += [*_md_table(header, rows), ""]
         lines += ["★: p below 0.05, a difference beyond chance by the paired test."]
         lines += [line for note in length_notes(comp) for line in ("", f"**Note:** {md(note)}.")]
-    else:
-        lines += ["", "## Metrics", "", "None: no judgments."]
+    elif has_judgments(comp):
+        lines += ["", "## Metrics", "", "None: no metric was computed."]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         lines += ["", md(TRAINED_NOTE)]
     many = many_tests_note(comp)
@@ -569,6 +589,8 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
     lines += ["", "## Settings to ship", "", *settings_lines(comp)]
+    if comp.measure_hint:
+        lines += ["", f"{md(MEASURE_TEXT)} {code_span(comp.measure_hint)}."]
     return "\n".join(lines) + "\n"
 
 
