@@ -846,3 +846,22 @@ def test_settings_to_ship_say_once_what_cannot_ship_and_where_to_edit_it() -> No
             in settings
         rows = re.findall(r"ndcg@10 \|[^\n]*|<td>ndcg@10</td>.*?</tr>", settings)
         assert rows and all("−0." in r and "-0." not in r for r in rows[:1]), rows
+
+
+def test_a_workbench_only_model_ships_only_the_values_that_differ(tmp_path: Path) -> None:
+    # importance's Settings to ship printed its 58 parameters for each configuration, though
+    # one differed: the reader had to compare them by eye
+    from workbench.core.params import load_params_file
+    from workbench.report.text import markdown
+
+    ds = load_dataset(SAMPLES / "memories")
+    comp = _compare(ds, "importance", {"defaults": {}, "more": {"limit": 100}})
+    for page in (markdown(comp), html_report(comp)):
+        settings = page[page.index("ettings to ship"):]
+        body = re.findall(r"\[params\]\n(.*?)(?:```|</pre>)", settings, re.S)
+        assert [b.strip() for b in body] == ["", "limit = 100"]
+    # the file still loads as the whole configuration
+    path = tmp_path / "more.toml"
+    path.write_text(re.findall(r"```toml\n(.*?)```", markdown(comp), re.S)[1])
+    model = get_model("importance")
+    assert model.schema.resolve(load_params_file(path)) == comp.configs[1].params

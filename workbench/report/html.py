@@ -40,7 +40,6 @@ from workbench.core.comparison import (
 from workbench.core.data import display_title
 from workbench.core.export import export_params, exporter_ids, no_setting_text
 from workbench.core.metrics.significance import EXACT_MAX_NONZERO
-from workbench.core.params import params_toml
 from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
@@ -51,6 +50,7 @@ from workbench.report.text import (
     TRAINED_NOTE,
     agreement_table,
     case_lines,
+    changed_params_toml,
     chart_metric,
     delta_text,
     difference_interval,
@@ -641,9 +641,10 @@ def _settings(comp: Comparison) -> str:
     model = comp.model.id
     if model not in exporter_ids():
         out.append(f"<p>{escape(model)} is a workbench-only model: there is no target system "
-                   "to export its settings to; each configuration's parameters are below as a "
-                   "params TOML file, for <code>--params FILE.toml</code> (or "
-                   "<code>-c FILE.toml</code> in <code>compare</code> and "
+                   "to export its settings to; each configuration's values that differ from the "
+                   "model's defaults are below as a params TOML file, for "
+                   "<code>--params FILE.toml</code> (or <code>-c FILE.toml</code> in "
+                   "<code>compare</code> and "
                    "<code>report</code>).</p>")
     if model == "codeledger":
         out.append('<p class="caveat">These figures are the workbench\'s codeledger model, its '
@@ -659,7 +660,7 @@ def _settings(comp: Comparison) -> str:
 
 def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
     if model not in exporter_ids():
-        toml = params_toml(config.params, [f"{model}: {config.name}"])
+        toml = changed_params_toml(comp, i)
         return f"<pre>{escape(toml)}</pre>"
     export = export_params(model, config.params)
     figures = shipped_figures(comp, i)

@@ -594,19 +594,32 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     return "\n".join(lines) + "\n"
 
 
+def changed_params_toml(comp: Comparison, i: int) -> str:
+    """Configuration i of a workbench-only model as a params file of the values that differ
+    from the model's defaults alone (the file still loads: the rest are the defaults) — the
+    whole set, 58 lines for importance, had to be compared by eye."""
+    from workbench.core.params import params_toml
+
+    config = comp.configs[i]
+    defaults = comp.model.schema.resolve({})
+    changed = {n: v for n, v in config.params.items() if defaults.get(n) != v}
+    note = ("every value at the model's default" if not changed
+            else "only the values that differ from the model's defaults")
+    return params_toml(changed, [f"{comp.model.id}: {config.name}", note])
+
+
 def settings_lines(comp: Comparison) -> list[str]:
     """Each configuration in its target system's terms (the HTML report's "Settings to
     ship"), as Markdown; a params TOML file for a workbench-only model."""
     from workbench.core.export import export_params, exporter_ids, no_setting_text
-    from workbench.core.params import params_toml
 
     model = comp.model.id
     out: list[str] = []
     if model not in exporter_ids():
         out += [f"{model} is a workbench-only model: there is no target system to export its "
-                "settings to; each configuration's parameters are below as a params TOML "
-                "file, for `--params FILE.toml` (or `-c FILE.toml` in `compare` and "
-                "`report`).", ""]
+                "settings to; each configuration's values that differ from the model's "
+                "defaults are below as a params TOML file, for `--params FILE.toml` (or "
+                "`-c FILE.toml` in `compare` and `report`).", ""]
     if model == "codeledger":
         out += ["> These figures are the workbench's codeledger model, its own model on "
                 "CodeLedger's documented signals. CodeLedger reads only the settings in each "
@@ -615,7 +628,7 @@ def settings_lines(comp: Comparison) -> list[str]:
     for config in comp.configs:
         out += [f"### {md(config.name)}", ""]
         if model not in exporter_ids():
-            out += ["```toml", params_toml(config.params, [f"{model}: {config.name}"]).rstrip(),
+            out += ["```toml", changed_params_toml(comp, comp.configs.index(config)).rstrip(),
                     "```", ""]
             continue
         export = export_params(model, config.params)
