@@ -249,3 +249,31 @@ def test_a_full_disk_fails_the_run_and_says_why(
     assert "workbench embed: error: could not write the embedding cache " in err
     assert "(No space left on device): 3 vectors computed but not kept" in err
     assert "read by:" not in out
+
+
+def test_a_full_disk_under_eval_is_said_once(
+        beir: Path, counting: CountingEncoder, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """eval (any command whose model embeds while it prepares) on a full disk: the run goes
+    on, and one warning names the cache folder and the reason — it had said nothing, and every
+    run embedded everything again."""
+    import errno
+    import os
+
+    (beir / "qrels").mkdir()
+    (beir / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td3\t1\n")
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    argv = ["eval", str(beir), "-m", "dense", "-p", f"embedding_model={counting.name}"]
+    assert main(argv) == 0
+    _out, err = capsys.readouterr()
+    lines = [x for x in err.splitlines() if "could not write the embedding cache" in x]
+    assert len(lines) == 1, err  # documents and queries go to one folder: said once
+    assert lines[0].startswith("warning: could not write the embedding cache ")
+    assert "(No space left on device)" in lines[0]
+    assert lines[0].endswith("; the next run embeds them again")
+    assert main(argv) == 0  # the next command says it again
+    assert capsys.readouterr().err.count("could not write the embedding cache") == 1

@@ -72,6 +72,14 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def warn_above_progress(line: str) -> None:
+    """`warning: line` on stderr while a progress bar may be drawn there (tqdm's write clears
+    the bar, prints, and draws it again below), so the bar does not run through the line."""
+    from tqdm import tqdm
+
+    tqdm.write(f"warning: {line}", file=sys.stderr)
+
+
 @contextmanager
 def progress_bar(label: str) -> Iterator[ProgressFn]:
     """A progress callable drawing a tqdm bar on stderr when stderr is a terminal; otherwise

@@ -42,10 +42,11 @@ from workbench.cli.args import OneLineParser
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError
 from workbench.cli.output import OutputError
 from workbench.core.data import FormatError
-from workbench.core.embeddings import EmbeddingError
+from workbench.core.embeddings import EmbeddingError, unkept_cache_warnings
 from workbench.core.engine import Cancelled, MemoryEstimateError
 from workbench.core.params import ParamError
 from workbench.core.store.trim import CacheLimitError, cache_limit
+from workbench.textout import warn_above_progress
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,12 +90,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     try:
+        said = False
         if args.command not in NO_CACHE:
             cache_limit()  # a $WORKBENCH_CACHE_LIMIT that is no size: said before any work
-            _check_cache(args.command)
-        if args.command == "gui":  # Qt's event loop: a signal stays the end it always was
-            return func(args)
-        with _terminate_as_interrupt():
+            said = _check_cache(args.command)
+        with contextlib.ExitStack() as stack:
+            if not said:  # a cache said to be unwritable up front is not said again per write
+                stack.enter_context(unkept_cache_warnings(warn_above_progress))
+            if args.command == "gui":  # Qt's event loop: a signal stays the end it always was
+                return func(args)
+            stack.enter_context(_terminate_as_interrupt())
             return func(args)
     except (FormatError, ParamError, UsageError, EmbeddingError, OutputError,
             MemoryEstimateError, CacheLimitError) as exc:
@@ -122,20 +127,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 NO_CACHE = frozenset(("models", "export", "why", "cache", "tasks-from-git"))
 
 
-def _check_cache(command: str) -> None:
+def _check_cache(command: str) -> bool:
     """An unusable cache folder, said before any work: `embed`, whose work is to fill it,
-    stops; the others warn that nothing is kept (each run prepares and embeds again)."""
+    stops; the others warn that nothing is kept (each run prepares and embeds again). Whether
+    it warned."""
     from workbench.core.store import cache_unusable
 
     why = cache_unusable()
     if why is None:
-        return
+        return False
     if command == "embed":
         raise UsageError(f"the cache folder cannot be written ({why}): embed would keep "
                          "nothing; set $WORKBENCH_CACHE_DIR to a folder you can write")
     print(f"warning: the cache folder cannot be written ({why}): nothing is cached, so each "
           "run prepares (and embeds) again; set $WORKBENCH_CACHE_DIR to a folder you can "
           "write", file=sys.stderr)
+    return True
 
 
 @contextlib.contextmanager

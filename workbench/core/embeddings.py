@@ -638,11 +638,13 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
              + (f", {repeats:,} repeating another text" if repeats else ""))
     if not unstored:
         return store.get(keys)
+    why = f" ({refused[0]})" if refused and refused[0] else ""
+    line = (f"could not write the embedding cache {store.folder}{why}: {len(unstored):,} "
+            "vectors computed but not kept" + (f" ({kept:,} were)" if kept else ""))
     if cache_errors is not None:
-        why = f" ({refused[0]})" if refused and refused[0] else ""
-        cache_errors.append(f"could not write the embedding cache {store.folder}{why}: "
-                            f"{len(unstored):,} vectors computed but not kept"
-                            + (f" ({kept:,} were)" if kept else ""))
+        cache_errors.append(line)
+    else:  # a model's prepare: its caller cannot say it, so whoever listens does
+        _say_unkept(store.folder, line)
     out = np.empty((len(keys), enc.dim), np.float32)
     stored = [i for i, key in enumerate(keys) if key not in unstored]
     out[stored] = store.get([keys[i] for i in stored])
@@ -650,6 +652,39 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         if key in unstored:
             out[i] = unstored[key]
     return out
+
+
+_UNKEPT_LOCK = threading.Lock()
+_unkept_listener: Callable[[str], None] | None = None
+_unkept_said: set[Path] = set()
+
+
+@contextmanager
+def unkept_cache_warnings(listener: Callable[[str], None]) -> Iterator[None]:
+    """Inside the block, an embedding cache that could not be written where the caller of
+    `embed_texts` collects no `cache_errors` (a model preparing for eval, compare, report,
+    sweep, tune or the window) is passed to `listener` as one line — once per cache folder,
+    however many calls fail to write there. Without it such a run embedded everything again on
+    each start and nobody said why. The listener may be called from any thread; blocks do not
+    nest (an inner one replaces the outer until it ends)."""
+    global _unkept_listener, _unkept_said
+    with _UNKEPT_LOCK:
+        before = _unkept_listener, _unkept_said
+        _unkept_listener, _unkept_said = listener, set()
+    try:
+        yield
+    finally:
+        with _UNKEPT_LOCK:
+            _unkept_listener, _unkept_said = before
+
+
+def _say_unkept(folder: Path, line: str) -> None:
+    with _UNKEPT_LOCK:
+        listener = _unkept_listener
+        if listener is None or folder in _unkept_said:
+            return
+        _unkept_said.add(folder)
+    listener(f"{line}; the next run embeds them again")
 
 
 def _write_refused(folder: Path, size: int) -> str:
