@@ -324,3 +324,58 @@ def test_text_for_a_number_names_the_parameter(tmp_path: Path) -> None:
     with pytest.raises(FormatError, match=re.escape(
             "workbench.toml: field 'params.b': expected a number")):
         read_sample_settings(tmp_path)
+
+
+def test_a_session_saved_beside_its_data_opens_after_the_folder_moved(tmp_path: Path) -> None:
+    """A project folder (the data and the session file in it) moved or copied elsewhere: the
+    file kept only absolute paths, and the moved one could not be opened."""
+    import shutil
+
+    from workbench.core.session_file import write_session_file
+
+    project = tmp_path / "proj"
+    shutil.copytree(SAMPLES / "tea-beir", project / "tea")
+    (project / "q.jsonl").write_text(
+        (SAMPLES / "tea-beir" / "queries.jsonl").read_text().splitlines()[0] + "\n")
+    s = TuningSession()
+    s.open(project / "tea", queries=project / "q.jsonl")
+    s.set_model("bm25", {"k1": 0.9})
+    s.study_storage = str(project / "studies.db")
+    write_session_file(s, project / "session.json")
+    data = json.loads((project / "session.json").read_text())
+    assert data["dataset"] == str(project / "tea")  # what earlier versions read
+    assert data["relative"] == {"dataset": "tea", "queries": "q.jsonl",
+                                "study_storage": "studies.db"}
+    moved = tmp_path / "elsewhere" / "proj2"
+    moved.parent.mkdir()
+    project.rename(moved)
+    other = TuningSession()
+    other.load(moved / "session.json")
+    assert other.source == str(moved / "tea") and other.queries_file == str(moved / "q.jsonl")
+    assert other.study_storage == str(moved / "studies.db") and other.params["k1"] == 0.9
+    assert other.dataset is not None and len(other.dataset.queries) == 1
+
+
+def test_a_dataset_that_is_gone_says_where_it_was_looked_for(tmp_path: Path) -> None:
+    """It said "…/proj/tea does not load: …: no such file or folder; expected a BEIR folder
+    (with corpus.jsonl), a git repository, …" — every format, for a folder that moved."""
+    from workbench.core.session_file import read_session_file
+
+    path = tmp_path / "proj2" / "session.json"
+    path.parent.mkdir()
+    data = {**_good(tmp_path), "dataset": str(tmp_path / "proj" / "tea"),
+            "relative": {"dataset": "tea"}}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_session_file(path)
+    assert info.value.field == "dataset"
+    assert info.value.message.startswith(
+        f"{tmp_path / 'proj2' / 'tea'}: no such file or folder (nor {tmp_path / 'proj' / 'tea'})"
+        " — the dataset was moved or deleted since the session was saved; put it back, or "
+        "write where it is now in the field 'dataset'")
+    assert "expected a BEIR folder" not in str(info.value)
+    data["relative"] = {"dataset": "/abs"}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(FormatError, match=re.escape("field 'relative.dataset': expected a path "
+                                                    "beneath this file's folder")):
+        read_session_file(path)

@@ -16,6 +16,7 @@ so a caller can apply the file in full or leave everything as it was.
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -124,15 +125,73 @@ def read_session_file(path: str | Path) -> SessionPlan:
             tuned = tuned_from_json(data["tuned_on"])
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
+    relative = _relative(p, data.get("relative", {}))
+    if relative:  # written with the paths beside it: the folder moved, read from where it is
+        dataset, files, storage = _moved(p, relative, dataset, files, storage)
     # relative paths (written by hand, or the file moved with its data) are read from the
     # session file's folder where the dataset is there, every one of them; else as written,
     # from the current folder (a session saved with a relative path, as it was opened)
-    if not Path(dataset).is_absolute() and (p.parent / dataset).exists():
+    elif not Path(dataset).is_absolute() and (p.parent / dataset).exists():
         dataset, files = _beside(p, dataset), [_beside(p, f) if f else f for f in files]
         if storage and "://" not in storage:
             storage = _beside(p, storage)
+    for key, value in (("dataset", dataset), ("queries", files[0]), ("qrels", files[1])):
+        if value is not None and not os.path.exists(value):
+            raise FormatError(p, _missing(p, key, value, relative.get(key)), field=key)
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
                        files[0], files[1], tuned, split, _typed(p, data.get("typed", [])))
+
+
+# the paths a session file also keeps relative to its own folder, where they lie beneath it
+RELATIVE_KEYS = ("dataset", "queries", "qrels", "study_storage")
+
+
+def _relative(p: Path, raw: object) -> dict[str, str]:
+    """The "relative" object: each path beneath the session file's folder, as `session_dict`
+    writes it ("/"-separated, never absolute, never leading out with "..")."""
+    if not isinstance(raw, dict):
+        raise FormatError(p, f"expected an object of path keys ({', '.join(RELATIVE_KEYS)}), "
+                          f"got {raw!r}", field="relative")
+    for key, value in raw.items():
+        if key not in RELATIVE_KEYS:
+            raise FormatError(p, f"unknown key; valid: {', '.join(RELATIVE_KEYS)}",
+                              field=f"relative.{key}")
+        if (not isinstance(value, str) or not value or Path(value).is_absolute()
+                or ".." in Path(value).parts):
+            raise FormatError(p, f"expected a path beneath this file's folder (text), got "
+                              f"{value!r}", field=f"relative.{key}")
+    return dict(raw)
+
+
+def _moved(p: Path, relative: Mapping[str, str], dataset: str, files: list[str | None],
+           storage: str) -> tuple[str, list[str | None], str]:
+    """The dataset, its query and judgment files and the study storage read from beside the
+    session file where they are there (the folder was moved or copied with its data, and in a
+    copy the copy's data is the one meant); each elsewhere as written."""
+    def pick(key: str, written: str) -> str:
+        if key not in relative:
+            return written
+        here = str(p.parent / relative[key])
+        # a study's storage is made on the first trial: beside wins unless only the other is
+        there = os.path.exists(here) or (key == "study_storage"
+                                         and not os.path.exists(os.path.expanduser(written)))
+        return here if there else written
+
+    return (pick("dataset", dataset),
+            [pick(k, f) if f else f for k, f in zip(("queries", "qrels"), files, strict=True)],
+            pick("study_storage", storage) if storage and "://" not in storage else storage)
+
+
+def _missing(p: Path, key: str, path: str, relative: str | None) -> str:
+    """A dataset (or its query or judgment file) that is not where the session file says:
+    every place looked, and what to do."""
+    tried = f"{path}: no such file or folder"
+    if relative is not None and str(p.parent / relative) != path:
+        tried = f"{p.parent / relative}: no such file or folder (nor {path})"
+    what = "the dataset" if key == "dataset" else f"the {key} file"
+    return (f"{tried} — {what} was moved or deleted since the session was saved; put it back, "
+            f"or write where it is now in the field '{key}' (a path relative to this file's "
+            "folder is read from there)")
 
 
 def _beside(session: Path, path: str) -> str:
@@ -283,8 +342,36 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
     return {name: resolved[name] for name in raw}
 
 
-def session_dict(s: TuningSession) -> dict[str, Any]:
-    """What `TuningSession.save` writes."""
+def write_session_file(s: TuningSession, path: str | Path) -> None:
+    """`s` saved to `path` (a temporary file renamed over it): `session_dict` with the paths
+    beneath the file's folder also kept relative to it."""
+    from workbench.core.store import atomic_write_text
+
+    atomic_write_text(Path(path), json.dumps(session_dict(s, Path(path)), indent=2) + "\n")
+
+
+def _relative_paths(s: TuningSession, session: Path) -> dict[str, str]:
+    """Each path of `s` that lies beneath the folder of the session file `session`, relative
+    to it: a project folder moved, copied or checked out elsewhere opens with its own data
+    (the absolute paths alone tied the file to the machine and folder it was saved in)."""
+    folder = Path(os.path.abspath(session)).parent
+    out = {}
+    for key, value in (("dataset", s.source), ("queries", s.queries_file),
+                       ("qrels", s.qrels_file), ("study_storage", s.study_storage)):
+        if not value or "://" in value or value.startswith("~"):
+            continue
+        try:
+            out[key] = Path(os.path.abspath(value)).relative_to(folder).as_posix()
+        except ValueError:  # elsewhere: kept absolute only
+            continue
+    return out
+
+
+def session_dict(s: TuningSession, path: Path | None = None) -> dict[str, Any]:
+    """What `TuningSession.save` writes; saved to `path`, the paths beneath its folder also
+    relative to it ("relative", read first when they are there; versions before it ignore
+    the key and read the absolute ones)."""
+    relative = {} if path is None else _relative_paths(s, path)
     return {
         "version": SESSION_VERSION,
         "dataset": s.source,
@@ -302,7 +389,7 @@ def session_dict(s: TuningSession) -> dict[str, Any]:
                   for q in s.typed],
         "k": s.k,
         "study_storage": s.study_storage,
-    }
+    } | ({"relative": relative} if relative else {})
 
 
 def load_session(s: TuningSession, path: str | Path) -> None:
