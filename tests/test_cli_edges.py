@@ -614,3 +614,19 @@ def test_a_cache_folder_that_cannot_be_written_is_said(
     monkeypatch.setenv("WORKBENCH_CACHE_LIMIT", "lots")
     assert main(["models"]) == 0 and main(["export", "-m", "decision-memory"]) == 0
     assert "cache" not in capsys.readouterr().err
+
+
+def test_an_output_that_is_not_utf8_gets_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTHONIOENCODING=cp1252 (or Windows with its output redirected): the "≥" of the
+    judgments line raised UnicodeEncodeError; what cp1252 lacks is written as "?"."""
+    import io
+
+    from tests.conftest import SAMPLES
+
+    out, err = io.BytesIO(), io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding="cp1252"))
+    monkeypatch.setattr(sys, "stderr", io.TextIOWrapper(err, encoding="cp1252"))
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == 0
+    sys.stdout.flush()
+    text = out.getvalue().decode("cp1252")
+    assert "relevant: grade ? 1" in text and "ndcg@10" in text

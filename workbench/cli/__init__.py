@@ -75,7 +75,18 @@ def _notes(exc: BaseException) -> str:
     return "".join(f"; {n}" for n in notes)
 
 
+def _replace_unencodable() -> None:
+    """stdout and stderr write what their encoding lacks as "?" instead of failing: where they
+    are not UTF-8 (cp1252 when Windows output is redirected, a latin-1 locale) the first "≥"
+    or "Δ" of a table ended the command in a UnicodeEncodeError traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+            reconfigure(errors="replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _replace_unencodable()
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser: its name and its --help, not workbench's
