@@ -42,6 +42,9 @@ BAD_FIELDS = [
     ("typed", [{"id": "typed-1", "text": ""}], "typed[0].text"),
     ("typed", [{"id": 3, "text": "tea"}], "typed[0].id"),
     ("typed", [{"id": "t", "text": "tea", "context": []}], "typed[0].context"),
+    ("basline", None, "basline"),  # misspelled: loaded with no baseline, nothing said
+    ("relative", {"dataset": "../tea"}, "relative.dataset"),
+    ("relative", {"corpus": "tea"}, "relative.corpus"), ("relative", "tea", "relative"),
 ]
 
 
@@ -379,3 +382,20 @@ def test_a_dataset_that_is_gone_says_where_it_was_looked_for(tmp_path: Path) -> 
     with pytest.raises(FormatError, match=re.escape("field 'relative.dataset': expected a path "
                                                     "beneath this file's folder")):
         read_session_file(path)
+
+
+def test_an_unknown_key_is_refused_and_every_key_written_is_read(tmp_path: Path) -> None:
+    from workbench.core.session_file import SESSION_KEYS, read_session_file, session_dict
+
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**_good(tmp_path), "whatever": 1}), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_session_file(path)
+    assert str(info.value) == (f"{path}: field 'whatever': unknown key(s) 'whatever'; valid: "
+                               f"{', '.join(SESSION_KEYS)}")
+    s = TuningSession()
+    s.open(SAMPLES / "vault")
+    s.set_model("vault-search")
+    s.study_storage = str(tmp_path / "studies.db")
+    written = session_dict(s, tmp_path / "s.json")
+    assert "relative" in written and set(written) <= set(SESSION_KEYS)

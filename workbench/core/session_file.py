@@ -39,6 +39,10 @@ Saved = tuple[str, str, Params, TunedOn | None]
 SESSION_VERSION = 2
 READ_VERSIONS = (1, 2)
 K_RANGE = (1, 1000)  # the window's k box offers the same
+# every key a session file has held, version 1 on (each version wrote a subset of these)
+SESSION_KEYS = ("version", "dataset", "queries", "qrels", "split", "model", "params",
+                "tuned_on", "configurations", "baseline", "query", "typed", "k",
+                "study_storage", "relative")
 SAMPLE_KEYS = ("model", "params", "example_query", "data")
 
 
@@ -79,6 +83,10 @@ def read_session_file(path: str | Path) -> SessionPlan:
                           f"{' and '.join(map(str, READ_VERSIONS))}; update it to open the file"
                           if newer else "expected a session file of version "
                           f"{' or '.join(map(str, READ_VERSIONS))}", field="version")
+    unknown = [k for k in data if k not in SESSION_KEYS]
+    if unknown:  # a misspelled "baseline" or "k" fell back to none or 10 without a word
+        raise FormatError(p, f"unknown key(s) {', '.join(map(repr, unknown))}; valid: "
+                          f"{', '.join(SESSION_KEYS)}", field=unknown[0])
     dataset, model = data.get("dataset"), data.get("model")
     if not isinstance(dataset, str) or not dataset:
         raise FormatError(p, "expected the dataset's path (text)", field="dataset")
