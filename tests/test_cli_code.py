@@ -128,3 +128,25 @@ def test_file_limits_are_said_in_the_options_names(sample: Path,
     assert run("tasks-from-git", "--repo", str(sample), "--min-files", "30") == 2
     assert ("--min-files 30 is above --max-files 20 (the default): raise --max-files too"
             in capsys.readouterr().err)
+
+
+def test_a_full_disk_is_said_as_every_command_says_it(
+        sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """It printed the raw "[Errno 28] No space left on device: '…'"."""
+    import errno
+    import os
+
+    out = tmp_path / "t.jsonl"
+    out.write_text("old\n")
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    assert run("tasks-from-git", "--repo", str(sample), "--history-fraction", "0.4",
+               "--out", str(out)) == 2
+    err = capsys.readouterr().err
+    assert err == (f"workbench tasks-from-git: error: --out {out}: cannot write (No space left "
+                   "on device); nothing was written\n")
+    assert out.read_text() == "old\n" and os.listdir(tmp_path) == ["t.jsonl"]

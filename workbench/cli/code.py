@@ -11,8 +11,8 @@ from typing import Any
 
 from workbench.cli.args import fraction
 from workbench.cli.common import EXIT_FAIL, EXIT_USAGE
-from workbench.cli.output import check_output
-from workbench.core.formats.code_tasks import tasks_jsonl, write_tasks
+from workbench.cli.output import check_output, write_outputs
+from workbench.core.formats.code_tasks import tasks_jsonl
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, parse_kinds
 from workbench.core.repo.git import GitError, git
 from workbench.core.repo.tasks import DROPPED, SKIPPED, MinedTasks, mine_tasks, pick_snapshot
@@ -49,8 +49,8 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
         date = git(repo, "show", "-s", "--format=%cs", mined.snapshot).decode().strip()
         if not mined.tasks:  # no empty file for `eval --queries` to fail on later
             pass
-        elif args.out:
-            write_tasks(args.out, mined.tasks)
+        elif args.out:  # a full disk: "--out FILE: cannot write (…); nothing was written"
+            write_outputs([("--out", Path(args.out), tasks_jsonl(mined.tasks))])
         else:
             sys.stdout.write(tasks_jsonl(mined.tasks))
     except (GitError, ValueError, OSError) as exc:
