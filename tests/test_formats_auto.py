@@ -252,3 +252,37 @@ def test_beir_judgments_whose_ids_hold_spaces_are_not_read_as_trec(tmp_path: Pat
     trec = tmp_path / "run.qrels"  # TREC's, tab- or space-separated, still read as TREC
     trec.write_text("q1\t0\td1\t1\nq2 0 d2 2\n")
     assert read_qrels(trec) == {"q1": {"d1": 1}, "q2": {"d2": 2}}
+
+
+def test_a_path_of_the_wrong_kind_is_named_as_it_is(tmp_path: Path) -> None:
+    """A queries.jsonl that is a folder read "qrels/test.tsv without queries.jsonl"; a corpus
+    that is a folder or a named pipe, or DATA a dangling link, got the list of every format."""
+    import os
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    def error(path: Path) -> str:
+        with pytest.raises(FormatError) as info:
+            load_dataset(path)
+        return str(info.value)
+
+    qdir = tmp_path / "qdir"
+    shutil.copytree(SAMPLES / "tea-beir", qdir)
+    (qdir / "queries.jsonl").unlink()
+    (qdir / "queries.jsonl").mkdir()
+    assert error(qdir) == (f"{qdir / 'queries.jsonl'}: a folder, not a file: BEIR queries are "
+                           "read from a file of JSON lines")
+    (tmp_path / "cdir" / "corpus.jsonl").mkdir(parents=True)
+    assert error(tmp_path / "cdir") == (f"{tmp_path / 'cdir' / 'corpus.jsonl'}: a folder, not a "
+                                        "file: a BEIR corpus is read from a file of JSON lines")
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "corpus.jsonl")
+    assert error(tmp_path / "fifo").endswith("corpus.jsonl: a named pipe (FIFO), not a file: "
+                                             "a BEIR corpus is read from a file of JSON lines")
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    assert error(tmp_path / "pipe.jsonl") == (f"{tmp_path / 'pipe.jsonl'}: a named pipe (FIFO), "
+                                              "not a file or a folder: a dataset is read from one")
+    (tmp_path / "link").symlink_to(tmp_path / "gone")
+    assert error(tmp_path / "link") == (f"{tmp_path / 'link'}: a symbolic link to "
+                                        f"{tmp_path / 'gone'}, which does not exist")

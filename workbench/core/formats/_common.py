@@ -251,6 +251,23 @@ def free_id(wanted: str, taken: Mapping[str, object]) -> str:
     return out
 
 
+def path_kind(path: Path) -> str:
+    """What is at `path` when it is not a regular file, in words: "a folder", "a named pipe
+    (FIFO)", … (for a message that says why a file that is there was not read)."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
+                        (stat.S_ISBLK, "a device")):
+        if test(mode):
+            return words
+    return "not a regular file"
+
+
 def empty_file(path: Path, what: str, field: str) -> FormatError:
     return FormatError(path, f"empty file: expected at least one {what}", line=1, field=field)
 

@@ -4,13 +4,21 @@ documents file."""
 
 from __future__ import annotations
 
+import errno
+import os
 from collections.abc import Callable, Collection
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
-from workbench.core.formats._common import StrPath, judged_subset, numbered_lines, read_text
+from workbench.core.formats._common import (
+    StrPath,
+    judged_subset,
+    numbered_lines,
+    path_kind,
+    read_text,
+)
 from workbench.core.formats.beir import (
     QRELS_UNMATCHED,
     other_header,
@@ -110,6 +118,18 @@ def _refuse_unreadable_beir_corpus(folder: Path) -> None:
                           field="path")
 
 
+def _refuse_the_wrong_kind(path: Path) -> None:
+    """A path no format took because it, or the corpus.jsonl in it, is not a regular file (a
+    folder, a named pipe): said so, not answered with the list of every format."""
+    if not path.is_dir() and not path.is_file():
+        raise FormatError(path, f"{path_kind(path)}, not a file or a folder: a dataset is read "
+                          "from one", field="path")
+    corpus = path / "corpus.jsonl"
+    if path.is_dir() and corpus.exists() and not corpus.is_file():
+        raise FormatError(corpus, f"{path_kind(corpus)}, not a file: a BEIR corpus is read "
+                          "from a file of JSON lines", field="path")
+
+
 def _refuse_a_card_as_a_vault(folder: Path) -> None:
     """A BEIR folder (queries.jsonl, qrels/) without corpus.jsonl whose only markdown is a
     dataset card: the card opened as a vault of one note, every metric 0."""
@@ -170,6 +190,15 @@ def load_dataset(
     """
     path = Path(path)
     if not path.exists():
+        if path.is_symlink():  # "no such file" for a name that is there, as a link
+            try:
+                path.stat()
+                why = "which does not exist"
+            except OSError as exc:  # a loop: "Too many levels of symbolic links"
+                why = ("which does not exist" if exc.errno == errno.ENOENT
+                       else f"which cannot be followed ({exc.strerror or exc})")
+            raise FormatError(path, f"a symbolic link to {os.readlink(path)}, {why}",
+                              field="path")
         raise FormatError(path, f"no such file or folder; {EXPECTED}", field="path")
     name = path.resolve().name if path.is_dir() else path.stem
     overridden = queries is not None or qrels is not None
@@ -263,6 +292,7 @@ def load_dataset(
     elif path.is_file() and path.suffix.lower() in DOCUMENT_SUFFIXES:
         corpus = read_documents(path, name=name)
     else:
+        _refuse_the_wrong_kind(path)
         raise FormatError(path, EXPECTED, field="path")
 
     if queries is not None:

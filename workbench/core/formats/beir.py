@@ -24,6 +24,7 @@ from workbench.core.formats._common import (
     judged_subset,
     numbered_lines,
     parse_grade,
+    path_kind,
     read_text,
 )
 
@@ -149,6 +150,9 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
     queries_path = folder / f"queries.{split}.jsonl"
     if not queries_path.is_file():
         queries_path = folder / "queries.jsonl"
+    if queries_path.exists() and not queries_path.is_file():  # not "without queries.jsonl"
+        raise FormatError(queries_path, f"{path_kind(queries_path)}, not a file: BEIR queries "
+                          "are read from a file of JSON lines", field="path")
     qrels_path = folder / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
         files = sorted(p for p in (folder / "qrels").glob("*.tsv") if p.is_file())
