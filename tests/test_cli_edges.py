@@ -630,3 +630,13 @@ def test_an_output_that_is_not_utf8_gets_no_traceback(monkeypatch: pytest.Monkey
     sys.stdout.flush()
     text = out.getvalue().decode("cp1252")
     assert "relevant: grade ? 1" in text and "ndcg@10" in text
+
+
+def test_an_output_under_a_file_names_the_file(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """It said only "Not a directory" (tune's own check: "folder … does not exist")."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    _usage_error(["eval", TEA, "-m", "bm25", "--per-query", str(blocker / "a" / "q.csv")],
+                 capsys, f"--per-query {blocker / 'a' / 'q.csv'}: {blocker} is a file, not a "
+                 "folder")

@@ -35,6 +35,8 @@ def check_output(value: str, arg: str) -> Path | None:
     path = Path(value)
     try:
         target = write_target(path)
+    except NotADirectoryError:  # "Not a directory": which of the folders above is a file
+        raise OutputError(f"{arg} {value}: {_file_above(path)} is a file, not a folder") from None
     except OSError as exc:
         raise OutputError(f"{arg} {value}: {exc.strerror}") from None
     folder = target.parent
@@ -50,6 +52,11 @@ def check_output(value: str, arg: str) -> Path | None:
     os.close(fd)
     os.unlink(probe)
     return path
+
+
+def _file_above(path: Path) -> Path:
+    """The nearest folder above `path` that is a file (`path` itself failing that)."""
+    return next((p for p in reversed(path.parents) if p.is_file()), path)
 
 
 def check_table_output(value: str, arg: str, *, stdout: bool = True) -> Path | None:
