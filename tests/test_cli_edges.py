@@ -640,3 +640,31 @@ def test_an_output_under_a_file_names_the_file(tmp_path: Path,
     _usage_error(["eval", TEA, "-m", "bm25", "--per-query", str(blocker / "a" / "q.csv")],
                  capsys, f"--per-query {blocker / 'a' / 'q.csv'}: {blocker} is a file, not a "
                  "folder")
+
+
+def test_a_long_read_is_said(monkeypatch: pytest.MonkeyPatch,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A 200,000-document corpus read for ten seconds with nothing on stderr. The reader here
+    waits until the line was said (the timer's delay set to none), so nothing is timed."""
+    import threading
+
+    from workbench.cli import common
+    from workbench.core import formats
+
+    said = threading.Event()
+    real_say, real_load = common.say_reading, formats.load_dataset
+
+    def say(data: str) -> None:
+        real_say(data)
+        said.set()
+
+    def slow_load(*args: object, **kwargs: object) -> object:
+        assert said.wait(30)
+        return real_load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(common, "LOG_AFTER_S", 0.0)
+    monkeypatch.setattr(common, "say_reading", say)
+    monkeypatch.setattr(formats, "load_dataset", slow_load)
+    assert main(["eval", TEA, "-m", "bm25"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"reading {TEA} (corpus.jsonl, 0 MB) …\n"), err

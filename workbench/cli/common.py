@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
 from workbench.core.params import Params, parse_assignments, resolve_file
-from workbench.textout import progress_bar
+from workbench.textout import LOG_AFTER_S, progress_bar
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -48,9 +49,17 @@ def load_data(args: argparse.Namespace) -> Dataset:
             raise UsageError(f"--split {split}: {args.data} has no qrels/ folder of splits (a "
                              "BEIR, OpenVault or vault folder has one)")
     skipped: list[FormatError] = []
-    dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
-                           qrels=getattr(args, "qrels", None),
-                           split=getattr(args, "split", "test"), skipped=skipped)
+    # reading a 200,000-document corpus took ten seconds of silence: after LOG_AFTER_S a
+    # line says what is read (the reader reports no progress of its own)
+    timer = threading.Timer(LOG_AFTER_S, say_reading, (args.data,))
+    timer.daemon = True
+    timer.start()
+    try:
+        dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
+                               qrels=getattr(args, "qrels", None),
+                               split=getattr(args, "split", "test"), skipped=skipped)
+    finally:
+        timer.cancel()
     report_skipped(skipped)
     from workbench.core.checks import load_warnings
 
@@ -62,6 +71,18 @@ def load_data(args: argparse.Namespace) -> Dataset:
     if note:
         print(f"note: {note}", file=sys.stderr)
     return dataset
+
+
+def say_reading(data: str) -> None:
+    """"reading DATA (95 MB) …" on stderr: the size of the file, or of a folder's corpus."""
+    path = Path(data)
+    corpus = path / "corpus.jsonl" if path.is_dir() else path
+    try:
+        size = f" ({corpus.name}, {corpus.stat().st_size / 1e6:,.0f} MB)" if corpus.is_file() \
+            else ""
+    except OSError:
+        size = ""
+    print(f"reading {data}{size} …", file=sys.stderr, flush=True)
 
 
 def left_out_note(args: argparse.Namespace, dataset: Dataset) -> str:
