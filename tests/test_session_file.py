@@ -334,8 +334,6 @@ def test_a_session_saved_beside_its_data_opens_after_the_folder_moved(tmp_path: 
     file kept only absolute paths, and the moved one could not be opened."""
     import shutil
 
-    from workbench.core.session_file import write_session_file
-
     project = tmp_path / "proj"
     shutil.copytree(SAMPLES / "tea-beir", project / "tea")
     (project / "q.jsonl").write_text(
@@ -344,7 +342,7 @@ def test_a_session_saved_beside_its_data_opens_after_the_folder_moved(tmp_path: 
     s.open(project / "tea", queries=project / "q.jsonl")
     s.set_model("bm25", {"k1": 0.9})
     s.study_storage = str(project / "studies.db")
-    write_session_file(s, project / "session.json")
+    s.save(project / "session.json")  # as File ▸ Save session does
     data = json.loads((project / "session.json").read_text())
     assert data["dataset"] == str(project / "tea")  # what earlier versions read
     assert data["relative"] == {"dataset": "tea", "queries": "q.jsonl",

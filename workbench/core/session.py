@@ -16,7 +16,6 @@ requests, results and the functions a worker runs are in `session_work`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -32,7 +31,7 @@ from workbench.core.metrics import Judgments, PairedTest, paired_test
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, rescored, run_live
-from workbench.core.session_file import load_session, session_dict
+from workbench.core.session_file import load_session, session_dict, write_session_file
 from workbench.core.session_work import (
     ComputeRequest,
     ComputeResult,
@@ -41,7 +40,6 @@ from workbench.core.session_work import (
     compute,
     run_prepare,
 )
-from workbench.core.store import atomic_write_text
 from workbench.core.tuned_on import HeldOut, TunedOn, held_out_of
 
 # what a query's context says about its answers, not its situation: not copied to a typed query
@@ -560,7 +558,9 @@ class TuningSession:
         return session_dict(self)
 
     def save(self, path: str | Path) -> None:
-        atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
+        """The session as a file (temporary + rename), its data's paths beneath the file's
+        folder also kept relative to it, so a moved project folder opens."""
+        write_session_file(self, path)
 
     def load(self, path: str | Path) -> None:
         """Open a saved session: its dataset, model, parameters, configurations, k, query and
