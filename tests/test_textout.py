@@ -66,3 +66,18 @@ def test_a_last_column_of_numbers_is_right_aligned_and_text_is_not() -> None:
     assert lines[2] == "k1  x"
     wrapped = format_table(["p", "help"], [["k1", "12"]], wrap_last=40).splitlines()
     assert wrapped[2] == "k1  12"
+
+
+def test_the_terminal_bar_puts_the_message_after_it_without_a_comma(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """tqdm's postfix is written after ", ": the bar read "| , embedding 64/5,183 texts"."""
+    import io
+
+    stream = io.StringIO()
+    stream.isatty = lambda: True  # type: ignore[method-assign]
+    monkeypatch.setattr(textout.sys, "stderr", stream)
+    with textout.progress_bar("embedding {x}") as step:
+        step(0.3, "embedding 64/5,183 texts")
+    drawn = stream.getvalue()
+    assert "embedding {x}:  30%|" in drawn
+    assert "| embedding 64/5,183 texts" in drawn and ", embedding" not in drawn

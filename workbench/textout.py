@@ -108,12 +108,15 @@ def progress_bar(label: str) -> Iterator[ProgressFn]:
 
         yield log
         return
-    bar = tqdm(total=1000, desc=label, file=sys.stderr, leave=False,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}")
+    # the message after the bar as the description, not tqdm's postfix (which it writes after
+    # a ", ": "| , embedding 64/5,183 documents"); the label is fixed text in the format
+    fixed = label.replace("{", "{{").replace("}", "}}")
+    bar = tqdm(total=1000, file=sys.stderr, leave=False,
+               bar_format=fixed + ": {percentage:3.0f}%|{bar}| {desc}")
 
     def update(fraction: float, message: str) -> None:
         bar.n = int(fraction * 1000)
-        bar.set_postfix_str(message, refresh=False)
+        bar.set_description_str(message, refresh=False)
         bar.refresh()
 
     try:
