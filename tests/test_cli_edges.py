@@ -668,3 +668,12 @@ def test_a_long_read_is_said(monkeypatch: pytest.MonkeyPatch,
     assert main(["eval", TEA, "-m", "bm25"]) == 0
     err = capsys.readouterr().err
     assert err.startswith(f"reading {TEA} (corpus.jsonl, 0 MB) …\n"), err
+
+
+def test_tune_out_under_a_file_names_the_file(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # tune's own check had said "folder …/afile does not exist" of a file that does
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    _usage_error(["tune", TEA, "-m", "bm25", "--trials", "2", "--out",
+                  str(blocker / "best.toml")], capsys, f"{blocker} is a file, not a folder")

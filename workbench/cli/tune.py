@@ -297,8 +297,6 @@ def _check_args(args: argparse.Namespace) -> None:
         out = Path(args.out)
         if out.is_dir():
             raise UsageError(f"--out {args.out}: is a folder")
-        if not out.parent.is_dir():
-            raise UsageError(f"--out {args.out}: folder {out.parent} does not exist")
         from workbench.cli.output import check_output, check_outputs_apart, input_files
 
         check_output(args.out, "--out")  # a read-only folder: said before the tuning, not after
