@@ -94,7 +94,46 @@ def cmd_cache(args: argparse.Namespace) -> int:
         rows.append([part.name, f"{part.files:,}", bytes_text(part.size) if part.files else "—",
                      note])
     print(format_table(["part", "files", "size", "what"], rows))
+    _print_stores()
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def _known_prompts() -> dict[str, str]:
+    """Prompt hash (as a store's folder name ends) → prompt, for no prompt and every model's
+    default prompts."""
+    import hashlib
+
+    from workbench.core.models import get_model, model_ids
+
+    prompts = {""}
+    for mid in model_ids():
+        schema = get_model(mid).schema
+        prompts.update(str(schema[n].default) for n in ("query_prompt", "document_prompt")
+                       if n in schema)
+    return {hashlib.sha256(p.encode("utf-8")).hexdigest()[:16]: p for p in prompts}
+
+
+def _print_stores() -> None:
+    """The embedding stores one by one: which encoder and prompt each holds (its folder name
+    carries only a hash of the prompt), how many vectors, how large."""
+    from workbench.core.store.embeddings import store_summaries
+
+    stores = store_summaries(cache_dir() / "embeddings")
+    if not stores:
+        return
+    print("\nembedding stores (one per encoder and prompt; `cache --clear embeddings` removes "
+          "them all, or delete a store's folder)")
+    known = _known_prompts()
+    rows = []
+    for s in stores:
+        # a store made before about.json: its folder's prompt hash, matched against the
+        # prompts the models use by default
+        prompt = s.prompt if s.prompt is not None else known.get(s.folder.name.rsplit("-")[-1])
+        rows.append([s.folder.name, s.encoder,
+                     ("(not recorded: made by an earlier version)" if prompt is None
+                      else repr(prompt) if prompt else "(none)"),
+                     f"{s.vectors:,}", bytes_text(s.size)])
+    print(format_table(["folder", "encoder", "prompt", "vectors", "size"], rows))
 
 
 __all__ = ["add_commands", "cmd_cache"]

@@ -721,7 +721,8 @@ def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int
 
 
 def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
-    return EmbeddingStore(store_folder(encoder.identity, prompt), encoder.dim)
+    return EmbeddingStore(store_folder(encoder.identity, prompt), encoder.dim,
+                          {"encoder": encoder.identity, "prompt": prompt})
 
 
 def count_cached(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "") -> int:

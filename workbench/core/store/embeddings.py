@@ -18,17 +18,23 @@ reopening a cached corpus reads the keys and hashes the file once.
 
 A store that cannot be written (a read-only or full disk) is not an error: `add` returns False
 and the caller keeps the vectors it computed, as the prepare cache does.
+
+Beside its shards a store keeps `about.json` (its encoder and prompt, written with its first
+shard), so that `workbench cache` can say which prompt each store holds: the folder name carries
+only a hash of it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import secrets
 import struct
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,10 +43,12 @@ from numpy.typing import NDArray
 from workbench.core.store.atomic import atomic_write_bytes, open_regular
 from workbench.core.store.paths import cache_dir
 
-__all__ = ["KEY_BYTES", "SUFFIX", "EmbeddingStore", "shard_bytes", "store_folder", "text_key"]
+__all__ = ["ABOUT", "KEY_BYTES", "SUFFIX", "EmbeddingStore", "StoreSummary", "shard_bytes",
+           "store_folder", "store_summaries", "text_key"]
 
 KEY_BYTES = 16
 SUFFIX = ".shard"
+ABOUT = "about.json"  # {"encoder": identity, "prompt": prompt}, written with the first shard
 _MAGIC = b"WBEMB2\0\0"
 _HEADER = struct.Struct("<8sqq32s")  # magic, rows, dim, sha256(keys + padding + vectors)
 _ALIGN = 64
@@ -78,9 +86,10 @@ def shard_bytes(keys: Sequence[bytes], vectors: NDArray[np.float32], dim: int) -
 class EmbeddingStore:
     """Vectors by text key, for one encoder identity and one prompt."""
 
-    def __init__(self, folder: Path, dim: int) -> None:
+    def __init__(self, folder: Path, dim: int, about: dict[str, str] | None = None) -> None:
         self.folder = folder
         self.dim = dim
+        self.about = about  # what `about.json` says of the store (its encoder and prompt)
         self.index: dict[bytes, tuple[str, int]] = {}  # key → (shard name, row)
         self.shards: dict[str, NDArray[np.float32]] = {}
         self.dropped = 0  # shards found corrupt on open (removed when the folder allows)
@@ -151,6 +160,10 @@ class EmbeddingStore:
             atomic_write_bytes(self.folder / f"{name}{SUFFIX}", blob)
         except OSError:
             return False
+        if self.about is not None and not (self.folder / ABOUT).exists():
+            with contextlib.suppress(OSError):  # a description, not the vectors: best effort
+                atomic_write_bytes(self.folder / ABOUT,
+                                   json.dumps(self.about, ensure_ascii=False).encode("utf-8"))
         self.shards[name] = vectors  # the bytes just written, without reading them back
         for row, key in enumerate(keys):
             self.index[key] = (name, row)
@@ -168,6 +181,47 @@ class EmbeddingStore:
         for shard, (dst, src) in by_shard.items():
             out[dst] = self.shards[shard][src]
         return out
+
+
+@dataclass(frozen=True)
+class StoreSummary:
+    """One store as `workbench cache` lists it."""
+
+    folder: Path
+    encoder: str  # the encoder identity (the folder name's head where about.json is missing)
+    prompt: str | None  # None: not recorded (a store written before about.json)
+    vectors: int
+    size: int  # bytes
+
+
+def store_summaries(root: Path) -> list[StoreSummary]:
+    """Each store under `root` (cache_dir()/embeddings): its encoder, prompt, vector count
+    (read from the shard headers) and size; largest first."""
+    out = []
+    try:
+        folders = [f for f in root.iterdir() if f.is_dir()]
+    except OSError:
+        return []
+    for folder in folders:
+        vectors = size = 0
+        for path in folder.iterdir():
+            with contextlib.suppress(OSError):
+                size += path.stat().st_size
+                if path.suffix == SUFFIX:
+                    with open(path, "rb") as fh:
+                        head = fh.read(_HEADER.size)
+                    if len(head) == _HEADER.size and head[:8] == _MAGIC:
+                        vectors += max(0, _HEADER.unpack(head)[1])
+        about: dict[str, object] = {}
+        with contextlib.suppress(OSError, ValueError):
+            loaded = json.loads((folder / ABOUT).read_text(encoding="utf-8"))
+            about = loaded if isinstance(loaded, dict) else {}
+        prompt = about.get("prompt")
+        encoder = about.get("encoder")
+        out.append(StoreSummary(folder, str(encoder) if isinstance(encoder, str)
+                                else folder.name.rsplit("-", 1)[0],
+                                prompt if isinstance(prompt, str) else None, vectors, size))
+    return sorted(out, key=lambda s: (-s.size, s.folder.name))
 
 
 def _remove(path: Path) -> None:
