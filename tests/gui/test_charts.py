@@ -705,6 +705,8 @@ def test_without_judgments_the_curve_draws_what_the_selection_returns(
     # ⌊(16 + 17) / 4 + ½⌋ = 8 tokens for "apple", 0 for "zzz"; one note (either: 4) at 1
     assert dict(curve.points) == {0: 4.0, 1: 2.0, 2: 4.0}
     assert curve.current == (1, 2.0)
+    # a short axis title ("tokens injected per query" was cut on a short plot)
+    assert curve.plot.getPlotItem().getAxis("left").labelText == "tokens / query"
 
 
 def test_the_best_on_training_is_a_step_line(qtbot: QtBot) -> None:

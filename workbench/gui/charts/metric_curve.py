@@ -37,6 +37,8 @@ from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_l
 from ._base import INK, ChartPanel, make_plot
 
 MAX_POINTS = 41
+AXIS_TITLES = {"results": "results / query", "empty": "% empty",
+               "injected_tokens": "tokens / query"}
 # a bundle-selecting model's own figures (codeledger), drawn like a metric: a higher is better
 BUNDLE_FIGURES = ("bundle_recall", "bundle_precision")
 DEBOUNCE_MS = 150  # a sweep starts once the parameters rest this long (not mid-drag)
@@ -401,7 +403,10 @@ class MetricCurve(ChartPanel):
             bottom.setTicks(None)
         label = request.model.schema[request.name].label
         item.setLabel("bottom", label, color=INK)
-        item.setLabel("left", metric_label(request.metric), color=INK)
+        # a figure's axis title short: a vertical title longer than the plot is cut
+        # ("tokens injected per quer"); the caption above says it whole
+        item.setLabel("left", AXIS_TITLES.get(request.metric, metric_label(request.metric)),
+                      color=INK)
         finite = np.isfinite(ys)
         figure = request.metric in selection_figures.FIGURES
         if finite.any():
