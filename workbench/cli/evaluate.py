@@ -272,10 +272,13 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         # and why, where the model can tell (vault-search's phrase rule: a question of several
         # words matches no line), for the first such query
         nothing = np.flatnonzero(pipe.judgments.judged_mask & (result.ranking.count == 0))
-        q = int(nothing[0])
-        reason = model.not_a_candidate(pipe.prepared, dataset, q, None, pipe.params)
-        if reason:
-            print(f"  e.g. {dataset.queries[q].id}: {reason}")
+        # the first query the model knows a reason for (another may have matched, its
+        # results all below the min score)
+        for q in (int(x) for x in nothing):
+            reason = model.not_a_candidate(pipe.prepared, dataset, q, None, pipe.params)
+            if reason:
+                print(f"  e.g. {dataset.queries[q].id}: {reason}")
+                break
     changed = model.schema.changed(params)
     if changed:
         print("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
