@@ -159,8 +159,9 @@ class Model(ABC):
 
     def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
         """Parameters that cannot change any score on this prepared data whatever the other
-        live values (a weight whose signal is 0 everywhere), each with why: an optimiser
-        leaves them out unless named. By default none."""
+        live values (a weight whose signal is 0 everywhere), or that only scale every score
+        alike (no ranking, gate or metric moves), each with why: an optimiser leaves them out
+        unless named. By default none."""
         return {}
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:

@@ -146,6 +146,13 @@ def inert(prep: HybridPrepared) -> dict[str, str]:
                "forgetting curve applies to no pair: its base is 0")
         out["base_lambda"] = why
         out["importance5_floor"] = why
+        # every score is then W × (its vector and BM25 bonuses): W scales them all alike,
+        # and no ranking, gate or metric moves with it (SciFact: nDCG@10 0.6952 at W 1, 15
+        # and 30; a study had "tuned" it to 30)
+        out["combined_boost_weight"] = (
+            "with the forgetting curve on no pair every score is this weight times its "
+            "bonuses: any weight above 0 scales them all alike, and no ranking or metric "
+            "moves with it (at 0 every score is 0)")
     else:
         # the curve covers every memory where some query has a chat, else the memories alone
         under = prep.memory | bool(prep.chat.any())
