@@ -350,6 +350,43 @@ def test_a_short_window_gives_the_tune_tab_what_it_can(window: MainWindow,
     assert window.v_split.sizes()[0] > TUNE_MIN_TOP + 100
 
 
+def test_the_tune_tab_without_judgments_folds_to_its_reason(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a dataset without judgments the Tune tab shows only why no run can start and a
+    button to open judgments, and takes no room: the whole form and four empty charts had
+    squeezed the ranked table to two rows for a run that could not start."""
+    from PySide6.QtWidgets import QFileDialog
+
+    assert window.open_path(SAMPLES / "decisions")
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitExposed(window)
+    before = window.v_split.sizes()
+    panel = window.charts.panels["TunePanel"]
+    window.charts.setCurrentWidget(panel)
+    qtbot.wait(10)
+    assert window.v_split.sizes() == before
+    assert panel.folded.isVisible() and not panel.form_area.isVisible()
+    assert panel.folded_note.text().startswith("nothing to tune against: decisions has no "
+                                               "relevance judgments")
+    asked: list[str] = []
+
+    def cancelled(_parent: object, title: str, *_: object) -> tuple[str, str]:
+        asked.append(title)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(cancelled))
+    panel.open_judgments_button.click()
+    assert asked == ["Open judgments"]
+    # a judged dataset unfolds the form, and the tab takes room for it again
+    window.charts.setCurrentIndex(0)
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    window.charts.setCurrentWidget(panel)
+    qtbot.wait(10)
+    assert not panel.folded.isVisible() and panel.form_area.isVisible()
+    assert window.v_split.sizes()[1] > before[1]
+
+
 def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(
         window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Opened as `sample_corpora/tea-beir` from the repository: the session and the Recent

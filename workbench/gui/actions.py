@@ -94,6 +94,9 @@ class WindowActions:
         host.charts.currentChanged.connect(self._on_tab)
         # a drag of the rows splitter is the user's layout: the room is not given back then
         host.v_split.splitterMoved.connect(self._forget_tune_room)
+        tune = host.charts.panels.get("TunePanel")
+        if tune is not None and hasattr(tune, "open_judgments"):
+            tune.open_judgments.connect(self.ask_qrels)  # its folded line's button
         bar = window.menuBar()
         file = bar.addMenu("&File")
         self.open_folder = self._add(file, "Open dataset &folder…", self.ask_folder, Key.Open)
@@ -296,6 +299,8 @@ class WindowActions:
             # as the ones to give back (Tools ▸ Tune… left the ranked table 2 rows tall)
             return
         panel = self.w.charts.panels["TunePanel"]
+        if not getattr(panel, "needs_room", True):
+            return  # folded to the line saying why no run can start: the lists keep the room
         top, bottom = self.w.v_split.sizes()
         want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
         room = min(want, top + bottom - TUNE_MIN_TOP)

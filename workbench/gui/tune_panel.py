@@ -19,6 +19,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QLabel,
+    QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
@@ -45,6 +47,7 @@ class TunePanel(QWidget):
     trial_done = Signal(object)  # TrialReport, shown
     finished = Signal(object)  # TuneOutcome, shown
     stopped = Signal(str)  # "" cancelled, else the error
+    open_judgments = Signal()  # the folded panel's "Open judgments…" (File ▸ Open judgments…)
 
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -60,10 +63,27 @@ class TunePanel(QWidget):
         self._blocked = ""  # why Start cannot run on this data ("" when it can)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
+        # where no run can start (no judgments), the form and its charts are folded away and
+        # this one line says why: a whole form and four empty charts had taken the window's
+        # room for a run that could not start
+        self.folded = QWidget(self)
+        fold = QHBoxLayout(self.folded)
+        fold.setContentsMargins(8, 8, 8, 8)
+        self.folded_note = QLabel(self.folded)
+        self.folded_note.setStyleSheet(ERROR)
+        self.folded_note.setWordWrap(True)
+        self.open_judgments_button = QPushButton("Open judgments…", self.folded)
+        self.open_judgments_button.clicked.connect(self.open_judgments)
+        fold.addWidget(self.folded_note, 1)
+        fold.addWidget(self.open_judgments_button)
+        outer.addWidget(self.folded)
+        outer.addStretch(1)  # the line at the top while folded (the scroll area is hidden)
+        self.folded.hide()
         scroll = QScrollArea(self)
+        self.form_area = scroll
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        outer.addWidget(scroll)
+        outer.addWidget(scroll, 100)
         content = QWidget()
         content.setMinimumSize(980, 420)  # no sideways scroll in a 1,024-px window
         scroll.setWidget(content)
@@ -140,6 +160,7 @@ class TunePanel(QWidget):
         model = self.session.model
         self.settings.storage.setText(self.session.study_storage)
         if model is None:
+            self._fold(cannot_tune(self.session))
             self.checklist.build([], [])
             self.form.set_unshipped("", {})
             return
@@ -169,6 +190,7 @@ class TunePanel(QWidget):
 
         self.settings.set_timed(s.dataset is not None and has_time(s.dataset))
         self._blocked = cannot_tune(self.session)
+        self._fold(self._blocked)
         self._set_running(self.runner.running)
         if self._blocked:
             self._say(self._blocked, error=True)
@@ -182,6 +204,19 @@ class TunePanel(QWidget):
                       "values apply only there")
         elif self.status.text().endswith("its values apply only there"):
             self._say("")
+
+    def _fold(self, why: str) -> None:
+        """The form and charts folded away, `why` said in their place ("" unfolds)."""
+        self.folded_note.setText(why)
+        self.open_judgments_button.setVisible("judgments" in why)
+        self.folded.setVisible(bool(why))
+        self.form_area.setVisible(not why)
+
+    @property
+    def needs_room(self) -> bool:
+        """Whether the panel shows its form (the window makes room for it) or only the line
+        saying why no run can start (it does not)."""
+        return not cannot_tune(self.session)
 
     def _on_storage(self, text: str) -> None:
         self.session.study_storage = text.strip()
