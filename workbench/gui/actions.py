@@ -75,6 +75,9 @@ class ActionHost(Protocol):
 Key = QKeySequence.StandardKey
 TUNE_HEIGHT = 440  # the Tune panel's height that Tools ▸ Tune… makes room for
 TUNE_MIN_TOP = 150  # … the lists above it keep at least this (their headers and a few rows)
+# … and at least this share of the rows: at 1,280 × 800 the panel's whole height had left the
+# ranked table two rows, too few to watch what Apply best did; the panel scrolls instead
+TUNE_TOP_SHARE = 0.4
 
 
 class WindowActions:
@@ -292,8 +295,9 @@ class WindowActions:
 
     def _room_for_tune(self) -> None:
         """TUNE_HEIGHT for the panel where the window has it, the lists above keeping at least
-        TUNE_MIN_TOP; a short window (720 px) gives it what it can (its settings, legend and
-        result had sat below the fold in 200 px)."""
+        TUNE_MIN_TOP and TUNE_TOP_SHARE of the rows; a laptop's window (800 px) gives it what
+        it can, and the panel scrolls (in 200 px its settings, legend and result had sat
+        below the fold)."""
         if self._tune_room is not None:
             # the room is taken already: taking it again would record the squeezed sizes
             # as the ones to give back (Tools ▸ Tune… left the ranked table 2 rows tall)
@@ -303,7 +307,8 @@ class WindowActions:
             return  # folded to the line saying why no run can start: the lists keep the room
         top, bottom = self.w.v_split.sizes()
         want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
-        room = min(want, top + bottom - TUNE_MIN_TOP)
+        keep = max(TUNE_MIN_TOP, round(TUNE_TOP_SHARE * (top + bottom)))
+        room = min(want, top + bottom - keep)
         if room > bottom:
             self.w.v_split.setSizes([top + bottom - room, room])
             self._tune_room = ([top, bottom], self.w.v_split.sizes())
