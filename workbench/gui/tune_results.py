@@ -191,7 +191,8 @@ def _studies(result: Any) -> list[Any]:
     return [*result.folds, *([result.final] if result.final not in result.folds else [])]
 
 
-TABLE_ROOM = 70  # px the verdict leaves the table below it: its header and two rows
+TABLE_ROOM = 70  # px the verdict leaves the table below it: its header and two rows …
+TABLE_ROWS_KEPT = 4  # … or its header and up to this many rows where the run changed more
 TABLE_WIDEST = 320  # px the result column asks at most (the trials' chart keeps the rest)
 
 
@@ -262,15 +263,25 @@ class TuneResults(QWidget):
             self.summary.setMinimumHeight(need)
             lay = self.layout()
             spacing = lay.spacing() if lay is not None else 0
-            room = self.height() - self.caption.sizeHint().height() - 2 * spacing - TABLE_ROOM
+            room = (self.height() - self.caption.sizeHint().height() - 2 * spacing
+                    - self._table_room())
             self.summary_box.setMinimumHeight(min(need, max(40, room)))
             self.summary_box.setMaximumHeight(need + 2 * self.summary_box.frameWidth())
 
+    def _table_room(self) -> int:
+        """What the verdict leaves the table: its header and every row up to TABLE_ROWS_KEPT
+        (with two, a third tuned parameter, Variant lucene → robertson, sat below the fold)."""
+        rows = min(max(2, len(self.rows)), TABLE_ROWS_KEPT)
+        need = (self.table.horizontalHeader().sizeHint().height()
+                + rows * self.table.verticalHeader().defaultSectionSize()
+                + 2 * self.table.frameWidth())
+        return max(TABLE_ROOM, need)
+
     def clear(self, text: str) -> None:
         self.summary.setText(f"<span style='color:{MUTED}'>{text}</span>")
-        self._fit_summary()
         self.table.setRowCount(0)
         self.rows = []
+        self._fit_summary()
         self._fit_width()
 
     def show_result(self, result: Any, best: dict[str, object], objective: str,
@@ -279,9 +290,11 @@ class TuneResults(QWidget):
             self.clear("No trial succeeded: nothing to apply.")
             return
         self.summary.setText(verdict(result, objective))
+        rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v))
+                for n, v in best.items()]
+        # the values tuning changed first, those it left after them (sorted is stable)
+        self.rows = sorted(rows, key=lambda row: row[1] == row[2])
         self._fit_summary()
-        self.rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v))
-                     for n, v in best.items()]
         self.table.setRowCount(len(self.rows))
         for r, (name, before, tuned) in enumerate(self.rows):
             for c, text in enumerate((name, before, tuned)):
