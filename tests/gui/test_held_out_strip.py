@@ -225,6 +225,14 @@ def test_training_scores_get_no_test_and_no_colour(qtbot: QtBot,
     strip.refresh()
     assert "training scores: no test" in strip.comparison.texts[0]
     assert "p =" not in strip.comparison.texts[0] and "▲" not in strip.comparison.texts[0]
+    # said once: the line below the cards had repeated it ("training scores: every judged
+    # query was tuned on by the live values") and pushed the charts down
+    assert "tuned on by the live values" in strip.comparison.texts[0]
+    assert strip.held_note.isHidden()
+    # where the long line does not fit, the short one (it had run past the window's edge)
+    strip.comparison.resize(strip.comparison.wide + 20, strip.comparison.height())
+    assert "tuned on" not in strip.comparison.text()
+    assert "tuned on by the live values" in strip.comparison.toolTip()
     detail = strip.cards[0].detail.text()
     assert detail.startswith("<span style='color:#8c959f'>")  # the Δ shown, uncoloured
     assert "vs" in detail

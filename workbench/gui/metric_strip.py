@@ -12,6 +12,7 @@ on the queries they were tuned on, tuned values show training scores."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -164,7 +165,10 @@ class _Comparison(QLabel):
         self._fit()
 
     def _fit(self) -> None:
-        short = self.width() < self.wide
+        # the long text's own width where it is longer than a test's line (the training
+        # scores' line, which names who tuned, had run past the window's edge)
+        plain = re.sub(r"<[^>]+>", "", self.texts[0]).replace("&nbsp;", " ")
+        short = self.width() < max(self.wide, self.fontMetrics().horizontalAdvance(plain) + 8)
         text = self.texts[short]
         if text != self.text():
             self.setText(text)
@@ -323,9 +327,13 @@ class MetricStrip(QWidget):
         s = self.session
         res, base = s.result, s.baseline
         held = s.held_out()
-        if held.note != self.held_note.text():
-            self.held_note.setText(held.note)
-            self.held_note.setVisible(bool(held.note))
+        # every judged query tuned on, against a baseline: the comparison on the right says
+        # so ("training scores: no test (… tuned on by …)"); the note below had said it again
+        # and pushed the charts down a line
+        note = "" if held.training and base is not None and res is not None else held.note
+        if note != self.held_note.text():
+            self.held_note.setText(note)
+            self.held_note.setVisible(bool(note))
 
         def mean(r: Result | None, name: str) -> float | None:
             if r is None or held.mask is None or name not in r.per_query:
@@ -403,10 +411,14 @@ class MetricStrip(QWidget):
             self.comparison.say(_muted("no judgments to measure against"),
                                 _muted("no judgments"))
             return
-        if s.baseline is not None and s.result is not None and s.held_out().training:
-            # as compare and report: no test against training scores (the README says so)
+        held = s.held_out()
+        if s.baseline is not None and s.result is not None and held.training:
+            # as compare and report: no test against training scores (the README says so);
+            # by whom the queries were tuned on comes from the note this line stands for
+            who = held.note.partition(" tuned on by ")[2]
             self.comparison.say(_muted("training scores: no test (every judged query was "
-                                       "tuned on)"), _muted("training scores: no test"))
+                                       f"tuned on{' by ' + who if who else ''})"),
+                                _muted("training scores: no test"))
             return
         work = self._test_inputs()
         if work is None:
