@@ -107,6 +107,10 @@ class CompareWindow(QWidget):
         self.metric_pick = QComboBox(self)
         self.metric_pick.setToolTip("the metric of the delta chart and of 'moved most'")
         self.metric_pick.currentIndexChanged.connect(lambda *_: self._show_comparison())
+        # the chart's metric as the user picked it (kept); until then, one that moved
+        self.metric_name_picked = ""
+        self.metric_pick.activated.connect(
+            lambda *_: setattr(self, "metric_name_picked", combo_metric(self.metric_pick)))
         self.prev_button = QPushButton("◀ moved", self)
         self.next_button = QPushButton("moved ▶", self)
         self.prev_button.setToolTip("the previous of the queries that moved most (←)")
@@ -354,12 +358,9 @@ class CompareWindow(QWidget):
         self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
         self.b_pick.setCurrentIndex(self.b_index - 1)
         self.b_pick.blockSignals(False)
-        current = combo_metric(self.metric_pick)
         # the delta chart and 'moved most' read a higher value as better: counts stay out
         picks = [r.metric for r in comp.rows if higher_is_better(r.metric)]
-        if current not in picks and hasattr(comp.model, "bundles"):
-            current = "bundle_recall"  # what Tune starts on for it
-        fill_metric_combo(self.metric_pick, picks, current)
+        fill_metric_combo(self.metric_pick, picks, self._opening_metric(comp, picks))
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
         self.status.setText("\n".join([
@@ -375,6 +376,20 @@ class CompareWindow(QWidget):
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
             self._write_report(path)
+
+    def _opening_metric(self, comp: Comparison, picks: list[str]) -> str:
+        """The chart's metric: the one the user picked, else the first that B moved against
+        A, bundle recall first for a bundle model (what Tune starts on for it). On codeledger
+        it had opened on bundle recall where only precision and F1 moved: a flat chart."""
+        if self.metric_name_picked in picks:
+            return self.metric_name_picked
+        first = ["bundle_recall"] if hasattr(comp.model, "bundles") else []
+        a, b = comp.results[0].per_query, comp.results[self.b_index].per_query
+        for name in [*first, *picks]:
+            if name in a and name in b and not np.array_equal(a[name], b[name],
+                                                              equal_nan=True):
+                return name
+        return next((n for n in [*first, *picks] if n in picks), "")
 
     def _on_failed(self, message: str) -> None:
         self.cancel_button.setEnabled(False)
