@@ -119,10 +119,14 @@ def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: Qt
 def test_the_row_labels_of_a_short_chart_are_a_line_apart(qtbot: QtBot,
                                                          tea: TuningSession) -> None:
     """In a 720-px window the chart is about 100 px tall: its ten row labels ('#1 · d030' …)
-    were drawn 10 px apart, each over the next. Those drawn are a line of text apart; a tall
-    chart labels every row."""
+    were drawn 10 px apart, each over the next; then only every other row was named, at
+    every window size (1,920 × 1,080 included). Ten rows or fewer are each named, in a
+    smaller font where the rows are closer than a line; more rows, in the axis's font, a
+    line apart; a tall chart names every row in the axis's font."""
     from PySide6.QtCore import QPointF
     from PySide6.QtGui import QFontMetrics
+
+    from workbench.gui.charts.contributions import _line
 
     chart = ContributionChart(tea)
     qtbot.addWidget(chart)
@@ -138,14 +142,22 @@ def test_the_row_labels_of_a_short_chart_are_a_line_apart(qtbot: QtBot,
         return sorted(vb.mapViewToScene(QPointF(0.0, value)).y()
                       for value, _ in axis._tickLevels[0])
 
-    line = QFontMetrics(axis.font()).height()
-    ys = centres()
-    assert len(ys) >= 2 and min(np.diff(ys)) >= line, (ys, line)
+    assert tea.k == 10 and len(axis._tickLevels[0]) == 10  # every bar named …
+    small = axis.style["tickFont"]
+    assert small.pointSizeF() < axis.font().pointSizeF()  # … in a smaller font
+    assert min(np.diff(centres())) >= _line(small)
     texts = [text for _, text in axis._tickLevels[0]]
     assert texts[0].startswith("#1 · ")  # the first row is always named
+    tea.set_k(20)
+    qtbot.waitUntil(lambda: len(axis._tickLevels[0]) < 20)
+    line = QFontMetrics(axis.font()).height()
+    assert axis.style["tickFont"].pointSizeF() == axis.font().pointSizeF()
+    assert min(np.diff(centres())) >= line - 1 and axis._tickLevels[0][0][1].startswith("#1")
+    tea.set_k(10)
     chart.resize(900, 520)
     qtbot.waitUntil(lambda: vb.height() > 300)
     assert len(axis._tickLevels[0]) == tea.k
+    assert axis.style["tickFont"].pointSizeF() == axis.font().pointSizeF()
     assert min(np.diff(centres())) >= line
 
 
