@@ -150,11 +150,28 @@ class TuningSession:
 
     def set_dataset(self, dataset: Dataset, source: str | None = None, *,
                     queries: str | None = None, qrels: str | None = None,
-                    split: str = DEFAULT_SPLIT, typed: Sequence[str] = ()) -> None:
+                    split: str = DEFAULT_SPLIT, typed: Sequence[str] = (),
+                    reloaded: bool = False) -> None:
         """`source`: the path it was read from; `queries`, `qrels`: the query (or task) and
         judgment files read with it, when they were given apart from it; `split`: the split
         of a BEIR or OpenVault folder it was read at; `typed`: the ids of its queries that
-        were typed (`add_query`), not read (a session file's)."""
+        were typed (`add_query`), not read (a session file's). `reloaded`: the same data read
+        again from disk (File ▸ Reload dataset), so what belongs to the session stays: the
+        undo steps, the tuned-on record, the typed queries (appended again), the query shown
+        (by id, where it still exists) and the baseline, computed again on the new data once
+        the live result is (where it prepares alike, as after `add_query`)."""
+        if reloaded and self.dataset is not None:
+            shown = (self.dataset.queries[self.query].id if len(self.dataset.queries)
+                     else None)
+            again = [q for q in self.typed if q.id not in dataset.queries.index]
+            if again:
+                dataset = replace(dataset, queries=QuerySet([*dataset.queries, *again],
+                                                            name=dataset.queries.name))
+            b = self.baseline
+            rebase = ((b.model_id, dict(b.params), b.name) if b is not None
+                      and self.model is not None and b.model_id == self.model.id else None)
+            self._reload(dataset, source, queries, qrels, split, shown, rebase)
+            return
         self.dataset = dataset
         self.source = source
         self.queries_file, self.qrels_file = queries, qrels
@@ -175,6 +192,27 @@ class TuningSession:
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(0)
+        self.prepare_needed.emit()
+
+    def _reload(self, dataset: Dataset, source: str | None, queries: str | None,
+                qrels: str | None, split: str, shown: str | None,
+                rebase: tuple[str, dict[str, Any], str] | None) -> None:
+        """`set_dataset(reloaded=True)`'s swap: the data and its judgments new, the results
+        and prepared state gone, the session's own state kept (`opened` too: the values
+        held for the data opened stay held)."""
+        self.dataset, self.source = dataset, source
+        self.queries_file, self.qrels_file, self.split = queries, qrels, split
+        self.judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
+                          if dataset.qrels else None)
+        self.prepared = self.prepared_params = self.result = None
+        self._generation += 1
+        self._prepare_generation += 1
+        self.baseline, self._rebase = None, rebase
+        self.query = int(dataset.queries.index.get(shown, 0)) if shown is not None else 0
+        self.docs = ()
+        self.dataset_changed.emit(dataset)
+        self.baseline_changed.emit(None)
+        self.query_changed.emit(self.query)
         self.prepare_needed.emit()
 
     def add_query(self, text: str) -> int:
