@@ -69,6 +69,8 @@ class ActionHost(Protocol):
 
     def show_error(self, message: str, details: str = "") -> None: ...
 
+    def reload_dataset(self) -> bool: ...
+
     def ask_export_report(self) -> None: ...
 
 
@@ -115,6 +117,9 @@ class WindowActions:
         self.split_group = QActionGroup(window)
         file.addMenu(self.split_menu)
         self.mine_tasks = self._add(file, "&Tasks from git history…", self.ask_mine_tasks)
+        # the files read again (edited on disk), the model, values and baseline kept
+        self.reload = self._add(file, "Relo&ad dataset from disk", host.reload_dataset,
+                                "Ctrl+Shift+R")
         self.tasks_dialog: TasksFromGitDialog | None = None
         file.addSeparator()
         self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
@@ -216,6 +221,7 @@ class WindowActions:
         self.pin.setEnabled(s.result is not None)
         self.open_queries.setEnabled(s.dataset is not None)
         self.open_qrels.setEnabled(s.dataset is not None)
+        self.reload.setEnabled(s.dataset is not None and s.source is not None)
         self.mine_tasks.setEnabled(repository_of(s.dataset) is not None)
         self.export.setEnabled(s.result is not None)
         # nothing to save, recompute, report or tune before a dataset is open; nothing to

@@ -35,6 +35,7 @@ from .actions import WindowActions
 from .bind import subscribe_many
 from .chart_area import ChartArea
 from .configurations_menu import ConfigurationsMenu
+from .disk_watch import DiskWatch
 from .header import Header
 from .metric_strip import MetricStrip
 from .off_thread import wait_for
@@ -120,6 +121,14 @@ class MainWindow(QMainWindow):
                                "(query–document pair), rank each query's and measure the "
                                "metrics: the live path a slider drives")
         self.statusBar().addPermanentWidget(self.timing)
+        # the dataset's files changed on disk since they were read: said until reloaded (the
+        # window had gone on from its copy in memory with no word)
+        self.disk = DiskWatch(s)
+        self.disk_note = QLabel("", self)
+        self.disk_note.setStyleSheet("color:#9a6700")
+        self.disk_note.hide()
+        self.statusBar().insertPermanentWidget(0, self.disk_note)
+        s.dataset_changed.connect(self._on_data_read)
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
         self.opened: tuple[str, str] | None = None
@@ -246,6 +255,73 @@ class MainWindow(QMainWindow):
                               queries=queries if queries is not None else s.queries_file,
                               qrels=qrels if qrels is not None else s.qrels_file,
                               split=split if split is not None else s.split)
+
+    def reload_dataset(self) -> bool:
+        """File ▸ Reload dataset: the open dataset's files read again (edited on disk), with
+        the query and judgment files and split it was read with. The model, its values and
+        undo steps, the configurations, the query shown and the baseline (computed again on
+        the new data) stay; re-opening it had dropped the baseline and the undo steps, and a
+        sample folder's workbench.toml had reset the values. On bad input the data read
+        before stays in use."""
+        s = self.session
+        if s.dataset is None or s.source is None:
+            return False
+        source, before = s.source, s.dataset
+        skipped: list[FormatError] = []
+        try:
+            with self.loop.hold():
+                from workbench.core.formats import load_dataset
+
+                queries, qrels, split = s.queries_file, s.qrels_file, s.split
+                dataset = wait_for(
+                    self, f"Reading {Path(source).name} again …",
+                    lambda: load_dataset(source, queries=queries, qrels=qrels, split=split,
+                                         skipped=skipped),
+                    synchronous=self.loop.synchronous)
+                s.set_dataset(dataset, source, queries=queries, qrels=qrels, split=split,
+                              reloaded=True)
+        except Cancelled:
+            self.statusBar().showMessage("reloading cancelled: the data read before stays",
+                                         8000)
+            return False
+        except (FormatError, KeyError, OSError, ValueError) as exc:
+            self.show_error(f"Could not reload {source}: {_reason(exc, Path(source))}\n\n"
+                            "The data read before stays in use.")
+            return False
+        self.disk.restamp()
+        self.disk_note.hide()
+        now = s.dataset
+        assert now is not None
+        docs = len(now.corpus) - len(before.corpus)
+        queries_now = len(now.queries) - len(before.queries)
+        self.statusBar().showMessage(
+            f"reloaded {Path(source).name} from disk: {len(now.corpus):,} documents "
+            f"({docs:+,}), {len(now.queries):,} queries ({queries_now:+,})"
+            + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""), 10000)
+        return True
+
+    def _on_data_read(self, *_: object) -> None:
+        self.disk.follow()
+        if self.disk_note.isVisible() and not self.disk.check():
+            self.disk_note.hide()
+
+    def check_disk(self) -> list[str]:
+        """Say in the status bar which of the dataset's files changed on disk since they were
+        read (called when the window regains focus: a size and mtime per file, no polling)."""
+        names = self.disk.check()
+        if names:
+            shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more"
+                                             if len(names) > 3 else "")
+            self.disk_note.setText(f"changed on disk since loading: {shown} "
+                                   "(File ▸ Reload dataset from disk reads the files again)")
+            self.disk_note.setToolTip("\n".join(names))
+        self.disk_note.setVisible(bool(names))
+        return names
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.check_disk()
 
     def show_error(self, message: str, details: str = "") -> None:
         """A message in the status line and a non-blocking message box (`details`, such as

@@ -1,0 +1,60 @@
+"""File ▸ Reload dataset: a dataset edited on disk is read again with the model, values,
+configurations and baseline kept; the status bar says when the files changed since loading."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conftest import SAMPLES
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from workbench.gui.main_window import MainWindow
+
+
+def _append_doc(folder: Path) -> None:
+    with (folder / "corpus.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"_id": "zz1", "title": "withering flavor tea leaves",
+                            "text": "withering affects the flavor of tea leaves"}) + "\n")
+
+
+def test_reload_reads_the_edited_files_and_keeps_the_work(qtbot: QtBot,
+                                                          tmp_path: Path) -> None:
+    """Ctrl+R and Re-index kept the copy in memory; re-opening dropped the baseline and the
+    undo steps and reset a sample folder's values to its workbench.toml."""
+    folder = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(folder)
+    s = w.session
+    s.set_params({"k1": 2.0})
+    s.pin_baseline()
+    s.set_params({"k1": 0.5})
+    s.save_configuration("low k1")
+    assert w.check_disk() == [] and w.disk_note.isHidden()
+    _append_doc(folder)
+    # regaining focus: the status bar names the file changed
+    w.changeEvent(QEvent(QEvent.Type.ActivationChange))  # as a focus change sends it
+    assert w.check_disk() == ["corpus.jsonl"]
+    assert not w.disk_note.isHidden() and "corpus.jsonl" in w.disk_note.text()
+    docs = len(s.dataset.corpus)  # type: ignore[union-attr]
+    assert w.menu_actions.reload.isEnabled()
+    w.menu_actions.reload.trigger()
+    QApplication.processEvents()
+    assert len(s.dataset.corpus) == docs + 1  # type: ignore[union-attr]
+    assert s.params["k1"] == 0.5 and s.can_undo and "low k1" in s.configurations
+    assert s.baseline is not None and s.baseline.params["k1"] == 2.0
+    assert s.result is not None and w.disk_note.isHidden() and w.check_disk() == []
+    assert "reloaded tea from disk: " in w.statusBar().currentMessage()
+    assert "(+1)" in w.statusBar().currentMessage()
+    # a file that no longer reads: said, and the data read before stays
+    (folder / "corpus.jsonl").write_text('{"_id": "a", "text": \n', encoding="utf-8")
+    assert w.check_disk() == ["corpus.jsonl"]
+    assert not w.reload_dataset()
+    assert len(s.dataset.corpus) == docs + 1  # type: ignore[union-attr]
+    assert w.error_box is not None and "data read before stays" in w.error_box.text()
+    w.error_box.close()
