@@ -89,3 +89,29 @@ def test_at_1280_the_bars_give_way_to_the_ids(qtbot: QtBot, styled: object) -> N
     assert view.columnWidth(2) >= fm.horizontalAdvance("roasting/first-crack.md") + 8
     assert view.columnWidth(6) >= w.ranked._bar_width // 3
     w.close()
+
+
+def test_a_gated_row_does_not_set_the_bars_scale(qtbot: QtBot) -> None:
+    """memories, q04: the archived m69 (gated, not in the ranking) set the bars' scale with
+    its long hatched bar, and the ranked rows' bars shrank to slivers. The scale is the
+    ranked rows'; the gated row is drawn on it, clipped to its cell."""
+    from conftest import SAMPLES
+
+    from workbench.gui.contribution_bar import bar_extent
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "memories")
+    s = w.session
+    assert s.dataset is not None
+    s.select_query(s.dataset.queries.index["q04"])
+    model = w.ranked.model
+    gated = [r for r in model.rows if r.rank is None]
+    ranked = [r for r in model.rows if r.rank is not None]
+    assert gated and ranked
+    extents = [bar_extent(r.contributions) for r in ranked]
+    lo, hi = min(e[0] for e in extents), max(e[1] for e in extents)
+    assert model.scale == (min(lo, 0.0), hi)
+    g_lo, g_hi = bar_extent(gated[0].contributions)
+    assert g_hi - g_lo > hi - lo  # the gated bar is wider than the scale: clipped
+    w.close()

@@ -2,7 +2,8 @@
 
 Positive contributions stack rightwards from a zero line, negative ones leftwards (and
 hatched), in each signal's palette colour; the zero line sits where the table's most negative
-and most positive rows both fit, so bars in one column share one scale.
+and most positive ranked rows both fit, so bars in one column share one scale (a gated row,
+outside the ranking, is clipped to its cell rather than setting the scale).
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class ContributionDelegate(QStyledItemDelegate):
         zero_x = rect.left() + rect.width() * (-lo / span)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setClipRect(option.rect)  # a gated row's bar may run past the table's scale
         pos_x, neg_x = zero_x, zero_x
         values = contrib if isinstance(contrib, tuple) else np.nan_to_num(
             np.asarray(contrib, float)).tolist()  # the table hands NaN-free Python floats

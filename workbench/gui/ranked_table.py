@@ -94,8 +94,12 @@ class RankedTableModel(QAbstractTableModel):
         # roles), three paints a slider tick; Python floats, not numpy, for the delegate
         bars = [tuple(0.0 if math.isnan(v) else v for v in r.contributions.tolist())
                 for r in rows]
-        lo = min((sum(v for v in b if v < 0) for b in bars), default=0.0)
-        hi = max((sum(v for v in b if v > 0) for b in bars), default=0.0)
+        # the scale is the ranked rows': a gated row (not in the ranking) is drawn on it,
+        # clipped at the cell's edge (memories' archived m69 had set it, the ranked rows'
+        # bars shrunk to slivers)
+        in_ranking = [b for b, r in zip(bars, rows, strict=True) if r.rank is not None] or bars
+        lo = min((sum(v for v in b if v < 0) for b in in_ranking), default=0.0)
+        hi = max((sum(v for v in b if v > 0) for b in in_ranking), default=0.0)
         lo, hi = min(lo, 0.0), max(hi, 0.0)
         same_shape = len(rows) == len(self.rows) and len(rows) > 0
         if not same_shape:
