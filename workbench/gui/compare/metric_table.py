@@ -37,8 +37,9 @@ from workbench.report.text import (
 SIGNIFICANT = 0.05
 PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
 # a configuration's name in a column header, at most (the column is as wide as its header:
-# a 40-character name pushed Δ, p and ▲/▼ out of sight at 1,280 px)
-NAME_CHARS = 16
+# a 40-character name pushed Δ, p and ▲/▼ out of sight at 1,280 px); the live sliders' row,
+# "current (unsaved)" (17), reads whole (it was cut to "current …nsaved)")
+NAME_CHARS = 18
 
 
 class MetricTable(QTableWidget):
