@@ -383,13 +383,12 @@ def test_the_tune_tab_without_judgments_folds_to_its_reason(
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(cancelled))
     panel.open_judgments_button.click()
     assert asked == ["Open judgments"]
-    # a judged dataset unfolds the form, and the tab takes room for it again
-    window.charts.setCurrentIndex(0)
+    # a judged dataset opened with the tab shown unfolds the form and takes room for it
     assert window.open_path(SAMPLES / "tea-beir", model="bm25")
-    window.charts.setCurrentWidget(panel)
     qtbot.wait(10)
+    assert window.charts.currentWidget() is panel
     assert not panel.folded.isVisible() and panel.form_area.isVisible()
-    assert window.v_split.sizes()[1] > before[1]
+    assert window.v_split.sizes()[1] > before[1] + 50
 
 
 def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(

@@ -310,7 +310,9 @@ class WindowActions:
             return
         panel = self.w.charts.panels["TunePanel"]
         if not getattr(panel, "needs_room", True):
-            return  # folded to the line saying why no run can start: the lists keep the room
+            # folded to the line saying why no run can start: the lists keep the room
+            self.give_back_tune_room()
+            return
         top, bottom = self.w.v_split.sizes()
         want = bottom - panel.height() + TUNE_HEIGHT  # the metric strip and tab bar stay
         keep = max(TUNE_MIN_TOP, round(TUNE_TOP_SHARE * (top + bottom)))
@@ -432,7 +434,9 @@ class WindowActions:
     def _on_dataset(self, *_: object) -> None:
         """Data opened: clean once it is set up (its model and values follow the event), by
         whoever comes first, the opening or the event loop; a query typed into it is a
-        change like any other."""
+        change like any other. The Tune tab, where shown, unfolds with room for its form
+        when judgments come (or folds and gives the room back when they go)."""
+        self._on_tab(-1)
         if self.w.session.opened != self._opened:
             self._opened = self.w.session.opened
             self._mark_later = True
