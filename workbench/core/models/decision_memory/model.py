@@ -37,6 +37,9 @@ from workbench.core.models.decision_memory.prepared import (
 )
 from workbench.core.params import Params
 
+# fields every pi-lodestone decision record has (data without any of them is no decision log)
+DECISION_FIELDS = ("createdAt", "project", "cwd", "source")
+
 
 class DecisionMemoryModel(Model):
     id = "decision-memory"
@@ -113,10 +116,19 @@ class DecisionMemoryModel(Model):
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         from workbench.core.models.decision_memory.project import parse_time
 
-        return future_clock_warning(
+        out = future_clock_warning(
             dataset, str(params["now"]),
             ((d.id, parse_time(d.metadata.get("createdAt"))) for d in dataset.corpus),
             "createdAt")
+        if len(dataset.corpus) and not any(k in d.metadata for d in dataset.corpus
+                                           for k in DECISION_FIELDS):
+            # a BEIR collection scored 0 on every query, "gated" with no word of why
+            out.append(f"no document of {dataset.name} is a pi-lodestone decision record (none "
+                       f"has {', '.join(DECISION_FIELDS)}): decision-memory's gates, made for "
+                       "short decisions and logged prompts, pass few or none of them "
+                       "(`workbench explain` names each gate); it reads a pi-memory folder's "
+                       "decisions.jsonl")
+        return out
 
     def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,
                         params: Params) -> str:
