@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import SAMPLES
+from workbench.core.compare import agreement
 from workbench.core.comparison import (
     Comparison,
     Configuration,
@@ -16,8 +17,16 @@ from workbench.core.comparison import (
 )
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
+from workbench.core.pipeline import Result
+from workbench.core.ranking import Ranking
 from workbench.report.html import html_report
-from workbench.report.text import length_notes, markdown, mover_lines, summary_lines
+from workbench.report.text import (
+    agreement_table,
+    length_notes,
+    markdown,
+    mover_lines,
+    summary_lines,
+)
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +99,56 @@ def test_agreement_of_two_that_only_stop_sooner_counts_the_shorter_list(
     # "same order 5 of 20", "documents shared 68%": the top 10 of a list of 5 set against one
     # of 10 of which it is the start (the premise test above) read as a change of order
     a = limited.agreement(1)
-    n = int(limited.counted.sum()) - a.empty
-    assert (a.same_order, a.same_first, a.queries) == (n, n, n)
+    # the memories sample: 20 judged queries, and both configurations rank at least 4
+    # documents for each (the premise above), so all 20 are compared and none is set aside
+    assert (a.same_order, a.same_first, a.queries, a.empty, a.one_empty) == (20, 20, 20, 0, 0)
     assert a.mean_overlap == 1.0
     said = markdown(limited)
     assert "the shorter list (the order is the same; one stops sooner)" in said
+
+
+def _ranked(lists: list[list[int]]) -> Result:
+    width = max(len(x) for x in lists)
+    docs = np.full((len(lists), width), -1, np.int32)
+    for q, x in enumerate(lists):
+        docs[q, :len(x)] = x
+    count = np.array([len(x) for x in lists], np.int64)
+    ranking = Ranking(docs=docs, scores=np.where(docs >= 0, 1.0, np.nan),
+                      pair=np.full(docs.shape, -1, np.int64), count=count)
+    return Result(scores=None, ranking=ranking)  # type: ignore[arg-type]
+
+
+def test_a_query_only_one_side_ranks_for_is_not_neither() -> None:
+    # five queries, the second list the first cut short or emptied; counted by hand:
+    # q0 [1,2,3] / [1,2]: alike over the shorter; q1 [] / [4,5]: only one ranks any;
+    # q2 [] / []: neither; q3 [6] / []: only one; q4 [7,8] / [7,8,9]: alike over the shorter
+    current = _ranked([[1, 2, 3], [], [], [6], [7, 8]])
+    baseline = _ranked([[1, 2], [4, 5], [], [], [7, 8, 9]])
+    a = agreement(current, baseline, 10, shorter=True)
+    assert (a.empty, a.one_empty, a.queries, a.same_order, a.same_first) == (1, 2, 2, 2, 2)
+    assert a.mean_overlap == 1.0
+    # over the top 10: q1 and q3 are compared (and differ); only q2 is set aside
+    a = agreement(current, baseline, 10)
+    assert (a.empty, a.one_empty, a.queries, a.same_order, a.same_first) == (1, 0, 4, 0, 2)
+
+
+def test_the_agreement_table_counts_neither_only_where_both_are_empty() -> None:
+    # vault-search on the vault sample: the defaults rank nothing for 4 of the 25 queries
+    # (v12, v13, v14, v25); min_score 0.5 for 10, those 4 and 6 the defaults still rank
+    model = get_model("vault-search")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", {}), Configuration("min_score=0.5", {"min_score": 0.5})],
+        ["ndcg@10"], n_resamples=200)
+    c0, c1 = comp.results[0].ranking.count, comp.results[1].ranking.count
+    assert (int((c0 == 0).sum()), int((c1 == 0).sum())) == (4, 10)  # the premise
+    assert comp.stops_only(1)
+    a = comp.agreement(1)
+    assert (a.empty, a.one_empty, a.same_order, a.queries) == (4, 6, 15, 15)
+    _, rows = agreement_table(comp)
+    assert ["queries: neither ranks any", "4"] in rows
+    assert ["queries: only one ranks any", "6"] in rows
+    said = markdown(comp)
+    assert "(of the longer list)" not in said
+    assert "(of the longer list, or where they are compared over the shorter list, of that)" \
+        in said

@@ -261,11 +261,15 @@ class Agreement:
     """How alike two rankings' top k are, over the queries counted; no judgment needed.
 
     overlap: float64 (Q,) the share of the top k both rankings hold, of the longer of the two
-             lists (NaN for a query not counted, and for one neither ranks anything for)
+             lists (NaN for a query not counted, for one neither ranks anything for, and,
+             compared over the shorter list, for one only one of them ranks anything for)
     same_order: queries whose top k is the same documents in the same order
     same_first: queries whose first document is the same
     empty: queries counted for which neither ranks anything (left out of the rest: their
            "agreement" would be no evidence of anything)
+    one_empty: queries counted for which one ranks documents and the other nothing, where the
+               lists are compared over the shorter one: that one is empty, so there is
+               nothing to compare (left out of the rest, and not counted in `empty`)
     """
 
     k: int
@@ -273,6 +277,7 @@ class Agreement:
     same_order: int
     same_first: int
     empty: int = 0
+    one_empty: int = 0
 
     @property
     def queries(self) -> int:
@@ -292,19 +297,22 @@ def agreement(current: Result, baseline: Result, k: int,
     disagreement)."""
     n = len(current.ranking.count)
     overlap = np.full(n, np.nan)
-    same_order = same_first = empty = 0
+    same_order = same_first = empty = one_empty = 0
     for q in range(n) if queries is None else np.flatnonzero(queries).tolist():
         a, b = _top(current, q, k), _top(baseline, q, k)
-        if shorter:
-            a, b = a[:len(b)], b[:len(a)]
-        longest = max(len(a), len(b))
-        if not longest:
+        if not len(a) and not len(b):
             empty += 1
             continue
+        if shorter:
+            if not len(a) or not len(b):  # the shorter list is empty: nothing to set side by side
+                one_empty += 1
+                continue
+            a, b = a[:len(b)], b[:len(a)]
+        longest = max(len(a), len(b))
         overlap[q] = len(np.intersect1d(a, b)) / longest
         same_order += int(np.array_equal(a, b))
         same_first += int(a[:1].tolist() == b[:1].tolist())
-    return Agreement(k, overlap, same_order, same_first, empty)
+    return Agreement(k, overlap, same_order, same_first, empty, one_empty)
 
 
 def metric_deltas(current: Result, baseline: Result) -> dict[str, NDArray[np.float64]]:

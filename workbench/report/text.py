@@ -119,6 +119,8 @@ def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list
             [f"{queries}: same first", *(f"{a.same_first:,} of {a.queries:,}" for a in found)]]
     if any(a.empty for a in found):  # no agreement to speak of where neither ranks anything
         rows.append([f"{queries}: neither ranks any", *(f"{a.empty:,}" for a in found)])
+    if any(a.one_empty for a in found):  # over the shorter list: that one is empty
+        rows.append([f"{queries}: only one ranks any", *(f"{a.one_empty:,}" for a in found)])
     if any(comp.stops_only(i) for i in range(1, len(comp.configs))):
         rows.append(["compared over", *(
             "the shorter list (the order is the same; one stops sooner)" if comp.stops_only(i)
@@ -127,10 +129,13 @@ def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list
 
 
 AGREEMENT_NOTE = ("{docs} shared: the share of a query's top {k} that the two lists have "
-                  "in common (of the longer list), averaged over the {queries}; same order: "
-                  "the same {docs} in the same order; same first: the same one at rank 1; "
-                  "{queries} for which neither ranks anything are counted apart. They need "
-                  "no judgment and say how much changes, not whether it is better.")
+                  "in common (of the longer list, or where they are compared over the "
+                  "shorter list, of that), averaged over the {queries}; same order: the same "
+                  "{docs} in the same order; same first: the same one at rank 1; {queries} "
+                  "for which neither ranks anything are counted apart, and so, where the "
+                  "lists are compared over the shorter one, are those for which only one "
+                  "does (its empty list leaves nothing to compare). They need no judgment "
+                  "and say how much changes, not whether it is better.")
 
 
 def _share(x: float) -> str:
@@ -143,6 +148,9 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
     docs, queries = nouns(comp)
     empty = (f"; {a.empty:,} {queries if a.empty != 1 else singular(queries)} for which "
              "neither ranks anything aside" if a.empty else "")
+    empty += (f"; {a.one_empty:,} {queries if a.one_empty != 1 else singular(queries)} for "
+              "which only one ranks anything aside (its shorter list is empty)"
+              if a.one_empty else "")
     return (f"{comp.configs[i].name} against {comp.configs[0].name}: its top {k} shares "
             f"{_share(a.mean_overlap)} of the {docs} on average; {a.same_order:,} of "
             f"{a.queries:,} {queries} keep the same order, {a.same_first:,} the same first "
