@@ -55,8 +55,11 @@ def test_a_cut_list_is_not_called_a_better_ranking(limited: Comparison) -> None:
     assert ndcg.deltas[1] > 0 and ndcg.p_values[1] is not None and ndcg.p_values[1] < 0.05
     (line,) = summary_lines(limited)
     assert "beyond chance" not in line
-    assert "the same order on every query; defaults only stops sooner (at most 5 results a " \
-           "query" in line
+    # defaults 5 (4 on three queries) against limit=100's 13, 21, 8, 4, 13, 14, 7, 15, 4, 9,
+    # 4, 15, 6, 24, 12, 5, 5, 29, 17, 6: the same length on 5 queries, shorter on 15
+    assert "the same order on every query, and only the lengths differ: defaults returns " \
+           "fewer results on 15 of the 20 queries (at most 5 results a query, limit=100 up " \
+           "to 29)" in line
     assert "not a better ranking" in line
 
 
@@ -152,3 +155,28 @@ def test_the_agreement_table_counts_neither_only_where_both_are_empty() -> None:
     assert "(of the longer list)" not in said
     assert "(of the longer list, or where they are compared over the shorter list, of that)" \
         in said
+
+
+@pytest.fixture(scope="module")
+def min_score() -> Comparison:
+    model = get_model("vault-search")
+    return compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", {}), Configuration("min_score=0.2", {"min_score": 0.2})],
+        ["ndcg@10", "map@100"], n_resamples=2000)
+
+
+def test_equal_longest_lists_are_not_given_as_a_difference(min_score: Comparison) -> None:
+    # the defaults return 16, 7, 4, 1, 4, 11, 3, 4, 1, 13, 3, 0, 0, 0, 8, 3, 4, 5, 3, 8, 6,
+    # 2, 3, 4, 0 results; a min score of 0.2 cuts those scoring under it on v03-v08, v10,
+    # v19-v21, v23 and v24 (12 queries) and none of v01's 16 (its lowest scores 0.21)
+    assert min_score.stops_only(1)
+    (line,) = summary_lines(min_score)
+    assert "min_score=0.2 returns fewer results on 12 of the 25 queries (the longest list " \
+           "is 16 under both)" in line
+    assert "up to 16" not in line and "only stops sooner" not in line
+    (note,) = length_notes(min_score)
+    assert note.startswith("min_score=0.2 returns fewer results than defaults on 12 of the "
+                           "25 queries, though its longest list is as long (16): the ndcg@10 "
+                           "and map@100 of min_score=0.2 count only what it returned there")
+    assert f"**Note:** {note}." in markdown(min_score)

@@ -747,6 +747,8 @@ def length_notes(comp: Comparison) -> list[str]:
     out = []
     for j, config in enumerate(comp.configs):
         if most[j] >= longest:
+            note = _fewer_note(comp, j)
+            out += [note] if note else []
             continue
         metrics = _cut_metrics(comp, most[j])
         if not metrics:
@@ -761,6 +763,37 @@ def length_notes(comp: Comparison) -> list[str]:
                    f"{most[j]:,}, so a difference there is partly how many results are "
                    "returned, not how well they are ordered")
     return out
+
+
+def _on_queries(comp: Comparison, n: int) -> str:
+    """"7 of the 25 queries", in the data's own words."""
+    _, queries = nouns(comp)
+    total = int(comp.counted.sum())
+    return f"{n:,} of the {total:,} {queries if total != 1 else singular(queries)}"
+
+
+def _fewer_note(comp: Comparison, j: int) -> str:
+    """length_notes' sentence for configuration j where its longest list is as long as any
+    other's but it returns fewer results than another on some queries (a min score cuts
+    some lists, not the longest): "" where it never does, or no metric reaches past it."""
+    own = comp.lengths(j)
+    others = [c for c in range(len(comp.configs)) if c != j]
+    fewer = np.zeros(len(own), bool)
+    for c in others:
+        fewer |= own < comp.lengths(c)
+    if not fewer.any():
+        return ""
+    metrics = _cut_metrics(comp, int(own[fewer].min()))
+    if not metrics:
+        return ""
+    name = comp.configs[j].name
+    longer = [comp.configs[c].name for c in others if (comp.lengths(c) > own).any()]
+    return (f"{name} returns fewer results than {_and(longer)} on "
+            f"{_on_queries(comp, int(fewer.sum()))}, though its longest list is as long "
+            f"({int(own.max(initial=0)):,}): "
+            f"the {_and(metrics)} of {name} count only what it returned there, so a "
+            "difference there is partly how many results are returned, not how well they "
+            "are ordered")
 
 
 def untested_text(comp: Comparison, i: int) -> str:
@@ -784,13 +817,26 @@ def _shorter_lists(comp: Comparison, i: int) -> str:
     but also rank differently: the difference mixes the two ("" otherwise)."""
     if not comp.cut_short(i) or comp.same_order(i):
         return ""
-    a, b = int(comp.lengths(0).max(initial=0)), int(comp.lengths(i).max(initial=0))
-    if a == b:
-        return ""
-    shorter, longer = ((comp.configs[0].name, comp.configs[i].name) if a < b
-                       else (comp.configs[i].name, comp.configs[0].name))
-    return (f" Part of the difference is length: {shorter} returns at most {min(a, b):,} "
-            f"results a query, {longer} up to {max(a, b):,} (see the note under Metrics).")
+    return f" Part of the difference is length: {_lengths_text(comp, i)} (see the note " \
+        "under Metrics)."
+
+
+def _lengths_text(comp: Comparison, i: int) -> str:
+    """How the lengths of configuration i's lists and the first's differ, query by query:
+    which returns fewer results on how many queries, and the longest list of each where
+    those differ (equal longest lists are no difference to state)."""
+    first, name = comp.configs[0].name, comp.configs[i].name
+    la, lb = comp.lengths(0), comp.lengths(i)
+    fewer_first, fewer_i = int((la < lb).sum()), int((lb < la).sum())
+    if fewer_first and fewer_i:
+        return (f"{first} returns fewer results on {_on_queries(comp, fewer_first)}, "
+                f"{name} on {fewer_i:,}")
+    shorter, longer, fewer = ((first, name, fewer_first) if fewer_first
+                              else (name, first, fewer_i))
+    a, b = int(la.max(initial=0)), int(lb.max(initial=0))
+    most = (f" (at most {min(a, b):,} results a query, {longer} up to {max(a, b):,})"
+            if a != b else f" (the longest list is {a:,} under both)")
+    return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{most}"
 
 
 def _cut_verdict(comp: Comparison, i: int, metric: str) -> str | None:
@@ -800,13 +846,9 @@ def _cut_verdict(comp: Comparison, i: int, metric: str) -> str | None:
     of length (and of cost: more to read or inject), not a better ranking."""
     if not comp.cut_short(i) or not comp.same_order(i):
         return None
-    first = comp.configs[0].name
-    a, b = int(comp.lengths(0).max(initial=0)), int(comp.lengths(i).max(initial=0))
-    shorter, longer = (first, comp.configs[i].name) if a < b else (comp.configs[i].name, first)
-    return (f"the same order on every query; {shorter} only stops sooner (at most "
-            f"{min(a, b):,} results a query, {longer} up to {max(a, b):,}), so the "
-            f"difference is how many results are returned, not a better ranking — more "
-            "results also mean more to read or inject")
+    return (f"the same order on every query, and only the lengths differ: "
+            f"{_lengths_text(comp, i)}; so the difference is how many results are returned, "
+            "not a better ranking — more results also mean more to read or inject")
 
 
 def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
