@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.metrics.significance import NO_CHANGE
 from workbench.core.pipeline import Result
 from workbench.core.ranking import Scores
 
@@ -326,7 +327,7 @@ def metric_deltas(current: Result, baseline: Result) -> dict[str, NDArray[np.flo
 
 
 def improved_worsened(deltas: NDArray[np.float64], mask: NDArray[np.bool_] | None = None,
-                      tol: float = 1e-12) -> tuple[int, int]:
+                      tol: float = NO_CHANGE) -> tuple[int, int]:
     """How many queries (of those in `mask`, judged ones say) went up and down."""
     d = deltas if mask is None else deltas[mask]
     return int((d > tol).sum()), int((d < -tol).sum())

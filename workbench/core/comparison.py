@@ -37,7 +37,7 @@ from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.metrics import Judgments, mean_over_judged
 from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
-from workbench.core.metrics.significance import paired_test
+from workbench.core.metrics.significance import NO_CHANGE, paired_test
 from workbench.core.params import (
     Params,
     ParamValue,
@@ -147,10 +147,14 @@ class Comparison:
     def per_query_delta(self, metric: str, i: int) -> NDArray[np.float64]:
         """float64 (Q,): configuration i − configuration 0 per query, NaN where a query is not
         counted (unjudged, or set aside as tuned on): a bundle's files and tokens exist for
-        every task, and an interval or chart over them must count what the means count."""
+        every task, and an interval or chart over them must count what the means count.
+        A difference within NO_CHANGE (float noise) is 0, so no count of queries improved
+        takes it for one."""
         a = self.results[0].per_query[metric]
         b = self.results[i].per_query[metric]
-        return np.where(self.counted, b - a, np.nan).astype(np.float64)
+        d = b - a
+        d = np.where(np.abs(d) <= NO_CHANGE, 0.0, d)
+        return np.where(self.counted, d, np.nan).astype(np.float64)
 
     def untested(self, i: int) -> dict[str, str]:
         """The parameters configuration i changes from the first that have no effect on this
