@@ -68,3 +68,22 @@ def test_a_file_of_this_model_still_says_its_unknown_key(
                    encoding="utf-8")
     assert main(["eval", TEA, "-m", "bm25", "--params", str(own)]) == 2
     assert "unknown parameter 'k2'" in capsys.readouterr().err
+
+
+def test_every_model_option_names_the_systems_the_same_way() -> None:
+    # compare, report and gui said only "model id", though they take -m openvault as well
+    import argparse
+
+    from workbench.cli import build_parser
+
+    subparsers = next(a for a in build_parser()._actions
+                      if isinstance(a, argparse._SubParsersAction))
+    helps = {}
+    for name, sub in subparsers.choices.items():
+        for action in sub._actions:
+            if "-m" in action.option_strings and name != "bench":  # bench: a list of ids
+                helps[name] = action.help or ""
+    assert {"compare", "report", "gui", "eval"} <= helps.keys()
+    said = ("model id (see `workbench models`), or a system's name: openvault, pi-lodestone, "
+            "obsidian-mcp, codeledger")
+    assert {name: h.startswith(said) for name, h in helps.items()} == dict.fromkeys(helps, True)

@@ -238,6 +238,11 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
     p.add_argument("--split", default="test", help="BEIR split to read (default: test)")
 
 
+# every command's -m help, in the same words (compare, report and gui named no system)
+MODEL_HELP = ("model id (see `workbench models`), or a system's name: openvault, pi-lodestone, "
+              "obsidian-mcp, codeledger")
+
+
 def model_id(text: str) -> str:
     """argparse type of --model: a known model id, or a system's name read as its model's id
     (`-m openvault` is hybrid); else the usage error, before any work."""
@@ -263,9 +268,7 @@ def add_model(p: argparse.ArgumentParser, default: str | None = None, *,
     `checked`: an unknown model id is a usage error at parse time (`embed` says its own)."""
     p.add_argument("--model", "-m", default=default, required=default is None,
                    type=model_id if checked else str,
-                   help="model id (see `workbench models`), or a system's name: openvault, "
-                   "pi-lodestone, obsidian-mcp, codeledger"
-                   + (f"; default {default}" if default else ""))
+                   help=MODEL_HELP + (f"; default {default}" if default else ""))
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="set a parameter (repeatable)")
     p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")

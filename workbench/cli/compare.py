@@ -15,6 +15,7 @@ from typing import Any
 from workbench.cli.args import warn_repeated, whole
 from workbench.cli.common import (
     EXIT_OK,
+    MODEL_HELP,
     UsageError,
     add_data,
     informative_metrics,
@@ -78,7 +79,7 @@ def add_commands(sub: Any) -> None:
         p = sub.add_parser(name, help=helptext)
         add_data(p)
         p.add_argument("--model", "-m", required=True, type=model_id,
-                       help="model id (see `workbench models`)")
+                       help=MODEL_HELP)
         p.add_argument("--config", "-c", action="append", metavar="FILE.toml", default=[],
                        help="a configuration: a params TOML file (what `tune --out` writes), "
                        "named by its file name; repeat for each; the first is what the others "

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from workbench.cli.common import EXIT_FAIL, EXIT_OK, UsageError, model_id
+from workbench.cli.common import EXIT_FAIL, EXIT_OK, MODEL_HELP, UsageError, model_id
 from workbench.core.params import load_params_file, parse_assignments, resolve_file
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
@@ -25,7 +25,7 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--split", help="BEIR or OpenVault split to read (default: test; File ▸ "
                    "Split in the window)")
     p.add_argument("--model", "-m", type=model_id,
-                   help="model id (default: the sample's, else bm25)")
+                   help=f"{MODEL_HELP}; default: the sample's, else bm25")
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="start with this parameter value (repeatable)")
     p.add_argument("--params", metavar="FILE.toml", help="start with the parameters of a TOML "
