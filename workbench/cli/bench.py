@@ -25,7 +25,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--quick", action="store_true",
                    help="small synthetic sizes: every row, in a few minutes on two cores")
     p.add_argument("--model", "-m", type=model_list,
-                   help="comma-separated model ids (default: all)")
+                   help="comma-separated model ids or systems' names (openvault, "
+                        "pi-lodestone, obsidian-mcp, codeledger; default: all)")
     # past ten million documents the vectors alone outgrow any machine this runs on
     p.add_argument("--scale", type=whole(1, 10_000_000), nargs="?", const=200_000,
                    metavar="DOCS",
