@@ -53,6 +53,10 @@ def test_on_plain_beir_data_the_boost_weight_only_scales_every_score() -> None:
     for v in (1.0, 30.0):
         np.testing.assert_allclose(_totals(pipe, {"combined_boost_weight": v}), base * v / w,
                                    rtol=1e-12, atol=1e-12)
+    # at W 0 every score is 0, and W the one thing that moves them: not inert then
+    zero = Pipeline(get_model("hybrid"), beir_dataset(), {**PARAMS, "combined_boost_weight": 0})
+    assert not np.asarray(_totals(zero, {})).any()
+    assert "combined_boost_weight" not in zero.model.inert_params(zero.prepared, zero.params)
     # with chats and memories the curve's base does not scale: the weight moves rankings
     memories = Pipeline(get_model("hybrid"), memory_dataset(), PARAMS)
     assert "combined_boost_weight" not in memories.model.inert_params(memories.prepared,

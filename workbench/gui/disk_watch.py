@@ -15,9 +15,22 @@ MOST_FILES = 5000  # a folder's files looked at, at most (a large repository sta
 SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", ".venv"}
 
 
+# what the dataset formats read in a folder: a session, an exported CSV, PNG or report saved
+# beside the data is none of them (saving a session there read as "changed on disk")
+READ_SUFFIXES = {".jsonl", ".tsv", ".md", ".toml"}
+READ_NAMES = {"memories.json", "settings.json"}
+
+
+def read_by_a_format(name: str) -> bool:
+    """Whether a file of this name in a dataset folder is one a format reads."""
+    return (os.path.splitext(name)[1].lower() in READ_SUFFIXES or name in READ_NAMES
+            or name.startswith("injections.jsonl"))  # pi-memory's rotated logs too
+
+
 def stamp(paths: Iterable[str]) -> Stamp:
-    """Size and mtime of each path that is a file, and of the files under each folder (their
-    version-control and cache folders left out), up to MOST_FILES in all."""
+    """Size and mtime of each path that is a file, and of the files under each folder that a
+    dataset format reads (`read_by_a_format`; version-control and cache folders left out), up
+    to MOST_FILES in all."""
     out: Stamp = {}
     for path in paths:
         if os.path.isfile(path):
@@ -28,7 +41,8 @@ def stamp(paths: Iterable[str]) -> Stamp:
             for name in sorted(files):
                 if len(out) >= MOST_FILES:
                     return out
-                _add(out, os.path.join(root, name))
+                if read_by_a_format(name):
+                    _add(out, os.path.join(root, name))
     return out
 
 

@@ -90,7 +90,11 @@ class HybridModel(Model):
         """What no score moves with on this data (`combine.inert`): on plain BEIR data the
         forgetting curve's λ and floor and the entity boost."""
         prep: HybridPrepared = prepared
-        return inert(prep)
+        out = inert(prep)
+        if float(params["combined_boost_weight"]) <= 0:
+            # at 0 every score is 0: W is then the one parameter that moves anything
+            out.pop("combined_boost_weight", None)
+        return out
 
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
