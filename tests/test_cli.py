@@ -376,8 +376,11 @@ def test_no_judgments_says_what_to_give(tmp_path: Path, command: str,
     said = (tmp_path / "r.md").read_text() if command == "report" else out
     # said last, after what the comparison shows (it had been the report's first line)
     last = said.rstrip().splitlines()[-1]
+    if command == "report":  # the option and its file as code, "judges these" prose
+        hint = f"`--qrels {SAMPLES / 'tea-beir' / 'qrels' / 'test.tsv'}` judges these"
     assert hint in last and "to measure, give" not in said
-    assert ("with the judgments: `--qrels FILE; " if command == "report"
+    # the options as code, the words between them prose (the whole hint had been one span)
+    assert ("with the judgments: `--qrels FILE`; the folder" if command == "report"
             else "note: to measure which ranks better, give --qrels FILE; ") in last
     if command == "report":  # and to whoever ran it
         assert "note: to measure which ranks better, give --qrels FILE; " in err

@@ -54,6 +54,7 @@ from workbench.report.text import (
     chart_metric,
     delta_text,
     difference_interval,
+    flags_as_code,
     has_judgments,
     headline_metric,
     interval_text,
@@ -154,7 +155,8 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     # without judgments there are no metrics to show: no sections that say "None", no links
     # to them; what to give to measure is said last
     measured = bool(comp.rows) or has_judgments(comp)
-    hint = (f'<p class="note">{escape(MEASURE_TEXT)} <code>{escape(comp.measure_hint)}</code>.'
+    hint = (f'<p class="note">{escape(MEASURE_TEXT)} '
+            f"{flags_as_code(comp.measure_hint, lambda c: f'<code>{escape(c)}</code>', escape)}."
             "</p>" if comp.measure_hint else "")
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',

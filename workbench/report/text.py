@@ -527,6 +527,26 @@ def no_judgments_lead(comp: Comparison) -> str:
 
 
 MEASURE_TEXT = "To measure which ranks better, make the report again with the judgments:"
+# an option and its value in the hint ("--qrels FILE", "--qrels data/qrels/test.tsv"): code;
+# the words around them ("and", "the folder's qrels/ is read only …") prose
+FLAG = re.compile(r"--[a-z][\w-]*(?: (?!and\b)[^\s;,]+)?")
+
+
+def flags_as_code(text: str, code: Callable[[str], str], prose: Callable[[str], str]) -> str:
+    """`text` with each option and its value passed through `code`, the rest through
+    `prose` (Markdown: a code span and escaping; HTML: <code> and escape)."""
+    def words(piece: str) -> str:  # the spaces around a piece kept (md strips them)
+        core = piece.strip()
+        if not core:
+            return piece
+        return piece[:len(piece) - len(piece.lstrip())] + prose(core) + piece[len(
+            piece.rstrip()):]
+
+    out, at = [], 0
+    for m in FLAG.finditer(text):
+        out += [words(text[at:m.start()]), code(m.group(0))]
+        at = m.end()
+    return "".join([*out, words(text[at:])])
 
 
 def measure_text(comp: Comparison) -> str:
@@ -598,7 +618,8 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                   ["No document moved." if top else "Not asked for."])
     lines += ["", "## Settings to ship", "", *settings_lines(comp)]
     if comp.measure_hint:
-        lines += ["", f"{md(MEASURE_TEXT)} {code_span(comp.measure_hint)}."]
+        lines += ["", f"{md(MEASURE_TEXT)} "
+                  f"{flags_as_code(comp.measure_hint, code_span, md)}."]
     return "\n".join(lines) + "\n"
 
 
