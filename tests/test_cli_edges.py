@@ -616,19 +616,24 @@ def test_a_cache_folder_that_cannot_be_written_is_said(
     assert "cache" not in capsys.readouterr().err
 
 
-def test_an_output_that_is_not_utf8_gets_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("encoding, errors", [("cp1252", "strict"),
+                                              ("ascii", "surrogateescape")])
+def test_an_output_that_is_not_utf8_gets_no_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                       encoding: str, errors: str) -> None:
     """PYTHONIOENCODING=cp1252 (or Windows with its output redirected): the "≥" of the
-    judgments line raised UnicodeEncodeError; what cp1252 lacks is written as "?"."""
+    judgments line raised UnicodeEncodeError; what the encoding lacks is written as "?".
+    surrogateescape (PYTHONIOENCODING=ascii:surrogateescape) escapes only surrogates, and
+    raised on the "≥" all the same."""
     import io
 
     from tests.conftest import SAMPLES
 
     out, err = io.BytesIO(), io.BytesIO()
-    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding="cp1252"))
-    monkeypatch.setattr(sys, "stderr", io.TextIOWrapper(err, encoding="cp1252"))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding=encoding, errors=errors))
+    monkeypatch.setattr(sys, "stderr", io.TextIOWrapper(err, encoding=encoding, errors=errors))
     assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == 0
     sys.stdout.flush()
-    text = out.getvalue().decode("cp1252")
+    text = out.getvalue().decode(encoding)
     assert "relevant: grade ? 1" in text and "ndcg@10" in text
 
 

@@ -78,10 +78,12 @@ def _notes(exc: BaseException) -> str:
 def _replace_unencodable() -> None:
     """stdout and stderr write what their encoding lacks as "?" instead of failing: where they
     are not UTF-8 (cp1252 when Windows output is redirected, a latin-1 locale) the first "≥"
-    or "Δ" of a table ended the command in a UnicodeEncodeError traceback."""
+    or "Δ" of a table ended the command in a UnicodeEncodeError traceback. surrogateescape
+    (PYTHONIOENCODING=ascii:surrogateescape) escapes only surrogates: it failed alike."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", "strict") == "strict":
+        if reconfigure is not None and getattr(stream, "errors", "strict") in (
+                "strict", "surrogateescape"):
             reconfigure(errors="replace")
 
 
