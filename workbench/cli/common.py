@@ -74,14 +74,23 @@ def load_data(args: argparse.Namespace) -> Dataset:
 
 
 def say_reading(data: str) -> None:
-    """"reading DATA (95 MB) …" on stderr: the size of the file, or of a folder's corpus."""
+    """"reading DATA (95 MB) …" on stderr: the size of the file, or of the largest file a
+    folder's format reads (its corpus.jsonl, decisions.jsonl, memories.json …), named."""
+    from workbench.core.sizes import bytes_text
+
     path = Path(data)
-    corpus = path / "corpus.jsonl" if path.is_dir() else path
+    size = ""
     try:
-        size = f" ({corpus.name}, {corpus.stat().st_size / 1e6:,.0f} MB)" if corpus.is_file() \
-            else ""
+        if path.is_file():
+            size = f" ({bytes_text(path.stat().st_size)})"
+        elif path.is_dir():
+            sizes = [(f.stat().st_size, f.name) for f in path.iterdir() if f.is_file()
+                     and f.suffix in (".jsonl", ".json", ".tsv")]
+            if sizes:
+                largest, name = max(sizes)
+                size = f" ({name}, {bytes_text(largest)})"
     except OSError:
-        size = ""
+        pass
     print(f"reading {data}{size} …", file=sys.stderr, flush=True)
 
 
