@@ -120,7 +120,7 @@ def test_damaged_cache_is_detected_and_rebuilt(counting: CountingEncoder, damage
     prompt = f"damage {damage}: "
     good = embed_texts(TEXTS[:10], model=counting.name, prompt=prompt)
     folder = _shards(counting, prompt)
-    (shard,) = folder.iterdir()
+    (shard,) = folder.glob("*.shard")  # beside about.json, which names the prompt
     blob = shard.read_bytes()
     if damage == "flip a vector byte":
         shard.write_bytes(blob[:-7] + bytes([blob[-7] ^ 0x40]) + blob[-6:])
@@ -133,7 +133,7 @@ def test_damaged_cache_is_detected_and_rebuilt(counting: CountingEncoder, damage
     rebuilt = embed_texts(TEXTS[:10], model=counting.name, prompt=prompt)
     assert len(counting.seen) == 10  # not trusted: embedded again
     np.testing.assert_allclose(rebuilt, good, atol=1e-6)
-    (again,) = folder.iterdir()  # the damaged shard gone, one new one
+    (again,) = folder.glob("*.shard")  # the damaged shard gone, one new one
     assert again.name != shard.name
     assert open_store(counting, prompt).dropped == 0  # and the new one is sound
 

@@ -24,10 +24,13 @@ def test_button_says_what_the_prepare_stage_does(qtbot: QtBot, model: str) -> No
     assert box.button.text() == verb
     status = box.status.text()
     assert status.startswith(f"not prepared for these parameters: press {verb}")
-    # codeledger on a BEIR set (no source file) warns of it, as the command line does
+    # codeledger on a BEIR set (no source file) warns of it, as the command line does, and
+    # decision-memory (no decision record) too
     codeledger = model.startswith("codeledger")
     assert ("no document of tea-beir is one" in status) == codeledger
-    assert status == f"not prepared for these parameters: press {verb}" or codeledger
+    no_log = model == "decision-memory"
+    assert ("is a pi-lodestone decision record" in status) == no_log
+    assert status == f"not prepared for these parameters: press {verb}" or codeledger or no_log
     assert ("re-embeds" in box.title()) == (model in EMBEDDING_MODELS)
 
 
