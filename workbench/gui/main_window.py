@@ -40,6 +40,7 @@ from .header import Header
 from .metric_strip import MetricStrip
 from .off_thread import wait_for
 from .param_panel import ParamPanel
+from .prepare_status import PrepareStatus
 from .preview import DocumentPreview
 from .query_list import QueryList
 from .ranked_table import RankedTable
@@ -144,7 +145,9 @@ class MainWindow(QMainWindow):
         subscribe_many(self.timing, [(s.model_changed, self._clear_timing),
                                      (s.dataset_changed, self._clear_timing)])
         self.loop.error.connect(self.show_error)
-        self.loop.prepare_started.connect(lambda what: self.statusBar().showMessage(what + " …"))
+        # the preparation's message, percentage, bar and Cancel in sight (the Prepare box's
+        # are at the end of the parameter panel's scroll area)
+        self.prepare_status = PrepareStatus(self.loop, self.statusBar())
         self.loop.prepare_finished.connect(self._on_prepare_finished)
         self.resize(st.first_size(self, 1500, 950))  # a remembered layout's size replaces it
         if restore:

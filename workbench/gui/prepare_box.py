@@ -89,6 +89,7 @@ class PrepareBox(QGroupBox):
             loop.prepare_started.connect(self._on_started)
             loop.prepare_progress.connect(self._on_progress)
             loop.prepare_finished.connect(self._on_finished)
+            loop.prepare_cancelling.connect(self._on_cancelling)
             if loop.preparing:
                 self._on_started("preparing")
         subscribe_many(self, [(session.params_changed, self._on_params_changed),
@@ -219,6 +220,8 @@ class PrepareBox(QGroupBox):
     def _on_cancel(self) -> None:
         if self.loop is not None:
             self.loop.cancel_prepare()
-            # the worker stops at its next step (an encoder batch: seconds): said meanwhile
-            self.cancel.setEnabled(False)
-            self.status.setText("cancelling: stops after the step under way …")
+
+    def _on_cancelling(self) -> None:
+        # the worker stops at its next step (an encoder batch: seconds): said meanwhile
+        self.cancel.setEnabled(False)
+        self.status.setText("cancelling: stops after the step under way …")

@@ -69,6 +69,8 @@ class LiveLoop(QObject):
     prepare_started = Signal(str)  # what is being prepared
     prepare_progress = Signal(float, str)  # fraction, message
     prepare_finished = Signal(str)  # "" done, "cancelled", or the error message
+    # Cancel asked for (any of its buttons or the menu): the worker stops at its next step
+    prepare_cancelling = Signal()
     error = Signal(str)  # a compute that failed
     applied = Signal(float)  # a result was applied; its compute seconds
 
@@ -153,7 +155,7 @@ class LiveLoop(QObject):
 
     def prepare(self) -> None:
         """Run the prepare stage for the session's parameters (cancelling one in progress)."""
-        self.cancel_prepare()
+        self._stop_prepare()
         request = self.session.prepare_request()
         if request is None:
             return
@@ -181,9 +183,18 @@ class LiveLoop(QObject):
         self._prep_pool.start(_Job(self._relay, token, lambda: run_prepare(request, progress)))
 
     def cancel_prepare(self) -> None:
-        if self._stop is not None:
-            self._stop.set()
-            self._stop = None
+        """Stop the preparation under way (Cancel); `prepare_cancelling` says so until it
+        has stopped, whichever Cancel was pressed."""
+        if self._stop_prepare() and self._preparing is not None:
+            self.prepare_cancelling.emit()
+
+    def _stop_prepare(self) -> bool:
+        """Whether a preparation was told to stop."""
+        if self._stop is None:
+            return False
+        self._stop.set()
+        self._stop = None
+        return True
 
     def recompute(self) -> None:
         """Ctrl+R: prepare again when prepare-stage parameters changed, else combine again."""
@@ -194,7 +205,7 @@ class LiveLoop(QObject):
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Cancel and wait for the workers (the window calls this when it closes)."""
-        self.cancel_prepare()
+        self._stop_prepare()
         self._pool.waitForDone(timeout_ms)
         self._prep_pool.waitForDone(timeout_ms)
 
