@@ -3,6 +3,10 @@ Cancel, in sight while the Prepare box's sit at the end of the parameter panel's
 
 from __future__ import annotations
 
+import errno
+import os
+
+import pytest
 from conftest import SAMPLES, HeldFakeEncoder
 from pytestqt.qtbot import QtBot
 
@@ -45,3 +49,34 @@ def test_the_status_bar_shows_progress_and_cancels_the_preparation(
     assert w.statusBar().currentMessage() == "prepare cancelled"
     held_encoder.release.set()
     w.close()
+
+
+def test_an_embedding_cache_not_written_is_said_in_the_status_bar(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk: the vectors were computed but not kept, every start embedded everything
+    again, and the window never said why. The core says it from the worker's thread."""
+    from workbench.core import embeddings
+
+    def no_space(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    held_encoder.release.set()
+    w = MainWindow(restore=False)
+    qtbot.addWidget(w)
+    assert w.unkept_note.isHidden()
+    assert w.open_path(SAMPLES / "tea-beir", "dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(lambda: not w.unkept_note.isHidden(), timeout=10_000)
+    shown = w.unkept_note.toolTip()  # the whole line (the label may cut its middle)
+    assert "Could not write the embedding cache " in shown
+    assert "(No space left on device)" in shown
+    assert shown.endswith("; the next run embeds them again")
+    # in sight, the reason before the folder's long path (the tooltip names it)
+    assert "cache (No space left on device): 151 vectors" in w.unkept_note.text()
+    # the next preparation listens afresh: its note replaces this one
+    with qtbot.waitSignal(w.loop.prepare_started, timeout=10_000):
+        w.loop.prepare()
+    assert w.unkept_note.isHidden()
+    qtbot.waitUntil(lambda: not w.unkept_note.isHidden(), timeout=10_000)
+    w.close()
+    assert embeddings._unkept_listener is None  # uninstalled with the window

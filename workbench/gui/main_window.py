@@ -8,11 +8,12 @@ alone, and `LiveLoop` keeps the results up to date.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFontMetrics
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.checks import load_warnings, skipped_report
 from workbench.core.data import DEFAULT_SPLIT, FormatError
+from workbench.core.embeddings import unkept_cache_warnings
 from workbench.core.engine import Cancelled
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
@@ -59,6 +61,14 @@ def status_line(message: str) -> str:
     if lines[0].endswith(":") and len(lines) > 1:
         return f"{lines[0]} {lines[1]}"
     return lines[0]
+
+
+class _Said(QObject):
+    """Carries a line from a worker thread to the window's thread (a queued signal). Owned by
+    the listener alone, not by the window: a listener left behind by a window already gone
+    emits to nobody instead of into a deleted object."""
+
+    line = Signal(str)
 
 
 class MainWindow(QMainWindow):
@@ -149,6 +159,16 @@ class MainWindow(QMainWindow):
         # are at the end of the parameter panel's scroll area)
         self.prepare_status = PrepareStatus(self.loop, self.statusBar())
         self.loop.prepare_finished.connect(self._on_prepare_finished)
+        # an embedding cache that could not be written (a full disk): every start embedded
+        # everything again and the window never said why. A preparation runs on a worker,
+        # so the line reaches the status bar through a queued signal
+        self.unkept_note = QLabel("", self)
+        self.unkept_note.setStyleSheet("color:#9a6700")
+        self.unkept_note.hide()
+        self.statusBar().insertPermanentWidget(0, self.unkept_note)
+        self._unkept = ExitStack()
+        self._listen_unkept()
+        self.loop.prepare_started.connect(self._listen_unkept)
         self.resize(st.first_size(self, 1500, 950))  # a remembered layout's size replaces it
         if restore:
             self.restore_layout()
@@ -373,6 +393,24 @@ class MainWindow(QMainWindow):
     def _clear_timing(self, *_: object) -> None:
         self.timing.setText("")
 
+    def _listen_unkept(self, *_: object) -> None:
+        """Listen afresh: the core says a folder once per listener, and a preparation that
+        still cannot write there must say it again (the note of the last one goes)."""
+        self._unkept.close()
+        self.unkept_note.hide()
+        said = _Said()
+        said.line.connect(self._on_unkept)
+        self._unkept.enter_context(unkept_cache_warnings(lambda line: said.line.emit(line)))
+
+    def _on_unkept(self, line: str) -> None:
+        text = line[:1].upper() + line[1:]
+        # the reason ("No space left on device") and what it costs in sight before the cache
+        # folder's path, which the tooltip names
+        self.unkept_note.setText(shorten_path_in(text, self.unkept_note.fontMetrics(),
+                                                 UNKEPT_PX))
+        self.unkept_note.setToolTip(text)
+        self.unkept_note.show()
+
     def _on_prepare_finished(self, outcome: str) -> None:
         if outcome == "":
             self.statusBar().showMessage("prepared", 3000)
@@ -478,6 +516,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_layout()
         self.loop.shutdown()
+        self._unkept.close()  # after the workers: one still writing may yet say it
         self.charts.shutdown()
         if self._compare is not None:
             self._compare.close()
@@ -486,6 +525,7 @@ class MainWindow(QMainWindow):
         super().closeEvent(event)
 
 
+UNKEPT_PX = 900  # the most of the status bar the note of a cache not written takes
 COLUMNS = (370, 780, 400)  # px: query list, ranked table and preview, parameters
 CENTRE_LEAST = 0.45  # of the width: what the ranked table keeps when the query list takes room
 
@@ -506,6 +546,18 @@ def column_sizes(total: int, list_comfortable: int, params_least: int) -> list[i
     queries = round(queries + give)
     params_px = round(params)
     return [queries, total - queries - params_px, params_px]
+
+
+def shorten_path_in(text: str, fm: QFontMetrics, room: int) -> str:
+    """`text` in `room` px: where it is longer, its longest path ("/…") goes first (a cache
+    store's folder alone is ~60 characters; the words around it say what happened and why),
+    then its middle."""
+    if fm.horizontalAdvance(text) <= room:
+        return text
+    paths = [word for word in text.split() if "/" in word]
+    if paths:
+        text = text.replace(max(paths, key=len) + " ", "", 1)
+    return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
 
 
 def _splitter(orientation: Qt.Orientation, name: str, *widgets: QWidget,
