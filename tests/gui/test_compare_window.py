@@ -116,6 +116,38 @@ def test_a_pinned_baseline_and_a_moved_slider_compare_at_once(qtbot: QtBot,
     assert view.configs.checked() == ["baseline", "moved"]
 
 
+def test_the_live_rows_name_is_not_taken_by_a_saved_one(qtbot: QtBot, window: Any,
+                                                         tmp_path: Path) -> None:
+    """Saved as "current (unsaved)", a configuration took the live row's unchecked state and
+    pushed the live row to "current (unsaved) (2)" (rev1 F4): save, rename and import refuse
+    the name, with one line saying why."""
+    from workbench.core.configurations import SavedConfiguration, write_configuration_toml
+    from workbench.gui.compare.config_list import LIVE
+
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    view = window.compare_window()
+    said: list[str] = []
+    view.configs.message.connect(said.append)
+    assert view.configs.save_current("a")
+    s.set_params({"k1": 0.6})
+    view.configs.set_checked(LIVE, False)
+    for name in (LIVE, "  Current  (unsaved) "):
+        assert not view.configs.save_current(name)
+        assert said[-1] == f"{LIVE!r} is the name of the live sliders' row; save the " \
+            "configuration under another name"
+    assert not view.configs.rename("a", LIVE)
+    assert said[-1] == f"{LIVE!r} is the name of the live sliders' row; choose another name"
+    toml = tmp_path / f"{LIVE}.toml"
+    write_configuration_toml(SavedConfiguration("x", "bm25", {"k1": 2.0}), toml)
+    assert view.configs.import_toml(toml)
+    assert [c.name for c in s.configurations] == ["a", "imported"]
+    # the live row keeps its name and its unchecked state
+    assert view.configs.live_name() == LIVE
+    assert view.configs.checked() == ["a", "imported"]
+
+
 def test_a_bar_click_selects_the_query_everywhere(qtbot: QtBot, tea: Any) -> None:
     view = _open(qtbot, tea)
     chart = view.chart

@@ -42,6 +42,15 @@ from workbench.gui.bind import subscribe_many
 
 LIVE = "current (unsaved)"  # the live sliders' row, where they are not saved
 LIVE_ROLE = Qt.ItemDataRole.UserRole + 1  # True on that row: no button manages it
+# a configuration saved under the live row's name took that row's checked state, and pushed
+# the live row to "current (unsaved) (2)" in every model's list
+TAKEN_BY_LIVE = (f"{LIVE!r} is the name of the live sliders' row; save the configuration under "
+                 "another name")
+
+
+def is_live_name(name: str) -> bool:
+    """Whether `name`, as the configurations keep it (spaces collapsed), is the live row's."""
+    return " ".join(name.split()).casefold() == LIVE.casefold()
 
 
 def suggest_name(session: TuningSession) -> str:
@@ -246,6 +255,9 @@ class ConfigurationList(QWidget):
     # -- actions (each with its answer given) ------------------------------------------------
 
     def save_current(self, name: str, *, replace: bool = False) -> bool:
+        if is_live_name(name):
+            self.message.emit(TAKEN_BY_LIVE)
+            return False
         try:
             saved = self.session.save_configuration(name, replace=replace)
         except ValueError as exc:
@@ -289,6 +301,10 @@ class ConfigurationList(QWidget):
             self.message.emit(f"{name!r} is the baseline")
 
     def rename(self, old: str, new: str) -> bool:
+        if is_live_name(new):
+            self.message.emit(TAKEN_BY_LIVE.replace("save the configuration under",
+                                                    "choose"))
+            return False
         try:
             self.session.rename_configuration(old, new)
         except (ValueError, KeyError) as exc:
@@ -312,7 +328,9 @@ class ConfigurationList(QWidget):
         try:
             said: list[str] = []
             saved = read_configuration_toml(path, s.model.id, said=said)
-            name = s.configurations.unique_name(saved.name)
+            # a file named "current (unsaved).toml" is not let take the live row's name
+            name = s.configurations.unique_name("imported" if is_live_name(saved.name)
+                                                else saved.name)
             s.configurations.save(name, saved.model_id, saved.params, tuned_on=saved.tuned_on)
         except (ParamError, ValueError) as exc:
             self.message.emit(str(exc))
@@ -337,6 +355,9 @@ class ConfigurationList(QWidget):
         name, ok = QInputDialog.getText(self, "Save configuration", "Name:",
                                         text=suggest_name(self.session))
         if not ok or not name.strip():
+            return
+        if is_live_name(name):  # said before asking whether to replace it
+            self.message.emit(TAKEN_BY_LIVE)
             return
         replace = False
         if " ".join(name.split()) in self.session.configurations:
