@@ -51,6 +51,15 @@ def add_recent(path: str) -> list[str]:
     return items
 
 
+def forget_recent(paths: list[str]) -> list[str]:
+    """The Recent list without `paths` (moved or deleted since)."""
+    items = [p for p in recent_files() if p not in paths]
+    s = settings()
+    s.setValue("recent", items)
+    s.sync()
+    return items
+
+
 def clear_recent() -> None:
     s = settings()
     s.remove("recent")
