@@ -58,3 +58,35 @@ def test_reload_reads_the_edited_files_and_keeps_the_work(qtbot: QtBot,
     assert len(s.dataset.corpus) == docs + 1  # type: ignore[union-attr]
     assert w.error_box is not None and "data read before stays" in w.error_box.text()
     w.error_box.close()
+
+
+def test_a_baseline_not_computed_again_is_said_to_be_cleared(qtbot: QtBot,
+                                                             tmp_path: Path) -> None:
+    """A baseline pinned at other prepare-stage values cannot be combined on the reloaded
+    data's preparation: the session clears it, and the status bar said only "reloaded"."""
+    folder = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(folder)
+    s = w.session
+    s.set_params({"stemmer": "none"})
+    s.recompute()
+    s.pin_baseline()
+    s.save_configuration("unstemmed")
+    s.set_params({"stemmer": "snowball-english"})
+    s.recompute()
+    assert s.baseline is not None and s.baseline.name
+    name = s.baseline.name
+    _append_doc(folder)
+    assert w.reload_dataset()
+    assert s.baseline is None
+    said = w.statusBar().currentMessage()
+    assert said.startswith("reloaded tea from disk: ")
+    assert said.endswith(f"; the baseline {name!r} was cleared: not computed again on the "
+                         "reloaded data (its prepare-stage values differ from the live ones, "
+                         "so it needs a preparation of its own); pin it again to compare")
+    # one that comes back is not said to be cleared
+    s.pin_baseline()
+    assert w.reload_dataset() and s.baseline is not None
+    assert "cleared" not in w.statusBar().currentMessage()

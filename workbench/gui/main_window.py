@@ -143,6 +143,11 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
         self.opened: tuple[str, str] | None = None
+        # File ▸ Reload dataset: the baseline pinned before (its name, whether it is another
+        # model's) until the first result on the new data says whether it came back, and
+        # what the status bar said of the reload (the note goes after it)
+        self._rebase_for: tuple[str, bool] | None = None
+        self._reload_said = self._rebase_lost = ""
         self.open_cancelled = False
         self.menu_actions = WindowActions(self, self)
         self._compare: CompareWindow | None = None
@@ -186,6 +191,7 @@ class MainWindow(QMainWindow):
         last dataset and joins the Recent list. `open_cancelled` says whether the last call
         ended in Cancel."""
         self.open_cancelled = False
+        self._rebase_for = None  # another dataset: a reload's baseline is not in question
         # kept as absolute paths: a session or the next launch may start in another folder
         path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -291,6 +297,10 @@ class MainWindow(QMainWindow):
             return False
         source, before = s.source, s.dataset
         skipped: list[FormatError] = []
+        b = s.baseline
+        self._rebase_for = None if b is None else \
+            (b.name, s.model is None or b.model_id != s.model.id)
+        self._reload_said = self._rebase_lost = ""
         try:
             with self.loop.hold():
                 from workbench.core.formats import load_dataset
@@ -304,10 +314,12 @@ class MainWindow(QMainWindow):
                 s.set_dataset(dataset, source, queries=queries, qrels=qrels, split=split,
                               reloaded=True)
         except Cancelled:
+            self._rebase_for = None
             self.statusBar().showMessage("reloading cancelled: the data read before stays",
                                          8000)
             return False
         except (FormatError, KeyError, OSError, ValueError) as exc:
+            self._rebase_for = None
             self.show_error(f"Could not reload {source}: {_reason(exc, Path(source))}\n\n"
                             "The data read before stays in use.")
             return False
@@ -317,11 +329,32 @@ class MainWindow(QMainWindow):
         assert now is not None
         docs = len(now.corpus) - len(before.corpus)
         queries_now = len(now.queries) - len(before.queries)
-        self.statusBar().showMessage(
+        self._reload_said = (
             f"reloaded {Path(source).name} from disk: {len(now.corpus):,} documents "
             f"({docs:+,}), {len(now.queries):,} queries ({queries_now:+,})"
-            + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""), 10000)
+            + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""))
+        # computed inline (synchronous), the baseline's fate is known already
+        self.statusBar().showMessage("; ".join(t for t in (self._reload_said,
+                                                           self._rebase_lost) if t),
+                                     20000 if self._rebase_lost else 10000)
         return True
+
+    def _check_rebase(self) -> None:
+        """The first result after a reload: a baseline that did not come back (it needs a
+        preparation of its own, or is another model's) is said to be cleared — the
+        comparison had gone from the strip and the compare view with no word."""
+        if self._rebase_for is None:
+            return
+        (name, other_model), self._rebase_for = self._rebase_for, None
+        if self.session.baseline is not None:
+            return
+        why = ("it is another model's" if other_model else
+               "its prepare-stage values differ from the live ones, so it needs a "
+               "preparation of its own")
+        self._rebase_lost = (f"the baseline {name!r} was cleared: not computed again on the "
+                             f"reloaded data ({why}); pin it again to compare")
+        if self._reload_said:  # the reload said first, its result arriving after
+            self.statusBar().showMessage(f"{self._reload_said}; {self._rebase_lost}", 20000)
 
     def _on_data_read(self, *_: object) -> None:
         self.disk.follow()
@@ -385,6 +418,7 @@ class MainWindow(QMainWindow):
     # -- loop feedback ------------------------------------------------------------------------
 
     def _on_applied(self, seconds: float) -> None:
+        self._check_rebase()
         res = self.session.result
         n = 0 if res is None else res.scores.n_pairs
         self.timing.setText(f"combine + rank + metrics: {seconds * 1000:.0f} ms "
