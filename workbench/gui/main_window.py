@@ -334,8 +334,7 @@ class MainWindow(QMainWindow):
             f"({docs:+,}), {len(now.queries):,} queries ({queries_now:+,})"
             + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""))
         # computed inline (synchronous), the baseline's fate is known already
-        self.statusBar().showMessage("; ".join(t for t in (self._reload_said,
-                                                           self._rebase_lost) if t),
+        self.statusBar().showMessage(self._reload_line(),
                                      20000 if self._rebase_lost else 10000)
         return True
 
@@ -348,13 +347,15 @@ class MainWindow(QMainWindow):
         (name, other_model), self._rebase_for = self._rebase_for, None
         if self.session.baseline is not None:
             return
-        why = ("it is another model's" if other_model else
-               "its prepare-stage values differ from the live ones, so it needs a "
-               "preparation of its own")
-        self._rebase_lost = (f"the baseline {name!r} was cleared: not computed again on the "
-                             f"reloaded data ({why}); pin it again to compare")
+        why = ("another model's" if other_model else
+               "its prepare-stage values differ from the live ones")
+        self._rebase_lost = f"baseline {name!r} cleared ({why}): pin it again to compare"
         if self._reload_said:  # the reload said first, its result arriving after
-            self.statusBar().showMessage(f"{self._reload_said}; {self._rebase_lost}", 20000)
+            self.statusBar().showMessage(self._reload_line(), 20000)
+
+    def _reload_line(self) -> str:
+        # the cleared baseline first: the status bar shows one line, cut where it ends
+        return "; ".join(t for t in (self._rebase_lost, self._reload_said) if t)
 
     def _on_data_read(self, *_: object) -> None:
         self.disk.follow()
