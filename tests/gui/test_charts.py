@@ -116,6 +116,19 @@ def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: Qt
     assert names == [*tea.result.scores.signals, "total"] and "bm25" not in names
 
 
+def test_no_result_yet_draws_no_empty_axes(qtbot: QtBot) -> None:
+    """During a first prepare the chart drew empty 0–1 axes under "No result yet."."""
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25")  # not computed: no result yet
+    chart = ContributionChart(s)
+    _show(qtbot, chart)
+    assert s.result is None
+    assert not chart.top_plot.isVisible() and chart.hint.text() == "No result yet."
+    s.recompute()
+    assert chart.top_plot.isVisible() and chart.docs.size == s.k
+
+
 def test_the_row_labels_of_a_short_chart_are_a_line_apart(qtbot: QtBot,
                                                          tea: TuningSession) -> None:
     """In a 720-px window the chart is about 100 px tall: its ten row labels ('#1 · d030' …)

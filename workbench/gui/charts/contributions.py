@@ -167,6 +167,9 @@ class ContributionChart(ChartPanel):
         """No bar to draw: the rows and their labels go, and the legend names `signals` (the
         model's now; none: no result) — not those of the last ranking drawn."""
         self._top_hint = hint
+        # no axes over nothing (an empty 0–1 plot under "No result yet" during a first
+        # prepare); the hint says why. A query that ranks nothing keeps the model's legend
+        self.top_plot.setVisible(signals is not None)
         self.bars = {}
         self._top_range = None
         self.docs, self.values = np.zeros(0, np.int32), np.zeros((0, 0))
@@ -199,6 +202,7 @@ class ContributionChart(ChartPanel):
             self._empty_top(f"Query {qid} ranks no document.", tuple(r.scores.signals))
             return
         self._top_hint = ""
+        self.top_plot.setVisible(True)
         ranking = r.ranking
         parts = r.scores.contributions_of(ranking.pair[q, :n])  # (S, n): this query only
         self.docs = ranking.docs[q, :n].copy()
