@@ -684,3 +684,15 @@ def test_tune_out_under_a_file_names_the_file(tmp_path: Path,
     blocker.write_text("x")
     _usage_error(["tune", TEA, "-m", "bm25", "--trials", "2", "--out",
                   str(blocker / "best.toml")], capsys, f"{blocker} is a file, not a folder")
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    from tests.conftest import SAMPLES
+
+    pyproject = tomllib.loads((SAMPLES.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"workbench {pyproject['project']['version']}\n"

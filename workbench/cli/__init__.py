@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="workbench",
         description="Scoring Workbench: tune how retrieval systems score.")
+    from workbench import __version__
+
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # in the order `workbench --help` lists them
     ranking.add_commands(sub)  # models, rank, explain
