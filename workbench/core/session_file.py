@@ -66,7 +66,14 @@ class SessionPlan:
     typed: tuple[tuple[str, str, dict[str, Any]], ...] = ()
 
 
-def read_session_file(path: str | Path) -> SessionPlan:
+class DatasetMissing(FormatError):
+    """The session's dataset is not where the file says (nor beside it): the window offers to
+    locate it (`read_session_file(dataset=…)`)."""
+
+
+def read_session_file(path: str | Path, dataset_at: str | None = None) -> SessionPlan:
+    """The session file checked whole. `dataset_at`: where its dataset is now, in place of
+    the path the file records (a folder moved where the file could not follow)."""
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8-sig"))
@@ -134,6 +141,9 @@ def read_session_file(path: str | Path) -> SessionPlan:
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
     relative = _relative(p, data.get("relative", {}))
+    if dataset_at is not None:  # located by the user: the rest as the file has it
+        dataset = dataset_at
+        relative = {k: v for k, v in relative.items() if k != "dataset"}
     if relative:  # written with the paths beside it: the folder moved, read from where it is
         dataset, files, storage = _moved(p, relative, dataset, files, storage)
     # relative paths (written by hand, or the file moved with its data) are read from the
@@ -145,7 +155,8 @@ def read_session_file(path: str | Path) -> SessionPlan:
             storage = _beside(p, storage)
     for key, value in (("dataset", dataset), ("queries", files[0]), ("qrels", files[1])):
         if value is not None and not os.path.exists(value):
-            raise FormatError(p, _missing(p, key, value, relative.get(key)), field=key)
+            kind = DatasetMissing if key == "dataset" else FormatError
+            raise kind(p, _missing(p, key, value, relative.get(key)), field=key)
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
                        files[0], files[1], tuned, split, _typed(p, data.get("typed", [])))
 
@@ -417,14 +428,15 @@ class LoadedSession:
     baseline: Any
 
 
-def read_session(path: str | Path) -> LoadedSession:
+def read_session(path: str | Path, dataset_at: str | None = None) -> LoadedSession:
     """The slow part of loading a session, which changes nothing (the window runs it off its
-    thread): the file checked whole, its dataset read, its baseline computed aside."""
+    thread): the file checked whole, its dataset read, its baseline computed aside.
+    `dataset_at`: where its dataset is now, where the recorded path is gone."""
     from workbench.core.configurations import SavedConfiguration
     from workbench.core.formats import load_dataset
     from workbench.core.session import Baseline, TuningSession
 
-    plan = read_session_file(path)  # every field checked first
+    plan = read_session_file(path, dataset_at)  # every field checked first
     try:
         dataset = load_dataset(plan.dataset, queries=plan.queries, qrels=plan.qrels,
                                split=plan.split)

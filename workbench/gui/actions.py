@@ -509,9 +509,11 @@ class WindowActions:
         if path:
             self.load_session_file(path)
 
-    def load_session_file(self, path: str) -> bool:
+    def load_session_file(self, path: str, dataset_at: str | None = None) -> bool:
+        """Open a session file; where its dataset is gone, offer to locate it
+        (`locate_dataset`) and open the session with the dataset found there."""
         from workbench.core.engine import Cancelled
-        from workbench.core.session_file import apply_session, read_session
+        from workbench.core.session_file import DatasetMissing, apply_session, read_session
 
         from .off_thread import wait_for
 
@@ -520,7 +522,7 @@ class WindowActions:
                 # the file, its dataset and its baseline off the window's thread (a large
                 # corpus froze the window while read); then the session, changed at once
                 loaded = wait_for(self.window, f"Opening {Path(path).name} …",
-                                  lambda: read_session(path),
+                                  lambda: read_session(path, dataset_at),
                                   synchronous=self.w.loop.synchronous)
                 apply_session(self.w.session, loaded)
             self._mark_clean()
@@ -533,6 +535,13 @@ class WindowActions:
             self.window.statusBar().showMessage(f"opening {path} cancelled: nothing changed",
                                                 8000)
             return False
+        except DatasetMissing as exc:  # moved where the file could not follow: find it
+            found = self.locate_dataset(path, str(exc))
+            if found is None:
+                self.window.statusBar().showMessage(
+                    f"{Path(path).name} not opened: its dataset was not located", 8000)
+                return False
+            return self.load_session_file(path, found)
         except (FormatError, ValueError, KeyError, OSError) as exc:
             # one line that names the file and says why: the status line shows the first
             # ("Could not open the session /x.json:" ended there, the path said twice)
@@ -540,6 +549,24 @@ class WindowActions:
             self.w.show_error(f"Could not open the session {said}")
             return False
         return True
+
+    def locate_dataset(self, path: str, why: str) -> str | None:
+        """Ask where a session's dataset is now: a folder or a file, or None (cancelled)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Dataset not found",
+                          f"The session {Path(path).name} names a dataset that is not there:"
+                          f"\n\n{why}\n\nLocate it to open the session with it (the session "
+                          "file itself is not changed).", parent=self.window)
+        folder = box.addButton("Locate folder…", QMessageBox.ButtonRole.AcceptRole)
+        file = box.addButton("Locate file…", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is folder:
+            chosen = QFileDialog.getExistingDirectory(self.window, "Where the dataset is now")
+        elif box.clickedButton() is file:
+            chosen, _ = QFileDialog.getOpenFileName(self.window, "Where the dataset is now")
+        else:
+            return None
+        return chosen or None
 
     def ask_export_target(self) -> None:
         folder = QFileDialog.getExistingDirectory(
