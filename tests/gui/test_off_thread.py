@@ -119,10 +119,10 @@ def test_a_session_is_read_off_the_window_thread(qtbot: QtBot, tmp_path: Path,
     threads, ticks = [], []
     real = session_file.read_session
 
-    def slow_read(p: object) -> object:
+    def slow_read(p: object, dataset_at: str | None = None) -> object:
         threads.append(threading.current_thread())
         time.sleep(1.0)
-        return real(p)  # type: ignore[arg-type]
+        return real(p, dataset_at)  # type: ignore[arg-type]
 
     monkeypatch.setattr(session_file, "read_session", slow_read)
     timer = QTimer()
