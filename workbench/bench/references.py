@@ -12,6 +12,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from workbench.core.data import Dataset
 from workbench.core.params import Params
@@ -22,6 +23,11 @@ Reference = Callable[[Dataset, Params], tuple[float | None, str]]
 def _sample(n_queries: int, budget: int) -> list[int]:
     step = max(1, n_queries // budget)
     return list(range(0, n_queries, step))[:budget]
+
+
+def _timed(timed: int, total: int) -> str:
+    """How much of the query set a reference timed: all of it, or a sample scaled up."""
+    return f"all {total:,} queries" if timed >= total else f"{timed} queries scaled to {total:,}"
 
 
 def _per_query_ms(n_queries: int, run: Callable[[int], object], least: int = 5,
@@ -74,7 +80,7 @@ def bm25_per_document(dataset: Dataset, params: Params) -> tuple[float | None, s
         scored.sort(reverse=True)
         del scored[100:]
     ms = (time.perf_counter() - t0) * 1000 * len(queries) / len(picked)
-    note = f"per-document Python, {len(picked)} queries scaled to {len(queries)}"
+    note = f"per-document Python, {_timed(len(picked), len(queries))}"
     bm25s_ms = _bm25s_reindex(dataset, params)
     if bm25s_ms is not None:
         note += f"; bm25s re-index + retrieve: {bm25s_ms:,.0f} ms"
@@ -120,7 +126,7 @@ def vault_search_per_document(dataset: Dataset, params: Params) -> tuple[float |
                   if (s := shipped_score(text, query, weights)) > 0]
         scored.sort(key=lambda x: -x[0])
     ms = (time.perf_counter() - t0) * 1000 * len(dataset.queries) / len(picked)
-    return ms, f"per-document Python, {len(picked)} queries scaled to {len(dataset.queries)}"
+    return ms, f"per-document Python, {_timed(len(picked), len(dataset.queries))}"
 
 
 def hybrid_per_memory(dataset: Dataset, params: Params) -> tuple[float | None, str]:
@@ -142,7 +148,42 @@ def hybrid_per_memory(dataset: Dataset, params: Params) -> tuple[float | None, s
     each, timed = _per_query_ms(len(dataset.queries), lambda qi: score_memories(
         memories, queries[qi].tolist(), 0, None, settings, dataset.queries[qi].text))
     ms = each * len(dataset.queries)
-    return ms, f"OpenVault's scoreMemories, {timed} queries scaled to {len(dataset.queries)}"
+    return ms, f"OpenVault's scoreMemories, {_timed(timed, len(dataset.queries))}"
+
+
+def vector_search(docs: Any, query: Any, floor: float, depth: int = 100) -> Any:
+    """The documents (rows of `docs`, L2-normalised) whose cosine with `query` is at least
+    `floor`, best first (ties by row), at most `depth` of them."""
+    import numpy as np
+
+    sims = docs @ query
+    hits = np.flatnonzero(sims >= floor)
+    return hits[np.argsort(-sims[hits], kind="stable")][:depth]
+
+
+def dense_per_query(dataset: Dataset, params: Params) -> tuple[float | None, str]:
+    """A vector store's brute-force search for each query, as a changed min similarity makes
+    it answer again: the query's cosine with every document vector (numpy, float32), the
+    documents at or above the minimum, sorted, top 100 (the vectors, which a store keeps,
+    are not timed)."""
+    import numpy as np
+
+    from workbench.core.embeddings import embed_texts
+    from workbench.core.models.dense import document_texts
+
+    model = str(params["embedding_model"])
+    docs = embed_texts(document_texts(dataset, str(params["fields"])), model=model,
+                       prompt=str(params["document_prompt"]))
+    queries = embed_texts([q.text for q in dataset.queries], model=model,
+                          prompt=str(params["query_prompt"]))
+    docs = np.ascontiguousarray(docs, np.float32)
+    floor = float(params["min_similarity"])
+    each, timed = _per_query_ms(len(dataset.queries),
+                                lambda qi: vector_search(docs, queries[qi], floor),
+                                most=50, seconds=5.0)
+    return (each * len(dataset.queries),
+            f"brute-force vector search per query (numpy), "
+            f"{_timed(timed, len(dataset.queries))}")
 
 
 def decision_memory_per_decision(dataset: Dataset, params: Params) -> tuple[float | None, str]:
@@ -165,11 +206,12 @@ def decision_memory_per_decision(dataset: Dataset, params: Params) -> tuple[floa
         rank_decisions(decisions, q.text, q.context.get("cwd"), now_ms=parse_time(str(now)),
                        for_injection=bool(q.context.get("for_injection", True)))
     ms = (time.perf_counter() - t0) * 1000 * len(dataset.queries) / len(picked)
-    return ms, f"pi-lodestone's search, {len(picked)} queries scaled to {len(dataset.queries)}"
+    return ms, f"pi-lodestone's search, {_timed(len(picked), len(dataset.queries))}"
 
 
 REFERENCES: dict[str, Reference] = {
     "decision-memory": decision_memory_per_decision,
+    "dense": dense_per_query,
     "hybrid": hybrid_per_memory,
     "bm25": bm25_per_document,
     "vault-search": vault_search_per_document,
