@@ -186,6 +186,104 @@ def dense_per_query(dataset: Dataset, params: Params) -> tuple[float | None, str
             f"{_timed(timed, len(dataset.queries))}")
 
 
+def importance_scores(dataset: Dataset, params: Params) -> Callable[[int], list[tuple[float, int]]]:
+    """The importance model's scores worked out memory by memory, the document's way: per query,
+    BM25 over each memory in Python, the document's rules for each memory's importance at the
+    query's clock (`rules.importance`), the gates, and relevance over the best searched memory
+    (relevance = bm25-max, the default). Returns query → [(total, memory)] of its candidates,
+    in corpus order. Tokenising and the phrases each memory fires are found once here, not
+    timed."""
+    from workbench.core.models.bm25 import BM25Model
+    from workbench.core.models.decision_memory.project import parse_time
+    from workbench.core.models.importance.params import rules_from
+    from workbench.core.models.importance.prepared import _int, default_clock, last_access_ms
+    from workbench.core.models.importance.rules import (
+        DAY_S,
+        OUTCOMES,
+        TIERS,
+        Memory,
+        categories_fired,
+        importance,
+        outcome_index,
+        tier_index,
+    )
+
+    bm25 = BM25Model()
+    an = bm25.analyzer(bm25.schema.resolve({k: params[k]
+                                            for k in ("fields", "stop_words", "stemmer")}))
+    texts = bm25.doc_texts(dataset, bm25.schema.resolve({"fields": params["fields"]}))
+    docs = [Counter(an.tokens(t)) for t in texts]
+    lengths = [sum(c.values()) for c in docs]
+    avgdl = sum(lengths) / max(len(lengths), 1)
+    df: Counter[str] = Counter()
+    for c in docs:
+        df.update(c.keys())
+    n = len(docs)
+    k1, b = float(params["k1"]), float(params["b"])
+    rules = rules_from(params)
+    fields = ("mentions", "access_count") if params["mentions_from_access"] else ("mentions",)
+    metas = [d.metadata for d in dataset.corpus]
+    access = [last_access_ms(d) for d in dataset.corpus]
+    fallback = default_clock(dataset, params)
+    queries = [an.tokens(q.text) for q in dataset.queries]
+
+    def memory(d: int, clock: float) -> Memory:
+        m = metas[d]
+        tier, outcome = tier_index(m.get("tier")), outcome_index(m.get("outcome"))
+        days = (clock - access[d]) / (DAY_S * 1000.0)
+        return Memory(text=dataset.corpus[d].text,
+                      tier=TIERS[tier] if tier >= 0 else str(params["default_tier"]),
+                      outcome=OUTCOMES[outcome] if outcome >= 0 else "",
+                      mentions=_int(m, *fields, default=1),
+                      days_inactive=0.0 if math.isnan(days) else days,
+                      dismissals=_int(m, "dismissals", default=0),
+                      superseded=bool(m.get("superseded_by") or m.get("superseded") is True),
+                      contradicts=bool(m.get("contradicts")))
+
+    # the phrases each memory fires read only its text: found once, as a store would at write
+    fired = [categories_fired(memory(d, fallback), rules) for d in range(n)]
+
+    def scores(qi: int) -> list[tuple[float, int]]:
+        clock = parse_time(dataset.queries[qi].context.get("now"))
+        clock = fallback if math.isnan(clock) else clock
+        terms = queries[qi]
+        idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
+        rows: list[tuple[float, int, float]] = []  # (bm25, memory, importance or -1 if gated)
+        for d, counts in enumerate(docs):
+            if not any(t in counts for t in terms):
+                continue
+            norm = k1 * (1 - b + b * lengths[d] / avgdl)
+            rel = sum(idf[t] * counts[t] / (counts[t] + norm) for t in terms if t in counts)
+            mem = memory(d, clock)
+            got = importance(mem, rules, fired[d])
+            stored = min(1.0, max(0.0, got.base + sum(got.boosts.values()) + got.outcome
+                                  + got.repetition))
+            gated = ((mem.superseded and bool(params["superseded_archive"]))
+                     or (bool(params["exclude_archived"])
+                         and got.final < float(params["archive_threshold"]))
+                     or (bool(params["prefilter"])
+                         and not (got.final > float(params["prefilter_current"])
+                                  or mem.days_inactive < float(params["prefilter_days"])
+                                  or stored > float(params["prefilter_importance"]))))
+            rows.append((rel, d, -1.0 if gated else got.final))
+        best = max((rel for rel, _, imp in rows if imp >= 0), default=0.0)
+        best = best if best > 0 else 1.0
+        return [(rel / best * imp if imp >= 0 else 0.0, d) for rel, d, imp in rows]
+
+    return scores
+
+
+def importance_per_memory(dataset: Dataset, params: Params) -> tuple[float | None, str]:
+    """The importance model memory by memory (`importance_scores`), then sorted."""
+    if params["relevance"] != "bm25-max":
+        return None, "reference only for relevance = bm25-max"
+    scores = importance_scores(dataset, params)
+    each, timed = _per_query_ms(len(dataset.queries),
+                                lambda qi: sorted(scores(qi), key=lambda x: -x[0])[:100])
+    return (each * len(dataset.queries),
+            f"the document's rules memory by memory, {_timed(timed, len(dataset.queries))}")
+
+
 def decision_memory_per_decision(dataset: Dataset, params: Params) -> tuple[float | None, str]:
     """pi-lodestone's search for each query: token weights over the candidates, then
     scoreDecision decision by decision (injection mode, the eval harness's way)."""
@@ -213,6 +311,7 @@ REFERENCES: dict[str, Reference] = {
     "decision-memory": decision_memory_per_decision,
     "dense": dense_per_query,
     "hybrid": hybrid_per_memory,
+    "importance": importance_per_memory,
     "bm25": bm25_per_document,
     "vault-search": vault_search_per_document,
 }

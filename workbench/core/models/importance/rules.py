@@ -169,9 +169,13 @@ def categories_fired(memory: Memory, rules: Rules) -> dict[str, list[str]]:
     return fired
 
 
-def importance(memory: Memory, rules: Rules) -> Breakdown:
-    """final = min(cap, clamp₀¹(base + Σ boosts + outcome + repetition − Σ decays))."""
-    fired = categories_fired(memory, rules)
+def importance(memory: Memory, rules: Rules,
+               fired: dict[str, list[str]] | None = None) -> Breakdown:
+    """final = min(cap, clamp₀¹(base + Σ boosts + outcome + repetition − Σ decays)).
+    `fired`: `categories_fired(memory, rules)` where already found (it reads only the text,
+    the outcome and the contradiction, never the clock)."""
+    if fired is None:
+        fired = categories_fired(memory, rules)
     boosts = {c: (rules.boost[c] if fired[c] else 0.0) for c in CATEGORIES}
     base = rules.base[memory.tier]
     outcome = rules.outcome.get(memory.outcome, 0.0)
