@@ -193,6 +193,10 @@ def candidate_pairs(pipe: Pipeline) -> int:
     return pipe.model.combine(pipe.prepared, pipe.params).n_pairs
 
 
+NO_REFERENCE = {"codeledger": "no reference: CodeLedger's own ranker is closed, and the "
+                              "model follows its document, not its code"}
+
+
 def bench_one(model_id: str, dataset: Dataset, repeats: int,
               spec: dict[str, Any] | None = None,
               vectors: SyntheticEmbeddings | None = None) -> Row:
@@ -222,7 +226,7 @@ def bench_one(model_id: str, dataset: Dataset, repeats: int,
     pairs = candidate_pairs(pipe)
     all_ms = _all_pairs(model_id, dataset, params, spec, repeats, notes)
     ref_ms: float | None = None
-    note = "no reference"
+    note = NO_REFERENCE.get(model_id, "no reference")
     ref = REFERENCES.get(model_id)
     if ref is not None:
         ref_ms, note = ref(dataset, pipe.params)
