@@ -387,12 +387,18 @@ def test_data_without_judgments_cannot_start(qtbot: QtBot) -> None:
                                       "judgments")
     w.start()  # a shortcut cannot start it either
     assert not w.busy
+    # the folded tab says what the data allows without judgments, and what judgments are
+    assert w.folded_help.isVisible()
+    help_text = w.folded_help.text()
+    assert "Metric vs parameter" in help_text and "tokens injected" in help_text
+    assert "qrels file" in help_text and "<code>query-id corpus-id score</code>" in help_text
     # a judged dataset in the same session: Start again, the message gone
     w.session.open(SAMPLES / "tea-beir")
     w.session.set_model("bm25")
     w.session.recompute()
     w.rebuild()
     assert w.start_button.isEnabled() and not w.status.text().startswith("nothing")
+    assert not w.folded_help.isVisible()
 
 
 def test_the_metrics_offered_follow_k(panel: TunePanel) -> None:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from workbench.core.cases import CaseReport, check_cases, has_cases
 from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.pipeline import Result
+from workbench.core.selection_figures import FIGURES, per_query, selects, snippet_chars
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -44,6 +45,13 @@ from .param_editors import leave_undo_to_the_window
 # them; counts such as bundle_files are not quality metrics and stay off the strip
 EXTRA_METRICS = ("bundle_recall", "bundle_precision")
 _METHOD = {"randomization": "randomisation"}  # the test's id, spelt as every other view does
+# without judgments, the cards show what the selection returns (`selection_figures`) where the
+# model has a min score or limit: short names on the cards, the full ones in their tooltips
+FIGURE_CARDS = {"results": ("results / query", "{:.2f}"), "empty": ("empty queries", "{:.1f} %"),
+                "injected_tokens": ("tokens / query", "{:.0f}")}
+FIGURES_TIP = ("No judgments: what the selection (min score, limit) returns, over every query, "
+               "not how good it is — neither way is better, so the change against the baseline "
+               "is not coloured. File ▸ Open judgments… adds relevance judgments.")
 CASES_NAME = "cases passing"
 CASES_TIP = ("pi-lodestone's eval cases that pass at the current values: every expected id in "
              "the case's own top K, no forbidden one there — the figure its eval harness "
@@ -112,6 +120,20 @@ class MetricCard(QFrame):
         color = "#8c959f" if training else delta_color(d).name()
         self.detail.setText(f"<span style='color:{color}'>{signed(d, 0)}</span>"
                             f" <span style='color:#8c959f'>vs {base}</span>")
+
+    def show_figure(self, name: str, value: float, base: float | None) -> None:
+        """A selection figure (`FIGURE_CARDS`): its value and its difference from the
+        baseline's, uncoloured (a cost, neither way better)."""
+        label, fmt = FIGURE_CARDS[name]
+        self.name.setText(label)
+        self.value.setText("–" if math.isnan(value) else fmt.format(value))
+        if base is None or math.isnan(base) or math.isnan(value):
+            self._missing("no baseline" if base is None else "baseline –")
+            return
+        d = value - base
+        diff = fmt.format(abs(d)).replace(" %", "")
+        sign = "±" if fmt.format(abs(d)) == fmt.format(0.0) else ("+" if d > 0 else "−")
+        self.detail.setText(_muted(f"{sign}{diff} vs {fmt.format(base)}"))
 
     def show_metric(self, name: str, value: float | None, base: float | None,
                     missing: str = "no judgments", training: bool = False) -> None:
@@ -240,6 +262,10 @@ class MetricStrip(QWidget):
             self.extra_cards[name] = card
             layout.addWidget(card)
         self._reported: set[str] = set()  # the extra cards a result reports
+        # no judgments: "figures" (the first cards show the selection figures) where the model
+        # selects, "none" (no cards) where it does not; "" with judgments
+        self._unjudged = ""
+        self._chars: tuple[object, NDArray[np.float64] | None] = (None, None)
         # the cards that find no room in a narrow window: counted here, named in its tooltip
         self.overflow = QLabel("", self)
         self.overflow.setStyleSheet("color:#57606a; padding: 0 4px")
@@ -291,7 +317,11 @@ class MetricStrip(QWidget):
         from the end of the general metrics: the first, then the model's own figures (a
         result reports them: codeledger's bundle recall and precision, which had been the
         first to go), then the others in their order."""
-        general = [(c, None) for c in self.cards]
+        shown = {"figures": len(FIGURES), "none": 0}.get(self._unjudged, len(self.cards))
+        general = [(c, None) for c in self.cards[:shown]]
+        for card in self.cards[shown:]:
+            if not card.isHidden():
+                card.hide()
         wanted = [*([(self.cases_card, None)] if self._has_cases else []), *general[:1],
                   *((c, n) for n, c in self.extra_cards.items() if n in self._reported),
                   *general[1:]]
@@ -340,11 +370,17 @@ class MetricStrip(QWidget):
                 return r.means.get(name) if r is not None else None
             return float(np.mean(r.per_query[name][held.mask]))
 
-        missing = ("no dataset" if s.dataset is None else "no judgments"
-                   if s.judgments is None else "no result yet")
-        for card, name in zip(self.cards, s.metric_names, strict=True):
-            card.show_metric(name, mean(res, name), mean(base.result if base else None, name),
-                             missing, held.training)
+        unjudged = ("" if s.dataset is None or s.judgments is not None
+                    else "figures" if selects(s.model) else "none")
+        if unjudged == "figures":
+            self._show_figures(res, base.result if base else None)
+        else:
+            missing = ("no dataset" if s.dataset is None else "no judgments"
+                       if s.judgments is None else "no result yet")
+            for card, name in zip(self.cards, s.metric_names, strict=True):
+                card.show_metric(name, mean(res, name),
+                                 mean(base.result if base else None, name), missing,
+                                 held.training)
         reported = set()
         for name, card in self.extra_cards.items():
             value = mean(res, name)
@@ -354,9 +390,12 @@ class MetricStrip(QWidget):
             card.show_metric(name, value, mean(base.result if base else None, name),
                              training=held.training)
         cases = self._show_cases(held.mask, held.training)
-        if reported != self._reported or cases != self._has_cases:
+        if (reported != self._reported or cases != self._has_cases
+                or unjudged != self._unjudged):
             # shown or hidden on a change of model or data, not per tick
-            self._reported, self._has_cases = reported, cases
+            self._reported, self._has_cases, self._unjudged = reported, cases, unjudged
+            for card in self.cards:
+                card.setToolTip(FIGURES_TIP if unjudged == "figures" else "")
             self._fit_cards()
         if self.defer_ms and res is not None and base is not None:
             # restarts: one test after the storm settles. Mid-drag it would compete with the
@@ -365,6 +404,28 @@ class MetricStrip(QWidget):
                               else self.defer_ms)
             return
         self.refresh_comparison()
+
+    def _show_figures(self, res: Result | None, base: Result | None) -> None:
+        """The selection figures (mean over every query) on the first cards, no judgments."""
+        s = self.session
+        if self._chars[0] is not s.dataset:  # the snippet lengths, once per data
+            self._chars = (s.dataset, None)
+        for card, name in zip(self.cards, FIGURES, strict=False):
+            if res is None:
+                card.name.setText(FIGURE_CARDS[name][0])
+                card.value.setText("–")
+                card._missing("no result yet")
+                continue
+            card.show_figure(name, self._figure(name, res),
+                             None if base is None else self._figure(name, base))
+
+    def _figure(self, name: str, result: Result) -> float:
+        chars = self._chars[1]
+        if name == "injected_tokens" and chars is None and self.session.dataset is not None:
+            chars = snippet_chars(self.session.dataset)
+            self._chars = (self.session.dataset, chars)
+        values = per_query(name, result.ranking, chars)
+        return float(values.mean()) if values.size else math.nan
 
     def _show_cases(self, mask: NDArray[np.bool_] | None, training: bool) -> bool:
         """The cases card's count (over the held-out cases where some were tuned on), and

@@ -97,6 +97,24 @@ def cannot_tune(session: TuningSession) -> str:
             "(File ▸ Open judgments… adds them)")
 
 
+def no_judgments_help(session: TuningSession) -> str:
+    """What a person can do on data without judgments, and what judgments are (rich text)."""
+    from workbench.core.selection_figures import selects
+
+    lines = []
+    if selects(session.model):
+        lines.append("Without judgments the metric cards show what the selection returns "
+                     "(results per query, queries returning nothing, tokens injected), and "
+                     "<b>Metric vs parameter</b> draws them over a min score or limit: the "
+                     "cost side of the trade-off, with no best to pick.")
+    lines.append("Judgments say which documents are relevant to which query: a qrels file, "
+                 "TREC's <code>query 0 document grade</code> lines or BEIR's "
+                 "<code>query-id corpus-id score</code> TSV. With them, Tune searches the "
+                 "parameters for the best score on held-out queries, and the cards show "
+                 "nDCG, MRR, precision and recall.")
+    return "<br><br>".join(lines)
+
+
 class TuneSettings(QWidget):
     """Metric, budget, validation, sampler, seed, the trial kept, storage and "pin the
     baseline first"."""

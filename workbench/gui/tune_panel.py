@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -32,7 +32,14 @@ from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
 from .metric_names import metric_label
-from .tune_form import APPLY_TIP, TuneForm, cannot_tune, metric_choices, training_splits
+from .tune_form import (
+    APPLY_TIP,
+    TuneForm,
+    cannot_tune,
+    metric_choices,
+    no_judgments_help,
+    training_splits,
+)
 from .tune_params import MUTED
 from .tune_results import TuneView, advised_against
 from .tune_runner import TuneRunner
@@ -74,8 +81,18 @@ class TunePanel(QWidget):
         self.folded_note.setWordWrap(True)
         self.open_judgments_button = QPushButton("Open judgments…", self.folded)
         self.open_judgments_button.clicked.connect(self.open_judgments)
-        fold.addWidget(self.folded_note, 1)
-        fold.addWidget(self.open_judgments_button)
+        # under the reason, what the data allows without judgments and what judgments are:
+        # the folded tab had left ~270 px blank beside a red line
+        self.folded_help = QLabel(self.folded)
+        self.folded_help.setWordWrap(True)
+        self.folded_help.setTextFormat(Qt.TextFormat.RichText)
+        self.folded_help.setStyleSheet("color:#57606a")
+        said = QVBoxLayout()
+        said.addWidget(self.folded_note)
+        said.addWidget(self.folded_help)
+        said.addStretch(1)
+        fold.addLayout(said, 1)
+        fold.addWidget(self.open_judgments_button, 0, Qt.AlignmentFlag.AlignTop)
         outer.addWidget(self.folded)
         outer.addStretch(1)  # the line at the top while folded (the scroll area is hidden)
         self.folded.hide()
@@ -209,6 +226,9 @@ class TunePanel(QWidget):
         """The form and charts folded away, `why` said in their place ("" unfolds)."""
         self.folded_note.setText(why)
         self.open_judgments_button.setVisible("judgments" in why)
+        help_text = no_judgments_help(self.session) if "judgments" in why else ""
+        self.folded_help.setText(help_text)
+        self.folded_help.setVisible(bool(help_text))
         self.folded.setVisible(bool(why))
         self.form_area.setVisible(not why)
 
