@@ -223,14 +223,23 @@ class ChartPanel(QWidget):
 
     def _draw_now(self) -> None:
         self._stale = False
-        self.redraw()
+        self._redraw_safely()
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
         if self._stale:
             self._stale = False
             self._idle.cancel()
+            self._redraw_safely()
+
+    def _redraw_safely(self) -> None:
+        """`redraw`, where an exception goes to the window's error dialog (`errors`): one
+        escaping a Qt override such as showEvent ended the process with a segmentation fault
+        (a click on a tab, unsaved configurations lost)."""
+        try:
             self.redraw()
+        except Exception:
+            sys.excepthook(*sys.exc_info())
 
     # -- subclasses ---------------------------------------------------------------------------
 

@@ -145,9 +145,10 @@ class ScoreDistribution(ChartPanel):
         self.param = threshold_param(s.model)
         self._sync_line()
         r = s.result
-        if r is None or s.dataset is None:
+        if r is None or s.dataset is None or not len(s.dataset.queries):
             self._set_counts(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
-            self.show_hint("No result yet.")
+            self.show_hint("No result yet." if r is None or s.dataset is None else
+                           "No queries yet: type one under the query list and press Enter.")
             return
         pairs = self.shown_pairs()
         values = r.scores.total[pairs]
