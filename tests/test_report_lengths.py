@@ -67,7 +67,8 @@ def test_the_metric_tables_say_which_figures_count_a_cut_list(limited: Compariso
     (note,) = length_notes(limited)
     assert note.startswith("defaults returns at most 5 results a query (its limit is 5), "
                            "limit=100 up to ")
-    assert "ndcg@10, mrr@10, p@10, r@100 and map@100 of defaults count only those 5" in note
+    assert ("ndcg@10, mrr@10, p@10, r@100 and map@100 of defaults count only what it "
+            "returned") in note
     assert f"**Note:** {note}." in markdown(limited)
     assert f'<p class="caveat">{note}.</p>' in html_report(limited)
 
@@ -180,3 +181,22 @@ def test_equal_longest_lists_are_not_given_as_a_difference(min_score: Comparison
                            "25 queries, though its longest list is as long (16): the ndcg@10 "
                            "and map@100 of min_score=0.2 count only what it returned there")
     assert f"**Note:** {note}." in markdown(min_score)
+
+
+def test_a_metric_a_min_score_cuts_below_is_named_past_the_longest_list() -> None:
+    # limit 12 and min score 0.2 on the vault: the longest list is 12 (v01's 16 cut to 12),
+    # so nDCG@10 reaches no further than it; but the min score leaves 4 or fewer results on
+    # v03-v08 and more, where the defaults return more: nDCG@10 counts a cut list there too
+    model = get_model("vault-search")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", {}),
+         Configuration("cut", {"limit": 12, "min_score": 0.2})],
+        ["ndcg@10", "map@100"], n_resamples=200)
+    lengths = comp.lengths(1)
+    assert int(lengths.max()) == 12  # the premise: the longest list reaches past 10
+    assert ((lengths < 10) & (lengths < comp.lengths(0))).any()
+    (note,) = length_notes(comp)
+    assert note.startswith("cut returns at most 12 results a query (its limit is 12), "
+                           "defaults up to 16: the ndcg@10 and map@100 of cut count only what "
+                           "it returned")

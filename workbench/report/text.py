@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from workbench.core.compare import Mover
 from workbench.core.comparison import (
@@ -771,7 +771,9 @@ def length_notes(comp: Comparison) -> list[str]:
             note = _fewer_note(comp, j)
             out += [note] if note else []
             continue
-        metrics = _cut_metrics(comp, most[j])
+        # the metrics its shortest cut list falls short of: a min score may cut some
+        # queries below 10 where its longest list reaches past 10 (nDCG@10 was not named)
+        metrics = _cut_metrics(comp, _shortest_cut(comp, j))
         if not metrics:
             continue
         limit = comp.model.selection_params(
@@ -780,10 +782,26 @@ def length_notes(comp: Comparison) -> list[str]:
         others = [c.name for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
         out.append(f"{config.name} returns at most {most[j]:,} result"
                    f"{'s' if most[j] != 1 else ''} a query{why}, {_and(others)} up to "
-                   f"{longest:,}: the {_and(metrics)} of {config.name} count only those "
-                   f"{most[j]:,}, so a difference there is partly how many results are "
+                   f"{longest:,}: the {_and(metrics)} of {config.name} count only what it "
+                   "returned, so a difference there is partly how many results are "
                    "returned, not how well they are ordered")
     return out
+
+
+def _fewer(comp: Comparison, j: int) -> NDArray[np.bool_]:
+    """bool per counted query: configuration j returns fewer results there than another."""
+    own = comp.lengths(j)
+    fewer = np.zeros(len(own), bool)
+    for c in range(len(comp.configs)):
+        if c != j:
+            fewer |= own < comp.lengths(c)
+    return fewer
+
+
+def _shortest_cut(comp: Comparison, j: int) -> int:
+    """The shortest of configuration j's lists where another returns more."""
+    fewer = _fewer(comp, j)
+    return int(comp.lengths(j)[fewer].min()) if fewer.any() else 0
 
 
 def _on_queries(comp: Comparison, n: int) -> str:
@@ -799,9 +817,7 @@ def _fewer_note(comp: Comparison, j: int) -> str:
     some lists, not the longest): "" where it never does, or no metric reaches past it."""
     own = comp.lengths(j)
     others = [c for c in range(len(comp.configs)) if c != j]
-    fewer = np.zeros(len(own), bool)
-    for c in others:
-        fewer |= own < comp.lengths(c)
+    fewer = _fewer(comp, j)
     if not fewer.any():
         return ""
     metrics = _cut_metrics(comp, int(own[fewer].min()))
