@@ -173,7 +173,12 @@ class MetricCurve(ChartPanel):
         self.metric_box = QComboBox()
         self.metric_box.setToolTip("The metric drawn (mean over judged queries), or what the "
                                    "selection returns (mean over every query)")
-        self.metric_box.currentIndexChanged.connect(lambda *_: self.request_sweep())
+        # the metric chosen (by a person or a view that follows another), kept across
+        # refills, which hold the box's signals; otherwise each refill starts on the first
+        # offered (a fill made before the judgments came had kept "results per query" on
+        # judged data)
+        self._picked = ""
+        self.metric_box.currentIndexChanged.connect(self._on_metric_picked)
         self.header.insertWidget(2, self.metric_box)
         self.plot = make_plot()
         self.body.addWidget(self.plot)
@@ -228,6 +233,10 @@ class MetricCurve(ChartPanel):
     def metric_name(self) -> str:
         return combo_metric(self.metric_box) or self.session.metric_names[0]
 
+    def _on_metric_picked(self, *_: object) -> None:
+        self._picked = combo_metric(self.metric_box)
+        self.request_sweep()
+
     @property
     def figure(self) -> bool:
         """Whether a selection figure is drawn: how much is returned, better neither way."""
@@ -246,7 +255,7 @@ class MetricCurve(ChartPanel):
             names += BUNDLE_FIGURES
         if selection_figures.selects(s.model):  # what a min score or limit returns: judged or not
             names += selection_figures.FIGURES
-        fill_metric_combo(self.metric_box, names, combo_metric(self.metric_box) or None)
+        fill_metric_combo(self.metric_box, names, self._picked or None)
         self.metric_box.setVisible(bool(names))
         self.request_sweep()
 
