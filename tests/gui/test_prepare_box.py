@@ -152,3 +152,35 @@ def test_a_prompt_field_takes_its_row(qtbot: QtBot) -> None:
     assert prompt.trailing.isVisible()  # type: ignore[attr-defined]
     assert prompt.trailing.width() < 30  # type: ignore[attr-defined]  # a mark, not a column
     assert prompt.combo.width() >= model.width() - 30  # type: ignore[attr-defined]
+
+
+def test_a_long_prompt_shows_its_start(qtbot: QtBot) -> None:
+    # the Query and Document prompts showed "sk: sentence similarity | query:", their end
+    from workbench.core.models import get_model
+    from workbench.gui.param_editors import TextEditor
+
+    editor = TextEditor(get_model("hybrid").schema["query_prompt"])
+    qtbot.addWidget(editor)
+    editor.resize(120, 30)
+    editor.show()
+    qtbot.waitExposed(editor)
+    editor.set_value("task: sentence similarity | query: " * 2)
+    assert editor.line.cursorPosition() == 0
+
+
+def test_the_prepare_box_sliders_are_as_long_as_the_live_ones(qtbot: QtBot) -> None:
+    # the prepare box's spin boxes kept their own widths: "User text length" (1000) and
+    # "Quote min length" (3) had sliders of different lengths
+    from workbench.gui.param_editors import NumberEditor
+    from workbench.gui.param_panel import ParamPanel
+
+    s = TuningSession()
+    s.open(SAMPLES / "decisions")
+    s.set_model("decision-memory")
+    panel = ParamPanel(s)
+    qtbot.addWidget(panel)
+    assert panel.prepare_box is not None
+    spins = [e.spin for e in [*panel.editors.values(), *panel.prepare_box.editors.values()]
+             if isinstance(e, NumberEditor)]
+    assert any(isinstance(e, NumberEditor) for e in panel.prepare_box.editors.values())
+    assert len({sp.width() for sp in spins}) == 1

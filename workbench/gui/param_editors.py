@@ -297,6 +297,8 @@ class TextEditor(ParamEditor):
     def set_value(self, value: ParamValue) -> None:
         self.line.blockSignals(True)
         self.line.setText(str(value))
+        if not self.line.hasFocus():  # a long prompt shown from its start, not its end
+            self.line.setCursorPosition(0)
         self.line.blockSignals(False)
         self._mark_trailing(self.line.text())
 

@@ -187,7 +187,10 @@ class ParamPanel(QScrollArea):
         outer.addStretch(1)
         # one spin box width for the panel, so every slider is as long as the others (a wide
         # range's spin box, 1.75 beside 10000, made its slider shorter)
-        spins = [e.spin for e in self.editors.values() if isinstance(e, NumberEditor)]
+        # (the Prepare box's too: its sliders had been shorter than their neighbours')
+        every = [*self.editors.values(),
+                 *(self.prepare_box.editors.values() if self.prepare_box else ())]
+        spins = [e.spin for e in every if isinstance(e, NumberEditor)]
         if spins:
             width = max(sp.sizeHint().width() for sp in spins)
             for sp in spins:
