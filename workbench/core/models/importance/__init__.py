@@ -12,11 +12,15 @@ boosts read `text`; the relevance reads title and text. Metadata fields (all opt
 - `access_count`: informational (read for a missing `mentions` only with the parameter
   `mentions_from_access`)
 - `dismissals`: times the user dismissed it when resurfaced
+  (the three counts: a number in a string, a fraction or a negative reads as its whole part,
+  at least 0; true or a word as absent; each named by `data_warnings`)
 - `superseded_by`: id of the memory that replaced it (or `superseded`: true)
 - `contradicts`: id of an earlier memory it contradicts (fires the correction category)
 
 Queries (`queries.jsonl`) may carry `metadata.now` (ISO 8601): the pinned clock. Else the `now`
-parameter, else the newest timestamp in the corpus. Nothing reads the wall clock.
+parameter, else the newest timestamp in the corpus (an unreadable `now` is named, and falls
+back the same way; explain names each query's clock and where it came from). Nothing reads
+the wall clock.
 """
 
 from workbench.core.models.importance.combine import Importance, importance_table

@@ -1,13 +1,16 @@
-"""Explain one (query, memory) pair: every boost with what fired it, every decay, the clamp, the
-band and its behaviour, the pre-filter's three tests and the relevance."""
+"""Explain one (query, memory) pair: the clock ages count to and where it comes from, every
+boost with what fired it, every decay, the clamp, the band and its behaviour, the pre-filter's
+three tests and the relevance."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from workbench.core.data import Dataset
+from workbench.core.models.clock import when
 from workbench.core.models.importance.combine import (
     Importance,
     gate_table,
@@ -16,7 +19,7 @@ from workbench.core.models.importance.combine import (
     relevance,
 )
 from workbench.core.models.importance.params import GATES
-from workbench.core.models.importance.prepared import ImportancePrepared
+from workbench.core.models.importance.prepared import ImportancePrepared, clock_source
 from workbench.core.models.importance.rules import CATEGORIES, OUTCOMES, TIERS, band
 from workbench.core.params import Params
 
@@ -57,6 +60,7 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
             why.append("contradicts a previous memory")
         boosts.append({"category": c, "boost": float(parts[1 + i]), "fired_by": why})
     days = float(prep.inactive[u, doc])
+    clock = float(prep.clocks[u])
     tier = TIERS[t] if t >= 0 else str(params["default_tier"])
     stale_rate = {"long": "stale_long", "medium": "stale_medium"}.get(tier, "stale_short")
     if tier == "ultra-short" and params["ultra_short_own_decay"]:
@@ -78,6 +82,10 @@ def explain_pair(prep: ImportancePrepared, dataset: Dataset, query: int, doc: in
     return {
         "doc": dataset.corpus[doc].id,
         "query": dataset.queries[query].text,
+        # the clock every age is counted to, and whose it is: a typed query (no `now`) and the
+        # dataset's own queries may be scored at different clocks
+        "clock": when(clock) if not math.isnan(clock) else None,
+        "clock_from": clock_source(dataset, params, query)[1],
         "tier": tier,
         "outcome": OUTCOMES[o] if o >= 0 else None,
         "base": float(parts[0]),

@@ -8,6 +8,7 @@ term statistics from the `bm25` baseline, so k1 and b stay live). Nothing reads 
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,7 @@ class ImportancePrepared:
     tier:         int64 (N,)       index into TIERS, or -1 when missing/unknown
     outcome:      int64 (N,)       index into OUTCOMES, or -1
     mentions:     int64 (N,)       `mentions` (else 1; else `access_count` first where
-                                   `mentions_from_access`)
+                                   `mentions_from_access`), as `read_count` reads it
     dismissals:   int64 (N,)
     superseded:   bool (N,)        `superseded_by` set (or `superseded` true)
     contradicts:  bool (N,)        `contradicts` names an earlier memory
@@ -90,14 +91,54 @@ class ImportancePrepared:
 _MOST = 10 ** 9  # far past where every rule saturates (repetition cap, dismissal cap)
 
 
+def read_count(value: Any) -> tuple[int | None, bool]:
+    """A count field's value as the rules read it, and whether it was not a plain count (a
+    whole number >= 0) and so deserves a word: a number or a numeric string ("5", "2.7")
+    reads as its whole part, at least 0 and at most 10**9 (a huge one saturates every rule
+    long before, and fits int64); anything else (true, "often", NaN) as none (None)."""
+    if isinstance(value, bool):
+        return None, True
+    number = value
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return None, True
+    if not isinstance(number, int | float) or not math.isfinite(number):
+        return None, value is not None
+    count = int(min(max(number, 0), _MOST))
+    return count, isinstance(value, str) or (count != number and number < _MOST)
+
+
 def _int(meta: Any, *names: str, default: int) -> int:
-    """The first of `names` that holds a finite number, as a count in [0, 10**9] (a negative
-    count means none; a huge one saturates every rule long before, and fits int64)."""
+    """The first of `names` that `read_count` reads, else `default`."""
     for name in names:
-        v = meta.get(name)
-        if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v):
-            return int(min(max(v, 0), _MOST))
+        count, _ = read_count(meta.get(name))
+        if count is not None:
+            return count
     return default
+
+
+def count_notes(meta: Any, names: tuple[str, ...], default: int) -> list[tuple[str, str]]:
+    """(field, what was read) for each of `names` whose value is not a plain count, up to the
+    one read, the value as the file writes it: ("mentions", '"5" read as 5'), ("mentions",
+    "true ignored: 1 mention") where the rules use 1; what `data_warnings` names."""
+    got = _int(meta, *names, default=default)
+    out = []
+    for name in names:
+        value = meta.get(name)
+        count, odd = read_count(value)
+        if odd:
+            try:
+                shown = json.dumps(value, ensure_ascii=False)
+            except (TypeError, ValueError):
+                shown = repr(value)
+            noun = names[0] if got != 1 else names[0].removesuffix("s")
+            out.append((name, f"{shown} read as {count}" if count is not None
+                        else f"{shown} ignored: {got} {noun}"))
+        if count is not None:
+            break
+    return out
 
 
 def last_access_ms(doc: Document) -> float:
@@ -108,13 +149,36 @@ def last_access_ms(doc: Document) -> float:
 
 def default_clock(dataset: Dataset, params: Params) -> float:
     """The `now` parameter, else the newest timestamp in the corpus, in ms (NaN when none)."""
+    return default_clock_source(dataset, params)[0]
+
+
+def default_clock_source(dataset: Dataset, params: Params) -> tuple[float, str]:
+    """`default_clock` and where it comes from, in words."""
     t = parse_time(str(params["now"]))
     if not math.isnan(t):
-        return t
-    stamps = [parse_time(d.metadata.get(k)) for d in dataset.corpus
-              for k in ("created_at", "last_accessed")]
-    finite = [s for s in stamps if not math.isnan(s)]
-    return max(finite) if finite else math.nan
+        return t, "the now parameter"
+    newest, rid = math.nan, ""
+    for d in dataset.corpus:
+        for k in ("created_at", "last_accessed"):
+            s = parse_time(d.metadata.get(k))
+            if not math.isnan(s) and not s <= newest:  # the first, then any newer one
+                newest, rid = s, d.id
+    if math.isnan(newest):
+        return newest, "no now parameter and no memory with a readable timestamp: no ages"
+    return newest, f"the newest created_at/last_accessed in the corpus, memory {rid!r}"
+
+
+def clock_source(dataset: Dataset, params: Params, query: int) -> tuple[float, str]:
+    """The clock query `query` is scored at, in ms (NaN: none, nothing ages), and where it
+    comes from in words: its own `now`, else `default_clock_source`."""
+    own = dataset.queries[query].context.get("now")
+    t = parse_time(own)
+    if not math.isnan(t):
+        return t, "the query's own now"
+    fallback, whence = default_clock_source(dataset, params)
+    lead = ("this query has no now of its own" if own in (None, "") else
+            f"this query's now {own!r} is not an ISO 8601 date")
+    return fallback, f"{whence}; {lead}"
 
 
 def prepare_importance(dataset: Dataset, params: Params,

@@ -1,0 +1,116 @@
+"""What the importance model says about its input: a query's unreadable `now` and count fields
+that are not counts are named (reviewer C, F2 and F3), and explain names the clock ages are
+counted to and where it comes from (F4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+from workbench.core.engine import prepare, resolve_params
+from workbench.core.models.importance import ImportanceModel
+
+NOW = "2026-03-01T00:00:00Z"
+
+
+def mem(i: str, text: str = "postgres notes", **meta: Any) -> Document:
+    return Document(i, "", text, metadata={"tier": "short", "last_accessed": NOW, **meta})
+
+
+def data(docs: list[Document], queries: list[Query] | None = None) -> Dataset:
+    return Dataset("d", Corpus(docs), QuerySet(queries or [Query("q", "postgres", {"now": NOW})]))
+
+
+def warnings(ds: Dataset, **params: Any) -> list[str]:
+    m = ImportanceModel()
+    return m.data_warnings(ds, resolve_params(m, params))
+
+
+def explained(ds: Dataset, doc: str, query: int = 0, **params: Any) -> dict[str, Any]:
+    m = ImportanceModel()
+    p = resolve_params(m, {"limit": 0, **params})
+    prep = prepare(m, ds, p, use_cache=False)
+    out: dict[str, Any] = m.explain(prep, ds, query, ds.corpus.index[doc], p)
+    return out
+
+
+def test_a_query_whose_now_is_unreadable_is_named_with_the_clock_it_gets() -> None:
+    # q2's clock is no date: it is scored at the newest timestamp (2026-03-01, memory 'a')
+    ds = data([mem("a"), mem("b", last_accessed="2026-02-01T00:00:00Z")],
+              [Query("q1", "postgres", {"now": "2026-03-05T00:00:00Z"}),
+               Query("q2", "postgres", {"now": "not a date"}),
+               Query("q3", "postgres")])
+    said = [w for w in warnings(ds) if "now" in w]
+    assert said == ["1 query with an unreadable now (an ISO 8601 date; read as none: scored "
+                    "at 2026-03-01T00:00:00Z, the newest created_at/last_accessed in the "
+                    "corpus, memory 'a'): q2 'not a date'"]
+    # a number is no ISO date either; the now parameter is then the clock named
+    ds2 = data([mem("a")], [Query("q9", "postgres", {"now": 1738609608000})])
+    assert [w for w in warnings(ds2, now="2026-04-01") if "now" in w] == [
+        "1 query with an unreadable now (an ISO 8601 date; read as none: scored at "
+        "2026-04-01T00:00:00Z, the now parameter): q9 1738609608000"]
+    assert not [w for w in warnings(data([mem("a")])) if "now" in w]  # readable: nothing
+
+
+@pytest.mark.parametrize(("meta", "said", "mentions", "dismissals"), [
+    # a numeric string is read as its number, and said
+    ({"mentions": "5"}, 'a "5" read as 5', 5, 0),
+    ({"dismissals": "3"}, 'a "3" read as 3', 1, 3),
+    # a fraction: its whole part; a negative: 0
+    ({"dismissals": 2.7}, "a 2.7 read as 2", 1, 2),
+    ({"mentions": -4}, "a -4 read as 0", 0, 0),
+    # a boolean or a word: ignored, the default kept
+    ({"mentions": True}, "a true ignored: 1 mention", 1, 0),
+    ({"dismissals": "often"}, 'a "often" ignored: 0 dismissals', 1, 0),
+])
+def test_counts_that_are_not_counts_are_named(meta: dict[str, Any], said: str, mentions: int,
+                                              dismissals: int) -> None:
+    ds = data([mem("a", **meta), mem("b", mentions=3, dismissals=1)])
+    field = next(iter(meta))
+    got = [w for w in warnings(ds) if w.startswith("1 memory whose")]
+    assert got == [f"1 memory whose {field} is not a whole number of at least 0 (a number, or "
+                   "one in a string, is read as its whole part, at least 0; anything else is "
+                   f"ignored): {said}"]
+    out = explained(ds, "a")
+    assert out["mentions"] == mentions
+    assert [d.get("dismissals") for d in out["decays"] if d["decay"] == "dismissal"] == (
+        [dismissals] if dismissals else [])
+
+
+def test_a_string_count_reaches_the_score() -> None:
+    # short 0.5 + repetition min(0.3, 0.1·(5 − 2)) = 0.8; then 3 dismissals: 0.8 − 0.45 = 0.35,
+    # capped at 0.3 (the document's 3-dismissal cap)
+    ds = data([mem("a", mentions="5"), mem("b", mentions="5", dismissals="3")])
+    assert explained(ds, "a")["importance"] == pytest.approx(0.8)
+    assert explained(ds, "b")["importance"] == pytest.approx(0.3)
+
+
+def test_access_count_is_named_only_where_it_is_read() -> None:
+    ds = data([mem("a", access_count="7"), mem("b", mentions=2, access_count="x")])
+    assert not [w for w in warnings(ds) if "access_count" in w]  # not read: no word
+    got = [w for w in warnings(ds, mentions_from_access=True) if "access_count" in w]
+    assert got and got[0].endswith(': a "7" read as 7')  # b has mentions: its own not read
+
+
+def test_explain_names_the_clock_and_where_it_comes_from() -> None:
+    ds = data([mem("a"), mem("b", last_accessed="2026-02-20T00:00:00Z")],
+              [Query("own", "postgres", {"now": "2026-03-05T12:00:00Z"}),
+               Query("typed", "postgres"),
+               Query("bad", "postgres", {"now": "soon"})])
+    own = explained(ds, "b", 0)
+    assert (own["clock"], own["clock_from"]) == ("2026-03-05T12:00:00Z", "the query's own now")
+    typed = explained(ds, "b", 1)
+    assert typed["clock"] == "2026-03-01T00:00:00Z"
+    assert typed["clock_from"] == ("the newest created_at/last_accessed in the corpus, "
+                                   "memory 'a'; this query has no now of its own")
+    bad = explained(ds, "b", 2, now="2026-03-02")
+    assert bad["clock"] == "2026-03-02T00:00:00Z"
+    assert bad["clock_from"] == ("the now parameter; this query's now 'soon' is not an "
+                                 "ISO 8601 date")
+    bare = data([Document("x", "", "postgres", metadata={"tier": "short"})],
+                [Query("q", "postgres")])
+    none = explained(bare, "x")
+    assert none["clock"] is None and none["clock_from"].startswith(
+        "no now parameter and no memory with a readable timestamp: no ages")
