@@ -1,6 +1,7 @@
 """How the parameter panel lays out a model's live parameters: its headline parameters first,
 in a section of their own, then the rest in schema order, grouped by name prefix when there
-are many of them (`w_…`, `recency_…`: three or more sharing one).
+are many of them (`w_…`, `recency_…`: three or more sharing one), or by the groups the model
+declares (`param_groups`: importance's topics, each switch inside its own).
 
 A group's common label prefix ("Weight: ") becomes its title and leaves its labels, else the
 prefix is read as a word (`w` → "Weights"). Labels wrap at word boundaries in a column at
@@ -9,6 +10,7 @@ least as wide as their widest word, so no label is cut mid-word or elided into a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtGui import QFontMetrics
@@ -52,10 +54,20 @@ def rest_of(model: Model) -> list[Param]:
     return [p for p in model.schema.stage("live") if p.name not in model.headline]
 
 
-def sections(params: list[Param]) -> list[Section]:
-    """`params` in schema order, grouped by name prefix when there are many of them."""
+def model_groups(model: Model) -> Sequence[tuple[str, str, Sequence[str]]]:
+    """The groups a model declares (`param_groups`: key, title, member names), else none."""
+    groups: Sequence[tuple[str, str, Sequence[str]]] = getattr(model, "param_groups", ())
+    return groups
+
+
+def sections(params: list[Param],
+             groups: Sequence[tuple[str, str, Sequence[str]]] = ()) -> list[Section]:
+    """`params` in schema order, grouped by name prefix when there are many of them; by
+    `groups` (`model_groups`), in their order, where the model declares them."""
     if len(params) <= GROUP_ABOVE:
         return [Section(None, "", list(params))]
+    if groups:
+        return _declared(params, groups)
     prefix = {p.name: p.name.split("_", 1)[0] for p in params if "_" in p.name}
     counts: dict[str, int] = {}
     for head in prefix.values():
@@ -78,6 +90,24 @@ def sections(params: list[Param]) -> list[Section]:
         if common is not None:
             sec.title, sec.strip = common, common + ": "
     return out
+
+
+def _declared(params: list[Param],
+              groups: Sequence[tuple[str, str, Sequence[str]]]) -> list[Section]:
+    """A section per declared group holding some of `params` (the labels starting with its
+    "Title: " shown without it), then the parameters no group names, loose."""
+    by_name = {p.name: p for p in params}
+    out: list[Section] = []
+    placed: set[str] = set()
+    for key, title, names in groups:
+        members = [by_name[n] for n in names if n in by_name and n not in placed]
+        if members:
+            strip = title + ": "
+            said = any(p.label.startswith(strip) for p in members)
+            out.append(Section(key, title, members, strip if said else ""))
+            placed.update(p.name for p in members)
+    rest = [p for p in params if p.name not in placed]
+    return [*out, Section(None, "", rest)] if rest else out
 
 
 def _common_head(params: list[Param]) -> str | None:

@@ -38,6 +38,7 @@ from .param_layout import (
     WrapLabel,
     headline_section,
     label_width,
+    model_groups,
     rest_of,
     sections,
     short_label,
@@ -139,7 +140,7 @@ class ParamPanel(QScrollArea):
         self.groups = {}
         head = headline_section(model)
         rest = rest_of(model)
-        secs = sections(rest)
+        secs = sections(rest, model_groups(model))
         texts = [short_label(p, s) for s in [head, *secs] for p in s.params]
         label_w = label_width(body.fontMetrics(), texts)  # one column, so editors line up
         self.headline = QGroupBox(head.title, body)

@@ -43,7 +43,8 @@ from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores, Selectio
 from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.importance.combine import combine_importance
 from workbench.core.models.importance.explain import explain_pair
-from workbench.core.models.importance.params import GATES, SCHEMA, SIGNALS
+from workbench.core.models.importance.inert import inert
+from workbench.core.models.importance.params import GATES, GROUPS, SCHEMA, SIGNALS
 from workbench.core.models.importance.prepared import (
     ImportancePrepared,
     count_notes,
@@ -67,6 +68,8 @@ class ImportanceModel(Model):
                          "match takes off, (relevance − 1) × importance, 0 for the best")
     # the document's largest boosts, its staleness decay, and the top-5 budget
     headline = ("boost_emphasis", "boost_correction", "boost_explicit", "stale_short", "limit")
+    # the parameter panel's groups, by topic (`params.GROUPS`)
+    param_groups = GROUPS
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         from workbench.core.models.decision_memory.project import parse_time
@@ -118,6 +121,12 @@ class ImportanceModel(Model):
             out.append(f"{len(odd)} quer{'y' if len(odd) == 1 else 'ies'} with an unreadable "
                        f"now (an ISO 8601 date; read as none: scored at {at}): {_some(odd)}")
         return out
+
+    def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
+        """The explain-only bands, and what the data gives nothing to act on (`inert`):
+        default_tier where every memory has a tier, an outcome no memory has, …"""
+        prep: ImportancePrepared = prepared
+        return inert(prep)
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_importance(dataset, params, progress)

@@ -67,21 +67,22 @@ SCHEMA = ParamSchema([
          "(companion schema).") for o in OUTCOMES),
     _f("repeat_per", "Repetition: per mention", 0.1, "Boost per mention beyond the free ones."),
     Param("repeat_free", "Repetition: free mentions", 2, kind="int", low=0, high=20, step=1,
-          help="Mentions that earn nothing (2: 3+ mentions boost)."),
-    _f("repeat_cap", "Repetition: cap", 0.3, "Most the repetition boost adds."),
+          needs=("repeat_per",), help="Mentions that earn nothing (2: 3+ mentions boost)."),
+    replace(_f("repeat_cap", "Repetition: cap", 0.3, "Most the repetition boost adds."),
+            needs=("repeat_per",)),
     _f("stale_short", "Staleness: short per day", 0.1, "Decay per inactive day of short (and, "
        "unless ultra_short_own_decay, ultra-short) memories after the grace."),
     Param("stale_short_days", "Staleness: short grace (days)", 7.0, low=0.0, high=365.0,
-          step=1.0, help="Inactive days before a short memory decays."),
+          step=1.0, needs=("stale_short",), help="Inactive days before a short memory decays."),
     _f("stale_medium", "Staleness: medium per day", 0.05, "Decay per inactive day of medium "
        "memories after the grace.", step=0.01),
     Param("stale_medium_days", "Staleness: medium grace (days)", 30.0, low=0.0, high=365.0,
-          step=1.0, help="Inactive days before a medium memory decays."),
+          step=1.0, needs=("stale_medium",), help="Inactive days before a medium memory decays."),
     _f("stale_long", "Staleness: long per day", 0.0, "Decay per inactive day of long memories "
        "after the grace (the document: no automatic decay, 0).", step=0.01),
     Param("stale_long_days", "Staleness: long grace (days)", 0.0, low=0.0, high=3650.0,
-          step=1.0, help="Inactive days before a long memory decays (only with a rate above "
-                         "0)."),
+          step=1.0, needs=("stale_long",),
+          help="Inactive days before a long memory decays (only with a rate above 0)."),
     Param("ultra_short_own_decay", "Staleness: ultra-short apart", False, kind="bool",
           help="Off: ultra-short memories decay like short ones (the document names the tier "
                "but gives it no decay rule). On: by the two settings below."),
@@ -89,7 +90,7 @@ SCHEMA = ParamSchema([
           step=0.05, needs=("ultra_short_own_decay",),
           help="Decay per inactive day of ultra-short memories after the grace."),
     Param("stale_ultra_short_days", "Staleness: ultra-short grace (days)", 7.0, low=0.0,
-          high=365.0, step=1.0, needs=("ultra_short_own_decay",),
+          high=365.0, step=1.0, needs=("ultra_short_own_decay", "stale_ultra_short"),
           help="Inactive days before an ultra-short memory decays."),
     Param("whole_days", "Count whole days", True, kind="bool",
           help="Inactive days are floored before the grace is subtracted."),
@@ -99,7 +100,8 @@ SCHEMA = ParamSchema([
     _f("dismiss_cap", "Dismissal cap", 0.3, "Importance of a memory dismissed that often."),
     _shown(Param("resurface_dismissals", "Dismissals to stop resurfacing", 2, kind="int", low=1,
                  high=20, step=1, help="This many dismissals disable resurfacing.")),
-    _f("superseded_decay", "Superseded decay", 0.5, "Decay of a memory marked superseded."),
+    replace(_f("superseded_decay", "Superseded decay", 0.5, "Decay of a memory marked "
+               "superseded."), needs=("!superseded_archive",)),
     Param("superseded_archive", "Archive superseded", False, kind="bool",
           help="Gate superseded memories out of retrieval instead of decaying them."),
     _shown(_f("resurface_threshold", "Resurface above", 0.8, "Importance above this: eligible "
@@ -113,12 +115,13 @@ SCHEMA = ParamSchema([
     Param("prefilter", "Pre-filter", True, kind="bool",
           help="Search only memories with current relevance > a OR last access < d days OR "
                "importance > i (the retrieval budget's pre_filter)."),
-    _f("prefilter_current", "Pre-filter: current relevance >", 0.3,
-       "current_relevance is the decayed importance."),
+    replace(_f("prefilter_current", "Pre-filter: current relevance >", 0.3,
+               "current_relevance is the decayed importance."), needs=("prefilter",)),
     Param("prefilter_days", "Pre-filter: accessed within (days)", 30.0, low=0.0, high=3650.0,
-          step=1.0, help="Memories last accessed fewer days ago pass."),
-    _f("prefilter_importance", "Pre-filter: importance >", 0.7,
-       "importance is the stored importance before decays (clamped)."),
+          step=1.0, needs=("prefilter",), help="Memories last accessed fewer days ago pass."),
+    replace(_f("prefilter_importance", "Pre-filter: importance >", 0.7,
+               "importance is the stored importance before decays (clamped)."),
+            needs=("prefilter",)),
     Param("limit", "Max results", 5, kind="int", low=0, high=1000, step=1, zero="no limit",
           tunable=False,
           help="The budget's max_results (0 = no limit). Not tuned unless named: more results "
@@ -128,8 +131,10 @@ SCHEMA = ParamSchema([
           help="bm25-max: BM25 divided by the query's best among the memories searched (those "
                "no gate keeps out; in [0, 1]); bm25: raw BM25; "
                "coverage: share of the query's distinct terms the memory holds."),
-    Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05, help="BM25 saturation."),
-    Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05, help="BM25 length norm."),
+    Param("k1", "BM25 k1", 1.2, low=0.0, high=3.0, step=0.05, needs=("!relevance=coverage",),
+          help="BM25 saturation."),
+    Param("b", "BM25 b", 0.75, low=0.0, high=1.0, step=0.05, needs=("!relevance=coverage",),
+          help="BM25 length norm."),
     Param("now", "Now (ISO 8601)", "", kind="text", stage="prepare", check=check_time,
           help="The pinned clock when a query's context has no `now`; empty: the newest "
                "created_at/last_accessed of the corpus."),
@@ -171,3 +176,27 @@ def rules_from(params: Params) -> Rules:
         dismiss_cap=f("dismiss_cap"),
         superseded=0.0 if params["superseded_archive"] else f("superseded_decay"),
     )
+
+
+# the parameter panel's groups, by topic (the name prefixes left a topic's switch outside it
+# and the dismissal, superseded, band and relevance settings under no header): key, title,
+# members. `limit` leads the panel as a headline parameter.
+GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("base", "Base", (*(f"base_{t.replace('-', '_')}" for t in TIERS), "default_tier")),
+    ("boost", "Boost", (*(f"boost_{c}" for c in CATEGORIES), "exclamation_min")),
+    ("outcome", "Outcome", ("outcome_fires_failure", *(f"outcome_{o}" for o in OUTCOMES))),
+    ("repeat", "Repetition", ("repeat_per", "repeat_free", "repeat_cap")),
+    ("stale", "Staleness", ("stale_short", "stale_short_days", "stale_medium",
+                            "stale_medium_days", "stale_long", "stale_long_days",
+                            "ultra_short_own_decay", "stale_ultra_short",
+                            "stale_ultra_short_days", "whole_days")),
+    ("dismiss", "Dismissal", ("dismissal", "dismiss_cap_count", "dismiss_cap")),
+    ("superseded", "Superseded", ("superseded_archive", "superseded_decay")),
+    ("archive", "Archive band", ("exclude_archived", "archive_threshold")),
+    ("prefilter", "Pre-filter", ("prefilter", "prefilter_current", "prefilter_days",
+                                 "prefilter_importance")),
+    ("relevance", "Relevance", ("relevance", "k1", "b")),
+    ("bands", "Bands — explain only", ("resurface_threshold", "standard_threshold",
+                                       "short_threshold", "resurface_dismissals")),
+)
+
