@@ -289,6 +289,9 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         metrics = [*metrics, *(m for m in result.means if m not in metrics)]
     print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
                                             for m in metrics]))
+    capped = _cap_note(model, params, pipe, result, metrics)
+    if capped:
+        print(f"note: {capped}")
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]
@@ -306,6 +309,24 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
         print_bundle_summary(pipe)
     return metrics
+
+
+def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence[str]) -> str:
+    """Where no judged query gets as many results as a metric's cut-off (importance's limit
+    of 5 under P@10 and R@100): what that bounds, said below the table ("" otherwise)."""
+    from workbench.report.text import cap_note, lists_cut
+
+    judged = pipe.judgments.judged_mask
+    longest = int(result.ranking.count[judged].max(initial=0))
+    if not longest:
+        return ""
+    limit = model.selection_params(params).limit
+    why = f" (its limit is {limit})" if limit == longest else ""
+    # "count only those 5" only where the selection cut the lists: a query with 29
+    # candidates, all returned, is no fewer for R@100
+    return cap_note(f"{model.id} returns at most {longest:,} result"
+                    f"{'s' if longest != 1 else ''} a query{why}", longest, metrics,
+                    cut=lists_cut(result.scores, result.ranking, judged))
 
 
 def judgments_line(args: argparse.Namespace, dataset: Dataset, metrics: Sequence[str]) -> str:

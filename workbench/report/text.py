@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -232,10 +233,87 @@ def metric_meanings(comp: Comparison) -> list[str]:
             label = metric_label(r.metric)
             named = label if label == r.metric else f"{label} ({r.metric})"
             out.append(f"{named}: {meaning}")
+    cap = every_list_capped(comp)
+    out += [cap] if cap else []
     out.append("Δ: the mean of the compared configuration minus the first's; p: the chance "
                "of a difference at least this large if the two were equally good (below "
                "0.05: unlikely to be chance); ▲/▼: queries that scored better / worse")
     return out
+
+
+# gates that are a selection applied by the model itself, per query (decision-memory's each
+# query's own min score and limit): what they leave out was found, then cut
+SELECTION_GATES = frozenset({"below_min_score", "over_limit"})
+
+
+def lists_cut(scores: Any, ranking: Any, mask: NDArray[np.bool_]) -> bool:
+    """Whether a limit or min score left out a candidate on some query of `mask` (the
+    selection, or a model's own per-query one, `SELECTION_GATES`): the lists stop short of
+    what the model found."""
+    kept = np.ones(len(scores.docs), bool)
+    if scores.gate is not None:
+        cuts = [i + 1 for i, g in enumerate(scores.gates) if g in SELECTION_GATES]
+        kept = (scores.gate == 0) | np.isin(scores.gate, cuts)
+    starts = np.asarray(scores.row_ptr[:-1])
+    per_query = (np.add.reduceat(kept.astype(np.int64), np.minimum(starts, len(kept) - 1))
+                 if len(kept) else np.zeros(len(starts), np.int64))
+    found = np.where(np.diff(scores.row_ptr) > 0, per_query, 0)
+    return bool((found[mask] > ranking.count[mask]).any())
+
+
+def cap_note(lead: str, longest: int, metrics: Sequence[str], *, cut: bool,
+             label: Callable[[str], str] = lambda m: m) -> str:
+    """`lead` ("importance returns at most 5 results a query (its limit is 5)") and what that
+    does to each of `metrics` whose cut-off lies past `longest`: P@10 can be at most 0.5;
+    where the selection `cut` the lists, the others count only those 5 ("" where no metric
+    reaches past it). The P@10 gloss ("capped where a query has fewer than 10 relevant
+    documents") had read as the only cap."""
+    from workbench.core.metrics.measures import parse_metric
+
+    bounded, counted = [], []
+    for m in metrics:
+        if m in BUNDLE_METRICS or m.startswith("judged@"):  # judged@k reads what was returned
+            continue
+        try:
+            base, k = parse_metric(m)
+        except ValueError:
+            continue
+        if k is None or k <= longest:
+            continue
+        if base == "p":
+            bounded.append(f"{label(m)} is at most {longest / k:.3g}")
+        elif cut:
+            counted.append(label(m))
+    if not bounded and not counted:
+        return ""
+    parts = [*bounded, *([f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only "
+                          f"those {longest:,}"] if counted else [])]
+    return f"{lead}: {'; '.join(parts)}"
+
+
+def every_list_capped(comp: Comparison) -> str:
+    """A line for "How to read it" where no configuration returns as many results a query as
+    a metric's cut-off (importance's limit of 5 under P@10): the figures there are bounded by
+    how many results there are, for every configuration alike ("" otherwise)."""
+    if not comp.rows or not comp.configs:
+        return ""
+    from workbench.core.metrics import metric_label
+
+    most = [int(comp.lengths(j).max(initial=0)) for j in range(len(comp.configs))]
+    longest = max(most)
+    if not longest:
+        return ""
+    # cut where a configuration returning the longest lists was cut there (a shorter one's
+    # limit is length_notes' matter)
+    cut = any(lists_cut(comp.results[j].scores, comp.results[j].ranking, comp.counted)
+              for j, m in enumerate(most) if m == longest)
+    limits = {comp.model.selection_params(comp.model.schema.resolve(c.params)).limit
+              for c in comp.configs}
+    why = f" (the limit is {longest})" if limits == {longest} else ""
+    lead = (f"{comp.configs[0].name} returns at most" if len(comp.configs) == 1
+            else "no configuration returns more than")
+    return cap_note(f"{lead} {longest:,} result{'s' if longest != 1 else ''} a query{why}",
+                    longest, [r.metric for r in comp.rows], cut=cut, label=metric_label)
 
 
 @dataclass(frozen=True)
