@@ -152,7 +152,7 @@ def test_session_file_round_trip(tmp_path: Path) -> None:
     data = json.loads(path.read_text())
     assert data["version"] == 2 and data["baseline"] == "k1 0.7"
     assert data["configurations"][1] == {"name": "k1 0.7", "model": "bm25",
-                                         "params": {"k1": 0.7}}
+                                         "params": {"k1": 0.7}, "dataset": "tea-beir"}
     t = TuningSession()
     t.load(path)
     assert list(t.configurations) == list(s.configurations)

@@ -10,7 +10,7 @@ parameter file `-p` and `compare --config` take.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.core.comparison import Configuration
@@ -31,6 +31,9 @@ class SavedConfiguration:
     model_id: str
     params: Params
     tuned_on: TunedOn | None = None  # a tuning run's result: the queries it was tuned on
+    # the name of the dataset it was made on ("" where unknown): values tuned on one dataset
+    # are no defaults for another, and the menus say whose they are
+    dataset: str = ""
 
     def as_configuration(self) -> Configuration:
         return Configuration(self.name, dict(self.params))
@@ -51,10 +54,12 @@ def check_name(name: str) -> str:
 
 
 class Configurations:
-    """Named configurations in the order they were saved; names unique."""
+    """Named configurations in the order they were saved; names unique. `dataset`: the name
+    of the dataset open (the session sets it), which a configuration saved now is made on."""
 
     def __init__(self) -> None:
         self._items: list[SavedConfiguration] = []
+        self.dataset = ""
         self.changed = Event("configurations_changed")
 
     def __iter__(self) -> Iterator[SavedConfiguration]:
@@ -82,10 +87,17 @@ class Configurations:
                      if c.model_id == model_id and dict(c.params) == dict(params)), None)
 
     def unique_name(self, base: str) -> str:
-        """`base`, or `base (2)`, `base (3)` … whichever is free."""
+        """`base`, or `base (2)`, `base (3)` … whichever is free. Where `base` is another
+        dataset's, `base for DATASET` first: a baseline pinned on a second dataset is not
+        "baseline (2)", a number that says nothing of where it came from."""
         base = check_name(base)
         if base not in self:
             return base
+        taken = self.get(base).dataset
+        if self.dataset and taken and taken != self.dataset:
+            base = check_name(f"{base} for {self.dataset}"[:MAX_NAME])
+            if base not in self:
+                return base
         n = 2
         while f"{base} ({n})" in self:
             n += 1
@@ -98,7 +110,7 @@ class Configurations:
         tuning run's result, the queries it was tuned on."""
         name = check_name(name)
         resolved = get_model(model_id).schema.resolve(params)
-        saved = SavedConfiguration(name, model_id, resolved, tuned_on)
+        saved = SavedConfiguration(name, model_id, resolved, tuned_on, self.dataset)
         if name in self:
             if not replace:
                 raise ValueError(f"a configuration named {name!r} exists already")
@@ -115,7 +127,7 @@ class Configurations:
             return item
         if new in self:
             raise ValueError(f"a configuration named {new!r} exists already")
-        renamed = SavedConfiguration(new, item.model_id, item.params, item.tuned_on)
+        renamed = replace(item, name=new)
         self._items[self.names.index(old)] = renamed
         self.changed.emit()
         return renamed
@@ -126,17 +138,24 @@ class Configurations:
         self.changed.emit()
 
     def replace_all(self, items: list[SavedConfiguration]) -> None:
+        """All of them at once (a session opened); one that does not say which dataset it was
+        made on (a file from before they said) is taken as made on the dataset open."""
         names = [c.name for c in items]
         if len(set(names)) != len(names):
             raise ValueError("two configurations have the same name")
-        self._items = list(items)
+        self._items = [c if c.dataset else replace(c, dataset=self.dataset) for c in items]
         self.changed.emit()
+
+    def on_dataset(self, saved: SavedConfiguration) -> bool:
+        """Whether `saved` was made on the dataset open (or says nothing of where)."""
+        return not saved.dataset or not self.dataset or saved.dataset == self.dataset
 
     def to_json(self) -> list[dict[str, object]]:
         """As the session file keeps them: name, model and the values that differ from the
         defaults."""
         return [{"name": c.name, "model": c.model_id, "params": c.changed(),
-                 **({"tuned_on": tuned_json(c.tuned_on)} if c.tuned_on else {})}
+                 **({"tuned_on": tuned_json(c.tuned_on)} if c.tuned_on else {}),
+                 **({"dataset": c.dataset} if c.dataset else {})}
                 for c in self._items]
 
 

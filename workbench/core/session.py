@@ -64,6 +64,19 @@ class _History:
     redo: list[tuple[Params, TunedOn | None]] = field(default_factory=list)
 
 
+@dataclass
+class _Visit:
+    """A dataset left for another in this session, as it was: opened again, it comes back so
+    (its values and undo steps had been dropped, and the next dataset had taken its values)."""
+
+    model_id: str
+    params: Params
+    history: _History
+    tuned_on: TunedOn | None
+    left: dict[str, tuple[Params, _History, TunedOn | None]]  # the other models' (`_left`)
+    baseline: str | None  # the name of the configuration pinned as the baseline
+
+
 class TuningSession:
     """Dataset, model, parameters, baseline and selection, each announcing its changes."""
 
@@ -99,9 +112,12 @@ class TuningSession:
         # (`add_query`), which announce dataset_changed too: what is held for the data opened
         # (an unapplied prepare edit, the values as opened) goes only with the first
         self.opened = 0
+        self.resumed = False  # the dataset opened last came back as it was left (`resume`)
         self._history = _History()
         # each model left on this dataset: its values, undo steps and tuned-on record
         self._left: dict[str, tuple[Params, _History, TunedOn | None]] = {}
+        # each dataset left for another (`leave_dataset`), by the path it was read from
+        self._visited: dict[str, _Visit] = {}
         # a baseline to recompute on the new query set once it is prepared (add_query)
         self._rebase: tuple[str, Params, str] | None = None
         self.dataset_changed = Event("dataset_changed")
@@ -151,7 +167,7 @@ class TuningSession:
     def set_dataset(self, dataset: Dataset, source: str | None = None, *,
                     queries: str | None = None, qrels: str | None = None,
                     split: str = DEFAULT_SPLIT, typed: Sequence[str] = (),
-                    reloaded: bool = False) -> None:
+                    reloaded: bool = False, resume: bool = False) -> None:
         """`source`: the path it was read from; `queries`, `qrels`: the query (or task) and
         judgment files read with it, when they were given apart from it; `split`: the split
         of a BEIR or OpenVault folder it was read at; `typed`: the ids of its queries that
@@ -159,7 +175,10 @@ class TuningSession:
         again from disk (File ▸ Reload dataset), so what belongs to the session stays: the
         undo steps, the tuned-on record, the typed queries (appended again), the query shown
         (by id, where it still exists) and the baseline, computed again on the new data once
-        the live result is (where it prepares alike, as after `add_query`)."""
+        the live result is (where it prepares alike, as after `add_query`). `resume`: a
+        dataset left earlier (`leave_dataset`) comes back with its model, values, undo steps
+        and baseline (computed again, where it prepares alike)."""
+        self.configurations.dataset = dataset.name  # what a configuration is made on now
         if reloaded and self.dataset is not None:
             shown = (self.dataset.queries[self.query].id if len(self.dataset.queries)
                      else None)
@@ -172,6 +191,12 @@ class TuningSession:
                       and self.model is not None and b.model_id == self.model.id else None)
             self._reload(dataset, source, queries, qrels, split, shown, rebase)
             return
+        # what it was left with goes whether or not it comes back: opened anew, it is new
+        visit = self._visited.pop(source, None) if source is not None else None
+        if not resume:
+            visit = None
+        if visit is not None:  # the model first, as the window sets it before the dataset
+            self.set_model(visit.model_id, visit.params)
         self.dataset = dataset
         self.source = source
         self.queries_file, self.qrels_file = queries, qrels
@@ -188,11 +213,44 @@ class TuningSession:
         self._left = {}
         self.tuned_on = None
         self.typed = [q for q in dataset.queries if q.id in typed]
+        if visit is not None:
+            self._resume(visit)
+        self.resumed = visit is not None
         self.opened += 1
         self.dataset_changed.emit(dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(0)
         self.prepare_needed.emit()
+
+    def leave_dataset(self) -> None:
+        """Keep what the open dataset has — its model, values, undo steps, the values each
+        model was left with and the pinned baseline's name — for when it is opened again in
+        this session (`set_dataset(resume=True)`; `visited` says whether it was)."""
+        if self.dataset is None or self.source is None or self.model is None:
+            return
+        base = self.baseline.name if self.baseline is not None else None
+        self._visited[self.source] = _Visit(self.model.id, dict(self.params), self._history,
+                                            self.tuned_on, dict(self._left), base)
+
+    def baseline_to_restore(self) -> str | None:
+        """The name of the baseline to compute again with the next result (after a reload,
+        a query typed or a dataset resumed), if any."""
+        return self._rebase[2] if self._rebase is not None else None
+
+    def visited(self, source: str) -> bool:
+        """Whether the dataset read from `source` was left earlier in this session."""
+        return source in self._visited
+
+    def _resume(self, visit: _Visit) -> None:
+        """`set_dataset(resume=True)`'s return to a dataset left before: its undo steps, the
+        values each model was left with, and its baseline, computed again with the first
+        result where it prepares alike (as after `add_query`; else it stays cleared)."""
+        self._history, self.tuned_on, self._left = visit.history, visit.tuned_on, \
+            dict(visit.left)
+        if visit.baseline is not None and visit.baseline in self.configurations:
+            saved = self.configurations.get(visit.baseline)
+            if saved.model_id == visit.model_id:
+                self._rebase = (saved.model_id, dict(saved.params), saved.name)
 
     def _reload(self, dataset: Dataset, source: str | None, queries: str | None,
                 qrels: str | None, split: str, shown: str | None,

@@ -33,8 +33,9 @@ from workbench.core.tuned_on import TunedOn, tuned_from_json, tuned_json
 if TYPE_CHECKING:
     from workbench.core.session import TuningSession
 
-# a saved configuration: name, model, the values given, what it was tuned on (if tuned)
-Saved = tuple[str, str, Params, TunedOn | None]
+# a saved configuration: name, model, the values given, what it was tuned on (if tuned), the
+# name of the dataset it was made on ("" where the file does not say)
+Saved = tuple[str, str, Params, TunedOn | None, str]
 
 SESSION_VERSION = 2
 READ_VERSIONS = (1, 2)
@@ -264,7 +265,7 @@ def _baseline_v1(p: Path, raw: object) -> tuple[tuple[Saved, ...], str | None]:
                           field="baseline")
     params = _model_params(p, "baseline.model", raw["model"], raw.get("params"),
                            "baseline.params")
-    return (("baseline", raw["model"], params, None),), "baseline"
+    return (("baseline", raw["model"], params, None, ""),), "baseline"
 
 
 def _configurations(p: Path, raw: object) -> tuple[Saved, ...]:
@@ -300,7 +301,8 @@ def _configurations(p: Path, raw: object) -> tuple[Saved, ...]:
                 tuned = tuned_from_json(item["tuned_on"])
             except ValueError as exc:
                 raise FormatError(p, str(exc), field=f"{where}.tuned_on") from None
-        out.append((name, model, params, tuned))
+        made_on = item.get("dataset")
+        out.append((name, model, params, tuned, made_on if isinstance(made_on, str) else ""))
     return tuple(out)
 
 
@@ -446,8 +448,8 @@ def read_session(path: str | Path, dataset_at: str | None = None) -> LoadedSessi
                           field=field) from None
     dataset = _with_typed(dataset, plan.typed)
     saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
-                                tuned)
-             for name, model_id, values, tuned in plan.configurations]
+                                tuned, made_on)
+             for name, model_id, values, tuned, made_on in plan.configurations]
     baseline = None
     if plan.baseline is not None:  # computed aside, so a failure here changes nothing
         chosen = next(c for c in saved if c.name == plan.baseline)
