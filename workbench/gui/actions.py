@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.data import FormatError
 from workbench.core.formats import dataset_splits
-from workbench.core.models import model_ids
+from workbench.core.models import get_model, model_ids
 from workbench.core.session import TuningSession
 
 from . import settings as st
@@ -88,8 +88,13 @@ class WindowActions:
         (the same main window)."""
         self.window, self.w = window, host
         s = host.session
-        # the values as last opened or saved: opening a session over changes since asks
+        # the values as the dataset was opened (or the session saved), the configurations
+        # as last saved or opened from a session file: opening a session over changes since,
+        # or quitting, asks (`unsaved`)
         self._clean: str | None = None
+        self._clean_kept = self._kept_state()
+        self._marks: dict[str, str] = {}  # each dataset left: its values' mark
+        self._source: str | None = None  # the dataset whose values `_clean` marks
         self._opened = s.opened
         self._mark_later = False
         # (the rows splitter's sizes before the Tune tab took room, those it set): given back
@@ -134,7 +139,9 @@ class WindowActions:
                                        self.ask_export_target)
         self.export_box: QMessageBox | None = None  # what an export said, while shown
         file.addSeparator()
-        self.quit = self._add(file, "Q&uit", window.close, Key.Quit)
+        # the platform's Quit key, else Ctrl+Q (some platforms have none)
+        self.quit = self._add(file, "Q&uit", self.ask_quit,
+                              Key.Quit if not QKeySequence(Key.Quit).isEmpty() else "Ctrl+Q")
 
         edit = bar.addMenu("&Edit")
         self.undo = self._add(edit, "&Undo", s.undo, Key.Undo)
@@ -167,8 +174,9 @@ class WindowActions:
         self.model_menu = bar.addMenu("&Model")
         self.model_group = QActionGroup(window)
         self.model_actions: dict[str, QAction] = {}
-        for mid in model_ids():
-            act = self._add(self.model_menu, mid, lambda *_, m=mid: self._pick_model(m))
+        for mid in model_ids():  # labelled as the model box labels them
+            act = self._add(self.model_menu, f"{mid} \u2014 {get_model(mid).label}",
+                            lambda *_, m=mid: self._pick_model(m))
             act.setCheckable(True)
             self.model_group.addAction(act)
             self.model_actions[mid] = act
@@ -178,6 +186,12 @@ class WindowActions:
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
         self.cancel = self._add(tools, "C&ancel prepare", host.loop.cancel_prepare)
+        # on only while a preparation runs (it was on with nothing to cancel)
+        self.cancel.setEnabled(False)
+        self.cancel.setToolTip("stop the preparation under way (embedding, indexing)")
+        host.loop.prepare_started.connect(lambda *_: self.cancel.setEnabled(True))
+        host.loop.prepare_finished.connect(self._update_cancel)
+        tools.aboutToShow.connect(self._update_cancel)
         tools.addSeparator()
         self.tune = self._add(tools, "&Tune…", self.show_tune, "Ctrl+T")
 
@@ -226,7 +240,14 @@ class WindowActions:
         self.open_qrels.setEnabled(s.dataset is not None)
         self.reload.setEnabled(s.dataset is not None and s.source is not None)
         self.mine_tasks.setEnabled(repository_of(s.dataset) is not None)
-        self.export.setEnabled(s.result is not None)
+        # a ranked table is a query's: with none (a corpus opened before its queries) the
+        # export failed with "IndexError: tuple index out of range"
+        has_query = s.dataset is not None and len(s.dataset.queries) > 0
+        self.export.setEnabled(s.result is not None and has_query)
+        self.export.setToolTip(
+            "the selected query's ranked table as CSV" if has_query or s.dataset is None else
+            "no query yet: type one in the box under the query list, or File \u25b8 Open "
+            "queries or tasks\u2026")
         # nothing to save, recompute, report or tune before a dataset is open; nothing to
         # clear without a baseline (they were enabled and did nothing, or wrote an empty file)
         self.save_session.setEnabled(s.dataset is not None)
@@ -236,12 +257,15 @@ class WindowActions:
             "write the values in use as the system this model stands for reads them (what "
             "`workbench export --out FOLDER` writes)" if can_export(s) else
             "this model is the workbench's own: its values are a params TOML file "
-            "(Configurations ▸ Export TOML…)")
+            "(Configurations \u25b8 Export current as params TOML\u2026)")
         self.recompute.setEnabled(s.dataset is not None and s.model is not None)
         self.tune.setEnabled(s.dataset is not None and s.model is not None)
         self.clear.setEnabled(s.baseline is not None)
         if s.model is not None and s.model.id in self.model_actions:
             self.model_actions[s.model.id].setChecked(True)
+
+    def _update_cancel(self, *_: object) -> None:
+        self.cancel.setEnabled(self.w.loop.preparing)
 
     def _refresh_splits(self, *_: object) -> None:
         """File ▸ Split: the open folder's judged splits, the one read checked; disabled when
@@ -447,17 +471,35 @@ class WindowActions:
         else:
             self.w.loop.recompute()
 
-    def _state(self) -> str:
-        """What opening a session replaces: the model, its values, the saved configurations
-        and the baseline."""
+    def _values_state(self) -> str:
+        """What belongs to the dataset open: the model, its values and the queries they were
+        tuned on, the baseline chosen, k and the queries typed."""
         s = self.w.session
         return repr((s.model.id if s.model is not None else None, sorted(s.params.items()),
-                     [(c.name, c.model_id, sorted(c.params.items())) for c in s.configurations],
                      s.baseline.name if s.baseline is not None else None, s.k,
-                     [(q.id, q.text) for q in s.typed], s.tuned_on, s.study_storage))
+                     [(q.id, q.text) for q in s.typed], s.tuned_on))
+
+    def _kept_state(self) -> tuple[list[str], str]:
+        """What outlives the dataset open: each configuration (a baseline pinned and a tuning
+        run's result are ones), and where the Tune panel keeps its studies."""
+        s = self.w.session
+        return ([repr((c.name, c.model_id, sorted(c.params.items()), c.tuned_on, c.dataset))
+                 for c in s.configurations], s.study_storage)
 
     def _mark_clean(self) -> None:
-        self._clean = self._state()
+        """Saved, or opened from a session file: all of it."""
+        self._mark_opened()
+        self._clean_kept = self._kept_state()
+
+    def _mark_opened(self) -> None:
+        """Data opened: its values as opened. Not the configurations: those made on the data
+        before are still in no file (opening other data had marked them saved, and Quit
+        would have lost them without a word). Data opened again as it was left (`resumed`)
+        takes back its mark, so values changed there and never saved still count."""
+        s = self.w.session
+        back = self._marks.pop(s.source, None) if s.resumed and s.source else None
+        self._clean = back if back is not None else self._values_state()
+        self._source = s.source
         self._mark_later = False
 
     def _on_dataset(self, *_: object) -> None:
@@ -468,30 +510,57 @@ class WindowActions:
         self._on_tab(-1)
         if self.w.session.opened != self._opened:
             self._opened = self.w.session.opened
+            if self._source is not None and self._clean is not None:
+                self._marks[self._source] = self._clean  # for its return (`_mark_opened`)
             self._mark_later = True
             QTimer.singleShot(0, self._mark_if_later)
 
     def _mark_if_later(self) -> None:
         if self._mark_later:
-            self._mark_clean()
+            self._mark_opened()
 
     def unsaved(self) -> bool:
-        """Whether the values or configurations changed since a dataset or session was
-        opened, or the session saved. Data opened a moment ago (its mark still waiting for
-        the event loop) is as opened."""
+        """Whether the values changed since the dataset or session was opened, or the
+        configurations since a session was opened or saved (or the window opened). Data
+        opened a moment ago (its mark still waiting for the event loop) is as opened."""
         if self._mark_later:
-            self._mark_clean()
-        return self._clean is not None and self._state() != self._clean
+            self._mark_opened()
+        return self._clean is not None and (self._values_state() != self._clean
+                                            or self._kept_state() != self._clean_kept)
 
-    def may_replace(self) -> bool:
-        """Whether the session may be replaced: nothing unsaved, or the user saved it or
-        chose to discard it (asked: the one step Undo cannot take back)."""
+    def what_unsaved(self) -> str:
+        """What `unsaved()` found, in words: the configurations new or changed by name, the
+        values in use, where studies are kept."""
+        s = self.w.session
+        configs, storage = self._kept_state()
+        clean, clean_storage = self._clean_kept
+        names = [c.name for c, r in zip(s.configurations, configs, strict=True)
+                 if r not in clean]
+        parts = []
+        if names:
+            shown = ", ".join(f"\u201c{n}\u201d" for n in names[:4]) + (
+                f" and {len(names) - 4} more" if len(names) > 4 else "")
+            parts.append(f"the configuration{'s' if len(names) > 1 else ''} {shown}")
+        elif len(configs) < len(clean):
+            parts.append("configurations deleted")
+        if self._clean is not None and self._values_state() != self._clean:
+            parts.append("the values in use (or the baseline, k or a query typed)")
+        if storage != clean_storage:
+            parts.append("where the Tune panel keeps its studies")
+        return "; ".join(parts)
+
+    def may_replace(self, title: str = "Open session",
+                    doing: str = "Opening a session replaces them, and Undo cannot bring "
+                                 "them back.") -> bool:
+        """Whether the session may be replaced (or the window closed): nothing unsaved, or
+        the user saved it or chose to discard it (asked: the one step Undo cannot take
+        back). `doing`: what would lose them."""
         if not self.unsaved():
             return True
         answer = QMessageBox.question(
-            self.window, "Open session",
+            self.window, title,
             "The current values or configurations have changed since they were opened "
-            "or saved. Opening a session replaces them, and Undo cannot bring them back.",
+            f"or saved. {doing}\n\nNot saved: {self.what_unsaved()}.",
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
         if answer == QMessageBox.StandardButton.Cancel:
@@ -500,6 +569,18 @@ class WindowActions:
             self.ask_save_session()
             return not self.unsaved()  # not saved: cancelled, or it failed and said so
         return True
+
+    def may_close(self) -> bool:
+        """Quit (or the window's close button): asked as Open session asks, since nothing
+        of the configurations, a tuned one included, or the values outlives the window."""
+        return self.may_replace("Quit", "Quitting loses them: the next launch does not "
+                                "remember them (File \u25b8 Save session\u2026 keeps them).")
+
+    def ask_quit(self) -> None:
+        """File ▸ Quit: asked first (`may_close`), then closed (a close from code does not
+        ask again: `MainWindow.closeEvent`)."""
+        if self.may_close():
+            self.window.close()
 
     def ask_load_session(self) -> None:
         if not self.may_replace():
@@ -605,6 +686,9 @@ class WindowActions:
                 n = write_ranked_csv(self.w.session, Path(path))
             except OSError as exc:
                 self.w.show_error(f"Could not write {path}:\n{os_error_text(exc)}")
+                return
+            except ValueError as exc:  # nothing to export (no query): said, nothing written
+                self.w.show_error(f"Nothing written to {path}: {exc}")
                 return
             self.window.statusBar().showMessage(f"{n} rows written to {path}", 5000)
 

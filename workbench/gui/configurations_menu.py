@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QMenu
 
+from workbench.core.configurations import SavedConfiguration
 from workbench.core.session import TuningSession
 from workbench.gui.bind import subscribe_many
 from workbench.gui.compare.config_list import ConfigurationList
@@ -47,21 +48,45 @@ class ConfigurationsMenu:
         return act
 
     def refresh(self) -> None:
+        """Each list: the dataset's own configurations, then those made on other datasets
+        under a line that says so, each named with its dataset (values tuned on one are no
+        start for another; they had stood side by side, unlabelled)."""
         s = self.session
         base = s.baseline.name if s.baseline is not None else None
+        here = s.configurations.dataset
+        mine = [c for c in s.configurations if s.configurations.on_dataset(c)]
+        others = [c for c in s.configurations if not s.configurations.on_dataset(c)]
         for menu, action in ((self.switch_menu, self.switch_to),
                              (self.baseline_menu, self.use_as_baseline)):
             menu.clear()
-            for config in s.configurations:
-                model = "" if s.model is not None and config.model_id == s.model.id \
-                    else f"  ({config.model_id})"
-                act = menu.addAction(config.name + model)
-                act.triggered.connect(lambda *_, n=config.name, f=action: f(n))
-                if menu is self.baseline_menu:
-                    act.setCheckable(True)
-                    act.setChecked(config.name == base)
+            menu.setToolTipsVisible(True)
+            for config in mine:
+                self._item(menu, action, config, base)
+            if others:
+                if mine:
+                    menu.addSeparator()
+                heading = menu.addAction(f"made on other datasets than {here}:")
+                heading.setEnabled(False)
+                for config in others:
+                    self._item(menu, action, config, base)
             menu.setEnabled(len(s.configurations) > 0)
         self._refresh_enabled()
+
+    def _item(self, menu: QMenu, action: Callable[[str], None], config: SavedConfiguration,
+              base: str | None) -> None:
+        s = self.session
+        where = [] if s.configurations.on_dataset(config) else [f"on {config.dataset}"]
+        model = [] if s.model is not None and config.model_id == s.model.id \
+            else [config.model_id]
+        extra = ", ".join(model + where)
+        act = menu.addAction(config.name + (f"  ({extra})" if extra else ""))
+        act.triggered.connect(lambda *_, n=config.name, f=action: f(n))
+        if where:
+            act.setToolTip(f"made on {config.dataset}: values that suit it may not suit "
+                           f"{s.configurations.dataset}")
+        if menu is self.baseline_menu:
+            act.setCheckable(True)
+            act.setChecked(config.name == base)
 
     def _refresh_enabled(self, *_: object) -> None:
         s = self.session

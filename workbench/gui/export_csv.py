@@ -23,10 +23,17 @@ from .ranked_rows import ranked_rows
 
 
 def ranked_csv(session: TuningSession, limit: int = 1000) -> tuple[str, int]:
-    """(CSV text, number of document rows)."""
+    """(CSV text, number of document rows); ValueError when there is no query (a corpus
+    opened before its queries): a ranked table is a query's."""
+    if session.dataset is None or not len(session.dataset.queries):
+        raise ValueError("no query to export the ranked table of: type one in the box under "
+                         "the query list, or open queries (File \u25b8 Open queries or "
+                         "tasks\u2026)")
+    if session.result is None:
+        raise ValueError("no ranking yet: it is still being computed")
     rows = ranked_rows(session, limit=limit)
-    signals = list(session.result.scores.signals) if session.result is not None else []
-    qid = session.dataset.queries[session.query].id if session.dataset is not None else ""
+    signals = list(session.result.scores.signals)
+    qid = session.dataset.queries[session.query].id
     header = ["query_id", "rank", "change", "doc_id", "title", "score", "relevance", "gate",
               *signals]
     table = [[qid, "" if r.rank is None else r.rank, r.change, r.doc_id, r.title,

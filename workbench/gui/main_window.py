@@ -17,6 +17,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QFontMetrics
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QSplitter,
     QVBoxLayout,
@@ -39,6 +40,7 @@ from .chart_area import ChartArea
 from .configurations_menu import ConfigurationsMenu
 from .disk_watch import DiskWatch
 from .header import Header
+from .help_menu import HelpMenu, show_tooltips
 from .metric_strip import MetricStrip
 from .off_thread import wait_for
 from .param_panel import ParamPanel
@@ -143,9 +145,10 @@ class MainWindow(QMainWindow):
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
         self.opened: tuple[str, str] | None = None
-        # File ▸ Reload dataset: the baseline pinned before (its name, whether it is another
-        # model's) until the first result on the new data says whether it came back, and
-        # what the status bar said of the reload (the note goes after it)
+        # File ▸ Reload dataset, or a dataset opened again as it was left: the baseline
+        # pinned before (its name, whether it is another model's) until the first result on
+        # the data says whether it came back, and what the status bar said of the reload or
+        # opening (the note goes after it)
         self._rebase_for: tuple[str, bool] | None = None
         self._reload_said = self._rebase_lost = ""
         self.open_cancelled = False
@@ -153,6 +156,10 @@ class MainWindow(QMainWindow):
         self._compare: CompareWindow | None = None
         self.config_menu = ConfigurationsMenu(self, s, self.show_compare,
                                               lambda: self.compare_window().configs)
+        self.help_menu = HelpMenu(self)
+        for act in self.menuBar().actions():
+            if isinstance(menu := act.menu(), QMenu):
+                show_tooltips(menu)
         errors.install(self)  # an exception escaping any slot ends in show_error
         self.loop.applied.connect(self._on_applied)
         # another model's or dataset's timing is not this one's (bm25's stayed while dense
@@ -192,6 +199,7 @@ class MainWindow(QMainWindow):
         ended in Cancel."""
         self.open_cancelled = False
         self._rebase_for = None  # another dataset: a reload's baseline is not in question
+        self._reload_said = self._rebase_lost = ""
         # kept as absolute paths: a session or the next launch may start in another folder
         path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -216,16 +224,30 @@ class MainWindow(QMainWindow):
                     lambda: load_dataset(target, queries=queries, qrels=qrels,
                                          split=chosen_split, skipped=skipped),
                     synchronous=self.loop.synchronous)  # raises before any change
-                chosen, chosen_params = model, dict(params or {})
-                if chosen is None and sample.get("model"):
-                    chosen = str(sample["model"])
-                    chosen_params = {**dict(sample.get("params", {})), **chosen_params}
-                if chosen is None and self.session.model is None:
-                    chosen = "bm25"
-                if chosen is not None:
-                    self.session.set_model(chosen, chosen_params)
-                self.session.set_dataset(dataset, str(target), queries=queries, qrels=qrels,
-                                         split=split)
+                s = self.session
+                left = (s.dataset.name if s.dataset is not None and s.model is not None
+                        and s.model.schema.changed(s.params) else "")
+                # opened before in this window: back as it was left (values, undo steps,
+                # baseline); else at the defaults, the sample's workbench.toml or the values
+                # given — the last dataset's values are no start for this one (they were
+                # kept, and the figures differed from `workbench eval` with no word)
+                resume = model is None and not params and s.visited(str(target))
+                s.leave_dataset()
+                if not resume:
+                    chosen, chosen_params = model, dict(params or {})
+                    if chosen is None and sample.get("model"):
+                        chosen = str(sample["model"])
+                        chosen_params = {**dict(sample.get("params", {})), **chosen_params}
+                    if chosen is None:  # the model in use, at its defaults
+                        chosen = s.model.id if s.model is not None else "bm25"
+                    else:
+                        left = ""
+                    s.set_model(chosen, chosen_params)
+                s.set_dataset(dataset, str(target), queries=queries, qrels=qrels, split=split,
+                              resume=resume)
+                restoring = s.baseline_to_restore() if resume else None
+                if restoring is not None:  # `_check_rebase` says whether it came back
+                    self._rebase_for = (restoring, False)
                 example = sample.get("example_query")
                 if example and example in dataset.queries.index:
                     self.session.select_query(dataset.queries.index[str(example)])
@@ -261,8 +283,13 @@ class MainWindow(QMainWindow):
         note = load_note(self.session.dataset.corpus) if self.session.dataset else ""
         given = [f"{what} from {Path(f).name}" for what, f in (("queries", queries),
                                                                  ("judgments", qrels)) if f]
-        self.statusBar().showMessage(f"opened {path}" + "".join(f", {g}" for g in given)
-                                     + (f" ({note})" if note else ""), 15000 if note else 5000)
+        back = (": as you left it in this window (values and undo steps)" if resume else
+                f"; {self.session.model.id} at its defaults ({left}'s values come back when "
+                f"{left} is opened again)" if left and self.session.model is not None else "")
+        self._reload_said = (f"opened {path}" + "".join(f", {g}" for g in given)
+                             + (f" ({note})" if note else "") + back)
+        self.statusBar().showMessage(self._reload_line(),
+                                     15000 if note or self._rebase_lost else 5000)
         return True
 
     def reopen(self, path: str) -> bool:
@@ -548,7 +575,13 @@ class MainWindow(QMainWindow):
         if isinstance(k, int | str) and str(k).isdigit() and int(k) > 0:
             self.session.set_k(int(k))
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
+        # the window's close button (a close the window system sends) asks as File ▸ Quit
+        # does; a close from code does not: Quit has asked already, and tests, `workbench
+        # screenshot` and Ctrl-C in the terminal close the window on purpose
+        if event.spontaneous() and not self.menu_actions.may_close():
+            event.ignore()
+            return
         self.save_layout()
         self.loop.shutdown()
         self._unkept.close()  # after the workers: one still writing may yet say it
