@@ -29,7 +29,7 @@ from workbench.cli.common import (
     pipeline,
 )
 from workbench.cli.evaluate import check_bundle_metrics
-from workbench.cli.tune_report import print_plan, print_result
+from workbench.cli.tune_report import print_plan, print_result, reasons_text
 from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
 from workbench.core.store import cache_dir
@@ -126,20 +126,28 @@ def cmd_tune(args: argparse.Namespace) -> int:
                                                           *(c.name for c in constraints)],
                                  prepared=pipe.prepared if pipe else None)
     inert: dict[str, str] = {}
+    # the cut-offs a ranking objective can only lose with: left out of a default search, and
+    # said of a named one (`space.cut_offs`)
+    measured = [*objectives, *(c.name for c in constraints)]
+    cut: dict[str, str] = {}
     if names is None:  # the default search, less what cannot change a score on this data
         inert = {n: why for n, why in model.inert_params(
             evaluator.prepared(evaluator.base), evaluator.base).items() if n not in ranges}
         names = [n for n in tuning.model_names(model) if n not in inert]
         idle = tuning.space.idle_names(model.schema, names, evaluator.base)
         inert.update(idle)
-        names = [n for n in names if n not in idle]
+        cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
+               if n not in ranges and n not in idle}
+        names = [n for n in names if n not in idle and n not in cut]
         if not names:  # said, not searched as every default (budget and all)
             by_why: dict[str, list[str]] = {}
-            for n, why in inert.items():
+            for n, why in {**inert, **cut}.items():
                 by_why.setdefault(why, []).append(n)
             raise UsageError(
-                f"nothing to tune: no score on {dataset.name} moves with any parameter "
-                f"{model.id}'s default search takes ("
+                "nothing to tune: " + (f"no score on {dataset.name} moves with any parameter "
+                                       f"{model.id}'s default search takes (" if not cut else
+                                       f"{model.id}'s default search on {dataset.name} leaves "
+                                       "every parameter out (")
                 + "; ".join(f"{', '.join(ns)}: {why}" for why, ns in by_why.items())
                 + "); --tune names parameters to search anyway")
     space = tuning.build_space(model.schema, names, ranges)
@@ -165,8 +173,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # run deletes them first)
     stored = ({} if spec.fresh else tuning.runner.stored_counts(spec, evaluator, validation))
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
-               inert, left_out_note(args, dataset), stored)
-    _say_what_cannot_ship(model, [d.name for d in space.dimensions])
+               inert, left_out_note(args, dataset), stored, cut)
+    _say_what_cannot_ship(model, [d.name for d in space.dimensions], measured, list(cut))
     from workbench.core.tuning.validation import has_time
 
     # newer tasks then tune what older ones score; only where a time split would run (a mix
@@ -421,25 +429,42 @@ def _constraint(text: str) -> Any:
     raise ParamError(f"--constraint expects NAME<=NUMBER or NAME>=NUMBER, got {text!r}")
 
 
-def _say_what_cannot_ship(model: Any, names: list[str]) -> None:
+def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],
+                          left_out: list[str]) -> None:
     """Before any trial: which of the tuned parameters the model's target system cannot take
     as a setting, and the --tune that searches only those it can (OpenVault has no
     normalisation setting, pi-lodestone hard-codes most of its constants: a held-out gain
-    from them needs a code change to be had)."""
+    from them needs a code change to be had). What it can set may be only cut-offs that
+    `measured` (objectives and constraints) can only lose with (`left_out` of the default
+    search, or named): then no --tune of its settings can gain, and that is said instead."""
     from workbench.core.export import export_params, unshippable
+    from workbench.core.tuning.space import cut_offs
 
     code, absent = unshippable(model.id, names)
     if not code and not absent:
         return
     target = export_params(model.id).target
-    settable = [n for n in names if n not in code and n not in absent]
+    cut = cut_offs([*names, *left_out], measured)
+    settable = [n for n in names if n not in code and n not in absent and n not in cut]
     parts = ([f"{', '.join(absent)} (not in it)"] if absent else []) + (
         [f"{', '.join(code)} (no setting there: it takes a change to its code)"] if code
         else [])
+    left_code, left_absent = unshippable(model.id, left_out)
+    cuts = [n for n in [*names, *left_out] if n in cut
+            and n not in {*code, *absent, *left_code, *left_absent}]
+    if settable:
+        advice = f". To tune only what it can set: --tune {','.join(settable)}"
+    elif cuts:
+        advice = (f". What it can set {'is a cut-off' if len(cuts) == 1 else 'are cut-offs'}"
+                  f", {reasons_text({n: cut[n] for n in cuts})}: no setting of {target} can "
+                  "raise the score" + (" but by chance" if any(n.endswith("limit") for n in cuts)
+                                       else "")
+                  + ", and a gain tuned here ships only as a change to its code")
+    else:
+        advice = (f". Nothing tuned here is a setting {target} takes: a gain tuned here ships "
+                  "only as a change to its code")
     print(f"note: {target} cannot take as a setting what is tuned here for "
-          + "; ".join(parts) + ": `export` lists them apart"
-          + (f". To tune only what it can set: --tune {','.join(settable)}" if settable
-             else ""))
+          + "; ".join(parts) + ": `export` lists them apart" + advice)
 
 
 PARENT_ENV = "WORKBENCH_TUNE_PARENT"  # a helper's run's pid

@@ -17,9 +17,11 @@ from workbench.textout import format_table
 def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
                validation: Any, spec: Any, evaluator: Any,
                inert: Mapping[str, str] | None = None, left_out: str = "",
-               stored: Mapping[str, int] | None = None) -> None:
+               stored: Mapping[str, int] | None = None,
+               cut: Mapping[str, str] | None = None) -> None:
     """`left_out`: " (36 without judgments left out)" after the count (`left_out_note`);
-    `stored`: the trials each study holds already (`runner.stored_counts`)."""
+    `stored`: the trials each study holds already (`runner.stored_counts`); `cut`: the
+    cut-offs the default search left out, and why (`space.cut_offs`)."""
     counted = int(evaluator.counted().sum())
     # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
     what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
@@ -40,6 +42,15 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
         print("left out, since no score moves with them on this data: "
               + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
               + " — --tune searches them anyway")
+    if cut:
+        print(f"left out, {'a cut-off' if len(cut) == 1 else 'cut-offs'}: {reasons_text(cut)} — "
+              f"--tune searches {'it' if len(cut) == 1 else 'them'} anyway")
+    from workbench.core.tuning.space import cut_offs
+
+    chosen = cut_offs(space.names, [*objectives, *(c.name for c in constraints)])
+    if chosen:  # named: searched, with what it can do
+        print(f"note: {'a cut-off' if len(chosen) == 1 else 'cut-offs'} searched because "
+              f"named: {reasons_text(chosen)}")
     named = [d.name for d in space.dimensions if not model.schema[d.name].tunable]
     if named:
         print(f"note: {', '.join(named)} tuned because named; the default search leaves "
@@ -80,6 +91,14 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
         if spec.storage.startswith(scheme):
             where = f"{kind} {spec.storage[len(scheme):]}"
     print(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
+
+
+def reasons_text(reasons: Mapping[str, str]) -> str:
+    """{"a": why, "b": why, "c": other} → "a, b (why); c (other)"."""
+    by_why: dict[str, list[str]] = {}
+    for name, why in reasons.items():
+        by_why.setdefault(why, []).append(name)
+    return "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
 
 
 def budget_text(spec: Any, validation: Any, stored: Mapping[str, int]) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,7 +27,7 @@ from workbench.core.cases import has_cases
 from workbench.core.formats import dataset_splits, split_overlap
 from workbench.core.session import TuningSession
 
-from .metric_names import combo_metric, fill_metric_combo
+from .metric_names import combo_metric, fill_metric_combo, metric_label
 from .tune_params import MUTED, ParamChecklist
 
 APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
@@ -119,6 +119,8 @@ class TuneSettings(QWidget):
     """Metric, budget, validation, sampler, seed, the trial kept, storage and "pin the
     baseline first"."""
 
+    objective_changed = Signal(str)  # picked, or set by `set_choices`
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         grid = QGridLayout(self)
@@ -183,6 +185,8 @@ class TuneSettings(QWidget):
         grid.addWidget(self.pin_first, len(rows), 0, 1, 2)
         grid.setColumnStretch(1, 1)
         self.validation.currentIndexChanged.connect(self._on_validation)
+        self.objective.currentIndexChanged.connect(
+            lambda *_: self.objective_changed.emit(combo_metric(self.objective)))
         for signal in (self.budget.valueChanged, self.budget_kind.currentIndexChanged,
                        self.folds.valueChanged):
             signal.connect(self._note_budget)
@@ -257,6 +261,7 @@ class TuneSettings(QWidget):
         if self.sampler.count() == 0:
             self.sampler.addItems(list(samplers))
         fill_metric_combo(self.objective, metrics, combo_metric(self.objective) or None)
+        self.objective_changed.emit(combo_metric(self.objective))  # its signals were held
 
     def choices(self) -> dict[str, Any]:
         seconds = self.budget_kind.currentText() == "seconds"
@@ -325,6 +330,7 @@ class TuneForm(QWidget):
         self.ship_only.clicked.connect(
             lambda: self.checklist.untick(set(self.unshipped)))
         self.unshipped: dict[str, str] = {}
+        self.target = ""
         box = QScrollArea(self)
         box.setWidgetResizable(True)
         box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -332,17 +338,37 @@ class TuneForm(QWidget):
         col.addWidget(box, 1)
         self.settings = TuneSettings(self)
         col.addWidget(self.settings)
+        self.settings.objective_changed.connect(self._on_objective)
+
+    def _on_objective(self, objective: str) -> None:
+        self.checklist.set_objective(objective)
+        self._say_unshipped()
 
     def set_unshipped(self, target: str, unshipped: dict[str, str]) -> None:
         """Say which parameters `target` cannot take as a setting (⊘ in the list), with a
         button that unticks them; nothing where it can take them all."""
-        self.unshipped = dict(unshipped)
-        n = len(unshipped)
-        self.ship_note.setText(f"⊘ {n} parameter{'s' if n != 1 else ''} {target} cannot take "
-                               "as a setting: a gain from them does not ship as it is"
-                               if n else "")
+        self.target, self.unshipped = target, dict(unshipped)
+        self._say_unshipped()
+
+    def _say_unshipped(self) -> None:
+        """The ⊘ note. Where what the target can set of the parameters ticked at first are
+        only cut-offs the metric can only lose with (obsidian-mcp's min score on nDCG@10),
+        no run of its settings can gain: that is said, and no button offers such a run."""
+        n, target, checklist = len(self.unshipped), self.target, self.checklist
+        text = (f"⊘ {n} parameter{'s' if n != 1 else ''} {target} cannot take as a setting: a "
+                "gain from them does not ship as it is" if n else "")
+        settable = [name for name in checklist.rows if name in checklist.starting_ticks()
+                    and name not in self.unshipped]
+        cuts = [name for name in settable if name in checklist.cut]
+        useless = bool(n) and bool(cuts) and len(cuts) == len(settable)
+        if useless:
+            labels = ", ".join(checklist.rows[name].param.label for name in cuts)
+            metric = metric_label(checklist.objective)
+            text += (f". What it can set, {labels}, only cuts each ranking's end, which cannot "
+                     f"raise {metric}: a gain here ships only as a change to its code")
+        self.ship_note.setText(text)
         self.ship_note.setVisible(bool(n))
-        self.ship_only.setVisible(bool(n))
+        self.ship_only.setVisible(bool(n) and not useless)
 
     def hasHeightForWidth(self) -> bool:  # Qt override
         return False

@@ -4,7 +4,9 @@ on it toggles the tick), and low / high for numbers (else the values a choice ta
 Ticked at first: the parameters the core tunes when none are named (`model_names`: live,
 numeric / choice / bool, not a paging or display knob, narrowed to the model's
 `tuned_by_default` where it has one), less those no score moves with on the
-data (`Model.inert_params`: a weight whose signal is 0 everywhere; its tooltip says why).
+data (`Model.inert_params`: a weight whose signal is 0 everywhere; its tooltip says why),
+and, while the metric is a ranking metric, less the selection cut-offs (a min score, a limit:
+`space.cut_offs`), which can only lower it; another metric ticks them again.
 Prepare-stage choices may be ticked too: each distinct prepared state is then built once
 (which may mean re-embedding).
 """
@@ -47,6 +49,7 @@ class ParamRow:
     tick: QCheckBox
     low: QDoubleSpinBox | None  # numeric parameters only
     high: QDoubleSpinBox | None
+    label: QWidget | None = None
 
 
 class ParamChecklist(QWidget):
@@ -55,6 +58,11 @@ class ParamChecklist(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rows: dict[str, ParamRow] = {}
+        self.objective = ""  # the metric tuned on (`set_objective`)
+        self.cut: dict[str, str] = {}  # the cut-offs it can only lose with, and why
+        self._tips: dict[str, str] = {}  # each row's tooltip before the line on cut-offs
+        self._ticked: set[str] = set()  # ticked by `build`
+        self._cut_unticked: set[str] = set()  # of those, unticked by `set_objective`
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(2, 2, 2, 2)
         self.grid.setHorizontalSpacing(6)
@@ -72,7 +80,7 @@ class ParamChecklist(QWidget):
             widget = item.widget() if item is not None else None
             if widget is not None:
                 widget.deleteLater()
-        self.rows = {}
+        self.rows, self._tips = {}, {}
         for i, p in enumerate(params):
             tick = QCheckBox(self)
             tick.setChecked(p.name in ticked)
@@ -85,6 +93,7 @@ class ParamChecklist(QWidget):
                              + (f"\n⊘ not shippable: {unshipped[p.name]}"
                                 if p.name in unshipped else ""))
             tick.setToolTip(label.toolTip())
+            self._tips[p.name] = label.toolTip()
             self.grid.addWidget(tick, i, 0)
             self.grid.addWidget(label, i, 1)
             low = high = None
@@ -98,9 +107,37 @@ class ParamChecklist(QWidget):
                 note.setStyleSheet(MUTED)
                 note.setToolTip(text)
                 self.grid.addWidget(note, i, 2, 1, 2)
-            self.rows[p.name] = ParamRow(p, tick, low, high)
+            self.rows[p.name] = ParamRow(p, tick, low, high, label)
         self.grid.setColumnStretch(1, 1)
         self.grid.setRowStretch(len(params), 1)
+        self._ticked, self._cut_unticked, self.cut = set(ticked), set(), {}
+        self.set_objective(self.objective)
+
+    def set_objective(self, objective: str) -> None:
+        """Untick the cut-offs `build` ticked where `objective` is a ranking metric, which they
+        can only lower (said in their tooltip), and tick them again where it is not (cases:
+        a cut drops a forbidden id); a tick the person set stays."""
+        from workbench.core.tuning.space import cut_offs
+
+        self.objective = objective
+        cut = cut_offs(list(self.rows), [objective] if objective else [])
+        for name in self._cut_unticked - set(cut):
+            self.rows[name].tick.setChecked(True)
+        self._cut_unticked &= set(cut)
+        for name in set(cut) - set(self.cut):
+            tick = self.rows[name].tick
+            if name in self._ticked and tick.isChecked():
+                tick.setChecked(False)
+                self._cut_unticked.add(name)
+        self.cut = cut
+        for name, row in self.rows.items():
+            base = self._tips.get(name, "")
+            new_line = "<br>" if base.startswith("<") else "\n"  # rich text or plain
+            tip = base + (f"{new_line}unticked for this metric: {cut[name]}"
+                          if name in cut else "")
+            row.tick.setToolTip(tip)
+            if row.label is not None:
+                row.label.setToolTip(tip)
 
     def _spin(self, p: Param, value: float) -> QDoubleSpinBox:
         spin = QDoubleSpinBox(self)
@@ -115,6 +152,10 @@ class ParamChecklist(QWidget):
         widest = max(spin.textFromValue(low), spin.textFromValue(high), key=len)
         spin.setFixedWidth(max(64, spin.fontMetrics().horizontalAdvance(widest + "0") + 36))
         return spin
+
+    def starting_ticks(self) -> set[str]:
+        """What `build` ticked: the default search on this data, cut-offs included."""
+        return set(self._ticked)
 
     def names(self) -> list[str]:
         return [n for n, r in self.rows.items() if r.tick.isChecked()]

@@ -93,6 +93,27 @@ def check_name(name: str) -> str:
     return name
 
 
+# the ranking measures a cut at the end of a ranking can only lower: each counts the relevant
+# documents in the top k over a denominator the cut leaves alone (k, the relevant ones, the
+# ideal DCG), or the rank of the first one. judged@k divides by the documents retrieved, so a
+# cut can raise it.
+CUT_ONLY_LOWERS = frozenset(("ndcg", "mrr", "p", "r", "map"))
+
+
+def cut_only_lowers(name: str) -> bool:
+    """Whether a selection cut-off (a min score, a limit: each drops the end of a ranking,
+    score descending) can only lower objective `name`, so that its loosest value scores best:
+    the ranking metrics. Not `cases` (a cut drops forbidden ids), a model's own figures, nor
+    the selection figures (`results`, `injected_tokens`), which are what a cut moves."""
+    if name in MODEL_FIGURES or name in COMPUTED:
+        return False
+    try:
+        base, _ = parse_metric(name)
+    except ValueError:
+        return False
+    return base in CUT_ONLY_LOWERS
+
+
 def ranking_metrics(names: Sequence[str]) -> list[str]:
     """The names the pipeline's metric step computes (the rest come from elsewhere)."""
     return [n for n in names if n not in MODEL_FIGURES and n not in COMPUTED]

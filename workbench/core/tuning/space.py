@@ -17,7 +17,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from workbench.core.metrics import metric_label
 from workbench.core.params import Param, ParamError, ParamSchema, ParamValue
+from workbench.core.selection_figures import SELECTION_PARAMS
+from workbench.core.tuning.objectives import cut_only_lowers
 
 if TYPE_CHECKING:
     from workbench.core.engine import Model
@@ -112,6 +115,27 @@ def model_names(model: Model) -> list[str]:
     model's `tuned_by_default` where it has one."""
     keep = set(model.tuned_by_default)
     return [n for n in default_names(model.schema) if not keep or n in keep]
+
+
+def cut_offs(names: Sequence[str], objectives: Sequence[str]) -> dict[str, str]:
+    """Of `names`, the selection cut-offs (`selection_figures.SELECTION_PARAMS`: a min score,
+    a limit) where every one of `objectives` (the constraints' figures too) is a ranking
+    metric, each with why: a cut drops the end of each ranking, so such a metric can only stay
+    or fall (`objectives.cut_only_lowers`) and the loosest value scores best — a search over a
+    min score that starts at 0 can never beat its start. A limit can also raise one where it
+    splits documents of equal score (the metrics order ties by id, as trec_eval does, not as
+    the model cut them): a gain by chance. A default search leaves them out; `cases`, a model's
+    bundle figures and the selection figures keep them (a cut can drop a forbidden id, shrink
+    a bundle, save tokens)."""
+    if not objectives or not all(cut_only_lowers(o) for o in objectives):
+        return {}
+    said = " and ".join(dict.fromkeys(metric_label(o) for o in objectives))
+    by_score = (f"a cut drops the end of each ranking, which can only lower {said}, so the "
+                "loosest value scores best")
+    by_count = (f"a limit drops the end of each ranking, which can lower {said} and raise it "
+                "only where it splits documents of equal score, by chance")
+    return {n: by_count if n.endswith("limit") else by_score
+            for n in names if n in SELECTION_PARAMS}
 
 
 def idle_names(schema: ParamSchema, names: Sequence[str],
