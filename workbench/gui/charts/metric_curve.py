@@ -8,6 +8,10 @@ point with `core.session_work.compute` (never touching the session); the points 
 that generation is still the newest, and a sweep made stale by a newer change stops early.
 `synchronous=True` computes inline (tests).
 
+The best is said as `workbench sweep` says it: its gap over the value in use with the p-value
+of the paired randomisation test over the judged queries (`metrics.paired_test`, the CLI's
+test), "within noise" where p ≥ 0.05, and picked on these same queries (optimistic).
+
 Events: params_changed (which parameter), result_changed (the current marker, and a new sweep
 when the prepared arrays changed), model_changed, dataset_changed, k_changed.
 """
@@ -79,11 +83,14 @@ class SweepRequest:
 
 
 def run_sweep(request: SweepRequest,
-              should_stop: Callable[[], bool] = lambda: False) -> list[tuple[ParamValue, float]]:
+              should_stop: Callable[[], bool] = lambda: False,
+              per_query: list[NDArray[np.float64] | None] | None = None
+              ) -> list[tuple[ParamValue, float]]:
     """(value, metric mean) per value, each a full combine → rank → metrics; stops early (and
     returns what it has) when `should_stop()` says the sweep went stale. A selection figure
     (`core.selection_figures`: results, empty, injected tokens) is read off each ranking, over
-    every query, judged or not."""
+    every query, judged or not. `per_query`, where given, gets each value's per-query metric
+    (None for a figure), for the test of the best against the value in use."""
     out: list[tuple[ParamValue, float]] = []
     figure = request.metric in selection_figures.FIGURES
     chars = (snippet_chars(request.dataset)
@@ -101,6 +108,9 @@ def run_sweep(request: SweepRequest,
         mean = (selection_figures.means([request.metric], done.result.ranking, chars)
                 [request.metric] if figure else done.result.means.get(request.metric, np.nan))
         out.append((value, float(mean)))
+        if per_query is not None:
+            each = None if figure else done.result.per_query.get(request.metric)
+            per_query.append(None if each is None else np.asarray(each, np.float64))
     return out
 
 
@@ -145,12 +155,13 @@ class _Job(QRunnable):
         self.request, self.relay, self.should_stop = request, relay, should_stop
 
     def run(self) -> None:
+        each: list[NDArray[np.float64] | None] = []
         try:
-            points = run_sweep(self.request, self.should_stop)
+            points = run_sweep(self.request, self.should_stop, each)
         except Exception as exc:  # shown in the panel, never a dead worker
             self.relay.done.emit(self.request.generation, exc)
         else:
-            self.relay.done.emit(self.request.generation, points)
+            self.relay.done.emit(self.request.generation, (points, each))
 
 
 class MetricCurve(ChartPanel):
@@ -209,6 +220,11 @@ class MetricCurve(ChartPanel):
         self.param_name: str | None = None
         self.points: list[tuple[ParamValue, float]] = []
         self.best: tuple[ParamValue, float] | None = None
+        # each point's per-query metric (`run_sweep`), and the best's against the value in use
+        self._per_query: list[NDArray[np.float64] | None] = []
+        self._best_at: int | None = None
+        self._swept = ""  # the parameter the points are of
+        self.against = ""  # the best's gap over now, its p-value and the caveat (`_against`)
         self._all_x: float | None = None  # where a limit's 0 ("all") is drawn, if it is
         self.current: tuple[ParamValue, float] | None = None
         self.baseline_value: float | None = None
@@ -336,7 +352,8 @@ class MetricCurve(ChartPanel):
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
         if self.synchronous:
-            self._on_done(request.generation, run_sweep(request))
+            each: list[NDArray[np.float64] | None] = []
+            self._on_done(request.generation, (run_sweep(request, per_query=each), each))
         else:
             self._debounce.start()
 
@@ -356,9 +373,11 @@ class MetricCurve(ChartPanel):
             self._key = None
             self._show_empty(f"Sweep failed: {self.error}")
             return
-        assert isinstance(outcome, list)
+        points, each = outcome if isinstance(outcome, tuple) else (outcome, [])
+        assert isinstance(points, list)
         self.error = ""
-        self.points = outcome
+        self.points = points
+        self._per_query = list(each) if len(each) == len(points) else []
         self._draw(request)
         self.sweep_finished.emit()
 
@@ -394,6 +413,7 @@ class MetricCurve(ChartPanel):
         self.plot.setVisible(True)
         item = self.plot.getPlotItem()
         values = request.values
+        self._swept = request.name
         self._all_x = self._unlimited(request)
         xs = np.array([self._x(v, values) for v, _ in self.points], dtype=np.float64)
         ys = np.array([m for _, m in self.points], dtype=np.float64)
@@ -422,11 +442,9 @@ class MetricCurve(ChartPanel):
             # the first best along the axis: the smallest limit that reaches it, not "all"
             i = int(order[np.argmax(np.where(finite, ys, -np.inf)[order])])
             self.best = None if figure else self.points[i]  # a figure has no best: a cost
+            self._best_at = None if figure else i
             self.best_dot.setData([] if figure else [xs[i]], [] if figure else [ys[i]])
-            # the slider's label, as on the axis below: `w_keyword` is no name the user sees
-            self.best_text.setText("" if figure else
-                                   f"best {ys[i]:.3f} at {label} = "
-                                   f"{self._value_text(request.name, self.points[i][0])}")
+            self._label_best()
             self.best_text.setPos(xs[i], ys[i])
             # the label beside the star, not centred on it, near either end of the x range
             # (centred, half of it fell outside the plot); the baseline's label to the other side
@@ -455,14 +473,66 @@ class MetricCurve(ChartPanel):
             item.setYRange(lo - pad, hi + top, padding=0)
             item.setXRange(float(np.nanmin(xs)), float(np.nanmax(xs)), padding=0.04)
         else:
-            self.best = None
+            self.best, self._best_at = None, None
             self.best_dot.setData([], [])
             self.best_text.setText("")
         self._draw_current()
 
+    def _label_best(self) -> None:
+        """'best 0.595 at alpha = 0.65', and under it what `sweep` says of it: its gap over
+        the value in use and whether that may be chance (its tooltip says it whole)."""
+        model, i, name = self.session.model, self._best_at, self._swept
+        if i is None or model is None or name not in model.schema:
+            self.best_text.setText("")
+            return
+        value, mean = self.points[i]
+        # the slider's label, as on the axis below: `w_keyword` is no name the user sees
+        label = model.schema[name].label
+        self.against, tip = self._against(i, name)
+        self.best_text.setText(f"best {mean:.3f} at {label} = "
+                               f"{self._value_text(name, value)}"
+                               + (f"\n{self.against}" if self.against else ""))
+        self.best_text.setToolTip(tip)
+        self.best_dot.setToolTip(tip)
+
+    def _against(self, i: int, name: str) -> tuple[str, str]:
+        """The best point `i` against the value in use, as `workbench sweep` tests it (the
+        paired randomisation test over the judged queries): a short line for under the best's
+        label, and the whole sentence for its tooltip ("", "" where there is nothing to say)."""
+        from workbench.core.metrics import paired_test
+
+        s, metric = self.session, self.metric_name
+        best = self._per_query[i] if i < len(self._per_query) else None
+        now = s.result.per_query.get(metric) if s.result is not None else None
+        value = s.params.get(name)
+        if best is None or now is None or s.judgments is None or len(now) != len(best):
+            return "", ""
+        if value == self.points[i][0]:
+            return "", ""  # the star is on the value in use
+        mask = s.judgments.judged_mask  # as `sweep`: the judged queries, NaN pairs left out
+        try:
+            test = paired_test(np.asarray(now, np.float64)[mask], best[mask])
+        except ValueError:  # no query to compare
+            return "", ""
+        if abs(test.delta) <= 1e-12:
+            return ("as good as now: nothing to gain here",
+                    "the value in use scores as well as the best over the judged queries")
+        chance = test.p_value >= 0.05
+        short = (f"{test.delta:+.3f} over now, p = {test.p_value:.2g}"
+                 + (": within noise" if chance else "") + "; picked on these queries")
+        tip = (f"{test.delta:+.4f} {metric_label(metric)} over the value in use, p = "
+               f"{test.p_value:.3g} over {test.n} judged queries (paired randomisation test), "
+               + ("not significant at 0.05: the difference may be chance" if chance
+                  else "significant at 0.05")
+               + "; the best was picked on these same queries, so the gap is optimistic — "
+               "Tune holds queries out for an honest estimate")
+        return short, tip
+
     def _draw_current(self) -> None:
         s = self.session
         self.current = None
+        if self._best_at is not None and self.points:  # its gap over now moved with now
+            self._label_best()
         if not self.points or self.param_name is None or s.result is None:
             self.current_dot.setData([], [])
             self.current_line.setVisible(False)
@@ -508,6 +578,7 @@ class MetricCurve(ChartPanel):
         self._request = None
         self._generation += 1  # any running sweep is now stale
         self.points, self.best, self.current = [], None, None
+        self._per_query, self._best_at, self.against = [], None, ""
         self._all_x = None
         self.curve.setData([], [])
         self.best_dot.setData([], [])

@@ -1,0 +1,82 @@
+"""Metric vs parameter says of its best what `workbench sweep` says: the gap over the value in
+use, the p-value of the paired randomisation test over the judged queries, "within noise"
+where p ≥ 0.05, and that the best was picked on these same queries (reviewer A, F4: a star
+and "best 0.595" beside "now 0.591", where the sweep said p = 0.551, not significant)."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.session import TuningSession
+from workbench.gui.charts import MetricCurve
+from workbench.gui.charts._standalone import open_session
+
+
+def _curve(qtbot: QtBot, alpha: float, *, synchronous: bool = True) -> MetricCurve:
+    s = open_session(SAMPLES / "story", "hybrid")
+    s.set_param("alpha", alpha)
+    s.recompute()
+    curve = MetricCurve(s, synchronous=synchronous)
+    qtbot.addWidget(curve)
+    curve.resize(900, 420)
+    if synchronous:
+        curve.show()
+        qtbot.waitExposed(curve)
+    else:
+        with qtbot.waitSignal(curve.sweep_finished, timeout=120_000):
+            curve.show()
+    assert curve.param_name == "alpha" and curve.metric_name == "ndcg@10"
+    return curve
+
+
+def _sweep_says(capsys: pytest.CaptureFixture[str], alpha: float) -> str:
+    assert main(["sweep", str(SAMPLES / "story"), "-m", "hybrid", "-s", "alpha", "-p",
+                 f"alpha={alpha}"]) == 0
+    return capsys.readouterr().out.splitlines()[-1]
+
+
+def _label(curve: MetricCurve) -> str:
+    return str(curve.best_text.textItem.toPlainText())
+
+
+def test_the_best_says_its_gap_and_p_value_as_sweep_does(
+        qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
+    cli = _sweep_says(capsys, 0.7)
+    assert "+0.0039 ndcg@10, p = 0.551 over 26 judged queries" in cli  # the finding's figures
+    curve = _curve(qtbot, 0.7)
+    assert curve.best is not None and curve.best[0] == 0.65
+    assert _label(curve).splitlines() == [
+        "best 0.595 at Vector vs keyword (alpha) = 0.65",
+        "+0.004 over now, p = 0.55: within noise; picked on these queries"]
+    tip = curve.best_text.toolTip()
+    assert tip == curve.best_dot.toolTip()
+    assert ("+0.0039 nDCG@10 over the value in use, p = 0.551 over 26 judged queries (paired "
+            "randomisation test), not significant at 0.05: the difference may be chance; the "
+            "best was picked on these same queries, so the gap is optimistic") in tip
+
+
+def test_a_significant_gap_is_not_called_noise_and_follows_the_value_in_use(
+        qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
+    cli = _sweep_says(capsys, 1.0)
+    assert "+0.1176 ndcg@10, p = 7.63e-06 over 26 judged queries" in cli
+    assert "significant at 0.05;" in cli
+    curve = _curve(qtbot, 1.0)
+    assert _label(curve).splitlines()[1] == ("+0.118 over now, p = 7.6e-06; picked on these "
+                                             "queries")
+    assert "p = 7.63e-06 over 26 judged queries (paired randomisation test), significant" in (
+        curve.best_text.toolTip())
+    # the slider moved to the best: nothing is said against itself
+    session: TuningSession = curve.session
+    session.set_param("alpha", 0.65)
+    session.recompute()
+    assert _label(curve) == "best 0.595 at Vector vs keyword (alpha) = 0.65"
+    assert curve.best_text.toolTip() == ""
+
+
+def test_a_sweep_on_the_worker_brings_the_test_too(qtbot: QtBot) -> None:
+    curve = _curve(qtbot, 0.7, synchronous=False)
+    assert "p = 0.55: within noise" in _label(curve)
+    curve.shutdown()
