@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import SAMPLES
 from pytestqt.qtbot import QtBot
@@ -184,3 +186,26 @@ def test_the_prepare_box_sliders_are_as_long_as_the_live_ones(qtbot: QtBot) -> N
              if isinstance(e, NumberEditor)]
     assert any(isinstance(e, NumberEditor) for e in panel.prepare_box.editors.values())
     assert len({sp.width() for sp in spins}) == 1
+
+
+def test_the_encoder_settings_are_greyed_under_stored_embeddings(qtbot: QtBot,
+                                                                 tmp_path: Path) -> None:
+    # review C, F5: with embeddings=stored the model, prompts and batch size looked live, and
+    # changing one asked for a Re-embed that changed nothing
+    from tests.test_hybrid_stored_idle import ENCODER_ONLY, folder_with_vectors
+
+    s = TuningSession()
+    s.open(folder_with_vectors(tmp_path))
+    s.set_model("hybrid", {"embeddings": "stored"})
+    s.recompute()
+    box = PrepareBox(s)
+    qtbot.addWidget(box)
+    for name in ENCODER_ONLY:
+        assert not box.editors[name].isEnabled() and not box.labels[name].isEnabled(), name
+        assert "no effect while Embeddings is stored" in box.editors[name].toolTip()
+    assert box.editors["user_chars"].isEnabled()
+    box._stage("embeddings", "encoder", move=True)  # held: the box shows what it will use
+    assert all(box.editors[name].isEnabled() for name in ENCODER_ONLY)
+    box._stage("embeddings", "stored", move=True)
+    assert not box.editors["embedding_model"].isEnabled()
+    assert box.status.text() == "prepared for these parameters"

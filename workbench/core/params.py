@@ -205,7 +205,11 @@ class ParamSchema:
         return values
 
     def prepare_values(self, values: Mapping[str, ParamValue]) -> Params:
-        return {p.name: values[p.name] for p in self.params if p.stage == "prepare"}
+        """The prepare-stage values, each one idle by its `needs` at its default (hybrid's
+        embedding model under stored embeddings): what prepare reads, so that changing one
+        of those asks for no new preparation and keys no other cache entry."""
+        return {p.name: p.default if p.needs and self.idle_because(p.name, values)
+                else values[p.name] for p in self.params if p.stage == "prepare"}
 
     def changed(self, values: Mapping[str, ParamValue]) -> Params:
         """The values that differ from the defaults."""

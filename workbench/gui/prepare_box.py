@@ -47,6 +47,7 @@ class PrepareBox(QGroupBox):
         self._opened = session.opened  # the data the held edits are for
         self._warned: tuple[object, list[str]] = (None, [])  # (what they were for, warnings)
         self.editors: dict[str, ParamEditor] = {}
+        self.labels: dict[str, QLabel] = {}
         grid = QGridLayout(self)
         grid.setColumnStretch(1, 1)
         model = session.model
@@ -64,6 +65,7 @@ class PrepareBox(QGroupBox):
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)
             self.editors[p.name] = editor
+            self.labels[p.name] = label
             row += 1
         self.button = QPushButton(self.verb, self)
         self.button.setToolTip("apply the prepare-stage parameters above and run the prepare "
@@ -151,7 +153,25 @@ class PrepareBox(QGroupBox):
                 editor.set_value(v)
         self._update_status()
 
+    def _grey_idle(self) -> None:
+        """Grey a parameter while one it needs is off at the values shown, held edits
+        included (hybrid's embedding model under stored embeddings): nothing to re-embed for
+        it; its tooltip says why."""
+        model = self.session.model
+        if model is None:
+            return
+        values = {**self.session.params, **self.pending}
+        for n, editor in self.editors.items():
+            if not editor.param.needs:
+                continue
+            why = model.schema.idle_because(n, values)
+            tip = tooltip(editor.param) + (f"<br><i>no effect while {why}</i>" if why else "")
+            for widget in (editor, self.labels[n]):
+                widget.setEnabled(not why)
+                widget.setToolTip(tip)
+
     def _update_status(self) -> None:
+        self._grey_idle()
         if self.loop is not None and self.loop.preparing:
             return
         if self.pending:

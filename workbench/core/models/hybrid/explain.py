@@ -94,7 +94,10 @@ def explain_pair(blend: Blend, query: int, doc: int, params: Params) -> dict[str
         "importance": importance,
         "forgetting_curve": curve,
         "chat_length": plan.chat_length,
-        "embedding_query": plan.embedding_text,
+        # with stored embeddings nothing is embedded (and the embedding settings are idle:
+        # the plan may hold another setting's text, from a preparation shared with it)
+        **({} if str(params["embeddings"]) == "stored" else
+           {"embedding_query": plan.embedding_text}),
         "bm25_query_text": plan.user_text,
         "entities": [
             {"name": name, "weight": float(plan.entities.weights.get(name) or 0.0),

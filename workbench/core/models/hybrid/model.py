@@ -23,13 +23,14 @@ from workbench.core.data import Dataset
 from workbench.core.engine import NO_PROGRESS, EmbeddingJob, Model, Progress, Scores, Selection
 from workbench.core.models.hybrid.combine import Blend, LiveCache, combine_hybrid, inert
 from workbench.core.models.hybrid.explain import explain_pair
-from workbench.core.models.hybrid.params import SCHEMA, SIGNALS
+from workbench.core.models.hybrid.params import SCHEMA, SIGNALS, idle_settings
 from workbench.core.models.hybrid.prepared import (
     HybridPrepared,
     embedding_jobs,
     estimate,
     prepare_hybrid,
 )
+from workbench.core.models.hybrid.vectors import stored_vector_notes
 from workbench.core.params import Params
 
 
@@ -55,15 +56,16 @@ class HybridModel(Model):
             from workbench.core.embeddings import prompt_warnings
 
             return prompt_warnings(params)
+        out = idle_settings(params)
         docs = sum(1 for d in dataset.corpus if d.metadata.get("embedding") is not None)
         queries = sum(1 for q in dataset.queries if q.context.get("embedding") is not None)
         if docs and queries:
-            return []
+            return out + stored_vector_notes(dataset)
         lacking = ("neither memory nor query" if not docs and not queries
                    else "no memory" if not docs else "no query")
-        return [f"embeddings=stored, but {lacking} of {dataset.name} has a stored "
-                "'embedding': no pair gets a vector similarity, so the scores are the keyword "
-                "part alone (embeddings=encoder embeds them)"]
+        return [*out, f"embeddings=stored, but {lacking} of {dataset.name} has a stored "
+                      "'embedding': no pair gets a vector similarity, so the scores are the "
+                      "keyword part alone (embeddings=encoder embeds them)"]
 
     def memory_estimate(self, dataset: Dataset, params: Params) -> int | None:
         """A lower bound (the BM25 postings are not known before tokenising); prepare checks

@@ -14,7 +14,7 @@ from workbench.core.embeddings import DEFAULT_MODEL
 from workbench.core.engine import Signal
 from workbench.core.models.hybrid.chat import ChatConfig
 from workbench.core.models.hybrid.query import QueryConfig
-from workbench.core.params import Param, Params, ParamSchema
+from workbench.core.params import Param, Params, ParamSchema, value_text
 
 NORMALIZATIONS = ("batch-max", "min-max", "z-score", "rrf")
 # OpenVault's default embedding prefix, on queries and documents alike (symmetric)
@@ -29,6 +29,8 @@ SIGNALS = (
 )
 
 _Q = QueryConfig()
+# what only the encoder reads: with embeddings=stored the stored vectors are used as they are
+ENCODER = ("!embeddings=stored",)
 _C = ChatConfig()
 
 SCHEMA = ParamSchema([
@@ -118,17 +120,18 @@ SCHEMA = ParamSchema([
     Param("user_chars", "User text length", _C.user_chars, kind="int", low=1, high=100_000,
           step=1, stage="prepare", help="Their joined text is cut to its last N characters."),
     Param("embedding_lines", "Embedding lines", _C.embedding_lines, kind="int", low=1,
-          high=50, step=1, stage="prepare",
+          high=50, step=1, stage="prepare", needs=ENCODER,
           help="The last N non-blank lines of the user messages' text taken for the embedding "
                "query, newest first (the original's parseRecentMessages(userMessages, 3))."),
     Param("embedding_window", "Embedding window", _Q.embedding_window, kind="int", low=1,
-          high=50, step=1, stage="prepare",
+          high=50, step=1, stage="prepare", needs=ENCODER,
           help="At most this many of those lines in the embedding query (5 > the 3 lines "
                "taken: no effect at the defaults, as in the original)."),
     Param("embedding_entities", "Embedding entities", _Q.embedding_entities, kind="int", low=0,
-          high=50, step=1, stage="prepare", help="Entity names appended to the embedding query."),
+          high=50, step=1, stage="prepare", needs=ENCODER,
+          help="Entity names appended to the embedding query."),
     Param("embedding_chars", "Embedding query length", _Q.embedding_chars, kind="int", low=1,
-          high=100_000, step=1, stage="prepare",
+          high=100_000, step=1, stage="prepare", needs=ENCODER,
           help="The embedding query is cut to this many characters (the original model's "
                "optimal chunk size)."),
     Param("embeddings", "Embeddings", "encoder", kind="choice", choices=("encoder", "stored"),
@@ -136,16 +139,20 @@ SCHEMA = ParamSchema([
                                 "stored: the `embedding` stored with each memory and query "
                                 "(none stored = no vector bonus)."),
     Param("embedding_model", "Embedding model", DEFAULT_MODEL, kind="text", stage="prepare",
+          needs=ENCODER,
           help="A local sentence-transformers model: a folder, or a package that ships one."),
     Param("query_prompt", "Query prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
+          needs=ENCODER,
           help="Prefix of every embedded query (OpenVault: one prefix for both sides). The "
                "default is OpenVault's, EmbeddingGemma-300M's instruction format; "
                "all-MiniLM-L6-v2, the default encoder here, was trained without one, and may "
                "embed better with none (set both prompts empty and compare)."),
     Param("document_prompt", "Document prompt", OPENVAULT_PROMPT, kind="text", stage="prepare",
+          needs=ENCODER,
           help="Prefix of every embedded document; changing it re-embeds the corpus."),
     Param("batch_size", "Batch size", 64, kind="int", low=1, high=4096, step=1,
-          stage="prepare", help="Texts per encoder batch (speed only, not scores)."),
+          stage="prepare", needs=ENCODER,
+          help="Texts per encoder batch (speed only, not scores)."),
     Param("vector_candidates", "Vector candidates", 1000, kind="int", low=0, high=100_000,
           step=100, stage="prepare", tunable=False,
           help="Memories per query scored beyond the BM25 matches: the ones of highest cosine "
@@ -158,6 +165,19 @@ SCHEMA = ParamSchema([
                "tick cannot bound below its ranking is scored against every memory that "
                "tick. 0, or a value ≥ the corpus size, scores every pair."),
 ])
+
+
+def idle_settings(params: Params) -> list[str]:
+    """The prepare-stage values set away from their defaults that these values leave idle (an
+    embedding model under stored embeddings), said as one line ([] when none is)."""
+    idle: dict[str, list[str]] = {}
+    for name, value in SCHEMA.changed(params).items():
+        why = SCHEMA.idle_because(name, params)
+        if why and SCHEMA[name].stage == "prepare":
+            idle.setdefault(why, []).append(f"{name}={value_text(value)}")
+    return [f"{', '.join(names)}: no effect while {why}"
+            + (" (the stored vectors are used as they are)" if why == "Embeddings is stored"
+               else "") for why, names in idle.items()]
 
 
 def chat_config(params: Params) -> ChatConfig:

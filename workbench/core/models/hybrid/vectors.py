@@ -241,3 +241,51 @@ def _vector(value: object) -> F64 | None:
 def stored_similarities(dataset: Dataset) -> F64:
     """float64 (Q, N): every pair's similarity from the stored embeddings (`StoredRows`)."""
     return StoredRows(dataset).rows(np.arange(len(dataset.queries)))
+
+
+def stored_vector_notes(dataset: Dataset) -> list[str]:
+    """What scores a stored pair's cosine 0 though both sides have an `embedding`, one line
+    each: memories whose vector has another length than the queries' (empty included) or is
+    all zeros, and queries whose vector is empty or all zeros. Faithful (OpenVault's
+    cosineSimilarity gives 0 for both), but a chat whose memories were embedded by two
+    models lost one model's vector bonus without a word."""
+    queries = {q.id: v for q in dataset.queries
+               if (v := _vector(q.context.get("embedding"))) is not None}
+    dims = sorted({len(v) for v in queries.values() if len(v)})
+    other: list[str] = []
+    zero: list[str] = []
+    for d in dataset.corpus:
+        v = _vector(d.metadata.get("embedding"))
+        if v is None or not dims:
+            continue
+        if len(v) not in dims:
+            other.append(f"{d.id}: {len(v)}")
+        elif not v.any():
+            zero.append(d.id)
+    out = []
+    whose = "query's" if len(queries) == 1 else "queries'"
+    if other:
+        out.append(f"{_count(len(other), 'memory', 'memories')} embedding"
+                   f"{'s differ' if len(other) > 1 else ' differs'} from the "
+                   f"{whose} "
+                   f"{' or '.join(map(str, dims))} dimensions ({_first(other)}): cosine 0, "
+                   "as OpenVault (embedded by another model?)")
+    if zero:
+        out.append(f"{_count(len(zero), 'memory', 'memories')} embedding"
+                   f"{'s are' if len(zero) > 1 else ' is'} all zeros ({_first(zero)}): "
+                   "cosine 0, as OpenVault")
+    blank = [qid for qid, v in queries.items() if not v.any()]
+    if blank:
+        out.append(f"{_count(len(blank), 'query', 'queries')} embedding"
+                   f"{'s are' if len(blank) > 1 else ' is'} empty or all zeros "
+                   f"({_first(blank)}): cosine 0 with every memory, as OpenVault")
+    return out
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """"1 memory's", "2 memories'"."""
+    return f"1 {one}'s" if n == 1 else f"{n} {many}'"
+
+
+def _first(items: Sequence[str]) -> str:
+    return ", ".join(items[:3]) + (" …" if len(items) > 3 else "")
