@@ -108,8 +108,9 @@ def cmd_models(args: argparse.Namespace) -> int:
         print(f"{head}\n{rule}")
         for p, row in zip(params, rows, strict=True):
             print(row)
-            print(textwrap.fill(p.help, width, initial_indent="      ",
-                                subsequent_indent="      "))
+            for i, line in enumerate(p.help.split("\n")):  # a line per choice, indented
+                print(textwrap.fill(line, width, initial_indent="      ",
+                                    subsequent_indent="        " if i else "      "))
         print()
     return EXIT_OK
 

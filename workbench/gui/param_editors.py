@@ -39,7 +39,8 @@ END_LABELS = {
 
 
 def tooltip(p: Param) -> str:
-    return f"<b>{p.label}</b> ({p.name})<br>{p.help}<br>range: {p.range_text()}; " \
+    help_lines = p.help.replace("\n", "<br>")  # a line per choice (normalisation)
+    return f"<b>{p.label}</b> ({p.name})<br>{help_lines}<br>range: {p.range_text()}; " \
            f"default: {p.default!r}"
 
 

@@ -55,8 +55,17 @@ SCHEMA = ParamSchema([
                "alpha · W · sim (the threshold really 0, which OpenVault itself cannot be set "
                "to). Off = OpenVault's behaviour."),
     Param("normalization", "Normalisation", "batch-max", kind="choice", choices=NORMALIZATIONS,
-          help="How the vector and BM25 components are scaled per query before the blend: "
-               "batch-max is OpenVault's (see the hybrid.normalize module)."),
+          help="How the vector part v and the BM25 part g are scaled per query before the "
+               "blend (sim: a cosine similarity, t: the threshold, raw: a BM25 score):\n"
+               "batch-max (OpenVault's): v = (sim − t)/(1 − t), g = raw / the query's "
+               "highest raw;\n"
+               "min-max: v = (sim − lowest)/(highest − lowest) over the query's similarities, "
+               "g the same over its memories' raw: the lowest gets 0, the highest 1 (no "
+               "threshold rescale, though sim must still pass t);\n"
+               "z-score: (value − mean)/standard deviation over the query's memories: "
+               "negative below the mean, and not bounded by W;\n"
+               "rrf: (k + 1)/(k + r) for the memory ranked r by similarity, or by BM25 among "
+               "those that match (no match: 0); rank 1 gets 1."),
     Param("rrf_k", "RRF k", 60, kind="int", low=1, high=1000, step=1,
           needs=("normalization=rrf",),
           help="rrf only: a memory ranked r gets (k + 1)/(k + r)."),
