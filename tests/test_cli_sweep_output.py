@@ -377,3 +377,17 @@ def test_a_limit_whose_zero_means_all_is_swept_below_the_documents(
               if line.strip() and line.split()[0].isdigit()]
     n = len(load_dataset(SAMPLES / "vault").corpus)
     assert 0 in limits and all(v < n for v in limits) and len(limits) > 10
+
+
+def test_a_parameter_idle_at_the_values_held_says_why_it_ties(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # review C, F5: rrf k swept under batch-max gave "all 3 values tie" and no reason; the
+    # schema knows it (vault-search's documented-variant constants under the shipped one)
+    vault = str(SAMPLES / "vault")
+    lines = _sweep(capsys, vault, "-m", "vault-search", "-s", "tf_multiplier",
+                   "--values", "1,10,100", "--metrics", "ndcg@10")
+    assert "note: tf_multiplier has no effect while Variant is not documented: its values "\
+           "tie whatever the data" in lines
+    lines = _sweep(capsys, vault, "-m", "vault-search", "-s", "tf_multiplier",
+                   "--values", "1,10,100", "--metrics", "ndcg@10", "-p", "variant=documented")
+    assert not any("no effect" in line for line in lines)

@@ -492,6 +492,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    idle = model.schema.idle_because(args.sweep, params)  # rrf k while not rrf: why they tie
+    if idle:
+        print(f"note: {args.sweep} has no effect while {idle}: its values tie whatever the "
+              "data")
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments)
     if against:
         print(against)
