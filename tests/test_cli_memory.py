@@ -148,7 +148,7 @@ def test_malformed_decision_lines_are_skipped_with_a_warning(
     assert main(["rank", str(path), "-m", "decision-memory", "-q", "release notes"]) == 0
     err = capsys.readouterr().err
     assert "warning: 1 malformed line(s) skipped" in err
-    assert "decisions.jsonl:4: field 'json'" in err
+    assert "decisions.jsonl:4: invalid JSON at column 1: Expecting value" in err
 
 
 @pytest.mark.parametrize("command", ["why", "why-stats"])

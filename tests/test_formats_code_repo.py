@@ -168,7 +168,8 @@ def test_bad_ledger_lines_name_line_and_field(tmp_path: Path, line: str, field: 
     ledger = tmp_path / "ledger.jsonl"
     ledger.write_text('{"files": ["a.py"], "outcome": "success", "at": 1}\n' + line + "\n",
                       encoding="utf-8")
-    with pytest.raises(FormatError, match=rf"ledger.jsonl:2: field '{field}'"):
+    named = "invalid JSON" if field == "json" else f"field '{field}'"
+    with pytest.raises(FormatError, match=rf"ledger.jsonl:2: {named}"):
         read_ledger(ledger, 10)
 
 
@@ -227,9 +228,9 @@ def test_codeledger_config_globs_apply(repo: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "words"), [
-    ('{"repo": ' + "[" * 100_000 + "]" * 100_000 + "}", "invalid JSON (nested too deeply)"),
-    ('{"repo": {"include": [' + "9" * 5000 + "]}}", "invalid JSON ("),
-    ('{"repo": {"include": [}', ":1: field 'json': invalid JSON (Expecting value, column 23)"),
+    ('{"repo": ' + "[" * 100_000 + "]" * 100_000 + "}", "invalid JSON: nested too deeply"),
+    ('{"repo": {"include": [' + "9" * 5000 + "]}}", "invalid JSON: Exceeds the limit"),
+    ('{"repo": {"include": [}', "config.json:1: invalid JSON at column 23: Expecting value"),
 ])
 def test_a_config_json_nested_too_deeply_or_with_a_huge_number_is_one_error(
         tmp_path: Path, text: str, words: str) -> None:

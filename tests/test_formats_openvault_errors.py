@@ -19,12 +19,17 @@ from workbench.core.formats import (
 )
 
 
+def named(field: str) -> str:
+    """How an error names its field: "json" (the JSON's own syntax) is no field to name."""
+    return "" if field == "json" else f"field '{field}': "
+
+
 def raises(reader: Callable[[Path], object], path: Path, line: int, field: str,
            fragment: str = "") -> FormatError:
     with pytest.raises(FormatError) as info:
         reader(path)
     err, msg = info.value, str(info.value)
-    assert msg.startswith(f"{path}:{line}: field '{field}': "), msg
+    assert msg.startswith(f"{path}:{line}: {named(field)}"), msg
     assert (err.path, err.line, err.field) == (str(path), line, field)
     assert fragment in msg, msg
     return err

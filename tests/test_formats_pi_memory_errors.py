@@ -18,13 +18,18 @@ GOOD = {"id": "a", "createdAt": "2026-01-01T00:00:00.000Z", "cwd": "/repos/x", "
         "archived": False, "retrievalCount": 0, "injectionCount": 0}
 
 
+def named(field: str) -> str:
+    """How an error names its field: "json" (the JSON's own syntax) is no field to name."""
+    return "" if field == "json" else f"field '{field}': "
+
+
 def raises(reader: Callable[[Path], object], path: Path, line: int, field: str,
            fragment: str = "") -> None:
     with pytest.raises(FormatError) as info:
         reader(path)
     err, msg = info.value, str(info.value)
     assert (err.path, err.line, err.field) == (str(path), line, field), msg
-    assert msg.startswith(f"{path}:{line}: field '{field}': "), msg
+    assert msg.startswith(f"{path}:{line}: {named(field)}"), msg
     assert fragment in msg, msg
 
 
@@ -181,10 +186,10 @@ def test_json_nested_past_the_parser_is_said_so(tmp_path: Path) -> None:
     deep = '{"disabledProjects": ' + "[" * 100_000 + "]" * 100_000 + "}"
     settings = tmp_path / "settings.json"
     settings.write_text(deep)
-    raises(read_pi_settings, settings, 1, "json", "invalid JSON (nested too deeply)")
+    raises(read_pi_settings, settings, 1, "json", "invalid JSON: nested too deeply")
     log = tmp_path / "injections.jsonl"
     log.write_text(deep + "\n")
-    assert read_injections(log).skipped == ((1, "invalid JSON (nested too deeply)"),)
+    assert read_injections(log).skipped == ((1, "invalid JSON: nested too deeply"),)
 
 
 def test_a_prompt_preview_that_is_not_text_is_a_skipped_line(tmp_path: Path) -> None:

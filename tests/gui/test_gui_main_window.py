@@ -58,7 +58,7 @@ def test_malformed_decision_lines_are_skipped_and_said(window: MainWindow,
     assert ds is not None and len(ds.corpus) == 5 and "broken" not in ds.corpus.index
     assert window.error_box is not None
     assert "1 malformed line(s) skipped, as pi-lodestone skips them" in window.error_box.text()
-    assert "decisions.jsonl:2: field 'json'" in window.error_box.text()
+    assert "decisions.jsonl:2: invalid JSON at column" in window.error_box.text()
     window.error_box.close()
 
 

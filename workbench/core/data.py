@@ -36,8 +36,9 @@ class FormatError(ValueError):
         self.field = field
         self.message = message
         where = self.path if line is None else f"{self.path}:{line}"
-        # "path" is the file itself, named first already: no field to name
-        what = f"field '{field}': " if field and field != "path" else ""
+        # "path" is the file itself, named first already, and "json" the JSON's own syntax
+        # ("invalid JSON at column 25: …", "expected a JSON object"): no field to name
+        what = f"field '{field}': " if field and field not in ("path", "json") else ""
         super().__init__(f"{where}: {what}{message}")
 
 

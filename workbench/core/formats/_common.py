@@ -98,25 +98,46 @@ def json_loads(text: str, *, constants: bool = False) -> Any:
     return json.loads(text, parse_int=_js_int, parse_constant=_not_json)
 
 
+def json_problem(exc: ValueError | RecursionError) -> str:
+    """What `json_loads` refused, as the text after `file:line: `: "invalid JSON at column
+    25: Unterminated string starting at column 25" (the parser's message whole: its own
+    "line 1 column 25 (char 24)" counts within one JSON-lines line, so the column is given
+    instead, where the message ends in "at"); "invalid JSON: nested too deeply"; "invalid
+    JSON: <reason>" (a number past Python's digit limit, NaN)."""
+    if isinstance(exc, json.JSONDecodeError):
+        where = f" column {exc.colno}" if exc.msg.endswith(" at") else ""
+        return f"invalid JSON at column {exc.colno}: {exc.msg}{where}"
+    if isinstance(exc, RecursionError):  # Python's "maximum recursion depth exceeded …"
+        return "invalid JSON: nested too deeply"
+    return f"invalid JSON: {exc}"
+
+
+def json_error(path: Path, exc: ValueError | RecursionError, line: int | None = None
+               ) -> FormatError:
+    """`json_problem` as the error naming `path` and the line: `line` for a JSON-lines
+    record, else (a whole file) the parser's line, 1 where it has none."""
+    if line is None:
+        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else 1
+    return FormatError(path, json_problem(exc), line=line, field=JSON)
+
+
+JSON = "json"  # the field of an error in the JSON itself (FormatError does not name it)
+LONE_SURROGATE = ("invalid JSON: a \\uD800-\\uDFFF escape that is not half of a surrogate "
+                  "pair")
+
+
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for every non-blank line of a JSON-lines file."""
     for lineno, line in numbered_lines(read_text(path)):
         try:
             obj = json_loads(line)
-        except json.JSONDecodeError as e:
-            raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})",
-                              line=lineno, field="json") from None
-        except RecursionError:
-            raise FormatError(path, "invalid JSON (nested too deeply)",
-                              line=lineno, field="json") from None
-        except ValueError as e:  # e.g. an integer beyond Python's digit limit
-            raise FormatError(path, f"invalid JSON ({e})", line=lineno, field="json") from None
+        except (ValueError, RecursionError) as e:  # ValueError: past Python's digit limit
+            raise json_error(path, e, lineno) from None
         if not isinstance(obj, dict):
             raise FormatError(path, f"expected a JSON object, found {_json_type(obj)}",
-                              line=lineno, field="json")
+                              line=lineno, field=JSON)
         if "\\u" in line and _has_lone_surrogate(obj):
-            raise FormatError(path, "invalid JSON (a \\uD800-\\uDFFF escape that is not half "
-                              "of a surrogate pair)", line=lineno, field="json")
+            raise FormatError(path, LONE_SURROGATE, line=lineno, field=JSON)
         yield lineno, obj
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from workbench.core.data import Corpus, Dataset, Document, FormatError, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Progress
-from workbench.core.formats._common import StrPath, iter_jsonl
+from workbench.core.formats._common import StrPath, iter_jsonl, json_error, json_problem
 from workbench.core.formats.code_tasks import read_tasks, tasks_snapshot
 from workbench.core.repo import git as g
 from workbench.core.repo.index import index_repository
@@ -223,12 +223,11 @@ def read_repo_globs(path: Path) -> tuple[list[str], list[str]]:
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
-        raise FormatError(path, f"invalid JSON ({exc.msg}, column {exc.colno})",
-                          line=exc.lineno, field="json") from None
+        raise json_error(path, exc) from None
     except RecursionError:  # a traceback, as a number past Python's digit limit was
-        raise FormatError(path, "invalid JSON (nested too deeply)", field="json") from None
+        raise FormatError(path, json_problem(RecursionError()), field="json") from None
     except (UnicodeDecodeError, ValueError) as exc:
-        raise FormatError(path, f"invalid JSON ({exc})", field="json") from None
+        raise FormatError(path, json_problem(exc), field="json") from None
     repo = config.get("repo", {}) if isinstance(config, dict) else None
     if not isinstance(repo, dict):
         raise FormatError(path, "expected an object", field="repo")

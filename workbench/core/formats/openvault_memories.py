@@ -26,11 +26,14 @@ import numpy as np
 
 from workbench.core.data import Corpus, Document, FormatError
 from workbench.core.formats._common import (
+    JSON,
+    LONE_SURROGATE,
     StrPath,
     _has_lone_surrogate,
     _js_int,
     _json_type,
     free_id,
+    json_error,
     json_loads,
     read_text,
 )
@@ -56,20 +59,13 @@ def load_json(path: Path) -> tuple[str, Any]:
     text = read_text(path)
     if not text.strip():
         raise FormatError(path, "empty file: expected a JSON list of memories", line=1,
-                          field="json")
+                          field=JSON)
     try:
         value = json_loads(text, constants=True)  # the field checks name a NaN's line
-    except json.JSONDecodeError as e:
-        raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})", line=e.lineno,
-                          field="json") from None
-    except RecursionError:
-        raise FormatError(path, "invalid JSON (nested too deeply)", line=1,
-                          field="json") from None
-    except ValueError as e:  # e.g. an integer over Python's 4300-digit limit
-        raise FormatError(path, f"invalid JSON ({e})", line=1, field="json") from None
+    except (ValueError, RecursionError) as e:  # ValueError: past Python's 4300-digit limit
+        raise json_error(path, e) from None
     if "\\u" in text and _has_lone_surrogate(value):
-        raise FormatError(path, "invalid JSON (a \\uD800-\\uDFFF escape that is not half of a "
-                          "surrogate pair)", line=1, field="json")
+        raise FormatError(path, LONE_SURROGATE, line=1, field=JSON)
     return text, value
 
 

@@ -30,6 +30,7 @@ from workbench.core.formats._common import (
     _json_type,
     empty_file,
     free_id,
+    json_error,
     json_loads,
     numbered_lines,
     read_text,
@@ -211,12 +212,8 @@ def parse_json_object(text: str, path: Path, line: int,
 
     try:
         obj = json_loads(text)
-    except json.JSONDecodeError as e:
-        raise bad(f"invalid JSON ({e.msg}, column {e.colno})") from None
-    except RecursionError:
-        raise bad("invalid JSON (nested too deeply)") from None
-    except ValueError as e:
-        raise bad(f"invalid JSON ({e})") from None
+    except (ValueError, RecursionError) as e:
+        raise json_error(path, e, line) from None
     if not isinstance(obj, dict):
         raise bad(f"expected a JSON object, found {_json_type(obj)}")
     if "\\u" in text and _has_lone_surrogate(obj):

@@ -28,6 +28,7 @@ from workbench.core.formats._common import (
     _has_lone_surrogate,
     _json_type,
     json_loads,
+    json_problem,
     read_text,
     replace_lone_surrogates,
 )
@@ -146,8 +147,7 @@ def read_injections(path: StrPath, *, last: int | None = None) -> InjectionLog:
                 obj = replace_lone_surrogates(obj, found)
             records.append(parse_record(obj, lineno))
         except (ValueError, RecursionError) as e:
-            reason = (f"invalid JSON ({e.msg})" if isinstance(e, json.JSONDecodeError)
-                      else "invalid JSON (nested too deeply)" if isinstance(e, RecursionError)
+            reason = (json_problem(e) if isinstance(e, json.JSONDecodeError | RecursionError)
                       else str(e))
             skipped.append((lineno, reason or "invalid JSON"))
             continue

@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.core.data import FormatError
-from workbench.core.formats._common import StrPath, _json_type, json_loads, read_text
+from workbench.core.formats._common import (
+    StrPath,
+    _json_type,
+    json_error,
+    json_loads,
+    read_text,
+)
 
 SETTINGS_FILE = "settings.json"
 DISABLED_KEY = "disabledProjects"
@@ -33,14 +39,8 @@ def read_pi_settings(path: StrPath) -> dict[str, Any]:
     text = read_text(path)
     try:
         obj = json_loads(text)
-    except json.JSONDecodeError as e:
-        raise FormatError(path, f"invalid JSON ({e.msg}, column {e.colno})", line=e.lineno,
-                          field="json") from None
-    except RecursionError:  # Python's "maximum recursion depth exceeded while decoding …"
-        raise FormatError(path, "invalid JSON (nested too deeply)", line=1,
-                          field="json") from None
-    except ValueError as e:
-        raise FormatError(path, f"invalid JSON ({e})", line=1, field="json") from None
+    except (ValueError, RecursionError) as e:
+        raise json_error(path, e) from None
     if not isinstance(obj, dict):
         raise FormatError(path, f"expected a JSON object, found {_json_type(obj)}", line=1,
                           field="json")
