@@ -47,8 +47,9 @@ TWO = '[\n  {"id": "a", "summary": "ok"},\n\n  {"id": "b",\n   %s}\n]\n'
     ('"summary": "x", "importance": NaN', "memories[1].importance", "found nan"),
     ('"summary": "x", "importance": 1e999', "memories[1].importance", "found inf"),
     ('"summary": "x", "message_ids": 4', "memories[1].message_ids", "list of integers"),
-    ('"summary": "x", "message_ids": [1, 2.0]', "memories[1].message_ids", "list of integers"),
-    ('"summary": "x", "message_ids": [true]', "memories[1].message_ids", "list of integers"),
+    # 2.0 is 2, as JavaScript reads it (test_formats_openvault_floats); 2.5 is no position
+    ('"summary": "x", "message_ids": [1, 2.5]', "memories[1].message_ids[1]", "found 2.5"),
+    ('"summary": "x", "message_ids": [true]', "memories[1].message_ids[0]", "found a boolean"),
     ('"summary": "x", "embedding": "AAAA"', "memories[1].embedding", "list of finite numbers"),
     ('"summary": "x", "embedding": [0.1, "2"]', "memories[1].embedding", "finite numbers"),
     ('"summary": "x", "embedding": [0.1, Infinity]', "memories[1].embedding", "finite"),

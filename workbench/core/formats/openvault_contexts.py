@@ -29,7 +29,7 @@ from workbench.core.formats._common import (
     get_id,
     iter_jsonl,
 )
-from workbench.core.formats.openvault_memories import finite_number
+from workbench.core.formats.openvault_memories import finite_number, whole_number
 
 ID_KEYS = ("_id", "id")
 
@@ -88,11 +88,11 @@ def _context(obj: dict[str, Any], path: Path, line: int) -> Query:
                           line=line, field="messages")
     messages = [parse_message(m, path, line, f"messages[{j}].") for j, m in enumerate(raw)]
 
-    chat_length = obj.get("chatLength")
-    if chat_length is None:
-        chat_length = len(messages)
-    elif isinstance(chat_length, bool) or not isinstance(chat_length, int) or chat_length < 0:
-        found = chat_length if isinstance(chat_length, int | float) else _json_type(chat_length)
+    raw_length = obj.get("chatLength")
+    chat_length = len(messages) if raw_length is None else whole_number(raw_length)
+    if chat_length is None or chat_length < 0:  # 50.0 is 50, as JavaScript reads it
+        found = (raw_length if isinstance(raw_length, int | float)
+                 and not isinstance(raw_length, bool) else _json_type(raw_length))
         raise FormatError(path, f"expected a message count (an integer >= 0), found {found}",
                           line=line, field="chatLength")
     active = obj.get("activeCharacters")

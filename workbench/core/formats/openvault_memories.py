@@ -150,6 +150,19 @@ def finite_number(value: object) -> bool:
         return False
 
 
+def whole_number(value: object) -> int | None:
+    """A JSON number that is a whole number, as an int: 10 and 10.0 alike, as JavaScript
+    reads them (10.0 === 10; a file written from Python floats or numpy holds 10.0); None for
+    anything else (10.5, "10", true, NaN)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
 def _found(value: object) -> str:
     if isinstance(value, float):
         return repr(value)
@@ -200,10 +213,15 @@ def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
         metadata["importance"] = importance
     message_ids = obj.get("message_ids")
     if message_ids is not None:
-        if not isinstance(message_ids, list) or not all(
-                isinstance(m, int) and not isinstance(m, bool) for m in message_ids):
-            raise bad("message_ids", "expected a list of integers (message positions)")
-        metadata["message_ids"] = list(message_ids)
+        if not isinstance(message_ids, list):
+            raise bad("message_ids", "expected a list of integers (message positions), found "
+                      f"{_json_type(message_ids)}")
+        ids = [whole_number(m) for m in message_ids]
+        j = next((j for j, m in enumerate(ids) if m is None), None)
+        if j is not None:
+            raise bad(f"message_ids[{j}]", "expected an integer (a message position), found "
+                      f"{_found(message_ids[j])}")
+        metadata["message_ids"] = ids
     embedding = obj.get("embedding")
     if embedding is not None:
         if not isinstance(embedding, list) or not all(finite_number(x) for x in embedding):
