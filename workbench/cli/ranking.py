@@ -24,6 +24,7 @@ from workbench.cli.common import (
     pipeline,
 )
 from workbench.core import engine
+from workbench.core.data import display_title
 from workbench.textout import explain_lines, format_table
 
 
@@ -183,7 +184,9 @@ def cmd_rank(args: argparse.Namespace) -> int:
         return EXIT_OK
     signals = list(rows[0]["contributions"])
     header = ["rank", "id", "title", "score", "rel", *signals]
-    table = [[r["rank"], r["id"], _clip(r["title"], 40), f"{r['score']:.4f}",
+    corpus = dataset.corpus  # a title that is a label (an event type) with its first line
+    table = [[r["rank"], r["id"], _clip(display_title(corpus, corpus[r["doc"]]), 40),
+              f"{r['score']:.4f}",
               "" if r["relevance"] is None else r["relevance"],
               *(f"{r['contributions'][s]:.4f}" for s in signals)] for r in rows]
     print(format_table(header, table))
@@ -272,7 +275,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
     rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
-    print(f"\n#{r['rank']}  {r['id']}  {r['title']}{rel}")
+    title = display_title(pipe.dataset.corpus, pipe.dataset.corpus[r["doc"]])
+    print(f"\n#{r['rank']}  {r['id']}  {title}{rel}")
     summed = " + ".join(f"{name} {value:.6g}" for name, value in r["contributions"].items())
     details = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r["doc"], pipe.params)
     formula = details.pop("formula", None)  # a model's own form of the score (a product)

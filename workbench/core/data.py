@@ -68,23 +68,34 @@ class Query:
 
 def display_title(corpus: Corpus, doc: Document) -> str:
     """The title a reader tells documents apart by: the document's title, its first line
-    where it has none, and both where the corpus's titles are labels many documents share
+    where it has none, and both where its title is a label many documents may share
     (OpenVault's event types: "action" on half the memories tells them apart by nothing).
     The ranked table, movers, the compare view and reports all name documents so."""
     if not doc.title:
         return _first_line(doc.text)
-    if _titles_are_labels(corpus) and doc.text.strip():
+    if doc.text.strip() and (_is_label(doc) or _titles_are_labels(corpus)):
         return f"{doc.title}: {_first_line(doc.text)}"
     return str(doc.title)
 
 
+def _is_label(doc: Document) -> bool:
+    """Whether the title is an OpenVault memory's event type ("action", "revelation"): a
+    label at any corpus size (a new chat's 5 memories read "action, action, action …")."""
+    return doc.metadata.get("event_type") == doc.title
+
+
 def _titles_are_labels(corpus: Corpus) -> bool:
-    """Whether fewer than one document in five has a title of its own (10 documents or
-    more); computed once per corpus."""
+    """Whether the corpus's titles tell its documents apart by nothing: every titled
+    document has the same one (two or more), or, from 10 titled documents, fewer than one in
+    five is a title of its own. Under 10 the share says nothing (3 of 9 distinct is a third,
+    and 9 papers may share 3 section names as titles), so distinct titles there stay as
+    they are. Computed once per corpus."""
     known: bool | None = getattr(corpus, "_titles_are_labels", None)
     if known is None:
         titles = [d.title for d in corpus if d.title]
-        known = len(titles) >= 10 and len(set(titles)) < 0.2 * len(titles)
+        distinct = len(set(titles))
+        known = (len(titles) >= 2 and distinct == 1) or (
+            len(titles) >= 10 and distinct < 0.2 * len(titles))
         corpus._titles_are_labels = known  # type: ignore[attr-defined]
     return known
 
