@@ -48,6 +48,7 @@ class PrepareBox(QGroupBox):
         self._warned: tuple[object, list[str]] = (None, [])  # (what they were for, warnings)
         self.editors: dict[str, ParamEditor] = {}
         self.labels: dict[str, QLabel] = {}
+        self.resets: dict[str, QWidget] = {}
         grid = QGridLayout(self)
         grid.setColumnStretch(1, 1)
         model = session.model
@@ -66,6 +67,7 @@ class PrepareBox(QGroupBox):
             grid.addWidget(reset, row, 2)
             self.editors[p.name] = editor
             self.labels[p.name] = label
+            self.resets[p.name] = reset
             row += 1
         self.button = QPushButton(self.verb, self)
         self.button.setToolTip("apply the prepare-stage parameters above and run the prepare "
@@ -169,6 +171,7 @@ class PrepareBox(QGroupBox):
             for widget in (editor, self.labels[n]):
                 widget.setEnabled(not why)
                 widget.setToolTip(tip)
+            self.resets[n].setEnabled(not why)
 
     def _update_status(self) -> None:
         self._grey_idle()
