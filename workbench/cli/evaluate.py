@@ -45,7 +45,7 @@ from workbench.core.metrics import BUNDLE_METRICS, METRICS, metric_label, parse_
 from workbench.core.params import value_text
 from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.selection_figures import FIGURES, selects, snippet_chars
-from workbench.core.selection_figures import per_query as figure_per_query
+from workbench.core.selection_figures import of_result as figure_per_query
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
 from workbench.textout import format_table, progress_bar
 
@@ -572,7 +572,7 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
             for figure in (m for m in metrics if m in FIGURES):
                 if figure == "injected_tokens" and chars is None:
                     chars = snippet_chars(pipe.dataset)
-                each[figure] = figure_per_query(figure, measured.ranking, chars)
+                each[figure] = figure_per_query(figure, measured, chars)
                 means[figure] = float(each[figure].mean()) if each[figure].size else math.nan
             points.append((value, means))
             if per_query is not None:

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 
 from workbench.core import engine
 from workbench.core.data import Dataset
-from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores
+from workbench.core.engine import NO_PROGRESS, Model, Progress, Ranking, Scores, Selection
 from workbench.core.metrics import (
     Judgments,
     evaluate,
@@ -54,6 +54,9 @@ class Result:
     ranking: Ranking
     per_query: dict[str, NDArray[np.float64]] = field(default_factory=dict)
     means: dict[str, float] = field(default_factory=dict)
+    # the model's selection the ranking was cut by (None: not selected): what a query returns
+    # in all, past the ranking's depth, is counted from `scores` with it (`selection_figures`)
+    selection: Selection | None = None
 
 
 class Pipeline:
@@ -113,7 +116,7 @@ def run_live(model: Model, prepared: Any, params: Params, judgments: Judgments |
         full = ranking if deep == depth else engine.head(full, deep)
     else:
         ranking = full if deep == depth else engine.head(full, depth)
-    result = Result(scores=scores, ranking=ranking)
+    result = Result(scores=scores, ranking=ranking, selection=selection)
     if judgments is not None and metric_names:
         result.per_query = _evaluate_ranking(ranking, judgments, metric_names)
         result.per_query.update(model.extra_metrics(prepared, params, scores, full,
@@ -183,7 +186,8 @@ def rescored(result: Result, judgments: Judgments, metric_names: Sequence[str]) 
     per_query = {**result.per_query, **_evaluate_ranking(result.ranking, judgments,
                                                          metric_names)}
     return Result(result.scores, result.ranking, per_query,
-                  {m: mean_over_judged(v, judgments) for m, v in per_query.items()})
+                  {m: mean_over_judged(v, judgments) for m, v in per_query.items()},
+                  result.selection)
 
 
 def _tie_complete_width(scores: NDArray[np.float64], metric_names: Sequence[str]) -> int:

@@ -18,13 +18,14 @@ None of them is better high or low: they are the cost side of a trade-off, never
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
 from workbench.core.engine import Model
-from workbench.core.ranking import Ranking
+from workbench.core.ranking import Ranking, Scores, Selection, rank
 
 PerQuery = NDArray[np.float64]
 
@@ -47,10 +48,54 @@ def snippet_chars(dataset: Dataset) -> PerQuery:
     return np.asarray([excerpt_length(d.text) for d in dataset.corpus], np.float64)
 
 
-def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None) -> PerQuery:
+def returned(scores: Scores, selection: Selection) -> NDArray[np.int64]:
+    """int64 (Q,): how many results each query returns after `selection`, however deep the
+    ranking it was cut to: the ungated pairs with a finite score (what `ranking.top_k`
+    ranks), at or above the min score, then the offset and the limit."""
+    ok = (scores.gate == 0) & np.isfinite(scores.total)
+    if selection.min_score is not None:
+        with np.errstate(invalid="ignore"):
+            ok &= scores.total >= selection.min_score
+    n = np.bincount(scores.pair_query()[ok], minlength=scores.n_queries).astype(np.int64)
+    start = np.minimum(n, selection.offset)
+    stop = n if selection.limit is None else np.minimum(n, start + selection.limit)
+    out: NDArray[np.int64] = stop - start
+    return out
+
+
+def of_result(name: str, result: Any, chars: PerQuery | None = None) -> PerQuery:
+    """Figure `name` for every query of a pipeline `Result`: counted from its scores with the
+    selection it was ranked with, so a query returning more than the ranking's depth (a model
+    without a limit: 93.7 results a query on average read as 75.4 at depth 100) counts all of
+    them; from the ranking alone where it was not selected."""
+    selection = getattr(result, "selection", None)
+    if selection is None:
+        return per_query(name, result.ranking, chars)
+    return per_query(name, result.ranking, chars, scores=result.scores, selection=selection)
+
+
+def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None, *,
+              scores: Scores | None = None, selection: Selection | None = None) -> PerQuery:
     """Figure `name` for every query of `ranking` (`chars`: `snippet_chars`, needed for
-    `injected_tokens`). KeyError for a name that is not one of FIGURES."""
+    `injected_tokens`). With `scores` and the `selection` the ranking was cut by, what each
+    query returns in all, past the ranking's depth too. KeyError for a name that is not one
+    of FIGURES."""
     count = np.asarray(ranking.count, np.int64)
+    if scores is not None and selection is not None:
+        full = returned(scores, selection)
+        if name == "injected_tokens" and (full > count).any():
+            if chars is None:
+                raise ValueError("injected_tokens needs the documents' snippet lengths")
+            if selection.limit is None and selection.offset == 0:  # every eligible pair
+                ok = (scores.gate == 0) & np.isfinite(scores.total)
+                if selection.min_score is not None:
+                    with np.errstate(invalid="ignore"):
+                        ok &= scores.total >= selection.min_score
+                total = np.bincount(scores.pair_query()[ok], weights=chars[scores.docs[ok]],
+                                    minlength=scores.n_queries)
+                return np.asarray(np.floor(total / 4 + 0.5), np.float64)
+            ranking = rank(scores, int(full.max(initial=0)), selection)  # deep enough
+        count = full
     if name == "results":
         return count.astype(np.float64)
     if name == "empty":
@@ -65,11 +110,12 @@ def per_query(name: str, ranking: Ranking, chars: PerQuery | None = None) -> Per
     raise KeyError(name)
 
 
-def means(names: Sequence[str], ranking: Ranking, chars: PerQuery | None = None
+def means(names: Sequence[str], result: Any, chars: PerQuery | None = None
           ) -> dict[str, float]:
-    """The mean of each figure over every query (NaN where there is no query)."""
+    """The mean of each figure of a pipeline `Result` over every query (`of_result`; NaN
+    where there is no query)."""
     out: dict[str, float] = {}
     for name in names:
-        values = per_query(name, ranking, chars)
+        values = of_result(name, result, chars)
         out[name] = float(values.mean()) if values.size else float("nan")
     return out

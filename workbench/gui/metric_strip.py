@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from workbench.core.cases import CaseReport, check_cases, has_cases
 from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.pipeline import Result
-from workbench.core.selection_figures import FIGURES, per_query, selects, snippet_chars
+from workbench.core.selection_figures import FIGURES, of_result, selects, snippet_chars
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -424,7 +424,7 @@ class MetricStrip(QWidget):
         if name == "injected_tokens" and chars is None and self.session.dataset is not None:
             chars = snippet_chars(self.session.dataset)
             self._chars = (self.session.dataset, chars)
-        values = per_query(name, result.ranking, chars)
+        values = of_result(name, result, chars)
         return float(values.mean()) if values.size else math.nan
 
     def _show_cases(self, mask: NDArray[np.bool_] | None, training: bool) -> bool:

@@ -145,11 +145,11 @@ def _cases(result: Result, ctx: ObjectiveContext) -> PerQuery:
 
 
 def _injected_tokens(result: Result, ctx: ObjectiveContext) -> PerQuery:
-    return selection_figures.per_query("injected_tokens", result.ranking, ctx.snippet_chars)
+    return selection_figures.of_result("injected_tokens", result, ctx.snippet_chars)
 
 
 def _results(result: Result, ctx: ObjectiveContext) -> PerQuery:
-    return selection_figures.per_query("results", result.ranking)
+    return selection_figures.of_result("results", result)
 
 
 _COMPUTE: dict[str, Callable[[Result, ObjectiveContext], PerQuery]] = {

@@ -105,7 +105,7 @@ def run_sweep(request: SweepRequest,
         done = compute(ComputeRequest(request.generation, request.model, request.prepared,
                                       params, request.judgments if asked else None, asked,
                                       request.depth))
-        mean = (selection_figures.means([request.metric], done.result.ranking, chars)
+        mean = (selection_figures.means([request.metric], done.result, chars)
                 [request.metric] if figure else done.result.means.get(request.metric, np.nan))
         out.append((value, float(mean)))
         if per_query is not None:
@@ -140,7 +140,7 @@ def figure_mean(name: str, result: Any, dataset: Dataset | None) -> float:
         chars = snippet_chars(dataset, compute=False) if dataset is not None else None
         if chars is None:
             return float("nan")
-    return selection_figures.means([name], result.ranking, chars)[name]
+    return selection_figures.means([name], result, chars)[name]
 
 
 class _Relay(QObject):
