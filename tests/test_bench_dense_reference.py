@@ -37,4 +37,5 @@ def test_the_dense_row_has_a_reference() -> None:
     params = get_model("dense").schema.resolve({})
     ms, note = dense_per_query(ds, params)
     assert ms is not None and ms > 0
-    assert note == f"brute-force vector search per query (numpy), all {len(ds.queries)} queries"
+    assert note == (f"brute-force vector search per query (numpy, one BLAS thread), "
+                    f"all {len(ds.queries)} queries")

@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from workbench.core.data import Dataset
@@ -178,12 +179,28 @@ def dense_per_query(dataset: Dataset, params: Params) -> tuple[float | None, str
                           prompt=str(params["query_prompt"]))
     docs = np.ascontiguousarray(docs, np.float32)
     floor = float(params["min_similarity"])
-    each, timed = _per_query_ms(len(dataset.queries),
-                                lambda qi: vector_search(docs, queries[qi], floor),
-                                most=50, seconds=5.0)
+    with _one_blas_thread() as limited:
+        each, timed = _per_query_ms(len(dataset.queries),
+                                    lambda qi: vector_search(docs, queries[qi], floor),
+                                    most=50, seconds=5.0)
     return (each * len(dataset.queries),
-            f"brute-force vector search per query (numpy), "
-            f"{_timed(timed, len(dataset.queries))}")
+            f"brute-force vector search per query (numpy{', one BLAS thread' if limited else ''}"
+            f"), {_timed(timed, len(dataset.queries))}")
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[bool]:
+    """One BLAS thread for a query's matrix-vector product, as a store answering one query
+    a core runs it: on two loaded cores OpenBLAS's threads contended, 5.5 s for SciFact's
+    300 queries against 0.11 s with one (so the reference was 25 times too slow). Yields
+    whether the limit holds (threadpoolctl comes with the embedding extra)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield False
+        return
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield True
 
 
 def importance_scores(dataset: Dataset, params: Params) -> Callable[[int], list[tuple[float, int]]]:
