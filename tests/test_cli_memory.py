@@ -45,8 +45,8 @@ def test_why_stats_over_a_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert re.search(r"over the 1 turn with a result: top / last avg +12.00 / 12.00\n", out)
     # pi-lodestone's tail avg 6 − min score 8 < 3 says "doing real work"; the one result
     # injected scores 12, 4 above it: the threshold did not cut it
-    # the verdict's margin counts the turns that injected, and says so (the table's
-    # "tail − min score" counts every turn)
+    # the verdict's margin counts the turns that injected, and says so (the tail average
+    # counts every turn)
     assert ("the last injected results score well above the min score (4.00 above it on "
             "average over the 1 turn that injected); 1 turn injected nothing") in out
     assert ("(pi-lodestone's /memory why-stats says 'doing real work' here: its average 6.00 "

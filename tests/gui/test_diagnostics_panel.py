@@ -72,12 +72,32 @@ def test_figures_follow_the_parameters(qtbot: QtBot, decisions: TuningSession) -
     assert shown["zero_pct"][0] == f"{want.zero_pct:.1f}"
     assert shown["top_avg"][0] == f"{want.top_avg:.2f}"
     assert shown["tail_avg"][0] == f"{want.tail_avg:.2f}"
-    assert shown["margin"][0] == f"{want.tail_avg - want.min_score:.2f}"
+    # the last result less its turn's min score over the turns that injected: an empty turn
+    # has no last result (counting it as 0 made the row disagree with the line above it)
+    turns = [t for t in panel._turns["current"] if t.results]
+    assert 0 < len(turns) < want.turns  # some turns empty: the two readings differ here
+    margin = sum(t.results[-1][1] - t.min_score for t in turns) / len(turns)
+    assert shown["margin"][0] == f"{margin:.2f}"
+    assert f"{margin:.2f} above" in panel.verdict.text()
     assert shown["tokens_per_turn"][0] == str(want.tokens_per_turn)
     assert shown["verdict"][0] == ("yes" if want.threshold_decides else "rarely")
     ids = panel.cell_texts(panel.ids)
     assert [(row[0], int(row[1]), row[2]) for row in ids] == [
         (rid, n, f"{avg:.2f}") for rid, n, avg in want.most_injected]
+
+
+def test_margin_row_is_the_lines_figure(qtbot: QtBot, decisions: TuningSession) -> None:
+    """The decisions sample at its defaults: 21 turns, 14 injected; `workbench why-stats
+    --live` and the line under the title say 36.29 above the min score, and so does the row
+    (it said 21.52, counting the 7 empty turns as a score of 0)."""
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    shown = panel.figure_texts()
+    assert shown["turns"][0] == "21" and shown["tail_avg"][0] == "29.52"
+    assert shown["margin"][0] == "36.29"
+    assert "36.29 above it on average over the 14 turns that injected" in panel.verdict.text()
+    labels = [panel.tables[1].item(r, 0).text() for r in range(panel.tables[1].rowCount())]
+    assert "tail score avg (empty = 0)" in labels and "tail − min, injected turns" in labels
 
 
 def test_baseline_and_deltas(qtbot: QtBot, decisions: TuningSession) -> None:

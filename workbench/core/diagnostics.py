@@ -347,8 +347,8 @@ def verdict_line(st: InjectionStats, emptied: int | None = None,
                 f"whose best match scored below it; {turns_text(empty - emptied)} had no "
                 "match, or every match gated")
     margin = st.tail_margin_answered
-    # the margin counts only the turns that injected; the table's "tail − min score" counts
-    # every turn (an empty one as 0), so say which turns where they differ
+    # the margin counts only the turns that injected (as the GUI's "tail − min, injected
+    # turns"); the tail average counts an empty one as 0, so say which turns where they differ
     over = f" over the {turns_text(st.answered)} that injected" if empty else ""
     if emptied:  # live: turns that matched, every match below the min score
         nothing = empty - emptied

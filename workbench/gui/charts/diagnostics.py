@@ -54,6 +54,7 @@ from ._base import A_COLOR, INK, MUTED, OTHER, ChartPanel, make_plot
 from .diagnostics_figures import (
     FIGURES,
     MODEL_ID,
+    ROW_HELP,
     SETTINGS,
     SLIDERS,
     VERDICT_HELP,
@@ -320,6 +321,7 @@ class InjectionDiagnostics(ChartPanel):
             t.setRowCount(len(group))
             for row, (key, label, dec) in enumerate(group):
                 name = cell(label, right=False)
+                name.setToolTip(ROW_HELP.get(key, ""))
                 t.setItem(row, 0, name)
                 if key == "verdict":
                     name.setToolTip(VERDICT_HELP)

@@ -18,8 +18,10 @@ MODEL_ID = "decision-memory"
 LOG_FILE = "injections.jsonl"
 
 # (key, label, decimals; 0 prints as %g): the CLI's figures, in two tables of eight rows so
-# that they fit the chart area's height; "margin" is tail avg − min score (each turn's own),
-# "verdict" whether the threshold is doing real work
+# that they fit the chart area's height; the top and tail scores count an empty turn as 0, as
+# the CLI's "(no result = 0)" rows; "margin" is the last result's score − its turn's own min
+# score over the turns that injected (the verdict line's figure: an empty turn has no last
+# result to be above anything), "verdict" whether the threshold is doing real work
 FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
     (("turns", "turns", 0),
      ("count_mean", "results/turn mean", 2),
@@ -29,16 +31,29 @@ FIGURES: tuple[tuple[tuple[str, str, int], ...], ...] = (
      ("zero_pct", "no result %", 1),
      ("snippet_mean", "snippet chars avg", 1),
      ("tokens_per_turn", "tokens/turn (est.)", 0)),
-    (("top_avg", "top score avg", 2),
+    (("top_avg", "top score avg (empty = 0)", 2),
      ("top_min", "top score min", 0),
      ("top_max", "top score max", 0),
-     ("tail_avg", "tail score avg", 2),
+     ("tail_avg", "tail score avg (empty = 0)", 2),
      ("min_score", "min score", 0),
      ("limit", "limit", 0),
-     ("margin", "tail − min score", 2),
+     ("margin", "tail − min, injected turns", 2),
      ("verdict", "threshold decides", 0)),
 )
 
+
+EMPTY_AS_0 = ("an empty turn counts as a score of 0 here, as in pi-lodestone's /memory "
+              "why-stats (the CLI's “no result = 0”)")
+# a figure's row → its tooltip
+ROW_HELP = {
+    "top_avg": f"the first result's score, averaged over every turn: {EMPTY_AS_0}",
+    "top_min": f"the lowest first-result score: {EMPTY_AS_0}",
+    "top_max": "the highest first-result score",
+    "tail_avg": f"the last injected result's score, averaged over every turn: {EMPTY_AS_0}",
+    "margin": ("the last injected result's score less its turn's own min score, averaged over "
+               "the turns that injected something (an empty turn has no last result): the "
+               "figure the line above quotes"),
+}
 
 SETTINGS = {"min_score": "min_score_range", "limit": "limit_range"}  # row → its range
 # row → decision-memory's sliders of that setting (injection, manual search)
@@ -47,8 +62,8 @@ SLIDERS = {"min_score": ("inject_min_score", "search_min_score"),
 
 
 def figure(stats: InjectionStats, key: str) -> float:
-    if key == "margin":  # each turn against its own min score
-        return stats.tail_margin
+    if key == "margin":  # each turn that injected against its own min score
+        return stats.tail_margin_answered
     return float(getattr(stats, key))
 
 
