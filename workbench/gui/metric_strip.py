@@ -34,6 +34,7 @@ from workbench.core.metrics import PairedTest, paired_test
 from workbench.core.pipeline import Result
 from workbench.core.selection_figures import FIGURES, of_result, selects, snippet_chars
 from workbench.core.session import TuningSession
+from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
@@ -57,6 +58,12 @@ CASES_TIP = ("pi-lodestone's eval cases that pass at the current values: every e
              "the case's own top K, no forbidden one there — the figure its eval harness "
              "reports (the Eval cases tab lists them, with recall and precision pooled over "
              "the expected ids, not the per-query means R@k and P@k show)")
+
+
+def metric_tip(name: str) -> str:
+    """A metric card's tooltip: the metric's meaning in a line, the report's."""
+    meaning = metric_meaning(name)
+    return f"{metric_label(name)}: {meaning}" if meaning else ""
 
 
 class _Relay(QObject):
@@ -163,9 +170,10 @@ COMPARISON_TIP = (
 
 class _Comparison(QLabel):
     """The paired test's line, right of the cards: all the room they leave (it never sets
-    the window's narrowest width) and a fixed height, so a new p-value does not re-lay out
-    the window; where the room is short of the long text (▲ ▼ queries, p, the test's
-    method) it shows the short one (▲ ▼, p)."""
+    the window's narrowest width) and a fixed height of two lines (the cards' are three), so
+    a new p-value does not re-lay out the window; where the room is short of the long text
+    (▲ ▼ queries, p, the test's method) it shows the short one (▲ ▼, p; a hint on two
+    lines)."""
 
     def __init__(self, parent: QWidget) -> None:
         super().__init__("", parent)
@@ -175,11 +183,15 @@ class _Comparison(QLabel):
         self.wide = fm.horizontalAdvance("▲300 ▼300 queries   p = 0.000 (randomisation) ") + 24
         self.setMinimumWidth(fm.horizontalAdvance("▲300 ▼300   p = 0.000 ") + 16)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setFixedHeight(fm.height() + 8)
+        self.setFixedHeight(2 * fm.height() + 8)
         self.texts = ("", "")  # (long, short)
+        self.steady = True
 
-    def say(self, wide: str, short: str) -> None:
-        self.texts = (wide, short)
+    def say(self, wide: str, short: str, steady: bool = True) -> None:
+        """`steady`: a test's line, whose figures change on every tick: the long text only
+        where the widest such line fits, so that it does not flip between the two; else
+        (a hint) wherever the long text itself fits."""
+        self.texts, self.steady = (wide, short), steady
         self._fit()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
@@ -190,7 +202,8 @@ class _Comparison(QLabel):
         # the long text's own width where it is longer than a test's line (the training
         # scores' line, which names who tuned, had run past the window's edge)
         plain = re.sub(r"<[^>]+>", "", self.texts[0]).replace("&nbsp;", " ")
-        short = self.width() < max(self.wide, self.fontMetrics().horizontalAdvance(plain) + 8)
+        short = self.width() < max(self.wide if self.steady else 0,
+                                   self.fontMetrics().horizontalAdvance(plain) + 8)
         text = self.texts[short]
         if text != self.text():
             self.setText(text)
@@ -254,8 +267,8 @@ class MetricStrip(QWidget):
         self.extra_cards: dict[str, MetricCard] = {}
         for name in EXTRA_METRICS:
             card = MetricCard(self)
-            card.setToolTip(f"{metric_label(name)}: reported by the model, mean over the "
-                            "judged queries")
+            card.setToolTip(f"{metric_tip(name) or metric_label(name)} — reported by the "
+                            "model, mean over the judged queries")
             card.setFixedWidth(max(card.width(), card.fontMetrics().horizontalAdvance(
                 metric_label(name)) + 28))
             card.hide()
@@ -381,6 +394,9 @@ class MetricStrip(QWidget):
                 card.show_metric(name, mean(res, name),
                                  mean(base.result if base else None, name), missing,
                                  held.training)
+                tip = metric_tip(name)  # the metric's meaning (k changes it)
+                if card.toolTip() != tip:
+                    card.setToolTip(tip)
         reported = set()
         for name, card in self.extra_cards.items():
             value = mean(res, name)
@@ -394,8 +410,9 @@ class MetricStrip(QWidget):
                 or unjudged != self._unjudged):
             # shown or hidden on a change of model or data, not per tick
             self._reported, self._has_cases, self._unjudged = reported, cases, unjudged
-            for card in self.cards:
-                card.setToolTip(FIGURES_TIP if unjudged == "figures" else "")
+            if unjudged == "figures":  # the metrics' cards have their meaning (above)
+                for card in self.cards:
+                    card.setToolTip(FIGURES_TIP)
             self._fit_cards()
         if self.defer_ms and res is not None and base is not None:
             # restarts: one test after the storm settles. Mid-drag it would compete with the
@@ -470,7 +487,7 @@ class MetricStrip(QWidget):
         self._test_generation += 1  # a test still running for older values is now stale
         if res is not None and not res.means:
             self.comparison.say(_muted("no judgments to measure against"),
-                                _muted("no judgments"))
+                                _muted("no judgments"), steady=False)
             return
         held = s.held_out()
         if s.baseline is not None and s.result is not None and held.training:
@@ -479,7 +496,7 @@ class MetricStrip(QWidget):
             who = held.note.partition(" tuned on by ")[2]
             self.comparison.say(_muted("training scores: no test (every judged query was "
                                        f"tuned on{' by ' + who if who else ''})"),
-                                _muted("training scores: no test"))
+                                _muted("training scores: no test"), steady=False)
             return
         work = self._test_inputs()
         if work is None:
@@ -515,8 +532,9 @@ class MetricStrip(QWidget):
             self.comparison.say("", "")
             return
         if test is None:
+            # where the line does not fit, on two: "to compare" says why (it was cut off)
             self.comparison.say(_muted("pin a baseline (Ctrl+B) to compare"),
-                                _muted("pin a baseline (Ctrl+B)"))
+                                _muted("pin a baseline (Ctrl+B)<br>to compare"), steady=False)
             return
         p = test.p_value
         ptext = "–" if math.isnan(p) else (f"{p:.3f}" if p >= 0.001 else f"{p:.1e}")

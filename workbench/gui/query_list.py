@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.session import TuningSession
+from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
-from .elided import MiddleElided
+from .elided import TEXT_MARGIN, MiddleElided
 from .palette import GATED, delta_color, signed
 from .throttle import IdleThrottle
 
@@ -50,6 +51,10 @@ class QueryTableModel(QAbstractTableModel):
     """Rows are the dataset's queries in order; columns id, text, metric, Δ."""
 
     COLUMNS = ("id", "query", "nDCG", "Δ")
+    HELP = ("the query's id in the dataset (the whole id is each cell's tooltip)",
+            "the query's text (the whole text is each cell's tooltip); click a header to sort",
+            "",  # the metric's meaning, at the k in use
+            "change of the query's nDCG against the pinned baseline")
 
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,12 +76,17 @@ class QueryTableModel(QAbstractTableModel):
             if section == 2:
                 return self.metric_name()
             return self.COLUMNS[section]
-        if role == Qt.ItemDataRole.ToolTipRole and section == 3:
-            return "change against the pinned baseline"
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            if section == 2:
+                return f"{self.metric_name()}: {metric_meaning(self.metric_id())}"
+            return self.HELP[section] if 0 <= section < len(self.HELP) else None
         return None
 
     def metric_name(self) -> str:
         return f"nDCG@{self.session.k}"
+
+    def metric_id(self) -> str:
+        return f"ndcg@{self.session.k}"
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if int(role) not in _ROLES:
@@ -244,8 +254,14 @@ class QueryList(QWidget):
         # characters (hash ids such as c885591bbb0 are told apart by their start; the full id
         # is the cell's tooltip)
         self.view.resizeColumnToContents(0)
-        self._id_content = self.view.columnWidth(0)
         ds = self.session.dataset
+        # the widest id whole in its cell: the size hint (7 px about the text) fell a px short
+        # of the elider's margins (TEXT_MARGIN each side), and "turn-10" showed as "tu…10"
+        # beside 230 px of query text
+        fm = self.view.fontMetrics()
+        widest = max((fm.horizontalAdvance(q.id) for q in list(ds.queries)[:1000]),
+                     default=0) if ds is not None else 0
+        self._id_content = max(self.view.columnWidth(0), widest + 2 * TEXT_MARGIN + 2)
         self._hash_ids = ds is None or all(
             HASH_ID.fullmatch(q.id) for q in list(ds.queries)[:200])
         self._fit_id()

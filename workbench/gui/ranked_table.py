@@ -42,6 +42,18 @@ from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranke
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("rank", "Δ", "id", "title", "score", "rel", "contributions", "gate")
+# each column header's tooltip, in COLUMNS' order
+HEADER_HELP = (
+    "the document's place in the ranking for the selected query (–: not ranked, a gate "
+    "zeroed it)",
+    "rank change against the pinned baseline (▲ up, ▼ down, new)",
+    "the document's id in the dataset",
+    "the document's title",
+    "the model's score for this query at the current values (the ranking sorts by it)",
+    "judged relevance (blank: not judged)",
+    "each signal's contribution to the score (hatched: negative)",
+    "the gate that zeroed this document",
+)
 _R = Qt.ItemDataRole
 _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlignmentRole),
                     int(_R.ToolTipRole), int(_R.BackgroundRole), int(CONTRIB_ROLE),
@@ -82,10 +94,7 @@ class RankedTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return {1: "rank change against the pinned baseline (▲ up, ▼ down, new)",
-                    5: "judged relevance (blank: not judged)",
-                    6: "each signal's contribution to the score (hatched: negative)",
-                    7: "the gate that zeroed this document"}.get(section)
+            return HEADER_HELP[section] if 0 <= section < len(HEADER_HELP) else None
         return None
 
     def refresh(self) -> None:

@@ -211,24 +211,31 @@ _MEANING = {
 }
 
 
+def metric_meaning(metric: str) -> str:
+    """A metric id's meaning in one line ("" where there is none): the report's key, and the
+    window's metric cards' and columns' tooltips."""
+    from workbench.core.metrics import parse_metric
+
+    figure = BUNDLE_METRICS.get(metric)
+    if figure is not None:
+        return (f"{figure.help} (higher is better)" if figure.higher_is_better else
+                f"{figure.help} (a cost: fewer is better only where recall holds; "
+                "↓/↑: tasks with fewer / more)")
+    try:
+        base, k = parse_metric(metric)
+    except ValueError:
+        return ""
+    return _MEANING.get(base, "").format(k=k if k is not None else "all")
+
+
 def metric_meanings(comp: Comparison) -> list[str]:
     """One line per metric compared, in words, then how to read Δ, p and ▲/▼: the key a
     reader who does not know the abbreviations needs."""
-    from workbench.core.metrics import metric_label, parse_metric
+    from workbench.core.metrics import metric_label
 
     out = []
     for r in comp.rows:
-        figure = BUNDLE_METRICS.get(r.metric)
-        if figure is not None:
-            meaning = (f"{figure.help} (higher is better)" if figure.higher_is_better else
-                       f"{figure.help} (a cost: fewer is better only where recall holds; "
-                       "↓/↑: tasks with fewer / more)")
-        else:
-            try:
-                base, k = parse_metric(r.metric)
-            except ValueError:
-                continue
-            meaning = _MEANING.get(base, "").format(k=k if k is not None else "all")
+        meaning = metric_meaning(r.metric)
         if meaning:
             label = metric_label(r.metric)
             named = label if label == r.metric else f"{label} ({r.metric})"
