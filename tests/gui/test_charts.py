@@ -113,7 +113,11 @@ def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: Qt
     assert chart.docs.size == 0 and "ranks no document" in chart._top_hint
     assert plot.getAxis("left")._tickLevels in (None, [[]])
     names = [label.text for _, label in chart.top_legend.items]
-    assert names == [*tea.result.scores.signals, "total"] and "bm25" not in names
+    # vault-search's signals, by their sliders' names (tf is "Weight: term frequency")
+    assert tea.result.scores.signals[0] == "tf"
+    assert "BM25" not in names
+    assert names == [
+        "term frequency", "position", "density", "proximity", "clamp", "total"]
 
 
 def test_no_result_yet_draws_no_empty_axes(qtbot: QtBot) -> None:
@@ -185,7 +189,8 @@ def test_the_legend_of_a_short_chart_fits_it(qtbot: QtBot, vault: TuningSession)
     vb = chart.top_plot.getPlotItem().vb
     qtbot.waitUntil(lambda: 0 < vb.height() < 130)
     legend = chart.top_legend
-    assert [label.text for _, label in legend.items] == [*vault.result.scores.signals, "total"]
+    assert [label.text for _, label in legend.items] == [
+        "term frequency", "position", "density", "proximity", "clamp", "total"]
     shown = vb.sceneBoundingRect()
     for sample, label in legend.items:
         for item in (sample, label):
@@ -546,7 +551,7 @@ def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
         sides = [str(r) if r is not None else f">{tea.depth}" if n >= tea.depth else "–"
                  for r, n in zip((m.baseline_rank, m.rank), counts, strict=True)]
         assert row[2] == " → ".join(sides)
-        assert row[5].startswith("bm25 ")
+        assert row[5].startswith("BM25 ")  # the signal by its label
     # from beyond the baseline's depth (100): its distance is not known
     from dataclasses import replace
 

@@ -119,7 +119,8 @@ def test_breakdown_prints_a_zero_penalty_as_0(qtbot: QtBot, code: TuningSession)
     _show(qtbot, preview)
     code.select_docs([doc])
     text = preview.browser.toPlainText()
-    assert "fail_prior 0" in text and "-0 " not in text + " " and not text.rstrip().endswith("-0")
+    # the signals by their sliders' names ("fail prior", "not source code")
+    assert "fail prior 0" in text and "-0 " not in text + " " and not text.rstrip().endswith("-0")
 
 
 def test_preview_prose_unchanged(qtbot: QtBot) -> None:
@@ -192,7 +193,7 @@ def test_many_parameters_grouped_one_editor_each(qtbot: QtBot, code: TuningSessi
     widths = {e.spin.width() for e in panel.editors.values() if hasattr(e, "spin")}
     assert len(widths) == 1, widths
     titles = {sec.key: sec.title for sec in secs if sec.key}
-    assert titles["w"] == "Weight" and titles["recency"] == "Recency"
+    assert titles["w"] == "Weight" and titles["recency"] == "Recent touch"
     assert titles["mult"] == "Multipliers"  # labels without a common "Title: ": named
     dm = {sec.key: sec.title for sec in sections(
         list(get_model("decision-memory").schema.stage("live"))) if sec.key}

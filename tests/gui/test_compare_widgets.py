@@ -268,7 +268,9 @@ def test_explain_diff_is_b_minus_a_of_each_sides_contributions(qtbot,  # type: i
         total_a, parts_a = doc_contributions(a.scores, m.query, m.doc)
         total_b, parts_b = doc_contributions(b.scores, m.query, m.doc)
         rows = view.values()
-        assert [r[0] for r in rows] == [*a.scores.signals, "total"]
+        assert a.scores.signals[0] == "tf"  # named as the sliders name them
+        assert [r[0] for r in rows] == [
+            "term frequency", "position", "density", "proximity", "clamp", "total"]
         got = np.array([r[1:] for r in rows])
         np.testing.assert_allclose(got[:-1, 0], parts_a, atol=1e-12)
         np.testing.assert_allclose(got[:-1, 1], parts_b, atol=1e-12)

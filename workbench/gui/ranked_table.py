@@ -39,6 +39,7 @@ from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .elided import ElidingLabel, MiddleElided, esc
 from .palette import BETTER, GATED, WORSE, score_decimals, signal_hex
 from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranked_rows
+from .signal_names import signal_labels
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("rank", "Δ", "id", "title", "score", "rel", "contributions", "gate")
@@ -240,7 +241,7 @@ class RankedTableModel(QAbstractTableModel):
 
     def _tooltip(self, r: RankedRow, col: int) -> str | None:
         if col == BAR_COLUMN and self.session.result is not None:
-            names = self.session.result.scores.signals
+            names = signal_labels(self.session.model, self.session.result.scores.signals)
             parts = [f"<span style='color:{signal_hex(i)}'>■</span> {n}: {v:.4g}"
                      for i, (n, v) in enumerate(zip(names, r.contributions, strict=False))]
             return "<br>".join(parts)
@@ -464,8 +465,11 @@ class RankedTable(QWidget):
             return
         q = s.dataset.queries[s.query]
         # a space between entries, none inside one: the label wraps between signals only
-        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;{esc(name)}"
-                          for i, name in enumerate(s.result.scores.signals))
+        # the signals by their sliders' names, no space inside one: it wraps between signals
+        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;"
+                          + esc(name).replace(" ", "&nbsp;")
+                          for i, name in enumerate(signal_labels(s.model,
+                                                                 s.result.scores.signals)))
         clipped = _clip(q.text, 140)
         text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
         # the notes first: the label holds two lines, and a long list of signals (codeledger

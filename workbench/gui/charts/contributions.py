@@ -21,6 +21,7 @@ from workbench.core.compare import doc_contributions
 from workbench.core.session import TuningSession
 from workbench.gui.elided import ElidingLabel
 from workbench.gui.palette import signal_hex, signed
+from workbench.gui.signal_names import signal_labels
 
 from ._base import (
     A_COLOR,
@@ -145,7 +146,8 @@ class ContributionChart(ChartPanel):
             self._clear(self.top_plot, self.top_legend)
             plot = self.top_plot.getPlotItem()
             self._top_bars = []
-            for i, name in enumerate(signals):
+            # keyed by the signals' sliders' names, as the ranked table's legend
+            for i, name in enumerate(signal_labels(self.session.model, signals)):
                 bar = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR,
                                       brush=pg.mkBrush(signal_hex(i)),
                                       pen=pg.mkPen("w", width=0.5))
@@ -385,8 +387,9 @@ class ContributionChart(ChartPanel):
             self.pair_bars[key] = bar
             keys.append(f"<span style='color:{color}'>■</span> {label}")
         plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen(INK, width=1)))
-        plot.getAxis("bottom").setTicks([[(float(i), n)
-                                          for i, n in enumerate(self.pair_names)]])
+        shown_names = [*signal_labels(s.model, self.pair_names[1:])]
+        plot.getAxis("bottom").setTicks([[(float(i), n) for i, n in
+                                          enumerate([self.pair_names[0], *shown_names])]])
         drawn = np.stack([a, b, a - b])
         lo = float(min(drawn.min(), 0.0))
         hi = float(max(drawn.max(), 0.0))
@@ -397,7 +400,8 @@ class ContributionChart(ChartPanel):
         why = ""
         if len(diff) > 1 and np.any(diff > 0):
             i = int(np.argmax(diff))
-            why = f"; most from {names[i]} ({signed(float(diff[i]))})"
+            why = (f"; most from {signal_labels(s.model, names[i:i + 1])[0]} "
+                   f"({signed(float(diff[i]))})")
         gates = r.scores.gates
         for d in (da, db):
             pair = self._gate_of(q, d)

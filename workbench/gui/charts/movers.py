@@ -23,10 +23,12 @@ from PySide6.QtWidgets import (
 
 from workbench.core.compare import Mover, move_counts, movers
 from workbench.core.data import display_title
+from workbench.core.engine import Model
 from workbench.core.session import TuningSession
 from workbench.gui.elided import MiddleElided
 from workbench.gui.export_csv import write_grab, write_rows, write_svg_drawing
 from workbench.gui.palette import BETTER, WORSE, signed
+from workbench.gui.signal_names import signal_labels
 
 from ._base import MUTED, ChartPanel
 
@@ -55,9 +57,10 @@ def rank_text(m: Mover, depth: int | None = None, baseline_depth: int | None = N
     return f"{r(m.baseline_rank, baseline_depth)} → {r(m.rank, depth)}"
 
 
-def deltas_text(m: Mover, limit: int = 3) -> str:
-    """The signal deltas that moved it, largest first; across models, each side's signals."""
-    text = _deltas_text(m, limit)
+def deltas_text(m: Mover, limit: int = 3, model: Model | None = None) -> str:
+    """The signal deltas that moved it, largest first, each signal by `model`'s name for it
+    (its slider's); across models, each side's signals."""
+    text = _deltas_text(m, limit, model)
     missing = [side for side, ok in (("baseline", m.baseline_candidate), ("now", m.candidate))
                if not ok]
     if missing:  # its zeros on that side are no score: the model did not score it
@@ -65,13 +68,14 @@ def deltas_text(m: Mover, limit: int = 3) -> str:
     return text
 
 
-def _deltas_text(m: Mover, limit: int) -> str:
+def _deltas_text(m: Mover, limit: int, model: Model | None = None) -> str:
     d = m.signal_deltas
     if d is None:
         return (f"total {signed(m.total_delta)} (signals {', '.join(m.baseline_signals)} → "
                 f"{', '.join(m.signals)})")
     parts = sorted(d.items(), key=lambda kv: -abs(kv[1]))
-    shown = [f"{name} {signed(v)}" for name, v in parts[:limit] if abs(v) >= 5e-4]
+    shown = [f"{signal_labels(model, [name])[0]} {signed(v)}" for name, v in parts[:limit]
+             if abs(v) >= 5e-4]
     return ", ".join(shown) or "±0"
 
 
@@ -159,7 +163,7 @@ class MoversList(ChartPanel):
             cells = (queries[m.query].id, shown,
                      rank_text(m, cut(now_count, m.query), cut(base_count, m.query)),
                      move_text(m),
-                     signed(m.total_delta), deltas_text(m))
+                     signed(m.total_delta), deltas_text(m, model=s.model))
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col == 1:

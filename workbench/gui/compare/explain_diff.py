@@ -25,6 +25,7 @@ from workbench.core.data import display_title
 from workbench.gui.charts._base import MUTED, elide_middle
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color, signal_color, signed
+from workbench.gui.signal_names import signal_labels
 
 NAME_CHARS = 10  # a configuration's name in a column header, at most
 HINT = "Click a document in the lists to see why it moved"
@@ -95,7 +96,8 @@ class ExplainDiff(QWidget):
                 item.setToolTip(tip)
         rows: list[tuple[str, float, float, QColor | None]] = [
             (name, float(ca), float(cb), signal_color(s)) for s, (name, ca, cb) in
-                enumerate(zip(move.signals, move.contributions_a, move.contributions_b,
+                enumerate(zip(signal_labels(comp.model, move.signals), move.contributions_a,
+                              move.contributions_b,
                               strict=True))]
         rows.append(("total", move.total_a, move.total_b, None))
         self.table.setRowCount(len(rows))

@@ -40,6 +40,7 @@ from workbench.core.engine import Scores
 from workbench.core.models.codeledger.params import (
     GATES,
     MULTIPLIERS,
+    SIGNAL_LABELS,
     SIGNAL_NAMES,
     SIGNS,
     WEIGHT_PARAMS,
@@ -193,7 +194,7 @@ def inert(prep: CodeLedgerPrepared, params: Params) -> dict[str, str]:
 
     def why(signal: str) -> str:
         return ("the ledger names no file" if signal.endswith("_prior")
-                else f"{signal} is 0 at every task–file pair")
+                else f"“{SIGNAL_LABELS[signal]}” is 0 at every task–file pair")
 
     out: dict[str, str] = {}
     for s, w in zip(SIGNAL_NAMES, WEIGHT_PARAMS, strict=True):

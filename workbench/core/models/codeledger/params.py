@@ -84,6 +84,9 @@ WEIGHT_PARAMS: tuple[str, ...] = tuple(f"w_{s[2]}" for s in _SIGNALS)
 SIGNS: tuple[int, ...] = tuple(s[3] for s in _SIGNALS)
 SIGNALS = tuple(Signal(n, lab, h + (" Subtracted." if sign < 0 else ""))
                 for n, lab, _, sign, _, h in _SIGNALS)
+# each signal's name as its weight's slider says it ("named in the task" for mention): the one
+# name the window shows it by, in every parameter's label and help that speaks of it
+SIGNAL_LABELS: dict[str, str] = {n: lab.lower() for n, lab, *_ in _SIGNALS}
 
 # (name, default): task-type multipliers that differ from 1 (REFERENCE §2, test tasks)
 MULTIPLIERS: tuple[tuple[str, str, float], ...] = (
@@ -137,7 +140,7 @@ def _b_prep(name: str, label: str, default: bool, help: str) -> Param:
 
 
 DOCUMENT_SCHEMA = ParamSchema([
-    *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the {s[0]} signal ("
+    *(_f(w, f"Weight: {s[1].lower()}", s[4], f"Weight of the “{s[1].lower()}” signal ("
          + (f"config key selector.weights.{s[2]}" if s[2] in CONFIG_WEIGHTS else
             "no key in CodeLedger's config: `export` cannot carry it")
          + "). Relative: only the ratios between weights order the files.",
@@ -146,16 +149,19 @@ DOCUMENT_SCHEMA = ParamSchema([
     _yours(Param("task_type", "Task type", "auto", kind="choice", choices=("auto", *TASK_TYPES),
                  help="auto: detected from the task text (first regex hit); else forced "
                       "for every task.")),
-    *(_f(f"mult_{t}_{s}", f"×{s} on {t}", v, f"Multiplier of the {s} weight for {t} tasks.",
-         high=5.0) for t, s, v in MULTIPLIERS),
-    _b("error_infra_bug_fix_only", "Error infra: bug fixes only", True,
+    *(_f(f"mult_{t}_{s}", f"×{SIGNAL_LABELS[s]} on {t}", v,
+         f"Multiplier of the “{SIGNAL_LABELS[s]}” weight for {t} tasks.", high=5.0)
+      for t, s, v in MULTIPLIERS),
+    _b("error_infra_bug_fix_only", "Error infrastructure: bug fixes only", True,
        "Count error infrastructure only for bug_fix tasks (0 for other task types)."),
-    _f("keyword_content_weight", "Keyword: content weight", 0.3,
+    _f("keyword_content_weight", "Keyword match: content weight", 0.3,
        "Weight of a term found only in the content keywords, against 1 in path or symbols."),
-    _f("graph_share", "Graph: share per hop", 0.5,
-       "Share of a neighbour's content relevance a file takes per hop (graph signal)."),
-    _i("graph_hops", "Graph: hops", 1, 0, 2,
-       "Hops the graph signal looks across: 0 off, 1 direct neighbours, 2 their neighbours."),
+    _f("graph_share", "Next to a match: share per hop", 0.5,
+       "Share of a neighbour's content relevance a file takes per hop (the “next to a match” "
+       "signal, graph in explain's figures)."),
+    _i("graph_hops", "Next to a match: hops", 1, 0, 2,
+       "Hops the “next to a match” signal looks across: 0 off, 1 direct neighbours, 2 their "
+       "neighbours."),
     _f("churn_commits", "Churn: commits for full", 20, "Commits within the churn window at which "
         "churn reaches 1 (a file touched today).",
        low=1, high=200, step=1),
@@ -164,12 +170,13 @@ DOCUMENT_SCHEMA = ParamSchema([
        low=1, high=365, step=1),
     _f("churn_window_days", "Churn: window days", 90, "Commits younger than this count.",
        low=1, high=3650, step=1),
-    *(_f(f"recency_days_{i}", f"Recency: band {i} days", d, f"Files last touched at most this "
+    *(_f(f"recency_days_{i}", f"Recent touch: band {i} days", d, f"Files last touched at most this "
         f"many days ago get band {i}'s value (bands are tried 1, 2, 3 in order).",
          low=0, high=3650, step=1) for i, d in ((1, 7), (2, 30), (3, 90))),
-    *(_f(f"recency_value_{i}", f"Recency: band {i} value", v, f"Recency within band {i}.")
+    *(_f(f"recency_value_{i}", f"Recent touch: band {i} value", v,
+         f"Recent touch within band {i}.")
       for i, v in ((1, 1.0), (2, 0.6), (3, 0.3))),
-    _f("recency_else", "Recency: older", 0.1, "Recency of files older than band 3."),
+    _f("recency_else", "Recent touch: older", 0.1, "Recent touch of files older than band 3."),
     _f("no_history_days", "No history: days", 90, "Age assumed for a file without commits.",
        low=0, high=3650, step=1),
     _f("test_mapped_value", "Test relevance: mapped only", 0.5,
