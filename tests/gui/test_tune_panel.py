@@ -304,6 +304,15 @@ def test_the_verdict_says_when_the_tuned_values_do_worse_held_out(qtbot: QtBot, 
     assert panel.apply_button.isEnabled()
     assert panel.apply_button.text() == ("Apply anyway" if warned else "Apply best")
     assert ("held out, the tuned values do worse" in panel.apply_button.toolTip()) is warned
+    # applied, then undone: the status names the button as it reads (it had said "Apply best
+    # offers them" beside a button labelled "Apply anyway")
+    panel.apply_button.click()
+    assert panel.session.params["w_keyword"] == 2.0
+    panel.session.undo()
+    label = "Apply anyway" if warned else "Apply best"
+    assert panel.apply_button.text() == label and panel.apply_button.isEnabled()
+    assert panel.status.text() == ("the sliders no longer hold the tuned values: "
+                                   f"{label} puts them back")
 
 
 def _folds_worse_start_kept() -> Any:

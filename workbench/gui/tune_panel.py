@@ -47,7 +47,7 @@ from .tune_runner import TuneRunner
 ERROR = "color:#c0392b"
 
 
-OFFERED = "the sliders no longer hold the tuned values: Apply best offers them"
+OFFERED = "the sliders no longer hold the tuned values"  # then: the button that offers them
 
 
 class TunePanel(QWidget):
@@ -417,7 +417,8 @@ class TunePanel(QWidget):
             elif self.apply_button.isEnabled() and (
                     text.startswith(("applied the tuned values", "the sliders hold"))
                     or text.endswith("nothing to apply")):  # an Undo, or a slider moved
-                self._say(OFFERED)
+                # the button by its label: "Apply anyway" where held out they did worse
+                self._say(f"{OFFERED}: {self.apply_button.text()} puts them back")
 
     def shutdown(self) -> None:
         self.runner.shutdown()
