@@ -765,7 +765,8 @@ def test_the_distribution_without_judgments_says_candidates_only(qtbot: QtBot) -
     chart.redraw()
     labels = [label.text for _, label in chart.legend.items]
     assert labels == ["candidates"]
-    assert not chart.share.isEnabled()  # one group: counts
+    # one group, counts: no "% of each group" box (it had stayed ticked, greyed, F12)
+    assert not chart.share.isVisibleTo(chart)
     assert chart.plot.getPlotItem().getAxis("left").labelText == "candidates"
     assert "judged relevant" not in chart.caption.text()
     n = len(chart.shown_pairs())

@@ -332,3 +332,17 @@ def test_tags_in_a_narrow_column_stay_right_of_the_rank(qtbot: QtBot) -> None:
             assert _paint_tags(painter, QRectF(0, 0, width, 20), tags, font, left=40.0) >= 36
     finally:
         painter.end()
+
+
+def test_a_tuned_configurations_head_keeps_its_name_and_its_mark(
+        qtbot: QtBot, vault: Comparison) -> None:
+    # "tuned on nDCG@10 (training scores)" headed its column "tuned on … scores)" (F12)
+    name = "tuned on nDCG@10"
+    configs = [vault.configs[0], dataclasses.replace(vault.configs[1], name=name)]
+    comp = dataclasses.replace(vault, configs=configs, training=frozenset({name}))
+    table = MetricTable()
+    qtbot.addWidget(table)
+    table.set_comparison(comp)
+    head = table.horizontalHeaderItem(2)
+    assert head is not None
+    assert head.text() == "tuned on nDCG@10\n(training scores)"

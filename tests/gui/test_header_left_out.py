@@ -22,8 +22,10 @@ def _line(qtbot: QtBot, folder: Path, split: str = "test") -> str:
 
 
 def test_the_header_says_the_queries_left_out(qtbot: QtBot, tmp_path: Path) -> None:
+    # every query kept is judged: said once, so that the line fits at 1,280 px (tea-beir's
+    # "…; 1 without judgments left o…" was cut), the whole sentence in the tooltip
     assert _line(qtbot, four_queries(tmp_path / "tea")) == (
-        "dataset: tea (3 docs, 2 queries, 2 judged; 2 without judgments left out)")
+        "dataset: tea (3 docs, 2 judged queries; 2 unjudged left out)")
 
 
 def test_with_several_splits_it_names_the_split(qtbot: QtBot, tmp_path: Path) -> None:
@@ -34,4 +36,4 @@ def test_with_several_splits_it_names_the_split(qtbot: QtBot, tmp_path: Path) ->
 
 def test_cisi(qtbot: QtBot) -> None:
     assert _line(qtbot, need_dataset("cisi")) == (
-        "dataset: cisi (1,460 docs, 76 queries, 76 judged; 36 without judgments left out)")
+        "dataset: cisi (1,460 docs, 76 judged queries; 36 unjudged left out)")

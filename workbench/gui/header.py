@@ -103,10 +103,18 @@ class Header(QWidget):
         # the query file's queries its judgments leave out (CISI: 36 of 112), said
         left_out = left_out_text(ds, s.split if several else "")
         tail = f"; {left_out})" if left_out else ")"
+        if left_out and not several and ds.qrels and len(ds.qrels) == n:
+            # every query kept is judged: said once ("24 queries, 24 judged; 1 without
+            # judgments left o…" was cut at 1,280 px), the whole sentence in the tooltip
+            counts = f"({len(ds.corpus):,} docs, {n:,} "
+            judged = f"judged quer{'y' if n == 1 else 'ies'}"
+            tail = f"; {ds.unjudged_left_out:,} unjudged left out)"
         self.dataset_label.set_texts(
             f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {counts}"
             + (judged if ds.qrels else f"<span style='color:#c0392b'>{judged}</span>")
-            + esc(tail), f"dataset: {ds.name}{split} {counts}{judged}{tail}", s.source or "")
+            + esc(tail), f"dataset: {ds.name}{split} {counts}{judged}{tail}",
+            "\n".join(t for t in (s.source or "", left_out and f"left out: {left_out} — "
+                                   "queries of the query file that no judgment names") if t))
         self._dataset_need = math.ceil(rich_width(self.dataset_label.font(), (
             f"dataset: <b>{esc(ds.name)}</b>{esc(split)} {esc(counts)}{judged})"))) + 4
         self._keep()

@@ -102,7 +102,10 @@ class TunePanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(scroll, 100)
         content = QWidget()
-        content.setMinimumSize(980, 420)  # no sideways scroll in a 1,024-px window
+        # no sideways scroll in a 1,024-px window; the height its layout needs (a fixed 420
+        # px minimum overrode it: the scroll area held the form and the Result box to 420 px,
+        # squeezed, and the verdict showed half its lines)
+        content.setMinimumWidth(980)
         scroll.setWidget(content)
         row = QHBoxLayout(content)
         row.setContentsMargins(4, 4, 4, 4)

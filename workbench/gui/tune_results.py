@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -194,6 +194,8 @@ def _studies(result: Any) -> list[Any]:
 TABLE_ROOM = 70  # px the verdict leaves the table below it: its header and two rows …
 TABLE_ROWS_KEPT = 4  # … or its header and up to this many rows where the run changed more
 TABLE_WIDEST = 320  # px the result column asks at most (the trials' chart keeps the rest)
+VERDICT_LINES = 24  # lines of the verdict shown whole before it scrolls
+VIEW_LEAST = 412  # px: the charts' least height (the tab's 420 with its margins)
 
 
 class TuneResults(QWidget):
@@ -255,18 +257,21 @@ class TuneResults(QWidget):
 
     def _fit_summary(self) -> None:
         """The summary's box as tall as its wrapped text at the current width (the layout
-        asks no height-for-width, see above), up to what leaves the table TABLE_ROOM, where
-        the text scrolls; the table below it takes what is left."""
+        asks no height-for-width, see above), up to VERDICT_LINES lines, where the text
+        scrolls; the table below it keeps its rows (`_table_room`). The box asks that height
+        of the row, which grows (the tab scrolls): held to what the row had, a verdict of
+        eight lines showed five and a half at 1,280 × 800, cut mid-sentence."""
         width = self.summary_box.viewport().width()
         if width > 0:
+            # measured without the least height set for the last width (heightForWidth gives
+            # no less: a verdict measured narrow kept its height, wider, under a gap)
+            self.summary.setMinimumHeight(0)
             need = self.summary.heightForWidth(width)
             self.summary.setMinimumHeight(need)
-            lay = self.layout()
-            spacing = lay.spacing() if lay is not None else 0
-            room = (self.height() - self.caption.sizeHint().height() - 2 * spacing
-                    - self._table_room())
-            self.summary_box.setMinimumHeight(min(need, max(40, room)))
+            line = self.summary.fontMetrics().lineSpacing()
+            self.summary_box.setMinimumHeight(min(need, VERDICT_LINES * line))
             self.summary_box.setMaximumHeight(need + 2 * self.summary_box.frameWidth())
+            self.table.setMinimumHeight(self._table_room())
 
     def _table_room(self) -> int:
         """What the verdict leaves the table: its header and every row up to TABLE_ROWS_KEPT
@@ -331,6 +336,12 @@ class TuneView(QWidget):
         for chart in self.bottom_row:
             chart.flowed.connect(self._line_up)
         self.clear("Start a run: its result shows here.")
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        """Its rows' least, VIEW_LEAST at the least: a floor, where a minimum height set on
+        it would override what a long verdict asks."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), VIEW_LEAST))
 
     def _line_up(self) -> None:
         tallest = max(c.caption_height for c in self.bottom_row)

@@ -228,7 +228,9 @@ class ScoreDistribution(ChartPanel):
         """The counts kept (tests, export); drawn as counts, or each group's as a percentage
         of its own total (`share`)."""
         self.edges, self.counts_relevant, self.counts_other = edges, rel, other
-        self.share.setEnabled(self.session.judgments is not None)
+        # without judgments there are no groups: the box hides (ticked and greyed, it said
+        # the one curve was drawn as shares); it comes back, as it was, with judgments
+        self.share.setVisible(self.session.judgments is not None)
         if share != self.shared:  # the axis re-renders on a new label: only when it changes
             self.shared = share
             self.plot.getPlotItem().setLabel("left", "% of group" if share else "candidates",

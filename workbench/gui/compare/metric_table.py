@@ -42,6 +42,18 @@ PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
 NAME_CHARS = 18
 
 
+TRAINING = " (training scores)"  # `shown_name`'s mark of a configuration's column
+
+
+def _name_head(text: str) -> str:
+    """A configuration's column head: its name elided in the middle (whole in the tooltip);
+    its training-scores mark on a line of its own, whole ("tuned on … scores)" had cut the
+    name and the mark together)."""
+    if text.endswith(TRAINING):
+        return elide_middle(text[: -len(TRAINING)], NAME_CHARS) + "\n" + TRAINING.strip()
+    return elide_middle(text, NAME_CHARS)
+
+
 class MetricTable(QTableWidget):
     """Means, differences and paired-test p-values of every metric, against the first."""
 
@@ -74,7 +86,7 @@ class MetricTable(QTableWidget):
         self.setRowCount(len(rows))
         for col, text in enumerate(header):
             if col == 1 or (col >= 2 and (col - 2) % PER_OTHER == 0):  # a configuration
-                text = elide_middle(text, NAME_CHARS)  # whole in the tooltip
+                text = _name_head(text)
             item = QTableWidgetItem(text)
             item.setToolTip(self._header_tip(comp, col))
             self.setHorizontalHeaderItem(col, item)
