@@ -267,3 +267,16 @@ def test_a_short_panel_scrolls_its_figures_whole(qtbot: QtBot, code: TuningSessi
     for label in (panel.task, panel.reasons, panel.budget, panel.baseline):
         assert label.text()
         assert label.height() >= label.heightForWidth(label.width()) - 1, label.text()
+
+
+def test_a_rows_stages_read_in_words_in_its_tooltip(qtbot: QtBot, code: TuningSession) -> None:
+    # the cells said "kw hot test content similar", decoded only in the header's tooltip
+    panel = ContextBundle(code)
+    _show(qtbot, panel)
+    col = [panel.table.horizontalHeaderItem(c).text()  # type: ignore[union-attr]
+           for c in range(panel.table.columnCount())].index("Stages")
+    shown = [(panel.table.item(r, col).text(), panel.table.item(r, col).toolTip())  # type: ignore[union-attr]
+             for r in range(panel.table.rowCount()) if panel.table.item(r, col) is not None]
+    kw = [tip for text, tip in shown if text.split()[:1] == ["kw"]]
+    assert kw and all(tip.startswith("stages: keyword") for tip in kw)
+    assert any("hot zone" in tip for _, tip in shown)

@@ -86,7 +86,14 @@ def fill_files(t: QTableWidget, rows: list[Row]) -> None:
                 item.setForeground(QBrush(muted))
             if c == 2:
                 item.setToolTip(row.path)
+            elif c == COLUMNS.index("Stages") and row.stages:  # "kw hot" in words
+                item.setToolTip(stages_text(row.stages))
             t.setItem(r, c, item)
+
+
+def stages_text(stages: tuple[str, ...]) -> str:
+    """A row's stages in words, its cell's tooltip: "keyword, hot zone, similar commits"."""
+    return "stages: " + ", ".join(x.replace("_", " ") for x in stages)
 
 
 def row_cells(row: Row) -> tuple[str, ...]:
