@@ -59,3 +59,46 @@ def test_report_how_to_read_says_every_list_is_capped() -> None:
     lines = metric_meanings(comp)
     assert ("no configuration returns more than 5 results a query (the limit is 5): P@10 is at "
             "most 0.5; nDCG@10, MRR@10, R@100 and MAP@100 count only those 5") in lines
+
+
+def test_a_min_score_that_leaves_lists_of_every_length_is_said_as_such(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # a min score cuts each list where its scores fall under it: the longest list is no
+    # measure of the others ("count only those 18" where 12 of 26 queries had none)
+    from workbench.core.pipeline import Pipeline
+
+    ds = load_dataset(SAMPLES / "vault")
+
+    def counts(min_score: float) -> list[int]:
+        pipe = Pipeline(get_model("vault-search"), ds, {"min_score": min_score})
+        assert pipe.judgments is not None
+        return pipe.run(("ndcg@10",)).ranking.count[pipe.judgments.judged_mask].tolist()
+
+    every, kept = counts(0.0), counts(0.2)  # at 0 nothing is cut
+    cut = [k for e, k in zip(every, kept, strict=True) if k < e]
+    longest, n = max(kept), len(kept)
+    short, empty = sum(c < 10 for c in cut), sum(c == 0 for c in cut)
+    assert 0 < empty < short and longest >= 10  # the premise: cut lists of every length
+    (line,) = _eval(capsys, str(SAMPLES / "vault"), "-m", "vault-search", "-p",
+                    "min_score=0.2")
+    assert line.startswith(f"note: vault-search returns at most {longest} results a query: ")
+    assert line.endswith(f"count only what it returned: fewer than 10 results on {short} of "
+                         f"the {n} queries, none on {empty}")
+    assert "ndcg@10" in line and "only those" not in line
+
+
+def test_a_cut_list_before_empty_queries_is_seen() -> None:
+    # the last query has no candidate: the first one's third candidate, cut by its limit,
+    # was read off the end of the array and missed
+    import numpy as np
+
+    from workbench.core.ranking import Ranking, Scores
+    from workbench.report.text import cut_counts
+
+    scores = Scores(row_ptr=np.array([0, 3, 3]), docs=np.array([0, 1, 2], np.int32),
+                    total=np.array([3.0, 2.0, 1.0]), gate=np.zeros(3, np.int8),
+                    signals=("s",), parts=lambda pairs: np.zeros((1, len(pairs))))
+    ranking = Ranking(docs=np.array([[0, 1], [-1, -1]], np.int32),
+                      scores=np.array([[3.0, 2.0], [np.nan, np.nan]]),
+                      pair=np.array([[0, 1], [-1, -1]]), count=np.array([2, 0]))
+    assert cut_counts(scores, ranking, np.array([True, True])).tolist() == [2]

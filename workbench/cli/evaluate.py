@@ -314,7 +314,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
 def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence[str]) -> str:
     """Where no judged query gets as many results as a metric's cut-off (importance's limit
     of 5 under P@10 and R@100): what that bounds, said below the table ("" otherwise)."""
-    from workbench.report.text import cap_note, lists_cut
+    from workbench.report.text import cap_note, cut_counts
 
     judged = pipe.judgments.judged_mask
     longest = int(result.ranking.count[judged].max(initial=0))
@@ -326,7 +326,8 @@ def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence
     # candidates, all returned, is no fewer for R@100
     return cap_note(f"{model.id} returns at most {longest:,} result"
                     f"{'s' if longest != 1 else ''} a query{why}", longest, metrics,
-                    cut=lists_cut(result.scores, result.ranking, judged))
+                    cut=cut_counts(result.scores, result.ranking, judged),
+                    of=int(judged.sum()))
 
 
 def judgments_line(args: argparse.Namespace, dataset: Dataset, metrics: Sequence[str]) -> str:

@@ -253,31 +253,41 @@ def metric_meanings(comp: Comparison) -> list[str]:
 SELECTION_GATES = frozenset({"below_min_score", "over_limit"})
 
 
-def lists_cut(scores: Any, ranking: Any, mask: NDArray[np.bool_]) -> bool:
-    """Whether a limit or min score left out a candidate on some query of `mask` (the
-    selection, or a model's own per-query one, `SELECTION_GATES`): the lists stop short of
-    what the model found."""
+def cut_counts(scores: Any, ranking: Any, mask: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """The list lengths of the queries of `mask` where a limit or min score (the selection,
+    or a model's own per-query one, `SELECTION_GATES`) left out a candidate: the lists that
+    stop short of what the model found."""
     kept = np.ones(len(scores.docs), bool)
     if scores.gate is not None:
         cuts = [i + 1 for i, g in enumerate(scores.gates) if g in SELECTION_GATES]
         kept = (scores.gate == 0) | np.isin(scores.gate, cuts)
-    starts = np.asarray(scores.row_ptr[:-1])
-    per_query = (np.add.reduceat(kept.astype(np.int64), np.minimum(starts, len(kept) - 1))
-                 if len(kept) else np.zeros(len(starts), np.int64))
-    found = np.where(np.diff(scores.row_ptr) > 0, per_query, 0)
-    return bool((found[mask] > ranking.count[mask]).any())
+    query = np.repeat(np.arange(len(scores.row_ptr) - 1), np.diff(scores.row_ptr))
+    found = np.bincount(query[kept], minlength=len(scores.row_ptr) - 1)
+    count = np.asarray(ranking.count, np.int64)
+    out: NDArray[np.int64] = count[mask & (found > count)]
+    return out
 
 
-def cap_note(lead: str, longest: int, metrics: Sequence[str], *, cut: bool,
+def lists_cut(scores: Any, ranking: Any, mask: NDArray[np.bool_]) -> bool:
+    """Whether a limit or min score left out a candidate on some query of `mask`."""
+    return bool(len(cut_counts(scores, ranking, mask)))
+
+
+def cap_note(lead: str, longest: int, metrics: Sequence[str], *,
+             cut: bool | NDArray[np.int64], of: int = 0,
              label: Callable[[str], str] = lambda m: m) -> str:
     """`lead` ("importance returns at most 5 results a query (its limit is 5)") and what that
-    does to each of `metrics` whose cut-off lies past `longest`: P@10 can be at most 0.5;
-    where the selection `cut` the lists, the others count only those 5 ("" where no metric
-    reaches past it). The P@10 gloss ("capped where a query has fewer than 10 relevant
-    documents") had read as the only cap."""
+    does to `metrics`: P@10 can be at most 0.5 (a cut-off past `longest`); where the
+    selection `cut` the lists (True: every cut list is `longest` long; else the lengths of
+    the cut lists, `cut_counts`, over `of` queries), a metric whose cut-off lies past a cut
+    list counts only what was returned ("" where no metric reaches past one). The P@10 gloss
+    ("capped where a query has fewer than 10 relevant documents") had read as the only cap;
+    a min score leaving 12 of 26 queries empty had read as "count only those 18"."""
     from workbench.core.metrics.measures import parse_metric
 
-    bounded, counted = [], []
+    counts = (np.full(1 if cut else 0, longest, np.int64) if isinstance(cut, bool)
+              else np.asarray(cut, np.int64))
+    bounded, counted, cuts = [], [], []
     for m in metrics:
         if m in BUNDLE_METRICS or m.startswith("judged@"):  # judged@k reads what was returned
             continue
@@ -285,16 +295,26 @@ def cap_note(lead: str, longest: int, metrics: Sequence[str], *, cut: bool,
             base, k = parse_metric(m)
         except ValueError:
             continue
-        if k is None or k <= longest:
+        if k is None:
             continue
-        if base == "p":
+        if base == "p" and k > longest:
             bounded.append(f"{label(m)} is at most {longest / k:.3g}")
-        elif cut:
+        elif (counts < k).any():
             counted.append(label(m))
+            cuts.append(k)
     if not bounded and not counted:
         return ""
-    parts = [*bounded, *([f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only "
-                          f"those {longest:,}"] if counted else [])]
+    said = ""
+    if counted and (counts == longest).all():
+        said = f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only those {longest:,}"
+    elif counted:
+        k0 = min(cuts)
+        short, empty = int((counts < k0).sum()), int((counts == 0).sum())
+        said = (f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only what it "
+                f"returned: fewer than {k0} results on {short:,}"
+                + (f" of the {of:,}" if of else "") + " queries"
+                + (f", none on {empty:,}" if empty else ""))
+    parts = [*bounded, *([said] if said else [])]
     return f"{lead}: {'; '.join(parts)}"
 
 
@@ -312,15 +332,18 @@ def every_list_capped(comp: Comparison) -> str:
         return ""
     # cut where a configuration returning the longest lists was cut there (a shorter one's
     # limit is length_notes' matter)
-    cut = any(lists_cut(comp.results[j].scores, comp.results[j].ranking, comp.counted)
-              for j, m in enumerate(most) if m == longest)
+    cut = np.concatenate([cut_counts(comp.results[j].scores, comp.results[j].ranking,
+                                     comp.counted)
+                          for j, m in enumerate(most) if m == longest]).astype(np.int64)
     limits = {comp.model.selection_params(comp.model.schema.resolve(c.params)).limit
               for c in comp.configs}
     why = f" (the limit is {longest})" if limits == {longest} else ""
     lead = (f"{comp.configs[0].name} returns at most" if len(comp.configs) == 1
             else "no configuration returns more than")
     return cap_note(f"{lead} {longest:,} result{'s' if longest != 1 else ''} a query{why}",
-                    longest, [r.metric for r in comp.rows], cut=cut, label=metric_label)
+                    longest, [r.metric for r in comp.rows], cut=cut,
+                    of=int(comp.counted.sum()) if len(comp.configs) == 1 else 0,
+                    label=metric_label)
 
 
 @dataclass(frozen=True)
