@@ -184,7 +184,6 @@ BAD_TOML = [
     ("[params]\nk1 = 1.0\n", "params"),
     ("model = \"nope\"\n", "model"),
     ("model = 5\n", "model"),
-    ("model = \"bm25\"\n[extra]\nx = 1\n", "extra"),
     ("model = \"bm25\"\nexample_query = 3\n", "example_query"),
     ("data = [\"x\"]\n", "data"),
 ]
@@ -195,6 +194,60 @@ def test_a_bad_workbench_toml_is_one_error(tmp_path: Path, text: str, field: str
     (tmp_path / "workbench.toml").write_text(text, encoding="utf-8")
     with pytest.raises(FormatError, match=f"workbench.toml: field '{field}'"):
         read_sample_settings(tmp_path)
+
+
+def test_another_tools_workbench_toml_is_ignored(tmp_path: Path) -> None:
+    """A project's own workbench.toml (none of our keys) opens the folder as if it were not
+    there, without a word; the folder is not refused (F1)."""
+    (tmp_path / "workbench.toml").write_text('[project]\nname = "my tea search"\n',
+                                             encoding="utf-8")
+    skipped: list[FormatError] = []
+    assert read_sample_settings(tmp_path, skipped) == {}
+    assert skipped == []
+
+
+def test_keys_not_ours_beside_ours_are_a_warning(tmp_path: Path) -> None:
+    """Our keys are read, the others ignored with one warning naming them (F1)."""
+    (tmp_path / "workbench.toml").write_text('model = "bm25"\n[extra]\nx = 1\n',
+                                             encoding="utf-8")
+    skipped: list[FormatError] = []
+    assert read_sample_settings(tmp_path, skipped) == {"model": "bm25"}
+    assert [str(e) for e in skipped] == [
+        f"{tmp_path / 'workbench.toml'}: field 'extra': unknown key(s) 'extra' ignored "
+        "(ours: model, params, example_query, data)"]
+
+
+def test_a_foreign_file_with_a_value_we_cannot_use_is_ignored(tmp_path: Path) -> None:
+    """`model = "gpt-4o"` beside a table of another tool's: not our model id, and not our
+    file: the whole file ignored with a warning, not the folder refused (F1)."""
+    (tmp_path / "workbench.toml").write_text('model = "gpt-4o"\n[project]\nname = "x"\n',
+                                             encoding="utf-8")
+    skipped: list[FormatError] = []
+    assert read_sample_settings(tmp_path, skipped) == {}
+    assert len(skipped) == 1 and skipped[0].field == "model"
+    assert "ignored, with the whole file (keys 'project' are not ours" in str(skipped[0])
+
+
+@pytest.mark.parametrize(("text", "line", "said"), [
+    ('model = "bm25"\nexample_query = \n', 2, "not valid TOML: Invalid value (column 17)"),
+    ('model = "bm25', 1, "not valid TOML: Unterminated string (the file ends there: cut off?)"),
+])
+def test_toml_that_does_not_parse_names_its_line(tmp_path: Path, text: str, line: int,
+                                                 said: str) -> None:
+    """file:LINE: field 'toml': …, as the other readers say it (F5), not tomllib's text in
+    brackets."""
+    (tmp_path / "workbench.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        read_sample_settings(tmp_path)
+    assert str(err.value) == f"{tmp_path / 'workbench.toml'}:{line}: field 'toml': {said}"
+
+
+def test_a_workbench_toml_not_utf8_is_said_as_the_readers_say_it(tmp_path: Path) -> None:
+    (tmp_path / "workbench.toml").write_bytes(b'model = "bm25"\nexample_query = "caf\xe9"\n')
+    with pytest.raises(FormatError) as err:
+        read_sample_settings(tmp_path)
+    assert str(err.value) == (f"{tmp_path / 'workbench.toml'}:2: field 'encoding': not UTF-8 "
+                              "text (byte 0xe9 at offset 35)")  # 15 + 20 bytes before it
 
 
 def test_the_bundled_samples_settings_are_valid() -> None:

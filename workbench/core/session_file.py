@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import toml_text
 from workbench.core.configurations import check_name
 from workbench.core.data import DEFAULT_SPLIT, FormatError
+from workbench.core.formats._common import read_text
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.tuned_on import TunedOn, tuned_from_json, tuned_json
@@ -306,19 +308,46 @@ def _configurations(p: Path, raw: object) -> tuple[Saved, ...]:
     return tuple(out)
 
 
-def read_sample_settings(folder: Path) -> dict[str, Any]:
-    """A folder's `workbench.toml`, checked ({} when there is none)."""
+def read_sample_settings(folder: Path,
+                         skipped: list[FormatError] | None = None) -> dict[str, Any]:
+    """A folder's `workbench.toml`, checked ({} when there is none).
+
+    The name is not ours alone (a project folder may keep its own workbench.toml), so a file
+    is read as ours only as far as it is: one with none of our keys (`SAMPLE_KEYS`) is
+    ignored; one with some of ours beside keys we do not know has those keys ignored, and the
+    whole file ignored where a value of ours is one we cannot use, each said in `skipped`
+    (a warning, the dataset opened all the same). A file of our keys alone is ours: a bad
+    value there is the `FormatError` naming its field. One that is not TOML is an error: it
+    cannot tell whose it is."""
     path = folder / "workbench.toml"
     if not path.exists():
         return {}
-    try:
-        data = toml_text.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise FormatError(path, f"not valid TOML ({exc})") from None
+    data = _read_toml(path)
+    ours = {k: v for k, v in data.items() if k in SAMPLE_KEYS}
+    if not ours:  # another tool's workbench.toml
+        return {}
     unknown = [k for k in data if k not in SAMPLE_KEYS]
-    if unknown:
-        raise FormatError(path, f"unknown key(s) {', '.join(map(repr, unknown))}; valid: "
-                          f"{', '.join(SAMPLE_KEYS)}", field=unknown[0])
+    try:
+        _check_sample_settings(path, ours)
+    except FormatError as err:
+        if not unknown:
+            raise
+        if skipped is not None:
+            skipped.append(FormatError(path, f"{err.message}; ignored, with the whole file "
+                                       f"(keys {_listed(unknown)} are not ours: another "
+                                       "tool's file?)", field=err.field))
+        return {}
+    if unknown and skipped is not None:
+        skipped.append(FormatError(path, f"unknown key(s) {_listed(unknown)} ignored (ours: "
+                                   f"{', '.join(SAMPLE_KEYS)})", field=unknown[0]))
+    return ours
+
+
+def _listed(keys: Sequence[str]) -> str:
+    return ", ".join(map(repr, keys))
+
+
+def _check_sample_settings(path: Path, data: Mapping[str, Any]) -> None:
     for key in ("model", "example_query", "data"):
         if key in data and (not isinstance(data[key], str) or not data[key]):
             raise FormatError(path, f"expected text, got {data[key]!r}", field=key)
@@ -326,7 +355,26 @@ def read_sample_settings(folder: Path) -> dict[str, Any]:
         raise FormatError(path, "parameters need the model they belong to", field="params")
     if "model" in data:
         _model_params(path, "model", data["model"], data.get("params"), "params")
-    return data
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file's table; an error naming the line where it does not parse."""
+    text = read_text(path)
+    try:
+        return toml_text.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        # "Invalid value (at line 2, column 5)" → file:2 first, as every other error is
+        message = str(exc)
+        at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+        if at is not None:
+            raise FormatError(path, f"not valid TOML: {message[:at.start()]} (column {at[2]})",
+                              line=int(at[1]), field="toml") from None
+        if message.endswith("(at end of document)"):  # a file cut off
+            raise FormatError(path, f"not valid TOML: "
+                              f"{message.removesuffix(' (at end of document)')} (the file "
+                              "ends there: cut off?)", line=max(1, len(text.splitlines())),
+                              field="toml") from None
+        raise FormatError(path, f"not valid TOML: {message}", field="toml") from None
 
 
 def _model_params(path: Path, model_field: str, model_id: str, raw: object,
