@@ -32,9 +32,11 @@ class UsageError(Exception):
 def load_data(args: argparse.Namespace) -> Dataset:
     """The dataset DATA (with --queries, --qrels, --split) names; skipped lines, load warnings
     and notes said on stderr."""
-    from workbench.core.formats import load_dataset
+    from workbench.core.formats import dataset_splits, load_dataset
 
     split = getattr(args, "split", "test")
+    if isinstance(split, SplitNotGiven):
+        split = args.split = split_read(args)
     if split != "test":  # where nothing reads it, it was ignored: refused
         folder = Path(args.data)
         judged_by_split = folder.is_dir() and (folder / "qrels").is_dir()  # qrels/<split>.tsv
@@ -57,7 +59,14 @@ def load_data(args: argparse.Namespace) -> Dataset:
     try:
         dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
                                qrels=getattr(args, "qrels", None),
-                               split=getattr(args, "split", "test"), skipped=skipped)
+                               split=split, skipped=skipped)
+    except FormatError as err:
+        judged = [] if err.field != "split" else dataset_splits(args.data)
+        if not judged:
+            raise
+        raise FormatError(err.path, f"{err.message}; give --split {judged[0]}"
+                          + (" (or another of them)" if len(judged) > 1 else ""),
+                          line=err.line, field=err.field) from None
     finally:
         timer.cancel()
     report_skipped(skipped)
@@ -71,6 +80,31 @@ def load_data(args: argparse.Namespace) -> Dataset:
     if note:
         print(f"note: {note}", file=sys.stderr)
     return dataset
+
+
+class SplitNotGiven(str):
+    """--split's default, "test", told apart from a `--split test` typed."""
+
+
+def split_read(args: argparse.Namespace) -> str:
+    """The split to read where --split was not given: test, else the one split a folder
+    judges (as the window opens it, said in a note); with several and no test, the usage
+    error naming them, unless the query is typed text, which needs no judgments."""
+    from workbench.core.formats import dataset_splits
+
+    if not args.data or getattr(args, "queries", None) or getattr(args, "qrels", None):
+        return "test"
+    splits = dataset_splits(args.data)
+    if not splits or "test" in splits:
+        return "test"
+    free_text = getattr(args, "query", None) is not None
+    if len(splits) > 1 and not free_text:
+        raise UsageError(f"{args.data} has no qrels/test.tsv; it is judged in splits "
+                         f"{', '.join(splits)}: give --split {splits[0]} (or another of them)")
+    print(f"note: {args.data} has no qrels/test.tsv; reading split {splits[0]}"
+          + (", the one judged here" if len(splits) == 1 else "")
+          + " (--split picks one)", file=sys.stderr)
+    return splits[0]
 
 
 def say_reading(data: str) -> None:
@@ -244,7 +278,9 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
                    "when DATA holds none")
     if judgments:
         p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) when DATA holds none")
-    p.add_argument("--split", default="test", help="BEIR split to read (default: test)")
+    p.add_argument("--split", default=SplitNotGiven("test"),
+                   help="split to read, qrels/SPLIT.tsv of a BEIR, OpenVault or vault folder "
+                   "(default: test; in a folder judged in one other split only, that one)")
 
 
 # every command's -m help, in the same words (compare, report and gui named no system)
