@@ -262,3 +262,21 @@ def test_the_splits_a_missing_split_names_are_those_offered(tmp_path: Path) -> N
         read_beir(root, "test")
     assert str(info.value).endswith("no qrels/test.tsv (qrels/raw_codes.tsv holds no grades "
                                     "to score by)")
+
+
+def test_ids_named_id_are_read_as_the_plain_reader_reads_them(tmp_path: Path) -> None:
+    """A BEIR-like folder written with `id` in place of `_id` (reviewer d, F3): it loads, as
+    the same corpus.jsonl given alone does; where a record has both, BEIR's `_id` is the id;
+    a duplicate is named under the key the record used."""
+    jsonl(tmp_path / "corpus.jsonl", {"id": "d1", "text": "green tea"},
+          {"_id": "d2", "id": "other", "text": "black tea"})
+    jsonl(tmp_path / "queries.jsonl", {"id": "q1", "text": "tea"})
+    (tmp_path / "qrels").mkdir()
+    (tmp_path / "qrels" / "test.tsv").write_text("q1\td1\t1\nq1\td2\t0\n", encoding="utf-8")
+    ds = read_beir(tmp_path)
+    assert [d.id for d in ds.corpus] == ["d1", "d2"]
+    assert ds.queries.ids == ["q1"] and ds.qrels == {"q1": {"d1": 1, "d2": 0}}
+    jsonl(tmp_path / "queries.jsonl", {"id": "q1", "text": "tea"}, {"id": "q1", "text": "x"})
+    with pytest.raises(FormatError) as err:
+        read_queries_jsonl(tmp_path / "queries.jsonl")
+    assert_names(err.value, tmp_path / "queries.jsonl", 2, "id")

@@ -2,7 +2,9 @@
 
 The layout of https://github.com/beir-cellar/beir (`GenericDataLoader`): one JSON object per
 line with `_id`, `title`, `text` (and `metadata`) for documents, `_id`, `text` for queries; qrels
-tab separated `query-id  corpus-id  score` with an optional header line.
+tab separated `query-id  corpus-id  score` with an optional header line. A record's id may be
+named `id` too, as the plain reader takes it (hand-made BEIR-like folders and other tools'
+exports write it); `_id` is read where a record has both.
 """
 
 from __future__ import annotations
@@ -29,16 +31,18 @@ from workbench.core.formats._common import (
 )
 
 QRELS_HEADER = ("query-id", "corpus-id", "score")
+ID_KEYS = ("_id", "id")  # BEIR's, then the plain reader's
 
 
 def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
-    """Documents from a BEIR corpus.jsonl (`_id`, `text`; optional `title`, `metadata`, `tags`)."""
+    """Documents from a BEIR corpus.jsonl (`_id` or `id`, `text`; optional `title`,
+    `metadata`, `tags`)."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
     for line, obj in iter_jsonl(path):
-        doc_id = get_id(obj, ("_id",), path, line)
-        check_unique(seen, doc_id, path, line, "_id")
+        doc_id = get_id(obj, ID_KEYS, path, line)
+        check_unique(seen, doc_id, path, line, "_id" if "_id" in obj else "id")
         docs.append(Document(
             id=doc_id,
             title=get_str(obj, "title", path, line, required=False),
@@ -52,13 +56,13 @@ def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
 
 
 def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
-    """Queries from a BEIR queries.jsonl (`_id`, `text`; optional `metadata` → context)."""
+    """Queries from a BEIR queries.jsonl (`_id` or `id`, `text`; optional `metadata` → context)."""
     path = Path(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
     for line, obj in iter_jsonl(path):
-        query_id = get_id(obj, ("_id",), path, line)
-        check_unique(seen, query_id, path, line, "_id")
+        query_id = get_id(obj, ID_KEYS, path, line)
+        check_unique(seen, query_id, path, line, "_id" if "_id" in obj else "id")
         queries.append(Query(
             id=query_id,
             text=get_str(obj, "text", path, line, required=True),
