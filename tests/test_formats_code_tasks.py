@@ -145,3 +145,22 @@ def test_one_snapshot_named_in_full_by_a_prefix_or_in_capitals_is_one(tmp_path: 
     other = CodeTask("t4", "x", ("a.py",), snapshot=full[:8] + "0000", line=4)
     with pytest.raises(ValueError, match=f"t1 has {full}, t4 has {full[:8]}0000"):
         tasks_snapshot([*tasks, other])
+
+
+@pytest.mark.parametrize(("row", "field", "has"), [
+    ({"id": "q1", "text": "fix the cache"}, "task", "'text'"),
+    ({"_id": "q1", "text": "fix the cache"}, "id", "'_id'"),
+    ({"id": "q1", "task": "fix the cache"}, "files", None),
+])
+def test_a_query_file_given_as_tasks_says_what_a_task_is(
+        tmp_path: Path, row: dict[str, str], field: str, has: str | None) -> None:
+    """A plain or BEIR query file given as a repository's --queries (reviewer d, F4): the
+    missing field named with what a task needs and where such a file comes from."""
+    path = tmp_path / "q.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        read_tasks(path)
+    assert str(err.value) == (
+        f"{path}:1: field '{field}': missing: a code task needs id, task and files, as "
+        "tasks-from-git writes them"
+        + (f" (this line has {has}: a query file, not a task file?)" if has else ""))

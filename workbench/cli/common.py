@@ -275,7 +275,8 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
                    "repository (its tasks from --queries), a SillyTavern chat .jsonl, an "
                    "OpenVault memories .json, or a .jsonl/.csv/.tsv file of documents")
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or OpenVault contexts.jsonl) "
-                   "when DATA holds none")
+                   "when DATA holds none; for a git repository, a task file (tasks.jsonl as "
+                   "tasks-from-git writes it: id, task, files)")
     if judgments:
         p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) when DATA holds none")
     p.add_argument("--split", default=SplitNotGiven("test"),

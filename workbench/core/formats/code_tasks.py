@@ -72,6 +72,7 @@ def read_tasks(path: StrPath) -> list[CodeTask]:
     tasks: list[CodeTask] = []
     seen: dict[str, int] = {}
     for line, obj in iter_jsonl(path):
+        _check_task_fields(obj, path, line)
         task_id = get_id(obj, ("id",), path, line)
         check_unique(seen, task_id, path, line, "id")
         text = get_str(obj, "task", path, line, required=True)
@@ -88,6 +89,23 @@ def read_tasks(path: StrPath) -> list[CodeTask]:
     if not tasks:
         raise empty_file(path, "task", "id")
     return tasks
+
+
+# a query file's names for a task's fields (BEIR's `_id`, the plain reader's `text`)
+OTHER_NAMES = {"id": ("_id", "qid", "query_id"), "task": ("text", "query"), "files": ()}
+
+
+def _check_task_fields(obj: Mapping[str, Any], path: Path, line: int) -> None:
+    """A field a task needs, missing: said with what a task is made of (a query file given
+    as a repository's tasks said only "field 'task': missing")."""
+    for key, others in OTHER_NAMES.items():
+        if key in obj:
+            continue
+        found = [k for k in others if k in obj]
+        raise FormatError(path, "missing: a code task needs id, task and files, as "
+                          "tasks-from-git writes them" + (
+                              f" (this line has {found[0]!r}: a query file, not a task "
+                              "file?)" if found else ""), line=line, field=key)
 
 
 def _files(obj: Mapping[str, Any], path: Path, line: int) -> tuple[str, ...]:
