@@ -412,3 +412,19 @@ def test_a_mover_titled_by_a_shared_label_is_named_by_its_text_too(
     assert main(["report", str(folder), "-m", "bm25", "--defaults", "-p", "k1=0.2",
                  "-p", "b=0", "--metrics", "ndcg@10", "-o", str(page)]) == 0
     assert "<strong>action: memory " in page.read_text()
+
+
+def test_params_names_a_configuration_file_as_in_every_other_command(
+        tuned: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--params FILE` (eval's, tune's, export's name for a params file) is -c here, in
+    compare and report alike (reviewer d, F8): it was 'unrecognized arguments'."""
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(tuned),
+                 "--metrics", "ndcg@10"]) == 0
+    by_c = capsys.readouterr().out
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "--params", str(tuned),
+                 "--metrics", "ndcg@10"]) == 0
+    assert capsys.readouterr().out == by_c
+    out = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "--params", str(tuned),
+                 "-o", str(out)]) == 0
+    assert "| k1 | 1.2 | 0.9 |" in out.read_text(encoding="utf-8")

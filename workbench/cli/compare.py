@@ -80,7 +80,9 @@ def add_commands(sub: Any) -> None:
         add_data(p)
         p.add_argument("--model", "-m", required=True, type=model_id,
                        help=MODEL_HELP)
-        p.add_argument("--config", "-c", action="append", metavar="FILE.toml", default=[],
+        # --params: every other command's name for a params file
+        p.add_argument("--config", "--params", "-c", action="append", metavar="FILE.toml",
+                       default=[],
                        help="a configuration: a params TOML file (what `tune --out` writes), "
                        "named by its file name; repeat for each; the first is what the others "
                        "are compared with")
