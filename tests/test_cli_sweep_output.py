@@ -135,7 +135,8 @@ def test_out_goes_through_the_csv_writer(tmp_path: Path,
 
 @pytest.mark.parametrize(("name", "words"), [
     ("sweep.txt", ("--out", "ending .json or .csv")),
-    ("-", ("--out -", "ending .json or .csv")),
+    # its table is printed on stdout: said so, not only the endings (reviewer d, F7)
+    ("-", ("--out -: the table is on standard output already", "ending .json or .csv")),
     ("no/such/folder/s.json", ("--out", "does not exist")),
 ], ids=["extension", "stdout", "missing-folder"])
 def test_out_refused_before_the_work(name: str, words: tuple[str, ...], tmp_path: Path,

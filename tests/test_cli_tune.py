@@ -870,3 +870,22 @@ def test_the_k_fold_time_note_only_where_a_time_split_would_run(
                  str(SAMPLES / "tea-beir" / "qrels" / "test.tsv"),
                  "--storage", str(tmp_path / "s.db")]) == 0
     assert "--time-split 0.5 tunes" not in capsys.readouterr().out
+
+
+def test_out_with_another_ending_than_toml_is_refused_before_the_tuning(capsys, tmp_path,
+                                                                      monkeypatch):
+    """`--out t.json` wrote TOML into t.json, exit 0 (reviewer d, F7): the format follows no
+    ending, so another than .toml is refused, before any trial, nothing written."""
+    from workbench.cli import tune
+
+    def no_load(args):
+        raise AssertionError("the data was read before --out was checked")
+
+    monkeypatch.setattr(tune, "load_data", no_load)
+    for name in ("t.json", "best"):
+        code, _, err = _tune(capsys, tmp_path, "--trials", "2", "--folds", "0", "--out",
+                             str(tmp_path / name))
+        assert code == 2
+        assert err.strip().endswith(f"--out {tmp_path / name}: give a file name ending .toml; "
+                                    "tune writes the values as TOML, as --params reads them")
+    assert list(tmp_path.iterdir()) == []

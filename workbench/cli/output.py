@@ -65,6 +65,9 @@ def check_table_output(value: str, arg: str, *, stdout: bool = True) -> Path | N
     path = check_output(value, arg)
     if path is None and stdout:
         return None
+    if path is None:  # its table is printed there: a CSV after it would parse as neither
+        raise OutputError(f"{arg} -: the table is on standard output already; give a file "
+                          "name ending .json or .csv for the values as data")
     if path is None or path.suffix.lower() not in (".json", ".csv"):
         raise OutputError(f"{arg} {value}: give a file name ending .json or .csv"
                           + (" (or - for CSV on standard output)" if stdout else "")

@@ -317,6 +317,9 @@ def _check_args(args: argparse.Namespace) -> None:
         if store is not None and store.expanduser().resolve() == out.expanduser().resolve():
             raise UsageError(f"--out {args.out}: is the --storage file the study is kept in; "
                              "writing there would replace every trial")
+        if out.suffix.lower() != ".toml":  # t.json held TOML: the format follows no ending
+            raise UsageError(f"--out {args.out}: give a file name ending .toml; tune writes "
+                             "the values as TOML, as --params reads them")
 
 
 def _check_default_folds(args: argparse.Namespace, dataset: Any, split_masks: Any,
