@@ -280,3 +280,57 @@ def test_ids_named_id_are_read_as_the_plain_reader_reads_them(tmp_path: Path) ->
     with pytest.raises(FormatError) as err:
         read_queries_jsonl(tmp_path / "queries.jsonl")
     assert_names(err.value, tmp_path / "queries.jsonl", 2, "id")
+
+
+def _tea_like(root: Path) -> Path:
+    jsonl(root / "corpus.jsonl", {"_id": "d1", "text": "green tea"})
+    jsonl(root / "queries.jsonl", {"_id": "q1", "text": "tea"})
+    return root
+
+
+def test_judgments_there_but_not_as_read_are_said_not_taken_for_none(tmp_path: Path) -> None:
+    """qrels/test.tsv.gz, qrels/test.tsv a folder, qrels a file: each was read as a folder
+    without judgments ("no judgments to evaluate against") (reviewer d, F6)."""
+    import gzip
+
+    packed = _tea_like(tmp_path / "packed")
+    (packed / "qrels").mkdir()
+    (packed / "qrels" / "test.tsv.gz").write_bytes(gzip.compress(b"q1\td1\t1\n"))
+    with pytest.raises(FormatError) as err:
+        read_beir(packed)
+    assert str(err.value) == (f"{packed / 'qrels' / 'test.tsv.gz'}: BEIR judgments are read as "
+                              "plain test.tsv; decompress this one first (for example: "
+                              "gunzip -k test.tsv.gz)")
+    folder = _tea_like(tmp_path / "folder")
+    (folder / "qrels" / "test.tsv").mkdir(parents=True)
+    with pytest.raises(FormatError) as err:
+        read_beir(folder)
+    assert str(err.value) == (f"{folder / 'qrels' / 'test.tsv'}: a folder, not a file: BEIR "
+                              "judgments are read from a tab-separated file")
+    flat = _tea_like(tmp_path / "flat")
+    (flat / "qrels").write_text("q1\td1\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        read_beir(flat)
+    assert str(err.value) == (f"{flat / 'qrels'}: a file, not a folder: a BEIR folder's "
+                              "judgments are read from qrels/<split>.tsv (move this one to "
+                              "qrels/test.tsv)")
+
+
+@pytest.mark.parametrize("name", ["corpus.jsonl", "queries.jsonl", "qrels/test.tsv"])
+def test_a_gzip_file_under_a_plain_name_says_to_decompress_it(tmp_path: Path,
+                                                              name: str) -> None:
+    """A download saved as corpus.jsonl, not decompressed: it was "not UTF-8 text (byte 0x8b
+    at offset 1)" (reviewer d, F6)."""
+    import gzip
+
+    folder = _tea_like(tmp_path)
+    (folder / "qrels").mkdir()
+    (folder / "qrels" / "test.tsv").write_text("q1\td1\t1\n", encoding="utf-8")
+    path = folder / name
+    path.write_bytes(gzip.compress(path.read_bytes()))
+    with pytest.raises(FormatError) as err:
+        read_beir(folder)
+    base = path.name
+    assert str(err.value) == (f"{path}:1: field 'encoding': gzip-compressed (its first bytes "
+                              "are gzip's), not text: decompress it first (for example: mv "
+                              f"{base} {base}.gz && gunzip -k {base}.gz)")

@@ -240,3 +240,14 @@ def test_columns_that_differ_only_in_case_are_one_column_said_as_written(tmp_pat
     with pytest.raises(FormatError, match=r"duplicate column 'Title' and 'title' \(one "
                                           r"column, 'title'\)"):
         read_documents(path)
+
+
+def test_a_gzip_file_under_a_plain_name_says_to_decompress_it(tmp_path: Path) -> None:
+    """docs.csv holding gzip's bytes (reviewer d, F6): said as compressed, not as "not
+    UTF-8 text (byte 0x8b …)"."""
+    import gzip
+
+    path = tmp_path / "docs.csv"
+    path.write_bytes(gzip.compress(b"id,text\nd1,tea\n"))
+    with pytest.raises(FormatError, match=r"docs.csv:1: field 'encoding': gzip-compressed"):
+        read_documents(path)

@@ -26,6 +26,7 @@ from workbench.core.formats.beir import (
     read_corpus_jsonl,
     read_qrels_tsv,
     read_queries_jsonl,
+    refuse_packed,
 )
 from workbench.core.formats.code_repo import (
     TASKS_FILE,
@@ -75,6 +76,7 @@ def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels
     first line's column count: three tab-separated cells are BEIR's, whatever spaces its ids
     hold ("q1<TAB>doc 1<TAB>1" had been read as TREC's `qid iter docno rel`, judging "1")."""
     path = Path(path)
+    refuse_packed(path)
     first = next(numbered_lines(read_text(path)), None)
     if first is not None and len(first[1].split("\t")) == 3:
         return read_qrels_tsv(path, query_ids=query_ids)

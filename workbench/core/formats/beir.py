@@ -31,6 +31,32 @@ from workbench.core.formats._common import (
 )
 
 QRELS_HEADER = ("query-id", "corpus-id", "score")
+# the first bytes of a compressed file, and how one decompresses it keeping the original
+PACKED_MAGIC = ((b"\x1f\x8b", "gzip", ".gz", "gunzip -k"), (b"BZh", "bzip2", ".bz2", "bunzip2 -k"),
+                (b"\xfd7zXZ\x00", "xz", ".xz", "unxz -k"),
+                (b"\x28\xb5\x2f\xfd", "zstd", ".zst", "unzstd"),
+                (b"PK\x03\x04", "zip", ".zip", "unzip"))
+
+
+def refuse_packed(path: Path) -> None:
+    """A compressed file under a plain name (a download saved as corpus.jsonl, not
+    decompressed): said with how to decompress it, not as "not UTF-8 text (byte 0x8b …)"."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(8)
+    except OSError:
+        return  # not there or not a file: the reader says which
+    for magic, kind, suffix, command in PACKED_MAGIC:
+        if head.startswith(magic):
+            raise FormatError(path, f"{kind}-compressed (its first bytes are {kind}'s), not "
+                              f"text: decompress it first (for example: mv {path.name} "
+                              f"{path.name}{suffix} && {command} {path.name}{suffix})",
+                              line=1, field="encoding")
+
+
+def _packed_command(packed: Path) -> str:
+    return next((f"{command} {packed.name}" for _, _, suffix, command in PACKED_MAGIC
+                 if packed.suffix == suffix), f"decompress {packed.name}")
 ID_KEYS = ("_id", "id")  # BEIR's, then the plain reader's
 
 
@@ -38,6 +64,7 @@ def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
     """Documents from a BEIR corpus.jsonl (`_id` or `id`, `text`; optional `title`,
     `metadata`, `tags`)."""
     path = Path(path)
+    refuse_packed(path)
     docs: list[Document] = []
     seen: dict[str, int] = {}
     for line, obj in iter_jsonl(path):
@@ -58,6 +85,7 @@ def read_corpus_jsonl(path: StrPath, *, name: str = "corpus") -> Corpus:
 def read_queries_jsonl(path: StrPath, *, name: str = "queries") -> QuerySet:
     """Queries from a BEIR queries.jsonl (`_id` or `id`, `text`; optional `metadata` → context)."""
     path = Path(path)
+    refuse_packed(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
     for line, obj in iter_jsonl(path):
@@ -89,6 +117,7 @@ def read_qrels_tsv(
     relevant documents no run can retrieve (`read_beir` does).
     """
     path = Path(path)
+    refuse_packed(path)
     qrels: Qrels = {}
     seen: dict[tuple[str, str], int] = {}
     header = False
@@ -159,6 +188,7 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
                           "are read from a file of JSON lines", field="path")
     qrels_path = folder / "qrels" / f"{split}.tsv"
     if not qrels_path.is_file():
+        _refuse_misplaced_qrels(folder, split)
         files = sorted(p for p in (folder / "qrels").glob("*.tsv") if p.is_file())
         # raw_cranqrel.tsv beside Cranfield's splits holds codes, not grades: no split
         others = sorted(p.stem for p in files if not other_header(p))  # as offered
@@ -189,6 +219,25 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
     judged = judged_subset(queries, qrels)
     return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
                    settings=settings, unjudged_left_out=len(queries) - len(judged))
+
+
+def _refuse_misplaced_qrels(folder: Path, split: str) -> None:
+    """Judgments that are there but not where or as they are read (`qrels` a file,
+    `qrels/test.tsv` a folder, `qrels/test.tsv.gz`): said, not read as "no judgments"."""
+    qrels = folder / "qrels"
+    if qrels.exists() and not qrels.is_dir():
+        raise FormatError(qrels, "a file, not a folder: a BEIR folder's judgments are read "
+                          f"from qrels/<split>.tsv (move this one to qrels/{split}.tsv)",
+                          field="path")
+    wanted = qrels / f"{split}.tsv"
+    if wanted.exists() and not wanted.is_file():
+        raise FormatError(wanted, f"{path_kind(wanted)}, not a file: BEIR judgments are read "
+                          "from a tab-separated file", field="path")
+    for packed in sorted(qrels.glob(f"{split}.tsv.*")):
+        if packed.is_file() and any(packed.suffix == m[2] for m in PACKED_MAGIC):
+            raise FormatError(packed, f"BEIR judgments are read as plain {split}.tsv; "
+                              f"decompress this one first (for example: "
+                              f"{_packed_command(packed)})", field="path")
 
 
 def other_header(path: Path) -> bool:

@@ -33,6 +33,7 @@ from workbench.core.formats._common import (
     iter_jsonl,
     read_text,
 )
+from workbench.core.formats.beir import refuse_packed
 
 ID_KEYS = ("id", "_id")
 DOCUMENT_KEYS = {*ID_KEYS, "title", "text", "tags"}
@@ -46,6 +47,7 @@ _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
     """(line, record, from_csv) for every record of a .jsonl, .csv or .tsv file."""
+    refuse_packed(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
         for line, obj in iter_jsonl(path):
