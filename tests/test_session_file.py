@@ -250,6 +250,31 @@ def test_a_workbench_toml_not_utf8_is_said_as_the_readers_say_it(tmp_path: Path)
                               "text (byte 0xe9 at offset 35)")  # 15 + 20 bytes before it
 
 
+def test_a_session_file_that_does_not_read_is_said_as_the_readers_say_it(
+        tmp_path: Path) -> None:
+    """file:LINE and plain words, not Python's exception text in brackets (reviewer d, F5)."""
+    from workbench.core.session_file import read_session_file
+
+    cut = tmp_path / "cut.json"
+    cut.write_text('{\n  "version": 2,\n  "dataset": "/da', encoding="utf-8")
+    latin = tmp_path / "latin.json"
+    latin.write_bytes(b'{\n  "version": 2,\n  "model": "caf\xe9"}\n')
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n", encoding="utf-8")
+    said = {}
+    for path in (cut, latin, empty, tmp_path):
+        with pytest.raises(FormatError) as err:
+            read_session_file(path)
+        said[path] = str(err.value)
+    assert said == {
+        cut: f"{cut}:3: invalid JSON at column 14: Unterminated string starting at column 14",
+        # 2 + 16 + 15 bytes before it
+        latin: f"{latin}:3: field 'encoding': not UTF-8 text (byte 0xe9 at offset 33)",
+        empty: f"{empty}: an empty file, not a session file",
+        tmp_path: f"{tmp_path}: expected a file, found a folder",
+    }
+
+
 def test_the_bundled_samples_settings_are_valid() -> None:
     for folder in SAMPLES.iterdir():
         if (folder / "workbench.toml").exists():
@@ -299,7 +324,8 @@ def test_numbers_too_large_and_nesting_too_deep_are_refused(tmp_path: Path) -> N
         path.write_text(text)
         with pytest.raises(FormatError) as info:
             read_session_file(path)
-        assert str(info.value).startswith(f"{path}: ") and said in str(info.value), name
+        # deep.json: on line 1, as every JSON error names its line
+        assert str(info.value).startswith(f"{path}:") and said in str(info.value), name
 
 
 def test_a_split_the_dataset_lacks_is_said_from_the_session_file(tmp_path: Path) -> None:

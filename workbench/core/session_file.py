@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import toml_text
 from workbench.core.configurations import check_name
 from workbench.core.data import DEFAULT_SPLIT, FormatError
-from workbench.core.formats._common import read_text
+from workbench.core.formats._common import json_error, read_text
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.tuned_on import TunedOn, tuned_from_json, tuned_json
@@ -78,12 +78,13 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
     """The session file checked whole. `dataset_at`: where its dataset is now, in place of
     the path the file records (a folder moved where the file could not follow)."""
     p = Path(path)
+    text = read_text(p)  # a folder, bytes not UTF-8: said as every reader says them
+    if not text.strip():
+        raise FormatError(p, "an empty file, not a session file")
     try:
-        data = json.loads(p.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise FormatError(p, f"not a session file ({exc})") from None
-    except RecursionError:  # thousands of nested brackets
-        raise FormatError(p, "not a session file (nested too deeply)") from None
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # RecursionError: thousands of brackets
+        raise json_error(p, exc) from None
     version = data.get("version") if isinstance(data, dict) else None
     if version not in READ_VERSIONS:
         newer = (isinstance(version, int) and not isinstance(version, bool)
