@@ -334,3 +334,26 @@ def test_a_gzip_file_under_a_plain_name_says_to_decompress_it(tmp_path: Path,
     assert str(err.value) == (f"{path}:1: field 'encoding': gzip-compressed (its first bytes "
                               "are gzip's), not text: decompress it first (for example: mv "
                               f"{base} {base}.gz && gunzip -k {base}.gz)")
+
+
+@pytest.mark.parametrize("first", ["query_id\tdoc_id\trelevance", "qid\tdocid\tlabel"])
+def test_another_tools_header_is_said_as_a_header(tmp_path: Path, first: str) -> None:
+    """A first line whose third cell is a name was "field 'score': expected an integer
+    grade … found 'relevance'" (reviewer d, F9)."""
+    path = tmp_path / "test.tsv"
+    path.write_text(f"{first}\nq1\td1\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        read_qrels_tsv(path)
+    assert str(err.value) == (f"{path}:1: field 'header': line 1 looks like a header "
+                              f"({first.replace(chr(9), ', ')}), not a judgment: BEIR's header "
+                              "is query-id<TAB>corpus-id<TAB>score; rename its columns so, or "
+                              "remove the line")
+
+
+@pytest.mark.parametrize("grade", ["1.5", "", "x2"])
+def test_a_bad_grade_on_line_1_is_still_a_bad_grade(tmp_path: Path, grade: str) -> None:
+    path = tmp_path / "test.tsv"
+    path.write_text(f"q1\td1\t{grade}\n", encoding="utf-8")
+    with pytest.raises(FormatError) as err:
+        read_qrels_tsv(path)
+    assert_names(err.value, path, 1, "score")

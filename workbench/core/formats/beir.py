@@ -136,6 +136,12 @@ def read_qrels_tsv(
             raise FormatError(
                 path, f"expected 3 columns (query-id, corpus-id, score{hint}), found {len(cols)}",
                 line=line, field="columns")
+        if not seen and not header and len(cols) == 3 and _is_a_name(cols[2]):
+            # `query_id doc_id relevance`: another tool's header, not a bad grade on line 1
+            raise FormatError(path, f"line 1 looks like a header ({', '.join(cols)}), not a "
+                              "judgment: BEIR's header is query-id<TAB>corpus-id<TAB>score; "
+                              "rename its columns so, or remove the line", line=line,
+                              field="header")
         qid, did, grade_text = cols
         if not qid:
             raise FormatError(path, "empty id", line=line, field="query-id")
@@ -164,6 +170,12 @@ def read_qrels_tsv(
                               field="query-id")
         raise empty_file(path, "judgment", "query-id")
     return qrels
+
+
+def _is_a_name(text: str) -> bool:
+    """A header's column name (relevance, label), not a grade written wrong (1.5, +-1)."""
+    return bool(text) and not any(c.isdigit() for c in text) and text.lower() not in (
+        "nan", "inf", "infinity", "-inf")
 
 
 def read_beir(folder: StrPath, split: str = "test") -> Dataset:
