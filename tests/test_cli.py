@@ -395,7 +395,9 @@ def test_no_queries_at_all_is_still_refused(tmp_path: Path, command: str,
             "-c", str(tmp_path / "k.toml"), *extra]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "(give --queries FILE and --qrels FILE)" in err[0]
+    # … and the BEIR folder this corpus.jsonl is in, which holds both (reviewer d, F11)
+    assert len(err) == 1 and ("(give --queries FILE and --qrels FILE; or as DATA the BEIR "
+                              f"folder {SAMPLES / 'tea-beir'} this corpus.jsonl is in)") in err[0]
     assert not (tmp_path / "r.md").exists()
 
 

@@ -68,3 +68,24 @@ def test_a_split_typed_that_is_not_there_says_the_one_to_give(
     assert code == 2
     assert err.strip().endswith(f"{data}: field 'split': no qrels/test.tsv (splits here: "
                                 "dev); give --split dev")
+
+
+def test_data_inside_a_beir_folder_names_the_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    """DATA the corpus.jsonl or queries.jsonl of a BEIR folder (reviewer d, F11): the eval
+    error said only "give --queries FILE and --qrels FILE", and rank ranked the 25 queries as
+    documents without a word."""
+    folder = SAMPLES / "tea-beir"
+    code, _, err = _run(["eval", str(folder / "corpus.jsonl"), "-m", "bm25"], capsys)
+    assert code == 2
+    assert err.strip().endswith(f"{folder / 'corpus.jsonl'}: no judgments to evaluate against "
+                                "(give --queries FILE and --qrels FILE; or as DATA the BEIR "
+                                f"folder {folder} this corpus.jsonl is in)")
+    assert err.count("\n") == 1
+    code, out, err = _run(["rank", str(folder / "queries.jsonl"), "-m", "bm25", "-q", "tea",
+                           "--top", "1"], capsys)
+    assert code == 0 and "(25 documents)" in out
+    assert err.strip() == (f"warning: {folder / 'queries.jsonl'} holds the queries of the BEIR "
+                           f"folder {folder}: they are read as the documents here; give the "
+                           "folder to search its corpus")
+    code, _, err = _run(["rank", str(folder), "-m", "bm25", "-q", "tea", "--top", "1"], capsys)
+    assert code == 0 and err == ""

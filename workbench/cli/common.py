@@ -50,6 +50,7 @@ def load_data(args: argparse.Namespace) -> Dataset:
         if not getattr(args, "qrels", None) and not judged_by_split:
             raise UsageError(f"--split {split}: {args.data} has no qrels/ folder of splits (a "
                              "BEIR, OpenVault or vault folder has one)")
+    say_beir_folder(args)
     skipped: list[FormatError] = []
     # reading a 200,000-document corpus took ten seconds of silence: after LOG_AFTER_S a
     # line says what is read (the reader reports no progress of its own)
@@ -105,6 +106,29 @@ def split_read(args: argparse.Namespace) -> str:
           + (", the one judged here" if len(splits) == 1 else "")
           + " (--split picks one)", file=sys.stderr)
     return splits[0]
+
+
+def beir_folder_of(data: str | None) -> Path | None:
+    """The BEIR folder (corpus.jsonl beside queries.jsonl or qrels/) DATA is a file of."""
+    path = Path(data) if data else None
+    if path is None or not path.is_file():
+        return None
+    folder = path.parent
+    beir = (folder / "corpus.jsonl").is_file() and (
+        (folder / "queries.jsonl").is_file() or (folder / "qrels").is_dir())
+    return folder if beir else None
+
+
+def say_beir_folder(args: argparse.Namespace) -> None:
+    """DATA a BEIR folder's query file: its queries are ranked as documents, said on stderr
+    with the folder to give (its corpus.jsonl is said where judgments are asked for:
+    `evaluate.judgments_hint`)."""
+    folder = beir_folder_of(args.data)
+    name = Path(args.data).name if args.data else ""
+    if folder is not None and name.startswith("queries.") and name.endswith(".jsonl"):
+        print(f"warning: {args.data} holds the queries of the BEIR folder {folder}: they are "
+              "read as the documents here; give the folder to search its corpus",
+              file=sys.stderr)
 
 
 def say_reading(data: str) -> None:

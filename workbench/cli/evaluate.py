@@ -23,6 +23,7 @@ from workbench.cli.common import (
     UsageError,
     add_data,
     add_model,
+    beir_folder_of,
     informative_metrics,
     left_out_note,
     load_data,
@@ -76,6 +77,9 @@ def judgments_hint(args: argparse.Namespace, dataset: Dataset) -> str:
     where --queries stood in for a BEIR folder's own queries, that its qrels/ are read only
     with them, and which file judges these."""
     given = "--qrels FILE" if len(dataset.queries) else "--queries FILE and --qrels FILE"
+    beir = beir_folder_of(args.data)  # DATA a BEIR folder's corpus: the folder judges it
+    if beir is not None and Path(args.data).name == "corpus.jsonl" and not len(dataset.queries):
+        given += f"; or as DATA the BEIR folder {beir} this corpus.jsonl is in"
     folder = Path(args.data) / "qrels"
     if getattr(args, "queries", None) and folder.is_dir():
         split = getattr(args, "split", None) or "test"  # the split read, not the first file
