@@ -89,3 +89,28 @@ def test_data_inside_a_beir_folder_names_the_folder(capsys: pytest.CaptureFixtur
                            "folder to search its corpus")
     code, _, err = _run(["rank", str(folder), "-m", "bm25", "-q", "tea", "--top", "1"], capsys)
     assert code == 0 and err == ""
+
+
+def test_a_repository_with_no_commits_is_said_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was "REPO: field 'rev': REPO: a git repository with no commits yet": the path
+    twice, and a field the user never gave (reviewer d, F12)."""
+    import subprocess
+
+    repo = tmp_path / "empty"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    code, _, err = _run(["eval", str(repo), "-m", "codeledger"], capsys)
+    assert code == 2
+    assert err.strip() == (f"workbench eval: error: {repo}: a git repository with no commits "
+                           "yet")
+
+
+def test_export_into_a_missing_folder_names_the_option(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """As every other writer says it: `--out PATH: folder … does not exist` (reviewer d,
+    F12)."""
+    out = tmp_path / "nodir" / "sub" / "exp"
+    code, _, err = _run(["export", "-m", "hybrid", "--out", str(out)], capsys)
+    assert code == 2
+    assert err.strip().endswith(f"error: --out {out}: folder {out.parent} does not exist")

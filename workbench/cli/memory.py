@@ -243,8 +243,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             update = plan_update(export, Path(args.out), given)
             written = write_export(export, Path(args.out), given)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        except ValueError as exc:  # about the folder itself: named as every writer names it
+            said = str(exc)
+            raise UsageError(f"--out {said}" if said.startswith(f"{Path(args.out)}: ")
+                             else said) from None
         except OSError as exc:  # a read-only or full disk: nothing was written
             where = exc.filename or args.out  # the file refused, as config.json in a folder
             raise UsageError(f"--out {args.out}: cannot write {where} "

@@ -22,7 +22,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV; a repository's tasks from "
                    "tasks-from-git) for DATA; File ▸ Open queries or tasks… in the window")
     p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) for DATA's queries")
-    p.add_argument("--split", help="BEIR or OpenVault split to read (default: test; File ▸ "
+    p.add_argument("--split", help="split to read, qrels/SPLIT.tsv of a BEIR, OpenVault or "
+                   "vault folder (default: test, else the first split judged there; File ▸ "
                    "Split in the window)")
     p.add_argument("--model", "-m", type=model_id,
                    help=f"{MODEL_HELP}; default: the sample's, else bm25")

@@ -162,7 +162,10 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
                    "or history rewritten since")
             raise FormatError(Path(str(tasks)), f"snapshot {snapshot!r} is not a commit of "
                               f"{root} ({why})", field="snapshot") from None
-        raise FormatError(root, str(exc), field="rev") from None
+        # "REPO: a git repository with no commits yet": the path said once; 'rev' only where
+        # one was given
+        raise FormatError(root, str(exc).removeprefix(f"{root}: "),
+                          field="rev" if rev is not None else None) from None
     progress(0.8, "reading file contents")
     tree = {e.path: e.blob for e in g.ls_tree(root, index.commit)}
     # a needed file the snapshot never had: a wrong task set, not a miss; every such task
