@@ -102,9 +102,10 @@ def split_read(args: argparse.Namespace) -> str:
     if len(splits) > 1 and not free_text:
         raise UsageError(f"{args.data} has no qrels/test.tsv; it is judged in splits "
                          f"{', '.join(splits)}: give --split {splits[0]} (or another of them)")
-    print(f"note: {args.data} has no qrels/test.tsv; reading split {splits[0]}"
-          + (", the one judged here" if len(splits) == 1 else "")
-          + " (--split picks one)", file=sys.stderr)
+    if not getattr(args, "worker_index", 0):  # `tune --workers`' helpers: said once
+        print(f"note: {args.data} has no qrels/test.tsv; reading split {splits[0]}"
+              + (", the one judged here" if len(splits) == 1 else "")
+              + " (--split picks one)", file=sys.stderr)
     return splits[0]
 
 
