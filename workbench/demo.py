@@ -25,9 +25,10 @@ from workbench.textout import format_table, progress_bar
 DEMO_METRICS = ("ndcg@10", "mrr@10", "p@5", "r@10")
 
 
-def sample_settings(folder: Path) -> dict[str, Any]:
-    """The folder's workbench.toml, checked (FormatError naming the field), or {}."""
-    return read_sample_settings(folder)
+def sample_settings(folder: Path, skipped: list[Any] | None = None) -> dict[str, Any]:
+    """The folder's workbench.toml, checked (FormatError naming the field), or {}; keys not
+    ours in it go to `skipped` (`read_sample_settings`)."""
+    return read_sample_settings(folder, skipped)
 
 
 def run_demo(samples: Path) -> int:

@@ -62,6 +62,25 @@ def test_malformed_decision_lines_are_skipped_and_said(window: MainWindow,
     window.error_box.close()
 
 
+def test_a_workbench_toml_not_ours_opens_and_its_keys_are_said(window: MainWindow,
+                                                                tmp_path: Path) -> None:
+    """A project's own workbench.toml no longer blocks its folder: one with none of our keys
+    is ignored, one with ours beside others is read and the others are named."""
+    import shutil
+
+    folder = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "workbench.toml").write_text('[project]\nname = "my tea search"\n',
+                                           encoding="utf-8")
+    assert window.open_path(folder, model="bm25")
+    assert window.session.dataset is not None and window.session.dataset.name == "tea"
+    (folder / "workbench.toml").write_text('model = "bm25"\n[project]\nname = "x"\n',
+                                           encoding="utf-8")
+    assert window.open_path(folder)
+    assert window.error_box is not None and "project" in window.error_box.text()
+    window.error_box.close()
+
+
 def test_undo_redo_through_the_menu_and_shortcuts(window: MainWindow, qtbot: QtBot) -> None:
     s, acts = window.session, window.menu_actions
     assert not acts.undo.isEnabled()

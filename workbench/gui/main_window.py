@@ -208,7 +208,9 @@ class MainWindow(QMainWindow):
             with self.loop.hold():
                 from workbench.core.formats import dataset_splits, load_dataset
 
-                sample = sample_settings(path) if path.is_dir() else {}
+                # a workbench.toml that is not ours is ignored; its keys not ours, said
+                skipped: list[FormatError] = []
+                sample = sample_settings(path, skipped) if path.is_dir() else {}
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
                 target = path / str(sample["data"]) if sample.get("data") else path
                 if split is None:  # test, else (a folder judged in train and dev) the first
@@ -216,7 +218,6 @@ class MainWindow(QMainWindow):
                         else []
                     split = (splits[0] if splits and DEFAULT_SPLIT not in splits
                              else DEFAULT_SPLIT)
-                skipped: list[FormatError] = []
                 # off the window's thread: a large corpus took 20 s to read, the window frozen
                 chosen_split = split
                 dataset = wait_for(
