@@ -70,13 +70,21 @@ def test_counts_that_are_not_counts_are_named(meta: dict[str, Any], said: str, m
     ds = data([mem("a", **meta), mem("b", mentions=3, dismissals=1)])
     field = next(iter(meta))
     got = [w for w in warnings(ds) if w.startswith("1 memory whose")]
-    assert got == [f"1 memory whose {field} is not a whole number of at least 0 (a number, or "
-                   "one in a string, is read as its whole part, at least 0; anything else is "
-                   f"ignored): {said}"]
+    assert got == [f"1 memory whose {field} is not stored as a plain count, a whole number "
+                   "of at least 0 (a number, or one in a string, is read as its whole part, at "
+                   f"least 0; anything else is ignored): {said}"]
     out = explained(ds, "a")
     assert out["mentions"] == mentions
     assert [d.get("dismissals") for d in out["decays"] if d["decay"] == "dismissal"] == (
         [dismissals] if dismissals else [])
+
+
+def test_an_empty_count_is_absent_without_a_word() -> None:
+    # as an empty tier or now: "" is no value, not a count to complain of
+    ds = data([mem("a", mentions="", dismissals=""), mem("b", mentions=3)])
+    assert not [w for w in warnings(ds) if "plain count" in w]
+    out = explained(ds, "a")
+    assert out["mentions"] == 1
 
 
 def test_a_string_count_reaches_the_score() -> None:

@@ -100,3 +100,14 @@ def test_sample_leaves_the_tier_default_and_the_bands_out() -> None:
     p = resolve_params(m)
     assert m.inert_params(prepare(m, ds, p, use_cache=False), p) == {
         **dict.fromkeys(BANDS, EXPLAIN_ONLY), "default_tier": "every memory has a tier"}
+
+
+def test_without_queries_staleness_is_not_called_inert() -> None:
+    # no query, no clock yet: "no memory was accessed before its clock" was said of every
+    # staleness setting (the key parameter among them), though the first query typed ages them
+    m = ImportanceModel()
+    ds = load_dataset(SAMPLES / "memories")
+    empty = Dataset(ds.name, ds.corpus, QuerySet([]))
+    p = resolve_params(m)
+    got = m.inert_params(prepare(m, empty, p, use_cache=False), p)
+    assert "stale_short" not in got and "whole_days" not in got

@@ -12,7 +12,13 @@ import pytest
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
-from workbench.core.selection_figures import FIGURES, of_result, per_query, snippet_chars
+from workbench.core.selection_figures import (
+    FIGURES,
+    of_result,
+    per_query,
+    selects,
+    snippet_chars,
+)
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_corpora"
 
@@ -38,3 +44,9 @@ def test_figures_count_past_the_ranking_depth(model: str, params: dict[str, obje
         assert (deep.ranking.count > 100).any()
         assert not np.array_equal(per_query("results", shallow.ranking),
                                   per_query("results", deep.ranking))
+
+
+def test_dense_min_similarity_is_a_selection_cut() -> None:
+    # its min similarity cuts the lists as a min score does: figures without judgments,
+    # and left out of a ranking metric's default search
+    assert selects(get_model("dense"))

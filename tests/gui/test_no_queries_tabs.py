@@ -33,8 +33,12 @@ def test_every_tab_draws_without_queries(qtbot: QtBot, tmp_path: Path) -> None:
     for i in range(w.charts.count()):
         w.charts.setCurrentIndex(i)  # shows the panel: its showEvent draws it
         qtbot.wait(20)
-    dist = w.charts.panels["ScoreDistribution"]
-    assert "No queries yet" in dist.hint.text()
+    for name in ("ScoreDistribution", "MetricCurve"):
+        panel = w.charts.panels[name]
+        w.charts.setCurrentWidget(panel)
+        qtbot.wait(20)
+        assert "No queries yet" in panel.hint.text(), name
+    assert w.charts.panels["MetricCurve"].current is None  # no "now nan" marker
 
 
 def test_a_failing_redraw_goes_to_the_error_hook(qtbot: QtBot,

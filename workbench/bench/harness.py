@@ -193,8 +193,9 @@ def candidate_pairs(pipe: Pipeline) -> int:
     return pipe.model.combine(pipe.prepared, pipe.params).n_pairs
 
 
-NO_REFERENCE = {"codeledger": "no reference: CodeLedger's own ranker is closed, and the "
-                              "model follows its document, not its code"}
+NO_REFERENCE = dict.fromkeys(("codeledger", "codeledger-document"),
+                             "no reference: CodeLedger's own ranker is closed, and the model "
+                             "follows its document, not its code")
 
 
 def bench_one(model_id: str, dataset: Dataset, repeats: int,

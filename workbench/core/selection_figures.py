@@ -32,7 +32,7 @@ PerQuery = NDArray[np.float64]
 FIGURES = ("results", "empty", "injected_tokens")  # labelled by metrics.metric_label
 # the parameters that decide how much a query returns (a model with one of them selects)
 SELECTION_PARAMS = frozenset(("min_score", "limit", "inject_min_score", "inject_limit",
-                              "search_min_score", "search_limit"))
+                              "search_min_score", "search_limit", "min_similarity"))
 
 
 def selects(model: Model | None) -> bool:

@@ -315,6 +315,9 @@ class MetricCurve(ChartPanel):
         if s.model is None or s.dataset is None:
             self._show_empty("No model yet.")
             return
+        if not len(s.dataset.queries):  # a mean over no query: "now nan at 5" had been drawn
+            self._show_empty("No queries yet: type one under the query list and press Enter.")
+            return
         if self.param_name is None:
             self._show_empty("This model has no live parameter to sweep.")
             return

@@ -65,7 +65,8 @@ def inert(prep: ImportancePrepared) -> dict[str, str]:
     if not prep.superseded.any():
         out.update(dict.fromkeys(("superseded_decay", "superseded_archive"),
                                  "no memory is superseded"))
-    if not (prep.inactive > 0).any():  # a grace of 0 decays any part of a day
+    if prep.inactive.size and not (prep.inactive > 0).any():  # a grace of 0 decays any
+        # part of a day; with no query there is no clock yet, so nothing is said
         out.update(dict.fromkeys((*(n for names in _STALE.values() for n in names),
                                   "whole_days"), "no memory was accessed before its clock"))
     return out

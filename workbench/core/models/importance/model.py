@@ -109,8 +109,9 @@ class ImportanceModel(Model):
                        f"unreadable {what}: {_some(items)}")
         for k, items in counts.items():
             out.append(f"{len(items)} memor{'y' if len(items) == 1 else 'ies'} whose {k} is "
-                       "not a whole number of at least 0 (a number, or one in a string, is read "
-                       f"as its whole part, at least 0; anything else is ignored): {_some(items)}")
+                       "not stored as a plain count, a whole number of at least 0 (a number, or "
+                       "one in a string, is read as its whole part, at least 0; anything else is "
+                       f"ignored): {_some(items)}")
         # a query whose own clock cannot be read is scored at another one
         clocks = [(q.id, q.context.get("now")) for q in dataset.queries]
         odd = [f"{qid} {now!r}" for qid, now in clocks

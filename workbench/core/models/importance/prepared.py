@@ -100,6 +100,8 @@ def read_count(value: Any) -> tuple[int | None, bool]:
         return None, True
     number = value
     if isinstance(value, str):
+        if not value.strip():  # "" is absent, as an empty tier or now is
+            return None, False
         try:
             number = float(value.strip())
         except ValueError:
