@@ -64,8 +64,12 @@ def test_three_processes_share_a_postgresql_study(tmp_path, optimum):
             _check_study(optuna.load_study(study_name="shared/all", storage=storage), optimum)
         finally:
             storage.engine.dispose()  # before the server stops
-        # every process reports the same best settings
-        assert len({out.split("ndcg@10 training")[0] for out, _ in outs}) == 1
+        # every process reports the same best settings (from the table of values on: the
+        # plan above it counts the trials stored when each started, which a loaded machine
+        # staggers)
+        tables = {out.split("ndcg@10 training")[0].partition("\nparameter ")[2]
+                  for out, _ in outs}
+        assert len(tables) == 1 and "k1" in next(iter(tables))
         # the storage named with its kind and user ("storage: 127.0.0.1:5999/db" had neither)
         assert "storage: postgresql://wb@127.0.0.1:" in outs[0][0]
 
