@@ -855,14 +855,36 @@ def test_the_trial_key_fits_and_keys_only_the_lines_drawn(qtbot: QtBot) -> None:
     curve.resize(520, 300)
     curve.show()
     curve.reset("fold 1 of 5")
-    assert "its held-out value" in curve.caption.text()
+    assert "(held out: when it ends)" in curve.caption.text()
     curve.reset("all")
-    assert "held-out value" not in curve.caption.text()
-    assert "(no held-out line)" in curve.caption.text()
+    assert "its held-out value" not in curve.caption.text()
+    assert "(no held-out value)" in curve.caption.text()
     # with the kept mark, it fits the chart's width at 1,280 px (a wrapped label grew the
     # panel past its scroll area's height instead)
     curve.mark_kept(3, 0.5)
     assert curve.caption.sizeHint().width() <= 480
+
+
+def test_no_held_out_value_is_drawn_while_the_study_runs(qtbot: QtBot) -> None:
+    """The command line prints no held-out value while a study runs (one to watch is one to
+    stop or rerun on); the window had drawn the best trial's, trial by trial. Once the study
+    ends, the kept trial's is marked."""
+    from workbench.gui.charts.tune import TrialCurve
+
+    curve = TrialCurve()
+    qtbot.addWidget(curve)
+    curve.resize(520, 300)
+    curve.show()
+    curve.reset("fold 1 of 2")
+    for number, (train, held) in enumerate([(0.50, 0.41), (0.55, 0.47), (0.52, 0.45)]):
+        curve.add(number, train, held)
+        assert len(curve.held_line.getData()[0] or []) == 0  # nothing held out drawn yet
+    curve.mark_kept(2, 0.52)  # the surest gain, not the best on training
+    x, y = curve.held_line.getData()
+    assert list(x) == [2.0] and list(y) == [0.45]
+    assert "its held-out value" in curve.caption.text()
+    curve.mark_kept(None, 0.5)  # the start kept: no trial's value to show
+    assert len(curve.held_line.getData()[0] or []) == 0
 
 
 def test_the_trial_axis_ticks_whole_trials(qtbot: QtBot) -> None:

@@ -1,9 +1,11 @@
 """The Tune panel's charts, each a small plot with its data kept for tests and export:
 
 - `TrialCurve`: the objective per trial of the study now running — every trial's training
-  value (dots), the best so far on training, and the held-out value of that best trial; when
-  the study ends, the trial it kept (a diamond: the surest gain, not always the best) or, when
-  it kept the starting values, their training value as a dashed line;
+  value (dots) and the best so far on training; when the study ends, the trial it kept (a
+  diamond: the surest gain, not always the best) with its held-out value (a cross), or, when
+  it kept the starting values, their training value as a dashed line. No held-out value is
+  drawn while the study runs, as the command line prints none: one to watch is one to stop
+  or rerun on, a choice made on the held-out queries;
 - `ImportanceBars`: optuna's parameter importances (shares of the variance explained);
 - `SliceChart`: the objective against one parameter's value, a dot per trial;
 - `ContourChart`: two parameters against each other, each trial a dot coloured by objective.
@@ -134,7 +136,9 @@ class TrialCurve(_Chart):
         self.dots = item.plot([], [], pen=None, symbol="o", symbolSize=4,
                               symbolBrush=pg.mkBrush(OTHER), symbolPen=None)
         self.train_line = item.plot([], [], pen=pg.mkPen(A_COLOR, width=2))
-        self.held_line = item.plot([], [], pen=pg.mkPen(B_COLOR, width=2))
+        self.held_line = item.plot([], [], pen=None, symbol="x", symbolSize=12,
+                                   symbolBrush=pg.mkBrush(B_COLOR),
+                                   symbolPen=pg.mkPen(B_COLOR, width=2))
         self.kept = item.plot([], [], pen=None, symbol="d", symbolSize=12, symbolBrush=None,
                               symbolPen=pg.mkPen(INK, width=2))
         self.start_line = pg.InfiniteLine(angle=0, movable=False,
@@ -149,6 +153,7 @@ class TrialCurve(_Chart):
         self.values: list[float] = []
         self.train_best: list[float] = []
         self.held_best: list[float] = []
+        self.held_of: dict[int, float] = {}  # each trial's held-out value, drawn for the kept
         self._best = -math.inf
         self._held = math.nan
         for line in (self.dots, self.train_line, self.held_line, self.kept):
@@ -158,16 +163,17 @@ class TrialCurve(_Chart):
         self.axes(False)  # until its first trial
         self._caption("")
 
-    def _caption(self, kept: str) -> None:
+    def _caption(self, kept: str, held: bool = False) -> None:
         # the legend in the caption: drawn over the plot, it would hide the best trials
         key = [self.study, f"<span style='color:{OTHER}'>●</span> trial",
                f"<span style='color:{A_COLOR}'>━</span> best on training",
-               # the study of every query has no held-out line: not a key for one (its long
+               # the study of every query has no held-out value: not a key for one (its long
                # "(none: this study tunes on every query)" was cut off at 1,280 px)
-               "(no held-out line)" if self.study == "all" else
-               f"<span style='color:{B_COLOR}'>━</span> its held-out value"]
+               "(no held-out value)" if self.study == "all" else
+               f"<span style='color:{B_COLOR}'>✕</span> its held-out value" if held else
+               "(held out: when it ends)"]
         if kept:
-            key.append(f"<span style='color:{INK}'>{kept}</span>")
+            key.insert(3, f"<span style='color:{INK}'>{kept}</span>")
         self.say(key if self.study else "", gap=" &nbsp;")
 
     def mark_kept(self, trial: int | None, train: float) -> None:
@@ -176,13 +182,17 @@ class TrialCurve(_Chart):
         self.kept_trial = trial
         if trial is None:
             self.kept.setData([], [])
+            self.held_line.setData([], [])
             self.start_line.setValue(train)
             self.start_line.show()
             self._caption("┅ the start, kept")
         else:
             self.start_line.hide()
             self.kept.setData([float(trial)], [train])
-            self._caption("◇ kept")
+            held = self.held_of.get(trial, math.nan)
+            shown = math.isfinite(held)
+            self.held_line.setData([float(trial)] if shown else [], [held] if shown else [])
+            self._caption("◇ kept", held=shown)
 
     def add(self, number: int, train: float, held_out: float) -> None:
         """One finished trial: its training value and its held-out value (NaN if none)."""
@@ -194,13 +204,12 @@ class TrialCurve(_Chart):
         self.values.append(train)
         self.train_best.append(self._best if self.maximize else -self._best)
         self.held_best.append(self._held)
+        self.held_of[number] = held_out
         x = np.asarray(self.numbers, np.float64)
         self.dots.setData(x, np.asarray(self.values))
         # steps: the best so far holds until a trial beats it (a ramp would show values no
         # trial had)
         self.train_line.setData(*steps(x, np.asarray(self.train_best)))
-        hx, hy = steps(x, np.asarray(self.held_best))
-        self.held_line.setData(hx, hy, connect="finite")
         # trials are counted: whole ticks only (a few trials had 0.5, 1.5 …)
         span = max(self.numbers) - min(self.numbers)
         step = max(1, math.ceil(span / 8))
