@@ -27,7 +27,7 @@ def test_the_window_gets_them(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     import workbench.gui.app
 
     seen: list[tuple[object, ...]] = []
-    monkeypatch.setattr(workbench.gui.app, "run", lambda *a: seen.append(a) or 0)
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
     tasks = tmp_path / "tasks.jsonl"
     tasks.write_text((SAMPLES / "code-repo" / "tasks.jsonl").read_text())
     assert main(["gui", CODE, "-m", "codeledger", "--queries", str(tasks)]) == 0

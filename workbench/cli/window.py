@@ -10,6 +10,7 @@ from typing import Any
 
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, MODEL_HELP, UsageError, model_id
 from workbench.core.params import load_params_file, parse_assignments, resolve_file
+from workbench.core.tuned_on import read_tuned_on
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
 
@@ -63,6 +64,9 @@ def cmd_gui(args: argparse.Namespace) -> int:
         overrides.update(resolve_file(get_model(args.model).schema, args.params))
     elif args.params:
         overrides.update(load_params_file(args.params))
+    # the queries the file's values were tuned on (its `[tuned]` table, as Configurations ▸
+    # Import reads it): the window's figures on them are training scores, never held out
+    tuned = read_tuned_on(args.params) if args.params else None
     overrides.update(parse_assignments(args.param or []))
     if overrides and args.model:  # checked here, before a window opens
         from workbench.core.models import get_model
@@ -71,7 +75,8 @@ def cmd_gui(args: argparse.Namespace) -> int:
             get_model(args.model).schema.resolve(overrides)
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from None
-    return run(args.data, args.model, overrides or None, args.queries, args.qrels, args.split)
+    return run(args.data, args.model, overrides or None, args.queries, args.qrels, args.split,
+               tuned_on=tuned)
 
 
 def cmd_screenshot(args: argparse.Namespace) -> int:

@@ -21,6 +21,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QApplication
 
+from workbench.core.tuned_on import TunedOn
+
 from .memory import keep_freed_memory
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,10 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(data: str | None = None, model: str | None = None,
         params: Mapping[str, object] | None = None, queries: str | None = None,
-        qrels: str | None = None, split: str | None = None) -> int:
+        qrels: str | None = None, split: str | None = None,
+        tuned_on: TunedOn | None = None) -> int:
     """The window on `data` (else the last dataset, as it was last opened, else the default
     sample), its queries (or tasks) and judgments from `queries` and `qrels` when given, a
-    BEIR or OpenVault folder's at `split` (default: test, or as it was last opened)."""
+    BEIR or OpenVault folder's at `split` (default: test, or as it was last opened).
+    `tuned_on`: the record of the queries `params` were tuned on (a `tune --out` file's)."""
     app = application()
     from . import settings as st
     from .main_window import MainWindow
@@ -125,7 +129,7 @@ def run(data: str | None = None, model: str | None = None,
         queries, qrels, remembered_split = st.recalled_files(target)
         split = split or remembered_split
     opened = window.open_path(target or default_dataset(), model=model, params=params,
-                              queries=queries, qrels=qrels, split=split)
+                              queries=queries, qrels=qrels, split=split, tuned_on=tuned_on)
     if not opened and (target or split):  # the sample as it comes, the error shown over it
         # a read cancelled changes nothing: the next launch offers the last dataset again
         window.open_path(default_dataset(), remember=not window.open_cancelled)

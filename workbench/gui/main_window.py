@@ -51,6 +51,8 @@ from .ranked_table import RankedTable
 from .worker import LiveLoop
 
 if TYPE_CHECKING:
+    from workbench.core.tuned_on import TunedOn
+
     from .compare.window import CompareWindow
 
 
@@ -190,13 +192,16 @@ class MainWindow(QMainWindow):
     def open_path(self, path: str | Path, model: str | None = None,
                   params: Mapping[str, object] | None = None, *,
                   queries: str | None = None, qrels: str | None = None,
-                  split: str | None = None, remember: bool = True) -> bool:
+                  split: str | None = None, remember: bool = True,
+                  tuned_on: TunedOn | None = None) -> bool:
         """Open a dataset (folder or file), its queries (or a repository's tasks) and
         judgments from `queries` and `qrels` when given, a BEIR or OpenVault folder's at
         `split`; on bad input show the error and keep the previous dataset. A sample folder's
         workbench.toml names its model unless `model` is given. `remember`: it becomes the
-        last dataset and joins the Recent list. `open_cancelled` says whether the last call
-        ended in Cancel."""
+        last dataset and joins the Recent list. `tuned_on`: the record of the queries
+        `params` were tuned on (a `tune --out` file's `[tuned]` table): the figures on them
+        are training scores, and a Tune run from these values never holds them out.
+        `open_cancelled` says whether the last call ended in Cancel."""
         self.open_cancelled = False
         self._rebase_for = None  # another dataset: a reload's baseline is not in question
         self._reload_said = self._rebase_lost = ""
@@ -246,6 +251,11 @@ class MainWindow(QMainWindow):
                     s.set_model(chosen, chosen_params)
                 s.set_dataset(dataset, str(target), queries=queries, qrels=qrels, split=split,
                               resume=resume)
+                record_why = ""
+                if tuned_on is not None and not resume and s.model is not None:
+                    # as the record holds for these values (another model's, edited since)
+                    record, record_why = tuned_on.applies_to(s.model.id, s.params)
+                    s.set_params({}, record=False, tuned_on=record)
                 restoring = s.baseline_to_restore() if resume else None
                 if restoring is not None:  # `_check_rebase` says whether it came back
                     self._rebase_for = (restoring, False)
@@ -268,6 +278,8 @@ class MainWindow(QMainWindow):
         if self.session.model is not None:  # the model's, on these values (the Prepare box
             # keeps them, under the panel's fold: said here when the data is opened)
             notes += self.session.model.data_warnings(dataset, self.session.params)
+        if record_why:
+            notes.append(f"the parameters' tuning record: {record_why}")
         if notes:
             message = (message or f"Opened {path}.") + "\n\nWarnings:\n" + "\n".join(notes)
         if message:
@@ -311,7 +323,8 @@ class MainWindow(QMainWindow):
         return self.open_path(path, s.model.id if s.model else None, dict(s.params),
                               queries=queries if queries is not None else s.queries_file,
                               qrels=qrels if qrels is not None else s.qrels_file,
-                              split=split if split is not None else s.split)
+                              split=split if split is not None else s.split,
+                              tuned_on=s.tuned_on)  # tuned values stay tuned on their queries
 
     def reload_dataset(self) -> bool:
         """File ▸ Reload dataset: the open dataset's files read again (edited on disk), with
