@@ -16,7 +16,7 @@ from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
 from workbench.core.tuning import Evaluator, TuneSpec, build_space, no_validation, tune
-from workbench.core.tuning.pick import CANDIDATES, lower_bound, pick_trial
+from workbench.core.tuning.pick import CANDIDATES, errors, lower_bound, pick_trial
 
 
 def _trials(*means: float) -> list[SimpleNamespace]:
@@ -24,12 +24,34 @@ def _trials(*means: float) -> list[SimpleNamespace]:
     return [SimpleNamespace(number=i, values=[m]) for i, m in enumerate(means)]
 
 
-def test_the_lower_bound_is_the_mean_less_two_standard_errors() -> None:
-    # gains 0.2, 0, 0.1, 0.1: mean 0.1; sample variance (0.01 + 0.01 + 0 + 0) / 3; se = sd / 2
-    expected = 0.1 - 2 * math.sqrt(0.02 / 3) / 2
-    assert lower_bound(np.array([0.2, 0.0, 0.1, 0.1, np.nan])) == pytest.approx(expected)
-    assert lower_bound(np.array([0.3])) == pytest.approx(0.3)  # one query: no spread
+# Student's t at the one-sided level of 2 normal standard errors (Φ(2) = 0.97725): a t table
+# gives 3.3068 for 3 degrees of freedom and 13.968 for 1
+T3, T1 = 3.3068, 13.968
+
+
+def test_the_lower_bound_is_the_mean_less_t_standard_errors() -> None:
+    # gains 0.2, 0, 0.1, 0.1: mean 0.1; sample variance (0.01 + 0.01 + 0 + 0) / 3; se = sd / 2;
+    # four queries: t with 3 degrees of freedom, not a normal 2 (review b, finding 2)
+    expected = 0.1 - T3 * math.sqrt(0.02 / 3) / 2
+    assert lower_bound(np.array([0.2, 0.0, 0.1, 0.1, np.nan])) == pytest.approx(expected,
+                                                                                 abs=1e-4)
+    # two: mean 0.2, sd 0.1·√2, se 0.1
+    assert lower_bound(np.array([0.1, 0.3])) == pytest.approx(0.2 - T1 * 0.1, abs=1e-3)
+    assert math.isnan(lower_bound(np.array([0.3])))  # one query: no spread, no bound
     assert math.isnan(lower_bound(np.array([np.nan])))
+    assert errors(1000) == pytest.approx(2.0, abs=0.01)  # many queries: 2 standard errors
+
+
+def test_one_or_two_training_queries_keep_the_start() -> None:
+    # one query gaining 0.2 had been a "sure" +0.2 (no spread counted as no error)
+    start = np.array([0.5, np.nan])
+    trials = _trials(0.7)
+    p = pick_trial(trials, "bound", lambda t: np.array([0.7, np.nan]), start, 1.0, True)
+    assert p.trial is None and p.n == 1
+    # two queries gaining 0.06 and 0.07: a normal 2 had kept it (0.065 − 2·0.005 > 0)
+    start = np.array([0.5, 0.5])
+    p = pick_trial(trials, "bound", lambda t: start + np.array([0.06, 0.07]), start, 1.0, True)
+    assert p.trial is None and p.n == 2
 
 
 def test_a_steady_gain_beats_a_larger_lucky_one() -> None:

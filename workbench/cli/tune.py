@@ -79,8 +79,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--pick", default=None, choices=("bound", "best"),
                    help="the trial kept (one objective): bound (default) = the surest gain over "
                    "the starting values on the training queries, the mean of its per-query "
-                   "gains less 2 standard errors, among the 20 best trials — the starting "
-                   "values when no trial's bound is above 0; best = the highest training mean, "
+                   "gains less 2 standard errors (more for few queries: Student's t), among "
+                   "the 20 best trials — the starting values when no trial's bound is above "
+                   "0 (or a study tunes on one query); best = the highest training mean, "
                    "which often fits the training queries' quirks")
     p.add_argument("--seed", type=int, default=0, help="the sampler's seed: the same command "
                    "and seed draw the same trials (default 0); a run stopped and continued "

@@ -81,9 +81,14 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     if len(objectives) == 1:
         print("kept: " + ("the trial whose gain over the starting values on the training "
                           "queries is surest (the mean of its per-query gains less 2 "
-                          "standard errors), the starting values when no trial's is above 0 "
-                          "(--pick best: the highest training mean)" if spec.pick == "bound"
+                          "standard errors, more for few queries: Student's t), the starting "
+                          "values when no trial's is above 0 (--pick best: the highest "
+                          "training mean)" if spec.pick == "bound"
                           else "the highest training mean (--pick best)"))
+        if spec.pick == "bound":
+            few = _few_training(validation, evaluator.counted())
+            if few:
+                print(f"note: {few}")
     from workbench.core.tuning.storage import shown_url
 
     where = shown_url(spec.storage)  # a server's URL, its kind and user, no password
@@ -91,6 +96,40 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
         if spec.storage.startswith(scheme):
             where = f"{kind} {spec.storage[len(scheme):]}"
     print(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
+
+
+FEW = 5  # training queries below which a bound is said to be wide (Student's t ≥ 2.9)
+
+
+def _few_training(validation: Any, counted: Any) -> str:
+    """Where a study tunes on fewer than `FEW` queries, what the surest-gain pick can do
+    there: from one query no gain is sure (the start is kept); from a few, only a large one."""
+    from workbench.core.tuning.pick import errors
+    from workbench.core.tuning.runner import study_runs
+
+    sizes = {label: int((train & counted).sum()) for label, train, _ in study_runs(validation)}
+    single = [label for label, n in sizes.items() if n < 2]
+    few = {label: n for label, n in sizes.items() if 2 <= n < FEW}
+    out = []
+    if single:
+        out.append(f"{_studies_named(single, len(sizes))} on a single query: no gain from one "
+                   "query can be sure, so the starting values are kept there (--pick best "
+                   "keeps the highest training mean; fewer --folds or more judged queries give "
+                   "each study more)")
+    if few:
+        n = min(few.values())
+        as_few = "as few as " if len(set(few.values())) > 1 else ""
+        out.append(f"{_studies_named(list(few), len(sizes))} on {as_few}{n} queries: a gain "
+                   f"counts as sure there only {errors(n):.1f} standard errors above 0 "
+                   "(Student's t)")
+    return "; ".join(out)
+
+
+def _studies_named(labels: list[str], total: int) -> str:
+    """"fold 1 of 2 tunes", "fold 1 of 2, fold 2 of 2 tune", "every study tunes"."""
+    if len(labels) == total and total > 1:
+        return "every study tunes"
+    return ", ".join(labels) + (" tunes" if len(labels) == 1 else " tune")
 
 
 def reasons_text(reasons: Mapping[str, str]) -> str:
@@ -294,19 +333,41 @@ def picked_lines(result: Any, primary: str) -> list[str]:
             lines.append(f"kept the starting values{where}: theirs is the highest training "
                          f"mean (--pick best){top}")
         else:
-            best = ("" if len(studies) > 1 else
-                    f"; the highest training {primary}, {kept[0].top[1]:.4f} "
-                    f"(trial {kept[0].top[0]}), is what --pick best keeps")
-            lines.append(f"kept the starting values{where}: no trial's gain over them on the "
-                         f"training queries is sure (mean of the per-query gains − 2 standard "
-                         f"errors ≤ 0){best}")
+            lines += _kept_start_lines(kept, studies, primary)
+    from workbench.core.tuning.pick import bound_text
+
     for f in studies:
         if f.top is None or f.kept_start or f.picked == f.top[0]:
             continue
         where = f"{f.name}: " if len(studies) > 1 else ""
         lines.append(f"{where}kept trial {f.picked} ({primary} {f.train_best[0]:.4f}, gain "
-                     f"{f.bound:+.4f} or more at 2 standard errors) over the highest, trial "
-                     f"{f.top[0]} ({f.top[1]:.4f}): its gain is surer")
+                     f"{f.bound:+.4f} or more {bound_text(f.bound_n)}) over the highest, "
+                     f"trial {f.top[0]} ({f.top[1]:.4f}): its gain is surer")
+    return lines
+
+
+def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str) -> list[str]:
+    """Why the surest-gain pick kept the starting values in `kept`: no bound above 0, or
+    (fewer than 2 training queries) no bound at all."""
+    lines = []
+    alone = [f for f in kept if f.bound_n < 2]
+    bounded = [f for f in kept if f.bound_n >= 2]
+    best = ("" if len(studies) > 1 else
+            f"; the highest training {primary}, {kept[0].top[1]:.4f} "
+            f"(trial {kept[0].top[0]}), is what --pick best keeps")
+    for group, why in ((bounded, "no trial's gain over them on the training queries is sure "
+                        "(the mean of its per-query gains less 2 standard errors — more for "
+                        "few queries, Student's t — is ≤ 0)"),
+                       (alone, "each tunes on a single query, from which no gain can be "
+                        "sure")):
+        if not group:
+            continue
+        where = ("" if len(studies) == 1 else
+                 f" in {len(group)} of {len(studies)} studies "
+                 f"({', '.join(f.name for f in group)})")
+        if group is alone and len(studies) == 1:
+            why = "it tunes on a single query, from which no gain can be sure"
+        lines.append(f"kept the starting values{where}: {why}{best}")
     return lines
 
 

@@ -150,7 +150,8 @@ class TuneSettings(QWidget):
         self.pick.addItem("the best on training", "best")
         self.pick.setToolTip("which trial a study keeps. The surest gain: the trial whose gain "
                              "over the starting values on the training queries is largest at "
-                             "its mean less 2 standard errors (among the 20 best), and the "
+                             "its mean less 2 standard errors (more for few queries: "
+                             "Student's t) among the 20 best, and the "
                              "starting values when no trial's is above 0. The best on "
                              "training: the highest training mean, which often fits the "
                              "training queries' quirks and does worse on new ones")

@@ -173,12 +173,19 @@ def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
         # the best on training scores as the start does (trial 0 is the start): no trial
         # to warn about ("would likely not hold" had been said of the values just kept)
         return [f"<b>kept the starting values</b>: the best on training, {top}, is theirs"]
+    if final.kept_start and getattr(final, "bound_n", 2) < 2:
+        return ["<b>kept the starting values</b>: the run tuned on a single query, from which "
+                f"no gain can be sure; the best on training, {top}, would likely not hold on "
+                "new queries"]
     if final.kept_start:
         return ["<b>kept the starting values</b>: no trial's gain over them on the training "
-                "queries is sure (mean of the per-query gains less 2 standard errors ≤ 0); "
-                f"the best on training, {top}, would likely not hold on new queries"]
+                "queries is sure (the mean of its per-query gains less 2 standard errors — "
+                f"more for few queries, Student's t — is ≤ 0); the best on training, {top}, "
+                "would likely not hold on new queries"]
+    from workbench.core.tuning.pick import bound_text
+
     return [f"kept trial {final.picked}, the surest gain ({signed(final.bound, 4)} or more "
-            f"at 2 standard errors), over the best on training, {top}"]
+            f"{bound_text(final.bound_n)}), over the best on training, {top}"]
 
 
 def _worse(objective: str, tuned: float, start: float) -> bool:

@@ -65,6 +65,7 @@ class FoldResult:
     front: list[dict[str, Any]] = field(default_factory=list)  # several objectives
     kept_start: bool = False  # no trial's gain was sure enough: `best` is the start
     bound: float = math.nan  # the kept trial's lower bound of gain (pick.lower_bound)
+    bound_n: int = 0  # the training queries behind it (pick.errors); < 2: no bound exists
     top: tuple[int, float] | None = None  # the highest training mean: (trial, mean)
     picked: int | None = None  # the kept trial's number (None: the start)
     new: int = -1  # trials run by this call (the others were stored before it); -1: unknown
@@ -533,7 +534,7 @@ def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
     # a kept trial at the starting values (--pick best where the start, trial 0, scores
     # highest) is the start kept: reported as tuned, it read as a change to ship
     kept = p.trial if p.trial is None or not _is_start(evaluator, spec, p.trial) else None
-    return kept, {"kept_start": kept is None, "bound": p.bound,
+    return kept, {"kept_start": kept is None, "bound": p.bound, "bound_n": p.n,
                   "top": (p.top.number, float(p.top.values[0])),
                   "picked": None if kept is None else kept.number}
 
