@@ -75,19 +75,19 @@ def test_pick_best_whose_best_is_the_start_keeps_the_start_and_says_so(capsys,
     assert "kept the starting values in 3 of 3 studies" in out
     assert "kept the starting values in 3 of 3 studies (fold 1 of 2, fold 2 of 2, all): " \
            "theirs is the highest training mean (--pick best)\n" in out
-    assert ("on all the queries no trial scored higher than the starting values, so the run "
+    assert ("on all the queries no trial scored better than the starting values, so the run "
             "kept the starting values: nothing changes") in out
     assert "tuned parameters written" not in out
     assert f"the starting values written to {written}" in out
     assert load_params_file(written) == {"k1": 1.2}
-    assert "no trial scored higher than the starting values" in written.read_text()
+    assert "no trial scored better than the starting values" in written.read_text()
 
 
 def test_the_tune_tab_says_the_best_on_training_was_the_start() -> None:
     from workbench.gui.tune_results import verdict
 
     text = verdict(_kfold_kept_start(False, pick="best"), "ndcg@10")
-    assert ("keep the starting values</b> — on all the queries no trial scored higher than "
+    assert ("keep the starting values</b> — on all the queries no trial scored better than "
             "the starting values, so there is nothing to apply") in text
     assert "<b>kept the starting values</b>: the best on training, trial 5 (0.6200), is " \
         "theirs" in text

@@ -108,7 +108,10 @@ def add_commands(sub: Any) -> None:
                                      "judgment is of a relevant document (it is p@10 there)"
                                      f"; on a git repository or for a model "
                                      f"that selects bundles {CODE_METRICS}, and every bundle "
-                                     "figure for such a model unless one is named"))
+                                     "figure for such a model unless one is named")
+                   + "; what the selection returns, as sweep and tune's --constraint count "
+                   "it: results (per query), empty (%% of queries returning nothing), "
+                   "injected_tokens (per query)")
     p.add_argument("--per-query", metavar="OUT.csv|OUT.json",
                    help="write per-query metrics: CSV or JSON, by the file's ending (- for CSV "
                         "on standard output)")
@@ -178,8 +181,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.depth is not None and args.run is None:
         raise UsageError("--depth sets how deep the --run file goes: give --run OUT.trec")
     model, params = model_and_params(args)
-    metrics = metric_list(args.metrics if args.metrics is not None  # "" names none: refused
-                          else (CODE_METRICS if code_tasks(args, model) else EVAL_METRICS))
+    # what the selection returns (results, empty, injected_tokens), as sweep and tune take
+    # them: counted beside the ranking metrics, over the same judged queries
+    named = [m.strip().lower() for m in (args.metrics or "").split(",") if m.strip()]
+    figures = list(dict.fromkeys(m for m in named if m in FIGURES))
+    asked = ",".join(m for m in named if m not in FIGURES)
+    metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
+                           else (CODE_METRICS if code_tasks(args, model) else EVAL_METRICS))
+               if asked or not figures else [])
     check_bundle_metrics(metrics, model)
     ranked_by = [m for m in metrics if m not in BUNDLE_METRICS]  # what the ranking serves
     depth = args.depth or metric_depth(ranked_by)
@@ -216,6 +225,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
+    if figures:
+        _add_figures(result, dataset, figures, pipe.judgments.judged_mask)
+        # in the order named (a stable sort: the model's own figures stay after)
+        metrics = sorted([*metrics, *figures],
+                         key=lambda m: named.index(m) if m in named else len(named))
     # with a file on standard output (`-`), the summary goes to standard error: the output
     # stays a file that parses
     to_stdout = any(path is None for path in outputs.values())
@@ -244,12 +258,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
             what = ("per-query metrics" if arg == "--per-query"
                     else f"TREC run (each query's top {depth:,})")
             print(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
-    whole = [m for m in metrics if m not in BUNDLE_METRICS and parse_metric(m)[1] is None]
+    whole = [m for m in metrics if m not in BUNDLE_METRICS and m not in FIGURES
+             and parse_metric(m)[1] is None]
     if "--run" in outputs and whole and depth > WHOLE_DEPTH:  # trec_eval reads the whole file
         print(f"note: {', '.join(whole)} read each query's first {WHOLE_DEPTH:,} results; the "
               f"run holds {depth:,}, of which trec_eval reads all unless given -M "
               f"{WHOLE_DEPTH}", file=sys.stderr if to_stdout else sys.stdout)
     return EXIT_OK
+
+
+def _add_figures(result: Any, dataset: Dataset, figures: Sequence[str], judged: Any) -> None:
+    """Each selection figure per query into `result`, its mean over the judged queries (the
+    queries tune's objective and constraints average: tune's held-out table reads the same)."""
+    chars = snippet_chars(dataset) if "injected_tokens" in figures else None
+    for name in figures:
+        values = figure_per_query(name, result, chars)
+        result.per_query[name] = values
+        result.means[name] = float(values[judged].mean()) if judged.any() else math.nan
 
 
 def _overridden(model: Any, args: argparse.Namespace, params: Any) -> list[str]:
@@ -296,6 +321,10 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     capped = _cap_note(model, params, pipe, result, metrics)
     if capped:
         print(f"note: {capped}")
+    for m in (m for m in metrics if m in FIGURES):  # what the selection returns: glossed
+        print(f"({m}: {metric_label(m)}, mean over the {judged:,} judged queries"
+              + (", estimated as pi-lodestone does: snippet characters / 4"
+                 if m == "injected_tokens" else "") + ")")
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]

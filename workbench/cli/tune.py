@@ -13,6 +13,7 @@ import math
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from workbench.core.cases import has_cases
 
     if not dataset.qrels and not has_cases(dataset):  # before the preparing and the plan
+        costs = [m.strip().lower() for m in (args.metric or "").split(",")
+                 if m.strip().lower() in ("results", "injected_tokens")]
         raise UsageError(f"{dataset.source or dataset.name}: no judgments to tune against "
-                         "(give --qrels FILE, or for a repository --queries tasks.jsonl)")
+                         "(give --qrels FILE, or for a repository --queries tasks.jsonl)"
+                         + (f"; {costs[0]} is a cost, which returning nothing minimises: it "
+                            "cannot be tuned alone — tune a quality measure against judgments "
+                            f"and hold {costs[0]} with --constraint" if costs else ""))
     objectives = _objectives(args, model, dataset)
     constraints = tuple(_constraint(c) for c in args.constraint)
     # a bundle figure of a model without bundles: said before a study is made (it failed
@@ -176,6 +182,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert, left_out_note(args, dataset), stored, cut)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions], measured, list(cut))
+    _say_fixed_figures(model, objectives, constraints)
     from workbench.core.tuning.validation import has_time
 
     # newer tasks then tune what older ones score; only where a time split would run (a mix
@@ -212,7 +219,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         with progress_bar("tuning") as bar:
             result = tuning.tune(evaluator, validation, spec, on_trial=_reporter(bar, spec,
                                  validation, space), progress=Progress(),
-                                 report=_also_measures(model, dataset, objectives),
+                                 report=_also_measures(model, dataset, objectives,
+                                                       [c.name for c in constraints]),
                                  stored_before=before)
         finished = True
     except KeyboardInterrupt:
@@ -243,8 +251,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> list[str]:
-    """What the closing report also compares on the held-out queries."""
+def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...],
+                   constrained: Sequence[str] = ()) -> list[str]:
+    """What the closing report also compares on the held-out queries: the other objectives,
+    then each --constraint's figure (shown before only as a training mean), then the usual
+    measures."""
     from workbench.core.cases import has_cases
 
     names = ["ndcg@10", "mrr@10", "r@10", "r@100"] if dataset.qrels else []
@@ -254,7 +265,8 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...]) -> lis
     if has_cases(dataset):
         names.append("cases")
     # the other objectives too: their held-out values at the start were shown nowhere
-    return [*objectives[1:], *(n for n in names if n not in objectives)]
+    return list(dict.fromkeys([*objectives[1:], *constrained,
+                               *(n for n in names if n not in objectives)]))
 
 
 def _check_args(args: argparse.Namespace) -> None:
@@ -431,6 +443,26 @@ def _constraint(text: str) -> Any:
                                      "no trial can meet it")
                 return Constraint(metric, op, value)
     raise ParamError(f"--constraint expects NAME<=NUMBER or NAME>=NUMBER, got {text!r}")
+
+
+def _say_fixed_figures(model: Any, objectives: Sequence[str], constraints: Sequence[Any]) -> None:
+    """A selection figure (results, injected_tokens) of a model with no min score or limit:
+    a query returns every document it matches, so the figure moves only with what matches
+    (bm25's fields, stemmer), never with what scores it (k1, b): said before the search
+    (bm25 on Cranfield: 970.04 results a query at every k1, b and variant)."""
+    from workbench.core.selection_figures import selects
+
+    if selects(model):
+        return
+    for name in dict.fromkeys([*objectives, *(c.name for c in constraints)]):
+        if name not in ("results", "injected_tokens"):
+            continue
+        role = "the objective" if name == objectives[0] else (
+            "an objective" if name in objectives else "a constraint")
+        print(f"warning: {model.id} has no min score or limit: a query returns every document "
+              f"it matches, so {name} ({role}) moves only with what matches, not with the "
+              "values that score the documents; a search over those finds no change",
+              file=sys.stderr)
 
 
 def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],

@@ -79,12 +79,13 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
           + budget_text(spec, validation, stored or {}))
     print(f"validation: {validation.describe}")
     if len(objectives) == 1:
+        o = objectives[0]
         print("kept: " + ("the trial whose gain over the starting values on the training "
                           "queries is surest (the mean of its per-query gains less 2 "
                           "standard errors, more for few queries: Student's t), the starting "
-                          "values when no trial's is above 0 (--pick best: the highest "
+                          f"values when no trial's is above 0 (--pick best: the {_most(o)} "
                           "training mean)" if spec.pick == "bound"
-                          else "the highest training mean (--pick best)"))
+                          else f"the {_most(o)} training mean (--pick best)"))
         if spec.pick == "bound":
             few = _few_training(validation, evaluator.counted())
             if few:
@@ -114,7 +115,7 @@ def _few_training(validation: Any, counted: Any) -> str:
     if single:
         out.append(f"{_studies_named(single, len(sizes))} on a single query: no gain from one "
                    "query can be sure, so the starting values are kept there (--pick best "
-                   "keeps the highest training mean; fewer --folds or more judged queries give "
+                   "keeps the best training mean; fewer --folds or more judged queries give "
                    "each study more)")
     if few:
         n = min(few.values())
@@ -261,9 +262,12 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
             print(f"{who} score lower than the starting values on queries they did not see, "
                   "by a difference that may be chance: nothing shows them better" + advice)
     if result.also:
+        bounded = [c.name for c in getattr(result.spec, "constraints", ())]
+        first = [w for w, any_ in (("the other objectives", len(objectives) > 1),
+                                   ("the constrained figures" if len(bounded) > 1 else
+                                    "the constrained figure", bool(bounded))) if any_]
         print("\nthe same held-out queries, other measures"
-              + (" (the other objectives first):" if len(objectives) > 1 else
-                 " (not tuned for):"))
+              + (f" ({' and '.join(first)} first):" if first else " (not tuned for):"))
         print(format_table(["", start, "tuned", "Δ"], [
             [name, _m(d, name), _m(t, name), _d(t - d, name)]
             for name, (d, t) in result.also.items()]))
@@ -329,9 +333,9 @@ def picked_lines(result: Any, primary: str) -> list[str]:
                  f" in {len(kept)} of {len(studies)} studies ({', '.join(f.name for f in kept)})")
         if result.spec.pick == "best":  # the highest training mean was the start's own
             top = ("" if len(studies) > 1 else
-                   f" ({primary} {kept[0].top[1]:.4f}, trial {kept[0].top[0]})")
-            lines.append(f"kept the starting values{where}: theirs is the highest training "
-                         f"mean (--pick best){top}")
+                   f" ({primary} {_m(kept[0].top[1], primary)}, trial {kept[0].top[0]})")
+            lines.append(f"kept the starting values{where}: theirs is the {_most(primary)} "
+                         f"training mean (--pick best){top}")
         else:
             lines += _kept_start_lines(kept, studies, primary)
     from workbench.core.tuning.pick import bound_text
@@ -340,9 +344,10 @@ def picked_lines(result: Any, primary: str) -> list[str]:
         if f.top is None or f.kept_start or f.picked == f.top[0]:
             continue
         where = f"{f.name}: " if len(studies) > 1 else ""
-        lines.append(f"{where}kept trial {f.picked} ({primary} {f.train_best[0]:.4f}, gain "
-                     f"{f.bound:+.4f} or more {bound_text(f.bound_n)}) over the highest, "
-                     f"trial {f.top[0]} ({f.top[1]:.4f}): its gain is surer")
+        lines.append(f"{where}kept trial {f.picked} ({primary} "
+                     f"{_m(f.train_best[0], primary)}, gain {_d(f.bound, primary)} or more "
+                     f"{bound_text(f.bound_n)}) over the {_most(primary)}, trial {f.top[0]} "
+                     f"({_m(f.top[1], primary)}): its gain is surer")
     return lines
 
 
@@ -353,7 +358,7 @@ def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str) -> list
     alone = [f for f in kept if f.bound_n < 2]
     bounded = [f for f in kept if f.bound_n >= 2]
     best = ("" if len(studies) > 1 else
-            f"; the highest training {primary}, {kept[0].top[1]:.4f} "
+            f"; the {_most(primary)} training {primary}, {_m(kept[0].top[1], primary)} "
             f"(trial {kept[0].top[0]}), is what --pick best keeps")
     for group, why in ((bounded, "no trial's gain over them on the training queries is sure "
                         "(the mean of its per-query gains less 2 standard errors — more for "
@@ -422,6 +427,11 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
                   "tuned on the held-out queries (the kept row's are above)")
 
 
+def _most(name: str) -> str:
+    """The best of a mean, in words: "highest" where more is better, "lowest" for a cost."""
+    return "highest" if _up(name) else "lowest"
+
+
 def _up(name: str) -> bool:
     from workbench.core.tuning.objectives import direction
 
@@ -477,14 +487,15 @@ def _per_fold(result: Any, primary: str, start: str = "defaults") -> None:
     default, tuned = [m[0] for m in means], [m[1] for m in means]
     print(f"\nheld-out {primary} per fold (each fold scored by the study tuned without it):")
     print(format_table(["fold", "queries", start, "tuned", "Δ"], rows))
-    print(f"mean ± sd over the folds: {start} {_spread(default)}, tuned {_spread(tuned)} "
+    print(f"mean ± sd over the folds: {start} {_spread(default, primary)}, tuned "
+          f"{_spread(tuned, primary)} "
           "(the held-out row above is the mean over the queries)")
 
 
-def _spread(values: list[float]) -> str:
+def _spread(values: list[float], name: str = "") -> str:
     import numpy as np
 
     v = np.asarray([x for x in values if not math.isnan(x)])
     if not v.size:
         return "—"
-    return f"{v.mean():.4f} ± {v.std(ddof=1) if v.size > 1 else 0.0:.4f}"
+    return f"{_m(float(v.mean()), name)} ± {_m(float(v.std(ddof=1)) if v.size > 1 else 0.0, name)}"

@@ -99,7 +99,7 @@ def start_kept_because(how: str) -> str:
     queries (`best` keeps them where the highest training mean is theirs — the start is each
     study's first trial)."""
     if how == "best":
-        return "no trial scored higher than the starting values"
+        return "no trial scored better than the starting values"
     return "no trial's gain was sure"
 
 
