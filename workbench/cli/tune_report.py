@@ -398,6 +398,9 @@ def _meets(text: str, value: float) -> bool:
     return value <= float(bound) if op == "<=" else value >= float(bound)
 
 
+FRONT_ROWS = 12  # a longer front shows its first and last 6 rows, the middle counted
+
+
 def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
     """`shipped`: the study whose kept values are written. Its rows are shown by training
     scores alone: a row chosen by its held-out score is tuned on the held-out queries. A
@@ -409,19 +412,31 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
     held = bool(fold.front[0]["held_out"]) and not shipped
     header = ["trial", *(f"{o} train" for o in objectives),
               *(f"{o} held-out" for o in objectives if held)]
-    rows = [[f"{p['number']}" + (" (kept)" if p["number"] == fold.picked else ""),
+    # settings that score alike on training are one point of the front (a run of trials
+    # returning nothing filled its far end): the first of them shown, the others counted
+    alike: dict[tuple[float, ...], list[dict[str, Any]]] = {}
+    for p in fold.front:
+        alike.setdefault(tuple(round(float(v), 10) for v in p["train"]), []).append(p)
+    points = [(same[0], len(same) - 1) for same in alike.values()]
+    rows = [[f"{p['number']}" + (" (kept)" if p["number"] == fold.picked else "")
+             + (f" (+{more} alike)" if more else ""),
              *(_m(v, o) for v, o in zip(p["train"], objectives, strict=False)),
              *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False) if held),
              " ".join(f"{k}={_v(v)}" for k, v in p["params"].items())]
-            for p in fold.front[:12]]
+            for p, more in points]
+    if len(rows) > FRONT_ROWS:  # both ends kept: the far end is the other objectives' best
+        half = FRONT_ROWS // 2
+        cut = sum(1 + more for _, more in points[half:-half])
+        rows = [*rows[:half], [f"… {cut} more", *([""] * len(header))], *rows[-half:]]
     print(format_table([*header, "values (-p NAME=VALUE)"], rows))
     if not shipped:
         return
+    others = " and ".join(objectives[1:])
     if fold.picked is not None and len(fold.front) > 1:
         print(f"kept: trial {fold.picked} — the front's best {objectives[0]} on training, "
-              f"whatever its {objectives[1]}. To ship another row (less {objectives[0]} for "
-              f"a better {objectives[1]}), pass its values with -p, or bound "
-              f"{objectives[1]} with --constraint and tune {objectives[0]} alone")
+              f"whatever its {others}. To ship another row (less {objectives[0]} for "
+              f"a better {others}), pass its values with -p, or bound "
+              f"{others} with --constraint and tune {objectives[0]} alone")
         if fold.front[0]["held_out"]:
             print("the rows' held-out scores are not shown: a row chosen by them would be "
                   "tuned on the held-out queries (the kept row's are above)")

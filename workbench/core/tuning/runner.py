@@ -265,11 +265,16 @@ def check_free(spec: TuneSpec, evaluator: Evaluator, validation: Validation) -> 
 def stored_counts(spec: TuneSpec, evaluator: Evaluator,
                   validation: Validation) -> dict[str, int]:
     """The trials each study of the run holds now, by label (0 where it does not exist yet):
-    taken before helper processes start, so that what they add counts as this run's."""
+    taken before helper processes start, so that what they add counts as this run's. A study
+    stored with other settings is refused first (ParamError): the plan had called its trials
+    "stored already …, every one used", and the run was refused three lines later."""
     from workbench.core.tuning.study import DONE
 
     storage = open_storage(spec.storage)
     base = study_name(spec, evaluator, validation)
+    cfg = config(spec, evaluator, validation)
+    check_settings(storage, [(f"{base}/{label}", {**cfg, "fold": label})
+                             for label, _, _ in study_runs(validation)])
     out = {}
     for label, _, _ in study_runs(validation):
         try:
