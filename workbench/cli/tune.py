@@ -215,6 +215,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
               else None)
     helpers = _start_workers(args, spec, evaluator, validation)
     finished = False
+    # another program's lock on an SQLite file: said after a few seconds, not a silent minute
+    tuning.storage.say_waits(lambda line: print(line, file=sys.stderr, flush=True))
     try:
         with progress_bar("tuning") as bar:
             result = tuning.tune(evaluator, validation, spec, on_trial=_reporter(bar, spec,
@@ -238,6 +240,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         raise UsageError(f"the study storage {shown}: {lost} ({why}); the trials stored "
                          "before are kept") from None
     finally:
+        tuning.storage.say_waits(None)
         if not finished:
             _stop_workers(helpers)
         for h in helpers:

@@ -19,7 +19,7 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -185,7 +185,7 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
     kwargs: dict[str, Any] = {}
     if url.startswith("sqlite"):
         # several local workers wait for SQLite's lock instead of failing at once
-        kwargs = {"connect_args": {"timeout": 60}}
+        kwargs = {"connect_args": {"timeout": SQLITE_WAIT_S}}
         _refuse_foreign(url)
     elif url.startswith(("postgresql://", "postgresql+psycopg://", "postgresql+psycopg2://")) \
             and "connect_timeout" not in url:  # libpq's option (pg8000 names it otherwise)
@@ -206,8 +206,81 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
             time.sleep(0.5 * (attempt + 1))
     if url.startswith("sqlite"):
         _fast_sqlite(storage)
+        if _say_wait[0] is not None:
+            watch_waits(storage, url[len("sqlite:///"):], _say_wait[0])
     _index_param_names(storage)
     return storage
+
+
+SQLITE_WAIT_S = 60  # how long a write waits for another program's lock on an SQLite file
+WAIT_NOTICE_S = 5.0  # a storage call this long is waiting for it: said
+_say_wait: list[Callable[[str], None] | None] = [None]
+
+
+def say_waits(say: Callable[[str], None] | None) -> None:
+    """Have every SQLite storage opened from now on tell `say` when one of its calls has
+    waited `WAIT_NOTICE_S` (another program holds the file's lock: tune went silent for the
+    minute SQLite waits, then failed). The command line prints it; None stops it."""
+    _say_wait[0] = say
+
+
+def watch_waits(storage: Any, path: str, say: Callable[[str], None],
+                after_s: float = WAIT_NOTICE_S) -> None:
+    """`say` a line once a call on `storage` (a connection taken from the pool and not yet
+    given back: optuna holds one for each call) has run `after_s`; once a wait, not again
+    until the call ends. A call's own work on a small file takes milliseconds: a long one
+    waits for a lock. One watching thread serves every storage watched."""
+    from sqlalchemy import event
+
+    def taken(_conn: Any, record: Any, _proxy: Any) -> None:
+        with _waits.guard:
+            _waits.busy[id(record)] = (time.monotonic(), after_s, path, say)
+
+    def given_back(_conn: Any, record: Any) -> None:
+        with _waits.guard:
+            _waits.busy.pop(id(record), None)
+            _waits.said.discard(id(record))
+
+    event.listen(storage.engine, "checkout", taken)
+    event.listen(storage.engine, "checkin", given_back)
+    _waits.start()
+
+
+class _Waits:
+    """The storage calls under way, for `watch_waits`' one thread."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.guard = threading.Lock()
+        self.busy: dict[int, tuple[float, float, str, Callable[[str], None]]] = {}
+        self.said: set[int] = set()
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        import threading
+
+        with self.guard:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self.watch, name="storage-waits",
+                                               daemon=True)
+                self.thread.start()
+
+    def watch(self) -> None:
+        while True:
+            time.sleep(0.1)
+            now = time.monotonic()
+            with self.guard:
+                late = [(k, path, say) for k, (t, after, path, say) in self.busy.items()
+                        if now - t >= after and k not in self.said]
+                self.said.update(k for k, _, _ in late)
+            for _, path, say in late:
+                say(f"waiting for the study storage {path}: another program holds its lock "
+                    f"(SQLite waits up to {SQLITE_WAIT_S} s, then tune stops, the trials "
+                    "stored kept)")
+
+
+_waits = _Waits()
 
 
 def check_journal(path: Path, *, settle_s: float = 0.5) -> None:
