@@ -217,17 +217,24 @@ def _stub_finds(pipe: Any, bund: Any) -> tuple[int, int]:
     return stubs, found
 
 
-def print_bundle_summary(pipe: Any) -> None:
-    """Over every task: why the bundles stopped and how confident they were."""
+def print_bundle_summary(pipe: Any, counted: Any = None) -> None:
+    """Over every task, or the tasks `counted` (bool (Q,): the ones the metrics count — the
+    held-out tasks of a tuned file): why the bundles stopped and how confident they were."""
     from collections import Counter
+
+    import numpy as np
 
     from workbench.core.models.codeledger.explain import full_bundles
 
     _, bund = full_bundles(pipe.prepared, pipe.params)
     tokens, files = _budget(pipe.params)
-    stops = Counter(bund.stop)
-    conf = Counter(bund.confidence)
-    print(f"\nbundles (budget {tokens:,} tokens / {files} files): stopped by "
+    keep = (np.ones(len(bund.stop), bool) if counted is None
+            else np.asarray(counted, bool))
+    stops = Counter(x for x, k in zip(bund.stop, keep, strict=True) if k)
+    conf = Counter(x for x, k in zip(bund.confidence, keep, strict=True) if k)
+    over = ("" if keep.all() else
+            f" over the {int(keep.sum()):,} tasks the metrics count")
+    print(f"\nbundles{over} (budget {tokens:,} tokens / {files} files): stopped by "
           + ", ".join(f"{k} ×{n}" for k, n in stops.most_common())
           + "; confidence " + ", ".join(f"{k} ×{conf[k]}" for k in ("HIGH", "MEDIUM", "LOW")
                                         if conf[k]))
@@ -237,7 +244,7 @@ def print_bundle_summary(pipe: Any) -> None:
               f"{'is' if stubs == 1 else 'are'} in them as excerpts of {STUB_TOKENS} tokens or "
               "fewer (no signature or task word kept): bundle recall counts "
               f"{'it' if stubs == 1 else 'them'} as found")
-    per_task = bund.skipped.sum(axis=1)
+    per_task = bund.skipped.sum(axis=1)[keep]
     if per_task.any():
         print(f"skipped for the budget: {int(per_task.sum())} files in "
               f"{int((per_task > 0).sum())} of {len(per_task)} tasks (skip_limit "

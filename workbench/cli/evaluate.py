@@ -123,8 +123,10 @@ def add_commands(sub: Any) -> None:
                    "trec_eval); the figures printed do not change")
     p.add_argument("--all-queries", action="store_true",
                    help="with --params from `tune --out`: count every judged query, also those "
-                   "the values were tuned on (by default they are left out: there the figures "
-                   "are training scores)")
+                   "the values were tuned on. By default those are left out where others remain "
+                   "(a train → test or time split: there the figures would be training "
+                   "scores); a k-fold file was tuned on every query, so all count anyway, "
+                   "said to be training scores")
     p.add_argument("--cases", action="store_true",
                    help="list every fixture case (eval.jsonl), not only the failing ones")
     p.set_defaults(func=cmd_eval)
@@ -215,8 +217,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         changed = _overridden(model, args, params)
         if changed:  # its queries are still set aside; its held-out figures are of other values
             tuned = dataclasses.replace(tuned, held_n=0)
+        judged_all = sum(1 for docs in (dataset.qrels or {}).values() if docs)
         dataset, held = held_out_queries(dataset, [(Path(args.params).name, tuned)],
                                          args.all_queries)
+        # the header says them
+        args.tuned_out = judged_all - sum(1 for docs in (dataset.qrels or {}).values() if docs)
         notes = [*held, *notes]  # the record's own note (edited since) kept after them
         if changed:
             notes.append(f"-p changes {', '.join(changed)} from {Path(args.params).name!r}: "
@@ -292,7 +297,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     named)."""
     n = len(dataset.corpus)
     print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
-          f"quer{'y' if judged == 1 else 'ies'}{left_out_note(args, dataset)}; model {model.id}")
+          f"quer{'y' if judged == 1 else 'ies'}{_left_out(args, dataset)}; model {model.id}")
     print(judgments_line(args, dataset, metrics))
     empty = int((pipe.judgments.judged_mask & (result.ranking.count == 0)).sum())
     if empty:  # an all-zero table said why
@@ -340,8 +345,19 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     _print_cases(dataset, result, verbose=args.cases)
     if hasattr(model, "bundles"):
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
-        print_bundle_summary(pipe)
+        print_bundle_summary(pipe, pipe.judgments.judged_mask)  # the tasks counted above
     return metrics
+
+
+def _left_out(args: argparse.Namespace, dataset: Dataset) -> str:
+    """`left_out_note`, with the judged queries a --params file's values were tuned on (set
+    aside: said in the header too, not only in the note below it)."""
+    note = left_out_note(args, dataset)
+    tuned = getattr(args, "tuned_out", 0)
+    if not tuned:
+        return note
+    text = f"{tuned:,} the values were tuned on, left out: --all-queries counts them"
+    return f" ({note[2:-1]}; {text})" if note else f" ({text})"
 
 
 def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence[str]) -> str:
