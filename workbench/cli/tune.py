@@ -140,11 +140,20 @@ def cmd_tune(args: argparse.Namespace) -> int:
     measured = [*objectives, *(c.name for c in constraints)]
     cut: dict[str, str] = {}
     if names is None:  # the default search, less what cannot change a score on this data
-        inert = {n: why for n, why in model.inert_params(
-            evaluator.prepared(evaluator.base), evaluator.base).items() if n not in ranges}
+        every = model.inert_params(evaluator.prepared(evaluator.base), evaluator.base)
+        inert = {n: why for n, why in every.items() if n not in ranges}
         names = [n for n in tuning.model_names(model) if n not in inert]
-        idle = tuning.space.idle_names(model.schema, names, evaluator.base)
+        idle = {n: why for n, why in tuning.space.idle_names(
+            model.schema, names, evaluator.base).items() if n not in ranges}
         inert.update(idle)
+        # a parameter --range names is searched as asked, and said where it moves nothing
+        # (its `needs` left out as inert had dropped it: "which is not tuned")
+        for n in ranges:
+            why = every.get(n) or model.schema.idle_because(n, evaluator.base) \
+                if n in model.schema else ""
+            if why:
+                print(f"note: --range {n}: searched as asked, though it may move no score "
+                      f"here ({why.removeprefix('no effect while ')})", file=sys.stderr)
         cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
                if n not in ranges and n not in idle}
         names = [n for n in names if n not in idle and n not in cut]
