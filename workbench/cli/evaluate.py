@@ -376,7 +376,7 @@ def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence
     return cap_note(f"{model.id} returns at most {longest:,} result"
                     f"{'s' if longest != 1 else ''} a query{why}", longest, metrics,
                     cut=cut_counts(result.scores, result.ranking, judged),
-                    of=int(judged.sum()))
+                    of=int(judged.sum()), every=result.ranking.count[judged])
 
 
 def judgments_line(args: argparse.Namespace, dataset: Dataset, metrics: Sequence[str]) -> str:

@@ -275,12 +275,15 @@ def lists_cut(scores: Any, ranking: Any, mask: NDArray[np.bool_]) -> bool:
 
 def cap_note(lead: str, longest: int, metrics: Sequence[str], *,
              cut: bool | NDArray[np.int64], of: int = 0,
+             every: NDArray[np.int64] | None = None,
              label: Callable[[str], str] = lambda m: m) -> str:
     """`lead` ("importance returns at most 5 results a query (its limit is 5)") and what that
     does to `metrics`: P@10 can be at most 0.5 (a cut-off past `longest`); where the
     selection `cut` the lists (True: every cut list is `longest` long; else the lengths of
     the cut lists, `cut_counts`, over `of` queries), a metric whose cut-off lies past a cut
-    list counts only what was returned ("" where no metric reaches past one). The P@10 gloss
+    list counts only what was returned ("" where no metric reaches past one); the queries
+    short of it are counted over `every` list where given (a list the cut left whole is short
+    of the cut-off all the same), else over the cut ones. The P@10 gloss
     ("capped where a query has fewer than 10 relevant documents") had read as the only cap;
     a min score leaving 12 of 26 queries empty had read as "count only those 18"."""
     from workbench.core.metrics.measures import parse_metric
@@ -309,7 +312,8 @@ def cap_note(lead: str, longest: int, metrics: Sequence[str], *,
         said = f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only those {longest:,}"
     elif counted:
         k0 = min(cuts)
-        short, empty = int((counts < k0).sum()), int((counts == 0).sum())
+        lists = counts if every is None else np.asarray(every, np.int64)
+        short, empty = int((lists < k0).sum()), int((lists == 0).sum())
         said = (f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only what it "
                 f"returned: fewer than {k0} results on {short:,}"
                 + (f" of the {of:,}" if of else "") + " queries"
@@ -343,6 +347,7 @@ def every_list_capped(comp: Comparison) -> str:
     return cap_note(f"{lead} {longest:,} result{'s' if longest != 1 else ''} a query{why}",
                     longest, [r.metric for r in comp.rows], cut=cut,
                     of=int(comp.counted.sum()) if len(comp.configs) == 1 else 0,
+                    every=comp.lengths(0) if len(comp.configs) == 1 else None,
                     label=metric_label)
 
 
