@@ -135,3 +135,20 @@ def test_values_changed_on_a_dataset_opened_again_still_count(qtbot: QtBot) -> N
     qtbot.wait(10)
     assert w.session.params["w_tf"] == 0.8 and w.menu_actions.unsaved()
 
+
+
+def test_values_changed_stay_unsaved_when_the_same_data_is_opened_again(
+        qtbot: QtBot, asked: tuple) -> None:
+    # File ▸ Open judgments (or Split, Open queries) reopens the data with the live values:
+    # they had become the saved point, Undo off and Quit closing without a word
+    questions, answers = asked
+    w = _window(qtbot)
+    w.session.set_param("w_tf", 0.8)
+    assert w.menu_actions.unsaved()
+    w.open_with(qrels=str(SAMPLES / "vault" / "qrels" / "test.tsv"))
+    qtbot.wait(10)
+    assert w.session.params["w_tf"] == 0.8
+    assert w.menu_actions.unsaved()
+    answers.append(Button.Discard)
+    w.menu_actions.quit.trigger()
+    assert len(questions) == 1 and "the values in use" in questions[0]

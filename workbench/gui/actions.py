@@ -487,8 +487,14 @@ class WindowActions:
                  for c in s.configurations], s.study_storage)
 
     def _mark_clean(self) -> None:
-        """Saved, or opened from a session file: all of it."""
-        self._mark_opened()
+        """Saved, or opened from a session file: all of it, as it is now (not a return to
+        the data's earlier mark)."""
+        s = self.w.session
+        if s.source:
+            self._marks.pop(s.source, None)
+        self._clean = self._values_state()
+        self._source = s.source
+        self._mark_later = False
         self._clean_kept = self._kept_state()
 
     def _mark_opened(self) -> None:
@@ -497,7 +503,10 @@ class WindowActions:
         would have lost them without a word). Data opened again as it was left (`resumed`)
         takes back its mark, so values changed there and never saved still count."""
         s = self.w.session
-        back = self._marks.pop(s.source, None) if s.resumed and s.source else None
+        # the same data again with its values kept (File ▸ Split, Open queries or judgments,
+        # Reload) is a return too: its values as they were saved or opened, not as now
+        again = s.resumed or s.source == self._source
+        back = self._marks.pop(s.source, None) if again and s.source else None
         self._clean = back if back is not None else self._values_state()
         self._source = s.source
         self._mark_later = False
