@@ -78,6 +78,8 @@ def test_a_workbench_toml_not_ours_opens_and_its_keys_are_said(window: MainWindo
                                            encoding="utf-8")
     assert window.open_path(folder)
     assert window.error_box is not None and "project" in window.error_box.text()
+    assert "1 workbench.toml setting(s) not read" in window.error_box.text()
+    assert "malformed line" not in window.error_box.text()
     window.error_box.close()
 
 

@@ -160,6 +160,7 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
         NoteReadAsText,
         UnreadableNote,
     )
+    from workbench.core.session_file import SettingsIgnored
 
     kinds = (
         (FolderNotListed, "folder(s) that cannot be listed, their notes left out"),
@@ -171,6 +172,7 @@ def skipped_report(skipped: Sequence[FormatError], shown: int = 5) -> list[tuple
         (DecisionKept, "decision record(s) with a flaw loaded all the same, as pi-lodestone "
                        "loads them"),
         (DecisionSkipped, "decision record(s) left out here that pi-lodestone would load"),
+        (SettingsIgnored, "workbench.toml setting(s) not read"),
         (FormatError, "malformed line(s) skipped, as pi-lodestone skips them"),
     )
     out: list[tuple[str, list[str]]] = []

@@ -334,14 +334,19 @@ def read_sample_settings(folder: Path,
         if not unknown:
             raise
         if skipped is not None:
-            skipped.append(FormatError(path, f"{err.message}; ignored, with the whole file "
-                                       f"(keys {_listed(unknown)} are not ours: another "
-                                       "tool's file?)", field=err.field))
+            skipped.append(SettingsIgnored(path, f"{err.message}; ignored, with the whole "
+                                           f"file (keys {_listed(unknown)} are not ours: "
+                                           "another tool's file?)", field=err.field))
         return {}
     if unknown and skipped is not None:
-        skipped.append(FormatError(path, f"unknown key(s) {_listed(unknown)} ignored (ours: "
-                                   f"{', '.join(SAMPLE_KEYS)})", field=unknown[0]))
+        skipped.append(SettingsIgnored(path, f"unknown key(s) {_listed(unknown)} ignored "
+                                       f"(ours: {', '.join(SAMPLE_KEYS)})", field=unknown[0]))
     return ours
+
+
+class SettingsIgnored(FormatError):
+    """What of a folder's workbench.toml was not read (keys not ours, or the whole file where
+    they sit beside a value of ours it cannot use): said apart from malformed data lines."""
 
 
 def _listed(keys: Sequence[str]) -> str:
