@@ -152,3 +152,22 @@ def test_values_changed_stay_unsaved_when_the_same_data_is_opened_again(
     answers.append(Button.Discard)
     w.menu_actions.quit.trigger()
     assert len(questions) == 1 and "the values in use" in questions[0]
+
+
+def test_values_changed_on_a_dataset_left_still_count_on_quit(qtbot: QtBot,
+                                                             asked: tuple) -> None:
+    # the window keeps a dataset left (values, undo steps) until it closes: Quit had closed
+    # with w_tf 0.8 changed on vault and never saved, without a word
+    questions, answers = asked
+    w = _window(qtbot)
+    w.session.set_param("w_tf", 0.8)
+    assert w.open_path(SAMPLES / "tea-beir")
+    qtbot.wait(10)
+    assert w.menu_actions.unsaved()
+    answers.append(Button.Cancel)
+    w.menu_actions.quit.trigger()
+    assert w.isVisible() and "the values changed on vault" in questions[0]
+    assert w.open_path(SAMPLES / "vault")  # back, and set as opened: nothing left behind
+    qtbot.wait(10)
+    w.session.set_param("w_tf", float(w.session.model.schema["w_tf"].default))
+    assert not w.menu_actions.unsaved()

@@ -94,6 +94,7 @@ class WindowActions:
         self._clean: str | None = None
         self._clean_kept = self._kept_state()
         self._marks: dict[str, str] = {}  # each dataset left: its values' mark
+        self._left_changed: dict[str, str] = {}  # source → name: left with values unsaved
         self._source: str | None = None  # the dataset whose values `_clean` marks
         self._opened = s.opened
         self._mark_later = False
@@ -497,6 +498,17 @@ class WindowActions:
         self._mark_later = False
         self._clean_kept = self._kept_state()
 
+    def note_leaving(self) -> None:
+        """The open dataset is about to be left for another: whether its values changed
+        since opened or saved, kept for Quit (the window keeps them until it closes, and a
+        session file holds the dataset open only)."""
+        s = self.w.session
+        if s.source and s.dataset is not None:
+            if self._clean is not None and self._values_state() != self._clean:
+                self._left_changed[s.source] = s.dataset.name
+            else:
+                self._left_changed.pop(s.source, None)
+
     def _mark_opened(self) -> None:
         """Data opened: its values as opened. Not the configurations: those made on the data
         before are still in no file (opening other data had marked them saved, and Quit
@@ -510,6 +522,8 @@ class WindowActions:
         self._clean = back if back is not None else self._values_state()
         self._source = s.source
         self._mark_later = False
+        if s.source:  # back on it: its values compare with its mark again
+            self._left_changed.pop(s.source, None)
 
     def _on_dataset(self, *_: object) -> None:
         """Data opened: clean once it is set up (its model and values follow the event), by
@@ -534,8 +548,8 @@ class WindowActions:
         opened a moment ago (its mark still waiting for the event loop) is as opened."""
         if self._mark_later:
             self._mark_opened()
-        return self._clean is not None and (self._values_state() != self._clean
-                                            or self._kept_state() != self._clean_kept)
+        return bool(self._left_changed) or (self._clean is not None and (
+            self._values_state() != self._clean or self._kept_state() != self._clean_kept))
 
     def what_unsaved(self) -> str:
         """What `unsaved()` found, in words: the configurations new or changed by name, the
@@ -556,6 +570,11 @@ class WindowActions:
             parts.append("the values in use (or the baseline, k or a query typed)")
         if storage != clean_storage:
             parts.append("where the Tune panel keeps its studies")
+        if self._left_changed:
+            names = sorted(set(self._left_changed.values()))
+            parts.append(f"the values changed on {', '.join(names)} (or the baseline, k or a "
+                         "query typed; kept in this window only: a session file keeps the "
+                         "dataset open)")
         return "; ".join(parts)
 
     def may_replace(self, title: str = "Open session",

@@ -238,6 +238,7 @@ class MainWindow(QMainWindow):
                 # given — the last dataset's values are no start for this one (they were
                 # kept, and the figures differed from `workbench eval` with no word)
                 resume = model is None and not params and s.visited(str(target))
+                self.menu_actions.note_leaving()  # values changed there still count on Quit
                 s.leave_dataset()
                 if not resume:
                     chosen, chosen_params = model, dict(params or {})
