@@ -581,13 +581,21 @@ def test_an_empty_window_says_what_is_missing(qtbot: QtBot) -> None:
 def test_a_dropped_session_or_params_file_is_opened_as_what_it_is(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # a session the window saved was read as OpenVault memories, a params file as a BEIR
     # folder: each refused with a format error
+    from PySide6.QtWidgets import QFileDialog
+
     from workbench.core.configurations import SavedConfiguration, write_configuration_toml
     from workbench.core.models import get_model
 
     s = window.session
     s.set_params({"min_score": 0.3})
     session_file = tmp_path / "mine.json"
-    s.save(session_file)
+    saving = QFileDialog.getSaveFileName
+    QFileDialog.getSaveFileName = staticmethod(  # type: ignore[method-assign]
+        lambda *a, **kw: (str(session_file), ""))
+    try:  # saved as File ▸ Save session does: the values left behind are saved
+        window.menu_actions.ask_save_session()
+    finally:
+        QFileDialog.getSaveFileName = saving  # type: ignore[method-assign]
     assert window.open_path(SAMPLES / "tea-beir")
     window.open_dropped(str(session_file))
     assert s.dataset is not None and s.dataset.name == "vault"
