@@ -60,3 +60,21 @@ def test_a_dataset_opened_again_comes_back_as_left(qtbot: QtBot, tmp_path: Path)
     assert w.menu_actions.undo.isEnabled()
     s.undo()
     assert s.params["w_tf"] == 0.4  # as opened (vault-search's default), before the change
+
+
+def test_a_baseline_of_another_model_is_said_when_not_restored(qtbot: QtBot) -> None:
+    # pinned under vault-search, the model then switched to bm25: back on vault the baseline
+    # was gone while the status said "as you left it"
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(SAMPLES / "vault")
+    s = w.session
+    s.pin_baseline()
+    s.set_model("bm25")
+    s.recompute()
+    assert w.open_path(SAMPLES / "tea-beir")
+    assert w.open_path(SAMPLES / "vault")
+    assert s.model is not None and s.model.id == "bm25" and s.baseline is None
+    said = w.statusBar().currentMessage()
+    assert "as you left it" in said
+    assert "its baseline \u201cbaseline\u201d (vault-search) is another model's than bm25" in said

@@ -118,6 +118,7 @@ class TuningSession:
         self._left: dict[str, tuple[Params, _History, TunedOn | None]] = {}
         # each dataset left for another (`leave_dataset`), by the path it was read from
         self._visited: dict[str, _Visit] = {}
+        self.resume_lost = ""  # what a dataset resumed could not get back (its baseline)
         # a baseline to recompute on the new query set once it is prepared (add_query)
         self._rebase: tuple[str, Params, str] | None = None
         self.dataset_changed = Event("dataset_changed")
@@ -247,10 +248,20 @@ class TuningSession:
         result where it prepares alike (as after `add_query`; else it stays cleared)."""
         self._history, self.tuned_on, self._left = visit.history, visit.tuned_on, \
             dict(visit.left)
-        if visit.baseline is not None and visit.baseline in self.configurations:
-            saved = self.configurations.get(visit.baseline)
-            if saved.model_id == visit.model_id:
-                self._rebase = (saved.model_id, dict(saved.params), saved.name)
+        self.resume_lost = ""
+        if visit.baseline is None:
+            return
+        if visit.baseline not in self.configurations:
+            self.resume_lost = (f"its baseline \u201c{visit.baseline}\u201d is gone (deleted "
+                                "or renamed meanwhile)")
+            return
+        saved = self.configurations.get(visit.baseline)
+        if saved.model_id == visit.model_id:
+            self._rebase = (saved.model_id, dict(saved.params), saved.name)
+        else:  # another model's: not computed again here; said (it had gone without a word)
+            self.resume_lost = (f"its baseline \u201c{saved.name}\u201d ({saved.model_id}) "
+                                f"is another model's than {visit.model_id}: pin it again "
+                                "from Configurations ▸ Use as baseline")
 
     def _reload(self, dataset: Dataset, source: str | None, queries: str | None,
                 qrels: str | None, split: str, shown: str | None,

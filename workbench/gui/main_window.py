@@ -297,13 +297,15 @@ class MainWindow(QMainWindow):
         note = load_note(self.session.dataset.corpus) if self.session.dataset else ""
         given = [f"{what} from {Path(f).name}" for what, f in (("queries", queries),
                                                                  ("judgments", qrels)) if f]
-        back = (": as you left it in this window (values and undo steps)" if resume else
+        lost = self.session.resume_lost if resume else ""
+        back = (": as you left it in this window (values and undo steps"
+                + (f"; {lost}" if lost else "") + ")" if resume else
                 f"; {self.session.model.id} at its defaults ({left}'s values come back when "
                 f"{left} is opened again)" if left and self.session.model is not None else "")
         self._reload_said = (f"opened {path}" + "".join(f", {g}" for g in given)
                              + (f" ({note})" if note else "") + back)
         self.statusBar().showMessage(self._reload_line(),
-                                     15000 if note or self._rebase_lost else 5000)
+                                     15000 if note or self._rebase_lost or lost else 5000)
         return True
 
     def reopen(self, path: str) -> bool:
