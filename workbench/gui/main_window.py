@@ -218,11 +218,16 @@ class MainWindow(QMainWindow):
                 sample = sample_settings(path, skipped) if path.is_dir() else {}
                 # a sample folder's workbench.toml may name the file to read (`data = ...`)
                 target = path / str(sample["data"]) if sample.get("data") else path
+                picked = ""  # the split chosen for the person, said in the status line
                 if split is None:  # test, else (a folder judged in train and dev) the first
                     splits = dataset_splits(target) if queries is None and qrels is None \
                         else []
                     split = (splits[0] if splits and DEFAULT_SPLIT not in splits
                              else DEFAULT_SPLIT)
+                    if splits and DEFAULT_SPLIT not in splits:
+                        picked = (f"split {split}, the one judged here" if len(splits) == 1
+                                  else f"split {split} of {', '.join(splits)} (File ▸ Split "
+                                  "opens another)")
                 # off the window's thread: a large corpus took 20 s to read, the window frozen
                 chosen_split = split
                 dataset = wait_for(
@@ -302,6 +307,8 @@ class MainWindow(QMainWindow):
                 + (f"; {lost}" if lost else "") + ")" if resume else
                 f"; {self.session.model.id} at its defaults ({left}'s values come back when "
                 f"{left} is opened again)" if left and self.session.model is not None else "")
+        if picked:
+            given.insert(0, picked)
         self._reload_said = (f"opened {path}" + "".join(f", {g}" for g in given)
                              + (f" ({note})" if note else "") + back)
         self.statusBar().showMessage(self._reload_line(),

@@ -325,15 +325,22 @@ def load_dataset(
 
 
 def dataset_splits(path: StrPath) -> list[str]:
-    """The splits a BEIR or OpenVault folder judges (its qrels/<split>.tsv names, sorted);
-    none for any other dataset. A file whose header names another third column than BEIR's
+    """The splits a BEIR, OpenVault or vault folder judges (its qrels/<split>.tsv names,
+    sorted); none for any other dataset. A file whose header names another third column than BEIR's
     `score` (Cranfield's `raw_cranqrel.tsv`: `cleverdon-code`, 1 the most relevant) holds no
     grades to score by: not offered as a split."""
     path = Path(path)
-    if not path.is_dir() or not ((path / "corpus.jsonl").is_file() or is_openvault_folder(path)):
+    if not path.is_dir():
         return []
-    return sorted(p.stem for p in (path / "qrels").glob("*.tsv")
-                  if p.is_file() and not other_header(p))
+    qrels = path / "qrels"
+    if not ((path / "corpus.jsonl").is_file() or is_openvault_folder(path)):
+        # a vault judges its queries.jsonl in qrels/<split>.tsv beside its notes (`read_vault`)
+        _, home = vault_layout(path)
+        if home is None or not (home / "queries.jsonl").is_file() \
+                or not (home / "qrels").is_dir() or not has_notes(path):
+            return []
+        qrels = home / "qrels"
+    return sorted(p.stem for p in qrels.glob("*.tsv") if p.is_file() and not other_header(p))
 
 
 def split_overlap(path: StrPath, train: str, held: str) -> tuple[int, int]:
