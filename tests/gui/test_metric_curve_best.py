@@ -80,3 +80,29 @@ def test_a_sweep_on_the_worker_brings_the_test_too(qtbot: QtBot) -> None:
     curve = _curve(qtbot, 0.7, synchronous=False)
     assert "p = 0.55: within noise" in _label(curve)
     curve.shutdown()
+
+
+def test_a_tied_best_and_a_cut_off_are_said(qtbot: QtBot) -> None:
+    # importance's Max results past every list's length: the same figure at many values; the
+    # star on one had read as the one best, and the limit's best as a better ranking
+    s = open_session(SAMPLES / "memories", "importance")
+    s.set_param("limit", 3)
+    s.recompute()
+    curve = MetricCurve(s, synchronous=True)
+    qtbot.addWidget(curve)
+    curve.resize(900, 420)
+    curve.show()
+    qtbot.waitExposed(curve)
+    curve.param_name = "limit"
+    curve.request_sweep()
+    assert curve.best is not None
+    best = curve.best[1]
+    tied = sum(1 for _, m in curve.points if abs(m - best) <= 1e-12) - 1
+    assert tied > 1  # the premise: a run of values scores alike
+    assert f"(tied with {tied} other values)" in _label(curve).splitlines()[0]
+    assert "is a cut-off, not a quality setting" in curve.best_text.toolTip()
+    other = next(v for v, m in curve.points if abs(m - best) <= 1e-12 and v != curve.best[0])
+    s.set_param("limit", int(other))  # another of the tied values: nothing to gain
+    s.recompute()
+    assert _label(curve).splitlines()[1] == ("the value in use is among the tied best: nothing "
+                                             "to gain here")

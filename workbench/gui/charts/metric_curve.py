@@ -492,8 +492,17 @@ class MetricCurve(ChartPanel):
         # the slider's label, as on the axis below: `w_keyword` is no name the user sees
         label = model.schema[name].label
         self.against, tip = self._against(i, name)
+        # a run of values scoring the same: said, as `sweep` says it (a limit past every
+        # list's length ties 37 values; the star on one of them read as the one best)
+        tied = sum(1 for _, m in self.points if abs(m - mean) <= 1e-12) - 1
+        if name in selection_figures.SELECTION_PARAMS:
+            tip += (("\n\n" if tip else "") + f"{label} is a cut-off, not a quality "
+                    "setting: it decides how much is returned, so its best here is a "
+                    "trade-off with that, not a better ranking")
         self.best_text.setText(f"best {mean:.3f} at {label} = "
                                f"{self._value_text(name, value)}"
+                               + (f" (tied with {tied} other value{'s' if tied > 1 else ''})"
+                                  if tied else "")
                                + (f"\n{self.against}" if self.against else ""))
         self.best_text.setToolTip(tip)
         self.best_dot.setToolTip(tip)
@@ -512,6 +521,10 @@ class MetricCurve(ChartPanel):
             return "", ""
         if value == self.points[i][0]:
             return "", ""  # the star is on the value in use
+        mean = self.points[i][1]
+        if any(v == value and abs(m - mean) <= 1e-12 for v, m in self.points):
+            return ("the value in use is among the tied best: nothing to gain here",
+                    "the value in use scores as well as the best over the judged queries")
         mask = s.judgments.judged_mask  # as `sweep`: the judged queries, NaN pairs left out
         try:
             test = paired_test(np.asarray(now, np.float64)[mask], best[mask])
