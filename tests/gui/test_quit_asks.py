@@ -171,3 +171,20 @@ def test_values_changed_on_a_dataset_left_still_count_on_quit(qtbot: QtBot,
     qtbot.wait(10)
     w.session.set_param("w_tf", float(w.session.model.schema["w_tf"].default))
     assert not w.menu_actions.unsaved()
+
+
+def test_save_on_quit_closes_over_values_left_on_another_dataset(
+        qtbot: QtBot, asked: tuple, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Save saved the session and the window stayed open, asked again: the values left on
+    # vault stayed "unsaved" whatever was saved
+    questions, answers = asked
+    w = _window(qtbot)
+    w.session.set_param("w_tf", 0.8)
+    assert w.open_path(SAMPLES / "tea-beir")
+    qtbot.wait(10)
+    saved = tmp_path / "s.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **kw: (str(saved), "")))
+    answers.append(Button.Save)
+    w.menu_actions.quit.trigger()
+    assert saved.is_file() and not w.isVisible() and len(questions) == 1

@@ -493,6 +493,9 @@ class WindowActions:
         s = self.w.session
         if s.source:
             self._marks.pop(s.source, None)
+        # saved or opened: what was left on other datasets is past asking of (the Quit
+        # question's Save had never closed the window while it stayed "unsaved")
+        self._left_changed.clear()
         self._clean = self._values_state()
         self._source = s.source
         self._mark_later = False

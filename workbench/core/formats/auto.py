@@ -335,6 +335,11 @@ def dataset_splits(path: StrPath) -> list[str]:
     qrels = path / "qrels"
     if not ((path / "corpus.jsonl").is_file() or is_openvault_folder(path)):
         # a vault judges its queries.jsonl in qrels/<split>.tsv beside its notes (`read_vault`)
+        # — where `load_dataset` would read the folder as one: not a repository (its
+        # README.md), a pi-memory folder, eval cases, or a BEIR folder whose corpus is packed
+        if (is_code_repo(path) or is_sample_stream_folder(path) or is_pi_memory_folder(path)
+                or (path / EVAL_FILE).is_file() or any(path.glob("corpus.jsonl.*"))):
+            return []
         _, home = vault_layout(path)
         if home is None or not (home / "queries.jsonl").is_file() \
                 or not (home / "qrels").is_dir() or not has_notes(path):
