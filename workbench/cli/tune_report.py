@@ -271,6 +271,12 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         print(format_table(["", start, "tuned", "Δ"], [
             [name, _m(d, name), _m(t, name), _d(t - d, name)]
             for name, (d, t) in result.also.items()]))
+        # a constraint is met on the training queries: said where the held-out mean breaks it
+        for c in getattr(result.spec, "constraints", ()):
+            if c.name in result.also and c.excess(result.also[c.name][1]) > 1e-12:
+                print(f"held out, the tuned values break --constraint {c}: {c.name} "
+                      f"{_m(result.also[c.name][1], c.name)} (it held on the training "
+                      "queries only)")
     if result.validation.kind == "kfold":
         _per_fold(result, primary, start)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
