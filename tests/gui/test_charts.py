@@ -883,8 +883,15 @@ def test_no_held_out_value_is_drawn_while_the_study_runs(qtbot: QtBot) -> None:
     x, y = curve.held_line.getData()
     assert list(x) == [2.0] and list(y) == [0.45]
     assert "its held-out value" in curve.caption.text()
+    assert not curve.start_held.isVisible()
+    # the study's own figures: the kept values' held-out mean and the start's beside it (a
+    # cross above the training curve had read as good where the start did better held out)
+    curve.mark_kept(2, 0.52, (0.45, 0.48))
+    assert list(curve.held_line.getData()[1]) == [0.45]
+    assert curve.start_held.isVisible() and curve.start_held.value() == 0.48
+    assert "the start's" in curve.caption.text()
     curve.mark_kept(None, 0.5)  # the start kept: no trial's value to show
-    assert len(curve.held_line.getData()[0] or []) == 0
+    assert len(curve.held_line.getData()[0] or []) == 0 and not curve.start_held.isVisible()
 
 
 def test_the_trial_axis_ticks_whole_trials(qtbot: QtBot) -> None:

@@ -387,7 +387,11 @@ class TuneView(QWidget):
         self.results.show_result(outcome.result, outcome.best, job.objective, labels)
         final = outcome.result.final
         if final.top is not None and final.train_best and self.curve.study == final.name:
-            self.curve.mark_kept(final.picked, final.train_best[0])
+            tuned, start = (np.asarray(final.held_tuned, np.float64),
+                            np.asarray(final.held_default, np.float64))
+            held = ((float(np.nanmean(tuned)), float(np.nanmean(start)))
+                    if np.isfinite(tuned).any() and np.isfinite(start).any() else None)
+            self.curve.mark_kept(final.picked, final.train_best[0], held)
         self.importance.show_importances({labels.get(n, n): v
                                           for n, v in outcome.importances.items()})
         points = outcome.trials

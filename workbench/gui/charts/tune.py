@@ -144,6 +144,12 @@ class TrialCurve(_Chart):
         self.start_line = pg.InfiniteLine(angle=0, movable=False,
                                           pen=pg.mkPen(INK, width=1.5, style=Qt.PenStyle.DashLine))
         item.addItem(self.start_line)
+        # the starting values' held-out value, beside the kept trial's cross: a cross above
+        # the training curve had read as a good result where the start did better held out
+        self.start_held = pg.InfiniteLine(angle=0, movable=False,
+                                          pen=pg.mkPen(B_COLOR, width=1.5,
+                                                       style=Qt.PenStyle.DotLine))
+        item.addItem(self.start_held)
         self.kept_trial: int | None = None  # what `mark_kept` drew (tests)
         self.reset("")
 
@@ -159,6 +165,7 @@ class TrialCurve(_Chart):
         for line in (self.dots, self.train_line, self.held_line, self.kept):
             line.setData([], [])
         self.start_line.hide()
+        self.start_held.hide()
         self.kept_trial = None
         self.axes(False)  # until its first trial
         self._caption("")
@@ -170,16 +177,21 @@ class TrialCurve(_Chart):
                # the study of every query has no held-out value: not a key for one (its long
                # "(none: this study tunes on every query)" was cut off at 1,280 px)
                "(no held-out value)" if self.study == "all" else
-               f"<span style='color:{B_COLOR}'>✕</span> its held-out value" if held else
+               f"<span style='color:{B_COLOR}'>✕</span> its held-out value, "
+               f"<span style='color:{B_COLOR}'>┈</span> the start's" if held else
                "(held out: when it ends)"]
         if kept:
             key.insert(3, f"<span style='color:{INK}'>{kept}</span>")
         self.say(key if self.study else "", gap=" &nbsp;")
 
-    def mark_kept(self, trial: int | None, train: float) -> None:
+    def mark_kept(self, trial: int | None, train: float,
+                  held: tuple[float, float] | None = None) -> None:
         """The study's kept trial (its number and training value), or None: the starting
-        values were kept, `train` their training value."""
+        values were kept, `train` their training value. `held`: (the kept values', the
+        starting values') held-out means, where the study holds queries out; else each
+        trial's as this run saw it."""
         self.kept_trial = trial
+        self.start_held.hide()
         if trial is None:
             self.kept.setData([], [])
             self.held_line.setData([], [])
@@ -189,9 +201,12 @@ class TrialCurve(_Chart):
         else:
             self.start_line.hide()
             self.kept.setData([float(trial)], [train])
-            held = self.held_of.get(trial, math.nan)
-            shown = math.isfinite(held)
-            self.held_line.setData([float(trial)] if shown else [], [held] if shown else [])
+            value = held[0] if held is not None else self.held_of.get(trial, math.nan)
+            shown = math.isfinite(value)
+            self.held_line.setData([float(trial)] if shown else [], [value] if shown else [])
+            if shown and held is not None and math.isfinite(held[1]):
+                self.start_held.setValue(held[1])
+                self.start_held.show()
             self._caption("◇ kept", held=shown)
 
     def add(self, number: int, train: float, held_out: float) -> None:
