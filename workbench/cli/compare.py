@@ -39,6 +39,7 @@ from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError, parse_assignments
 from workbench.core.pipeline import DEFAULT_METRICS
+from workbench.core.selection_figures import FIGURES
 from workbench.core.tuned_on import (
     TunedOn,
     held_out_queries,
@@ -139,6 +140,12 @@ def _comparison(args: argparse.Namespace) -> Any:
                          "--defaults for the model's defaults; --param NAME=VALUE for the "
                          "defaults with values set)")
     configs = _told_apart(configs)
+    figures = [m.strip() for m in (args.metrics or "").split(",") if m.strip().lower() in FIGURES]
+    if figures:  # named, not "unknown": eval and sweep count them; compare does not
+        raise UsageError(f"--metrics {','.join(figures)}: what a selection returns is counted "
+                         "by eval (one configuration) and sweep (one parameter's values), not "
+                         f"compare: e.g. workbench sweep {args.data} -m {model.id} -s NAME "
+                         "--values A,B --metrics results,empty,injected_tokens")
     metrics = metric_list(args.metrics if args.metrics is not None  # "" names none: refused
                           else _default_metrics(args, model))
     check_bundle_metrics(metrics, model)

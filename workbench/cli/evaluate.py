@@ -202,7 +202,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
             check_run_ids(dataset.queries.ids, ())
         except ValueError as exc:
             raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
+    if not dataset.qrels and args.metrics is None and selects(model):
+        figures = list(FIGURES)  # what it returns, judged or not (as sweep's default)
+        metrics = []
+    if not dataset.qrels and figures and not metrics and not outputs:
+        return _eval_figures(args, dataset, model, params, figures)
     if not dataset.qrels:
+        if figures and metrics:  # the figures need no judgments; the metrics beside them do
+            raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate "
+                             f"{', '.join(metrics)} against (give "
+                             f"{judgments_hint(args, dataset)}); --metrics "
+                             f"{','.join(figures)} alone is counted without them")
         no_judgments(args, dataset, "evaluate")
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     notes: list[str] = []
@@ -269,6 +279,33 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"note: {', '.join(whole)} read each query's first {WHOLE_DEPTH:,} results; the "
               f"run holds {depth:,}, of which trec_eval reads all unless given -M "
               f"{WHOLE_DEPTH}", file=sys.stderr if to_stdout else sys.stdout)
+    return EXIT_OK
+
+
+def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
+                  figures: Sequence[str]) -> int:
+    """eval without judgments, of what the selection returns (results, empty,
+    injected_tokens): each figure's mean over every query, as sweep counts it."""
+    pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    result = pipe.run(())
+    chars = snippet_chars(dataset) if "injected_tokens" in figures else None
+    means = {}
+    for name in figures:
+        values = figure_per_query(name, result, chars)
+        means[name] = float(values.mean()) if values.size else math.nan
+    n, q = len(dataset.corpus), len(dataset.queries)
+    print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {q:,} "
+          f"quer{'y' if q == 1 else 'ies'} (no judgments); model {model.id}")
+    changed = model.schema.changed(params)
+    if changed:
+        print("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
+    print(format_table(["figure", "mean"], [[m, _mean_text(m, means[m])] for m in figures]))
+    for m in figures:
+        print(f"({m}: {metric_label(m)}, mean over all {q:,} quer{'y' if q == 1 else 'ies'}"
+              + (", estimated as pi-lodestone does: snippet characters / 4"
+                 if m == "injected_tokens" else "") + ")")
+    print("these say how much is returned, not how well (no judgments: give "
+          f"{judgments_hint(args, dataset)} to measure quality)")
     return EXIT_OK
 
 

@@ -1,0 +1,68 @@
+"""`eval` of what a selection returns (results, empty, injected_tokens) on data without
+judgments, as sweep counts them (reviewer e, F1). Expected values counted by hand from the
+notes written here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+
+
+def _vault(tmp_path: Path) -> Path:
+    """Three notes, two with "apple"; queries "apple" (two matches) and "zzz" (none); no
+    judgments."""
+    notes = tmp_path / "vault" / "notes"
+    notes.mkdir(parents=True)
+    (notes / "a.md").write_text("apple banana pie\n", encoding="utf-8")  # 16 characters
+    (notes / "b.md").write_text("apple   cherry\ntart\n", encoding="utf-8")  # 17, collapsed
+    (notes / "c.md").write_text("durian\n", encoding="utf-8")
+    (tmp_path / "vault" / "queries.jsonl").write_text(
+        '{"_id": "q1", "text": "apple"}\n{"_id": "q2", "text": "zzz"}\n', encoding="utf-8")
+    return tmp_path / "vault"
+
+
+def _table(out: str) -> dict[str, str]:
+    rows = (line.split() for line in out.splitlines())
+    return {r[0]: r[1] for r in rows if len(r) == 2 and r[0] in ("results", "empty",
+                                                                 "injected_tokens")}
+
+
+def test_eval_without_judgments_gives_the_figures_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(_vault(tmp_path)), "-m", "vault-search", "-p", "limit=0",
+                 "--metrics", "results,empty,injected_tokens"]) == 0
+    out = capsys.readouterr().out
+    # "apple" returns its 2 notes, "zzz" none: 1 result a query, 50 % empty; tokens
+    # ⌊(16 + 17) / 4 + ½⌋ = 8 for "apple", 0 for "zzz": 4 a query
+    assert _table(out) == {"results": "1.00", "empty": "50.0", "injected_tokens": "4.0"}
+    assert "no judgments" in out and "mean over all 2 queries" in out
+
+
+def test_eval_without_judgments_defaults_to_the_figures_for_a_model_that_selects(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(_vault(tmp_path)), "-m", "vault-search", "-p", "limit=1"]) == 0
+    # at limit 1: one note for "apple" (16 or 17 characters: 4 tokens either way), none
+    # for "zzz"; 0.5 results and 2 tokens a query
+    assert _table(capsys.readouterr().out) == {"results": "0.50", "empty": "50.0",
+                                               "injected_tokens": "2.0"}
+
+
+def test_eval_without_judgments_says_which_metric_needs_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(_vault(tmp_path)), "-m", "vault-search",
+                 "--metrics", "ndcg@10,results"]) == 2
+    err = capsys.readouterr().err
+    assert "no judgments to evaluate ndcg@10 against" in err
+    assert "--metrics results alone is counted without them" in err
+
+
+def test_compare_names_the_selection_figures_rather_than_calling_them_unknown(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(_vault(tmp_path)), "-m", "vault-search", "--defaults",
+                 "-p", "limit=1", "--metrics", "results,empty"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown metric" not in err
+    assert "--metrics results,empty: what a selection returns is counted by eval" in err
