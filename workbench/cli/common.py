@@ -222,6 +222,18 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
                        dataset.settings)
     if args.query_id is not None:
         if args.query_id not in dataset.queries.index:
+            unjudged = _unjudged_query(args, dataset, str(args.query_id))
+            if unjudged is not None:  # ranking needs no judgments: ranked, said unjudged
+                split = getattr(args, "split", None)
+                other = _judged_in_other_split(args, str(args.query_id))
+                print(f"note: query {args.query_id!r} has no judgments"
+                      + (f" in split {split}" if isinstance(split, str) and split else "")
+                      + ": ranked without them"
+                      + (f" (split {other!r} judges it: --split {other})" if other else ""),
+                      file=sys.stderr)
+                return Dataset(dataset.name, dataset.corpus,
+                               QuerySet([unjudged], name=dataset.queries.name),
+                               dataset.qrels, dataset.source, dataset.settings)
             if not len(dataset.queries):
                 raise UsageError(f"{dataset.name} has no queries (or tasks) to pick "
                                  f"{args.query_id!r} from; give the text with --query/--task")
@@ -233,6 +245,29 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
         return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
                        dataset.qrels, dataset.source, dataset.settings)
     raise UsageError("give --query TEXT or --query-id ID")
+
+
+def _unjudged_query(args: argparse.Namespace, dataset: Dataset, query_id: str) -> Query | None:
+    """Query `query_id` of the queries file that the loading left out for having no judgment
+    (a BEIR folder's queries.jsonl, --queries FILE), if it is there."""
+    from workbench.core.formats.beir import read_queries_jsonl
+
+    if not dataset.unjudged_left_out:
+        return None
+    data, split = Path(getattr(args, "data", None) or "."), getattr(args, "split", None)
+    given = getattr(args, "queries", None)
+    files = ([Path(given)] if given else
+             [data / f"queries.{split}.jsonl", data / "queries.jsonl"] if data.is_dir() else [])
+    for path in files:
+        if not path.is_file():
+            continue
+        try:
+            queries = read_queries_jsonl(path)
+        except (FormatError, OSError):
+            continue
+        if query_id in queries.index:
+            return queries[queries.index[query_id]]
+    return None
 
 
 def _judged_in_other_split(args: argparse.Namespace, query_id: str) -> str | None:
