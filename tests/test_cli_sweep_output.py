@@ -8,6 +8,7 @@ import errno
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -198,9 +199,10 @@ def test_a_bundle_models_sweep_shows_its_bundle_and_says_when_the_ranking_ties(
     assert header[-3:] == ["best", "by", "bundle_recall"]
     best = [r for r in rows if "←" in r]
     assert best and len(best) < len(rows) and rows[0][0] == "100" and "←" not in rows[0]
-    assert lines[-2] == ("note: r@10 is the same at every value, so the best is by "
+    assert lines[-1] == ("note: r@10 is the same at every value, so the best is by "
                          "bundle_recall (--metrics puts another first)")
-    assert lines[-1].startswith("note: token_budget sets how much a bundle may hold")
+    # its best ties down to a cheaper budget: no "a higher best is bought with tokens"
+    assert not any("how much a bundle may hold" in line for line in lines)
     # metrics given: as given, the tie said with the one that moves
     lines = _sweep(capsys, CODE, "-m", "codeledger", "-s", "token_budget", "--metrics",
                    "r@10,bundle_recall")
@@ -363,6 +365,28 @@ def test_a_budget_sweep_says_its_best_is_bought_with_tokens(
     assert main(["sweep", str(SAMPLES / "code-repo"), "-m", "codeledger", "-s",
                  "w_keyword", "--values", "0.2,0.8"]) == 0
     assert "how much a bundle may hold" not in capsys.readouterr().out
+
+
+def test_a_budget_in_use_among_the_tied_best_is_told_the_cheaper_tie(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """token_budget 8000 in use, tied on bundle_recall with 1000, which costs fewer tokens:
+    it was told "nothing to gain here" beside the line naming 1000 the cheapest tie, and then
+    that "a higher best is bought with tokens" (reviewer e, F9)."""
+    from workbench.cli import main
+
+    assert main(["sweep", str(SAMPLES / "code-repo"), "-m", "codeledger", "-s",
+                 "token_budget", "--values", "100,1000,8000",
+                 "--metrics", "bundle_recall,bundle_tokens"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()
+            if line.split() and line.split()[0] in ("1000", "8000")}
+    tokens = {v: float(r[2].replace(",", "")) for v, r in rows.items()}
+    assert rows["1000"][1] == rows["8000"][1] and tokens["1000"] < tokens["8000"]
+    said = re.search(r"the value in use \(8000\) is among the tied best by bundle_recall; "
+                     r"1000 gives the same at ([\d.,]+) fewer tokens per bundle", out)
+    assert said is not None  # the gap, as the table's own figures (rounded to 0.1) give it
+    assert abs(float(said[1].replace(",", "")) - (tokens["8000"] - tokens["1000"])) <= 0.1
+    assert "nothing to gain" not in out and "a higher best is bought" not in out
 
 
 def test_a_limit_whose_zero_means_all_is_swept_below_the_documents(

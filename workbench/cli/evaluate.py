@@ -602,7 +602,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
               "tune leaves it out unless named): the metrics move with what it cuts or "
               "pages, so its best is a trade-off to choose, not a tuning result")
     largest = max(range(len(points)), key=lambda i: points[i][0]) if points else -1
-    if args.sweep in BUDGETS and len(best) < len(points) and largest in best:
+    if args.sweep in BUDGETS and best == [largest]:  # a tie with less: not bought
         # token_budget "best" at the cap, "significant": a bundle finds more the more it holds
         print(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds "
               "mostly grows with it (not always: a larger file may then fit and crowd out "
@@ -682,8 +682,17 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     if not best or at is None or judgments is None or len(best) == len(points):
         return ""
     if at in best:
-        return (f"the value in use ({in_use}) is among the tied best: nothing to gain here"
-                if len(best) > 1 else "")
+        if len(best) == 1:
+            return ""
+        cost = "bundle_tokens"  # a bundle model: a tie that costs fewer tokens is a gain
+        cheap = (min(best, key=lambda i: (points[i][1][cost], i))
+                 if metric != cost and all(cost in points[i][1] for i in best) else at)
+        saved = points[at][1][cost] - points[cheap][1][cost] if cheap != at else 0.0
+        if saved > 0:
+            return (f"the value in use ({in_use}) is among the tied best by {metric}; "
+                    f"{points[cheap][0]} gives the same at {_mean_text(cost, saved)} fewer "
+                    "tokens per bundle")
+        return f"the value in use ({in_use}) is among the tied best: nothing to gain here"
     # tied: the tied value nearest the one in use stands for them (their means are equal)
     pick = best[0]
     if len(best) > 1 and isinstance(in_use, int | float) and not isinstance(in_use, bool):
