@@ -29,6 +29,8 @@ def test_a_ranged_parameter_idle_on_the_data_is_searched_and_said(
                  "--range", "stale_long_days=0:30", "--storage", str(tmp_path / "s.db")])
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "note: --range stale_long_days: searched as asked, though it may move no score " \
-           "here (no memory is long" in err
+    # certain, not "may" (reviewer e, F13); the reason after a colon, not in a parenthesis
+    # that closed on the reason's own one ("…(at 0 every score is 0))")
+    assert "note: --range stale_long_days: searched as asked, though no score moves with it " \
+           "here: no memory is long" in err
     assert "stale_long_days" in out.split("objective")[0]  # among the parameters searched

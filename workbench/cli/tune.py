@@ -152,8 +152,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             why = every.get(n) or model.schema.idle_because(n, evaluator.base) \
                 if n in model.schema else ""
             if why:
-                print(f"note: --range {n}: searched as asked, though it may move no score "
-                      f"here ({why.removeprefix('no effect while ')})", file=sys.stderr)
+                print(f"note: --range {n}: searched as asked, though no score moves with it "
+                      f"here: {why.removeprefix('no effect while ')}", file=sys.stderr)
         cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
                if n not in ranges and n not in idle}
         names = [n for n in names if n not in idle and n not in cut]
