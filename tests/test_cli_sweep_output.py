@@ -416,3 +416,15 @@ def test_a_parameter_idle_at_the_values_held_says_why_it_ties(
     lines = _sweep(capsys, vault, "-m", "vault-search", "-s", "tf_multiplier",
                    "--values", "1,10,100", "--metrics", "ndcg@10", "-p", "variant=documented")
     assert not any("no effect" in line for line in lines)
+
+
+def test_a_whole_number_parameter_is_swept_as_whole_numbers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """w_title (stepped in whole numbers) was printed "w_title = 6.0" where compare and tune
+    write 6 (reviewer e, F5); --out keeps the values as measured."""
+    lines = _sweep(capsys, str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "-s",
+                   "w_title", "--values", "6,12")
+    assert [line.split()[0] for line in lines if line.split()[:1] in (["6"], ["12"])] \
+        == ["6", "12"]
+    assert any(line.startswith("best by ndcg@10: w_title = 6 (") for line in lines)
+    assert not any("6.0" in line or "12.0" in line for line in lines)

@@ -557,8 +557,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     with progress_bar(f"sweeping {args.sweep}") as bar:
         per_query: list[dict[str, Any]] = []
         points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query)
+    swept = points  # as measured, for --out; shown below as the parameter is written
+    points = [(_shown(param, value), means) for value, means in points]
     if not measured:
-        return _figures_only(args, dataset, model, params, points, metrics, out)
+        return _figures_only(args, dataset, model, params, points, metrics, out, swept)
     first = measured[0]
     best = _best(points, first)
     moved = [m for m in measured[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
@@ -572,7 +574,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
           + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
              if changed else ""))
     mark = "← best" if len(best) == 1 else "← best (tied)"
-    in_use = params[args.sweep]
+    in_use = _shown(param, params[args.sweep])
     rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
              " ".join(t for t in (mark if i in best else "",
                                   "(in use)" if value == in_use else "") if t)]
@@ -610,7 +612,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
               "found. Choose by the tokens you can afford (--metrics "
               "bundle_recall,bundle_tokens shows both)")
     if out is not None:
-        text = _sweep_text(out, args.sweep, points, metrics, best, {
+        text = _sweep_text(out, args.sweep, swept, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
             "held": changed, "best_by": first, "lower_is_better": _lower_is_better(first)})
         write_outputs([("--out", out, text)])
@@ -619,6 +621,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 Point = tuple[Any, dict[str, float]]  # (the parameter's value, the mean of each metric)
+
+
+def _shown(param: Any, value: Any) -> Any:
+    """A swept value as the parameter is written: a whole number of a parameter stepped in
+    whole numbers without its '.0' (w_title 6, as compare and tune write it; it was 6.0)."""
+    step = getattr(param, "step", None)
+    if (isinstance(value, float) and value.is_integer() and step is not None
+            and float(step).is_integer()):
+        return int(value)
+    return value
 # settings that decide how much is ranked or returned (speed, paging, a result budget), not
 # how it is scored: a sweep's best over them is no quality result
 CUTS = frozenset(("vector_candidates", "limit", "offset", "early_stop",
@@ -716,14 +728,15 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
 
 
 def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
-                  points: Sequence[Point], metrics: Sequence[str], out: Path | None) -> int:
+                  points: Sequence[Point], metrics: Sequence[str], out: Path | None,
+                  swept: Sequence[Point]) -> int:
     """A sweep of what each value returns (no judgments, or only these figures asked): the
     table, and no best — a figure is the cost side of a trade-off, better neither way."""
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
     print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
           + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
              if changed else ""))
-    in_use = params[args.sweep]
+    in_use = _shown(model.schema[args.sweep], params[args.sweep])
     rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
              "← in use" if value == in_use else ""] for value, means in points]
     print(format_table([args.sweep, *metrics, ""], rows))
@@ -738,7 +751,7 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
           + ("" if dataset.qrels else
              f" (no judgments: give {judgments_hint(args, dataset)} to measure quality)"))
     if out is not None:
-        text = _sweep_text(out, args.sweep, points, metrics, [], {
+        text = _sweep_text(out, args.sweep, swept, metrics, [], {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
             "held": changed, "best_by": None, "lower_is_better": False})
         write_outputs([("--out", out, text)])
