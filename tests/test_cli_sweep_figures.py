@@ -62,3 +62,23 @@ def test_sweep_with_judgments_keeps_the_best_by_the_quality_metric(
     assert "best by ndcg@10" in out  # the figure, though first, is better neither way
     header = next(line for line in out.splitlines() if line.startswith("limit"))
     assert header.split()[:3] == ["limit", "ndcg@10", "results"]
+
+
+def test_the_figure_table_names_every_column(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The column marking the value in use had a rule over no heading; with the value in use
+    not swept it was a rule over nothing (reviewer e, F7)."""
+    folder = _vault(tmp_path)
+    assert main(["sweep", str(folder), "-m", "vault-search", "-s", "limit",
+                 "--values", "0,1"]) == 0  # the default limit is 0 (all): marked
+    lines = capsys.readouterr().out.splitlines()
+    header, rule = lines[1], lines[2]
+    assert header.split() == ["limit", "results", "empty", "injected_tokens", "in", "use"]
+    assert len(rule.split()) == 5  # one rule per heading (in use is one)
+    assert lines[3].split()[0] == "0" and lines[3].endswith("←")
+    assert not lines[4].endswith("←")
+    assert main(["sweep", str(folder), "-m", "vault-search", "-s", "limit",
+                 "--values", "1,2"]) == 0  # the value in use not among them: no column
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split() == ["limit", "results", "empty", "injected_tokens"]
+    assert len(lines[2].split()) == 4 and lines[2] == lines[2].rstrip()

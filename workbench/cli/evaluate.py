@@ -737,9 +737,13 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
           + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
              if changed else ""))
     in_use = _shown(model.schema[args.sweep], params[args.sweep])
-    rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
-             "← in use" if value == in_use else ""] for value, means in points]
-    print(format_table([args.sweep, *metrics, ""], rows))
+    rows = [[value, *(_mean_text(m, means[m]) for m in metrics)] for value, means in points]
+    header = [args.sweep, *metrics]
+    if any(value == in_use for value, _ in points):  # a column only where it marks a row,
+        header.append("in use")  # and named (its rule had stood over no heading)
+        rows = [[*row, "←" if value == in_use else ""]
+                for row, (value, _) in zip(rows, points, strict=True)]
+    print(format_table(header, rows))
     n = len(dataset.queries)
     width = max(len(m) for m in metrics)
     print(f"what each value returns, the mean over all {n:,} quer{'y' if n == 1 else 'ies'}:")
