@@ -214,6 +214,34 @@ def format_stats(st: InjectionStats, emptied: int | None = None,
     return out
 
 
+def _held_out_worse(path: str, model_id: str, params: Any) -> str:
+    """What a `tune --out` file's own record says where its values did worse held out than
+    the values tune started from ("" where it does not, or records nothing)."""
+    import math
+
+    from workbench.core.tuned_on import read_tuned_on
+    from workbench.core.tuning.objectives import direction
+
+    record = read_tuned_on(path)
+    if record is not None:
+        record, _ = record.applies_to(model_id, params)
+    if record is None or not record.held_n or not record.metric:
+        return ""
+    start, tuned = record.held_default, record.held_tuned
+    if not (math.isfinite(start) and math.isfinite(tuned)):
+        return ""
+    lower = direction(record.metric) == "minimize"
+    if (tuned >= start) if lower else (tuned <= start):
+        if abs(tuned - start) <= 1e-12:
+            return ""
+        p = f", p = {record.p_value:.3g}" if math.isfinite(record.p_value) else ""
+        return (f"{path} records that these values did worse on the {record.held_n} "
+                f"held-out queries than the values tune started from: {record.metric} "
+                f"{tuned:.4f} against {start:.4f}{p} — exported all the same; the starting "
+                "values may serve the agent better")
+    return ""
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """The parameters in the target system's own settings, and what changed from its
     defaults."""
@@ -251,6 +279,10 @@ def cmd_export(args: argparse.Namespace) -> int:
             where = exc.filename or args.out  # the file refused, as config.json in a folder
             raise UsageError(f"--out {args.out}: cannot write {where} "
                              f"({exc.strerror or exc}); nothing was written") from None
+    if args.params:  # the last step before the agent: a file that did worse held out, said
+        worse = _held_out_worse(args.params, model.id, params)
+        if worse:
+            print(f"warning: {worse}", file=sys.stderr)
     if export.outside:
         print(f"warning: {export.outside_text()}", file=sys.stderr)
     unexpressed = [c.name for c in export.changed if c.setting is None]
