@@ -105,3 +105,21 @@ def test_a_cut_list_before_empty_queries_is_seen() -> None:
                       scores=np.array([[3.0, 2.0], [np.nan, np.nan]]),
                       pair=np.array([[0, 1], [-1, -1]]), count=np.array([2, 0]))
     assert cut_counts(scores, ranking, np.array([True, True])).tolist() == [2]
+
+
+def test_the_report_counts_every_list_short_of_the_cut_off() -> None:
+    # two configurations of decision-memory on decisions-eval: no case returns more than 3,
+    # so all 30 are short of 10; the report had counted the 6 lists a limit cut
+    model = get_model("decision-memory")
+    ds = load_dataset(SAMPLES / "decisions-eval")
+    configs = [Configuration(n, model.schema.resolve(v), f"{n}.toml")
+               for n, v in (("defaults", {}), ("min 12", {"inject_min_score": 12.0}))]
+    comp = compare_configurations(model, ds, configs, n_resamples=200)
+    longest = max(int(comp.lengths(j).max()) for j in range(2))
+    empty = int(sum((comp.lengths(0) == 0) & (comp.lengths(1) == 0)))
+    n = int(comp.counted.sum())
+    (line,) = [x for x in metric_meanings(comp) if "no configuration returns" in x]
+    assert line.startswith(f"no configuration returns more than {longest} results a query")
+    assert line.endswith(f"fewer than 10 results on {n} of the {n} queries"
+                         + (f", none on {empty}" if empty else ""))
+    assert longest < 10
