@@ -16,7 +16,13 @@ from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
 from workbench.core.engine import prepare, rank, resolve_params
 from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
-from workbench.core.models.importance import ImportanceModel, importance, rules_from
+from workbench.core.models.importance import (
+    CATEGORIES,
+    ImportanceModel,
+    importance,
+    importance_table,
+    rules_from,
+)
 from workbench.core.text import Analyzer
 
 NOW = "2026-03-01T00:00:00Z"
@@ -249,8 +255,9 @@ def test_live_parameters_need_no_re_prepare() -> None:
     m, ds = ImportanceModel(), load_dataset(SAMPLES / "memories")
     live = [x.name for x in m.schema if x.stage == "live"]
     assert {"boost_emphasis", "stale_short", "limit", "relevance", "k1"} <= set(live)
-    assert {x.name for x in m.schema.stage("prepare")} == {"now", "fields", "stop_words",
-                                                           "stemmer", "mentions_from_access"}
+    assert {x.name for x in m.schema.stage("prepare")} == {
+        "now", "fields", "stop_words", "stemmer", "mentions_from_access",
+        "not_but_fires_correction", *(f"phrases_{c}" for c in CATEGORIES)}
     base = resolve_params(m)
     prep = prepare(m, ds, base, use_cache=False)
     changed = resolve_params(m, {"boost_failure": 0.05, "base_long": 0.6, "k1": 2.0,
@@ -357,3 +364,44 @@ def test_float_noise_in_the_clamp_is_no_clamp() -> None:
     quiet = _formula(0.9, 1.0, [0.8, 0.1, 0.0, 0.0, -2.77556e-17], [], [])
     assert "clamped" not in quiet
     assert "clamped by -0.5" in _formula(1.0, 1.0, [0.8, 0.2, 0.2, 0.3, -0.5], [], [])
+
+
+def test_phrase_lists_are_prepare_parameters() -> None:
+    """A user's own phrases fire a category (a memory in another language, an agent that
+    writes "pinned"); an emptied list fires nothing; the document's lists are the default.
+    Hand count: base short 0.5; emphasis +0.3 → 0.8; explicit +0.4 → 0.9 for m2."""
+    docs = [doc("m1", "Пользователь сказал: это важно, pinned for later"),
+            doc("m2", "remember this: the deploy key lives in the vault")]
+    ds = Dataset("phr", Corpus(docs), QuerySet([Query("q", "deploy", {"now": NOW})]))
+    m = ImportanceModel()
+
+    def finals(**over: Any) -> dict[str, float]:
+        p = resolve_params(m, {"prefilter": False, "exclude_archived": False, **over})
+        prep = prepare(m, ds, p, use_cache=False)
+        return {d.id: float(v) for d, v in zip(docs, importance_table(prep, p).final[0],
+                                                strict=True)}
+
+    assert finals() == pytest.approx({"m1": 0.5, "m2": 0.8})
+    mine = finals(phrases_emphasis="важно, pinned", phrases_explicit="the deploy key")
+    assert mine == pytest.approx({"m1": 0.8, "m2": 0.9})  # "remember this" left the list
+    assert finals(phrases_emphasis="") == pytest.approx({"m1": 0.5, "m2": 0.5})
+    # whole words, case and curly apostrophes aside, blanks and repeats dropped
+    assert finals(phrases_emphasis=" REMEMBER  this ,, remember this,")["m2"] == \
+        pytest.approx(0.8)
+    assert finals(phrases_emphasis="remember th")["m2"] == pytest.approx(0.5)
+
+
+def test_not_but_pattern_is_a_parameter() -> None:
+    docs = [doc("m1", "use uv, not poetry, but keep the lock")]
+    ds = Dataset("nb", Corpus(docs), QuerySet([Query("q", "uv", {"now": NOW})]))
+    m = ImportanceModel()
+    got = []
+    for on in (True, False):
+        p = resolve_params(m, {"prefilter": False, "not_but_fires_correction": on})
+        got.append(float(importance_table(prepare(m, ds, p, use_cache=False), p).final[0, 0]))
+    assert got == pytest.approx([0.8, 0.5])  # short 0.5 + correction 0.3, then none
+
+
+def test_phrase_list_rejects_lines() -> None:
+    with pytest.raises(ValueError, match=r"phrases_emphasis.*one line"):
+        resolve_params(ImportanceModel(), {"phrases_emphasis": "a\nb"})

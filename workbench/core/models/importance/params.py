@@ -1,8 +1,9 @@
 """The importance model's parameters and signals, declared once as data.
 
 Defaults are the document's numbers (memory-importance.md) and REFERENCE.md §4's decisions.
-Prepare-stage: the pinned clock `now` (ages are prepared) and the relevance's text analysis
-(fields, stop words, stemmer); everything else is applied live.
+Prepare-stage: the pinned clock `now` (ages are prepared), the boost categories' phrase lists
+(which phrases a memory holds is prepared) and the relevance's text analysis (fields, stop
+words, stemmer); everything else is applied live.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ from dataclasses import replace
 
 from workbench.core.engine import Signal
 from workbench.core.models.decision_memory.project import check_time
-from workbench.core.models.importance.rules import CATEGORIES, OUTCOMES, TIERS, Rules
+from workbench.core.models.importance.rules import (
+    CATEGORIES,
+    OUTCOMES,
+    PHRASES,
+    TIERS,
+    Rules,
+    phrase_list,
+    phrases_text,
+)
 from workbench.core.params import Param, Params, ParamSchema
 from workbench.core.text import STEMMERS, STOP_WORD_LISTS
 
@@ -35,6 +44,15 @@ SIGNALS = (
     Signal("relevance", "Relevance factor", "(relevance − 1) · importance: the parts above "
            "sum to the importance, this turns it into relevance × importance."),
 )
+
+
+def _check_phrases(text: str) -> str:
+    """What is wrong with `text` as a phrase list ("" when nothing is)."""
+    if any(c in text for c in "\n\r\t"):
+        return "one line of phrases, separated by commas"
+    if len(text) > 4000:
+        return "at most 4,000 characters"
+    return ""
 
 
 def _shown(p: Param) -> Param:
@@ -144,6 +162,16 @@ SCHEMA = ParamSchema([
           stage="prepare", help="Stop words removed for the relevance."),
     Param("stemmer", "Stemmer", "snowball-english", kind="choice", choices=STEMMERS,
           stage="prepare", help="Stemming for the relevance."),
+    *(Param(f"phrases_{c}", f"Phrases: {_LABELS[c].lower()}", phrases_text(PHRASES[c]),
+            kind="text", stage="prepare", check=_check_phrases,
+            help=f"The phrases that fire the {_LABELS[c].lower()} category, comma-separated "
+                 "(the document's list by default). Matched case-insensitively as whole words "
+                 "(\"bug\" does not fire on \"debug\"); empty: no phrase fires it.")
+      for c in CATEGORIES),
+    Param("not_but_fires_correction", "'not X, but Y' fires correction", True, kind="bool",
+          stage="prepare", help="The document's 'not X, but Y' pattern (not, one to four "
+                                "words, an optional comma, but, a word) fires the user "
+                                "correction category."),
     Param("mentions_from_access", "Count accesses as mentions", False, kind="bool",
           stage="prepare", tunable=False,
           help="Where a memory has no `mentions`, take its `access_count` for the "
@@ -175,6 +203,8 @@ def rules_from(params: Params) -> Rules:
         dismissal=f("dismissal"), dismiss_cap_count=int(params["dismiss_cap_count"]),
         dismiss_cap=f("dismiss_cap"),
         superseded=0.0 if params["superseded_archive"] else f("superseded_decay"),
+        phrases={c: phrase_list(str(params[f"phrases_{c}"])) for c in CATEGORIES},
+        not_but=bool(params["not_but_fires_correction"]),
     )
 
 
@@ -184,6 +214,8 @@ def rules_from(params: Params) -> Rules:
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("base", "Base", (*(f"base_{t.replace('-', '_')}" for t in TIERS), "default_tier")),
     ("boost", "Boost", (*(f"boost_{c}" for c in CATEGORIES), "exclamation_min")),
+    ("phrases", "Phrases", (*(f"phrases_{c}" for c in CATEGORIES),
+                            "not_but_fires_correction")),
     ("outcome", "Outcome", ("outcome_fires_failure", *(f"outcome_{o}" for o in OUTCOMES))),
     ("repeat", "Repetition", ("repeat_per", "repeat_free", "repeat_cap")),
     ("stale", "Staleness", ("stale_short", "stale_short_days", "stale_medium",

@@ -20,6 +20,7 @@ from workbench.core.data import Dataset, Document
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.models.bm25 import BM25Model, BM25Prepared
 from workbench.core.models.decision_memory.project import parse_time
+from workbench.core.models.importance.params import rules_from
 from workbench.core.models.importance.rules import (
     CATEGORIES,
     DAY_S,
@@ -187,7 +188,8 @@ def prepare_importance(dataset: Dataset, params: Params,
                        progress: Progress = NO_PROGRESS) -> ImportancePrepared:
     docs = dataset.corpus.documents
     n = len(docs)
-    phrases = [fired_phrases(d.text) for d in docs]
+    rules = rules_from(params)
+    phrases = [fired_phrases(d.text, rules.phrases, rules.not_but) for d in docs]
     fired = np.array([[bool(p[c]) for p in phrases] for c in CATEGORIES], bool).reshape(-1, n)
     meta = [d.metadata for d in docs]
     tier = np.array([tier_index(m.get("tier")) for m in meta], np.int64)

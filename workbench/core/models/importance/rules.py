@@ -1,8 +1,8 @@
 """The memory-importance document's rules as small pure functions (one memory at a time).
 
 These are the reference the vectorised combine is tested against. Every number they use comes
-in as an argument (from `Rules`, built from the parameters); the phrase lists are the
-document's, verbatim.
+in as an argument (from `Rules`, built from the parameters); the phrase lists default to the
+document's, verbatim, and are parameters too (`phrases_<category>`).
 
 Decisions where the document is silent (REFERENCE.md §4):
 - a category fires once however many of its phrases match;
@@ -20,6 +20,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 CATEGORIES: tuple[str, ...] = ("emphasis", "decision", "emotion", "failure", "correction",
                                "explicit")
@@ -36,8 +37,28 @@ PHRASES: dict[str, tuple[str, ...]] = {
 }
 
 NOT_X_BUT_Y = re.compile(r"(?<!\w)not\s+[\w.+#/-]+(?:\s+[\w.+#/-]+){0,3}\s*,?\s+but\s+\w")
-_PATTERNS = {cat: [(p, re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)"))
-                   for p in phrases] for cat, phrases in PHRASES.items()}
+
+
+def phrase_list(text: str) -> tuple[str, ...]:
+    """A phrase-list parameter's phrases: comma-separated, each trimmed, matched as written
+    in lower case (curly apostrophes straightened, as the texts are); blanks and repeats
+    dropped, the first kept."""
+    seen: dict[str, None] = {}
+    for part in text.split(","):
+        phrase = normalise(" ".join(part.split()))
+        if phrase:
+            seen.setdefault(phrase)
+    return tuple(seen)
+
+
+def phrases_text(phrases: tuple[str, ...]) -> str:
+    """The phrase-list parameter's text for `phrases` (`phrase_list`'s inverse)."""
+    return ", ".join(phrases)
+
+
+@lru_cache(maxsize=64)
+def _compiled(phrases: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((p, re.compile(r"(?<!\w)" + re.escape(p) + r"(?!\w)")) for p in phrases)
 
 TIERS: tuple[str, ...] = ("ultra-short", "short", "medium", "long")
 OUTCOMES: tuple[str, ...] = ("success", "failure", "decision", "observation", "correction")
@@ -67,12 +88,15 @@ def normalise(text: str) -> str:
     return text.replace("\u2019", "'").replace("\u2018", "'").lower()
 
 
-def fired_phrases(text: str) -> dict[str, list[str]]:
-    """Category → the document's phrases found in `text` (in list order; empty if none).
-    "not X, but Y" reports the matched span; exclamation marks are counted separately."""
+def fired_phrases(text: str, phrases: Mapping[str, tuple[str, ...]] = PHRASES,
+                  not_but: bool = True) -> dict[str, list[str]]:
+    """Category → the phrases of `phrases` (the document's lists unless given) found in
+    `text`, in list order (empty if none). "not X, but Y" (unless `not_but` is off) reports
+    the matched span; exclamation marks are counted separately."""
     low = normalise(text)
-    out = {cat: [p for p, rx in pats if rx.search(low)] for cat, pats in _PATTERNS.items()}
-    m = NOT_X_BUT_Y.search(low)
+    out = {cat: [p for p, rx in _compiled(tuple(phrases.get(cat, ()))) if rx.search(low)]
+           for cat in CATEGORIES}
+    m = NOT_X_BUT_Y.search(low) if not_but else None
     if m:
         out["correction"].append(m.group(0))
     return out
@@ -108,6 +132,9 @@ class Rules:
     dismiss_cap_count: int = 3
     dismiss_cap: float = 0.3
     superseded: float = 0.5
+    # category → its phrases (the document's lists); "not X, but Y" fires correction
+    phrases: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: dict(PHRASES))
+    not_but: bool = True
 
 
 def repetition_boost(mentions: int, per: float = 0.1, free: int = 2, cap: float = 0.3) -> float:
@@ -158,7 +185,7 @@ class Breakdown:
 
 def categories_fired(memory: Memory, rules: Rules) -> dict[str, list[str]]:
     """Category → what fired it (phrases, "!! ×n", the outcome, the contradiction)."""
-    fired = fired_phrases(memory.text)
+    fired = fired_phrases(memory.text, rules.phrases, rules.not_but)
     n = exclamations(memory.text)
     if rules.exclamation_min > 0 and n >= rules.exclamation_min:
         fired["emotion"].append(f"{n} exclamation marks")
