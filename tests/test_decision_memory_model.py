@@ -61,6 +61,10 @@ def test_registered() -> None:
 
 def test_every_constant_is_a_parameter_with_the_original_default() -> None:
     for name, value in vars(DEFAULTS).items():
+        if isinstance(value, tuple):  # a word list: comma-separated text, read at prepare
+            assert SCHEMA[name].default == ", ".join(value), name
+            assert SCHEMA[name].stage == "prepare"
+            continue
         assert SCHEMA[name].default == value, name
         assert SCHEMA[name].stage == "live"
     assert Constants.from_params(SCHEMA.defaults()) == DEFAULTS
@@ -150,6 +154,9 @@ def test_random_corpora_match_the_pure_search(mode: str, seed: int, histogram: b
                          global_inject=True, gate_source_turn=False, gate_superseded=False)
     if seed == 2:
         overrides.update(gate_operational_title=False, gate_no_durable_tag=False)
+    if seed == 1 and mode == "injection":  # the word lists follow through both paths too
+        overrides.update(operational_words="read, listed", durable_tags="git, mem",
+                         generic_terms="memory, cache, decision")
     params = resolve_params(model, overrides)
     scores = model.combine(model.prepare(ds, params), params)
     ranking = rank(scores, 50, model.selection_params(params))
@@ -215,3 +222,43 @@ def test_what_inert_params_names_changes_no_score(sample: str) -> None:
     live = resolve_params(model, {"w_title": 50})  # while a live weight does move them
     moved = rank(model.combine(prep, live), 50, model.selection_params(live))
     assert not np.array_equal(moved.scores, base.scores, equal_nan=True)
+
+
+def _gates(params: dict[str, object], title: str, tags: list[str], query: str,
+           ctx: dict[str, object] | None = None) -> tuple[str | None, str]:
+    """The gate that zeroes one decision for one injection query (None: it passes), and the
+    text the query searched."""
+    rec = {"id": "d1", "title": title, "text": "the deploy cache is warmed nightly",
+           "tags": tags, "source": "extracted", "createdAt": "2026-05-01T00:00:00Z"}
+    ds = Dataset("w", Corpus([document(rec)]), QuerySet([Query(
+        "q", query, {"now": "2026-06-01T00:00:00Z", "for_injection": True, **(ctx or {})})]))
+    model = DecisionMemoryModel()
+    p = resolve_params(model, params)
+    prep = model.prepare(ds, p)
+    scores = model.combine(prep, p)
+    row = scores.row(0)
+    g = int(scores.gate[row][0]) if row.stop > row.start else -1
+    return (None if g == 0 else "no pair" if g < 0 else scores.gates[g - 1]), prep.specs[0].text
+
+
+def test_word_lists_are_prepare_parameters() -> None:
+    """The operational words, durable tags, generic terms and injection stop words are the
+    original's by default and the user's when set (each gate checked on one decision)."""
+    title, query = "Fetched deploy cache", "deploy cache warmed"
+    assert _gates({}, title, ["ops"], query)[0] == "operational_title"  # "fetched" is one
+    assert _gates({"operational_words": "read, ran"}, title, ["ops"], query)[0] == \
+        "no_durable_tag"
+    assert _gates({"operational_words": "read", "durable_tags": "Ops, ops"}, title, ["ops"],
+                  query)[0] is None
+    assert _gates({"operational_words": "read", "durable_tags": "Ops"}, title, ["ops"],
+                  query)[0] == "no_durable_tag"  # tags compare as written
+    # every strong match generic: no meaningful evidence
+    assert _gates({"operational_words": "", "generic_terms": "deploy, cache, warmed"}, title,
+                  ["decision"], query)[0] == "no_meaningful_evidence"
+    assert _gates({"operational_words": ""}, title, ["decision"], query)[0] is None
+    # the injection hook's stop words: "fix" and "check" are two of the original's 44
+    prompt = {"prompt": True}
+    assert _gates({}, title, ["decision"], "fix and check the deploy cache", prompt)[1] == \
+        "deploy cache"
+    assert _gates({"injection_stop_words": "deploy"}, title, ["decision"],
+                  "fix and check the deploy cache", prompt)[1] == "fix check cache"

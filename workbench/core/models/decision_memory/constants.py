@@ -11,6 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
+from workbench.core.models.decision_memory.text import (
+    DURABLE_TAGS,
+    GENERIC_WORDS,
+    INJECTION_STOP_LIST,
+    OPERATIONAL_WORDS,
+    word_list,
+)
 from workbench.core.params import ParamValue
 
 
@@ -62,16 +69,24 @@ class Constants:
     gate_source_turn: bool = True
     gate_operational_title: bool = True
     gate_no_durable_tag: bool = True
+    # word lists (prepare parameters, comma-separated text): tokens that are no meaningful
+    # evidence, title openers of operational decisions, durable tags, and the injection
+    # query's stop words
+    generic_terms: tuple[str, ...] = GENERIC_WORDS
+    operational_words: tuple[str, ...] = OPERATIONAL_WORDS
+    durable_tags: tuple[str, ...] = DURABLE_TAGS
+    injection_stop_words: tuple[str, ...] = INJECTION_STOP_LIST
 
     @classmethod
     def from_params(cls, params: Mapping[str, ParamValue]) -> Constants:
         """The constants in `params` (names as the fields; missing ones keep the default)."""
-        values: dict[str, float | int | bool] = {}
+        values: dict[str, float | int | bool | tuple[str, ...]] = {}
         for f in fields(cls):
             if f.name in params:
                 v = params[f.name]
                 values[f.name] = (bool(v) if f.type == "bool" else int(v) if f.type == "int"
-                                  else float(v))
+                                  else word_list(str(v), lower=f.name != "durable_tags")
+                                  if f.type == "tuple[str, ...]" else float(v))
         return cls(**values)  # type: ignore[arg-type]
 
     def location_weights(self) -> tuple[float, float, float, float, float]:

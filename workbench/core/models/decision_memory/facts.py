@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from workbench.core.models.decision_memory.constants import DEFAULTS, Constants
 from workbench.core.models.decision_memory.project import in_project, locality, parse_time
 from workbench.core.models.decision_memory.text import has_durable_tag, is_operational_title
 
@@ -48,7 +49,8 @@ class DocFacts:
         return out
 
 
-def doc_facts(records: list[dict[str, Any]]) -> DocFacts:
+def doc_facts(records: list[dict[str, Any]], c: Constants = DEFAULTS) -> DocFacts:
+    """The facts of `records`; `c`'s word lists decide the operational and durable ones."""
     def flags(key: str) -> B:
         return np.asarray([bool(r.get(key)) for r in records], np.bool_)
 
@@ -58,9 +60,10 @@ def doc_facts(records: list[dict[str, Any]]) -> DocFacts:
     return DocFacts(
         archived=flags("archived"), superseded=flags("supersededBy"),
         source=np.asarray([SOURCES.get(r.get("source") or "", 3) for r in records], np.int8),
-        operational=np.asarray([is_operational_title(r.get("title") or "") for r in records],
-                               np.bool_),
-        durable=np.asarray([has_durable_tag(r.get("tags") or ()) for r in records], np.bool_),
+        operational=np.asarray([is_operational_title(r.get("title") or "", c.operational_words)
+                                for r in records], np.bool_),
+        durable=np.asarray([has_durable_tag(r.get("tags") or (), c.durable_tags)
+                            for r in records], np.bool_),
         important=flags("important"), kb=flags("kbPath"),
         retrieval=counts("retrievalCount"), injection=counts("injectionCount"),
         created=np.asarray([parse_time(r.get("createdAt")) for r in records], np.float64))

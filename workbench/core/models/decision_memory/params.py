@@ -27,6 +27,13 @@ def _check_disabled(text: str) -> str:
         return "expected nothing or a JSON list of cwd strings, such as [\"/repos/app\"]"
     return ""
 
+def _check_words(text: str) -> str:
+    """What is wrong with `text` as a word list ("" when nothing is)."""
+    if any(c in text for c in "\n\r\t"):
+        return "one line of words, separated by commas"
+    return ""
+
+
 MODES = ("query", "injection", "search")
 QUERY_FORMS = ("context", "prompt", "as-is")
 WEIGHT_SOURCES = ("corpus", "none")
@@ -64,18 +71,19 @@ SEARCH_ONLY = ("search_min_score", "search_limit", "important_search", "manual_s
 INJECTION_ONLY = ("inject_min_score", "inject_limit", "important_injection", "manual_injection",
                   "min_strong", "min_meaningful", "long_query_tokens", "long_query_meaningful",
                   "damping_tokens", "global_inject", "gate_superseded", "gate_source_turn",
-                  "gate_operational_title", "gate_no_durable_tag")
+                  "gate_operational_title", "gate_no_durable_tag", "generic_terms",
+                  "operational_words", "durable_tags", "injection_stop_words")
 
 # the parameters that decide each gate (compare and report name only those for its moves)
 GATE_PARAMS: dict[str, tuple[str, ...]] = {
     "superseded": ("gate_superseded",),
     "not_in_project": ("global_inject",),
     "single_token_evidence": ("min_strong",),
-    "no_meaningful_evidence": ("min_meaningful",),
-    "long_prompt_evidence": ("long_query_tokens", "long_query_meaningful"),
+    "no_meaningful_evidence": ("min_meaningful", "generic_terms"),
+    "long_prompt_evidence": ("long_query_tokens", "long_query_meaningful", "generic_terms"),
     "source_turn": ("gate_source_turn",),
-    "operational_title": ("gate_operational_title",),
-    "no_durable_tag": ("gate_no_durable_tag",),
+    "operational_title": ("gate_operational_title", "operational_words"),
+    "no_durable_tag": ("gate_no_durable_tag", "durable_tags"),
     "project_disabled": ("disabled_projects",),
 }
 
@@ -196,6 +204,26 @@ SCHEMA = ParamSchema([
     Param("gate_no_durable_tag", "Injection needs a durable tag", D.gate_no_durable_tag,
           kind="bool", help="Injection gives 0 to a non-manual decision without a decision, "
                             "preference or workflow tag."),
+    Param("generic_terms", "Generic terms", ", ".join(D.generic_terms), kind="text",
+          stage="prepare", check=_check_words,
+          help="Query tokens that count as strong but not meaningful evidence (the injection "
+               "gates' min_meaningful), comma-separated; the original's list by default. "
+               "Compared with the lower-case tokens."),
+    Param("operational_words", "Operational title words", ", ".join(D.operational_words),
+          kind="text", stage="prepare", check=_check_words, needs=("gate_operational_title",),
+          help="A title starting with one of these words (any case, then a word boundary) is "
+               "operational: injection skips the decision unless it is manual. "
+               "Comma-separated; the original's list by default."),
+    Param("durable_tags", "Durable tags", ", ".join(D.durable_tags), kind="text",
+          stage="prepare", check=_check_words, needs=("gate_no_durable_tag",),
+          help="Tags that make a decision durable: injection skips a non-manual decision "
+               "with none of them. Comma-separated, compared exactly as written; the "
+               "original's list by default."),
+    Param("injection_stop_words", "Injection query stop words",
+          ", ".join(D.injection_stop_words), kind="text", stage="prepare", check=_check_words,
+          help="Words the injection hook drops from a prompt before it searches "
+               "(INJECTION_QUERY_STOP_WORDS), comma-separated; the original's 44 by default. "
+               "Read for prompts only (query form prompt, or context with a prompt)."),
     _num("search_snippet_chars", "Search snippet length", 220, 100_000,
          "PI_MEMORY_SEARCH_SNIPPET_CHARS: UTF-16 units of a search result's snippet (any "
          "count the original's Number() reads; 0 shows only the ellipsis).", kind="int",

@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.formats.pi_memory_settings import disabled_projects
+from workbench.core.models.decision_memory.constants import Constants
 from workbench.core.models.decision_memory.facts import CwdCache, DocFacts, doc_facts
 from workbench.core.models.decision_memory.index import (
     TokenIndex,
@@ -122,8 +123,9 @@ def _log_idf(n: int, df: int) -> float:
 
 
 class _Builder:
-    def __init__(self, index: TokenIndex, facts: DocFacts, cwds: CwdCache) -> None:
-        self.ix, self.facts, self.cwds = index, facts, cwds
+    def __init__(self, index: TokenIndex, facts: DocFacts, cwds: CwdCache,
+                 generic: frozenset[str]) -> None:
+        self.ix, self.facts, self.cwds, self.generic = index, facts, cwds, generic
         self.active = ~facts.archived
         self.order = candidate_order(facts.created)
         self.rank = np.empty(len(self.order), np.int64)
@@ -158,7 +160,7 @@ class _Builder:
         for tok in tokens:
             out["log_all"].append(logs[tok][0])
             out["log_project"].append(logs[tok][1])
-            out["generic"].append(is_generic(tok))
+            out["generic"].append(is_generic(tok, self.generic))
         hits = np.unique(np.concatenate([p for _, _, p in lists])) if lists \
             else np.zeros(0, np.int64)
         cand = hits[mine[hits]]
@@ -176,7 +178,7 @@ class _Builder:
         col = np.asarray([distinct.index(t) for t in tokens], np.int64)
         per = cls[:, col] if len(tokens) else np.zeros((len(cand), 0), np.int8)
         strong = per <= BODY
-        generic = np.asarray([is_generic(t) for t in tokens], np.bool_)
+        generic = np.asarray([is_generic(t, self.generic) for t in tokens], np.bool_)
         out["pair_doc"].append(cand)
         # only the matching entries: a token that matches nowhere adds nothing
         rows, cols = np.nonzero(per != NONE)  # row-major: token order within each pair
@@ -225,11 +227,12 @@ def prepare_decisions(dataset: Dataset, params: Params, progress: Progress
     index = build_index([decision_token_sets(r.get("title") or "", r.get("tags") or (),
                                              r.get("text") or "", min_length)
                          for r in records], min_length)
-    facts = doc_facts(records)
+    consts = Constants.from_params(params)
+    facts = doc_facts(records, consts)
     now = default_now(params, records)
     specs = [query_spec(q, params, now, len(records)) for q in dataset.queries]
     tokens = [tokenize(s.text, min_length) for s in specs]
-    builder = _Builder(index, facts, CwdCache(records))
+    builder = _Builder(index, facts, CwdCache(records), frozenset(consts.generic_terms))
     sizes, qt_sizes = [], []
     for qi, (spec, toks) in enumerate(zip(specs, tokens, strict=True)):
         if qi % 64 == 0:

@@ -23,7 +23,7 @@ from typing import Any
 
 from workbench.core.data import Document, Query
 from workbench.core.models.decision_memory.project import parse_time
-from workbench.core.models.decision_memory.text import injection_query
+from workbench.core.models.decision_memory.text import injection_query, word_list
 from workbench.core.params import Params
 
 # the original record's keys a Document keeps in its metadata
@@ -85,7 +85,8 @@ def query_spec(query: Query, params: Params, default_now: float, n_docs: int) ->
             min_prompt_chars=int(params["prompt_min_chars"]),
             min_query_chars=int(params["query_min_chars"]),
             max_chars=int(params["prompt_max_chars"]),
-            min_length=int(params["min_token_length"]))
+            min_length=int(params["min_token_length"]),
+            stop_words=frozenset(word_list(str(params["injection_stop_words"]))))
     now = parse_time(ctx.get("now"))
     if math.isnan(now):
         now = default_now

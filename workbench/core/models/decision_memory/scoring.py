@@ -22,7 +22,6 @@ from workbench.core.models.decision_memory.project import (
 )
 from workbench.core.models.decision_memory.text import (
     has_durable_tag,
-    is_generic,
     is_operational_title,
     tokenize,
 )
@@ -106,7 +105,7 @@ def score_decision(d: Decision, query: str, cwd: str | None, *, now_ms: float,
         lexical += base[where] * w
         if where != PARTIAL:
             strong += 1
-            meaningful += not is_generic(term)
+            meaningful += term not in c.generic_terms
     gate = _gate(d, len(q), lexical, strong, meaningful, for_injection, c)
     if gate is not None:
         return Scored(0, gate, lexical, strong, meaningful)
@@ -132,9 +131,9 @@ def _gate(d: Decision, n_tokens: int, lexical: float, strong: int, meaningful: i
          n_tokens >= c.long_query_tokens and meaningful < c.long_query_meaningful),
         ("source_turn", c.gate_source_turn and d.get("source") == "turn"),
         ("operational_title", c.gate_operational_title and not manual
-         and is_operational_title(d.get("title") or "")),
+         and is_operational_title(d.get("title") or "", c.operational_words)),
         ("no_durable_tag", c.gate_no_durable_tag and not manual
-         and not has_durable_tag(d.get("tags") or ())),
+         and not has_durable_tag(d.get("tags") or (), c.durable_tags)),
     )
     return next((name for name, hit in checks if hit), None)
 

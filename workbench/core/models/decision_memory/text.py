@@ -25,22 +25,47 @@ from workbench.core.models.vault_search.jsstring import JS_WHITESPACE, from_unit
 STOP_WORDS = frozenset((
     "the and for with that this from have has was were are not you your but all can into use "
     "using any what when where why how who did does their there").split())
-GENERIC_TERMS = frozenset(
+# the word lists below are the original's, in its order; each is a prepare parameter too
+# (`generic_terms`, `operational_words`, `durable_tags`, `injection_stop_words`)
+GENERIC_WORDS: tuple[str, ...] = tuple(
     "decision decided preference workflow implementation manual important pinned".split())
+GENERIC_TERMS = frozenset(GENERIC_WORDS)
 OPERATIONAL_WORDS = ("read", "ran", "executed", "wrote", "edited", "listed", "searched",
                      "fetched", "opened")
 DURABLE_TAGS = ("decision", "preference", "workflow")
 # the injection hook's extra stop words (INJECTION_QUERY_STOP_WORDS, 44)
-INJECTION_STOP_WORDS = frozenset((
+INJECTION_STOP_LIST: tuple[str, ...] = tuple((
     "again another assessment begin changes check closing commit complete complete-ness "
     "completeness designed detail enhancement enhancements explicit explict fix fixing follow "
     "function gap happen let make mind more nature needed next one operation pass perform plan "
     "push reload review should steps system then time valuable").split())
+INJECTION_STOP_WORDS = frozenset(INJECTION_STOP_LIST)
 
 MIN_TOKEN_LENGTH = 3  # the original's `{3,}` and `length >= 3`
 _TOKEN = re.compile(r"[a-z0-9_./:-]{3,}")
 _EDGES = re.compile(r"^[.:-]+|[.:-]+$")
-_OPERATIONAL = re.compile(r"^(?:" + "|".join(OPERATIONAL_WORDS) + r")\b", re.ASCII | re.I)
+
+
+def word_list(text: str, lower: bool = True) -> tuple[str, ...]:
+    """A word-list parameter's entries: comma-separated, each trimmed (inner runs of spaces
+    made one), lower case unless `lower` is off (tags are compared as written); blanks and
+    repeats dropped, the first kept."""
+    seen: dict[str, None] = {}
+    for part in text.split(","):
+        word = " ".join(part.split())
+        if word:
+            seen.setdefault(word.lower() if lower else word)
+    return tuple(seen)
+
+
+@functools.lru_cache(maxsize=16)
+def _operational(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not words:
+        return None
+    return re.compile(r"^(?:" + "|".join(re.escape(w) for w in words) + r")\b",
+                      re.ASCII | re.I)
+
+
 _WS = "[" + re.escape(JS_WHITESPACE) + "]"
 _NOT_EOL = "[^\n\r\u2028\u2029]"  # JavaScript's `.`
 _INTENTS = tuple((tag, re.compile(r"\b(?:" + body + r")\b", re.ASCII)) for tag, body in (
@@ -93,19 +118,21 @@ def infer_tags(title: str, text: str, existing: Iterable[str] = ()) -> list[str]
     return js_sorted(result)
 
 
-def is_operational_title(title: str) -> bool:
-    """The title starts with an operational word and a word boundary, any case ("Ran tests"
-    yes, "Ranked list" no)."""
-    return _OPERATIONAL.search(title) is not None
+def is_operational_title(title: str, words: tuple[str, ...] = OPERATIONAL_WORDS) -> bool:
+    """The title starts with an operational word (of `words`, the original's by default) and
+    a word boundary, any case ("Ran tests" yes, "Ranked list" no)."""
+    pattern = _operational(tuple(words))
+    return pattern is not None and pattern.search(title) is not None
 
 
-def has_durable_tag(tags: Iterable[str]) -> bool:
-    """Some tag is exactly decision, preference or workflow."""
-    return any(t in DURABLE_TAGS for t in tags)
+def has_durable_tag(tags: Iterable[str], durable: Iterable[str] = DURABLE_TAGS) -> bool:
+    """Some tag is exactly one of `durable` (decision, preference or workflow)."""
+    wanted = set(durable)
+    return any(t in wanted for t in tags)
 
 
-def is_generic(token: str) -> bool:
-    return token in GENERIC_TERMS
+def is_generic(token: str, generic: frozenset[str] = GENERIC_TERMS) -> bool:
+    return token in generic
 
 
 def js_trim(text: str) -> str:
@@ -126,27 +153,28 @@ def sanitize_prompt(prompt: str, max_chars: int = 4000) -> str:
     return from_units(to_units(js_trim(text))[:max_chars])
 
 
-def compact_query(text: str, max_tokens: int = 32,
-                  min_length: int = MIN_TOKEN_LENGTH) -> str:
-    """`compactQuery`: tokens without the injection stop words, first occurrence of each, the
-    first max(1, max_tokens) of them, joined by spaces."""
+def compact_query(text: str, max_tokens: int = 32, min_length: int = MIN_TOKEN_LENGTH,
+                  stop_words: frozenset[str] = INJECTION_STOP_WORDS) -> str:
+    """`compactQuery`: tokens without the injection stop words (`stop_words`), first
+    occurrence of each, the first max(1, max_tokens) of them, joined by spaces."""
     seen: dict[str, None] = {}
     for token in tokenize(text, min_length):
-        if token not in INJECTION_STOP_WORDS:
+        if token not in stop_words:
             seen.setdefault(token, None)
     return " ".join(list(seen)[: max(1, max_tokens)])
 
 
 def injection_query(prompt: str, *, max_tokens: int = 32, min_prompt_chars: int = 8,
                     min_query_chars: int = 3, max_chars: int = 4000,
-                    min_length: int = MIN_TOKEN_LENGTH) -> tuple[str, str]:
+                    min_length: int = MIN_TOKEN_LENGTH,
+                    stop_words: frozenset[str] = INJECTION_STOP_WORDS) -> tuple[str, str]:
     """(query, reason) the injection hook searches for a prompt: the compact query and "",
     or "" and why nothing is searched (a prompt under 8 characters after sanitising, or a
     compact query under 3)."""
     clean = sanitize_prompt(prompt, max_chars)
     if utf16_len(clean) < min_prompt_chars:
         return "", f"prompt under {min_prompt_chars} characters"
-    query = compact_query(clean, max_tokens, min_length)
+    query = compact_query(clean, max_tokens, min_length, stop_words)
     if len(query) < min_query_chars:
         return "", f"compact query under {min_query_chars} characters"
     return query, ""
