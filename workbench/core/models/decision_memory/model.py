@@ -35,6 +35,11 @@ from workbench.core.models.decision_memory.prepared import (
     DecisionMemoryPrepared,
     prepare_decisions,
 )
+from workbench.core.models.decision_memory.queries import (
+    MODE_KEYS,
+    READ_AS,
+    context_problems,
+)
 from workbench.core.params import Params
 
 # fields every pi-lodestone decision record has (data without any of them is no decision log)
@@ -128,6 +133,19 @@ class DecisionMemoryModel(Model):
                        "short decisions and logged prompts, pass few or none of them "
                        "(`workbench explain` names each gate); it reads a pi-memory folder's "
                        "decisions.jsonl")
+        # a context value that cannot be read changes what the query asks with nothing said
+        # ("false" from a CSV column had run as true, a mistyped mode as injection)
+        bad: dict[str, list[str]] = {}
+        for q in dataset.queries:
+            for key, value in context_problems(q.context):
+                if key in MODE_KEYS and str(params["mode"]) != "query":
+                    continue  # read only in mode "query"
+                bad.setdefault(key, []).append(f"{q.id} {value!r}")
+        for key, items in bad.items():
+            shown = ", ".join(items[:5]) + (f" and {len(items) - 5} more" if len(items) > 5
+                                            else "")
+            out.append(f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with an "
+                       f"unreadable {key} ({READ_AS[key]}): {shown}")
         return out
 
     def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,

@@ -5,10 +5,13 @@ Query context keys (all optional):
   project filter (the original tests `cwd &&` and `!options.cwd`);
 - `now` (ISO str): the pinned clock; else the `now` parameter, else the corpus's newest
   createdAt;
-- `for_injection` (bool) or `mode` ("injection" / "search"): the query's mode (model mode
-  "query");
+- `for_injection` (bool) or `mode` ("injection" / "search", any case): the query's mode (model
+  mode "query");
 - `project_only` (bool), `min_score` (number), `limit` (int): the query's own search settings
   (model mode "query");
+- a flag may be written as a word (true/false, yes/no, on/off, 1/0, any case) and a number in
+  a string, as a CSV query file's columns are; a value that cannot be read is warned of
+  (`context_problems`) and the query scored as though it were not given;
 - `prompt` (bool): the text is a raw user prompt, to be compacted as the injection hook does;
 - `candidates` (list of corpus positions): the query's own corpus (an eval case's); default
   the whole corpus.
@@ -57,27 +60,93 @@ class QuerySpec:
     as_of: bool = False
 
 
+_TRUE = frozenset(("true", "yes", "on", "1"))
+_FALSE = frozenset(("false", "no", "off", "0"))
+
+
+def _given(value: object) -> bool:
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
 def _flag(value: object) -> int:
-    return -1 if value is None else int(bool(value))
+    """1 / 0 for a true / false value — a boolean, 0 or 1, or its word in any case ("false"
+    from a CSV column is false, not a non-empty string) — else −1 (not given, or unreadable:
+    `context_problems` names it)."""
+    if not _given(value):
+        return -1
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int | float) and value in (0, 1):
+        return int(value)
+    word = value.strip().lower() if isinstance(value, str) else ""
+    return 1 if word in _TRUE else 0 if word in _FALSE else -1
 
 
 def _mode(ctx: Mapping[str, Any]) -> int:
-    if ctx.get("for_injection") is not None:
-        return int(bool(ctx["for_injection"]))
+    if _given(ctx.get("for_injection")):
+        return _flag(ctx["for_injection"])
     mode = ctx.get("mode")
-    return {"injection": 1, "search": 0}.get(mode, -1) if isinstance(mode, str) else -1
+    name = mode.strip().lower() if isinstance(mode, str) else ""
+    return {"injection": 1, "search": 0}.get(name, -1)
 
 
 def _number(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    """A number, or one written in a string ("8" from a CSV column); else NaN."""
+    if isinstance(value, bool):
         return math.nan
-    return float(value)
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            out = float(value.strip())
+        except ValueError:
+            return math.nan
+        return out if math.isfinite(out) else math.nan
+    return math.nan
+
+
+# what a query context value that cannot be read is taken as (`context_problems`); the
+# first five are read only in model mode "query"
+MODE_KEYS = ("for_injection", "mode", "project_only", "min_score", "limit")
+READ_AS = {
+    "for_injection": "true or false; read as not given: an injection, as the eval harness "
+                     "reads a query without one",
+    "mode": "injection or search; read as not given: an injection, as the eval harness reads "
+            "a query without one",
+    "project_only": "true or false; read as not given: Global injection decides",
+    "min_score": "a number; read as not given: the mode's min score parameter",
+    "limit": "a number; read as not given: the mode's limit parameter",
+    "cwd": "a path; read as none: no locality bonus and no project filter",
+    "now": "an ISO 8601 date; read as none: the now parameter, else the newest createdAt",
+    "prompt": "true or false; read as not given: false",
+}
+
+
+def context_problems(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
+    """(key, value) of each context value given but unreadable, which the query is scored
+    without (`READ_AS` says as what): a mistyped mode, "maybe" for a flag, "last week" for
+    now, 42 for a cwd."""
+    out: list[tuple[str, object]] = []
+    for key in ("for_injection", "project_only", "prompt"):
+        if _given(ctx.get(key)) and _flag(ctx[key]) < 0:
+            out.append((key, ctx[key]))
+    if not _given(ctx.get("for_injection")) and _given(ctx.get("mode")) and _mode(ctx) < 0:
+        out.append(("mode", ctx["mode"]))
+    if _given(ctx.get("min_score")) and math.isnan(_number(ctx["min_score"])):
+        out.append(("min_score", ctx["min_score"]))
+    if _given(ctx.get("limit")) and math.isnan(_number(ctx["limit"])):
+        out.append(("limit", ctx["limit"]))
+    if _given(ctx.get("cwd")) and not isinstance(ctx["cwd"], str):
+        out.append(("cwd", ctx["cwd"]))
+    if _given(ctx.get("now")) and math.isnan(parse_time(ctx["now"])):
+        out.append(("now", ctx["now"]))
+    return out
 
 
 def query_spec(query: Query, params: Params, default_now: float, n_docs: int) -> QuerySpec:
     ctx = query.context
     form = str(params["query_form"])
-    is_prompt = form == "prompt" or (form == "context" and bool(ctx.get("prompt")))
+    is_prompt = form == "prompt" or (form == "context" and _flag(ctx.get("prompt")) == 1)
     text, note = query.text, ""
     if is_prompt:
         text, note = injection_query(
