@@ -11,7 +11,7 @@ live parameters gets the rest grouped by name prefix into sections that fold.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -247,6 +247,8 @@ class ParamPanel(QScrollArea):
             b.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
             holder.setVisible(open_)
             self._folded[(model_id, key)] = not open_
+            if open_:  # once its rows are laid out
+                QTimer.singleShot(0, self, lambda: self._fit_width(grow=True))
 
         show(not folded)
         b.toggled.connect(show)
@@ -275,11 +277,19 @@ class ParamPanel(QScrollArea):
                     and not isinstance(w.parentWidget(), QAbstractSpinBox):
                 QWidget.setTabOrder(prev, w)
                 prev = w
-        # never narrower than the controls need (hybrid's were cut off on the right at
-        # 1,280 px: spin boxes, reset buttons, the prepare box's Cancel), within reason
+        self._fit_width()
+
+    def _fit_width(self, grow: bool = False) -> None:
+        """Never narrower than the controls need (hybrid's were cut off on the right at
+        1,280 px: spin boxes, reset buttons, the prepare box's Cancel), within reason; measured
+        again when a group unfolds (its rows, once shown, had cut the column off by 2 px)."""
+        body = self.widget()
+        if body is None:
+            return
         need = (body.minimumSizeHint().width() + self.verticalScrollBar().sizeHint().width()
                 + 2 * self.frameWidth())
-        self.setMinimumWidth(max(MIN_WIDTH, min(need, MAX_MIN_WIDTH)))
+        width = max(MIN_WIDTH, min(need, MAX_MIN_WIDTH))
+        self.setMinimumWidth(max(width, self.minimumWidth()) if grow else width)
 
     def _follow_focus(self, _old: object, new: object) -> None:
         body = self._body

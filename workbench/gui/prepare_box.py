@@ -164,7 +164,8 @@ class PrepareBox(QGroupBox):
             return
         values = {**self.session.params, **self.pending}
         for n, editor in self.editors.items():
-            if not editor.param.needs:
+            # a box of the model being replaced hears the new model's first change
+            if not editor.param.needs or n not in model.schema.by_name:
                 continue
             why = model.schema.idle_because(n, values)
             tip = tooltip(editor.param) + (f"<br><i>no effect while {why}</i>" if why else "")

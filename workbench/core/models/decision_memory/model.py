@@ -26,6 +26,7 @@ from workbench.core.models.decision_memory.inject import Injection, injection_vi
 from workbench.core.models.decision_memory.params import (
     GATE_PARAMS,
     GATES,
+    GROUPS,
     INJECTION_ONLY,
     SCHEMA,
     SEARCH_ONLY,
@@ -58,6 +59,7 @@ class DecisionMemoryModel(Model):
     gates = GATES
     headline = ("inject_min_score", "inject_limit")
     gate_params = GATE_PARAMS
+    param_groups = GROUPS  # the parameter panel's groups, by meaning
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_decisions(dataset, params, progress)

@@ -261,3 +261,24 @@ SCHEMA = ParamSchema([
                "candidates; a decision's later archiving or edits are not known). Off: "
                "today's store, every decision, as if the prompt were sent now."),
 ])
+
+
+# the parameter panel's groups, by meaning (by name prefix, "Bonuses" had held 3 of the 14
+# bonuses and "Weights" 11 rows of evidence counts below it): key, title, members
+GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("lexical", "Lexical match", ("w_title", "w_tags", "w_body", "w_partial", "token_weights",
+                                  "idf_base", "idf_cap", "absent_weight")),
+    ("locality", "Locality", ("bonus_cwd", "bonus_scope", "bonus_project_name")),
+    ("flags", "Flags and usage", ("important_injection", "important_search",
+                                  "manual_injection", "manual_search", "kb_bonus",
+                                  "retrieval_cap", "injection_cap", "superseded_penalty")),
+    ("age", "Age", ("fresh_days", "fresh_bonus", "recent_days", "recent_bonus", "old_days",
+                    "old_penalty")),
+    ("evidence", "Injection", ("min_strong", "min_meaningful", "long_query_tokens",
+                               "long_query_meaningful", "damping_tokens")),
+    ("gates", "Injection gates", ("gate_superseded", "gate_source_turn",
+                                  "gate_operational_title", "gate_no_durable_tag")),
+    ("search", "Manual search", ("search_min_score", "search_limit")),
+    ("mode", "Mode and scope", ("mode", "global_inject", "disabled_projects")),
+    ("snippets", "Snippets", ("search_snippet_chars", "inject_snippet_chars")),
+)

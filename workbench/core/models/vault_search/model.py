@@ -40,7 +40,7 @@ from workbench.core.models.vault_search.original import (
     position_curve,
     tf_curve,
 )
-from workbench.core.models.vault_search.params import GATES, SCHEMA, SIGNALS
+from workbench.core.models.vault_search.params import GATES, GROUPS, SCHEMA, SIGNALS
 from workbench.core.models.vault_search.prepared import (
     VaultSearchPrepared,
     documented_arrays,
@@ -105,6 +105,7 @@ class VaultSearchModel(Model):
     signals = SIGNALS
     gates = GATES
     headline = ("min_score",)
+    param_groups = GROUPS  # the parameter panel's groups, by meaning
 
     def prepare(self, dataset: Dataset, params: Params, progress: Progress = NO_PROGRESS) -> Any:
         return prepare_vault(dataset, str(params["variant"]), progress)

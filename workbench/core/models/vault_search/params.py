@@ -117,3 +117,19 @@ SCHEMA = ParamSchema([
     Param("highlight_end", "Highlight end", "**", tunable=False, kind="text",
           help="Put after every occurrence in a snippet (highlightEnd, e.g. </mark>)."),
 ])
+
+
+# the parameter panel's groups, by meaning (by name prefix, Limit and Offset had sat under
+# "Weight" and the snippet settings under "Density"): key, title, members
+GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("weight", "Weight", ("w_tf", "w_position", "w_density", "w_proximity")),
+    ("results", "Results", ("limit", "offset")),
+    ("shapes", "Signal shapes (shipped)", ("tf_scale", "position_decay", "density_scale",
+                                           "density_cap")),
+    ("documented", "Documented variant", ("tf_multiplier", "density_multiplier",
+                                          "proximity_scale", "require_all_words")),
+    ("early", "Early stop", ("early_stop", "early_stop_threshold", "batch_size",
+                             "early_stop_found")),
+    ("snippets", "Snippets", ("context_lines", "max_snippet_length", "highlight_start",
+                              "highlight_end")),
+)
