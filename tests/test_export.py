@@ -187,12 +187,13 @@ def test_codeledger_defaults_are_changes_against_the_document() -> None:
 
 def test_codeledger_config_json(tmp_path: Path) -> None:
     """The document's defaults are codeledger-scoring.md's weights and REFERENCE §2's default
-    budget; the file lands where CodeLedger reads it."""
+    budget; the file lands where CodeLedger reads it, the record of changes beside it in
+    .codeledger/ (review G, 9: not a second stray file at the repository root)."""
     import json
 
     paths = write_export(export_params("codeledger-document"), tmp_path)
     assert [p.relative_to(tmp_path).as_posix() for p in paths] == [
-        ".codeledger/config.json", "codeledger-document.changes.json"]
+        ".codeledger/config.json", ".codeledger/codeledger-document.changes.json"]
     config = json.loads((tmp_path / ".codeledger" / "config.json").read_text("utf-8"))
     assert config["selector"]["weights"] == {
         "keyword": 0.30, "centrality": 0.15, "churn": 0.15, "recent_touch": 0.10,
@@ -331,7 +332,8 @@ def test_export_out_keeps_the_config_values_not_set_here(
             "8000, 25: -p token_budget=8000 -p max_files=25 writes them)") in err
     assert "added what it lacked: selector.weights.centrality 0.15" in err
     # the record beside it says what the config kept: it had listed 8000 and 25 as written
-    record = json.loads((tmp_path / "codeledger-document.changes.json").read_text())
+    record = json.loads((tmp_path / ".codeledger" / "codeledger-document.changes.json")
+                        .read_text())
     assert record["kept_in_config"]["settings"] == [
         {"setting": "selector.default_budget.tokens", "in_config": 5000, "measured": 8000},
         {"setting": "selector.default_budget.max_files", "in_config": 10, "measured": 25}]

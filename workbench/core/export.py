@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import posixpath
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -614,12 +615,12 @@ def write_export(export: Export, folder: str | Path,
     """Write the export's files (`Export.files`: pi-lodestone's variables as `.env` text,
     obsidian-mcp's call arguments and server entry), the target's own config file where it
     reads one (CodeLedger's `.codeledger/config.json`, SillyTavern's `settings.json`,
-    pi-lodestone's `settings.json`) and the record of changes, `<model>.changes.json`, into
-    `folder`, all atomically (all of them or none); returns the paths written. Into the
-    target's own data folder (`is_home`), the config file alone, if any. A target
-    config already there is updated, not replaced: only the values of the parameters in
-    `given` replace its own (`plan_update`; None: every value), and its other keys are
-    kept. ValueError when `folder` is a file or the existing
+    pi-lodestone's `settings.json`) and the record of changes, `<model>.changes.json`
+    (`changes_path`: in `.codeledger/` for CodeLedger), into `folder`, all atomically (all of
+    them or none); returns the paths written. Into the target's own data folder (`is_home`),
+    the config file alone, if any. A target config already there is updated, not replaced:
+    only the values of the parameters in `given` replace its own (`plan_update`; None: every
+    value), and its other keys are kept. ValueError when `folder` is a file or the existing
     config is not a JSON object, or when the folder above `folder` does not exist."""
     root = Path(folder)
     if root.exists() and not root.is_dir():
@@ -633,14 +634,23 @@ def write_export(export: Export, folder: str | Path,
     if export.config_path and export.settings:
         files[export.config_path] = update.text if update else export.settings_json()
     if not home:
-        files[f"{export.model}.changes.json"] = export.changes_json(
-            update.kept if update else ())
+        files[changes_path(export)] = export.changes_json(update.kept if update else ())
     for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
     written = [root / name for name in files]
     atomic_write_many([(path, text.encode("utf-8"))  # all of them or none
                        for path, text in zip(written, files.values(), strict=True)])
     return written
+
+
+def changes_path(export: Export) -> str:
+    """Where `write_export` puts the record of changes, relative to its folder: beside the
+    target's config where that has a folder of its own (CodeLedger's `.codeledger/`: one
+    folder to commit or ignore, not a stray file at the repository's root), else
+    `<model>.changes.json` in the folder itself."""
+    name = f"{export.model}.changes.json"
+    folder = posixpath.dirname(export.config_path or "")
+    return f"{folder}/{name}" if folder else name
 
 
 def is_home(export: Export, folder: str | Path) -> bool:
