@@ -280,3 +280,20 @@ def test_a_rows_stages_read_in_words_in_its_tooltip(qtbot: QtBot, code: TuningSe
     kw = [tip for text, tip in shown if text.split()[:1] == ["kw"]]
     assert kw and all(tip.startswith("stages: keyword") for tip in kw)
     assert any("hot zone" in tip for _, tip in shown)
+
+
+def test_summary_counts_judged_tasks_apart(qtbot: QtBot, code: TuningSession) -> None:
+    """A typed task needs no file anyone named: recall and precision are over the 12 judged
+    tasks, files and tokens over all 13, and the header says each count (review G, 7: it had
+    said 'all 13 tasks: recall …')."""
+    code.add_query("Retry client requests on 429")
+    code.recompute()
+    panel = ContextBundle(code)
+    _show(qtbot, panel)
+    panel.redraw()
+    assert code.result is not None
+    means = code.result.means
+    assert panel.summary.text() == (
+        f"all 12 judged tasks: recall {means['bundle_recall']:,.2f} · precision "
+        f"{means['bundle_precision']:,.2f}; all 13 tasks: files {means['bundle_files']:,.1f}"
+        f" · tokens {means['bundle_tokens']:,.0f}")

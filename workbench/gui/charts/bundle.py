@@ -75,8 +75,9 @@ class ContextBundle(ChartPanel):
         self.note.setStyleSheet(f"color: {MUTED}; font-size: 13px;")
         self.stack.addWidget(self.note)
         self.summary = QLabel()
-        self.summary.setToolTip("Bundle metrics, mean over all judged tasks (files and tokens "
-                                "over all tasks), with the baseline's deltas")
+        self.summary.setToolTip("Bundle metrics: recall and precision the mean over the judged "
+                                "tasks, files and tokens over all tasks, with the baseline's "
+                                "deltas")
         self.header.insertWidget(2, self.summary)
         # left: the task and its bundle's figures, scrolled where the panel is short (at
         # 1,280 × 720 its lines overlapped, each squeezed below its wrapped height)
@@ -233,22 +234,30 @@ class ContextBundle(ChartPanel):
         assert s.result is not None
         now = s.result.means
         was = s.baseline.result.means if s.baseline is not None else {}
-        parts = []
+        n = len(s.dataset.queries) if s.dataset is not None else 0
+        # recall and precision are means over the judged tasks (a typed task needs no file
+        # anyone named), files and tokens over every task: each said over its own count
+        recall = s.result.per_query.get("bundle_recall")
+        judged = n if recall is None else int(np.count_nonzero(~np.isnan(recall)))
+        groups: list[tuple[str, list[str]]] = [
+            (f"all {judged} judged tasks" if judged != n else f"all {n} tasks", []),
+            (f"all {n} tasks", [])]
         for key, label, digits in (("bundle_recall", "recall", 2),
                                    ("bundle_precision", "precision", 2),
                                    ("bundle_files", "files", 1), ("bundle_tokens", "tokens", 0)):
-            if key not in now:
+            over_judged = key in ("bundle_recall", "bundle_precision")
+            if key not in now or (over_judged and judged == 0):
                 continue
             text = f"{label} {now[key]:,.{digits}f}"
             if key in was:
                 d = now[key] - was[key]
                 better = -d if key in ("bundle_files", "bundle_tokens") else d
                 hexa = (delta_color(better, 0.5 * 10 ** -digits).name()
-                        if key.endswith(("recall", "precision")) else MUTED)
+                        if over_judged else MUTED)
                 text += f" <span style='color:{hexa}'>({signed(d, digits)})</span>"
-            parts.append(text)
-        n = len(s.dataset.queries) if s.dataset is not None else 0
-        self.summary.setText(f"all {n} tasks: " + " · ".join(parts) if parts else "")
+            groups[0 if over_judged or judged == n else 1][1].append(text)
+        self.summary.setText("; ".join(f"{head}: " + " · ".join(parts)
+                                       for head, parts in groups if parts))
 
     def _fill_table(self) -> None:
         fill_files(self.table, self.rows)
