@@ -149,3 +149,25 @@ def test_what_is_inert_moves_no_score_and_what_moves_is_not_inert() -> None:
         assert live not in inert
     moved = model.combine(pipe.prepared, {**pipe.params, "w_keyword": 3.0}).total
     assert not np.array_equal(moved, base)
+
+
+def test_inert_with_no_task_yet_speaks_of_files() -> None:
+    """With no task there is no task–file pair, and 'is 0 at every task–file pair' held of
+    every signal, vacuously: the window greyed centrality on a repository full of imports
+    (review G, 10). Signals of the file alone are told over every file; those of a task, and
+    the task-type multipliers, wait for one."""
+    model, _, prep, params = prepare({})
+    inert = model.inert_params(prep, params)
+    # the hand fixture: centrality, error infrastructure, branch changes and non-code files
+    # all occur; a ledger names two files
+    for live in ("w_centrality", "w_error_infrastructure", "w_branch_changed", "w_non_code",
+                 "w_content", "w_mention", "w_cochange", "w_similar", "w_success_prior",
+                 "mult_test_update_centrality"):
+        assert live not in inert, live
+    files = {p: {k: v for k, v in m.items() if k not in ("branch_changed", "ledger")}
+             for p, m in FILES.items()}
+    bare = model.prepare(make_dataset({}, files=files), params)
+    inert = model.inert_params(bare, params)
+    assert inert["w_branch_changed"] == "“branch changed” is 0 at every file"
+    assert inert["w_success_prior"] == "the ledger names no file"
+    assert "w_centrality" not in inert and "w_content" not in inert

@@ -183,18 +183,23 @@ _LEDGER = ("maturity_min", "maturity_full")  # read by success_prior and fail_pr
 
 def inert(prep: CodeLedgerPrepared, params: Params) -> dict[str, str]:
     """Parameter → why it cannot change any score here (`Model.inert_params`)."""
-    d = prep.docs
     f = prep.files
-    values = {"content": prep.relevance, "mention": prep.named, "cochange": prep.cochange,
-              "similar": prep.similar, "centrality": f.centrality[d],
+    # no task yet: "0 at every task–file pair" would hold of every signal, vacuously; the
+    # signals of the file alone are told over every file, those of a task wait for one
+    tasks = len(prep.row_ptr) > 1
+    d = prep.docs if tasks else np.arange(f.n)
+    per_task = {"content": prep.relevance, "mention": prep.named, "cochange": prep.cochange,
+                "similar": prep.similar}
+    values = {**(per_task if tasks else {}), "centrality": f.centrality[d],
               "success_prior": f.entries[d], "fail_prior": f.entries[d],
               "error_infrastructure": f.error_infrastructure[d],
               "branch_changed": f.branch_changed[d], "non_code": prep.non_code[d]}
-    zero = {s for s in _FIXED if not np.asarray(values[s]).any()}
+    zero = {s for s in _FIXED if s in values and not np.asarray(values[s]).any()}
 
     def why(signal: str) -> str:
         return ("the ledger names no file" if signal.endswith("_prior")
-                else f"“{SIGNAL_LABELS[signal]}” is 0 at every task–file pair")
+                else f"“{SIGNAL_LABELS[signal]}” is 0 at every "
+                     + ("task–file pair" if tasks else "file"))
 
     out: dict[str, str] = {}
     for s, w in zip(SIGNAL_NAMES, WEIGHT_PARAMS, strict=True):
@@ -210,7 +215,7 @@ def inert(prep: CodeLedgerPrepared, params: Params) -> dict[str, str]:
         name = f"mult_{t}_{s}"
         if s in zero:
             out[name] = why(s)
-        elif TASK_TYPES.index(t) not in present:
+        elif tasks and TASK_TYPES.index(t) not in present:
             out[name] = f"no task is of type {t}"
     return out
 
