@@ -242,3 +242,40 @@ def test_a_config_json_nested_too_deeply_or_with_a_huge_number_is_one_error(
     with pytest.raises(FormatError) as info:
         read_repo_globs(config)
     assert words in str(info.value)
+
+
+def test_codeledger_config_weights_are_said_when_not_measured(repo: Path,
+                                                              tmp_path: Path) -> None:
+    """A repository's own .codeledger/config.json weights are not what eval, sweep, tune or
+    the window measure (the model's defaults and -p/--params are): the codeledger models say
+    so once, with the -p that measures them (review G, 3: they were silently ignored)."""
+    from workbench.core.models import get_model
+
+    copy = tmp_path / "configured"
+    shutil.copytree(repo, copy)
+    (copy / ".codeledger").mkdir()
+    (copy / ".codeledger" / "config.json").write_text(json.dumps(
+        {"selector": {"weights": {"keyword": 0.5, "churn": 0.15, "fail_prior": "x"},
+                      "default_budget": {"tokens": 6000, "max_files": 25},
+                      "sufficiency_threshold": 0.95}}), encoding="utf-8")
+    ds = read_code_repo(copy)
+    model = get_model("codeledger")
+    params = model.schema.resolve({})  # keyword 0.8, churn 0.02, 8000 tokens, 25 files, 0.95
+    warned = [w for w in model.data_warnings(ds, params) if "config.json" in w]
+    assert warned == [
+        "this repository's .codeledger/config.json (CodeLedger's own settings) is not what "
+        "is measured here: it sets selector.weights.keyword 0.5, selector.weights.churn 0.15, "
+        "selector.default_budget.tokens 6000, where this run has w_keyword 0.8, w_churn 0.02, "
+        "token_budget 8000 (the model's defaults, -p and --params); to measure it as "
+        "configured: -p w_keyword=0.5 -p w_churn=0.15 -p token_budget=6000"]
+    # measured at the config's values: nothing to say; a preset that overrides the budget
+    # is named in the -p
+    same = model.schema.resolve({"w_keyword": 0.5, "w_churn": 0.15, "token_budget": 6000})
+    assert not [w for w in model.data_warnings(ds, same) if "config.json" in w]
+    preset = model.schema.resolve({"w_keyword": 0.5, "w_churn": 0.15,
+                                   "budget_preset": "generous"})
+    [said] = [w for w in model.data_warnings(ds, preset) if "config.json" in w]
+    assert said.endswith("to measure it as configured: -p budget_preset=custom "
+                         "-p token_budget=6000 -p max_files=25")
+    # BM25 does not read CodeLedger's settings: nothing said
+    assert not get_model("bm25").data_warnings(ds, get_model("bm25").schema.resolve({}))

@@ -10,7 +10,9 @@ are the queries, and the files each task needed are its judgments.
   a repository under the cache folder once (same stream → same commits) and read as above,
   with the folder's `tasks.jsonl`.
 - `.codeledger/config.json` in the working tree: its `repo.include` / `repo.exclude` globs
-  apply unless the caller gives its own (CodeLedger's own config, REFERENCE §2).
+  apply unless the caller gives its own (CodeLedger's own config, REFERENCE §2); the numbers
+  its `selector` sets are kept in the settings (`repo_selector`), for codeledger to say when
+  they are not what it measures.
 - Ledger (optional, `.codeledger/ledger.jsonl` in the working tree, or a path): one outcome
   per line, `{"files": [paths], "outcome": "success" | "failure", "at": ISO time or epoch
   seconds, "task": text}`. Per file the entries naming it are counted and weighted by
@@ -37,6 +39,7 @@ from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.formats._common import StrPath, iter_jsonl, json_error, json_problem
 from workbench.core.formats.code_tasks import read_tasks, tasks_snapshot
 from workbench.core.repo import git as g
+from workbench.core.repo.config import SELECTOR_KEY, read_selector
 from workbench.core.repo.index import index_repository
 from workbench.core.repo.model import FileInfo, RepoIndex
 from workbench.core.repo.sample import build_sample_repo
@@ -212,6 +215,9 @@ def read_code_repo(repo: StrPath, *, tasks: StrPath | None = None, rev: str | No
         settings[UNPINNED_KEY] = [len(task_list), index.commit]
     if g.shallow_boundary(root):  # said by the load warnings: the history signals see less
         settings[SHALLOW_KEY] = g.history_length(root, index.commit)
+    selector = read_selector(root / CONFIG_FILE)  # not scored by: codeledger says so
+    if selector:
+        settings[SELECTOR_KEY] = [list(item) for item in selector]
     if index.history:
         settings[HISTORY_KEY] = [[sha, message, list(paths), n]
                                  for sha, message, paths, n in index.history]

@@ -86,16 +86,24 @@ class CodeLedgerModel(Model):
         return prepare_codeledger(dataset, params, progress)
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
-        """A dataset with no source file (a BEIR collection, notes): every document reads as
-        a file of no known code language, so each takes the non_code penalty and no
-        signature, dependency or test pairing is found; the scores rank it, but say little."""
+        """A repository whose own .codeledger/config.json sets other values than those
+        measured (`config.config_note`). A dataset with no source file (a BEIR collection,
+        notes): every document reads as a file of no known code language, so each takes the
+        non_code penalty and no signature, dependency or test pairing is found; the scores
+        rank it, but say little."""
+        from workbench.core.models.codeledger.config import config_note
         from workbench.core.models.codeledger.prepared import SOURCE_LANGUAGES
+        from workbench.core.repo.config import SELECTOR_KEY
         from workbench.core.repo.lang import language_of
 
+        out = []
+        note = config_note(dataset.settings.get(SELECTOR_KEY) or [], params, self.schema)
+        if note:
+            out.append(note)
         if not len(dataset.corpus) or any(language_of(d.id) in SOURCE_LANGUAGES
                                           for d in dataset.corpus):
-            return []
-        return [f"{self.id} selects source files of a git repository, and no document of "
+            return out
+        return [*out, f"{self.id} selects source files of a git repository, and no document of "
                 f"{dataset.name} is one (no id ends in a code extension such as .py or .ts): "
                 "every document is scored as a non-code file"]
 
