@@ -66,7 +66,7 @@ HISTORY_KEY = "repo_history"
 FILE_KEYS = ("language", "size", "lines", "tokens", "symbols", "keywords", "imports",
              "dependents", "is_test", "tests", "commits", "days_since_last", "churn", "recency",
              "centrality", "error_infrastructure", "branch_changed", "commit_days",
-             "commit_files")
+             "commit_files", "binary_mark")
 
 
 def is_code_repo(path: Path) -> bool:

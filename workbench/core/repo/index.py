@@ -5,6 +5,9 @@ never the working tree and never the wall clock: ages are measured from `now`, w
 to the commit time of `rev`. The result is cached on disk (`store.index_cache`) by commit
 hash and options; only `branch_changed` (which depends on the working tree) is computed afresh.
 
+A binary by `.gitattributes` or by its signature that has no NUL in its first 8 KiB (a PDF) is
+kept, as CodeLedger keeps it, with `FileInfo.binary_mark` saying why (`binary`).
+
 A file whose content cannot be read is skipped and named in `RepoIndex.skipped` with its
 reason, as binaries and huge files are: a blob a partial clone lacks (nothing is fetched; such
 an index is not cached, so it is rebuilt once the blobs are there) and a Git LFS pointer (the
@@ -24,6 +27,7 @@ from pathlib import Path
 
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.repo import git as g
+from workbench.core.repo.binary import ATTRIBUTES_FILE, Attributes, binary_mark
 from workbench.core.repo.history import (
     KEEP_COMMIT_FILES,
     Commit,
@@ -44,7 +48,7 @@ from workbench.core.store import index_cache
 
 __all__ = ["INDEX_VERSION", "LFS_POINTER", "MAX_FILE_BYTES", "MISSING", "index_repository"]
 
-INDEX_VERSION = "7"  # bump when the index changes meaning, so old caches are not reused
+INDEX_VERSION = "8"  # bump when the index changes meaning, so old caches are not reused
 MAX_FILE_BYTES = 10 * 1024 * 1024  # REFERENCE §2: files over 10 MB are skipped
 BINARY_SNIFF = 8192  # a NUL byte in the first 8 KiB marks a binary
 _ERROR_INFRA = re.compile(r"error|exception", re.I)
@@ -103,11 +107,14 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
     progress(0.0, "listing files")
     tree = g.ls_tree(repo, commit)
     by_path = {e.path: e for e in tree}
-    special = [e.blob for e in tree if e.path == IGNORE_FILE or e.path.endswith("go.mod")]
+    special = [e.blob for e in tree if e.path == IGNORE_FILE or e.path.endswith("go.mod")
+               or posixpath.basename(e.path) == ATTRIBUTES_FILE]
     extra = g.read_blobs(repo, special) if special else {}
     ignore_text = extra.get(by_path[IGNORE_FILE].blob, b"").decode("utf-8", "replace") \
         if IGNORE_FILE in by_path else ""
     keep = FileFilter.of(include, exclude, ignore_text)
+    attributes = Attributes.of({e.path: extra.get(e.blob, b"").decode("utf-8", "replace")
+                                for e in tree if posixpath.basename(e.path) == ATTRIBUTES_FILE})
     go_modules = {}
     for e in tree:
         if posixpath.basename(e.path) == "go.mod":
@@ -134,6 +141,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
                          tick=lambda f: progress(0.05 + 0.4 * f, "reading contents"))
 
     texts: dict[str, str] = {}
+    marks: dict[str, str] = {}  # binary by .gitattributes or a signature, not by a NUL
     for e in wanted:
         data = blobs.get(e.blob)
         why = _unreadable(data)
@@ -141,6 +149,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
             skipped.append((e.path, why))
         else:
             texts[e.path] = (data or b"").decode("utf-8", "replace")
+            marks[e.path] = binary_mark(e.path, data or b"", attributes)
     paths = sorted(texts)
 
     resolver = ImportResolver(paths, go_modules)
@@ -193,7 +202,7 @@ def _build(repo: Path, commit: str, now: int, include: Sequence[str], exclude: S
             commits=h.commits, days_since_last=h.days_since_last,
             churn=churn(h.commits, h.days_since_last), recency=recency(h.days_since_last),
             centrality=degree[p] / top if top else 0.0, commit_days=h.commit_days,
-            commit_files=h.commit_files,
+            commit_files=h.commit_files, binary_mark=marks[p],
             error_infrastructure=bool(_ERROR_INFRA.search(p)
                                       or any(_ERROR_INFRA.search(s) for s in symbols)),
         ))

@@ -33,6 +33,9 @@ class FileInfo:
     # `recency` count those of at most the index's max_commit_files (REFERENCE §2's 50)
     commit_days: tuple[float, ...] = ()
     commit_files: tuple[int, ...] = ()
+    # why it is binary though no NUL comes in its first 8 KiB (a `.gitattributes` line, a
+    # PDF signature: `repo.binary`); "" when it is not
+    binary_mark: str = ""
 
 
 @dataclass(frozen=True)

@@ -62,8 +62,11 @@ def explain_pair(prep: CodeLedgerPrepared, dataset: Dataset, query: int, doc: in
     }
     pair = prep.pair_of(query, doc)
     if pair is None:
-        return {**out, "candidate": False, "stages": [], "in_bundle": False,
-                "why": "not a candidate (no stage brought it)"}
+        mark = files.binary_mark[doc] if files.binary_mark else ""
+        why = (f"not a candidate: left out as binary ({mark}; skip_marked_binary)"
+               if mark and params["skip_marked_binary"] else
+               "not a candidate (no stage brought it)")
+        return {**out, "candidate": False, "stages": [], "in_bundle": False, "why": why}
     table = signal_table(prep, params)[:, pair]
     scores = combine_codeledger(prep, params)
     rank_row = top_k(scores, int(np.diff(prep.row_ptr).max(initial=0)))

@@ -7,7 +7,8 @@ plain documents corpus still works:
 - lines: the text's line count; tokens: `repo.lang.token_estimate(lines, language)`;
 - keywords: `repo.lang.keywords` of the title (when it differs from the id) and the text;
 - symbols, imports, dependents, tests, commit_days: empty; days_since_last: none (no history);
-- centrality, ledger: 0; is_test, error_infrastructure, branch_changed: False.
+- centrality, ledger: 0; is_test, error_infrastructure, branch_changed: False;
+- binary_mark (why the repository marks it binary): "".
 
 Paths named in imports/dependents/tests that are not in the corpus are dropped.
 """
@@ -78,6 +79,9 @@ class FileFacts:
     strong: tuple[frozenset[str], ...]
     content: tuple[frozenset[str], ...]
     df: Mapping[str, int]
+    # per file, why the repository (or the file's signature) says it is binary though it has
+    # no NUL in its first 8 KiB (`repo.binary`); "" when it does not; () when no file says
+    binary_mark: tuple[str, ...] = ()
 
     @property
     def n(self) -> int:
@@ -200,4 +204,5 @@ def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = Non
         branch_changed=np.array([m.get("branch_changed") is True for m in metas], bool),
         imports=links("imports"), dependents=links("dependents"), tests=links("tests"),
         strong=tuple(strong), content=tuple(content), df=dict(df),
+        binary_mark=tuple(str(m.get("binary_mark") or "") for m in metas),
     )

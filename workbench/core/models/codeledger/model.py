@@ -154,6 +154,16 @@ class CodeLedgerModel(Model):
         prep: CodeLedgerPrepared = prepared
         return inert(prep, params)
 
+    def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,
+                        params: Params) -> str:
+        """A file left out as binary (`skip_marked_binary`): why the repository says so."""
+        prep: CodeLedgerPrepared = prepared
+        marks = prep.files.binary_mark
+        if doc is None or not marks or not marks[doc] or not params["skip_marked_binary"]:
+            return ""
+        return (f"left out as binary: {marks[doc]}, and skip_marked_binary is on; "
+                "CodeLedger, finding no NUL in its first 8 KiB, reads it as text")
+
     def explain(self, prepared: Any, dataset: Dataset, query: int, doc: int,
                 params: Params) -> dict[str, Any]:
         prep: CodeLedgerPrepared = prepared

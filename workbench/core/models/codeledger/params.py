@@ -242,6 +242,12 @@ DOCUMENT_SCHEMA = ParamSchema([
     _i("similar_max_candidates", "Similar-commits stage: max files", 0, 0, 10000,
        "The files with the most votes from similar past commits (> 0) that join as "
        "candidates; 0: no such stage (CodeLedger's document has none).", stage="prepare"),
+    _b_prep("skip_marked_binary", "Leave out marked binaries", False,
+            "Files the repository's .gitattributes marks binary (`binary`, `-diff`) or whose "
+            "content opens with a binary format's signature (PDF, PNG, ZIP, …) are never "
+            "candidates, though no NUL byte comes in their first 8 KiB (an Illustrator .ai, a "
+            "PDF: kilobytes of text metadata first). CodeLedger's scan skips only files with "
+            "a NUL there (REFERENCE §2), so off in codeledger-document."),
     _b_prep("mention_stage", "Named-path stage", False,
             "Files whose path the task names join as candidates (CodeLedger's document has no "
             "such stage)."),
@@ -324,6 +330,8 @@ FITTED: dict[str, float | int | bool] = {
     # the line a trace points at, kept in the excerpt of the file it names (no change on the
     # mined histories, whose commit messages cite no lines)
     "excerpt_cited_lines": True,
+    # a binary git itself counts as one (`*.ai binary`, numstat `-`): no agent reads it
+    "skip_marked_binary": True,
     "auto_scope": False,
     # caps that keep a large repository's candidate lists short (no change on the four
     # histories' older halves; 1,022 → 209 candidates a task on `bench --code-scale 1500`)
@@ -342,8 +350,9 @@ DEPARTS = {"fanout_max": "the document includes the full set, 0; the preset keep
                          "30 its figures were measured with"}
 
 
-# … on in codeledger by choice, with nothing to fit it on (mined tasks cite no lines)
-UNFITTED = frozenset({"excerpt_cited_lines"})
+# … on in codeledger by choice, with nothing to fit it on, and why
+UNFITTED = {"excerpt_cited_lines": "mined tasks cite no line to fit it on",
+            "skip_marked_binary": "a binary is no context an agent can read"}
 
 
 def _fitted(p: Param) -> Param:
@@ -351,8 +360,8 @@ def _fitted(p: Param) -> Param:
         return p
     if p.name in UNFITTED:
         return replace(p, default=FITTED[p.name],
-                       help=f"{p.help} On here by the workbench's choice (mined tasks cite no "
-                            "line to fit it on); codeledger-document: off.")
+                       help=f"{p.help} On here by the workbench's choice ("
+                            f"{UNFITTED[p.name]}); codeledger-document: off.")
     was = ("on" if p.default else "off") if p.kind == "bool" else p.default
     source = ("CodeLedger's document's value" if p.name in FROM_DOCUMENT
               else "the document gives no number; the workbench's choice" if p.name in CHOSEN

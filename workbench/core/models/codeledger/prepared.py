@@ -141,7 +141,14 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     progress(0.3, "file facts read")
     inv = cg.Inverted(files)
     churn = cg.default_churn(files)
-    hot = cg.hot_files(churn, int(params["hot_zone_files"]))
+    # files the repository marks binary (`repo.binary`), left out: never a candidate, and no
+    # relevance of theirs reaches a neighbour, a co-changed file or the hot zone
+    left_out = (np.array([bool(m) for m in files.binary_mark], bool)
+                if params["skip_marked_binary"] and any(files.binary_mark)
+                else np.zeros(files.n, bool))
+    allowed = ~left_out if left_out.any() else None
+    dropped = frozenset(np.flatnonzero(left_out).tolist())
+    hot = cg.hot_files(churn, int(params["hot_zone_files"]), allowed)
     threshold, window = int(params["excerpt_threshold_lines"]), int(params["excerpt_window"])
     cap = int(params["keyword_max_candidates"])
     line_cache: dict[int, FileLines] = {}
@@ -175,31 +182,39 @@ def prepare_codeledger(dataset: Dataset, params: Params,
             bm25 = content_ix.scores([task_tokens(t) for t in chunk])
             votes = past.votes(chunk, int(params["similar_commits"]))
         raw = bm25[qi % CHUNK]
+        if allowed is not None:
+            raw = np.where(allowed, raw, 0.0)
         top = float(raw.max(initial=0.0))
         rel = raw / top if top > 0 else np.zeros(files.n)
         hop1, hop2 = near.best(rel, 1), near.best(rel, 2)
         content_top = [f for f in np.argsort(-raw, kind="stable")[:n_content].tolist()
                        if raw[f] > 0]
         co, co_from = together.best(rel)
+        if allowed is not None:
+            co = np.where(allowed, co, 0.0)
         co_top = ([f for f in np.argsort(-co, kind="stable")[:n_cochange].tolist() if co[f] > 0]
                   if n_cochange else [])
         similar = votes[qi % CHUNK]
-        similar_top = ([f for f in np.argsort(-similar.value, kind="stable")[:n_similar].tolist()
-                        if similar.value[f] > 0] if n_similar else [])
+        sim_value = similar.value if allowed is None else np.where(allowed, similar.value, 0.0)
+        similar_top = ([f for f in np.argsort(-sim_value, kind="stable")[:n_similar].tolist()
+                        if sim_value[f] > 0] if n_similar else [])
         named = mentioned_files(query.text, files.paths)
+        if allowed is not None:
+            named = {f: how for f, how in named.items() if allowed[f]}
         cited = cited_lines(query.text, files.paths) if params["excerpt_cited_lines"] else {}
         keys = term_keys(query.text)
         idf = {k: files.idf(k) for k in keys}
         informative = [k for k in keys if idf[k] > 0]
         strong, content = cg.keyword_masses(informative, idf, inv)
-        matched = sorted(set(strong) | set(content),
+        matched = sorted((set(strong) | set(content)) - dropped,
                          key=lambda f: (-strong.get(f, 0.0), -content.get(f, 0.0), f))
         scope = cg.find_scope(query.text, files)
         inside = inside_of.get(scope)
         if inside is None:
             inside = inside_of[scope] = np.array([cg.in_scope(p, scope) for p in files.paths],
                                                  bool)
-        scope_hot = (cg.hot_files(churn, int(params["hot_zone_files"]), inside)
+        scope_hot = (cg.hot_files(churn, int(params["hot_zone_files"]),
+                                  inside if allowed is None else inside & allowed)
                      if scope is not None else np.zeros(0, np.int64))
         mask = cg.generate(files, matched[:cap], hot, scope_hot, int(params["dep_depth"]),
                            int(params["fanout_min"]), int(params["fanout_max"]), content_top,
@@ -207,6 +222,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
                            int(params["dep_max_candidates"]), np.maximum(hop1, 0.5 * hop2),
                            int(params["tests_max_per_file"]), similar_top)
         for f in sorted(mask):
+            if left_out[f]:
+                continue
             cols["relevance"].append(float(rel[f]))
             cols["named"].append(f in named)
             cols["graph1"].append(float(hop1[f]))
