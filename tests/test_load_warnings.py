@@ -108,20 +108,33 @@ def test_tasks_without_a_snapshot_are_said_to_see_their_answers(tmp_path: Path) 
     assert not any("name no snapshot" in line for line in pinned)
 
 
-def test_a_file_of_very_long_lines_is_said_to_cost_more_than_counted() -> None:
-    """A 40 KB one-line SVG cost "4 tokens" (lines × rate, as CodeLedger counts): a bundle
-    holding it can be far over its budget, said nowhere."""
+def test_a_file_of_very_long_lines_is_said_only_where_a_bundle_counts_it() -> None:
+    """A 40 KB one-line SVG costs "4 tokens" counted lines × rate, as CodeLedger counts: said
+    by codeledger-document, which counts so; codeledger counts it by size, 10,000 tokens
+    (40,011 characters / 4), and says nothing; BM25 builds no bundle and says nothing
+    (review G, 6: every command, BM25's too, had warned)."""
     from workbench.core.data import Corpus, Dataset, Document, QuerySet
+    from workbench.core.models import get_model
 
     svg = Document("media/logo.svg", "media/logo.svg", "<svg>" + "M0 0L1 1" * 5000 + "</svg>",
                    metadata={"language": "svg"})
     src = Document("a.py", "a.py", "def f():\n    return 1\n" * 400,
                    metadata={"language": "python"})
-    lines = load_warnings(Dataset("r", Corpus([svg, src]), QuerySet([])))
+    ds = Dataset("r", Corpus([svg, src]), QuerySet([]))
+    assert not any("very long lines" in line for line in load_warnings(ds))
+    doc = get_model("codeledger-document")
+    said = doc.data_warnings(ds, doc.schema.resolve({}))
     assert any("1 file(s) of very long lines" in line and "media/logo.svg" in line
-               for line in lines)
+               for line in said)
     assert not any("very long lines" in line
-                   for line in load_warnings(Dataset("r", Corpus([src]), QuerySet([]))))
+                   for line in doc.data_warnings(Dataset("r", Corpus([src]), QuerySet([])),
+                                                 doc.schema.resolve({})))
+    new = get_model("codeledger")
+    params = new.schema.resolve({})
+    assert not any("very long lines" in line for line in new.data_warnings(ds, params))
+    files = new.prepare(ds, params).files
+    assert list(files.tokens) == [10003.0, 2560.0]  # ceil(40,011 / 4); 800 lines × 3.2
+    assert list(doc.prepare(ds, doc.schema.resolve({})).files.tokens) == [4.0, 2560.0]
 
 
 def test_judgments_that_mark_nothing_relevant_are_said() -> None:

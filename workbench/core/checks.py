@@ -107,16 +107,6 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    "and the figures run higher than on new tasks (a task's own commit, where "
                    "it names one, is left out; later ones are not). Give each task its "
                    "snapshot, the commit before it (tasks-from-git writes it)")
-    # a file of very long lines (minified, generated, an SVG, data) costs lines × rate as
-    # CodeLedger counts tokens: a 40 KB one-line logo "4 tokens", the budget far exceeded
-    if len(dataset.corpus) and isinstance(dataset.corpus[0].metadata.get("language"), str):
-        wide = [d.id for d in dataset.corpus if len(d.text) > LONG_LINES_BYTES
-                and len(d.text) / (d.text.count("\n") + 1) > LONG_LINE_CHARS]
-        if wide:
-            out.append(f"{len(wide):,} file(s) of very long lines (over {LONG_LINE_CHARS} "
-                       f"characters a line: minified, generated or data; {_examples(wide)}): "
-                       "their token cost, lines × rate as CodeLedger counts it, is far below "
-                       "what they hold, and a bundle with them can be far over its budget")
     # binaries are left out of every index and never a code task's answer: not said
     shallow = dataset.settings.get("repo_shallow")
     if isinstance(shallow, int):
@@ -133,9 +123,6 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    "return them")
     return out
 
-
-LONG_LINE_CHARS = 400  # characters a line above which a file is no hand-written source
-LONG_LINES_BYTES = 4096  # … and only a file big enough for it to matter
 
 
 def _number(value: object) -> bool:

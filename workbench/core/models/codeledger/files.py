@@ -34,12 +34,22 @@ from workbench.core.repo.lang import (
     token_estimate,
 )
 
-__all__ = ["DOCUMENT_KEYWORDS", "FileFacts", "KeywordRule", "read_files"]
+__all__ = ["DOCUMENT_KEYWORDS", "FileFacts", "KeywordRule", "long_lines", "read_files"]
 
 # (at most, from the first lines, min characters) of a file's content keywords
 KeywordRule = tuple[int, int, int]
 DOCUMENT_KEYWORDS: KeywordRule = (MAX_KEYWORDS, KEYWORD_HEAD_LINES, KEYWORD_MIN_CHARS)
 DOCUMENT_MAX_COMMIT_FILES = 50  # REFERENCE §2: commits of more files are ignored
+# a file of very long lines (minified, generated, an SVG, data): lines × rate, as CodeLedger
+# counts tokens, says a 40 KB one-line logo costs 4 tokens
+LONG_LINE_CHARS = 400  # characters a line (on average) above which no hand-written source
+LONG_LINES_BYTES = 4096  # … and only a file big enough for it to matter
+CHARS_PER_TOKEN = 4.0  # the usual estimate for English text and code
+
+
+def long_lines(text: str) -> bool:
+    """Whether `text` is a file of very long lines (`LONG_LINE_CHARS`, `LONG_LINES_BYTES`)."""
+    return len(text) > LONG_LINES_BYTES and len(text) / (text.count("\n") + 1) > LONG_LINE_CHARS
 
 
 @dataclass(frozen=True)
@@ -148,7 +158,8 @@ def _kept_ages(meta: Mapping[str, Any], max_commit_files: int) -> list[float]:
 
 def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = None,
                half_life: float | None = None, keyword_rule: KeywordRule = DOCUMENT_KEYWORDS,
-               max_commit_files: int = DOCUMENT_MAX_COMMIT_FILES) -> FileFacts:
+               max_commit_files: int = DOCUMENT_MAX_COMMIT_FILES,
+               by_size: bool = False) -> FileFacts:
     """`rates`: tokens per line by language ("other" for the rest); None: REFERENCE §2's.
     `half_life`: the ledger's entries decay by 0.5^(age / half_life days); None: the weights
     the ledger states (REFERENCE §2's 30 days where the repository reader decayed them).
@@ -156,13 +167,18 @@ def read_files(docs: Sequence[Document], rates: Mapping[str, float] | None = Non
     many characters); another than REFERENCE §2's reads every file's keywords again from its
     text, in place of those the index (or the corpus) states. `max_commit_files`: commits of
     more files are left out of a file's history where its `commit_files` say how many each
-    changed (its days since the last commit then come from the commits kept)."""
+    changed (its days since the last commit then come from the commits kept). `by_size`: a
+    file of very long lines (`long_lines`) costs at least ceil(characters / 4) tokens."""
     index = {d.id: i for i, d in enumerate(docs)}
     metas = [d.metadata for d in docs]
     langs = tuple(str(m.get("language") or "other") for m in metas)
     lines = np.array([file_lines(d) for d in docs], np.int64)
     tokens = np.array([_tokens(m, int(n), lang, rates)
                        for m, n, lang in zip(metas, lines, langs, strict=True)], np.float64)
+    if by_size:
+        for f, d in enumerate(docs):
+            if long_lines(d.text):
+                tokens[f] = max(tokens[f], math.ceil(len(d.text) / CHARS_PER_TOKEN))
     ages_l = [sorted(_kept_ages(m, max_commit_files)) for m in metas]
     since = [_num(m, "days_since_last", math.nan)
              if max_commit_files == DOCUMENT_MAX_COMMIT_FILES or not _seq(m, "commit_files")

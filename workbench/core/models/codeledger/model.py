@@ -87,11 +87,13 @@ class CodeLedgerModel(Model):
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         """A repository whose own .codeledger/config.json sets other values than those
-        measured (`config.config_note`). A dataset with no source file (a BEIR collection,
+        measured (`config.config_note`). Files of very long lines counted by lines × rate
+        (`tokens_long_lines_by_size` off). A dataset with no source file (a BEIR collection,
         notes): every document reads as a file of no known code language, so each takes the
         non_code penalty and no signature, dependency or test pairing is found; the scores
         rank it, but say little."""
         from workbench.core.models.codeledger.config import config_note
+        from workbench.core.models.codeledger.files import LONG_LINE_CHARS, long_lines
         from workbench.core.models.codeledger.prepared import SOURCE_LANGUAGES
         from workbench.core.repo.config import SELECTOR_KEY
         from workbench.core.repo.lang import language_of
@@ -100,6 +102,16 @@ class CodeLedgerModel(Model):
         note = config_note(dataset.settings.get(SELECTOR_KEY) or [], params, self.schema)
         if note:
             out.append(note)
+        # counted by lines × rate, as CodeLedger counts: a 40 KB one-line logo "4 tokens"
+        wide = ([d.id for d in dataset.corpus if long_lines(d.text)]
+                if not params["tokens_long_lines_by_size"] else [])
+        if wide:
+            out.append(f"{len(wide):,} file(s) of very long lines (over {LONG_LINE_CHARS} "
+                       f"characters a line: minified, generated or data; {', '.join(wide[:3])}"
+                       f"{', …' if len(wide) > 3 else ''}): their token cost, lines × rate as "
+                       "CodeLedger counts it, is far below what they hold, and a bundle with "
+                       "them can be far over its budget (tokens_long_lines_by_size counts them "
+                       "by size)")
         if not len(dataset.corpus) or any(language_of(d.id) in SOURCE_LANGUAGES
                                           for d in dataset.corpus):
             return out

@@ -299,6 +299,11 @@ DOCUMENT_SCHEMA = ParamSchema([
             "A line the task cites in a file (`client.py:88`, a stack trace's `File "
             "\"…/client.py\", line 88`) is kept in that file's excerpt with the excerpt "
             "window, as a keyword hit is (CodeLedger's document keeps keyword hits only)."),
+    _b_prep("tokens_long_lines_by_size", "Tokens: long lines by size", False,
+            "A file of very long lines (over 400 characters a line on average and over 4 KiB: "
+            "minified, generated, an SVG) costs at least ceil(characters / 4) tokens, not "
+            "lines × rate alone (a 40 KB one-line logo: 10,000 tokens, not 4). CodeLedger "
+            "counts lines × rate (REFERENCE §2)."),
     *(_yours(_f(f"tokens_per_line_{lang}", f"Tokens per line: {label}", rate,
                 f"The token estimate of a {label} file (or excerpt): ceil(lines · this), "
                 f"REFERENCE §2's {rate:g}. Counts the budget and the size penalty; a token "
@@ -332,6 +337,7 @@ FITTED: dict[str, float | int | bool] = {
     "excerpt_cited_lines": True,
     # a binary git itself counts as one (`*.ai binary`, numstat `-`): no agent reads it
     "skip_marked_binary": True,
+    "tokens_long_lines_by_size": True,
     "auto_scope": False,
     # caps that keep a large repository's candidate lists short (no change on the four
     # histories' older halves; 1,022 → 209 candidates a task on `bench --code-scale 1500`)
@@ -352,7 +358,8 @@ DEPARTS = {"fanout_max": "the document includes the full set, 0; the preset keep
 
 # … on in codeledger by choice, with nothing to fit it on, and why
 UNFITTED = {"excerpt_cited_lines": "mined tasks cite no line to fit it on",
-            "skip_marked_binary": "a binary is no context an agent can read"}
+            "skip_marked_binary": "a binary is no context an agent can read",
+            "tokens_long_lines_by_size": "the budget is to hold what a file costs"}
 
 
 def _fitted(p: Param) -> Param:

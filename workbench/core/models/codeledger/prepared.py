@@ -137,7 +137,8 @@ def prepare_codeledger(dataset: Dataset, params: Params,
     docs = dataset.corpus.documents
     files = read_files(docs, token_rates(params), float(params["ledger_half_life_days"]),
                        (int(params["max_keywords"]), int(params["keyword_head_lines"]),
-                        int(params["keyword_min_chars"])), int(params["max_commit_files"]))
+                        int(params["keyword_min_chars"])), int(params["max_commit_files"]),
+                       bool(params["tokens_long_lines_by_size"]))
     progress(0.3, "file facts read")
     inv = cg.Inverted(files)
     churn = cg.default_churn(files)
