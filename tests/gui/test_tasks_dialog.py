@@ -45,6 +45,7 @@ def test_tasks_made_from_the_history_are_opened(window: MainWindow, tmp_path: Pa
     dialog.max_files.setValue(7)
     out = tmp_path / "made" / "tasks.jsonl"
     dialog.out.setText(str(out))
+    dialog.show()
     dialog.make.click()
     repo = repository_of(s.dataset)
     assert repo is not None
@@ -59,7 +60,52 @@ def test_tasks_made_from_the_history_are_opened(window: MainWindow, tmp_path: Pa
     assert s.model.id == "codeledger" and s.result is not None
     message = window.statusBar().currentMessage()
     assert f"{len(want)} tasks from the" in message and str(out) in message
-    assert dialog.result() == TasksFromGitDialog.DialogCode.Accepted
+    # the whole account stays in the dialog, which stays open (review G, 5: a clipped
+    # status-bar line, gone after 20 s): what was made, written where, and what was left out
+    text = dialog.status.text()
+    assert text.startswith(f"{len(want)} tasks from the ") and str(out) in text
+    assert dialog.isVisible() and dialog.cancel.text() == "Close" and dialog.make.isEnabled()
+    dialog.cancel.click()
+    assert not dialog.isVisible()
+
+
+def test_the_dialog_offers_the_file_kinds_and_says_what_was_left_out(
+        window: MainWindow, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The CLI's --include kinds, --no-tests and --min-files are there; the changed files left
+    out are counted by reason, with the box that keeps them; the default file is named for
+    every option (a second run with other options had overwritten the first)."""
+    import workbench.gui.tasks_dialog as td
+
+    asked: list[dict[str, object]] = []
+
+    def spy(*args: object, **kw: object) -> object:
+        asked.append(kw)
+        return mine_tasks(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(td, "mine_tasks", spy)
+    assert window.open_path(SAMPLES / "code-repo")
+    dialog = _dialog(window)
+    first = dialog.out.text()
+    dialog.max_files.setValue(5)
+    assert dialog.out.text() != first and "-max5" in dialog.out.text()
+    dialog.kinds["docs"].setChecked(True)
+    dialog.tests.setChecked(False)
+    assert dialog.out.text().endswith("-0.30-max5-notests-docs.jsonl")
+    dialog.min_files.setValue(2)
+    out = tmp_path / "tasks.jsonl"
+    dialog.out.setText(str(out))
+    dialog.make.click()
+    assert asked[0]["include"] == ("docs",) and asked[0]["include_tests"] is False
+    assert asked[0]["min_files"] == 2 and asked[0]["max_files"] == 5
+    repo = repository_of(window.session.dataset)
+    assert repo is not None
+    mined = mine_tasks(repo, snapshot=pick_snapshot(repo, tasks_fraction=0.3), max_files=5,
+                       min_files=2, include_tests=False, include=("docs",))
+    text = dialog.status.text()
+    left = [f"{n} {td.DROPPED[k]}" for k, n in mined.dropped.items() if n]
+    assert left and "changed files left out: " in text and all(x in text for x in left)
+    assert mined.dropped.get("test")  # the sample changes tests: said with their box
+    assert "test files (tests left out) — tick tests above to keep them" in text
 
 
 def test_a_file_that_cannot_be_written_changes_nothing(window: MainWindow,
@@ -77,7 +123,7 @@ def test_a_file_that_cannot_be_written_changes_nothing(window: MainWindow,
     # the default file follows the share until a file is typed
     dialog2 = _dialog(window)
     dialog2.fraction.setValue(0.5)
-    assert dialog2.out.text().endswith("-0.50.jsonl")
+    assert dialog2.out.text().endswith("-0.50-max20.jsonl")
 
 
 def test_cancel_stops_the_mining(window: MainWindow, tmp_path: Path, qtbot,  # type: ignore[no-untyped-def]

@@ -1,18 +1,23 @@
 """File ▸ Tasks from git history…: `tasks-from-git` in the window, for the open repository.
 
-The split (the share of the history that becomes tasks), the most files a task may change and
-the task text (whole message or subject) are asked for; the mining runs off the GUI thread with
+The split (the share of the history that becomes tasks), the most and fewest files a task may
+change, the kinds of file its files may be (tests, docs, config, …: `--include`) and the task
+text (whole message or subject) are asked for; the mining runs off the GUI thread with
 progress and Cancel (`BackgroundTask`); the tasks are written atomically to the chosen file
-(by default in the workbench's cache folder, not inside the user's repository), and `made`
-hands that file to the window, which reads the repository again with it.
+(by default in the workbench's cache folder, not inside the user's repository, named for the
+options), and `made` hands that file to the window, which reads the repository again with it.
+The dialog then stays open with the whole account — the tasks made, the commits that made
+none and the changed files left out, and why — until it is closed, or made again with other
+options.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,13 +39,14 @@ from PySide6.QtWidgets import (
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.formats.code_tasks import write_tasks
+from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS
 from workbench.core.repo.git import git
-from workbench.core.repo.tasks import SKIPPED, MinedTasks, mine_tasks, pick_snapshot
+from workbench.core.repo.tasks import DROPPED, SKIPPED, MinedTasks, mine_tasks, pick_snapshot
 from workbench.core.store.paths import cache_dir
 
 from .background import BackgroundTask
 
-__all__ = ["TasksFromGitDialog", "repository_of"]
+__all__ = ["TasksFromGitDialog", "repository_of", "summary_text"]
 
 DEFAULT_FRACTION = 0.3  # as `tasks-from-git --history-fraction`
 DEFAULT_MAX_FILES = 20
@@ -85,6 +91,31 @@ class PercentSpin(QDoubleSpinBox):
         return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate), text, pos
 
 
+# the reasons that name the CLI's options, as the dialog names them
+_SKIPPED_HERE = {"too_few_files": "changed fewer kept files that existed at the snapshot than "
+                                  "the fewest asked (only docs, config, new files, …)",
+                 "too_many_files": "changed more kept files than the most asked"}
+
+
+def summary_text(m: MinedTasks, date: str, path: Path) -> str:
+    """What was made and what was not, and why, as `tasks-from-git` says it, in the dialog's
+    words (its options named as the dialog names them)."""
+    lines = [f"{len(m.tasks)} tasks from the {m.commits} commits after {m.snapshot[:10]} "
+             f"({date}), written to {path}"]
+    skipped = [f"{m.skipped[k]} {_SKIPPED_HERE.get(k, text)}" for k, text in SKIPPED.items()
+               if m.skipped.get(k)]
+    if skipped:
+        lines.append("commits that made no task: " + "; ".join(skipped))
+    dropped = [f"{n} {DROPPED[k]}" + (f" — tick {k} above to keep them"
+                                      if k in OPTIONAL_KINDS else
+                                      " — tick tests above to keep them" if k == "test" else "")
+               for k, n in ((k, m.dropped.get(k, 0)) for k in DROPPED) if n]
+    if dropped:
+        lines.append("changed files left out: " + "; ".join(dropped))
+    lines += [f"note: {n}" for n in m.notes]
+    return "\n".join(lines)
+
+
 class TasksFromGitDialog(QDialog):
     made = Signal(str, str)  # the tasks file, a one-line summary
 
@@ -106,11 +137,34 @@ class TasksFromGitDialog(QDialog):
         self.max_files.setValue(DEFAULT_MAX_FILES)
         self.max_files.setToolTip("A commit that changes more kept files than this is no task "
                                   "(a sweeping change says little about one question).")
+        self.min_files = QSpinBox(self)
+        self.min_files.setRange(1, 500)
+        self.min_files.setValue(1)
+        self.min_files.setToolTip("A commit that changes fewer kept files than this is no "
+                                  "task.")
         self.subject_only = QCheckBox("the commit subject only (else the whole message)", self)
-        self.out = QLineEdit(str(self.default_path()), self)
+        self.tests = QCheckBox("tests", self)
+        self.tests.setChecked(True)
+        self.tests.setToolTip("Test files a commit changed are among its task's files.")
+        # the file kinds a task's files may be besides source (tasks-from-git --include)
+        self.kinds = {k: QCheckBox(k, self) for k in OPTIONAL_KINDS}
+        for k, box in self.kinds.items():
+            box.setToolTip(f"Also {FILE_KINDS[k]} a commit changed.")
+        self.out = QLineEdit("", self)
         self._edited = False
+        self._follow_options()
         self.out.textEdited.connect(lambda *_: setattr(self, "_edited", True))
-        self.fraction.valueChanged.connect(self._follow_fraction)
+        self.fraction.valueChanged.connect(self._follow_options)
+        self.max_files.valueChanged.connect(self._follow_options)
+        self.min_files.valueChanged.connect(self._follow_options)
+        for box in (self.subject_only, self.tests, *self.kinds.values()):
+            box.toggled.connect(self._follow_options)
+        kinds = QHBoxLayout()
+        kinds.addWidget(QLabel("source,", self))
+        kinds.addWidget(self.tests)
+        for box in self.kinds.values():
+            kinds.addWidget(box)
+        kinds.addStretch(1)
         browse = QPushButton("Browse…", self)
         browse.clicked.connect(self._browse)
         where = QHBoxLayout()
@@ -119,6 +173,8 @@ class TasksFromGitDialog(QDialog):
         form = QFormLayout()
         form.addRow("history that becomes tasks", self.fraction)
         form.addRow("most files a task changes", self.max_files)
+        form.addRow("fewest files a task changes", self.min_files)
+        form.addRow("task files", kinds)
         form.addRow("task text", self.subject_only)
         form.addRow("write the tasks to", where)
         self.note = QLabel("Each commit after the split becomes a task: its message, and the "
@@ -130,6 +186,7 @@ class TasksFromGitDialog(QDialog):
         self.bar.setVisible(False)
         self.status = QLabel("", self)
         self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.buttons = QDialogButtonBox(self)
         self.make = self.buttons.addButton("Make tasks", QDialogButtonBox.ButtonRole.AcceptRole)
         self.cancel = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
@@ -148,7 +205,22 @@ class TasksFromGitDialog(QDialog):
         self.resize(560, self.sizeHint().height())
 
     def default_path(self) -> Path:
-        return cache_dir() / "tasks" / f"{self.repo.name}-{self.fraction.value():.2f}.jsonl"
+        """In the cache folder, named for the repository (its name and a digest of its path:
+        two clones named alike do not share it) and every option, so that tasks made with
+        other options never overwrite these."""
+        digest = hashlib.sha256(str(self.repo.resolve()).encode()).hexdigest()[:6]
+        parts = [f"{self.repo.name}-{digest}", f"{self.fraction.value():.2f}",
+                 f"max{self.max_files.value()}"]
+        if self.min_files.value() > 1:
+            parts.append(f"min{self.min_files.value()}")
+        if not self.tests.isChecked():
+            parts.append("notests")
+        also = [k for k, box in self.kinds.items() if box.isChecked()]
+        if also:
+            parts.append("+".join(also))
+        if self.subject_only.isChecked():
+            parts.append("subject")
+        return cache_dir() / "tasks" / ("-".join(parts) + ".jsonl")
 
     def start(self) -> None:
         """Mine the tasks off the GUI thread; `made` when they are written."""
@@ -160,11 +232,18 @@ class TasksFromGitDialog(QDialog):
             return
         repo, share = self.repo, self.fraction.value()
         max_files, subject = self.max_files.value(), self.subject_only.isChecked()
+        min_files, tests = self.min_files.value(), self.tests.isChecked()
+        include = tuple(k for k, box in self.kinds.items() if box.isChecked())
+        if min_files > max_files:
+            self._say(f"The fewest files a task changes ({min_files}) is more than the most "
+                      f"({max_files}).", error=True)
+            return
 
         def work(progress: Progress) -> _Made:
             progress(0.0, "picking the split")
             snapshot = pick_snapshot(repo, tasks_fraction=share)
             mined = mine_tasks(repo, snapshot=snapshot, max_files=max_files,
+                               min_files=min_files, include_tests=tests, include=include,
                                subject_only=subject, progress=progress)
             date = git(repo, "show", "-s", "--format=%cs", mined.snapshot).decode().strip()
             progress(1.0, "writing the tasks")
@@ -172,7 +251,7 @@ class TasksFromGitDialog(QDialog):
             write_tasks(out, mined.tasks)
             return _Made(mined, date, out)
 
-        for w in (self.fraction, self.max_files, self.subject_only, self.out, self.make):
+        for w in self._inputs():
             w.setEnabled(False)
         self.bar.setValue(0)
         self.bar.setVisible(True)
@@ -195,8 +274,16 @@ class TasksFromGitDialog(QDialog):
                             if n and k in SKIPPED)
         line = (f"{len(m.tasks)} tasks from the {m.commits} commits after {m.snapshot[:10]} "
                 f"({made.date})" + (f"; skipped: {reasons}" if reasons else ""))
+        # the whole account stays here, where the options that change it are (the window's
+        # status bar had clipped it at its width and cleared it after 20 s)
+        self.summary = summary_text(m, made.date, made.path)
+        self._say(self.summary)
+        self.cancel.setText("Close")
         self.made.emit(str(made.path), line)
-        self.accept()
+
+    def _inputs(self) -> list[QWidget]:
+        return [self.fraction, self.max_files, self.min_files, self.tests,
+                *self.kinds.values(), self.subject_only, self.out, self.make]
 
     def _on_failed(self, message: str) -> None:
         self._idle()
@@ -209,7 +296,7 @@ class TasksFromGitDialog(QDialog):
             self.reject()
 
     def _idle(self) -> None:
-        for w in (self.fraction, self.max_files, self.subject_only, self.out, self.make):
+        for w in self._inputs():
             w.setEnabled(True)
         self.bar.setVisible(False)
 
@@ -217,7 +304,7 @@ class TasksFromGitDialog(QDialog):
         self.status.setText(text)
         self.status.setStyleSheet("color: #b00020;" if error else "")
 
-    def _follow_fraction(self, *_: object) -> None:
+    def _follow_options(self, *_: object) -> None:
         if not self._edited:
             self.out.setText(str(self.default_path()))
 
