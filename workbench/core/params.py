@@ -14,7 +14,7 @@ import math
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -52,6 +52,17 @@ class Param:
     zero: str = ""  # what 0 means, where it is not a number like the others ("all")
     # a text parameter's own rule: what is wrong with a value ("" when nothing is)
     check: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
+    # the slider's right end, where the useful values end well before `high` (an inject
+    # min score of 0–1000 whose scores top out near 80: a pixel moved it by 20); a value
+    # above it is typed, and the slider then sits at its end. None: `high`
+    slider_high: float | None = None
+
+    @property
+    def slider_top(self) -> float:
+        """Where the window's slider ends (`slider_high`, else `high`)."""
+        top = self.slider_high if self.slider_high is not None else self.high
+        assert top is not None
+        return float(top)
 
     @property
     def zero_unlimited(self) -> bool:
@@ -64,6 +75,10 @@ class Param:
             raise ValueError(f"parameter {self.name}: numeric parameters need low and high")
         if self.kind == "choice" and self.default not in self.choices:
             raise ValueError(f"parameter {self.name}: default not among choices")
+        if self.slider_high is not None and not (
+                self.low is not None and self.high is not None
+                and self.low < self.slider_high <= self.high):
+            raise ValueError(f"parameter {self.name}: slider_high outside (low, high]")
         # the default must itself be valid
         self.validate(self.default)
 
@@ -141,6 +156,15 @@ def _fmt(x: float | None) -> str:
 
 class ParamSchema:
     """An ordered set of parameters with unique names."""
+
+    def with_slider_tops(self, tops: Mapping[str, float]) -> ParamSchema:
+        """The same parameters, each named in `tops` with its slider ending there
+        (`Param.slider_high`)."""
+        unknown = set(tops) - set(self.by_name)
+        if unknown:
+            raise ValueError(f"slider tops for unknown parameters {sorted(unknown)}")
+        return ParamSchema(replace(p, slider_high=float(tops[p.name])) if p.name in tops
+                           else p for p in self.params)
 
     def __init__(self, params: Iterable[Param]) -> None:
         self.params: tuple[Param, ...] = tuple(params)

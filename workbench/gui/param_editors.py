@@ -40,8 +40,10 @@ END_LABELS = {
 
 def tooltip(p: Param) -> str:
     help_lines = p.help.replace("\n", "<br>")  # a line per choice (normalisation)
-    return f"<b>{p.label}</b> ({p.name})<br>{help_lines}<br>range: {p.range_text()}; " \
-           f"default: {p.default!r}"
+    slider = (f" (the slider to {p.slider_top:g}; type a larger value)"
+              if p.slider_high is not None else "")
+    return f"<b>{p.label}</b> ({p.name})<br>{help_lines}<br>range: {p.range_text()}" \
+           f"{slider}; default: {p.default!r}"
 
 
 class ParamEditor(QWidget):
@@ -90,16 +92,18 @@ def leave_undo_to_the_window(box: QAbstractSpinBox) -> None:
 
 
 class NumberEditor(ParamEditor):
-    """A slider and a spin box over [low, high] in the parameter's steps."""
+    """A slider over [low, slider top] and a spin box over [low, high], in the parameter's
+    steps (a value past the slider's end is typed; the slider then sits at its end)."""
 
     def __init__(self, param: Param, parent: QWidget | None = None) -> None:
         super().__init__(param, parent)
         assert param.low is not None and param.high is not None
         self.low, self.high = float(param.low), float(param.high)
+        self.top = param.slider_top
         self.is_int = param.kind == "int"
-        step = param.step or (1.0 if self.is_int else (self.high - self.low) / 100)
-        self.steps = max(1, round((self.high - self.low) / step))
-        self.step = (self.high - self.low) / self.steps
+        step = param.step or (1.0 if self.is_int else (self.top - self.low) / 100)
+        self.steps = max(1, round((self.top - self.low) / step))
+        self.step = (self.top - self.low) / self.steps
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setMinimumWidth(SLIDER_MIN)  # a 15 px stub read as a check box
         self.slider.setRange(0, self.steps)
@@ -175,7 +179,7 @@ class NumberEditor(ParamEditor):
 
     def _from_position(self, i: int) -> float:
         v = self.low + i * self.step
-        v = min(self.high, max(self.low, round(v, 10)))
+        v = min(self.top, max(self.low, round(v, 10)))
         return float(round(v)) if self.is_int else v
 
     def _on_pressed(self) -> None:

@@ -206,7 +206,11 @@ class DenseModel(Model):
                    "size, keeps every pair."),
         Param("min_similarity", "Min similarity", -1.0, low=-1.0, high=1.0, step=0.05,
               help="Results below this cosine similarity are dropped (-1 keeps all)."),
-    ])
+    ]).with_slider_tops({
+        # where the sliders end (a larger value is typed): the useful span, not the
+        # whole range, whose default sat at its left end
+        "batch_size": 512, "vector_candidates": 10000
+    })
     signals = (Signal("cosine", "Cosine", "Cosine similarity of query and document vectors."),)
     headline = ("min_similarity",)
 

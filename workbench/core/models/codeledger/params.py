@@ -310,7 +310,17 @@ DOCUMENT_SCHEMA = ParamSchema([
                 "count the corpus states is kept.", low=0.5, high=20.0, step=0.1,
                 stage="prepare"))
       for lang, label, rate in TOKEN_RATES),
-])
+]).with_slider_tops({
+    # where the sliders end (a larger value is typed): the useful span, not the
+    # whole range, whose default sat at its left end
+    "churn_window_days": 365, "recency_days_1": 365, "recency_days_2": 365, "recency_days_3": 365,
+    "no_history_days": 365, "ledger_half_life_days": 365, "maturity_min": 200, "maturity_full": 200,
+    "size_penalty_tokens": 20000, "token_budget": 64000, "confidence_max_candidates": 200,
+    "keyword_max_candidates": 500, "content_max_candidates": 500, "cochange_max_candidates": 500,
+    "similar_commits": 100, "similar_max_candidates": 500, "dep_max_candidates": 500,
+    "tests_max_per_file": 20, "fanout_max": 100, "max_commit_files": 200, "max_keywords": 1000,
+    "keyword_head_lines": 1000, "excerpt_threshold_lines": 2000
+})
 
 # The `codeledger` defaults: fitted with the workbench's tools on development histories only
 # (this repository, sample_corpora/code-repo, httpx and ky; older half of each history's tasks,

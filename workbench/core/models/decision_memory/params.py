@@ -260,7 +260,14 @@ SCHEMA = ParamSchema([
                "ts, as the original's store held them then (on: its N, token weights and "
                "candidates; a decision's later archiving or edits are not known). Off: "
                "today's store, every decision, as if the prompt were sent now."),
-])
+]).with_slider_tops({
+    # where the sliders end (a larger value is typed): the useful span, not the
+    # whole range, whose default sat at its left end
+    "inject_min_score": 100, "search_min_score": 100, "inject_limit": 20, "search_limit": 50,
+    "fresh_days": 30, "recent_days": 90, "old_days": 730, "retrieval_cap": 20, "injection_cap": 20,
+    "search_snippet_chars": 2000, "inject_snippet_chars": 2000, "query_max_tokens": 100,
+    "prompt_min_chars": 100, "query_min_chars": 100, "prompt_max_chars": 20000
+})
 
 
 # the parameter panel's groups, by meaning (by name prefix, "Bonuses" had held 3 of the 14

@@ -173,7 +173,12 @@ SCHEMA = ParamSchema([
                "by position and by the curve's order; a query whose left-out memories the "
                "tick cannot bound below its ranking is scored against every memory that "
                "tick. 0, or a value ≥ the corpus size, scores every pair."),
-])
+]).with_slider_tops({
+    # where the sliders end (a larger value is typed): the useful span, not the
+    # whole range, whose default sat at its left end
+    "user_chars": 10000, "embedding_chars": 5000, "batch_size": 512, "vector_candidates": 10000,
+    "quote_min_chars": 50, "quote_max_chars": 200
+})
 
 
 def idle_settings(params: Params) -> list[str]:

@@ -177,7 +177,11 @@ SCHEMA = ParamSchema([
           help="Where a memory has no `mentions`, take its `access_count` for the "
                "repetition boost. Off: the document's rule — mentions of the concept across "
                "sessions; how often the memory was retrieved is not that."),
-])
+]).with_slider_tops({
+    # where the sliders end (a larger value is typed): the useful span, not the
+    # whole range, whose default sat at its left end
+    "stale_long_days": 730, "prefilter_days": 365, "limit": 100
+})
 
 
 def rules_from(params: Params) -> Rules:

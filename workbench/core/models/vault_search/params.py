@@ -116,7 +116,13 @@ SCHEMA = ParamSchema([
                "JavaScript replacement patterns ($&, $$, $`, $') act as in the original."),
     Param("highlight_end", "Highlight end", "**", tunable=False, kind="text",
           help="Put after every occurrence in a snippet (highlightEnd, e.g. </mark>)."),
-])
+]).with_slider_tops({
+    # where the sliders end (a larger value is typed): the useful span, not the
+    # whole range, whose default sat at its left end
+    "min_score": 1.0, "limit": 100, "offset": 100, "batch_size": 100, "tf_scale": 1000,
+    "density_scale": 1000, "density_cap": 1000, "tf_multiplier": 100, "density_multiplier": 100,
+    "proximity_scale": 50, "max_snippet_length": 2000
+})
 
 
 # the parameter panel's groups, by meaning (by name prefix, Limit and Offset had sat under
