@@ -59,10 +59,15 @@ def test_eval_without_judgments_says_which_metric_needs_them(
     assert "--metrics results alone is counted without them" in err
 
 
-def test_compare_names_the_selection_figures_rather_than_calling_them_unknown(
+def test_compare_gives_the_selection_figures_of_each_configuration(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", str(_vault(tmp_path)), "-m", "vault-search", "--defaults",
-                 "-p", "limit=1", "--metrics", "results,empty"]) == 2
-    err = capsys.readouterr().err
-    assert "unknown metric" not in err
-    assert "--metrics results,empty: what a selection returns is counted by eval" in err
+                 "-p", "limit=1", "--metrics", "results,empty,injected_tokens"]) == 0
+    rows = {r[0]: r[1:] for r in (line.split() for line in capsys.readouterr().out.splitlines())
+            if r and r[0] in ("results", "empty", "injected_tokens")}
+    # defaults: both "apple" notes (8 tokens), none for "zzz"; limit 1: one note (4 tokens);
+    # columns: defaults, limit=1, Δ, p, queries with more/fewer ("zzz" returns none in both,
+    # so no p for empty: nothing differs)
+    assert rows["results"] == ["1.00", "0.50", "−0.50", "1.000", "0/1"]
+    assert rows["empty"] == ["50.0", "50.0", "+0.0", "0/0"]
+    assert rows["injected_tokens"] == ["4.0", "2.0", "−2.0", "1.000", "0/1"]

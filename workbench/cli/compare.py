@@ -7,6 +7,7 @@ with their explain diff."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -35,11 +36,17 @@ from workbench.cli.output import check_output, check_outputs_apart, input_files,
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
-from workbench.core.metrics import BUNDLE_METRICS
+from workbench.core.metrics import BUNDLE_METRICS, metric_label
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError, parse_assignments
 from workbench.core.pipeline import DEFAULT_METRICS
-from workbench.core.selection_figures import FIGURES
+from workbench.core.selection_figures import (
+    FIGURES,
+    FigureRow,
+    compare_figures,
+    selects,
+    snippet_chars,
+)
 from workbench.core.tuned_on import (
     TunedOn,
     held_out_queries,
@@ -58,7 +65,10 @@ from workbench.report.text import (
     metric_table,
     mover_lines,
     movers_heading,
+    nouns,
+    p_text,
     params_table,
+    shown_name,
     subject,
     trained_pair,
 )
@@ -119,7 +129,11 @@ def add_commands(sub: Any) -> None:
         p.set_defaults(func=cmd_compare if name == "compare" else cmd_report)
 
 
-def _comparison(args: argparse.Namespace) -> Any:
+def _comparison(args: argparse.Namespace, with_figures: bool = False
+                ) -> tuple[Any, list[FigureRow]]:
+    """The configurations compared on the data; with `with_figures` (compare, not report),
+    the selection figures --metrics names (all three by default without judgments, for a
+    model with a min score or limit), each configuration's against the first's."""
     try:
         model = get_model(args.model)
     except KeyError:
@@ -140,18 +154,22 @@ def _comparison(args: argparse.Namespace) -> Any:
                          "--defaults for the model's defaults; --param NAME=VALUE for the "
                          "defaults with values set)")
     configs = _told_apart(configs)
-    figures = [m.strip() for m in (args.metrics or "").split(",") if m.strip().lower() in FIGURES]
-    if figures:  # named, not "unknown": eval and sweep count them; compare does not
-        raise UsageError(f"--metrics {','.join(figures)}: what a selection returns is counted "
-                         "by eval (one configuration) and sweep (one parameter's values), not "
-                         f"compare: e.g. workbench sweep {args.data} -m {model.id} -s NAME "
-                         "--values A,B --metrics results,empty,injected_tokens")
-    metrics = metric_list(args.metrics if args.metrics is not None  # "" names none: refused
-                          else _default_metrics(args, model))
+    named = [m.strip() for m in (args.metrics or "").split(",") if m.strip()]
+    figures = list(dict.fromkeys(m.lower() for m in named if m.lower() in FIGURES))
+    asked = ",".join(m for m in named if m.lower() not in FIGURES)
+    if figures and not with_figures:  # named, not "unknown": compare shows them
+        raise UsageError(f"--metrics {','.join(figures)}: what a selection returns is not in "
+                         "the report; `workbench compare` with the same arguments (no --out) "
+                         "shows it for each configuration")
+    metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
+                           else _default_metrics(args, model))
+               if asked or not figures else [])
     check_bundle_metrics(metrics, model)
     dataset = load_data(args)
     if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
+    if with_figures and not dataset.qrels and args.metrics is None and selects(model):
+        figures = list(FIGURES)  # what each returns, judged or not (as eval and sweep do)
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries, model.id)
@@ -165,7 +183,8 @@ def _comparison(args: argparse.Namespace) -> Any:
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
     comp.training = training_configurations(dataset, tuned_notes(configs, model.id))
     comp.tuned = dict(tuned_notes(configs, model.id))
-    return comp
+    chars = snippet_chars(dataset) if "injected_tokens" in figures else None
+    return comp, compare_figures(figures, comp.results, comp.counted, chars)
 
 
 def _inline(model: Any, assignments: Sequence[str]) -> Configuration:
@@ -249,13 +268,15 @@ def _default_metrics(args: argparse.Namespace, model: Any) -> str:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """The comparison as text on standard output."""
-    comp = _comparison(args)
+    comp, figures = _comparison(args, with_figures=True)
     out = [*subject(comp), *(f"note: {n}" for n in comp.notes), ""]
     header, rows = params_table(comp)
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
     if comp.rows:
         out += [format_table(*metric_table(comp))]
         out += [f"note: {note}." for note in length_notes(comp)]
+    if figures:
+        out += ([""] if comp.rows else []) + figure_lines(comp, figures)
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(TRAINED_NOTE)
     many = many_tests_note(comp)
@@ -264,7 +285,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     cases = case_lines(comp)
     if cases:
         out += ["", *cases]
-    out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows
+    out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows or figures
             else [format_table(*agreement_table(comp, args.k))])
     for i in range(1, len(comp.configs)):
         lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
@@ -276,6 +297,52 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out += ["", f"note: to measure which ranks better, give {comp.measure_hint}"]
     print("\n".join(out))
     return EXIT_OK
+
+
+def figure_lines(comp: Any, rows: Sequence[FigureRow]) -> list[str]:
+    """What each configuration's selection returns (`selection_figures.compare_figures`), as
+    a table with each difference against the first, and what its columns say: Δ and the
+    queries with more / fewer, no better or worse (a selection trades what it returns for
+    what it costs)."""
+    _, queries = nouns(comp)
+    header = ["returns", shown_name(comp, comp.configs[0].name)]
+    for c in comp.configs[1:]:
+        header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
+    table = []
+    for r in rows:
+        row = [r.figure, _figure_text(r.figure, r.means[0])]
+        for i in range(1, len(comp.configs)):
+            fitted = trained_pair(comp, i)
+            row += [_figure_text(r.figure, r.means[i]),
+                    _figure_text(r.figure, r.deltas[i], signed=True),
+                    "—" if fitted else p_text(r.p_values[i]),
+                    f"{r.more[i]:,}/{r.fewer[i]:,}"]
+        table.append(row)
+    n = int(comp.counted.sum())
+    over = (f"over the {n:,} judged {queries}" if comp.dataset.qrels
+            else f"over all {n:,} {queries}")
+    lines = [format_table(header, table)]
+    lines += [f"({r.figure}: {metric_label(r.figure)}, mean {over}"
+              + (", estimated as pi-lodestone does: snippet characters / 4"
+                 if r.figure == "injected_tokens" else "") + ")" for r in rows]
+    one = queries[:-3] + "y" if queries.endswith("ies") else queries.removesuffix("s")
+    lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
+                 f"much is returned, not how well. more/fewer: the {queries} on which it "
+                 "returns more / less" + (" (empty: newly empty / no longer)" if any(
+                     r.figure == "empty" for r in rows) else "") + ". p: paired "
+                 f"randomisation test of the per-{one} differences, whether it returns a "
+                 f"different amount beyond {one}-to-{one} chance (blank: no {one} differs)")
+    return lines
+
+
+def _figure_text(name: str, value: float, *, signed: bool = False) -> str:
+    """A figure's mean (or difference) as eval prints it: results to two decimals, the % of
+    empty queries and the tokens to one."""
+    if math.isnan(value):
+        return "–"
+    digits = 2 if name == "results" else 1
+    shown = round(value, digits) + 0.0  # + 0.0: −0.0 → 0.0
+    return (f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}").replace("-", "−")
 
 
 REPORT_ENDINGS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
@@ -300,7 +367,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     path = check_output(args.out, "--out")
     check_outputs_apart([("--out", path)], input_files(args))
     fmt = report_format(args.format, args.out)
-    comp = _comparison(args)
+    comp, _ = _comparison(args)
     render = markdown if fmt == "md" else html_report
     write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
     if path is not None:  # on standard output, as eval, sweep and tune say where they wrote

@@ -18,6 +18,7 @@ None of them is better high or low: they are the cost side of a trade-off, never
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -119,3 +120,51 @@ def means(names: Sequence[str], result: Any, chars: PerQuery | None = None
         values = of_result(name, result, chars)
         out[name] = float(values.mean()) if values.size else float("nan")
     return out
+
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    """One figure across configurations (`compare_figures`): entry i is configuration i, its
+    difference, test and counts against configuration 0 (entry 0: 0 / None). `more` / `fewer`
+    count the queries on which configuration i returns more / less of the figure (more
+    results, newly empty, more tokens): neither is better, a selection trades what it
+    returns against what it costs.
+
+    p_values: the paired randomisation (sign-flip) test of the per-query differences: how
+    often flipping the sign of each query's difference at random gives a mean difference at
+    least this large, i.e. whether the two return different amounts beyond query-to-query
+    noise; None where no query differs. It says nothing of which is better."""
+
+    figure: str
+    means: list[float]
+    deltas: list[float]
+    p_values: list[float | None]
+    more: list[int]
+    fewer: list[int]
+
+
+def compare_figures(names: Sequence[str], results: Sequence[Any], counted: NDArray[np.bool_],
+                    chars: PerQuery | None = None, *, n_resamples: int = 10_000,
+                    seed: int = 0) -> list[FigureRow]:
+    """Each figure of `names` for every pipeline `Result` of `results` (configuration 0
+    first), over the queries `counted` marks (bool (Q,): the judged ones, every query where
+    nothing is judged), set against configuration 0 (see `FigureRow`)."""
+    from workbench.core.metrics.significance import paired_test
+
+    rows = []
+    for name in names:
+        row = FigureRow(name, [], [], [], [], [])
+        values = [of_result(name, r, chars)[counted] for r in results]
+        for j, v in enumerate(values):
+            mean = float(v.mean()) if v.size else float("nan")
+            row.means.append(mean)
+            row.deltas.append(mean - row.means[0])
+            test = paired_test(values[0], v, n_resamples=n_resamples, seed=seed) \
+                if j and v.size else None
+            moved = test is not None and test.improved + test.worsened > 0
+            row.p_values.append(test.p_value if test is not None and moved else None)
+            row.more.append(test.improved if test is not None else 0)
+            row.fewer.append(test.worsened if test is not None else 0)
+        rows.append(row)
+    return rows
