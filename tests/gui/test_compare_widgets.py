@@ -201,7 +201,7 @@ def test_delta_bars_sorted_without_unjudged_queries(qtbot,  # type: ignore[no-un
     up, same, down = chart.counts()
     assert (up, down) == (row.improved[1], row.worsened[1])
     assert up + same + down == len(judged)
-    assert f"{up} improved, {same} unchanged, {down} worsened" in chart.caption()
+    assert f"▲ {up} improved · {same} unchanged · ▼ {down} worsened" in chart.caption()
     assert "3 without judgments left out" in chart.caption()
     for n in (0, len(expected) // 2, len(expected) - 1):
         with qtbot.waitSignal(chart.query_clicked, timeout=1000) as blocker:
@@ -235,20 +235,28 @@ def test_metric_table_cells_are_the_rows_formatted(qtbot, comp: Comparison) -> N
                       f"{row.improved[i]}/{row.worsened[i]}"]
         expected.append(cells)
     assert table.cell_texts() == expected
+    plain = 0
     for r, row in enumerate(comp.rows):
         for i in range(1, n):
             delta_item = table.item(r, 2 + 4 * (i - 1) + 1)
             p_item = table.item(r, 2 + 4 * (i - 1) + 2)
-            want = (None if row.metric.startswith("judged@")  # coverage: never coloured
+            p = row.p_values[i]
+            # coloured by the report's rule (review F, 4): beyond chance only, never
+            # coverage
+            toned = p is not None and p < 0.05 and not row.metric.startswith("judged@")
+            want = (None if not toned
                     else BETTER if row.deltas[i] > 5e-4 else WORSE if row.deltas[i] < -5e-4
                     else None)
             if want is not None:
                 assert delta_item.foreground().color() == QColor(want)
-            elif row.metric.startswith("judged@"):
+            else:
                 assert delta_item.foreground().style() == Qt.BrushStyle.NoBrush
-            p = row.p_values[i]
+                plain += 1
             assert p_item.font().bold() == (p is not None and p < 0.05)
             assert "paired randomisation" in p_item.toolTip()
+    # some difference within chance left plain
+    assert plain > 0 and any(d and p is not None and p >= 0.05 for row in comp.rows
+                             for d, p in zip(row.deltas[1:], row.p_values[1:], strict=True))
     before = table.verticalHeader().defaultSectionSize()
     table.set_font_scale(1.6)
     assert table.verticalHeader().defaultSectionSize() > before

@@ -21,6 +21,7 @@ from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.metrics import metric_label
 from workbench.core.models import get_model
 from workbench.gui.compare.window import CompareWindow, moved_order
+from workbench.gui.palette import BETTER, NEUTRAL, WORSE
 
 
 @pytest.fixture
@@ -230,9 +231,13 @@ def test_stepping_presentation_and_replay(qtbot: QtBot, tea: Any) -> None:
     assert view.isVisible()  # the first Esc only left presentation mode
     # bars of training scores say so in their caption
     assert "training scores" not in view.chart.caption()
+    assert {BETTER.name(), WORSE.name()} & set(view.chart.bar_colors())  # some moved
     view.comp = dataclasses.replace(view.comp, training=frozenset({view.comp.configs[1].name}))
     view.chart.set_comparison(view.comp, 1, view.metric_name)
-    assert view.chart.caption().endswith("(training scores: fitted to these queries)")
+    # as the report says and draws them (review F, 4): "higher … lower", every bar grey
+    assert "improved" not in view.chart.caption()
+    assert "(training scores: no evidence either way)" in view.chart.caption()
+    assert set(view.chart.bar_colors()) == {NEUTRAL.name()}
     assert QFontInfo(view.query_label.font()).pixelSize() == query_px
     view.resize(size)  # resized while presenting (offscreen, no window manager restores it)
     qtbot.wait(10)

@@ -1,8 +1,10 @@
 """Across the whole query set, one bar per judged query: configuration i's metric minus
 configuration 0's, sorted from the largest gain (left) to the largest loss (right), green above
-the zero line, red below, a grey tick for an unchanged query. Queries without judgments (NaN)
-are left out and counted in the caption, beside the counts improved / unchanged / worsened
-(the same counts as the paired test's, `MetricRow.improved` / `worsened`).
+the zero line, red below, a grey tick for an unchanged query; all grey against training scores
+(fitted to these queries: no gain or loss, as the report draws them). Queries without
+judgments (NaN) are left out and counted in the caption, beside the counts improved /
+unchanged / worsened in the report's words (`report.text.per_query`; the same counts as the
+paired test's, `MetricRow.improved` / `worsened`).
 
 Click a bar: `query_clicked(query index)`. Painted in `paintEvent`; `_Layout` says where the
 plot is, so painting, clicking and `bar_center()` agree.
@@ -31,7 +33,7 @@ from workbench.core.comparison import Comparison
 from workbench.gui.charts._base import INK, MUTED
 from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE, signed
-from workbench.report.text import trained_pair
+from workbench.report.text import per_query, trained_pair
 
 from .rank_rows import HIGHLIGHT, points, scaled_font
 
@@ -138,6 +140,17 @@ class QueryDeltaChart(QWidget):
         """Each bar's difference (configuration i − configuration 0), left to right."""
         return [float(d) for d in self._deltas]
 
+    def bar_colors(self) -> list[str]:
+        """Each bar's colour (#rrggbb), left to right."""
+        neutral = self.comparison is not None and trained_pair(self.comparison, self.index)
+        return [self._bar_color(float(v), neutral).name() for v in self._deltas]
+
+    @staticmethod
+    def _bar_color(v: float, neutral: bool) -> QColor:
+        """Green for a gain, red for a loss, grey for none; all grey against training scores
+        (no gain or loss, as the report draws them)."""
+        return NEUTRAL if v == 0 or neutral else BETTER if v > 0 else WORSE
+
     def counts(self) -> tuple[int, int, int]:
         """(improved, unchanged, worsened) judged queries."""
         d = self._deltas
@@ -147,12 +160,12 @@ class QueryDeltaChart(QWidget):
         comp = self.comparison
         if comp is None:
             return self.empty_text
-        up, same, down = self.counts()
         a, b = comp.configs[0].name, comp.configs[self.index].name
-        text = (f"{metric_label(self.metric_name)}: {b} − {a}, per query — {up} improved, "
-                f"{same} unchanged, {down} worsened")
-        if trained_pair(comp, self.index):  # no evidence: said where the bars are
-            text += " (training scores: fitted to these queries)"
+        # the report's words for the same bars (`report.text.per_query`): against training
+        # scores "higher / the same / lower", no gain called a gain (the window had said
+        # "7 improved" in green where the report said "no evidence either way")
+        tally = per_query(comp, self.index, self.metric_name).tally
+        text = f"{metric_label(self.metric_name)}: {b} − {a}, per query — {tally}"
         # the judged queries set aside as tuned on are no "queries without judgments"
         aside = min(comp.set_aside, self._unjudged)
         if self._unjudged - aside:
@@ -243,6 +256,7 @@ class QueryDeltaChart(QWidget):
             return
         lay = self._layout()
         self._paint_axis(p, lay)
+        neutral = trained_pair(self.comparison, self.index)
         for j, v in enumerate(self._deltas.tolist()):
             q = int(self._queries[j])
             if q == self.current:
@@ -252,8 +266,7 @@ class QueryDeltaChart(QWidget):
             rect = lay.bar_rect(j, v)
             if v == 0:  # a thin grey tick, so that an unchanged query still shows
                 rect = QRectF(rect.left(), lay.y(0.0) - 1.5, rect.width(), 3)
-            color = BETTER if v > 0 else WORSE if v < 0 else NEUTRAL
-            p.fillRect(rect, color)
+            p.fillRect(rect, self._bar_color(v, neutral))
             if q == self.current:
                 p.setPen(QPen(QColor(INK), 1.5))
                 p.setBrush(Qt.BrushStyle.NoBrush)

@@ -3,8 +3,9 @@ then for each other configuration its mean, the difference Δ, the p-value of th
 randomisation test against the first and the queries improved ▲ / worsened ▼.
 
 The cells are `workbench.report.text.metric_table`'s, the text `workbench compare` prints, so
-the window and the report never disagree; Δ is green / red (`palette.delta_color`), a p-value
-below 0.05 bold."""
+the window and the report never disagree; Δ is green / red (`palette.delta_color`) only beyond
+chance (p below 0.05, as the report's footnote and its Markdown ★ have it; never for training
+scores), a p-value below 0.05 bold."""
 
 from __future__ import annotations
 
@@ -104,8 +105,12 @@ class MetricTable(QTableWidget):
                 delta, p = row.deltas[i], row.p_values[i]
                 d_item, p_item, n_item = (self._item(r, base + j) for j in (1, 2, 3))
                 fitted = trained_pair(comp, i)  # training scores: no colour, no test
+                # coloured by the report's rule (its footnote, the Markdown's ★): only a
+                # difference beyond chance (p < 0.05) is a gain or a loss to the eye
+                # (+0.0045 at p 1.000 had shown green beside a report that left it plain)
                 neutral = (fitted or row.metric.startswith("judged@")  # coverage
-                           or is_count(row.metric))  # a cost: fewer is no gain by itself
+                           or is_count(row.metric)  # a cost: fewer is no gain by itself
+                           or p is None or not p < SIGNIFICANT)
                 if not math.isnan(delta):  # the window's signs: ±0 for none, a real minus
                     d_item.setText(_count_delta(delta) if is_count(row.metric)
                                    else signed(delta, 4))
