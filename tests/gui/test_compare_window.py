@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from tests.gui.conftest import SAMPLES
+from workbench.core.compare import compare_metrics
 from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.metrics import metric_label
 from workbench.core.models import get_model
@@ -55,7 +56,7 @@ def test_the_view_shows_the_comparison_run_alone(qtbot: QtBot, tea: Any) -> None
     s = tea.session
     assert view.configs.checked() == ["defaults", "short docs", "flat"]
     alone = compare_configurations(get_model("bm25"), s.dataset, s.comparable(),
-                                   list(s.metric_names))
+                                   compare_metrics(get_model("bm25"), s.dataset))
     assert view.comp is not None and view.comp.rows == alone.rows
     assert [text for _, text in view.lines.legend()] == [
         "relevant (darker: higher grade)", "judged not relevant", "not judged"]
@@ -104,7 +105,7 @@ def test_a_pinned_baseline_and_a_moved_slider_compare_at_once(qtbot: QtBot,
     assert heading is not None and heading.text() == LIVE
     alone = compare_configurations(get_model("bm25"), s.dataset,
                                    [*s.comparable(), Configuration(LIVE, dict(s.params))],
-                                   list(s.metric_names))
+                                   compare_metrics(get_model("bm25"), s.dataset))
     assert view.comp.rows == alone.rows
     s.set_params({"k1": 0.7})  # the row follows the sliders
     assert view.comp.configs[1].params["k1"] == 0.7
@@ -258,6 +259,30 @@ def test_export_report_from_the_file_menu(qtbot: QtBot, tea: Any, tmp_path: Path
     assert (tmp_path / "cmp.md").read_text().startswith("# Ranking comparison")
 
 
+def test_the_exported_report_shows_the_command_line_reports_metrics(
+        qtbot: QtBot, tea: Any, tmp_path: Path) -> None:
+    """Export report… and `workbench report` on the same configurations: the same metric
+    rows (review F, 5: the window's had r@10 and no map@100)."""
+    from workbench.cli import main
+    from workbench.core.params import params_toml
+
+    view = _open(qtbot, tea)
+    assert view.export_report(tmp_path / "view.md")
+    files = []
+    for name in ("short docs", "flat"):
+        files += ["-c", str(tmp_path / f"{name}.toml")]
+        entry = view.configs.entry(name)
+        (tmp_path / f"{name}.toml").write_text(params_toml(dict(entry.params)))
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", *files,
+                 "-o", str(tmp_path / "cli.md")]) == 0
+
+    def rows(path: Path) -> list[str]:
+        return re.findall(r"^\| ([a-z]+@\d+) \|", path.read_text(), re.M)
+
+    assert rows(tmp_path / "view.md") == rows(tmp_path / "cli.md")
+    assert "map@100" in rows(tmp_path / "cli.md")
+
+
 def test_configurations_from_the_menu_and_the_list(qtbot: QtBot, tea: Any,
                                                    tmp_path: Path) -> None:
     s, menu = tea.session, tea.config_menu
@@ -340,8 +365,9 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     s.set_params({"token_budget": 150})
     s.save_configuration("150")
     view = _open(qtbot, window)
-    metrics = [*s.metric_names, "bundle_recall", "bundle_precision", "bundle_f1",
-               "bundle_files", "bundle_tokens"]
+    # what `workbench compare` shows on a repository: recall first, then the bundle's own
+    metrics = ["r@10", "ndcg@10", "mrr@10", "p@10", "r@100", "map@100", "bundle_recall",
+               "bundle_precision", "bundle_f1", "bundle_files", "bundle_tokens"]
     alone = compare_configurations(get_model("codeledger"), s.dataset, s.comparable(), metrics)
     assert view.comp is not None and [r.metric for r in view.comp.rows] == metrics
     assert view.comp.rows == alone.rows
@@ -394,7 +420,7 @@ def test_a_tuned_configuration_is_compared_on_the_queries_it_was_not_tuned_on(
     alone = compare_configurations(get_model("bm25"), Dataset(
         s.dataset.name, s.dataset.corpus, s.dataset.queries.subset(held),
         {q: s.dataset.qrels[q] for q in held} if s.dataset.qrels else None),
-        s.comparable(), list(s.metric_names))
+        s.comparable(), compare_metrics(get_model("bm25"), s.dataset))
     assert [r.means for r in view.comp.rows] == [r.means for r in alone.rows]
     # said above the table the figures are of (it sat at the foot of the side panel)
     assert "compared on the 15 of 25 judged queries no configuration was tuned on" in (

@@ -331,3 +331,29 @@ def improved_worsened(deltas: NDArray[np.float64], mask: NDArray[np.bool_] | Non
     """How many queries (of those in `mask`, judged ones say) went up and down."""
     d = deltas if mask is None else deltas[mask]
     return int((d > tol).sum()), int((d < -tol).sum())
+
+
+# `workbench compare` / `report`'s default metrics (cli.evaluate's EVAL_METRICS and, for code
+# tasks, CODE_METRICS), at the top k: the window's comparison and the report it exports show
+# the rows the command line's report shows (tests.test_compare_metrics holds them together)
+COMPARE_METRICS = ("ndcg@{k}", "mrr@{k}", "p@{k}", "r@100", "map@100", "judged@{k}")
+CODE_COMPARE_METRICS = ("r@{k}", "ndcg@{k}", "mrr@{k}", "p@{k}", "r@100", "map@100")
+
+
+def compare_metrics(model: Any, dataset: Any, k: int = 10) -> list[str]:
+    """The metrics a comparison of `model` on `dataset` shows by default, as `workbench
+    compare` and `report` choose them: code tasks (a repository's, or a model that selects
+    bundles) lead with recall and add the bundle's own figures; judged@k is left out where
+    every judgment is of a relevant document (it is p@k there)."""
+    from workbench.core.metrics import BUNDLE_METRICS
+    from workbench.core.tuning.data import is_task_set
+
+    bundles = hasattr(model, "bundles")
+    code = bundles or is_task_set(dataset)
+    names = [m.format(k=k) for m in (CODE_COMPARE_METRICS if code else COMPARE_METRICS)]
+    if bundles:
+        names += list(BUNDLE_METRICS)
+    qrels = dataset.qrels or {}
+    if qrels and all(g > 0 for docs in qrels.values() for g in docs.values()):
+        names = [m for m in names if not m.startswith("judged@")]
+    return names

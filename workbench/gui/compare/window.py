@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.compare import compare_metrics
 from workbench.core.comparison import Comparison, compare_configurations, higher_is_better
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
@@ -281,9 +282,10 @@ class CompareWindow(QWidget):
                         "per query, but no metric")
         model, dataset = s.model, s.dataset
         configs = [self.configs.entry(n).as_configuration() for n in names]
-        metrics = list(s.metric_names)
-        if hasattr(model, "bundles"):  # its bundles' recall, precision, F1, files and tokens
-            metrics += list(BUNDLE_METRICS)
+        # the rows `workbench report` shows (review F, 5: the exported report had r@10 and
+        # no map@100 or judged@10 beside the command line's), at the window's top k; for a
+        # bundle model its bundles' recall, precision, F1, files and tokens too
+        metrics = compare_metrics(model, dataset, s.k)
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
         tuned, said = [], []
@@ -358,8 +360,10 @@ class CompareWindow(QWidget):
         self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
         self.b_pick.setCurrentIndex(self.b_index - 1)
         self.b_pick.blockSignals(False)
-        # the delta chart and 'moved most' read a higher value as better: counts stay out
-        picks = [r.metric for r in comp.rows if higher_is_better(r.metric)]
+        # the delta chart and 'moved most' read a higher value as better: counts stay out,
+        # and judged@k (coverage, neither better nor worse)
+        picks = [r.metric for r in comp.rows if higher_is_better(r.metric)
+                 and not r.metric.startswith("judged@")]
         fill_metric_combo(self.metric_pick, picks, self._opening_metric(comp, picks))
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
