@@ -287,8 +287,8 @@ def test_explain_diff_is_b_minus_a_of_each_sides_contributions(qtbot,  # type: i
         assert view.table.item(0, 0).icon() is not None
         assert view.explained is not None
         assert view.sentence.text() == view.explained.sentence()
-        rank = "not ranked" if m.baseline_rank is None else str(m.baseline_rank)
-        assert f"rank: defaults {rank} → position first" in view.detail.text()
+        rank = "not ranked" if m.baseline_rank is None else f"rank {m.baseline_rank}"
+        assert f"A: defaults, {rank} → B: position first, " in view.detail.text()
     view.set_font_scale(1.5)
     assert math.isclose(view.table.font().pointSizeF(), view._base_pt * 1.5)
     view.clear()

@@ -22,12 +22,11 @@ from PySide6.QtWidgets import (
 
 from workbench.core.comparison import Comparison, MoveExplained, explain_move
 from workbench.core.data import display_title
-from workbench.gui.charts._base import MUTED, elide_middle
+from workbench.gui.charts._base import MUTED
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.palette import delta_color, signal_color, signed
 from workbench.gui.signal_names import signal_labels
 
-NAME_CHARS = 10  # a configuration's name in a column header, at most
 HINT = "Click a document in the lists to see why it moved"
 VALUE_ROLE = Qt.ItemDataRole.UserRole + 1  # the number a cell shows, as a float
 
@@ -40,7 +39,7 @@ class ExplainDiff(QWidget):
         self.explained: MoveExplained | None = None  # not `move`: QWidget.move
         self.font_scale = 1.0
         self._base_pt = points(self.font())
-        layout = QVBoxLayout(self)
+        layout = self._box = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         self.sentence = QLabel(HINT)
@@ -82,15 +81,15 @@ class ExplainDiff(QWidget):
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         d, q = comp.dataset.corpus[doc], comp.dataset.queries[query]
         title = display_title(comp.dataset.corpus, d)  # an OpenVault memory: not its type alone
+        # the letters the table's columns are headed by, with the names they stand for
         self.detail.setText(f"{d.id}{' · ' + title if title and title != d.id else ''}\n"
-                            f"query {q.id} “{' '.join(q.text.split())}” — rank: "
-                            f"{a} {_rank(move.rank_a)} → {b} {_rank(move.rank_b)}")
+                            f"query {q.id} “{' '.join(q.text.split())}”\n"
+                            f"A: {a}, {_rank(move.rank_a)} → B: {b}, {_rank(move.rank_b)}")
         self.detail.setVisible(True)
-        # short names: the pane is a third of the row, and a column is as wide as its header
-        self.table.setHorizontalHeaderLabels(["signal", f"A: {elide_middle(a, NAME_CHARS)}",
-                                              f"B: {elide_middle(b, NAME_CHARS)}",
-                                              "Δ (B − A)"])
-        for col, tip in ((1, f"A: {a}"), (2, f"B: {b}"), (3, f"{b} − {a}")):
+        # "A", "B", "Δ": the names are in the line above and the tooltips (headed by the
+        # names, the columns had pushed B's values and Δ out of a 330-px pane at 1,280)
+        self.table.setHorizontalHeaderLabels(["signal", "A", "B", "Δ"])
+        for col, tip in ((1, f"A: {a}"), (2, f"B: {b}"), (3, f"Δ: B − A ({b} − {a})")):
             item = self.table.horizontalHeaderItem(col)
             if item is not None:
                 item.setToolTip(tip)
@@ -152,6 +151,12 @@ class ExplainDiff(QWidget):
                     item.setFont(f2)
         self._fit()
 
+    def content_width(self) -> int:
+        """The width that shows every column of the table whole, with the pane's margins."""
+        t, m = self.table, self._box.contentsMargins()
+        return int(sum(t.columnWidth(c) for c in range(t.columnCount())) + 2 * t.frameWidth()
+                   + t.verticalScrollBar().sizeHint().width() + m.left() + m.right() + 2)
+
     def _fit(self) -> None:
         h = QFontMetrics(self.table.font()).height()
         self.table.verticalHeader().setDefaultSectionSize(int(h * 1.5))
@@ -160,7 +165,7 @@ class ExplainDiff(QWidget):
 
 
 def _rank(r: int | None) -> str:
-    return "not ranked" if r is None else str(r)
+    return "not ranked" if r is None else f"rank {r}"
 
 
 def _swatch(color: QColor, side: int = 12) -> QIcon:

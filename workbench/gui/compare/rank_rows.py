@@ -94,15 +94,22 @@ def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
     return right
 
 
+def id_width(room: float, id_w: float, title_w: float) -> float:
+    """The width a document's id gets in a list row of `room` px: the whole row when it and
+    the title fit; else the id (what tells documents apart) keeps up to 70 % of it, elided
+    in the middle where paths differ least, the title the rest (at 45 % a 290-px list had
+    shown "brewi…ry.md Water chemis…" at 1,280 px with a document explained)."""
+    if id_w + title_w <= room:
+        return room
+    return max(min(id_w, room * 0.7), room - title_w)
+
+
 def _paint_names(p: QPainter, rect: QRectF, d: Document, title: str, x: float, right: float,
                  fm: QFontMetricsF) -> None:
     mid = Qt.AlignmentFlag.AlignVCenter
     room = max(0.0, right - x)
-    # the whole id when it and the title fit; else the id gives way down to 45 % of the room
-    # (elided in the middle, where paths differ least), the title takes the rest
     title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
-    id_room = room if fm.horizontalAdvance(d.id) + title_w <= room else max(
-        room * 0.45, room - title_w)
+    id_room = id_width(room, fm.horizontalAdvance(d.id), title_w)
     id_text = fm.elidedText(d.id, Qt.TextElideMode.ElideMiddle, id_room)
     p.setPen(QColor(INK))
     p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)

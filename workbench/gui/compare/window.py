@@ -519,10 +519,19 @@ class CompareWindow(QWidget):
     def _on_doc(self, doc: int) -> None:
         if self.comp is not None:
             self.explain.show_move(self.comp, self.b_index, self.lines_query(), doc)
-            sizes = self.top_split.sizes()
-            if sizes[1] == 0:  # folded away until a click (presenting, a narrow window)
-                self.top_split.setSizes([sum(sizes) * 2 // 3, sum(sizes) // 3])
+            self._place_explain()
             self._restore_columns()
+
+    def _place_explain(self) -> None:
+        """The explain pane as wide as its table needs, up to half the row (at 1,280 px its
+        third had cut B's values and Δ behind a scroll bar); folded away until a click
+        (presenting, a narrow window), it opens at a third at least."""
+        top = self.top_split
+        total = sum(top.sizes())
+        pane = top.sizes()[1] or total // 3
+        pane = max(pane, min(self.explain.content_width(), total // 2))
+        if pane != top.sizes()[1]:
+            top.setSizes([total - pane, pane])
 
     def step(self, direction: int) -> None:
         """The next (+1) or previous (−1) of the queries that moved most."""
@@ -645,6 +654,8 @@ class CompareWindow(QWidget):
             # a window opened small (within a laptop's screen) and then widened: the metric
             # table had kept its small share, B's Δ, p and ▲/▼ scrolled out of sight
             self._fit_table()
+        if self.explain.explained is not None and not self.presenting:
+            self._place_explain()  # a narrower window: the table whole still, if it can
         self._fold_explain()
         if self.comp is not None and self.lines.columns != self._columns():
             self._restore_columns()
