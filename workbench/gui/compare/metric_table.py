@@ -37,22 +37,38 @@ from workbench.report.text import (
 
 SIGNIFICANT = 0.05
 PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
-# a configuration's name in a column header, at most (the column is as wide as its header:
-# a 40-character name pushed Δ, p and ▲/▼ out of sight at 1,280 px); the live sliders' row,
-# "current (unsaved)" (17), reads whole (it was cut to "current …nsaved)")
+# a configuration's name in a column header, at most, a line (the column is as wide as its
+# header: a 40-character name pushed Δ, p and ▲/▼ out of sight at 1,280 px; two lines of it
+# fit); the live sliders' row, "current (unsaved)" (17), reads whole on one
 NAME_CHARS = 18
 
 
 TRAINING = " (training scores)"  # `shown_name`'s mark of a configuration's column
 
 
+def fold_name(name: str, chars: int = NAME_CHARS) -> str:
+    """A configuration's name for a column head: whole where it fits `chars`, else on two
+    lines broken at the space that balances them best ("w_mention=3" over
+    "w_centrality=0.2"; it had been cut to "w_mention…lity=0.2" above a column with room),
+    each line elided in the middle only past `chars` (a name of one word: past 1.5 × `chars`)."""
+    if len(name) <= chars:
+        return name
+    words = name.split(" ")
+    if len(words) == 1:  # one line, a little longer ("inject_min_score=30" whole)
+        return elide_middle(name, chars * 3 // 2)
+    j = min(range(1, len(words)), key=lambda j: (max(len(" ".join(words[:j])),
+                                                     len(" ".join(words[j:]))), j))
+    return (elide_middle(" ".join(words[:j]), chars) + "\n"
+            + elide_middle(" ".join(words[j:]), chars))
+
+
 def _name_head(text: str) -> str:
-    """A configuration's column head: its name elided in the middle (whole in the tooltip);
+    """A configuration's column head: its name on up to two lines (whole in the tooltip);
     its training-scores mark on a line of its own, whole ("tuned on … scores)" had cut the
     name and the mark together)."""
     if text.endswith(TRAINING):
-        return elide_middle(text[: -len(TRAINING)], NAME_CHARS) + "\n" + TRAINING.strip()
-    return elide_middle(text, NAME_CHARS)
+        return fold_name(text[: -len(TRAINING)]) + "\n" + TRAINING.strip()
+    return fold_name(text)
 
 
 class MetricTable(QTableWidget):
@@ -145,7 +161,7 @@ class MetricTable(QTableWidget):
         self.setRowCount(len(rows))
         tip = AGREEMENT_NOTE.format(k=k, docs=nouns(comp)[0], queries=nouns(comp)[1])
         for col, text in enumerate(header):
-            item = QTableWidgetItem(text if col == 0 else elide_middle(text, NAME_CHARS))
+            item = QTableWidgetItem(text if col == 0 else fold_name(text))
             item.setToolTip(tip if col == 0 else text)
             self.setHorizontalHeaderItem(col, item)
         for r, cells in enumerate(rows):
