@@ -262,3 +262,23 @@ def test_word_lists_are_prepare_parameters() -> None:
         "deploy cache"
     assert _gates({"injection_stop_words": "deploy"}, title, ["decision"],
                   "fix and check the deploy cache", prompt)[1] == "fix check cache"
+
+
+def test_locality_bonuses_no_candidate_gets_are_inert() -> None:
+    """Every candidate shares the query's cwd: the scope and project-name bonuses, which the
+    chain only reaches past the cwd, move no score (the review had moved one 0 → 50 for
+    nothing); a search-only snippet length is inert where every query injects."""
+    recs = [{"id": f"d{i}", "title": "deploy cache", "text": "warm it", "tags": ["decision"],
+             "cwd": "/r/a", "project": "a", "source": "manual",
+             "createdAt": "2026-05-01T00:00:00Z"} for i in range(2)]
+    ds = Dataset("l", Corpus([document(r) for r in recs]), QuerySet([Query(
+        "q", "deploy cache", {"cwd": "/r/a", "now": "2026-06-01T00:00:00Z",
+                              "for_injection": True})]))
+    model = DecisionMemoryModel()
+    p = resolve_params(model)
+    inert = model.inert_params(model.prepare(ds, p), p)
+    assert "bonus_cwd" not in inert
+    assert set(inert) >= {"bonus_scope", "bonus_project_name", "search_snippet_chars"}
+    moved = resolve_params(model, {"bonus_scope": 50.0, "bonus_project_name": 50.0})
+    before = model.combine(model.prepare(ds, p), p).total.tolist()
+    assert model.combine(model.prepare(ds, moved), moved).total.tolist() == before

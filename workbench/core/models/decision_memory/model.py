@@ -36,6 +36,7 @@ from workbench.core.models.decision_memory.prepared import (
     DecisionMemoryPrepared,
     prepare_decisions,
 )
+from workbench.core.models.decision_memory.project import SAME_CWD, SAME_NAME, SAME_SCOPE
 from workbench.core.models.decision_memory.queries import (
     MODE_KEYS,
     READ_AS,
@@ -84,14 +85,27 @@ class DecisionMemoryModel(Model):
         return Selection()
 
     def inert_params(self, prepared: Any, params: Params) -> dict[str, str]:
-        """In mode "query", the settings every query's own context replaces (min_score,
-        limit, project_only) and those of a mode no query is in (manual search's bonuses when
-        every query injects): no value of theirs changes a score here."""
+        """A locality bonus no candidate is in the class of; in mode "query", the settings
+        every query's own context replaces (min_score, limit, project_only) and those of a mode
+        no query is in (manual search's bonuses when every query injects): no value of theirs
+        changes a score here."""
         prep: DecisionMemoryPrepared = prepared
-        if str(params["mode"]) != "query" or not len(prep.specs):
-            return {}
-        inj = prep.q_mode != 0
         out: dict[str, str] = {}
+        if len(prep.pair_doc):
+            # a locality bonus no candidate gets: the chain gives the first class that holds,
+            # so a decision sharing the project name mostly shares the scope too (the review
+            # moved Same project name 0 to 50 on the sample's log: no score changed)
+            seen = set(np.unique(prep.locality).tolist())
+            for name, cls, what in (
+                    ("bonus_cwd", SAME_CWD, "shares the query's cwd"),
+                    ("bonus_scope", SAME_SCOPE, "shares its project scope without its cwd"),
+                    ("bonus_project_name", SAME_NAME,
+                     "matches its project name alone (the cwd and scope bonuses come first)")):
+                if cls not in seen:
+                    out[name] = f"no candidate decision {what}"
+        if str(params["mode"]) != "query" or not len(prep.specs):
+            return out
+        inj = prep.q_mode != 0
         for name, rows, own, what in (
                 ("inject_min_score", inj, ~np.isnan(prep.q_min_score), "min_score"),
                 ("search_min_score", ~inj, ~np.isnan(prep.q_min_score), "min_score"),

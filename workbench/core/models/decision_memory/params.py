@@ -67,12 +67,13 @@ GATES = (
 
 # the settings only manual search reads, and those only injection reads
 SEARCH_ONLY = ("search_min_score", "search_limit", "important_search", "manual_search",
-               "retrieval_cap", "injection_cap", "superseded_penalty")
+               "retrieval_cap", "injection_cap", "superseded_penalty", "search_snippet_chars")
 INJECTION_ONLY = ("inject_min_score", "inject_limit", "important_injection", "manual_injection",
                   "min_strong", "min_meaningful", "long_query_tokens", "long_query_meaningful",
                   "damping_tokens", "global_inject", "gate_superseded", "gate_source_turn",
                   "gate_operational_title", "gate_no_durable_tag", "generic_terms",
-                  "operational_words", "durable_tags", "injection_stop_words")
+                  "operational_words", "durable_tags", "injection_stop_words",
+                  "inject_snippet_chars")
 
 # the parameters that decide each gate (compare and report name only those for its moves)
 GATE_PARAMS: dict[str, tuple[str, ...]] = {
@@ -175,12 +176,23 @@ SCHEMA = ParamSchema([
          "Manual search: + min(injectionCount, cap)."),
     _num("superseded_penalty", "Superseded penalty", D.superseded_penalty, 50,
          "Manual search: − this when supersededBy is set."),
-    _num("fresh_days", "Fresh: under days", D.fresh_days, 3650, "Age band 1.", step=0.5),
-    _num("fresh_bonus", "Fresh bonus", D.fresh_bonus, 50, "Bonus of band 1."),
-    _num("recent_days", "Recent: under days", D.recent_days, 3650, "Age band 2.", step=0.5),
-    _num("recent_bonus", "Recent bonus", D.recent_bonus, 50, "Bonus of band 2."),
-    _num("old_days", "Old: over days", D.old_days, 36500, "Older than this is old.", step=1.0),
-    _num("old_penalty", "Old penalty", D.old_penalty, 50, "Subtracted from old decisions."),
+    _num("fresh_days", "Fresh: under days", D.fresh_days, 3650, "Age band 1: a decision "
+         "younger than this many days (fractional, from its createdAt to the query's now) "
+         "gets the fresh bonus. The bands are tried in order and the first that holds counts: "
+         "age < fresh days → + fresh bonus, else age < recent days → + recent bonus, else "
+         "age > old days → − old penalty.", step=0.5),
+    _num("fresh_bonus", "Fresh bonus", D.fresh_bonus, 50, "Added to a decision younger than "
+         "the fresh days."),
+    _num("recent_days", "Recent: under days", D.recent_days, 3650, "Age band 2: not fresh and "
+         "younger than this many days → + recent bonus (a value at or below the fresh days "
+         "leaves the band empty).", step=0.5),
+    _num("recent_bonus", "Recent bonus", D.recent_bonus, 50, "Added to a decision in the "
+         "recent band."),
+    _num("old_days", "Old: over days", D.old_days, 36500, "A decision older than this many "
+         "days (and in neither band above) loses the old penalty; between the recent days and "
+         "this, age adds nothing.", step=1.0),
+    _num("old_penalty", "Old penalty", D.old_penalty, 50, "Subtracted from a decision older "
+         "than the old days."),
     _num("inject_min_score", "Inject min score", D.inject_min_score, 1000,
          "PI_MEMORY_INJECT_MIN_SCORE (default 8). Range: scores are whole numbers ≥ 0, so "
          "the original's negative values act as 0 (every candidate, score 0 included) and a "
