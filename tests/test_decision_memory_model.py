@@ -282,3 +282,17 @@ def test_locality_bonuses_no_candidate_gets_are_inert() -> None:
     moved = resolve_params(model, {"bonus_scope": 50.0, "bonus_project_name": 50.0})
     before = model.combine(model.prepare(ds, p), p).total.tolist()
     assert model.combine(model.prepare(ds, moved), moved).total.tolist() == before
+
+
+def test_gate_reason_names_the_word_lists_in_use() -> None:
+    rec = {"id": "d1", "title": "Fetched deploy cache", "text": "the deploy cache is warm",
+           "tags": ["ops"], "source": "extracted", "createdAt": "2026-05-01T00:00:00Z"}
+    ds = Dataset("w", Corpus([document(rec)]), QuerySet([Query(
+        "q", "deploy cache warm", {"now": "2026-06-01T00:00:00Z", "for_injection": True})]))
+    model = DecisionMemoryModel()
+    for over, gate, words in (
+            ({"operational_words": "fetched, pulled"}, "operational_title", "(fetched, pulled)"),
+            ({"operational_words": "", "durable_tags": "keep"}, "no_durable_tag", "(keep)")):
+        p = resolve_params(model, over)
+        got = model.explain(model.prepare(ds, p), ds, 0, 0, p)
+        assert got["gate"] == gate and got["reason"].endswith(words), got["reason"]

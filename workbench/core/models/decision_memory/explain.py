@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from workbench.core.models.decision_memory.combine import BONUSES, Live
-from workbench.core.models.decision_memory.params import GATE_REASONS, GATES
+from workbench.core.models.decision_memory.params import GATES, gate_reason
 from workbench.core.models.decision_memory.scoring import LOCATIONS, NONE
 
 LOCALITY = ("none", "same cwd", "same project scope", "same project name")
@@ -53,7 +53,7 @@ def explain_pair(live: Live, query: int, doc: int, pair: int | None) -> dict[str
     if pair is None:
         why = ("project_disabled" if live.q_disabled[query] else
                "no_query_tokens" if not out["tokens"] else "lexical_zero")
-        out.update(matched=False, score=0, gate=why, reason=GATE_REASONS[why])
+        out.update(matched=False, score=0, gate=why, reason=gate_reason(why, live.c))
         if out["returned"]:
             out["kept"] = KEPT_AT_ZERO
         return out
@@ -78,7 +78,7 @@ def explain_pair(live: Live, query: int, doc: int, pair: int | None) -> dict[str
         score=v["final"] if g == 0 else 0.0,
         score_before_gate=v["final"],
         gate=gate,
-        reason=GATE_REASONS[gate] if gate else None,
+        reason=gate_reason(gate, live.c) if gate else None,
         token_matches=tokens,
         strong_matches=int(prep.strong[pair]),
         meaningful_matches=int(prep.meaningful[pair]),

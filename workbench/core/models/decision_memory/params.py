@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from workbench.core.engine import Signal
 from workbench.core.models.decision_memory.constants import DEFAULTS as D
+from workbench.core.models.decision_memory.constants import Constants
 from workbench.core.models.decision_memory.project import check_time
 from workbench.core.params import Param, ParamSchema
 
@@ -64,6 +65,22 @@ GATES = (
     # it overrides every other gate of the query's pairs
     "project_disabled",
 )
+
+def gate_reason(gate: str, c: Constants = D) -> str:
+    """`GATE_REASONS[gate]`, naming the word lists in use where the gate reads one (a user's
+    own operational words or durable tags, not the original's)."""
+    def listed(words: tuple[str, ...], most: int = 6) -> str:
+        shown = ", ".join(words[:most]) + (" …" if len(words) > most else "")
+        return shown or "none: the list is empty"
+
+    if gate == "operational_title":
+        return ("injection skips non-manual decisions whose title starts with an operational "
+                f"word ({listed(c.operational_words)})")
+    if gate == "no_durable_tag":
+        return ("injection skips non-manual decisions without a durable tag "
+                f"({listed(c.durable_tags)})")
+    return GATE_REASONS[gate]
+
 
 # the settings only manual search reads, and those only injection reads
 SEARCH_ONLY = ("search_min_score", "search_limit", "important_search", "manual_search",
