@@ -59,10 +59,11 @@ class Param:
 
     @property
     def slider_top(self) -> float:
-        """Where the window's slider ends (`slider_high`, else `high`)."""
+        """Where the window's slider ends (`slider_high`, else `high`; never past `high`,
+        which a search may narrow: a limit capped at the corpus size)."""
+        assert self.high is not None
         top = self.slider_high if self.slider_high is not None else self.high
-        assert top is not None
-        return float(top)
+        return float(min(top, self.high))
 
     @property
     def zero_unlimited(self) -> bool:
@@ -76,9 +77,8 @@ class Param:
         if self.kind == "choice" and self.default not in self.choices:
             raise ValueError(f"parameter {self.name}: default not among choices")
         if self.slider_high is not None and not (
-                self.low is not None and self.high is not None
-                and self.low < self.slider_high <= self.high):
-            raise ValueError(f"parameter {self.name}: slider_high outside (low, high]")
+                self.low is not None and self.low < self.slider_high):
+            raise ValueError(f"parameter {self.name}: slider_high at or below low")
         # the default must itself be valid
         self.validate(self.default)
 
