@@ -640,10 +640,12 @@ def test_ctrl_r_applies_the_prepare_boxs_held_edits(qtbot: QtBot) -> None:
     w.close()
 
 
-def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot) -> None:
+def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot, styled: object) -> None:
     """At 1,280 × 720 its three tables scrolled sideways ("Logge" cut in each, its values
     hidden), the histogram's legend box covered the tops of its bars, and the verdict was a
-    four-line column beside the title."""
+    four-line column beside the title. In the window's own font (`styled`) they still
+    scrolled, "Log" cut to "Lo", and the histogram's key read "■ baseline ■ cu" and its
+    axis "results per tur" (review 45, F5)."""
     w = MainWindow(synchronous=True, restore=False)
     qtbot.addWidget(w)
     w.resize(1280, 720)
@@ -665,6 +667,12 @@ def test_the_injection_tables_are_read_whole_at_1280(qtbot: QtBot) -> None:
     assert title.index("baseline") < title.index("current")  # as the bars stand
     assert panel.plot.getPlotItem().legend is None  # nothing drawn over the bars
     assert panel.verdict.width() > panel.width() // 2  # a line under the title, full width
+    # the histogram: its axis title whole, its key one entry a line where one line is cut
+    plot = panel.plot.getPlotItem()
+    for text in (plot.getAxis("bottom").label, plot.titleLabel.item):
+        margin = text.document().documentMargin()  # around the glyphs, inside the rect
+        where = text.mapRectToScene(text.boundingRect()).adjusted(margin, 0, -margin, 0)
+        assert where.left() >= 0 and where.right() <= panel.plot.width(), text.toPlainText()
     w.close()
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from numpy.typing import NDArray
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -66,20 +66,26 @@ from .diagnostics_figures import (
     setting_text,
     varies,
     verdict,
+    with_delta,
 )
 from .diagnostics_table import cell, fit_table, fit_width
 
 NOT_APPLICABLE = ("Injection diagnostics are pi-lodestone's why-stats: choose the "
                   "decision-memory model (on pi-memory decisions) to see them.")
-COLUMNS = ("", "Current", "Baseline", "Δ", "Log")
+# a change from the baseline follows the current figure in its cell ("20  +12"): a column
+# of its own in each table (with the histogram) held the row wider than a 1,280 px window,
+# every table scrolling sideways and the histogram's key and axis cut
+COLUMNS = ("", "Current", "Baseline", "Log")
 ID_COLUMNS = ("Top ids", "Times", "Avg score", "Baseline", "Log")
+LOG_COLUMN = {len(COLUMNS): 3, len(ID_COLUMNS): 4}  # a table's column count → its Log column
 HEADER_HELP = {
-    "Current": "at the parameters in use now",
+    "Current": ("at the parameters in use now; with a baseline pinned, its change from the "
+                "baseline follows (current − baseline, ±0: the same)"),
     "Baseline": "at the pinned baseline's parameters",
-    "Δ": "current − baseline",
     "Log": "as pi-lodestone logged it: the injections log beside the decisions",
     "Top ids": "the decisions injected most often at the current parameters",
-    "Times": "turns that injected it, current parameters",
+    "Times": ("turns that injected it, current parameters; with a baseline pinned, the change "
+              "from the baseline's follows"),
     "Avg score": "its mean score over those turns",
 }
 # the ids' table counts turns in each column after Avg score: its own help says so (its
@@ -87,6 +93,7 @@ HEADER_HELP = {
 ID_HELP = {**HEADER_HELP,
            "Baseline": "turns that injected it at the pinned baseline's parameters (as Times)"}
 PLOT_MIN = 140  # px: three bars and their axis still read
+KEY_ONE_LINE = 240  # px: a plot narrower than this keys one entry a line
 
 
 class InjectionDiagnostics(ChartPanel):
@@ -130,6 +137,7 @@ class InjectionDiagnostics(ChartPanel):
         self.plot.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
         self.plot.setMinimumWidth(PLOT_MIN)
         row.addWidget(self.plot, 1)
+        self.plot.installEventFilter(self)
         self.stack.addWidget(content)
         self.body.addWidget(self.stack)
         # what is shown (tests, export)
@@ -272,7 +280,7 @@ class InjectionDiagnostics(ChartPanel):
                f"{self._log_path}: every turn, replayed here or not" if shown == "all"
                else "")
         for t in (*self.tables, self.ids):
-            header = t.horizontalHeaderItem(4)
+            header = t.horizontalHeaderItem(LOG_COLUMN[t.columnCount()])
             if header is not None:  # "Log" either way (wider, it scrolled at 1,280 px):
                 header.setToolTip(tip)  # the choice above says which, the turns row how many
 
@@ -328,22 +336,20 @@ class InjectionDiagnostics(ChartPanel):
                     texts = [verdict(st) if st else "" for st in columns]
                     t.setItem(row, 1, cell(texts[0]))
                     t.setItem(row, 2, cell(texts[1], color=MUTED))
-                    t.setItem(row, 3, cell(""))
-                    t.setItem(row, 4, cell(texts[2], color=MUTED))
+                    t.setItem(row, 3, cell(texts[2], color=MUTED))
                     continue
                 if key in SETTINGS:  # each turn's own: a range where they differ
                     self._fill_setting(t, row, key)
                     continue
                 now = figure(cur, key)
                 was = figure(base, key) if base else None
-                t.setItem(row, 1, cell(fmt(now, dec)))
+                t.setItem(row, 1, cell(with_delta(
+                    fmt(now, dec), None if was is None else fmt_delta(now - was, dec))))
                 t.setItem(row, 2, cell("" if was is None else fmt(was, dec), color=MUTED))
-                t.setItem(row, 3, cell("" if was is None else fmt_delta(now - was, dec)))
-                t.setItem(row, 4, cell(fmt(figure(logged, key), dec) if logged else "",
+                t.setItem(row, 3, cell(fmt(figure(logged, key), dec) if logged else "",
                                         color=MUTED))
             t.setColumnHidden(2, base is None)
-            t.setColumnHidden(3, base is None)
-            t.setColumnHidden(4, logged is None)
+            t.setColumnHidden(3, logged is None)
             fit_width(t)
         # the CLI's why-stats --live verdict: on the turns that injected something (an empty
         # turn's 0, pi-lodestone's way, pulled the average under the min score itself), and
@@ -358,7 +364,10 @@ class InjectionDiagnostics(ChartPanel):
         (an eval case's topK), the slider they do not take said in its tooltip."""
         cur, base, logged = self._columns()
         assert cur is not None
-        now = cell(setting_text(cur, key))
+        same = base is not None and not varies(cur, key) and not varies(base, key)
+        now = cell(with_delta(setting_text(cur, key),
+                              fmt_delta(figure(cur, key) - figure(base, key), 0)
+                              if same and base is not None else None))
         tip = self._setting_help(key)
         now.setToolTip(tip)
         name = t.item(row, 0)
@@ -366,10 +375,7 @@ class InjectionDiagnostics(ChartPanel):
             name.setToolTip(tip)
         t.setItem(row, 1, now)
         t.setItem(row, 2, cell(setting_text(base, key) if base else "", color=MUTED))
-        same = base is not None and not varies(cur, key) and not varies(base, key)
-        t.setItem(row, 3, cell(fmt_delta(figure(cur, key) - figure(base, key), 0)
-                               if same and base is not None else ""))
-        t.setItem(row, 4, cell(setting_text(logged, key) if logged else "", color=MUTED))
+        t.setItem(row, 3, cell(setting_text(logged, key) if logged else "", color=MUTED))
 
     def _setting_help(self, key: str) -> str:
         """What a min score or limit cell holds: the turns' own range, and each slider of
@@ -406,12 +412,12 @@ class InjectionDiagnostics(ChartPanel):
         t = self.ids
         t.setRowCount(len(cur.most_injected))
         for row, (rid, n, avg) in enumerate(cur.most_injected):
-            t.setItem(row, 0, cell(rid, right=False))
-            t.setItem(row, 1, cell(str(n)))
-            t.setItem(row, 2, cell(f"{avg:.2f}"))
             b = times["baseline"][rid]
-            t.setItem(row, 3, cell(f"{b}  {signed(n - b, 0)}" if self.baseline_stats
-                                    else "", color=MUTED))
+            t.setItem(row, 0, cell(rid, right=False))
+            t.setItem(row, 1, cell(with_delta(str(n), signed(n - b, 0) if self.baseline_stats
+                                              else None)))
+            t.setItem(row, 2, cell(f"{avg:.2f}"))
+            t.setItem(row, 3, cell(str(b) if self.baseline_stats else "", color=MUTED))
             t.setItem(row, 4, cell(str(times["logged"][rid]) if self.logged_stats else "",
                                     color=MUTED))
         t.setColumnHidden(3, self.baseline_stats is None)
@@ -433,20 +439,32 @@ class InjectionDiagnostics(ChartPanel):
                                    height=self.counts_baseline)
         self.bars_baseline.setVisible(base is not None)
         item = self.plot.getPlotItem()
-        # the key in the plot's title row, over the bars' room, never on them (a legend
-        # box inside a 170 px plot hid the tops of its bars); exported with the plot
-        # in the bars' order, left to right: the baseline's grey bar before the current one
-        key = [*([(OTHER, "baseline")] if base else []), (A_COLOR, "current")]
-        # one entry a line in a narrow plot (at 1,024 px "baseline" was cut to "baseli")
-        sep = "<br>" if self.plot.width() < 240 else "&nbsp;&nbsp;"
-        item.setTitle(sep.join(f"<span style='color:{c}'>■</span> "
-                               f"<span style='color:{INK}'>{t}</span>" for c, t in key),
-                      size="9pt")
+        self._draw_key()
         item.getAxis("bottom").setTicks([[(float(i), str(i)) for i in range(size)]])
         top = max(int(self.counts_current.max(initial=0)),
                   int(self.counts_baseline.max(initial=0)), 1)
         item.setXRange(-0.6, size - 0.4, padding=0)
         item.setYRange(0, top * 1.1, padding=0)
+
+    def _draw_key(self) -> None:
+        """The key in the plot's title row, over the bars' room, never on them (a legend box
+        inside a 170 px plot hid the tops of its bars); exported with the plot; in the bars'
+        order, left to right: the baseline's grey bar before the current one. One entry a
+        line in a narrow plot (at 1,024 px "baseline" was cut to "baseli"), said again as
+        the plot's width changes (drawn before the tables took their width, a 163 px plot
+        kept one line, cut to "■ baseline ■ curren")."""
+        key = [*([(OTHER, "baseline")] if self.baseline_stats else []),
+               (A_COLOR, "current")]
+        sep = "<br>" if self.plot.width() < KEY_ONE_LINE else "&nbsp;&nbsp;"
+        self.plot.getPlotItem().setTitle(
+            sep.join(f"<span style='color:{c}'>■</span> <span style='color:{INK}'>{t}</span>"
+                     for c, t in key), size="9pt")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if (watched is self.plot and event.type() == QEvent.Type.Resize
+                and self.stats is not None):
+            self._draw_key()
+        return super().eventFilter(watched, event)
 
     def _show_note(self, text: str) -> None:
         self.stats = self.baseline_stats = self.logged_stats = None
@@ -472,7 +490,7 @@ class InjectionDiagnostics(ChartPanel):
                  for c in range(table.columnCount())] for r in range(table.rowCount())]
 
     def figure_texts(self) -> dict[str, list[str]]:
-        """Each figure's key → its shown [current, baseline, Δ, logged] texts."""
+        """Each figure's key → its shown [current (and its Δ), baseline, logged] texts."""
         out = {}
         for t, group in zip(self.tables, FIGURES, strict=True):
             for (key, _, _), row in zip(group, self.cell_texts(t), strict=True):

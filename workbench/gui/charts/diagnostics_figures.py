@@ -89,6 +89,12 @@ def fmt_delta(delta: float, decimals: int) -> str:
     return signed(delta, decimals or (0 if float(delta).is_integer() else 2))
 
 
+def with_delta(text: str, delta: str | None) -> str:
+    """A current figure's cell: the figure, then its change from the baseline where one is
+    pinned ("20  +12", "0.95  ±0")."""
+    return text if delta is None else f"{text}  {delta}"
+
+
 def verdict(stats: InjectionStats) -> str:
     """The why-stats closing line about the threshold, short."""
     if not stats.turns:
