@@ -10,6 +10,7 @@ change what prepare computes (tokenizer options, embedding model) and so invalid
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import tomllib
@@ -274,10 +275,16 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
 
 
 def load_params_file(path: str | Path) -> dict[str, object]:
-    """Read a TOML parameter file: top-level `name = value` pairs, or a `[params]` table."""
+    """Read a TOML parameter file: top-level `name = value` pairs, or a `[params]` table; or
+    the record of changes `workbench export --out` writes (`<model>.changes.json`: the
+    values it records, `_json_params`). The export's other files are refused with what
+    they are and what to give instead."""
     p = Path(path)
     try:
-        data = toml_text.loads(p.read_text(encoding="utf-8-sig"))
+        text = p.read_text(encoding="utf-8-sig")
+        if text.lstrip().startswith("{"):  # JSON (no TOML file starts so): an export's
+            return _json_params(p, text)
+        data = toml_text.loads(text)
     except FileNotFoundError:
         raise ParamError(f"{p}: no such parameter file") from None
     except IsADirectoryError:
@@ -303,6 +310,7 @@ def load_params_file(path: str | Path) -> dict[str, object]:
             raise ParamError(f"{p}: not valid TOML: {exc}") from None
         raise ParamError(f"{p}:{at[1]}: not valid TOML: {str(exc)[:at.start()]} "
                          f"(column {at[2]})") from None
+    _refuse_env_file(p, data)
     if not data:  # comments at most: a file cut off before [params] read as the defaults
         raise ParamError(f"{p}: no parameters in it (an empty file, or one cut off before its "
                          "[params] table); write NAME = VALUE lines or a [params] table")
@@ -326,11 +334,61 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     return out
 
 
+def _json_params(p: Path, text: str) -> dict[str, object]:
+    """A JSON file given as parameters: the values of an export's record of changes
+    (`export.record_values`); ParamError saying what any other JSON file is and what to
+    give instead (before, each read "not valid TOML: Invalid statement")."""
+    from workbench.core import export
+
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParamError(f"{p}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno}); "
+                         "a parameter file is TOML, or an export's record of changes"
+                         ) from None
+    except RecursionError:
+        raise ParamError(f"{p}: not valid JSON (nested too deeply)") from None
+    if export.is_record(doc):
+        try:
+            return export.record_values(p, doc)[1]
+        except ValueError as exc:
+            raise ParamError(str(exc)) from None
+    what = export.written_file_text(p, doc) or "a JSON file"
+    raise ParamError(f"{p}: {what}, not a parameter file: {export.instead_text(p)}")
+
+
+def _record_model(p: Path) -> str | None:
+    """The model an export's record of changes names (None: the file is none)."""
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    model = doc.get("model") if isinstance(doc, dict) and "changed" in doc else None
+    return model if isinstance(model, str) else None
+
+
+def _refuse_env_file(p: Path, data: Mapping[str, object]) -> None:
+    """A .env file of the variables an export writes (`decision-memory.env`: NAME=value
+    lines parse as TOML) refused with what it is, not as an unknown parameter."""
+    from workbench.core.export import ENV_MODEL, instead_text
+
+    owners = sorted({ENV_MODEL[k] for k in data if k in ENV_MODEL})
+    if owners and all(k.isupper() for k in data):
+        model, target = owners[0]
+        raise ParamError(f"{p}: {target}'s environment variables ({', '.join(list(data)[:2])}"
+                         f"{', …' if len(data) > 2 else ''}), as `workbench export` writes "
+                         f"them, not a parameter file: {instead_text(p, model)}")
+
+
 def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]:
     """A parameter file's values, each validated against `schema`: ParamError naming the file,
     the line of the value and the parameter for one that is unknown or out of range."""
     p = Path(path)
     values = load_params_file(p)
+    other = _other_model(p, schema) if _record_model(p) else None
+    if other:  # a record names its model: checked before names it shares with this one
+        raise ParamError(f"{p} holds {other[0]}'s parameters ({other[1]}): run with "
+                         f"-m {other[0]}")
     out: dict[str, ParamValue] = {}
     for name, value in values.items():
         try:
@@ -352,9 +410,11 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
 def _other_model(path: Path, schema: ParamSchema) -> tuple[str, str] | None:
     """(model id, how the file names it) where the file says it was written for a model
     whose parameters are not `schema`'s: its [tuned] record's model, or the first line that
-    `tune --out` or `models ID --toml` writes."""
-    from workbench.core.models import get_model
-
+    `tune --out` or `models ID --toml` writes; or the model an export's record names."""
+    record = _record_model(path)
+    if record is not None:
+        return _named_model(schema, (record, "the record of changes `workbench export` "
+                                     f"wrote for {record}"))
     text = path.read_text(encoding="utf-8-sig")
     named: tuple[str, str] | None = None
     tuned = toml_text.loads(text).get("tuned")
@@ -367,6 +427,13 @@ def _other_model(path: Path, schema: ParamSchema) -> tuple[str, str] | None:
             named = (found[1], f"written by tune for {found[1]}" if "tune" in found[0] else
                      f"the defaults `workbench models {found[1]} --toml` prints")
             break
+    return _named_model(schema, named)
+
+
+def _named_model(schema: ParamSchema, named: tuple[str, str] | None) -> tuple[str, str] | None:
+    """`named` where its model's parameters are not `schema`'s, else None."""
+    from workbench.core.models import get_model
+
     if named is None:
         return None
     try:
@@ -376,10 +443,25 @@ def _other_model(path: Path, schema: ParamSchema) -> tuple[str, str] | None:
 
 
 def line_of(path: Path, name: str) -> int | None:
-    """The 1-based line where a TOML file sets `name` (None where no line does)."""
+    """The 1-based line where a TOML file sets `name`, or where an export's record of changes
+    gives its value (None where no line does)."""
     key = re.escape(name)
+    if path.read_text(encoding="utf-8-sig").lstrip().startswith("{"):
+        return _record_line(path, key)
     return _first_line(path, re.compile(
         rf"""^\s*(?:params\s*\.\s*)?(?:{key}|"{key}"|'{key}')\s*="""))
+
+
+def _record_line(path: Path, key: str) -> int | None:
+    """The line of a record of changes that gives the value read (`key`: escaped): under
+    its `workbench_params`, else the change that names it."""
+    lines = path.read_text(encoding="utf-8-sig").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip().startswith(
+        '"workbench_params"')), None)
+    pattern = re.compile(rf'^\s*"{key}"\s*:' if start is not None
+                         else rf'^\s*"name"\s*:\s*"{key}"\s*,?\s*$')
+    return next((i for i, line in enumerate(lines[start or 0:], (start or 0) + 1)
+                 if pattern.match(line)), None)
 
 
 def _table_line(path: Path, name: str) -> int | None:

@@ -214,7 +214,10 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     """The file's `[tuned]` table, None when it has none (a file written by hand). The file
     has been read as parameters already, so it is valid TOML."""
     p = Path(path)
-    data = toml_text.loads(p.read_text(encoding="utf-8-sig")).get("tuned")
+    text = p.read_text(encoding="utf-8-sig")
+    if text.lstrip().startswith("{"):  # an export's record of changes (JSON): no [tuned]
+        return None
+    data = toml_text.loads(text).get("tuned")
     if data is None:
         return None
     if not isinstance(data, dict):
