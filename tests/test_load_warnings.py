@@ -172,3 +172,28 @@ def test_a_record_with_two_flaws_is_counted_once() -> None:
              DecisionKept("d.jsonl", "a second record of this id", line=7, field="id")]
     ((heading, lines),) = skipped_report(flaws)
     assert heading.startswith("3 decision record(s) with a flaw") and len(lines) == 4
+
+
+def _judged(ids: list[str], judged: dict[str, int]) -> list[str]:
+    corpus = Corpus([Document(d, "", "x") for d in ids])
+    return load_warnings(Dataset("vault", corpus, QuerySet([Query("m01", "x")]),
+                                 {"m01": judged}))
+
+
+def test_a_judgment_naming_a_note_as_its_link_is_asked_about() -> None:
+    # review 45 rv1, F9: a vault's ids are paths with .md; a judgment written as the note's
+    # Obsidian link (no extension), or in another case, was only "not in the corpus"
+    notes = ["backend/rate-limiting.md", "people/Zoë Müller.md", "a/index.md", "b/index.md"]
+    (line,) = _judged(notes, {"backend/rate-limiting": 3, "people/zoë müller.md": 2,
+                              "index": 1, "gone.md": 1})
+    assert line.startswith("4 relevant judgment(s) name documents not in the corpus")
+    # one note each for the first two; "index" is two notes' name: no guess, and none for
+    # "gone.md"
+    assert line.endswith("; did you mean backend/rate-limiting.md for backend/rate-limiting, "
+                         "people/Zoë Müller.md for people/zoë müller.md?")
+    # a wikilink's bare name, where one note has it
+    (line,) = _judged(notes, {"Rate-Limiting": 1})
+    assert line.endswith("; did you mean backend/rate-limiting.md for Rate-Limiting?")
+    # two notes that fold to it: no guess
+    (line,) = _judged(["x/A.md", "x/a.MD"], {"x/a": 1})
+    assert "did you mean" not in line

@@ -19,12 +19,13 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from workbench.core.cases import has_cases
 from workbench.core.data import Dataset, FormatError
 
 SHOWN = 3  # examples named per warning
+MEANT_MAX = 1_000_000  # ids: a larger corpus is not searched for what a judgment meant
 
 
 def left_out_text(dataset: Dataset, split: str = "") -> str:
@@ -47,9 +48,12 @@ def load_warnings(dataset: Dataset) -> list[str]:
     ghosts = [(qid, did) for qid, judged in (dataset.qrels or {}).items()
               for did, grade in judged.items() if grade > 0 and did not in corpus]
     if ghosts:
+        meant = _meant(sorted({d for _, d in ghosts}), corpus)
         out.append(f"{len(ghosts):,} relevant judgment(s) name documents not in the corpus "
                    f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
-                   "documents no ranking can retrieve")
+                   "documents no ranking can retrieve"
+                   + (f"; did you mean {_examples([f'{c} for {d}' for d, c in meant])}?"
+                      if meant else ""))
     grades = [g for judged in (dataset.qrels or {}).values() for g in judged.values()]
     if grades and max(grades) <= 0 and not has_cases(dataset):  # cases pass or fail anyway
         # (pi-lodestone's must_not_include cases judge only what must stay out)
@@ -127,6 +131,34 @@ def load_warnings(dataset: Dataset) -> list[str]:
 
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _meant(missing: list[str], ids: Sequence[str] | Mapping[str, object]
+           ) -> list[tuple[str, str]]:
+    """(a judged id the corpus lacks, the one corpus id it most likely means), where exactly
+    one id matches it once case is folded and a file extension dropped (a vault note judged
+    as its Obsidian link, `backend/rate-limiting` for backend/rate-limiting.md), or, for an
+    id without a folder, by its file name alone (a wikilink's `[[rate-limiting]]`). Looked
+    for in corpora up to MEANT_MAX ids (one pass over them, keeping only the ids wanted)."""
+    if len(ids) > MEANT_MAX:
+        return []
+    wanted = {d.casefold() for d in missing}
+    found: dict[str, set[str]] = {}
+    for cid in ids:
+        folded = cid.casefold()
+        name = folded.rsplit("/", 1)[-1]
+        dot = name.rfind(".")
+        bare = folded[:len(folded) - len(name) + dot] if dot > 0 else folded
+        for key in {folded, bare, "/" + name, "/" + name[:dot] if dot > 0 else "/" + name}:
+            if key.lstrip("/") in wanted:
+                found.setdefault(key, set()).add(cid)
+    out = []
+    for did in missing:
+        folded = did.casefold()
+        hits = found.get(folded) or ("/" not in folded and found.get("/" + folded)) or set()
+        if len(hits) == 1:
+            out.append((did, next(iter(hits))))
+    return out
 
 
 def _examples(items: list[str]) -> str:
