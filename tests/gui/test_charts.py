@@ -113,11 +113,12 @@ def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: Qt
     assert chart.docs.size == 0 and "ranks no document" in chart._top_hint
     assert plot.getAxis("left")._tickLevels in (None, [[]])
     names = [label.text for _, label in chart.top_legend.items]
-    # vault-search's signals, by their sliders' names (tf is "Weight: term frequency")
+    # vault-search's signals, by their sliders' names (tf is "Weight: term frequency"),
+    # less those 0 for every pair here (proximity when shipped, the clamp at weights
+    # summing to 1)
     assert tea.result.scores.signals[0] == "tf"
     assert "BM25" not in names
-    assert names == [
-        "term frequency", "position", "density", "proximity", "clamp", "total"]
+    assert names == ["term frequency", "position", "density", "total"]
 
 
 def test_no_result_yet_draws_no_empty_axes(qtbot: QtBot) -> None:
@@ -180,7 +181,10 @@ def test_the_row_labels_of_a_short_chart_are_a_line_apart(qtbot: QtBot,
 
 def test_the_legend_of_a_short_chart_fits_it(qtbot: QtBot, vault: TuningSession) -> None:
     """In a 720-px window the chart is about 100 px tall: vault's legend, six rows (tf …
-    clamp, total), was cut after the fourth. Its entries take more columns instead."""
+    clamp, total), was cut after the fourth. Its entries take more columns instead. (The
+    documented variant's: shipped, proximity and the clamp are 0 and left out.)"""
+    vault.set_params({"variant": "documented"})
+    vault.recompute()
     chart = ContributionChart(vault)
     qtbot.addWidget(chart)
     chart.resize(900, 190)

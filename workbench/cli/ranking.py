@@ -182,7 +182,10 @@ def cmd_rank(args: argparse.Namespace) -> int:
                if gated else "")
         print(f"no results{why}")
         return EXIT_OK
-    signals = list(rows[0]["contributions"])
+    # a signal 0 everywhere at these values (vault-search's proximity when shipped) left
+    # out of the table; --format json keeps every one
+    idle = model.idle_signals(pipe.prepared, pipe.params)
+    signals = [s for s in rows[0]["contributions"] if s not in idle]
     header = ["rank", "id", "title", "score", "rel", *signals]
     corpus = dataset.corpus  # a title that is a label (an event type) with its first line
     table = [[r["rank"], r["id"], _clip(display_title(corpus, corpus[r["doc"]]), 40),
@@ -277,7 +280,9 @@ def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
     rel = "" if r["relevance"] is None else f"   judged {r['relevance']}"
     title = display_title(pipe.dataset.corpus, pipe.dataset.corpus[r["doc"]])
     print(f"\n#{r['rank']}  {r['id']}  {title}{rel}")
-    summed = " + ".join(f"{name} {value:.6g}" for name, value in r["contributions"].items())
+    idle = pipe.model.idle_signals(pipe.prepared, pipe.params)  # 0 for every pair
+    summed = " + ".join(f"{name} {value:.6g}" for name, value in r["contributions"].items()
+                        if name not in idle)
     details = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r["doc"], pipe.params)
     formula = details.pop("formula", None)  # a model's own form of the score (a product)
     if formula:

@@ -164,6 +164,12 @@ class Model(ABC):
         unless named. By default none."""
         return {}
 
+    def idle_signals(self, prepared: Any, params: Params) -> frozenset[str]:
+        """Signals 0 for every pair at these parameters whatever the data (a term the
+        prepared variant lacks, a clamp its weights cannot reach): the legend, the tables
+        and the breakdowns leave them out, their sums unchanged. By default none."""
+        return frozenset()
+
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         """What a reader must know about these values on this data before trusting scores
         (a setting that reads something the data lacks), one line each. By default none."""

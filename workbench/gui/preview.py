@@ -27,7 +27,7 @@ from workbench.textout import explain_lines
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
 from .palette import number, score_decimals, signal_hex
-from .signal_names import signal_labels
+from .signal_names import idle_signals, signal_labels
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOP = frozenset("the and for are was were with that this from what which when where who how "
@@ -295,9 +295,11 @@ class DocumentPreview(QWidget):
         # one count of decimals for the score and its terms, the ranked table's for it
         places = score_decimals([total, *map(float, contrib)])
         names = signal_labels(self.session.model, sc.signals)  # the sliders' names
+        idle = idle_signals(self.session)  # 0 for every pair here: left out
         items = " + ".join(f"<span style='color:{signal_hex(i)}'>■</span> {html.escape(n)} "
                            f"{number(float(v), places)}"
-                           for i, (n, v) in enumerate(zip(names, contrib, strict=False)))
+                           for i, (n, v) in enumerate(zip(names, contrib, strict=False))
+                           if sc.signals[i] not in idle)
         gate = (f" <b style='color:#c0392b'>gated: {html.escape(sc.gates[g - 1])}</b>"
                 if g > 0 and g - 1 < len(sc.gates) else "")
         formula = (details or {}).get("formula")

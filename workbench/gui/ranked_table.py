@@ -39,7 +39,7 @@ from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .elided import ElidingLabel, MiddleElided, esc
 from .palette import BETTER, GATED, WORSE, score_decimals, signal_hex
 from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranked_rows
-from .signal_names import signal_labels
+from .signal_names import idle_signals, signal_labels
 
 Index = QModelIndex | QPersistentModelIndex
 COLUMNS = ("rank", "Δ", "id", "title", "score", "rel", "contributions", "gate")
@@ -241,9 +241,12 @@ class RankedTableModel(QAbstractTableModel):
 
     def _tooltip(self, r: RankedRow, col: int) -> str | None:
         if col == BAR_COLUMN and self.session.result is not None:
-            names = signal_labels(self.session.model, self.session.result.scores.signals)
+            signals = self.session.result.scores.signals
+            names = signal_labels(self.session.model, signals)
+            idle = idle_signals(self.session)  # 0 for every pair here: left out
             parts = [f"<span style='color:{signal_hex(i)}'>■</span> {n}: {v:.4g}"
-                     for i, (n, v) in enumerate(zip(names, r.contributions, strict=False))]
+                     for i, (n, v) in enumerate(zip(names, r.contributions, strict=False))
+                     if signals[i] not in idle]
             return "<br>".join(parts)
         if col == 1 and r.has_baseline:
             k = self.session.k
@@ -466,10 +469,15 @@ class RankedTable(QWidget):
         q = s.dataset.queries[s.query]
         # a space between entries, none inside one: the label wraps between signals only
         # the signals by their sliders' names, no space inside one: it wraps between signals
+        # less those 0 for every pair at these values (vault-search's proximity when
+        # shipped, its clamp while the weights sum to 1 at most), each in its bars' colour
+        idle = idle_signals(s)
         legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;"
                           + esc(name).replace(" ", "&nbsp;")
-                          for i, name in enumerate(signal_labels(s.model,
-                                                                 s.result.scores.signals)))
+                          for i, (sid, name) in enumerate(zip(
+                              s.result.scores.signals,
+                              signal_labels(s.model, s.result.scores.signals), strict=True))
+                          if sid not in idle)
         clipped = _clip(q.text, 140)
         text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
         # the notes first: the label holds two lines, and a long list of signals (codeledger

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from workbench.core.engine import Model
+from workbench.core.session import TuningSession
 
 
 def shown_label(label: str) -> str:
@@ -24,3 +25,13 @@ def signal_labels(model: Model | None, names: Sequence[str]) -> list[str]:
     declare it)."""
     known = {s.name: s.label for s in model.signals} if model is not None else {}
     return [shown_label(known[n]) if n in known else n for n in names]
+
+
+def idle_signals(session: TuningSession) -> frozenset[str]:
+    """The signals the session's model says are 0 for every pair at its values
+    (`Model.idle_signals`: vault-search's proximity when shipped), which the legend, the
+    bars' tooltips and the breakdown leave out; none before a result."""
+    s = session
+    if s.model is None or s.prepared is None or s.result is None:
+        return frozenset()
+    return s.model.idle_signals(s.prepared, s.params)

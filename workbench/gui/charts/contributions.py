@@ -21,7 +21,7 @@ from workbench.core.compare import doc_contributions
 from workbench.core.session import TuningSession
 from workbench.gui.elided import ElidingLabel
 from workbench.gui.palette import signal_hex, signed
-from workbench.gui.signal_names import signal_labels
+from workbench.gui.signal_names import idle_signals, signal_labels
 
 from ._base import (
     A_COLOR,
@@ -100,6 +100,7 @@ class ContributionChart(ChartPanel):
         self._top_hint = self._pair_hint = ""
         self._top_range: tuple[float, float, int] | None = None
         self._top_signals: tuple[str, ...] | None = None
+        self._top_idle: frozenset[str] = frozenset()  # the signals its legend leaves out
         self._top_bars: list[pg.BarGraphItem] = []
         self._top_ticks: pg.ScatterPlotItem | None = None
         self._top_labels: list[tuple[float, str]] | None = None
@@ -142,17 +143,20 @@ class ContributionChart(ChartPanel):
         """The bars (one item per signal), the total ticks and the zero line, built once per
         signal set and then updated in place: a slider tick moves bars, it does not rebuild
         items, legend and layout (which cost ~20 ms of the GUI thread per redraw)."""
-        if self._top_signals != signals or self._top_ticks is None:
+        idle = idle_signals(self.session)
+        if self._top_signals != signals or self._top_idle != idle or self._top_ticks is None:
             self._clear(self.top_plot, self.top_legend)
             plot = self.top_plot.getPlotItem()
             self._top_bars = []
-            # keyed by the signals' sliders' names, as the ranked table's legend
+            # keyed by the signals' sliders' names, as the ranked table's legend, less those
+            # 0 for every pair at these values (vault-search's proximity when shipped)
             for i, name in enumerate(signal_labels(self.session.model, signals)):
                 bar = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR,
                                       brush=pg.mkBrush(signal_hex(i)),
                                       pen=pg.mkPen("w", width=0.5))
                 plot.addItem(bar)
-                self.top_legend.addItem(bar, name)
+                if signals[i] not in idle:
+                    self.top_legend.addItem(bar, name)
                 self._top_bars.append(bar)
             self._top_ticks = pg.ScatterPlotItem(x=[], y=[], symbol="|", size=16,
                                                  pen=pg.mkPen(INK, width=2),
@@ -161,7 +165,7 @@ class ContributionChart(ChartPanel):
             self.top_legend.addItem(self._top_ticks, "total")
             self._fit_legend()
             plot.addItem(pg.InfiniteLine(pos=0, angle=90, pen=pg.mkPen(INK, width=1)))
-            self._top_signals = signals
+            self._top_signals, self._top_idle = signals, idle
             self._top_labels = self._labels_shown = None
         return self._top_bars, self._top_ticks
 

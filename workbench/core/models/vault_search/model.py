@@ -158,6 +158,23 @@ class VaultSearchModel(Model):
                       signals=self.signal_names,
                       parts=_pair_parts((tf, pos, den, prox, total - raw)), gates=self.gates)
 
+    def idle_signals(self, prepared: Any, params: Params) -> frozenset[str]:
+        """Proximity where the prepared variant is the shipped one (it has no such term) or
+        its weight is 0; the clamp where the weights in use sum to 1 at most: every part is a
+        weight times a curve in [0, 1] (the documented parts are means of such), so the sum
+        never leaves [0, 1] and the clamp removes nothing."""
+        prep: VaultSearchPrepared = prepared
+        shipped = prep.shipped is not None
+        weights = [float(params[k]) for k in ("w_tf", "w_position", "w_density")]
+        if not shipped:
+            weights.append(float(params["w_proximity"]))
+        idle = set()
+        if shipped or float(params["w_proximity"]) == 0:
+            idle.add("proximity")
+        if min(weights) >= 0 and sum(weights) <= 1 + 1e-9:  # (a sum of floats: 1 + ε)
+            idle.add("clamp")
+        return frozenset(idle)
+
     def selection_params(self, params: Params) -> Selection:
         """processResults: minScore only when > 0; offset and limit only when limit > 0 (a
         search without limit returns every result and ignores offset)."""
