@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import SHARED
 from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
-from workbench.core.engine import rank, resolve_params
+from workbench.core.engine import prepare, rank, resolve_params
 from workbench.core.models import get_model
 from workbench.core.models.decision_memory import (
     DEFAULTS,
@@ -296,3 +296,21 @@ def test_gate_reason_names_the_word_lists_in_use() -> None:
         p = resolve_params(model, over)
         got = model.explain(model.prepare(ds, p), ds, 0, 0, p)
         assert got["gate"] == gate and got["reason"].endswith(words), got["reason"]
+
+
+def test_word_lists_key_the_prepared_cache_whatever_their_gate() -> None:
+    """A run with the operational gate off and its own words was cached under the default
+    words' key (the list was idle by its gate, so keyed as the default, yet prepare read it):
+    the next run at defaults then injected a decision the original gates."""
+    from tests.conftest import SAMPLES
+    from workbench.core.formats import load_dataset
+
+    ds = load_dataset(SAMPLES / "decisions")
+    model = DecisionMemoryModel()
+    defaults = resolve_params(model)
+    fresh = model.combine(model.prepare(ds, defaults), defaults)
+    odd = resolve_params(model, {"gate_operational_title": False, "operational_words": "zzz",
+                                 "gate_no_durable_tag": False, "durable_tags": "zzz"})
+    prepare(model, ds, odd)  # through the disk cache
+    again = prepare(model, ds, defaults)
+    assert model.combine(again, defaults).total.tolist() == fresh.total.tolist()

@@ -22,7 +22,7 @@ def _spec(**ctx: object) -> tuple[int, int, float, int, bool]:
     from workbench.core.data import Query
 
     model = get_model("decision-memory")
-    s = query_spec(Query("q", "pooling", dict(ctx)), model.schema.resolve({}), 0.0, 1)
+    s = query_spec(Query("q", "pooling", dict(ctx)), model.schema.resolve({}), 0.0, 10)
     return s.mode, s.project_only, s.min_score, s.limit, s.text != "pooling" or bool(s.note)
 
 
@@ -63,3 +63,20 @@ def test_a_csv_query_file_can_ask_for_a_search(tmp_path: Path) -> None:
     # in a fixed mode the query's own mode is not read, so not warned of
     fixed = model.schema.resolve({"mode": "search"})
     assert not [w for w in model.data_warnings(ds, fixed) if "unreadable" in w]
+
+
+def test_a_huge_limit_cuts_nothing() -> None:
+    assert _spec(limit="1e20")[3] == 10  # the corpus's 10 decisions: no int64 overflow
+
+
+def test_a_word_list_that_reads_alike_is_no_change() -> None:
+    model = get_model("decision-memory")
+    p = model.schema.resolve({"operational_words": " READ,ran , executed, wrote, edited, "
+                                                   "listed, searched, fetched, opened, read",
+                              "durable_tags": "decision,preference,  workflow"})
+    assert model.schema.changed(p) == {}
+    assert model.schema.resolve({"durable_tags": "Decision"})["durable_tags"] == "Decision"
+    imp = get_model("importance")
+    q = imp.schema.resolve({"phrases_explicit": "SAVE this,store this, add to memory,"
+                                                "remember that I, note that"})
+    assert imp.schema.changed(q) == {}

@@ -53,6 +53,9 @@ class Param:
     zero: str = ""  # what 0 means, where it is not a number like the others ("all")
     # a text parameter's own rule: what is wrong with a value ("" when nothing is)
     check: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
+    # a text parameter's canonical form (a word list's entries trimmed, in lower case, joined
+    # by ", "): a value that reads alike is the same value — no change, no new cache entry
+    canon: Callable[[str], str] | None = field(default=None, compare=False, repr=False)
     # the slider's right end, where the useful values end well before `high` (an inject
     # min score of 0–1000 whose scores top out near 80: a pixel moved it by 20); a value
     # above it is typed, and the slider then sits at its end. None: `high`
@@ -114,6 +117,8 @@ class Param:
             wrong = self.check(value) if self.check is not None else ""
             if wrong:
                 raise ParamError(f"parameter {self.name}: {wrong}, got {value!r}")
+            if self.canon is not None:
+                return self.canon(value)
             return value
         number: float
         if isinstance(value, bool):

@@ -15,6 +15,7 @@ from workbench.core.engine import Signal
 from workbench.core.models.decision_memory.constants import DEFAULTS as D
 from workbench.core.models.decision_memory.constants import Constants
 from workbench.core.models.decision_memory.project import check_time
+from workbench.core.models.decision_memory.text import word_list
 from workbench.core.params import Param, ParamSchema
 
 
@@ -33,6 +34,16 @@ def _check_words(text: str) -> str:
     if any(c in text for c in "\n\r\t"):
         return "one line of words, separated by commas"
     return ""
+
+
+def _canon_words(text: str) -> str:
+    """A word list as one form: entries trimmed, lower case, repeats dropped, ", "-joined."""
+    return ", ".join(word_list(text))
+
+
+def _canon_tags(text: str) -> str:
+    """`_canon_words` keeping case: tags are compared as written."""
+    return ", ".join(word_list(text, lower=False))
 
 
 MODES = ("query", "injection", "search")
@@ -234,22 +245,23 @@ SCHEMA = ParamSchema([
           kind="bool", help="Injection gives 0 to a non-manual decision without a decision, "
                             "preference or workflow tag."),
     Param("generic_terms", "Generic terms", ", ".join(D.generic_terms), kind="text",
-          stage="prepare", check=_check_words,
+          stage="prepare", check=_check_words, canon=_canon_words,
           help="Query tokens that count as strong but not meaningful evidence (the injection "
                "gates' min_meaningful), comma-separated; the original's list by default. "
                "Compared with the lower-case tokens."),
     Param("operational_words", "Operational title words", ", ".join(D.operational_words),
-          kind="text", stage="prepare", check=_check_words, needs=("gate_operational_title",),
+          kind="text", stage="prepare", check=_check_words, canon=_canon_words,
           help="A title starting with one of these words (any case, then a word boundary) is "
                "operational: injection skips the decision unless it is manual. "
                "Comma-separated; the original's list by default."),
     Param("durable_tags", "Durable tags", ", ".join(D.durable_tags), kind="text",
-          stage="prepare", check=_check_words, needs=("gate_no_durable_tag",),
+          stage="prepare", check=_check_words, canon=_canon_tags,
           help="Tags that make a decision durable: injection skips a non-manual decision "
                "with none of them. Comma-separated, compared exactly as written; the "
                "original's list by default."),
     Param("injection_stop_words", "Injection query stop words",
           ", ".join(D.injection_stop_words), kind="text", stage="prepare", check=_check_words,
+          canon=_canon_words,
           help="Words the injection hook drops from a prompt before it searches "
                "(INJECTION_QUERY_STOP_WORDS), comma-separated; the original's 44 by default. "
                "Read for prompts only (query form prompt, or context with a prompt)."),

@@ -169,7 +169,9 @@ def query_spec(query: Query, params: Params, default_now: float, n_docs: int) ->
         text=text, note=note, cwd=cwd if isinstance(cwd, str) and cwd else None, now_ms=now,
         mode=_mode(ctx), project_only=_flag(ctx.get("project_only")),
         min_score=_number(ctx.get("min_score")),
-        limit=-1 if math.isnan(limit) else max(0, int(limit)), candidates=candidates,
+        # past the corpus a limit cuts nothing ("1e20" from a CSV had overflowed int64)
+        limit=-1 if math.isnan(limit) else max(0, int(min(limit, n_docs))),
+        candidates=candidates,
         as_of=bool(params["replay_as_of_turn"]) and "injected_ids" in ctx
         and not math.isnan(now))
 

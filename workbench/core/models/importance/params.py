@@ -164,6 +164,7 @@ SCHEMA = ParamSchema([
           stage="prepare", help="Stemming for the relevance."),
     *(Param(f"phrases_{c}", f"Phrases: {_LABELS[c].lower()}", phrases_text(PHRASES[c]),
             kind="text", stage="prepare", check=_check_phrases,
+            canon=lambda text: phrases_text(phrase_list(text)),
             help=f"The phrases that fire the {_LABELS[c].lower()} category, comma-separated "
                  "(the document's list by default). Matched case-insensitively as whole words "
                  "(\"bug\" does not fire on \"debug\"); empty: no phrase fires it.")
