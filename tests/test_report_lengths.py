@@ -50,17 +50,21 @@ def test_the_sample_ranks_alike_and_only_stops_sooner(limited: Comparison) -> No
     assert limited.same_order(1) and limited.cut_short(1)
 
 
-def test_a_cut_list_is_not_called_a_better_ranking(limited: Comparison) -> None:
+def test_a_longer_list_that_finds_more_is_better_but_said_to_be_longer(
+        limited: Comparison) -> None:
     ndcg = next(r for r in limited.rows if r.metric == "ndcg@10")
     assert ndcg.deltas[1] > 0 and ndcg.p_values[1] is not None and ndcg.p_values[1] < 0.05
     (line,) = summary_lines(limited)
-    assert "beyond chance" not in line
+    # the longer lists find relevant memories the cut ones leave out: a gain beyond chance,
+    # said as one of length (review F, 1)
+    assert "): better, beyond chance." in line
     # defaults 5 (4 on three queries) against limit=100's 13, 21, 8, 4, 13, 14, 7, 15, 4, 9,
     # 4, 15, 6, 24, 12, 5, 5, 29, 17, 6: the same length on 5 queries, shorter on 15
-    assert "the same order on every query, and only the lengths differ: defaults returns " \
+    assert "The two rank in the same order where both return results, but defaults returns " \
            "fewer results on 15 of the 20 queries (at most 5 results a query, limit=100 up " \
-           "to 29)" in line
-    assert "not a better ranking" in line
+           "to 29), and so leaves out " in line
+    assert "the gain comes from the longer lists, not from a better order, and more " \
+           "results also mean more to read or inject." in line
 
 
 def test_the_metric_tables_say_which_figures_count_a_cut_list(limited: Comparison) -> None:
@@ -90,12 +94,67 @@ def test_lengths_count_the_counted_queries(limited: Comparison) -> None:
                           limited.results[0].ranking.count[limited.counted])
 
 
-def test_a_cut_only_difference_is_not_coloured_as_a_gain(limited: Comparison) -> None:
+def test_a_cut_beyond_chance_is_coloured_as_any_other(limited: Comparison) -> None:
+    # the footnote says a Δ is coloured where p is below 0.05: a longer list that finds more
+    # is a gain too (review F, 1: the cut's Δs had stayed grey under that footnote)
     page = html_report(limited)
     start = page.index('<table id="metric-table"')
     table = page[start:page.index("</table>", start)]
-    assert 'data-metric="ndcg@10"' in table
-    assert "num up" not in table and "num down" not in table
+    row = table[table.index('data-metric="ndcg@10"'):]
+    row = row[:row.index("</tr>")]
+    assert '<td class="num up">+' in row
+
+
+@pytest.fixture(scope="module")
+def min_score_03() -> Comparison:
+    model = get_model("vault-search")
+    return compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", {}), Configuration("min_score=0.3", {"min_score": 0.3})],
+        n_resamples=2000)
+
+
+def test_a_min_score_that_drops_relevant_documents_is_said_to_lose_them(
+        min_score_03: Comparison) -> None:
+    # vault-search, min score 0.3 on the vault sample, read off the two rankings and the
+    # qrels by hand: fewer results on v01-v08, v10, v11, v15-v24 (20 queries), none on v04
+    # (1 → 0) and v20 (8 → 0); relevant notes the cut leaves out: v01 2, v02 3, v03 1, v04 1,
+    # v05 2, v06 3, v07 1, v08 2, v10 2, v11 1, v15 1, v16 1, v17 3, v18 1, v20 6, v21 3,
+    # v22 1, v23 2 = 36 on 18 queries (r@100 fell on 18: its ▼ count agrees)
+    comp = min_score_03
+    r100 = next(r for r in comp.rows if r.metric == "r@100")
+    assert r100.worsened[1] == 18
+    (line,) = summary_lines(comp)
+    assert "(p <0.001): worse, beyond chance." in line
+    # both lists are longer than 10 (11 and 16): the maxima are no news to a metric at 10
+    assert "min_score=0.3 returns fewer results on 20 of the 25 queries and nothing on 2 of " \
+           "them, and so leaves out 36 judged relevant documents that defaults returns, on " \
+           "18 queries (r@100 0.7337 → 0.4053, −0.3283, p <0.001): the loss comes from the " \
+           "cut, not from a change of order." in line
+    assert "not a better ranking" not in line and "at most 11" not in line
+    # r@100 is said once, not again among the other metrics
+    assert line.count("r@100") == 1
+    page = html_report(comp)
+    start = page.index('<table id="metric-table"')
+    table = page[start:page.index("</table>", start)]
+    row = table[table.index('data-metric="r@100"'):]
+    assert '<td class="num down">−0.3283</td>' in row[:row.index("</tr>")]
+
+
+def test_a_limit_that_costs_relevant_documents_is_worse_in_short_as_in_ship() -> None:
+    # limit 5: In short had said "not a better ranking" while Settings to ship said "better
+    # not shipped at all"; both now say worse
+    model = get_model("vault-search")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "vault"),
+        [Configuration("defaults", {}), Configuration("limit=5", {"limit": 5})],
+        n_resamples=2000)
+    (line,) = summary_lines(comp)
+    assert ": worse, beyond chance." in line
+    # 5 is under the metric's 10: the maximum is said
+    assert "limit=5 returns fewer results on 7 of the 25 queries (at most 5 results a " \
+           "query, defaults up to 16), and so leaves out " in line
+    assert "the loss comes from the cut" in line
 
 
 def test_agreement_of_two_that_only_stop_sooner_counts_the_shorter_list(
@@ -173,8 +232,7 @@ def test_equal_longest_lists_are_not_given_as_a_difference(min_score: Comparison
     # v19-v21, v23 and v24 (12 queries) and none of v01's 16 (its lowest scores 0.21)
     assert min_score.stops_only(1)
     (line,) = summary_lines(min_score)
-    assert "min_score=0.2 returns fewer results on 12 of the 25 queries (the longest list " \
-           "is 16 under both)" in line
+    assert "min_score=0.2 returns fewer results on 12 of the 25 queries" in line
     assert "up to 16" not in line and "only stops sooner" not in line
     (note,) = length_notes(min_score)
     assert note.startswith("min_score=0.2 returns fewer results than defaults on 12 of the "

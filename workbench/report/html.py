@@ -317,8 +317,6 @@ def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
     sub = ('<tr><th class="num">mean</th>' + ''.join(
         '<th class="num">mean</th><th class="num">Δ</th><th class="num">95% CI of Δ¹</th>'
         '<th class="num">p²</th><th class="num">▲/▼</th>' for _ in compared) + "</tr>")
-    # ranked alike, only cut at another length: a difference of length, no gain or loss
-    cut_only = {i for i in compared if comp.cut_short(i) and comp.same_order(i)}
     body = []
     for r in comp.rows:
         count = is_count(r.metric)
@@ -331,7 +329,6 @@ def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
             # and a difference within chance is no win or loss to a reader's eye either
             p = r.p_values[i]
             tone = ("" if training or comp.configs[i].name in comp.training or count
-                    or i in cut_only
                     or r.metric.startswith("judged@") or p is None or not p < 0.05
                     else _sign_class(r.deltas[i], r.metric))
             fitted = trained_pair(comp, i)  # no test against training scores: "—"

@@ -974,10 +974,11 @@ def _shorter_lists(comp: Comparison, i: int) -> str:
         "under Metrics)."
 
 
-def _lengths_text(comp: Comparison, i: int) -> str:
+def _lengths_text(comp: Comparison, i: int, cutoff: int | None = None) -> str:
     """How the lengths of configuration i's lists and the first's differ, query by query:
-    which returns fewer results on how many queries, and the longest list of each where
-    those differ (equal longest lists are no difference to state)."""
+    which returns fewer results on how many queries (and on how many nothing), and the
+    longest list of each where those differ and the shorter is below `cutoff`, the
+    headline's depth (11 results against 16 is no difference to a metric at 10)."""
     first, name = comp.configs[0].name, comp.configs[i].name
     la, lb = comp.lengths(0), comp.lengths(i)
     fewer_first, fewer_i = int((la < lb).sum()), int((lb < la).sum())
@@ -987,21 +988,118 @@ def _lengths_text(comp: Comparison, i: int) -> str:
     shorter, longer, fewer = ((first, name, fewer_first) if fewer_first
                               else (name, first, fewer_i))
     a, b = int(la.max(initial=0)), int(lb.max(initial=0))
-    most = (f" (at most {min(a, b):,} results a query, {longer} up to {max(a, b):,})"
-            if a != b else f" (the longest list is {a:,} under both)")
-    return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{most}"
+    short, long_ = (la, lb) if fewer_first else (lb, la)
+    emptied = int(((short == 0) & (long_ > 0)).sum())
+    none = f" and nothing on {emptied:,} of them" if emptied else ""
+    most = ("" if a == b or (cutoff is not None and min(a, b) >= cutoff) else
+            f" (at most {min(a, b):,} results a query, {longer} up to {max(a, b):,})")
+    return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{none}{most}"
+
+
+def relevant_left_out(comp: Comparison, i: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where configuration i and the first rank alike and stop at different lengths: the
+    judged relevant documents the longer list of a query holds past the shorter's end, as
+    ((documents, queries) configuration i leaves out and the first returns, (documents,
+    queries) the first leaves out and i returns). A min score that drops them is a loss of
+    recall, not only a shorter list."""
+    qrels = comp.dataset.qrels or {}
+    ids, qids = comp.dataset.corpus.ids, comp.dataset.queries.ids
+    a, b = comp.results[0].ranking, comp.results[i].ranking
+    lost = [[0, 0], [0, 0]]
+    for q in np.flatnonzero(comp.counted):
+        judged = qrels.get(qids[q]) or {}
+        na, nb = int(a.count[q]), int(b.count[q])
+        if na == nb or not judged:
+            continue
+        side, longer, start, stop = (0, a, nb, na) if na > nb else (1, b, na, nb)
+        n = sum(judged.get(ids[int(d)], 0) > 0 for d in longer.docs[q, start:stop])
+        if n:
+            lost[side][0] += n
+            lost[side][1] += 1
+    return (lost[0][0], lost[0][1]), (lost[1][0], lost[1][1])
+
+
+def _recall_metric(comp: Comparison, headline: str) -> MetricRow | None:
+    """The metric row that counts relevant documents found deepest (r@100 before r@10), to
+    show what a cut costs; None without one, or where it is the headline itself."""
+    from workbench.core.metrics.measures import parse_metric
+
+    best: tuple[int, MetricRow] | None = None
+    for r in comp.rows:
+        try:
+            kind, cut = parse_metric(r.metric)
+        except ValueError:
+            continue
+        if kind != "r" or r.metric == headline:
+            continue
+        depth = cut if cut is not None else 1 << 30
+        if best is None or depth > best[0]:
+            best = depth, r
+    return None if best is None else best[1]
 
 
 def _cut_verdict(comp: Comparison, i: int, metric: str) -> str | None:
-    """In short's verdict where configuration i and the first rank every query alike and
-    differ only in how many results they return (None otherwise): more results find more
-    relevant ones, which a metric past the shorter list counts as a gain; it is a choice
-    of length (and of cost: more to read or inject), not a better ranking."""
-    if not comp.cut_short(i) or not comp.same_order(i):
+    """In short's verdict where configuration i and the first rank every query alike, differ
+    only in how many results they return, and neither leaves out a judged relevant document
+    the other returns (None otherwise): more results then find nothing more, and the
+    difference is a choice of length (and of cost: more to read or inject), not a better
+    ranking. Where relevant documents are left out, `_cut_cost` says what that costs."""
+    if not comp.cut_short(i) or not comp.same_order(i) or any(
+            n for n, _ in relevant_left_out(comp, i)):
         return None
     return (f"the same order on every query, and only the lengths differ: "
-            f"{_lengths_text(comp, i)}; so the difference is how many results are returned, "
-            "not a better ranking — more results also mean more to read or inject")
+            f"{_lengths_text(comp, i, _cutoff(metric))}; so the difference is how many "
+            "results are returned, not a better ranking — more results also mean more to "
+            "read or inject")
+
+
+def _cutoff(metric: str) -> int | None:
+    from workbench.core.metrics.measures import parse_metric
+
+    try:
+        return parse_metric(metric)[1]
+    except ValueError:
+        return None
+
+
+def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
+    """A sentence where configuration i and the first rank alike, stop at different lengths,
+    and the shorter lists leave out judged relevant documents the longer ones return: how
+    many, and the recall that costs ("" otherwise). A min score of 0.3 that lost 45% of
+    the relevant notes (r@100 −0.33, p < 0.001) had read "the difference is how many
+    results are returned, not a better ranking", and its Δs went uncoloured. With it, the
+    recall metric it names ("" for none), which the sentence on other metrics leaves out."""
+    if not comp.cut_short(i) or not comp.same_order(i):
+        return "", ""
+    (by_i, q_i), (by_first, q_first) = relevant_left_out(comp, i)
+    if not by_i and not by_first:
+        return "", ""
+    first, name = comp.configs[0].name, comp.configs[i].name
+    docs, queries = nouns(comp)
+
+    def left(who: str, other: str, n: int, q: int) -> str:
+        return (f"{who} leaves out {n:,} judged relevant {docs if n != 1 else singular(docs)} "
+                f"that {other} returns, on {q:,} {queries if q != 1 else singular(queries)}")
+
+    lost = ", while ".join([t for t in (left(name, first, by_i, q_i) if by_i else "",
+                             left(first, name, by_first, q_first) if by_first else "") if t])
+    la, lb = comp.lengths(0), comp.lengths(i)
+    if not ((la < lb).any() and (lb < la).any()):  # one side is shorter: the sentence's subject
+        lost = lost.removeprefix(f"{name if by_i else first} ")
+    recall = _recall_metric(comp, metric)
+    cost = ""
+    if recall is not None:
+        p = recall.p_values[i]
+        cost = (f" ({recall.metric} {mean_text(recall.means[0])} → "
+                f"{mean_text(recall.means[i])}, {minus_text(recall.deltas[i])}"
+                + ("" if p is None or trained_pair(comp, i) else f", p {p_text(p)}") + ")")
+    what = ("the loss comes from the cut, not from a change of order" if not by_first else
+            "the gain comes from the longer lists, not from a better order, and more results "
+            "also mean more to read or inject" if not by_i
+            else "the difference comes from where each stops, not from a change of order")
+    return (f" The two rank in the same order where both return results, but "
+            f"{_lengths_text(comp, i, _cutoff(metric))}, and so {lost}{cost}: {what}.",
+            recall.metric if recall is not None else "")
 
 
 def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
@@ -1077,7 +1175,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             said = (f"{name} against {first}: {move} over {counted}, "
                     f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
                     f"{verdict}.")
-            said += _also_beyond_chance(comp, i, metric)
+            cost, recall = _cut_cost(comp, i, metric)
+            said += cost + _also_beyond_chance(comp, i, metric, recall)
             said += _shorter_lists(comp, i)
         untested = comp.untested(i)
         said += f" Not exercised: {untested_text(comp, i)}" if untested else ""
@@ -1151,14 +1250,15 @@ def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
     return any(r.improved[i] + r.worsened[i] > 0 for r in comp.rows if r.metric != metric)
 
 
-def _also_beyond_chance(comp: Comparison, i: int, metric: str) -> str:
+def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "") -> str:
     """The other metrics whose difference is beyond chance, in a sentence ("" for none): a
     headline with no clear difference hid an r@100 that fell with p 0.006; a bundle's files
-    or tokens are said as fewer or more."""
+    or tokens are said as fewer or more. `said_too`: a metric the sentence before named."""
     said = []
     for r in comp.rows:
         p = r.p_values[i]
-        if r.metric == metric or r.metric.startswith("judged@") or p is None or p >= 0.05:
+        if r.metric in (metric, said_too) or r.metric.startswith("judged@") or p is None \
+                or p >= 0.05:
             continue
         if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
             # token saving beyond chance went unsaid beside an unchanged recall)
