@@ -46,6 +46,7 @@ from workbench.core.params import (
     value_text,
 )
 from workbench.core.pipeline import DEFAULT_METRICS, Result, metric_depth, run_live
+from workbench.core.signal_labels import signal_labels
 
 
 @dataclass(frozen=True)
@@ -340,6 +341,15 @@ class MoveExplained:
     # more documents may share its score than the tie count says
     pruned_a: bool = False
     pruned_b: bool = False
+    # each signal's shown name, by index of `signals` (`core.signal_labels`: "named in the
+    # task" for codeledger's `mention`), as the window's sliders say it; () names them by id
+    labels: tuple[str, ...] = ()
+    # the signal id each of `passed` names ("" for none): what ties a fall to a setting
+    passed_signals: tuple[str, ...] = ()
+
+    def label(self, s: int) -> str:
+        """The shown name of signal `s`."""
+        return self.labels[s] if s < len(self.labels) else self.signals[s]
 
     @property
     def deltas(self) -> NDArray[np.float64]:
@@ -402,7 +412,7 @@ class MoveExplained:
                                                        self.tied_b, self.limit_b,
                                                        self.total_b, self.pruned_b))
         order = np.argsort(-np.abs(self.deltas), kind="stable")
-        parts = [f"{self.signals[s]} {_signed(float(self.deltas[s]))}" for s in order[:top]
+        parts = [f"{self.label(s)} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
         why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
         cut = self._cut_by_limit()
@@ -451,7 +461,7 @@ class MoveExplained:
         # then a setting named after a signal that moved (superseded_penalty for a fall of
         # superseded), before those that moved nothing here
         moved = {self.signals[s] for s in order if abs(self.deltas[s]) > 1e-12}
-        moved |= {p.rsplit(" (", 1)[1].split()[0] for p in self.passed if " (" in p}
+        moved |= {p for p in self.passed_signals if p}
         changed = sorted(self.changed.items(), key=lambda kv: (
             kv[0] not in floors, not any(m and m in kv[0] for m in moved)))
         settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
@@ -506,7 +516,7 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     # named only where its own score held (then they are what moved it), the first four
     fell = sorted(above_a - above_b, key=lambda d: _rank_of(a, query, d) or 0)
     same = not np.any(np.abs(parts_b - parts_a) > 1e-12)
-    passed = tuple(_named_fall(comparison, i, query, d) for d in fell[:4]) if same else ()
+    named = [_named_fall(comparison, i, query, d) for d in fell[:4]] if same else []
     # from or to below the depth compared: counted from its places (the lists stop short)
     if beyond_b is not None and rank_a is not None:
         overtaken = max(0, beyond_b - rank_a)
@@ -518,21 +528,26 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          overtaken, overtook, gate_a, gate_b,
                          int(a.ranking.count[query]), int(b.ranking.count[query]),
                          beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b,
-                         limit_a, limit_b, passed,
-                         a.scores.elsewhere is not None, b.scores.elsewhere is not None)
+                         limit_a, limit_b, tuple(t for t, _ in named),
+                         a.scores.elsewhere is not None, b.scores.elsewhere is not None,
+                         tuple(signal_labels(comparison.model, a.scores.signals)),
+                         tuple(sig for _, sig in named))
 
 
-def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> str:
-    """"qm-005 (superseded −13)": a document and the signal that changed most for it
-    between configuration 0 and configuration i."""
+def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> tuple[str, str]:
+    """("qm-005 (superseded −13)", "superseded"): a document and the signal that changed
+    most for it between configuration 0 and configuration i, by its shown name, and that
+    signal's id ("" for none)."""
     _, parts_a = doc_contributions(comparison.results[0].scores, query, doc)
     _, parts_b = doc_contributions(comparison.results[i].scores, query, doc)
     diff = parts_b - parts_a
     name = comparison.dataset.corpus.ids[doc]
     s = int(np.argmax(np.abs(diff))) if len(diff) else 0
     if not len(diff) or abs(diff[s]) <= 1e-12:
-        return name
-    return f"{name} ({comparison.results[0].scores.signals[s]} {_signed(float(diff[s]))})"
+        return name, ""
+    signal = comparison.results[0].scores.signals[s]
+    shown = signal_labels(comparison.model, [signal])[0]
+    return f"{name} ({shown} {_signed(float(diff[s]))})", signal
 
 
 def _place_past_limit(result: Result, query: int, mine: float

@@ -34,6 +34,7 @@ from workbench.core.comparison import (
     Comparison,
     Configuration,
     MetricRow,
+    MoveExplained,
     explain_move,
     higher_is_better,
 )
@@ -413,7 +414,8 @@ def _kinds(comp: Comparison, moved: list[Mover], top: int) -> list[tuple[str, li
 def _movers(comp: Comparison, k: int, top: int) -> str:
     out = [f'<section id="movers"><h2>Documents that moved (top {k})</h2>'
            '<p class="note">Each document with its contribution per signal under both '
-           "configurations. Marked: the words sharing a stem with a query word (the "
+           "configurations, each signal named as the window's weight sliders name it (hover "
+           "a name for its id). Marked: the words sharing a stem with a query word (the "
            "workbench's general English analyser, which may differ from the model's "
            "own).</p>"]
     analyzer = Analyzer()
@@ -465,21 +467,30 @@ def _total(total: float, scored: bool, gate: str | None = None) -> str:
     return _g(total) + (f" ({escape(gate)} gate)" if gate else "")
 
 
+def _id_title(move: MoveExplained, s: int) -> str:
+    """A tooltip with signal `s`'s id where its shown name differs ("" otherwise)."""
+    name = move.signals[s]
+    return "" if move.label(s) == name else f' title="{escape(name)}"'
+
+
 def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
     move = explain_move(comp, i, m.query, m.doc)
     ds = comp.dataset
     query, doc = ds.queries[m.query], ds.corpus[m.doc]
     a, b = comp.configs[0].name, comp.configs[i].name
-    both = list(zip(move.signals, move.contributions_a.tolist(),
+    # each signal by its slider's name, as the window's explain table says it; the id, which
+    # the CLI's tables and the parameters' names use, in a tooltip
+    both = list(zip(range(len(move.signals)), move.contributions_a.tolist(),
                     move.contributions_b.tolist(), strict=True))
     shown = [(s, ca, cb) for s, ca, cb in both if ca != 0 or cb != 0]
     rows = "".join(
-        f'<tr><td>{escape(s)}</td><td class="num">{_g(ca)}</td><td class="num">{_g(cb)}</td>'
+        f'<tr><td{_id_title(move, s)}>{escape(move.label(s))}</td>'
+        f'<td class="num">{_g(ca)}</td><td class="num">{_g(cb)}</td>'
         f'<td class="num {_sign_class(cb - ca)}">{_g(cb - ca, sign=True)}</td></tr>'
         for s, ca, cb in shown)
     zeros = ""
     if len(shown) < len(both):  # a codeledger table was mostly "0 0 ±0"
-        zero = [s for s, ca, cb in both if ca == 0 and cb == 0]
+        zero = [move.label(s) for s, ca, cb in both if ca == 0 and cb == 0]
         # under the table, not a row of it: a row as wide as the list pushed the card's
         # document column off the page
         zeros = f'<p class="note zeros">0 on both sides: {escape(", ".join(zero))}</p>'
