@@ -41,3 +41,52 @@ def test_a_tuned_configurations_held_out_p_comes_with_its_verdict(
     assert f"{said} On the queries it was tuned on, ndcg@10 " in line
     assert "— training scores, no evidence for new queries: the held-out figures are the " \
            "estimate." in line
+
+
+def _three() -> Comparison:
+    model = get_model("bm25")
+    return compare_configurations(
+        model, load_dataset(SAMPLES / "tea-beir"),
+        [Configuration("defaults", model.schema.defaults()),
+         Configuration("tuned", model.schema.resolve({"k1": 0.9, "b": 0.4})),
+         Configuration("flat", model.schema.resolve({"b": 0.0}))], n_resamples=200)
+
+
+def test_a_p_near_005_among_many_tests_is_weak_evidence_in_short_too() -> None:
+    # Cranfield, 4 configurations, 15 p-values: In short said "worse, beyond chance" of a p
+    # of 0.037 that the caution under the table called weak evidence (review F, 7)
+    comp = _three()
+    for r in comp.rows:  # every difference tested, as on Cranfield
+        for i in (1, 2):
+            r.improved[i], r.worsened[i] = max(r.improved[i], 1), max(r.worsened[i], 1)
+            r.p_values[i] = 0.5
+    assert len(comp.rows) == 6  # ndcg@10, mrr@10, p@10, r@100, map@100, judged@10: 12 tests
+    ndcg = next(r for r in comp.rows if r.metric == "ndcg@10")
+    r100 = next(r for r in comp.rows if r.metric == "r@100")
+    ndcg.p_values[1] = 0.037  # under 0.05, not under 0.05 / 12 = 0.0042
+    r100.p_values[1] = 0.011
+    ndcg.p_values[2] = 0.001  # under 0.0042: beyond chance still
+    tuned, flat = summary_lines(comp)
+    weak = "weak evidence among the 12 p-values shown (see the caution under Metrics)"
+    worse = "better" if ndcg.deltas[1] > 0 else "worse"
+    assert f"(p 0.037): {worse}: p below 0.05, but {weak}." in tuned
+    assert "beyond chance" not in tuned
+    assert "Below 0.05 on other metrics, as weak evidence: r@100 " in tuned
+    assert "(p 0.001): " in flat and ", beyond chance." in flat and weak not in flat
+    from workbench.report.text import many_tests_note
+
+    assert many_tests_note(comp).endswith(
+        "In short calls a difference beyond chance only where p is below 0.05 / 12 = 0.0042 "
+        "(Bonferroni's bound).")
+
+
+def test_few_tests_keep_beyond_chance_at_005() -> None:
+    comp = _three()
+    for r in comp.rows:  # one tested difference a configuration: 2 p-values in all
+        for i in (1, 2):
+            r.improved[i] = r.worsened[i] = 0
+    ndcg = next(r for r in comp.rows if r.metric == "ndcg@10")
+    ndcg.improved[1], ndcg.worsened[1], ndcg.p_values[1] = 20, 3, 0.037
+    ndcg.improved[2], ndcg.worsened[2], ndcg.p_values[2] = 20, 3, 0.5
+    tuned, _ = summary_lines(comp)
+    assert "(p 0.037): " in tuned and ", beyond chance." in tuned and "weak" not in tuned

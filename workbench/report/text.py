@@ -1171,7 +1171,10 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             p = row.p_values[i]
             better = row.deltas[i] > 0 if higher_is_better(metric) else row.deltas[i] < 0
             changed = row.improved[i] + row.worsened[i]
-            verdict = ("better, beyond chance" if p is not None and p < 0.05 and better
+            weak = weak_p(comp, p)
+            verdict = (f"{'better' if better else 'worse'}: p below 0.05, but {weak}"
+                       if weak else
+                       "better, beyond chance" if p is not None and p < 0.05 and better
                        else "worse, beyond chance" if p is not None and p < 0.05
                        # 2^(1 − m): the smallest p a sign-flip test over m changed queries has
                        else f"too few {queries} changed ({changed}) for any test to tell it "
@@ -1181,7 +1184,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
                     f"{verdict}.")
             cost, recall = _cut_cost(comp, i, metric)
-            said += cost + _also_beyond_chance(comp, i, metric, recall)
+            said += cost + _also_beyond_chance(comp, i, metric, recall, weak_said=bool(weak))
             said += _shorter_lists(comp, i)
         untested = comp.untested(i)
         said += f" Not exercised: {untested_text(comp, i)}" if untested else ""
@@ -1270,27 +1273,48 @@ def _others_moved(comp: Comparison, i: int, metric: str) -> bool:
     return any(r.improved[i] + r.worsened[i] > 0 for r in comp.rows if r.metric != metric)
 
 
-def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "") -> str:
+def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "", *,
+                        weak_said: bool = False) -> str:
     """The other metrics whose difference is beyond chance, in a sentence ("" for none): a
     headline with no clear difference hid an r@100 that fell with p 0.006; a bundle's files
-    or tokens are said as fewer or more. `said_too`: a metric the sentence before named."""
-    said = []
+    or tokens are said as fewer or more. `said_too`: a metric the sentence before named;
+    `weak_said`: the sentence before said why a p under 0.05 is weak evidence here."""
+    said: list[str] = []
+    weak: list[str] = []  # below 0.05 only, among many tests (`weak_p`)
     for r in comp.rows:
         p = r.p_values[i]
         if r.metric in (metric, said_too) or r.metric.startswith("judged@") or p is None \
                 or p >= 0.05:
             continue
+        into = weak if weak_p(comp, p) else said
         if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
             # token saving beyond chance went unsaid beside an unchanged recall)
-            said.append(f"{r.metric} {mean_text(r.means[0], True)} → "
+            into.append(f"{r.metric} {mean_text(r.means[0], True)} → "
                         f"{mean_text(r.means[i], True)} ({minus_text(r.deltas[i], True)}, "
                         f"p {p_text(p)}, {'fewer' if r.deltas[i] < 0 else 'more'})")
             continue
         better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
-        said.append(f"{r.metric} {mean_text(r.means[0])} → {mean_text(r.means[i])} "
+        into.append(f"{r.metric} {mean_text(r.means[0])} → {mean_text(r.means[i])} "
                     f"({minus_text(r.deltas[i])}, p {p_text(p)}, "
                     f"{'better' if better else 'worse'})")
-    return f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
+    out = f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
+    if weak:
+        out += (f" Below 0.05 on {'other metrics' if not said else 'others'}, "
+                + ("as weak evidence" if weak_said else
+                   f"but {weak_p(comp, 0.0, always=True)}") + f": {'; '.join(weak)}.")
+    return out
+
+
+def weak_p(comp: Comparison, p: float | None, *, always: bool = False) -> str:
+    """Where the metric table shows many p-values (`many_tests_note`) and p is below 0.05
+    but not below 0.05 / their number (Bonferroni's bound): "weak evidence among the 15
+    p-values shown (see the caution under Metrics)"; "" otherwise. In short had called
+    such a p "beyond chance" while the caution under the table called it weak evidence.
+    `always`: the words whatever p is (many tests assumed)."""
+    n = tests_shown(comp)
+    if not always and (n < MANY_TESTS or p is None or p >= 0.05 or p < 0.05 / n):
+        return ""
+    return f"weak evidence among the {n} p-values shown (see the caution under Metrics)"
 
 
 def tests_shown(comp: Comparison) -> int:
@@ -1305,14 +1329,20 @@ def many_tests_note(comp: Comparison) -> str:
     """A caution where the table shows many p-values ("" for fewer than 10): with no real
     difference anywhere, about one in 20 still falls below 0.05."""
     n = tests_shown(comp)
-    if n < 10:
+    if n < MANY_TESTS:
         return ""
     # "about 0.5 of them would fall below 0.05" was half a p-value: the chance of one instead
     chance = 1 - 0.95 ** n
     return (f"{n} p-values of differences are shown, none adjusted for the others: even if "
             "no configuration were better or worse, each would fall below 0.05 one time in "
             f"20 by chance, so at least one of these {n} would with a chance of "
-            f"{chance:.0%}: one p a little under 0.05 among them is weak evidence.")
+            f"{chance:.0%}: one p a little under 0.05 among them is weak evidence. In short "
+            f"calls a difference beyond chance only where p is below 0.05 / {n} = "
+            f"{0.05 / n:.2g} (Bonferroni's bound).")
+
+
+# from this many p-values shown, one under 0.05 is weak evidence (`many_tests_note`)
+MANY_TESTS = 10
 
 
 def ship_caveat(comp: Comparison, i: int) -> str:
