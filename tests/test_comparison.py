@@ -235,7 +235,9 @@ def test_a_document_a_gate_let_through_is_explained_by_the_gate() -> None:
             move = explain_move(comp, 1, q, doc)
             assert (move.gate_a, move.gate_b) == ("single_token_evidence", None)
             text = move.sentence()
-            assert "filtered out by the single_token_evidence gate under the first" in text
+            # the configurations by name (review F, 10: "under the first")
+            assert "filtered out by the single_token_evidence gate under a, let through by " \
+                   "b" in text
             assert "no signal changed" not in text
             seen += 1
     assert seen  # the case occurs on this data
@@ -317,8 +319,12 @@ def test_a_document_the_min_score_cut_is_said_so() -> None:
                 continue
             text = move.sentence()
             assert move.floor_b == ("min_score", 0.3) and move.beyond_b is None
-            assert text.startswith(f"dropped out from {move.rank_a}, under min_score 0.3 "
-                                   f"(its score {move.total_b:.3g})"), text
+            # its weights changed too: its score moved, and then fell under the min score
+            assert move.total_a != move.total_b
+            went = "fell" if move.total_b < move.total_a else "rose"
+            assert text.startswith(f"dropped out from {move.rank_a}: its score {went} from "
+                                   f"{move.total_a:.3g} to {move.total_b:.3g}, under "
+                                   "min_score 0.3: filtered out; "), text
             assert "passed" not in text and " — min_score 0 → 0.3" in text
             found += 1
     assert found

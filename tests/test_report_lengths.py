@@ -83,8 +83,8 @@ def test_a_document_past_the_limit_is_cut_not_moved(limited: Comparison) -> None
     q = next(q for q in range(a.docs.shape[0]) if b.count[q] >= 7)
     doc = int(b.docs[q, 6])
     said = explain_move(limited, 1, q, doc).sentence()
-    assert said.startswith("entered at 7: the same place (#7) under both, past the first "
-                           "configuration's limit of 5: cut, not moved")
+    assert said.startswith("entered at 7: the same place (#7) under both, past the limit "
+                           "of 5 under defaults: cut, not moved")
     assert "other documents moved" not in said
     assert not any("other documents moved" in m for m in mover_lines(limited, 1))
 

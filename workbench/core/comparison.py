@@ -289,6 +289,10 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     return comparison
 
 
+# the gate a model records its own min score with (decision-memory: each query's mode's); a
+# document it cut keeps its score, under the min score (models name it so)
+MIN_SCORE_GATE = "below_min_score"
+
 # the gate a model records its own limit with (decision-memory: each case's top K); a
 # document it cut is past the limit, not filtered (models name it so; engine declares none)
 LIMIT_GATE = "over_limit"
@@ -346,6 +350,15 @@ class MoveExplained:
     labels: tuple[str, ...] = ()
     # the signal id each of `passed` names ("" for none): what ties a fall to a setting
     passed_signals: tuple[str, ...] = ()
+    # the two configurations' names, said where a gate or a limit acts on one side only
+    # ("" reads "the first configuration" / "the second")
+    name_a: str = ""
+    name_b: str = ""
+
+    def _name(self, side: int) -> str:
+        """How configuration a (0) or b (1) is named in a sentence."""
+        name = (self.name_a, self.name_b)[side]
+        return name or ("the first configuration", "the second")[side]
 
     def label(self, s: int) -> str:
         """The shown name of signal `s`."""
@@ -379,53 +392,80 @@ class MoveExplained:
         read "below the top 3 (#7)")."""
         if floor is None:
             return None
-        return f"under {floor[0]} {_plain(floor[1])} (its score {_plain(total)})"
+        return f"under {_floor_text(floor)} (its score {_plain(total)})"
 
     def _cut_by_limit(self) -> str | None:
         """"the same place (#10) under both, past the first configuration's limit of 5: cut,
         not moved" where a side's limit, not a change of order, put it outside that side's list."""
         for side, place, other, depth, limit in (
-                ("first", self.beyond_a, self.rank_b, self.depth_a, self.limit_a),
-                ("second", self.beyond_b, self.rank_a, self.depth_b, self.limit_b)):
+                (0, self.beyond_a, self.rank_b, self.depth_a, self.limit_a),
+                (1, self.beyond_b, self.rank_a, self.depth_b, self.limit_b)):
             if place is None or other is None or limit is None or depth < limit:
                 continue
             if place != other:  # it moved too: what moved it is said, not "cut"
                 continue
-            return (f"the same place (#{place}) under both, past the {side} configuration's "
-                    f"limit of {limit}: cut, not moved")
+            name = (self.name_a, self.name_b)[side]
+            whose = (f"the limit of {limit} under {name}" if name else
+                     f"the {('first', 'second')[side]} configuration's limit of {limit}")
+            return f"the same place (#{place}) under both, past {whose}: cut, not moved"
+        return None
+
+    def _filtered(self, parts: list[str]) -> tuple[str, str] | None:
+        """(where, why) of a document one side's min score left out and the other ranks:
+        its score against that min score, the same wherever it did not change ("dropped out
+        from 1: its score 0.171 is under min_score 0.3: filtered out"); None otherwise. It
+        had read "no signal changed (other documents moved)" on vault-search and "21 → 0
+        (below_min_score gate)" on decision-memory: one event, two causes, neither true."""
+        same = abs(self.total_b - self.total_a) <= 1e-9 * max(1.0, abs(self.total_a))
+        signals = f"; {', '.join(parts)}" if parts else ""
+        if self.rank_a is not None and self.rank_b is None and self.floor_b is not None:
+            floor = _floor_text(self.floor_b)
+            if same:
+                return (f"dropped out from {self.rank_a}",
+                        f"its score {_plain(self.total_b)} is under {floor}: filtered out")
+            return (f"dropped out from {self.rank_a}",
+                    f"its score {'fell' if self.total_b < self.total_a else 'rose'} from "
+                    f"{_plain(self.total_a)} to {_plain(self.total_b)}, under {floor}: "
+                    f"filtered out{signals}")
+        if self.rank_a is None and self.rank_b is not None and self.floor_a is not None:
+            floor = _floor_text(self.floor_a)
+            if same:
+                return (f"entered at {self.rank_b}",
+                        f"its score {_plain(self.total_a)} was under {floor}, and is no "
+                        "longer filtered out")
+            return (f"entered at {self.rank_b}",
+                    f"its score {'rose' if self.total_b > self.total_a else 'fell'} from "
+                    f"{_plain(self.total_a)}, under {floor}, to {_plain(self.total_b)}: let "
+                    f"through{signals}")
         return None
 
     def sentence(self, top: int = 3) -> str:
         """'moved from 7 to 2: vector +1.9, bm25 −0.3 — alpha 0.3 → 0.6'."""
         under_a, under_b = (self._under(self.floor_a, self.total_a),
                             self._under(self.floor_b, self.total_b))
-        if self.rank_a is not None and self.rank_b is None and under_b:
-            where = f"dropped out from {self.rank_a}, {under_b}"
-        elif self.rank_a is None and self.rank_b is not None and under_a:
-            where = f"entered at {self.rank_b}, from {under_a}"
-        else:
-            where = _move_words(self.rank_a, self.rank_b,
-                                under_a or self._below(self.beyond_a, self.depth_a,
-                                                       self.tied_a, self.limit_a,
-                                                       self.total_a, self.pruned_a),
-                                under_b or self._below(self.beyond_b, self.depth_b,
-                                                       self.tied_b, self.limit_b,
-                                                       self.total_b, self.pruned_b))
         order = np.argsort(-np.abs(self.deltas), kind="stable")
         parts = [f"{self.label(s)} {_signed(float(self.deltas[s]))}" for s in order[:top]
                  if abs(self.deltas[s]) > 1e-12]
+        filtered = self._filtered(parts)
+        if filtered is not None:
+            return self._with_settings(*filtered, order)
+        where = _move_words(self.rank_a, self.rank_b,
+                            under_a or self._below(self.beyond_a, self.depth_a, self.tied_a,
+                                                   self.limit_a, self.total_a, self.pruned_a),
+                            under_b or self._below(self.beyond_b, self.depth_b, self.tied_b,
+                                                   self.limit_b, self.total_b, self.pruned_b))
         why = ", ".join(parts) if parts else "no signal changed (other documents moved)"
         cut = self._cut_by_limit()
         if cut and (not parts or "same place" in cut):  # one list only stopped sooner
             where = _move_words(self.rank_a, self.rank_b)
             why = cut + (f" ({', '.join(parts)})" if parts else "")
         if self.gate_a != self.gate_b:  # a gate, not a signal, moved it
-            gated = [f"{self.gate_a} gate under the first configuration" if self.gate_a else "",
-                     f"{self.gate_b} gate under the second" if self.gate_b else ""]
+            gated = [f"{self.gate_a} gate under {self._name(0)}" if self.gate_a else "",
+                     f"{self.gate_b} gate under {self._name(1)}" if self.gate_b else ""]
             lead = "filtered out by the " + " and the ".join(g for g in gated if g)
             lead += ("" if self.gate_a and self.gate_b else
-                     ", let through by the second" if self.gate_a else
-                     ", let through by the first")
+                     f", let through by {self._name(1)}" if self.gate_a else
+                     f", let through by {self._name(0)}")
             why = lead + (f"; {why}" if parts else "")
         # past its list, whatever place its tie starts at ("#76" of a tie cut after #100)
         place_a = self.rank_a if self.rank_a is not None else \
@@ -451,11 +491,17 @@ class MoveExplained:
                    f"{'the document' if n == 1 else f'{n} documents'} above it before fell "
                    f"past it: {', '.join(self.passed[:3])}"
                    + (f" and {self.overtook - 3} more" if self.overtook > 3 else ""))
-        unscored = [side for side, ok in (("first", self.scored_a), ("second", self.scored_b))
-                    if not ok]
+        unscored = [side for side, ok in ((0, self.scored_a), (1, self.scored_b)) if not ok]
         if unscored:
-            why = (f"not a candidate under the {' or '.join(unscored)} configuration "
-                   f"(not scored); {why}")
+            named = (" or ".join((self.name_a, self.name_b)[j] for j in unscored)
+                     if self.name_a and self.name_b else
+                     f"the {' or '.join(('first', 'second')[j] for j in unscored)} "
+                     "configuration")
+            why = f"not a candidate under {named} (not scored); {why}"
+        return self._with_settings(where, why, order)
+
+    def _with_settings(self, where: str, why: str, order: NDArray[np.intp]) -> str:
+        """The sentence, its changed settings after it: those tied to what moved it first."""
         # the min score that cut it first, not hidden in "and 2 more"
         floors = {f[0] for f in (self.floor_a, self.floor_b) if f is not None}
         # then a setting named after a signal that moved (superseded_penalty for a fall of
@@ -480,6 +526,7 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
     total_a, parts_a = doc_contributions(a.scores, query, doc)
     total_b, parts_b = doc_contributions(b.scores, query, doc)
     changed = {n: (v[0], v[i]) for n, v in comparison.differing.items() if v[0] != v[i]}
+    all_changed = changed
     gate_a, gate_b = gate_of(a.scores, query, doc), gate_of(b.scores, query, doc)
     if gate_a != gate_b:  # a gate moved it: the settings that decide that gate, where changed
         deciding = {p for g in (gate_a, gate_b) if g
@@ -503,8 +550,18 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
         total_b = float(parts_b.sum())
         beyond_b, tied_b, above_b = _place_past_limit(b, query, total_b)
         gate_b, cut_limit[1] = None, int(b.ranking.count[query])
-    floor_a, floor_b = (_floor(comparison, j, query, doc, rank, gate) for j, rank, gate in
-                        ((0, rank_a, gate_a), (i, rank_b, gate_b)))
+    # a model that records its min score as a gate (decision-memory's below_min_score, the
+    # min score of each query's mode): the document keeps its score, under that min score
+    gate_floor: list[tuple[str, float] | None] = [None, None]
+    if gate_a == MIN_SCORE_GATE:
+        total_a, gate_a = float(parts_a.sum()), None
+        gate_floor[0] = _gate_floor(comparison, 0, all_changed)
+    if gate_b == MIN_SCORE_GATE:
+        total_b, gate_b = float(parts_b.sum()), None
+        gate_floor[1] = _gate_floor(comparison, i, all_changed)
+    floor_a, floor_b = (gate_floor[side] or _floor(comparison, j, query, doc, rank, gate)
+                        for side, j, rank, gate in ((0, 0, rank_a, gate_a),
+                                                    (1, i, rank_b, gate_b)))
     if floor_a is not None:  # out of the list by its score, not by the depth compared
         beyond_a, tied_a = None, 0
     if floor_b is not None:
@@ -531,7 +588,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          limit_a, limit_b, tuple(t for t, _ in named),
                          a.scores.elsewhere is not None, b.scores.elsewhere is not None,
                          tuple(signal_labels(comparison.model, a.scores.signals)),
-                         tuple(sig for _, sig in named))
+                         tuple(sig for _, sig in named),
+                         comparison.configs[0].name, comparison.configs[i].name)
 
 
 def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> tuple[str, str]:
@@ -566,6 +624,27 @@ def _place_past_limit(result: Result, query: int, mine: float
     return len(above) + 1, int(np.count_nonzero(would == mine)) - 1, above
 
 
+def _gate_floor(comparison: Comparison, j: int,
+                changed: dict[str, tuple[ParamValue, ParamValue]]) -> tuple[str, float]:
+    """(the min score, its value) that a model's min-score gate applied under configuration
+    j: the changed parameter named for a min score (inject_min_score 8 → 30), its value
+    under j; else the model's single min score, if it states one; else its name alone."""
+    model = comparison.model
+    params = model.schema.resolve(comparison.configs[j].params)
+    names = [n for n in changed if _is_min_score(n)]
+    if names:
+        return names[0], float(params[names[0]])
+    value = model.selection_params(params).min_score
+    first = min_score_param(model.schema)
+    if value is not None and first is not None:
+        return first.name, float(value)
+    return "its min score", float("nan")
+
+
+def _is_min_score(name: str) -> bool:
+    return any(part in name.lower() for part in ("min_score", "min_similarity", "minscore"))
+
+
 def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | None,
            gate: str | None) -> tuple[str, float] | None:
     """(the min score, its value) where configuration j left `doc` unranked for `query`
@@ -592,6 +671,12 @@ def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | Non
     name = first.name if first is not None and first.name in names else \
         names[0] if names else "the min score"
     return name, float(value)
+
+
+def _floor_text(floor: tuple[str, float]) -> str:
+    """"min_score 0.3"; the name alone where its value is not known here (a model's min
+    score of each query's mode)."""
+    return floor[0] if np.isnan(floor[1]) else f"{floor[0]} {_plain(floor[1])}"
 
 
 def _plain(x: float) -> str:
