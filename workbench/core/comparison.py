@@ -14,6 +14,7 @@ state; each is then one live combine, exactly what `eval` runs for those values.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,6 +351,10 @@ class MoveExplained:
     labels: tuple[str, ...] = ()
     # the signal id each of `passed` names ("" for none): what ties a fall to a setting
     passed_signals: tuple[str, ...] = ()
+    # per signal id, the changed parameters tied to it (named after it or after what its
+    # help says it sums: importance's decay, "staleness + dismissals + superseded", and
+    # stale_short): named first where that signal moved
+    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # the two configurations' names, said where a gate or a limit acts on one side only
     # ("" reads "the first configuration" / "the second")
     name_a: str = ""
@@ -508,8 +513,21 @@ class MoveExplained:
         # superseded), before those that moved nothing here
         moved = {self.signals[s] for s in order if abs(self.deltas[s]) > 1e-12}
         moved |= {p for p in self.passed_signals if p}
+        # tied to the signal that moved most first (decay's stale_short before base's
+        # base_short, where decay moved it more)
+        tied: dict[str, int] = {}
+        for rank, s in enumerate([*(self.signals[s] for s in order
+                                    if abs(self.deltas[s]) > 1e-12), *self.passed_signals]):
+            for n in self.related.get(s, ()):
+                tied.setdefault(n, rank)
+        # and before both, one named after the gate that let it through or filtered it out
+        # (exclude_archived for the archived gate): 35 changed values had read "base_short
+        # 0.5 → 0.8, base_medium … and 32 more" whatever moved the document
+        gates = {_alnum(g) for g in (self.gate_a, self.gate_b) if g}
         changed = sorted(self.changed.items(), key=lambda kv: (
-            kv[0] not in floors, not any(m and m in kv[0] for m in moved)))
+            kv[0] not in floors, not any(g in _alnum(kv[0]) for g in gates),
+            not (kv[0] in tied or any(m and m in kv[0] for m in moved)),
+            tied.get(kv[0], len(tied))))
         settings = ", ".join(f"{n} {value_text(a)} → {value_text(b)}"
                              for n, (a, b) in changed[:3])
         more = len(self.changed) - 3
@@ -589,6 +607,7 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          a.scores.elsewhere is not None, b.scores.elsewhere is not None,
                          tuple(signal_labels(comparison.model, a.scores.signals)),
                          tuple(sig for _, sig in named),
+                         _related(comparison.model, all_changed),
                          comparison.configs[0].name, comparison.configs[i].name)
 
 
@@ -622,6 +641,27 @@ def _place_past_limit(result: Result, query: int, mine: float
     docs = scores.docs[pairs[cut]]
     above = ranked | {int(d) for d in docs[would > mine]}
     return len(above) + 1, int(np.count_nonzero(would == mine)) - 1, above
+
+
+def _alnum(name: str) -> str:
+    """"pre-filter" and "exclude_archived" as "prefilter" and "excludearchived"."""
+    return "".join(c for c in name.lower() if c.isalnum())
+
+
+def _related(model: Model, changed: dict[str, tuple[ParamValue, ParamValue]]
+             ) -> dict[str, tuple[str, ...]]:
+    """Per signal of `model`, the parameters of `changed` tied to it: named after the
+    signal (w_tf, superseded_penalty), or after a word of six letters or more in its help,
+    by their first five letters (importance's decay is "− (staleness + dismissals +
+    superseded)": stale_short, dismissal, superseded_decay)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for signal in model.signals:
+        words = {w[:5] for w in re.findall(r"[a-z]{6,}", signal.help.lower())}
+        tied = tuple(n for n in changed if signal.name in n or any(
+            len(t) >= 5 and t[:5] in words for t in n.lower().split("_")))
+        if tied:
+            out[signal.name] = tied
+    return out
 
 
 def _gate_floor(comparison: Comparison, j: int,
