@@ -162,7 +162,7 @@ def test_a_report_without_judgments(unjudged: Path, tmp_path: Path) -> None:
     assert "## How alike the rankings are (top 10)" in text
     assert "| queries: same first | 3 of 3 |" in text
     assert "| queries: neither ranks any | 1 |" in text
-    assert "no judgments: whether better or worse is not measured" in text
+    assert "No judgments: whether better or worse is not measured." in text
     page = (tmp_path / "r.html").read_text()
     assert 'id="metric-table"' not in page and '<section id="agreement">' in page
     assert 'id="metrics"' not in page and 'id="per-query"' not in page

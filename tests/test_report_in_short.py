@@ -90,3 +90,38 @@ def test_few_tests_keep_beyond_chance_at_005() -> None:
     ndcg.improved[2], ndcg.worsened[2], ndcg.p_values[2] = 20, 3, 0.5
     tuned, _ = summary_lines(comp)
     assert "(p 0.037): " in tuned and ", beyond chance." in tuned and "weak" not in tuned
+
+
+def test_without_judgments_a_cut_list_is_what_in_short_says() -> None:
+    # decision-memory on the decisions sample (21 turns, no judgments), inject_min_score 30:
+    # the defaults rank 0, 1 or 2 decisions a turn, none for turn-8, -22, -39, -42, -44, -48
+    # and -54 (7); 30 ranks the same but nothing for turn-51, where the defaults rank one.
+    # It had read "shares 100% … 13 of 13 keep the same order …" and three brackets in a row
+    # (review F, 12)
+    model = get_model("decision-memory")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "decisions"),
+        [Configuration("defaults", model.schema.defaults()),
+         Configuration("inject_min_score=30", model.schema.resolve({"inject_min_score": 30}))],
+        ["ndcg@10"], n_resamples=200)
+    (line,) = summary_lines(comp)
+    assert line == ("inject_min_score=30 against defaults: the same order wherever both rank "
+                    "anything, and only the lengths differ: inject_min_score=30 returns "
+                    "nothing on 1 of the 21 queries, defaults some; neither ranks anything "
+                    "for 7 queries. No judgments: whether better or worse is not measured.")
+    assert ") (" not in line
+
+
+def test_without_judgments_a_reordering_is_said_without_stacked_brackets() -> None:
+    model = get_model("decision-memory")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "decisions"),
+        [Configuration("defaults", model.schema.defaults()),
+         Configuration("w_title=10", model.schema.resolve({"w_title": 10}))],
+        ["ndcg@10"], n_resamples=200)
+    (line,) = summary_lines(comp)
+    # 14 turns rank something under both (21 − the 7 above)
+    assert "queries keep the same order" in line and "of 14 queries" in line
+    assert line.endswith("; neither ranks anything for 7 queries, set aside. No judgments: "
+                         "whether better or worse is not measured.")
+    assert "(" not in line

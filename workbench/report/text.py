@@ -144,20 +144,28 @@ def _share(x: float) -> str:
 
 
 def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
-    """Configuration i against the first in one sentence, by how alike its top k is."""
+    """Configuration i against the first in a sentence or two, by how alike its top k is.
+    Where the two rank alike and one only stops sooner, that is what is said, with how
+    many lists are shorter and how many empty (the agreement over the shorter lists is then
+    100% by construction); where nothing is judged, said once at the end. (Three brackets
+    in a row had said it, after "shares 100%", and the lists cut short went unsaid.)"""
     a = comp.agreement(i, k)
     docs, queries = nouns(comp)
-    empty = (f"; {a.empty:,} {queries if a.empty != 1 else singular(queries)} for which "
-             "neither ranks anything aside" if a.empty else "")
-    empty += (f"; {a.one_empty:,} {queries if a.one_empty != 1 else singular(queries)} for "
-              "which only one ranks anything aside (its shorter list is empty)"
-              if a.one_empty else "")
-    return (f"{comp.configs[i].name} against {comp.configs[0].name}: its top {k} shares "
-            f"{_share(a.mean_overlap)} of the {docs} on average; {a.same_order:,} of "
-            f"{a.queries:,} {queries} keep the same order, {a.same_first:,} the same first "
-            f"{singular(docs)}{empty}"
-            + (" (over the shorter of each query's two lists: they rank alike and one stops "
-               "sooner)" if comp.stops_only(i) else ""))
+    name, first = comp.configs[i].name, comp.configs[0].name
+    judged = ("" if has_judgments(comp) else
+              " No judgments: whether better or worse is not measured.")
+    neither = (f"neither ranks anything for {a.empty:,} "
+               f"{queries if a.empty != 1 else singular(queries)}" if a.empty else "")
+    if comp.stops_only(i):
+        return (f"{name} against {first}: the same order wherever both rank anything, and "
+                f"only the lengths differ: {_lengths_text(comp, i, k)}"
+                + (f"; {neither}" if neither else "") + "." + judged)
+    return (f"{name} against {first}: its top {k} shares {_share(a.mean_overlap)} of the "
+            f"{docs} on average; {a.same_order:,} of {a.queries:,} {queries} keep the same "
+            f"order, {a.same_first:,} the same first {singular(docs)}"
+            + (f"; {neither}, set aside" if neither else "") + "."
+            + (f" The lengths differ too: {_lengths_text(comp, i, k)}."
+               if comp.cut_short(i) else "") + judged)
 
 
 def cases_passed(comp: Comparison) -> list[dict[str, bool]] | None:
@@ -993,6 +1001,8 @@ def _lengths_text(comp: Comparison, i: int, cutoff: int | None = None) -> str:
     none = f" and nothing on {emptied:,} of them" if emptied else ""
     most = ("" if a == b or (cutoff is not None and min(a, b) >= cutoff) else
             f" (at most {min(a, b):,} results a query, {longer} up to {max(a, b):,})")
+    if emptied == fewer:  # "fewer results on 1 … and nothing on 1 of them"
+        return f"{shorter} returns nothing on {_on_queries(comp, fewer)}, {longer} some"
     return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{none}{most}"
 
 
@@ -1112,8 +1122,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     metric = headline_metric(comp)
     row = next((r for r in comp.rows if r.metric == metric), None)
     if row is None and not has_judgments(comp):  # no metric: how much the rankings change
-        return [agreement_summary(comp, i, k) + " (no judgments: whether better or worse is "
-                "not measured)" for i in range(1, len(comp.configs))]
+        return [agreement_summary(comp, i, k) for i in range(1, len(comp.configs))]
     if row is None:
         return []
     passed = cases_passed(comp)
