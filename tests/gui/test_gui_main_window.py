@@ -410,6 +410,8 @@ def test_the_tune_tab_without_judgments_folds_to_its_reason(
     assert window.charts.currentWidget() is panel
     assert not panel.folded.isVisible() and panel.form_area.isVisible()
     assert window.v_split.sizes()[1] > before[1] + 50
+    # and the Result pane no longer says the other dataset's reason
+    assert "nothing to tune against" not in panel.view.results.summary.text()
 
 
 def test_a_dataset_opened_by_a_relative_path_is_kept_absolute(

@@ -217,6 +217,11 @@ class TunePanel(QWidget):
             self.view.clear(self._blocked)
         elif self.status.text().startswith("nothing to tune against"):
             self._say("")
+        if not self._blocked and self.outcome is None \
+                and "nothing to tune against" in self.view.results.summary.text():
+            # another dataset's reason had stayed in the Result pane ("decisions has no
+            # relevance judgments" over the vault's 25 judged queries)
+            self.view.clear("")
         moved = self._moved_on() if self.outcome is not None and not self._blocked else ""
         if moved:  # the result shown is the run's: said, its Apply off until it is back
             self.apply_button.setEnabled(False)
