@@ -106,6 +106,9 @@ def test_the_dialog_offers_the_file_kinds_and_says_what_was_left_out(
     assert left and "changed files left out: " in text and all(x in text for x in left)
     assert mined.dropped.get("test")  # the sample changes tests: said with their box
     assert "test files (tests left out) — tick tests above to keep them" in text
+    # the dialog grows to hold the account: its spin boxes had been squeezed to 11 px
+    assert dialog.height() >= dialog.sizeHint().height()
+    assert dialog.max_files.height() >= dialog.max_files.minimumSizeHint().height()
 
 
 def test_a_file_that_cannot_be_written_changes_nothing(window: MainWindow,

@@ -270,10 +270,10 @@ class TasksFromGitDialog(QDialog):
             self._say(f"No commit after the split ({m.snapshot[:10]}, {made.date}) made a task; "
                       "give a larger share of the history.", error=True)
             return
-        reasons = ", ".join(f"{n} {SKIPPED[k].split(' (')[0]}" for k, n in m.skipped.items()
-                            if n and k in SKIPPED)
+        # the status bar's line is short: the dialog holds the account (the reasons in the
+        # CLI's words, "fewer than min-files", had been clipped there)
         line = (f"{len(m.tasks)} tasks from the {m.commits} commits after {m.snapshot[:10]} "
-                f"({made.date})" + (f"; skipped: {reasons}" if reasons else ""))
+                f"({made.date})")
         # the whole account stays here, where the options that change it are (the window's
         # status bar had clipped it at its width and cleared it after 20 s)
         self.summary = summary_text(m, made.date, made.path)
@@ -303,6 +303,11 @@ class TasksFromGitDialog(QDialog):
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setText(text)
         self.status.setStyleSheet("color: #b00020;" if error else "")
+        # grown to hold it (the account's four lines had squeezed the spin boxes to 11 px
+        # in the height the dialog opened at)
+        need = self.sizeHint().height()
+        if self.height() < need:
+            self.resize(self.width(), need)
 
     def _follow_options(self, *_: object) -> None:
         if not self._edited:
