@@ -279,3 +279,13 @@ def test_codeledger_config_weights_are_said_when_not_measured(repo: Path,
                          "-p token_budget=6000 -p max_files=25")
     # BM25 does not read CodeLedger's settings: nothing said
     assert not get_model("bm25").data_warnings(ds, get_model("bm25").schema.resolve({}))
+    # values said as typed back (not 0.123457 or 1e+06), and one the model cannot take named
+    (copy / ".codeledger" / "config.json").write_text(json.dumps(
+        {"selector": {"weights": {"keyword": 0.123456789},
+                      "default_budget": {"tokens": 2000000, "max_files": 30}}}),
+        encoding="utf-8")
+    [said] = [w for w in model.data_warnings(read_code_repo(copy), params)
+              if "config.json" in w]
+    assert "-p w_keyword=0.123456789 -p max_files=30" in said
+    assert said.endswith("it also sets selector.default_budget.tokens 2000000 (this model's "
+                         "token_budget takes [100, 1000000]), which cannot be measured here")

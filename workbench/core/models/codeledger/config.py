@@ -36,6 +36,7 @@ def config_note(selector: Sequence[Sequence[object]], params: Params,
     in_use: dict[str, ParamValue] = dict(params)
     in_use["token_budget"], in_use["max_files"] = budget(params)  # a preset wins, as scored
     differ: list[tuple[str, str, ParamValue, ParamValue]] = []
+    beyond: list[str] = []  # set, but outside what the parameter can take
     for setting, value in selector:
         name = PARAM_OF.get(str(setting))
         if name is None or not isinstance(value, int | float):
@@ -45,16 +46,33 @@ def config_note(selector: Sequence[Sequence[object]], params: Params,
             theirs = param.validate(int(value) if param.kind == "int" and value == int(value)
                                     else value)
         except ParamError:
+            beyond.append(f"selector.{setting} {_num(value)} (this model's {name} takes "
+                          f"{param.range_text()})")
             continue
         if theirs != in_use[name]:
             differ.append((str(setting), name, theirs, in_use[name]))
-    if not differ:
+    if not differ and not beyond:
         return None
-    preset = ("-p budget_preset=custom " if str(params["budget_preset"]) != "custom"
-              and any(n in _BUDGET for _, n, _, _ in differ) else "")
-    return ("this repository's .codeledger/config.json (CodeLedger's own settings) is not "
-            "what is measured here: it sets "
-            + ", ".join(f"selector.{s} {v:g}" for s, _, v, _ in differ)
-            + ", where this run has " + ", ".join(f"{n} {w:g}" for _, n, _, w in differ)
-            + " (the model's defaults, -p and --params); to measure it as configured: "
-            + preset + " ".join(f"-p {n}={v:g}" for _, n, v, _ in differ))
+    out = ("this repository's .codeledger/config.json (CodeLedger's own settings) is not what "
+           "is measured here")
+    if differ:
+        preset = ("-p budget_preset=custom " if str(params["budget_preset"]) != "custom"
+                  and any(n in _BUDGET for _, n, _, _ in differ) else "")
+        out += (": it sets "
+                + ", ".join(f"selector.{s} {_num(v)}" for s, _, v, _ in differ)
+                + ", where this run has " + ", ".join(f"{n} {_num(w)}" for _, n, _, w in differ)
+                + " (the model's defaults, -p and --params); to measure it as configured: "
+                + preset + " ".join(f"-p {n}={_num(v)}" for _, n, v, _ in differ))
+    if beyond:
+        out += ("; it also sets " + ", ".join(beyond) + ", which cannot be measured here")
+    return out
+
+
+def _num(value: object) -> str:
+    """A value as typed back with -p: exact (0.123456789, not 0.123457), whole numbers whole
+    (1000000, not 1e+06)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(float(value))
