@@ -129,6 +129,11 @@ def test_a_file_of_very_long_lines_is_said_only_where_a_bundle_counts_it() -> No
     assert not any("very long lines" in line
                    for line in doc.data_warnings(Dataset("r", Corpus([src]), QuerySet([])),
                                                  doc.schema.resolve({})))
+    # a collection's long abstracts are no repository's files: not said
+    abstract = Document("d1", "t", ("a long abstract sentence " * 40 + "\n") * 10)
+    notes = Dataset("b", Corpus([abstract]), QuerySet([]))
+    assert not any("very long lines" in line
+                   for line in doc.data_warnings(notes, doc.schema.resolve({})))
     new = get_model("codeledger")
     params = new.schema.resolve({})
     assert not any("very long lines" in line for line in new.data_warnings(ds, params))

@@ -103,8 +103,11 @@ class CodeLedgerModel(Model):
         if note:
             out.append(note)
         # counted by lines × rate, as CodeLedger counts: a 40 KB one-line logo "4 tokens"
+        # — in a repository's files (a BEIR collection's long abstracts are no such files)
+        repo = len(dataset.corpus) and isinstance(dataset.corpus[0].metadata.get("language"),
+                                                  str)
         wide = ([d.id for d in dataset.corpus if long_lines(d.text)]
-                if not params["tokens_long_lines_by_size"] else [])
+                if repo and not params["tokens_long_lines_by_size"] else [])
         if wide:
             out.append(f"{len(wide):,} file(s) of very long lines (over {LONG_LINE_CHARS} "
                        f"characters a line: minified, generated or data; {', '.join(wide[:3])}"
