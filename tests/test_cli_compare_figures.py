@@ -42,7 +42,7 @@ def test_compare_shows_what_each_selection_returns_against_the_first(
     a, b = _counts(EVAL), _counts(EVAL, inject_min_score=30)
     results = _row(out, "results")
     assert results[1:4] == [f"{a.mean():.2f}", f"{b.mean():.2f}",
-                            f"{b.mean() - a.mean():+.2f}".replace("-", "−")]
+                            f"{b.mean() - a.mean():+.2f}"]
     assert results[-1] == f"{int((b > a).sum())}/{int((b < a).sum())}"
     empty = _row(out, "empty")
     assert empty[1:3] == [f"{100 * (a == 0).mean():.1f}", f"{100 * (b == 0).mean():.1f}"]

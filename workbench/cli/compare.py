@@ -342,7 +342,8 @@ def _figure_text(name: str, value: float, *, signed: bool = False) -> str:
         return "–"
     digits = 2 if name == "results" else 1
     shown = round(value, digits) + 0.0  # + 0.0: −0.0 → 0.0
-    return (f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}").replace("-", "−")
+    # an ASCII minus, as the metric table above it writes its Δ
+    return f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}"
 
 
 REPORT_ENDINGS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
