@@ -7,10 +7,16 @@ data is for (each case returns at most its own topK, so P@10 cannot pass 0.5 the
 
 Where the live values (or the baseline's) were tuned on some of the judged queries, every
 figure counts only the others, and a note under the cards says so (`TuningSession.held_out`):
-on the queries they were tuned on, tuned values show training scores."""
+on the queries they were tuned on, tuned values show training scores.
+
+While the figures are those of an earlier preparation (a Re-embed cancelled or failed, or still
+running, for prepare-stage values already set), a second note says so and names the values
+they are for: the status bar's "prepare cancelled" goes after 5 s and the Prepare box's note
+sits at the end of a scrolled panel, and 0.868 read as the new prompt's figure."""
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Callable
@@ -31,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.cases import CaseReport, check_cases, has_cases
 from workbench.core.metrics import PairedTest, paired_test
+from workbench.core.params import value_text
 from workbench.core.pipeline import Result
 from workbench.core.selection_figures import FIGURES, of_result, selects, snippet_chars
 from workbench.core.session import TuningSession
@@ -210,6 +217,44 @@ class _Comparison(QLabel):
         self.setToolTip((f"{self.texts[0]}<br><br>" if short else "") + COMPARISON_TIP)
 
 
+STALE_TIP = ("The metric cards, the ranked table and the charts show the last preparation's "
+             "prepare-stage values; the live values are applied on it. Recompute (Ctrl+R, or the "
+             "Prepare box's button) prepares the values set.")
+STALE_VALUE_CHARS = 32  # a long prompt in the note: its start, whole in the tooltip
+
+
+def stale_line(session: TuningSession) -> tuple[str, str]:
+    """(note, tooltip) while the result shows an earlier preparation than the prepare-stage
+    values set (a cancelled Re-embed): what each changed value is for the figures shown and
+    what it is set to; ("", "") otherwise."""
+    s = session
+    if s.model is None or s.prepared_params is None or s.result is None or not s.needs_prepare:
+        return "", ""
+    schema = s.model.schema
+    was, now = schema.prepare_values(s.prepared_params), schema.prepare_values(s.params)
+    names = [n for n in now if now[n] != was.get(n)]
+
+    def shown(name: str, value: object, cut: int = STALE_VALUE_CHARS) -> str:
+        """A text parameter's value quoted ('' is no prompt), cut to its start; any other
+        as a reader writes it."""
+        text = (value_text(value) if isinstance(value, (bool, int, float, str))
+                else str(value))
+        text = text if len(text) <= cut else text[:cut - 1] + "…"
+        return repr(text) if schema[name].kind == "text" else text
+
+    whole = "<br>".join(html.escape(f"{n}: {shown(n, was.get(n), 10**6)} shown, "
+                                    f"{shown(n, now[n], 10**6)} set", quote=False)
+                        for n in names)
+    if len(names) == 1:
+        n = names[0]
+        note = (f"⚠ Figures for the last preparation, {n} {shown(n, was.get(n))}: the "
+                f"{shown(n, now[n])} set is not prepared yet — Recompute (Ctrl+R) prepares it")
+    else:
+        note = (f"⚠ Figures for the last preparation: the {', '.join(names)} set are not "
+                "prepared yet — Recompute (Ctrl+R) prepares them")
+    return note, f"{html.escape(note, quote=False)}<br><br>{whole}<br><br>{STALE_TIP}"
+
+
 def _muted(text: str) -> str:
     return f"<span style='color:#8c959f'>{text}</span>"
 
@@ -304,12 +349,23 @@ class MetricStrip(QWidget):
             "the ranked table still shows every query.")
         self.held_note.hide()
         outer.addWidget(self.held_note)
+        # shown while the figures are an earlier preparation's (`stale_line`): its text
+        # changes with the prepare-stage values, never on a live slider tick
+        self.stale_note = QLabel("", self)
+        self.stale_note.setStyleSheet("color:#9a6700; padding-left:6px")
+        self.stale_note.setTextFormat(Qt.TextFormat.PlainText)
+        # never the window's least width: in a narrow one its end is cut, whole in the tooltip
+        self.stale_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.stale_note.hide()
+        outer.addWidget(self.stale_note)
         self.k_spin.valueChanged.connect(session.set_k)
         subscribe_many(self, [
             (session.result_changed, self.refresh),
             (session.baseline_changed, self.refresh),
             (session.dataset_changed, self.refresh),
             (session.k_changed, self._on_k_changed),
+            (session.params_changed, self._refresh_stale),
+            (session.model_changed, self._refresh_stale),
         ])
         self.refresh()
 
@@ -366,8 +422,17 @@ class MetricStrip(QWidget):
             self.k_spin.blockSignals(False)
         self.refresh()
 
+    def _refresh_stale(self, *_: object) -> None:
+        note, tip = stale_line(self.session)
+        if note != self.stale_note.text():
+            self.stale_note.setText(note)
+            self.stale_note.setVisible(bool(note))
+        if tip != self.stale_note.toolTip():
+            self.stale_note.setToolTip(tip)
+
     def refresh(self, *_: object) -> None:
         s = self.session
+        self._refresh_stale()
         res, base = s.result, s.baseline
         held = s.held_out()
         # every judged query tuned on, against a baseline: the comparison on the right says
