@@ -228,7 +228,7 @@ def test_a_damaged_cache_file_is_said_when_its_texts_embed_again(
                  "--documents-only"]) == 0
     _out, err = capsys.readouterr()
     assert err.count("note: 1 damaged file of the embedding cache") == 1  # said once
-    assert "left unread: their texts are embedded again" in err and len(counting.seen) == 3
+    assert "left unread: its texts are embedded again" in err and len(counting.seen) == 3
 
 
 def test_a_full_disk_fails_the_run_and_says_why(

@@ -132,8 +132,18 @@ def _print_stores() -> None:
         rows.append([s.folder.name, s.encoder,
                      ("(not recorded: made by an earlier version)" if prompt is None
                       else repr(prompt) if prompt else "(none)"),
-                     f"{s.vectors:,}", bytes_text(s.size)])
+                     f"{s.vectors:,}" + (f" + {s.damaged:,} damaged file"
+                                         f"{'' if s.damaged == 1 else 's'}" if s.damaged
+                                         else ""),
+                     bytes_text(s.size)])
     print(format_table(["folder", "encoder", "prompt", "vectors", "size"], rows))
+    damaged = sum(s.damaged for s in stores)
+    if damaged:
+        one = damaged == 1
+        print(f"({damaged:,} damaged file{'' if one else 's'}, cut short or not a shard: "
+              f"{'its' if one else 'their'} vectors are not counted; the store drops "
+              f"{'it' if one else 'them'} when next used and {'its' if one else 'their'} texts "
+              "are embedded again)")
 
 
 __all__ = ["add_commands", "cmd_cache"]

@@ -615,7 +615,7 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     try:
         for start in range(0, len(new), step):
             part = new[start:start + step]
-            sub = _whole_set(progress, start, len(part), len(new), cached, what)
+            sub = _whole_set(progress, start, len(part), len(new), cached, what, store.dropped)
             vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size,
                                  progress=sub)
             pending.append(([keys[i] for i in part], vectors))
@@ -656,17 +656,23 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
 
 _UNKEPT_LOCK = threading.Lock()
 _unkept_listener: Callable[[str], None] | None = None
-_unkept_said: set[Path] = set()
+_unkept_said: set[tuple[str, Path]] = set()
 
 
 @contextmanager
 def unkept_cache_warnings(listener: Callable[[str], None]) -> Iterator[None]:
-    """Inside the block, an embedding cache that could not be written where the caller of
-    `embed_texts` collects no `cache_errors` (a model preparing for eval, compare, report,
-    sweep, tune or the window) is passed to `listener` as one line — once per cache folder,
-    however many calls fail to write there. Without it such a run embedded everything again on
-    each start and nobody said why. The listener may be called from any thread; blocks do not
-    nest (an inner one replaces the outer until it ends)."""
+    """Inside the block, what the embedding cache did that a model's preparation cannot say
+    itself (a caller of `embed_texts` that collects no `cache_errors` or `notes`: a model
+    preparing for eval, compare, report, sweep, tune or the window) is passed to `listener`
+    as one line — once per cache folder and kind, however many calls meet it there:
+
+    - a cache that could not be written: without it such a run embedded everything again on
+      each start and nobody said why;
+    - a damaged file of the cache, left unread: its texts are embedded again, a wait of
+      seconds or minutes that had come with no word.
+
+    The listener may be called from any thread; blocks do not nest (an inner one replaces the
+    outer until it ends)."""
     global _unkept_listener, _unkept_said
     with _UNKEPT_LOCK:
         before = _unkept_listener, _unkept_said
@@ -678,13 +684,18 @@ def unkept_cache_warnings(listener: Callable[[str], None]) -> Iterator[None]:
             _unkept_listener, _unkept_said = before
 
 
-def _say_unkept(folder: Path, line: str) -> None:
+def _tell(kind: str, folder: Path, line: str) -> None:
+    """`line` to the listener of `unkept_cache_warnings`, once per (kind, folder)."""
     with _UNKEPT_LOCK:
         listener = _unkept_listener
-        if listener is None or folder in _unkept_said:
+        if listener is None or (kind, folder) in _unkept_said:
             return
-        _unkept_said.add(folder)
-    listener(f"{line}; the next run embeds them again")
+        _unkept_said.add((kind, folder))
+    listener(line)
+
+
+def _say_unkept(folder: Path, line: str) -> None:
+    _tell("unkept", folder, f"{line}; the next run embeds them again")
 
 
 def _write_refused(folder: Path, size: int) -> str:
@@ -706,11 +717,16 @@ def _write_refused(folder: Path, size: int) -> str:
 
 
 def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int,
-               what: str = "texts") -> Progress:
+               what: str = "texts", dropped: int = 0) -> Progress:
     """A chunk's progress said over the whole set: 'embedding 2,300/5,183 texts', never the
-    position inside the chunk."""
+    position inside the chunk; with the texts the cache had, and the damaged cache files
+    whose texts are embedded again (why they wait)."""
     outer = progress.on_progress
-    suffix = f" ({cached:,} from the cache)" if cached else ""
+    said = [f"{cached:,} from the cache"] if cached else []
+    if dropped:
+        said.append(f"{dropped:,} damaged cache file{'s' if dropped != 1 else ''} left "
+                    "unread")
+    suffix = f" ({'; '.join(said)})" if said else ""
 
     def report(fraction: float, _message: str) -> None:
         if outer is not None:
@@ -732,11 +748,17 @@ def count_cached(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: st
 
 def _say_dropped(store: EmbeddingStore, notes: list[str] | None) -> None:
     """A damaged shard the store removed on opening, said (its texts embed again: a wait of
-    seconds or minutes with no word)."""
-    if store.dropped and notes is not None:
-        notes.append(f"{store.dropped:,} damaged file{'s' if store.dropped != 1 else ''} of the "
-                     f"embedding cache {store.folder} left unread: their texts are embedded "
-                     "again")
+    seconds or minutes with no word): to `notes` where the caller collects them (`workbench
+    embed`), else to whoever listens (`unkept_cache_warnings`: a model's preparation)."""
+    if not store.dropped:
+        return
+    one = store.dropped == 1
+    line = (f"{store.dropped:,} damaged file{'' if one else 's'} of the embedding cache "
+            f"{store.folder} left unread: {'its' if one else 'their'} texts are embedded again")
+    if notes is not None:
+        notes.append(line)
+    else:
+        _tell("damaged", store.folder, line)
 
 
 def cache_counts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",

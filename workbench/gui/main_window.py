@@ -174,8 +174,9 @@ class MainWindow(QMainWindow):
         self.prepare_status = PrepareStatus(self.loop, self.statusBar())
         self.loop.prepare_finished.connect(self._on_prepare_finished)
         # an embedding cache that could not be written (a full disk): every start embedded
-        # everything again and the window never said why. A preparation runs on a worker,
-        # so the line reaches the status bar through a queued signal
+        # everything again and the window never said why; a damaged file of it, whose texts
+        # embed again for minutes with no word. A preparation runs on a worker, so the line
+        # reaches the status bar through a queued signal
         self.unkept_note = QLabel("", self)
         self.unkept_note.setStyleSheet("color:#9a6700")
         self.unkept_note.hide()
@@ -489,11 +490,20 @@ class MainWindow(QMainWindow):
         self._unkept.enter_context(unkept_cache_warnings(lambda line: said.line.emit(line)))
 
     def _on_unkept(self, line: str) -> None:
-        text = line[:1].upper() + line[1:]
+        # a second line of the same preparation (a damaged file, then a full disk) beside
+        # the first, not in its place
+        shown = "" if self.unkept_note.isHidden() else self.unkept_note.toolTip()
+        text = "\n".join(t for t in (shown, line[:1].upper() + line[1:]) if t)
         # the reason ("No space left on device") and what it costs in sight before the cache
         # folder's path, which the tooltip names
-        self.unkept_note.setText(shorten_path_in(text, self.unkept_note.fontMetrics(),
-                                                 UNKEPT_PX))
+        parts = text.split("\n")
+        fm = self.unkept_note.fontMetrics()
+        if len(parts) == 1:
+            self.unkept_note.setText(shorten_path_in(text, fm, UNKEPT_PX))
+        else:  # each in its share of the room, its start (what happened) kept
+            self.unkept_note.setText(" · ".join(
+                shorten_path_in(p, fm, UNKEPT_PX // len(parts), Qt.TextElideMode.ElideRight)
+                for p in parts))
         self.unkept_note.setToolTip(text)
         self.unkept_note.show()
 
@@ -640,16 +650,19 @@ def column_sizes(total: int, list_comfortable: int, params_least: int) -> list[i
     return [queries, total - queries - params_px, params_px]
 
 
-def shorten_path_in(text: str, fm: QFontMetrics, room: int) -> str:
-    """`text` in `room` px: where it is longer, its longest path ("/…") goes first (a cache
-    store's folder alone is ~60 characters; the words around it say what happened and why),
-    then its middle."""
+def shorten_path_in(text: str, fm: QFontMetrics, room: int,
+                    elide: Qt.TextElideMode = Qt.TextElideMode.ElideMiddle) -> str:
+    """`text` in `room` px: where it is longer, its paths ("/…") go first, longest first (a
+    cache store's folder alone is ~60 characters; the words around it say what happened and
+    why), then its middle (or where `elide` says)."""
+    paths = sorted((word for word in text.split() if "/" in word), key=len, reverse=True)
+    for path in paths:
+        if fm.horizontalAdvance(text) <= room:
+            return text
+        text = text.replace(path + " ", "", 1)
     if fm.horizontalAdvance(text) <= room:
         return text
-    paths = [word for word in text.split() if "/" in word]
-    if paths:
-        text = text.replace(max(paths, key=len) + " ", "", 1)
-    return fm.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
+    return fm.elidedText(text, elide, room)
 
 
 def _splitter(orientation: Qt.Orientation, name: str, *widgets: QWidget,

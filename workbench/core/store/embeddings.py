@@ -190,28 +190,34 @@ class StoreSummary:
     folder: Path
     encoder: str  # the encoder identity (the folder name's head where about.json is missing)
     prompt: str | None  # None: not recorded (a store written before about.json)
-    vectors: int
+    vectors: int  # in the shards whose header and size agree
     size: int  # bytes
+    damaged: int = 0  # shards whose header or size is wrong: their vectors are not counted
 
 
 def store_summaries(root: Path) -> list[StoreSummary]:
     """Each store under `root` (cache_dir()/embeddings): its encoder, prompt, vector count
-    (read from the shard headers) and size; largest first."""
+    and size, largest first. The vectors are counted from the shard headers, of the shards
+    whose header and file size agree; a shard cut short (a killed copy, a full disk) or with
+    a foreign header is counted as damaged — the store drops it when next opened and its
+    texts are embedded again. (Only opening a store checks the digests: that reads every
+    byte of every shard.)"""
     out = []
     try:
         folders = [f for f in root.iterdir() if f.is_dir()]
     except OSError:
         return []
     for folder in folders:
-        vectors = size = 0
+        vectors = size = damaged = 0
         for path in folder.iterdir():
             with contextlib.suppress(OSError):
                 size += path.stat().st_size
                 if path.suffix == SUFFIX:
-                    with open(path, "rb") as fh:
-                        head = fh.read(_HEADER.size)
-                    if len(head) == _HEADER.size and head[:8] == _MAGIC:
-                        vectors += max(0, _HEADER.unpack(head)[1])
+                    rows = _header_rows(path)
+                    if rows is None:
+                        damaged += 1
+                    else:
+                        vectors += rows
         about: dict[str, object] = {}
         with contextlib.suppress(OSError, ValueError):
             loaded = json.loads((folder / ABOUT).read_text(encoding="utf-8"))
@@ -220,8 +226,23 @@ def store_summaries(root: Path) -> list[StoreSummary]:
         encoder = about.get("encoder")
         out.append(StoreSummary(folder, str(encoder) if isinstance(encoder, str)
                                 else folder.name.rsplit("-", 1)[0],
-                                prompt if isinstance(prompt, str) else None, vectors, size))
+                                prompt if isinstance(prompt, str) else None, vectors, size,
+                                damaged))
     return sorted(out, key=lambda s: (-s.size, s.folder.name))
+
+
+def _header_rows(path: Path) -> int | None:
+    """The rows a shard's header gives where its magic, dimension and file size agree with
+    it; None for a damaged shard."""
+    with open(path, "rb") as fh:
+        head = fh.read(_HEADER.size)
+        end = os.fstat(fh.fileno()).st_size
+    if len(head) < _HEADER.size:
+        return None
+    magic, rows, dim, _ = _HEADER.unpack(head)
+    if magic != _MAGIC or rows < 0 or dim <= 0 or end != _vectors_offset(rows) + rows * dim * 4:
+        return None
+    return int(rows)
 
 
 def _remove(path: Path) -> None:
