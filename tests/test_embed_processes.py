@@ -17,6 +17,7 @@ import pytest
 from numpy.typing import NDArray
 
 from workbench.cli import main
+from workbench.core import embeddings
 from workbench.core.embeddings import (
     DEFAULT_MODEL,
     EmbeddingError,
@@ -96,6 +97,7 @@ def test_a_pool_gives_the_vectors_and_cache_keys_of_one_process_and_stops_on_can
     embed_texts(TEXTS[:10], prompt=prompt)  # cached before the pool runs
     threads_before = os.environ.get("OMP_NUM_THREADS")
     cancel_prompt = "cancel with a pool: "
+    monkeypatch.setattr(embeddings, "STEP_S", 1e9)  # steps of 1 batch, then 8, at any pace
     said: list[float] = []
 
     def stop() -> bool:
@@ -107,8 +109,9 @@ def test_a_pool_gives_the_vectors_and_cache_keys_of_one_process_and_stops_on_can
         assert sorted(spy.sent) == sorted(prompt + t for t in TEXTS[10:])  # only the missing
         assert len(spy.pids) == 2 and not any(_gone(pid) for pid in spy.pids)
         spy.sent.clear()
-        # batch size 1 → chunks of 32 texts stored, pooled calls of 16 (8 batches per
-        # worker); stop once the first chunk is stored
+        # batch size 1 → a first step of 2 texts (a batch per worker), then steps of 16 (8
+        # batches per worker), shards of 32 or more: stop once the first (2 + 16 + 16) is
+        # stored
         embed_texts(TEXTS, prompt=cancel_prompt, batch_size=1, workers=workers,
                     progress=Progress(on_progress=lambda f, m: said.append(f),
                                       should_stop=stop))
@@ -125,8 +128,8 @@ def test_a_pool_gives_the_vectors_and_cache_keys_of_one_process_and_stops_on_can
     np.testing.assert_allclose(store.get(keys), one, atol=1e-6)
 
     # the cancelled run kept its finished chunk, which one process then reads
-    assert len(spy.sent) == 32 and said == sorted(said)
-    assert len(open_store(get_encoder(), cancel_prompt)) == 32
+    assert len(spy.sent) == 34 and said == sorted(said)
+    assert len(open_store(get_encoder(), cancel_prompt)) == 34
     spy.sent.clear()
     rest = embed_texts(TEXTS, prompt=cancel_prompt)
     assert spy.sent == [] and len(open_store(get_encoder(), cancel_prompt)) == len(TEXTS)

@@ -138,8 +138,16 @@ def test_damaged_cache_is_detected_and_rebuilt(counting: CountingEncoder, damage
     assert open_store(counting, prompt).dropped == 0  # and the new one is sound
 
 
-def test_cancel_keeps_finished_chunks(counting: CountingEncoder) -> None:
-    # batch size 1 → chunks of 32 texts; stop once the first chunk is stored
+@pytest.fixture
+def eight_batch_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Steps of one batch, then eight (the most) whatever the pace: `STEP_S` so long that
+    any pace fills it."""
+    monkeypatch.setattr(embeddings, "STEP_S", 1e9)
+
+
+def test_cancel_keeps_finished_chunks(counting: CountingEncoder, eight_batch_steps: None) -> None:
+    # batch size 1 → steps of 1, then 8 texts, shards of 32 or more: stop once the first
+    # shard (1 + 4 × 8 = 33 texts) is stored
     prompt = "cancel test: "
     calls: list[float] = []
 
@@ -150,17 +158,18 @@ def test_cancel_keeps_finished_chunks(counting: CountingEncoder) -> None:
         embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
                     progress=Progress(on_progress=lambda f, m: calls.append(f),
                                       should_stop=stop))
-    assert len(open_store(counting, prompt)) == 32
+    assert len(open_store(counting, prompt)) == 33
     counting.seen.clear()
     embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(counting.seen) == len(TEXTS) - 32  # only the rest
+    assert len(counting.seen) == len(TEXTS) - 33  # only the rest
     assert calls == sorted(calls)  # progress only moves forward
 
 
 def test_a_cancel_inside_a_chunk_keeps_every_step_finished_and_says_so(
-        counting: CountingEncoder) -> None:
-    # batch size 1 → steps of 8 texts, shards of 32: cancelled as the third step starts, the
-    # two steps before it are stored (before: nothing until a whole shard of 32 was done)
+        counting: CountingEncoder, eight_batch_steps: None) -> None:
+    # batch size 1 → steps of 1, then 8 texts, shards of 32: cancelled as the fourth step
+    # starts, the three steps before it are stored (before: nothing until a whole shard of 32
+    # was done)
     prompt = "cancel inside a chunk: "
 
     def stop() -> bool:
@@ -169,19 +178,20 @@ def test_a_cancel_inside_a_chunk_keeps_every_step_finished_and_says_so(
     with pytest.raises(Cancelled) as caught:
         embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
                     progress=Progress(should_stop=stop))
-    assert len(open_store(counting, prompt)) == 16
+    assert len(open_store(counting, prompt)) == 17
     assert caught.value.__notes__ == [
-        "16 of 70 texts embedded before it are kept in the cache: the same command goes on "
+        "17 of 70 texts embedded before it are kept in the cache: the same command goes on "
         "from there"]
     counting.seen.clear()
     embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(counting.seen) == len(TEXTS) - 16
+    assert len(counting.seen) == len(TEXTS) - 17
 
 
 def test_an_interrupt_while_a_shard_is_written_keeps_its_vectors(
-        counting: CountingEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
+        counting: CountingEncoder, monkeypatch: pytest.MonkeyPatch,
+        eight_batch_steps: None) -> None:
     # the pending vectors were cleared before the write: a Ctrl-C inside it lost them
-    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)  # a shard per step of 8
+    monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)  # a shard per step (1, then 8)
     real_add = embedding_store.EmbeddingStore.add
     calls = [0]
 
@@ -195,21 +205,24 @@ def test_an_interrupt_while_a_shard_is_written_keeps_its_vectors(
     prompt = "interrupted while writing: "
     with pytest.raises(KeyboardInterrupt) as caught:
         embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(open_store(counting, prompt)) == 16  # both steps encoded are stored
-    assert caught.value.__notes__[0].startswith("16 of 70 texts embedded before it are kept")
+    assert len(open_store(counting, prompt)) == 9  # both steps encoded are stored
+    assert caught.value.__notes__[0].startswith("9 of 70 texts embedded before it are kept")
 
 
 def test_vectors_are_stored_at_least_every_minute(counting: CountingEncoder,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+                                                  monkeypatch: pytest.MonkeyPatch,
+                                                  eight_batch_steps: None) -> None:
     # a killed run loses at most STORE_EVERY_S of work: here every step is its own shard
+    # (1 text, then eight steps of 8 and one of 5)
     monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)
     prompt = "stored every minute: "
     embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(open_store(counting, prompt).shards) == -(-len(TEXTS) // 8)
+    assert len(open_store(counting, prompt).shards) == 1 + 9
     monkeypatch.setattr(embeddings, "STORE_EVERY_S", 3600.0)
     prompt = "stored per chunk: "
     embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(open_store(counting, prompt).shards) == -(-len(TEXTS) // 32)
+    # a shard once 32 or more are pending: 1 + 4 × 8 = 33, then 4 × 8 = 32, then the 5 left
+    assert sorted(len(v) for v in open_store(counting, prompt).shards.values()) == [5, 32, 33]
 
 
 def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
@@ -281,12 +294,12 @@ def test_a_cancel_in_the_first_step_says_nothing_was_kept(counting: CountingEnco
     # (lost) and what the next run does were left to be guessed
     prompt = "cancel in the first step: "
     with pytest.raises(Cancelled) as caught:
-        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
-                    progress=Progress(should_stop=lambda: len(counting.seen) >= 4))
+        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=2,
+                    progress=Progress(should_stop=lambda: len(counting.seen) >= 1))
     assert len(open_store(counting, prompt)) == 0
     assert caught.value.__notes__ == [
-        "none of the 70 texts to embed was kept: the cache keeps finished steps of 8 texts, "
-        "and none had finished"]
+        "none of the 70 texts to embed was kept: the cache keeps each step once finished, and "
+        "the first (2 texts) had not"]
 
 
 def test_a_prompt_that_fills_the_window_is_warned_of() -> None:

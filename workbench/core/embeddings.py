@@ -548,6 +548,19 @@ def get_encoder(name: str = DEFAULT_MODEL) -> Encoder:
 
 
 STORE_EVERY_S = 60.0  # embedded vectors are stored at least this often
+# an embedding step (what a cancel loses: the cache keeps every step finished) lasts about
+# this long, one batch (per worker process) at the least and eight at the most: fixed steps of
+# eight batches took 155 s on a loaded CPU, and a cancel after 50 s kept nothing
+STEP_S = 10.0
+
+
+def next_step(done: int, seconds: float, unit: int, most: int) -> int:
+    """The texts of the next step after one of `done` texts took `seconds`: what `STEP_S`
+    holds at that pace, in whole batches of `unit` texts, from one batch to `most` texts."""
+    if seconds <= 0:
+        return most
+    fits = int(done / seconds * STEP_S) // unit * unit
+    return max(unit, min(most, fits))
 
 
 def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str = "",
@@ -580,12 +593,15 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     for i in missing:
         first.setdefault(keys[i], i)
     # longest first across the whole set, encoded a step at a time (progress and cancel come
-    # between steps) and stored in shards of `chunk` texts, or of what a minute gave: a
-    # cancelled run keeps every step it finished, a killed one loses at most that minute;
-    # each step's batches hold texts of similar length
+    # between batches) and stored in shards of `chunk` texts, or of what a minute gave: a
+    # cancelled run keeps every step it finished, a killed one loses at most that minute and
+    # the step under way. A step is sized by the pace of the one before (`next_step`: about
+    # STEP_S seconds), the first is one batch; each step's batches hold texts of similar
+    # length
     new = sorted(first.values(), key=lambda i: -len(prompted[i]))
-    step = max(batch_size * 8 * getattr(enc, "processes", 1), 1)
-    chunk = max(batch_size * 32, step)
+    unit = max(batch_size * getattr(enc, "processes", 1), 1)
+    most = unit * 8
+    chunk = max(batch_size * 32, most)
     unstored: dict[bytes, NDArray[np.float32]] = {}
     cached = len(texts) - len(missing)  # repeats of a text embedded here are not cached
     pending: list[tuple[list[bytes], NDArray[np.float32]]] = []
@@ -613,11 +629,15 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         progress(0.0, f"loading the embedding model{' ' + name if name else ''} (its first use "
                  "in this process) …")
     try:
-        for start in range(0, len(new), step):
+        start, step = 0, unit
+        while start < len(new):
             part = new[start:start + step]
             sub = _whole_set(progress, start, len(part), len(new), cached, what, store.dropped)
+            began = time.monotonic()
             vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size,
                                  progress=sub)
+            step = next_step(len(part), time.monotonic() - began, unit, most)
+            start += len(part)
             pending.append(([keys[i] for i in part], vectors))
             if (sum(len(ks) for ks, _ in pending) >= chunk
                     or time.monotonic() - last >= STORE_EVERY_S):
@@ -631,7 +651,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
                          "cache: the same command goes on from there")
         elif new:  # stopped inside the first step: said, not left to be guessed
             exc.add_note(f"none of the {len(new):,} texts to embed was kept: the cache keeps "
-                         f"finished steps of {step:,} texts, and none had finished")
+                         f"each step once finished, and the first ({min(unit, len(new)):,} "
+                         "texts) had not")
         raise
     repeats = len(missing) - len(new)
     progress(1.0, f"{len(new):,} embedded, {cached:,} from the cache"
@@ -733,7 +754,20 @@ def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int
             n = done + round(fraction * size)
             outer(n / total, f"embedding {n:,}/{total:,} {what}{suffix}")
 
-    return Progress(on_progress=report if outer else None, should_stop=progress.should_stop)
+    return _StepProgress(on_progress=report if outer else None,
+                         should_stop=progress.should_stop)
+
+
+class _StepProgress(Progress):
+    """A step's progress: a cancel is honoured at every call but the last (fraction 1, the
+    step encoded), so that a step finished is kept, not dropped as it returns; the next
+    step's first call stops the run."""
+
+    def __call__(self, fraction: float, message: str = "") -> None:
+        if fraction < 1.0:
+            super().__call__(fraction, message)
+        elif self.on_progress is not None:
+            self.on_progress(1.0, message)
 
 
 def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:
