@@ -202,11 +202,11 @@ def test_a_cancelled_preparation_says_what_the_cache_kept(
         box.cancel.click()
         # the worker stops at its next step (seconds): said meanwhile, and not clicked twice
         assert box.status.text().startswith("cancelling") and not box.cancel.isEnabled()
-    assert loop.cancel_note.startswith("none of the 151 texts to embed was kept")
+    assert loop.cancel_note.startswith("none of the 151 documents to embed was kept")
     assert box.status.text().startswith("cancelled: nothing is prepared yet; press ")
     # nothing kept: start again, not "finish" (as though the work done so far were kept)
     assert " to start again." in box.status.text()
-    assert "None of the 151 texts to embed was kept" in box.status.text()
+    assert "None of the 151 documents to embed was kept" in box.status.text()
     held_encoder.release.set()
     loop.shutdown()
 
@@ -224,3 +224,36 @@ def _reembedding(qtbot: QtBot, held_encoder: HeldFakeEncoder) -> tuple[TuningSes
     s.set_param("document_prompt", "passage: ")  # a new preparation, held
     qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
     return s, loop
+
+
+def test_a_cancel_while_the_queries_embed_says_the_documents_are_kept(
+        qtbot: QtBot, held_encoder: HeldFakeEncoder) -> None:
+    # "None of the 100 texts to embed was kept … press Re-embed to start again", with all
+    # 1,200 document vectors kept (review rv2, 3): the next run embeds only the queries
+    from workbench.gui.prepare_box import PrepareBox
+
+    s = TuningSession()
+    loop = LiveLoop(s)
+    held_encoder.release.set()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("dense", {"embedding_model": held_encoder.name})
+    qtbot.waitUntil(lambda: s.result is not None and not loop.busy, timeout=10_000)
+    box = PrepareBox(s, loop)
+    qtbot.addWidget(box)
+    held_encoder.release.clear()
+    held_encoder.started.clear()
+    s.set_param("query_prompt", "query: ")  # the documents are cached: the queries are held
+    qtbot.waitUntil(held_encoder.started.is_set, timeout=10_000)
+    with qtbot.waitSignal(loop.prepare_finished, timeout=10_000):
+        loop.cancel_prepare()
+    assert loop.cancel_note == (
+        "the vectors of all 151 documents are kept in the cache, and none of the 25 queries "
+        "(the first step, 25 queries, had not finished): the same command goes on from there, "
+        "embedding the 25 queries only")
+    assert box.status.text() == (
+        "cancelled: results still show the previous preparation; press Re-embed / Recompute "
+        "to go on. The vectors of all 151 documents are kept in the cache, and none of the 25 "
+        "queries (the first step, 25 queries, had not finished): it goes on from there, "
+        "embedding the 25 queries only.")
+    held_encoder.release.set()
+    loop.shutdown()

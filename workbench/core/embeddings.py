@@ -567,7 +567,8 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
                 batch_size: int = 64, progress: Progress = NO_PROGRESS,
                 use_cache: bool = True, cache_errors: list[str] | None = None,
                 workers: Workers | None = None,
-                notes: list[str] | None = None, what: str = "texts") -> NDArray[np.float32]:
+                notes: list[str] | None = None, what: str = "texts",
+                earlier: Callable[[], str] | None = None) -> NDArray[np.float32]:
     """float32 (n, dim) unit vectors of `prompt + text` for each text.
 
     Cached on disk per (model identity, prompt): only texts not embedded before are encoded,
@@ -576,7 +577,12 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     kept in memory, the run finishes, and a line saying so goes to `cache_errors`.
 
     `workers` (a Workers, open around the call) encodes on its device and processes; only the
-    texts missing from the cache are sent to them."""
+    texts missing from the cache are sent to them.
+
+    Interrupted (a cancel, Ctrl-C), the exception gets a note saying what the cache kept and
+    what the next run does; `earlier` (`kept_earlier`), called only then, adds what an
+    earlier stage of the same preparation kept: a cancel while the queries embed had said
+    "none of the 100 texts … was kept … start again" with 1,200 document vectors kept."""
     if batch_size < 1:
         raise EmbeddingError(f"batch size must be at least 1, got {batch_size}")
     enc = get_encoder(model)
@@ -646,13 +652,28 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
     except BaseException as exc:  # Ctrl-C, a cancel: what was finished is kept
         with contextlib.suppress(BaseException):  # a second Ctrl-C: the first reason stands
             store_pending()
+        before = ""
+        if earlier is not None:
+            with contextlib.suppress(BaseException):  # a note: the first reason stands
+                before = earlier()
+        on = "the same command goes on from there"
         if kept:
-            exc.add_note(f"{kept:,} of {len(new):,} texts embedded before it are kept in the "
-                         "cache: the same command goes on from there")
+            exc.add_note(f"{kept:,} of {len(new):,} {what} embedded before it are kept in the "
+                         "cache" + (f", and the vectors of {before}" if before else "")
+                         + f": {on}")
         elif new:  # stopped inside the first step: said, not left to be guessed
-            exc.add_note(f"none of the {len(new):,} texts to embed was kept: the cache keeps "
-                         f"each step once finished, and the first ({min(unit, len(new)):,} "
-                         "texts) had not")
+            step_one = _counted(min(unit, len(new)), what)
+            if before:
+                rest = (f", embedding the {len(new):,} {what} only" if before.startswith("all ")
+                        else "")
+                exc.add_note(f"the vectors of {before} are kept in the cache, and none of the "
+                             f"{len(new):,} {what} (the first step, {step_one}, had not "
+                             f"finished): {on}{rest}")
+            else:
+                exc.add_note(f"none of the {len(new):,} {what} to embed was kept: the cache "
+                             f"keeps each step once finished, and the first ({step_one}) had not")
+        elif before:
+            exc.add_note(f"the vectors of {before} are kept in the cache: {on}")
         raise
     repeats = len(missing) - len(new)
     progress(1.0, f"{len(new):,} embedded, {cached:,} from the cache"
@@ -768,6 +789,30 @@ class _StepProgress(Progress):
             super().__call__(fraction, message)
         elif self.on_progress is not None:
             self.on_progress(1.0, message)
+
+
+_SINGULAR = {"texts": "text", "documents": "document", "queries": "query"}
+
+
+def _counted(n: int, what: str) -> str:
+    """'1 document', '64 documents'."""
+    return f"{n:,} {_SINGULAR.get(what, what) if n == 1 else what}"
+
+
+def kept_earlier(texts: Sequence[str], *, model: str, prompt: str,
+                 what: str) -> Callable[[], str]:
+    """For `embed_texts(earlier=...)`: how many of an earlier stage's `texts` the cache holds
+    ('all 1,200 documents', '800 of the 1,200 documents', '' for none), counted only when
+    called — on an interrupt, not on every preparation."""
+    def say() -> str:
+        cached, _ = cache_counts(texts, model=model, prompt=prompt)
+        if not cached:
+            return ""
+        if cached == len(texts):
+            return f"all {_counted(cached, what)}" if cached > 1 else _counted(cached, what)
+        return f"{cached:,} of the {len(texts):,} {what}"
+
+    return say
 
 
 def open_store(encoder: Encoder, prompt: str) -> EmbeddingStore:

@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.data import Dataset
-from workbench.core.embeddings import DEFAULT_MODEL, embed_texts
+from workbench.core.embeddings import DEFAULT_MODEL, embed_texts, kept_earlier
 from workbench.core.engine import (
     NO_PROGRESS,
     EmbeddingJob,
@@ -89,7 +89,9 @@ def embed_dataset(dataset: Dataset, params: Params,
     return (embed_texts(docs.texts, model=docs.model, batch_size=docs.batch_size,
                         prompt=docs.prompt, progress=progress.span(0, 0.95), what="documents"),
             embed_texts(queries.texts, model=queries.model, batch_size=queries.batch_size,
-                        prompt=queries.prompt, progress=progress.span(0.95, 1), what="queries"))
+                        prompt=queries.prompt, progress=progress.span(0.95, 1), what="queries",
+                        earlier=kept_earlier(docs.texts, model=docs.model, prompt=docs.prompt,
+                                             what="documents")))
 
 
 def embedding_dim(model: str, fallback: int = 384) -> int:

@@ -135,7 +135,7 @@ def encoder_rows(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: P
                  progress: Progress) -> EncodedRows:
     """Embed the documents and the queries: a query whose embedding text is empty has no
     embedding (−∞ in its row)."""
-    from workbench.core.embeddings import embed_texts
+    from workbench.core.embeddings import embed_texts, kept_earlier
 
     if not doc_texts:
         return EncodedRows(DocumentSide(np.zeros((0, 0), np.float32)),
@@ -148,9 +148,11 @@ def encoder_rows(doc_texts: Sequence[str], plans: Sequence[QueryPlan], params: P
     queries = np.zeros((len(plans), docs.shape[1]), np.float32)
     if query_job:
         job = query_job[0]
-        queries[rows] = embed_texts(job.texts, model=job.model, prompt=job.prompt,
-                                    batch_size=job.batch_size, progress=progress.span(0.85, 0.9),
-                                    what="queries")
+        queries[rows] = embed_texts(
+            job.texts, model=job.model, prompt=job.prompt, batch_size=job.batch_size,
+            progress=progress.span(0.85, 0.9), what="queries",
+            earlier=kept_earlier(docs_job.texts, model=docs_job.model, prompt=docs_job.prompt,
+                                 what="documents"))
     has = np.zeros(len(plans), bool)
     has[rows] = True
     return EncodedRows(DocumentSide(docs), queries, has)
