@@ -42,3 +42,31 @@ def test_cache_lists_each_store_with_its_prompt(tmp_path: Path, monkeypatch: pyt
     assert "(none)" in rows[store_folder("enc-b", "").name]  # recognised by its hash
     assert "not recorded" in rows[odd.name]
     assert rows[store_folder("enc-a", "").name].split()[-3] == "5"  # vectors, from headers
+
+
+def test_a_damaged_about_json_is_said_and_written_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # review rv2, 5: `{"enc` in about.json was listed as "made by an earlier version"
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path))
+    odd = _store("enc-c", "a prompt no model uses", 2)
+    plain = _store("enc-c", "", 3)
+    for folder in (odd, plain):
+        (folder / "about.json").write_text('{"enc', encoding="utf-8")
+    _store("enc-c", "no about.json", 1, about=False)
+    by_name = {s.folder.name: s for s in store_summaries(tmp_path / "embeddings")}
+    assert by_name[odd.name].about_unreadable and by_name[plain.name].about_unreadable
+    assert not by_name[store_folder("enc-c", "no about.json").name].about_unreadable
+    assert main(["cache"]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()
+            if line.startswith("enc-")}
+    assert "(about.json unreadable)" in rows[odd.name]
+    assert "earlier version" not in rows[odd.name]
+    # the empty prompt is still known by its folder's hash
+    assert "(none) (by its hash; about.json unreadable)" in rows[plain.name]
+    assert "earlier version" in rows[store_folder("enc-c", "no about.json").name]
+    # the next shard written there writes it again
+    store = EmbeddingStore(odd, 4, {"encoder": "enc-c", "prompt": "a prompt no model uses"})
+    assert store.add([text_key("one more")], np.ones((1, 4), np.float32))
+    (again,) = [s for s in store_summaries(tmp_path / "embeddings") if s.folder == odd]
+    assert (again.prompt, again.about_unreadable) == ("a prompt no model uses", False)

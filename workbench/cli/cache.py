@@ -126,12 +126,15 @@ def _print_stores() -> None:
     known = _known_prompts()
     rows = []
     for s in stores:
-        # a store made before about.json: its folder's prompt hash, matched against the
-        # prompts the models use by default
+        # a store made before about.json (or whose about.json is damaged): its folder's
+        # prompt hash, matched against the prompts the models use by default
         prompt = s.prompt if s.prompt is not None else known.get(s.folder.name.rsplit("-")[-1])
-        rows.append([s.folder.name, s.encoder,
-                     ("(not recorded: made by an earlier version)" if prompt is None
-                      else repr(prompt) if prompt else "(none)"),
+        said = ("(not recorded: made by an earlier version)" if prompt is None
+                else repr(prompt) if prompt else "(none)")
+        if s.about_unreadable:
+            said = ("(about.json unreadable)" if prompt is None
+                    else f"{said} (by its hash; about.json unreadable)")
+        rows.append([s.folder.name, s.encoder, said,
                      f"{s.vectors:,}" + (f" + {s.damaged:,} damaged file"
                                          f"{'' if s.damaged == 1 else 's'}" if s.damaged
                                          else ""),

@@ -20,8 +20,8 @@ A store that cannot be written (a read-only or full disk) is not an error: `add`
 and the caller keeps the vectors it computed, as the prepare cache does.
 
 Beside its shards a store keeps `about.json` (its encoder and prompt, written with its first
-shard), so that `workbench cache` can say which prompt each store holds: the folder name carries
-only a hash of it.
+shard, and again with the next shard where it is damaged), so that `workbench cache` can say
+which prompt each store holds: the folder name carries only a hash of it.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ class EmbeddingStore:
             atomic_write_bytes(self.folder / f"{name}{SUFFIX}", blob)
         except OSError:
             return False
-        if self.about is not None and not (self.folder / ABOUT).exists():
+        if self.about is not None and not _about_readable(self.folder / ABOUT):
             with contextlib.suppress(OSError):  # a description, not the vectors: best effort
                 atomic_write_bytes(self.folder / ABOUT,
                                    json.dumps(self.about, ensure_ascii=False).encode("utf-8"))
@@ -193,6 +193,7 @@ class StoreSummary:
     vectors: int  # in the shards whose header and size agree
     size: int  # bytes
     damaged: int = 0  # shards whose header or size is wrong: their vectors are not counted
+    about_unreadable: bool = False  # about.json there but not a JSON object (damaged)
 
 
 def store_summaries(root: Path) -> list[StoreSummary]:
@@ -219,16 +220,31 @@ def store_summaries(root: Path) -> list[StoreSummary]:
                     else:
                         vectors += rows
         about: dict[str, object] = {}
-        with contextlib.suppress(OSError, ValueError):
+        unreadable = False
+        try:
             loaded = json.loads((folder / ABOUT).read_text(encoding="utf-8"))
             about = loaded if isinstance(loaded, dict) else {}
+            unreadable = not isinstance(loaded, dict)
+        except FileNotFoundError:  # a store written before about.json
+            pass
+        except (OSError, ValueError):
+            unreadable = True
         prompt = about.get("prompt")
         encoder = about.get("encoder")
         out.append(StoreSummary(folder, str(encoder) if isinstance(encoder, str)
                                 else folder.name.rsplit("-", 1)[0],
                                 prompt if isinstance(prompt, str) else None, vectors, size,
-                                damaged))
+                                damaged, unreadable))
     return sorted(out, key=lambda s: (-s.size, s.folder.name))
+
+
+def _about_readable(path: Path) -> bool:
+    """Whether `about.json` is there and a JSON object (a damaged one is written again with
+    the next shard)."""
+    try:
+        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+    except (OSError, ValueError):
+        return False
 
 
 def _header_rows(path: Path) -> int | None:
