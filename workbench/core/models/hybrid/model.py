@@ -52,6 +52,13 @@ class HybridModel(Model):
         return embedding_jobs(dataset, params)
 
     def data_warnings(self, dataset: Dataset, params: Params) -> list[str]:
+        from workbench.core.models.dense import cut_warning
+
+        cut = ("" if dataset is None else
+               cut_warning(self.id, int(params["vector_candidates"]), len(dataset.corpus)))
+        return [*self._vector_warnings(dataset, params), *([cut] if cut else [])]
+
+    def _vector_warnings(self, dataset: Dataset, params: Params) -> list[str]:
         if str(params["embeddings"]) != "stored":
             from workbench.core.embeddings import prompt_warnings
 
