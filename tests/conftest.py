@@ -25,6 +25,9 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     before any module- or class-scoped fixture builds a pipeline."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("WORKBENCH_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+        # the CLI's prose unwrapped (`textout.wrap` follows $COLUMNS): a test reads what is
+        # said, not where a line breaks; tests of the wrapping set COLUMNS themselves
+        mp.setenv("COLUMNS", "100000")
         yield
 
 

@@ -20,7 +20,7 @@ from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.pipeline import Pipeline
 from workbench.core.session_file import read_sample_settings
-from workbench.textout import format_table, progress_bar
+from workbench.textout import display_width, format_table, progress_bar, say, text_width
 
 DEMO_METRICS = ("ndcg@10", "mrr@10", "p@5", "r@10")
 
@@ -40,7 +40,7 @@ def run_demo(samples: Path) -> int:
     print("(`workbench gui` opens the same samples in the desktop window.)\n")
     for folder in folders:
         _demo_one(folder)
-    print("Next: `workbench models` lists every model and parameter; "
+    say("Next: `workbench models` lists every model and parameter; "
           "`workbench eval FOLDER --model ID -p name=value` re-scores with your settings.")
     return 0
 
@@ -75,7 +75,7 @@ def _demo_one(folder: Path) -> None:
     rows = []
     for j in range(min(5, int(result.ranking.count[qi]))):
         doc = dataset.corpus[int(result.ranking.docs[qi, j])]
-        parts = " + ".join(f"{s} {contrib[i, qi, j]:.3f}"
+        parts = " + ".join(f"{s}\u00a0{contrib[i, qi, j]:.3f}"  # a pair kept on one line
                            for i, s in enumerate(result.scores.signals)
                            if abs(contrib[i, qi, j]) >= 5e-4)  # the signals that moved it
         rows.append([j + 1, doc.id, _clip(doc.title, 38), f"{result.ranking.scores[qi, j]:.3f}",
@@ -84,7 +84,11 @@ def _demo_one(folder: Path) -> None:
     if all(r[2] in ("", r[1]) for r in rows):  # titles that are the ids (file paths)
         header.pop(2)
         rows = [r[:2] + r[3:] for r in rows]
-    print(format_table(header, rows))
+    # the contributions wrapped under themselves to the terminal's width (each row had been
+    # some 200 characters); the other columns as they are
+    cells: list[list[Any]] = [header, *rows]
+    lead = sum(max(display_width(str(r[i])) for r in cells) + 2 for i in range(len(header) - 1))
+    print(format_table(header, rows, wrap_last=max(30, text_width() - lead)))
     print()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import textwrap
 import time
@@ -45,6 +46,37 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[Any]], *, indent
                        + ("  " + "-" * max(len(x) for ls in last_lines for x in ls)
                           if ncol > 1 else ""))
     return "\n".join(out)
+
+
+def text_width() -> int:
+    """The columns prose is wrapped at: the terminal's ($COLUMNS, else the terminal standard
+    output is), 100 where there is none (a pipe, a file), never under 60 — as `models` and
+    --help wrap. A table is never wrapped: its rows would no longer line up."""
+    return max(60, shutil.get_terminal_size((100, 24)).columns)
+
+
+def wrap(text: str, width: int | None = None, *, hang: int = 2) -> str:
+    """Each line of `text` wrapped at `width` (`text_width()`) on spaces, its continuation
+    lines indented by its own leading spaces and `hang` more; a word longer than the line (a
+    path, a URL, a -p value) is kept whole, so it can still be copied. A single line of 1,087
+    characters had been broken by the terminal mid-word ("the grad / e")."""
+    width = width or text_width()
+    out = []
+    for line in text.split("\n"):
+        if display_width(line) <= width:
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        out.append(textwrap.fill(line.strip(" "), width, initial_indent=lead,
+                                 subsequent_indent=lead + " " * hang, break_long_words=False,
+                                 break_on_hyphens=False))
+    return "\n".join(out)
+
+
+def say(text: str = "", *, file: Any = None, hang: int = 2) -> None:
+    """`print` for prose (notes, verdicts, explanations): wrapped as `wrap` does. Tables go
+    through `print`: a wrapped row no longer lines up."""
+    print(wrap(text, hang=hang), file=file)
 
 
 def display_width(text: str) -> int:

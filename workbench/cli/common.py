@@ -17,7 +17,7 @@ from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
 from workbench.core.params import Params, parse_assignments, resolve_file
-from workbench.textout import LOG_AFTER_S, progress_bar
+from workbench.textout import LOG_AFTER_S, progress_bar, say
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -74,12 +74,12 @@ def load_data(args: argparse.Namespace) -> Dataset:
     from workbench.core.checks import load_warnings
 
     for line in load_warnings(dataset):
-        print(f"warning: {line}", file=sys.stderr)
+        say(f"warning: {line}", file=sys.stderr)
     from workbench.core.formats.openvault_memories import load_note
 
     note = load_note(dataset.corpus)  # memories without a summary, read as empty text
     if note:
-        print(f"note: {note}", file=sys.stderr)
+        say(f"note: {note}", file=sys.stderr)
     return dataset
 
 
@@ -103,9 +103,9 @@ def split_read(args: argparse.Namespace) -> str:
         raise UsageError(f"{args.data} has no qrels/test.tsv; it is judged in splits "
                          f"{', '.join(splits)}: give --split {splits[0]} (or another of them)")
     if not getattr(args, "worker_index", 0):  # `tune --workers`' helpers: said once
-        print(f"note: {args.data} has no qrels/test.tsv; reading split {splits[0]}"
-              + (", the one judged here" if len(splits) == 1 else "")
-              + " (--split picks one)", file=sys.stderr)
+        say(f"note: {args.data} has no qrels/test.tsv; reading split {splits[0]}"
+            + (", the one judged here" if len(splits) == 1 else "")
+            + " (--split picks one)", file=sys.stderr)
     return splits[0]
 
 
@@ -127,9 +127,9 @@ def say_beir_folder(args: argparse.Namespace) -> None:
     folder = beir_folder_of(args.data)
     name = Path(args.data).name if args.data else ""
     if folder is not None and name.startswith("queries.") and name.endswith(".jsonl"):
-        print(f"warning: {args.data} holds the queries of the BEIR folder {folder}: they are "
-              "read as the documents here; give the folder to search its corpus",
-              file=sys.stderr)
+        say(f"warning: {args.data} holds the queries of the BEIR folder {folder}: they are "
+            "read as the documents here; give the folder to search its corpus",
+            file=sys.stderr)
 
 
 def say_reading(data: str) -> None:
@@ -172,9 +172,9 @@ def report_skipped(skipped: Sequence[FormatError], shown: int = 5) -> None:
     from workbench.core.checks import skipped_report
 
     for heading, lines in skipped_report(skipped, shown):
-        print(f"warning: {heading}:", file=sys.stderr)
+        say(f"warning: {heading}:", file=sys.stderr)
         for line in lines:
-            print(f"  {line}", file=sys.stderr)
+            say(f"  {line}", file=sys.stderr)
 
 
 def model_and_params(args: argparse.Namespace, *, encoder: bool = True
@@ -213,8 +213,8 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
         judged = next((q.id for q in dataset.queries if q.text == args.query
                        and (dataset.qrels or {}).get(q.id)), None)
         if judged is not None:
-            print(f"note: the text of judged query {judged!r}: ranked as --query-id {judged}, "
-                  "with its judgments", file=sys.stderr)
+            say(f"note: the text of judged query {judged!r}: ranked as --query-id {judged}, "
+                "with its judgments", file=sys.stderr)
             return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([judged]),
                            dataset.qrels, dataset.source, dataset.settings)
         queries = QuerySet([Query(id="query", text=args.query)], name="command line")
@@ -226,11 +226,11 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
             if unjudged is not None:  # ranking needs no judgments: ranked, said unjudged
                 split = getattr(args, "split", None)
                 other = _judged_in_other_split(args, str(args.query_id))
-                print(f"note: query {args.query_id!r} has no judgments"
-                      + (f" in split {split}" if isinstance(split, str) and split else "")
-                      + ": ranked without them"
-                      + (f" (split {other!r} judges it: --split {other})" if other else ""),
-                      file=sys.stderr)
+                say(f"note: query {args.query_id!r} has no judgments"
+                    + (f" in split {split}" if isinstance(split, str) and split else "")
+                    + ": ranked without them"
+                    + (f" (split {other!r} judges it: --split {other})" if other else ""),
+                    file=sys.stderr)
                 return Dataset(dataset.name, dataset.corpus,
                                QuerySet([unjudged], name=dataset.queries.name),
                                dataset.qrels, dataset.source, dataset.settings)
@@ -297,7 +297,7 @@ def pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
     from workbench.core.pipeline import Pipeline
 
     for line in model.data_warnings(dataset, params):
-        print(f"warning: {line}", file=sys.stderr)
+        say(f"warning: {line}", file=sys.stderr)
     with progress_bar(label) as bar:
         return Pipeline(model, dataset, params, progress=Progress(on_progress=bar))
 

@@ -48,7 +48,7 @@ from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.selection_figures import FIGURES, selects, snippet_chars
 from workbench.core.selection_figures import of_result as figure_per_query
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
-from workbench.textout import format_table, progress_bar
+from workbench.textout import format_table, progress_bar, say
 
 EVAL_METRICS = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
 # for code tasks (a git repository, or a model that selects bundles): a task's files are all
@@ -272,13 +272,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if path is not None:
             what = ("per-query metrics" if arg == "--per-query"
                     else f"TREC run (each query's top {depth:,})")
-            print(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
+            say(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
     whole = [m for m in metrics if m not in BUNDLE_METRICS and m not in FIGURES
              and parse_metric(m)[1] is None]
     if "--run" in outputs and whole and depth > WHOLE_DEPTH:  # trec_eval reads the whole file
-        print(f"note: {', '.join(whole)} read each query's first {WHOLE_DEPTH:,} results; the "
-              f"run holds {depth:,}, of which trec_eval reads all unless given -M "
-              f"{WHOLE_DEPTH}", file=sys.stderr if to_stdout else sys.stdout)
+        say(f"note: {', '.join(whole)} read each query's first {WHOLE_DEPTH:,} results; the "
+            f"run holds {depth:,}, of which trec_eval reads all unless given -M "
+            f"{WHOLE_DEPTH}", file=sys.stderr if to_stdout else sys.stdout)
     return EXIT_OK
 
 
@@ -294,18 +294,18 @@ def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params
         values = figure_per_query(name, result, chars)
         means[name] = float(values.mean()) if values.size else math.nan
     n, q = len(dataset.corpus), len(dataset.queries)
-    print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {q:,} "
-          f"quer{'y' if q == 1 else 'ies'} (no judgments); model {model.id}")
+    say(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {q:,} "
+        f"quer{'y' if q == 1 else 'ies'} (no judgments); model {model.id}")
     changed = model.schema.changed(params)
     if changed:
-        print("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
+        say("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
     print(format_table(["figure", "mean"], [[m, _mean_text(m, means[m])] for m in figures]))
     for m in figures:
-        print(f"({m}: {metric_label(m)}, mean over all {q:,} quer{'y' if q == 1 else 'ies'}"
-              + (", estimated as pi-lodestone does: snippet characters / 4"
-                 if m == "injected_tokens" else "") + ")")
-    print("these say how much is returned, not how well (no judgments: give "
-          f"{judgments_hint(args, dataset)} to measure quality)")
+        say(f"({m}: {metric_label(m)}, mean over all {q:,} quer{'y' if q == 1 else 'ies'}"
+            + (", estimated as pi-lodestone does: snippet characters / 4"
+               if m == "injected_tokens" else "") + ")")
+    say("these say how much is returned, not how well (no judgments: give "
+        f"{judgments_hint(args, dataset)} to measure quality)")
     return EXIT_OK
 
 
@@ -333,13 +333,13 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     """The summary eval prints; the metrics shown (the model's own added when none was
     named)."""
     n = len(dataset.corpus)
-    print(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
-          f"quer{'y' if judged == 1 else 'ies'}{_left_out(args, dataset)}; model {model.id}")
-    print(judgments_line(args, dataset, metrics))
+    say(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
+        f"quer{'y' if judged == 1 else 'ies'}{_left_out(args, dataset)}; model {model.id}")
+    say(judgments_line(args, dataset, metrics))
     empty = int((pipe.judgments.judged_mask & (result.ranking.count == 0)).sum())
     if empty:  # an all-zero table said why
-        print(f"note: {empty:,} of the {judged:,} judged queries retrieved nothing; each counts "
-              "0 in every mean (as trec_eval -c)")
+        say(f"note: {empty:,} of the {judged:,} judged queries retrieved nothing; each counts "
+            "0 in every mean (as trec_eval -c)")
         # and why, where the model can tell (vault-search's phrase rule: a question of several
         # words matches no line), for the first such query
         nothing = np.flatnonzero(pipe.judgments.judged_mask & (result.ranking.count == 0))
@@ -348,37 +348,37 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         for q in (int(x) for x in nothing):
             reason = model.not_a_candidate(pipe.prepared, dataset, q, None, pipe.params)
             if reason:
-                print(f"  e.g. {dataset.queries[q].id}: {reason}")
+                say(f"  e.g. {dataset.queries[q].id}: {reason}")
                 break
     changed = model.schema.changed(params)
     if changed:
-        print("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
+        say("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
     for note in notes:
-        print(f"note: {note.replace('compared on', 'evaluated on')}"
-              + (" (--all-queries counts all)" if note.startswith("compared on") else ""))
+        say(f"note: {note.replace('compared on', 'evaluated on')}"
+            + (" (--all-queries counts all)" if note.startswith("compared on") else ""))
     if not any(m in BUNDLE_METRICS for m in metrics):  # none named: the model's own, all
         metrics = [*metrics, *(m for m in result.means if m not in metrics)]
     print(format_table(["metric", "mean"], [[m, _mean_text(m, result.means[m])]
                                             for m in metrics]))
     capped = _cap_note(model, params, pipe, result, metrics)
     if capped:
-        print(f"note: {capped}")
+        say(f"note: {capped}")
     for m in (m for m in metrics if m in FIGURES):  # what the selection returns: glossed
-        print(f"({m}: {metric_label(m)}, mean over the {judged:,} judged queries"
-              + (", estimated as pi-lodestone does: snippet characters / 4"
-                 if m == "injected_tokens" else "") + ")")
+        say(f"({m}: {metric_label(m)}, mean over the {judged:,} judged queries"
+            + (", estimated as pi-lodestone does: snippet characters / 4"
+               if m == "injected_tokens" else "") + ")")
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]
-        print(f"({judged_k}: the share of each top {k} that has a judgment at all — of the "
-              "documents retrieved, where fewer were, as ir-measures' Judged@k. The other "
-              "metrics count an unjudged document as not relevant: where it is low, they "
-              "may undercount)")
+        say(f"({judged_k}: the share of each top {k} that has a judgment at all — of the "
+            "documents retrieved, where fewer were, as ir-measures' Judged@k. The other "
+            "metrics count an unjudged document as not relevant: where it is low, they "
+            "may undercount)")
     from workbench.core.cases import has_cases
 
     if args.cases and not has_cases(dataset):
-        print("note: --cases lists fixture cases (eval.jsonl); this data has none",
-              file=sys.stderr)
+        say("note: --cases lists fixture cases (eval.jsonl); this data has none",
+            file=sys.stderr)
     _print_cases(dataset, result, verbose=args.cases)
     if hasattr(model, "bundles"):
         _print_bundle_legend([m for m in metrics if m in BUNDLE_METRICS], model.id, judged)
@@ -445,10 +445,10 @@ def _print_bundle_legend(names: Sequence[str], model: str, judged: int) -> None:
     if not names:
         return
     width = max(len(m) for m in names)
-    print(f"\nbundle_*: the files {model} would hand the agent, per task (mean over "
-          f"{judged}); needed: the task's judged files")
+    say(f"\nbundle_*: the files {model} would hand the agent, per task (mean over "
+        f"{judged}); needed: the task's judged files")
     for m in names:
-        print(f"  {m.ljust(width)}  {BUNDLE_METRICS[m].help}")
+        say(f"  {m.ljust(width)}  {BUNDLE_METRICS[m].help}")
 
 
 def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
@@ -482,15 +482,15 @@ def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
     if not has_cases(dataset):
         return
     report = check_cases(dataset, result.ranking)
-    print(f"\ncases: {report.passed}/{len(report.cases)} pass; recall {report.recall:.3f} "
-          f"(of the expected ids, the share returned), precision {report.precision:.3f} (of "
-          "the ids returned, the share expected)")
+    say(f"\ncases: {report.passed}/{len(report.cases)} pass; recall {report.recall:.3f} "
+        f"(of the expected ids, the share returned), precision {report.precision:.3f} (of "
+        "the ids returned, the share expected)")
     for c in report.cases:
         if verbose or not c.passed:
             why = "; ".join(filter(None, [
                 f"missing {', '.join(c.missing)}" if c.missing else "",
                 f"forbidden {', '.join(c.forbidden)}" if c.forbidden else ""]))
-            print(f"  {'pass' if c.passed else 'FAIL'}  {c.query}" + (f": {why}" if why else ""))
+            say(f"  {'pass' if c.passed else 'FAIL'}  {c.query}" + (f": {why}" if why else ""))
 
 
 def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
@@ -570,9 +570,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                       and BUNDLE_METRICS[m].higher_is_better), moved[0])
         best = _best(points, first)
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
-    print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
-          + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
-             if changed else ""))
+    say(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
+        + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
+           if changed else ""))
     mark = "← best" if len(best) == 1 else "← best (tied)"
     in_use = _shown(param, params[args.sweep])
     rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
@@ -580,43 +580,43 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                   "(in use)" if value == in_use else "") if t)]
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
-    print(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
     idle = model.schema.idle_because(args.sweep, params)  # rrf k while not rrf: why they tie
     if idle:
-        print(f"note: {args.sweep} has no effect while {idle}: its values tie whatever the "
-              "data")
+        say(f"note: {args.sweep} has no effect while {idle}: its values tie whatever the "
+            "data")
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments)
     if against:
-        print(against)
+        say(against)
     elif all(value != in_use for value, _ in points):
-        print(f"(the value in use, {in_use}, is not among those swept: add it to --values to "
-              "set the best against it)")
+        say(f"(the value in use, {in_use}, is not among those swept: add it to --values to "
+            "set the best against it)")
     if ranked_by_default:
-        print(f"note: {metrics[0]} is the same at every value, so the best is by {first} "
-              "(--metrics puts another first)")
+        say(f"note: {metrics[0]} is the same at every value, so the best is by {first} "
+            "(--metrics puts another first)")
     elif len(best) == len(points) > 1 and moved:
-        print(f"note: {first} is the same at every value, and {', '.join(moved)} "
-              f"{'is' if len(moved) == 1 else 'are'} not: rank by "
-              f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
+        say(f"note: {first} is the same at every value, and {', '.join(moved)} "
+            f"{'is' if len(moved) == 1 else 'are'} not: rank by "
+            f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
     if not param.tunable and args.sweep in CUTS and len(best) < len(points):
         # vector_candidates "best" at 5 with r@100 at 0.61 for 20: a cut, read as quality
-        print(f"note: {args.sweep} is not a quality setting (how much is ranked or returned: "
-              "tune leaves it out unless named): the metrics move with what it cuts or "
-              "pages, so its best is a trade-off to choose, not a tuning result")
+        say(f"note: {args.sweep} is not a quality setting (how much is ranked or returned: "
+            "tune leaves it out unless named): the metrics move with what it cuts or "
+            "pages, so its best is a trade-off to choose, not a tuning result")
     largest = max(range(len(points)), key=lambda i: points[i][0]) if points else -1
     if args.sweep in BUDGETS and best == [largest]:  # a tie with less: not bought
         # token_budget "best" at the cap, "significant": a bundle finds more the more it holds
-        print(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds "
-              "mostly grows with it (not always: a larger file may then fit and crowd out "
-              "another), and so do its tokens, so a higher best is bought with tokens, not "
-              "found. Choose by the tokens you can afford (--metrics "
-              "bundle_recall,bundle_tokens shows both)")
+        say(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds "
+            "mostly grows with it (not always: a larger file may then fit and crowd out "
+            "another), and so do its tokens, so a higher best is bought with tokens, not "
+            "found. Choose by the tokens you can afford (--metrics "
+            "bundle_recall,bundle_tokens shows both)")
     if out is not None:
         text = _sweep_text(out, args.sweep, swept, metrics, best, {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
             "held": changed, "best_by": first, "lower_is_better": _lower_is_better(first)})
         write_outputs([("--out", out, text)])
-        print(f"sweep written to {out}")
+        say(f"sweep written to {out}")
     return EXIT_OK
 
 
@@ -733,9 +733,9 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
     """A sweep of what each value returns (no judgments, or only these figures asked): the
     table, and no best — a figure is the cost side of a trade-off, better neither way."""
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
-    print(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
-          + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
-             if changed else ""))
+    say(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
+        + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
+           if changed else ""))
     in_use = _shown(model.schema[args.sweep], params[args.sweep])
     rows = [[value, *(_mean_text(m, means[m]) for m in metrics)] for value, means in points]
     header = [args.sweep, *metrics]
@@ -746,20 +746,20 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
     print(format_table(header, rows))
     n = len(dataset.queries)
     width = max(len(m) for m in metrics)
-    print(f"what each value returns, the mean over all {n:,} quer{'y' if n == 1 else 'ies'}:")
+    say(f"what each value returns, the mean over all {n:,} quer{'y' if n == 1 else 'ies'}:")
     for m in metrics:
-        print(f"  {m.ljust(width)}  {metric_label(m)}"
-              + (" (estimated as pi-lodestone does: snippet characters / 4)"
-                 if m == "injected_tokens" else ""))
-    print("no best is marked: these say how much is returned, not how well"
-          + ("" if dataset.qrels else
-             f" (no judgments: give {judgments_hint(args, dataset)} to measure quality)"))
+        say(f"  {m.ljust(width)}  {metric_label(m)}"
+            + (" (estimated as pi-lodestone does: snippet characters / 4)"
+               if m == "injected_tokens" else ""))
+    say("no best is marked: these say how much is returned, not how well"
+        + ("" if dataset.qrels else
+           f" (no judgments: give {judgments_hint(args, dataset)} to measure quality)"))
     if out is not None:
         text = _sweep_text(out, args.sweep, swept, metrics, [], {
             "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
             "held": changed, "best_by": None, "lower_is_better": False})
         write_outputs([("--out", out, text)])
-        print(f"sweep written to {out}")
+        say(f"sweep written to {out}")
     return EXIT_OK
 
 

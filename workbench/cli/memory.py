@@ -23,7 +23,7 @@ from workbench.core.diagnostics import (
 )
 from workbench.core.models import get_model
 from workbench.core.params import value_text
-from workbench.textout import format_table
+from workbench.textout import format_table, say, wrap
 
 
 def cmd_why(args: argparse.Namespace) -> int:
@@ -72,8 +72,8 @@ def cmd_why(args: argparse.Namespace) -> int:
                  f"of {log.path}" if own.is_file() else
                  f"`workbench explain` replays the turns of a folder's injections.jsonl, and "
                  f"{folder} has none")
-        print(f"note: {where}; to replay these, give this log the name injections.jsonl in a "
-              "folder with a copy of decisions.jsonl", file=sys.stderr)
+        say(f"note: {where}; to replay these, give this log the name injections.jsonl in a "
+            "folder with a copy of decisions.jsonl", file=sys.stderr)
     return 0
 
 
@@ -90,7 +90,7 @@ def _warn_kept(log: Any, lines: set[int]) -> None:
     if kept:
         line, why = kept[0]
         more = f" (and {len(kept) - 1} more line(s) so read)" if len(kept) > 1 else ""
-        print(f"warning: {log.path}:{line}: {why}{more}", file=sys.stderr)
+        say(f"warning: {log.path}:{line}: {why}{more}", file=sys.stderr)
 
 
 def _log(path: str) -> Any:
@@ -131,9 +131,9 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
         what = f"{args.log}: last {turns_text(stats.turns)}" + (
             f" ({raised}{'; ' if raised else ''}of its last {n} lines: {_skipped_text(log)})"
             if log.n_skipped else f" ({raised})" if raised else "")
-    print(what)
+    say(what)
     if not stats.turns:
-        print("no turns to count: " + (
+        say("no turns to count: " + (
             "the data holds no query" if args.live else
             f"none of its last {clamp_last(args.last)} lines is a readable record (a larger "
             "--last reads further back)" if log.n_skipped else "the log holds no injection"))
@@ -210,7 +210,7 @@ def format_stats(st: InjectionStats, emptied: int | None = None,
             ["id", "times", "avg score"],
             [[rid, n, f"{avg:.2f}"] for rid, n, avg in st.most_injected], indent="  ")
     if st.turns:
-        out += "\n\n" + verdict_line(st, emptied, returns_unmatched)
+        out += "\n\n" + wrap(verdict_line(st, emptied, returns_unmatched))
     return out
 
 
@@ -282,39 +282,39 @@ def cmd_export(args: argparse.Namespace) -> int:
     if args.params:  # the last step before the agent: a file that did worse held out, said
         worse = _held_out_worse(args.params, model.id, params)
         if worse:
-            print(f"warning: {worse}", file=sys.stderr)
+            say(f"warning: {worse}", file=sys.stderr)
     if export.outside:
-        print(f"warning: {export.outside_text()}", file=sys.stderr)
+        say(f"warning: {export.outside_text()}", file=sys.stderr)
     unexpressed = [c.name for c in export.changed if c.setting is None]
     if unexpressed:
         # most are the workbench's own defaults, not the user's changes: say which is which
         theirs = [n for n in unexpressed if n in given]
         ours = [n for n in unexpressed if n not in given]
-        print(f"note: {export.target} has no setting for "
-              + "; ".join(t for t in (
-                  f"{', '.join(theirs)} (set here)" if theirs else "",
-                  f"{', '.join(ours)} (not set here: the {model.id} model's own defaults, "
-                  "which differ from the original's)" if ours else "") if t)
-              + ": listed in the changes record ("
-              + (f"written to {args.out}" if args.out and not home
-                 else "below" if home else "below; --out writes it as a file")
-              + "), it takes a change to the original's code",
-              file=sys.stderr)
+        say(f"note: {export.target} has no setting for "
+            + "; ".join(t for t in (
+                f"{', '.join(theirs)} (set here)" if theirs else "",
+                f"{', '.join(ours)} (not set here: the {model.id} model's own defaults, "
+                "which differ from the original's)" if ours else "") if t)
+            + ": listed in the changes record ("
+            + (f"written to {args.out}" if args.out and not home
+               else "below" if home else "below; --out writes it as a file")
+            + "), it takes a change to the original's code",
+            file=sys.stderr)
     if args.out:
         for path in written:
             print(f"wrote {path}")
         if export.where:
-            print(f"note: {export.where}", file=sys.stderr)
+            say(f"note: {export.where}", file=sys.stderr)
         if update:
             for line in _update_lines(update, export.sources, params):
-                print(f"note: {export.config_path}: {line}", file=sys.stderr)
+                say(f"note: {export.config_path}: {line}", file=sys.stderr)
         if home:  # its own folder: the rest is said, not written there
             mark = next(n for n in export.home if (Path(args.out) / n).exists())
-            print(f"note: {args.out} holds {export.target.split()[0]}'s own data ({mark}): "
-                  + (f"only {export.config_path} was written there"
-                     if written else "nothing was written there")
-                  + "; the rest is below, not left there as files it does not read",
-                  file=sys.stderr)
+            say(f"note: {args.out} holds {export.target.split()[0]}'s own data ({mark}): "
+                + (f"only {export.config_path} was written there"
+                   if written else "nothing was written there")
+                + "; the rest is below, not left there as files it does not read",
+                file=sys.stderr)
             env = export.env_text()
             if env:
                 print(f"\nthe variables, for the environment {export.target.split()[0]} runs "
@@ -339,18 +339,18 @@ def cmd_export(args: argparse.Namespace) -> int:
             print(f"\n# {where}:\n" + "\n".join(f"#   {line}" for line in settings.splitlines()))
     elif settings:
         if export.fragment:  # a part of a larger file: redirected over it, the rest is lost
-            print(f"note: standard output is {export.fragment}: --out FOLDER merges it into "
-                  f"the {export.config_path} there (redirected over that file, it would "
-                  "replace the rest)", file=sys.stderr)
+            say(f"note: standard output is {export.fragment}: --out FOLDER merges it into "
+                f"the {export.config_path} there (redirected over that file, it would "
+                "replace the rest)", file=sys.stderr)
         elif export.config_path:  # the target's own file: named on stderr, so that
             # `> config.json` is the file itself
-            print(f"note: standard output is {export.config_path}; --out FOLDER updates the "
-                  "one there", file=sys.stderr)
+            say(f"note: standard output is {export.config_path}; --out FOLDER updates the "
+                "one there", file=sys.stderr)
         print(settings)
     print("\nchanged from the original's defaults:\n" + export.changes_json().rstrip("\n"),
           file=sys.stderr)
     if export.where:
-        print(f"note: {export.where}", file=sys.stderr)
+        say(f"note: {export.where}", file=sys.stderr)
     return 0
 
 

@@ -25,7 +25,7 @@ from workbench.cli.common import (
 )
 from workbench.core import engine
 from workbench.core.data import display_title
-from workbench.textout import explain_lines, format_table
+from workbench.textout import explain_lines, format_table, say
 
 
 def add_commands(sub: Any) -> None:
@@ -80,12 +80,13 @@ def cmd_models(args: argparse.Namespace) -> int:
         print(params_toml(m.schema.defaults(), [f"the defaults of {m.id} ({m.label})"]),
               end="")
         return EXIT_OK
-    import shutil
     import textwrap
+
+    from workbench.textout import text_width
 
     # as wide as the terminal ($COLUMNS), 100 columns where there is none (a pipe, a file):
     # the description was one line of 466 characters and the table 181 wide
-    width = max(60, shutil.get_terminal_size((100, 24)).columns)
+    width = text_width()
     for mid in ids:
         try:
             m = get_model(mid)
@@ -180,7 +181,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
         why = (": every candidate was zeroed by a gate (" + ", ".join(
             f"{g} ×{n}" for g, n in gated.items()) + "); `workbench explain` says why"
                if gated else "")
-        print(f"no results{why}")
+        say(f"no results{why}")
         return EXIT_OK
     # a signal 0 everywhere at these values (vault-search's proximity when shipped) left
     # out of the table; --format json keeps every one
@@ -246,9 +247,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
             # its min similarity)
             floor = any(part in p.name.lower() for p in model.schema
                         for part in ("min_score", "min_similarity", "minscore"))
-            print("\nno result: " + (why or "every candidate scored 0"
-                                     + (", was gated, or fell below the min score" if floor
-                                        else " or was gated")))
+            say("\nno result: " + (why or "every candidate scored 0"
+                                   + (", was gated, or fell below the min score" if floor
+                                      else " or was gated")))
     named = _named_docs(args, dataset, shown)
     if named:
         print(f"\n— {_named_heading(args, dataset, named, shown)}, by rank:")
@@ -272,7 +273,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         return EXIT_OK
     gated = _gated_summary(pipe)
     if gated:
-        print("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
+        say("\nzeroed by a gate: " + ", ".join(f"{g} ×{n}" for g, n in gated.items()))
     return EXIT_OK
 
 
@@ -323,7 +324,7 @@ def _print_file_line(pipe: Any, r: dict[str, Any]) -> None:
     parts = [f"{name} {v:+.4f}" for name, v in r["contributions"].items() if abs(v) > 5e-5]
     print("    " + (" ".join(parts) if parts else "all signals 0"))
     if info.get("why"):
-        print(f"    {info['why']}")
+        say(f"    {info['why']}")
 
 
 def _named_heading(args: argparse.Namespace, dataset: Any, named: list[str],

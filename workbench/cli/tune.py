@@ -35,7 +35,7 @@ from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
 from workbench.core.store import cache_dir
 from workbench.core.tuned_on import of_result, tuned_toml
-from workbench.textout import progress_bar
+from workbench.textout import progress_bar, say
 
 
 def add_commands(sub: Any) -> None:
@@ -152,8 +152,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             why = every.get(n) or model.schema.idle_because(n, evaluator.base) \
                 if n in model.schema else ""
             if why:
-                print(f"note: --range {n}: searched as asked, though no score moves with it "
-                      f"here: {why.removeprefix('no effect while ')}", file=sys.stderr)
+                say(f"note: --range {n}: searched as asked, though no score moves with it "
+                    f"here: {why.removeprefix('no effect while ')}", file=sys.stderr)
         cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
                if n not in ranges and n not in idle}
         names = [n for n in names if n not in idle and n not in cut]
@@ -199,18 +199,18 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # newer tasks then tune what older ones score; only where a time split would run (a mix
     # of dated queries and tasks is refused by it)
     if validation.kind == "kfold" and has_time(dataset):
-        print("note: these queries are dated (repository tasks, or a 'date'): k-fold mixes "
-              "times, tuning on newer ones what it scores on older; --time-split 0.5 tunes "
-              "on the older half and holds out the newer, as a model meets new tasks")
+        say("note: these queries are dated (repository tasks, or a 'date'): k-fold mixes "
+            "times, tuning on newer ones what it scores on older; --time-split 0.5 tunes "
+            "on the older half and holds out the newer, as a model meets new tasks")
     for d in space.dimensions:  # a --range end moved onto the slider's step: said
         asked = ranges.get(d.name)
         if asked is not None and d.step and (d.low, d.high) != asked:
-            print(f"note: --range {d.name}={asked[0]:g}:{asked[1]:g} is searched as "
-                  f"{d.low:g}:{d.high:g}, on the slider's step ({d.step:g})")
+            say(f"note: --range {d.name}={asked[0]:g}:{asked[1]:g} is searched as "
+                f"{d.low:g}:{d.high:g}, on the slider's step ({d.step:g})")
         if asked is not None and d.kind in ("float", "int") and d.low == d.high:
-            print(f"note: --range leaves {d.name} one value, {d.low:g}: every trial takes it, "
-                  f"so it is fixed, not tuned (-p {d.name}={d.low:g} fixes it without a search "
-                  "dimension)")
+            say(f"note: --range leaves {d.name} one value, {d.low:g}: every trial takes it, "
+                f"so it is fixed, not tuned (-p {d.name}={d.low:g} fixes it without a search "
+                "dimension)")
     if spec.fresh and args.workers > 1:
         # cleared before any helper can open them
         tuning.runner.delete_studies(spec, evaluator, validation)
@@ -237,8 +237,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
                                  stored_before=before)
         finished = True
     except KeyboardInterrupt:
-        print("interrupted: the trials done are stored; run the same command again to "
-              "continue", file=sys.stderr)
+        say("interrupted: the trials done are stored; run the same command again to "
+            "continue", file=sys.stderr)
         raise
     except (OSError, StorageInternalError) as exc:  # a full disk …
         cause = exc.__cause__ or exc.__context__ or exc
@@ -319,11 +319,11 @@ def _check_args(args: argparse.Namespace) -> None:
     # options that would be accepted and not used: said, not dropped without a word
     several = bool(args.metric) and len([m for m in args.metric.split(",") if m.strip()]) > 1
     if args.pick is not None and several and not args.worker_index:
-        print("note: --pick keeps one trial of one objective; with several objectives the "
-              "Pareto front is kept and shown", file=sys.stderr)
+        say("note: --pick keeps one trial of one objective; with several objectives the "
+            "Pareto front is kept and shown", file=sys.stderr)
     if args.sampler == "grid" and args.trials is not None and not args.worker_index:
-        print("note: a grid runs each of its points once; --trials is not used (narrow the "
-              "grid with --tune or --range)", file=sys.stderr)
+        say("note: a grid runs each of its points once; --trials is not used (narrow the "
+            "grid with --tune or --range)", file=sys.stderr)
     args.pick = args.pick or "bound"
     if args.out == "-":  # a file named "-" was written: tune's own report is on stdout
         raise UsageError("--out -: tune prints its report on standard output; give a file "
@@ -387,8 +387,8 @@ def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
                                                           args.test_split)
     if dropped:
         n = len(dropped)
-        print(f"warning: {n:,} quer{'y is' if n == 1 else 'ies are'} in both splits; held out, "
-              "not tuned on", file=sys.stderr)
+        say(f"warning: {n:,} quer{'y is' if n == 1 else 'ies are'} in both splits; held out, "
+            "not tuned on", file=sys.stderr)
     describe = (f"tuned on split {args.train_split} ({int(train_mask.sum())} queries), "
                 f"held out: split {args.test_split} ({int(test_mask.sum())})")
     return merged, (train_mask, test_mask, describe)
@@ -473,10 +473,10 @@ def _say_fixed_figures(model: Any, objectives: Sequence[str], constraints: Seque
             continue
         role = "the objective" if name == objectives[0] else (
             "an objective" if name in objectives else "a constraint")
-        print(f"warning: {model.id} has no min score or limit: a query returns every document "
-              f"it matches, so {name} ({role}) moves only with what matches, not with the "
-              "values that score the documents; a search over those finds no change",
-              file=sys.stderr)
+        say(f"warning: {model.id} has no min score or limit: a query returns every document "
+            f"it matches, so {name} ({role}) moves only with what matches, not with the "
+            "values that score the documents; a search over those finds no change",
+            file=sys.stderr)
 
 
 def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],
@@ -513,8 +513,8 @@ def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],
     else:
         advice = (f". Nothing tuned here is a setting {target} takes: a gain tuned here ships "
                   "only as a change to its code")
-    print(f"note: {target} cannot take as a setting what is tuned here for "
-          + "; ".join(parts) + ": `export` lists them apart" + advice)
+    say(f"note: {target} cannot take as a setting what is tuned here for "
+        + "; ".join(parts) + ": `export` lists them apart" + advice)
 
 
 PARENT_ENV = "WORKBENCH_TUNE_PARENT"  # a helper's run's pid
@@ -594,9 +594,9 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
             "out --params to tune from the model's defaults, or tune on every task from these "
             "values, with no held-out score: --folds 0") from None
     if narrowed is not validation and args.worker_index == 0:
-        print(f"note: the starting values ({Path(args.params).name}) were tuned on "
-              f"{int(prior.sum())} of these queries by an earlier run: they are never held out "
-              "here, and count as tuned on in --out", file=sys.stderr)
+        say(f"note: the starting values ({Path(args.params).name}) were tuned on "
+            f"{int(prior.sum())} of these queries by an earlier run: they are never held out "
+            "here, and count as tuned on in --out", file=sys.stderr)
     return narrowed
 
 
@@ -614,7 +614,9 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
         tuned, why = tuned.applies_to(model.id, load_params_file(params_file or ""),
                                       any_model=True)
         if why and say and tuned is not None and tuned.same_data(dataset):
-            print(f"note: {Path(params_file or '').name}: {why}", file=sys.stderr)
+            from workbench.textout import say as say_line  # `say` is this function's switch
+
+            say_line(f"note: {Path(params_file or '').name}: {why}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
@@ -715,11 +717,11 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
              f"figures are training scores; {estimate}"
              if every else f"eval, compare and report on {dataset.name} leave those out")
     if result.final.kept_start:  # the file holds the start: nothing to apply
-        print(f"the starting values written to {path} ({why}: nothing changed), with the "
-              f"{len(note.trained_on)} queries they were tuned on: {after}")
+        say(f"the starting values written to {path} ({why}: nothing changed), with the "
+            f"{len(note.trained_on)} queries they were tuned on: {after}")
         return
-    print(f"tuned parameters written to {path} (use: --params {path}), with the "
-          f"{len(note.trained_on)} queries they were tuned on: {after}")
+    say(f"tuned parameters written to {path} (use: --params {path}), with the "
+        f"{len(note.trained_on)} queries they were tuned on: {after}")
 
 
 __all__ = ["add_commands", "cmd_tune"]

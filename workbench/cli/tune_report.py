@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.textout import format_table
+from workbench.textout import format_table, say
 
 
 def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
@@ -25,78 +25,78 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     counted = int(evaluator.counted().sum())
     # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
     what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
-    print(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} {what}{left_out}; "
-          f"model {model.id}")
+    say(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} {what}{left_out}; "
+        f"model {model.id}")
     n = len(space.dimensions)
-    print(f"tuning {n} parameter{'' if n == 1 else 's'}: "
-          + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
+    say(f"tuning {n} parameter{'' if n == 1 else 's'}: "
+        + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
     if model.tuned_by_default and not any(d.name not in model.tuned_by_default
                                           for d in space.dimensions):
-        print(f"{model.id} searches its relative weights, the graph's share and sufficiency "
-              "by default (every live parameter overfits a history's older tasks); --tune "
-              "names others")
+        say(f"{model.id} searches its relative weights, the graph's share and sufficiency "
+            "by default (every live parameter overfits a history's older tasks); --tune "
+            "names others")
     by_why: dict[str, list[str]] = {}
     for name, why in (inert or {}).items():
         by_why.setdefault(why, []).append(name)
     if by_why:
-        print("left out, since no score moves with them on this data: "
-              + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
-              + " — --tune searches them anyway")
+        say("left out, since no score moves with them on this data: "
+            + "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
+            + " — --tune searches them anyway")
     if cut:
-        print(f"left out, {'a cut-off' if len(cut) == 1 else 'cut-offs'}: {reasons_text(cut)} — "
-              f"--tune searches {'it' if len(cut) == 1 else 'them'} anyway")
+        say(f"left out, {'a cut-off' if len(cut) == 1 else 'cut-offs'}: {reasons_text(cut)} — "
+            f"--tune searches {'it' if len(cut) == 1 else 'them'} anyway")
     from workbench.core.tuning.space import cut_offs
 
     chosen = cut_offs(space.names, [*objectives, *(c.name for c in constraints)])
     if chosen:  # named: searched, with what it can do
-        print(f"note: {'a cut-off' if len(chosen) == 1 else 'cut-offs'} searched because "
-              f"named: {reasons_text(chosen)}")
+        say(f"note: {'a cut-off' if len(chosen) == 1 else 'cut-offs'} searched because "
+            f"named: {reasons_text(chosen)}")
     named = [d.name for d in space.dimensions if not model.schema[d.name].tunable]
     if named:
-        print(f"note: {', '.join(named)} tuned because named; the default search leaves "
-              f"{'it' if len(named) == 1 else 'them'} out (paging, display, the budget)"
-              + (": a bundle finds more files the more it may hold, so hold its size with "
-                 "--constraint bundle_tokens<=N" if any(o.startswith("bundle_")
-                                                        for o in objectives) else ""))
+        say(f"note: {', '.join(named)} tuned because named; the default search leaves "
+            f"{'it' if len(named) == 1 else 'them'} out (paging, display, the budget)"
+            + (": a bundle finds more files the more it may hold, so hold its size with "
+               "--constraint bundle_tokens<=N" if any(o.startswith("bundle_")
+                                                      for o in objectives) else ""))
     outside = [(d, evaluator.base[d.name]) for d in space.dimensions
                if d.kind in ("float", "int") and not d.low <= float(evaluator.base[d.name])
                <= d.high]
     if outside:
         several = len(outside) > 1
-        print(f"note: the starting value{'s' if several else ''} of " + ", ".join(
+        say(f"note: the starting value{'s' if several else ''} of " + ", ".join(
             f"{d.name} ({_v(v)})" for d, v in outside)
-              + f" lie{'' if several else 's'} outside the range searched: no trial tries "
-              f"{'them' if several else 'it'}, so a tuned trial may score lower even on the "
-              "training queries (the run still keeps the starting values where no trial's "
-              "gain is sure)")
+            + f" lie{'' if several else 's'} outside the range searched: no trial tries "
+            f"{'them' if several else 'it'}, so a tuned trial may score lower even on the "
+            "training queries (the run still keeps the starting values where no trial's "
+            "gain is sure)")
     goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
     if constraints:
         goal += " subject to " + ", ".join(str(c) for c in constraints)
     seeded = (f"seed {spec.seed}, mixed with each process's own: processes sharing the "
               "study try different points, and the run is not repeatable"
               if spec.shared else f"seed {spec.seed}")
-    print(f"objective: {goal}; sampler {spec.sampler} ({seeded}), "
-          + budget_text(spec, validation, stored or {}))
-    print(f"validation: {validation.describe}")
+    say(f"objective: {goal}; sampler {spec.sampler} ({seeded}), "
+        + budget_text(spec, validation, stored or {}))
+    say(f"validation: {validation.describe}")
     if len(objectives) == 1:
         o = objectives[0]
-        print("kept: " + ("the trial whose gain over the starting values on the training "
-                          "queries is surest (the mean of its per-query gains less 2 "
-                          "standard errors, more for few queries: Student's t), the starting "
-                          f"values when no trial's is above 0 (--pick best: the {_most(o)} "
-                          "training mean)" if spec.pick == "bound"
-                          else f"the {_most(o)} training mean (--pick best)"))
+        say("kept: " + ("the trial whose gain over the starting values on the training "
+                        "queries is surest (the mean of its per-query gains less 2 "
+                        "standard errors, more for few queries: Student's t), the starting "
+                        f"values when no trial's is above 0 (--pick best: the {_most(o)} "
+                        "training mean)" if spec.pick == "bound"
+                        else f"the {_most(o)} training mean (--pick best)"))
         if spec.pick == "bound":
             few = _few_training(validation, evaluator.counted())
             if few:
-                print(f"note: {few}")
+                say(f"note: {few}")
     from workbench.core.tuning.storage import shown_url
 
     where = shown_url(spec.storage)  # a server's URL, its kind and user, no password
     for scheme, kind in (("sqlite:///", "SQLite file"), ("journal:///", "journal file")):
         if spec.storage.startswith(scheme):
             where = f"{kind} {spec.storage[len(scheme):]}"
-    print(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
+    say(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
 
 
 FEW = 5  # training queries below which a bound is said to be wide (Student's t ≥ 2.9)
@@ -175,8 +175,8 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     print()
     final = result.final
     if not final.best:
-        print("no trial met the constraints (nor did the starting values): nothing tuned "
-              "and nothing written; loosen a --constraint or widen the ranges")
+        say("no trial met the constraints (nor did the starting values): nothing tuned "
+            "and nothing written; loosen a --constraint or widen the ranges")
         return
     defaults = result.defaults
     rows = [[name, _v(defaults.get(name)), _v(value),
@@ -186,12 +186,12 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     print(format_table(["parameter", start.rstrip("s"), "tuned", "changed"], rows))
     edges = _at_a_narrowed_bound(result, model)
     if edges:
-        print("kept at the end of a narrowed --range: " + "; ".join(edges)
-              + " — the best may lie beyond: widen the range")
+        say("kept at the end of a narrowed --range: " + "; ".join(edges)
+            + " — the best may lie beyond: widen the range")
     print()
     lines = picked_lines(result, primary)
     if lines:
-        print("\n".join(lines) + "\n")
+        say("\n".join(lines) + "\n")
     _print_constraints(final)
     train_label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
                    else "training")
@@ -210,34 +210,34 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
 
     why = start_kept_because(result.spec.pick)
     if final.kept_start and t is not None and not one_study:
-        print("the held-out row estimates tuning this way (each fold kept the trial its own "
-              f"training found); on all the queries {why}, so the run kept the starting "
-              "values: nothing changes")
+        say("the held-out row estimates tuning this way (each fold kept the trial its own "
+            f"training found); on all the queries {why}, so the run kept the starting "
+            "values: nothing changes")
     elif final.kept_start and t is not None:  # one study, on the training part alone
         trained = int(sum(bool(x) for x in result.validation.final_train))
-        print(f"on its {trained:,} training queries {why}, so the run kept the starting "
-              "values: nothing changes (the held-out row scores them)")
+        say(f"on its {trained:,} training queries {why}, so the run kept the starting "
+            "values: nothing changes (the held-out row scores them)")
     if primary == "cases" and t is not None:  # the share, as the cases it counts
-        print(f"cases passing on the {t.n} held-out queries: {round(t.mean_a * t.n)}/{t.n} "
-              f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
+        say(f"cases passing on the {t.n} held-out queries: {round(t.mean_a * t.n)}/{t.n} "
+            f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
     stuck = [f for f in result.folds if not f.best]
     if stuck and t is not None:
         held = sum(int((f.held_default == f.held_default).sum()) for f in stuck)  # not NaN
-        print(f"{', '.join(f.name for f in stuck)}: no trial met the constraints on "
-              f"{'its' if len(stuck) == 1 else 'their'} training queries; "
-              f"{'its' if len(stuck) == 1 else 'their'} {held:,} held-out queries count "
-              "with the starting values (what a run keeps when no trial meets them)")
+        say(f"{', '.join(f.name for f in stuck)}: no trial met the constraints on "
+            f"{'its' if len(stuck) == 1 else 'their'} training queries; "
+            f"{'its' if len(stuck) == 1 else 'their'} {held:,} held-out queries count "
+            "with the starting values (what a run keeps when no trial meets them)")
     if result.validation.kind == "none":
-        print("\nno queries were held out: these are training scores, not an estimate of how "
-              "the settings do on new queries")
+        say("\nno queries were held out: these are training scores, not an estimate of how "
+            "the settings do on new queries")
     if t is not None:
         if not t.improved and not t.worsened:  # no difference for chance to explain
-            print(f"the {t.n} held-out queries score the same either way (▲0 ▼0): there is "
-                  "no difference to test")
+            say(f"the {t.n} held-out queries score the same either way (▲0 ▼0): there is "
+                "no difference to test")
         else:
             verdict = ("significant at 0.05" if t.p_value < 0.05 else
                        "not significant at 0.05: the difference may be chance")
-            print(f"paired randomisation test over {t.n} held-out queries: {verdict}")
+            say(f"paired randomisation test over {t.n} held-out queries: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
         advice = ("" if final.kept_start else
                   " — the starting values break a --constraint: loosen it, or tune fewer "
@@ -252,31 +252,31 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         if final.kept_start:
             advice = " — keeping the starting values, as the run did, is right"
         if worse and trained_down and not final.kept_start and not final.start_breaks:
-            print("the tuned settings score lower than the starting values on the training "
-                  "queries too: the search never reached the starting values (a --range that "
-                  "leaves them out, or too few trials) — widen the ranges or add trials")
+            say("the tuned settings score lower than the starting values on the training "
+                "queries too: the search never reached the starting values (a --range that "
+                "leaves them out, or too few trials) — widen the ranges or add trials")
         elif worse and t.p_value < 0.05:
-            print(f"{who} do worse than the starting values on queries they did not see: they "
-                  "fit the training queries, not the task" + advice)
+            say(f"{who} do worse than the starting values on queries they did not see: they "
+                "fit the training queries, not the task" + advice)
         elif worse:  # lower, and maybe by chance: not "do worse", but no gain either
-            print(f"{who} score lower than the starting values on queries they did not see, "
-                  "by a difference that may be chance: nothing shows them better" + advice)
+            say(f"{who} score lower than the starting values on queries they did not see, "
+                "by a difference that may be chance: nothing shows them better" + advice)
     if result.also:
         bounded = [c.name for c in getattr(result.spec, "constraints", ())]
         first = [w for w, any_ in (("the other objectives", len(objectives) > 1),
                                    ("the constrained figures" if len(bounded) > 1 else
                                     "the constrained figure", bool(bounded))) if any_]
-        print("\nthe same held-out queries, other measures"
-              + (f" ({' and '.join(first)} first):" if first else " (not tuned for):"))
+        say("\nthe same held-out queries, other measures"
+            + (f" ({' and '.join(first)} first):" if first else " (not tuned for):"))
         print(format_table(["", start, "tuned", "Δ"], [
             [name, _m(d, name), _m(t, name), _d(t - d, name)]
             for name, (d, t) in result.also.items()]))
         # a constraint is met on the training queries: said where the held-out mean breaks it
         for c in getattr(result.spec, "constraints", ()):
             if c.name in result.also and c.excess(result.also[c.name][1]) > 1e-12:
-                print(f"held out, the tuned values break --constraint {c}: {c.name} "
-                      f"{_m(result.also[c.name][1], c.name)} (it held on the training "
-                      "queries only)")
+                say(f"held out, the tuned values break --constraint {c}: {c.name} "
+                    f"{_m(result.also[c.name][1], c.name)} (it held on the training "
+                    "queries only)")
     if result.validation.kind == "kfold":
         _per_fold(result, primary, start)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
@@ -284,12 +284,12 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     for fold in shown:
         if fold.front:
             if fold is result.final and fold_fronts:
-                print("\nthe folds' fronts above show how their rows carry over to the queries "
-                      "each left out; no row of them is shipped, and none should be chosen by "
-                      "its held-out score. The values written come from the front below")
+                say("\nthe folds' fronts above show how their rows carry over to the queries "
+                    "each left out; no row of them is shipped, and none should be chosen by "
+                    "its held-out score. The values written come from the front below")
             _print_front(fold, objectives, shipped=fold is result.final)
             fold_fronts = fold_fronts or fold is not result.final
-    print("\n" + trials_line(shown, shared=bool(getattr(result.spec, "shared", False))))
+    say("\n" + trials_line(shown, shared=bool(getattr(result.spec, "shared", False))))
 
 
 def _at_a_narrowed_bound(result: Any, model: Any) -> list[str]:
@@ -393,9 +393,9 @@ def _print_constraints(final: Any) -> None:
     if final.start_breaks:
         broken = [text for text, start, _ in final.constrained
                   if not _meets(text, start)]
-        print(f"the starting values break {', '.join(broken)}: they could not be kept, and the "
-              "kept values are the best found that meet it: the objective's drop below is the "
-              "price of meeting it (with these trials)")
+        say(f"the starting values break {', '.join(broken)}: they could not be kept, and the "
+            "kept values are the best found that meet it: the objective's drop below is the "
+            "price of meeting it (with these trials)")
     print()
 
 
@@ -413,8 +413,8 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
     k-fold fold's front keeps its held-out columns (how a front's members carry over), and
     says that no row of it is shipped."""
     n = len(fold.front)
-    print(f"\nPareto front of {fold.name} ({n} setting{'' if n == 1 else 's'}), best "
-          f"{objectives[0]} first:")
+    say(f"\nPareto front of {fold.name} ({n} setting{'' if n == 1 else 's'}), best "
+        f"{objectives[0]} first:")
     held = bool(fold.front[0]["held_out"]) and not shipped
     header = ["trial", *(f"{o} train" for o in objectives),
               *(f"{o} held-out" for o in objectives if held)]
@@ -439,13 +439,13 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
         return
     others = " and ".join(objectives[1:])
     if fold.picked is not None and len(fold.front) > 1:
-        print(f"kept: trial {fold.picked} — the front's best {objectives[0]} on training, "
-              f"whatever its {others}. To ship another row (less {objectives[0]} for "
-              f"a better {others}), pass its values with -p, or bound "
-              f"{others} with --constraint and tune {objectives[0]} alone")
+        say(f"kept: trial {fold.picked} — the front's best {objectives[0]} on training, "
+            f"whatever its {others}. To ship another row (less {objectives[0]} for "
+            f"a better {others}), pass its values with -p, or bound "
+            f"{others} with --constraint and tune {objectives[0]} alone")
         if fold.front[0]["held_out"]:
-            print("the rows' held-out scores are not shown: a row chosen by them would be "
-                  "tuned on the held-out queries (the kept row's are above)")
+            say("the rows' held-out scores are not shown: a row chosen by them would be "
+                "tuned on the held-out queries (the kept row's are above)")
 
 
 def _most(name: str) -> str:
@@ -506,11 +506,11 @@ def _per_fold(result: Any, primary: str, start: str = "defaults") -> None:
              _m(t, primary), _d(t - d, primary)]
             for f, (d, t) in zip(result.folds, means, strict=True)]
     default, tuned = [m[0] for m in means], [m[1] for m in means]
-    print(f"\nheld-out {primary} per fold (each fold scored by the study tuned without it):")
+    say(f"\nheld-out {primary} per fold (each fold scored by the study tuned without it):")
     print(format_table(["fold", "queries", start, "tuned", "Δ"], rows))
-    print(f"mean ± sd over the folds: {start} {_spread(default, primary)}, tuned "
-          f"{_spread(tuned, primary)} "
-          "(the held-out row above is the mean over the queries)")
+    say(f"mean ± sd over the folds: {start} {_spread(default, primary)}, tuned "
+        f"{_spread(tuned, primary)} "
+        "(the held-out row above is the mean over the queries)")
 
 
 def _spread(values: list[float], name: str = "") -> str:
