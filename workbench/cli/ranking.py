@@ -82,6 +82,7 @@ def cmd_models(args: argparse.Namespace) -> int:
         return EXIT_OK
     import textwrap
 
+    from workbench.core.params import value_text
     from workbench.textout import text_width
 
     # as wide as the terminal ($COLUMNS), 100 columns where there is none (a pipe, a file):
@@ -103,7 +104,9 @@ def cmd_models(args: argparse.Namespace) -> int:
         # a text's default quoted, so a prompt's trailing space shows; each help under its
         # row, the width of the terminal (a fifth column was 30 characters wide)
         params = list(m.schema)
-        table = [[p.name, p.stage, repr(p.default) if p.kind == "text" else str(p.default),
+        # and the others as -p and the TOML files take them: true (not True), 8 (not 8.0)
+        table = [[p.name, p.stage,
+                  repr(p.default) if p.kind == "text" else value_text(p.default),
                   p.range_text()] for p in params]
         head, rule, *rows = format_table(["parameter", "stage", "default", "range"], table,
                                          indent="  ").split("\n")

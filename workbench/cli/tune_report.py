@@ -460,6 +460,9 @@ def _up(name: str) -> bool:
 
 
 def _v(value: object) -> str:
+    """A value as -p and the TOML files take it: true, not Python's True."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, float):
         return f"{value:.6g}"
     return "" if value is None else str(value)

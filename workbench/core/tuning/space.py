@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from workbench.core.metrics import metric_label
-from workbench.core.params import Param, ParamError, ParamSchema, ParamValue
+from workbench.core.params import Param, ParamError, ParamSchema, ParamValue, value_text
 from workbench.core.selection_figures import SELECTION_PARAMS
 from workbench.core.tuning.objectives import cut_only_lowers
 
@@ -65,7 +65,7 @@ class Dimension:
 
     def describe(self) -> str:
         if self.kind in ("choice", "bool"):
-            return "{" + ", ".join(str(c) for c in self.choices) + "}"
+            return "{" + ", ".join(value_text(c) for c in self.choices) + "}"  # true, not True
         step = f" step {self.step:g}" if self.step else ""
         return f"[{self.low:g}, {self.high:g}]{step}"
 
