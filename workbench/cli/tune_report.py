@@ -8,10 +8,29 @@ test; the training row is labelled as such.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from workbench.textout import format_table, say
+
+
+def errors_text(sizes: Sequence[int]) -> str:
+    """The standard errors the surest-gain pick takes off a mean gain, for studies tuning on
+    `sizes` queries each (`pick.errors`: the fewer, the more): "2.1 standard errors, for 24
+    training queries", "2.3 standard errors for 20 training queries, down to 2.1 for 30";
+    "" where no study has 2 (no bound is taken). Said with its number, once: "2 standard
+    errors, more for few queries: Student's t" named no number and a statistician's term."""
+    from workbench.core.tuning.pick import errors
+
+    ns = sorted({n for n in sizes if n >= 2})
+    if not ns:
+        return ""
+    few, many = ns[0], ns[-1]
+    if round(errors(few), 1) == round(errors(many), 1):
+        counted = f"{few:,}" if few == many else f"{few:,} to {many:,}"
+        return f"{errors(few):.1f} standard errors, for {counted} training queries"
+    return (f"{errors(few):.1f} standard errors for {few:,} training queries, down to "
+            f"{errors(many):.1f} for {many:,}")
 
 
 def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraints: Any,
@@ -80,11 +99,18 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     say(f"validation: {validation.describe}")
     if len(objectives) == 1:
         o = objectives[0]
+        from workbench.core.tuning.runner import study_runs
+
+        sizes = [int((train & evaluator.counted()).sum())
+                 for _, train, _ in study_runs(validation)]
+        rule = errors_text(sizes)
         say("kept: " + ("the trial whose gain over the starting values on the training "
-                        "queries is surest (the mean of its per-query gains less 2 "
-                        "standard errors, more for few queries: Student's t), the starting "
-                        f"values when no trial's is above 0 (--pick best: the {_most(o)} "
-                        "training mean)" if spec.pick == "bound"
+                        "queries is surest (the mean of its per-query gains less "
+                        f"{rule}), the starting values when no trial's is above 0 (--pick "
+                        f"best: the {_most(o)} training mean)" if spec.pick == "bound" and rule
+                        else "the trial whose gain over the starting values on the training "
+                        "queries is surest; the starting values where it cannot be sure "
+                        f"(--pick best: the {_most(o)} training mean)" if spec.pick == "bound"
                         else f"the {_most(o)} training mean (--pick best)"))
         if spec.pick == "bound":
             few = _few_training(validation, evaluator.counted())
@@ -99,7 +125,7 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     say(f"storage: {where} — the same command continues these studies (--fresh starts anew)")
 
 
-FEW = 5  # training queries below which a bound is said to be wide (Student's t ≥ 2.9)
+FEW = 5  # training queries below which a bound is said to be wide (≥ 2.9 standard errors)
 
 
 def _few_training(validation: Any, counted: Any) -> str:
@@ -113,23 +139,27 @@ def _few_training(validation: Any, counted: Any) -> str:
     few = {label: n for label, n in sizes.items() if 2 <= n < FEW}
     out = []
     if single:
-        out.append(f"{_studies_named(single, len(sizes))} on a single query: no gain from one "
+        out.append(f"{_studies_named(single, list(sizes))} on a single query: no gain from one "
                    "query can be sure, so the starting values are kept there (--pick best "
                    "keeps the best training mean; fewer --folds or more judged queries give "
                    "each study more)")
     if few:
         n = min(few.values())
         as_few = "as few as " if len(set(few.values())) > 1 else ""
-        out.append(f"{_studies_named(list(few), len(sizes))} on {as_few}{n} queries: a gain "
-                   f"counts as sure there only {errors(n):.1f} standard errors above 0 "
-                   "(Student's t)")
+        out.append(f"{_studies_named(list(few), list(sizes))} on {as_few}{n} queries: a gain "
+                   f"counts as sure there only when its mean is {errors(n):.1f} standard "
+                   "errors above 0, so only a large one is kept")
     return "; ".join(out)
 
 
-def _studies_named(labels: list[str], total: int) -> str:
-    """"fold 1 of 2 tunes", "fold 1 of 2, fold 2 of 2 tune", "every study tunes"."""
-    if len(labels) == total and total > 1:
+def _studies_named(labels: list[str], every: list[str]) -> str:
+    """"fold 1 of 3 tunes", "fold 1 of 3, fold 2 of 3 tune", "each fold tunes" (all of them,
+    not the study on every query), "every study tunes" (of `every`)."""
+    folds = [label for label in every if label != "all"]
+    if len(labels) == len(every) and len(every) > 1:
         return "every study tunes"
+    if labels == folds and len(folds) > 1:
+        return "each fold tunes"
     return ", ".join(labels) + (" tunes" if len(labels) == 1 else " tune")
 
 
@@ -366,9 +396,9 @@ def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str) -> list
     best = ("" if len(studies) > 1 else
             f"; the {_most(primary)} training {primary}, {_m(kept[0].top[1], primary)} "
             f"(trial {kept[0].top[0]}), is what --pick best keeps")
+    rule = errors_text([f.bound_n for f in bounded])
     for group, why in ((bounded, "no trial's gain over them on the training queries is sure "
-                        "(the mean of its per-query gains less 2 standard errors — more for "
-                        "few queries, Student's t — is ≤ 0)"),
+                        f"(none has a mean per-query gain above 0 by more than {rule})"),
                        (alone, "each tunes on a single query, from which no gain can be "
                         "sure")):
         if not group:

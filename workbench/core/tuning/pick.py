@@ -105,7 +105,7 @@ def start_kept_because(how: str) -> str:
 
 def bound_text(n: int) -> str:
     """How a bound from `n` training queries was taken, in the report's words: "at 2.0
-    standard errors", "at 4.5 standard errors, Student's t for 3 training queries"."""
+    standard errors", "at 4.5 standard errors, for 3 training queries"."""
     q = errors(n)
     return (f"at {q:.1f} standard errors" if round(q, 1) <= Z else
-            f"at {q:.1f} standard errors, Student's t for {n:,} training queries")
+            f"at {q:.1f} standard errors, for {n:,} training queries")
