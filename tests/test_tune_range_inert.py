@@ -31,6 +31,8 @@ def test_a_ranged_parameter_idle_on_the_data_is_searched_and_said(
     assert code == 0, err
     # certain, not "may" (reviewer e, F13); the reason after a colon, not in a parenthesis
     # that closed on the reason's own one ("…(at 0 every score is 0))")
-    assert "note: --range stale_long_days: searched as asked, though no score moves with it " \
-           "here: no memory is long" in err
+    note = ("note: --range stale_long_days: searched as asked, though no score moves with it "
+            "here: no memory is long")
+    # said below the plan's dataset and parameters, not above them on stderr (F13)
+    assert note in out and out.index("tuning ") < out.index(note)
     assert "stale_long_days" in out.split("objective")[0]  # among the parameters searched

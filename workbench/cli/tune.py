@@ -136,6 +136,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
                                                           *(c.name for c in constraints)],
                                  prepared=pipe.prepared if pipe else None)
     inert: dict[str, str] = {}
+    range_notes: list[str] = []
     # the cut-offs a ranking objective can only lose with: left out of a default search, and
     # said of a named one (`space.cut_offs`)
     measured = [*objectives, *(c.name for c in constraints)]
@@ -152,9 +153,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         for n in ranges:
             why = every.get(n) or model.schema.idle_because(n, evaluator.base) \
                 if n in model.schema else ""
-            if why:
-                say(f"note: --range {n}: searched as asked, though no score moves with it "
-                    f"here: {why.removeprefix('no effect while ')}", file=sys.stderr)
+            if why:  # said with the plan's other --range notes, below what is tuned
+                range_notes.append(f"note: --range {n}: searched as asked, though no score "
+                                   f"moves with it here: {why.removeprefix('no effect while ')}")
         cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
                if n not in ranges and n not in idle}
         names = [n for n in names if n not in idle and n not in cut]
@@ -193,6 +194,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     stored = ({} if spec.fresh else tuning.runner.stored_counts(spec, evaluator, validation))
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
                inert, left_out_note(args, dataset), stored, cut)
+    for line in range_notes:
+        say(line)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions], measured, list(cut))
     _say_fixed_figures(model, objectives, constraints)
     from workbench.core.tuning.validation import has_time
