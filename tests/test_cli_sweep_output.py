@@ -411,7 +411,7 @@ def test_a_parameter_idle_at_the_values_held_says_why_it_ties(
     vault = str(SAMPLES / "vault")
     lines = _sweep(capsys, vault, "-m", "vault-search", "-s", "tf_multiplier",
                    "--values", "1,10,100", "--metrics", "ndcg@10")
-    assert "note: tf_multiplier has no effect while Variant is not documented: its values "\
+    assert "note: tf_multiplier has no effect while variant is not documented: its values "\
            "tie whatever the data" in lines
     lines = _sweep(capsys, vault, "-m", "vault-search", "-s", "tf_multiplier",
                    "--values", "1,10,100", "--metrics", "ndcg@10", "-p", "variant=documented")

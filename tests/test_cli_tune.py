@@ -370,7 +370,7 @@ def test_the_default_search_leaves_out_what_the_variant_ignores(
     out = capsys.readouterr().out
     plan = next(line for line in out.splitlines() if line.startswith("tuning "))
     assert "tf_scale" in plan and "tf_multiplier" not in plan and "w_proximity" not in plan
-    assert "(no effect while Variant is not documented)" in out
+    assert "(no effect while variant is not documented)" in out
 
 
 def test_a_disk_that_fills_up_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

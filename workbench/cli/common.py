@@ -403,3 +403,15 @@ def informative_metrics(metrics: list[str], dataset: Any, named: bool) -> list[s
                                          for g in docs.values()):
         return metrics
     return [m for m in metrics if not m.startswith("judged@")]
+
+
+def idle_text(schema: Any, name: str, why: str) -> str:
+    """`why` (`ParamSchema.idle_because`'s words, the window's: "Normalisation is not rrf")
+    with the needed parameter's id as -p takes it: "normalization is not rrf" (the note had
+    mixed the label with the ids around it)."""
+    for need in schema[name].needs:
+        other = schema[need.removeprefix("!").partition("=")[0]]
+        for lead in ("", "no effect while "):
+            if why.startswith(f"{lead}{other.label} is "):
+                return f"{lead}{other.name}{why[len(lead) + len(other.label):]}"
+    return why

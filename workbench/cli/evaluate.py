@@ -24,6 +24,7 @@ from workbench.cli.common import (
     add_data,
     add_model,
     beir_folder_of,
+    idle_text,
     informative_metrics,
     left_out_note,
     load_data,
@@ -581,10 +582,15 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
-    idle = model.schema.idle_because(args.sweep, params)  # rrf k while not rrf: why they tie
+    # rrf k while not rrf: why they tie
+    idle = idle_text(model.schema, args.sweep, model.schema.idle_because(args.sweep, params))
     if idle:
         say(f"note: {args.sweep} has no effect while {idle}: its values tie whatever the "
             "data")
+    else:  # idle on this data (no chat for the forgetting curve): why, as tune says it
+        why = model.inert_params(pipe.prepared, pipe.params).get(args.sweep, "")
+        if why:
+            say(f"note: why {args.sweep}'s values tie on this data: {why}")
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments)
     if against:
         say(against)

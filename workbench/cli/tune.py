@@ -24,6 +24,7 @@ from workbench.cli.common import (
     UsageError,
     add_data,
     add_model,
+    idle_text,
     left_out_note,
     load_data,
     model_and_params,
@@ -145,14 +146,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
         every = model.inert_params(evaluator.prepared(evaluator.base), evaluator.base)
         inert = {n: why for n, why in every.items() if n not in ranges}
         names = [n for n in tuning.model_names(model) if n not in inert]
-        idle = {n: why for n, why in tuning.space.idle_names(
+        idle = {n: idle_text(model.schema, n, why) for n, why in tuning.space.idle_names(
             model.schema, names, evaluator.base).items() if n not in ranges}
         inert.update(idle)
         # a parameter --range names is searched as asked, and said where it moves nothing
         # (its `needs` left out as inert had dropped it: "which is not tuned")
         for n in ranges:
-            why = every.get(n) or model.schema.idle_because(n, evaluator.base) \
-                if n in model.schema else ""
+            why = every.get(n) or idle_text(model.schema, n, model.schema.idle_because(
+                n, evaluator.base)) if n in model.schema else ""
             if why:  # said with the plan's other --range notes, below what is tuned
                 range_notes.append(f"note: --range {n}: searched as asked, though no score "
                                    f"moves with it here: {why.removeprefix('no effect while ')}")
