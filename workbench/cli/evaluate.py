@@ -591,7 +591,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         why = model.inert_params(pipe.prepared, pipe.params).get(args.sweep, "")
         if why:
             say(f"note: why {args.sweep}'s values tie on this data: {why}")
-    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments)
+    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
     if against:
         say(against)
     elif all(value != in_use for value, _ in points):
@@ -688,8 +688,18 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
     return points
 
 
+def axis_key(param: Any, value: Any, i: int) -> tuple[float, int]:
+    """Where `value` lies along the parameter's axis: its number, a limit's 0 ("all") past
+    every other, a choice by its place (`i`)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return (0.0, i)
+    if value == 0 and getattr(param, "zero_unlimited", False):
+        return (math.inf, i)
+    return (float(value), i)
+
+
 def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]], metric: str,
-                    best: Sequence[int], in_use: Any, judgments: Any) -> str:
+                    best: Sequence[int], in_use: Any, judgments: Any, param: Any = None) -> str:
     """The one best value against the value in use, paired over the judged queries: the
     difference and its p-value, said to be possibly chance where p ≥ 0.05 (a sweep names a
     best by any margin), and optimistic either way (the best of the grid, chosen and tested
@@ -711,10 +721,11 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
                     f"{points[cheap][0]} gives the same at {_mean_text(cost, saved)} fewer "
                     "tokens per bundle")
         return f"the value in use ({in_use}) is among the tied best: nothing to gain here"
-    # tied: the tied value nearest the one in use stands for them (their means are equal)
-    pick = best[0]
-    if len(best) > 1 and isinstance(in_use, int | float) and not isinstance(in_use, bool):
-        pick = min(best, key=lambda i: (abs(float(points[i][0]) - float(in_use)), i))
+    # tied: the first along the axis stands for them (their means are equal), as the
+    # window's Metric vs parameter chart stars it: for a limit the smallest that reaches the
+    # best, 0 ("all") counted last (the value nearest the one in use had named "all" where
+    # the window named 10)
+    pick = min(best, key=lambda i: axis_key(param, points[i][0], i))
     a, b = per_query[at][metric], per_query[pick][metric]
     mask = judgments.judged_mask & ~np.isnan(a) & ~np.isnan(b)  # cases: only the cases
     a, b = a[mask], b[mask]
