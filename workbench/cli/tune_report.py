@@ -454,24 +454,41 @@ def _print_front(fold: Any, objectives: Any, *, shipped: bool) -> None:
     for p in fold.front:
         alike.setdefault(tuple(round(float(v), 10) for v in p["train"]), []).append(p)
     points = [(same[0], len(same) - 1) for same in alike.values()]
+    groups = list(alike.values())
+    spread = False  # alike on training, apart held out: the range shown, not the first's
+
+    def held_text(same: list[dict[str, Any]], k: int, name: str) -> str:
+        nonlocal spread
+        values = [float(p["held_out"][k]) for p in same if not math.isnan(p["held_out"][k])]
+        if not values or math.isclose(min(values), max(values), abs_tol=1e-10):
+            return _m(values[0] if values else math.nan, name)
+        spread = True
+        return f"{_m(min(values), name)}–{_m(max(values), name)}"
+
     rows = [[f"{p['number']}" + (" (kept)" if p["number"] == fold.picked else "")
              + (f" (+{more} alike)" if more else ""),
              *(_m(v, o) for v, o in zip(p["train"], objectives, strict=False)),
-             *(_m(v, o) for v, o in zip(p["held_out"], objectives, strict=False) if held),
+             *(held_text(same, k, o) for k, o in enumerate(objectives) if held),
              " ".join(f"{k}={_v(v)}" for k, v in p["params"].items())]
-            for p, more in points]
+            for (p, more), same in zip(points, groups, strict=True)]
     if len(rows) > FRONT_ROWS:  # both ends kept: the far end is the other objectives' best
         half = FRONT_ROWS // 2
         cut = sum(1 + more for _, more in points[half:-half])
         rows = [*rows[:half], [f"… {cut} more", *([""] * len(header))], *rows[-half:]]
     print(format_table([*header, "values (-p NAME=VALUE)"], rows))
+    if spread:
+        say("(+N alike): trials with the same training scores, one row with the first's "
+            "values; where they differ held out, the row shows the lowest–highest")
     if not shipped:
         return
     others = " and ".join(objectives[1:])
     if fold.picked is not None and len(fold.front) > 1:
+        # "a lower results", not "a better results": the way each objective is better
+        trade = " and ".join(f"{'higher' if _up(o) else 'lower'} {o}" for o in objectives[1:])
+        worse = f"{'lower' if _up(objectives[0]) else 'higher'} {objectives[0]}"
         say(f"kept: trial {fold.picked} — the front's best {objectives[0]} on training, "
-            f"whatever its {others}. To ship another row (less {objectives[0]} for "
-            f"a better {others}), pass its values with -p, or bound "
+            f"whatever its {others}. To ship another row ({worse} for {trade}), pass its "
+            "values with -p, or bound "
             f"{others} with --constraint and tune {objectives[0]} alone")
         if fold.front[0]["held_out"]:
             say("the rows' held-out scores are not shown: a row chosen by them would be "
