@@ -120,6 +120,28 @@ def cmd_models(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _fixed(value: float) -> str:
+    """A contribution to 4 decimals, a penalty rounding to nothing as 0.0000 (not -0.0000:
+    codeledger's fail_prior and non_code read so on every row)."""
+    text = f"{value:.4f}"
+    return "0.0000" if text == "-0.0000" else text
+
+
+def _bundle_marks(pipe: Any) -> dict[int, str]:
+    """The first task's bundle, by document: "in" for a file handed to the agent, "skipped"
+    for one passed over for the budget (rank had shown the ranking alone: which files the
+    bundle holds only `explain` said)."""
+    from workbench.core.engine import top_k
+    from workbench.core.models.codeledger.explain import full_bundles
+
+    scores, bund = full_bundles(pipe.prepared, pipe.params)
+    ranking = top_k(scores, int(np.diff(scores.row_ptr).max(initial=0)))
+    marks = {d: "in" for d in bund.files(0)}
+    for r in bund.skipped_ranks(0):
+        marks[int(ranking.docs[0, r])] = "skipped"
+    return marks
+
+
 def _data_or_repo(args: argparse.Namespace) -> None:
     """DATA, or `--repo PATH` (a git repository) in its place; and a query that is not empty."""
     if getattr(args, "repo", None):
@@ -190,13 +212,22 @@ def cmd_rank(args: argparse.Namespace) -> int:
     # out of the table; --format json keeps every one
     idle = model.idle_signals(pipe.prepared, pipe.params)
     signals = [s for s in rows[0]["contributions"] if s not in idle]
-    header = ["rank", "id", "title", "score", "rel", *signals]
+    marks = _bundle_marks(pipe) if hasattr(model, "bundles") else None
+    header = ["rank", "id", "title", "score", "rel", *(["bundle"] if marks else []), *signals]
     corpus = dataset.corpus  # a title that is a label (an event type) with its first line
     table = [[r["rank"], r["id"], _clip(display_title(corpus, corpus[r["doc"]]), 40),
               f"{r['score']:.4f}",
               "" if r["relevance"] is None else r["relevance"],
-              *(f"{r['contributions'][s]:.4f}" for s in signals)] for r in rows]
+              *([marks.get(r["doc"], "")] if marks else []),
+              *(_fixed(r["contributions"][s]) for s in signals)] for r in rows]
     print(format_table(header, table))
+    if marks:
+        taken = sum(1 for m in marks.values() if m == "in")
+        above = sum(1 for r in rows if marks.get(r["doc"]) == "in")
+        say(f"bundle: {model.id} hands the agent {taken} file{'' if taken == 1 else 's'}, "
+            f"those marked in ({above} of them above)"
+            + ("; those marked skipped did not fit its token budget" if "skipped" in
+               marks.values() else "") + "; `workbench explain` says why, file by file")
     if shown is not None:
         print("\nsnippets:")
         for r in rows:
