@@ -226,7 +226,7 @@ def test_the_best_is_set_against_the_value_in_use(capsys: pytest.CaptureFixture[
           for a in (0.5, 0.7)}
     want = paired_test(at[0.7], at[0.5])
     assert lines[-1] == (f"against the value in use (0.7): {want.delta:+.4f} ndcg@10, "
-                         f"p = {want.p_value:.3g} over {want.n} judged queries (paired "
+                         f"p = {want.p_value:.3f} over {want.n} judged queries (paired "
                          "randomisation test), not significant at 0.05: the difference may "
                          "be chance; the best was picked on these same queries, so the gap is "
                          "optimistic — `workbench tune` holds queries out for an honest "
@@ -297,7 +297,7 @@ def test_a_tied_best_is_set_against_the_value_in_use_too(
           for k in (1.2, 2.7)}
     want = paired_test(at[1.2], at[2.7])
     assert lines[-1].startswith(f"against the value in use (1.2), the tied best 2.7: "
-                                f"{want.delta:+.4f} ndcg@10, p = {want.p_value:.3g} over "
+                                f"{want.delta:+.4f} ndcg@10, p = {want.p_value:.3f} over "
                                 f"{want.n} judged queries")
     lines = _sweep(capsys, str(tea), "-m", "bm25", "-s", "k1", "-p", "k1=2.8")
     assert lines[-1] == "the value in use (2.8) is among the tied best: nothing to gain here"

@@ -369,7 +369,7 @@ def test_cases_are_said_as_cases_passing_and_training_is_labelled(
     note = TunedOn("decisions-eval", "5-fold", tuple(f"c{i}" for i in range(30)), "cases",
                    20 / 30, 21 / 30, 0.5, 30)
     assert note.held_out_text() == ("tune's held-out cases passing: starting values 20/30, "
-                                    "tuned 21/30 (p = 0.5)")
+                                    "tuned 21/30 (p = 0.500)")
     data = SAMPLES / "decisions-eval"
     ds = load_dataset(data)
     path = tmp_path / "dm.toml"

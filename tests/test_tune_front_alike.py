@@ -25,8 +25,8 @@ def test_alike_rows_show_the_range_held_out(capsys: pytest.CaptureFixture[str]) 
     _print_front(fold, ["ndcg@10", "results"], shipped=False)
     out = capsys.readouterr().out
     row = next(line.split() for line in out.splitlines() if line.startswith("12 "))
-    assert row[:6] == ["12", "(+2", "alike)", "0.3743", "0.7", "0.2217–0.4037"]
-    assert row[6] == "0.4–0.6"
+    assert row[:6] == ["12", "(+2", "alike)", "0.3743", "0.70", "0.2217–0.4037"]
+    assert row[6] == "0.40–0.60"  # results per query to two decimals, as eval
     assert "where they differ held out, the row shows the lowest–highest" in out
 
 

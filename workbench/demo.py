@@ -22,7 +22,7 @@ from workbench.core.pipeline import Pipeline
 from workbench.core.session_file import read_sample_settings
 from workbench.textout import display_width, format_table, progress_bar, say, text_width
 
-DEMO_METRICS = ("ndcg@10", "mrr@10", "p@5", "r@10")
+DEMO_METRICS = ("ndcg@10", "mrr@10", "p@10", "r@10")  # p@10, as eval reports it
 
 
 def sample_settings(folder: Path, skipped: list[Any] | None = None) -> dict[str, Any]:
@@ -60,9 +60,11 @@ def _demo_one(folder: Path) -> None:
     print("=" * len(title))
     print(f"model {model.id} ({model.label}); parameters at their defaults")
     if result.means:
+        from workbench.cli.common import mean_text
+
         print(format_table(["metric", "mean over judged queries"],
-                           [[m, f"{v:,.1f}" if m in ("bundle_files", "bundle_tokens")
-                             else f"{v:.3f}"] for m, v in result.means.items()]))
+                           # as eval prints them: 0.6476, not 0.648
+                           [[m, mean_text(m, v)] for m, v in result.means.items()]))
     if not len(dataset.queries):
         print("(no queries to show)\n")
         return
@@ -75,10 +77,10 @@ def _demo_one(folder: Path) -> None:
     rows = []
     for j in range(min(5, int(result.ranking.count[qi]))):
         doc = dataset.corpus[int(result.ranking.docs[qi, j])]
-        parts = " + ".join(f"{s}\u00a0{contrib[i, qi, j]:.3f}"  # a pair kept on one line
+        parts = " + ".join(f"{s}\u00a0{contrib[i, qi, j]:.4f}"  # a pair kept on one line
                            for i, s in enumerate(result.scores.signals)
                            if abs(contrib[i, qi, j]) >= 5e-4)  # the signals that moved it
-        rows.append([j + 1, doc.id, _clip(doc.title, 38), f"{result.ranking.scores[qi, j]:.3f}",
+        rows.append([j + 1, doc.id, _clip(doc.title, 38), f"{result.ranking.scores[qi, j]:.4f}",
                      judged.get(doc.id, "–"), parts or "0"])
     header = ["rank", "id", "title", "score", "rel", "contributions"]
     if all(r[2] in ("", r[1]) for r in rows):  # titles that are the ids (file paths)

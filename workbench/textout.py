@@ -79,6 +79,14 @@ def say(text: str = "", *, file: Any = None, hang: int = 2) -> None:
     print(wrap(text, hang=hang), file=file)
 
 
+def p_equals(p: float) -> str:
+    """A p-value as every command says it: "p = 0.382", "p < 0.001", "p = —" (none); three
+    decimals, as compare's and report's p column (tune had said "p 1", sweep "p = 0.0014")."""
+    if p != p:  # NaN
+        return "p = —"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
 def display_width(text: str) -> int:
     """Columns a terminal gives `text`: two for a wide character (CJK, a full-width form),
     none for a combining mark (a title in Japanese shifted the columns after it)."""

@@ -6,6 +6,7 @@ say DATA, the model, a repository and a query the same way in every command."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import threading
 from collections.abc import Sequence
@@ -415,3 +416,18 @@ def idle_text(schema: Any, name: str, why: str) -> str:
             if why.startswith(f"{lead}{other.label} is "):
                 return f"{lead}{other.name}{why[len(lead) + len(other.label):]}"
     return why
+
+
+def mean_text(name: str, value: float) -> str:
+    """A mean as every command prints it: a metric to 4 decimals (0.6131); a count (bundle
+    files and tokens, injected tokens) to one, with thousands separators (1,354.0); results
+    per query to two (0.88: tune's 0.9 beside eval's 0.88 read as another figure); empty, a
+    share in %, to one; "—" where it is undefined (NaN)."""
+    from workbench.core.selection_figures import FIGURES
+
+    if math.isnan(value):
+        return "—"
+    if name in FIGURES:  # a mean count, or a share in %: one decimal (results: two)
+        return f"{value:,.2f}" if name == "results" else f"{value:,.1f}"
+    figure = BUNDLE_METRICS.get(name)
+    return f"{value:,.1f}" if figure is not None and figure.count else f"{value:.4f}"

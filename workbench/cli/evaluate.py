@@ -28,6 +28,7 @@ from workbench.cli.common import (
     informative_metrics,
     left_out_note,
     load_data,
+    mean_text,
     metric_list,
     model_and_params,
     pipeline,
@@ -49,7 +50,7 @@ from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
 from workbench.core.selection_figures import FIGURES, selects, snippet_chars
 from workbench.core.selection_figures import of_result as figure_per_query
 from workbench.core.tuned_on import held_out_queries, read_tuned_on
-from workbench.textout import format_table, progress_bar, say
+from workbench.textout import format_table, p_equals, progress_bar, say
 
 EVAL_METRICS = "ndcg@10,mrr@10,p@10,r@100,map@100,judged@10"
 # for code tasks (a git repository, or a model that selects bundles): a task's files are all
@@ -469,11 +470,7 @@ def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
     return result
 
 
-def _mean_text(name: str, value: float) -> str:
-    if name in FIGURES:  # a mean count, or a share in %: one decimal (results: two)
-        return f"{value:,.2f}" if name == "results" else f"{value:,.1f}"
-    figure = BUNDLE_METRICS.get(name)
-    return f"{value:,.1f}" if figure is not None and figure.count else f"{value:.4f}"
+_mean_text = mean_text
 
 
 def _print_cases(dataset: Dataset, result: Any, *, verbose: bool) -> None:
@@ -734,11 +731,11 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
         return ""
     figure = BUNDLE_METRICS.get(metric)
     gap = f"{test.delta:+,.1f}" if figure is not None and figure.count else f"{test.delta:+.4f}"
-    p = f"{test.p_value:.3g}"
     verdict = ("significant at 0.05" if test.p_value < 0.05 else
                "not significant at 0.05: the difference may be chance")
     which = f", the tied best {points[pick][0]}:" if len(best) > 1 else ":"
-    return (f"against the value in use ({in_use}){which} {gap} {metric}, p = {p} over "
+    return (f"against the value in use ({in_use}){which} {gap} {metric}, "
+            f"{p_equals(test.p_value)} over "
             f"{test.n} judged queries (paired randomisation test), {verdict}; the best was "
             f"picked on these same queries, so the gap is optimistic — `workbench tune` "
             "holds queries out for an honest estimate")

@@ -23,7 +23,7 @@ from workbench.core.diagnostics import (
 )
 from workbench.core.models import get_model
 from workbench.core.params import value_text
-from workbench.textout import format_table, say, wrap
+from workbench.textout import format_table, p_equals, say, wrap
 
 
 def cmd_why(args: argparse.Namespace) -> int:
@@ -234,7 +234,7 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> str:
     if (tuned >= start) if lower else (tuned <= start):
         if abs(tuned - start) <= 1e-12:
             return ""
-        p = f", p = {record.p_value:.3g}" if math.isfinite(record.p_value) else ""
+        p = f", {p_equals(record.p_value)}" if math.isfinite(record.p_value) else ""
         return (f"{path} records that these values did worse on the {record.held_n} "
                 f"held-out queries than the values tune started from: {record.metric} "
                 f"{tuned:.4f} against {start:.4f}{p} — exported all the same; the starting "

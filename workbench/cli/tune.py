@@ -36,7 +36,7 @@ from workbench.core.engine import Progress
 from workbench.core.params import ParamError, params_toml
 from workbench.core.store import cache_dir
 from workbench.core.tuned_on import of_result, tuned_toml
-from workbench.textout import progress_bar, say
+from workbench.textout import p_equals, progress_bar, say
 
 
 def add_commands(sub: Any) -> None:
@@ -696,7 +696,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
 
         held = (f"held-out {result.spec.objectives[0]}: {start_word(result, model)} "
                 f"{t.mean_a:.4f}, tuned "
-                f"{t.mean_b:.4f} (p = {t.p_value:.3g}, {t.n} queries)")
+                f"{t.mean_b:.4f} ({p_equals(t.p_value)}, {t.n} queries)")
         if result.validation.kind == "kfold":  # read as these values' score, it misled
             held += ("; k-fold: each query scored by the values its own fold tuned, an "
                      "estimate for tuning this way, not a score of the values below")

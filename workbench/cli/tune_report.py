@@ -11,6 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from workbench.report.text import p_text
 from workbench.textout import format_table, say
 
 
@@ -232,7 +233,8 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
     if t is not None:
         table.append([f"{primary} held-out", _m(t.mean_a, primary), _m(t.mean_b, primary),
                       _d(t.delta, primary),
-                      f"{t.p_value:.3g}", f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
+                      p_text(t.p_value),  # as compare's p column
+                      f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
     print(format_table(["", start, "tuned", "Δ", "p", "queries"], table))
     # a time or train/test split runs one study, on the training part: it is the final one
     one_study = any(f is final for f in result.folds)
@@ -516,10 +518,10 @@ def _v(value: object) -> str:
 
 
 def _m(value: float, name: str = "") -> str:
-    """A mean as eval prints it: a count (bundle files, tokens) as 1,354.0, else 0.6131."""
-    if value is None or math.isnan(value):
-        return "—"
-    return f"{value:,.1f}" if _count(name) else f"{value:.4f}"
+    """A mean as eval and sweep print it (`common.mean_text`)."""
+    from workbench.cli.common import mean_text
+
+    return "—" if value is None else mean_text(name, value)
 
 
 def _d(value: float, name: str = "") -> str:

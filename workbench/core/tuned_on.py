@@ -91,7 +91,10 @@ class TunedOn:
         how = (f" ({self.validation.split(' ', 1)[0]}: each query scored by the values its own "
                "fold tuned, an estimate for tuning this way, not of these exact values)"
                if self.kfold else "")
-        p = "p = —" if math.isnan(self.p_value) else f"p = {self.p_value:.3g}"  # a hand edit
+        # three decimals, as every command says a p-value (`textout.p_equals`); — for a hand
+        # edit
+        p = ("p = —" if math.isnan(self.p_value) else "p < 0.001" if self.p_value < 0.001
+             else f"p = {self.p_value:.3f}")
         if self.metric == "cases":  # a share of fixture cases: said as cases passing
             def passing(share: float) -> str:  # NaN: a hand-edited record
                 return "—" if math.isnan(share) else f"{round(share * self.held_n)}/{self.held_n}"
