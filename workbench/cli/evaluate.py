@@ -304,11 +304,22 @@ def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params
     print(format_table(["figure", "mean"], [[m, _mean_text(m, means[m])] for m in figures]))
     for m in figures:
         say(f"({m}: {metric_label(m)}, mean over all {q:,} quer{'y' if q == 1 else 'ies'}"
-            + (", estimated as pi-lodestone does: snippet characters / 4"
-               if m == "injected_tokens" else "") + ")")
+            + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
     say("these say how much is returned, not how well (no judgments: give "
         f"{judgments_hint(args, dataset)} to measure quality)")
     return EXIT_OK
+
+
+def tokens_gloss(model: Any) -> str:
+    """How injected_tokens is estimated, for this model: the characters of each result's
+    snippet / 4, as pi-lodestone estimates; a model with no snippet of its own (dense,
+    vault-search) is told what stands in for one (it had been "snippet characters" of models
+    that have none)."""
+    how = "whitespace collapsed, up to 180 characters, / 4"
+    if hasattr(model, "injections"):
+        return f"estimated as pi-lodestone does: each injected snippet's characters, {how}"
+    return (f"{model.id} injects no snippet of its own: estimated as pi-lodestone would inject "
+            f"these results, each result's text {how}")
 
 
 def _add_figures(result: Any, dataset: Dataset, figures: Sequence[str], judged: Any) -> None:
@@ -367,8 +378,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
         say(f"note: {capped}")
     for m in (m for m in metrics if m in FIGURES):  # what the selection returns: glossed
         say(f"({m}: {metric_label(m)}, mean over the {judged:,} judged queries"
-            + (", estimated as pi-lodestone does: snippet characters / 4"
-               if m == "injected_tokens" else "") + ")")
+            + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know
         k = judged_k.partition("@")[2]
@@ -763,8 +773,8 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
     say(f"what each value returns, the mean over all {n:,} quer{'y' if n == 1 else 'ies'}:")
     for m in metrics:
         say(f"  {m.ljust(width)}  {metric_label(m)}"
-            + (" (estimated as pi-lodestone does: snippet characters / 4)"
-               if m == "injected_tokens" else ""))
+            + (f" ({tokens_gloss(model)})" if m == "injected_tokens" else ""),
+            hang=width + 2)  # under the gloss
     say("no best is marked: these say how much is returned, not how well"
         + ("" if dataset.qrels else
            f" (no judgments: give {judgments_hint(args, dataset)} to measure quality)"))
