@@ -228,7 +228,7 @@ def test_trials_one_on_a_new_study_runs_one_trial(tmp_path):
     db = tmp_path / "one.db"
     done = _cli(*TUNE, "--trials", "1", "--storage", str(db))
     assert done.returncode == 0, done.stderr
-    assert "trials per study: all: 1\n" in done.stdout, done.stdout
+    assert "trials: 1\n" in done.stdout, done.stdout
 
 
 def test_two_holders_in_one_process_exclude_each_other_as_two_processes_do(tmp_path):

@@ -381,10 +381,10 @@ def add_model(p: argparse.ArgumentParser, default: str | None = None, *,
     p.add_argument("--params", metavar="FILE.toml", help="read parameters from a TOML file")
 
 
-def add_repo(p: argparse.ArgumentParser) -> None:
-    """--repo PATH: a git repository in place of DATA."""
+def add_repo(p: argparse.ArgumentParser, command: str = "explain") -> None:
+    """--repo PATH: a git repository in place of DATA; its example is `command`'s own."""
     p.add_argument("--repo", metavar="PATH", help="a git repository (instead of DATA), for "
-                   "codeledger: `explain --model codeledger --repo . --task TEXT`")
+                   f"codeledger: `{command} --model codeledger --repo . --task TEXT`")
 
 
 def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> None:

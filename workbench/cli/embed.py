@@ -124,7 +124,9 @@ def cmd_embed(args: argparse.Namespace) -> int:
                                 started: list[float] = started) -> None:
                     if not started and message.startswith("embedding"):
                         started.append(time.perf_counter())
-                    bar(fraction, message)
+                    # the bar's label says "embedding documents" already: its message had
+                    # repeated it ("embedding documents: 42% embedding 64/151 documents")
+                    bar(fraction, message.removeprefix("embedding "))
 
                 vectors = embed_texts(job.texts, model=job.model, prompt=job.prompt,
                                       batch_size=job.batch_size,

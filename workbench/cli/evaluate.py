@@ -422,8 +422,13 @@ def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence
     why = f" (its limit is {limit})" if limit == longest else ""
     # "count only those 5" only where the selection cut the lists: a query with 29
     # candidates, all returned, is no fewer for R@100
-    return cap_note(f"{model.id} returns at most {longest:,} result"
-                    f"{'s' if longest != 1 else ''} a query{why}", longest, metrics,
+    # a limit caps the lists; without one, the longest list is what this data gave (worded
+    # apart: "returns at most 4 a query" read as a cap vault-search does not have)
+    said = (f"{model.id} returns at most {longest:,} result{'s' if longest != 1 else ''} a "
+            f"query{why}" if why else
+            f"{model.id} returned at most {longest:,} result{'s' if longest != 1 else ''} a "
+            "query here")
+    return cap_note(said, longest, metrics,
                     cut=cut_counts(result.scores, result.ranking, judged),
                     of=int(judged.sum()), every=result.ranking.count[judged])
 

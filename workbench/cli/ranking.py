@@ -39,7 +39,7 @@ def add_commands(sub: Any) -> None:
 
     p = sub.add_parser("rank", help="rank documents for one query, with signal contributions")
     add_data(p, optional=True)
-    add_repo(p)
+    add_repo(p, "rank")
     add_model(p)
     add_query(p)
     p.add_argument("--format", choices=("table", "text", "json"), default="table",

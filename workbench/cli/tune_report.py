@@ -346,7 +346,10 @@ def trials_line(studies: Any, shared: bool = False) -> str:
     where some were stored before (the same command continues a study). `shared`: other
     processes may add trials meanwhile, counted with this run's (each of three processes on
     one server study had said "120 new this run" of its 40)."""
-    line = "trials per study: " + ", ".join(f"{f.name}: {f.trials}" for f in studies)
+    # one study (a split, a time split, --folds 0) is no list: "trials per study: split: 20"
+    # read as a typo
+    line = ("trials per study: " + ", ".join(f"{f.name}: {f.trials}" for f in studies)
+            if len(studies) > 1 else f"trials: {studies[0].trials}")
     new = sum(f.new for f in studies if f.new >= 0)
     total = sum(f.trials for f in studies)
     if any(f.new < 0 for f in studies) or new == total:

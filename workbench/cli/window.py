@@ -44,7 +44,11 @@ def add_commands(sub: Any) -> None:
 
 def add_demo_command(sub: Any) -> None:
     """`demo`: registered last, where `workbench --help` lists it."""
-    p = sub.add_parser("demo", help="evaluate the bundled sample corpora and explain a query")
+    what = "evaluate the bundled sample corpora and explain a query"
+    p = sub.add_parser("demo", help=what, description=(
+        f"{what[0].upper()}{what[1:]} on each: its metrics at the model's defaults, then one "
+        "query's top five with the signals that scored them. Nothing to give: it runs on the "
+        "samples shipped with the workbench (the window opens them too: workbench gui)."))
     p.set_defaults(func=cmd_demo)
 
 
