@@ -465,7 +465,7 @@ def _print_bundle_legend(names: Sequence[str], model: str, judged: int) -> None:
     say(f"\nbundle_*: the files {model} would hand the agent, per task (mean over "
         f"{judged}); needed: the task's judged files")
     for m in names:
-        say(f"  {m.ljust(width)}  {BUNDLE_METRICS[m].help}")
+        say(f"  {m.ljust(width)}  {BUNDLE_METRICS[m].help}", hang=width + 2)  # under the help
 
 
 def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
