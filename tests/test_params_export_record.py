@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLES
-from workbench.core.export import export_params, write_export
+from workbench.core.export import changes_path, export_params, write_export
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, load_params_file, resolve_file
 
@@ -21,8 +21,9 @@ MEMORY = get_model("decision-memory").schema
 
 
 def _export(model: str, params: dict[str, object], folder: Path) -> Path:
-    write_export(export_params(model, params), folder)
-    return folder / f"{model}.changes.json"
+    export = export_params(model, params)
+    write_export(export, folder)
+    return folder / changes_path(export)  # CodeLedger's beside its config, in .codeledger/
 
 
 def test_the_record_reads_back_as_the_values_exported(tmp_path: Path) -> None:
