@@ -151,7 +151,7 @@ class TuneSettings(QWidget):
         self.pick.setToolTip("which trial a study keeps. The surest gain: the trial whose gain "
                              "over the starting values on the training queries is largest at "
                              "its mean less 2 standard errors (more for few queries: "
-                             "Student's t) among the 20 best, and the "
+                             "4.5 for 3, 2.6 for 6) among the 20 best, and the "
                              "starting values when no trial's is above 0. The best on "
                              "training: the highest training mean, which often fits the "
                              "training queries' quirks and does worse on new ones")

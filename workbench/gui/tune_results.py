@@ -178,10 +178,13 @@ def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
                 f"no gain can be sure; the best on training, {top}, would likely not hold on "
                 "new queries"]
     if final.kept_start:
+        from workbench.core.tuning.pick import bound_text
+
+        n = int(getattr(final, "bound_n", 0) or 0)
+        at = bound_text(n) if n >= 2 else "at 2 standard errors or more"
         return ["<b>kept the starting values</b>: no trial's gain over them on the training "
-                "queries is sure (the mean of its per-query gains less 2 standard errors — "
-                f"more for few queries, Student's t — is ≤ 0); the best on training, {top}, "
-                "would likely not hold on new queries"]
+                f"queries is sure (the mean of its per-query gains less its error, {at}, is "
+                f"≤ 0); the best on training, {top}, would likely not hold on new queries"]
     from workbench.core.tuning.pick import bound_text
 
     return [f"kept trial {final.picked}, the surest gain ({signed(final.bound, 4)} or more "
