@@ -205,6 +205,37 @@ def model_and_params(args: argparse.Namespace, *, encoder: bool = True
     return model, params
 
 
+# the situation a typed query takes from the dataset where every query shares it: its clock
+# (importance and decision-memory age against it) and its working directory
+SHARED_SITUATION = ("now", "cwd")
+
+
+def typed_context(dataset: Dataset, given: list[str]) -> dict[str, Any]:
+    """The context of a query typed on the command line: `now` and `cwd` where every query
+    of the dataset has the same (a typed query had been scored at the corpus's newest
+    timestamp, not at the clock the dataset's own queries share), then --context KEY=VALUE.
+    Each taken value is said."""
+    context: dict[str, Any] = {}
+    queries = list(dataset.queries)
+    for key in SHARED_SITUATION:
+        values = {repr(q.context.get(key)) for q in queries}
+        if queries and len(values) == 1 and queries[0].context.get(key) not in (None, ""):
+            context[key] = queries[0].context[key]
+    shared = dict(context)
+    for item in given:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"--context {item!r}: give KEY=VALUE, e.g. --context cwd=/repos/app")
+        context[key.strip()] = value
+    if shared:
+        kept = {k: v for k, v in shared.items() if context.get(k) == v}
+        if kept:
+            say("note: the typed query takes " + ", ".join(f"{k}={v}" for k, v in kept.items())
+                + f", as every query of {dataset.name} has (--context KEY=VALUE to change "
+                "it)", file=sys.stderr)
+    return context
+
+
 def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
     """The dataset narrowed to the query the user named (an id, or ad-hoc text). Text that
     is a judged query's text is that query, judgments and context included (as its id)."""
@@ -218,9 +249,14 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
                 "with its judgments", file=sys.stderr)
             return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([judged]),
                            dataset.qrels, dataset.source, dataset.settings)
-        queries = QuerySet([Query(id="query", text=args.query)], name="command line")
+        context = typed_context(dataset, getattr(args, "context", None) or [])
+        queries = QuerySet([Query(id="query", text=args.query, context=context)],
+                           name="command line")
         return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source,
                        dataset.settings)
+    if args.query_id is not None and getattr(args, "context", None):
+        raise UsageError("--context sets the situation of a --query text; a query of the "
+                         "file keeps its own (edit the file, or give its text with --query)")
     if args.query_id is not None:
         if args.query_id not in dataset.queries.index:
             unjudged = _unjudged_query(args, dataset, str(args.query_id))
@@ -388,10 +424,15 @@ def add_repo(p: argparse.ArgumentParser, command: str = "explain") -> None:
 
 
 def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> None:
-    """--query/--task TEXT or --query-id ID (one of them), and --top N."""
+    """--query/--task TEXT or --query-id ID (one of them), --context KEY=VALUE, --top N."""
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
     g.add_argument("--query-id", help="id of a query in the dataset")
+    p.add_argument("--context", action="append", metavar="KEY=VALUE",
+                   help="the situation a --query text is asked in, as a query file's own "
+                        "fields: cwd=/repos/app, now=2026-03-10T12:00:00Z, mode=search "
+                        "(decision-memory), now=… (importance); repeatable. Without it a "
+                        "typed query takes the now and cwd every query of the dataset shares")
     p.add_argument("--top", type=whole(1), default=top,
                    help=f"results to show (default {top}{top_help})")
 
