@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, MODEL_HELP, UsageError, model_id
-from workbench.core.params import load_params_file, parse_assignments, resolve_file
+from workbench.core.params import (
+    file_model,
+    load_params_file,
+    parse_assignments,
+    resolve_file,
+)
 from workbench.core.tuned_on import read_tuned_on
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
@@ -62,6 +67,12 @@ def cmd_gui(args: argparse.Namespace) -> int:
         if value and not Path(value).is_file():
             raise UsageError(f"{flag} {value}: no such file")
     overrides: dict[str, object] = {}
+    if args.params and not args.model:  # the model the file was written for, where it says
+        from workbench.core.models import model_ids
+
+        named = file_model(args.params)
+        if named in model_ids():
+            args.model = named
     if args.params and args.model:  # checked here, before a window opens
         from workbench.core.models import get_model
 

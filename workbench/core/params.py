@@ -435,6 +435,29 @@ def _other_model(path: Path, schema: ParamSchema) -> tuple[str, str] | None:
     return _named_model(schema, named)
 
 
+def file_model(path: str | Path) -> str | None:
+    """The model a parameter file names, if it names one: an export's record's `model`, a
+    tune --out file's [tuned] model, or the first line `tune --out` / `models ID --toml`
+    writes. None for a plain file (or one that cannot be read: its own error says so)."""
+    p = Path(path)
+    record = _record_model(p)
+    if record is not None:
+        return record
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+        tuned = toml_text.loads(text).get("tuned")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    if isinstance(tuned, dict) and isinstance(tuned.get("model"), str):
+        return str(tuned["model"])
+    for line in text.splitlines()[:3]:
+        found = (re.match(r"#\s*workbench tune: model (\S+) on ", line)
+                 or re.match(r"#\s*the defaults of (\S+) ", line))
+        if found:
+            return found[1]
+    return None
+
+
 def _named_model(schema: ParamSchema, named: tuple[str, str] | None) -> tuple[str, str] | None:
     """`named` where its model's parameters are not `schema`'s, else None."""
     from workbench.core.models import get_model
