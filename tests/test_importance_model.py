@@ -402,6 +402,7 @@ def test_not_but_pattern_is_a_parameter() -> None:
     assert got == pytest.approx([0.8, 0.5])  # short 0.5 + correction 0.3, then none
 
 
-def test_phrase_list_rejects_lines() -> None:
-    with pytest.raises(ValueError, match=r"phrases_emphasis.*one line"):
-        resolve_params(ImportanceModel(), {"phrases_emphasis": "a\nb"})
+def test_phrase_list_reads_lines_as_commas() -> None:
+    # a list pasted one per line (it was refused: "one line of phrases")
+    assert resolve_params(ImportanceModel(), {"phrases_emphasis": "a\nb"})[
+        "phrases_emphasis"] == "a, b"

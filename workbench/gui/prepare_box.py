@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.engine import Model
-from workbench.core.params import ParamError, ParamValue
+from workbench.core.params import Param, ParamError, ParamValue
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -44,6 +44,9 @@ class PrepareBox(QGroupBox):
         self.session = session
         self.loop = loop
         self.pending: dict[str, ParamValue] = {}
+        # name → why the text in its field was refused: shown in red until corrected, and
+        # Re-index refuses meanwhile (it had applied the edit held before the refused one)
+        self.refused: dict[str, str] = {}
         self._opened = session.opened  # the data the held edits are for
         self._warned: tuple[object, list[str]] = (None, [])  # (what they were for, warnings)
         self.editors: dict[str, ParamEditor] = {}
@@ -101,7 +104,12 @@ class PrepareBox(QGroupBox):
         self._on_params_changed(None)
 
     def apply(self) -> None:
-        """Apply the held edits and run the prepare stage (again, if nothing changed)."""
+        """Apply the held edits and run the prepare stage (again, if nothing changed); not
+        while a field's text is refused (the edit held before it had been applied)."""
+        if self.refused:
+            self.status.setText(f"<span style='color:#c0392b'>{html.escape(self.verb)} not "
+                                f"run: {self._refusals()}</span>")
+            return
         pending, self.pending = self.pending, {}
         try:
             if pending:
@@ -124,6 +132,7 @@ class PrepareBox(QGroupBox):
             return
         self._opened = self.session.opened
         self.pending.clear()
+        self.refused.clear()
         self._on_params_changed(None)
 
     def hold(self, name: str, value: object) -> None:
@@ -138,9 +147,16 @@ class PrepareBox(QGroupBox):
         try:
             v = p.validate(value)
         except ParamError as exc:
-            self.status.setText(str(exc))
+            # the field shows the text refused, not the edit held before it: that goes (the
+            # next Re-index had applied it, and the text typed vanished without a word)
+            self.pending.pop(name, None)
+            self.refused[name] = f"{p.label}: {_reason(p, exc)}"
+            self._update_status()
             return
-        if move:
+        self.refused.pop(name, None)
+        if move or (isinstance(value, str) and any(c in value for c in "\r\n\t")):
+            # a list pasted one per line, shown as the one line it reads as (a line edit
+            # draws no line break: "broke failed" read as one phrase)
             self.editors[name].set_value(v)
         if v == self.session.params.get(name):
             self.pending.pop(name, None)
@@ -178,6 +194,8 @@ class PrepareBox(QGroupBox):
         self._grey_idle()
         if self.loop is not None and self.loop.preparing:
             return
+        refused = (f"<span style='color:#c0392b'>{self._refusals()}</span><br>"
+                   if self.refused else "")
         if self.pending:
             n = len(self.pending)
             self.status.setText(f"{n} change{'s' if n > 1 else ''} held: press "
@@ -190,10 +208,16 @@ class PrepareBox(QGroupBox):
         else:
             self.status.setText("prepared for these parameters"
                                 if self.session.prepared is not None else "")
+        if refused:
+            self.status.setText(refused + html.escape(self.status.text()))
         warnings = self._data_warnings()
         if warnings:  # what the command line prints as "warning:" on these parameters
             self.status.setText(self.status.text() + "".join(
                 f"<br><span style='color:#9a6700'>⚠ {html.escape(w)}</span>" for w in warnings))
+
+    def _refusals(self) -> str:
+        return "; ".join(html.escape(r) for r in self.refused.values()) + (
+            " (not taken: correct it, or ↺ for the default)")
 
     def _data_warnings(self) -> list[str]:
         """The model's data warnings, worked out again only when the data, the model or a
@@ -249,3 +273,13 @@ class PrepareBox(QGroupBox):
         # the worker stops at its next step (an encoder batch: seconds): said meanwhile
         self.cancel.setEnabled(False)
         self.status.setText("cancelling: stops after the step under way …")
+
+
+def _reason(p: Param, exc: ParamError) -> str:
+    """Why `p` refused a value, without its internal name or the value (the field shows it):
+    "parameter phrases_failure: at most 4,000 characters, got '…'" → "at most 4,000
+    characters"."""
+    text = str(exc)
+    for prefix in (f"parameter {p.name}: ", f"parameter {p.name} "):
+        text = text.removeprefix(prefix)
+    return text.split(", got ")[0]

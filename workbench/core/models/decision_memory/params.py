@@ -11,6 +11,8 @@ live.
 
 from __future__ import annotations
 
+import re
+
 from workbench.core.engine import Signal
 from workbench.core.models.decision_memory.constants import DEFAULTS as D
 from workbench.core.models.decision_memory.constants import Constants
@@ -29,21 +31,21 @@ def _check_disabled(text: str) -> str:
         return "expected nothing or a JSON list of cwd strings, such as [\"/repos/app\"]"
     return ""
 
-def _check_words(text: str) -> str:
-    """What is wrong with `text` as a word list ("" when nothing is)."""
-    if any(c in text for c in "\n\r\t"):
-        return "one line of words, separated by commas"
-    return ""
+
+def _one_line(text: str) -> str:
+    """Line breaks and tabs as the commas they stand for in a list pasted from a file (such a
+    list had been refused: "one line of words, separated by commas")."""
+    return re.sub(r"[\r\n\t]", ",", text)
 
 
 def _canon_words(text: str) -> str:
     """A word list as one form: entries trimmed, lower case, repeats dropped, ", "-joined."""
-    return ", ".join(word_list(text))
+    return ", ".join(word_list(_one_line(text)))
 
 
 def _canon_tags(text: str) -> str:
     """`_canon_words` keeping case: tags are compared as written."""
-    return ", ".join(word_list(text, lower=False))
+    return ", ".join(word_list(_one_line(text), lower=False))
 
 
 MODES = ("query", "injection", "search")
@@ -245,26 +247,26 @@ SCHEMA = ParamSchema([
           kind="bool", help="Injection gives 0 to a non-manual decision without a decision, "
                             "preference or workflow tag."),
     Param("generic_terms", "Generic terms", ", ".join(D.generic_terms), kind="text",
-          stage="prepare", check=_check_words, canon=_canon_words,
+          stage="prepare", canon=_canon_words,
           help="Query tokens that count as strong but not meaningful evidence (the injection "
-               "gates' min_meaningful), comma-separated; the original's list by default. "
-               "Compared with the lower-case tokens."),
+               "gates' min_meaningful), comma-separated or one per line; the original's list "
+               "by default. Compared with the lower-case tokens."),
     Param("operational_words", "Operational title words", ", ".join(D.operational_words),
-          kind="text", stage="prepare", check=_check_words, canon=_canon_words,
+          kind="text", stage="prepare", canon=_canon_words,
           help="A title starting with one of these words (any case, then a word boundary) is "
                "operational: injection skips the decision unless it is manual. "
-               "Comma-separated; the original's list by default."),
+               "Comma-separated or one per line; the original's list by default."),
     Param("durable_tags", "Durable tags", ", ".join(D.durable_tags), kind="text",
-          stage="prepare", check=_check_words, canon=_canon_tags,
+          stage="prepare", canon=_canon_tags,
           help="Tags that make a decision durable: injection skips a non-manual decision "
-               "with none of them. Comma-separated, compared exactly as written; the "
-               "original's list by default."),
+               "with none of them. Comma-separated or one per line, compared exactly as "
+               "written; the original's list by default."),
     Param("injection_stop_words", "Injection query stop words",
-          ", ".join(D.injection_stop_words), kind="text", stage="prepare", check=_check_words,
-          canon=_canon_words,
+          ", ".join(D.injection_stop_words), kind="text", stage="prepare", canon=_canon_words,
           help="Words the injection hook drops from a prompt before it searches "
-               "(INJECTION_QUERY_STOP_WORDS), comma-separated; the original's 44 by default. "
-               "Read for prompts only (query form prompt, or context with a prompt)."),
+               "(INJECTION_QUERY_STOP_WORDS), comma-separated or one per line; the original's "
+               "44 by default. Read for prompts only (query form prompt, or context with a "
+               "prompt)."),
     _num("search_snippet_chars", "Search snippet length", 220, 100_000,
          "PI_MEMORY_SEARCH_SNIPPET_CHARS: UTF-16 units of a search result's snippet (any "
          "count the original's Number() reads; 0 shows only the ellipsis).", kind="int",

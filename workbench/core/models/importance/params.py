@@ -8,6 +8,7 @@ words, stemmer); everything else is applied live.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from workbench.core.engine import Signal
@@ -47,12 +48,17 @@ SIGNALS = (
 
 
 def _check_phrases(text: str) -> str:
-    """What is wrong with `text` as a phrase list ("" when nothing is)."""
-    if any(c in text for c in "\n\r\t"):
-        return "one line of phrases, separated by commas"
+    """What is wrong with `text` as a phrase list ("" when nothing is). Line breaks and tabs
+    separate phrases as commas do (`_canon_phrases`): a list pasted one per line had been
+    refused."""
     if len(text) > 4000:
         return "at most 4,000 characters"
     return ""
+
+
+def _canon_phrases(text: str) -> str:
+    """A phrase list as one line: line breaks and tabs read as commas, then `phrase_list`."""
+    return phrases_text(phrase_list(re.sub(r"[\r\n\t]", ",", text)))
 
 
 def _shown(p: Param) -> Param:
@@ -164,10 +170,11 @@ SCHEMA = ParamSchema([
           stage="prepare", help="Stemming for the relevance."),
     *(Param(f"phrases_{c}", f"Phrases: {_LABELS[c].lower()}", phrases_text(PHRASES[c]),
             kind="text", stage="prepare", check=_check_phrases,
-            canon=lambda text: phrases_text(phrase_list(text)),
+            canon=_canon_phrases,
             help=f"The phrases that fire the {_LABELS[c].lower()} category, comma-separated "
-                 "(the document's list by default). Matched case-insensitively as whole words "
-                 "(\"bug\" does not fire on \"debug\"); empty: no phrase fires it.")
+                 "or one per line (the document's list by default). Matched "
+                 "case-insensitively as whole words (\"bug\" does not fire on \"debug\"); "
+                 "empty: no phrase fires it.")
       for c in CATEGORIES),
     Param("not_but_fires_correction", "'not X, but Y' fires correction", True, kind="bool",
           stage="prepare", help="The document's 'not X, but Y' pattern (not, one to four "

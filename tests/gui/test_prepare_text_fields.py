@@ -1,0 +1,78 @@
+"""The Prepare box's text fields (word and phrase lists, prompts, a pinned clock): a list pasted
+one per line, a refused text, Re-index and Ctrl+R with the cursor still in a field, Ctrl+Z in
+one, and what screen readers call them (review rv4 A, C, G, M)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SAMPLES
+from pytestqt.qtbot import QtBot
+
+from workbench.core.models import get_model
+from workbench.core.session import TuningSession
+from workbench.gui.param_editors import TextEditor
+from workbench.gui.prepare_box import PrepareBox
+
+
+def _box(qtbot: QtBot) -> tuple[TuningSession, PrepareBox]:
+    s = TuningSession()
+    s.open(SAMPLES / "memories")
+    s.set_model("importance")
+    s.recompute()
+    box = PrepareBox(s)
+    qtbot.addWidget(box)
+    return s, box
+
+
+@pytest.mark.parametrize(("model", "name", "pasted", "read"), [
+    ("importance", "phrases_failure", "broke\nfailed\r\nCrashed\tbug",
+     "broke, failed, crashed, bug"),
+    ("decision-memory", "operational_words", "Read\nran\n\ndecided\n", "read, ran, decided"),
+    ("decision-memory", "durable_tags", "Decision\npreference", "Decision, preference"),
+])
+def test_a_list_pasted_one_per_line_reads_as_commas(model: str, name: str, pasted: str,
+                                                     read: str) -> None:
+    # the command line, a params file and the window: line breaks and tabs separate entries
+    # (it was refused: "one line of phrases, separated by commas")
+    assert get_model(model).schema[name].validate(pasted) == read
+
+
+def _type(editor: TextEditor, text: str) -> None:
+    """`text` put in the field as a paste or typing does (no Enter)."""
+    editor.line.setText(text)
+
+
+def test_a_pasted_list_is_shown_as_the_line_it_reads_as(qtbot: QtBot) -> None:
+    _, box = _box(qtbot)
+    editor = box.editors["phrases_failure"]
+    assert isinstance(editor, TextEditor)
+    _type(editor, "broke\nfailed\ncrashed")
+    editor.line.editingFinished.emit()
+    assert box.pending == {"phrases_failure": "broke, failed, crashed"}
+    assert editor.value() == "broke, failed, crashed"  # not "broke failed crashed", drawn
+    assert box.status.text().startswith("1 change held")
+
+
+def test_a_refused_text_drops_the_edit_held_before_it(qtbot: QtBot) -> None:
+    # a clock held, then a text the clock refuses typed over it: Re-index had applied the
+    # earlier one (and written it back into the field), the status naming `now`, in grey
+    s, box = _box(qtbot)
+    editor = box.editors["now"]
+    assert isinstance(editor, TextEditor) and s.params["now"] == ""
+    _type(editor, "2026-03-01")
+    editor.line.editingFinished.emit()
+    assert box.pending == {"now": "2026-03-01"}
+    _type(editor, "yesterday")
+    editor.line.editingFinished.emit()
+    assert box.pending == {}
+    said = box.status.text()
+    assert "Now (ISO 8601): expected an ISO 8601 date" in said and "#c0392b" in said
+    assert "parameter now" not in said and "yesterday" not in said  # the field shows it
+    box.apply()
+    assert s.params["now"] == "" and editor.value() == "yesterday"
+    assert "Re-index not run: Now (ISO 8601)" in box.status.text()
+    _type(editor, "2026-03-02")  # corrected: taken, and the red line goes
+    editor.line.editingFinished.emit()
+    assert box.pending == {"now": "2026-03-02"} and "#c0392b" not in box.status.text()
+    box.apply()
+    assert s.params["now"] == "2026-03-02"
