@@ -10,7 +10,8 @@ from pytestqt.qtbot import QtBot
 
 from workbench.core.models import get_model
 from workbench.core.session import TuningSession
-from workbench.gui.param_editors import TextEditor
+from workbench.gui.main_window import MainWindow
+from workbench.gui.param_editors import NumberEditor, TextEditor
 from workbench.gui.prepare_box import PrepareBox
 
 
@@ -76,3 +77,47 @@ def test_a_refused_text_drops_the_edit_held_before_it(qtbot: QtBot) -> None:
     assert box.pending == {"now": "2026-03-02"} and "#c0392b" not in box.status.text()
     box.apply()
     assert s.params["now"] == "2026-03-02"
+
+
+def _window(qtbot: QtBot, folder: str = "memories") -> MainWindow:
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_path(SAMPLES / folder)
+    qtbot.wait(10)
+    return w
+
+
+def _prepare_box(w: MainWindow) -> PrepareBox:
+    box = w.params.prepare_box
+    assert box is not None
+    return box
+
+
+def test_ctrl_r_takes_the_text_of_the_field_the_cursor_is_in(qtbot: QtBot) -> None:
+    # typed, no Enter nor Tab, then Ctrl+R: the preparation had run for the old list, the
+    # box saying "prepared for these parameters" beside the text typed
+    w = _window(qtbot)
+    box = _prepare_box(w)
+    editor = box.editors["phrases_emphasis"]
+    assert isinstance(editor, TextEditor)
+    editor.line.setFocus()
+    _type(editor, editor.value() + ", migration")
+    w.menu_actions.recompute.trigger()
+    assert w.session.params["phrases_emphasis"].endswith(", always, never, migration")
+    assert box.pending == {} and not w.session.needs_prepare
+
+
+def test_re_index_takes_a_number_typed_and_not_entered(qtbot: QtBot) -> None:
+    s = TuningSession()
+    s.open(SAMPLES / "decisions")
+    s.set_model("decision-memory")
+    box = PrepareBox(s)
+    qtbot.addWidget(box)
+    editor = box.editors["min_token_length"]
+    assert isinstance(editor, NumberEditor) and s.params["min_token_length"] != 4
+    line = editor.spin.lineEdit()
+    assert line is not None
+    line.setText("4")
+    box.apply()
+    assert s.params["min_token_length"] == 4

@@ -30,6 +30,7 @@ from .chart_area import ChartArea
 from .errors import os_error_text
 from .export_csv import write_ranked_csv
 from .export_target import can_export, export_to
+from .prepare_box import PrepareBox
 from .query_list import QueryList
 from .ranked_table import RankedTable
 from .tasks_dialog import TasksFromGitDialog, repository_of
@@ -463,11 +464,18 @@ class WindowActions:
             self._mark_clean()
             self.window.statusBar().showMessage(f"session saved to {path}", 5000)
 
+    def _prepare_box(self) -> PrepareBox | None:
+        box = getattr(self.w.params, "prepare_box", None)
+        return box if isinstance(box, PrepareBox) else None
+
     def _recompute(self) -> None:
         """Ctrl+R: as the prepare box's Re-embed button, its held edits applied first (they
-        were left held, and the preparation run for the values before them)."""
-        box = getattr(getattr(self.w, "params", None), "prepare_box", None)
-        if box is not None and box.pending:
+        were left held, and the preparation run for the values before them), the text of a
+        field the cursor is still in among them."""
+        box = self._prepare_box()
+        if box is not None:
+            box.commit()
+        if box is not None and (box.pending or box.refused):
             box.apply()
         else:
             self.w.loop.recompute()

@@ -25,7 +25,14 @@ from workbench.core.params import Param, ParamError, ParamValue
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
-from .param_editors import ParamEditor, make_editor, reset_button, tooltip
+from .param_editors import (
+    NumberEditor,
+    ParamEditor,
+    TextEditor,
+    make_editor,
+    reset_button,
+    tooltip,
+)
 from .worker import LiveLoop
 
 
@@ -105,7 +112,9 @@ class PrepareBox(QGroupBox):
 
     def apply(self) -> None:
         """Apply the held edits and run the prepare stage (again, if nothing changed); not
-        while a field's text is refused (the edit held before it had been applied)."""
+        while a field's text is refused (the edit held before it had been applied). The
+        text in a field not yet left is taken first (`commit`)."""
+        self.commit()
         if self.refused:
             self.status.setText(f"<span style='color:#c0392b'>{html.escape(self.verb)} not "
                                 f"run: {self._refusals()}</span>")
@@ -123,6 +132,17 @@ class PrepareBox(QGroupBox):
         elif not self.loop.preparing:
             self.loop.prepare()
         self._update_status()
+
+    def commit(self) -> None:
+        """The text in each field and the number typed in each spin box taken as Enter takes
+        them: Ctrl+R with the cursor still in a field had prepared without the text typed
+        there (a field's edit is held when it is left, or on Enter)."""
+        for n, editor in self.editors.items():
+            if isinstance(editor, NumberEditor):
+                editor.spin.interpretText()  # → `edited` where the number typed differs
+            elif isinstance(editor, TextEditor) \
+                    and editor.value() != self.pending.get(n, self.session.params.get(n)):
+                self._stage(n, editor.value(), move=False)
 
     def _drop_held(self, *_: object) -> None:
         """Another dataset (or a session file) opened: its values are what the box shows,
