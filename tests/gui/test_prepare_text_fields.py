@@ -121,3 +121,54 @@ def test_re_index_takes_a_number_typed_and_not_entered(qtbot: QtBot) -> None:
     line.setText("4")
     box.apply()
     assert s.params["min_token_length"] == 4
+
+
+def test_ctrl_z_in_a_text_field_is_the_windows_undo(qtbot: QtBot) -> None:
+    # typed, Enter, Ctrl+R (applied), Ctrl+Z still in the field: the field's own undo took
+    # the text back, the session keeping it; once the field was left, the box held "1 change"
+    # equal to the value in use
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    w = _window(qtbot)
+    w.activateWindow()
+    qtbot.waitActive(w)
+    box = _prepare_box(w)
+    editor = box.editors["phrases_emphasis"]
+    assert isinstance(editor, TextEditor)
+    default = w.session.params["phrases_emphasis"]
+    editor.line.setFocus()
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is editor.line)
+    editor.line.end(False)
+    qtbot.keyClicks(editor.line, ", migration")
+    qtbot.keyClick(editor.line, Qt.Key.Key_Return)
+    qtbot.keyClick(editor.line, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier)
+    assert w.session.params["phrases_emphasis"] == default + ", migration"
+    qtbot.keyClick(editor.line, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert w.session.params["phrases_emphasis"] == default == editor.value()
+    w.ranked.view.setFocus()  # the field left: nothing to hold
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is w.ranked.view)
+    assert box.pending == {} and not box.status.text().startswith("1 change held")
+    qtbot.keyClick(editor.line, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert w.session.params["phrases_emphasis"] == default + ", migration"
+
+
+def test_an_undo_back_to_a_held_value_leaves_nothing_held(qtbot: QtBot) -> None:
+    s, box = _box(qtbot)
+    default = s.params["phrases_emphasis"]
+    s.set_params({"phrases_emphasis": "urgent"})
+    box.hold("phrases_emphasis", default)
+    assert box.pending == {"phrases_emphasis": default}
+    s.undo()  # the session has the value held: nothing left to apply
+    assert s.params["phrases_emphasis"] == default and box.pending == {}
+    assert not box.status.text().startswith("1 change held")
+
+
+def test_a_text_typed_survives_another_value_changing(qtbot: QtBot) -> None:
+    s, box = _box(qtbot)
+    editor = box.editors["phrases_decision"]
+    assert isinstance(editor, TextEditor)
+    _type(editor, "decided, going with")  # not yet left: nothing held
+    s.set_param("boost_emphasis", 0.45)  # a live value moved (or undone) meanwhile
+    assert editor.value() == "decided, going with"

@@ -66,8 +66,9 @@ SLIDER_MIN = 56  # px: a slider is never shorter than this
 
 class _WindowUndo(QObject):
     """Leaves Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y to the window's Undo and Redo while a spin box
-    has the focus: the box's own text undo took the keys and did nothing, so Edit ▸ Undo
-    (Ctrl+Z, as the menu says) could not be reached from the keyboard there."""
+    (or a text parameter's field) has the focus: the box's own text undo took the keys and
+    did nothing, so Edit ▸ Undo (Ctrl+Z, as the menu says) could not be reached from the
+    keyboard there."""
 
     KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -279,6 +280,9 @@ class TextEditor(ParamEditor):
         self.trailing.setStyleSheet("color:#57606a")
         self.trailing.setAccessibleName("trailing spaces")
         layout.addWidget(self.trailing)
+        # Ctrl+Z is Edit ▸ Undo here too, as in a spin box: the field's own undo had taken
+        # back the text of a value applied, the session keeping it
+        self.line.installEventFilter(WINDOW_UNDO)
         self.line.setPlaceholderText("(none)")
         self.line.textChanged.connect(self._mark_trailing)
         self.set_value(param.default)

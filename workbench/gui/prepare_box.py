@@ -35,6 +35,8 @@ from .param_editors import (
 )
 from .worker import LiveLoop
 
+_NOTHING = object()
+
 
 def embeds(model: Model | None) -> bool:
     """Whether the model's prepare stage embeds texts (it has an embedding model to choose)."""
@@ -54,6 +56,7 @@ class PrepareBox(QGroupBox):
         # name → why the text in its field was refused: shown in red until corrected, and
         # Re-index refuses meanwhile (it had applied the edit held before the refused one)
         self.refused: dict[str, str] = {}
+        self._shown: dict[str, ParamValue] = {}  # each session value the editors were given
         self._opened = session.opened  # the data the held edits are for
         self._warned: tuple[object, list[str]] = (None, [])  # (what they were for, warnings)
         self.editors: dict[str, ParamEditor] = {}
@@ -153,6 +156,7 @@ class PrepareBox(QGroupBox):
         self._opened = self.session.opened
         self.pending.clear()
         self.refused.clear()
+        self._shown.clear()  # the values shown again, over what was held or typed
         self._on_params_changed(None)
 
     def hold(self, name: str, value: object) -> None:
@@ -185,10 +189,20 @@ class PrepareBox(QGroupBox):
         self._update_status()
 
     def _on_params_changed(self, _name: object) -> None:
+        """The session's values shown: an edit held for a value the session now has (an
+        undo back to it) is no longer held (the box had claimed a change that changed
+        nothing); a field whose value did not change keeps the text typed in it."""
         for n, editor in self.editors.items():
             v = self.session.params.get(n)
-            if v is not None and n not in self.pending and editor.value() != v:
+            if v is None:
+                continue
+            if n in self.pending and self.pending[n] == v:
+                del self.pending[n]
+            if n not in self.pending and self._shown.get(n, _NOTHING) != v \
+                    and editor.value() != v:
                 editor.set_value(v)
+                self.refused.pop(n, None)
+            self._shown[n] = v
         self._update_status()
 
     def _grey_idle(self) -> None:
