@@ -20,7 +20,7 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +45,7 @@ K_RANGE = (1, 1000)  # the window's k box offers the same
 # every key a session file has held, version 1 on (each version wrote a subset of these)
 SESSION_KEYS = ("version", "dataset", "queries", "qrels", "split", "model", "params",
                 "tuned_on", "configurations", "baseline", "query", "typed", "k",
-                "study_storage", "relative")
+                "study_storage", "relative", "held")
 SAMPLE_KEYS = ("model", "params", "example_query", "data")
 
 
@@ -67,6 +67,9 @@ class SessionPlan:
     split: str = DEFAULT_SPLIT  # the BEIR / OpenVault split the dataset was read at
     # queries typed into the dataset (id, text, context): added again after it is read
     typed: tuple[tuple[str, str, dict[str, Any]], ...] = ()
+    # prepare-stage edits held in the window's Prepare box, not applied when it was saved:
+    # held there again (a typed word list had been lost on Save session)
+    held: Params = field(default_factory=dict)
 
 
 class DatasetMissing(FormatError):
@@ -104,6 +107,11 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
     if not isinstance(model, str) or not model:
         raise FormatError(p, "expected a model id (text)", field="model")
     params = _model_params(p, "model", model, data.get("params"), "params")
+    held = _model_params(p, "model", model, data.get("held"), "held")
+    live = [n for n in held if get_model(model).schema[n].stage != "prepare"]
+    if live:
+        raise FormatError(p, f"{live[0]} is a live parameter: only prepare-stage edits are "
+                          "held (a live value goes in params)", field=f"held.{live[0]}")
     if data["version"] == 1:
         configurations, baseline = _baseline_v1(p, data.get("baseline"))
     else:
@@ -162,7 +170,8 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
             kind = DatasetMissing if key == "dataset" else FormatError
             raise kind(p, _missing(p, key, value, relative.get(key)), field=key)
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
-                       files[0], files[1], tuned, split, _typed(p, data.get("typed", [])))
+                       files[0], files[1], tuned, split, _typed(p, data.get("typed", [])),
+                       held)
 
 
 # the paths a session file also keeps relative to its own folder, where they lie beneath it
@@ -417,12 +426,15 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
     return {name: resolved[name] for name in raw}
 
 
-def write_session_file(s: TuningSession, path: str | Path) -> None:
+def write_session_file(s: TuningSession, path: str | Path,
+                       held: Mapping[str, Any] | None = None) -> None:
     """`s` saved to `path` (a temporary file renamed over it): `session_dict` with the paths
-    beneath the file's folder also kept relative to it."""
+    beneath the file's folder also kept relative to it. `held`: prepare-stage edits the
+    window holds unapplied (`SessionPlan.held`)."""
     from workbench.core.store import atomic_write_text
 
-    atomic_write_text(Path(path), json.dumps(session_dict(s, Path(path)), indent=2) + "\n")
+    atomic_write_text(Path(path),
+                      json.dumps(session_dict(s, Path(path), held), indent=2) + "\n")
 
 
 def _relative_paths(s: TuningSession, session: Path) -> dict[str, str]:
@@ -442,10 +454,12 @@ def _relative_paths(s: TuningSession, session: Path) -> dict[str, str]:
     return out
 
 
-def session_dict(s: TuningSession, path: Path | None = None) -> dict[str, Any]:
+def session_dict(s: TuningSession, path: Path | None = None,
+                 held: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """What `TuningSession.save` writes; saved to `path`, the paths beneath its folder also
     relative to it ("relative", read first when they are there; versions before it ignore
-    the key and read the absolute ones)."""
+    the key and read the absolute ones); `held` edits under "held" where there are some (a
+    file without them opens in versions that do not know the key)."""
     relative = {} if path is None else _relative_paths(s, path)
     return {
         "version": SESSION_VERSION,
@@ -464,7 +478,7 @@ def session_dict(s: TuningSession, path: Path | None = None) -> dict[str, Any]:
                   for q in s.typed],
         "k": s.k,
         "study_storage": s.study_storage,
-    } | ({"relative": relative} if relative else {})
+    } | ({"relative": relative} if relative else {}) | ({"held": dict(held)} if held else {})
 
 
 def load_session(s: TuningSession, path: str | Path) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from workbench.core.data import FormatError
 from workbench.core.formats import dataset_splits
 from workbench.core.models import get_model, model_ids
+from workbench.core.params import ParamValue
 from workbench.core.session import TuningSession
 
 from . import settings as st
@@ -92,9 +93,10 @@ class WindowActions:
         # the values as the dataset was opened (or the session saved), the configurations
         # as last saved or opened from a session file: opening a session over changes since,
         # or quitting, asks (`unsaved`)
-        self._clean: str | None = None
+        # (the values, the Prepare box's edits held unapplied), as `_values_state` has them
+        self._clean: tuple[str, str] | None = None
         self._clean_kept = self._kept_state()
-        self._marks: dict[str, str] = {}  # each dataset left: its values' mark
+        self._marks: dict[str, tuple[str, str]] = {}  # each dataset left: its values' mark
         self._left_changed: dict[str, str] = {}  # source → name: left with values unsaved
         self._source: str | None = None  # the dataset whose values `_clean` marks
         self._opened = s.opened
@@ -453,16 +455,32 @@ class WindowActions:
             self.window.statusBar().showMessage(f"{summary}; written to {path}", 20000)
 
     def ask_save_session(self) -> None:
+        """The session saved, with the edits the Prepare box holds unapplied (a word list
+        typed and not yet re-indexed had been left out, the file saying "params": {})."""
         path, _ = QFileDialog.getSaveFileName(self.window, "Save session", "session.json",
                                               "Workbench session (*.json)")
         if path:
+            from workbench.core.session_file import write_session_file
+
+            held = self._held()
             try:
-                self.w.session.save(path)
+                write_session_file(self.w.session, path, held)
             except OSError as exc:
                 self.w.show_error(f"Could not save the session:\n{os_error_text(exc)}")
                 return
             self._mark_clean()
-            self.window.statusBar().showMessage(f"session saved to {path}", 5000)
+            self.window.statusBar().showMessage(
+                f"session saved to {path}" + (f" with {_changes(len(held))} held in Prepare, "
+                                              "not applied" if held else ""), 5000)
+
+    def _held(self) -> dict[str, ParamValue]:
+        """The Prepare box's edits held unapplied, the text of a field not yet left among
+        them."""
+        box = self._prepare_box()
+        if box is None:
+            return {}
+        box.commit()
+        return dict(box.pending)
 
     def _prepare_box(self) -> PrepareBox | None:
         box = getattr(self.w.params, "prepare_box", None)
@@ -480,13 +498,16 @@ class WindowActions:
         else:
             self.w.loop.recompute()
 
-    def _values_state(self) -> str:
+    def _values_state(self) -> tuple[str, str]:
         """What belongs to the dataset open: the model, its values and the queries they were
-        tuned on, the baseline chosen, k and the queries typed."""
+        tuned on, the baseline chosen, k and the queries typed; and apart, the edits held in
+        the Prepare box (a word list typed and not yet re-indexed is work too)."""
         s = self.w.session
-        return repr((s.model.id if s.model is not None else None, sorted(s.params.items()),
-                     s.baseline.name if s.baseline is not None else None, s.k,
-                     [(q.id, q.text) for q in s.typed], s.tuned_on))
+        box = self._prepare_box()
+        return (repr((s.model.id if s.model is not None else None, sorted(s.params.items()),
+                      s.baseline.name if s.baseline is not None else None, s.k,
+                      [(q.id, q.text) for q in s.typed], s.tuned_on)),
+                repr(sorted(box.pending.items()) if box is not None else []))
 
     def _kept_state(self) -> tuple[list[str], str]:
         """What outlives the dataset open: each configuration (a baseline pinned and a tuning
@@ -577,15 +598,24 @@ class WindowActions:
             parts.append(f"the configuration{'s' if len(names) > 1 else ''} {shown}")
         elif len(configs) < len(clean):
             parts.append("configurations deleted")
-        if self._clean is not None and self._values_state() != self._clean:
+        now = self._values_state()
+        if self._clean is not None and now[0] != self._clean[0]:
             parts.append("the values in use (or the baseline, k or a query typed)")
+        box = self._prepare_box()
+        if self._clean is not None and now[1] != self._clean[1] and box is not None \
+                and box.pending:
+            labels = ", ".join(box.editors[n].param.label for n in box.pending)
+            parts.append(f"{_changes(len(box.pending))} held in Prepare, not applied "
+                         f"({labels})")
+        elif self._clean is not None and now[1] != self._clean[1]:
+            parts.append("the changes held in Prepare when it was saved (dropped since)")
         if storage != clean_storage:
             parts.append("where the Tune panel keeps its studies")
         if self._left_changed:
             names = sorted(set(self._left_changed.values()))
-            parts.append(f"the values changed on {', '.join(names)} (or the baseline, k or a "
-                         "query typed; kept in this window only: a session file keeps the "
-                         "dataset open)")
+            parts.append(f"the values changed on {', '.join(names)} (or the baseline, k, a "
+                         "query typed or a change held in Prepare; kept in this window only: a "
+                         "session file keeps the dataset open)")
         return "; ".join(parts)
 
     def may_replace(self, title: str = "Open session",
@@ -593,7 +623,9 @@ class WindowActions:
                                  "them back.") -> bool:
         """Whether the session may be replaced (or the window closed): nothing unsaved, or
         the user saved it or chose to discard it (asked: the one step Undo cannot take
-        back). `doing`: what would lose them."""
+        back). `doing`: what would lose them. The text of a Prepare field not yet left is
+        held first (it is work as an edit held is)."""
+        self._held()
         if not self.unsaved():
             return True
         answer = QMessageBox.question(
@@ -645,6 +677,10 @@ class WindowActions:
                                   lambda: read_session(path, dataset_at),
                                   synchronous=self.w.loop.synchronous)
                 apply_session(self.w.session, loaded)
+            box = self._prepare_box()
+            for name, value in loaded.plan.held.items():  # held again, as when saved
+                if box is not None and name in box.editors:
+                    box.hold(name, value)
             self._mark_clean()
             gone = loaded.plan.query
             if gone and gone not in loaded.dataset.queries.index:  # said, not silently q01
@@ -730,6 +766,10 @@ class WindowActions:
                 self.w.show_error(f"Nothing written to {path}: {exc}")
                 return
             self.window.statusBar().showMessage(f"{n} rows written to {path}", 5000)
+
+
+def _changes(n: int) -> str:
+    return f"{n} change{'s' if n > 1 else ''}"
 
 
 def _focus(widget: QWidget) -> None:
