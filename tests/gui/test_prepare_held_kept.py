@@ -125,3 +125,26 @@ def test_a_held_live_value_is_refused(tmp_path: Path) -> None:
                                 "model": "importance",
                                 "held": {"phrases_emphasis": "A,\nb"}}))
     assert read_session_file(path).held == {"phrases_emphasis": "a, b"}
+
+
+def test_an_edit_held_comes_back_with_its_dataset(qtbot: QtBot) -> None:
+    # memories, a phrase held, vault, memories again: "as you left it in this window", but
+    # the phrase list had gone
+    w = _window(qtbot)
+    _type(w, DEFAULT + ", migration")
+    assert w.open_path(SAMPLES / "vault")
+    qtbot.wait(10)
+    assert w.menu_actions.unsaved()  # memories was left with work in it
+    assert "the values changed on memories" in w.menu_actions.what_unsaved()
+    assert w.open_path(SAMPLES / "memories")
+    qtbot.wait(10)
+    box = _box(w)
+    assert box.pending == {"phrases_emphasis": DEFAULT + ", migration"}
+    assert box.editors["phrases_emphasis"].value() == DEFAULT + ", migration"
+    assert w.session.params["phrases_emphasis"] == DEFAULT
+    assert "1 change held in Prepare" in w.menu_actions.what_unsaved()
+    # opened anew (a session file, or another model asked for): as the data has it
+    assert w.open_path(SAMPLES / "vault")
+    assert w.open_path(SAMPLES / "memories", model="importance")
+    qtbot.wait(10)
+    assert _box(w).pending == {}

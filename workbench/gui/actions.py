@@ -99,6 +99,11 @@ class WindowActions:
         self._marks: dict[str, tuple[str, str]] = {}  # each dataset left: its values' mark
         self._left_changed: dict[str, str] = {}  # source → name: left with values unsaved
         self._source: str | None = None  # the dataset whose values `_clean` marks
+        # each dataset left with edits held in its Prepare box: (model, edits), held again
+        # when it comes back as it was left (they had gone, the status saying "as you left
+        # it"); and those waiting for the box of the data just opened (`_hold_again`)
+        self._held_left: dict[str, tuple[str, dict[str, ParamValue]]] = {}
+        self._hold_later: tuple[str, dict[str, ParamValue]] | None = None
         self._opened = s.opened
         self._mark_later = False
         # (the rows splitter's sizes before the Tune tab took room, those it set): given back
@@ -536,6 +541,11 @@ class WindowActions:
         session file holds the dataset open only)."""
         s = self.w.session
         if s.source and s.dataset is not None:
+            held = self._held()
+            if held and s.model is not None:
+                self._held_left[s.source] = (s.model.id, held)
+            else:
+                self._held_left.pop(s.source, None)
             if self._clean is not None and self._values_state() != self._clean:
                 self._left_changed[s.source] = s.dataset.name
             else:
@@ -563,12 +573,30 @@ class WindowActions:
         change like any other. The Tune tab, where shown, unfolds with room for its form
         when judgments come (or folds and gives the room back when they go)."""
         self._on_tab(-1)
-        if self.w.session.opened != self._opened:
-            self._opened = self.w.session.opened
+        s = self.w.session
+        if s.opened != self._opened:
+            self._opened = s.opened
+            held = self._held_left.pop(s.source, None) if s.source else None
+            if held is not None and s.resumed:  # after the box has dropped the last data's
+                self._hold_later = held
+                QTimer.singleShot(0, self._hold_again)
             if self._source is not None and self._clean is not None:
                 self._marks[self._source] = self._clean  # for its return (`_mark_opened`)
             self._mark_later = True
             QTimer.singleShot(0, self._mark_if_later)
+
+    def _hold_again(self) -> None:
+        """The edits held in the Prepare box when the data opened again was left, held
+        again (its model is the one it was left with)."""
+        if self._hold_later is None:
+            return
+        (model_id, held), self._hold_later = self._hold_later, None
+        box, model = self._prepare_box(), self.w.session.model
+        if box is None or model is None or model.id != model_id:
+            return
+        for name, value in held.items():
+            if name in box.editors:
+                box.hold(name, value)
 
     def _mark_if_later(self) -> None:
         if self._mark_later:
@@ -578,6 +606,7 @@ class WindowActions:
         """Whether the values changed since the dataset or session was opened, or the
         configurations since a session was opened or saved (or the window opened). Data
         opened a moment ago (its mark still waiting for the event loop) is as opened."""
+        self._hold_again()
         if self._mark_later:
             self._mark_opened()
         return bool(self._left_changed) or (self._clean is not None and (
