@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from conftest import SAMPLES
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from workbench.core.models import get_model
@@ -127,7 +129,6 @@ def test_ctrl_z_in_a_text_field_is_the_windows_undo(qtbot: QtBot) -> None:
     # typed, Enter, Ctrl+R (applied), Ctrl+Z still in the field: the field's own undo took
     # the text back, the session keeping it; once the field was left, the box held "1 change"
     # equal to the value in use
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     w = _window(qtbot)
@@ -172,3 +173,19 @@ def test_a_text_typed_survives_another_value_changing(qtbot: QtBot) -> None:
     _type(editor, "decided, going with")  # not yet left: nothing held
     s.set_param("boost_emphasis", 0.45)  # a live value moved (or undone) meanwhile
     assert editor.value() == "decided, going with"
+
+
+def test_the_prepare_controls_are_named(qtbot: QtBot) -> None:
+    # a screen reader read "phrases_emphasis" (the object name) and "↺"
+    _, box = _box(qtbot)
+    editor = box.editors["phrases_emphasis"]
+    assert isinstance(editor, TextEditor)
+    assert editor.line.accessibleName() == "Phrases: user emphasis"
+    assert editor.line.accessibleDescription().startswith("The phrases that fire the user "
+                                                           "emphasis category")
+    assert box.resets["phrases_emphasis"].accessibleName() == (
+        "Reset Phrases: user emphasis to its default")
+    assert box.labels["phrases_emphasis"].buddy() is editor.line
+    combo = box.editors["stemmer"]
+    assert all(w.accessibleName() == "Stemmer" for w in combo.findChildren(QWidget)
+               if w.focusPolicy() != Qt.FocusPolicy.NoFocus)

@@ -349,6 +349,21 @@ def reset_button(parent: QWidget, tip: str) -> QToolButton:
     return b
 
 
+def name_controls(editor: QWidget, label: QLabel, reset: QWidget, name: str,
+                  param: Param) -> None:
+    """What a screen reader says of a parameter's controls: its label as their name, its
+    help as their description, the label their buddy (none had a name: a slider read "0"),
+    and the reset button named for what it resets (it read "↺")."""
+    controls = [w for w in editor.findChildren(QWidget)
+                if w.focusPolicy() != Qt.FocusPolicy.NoFocus]
+    for control in controls:
+        control.setAccessibleName(name)
+        control.setAccessibleDescription(param.help)
+    if controls:
+        label.setBuddy(controls[0])
+    reset.setAccessibleName(f"Reset {name} to its default")
+
+
 def _compact(combo: QComboBox) -> None:
     """A combo sized by a few characters, not by its longest item (long prompt presets
     would otherwise widen the whole panel)."""

@@ -27,12 +27,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.params import Param, ParamError, ParamValue
+from workbench.core.params import ParamError, ParamValue
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .drag import drag_state
-from .param_editors import NumberEditor, ParamEditor, make_editor, reset_button, tooltip
+from .param_editors import (
+    NumberEditor,
+    ParamEditor,
+    make_editor,
+    name_controls,
+    reset_button,
+    tooltip,
+)
 from .param_layout import (
     Section,
     WrapLabel,
@@ -51,20 +58,6 @@ __all__ = ["FOLD_ABOVE", "ParamPanel", "Section", "sections", "short_label"]
 FOLD_ABOVE = 30  # live parameters beyond which groups after the first start folded
 MIN_WIDTH, MAX_MIN_WIDTH = 300, 420  # px: the column's least width, and the most it asks
 
-
-def _name_controls(editor: QWidget, label: QLabel, reset: QWidget, name: str,
-                   param: Param) -> None:
-    """What a screen reader says of a parameter's controls: its label as their name, its
-    help as their description, the label their buddy (none had a name: a slider read "0"),
-    and the reset button named for what it resets (it read "↺")."""
-    controls = [w for w in editor.findChildren(QWidget)
-                if w.focusPolicy() != Qt.FocusPolicy.NoFocus]
-    for control in controls:
-        control.setAccessibleName(name)
-        control.setAccessibleDescription(param.help)
-    if controls:
-        label.setBuddy(controls[0])
-    reset.setAccessibleName(f"Reset {name} to its default")
 
 class ParamPanel(QScrollArea):
     def __init__(self, session: TuningSession, loop: LiveLoop | None = None,
@@ -219,7 +212,7 @@ class ParamPanel(QScrollArea):
                 slider.sliderReleased.connect(lambda d=drag: d.set_dragging(False))
             reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
             reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
-            _name_controls(editor, label, reset, short_label(p, sec), p)
+            name_controls(editor, label, reset, short_label(p, sec), p)
             grid.addWidget(label, row, 0)
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)

@@ -30,6 +30,7 @@ from .param_editors import (
     ParamEditor,
     TextEditor,
     make_editor,
+    name_controls,
     reset_button,
     tooltip,
 )
@@ -75,6 +76,8 @@ class PrepareBox(QGroupBox):
             editor.edited.connect(self._on_edited)
             reset = reset_button(self, f"reset {p.label} to {p.default!r}")
             reset.clicked.connect(lambda *_, p=p: self._stage(p.name, p.default, move=True))
+            # named as the live ones are (a screen reader read "phrases_emphasis" and "↺")
+            name_controls(editor, label, reset, p.label, p)
             grid.addWidget(label, row, 0)
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)
