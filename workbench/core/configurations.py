@@ -146,6 +146,15 @@ class Configurations:
         self._items = [c if c.dataset else replace(c, dataset=self.dataset) for c in items]
         self.changed.emit()
 
+    def described(self, name: str) -> str:
+        """Where and with what `name` was made, in words: "made on tea with bm25 (k1=1.9)" —
+        what a question about replacing or deleting it names, since names are one pool across
+        the datasets while the menus list them by dataset."""
+        c = self.get(name)
+        values = ", ".join(f"{k}={v}" for k, v in c.changed().items()) or "its defaults"
+        where = f"made on {c.dataset} with" if c.dataset else "of"
+        return f"{where} {c.model_id} ({values})"
+
     def on_dataset(self, saved: SavedConfiguration) -> bool:
         """Whether `saved` was made on the dataset open (or says nothing of where)."""
         return not saved.dataset or not self.dataset or saved.dataset == self.dataset

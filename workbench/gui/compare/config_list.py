@@ -360,13 +360,41 @@ class ConfigurationList(QWidget):
             self.message.emit(TAKEN_BY_LIVE)
             return
         replace = False
-        if " ".join(name.split()) in self.session.configurations:
-            answer = QMessageBox.question(self, "Save configuration",
-                                          f"Replace the configuration {name!r}?")
-            if answer != QMessageBox.StandardButton.Yes:
+        name = " ".join(name.split())
+        if name in self.session.configurations:
+            answer = self._ask_replace(name)
+            if answer is None:
                 return
-            replace = True
+            name, replace = answer
         self.save_current(name, replace=replace)
+
+    def _ask_replace(self, name: str) -> tuple[str, bool] | None:
+        """`name` is taken: (the name to save under, whether to replace), or None (Cancel).
+        Names are one pool across the datasets (the compare view, a report and a session
+        file tell configurations by name) while the menus list them by dataset, so the
+        question says whose it is; another dataset's is kept by default, the new one saved
+        as "NAME for DATASET" (a reused "mine" had replaced tea's without a word)."""
+        configs = self.session.configurations
+        taken = configs.get(name)
+        other = not configs.on_dataset(taken)
+        text = f"A configuration named {name!r} exists, {configs.described(name)}."
+        if other:
+            text += (f"\n\nReplacing it removes it from {taken.dataset}; Undo cannot bring "
+                     "it back.")
+        box = QMessageBox(QMessageBox.Icon.Question, "Save configuration", text, parent=self)
+        keep = None
+        if other:
+            alternative = configs.unique_name(name)
+            keep = box.addButton(f"Save as {alternative!r}", QMessageBox.ButtonRole.AcceptRole)
+        overwrite = box.addButton(f"Replace {taken.dataset}'s" if other else "Replace it",
+                                  QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(keep or overwrite)
+        box.exec()
+        clicked = box.clickedButton()
+        if keep is not None and clicked is keep:
+            return alternative, False
+        return (name, True) if clicked is overwrite else None
 
     def ask_rename(self) -> None:
         old = self.selected()

@@ -1,0 +1,67 @@
+"""Saving under a name another dataset's configuration has, and deleting one, ask first and
+say whose it is (review rv4 D, K)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QInputDialog, QMessageBox
+from pytestqt.qtbot import QtBot
+
+from workbench.core.data import Corpus, Dataset, Document, Query, QuerySet
+from workbench.core.session import TuningSession
+from workbench.gui.compare.config_list import ConfigurationList
+
+
+def _tiny(name: str) -> Dataset:
+    corpus = Corpus([Document("d1", "green tea", "green tea leaves"),
+                     Document("d2", "coffee", "dark roast coffee")], name=name)
+    return Dataset(name, corpus, QuerySet([Query("q1", "green tea")], name=name),
+                   {"q1": {"d1": 1}})
+
+
+def _opened(s: TuningSession, name: str) -> None:
+    s.leave_dataset()
+    s.set_model("bm25")
+    s.set_dataset(_tiny(name), f"/data/{name}")
+    s.recompute()
+
+
+def _answer(monkeypatch: pytest.MonkeyPatch, button: str, asked: list[str]) -> None:
+    """Every QMessageBox shown is answered with the button whose text starts `button`."""
+    def exec_(box: QMessageBox) -> int:
+        asked.append(box.text())
+        for b in box.buttons():
+            if b.text().replace("&", "").startswith(button):
+                b.click()
+                return 0
+        raise AssertionError(f"no button {button!r} in {[b.text() for b in box.buttons()]}")
+    monkeypatch.setattr(QMessageBox, "exec", exec_)
+
+
+def test_a_name_another_dataset_has_is_kept_and_the_new_one_named_for_this_one(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = TuningSession()
+    _opened(s, "tea")
+    s.set_param("k1", 1.9)
+    s.save_configuration("mine")
+    _opened(s, "vault")
+    s.set_param("b", 0.5)
+    lst = ConfigurationList(s)
+    qtbot.addWidget(lst)
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("mine", True)))
+    asked: list[str] = []
+    _answer(monkeypatch, "Save as", asked)  # the default: both kept
+    lst.ask_save()
+    assert "made on tea with bm25 (k1=1.9)" in asked[0]
+    assert "removes it from tea" in asked[0]
+    assert [(c.name, c.dataset) for c in s.configurations] == [
+        ("mine", "tea"), ("mine for vault", "vault")]
+    assert s.configurations.get("mine").params["k1"] == 1.9
+    # Cancel: nothing changes; Replace: the question said what goes
+    _answer(monkeypatch, "Cancel", asked)
+    lst.ask_save()
+    assert len(s.configurations) == 2
+    _answer(monkeypatch, "Replace tea's", asked)
+    lst.ask_save()
+    assert s.configurations.get("mine").dataset == "vault"
+    assert s.configurations.get("mine").params["b"] == 0.5
