@@ -71,35 +71,57 @@ def test_switching_to_another_models_configuration_switches_the_model() -> None:
     assert s.model is not None and s.model.id == "bm25" and s.params["k1"] == 3.0
 
 
-def test_another_models_configuration_is_a_step_on_the_values_it_was_left_with() -> None:
-    # the values and undo steps bm25 was left with had been dropped for good
+def test_another_models_configuration_is_one_step_back_to_the_model_the_user_was_on() -> None:
+    # Undo had gone to the values bm25 was left with, and then to bm25's older steps: the
+    # user never got back to dense (review rv4 H)
     s = _session()
     s.configurations.save("saved", "bm25", {"k1": 3.0, "b": 0.5})
     s.set_model("bm25")
     s.set_params({"b": 0.6})
     s.set_params({"k1": 1.8})
     s.set_model("dense")
+    s.set_params({"min_similarity": 0.1})
     s.apply_configuration("saved")
     assert s.model is not None and s.model.id == "bm25"
     assert (s.params["k1"], s.params["b"]) == (3.0, 0.5)
-    s.undo()  # back to what it was left with …
+    assert s.undo_name == "switch to \u201csaved\u201d"
+    s.undo()  # back to dense, as it was
+    assert s.model.id == "dense" and s.params["min_similarity"] == 0.1
+    assert s.can_redo and s.redo_name == "switch to \u201csaved\u201d"
+    s.undo()  # … and dense's own step before
+    assert s.params["min_similarity"] == get_model("dense").schema.defaults()["min_similarity"]
+    s.redo()
+    s.redo()
+    assert s.model.id == "bm25" and (s.params["k1"], s.params["b"]) == (3.0, 0.5)
+    s.undo()
+    assert s.model.id == "dense"
+    s.set_model("bm25")  # what bm25 was left with before the switch, its steps too
     assert (s.params["k1"], s.params["b"]) == (1.8, 0.6)
-    s.undo()  # … and its own steps before that
+    s.undo()
     assert (s.params["k1"], s.params["b"]) == (1.2, 0.6)
-    s.redo()
-    s.redo()
-    assert (s.params["k1"], s.params["b"]) == (3.0, 0.5)
-    s.set_model("dense")  # left at its defaults: the configuration is still one step
-    s.configurations.save("dense saved", "dense", {"min_similarity": 0.2})
+
+
+def test_switching_to_a_configuration_equal_to_what_its_model_was_left_with_is_a_step() -> None:
+    # the step was not recorded where the values were already those: Ctrl+Z took an older
+    # one of that model, and Undo went grey (review rv4 H)
+    s = _session()
+    s.configurations.save("vs", "vault-search", {"w_tf": 0.9})
+    s.set_model("vault-search")
+    s.set_params({"w_tf": 0.9})
     s.set_model("bm25")
+    s.set_params({"k1": 1.6})
+    s.apply_configuration("vs")
+    assert s.model is not None and s.model.id == "vault-search" and s.params["w_tf"] == 0.9
+    s.undo()
+    assert s.model.id == "bm25" and s.params["k1"] == 1.6 and s.can_undo
+    # a model never opened on this dataset: there and back
+    s.configurations.save("dense saved", "dense", {"min_similarity": 0.2})
     s.apply_configuration("dense saved")
     assert s.params["min_similarity"] == 0.2 and s.can_undo
-    # a model never opened on this dataset: Undo gives its defaults
-    s.configurations.save("vault saved", "vault-search", {"w_tf": 0.6})
-    s.apply_configuration("vault saved")
-    assert s.params["w_tf"] == 0.6 and s.can_undo
     s.undo()
-    assert s.params == get_model("vault-search").schema.defaults()
+    assert s.model.id == "bm25" and s.params["k1"] == 1.6
+    s.set_model("dense")  # never left with values: its defaults
+    assert s.params == get_model("dense").schema.defaults()
 
 
 def test_the_baseline_is_a_configuration() -> None:

@@ -65,3 +65,17 @@ def test_a_name_another_dataset_has_is_kept_and_the_new_one_named_for_this_one(
     lst.ask_save()
     assert s.configurations.get("mine").dataset == "vault"
     assert s.configurations.get("mine").params["b"] == 0.5
+
+
+def test_edit_undo_names_a_switch_to_another_models_configuration(
+        window) -> None:  # type: ignore[no-untyped-def]
+    s, acts = window.session, window.menu_actions
+    s.configurations.save("tea style", "bm25", {"k1": 1.6})
+    s.set_param("w_tf", 0.9)
+    window.config_menu.switch_to("tea style")
+    assert s.model.id == "bm25"
+    assert acts.undo.text() == "&Undo switch to \u201ctea style\u201d" and acts.undo.isEnabled()
+    acts.undo.trigger()
+    assert s.model.id == "vault-search" and s.params["w_tf"] == 0.9
+    assert acts.undo.text() == "&Undo"
+    assert acts.redo.text() == "&Redo switch to \u201ctea style\u201d"

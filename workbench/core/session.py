@@ -59,9 +59,27 @@ class Baseline:
 
 @dataclass
 class _History:
-    # each step: the values and the record of the queries they were tuned on (or None)
-    undo: list[tuple[Params, TunedOn | None]] = field(default_factory=list)
-    redo: list[tuple[Params, TunedOn | None]] = field(default_factory=list)
+    # each step: the values and the record of the queries they were tuned on (or None), or
+    # a step across models (`_Switch`)
+    undo: list[tuple[Params, TunedOn | None] | _Switch] = field(default_factory=list)
+    redo: list[tuple[Params, TunedOn | None] | _Switch] = field(default_factory=list)
+
+
+@dataclass
+class _Switch:
+    """A step across models ("Switch sliders to" another model's configuration). On the undo
+    list of the model switched to: back to `model_id` as it was left, and the model switched
+    to as it had been left before (`before`). On the redo list of the model switched from:
+    to `model_id` at `params` again, with its undo steps (`history`). Undo had gone to the
+    values the other model was left with, or, where they were the configuration's, to an
+    older step of that model, and never back to the model the user was on."""
+
+    model_id: str
+    name: str  # the configuration switched to
+    before: tuple[Params, _History, TunedOn | None] | None = None
+    params: Params | None = None
+    tuned_on: TunedOn | None = None
+    history: _History | None = None
 
 
 @dataclass
@@ -339,34 +357,28 @@ class TuningSession:
         self.baseline = Baseline(model_id, params, done.result, name)
         self.baseline_changed.emit(self.baseline)
 
-    def set_model(self, model_id: str, params: Mapping[str, object] | None = None, *,
-                  undoable: bool = False) -> None:
+    def set_model(self, model_id: str, params: Mapping[str, object] | None = None) -> None:
         """Switch to `model_id` at `params`; with none, at the values (and undo steps) it had
-        when the user last left it on this dataset, else its defaults. `undoable`: `params`
-        are a step on top of what it was left with (its undo steps kept, Undo going back to
-        those values), not in place of it."""
+        when the user last left it on this dataset, else its defaults."""
         model = get_model(model_id)
         kept = self._left.get(model_id)
         # resolved before anything changes: bad values leave the session and what it
         # remembers of each model as they were
         if params is None and kept is not None:
             resolved, history, tuned = model.schema.resolve(kept[0]), kept[1], kept[2]
-        elif undoable:  # Undo goes back to what it was left with (its defaults if never)
-            resolved = model.schema.resolve(params)
-            history = kept[1] if kept is not None else _History()
-            left = model.schema.resolve(kept[0] if kept is not None else None)
-            was = kept[2] if kept is not None else None
-            if left != resolved or was is not None:
-                history.undo.append((left, was))
-                history.redo.clear()
-            tuned = None
         else:
             resolved, history, tuned = model.schema.resolve(params), _History(), None
-        if self.model is not None:  # left as it is, to come back to
+        self._switch(model, resolved, history, tuned)
+
+    def _switch(self, model: Model, params: Params, history: _History,
+                tuned: TunedOn | None) -> None:
+        """The model, its values, undo steps and tuned-on record set; the model left kept
+        as it is, to come back to."""
+        if self.model is not None:
             self._left[self.model.id] = (dict(self.params), self._history, self.tuned_on)
-        self._left.pop(model_id, None)
+        self._left.pop(model.id, None)
         self.model = model
-        self.params = resolved
+        self.params = params
         self.prepared = self.prepared_params = self.result = None
         self._generation += 1  # a result still computing for the old model is now stale
         self._prepare_generation += 1
@@ -377,6 +389,43 @@ class TuningSession:
         self.result_changed.emit(None)
         self.params_changed.emit(None)
         self.prepare_needed.emit()
+
+    def _switch_step(self, step: _Switch, *, undoing: bool) -> None:
+        """Undo or redo a `_Switch`: Undo back to the model left (as it was left, its redo
+        list taking the way forward again), Redo to the configuration's model again."""
+        assert self.model is not None
+        here = self.model.id
+        if undoing:
+            forward = _Switch(here, step.name, params=dict(self.params),
+                              tuned_on=self.tuned_on, history=self._history)
+            kept = self._left.get(step.model_id)
+            model = get_model(step.model_id)
+            if kept is not None:
+                params, history, tuned = model.schema.resolve(kept[0]), kept[1], kept[2]
+            else:
+                params, history, tuned = model.schema.resolve(None), _History(), None
+            history.redo.append(forward)
+            self._switch(model, params, history, tuned)
+            # the configuration's model as it had been left before the switch
+            if step.before is None:
+                self._left.pop(here, None)
+            else:
+                self._left[here] = step.before
+            return
+        assert step.params is not None and step.history is not None
+        step.history.undo.append(_Switch(here, step.name, before=self._left.get(step.model_id)))
+        self._switch(get_model(step.model_id), dict(step.params), step.history, step.tuned_on)
+
+    @property
+    def undo_name(self) -> str:
+        """What Undo would take back, where it is more than values: "switch to 'NAME'"."""
+        step = self._history.undo[-1] if self._history.undo else None
+        return f"switch to \u201c{step.name}\u201d" if isinstance(step, _Switch) else ""
+
+    @property
+    def redo_name(self) -> str:
+        step = self._history.redo[-1] if self._history.redo else None
+        return f"switch to \u201c{step.name}\u201d" if isinstance(step, _Switch) else ""
 
     def set_param(self, name: str, value: object) -> None:
         self.set_params({name: value})
@@ -426,15 +475,21 @@ class TuningSession:
 
     def undo(self) -> None:
         if self._history.undo:
+            step = self._history.undo.pop()
+            if isinstance(step, _Switch):
+                self._switch_step(step, undoing=True)
+                return
             self._history.redo.append((dict(self.params), self.tuned_on))
-            values, tuned = self._history.undo.pop()
-            self.set_params(values, record=False, tuned_on=tuned)
+            self.set_params(step[0], record=False, tuned_on=step[1])
 
     def redo(self) -> None:
         if self._history.redo:
+            step = self._history.redo.pop()
+            if isinstance(step, _Switch):
+                self._switch_step(step, undoing=False)
+                return
             self._history.undo.append((dict(self.params), self.tuned_on))
-            values, tuned = self._history.redo.pop()
-            self.set_params(values, record=False, tuned_on=tuned)
+            self.set_params(step[0], record=False, tuned_on=step[1])
 
     def set_k(self, k: int) -> None:
         if k != self.k and k > 0:
@@ -596,12 +651,19 @@ class TuningSession:
 
     def apply_configuration(self, name: str) -> None:
         """The live sliders (and model) set to a saved configuration, one undo step: on
-        another model, a step on the values that model was left with (Undo gives them back;
-        they and their undo steps had been dropped)."""
+        another model, Undo goes back to the model the user was on, as it was (`_Switch`);
+        the values and undo steps the configuration's model was left with are kept for when
+        it is chosen again (Model menu)."""
         saved = self.configurations.get(name)
-        if self.model is None or self.model.id != saved.model_id:
-            self.set_model(saved.model_id, saved.params, undoable=True)
+        if self.model is None:
+            self.set_model(saved.model_id, saved.params)
             self.tuned_on = saved.tuned_on
+        elif self.model.id != saved.model_id:
+            model = get_model(saved.model_id)
+            params = model.schema.resolve(saved.params)  # before anything changes
+            history = _History(undo=[_Switch(self.model.id, name,
+                                             before=self._left.get(saved.model_id))])
+            self._switch(model, params, history, saved.tuned_on)
         else:
             self.set_params(saved.params, tuned_on=saved.tuned_on)
 

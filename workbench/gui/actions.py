@@ -244,6 +244,8 @@ class WindowActions:
         s = self.w.session
         self.undo.setEnabled(s.can_undo)
         self.redo.setEnabled(s.can_redo)
+        self.undo.setText(f"&Undo {s.undo_name}".strip())  # "Undo switch to “vs tf .9”"
+        self.redo.setText(f"&Redo {s.redo_name}".strip())
         self.pin.setEnabled(s.result is not None)
         self.open_queries.setEnabled(s.dataset is not None)
         self.open_qrels.setEnabled(s.dataset is not None)
