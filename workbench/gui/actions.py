@@ -713,6 +713,9 @@ class WindowActions:
                 if box is not None and name in box.editors:
                     box.hold(name, value)
             self._mark_clean()
+            plan = loaded.plan  # Open recent and the next launch: the session's dataset
+            st.remember_opened(plan.dataset, plan.queries, plan.qrels, plan.split, plan.model)
+            self.refresh_recent()
             gone = loaded.plan.query
             if gone and gone not in loaded.dataset.queries.index:  # said, not silently q01
                 self.window.statusBar().showMessage(

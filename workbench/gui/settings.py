@@ -66,6 +66,17 @@ def clear_recent() -> None:
     s.sync()
 
 
+def remember_opened(dataset: str, queries: str | None, qrels: str | None, split: str,
+                    model: str | None) -> None:
+    """`dataset` opened (with these files, split and model): first on Open recent, and what
+    the next launch opens, as it was opened (a session's dataset had been neither)."""
+    add_recent(dataset)
+    remember("last_dataset", dataset)
+    remember_files(dataset, queries, qrels, split)
+    if model is not None:
+        remember("last_model", model)
+
+
 def remember(key: str, value: object) -> None:
     s = settings()
     s.setValue(key, value)

@@ -1,0 +1,42 @@
+"""A session opened is an opening like any other: its dataset goes first on Open recent and is
+what the next launch opens (review rv4 E); one whose dataset was located elsewhere keeps its
+configurations as its dataset's and says the new place is not saved yet (review rv4 F)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import SAMPLES
+from pytestqt.qtbot import QtBot
+
+from workbench.core.session import TuningSession
+from workbench.gui import settings as st
+from workbench.gui.main_window import MainWindow
+
+
+def _saved(tmp_path: Path, folder: str = "tea") -> Path:
+    data = tmp_path / "data" / folder
+    shutil.copytree(SAMPLES / "tea-beir", data)
+    s = TuningSession()
+    s.open(data, split="test")
+    s.set_model("bm25", {"k1": 0.9})
+    s.recompute()
+    s.pin_baseline()
+    session = tmp_path / "sessions" / "s.json"
+    session.parent.mkdir()
+    s.save(session)
+    return session
+
+
+def test_a_sessions_dataset_is_opened_next_time_and_first_on_open_recent(
+        qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    session = _saved(tmp_path)
+    vault = st.recent_files()[0]
+    assert vault.endswith("vault")
+    assert window.menu_actions.load_session_file(str(session))
+    tea = str(tmp_path / "data" / "tea")
+    assert st.recent_files() == [tea, vault]
+    assert st.recall("last_dataset") == tea and st.recall("last_model") == "bm25"
+    assert [a.text() for a in window.menu_actions.recent_menu.actions()][:2] == [tea, vault]
+
