@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import SAMPLES
 from pytestqt.qtbot import QtBot
 
@@ -40,3 +41,29 @@ def test_a_sessions_dataset_is_opened_next_time_and_first_on_open_recent(
     assert st.recall("last_dataset") == tea and st.recall("last_model") == "bm25"
     assert [a.text() for a in window.menu_actions.recent_menu.actions()][:2] == [tea, vault]
 
+
+
+def test_a_located_dataset_keeps_the_sessions_configurations_and_is_a_change_to_save(
+        qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = _saved(tmp_path)
+    moved = tmp_path / "elsewhere" / "moved_tea"
+    moved.parent.mkdir()
+    (tmp_path / "data" / "tea").rename(moved)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    acts = w.menu_actions
+    monkeypatch.setattr(acts, "locate_dataset", lambda path, why: str(moved))
+    assert acts.load_session_file(str(session))
+    s = w.session
+    assert s.dataset is not None and s.dataset.name == "moved_tea"
+    # the session's own pin, not "made on other datasets than moved_tea"
+    assert [(c.name, c.dataset) for c in s.configurations] == [("baseline", "moved_tea")]
+    w.config_menu.refresh()
+    assert [a.text() for a in w.config_menu.switch_menu.actions()] == ["baseline"]
+    assert st.recent_files()[0] == str(moved)
+    # the file still names the old place: asked about on Quit, said in the status line
+    assert acts.unsaved() and "new place" in acts.what_unsaved()
+    assert "save the session" in w.statusBar().currentMessage()
+    s.save(session)
+    acts._mark_clean()
+    assert not acts.unsaved()

@@ -70,6 +70,8 @@ class SessionPlan:
     # prepare-stage edits held in the window's Prepare box, not applied when it was saved:
     # held there again (a typed word list had been lost on Save session)
     held: Params = field(default_factory=dict)
+    # where the file says the dataset was, when the user located it elsewhere (`dataset_at`)
+    located_from: str | None = None
 
 
 class DatasetMissing(FormatError):
@@ -153,6 +155,7 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
         except (TypeError, ValueError) as exc:
             raise FormatError(p, str(exc), field="tuned_on") from None
     relative = _relative(p, data.get("relative", {}))
+    recorded = dataset
     if dataset_at is not None:  # located by the user: the rest as the file has it
         dataset = dataset_at
         relative = {k: v for k, v in relative.items() if k != "dataset"}
@@ -171,7 +174,7 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
             raise kind(p, _missing(p, key, value, relative.get(key)), field=key)
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
                        files[0], files[1], tuned, split, _typed(p, data.get("typed", [])),
-                       held)
+                       held, recorded if dataset_at is not None else None)
 
 
 # the paths a session file also keeps relative to its own folder, where they lie beneath it
@@ -515,8 +518,13 @@ def read_session(path: str | Path, dataset_at: str | None = None) -> LoadedSessi
         raise FormatError(Path(path), f"{plan.dataset} does not load: {err}",
                           field=field) from None
     dataset = _with_typed(dataset, plan.typed)
+    # located under another name ("tea" found as "moved_tea"): the session's configurations
+    # made on its dataset are the located one's (they were filed as another dataset's); the
+    # dataset's name as the readers give it, a folder's name or a file's stem
+    was = ({Path(plan.located_from).name, Path(plan.located_from).stem}
+           if plan.located_from else set())
     saved = [SavedConfiguration(name, model_id, get_model(model_id).schema.resolve(values),
-                                tuned, made_on)
+                                tuned, dataset.name if made_on in was else made_on)
              for name, model_id, values, tuned, made_on in plan.configurations]
     baseline = None
     if plan.baseline is not None:  # computed aside, so a failure here changes nothing

@@ -106,6 +106,7 @@ class WindowActions:
         self._hold_later: tuple[str, dict[str, ParamValue]] | None = None
         self._opened = s.opened
         self._mark_later = False
+        self._located = ""  # a session's dataset located elsewhere, not saved since
         # (the rows splitter's sizes before the Tune tab took room, those it set): given back
         # on leaving the tab where nobody moved the splitter since
         self._tune_room: tuple[list[int], list[int]] | None = None
@@ -536,6 +537,7 @@ class WindowActions:
         self._source = s.source
         self._mark_later = False
         self._clean_kept = self._kept_state()
+        self._located = ""  # a session's dataset located elsewhere, not saved since
 
     def note_leaving(self) -> None:
         """The open dataset is about to be left for another: whether its values changed
@@ -611,7 +613,8 @@ class WindowActions:
         self._hold_again()
         if self._mark_later:
             self._mark_opened()
-        return bool(self._left_changed) or (self._clean is not None and (
+        located = bool(self._located) and self._located == self.w.session.source
+        return located or bool(self._left_changed) or (self._clean is not None and (
             self._values_state() != self._clean or self._kept_state() != self._clean_kept))
 
     def what_unsaved(self) -> str:
@@ -642,6 +645,8 @@ class WindowActions:
             parts.append("the changes held in Prepare when it was saved (dropped since)")
         if storage != clean_storage:
             parts.append("where the Tune panel keeps its studies")
+        if self._located and self._located == s.source:
+            parts.append(f"the dataset's new place ({self._located})")
         if self._left_changed:
             names = sorted(set(self._left_changed.values()))
             parts.append(f"the values changed on {', '.join(names)} (or the baseline, k, a "
@@ -716,6 +721,11 @@ class WindowActions:
             plan = loaded.plan  # Open recent and the next launch: the session's dataset
             st.remember_opened(plan.dataset, plan.queries, plan.qrels, plan.split, plan.model)
             self.refresh_recent()
+            if dataset_at is not None:  # the file still names the old place: a change to save
+                self._located = self.w.session.source or ""
+                self.window.statusBar().showMessage(
+                    f"opened {Path(path).name} with its dataset at {dataset_at}: save the "
+                    "session (Ctrl+S) to keep the new place", 15000)
             gone = loaded.plan.query
             if gone and gone not in loaded.dataset.queries.index:  # said, not silently q01
                 self.window.statusBar().showMessage(
