@@ -79,3 +79,34 @@ def test_edit_undo_names_a_switch_to_another_models_configuration(
     assert s.model.id == "vault-search" and s.params["w_tf"] == 0.9
     assert acts.undo.text() == "&Undo"
     assert acts.redo.text() == "&Redo switch to \u201ctea style\u201d"
+
+
+def test_deleting_asks_and_names_the_baseline_and_a_tuned_one(  # type: ignore[no-untyped-def]
+        qtbot: QtBot, window, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workbench.core.tuned_on import TunedOn
+
+    s, menu = window.session, window.config_menu
+    s.set_param("w_tf", 0.9)
+    s.pin_baseline()
+    s.configurations.save("tuned", "bm25", {"k1": 1.6},
+                          tuned_on=TunedOn("vault", "none", ("q01",)))
+    asked: list[str] = []
+    _answer(monkeypatch, "Cancel", asked)
+    menu.refresh()
+    items = {a.text(): a for a in menu.delete_menu.actions()}
+    items["baseline"].trigger()  # from the menu, any model's
+    assert "baseline" in s.configurations and s.baseline is not None
+    assert "made on vault with vault-search (w_tf=0.9)" in asked[0]
+    assert "pinned baseline" in asked[0] and "Undo cannot bring it back" in asked[0]
+    items["tuned  (bm25)"].trigger()
+    assert "tuning run's result" in asked[1] and "tuned" in s.configurations
+    _answer(monkeypatch, "Delete", asked)
+    items["baseline"].trigger()
+    assert "baseline" not in s.configurations and s.baseline is None
+    # the compare view's Delete button asks too (the current model's list)
+    lst = window.compare_window().configs
+    s.apply_configuration("tuned")
+    lst.select("tuned")
+    _answer(monkeypatch, "Cancel", asked)
+    lst.buttons["delete"].click()
+    assert "tuned" in s.configurations and "tuning run's result" in asked[-1]

@@ -1,6 +1,6 @@
 """The window's Configurations menu: save the sliders as a named configuration, switch the
-sliders to one, use one as the baseline, import/export params TOML, and open the compare view
-(where they are also renamed and deleted)."""
+sliders to one, use one as the baseline, delete one (asked first), import/export params TOML,
+and open the compare view (where they are also renamed)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ class ConfigurationsMenu:
                               "Ctrl+Shift+S")
         self.switch_menu = self.menu.addMenu("S&witch sliders to")
         self.baseline_menu = self.menu.addMenu("Use as &baseline")
+        # any model's, not only the compare view's list of the current model's (asked first)
+        self.delete_menu = self.menu.addMenu("&Delete")
         self.menu.addSeparator()
         self.import_toml = self._add("&Import params TOML…", lambda: manager().ask_import())
         self.export_toml = self._add("&Export current as params TOML…", self._export_current)
@@ -57,7 +59,8 @@ class ConfigurationsMenu:
         mine = [c for c in s.configurations if s.configurations.on_dataset(c)]
         others = [c for c in s.configurations if not s.configurations.on_dataset(c)]
         for menu, action in ((self.switch_menu, self.switch_to),
-                             (self.baseline_menu, self.use_as_baseline)):
+                             (self.baseline_menu, self.use_as_baseline),
+                             (self.delete_menu, self.delete)):
             menu.clear()
             menu.setToolTipsVisible(True)
             for config in mine:
@@ -100,6 +103,9 @@ class ConfigurationsMenu:
 
     def use_as_baseline(self, name: str) -> None:
         self._manager().use_as_baseline(name)
+
+    def delete(self, name: str) -> None:
+        self._manager().ask_delete(name)
 
     def _export_current(self) -> None:
         """The live sliders as a params TOML file (saved as a configuration first when they

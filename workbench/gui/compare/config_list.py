@@ -105,8 +105,8 @@ class ConfigurationList(QWidget):
                 ("baseline", "Use as baseline", "compare everything against the selected "
                  "configuration", lambda: self._on_selected(self.use_as_baseline)),
                 ("rename", "Rename…", "rename the selected configuration", self.ask_rename),
-                ("delete", "Delete", "delete the selected configuration",
-                 lambda: self._on_selected(self.delete)),
+                ("delete", "Delete…", "delete the selected configuration (asked first)",
+                 lambda: self._on_selected(self.ask_delete)),
                 ("import", "Import TOML…", "a params TOML file (what tune --out writes) as a "
                  "configuration of the current model", self.ask_import),
                 ("export", "Export TOML…", "the selected configuration as a params TOML file "
@@ -395,6 +395,30 @@ class ConfigurationList(QWidget):
         if keep is not None and clicked is keep:
             return alternative, False
         return (name, True) if clicked is overwrite else None
+
+    def ask_delete(self, name: str) -> bool:
+        """Delete `name` once the user says so: the question says whose it is, whether it
+        is the pinned baseline or a tuning run's result, and that Undo cannot bring it back
+        (one click had deleted it, unasked)."""
+        s = self.session
+        saved = s.configurations.get(name)
+        what = []
+        if s.baseline is not None and s.baseline.name == name:
+            what.append("It is the pinned baseline: the baseline is cleared.")
+        if saved.tuned_on is not None:
+            what.append("It is a tuning run's result.")
+        box = QMessageBox(QMessageBox.Icon.Question, "Delete configuration",
+                          f"Delete the configuration {name!r}, {s.configurations.described(name)}?"
+                          + "".join(f"\n\n{w}" for w in what)
+                          + "\n\nUndo cannot bring it back.", parent=self)
+        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is not delete:
+            return False
+        self.delete(name)
+        return True
 
     def ask_rename(self) -> None:
         old = self.selected()
