@@ -230,7 +230,8 @@ def test_a_typed_query_is_ranked_like_any_other() -> None:
     assert np.isnan(s.result.per_query["ndcg@10"][n])
     assert s.baseline is not None and s.baseline.params["b"] == 0.4
     assert np.array_equal(s.baseline.result.per_query["ndcg@10"][:n], old, equal_nan=True)
-    assert s.add_query("green tea caffeine") == n + 1  # ids stay unique
+    assert s.add_query("green tea caffeine") == n  # typed again: that one, not a copy
+    assert s.add_query("green tea theanine") == n + 1  # ids stay unique
     assert s.dataset.queries[n + 1].id == "typed-2"
     with pytest.raises(ValueError):
         s.add_query("   ")

@@ -311,6 +311,10 @@ class TuningSession:
         text = text.strip()
         if self.dataset is None or not text:
             raise ValueError("open a dataset and type a query first")
+        again = self.typed_index(text)
+        if again is not None:  # typed before: that one selected, not a second copy
+            self.select_query(again)
+            return again
         ds = self.dataset
         taken = set(ds.queries.ids)
         n = 1
@@ -322,8 +326,39 @@ class TuningSession:
                        if k not in _JUDGMENT_KEYS}
         query = Query(f"typed-{n}", text, context)
         self.typed.append(query)
-        self.dataset = replace(ds, queries=QuerySet([*ds.queries, query],
-                                                    name=ds.queries.name))
+        self._set_queries([*ds.queries, query], len(ds.queries))
+        return self.query
+
+    def typed_index(self, text: str) -> int | None:
+        """The index of the query typed with this text (spaces aside), if one was."""
+        words = text.split()
+        ids = {q.id for q in self.typed if q.text.split() == words}
+        if self.dataset is None or not ids:
+            return None
+        return next(i for i, q in enumerate(self.dataset.queries) if q.id in ids)
+
+    def is_typed(self, index: int) -> bool:
+        """Whether the query at `index` was typed (`add_query`), not read with the data."""
+        ds = self.dataset
+        return ds is not None and 0 <= index < len(ds.queries) and \
+            any(q.id == ds.queries[index].id for q in self.typed)
+
+    def remove_query(self, index: int) -> None:
+        """A typed query taken out of the set (ValueError for one read with the data); the
+        query shown stays (the one before, where it was this one). The model prepares again
+        and the baseline is recomputed on the new set, as after `add_query`."""
+        if self.dataset is None or not self.is_typed(index):
+            raise ValueError("only a query typed in this window can be removed")
+        gone = self.dataset.queries[index].id
+        self.typed = [q for q in self.typed if q.id != gone]
+        shown = self.query - (1 if self.query >= index and self.query > 0 else 0)
+        self._set_queries([q for q in self.dataset.queries if q.id != gone], shown)
+
+    def _set_queries(self, queries: list[Query], shown: int) -> None:
+        """The query set now `queries` (a query typed or removed), `shown` selected."""
+        ds = self.dataset
+        assert ds is not None
+        self.dataset = replace(ds, queries=QuerySet(queries, name=ds.queries.name))
         self.judgments = (Judgments.build(ds.qrels, self.dataset.queries.ids,
                                           ds.corpus.index) if ds.qrels else None)
         self._rebase = None
@@ -335,12 +370,11 @@ class TuningSession:
         self._generation += 1
         self._prepare_generation += 1
         self.baseline = None
-        self.query, self.docs = len(self.dataset.queries) - 1, ()
+        self.query, self.docs = shown, ()
         self.dataset_changed.emit(self.dataset)
         self.baseline_changed.emit(None)
         self.query_changed.emit(self.query)
         self.prepare_needed.emit()
-        return self.query
 
     def _restore_baseline(self) -> None:
         """After add_query: the baseline's parameters combined on the new query set."""

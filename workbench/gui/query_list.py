@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QFontMetrics, QResizeEvent
+from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -235,6 +235,16 @@ class QueryList(QWidget):
                                  "model prepares again, a pinned baseline is kept.")
         self.ask_edit.returnPressed.connect(self._on_ask)
         layout.addWidget(self.ask_edit)
+        # a typed query taken out again (Delete, or the list's context menu): they had piled
+        # up, each probe kept and written into every session file
+        self.remove_typed = QAction("Remove typed query", self.view)
+        self.remove_typed.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.remove_typed.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.remove_typed.setToolTip("take the selected typed query out of the list "
+                                     "(queries read with the data stay)")
+        self.remove_typed.triggered.connect(lambda *_: self._remove_typed())
+        self.view.addAction(self.remove_typed)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self._filtering = False
         self.filter_edit.textChanged.connect(self._on_filter)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
@@ -321,11 +331,19 @@ class QueryList(QWidget):
             self._fit_id()
 
     def _on_ask(self) -> None:
+        """The text typed as a query, selected; typed before, the earlier one selected."""
         text = self.ask_edit.text().strip()
         if not text or self.session.dataset is None:
             return
         self.session.add_query(text)
         self.ask_edit.clear()
+
+    def _remove_typed(self) -> None:
+        if self.session.is_typed(self.session.query):
+            self.session.remove_query(self.session.query)
+
+    def _update_remove(self) -> None:
+        self.remove_typed.setEnabled(self.session.is_typed(self.session.query))
 
     def _refresh_values(self) -> None:
         self.model.refresh_values()
@@ -357,6 +375,7 @@ class QueryList(QWidget):
             self.session.select_query(self.proxy.mapToSource(current).row())
 
     def _on_query_changed(self, index: object) -> None:
+        self._update_remove()
         if self.session.dataset is None or not isinstance(index, int):
             return
         proxy_index = self.proxy.mapFromSource(self.model.index(index, 0))
