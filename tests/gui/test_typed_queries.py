@@ -1,5 +1,6 @@
 """Typed queries: a repeat selects the one typed before, Delete (or the list's context menu)
-takes one out again (review rv4 I)."""
+takes one out again (review rv4 I); the Ctrl+F filter's Down and Enter go to the matches and
+Escape clears it (review rv4 J)."""
 
 from __future__ import annotations
 
@@ -66,3 +67,24 @@ def test_delete_in_the_list_removes_a_typed_query(qtbot: QtBot, window: Any) -> 
     assert not ql.remove_typed.isEnabled()  # a query read with the data stays
     assert ql.remove_typed in ql.view.actions()
 
+
+def test_the_filters_keys(qtbot: QtBot, window: Any) -> None:
+    s, ql = window.session, window.queries
+    _active(qtbot, window)
+    ds = s.dataset
+    s.select_query(0)
+    other = next(i for i, q in enumerate(ds.queries) if i > 0)
+    word = ds.queries[other].id
+    ql.focus_filter()
+    qtbot.keyClicks(ql.filter_edit, word)
+    assert ql.proxy.rowCount() >= 1
+    qtbot.keyClick(ql.filter_edit, Qt.Key.Key_Down)  # the first match, focus in the list
+    first = ql.proxy.mapToSource(ql.proxy.index(0, 0)).row()
+    assert s.query == first and ql.view.hasFocus()
+    ql.focus_filter()
+    qtbot.keyClick(ql.filter_edit, Qt.Key.Key_Escape)
+    assert ql.filter_edit.text() == "" and ql.proxy.rowCount() == len(ds.queries)
+    qtbot.keyClicks(ql.filter_edit, word)
+    s.select_query(0 if first != 0 else 1)  # hidden by the filter now (one match)
+    qtbot.keyClick(ql.filter_edit, Qt.Key.Key_Return)
+    assert s.query == first and ql.view.hasFocus()

@@ -10,13 +10,15 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelectionModel,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QAction, QFontMetrics, QKeySequence, QResizeEvent
+from PySide6.QtGui import QAction, QFontMetrics, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -245,6 +247,9 @@ class QueryList(QWidget):
         self.remove_typed.triggered.connect(lambda *_: self._remove_typed())
         self.view.addAction(self.remove_typed)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        # Down or Enter in the filter go to the matches, Escape clears it (they did nothing)
+        self.filter_edit.installEventFilter(self)
+        self.filter_edit.returnPressed.connect(self._to_matches)
         self._filtering = False
         self.filter_edit.textChanged.connect(self._on_filter)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
@@ -345,6 +350,27 @@ class QueryList(QWidget):
     def _update_remove(self) -> None:
         self.remove_typed.setEnabled(self.session.is_typed(self.session.query))
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.filter_edit and event.type() == QEvent.Type.KeyPress \
+                and isinstance(event, QKeyEvent) and not event.modifiers() & ~(
+                    Qt.KeyboardModifier.KeypadModifier):
+            if event.key() == Qt.Key.Key_Down:
+                self._to_matches()
+                return True
+            if event.key() == Qt.Key.Key_Escape and self.filter_edit.text():
+                self.filter_edit.clear()
+                return True
+        return super().eventFilter(watched, event)
+
+    def _to_matches(self) -> None:
+        """From the filter into the list: the selected query where it matches, else the
+        first match selected."""
+        if self.proxy.rowCount() == 0:
+            return
+        if not self.view.selectionModel().hasSelection():
+            self.session.select_query(self.proxy.mapToSource(self.proxy.index(0, 0)).row())
+        self.view.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def _refresh_values(self) -> None:
         self.model.refresh_values()
 
@@ -379,9 +405,14 @@ class QueryList(QWidget):
         if self.session.dataset is None or not isinstance(index, int):
             return
         proxy_index = self.proxy.mapFromSource(self.model.index(index, 0))
-        if not proxy_index.isValid():
-            return
         sel = self.view.selectionModel()
+        if not proxy_index.isValid():  # hidden by the filter: no other row highlighted
+            self._filtering = True
+            try:
+                sel.clear()
+            finally:
+                self._filtering = False
+            return
         if sel.currentIndex().row() == proxy_index.row():
             return
         flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
