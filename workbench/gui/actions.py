@@ -141,7 +141,8 @@ class WindowActions:
         self.tasks_dialog: TasksFromGitDialog | None = None
         file.addSeparator()
         self.save_session = self._add(file, "&Save session…", self.ask_save_session, Key.Save)
-        self.load_session = self._add(file, "Open sessio&n…", self.ask_load_session)
+        self.load_session = self._add(file, "Open sessio&n…", self.ask_load_session,
+                                      "Ctrl+Alt+O")
         self.export = self._add(file, "&Export ranked table CSV…", self.ask_export, "Ctrl+E")
         self.export_report = self._add(file, "Export comparison re&port…",
                                        host.ask_export_report)
@@ -184,9 +185,10 @@ class WindowActions:
         self.model_menu = bar.addMenu("&Model")
         self.model_group = QActionGroup(window)
         self.model_actions: dict[str, QAction] = {}
-        for mid in model_ids():  # labelled as the model box labels them
+        for i, mid in enumerate(model_ids()):  # labelled as the model box labels them
             act = self._add(self.model_menu, f"{mid} \u2014 {get_model(mid).label}",
-                            lambda *_, m=mid: self._pick_model(m))
+                            lambda *_, m=mid: self._pick_model(m),
+                            f"Ctrl+{i + 1}" if i < 9 else None)  # Ctrl+1 … in its order
             act.setCheckable(True)
             self.model_group.addAction(act)
             self.model_actions[mid] = act
@@ -195,7 +197,8 @@ class WindowActions:
         self.recompute = self._add(tools, "&Recompute / re-embed", self._recompute, "Ctrl+R")
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
-        self.cancel = self._add(tools, "C&ancel prepare", host.loop.cancel_prepare)
+        # Esc: on only while a preparation runs, so it takes the key from nobody else then
+        self.cancel = self._add(tools, "C&ancel prepare", host.loop.cancel_prepare, "Esc")
         # on only while a preparation runs (it was on with nothing to cancel)
         self.cancel.setEnabled(False)
         self.cancel.setToolTip("stop the preparation under way (embedding, indexing)")
