@@ -65,3 +65,38 @@ def test_idle_and_explain_only_parameters_are_greyed(qtbot: QtBot) -> None:
     assert "shown in explain only" in panel.labels["resurface_threshold"].toolTip()
     assert "every memory has a tier" in panel.labels["default_tier"].toolTip()
     assert panel.labels["archive_threshold"].isEnabled()  # it gates retrieval
+
+
+
+def test_tab_reaches_a_groups_title_before_its_rows(qtbot: QtBot) -> None:
+    """Each fold title is drawn above its rows: Tab goes there first, then its rows, then
+    the next title (a group's rows came first, then every title bunched after; rv4 M)."""
+    from itertools import pairwise
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QWidget
+
+    s = open_session(SAMPLES / "memories", "importance")
+    panel = ParamPanel(s)
+    qtbot.addWidget(panel)
+    panel.resize(420, 900)
+    panel.show()
+    for button in panel.groups.values():
+        if not button.isChecked():
+            button.click()
+    chain: list[QWidget] = []  # the Tab stops from the first title on, once round
+    w = panel.groups["base"]
+    while not chain or w is not chain[0]:
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisible():
+            chain.append(w)
+        w = w.nextInFocusChain()
+    place = {id(x): i for i, x in enumerate(chain)}
+    spans = []
+    for button in panel.groups.values():
+        names = button.toolTip().removeprefix("parameters ").split(", ")
+        rows = [place[id(x)] for x in chain for n in names
+                if x is panel.editors[n] or panel.editors[n].isAncestorOf(x)]
+        assert rows, button.text()
+        spans.append((place[id(button)], min(rows), max(rows)))
+    for (title, first, last), (next_title, _, _) in pairwise(spans):
+        assert title < first <= last < next_title

@@ -149,14 +149,18 @@ class ParamPanel(QScrollArea):
         column.setSpacing(4)
         first_group = True
         for sec in secs:
-            holder = self._grid(sec, label_w, live)
             if sec.key is None:
-                column.addWidget(holder)
+                column.addWidget(self._grid(sec, label_w, live))
                 continue
             folded = self._folded.get((model.id, sec.key),
                                       len(rest) > FOLD_ABOVE and not first_group)
             first_group = False
-            column.addWidget(self._fold_button(model.id, sec, holder, folded, live))
+            # the title made before its rows: Tab (which follows the order made, `_install`)
+            # reaches it above them, where it is drawn (it came after every group's rows)
+            button = self._fold_button(sec, live)
+            holder = self._grid(sec, label_w, live)
+            self._fold(button, model.id, sec.key, holder, folded)
+            column.addWidget(button)
             column.addWidget(holder)
         outer.addWidget(live)
         buttons = QHBoxLayout()
@@ -222,19 +226,21 @@ class ParamPanel(QScrollArea):
                 self.needing[p.name] = label
         return holder
 
-    def _fold_button(self, model_id: str, sec: Section, holder: QWidget, folded: bool,
-                     parent: QWidget) -> QToolButton:
-        """A section's title, which folds and unfolds it."""
-        assert sec.key is not None
-        key = sec.key
+    def _fold_button(self, sec: Section, parent: QWidget) -> QToolButton:
+        """A section's title, which folds and unfolds it (`_fold`)."""
         b = QToolButton(parent)
         b.setText(f"{sec.title} ({len(sec.params)})")
         b.setToolTip("parameters " + ", ".join(p.name for p in sec.params))
         b.setCheckable(True)
-        b.setChecked(not folded)
         b.setAutoRaise(True)
         b.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         b.setStyleSheet("QToolButton { font-weight: 600; }")
+        return b
+
+    def _fold(self, b: QToolButton, model_id: str, key: str, holder: QWidget,
+              folded: bool) -> None:
+        """`b` folds and unfolds `holder`, the section `key`'s rows."""
+        b.setChecked(not folded)
 
         def show(open_: bool) -> None:
             b.setArrowType(Qt.ArrowType.DownArrow if open_ else Qt.ArrowType.RightArrow)
@@ -246,7 +252,6 @@ class ParamPanel(QScrollArea):
         show(not folded)
         b.toggled.connect(show)
         self.groups[key] = b
-        return b
 
     def _install(self, body: QWidget) -> None:
         old = self.takeWidget()
