@@ -199,7 +199,7 @@ BAD = [
     ("configurations", [{"name": "", "model": "bm25"}], "configurations[0].name"),
     ("configurations", [{"name": "a", "model": "nope"}], "configurations[0].model"),
     ("configurations", [{"name": "a", "model": "bm25", "params": {"k1": -3}}],
-     "configurations[0].params"),
+     "configurations[0].params.k1"),
     ("configurations", [{"name": "a", "model": "bm25"}, {"name": "a", "model": "bm25"}],
      "configurations[1].name"),
     ("baseline", "missing", "baseline"),

@@ -26,12 +26,12 @@ def _good(tmp_path: Path) -> dict[str, Any]:
 BAD_FIELDS = [
     ("k", 0, "k"), ("k", 5000, "k"), ("k", "5", "k"), ("k", True, "k"), ("k", 2.5, "k"),
     ("model", "no-such-model", "model"), ("model", 3, "model"),
-    ("params", {"k1": 99}, "params"), ("params", [1, 2], "params"),
-    ("params", {"nosuch": 1}, "params"), ("params", "k1=1", "params"),
+    ("params", {"k1": 99}, "params.k1"), ("params", [1, 2], "params"),
+    ("params", {"nosuch": 1}, "params.nosuch"), ("params", "k1=1", "params"),
     ("params", {"k1": "1.2"}, "params.k1"),  # text for a number: loaded as 1.2, as if typed
     ("baseline", "bm25", "baseline"), ("baseline", [1], "baseline"),
     ("baseline", {"model": "nope"}, "baseline.model"),
-    ("baseline", {"model": "bm25", "params": {"b": -1}}, "baseline.params"),
+    ("baseline", {"model": "bm25", "params": {"b": -1}}, "baseline.params.b"),
     ("baseline", {"model": "bm25", "params": [0.5]}, "baseline.params"),
     ("query", 7, "query"), ("dataset", ["a"], "dataset"), ("dataset", "", "dataset"),
     ("study_storage", 3, "study_storage"), ("study_storage", None, "study_storage"),
@@ -179,8 +179,8 @@ def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
 BAD_TOML = [
     ("params = [1, 2]\nmodel = \"bm25\"\n", "params"),
     ("model = \"bm25\"\nparams = 3\n", "params"),
-    ("model = \"bm25\"\n[params]\nk1 = 99\n", "params"),
-    ("model = \"bm25\"\n[params]\nnosuch = 1\n", "params"),
+    ("model = \"bm25\"\n[params]\nk1 = 99\n", "params.k1"),
+    ("model = \"bm25\"\n[params]\nnosuch = 1\n", "params.nosuch"),
     ("[params]\nk1 = 1.0\n", "params"),
     ("model = \"nope\"\n", "model"),
     ("model = 5\n", "model"),
@@ -192,7 +192,9 @@ BAD_TOML = [
 @pytest.mark.parametrize(("text", "field"), BAD_TOML, ids=[f for _, f in BAD_TOML])
 def test_a_bad_workbench_toml_is_one_error(tmp_path: Path, text: str, field: str) -> None:
     (tmp_path / "workbench.toml").write_text(text, encoding="utf-8")
-    with pytest.raises(FormatError, match=f"workbench.toml: field '{field}'"):
+    # a value in [params] on its own line: named with it
+    line = ":3" if field.startswith("params.") else ""
+    with pytest.raises(FormatError, match=re.escape(f"workbench.toml{line}: field '{field}'")):
         read_sample_settings(tmp_path)
 
 
@@ -313,7 +315,7 @@ def test_numbers_too_large_and_nesting_too_deep_are_refused(tmp_path: Path) -> N
     base = {"version": 2, "dataset": str(tmp_path), "model": "bm25"}
     cases = {
         "big.json": (_json.dumps({**base, "params": {"k1": 10 ** 400}}),
-                     "field 'params': parameter k1 must be a number"),
+                     "field 'params.k1': must be a number"),
         "inf.json": (_json.dumps({**base, "tuned_on": {"trained_on": [], "held_out_queries":
                                                        1e400}}).replace("Infinity", "1e400"),
                      "field 'tuned_on': held_out_queries: expected a count of queries"),
@@ -337,6 +339,35 @@ def test_a_split_the_dataset_lacks_is_said_from_the_session_file(tmp_path: Path)
         TuningSession().load(path)
     text = str(info.value)
     assert text.startswith(f"{path}: field 'split': ") and "nosuch" in text
+
+
+def test_a_bad_value_is_named_with_its_line_and_its_field_once(tmp_path: Path) -> None:
+    """A bad value named no line, and its field by the table it sat in ('params'); a split
+    the folder lacks said the path and the field twice (review rv4 L)."""
+    data = {**_good(tmp_path), "version": 2, "baseline": None,
+            "configurations": [{"name": "a", "model": "bm25", "params": {"k1": 1.7}},
+                               {"name": "b", "model": "bm25", "params": {"k1": 1.7, "b": 7}}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, t in enumerate(lines, 1) if t.strip() == '"b": 7')
+    with pytest.raises(FormatError) as info:
+        TuningSession().load(path)
+    assert str(info.value) == (f"{path}:{line}: field 'configurations[1].params.b': must be "
+                               "a number in [0, 1], got 7")
+    data["configurations"][1]["params"]["b"] = 0.5
+    data["params"] = {"k1": 99}
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        TuningSession().load(path)
+    assert str(info.value) == f"{path}:6: field 'params.k1': must be a number in [0, 3], got 99"
+    data["params"], data["split"] = {}, "nosuch"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        TuningSession().load(path)
+    said = str(info.value)
+    assert said.startswith(f"{path}: field 'split': {SAMPLES / 'tea-beir'} does not load: ")
+    assert said.count("field 'split'") == 1 and said.count(str(SAMPLES / "tea-beir")) == 1
 
 
 def test_a_typed_query_comes_back_with_the_session(tmp_path: Path) -> None:
@@ -400,11 +431,11 @@ def test_text_for_a_number_names_the_parameter(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(FormatError) as info:
         read_session_file(path)
-    assert str(info.value) == (f"{path}: field 'params.k1': expected a number, found the "
+    assert str(info.value) == (f"{path}:1: field 'params.k1': expected a number, found the "
                                "text '1.2' (write it without quotes)")
     (tmp_path / "workbench.toml").write_text('model = "bm25"\n[params]\nb = "0.5"\n')
     with pytest.raises(FormatError, match=re.escape(
-            "workbench.toml: field 'params.b': expected a number")):
+            "workbench.toml:3: field 'params.b': expected a number")):
         read_sample_settings(tmp_path)
 
 

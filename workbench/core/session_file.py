@@ -410,11 +410,17 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
                           field=params_field)
     for name, value in raw.items():  # JSON and TOML have numbers and true/false: text for
         # one is a hand-edit's mistake (the -p NAME=VALUE of the command line reads text)
+        field = f"{params_field}.{name}"  # each value named at its own depth, with its line
         kind = model.schema[name].kind if name in model.schema else None
         if isinstance(value, str) and kind in ("float", "int", "bool"):
             raise FormatError(path, f"expected {'true or false' if kind == 'bool' else 'a number'}"
                               f", found the text {value!r} (write it without quotes)",
-                              field=f"{params_field}.{name}")
+                              field=field, line=key_line(path, field))
+        try:
+            model.schema[name].validate(value)
+        except ParamError as exc:  # "must be a number in [0, 3], got 99", the name once
+            raise FormatError(path, str(exc).removeprefix(f"parameter {name} "), field=field,
+                              line=key_line(path, field)) from None
     try:
         resolved = model.schema.resolve(raw)
     except ParamError as exc:
@@ -427,6 +433,55 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
         except EmbeddingError as exc:
             raise FormatError(path, str(exc), field=f"{params_field}.embedding_model") from None
     return {name: resolved[name] for name in raw}
+
+
+def key_line(path: Path, field: str) -> int | None:
+    """The line of `field` ("params.k1", "configurations[2].params.b") in the JSON or TOML
+    file `path`, found by its keys in turn (a list's item by counting its items), or None."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError):
+        return None
+    toml = path.suffix == ".toml"
+    at, found = 0, None
+    for part in field.split("."):
+        item = re.fullmatch(r"(.+)\[(\d+)\]", part)
+        key = item.group(1) if item else part
+        pattern = (rf'^\s*(\[\s*)?"?{re.escape(key)}"?\s*(\]|=)' if toml
+                   else rf'"{re.escape(key)}"\s*:')
+        found = re.compile(pattern, re.M).search(text, at)
+        if found is None:
+            return None
+        at = found.end()
+        if item is not None:
+            start = _list_item(text, at, int(item.group(2)))
+            if start is None:
+                return None
+            at = start
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def _list_item(text: str, at: int, index: int) -> int | None:
+    """Where item `index` of the JSON list that opens after `at` starts."""
+    depth, n, quoted, escaped = 0, -1, False, False
+    for i in range(at, len(text)):
+        c = text[i]
+        if quoted:
+            quoted, escaped = (not (c == '"' and not escaped)), (c == "\\" and not escaped)
+            continue
+        if c == '"':
+            quoted = True
+        if c in "[{":
+            depth += 1
+            if depth == 2:
+                n += 1
+                if n == index:
+                    return i
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return None
+    return None
 
 
 def write_session_file(s: TuningSession, path: str | Path,
@@ -515,7 +570,11 @@ def read_session(path: str | Path, dataset_at: str | None = None) -> LoadedSessi
                                split=plan.split)
     except FormatError as err:  # the session names what is wrong: said from it
         field = err.field if err.field in ("split", "queries", "qrels") else "dataset"
-        raise FormatError(Path(path), f"{plan.dataset} does not load: {err}",
+        said = str(err)
+        if Path(err.path) == Path(plan.dataset) and err.line is None:  # path and field once
+            said = err.message if err.field in (None, field) else \
+                f"field '{err.field}': {err.message}"
+        raise FormatError(Path(path), f"{plan.dataset} does not load: {said}",
                           field=field) from None
     dataset = _with_typed(dataset, plan.typed)
     # located under another name ("tea" found as "moved_tea"): the session's configurations
