@@ -407,11 +407,22 @@ class MoveExplained:
                 (1, self.beyond_b, self.rank_a, self.depth_b, self.limit_b)):
             if place is None or other is None or limit is None or depth < limit:
                 continue
-            if place != other:  # it moved too: what moved it is said, not "cut"
-                continue
             name = (self.name_a, self.name_b)[side]
             whose = (f"the limit of {limit} under {name}" if name else
                      f"the {('first', 'second')[side]} configuration's limit of {limit}")
+            tied = (self.tied_a, self.tied_b)[side]
+            if tied:
+                # `place` is where its tie starts, not its place: the same place only where
+                # its score held and the other side's place lies within the tie (m44, #3
+                # under one and in a tie from #3 on, had fallen 0.688 → 0.4 and sat at #7)
+                same = abs(self.total_b - self.total_a) <= 1e-9 * max(1.0, abs(self.total_a))
+                if not same or not place <= other <= place + tied:
+                    continue
+                others = f"{tied:,} other{'s' if tied > 1 else ''}"
+                return (f"its score held ({_plain(self.total_a)}), tied with {others} from "
+                        f"#{place} on, past {whose}: cut, not moved")
+            if place != other:  # it moved too: what moved it is said, not "cut"
+                continue
             return f"the same place (#{place}) under both, past {whose}: cut, not moved"
         return None
 
