@@ -272,6 +272,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out = [*subject(comp), *(f"note: {n}" for n in comp.notes), ""]
     header, rows = params_table(comp)
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
+    cases = case_lines(comp)
+    if cases:  # the data's own test, which tune optimises there by default: first
+        out += [*cases, ""]
     if comp.rows:
         out += [format_table(*metric_table(comp))]
         out += [f"note: {note}." for note in length_notes(comp)]
@@ -282,9 +285,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     many = many_tests_note(comp)
     if many:
         out.append(many)
-    cases = case_lines(comp)
-    if cases:
-        out += ["", *cases]
     out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows or figures
             else [format_table(*agreement_table(comp, args.k))])
     for i in range(1, len(comp.configs)):
