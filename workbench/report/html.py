@@ -46,15 +46,18 @@ from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
 from workbench.report.text import (
     AGREEMENT_NOTE,
+    BEYOND,
     LEVEL,
     MEASURE_TEXT,
     TRAINED_NOTE,
+    WEAK,
     agreement_table,
     case_lines,
     changed_params_toml,
     chart_metric,
     delta_text,
     difference_interval,
+    evidence,
     flags_as_code,
     has_judgments,
     headline_metric,
@@ -74,6 +77,7 @@ from workbench.report.text import (
     shipped_figures,
     shown_name,
     summary_lines,
+    tests_shown,
     trained_pair,
     untested_text,
 )
@@ -107,6 +111,7 @@ th.group{text-align:center;min-width:6em}
 .metrics-table th,.metrics-table td{padding:3px 6px}
 td.up,span.up{color:var(--up);font-weight:600}
 td.down,span.down{color:var(--down);font-weight:600}
+span.weak{color:var(--muted)}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:6px 0}
 dt{color:var(--muted)}
 dd{margin:0}
@@ -289,8 +294,12 @@ def _metrics(comp: Comparison) -> str:
              "the reverse): the interval assumes the differences near-normal, the test does "
              "not, so where they disagree the difference is borderline. ▲/▼: queries "
              "improved / worsened. A Δ is coloured (green better, red worse) only where p is "
-             "below 0.05; a bundle's files and tokens, a cost, and judged@, coverage, never."
-             "</p>")
+             "below 0.05"
+             + (f" and, among the {tests_shown(comp)} p-values shown, below 0.05 / "
+                f"{tests_shown(comp)} (☆: below 0.05 only, weak evidence)"
+                if any(evidence(comp, r, i) == WEAK for r in comp.rows
+                       for i in range(1, len(comp.configs))) else "")
+             + "; a bundle's files and tokens, a cost, and judged@, coverage, never.</p>")
     many = many_tests_note(comp)
     if many:
         notes += f'<p class="caveat">{escape(many)}</p>'
@@ -328,14 +337,16 @@ def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
             # judged@k is coverage, not quality: neither gain nor loss
             # nor is a bundle's size: fewer files is no gain where recall fell with it
             # and a difference within chance is no win or loss to a reader's eye either
-            p = r.p_values[i]
-            tone = ("" if training or comp.configs[i].name in comp.training or count
-                    or r.metric.startswith("judged@") or p is None or not p < 0.05
-                    else _sign_class(r.deltas[i], r.metric))
+            # by the rule the Markdown stars with and In short words (`evidence`): a p
+            # below 0.05 that is weak among many shown is marked ☆, not coloured
+            mark = "" if training else evidence(comp, r, i)
+            tone = _sign_class(r.deltas[i], r.metric) if mark == BEYOND else ""
+            weak = ' <span class="weak" title="p below 0.05, but weak evidence among the ' \
+                f'{tests_shown(comp)} p-values shown">☆</span>' if mark == WEAK else ""
             fitted = trained_pair(comp, i)  # no test against training scores: "—"
             cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
                       f'<td class="num {tone}">'
-                      f'{_minus(delta_text(r.deltas[i], count))}</td>',
+                      f'{_minus(delta_text(r.deltas[i], count))}{weak}</td>',
                       f'<td class="num">{"—" if fitted else _interval_text(ci, count)}</td>',
                       f'<td class="num">{"—" if fitted else escape(p_text(r.p_values[i]))}'
                       "</td>",

@@ -303,8 +303,10 @@ _MEANING = {
          "relevant documents",
     "r": "the share of each query's relevant documents found in the top {k}",
     "map": "precision averaged over the ranks of the relevant documents, to rank {k}",
-    "judged": "the share of the top {k} that has a judgment at all: coverage, not quality; "
-              "the other metrics count unjudged documents as not relevant",
+    "judged": "the share of what it returned in the top {k} (of at most {k} results) that "
+              "has a judgment at all: coverage, not quality; the other metrics count "
+              "unjudged documents as not relevant, and a longer list of unjudged results "
+              "lowers it",
 }
 
 
@@ -585,6 +587,35 @@ def metric_table(comp: Comparison, *, intervals: bool = False
     return header, rows
 
 
+BEYOND, WEAK = "beyond", "weak"
+
+
+def evidence(comp: Comparison, row: MetricRow, i: int) -> str:
+    """How the metric tables mark configuration i's difference on `row`, one rule for the
+    Markdown's ★, the HTML's colour and the window's (review rv3, F3 and F4: In short called
+    a p of 0.016 among 13 "weak evidence" while the table starred it "beyond chance", and the
+    Markdown starred judged@10, which the HTML never coloured): BEYOND where p is below 0.05
+    and, among many p-values shown, below 0.05 / their number (`weak_p`); WEAK where p is
+    below 0.05 only; "" otherwise, and always for training scores, judged@ (coverage) and a
+    bundle's files and tokens (a cost)."""
+    p = row.p_values[i]
+    if (p is None or not p < 0.05 or trained_pair(comp, i) or is_count(row.metric)
+            or row.metric.startswith("judged@")
+            or comp.configs[0].name in comp.training or comp.configs[i].name in comp.training):
+        return ""
+    return WEAK if weak_p(comp, p) else BEYOND
+
+
+def evidence_key(comp: Comparison) -> str:
+    """The key to the marks (`evidence`), said as the Markdown writes it."""
+    weak = any(evidence(comp, r, i) == WEAK for r in comp.rows
+               for i in range(1, len(comp.configs)))
+    return ("★: p below 0.05, a difference beyond chance by the paired test"
+            + (f"; ☆: p below 0.05 but {weak_p(comp, 0.0, always=True)}: not counted as beyond "
+               f"chance, which needs p below 0.05 / {tests_shown(comp)}" if weak else "")
+            + ". judged@ (coverage) and a bundle's files and tokens (a cost) are never marked.")
+
+
 def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[list[str]]]:
     """Configuration i against the first, one row per metric, for Markdown: headers that name
     the configuration (one table of 17 columns had repeated "Δ | p" for each, its name only
@@ -598,8 +629,9 @@ def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[lis
         count = is_count(r.metric)
         p = r.p_values[i]
         delta = minus_text(r.deltas[i], count)
-        if p is not None and p < 0.05 and not fitted and not count:
-            delta = f"{delta} ★"
+        mark = evidence(comp, r, i)
+        if mark:
+            delta = f"{delta} {'★' if mark == BEYOND else '☆'}"
         ci = interval_text(difference_interval(comp.per_query_delta(r.metric, i)), count)
         rows.append([r.metric, mean_text(r.means[0], count), mean_text(r.means[i], count),
                      delta, "—" if fitted else ci.replace("-", "−"),
@@ -791,7 +823,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                 lines += [f"### {md(comp.configs[i].name)} against {md(comp.configs[0].name)}",
                           ""]
             lines += [*_md_table(header, rows), ""]
-        lines += ["★: p below 0.05, a difference beyond chance by the paired test."]
+        lines += [md(evidence_key(comp))]
         lines += [line for note in length_notes(comp) for line in ("", f"**Note:** {md(note)}.")]
     elif has_judgments(comp):
         lines += ["", "## Metrics", "", "None: no metric was computed."]
@@ -997,8 +1029,20 @@ def length_notes(comp: Comparison) -> list[str]:
                    f"{'s' if most[j] != 1 else ''} a query{why}, {_and(others)} up to "
                    f"{longest:,}: the {_and(metrics)} of {config.name} count only what it "
                    "returned, so a difference there is partly how many results are "
-                   "returned, not how well they are ordered")
+                   "returned, not how well they are ordered" + _judged_share(comp))
     return out
+
+
+def _judged_share(comp: Comparison) -> str:
+    """For length_notes: judged@k is a share of what a list returned (min(k, returned)), so a
+    longer list of unjudged results reads lower though nothing it had before left (review
+    rv3, F3: judged@10 "worse, p 0.002" for limit 5 → 10)."""
+    judged = [r.metric for r in comp.rows if r.metric.startswith("judged@")]
+    if not judged:
+        return ""
+    return (f"; {_and(judged)} {'is a share' if len(judged) == 1 else 'are shares'} of what "
+            "each returned, so unjudged results in the longer lists lower "
+            f"{'it' if len(judged) == 1 else 'them'}")
 
 
 def _fewer(comp: Comparison, j: int) -> NDArray[np.bool_]:

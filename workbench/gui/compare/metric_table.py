@@ -3,9 +3,10 @@ then for each other configuration its mean, the difference Δ, the p-value of th
 randomisation test against the first and the queries improved ▲ / worsened ▼.
 
 The cells are `workbench.report.text.metric_table`'s, the text `workbench compare` prints, so
-the window and the report never disagree; Δ is green / red (`palette.delta_color`) only beyond
-chance (p below 0.05, as the report's footnote and its Markdown ★ have it; never for training
-scores), a p-value below 0.05 bold."""
+the window and the report never disagree; Δ is green / red (`palette.delta_color`) and its p
+bold only beyond chance by the report's rule (`report.text.evidence`: p below 0.05, and below
+0.05 / their number among many p-values shown; never for training scores, judged@ or a
+bundle's size), as the report's colours and its Markdown ★ have it."""
 
 from __future__ import annotations
 
@@ -28,11 +29,15 @@ from workbench.gui.metric_names import metric_label
 from workbench.gui.palette import delta_color, signed
 from workbench.report.text import (
     AGREEMENT_NOTE,
+    BEYOND,
+    WEAK,
     agreement_table,
+    evidence,
     is_count,
     metric_table,
     nouns,
     trained_pair,
+    weak_p,
 )
 
 SIGNIFICANT = 0.05
@@ -124,9 +129,10 @@ class MetricTable(QTableWidget):
                 # coloured by the report's rule (its footnote, the Markdown's ★): only a
                 # difference beyond chance (p < 0.05) is a gain or a loss to the eye
                 # (+0.0045 at p 1.000 had shown green beside a report that left it plain)
-                neutral = (fitted or row.metric.startswith("judged@")  # coverage
-                           or is_count(row.metric)  # a cost: fewer is no gain by itself
-                           or p is None or not p < SIGNIFICANT)
+                # and by the report's rule among many p-values (`evidence`): a p below 0.05
+                # that is weak evidence among 13 is neither coloured nor bold (review rv3, F4)
+                mark = evidence(comp, row, i)
+                neutral = mark != BEYOND
                 if not math.isnan(delta):  # the window's signs: ±0 for none, a real minus
                     d_item.setText(_count_delta(delta) if is_count(row.metric)
                                    else signed(delta, 4))
@@ -134,14 +140,18 @@ class MetricTable(QTableWidget):
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
                 d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}")
-                if p is not None and p < SIGNIFICANT and not fitted:
+                if mark == BEYOND:
                     font = QFont(p_item.font())
                     font.setBold(True)
                     p_item.setFont(font)
+                weak = f"p below 0.05, but {weak_p(comp, 0.0, always=True)}"
+                if mark == WEAK:
+                    d_item.setToolTip(f"{d_item.toolTip()} — {weak}: not coloured")
                 p_item.setToolTip(f"paired randomisation test of {name} against {first} on "
                                   f"{metric_label(row.metric)}: the chance of a difference at "
                                   "least this large if the two were interchangeable"
-                                  + (" (below 0.05: bold)" if p is not None else
+                                  + (f" ({weak}: not bold)" if mark == WEAK else
+                                     " (beyond chance: bold)" if p is not None else
                                      " (none: no judged query)"))
                 n_item.setToolTip(
                     "none against training scores: fitted to these queries, a difference "
