@@ -359,6 +359,11 @@ class MoveExplained:
     # ("" reads "the first configuration" / "the second")
     name_a: str = ""
     name_b: str = ""
+    # a document a scoring gate holds at 0 under both, returned by one side only because its
+    # min score of 0 keeps every candidate: (that side, its min score and value). Both sides'
+    # contributions are then the 0 it scores (a gated side's would-be lexical 7.39 against
+    # the other's 0 had read "lexical −7.39", and "let through" a gate that still held)
+    kept_at_zero: tuple[int, tuple[str, float]] | None = None
 
     def _name(self, side: int) -> str:
         """How configuration a (0) or b (1) is named in a sentence."""
@@ -465,6 +470,13 @@ class MoveExplained:
         filtered = self._filtered(parts)
         if filtered is not None:
             return self._with_settings(*filtered, order)
+        if self.kept_at_zero is not None:
+            side, floor = self.kept_at_zero
+            where = _move_words(self.rank_a, self.rank_b)
+            return self._with_settings(
+                where, f"the {self.gate_a} gate holds it at score 0 under both; "
+                f"{self._name(side)} returns it only because {_floor_text(floor)} keeps "
+                "candidates scoring 0", order)
         where = _move_words(self.rank_a, self.rank_b,
                             under_a or self._below(self.beyond_a, self.depth_a, self.tied_a,
                                                    self.limit_a, self.total_a, self.pruned_a),
@@ -563,6 +575,14 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
         if deciding & changed.keys():
             changed = {n: v for n, v in changed.items() if n in deciding}
     rank_a, rank_b = _rank_of(a, query, doc), _rank_of(b, query, doc)
+    kept = _kept_at_zero(comparison, i, (gate_a, gate_b), (rank_a, rank_b),
+                         (total_a, total_b), (parts_a, parts_b), all_changed)
+    if kept is not None:  # one gate, both sides: the min score moved it, and only that
+        gate_a = gate_b = gate_a or gate_b
+        parts_a, parts_b = np.zeros_like(parts_a), np.zeros_like(parts_b)
+        total_a = total_b = 0.0
+        if any(_is_min_score(n) for n in all_changed):
+            changed = {n: v for n, v in all_changed.items() if _is_min_score(n)}
     above_a, above_b = _above(a, query, rank_a), _above(b, query, rank_b)
     beyond_a, tied_a = (_place_beyond(a, query, doc) if rank_a is None and gate_a is None
                         else (None, 0))
@@ -619,7 +639,29 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          tuple(signal_labels(comparison.model, a.scores.signals)),
                          tuple(sig for _, sig in named),
                          _related(comparison.model, all_changed),
-                         comparison.configs[0].name, comparison.configs[i].name)
+                         comparison.configs[0].name, comparison.configs[i].name, kept)
+
+
+def _kept_at_zero(comparison: Comparison, i: int, gates: tuple[str | None, str | None],
+                  ranks: tuple[int | None, int | None], totals: tuple[float, float],
+                  parts: tuple[NDArray[np.float64], NDArray[np.float64]],
+                  changed: dict[str, tuple[ParamValue, ParamValue]]
+                  ) -> tuple[int, tuple[str, float]] | None:
+    """(the side that returns it, its min score) where a scoring gate zeroed `doc` on one
+    side and the other ranks it at 0 with no contribution under a min score of 0 or less:
+    the gate still holds there (a model whose min score of 0 keeps every candidate returns
+    the gated ones at 0, decision-memory's `floor.widen`), so only the min score moved it;
+    None otherwise."""
+    for gated, kept in ((0, 1), (1, 0)):
+        gate = gates[gated]
+        if (gate is None or gate in (LIMIT_GATE, MIN_SCORE_GATE) or gates[kept] is not None
+                or ranks[kept] is None or ranks[gated] is not None or totals[kept] != 0
+                or np.any(parts[kept] != 0)):
+            continue
+        floor = _gate_floor(comparison, (0, i)[kept], changed)
+        if floor[1] <= 0:
+            return kept, floor
+    return None
 
 
 def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> tuple[str, str]:
