@@ -53,7 +53,16 @@ from workbench.gui.bind import subscribe_many
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 from workbench.gui.palette import signed
 from workbench.gui.settings import first_size
-from workbench.report.text import TRAINED_NOTE, case_lines, trained_pair
+from workbench.report.text import (
+    TRAINED_NOTE,
+    case_lines,
+    headline_metric,
+    held_out_verdict,
+    length_notes,
+    many_tests_note,
+    tests_shown,
+    trained_pair,
+)
 
 from .config_list import ConfigurationList
 from .delta_chart import QueryDeltaChart
@@ -78,6 +87,32 @@ def moved_order(comp: Comparison, i: int, metric: str) -> list[int]:
     order = np.lexsort((np.arange(q), -churn, -size))
     return [int(x) for x in order if size[x] > 0 or churn[x] > 0]
 
+
+
+def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
+    """The report's cautions on the figures the window shows, each (short, as the report
+    words it): tune's held-out verdict of each tuned configuration, each list-length note
+    and the many-p-values caution (review rv3, F6: the window had shown a longer list's
+    +0.0552 green with none of them). Short, so that the metric table keeps its rows in
+    sight at 1,280 × 800; whole in the tooltip."""
+    metric = headline_metric(comp)
+    out = []
+    for c in comp.configs:
+        verdict = held_out_verdict(comp, c.name, metric) if c.name in comp.tuned else ""
+        if verdict:
+            said = f"{c.name!r}, by tune's held-out {metric}: {verdict}"
+            out.append((said, said))
+    for note in length_notes(comp):
+        lengths = note.split(": ", 1)[0]
+        out.append((f"{lengths}: a difference is partly how many results are returned, not "
+                    "how well they are ordered", f"{note}."))
+    many = many_tests_note(comp)
+    if many:
+        n = tests_shown(comp)
+        out.append((f"{n} p-values shown, none adjusted: a difference counts as beyond chance "
+                    f"(coloured, p bold) only where p is below 0.05 / {n} = "
+                    f"{0.05 / n:.2g}", many))
+    return out
 
 class CompareWindow(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
@@ -373,8 +408,12 @@ class CompareWindow(QWidget):
             *case_lines(comp)]))  # pi-lodestone's cases passing
         notes = [*comp.notes, *([TRAINED_NOTE] if any(
             trained_pair(comp, i) for i in range(1, len(comp.configs))) else [])]
-        self.table_note.setText("\n".join(notes))
-        self.table_note.setVisible(bool(notes))
+        cautions = window_cautions(comp)
+        shown = [*notes, *(short for short, _ in cautions)]
+        self.table_note.setText("\n".join(shown))
+        self.table_note.setToolTip("\n\n".join([*notes, *(whole for _, whole in cautions)])
+                                   if cautions else "")
+        self.table_note.setVisible(bool(shown))
         self._show_comparison()
         self._enable_actions()
         if self._pending_export is not None:
