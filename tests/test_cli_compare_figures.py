@@ -65,14 +65,23 @@ def test_compare_without_judgments_shows_what_each_returns(
     assert "queries: same order" in out  # the rankings side by side, as before
 
 
-def test_report_refuses_the_figures_pointing_to_compare(
+def test_report_writes_the_figures_compare_shows(
         tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    # it had refused them, pointing to compare: the report is what gets shared (review rv3,
+    # F7)
     out = f"{tmp_path}/r.md"
     assert main(["report", EVAL, "-m", "decision-memory", "--defaults", "-p",
-                 "inject_min_score=30", "--metrics", "results", "-o", out]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "--metrics results" in err
-    assert "workbench compare" in err
+                 "inject_min_score=30", "--metrics", "results", "-o", out]) == 0
+    capsys.readouterr()
+    assert main(["compare", EVAL, "-m", "decision-memory", "--defaults", "-p",
+                 "inject_min_score=30", "--metrics", "results"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines()
+               if line.startswith("results "))
+    # the same figures as compare's row: its mean under each, its Δ
+    with open(out, encoding="utf-8") as f:
+        text = f.read()
+    assert "## What each returns" in text
+    assert "| results | " + " | ".join(row.split()[1:4]) + " |" in text
 
 
 def _result(counts: list[int]) -> SimpleNamespace:

@@ -7,7 +7,6 @@ with their explain diff."""
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +35,7 @@ from workbench.cli.output import check_output, check_outputs_apart, input_files,
 from workbench.core.comparison import Configuration, compare_configurations, configuration_file
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
-from workbench.core.metrics import BUNDLE_METRICS, metric_label
+from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError, parse_assignments
 from workbench.core.pipeline import DEFAULT_METRICS
@@ -59,16 +58,15 @@ from workbench.report.text import (
     TRAINED_NOTE,
     agreement_table,
     case_lines,
+    figure_notes,
+    figure_table,
     length_notes,
     many_tests_note,
     markdown,
     metric_table,
     mover_lines,
     movers_heading,
-    nouns,
-    p_text,
     params_table,
-    shown_name,
     subject,
     trained_pair,
 )
@@ -131,7 +129,7 @@ def add_commands(sub: Any) -> None:
 
 def _comparison(args: argparse.Namespace, with_figures: bool = False
                 ) -> tuple[Any, list[FigureRow]]:
-    """The configurations compared on the data; with `with_figures` (compare, not report),
+    """The configurations compared on the data; with `with_figures` (compare and report),
     the selection figures --metrics names (all three by default without judgments, for a
     model with a min score or limit), each configuration's against the first's."""
     try:
@@ -157,10 +155,6 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     named = [m.strip() for m in (args.metrics or "").split(",") if m.strip()]
     figures = list(dict.fromkeys(m.lower() for m in named if m.lower() in FIGURES))
     asked = ",".join(m for m in named if m.lower() not in FIGURES)
-    if figures and not with_figures:  # named, not "unknown": compare shows them
-        raise UsageError(f"--metrics {','.join(figures)}: what a selection returns is not in "
-                         "the report; `workbench compare` with the same arguments (no --out) "
-                         "shows it for each configuration")
     metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
                            else _default_metrics(args, model))
                if asked or not figures else [])
@@ -184,7 +178,8 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     comp.training = training_configurations(dataset, tuned_notes(configs, model.id))
     comp.tuned = dict(tuned_notes(configs, model.id))
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
-    return comp, compare_figures(figures, comp.results, comp.counted, chars)
+    comp.figures = compare_figures(figures, comp.results, comp.counted, chars)
+    return comp, comp.figures
 
 
 def _inline(model: Any, assignments: Sequence[str]) -> Configuration:
@@ -303,47 +298,11 @@ def figure_lines(comp: Any, rows: Sequence[FigureRow]) -> list[str]:
     """What each configuration's selection returns (`selection_figures.compare_figures`), as
     a table with each difference against the first, and what its columns say: Δ and the
     queries with more / fewer, no better or worse (a selection trades what it returns for
-    what it costs)."""
-    _, queries = nouns(comp)
-    header = ["returns", shown_name(comp, comp.configs[0].name)]
-    for c in comp.configs[1:]:
-        header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
-    table = []
-    for r in rows:
-        row = [r.figure, _figure_text(r.figure, r.means[0])]
-        for i in range(1, len(comp.configs)):
-            fitted = trained_pair(comp, i)
-            row += [_figure_text(r.figure, r.means[i]),
-                    _figure_text(r.figure, r.deltas[i], signed=True),
-                    "—" if fitted else p_text(r.p_values[i]),
-                    f"{r.more[i]:,}/{r.fewer[i]:,}"]
-        table.append(row)
-    n = int(comp.counted.sum())
-    over = (f"over the {n:,} judged {queries}" if comp.dataset.qrels
-            else f"over all {n:,} {queries}")
-    lines = [format_table(header, table)]
-    lines += [f"({r.figure}: {metric_label(r.figure)}, mean {over}"
-              + (", estimated as pi-lodestone does: snippet characters / 4"
-                 if r.figure == "injected_tokens" else "") + ")" for r in rows]
-    one = queries[:-3] + "y" if queries.endswith("ies") else queries.removesuffix("s")
-    lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
-                 f"much is returned, not how well. more/fewer: the {queries} on which it "
-                 "returns more / less" + (" (empty: newly empty / no longer)" if any(
-                     r.figure == "empty" for r in rows) else "") + ". p: paired "
-                 f"randomisation test of the per-{one} differences, whether it returns a "
-                 f"different amount beyond {one}-to-{one} chance (blank: no {one} differs)")
-    return lines
-
-
-def _figure_text(name: str, value: float, *, signed: bool = False) -> str:
-    """A figure's mean (or difference) as eval prints it: results to two decimals, the % of
-    empty queries and the tokens to one."""
-    if math.isnan(value):
-        return "–"
-    digits = 2 if name == "results" else 1
-    shown = round(value, digits) + 0.0  # + 0.0: −0.0 → 0.0
-    # an ASCII minus, as the metric table above it writes its Δ
-    return f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}"
+    what it costs). The report shows the same table (`report.text.figure_table`)."""
+    comp.figures = list(rows)
+    notes = figure_notes(comp)
+    return [format_table(*figure_table(comp)), *(f"({line})" for line in notes[:-1]),
+            notes[-1]]
 
 
 REPORT_ENDINGS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
@@ -368,7 +327,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     path = check_output(args.out, "--out")
     check_outputs_apart([("--out", path)], input_files(args))
     fmt = report_format(args.format, args.out)
-    comp, _ = _comparison(args)
+    comp, _ = _comparison(args, with_figures=True)  # what each returns, as compare shows
     render = markdown if fmt == "md" else html_report
     write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
     if path is not None:  # on standard output, as eval, sweep and tune say where they wrote

@@ -106,6 +106,10 @@ class Comparison:
     # judged queries whose judgments were set aside (a configuration was tuned on them):
     # `dataset` counts the others only
     set_aside: int = 0
+    # what each configuration's selection returns (`selection_figures.compare_figures`:
+    # results, empty, injected tokens), where asked for or where nothing is judged: the
+    # figures an unjudged comparison has, shown by compare and the report alike
+    figures: list[Any] = field(default_factory=list)
     # the queries of the query file left out as unjudged, said beside the judged count
     # ("36 without judgments left out"; `core.checks.left_out_text`); "" where none was
     left_out: str = ""

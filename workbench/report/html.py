@@ -58,6 +58,8 @@ from workbench.report.text import (
     delta_text,
     difference_interval,
     evidence,
+    figure_notes,
+    figure_table,
     flags_as_code,
     has_judgments,
     headline_metric,
@@ -173,17 +175,20 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         f"<p>{escape(comp.model.id)} on {escape(comp.dataset.name)}: "
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}</p>",
-        _nav(measured), _compared(comp, k), _metrics(comp) if measured else "",
+        _nav(measured, bool(comp.figures)), _compared(comp, k),
+        _metrics(comp) if measured else "", _returns(comp),
         _agreement(comp, k), _per_query(comp, metric) if measured else "",
         _movers(comp, k, top), _distributions(comp, k), _settings(comp),
         hint, "</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
-def _nav(measured: bool) -> str:
+def _nav(measured: bool, returns: bool = False) -> str:
     """The links to the report's sections; those of the metrics only where there are some."""
     links = [("compared", "compared"), ("parameters", "parameters"),
-             *([("metrics", "metrics")] if measured else []), ("agreement", "agreement"),
+             *([("metrics", "metrics")] if measured else []),
+             *([("returns", "what each returns")] if returns else []),
+             ("agreement", "agreement"),
              *([("per-query", "per query")] if measured else []), ("movers", "movers"),
              ("distributions", "scores"), ("settings", "settings to ship")]
     return ("<nav>" + "".join(f'<a href="#{a}">{t}</a>' for a, t in links)
@@ -246,6 +251,19 @@ def _compared(comp: Comparison, k: int = 10) -> str:
     return (f'<section id="compared"><h2>What was compared</h2>{notes}<dl>{dl}</dl>'
             f"<h3>Configurations</h3>{configs}"
             f'<h3 id="parameters">Parameters that differ</h3>{params}</section>')
+
+
+# -- what each returns --
+
+def _returns(comp: Comparison) -> str:
+    """What each configuration's selection returns (results, empty, injected tokens), as
+    `workbench compare` prints it: an unjudged comparison's only figures (review rv3, F7)."""
+    if not comp.figures:
+        return ""
+    header, rows = figure_table(comp)
+    notes = "".join(f'<p class="note">{escape(line)}</p>' for line in figure_notes(comp))
+    return (f'<section id="returns"><h2>What each returns</h2>'
+            f'<div class="wide">{_table(header, rows)}</div>{notes}</section>')
 
 
 # -- metrics --

@@ -827,6 +827,10 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         lines += [line for note in length_notes(comp) for line in ("", f"**Note:** {md(note)}.")]
     elif has_judgments(comp):
         lines += ["", "## Metrics", "", "None: no metric was computed."]
+    if comp.figures:  # what each returns: an unjudged comparison's only figures
+        header, rows = figure_table(comp)
+        lines += ["", "## What each returns", "", *_md_table(header, rows), "",
+                  *(f"- {md(line)}" for line in figure_notes(comp))]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         lines += ["", md(TRAINED_NOTE)]
     many = many_tests_note(comp)
@@ -1245,6 +1249,79 @@ def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
             recall.metric if recall is not None else "")
 
 
+def figure_text(name: str, value: float, *, signed: bool = False) -> str:
+    """A selection figure's mean (or difference) as eval prints it: results to two decimals,
+    the % of empty queries and the tokens to one."""
+    if math.isnan(value):
+        return "–"
+    digits = 2 if name == "results" else 1
+    shown = round(value, digits) + 0.0  # + 0.0: −0.0 → 0.0
+    # an ASCII minus, as the metric table writes its Δ
+    return f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}"
+
+
+def figure_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+    """What each configuration's selection returns (`Comparison.figures`), with each
+    difference against the first: Δ, p and the queries with more / fewer."""
+    header = ["returns", shown_name(comp, comp.configs[0].name)]
+    for c in comp.configs[1:]:
+        header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
+    table = []
+    for r in comp.figures:
+        row = [r.figure, figure_text(r.figure, r.means[0])]
+        for i in range(1, len(comp.configs)):
+            fitted = trained_pair(comp, i)
+            row += [figure_text(r.figure, r.means[i]),
+                    figure_text(r.figure, r.deltas[i], signed=True),
+                    "—" if fitted else p_text(r.p_values[i]),
+                    f"{r.more[i]:,}/{r.fewer[i]:,}"]
+        table.append(row)
+    return header, table
+
+
+def figure_notes(comp: Comparison) -> list[str]:
+    """What figure_table's rows and columns say: neither way better."""
+    from workbench.core.metrics import metric_label
+
+    _, queries = nouns(comp)
+    one = singular(queries)
+    n = int(comp.counted.sum())
+    over = (f"over the {n:,} judged {queries}" if comp.dataset.qrels
+            else f"over all {n:,} {queries}")
+    lines = [f"{r.figure}: {metric_label(r.figure)}, mean {over}"
+             + (", estimated as pi-lodestone does: snippet characters / 4"
+                if r.figure == "injected_tokens" else "") for r in comp.figures]
+    lines.append(f"Δ against {comp.configs[0].name!r}, neither way better: these say how "
+                 f"much is returned, not how well. more/fewer: the {queries} on which it "
+                 "returns more / less" + (" (empty: newly empty / no longer)" if any(
+                     r.figure == "empty" for r in comp.figures) else "") + ". p: paired "
+                 f"randomisation test of the per-{one} differences, whether it returns a "
+                 f"different amount beyond {one}-to-{one} chance (blank: no {one} differs)")
+    return lines
+
+
+def figure_summary(comp: Comparison, i: int) -> str:
+    """In short's sentence of what configuration i returns against the first (" Per query:
+    results 0.95 → 0.71 (p 0.062), empty 33.3% → 42.9%, injected tokens 33.8 → 24.5."),
+    "" without figures (review rv3, F7: the token cost a min score trades was left out)."""
+    said = []
+    for r in comp.figures:
+        if r.deltas[i] == 0 and not r.more[i] and not r.fewer[i]:
+            continue
+        unit = "%" if r.figure == "empty" else ""
+        p = r.p_values[i]
+        said.append(f"{r.figure.replace('_', ' ')} {figure_text(r.figure, r.means[0])}{unit} "
+                    f"→ {figure_text(r.figure, r.means[i])}{unit}"
+                    + (f" (p {p_text(p)})" if p is not None and not trained_pair(comp, i)
+                       else ""))
+    if not said:
+        return " It returns the same: " + ", ".join(
+            f"{r.figure.replace('_', ' ')} {figure_text(r.figure, r.means[0])}"
+            for r in comp.figures) + "." if comp.figures else ""
+    _, queries = nouns(comp)
+    return f" What it returns, mean a {singular(queries)}: {'; '.join(said)}."
+
+
 def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     """The comparison in a few sentences, for a reader who will not read the tables: per
     configuration, its headline metric against the first (held out, or training scores),
@@ -1255,7 +1332,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     metric = headline_metric(comp)
     row = next((r for r in comp.rows if r.metric == metric), None)
     if row is None and not has_judgments(comp):  # no metric: how much the rankings change
-        return [agreement_summary(comp, i, k) for i in range(1, len(comp.configs))]
+        return [agreement_summary(comp, i, k) + figure_summary(comp, i)
+                for i in range(1, len(comp.configs))]
     if row is None:
         return []
     passed = cases_passed(comp)
@@ -1334,6 +1412,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             said += cost + _also_beyond_chance(comp, i, metric, recall, weak_said=bool(weak))
             said += _shorter_lists(comp, i)
             said += tied_gain(comp, i, metric)
+        said += figure_summary(comp, i)
         untested = comp.untested(i)
         said += f" Not exercised: {untested_text(comp, i)}" if untested else ""
         if passed is not None and trained_pair(comp, i):  # pi-lodestone's own measure
