@@ -299,8 +299,9 @@ _MEANING = {
             "best order possible (0–1, higher is better)",
     "mrr": "1 / the rank of the first relevant document within the top {k} (1 = first, "
            "0.5 = second; 0 when none)",
-    "p": "the share of the top {k} that is relevant; capped where a query has fewer than {k} "
-         "relevant documents",
+    "p": "the relevant documents in the top {k}, divided by {k} always (trec_eval's P@{k}): "
+         "its best possible value is below 1 where a query has fewer than {k} relevant "
+         "documents",
     "r": "the share of each query's relevant documents found in the top {k}",
     "map": "precision averaged over the ranks of the relevant documents, to rank {k}",
     "judged": "the share of what it returned in the top {k} (of at most {k} results) that "
