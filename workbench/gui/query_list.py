@@ -351,6 +351,13 @@ class QueryList(QWidget):
         self.remove_typed.setEnabled(self.session.is_typed(self.session.query))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.filter_edit and event.type() == QEvent.Type.ShortcutOverride \
+                and isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape \
+                and self.filter_edit.text():
+            # the filter's Esc, not the window's (Tools ▸ Cancel prepare had taken it while
+            # a preparation ran: clearing the filter cancelled the embedding)
+            event.accept()
+            return True
         if watched is self.filter_edit and event.type() == QEvent.Type.KeyPress \
                 and isinstance(event, QKeyEvent) and not event.modifiers() & ~(
                     Qt.KeyboardModifier.KeypadModifier):
