@@ -46,3 +46,17 @@ def test_notes_fit_100_columns_without_a_terminal(argv: list[str], tmp_path: Pat
     long = [line for line in out.splitlines() if len(line) > 100]
     assert long == []
     assert "parameters:" in out or "judgments:" in out
+
+
+def test_a_path_with_spaces_is_kept_on_one_line(tmp_path: Path) -> None:
+    """A folder named "My Work Folder" had been broken at its spaces, so a copy of the path
+    from the terminal carried a newline and an indent."""
+    folder = tmp_path / "My Work Folder" / "retrieval data sets"
+    folder.mkdir(parents=True)
+    out = folder / "best params.toml"
+    out.write_text("")
+    line = f"the starting values written to {out}: the file the next command reads"
+    wrapped = wrap(line, 60)
+    assert any(str(out) in ln for ln in wrapped.splitlines())
+    assert all(len(ln) <= 60 for ln in wrapped.splitlines() if str(out) not in ln)
+    assert wrap("a path that does not exist/with spaces in it " * 3, 30).count("\n") >= 3

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import textwrap
@@ -67,10 +68,33 @@ def wrap(text: str, width: int | None = None, *, hang: int = 2) -> str:
             out.append(line)
             continue
         lead = line[:len(line) - len(line.lstrip(" "))]
-        out.append(textwrap.fill(line.strip(" "), width, initial_indent=lead,
+        out.append(textwrap.fill(_keep_paths(line.strip(" ")), width, initial_indent=lead,
                                  subsequent_indent=lead + " " * hang, break_long_words=False,
-                                 break_on_hyphens=False))
+                                 break_on_hyphens=False).replace(_JOIN, " "))
     return "\n".join(out)
+
+
+_JOIN = "\x1f"  # stands for a space inside a path while a line is wrapped
+_TRAILING = ".,:;)'\""
+
+
+def _keep_paths(line: str) -> str:
+    """`line` with the spaces inside the paths it names (those that exist: the data read, the
+    file just written) held, so that wrapping never breaks "My Work Folder/x.toml" across
+    two lines, which a copy from the terminal would then carry."""
+    words = line.split(" ")
+    i = 0
+    while i < len(words):
+        if "/" in words[i] or words[i].startswith("~"):
+            best = i
+            for j in range(i + 1, min(len(words), i + 12)):
+                candidate = " ".join(words[i:j + 1]).rstrip(_TRAILING).lstrip("('\"")
+                if os.path.exists(os.path.expanduser(candidate)):
+                    best = j
+            if best > i:
+                words[i:best + 1] = [_JOIN.join(words[i:best + 1])]
+        i += 1
+    return " ".join(words)
 
 
 def say(text: str = "", *, file: Any = None, hang: int = 2) -> None:
