@@ -143,6 +143,9 @@ def context_problems(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
     return out
 
 
+LIMIT_MAX = 2**31 - 1  # a query's own limit, at most (any larger cuts nothing either)
+
+
 def query_spec(query: Query, params: Params, default_now: float, n_docs: int) -> QuerySpec:
     ctx = query.context
     form = str(params["query_form"])
@@ -169,8 +172,9 @@ def query_spec(query: Query, params: Params, default_now: float, n_docs: int) ->
         text=text, note=note, cwd=cwd if isinstance(cwd, str) and cwd else None, now_ms=now,
         mode=_mode(ctx), project_only=_flag(ctx.get("project_only")),
         min_score=_number(ctx.get("min_score")),
-        # past the corpus a limit cuts nothing ("1e20" from a CSV had overflowed int64)
-        limit=-1 if math.isnan(limit) else max(0, int(min(limit, n_docs))),
+        # kept as given, within int32 ("1e20" from a CSV had overflowed int64; past the
+        # corpus a limit cuts nothing, but it is the limit the query names, as said)
+        limit=-1 if math.isnan(limit) else max(0, int(min(limit, LIMIT_MAX))),
         candidates=candidates,
         as_of=bool(params["replay_as_of_turn"]) and "injected_ids" in ctx
         and not math.isnan(now))
