@@ -68,6 +68,6 @@ def test_compare_gives_the_selection_figures_of_each_configuration(
     # defaults: both "apple" notes (8 tokens), none for "zzz"; limit 1: one note (4 tokens);
     # columns: defaults, limit=1, Δ, p, queries with more/fewer ("zzz" returns none in both,
     # so no p for empty: nothing differs)
-    assert rows["results"] == ["1.00", "0.50", "−0.50", "1.000", "0/1"]
+    assert rows["results"] == ["1.00", "0.50", "-0.50", "1.000", "0/1"]
     assert rows["empty"] == ["50.0", "50.0", "+0.0", "0/0"]
-    assert rows["injected_tokens"] == ["4.0", "2.0", "−2.0", "1.000", "0/1"]
+    assert rows["injected_tokens"] == ["4.0", "2.0", "-2.0", "1.000", "0/1"]

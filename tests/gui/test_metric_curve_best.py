@@ -50,7 +50,7 @@ def test_the_best_says_its_gap_and_p_value_as_sweep_does(
     assert curve.best is not None and curve.best[0] == 0.65
     assert _label(curve).splitlines() == [
         "best 0.595 at Vector vs keyword (alpha) = 0.65",
-        "+0.004 over now, p = 0.55: within noise; picked on these queries"]
+        "+0.004 over now, p = 0.551: within noise; picked on these queries"]
     tip = curve.best_text.toolTip()
     assert tip == curve.best_dot.toolTip()
     assert ("+0.0039 nDCG@10 over the value in use, p = 0.551 over 26 judged queries (paired "
@@ -61,12 +61,12 @@ def test_the_best_says_its_gap_and_p_value_as_sweep_does(
 def test_a_significant_gap_is_not_called_noise_and_follows_the_value_in_use(
         qtbot: QtBot, capsys: pytest.CaptureFixture[str]) -> None:
     cli = _sweep_says(capsys, 1.0)
-    assert "+0.1176 ndcg@10, p = 7.63e-06 over 26 judged queries" in cli
+    assert "+0.1176 ndcg@10, p < 0.001 over 26 judged queries" in cli
     assert "significant at 0.05;" in cli
     curve = _curve(qtbot, 1.0)
-    assert _label(curve).splitlines()[1] == ("+0.118 over now, p = 7.6e-06; picked on these "
+    assert _label(curve).splitlines()[1] == ("+0.118 over now, p < 0.001; picked on these "
                                              "queries")
-    assert "p = 7.63e-06 over 26 judged queries (paired randomisation test), significant" in (
+    assert "p < 0.001 over 26 judged queries (paired randomisation test), significant" in (
         curve.best_text.toolTip())
     # the slider moved to the best: nothing is said against itself
     session: TuningSession = curve.session
@@ -78,7 +78,7 @@ def test_a_significant_gap_is_not_called_noise_and_follows_the_value_in_use(
 
 def test_a_sweep_on_the_worker_brings_the_test_too(qtbot: QtBot) -> None:
     curve = _curve(qtbot, 0.7, synchronous=False)
-    assert "p = 0.55: within noise" in _label(curve)
+    assert "p = 0.551: within noise" in _label(curve)
     curve.shutdown()
 
 

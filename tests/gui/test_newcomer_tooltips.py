@@ -41,7 +41,7 @@ def test_each_metric_card_says_what_its_metric_means(qtbot: QtBot) -> None:
     assert tips["nDCG@10"].startswith("nDCG@10: how high the relevant documents sit in the "
                                       "top 10, graded")
     assert "1 / the rank of the first relevant document within the top 10" in tips["MRR@10"]
-    assert "the share of the top 10 that is relevant" in tips["P@10"]
+    assert "the relevant documents in the top 10, divided by 10 always" in tips["P@10"]
     assert "relevant documents found in the top 10" in tips["R@10"]
     assert "relevant documents found in the top 100" in tips["R@100"]
     strip.session.set_k(5)  # the meaning follows k

@@ -37,6 +37,7 @@ from workbench.core.session import TuningSession
 from workbench.core.session_work import ComputeRequest, compute
 from workbench.core.tune import default_values, sweep_span, values_for
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
+from workbench.textout import p_equals
 
 from ._base import INK, ChartPanel, make_plot
 
@@ -534,10 +535,12 @@ class MetricCurve(ChartPanel):
             return ("as good as now: nothing to gain here",
                     "the value in use scores as well as the best over the judged queries")
         chance = test.p_value >= 0.05
-        short = (f"{test.delta:+.3f} over now, p = {test.p_value:.2g}"
+        # p as every command says it (sweep: "p < 0.001", not "p = 7.6e-06")
+        short = (f"{test.delta:+.3f} over now, {p_equals(test.p_value)}"
                  + (": within noise" if chance else "") + "; picked on these queries")
-        tip = (f"{test.delta:+.4f} {metric_label(metric)} over the value in use, p = "
-               f"{test.p_value:.3g} over {test.n} judged queries (paired randomisation test), "
+        tip = (f"{test.delta:+.4f} {metric_label(metric)} over the value in use, "
+               f"{p_equals(test.p_value)} over {test.n} judged queries (paired randomisation "
+               "test), "
                + ("not significant at 0.05: the difference may be chance" if chance
                   else "significant at 0.05")
                + "; the best was picked on these same queries, so the gap is optimistic — "
