@@ -1,5 +1,6 @@
-"""Esc in the query filter clears the filter, even while a preparation runs: Tools ▸ Cancel
-prepare's Esc had taken the key, so clearing a filter cancelled a long embedding."""
+"""Esc in the query filter clears the filter, even while a preparation runs, and Esc in a
+text field is the field's: Tools ▸ Cancel prepare's Esc had taken the key, so clearing a
+filter cancelled a long embedding."""
 
 from __future__ import annotations
 
@@ -32,6 +33,15 @@ def test_esc_in_filter_while_preparing(qtbot: QtBot, held_encoder: HeldFakeEncod
     assert fe.text() == "tea"
     qtbot.keyClick(fe, Qt.Key.Key_Escape)
     qtbot.wait(200)
+    assert fe.text() == "" and not fired
+    # nor does Esc in the box a query is typed into
+    ask = w.queries.ask_edit
+    ask.setFocus()
+    qtbot.waitUntil(ask.hasFocus)
+    qtbot.keyClicks(ask, "oolong")
+    qtbot.keyClick(ask, Qt.Key.Key_Escape)
+    qtbot.wait(200)
+    assert not fired and cancel.isEnabled()
     held_encoder.release.set()
     qtbot.wait(500)
     w.close()

@@ -7,12 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractScrollArea,
+    QApplication,
     QFileDialog,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -198,7 +200,13 @@ class WindowActions:
         self.pin = self._add(tools, "&Pin as baseline", s.pin_baseline, "Ctrl+B")
         self.clear = self._add(tools, "&Clear baseline", s.clear_baseline)
         # Esc: on only while a preparation runs, so it takes the key from nobody else then
+        # — but a text field's Esc stays the field's (typing a query or a phrase list and
+        # pressing Esc had cancelled a long embedding)
         self.cancel = self._add(tools, "C&ancel prepare", host.loop.cancel_prepare, "Esc")
+        self._esc_in_text = _EscStaysInTextFields(self.window)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self._esc_in_text)
         # on only while a preparation runs (it was on with nothing to cancel)
         self.cancel.setEnabled(False)
         self.cancel.setToolTip("stop the preparation under way (embedding, indexing)")
@@ -830,3 +838,21 @@ def _focus(widget: QWidget) -> None:
                 and child.isEnabled() and not isinstance(child, QAbstractScrollArea):
             child.setFocus(Qt.FocusReason.ShortcutFocusReason)
             return
+
+
+class _EscStaysInTextFields(QObject):
+    """Claims Esc for a text field of `window` that has the focus (a line edit, a spin
+    box's text), so that the window's Esc shortcut (Tools ▸ Cancel prepare) does not fire
+    from it: a field's Esc is the field's."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and event.key() == Qt.Key.Key_Escape and isinstance(watched, QLineEdit) \
+                and watched.window() is self.window:
+            event.accept()  # the field gets the key press; the shortcut does not fire
+            return True
+        return False
