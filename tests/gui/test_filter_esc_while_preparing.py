@@ -42,6 +42,13 @@ def test_esc_in_filter_while_preparing(qtbot: QtBot, held_encoder: HeldFakeEncod
     qtbot.keyClick(ask, Qt.Key.Key_Escape)
     qtbot.wait(200)
     assert not fired and cancel.isEnabled()
+    # nor in a parameter's spin box
+    spin = w.params.editors["min_similarity"].spin
+    spin.setFocus()
+    qtbot.waitUntil(spin.hasFocus)
+    qtbot.keyClick(spin, Qt.Key.Key_Escape)
+    qtbot.wait(200)
+    assert not fired and cancel.isEnabled()
     held_encoder.release.set()
     qtbot.wait(500)
     w.close()

@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractScrollArea,
+    QAbstractSpinBox,
     QApplication,
     QFileDialog,
     QLineEdit,
@@ -842,7 +843,7 @@ def _focus(widget: QWidget) -> None:
 
 class _EscStaysInTextFields(QObject):
     """Claims Esc for a text field of `window` that has the focus (a line edit, a spin
-    box's text), so that the window's Esc shortcut (Tools ▸ Cancel prepare) does not fire
+    box), so that the window's Esc shortcut (Tools ▸ Cancel prepare) does not fire
     from it: a field's Esc is the field's."""
 
     def __init__(self, window: QWidget) -> None:
@@ -851,7 +852,8 @@ class _EscStaysInTextFields(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
-                and event.key() == Qt.Key.Key_Escape and isinstance(watched, QLineEdit) \
+                and event.key() == Qt.Key.Key_Escape \
+                and isinstance(watched, QLineEdit | QAbstractSpinBox) \
                 and watched.window() is self.window:
             event.accept()  # the field gets the key press; the shortcut does not fire
             return True
