@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
-from workbench.core.params import ParamError, parse_assignments
+from workbench.core.params import ParamError, file_model, parse_assignments
 from workbench.core.pipeline import DEFAULT_METRICS
 from workbench.core.selection_figures import (
     FIGURES,
@@ -87,8 +88,13 @@ def add_commands(sub: Any) -> None:
                        "request")):
         p = sub.add_parser(name, help=helptext)
         add_data(p)
-        p.add_argument("--model", "-m", required=True, type=model_id,
-                       help=MODEL_HELP)
+        p.add_argument("--model", "-m", required=True, type=model_id, action="append",
+                       help=MODEL_HELP + "; repeat to compare models on the same data "
+                       "(-m codeledger -m bm25): each model with no --config of its own is "
+                       "compared at its defaults, named by the model, the first model's "
+                       "first configuration is what the others are compared with, a --config "
+                       "file goes to the model it names (else to the first), and --param "
+                       "sets the first model's values")
         # --params: every other command's name for a params file
         p.add_argument("--config", "--params", "-c", action="append", metavar="FILE.toml",
                        default=[],
@@ -96,7 +102,8 @@ def add_commands(sub: Any) -> None:
                        "named by its file name; repeat for each; the first is what the others "
                        "are compared with")
         p.add_argument("--defaults", action="store_true",
-                       help="the model's defaults as the first configuration")
+                       help="the model's defaults as the first configuration (with several "
+                       "models: each model's defaults)")
         p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", default=[],
                        help="one more configuration, after the --config files: the model's "
                        "defaults with these values, named by them (-p k1=1.6 -p b=0.5: "
@@ -132,54 +139,93 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     """The configurations compared on the data; with `with_figures` (compare and report),
     the selection figures --metrics names (all three by default without judgments, for a
     model with a min score or limit), each configuration's against the first's."""
-    try:
-        model = get_model(args.model)
-    except KeyError:
-        raise UsageError(f"--model {args.model}: no such model (valid: "
-                         f"{', '.join(model_ids())})") from None
-    configs: list[Configuration] = []
-    if args.defaults:
-        configs.append(Configuration("defaults", model.schema.defaults()))
-    for path in args.config:
-        try:
-            configs.append(configuration_file(model, path))
-        except ParamError as exc:
-            raise UsageError(f"--config {exc}") from None
-    if args.param:
-        configs.append(_inline(model, args.param))
-    if len(configs) < 2:
-        raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
-                         "--defaults for the model's defaults; --param NAME=VALUE for the "
-                         "defaults with values set)")
-    configs = _told_apart(configs)
+    models = _models(args.model)
+    model = models[0]
+    configs = _told_apart(_configurations(args, models))
     named = [m.strip() for m in (args.metrics or "").split(",") if m.strip()]
     figures = list(dict.fromkeys(m.lower() for m in named if m.lower() in FIGURES))
     asked = ",".join(m for m in named if m.lower() not in FIGURES)
     metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
-                           else _default_metrics(args, model))
+                           else _default_metrics(args, models))
                if asked or not figures else [])
-    check_bundle_metrics(metrics, model)
+    for each in models:
+        check_bundle_metrics(metrics, each)
     dataset = load_data(args)
     if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
-    if with_figures and not dataset.qrels and args.metrics is None and selects(model):
+    if (with_figures and not dataset.qrels and args.metrics is None
+            and any(selects(m) for m in models)):
         figures = list(FIGURES)  # what each returns, judged or not (as eval and sweep do)
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
+    lacking = [m.id for m in models if not hasattr(m, "bundles")]
+    bundle_note = (f"a bundle's figures are left out: {_and_ids(lacking)} "
+                   f"select{'s' if len(lacking) == 1 else ''} no bundle; eval -m "
+                   f"{next(m.id for m in models if hasattr(m, 'bundles'))} measures its "
+                   "bundles" if args.metrics is None and lacking
+                   and len(lacking) < len(models) and code_tasks(args, models[0]) else "")
     before = dataset
-    dataset, notes = held_out(dataset, configs, args.all_queries, model.id)
+    dataset, notes = held_out(dataset, configs, args.all_queries, model)
     with progress_bar("comparing") as bar:
         comp = compare_configurations(model, dataset, configs, metrics,
                                       progress=Progress(on_progress=bar))
     if not dataset.qrels:  # the rankings side by side: how alike, and what moved
         comp.measure_hint = judgments_hint(args, dataset)
-    comp.notes = notes
+    comp.notes = notes + ([bundle_note] if bundle_note else [])
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
-    comp.training = training_configurations(dataset, tuned_notes(configs, model.id))
-    comp.tuned = dict(tuned_notes(configs, model.id))
+    comp.training = training_configurations(dataset, tuned_notes(configs, model))
+    comp.tuned = dict(tuned_notes(configs, model))
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
     comp.figures = compare_figures(figures, comp.results, comp.counted, chars)
     return comp, comp.figures
+
+
+def _and_ids(ids: Sequence[str]) -> str:
+    return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
+
+
+def _models(named: Sequence[str]) -> list[Any]:
+    """The models -m names, each once, in order."""
+    out = []
+    for name in dict.fromkeys(named):
+        try:
+            out.append(get_model(name))
+        except KeyError:
+            raise UsageError(f"--model {name}: no such model (valid: "
+                             f"{', '.join(model_ids())})") from None
+    return out
+
+
+def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Configuration]:
+    """The configurations in the order compared: per model (in -m's order), its defaults
+    (--defaults, or a model of several with no configuration of its own), its --config
+    files, then the first model's --param values. With one model, each configuration is of
+    it; with several, each carries its model, and a file goes to the model it names."""
+    first = models[0]
+    mixed = len(models) > 1
+    by_id = {m.id: m for m in models}
+    files: dict[str, list[str]] = {m.id: [] for m in models}
+    for path in args.config:
+        named = file_model(path) if mixed else None
+        files[named if named is not None and named in by_id else first.id].append(path)
+    configs: list[Configuration] = []
+    for m in models:
+        own: list[Configuration] = []
+        for path in files[m.id]:
+            try:
+                own.append(configuration_file(m, path))
+            except ParamError as exc:
+                raise UsageError(f"--config {exc}") from None
+        if m is first and args.param:
+            own.append(_inline(m, args.param))
+        if args.defaults or (mixed and not own):
+            own.insert(0, Configuration(m.id if mixed else "defaults", m.schema.defaults()))
+        configs += [replace(c, model=m) for c in own] if mixed else own
+    if len(configs) < 2:
+        raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
+                         "--defaults for the model's defaults; --param NAME=VALUE for the "
+                         "defaults with values set; or a second --model)")
+    return configs
 
 
 def _inline(model: Any, assignments: Sequence[str]) -> Configuration:
@@ -226,16 +272,17 @@ def _told_apart(configs: list[Configuration]) -> list[Configuration]:
     return out
 
 
-def tuned_notes(configs: Sequence[Configuration], model_id: str,
+def tuned_notes(configs: Sequence[Configuration], model: Any,
                 said: list[str] | None = None) -> list[tuple[str, TunedOn]]:
     """Each configuration's name and the `[tuned]` record of its file, where it has one that
-    holds for its values (`TunedOn.applies_to`; why one does not, or not whole, in `said`)."""
+    holds for its values and its model (`model`, where the configuration names none;
+    `TunedOn.applies_to`; why one does not, or not whole, in `said`)."""
     out = []
     for c in configs:
         record = read_tuned_on(c.source) if c.source else None
         if record is None:
             continue
-        held, why = record.applies_to(model_id, c.params)
+        held, why = record.applies_to((c.model or model).id, c.params)
         if why and said is not None:
             said.append(f"{c.name!r}: {why}")
         if held is not None:
@@ -244,21 +291,24 @@ def tuned_notes(configs: Sequence[Configuration], model_id: str,
 
 
 def held_out(dataset: Dataset, configs: Sequence[Configuration], all_queries: bool,
-             model_id: str) -> tuple[Dataset, list[str]]:
+             model: Any) -> tuple[Dataset, list[str]]:
     """The judged queries no configuration was tuned on (read from the `[tuned]` table `tune
     --out` writes), unless `all_queries` or none is left; and what the reader is told."""
     said: list[str] = []
-    dataset, lines = held_out_queries(dataset, tuned_notes(configs, model_id, said),
+    dataset, lines = held_out_queries(dataset, tuned_notes(configs, model, said),
                                       all_queries)
     if lines and lines[0].startswith("compared on"):
         lines[0] += " (--all-queries compares on all)"
     return dataset, lines + said
 
 
-def _default_metrics(args: argparse.Namespace, model: Any) -> str:
-    if not code_tasks(args, model):
+def _default_metrics(args: argparse.Namespace, models: Sequence[Any]) -> str:
+    """The metrics compared where --metrics names none: a bundle's figures where every
+    model compared selects bundles (bm25 has none to set against codeledger's)."""
+    if not any(code_tasks(args, m) for m in models):
         return ",".join(DEFAULT_METRICS)
-    return CODE_COMPARE_METRICS if hasattr(model, "bundles") else CODE_METRICS
+    return (CODE_COMPARE_METRICS if all(hasattr(m, "bundles") for m in models)
+            else CODE_METRICS)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -286,7 +336,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
         if lines:
             out += ["", f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
-                    f"({movers_heading(comp, args.k)}):",
+                    f"({movers_heading(comp, args.k, i)}):",
                     *(f"  {line}" for line in lines)]
     if comp.measure_hint:  # after what it shows
         out += ["", f"note: to measure which ranks better, give {comp.measure_hint}"]

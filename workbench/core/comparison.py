@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +57,9 @@ class Configuration:
     name: str
     params: Params
     source: str = ""  # the file it was read from, if any
+    # the model these values are of, where a comparison sets models against each other
+    # (codeledger against bm25 on one repository); None: the comparison's own model
+    model: Model | None = None
 
 
 def configuration_file(model: Model, path: str | Path, name: str | None = None) -> Configuration:
@@ -68,13 +71,24 @@ def configuration_file(model: Model, path: str | Path, name: str | None = None) 
     return Configuration(name or " ".join(p.stem.split()) or p.stem, params, str(p))
 
 
-def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue]]:
+def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue | None]]:
     """The parameters whose values are not the same in every configuration, with each one's
-    value, in the schema's order."""
+    value, in the schema's order. Configurations of models with different parameters
+    (`Configuration.model` set; a preset such as codeledger-document has its model's): the
+    parameters any of them sets away from its own model's defaults, None where a
+    configuration's model has no such parameter (every parameter of two models at their
+    defaults had filled a table with nothing either changed)."""
     if not configs:
         return {}
-    names = list(configs[0].params)
-    return {n: [c.params[n] for c in configs] for n in names
+    if any(list(c.params) != list(configs[0].params) for c in configs[1:]):
+        names: dict[str, None] = {}
+        for c in configs:
+            defaults = c.model.schema.defaults() if c.model is not None else {}
+            names.update({n: None for n, v in c.params.items()
+                          if n in defaults and defaults[n] != v})
+        return {n: [c.params.get(n) for c in configs] for n in names}
+    names_ = list(configs[0].params)
+    return {n: [c.params[n] for c in configs] for n in names_
             if any(c.params[n] != configs[0].params[n] for c in configs[1:])}
 
 
@@ -136,9 +150,37 @@ class Comparison:
             return f"{judged:,} judged{left_out}"
         return f"{judged:,} judged and counted, {self.set_aside:,} tuned on set aside{left_out}"
 
+    def model_of(self, i: int) -> Model:
+        """The model configuration i is of."""
+        return self.configs[i].model or self.model
+
     @property
-    def differing(self) -> dict[str, list[ParamValue]]:
-        return differing(self.configs)
+    def mixed(self) -> bool:
+        """Whether the configurations are of more than one model (codeledger against bm25):
+        their scores are then on no common scale, and only places and metrics compare."""
+        return len({self.model_of(i).id for i in range(len(self.configs))}) > 1
+
+    def same_model(self, i: int, j: int = 0) -> bool:
+        """Whether configurations i and j are of one model, or of a model and its preset
+        (codeledger and codeledger-document): the same parameters and signals, so that their
+        scores and signals compare."""
+        a, b = self.model_of(i), self.model_of(j)
+        return a.id == b.id or (
+            [p.name for p in a.schema] == [p.name for p in b.schema]
+            and [s.name for s in a.signals] == [s.name for s in b.signals])
+
+    @property
+    def model_ids(self) -> list[str]:
+        """The models compared, each once, in the configurations' order."""
+        return list(dict.fromkeys(self.model_of(i).id for i in range(len(self.configs))))
+
+    @property
+    def differing(self) -> dict[str, list[ParamValue | None]]:
+        configs = self.configs
+        if self.mixed:  # every configuration with its model: `differing` then reads each
+            configs = [c if c.model is not None else replace(c, model=self.model)
+                       for c in configs]
+        return differing(configs)
 
     @property
     def counted(self) -> NDArray[np.bool_]:
@@ -165,7 +207,7 @@ class Comparison:
     def untested(self, i: int) -> dict[str, str]:
         """The parameters configuration i changes from the first that have no effect on this
         data under either (each with why): the comparison measured nothing about them."""
-        if not self.inert:
+        if not self.inert or not self.same_model(i):
             return {}
         return {n: self.inert[i].get(n) or self.inert[0][n]
                 for n, v in self.differing.items() if v[0] != v[i]
@@ -223,10 +265,11 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
                            n_resamples: int = 10_000, seed: int = 0,
                            progress: Progress = NO_PROGRESS,
                            prepared: tuple[Params, Any] | None = None) -> Comparison:
-    """Every configuration run on `dataset` (one prepare per distinct prepare-stage values)
-    and its metrics set against the first's. `prepared`: a state already prepared for
-    `dataset` and the values it was prepared with (the window's), used by every
-    configuration that prepares alike."""
+    """Every configuration run on `dataset` (one prepare per model and distinct prepare-stage
+    values) and its metrics set against the first's. A configuration of another model
+    (`Configuration.model`) runs with that model. `prepared`: a state of `model` already
+    prepared for `dataset` and the values it was prepared with (the window's), used by
+    every configuration of `model` that prepares alike."""
     if len(configs) < 2:
         raise ValueError("compare needs at least two configurations")
     names = [c.name for c in configs]
@@ -240,23 +283,24 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     judgments = (Judgments.build(dataset.qrels, dataset.queries.ids, dataset.corpus.index)
                  if dataset.qrels else None)
 
-    def key(values: Params) -> str:
-        return repr(sorted(model.schema.prepare_values(values).items()))
+    def key(m: Model, values: Params) -> str:
+        return m.id + repr(sorted(m.schema.prepare_values(values).items()))
 
     states: dict[str, Any] = {}
     if prepared is not None:
-        states[key(model.schema.resolve(prepared[0]))] = prepared[1]
+        states[key(model, model.schema.resolve(prepared[0]))] = prepared[1]
     results: list[Result] = []
     inert: list[dict[str, str]] = []
     for i, config in enumerate(configs):
-        params = model.schema.resolve(config.params)
+        own = config.model or model
+        params = own.schema.resolve(config.params)
         span = progress.span(i / len(configs), (i + 1) / len(configs))
-        state = states.get(key(params))
+        state = states.get(key(own, params))
         if state is None:
-            state = states[key(params)] = engine.prepare(model, dataset, params, span)
+            state = states[key(own, params)] = engine.prepare(own, dataset, params, span)
         span(1.0, f"running {config.name}")
-        res = run_live(model, state, params, judgments, ranked or ["ndcg@10"], depth)
-        inert.append(model.inert_params(state, params))
+        res = run_live(own, state, params, judgments, ranked or ["ndcg@10"], depth)
+        inert.append(own.inert_params(state, params))
         if judgments is not None and len(ranked) < len(metrics):
             res.per_query = with_bundle_f1(res.per_query)
             res.means = {m: mean_over_judged(v, judgments) for m, v in res.per_query.items()}
@@ -274,7 +318,9 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
             first = first[judged]
         row = MetricRow(metric, [], [], [], [], [])
         for j, res in enumerate(results):
-            values = res.per_query[metric] if judged is None else res.per_query[metric][judged]
+            # a model that selects no bundle has no bundle figure: no mean, no test
+            values = res.per_query.get(metric, np.full(len(res.ranking.count), np.nan))
+            values = values if judged is None else values[judged]
             mean = res.means.get(metric, float("nan"))
             row.means.append(mean)
             row.deltas.append(mean - row.means[0])
@@ -564,18 +610,24 @@ class MoveExplained:
 
 
 def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveExplained:
-    """`doc` for `query` under configuration 0 and configuration i."""
+    """`doc` for `query` under configuration 0 and configuration i, both of one model
+    (`explain_pair` also takes two models)."""
+    if not comparison.same_model(i):
+        raise ValueError("configurations of different models: their signals do not compare "
+                         "(explain_pair)")
+    model = comparison.model_of(i)
     a, b = comparison.results[0], comparison.results[i]
     if a.scores.signals != b.scores.signals:
         raise ValueError("the two results have different signals")
     total_a, parts_a = doc_contributions(a.scores, query, doc)
     total_b, parts_b = doc_contributions(b.scores, query, doc)
-    changed = {n: (v[0], v[i]) for n, v in comparison.differing.items() if v[0] != v[i]}
+    values_a, values_b = comparison.configs[0].params, comparison.configs[i].params
+    changed = {n: (v, values_b[n]) for n, v in values_a.items() if v != values_b[n]}
     all_changed = changed
     gate_a, gate_b = gate_of(a.scores, query, doc), gate_of(b.scores, query, doc)
     if gate_a != gate_b:  # a gate moved it: the settings that decide that gate, where changed
         deciding = {p for g in (gate_a, gate_b) if g
-                    for p in comparison.model.gate_params.get(g, ())}
+                    for p in model.gate_params.get(g, ())}
         if deciding & changed.keys():
             changed = {n: v for n, v in changed.items() if n in deciding}
     rank_a, rank_b = _rank_of(a, query, doc), _rank_of(b, query, doc)
@@ -619,8 +671,8 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
         beyond_a, tied_a = None, 0
     if floor_b is not None:
         beyond_b, tied_b = None, 0
-    limit_a, limit_b = (cut_limit[side] or comparison.model.selection_params(
-        comparison.model.schema.resolve(comparison.configs[j].params)).limit
+    limit_a, limit_b = (cut_limit[side] or model.selection_params(
+        model.schema.resolve(comparison.configs[j].params)).limit
         for side, j in ((0, 0), (1, i)))
     overtaken, overtook = len(above_b - above_a), len(above_a - above_b)
     # named only where its own score held (then they are what moved it), the first four
@@ -640,10 +692,105 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b,
                          limit_a, limit_b, tuple(t for t, _ in named),
                          a.scores.elsewhere is not None, b.scores.elsewhere is not None,
-                         tuple(signal_labels(comparison.model, a.scores.signals)),
+                         tuple(signal_labels(model, a.scores.signals)),
                          tuple(sig for _, sig in named),
-                         _related(comparison.model, all_changed),
+                         _related(model, all_changed),
                          comparison.configs[0].name, comparison.configs[i].name, kept)
+
+
+@dataclass(frozen=True)
+class CrossMove:
+    """One document of one query under configuration 0 (`a`) and configuration i (`b`) of
+    another model: each side's place, score and signals. Two models' scores are on no common
+    scale (a bm25 sum against codeledger's weighted 0–1 signals), so no difference of
+    scores or signals is taken: the places compare, and each side says what scored it."""
+
+    query: int
+    doc: int
+    rank_a: int | None
+    rank_b: int | None
+    total_a: float
+    total_b: float
+    # each side's signals, their shown names and this document's contributions
+    signals_a: tuple[str, ...]
+    signals_b: tuple[str, ...]
+    labels_a: tuple[str, ...]
+    labels_b: tuple[str, ...]
+    contributions_a: NDArray[np.float64]
+    contributions_b: NDArray[np.float64]
+    model_a: str
+    model_b: str
+    name_a: str
+    name_b: str
+    scored_a: bool = True  # False: not a candidate there (its zeros are no score)
+    scored_b: bool = True
+    gate_a: str | None = None  # the gate that zeroed it there (None: not gated)
+    gate_b: str | None = None
+    depth_a: int = 0  # how many results each side returned for the query
+    depth_b: int = 0
+    # whether each side's list ran to the depth ranked (False: a min score, a limit or the
+    # candidates ran out first, so a document it leaves out was not returned, not "below")
+    full_a: bool = True
+    full_b: bool = True
+
+    def _side(self, side: int, top: int) -> str:
+        """"under bm25 it scores 12.3 (bm25 12.3)"; "… is not a candidate"; "… is held at 0
+        by the archived gate"."""
+        name, model = (self.name_a, self.model_a) if side == 0 else (self.name_b, self.model_b)
+        who = name if name == model else f"{name} ({model})"
+        scored, gate = (self.scored_a, self.gate_a) if side == 0 else (self.scored_b, self.gate_b)
+        if not scored:
+            return f"{who} does not score it (not a candidate)"
+        total = self.total_a if side == 0 else self.total_b
+        parts = self.contributions_a if side == 0 else self.contributions_b
+        cut = ""
+        if gate in (LIMIT_GATE, MIN_SCORE_GATE):  # the model's own cut: it keeps its score
+            total = float(parts.sum())
+            cut = (", past its limit" if gate == LIMIT_GATE else ", under its min score")
+        elif gate:
+            return f"{who} holds it at 0 (the {gate} gate)"
+        labels = self.labels_a if side == 0 else self.labels_b
+        order = [int(s) for s in np.argsort(-np.abs(parts), kind="stable")[:top]
+                 if abs(parts[s]) > 1e-12]
+        signals = ", ".join(f"{labels[s]} {_plain(float(parts[s]))}" for s in order)
+        # one signal equal to the total (bm25's one sum): said once
+        if len(order) == 1 and len(parts) == 1:
+            signals = ""
+        return (f"{who} scores it {_plain(total)}" + (f" ({signals})" if signals else "")
+                + cut)
+
+    def sentence(self, top: int = 3) -> str:
+        """'moved from 7 to 2: bm25 scores it 12.3; codeledger scores it 0.83 (content 0.5,
+        named in the task 0.3)'."""
+        below_a = (f"below the top {self.depth_a}" if self.rank_a is None and self.scored_a
+                   and not self.gate_a and self.depth_a and self.full_a else None)
+        below_b = (f"below the top {self.depth_b}" if self.rank_b is None and self.scored_b
+                   and not self.gate_b and self.depth_b and self.full_b else None)
+        where = _move_words(self.rank_a, self.rank_b, below_a, below_b)
+        # that the two scales do not compare is said once, where the moves are listed
+        return f"{where}: {self._side(0, top)}; {self._side(1, top)}"
+
+
+def explain_pair(comparison: Comparison, i: int, query: int, doc: int
+                 ) -> MoveExplained | CrossMove:
+    """`doc` for `query` under configuration 0 and configuration i: `explain_move` where both
+    are of one model; each side's own place, score and signals where they are not."""
+    if comparison.same_model(i):
+        return explain_move(comparison, i, query, doc)
+    a, b = comparison.results[0], comparison.results[i]
+    total_a, parts_a = doc_contributions(a.scores, query, doc)
+    total_b, parts_b = doc_contributions(b.scores, query, doc)
+    return CrossMove(query, doc, _rank_of(a, query, doc), _rank_of(b, query, doc),
+                     total_a, total_b, a.scores.signals, b.scores.signals,
+                     tuple(signal_labels(comparison.model_of(0), a.scores.signals)),
+                     tuple(signal_labels(comparison.model_of(i), b.scores.signals)),
+                     parts_a, parts_b, comparison.model_of(0).id, comparison.model_of(i).id,
+                     comparison.configs[0].name, comparison.configs[i].name,
+                     is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
+                     gate_of(a.scores, query, doc), gate_of(b.scores, query, doc),
+                     int(a.ranking.count[query]), int(b.ranking.count[query]),
+                     int(a.ranking.count[query]) >= a.ranking.docs.shape[1],
+                     int(b.ranking.count[query]) >= b.ranking.docs.shape[1])
 
 
 def _kept_at_zero(comparison: Comparison, i: int, gates: tuple[str | None, str | None],
@@ -680,7 +827,7 @@ def _named_fall(comparison: Comparison, i: int, query: int, doc: int) -> tuple[s
     if not len(diff) or abs(diff[s]) <= 1e-12:
         return name, ""
     signal = comparison.results[0].scores.signals[s]
-    shown = signal_labels(comparison.model, [signal])[0]
+    shown = signal_labels(comparison.model_of(i), [signal])[0]
     return f"{name} ({shown} {_signed(float(diff[s]))})", signal
 
 
@@ -726,7 +873,7 @@ def _gate_floor(comparison: Comparison, j: int,
     """(the min score, its value) that a model's min-score gate applied under configuration
     j: the changed parameter named for a min score (inject_min_score 8 → 30), its value
     under j; else the model's single min score, if it states one; else its name alone."""
-    model = comparison.model
+    model = comparison.model_of(j)
     params = model.schema.resolve(comparison.configs[j].params)
     names = [n for n in changed if _is_min_score(n)]
     if names:
@@ -748,7 +895,7 @@ def _floor(comparison: Comparison, j: int, query: int, doc: int, rank: int | Non
     because its score fell under it; None otherwise."""
     if rank is not None or gate is not None:
         return None
-    model = comparison.model
+    model = comparison.model_of(j)
     params = model.schema.resolve(comparison.configs[j].params)
     value = model.selection_params(params).min_score  # the cut the model makes, if one
     res = comparison.results[j]

@@ -45,7 +45,8 @@ def as_shipped(comp: Comparison, index: int) -> Shipped | None:
 
 
 def _as_shipped(comp: Comparison, index: int) -> Shipped | None:
-    model = comp.model.id
+    own = comp.model_of(index)
+    model = own.id
     if model not in exporter_ids() or model in NOT_SCORED:
         return None
     config = comp.configs[index]
@@ -53,10 +54,9 @@ def _as_shipped(comp: Comparison, index: int) -> Shipped | None:
     left = [c for c in export.changed if c.setting is None] + list(export.outside)
     if not left:
         return None
-    params = comp.model.schema.resolve({**config.params,
-                                        **{c.name: c.original for c in left}})
+    params = own.schema.resolve({**config.params, **{c.name: c.original for c in left}})
     first = comp.configs[0]
-    runs = [first, Configuration(f"{config.name} as shipped", params)]
+    runs = [first, Configuration(f"{config.name} as shipped", params, model=own)]
     shipped = compare_configurations(comp.model, comp.dataset, runs, comp.metrics,
                                      seed=0)
     by_metric: dict[str, MetricRow] = {r.metric: r for r in comp.rows}

@@ -33,9 +33,10 @@ from workbench.core.compare import Mover
 from workbench.core.comparison import (
     Comparison,
     Configuration,
+    CrossMove,
     MetricRow,
     MoveExplained,
-    explain_move,
+    explain_pair,
     higher_is_better,
 )
 from workbench.core.data import display_title
@@ -47,6 +48,7 @@ from workbench.report import svg
 from workbench.report.text import (
     AGREEMENT_NOTE,
     BEYOND,
+    CROSS_MODEL_NOTE,
     LEVEL,
     MEASURE_TEXT,
     TRAINED_NOTE,
@@ -70,12 +72,15 @@ from workbench.report.text import (
     many_tests_note,
     mean_text,
     metric_meanings,
+    models_text,
     moved_text,
     no_judgments_lead,
     nouns,
     origin,
     p_text,
+    params_table,
     per_query,
+    settings_leads,
     shipped_figures,
     shown_name,
     summary_lines,
@@ -169,10 +174,11 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Ranking comparison: {escape(comp.model.id)} on {escape(comp.dataset.name)}"
+        f"<title>Ranking comparison: {escape(' and '.join(comp.model_ids))} on "
+        f"{escape(comp.dataset.name)}"
         "</title>", f"<style>{CSS}</style>", "</head>", "<body>", "<main>",
         "<header><h1>Ranking comparison</h1>",
-        f"<p>{escape(comp.model.id)} on {escape(comp.dataset.name)}: "
+        f"<p>{escape(' and '.join(comp.model_ids))} on {escape(comp.dataset.name)}: "
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}</p>",
         _nav(measured, bool(comp.figures)), _compared(comp, k),
@@ -228,19 +234,16 @@ def _compared(comp: Comparison, k: int = 10) -> str:
              # under "judged queries": "25", "15 counted, 10 tuned on set aside" (it read
              # "15 and counted, …")
              (f"judged {queries}", _judged_fact(comp.judged_text)),
-             ("model", f"{comp.model.id}, scoring version {comp.model.version}")]
+             ("model" if not comp.mixed else "models", models_text(comp))]
     if version:
         facts.append(("workbench", str(version)))
     facts.append(("generated", datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")))
     dl = "".join(f"<dt>{escape(a)}</dt><dd>{escape(b)}</dd>" for a, b in facts)
     configs = _table(["configuration", "read from"],
                      [[c.name, c.source or "—"] for c in comp.configs], numeric_from=2)
-    differ = comp.differing
-    if differ:
-        params = _table(["parameter", *(c.name for c in comp.configs)],
-                        [[n, *(param_value(v) for v in vs)] for n, vs in differ.items()])
-    else:
-        params = "<p>None: the configurations are identical.</p>"
+    header, rows = params_table(comp)
+    params = (_table(header, rows) if rows
+              else "<p>None: the configurations are identical.</p>")
     lead = no_judgments_lead(comp)
     notes = (f"<p>{escape(lead)}</p>" if lead else "") + "".join(
         f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
@@ -451,6 +454,8 @@ def _movers(comp: Comparison, k: int, top: int) -> str:
     pool = 2 * k * max(len(comp.dataset.queries), 1)  # every candidate: the union of top ks
     for i in range(1, len(comp.configs)):
         out.append(f"<h3>{escape(comp.configs[0].name)} → {escape(comp.configs[i].name)}</h3>")
+        if not comp.same_model(i):
+            out.append(f'<p class="note">{escape(CROSS_MODEL_NOTE.capitalize())}.</p>')
         moved = comp.movers(i, k=k, top=pool) if top else []
         if not moved:
             out.append("<p>No document moved.</p>" if top else "<p>Not asked for.</p>")
@@ -502,11 +507,35 @@ def _id_title(move: MoveExplained, s: int) -> str:
     return "" if move.label(s) == name else f' title="{escape(name)}"'
 
 
+def _cross_signals(move: CrossMove, a: str, b: str) -> str:
+    """Each side's own signals for a document under two models: one row per signal either
+    scores with ("—" where that side's model has no such signal) and each side's total, no
+    Δ (the two models' scores are on no common scale)."""
+    labels: dict[str, list[str]] = {}
+    for side, (signals, shown, parts) in enumerate((
+            (move.signals_a, move.labels_a, move.contributions_a),
+            (move.signals_b, move.labels_b, move.contributions_b))):
+        for s, label in enumerate(shown[:len(signals)]):
+            cells = labels.setdefault(label, ["—", "—"])
+            cells[side] = _g(float(parts[s]))
+    rows = "".join(f'<tr><td>{escape(label)}</td><td class="num">{ca}</td>'
+                   f'<td class="num">{cb}</td></tr>'
+                   for label, (ca, cb) in labels.items() if ca not in ("—", "0")
+                   or cb not in ("—", "0"))
+    rows += (f'<tr><th>total</th><td class="num">'
+             f"{_total(move.total_a, move.scored_a, move.gate_a)}</td>"
+             f'<td class="num">{_total(move.total_b, move.scored_b, move.gate_b)}</td></tr>')
+    return (f'<div class="signals"><table><thead><tr><th>signal</th>'
+            f'<th class="num">{escape(a)}</th><th class="num">{escape(b)}</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table>"
+            "</div>")
+
+
 def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
-    move = explain_move(comp, i, m.query, m.doc)
-    ds = comp.dataset
-    query, doc = ds.queries[m.query], ds.corpus[m.doc]
+    move = explain_pair(comp, i, m.query, m.doc)
     a, b = comp.configs[0].name, comp.configs[i].name
+    if isinstance(move, CrossMove):
+        return _mover_card(comp, move, _cross_signals(move, a, b), analyzer)
     # each signal by its slider's name, as the window's explain table says it; the id, which
     # the CLI's tables and the parameters' names use, in a tooltip
     both = list(zip(range(len(move.signals)), move.contributions_a.tolist(),
@@ -533,6 +562,13 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
                f'<th class="num">{escape(a)}</th>'
                f'<th class="num">{escape(b)}</th><th class="num">Δ</th></tr></thead>'
                f"<tbody>{rows}</tbody></table>{zeros}</div>")
+    return _mover_card(comp, move, signals, analyzer)
+
+
+def _mover_card(comp: Comparison, move: MoveExplained | CrossMove, signals: str,
+                analyzer: Analyzer) -> str:
+    """One mover: its query, the sentence, the signals table and the document."""
+    query, doc = comp.dataset.queries[move.query], comp.dataset.corpus[move.doc]
     terms = set(analyzer.tokens(query.text))
     grade = (comp.dataset.qrels or {}).get(query.id, {}).get(doc.id)
     judged = "rel" if grade is not None and grade > 0 else "nonrel" if grade == 0 else "unj"
@@ -546,7 +582,7 @@ def _mover(comp: Comparison, i: int, m: Mover, analyzer: Analyzer) -> str:
             + "· "
             f'<span class="{judged}">{escape(_judged(grade))}</span></p>'
             + (f'<p class="text code">{code_snippet_html(doc.text, terms, analyzer)}</p>'
-               if comp.model.id.startswith("codeledger") else
+               if any(m.startswith("codeledger") for m in comp.model_ids) else
                f'<p class="text">{snippet_html(doc.text, terms, analyzer)}</p>')
             + "</div></div></div>")
 
@@ -677,22 +713,13 @@ def _distributions(comp: Comparison, k: int) -> str:
 
 def _settings(comp: Comparison) -> str:
     out = ['<section id="settings"><h2>Settings to ship</h2>']
-    model = comp.model.id
-    if model not in exporter_ids():
-        out.append(f"<p>{escape(model)} is a workbench-only model: there is no target system "
-                   "to export its settings to; each configuration's values that differ from the "
-                   "model's defaults are below as a params TOML file, for "
-                   "<code>--params FILE.toml</code> (or <code>-c FILE.toml</code> in "
-                   "<code>compare</code> and "
-                   "<code>report</code>).</p>")
-    if model == "codeledger":
-        out.append('<p class="caveat">These figures are the workbench\'s codeledger model, its '
-                   "own model on CodeLedger's documented signals. CodeLedger reads only the "
-                   "settings in each config.json below, and its ranker is closed: a row with "
-                   "no setting cannot be shipped to it, and CodeLedger will not score as "
-                   "here.</p>")
+    for model in comp.model_ids:  # what each model's settings are, said once
+        for caveat, text in settings_leads(model, lambda c: f"<code>{escape(c)}</code>",
+                                           escape):
+            out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
     for i, config in enumerate(comp.configs):
-        out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config, comp, i)}")
+        out.append(f"<h3>{escape(config.name)}</h3>"
+                   f"{_ship(comp.model_of(i).id, config, comp, i)}")
     out.append("</section>")
     return "".join(out)
 

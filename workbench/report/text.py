@@ -19,7 +19,7 @@ from workbench.core.compare import Mover
 from workbench.core.comparison import (
     Comparison,
     MetricRow,
-    explain_move,
+    explain_pair,
     higher_is_better,
 )
 from workbench.core.data import display_title
@@ -90,7 +90,7 @@ def subject(comp: Comparison) -> list[str]:
     names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
     docs, queries = nouns(comp)
     where = f" ({origin(ds.source)})" if ds.source else ""
-    return [f"{comp.model.id} (scoring version {comp.model.version}) on {ds.name}{where}: "
+    return [f"{models_text(comp)} on {ds.name}{where}: "
             f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
             f"configurations: {names}; "
             + (f"differences, p-values and ▲/▼ against {comp.configs[0].name!r} (paired "
@@ -99,17 +99,34 @@ def subject(comp: Comparison) -> list[str]:
                f"against {comp.configs[0].name!r}")]
 
 
+def models_text(comp: Comparison) -> str:
+    """"bm25 (scoring version 3)"; "codeledger (scoring version 5) and bm25 (scoring version
+    3)" where models are compared."""
+    seen: dict[str, str] = {}
+    for i in range(len(comp.configs)):
+        m = comp.model_of(i)
+        seen.setdefault(m.id, f"{m.id} (scoring version {m.version})")
+    return _and(list(seen.values()))
+
+
 def has_judgments(comp: Comparison) -> bool:
     """Whether the data judges any query: without judgments a comparison has no metric, only
     how alike the rankings are (`agreement_table`) and what moved."""
     return bool(comp.dataset.qrels)
 
 
-def movers_heading(comp: Comparison, k: int) -> str:
+def movers_heading(comp: Comparison, k: int, i: int = 0) -> str:
     """What a list of movers holds: "moves into, out of or within the top 10; judged
-    documents first" ("within" alone headed documents that entered from rank 36)."""
+    documents first" ("within" alone headed documents that entered from rank 36); between
+    configuration 0 and i of different models, that their scores do not compare."""
     judged = "; judged documents first" if has_judgments(comp) else ""
-    return f"moves into, out of or within the top {k}{judged}"
+    return f"moves into, out of or within the top {k}{judged}" + (
+        f"; {CROSS_MODEL_NOTE}" if i and not comp.same_model(i) else "")
+
+
+# said once over the moves between two models' configurations
+CROSS_MODEL_NOTE = ("two models: each scores on its own scale, so the places compare and the "
+                    "scores do not")
 
 
 def agreement_table(comp: Comparison, k: int = 10) -> tuple[list[str], list[list[str]]]:
@@ -439,8 +456,8 @@ def every_list_capped(comp: Comparison) -> str:
     cut = np.concatenate([cut_counts(comp.results[j].scores, comp.results[j].ranking,
                                      comp.counted)
                           for j, m in enumerate(most) if m == longest]).astype(np.int64)
-    limits = {comp.model.selection_params(comp.model.schema.resolve(c.params)).limit
-              for c in comp.configs}
+    limits = {comp.model_of(j).selection_params(comp.model_of(j).schema.resolve(c.params)).limit
+              for j, c in enumerate(comp.configs)}
     why = f" (the limit is {longest})" if limits == {longest} else ""
     lead = (f"{comp.configs[0].name} returns at most" if len(comp.configs) == 1
             else "no configuration returns more than")
@@ -530,10 +547,14 @@ def nouns(comp: Comparison) -> tuple[str, str]:
 
 
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
-    """The parameters whose values differ, one column per configuration."""
+    """The parameters whose values differ, one column per configuration; where models are
+    compared, each configuration's model first, then the values any sets away from its own
+    model's defaults ("—": its model has no such parameter)."""
     header = ["parameter", *(c.name for c in comp.configs)]
-    return header, [[name, *(param_value(v) for v in values)]
-                    for name, values in comp.differing.items()]
+    models = ([["model", *(comp.model_of(i).id for i in range(len(comp.configs)))]]
+              if comp.mixed else [])
+    return header, models + [[name, *("—" if v is None else param_value(v) for v in values)]
+                             for name, values in comp.differing.items()]
 
 
 LEVEL = 0.95
@@ -703,7 +724,7 @@ def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
     out = []
     pool = 2 * k * max(len(ds.queries), 1)  # every candidate: the union of the top ks
     for m in judged_first(comp, comp.movers(i, k=k, top=pool))[:top] if top else []:
-        move = explain_move(comp, i, m.query, m.doc)
+        move = explain_pair(comp, i, m.query, m.doc)
         query, doc = ds.queries[m.query], ds.corpus[m.doc]
         rel = (ds.qrels or {}).get(query.id, {}).get(doc.id)
         judged = ("" if rel is None else f", judged relevant (grade {rel})" if rel > 0
@@ -862,7 +883,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                          + said)
     for i in range(1, len(comp.configs)):
         lines += ["", f"## Moved most: {md(comp.configs[0].name)} → {md(comp.configs[i].name)} "
-                  f"({movers_heading(comp, k)})", ""]
+                  f"({movers_heading(comp, k, i)})", ""]
         moved = mover_lines(comp, i, k=k, top=top, markdown=True)
         lines += ([f"- {m}" for m in moved] if moved else
                   ["No document moved." if top else "Not asked for."])
@@ -880,11 +901,12 @@ def changed_params_toml(comp: Comparison, i: int) -> str:
     from workbench.core.params import params_toml
 
     config = comp.configs[i]
-    defaults = comp.model.schema.resolve({})
+    model = comp.model_of(i)
+    defaults = model.schema.resolve({})
     changed = {n: v for n, v in config.params.items() if defaults.get(n) != v}
     note = ("every value at the model's default" if not changed
             else "only the values that differ from the model's defaults")
-    return params_toml(changed, [f"{comp.model.id}: {config.name}", note])
+    return params_toml(changed, [f"{model.id}: {config.name}", note])
 
 
 def settings_lines(comp: Comparison) -> list[str]:
@@ -892,19 +914,12 @@ def settings_lines(comp: Comparison) -> list[str]:
     ship"), as Markdown; a params TOML file for a workbench-only model."""
     from workbench.core.export import export_params, exporter_ids, no_setting_text
 
-    model = comp.model.id
     out: list[str] = []
-    if model not in exporter_ids():
-        out += [f"{model} is a workbench-only model: there is no target system to export its "
-                "settings to; each configuration's values that differ from the model's "
-                "defaults are below as a params TOML file, for `--params FILE.toml` (or "
-                "`-c FILE.toml` in `compare` and `report`).", ""]
-    if model == "codeledger":
-        out += ["> These figures are the workbench's codeledger model, its own model on "
-                "CodeLedger's documented signals. CodeLedger reads only the settings in each "
-                "config.json below, and its ranker is closed: a row with no setting cannot be "
-                "shipped to it, and CodeLedger will not score as here.", ""]
+    for model in comp.model_ids:  # what each model's settings are, said once
+        for caveat, text in settings_leads(model, code_span, str):
+            out += [("> " if caveat else "") + text, ""]
     for config in comp.configs:
+        model = comp.model_of(comp.configs.index(config)).id
         out += [f"### {md(config.name)}", ""]
         if model not in exporter_ids():
             out += ["```toml", changed_params_toml(comp, comp.configs.index(config)).rstrip(),
@@ -949,6 +964,30 @@ def settings_lines(comp: Comparison) -> list[str]:
             out += [f"{where}:", "", "```json", export.settings_json().rstrip(), "```", ""]
         if export.where:
             out += [f"Where they go: {md(export.where)}.", ""]
+    return out
+
+
+def settings_leads(model: str, code: Callable[[str], str],
+                   prose: Callable[[str], str]) -> list[tuple[bool, str]]:
+    """What "Settings to ship" says first of `model`'s settings, as paragraphs, each with
+    whether it is a caveat: a workbench-only model ships none; CodeLedger's settings are not
+    its ranker. `code` marks a flag up, `prose` the words around it (Markdown or HTML)."""
+    from workbench.core.export import exporter_ids
+
+    out = []
+    if model not in exporter_ids():
+        out.append((False, prose(
+            f"{model} is a workbench-only model: there is no target system to export its "
+            "settings to; each configuration's values that differ from the model's defaults "
+            "are below as a params TOML file, for ") + code("--params FILE.toml")
+            + prose(" (or ") + code("-c FILE.toml") + prose(" in ") + code("compare")
+            + prose(" and ") + code("report") + prose(").")))
+    if model == "codeledger":
+        out.append((True, prose(
+            "These figures are the workbench's codeledger model, its own model on "
+            "CodeLedger's documented signals. CodeLedger reads only the settings in each "
+            "config.json below, and its ranker is closed: a row with no setting cannot be "
+            "shipped to it, and CodeLedger will not score as here.")))
     return out
 
 
@@ -1026,8 +1065,8 @@ def length_notes(comp: Comparison) -> list[str]:
         metrics = _cut_metrics(comp, _shortest_cut(comp, j))
         if not metrics:
             continue
-        limit = comp.model.selection_params(
-            comp.model.schema.resolve(config.params)).limit
+        limit = comp.model_of(j).selection_params(
+            comp.model_of(j).schema.resolve(config.params)).limit
         why = f" (its limit is {limit})" if limit == most[j] else ""
         others = [c.name for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
         out.append(f"{config.name} returns at most {most[j]:,} result"
@@ -1348,8 +1387,9 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
         name = comp.configs[i].name
         move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
                 f"({minus_text(row.deltas[i])})")
-        same_values = (dict(comp.model.schema.resolve(comp.configs[i].params))
-                       == dict(comp.model.schema.resolve(comp.configs[0].params)))
+        same_values = comp.same_model(i) and (
+            dict(comp.model_of(i).schema.resolve(comp.configs[i].params))
+            == dict(comp.model_of(0).schema.resolve(comp.configs[0].params)))
         if trained_pair(comp, i) and same_values:
             # tune kept the starting values: one configuration, not a slightly worse one
             estimate = held_out_estimate(comp, name if name in comp.training else first,
@@ -1380,7 +1420,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         "(the note above) are the estimate.")
         elif not row.improved[i] and not row.worsened[i]:
             changed_here = [n for n, v in comp.differing.items() if v[0] != v[i]]
-            same = ("the settings are identical" if not comp.differing else
+            same = ("another model, ranking alike here" if not comp.same_model(i) else
+                    "the settings are identical" if not comp.differing else
                     "none of its changes can have an effect here"
                     if changed_here and set(changed_here) <= comp.untested(i).keys() else
                     "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
@@ -1428,7 +1469,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             if cases and said.startswith(lead):
                 said = (lead + cases + ". " + said[len(lead):]
                         + _disagree(comp, i, metric, row))
-        model = comp.model.id
+        model = comp.model_of(i).id
         if model not in exporter_ids():
             ship = " Ships as its params TOML (a workbench-only model)."
         elif model in NOT_SCORED:
@@ -1609,7 +1650,7 @@ def ship_caveat(comp: Comparison, i: int) -> str:
     left out) and read as disagreeing."""
     from workbench.core.export import export_params, no_setting_text
 
-    model = comp.model.id
+    model = comp.model_of(i).id
     export = export_params(model, comp.configs[i].params)
     target = export.target
     items = [f"{c.name} {param_value(c.original)} → {param_value(c.value)} has no setting "
