@@ -562,7 +562,7 @@ def test_many_p_values_carry_a_caution(tea: Comparison) -> None:
     n = tests_shown(tea)
     assert n == sum(r.improved[i] + r.worsened[i] > 0 for r in tea.rows for i in (1, 2))
     assert n >= 10  # the case the note is for
-    caution = f"{n} p-values of differences are shown, none adjusted for the others"
+    caution = f"{n} p-values of differences are shown"
     assert (caution in html_report(tea)) == (n >= 10)
     assert (caution in markdown(tea)) == (n >= 10)
 

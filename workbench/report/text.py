@@ -1631,7 +1631,14 @@ def many_tests_note(comp: Comparison) -> str:
         return ""
     # "about 0.5 of them would fall below 0.05" was half a p-value: the chance of one instead
     chance = 1 - 0.95 ** n
-    return (f"{n} p-values of differences are shown, none adjusted for the others: even if "
+    # the table's p of 1.000 where no query moved test nothing: counted apart, so that "15
+    # p-values" under a table of 18 does not read as a miscount (review rv3, F13)
+    idle = sum(p_text(r.p_values[i]) != "" and r.improved[i] + r.worsened[i] == 0
+               for i in range(1, len(comp.configs)) if not trained_pair(comp, i)
+               for r in comp.rows)
+    more = (f" ({idle} more at 1.000, where no query moved, test nothing)" if idle > 1 else
+            " (1 more at 1.000, where no query moved, tests nothing)" if idle else "")
+    return (f"{n} p-values of differences are shown{more}, none adjusted for the others: even if "
             "no configuration were better or worse, each would fall below 0.05 one time in "
             f"20 by chance, so at least one of these {n} would with a chance of "
             f"{chance:.0%}: one p a little under 0.05 among them is weak evidence. In short "
