@@ -34,3 +34,18 @@ def test_the_caution_counts_every_p_the_table_shows(
     assert (f"{tested} p-values of differences are shown ({idle} more at 1.000, where no "
             "query moved, test nothing), none adjusted") in out
     assert re.search(rf"0\.05 / {tested} = ", out)
+
+
+def test_one_idle_p_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    low = tmp_path / "lowk1.toml"
+    low.write_text("k1 = 0.5\n")
+    assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                 str(low), "--metrics", "ndcg@10,mrr@10,p@10,map@100,r@100,ndcg@5,p@5,map@10,"
+                 "mrr@5,ndcg@20,r@10", "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("metric "):out.index("p-values of differences")]
+    rows = [line.split() for line in table.splitlines()[2:] if line.strip()]
+    counts = [row[5] for row in rows[:-1]]
+    assert len(counts) == 11 and counts.count("0/0") == 1  # r@100: no query moved
+    assert ("10 p-values of differences are shown (1 more at 1.000, where no query moved, "
+            "tests nothing), none adjusted") in out

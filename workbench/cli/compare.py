@@ -38,7 +38,7 @@ from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.models import get_model, model_ids
-from workbench.core.params import ParamError, file_model, parse_assignments
+from workbench.core.params import ParamError, file_model, parse_assignments, resolve_file
 from workbench.core.pipeline import DEFAULT_METRICS
 from workbench.core.selection_figures import (
     FIGURES,
@@ -162,7 +162,8 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
                    f"select{'s' if len(lacking) == 1 else ''} no bundle; eval -m "
                    f"{next(m.id for m in models if hasattr(m, 'bundles'))} measures its "
                    "bundles" if args.metrics is None and lacking
-                   and len(lacking) < len(models) and code_tasks(args, models[0]) else "")
+                   and len(lacking) < len(models) and any(code_tasks(args, m) for m in models)
+                   else "")
     before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries, model)
     with progress_bar("comparing") as bar:
@@ -203,11 +204,9 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Con
     it; with several, each carries its model, and a file goes to the model it names."""
     first = models[0]
     mixed = len(models) > 1
-    by_id = {m.id: m for m in models}
     files: dict[str, list[str]] = {m.id: [] for m in models}
     for path in args.config:
-        named = file_model(path) if mixed else None
-        files[named if named is not None and named in by_id else first.id].append(path)
+        files[(_model_of_file(path, models) if mixed else first).id].append(path)
     configs: list[Configuration] = []
     for m in models:
         own: list[Configuration] = []
@@ -215,9 +214,20 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Con
             try:
                 own.append(configuration_file(m, path))
             except ParamError as exc:
-                raise UsageError(f"--config {exc}") from None
+                rule = (f" (a file goes to the -m model it names on its first line, `# the "
+                        "defaults of MODEL`, or in its [tuned] model, else to the one whose "
+                        f"parameters it sets; none of {', '.join(x.id for x in models)} takes "
+                        "all of them)" if mixed else "")
+                raise UsageError(f"--config {exc}{rule}") from None
         if m is first and args.param:
-            own.append(_inline(m, args.param))
+            try:
+                own.append(_inline(m, args.param))
+            except UsageError as exc:
+                if not mixed:
+                    raise
+                raise UsageError(f"{exc} (with several models --param sets the first's, "
+                                 f"{m.id}'s; give another model's values in a --config file)"
+                                 ) from None
         if args.defaults or (mixed and not own):
             own.insert(0, Configuration(m.id if mixed else "defaults", m.schema.defaults()))
         configs += [replace(c, model=m) for c in own] if mixed else own
@@ -226,6 +236,33 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Con
                          "--defaults for the model's defaults; --param NAME=VALUE for the "
                          "defaults with values set; or a second --model)")
     return configs
+
+
+def _model_of_file(path: str, models: Sequence[Any]) -> Any:
+    """The model of `models` a --config file is of: the one it names; else the one whose
+    parameters are those of the model it names (codeledger for a codeledger-document
+    file); else the first whose parameters it sets, all of them; else the first."""
+    named = file_model(path)
+    if named is not None:
+        for m in models:
+            if m.id == named:
+                return m
+        try:
+            names = [p.name for p in get_model(named).schema]
+        except KeyError:  # a model this version does not know: its own error says so
+            names = []
+        for m in models:
+            if names and [p.name for p in m.schema] == names:
+                return m
+    for m in models:
+        try:
+            resolve_file(m.schema, Path(path))
+        except ParamError:
+            continue
+        except OSError:  # unreadable: the first model's reading says so
+            break
+        return m
+    return models[0]
 
 
 def _inline(model: Any, assignments: Sequence[str]) -> Configuration:

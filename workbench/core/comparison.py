@@ -73,23 +73,31 @@ def configuration_file(model: Model, path: str | Path, name: str | None = None) 
 
 def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue | None]]:
     """The parameters whose values are not the same in every configuration, with each one's
-    value, in the schema's order. Configurations of models with different parameters
-    (`Configuration.model` set; a preset such as codeledger-document has its model's): the
-    parameters any of them sets away from its own model's defaults, None where a
-    configuration's model has no such parameter (every parameter of two models at their
-    defaults had filled a table with nothing either changed)."""
+    value, in the schema's order. Configurations of models with different parameters (each
+    with its `Configuration.model`; a preset such as codeledger-document has its model's):
+    each parameter any of them has, in the order met, where the configurations having it
+    differ or one sets it away from its own model's defaults; None where a configuration's
+    model has no such parameter (every parameter of two models at their defaults had filled
+    a table with nothing either changed)."""
     if not configs:
         return {}
-    if any(list(c.params) != list(configs[0].params) for c in configs[1:]):
-        names: dict[str, None] = {}
+    if (any(c.model is not None for c in configs)
+            and any(list(c.params) != list(configs[0].params) for c in configs[1:])):
+        out: dict[str, list[ParamValue | None]] = {}
         for c in configs:
-            defaults = c.model.schema.defaults() if c.model is not None else {}
-            names.update({n: None for n, v in c.params.items()
-                          if n in defaults and defaults[n] != v})
-        return {n: [c.params.get(n) for c in configs] for n in names}
-    names_ = list(configs[0].params)
-    return {n: [c.params[n] for c in configs] for n in names_
-            if any(c.params[n] != configs[0].params[n] for c in configs[1:])}
+            for n in c.params:
+                if n in out:
+                    continue
+                having = [d for d in configs if n in d.params]
+                moved = any(d.params[n] != having[0].params[n] for d in having[1:]) or any(
+                    d.model is not None and n in d.model.schema.defaults()
+                    and d.model.schema.defaults()[n] != d.params[n] for d in having)
+                if moved:
+                    out[n] = [d.params.get(n) for d in configs]
+        return out
+    names = list(configs[0].params)
+    return {n: [c.params.get(n) for c in configs] for n in names
+            if any(c.params.get(n) != configs[0].params[n] for c in configs[1:])}
 
 
 @dataclass(frozen=True)
@@ -709,6 +717,8 @@ class CrossMove:
     doc: int
     rank_a: int | None
     rank_b: int | None
+    # each side's score; where its own min score or limit left the document out (a gate
+    # that keeps the score, or a list cut short), the score it has there
     total_a: float
     total_b: float
     # each side's signals, their shown names and this document's contributions
@@ -724,7 +734,7 @@ class CrossMove:
     name_b: str
     scored_a: bool = True  # False: not a candidate there (its zeros are no score)
     scored_b: bool = True
-    gate_a: str | None = None  # the gate that zeroed it there (None: not gated)
+    gate_a: str | None = None  # the gate that held it at 0 there (None: none did)
     gate_b: str | None = None
     depth_a: int = 0  # how many results each side returned for the query
     depth_b: int = 0
@@ -732,40 +742,42 @@ class CrossMove:
     # candidates ran out first, so a document it leaves out was not returned, not "below")
     full_a: bool = True
     full_b: bool = True
+    # what left it out of a side's list where that side's own selection did: "under
+    # min_score 0.5", "past the limit of 3" ("" where nothing, or not known)
+    cut_a: str = ""
+    cut_b: str = ""
 
     def _side(self, side: int, top: int) -> str:
-        """"under bm25 it scores 12.3 (bm25 12.3)"; "… is not a candidate"; "… is held at 0
-        by the archived gate"."""
+        """"bm25 scores it 12.3"; "codeledger scores it 0.83 (content 0.5, …)"; "… is not a
+        candidate"; "… holds it at 0 (the archived gate)"; "…, under min_score 0.5"."""
         name, model = (self.name_a, self.model_a) if side == 0 else (self.name_b, self.model_b)
         who = name if name == model else f"{name} ({model})"
         scored, gate = (self.scored_a, self.gate_a) if side == 0 else (self.scored_b, self.gate_b)
         if not scored:
             return f"{who} does not score it (not a candidate)"
+        if gate:
+            return f"{who} holds it at 0 (the {gate} gate)"
         total = self.total_a if side == 0 else self.total_b
         parts = self.contributions_a if side == 0 else self.contributions_b
-        cut = ""
-        if gate in (LIMIT_GATE, MIN_SCORE_GATE):  # the model's own cut: it keeps its score
-            total = float(parts.sum())
-            cut = (", past its limit" if gate == LIMIT_GATE else ", under its min score")
-        elif gate:
-            return f"{who} holds it at 0 (the {gate} gate)"
         labels = self.labels_a if side == 0 else self.labels_b
+        cut = self.cut_a if side == 0 else self.cut_b
         order = [int(s) for s in np.argsort(-np.abs(parts), kind="stable")[:top]
                  if abs(parts[s]) > 1e-12]
-        signals = ", ".join(f"{labels[s]} {_plain(float(parts[s]))}" for s in order)
-        # one signal equal to the total (bm25's one sum): said once
-        if len(order) == 1 and len(parts) == 1:
+        signals = ", ".join(f"{labels[s]} {_number(float(parts[s]))}" for s in order)
+        if len(parts) == 1:  # one signal is the total (bm25's one sum): said once
             signals = ""
-        return (f"{who} scores it {_plain(total)}" + (f" ({signals})" if signals else "")
-                + cut)
+        return (f"{who} scores it {_number(total)}" + (f" ({signals})" if signals else "")
+                + (f", {cut}" if cut else ""))
 
     def sentence(self, top: int = 3) -> str:
         """'moved from 7 to 2: bm25 scores it 12.3; codeledger scores it 0.83 (content 0.5,
         named in the task 0.3)'."""
         below_a = (f"below the top {self.depth_a}" if self.rank_a is None and self.scored_a
-                   and not self.gate_a and self.depth_a and self.full_a else None)
+                   and not self.gate_a and not self.cut_a and self.depth_a and self.full_a
+                   else None)
         below_b = (f"below the top {self.depth_b}" if self.rank_b is None and self.scored_b
-                   and not self.gate_b and self.depth_b and self.full_b else None)
+                   and not self.gate_b and not self.cut_b and self.depth_b and self.full_b
+                   else None)
         where = _move_words(self.rank_a, self.rank_b, below_a, below_b)
         # that the two scales do not compare is said once, where the moves are listed
         return f"{where}: {self._side(0, top)}; {self._side(1, top)}"
@@ -777,20 +789,55 @@ def explain_pair(comparison: Comparison, i: int, query: int, doc: int
     are of one model; each side's own place, score and signals where they are not."""
     if comparison.same_model(i):
         return explain_move(comparison, i, query, doc)
+    sides = [_cross_side(comparison, j, query, doc) for j in (0, i)]
+    (rank_a, total_a, parts_a, gate_a, cut_a), (rank_b, total_b, parts_b, gate_b, cut_b) = sides
     a, b = comparison.results[0], comparison.results[i]
-    total_a, parts_a = doc_contributions(a.scores, query, doc)
-    total_b, parts_b = doc_contributions(b.scores, query, doc)
-    return CrossMove(query, doc, _rank_of(a, query, doc), _rank_of(b, query, doc),
-                     total_a, total_b, a.scores.signals, b.scores.signals,
+    return CrossMove(query, doc, rank_a, rank_b, total_a, total_b,
+                     a.scores.signals, b.scores.signals,
                      tuple(signal_labels(comparison.model_of(0), a.scores.signals)),
                      tuple(signal_labels(comparison.model_of(i), b.scores.signals)),
                      parts_a, parts_b, comparison.model_of(0).id, comparison.model_of(i).id,
                      comparison.configs[0].name, comparison.configs[i].name,
                      is_scored(a.scores, query, doc), is_scored(b.scores, query, doc),
-                     gate_of(a.scores, query, doc), gate_of(b.scores, query, doc),
+                     gate_a, gate_b,
                      int(a.ranking.count[query]), int(b.ranking.count[query]),
                      int(a.ranking.count[query]) >= a.ranking.docs.shape[1],
-                     int(b.ranking.count[query]) >= b.ranking.docs.shape[1])
+                     int(b.ranking.count[query]) >= b.ranking.docs.shape[1],
+                     cut_a, cut_b)
+
+
+def _cross_side(comparison: Comparison, j: int, query: int, doc: int
+                ) -> tuple[int | None, float, NDArray[np.float64], str | None, str]:
+    """(rank, score, contributions, gate, cut) of `doc` under configuration j alone, for a
+    move between two models: a gate that records the model's own min score or limit
+    (decision-memory's) is no gate here but a cut, the score kept; an unranked document
+    under the min score, or past the limit of a list cut short, says so."""
+    res = comparison.results[j]
+    model = comparison.model_of(j)
+    params = model.schema.resolve(comparison.configs[j].params)
+    total, parts = doc_contributions(res.scores, query, doc)
+    gate = gate_of(res.scores, query, doc)
+    rank = _rank_of(res, query, doc)
+    cut = ""
+    if gate == MIN_SCORE_GATE:
+        total, gate = float(parts.sum()), None
+        cut = f"under {_floor_text(_gate_floor(comparison, j, {}))}"
+    elif gate == LIMIT_GATE:
+        total, gate = float(parts.sum()), None
+        cut = f"past the limit of {int(res.ranking.count[query])}"
+    elif rank is None and gate is None and is_scored(res.scores, query, doc):
+        floor = _floor(comparison, j, query, doc, None, None)
+        limit = model.selection_params(params).limit
+        if floor is not None:
+            cut = f"under {_floor_text(floor)}"
+        elif limit is not None and int(res.ranking.count[query]) >= limit:
+            cut = f"past the limit of {limit}"
+    return rank, total, parts, gate, cut
+
+
+def _number(x: float) -> str:
+    """_plain with a real minus, as the signals' differences are written."""
+    return _plain(x).replace("-", "−")
 
 
 def _kept_at_zero(comparison: Comparison, i: int, gates: tuple[str | None, str | None],

@@ -174,11 +174,11 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>Ranking comparison: {escape(' and '.join(comp.model_ids))} on "
+        f"<title>Ranking comparison: {escape(_joined(comp.model_ids))} on "
         f"{escape(comp.dataset.name)}"
         "</title>", f"<style>{CSS}</style>", "</head>", "<body>", "<main>",
         "<header><h1>Ranking comparison</h1>",
-        f"<p>{escape(' and '.join(comp.model_ids))} on {escape(comp.dataset.name)}: "
+        f"<p>{escape(_joined(comp.model_ids))} on {escape(comp.dataset.name)}: "
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}</p>",
         _nav(measured, bool(comp.figures)), _compared(comp, k),
@@ -187,6 +187,11 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         _movers(comp, k, top), _distributions(comp, k), _settings(comp),
         hint, "</main>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
+
+
+def _joined(items: Sequence[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _nav(measured: bool, returns: bool = False) -> str:
@@ -713,13 +718,15 @@ def _distributions(comp: Comparison, k: int) -> str:
 
 def _settings(comp: Comparison) -> str:
     out = ['<section id="settings"><h2>Settings to ship</h2>']
-    for model in comp.model_ids:  # what each model's settings are, said once
-        for caveat, text in settings_leads(model, lambda c: f"<code>{escape(c)}</code>",
-                                           escape):
-            out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
+    said: set[str] = set()
     for i, config in enumerate(comp.configs):
-        out.append(f"<h3>{escape(config.name)}</h3>"
-                   f"{_ship(comp.model_of(i).id, config, comp, i)}")
+        model = comp.model_of(i).id
+        if model not in said:  # what a model's settings are, said once, before its first
+            said.add(model)
+            for caveat, text in settings_leads(model, lambda c: f"<code>{escape(c)}</code>",
+                                               escape):
+                out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
+        out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config, comp, i)}")
     out.append("</section>")
     return "".join(out)
 

@@ -915,11 +915,13 @@ def settings_lines(comp: Comparison) -> list[str]:
     from workbench.core.export import export_params, exporter_ids, no_setting_text
 
     out: list[str] = []
-    for model in comp.model_ids:  # what each model's settings are, said once
-        for caveat, text in settings_leads(model, code_span, str):
-            out += [("> " if caveat else "") + text, ""]
+    said: set[str] = set()
     for config in comp.configs:
         model = comp.model_of(comp.configs.index(config)).id
+        if model not in said:  # what a model's settings are, said once, before its first
+            said.add(model)
+            for caveat, text in settings_leads(model, code_span, str):
+                out += [("> " if caveat else "") + text, ""]
         out += [f"### {md(config.name)}", ""]
         if model not in exporter_ids():
             out += ["```toml", changed_params_toml(comp, comp.configs.index(config)).rstrip(),
@@ -1420,12 +1422,13 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         "(the note above) are the estimate.")
         elif not row.improved[i] and not row.worsened[i]:
             changed_here = [n for n, v in comp.differing.items() if v[0] != v[i]]
-            same = ("another model, ranking alike here" if not comp.same_model(i) else
-                    "the settings are identical" if not comp.differing else
-                    "none of its changes can have an effect here"
-                    if changed_here and set(changed_here) <= comp.untested(i).keys() else
-                    "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
+            same = ("the settings are identical" if comp.same_model(i) and not changed_here
+                    else "none of its changes can have an effect here"
+                    if comp.same_model(i) and set(changed_here) <= comp.untested(i).keys()
+                    else "other metrics moved: see Metrics" if _others_moved(comp, i, metric)
                     else "no metric moved")
+            if not comp.same_model(i):  # not "the same settings": another model
+                same = f"another model; {same}"
             said = (f"{name} against {first}: {metric} {mean_text(row.means[i])}, the same on "
                     + (f"every one of the {n:,} {queries}" if n != 1 else f"its one {one}")
                     + f" ({same}).")
