@@ -45,6 +45,8 @@ BAD_FIELDS = [
     ("basline", None, "basline"),  # misspelled: loaded with no baseline, nothing said
     ("relative", {"dataset": "../tea"}, "relative.dataset"),
     ("relative", {"corpus": "tea"}, "relative.corpus"), ("relative", "tea", "relative"),
+    ("view", "Movers", "view"), ("view", {"chart": 3}, "view.chart"),
+    ("view", {"filter": ["tea"]}, "view.filter"),
 ]
 
 
@@ -507,3 +509,22 @@ def test_an_unknown_key_is_refused_and_every_key_written_is_read(tmp_path: Path)
     s.study_storage = str(tmp_path / "studies.db")
     written = session_dict(s, tmp_path / "s.json")
     assert "relative" in written and set(written) <= set(SESSION_KEYS)
+
+
+def test_the_view_is_kept_only_where_it_holds_something(tmp_path: Path) -> None:
+    """The chart tab and the query filter (review rv4 O): under "view", by the panel's name;
+    left out where empty, so such a file opens where "view" is unknown; a later version's view
+    keys are ignored (a view changes no result)."""
+    from workbench.core.session_file import read_session_file, session_dict
+
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    s.set_model("bm25")
+    assert "view" not in session_dict(s, view={"chart": "", "filter": ""})
+    written = session_dict(s, view={"chart": "MoversList", "filter": "tea"})
+    assert written["view"] == {"chart": "MoversList", "filter": "tea"}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({**written, "view": {"chart": "MoversList", "sort": [2]}}),
+                    encoding="utf-8")
+    plan = read_session_file(path)
+    assert (plan.chart, plan.query_filter) == ("MoversList", "")

@@ -5,7 +5,8 @@
   files without one read the test split), model, parameters
   (and the queries they were tuned on, when they were), the named configurations and which
   one is the baseline, query, k, the tuning study's storage (version 1 files, with one
-  unnamed baseline, are still read: it becomes the configuration "baseline");
+  unnamed baseline, are still read: it becomes the configuration "baseline"), and the
+  window's view where it is not the default one (the chart tab shown, the query filter);
 - a sample folder's `workbench.toml`: the model that suits it, parameter overrides, an example
   query, the file to open.
 
@@ -45,7 +46,10 @@ K_RANGE = (1, 1000)  # the window's k box offers the same
 # every key a session file has held, version 1 on (each version wrote a subset of these)
 SESSION_KEYS = ("version", "dataset", "queries", "qrels", "split", "model", "params",
                 "tuned_on", "configurations", "baseline", "query", "typed", "k",
-                "study_storage", "relative", "held")
+                "study_storage", "relative", "held", "view")
+# what the window showed ("view"): the chart tab by its panel's name, the query list's filter.
+# Other keys in it are a later version's view and are ignored: a view changes no result
+VIEW_KEYS = ("chart", "filter")
 SAMPLE_KEYS = ("model", "params", "example_query", "data")
 
 
@@ -72,6 +76,10 @@ class SessionPlan:
     held: Params = field(default_factory=dict)
     # where the file says the dataset was, when the user located it elsewhere (`dataset_at`)
     located_from: str | None = None
+    # the window's view ("view"): the chart tab shown (a panel's name, "" = the tab the
+    # window shows by itself) and the query list's filter text
+    chart: str = ""
+    query_filter: str = ""
 
 
 class DatasetMissing(FormatError):
@@ -172,9 +180,26 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
         if value is not None and not os.path.exists(value):
             kind = DatasetMissing if key == "dataset" else FormatError
             raise kind(p, _missing(p, key, value, relative.get(key)), field=key)
+    chart, query_filter = _view(p, data.get("view", {}))
     return SessionPlan(dataset, model, params, configurations, baseline, query, k, storage,
                        files[0], files[1], tuned, split, _typed(p, data.get("typed", [])),
-                       held, recorded if dataset_at is not None else None)
+                       held, recorded if dataset_at is not None else None, chart,
+                       query_filter)
+
+
+def _view(p: Path, raw: object) -> tuple[str, str]:
+    """The "view" object: (the chart tab's panel name, the filter text), "" where absent."""
+    if not isinstance(raw, dict):
+        raise FormatError(p, f"expected an object of {', '.join(VIEW_KEYS)}, got {raw!r}",
+                          field="view", line=key_line(p, "view"))
+    out = []
+    for key in VIEW_KEYS:
+        value = raw.get(key, "")
+        if not isinstance(value, str):
+            raise FormatError(p, f"expected text, got {value!r}", field=f"view.{key}",
+                              line=key_line(p, f"view.{key}"))
+        out.append(value)
+    return out[0], out[1]
 
 
 # the paths a session file also keeps relative to its own folder, where they lie beneath it
@@ -485,14 +510,15 @@ def _list_item(text: str, at: int, index: int) -> int | None:
 
 
 def write_session_file(s: TuningSession, path: str | Path,
-                       held: Mapping[str, Any] | None = None) -> None:
+                       held: Mapping[str, Any] | None = None,
+                       view: Mapping[str, str] | None = None) -> None:
     """`s` saved to `path` (a temporary file renamed over it): `session_dict` with the paths
     beneath the file's folder also kept relative to it. `held`: prepare-stage edits the
-    window holds unapplied (`SessionPlan.held`)."""
+    window holds unapplied (`SessionPlan.held`); `view`: what the window shows (`VIEW_KEYS`)."""
     from workbench.core.store import atomic_write_text
 
     atomic_write_text(Path(path),
-                      json.dumps(session_dict(s, Path(path), held), indent=2) + "\n")
+                      json.dumps(session_dict(s, Path(path), held, view), indent=2) + "\n")
 
 
 def _relative_paths(s: TuningSession, session: Path) -> dict[str, str]:
@@ -513,12 +539,15 @@ def _relative_paths(s: TuningSession, session: Path) -> dict[str, str]:
 
 
 def session_dict(s: TuningSession, path: Path | None = None,
-                 held: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                 held: Mapping[str, Any] | None = None,
+                 view: Mapping[str, str] | None = None) -> dict[str, Any]:
     """What `TuningSession.save` writes; saved to `path`, the paths beneath its folder also
     relative to it ("relative", read first when they are there; versions before it ignore
     the key and read the absolute ones); `held` edits under "held" where there are some (a
-    file without them opens in versions that do not know the key)."""
+    file without them opens in versions that do not know the key); `view` under "view"
+    likewise, its empty values left out (the window leaves out a tab it shows by itself)."""
     relative = {} if path is None else _relative_paths(s, path)
+    kept_view = {k: v for k, v in (view or {}).items() if k in VIEW_KEYS and v}
     return {
         "version": SESSION_VERSION,
         "dataset": s.source,
@@ -536,7 +565,8 @@ def session_dict(s: TuningSession, path: Path | None = None,
                   for q in s.typed],
         "k": s.k,
         "study_storage": s.study_storage,
-    } | ({"relative": relative} if relative else {}) | ({"held": dict(held)} if held else {})
+    } | ({"relative": relative} if relative else {}) | ({"held": dict(held)} if held else {}) \
+        | ({"view": kept_view} if kept_view else {})
 
 
 def load_session(s: TuningSession, path: str | Path) -> None:

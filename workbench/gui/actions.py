@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeyEvent, QKeySequence
@@ -40,6 +40,9 @@ from .ranked_table import RankedTable
 from .tasks_dialog import TasksFromGitDialog, repository_of
 from .worker import LiveLoop
 
+if TYPE_CHECKING:
+    from workbench.core.session_file import LoadedSession
+
 
 class ActionHost(Protocol):
     """What the menus act on: the session, the compute loop, the panels a View item shows or
@@ -73,6 +76,8 @@ class ActionHost(Protocol):
                   split: str | None = None) -> bool: ...
 
     def show_error(self, message: str, details: str = "") -> None: ...
+
+    def say_opened(self, line: str, ms: int) -> None: ...
 
     def reload_dataset(self) -> bool: ...
 
@@ -484,7 +489,7 @@ class WindowActions:
 
             held = self._held()
             try:
-                write_session_file(self.w.session, path, held)
+                write_session_file(self.w.session, path, held, self._view_state())
             except OSError as exc:
                 self.w.show_error(f"Could not save the session:\n{os_error_text(exc)}")
                 return
@@ -492,6 +497,37 @@ class WindowActions:
             self.window.statusBar().showMessage(
                 f"session saved to {path}" + (f" with {_changes(len(held))} held in Prepare, "
                                               "not applied" if held else ""), 5000)
+
+    def _view_state(self) -> dict[str, str]:
+        """What a saved session keeps of the view: the chart tab by its panel's name, where it
+        is not the one the window shows by itself (`_own_chart`), and the query filter."""
+        charts = self.w.charts
+        shown = charts.currentWidget()
+        chart = next((name for name, panel in charts.panels.items() if panel is shown), "")
+        if shown is self._own_chart():
+            chart = ""
+        return {"chart": chart, "filter": self.w.queries.filter_edit.text()}
+
+    def _own_chart(self) -> QWidget | None:
+        """The tab the window shows by itself: the one the model prefers, else the first."""
+        charts = self.w.charts
+        preferred = charts.preferred_panel()
+        if preferred is not None:
+            return preferred
+        return next((charts.widget(i) for i in range(charts.count())
+                     if charts.isTabVisible(i)), None)
+
+    def _restore_view(self, chart: str, query_filter: str) -> None:
+        """A session's view back (`_view_state`): its chart tab where this window shows it
+        (a later version's panel, or one that does not apply here, gives the window's own),
+        and its query filter."""
+        charts = self.w.charts
+        panel = charts.panels.get(chart)
+        if panel is None or not charts.isTabVisible(charts.indexOf(panel)):
+            panel = self._own_chart()
+        if panel is not None:
+            charts.setCurrentWidget(panel)
+        self.w.queries.filter_edit.setText(query_filter)
 
     def _held(self) -> dict[str, ParamValue]:
         """The Prepare box's edits held unapplied, the text of a field not yet left among
@@ -729,20 +765,22 @@ class WindowActions:
             for name, value in loaded.plan.held.items():  # held again, as when saved
                 if box is not None and name in box.editors:
                     box.hold(name, value)
+            plan = loaded.plan
+            self._restore_view(plan.chart, plan.query_filter)
             self._mark_clean()
-            plan = loaded.plan  # Open recent and the next launch: the session's dataset
+            # Open recent and the next launch: the session's dataset
             st.remember_opened(plan.dataset, plan.queries, plan.qrels, plan.split, plan.model)
             self.refresh_recent()
+            lines = [self._opened_line(path, loaded)]
             if dataset_at is not None:  # the file still names the old place: a change to save
                 self._located = self.w.session.source or ""
-                self.window.statusBar().showMessage(
-                    f"opened {Path(path).name} with its dataset at {dataset_at}: save the "
-                    "session (Ctrl+S) to keep the new place", 15000)
+                lines.append(f"its dataset found at {dataset_at}: save the session (Ctrl+S) "
+                            "to keep the new place")
             gone = loaded.plan.query
             if gone and gone not in loaded.dataset.queries.index:  # said, not silently q01
-                self.window.statusBar().showMessage(
-                    f"the session's query {gone!r} is not in {loaded.dataset.name} any more: "
-                    "the first query is selected", 10000)
+                lines.append(f"the session's query {gone!r} is not in {loaded.dataset.name} "
+                            "any more: the first query is selected")
+            self.w.say_opened("; ".join(lines), 15000 if len(lines) > 1 else 10000)
         except Cancelled:
             self.window.statusBar().showMessage(f"opening {path} cancelled: nothing changed",
                                                 8000)
@@ -761,6 +799,23 @@ class WindowActions:
             self.w.show_error(f"Could not open the session {said}")
             return False
         return True
+
+    def _opened_line(self, path: str, loaded: LoadedSession) -> str:
+        """What a session opened: its file, dataset (and split, where the folder has some),
+        model, and how many configurations, typed queries and held edits came back with it
+        (the status line had said only "prepared")."""
+        plan = loaded.plan
+        where = loaded.dataset.name + (f" \u00b7 {plan.split}" if self.split_group.actions()
+                                       else "")
+        n = len(plan.configurations)
+        line = (f"opened session {Path(path).name}: {where}, {plan.model}, "
+                + (f"{n} configuration{'s' if n != 1 else ''}" if n else "no configurations")
+                + (f" (baseline \u201c{plan.baseline}\u201d)" if plan.baseline else ""))
+        if plan.typed:
+            line += f", {len(plan.typed)} typed quer{'y' if len(plan.typed) == 1 else 'ies'}"
+        if plan.held:
+            line += f", {_changes(len(plan.held))} held in Prepare"
+        return line
 
     def locate_dataset(self, path: str, why: str) -> str | None:
         """Ask where a session's dataset is now: a folder or a file, or None (cancelled)."""

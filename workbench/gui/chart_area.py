@@ -97,14 +97,20 @@ class ChartArea(QTabWidget):
         key = (model_id, id(self.session.dataset))
         if key != self._shown_for:
             self._shown_for = key
-            # the most specific panel that prefers this model and applies: the last one listed
-            # (eval cases over the injection figures when the dataset has cases)
-            for panel in reversed(self.panels.values()):
-                applies = getattr(panel, "applies", None)
-                if model_id in getattr(panel, "preferred_models", ()) and (
-                        not callable(applies) or applies()):
-                    self.setCurrentWidget(panel)
-                    break
+            preferred = self.preferred_panel()
+            if preferred is not None:
+                self.setCurrentWidget(preferred)
+
+    def preferred_panel(self) -> QWidget | None:
+        """The most specific panel that prefers the session's model and applies: the last one
+        listed (eval cases over the injection figures when the dataset has cases), or None."""
+        model_id = self.session.model.id if self.session.model is not None else None
+        for panel in reversed(self.panels.values()):
+            applies = getattr(panel, "applies", None)
+            if model_id in getattr(panel, "preferred_models", ()) and (
+                    not callable(applies) or applies()):
+                return panel
+        return None
 
     def tab_shown(self, name: str) -> bool:
         """Whether the panel `name` (a class name in CHART_PANELS) has a visible tab."""

@@ -154,6 +154,8 @@ class MainWindow(QMainWindow):
         self._rebase_for: tuple[str, bool] | None = None
         self._reload_said = self._rebase_lost = ""
         self.open_cancelled = False
+        # what an opening said, said again when the preparation it started ends (`say_opened`)
+        self._after_prepare = ("", 0)
         self.menu_actions = WindowActions(self, self)
         self._compare: CompareWindow | None = None
         self.config_menu = ConfigurationsMenu(self, s, self.show_compare,
@@ -173,6 +175,7 @@ class MainWindow(QMainWindow):
         # are at the end of the parameter panel's scroll area)
         self.prepare_status = PrepareStatus(self.loop, self.statusBar())
         self.loop.prepare_finished.connect(self._on_prepare_finished)
+        self.loop.prepare_started.connect(self._forget_after_prepare)
         # an embedding cache that could not be written (a full disk): every start embedded
         # everything again and the window never said why; a damaged file of it, whose texts
         # embed again for minutes with no word. A preparation runs on a worker, so the line
@@ -312,9 +315,19 @@ class MainWindow(QMainWindow):
             given.insert(0, picked)
         self._reload_said = (f"opened {path}" + "".join(f", {g}" for g in given)
                              + (f" ({note})" if note else "") + back)
-        self.statusBar().showMessage(self._reload_line(),
-                                     15000 if note or self._rebase_lost or lost else 5000)
+        self.say_opened(self._reload_line(), 15000 if note or self._rebase_lost or lost else 5000)
         return True
+
+    def say_opened(self, line: str, ms: int) -> None:
+        """What was opened, in the status line now and again once the preparation it started
+        ends: its progress lines took the place, and "prepared" was all that stayed (an opened
+        session never said which file, dataset or model)."""
+        self.statusBar().showMessage(line, ms)
+        self._after_prepare = (line, max(ms, 10000)) if self.loop.preparing else ("", 0)
+
+    def _forget_after_prepare(self, *_: object) -> None:
+        # another preparation (a change made since): the opening's line is not its to say
+        self._after_prepare = ("", 0)
 
     def reopen(self, path: str) -> bool:
         """Open `path` as it was last opened: with the query and judgment files given then
@@ -508,7 +521,10 @@ class MainWindow(QMainWindow):
         self.unkept_note.show()
 
     def _on_prepare_finished(self, outcome: str) -> None:
-        if outcome == "":
+        (opened, ms), self._after_prepare = self._after_prepare, ("", 0)
+        if outcome == "" and opened:
+            self.statusBar().showMessage(f"{opened}; prepared", ms)
+        elif outcome == "":
             self.statusBar().showMessage("prepared", 3000)
         elif outcome == "cancelled":
             self.statusBar().showMessage("prepare cancelled", 5000)
