@@ -137,6 +137,18 @@ class Configurations:
         self._items.remove(item)
         self.changed.emit()
 
+    def insert(self, index: int, saved: SavedConfiguration) -> None:
+        """`saved` as it is (its tuning record and dataset kept) at `index` (a deleted one
+        put back by Undo); ValueError on a taken name."""
+        if saved.name in self:
+            raise ValueError(f"a configuration named {saved.name!r} exists already")
+        self._items.insert(min(index, len(self._items)), saved)
+        self.changed.emit()
+
+    def find_saved(self, saved: SavedConfiguration) -> bool:
+        """Whether `saved` is here as it is (name, values, record and dataset)."""
+        return any(c == saved for c in self._items)
+
     def replace_all(self, items: list[SavedConfiguration]) -> None:
         """All of them at once (a session opened); one that does not say which dataset it was
         made on (a file from before they said) is taken as made on the dataset open."""

@@ -1,8 +1,8 @@
 """The tuning session: the one object between the core and every face.
 
-It holds the dataset, the model, the parameters (with undo and redo), the prepared arrays, the
-latest result, the named configurations and the pinned baseline (one of them), and the
-selection, and announces each change with an `Event`
+It holds the dataset, the model, the parameters (with undo and redo; a configuration deleted
+is a step too), the prepared arrays, the latest result, the named configurations and the
+pinned baseline (one of them), and the selection, and announces each change with an `Event`
 (`dataset_changed`, `params_changed`, `result_changed`, …). Widgets subscribe and update
 themselves; they never reach into each other.
 
@@ -16,7 +16,8 @@ requests, results and the functions a worker runs are in `session_work`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -59,10 +60,10 @@ class Baseline:
 
 @dataclass
 class _History:
-    # each step: the values and the record of the queries they were tuned on (or None), or
-    # a step across models (`_Switch`)
-    undo: list[tuple[Params, TunedOn | None] | _Switch] = field(default_factory=list)
-    redo: list[tuple[Params, TunedOn | None] | _Switch] = field(default_factory=list)
+    # each step: the values and the record of the queries they were tuned on (or None), a
+    # step across models (`_Switch`), or a configuration deleted (`_Deleted`)
+    undo: list[_Step] = field(default_factory=list)
+    redo: list[_Step] = field(default_factory=list)
 
 
 @dataclass
@@ -82,6 +83,25 @@ class _Switch:
     history: _History | None = None
 
 
+@dataclass(frozen=True)
+class _Deleted:
+    """A configuration deleted (`remove_configuration`): Undo puts it back where it was in
+    the list, its tuning record and dataset with it, pinned again where it was the baseline;
+    Redo deletes it again. A pinned result comes back as it was while the data and k are the
+    ones it was pinned on (`dataset`, `k`); on other data it comes back unpinned."""
+
+    saved: SavedConfiguration
+    index: int
+    baseline: Baseline | None
+    # the Dataset open when it was deleted (weakly: a step kept on a dataset's visit does not
+    # keep the corpus it replaced in memory)
+    dataset: Callable[[], object] | None
+    k: int
+
+
+_Step = tuple[Params, TunedOn | None] | _Switch | _Deleted
+
+
 @dataclass
 class _Visit:
     """A dataset left for another in this session, as it was: opened again, it comes back so
@@ -93,6 +113,14 @@ class _Visit:
     tuned_on: TunedOn | None
     left: dict[str, tuple[Params, _History, TunedOn | None]]  # the other models' (`_left`)
     baseline: str | None  # the name of the configuration pinned as the baseline
+
+
+def _step_name(step: _Step | None) -> str:
+    if isinstance(step, _Switch):
+        return f"switch to \u201c{step.name}\u201d"
+    if isinstance(step, _Deleted):
+        return f"delete \u201c{step.saved.name}\u201d"
+    return ""
 
 
 class TuningSession:
@@ -452,14 +480,13 @@ class TuningSession:
 
     @property
     def undo_name(self) -> str:
-        """What Undo would take back, where it is more than values: "switch to 'NAME'"."""
-        step = self._history.undo[-1] if self._history.undo else None
-        return f"switch to \u201c{step.name}\u201d" if isinstance(step, _Switch) else ""
+        """What Undo would take back, where it is more than values: "switch to 'NAME'",
+        "delete 'NAME'"."""
+        return _step_name(self._history.undo[-1] if self._history.undo else None)
 
     @property
     def redo_name(self) -> str:
-        step = self._history.redo[-1] if self._history.redo else None
-        return f"switch to \u201c{step.name}\u201d" if isinstance(step, _Switch) else ""
+        return _step_name(self._history.redo[-1] if self._history.redo else None)
 
     def set_param(self, name: str, value: object) -> None:
         self.set_params({name: value})
@@ -513,6 +540,9 @@ class TuningSession:
             if isinstance(step, _Switch):
                 self._switch_step(step, undoing=True)
                 return
+            if isinstance(step, _Deleted):
+                self._undelete(step)
+                return
             self._history.redo.append((dict(self.params), self.tuned_on))
             self.set_params(step[0], record=False, tuned_on=step[1])
 
@@ -521,6 +551,11 @@ class TuningSession:
             step = self._history.redo.pop()
             if isinstance(step, _Switch):
                 self._switch_step(step, undoing=False)
+                return
+            if isinstance(step, _Deleted):
+                # renamed or replaced since it came back: nothing of it to delete
+                if self.configurations.find_saved(step.saved):
+                    self._delete(step.saved.name, self._history.undo)
                 return
             self._history.undo.append((dict(self.params), self.tuned_on))
             self.set_params(step[0], record=False, tuned_on=step[1])
@@ -709,10 +744,42 @@ class TuningSession:
             self.baseline_changed.emit(self.baseline)
 
     def remove_configuration(self, name: str) -> None:
-        """Delete a configuration; deleting the baseline's clears the baseline."""
+        """Delete a configuration, one undo step (Undo puts it back with its tuning record,
+        pinned again where it was the baseline); deleting the baseline's clears the baseline."""
+        self.configurations.get(name)  # KeyError before any step is kept
+        self._history.redo.clear()
+        self._delete(name, self._history.undo)
+
+    def _delete(self, name: str, steps: list[_Step]) -> None:
+        """`name` deleted, the step that puts it back kept on `steps` first (the events of
+        the deletion find Edit ▸ Undo naming it)."""
+        saved = self.configurations.get(name)
+        pinned = self.baseline if self.baseline is not None and self.baseline.name == name \
+            else None
+        data = weakref.ref(self.dataset) if self.dataset is not None else None
+        steps.append(_Deleted(saved, self.configurations.names.index(name), pinned, data,
+                              self.k))
         self.configurations.remove(name)
-        if self.baseline is not None and self.baseline.name == name:
+        if pinned is not None:
             self.clear_baseline()
+
+    def _undelete(self, step: _Deleted) -> None:
+        """`step`'s configuration back in its place (under a free name where one saved since
+        took its own), pinned again where it was the baseline and none is pinned now; the
+        step that deletes it again kept on the redo list first."""
+        saved = step.saved
+        if saved.name in self.configurations:
+            saved = replace(saved, name=self.configurations.unique_name(saved.name))
+        self._history.redo.append(replace(step, saved=saved))
+        self.configurations.insert(step.index, saved)
+        b = step.baseline
+        if b is not None and self.baseline is None and step.dataset is not None \
+                and step.dataset() is self.dataset:
+            self.baseline = Baseline(b.model_id, b.params, b.result, saved.name)
+            if self.k != step.k:  # its metrics at the k of now (`set_k` had rescored it)
+                self._rescore_baseline()
+            else:
+                self.baseline_changed.emit(self.baseline)
 
     def comparable(self) -> list[Configuration]:
         """The configurations of the current model, the baseline's first: what the compare

@@ -227,6 +227,8 @@ class WindowActions:
             event.connect(self._update_enabled)
         s.dataset_changed.connect(self._refresh_splits)
         s.result_changed.connect(self._update_enabled)
+        # a configuration deleted is an undo step: Edit ▸ Undo names it
+        s.configurations.changed.connect(self._update_enabled)
         window.destroyed.connect(lambda *_: self._disconnect())
         self._update_enabled()
         self.refresh_recent()
@@ -246,6 +248,7 @@ class WindowActions:
         for event in (s.params_changed, s.model_changed, s.dataset_changed, s.result_changed,
                       s.baseline_changed):
             event.disconnect(self._update_enabled)
+        s.configurations.changed.disconnect(self._update_enabled)
         s.dataset_changed.disconnect(self._refresh_splits)
 
     def _add(self, menu: QMenu, text: str, slot: object,
