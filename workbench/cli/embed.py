@@ -65,7 +65,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
     its queries' text, with its encoder and prompts, so the next `eval`/`gui` embeds nothing."""
     import time
 
-    from workbench.core.embeddings import cache_counts, embed_texts, get_encoder
+    from workbench.core.embeddings import cache_counts, embed_texts, get_encoder, kept_earlier
     from workbench.core.models import get_model, model_ids
     from workbench.core.store import cache_dir
 
@@ -112,7 +112,13 @@ def cmd_embed(args: argparse.Namespace) -> int:
         print(f"embedding what {model.id} reads: encoder {encoder.identity}; "
               f"cache {cache_dir() / 'embeddings'}")
         cache_errors: list[str] = []
+        docs = next((j for j in jobs if j.label == "documents"), None)
         for job in jobs:
+            # interrupted while the queries embed: the documents' vectors kept are said, as a
+            # model's prepare says them (it had said "none of the 2 queries … was kept" alone)
+            earlier = (kept_earlier(docs.texts, model=docs.model, prompt=docs.prompt,
+                                    what="documents") if docs is not None and job is not docs
+                       else None)
             notes: list[str] = []  # a damaged cache file found on opening, said
             cached, new = cache_counts(job.texts, model=job.model, prompt=job.prompt,
                                        notes=notes)
@@ -132,7 +138,7 @@ def cmd_embed(args: argparse.Namespace) -> int:
                                       batch_size=job.batch_size,
                                       progress=Progress(on_progress=on_progress),
                                       cache_errors=cache_errors, workers=workers,
-                                      what=job.label)
+                                      what=job.label, earlier=earlier)
             for note in notes:
                 print(f"note: {note}", file=sys.stderr)
             end = time.perf_counter()
