@@ -121,16 +121,19 @@ class PrepareBox(QGroupBox):
         while a field's text is refused (the edit held before it had been applied). The
         text in a field not yet left is taken first (`commit`)."""
         self.commit()
-        if self.refused:
-            self.status.setText(f"<span style='color:#c0392b'>{html.escape(self.verb)} not "
-                                f"run: {self._refusals()}</span>")
+        if self.refused:  # said with the edits held beside it (they had vanished from view)
+            self._update_status(not_run=True)
             return
         pending, self.pending = self.pending, {}
         try:
             if pending:
                 self.session.set_params(pending)  # → prepare_needed → the loop prepares
         except ParamError as exc:
-            self.status.setText(str(exc))
+            self.pending = pending  # still held: nothing was applied
+            self._update_status()
+            self.status.setText(f"<span style='color:#c0392b'>{html.escape(self.verb)} not "
+                                f"run: {html.escape(str(exc))}</span><br>"
+                                + self.status.text())
             return
         if self.loop is None:
             self.session.recompute()
@@ -227,13 +230,23 @@ class PrepareBox(QGroupBox):
                 widget.setToolTip(tip)
             self.resets[n].setEnabled(not why)
 
-    def _update_status(self) -> None:
+    def _update_status(self, *, not_run: bool = False) -> None:
+        """What the box holds and whether it is prepared; a refused text first, in red
+        (`not_run`: as the reason Re-index just did not run), the edits held beside it named
+        (they wait for it)."""
         self._grey_idle()
         if self.loop is not None and self.loop.preparing:
             return
-        refused = (f"<span style='color:#c0392b'>{self._refusals()}</span><br>"
-                   if self.refused else "")
-        if self.pending:
+        head = f"{self.verb} not run: " if not_run else ""
+        refused = (f"<span style='color:#c0392b'>{html.escape(head)}{self._refusals()}"
+                   "</span><br>" if self.refused else "")
+        if self.pending and self.refused:
+            n = len(self.pending)
+            names = ", ".join(self.editors[k].param.label for k in self.pending)
+            they = "they are" if len(self.refused) > 1 else "it is"
+            self.status.setText(f"{n} change{'s' if n > 1 else ''} held, applied once {they} "
+                                f"corrected ({names})")
+        elif self.pending:
             n = len(self.pending)
             self.status.setText(f"{n} change{'s' if n > 1 else ''} held: press "
                                 f"{self.verb} to apply")
