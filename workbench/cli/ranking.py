@@ -25,6 +25,7 @@ from workbench.cli.common import (
 )
 from workbench.core import engine
 from workbench.core.data import display_title
+from workbench.core.pipeline import MIN_DEPTH
 from workbench.textout import explain_lines, format_table, say
 
 
@@ -159,13 +160,16 @@ def _data_or_repo(args: argparse.Namespace) -> None:
 
 
 def _ranked_rows(pipe: Any, top: int) -> list[dict[str, Any]]:
-    """The first query's results with their contributions and gates."""
-    result = pipe.run(metric_names=(), depth=top)
+    """The first query's results with their contributions and gates: the first `top` of a
+    ranking at least `MIN_DEPTH` deep, as the window ranks. Ranked only `top` deep, equal
+    scores crossing it on judged data were cut as trec_eval reads them (`run_live`): `--top 3`
+    showed other tied documents than `--top 10` and the window, in another order."""
+    result = pipe.run(metric_names=(), depth=max(top, MIN_DEPTH))
     contrib = engine.contributions_at(result.scores, result.ranking)
     corpus = pipe.dataset.corpus
     qrels = (pipe.dataset.qrels or {}).get(pipe.dataset.queries[0].id, {})
     rows: list[dict[str, Any]] = []
-    for j in range(int(result.ranking.count[0])):
+    for j in range(min(int(result.ranking.count[0]), top)):
         d = int(result.ranking.docs[0, j])
         doc = corpus[d]
         rows.append({
