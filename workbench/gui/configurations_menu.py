@@ -22,15 +22,18 @@ class ConfigurationsMenu:
         """`manager()`: the list whose dialogs and actions the menu items use (the compare
         view's, made when first asked for); `show_compare` opens the compare view."""
         self.session, self._manager = session, manager
+        # the dialogs' owner: the window the menu is in, not the compare view whose list
+        # does the work (hidden, it had owned Save current as…'s dialog: review rv4 P)
+        self._window = window
         self.menu = window.menuBar().addMenu("&Configurations")
-        self.save = self._add("&Save current as…", lambda: manager().ask_save(),
+        self.save = self._add("&Save current as…", lambda: manager().ask_save(window),
                               "Ctrl+Shift+S")
         self.switch_menu = self.menu.addMenu("S&witch sliders to")
         self.baseline_menu = self.menu.addMenu("Use as &baseline")
         # any model's, not only the compare view's list of the current model's (asked first)
         self.delete_menu = self.menu.addMenu("&Delete")
         self.menu.addSeparator()
-        self.import_toml = self._add("&Import params TOML…", lambda: manager().ask_import())
+        self.import_toml = self._add("&Import params TOML…", lambda: manager().ask_import(window))
         self.export_toml = self._add("&Export current as params TOML…", self._export_current)
         self.menu.addSeparator()
         self.compare = self._add("&Compare configurations…", show_compare, "Ctrl+K")
@@ -105,7 +108,7 @@ class ConfigurationsMenu:
         self._manager().use_as_baseline(name)
 
     def delete(self, name: str) -> None:
-        self._manager().ask_delete(name)
+        self._manager().ask_delete(name, self._window)
 
     def _export_current(self) -> None:
         """The live sliders as a params TOML file (saved as a configuration first when they
@@ -120,4 +123,4 @@ class ConfigurationsMenu:
             saved = s.save_configuration(suggest_name(s))
         manager = self._manager()
         manager.select(saved.name)
-        manager.ask_export()
+        manager.ask_export(self._window)

@@ -351,8 +351,11 @@ class ConfigurationList(QWidget):
 
     # -- dialogs --------------------------------------------------------------------------
 
-    def ask_save(self) -> None:
-        name, ok = QInputDialog.getText(self, "Save configuration", "Name:",
+    def ask_save(self, owner: QWidget | None = None) -> None:
+        """`owner`: the window the dialogs belong to (the Configurations menu's: the main
+        window; parented to this list, they had belonged to the hidden compare window)."""
+        owner = owner or self
+        name, ok = QInputDialog.getText(owner, "Save configuration", "Name:",
                                         text=suggest_name(self.session))
         if not ok or not name.strip():
             return
@@ -362,13 +365,13 @@ class ConfigurationList(QWidget):
         replace = False
         name = " ".join(name.split())
         if name in self.session.configurations:
-            answer = self._ask_replace(name)
+            answer = self._ask_replace(name, owner)
             if answer is None:
                 return
             name, replace = answer
         self.save_current(name, replace=replace)
 
-    def _ask_replace(self, name: str) -> tuple[str, bool] | None:
+    def _ask_replace(self, name: str, owner: QWidget) -> tuple[str, bool] | None:
         """`name` is taken: (the name to save under, whether to replace), or None (Cancel).
         Names are one pool across the datasets (the compare view, a report and a session
         file tell configurations by name) while the menus list them by dataset, so the
@@ -381,7 +384,7 @@ class ConfigurationList(QWidget):
         if other:
             text += (f"\n\nReplacing it removes it from {taken.dataset}; Undo cannot bring "
                      "it back.")
-        box = QMessageBox(QMessageBox.Icon.Question, "Save configuration", text, parent=self)
+        box = QMessageBox(QMessageBox.Icon.Question, "Save configuration", text, parent=owner)
         keep = None
         if other:
             alternative = configs.unique_name(name)
@@ -396,7 +399,7 @@ class ConfigurationList(QWidget):
             return alternative, False
         return (name, True) if clicked is overwrite else None
 
-    def ask_delete(self, name: str) -> bool:
+    def ask_delete(self, name: str, owner: QWidget | None = None) -> bool:
         """Delete `name` once the user says so: the question says whose it is, whether it
         is the pinned baseline or a tuning run's result, and that Undo cannot bring it back
         (one click had deleted it, unasked)."""
@@ -410,7 +413,7 @@ class ConfigurationList(QWidget):
         box = QMessageBox(QMessageBox.Icon.Question, "Delete configuration",
                           f"Delete the configuration {name!r}, {s.configurations.described(name)}?"
                           + "".join(f"\n\n{w}" for w in what)
-                          + "\n\nUndo cannot bring it back.", parent=self)
+                          + "\n\nUndo cannot bring it back.", parent=owner or self)
         delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
@@ -428,17 +431,17 @@ class ConfigurationList(QWidget):
         if ok and new.strip():
             self.rename(old, new)
 
-    def ask_import(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Import parameters", "",
+    def ask_import(self, owner: QWidget | None = None) -> None:
+        path, _ = QFileDialog.getOpenFileName(owner or self, "Import parameters", "",
                                               "Params TOML (*.toml);;All files (*)")
         if path:
             self.import_toml(path)
 
-    def ask_export(self) -> None:
+    def ask_export(self, owner: QWidget | None = None) -> None:
         name = self.selected()
         if name is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export parameters",
+        path, _ = QFileDialog.getSaveFileName(owner or self, "Export parameters",
                                               f"{name.replace(' ', '-')}.toml",
                                               "Params TOML (*.toml)")
         if path:
