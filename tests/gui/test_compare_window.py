@@ -861,4 +861,4 @@ def test_a_column_that_returned_fewer_than_k_says_not_returned(qtbot: QtBot,
     assert len(a) == 10 and len(b) == 5
     gone = next(d for d in a if d not in b)
     tip = lines._tooltip(gone)
-    assert "five: not returned (5 ranked)" in tip and "defaults: " in tip
+    assert "five: not returned (past the limit of 5)" in tip and "defaults: " in tip

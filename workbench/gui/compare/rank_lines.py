@@ -41,10 +41,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from workbench.core.comparison import Comparison
+from workbench.core.compare import gate_of, is_scored
+from workbench.core.comparison import LIMIT_GATE, MIN_SCORE_GATE, Comparison
 from workbench.gui.charts._base import MUTED
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE
 
+from .list_end import FLOOR, LIMIT, ListEnd, list_end, slot_captions, slot_tip
 from .rank_rows import (
     Row,
     grade_brush,
@@ -55,7 +57,6 @@ from .rank_rows import (
     points,
     scaled_font,
     shown_title,
-    slot_text,
 )
 
 Line = tuple[int, int, int | None, int | None]
@@ -208,6 +209,28 @@ class RankLines(QWidget):
         """The "below top k" slot at the foot of display column `column`."""
         return self._geometry().slot_rect(column)
 
+    def list_end(self, column: int) -> ListEnd:
+        """Where display column `column`'s list for the query ends, and why (`list_end`)."""
+        assert self.comparison is not None
+        return list_end(self.comparison, self.columns[column], self.query)
+
+    def slot_captions(self, column: int) -> list[str]:
+        """What the box at display column `column`'s foot may say, longest first."""
+        return slot_captions(self.k, self.list_end(column))
+
+    def slot_tooltip(self, column: int) -> str:
+        assert self.comparison is not None
+        name = self.comparison.configs[self.columns[column]].name
+        return slot_tip(self.k, self.list_end(column), name)
+
+    def slot_at(self, pos: QPoint | QPointF) -> int | None:
+        """The display column whose foot box is under `pos`, or None."""
+        if self._t is not None or self.comparison is None:
+            return None
+        g = self._geometry()
+        return next((c for c in range(len(self._tops)) if g.slot_rect(c).contains(QPointF(pos))),
+                    None)
+
     def _rank(self, c: int, doc: int) -> int | None:
         top = self._tops[c]
         return top.index(doc) + 1 if doc in top else None
@@ -337,19 +360,46 @@ class RankLines(QWidget):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # Qt override
-        hit = self.row_at(event.position())
-        self.setToolTip("" if hit is None else self._tooltip(hit[1]))
+        hit, slot = self.row_at(event.position()), self.slot_at(event.position())
+        self.setToolTip(self._tooltip(hit[1]) if hit is not None else
+                        self.slot_tooltip(slot) if slot is not None else "")
         super().mouseMoveEvent(event)
 
     def _tooltip(self, doc: int) -> str:
         comp = self.comparison
         assert comp is not None
         d = comp.dataset.corpus[doc]
-        ranks = ", ".join(f"{comp.configs[c].name}: "
-                          f"{self._rank(j, doc) or slot_text(self.k, len(self._tops[j]))}"
+        ranks = ", ".join(f"{comp.configs[c].name}: {self._place(j, doc)}"
                           for j, c in enumerate(self.columns))
         return "\n".join(t for t in (d.id, shown_title(comp.dataset.corpus, d),
                                      grade_text(self._grade(doc)), ranks) if t)
+
+    def _place(self, j: int, doc: int) -> str:
+        """`doc`'s place in display column j's list: its rank; "#14, below top 10"; or "not
+        returned", with what ended the list where known ("past the limit of 5")."""
+        comp = self.comparison
+        assert comp is not None
+        rank = self._rank(j, doc)
+        if rank is not None:
+            return str(rank)
+        ranking = comp.results[self.columns[j]].ranking
+        row = ranking.docs[self.query, :int(ranking.count[self.query])]
+        hit = np.flatnonzero(row == doc)
+        if hit.size:
+            return f"#{int(hit[0]) + 1}, below top {self.k}"
+        end = self.list_end(j)
+        scores = comp.results[self.columns[j]].scores
+        if not is_scored(scores, self.query, doc):
+            return "not returned (not a candidate)"
+        gate = gate_of(scores, self.query, doc)
+        if gate == LIMIT_GATE:
+            return f"not returned (past the limit of {end.returned:,})"
+        if gate == MIN_SCORE_GATE:
+            return "not returned (under its min score)"
+        if gate is not None:
+            return f"not returned (filtered out: {gate})"
+        why = {LIMIT: f" (past {end.setting})", FLOOR: f" (under {end.setting})"}
+        return "not returned" + why.get(end.cause, "")
 
     def _grade(self, doc: int) -> int | None:
         comp = self.comparison
@@ -402,7 +452,7 @@ class RankLines(QWidget):
                 p.drawText(g.row_rect(c, 1), Qt.AlignmentFlag.AlignCenter, "nothing ranked")
             # a column that ranked fewer than k (vault-search's limit 5) did not return the
             # documents its lines go down to: they were not "below top 10"
-            paint_slot(p, g.slot_rect(c), self.k, self._font, slot_text(self.k, len(top)))
+            paint_slot(p, g.slot_rect(c), self.k, self._font, self.slot_captions(c))
         self._paint_lines(p)
         self._paint_legend(p, g)
 

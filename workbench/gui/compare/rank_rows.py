@@ -134,14 +134,10 @@ def paint_header(p: QPainter, rect: QRectF, text: str, font: QFont) -> None:
     p.setFont(font)
 
 
-def slot_text(k: int, ranked: int) -> str:
-    """What a column's foot holds: the documents below its top k, or, where it ranked fewer
-    than k (a limit, a min score), those it did not return at all."""
-    return f"below top {k}" if ranked >= k else f"not returned ({ranked} ranked)"
-
-
-def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont, text: str = "") -> None:
-    """The dashed "below top k" box at a column's foot (`text`: another caption)."""
+def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont,
+               captions: list[str] | None = None) -> None:
+    """The dashed "below top k" box at a column's foot (`captions`: another caption, longest
+    first; the first that fits the box is drawn, else the last, elided)."""
     pen = QPen(QColor("#8c959f"), 1, Qt.PenStyle.DashLine)
     p.setPen(pen)
     p.setBrush(Qt.BrushStyle.NoBrush)
@@ -150,8 +146,18 @@ def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont, text: str = "") -
     italic.setItalic(True)
     p.setFont(italic)
     p.setPen(QColor(MUTED))
-    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text or f"below top {k}")
+    fm = QFontMetricsF(italic)
+    p.drawText(rect, Qt.AlignmentFlag.AlignCenter,
+               fitting(captions or [f"below top {k}"], rect.width() - 8, fm))
     p.setFont(font)
+
+
+def fitting(captions: list[str], width: float, fm: QFontMetricsF) -> str:
+    """The first of `captions` (longest first) that fits `width` px, else the last, elided."""
+    for text in captions:
+        if fm.horizontalAdvance(text) <= width:
+            return text
+    return fm.elidedText(captions[-1], Qt.TextElideMode.ElideRight, width)
 
 
 def points(font: QFont) -> float:

@@ -1,0 +1,69 @@
+"""The box at a ranked list's foot says how long the list is and what ended it, never
+"not returned (8 ranked)", read as "8 were not returned" (review rv3, F12). Counts from
+`workbench rank sample_corpora/vault -m vault-search --top 100`: "first crack" (v01) returns
+16 notes at the defaults and 11 at min_score 0.3; "water hardness" (v04) returns 1, and none
+at min_score 0.3."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QFont, QFontMetricsF
+from pytestqt.qtbot import QtBot
+
+from tests.gui.conftest import SAMPLES
+
+
+def _view(qtbot: QtBot, window: Any, params: dict[str, object], name: str) -> Any:
+    assert window.open_path(SAMPLES / "vault", model="vault-search")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params(params)
+    s.save_configuration(name)
+    view = window.compare_window()
+    view.resize(1400, 860)
+    window.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    assert view.comp is not None, view.status.text()
+    return view
+
+
+def _query(view: Any, qid: str) -> None:
+    view.show_query(list(view.comp.dataset.queries.ids).index(qid))
+
+
+def test_a_min_score_is_named_where_it_ends_a_list(qtbot: QtBot, window: Any) -> None:
+    view = _view(qtbot, window, {"min_score": 0.3}, "ms3")
+    lines = view.lines
+    _query(view, "v01")
+    assert lines.slot_captions(0)[0] == "below top 10 (this list ends at 16)"
+    assert lines.slot_captions(1)[0] == "below top 10 (min_score 0.3 ends this list at 11)"
+    assert lines.slot_tooltip(1).startswith(
+        "ms3 returns 11 results for this query: the others it scored are under min_score 0.3.")
+    _query(view, "v04")
+    assert lines.slot_captions(0)[0] == "not returned (this list has 1)"
+    assert lines.slot_captions(1)[0] == "nothing returned (all under min_score 0.3)"
+    gone = lines._tops[0][0]
+    assert "ms3: not returned (under min_score 0.3)" in lines._tooltip(gone)
+    for c in (0, 1):  # no caption in the old words
+        assert not any("ranked)" in t for t in lines.slot_captions(c))
+
+
+def test_a_limit_is_named_where_it_ends_a_list(qtbot: QtBot, window: Any) -> None:
+    view = _view(qtbot, window, {"limit": 5}, "five")
+    _query(view, "v01")
+    assert view.lines.slot_captions(1) == [
+        "not returned (past the limit of 5)", "not returned (this list has 5)", "not returned"]
+    assert view.lines.slot_tooltip(1).startswith(
+        "five returns 5 results for this query: the limit of 5 stops it there.")
+
+
+def test_the_longest_caption_that_fits_is_drawn() -> None:
+    from workbench.gui.compare.rank_rows import fitting
+
+    fm = QFontMetricsF(QFont())
+    long, short = "not returned (this list has 8)", "not returned"
+    assert fitting([long, short], fm.horizontalAdvance(long) + 1, fm) == long
+    assert fitting([long, short], fm.horizontalAdvance(long) - 1, fm) == short
+    assert fitting([long, short], fm.horizontalAdvance(short) - 1, fm).endswith("…")
