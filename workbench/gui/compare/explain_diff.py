@@ -2,7 +2,13 @@
 each side, each signal's contribution to its score under A and under B and their difference
 (B − A), a total row, and `MoveExplained.sentence()` above ('moved from 7 to 2: vector +1.9,
 bm25 −0.3 — alpha 0.3 → 0.6'). Each side's contributions come from its own scores
-(`core.comparison.explain_move`)."""
+(`core.comparison.explain_move`).
+
+The signals that changed come first, the largest difference first, then those equal on both
+sides; those 0 on both sides are one line under the table ("0 on both sides: …", as the
+HTML report has it), and the total sits in a row of its own under the scrolling table, always
+in sight (at 1,280 × 800 nine ±0 rows had filled the pane, the one that moved and the total
+below the fold: review rv3, F11)."""
 
 from __future__ import annotations
 
@@ -48,17 +54,26 @@ class ExplainDiff(QWidget):
         self.detail = QLabel()
         self.detail.setWordWrap(True)
         self.detail.setStyleSheet(f"color: {MUTED};")
-        self.table = QTableWidget(0, 4)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to select or edit
+        self.table = _table()
+        # the total: a one-row table under the signals' (their columns kept alike), in
+        # sight however far they scroll
+        self.total_table = _table()
+        self.total_table.horizontalHeader().setVisible(False)
+        self.total_table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.total_table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.zeros = QLabel()  # "0 on both sides: …"
+        self.zeros.setWordWrap(True)
+        self.zeros.setStyleSheet(f"color: {MUTED};")
         for w in (self.sentence, self.detail):
             layout.addWidget(w)
-        layout.addWidget(self.table, 1)
+        tables = QVBoxLayout()
+        tables.setSpacing(0)  # the total row joined to the table above it
+        tables.addWidget(self.table, 1)
+        tables.addWidget(self.total_table)
+        layout.addLayout(tables, 1)
+        layout.addWidget(self.zeros)
+        # a short table ends at its last row, the total right under it, the room left below
+        layout.addStretch(0)
         self.clear()
 
     def clear(self) -> None:
@@ -68,8 +83,10 @@ class ExplainDiff(QWidget):
         self.sentence.setStyleSheet(f"color: {MUTED};")
         self.sentence.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.detail.setVisible(False)
-        self.table.setRowCount(0)
-        self.table.setVisible(False)
+        for t in (self.table, self.total_table):
+            t.setRowCount(0)
+            t.setVisible(False)
+        self.zeros.setVisible(False)
 
     def show_move(self, comp: Comparison, i: int, query: int, doc: int) -> None:
         """`doc` for `query` under configuration 0 (A) and configuration i (B)."""
@@ -93,46 +110,30 @@ class ExplainDiff(QWidget):
             item = self.table.horizontalHeaderItem(col)
             if item is not None:
                 item.setToolTip(tip)
-        rows: list[tuple[str, float, float, QColor | None]] = [
-            (name, float(ca), float(cb), signal_color(s)) for s, (name, ca, cb) in
-                enumerate(zip(signal_labels(comp.model, move.signals), move.contributions_a,
-                              move.contributions_b,
-                              strict=True))]
-        rows.append(("total", move.total_a, move.total_b, None))
+        rows, zeros = signal_rows(signal_labels(comp.model, move.signals),
+                                  move.contributions_a.tolist(), move.contributions_b.tolist())
         self.table.setRowCount(len(rows))
-        for r, (name, va, vb, color) in enumerate(rows):
-            label = QTableWidgetItem(name)
-            if color is not None:
-                label.setIcon(_swatch(color))
-            else:
-                bold = QFont(label.font())
-                bold.setBold(True)
-                label.setFont(bold)
-            self.table.setItem(r, 0, label)
-            delta = vb - va
-            for col, (value, text) in enumerate(((va, f"{va:.4f}"), (vb, f"{vb:.4f}"),
-                                                 (delta, signed(delta, 4))), 1):
-                item = QTableWidgetItem(text)
-                item.setData(VALUE_ROLE, value)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                      | Qt.AlignmentFlag.AlignVCenter)
-                if col == 3:
-                    item.setForeground(QBrush(delta_color(delta, 5e-5)))
-                if color is None:
-                    item.setFont(label.font())
-                self.table.setItem(r, col, item)
+        for r, (s, name, va, vb) in enumerate(rows):
+            _fill_row(self.table, r, name, va, vb, signal_color(s))
+        self.total_table.setRowCount(1)
+        _fill_row(self.total_table, 0, "total", move.total_a, move.total_b, None)
+        self.zeros.setText(f"0 on both sides: {', '.join(zeros)}")
+        self.zeros.setVisible(bool(zeros))
         self.table.setVisible(True)
+        self.total_table.setVisible(True)
         self._fit()
 
     def values(self) -> list[tuple[str, float, float, float]]:
-        """(signal or 'total', A, B, Δ) per table row, as the cells hold them."""
+        """(signal or 'total', A, B, Δ) per row shown, as the cells hold them: the signals'
+        rows, then the total's."""
         out = []
-        for r in range(self.table.rowCount()):
-            items = [self.table.item(r, c) for c in range(4)]
-            nums = [float(it.data(VALUE_ROLE)) if it is not None else math.nan
-                    for it in items[1:]]
-            name = items[0].text() if items[0] is not None else ""
-            out.append((name, nums[0], nums[1], nums[2]))
+        for t in (self.table, self.total_table):
+            for r in range(t.rowCount()):
+                items = [t.item(r, c) for c in range(4)]
+                nums = [float(it.data(VALUE_ROLE)) if it is not None else math.nan
+                        for it in items[1:]]
+                name = items[0].text() if items[0] is not None else ""
+                out.append((name, nums[0], nums[1], nums[2]))
         return out
 
     def set_font_scale(self, f: float) -> None:
@@ -140,15 +141,17 @@ class ExplainDiff(QWidget):
         self.font_scale = max(0.5, float(f))
         font = QFont(self.font())
         font.setPointSizeF(self._base_pt * self.font_scale)
-        for w in (self.sentence, self.detail, self.table, self.table.horizontalHeader()):
+        for w in (self.sentence, self.detail, self.zeros, self.table,
+                  self.table.horizontalHeader(), self.total_table):
             w.setFont(font)
-        for r in range(self.table.rowCount()):
-            for c in range(self.table.columnCount()):
-                item = self.table.item(r, c)
-                if item is not None:
-                    f2 = QFont(font)
-                    f2.setBold(item.font().bold())
-                    item.setFont(f2)
+        for t in (self.table, self.total_table):
+            for r in range(t.rowCount()):
+                for c in range(t.columnCount()):
+                    item = t.item(r, c)
+                    if item is not None:
+                        f2 = QFont(font)
+                        f2.setBold(item.font().bold())
+                        item.setFont(f2)
         self._fit()
 
     def content_width(self) -> int:
@@ -158,10 +161,71 @@ class ExplainDiff(QWidget):
                    + t.verticalScrollBar().sizeHint().width() + m.left() + m.right() + 2)
 
     def _fit(self) -> None:
+        """Rows as high as the font needs; each column as wide as its widest cell in either
+        table, so that the total's figures stand under the signals'."""
         h = QFontMetrics(self.table.font()).height()
-        self.table.verticalHeader().setDefaultSectionSize(int(h * 1.5))
-        self.table.setIconSize(_swatch_size(h))
-        self.table.resizeColumnsToContents()
+        tables = (self.table, self.total_table)
+        for t in tables:
+            t.verticalHeader().setDefaultSectionSize(int(h * 1.5))
+            t.setIconSize(_swatch_size(h))
+            t.resizeColumnsToContents()
+        for c in range(self.table.columnCount()):
+            width = max(t.columnWidth(c) for t in tables)
+            for t in tables:
+                t.setColumnWidth(c, width)
+        self.total_table.setFixedHeight(int(h * 1.5) * self.total_table.rowCount()
+                                        + 2 * self.total_table.frameWidth())
+        t = self.table
+        t.setMaximumHeight(t.horizontalHeader().sizeHint().height() + 2 * t.frameWidth()
+                           + int(h * 1.5) * t.rowCount())
+
+
+def signal_rows(names: list[str], a: list[float], b: list[float]
+                ) -> tuple[list[tuple[int, str, float, float]], list[str]]:
+    """The explain table's rows, (signal index, name, A, B): those whose difference shows
+    (|Δ| ≥ 0.00005, printed to four places), the largest first; then those equal on both
+    sides, in the signals' order. And the names of those 0 on both sides, left out of the
+    rows."""
+    both = list(zip(range(len(names)), names, a, b, strict=True))
+    moved = sorted((r for r in both if abs(r[3] - r[2]) >= 5e-5),
+                   key=lambda r: (-abs(r[3] - r[2]), r[0]))
+    same = [r for r in both if abs(r[3] - r[2]) < 5e-5 and (r[2] != 0 or r[3] != 0)]
+    return moved + same, [r[1] for r in both if r[2] == 0 and r[3] == 0]
+
+
+def _table() -> QTableWidget:
+    table = QTableWidget(0, 4)
+    table.verticalHeader().setVisible(False)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    table.setWordWrap(False)
+    table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # nothing to select or edit
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    return table
+
+
+def _fill_row(table: QTableWidget, r: int, name: str, va: float, vb: float,
+              color: QColor | None) -> None:
+    """Row r: a signal's swatch and name (bold, without one: the total), A, B and Δ."""
+    label = QTableWidgetItem(name)
+    if color is not None:
+        label.setIcon(_swatch(color))
+    else:
+        bold = QFont(label.font())
+        bold.setBold(True)
+        label.setFont(bold)
+    table.setItem(r, 0, label)
+    delta = vb - va
+    for col, (value, text) in enumerate(((va, f"{va:.4f}"), (vb, f"{vb:.4f}"),
+                                         (delta, signed(delta, 4))), 1):
+        item = QTableWidgetItem(text)
+        item.setData(VALUE_ROLE, value)
+        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if col == 3:
+            item.setForeground(QBrush(delta_color(delta, 5e-5)))
+        if color is None:
+            item.setFont(label.font())
+        table.setItem(r, col, item)
 
 
 def _rank(r: int | None) -> str:
