@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.comparison import Comparison, higher_is_better
+from workbench.core.metrics.significance import paired_test
 from workbench.gui.charts._base import elide_middle
 from workbench.gui.compare.rank_rows import points
 from workbench.gui.metric_names import metric_label
@@ -32,10 +33,14 @@ from workbench.report.text import (
     BEYOND,
     WEAK,
     agreement_table,
+    case_change,
+    case_lines,
+    cases_passed,
     evidence,
     is_count,
     metric_table,
     nouns,
+    p_text,
     trained_pair,
     weak_p,
 )
@@ -48,6 +53,7 @@ PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
 NAME_CHARS = 18
 
 
+CASES = "cases passing"  # the first row's name, where the data has fixture cases
 TRAINING = " (training scores)"  # `shown_name`'s mark of a configuration's column
 
 
@@ -161,7 +167,61 @@ class MetricTable(QTableWidget):
                     if is_count(row.metric) else
                     f"{row.improved[i]} queries score higher under {name} than under {first}"
                     f" (▲), {row.worsened[i]} lower (▼)")
+        self._cases(comp)
         self._fit()
+
+    def _cases(self, comp: Comparison) -> None:
+        """Where the data has fixture cases (decisions-eval), their own test on the first row,
+        as the report leads with it (`report.text.case_change`): each configuration's cases
+        passing ("14/30"), the difference, the paired test's p and the cases now passing /
+        now failing; coloured only where the report calls it beyond chance. The table had
+        shown nDCG@10 green while 20/30 fell to 14/30, said only under the buttons."""
+        passed = cases_passed(comp)
+        if not passed or not passed[0]:
+            return
+        n, first = len(passed[0]), comp.configs[0].name
+        self.insertRow(0)
+        label = QTableWidgetItem(CASES)
+        bold = QFont(label.font())
+        bold.setBold(True)
+        label.setFont(bold)
+        label.setToolTip("the data's own test, what tune optimises here by default: a case "
+                         "passes where its expected decisions are in its top K and none it "
+                         "must not include is\n\n" + "\n".join(case_lines(comp)))
+        self.setItem(0, 0, label)
+        self._cell(0, 1, f"{sum(passed[0].values())}/{n}", f"cases {first} passes")
+        for i in range(1, len(comp.configs)):
+            base, name = 2 + (i - 1) * PER_OTHER, comp.configs[i].name
+            before, after = sum(passed[0].values()), sum(passed[i].values())
+            now = sum(1 for q in passed[0] if passed[i][q] and not passed[0][q])
+            lost = sum(1 for q in passed[0] if passed[0][q] and not passed[i][q])
+            said = case_change(comp, i)
+            fitted = trained_pair(comp, i)
+            self._cell(0, base, f"{after}/{n}", f"cases {name} passes")
+            delta = self._cell(0, base + 1, _count_change(after - before),
+                               f"{name} against {first}: {said}"
+                               + (" (training scores)" if fitted else ""))
+            test = None if fitted or not (now or lost) else paired_test(
+                [float(passed[0][q]) for q in passed[0]],
+                [float(passed[i][q]) for q in passed[0]])
+            p = self._cell(0, base + 2, "" if test is None else p_text(test.p_value),
+                           f"paired randomisation test of {name} against {first} on the "
+                           "cases passing")
+            self._cell(0, base + 3, f"{now}/{lost}",
+                       f"{now} cases pass under {name} that fail under {first} (▲), {lost} "
+                       "fail that passed (▼)")
+            if not fitted and said.endswith("beyond chance"):  # the report's verdict
+                delta.setForeground(QBrush(delta_color(float(after - before))))
+                font = QFont(p.font())
+                font.setBold(True)
+                p.setFont(font)
+
+    def _cell(self, r: int, c: int, text: str, tip: str) -> QTableWidgetItem:
+        item = QTableWidgetItem(text)
+        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        item.setToolTip(tip)
+        self.setItem(r, c, item)
+        return item
 
     def _agreement(self, comp: Comparison, k: int) -> None:
         """No judgments, so no metric: how alike each configuration's top k is to the
@@ -242,6 +302,11 @@ class MetricTable(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(
             int(QFontMetrics(self.font()).height() * 1.5))
         self.resizeColumnsToContents()
+
+
+def _count_change(change: int) -> str:
+    """A change of a count in the window's signs: +2, −6, ±0."""
+    return "±0" if change == 0 else f"{change:+d}".replace("-", "−")
 
 
 def _count_delta(delta: float) -> str:

@@ -55,6 +55,7 @@ from workbench.gui.palette import signed
 from workbench.gui.settings import first_size
 from workbench.report.text import (
     TRAINED_NOTE,
+    case_change,
     case_lines,
     headline_metric,
     held_out_verdict,
@@ -402,11 +403,17 @@ class CompareWindow(QWidget):
         fill_metric_combo(self.metric_pick, picks, self._opening_metric(comp, picks))
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
+        # which cases now pass or fail: in the metric table's cases row's tooltip (listed
+        # here, thirty ids had filled the side panel)
         self.status.setText("\n".join([
             f"compared {names} on {judged:,} judged queries" if judged else
             f"compared {names} per query: {comp.dataset.name} has no judgments, so no metric",
-            *case_lines(comp)]))  # pi-lodestone's cases passing
-        notes = [*comp.notes, *([TRAINED_NOTE] if any(
+            *case_lines(comp)[:1]]))  # pi-lodestone's cases passing
+        # the data's own test first, as the report's In short leads with it (review rv3, F2)
+        cases = [f"{c.name} against {comp.configs[0].name}: {said}"
+                 for i, c in enumerate(comp.configs[1:], 1)
+                 if not trained_pair(comp, i) and (said := case_change(comp, i))]
+        notes = [*cases, *comp.notes, *([TRAINED_NOTE] if any(
             trained_pair(comp, i) for i in range(1, len(comp.configs))) else [])]
         cautions = window_cautions(comp)
         shown = [*notes, *(short for short, _ in cautions)]
