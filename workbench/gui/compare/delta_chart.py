@@ -51,6 +51,9 @@ def nice_ticks(lo: float, hi: float, n: int = 6) -> list[float]:
     return [round(j * step, 12) for j in range(first, last + 1)]
 
 
+MIN_WIDTH = 220  # px
+
+
 @dataclass(frozen=True)
 class _Layout:
     plot: QRectF  # the bars' area
@@ -91,7 +94,9 @@ class QueryDeltaChart(QWidget):
         self._deltas: NDArray[np.float64] = np.zeros(0)
         self._unjudged = 0
         self.empty_text = "No comparison to show"  # the caption while there is none
-        self.setMinimumSize(320, 200)
+        # narrow beside a wide metric table (four configurations at 1,280 px): 25 bars
+        # still read at 220 px, where 320 had pushed the table's last columns away
+        self.setMinimumSize(MIN_WIDTH, 200)
         self.setMouseTracking(True)  # the tooltip follows the bar under the pointer
 
     def set_comparison(self, comp: Comparison | None, i: int = 1,

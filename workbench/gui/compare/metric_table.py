@@ -53,6 +53,9 @@ PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
 NAME_CHARS = 18
 
 
+# the column heads' padding, 3 px a side (the window's 6 px, over fourteen columns of four
+# configurations, had pushed the last one's p and ▲/▼ behind a scroll bar at 1,280 px)
+HEADER = "QHeaderView::section { padding: 3px 3px; }"
 CASES = "cases passing"  # the first row's name, where the data has fixture cases
 TRAINING = " (training scores)"  # `shown_name`'s mark of a configuration's column
 
@@ -96,6 +99,7 @@ class MetricTable(QTableWidget):
         self.setWordWrap(False)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStyleSheet(HEADER)
 
     def set_comparison(self, comp: Comparison | None, k: int = 10) -> None:
         """`k`: the top k whose agreement shows where nothing is judged (no metric)."""
@@ -279,8 +283,8 @@ class MetricTable(QTableWidget):
         # the application's style sheet (QWidget { font-size }) overrides setFont on the
         # header: it grows by a style sheet of its own, or stayed small beside large cells
         self.horizontalHeader().setStyleSheet(
-            "" if self.font_scale == 1.0 else
-            f"font-size: {round(QFontInfo(font).pixelSize())}px")
+            HEADER if self.font_scale == 1.0 else
+            HEADER + f" QHeaderView {{ font-size: {round(QFontInfo(font).pixelSize())}px; }}")
         for r in range(self.rowCount()):
             for c in range(self.columnCount()):
                 item = self.item(r, c)

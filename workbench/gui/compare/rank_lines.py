@@ -187,7 +187,7 @@ class RankLines(QWidget):
         fm = QFontMetricsF(self._font)
         n = max(1, len(self.columns))
         margin = 6.0
-        gap = max(60.0, 5.5 * fm.height())
+        gap = _gap(n, fm)
         rows = max((len(t) for t in self._tops), default=0)
         col_w = max(80.0, (self.width() - 2 * margin - (n - 1) * gap) / n)
         return _Geometry(margin, math.ceil(fm.height() * 1.9), self.row_height, col_w, gap,
@@ -197,7 +197,7 @@ class RankLines(QWidget):
         fm = QFontMetricsF(self._font)
         n = max(1, len(self.columns))
         rows = max((len(t) for t in self._tops), default=self.k)
-        width = n * 36 * fm.averageCharWidth() + (n - 1) * 5.5 * fm.height() + 12
+        width = n * 36 * fm.averageCharWidth() + (n - 1) * _gap(n, fm) + 12
         height = 12 + fm.height() * 1.9 + (rows + 3.0) * self.row_height  # slot, legend
         return QSize(int(width), int(height))
 
@@ -539,6 +539,12 @@ class RankLines(QWidget):
         paint_row(p, rect, Row(rank, corpus[doc], self._grade(doc), doc == self.selected,
                                tags, opacity, index, stripe, shown_title(corpus, corpus[doc])),
                   self._font, self.font_scale)
+
+def _gap(columns: int, fm: QFontMetricsF) -> float:
+    """The room between two lists, for the lines joining them: narrower with three lists or
+    more, the lists' ids the wider (four at 1,280 px had read "roast…ck.md": rv3, F10)."""
+    return max(60.0, 5.5 * fm.height()) if columns <= 2 else max(44.0, 3.5 * fm.height())
+
 
 def top_k_docs(comp: Comparison, i: int, query: int, k: int) -> list[int]:
     """Configuration i's top k for `query` (corpus indices, best first)."""

@@ -94,14 +94,34 @@ def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
     return right
 
 
-def id_width(room: float, id_w: float, title_w: float) -> float:
+MIN_TITLE_CHARS = 12  # a title squeezed under this leaves the id the row ("Firs…" told nothing)
+
+
+def id_width(room: float, id_w: float, title_w: float, min_title: float = 0.0) -> float:
     """The width a document's id gets in a list row of `room` px: the whole row when it and
-    the title fit; else the id (what tells documents apart) keeps up to 70 % of it, elided
-    in the middle where paths differ least, the title the rest (at 45 % a 290-px list had
-    shown "brewi…ry.md Water chemis…" at 1,280 px with a document explained)."""
+    the title fit; else the id (what tells documents apart) keeps up to 70 % of it, the title
+    the rest (at 45 % a 290-px list had shown "brewi…ry.md Water chemis…" at 1,280 px with a
+    document explained); and the whole row where that would leave the title under
+    `min_title` px (four lists at 1,280 px had shown "roast…ck.md Firs…": review rv3, F10)."""
     if id_w + title_w <= room:
         return room
-    return max(min(id_w, room * 0.7), room - title_w)
+    width = max(min(id_w, room * 0.7), room - title_w)
+    return room if room - width < min_title else width
+
+
+def elide_id(doc_id: str, width: float, fm: QFontMetricsF) -> str:
+    """`doc_id` in `width` px: whole where it fits; a path keeps its file name whole and as
+    much of its folders as fits before it ("roast…/first-crack.md", not "roast…ck.md"); a
+    file name too long for the row, or an id that is no path, is elided in the middle."""
+    if fm.horizontalAdvance(doc_id) <= width:
+        return doc_id
+    head, sep, name = doc_id.rpartition("/")
+    tail = sep + name
+    if sep and fm.horizontalAdvance("…" + tail) <= width:
+        folders = fm.elidedText(head, Qt.TextElideMode.ElideRight,
+                                width - fm.horizontalAdvance(tail))
+        return (folders or "…") + tail
+    return fm.elidedText(name if sep else doc_id, Qt.TextElideMode.ElideMiddle, width)
 
 
 def _paint_names(p: QPainter, rect: QRectF, d: Document, title: str, x: float, right: float,
@@ -109,8 +129,9 @@ def _paint_names(p: QPainter, rect: QRectF, d: Document, title: str, x: float, r
     mid = Qt.AlignmentFlag.AlignVCenter
     room = max(0.0, right - x)
     title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
-    id_room = id_width(room, fm.horizontalAdvance(d.id), title_w)
-    id_text = fm.elidedText(d.id, Qt.TextElideMode.ElideMiddle, id_room)
+    id_room = id_width(room, fm.horizontalAdvance(d.id), title_w,
+                       fm.averageCharWidth() * MIN_TITLE_CHARS + 8)
+    id_text = elide_id(d.id, id_room, fm)
     p.setPen(QColor(INK))
     p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)
     x += fm.horizontalAdvance(id_text) + 8

@@ -66,6 +66,7 @@ from workbench.report.text import (
 )
 
 from .config_list import ConfigurationList
+from .delta_chart import MIN_WIDTH as CHART_MIN_WIDTH
 from .delta_chart import QueryDeltaChart
 from .explain_diff import ExplainDiff
 from .metric_table import MetricTable
@@ -256,6 +257,7 @@ class CompareWindow(QWidget):
         self.main_split.addWidget(right)
         self.main_split.setStretchFactor(1, 1)
         self.main_split.setSizes([260, 1100])
+        self._side_fitted = False  # `_fit_side` done (once: a width the user drags is kept)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.main_split)
@@ -421,6 +423,7 @@ class CompareWindow(QWidget):
         self.table_note.setToolTip("\n\n".join([*notes, *(whole for _, whole in cautions)])
                                    if cautions else "")
         self.table_note.setVisible(bool(shown))
+        self._fit_side()
         self._show_comparison()
         self._enable_actions()
         if self._pending_export is not None:
@@ -504,17 +507,32 @@ class CompareWindow(QWidget):
         self.lines.set_columns(self._columns())
         self.show_query(self.session.query)
 
+    def _fit_side(self) -> None:
+        """The side column as narrow as its controls allow once they hold their names (the
+        lists and the metric table need the room more at 1,280 px: review rv3, F10); done
+        once, on the first comparison."""
+        sizes = self.main_split.sizes()
+        if self._side_fitted or sum(sizes) <= 0:
+            return
+        self._side_fitted = True
+        # and room for the list's scroll bar, should it need one (it widens the column then)
+        bar = self.configs.list.verticalScrollBar()
+        side = min(sizes[0], self.controls.minimumSizeHint().width()
+                   + (0 if bar.isVisible() else bar.sizeHint().width()))
+        self.main_split.setSizes([side, sum(sizes) - side])
+
     def _fit_table(self) -> None:
-        """The metric table as wide as its columns (up to two thirds of the row), the delta
-        chart the rest: with three configurations B's Δ, p and ▲/▼ had been scrolled away."""
+        """The metric table as wide as its columns, the delta chart the rest, down to
+        CHART_MIN_WIDTH: with three configurations B's Δ, p and ▲/▼ had been scrolled away, with
+        four (at 1,280 px, the table held to two thirds) the last one's p and ▲/▼."""
         t = self.table
         need = (sum(t.columnWidth(c) for c in range(t.columnCount()))
-                + t.verticalHeader().width() + 2 * t.frameWidth()
-                + t.verticalScrollBar().sizeHint().width())
+                + (t.verticalHeader().width() if t.verticalHeader().isVisible() else 0)
+                + 2 * t.frameWidth() + t.verticalScrollBar().sizeHint().width())
         table_w, chart_w = self.bottom_split.sizes()
         total = table_w + chart_w
         if total > 0 and need != table_w:
-            width = min(need, total * 2 // 3)
+            width = max(min(need, total - CHART_MIN_WIDTH), min(need, total // 2))
             self.bottom_split.setSizes([width, total - width])
 
     def moved(self) -> list[int]:
