@@ -1,5 +1,5 @@
-"""Saving under a name another dataset's configuration has, and deleting one, ask first and
-say whose it is (review rv4 D, K)."""
+"""Saving under a name another dataset's configuration has asks first and says whose it is;
+deleting one says whose it was, and Edit ▸ Undo brings it back (review rv4 D, K)."""
 
 from __future__ import annotations
 
@@ -81,32 +81,33 @@ def test_edit_undo_names_a_switch_to_another_models_configuration(
     assert acts.redo.text() == "&Redo switch to \u201ctea style\u201d"
 
 
-def test_deleting_asks_and_names_the_baseline_and_a_tuned_one(  # type: ignore[no-untyped-def]
+def test_deleting_says_what_it_was_and_undo_brings_it_back(  # type: ignore[no-untyped-def]
         qtbot: QtBot, window, monkeypatch: pytest.MonkeyPatch) -> None:
+    # no question: Edit ▸ Undo brings it back, its pin and tuning record with it
     from workbench.core.tuned_on import TunedOn
 
     s, menu = window.session, window.config_menu
     s.set_param("w_tf", 0.9)
     s.pin_baseline()
-    s.configurations.save("tuned", "bm25", {"k1": 1.6},
-                          tuned_on=TunedOn("vault", "none", ("q01",)))
+    record = TunedOn("vault", "none", ("q01",))
+    s.configurations.save("tuned", "bm25", {"k1": 1.6}, tuned_on=record)
     asked: list[str] = []
-    _answer(monkeypatch, "Cancel", asked)
+    _answer(monkeypatch, "Cancel", asked)  # a question would be answered Cancel, and fail
     menu.refresh()
     items = {a.text(): a for a in menu.delete_menu.actions()}
     items["baseline"].trigger()  # from the menu, any model's
-    assert "baseline" in s.configurations and s.baseline is not None
-    assert "made on vault with vault-search (w_tf=0.9)" in asked[0]
-    assert "pinned baseline" in asked[0] and "Undo cannot bring it back" in asked[0]
-    items["tuned  (bm25)"].trigger()
-    assert "tuning run's result" in asked[1] and "tuned" in s.configurations
-    _answer(monkeypatch, "Delete", asked)
-    items["baseline"].trigger()
-    assert "baseline" not in s.configurations and s.baseline is None
-    # the compare view's Delete button asks too (the current model's list)
+    assert asked == [] and "baseline" not in s.configurations and s.baseline is None
+    said = window.statusBar().currentMessage()
+    assert "made on vault with vault-search (w_tf=0.9)" in said
+    assert "the pinned baseline, cleared" in said and "Undo (Ctrl+Z) brings it back" in said
+    window.menu_actions.undo.trigger()
+    assert s.baseline is not None and s.baseline.name == "baseline"
+    # the compare view's Delete button (the current model's list)
     lst = window.compare_window().configs
     s.apply_configuration("tuned")
     lst.select("tuned")
-    _answer(monkeypatch, "Cancel", asked)
     lst.buttons["delete"].click()
-    assert "tuned" in s.configurations and "tuning run's result" in asked[-1]
+    assert asked == [] and "tuned" not in s.configurations
+    assert "a tuning run's result" in window.statusBar().currentMessage()
+    window.menu_actions.undo.trigger()
+    assert s.configurations.get("tuned").tuned_on == record

@@ -1,6 +1,6 @@
 """The window's Configurations menu: save the sliders as a named configuration, switch the
-sliders to one, use one as the baseline, delete one (asked first), import/export params TOML,
-and open the compare view (where they are also renamed)."""
+sliders to one, use one as the baseline, delete one (Edit ▸ Undo brings it back),
+import/export params TOML, and open the compare view (where they are also renamed)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class ConfigurationsMenu:
                               "Ctrl+Shift+S")
         self.switch_menu = self.menu.addMenu("S&witch sliders to")
         self.baseline_menu = self.menu.addMenu("Use as &baseline")
-        # any model's, not only the compare view's list of the current model's (asked first)
+        # any model's, not only the compare view's list of the current model's (Undo brings it back)
         self.delete_menu = self.menu.addMenu("&Delete")
         self.menu.addSeparator()
         self.import_toml = self._add("&Import params TOML…", lambda: manager().ask_import(window))

@@ -105,7 +105,8 @@ class ConfigurationList(QWidget):
                 ("baseline", "Use as baseline", "compare everything against the selected "
                  "configuration", lambda: self._on_selected(self.use_as_baseline)),
                 ("rename", "Rename…", "rename the selected configuration", self.ask_rename),
-                ("delete", "Delete…", "delete the selected configuration (asked first)",
+                ("delete", "Delete", "delete the selected configuration (Edit \u25b8 Undo "
+                 "brings it back)",
                  lambda: self._on_selected(self.ask_delete)),
                 ("import", "Import TOML…", "a params TOML file (what tune --out writes) as a "
                  "configuration of the current model", self.ask_import),
@@ -317,9 +318,20 @@ class ConfigurationList(QWidget):
         return True
 
     def delete(self, name: str) -> None:
-        self.session.remove_configuration(name)
+        """Delete `name`, one undo step (`TuningSession.remove_configuration`); the status
+        line says what it was (the pinned baseline, a tuning run's result) and that Edit ▸
+        Undo brings it back."""
+        s = self.session
+        saved = s.configurations.get(name)
+        what = [f"{s.configurations.described(name)}"]
+        if s.baseline is not None and s.baseline.name == name:
+            what.append("the pinned baseline, cleared")
+        if saved.tuned_on is not None:
+            what.append("a tuning run's result")
+        s.remove_configuration(name)
         self._unchecked.discard(name)
-        self.message.emit(f"deleted {name!r}")
+        self.message.emit(f"deleted {name!r} ({'; '.join(what)}): Edit \u25b8 Undo (Ctrl+Z) "
+                          "brings it back")
 
     def import_toml(self, path: str | Path) -> bool:
         s = self.session
@@ -400,26 +412,9 @@ class ConfigurationList(QWidget):
         return (name, True) if clicked is overwrite else None
 
     def ask_delete(self, name: str, owner: QWidget | None = None) -> bool:
-        """Delete `name` once the user says so: the question says whose it is, whether it
-        is the pinned baseline or a tuning run's result, and that Undo cannot bring it back
-        (one click had deleted it, unasked)."""
-        s = self.session
-        saved = s.configurations.get(name)
-        what = []
-        if s.baseline is not None and s.baseline.name == name:
-            what.append("It is the pinned baseline: the baseline is cleared.")
-        if saved.tuned_on is not None:
-            what.append("It is a tuning run's result.")
-        box = QMessageBox(QMessageBox.Icon.Question, "Delete configuration",
-                          f"Delete the configuration {name!r}, {s.configurations.described(name)}?"
-                          + "".join(f"\n\n{w}" for w in what)
-                          + "\n\nUndo cannot bring it back.", parent=owner or self)
-        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        if box.clickedButton() is not delete:
-            return False
+        """Delete `name` (the Delete button and Configurations ▸ Delete): no question, since
+        Edit ▸ Undo brings it back, its tuning record and pin with it (review rv4 K; the
+        question had said Undo could not). `owner`: the window the menu belongs to."""
         self.delete(name)
         return True
 
