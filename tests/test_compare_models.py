@@ -92,9 +92,10 @@ def test_compare_cli_runs_two_models(capsys: pytest.CaptureFixture[str]) -> None
     assert lines[0].startswith("codeledger (scoring version ")
     assert " and bm25 (scoring version " in lines[0]
     assert lines[1].startswith("configurations: codeledger, bm25;")
-    # a bundle is codeledger's alone: its figures are left out, and said so
-    assert "note: a bundle's figures are left out: bm25 selects no bundle" in out
-    assert "bundle_recall" not in out
+    # a bundle is codeledger's alone: bm25's bundle rows are blank, and said so
+    assert "note: bm25 selects no bundle: the bundle rows are blank there" in out
+    row = next(line.split() for line in lines if line.startswith("bundle_recall "))
+    assert row[1] != "–" and row[2] == "–" and len(row) == 3  # no Δ, p or ▲/▼ against none
     table = out[out.index("parameter"):out.index("metric")]
     assert re.search(r"^model\s+codeledger\s+bm25$", table, re.M)
     assert len(table.strip().splitlines()) == 3  # header, rule, model: both at defaults
@@ -126,13 +127,20 @@ def test_a_config_file_goes_to_the_model_it_names(
     assert re.search(r"^k1\s+—\s+0\.6$", table, re.M)
 
 
-def test_bundle_metrics_of_a_model_without_bundles_are_refused(
+def test_bundle_metrics_need_one_model_with_bundles(
         capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["compare", REPO, "-m", "codeledger", "-m", "bm25",
+    assert main(["compare", REPO, "-m", "bm25", "-m", "dense",
                  "--metrics", "bundle_recall"]) == 2
     err = capsys.readouterr().err
     assert "bundle_recall needs a model that selects bundles" in err
-    assert "model bm25 has none" in err
+    # one is enough: a tuned codeledger file keeps the figure it was tuned for beside bm25
+    assert main(["compare", REPO, "-m", "bm25", "-m", "codeledger", "-p", "k1=1.5",
+                 "--metrics", "bundle_recall", "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    row = next(line.split() for line in out.splitlines() if line.startswith("bundle_recall"))
+    ds = load_dataset(SAMPLES / "code-repo")
+    alone = Pipeline(get_model("codeledger"), ds).run(["r@10"]).means
+    assert row[1:] == ["–", f"{alone['bundle_recall']:.4f}"]  # no Δ, p or ▲/▼ either
 
 
 def test_report_across_models(tmp_path: Path) -> None:
@@ -145,7 +153,7 @@ def test_report_across_models(tmp_path: Path) -> None:
     # each model's settings: bm25's params file, codeledger's config.json
     assert "### bm25" in text and "### codeledger" in text
     assert "bm25 is a workbench-only model" in text and "`.codeledger/config.json`" in text
-    assert "# bm25: bm25" in text
+    assert "# bm25\n" in text  # its header, not "bm25: bm25"
     html = page.read_text()
     assert "<title>Ranking comparison: bm25 and codeledger on code-repo</title>" in html
     assert "<dt>models</dt>" in html
@@ -155,12 +163,6 @@ def test_report_across_models(tmp_path: Path) -> None:
     assert "<th>signal</th>" in card and ">Δ<" not in card
     assert '<td class="num">—</td>' in card
     assert "Two models: each scores on its own scale" in html
-
-
-def test_one_model_twice_is_one_model(capsys: pytest.CaptureFixture[str]) -> None:
-    # -m bm25 -m bm25: one model, so two configurations are still asked for
-    assert main(["compare", REPO, "-m", "bm25", "-m", "bm25"]) == 2
-    assert "at least two configurations" in capsys.readouterr().err
 
 
 def test_three_models_keep_a_presets_differences(
@@ -268,8 +270,7 @@ def test_the_bundle_note_whichever_model_comes_first(
     assert main(["compare", str(SAMPLES / "tea-beir"), "-m", order[0], "-m", order[1],
                  "--movers", "0"]) == 0
     out = capsys.readouterr().out
-    assert "note: a bundle's figures are left out: bm25 selects no bundle" in out
-    assert "bundle_recall" not in out
+    assert "note: bm25 selects no bundle: the bundle rows are blank there" in out
 
 
 def test_configurations_of_one_model_with_partial_values_still_differ() -> None:
@@ -278,3 +279,87 @@ def test_configurations_of_one_model_with_partial_values_still_differ() -> None:
     # values not resolved (an API caller's): the first's names, as before models mixed
     assert differing([Configuration("a", {"k1": 1.2}),
                       Configuration("b", {"k1": 2.0, "b": 0.3})]) == {"k1": [1.2, 2.0]}
+
+
+def test_a_tuned_model_against_another_borrows_no_verdict(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tuned = tmp_path / "tea_bm25.toml"
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1,b", "--folds",
+                 "3", "--trials", "6", "--seed", "0", "--storage", str(tmp_path / "s.db"),
+                 "--out", str(tuned)]) == 0
+    md = tmp_path / "r.md"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "dense", "-c",
+                 str(tuned), "--movers", "0", "-o", str(md)]) == 0
+    summary = md.read_text().split("## In short")[1].split("##")[0]
+    # bm25's own k-fold figures are no verdict on dense against bm25
+    assert "dense against tea_bm25: ndcg@10 " in summary
+    assert ("tea_bm25's figures are training scores (tuned on these queries), so there is no "
+            "test between the two models here") in summary
+    assert "held out" not in summary
+
+
+def test_a_model_that_cannot_read_the_data_is_said(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "decision-memory",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    # eval's own warning, and that it returned nothing at all
+    assert "note: decision-memory: no document of tea-beir is a pi-lodestone decision record" in out
+    assert ("note: decision-memory returns nothing on any of the 25 queries counted: "
+            "decision-memory may not read this data") in out
+
+
+def test_each_longer_list_with_its_own_length(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "-m",
+                 "bm25", "-m", "importance", "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    ds = load_dataset(SAMPLES / "decisions-eval")
+    longest = {m: int(Pipeline(get_model(m), ds).run(["r@10"]).ranking.count.max())
+               for m in ("decision-memory", "bm25", "importance")}
+    assert longest["bm25"] != longest["importance"]
+    assert (f"decision-memory returns at most {longest['decision-memory']} results a query, "
+            f"bm25 up to {longest['bm25']} and importance up to {longest['importance']}:") in out
+
+
+def test_selection_figures_not_beside_a_model_that_selects_nothing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(SAMPLES / "decisions"), "-m", "decision-memory", "-m", "bm25",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    assert ("what each returns (results, empty queries, injected tokens) is left out: bm25 has "
+            "no min score or limit") in out
+    assert "injected_tokens" not in out.split("note:")[-1].splitlines()[1:]
+
+
+@pytest.mark.parametrize("twice", [["bm25", "bm25"], ["obsidian-mcp", "vault-search"]])
+def test_one_model_given_twice(twice: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", REPO, "-m", twice[0], "-m", twice[1]]) == 2
+    err = capsys.readouterr().err
+    assert "is given twice" in err and "or a second --model" not in err
+
+
+def test_a_preset_ships_as_codeledger_does(tmp_path: Path) -> None:
+    md = tmp_path / "r.md"
+    assert main(["report", REPO, "-m", "codeledger", "-m", "codeledger-document", "--movers",
+                 "0", "-o", str(md)]) == 0
+    text = md.read_text()
+    summary = text.split("## In short")[1].split("##")[0]
+    assert "CodeLedger takes only its weights from config.json" in summary
+    assert "ship it only on other evidence" not in summary
+    # under the preset, nothing away from its own defaults: no "Not tested" to hold back
+    preset = text.split("### codeledger-document")[1]
+    assert "Not tested" not in preset
+
+
+def test_no_held_out_estimate_where_tune_held_nothing_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tuned = tmp_path / "k.toml"
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1,b", "--folds",
+                 "0", "--trials", "6", "--seed", "0", "--pick", "best", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(tuned)]) == 0
+    md = tmp_path / "r.md"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", "-c",
+                 str(tuned), "--movers", "0", "-o", str(md)]) == 0
+    summary = md.read_text().split("## In short")[1].split("##")[0]
+    assert "tune's held-out figures (the note above) are the estimate" not in summary
+    assert "tune held nothing out" in summary

@@ -148,22 +148,35 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
                            else _default_metrics(args, models))
                if asked or not figures else [])
-    for each in models:
-        check_bundle_metrics(metrics, each)
+    # a bundle figure needs one model that selects bundles; the others' rows are blank
+    check_bundle_metrics(metrics, next((m for m in models if hasattr(m, "bundles")), model))
     dataset = load_data(args)
     if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
+    said: list[str] = []
     if (with_figures and not dataset.qrels and args.metrics is None
             and any(selects(m) for m in models)):
-        figures = list(FIGURES)  # what each returns, judged or not (as eval and sweep do)
+        # what each returns, judged or not (as eval and sweep do); not beside a model with
+        # no min score or limit, whose "results" would be every candidate (bm25's 2,571 a
+        # query, and tokens to match) where nothing selects
+        unselecting = [m.id for m in models if not selects(m)]
+        if unselecting:
+            said.append(f"what each returns (results, empty queries, injected tokens) is "
+                        f"left out: {_and_ids(unselecting)} "
+                        f"{'has' if len(unselecting) == 1 else 'have'} no min score or limit "
+                        "to select with (--metrics results,empty,injected_tokens counts "
+                        "them all the same)")
+        else:
+            figures = list(FIGURES)
     metrics = informative_metrics(metrics, dataset, bool(args.metrics))
     lacking = [m.id for m in models if not hasattr(m, "bundles")]
-    bundle_note = (f"a bundle's figures are left out: {_and_ids(lacking)} "
-                   f"select{'s' if len(lacking) == 1 else ''} no bundle; eval -m "
-                   f"{next(m.id for m in models if hasattr(m, 'bundles'))} measures its "
-                   "bundles" if args.metrics is None and lacking
-                   and len(lacking) < len(models) and any(code_tasks(args, m) for m in models)
-                   else "")
+    if lacking and len(lacking) < len(models) and any(m in BUNDLE_METRICS for m in metrics):
+        said.append(f"{_and_ids(lacking)} select{'s' if len(lacking) == 1 else ''} no "
+                    "bundle: the bundle rows are blank there")
+    for m in models:  # what eval warns of, each model's, where it reads this data badly
+        first_values = next(c.params for c in configs if (c.model or model).id == m.id)
+        for line in m.data_warnings(dataset, m.schema.resolve(first_values)):
+            said.append(f"{m.id}: {line}" if len(models) > 1 else line)
     before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries, model)
     with progress_bar("comparing") as bar:
@@ -171,7 +184,7 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
                                       progress=Progress(on_progress=bar))
     if not dataset.qrels:  # the rankings side by side: how alike, and what moved
         comp.measure_hint = judgments_hint(args, dataset)
-    comp.notes = notes + ([bundle_note] if bundle_note else [])
+    comp.notes = notes + said + _nothing_returned(comp)
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
     comp.training = training_configurations(dataset, tuned_notes(configs, model))
@@ -181,19 +194,40 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     return comp, comp.figures
 
 
+def _nothing_returned(comp: Any) -> list[str]:
+    """A note for each configuration that returns nothing on any counted query: its model
+    may not read this data (decision-memory on a BEIR collection), which a loss "beyond
+    chance" would not say."""
+    n = int(comp.counted.sum())
+    return [f"{c.name} returns nothing on any of the {n:,} queries counted: "
+            + (f"{comp.model_of(j).id} may not read this data (see eval -m "
+               f"{comp.model_of(j).id})" if comp.mixed else "nothing passes its settings")
+            for j, c in enumerate(comp.configs) if n and not comp.lengths(j).any()]
+
+
 def _and_ids(ids: Sequence[str]) -> str:
     return ids[0] if len(ids) == 1 else f"{', '.join(ids[:-1])} and {ids[-1]}"
 
 
 def _models(named: Sequence[str]) -> list[Any]:
-    """The models -m names, each once, in order."""
-    out = []
-    for name in dict.fromkeys(named):
+    """The models -m names, in order; one named twice (or by another of its names) is a
+    usage error where several are given."""
+    out: list[Any] = []
+    names: dict[str, str] = {}  # each model's id → the name it was given by
+    for name in named:
         try:
-            out.append(get_model(name))
+            m = get_model(name)
         except KeyError:
             raise UsageError(f"--model {name}: no such model (valid: "
                              f"{', '.join(model_ids())})") from None
+        if m.id in names:
+            given = {names[m.id], name} - {m.id}
+            alias = f" ({next(iter(given))} is {m.id})" if given else ""
+            raise UsageError(f"--model {m.id} is given twice{alias}: give another model, or "
+                             f"compare configurations of {m.id} with --defaults, --config "
+                             "FILE.toml and --param NAME=VALUE")
+        names[m.id] = name
+        out.append(m)
     return out
 
 
@@ -340,11 +374,11 @@ def held_out(dataset: Dataset, configs: Sequence[Configuration], all_queries: bo
 
 
 def _default_metrics(args: argparse.Namespace, models: Sequence[Any]) -> str:
-    """The metrics compared where --metrics names none: a bundle's figures where every
-    model compared selects bundles (bm25 has none to set against codeledger's)."""
+    """The metrics compared where --metrics names none: a bundle's figures where a model
+    compared selects bundles (blank for one that does not: bm25 beside codeledger)."""
     if not any(code_tasks(args, m) for m in models):
         return ",".join(DEFAULT_METRICS)
-    return (CODE_COMPARE_METRICS if all(hasattr(m, "bundles") for m in models)
+    return (CODE_COMPARE_METRICS if any(hasattr(m, "bundles") for m in models)
             else CODE_METRICS)
 
 

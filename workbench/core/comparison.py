@@ -206,8 +206,9 @@ class Comparison:
         every task, and an interval or chart over them must count what the means count.
         A difference within NO_CHANGE (float noise) is 0, so no count of queries improved
         takes it for one."""
-        a = self.results[0].per_query[metric]
-        b = self.results[i].per_query[metric]
+        missing = np.full(len(self.dataset.queries), np.nan)  # a model without the figure
+        a = self.results[0].per_query.get(metric, missing)
+        b = self.results[i].per_query.get(metric, missing)
         d = b - a
         d = np.where(np.abs(d) <= NO_CHANGE, 0.0, d)
         return np.where(self.counted, d, np.nan).astype(np.float64)
@@ -318,21 +319,23 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
     # the paired tests count the judged queries, as the means do: a count every task has
     # (bundle files, tokens) counted the ones set aside too
     judged = judgments.judged_mask if judgments is not None else None
+    # a model that selects no bundle has no bundle figure (bm25 beside codeledger): its mean
+    # is NaN there, with no difference or test
+    missing = np.full(len(dataset.queries), np.nan)
     for metric in metrics:
-        if metric not in results[0].per_query:
+        if not any(metric in r.per_query for r in results):
             continue
-        first = results[0].per_query[metric]
+        first = results[0].per_query.get(metric, missing)
         if judged is not None:
             first = first[judged]
         row = MetricRow(metric, [], [], [], [], [])
         for j, res in enumerate(results):
-            # a model that selects no bundle has no bundle figure: no mean, no test
-            values = res.per_query.get(metric, np.full(len(res.ranking.count), np.nan))
+            values = res.per_query.get(metric, missing)
             values = values if judged is None else values[judged]
             mean = res.means.get(metric, float("nan"))
             row.means.append(mean)
             row.deltas.append(mean - row.means[0])
-            if j == 0 or np.isnan(values).all():
+            if j == 0 or np.isnan(values).all() or np.isnan(first).all():
                 row.p_values.append(None)
                 row.improved.append(0)
                 row.worsened.append(0)

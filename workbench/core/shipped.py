@@ -18,7 +18,8 @@ from workbench.core.comparison import Comparison, Configuration, MetricRow, comp
 from workbench.core.export import export_params, exporter_ids
 from workbench.core.params import Params
 
-NOT_SCORED = frozenset({"codeledger"})  # a closed ranker: the workbench's run is not its own
+# a closed ranker (and the preset on its document): the workbench's run is not its own
+NOT_SCORED = frozenset({"codeledger", "codeledger-document"})
 
 
 @dataclass(frozen=True)

@@ -284,7 +284,7 @@ def _sign_class(x: float, metric: str = "") -> str:
 
 
 def _moved(row: MetricRow, i: int) -> str:
-    if is_count(row.metric):
+    if is_count(row.metric) or np.isnan(row.deltas[i]):
         return moved_text(row, i, " ")
     return f"▲{row.improved[i]} ▼{row.worsened[i]}"
 
@@ -766,7 +766,7 @@ def _ship(model: str, config: Configuration, comp: Comparison, i: int) -> str:
                    + ". The settings below leave "
                    f"{'it' if len(export.outside) == 1 else 'them'} out, and may score "
                    "differently.</p>" + changed)
-    untested = untested_text(comp, i)
+    untested = untested_text(comp, i, to_ship=True)
     if untested:  # a value these queries never exercised is no tested result to ship
         shipped = f'<p class="caveat"><b>Not tested:</b> {escape(untested)}</p>' + shipped
     return (f"<p>In {escape(export.target)}'s terms.</p>{shipped}{changed}"

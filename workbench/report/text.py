@@ -663,7 +663,10 @@ def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[lis
 
 def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
     """Queries improved / worsened ("14/4"); for a cost (a bundle's files or tokens) queries
-    with fewer / more ("↓6/↑0"): fewer is no gain where recall fell with it."""
+    with fewer / more ("↓6/↑0"): fewer is no gain where recall fell with it. "" where one
+    side has no such figure (bm25's bundle beside codeledger's)."""
+    if math.isnan(row.deltas[i]):
+        return ""
     if is_count(row.metric):
         return f"↓{row.improved[i]}{sep}↑{row.worsened[i]}"
     return f"{row.improved[i]}{sep}{row.worsened[i]}"
@@ -906,7 +909,8 @@ def changed_params_toml(comp: Comparison, i: int) -> str:
     changed = {n: v for n, v in config.params.items() if defaults.get(n) != v}
     note = ("every value at the model's default" if not changed
             else "only the values that differ from the model's defaults")
-    return params_toml(changed, [f"{model.id}: {config.name}", note])
+    head = model.id if config.name == model.id else f"{model.id}: {config.name}"
+    return params_toml(changed, [head, note])
 
 
 def settings_lines(comp: Comparison) -> list[str]:
@@ -939,7 +943,7 @@ def settings_lines(comp: Comparison) -> list[str]:
                             for c in export.outside)
                 + ". The settings below leave them out, and may score differently."), ""]
         out += [f"In {export.target}'s terms.", ""]
-        untested = untested_text(comp, comp.configs.index(config))
+        untested = untested_text(comp, comp.configs.index(config), to_ship=True)
         if untested:
             out += [f"> **Not tested:** {md(untested)}", ""]
         if figures is not None:
@@ -984,7 +988,7 @@ def settings_leads(model: str, code: Callable[[str], str],
             "are below as a params TOML file, for ") + code("--params FILE.toml")
             + prose(" (or ") + code("-c FILE.toml") + prose(" in ") + code("compare")
             + prose(" and ") + code("report") + prose(").")))
-    if model == "codeledger":
+    if model.startswith("codeledger"):  # the preset too: the same model on the document
         out.append((True, prose(
             "These figures are the workbench's codeledger model, its own model on "
             "CodeLedger's documented signals. CodeLedger reads only the settings in each "
@@ -998,7 +1002,8 @@ def headline_metric(comp: Comparison) -> str:
     (what the agent is handed: two configurations that differ in budget alone tie on R@10),
     else the table's first that measures quality (not a bundle's size, not judged@
     coverage); "" without one."""
-    metrics = [r.metric for r in comp.rows]
+    # of the metrics every configuration has (bm25 beside codeledger has no bundle)
+    metrics = [r.metric for r in comp.rows if not any(math.isnan(x) for x in r.means)]
     if "bundle_recall" in metrics:
         return "bundle_recall"
     for m in metrics:
@@ -1070,10 +1075,15 @@ def length_notes(comp: Comparison) -> list[str]:
         limit = comp.model_of(j).selection_params(
             comp.model_of(j).schema.resolve(config.params)).limit
         why = f" (its limit is {limit})" if limit == most[j] else ""
-        others = [c.name for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
+        longer = [(c.name, m) for c, m in zip(comp.configs, most, strict=True) if m > most[j]]
+        # each with its own longest list where they differ ("bm25 and importance up to 22"
+        # had given importance, which returns 5, bm25's length)
+        others = (f"{_and([c for c, _ in longer])} up to {longest:,}"
+                  if len({m for _, m in longer}) == 1 else
+                  _and([f"{c} up to {m:,}" for c, m in longer]))
         out.append(f"{config.name} returns at most {most[j]:,} result"
-                   f"{'s' if most[j] != 1 else ''} a query{why}, {_and(others)} up to "
-                   f"{longest:,}: the {_and(metrics)} of {config.name} count only what it "
+                   f"{'s' if most[j] != 1 else ''} a query{why}, {others}: the "
+                   f"{_and(metrics)} of {config.name} count only what it "
                    "returned, so a difference there is partly how many results are "
                    "returned, not how well they are ordered" + _judged_share(comp))
     return out
@@ -1136,11 +1146,17 @@ def _fewer_note(comp: Comparison, j: int) -> str:
             "are ordered")
 
 
-def untested_text(comp: Comparison, i: int) -> str:
+def untested_text(comp: Comparison, i: int, *, to_ship: bool = False) -> str:
     """A sentence naming the changes of configuration i that no score here can move with
     ("" for none): a comparison of eval cases that each set their own top K says nothing of
-    inject_limit, though "no metric moved" read as if it had been tried and found harmless."""
+    inject_limit, though "no metric moved" read as if it had been tried and found harmless.
+    `to_ship`: only the values it sets away from its own model's defaults (what its
+    settings carry: a preset's own default is nothing to hold back)."""
     untested = comp.untested(i)
+    if to_ship:
+        defaults = comp.model_of(i).schema.defaults()
+        untested = {n: why for n, why in untested.items()
+                    if comp.configs[i].params.get(n) != defaults.get(n)}
     if not untested:
         return ""
     _, queries = nouns(comp)
@@ -1404,6 +1420,14 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     "starting values where no trial's gain over them is sure)"
                     + (f"; {estimate}" if estimate else "")
                     + (f": {verdict}." if estimate and verdict else "."))
+        elif trained_pair(comp, i) and not comp.same_model(i):
+            # tune's held-out figures set a model's tuned values against its own starting
+            # values: no verdict between two models ("dense against tea_bm25: no clear
+            # difference held out" had been bm25 against bm25)
+            tuned = [c for c in (first, name) if c in comp.training]
+            said = (f"{name} against {first}: {move} — {_and(tuned)}'s figures are training "
+                    f"scores (tuned on these {queries}), so there is no test between the two "
+                    f"models here; compare them on {queries} neither was tuned on.")
         elif trained_pair(comp, i):
             who = "it was" if name in comp.training else f"{first} was"
             estimate = held_out_estimate(comp, name if name in comp.training else first,
@@ -1417,9 +1441,13 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         + f". On the {queries} {who} tuned on, {move} — training scores, no "
                         f"evidence for new {queries}: the held-out figures are the estimate.")
             else:
+                record = comp.tuned.get(name if name in comp.training else first)
+                estimate_said = ("tune's held-out figures (the note above) are the estimate"
+                                 if record is None or _has_held_out(record) else
+                                 "tune held nothing out, so nothing here estimates what new "
+                                 f"{queries} would see")
                 said = (f"{name} against {first}: {move} on {queries} {who} tuned on — "
-                        "training scores, no evidence for new ones; tune's held-out figures "
-                        "(the note above) are the estimate.")
+                        f"training scores, no evidence for new ones; {estimate_said}.")
         elif not row.improved[i] and not row.worsened[i]:
             changed_here = [n for n, v in comp.differing.items() if v[0] != v[i]]
             same = ("the settings are identical" if comp.same_model(i) and not changed_here
@@ -1486,6 +1514,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         + f" {'was' if len(untested) == 1 else 'were'} not tested here: ship "
                         + ("it" if len(untested) == 1 else "them")
                         + " only on other evidence.")
+            elif shipped is None and not export_params(model, comp.configs[i].params).changed:
+                ship = " It is the target system's own defaults: nothing to change to ship it."
             elif shipped is None:
                 ship = " Its settings ship as they are: every changed value has a setting."
                 values = comp.configs[i].params
@@ -1517,6 +1547,12 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                            if s_row else "") + " — see Settings to ship.")
         out.append(said + ship)
     return out
+
+
+def _has_held_out(tuned: Any) -> bool:
+    """Whether a `[tuned]` record carries held-out figures (tune --folds 0 keeps none)."""
+    return bool(getattr(tuned, "held_n", 0)) and not math.isnan(getattr(tuned, "held_tuned",
+                                                                         math.nan))
 
 
 def _disagree(comp: Comparison, i: int, metric: str, row: MetricRow) -> str:
