@@ -309,6 +309,16 @@ def test_a_model_that_cannot_read_the_data_is_said(
             "decision-memory may not read this data") in out
 
 
+def test_a_model_that_returns_nothing_is_not_explained_as_a_cut(tmp_path: Path) -> None:
+    md = tmp_path / "r.md"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "decision-memory",
+                 "--movers", "0", "-o", str(md)]) == 0
+    summary = md.read_text().split("## In short")[1].split("##")[0]
+    assert ("decision-memory returns nothing on any of the 25 queries, so every figure of it "
+            "is 0 — decision-memory may not read this data") in summary
+    assert "comes from the cut" not in summary and "same order" not in summary
+
+
 def test_each_longer_list_with_its_own_length(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "-m",
                  "bm25", "-m", "importance", "--movers", "0"]) == 0

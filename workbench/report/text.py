@@ -1461,6 +1461,15 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                     + (f"every one of the {n:,} {queries}" if n != 1 else f"its one {one}")
                     + f" ({same}).")
             said += _also_beyond_chance(comp, i, metric)
+        elif not comp.lengths(i).any() or not comp.lengths(0).any():
+            # one returns nothing at all: no order to compare, no cut to blame (a model
+            # that cannot read the data had read "the loss comes from the cut")
+            j = i if not comp.lengths(i).any() else 0
+            empty = comp.configs[j].name
+            why = (f"{comp.model_of(j).id} may not read this data (see the note above)"
+                   if not comp.same_model(i) else "nothing passes its settings")
+            said = (f"{name} against {first}: {move}: {empty} returns nothing on any of the "
+                    f"{counted}, so every figure of it is 0 — {why}.")
         elif (cut := _cut_verdict(comp, i, metric)) is not None:
             said = (f"{name} against {first}: {move} over {counted}, {row.improved[i]} "
                     f"better and {row.worsened[i]} worse (p {p_text(row.p_values[i])}), but "
