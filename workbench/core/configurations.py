@@ -36,7 +36,8 @@ class SavedConfiguration:
     dataset: str = ""
 
     def as_configuration(self) -> Configuration:
-        return Configuration(self.name, dict(self.params))
+        """The configuration with its model (a comparison runs each with its own)."""
+        return Configuration(self.name, dict(self.params), model=get_model(self.model_id))
 
     def changed(self) -> Params:
         """The values that differ from the model's defaults."""

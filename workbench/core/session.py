@@ -29,7 +29,7 @@ from workbench.core.data import DEFAULT_SPLIT, Dataset, Query, QuerySet
 from workbench.core.engine import NO_PROGRESS, Model, Progress
 from workbench.core.events import Event
 from workbench.core.metrics import Judgments, PairedTest, paired_test
-from workbench.core.models import get_model
+from workbench.core.models import get_model, model_ids
 from workbench.core.params import ParamError, Params
 from workbench.core.pipeline import Result, rescored, run_live
 from workbench.core.session_file import load_session, session_dict, write_session_file
@@ -782,14 +782,19 @@ class TuningSession:
                 self.baseline_changed.emit(self.baseline)
 
     def comparable(self) -> list[Configuration]:
-        """The configurations of the current model, the baseline's first: what the compare
-        view and the report put side by side."""
+        """What the compare view and the report can put side by side: the configurations of
+        the current model, the baseline's first, then those of other models made on this
+        dataset (each compared with its own model: bm25 against codeledger). Each carries
+        its model."""
         if self.model is None:
             return []
         mine = [c for c in self.configurations if c.model_id == self.model.id]
         base = self.baseline.name if self.baseline is not None else None
         mine.sort(key=lambda c: c.name != base)  # stable: the others keep their order
-        return [c.as_configuration() for c in mine]
+        here = self.configurations.dataset
+        others = [c for c in self.configurations if c.model_id != self.model.id
+                  and here and c.dataset == here and c.model_id in model_ids()]
+        return [c.as_configuration() for c in [*mine, *others]]
 
     def comparison(self, metric: str | None = None) -> PairedTest | None:
         """Baseline against current on one metric (default nDCG@k), over judged queries."""

@@ -42,6 +42,7 @@ from workbench.gui.bind import subscribe_many
 
 LIVE = "current (unsaved)"  # the live sliders' row, where they are not saved
 LIVE_ROLE = Qt.ItemDataRole.UserRole + 1  # True on that row: no button manages it
+OTHER_ROLE = Qt.ItemDataRole.UserRole + 2  # True on another model's configuration
 # a configuration saved under the live row's name took that row's checked state, and pushed
 # the live row to "current (unsaved) (2)" in every model's list
 TAKEN_BY_LIVE = (f"{LIVE!r} is the name of the live sliders' row; save the configuration under "
@@ -76,6 +77,9 @@ class ConfigurationList(QWidget):
         super().__init__(parent)
         self.session = session
         self._unchecked: set[str] = set()
+        # another model's configurations are compared only once checked (each prepares its
+        # own model: a dense one embeds the corpus)
+        self._checked_others: set[str] = set()
         self._baseline_task = BackgroundTask(self, synchronous=synchronous)
         self._baseline_task.progress.connect(
             lambda f, m: self.message.emit(f"preparing the baseline … {f:.0%} {m}"))
@@ -84,9 +88,10 @@ class ConfigurationList(QWidget):
         self._baseline_task.finished.connect(self._on_baseline_computed)
         self._baseline_for: tuple[str, object] | None = None  # (name, dataset) computing
         self.list = QListWidget(self)
-        self.list.setToolTip("The configurations of the current model; the checked ones are "
-                             "compared, the baseline (★) first. Double-click: switch the "
-                             "sliders to it.")
+        self.list.setToolTip("The configurations of the current model, then those of other "
+                             "models made on this dataset (check one to compare the models); "
+                             "the checked ones are compared, the baseline (★) first. "
+                             "Double-click: switch the sliders to it.")
         # a long name cut in its middle, whole in its tooltip (it scrolled sideways, its end,
         # where names differ — "run-2", "b=0.9" — out of sight)
         self.list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
@@ -142,6 +147,7 @@ class ConfigurationList(QWidget):
 
     def set_checked(self, name: str, on: bool) -> None:
         (self._unchecked.discard if on else self._unchecked.add)(name)
+        (self._checked_others.add if on else self._checked_others.discard)(name)
         self.refresh()
         self.selection_changed.emit()
 
@@ -191,17 +197,26 @@ class ConfigurationList(QWidget):
         self.list.blockSignals(True)
         self.list.clear()
         for config in s.comparable():
+            other = (s.model is not None and config.model is not None
+                     and config.model.id != s.model.id)
             star = ("" if config.name != base else " ★" if config.name.startswith("baseline")
                     else " ★ baseline")  # not "baseline ★ baseline"
-            item = QListWidgetItem(config.name + star)
+            shown = f"{config.name}  ({config.model.id})" if other and config.model else \
+                config.name + star
+            item = QListWidgetItem(shown)
             item.setData(Qt.ItemDataRole.UserRole, config.name)
+            item.setData(OTHER_ROLE, other)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked if config.name in self._unchecked
-                               else Qt.CheckState.Checked)
+            on = (config.name in self._checked_others if other
+                  else config.name not in self._unchecked)
+            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             changed = ", ".join(f"{k}={v}" for k, v in
                                 s.configurations.get(config.name).changed().items())
             what = changed or "the model's defaults"
-            item.setToolTip(f"{config.name}: {what}")  # the name whole, where it is cut
+            # the name whole, where it is cut
+            item.setToolTip(f"{config.name}: {what}" + (
+                f" — a configuration of {config.model.id}, compared with its own model (check "
+                "it to set the models side by side)" if other and config.model else ""))
             self.list.addItem(item)
             if config.name == current:
                 self.list.setCurrentItem(item)
@@ -223,8 +238,8 @@ class ConfigurationList(QWidget):
             font.setItalic(True)
             item.setFont(font)
             self.list.addItem(item)
-        if others:
-            note = QListWidgetItem(f"({others} of other models)")
+        if others:  # not listed: of other models, made on other data
+            note = QListWidgetItem(f"({others} of other models on other data)")
             note.setFlags(Qt.ItemFlag.NoItemFlags)
             self.list.addItem(note)
         self.list.blockSignals(False)
@@ -247,7 +262,10 @@ class ConfigurationList(QWidget):
         name = item.data(Qt.ItemDataRole.UserRole)
         if name is None:
             return
-        if item.checkState() == Qt.CheckState.Checked:
+        on = item.checkState() == Qt.CheckState.Checked
+        if item.data(OTHER_ROLE):
+            (self._checked_others.add if on else self._checked_others.discard)(name)
+        elif on:
             self._unchecked.discard(name)
         else:
             self._unchecked.add(name)
@@ -311,9 +329,10 @@ class ConfigurationList(QWidget):
         except (ValueError, KeyError) as exc:
             self.message.emit(str(exc))
             return False
-        if old in self._unchecked:
-            self._unchecked.discard(old)
-            self._unchecked.add(new)
+        for names in (self._unchecked, self._checked_others):
+            if old in names:
+                names.discard(old)
+                names.add(new)
         self.select(new)
         return True
 
@@ -330,6 +349,7 @@ class ConfigurationList(QWidget):
             what.append("a tuning run's result")
         s.remove_configuration(name)
         self._unchecked.discard(name)
+        self._checked_others.discard(name)
         self.message.emit(f"deleted {name!r} ({'; '.join(what)}): Edit \u25b8 Undo (Ctrl+Z) "
                           "brings it back")
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.core.comparison import Comparison, MoveExplained, explain_move
+from workbench.core.comparison import Comparison, CrossMove, MoveExplained, explain_pair
 from workbench.core.data import display_title
 from workbench.gui.charts._base import MUTED
 from workbench.gui.compare.rank_rows import points
@@ -42,7 +42,8 @@ class ExplainDiff(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.explained: MoveExplained | None = None  # not `move`: QWidget.move
+        # not `move`: QWidget.move; a CrossMove between two models
+        self.explained: MoveExplained | CrossMove | None = None
         self.font_scale = 1.0
         self._base_pt = points(self.font())
         layout = self._box = QVBoxLayout(self)
@@ -90,7 +91,7 @@ class ExplainDiff(QWidget):
 
     def show_move(self, comp: Comparison, i: int, query: int, doc: int) -> None:
         """`doc` for `query` under configuration 0 (A) and configuration i (B)."""
-        move = explain_move(comp, i, query, doc)
+        move = explain_pair(comp, i, query, doc)
         self.explained = move
         a, b = comp.configs[0].name, comp.configs[i].name
         self.sentence.setText(move.sentence())
@@ -110,7 +111,10 @@ class ExplainDiff(QWidget):
             item = self.table.horizontalHeaderItem(col)
             if item is not None:
                 item.setToolTip(tip)
-        rows, zeros = signal_rows(signal_labels(comp.model, move.signals),
+        if isinstance(move, CrossMove):  # two models: each side's own signals, no Δ
+            self._show_cross(comp, i, move)
+            return
+        rows, zeros = signal_rows(signal_labels(comp.model_of(i), move.signals),
                                   move.contributions_a.tolist(), move.contributions_b.tolist())
         self.table.setRowCount(len(rows))
         for r, (s, name, va, vb) in enumerate(rows):
@@ -119,6 +123,33 @@ class ExplainDiff(QWidget):
         _fill_row(self.total_table, 0, "total", move.total_a, move.total_b, None)
         self.zeros.setText(f"0 on both sides: {', '.join(zeros)}")
         self.zeros.setVisible(bool(zeros))
+        self.table.setVisible(True)
+        self.total_table.setVisible(True)
+        self._fit()
+
+    def _show_cross(self, comp: Comparison, i: int, move: CrossMove) -> None:
+        """Each model's own signals for the document, A's then B's, blank on the side whose
+        model has no such signal, with no Δ: two models score on no common scale."""
+        head = self.table.horizontalHeaderItem(3)
+        if head is not None:
+            head.setToolTip("no Δ: two models, each scoring on its own scale")
+        rows: list[tuple[str, float, float, int]] = []
+        for side, (labels, parts) in enumerate(((move.labels_a, move.contributions_a),
+                                                (move.labels_b, move.contributions_b))):
+            for s, (label, v) in enumerate(zip(labels, parts.tolist(), strict=True)):
+                if v == 0:
+                    continue
+                rows.append((label, v if side == 0 else math.nan,
+                             v if side == 1 else math.nan, s))
+        self.table.setRowCount(len(rows))
+        for r, (label, va, vb, s) in enumerate(rows):
+            _fill_row(self.table, r, label, va, vb, signal_color(s), delta_shown=False)
+        self.total_table.setRowCount(1)
+        _fill_row(self.total_table, 0, "total", move.total_a if move.scored_a else math.nan,
+                  move.total_b if move.scored_b else math.nan, None, delta_shown=False)
+        self.zeros.setText(f"two models ({move.model_a}, {move.model_b}): each scores on its "
+                           "own scale, so the places compare and the scores do not")
+        self.zeros.setVisible(True)
         self.table.setVisible(True)
         self.total_table.setVisible(True)
         self._fit()
@@ -205,8 +236,9 @@ def _table() -> QTableWidget:
 
 
 def _fill_row(table: QTableWidget, r: int, name: str, va: float, vb: float,
-              color: QColor | None) -> None:
-    """Row r: a signal's swatch and name (bold, without one: the total), A, B and Δ."""
+              color: QColor | None, *, delta_shown: bool = True) -> None:
+    """Row r: a signal's swatch and name (bold, without one: the total), A, B and Δ ("—" for
+    a side without the signal; no Δ where two models' scores do not compare)."""
     label = QTableWidgetItem(name)
     if color is not None:
         label.setIcon(_swatch(color))
@@ -215,9 +247,11 @@ def _fill_row(table: QTableWidget, r: int, name: str, va: float, vb: float,
         bold.setBold(True)
         label.setFont(bold)
     table.setItem(r, 0, label)
-    delta = vb - va
-    for col, (value, text) in enumerate(((va, f"{va:.4f}"), (vb, f"{vb:.4f}"),
-                                         (delta, signed(delta, 4))), 1):
+    delta = vb - va if delta_shown else math.nan
+    for col, (value, text) in enumerate((
+            (va, "—" if math.isnan(va) else f"{va:.4f}"),
+            (vb, "—" if math.isnan(vb) else f"{vb:.4f}"),
+            (delta, "" if math.isnan(delta) else signed(delta, 4))), 1):
         item = QTableWidgetItem(text)
         item.setData(VALUE_ROLE, value)
         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

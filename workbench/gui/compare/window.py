@@ -323,7 +323,10 @@ class CompareWindow(QWidget):
         # the rows `workbench report` shows (review F, 5: the exported report had r@10 and
         # no map@100 or judged@10 beside the command line's), at the window's top k; for a
         # bundle model its bundles' recall, precision, F1, files and tokens too
-        metrics = compare_metrics(model, dataset, s.k)
+        # with other models checked, each one's (a bundle's figures blank for bm25)
+        models = list({id(c.model): c.model or model for c in configs}.values())
+        metrics = list(dict.fromkeys(m for each in models
+                                     for m in compare_metrics(each, dataset, s.k)))
         prepared = ((dict(s.prepared_params), s.prepared)
                     if s.prepared is not None and s.prepared_params is not None else None)
         tuned, said = [], []

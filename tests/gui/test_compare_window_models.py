@@ -1,0 +1,78 @@
+"""The compare view sets models side by side: a configuration of another model made on the
+dataset is listed (named with its model), unchecked until asked for, and once checked runs
+with its own model — its figures are that model's own evaluation, and a document that moved
+between the two models is explained by each side's own signals, with no difference of
+scores."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from tests.gui.conftest import SAMPLES
+from workbench.core.comparison import CrossMove
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+
+@pytest.fixture
+def tea(window: Any) -> Any:
+    """bm25 on tea-beir with two configurations of its own and one of importance."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params({"k1": 2.5, "b": 0.1})
+    s.save_configuration("flat")
+    s.configurations.save("memory", "importance", get_model("importance").schema.defaults())
+    s.recompute()
+    return window
+
+
+def test_another_models_configuration_is_compared_once_checked(
+        qtbot: QtBot, tea: Any) -> None:
+    window = tea
+    window.compare_window().resize(1280, 800)
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    qtbot.waitExposed(view)
+    texts = [view.configs.list.item(r).text() for r in range(view.configs.list.count())]
+    assert "memory  (importance)" in texts
+    # listed, not compared until checked: it prepares a model of its own
+    assert view.comp is not None and [c.name for c in view.comp.configs] == ["defaults", "flat"]
+    view.configs.set_checked("memory", True)
+    comp = view.comp
+    assert comp is not None and [c.name for c in comp.configs] == ["defaults", "flat", "memory"]
+    assert comp.mixed and comp.model_of(2).id == "importance"
+    alone = Pipeline(get_model("importance"), window.session.dataset).run(["ndcg@10"]).means
+    assert comp.results[2].means["ndcg@10"] == pytest.approx(alone["ndcg@10"])
+    # a move between the two models: each side's own signals, no Δ
+    mover = comp.movers(2, k=10, top=1)[0]
+    view.explain.show_move(comp, 2, mover.query, mover.doc)
+    assert isinstance(view.explain.explained, CrossMove)
+    rows = view.explain.values()
+    assert rows and all(math.isnan(delta) for _, _, _, delta in rows)
+    assert "two models (bm25, importance)" in view.explain.zeros.text()
+    cells = [view.explain.table.item(r, c).text() for r in range(view.explain.table.rowCount())
+             for c in (1, 2)]
+    assert "—" in cells  # a signal the other model does not have
+    view.grab().save("/tmp/r46/shots/compare_models.png")
+    # unchecking it compares bm25's alone again
+    view.configs.set_checked("memory", False)
+    assert [c.name for c in view.comp.configs] == ["defaults", "flat"]
+
+
+def test_another_datasets_configuration_is_not_listed(qtbot: QtBot, tea: Any) -> None:
+    s = tea.session
+    s.configurations.dataset = "elsewhere"
+    s.configurations.save("other data", "importance", get_model("importance").schema.defaults())
+    s.configurations.dataset = s.dataset.name
+    names = [c.name for c in s.comparable()]
+    assert "memory" in names and "other data" not in names
+    item = tea.compare_window().configs.list.item(
+        tea.compare_window().configs.list.count() - 1)
+    assert item.flags() == Qt.ItemFlag.NoItemFlags  # "(1 of other models on other data)"
