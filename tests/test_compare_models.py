@@ -373,3 +373,24 @@ def test_no_held_out_estimate_where_tune_held_nothing_out(
     summary = md.read_text().split("## In short")[1].split("##")[0]
     assert "tune's held-out figures (the note above) are the estimate" not in summary
     assert "tune held nothing out" in summary
+
+
+def test_three_configurations_name_the_best_against_the_runner_up(tmp_path: Path) -> None:
+    from workbench.core.metrics.significance import paired_test
+
+    md = tmp_path / "r.md"
+    # bm25 first, the two codeledgers above it: their own test is in no line against it
+    assert main(["report", REPO, "-m", "bm25", "-m", "codeledger", "-m", "codeledger-document",
+                 "--metrics", "ndcg@10", "--movers", "0", "-o", str(md)]) == 0
+    summary = md.read_text().split("## In short")[1].split("##")[0]
+    ds = load_dataset(SAMPLES / "code-repo")
+    per = {m: Pipeline(get_model(m), ds).run(["ndcg@10"]).per_query["ndcg@10"]
+           for m in ("codeledger", "codeledger-document", "bm25")}
+    ranked = sorted(per, key=lambda m: -per[m].mean())
+    best, second = ranked[0], ranked[1]
+    assert "bm25" not in (best, second)
+    test = paired_test(per[second], per[best])
+    assert (f"Best on ndcg@10: {best} ({per[best].mean():.4f}), ahead of the runner-up "
+            f"{second} ({per[second].mean():.4f}) by "
+            f"{per[best].mean() - per[second].mean():.4f}, {test.improved} tasks better and "
+            f"{test.worsened} worse") in summary

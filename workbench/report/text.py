@@ -1555,7 +1555,45 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                            f"({minus_text(s_row[4])} against {first}, {test})"
                            if s_row else "") + " — see Settings to ship.")
         out.append(said + ship)
-    return out
+    best = best_line(comp, metric, row)
+    return out + ([best] if best else [])
+
+
+def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
+    """With three or more configurations, the one that scores best on `metric` against the
+    runner-up where neither is the first (each line above sets one against the first only,
+    so "dense or the tuned hybrid?" had needed a second run): their difference, and the
+    paired test between the two, over the queries counted. "" with fewer, where the first
+    is one of the two, or where any figure is a training score (no test to give)."""
+    from workbench.core.metrics.significance import paired_test
+
+    n = len(comp.configs)
+    if n < 3 or comp.training or any(math.isnan(x) for x in row.means):
+        return ""
+    up = higher_is_better(metric)
+    order = sorted(range(n), key=lambda j: -row.means[j] if up else row.means[j])
+    best, second = order[0], order[1]
+    if 0 in (best, second):  # the line above sets these two against each other already
+        return ""
+    a, b = comp.configs[best].name, comp.configs[second].name
+    if abs(row.means[best] - row.means[second]) <= 1e-12:
+        return (f"Best on {metric}: {a} and {b} tie ({mean_text(row.means[best])}); "
+                "no configuration scores above the others.")
+    mask = comp.counted
+    test = paired_test(comp.results[second].per_query[metric][mask],
+                       comp.results[best].per_query[metric][mask])
+    better, worse = (test.improved, test.worsened) if up else (test.worsened, test.improved)
+    p = test.p_value
+    changed = better + worse
+    weak = weak_p(comp, p)  # by the rule the table's p-values are read with
+    verdict = ("a difference beyond chance" if p < 0.05 and not weak else
+               f"p below 0.05, but {weak}" if p < 0.05 else
+               f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them apart"
+               if changed <= 5 else "no clear difference between the two: it may be chance")
+    return (f"Best on {metric}: {a} ({mean_text(row.means[best])}), ahead of the runner-up "
+            f"{b} ({mean_text(row.means[second])}) by "
+            f"{minus_text(row.means[best] - row.means[second]).lstrip('+')}, "
+            f"{better} {nouns(comp)[1]} better and {worse} worse (p {p_text(p)}): {verdict}.")
 
 
 def _has_held_out(tuned: Any) -> bool:
