@@ -274,6 +274,7 @@ def test_tab_goes_from_the_preview_to_the_parameters_and_each_is_named(
     assert editor.slider.accessibleName() == editor.spin.accessibleName() == "Min score"
     assert editor.spin.accessibleDescription() == window.session.model.schema["min_score"].help
     assert window.ranked.view.accessibleName() == "Ranked results"
+    assert window.header.model_combo.accessibleName() == "Scoring model"
     # Shift+Tab from above the panel lands in sight: the panel scrolls to its last control
     window.resize(1100, 650)
     last = [c for c in window.params.widget().findChildren(QWidget)

@@ -36,6 +36,7 @@ class Header(QWidget):
         for mid in model_ids():
             label = get_model(mid).label
             self.model_combo.addItem(f"{mid} — {label}", mid)
+        self.model_combo.setAccessibleName("Scoring model")  # a screen reader's name for it
         self.model_combo.setToolTip("scoring model: at its defaults the first time, then at "
                                     "the values you left it with on this dataset (undo "
                                     "steps too)")
