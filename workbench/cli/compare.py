@@ -93,8 +93,8 @@ def add_commands(sub: Any) -> None:
                        "(-m codeledger -m bm25): each model with no --config of its own is "
                        "compared at its defaults, named by the model, the first model's "
                        "first configuration is what the others are compared with, a --config "
-                       "file goes to the model it names (else to the first), and --param "
-                       "sets the first model's values")
+                       "file goes to the model it names (else to the one whose parameters it "
+                       "sets), and --param sets the first model's values")
         # --params: every other command's name for a params file
         p.add_argument("--config", "--params", "-c", action="append", metavar="FILE.toml",
                        default=[],
