@@ -33,7 +33,12 @@ from workbench.cli.evaluate import (
     no_judgments,
 )
 from workbench.cli.output import check_output, check_outputs_apart, input_files, write_outputs
-from workbench.core.comparison import Configuration, compare_configurations, configuration_file
+from workbench.core.comparison import (
+    Configuration,
+    compare_configurations,
+    configuration_file,
+    data_notes,
+)
 from workbench.core.data import Dataset
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
@@ -173,10 +178,6 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     if lacking and len(lacking) < len(models) and any(m in BUNDLE_METRICS for m in metrics):
         said.append(f"{_and_ids(lacking)} select{'s' if len(lacking) == 1 else ''} no "
                     "bundle: the bundle rows are blank there")
-    for m in models:  # what eval warns of, each model's, where it reads this data badly
-        first_values = next(c.params for c in configs if (c.model or model).id == m.id)
-        for line in m.data_warnings(dataset, m.schema.resolve(first_values)):
-            said.append(f"{m.id}: {line}" if len(models) > 1 else line)
     before = dataset
     dataset, notes = held_out(dataset, configs, args.all_queries, model)
     with progress_bar("comparing") as bar:
@@ -184,7 +185,7 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
                                       progress=Progress(on_progress=bar))
     if not dataset.qrels:  # the rankings side by side: how alike, and what moved
         comp.measure_hint = judgments_hint(args, dataset)
-    comp.notes = notes + said + _nothing_returned(comp)
+    comp.notes = notes + said + data_notes(comp)
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
     comp.training = training_configurations(dataset, tuned_notes(configs, model))
@@ -192,17 +193,6 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
     comp.figures = compare_figures(figures, comp.results, comp.counted, chars)
     return comp, comp.figures
-
-
-def _nothing_returned(comp: Any) -> list[str]:
-    """A note for each configuration that returns nothing on any counted query: its model
-    may not read this data (decision-memory on a BEIR collection), which a loss "beyond
-    chance" would not say."""
-    n = int(comp.counted.sum())
-    return [f"{c.name} returns nothing on any of the {n:,} queries counted: "
-            + (f"{comp.model_of(j).id} may not read this data (see eval -m "
-               f"{comp.model_of(j).id})" if comp.mixed else "nothing passes its settings")
-            for j, c in enumerate(comp.configs) if n and not comp.lengths(j).any()]
 
 
 def _and_ids(ids: Sequence[str]) -> str:

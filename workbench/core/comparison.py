@@ -262,6 +262,36 @@ class Comparison:
         return movers(self.results[i], self.results[0], k, top, counted)
 
 
+def data_notes(comp: Comparison) -> list[str]:
+    """What a reader of the comparison must know of the data, as `compare`, `report` and the
+    window say it: each model's `data_warnings` (what eval warns of: decision-memory on
+    records that are no decisions), then each configuration that returns nothing on any
+    counted query, pointing to the warning where its model has one (a loss "beyond chance
+    … from the cut" had explained a model that read nothing)."""
+    out: list[str] = []
+    warned: set[str] = set()
+    seen: set[str] = set()
+    for j in range(len(comp.configs)):
+        m = comp.model_of(j)
+        if m.id in seen:
+            continue
+        seen.add(m.id)
+        for line in m.data_warnings(comp.dataset, m.schema.resolve(comp.configs[j].params)):
+            warned.add(m.id)
+            # named by its model where models are compared, unless the line names it first
+            out.append(f"{m.id}: {line}" if comp.mixed and not line.startswith(m.id) else line)
+    n = int(comp.counted.sum())
+    for j, c in enumerate(comp.configs):
+        if not n or comp.lengths(j).any():
+            continue
+        mid = comp.model_of(j).id
+        why = ("see the warning above" if mid in warned else
+               f"eval -m {mid} says what it reads of this data" if comp.mixed else
+               "nothing passes its settings")
+        out.append(f"{c.name} returns nothing on any of the {n:,} queries counted: {why}")
+    return out
+
+
 def higher_is_better(metric: str) -> bool:
     """Whether a larger value of `metric` is better: every ranking metric and bundle recall,
     precision and F1; not a bundle's files or tokens."""

@@ -1466,10 +1466,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             # that cannot read the data had read "the loss comes from the cut")
             j = i if not comp.lengths(i).any() else 0
             empty = comp.configs[j].name
-            why = (f"{comp.model_of(j).id} may not read this data (see the note above)"
-                   if not comp.same_model(i) else "nothing passes its settings")
             said = (f"{name} against {first}: {move}: {empty} returns nothing on any of the "
-                    f"{counted}, so every figure of it is 0 — {why}.")
+                    f"{counted}, so every figure of it is 0 (the notes above say why).")
         elif (cut := _cut_verdict(comp, i, metric)) is not None:
             said = (f"{name} against {first}: {move} over {counted}, {row.improved[i]} "
                     f"better and {row.worsened[i]} worse (p {p_text(row.p_values[i])}), but "
@@ -1554,7 +1552,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
                            f"({minus_text(s_row[4])} against {first}, {test})"
                            if s_row else "") + " — see Settings to ship.")
-        out.append(said + ship)
+        # nothing to ship where it returns nothing ("its settings ship as they are")
+        out.append(said + (ship if comp.lengths(i).any() else ""))
     best = best_line(comp, metric, row)
     return out + ([best] if best else [])
 
