@@ -339,7 +339,8 @@ def test_selection_figures_not_beside_a_model_that_selects_nothing(
     out = capsys.readouterr().out
     assert ("what each returns (results, empty queries, injected tokens) is left out: bm25 has "
             "no min score or limit") in out
-    assert "injected_tokens" not in out.split("note:")[-1].splitlines()[1:]
+    # no table of what each returns: no row of its figures
+    assert not re.search(r"^(results|empty|injected_tokens|injected tokens)\s", out, re.M)
 
 
 @pytest.mark.parametrize("twice", [["bm25", "bm25"], ["obsidian-mcp", "vault-search"]])
@@ -395,3 +396,59 @@ def test_three_configurations_name_the_best_against_the_runner_up(tmp_path: Path
             f"{second} ({per[second].mean():.4f}) by "
             f"{per[best].mean() - per[second].mean():.4f}, {test.improved} tasks better and "
             f"{test.worsened} worse") in summary
+
+
+def test_each_pair_speaks_of_the_figure_both_have(tmp_path: Path) -> None:
+    # beside bm25 (no bundle), codeledger and its preset still speak of their bundles
+    md = tmp_path / "three.md"
+    assert main(["report", REPO, "-m", "codeledger", "-m", "codeledger-document", "-m", "bm25",
+                 "--movers", "0", "-o", str(md)]) == 0
+    summary = md.read_text().split("## In short")[1].split("##")[0]
+    assert "codeledger-document against codeledger: bundle_recall " in summary
+    assert "bm25 against codeledger: r@10 " in summary
+    # bundle figures only: no pair with bm25 has one, and In short is still there
+    md2 = tmp_path / "bundles.md"
+    assert main(["report", REPO, "-m", "codeledger", "-m", "bm25", "-m", "codeledger-document",
+                 "--metrics", "bundle_recall,bundle_f1", "--movers", "0", "-o", str(md2)]) == 0
+    summary = md2.read_text().split("## In short")[1].split("##")[0]
+    assert "codeledger-document against codeledger: bundle_recall " in summary
+    assert "bm25 against codeledger: its top 10 shares " in summary
+
+
+def test_a_name_two_models_share_is_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    # bm25's variant and vault-search's are two parameters: both at their defaults
+    assert main(["compare", str(SAMPLES / "vault"), "-m", "bm25", "-m", "vault-search",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("parameter"):out.index("metric")]
+    assert table.strip().splitlines()[2:] == ["model      bm25  vault-search"]
+
+
+def test_an_empty_list_shares_no_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "decision-memory",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "the order is the same" not in out
+    assert "at most 0 results" not in out
+
+
+def test_codeledgers_caveat_once_and_backticks_as_code(tmp_path: Path) -> None:
+    md = tmp_path / "two.md"
+    assert main(["report", REPO, "-m", "codeledger", "-m", "codeledger-document", "--movers",
+                 "0", "-o", str(md)]) == 0
+    assert md.read_text().count("These figures are the workbench's codeledger model") == 1
+    md2 = tmp_path / "dm.md"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "decision-memory",
+                 "--movers", "0", "-o", str(md2)]) == 0
+    assert "(`workbench explain` names each gate)" in md2.read_text()
+
+
+def test_a_file_that_fits_two_models_says_whose_it_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lim = tmp_path / "lim.toml"
+    lim.write_text("limit = 3\n")  # importance's and vault-search's alike
+    assert main(["compare", str(SAMPLES / "memories"), "-m", "importance", "-m", "vault-search",
+                 "-c", str(lim), "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    assert ("note: lim.toml names no model and its values fit importance and vault-search: "
+            "read as importance's (the first -m)") in out

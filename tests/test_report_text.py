@@ -108,11 +108,11 @@ def test_a_bundle_models_summary_speaks_of_its_bundles() -> None:
 
     rows = [SimpleNamespace(metric=m, means=[0.5, 0.6]) for m in (
         "r@10", "ndcg@10", "bundle_recall", "bundle_tokens")]
-    assert headline_metric(SimpleNamespace(rows=rows)) == "bundle_recall"  # type: ignore[arg-type]
-    assert headline_metric(SimpleNamespace(rows=rows[:2])) == "r@10"  # type: ignore[arg-type]
+    assert headline_metric(SimpleNamespace(rows=rows, configs=[0, 1])) == "bundle_recall"  # type: ignore[arg-type]
+    assert headline_metric(SimpleNamespace(rows=rows[:2], configs=[0, 1])) == "r@10"  # type: ignore[arg-type]
     # beside a model with no bundle (bm25's blank mean), the first figure both have
     rows[2].means = [float("nan"), 0.9]
-    assert headline_metric(SimpleNamespace(rows=rows)) == "r@10"  # type: ignore[arg-type]
+    assert headline_metric(SimpleNamespace(rows=rows, configs=[0, 1])) == "r@10"  # type: ignore[arg-type]
 
 
 def _rendered(text: str) -> str:

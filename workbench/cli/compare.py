@@ -146,7 +146,8 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     model with a min score or limit), each configuration's against the first's."""
     models = _models(args.model)
     model = models[0]
-    configs = _told_apart(_configurations(args, models))
+    said: list[str] = []
+    configs = _told_apart(_configurations(args, models, said))
     named = [m.strip() for m in (args.metrics or "").split(",") if m.strip()]
     figures = list(dict.fromkeys(m.lower() for m in named if m.lower() in FIGURES))
     asked = ",".join(m for m in named if m.lower() not in FIGURES)
@@ -158,7 +159,6 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     dataset = load_data(args)
     if not dataset.qrels and not len(dataset.queries):
         no_judgments(args, dataset, "compare")
-    said: list[str] = []
     if (with_figures and not dataset.qrels and args.metrics is None
             and any(selects(m) for m in models)):
         # what each returns, judged or not (as eval and sweep do); not beside a model with
@@ -200,28 +200,25 @@ def _and_ids(ids: Sequence[str]) -> str:
 
 
 def _models(named: Sequence[str]) -> list[Any]:
-    """The models -m names, in order; one named twice (or by another of its names) is a
-    usage error where several are given."""
+    """The models -m names, in order (each id already: `model_id` reads a system's name as
+    its model's); one named twice is a usage error."""
     out: list[Any] = []
-    names: dict[str, str] = {}  # each model's id → the name it was given by
     for name in named:
         try:
             m = get_model(name)
         except KeyError:
             raise UsageError(f"--model {name}: no such model (valid: "
                              f"{', '.join(model_ids())})") from None
-        if m.id in names:
-            given = {names[m.id], name} - {m.id}
-            alias = f" ({next(iter(given))} is {m.id})" if given else ""
-            raise UsageError(f"--model {m.id} is given twice{alias}: give another model, or "
-                             f"compare configurations of {m.id} with --defaults, --config "
-                             "FILE.toml and --param NAME=VALUE")
-        names[m.id] = name
+        if any(o.id == m.id for o in out):
+            raise UsageError(f"--model {m.id} is given twice: give another model, or compare "
+                             f"configurations of {m.id} with --defaults, --config FILE.toml "
+                             "and --param NAME=VALUE")
         out.append(m)
     return out
 
 
-def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Configuration]:
+def _configurations(args: argparse.Namespace, models: Sequence[Any],
+                    said: list[str] | None = None) -> list[Configuration]:
     """The configurations in the order compared: per model (in -m's order), its defaults
     (--defaults, or a model of several with no configuration of its own), its --config
     files, then the first model's --param values. With one model, each configuration is of
@@ -230,7 +227,7 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Con
     mixed = len(models) > 1
     files: dict[str, list[str]] = {m.id: [] for m in models}
     for path in args.config:
-        files[(_model_of_file(path, models) if mixed else first).id].append(path)
+        files[(_model_of_file(path, models, said) if mixed else first).id].append(path)
     configs: list[Configuration] = []
     for m in models:
         own: list[Configuration] = []
@@ -262,10 +259,11 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any]) -> list[Con
     return configs
 
 
-def _model_of_file(path: str, models: Sequence[Any]) -> Any:
+def _model_of_file(path: str, models: Sequence[Any], said: list[str] | None = None) -> Any:
     """The model of `models` a --config file is of: the one it names; else the one whose
     parameters are those of the model it names (codeledger for a codeledger-document
-    file); else the first whose parameters it sets, all of them; else the first."""
+    file); else the first whose parameters it sets, all of them (said, in `said`, where
+    another's would do too); else the first."""
     named = file_model(path)
     if named is not None:
         for m in models:
@@ -278,6 +276,7 @@ def _model_of_file(path: str, models: Sequence[Any]) -> Any:
         for m in models:
             if names and [p.name for p in m.schema] == names:
                 return m
+    fits = []
     for m in models:
         try:
             resolve_file(m.schema, Path(path))
@@ -285,8 +284,12 @@ def _model_of_file(path: str, models: Sequence[Any]) -> Any:
             continue
         except OSError:  # unreadable: the first model's reading says so
             break
-        return m
-    return models[0]
+        fits.append(m)
+    if len(fits) > 1 and said is not None:
+        said.append(f"{Path(path).name} names no model and its values fit "
+                    f"{_and_ids([m.id for m in fits])}: read as {fits[0].id}'s (the first "
+                    f"-m); a first line `# the defaults of {fits[1].id}` names another")
+    return fits[0] if fits else models[0]
 
 
 def _inline(model: Any, assignments: Sequence[str]) -> Configuration:

@@ -88,10 +88,17 @@ def differing(configs: Sequence[Configuration]) -> dict[str, list[ParamValue | N
             for n in c.params:
                 if n in out:
                     continue
-                having = [d for d in configs if n in d.params]
-                moved = any(d.params[n] != having[0].params[n] for d in having[1:]) or any(
-                    d.model is not None and n in d.model.schema.defaults()
-                    and d.model.schema.defaults()[n] != d.params[n] for d in having)
+                # a value set apart among configurations of one set of parameters (a model
+                # and its preset), or away from its own model's defaults; not a name two
+                # models share for different things (bm25's variant and vault-search's)
+                kin: dict[tuple[str, ...], set[str]] = {}
+                for d in configs:
+                    if n in d.params:
+                        kin.setdefault(tuple(d.params), set()).add(repr(d.params[n]))
+                moved = any(len(values) > 1 for values in kin.values()) or any(
+                    d.model is not None and n in d.params
+                    and d.model.schema.defaults().get(n, d.params[n]) != d.params[n]
+                    for d in configs)
                 if moved:
                     out[n] = [d.params.get(n) for d in configs]
         return out
@@ -243,8 +250,11 @@ class Comparison:
         return True
 
     def stops_only(self, i: int) -> bool:
-        """Whether configurations 0 and i rank alike and differ only in where they stop."""
-        return self.cut_short(i) and self.same_order(i)
+        """Whether configurations 0 and i rank alike and differ only in where they stop; not
+        where one returns nothing at all (no order to share: "the order is the same; one
+        stops sooner" had been said of a model that ranked nothing)."""
+        return (self.cut_short(i) and bool(self.lengths(0).any()) and bool(self.lengths(i).any())
+                and self.same_order(i))
 
     def agreement(self, i: int, k: int = 10) -> Agreement:
         """How alike configuration i's top k is to configuration 0's, over the counted

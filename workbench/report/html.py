@@ -85,6 +85,7 @@ from workbench.report.text import (
     shown_name,
     summary_lines,
     tests_shown,
+    ticks_as_code,
     trained_pair,
     untested_text,
 )
@@ -251,7 +252,8 @@ def _compared(comp: Comparison, k: int = 10) -> str:
               else "<p>None: the configurations are identical.</p>")
     lead = no_judgments_lead(comp)
     notes = (f"<p>{escape(lead)}</p>" if lead else "") + "".join(
-        f'<p class="caveat">{escape(n)}</p>' for n in comp.notes)
+        f'<p class="caveat">{ticks_as_code(n, lambda c: f"<code>{escape(c)}</code>", escape)}'
+        "</p>" for n in comp.notes)
     summary = summary_lines(comp, k)
     if summary:
         notes += ('<div class="summary"><h3>In short</h3><ul>'
@@ -725,7 +727,9 @@ def _settings(comp: Comparison) -> str:
             said.add(model)
             for caveat, text in settings_leads(model, lambda c: f"<code>{escape(c)}</code>",
                                                escape):
-                out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
+                if text not in said:  # CodeLedger's caveat once for it and its preset
+                    said.add(text)
+                    out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
         out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config, comp, i)}")
     out.append("</section>")
     return "".join(out)

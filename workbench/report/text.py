@@ -802,6 +802,21 @@ MEASURE_TEXT = "To measure which ranks better, make the report again with the ju
 FLAG = re.compile(r"--[a-z][\w-]*(?: (?!and\b)[^\s;,]+)?")
 
 
+def ticks_as_code(text: str, code: Callable[[str], str], prose: Callable[[str], str]) -> str:
+    """`text` with each `backticked` piece passed through `code`, the rest through `prose`
+    (a data warning's "`workbench explain` names each gate" had shown its backticks
+    escaped)."""
+    def words(piece: str) -> str:  # the spaces around a piece kept (md strips them)
+        core = piece.strip()
+        if not core:
+            return piece
+        return (piece[:len(piece) - len(piece.lstrip())] + prose(core)
+                + piece[len(piece.rstrip()):])
+
+    parts = re.split(r"`([^`]+)`", text)
+    return "".join(code(p) if k % 2 else words(p) for k, p in enumerate(parts))
+
+
 def flags_as_code(text: str, code: Callable[[str], str], prose: Callable[[str], str]) -> str:
     """`text` with each option and its value passed through `code`, the rest through
     `prose` (Markdown: a code span and escaping; HTML: <code> and escape)."""
@@ -832,7 +847,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     if lead:
         lines += [md(lead), ""]
     for note in comp.notes:
-        lines += [f"> **Note:** {md(note)}", ""]
+        lines += [f"> **Note:** {ticks_as_code(note, code_span, md)}", ""]
     summary = summary_lines(comp, k)
     if summary:
         lines += ["## In short", "", *(f"- {md(line)}" for line in summary), ""]
@@ -925,7 +940,9 @@ def settings_lines(comp: Comparison) -> list[str]:
         if model not in said:  # what a model's settings are, said once, before its first
             said.add(model)
             for caveat, text in settings_leads(model, code_span, str):
-                out += [("> " if caveat else "") + text, ""]
+                if text not in said:  # CodeLedger's caveat once for it and its preset
+                    said.add(text)
+                    out += [("> " if caveat else "") + text, ""]
         out += [f"### {md(config.name)}", ""]
         if model not in exporter_ids():
             out += ["```toml", changed_params_toml(comp, comp.configs.index(config)).rstrip(),
@@ -997,13 +1014,16 @@ def settings_leads(model: str, code: Callable[[str], str],
     return out
 
 
-def headline_metric(comp: Comparison) -> str:
+def headline_metric(comp: Comparison, i: int | None = None) -> str:
     """The metric a summary speaks of: a bundle's recall where the model selects bundles
     (what the agent is handed: two configurations that differ in budget alone tie on R@10),
     else the table's first that measures quality (not a bundle's size, not judged@
-    coverage); "" without one."""
-    # of the metrics every configuration has (bm25 beside codeledger has no bundle)
-    metrics = [r.metric for r in comp.rows if not any(math.isnan(x) for x in r.means)]
+    coverage); "" without one. Of the metrics every configuration has (bm25 beside
+    codeledger has no bundle), or with `i`, those configurations 0 and i both have (the
+    pair of codeledger and its preset speaks of bundles beside bm25 too)."""
+    pair = range(len(comp.configs)) if i is None else (0, i)
+    metrics = [r.metric for r in comp.rows
+               if not any(math.isnan(r.means[j]) for j in pair if j < len(r.means))]
     if "bundle_recall" in metrics:
         return "bundle_recall"
     for m in metrics:
@@ -1063,6 +1083,8 @@ def length_notes(comp: Comparison) -> list[str]:
     longest = max(most)
     out = []
     for j, config in enumerate(comp.configs):
+        if not most[j]:  # it returns nothing at all: said once, by the data's notes
+            continue
         if most[j] >= longest:
             note = _fewer_note(comp, j)
             out += [note] if note else []
@@ -1389,11 +1411,13 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
 
     metric = headline_metric(comp)
     row = next((r for r in comp.rows if r.metric == metric), None)
-    if row is None and not has_judgments(comp):  # no metric: how much the rankings change
+    pairs = {i: headline_metric(comp, i) for i in range(1, len(comp.configs))}
+    if not any(pairs.values()) and not has_judgments(comp):  # no metric: how alike they rank
         return [agreement_summary(comp, i, k) + figure_summary(comp, i)
                 for i in range(1, len(comp.configs))]
-    if row is None:
+    if not any(pairs.values()):
         return []
+    overall = metric, row
     passed = cases_passed(comp)
     first = comp.configs[0].name
     _, queries = nouns(comp)
@@ -1403,6 +1427,13 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     out = []
     for i in range(1, len(comp.configs)):
         name = comp.configs[i].name
+        # each pair on the headline both have (codeledger and its preset: their bundles)
+        metric = pairs[i]
+        pair_row = next((r for r in comp.rows if r.metric == metric), None)
+        if pair_row is None:  # no figure both have: how alike they rank
+            out.append(agreement_summary(comp, i, k) + figure_summary(comp, i))
+            continue
+        row = pair_row
         move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
                 f"({minus_text(row.deltas[i])})")
         same_values = comp.same_model(i) and (
@@ -1554,7 +1585,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                            if s_row else "") + " — see Settings to ship.")
         # nothing to ship where it returns nothing ("its settings ship as they are")
         out.append(said + (ship if comp.lengths(i).any() else ""))
-    best = best_line(comp, metric, row)
+    metric, overall_row = overall
+    best = best_line(comp, metric, overall_row) if overall_row is not None else ""
     return out + ([best] if best else [])
 
 
