@@ -1608,8 +1608,7 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
         return ""
     a, b = comp.configs[best].name, comp.configs[second].name
     if abs(row.means[best] - row.means[second]) <= 1e-12:
-        return (f"Best on {metric}: {a} and {b} tie ({mean_text(row.means[best])}); "
-                "no configuration scores above the others.")
+        return f"Best on {metric}: {a} and {b}, tied ({mean_text(row.means[best])})."
     mask = comp.counted
     test = paired_test(comp.results[second].per_query[metric][mask],
                        comp.results[best].per_query[metric][mask])
