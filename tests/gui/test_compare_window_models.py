@@ -33,6 +33,38 @@ def tea(window: Any) -> Any:
     return window
 
 
+@pytest.fixture
+def code(window: Any) -> Any:
+    """codeledger on code-repo with two configurations of its own and one of bm25 (k1 1.5),
+    the compare view open at 1,280 × 800 with bm25's checked."""
+    assert window.open_path(SAMPLES / "code-repo", model="codeledger")
+    s = window.session
+    s.recompute()
+    s.save_configuration("cl defaults")
+    s.set_params({"w_content": 0.5})
+    s.save_configuration("cl content .5")
+    s.configurations.save("bm25 k1", "bm25", get_model("bm25").schema.resolve({"k1": 1.5}))
+    s.recompute()
+    window.compare_window().resize(1280, 800)
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    view.configs.set_checked("bm25 k1", True)
+    assert view.comp is not None and names(view) == ["cl defaults", "cl content .5", "bm25 k1"]
+    return window
+
+
+def names(view: Any) -> list[str]:
+    """The configurations the view compares, in its order."""
+    return [] if view.comp is None else [c.name for c in view.comp.configs]
+
+
+def rows(view: Any) -> list[tuple[str, bool]]:
+    """The configuration list as it shows: (label, checked) per row."""
+    lst = view.configs.list
+    return [(lst.item(r).text(), lst.item(r).checkState() == Qt.CheckState.Checked)
+            for r in range(lst.count())]
+
+
 def test_another_models_configuration_is_compared_once_checked(
         qtbot: QtBot, tea: Any) -> None:
     window = tea
@@ -60,7 +92,6 @@ def test_another_models_configuration_is_compared_once_checked(
     cells = [view.explain.table.item(r, c).text() for r in range(view.explain.table.rowCount())
              for c in (1, 2)]
     assert "—" in cells  # a signal the other model does not have
-    view.grab().save("/tmp/r46/shots/compare_models.png")
     # unchecking it compares bm25's alone again
     view.configs.set_checked("memory", False)
     assert [c.name for c in view.comp.configs] == ["defaults", "flat"]
@@ -76,3 +107,30 @@ def test_another_datasets_configuration_is_not_listed(qtbot: QtBot, tea: Any) ->
     item = tea.compare_window().configs.list.item(
         tea.compare_window().configs.list.count() - 1)
     assert item.flags() == Qt.ItemFlag.NoItemFlags  # "(1 of other models on other data)"
+
+
+def test_the_metrics_are_every_models_a_bundles_blank_for_bm25(qtbot: QtBot,
+                                                                window: Any) -> None:
+    """bm25 open on a repository, a codeledger configuration checked beside it: the table
+    has codeledger's bundle rows as well as the ranking metrics both have (bm25's own list
+    has no bundle row), the bundle cells blank in bm25's column."""
+    assert window.open_path(SAMPLES / "code-repo", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("bm25 defaults")
+    s.configurations.save("cl defaults", "codeledger",
+                          get_model("codeledger").schema.defaults())
+    window.compare_window().resize(1280, 800)
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    view.configs.set_checked("cl defaults", True)
+    assert names(view) == ["bm25 defaults", "cl defaults"]
+    table = {row[0]: row for row in view.table.cell_texts()}
+    for label in ("bundle recall", "bundle precision", "bundle F1", "bundle files",
+                  "bundle tokens"):
+        row = table[label]
+        # bm25's mean (A, column 1) is a dash; codeledger's (B, column 2) a figure, with no
+        # difference or test against a dash
+        assert row[1] == "–" and row[2] not in ("", "–"), row
+        assert row[3:] == ["", "", ""], row
+    assert table["nDCG@10"][1] not in ("", "–")  # a ranking metric: both have it
