@@ -134,3 +134,35 @@ def test_the_metrics_are_every_models_a_bundles_blank_for_bm25(qtbot: QtBot,
         assert row[1] == "–" and row[2] not in ("", "–"), row
         assert row[3:] == ["", "", ""], row
     assert table["nDCG@10"][1] not in ("", "–")  # a ranking metric: both have it
+
+
+def test_another_models_configuration_as_the_baseline_is_compared_first(
+        qtbot: QtBot, code: Any) -> None:
+    """Use as baseline on bm25's row: the view compares everything against it — first in the
+    list, checked, marked ★ — as the session and the header say it is the baseline."""
+    view = code.compare_window()
+    view.configs.use_as_baseline("bm25 k1")
+    assert code.session.baseline is not None and code.session.baseline.name == "bm25 k1"
+    assert rows(view)[0] == ("bm25 k1 ★ baseline  (bm25)", True)
+    assert names(view) == ["bm25 k1", "cl defaults", "cl content .5"]
+    assert view.comp is not None and view.comp.model_of(0).id == "bm25"
+    # unchecked, it stays unchecked (the user's word), and checked again by a new pin
+    view.configs.set_checked("bm25 k1", False)
+    assert rows(view)[0] == ("bm25 k1 ★ baseline  (bm25)", False)
+    assert names(view) == ["cl defaults", "cl content .5"]
+    view.configs.use_as_baseline("bm25 k1")
+    assert names(view) == ["bm25 k1", "cl defaults", "cl content .5"]
+
+
+def test_a_baseline_pinned_on_another_model_is_checked_when_the_view_opens(
+        qtbot: QtBot, tea: Any) -> None:
+    """The baseline pinned on importance's configuration before the view opens: it is
+    compared, first, though another model's rows wait to be checked."""
+    view = tea.compare_window()
+    view.configs.use_as_baseline("memory")
+    view.resize(1280, 800)
+    tea.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    assert rows(view)[:3] == [("memory ★ baseline  (importance)", True), ("defaults", True),
+                              ("flat", True)]
+    assert names(view) == ["memory", "defaults", "flat"]

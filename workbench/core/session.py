@@ -782,19 +782,21 @@ class TuningSession:
                 self.baseline_changed.emit(self.baseline)
 
     def comparable(self) -> list[Configuration]:
-        """What the compare view and the report can put side by side: the configurations of
-        the current model, the baseline's first, then those of other models made on this
-        dataset (each compared with its own model: bm25 against codeledger). Each carries
-        its model."""
+        """What the compare view and the report can put side by side: the baseline's first,
+        whatever its model (everything is compared against it), then the configurations of
+        the current model, then those of other models made on this dataset (each compared
+        with its own model: bm25 against codeledger). Each carries its model."""
         if self.model is None:
             return []
         mine = [c for c in self.configurations if c.model_id == self.model.id]
-        base = self.baseline.name if self.baseline is not None else None
-        mine.sort(key=lambda c: c.name != base)  # stable: the others keep their order
         here = self.configurations.dataset
         others = [c for c in self.configurations if c.model_id != self.model.id
                   and here and c.dataset == here and c.model_id in model_ids()]
-        return [c.as_configuration() for c in [*mine, *others]]
+        base = self.baseline.name if self.baseline is not None else None
+        # stable: the rest keep their order (a baseline pinned on bm25 had stayed among the
+        # others, the view comparing against the first of the current model's)
+        shown = sorted([*mine, *others], key=lambda c: c.name != base)
+        return [c.as_configuration() for c in shown]
 
     def comparison(self, metric: str | None = None) -> PairedTest | None:
         """Baseline against current on one metric (default nDCG@k), over judged queries."""

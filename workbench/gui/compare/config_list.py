@@ -76,9 +76,11 @@ class ConfigurationList(QWidget):
                  synchronous: bool = False) -> None:
         super().__init__(parent)
         self.session = session
+        # the rows the user unchecked, and those checked, by name: a row neither names is
+        # checked where it is the current model's or the baseline, unchecked where it is
+        # another model's (compared only once asked for: each prepares its own model, a dense
+        # one embeds the corpus)
         self._unchecked: set[str] = set()
-        # another model's configurations are compared only once checked (each prepares its
-        # own model: a dense one embeds the corpus)
         self._checked_others: set[str] = set()
         self._baseline_task = BackgroundTask(self, synchronous=synchronous)
         self._baseline_task.progress.connect(
@@ -146,10 +148,14 @@ class ConfigurationList(QWidget):
         return out
 
     def set_checked(self, name: str, on: bool) -> None:
-        (self._unchecked.discard if on else self._unchecked.add)(name)
-        (self._checked_others.add if on else self._checked_others.discard)(name)
+        self._mark(name, on)
         self.refresh()
         self.selection_changed.emit()
+
+    def _mark(self, name: str, on: bool) -> None:
+        """`name` checked (on) or unchecked as the user asked, whatever its row's model."""
+        (self._unchecked.discard if on else self._unchecked.add)(name)
+        (self._checked_others.add if on else self._checked_others.discard)(name)
 
     def selected(self) -> str | None:
         """The selected saved configuration's name: None for the "other models" note and
@@ -201,14 +207,15 @@ class ConfigurationList(QWidget):
                      and config.model.id != s.model.id)
             star = ("" if config.name != base else " ★" if config.name.startswith("baseline")
                     else " ★ baseline")  # not "baseline ★ baseline"
-            shown = f"{config.name}  ({config.model.id})" if other and config.model else \
-                config.name + star
+            shown = config.name + star + (f"  ({config.model.id})" if other and config.model
+                                          else "")
             item = QListWidgetItem(shown)
             item.setData(Qt.ItemDataRole.UserRole, config.name)
             item.setData(OTHER_ROLE, other)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            on = (config.name in self._checked_others if other
-                  else config.name not in self._unchecked)
+            # the baseline checked whatever its model: everything is compared against it
+            on = config.name in self._checked_others or (
+                (not other or config.name == base) and config.name not in self._unchecked)
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
             changed = ", ".join(f"{k}={v}" for k, v in
                                 s.configurations.get(config.name).changed().items())
@@ -262,13 +269,7 @@ class ConfigurationList(QWidget):
         name = item.data(Qt.ItemDataRole.UserRole)
         if name is None:
             return
-        on = item.checkState() == Qt.CheckState.Checked
-        if item.data(OTHER_ROLE):
-            (self._checked_others.add if on else self._checked_others.discard)(name)
-        elif on:
-            self._unchecked.discard(name)
-        else:
-            self._unchecked.add(name)
+        self._mark(name, item.checkState() == Qt.CheckState.Checked)
         self.selection_changed.emit()
 
     # -- actions (each with its answer given) ------------------------------------------------
@@ -303,6 +304,7 @@ class ConfigurationList(QWidget):
             self.message.emit("open a dataset first")
             return
         if s.prepares_alike(saved):
+            self._mark(name, True)  # compared, as the first
             s.set_baseline_result(saved, s.result_of(saved))
             self.message.emit(f"{name!r} is the baseline")
             return
@@ -316,6 +318,7 @@ class ConfigurationList(QWidget):
             return
         name, dataset = pending
         if s.dataset is dataset and name in s.configurations:  # nothing changed meanwhile
+            self._mark(name, True)  # compared, as the first
             s.set_baseline_result(s.configurations.get(name), result)
             self.message.emit(f"{name!r} is the baseline")
 
