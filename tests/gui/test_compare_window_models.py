@@ -166,3 +166,24 @@ def test_a_baseline_pinned_on_another_model_is_checked_when_the_view_opens(
     assert rows(view)[:3] == [("memory ★ baseline  (importance)", True), ("defaults", True),
                               ("flat", True)]
     assert names(view) == ["memory", "defaults", "flat"]
+
+
+def test_a_renamed_row_keeps_its_tick(qtbot: QtBot, code: Any) -> None:
+    """Renaming a row keeps it as it was, checked or not, and the comparison follows: a
+    checked row of another model had shown unchecked and dropped out (shown ticked again by
+    the next refresh, still not compared), an unchecked row of the open model come back."""
+    view = code.compare_window()
+    assert view.configs.rename("bm25 k1", "bm25  tuned")  # kept as "bm25 tuned"
+    assert ("bm25 tuned  (bm25)", True) in rows(view)
+    assert names(view) == ["cl defaults", "cl content .5", "bm25 tuned"]
+    view.configs.refresh()
+    assert ("bm25 tuned  (bm25)", True) in rows(view)
+    view.configs.set_checked("cl content .5", False)
+    assert names(view) == ["cl defaults", "bm25 tuned"]
+    assert view.configs.rename("cl content .5", "cl c5")
+    assert ("cl c5", False) in rows(view)
+    assert names(view) == ["cl defaults", "bm25 tuned"]
+    # a name taken: nothing renamed, and the ticks as they were
+    assert not view.configs.rename("cl c5", "cl defaults")
+    assert ("cl c5", False) in rows(view) and ("cl defaults", True) in rows(view)
+    assert names(view) == ["cl defaults", "bm25 tuned"]

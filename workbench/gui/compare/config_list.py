@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.configurations import (
     SavedConfiguration,
+    check_name,
     read_configuration_toml,
     write_configuration_toml,
 )
@@ -327,16 +328,23 @@ class ConfigurationList(QWidget):
             self.message.emit(TAKEN_BY_LIVE.replace("save the configuration under",
                                                     "choose"))
             return False
+        # the row's ticks go with it before the session renames it: the rename refreshes
+        # the list and compares again at once (moved after, a checked row of another model
+        # had shown unchecked and dropped out, an unchecked one of this model come back)
+        before = set(self._unchecked), set(self._checked_others)
         try:
+            new = check_name(new)  # as the configurations keep it (spaces collapsed)
+            for names in (self._unchecked, self._checked_others):
+                if old in names:
+                    names.discard(old)
+                    names.add(new)
             self.session.rename_configuration(old, new)
-        except (ValueError, KeyError) as exc:
+        except (ValueError, KeyError) as exc:  # a name taken, empty or too long
+            self._unchecked, self._checked_others = before
             self.message.emit(str(exc))
             return False
-        for names in (self._unchecked, self._checked_others):
-            if old in names:
-                names.discard(old)
-                names.add(new)
         self.select(new)
+        self.selection_changed.emit()
         return True
 
     def delete(self, name: str) -> None:
