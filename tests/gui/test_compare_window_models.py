@@ -187,3 +187,28 @@ def test_a_renamed_row_keeps_its_tick(qtbot: QtBot, code: Any) -> None:
     assert not view.configs.rename("cl c5", "cl defaults")
     assert ("cl c5", False) in rows(view) and ("cl defaults", True) in rows(view)
     assert names(view) == ["cl defaults", "bm25 tuned"]
+
+
+def test_the_chart_offers_the_metrics_a_and_b_both_have(qtbot: QtBot, code: Any) -> None:
+    """B a bm25 configuration beside codeledger's: no bundle metric in the chart's box (bm25
+    selects no bundle: its bundle recall had charted "12 without judgments left out" of 12
+    judged tasks); B codeledger's again, the bundle metrics come back, the one picked with
+    them."""
+    view = code.compare_window()
+
+    def picks() -> list[str]:
+        return [view.metric_pick.itemData(i) for i in range(view.metric_pick.count())]
+
+    view.b_pick.setCurrentIndex(0)  # B: cl content .5
+    assert "bundle_recall" in picks()
+    at = view.metric_pick.findData("bundle_recall")
+    view.metric_pick.setCurrentIndex(at)
+    view.metric_pick.activated.emit(at)  # what a pick in the box sends
+    view.b_pick.setCurrentIndex(1)  # B: bm25 k1
+    assert view.comp is not None and view.comp.configs[view.b_index].name == "bm25 k1"
+    assert picks() == ["r@10", "ndcg@10", "mrr@10", "p@10", "r@100", "map@100"]
+    assert view.metric_name in picks()
+    assert "without judgments" not in view.chart.caption()
+    assert len(view.chart.bar_queries()) == 12  # every task of code-repo is judged
+    view.b_pick.setCurrentIndex(0)
+    assert "bundle_recall" in picks() and view.metric_name == "bundle_recall"

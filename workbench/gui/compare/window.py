@@ -401,11 +401,7 @@ class CompareWindow(QWidget):
         self.b_index = min(max(self.b_index, 1), len(comp.configs) - 1)
         self.b_pick.setCurrentIndex(self.b_index - 1)
         self.b_pick.blockSignals(False)
-        # the delta chart and 'moved most' read a higher value as better: counts stay out,
-        # and judged@k (coverage, neither better nor worse)
-        picks = [r.metric for r in comp.rows if higher_is_better(r.metric)
-                 and not r.metric.startswith("judged@")]
-        fill_metric_combo(self.metric_pick, picks, self._opening_metric(comp, picks))
+        self._fill_metrics(comp)
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
         # which cases now pass or fail: in the metric table's cases row's tooltip (listed
@@ -432,6 +428,18 @@ class CompareWindow(QWidget):
         if self._pending_export is not None:
             path, self._pending_export = self._pending_export, None
             self._write_report(path)
+
+    def _fill_metrics(self, comp: Comparison, keep: str = "") -> None:
+        """The chart's metrics: those B and A both have (bm25 selects no bundle: beside
+        codeledger its bundle recall had charted every task as "without judgments"), where
+        a higher value is better — counts stay out, and judged@k (coverage, neither better
+        nor worse). `keep`: the metric shown, kept where B has it too."""
+        a, b = comp.results[0].per_query, comp.results[self.b_index].per_query
+        picks = [r.metric for r in comp.rows if higher_is_better(r.metric)
+                 and not r.metric.startswith("judged@") and r.metric in a and r.metric in b]
+        if keep not in picks or self.metric_name_picked in picks:
+            keep = self._opening_metric(comp, picks)
+        fill_metric_combo(self.metric_pick, picks, keep)
 
     def _opening_metric(self, comp: Comparison, picks: list[str]) -> str:
         """The chart's metric: the one the user picked, else the first that B moved against
@@ -489,6 +497,8 @@ class CompareWindow(QWidget):
         if index >= 0:
             self.b_index = index + 1
             self.b_name = self.b_pick.itemText(index)
+            if self.comp is not None:  # the metrics this B has
+                self._fill_metrics(self.comp, combo_metric(self.metric_pick))
             self._show_comparison()
 
     def _show_comparison(self) -> None:
