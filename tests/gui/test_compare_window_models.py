@@ -7,6 +7,7 @@ scores."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -212,3 +213,30 @@ def test_the_chart_offers_the_metrics_a_and_b_both_have(qtbot: QtBot, code: Any)
     assert len(view.chart.bar_queries()) == 12  # every task of code-repo is judged
     view.b_pick.setCurrentIndex(0)
     assert "bundle_recall" in picks() and view.metric_name == "bundle_recall"
+
+
+def test_the_notes_say_what_a_model_reads_of_the_data(qtbot: QtBot, window: Any,
+                                                      tmp_path: Path) -> None:
+    """decision-memory beside bm25 on tea-beir, which holds no decision record: the yellow
+    note says so and that it returns nothing, as compare does, and the exported report has
+    the notes its In short points to."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("bm25")
+    s.configurations.save("dm", "decision-memory",
+                          get_model("decision-memory").schema.defaults())
+    window.compare_window().resize(1280, 800)
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    view.configs.set_checked("dm", True)
+    assert names(view) == ["bm25", "dm"]
+    note = view.table_note.text()
+    assert not view.table_note.isHidden()
+    assert "no document of tea-beir is a pi-lodestone decision record" in note, note
+    assert "dm returns nothing on any of the 25 queries counted: see the warning above" in note
+    path = tmp_path / "dm.md"
+    assert view.export_report(path)
+    text = path.read_text()
+    said = text.index("the notes above say why")
+    assert -1 < text.index("dm returns nothing on any of the 25 queries counted") < said

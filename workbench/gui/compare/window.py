@@ -42,7 +42,12 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.compare import compare_metrics
-from workbench.core.comparison import Comparison, compare_configurations, higher_is_better
+from workbench.core.comparison import (
+    Comparison,
+    compare_configurations,
+    data_notes,
+    higher_is_better,
+)
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.session import TuningSession
@@ -351,7 +356,10 @@ class CompareWindow(QWidget):
         def work(progress: Progress) -> Comparison:
             comp = compare_configurations(model, dataset, configs, metrics,
                                           progress=progress, prepared=prepared)
-            comp.notes, comp.set_aside = notes, set_aside
+            # and what the command line says of the data: each model's data warnings, each
+            # configuration that returns nothing (the exported report's "the notes above say
+            # why" had no note above it)
+            comp.notes, comp.set_aside = [*notes, *data_notes(comp)], set_aside
             comp.training = training_configurations(dataset, tuned)
             comp.tuned = dict(tuned)
             return comp
