@@ -240,3 +240,22 @@ def test_the_notes_say_what_a_model_reads_of_the_data(qtbot: QtBot, window: Any,
     text = path.read_text()
     said = text.index("the notes above say why")
     assert -1 < text.index("dm returns nothing on any of the 25 queries counted") < said
+
+
+def test_switching_to_another_models_row_keeps_the_rows_ticked(qtbot: QtBot,
+                                                                code: Any) -> None:
+    """Switch to on bm25's row: the model becomes bm25, and the comparison the user had
+    ticked stays (codeledger's rows, now another model's, had come back unticked and the
+    view said 'check at least two'); a row unticked stays unticked."""
+    view = code.compare_window()
+    view.configs.switch_to("bm25 k1")
+    s = code.session
+    assert s.model is not None and s.model.id == "bm25"
+    assert rows(view)[:3] == [("bm25 k1", True), ("cl defaults  (codeledger)", True),
+                              ("cl content .5  (codeledger)", True)]
+    assert names(view) == ["bm25 k1", "cl defaults", "cl content .5"]
+    view.configs.set_checked("cl content .5", False)
+    s.set_model("codeledger")  # back, from the header's box
+    assert ("cl content .5", False) in rows(view)
+    assert ("bm25 k1  (bm25)", True) in rows(view)
+    assert names(view)[:2] == ["cl defaults", "bm25 k1"]

@@ -132,7 +132,7 @@ class ConfigurationList(QWidget):
         s = session
         subscribe_many(self, [(s.configurations.changed, self.refresh),
                               (s.baseline_changed, self.refresh),
-                              (s.model_changed, self.refresh),
+                              (s.model_changed, self._on_model_changed),
                               (s.params_changed, self._on_params_changed)])
         self._live_shown: tuple[str, object] | None = None  # (its name, its values) in the list
         self.refresh()
@@ -182,6 +182,21 @@ class ConfigurationList(QWidget):
         if s.model is not None and name == self.live_name():
             return SavedConfiguration(name, s.model.id, dict(s.params), s.tuned_on)
         return s.configurations.get(name)
+
+    def _on_model_changed(self, *_: object) -> None:
+        """Another model (Switch to on another model's row, the header's box): the rows
+        ticked in sight stay ticked. A row neither ticked nor unticked by hand follows its
+        role — the current model's checked, another's not — so the roles swapping had
+        unticked the open model's rows, a comparison the user had made lost by a
+        double-click. Out of sight, the roles decide (only what the user ticked is kept)."""
+        if self.isVisible():
+            for row in range(self.list.count()):
+                item = self.list.item(row)
+                name = item.data(Qt.ItemDataRole.UserRole)
+                if (name is not None and not item.data(LIVE_ROLE)
+                        and item.checkState() == Qt.CheckState.Checked):
+                    self._mark(str(name), True)
+        self.refresh()
 
     def _on_params_changed(self, *_: object) -> None:
         """A slider moved: the live row comes, goes or holds new values; the view compares
