@@ -259,3 +259,21 @@ def test_switching_to_another_models_row_keeps_the_rows_ticked(qtbot: QtBot,
     assert ("cl content .5", False) in rows(view)
     assert ("bm25 k1  (bm25)", True) in rows(view)
     assert names(view)[:2] == ["cl defaults", "bm25 k1"]
+
+
+def test_no_comparison_no_note(qtbot: QtBot, code: Any) -> None:
+    """Unticked down to one row, the comparison is gone and so are its yellow note (bm25
+    k1's list-length note had stayed on screen) and its B and metric boxes; ticked again,
+    B is the one picked before."""
+    view = code.compare_window()
+    assert not view.table_note.isHidden() and "bm25 k1" in view.table_note.text()
+    view.b_pick.setCurrentIndex(1)  # B: bm25 k1
+    view.configs.set_checked("cl content .5", False)
+    view.configs.set_checked("bm25 k1", False)
+    assert view.comp is None
+    assert view.table_note.isHidden() and view.table_note.text() == ""
+    assert view.b_pick.count() == 0 and view.metric_pick.count() == 0
+    view.configs.set_checked("cl content .5", True)
+    view.configs.set_checked("bm25 k1", True)
+    assert view.comp is not None and view.comp.configs[view.b_index].name == "bm25 k1"
+    assert view.b_pick.currentText() == "bm25 k1"

@@ -477,6 +477,15 @@ class CompareWindow(QWidget):
         self.comp = None
         self.status.setText(why)
         self.query_label.setText("")
+        # the old comparison's notes and boxes go with it (they had stayed on screen under
+        # "check at least two configurations")
+        self.table_note.setText("")
+        self.table_note.setToolTip("")
+        self.table_note.hide()
+        for box in (self.b_pick, self.metric_pick):  # B and the metric kept by name
+            box.blockSignals(True)
+            box.clear()
+            box.blockSignals(False)
         self.explain.clear()
         self.lines.empty_text = why[:1].upper() + why[1:]
         self.lines.set_comparison(None)
