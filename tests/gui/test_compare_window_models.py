@@ -277,3 +277,17 @@ def test_no_comparison_no_note(qtbot: QtBot, code: Any) -> None:
     view.configs.set_checked("bm25 k1", True)
     assert view.comp is not None and view.comp.configs[view.b_index].name == "bm25 k1"
     assert view.b_pick.currentText() == "bm25 k1"
+
+
+def test_the_live_row_follows_the_open_models_rows(qtbot: QtBot, code: Any) -> None:
+    """A slider moved: the live sliders' row, codeledger's, comes after codeledger's saved
+    rows and before bm25's (listed last, its column had sat after bm25's)."""
+    view = code.compare_window()
+    code.session.set_params({"w_content": 0.7})
+    assert [text for text, _ in rows(view)] == [
+        "cl defaults", "cl content .5", "current (unsaved)", "bm25 k1  (bm25)"]
+    assert names(view) == ["cl defaults", "cl content .5", "current (unsaved)", "bm25 k1"]
+    # bm25's row the baseline: first, then codeledger's rows, the live row after them
+    view.configs.use_as_baseline("bm25 k1")
+    assert [text for text, _ in rows(view)] == [
+        "bm25 k1 ★ baseline  (bm25)", "cl defaults", "cl content .5", "current (unsaved)"]

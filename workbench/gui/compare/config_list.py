@@ -216,11 +216,19 @@ class ConfigurationList(QWidget):
         s = self.session
         current = self.selected()
         base = s.baseline.name if s.baseline is not None else None
+        live = self.live_name()
+        self._live_shown = (live, dict(s.params)) if live is not None else None
         self.list.blockSignals(True)
         self.list.clear()
+        listed = 0
         for config in s.comparable():
             other = (s.model is not None and config.model is not None
                      and config.model.id != s.model.id)
+            if other and config.name != base and live is not None:
+                # the live sliders are the current model's: after its rows, before the other
+                # models' (listed last, its column had sat after bm25's)
+                self._add_live(live)
+                live = None
             star = ("" if config.name != base else " ★" if config.name.startswith("baseline")
                     else " ★ baseline")  # not "baseline ★ baseline"
             shown = config.name + star + (f"  ({config.model.id})" if other and config.model
@@ -241,32 +249,37 @@ class ConfigurationList(QWidget):
                 f" — a configuration of {config.model.id}, compared with its own model (check "
                 "it to set the models side by side)" if other and config.model else ""))
             self.list.addItem(item)
+            listed += 1
             if config.name == current:
                 self.list.setCurrentItem(item)
-        others = len(s.configurations) - self.list.count()
-        live = self.live_name()
-        self._live_shown = (live, dict(s.params)) if live is not None else None
-        if live is not None and s.model is not None:
-            item = QListWidgetItem(live)
-            item.setData(Qt.ItemDataRole.UserRole, live)
-            item.setData(LIVE_ROLE, True)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(Qt.CheckState.Unchecked if live in self._unchecked
-                               else Qt.CheckState.Checked)
-            changed = ", ".join(f"{k}={v}" for k, v in
-                                s.model.schema.changed(s.params).items())
-            item.setToolTip(f"the live sliders, not saved ('Save current…' keeps them): "
-                            f"{changed or 'the model defaults'}")
-            font = item.font()
-            font.setItalic(True)
-            item.setFont(font)
-            self.list.addItem(item)
+        if live is not None:
+            self._add_live(live)
+        others = len(s.configurations) - listed
         if others:  # not listed: of other models, made on other data
             note = QListWidgetItem(f"({others} of other models on other data)")
             note.setFlags(Qt.ItemFlag.NoItemFlags)
             self.list.addItem(note)
         self.list.blockSignals(False)
         self._enable()
+
+    def _add_live(self, live: str) -> None:
+        """The live sliders' row, named `live`: italic, checked unless the user unchecked it."""
+        s = self.session
+        if s.model is None:
+            return
+        item = QListWidgetItem(live)
+        item.setData(Qt.ItemDataRole.UserRole, live)
+        item.setData(LIVE_ROLE, True)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+        item.setCheckState(Qt.CheckState.Unchecked if live in self._unchecked
+                           else Qt.CheckState.Checked)
+        changed = ", ".join(f"{k}={v}" for k, v in s.model.schema.changed(s.params).items())
+        item.setToolTip(f"the live sliders, not saved ('Save current…' keeps them): "
+                        f"{changed or 'the model defaults'}")
+        font = item.font()
+        font.setItalic(True)
+        item.setFont(font)
+        self.list.addItem(item)
 
     def _enable(self) -> None:
         s = self.session
