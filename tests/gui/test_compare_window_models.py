@@ -291,3 +291,26 @@ def test_the_live_row_follows_the_open_models_rows(qtbot: QtBot, code: Any) -> N
     view.configs.use_as_baseline("bm25 k1")
     assert [text for text, _ in rows(view)] == [
         "bm25 k1 ★ baseline  (bm25)", "cl defaults", "cl content .5", "current (unsaved)"]
+
+
+def test_a_move_between_two_models_has_no_delta_column(qtbot: QtBot, tea: Any) -> None:
+    """Between two models the explain pane has no Δ column (its heading had stood over an
+    empty column); between two configurations of one model it has it again."""
+    window = tea
+    window.compare_window().resize(1280, 800)
+    window.config_menu.compare.trigger()
+    view = window.compare_window()
+    view.configs.set_checked("memory", True)
+    comp = view.comp
+    assert comp is not None and names(view) == ["defaults", "flat", "memory"]
+    explain = view.explain
+    mover = comp.movers(2, k=10, top=1)[0]
+    explain.show_move(comp, 2, mover.query, mover.doc)
+    assert isinstance(explain.explained, CrossMove)
+    assert explain.table.isColumnHidden(3) and explain.total_table.isColumnHidden(3)
+    assert explain.table.columnWidth(3) == 0  # no room kept for it (`content_width`)
+    mover = comp.movers(1, k=10, top=1)[0]  # defaults against flat: both bm25
+    explain.show_move(comp, 1, mover.query, mover.doc)
+    assert not isinstance(explain.explained, CrossMove)
+    assert not explain.table.isColumnHidden(3) and not explain.total_table.isColumnHidden(3)
+    assert explain.table.horizontalHeaderItem(3).text() == "Δ"

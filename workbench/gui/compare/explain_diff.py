@@ -111,6 +111,9 @@ class ExplainDiff(QWidget):
             item = self.table.horizontalHeaderItem(col)
             if item is not None:
                 item.setToolTip(tip)
+        cross = isinstance(move, CrossMove)
+        for t in (self.table, self.total_table):  # two models: no Δ column at all
+            t.setColumnHidden(3, cross)
         if isinstance(move, CrossMove):  # two models: each side's own signals, no Δ
             self._show_cross(comp, i, move)
             return
@@ -130,9 +133,6 @@ class ExplainDiff(QWidget):
     def _show_cross(self, comp: Comparison, i: int, move: CrossMove) -> None:
         """Each model's own signals for the document, A's then B's, blank on the side whose
         model has no such signal, with no Δ: two models score on no common scale."""
-        head = self.table.horizontalHeaderItem(3)
-        if head is not None:
-            head.setToolTip("no Δ: two models, each scoring on its own scale")
         rows: list[tuple[str, float, float, int]] = []
         for side, (labels, parts) in enumerate(((move.labels_a, move.contributions_a),
                                                 (move.labels_b, move.contributions_b))):
