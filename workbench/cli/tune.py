@@ -160,17 +160,25 @@ def cmd_tune(args: argparse.Namespace) -> int:
         cut = {n: why for n, why in tuning.space.cut_offs(names, measured).items()
                if n not in ranges and n not in idle}
         names = [n for n in names if n not in idle and n not in cut]
-        if not names:  # said, not searched as every default (budget and all)
-            by_why: dict[str, list[str]] = {}
-            for n, why in {**inert, **cut}.items():
-                by_why.setdefault(why, []).append(n)
-            raise UsageError(
-                "nothing to tune: " + (f"no score on {dataset.name} moves with any parameter "
-                                       f"{model.id}'s default search takes (" if not cut else
-                                       f"{model.id}'s default search on {dataset.name} leaves "
-                                       "every parameter out (")
-                + "; ".join(f"{', '.join(ns)}: {why}" for why, ns in by_why.items())
-                + "); --tune names parameters to search anyway")
+    else:  # named with --tune: searched as asked, and said where it moves nothing here
+        every = model.inert_params(evaluator.prepared(evaluator.base), evaluator.base)
+        for n in names:
+            why = every.get(n) or (idle_text(model.schema, n, model.schema.idle_because(
+                n, evaluator.base)) if n in model.schema else "")
+            if why:
+                range_notes.append(f"note: --tune {n}: searched as asked, though no score "
+                                   f"moves with it here: {why.removeprefix('no effect while ')}")
+    if not names:  # said, not searched as every default (budget and all)
+        by_why: dict[str, list[str]] = {}
+        for n, why in {**inert, **cut}.items():
+            by_why.setdefault(why, []).append(n)
+        raise UsageError(
+            "nothing to tune: " + (f"no score on {dataset.name} moves with any parameter "
+                                   f"{model.id}'s default search takes (" if not cut else
+                                   f"{model.id}'s default search on {dataset.name} leaves "
+                                   "every parameter out (")
+            + "; ".join(f"{', '.join(ns)}: {why}" for why, ns in by_why.items())
+            + "); --tune names parameters to search anyway")
     space = tuning.build_space(model.schema, names, ranges)
     _check_default_folds(args, dataset, split_masks, int(evaluator.counted().sum()))
     validation = tuning.data.choose_validation(
@@ -194,7 +202,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # run deletes them first)
     stored = ({} if spec.fresh else tuning.runner.stored_counts(spec, evaluator, validation))
     print_plan(dataset, model, space, objectives, constraints, validation, spec, evaluator,
-               inert, left_out_note(args, dataset), stored, cut)
+               inert, left_out_note(args, dataset), stored, cut, by_tune=bool(args.tune))
     for line in range_notes:
         say(line)
     _say_what_cannot_ship(model, [d.name for d in space.dimensions], measured, list(cut))

@@ -38,10 +38,11 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
                validation: Any, spec: Any, evaluator: Any,
                inert: Mapping[str, str] | None = None, left_out: str = "",
                stored: Mapping[str, int] | None = None,
-               cut: Mapping[str, str] | None = None) -> None:
+               cut: Mapping[str, str] | None = None, *, by_tune: bool = False) -> None:
     """`left_out`: " (36 without judgments left out)" after the count (`left_out_note`);
     `stored`: the trials each study holds already (`runner.stored_counts`); `cut`: the
-    cut-offs the default search left out, and why (`space.cut_offs`)."""
+    cut-offs the default search left out, and why (`space.cut_offs`); `by_tune`: the
+    parameters are those --tune named (no word on what the default search takes)."""
     counted = int(evaluator.counted().sum())
     # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
     what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
@@ -50,8 +51,8 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     n = len(space.dimensions)
     say(f"tuning {n} parameter{'' if n == 1 else 's'}: "
         + ", ".join(f"{d.name} {d.describe()}" for d in space.dimensions))
-    if model.tuned_by_default and not any(d.name not in model.tuned_by_default
-                                          for d in space.dimensions):
+    if not by_tune and model.tuned_by_default and not any(
+            d.name not in model.tuned_by_default for d in space.dimensions):
         say(f"{model.id} searches its relative weights, the graph's share and sufficiency "
             "by default (every live parameter overfits a history's older tasks); --tune "
             "names others")
