@@ -87,3 +87,13 @@ def test_every_model_option_names_the_systems_the_same_way() -> None:
     said = ("model id (see `workbench models`), or a system's name: openvault, pi-lodestone, "
             "obsidian-mcp, codeledger")
     assert {name: h.startswith(said) for name, h in helps.items()} == dict.fromkeys(helps, True)
+
+
+def test_bench_takes_repeated_models_as_compare_does() -> None:
+    # `bench -m bm25 -m vault-search` had timed vault-search alone (the last -m kept)
+    from workbench.cli import build_parser
+    from workbench.cli.bench import _models
+
+    args = build_parser().parse_args(["bench", "-m", "bm25", "-m", "obsidian-mcp,bm25,dense"])
+    assert _models(args) == ["bm25", "vault-search", "dense"]
+    assert _models(build_parser().parse_args(["bench"])) is None

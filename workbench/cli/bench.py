@@ -24,9 +24,10 @@ def add_commands(sub: Any) -> None:
                    help="timed repetitions (median taken; default 15)")
     p.add_argument("--quick", action="store_true",
                    help="small synthetic sizes: every row, in a few minutes on two cores")
-    p.add_argument("--model", "-m", type=model_list,
+    p.add_argument("--model", "-m", type=model_list, action="append",
                    help="comma-separated model ids or systems' names (openvault, "
-                        "pi-lodestone, obsidian-mcp, codeledger; default: all)")
+                        "pi-lodestone, obsidian-mcp, codeledger; default: all); repeatable, "
+                        "as compare's -m is (-m bm25 -m hybrid)")
     # past ten million documents the vectors alone outgrow any machine this runs on
     p.add_argument("--scale", type=whole(1, 10_000_000), nargs="?", const=200_000,
                    metavar="DOCS",
@@ -106,7 +107,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from workbench.bench.scale_bench import run_scale_bench
 
         return run_scale_bench(args.scale, repeats=args.repeats,
-                               models=args.model.split(",") if args.model else None)
+                               models=_models(args))
     if args.embeddings:
         from workbench.bench.embedding_bench import run_embedding_bench
 
@@ -114,4 +115,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from workbench.bench.harness import run_benchmarks
 
     return run_benchmarks(data=args.data, repeats=args.repeats, quick=args.quick,
-                          models=args.model.split(",") if args.model else None)
+                          models=_models(args))
+
+
+def _models(args: argparse.Namespace) -> list[str] | None:
+    """The models -m names, each once, in order: comma lists and repeated -m alike (a
+    repeated -m had kept only the last)."""
+    if not args.model:
+        return None
+    return list(dict.fromkeys(m for given in args.model for m in given.split(",")))
