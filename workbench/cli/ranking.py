@@ -199,7 +199,9 @@ def cmd_rank(args: argparse.Namespace) -> int:
     if args.format == "json":
         for r in rows:
             r.pop("doc")
-        print(json.dumps({"query": dataset.queries[0].text, "model": model.id,
+        # the query's id too: a script looping over --query-id had to carry it itself
+        print(json.dumps({"query_id": dataset.queries[0].id,
+                          "query": dataset.queries[0].text, "model": model.id,
                           "params": params, "results": rows}, indent=2, ensure_ascii=False))
         return EXIT_OK
     print(f"query: {dataset.queries[0].text}")
@@ -219,8 +221,11 @@ def cmd_rank(args: argparse.Namespace) -> int:
     marks = _bundle_marks(pipe) if hasattr(model, "bundles") else None
     header = ["rank", "id", "title", "score", "rel", *(["bundle"] if marks else []), *signals]
     corpus = dataset.corpus  # a title that is a label (an event type) with its first line
+    # a model whose final scores are whole numbers (decision-memory's) shows them so: 54,
+    # not 54.0000, as explain and why print them
+    whole = all(float(r["score"]).is_integer() for r in rows)
     table = [[r["rank"], r["id"], _clip(display_title(corpus, corpus[r["doc"]]), 40),
-              f"{r['score']:.4f}",
+              f"{r['score']:.0f}" if whole else f"{r['score']:.4f}",
               "" if r["relevance"] is None else r["relevance"],
               *([marks.get(r["doc"], "")] if marks else []),
               *(_fixed(r["contributions"][s]) for s in signals)] for r in rows]
@@ -451,7 +456,8 @@ def _explain_json(pipe: Any, top: int) -> dict[str, Any]:
     for r in rows:
         r["breakdown"] = pipe.model.explain(pipe.prepared, pipe.dataset, 0, r.pop("doc"),
                                             pipe.params)
-    out: dict[str, Any] = {"query": pipe.dataset.queries[0].text, "model": pipe.model.id,
+    out: dict[str, Any] = {"query_id": pipe.dataset.queries[0].id,
+                           "query": pipe.dataset.queries[0].text, "model": pipe.model.id,
                            "params": pipe.params, "results": rows}
     gated = _gated_summary(pipe)
     if gated:
