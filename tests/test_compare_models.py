@@ -452,3 +452,16 @@ def test_a_file_that_fits_two_models_says_whose_it_is(
     out = capsys.readouterr().out
     assert ("note: lim.toml names no model and its values fit importance and vault-search: "
             "read as importance's (the first -m)") in out
+
+
+def test_a_limit_note_says_the_depth_to_compare_at(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "importance",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    limit = get_model("importance").schema.defaults()["limit"]
+    assert f"--metrics ndcg@{limit},p@{limit} sets them side by side at the depth it reaches" \
+        in " ".join(out.split())
+    # and at that depth, no list is short of the cut-off: no length note
+    assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "importance",
+                 "--metrics", f"ndcg@{limit},p@{limit}", "--movers", "0"]) == 0
+    assert "count only what it returned" not in capsys.readouterr().out

@@ -1107,7 +1107,10 @@ def length_notes(comp: Comparison) -> list[str]:
                    f"{'s' if most[j] != 1 else ''} a query{why}, {others}: the "
                    f"{_and(metrics)} of {config.name} count only what it "
                    "returned, so a difference there is partly how many results are "
-                   "returned, not how well they are ordered" + _judged_share(comp))
+                   "returned, not how well they are ordered" + _judged_share(comp)
+                   # a limit: the depth every configuration reaches, to compare them at
+                   + (f"; --metrics ndcg@{limit},p@{limit} sets them side by side at the "
+                      "depth it reaches" if why and limit else ""))
     return out
 
 
