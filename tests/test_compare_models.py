@@ -465,3 +465,16 @@ def test_a_limit_note_says_the_depth_to_compare_at(capsys: pytest.CaptureFixture
     assert main(["compare", str(SAMPLES / "tea-beir"), "-m", "bm25", "-m", "importance",
                  "--metrics", f"ndcg@{limit},p@{limit}", "--movers", "0"]) == 0
     assert "count only what it returned" not in capsys.readouterr().out
+
+
+def test_every_configuration_tied_for_best_is_named(tmp_path: Path) -> None:
+    files = []
+    for name in ("f1", "f2", "f3"):
+        path = tmp_path / f"{name}.toml"
+        path.write_text("k1 = 2.5\nb = 0.1\n")  # the same values three times
+        files += ["-c", str(path)]
+    md = tmp_path / "r.md"
+    assert main(["report", str(SAMPLES / "tea-beir"), "-m", "bm25", "--defaults", *files,
+                 "--movers", "0", "-o", str(md)]) == 0
+    summary = md.read_text().split("## In short")[1].split("##")[0]
+    assert re.search(r"Best on ndcg@10: f1, f2 and f3, tied \(\d\.\d{4}\)\.", summary)

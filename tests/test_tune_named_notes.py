@@ -32,3 +32,20 @@ def test_tune_named_weights_are_not_called_the_default_search(
                  str(tmp_path / "s.db")]) == 0
     out = capsys.readouterr()
     assert "searches its relative weights" not in out.out + out.err
+
+
+def test_a_parameter_whose_need_is_searched_too_is_not_called_inert(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # tf_multiplier moves scores under the documented variant, which the same run searches
+    assert main(["tune", str(SAMPLES / "vault"), "-m", "vault-search", "--tune",
+                 "variant,tf_multiplier", "--trials", "2", "--folds", "0",
+                 "--storage", str(tmp_path / "a.db")]) == 0
+    out = capsys.readouterr()
+    assert "--tune tf_multiplier:" not in out.out + out.err
+    # alone, under the shipped variant, it moves nothing: said
+    assert main(["tune", str(SAMPLES / "vault"), "-m", "vault-search", "--tune",
+                 "tf_multiplier", "--trials", "2", "--folds", "0",
+                 "--storage", str(tmp_path / "b.db")]) == 0
+    out = capsys.readouterr()
+    assert "note: --tune tf_multiplier: searched as asked" in " ".join(
+        (out.out + out.err).split())

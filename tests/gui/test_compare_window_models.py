@@ -314,3 +314,72 @@ def test_a_move_between_two_models_has_no_delta_column(qtbot: QtBot, tea: Any) -
     assert not isinstance(explain.explained, CrossMove)
     assert not explain.table.isColumnHidden(3) and not explain.total_table.isColumnHidden(3)
     assert explain.table.horizontalHeaderItem(3).text() == "Δ"
+
+
+def test_a_round_trip_to_another_model_gives_back_the_comparison(qtbot: QtBot,
+                                                                  code: Any) -> None:
+    """codeledger → bm25 → codeledger: a bm25 row never ticked stays unticked (ticks had
+    been kept by name and unticks not, so the round trip added it to the comparison)."""
+    s = code.session
+    s.configurations.save("bm25 d2", "bm25", get_model("bm25").schema.defaults())
+    view = code.compare_window()
+    before = names(view)
+    assert ("bm25 d2  (bm25)", False) in rows(view)
+    view.configs.switch_to("bm25 k1")
+    view.configs.switch_to("cl defaults")
+    assert ("bm25 d2  (bm25)", False) in rows(view)
+    assert names(view) == before
+
+
+def test_undo_of_a_delete_brings_the_row_back_as_it_was(qtbot: QtBot, code: Any) -> None:
+    view = code.compare_window()
+    view.configs.set_checked("cl content .5", False)
+    view.configs.delete("cl content .5")
+    view.configs.delete("bm25 k1")
+    code.menu_actions.undo.trigger()
+    code.menu_actions.undo.trigger()
+    assert ("cl content .5", False) in rows(view) and ("bm25 k1  (bm25)", True) in rows(view)
+    assert names(view) == ["cl defaults", "bm25 k1"]
+
+
+def test_a_session_opened_ticks_its_rows_by_their_roles(qtbot: QtBot, code: Any,
+                                                        tmp_path: Any) -> None:
+    """A session whose open model is bm25, its rows named as the ones on screen: codeledger's
+    rows come as another model's, unticked by their role (the rows ticked on screen before
+    it opened had passed their ticks on by name)."""
+    import json
+
+    from workbench.core.session_file import write_session_file
+
+    path = tmp_path / "s.json"
+    write_session_file(code.session, path)
+    raw = json.loads(path.read_text())
+    raw["model"] = "bm25"
+    raw["params"] = dict(get_model("bm25").schema.defaults())
+    path.write_text(json.dumps(raw))
+    view = code.compare_window()
+    assert ("cl defaults", True) in rows(view)  # ticked on screen before
+    assert code.menu_actions.load_session_file(str(path))
+    assert code.session.model is not None and code.session.model.id == "bm25"
+    assert ("cl defaults  (codeledger)", False) in rows(view)
+    assert ("cl content .5  (codeledger)", False) in rows(view)
+
+
+def test_no_comparison_no_boxes_to_pick(qtbot: QtBot, code: Any) -> None:
+    view = code.compare_window()
+    view.configs.set_checked("cl content .5", False)
+    view.configs.set_checked("bm25 k1", False)
+    assert view.comp is None
+    assert not view.b_pick.isEnabled() and not view.metric_pick.isEnabled()
+    view.configs.set_checked("bm25 k1", True)
+    assert view.b_pick.isEnabled() and view.metric_pick.isEnabled()
+
+
+def test_use_as_baseline_ticks_an_unticked_row(qtbot: QtBot, code: Any) -> None:
+    """The baseline is what the others are compared with: an unticked row made the baseline
+    is ticked and compared first (the status says it is the baseline)."""
+    view = code.compare_window()
+    view.configs.set_checked("cl content .5", False)
+    view.configs.use_as_baseline("cl content .5")
+    assert names(view)[0] == "cl content .5"
+    assert ("cl content .5 ★ baseline", True) in rows(view)

@@ -151,9 +151,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
         inert.update(idle)
         # a parameter --range names is searched as asked, and said where it moves nothing
         # (its `needs` left out as inert had dropped it: "which is not tuned")
+        # idle by its needs only where what it needs is not searched too (rrf_k while the
+        # default search tunes the normalisation is no idle parameter)
+        idle_ranged = tuning.space.idle_names(model.schema, [*names, *ranges],
+                                              evaluator.base)
         for n in ranges:
-            why = every.get(n) or idle_text(model.schema, n, model.schema.idle_because(
-                n, evaluator.base)) if n in model.schema else ""
+            why = every.get(n) or (idle_text(model.schema, n, idle_ranged[n])
+                                   if n in idle_ranged else "")
             if why:  # said with the plan's other --range notes, below what is tuned
                 range_notes.append(f"note: --range {n}: searched as asked, though no score "
                                    f"moves with it here: {why.removeprefix('no effect while ')}")
@@ -162,9 +166,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
         names = [n for n in names if n not in idle and n not in cut]
     else:  # named with --tune: searched as asked, and said where it moves nothing here
         every = model.inert_params(evaluator.prepared(evaluator.base), evaluator.base)
+        # by its needs only where what it needs is not named too (tf_multiplier beside
+        # variant moves with the documented variant the search reaches)
+        idle_named = tuning.space.idle_names(model.schema, [n for n in names
+                                                            if n in model.schema],
+                                             evaluator.base)
         for n in names:
-            why = every.get(n) or (idle_text(model.schema, n, model.schema.idle_because(
-                n, evaluator.base)) if n in model.schema else "")
+            why = every.get(n) or (idle_text(model.schema, n, idle_named[n])
+                                   if n in idle_named else "")
             if why:
                 range_notes.append(f"note: --tune {n}: searched as asked, though no score "
                                    f"moves with it here: {why.removeprefix('no effect while ')}")

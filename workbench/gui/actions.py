@@ -764,6 +764,9 @@ class WindowActions:
                                   lambda: read_session(path, dataset_at),
                                   synchronous=self.w.loop.synchronous)
                 apply_session(self.w.session, loaded)
+                compare = getattr(self.w, "_compare", None)
+                if compare is not None:  # the session's own rows, ticked by their roles
+                    compare.configs.forget_ticks()
             box = self._prepare_box()
             for name, value in loaded.plan.held.items():  # held again, as when saved
                 if box is not None and name in box.editors:

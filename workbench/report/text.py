@@ -1611,7 +1611,9 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
         return ""
     a, b = comp.configs[best].name, comp.configs[second].name
     if abs(row.means[best] - row.means[second]) <= 1e-12:
-        return f"Best on {metric}: {a} and {b}, tied ({mean_text(row.means[best])})."
+        tied = [comp.configs[j].name for j in order
+                if abs(row.means[j] - row.means[best]) <= 1e-12]  # every one, not two of three
+        return f"Best on {metric}: {_and(tied)}, tied ({mean_text(row.means[best])})."
     mask = comp.counted
     test = paired_test(comp.results[second].per_query[metric][mask],
                        comp.results[best].per_query[metric][mask])

@@ -189,14 +189,24 @@ class ConfigurationList(QWidget):
         role — the current model's checked, another's not — so the roles swapping had
         unticked the open model's rows, a comparison the user had made lost by a
         double-click. Out of sight, the roles decide (only what the user ticked is kept)."""
-        if self.isVisible():
+        if self.isVisible():  # what the user sees, ticked and unticked: a round trip to
+            # another model and back gives back the comparison it left (unticked rows had
+            # come back ticked)
             for row in range(self.list.count()):
                 item = self.list.item(row)
                 name = item.data(Qt.ItemDataRole.UserRole)
-                if (name is not None and not item.data(LIVE_ROLE)
-                        and item.checkState() == Qt.CheckState.Checked):
-                    self._mark(str(name), True)
+                if name is not None and not item.data(LIVE_ROLE):
+                    self._mark(str(name), item.checkState() == Qt.CheckState.Checked)
         self.refresh()
+
+    def forget_ticks(self) -> None:
+        """A new set of configurations (a session opened): each row ticked by its role
+        again, none by a name an earlier session's row had (a "defaults" of the last session
+        had ticked the new one's)."""
+        self._unchecked.clear()
+        self._checked_others.clear()
+        self.refresh()
+        self.selection_changed.emit()
 
     def _on_params_changed(self, *_: object) -> None:
         """A slider moved: the live row comes, goes or holds new values; the view compares
@@ -387,8 +397,8 @@ class ConfigurationList(QWidget):
         if saved.tuned_on is not None:
             what.append("a tuning run's result")
         s.remove_configuration(name)
-        self._unchecked.discard(name)
-        self._checked_others.discard(name)
+        # its tick kept by name: Edit ▸ Undo brings the row back as it was (a deleted name
+        # is listed nowhere meanwhile)
         self.message.emit(f"deleted {name!r} ({'; '.join(what)}): Edit \u25b8 Undo (Ctrl+Z) "
                           "brings it back")
 

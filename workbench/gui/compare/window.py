@@ -498,8 +498,8 @@ class CompareWindow(QWidget):
         """The buttons that act on a comparison, enabled while there is one (◀ ▶ had said
         "no query moved" with none made, Present opened blank panes)."""
         for b in (self.prev_button, self.next_button, self.replay_button,
-                  self.present_button, self.export_button):
-            b.setEnabled(self.comp is not None)
+                  self.present_button, self.export_button, self.b_pick, self.metric_pick):
+            b.setEnabled(self.comp is not None)  # empty B and metric boxes: nothing to pick
 
     # -- showing it -----------------------------------------------------------------------
 
