@@ -60,6 +60,7 @@ from workbench.core.tuned_on import (
     training_configurations,
 )
 from workbench.report.html import html_report
+from workbench.report.pairs import pair_summary, pair_table, pairs
 from workbench.report.text import (
     TRAINED_NOTE,
     agreement_table,
@@ -394,6 +395,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     many = many_tests_note(comp)
     if many:
         out.append(many)
+    found = pairs(comp)
+    if found:  # three or more: every pair, not only each against the first
+        out += ["", "every pair (B − A; Holm p: adjusted for the pairs tested):",
+                format_table(*pair_table(comp, found)), pair_summary(comp, found)]
     out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows or figures
             else [format_table(*agreement_table(comp, args.k))])
     for i in range(1, len(comp.configs)):

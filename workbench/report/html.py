@@ -45,6 +45,7 @@ from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
+from workbench.report.pairs import Pair, pair_summary, pair_table, pairs
 from workbench.report.text import (
     AGREEMENT_NOTE,
     BEYOND,
@@ -166,6 +167,7 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     """The comparison as one self-contained HTML document (see the module docstring)."""
     first = comp.configs[0].name
     metric = chart_metric(comp)
+    found = pairs(comp)
     # without judgments there are no metrics to show: no sections that say "None", no links
     # to them; what to give to measure is said last
     measured = bool(comp.rows) or has_judgments(comp)
@@ -182,8 +184,8 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         f"<p>{escape(_joined(comp.model_ids))} on {escape(comp.dataset.name)}: "
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
         f"{escape(first)}</p>",
-        _nav(measured, bool(comp.figures)), _compared(comp, k),
-        _metrics(comp) if measured else "", _returns(comp),
+        _nav(measured, bool(comp.figures), bool(found)), _compared(comp, k),
+        _metrics(comp) if measured else "", _pairs(comp, found), _returns(comp),
         _agreement(comp, k), _per_query(comp, metric) if measured else "",
         _movers(comp, k, top), _distributions(comp, k), _settings(comp),
         hint, "</main>", "</body>", "</html>"]
@@ -195,10 +197,11 @@ def _joined(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def _nav(measured: bool, returns: bool = False) -> str:
+def _nav(measured: bool, returns: bool = False, every_pair: bool = False) -> str:
     """The links to the report's sections; those of the metrics only where there are some."""
     links = [("compared", "compared"), ("parameters", "parameters"),
              *([("metrics", "metrics")] if measured else []),
+             *([("pairs", "every pair")] if every_pair else []),
              *([("returns", "what each returns")] if returns else []),
              ("agreement", "agreement"),
              *([("per-query", "per query")] if measured else []), ("movers", "movers"),
@@ -341,6 +344,36 @@ def _metrics(comp: Comparison) -> str:
     # beside the figures it qualifies: a list cut at 5 read as a better ranking at @10
     tables += "".join(f'<p class="caveat">{escape(note)}.</p>' for note in length_notes(comp))
     return (f'<section id="metrics"><h2>Metrics</h2>{tables}{cases}{notes}</section>')
+
+
+def _pairs(comp: Comparison, found: list[Pair]) -> str:
+    """Every pair set against each other (three or more configurations: the metric table
+    sets each against the first only), B − A coloured where Holm's adjusted p is below
+    0.05; "" with fewer."""
+    if not found:
+        return ""
+    header, rows = pair_table(comp, found, minus=True)
+    num = ' class="num"'
+    head = "".join(f"<th{num if j >= 3 else ''}>{escape(h)}</th>"
+                   for j, h in enumerate(header))
+    body = []
+    for f, row in zip(found, rows, strict=True):
+        tone = _sign_class(f.delta, f.metric) if f.beyond_chance else ""
+        cells = [f"<td>{escape(c)}</td>" for c in row[:3]]
+        cells += [f'<td class="num{" " + tone if j == 5 and tone else ""}">{escape(c)}</td>'
+                  for j, c in enumerate(row) if j >= 3]
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return ('<section id="pairs"><h2>Every pair</h2>'
+            f'<p>{escape(pair_summary(comp, found))}</p>'
+            f'<div class="wide"><table id="pair-table"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>'
+            '<p class="note">Each pair on the metric both have, over the queries the metric '
+            "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
+            "the two; Holm p: that p adjusted for every pair tested here (Holm's step-down: "
+            "the k-th smallest of m times m − k + 1), so that among all the pairs the chance "
+            "of calling any different when none is stays under 5%. B − A is coloured only "
+            "where the Holm p is below 0.05. A pair on which no query moved is not counted "
+            "as a test.</p></section>")
 
 
 def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:

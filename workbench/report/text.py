@@ -672,6 +672,13 @@ def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
     return f"{row.improved[i]}{sep}{row.worsened[i]}"
 
 
+PAIRS_NOTE = ("Each pair on the metric both have. B − A: B's mean minus A's; p: the paired "
+              "randomisation test of the two; Holm p: that p adjusted for every pair tested "
+              "here (Holm's step-down), so that among all the pairs the chance of calling any "
+              "different when none is stays under 5%. A pair on which no query moved is not "
+              "counted as a test. ★: Holm p below 0.05, a difference beyond chance among "
+              "all the pairs.")
+
 TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores — fitted to these "
                 "queries, a difference there is no evidence of what new ones would see")
 
@@ -886,6 +893,13 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                   f"with {LEVEL:.0%} confidence (Student's t over the queries with a value "
                   "on both sides; blank with fewer than two); where it holds 0, the "
                   "difference may be chance"]
+    from workbench.report.pairs import pair_summary, pair_table, pairs
+
+    found = pairs(comp)
+    if found:  # three or more: every pair, not only each against the first
+        header, rows = pair_table(comp, found, minus=True, star=True)
+        lines += ["", "## Every pair", "", md(pair_summary(comp, found)), "",
+                  *_md_table(header, rows, numeric_from=3), "", md(PAIRS_NOTE)]
     header, rows = agreement_table(comp, k)
     lines += ["", f"## How alike the rankings are (top {k})", "",
               *_md_table(header, rows, numeric_from=1), "",
@@ -1014,14 +1028,15 @@ def settings_leads(model: str, code: Callable[[str], str],
     return out
 
 
-def headline_metric(comp: Comparison, i: int | None = None) -> str:
+def headline_metric(comp: Comparison, i: int | None = None, j: int = 0) -> str:
     """The metric a summary speaks of: a bundle's recall where the model selects bundles
     (what the agent is handed: two configurations that differ in budget alone tie on R@10),
     else the table's first that measures quality (not a bundle's size, not judged@
     coverage); "" without one. Of the metrics every configuration has (bm25 beside
-    codeledger has no bundle), or with `i`, those configurations 0 and i both have (the
-    pair of codeledger and its preset speaks of bundles beside bm25 too)."""
-    pair = range(len(comp.configs)) if i is None else (0, i)
+    codeledger has no bundle), or with `i`, those configurations j (the first by default)
+    and i both have (the pair of codeledger and its preset speaks of bundles beside bm25
+    too)."""
+    pair = range(len(comp.configs)) if i is None else (j, i)
     metrics = [r.metric for r in comp.rows
                if not any(math.isnan(r.means[j]) for j in pair if j < len(r.means))]
     if "bundle_recall" in metrics:
