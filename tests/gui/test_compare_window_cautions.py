@@ -62,3 +62,31 @@ def test_a_tuned_configurations_held_out_verdict_is_said(qtbot: QtBot, window: A
     # held out 0.61 → 0.62 with p 0.5: the report's verdict
     assert ("'tuned', by tune's held-out ndcg@10: no clear difference held out: it may be "
             "chance") in view.table_note.text()
+
+
+def test_every_pair_is_said_above_the_table(qtbot: QtBot, window: Any) -> None:
+    # the table sets each against the first; tf against flat, a pair it does not hold, is
+    # said with the report's words (`report.pairs`), Holm-adjusted over the three pairs
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    defaults = dict(s.params)
+    s.save_configuration("defaults")
+    s.set_params({**defaults, "fields": "text"})
+    s.save_configuration("flat")
+    s.set_params({**defaults, "k1": 1.5})
+    s.save_configuration("tf")
+    view = _open(qtbot, window)
+    text = " ".join(view.table_note.text().split())
+    assert "Every pair on ndcg@10, beyond chance after Holm's adjustment for the 3 pairs" in text
+    from workbench.core.pipeline import Pipeline
+
+    per = {name: Pipeline(s.model, s.dataset, params).run(["ndcg@10"]).means["ndcg@10"]
+           for name, params in (("flat", {**defaults, "fields": "text"}),
+                                ("tf", {**defaults, "k1": 1.5}))}
+    assert f"tf over flat (+{per['tf'] - per['flat']:.4f}, Holm p <0.001)" in text, text
+    # two configurations: the table holds the one pair, nothing more is said
+    s.configurations.remove("tf")
+    s.set_params(defaults)  # no unsaved edit compared as a third
+    view = _open(qtbot, window)
+    assert "Every pair" not in view.table_note.text()

@@ -58,6 +58,7 @@ from workbench.gui.bind import subscribe_many
 from workbench.gui.metric_names import combo_metric, fill_metric_combo, metric_label
 from workbench.gui.palette import signed
 from workbench.gui.settings import first_size
+from workbench.report.pairs import pair_summary, pairs
 from workbench.report.text import (
     TRAINED_NOTE,
     case_change,
@@ -113,6 +114,10 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
         lengths = note.split(": ", 1)[0]
         out.append((f"{lengths}: a difference is partly how many results are returned, not "
                     "how well they are ordered", f"{note}."))
+    found = pairs(comp)
+    if found:  # three or more: the pairs the table, each against A, does not hold
+        whole = pair_summary(comp, found)
+        out.append((whole.split(" Below 0.05 as a single test")[0], whole))
     many = many_tests_note(comp)
     if many:
         n = tests_shown(comp)
