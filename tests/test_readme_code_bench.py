@@ -1,4 +1,5 @@
-"""The README's tables of `bench --code` (section "CodeLedger on real repositories") give every
+"""The tables of `bench --code` (docs/codeledger.md, from the README's section "CodeLedger on
+real repositories") give every
 repository the same comparison rows in every block: a reader comparing the document's defaults
 with the new ones finds both wherever a repository is listed. The sample's fresh-history
 block had left out its "document defaults" row, the one where the document's defaults win."""
@@ -7,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "codeledger.md"
 COMPARED = {"document defaults", "new defaults", "history unused", "BM25, same files",
             "BM25, same tokens", "plain bm25s, same tokens"}
 
 
 def _groups() -> dict[tuple[str, str], set[str]]:
     """(block, repository) → the systems its rows name, from the section's one table."""
-    text = README.read_text(encoding="utf-8").partition("### CodeLedger on real repositories")[2]
+    text = PAGE.read_text(encoding="utf-8").partition("# CodeLedger on real repositories")[2]
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     groups: dict[tuple[str, str], set[str]] = {}
     block = repo = ""

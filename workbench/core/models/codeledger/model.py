@@ -12,8 +12,8 @@ on codeledger-scoring.md and REFERENCE §2 (the ranker itself is closed source).
              files that do not fit skipped —, sufficiency) and the confidence per task
              (`bundle`); bundle recall/precision as extra metrics
 
-Defaults: `params.FITTED` (fitted on development histories, README "CodeLedger on real
-repositories") over the document's values; `CodeLedgerDocumentModel` keeps the document's.
+Defaults: `params.FITTED` (fitted on development histories, docs/codeledger.md) over the
+document's values; `CodeLedgerDocumentModel` keeps the document's.
 
 Decisions where the document is silent (each a parameter, see `params`):
 - IDF = ln(1 + N/df) over files holding the term in path, symbols or content keywords; the

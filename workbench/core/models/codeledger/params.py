@@ -324,7 +324,7 @@ DOCUMENT_SCHEMA = ParamSchema([
 
 # The `codeledger` defaults: fitted with the workbench's tools on development histories only
 # (this repository, sample_corpora/code-repo, httpx and ky; older half of each history's tasks,
-# the newer half held out) and rounded; see README "CodeLedger on real repositories". The rest
+# the newer half held out) and rounded; see docs/codeledger.md. The rest
 # keep the document's values (no history there to fit them on: ledger, branch, error
 # infrastructure). `codeledger-document` keeps every value of DOCUMENT_SCHEMA.
 FITTED: dict[str, float | int | bool] = {
