@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.conftest import SAMPLES, need_dataset
 from workbench.cli import main
 from workbench.core.comparison import Configuration, compare_configurations
 from workbench.core.formats import load_dataset
@@ -50,7 +50,7 @@ def test_each_pair_is_what_comparing_the_two_alone_gives() -> None:
                Configuration("steep", {**base, "k1": 3.0, "b": 1.0}),
                Configuration("short", {**base, "b": 0.9})]
     comp = compare_configurations(bm, ds, configs, ["ndcg@10", "r@100"])
-    found = pairs(comp)
+    found = pairs(comp).found
     assert [(f.a, f.b) for f in found] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     for f in found:
         assert f.metric == "ndcg@10"  # the first quality metric, not r@100
@@ -81,7 +81,7 @@ def test_compare_prints_every_pair_and_names_those_beyond_chance(
                  "ndcg@10", "--movers", "0"]) == 0
     out = capsys.readouterr().out
     assert "every pair (B − A; Holm p: adjusted for the pairs tested):" in out
-    table = out.split("every pair")[1]
+    table = out.split("every pair (B − A")[1]
     assert re.search(r"defaults\s+flat\s+ndcg@10", table)
     assert re.search(r"flat\s+tf\s+ndcg@10", table)  # a pair the metric table does not hold
     ds = load_dataset(SAMPLES / "tea-beir")
@@ -152,3 +152,101 @@ def test_the_html_report_has_the_pairs_and_a_link(tmp_path: Path) -> None:
                  "-o", str(page)]) == 0
     html = page.read_text()
     assert 'id="pairs"' not in html and "#pairs" not in html
+
+
+def _grid(tmp_path: Path, values: list[tuple[float, float]]) -> list[str]:
+    return _bm25(tmp_path, {f"k{k1}_b{b}": f"k1 = {k1}\nb = {b}\n" for k1, b in values})
+
+
+def test_one_test_gets_one_verdict(tmp_path: Path) -> None:
+    # review rv1 (1): the metric table's p of 0.005 among its 15 is weak evidence (0.05 / 15
+    # = 0.0033); among Every pair's 6 its Holm p is 0.028: it had been starred there
+    files = _grid(tmp_path, [(0.3, 0.1), (2.5, 0.5), (0.3, 1.0), (0.6, 0.75)])
+    md = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", *files, "--movers", "0", "-o", str(md)]) == 0
+    text = md.read_text()
+    assert "+0.0360 ☆" in text.split("## Metrics")[1].split("## Every pair")[0]
+    section = text.split("## Every pair")[1].split("\n## ")[0]
+    assert "★" not in section.split("|---")[1]  # the table's rows: no star
+    said = " ".join(section.split())
+    assert ("no pair is called different beyond chance (6 pairs tested). Not called "
+            "different here though below 0.05 among the pairs: k2.5_b0.5 against k0.3_b0.1 "
+            "(p 0.005, Holm p 0.028), as the metric table calls it weak evidence among the 15 "
+            "p-values it shows") in said, said
+
+
+def test_the_best_line_is_adjusted_for_every_pair(tmp_path: Path) -> None:
+    # review rv1 (3): the two best, picked after their means were seen, had been called
+    # different at p 0.029 while Every pair called no pair different
+    files = _grid(tmp_path, [(0.3, 0.1), (2.0, 0.75), (0.9, 0.9)])
+    md = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--metrics", "ndcg@10", *files, "--movers", "0",
+                 "-o", str(md)]) == 0
+    best = next(line for line in md.read_text().splitlines() if "Best on" in line)
+    assert "p 0.029" in best
+    assert ("p below 0.05 as a single test, but not among the 3 pairs (Holm p 0.088, Every "
+            "pair): it may be chance") in best, best
+    assert "a difference beyond chance" not in best
+
+
+def test_a_configuration_that_returns_nothing_is_not_tested(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # review rv1 (4): vault-search returns nothing on memories; its pairs had been two
+    # "beyond chance" findings and had tripled the adjustment of the one real pair
+    assert main(["compare", str(SAMPLES / "memories"), "-m", "importance", "-m",
+                 "vault-search", "-m", "bm25", "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("every pair (B − A")[1].split("\n\n")[0]
+    assert table.count("— (returns nothing)") == 2
+    one = next(line for line in table.splitlines() if line.startswith("importance    bm25"))
+    p, holm_p = one.split()[6:8]
+    assert p == holm_p  # the one pair tested: nothing to adjust for
+    assert ("no pair differs beyond chance (the one pair tested). Not tested: the pairs of "
+            "vault-search, which returns nothing on any query.") in out
+
+
+def test_over_twelve_configurations_every_pair_is_too_many(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = _grid(tmp_path, [(k1, b) for k1 in (0.5, 1.0, 1.5, 2.0) for b in (0.3, 0.6, 0.9)])
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", *files, "--metrics", "ndcg@10",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    assert ("Every pair: 13 configurations make 78 pairs, too many to set each against each "
+            "(at most 12 configurations)") in out
+    assert "every pair (B − A" not in out
+
+
+def test_a_bundle_that_only_changes_what_fills_it_pairs_on_what_moved(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review rv1 (11): a higher sufficiency keeps bundle recall and lifts its precision;
+    # the pair on recall had read "no task moved"
+    suf = tmp_path / "suf.toml"
+    suf.write_text("sufficiency = 0.7\n")
+    kw = tmp_path / "kw.toml"
+    kw.write_text("w_keyword = 0.2\n")
+    assert main(["compare", str(SAMPLES / "code-repo"), "-m", "codeledger", "--defaults",
+                 "-c", str(kw), "-c", str(suf), "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    rows = out.split("every pair (B − A")[1].splitlines()
+    suf_row = next(r for r in rows if r.startswith("defaults") and " suf " in f" {r} ")
+    assert suf_row.split()[2] == "bundle_precision", suf_row
+
+
+def test_many_pairs_get_resamples_enough_to_be_told_apart(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # with 10,000 random sign flips no p is below 1e-4, and 66 pairs' Holm p of a clear
+    # difference would floor at 0.0066: the pairs' tests get 20 × 66 / 0.05 resamples
+    cranfield = need_dataset("cranfield")
+    files = _grid(tmp_path, [(k1, b) for k1 in (0.3, 1.2, 2.0) for b in (0.0, 0.4, 0.75)])
+    flat = tmp_path / "text.toml"
+    flat.write_text("k1 = 0.0\nb = 0.0\n")
+    assert main(["compare", str(cranfield), "-m", "bm25", "--defaults", *files, "-c",
+                 str(flat), "--metrics", "ndcg@10", "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("every pair (B − A")[1].split("\nEvery pair")[0]
+    rows = table.splitlines()[3:]
+    assert len(rows) == 55
+    # flat against the defaults: 186 queries differ, past an exact test, 38 better, 148 worse
+    row = next(line.split() for line in rows if line.split()[:2] == ["defaults", "text"])
+    assert row[6] == "<0.001"
+    assert float(row[7]) < 0.005  # 55 × 1 / 10,001 = 0.0055 with 10,000 resamples

@@ -396,9 +396,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if many:
         out.append(many)
     found = pairs(comp)
-    if found:  # three or more: every pair, not only each against the first
+    if found.found:  # three or more: every pair, not only each against the first
         out += ["", "every pair (B − A; Holm p: adjusted for the pairs tested):",
                 format_table(*pair_table(comp, found)), pair_summary(comp, found)]
+    elif found:  # too many to set each against each: said
+        out += ["", pair_summary(comp, found)]
     out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows or figures
             else [format_table(*agreement_table(comp, args.k))])
     for i in range(1, len(comp.configs)):

@@ -45,7 +45,7 @@ from workbench.core.metrics.significance import EXACT_MAX_NONZERO
 from workbench.core.params import value_text as param_value
 from workbench.core.text import WORD_RE, Analyzer
 from workbench.report import svg
-from workbench.report.pairs import Pair, pair_summary, pair_table, pairs
+from workbench.report.pairs import Pairs, pair_note, pair_summary, pair_table, pairs
 from workbench.report.text import (
     AGREEMENT_NOTE,
     BEYOND,
@@ -183,7 +183,8 @@ def html_report(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
         "<header><h1>Ranking comparison</h1>",
         f"<p>{escape(_joined(comp.model_ids))} on {escape(comp.dataset.name)}: "
         f"{escape(', '.join(c.name for c in comp.configs))}; every difference against "
-        f"{escape(first)}</p>",
+        f"{escape(first)}" + ("; every pair against each other under Every pair"
+                              if found.found else "") + "</p>",
         _nav(measured, bool(comp.figures), bool(found)), _compared(comp, k),
         _metrics(comp) if measured else "", _pairs(comp, found), _returns(comp),
         _agreement(comp, k), _per_query(comp, metric) if measured else "",
@@ -346,34 +347,31 @@ def _metrics(comp: Comparison) -> str:
     return (f'<section id="metrics"><h2>Metrics</h2>{tables}{cases}{notes}</section>')
 
 
-def _pairs(comp: Comparison, found: list[Pair]) -> str:
+def _pairs(comp: Comparison, found: Pairs) -> str:
     """Every pair set against each other (three or more configurations: the metric table
-    sets each against the first only), B − A coloured where Holm's adjusted p is below
-    0.05; "" with fewer."""
+    sets each against the first only), B − A coloured where the pair differs beyond chance;
+    "" with fewer."""
     if not found:
         return ""
+    summary = f"<p>{escape(pair_summary(comp, found))}</p>"
+    if not found.found:  # too many configurations: said, no table
+        return f'<section id="pairs"><h2>Every pair</h2>{summary}</section>'
     header, rows = pair_table(comp, found, minus=True)
     num = ' class="num"'
     head = "".join(f"<th{num if j >= 3 else ''}>{escape(h)}</th>"
                    for j, h in enumerate(header))
     body = []
-    for f, row in zip(found, rows, strict=True):
+    for f, row in zip(found.found, rows, strict=True):
         tone = _sign_class(f.delta, f.metric) if f.beyond_chance else ""
         cells = [f"<td>{escape(c)}</td>" for c in row[:3]]
         cells += [f'<td class="num{" " + tone if j == 5 and tone else ""}">{escape(c)}</td>'
                   for j, c in enumerate(row) if j >= 3]
         body.append(f"<tr>{''.join(cells)}</tr>")
-    return ('<section id="pairs"><h2>Every pair</h2>'
-            f'<p>{escape(pair_summary(comp, found))}</p>'
-            f'<div class="wide"><table id="pair-table"><thead><tr>{head}</tr></thead>'
+    return ('<section id="pairs"><h2>Every pair</h2>' + summary
+            + f'<div class="wide"><table id="pair-table"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>'
-            '<p class="note">Each pair on the metric both have, over the queries the metric '
-            "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
-            "the two; Holm p: that p adjusted for every pair tested here (Holm's step-down: "
-            "the k-th smallest of m times m − k + 1), so that among all the pairs the chance "
-            "of calling any different when none is stays under 5%. B − A is coloured only "
-            "where the Holm p is below 0.05. A pair on which no query moved is not counted "
-            "as a test.</p></section>")
+            f'<p class="note">{escape(pair_note(comp))}. B − A is coloured only where the '
+            "pair differs beyond chance.</p></section>")
 
 
 def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:

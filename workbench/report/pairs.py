@@ -8,37 +8,61 @@ n configurations there are n(n − 1)/2 pairs, so a p below 0.05 somewhere is li
 alone. Holm's step-down adjustment (Holm 1979) controls the chance of calling any pair
 different when none is (the family-wise error) and rejects at least what Bonferroni's does:
 sort the m p-values, multiply the k-th smallest by m − k + 1, and carry the running maximum
-up (an adjusted p never falls below a smaller one's). A pair on which no query moved has p 1
-and can never be called different, so it is not counted in m (as the metric table's caution
-does not count it either).
+up (an adjusted p never falls below a smaller one's).
+
+Not counted in m, and not called different: a pair on which no query moved (p 1: it can
+never be), a pair with training scores on a side (no test means anything there), and a
+configuration that returns nothing on every query (a setup to fix, not a ranking to beat; the
+report's notes say why). A pair with the first is called beyond chance only where the metric
+table calls it so too: its own rule counts every p-value the table shows, and one test must
+not read "weak" there and "beyond chance" here.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 from workbench.core.comparison import Comparison, higher_is_better
 from workbench.core.metrics.significance import paired_test
 from workbench.report.text import (
+    BEYOND,
+    _and,
+    evidence,
     headline_metric,
+    is_count,
     mean_text,
     minus_text,
     nouns,
     p_text,
+    shown_name,
     singular,
+    tests_shown,
 )
 
-# below this many configurations the metric table already holds every pair
-PAIRS_FROM = 3
+# below this many configurations the metric table already holds every pair; above the most,
+# every pair is too many to read or to test (66 pairs at 12)
+PAIRS_FROM, PAIRS_MOST = 3, 12
+# the resamples a pair's randomisation test gets at least: enough that the smallest p it can
+# give, times the pairs tested, stays far below 0.05 (10,000 had floored 528 pairs' Holm p
+# at 0.053, whatever the data)
+RESAMPLES = 10_000
+# pairs named in the sentence, and single-test-only pairs listed, before "and N more"
+NAMED_MOST = 5
 
 
 @dataclass(frozen=True)
 class Pair:
     """Configurations a and b (indices, a < b) on `metric`: b's mean − a's is `delta`;
     `better` / `worse` count the queries on which b did better / worse than a. p_value is
-    the paired randomisation test's, None where either side has training scores (no test
-    means anything there); `adjusted` is Holm's over the pairs tested, None where p is."""
+    the paired randomisation test's, None where the pair is not tested (`why_not`: training
+    scores, a side that returns nothing); `adjusted` is Holm's over the pairs tested, None
+    where the pair is not one (no query moved, or no test). `table_weak`: a pair with the
+    first below 0.05 after the adjustment whose p the metric table calls weak evidence among
+    the many it shows."""
 
     a: int
     b: int
@@ -50,50 +74,114 @@ class Pair:
     worse: int
     p_value: float | None
     adjusted: float | None
+    why_not: str = ""
+    table_weak: bool = False
 
     @property
     def moved(self) -> bool:
         return self.better + self.worse > 0
 
     @property
+    def tested(self) -> bool:
+        return self.adjusted is not None
+
+    @property
     def beyond_chance(self) -> bool:
-        return self.adjusted is not None and self.adjusted < 0.05
+        return self.adjusted is not None and self.adjusted < 0.05 and not self.table_weak
 
 
-def pairs(comp: Comparison) -> list[Pair]:
-    """Every pair of configurations (in their order: 0–1, 0–2, …, 1–2, …) on the headline
-    metric the two both have; [] with fewer than three configurations, without judgments, or
-    for a pair with no metric in common (left out). The means are the metric table's, over
-    the queries it counts."""
+@dataclass(frozen=True)
+class Pairs:
+    """`pairs`' answer: the pairs, the configurations left out (returning nothing), the
+    pairs with no metric in common (left out), and, over PAIRS_MOST configurations, their
+    number (no pair tested)."""
+
+    found: list[Pair]
+    empty: list[int]
+    no_metric: int = 0
+    too_many: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.found or self.too_many)
+
+    @property
+    def tested(self) -> list[Pair]:
+        return [f for f in self.found if f.tested]
+
+
+def pairs(comp: Comparison) -> Pairs:
+    """Every pair of configurations (in their order: 0–1, 0–2, …, 1–2, …) on the metric the
+    two both have (`pair_metric`); empty with fewer than three configurations or without
+    judgments. The means are the metric table's, over the queries it counts."""
     n = len(comp.configs)
     if n < PAIRS_FROM or not comp.rows:
-        return []
+        return Pairs([], [])
+    if n > PAIRS_MOST:
+        return Pairs([], [], too_many=n * (n - 1) // 2)
     rows = {r.metric: r for r in comp.rows}
     mask = comp.counted
-    found: list[tuple[int, int, str, float | None, int, int]] = []
+    empty = [j for j in range(n) if not comp.lengths(j).any()]
+    pending = []
+    no_metric = 0
     for a in range(n):
         for b in range(a + 1, n):
-            metric = headline_metric(comp, b, a)
+            metric = pair_metric(comp, a, b)
             if not metric:
+                no_metric += 1
                 continue
-            trained = (comp.configs[a].name in comp.training
-                       or comp.configs[b].name in comp.training)
-            test = paired_test(comp.results[a].per_query[metric][mask],
-                               comp.results[b].per_query[metric][mask])
-            up = higher_is_better(metric)
-            better, worse = (test.improved, test.worsened) if up else (test.worsened,
-                                                                      test.improved)
-            found.append((a, b, metric, None if trained else test.p_value, better, worse))
+            pending.append((a, b, metric))
+    m = max(1, len(pending))
+    resamples = max(RESAMPLES, math.ceil(20 * m / 0.05))
+    found: list[tuple[int, int, str, float | None, int, int, str]] = []
+    for a, b, metric in pending:
+        test = paired_test(comp.results[a].per_query[metric][mask],
+                           comp.results[b].per_query[metric][mask], n_resamples=resamples)
+        better, worse = ((test.improved, test.worsened) if higher_is_better(metric)
+                         else (test.worsened, test.improved))
+        trained = (comp.configs[a].name in comp.training
+                   or comp.configs[b].name in comp.training)
+        why = ("training scores" if trained else
+               "returns nothing" if a in empty or b in empty else "")
+        found.append((a, b, metric, None if why else test.p_value, better, worse, why))
     adjusted = holm([p if p is not None and better + worse else None
-                     for _, _, _, p, better, worse in found])
+                     for _, _, _, p, better, worse, _ in found])
     out = []
-    for (a, b, metric, p, better, worse), adj in zip(found, adjusted, strict=True):
+    for (a, b, metric, p, better, worse, why), adj in zip(found, adjusted, strict=True):
         row = rows[metric]
-        if p is not None and adj is None:  # no query moved: p 1, never different
-            adj = 1.0
+        weak = (a == 0 and adj is not None and adj < 0.05
+                and evidence(comp, row, b) != BEYOND)
         out.append(Pair(a, b, metric, row.means[a], row.means[b],
-                        row.means[b] - row.means[a], better, worse, p, adj))
-    return out
+                        row.means[b] - row.means[a], better, worse, p, adj, why, weak))
+    return Pairs(out, empty, no_metric)
+
+
+def pair_metric(comp: Comparison, a: int, b: int) -> str:
+    """The metric a pair is set against each other on: the headline the two both have
+    (`headline_metric`); where no query moved on it between them, the first of the table's
+    quality metrics both have that one moved on (codeledger settings that differ only in
+    what fills a bundle leave its recall level and move its precision), as the per-query
+    chart picks its metric. "" where they have no quality metric in common."""
+    headline = headline_metric(comp, b, a)
+    if not headline:
+        return ""
+    mask = comp.counted
+    missing = np.full(len(comp.dataset.queries), np.nan)
+
+    def moved(metric: str) -> bool:
+        x = comp.results[a].per_query.get(metric, missing)[mask]
+        y = comp.results[b].per_query.get(metric, missing)[mask]
+        d = y - x
+        return bool(np.any(np.isfinite(d) & (np.abs(d) > 1e-12)))
+
+    if moved(headline):
+        return headline
+    for r in comp.rows:
+        if (is_count(r.metric) or r.metric.startswith("judged@")
+                or math.isnan(r.means[a]) or math.isnan(r.means[b])):
+            continue
+        if moved(r.metric):
+            return r.metric
+    return headline
 
 
 def holm(p_values: list[float | None]) -> list[float | None]:
@@ -110,23 +198,26 @@ def holm(p_values: list[float | None]) -> list[float | None]:
     return out
 
 
-def pair_table(comp: Comparison, found: list[Pair], *, minus: bool = False,
+def pair_table(comp: Comparison, found: Pairs, *, minus: bool = False,
                star: bool = False) -> tuple[list[str], list[list[str]]]:
     """One row per pair: the two, the metric, their means, b − a (with `star`, ★ where the
-    pair differs beyond chance), p, Holm's p and the queries b did better / worse on ("—"
-    for no test: training scores)."""
+    pair differs beyond chance), p, Holm's p and the queries b did better / worse on; "—"
+    where the pair is not tested (its reason in the p column's place: training scores, a
+    side that returns nothing) and in Holm p where no query moved."""
     sign = minus_text if minus else _plus
     header = ["A", "B", "metric", "A's mean", "B's mean", "B − A", "p", "Holm p",
               "B better/worse"]
     rows = []
-    for f in found:
-        tested = f.p_value is not None
-        rows.append([comp.configs[f.a].name, comp.configs[f.b].name, f.metric,
-                     mean_text(f.mean_a), mean_text(f.mean_b),
-                     sign(f.delta) + (" ★" if star and f.beyond_chance else ""),
-                     p_text(f.p_value) if tested else "—",
-                     p_text(f.adjusted) if tested else "—",
-                     f"{f.better}/{f.worse}" if tested else "—"])
+    for f in found.found:
+        delta = sign(f.delta) + (" ★" if star and f.beyond_chance else "")
+        if f.why_not:
+            tail = [f"— ({f.why_not})", "—", "—"]
+        else:
+            tail = [p_text(f.p_value), p_text(f.adjusted) if f.tested else "—",
+                    f"{f.better}/{f.worse}"]
+        rows.append([shown_name(comp, comp.configs[f.a].name),
+                     shown_name(comp, comp.configs[f.b].name), f.metric,
+                     mean_text(f.mean_a), mean_text(f.mean_b), delta, *tail])
     return header, rows
 
 
@@ -134,49 +225,112 @@ def _plus(x: float) -> str:
     return minus_text(x).replace("−", "-")
 
 
-def pair_summary(comp: Comparison, found: list[Pair],
+def pair_note(comp: Comparison) -> str:
+    """What the pair table's columns are, with the queries it counts."""
+    counted = int(comp.counted.sum())
+    queries = nouns(comp)[1]
+    return (f"Each pair on the metric both have, over the {counted:,} {queries} the metric "
+            "table counts. B − A: B's mean minus A's; p: the paired randomisation test of "
+            "the two; Holm p: that p adjusted for every pair tested here (Holm's step-down: "
+            "the k-th smallest of m times m − k + 1), so that among all the pairs the chance "
+            "of calling any different when none is stays under 5%. —: not tested (no "
+            f"{singular(queries)} moved, training scores, or a configuration that returns "
+            "nothing)")
+
+
+def pair_summary(comp: Comparison, found: Pairs,
                  name: Callable[[str], str] = str) -> str:
-    """The pairs in a sentence: those that differ beyond chance after Holm's adjustment,
-    the better first, or that none does."""
-    tested = [f for f in found if f.p_value is not None and f.moved]
-    if not found:
+    """The pairs in a few sentences: those that differ beyond chance after Holm's adjustment,
+    the better first (at most NAMED_MOST by name), those below 0.05 as a single test only,
+    and what was left out, or that none differs."""
+    if found.too_many:
+        n = len(comp.configs)
+        return (f"Every pair: {n} configurations make {found.too_many:,} pairs, too many to "
+                f"set each against each (at most {PAIRS_MOST} configurations); compare the "
+                "few that matter on their own.")
+    if not found.found:
         return ""
+    queries = nouns(comp)[1]
+    metrics = list(dict.fromkeys(f.metric for f in found.found))
+    on = (f" on {metrics[0]}" if len(metrics) == 1
+          else f", each on the metric both have ({_and(metrics)})")
+    counted = (f" over the {int(comp.counted.sum()):,} {queries} counted"
+               if comp.set_aside else "")
+    tested = found.tested
     m = len(tested)
-    metrics = sorted({f.metric for f in found})
-    on = f" on {metrics[0]}" if len(metrics) == 1 else ", each on the metric both have"
-    untested = len(found) - len(tested)
-    left = ""
-    if untested:
-        idle = sum(f.p_value is not None and not f.moved for f in found)
-        trained = untested - idle
-        why = [*([f"{idle} with no {singular(nouns(comp)[1])} moved"] if idle else []),
-               *([f"{trained} against training scores"] if trained else [])]
-        left = f" ({' and '.join(why)} not tested)"
+    left = _left_out(comp, found, name)
     if not m:
-        return f"Every pair{on}: none tested{left}."
-    family = (f"after Holm's adjustment for the {m} pairs tested{left}" if m > 1
-              else f"(1 pair tested{left})")
+        idle = sum(not f.moved and not f.why_not for f in found.found)
+        what = (f"no {singular(queries)} moved between any two" if idle == len(found.found)
+                else "no pair could be tested")
+        return f"Every pair{on}{counted}: {what}.{left}"
+    family = (f"after Holm's adjustment for the {m} pairs tested" if m > 1
+              else "(the one pair tested)")
     beyond = [f for f in tested if f.beyond_chance]
-    # a p below 0.05 the metric table or In short shows for a pair with the first, which
-    # the adjustment does not keep: said, so that the two do not read as contradicting
-    alone = [f for f in tested if (f.p_value or 1.0) < 0.05 and not f.beyond_chance]
-    but = ""
+    said = [_win_text(comp, f, name, len(metrics) > 1) for f in beyond[:NAMED_MOST]]
+    if len(beyond) > NAMED_MOST:
+        said.append(f"{len(beyond) - NAMED_MOST} more (★ in the table)")
+    rest = m - len(beyond)
+    if not beyond:
+        lead = (f"Every pair{on}{counted}: no pair differs beyond chance {family}."
+                if not any(f.table_weak for f in tested) else
+                f"Every pair{on}{counted}: no pair is called different beyond chance ({m} "
+                "pairs tested).")
+    else:
+        tail = (f"; the other {rest} do not" if rest > 1 else "; the other does not" if rest
+                else "")
+        lead = f"Every pair{on}{counted}, beyond chance {family}: {'; '.join(said)}{tail}."
+    return lead + _single_only(comp, tested, m, name) + left
+
+
+def _win_text(comp: Comparison, f: Pair, name: Callable[[str], str], mixed: bool) -> str:
+    b_wins = f.delta > 0 if higher_is_better(f.metric) else f.delta < 0
+    win, lose = (f.b, f.a) if b_wins else (f.a, f.b)
+    metric = f"{f.metric} " if mixed else ""
+    return (f"{name(comp.configs[win].name)} over {name(comp.configs[lose].name)} "
+            f"({metric}{minus_text(abs(f.delta))}, Holm p {p_text(f.adjusted)})")
+
+
+def _single_only(comp: Comparison, tested: list[Pair], m: int,
+                 name: Callable[[str], str]) -> str:
+    """The pairs below 0.05 as a single test that are not called different: by the
+    adjustment, or (with the first) by the metric table's rule, so that the two sections
+    do not read as contradicting each other."""
+    out = ""
+    alone = [f for f in tested if (f.p_value or 1.0) < 0.05 and not f.beyond_chance
+             and not f.table_weak]
     if alone:
         both = "; ".join(f"{name(comp.configs[f.a].name)} and {name(comp.configs[f.b].name)} "
-                         f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})" for f in alone)
-        but = (f" Below 0.05 as a single test but not among the {m} pairs: {both} (the "
-               "metric table's p-values are single tests, each against the first).")
-    if not beyond:
-        return f"Every pair{on}: no pair differs beyond chance {family}.{but}"
-    said = []
-    for f in beyond:
-        b_wins = f.delta > 0 if higher_is_better(f.metric) else f.delta < 0
-        win, lose = (f.b, f.a) if b_wins else (f.a, f.b)
-        metric = f"{f.metric} " if len(metrics) > 1 else ""
-        said.append(f"{name(comp.configs[win].name)} over {name(comp.configs[lose].name)} "
-                    f"({metric}{minus_text(abs(f.delta))}, "
-                    f"Holm p {p_text(f.adjusted)})")
-    rest = len(tested) - len(beyond)
-    tail = (f"; the other {rest} do not" if rest > 1 else "; the other does not" if rest
-            else "")
-    return f"Every pair{on}, beyond chance {family}: {'; '.join(said)}{tail}.{but}"
+                         f"(p {p_text(f.p_value)}, Holm p {p_text(f.adjusted)})"
+                         for f in alone[:NAMED_MOST])
+        more = f" and {len(alone) - NAMED_MOST} more" if len(alone) > NAMED_MOST else ""
+        out += (f" Below 0.05 as a single test, but not after the adjustment for the {m} "
+                f"pairs: {both}{more}.")
+    weak = [f for f in tested if f.table_weak]
+    if weak:
+        pairs_ = _and([f"{name(comp.configs[f.b].name)} against "
+                       f"{name(comp.configs[f.a].name)} (p {p_text(f.p_value)}, Holm p "
+                       f"{p_text(f.adjusted)})" for f in weak])
+        one = len(weak) == 1
+        out += (" Not called different here though below 0.05 among the pairs: "
+                f"{pairs_}, as the metric table calls {'it' if one else 'them'} weak evidence "
+                f"among the {tests_shown(comp)} p-values it shows (one test, one verdict).")
+    return out
+
+
+def _left_out(comp: Comparison, found: Pairs, name: Callable[[str], str]) -> str:
+    """What the pairs leave out: configurations that return nothing, pairs with training
+    scores, pairs with no metric in common."""
+    out = []
+    if found.empty:
+        names = _and([name(comp.configs[j].name) for j in found.empty])
+        one = len(found.empty) == 1
+        out.append(f"the pairs of {names}, which {'returns' if one else 'return'} nothing "
+                   "on any query")
+    trained = sum(f.why_not == "training scores" for f in found.found)
+    if trained:
+        out.append(f"{trained} pair{'s' if trained > 1 else ''} against training scores")
+    if found.no_metric:
+        out.append(f"{found.no_metric} pair{'s' if found.no_metric > 1 else ''} with no "
+                   "quality metric in common (left out of the table)")
+    return f" Not tested: {'; '.join(out)}." if out else ""

@@ -94,7 +94,9 @@ def subject(comp: Comparison) -> list[str]:
             f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
             f"configurations: {names}; "
             + (f"differences, p-values and ▲/▼ against {comp.configs[0].name!r} (paired "
-               "randomisation test)" if has_judgments(comp) else
+               "randomisation test)"
+               + ("; and every pair against each other"
+                  if len(comp.configs) >= 3 else "") if has_judgments(comp) else
                f"no judgments, so no metric: how alike the rankings are and what moved, "
                f"against {comp.configs[0].name!r}")]
 
@@ -672,13 +674,6 @@ def moved_text(row: MetricRow, i: int, sep: str = "/") -> str:
     return f"{row.improved[i]}{sep}{row.worsened[i]}"
 
 
-PAIRS_NOTE = ("Each pair on the metric both have. B − A: B's mean minus A's; p: the paired "
-              "randomisation test of the two; Holm p: that p adjusted for every pair tested "
-              "here (Holm's step-down), so that among all the pairs the chance of calling any "
-              "different when none is stays under 5%. A pair on which no query moved is not "
-              "counted as a test. ★: Holm p below 0.05, a difference beyond chance among "
-              "all the pairs.")
-
 TRAINED_NOTE = ("—: no p-value, interval or ▲/▼ against training scores — fitted to these "
                 "queries, a difference there is no evidence of what new ones would see")
 
@@ -893,13 +888,16 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
                   f"with {LEVEL:.0%} confidence (Student's t over the queries with a value "
                   "on both sides; blank with fewer than two); where it holds 0, the "
                   "difference may be chance"]
-    from workbench.report.pairs import pair_summary, pair_table, pairs
+    from workbench.report.pairs import pair_note, pair_summary, pair_table, pairs
 
     found = pairs(comp)
     if found:  # three or more: every pair, not only each against the first
-        header, rows = pair_table(comp, found, minus=True, star=True)
-        lines += ["", "## Every pair", "", md(pair_summary(comp, found)), "",
-                  *_md_table(header, rows, numeric_from=3), "", md(PAIRS_NOTE)]
+        lines += ["", "## Every pair", "", md(pair_summary(comp, found))]
+        if found.found:
+            header, rows = pair_table(comp, found, minus=True, star=True)
+            lines += ["", *_md_table(header, rows, numeric_from=3), "",
+                      md(pair_note(comp) + ". ★: Holm p below 0.05, a difference beyond "
+                         "chance among all the pairs.")]
     header, rows = agreement_table(comp, k)
     lines += ["", f"## How alike the rankings are (top {k})", "",
               *_md_table(header, rows, numeric_from=1), "",
@@ -1636,10 +1634,29 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
     p = test.p_value
     changed = better + worse
     weak = weak_p(comp, p)  # by the rule the table's p-values are read with
-    verdict = ("a difference beyond chance" if p < 0.05 and not weak else
-               f"p below 0.05, but {weak}" if p < 0.05 else
-               f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them apart"
-               if changed <= 5 else "no clear difference between the two: it may be chance")
+    from workbench.report.pairs import pairs
+
+    # the two were picked after their means were seen: the verdict is Every pair's, adjusted
+    # for every pair (it had called a p of 0.029 beyond chance there while Every pair, a
+    # section below, called no pair different)
+    found = pairs(comp)
+    pair = next((f for f in found.found if {f.a, f.b} == {best, second}
+                 and f.metric == metric and f.tested), None)
+    if pair is not None and pair.adjusted is not None:
+        m = len(found.tested)
+        verdict = (f"a difference beyond chance among the {m} pairs (Holm p "
+                   f"{p_text(pair.adjusted)}, Every pair)" if pair.beyond_chance else
+                   f"p below 0.05 as a single test, but not among the {m} pairs (Holm p "
+                   f"{p_text(pair.adjusted)}, Every pair): it may be chance" if p < 0.05 else
+                   f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them "
+                   "apart" if changed <= 5 else
+                   "no clear difference between the two: it may be chance")
+    else:
+        verdict = ("a difference beyond chance" if p < 0.05 and not weak else
+                   f"p below 0.05, but {weak}" if p < 0.05 else
+                   f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them "
+                   "apart" if changed <= 5 else
+                   "no clear difference between the two: it may be chance")
     return (f"Best on {metric}: {a} ({mean_text(row.means[best])}), ahead of the runner-up "
             f"{b} ({mean_text(row.means[second])}) by "
             f"{minus_text(row.means[best] - row.means[second]).lstrip('+')}, "
