@@ -12,6 +12,7 @@ from pathlib import Path
 
 from workbench.core.data import Dataset
 from workbench.core.engine import EmbeddingJob
+from workbench.core.sizes import duration_text
 
 
 def datasets_folder() -> Path:
@@ -64,13 +65,7 @@ def embedding_forecast(jobs: Sequence[EmbeddingJob], probe: int = 32) -> str | N
     prompt = f"prompt {job.prompt!r}" if job.prompt else "no prompt"
     held = "none is" if not cached else "1 is" if cached == 1 else f"{cached:,} are"
     return (f"embedding first: {total:,} texts not in the cache ({held}), about "
-            f"{_duration(total / rate)} at {rate:,.0f} texts/s (measured on {len(sample)} of "
+            f"{duration_text(total / rate)} at {rate:,.0f} texts/s (measured on {len(sample)} of "
             f"them; {job.model}, {prompt}); cached for the next run")
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"

@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from workbench.core.engine import NO_PROGRESS, Progress
+from workbench.core.sizes import duration_text
 from workbench.core.store.embeddings import EmbeddingStore, store_folder, text_key
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -634,15 +635,21 @@ def embed_texts(texts: Sequence[str], *, model: str = DEFAULT_MODEL, prompt: str
         name = Path(str(getattr(enc, "name", ""))).name
         progress(0.0, f"loading the embedding model{' ' + name if name else ''} (its first use "
                  "in this process) …")
+    pace = _Pace([prompted[i] for i in new])
+    loading = getattr(enc, "loaded", True) is False  # the first step's time is not the pace
     try:
         start, step = 0, unit
         while start < len(new):
             part = new[start:start + step]
-            sub = _whole_set(progress, start, len(part), len(new), cached, what, store.dropped)
+            sub = _whole_set(progress, start, len(part), len(new), cached, what, store.dropped,
+                             pace)
             began = time.monotonic()
             vectors = enc.encode([prompted[i] for i in part], batch_size=batch_size,
                                  progress=sub)
-            step = next_step(len(part), time.monotonic() - began, unit, most)
+            took = time.monotonic() - began
+            if start or not loading:
+                pace.finished(start, start + len(part), took)
+            step = next_step(len(part), took, unit, most)
             start += len(part)
             pending.append(([keys[i] for i in part], vectors))
             if (sum(len(ks) for ks, _ in pending) >= chunk
@@ -758,11 +765,47 @@ def _write_refused(folder: Path, size: int) -> str:
     return ""
 
 
+class _Pace:
+    """How long the texts left will take, reckoned from the steps finished: in characters
+    (the texts go longest first, so texts a second would overstate what is left), each
+    text's counted up to what the model reads of it plus a fixed part (`text_cost`)."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.cum = np.concatenate([[0], np.cumsum([text_cost(t) for t in texts])])
+        self.cost = 0
+        self.seconds = 0.0
+
+    def finished(self, start: int, stop: int, seconds: float) -> None:
+        """Texts [start, stop) of the order took `seconds`."""
+        self.cost += int(self.cum[stop] - self.cum[start])
+        self.seconds += seconds
+
+    def left(self, done: int) -> str:
+        """"about 3 min left" once a step has been timed, with `done` texts embedded; ""
+        before, or when less than a second is left."""
+        if self.cost <= 0 or self.seconds <= 0 or done >= len(self.cum) - 1:
+            return ""
+        rest = float(self.cum[-1] - self.cum[done]) * self.seconds / self.cost
+        return f"about {duration_text(rest)} left" if rest >= 1 else ""
+
+
+# an embedding costs more with its text up to what the model reads of it (all-MiniLM-L6-v2:
+# 256 word pieces, some 1,200 characters of English), plus a part every text pays
+READ_CHARS, TEXT_OVERHEAD = 1200, 100
+
+
+def text_cost(text: str) -> int:
+    """A text's share of an embedding run's time, in characters (`_Pace`)."""
+    return min(len(text), READ_CHARS) + TEXT_OVERHEAD
+
+
 def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int,
-               what: str = "texts", dropped: int = 0) -> Progress:
+               what: str = "texts", dropped: int = 0,
+               pace: _Pace | None = None) -> Progress:
     """A chunk's progress said over the whole set: 'embedding 2,300/5,183 texts', never the
-    position inside the chunk; with the texts the cache had, and the damaged cache files
-    whose texts are embedded again (why they wait)."""
+    position inside the chunk; with the texts the cache had, the damaged cache files
+    whose texts are embedded again (why they wait), and, once a step is timed, about how
+    long the rest will take."""
     outer = progress.on_progress
     said = [f"{cached:,} from the cache"] if cached else []
     if dropped:
@@ -773,7 +816,9 @@ def _whole_set(progress: Progress, done: int, size: int, total: int, cached: int
     def report(fraction: float, _message: str) -> None:
         if outer is not None:
             n = done + round(fraction * size)
-            outer(n / total, f"embedding {n:,}/{total:,} {what}{suffix}")
+            left = pace.left(n) if pace is not None else ""
+            outer(n / total, f"embedding {n:,}/{total:,} {what}{suffix}"
+                  + (f", {left}" if left else ""))
 
     return _StepProgress(on_progress=report if outer else None,
                          should_stop=progress.should_stop)

@@ -1,4 +1,4 @@
-"""Byte counts as people write and read them.
+"""Byte counts as people write and read them, and durations as they are said.
 
 Printed in binary units, named as such: 1.5 GiB (1.5 × 1024³ bytes), 340 MiB, 96 KiB (they
 were printed "GB", "MB", "KB" while they counted 1024s). Read as GNU coreutils reads them: K,
@@ -32,3 +32,12 @@ def bytes_text(n: float) -> str:
     if n >= 2**30:
         return f"{n / 2**30:.1f} GiB"
     return f"{n / 2**20:.0f} MiB" if n >= 2**20 else f"{n / 2**10:.0f} KiB"
+
+
+def duration_text(seconds: float) -> str:
+    """A duration as an estimate is said: "40 s", "3 min", "1.5 h"."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
