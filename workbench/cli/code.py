@@ -11,7 +11,7 @@ from typing import Any
 
 from workbench.cli.args import fraction
 from workbench.cli.common import EXIT_FAIL, EXIT_USAGE
-from workbench.cli.output import check_output, write_outputs
+from workbench.cli.output import check_output, check_outputs_apart, write_outputs
 from workbench.core.formats.code_tasks import tasks_jsonl
 from workbench.core.repo.file_kinds import FILE_KINDS, OPTIONAL_KINDS, SOURCE, parse_kinds
 from workbench.core.repo.git import GitError, git
@@ -39,6 +39,10 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
     try:
         if args.out:  # before the mining: a path that cannot be written is said at once
             check_output(args.out, "--out")
+            # not onto the repository's own files (-o README.md had replaced it); a tasks file
+            # of an earlier run there, untracked, is replaced
+            check_outputs_apart([("--out", Path(args.out))], [("--repo", repo)],
+                                {"--out": (".jsonl",)})
         _check_top_folder(repo)  # a missing folder or a file: GitError from `git`
         share = args.history_fraction or DEFAULT_HISTORY_FRACTION
         snapshot = args.snapshot or pick_snapshot(repo, until=args.until,

@@ -179,7 +179,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     outputs = {arg: check(value, arg) for arg, value, check in
                (("--per-query", args.per_query, check_table_output),
                 ("--run", args.run, check_output)) if value is not None}
-    check_outputs_apart(list(outputs.items()), input_files(args))
+    check_outputs_apart(list(outputs.items()), input_files(args),
+                        {"--per-query": (".csv", ".json"), "--run": (".trec", ".run")})
     if sum(path is None for path in outputs.values()) > 1:  # a CSV then a run, unparseable
         raise UsageError("--per-query - and --run -: one of them can go to standard output")
     if args.depth is not None and args.run is None:
@@ -527,7 +528,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.core.tune import MAX_POINTS, parse_values, values_for
 
     out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
-    check_outputs_apart([("--out", out)], input_files(args))
+    check_outputs_apart([("--out", out)], input_files(args), {"--out": (".json", ".csv")})
     from workbench.core.cases import has_cases
 
     model, params = model_and_params(args)

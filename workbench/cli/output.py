@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from workbench.core.store import atomic_write_many, write_target
@@ -83,7 +83,8 @@ DATA_FILES = ("corpus.jsonl", "queries.jsonl", "memories.json", "contexts.jsonl"
 
 def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """(argument, file) of every file the command reads: DATA (a file, or the dataset
-    files of a folder: its corpus, queries, splits' judgments …), --queries, --qrels,
+    files of a folder: its corpus, queries, splits' judgments …; a git repository's folder
+    itself, whose files `check_outputs_apart` asks git about), --queries, --qrels,
     --params and each --config."""
     files: list[tuple[str, Path]] = []
     data = getattr(args, "data", None)
@@ -92,6 +93,8 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
         if folder.is_file():
             files.append(("DATA", folder))
         elif folder.is_dir():
+            if is_git_folder(folder):
+                files.append(("DATA", folder))
             files += [("DATA", folder / n) for n in DATA_FILES if (folder / n).is_file()]
             files += [("DATA", f) for f in (*folder.glob("queries.*.jsonl"),
                                             *folder.glob("qrels/*.tsv"))]
@@ -121,13 +124,20 @@ def _sample_data(folder: Path) -> Path | None:
 
 
 def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],
-                        inputs: Sequence[tuple[str, Path]]) -> None:
+                        inputs: Sequence[tuple[str, Path]],
+                        own: Mapping[str, Sequence[str]] | None = None) -> None:
     """OutputError when an output is a file the command reads (`eval --run` onto the folder's
-    own qrels replaced them) or two outputs name one file (the second overwrote the first)."""
+    own qrels replaced them), two outputs name one file (the second overwrote the first), or
+    an output is an existing file in a git repository the command reads (an input that is a
+    repository's folder): one git tracks (`tasks-from-git -o REPO/README.md` replaced the
+    README), or an untracked one whose ending is not among `own[argument]`, the endings that
+    argument writes (an untracked file replaced is lost for good; a new file there is
+    allowed, and so is the command's own output of an earlier run)."""
     def key(p: Path) -> Path:
         return p.expanduser().resolve()
 
     read = {key(p): arg for arg, p in inputs if p.is_file()}
+    repos = [p for _, p in inputs if p.is_dir() and is_git_folder(p)]
     seen: dict[Path, str] = {}
     for arg, path in outputs:
         if path is None:
@@ -137,9 +147,50 @@ def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],
             what = "a dataset file" if read[k] == "DATA" else f"the {read[k]} file"
             raise OutputError(f"{arg} {path}: is {what} this command reads; writing there "
                               "would replace it")
+        for repo in repos:
+            _check_repo_output(arg, path, repo, (own or {}).get(arg, ()))
         if k in seen:
             raise OutputError(f"{seen[k]} and {arg} name the same file, {path}")
         seen[k] = arg
+
+
+def is_git_folder(folder: Path) -> bool:
+    """The top folder of a git work tree (its `.git`: a folder, or a worktree's file)."""
+    return (folder / ".git").exists()
+
+
+def _check_repo_output(arg: str, path: Path, repo: Path, endings: Sequence[str]) -> None:
+    """OutputError when `path` is an existing file inside `repo`'s work tree that git tracks,
+    or that it does not and whose ending is not one of `endings`."""
+    target = path.expanduser().resolve()  # a symlink's target: where the write lands
+    top = repo.expanduser().resolve()
+    if not target.is_file() or not target.is_relative_to(top):
+        return  # a new file (tasks.jsonl beside the code), or one outside the repository
+    where = f"{arg} {path}: is a file in the git repository {repo}, which this command reads"
+    instead = "give a path outside the repository, or a new file name"
+    tracked = _tracked(top, target.relative_to(top).as_posix())
+    if tracked is None:
+        raise OutputError(f"{where}, and git cannot say whether it tracks it; writing there "
+                          f"could replace it for good: {instead}")
+    if tracked:
+        raise OutputError(f"{where} (tracked by git); writing there would replace it: "
+                          f"{instead}")
+    if target.suffix.lower() not in endings:
+        kind = f" and not a {' or '.join(endings)} file as {arg} writes" if endings else ""
+        raise OutputError(f"{where}: not tracked by git{kind}; writing there would replace "
+                          f"it for good (git has no copy): {instead}")
+
+
+def _tracked(top: Path, relative: str) -> bool | None:
+    """Whether git tracks the file `relative` (a path inside the work tree `top`, taken
+    literally: no glob); None when git cannot be asked."""
+    from workbench.core.repo.git import GitError, git
+
+    try:
+        listed = git(top, "--literal-pathspecs", "ls-files", "-z", "--", relative)
+    except GitError:
+        return None
+    return bool(listed.strip(b"\0"))
 
 
 def write_outputs(items: Sequence[tuple[str, Path | None, str | bytes]]) -> None:

@@ -1,0 +1,109 @@
+"""Outputs onto the git repository a command reads (rv2 1): `tasks-from-git -o REPO/README.md`
+and `eval REPO --per-query REPO/client/package.json` had replaced tracked files without a word.
+A file git tracks is refused, and so is an untracked one not of the output's own kind; a new
+file in the repository, or the output of an earlier run there, is written."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.core.repo import build_sample_repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return build_sample_repo(tmp_path / "shorty")
+
+
+def _status(repo: Path) -> str:
+    return subprocess.run(["git", "status", "--short"], cwd=repo, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str], *words: str) -> str:
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+    return err
+
+
+@pytest.mark.parametrize("name", ["README.md", "api/shorty/app.py"])
+def test_tasks_from_git_refuses_a_tracked_file_of_the_repository(
+        repo: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    before = (repo / name).read_bytes()
+    _refused(["tasks-from-git", "--repo", str(repo), "-o", str(repo / name)], capsys,
+             f"--out {repo / name}: is a file in the git repository", "tracked by git",
+             "give a path outside the repository, or a new file name")
+    assert (repo / name).read_bytes() == before
+    assert _status(repo) == ""
+
+
+def test_tasks_from_git_refuses_a_tracked_file_through_a_link(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    link = tmp_path / "tasks.jsonl"
+    link.symlink_to(repo / "README.md")  # the write lands on the README
+    before = (repo / "README.md").read_bytes()
+    _refused(["tasks-from-git", "--repo", str(repo), "-o", str(link)], capsys, "tracked by git")
+    assert (repo / "README.md").read_bytes() == before
+
+
+def test_tasks_from_git_refuses_an_untracked_file_of_another_kind(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = repo / "notes.txt"  # untracked: git could not give it back
+    notes.write_text("my notes\n")
+    _refused(["tasks-from-git", "--repo", str(repo), "-o", str(notes)], capsys,
+             "not tracked by git and not a .jsonl file as --out writes", "for good")
+    assert notes.read_text() == "my notes\n"
+
+
+def test_tasks_from_git_writes_a_new_tasks_file_in_the_repository_and_again(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = repo / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(out)]) == 0
+    first = out.read_text()
+    assert first.count("\n") > 3
+    out.write_text("{}\n")  # an earlier run's file, untracked: replaced
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(out)]) == 0
+    assert out.read_text() == first
+    assert _status(repo) == "?? tasks.jsonl\n"
+    capsys.readouterr()
+
+
+def test_eval_and_sweep_refuse_a_tracked_file_of_the_repository(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    capsys.readouterr()
+    package = repo / "client" / "package.json"
+    before = package.read_bytes()
+    common = [str(repo), "--queries", str(tasks), "-m", "codeledger"]
+    _refused(["eval", *common, "--per-query", str(package)], capsys,
+             f"--per-query {package}: is a file in the git repository", "tracked by git")
+    _refused(["sweep", *common, "-s", "w_keyword", "--values", "1,2",
+              "--out", str(package)], capsys, f"--out {package}:", "tracked by git")
+    notes = repo / "notes.txt"
+    notes.write_text("my notes\n")
+    _refused(["eval", *common, "--run", str(notes)], capsys,
+             "not a .trec or .run file as --run writes")
+    assert package.read_bytes() == before and notes.read_text() == "my notes\n"
+    assert _status(repo) == "?? notes.txt\n"
+
+
+def test_tune_refuses_a_file_git_tracks_in_the_repository(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    staged = repo / "best.toml"  # added to the index, not committed: tracked all the same
+    staged.write_text("[params]\n")
+    subprocess.run(["git", "add", "best.toml"], cwd=repo, check=True)
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    capsys.readouterr()
+    _refused(["tune", str(repo), "--queries", str(tasks), "-m", "codeledger", "--trials", "1",
+              "--out", str(staged)], capsys, f"--out {staged}:", "tracked by git")
+    assert staged.read_text() == "[params]\n"
