@@ -504,6 +504,41 @@ def test_two_bench_modes_are_refused(capsys: pytest.CaptureFixture[str]) -> None
                  "--scale and --embeddings: each is a bench of its own; give one")
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--texts", "5"], "--texts is an option of bench --embeddings: give --embeddings too"),
+    (["--trials", "3"], "--trials is an option of bench --tune: give --tune too"),
+    (["--positions", "5"], "--positions is an option of bench --gui: give --gui too"),
+    (["--timeout", "60"], "--timeout is an option of bench --gui: give --gui too"),
+    (["--history-fraction", "0.5"], "--history-fraction is an option of bench --code: give "
+     "--code too"),
+    (["--snapshot-every", "0"], "--snapshot-every is an option of bench --code: give --code "
+     "too"),
+    (["--gui", "--texts", "5"], "--texts is an option of bench --embeddings, not of --gui"),
+    (["--code", "some-repo", "--trials", "5"], "--trials is an option of bench --tune, not of "
+     "--code"),
+])
+def test_a_bench_option_without_its_mode_is_refused(
+        argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 7: `bench --texts 5` started the default bench (embedding SciFact first) unsaid
+    import workbench.bench.code_selection
+    import workbench.bench.embedding_bench
+    import workbench.bench.gui_bench
+    import workbench.bench.harness
+    import workbench.bench.tune_bench
+
+    def ran(*_: object, **__: object) -> int:
+        raise AssertionError("a bench ran")
+
+    for module, name in ((workbench.bench.harness, "run_benchmarks"),
+                         (workbench.bench.embedding_bench, "run_embedding_bench"),
+                         (workbench.bench.tune_bench, "run_tune_bench"),
+                         (workbench.bench.gui_bench, "run_gui_bench"),
+                         (workbench.bench.code_selection, "run_code_bench")):
+        monkeypatch.setattr(module, name, ran)
+    _usage_error(["bench", *argv], capsys, said)
+
+
 @pytest.mark.parametrize("command", ["eval", "sweep", "compare"])
 def test_metrics_naming_none_is_refused_not_the_defaults(
         command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -38,18 +38,18 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--embeddings", action="store_true",
                    help="instead: encoder throughput against sentence-transformers called "
                    "directly, and cache reopen time")
-    p.add_argument("--texts", type=whole(1), default=1000,
+    p.add_argument("--texts", type=whole(1),
                    help="texts for --embeddings (default 1000)")
     p.add_argument("--tune", action="store_true",
                    help="optimiser trials per second on SciFact hybrid, against the live tick")
-    p.add_argument("--trials", type=whole(1), default=60,
+    p.add_argument("--trials", type=whole(1),
                    help="trials per study for --tune (default 60)")
     p.add_argument("--gui", action="store_true",
                    help="instead: slider moved → window repainted, on SciFact with the "
                    "hybrid model (offscreen), and first launch → first ranked table")
-    p.add_argument("--positions", type=whole(1), default=60,
+    p.add_argument("--positions", type=whole(1),
                    help="slider positions for --gui (default 60)")
-    p.add_argument("--timeout", type=whole(1), default=1800, metavar="SECONDS",
+    p.add_argument("--timeout", type=whole(1), metavar="SECONDS",
                    help="for --gui: stop (exit status 1) when the bench runs longer than this "
                    "(default 1800)")
     p.add_argument("--code", metavar="REPO",
@@ -60,13 +60,33 @@ def add_commands(sub: Any) -> None:
                    help="instead: codeledger's index, prepare and live times on a repository "
                    "of FILES real Python files (from the installed packages) with a seeded "
                    "synthetic history of 500 commits, 200 tasks; timings only")
-    p.add_argument("--history-fraction", type=fraction, default=0.5, metavar="FRACTION",
+    p.add_argument("--history-fraction", type=fraction, metavar="FRACTION",
                    help="for --code: the share of the repository's history, its latest "
                    "commits, that becomes tasks (default 0.5)")
-    p.add_argument("--snapshot-every", type=whole(0), default=10, metavar="COMMITS",
+    p.add_argument("--snapshot-every", type=whole(0), metavar="COMMITS",
                    help="for --code: also score each newer task on an index at most COMMITS "
                    "commits before it (a snapshot per run of COMMITS tasks; 0: not; default 10)")
     p.set_defaults(func=cmd_bench)
+
+
+# each mode's own options (option, dest, mode, default): given without their mode they were
+# ignored and the default bench ran (`bench --texts 5`: 16 minutes of embedding SciFact)
+MODE_OPTIONS = (("--texts", "texts", "--embeddings", 1000), ("--trials", "trials", "--tune", 60),
+                ("--positions", "positions", "--gui", 60),
+                ("--timeout", "timeout", "--gui", 1800),
+                ("--history-fraction", "history_fraction", "--code", 0.5),
+                ("--snapshot-every", "snapshot_every", "--code", 10))
+
+
+def _check_mode_options(args: argparse.Namespace, modes: list[str]) -> None:
+    """UsageError for an option of a mode not given; each option not given takes its
+    default."""
+    for option, dest, mode, default in MODE_OPTIONS:
+        if getattr(args, dest) is None:
+            setattr(args, dest, default)
+        elif mode not in modes:
+            raise UsageError(f"{option} is an option of bench {mode}"
+                             + (f", not of {modes[0]}" if modes else f": give {mode} too"))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -76,6 +96,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                    ("--code-scale", bool(args.code_scale))) if on]
     if len(modes) > 1:  # each is an "instead": one ran and the others were dropped unsaid
         raise UsageError(f"{' and '.join(modes)}: each is a bench of its own; give one")
+    _check_mode_options(args, modes)
     if args.code_scale:
         from workbench.bench.code_scale import run_code_scale_bench
 
