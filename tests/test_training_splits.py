@@ -96,3 +96,23 @@ def test_tune_refuses_cranfields_binary_split(capsys, tmp_path: Path) -> None:
     code, err = _tune(capsys, tmp_path, need_dataset("cranfield"), "test.binary", "test")
     assert code == 2
     assert "all 225 it judges are judged in --test-split test too" in err
+
+
+def test_a_split_the_data_lacks_is_said_in_the_option_given(capsys, tmp_path: Path) -> None:
+    """rv2 8: `--train-split train` on data judged in test alone was told "give --split test",
+    an option that does not fit there; the error names the option given and, with one split,
+    k-fold as the way."""
+    from tests.conftest import SAMPLES
+
+    tea = SAMPLES / "tea-beir"  # judged in qrels/test.tsv alone
+    code, err = _tune(capsys, tmp_path, tea, "train", "test")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert (f"--train-split train: {tea} has no qrels/train.tsv (split here: test); with one "
+            "split, hold out its queries by k-fold: --folds K, without --train-split and "
+            "--test-split") in err
+    assert "--split test" not in err
+    code, err = _tune(capsys, tmp_path, three_splits(tmp_path / "three"), "train", "dev")
+    assert code == 2
+    assert ("--test-split dev: " in err and "has no qrels/dev.tsv (splits here: test, "
+            "test.binary, train); name one of them with --test-split") in err
+    assert not (tmp_path / "s.db").exists()

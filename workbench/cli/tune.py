@@ -401,6 +401,7 @@ def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
 
     if not args.train_split:
         return load_data(args), None
+    _check_splits_named(args)
     _check_splits_apart(args)
     args.split = args.train_split
     train = load_data(args)
@@ -415,6 +416,35 @@ def _load_for_tuning(args: argparse.Namespace) -> tuple[Any, Any]:
     describe = (f"tuned on split {args.train_split} ({int(train_mask.sum())} queries), "
                 f"held out: split {args.test_split} ({int(test_mask.sum())})")
     return merged, (train_mask, test_mask, describe)
+
+
+def _check_splits_named(args: argparse.Namespace) -> None:
+    """Each of --train-split and --test-split a split DATA judges, said in the option given
+    (the data's own error said "give --split test", an option that does not fit here), with
+    k-fold as the way where there is one split or none."""
+    from workbench.core.formats import dataset_splits
+
+    if args.queries or args.qrels:
+        return  # judgments from elsewhere: load_data says what does not fit
+    folder = Path(args.data)
+    splits = dataset_splits(folder)
+    for flag, split in (("--train-split", args.train_split), ("--test-split", args.test_split)):
+        if split in splits or (folder / "qrels" / f"{split}.tsv").is_file():
+            continue  # judged here, or a file load_data says more of (no grades in it)
+        if not folder.is_dir():
+            why = "is a file, which has no splits"
+        elif not splits:
+            why = "has no splits (no qrels/<split>.tsv)"
+        else:
+            why = (f"has no qrels/{split}.tsv (split{'s' if len(splits) > 1 else ''} here: "
+                   f"{', '.join(splits)})")
+        fold = "--folds K" + (" --split " + splits[0] if splits and splits[0] != "test"
+                              else "")
+        how = (f"name one of them with {flag}, or hold out queries of one split by k-fold: "
+               if len(splits) > 1 else "with one split, hold out its queries by k-fold: "
+               if splits else "hold out queries by k-fold: ")
+        raise UsageError(f"{flag} {split}: {args.data} {why}; {how}{fold}, without "
+                         "--train-split and --test-split")
 
 
 def _check_splits_apart(args: argparse.Namespace) -> None:
