@@ -107,3 +107,19 @@ def test_tune_refuses_a_file_git_tracks_in_the_repository(
     _refused(["tune", str(repo), "--queries", str(tasks), "-m", "codeledger", "--trials", "1",
               "--out", str(staged)], capsys, f"--out {staged}:", "tracked by git")
     assert staged.read_text() == "[params]\n"
+
+
+def test_a_report_in_the_repository_is_written_again_but_not_over_notes(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    argv = ["report", str(repo), "--queries", str(tasks), "-m", "codeledger", "--defaults",
+            "-p", "w_keyword=0.3", "--movers", "0", "-o"]
+    page = repo / "compare.html"
+    assert main([*argv, str(page)]) == 0
+    assert main([*argv, str(page)]) == 0  # its own earlier output: written again
+    capsys.readouterr()
+    notes = repo / "notes.txt"
+    notes.write_text("my notes\n")
+    _refused([*argv, str(notes)], capsys, "notes.txt")
+    assert notes.read_text() == "my notes\n"

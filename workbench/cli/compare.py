@@ -446,7 +446,9 @@ def report_format(fmt: str | None, out: str) -> str:
 def cmd_report(args: argparse.Namespace) -> int:
     """The comparison written to --out (checked before the work, written after it)."""
     path = check_output(args.out, "--out")
-    check_outputs_apart([("--out", path)], input_files(args))
+    # in a repository read, an earlier HTML report may be written again; an untracked
+    # Markdown file there may be a person's notes, so it is refused (the error says why)
+    check_outputs_apart([("--out", path)], input_files(args), {"--out": (".html", ".htm")})
     fmt = report_format(args.format, args.out)
     comp, _ = _comparison(args, with_figures=True)  # what each returns, as compare shows
     render = markdown if fmt == "md" else html_report
