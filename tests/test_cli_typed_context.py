@@ -57,3 +57,51 @@ def test_context_is_for_typed_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rank", str(SAMPLES / "memories"), "-m", "importance", "--query-id", "q01",
                  "--context", "now=2026-01-01"]) == 2
     assert "--context sets the situation of a --query text" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("given", "near"), [("cwdd", "cwd"), ("CWD", "cwd"), ("mod", "mode")])
+def test_a_context_key_the_model_does_not_read_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, near: str) -> None:
+    # a misspelt key had been dropped without a word, and the locality bonus with it
+    path = tmp_path / "decisions.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in DECISIONS))
+    assert main(["rank", str(path), "-m", "decision-memory", "-q", "connection pooling",
+                 "--context", f"{given}=/repos/app"]) == 2
+    got = capsys.readouterr()
+    assert got.out == ""
+    assert f"--context '{given}=/repos/app': decision-memory reads no key '{given}' " \
+           f"(did you mean {near}?)" in got.err
+    keys = got.err.split("the keys it reads: ")[1].split()
+    assert {k.strip(",") for k in keys} == {"cwd", "now", "mode", "for_injection",
+                                            "project_only", "min_score", "limit", "prompt"}
+
+
+def test_context_for_a_model_that_reads_none_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rank", str(SAMPLES / "tea-beir"), "-m", "bm25", "-q", "tea",
+                 "--context", "cwd=/repos/app"]) == 2
+    got = capsys.readouterr()
+    assert "bm25 reads no context, only the query's text" in got.err
+    assert main(["rank", str(SAMPLES / "memories"), "-m", "importance", "-q", "database",
+                 "--context", "cwd=/repos/app"]) == 2
+    assert "importance reads no key 'cwd'; the keys it reads: now" in capsys.readouterr().err
+
+
+def test_a_negative_limit_or_min_score_is_warned_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # limit=-3 had returned nothing, said only as over_limit; warned as min_score=abc is
+    path = tmp_path / "decisions.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in DECISIONS))
+    for value, count in (("limit=-3", 0), ("min_score=-2", 2)):
+        # mode "query" (the default): the query's own settings are read
+        assert main(["rank", str(path), "-m", "decision-memory", "--format", "json", "-q",
+                     "connection pooling", "--context", "mode=search", "--context",
+                     value]) == 0
+        got = capsys.readouterr()
+        assert len(json.loads(got.out)["results"]) == count
+        err = " ".join(got.err.split())
+        if count == 0:
+            assert "1 query with a negative limit (read as 0: the query returns nothing): " \
+                   "query '-3'" in err
+        else:
+            assert "1 query with a negative min_score (acts as 0" in err

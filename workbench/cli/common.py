@@ -210,23 +210,64 @@ def model_and_params(args: argparse.Namespace, *, encoder: bool = True
 SHARED_SITUATION = ("now", "cwd")
 
 
-def typed_context(dataset: Dataset, given: list[str]) -> dict[str, Any]:
+def context_keys(model: str) -> tuple[str, ...]:
+    """The keys of a query's context that model `model` reads and that a typed --context can
+    give (a text value): decision-memory its situation and search settings, importance its
+    clock, codeledger the task's own commit (left out of the past commits). bm25, dense,
+    vault-search and hybrid rank a typed text by the text alone (hybrid's chat is a query
+    file's, not a line's)."""
+    from workbench.core.models import canonical_id
+
+    model = canonical_id(model)
+    if model == "decision-memory":
+        from workbench.core.models.decision_memory.queries import READ_AS
+
+        return tuple(READ_AS)
+    return {"importance": ("now",), "codeledger": ("commit",),
+            "codeledger-document": ("commit",)}.get(model, ())
+
+
+def _context_key(item: str, model: str, keys: tuple[str, ...]) -> str:
+    """The key of --context KEY=VALUE, one that `model` reads (`keys`); else the usage error
+    naming the keys it reads (a misspelt cwdd= had been dropped without a word, and with it
+    the locality bonus)."""
+    key, eq, _ = item.partition("=")
+    key = key.strip()
+    if not eq or not key:
+        raise UsageError(f"--context {item!r}: give KEY=VALUE, e.g. --context cwd=/repos/app")
+    if key in keys:
+        return key
+    if not keys:
+        raise UsageError(f"--context {item!r}: {model} reads no context, only the query's "
+                         "text; leave --context out (decision-memory, importance and "
+                         "codeledger read one)")
+    import difflib
+
+    near = [k for k in keys if k.lower() == key.lower()] or difflib.get_close_matches(
+        key.lower(), keys, n=1)
+    hint = f" (did you mean {near[0]}?)" if near else ""
+    raise UsageError(f"--context {item!r}: {model} reads no key {key!r}{hint}; the keys it "
+                     f"reads: {', '.join(keys)}")
+
+
+def typed_context(dataset: Dataset, given: list[str], model: str) -> dict[str, Any]:
     """The context of a query typed on the command line: `now` and `cwd` where every query
-    of the dataset has the same (a typed query had been scored at the corpus's newest
-    timestamp, not at the clock the dataset's own queries share), then --context KEY=VALUE.
-    Each taken value is said."""
+    of the dataset has the same and model `model` reads it (a typed query had been scored at
+    the corpus's newest timestamp, not at the clock the dataset's own queries share), then
+    --context KEY=VALUE, each a key the model reads (`context_keys`). Each taken value is
+    said."""
+    keys = context_keys(model)
     context: dict[str, Any] = {}
     queries = list(dataset.queries)
     for key in SHARED_SITUATION:
+        if key not in keys:
+            continue
         values = {repr(q.context.get(key)) for q in queries}
         if queries and len(values) == 1 and queries[0].context.get(key) not in (None, ""):
             context[key] = queries[0].context[key]
     shared = dict(context)
     for item in given:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UsageError(f"--context {item!r}: give KEY=VALUE, e.g. --context cwd=/repos/app")
-        context[key.strip()] = value
+        context[_context_key(item, model, keys)] = item.partition("=")[2]
     if shared:
         kept = {k: v for k, v in shared.items() if context.get(k) == v}
         if kept:
@@ -249,7 +290,8 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
                 "with its judgments", file=sys.stderr)
             return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([judged]),
                            dataset.qrels, dataset.source, dataset.settings)
-        context = typed_context(dataset, getattr(args, "context", None) or [])
+        context = typed_context(dataset, getattr(args, "context", None) or [],
+                                str(getattr(args, "model", "") or ""))
         queries = QuerySet([Query(id="query", text=args.query, context=context)],
                            name="command line")
         return Dataset(dataset.name, dataset.corpus, queries, None, dataset.source,
@@ -431,8 +473,10 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
     p.add_argument("--context", action="append", metavar="KEY=VALUE",
                    help="the situation a --query text is asked in, as a query file's own "
                         "fields: cwd=/repos/app, now=2026-03-10T12:00:00Z, mode=search "
-                        "(decision-memory), now=… (importance); repeatable. Without it a "
-                        "typed query takes the now and cwd every query of the dataset shares")
+                        "(decision-memory: also for_injection, project_only, min_score, "
+                        "limit, prompt), now=… (importance), commit=SHA (codeledger); a key "
+                        "the model does not read is refused; repeatable. Without it a typed "
+                        "query takes the now and cwd every query of the dataset shares")
     p.add_argument("--top", type=whole(1), default=top,
                    help=f"results to show (default {top}{top_help})")
 

@@ -39,8 +39,10 @@ from workbench.core.models.decision_memory.prepared import (
 from workbench.core.models.decision_memory.project import SAME_CWD, SAME_NAME, SAME_SCOPE
 from workbench.core.models.decision_memory.queries import (
     MODE_KEYS,
+    NEGATIVE_AS,
     READ_AS,
     context_problems,
+    negative_context,
 )
 from workbench.core.params import Params
 
@@ -151,17 +153,22 @@ class DecisionMemoryModel(Model):
                        "decisions.jsonl")
         # a context value that cannot be read changes what the query asks with nothing said
         # ("false" from a CSV column had run as true, a mistyped mode as injection)
-        bad: dict[str, list[str]] = {}
+        # and so does a negative limit (the query returned nothing, said only as over_limit)
+        bad: dict[tuple[str, str], list[str]] = {}
         for q in dataset.queries:
-            for key, value in context_problems(q.context):
-                if key in MODE_KEYS and str(params["mode"]) != "query":
-                    continue  # read only in mode "query"
-                bad.setdefault(key, []).append(f"{q.id} {value!r}")
-        for key, items in bad.items():
+            for kind, found in (("unreadable", context_problems(q.context)),
+                                ("negative", negative_context(q.context))):
+                for key, value in found:
+                    if key in MODE_KEYS and str(params["mode"]) != "query":
+                        continue  # read only in mode "query"
+                    bad.setdefault((kind, key), []).append(f"{q.id} {value!r}")
+        for (kind, key), items in bad.items():
             shown = ", ".join(items[:5]) + (f" and {len(items) - 5} more" if len(items) > 5
                                             else "")
-            out.append(f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with an "
-                       f"unreadable {key} ({READ_AS[key]}): {shown}")
+            why = READ_AS[key] if kind == "unreadable" else NEGATIVE_AS[key]
+            out.append(f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with "
+                       f"{'an' if kind == 'unreadable' else 'a'} {kind} {key} ({why}): "
+                       f"{shown}")
         return out
 
     def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,

@@ -143,6 +143,21 @@ def context_problems(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
     return out
 
 
+# what a negative min_score or limit a query gives is taken as (`negative_context`): read, and
+# warned of, as a minus sign is more likely a slip than meant
+NEGATIVE_AS = {
+    "min_score": "acts as 0, as the original's negative min scores do: every candidate, score "
+                 "0 included",
+    "limit": "read as 0: the query returns nothing",
+}
+
+
+def negative_context(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
+    """(key, value) of a min_score or limit given below 0 (`NEGATIVE_AS` says as what)."""
+    return [(key, ctx[key]) for key in NEGATIVE_AS
+            if _given(ctx.get(key)) and _number(ctx[key]) < 0]
+
+
 LIMIT_MAX = 2**31 - 1  # a query's own limit, at most (any larger cuts nothing either)
 
 
