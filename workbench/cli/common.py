@@ -72,6 +72,7 @@ def load_data(args: argparse.Namespace) -> Dataset:
     finally:
         timer.cancel()
     report_skipped(skipped)
+    no_query_set(args, dataset)
     from workbench.core.checks import load_warnings
 
     for line in load_warnings(dataset):
@@ -82,6 +83,39 @@ def load_data(args: argparse.Namespace) -> Dataset:
     if note:
         say(f"note: {note}", file=sys.stderr)
     return dataset
+
+
+# the commands that run a dataset's whole query set: without one, a memory folder's table was
+# all "—" (eval, sweep) or blamed on judgments (compare, report, tune)
+QUERY_SET_COMMANDS = ("eval", "sweep", "compare", "report", "tune")
+
+
+def no_query_set(args: argparse.Namespace, dataset: Dataset) -> None:
+    """The usage error for a pi-memory folder or decisions file with no queries, where the
+    command runs the query set: why there are none (`no_prompts_reason`) and what to give."""
+    from workbench.core.formats.pi_memory import is_decisions_file, is_pi_memory_folder
+    from workbench.core.formats.pi_memory_injections import no_prompts_reason
+
+    if len(dataset.queries) or getattr(args, "command", None) not in QUERY_SET_COMMANDS \
+            or getattr(args, "queries", None) or not args.data:
+        return
+    data = Path(args.data)
+    if is_pi_memory_folder(data):
+        why = no_prompts_reason(data)
+    elif data.is_file() and is_decisions_file(data):
+        folder = data.parent
+        why = (f"{data}: a decisions file holds no queries (a memory folder's "
+               "injections.jsonl logs them)")
+        if is_pi_memory_folder(folder) and (folder / "injections.jsonl").is_file():
+            why += f"; give its folder {folder} for the turns logged there, or"
+        else:
+            why += ";"
+        raise UsageError(f"{why} give --queries FILE (a JSONL or CSV of prompts: id, text, "
+                         "and cwd, now … as context)")
+    else:
+        return
+    raise UsageError(f"{why}; `workbench {args.command}` has no query to run: give --queries "
+                     "FILE (a JSONL or CSV of prompts: id, text, and cwd, now … as context)")
 
 
 class SplitNotGiven(str):

@@ -195,3 +195,28 @@ def injection_queries(log: InjectionLog, *, name: str = "injections") -> QuerySe
         "injected_ids": [m.id for m in r.results],
         "injected_scores": [m.score for m in r.results]})
         for r in log.records if r.prompt_preview), name=name)
+
+
+def no_prompts_reason(folder: Path) -> str:
+    """Why the memory folder `folder` has no queries, its injections.jsonl named: it is not
+    there, holds no line, holds no usable record (the first skipped line said), or none of
+    its N records has a promptPreview (pi-lodestone logs the prompt only with previews on)."""
+    log = folder / "injections.jsonl"
+    if not log.is_file():
+        return (f"{folder}: no {log.name} (the log of turns whose prompts are a memory "
+                "folder's queries)" if not log.exists() else f"{log}: not a file")
+    try:
+        found = read_injections(log)
+    except (FormatError, OSError) as err:
+        return f"{log}: {err}"
+    if found.records:
+        n = len(found.records)
+        whose = "its one record has no" if n == 1 else f"none of its {n:,} records has a"
+        return (f"{log}: {whose} promptPreview (pi-lodestone logs the prompt only while "
+                "previews are on), so no turn can be asked again")
+    if found.skipped:
+        line, why = found.skipped[0]
+        n = len(found.skipped)
+        whose = "its one line is no" if n == 1 else f"none of its {n:,} lines is a"
+        return f"{log}: {whose} usable record (line {line}: {why})"
+    return f"{log}: empty (no turn logged)"
