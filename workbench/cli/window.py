@@ -63,6 +63,14 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
     if (args.queries or args.qrels) and not args.data:
         raise UsageError("--queries and --qrels belong to a DATA; give it too")
+    if args.data and Path(args.data).is_file():  # opened as OpenVault memories, failing
+        from workbench.core.session_file import saved_session, saved_session_text
+
+        saved = saved_session(Path(args.data))
+        if saved is not None:
+            raise UsageError(f"{args.data}: {saved_session_text(saved)}: `workbench gui` "
+                             "opens a dataset; open the window, then the session with File ▸ "
+                             "Open session… (or drop the file on the window)")
     for flag, value in (("--queries", args.queries), ("--qrels", args.qrels)):
         if value and not Path(value).is_file():
             raise UsageError(f"{flag} {value}: no such file")

@@ -346,6 +346,37 @@ def _configurations(p: Path, raw: object) -> tuple[Saved, ...]:
     return tuple(out)
 
 
+def saved_session(path: Path) -> dict[str, Any] | None:
+    """The JSON object of `path` where it is a session the window saved (`version`, `dataset`
+    and `model`, as the window's drop tells one), else None: for the error that says so where
+    a session is given as data or as parameters (it was read as OpenVault memories, or "a
+    JSON file"). Parsed only when its first 4 KB, beginning "{", name "version": a session
+    is small, and a large memories file is not read twice."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+        if not head.startswith("{") or '"version"' not in head:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if isinstance(data, dict) and {"version", "dataset", "model"} <= data.keys():
+        return data
+    return None
+
+
+def saved_session_text(data: Mapping[str, Any]) -> str:
+    """"a session saved by the window (dataset D, model M, values k1=1.5)", for a session
+    file's object (`saved_session`)."""
+    from workbench.core.params import value_text
+
+    params = data.get("params")
+    values = (", values " + " ".join(f"{k}={value_text(v)}" for k, v in params.items())
+              if isinstance(params, dict) and params else "")
+    return (f"a session saved by the window (dataset {data.get('dataset')}, model "
+            f"{data.get('model')}{values})")
+
+
 def read_sample_settings(folder: Path,
                          skipped: list[FormatError] | None = None) -> dict[str, Any]:
     """A folder's `workbench.toml`, checked ({} when there is none).

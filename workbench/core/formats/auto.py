@@ -132,6 +132,21 @@ def _refuse_the_wrong_kind(path: Path) -> None:
                           "from a file of JSON lines", field="path")
 
 
+def _refuse_a_session(path: Path) -> None:
+    """A session the window saved, given as data: said so, with what to do (it was read as
+    OpenVault memories: "field 'memories': expected a JSON list of memories …")."""
+    from workbench.core.session_file import saved_session, saved_session_text
+
+    data = saved_session(path)
+    if data is None:
+        return
+    raise FormatError(path, f"{saved_session_text(data)}, not a dataset: open it in the window "
+                      "with File ▸ Open session…; on the command line give its dataset as "
+                      "DATA, with -m and its values as -p NAME=VALUE or --params FILE (the "
+                      "window's Configurations ▸ Export current as params TOML… writes one)",
+                      field="path")
+
+
 def _refuse_a_card_as_a_vault(folder: Path) -> None:
     """A BEIR folder (queries.jsonl, qrels/) without corpus.jsonl whose only markdown is a
     dataset card: the card opened as a vault of one note, every metric 0."""
@@ -272,6 +287,7 @@ def load_dataset(
         if held is not None:
             own_queries = partial(read_query_file, held, name=name)
     elif path.is_file() and path.suffix.lower() == ".json":
+        _refuse_a_session(path)
         corpus = read_memories(path, name=name)
         read_query_file = read_contexts
     elif path.is_file() and path.suffix.lower() == ".jsonl" and is_sillytavern_chat(path):
