@@ -57,3 +57,61 @@ def test_a_params_file_that_names_its_model_opens_with_it(monkeypatch: pytest.Mo
     toml.write_text("# the defaults of bm25 (BM25)\n[params]\nk1 = 1.5\n")  # as models writes
     assert main(["gui", vault, "--params", str(toml)]) == 0
     assert seen[-1][1] == "bm25" and seen[-1][2] == {"k1": 1.5}
+
+
+@pytest.fixture
+def _window(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[tuple[object, ...]]:
+    """`gui.app.run` recorded, not run; the window's remembered settings in `tmp_path`."""
+    import workbench.gui.app
+    from workbench.gui import settings as st
+
+    st.use_settings_folder(tmp_path / "settings")
+    seen: list[tuple[object, ...]] = []
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
+    return seen
+
+
+def test_params_without_a_model_are_checked_against_the_windows(
+        _window: list[tuple[object, ...]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Without -m the file had gone to the window unchecked: `k1 = nan` or `nope = 1` opened
+    it on an empty dataset, the dialog blaming the sample ("Could not open …/vault: unknown
+    parameter 'k1'") and naming neither the file nor its line."""
+    nan = tmp_path / "nan.toml"
+    nan.write_text("# bm25\n\nk1 = nan\n")
+    assert main(["gui", "--params", str(nan)]) == 2  # the default sample: vault-search
+    err = capsys.readouterr().err
+    assert f"{nan}:3: unknown parameter 'k1'" in err
+    assert f"(the window opens vault-search, the model {SAMPLES / 'vault'}'s workbench.toml " \
+           "names; the names in it are bm25's" in err and ": give -m bm25" in err
+    assert main(["gui", str(SAMPLES / "tea-beir"), "--params", str(nan)]) == 2
+    assert f"{nan}:3: field 'k1': must be a number in [0, 3], got nan (the window opens bm25" \
+        in capsys.readouterr().err
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("min_score = 0.2\nnope = 1\n")
+    assert main(["gui", "--params", str(unknown)]) == 2
+    assert f"{unknown}:2: unknown parameter 'nope'" in capsys.readouterr().err
+    assert main(["gui", "-p", "k1=1.2"]) == 2  # -p alike
+    assert "-p: unknown parameter 'k1'" in capsys.readouterr().err
+    assert _window == []
+    good = tmp_path / "good.toml"
+    good.write_text("min_score = 0.2\n")
+    assert main(["gui", "--params", str(good)]) == 0
+    assert _window == [(None, None, {"min_score": 0.2}, None, None, None)]
+
+
+def test_params_are_checked_against_the_model_last_used(
+        _window: list[tuple[object, ...]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from workbench.gui import settings as st
+
+    folder = tmp_path / "plain"  # a dataset with no workbench.toml: the model last used
+    folder.mkdir()
+    (folder / "docs.jsonl").write_text('{"id": "d1", "text": "green tea"}\n')
+    st.remember_opened(str(folder / "docs.jsonl"), None, None, "test", "importance")
+    params = tmp_path / "p.toml"
+    params.write_text("k1 = 1.2\nb = 2\n")
+    assert main(["gui", "--params", str(params)]) == 2
+    err = capsys.readouterr().err
+    assert f"{params}:2: field 'b': must be a number in [0, 1], got 2 (the window opens " \
+           f"importance, the model last used, on the last dataset {folder / 'docs.jsonl'}" in err

@@ -10,6 +10,7 @@ from typing import Any
 
 from workbench.cli.common import EXIT_FAIL, EXIT_OK, MODEL_HELP, UsageError, model_id
 from workbench.core.params import (
+    ParamError,
     file_model,
     load_params_file,
     parse_assignments,
@@ -36,7 +37,8 @@ def add_commands(sub: Any) -> None:
     p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
                    help="start with this parameter value (repeatable)")
     p.add_argument("--params", metavar="FILE.toml", help="start with the parameters of a TOML "
-                   "file (e.g. what `tune --out` wrote)")
+                   "file (e.g. what `tune --out` wrote); checked before the window opens, "
+                   "against -m, else the model the file names, else the one the window opens")
     p.set_defaults(func=cmd_gui)
 
     p = sub.add_parser("screenshot", help="PNGs of the window on each sample corpus: a "
@@ -85,12 +87,22 @@ def cmd_gui(args: argparse.Namespace) -> int:
         from workbench.core.models import get_model
 
         overrides.update(resolve_file(get_model(args.model).schema, args.params))
-    elif args.params:
+    elif args.params:  # checked against the model the window opens (the dialog had blamed
+        # the sample: "Could not open …/vault: unknown parameter 'k1'", no file, no line)
+        from workbench.core.models import get_model
+
+        model, whose = _window_model(args.data)
+        try:
+            resolve_file(get_model(model).schema, args.params)
+        except ParamError as exc:
+            raise UsageError(f"{exc} (the window opens {model}, {whose}; "
+                             f"{_models_of(args.params, model)})") from None
         overrides.update(load_params_file(args.params))
     # the queries the file's values were tuned on (its `[tuned]` table, as Configurations ▸
     # Import reads it): the window's figures on them are training scores, never held out
     tuned = read_tuned_on(args.params) if args.params else None
-    overrides.update(parse_assignments(args.param or []))
+    assigned = parse_assignments(args.param or [])
+    overrides.update(assigned)
     if overrides and args.model:  # checked here, before a window opens
         from workbench.core.models import get_model
 
@@ -98,8 +110,62 @@ def cmd_gui(args: argparse.Namespace) -> int:
             get_model(args.model).schema.resolve(overrides)
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from None
+    elif assigned:  # -p without -m: against the model the window opens, as --params
+        from workbench.core.models import get_model
+
+        model, whose = _window_model(args.data)
+        try:
+            get_model(model).schema.resolve(assigned)
+        except (KeyError, ParamError) as exc:
+            text = str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)
+            raise UsageError(f"-p: {text} (the window opens {model}, {whose}; give -m MODEL "
+                             "for another)") from None
     return run(args.data, args.model, overrides or None, args.queries, args.qrels, args.split,
                tuned_on=tuned)
+
+
+def _window_model(data: str | None) -> tuple[str, str]:
+    """The model the window opens without -m, and whose it is, as `gui.app.run` and
+    `MainWindow.open_path` choose it: with no DATA, the last dataset with the model last used
+    (a sample folder's own model instead); else the folder's workbench.toml model; else bm25."""
+    from workbench.core.data import FormatError
+    from workbench.core.session_file import read_sample_settings
+    from workbench.gui import settings as st
+    from workbench.gui.app import default_dataset
+
+    target = Path(data) if data else None
+    if target is None:
+        last = st.recall("last_dataset")
+        if isinstance(last, str) and Path(last).exists():
+            target = Path(last)
+            remembered = st.recall("last_model")
+            if isinstance(remembered, str) and not (target / "workbench.toml").exists():
+                return remembered, f"the model last used, on the last dataset {target}"
+    target = target or default_dataset()
+    try:
+        sample = read_sample_settings(target) if target.is_dir() else {}
+    except FormatError:  # said by the window as it opens the folder
+        sample = {}
+    if sample.get("model"):
+        return str(sample["model"]), f"the model {target}'s workbench.toml names"
+    return "bm25", f"on {target}, which names no model"
+
+
+def _models_of(path: str, opened: str) -> str:
+    """"the names in it are bm25's: give -m bm25" (each model that has every name the file
+    sets, where the model `opened` is not one), else "give -m MODEL for another"."""
+    from workbench.core.models import get_model, model_ids
+
+    try:
+        names = list(load_params_file(path))
+    except ParamError:
+        names = []
+    fits = [m for m in model_ids() if names and all(n in get_model(m).schema for n in names)]
+    if not fits or opened in fits:
+        return "give -m MODEL for another"
+    owners = ", ".join(m + "'s" for m in fits)
+    return (f"the names in it are {owners}: give -m {fits[0]}"
+            + (" or another of them" if len(fits) > 1 else ""))
 
 
 def cmd_screenshot(args: argparse.Namespace) -> int:
