@@ -35,6 +35,7 @@ def load_data(args: argparse.Namespace) -> Dataset:
     and notes said on stderr."""
     from workbench.core.formats import dataset_splits, load_dataset
 
+    sample_data(args)
     split = getattr(args, "split", "test")
     if isinstance(split, SplitNotGiven):
         split = args.split = split_read(args)
@@ -83,6 +84,34 @@ def load_data(args: argparse.Namespace) -> Dataset:
     if note:
         say(f"note: {note}", file=sys.stderr)
     return dataset
+
+
+def sample_data(args: argparse.Namespace) -> None:
+    """DATA a folder whose workbench.toml names the file to read (`data = "docs.jsonl"`):
+    that file becomes DATA, said in a note, as the window opens the folder (the command line
+    had answered "expected a BEIR folder …", the line never named). The file is checked as the
+    window checks it: a bad value of ours is its error; keys not ours are said and ignored."""
+    folder = Path(args.data) if getattr(args, "data", None) else None
+    if folder is None or not folder.is_dir() or not (folder / "workbench.toml").is_file():
+        return
+    from workbench.core.session_file import key_line, read_sample_settings
+
+    toml = folder / "workbench.toml"
+    skipped: list[FormatError] = []
+    named = read_sample_settings(folder, skipped).get("data")
+    quiet = getattr(args, "worker_index", 0)  # `tune --workers`' helpers: said once
+    for err in skipped if not quiet else ():
+        say(f"warning: {err}", file=sys.stderr)
+    if not named:
+        return
+    target = folder / str(named)
+    if not target.exists():
+        raise FormatError(toml, f"names {named!r} to read, which is not there (in {folder})",
+                          line=key_line(toml, "data"), field="data")
+    if not quiet:
+        say(f"note: reading {target}, the file {toml} names (data = {named!r}), as the window "
+            "opens the folder", file=sys.stderr)
+    args.data = str(target)
 
 
 # the commands that run a dataset's whole query set: without one, a memory folder's table was
