@@ -253,3 +253,20 @@ def test_a_lone_surrogate_escape_loads_the_record_as_json_parse_reads_it(
     assert tokenize(corpus[0].title) == ["site", "config"]
     assert units(corpus[0].title) == 12
     raises(read_decisions, path, 1, "title", "lone surrogate escape \\ud83d")  # strict
+
+
+def test_a_settings_folder_is_said(tmp_path: Path) -> None:
+    """settings.json that is a folder had been passed over without a word (its disabled
+    projects unread), where a malformed one is an error."""
+    from workbench.core.formats import load_dataset
+
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "decisions.jsonl").write_text(json.dumps(GOOD) + "\n", encoding="utf-8")
+    (folder / "settings.json").mkdir()
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder)
+    assert (info.value.path, info.value.field) == (str(folder / "settings.json"), "path")
+    assert "a folder, where pi-lodestone keeps its settings file" in str(info.value)
+    (folder / "settings.json").rmdir()  # absent: no settings, as the original reads none
+    assert len(load_dataset(folder).corpus) == 1

@@ -261,7 +261,9 @@ def load_dataset(
         prompts = (injection_queries(injections, name=name) if injections is not None
                    else QuerySet((), name=name))
         settings_file = path / SETTINGS_FILE
-        settings = read_pi_settings(settings_file) if settings_file.is_file() else {}
+        # present but no file (a folder): said, as a malformed one is; absent: none, as the
+        # original falls back to none
+        settings = read_pi_settings(settings_file) if settings_file.exists() else {}
         if injections is not None and injections.skipped:  # said by `load_warnings`
             settings = {**settings, "injections_skipped": [
                 f"{log}:{line}: {why}" for line, why in injections.skipped]}

@@ -36,6 +36,11 @@ def _line_of(text: str, needle: str) -> int:
 def read_pi_settings(path: StrPath) -> dict[str, Any]:
     """The settings object, `disabledProjects` checked to be a list of strings."""
     path = Path(path)
+    if path.is_dir():  # had been passed over in silence, its disabled projects unread
+        raise FormatError(path, "a folder, where pi-lodestone keeps its settings file (a JSON "
+                          f"object: {{\"{DISABLED_KEY}\": [cwd, …]}}); move it aside (with none "
+                          "there, no project is disabled) or put the file in its place",
+                          field="path")
     text = read_text(path)
     try:
         obj = json_loads(text)
