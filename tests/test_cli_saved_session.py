@@ -38,8 +38,8 @@ def test_a_session_as_data_is_said_to_be_one(saved: Path,
     assert main(["eval", str(saved), "-m", "bm25"]) == 2
     err = _err(capsys)
     assert f"{saved}: a session saved by the window (dataset {SAMPLES / 'tea-beir'}, model " \
-           "bm25, values k1=0.8), not a dataset: open it in the window with File ▸ Open " \
-           "session…" in err
+           f"bm25, values k1=0.8), not a dataset: open it in the window with `workbench gui " \
+           f"{saved}` (or File ▸ Open session…)" in err
     assert "memories" not in err
 
 
@@ -51,22 +51,27 @@ def test_a_session_as_params_is_said_to_be_one(saved: Path,
         assert main(command) == 2
         err = _err(capsys)
         assert "a session saved by the window (dataset" in err
-        assert "not a parameter file: open it in the window (File ▸ Open session…) and write " \
-               "its values with Configurations ▸ Export current as params TOML…" in err
+        assert (f"not a parameter file: open it in the window (`workbench gui {saved}`, or "
+                "File ▸ Open session…) and write its values with Configurations ▸ Export "
+                "current as params TOML…") in err
         assert "record of changes" not in err  # an export's advice, which it is not
 
 
-def test_gui_refuses_a_session_before_a_window_opens(
+def test_gui_opens_a_session_and_refuses_what_it_holds_already(
         saved: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     import workbench.gui.app
 
-    opened: list[object] = []  # a window, which would have shown the memories error
-    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **k: opened.append(a) or 0)
-    assert main(["gui", str(saved)]) == 2
+    opened: list[object] = []  # the window, which had shown the memories error
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **k: opened.append(k) or 0)
+    assert main(["gui", str(saved)]) == 0
+    assert opened == [{"session": str(saved)}]
+    opened.clear()
+    for extra, flag in ((["-m", "bm25"], "--model"), (["-p", "k1=1"], "--param"),
+                        (["--split", "test"], "--split")):
+        assert main(["gui", str(saved), *extra]) == 2
+        assert f"it holds its own dataset, model and values; leave out {flag}" in _err(capsys)
     assert opened == []
-    assert "`workbench gui` opens a dataset; open the window, then the session with File ▸ " \
-           "Open session…" in _err(capsys)
 
 
 def test_memories_with_a_version_are_still_memories(tmp_path: Path,

@@ -69,10 +69,16 @@ def cmd_gui(args: argparse.Namespace) -> int:
         from workbench.core.session_file import saved_session, saved_session_text
 
         saved = saved_session(Path(args.data))
-        if saved is not None:
-            raise UsageError(f"{args.data}: {saved_session_text(saved)}: `workbench gui` "
-                             "opens a dataset; open the window, then the session with File ▸ "
-                             "Open session… (or drop the file on the window)")
+        if saved is not None:  # the window opens it as File ▸ Open session… does
+            given = [flag for flag, value in (
+                ("--queries", args.queries), ("--qrels", args.qrels), ("--split", args.split),
+                ("--model", args.model), ("--params", args.params),
+                ("--param", args.param)) if value]
+            if given:
+                raise UsageError(f"{args.data}: {saved_session_text(saved)}: it holds its own "
+                                 f"dataset, model and values; leave out {', '.join(given)} "
+                                 "(change them in the window once it is open)")
+            return run(session=args.data)
     for flag, value in (("--queries", args.queries), ("--qrels", args.qrels)):
         if value and not Path(value).is_file():
             raise UsageError(f"{flag} {value}: no such file")

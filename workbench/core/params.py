@@ -362,9 +362,9 @@ def _json_params(p: Path, text: str) -> dict[str, object]:
 
     if saved_session(p) is not None:  # read as "a JSON file", with an export's advice
         raise ParamError(f"{p}: {saved_session_text(doc)}, not a parameter file: open it in "
-                         "the window (File ▸ Open session…) and write its values with "
-                         "Configurations ▸ Export current as params TOML…; or give them as "
-                         "-p NAME=VALUE")
+                         f"the window (`workbench gui {p}`, or File ▸ Open session…) and "
+                         "write its values with Configurations ▸ Export current as params "
+                         "TOML…; or give them as -p NAME=VALUE")
     what = export.written_file_text(p, doc) or "a JSON file"
     raise ParamError(f"{p}: {what}, not a parameter file: {export.instead_text(p)}")
 

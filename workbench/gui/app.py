@@ -16,6 +16,7 @@ import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
@@ -104,17 +105,24 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(data: str | None = None, model: str | None = None,
         params: Mapping[str, object] | None = None, queries: str | None = None,
         qrels: str | None = None, split: str | None = None,
-        tuned_on: TunedOn | None = None) -> int:
+        tuned_on: TunedOn | None = None, session: str | None = None) -> int:
     """The window on `data` (else the last dataset, as it was last opened, else the default
     sample), its queries (or tasks) and judgments from `queries` and `qrels` when given, a
     BEIR or OpenVault folder's at `split` (default: test, or as it was last opened).
-    `tuned_on`: the record of the queries `params` were tuned on (a `tune --out` file's)."""
+    `tuned_on`: the record of the queries `params` were tuned on (a `tune --out` file's).
+    `session`: a session file to open as File ▸ Open session… does (the default sample,
+    the error shown over it, where it cannot be)."""
     app = application()
     from . import settings as st
     from .main_window import MainWindow
 
     window = MainWindow()
     window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    if session is not None:
+        window.show()
+        if not window.menu_actions.load_session_file(session):
+            window.open_path(default_dataset(), remember=False)
+        return _exec(app)
     target = data
     if target is None:
         last = st.recall("last_dataset")
@@ -133,8 +141,13 @@ def run(data: str | None = None, model: str | None = None,
     if not opened and (target or split):  # the sample as it comes, the error shown over it
         # a read cancelled changes nothing: the next launch offers the last dataset again
         window.open_path(default_dataset(), remember=not window.open_cancelled)
+    return _exec(app)
+
+
+def _exec(app: Any) -> int:
+    """The event loop, Ctrl+C in the terminal quitting it."""
     restore = quit_on_sigint(app)
     try:
-        return app.exec()
+        return int(app.exec())
     finally:
         restore()

@@ -141,9 +141,10 @@ def _refuse_a_session(path: Path) -> None:
     if data is None:
         return
     raise FormatError(path, f"{saved_session_text(data)}, not a dataset: open it in the window "
-                      "with File ▸ Open session…; on the command line give its dataset as "
-                      "DATA, with -m and its values as -p NAME=VALUE or --params FILE (the "
-                      "window's Configurations ▸ Export current as params TOML… writes one)",
+                      f"with `workbench gui {path}` (or File ▸ Open session…); on the command "
+                      "line give its dataset as DATA, with -m and its values as -p "
+                      "NAME=VALUE or --params FILE (the window's Configurations ▸ Export "
+                      "current as params TOML… writes one)",
                       field="path")
 
 
