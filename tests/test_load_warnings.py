@@ -202,3 +202,80 @@ def test_a_judgment_naming_a_note_as_its_link_is_asked_about() -> None:
     # two notes that fold to it: no guess
     (line,) = _judged(["x/A.md", "x/a.MD"], {"x/a": 1})
     assert "did you mean" not in line
+
+
+def test_judged_ids_written_another_way_are_asked_about() -> None:
+    # rv2 6: a backslash, a leading ./ or / and a leading folder the corpus's ids lack
+    notes = ["roasting/first-crack.md", "roasting/cooling.md", "glossary.md"]
+    (line,) = _judged(notes, {"roasting\\first-crack.md": 1, "./glossary.md": 1})
+    assert line.endswith("; did you mean roasting/first-crack.md for roasting\\first-crack.md, "
+                         "glossary.md for ./glossary.md?")
+    (line,) = _judged(notes, {"/roasting/cooling.md": 1})
+    assert line.endswith("; did you mean roasting/cooling.md for /roasting/cooling.md?")
+    # one leading folder added to each: shown once, and named (not where one lacks it)
+    (line,) = _judged(notes, {"notes/roasting/first-crack.md": 2, "notes/glossary.md": 1,
+                              "cooling.md": 1})
+    assert line.endswith("; did you mean roasting/first-crack.md for "
+                         "notes/roasting/first-crack.md, glossary.md for notes/glossary.md, "
+                         "roasting/cooling.md for cooling.md?")
+    (line,) = _judged(notes, {"notes/roasting/first-crack.md": 2, "notes/glossary.md": 1})
+    assert line.endswith("; did you mean roasting/first-crack.md for "
+                         "notes/roasting/first-crack.md (and 1 more so)? The judged ids begin "
+                         "with notes/, which the corpus's ids do not: remove it from the "
+                         "judgments")
+    # a folder the judgment leaves out, where one note ends so
+    (line,) = _judged(["backend/api/limits.md", "limits.txt"], {"api/limits.md": 1})
+    assert line.endswith("; did you mean backend/api/limits.md for api/limits.md?")
+
+
+def _vault(tmp_path: Path, qrels: str) -> Path:
+    root = tmp_path / "vault"
+    for rel in ("roasting/first-crack.md", "glossary.md"):
+        (root / "notes" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "notes" / rel).write_text(f"# {rel}\nroast\n", encoding="utf-8")
+    (root / "queries.jsonl").write_text(
+        "".join(json.dumps({"_id": q, "text": "roast"}) + "\n" for q in ("v1", "v2")),
+        encoding="utf-8")
+    (root / "qrels").mkdir()
+    (root / "qrels" / "test.tsv").write_text(qrels, encoding="utf-8")
+    return root
+
+
+def test_judgments_of_no_document_of_the_corpus_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 6: every judged path carried a leading notes/; the figures were 0.0000, rc 0
+    root = _vault(tmp_path, "query-id\tcorpus-id\tscore\nv1\tnotes/glossary.md\t0\n"
+                  "v1\tnotes/roasting/first-crack.md\t2\nv2\tnotes/glossary.md\t1\n")
+    assert main(["eval", str(root), "-m", "bm25", "--metrics", "ndcg@10"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (f"{root / 'qrels' / 'test.tsv'}:3: field 'corpus-id': none of the 2 relevant "
+            "judgment(s) names a document of the corpus, so every metric would be 0: expected "
+            "one of its 2 document ids (glossary.md, roasting/first-crack.md), found "
+            "'notes/roasting/first-crack.md' (query 'v1'); did you mean "
+            "roasting/first-crack.md for notes/roasting/first-crack.md (and 1 more so)? The "
+            "judged ids begin with notes/") in err
+    assert "Traceback" not in err
+    # one of them right: it scores, and the others are a warning
+    (root / "qrels" / "test.tsv").write_text(
+        "v1\troasting/first-crack.md\t2\nv2\tnotes/glossary.md\t1\n", encoding="utf-8")
+    assert main(["eval", str(root), "-m", "bm25", "--metrics", "ndcg@10"]) == 0
+    assert "warning: 1 relevant judgment(s) name documents not in the corpus" \
+        in capsys.readouterr().err
+
+
+def test_trec_judgments_of_no_document_given_with_qrels_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _beir(tmp_path)
+    trec = tmp_path / "judged.qrels"
+    trec.write_text("q1 0 d1 0\nq1 0 D1 1\nq2 0 ghost 2\n", encoding="utf-8")
+    assert main(["eval", str(folder), "-m", "bm25", "--qrels", str(trec)]) == 2
+    err = capsys.readouterr().err
+    assert f"{trec}:2: field 'docno': none of the 2 relevant judgment(s)" in err
+    assert "found 'D1' (query 'q1'); did you mean d1 for D1?" in err
+    assert err.rstrip().endswith("correct the ids in the judgments, or give the corpus they "
+                                 "judge")
+    # no relevant judgment at all: still the warning that every metric is 0
+    trec.write_text("q1 0 ghost 0\n", encoding="utf-8")
+    assert main(["eval", str(folder), "-m", "bm25", "--qrels", str(trec)]) == 0
+    assert "none of the 1 judgments marks a document relevant" in capsys.readouterr().err

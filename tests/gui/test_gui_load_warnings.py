@@ -14,7 +14,8 @@ def test_judgments_of_missing_documents_are_said(window: MainWindow, tmp_path: P
     (folder / "qrels").mkdir(parents=True)
     (folder / "corpus.jsonl").write_text(json.dumps({"_id": "d1", "text": "green tea"}) + "\n")
     (folder / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "tea"}) + "\n")
-    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td7\t1\n")
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n"
+                                               "q1\td7\t1\n")  # all missing is refused
     assert window.open_path(folder, model="bm25")
     assert window.error_box is not None and window.error_box.isVisible()
     assert "1 relevant judgment(s) name documents not in the corpus (q1→d7)" \

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from os import PathLike
+from pathlib import Path
 
 from workbench.core.cases import has_cases
-from workbench.core.data import Dataset, FormatError
+from workbench.core.data import Corpus, Dataset, FormatError, Qrels
 
 SHOWN = 3  # examples named per warning
 MEANT_MAX = 1_000_000  # ids: a larger corpus is not searched for what a judgment meant
@@ -48,12 +50,10 @@ def load_warnings(dataset: Dataset) -> list[str]:
     ghosts = [(qid, did) for qid, judged in (dataset.qrels or {}).items()
               for did, grade in judged.items() if grade > 0 and did not in corpus]
     if ghosts:
-        meant = _meant(sorted({d for _, d in ghosts}), corpus)
+        meant = _meant(list(dict.fromkeys(d for _, d in ghosts)), corpus)
         out.append(f"{len(ghosts):,} relevant judgment(s) name documents not in the corpus "
                    f"({_examples([f'{q}→{d}' for q, d in ghosts])}): they count as relevant "
-                   "documents no ranking can retrieve"
-                   + (f"; did you mean {_examples([f'{c} for {d}' for d, c in meant])}?"
-                      if meant else ""))
+                   "documents no ranking can retrieve" + _did_you_mean(meant))
     grades = [g for judged in (dataset.qrels or {}).values() for g in judged.values()]
     if grades and max(grades) <= 0 and not has_cases(dataset):  # cases pass or fail anyway
         # (pi-lodestone's must_not_include cases judge only what must stay out)
@@ -133,32 +133,137 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def refuse_unjudgeable(qrels: Qrels | None, corpus: Corpus, path: str | PathLike[str]) -> None:
+    """FormatError, naming `path` (the judgments file) and the line of its first relevant
+    judgment, where judgments mark documents relevant and not one of those is in the corpus:
+    every metric would be 0 whatever the ranking, and tuning would have nothing to rise on (a
+    vault judged as `notes/roasting/first-crack.md` for its roasting/first-crack.md). As
+    judgments of no known query are refused; where only some are missing, `load_warnings`
+    says so and they count as trec_eval counts them (relevant, never retrieved)."""
+    ghosts = [(qid, did) for qid, judged in (qrels or {}).items()
+              for did, grade in judged.items() if grade > 0]
+    index = corpus.index
+    if not ghosts or any(did in index for _, did in ghosts):
+        return
+    path = Path(path)
+    qid, did = ghosts[0]
+    line, field = _judgment_line(path, qid, did)
+    meant = _meant(list(dict.fromkeys(d for _, d in ghosts)), index)
+    shown = ", ".join(d.id for d in corpus.documents[:SHOWN])
+    more = f", … {len(corpus) - SHOWN:,} more" if len(corpus) > SHOWN else ""
+    raise FormatError(
+        path, f"none of the {len(ghosts):,} relevant judgment(s) names a document of the "
+        f"corpus, so every metric would be 0: expected one of its {len(corpus):,} document "
+        f"ids ({shown}{more}), found {did!r} (query {qid!r})" + _did_you_mean(meant)
+        + ("" if _shared_prefix(meant) else "; correct the ids in the judgments, or give the "
+           "corpus they judge"),
+        line=line, field=field)
+
+
+def _judgment_line(path: Path, qid: str, did: str) -> tuple[int | None, str | None]:
+    """(the line of judgments file `path` judging `did` for `qid`, its document column's
+    name: BEIR's corpus-id, TREC's docno); (None, None) where it is not found."""
+    from workbench.core.formats._common import numbered_lines, read_text
+
+    try:
+        text = read_text(path)
+    except FormatError:
+        return None, None
+    for line, row in numbered_lines(text):
+        cells = [c.strip() for c in row.split("\t")]
+        if len(cells) == 3 and cells[:2] == [qid, did]:
+            return line, "corpus-id"
+        words = row.split()
+        if len(words) == 4 and (words[0], words[2]) == (qid, did):
+            return line, "docno"
+    return None, None
+
+
+def _did_you_mean(meant: list[tuple[str, str]]) -> str:
+    """"; did you mean …?" for `_meant`'s guesses, "" for none. Where each guess drops the
+    same leading folder of the judged id (`notes/`), one is shown and that folder named."""
+    if not meant:
+        return ""
+    prefix = _shared_prefix(meant)
+    if not prefix:
+        return f"; did you mean {_examples([f'{c} for {d}' for d, c in meant])}?"
+    did, cid = meant[0]
+    more = f" (and {len(meant) - 1:,} more so)" if len(meant) > 1 else ""
+    return (f"; did you mean {cid} for {did}{more}? The judged ids begin with {prefix}, which "
+            "the corpus's ids do not: remove it from the judgments")
+
+
+def _shared_prefix(meant: list[tuple[str, str]]) -> str:
+    """The leading folder (`notes/`) each judged id has before the corpus id it means, where
+    that is one and the same for all of them; "" otherwise."""
+    prefixes = set()
+    for did, cid in meant:
+        path = did.replace("\\", "/")
+        tail = path[len(path) - len(cid):]
+        prefixes.add(path[:len(path) - len(cid)] if tail.casefold() == cid.casefold() else "")
+    (prefix,) = prefixes if len(prefixes) == 1 else ("",)
+    return prefix if prefix.endswith("/") and prefix.strip("./") else ""
+
+
 def _meant(missing: list[str], ids: Sequence[str] | Mapping[str, object]
            ) -> list[tuple[str, str]]:
-    """(a judged id the corpus lacks, the one corpus id it most likely means), where exactly
-    one id matches it once case is folded and a file extension dropped (a vault note judged
-    as its Obsidian link, `backend/rate-limiting` for backend/rate-limiting.md), or, for an
-    id without a folder, by its file name alone (a wikilink's `[[rate-limiting]]`). Looked
-    for in corpora up to MEANT_MAX ids (one pass over them, keeping only the ids wanted)."""
+    """(a judged id the corpus lacks, the one corpus id it most likely means). Both are
+    compared with case folded, backslashes read as slashes (`roasting\\first-crack.md`) and
+    a leading `./` or `/` dropped; a corpus id also without its file extension (a vault note
+    judged as its Obsidian link, `backend/rate-limiting` for backend/rate-limiting.md). Tried
+    in turn, the first that matches anything decides, and only where it matches exactly one
+    corpus id: the judged id whole; a corpus id it ends (a wikilink's `[[rate-limiting]]`, a
+    folder the judgments leave out); the judged id without its leading folders, one at a
+    time (`notes/roasting/first-crack.md`: a folder the judgments add). Looked for in
+    corpora up to MEANT_MAX ids (one pass over them, keeping only the keys wanted)."""
     if len(ids) > MEANT_MAX:
         return []
-    wanted = {d.casefold() for d in missing}
+    lookups = {did: _lookups(did) for did in missing}
+    wanted = {key for keys in lookups.values() for key in keys}
     found: dict[str, set[str]] = {}
     for cid in ids:
-        folded = cid.casefold()
-        name = folded.rsplit("/", 1)[-1]
-        dot = name.rfind(".")
-        bare = folded[:len(folded) - len(name) + dot] if dot > 0 else folded
-        for key in {folded, bare, "/" + name, "/" + name[:dot] if dot > 0 else "/" + name}:
-            if key.lstrip("/") in wanted:
+        for key in _keys(cid):
+            if key in wanted:
                 found.setdefault(key, set()).add(cid)
     out = []
     for did in missing:
-        folded = did.casefold()
-        hits = found.get(folded) or ("/" not in folded and found.get("/" + folded)) or set()
-        if len(hits) == 1:
-            out.append((did, next(iter(hits))))
+        for key in lookups[did]:
+            hits = found.get(key)
+            if hits:  # two notes that fold to it: no guess, and none less close either
+                if len(hits) == 1:
+                    out.append((did, next(iter(hits))))
+                break
     return out
+
+
+def _folded(doc_id: str) -> str:
+    folded = doc_id.replace("\\", "/").casefold()
+    while folded.startswith("./"):
+        folded = folded[2:]
+    return folded.lstrip("/")
+
+
+def _lookups(did: str) -> list[str]:
+    """What a judged id is looked up as, closest first: "=" a whole corpus id, "~" the end
+    of one (after a slash)."""
+    folded = _folded(did)
+    parts = folded.split("/")
+    return [f"={folded}", f"~{folded}"] + [f"={'/'.join(parts[i:])}"
+                                           for i in range(1, len(parts))]
+
+
+def _keys(cid: str) -> set[str]:
+    """What a corpus id is found by: itself and without its extension, whole ("=") and each
+    of their ends after a slash ("~")."""
+    folded = _folded(cid)
+    name = folded.rsplit("/", 1)[-1]
+    dot = name.rfind(".")
+    keys = set()
+    for form in {folded, folded[:len(folded) - len(name) + dot] if dot > 0 else folded}:
+        keys.add(f"={form}")
+        parts = form.split("/")
+        keys.update(f"~{'/'.join(parts[i:])}" for i in range(1, len(parts)))
+    return keys
 
 
 def _examples(items: list[str]) -> str:

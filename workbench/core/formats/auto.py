@@ -11,6 +11,7 @@ from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
+from workbench.core.checks import refuse_unjudgeable
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels, QuerySet
 from workbench.core.formats._common import (
     StrPath,
@@ -328,16 +329,17 @@ def load_dataset(
         return Dataset(name=name, corpus=corpus, queries=QuerySet((), name=name),
                        source=str(path), settings=settings)
     judgments = None if qrels is None else read_qrels(qrels)
-    if judgments is not None:
+    if judgments is not None and qrels is not None:
         # judgments of queries the query set lacks are left aside, as trec_eval leaves them
         # (a subset of the queries is a query set too); a file that judges none of them is
         # the wrong file: the strict read names its first line
         unmatched = sorted(q for q in judgments if q not in query_set.index)
         if len(unmatched) == len(judgments):
-            read_qrels(qrels, query_ids=query_set.index)  # type: ignore[arg-type]
+            read_qrels(qrels, query_ids=query_set.index)
         if unmatched:
             judgments = {q: j for q, j in judgments.items() if q in query_set.index}
             settings = {**settings, QRELS_UNMATCHED: unmatched}
+        refuse_unjudgeable(judgments, corpus, qrels)
     judged = judged_subset(query_set, judgments)
     return Dataset(name=name, corpus=corpus, queries=judged, qrels=judgments, source=str(path),
                    settings=settings, unjudged_left_out=len(query_set) - len(judged))

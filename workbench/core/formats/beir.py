@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
+from workbench.core.checks import refuse_unjudgeable
 from workbench.core.data import Corpus, Dataset, Document, FormatError, Qrels, Query, QuerySet
 from workbench.core.formats._common import (
     MAX_GRADE,
@@ -228,6 +229,7 @@ def read_beir(folder: StrPath, split: str = "test") -> Dataset:
     if unmatched:
         qrels = {q: j for q, j in qrels.items() if q in queries.index}
         settings[QRELS_UNMATCHED] = unmatched
+    refuse_unjudgeable(qrels, corpus, qrels_path)
     judged = judged_subset(queries, qrels)
     return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
                    settings=settings, unjudged_left_out=len(queries) - len(judged))

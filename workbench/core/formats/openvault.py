@@ -23,6 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from workbench.core.checks import refuse_unjudgeable
 from workbench.core.data import Corpus, Dataset, FormatError, QuerySet
 from workbench.core.formats._common import StrPath, _json_type, iter_jsonl, judged_subset
 from workbench.core.formats.beir import read_qrels_tsv
@@ -80,6 +81,7 @@ def read_openvault(folder: StrPath, split: str = "test") -> Dataset:
                               field="split")
         return Dataset(name=name, corpus=corpus, queries=queries, source=str(folder))
     qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
+    refuse_unjudgeable(qrels, corpus, qrels_path)
     judged = judged_subset(queries, qrels)
     return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
                    unjudged_left_out=len(queries) - len(judged))

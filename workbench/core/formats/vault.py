@@ -25,6 +25,7 @@ import os
 import re
 from pathlib import Path
 
+from workbench.core.checks import refuse_unjudgeable
 from workbench.core.data import Corpus, Dataset, Document, FormatError, QuerySet
 from workbench.core.formats._common import StrPath, judged_subset, read_text
 from workbench.core.formats.beir import read_qrels_tsv
@@ -253,6 +254,7 @@ def read_vault(folder: StrPath, split: str = "test", *,
         queries = read_queries(home / "queries.jsonl", name=name)
         if qrels_path.is_file():
             qrels = read_qrels_tsv(qrels_path, query_ids=queries.index)
+            refuse_unjudgeable(qrels, corpus, qrels_path)
     judged = judged_subset(queries, qrels)
     return Dataset(name=name, corpus=corpus, queries=judged, qrels=qrels, source=str(folder),
                    unjudged_left_out=len(queries) - len(judged))
