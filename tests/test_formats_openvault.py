@@ -69,7 +69,9 @@ def test_memory_defaults_are_left_to_the_model(tmp_path: Path) -> None:
         {"summary": "float importance", "importance": 2.5}]))
     docs = read_memories(path)
     assert docs.ids == ["m0", "7", "n", "m3"]
-    assert dict(docs[0].metadata) == {} and (docs[0].title, docs[0].tags) == ("", ())
+    # no stored value, only where it is (loaded as m0: said by load_note)
+    assert dict(docs[0].metadata) == {"id_missing": "memories[0] at m.json:1"}
+    assert (docs[0].title, docs[0].tags) == ("", ())
     assert docs[1].metadata["message_ids"] == []  # kept: the original's distance is infinite
     assert "importance" not in docs[2].metadata and "message_ids" not in docs[2].metadata
     assert "embedding" not in docs[2].metadata

@@ -38,3 +38,18 @@ def test_no_note_when_every_memory_has_one(tmp_path: Path) -> None:
     path = tmp_path / "memories.json"
     path.write_text(json.dumps([{"id": "a", "summary": "x"}]))
     assert load_note(read_memories(path)) == ""
+
+
+def test_memories_without_an_id_are_named_with_their_line(tmp_path: Path) -> None:
+    # rv2 12: memory 17 without an id became 'm17' and nothing said so
+    path = tmp_path / "memories.json"
+    path.write_text('[\n {"id": "a", "summary": "x"},\n {"summary": "y"}\n]\n')
+    corpus = read_memories(path)
+    assert corpus.ids == ["a", "m1"]
+    assert load_note(corpus) == ("memories[1] at memories.json:3 has no id: loaded as 'm1', "
+                                 "its position in the list, the id judgments must name it by")
+    path.write_text(json.dumps([{"summary": "x"}, {"id": "b", "summary": "y"},
+                                {"summary": "z"}], indent=1))
+    assert load_note(read_memories(path)) == (
+        "2 memories without an id, each loaded as m and its position in the list, the id "
+        "judgments must name it by (first: memories[0] at memories.json:2, as 'm0')")

@@ -9,6 +9,8 @@ A memory becomes `Document(id, title=event_type, text=summary, tags=characters_i
 metadata)`. Metadata keeps the stored values raw and applies no defaults (the model does):
 `importance` and `message_ids` are absent when the memory lacks them, and null counts as lacking,
 as in the original's `memory.importance || 3` and `memory.message_ids || [0]`; `[]` stays `[]`.
+A memory without an `id` is `m<i>`, its position, and where it is stays in metadata (`NO_ID`)
+for the load note to name.
 
 JSON gives no line per memory, so errors name the 1-based line on which the memory's object
 starts and the field as `memories[i].summary` (i 0-based, the memory's position in the list).
@@ -43,6 +45,7 @@ RAW_FIELDS = ("characters_involved", "witnesses", "location", "is_secret", "emot
               "relationship_impact", "sequence", "created_at", "batch_id", "event_type")
 NO_SUMMARY = "no_summary"  # metadata flag of a memory stored without a summary
 SHARED_ID = "shared_id"  # metadata: the id a memory shares with an earlier one
+NO_ID = "id_missing"  # metadata: where a memory stored without an id is ("memories[17] at …")
 TEXT_IMPORTANCE = "importance_text"  # metadata: an importance stored as a numeric string
 # Where a memories file may keep its list, tried in this order.
 CONTAINERS: tuple[tuple[str, ...], ...] = (
@@ -238,6 +241,8 @@ def memory_document(obj: object, i: int, path: Path, line: int) -> Document:
     for key in RAW_FIELDS:
         if key in obj:
             metadata[key] = obj[key]
+    if "id" not in obj:  # loaded as m<i>: said (`load_note`), judgments must name it so
+        metadata[NO_ID] = f"{at} at {path.name}:{line}"
     return Document(id=_memory_id(obj, i, path, line), title=event_type or "", text=summary,
                     tags=tuple(characters or ()), metadata=metadata)
 
@@ -277,6 +282,14 @@ def load_note(corpus: Corpus) -> str:
         notes.append(f"{many(len(texts))} with an importance stored as text, read as the "
                      f"number, as JavaScript's arithmetic reads it ({texts[0].id}: "
                      f"{texts[0].metadata[TEXT_IMPORTANCE]!r})")
+    unnamed = [d for d in corpus if d.metadata.get(NO_ID)]
+    if len(unnamed) == 1:
+        notes.append(f"{unnamed[0].metadata[NO_ID]} has no id: loaded as {unnamed[0].id!r}, "
+                     "its position in the list, the id judgments must name it by")
+    elif unnamed:
+        notes.append(f"{many(len(unnamed))} without an id, each loaded as m and its position "
+                     f"in the list, the id judgments must name it by (first: "
+                     f"{unnamed[0].metadata[NO_ID]}, as {unnamed[0].id!r})")
     return "; ".join(notes)
 
 
