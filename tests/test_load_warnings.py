@@ -279,3 +279,32 @@ def test_trec_judgments_of_no_document_given_with_qrels_are_refused(
     trec.write_text("q1 0 ghost 0\n", encoding="utf-8")
     assert main(["eval", str(folder), "-m", "bm25", "--qrels", str(trec)]) == 0
     assert "none of the 1 judgments marks a document relevant" in capsys.readouterr().err
+
+
+def test_eval_cases_that_cannot_fail_or_cannot_pass_are_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 14: a must_not_include id of no decision of its case, and a case with neither
+    # list, passed without a word (an expected id the corpus lacks was warned about)
+    from tests.conftest import SAMPLES
+
+    cases = [json.loads(line) for line in
+             (SAMPLES / "decisions-eval" / "eval.jsonl").read_text().splitlines()]
+    assert [c["name"] for c in cases[:3]] == ["incremental-cache-key",
+                                              "superseded-template-engine",
+                                              "archived-feed-format"]
+    cases[0]["must_not_include"] = ["nope-999"]
+    cases[1]["expected_top_ids"] = ["qm-011"]  # case 0's decision, not its own
+    cases[2]["expected_top_ids"] = cases[2]["must_not_include"] = []
+    path = tmp_path / "eval.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    assert main(["eval", str(path), "-m", "decision-memory"]) == 0
+    err = capsys.readouterr().err
+    assert ("warning: 1 must_not_include id(s) of eval cases name none of their case's "
+            "decisions (incremental-cache-key→nope-999)") in err
+    assert ("warning: 1 expected_top_ids id(s) of eval cases name another case's decision, "
+            "none of their own case's (superseded-template-engine→qm-011)") in err
+    assert ("warning: 1 eval case with neither expected_top_ids nor must_not_include "
+            "(archived-feed-format): it passes whatever the ranking") in " ".join(err.split())
+    # the sample's own cases: none of these
+    assert main(["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory"]) == 0
+    assert "eval case" not in capsys.readouterr().err

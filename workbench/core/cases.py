@@ -40,6 +40,43 @@ def has_cases(dataset: Dataset) -> bool:
     return any("expected_top_ids" in q.context for q in dataset.queries)
 
 
+@dataclass(frozen=True)
+class CaseFlaws:
+    """What makes a case's check vacuous or impossible, in case order (file order)."""
+
+    empty: tuple[str, ...]  # cases with neither an expected nor a forbidden id: always pass
+    # (case, id): an expected id of the corpus that is none of its case's decisions (never
+    # in its top K: the case always fails; ids the corpus lacks are `load_warnings`' own)
+    unreachable: tuple[tuple[str, str], ...]
+    # (case, id): a must-not-include id that is none of its case's decisions (never in its
+    # top K: that check always holds)
+    vacuous: tuple[tuple[str, str], ...]
+
+
+def case_flaws(dataset: Dataset) -> CaseFlaws:
+    """The cases' flaws, by each case's own decisions (`candidates`, as `read_eval_cases`
+    gives them; a case without them is not checked)."""
+    ids = dataset.corpus.ids
+    index = dataset.corpus.index
+    empty: list[str] = []
+    unreachable: list[tuple[str, str]] = []
+    vacuous: list[tuple[str, str]] = []
+    for q in dataset.queries:
+        if "expected_top_ids" not in q.context:
+            continue
+        expected: Sequence[str] = q.context.get("expected_top_ids", ())
+        banned: Sequence[str] = q.context.get("must_not_include", ())
+        if not expected and not banned:
+            empty.append(q.id)
+        candidates = q.context.get("candidates")
+        if candidates is None:
+            continue
+        own = {ids[int(i)] for i in candidates}
+        unreachable += [(q.id, x) for x in expected if x in index and x not in own]
+        vacuous += [(q.id, x) for x in banned if x not in own]
+    return CaseFlaws(tuple(empty), tuple(unreachable), tuple(vacuous))
+
+
 def check_cases(dataset: Dataset, ranking: Ranking) -> CaseReport:
     ids = dataset.corpus.ids
     out: list[CaseResult] = []

@@ -3,7 +3,11 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 
 - relevant judgments naming documents the corpus lacks (trec_eval counts them as relevant
   documents no ranking can retrieve, so recall and nDCG stay below 1);
-- judgments none of which marks a document relevant (every metric 0);
+- judgments none of which marks a document relevant (every metric 0); where some do and not
+  one of those is in the corpus, `refuse_unjudgeable` refuses the judgments as the readers
+  load them;
+- eval cases that cannot fail or cannot pass: neither list, a must_not_include id or an
+  expected id that is none of the case's own decisions (`cases.case_flaws`);
 - judgments of queries the query set lacks (left aside, as trec_eval leaves them), and
   queries without judgments (left out, BEIR's convention: `left_out_text`, said beside the
   counts, not as a warning);
@@ -23,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from os import PathLike
 from pathlib import Path
 
-from workbench.core.cases import has_cases
+from workbench.core.cases import case_flaws, has_cases
 from workbench.core.data import Corpus, Dataset, FormatError, Qrels
 
 SHOWN = 3  # examples named per warning
@@ -60,6 +64,7 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"none of the {len(grades):,} judgments marks a document relevant (every "
                    "grade is 0 or below): every metric is 0 whatever the ranking, and tuning "
                    "has nothing to rise on")
+    out += _case_warnings(dataset)
     unmatched = list(dataset.settings.get("qrels_unmatched") or [])
     if unmatched:
         out.append(f"judgments of {len(unmatched):,} quer{'y' if len(unmatched) == 1 else 'ies'}"
@@ -131,6 +136,32 @@ def load_warnings(dataset: Dataset) -> list[str]:
 
 def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _case_warnings(dataset: Dataset) -> list[str]:
+    """Eval cases whose check cannot fail or cannot pass (`cases.case_flaws`)."""
+    if not has_cases(dataset):
+        return []
+    flaws = case_flaws(dataset)
+    out = []
+    if flaws.unreachable:
+        out.append(f"{len(flaws.unreachable):,} expected_top_ids id(s) of eval cases name "
+                   "another case's decision, none of their own case's ("
+                   + _examples([f"{c}→{d}" for c, d in flaws.unreachable])
+                   + "): pi-lodestone's harness ranks only a case's own corpus, where such "
+                   "a case can never pass")
+    if flaws.vacuous:
+        out.append(f"{len(flaws.vacuous):,} must_not_include id(s) of eval cases name none "
+                   "of their case's decisions ("
+                   + _examples([f"{c}→{d}" for c, d in flaws.vacuous])
+                   + "): pi-lodestone's harness ranks only a case's own corpus, where that "
+                   "check can never fail")
+    if flaws.empty:
+        n = len(flaws.empty)
+        out.append(f"{n:,} eval case{'' if n == 1 else 's'} with neither expected_top_ids "
+                   f"nor must_not_include ({_examples(list(flaws.empty))}): "
+                   f"{'it passes' if n == 1 else 'they pass'} whatever the ranking")
+    return out
 
 
 def refuse_unjudgeable(qrels: Qrels | None, corpus: Corpus, path: str | PathLike[str]) -> None:
