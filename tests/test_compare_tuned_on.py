@@ -501,3 +501,41 @@ def test_an_untouched_codeledger_tune_file_keeps_its_record(
     assert main(["compare", code, "-m", "codeledger", "--defaults", "-c", str(out),
                  "--movers", "0"]) == 0
     assert "edited since" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("held_out_p = 4.0", ":11: [tuned] field 'held_out_p': expected a p-value in [0, 1], "
+                         "found 4.0"),
+    ("held_out_p = nan", ":11: [tuned] field 'held_out_p': expected a number for the 25 "
+                         "held-out queries, found nan"),
+    ("held_out_tuned = 7.5", ":10: [tuned] field 'held_out_tuned': expected a mean ndcg@10 in "
+                             "[0, 1], found 7.5"),
+    ("held_out_default = -inf", ":9: [tuned] field 'held_out_default': expected a finite "
+                                "number, found -inf"),
+])
+def test_held_out_figures_tune_cannot_have_written_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, said: str) -> None:
+    # rv2 10: p = 4.000 and "tuned 7.5000" were printed as tune's held-out figures
+    path = _file(tmp_path, FIRST_TEN)
+    text = path.read_text()
+    key = line.split(" = ")[0]
+    edited = re.sub(rf"^{key} = .*$", line, text, flags=re.M)
+    assert edited != text
+    path.write_text(edited)
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"{path}{said}" in err
+
+
+def test_held_out_figures_of_no_held_out_query_stay_nan(tmp_path: Path) -> None:
+    # what tune writes where it held none out; a count's figures are not capped at 1
+    path = tmp_path / "none.toml"
+    note = TunedOn("tea-beir", "none", tuple(FIRST_TEN), "ndcg@10")
+    path.write_text(params_toml({"k1": 0.9}) + tuned_toml(note))
+    assert "held_out_p = nan" in path.read_text()
+    got = read_tuned_on(path)
+    assert got is not None and got.held_n == 0 and math.isnan(got.p_value)
+    tokens = TunedOn("d", "3-fold", (), "injected_tokens", 412.0, 380.5, 0.02, 9)
+    path.write_text(params_toml({"k1": 0.9}) + tuned_toml(tokens))
+    got = read_tuned_on(path)
+    assert got is not None and got.held_tuned == 380.5

@@ -528,3 +528,18 @@ def test_the_view_is_kept_only_where_it_holds_something(tmp_path: Path) -> None:
                     encoding="utf-8")
     plan = read_session_file(path)
     assert (plan.chart, plan.query_filter) == ("MoversList", "")
+
+
+def test_held_out_figures_out_of_range_are_refused_in_a_session(tmp_path: Path) -> None:
+    # rv2 10, as in a params file's [tuned]: a p-value of 4 was shown as tune's
+    from workbench.core.session_file import read_session_file
+
+    tuned = {"trained_on": ["q1"], "metric": "ndcg@10", "held_out_default": 0.5,
+             "held_out_tuned": 0.6, "held_out_p": 4.0, "held_out_queries": 3}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"version": 2, "dataset": str(tmp_path), "model": "bm25",
+                                "tuned_on": tuned}), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_session_file(path)
+    assert "field 'tuned_on': held_out_p: expected a p-value in [0, 1], found 4.0" \
+        in str(info.value)

@@ -189,6 +189,9 @@ def tuned_from_json(raw: object) -> TunedOn:
     n = nums["held_out_queries"]
     if not math.isfinite(n) or n < 0 or n != int(n):
         raise ValueError(f"held_out_queries: expected a count of queries, found {n!r}")
+    wrong = figures_wrong(str(texts["metric"]), nums, int(n))
+    if wrong:
+        raise ValueError(f"{wrong[0]}: {wrong[1]}")
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
@@ -237,11 +240,63 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     if unknown:  # said, as anywhere else in the file: `model = …` here was read as checked
         raise ParamError(f"{_where(p, unknown[0])}: [tuned] field {unknown[0]!r}: not one tune "
                          f"writes ({', '.join(sorted(_TUNED_KEYS))})")
+    figures = {k: _number(p, data, k) for k in ("held_out_default", "held_out_tuned",
+                                                 "held_out_p")}
+    metric = _text(p, data, "metric")
+    wrong = figures_wrong(metric, figures, int(held_n))
+    if wrong:
+        raise ParamError(f"{_where(p, wrong[0])}: [tuned] field '{wrong[0]}': {wrong[1]}")
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
-                   _text(p, data, "metric"), _number(p, data, "held_out_default"),
-                   _number(p, data, "held_out_tuned"), _number(p, data, "held_out_p"),
-                   int(held_n), _text(p, data, "corpus"), _text(p, data, "model"),
-                   _text(p, data, "values"))
+                   metric, figures["held_out_default"], figures["held_out_tuned"],
+                   figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
+                   _text(p, data, "model"), _text(p, data, "values"))
+
+
+def metric_range(metric: str) -> tuple[float, float] | None:
+    """The values a mean of `metric` can take: [0, 1] for a fraction (every ranking metric,
+    `cases`' pass rate, bundle recall, precision and F1), [0, 100] for `empty` (a % of
+    queries), [0, ∞) for a count (results, injected tokens, bundle files and tokens); None
+    for a name not known here."""
+    from workbench.core.metrics import BUNDLE_METRICS, parse_metric
+
+    if metric in ("results", "injected_tokens"):
+        return 0.0, math.inf
+    if metric == "empty":
+        return 0.0, 100.0
+    if metric == "cases":
+        return 0.0, 1.0
+    if metric in BUNDLE_METRICS:
+        return (0.0, math.inf) if BUNDLE_METRICS[metric].count else (0.0, 1.0)
+    try:
+        parse_metric(metric)
+    except ValueError:
+        return None
+    return 0.0, 1.0
+
+
+def figures_wrong(metric: str, figures: Mapping[str, float], held_n: int
+                  ) -> tuple[str, str] | None:
+    """(the field, what is wrong) for held-out figures tune cannot have written, None where
+    they are fine: NaN only where it held no query out (it writes `nan` then), else each
+    finite, the p-value in [0, 1] and the means within `metric`'s range (`metric_range`)."""
+    span = metric_range(metric)
+    for key in ("held_out_default", "held_out_tuned", "held_out_p"):
+        v = figures.get(key, math.nan)
+        if math.isnan(v):
+            if held_n:
+                return key, (f"expected a number for the {held_n:,} held-out queries, found "
+                             "nan (tune writes nan only where it held none out)")
+            continue
+        if key == "held_out_p":
+            if not 0.0 <= v <= 1.0:
+                return key, f"expected a p-value in [0, 1], found {v!r}"
+        elif not math.isfinite(v):
+            return key, f"expected a finite number, found {v!r}"
+        elif span is not None and not span[0] <= v <= span[1]:
+            hi = "" if math.isinf(span[1]) else f", {span[1]:g}]"
+            where = f"in [{span[0]:g}{hi}" if hi else f"of at least {span[0]:g}"
+            return key, f"expected a mean {metric} {where}, found {v!r}"
+    return None
 
 
 _TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
