@@ -331,8 +331,8 @@ def load_params_file(path: str | Path) -> dict[str, object]:
                          f"{', '.join(repr(k) for k in extra)} outside [params]")
     out: dict[str, object] = {}
     for key, value in table.items():
-        if isinstance(value, dict):
-            line = _table_line(p, key)
+        if isinstance(value, dict):  # a [k1] table, or an inline `k1 = {a = 1}`
+            line = _table_line(p, key) or line_of(p, key)
             raise ParamError(f"{p}{f':{line}' if line else ''}: field '{key}': expected a "
                              "value, found a table")
         out[key] = value

@@ -81,7 +81,8 @@ def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels
     first = next(numbered_lines(read_text(path)), None)
     if first is not None and len(first[1].split("\t")) == 3:
         return read_qrels_tsv(path, query_ids=query_ids)
-    if first is not None and len(first[1].split()) == 4:
+    if (first is not None and len(first[1].split()) == 4) or (
+            first is None and path.suffix.lower() != ".tsv"):  # empty: said in TREC's terms
         return read_trec_qrels(path, query_ids=query_ids)
     if first is not None and len(first[1].split()) != 3:
         raise FormatError(path, "expected BEIR qrels (query-id, corpus-id, score) or TREC qrels "

@@ -47,6 +47,8 @@ _ASCII_DIGITS = re.compile(r"[0-9]+")
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
     """(line, record, from_csv) for every record of a .jsonl, .csv or .tsv file."""
+    if not path.exists():  # said before its suffix: "expected a .jsonl …" of a name mistyped
+        raise FormatError(path, "no such file")
     refuse_packed(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
