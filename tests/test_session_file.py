@@ -501,7 +501,7 @@ def test_an_unknown_key_is_refused_and_every_key_written_is_read(tmp_path: Path)
     path.write_text(json.dumps({**_good(tmp_path), "whatever": 1}), encoding="utf-8")
     with pytest.raises(FormatError) as info:
         read_session_file(path)
-    assert str(info.value) == (f"{path}: field 'whatever': unknown key(s) 'whatever'; valid: "
+    assert str(info.value) == (f"{path}:1: field 'whatever': unknown key(s) 'whatever'; valid: "
                                f"{', '.join(SESSION_KEYS)}")
     s = TuningSession()
     s.open(SAMPLES / "vault")
@@ -543,3 +543,38 @@ def test_held_out_figures_out_of_range_are_refused_in_a_session(tmp_path: Path) 
         read_session_file(path)
     assert "field 'tuned_on': held_out_p: expected a p-value in [0, 1], found 4.0" \
         in str(info.value)
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("k", 0, ":7: field 'k': expected a whole number"),
+    ("baseline", "zzz", ":6: field 'baseline': expected null or the name of a configuration"),
+    ("study_storage", 5, ":8: field 'study_storage': expected a file or URL"),
+    # a key missing: the line of the object that lacks it
+    ("configurations", [{"model": "bm25"}], ":6: field 'configurations[0].name': expected a "
+                                            "name (text), got None"),
+])
+def test_a_bad_field_names_its_line(tmp_path: Path, key: str, value: object,
+                                    said: str) -> None:
+    # rv2 16: these carried no line, where params.* errors did
+    from workbench.core.session_file import read_session_file
+
+    data: dict[str, Any] = {"version": 2, "dataset": str(SAMPLES / "tea-beir"),
+                            "model": "bm25", "configurations": [], "baseline": None,
+                            "k": 10, "study_storage": ""}
+    data[key] = value
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_session_file(path)
+    assert str(info.value).startswith(f"{path}{said}")
+
+
+def test_a_json_list_is_no_session_file(tmp_path: Path) -> None:
+    from workbench.core.session_file import read_session_file
+
+    path = tmp_path / "s.json"
+    path.write_text('\n[{"version": 2}]\n', encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_session_file(path)
+    assert str(info.value) == (f"{path}:2: expected a JSON object (a session file: version, "
+                               "dataset, model …), found a list")

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from workbench.core import toml_text
 from workbench.core.configurations import check_name
 from workbench.core.data import DEFAULT_SPLIT, FormatError
-from workbench.core.formats._common import json_error, read_text
+from workbench.core.formats._common import _json_type, json_error, read_text
 from workbench.core.models import get_model
 from workbench.core.params import ParamError, Params
 from workbench.core.tuned_on import TunedOn, tuned_from_json, tuned_json
@@ -89,8 +89,25 @@ class DatasetMissing(FormatError):
 
 def read_session_file(path: str | Path, dataset_at: str | None = None) -> SessionPlan:
     """The session file checked whole. `dataset_at`: where its dataset is now, in place of
-    the path the file records (a folder moved where the file could not follow)."""
+    the path the file records (a folder moved where the file could not follow). An error of
+    a field of the file names the line that field is on (`key_line`), or where it is missing,
+    the line of the object that lacks it."""
     p = Path(path)
+    try:
+        return _read_session_file(p, dataset_at)
+    except FormatError as err:
+        if err.line is not None or not err.field or err.path != str(p):
+            raise
+        # a key that is missing: the line of the object that lacks it
+        parts = err.field.split(".")
+        line = next((n for i in range(len(parts), 0, -1)
+                     if (n := key_line(p, ".".join(parts[:i]))) is not None), None)
+        if line is None:
+            raise
+        raise type(err)(p, err.message, line=line, field=err.field) from None
+
+
+def _read_session_file(p: Path, dataset_at: str | None) -> SessionPlan:
     text = read_text(p)  # a folder, bytes not UTF-8: said as every reader says them
     if not text.strip():
         raise FormatError(p, "an empty file, not a session file")
@@ -98,7 +115,12 @@ def read_session_file(path: str | Path, dataset_at: str | None = None) -> Sessio
         data = json.loads(text)
     except (ValueError, RecursionError) as exc:  # RecursionError: thousands of brackets
         raise json_error(p, exc) from None
-    version = data.get("version") if isinstance(data, dict) else None
+    if not isinstance(data, dict):  # a list read as "expected a session file of version …"
+        raise FormatError(p, f"expected a JSON object (a session file: version, dataset, "
+                          f"model …), found {_json_type(data)}",
+                          line=text.count("\n", 0, len(text) - len(text.lstrip())) + 1,
+                          field="json")
+    version = data.get("version")
     if version not in READ_VERSIONS:
         newer = (isinstance(version, int) and not isinstance(version, bool)
                  and version > max(READ_VERSIONS))
@@ -499,7 +521,7 @@ def key_line(path: Path, field: str) -> int | None:
     except (OSError, UnicodeError):
         return None
     toml = path.suffix == ".toml"
-    at, found = 0, None
+    at, pos = 0, None
     for part in field.split("."):
         item = re.fullmatch(r"(.+)\[(\d+)\]", part)
         key = item.group(1) if item else part
@@ -508,13 +530,13 @@ def key_line(path: Path, field: str) -> int | None:
         found = re.compile(pattern, re.M).search(text, at)
         if found is None:
             return None
-        at = found.end()
+        at, pos = found.end(), found.start()
         if item is not None:
             start = _list_item(text, at, int(item.group(2)))
             if start is None:
                 return None
-            at = start
-    return None if found is None else text.count("\n", 0, found.start()) + 1
+            at = pos = start  # the item's own line ("configurations[0]": its "{")
+    return None if pos is None else text.count("\n", 0, pos) + 1
 
 
 def _list_item(text: str, at: int, index: int) -> int | None:
