@@ -220,7 +220,7 @@ def test_judged_ids_written_another_way_are_asked_about() -> None:
                          "roasting/cooling.md for cooling.md?")
     (line,) = _judged(notes, {"notes/roasting/first-crack.md": 2, "notes/glossary.md": 1})
     assert line.endswith("; did you mean roasting/first-crack.md for "
-                         "notes/roasting/first-crack.md (and 1 more so)? The judged ids begin "
+                         "notes/roasting/first-crack.md (and 1 more like it)? The judged ids begin "
                          "with notes/, which the corpus's ids do not: remove it from the "
                          "judgments")
     # a folder the judgment leaves out, where one note ends so
@@ -253,7 +253,7 @@ def test_judgments_of_no_document_of_the_corpus_are_refused(
             "judgment(s) names a document of the corpus, so every metric would be 0: expected "
             "one of its 2 document ids (glossary.md, roasting/first-crack.md), found "
             "'notes/roasting/first-crack.md' (query 'v1'); did you mean "
-            "roasting/first-crack.md for notes/roasting/first-crack.md (and 1 more so)? The "
+            "roasting/first-crack.md for notes/roasting/first-crack.md (and 1 more like it)? The "
             "judged ids begin with notes/") in err
     assert "Traceback" not in err
     # one of them right: it scores, and the others are a warning

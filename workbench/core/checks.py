@@ -219,7 +219,7 @@ def _did_you_mean(meant: list[tuple[str, str]]) -> str:
     if not prefix:
         return f"; did you mean {_examples([f'{c} for {d}' for d, c in meant])}?"
     did, cid = meant[0]
-    more = f" (and {len(meant) - 1:,} more so)" if len(meant) > 1 else ""
+    more = f" (and {len(meant) - 1:,} more like it)" if len(meant) > 1 else ""
     return (f"; did you mean {cid} for {did}{more}? The judged ids begin with {prefix}, which "
             "the corpus's ids do not: remove it from the judgments")
 
