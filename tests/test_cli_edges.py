@@ -759,3 +759,19 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"workbench {pyproject['project']['version']}\n"
+
+
+def test_an_unknown_metric_lists_every_name_eval_takes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 16: results, empty and injected_tokens, which eval takes, were not listed
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metrics", "foo"]) == 2
+    err = capsys.readouterr().err
+    assert "or a selection figure: results, empty, injected_tokens" in err, err
+
+
+def test_explain_on_a_repository_that_is_not_there_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rv2 16: "not a git repository (no .git)" of a folder that does not exist
+    gone = tmp_path / "nowhere"
+    assert main(["explain", "--repo", str(gone), "-m", "codeledger", "--task", "fix"]) == 2
+    assert f"--repo {gone}: no such folder" in capsys.readouterr().err

@@ -203,7 +203,7 @@ def test_a_prompt_preview_that_is_not_text_is_a_skipped_line(tmp_path: Path) -> 
                              for v in ("fix the cache", 5, None)) + "\n")
     read = read_injections(log)
     assert [r.prompt_preview for r in read.records] == ["fix the cache", None]
-    assert read.skipped == ((2, "field 'promptPreview': expected a str, found a number"),)
+    assert read.skipped == ((2, "field 'promptPreview': expected a string, found a number"),)
 
 
 def test_a_record_without_its_counts_is_said_to_be_one_search_never_returns(

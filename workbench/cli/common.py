@@ -457,9 +457,13 @@ def metric_list(spec: str) -> list[str]:
         try:
             base, k = parse_metric(m)
         except ValueError as exc:
+            from workbench.core.selection_figures import FIGURES
+
             known = m.partition("@")[0] in METRICS  # a known name with a bad cutoff
+            # every caller (eval, sweep, compare) takes the selection figures too
             raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
-                             f"{', '.join(BUNDLE_METRICS)}") from None
+                             f"{', '.join(BUNDLE_METRICS)}, or a selection figure: "
+                             f"{', '.join(FIGURES)}") from None
         # ndcg@010 is ndcg@10: one row, under the name it is known by
         canonical.append(f"{base}@{k}" if "@" in m and k is not None else m)
     return list(dict.fromkeys(canonical))

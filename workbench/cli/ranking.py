@@ -150,6 +150,8 @@ def _data_or_repo(args: argparse.Namespace) -> None:
             raise UsageError("give DATA or --repo, not both")
         from workbench.core.formats.code_repo import is_code_repo
 
+        if not Path(args.repo).exists():
+            raise UsageError(f"--repo {args.repo}: no such folder")
         if not is_code_repo(Path(args.repo)):
             raise UsageError(f"--repo {args.repo}: not a git repository (no .git)")
         args.data = args.repo

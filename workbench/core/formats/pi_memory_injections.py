@@ -83,8 +83,8 @@ def _typed(obj: dict[str, Any], key: str, kind: str) -> Any:
           "num": isinstance(v, int | float) and not isinstance(v, bool)
           and math.isfinite(v)}[kind]
     if not ok:
-        raise _Bad(f"field '{key}': expected a {'number' if kind == 'num' else kind}, "
-                   f"found {_json_type(v)}")
+        said = {"num": "a number", "str": "a string", "bool": "true or false"}[kind]
+        raise _Bad(f"field '{key}': expected {said}, found {_json_type(v)}")
     return v
 
 
@@ -112,7 +112,7 @@ def parse_record(obj: object, line: int) -> InjectionRecord:
                                           f"expected a list, found {_json_type(results)}"))
     preview = obj.get("promptPreview")  # absent or null: previews off (the default)
     if preview is not None and not isinstance(preview, str):  # not "no preview logged"
-        raise _Bad(f"field 'promptPreview': expected a str, found {_json_type(preview)}")
+        raise _Bad(f"field 'promptPreview': expected a string, found {_json_type(preview)}")
     return InjectionRecord(
         line=line, ts=_typed(obj, "ts", "str"), cwd=_typed(obj, "cwd", "str"),
         project=_typed(obj, "project", "str"),
