@@ -59,7 +59,7 @@ def test_tasks_from_git_refuses_an_untracked_file_of_another_kind(
     notes = repo / "notes.txt"  # untracked: git could not give it back
     notes.write_text("my notes\n")
     _refused(["tasks-from-git", "--repo", str(repo), "-o", str(notes)], capsys,
-             "not tracked by git and not a .jsonl file as --out writes", "for good")
+             "not a .jsonl file as --out writes; not tracked by git", "for good")
     assert notes.read_text() == "my notes\n"
 
 
@@ -123,3 +123,55 @@ def test_a_report_in_the_repository_is_written_again_but_not_over_notes(
     notes.write_text("my notes\n")
     _refused([*argv, str(notes)], capsys, "notes.txt")
     assert notes.read_text() == "my notes\n"
+
+
+def test_codeledgers_own_files_are_never_replaced(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review dr1 (1): untracked as a rule, they had passed for an earlier run's output, and
+    # eval --per-query .codeledger/config.json replaced the config the next eval read
+    folder = repo / ".codeledger"
+    folder.mkdir(exist_ok=True)
+    config = folder / "config.json"
+    config.write_text('{"repo": {"name": "shorty"}}\n')
+    ledger = folder / "ledger.jsonl"
+    ledger.write_text('{"event": "seen"}\n')
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    capsys.readouterr()
+    _refused(["eval", str(repo), "--queries", str(tasks), "-m", "codeledger", "--per-query",
+              str(config)], capsys, "config.json")
+    _refused(["tasks-from-git", "--repo", str(repo), "-o", str(ledger)], capsys,
+             "CodeLedger's own .codeledger/ledger.jsonl")
+    assert config.read_text() == '{"repo": {"name": "shorty"}}\n'
+    assert ledger.read_text() == '{"event": "seen"}\n'
+
+
+def test_a_committed_tasks_file_and_a_continued_params_file_are_made_again(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review dr1 (2): the README's .codeledger/tasks.jsonl, committed, and tune --params
+    # best.toml --out best.toml, committed, had been refused for good
+    own = repo / ".codeledger" / "tasks.jsonl"
+    own.parent.mkdir(exist_ok=True)
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(own)]) == 0
+    subprocess.run(["git", "add", "-f", ".codeledger/tasks.jsonl"], cwd=repo, check=True)
+    capsys.readouterr()
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(own)]) == 0
+    assert "is tracked by git: it is replaced, and `git diff` shows what changed" in \
+        capsys.readouterr().err
+    best = repo / "best.toml"
+    best.write_text("w_keyword = 1.0\n")
+    subprocess.run(["git", "add", "best.toml"], cwd=repo, check=True)
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    capsys.readouterr()
+    common = ["tune", str(repo), "--queries", str(tasks), "-m", "codeledger", "--tune",
+              "w_keyword", "--trials", "2", "--folds", "0", "--storage",
+              str(tmp_path / "s.db")]
+    assert main([*common, "--params", str(best), "--out", str(best)]) == 0
+    assert "[tuned]" in best.read_text()
+    # a tracked file not its own is still refused: a new best.toml over another
+    other = repo / "other.toml"
+    other.write_text("k = 1\n")
+    subprocess.run(["git", "add", "other.toml"], cwd=repo, check=True)
+    capsys.readouterr()
+    _refused([*common, "--out", str(other)], capsys, "tracked by git")

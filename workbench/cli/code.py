@@ -42,7 +42,8 @@ def cmd_tasks_from_git(args: argparse.Namespace) -> int:
             # not onto the repository's own files (-o README.md had replaced it); a tasks file
             # of an earlier run there, untracked, is replaced
             check_outputs_apart([("--out", Path(args.out))], [("--repo", repo)],
-                                {"--out": (".jsonl",)})
+                                {"--out": (".jsonl",)},
+                                [Path(repo) / ".codeledger" / "tasks.jsonl"])
         _check_top_folder(repo)  # a missing folder or a file: GitError from `git`
         share = args.history_fraction or DEFAULT_HISTORY_FRACTION
         snapshot = args.snapshot or pick_snapshot(repo, until=args.until,

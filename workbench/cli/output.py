@@ -78,7 +78,11 @@ def check_table_output(value: str, arg: str, *, stdout: bool = True) -> Path | N
 # the files a dataset folder is read from (formats/auto.py's layouts)
 DATA_FILES = ("corpus.jsonl", "queries.jsonl", "memories.json", "contexts.jsonl",
               "decisions.jsonl", "injections.jsonl", "settings.json", "eval.jsonl",
-              "workbench.toml", "tasks.jsonl", ".codeledger/tasks.jsonl")
+              "workbench.toml", "tasks.jsonl", ".codeledger/tasks.jsonl",
+              # a repository's CodeLedger files, which codeledger reads (untracked as a rule:
+              # the repository guard had taken them for an earlier run's output)
+              ".codeledger/config.json", ".codeledger/ledger.jsonl", ".codeledgerignore")
+CODELEDGER_FILES = (".codeledger/config.json", ".codeledger/ledger.jsonl", ".codeledgerignore")
 
 
 def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
@@ -103,7 +107,9 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
                 files.append(("DATA", named))
             from workbench.core.formats.vault import has_notes
 
-            if has_notes(folder):  # a vault: its notes are the documents
+            # a vault: its notes are the documents (a repository's Markdown is not read as
+            # notes: a report written there had been refused as "a dataset file")
+            if not is_git_folder(folder) and has_notes(folder):
                 files += [("DATA", f) for f in folder.rglob("*.md")]
     for name in ("queries", "qrels", "params"):
         value = getattr(args, name, None)
@@ -125,7 +131,8 @@ def _sample_data(folder: Path) -> Path | None:
 
 def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],
                         inputs: Sequence[tuple[str, Path]],
-                        own: Mapping[str, Sequence[str]] | None = None) -> None:
+                        own: Mapping[str, Sequence[str]] | None = None,
+                        rewritten: Sequence[Path] = ()) -> None:
     """OutputError when an output is a file the command reads (`eval --run` onto the folder's
     own qrels replaced them), two outputs name one file (the second overwrote the first), or
     an output is an existing file in a git repository the command reads (an input that is a
@@ -148,7 +155,7 @@ def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],
             raise OutputError(f"{arg} {path}: is {what} this command reads; writing there "
                               "would replace it")
         for repo in repos:
-            _check_repo_output(arg, path, repo, (own or {}).get(arg, ()))
+            _check_repo_output(arg, path, repo, (own or {}).get(arg, ()), rewritten)
         if k in seen:
             raise OutputError(f"{seen[k]} and {arg} name the same file, {path}")
         seen[k] = arg
@@ -159,26 +166,41 @@ def is_git_folder(folder: Path) -> bool:
     return (folder / ".git").exists()
 
 
-def _check_repo_output(arg: str, path: Path, repo: Path, endings: Sequence[str]) -> None:
-    """OutputError when `path` is an existing file inside `repo`'s work tree that git tracks,
-    or that it does not and whose ending is not one of `endings`."""
+def _check_repo_output(arg: str, path: Path, repo: Path, endings: Sequence[str],
+                       rewritten: Sequence[Path] = ()) -> None:
+    """OutputError when `path` is an existing file inside `repo`'s work tree: one of
+    CodeLedger's own; one whose ending is not among `endings`, the kinds the argument writes
+    (README.md, app.py: a person's file); or one git tracks (client/package.json beside
+    --per-query's .json), except a file the command makes again by design, `rewritten` (a
+    committed .codeledger/tasks.jsonl, tune's --params file continued): written, and a
+    warning says git keeps the old one. An untracked file of the argument's kind is an earlier
+    run's output, written again. The files the command reads are refused before this."""
     target = path.expanduser().resolve()  # a symlink's target: where the write lands
     top = repo.expanduser().resolve()
     if not target.is_file() or not target.is_relative_to(top):
         return  # a new file (tasks.jsonl beside the code), or one outside the repository
     where = f"{arg} {path}: is a file in the git repository {repo}, which this command reads"
     instead = "give a path outside the repository, or a new file name"
-    tracked = _tracked(top, target.relative_to(top).as_posix())
+    relative = target.relative_to(top).as_posix()
+    if relative in CODELEDGER_FILES:  # never an output of ours, read by codeledger
+        raise OutputError(f"{where}: CodeLedger's own {relative}, which codeledger reads; "
+                          f"writing there would replace it: {instead}")
+    tracked = _tracked(top, relative)
     if tracked is None:
         raise OutputError(f"{where}, and git cannot say whether it tracks it; writing there "
                           f"could replace it for good: {instead}")
+    again = any(target == p.expanduser().resolve() for p in rewritten)
+    if target.suffix.lower() not in endings or (tracked and not again):
+        why = ([f"not a {' or '.join(endings)} file as {arg} writes"]
+               if endings and target.suffix.lower() not in endings else [])
+        why.append("tracked by git" if tracked else
+                   "not tracked by git, so writing there would replace it for good")
+        raise OutputError(f"{where} ({'; '.join(why)}): {instead}")
     if tracked:
-        raise OutputError(f"{where} (tracked by git); writing there would replace it: "
-                          f"{instead}")
-    if target.suffix.lower() not in endings:
-        kind = f" and not a {' or '.join(endings)} file as {arg} writes" if endings else ""
-        raise OutputError(f"{where}: not tracked by git{kind}; writing there would replace "
-                          f"it for good (git has no copy): {instead}")
+        from workbench.textout import warn_above_progress
+
+        warn_above_progress(f"{arg} {path} is tracked by git: it is replaced, and `git diff` "
+                            "shows what changed (`git checkout -- FILE` brings it back)")
 
 
 def _tracked(top: Path, relative: str) -> bool | None:

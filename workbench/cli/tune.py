@@ -361,7 +361,8 @@ def _check_args(args: argparse.Namespace) -> None:
         # that continue those, as asked
         check_outputs_apart([("--out", out)],
                             [(a, p) for a, p in input_files(args) if a != "--params"],
-                            {"--out": (".toml",)})
+                            {"--out": (".toml",)},
+                            [Path(args.params)] if args.params else [])
         # the study file, made or not yet (a first run made it, then the TOML replaced it)
         store = _storage_file(args.storage)
         if store is not None and store.expanduser().resolve() == out.expanduser().resolve():
