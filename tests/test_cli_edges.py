@@ -516,6 +516,14 @@ def test_two_bench_modes_are_refused(capsys: pytest.CaptureFixture[str]) -> None
     (["--gui", "--texts", "5"], "--texts is an option of bench --embeddings, not of --gui"),
     (["--code", "some-repo", "--trials", "5"], "--trials is an option of bench --tune, not of "
      "--code"),
+    # dr1 5: --tune --quick had run the whole 60-trial study
+    (["--tune", "--quick"], "--quick is an option of bench without a mode, not of --tune"),
+    (["--embeddings", "--repeats", "3"], "--repeats is an option of bench without a mode and "
+     "bench --scale, not of --embeddings"),
+    (["--gui", "-m", "dense"], "--model is an option of bench without a mode and bench "
+     "--scale, not of --gui"),
+    (["--scale", "10", "--quick"], "--quick is an option of bench without a mode, not of "
+     "--scale"),
 ])
 def test_a_bench_option_without_its_mode_is_refused(
         argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch,

@@ -53,3 +53,20 @@ def test_a_value_the_window_refuses_is_refused(tmp_path: Path,
     got = capsys.readouterr()
     assert got.out == ""
     assert f"{toml}:" in got.err and "field 'params.now'" in got.err and "'not a date'" in got.err
+
+
+@pytest.mark.parametrize(("toml", "said"), [
+    ('# ours\n\nmodel = "bm52"\n', "workbench.toml:3: field 'model': unknown model 'bm52'"),
+    ('# ours\nmodel = "bm25"\nexample_query = 5\n',
+     "workbench.toml:3: field 'example_query': expected text, got 5"),
+    ('model = "bm25"\n\n[params]\n\nk1 = 9\n', "workbench.toml:5: field 'params.k1'"),
+])
+def test_a_bad_value_is_named_on_its_own_line(toml: str, said: str, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # review dr1 (8): the model and example_query had no line, and a blank line above a
+    # key had given the line before it
+    folder = tmp_path / "tea"
+    shutil.copytree(SAMPLES / "tea-beir", folder)
+    (folder / "workbench.toml").write_text(toml)
+    assert main(["eval", str(folder), "-m", "bm25"]) == 2
+    assert said in capsys.readouterr().err

@@ -250,3 +250,18 @@ def test_many_pairs_get_resamples_enough_to_be_told_apart(
     row = next(line.split() for line in rows if line.split()[:2] == ["defaults", "text"])
     assert row[6] == "<0.001"
     assert float(row[7]) < 0.005  # 55 × 1 / 10,001 = 0.0055 with 10,000 resamples
+
+
+def test_in_short_says_when_every_pair_does_not_keep_its_verdict(tmp_path: Path) -> None:
+    # review dr1 (4): In short called p 0.016 beyond chance (3 p-values shown) while Every
+    # pair, adjusting for its 6 pairs, gave the same test Holm p 0.093
+    files = _grid(tmp_path, [(0.6, 0.1), (2.5, 0.5), (0.3, 0.75), (0.3, 0.9)])
+    md = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--metrics", "ndcg@10", *files, "--movers", "0",
+                 "-o", str(md)]) == 0
+    text = md.read_text()
+    line = next(x for x in text.split("## In short")[1].splitlines()
+                if x.startswith("- k2.5_b0.5 against"))
+    assert "(p 0.016): better, beyond chance against k0.6_b0.1 alone, though not among the 6 " \
+           "pairs (Holm p 0.093, Every pair)" in line, line
+    assert "k0.6_b0.1 and k2.5_b0.5 (p 0.016, Holm p 0.093)" in text.split("## Every pair")[1]

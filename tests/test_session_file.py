@@ -178,24 +178,24 @@ def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
     assert s.source == "tea-beir" and len(s.dataset.queries) > 0
 
 
+# (text, field, the line the error names: each value on its own, by the file's text)
 BAD_TOML = [
-    ("params = [1, 2]\nmodel = \"bm25\"\n", "params"),
-    ("model = \"bm25\"\nparams = 3\n", "params"),
-    ("model = \"bm25\"\n[params]\nk1 = 99\n", "params.k1"),
-    ("model = \"bm25\"\n[params]\nnosuch = 1\n", "params.nosuch"),
-    ("[params]\nk1 = 1.0\n", "params"),
-    ("model = \"nope\"\n", "model"),
-    ("model = 5\n", "model"),
-    ("model = \"bm25\"\nexample_query = 3\n", "example_query"),
-    ("data = [\"x\"]\n", "data"),
+    ("params = [1, 2]\nmodel = \"bm25\"\n", "params", ""),
+    ("model = \"bm25\"\nparams = 3\n", "params", ""),
+    ("model = \"bm25\"\n[params]\nk1 = 99\n", "params.k1", ":3"),
+    ("model = \"bm25\"\n[params]\nnosuch = 1\n", "params.nosuch", ":3"),
+    ("[params]\nk1 = 1.0\n", "params", ":1"),
+    ("model = \"nope\"\n", "model", ":1"),
+    ("model = 5\n", "model", ":1"),
+    ("model = \"bm25\"\nexample_query = 3\n", "example_query", ":2"),
+    ("data = [\"x\"]\n", "data", ":1"),
 ]
 
 
-@pytest.mark.parametrize(("text", "field"), BAD_TOML, ids=[f for _, f in BAD_TOML])
-def test_a_bad_workbench_toml_is_one_error(tmp_path: Path, text: str, field: str) -> None:
+@pytest.mark.parametrize(("text", "field", "line"), BAD_TOML, ids=[f for _, f, _ in BAD_TOML])
+def test_a_bad_workbench_toml_is_one_error(tmp_path: Path, text: str, field: str,
+                                           line: str) -> None:
     (tmp_path / "workbench.toml").write_text(text, encoding="utf-8")
-    # a value in [params] on its own line: named with it
-    line = ":3" if field.startswith("params.") else ""
     with pytest.raises(FormatError, match=re.escape(f"workbench.toml{line}: field '{field}'")):
         read_sample_settings(tmp_path)
 

@@ -20,7 +20,7 @@ def add_commands(sub: Any) -> None:
                    help="dataset to time on (default: SciFact from $WORKBENCH_DATASETS or "
                    "the shared datasets beside the checkout; with neither its rows are left "
                    "out, never replaced)")
-    p.add_argument("--repeats", type=whole(1), default=15,
+    p.add_argument("--repeats", type=whole(1), default=None,
                    help="timed repetitions (median taken; default 15)")
     p.add_argument("--quick", action="store_true",
                    help="small synthetic sizes: every row, in a few minutes on two cores")
@@ -78,9 +78,22 @@ MODE_OPTIONS = (("--texts", "texts", "--embeddings", 1000), ("--trials", "trials
                 ("--snapshot-every", "snapshot_every", "--code", 10))
 
 
+# options of the default bench (and of --scale, where it reads them): ignored by the other
+# modes, where --tune --quick had run the whole 60-trial study (review dr1, 5)
+PLAIN_OPTIONS = (("--quick", "quick", ()), ("--repeats", "repeats", ("--scale",)),
+                 ("--model", "model", ("--scale",)))
+
+
 def _check_mode_options(args: argparse.Namespace, modes: list[str]) -> None:
-    """UsageError for an option of a mode not given; each option not given takes its
-    default."""
+    """UsageError for an option of a mode not given, or of the default bench given with a
+    mode that does not read it; each option not given takes its default."""
+    for option, dest, also in PLAIN_OPTIONS:
+        if getattr(args, dest) and modes and modes[0] not in also:
+            where = " and bench " + " and ".join(also) if also else ""
+            raise UsageError(f"{option} is an option of bench without a mode{where}, not of "
+                             f"{modes[0]}")
+    if args.repeats is None:
+        args.repeats = 15
     for option, dest, mode, default in MODE_OPTIONS:
         if getattr(args, dest) is None:
             setattr(args, dest, default)

@@ -446,9 +446,11 @@ def _listed(keys: Sequence[str]) -> str:
 def _check_sample_settings(path: Path, data: Mapping[str, Any]) -> None:
     for key in ("model", "example_query", "data"):
         if key in data and (not isinstance(data[key], str) or not data[key]):
-            raise FormatError(path, f"expected text, got {data[key]!r}", field=key)
+            raise FormatError(path, f"expected text, got {data[key]!r}", field=key,
+                              line=key_line(path, key))
     if "params" in data and "model" not in data:
-        raise FormatError(path, "parameters need the model they belong to", field="params")
+        raise FormatError(path, "parameters need the model they belong to", field="params",
+                          line=key_line(path, "params"))
     if "model" in data:
         _model_params(path, "model", data["model"], data.get("params"), "params")
 
@@ -480,7 +482,8 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
     try:
         model = get_model(model_id)
     except KeyError as exc:
-        raise FormatError(path, str(exc.args[0]), field=model_field) from None
+        raise FormatError(path, str(exc.args[0]), field=model_field,
+                          line=key_line(path, model_field)) from None
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -525,7 +528,8 @@ def key_line(path: Path, field: str) -> int | None:
     for part in field.split("."):
         item = re.fullmatch(r"(.+)\[(\d+)\]", part)
         key = item.group(1) if item else part
-        pattern = (rf'^\s*(\[\s*)?"?{re.escape(key)}"?\s*(\]|=)' if toml
+        # [ \t]*, not \s*: a blank line above had been taken into the match, its line given
+        pattern = (rf'^[ \t]*(\[[ \t]*)?"?{re.escape(key)}"?[ \t]*(\]|=)' if toml
                    else rf'"{re.escape(key)}"\s*:')
         found = re.compile(pattern, re.M).search(text, at)
         if found is None:

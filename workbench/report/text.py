@@ -1534,7 +1534,7 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                        else "no clear difference: it may be chance")
             said = (f"{name} against {first}: {move} over {counted}, "
                     f"{row.improved[i]} better and {row.worsened[i]} worse (p {p_text(p)}): "
-                    f"{verdict}.")
+                    f"{verdict}{_not_among_pairs(comp, i, metric, verdict)}.")
             cost, recall = _cut_cost(comp, i, metric)
             said += cost + _also_beyond_chance(comp, i, metric, recall, weak_said=bool(weak))
             said += _shorter_lists(comp, i)
@@ -1604,6 +1604,23 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
     metric, overall_row = overall
     best = best_line(comp, metric, overall_row) if overall_row is not None else ""
     return out + ([best] if best else [])
+
+
+def _not_among_pairs(comp: Comparison, i: int, metric: str, verdict: str) -> str:
+    """Where In short calls configuration i different from the first beyond chance and Every
+    pair, adjusting for every pair, does not (review dr1, 4: the two had given one test
+    opposite verdicts in one report): that, with the adjusted p; "" otherwise."""
+    if not verdict.endswith("beyond chance"):
+        return ""
+    from workbench.report.pairs import pairs
+
+    found = pairs(comp)
+    pair = next((f for f in found.found if (f.a, f.b) == (0, i) and f.metric == metric
+                 and f.adjusted is not None), None)
+    if pair is None or pair.adjusted is None or pair.adjusted < 0.05:
+        return ""
+    return (f" against {comp.configs[0].name} alone, though not among the "
+            f"{len(found.tested)} pairs (Holm p {p_text(pair.adjusted)}, Every pair)")
 
 
 def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
