@@ -524,6 +524,9 @@ def test_two_bench_modes_are_refused(capsys: pytest.CaptureFixture[str]) -> None
      "--scale, not of --gui"),
     (["--scale", "10", "--quick"], "--quick is an option of bench without a mode, not of "
      "--scale"),
+    # dr2 7: a DATA beside a mode that makes its own data had been dropped
+    (["--scale", "10", "sample_corpora/tea-beir"], "DATA sample_corpora/tea-beir: bench "
+     "--scale does not read it (it makes synthetic data)"),
 ])
 def test_a_bench_option_without_its_mode_is_refused(
         argv: list[str], said: str, monkeypatch: pytest.MonkeyPatch,

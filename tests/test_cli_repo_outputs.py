@@ -69,7 +69,7 @@ def test_tasks_from_git_writes_a_new_tasks_file_in_the_repository_and_again(
     assert main(["tasks-from-git", "--repo", str(repo), "-o", str(out)]) == 0
     first = out.read_text()
     assert first.count("\n") > 3
-    out.write_text("{}\n")  # an earlier run's file, untracked: replaced
+    # an earlier run's file, untracked: written again
     assert main(["tasks-from-git", "--repo", str(repo), "-o", str(out)]) == 0
     assert out.read_text() == first
     assert _status(repo) == "?? tasks.jsonl\n"
@@ -156,8 +156,8 @@ def test_a_committed_tasks_file_and_a_continued_params_file_are_made_again(
     subprocess.run(["git", "add", "-f", ".codeledger/tasks.jsonl"], cwd=repo, check=True)
     capsys.readouterr()
     assert main(["tasks-from-git", "--repo", str(repo), "-o", str(own)]) == 0
-    assert "is tracked by git: it is replaced, and `git diff` shows what changed" in \
-        capsys.readouterr().err
+    assert ("is tracked by git: a run that finishes replaces it, and `git diff` shows what "
+            "changed") in capsys.readouterr().err
     best = repo / "best.toml"
     best.write_text("w_keyword = 1.0\n")
     subprocess.run(["git", "add", "best.toml"], cwd=repo, check=True)
@@ -175,3 +175,48 @@ def test_a_committed_tasks_file_and_a_continued_params_file_are_made_again(
     subprocess.run(["git", "add", "other.toml"], cwd=repo, check=True)
     capsys.readouterr()
     _refused([*common, "--out", str(other)], capsys, "tracked by git")
+
+
+def test_edits_git_does_not_hold_and_a_persons_file_are_not_replaced(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review dr2 (1, 3): a committed tasks file with a task added by hand lost it, and an
+    # untracked .vscode/settings.json was taken for an earlier --per-query output
+    own = repo / ".codeledger" / "tasks.jsonl"
+    own.parent.mkdir(exist_ok=True)
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(own)]) == 0
+    subprocess.run(["git", "add", "-f", ".codeledger/tasks.jsonl"], cwd=repo, check=True)
+    with own.open("a") as fh:
+        fh.write('{"id": "mine", "task": "a task of my own", "files": ["README.md"]}\n')
+    edited = own.read_text()
+    capsys.readouterr()
+    _refused(["tasks-from-git", "--repo", str(repo), "-o", str(own)], capsys,
+             "with changes git does not hold", "commit or stash them first")
+    assert own.read_text() == edited
+    settings = repo / ".vscode" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"editor.tabSize": 4}\n')
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    capsys.readouterr()
+    argv = ["eval", str(repo), "--queries", str(tasks), "-m", "codeledger", "--per-query"]
+    _refused([*argv, str(settings)], capsys, "not one this workbench wrote")
+    assert settings.read_text() == '{"editor.tabSize": 4}\n'
+    mine = repo / "per-query.json"  # its own output of a run before: written again
+    assert main([*argv, str(mine)]) == 0
+    assert main([*argv, str(mine)]) == 0
+
+
+def test_a_markdown_report_in_the_repository_is_written_again(
+        repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review dr2 (2): the second run had been refused as "not a .html or .htm file"
+    tasks = tmp_path / "tasks.jsonl"
+    assert main(["tasks-from-git", "--repo", str(repo), "-o", str(tasks)]) == 0
+    argv = ["report", str(repo), "--queries", str(tasks), "-m", "codeledger", "--defaults",
+            "-p", "w_keyword=0.3", "--movers", "0", "-o", str(repo / "report.md")]
+    assert main(argv) == 0
+    assert main(argv) == 0
+    notes = repo / "notes.md"
+    notes.write_text("# My notes\n")
+    capsys.readouterr()
+    _refused([*argv[:-1], str(notes)], capsys, "not one this workbench wrote")
+    assert notes.read_text() == "# My notes\n"

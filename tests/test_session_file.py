@@ -180,8 +180,8 @@ def test_a_relative_dataset_is_read_beside_the_session_file(tmp_path: Path,
 
 # (text, field, the line the error names: each value on its own, by the file's text)
 BAD_TOML = [
-    ("params = [1, 2]\nmodel = \"bm25\"\n", "params", ""),
-    ("model = \"bm25\"\nparams = 3\n", "params", ""),
+    ("params = [1, 2]\nmodel = \"bm25\"\n", "params", ":1"),
+    ("model = \"bm25\"\nparams = 3\n", "params", ":2"),
     ("model = \"bm25\"\n[params]\nk1 = 99\n", "params.k1", ":3"),
     ("model = \"bm25\"\n[params]\nnosuch = 1\n", "params.nosuch", ":3"),
     ("[params]\nk1 = 1.0\n", "params", ":1"),

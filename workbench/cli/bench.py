@@ -92,6 +92,12 @@ def _check_mode_options(args: argparse.Namespace, modes: list[str]) -> None:
             where = " and bench " + " and ".join(also) if also else ""
             raise UsageError(f"{option} is an option of bench without a mode{where}, not of "
                              f"{modes[0]}")
+    if getattr(args, "data", None) and modes and modes[0] in ("--scale", "--code-scale",
+                                                              "--code"):
+        # each of these makes or names its own data: a DATA beside it had been dropped
+        raise UsageError(f"DATA {args.data}: bench {modes[0]} does not read it"
+                         + (" (give the repository to --code)" if modes[0] == "--code"
+                            else " (it makes synthetic data)"))
     if args.repeats is None:
         args.repeats = 15
     for option, dest, mode, default in MODE_OPTIONS:

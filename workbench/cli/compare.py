@@ -446,9 +446,10 @@ def report_format(fmt: str | None, out: str) -> str:
 def cmd_report(args: argparse.Namespace) -> int:
     """The comparison written to --out (checked before the work, written after it)."""
     path = check_output(args.out, "--out")
-    # in a repository read, an earlier HTML report may be written again; an untracked
-    # Markdown file there may be a person's notes, so it is refused (the error says why)
-    check_outputs_apart([("--out", path)], input_files(args), {"--out": (".html", ".htm")})
+    # in a repository read, an earlier report may be written again; another file there (a
+    # person's notes) is refused (`written_by_us`)
+    check_outputs_apart([("--out", path)], input_files(args),
+                        {"--out": (".html", ".htm", ".md", ".markdown")})
     fmt = report_format(args.format, args.out)
     comp, _ = _comparison(args, with_figures=True)  # what each returns, as compare shows
     render = markdown if fmt == "md" else html_report

@@ -81,7 +81,7 @@ DATA_FILES = ("corpus.jsonl", "queries.jsonl", "memories.json", "contexts.jsonl"
               "workbench.toml", "tasks.jsonl", ".codeledger/tasks.jsonl",
               # a repository's CodeLedger files, which codeledger reads (untracked as a rule:
               # the repository guard had taken them for an earlier run's output)
-              ".codeledger/config.json", ".codeledger/ledger.jsonl", ".codeledgerignore")
+              ".codeledger/config.json", ".codeledger/ledger.jsonl")
 CODELEDGER_FILES = (".codeledger/config.json", ".codeledger/ledger.jsonl", ".codeledgerignore")
 
 
@@ -172,9 +172,10 @@ def _check_repo_output(arg: str, path: Path, repo: Path, endings: Sequence[str],
     CodeLedger's own; one whose ending is not among `endings`, the kinds the argument writes
     (README.md, app.py: a person's file); or one git tracks (client/package.json beside
     --per-query's .json), except a file the command makes again by design, `rewritten` (a
-    committed .codeledger/tasks.jsonl, tune's --params file continued): written, and a
-    warning says git keeps the old one. An untracked file of the argument's kind is an earlier
-    run's output, written again. The files the command reads are refused before this."""
+    committed .codeledger/tasks.jsonl, tune's --params file continued), where git holds
+    every change of it: written, and a warning says git keeps the old one. An untracked file
+    of the argument's kind is written again only where it is an earlier run's output
+    (`written_by_us`). The files the command reads are refused before this."""
     target = path.expanduser().resolve()  # a symlink's target: where the write lands
     top = repo.expanduser().resolve()
     if not target.is_file() or not target.is_relative_to(top):
@@ -182,25 +183,76 @@ def _check_repo_output(arg: str, path: Path, repo: Path, endings: Sequence[str],
     where = f"{arg} {path}: is a file in the git repository {repo}, which this command reads"
     instead = "give a path outside the repository, or a new file name"
     relative = target.relative_to(top).as_posix()
-    if relative in CODELEDGER_FILES:  # never an output of ours, read by codeledger
-        raise OutputError(f"{where}: CodeLedger's own {relative}, which codeledger reads; "
-                          f"writing there would replace it: {instead}")
+    if relative in CODELEDGER_FILES:  # never an output of ours
+        raise OutputError(f"{arg} {path}: is CodeLedger's own {relative} in the git "
+                          f"repository {repo}; writing there would replace it: {instead}")
     tracked = _tracked(top, relative)
     if tracked is None:
         raise OutputError(f"{where}, and git cannot say whether it tracks it; writing there "
                           f"could replace it for good: {instead}")
     again = any(target == p.expanduser().resolve() for p in rewritten)
-    if target.suffix.lower() not in endings or (tracked and not again):
-        why = ([f"not a {' or '.join(endings)} file as {arg} writes"]
-               if endings and target.suffix.lower() not in endings else [])
-        why.append("tracked by git" if tracked else
-                   "not tracked by git, so writing there would replace it for good")
+    why = ([f"not a {' or '.join(endings)} file as {arg} writes"]
+           if endings and target.suffix.lower() not in endings else [])
+    if not why and not tracked and not again and not written_by_us(target):
+        # .vscode/settings.json beside --per-query's .json: a person's file, not a run's
+        why.append(f"not one this workbench wrote ({arg} replaces only its own output there)")
+    if tracked and not again:
+        why.append("tracked by git")
+    elif not tracked and why:
+        why.append("not tracked by git, so writing there would replace it for good")
+    if why:
         raise OutputError(f"{where} ({'; '.join(why)}): {instead}")
+    if tracked and _changed(top, relative):  # git holds no copy of the edits
+        raise OutputError(f"{where} (tracked by git, with changes git does not hold: the run "
+                          "would replace them for good): commit or stash them first, or "
+                          f"{instead}")
     if tracked:
         from workbench.textout import warn_above_progress
 
-        warn_above_progress(f"{arg} {path} is tracked by git: it is replaced, and `git diff` "
-                            "shows what changed (`git checkout -- FILE` brings it back)")
+        warn_above_progress(f"{arg} {path} is tracked by git: a run that finishes replaces "
+                            "it, and `git diff` shows what changed (`git checkout -- FILE` "
+                            "brings the committed one back)")
+
+
+def written_by_us(path: Path) -> bool:
+    """Whether the file looks like one of this workbench's outputs, by its ending and first
+    lines: a tasks JSONL, a per-query or sweep CSV/JSON, a TREC run, a tune TOML, a report
+    (what a run in a repository may write again; anything else there is a person's)."""
+    try:
+        with path.open("r", encoding="utf-8", errors="replace") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    suffix = path.suffix.lower()
+    first = next((line.strip() for line in head.splitlines() if line.strip()), "")
+    if suffix == ".jsonl":
+        return first.startswith("{") and all(f'"{k}"' in first for k in ("id", "task", "files"))
+    if suffix == ".csv":
+        cells = first.split(",")
+        return cells[0] == "query_id" or cells[-1] == "best"
+    if suffix == ".json":
+        return '"query_id"' in head or ('"parameter"' in head and '"best_by"' in head)
+    if suffix in (".trec", ".run"):
+        fields = first.split()
+        return len(fields) == 6 and fields[1] == "Q0"
+    if suffix == ".toml":
+        return first.startswith("# workbench tune")
+    if suffix in (".html", ".htm"):
+        return "<title>Ranking comparison" in head
+    if suffix in (".md", ".markdown"):
+        return first == "# Ranking comparison"
+    return False
+
+
+def _changed(top: Path, relative: str) -> bool:
+    """Whether the work tree's copy of a tracked file differs from git's (index) copy."""
+    from workbench.core.repo.git import GitError, git
+
+    try:
+        git(top, "--literal-pathspecs", "diff", "--quiet", "--", relative)
+    except GitError:  # exit 1: it differs (or git could not say: held as changed)
+        return True
+    return False
 
 
 def _tracked(top: Path, relative: str) -> bool | None:

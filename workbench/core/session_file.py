@@ -488,7 +488,7 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
         return {}
     if not isinstance(raw, dict):
         raise FormatError(path, f"expected a table of name = value, got {raw!r}",
-                          field=params_field)
+                          field=params_field, line=key_line(path, params_field))
     for name, value in raw.items():  # JSON and TOML have numbers and true/false: text for
         # one is a hand-edit's mistake (the -p NAME=VALUE of the command line reads text)
         field = f"{params_field}.{name}"  # each value named at its own depth, with its line

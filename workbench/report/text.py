@@ -1619,7 +1619,7 @@ def _not_among_pairs(comp: Comparison, i: int, metric: str, verdict: str) -> str
                  and f.adjusted is not None), None)
     if pair is None or pair.adjusted is None or pair.adjusted < 0.05:
         return ""
-    return (f" against {comp.configs[0].name} alone, though not among the "
+    return (f" as a single test, but not after Holm's adjustment for the "
             f"{len(found.tested)} pairs (Holm p {p_text(pair.adjusted)}, Every pair)")
 
 
