@@ -23,13 +23,17 @@ TUNE = ["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1", "--fold
 
 
 @contextlib.contextmanager
-def _holder(url: str, name: str, exclusive: bool) -> Iterator[subprocess.Popen[str]]:
-    """Another process holding study `name` until it is killed at the block's end."""
+def _holder(url: str, name: str, exclusive: bool,
+            plain: bool = False) -> Iterator[subprocess.Popen[str]]:
+    """Another process holding study `name` until it is killed at the block's end; `plain`:
+    held as a plain run holds it (exclusive, marked for the whole run)."""
     code = textwrap.dedent(f"""
         import sys
         from workbench.core.tuning.lock import StudyLock
         lock = StudyLock({url!r}, {name!r})
         lock.take({exclusive!r})
+        if {plain!r}:
+            lock.mark_plain()
         print("held", flush=True)
         sys.stdin.read()
     """)
@@ -85,7 +89,7 @@ def test_shared_holders_share_and_keep_out_a_run_alone(tmp_path):
 @pytest.mark.parametrize("extra", [[], ["--fresh"], ["--workers", "2"]])
 def test_tune_is_refused_in_one_line_while_a_plain_run_holds_its_study(tmp_path, extra):
     db = tmp_path / "studies.db"
-    with _holder(f"sqlite:///{db}", "shared-name", exclusive=True):
+    with _holder(f"sqlite:///{db}", "shared-name", exclusive=True, plain=True):
         done = _cli(*TUNE, "--trials", "3", "--storage", str(db), *extra)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
@@ -442,3 +446,29 @@ def test_a_study_whose_creator_stopped_before_its_settings_is_made_again_by_a_pl
     assert main([*TUNE, "--trials", "2", "--storage", str(db)]) == 0, capsys.readouterr().err
     study = optuna.load_study(study_name="shared-name/all", storage=url)
     assert len(study.trials) == 2 and "workbench_config" in study.user_attrs
+
+
+def test_a_plain_runs_hold_is_told_from_a_shared_runs_moment(tmp_path):
+    # a shared run that found its study held alone waited 15 s before it was refused, also
+    # where a plain run held it for its whole run; the plain run's mark says so at once
+    url = f"sqlite:///{tmp_path / 'studies.db'}"
+    lock = StudyLock(url, "a")
+    try:
+        with _holder(url, "a", exclusive=True, plain=True):
+            assert not lock.try_take(False)
+            assert lock.plain_held()
+        with _holder(url, "a", exclusive=True):  # a shared run clearing stale trials
+            assert not lock.try_take(False)
+            assert not lock.plain_held()
+        assert lock.try_take(False) and not lock.plain_held()
+    finally:
+        lock.release()
+    # in this process: the mark is kept until the plain run lets go
+    plain, other = StudyLock(url, "b"), StudyLock(url, "b")
+    try:
+        assert plain.try_take(True)
+        plain.mark_plain()
+        assert other.plain_held()
+    finally:
+        plain.release()
+    assert not other.plain_held()

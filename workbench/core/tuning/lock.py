@@ -70,6 +70,8 @@ _OPEN: dict[Path, list[int]] = {}  # lock file → [fd, users]: one descriptor p
 # record locks never conflict within one process, so this one keeps its own holders:
 # (lock file, study) → {holder: exclusive}
 _HOLDERS: dict[tuple[Path, str], dict[int, bool]] = {}
+# (lock file, study) marked here as a plain run's, for its whole run (`mark_plain`)
+_MARKED: set[tuple[Path, str]] = set()
 _GUARD = threading.Lock()
 
 
@@ -100,9 +102,35 @@ class StudyLock:
         """A file storage on a system with record locks (not a server, not Windows)."""
         return self._open() is not None
 
-    def _lockf(self, kind: int) -> None:
+    def _lockf(self, kind: int, mark: bool = False) -> None:
         assert self.fd is not None
-        fcntl.lockf(self.fd, kind, 1, _offset(self.name), os.SEEK_SET)
+        fcntl.lockf(self.fd, kind, 1, _offset(self.name) + (1 if mark else 0), os.SEEK_SET)
+
+    def mark_plain(self) -> None:
+        """Mark the study, held alone, as a plain run's for as long as it is held: a shared
+        run finding it held then knows no wait will free it (a shared run's own process
+        holds it alone only a moment, unmarked). The byte after the study's."""
+        if self.fd is None or self.path is None or not self.held_alone:
+            return
+        with _GUARD, contextlib.suppress(OSError):
+            self._lockf(fcntl.LOCK_EX | fcntl.LOCK_NB, mark=True)
+            _MARKED.add((self.path, self.name))
+
+    def plain_held(self) -> bool:
+        """Whether a plain run holds the study (its mark), in this process or another."""
+        if self._open() is None:
+            return False
+        assert self.path is not None
+        with _GUARD:
+            if (self.path, self.name) in _MARKED:
+                return True
+            try:
+                self._lockf(fcntl.LOCK_SH | fcntl.LOCK_NB, mark=True)
+            except OSError:
+                return True
+            with contextlib.suppress(OSError):
+                self._lockf(fcntl.LOCK_UN, mark=True)
+            return False
 
     def try_take(self, exclusive: bool) -> bool:
         """Take (or convert to) the lock without waiting; False when another process holds
@@ -146,6 +174,10 @@ class StudyLock:
                 _HOLDERS.pop((self.path, self.name), None)
                 with contextlib.suppress(OSError):
                     self._lockf(fcntl.LOCK_UN)
+                if (self.path, self.name) in _MARKED:
+                    _MARKED.discard((self.path, self.name))
+                    with contextlib.suppress(OSError):
+                        self._lockf(fcntl.LOCK_UN, mark=True)
             entry = _OPEN[self.path]
             entry[1] -= 1
             if entry[1] == 0:

@@ -229,6 +229,7 @@ def _claim(lock: StudyLock, spec: TuneSpec, storage: Any, names: Sequence[str],
     if not spec.shared:
         if not alone:
             lock.take(True)  # raises Busy
+        lock.mark_plain()  # held for the whole run: a shared run is refused at once
         return
     _take_shared(lock)
 
@@ -239,7 +240,9 @@ SHARED_WAIT_S = 15.0
 def _take_shared(lock: StudyLock) -> None:
     deadline = time.monotonic() + SHARED_WAIT_S
     while not lock.try_take(False):
-        if time.monotonic() > deadline:
+        # a plain run holds it for its whole run (its mark): no use waiting; another of a
+        # shared run, clearing stale trials a moment, has none
+        if time.monotonic() > deadline or lock.plain_held():
             lock.take(False)  # raises Busy
         time.sleep(0.1)
 
