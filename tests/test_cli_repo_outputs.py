@@ -220,3 +220,22 @@ def test_a_markdown_report_in_the_repository_is_written_again(
     capsys.readouterr()
     _refused([*argv[:-1], str(notes)], capsys, "not one this workbench wrote")
     assert notes.read_text() == "# My notes\n"
+
+
+def test_a_vault_kept_in_git_still_names_its_notes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review dr2 (10): a vault in git is read as a vault, and a note given as an output is
+    # a dataset file this command reads, as in a vault outside git
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    vault = tmp_path / "vault"
+    shutil.copytree(SAMPLES / "vault", vault)
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    subprocess.run(["git", "init", "-q"], cwd=vault, check=True)
+    note = next(vault.rglob("*.md"))
+    before = note.read_bytes()
+    _refused(["report", str(vault), "-m", "vault-search", "--defaults", "-p", "w_tf=2",
+              "--movers", "0", "-o", str(note)], capsys, "is a dataset file this command reads")
+    assert note.read_bytes() == before

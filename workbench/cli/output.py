@@ -105,11 +105,13 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
             named = _sample_data(folder)  # a sample's workbench.toml: `data = FILE`
             if named is not None:
                 files.append(("DATA", named))
+            from workbench.core.formats.code_repo import is_code_repo
             from workbench.core.formats.vault import has_notes
 
-            # a vault: its notes are the documents (a repository's Markdown is not read as
-            # notes: a report written there had been refused as "a dataset file")
-            if not is_git_folder(folder) and has_notes(folder):
+            # a vault, kept in git or not: its notes are the documents (a code repository's
+            # Markdown is not read as notes: a report written there had been refused as "a
+            # dataset file")
+            if not is_code_repo(folder) and has_notes(folder):
                 files += [("DATA", f) for f in folder.rglob("*.md")]
     for name in ("queries", "qrels", "params"):
         value = getattr(args, name, None)
