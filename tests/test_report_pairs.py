@@ -266,3 +266,26 @@ def test_in_short_says_when_every_pair_does_not_keep_its_verdict(tmp_path: Path)
     assert "(p 0.016): better, beyond chance as a single test, but not after Holm's " \
            "adjustment for the 6 pairs (Holm p 0.093, Every pair)" in line, line
     assert "k0.6_b0.1 and k2.5_b0.5 (p 0.016, Holm p 0.093)" in text.split("## Every pair")[1]
+
+
+def test_eval_cases_are_counted_beside_each_pair(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review rv1 (7): on eval-case data the pairs had said nothing of the data's own test
+    files = []
+    for name, text in (("notitle", "w_title = 0\n"), ("body", "w_body = 10\n")):
+        path = tmp_path / f"{name}.toml"
+        path.write_text(text)
+        files += ["-c", str(path)]
+    assert main(["compare", str(SAMPLES / "decisions-eval"), "-m", "decision-memory",
+                 "--defaults", *files, "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    # the counts the comparison's own cases line gives each configuration
+    line = next(x for x in out.splitlines() if x.startswith("cases passing: "))
+    counts = dict(part.rsplit(" ", 1) for part in line.removeprefix("cases passing: ")
+                  .split(", "))
+    table = out.split("every pair (B − A")[1].split("\nEvery pair")[0].splitlines()
+    assert table[1].rstrip().endswith("cases passing A → B")
+    rows = {tuple(r.split()[:2]): r.split("  ")[-1].strip() for r in table[3:]}
+    for (a, b), said in rows.items():
+        assert said == f"{counts[a]} → {counts[b]}", (a, b, said)
+    assert len(rows) == 3

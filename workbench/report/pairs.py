@@ -31,6 +31,7 @@ from workbench.core.metrics.significance import paired_test
 from workbench.report.text import (
     BEYOND,
     _and,
+    cases_passed,
     evidence,
     headline_metric,
     is_count,
@@ -211,6 +212,10 @@ def pair_table(comp: Comparison, found: Pairs, *, minus: bool = False,
     sign = minus_text if minus else _plus
     header = ["A", "B", "metric", "A's mean", "B's mean", "B − A", "p", "Holm p",
               "B better/worse"]
+    # the data's own test, where it has one (decisions-eval's cases), beside the metric
+    passed = cases_passed(comp)
+    if passed is not None:
+        header.append("cases passing A → B")
     rows = []
     for f in found.found:
         delta = sign(f.delta) + (" ★" if star and f.beyond_chance else "")
@@ -222,6 +227,10 @@ def pair_table(comp: Comparison, found: Pairs, *, minus: bool = False,
         rows.append([shown_name(comp, comp.configs[f.a].name),
                      shown_name(comp, comp.configs[f.b].name), f.metric,
                      mean_text(f.mean_a), mean_text(f.mean_b), delta, *tail])
+        if passed is not None:
+            total = len(passed[f.a])
+            rows[-1].append(f"{sum(passed[f.a].values())}/{total} → "
+                            f"{sum(passed[f.b].values())}/{total}")
     return header, rows
 
 
