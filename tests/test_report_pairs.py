@@ -102,12 +102,15 @@ def test_compare_prints_every_pair_and_names_those_beyond_chance(
     beyond = [k for k, p in adjusted.items() if p < 0.05]
     summary = next(line for line in out.splitlines() if line.startswith("Every pair on"))
     if beyond:
-        assert f"beyond chance after Holm's adjustment for the {m} pairs tested" in summary
+        share = ("both" if m == 2 and len(beyond) == 2 else f"all {m}" if len(beyond) == m
+                 else f"{len(beyond)} of the {m}")
+        assert (f"{share} pairs tested differ{'s' if len(beyond) == 1 else ''} beyond chance "
+                "after Holm's adjustment for the pairs tested") in summary, summary
         for a, b in beyond:
             win, lose = (b, a) if tests[(a, b)].delta > 0 else (a, b)
             assert f"{win} over {lose} (+{abs(tests[(a, b)].delta):.4f}" in summary
     else:
-        assert "no pair differs beyond chance" in summary
+        assert f"none of the {m} pairs tested differs beyond chance" in summary
     # indexing the text without the title costs nDCG on tea: a real loss
     assert beyond
 
@@ -169,7 +172,8 @@ def test_one_test_gets_one_verdict(tmp_path: Path) -> None:
     section = text.split("## Every pair")[1].split("\n## ")[0]
     assert "★" not in section.split("|---")[1]  # the table's rows: no star
     said = " ".join(section.split())
-    assert ("no pair is called different beyond chance (6 pairs tested). Not called "
+    assert ("none of the 6 pairs tested differs beyond chance (Holm's adjustment, and the "
+            "metric table's rule for pairs with the first). Not called "
             "different here though below 0.05 among the pairs: k2.5_b0.5 against k0.3_b0.1 "
             "(p 0.005, Holm p 0.028), as the metric table calls it weak evidence among the 15 "
             "p-values it shows") in said, said
@@ -201,7 +205,7 @@ def test_a_configuration_that_returns_nothing_is_not_tested(
     one = next(line for line in table.splitlines() if line.startswith("importance    bm25"))
     p, holm_p = one.split()[6:8]
     assert p == holm_p  # the one pair tested: nothing to adjust for
-    assert ("no pair differs beyond chance (the one pair tested). Not tested: the pairs of "
+    assert ("the one pair tested does not differ beyond chance. Not tested: the pairs of "
             "vault-search, which returns nothing on any query.") in out
 
 
@@ -289,3 +293,15 @@ def test_eval_cases_are_counted_beside_each_pair(
     for (a, b), said in rows.items():
         assert said == f"{counts[a]} → {counts[b]}", (a, b, said)
     assert len(rows) == 3
+
+
+def test_a_pair_on_which_nothing_moved_is_named_as_not_tested(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # review gv (2): "2 pairs tested" of three configurations, the third pair unnamed
+    files = _bm25(tmp_path, {"same": "k1 = 1.2\n", "flat": 'fields = "text"\n'})
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", *files, "--metrics", "ndcg@10",
+                 "--movers", "0"]) == 0
+    out = capsys.readouterr().out
+    summary = next(line for line in out.splitlines() if line.startswith("Every pair on"))
+    assert "both pairs tested differ beyond chance" in summary, summary
+    assert summary.endswith("Not tested: defaults and same, on which no query moved."), summary

@@ -251,11 +251,12 @@ def pair_note(comp: Comparison) -> str:
             "nothing)")
 
 
-def pair_summary(comp: Comparison, found: Pairs,
-                 name: Callable[[str], str] = str) -> str:
+def pair_summary(comp: Comparison, found: Pairs, name: Callable[[str], str] = str,
+                 label: Callable[[str], str] = str) -> str:
     """The pairs in a few sentences: those that differ beyond chance after Holm's adjustment,
     the better first (at most NAMED_MOST by name), those below 0.05 as a single test only,
-    and what was left out, or that none differs."""
+    and what was not tested, or that none differs. `label`: a metric as the reader's table
+    names it (the window's "nDCG@10")."""
     if found.too_many:
         n = len(comp.configs)
         return (f"Every pair: {n} configurations make {found.too_many:,} pairs, too many to "
@@ -265,8 +266,8 @@ def pair_summary(comp: Comparison, found: Pairs,
         return ""
     queries = nouns(comp)[1]
     metrics = list(dict.fromkeys(f.metric for f in found.found))
-    on = (f" on {metrics[0]}" if len(metrics) == 1
-          else f", each on the metric both have ({_and(metrics)})")
+    on = (f" on {label(metrics[0])}" if len(metrics) == 1
+          else f", each on the metric both have ({_and([label(m) for m in metrics])})")
     counted = (f" over the {int(comp.counted.sum()):,} {queries} counted"
                if comp.set_aside else "")
     tested = found.tested
@@ -274,32 +275,37 @@ def pair_summary(comp: Comparison, found: Pairs,
     left = _left_out(comp, found, name)
     if not m:
         idle = sum(not f.moved and not f.why_not for f in found.found)
-        what = (f"no {singular(queries)} moved between any two" if idle == len(found.found)
-                else "no pair could be tested")
-        return f"Every pair{on}{counted}: {what}.{left}"
-    family = (f"after Holm's adjustment for the {m} pairs tested" if m > 1
-              else "(the one pair tested)")
+        if idle == len(found.found):
+            return f"Every pair{on}{counted}: no {singular(queries)} moved between any two."
+        return f"Every pair{on}{counted}: no pair could be tested.{left}"
     beyond = [f for f in tested if f.beyond_chance]
-    said = [_win_text(comp, f, name, len(metrics) > 1) for f in beyond[:NAMED_MOST]]
+    said = [_win_text(comp, f, name, len(metrics) > 1, label) for f in beyond[:NAMED_MOST]]
     if len(beyond) > NAMED_MOST:
         said.append(f"{len(beyond) - NAMED_MOST} more (★ in the table)")
-    rest = m - len(beyond)
-    if not beyond:
-        lead = (f"Every pair{on}{counted}: no pair differs beyond chance {family}."
-                if not any(f.table_weak for f in tested) else
-                f"Every pair{on}{counted}: no pair is called different beyond chance ({m} "
-                "pairs tested).")
+    holm = "after Holm's adjustment for the pairs tested"
+    if m == 1:
+        lead = (f"Every pair{on}{counted}: the one pair tested "
+                + (f"differs beyond chance: {said[0]}." if beyond else
+                   "does not differ beyond chance."))
+    elif not beyond:
+        lead = (f"Every pair{on}{counted}: none of the {m} pairs tested differs beyond chance "
+                + (holm if not any(f.table_weak for f in tested) else
+                   "(Holm's adjustment, and the metric table's rule for pairs with the first)")
+                + ".")
     else:
-        tail = (f"; the other {rest} do not" if rest > 1 else "; the other does not" if rest
-                else "")
-        lead = f"Every pair{on}{counted}, beyond chance {family}: {'; '.join(said)}{tail}."
+        share = ("both" if m == 2 and len(beyond) == 2 else f"all {m}" if len(beyond) == m
+                 else f"{len(beyond)} of the {m}")
+        lead = (f"Every pair{on}{counted}: {share} pairs tested "
+                f"{'differs' if len(beyond) == 1 else 'differ'} beyond chance {holm}: "
+                f"{'; '.join(said)}.")
     return lead + _single_only(comp, tested, m, name) + left
 
 
-def _win_text(comp: Comparison, f: Pair, name: Callable[[str], str], mixed: bool) -> str:
+def _win_text(comp: Comparison, f: Pair, name: Callable[[str], str], mixed: bool,
+              label: Callable[[str], str] = str) -> str:
     b_wins = f.delta > 0 if higher_is_better(f.metric) else f.delta < 0
     win, lose = (f.b, f.a) if b_wins else (f.a, f.b)
-    metric = f"{f.metric} " if mixed else ""
+    metric = f"{label(f.metric)} " if mixed else ""
     return (f"{name(comp.configs[win].name)} over {name(comp.configs[lose].name)} "
             f"({metric}{minus_text(abs(f.delta))}, Holm p {p_text(f.adjusted)})")
 
@@ -340,6 +346,12 @@ def _left_out(comp: Comparison, found: Pairs, name: Callable[[str], str]) -> str
         one = len(found.empty) == 1
         out.append(f"the pairs of {names}, which {'returns' if one else 'return'} nothing "
                    "on any query")
+    idle = [f for f in found.found if not f.why_not and not f.moved]
+    if idle:  # the same rankings (a configuration saved twice): nothing to test
+        pairs_ = _and([f"{name(comp.configs[f.a].name)} and {name(comp.configs[f.b].name)}"
+                       for f in idle[:NAMED_MOST]]
+                      + ([f"{len(idle) - NAMED_MOST} more"] if len(idle) > NAMED_MOST else []))
+        out.append(f"{pairs_}, on which no {singular(nouns(comp)[1])} moved")
     trained = sum(f.why_not == "training scores" for f in found.found)
     if trained:
         out.append(f"{trained} pair{'s' if trained > 1 else ''} against training scores")

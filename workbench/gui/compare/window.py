@@ -116,7 +116,7 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
                     "how well they are ordered", f"{note}."))
     found = pairs(comp)
     if found:  # three or more: the pairs the table, each against A, does not hold
-        whole = pair_summary(comp, found)
+        whole = pair_summary(comp, found, label=metric_label)
         out.append((whole.split(" Below 0.05 as a single test")[0], whole))
     many = many_tests_note(comp)
     if many:
