@@ -191,7 +191,9 @@ def test_a_change_too_small_to_print_keeps_its_sign() -> None:
     from workbench.gui.palette import signed
 
     assert signed(0.0) == signed(-0.0) == signed(3e-17) == "±0"
-    assert signed(0.0004) == "+0.000" and signed(-0.0004) == "−0.000"
+    # a change under the shown precision is one, not a zero with a sign (review gv 9)
+    assert signed(0.0004) == "+<0.001" and signed(-0.0004) == "−<0.001"
+    assert signed(0.04, 1) == "+<0.1" and signed(-0.3, 0) == "−<1"
     assert signed(0.0125) == "+0.013" and signed(-0.5, 2) == "−0.50"
 
 

@@ -44,11 +44,13 @@ def delta_color(delta: float, eps: float = 5e-4) -> QColor:
 
 def signed(value: float, digits: int = 3) -> str:
     """+0.034 / −0.010 / ±0 (a real minus sign, so columns of deltas line up). ±0 is no
-    change; a change too small for `digits` keeps its sign: +0.000 (a nDCG card read ±0
-    while a query had moved it by +0.0005)."""
+    change; a change too small for `digits` keeps its sign: +<0.001 (a nDCG card read ±0
+    while a query had moved it by +0.0005, and "−0.000" read as a zero with a sign)."""
     if abs(value) < 1e-12:  # the same, up to the float noise of two means
         return "±0"
     text = f"{abs(value):.{digits}f}"
+    if float(text) == 0:
+        text = "<" + f"{10.0 ** -digits:.{digits}f}" if digits else "<1"
     return ("+" if value > 0 else "−") + text
 
 
