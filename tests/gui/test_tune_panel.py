@@ -531,6 +531,13 @@ def test_a_held_out_loss_within_chance_is_no_better_not_worse() -> None:
         if kept:
             assert "the values each fold tuned do no better" in text
             assert "keeping the starting values, as the run did, is right" in text
+        # red only where the values the run leaves would do worse (review gv 7: the right
+        # outcome, the start kept, had been red)
+        from workbench.gui.charts._base import MUTED
+        from workbench.gui.palette import WORSE
+
+        line = next(x for x in text.split("<span") if "do no better" in x)
+        assert (MUTED if kept else WORSE.name()) in line, line
     # a loss of 0.10 on 6 tasks is no "small loss", though this many cannot tell it from chance
     big = start - np.array([0.25, -0.05, 0.2, 0.05, 0.15, 0.0])
     test = paired_test(start, big)

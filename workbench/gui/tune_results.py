@@ -97,17 +97,20 @@ def verdict(result: Any, objective: str) -> str:
             else:
                 advice = (" — keep the starting values (Apply best would make it worse), or "
                           "tune fewer parameters or narrower ranges")
+            # red where the values the run leaves would do worse; grey where it kept the
+            # starting values, as it should (review gv 7: "… is right" had been red)
+            tone = MUTED if final.kept_start else WORSE.name()
             if t.p_value >= 0.05:  # a loss within chance: no better, not shown worse
                 # "small" only where it is (a 0.10 drop on 6 tasks had been called small)
                 small = abs(t.delta) < 0.01
-                lines.append(f"<span style='color:{WORSE.name()}'>{who} do no better on the "
+                lines.append(f"<span style='color:{tone}'>{who} do no better on the "
                              "queries they never saw ("
                              + ("the small loss may be chance" if small else
                                 f"a loss of {abs(t.delta):.4f} that this many queries cannot "
                                 "tell from chance")
                              + f"){advice}</span>")
             else:
-                lines.append(f"<span style='color:{WORSE.name()}'>{who} do worse on the "
+                lines.append(f"<span style='color:{tone}'>{who} do worse on the "
                              "queries they never saw: they fit the training queries, not the "
                              f"task{advice}</span>")
     else:
