@@ -201,7 +201,9 @@ def test_delta_bars_sorted_without_unjudged_queries(qtbot,  # type: ignore[no-un
     up, same, down = chart.counts()
     assert (up, down) == (row.improved[1], row.worsened[1])
     assert up + same + down == len(judged)
-    assert f"▲ {up} improved · {same} unchanged · ▼ {down} worsened" in chart.caption()
+    # each glyph kept with its count by a no-break space (the title had wrapped between them)
+    assert (f"▲\u00a0{up} improved · {same} unchanged · ▼\u00a0{down} worsened"
+            in chart.caption())
     assert "3 without judgments left out" in chart.caption()
     for n in (0, len(expected) // 2, len(expected) - 1):
         with qtbot.waitSignal(chart.query_clicked, timeout=1000) as blocker:

@@ -63,10 +63,11 @@ def stop_text(reason: str) -> str:
 
 
 def budget_text(v: BundleView) -> str:
-    """"7 files / 25 · 5,820 / 8,000 tokens (73 %) · stopped: sufficiency"."""
+    """"7 of at most 25 files · 5,820 / 8,000 tokens (73 %) · stopped: sufficiency" (gv 13:
+    "7 files / 25" had not said what 25 was)."""
     pct = 100.0 * v.tokens / v.budget if v.budget else 0.0
-    return (f"{len(v.docs)} files / {v.max_files} · {v.tokens:,.0f} / {v.budget:,} tokens "
-            f"({pct:.0f} %) · stopped: {stop_text(v.stop)}")
+    return (f"{len(v.docs)} of at most {v.max_files} files · {v.tokens:,.0f} / {v.budget:,} "
+            f"tokens ({pct:.0f} %) · stopped: {stop_text(v.stop)}")
 
 
 def rank_bundles(prep: CodeLedgerPrepared, params: Params,

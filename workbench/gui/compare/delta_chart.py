@@ -170,6 +170,8 @@ class QueryDeltaChart(QWidget):
         # scores "higher / the same / lower", no gain called a gain (the window had said
         # "7 improved" in green where the report said "no evidence either way")
         tally = per_query(comp, self.index, self.metric_name).tally
+        # a glyph kept with its count: the title had wrapped between "▼" and "20 worsened"
+        tally = tally.replace("▲ ", "▲\u00a0").replace("▼ ", "▼\u00a0")
         text = f"{metric_label(self.metric_name)}: {b} − {a}, per query — {tally}"
         # the judged queries set aside as tuned on are no "queries without judgments"
         aside = min(comp.set_aside, self._unjudged)
