@@ -40,3 +40,19 @@ def test_codeledgers_legend_ends_above_the_table_at_1280(qtbot: QtBot, styled: o
     assert legend.height() >= legend.heightForWidth(legend.width())
     qtbot.waitUntil(lambda: legend.geometry().bottom() < view.geometry().top())
     w.close()
+
+
+def test_the_relevance_column_shows_only_where_something_is_judged(qtbot: QtBot) -> None:
+    # review gv 10: decisions (no judgments) kept an empty "rel" column, the room its titles
+    # lacked at 1,024 px
+    from conftest import SAMPLES
+
+    from workbench.gui.main_window import MainWindow
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 768)
+    assert w.open_path(SAMPLES / "decisions")
+    assert w.ranked.view.isColumnHidden(5)
+    assert w.open_path(SAMPLES / "tea-beir")
+    assert not w.ranked.view.isColumnHidden(5)

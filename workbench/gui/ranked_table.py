@@ -434,6 +434,13 @@ class RankedTable(QWidget):
         if gated == self.view.isColumnHidden(7):  # its width given to the id, or taken back
             self.view.setColumnHidden(7, not gated)
             self._fit_id()
+        # the relevance column only where something is judged (review gv 10: an empty "rel"
+        # on decisions took the room the titles lacked at 1,024 px)
+        ds = self.session.dataset
+        judged = ds is not None and bool(ds.qrels)
+        if judged == self.view.isColumnHidden(5):
+            self.view.setColumnHidden(5, not judged)
+            self._fit_id()
         self._show_title(not self.model.title_is_id)
         self._update_summary()
         self._on_docs_changed(self.session.docs)
