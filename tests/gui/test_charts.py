@@ -542,9 +542,15 @@ def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
         entered, left = entered + len(a_top - b_top), left + len(b_top - a_top)
     assert f"{entered:,} entered, {left:,} left" in panel.caption.text()
     rows = panel.row_texts()
+    assert any(r[2] for r in rows) and not panel.table.isColumnHidden(2)  # judged moves
     for m, row in zip(want, rows, strict=True):
         assert row[0] == tea.dataset.queries[m.query].id
         assert row[1].startswith(tea.dataset.corpus[m.doc].id)
+        # the judged grade, from the judgments file's own (review gv 8)
+        qrels = tea.dataset.qrels or {}
+        grade = qrels.get(tea.dataset.queries[m.query].id, {}).get(tea.dataset.corpus[m.doc].id)
+        assert row[2] == ("" if grade is None else str(grade))
+        row = row[:2] + row[3:]  # the columns after it, as before
         assert ("new" in row[3]) == m.entered and ("left" in row[3]) == m.left
         # a number only where both sides rank it: from beyond a ranking's depth it is not
         # known ("new ▲100" had been that depth less its rank)
@@ -946,8 +952,8 @@ def test_a_document_no_longer_ranked_reads_as_not_ranked(qtbot: QtBot,
     vault.set_params({"min_score": 0.3})
     vault.recompute()
     rows = panel.row_texts()
-    assert rows and all(">" not in r[2] for r in rows)  # no row was cut at the depth
-    assert any(r[2].endswith(" → –") and r[3] == "left" for r in rows)
+    assert rows and all(">" not in r[3] for r in rows)  # no row was cut at the depth
+    assert any(r[3].endswith(" → –") and r[4] == "left" for r in rows)
     # the document whole, elided in its middle at the column's width: a long path id keeps
     # its file name (cut at its end, every row read "knowledge-base/departments/…")
     from PySide6.QtWidgets import QStyleOptionViewItem

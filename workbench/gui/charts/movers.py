@@ -34,7 +34,8 @@ from ._base import MUTED, ChartPanel
 
 EMPTY_NO_BASELINE = "Pin a baseline (Ctrl+B) to see what moved"
 EMPTY_NOTHING_MOVED = "Nothing moved: every query's top k is as in the baseline"
-COLUMNS = ("Query", "Document", "Rank", "Move", "Score Δ", "Signal deltas")
+COLUMNS = ("Query", "Document", "Rel", "Rank", "Move", "Score Δ", "Signal deltas")
+REL = 2  # the judged grade: shown only where the data has judgments
 TOP = 50
 
 
@@ -143,6 +144,10 @@ class MoversList(ChartPanel):
             self._set_empty(EMPTY_NOTHING_MOVED)
             return
         queries, corpus = s.dataset.queries, s.dataset.corpus
+        qrels = s.dataset.qrels or {}
+        # a judged document's move is the one that changes a metric (review gv 8: a relevant
+        # document falling 10 → 18 had not stood out)
+        self.table.setColumnHidden(REL, not qrels)
         # a side that does not rank a document: "> depth" only where its row was cut at the
         # depth asked for; else it ranks fewer (unmatched, gated, under the min score): "–"
         now_count, base_count = s.result.ranking.count, base.result.ranking.count
@@ -160,7 +165,8 @@ class MoversList(ChartPanel):
             # whole: the column elides it at its own width (cut at 80 characters, most of a
             # 1,920 px column stood empty)
             shown = name
-            cells = (queries[m.query].id, shown,
+            grade = qrels.get(queries[m.query].id, {}).get(doc.id)
+            cells = (queries[m.query].id, shown, "" if grade is None else str(grade),
                      rank_text(m, cut(now_count, m.query), cut(base_count, m.query)),
                      move_text(m),
                      signed(m.total_delta), deltas_text(m, model=s.model))
@@ -168,9 +174,14 @@ class MoversList(ChartPanel):
                 item = QTableWidgetItem(text)
                 if col == 1:
                     item.setToolTip(name.replace(" · ", "\n", 1))
-                if col == 3:
+                if col == REL:
+                    item.setToolTip("not judged" if grade is None else
+                                    f"judged relevant (grade {grade})" if grade > 0 else
+                                    "judged not relevant")
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                if col == 4:
                     item.setForeground(QBrush(BETTER if m.jump > 0 else WORSE))
-                if col in (2, 3, 4):
+                if col in (3, 4, 5):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, item)
