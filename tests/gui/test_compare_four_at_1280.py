@@ -58,3 +58,65 @@ def test_a_title_too_squeezed_to_read_leaves_the_row_to_the_id() -> None:
 
     assert id_width(150, 160, 80, min_title=50) == 150  # 30 % is 45 px: under 50
     assert id_width(300, 250, 100, min_title=50) == 210  # 90 px for the title: kept
+
+
+def _code_repo_four(qtbot: QtBot, window: Any) -> Any:
+    """code-repo's four: codeledger's defaults, kw 0.3 and the live sliders, and bm25's
+    defaults, compared at 1,280 × 800."""
+    assert window.open_path(SAMPLES / "code-repo", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("bm25 defaults")
+    s.set_model("codeledger")
+    s.recompute()
+    d = dict(s.params)
+    s.save_configuration("defaults")
+    s.set_params({**d, "w_keyword": 0.3})
+    s.save_configuration("kw 0.3")
+    s.set_params({**d, "token_budget": 2000})
+    view = window.compare_window()
+    view.resize(1280, 800)
+    window.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    view.configs.set_checked("bm25 defaults", True)
+    qtbot.waitUntil(lambda: view.comp is not None and len(view.comp.configs) == 4)
+    qtbot.wait(20)
+    return view
+
+
+def _cut(table: Any) -> list[int]:
+    header, room = table.horizontalHeader(), table.viewport().width()
+    return [c for c in range(header.count())
+            if header.sectionViewportPosition(c) + header.sectionSize(c) > room]
+
+
+def test_four_configurations_of_two_models_show_every_column_at_1280(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """Review r48, compare 1: with bm25 beside codeledger and the bundle rows, "bm25
+    defaults"' p and ▲/▼ had been behind a scroll bar at 1,280 × 800 (the chart at 220 px)."""
+    from workbench.report.text import metric_table
+
+    view = _code_repo_four(qtbot, window)
+    table = view.table
+    assert [c.name for c in view.comp.configs] == ["defaults", "kw 0.3", "current (unsaved)",
+                                                  "bm25 defaults"]
+    assert table.columnCount() == 14 and _cut(table) == []
+    assert view.chart.width() >= 180  # its bars still read
+    heads = [table.horizontalHeaderItem(c).text() for c in (1, 2, 6, 10)]
+    assert heads == ["defaults", "kw 0.3", "current\n(unsaved)", "bm25\ndefaults"]
+    # the figures shorter, each whole (as the report prints it) in its tooltip
+    _, report = metric_table(view.comp)
+    ndcg = next(r for r, row in enumerate(view.comp.rows) if row.metric == "ndcg@10")
+    mean = table.item(ndcg, 1)
+    assert len(mean.text().split(".")[1]) == 3 and report[ndcg][1] in mean.toolTip()
+    p = table.item(ndcg, 12)  # bm25 defaults' p
+    assert p.text() == f"{view.comp.rows[ndcg].p_values[3]:.2f}"
+    assert f"p {report[ndcg][12]}: paired randomisation" in p.toolTip()
+
+    # room again: the names on one line, the figures as the report has them
+    view.resize(1700, 1000)
+    qtbot.wait(20)
+    assert [table.horizontalHeaderItem(c).text() for c in (6, 10)] == [
+        "current (unsaved)", "bm25 defaults"]
+    assert table.item(ndcg, 1).text() == report[ndcg][1]
+    assert _cut(table) == []

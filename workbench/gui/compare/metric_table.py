@@ -53,6 +53,8 @@ PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
 NAME_CHARS = 18
 
 
+FOLDED, SHORT = 1, 2  # `MetricTable.set_compact`'s levels
+
 # the column heads' padding, 3 px a side (the window's 6 px, over fourteen columns of four
 # configurations, had pushed the last one's p and ▲/▼ behind a scroll bar at 1,280 px)
 HEADER = "QHeaderView::section { padding: 3px 3px; }"
@@ -60,12 +62,13 @@ CASES = "cases passing"  # the first row's name, where the data has fixture case
 TRAINING = " (training scores)"  # `shown_name`'s mark of a configuration's column
 
 
-def fold_name(name: str, chars: int = NAME_CHARS) -> str:
+def fold_name(name: str, chars: int = NAME_CHARS, fold: bool = False) -> str:
     """A configuration's name for a column head: whole where it fits `chars`, else on two
     lines broken at the space that balances them best ("w_mention=3" over
     "w_centrality=0.2"; it had been cut to "w_mention…lity=0.2" above a column with room),
-    each line elided in the middle only past `chars` (a name of one word: past 1.5 × `chars`)."""
-    if len(name) <= chars:
+    each line elided in the middle only past `chars` (a name of one word: past 1.5 × `chars`).
+    `fold`: a name with a space on two lines however short ("current" over "(unsaved)")."""
+    if len(name) <= chars and not (fold and " " in name):
         return name
     words = name.split(" ")
     if len(words) == 1:  # one line, a little longer ("inject_min_score=30" whole)
@@ -76,13 +79,13 @@ def fold_name(name: str, chars: int = NAME_CHARS) -> str:
             + elide_middle(" ".join(words[j:]), chars))
 
 
-def _name_head(text: str) -> str:
+def _name_head(text: str, fold: bool = False) -> str:
     """A configuration's column head: its name on up to two lines (whole in the tooltip);
     its training-scores mark on a line of its own, whole ("tuned on … scores)" had cut the
-    name and the mark together)."""
+    name and the mark together). `fold`: as `fold_name`'s."""
     if text.endswith(TRAINING):
-        return fold_name(text[: -len(TRAINING)]) + "\n" + TRAINING.strip()
-    return fold_name(text)
+        return fold_name(text[: -len(TRAINING)], fold=fold) + "\n" + TRAINING.strip()
+    return fold_name(text, fold=fold)
 
 
 class MetricTable(QTableWidget):
@@ -92,6 +95,12 @@ class MetricTable(QTableWidget):
         super().__init__(0, 0, parent)
         self.comparison: Comparison | None = None
         self.font_scale = 1.0
+        # how tightly it is drawn to fit a narrow window (`fit_width`): 0 as the report has
+        # it, FOLDED, SHORT; and the width each level needs, measured once for what is shown
+        self.compact = 0
+        self._widths: dict[int, int] = {}
+        self._heads: dict[int, str] = {}  # a configuration's column: its name
+        self._figures: list[tuple[QTableWidgetItem, str, str]] = []  # (cell, 4 dec., 3 dec.)
         self._base_pt = points(self.font())
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -105,6 +114,7 @@ class MetricTable(QTableWidget):
         """`k`: the top k whose agreement shows where nothing is judged (no metric)."""
         self.comparison = comp
         self.clear()
+        self.compact, self._widths, self._heads, self._figures = 0, {}, {}, []
         if comp is None:
             self.setRowCount(0)
             self.setColumnCount(0)
@@ -118,6 +128,7 @@ class MetricTable(QTableWidget):
         self.setRowCount(len(rows))
         for col, text in enumerate(header):
             if col == 1 or (col >= 2 and (col - 2) % PER_OTHER == 0):  # a configuration
+                self._heads[col] = text
                 text = _name_head(text)
             item = QTableWidgetItem(text)
             item.setToolTip(self._header_tip(comp, col))
@@ -130,6 +141,14 @@ class MetricTable(QTableWidget):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.setItem(r, col, item)
+            count = is_count(row.metric)
+            for i, col in enumerate([1, *(2 + j * PER_OTHER for j in range(len(comp.configs)
+                                                                             - 1))]):
+                mean, item = row.means[i], self._item(r, col)
+                item.setToolTip(f"mean {metric_label(row.metric)} of {comp.configs[i].name}"
+                                + ("" if math.isnan(mean) else f": {item.text()}"))
+                if not count and not math.isnan(mean):
+                    self._figures.append((item, item.text(), f"{mean:.3f}"))
             for i in range(1, len(comp.configs)):
                 base = 2 + (i - 1) * PER_OTHER
                 name = comp.configs[i].name
@@ -144,12 +163,14 @@ class MetricTable(QTableWidget):
                 mark = evidence(comp, row, i)
                 neutral = mark != BEYOND
                 if not math.isnan(delta):  # the window's signs: ±0 for none, a real minus
-                    d_item.setText(_count_delta(delta) if is_count(row.metric)
-                                   else signed(delta, 4))
+                    d_item.setText(_count_delta(delta) if count else signed(delta, 4))
+                    if not count:
+                        self._figures.append((d_item, d_item.text(), signed(delta, 3)))
                 if not math.isnan(delta) and not neutral:
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
-                d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}")
+                d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}"
+                                  + ("" if math.isnan(delta) else f": {d_item.text()}"))
                 if mark == BEYOND:
                     font = QFont(p_item.font())
                     font.setBold(True)
@@ -157,7 +178,10 @@ class MetricTable(QTableWidget):
                 weak = f"p below 0.05, but {weak_p(comp, 0.0, always=True)}"
                 if mark == WEAK:
                     d_item.setToolTip(f"{d_item.toolTip()} — {weak}: not coloured")
-                p_item.setToolTip(f"paired randomisation test of {name} against {first} on "
+                if not fitted and p is not None and p >= 0.1:  # "0.25" for 0.250, in SHORT
+                    self._figures.append((p_item, p_item.text(), f"{p:.2f}"))
+                p_item.setToolTip((f"p {p_text(p)}: " if p_text(p) and not fitted else "")
+                                  + f"paired randomisation test of {name} against {first} on "
                                   f"{metric_label(row.metric)}: the chance of a difference at "
                                   "least this large if the two were interchangeable"
                                   + (f" ({weak}: not bold)" if mark == WEAK else
@@ -172,6 +196,51 @@ class MetricTable(QTableWidget):
                     f"{row.improved[i]} queries score higher under {name} than under {first}"
                     f" (▲), {row.worsened[i]} lower (▼)")
         self._cases(comp)
+        self._fit()
+
+    def needed_width(self) -> int:
+        """The width that shows every column whole, with room for a vertical scroll bar."""
+        return (sum(self.columnWidth(c) for c in range(self.columnCount()))
+                + (self.verticalHeader().width() if self.verticalHeader().isVisible() else 0)
+                + 2 * self.frameWidth() + self.verticalScrollBar().sizeHint().width())
+
+    def fit_width(self, room: int) -> int:
+        """Draw the table as loosely as fits `room` px (`set_compact`: the configurations'
+        names folded onto two lines, then the figures shorter, whole in their tooltips); the
+        width it then needs. Four configurations of two models at 1,280 px ("current
+        (unsaved)" and "bm25 defaults" each twice as wide as its figures) had pushed the last
+        one's p and ▲/▼ behind a scroll bar (review r48, compare 1)."""
+        for level in range(SHORT + 1):
+            if level not in self._widths:
+                self.set_compact(level)
+                self._widths[level] = self.needed_width()
+            if self._widths[level] <= room or level == SHORT:
+                self.set_compact(level)
+                return self.needed_width()
+        return self.needed_width()  # not reached: the loop ends at SHORT
+
+    def set_compact(self, level: int) -> None:
+        """0: as the report has it; FOLDED: a configuration's name with a space on two lines
+        where, on one, it is wider than its figures (`fold_name`'s `fold`); SHORT: that, and
+        means and differences to 3 decimals (a count keeps its one), a p-value of 0.1 or more
+        to 2 ("0.25"; "0.062" and "<0.001" as they were); each whole in its tooltip."""
+        if level == self.compact:
+            return
+        self.compact = level
+        for cell, full, short in self._figures:
+            cell.setText(short if level >= SHORT else full)
+        bold = QFont(self.horizontalHeader().font())
+        bold.setBold(True)  # as the window's style sheet draws the heads
+        fm = QFontMetrics(bold)
+        for col, text in self._heads.items():
+            head = self.horizontalHeaderItem(col)
+            if head is None:
+                continue
+            wide = max(fm.horizontalAdvance(line) for line in _name_head(text).split("\n"))
+            # folded only where the name, not its figures, sets the column's width (a 6-px
+            # padding: HEADER's)
+            head.setText(_name_head(text, fold=level >= FOLDED
+                                    and wide + 6 > self.sizeHintForColumn(col)))
         self._fit()
 
     def _cases(self, comp: Comparison) -> None:
@@ -276,6 +345,8 @@ class MetricTable(QTableWidget):
     def set_font_scale(self, f: float) -> None:
         """Larger text and rows for presenting (1.0: the application font)."""
         self.font_scale = max(0.5, float(f))
+        self.set_compact(0)  # and measured again in the new type (`fit_width`)
+        self._widths = {}
         font = QFont(self.font())
         font.setPointSizeF(self._base_pt * self.font_scale)
         self.setFont(font)

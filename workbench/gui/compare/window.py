@@ -72,6 +72,7 @@ from workbench.report.text import (
 )
 
 from .config_list import ConfigurationList
+from .delta_chart import FLOOR as CHART_FLOOR
 from .delta_chart import MIN_WIDTH as CHART_MIN_WIDTH
 from .delta_chart import QueryDeltaChart
 from .explain_diff import ExplainDiff
@@ -559,15 +560,16 @@ class CompareWindow(QWidget):
     def _fit_table(self) -> None:
         """The metric table as wide as its columns, the delta chart the rest, down to
         CHART_MIN_WIDTH: with three configurations B's Δ, p and ▲/▼ had been scrolled away, with
-        four (at 1,280 px, the table held to two thirds) the last one's p and ▲/▼."""
-        t = self.table
-        need = (sum(t.columnWidth(c) for c in range(t.columnCount()))
-                + (t.verticalHeader().width() if t.verticalHeader().isVisible() else 0)
-                + 2 * t.frameWidth() + t.verticalScrollBar().sizeHint().width())
+        four (at 1,280 px, the table held to two thirds) the last one's p and ▲/▼. Where that
+        is not enough, the table is drawn tighter (`MetricTable.fit_width`: names on two
+        lines, shorter figures), and then the chart gives way down to CHART_FLOOR."""
         table_w, chart_w = self.bottom_split.sizes()
         total = table_w + chart_w
-        if total > 0 and need != table_w:
-            width = max(min(need, total - CHART_MIN_WIDTH), min(need, total // 2))
+        if total <= 0:
+            return
+        need = self.table.fit_width(total - CHART_MIN_WIDTH)
+        if need != table_w:
+            width = max(min(need, total - CHART_FLOOR), min(need, total // 2))
             self.bottom_split.setSizes([width, total - width])
 
     def moved(self) -> list[int]:
