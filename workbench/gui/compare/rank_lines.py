@@ -1,7 +1,13 @@
 """One query's ranked lists under two or more configurations, side by side, with a line joining
 each document's two positions between adjacent columns: green when it rose, red when it fell,
 grey when it stayed; a document entering the top k comes from the "below top k" slot at the
-column's foot (▲new), one leaving goes down into it (▼out).
+column's foot, one leaving goes down into it.
+
+The tags are measured against the first list, as the metric table's Δ and ▲/▼ are: ▲new on a
+document in a list's top k that is not in the first's, ▼out (in the first list) on one of its
+top k that another list lacks; the legend says so, and a row's tooltip which lists. (They had
+been against the list to the left: "▲new" beside the third list read as new against the
+baseline, and a middle row could read "▲new ▼out" at once.)
 
 `replay()` plays the change as one list: each document slides from its place in the first
 column to its place in the second (entering ones rise in from the foot and fade in, leaving
@@ -17,6 +23,7 @@ agree.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +56,7 @@ from workbench.gui.palette import BETTER, NEUTRAL, WORSE
 from .list_end import FLOOR, LIMIT, ListEnd, list_end, slot_captions, slot_tip
 from .rank_rows import (
     Row,
+    fitting,
     grade_brush,
     grade_text,
     paint_header,
@@ -58,6 +66,8 @@ from .rank_rows import (
     scaled_font,
     shown_title,
 )
+
+NEW, OUT = "▲new", "▼out"  # the tags, against the first list (`RankLines.marks`)
 
 Line = tuple[int, int, int | None, int | None]
 """(doc, left column, rank in the left column or None, rank in the right column or None)."""
@@ -198,7 +208,8 @@ class RankLines(QWidget):
         n = max(1, len(self.columns))
         rows = max((len(t) for t in self._tops), default=self.k)
         width = n * 36 * fm.averageCharWidth() + (n - 1) * _gap(n, fm) + 12
-        height = 12 + fm.height() * 1.9 + (rows + 3.0) * self.row_height  # slot, legend
+        # the slot and the legend's two lines (the relevance marks; what the tags are against)
+        height = 12 + fm.height() * 1.9 + (rows + 4.0) * self.row_height
         return QSize(int(width), int(height))
 
     def row_rect(self, column: int, rank: int) -> QRectF:
@@ -230,6 +241,34 @@ class RankLines(QWidget):
         g = self._geometry()
         return next((c for c in range(len(self._tops)) if g.slot_rect(c).contains(QPointF(pos))),
                     None)
+
+    def marks(self, column: int) -> dict[int, str]:
+        """The tag of each tagged document of display column `column`, against the first
+        list: in a later list NEW where the first's top k lacks it; in the first OUT where a
+        later list's top k lacks it (`left_out` says which). None with one list."""
+        if len(self._tops) < 2 or not 0 <= column < len(self._tops):
+            return {}
+        first = self._tops[0]
+        if column == 0:
+            return {doc: OUT for doc in first if self.left_out(doc)}
+        return {doc: NEW for doc in self._tops[column] if doc not in first}
+
+    def left_out(self, doc: int) -> list[int]:
+        """The display columns after the first whose top k lacks `doc`."""
+        return [c for c in range(1, len(self._tops)) if doc not in self._tops[c]]
+
+    def marks_keys(self) -> list[str]:
+        """What the tags are measured against, as the legend's second line may say it,
+        longest first ([] with fewer than two lists)."""
+        comp = self.comparison
+        if comp is None or len(self._tops) < 2:
+            return []
+        first, k = comp.configs[self.columns[0]].name, self.k
+        other = "the second list's" if len(self._tops) == 2 else "another list's"
+        return [f"{NEW}: not in the top {k} of the first list, {first} · {OUT} (in {first}): "
+                f"missing from {other} top {k}",
+                f"{NEW}: not in the first list's top {k} · {OUT} (first list): missing from "
+                f"{other} top {k}"]
 
     def _rank(self, c: int, doc: int) -> int | None:
         top = self._tops[c]
@@ -361,18 +400,28 @@ class RankLines(QWidget):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # Qt override
         hit, slot = self.row_at(event.position()), self.slot_at(event.position())
-        self.setToolTip(self._tooltip(hit[1]) if hit is not None else
+        self.setToolTip(self._tooltip(hit[1], hit[0]) if hit is not None else
                         self.slot_tooltip(slot) if slot is not None else "")
         super().mouseMoveEvent(event)
 
-    def _tooltip(self, doc: int) -> str:
+    def _tooltip(self, doc: int, column: int | None = None) -> str:
+        """`doc`'s id, title, grade and place in each list; in display column `column`, what
+        its tag says, and against which list."""
         comp = self.comparison
         assert comp is not None
         d = comp.dataset.corpus[doc]
         ranks = ", ".join(f"{comp.configs[c].name}: {self._place(j, doc)}"
                           for j, c in enumerate(self.columns))
+        tag = self.marks(column).get(doc) if column is not None and self._t is None else None
+        names = [comp.configs[c].name for c in self.columns]
+        said = ""
+        if tag == NEW:
+            said = f"{NEW}: not in the top {self.k} of {names[0]}, the first list"
+        elif tag == OUT:
+            said = (f"{OUT}: not in the top {self.k} of "
+                    + ", ".join(names[c] for c in self.left_out(doc)))
         return "\n".join(t for t in (d.id, shown_title(comp.dataset.corpus, d),
-                                     grade_text(self._grade(doc)), ranks) if t)
+                                     grade_text(self._grade(doc)), ranks, said) if t)
 
     def _place(self, j: int, doc: int) -> str:
         """`doc`'s place in display column j's list: its rank; "#14, below top 10"; or "not
@@ -438,14 +487,10 @@ class RankLines(QWidget):
             name = comp.configs[self.columns[c]].name
             paint_header(p, QRectF(g.col_x(c), g.margin, g.col_w, g.header_h), name,
                          self._font)
-            prev = self._tops[c - 1] if c > 0 else None
-            nxt = self._tops[c + 1] if c + 1 < len(self._tops) else None
+            marks = self.marks(c)
             for rank, doc in enumerate(top, 1):
-                tags = []
-                if prev is not None and doc not in prev:
-                    tags.append(("▲new", BETTER))
-                if nxt is not None and doc not in nxt:
-                    tags.append(("▼out", WORSE))
+                tag = marks.get(doc)
+                tags = [] if tag is None else [(tag, BETTER if tag == NEW else WORSE)]
                 self._paint_row(p, g.row_rect(c, rank), str(rank), doc, tags, 1.0, rank)
             if not top:
                 p.setPen(QColor(MUTED))
@@ -480,6 +525,24 @@ class RankLines(QWidget):
             p.drawText(QRectF(x, y, fm.horizontalAdvance(text) + 2, g.row_h),
                        Qt.AlignmentFlag.AlignVCenter, text)
             x += fm.horizontalAdvance(text) + 16
+        self._paint_marks_key(p, g, y + g.row_h)
+
+    def _paint_marks_key(self, p: QPainter, g: _Geometry, y: float) -> None:
+        """`marks_keys`' first that fits, on a line of its own, its tags in their colours."""
+        keys = self.marks_keys()
+        if not keys:
+            return
+        fm = QFontMetricsF(self._font)
+        x, right = g.margin + 4, self.width() - g.margin
+        key = fitting(keys, right - x, fm)
+        for part in re.split(f"({NEW}|{OUT})", key):
+            if not part:
+                continue
+            color = BETTER if part == NEW else WORSE if part == OUT else QColor(MUTED)
+            p.setPen(color)
+            w = fm.horizontalAdvance(part)
+            p.drawText(QRectF(x, y, w + 2, g.row_h), Qt.AlignmentFlag.AlignVCenter, part)
+            x += w
 
     def _paint_lines(self, p: QPainter) -> None:
         width = 1.6 * self.font_scale
