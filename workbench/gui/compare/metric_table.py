@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.comparison import Comparison, higher_is_better
+from workbench.core.metrics import BUNDLE_METRICS
 from workbench.core.metrics.significance import paired_test
 from workbench.gui.charts._base import elide_middle
 from workbench.gui.compare.rank_rows import points
@@ -190,9 +191,9 @@ class MetricTable(QTableWidget):
                 n_item.setToolTip(
                     "none against training scores: fitted to these queries, a difference "
                     "there is no evidence" if fitted else
-                    f"{row.improved[i]} queries get fewer under {name} than under {first} (↓), "
-                    f"{row.worsened[i]} more (↑): a cost, better only at equal recall"
-                    if is_count(row.metric) else
+                    f"none: {name} has no {metric_label(row.metric)}" if math.isnan(delta) else
+                    _count_tip(comp, row.metric, row.improved[i], row.worsened[i], name)
+                    if count else
                     f"{row.improved[i]} queries score higher under {name} than under {first}"
                     f" (▲), {row.worsened[i]} lower (▼)")
         self._cases(comp)
@@ -331,10 +332,17 @@ class MetricTable(QTableWidget):
             return f"mean of {first}, the configuration the others are compared with"
         i = 1 + (col - 2) // PER_OTHER
         name = comp.configs[i].name
+        queries = nouns(comp)[1]
+        counts = [metric_label(r.metric) for r in comp.rows if is_count(r.metric)]
+        # a bundle's files and tokens are a size: their ↓/↑ are fewer / more, not better /
+        # worse (review r48, compare 3: the head said ▲/▼ above "↓0/↑4", unexplained)
+        sizes = (f"; on the {' and '.join(counts)} row{'s' if len(counts) > 1 else ''}, "
+                 f"↓/↑: {queries} with fewer / more under {name} than under {first}, a size, "
+                 "not better or worse" if counts else "")
         return (f"mean of {name}",
                 f"Δ: {name} − {first}",
                 f"p: paired randomisation test of {name} against {first}",
-                f"▲/▼: queries improved / worsened under {name} against {first}",
+                f"▲/▼: {queries} improved / worsened under {name} against {first}{sizes}",
                 )[(col - 2) % PER_OTHER]
 
     def cell_texts(self) -> list[list[str]]:
@@ -377,6 +385,16 @@ class MetricTable(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(
             int(QFontMetrics(self.font()).height() * 1.5))
         self.resizeColumnsToContents()
+
+
+def _count_tip(comp: Comparison, metric: str, fewer: int, more: int, name: str) -> str:
+    """What a bundle size's ↓/↑ cell counts: queries whose bundle is smaller / larger, no
+    better or worse ("↓0/↑4" had stood under a head of ▲/▼ with "0 queries get fewer")."""
+    queries, first = nouns(comp)[1], comp.configs[0].name
+    what = BUNDLE_METRICS[metric].help  # "files in the bundle"
+    return (f"↓/↑ on this row count {queries} by the size of their bundle, not better or "
+            f"worse: {fewer} {queries} with fewer {what} under {name} than under {first} (↓), "
+            f"{more} with more (↑). Fewer is a saving only where recall holds.")
 
 
 def _count_change(change: int) -> str:

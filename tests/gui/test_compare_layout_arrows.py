@@ -1,0 +1,56 @@
+"""The metric table's ▲/▼ column says what its ↓/↑ count on a bundle's files and tokens rows
+(review r48, compare 3): fewer / more, not better / worse, under a head that said ▲/▼."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pytestqt.qtbot import QtBot
+
+from tests.gui.conftest import SAMPLES
+
+
+def test_a_bundle_size_says_what_its_arrows_count(qtbot: QtBot, window: Any) -> None:
+    assert window.open_path(SAMPLES / "code-repo", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("bm25 defaults")
+    s.set_model("codeledger")
+    s.recompute()
+    d = dict(s.params)
+    s.save_configuration("defaults")
+    s.set_params({**d, "w_keyword": 0.3})
+    s.save_configuration("kw 0.3")
+    s.set_params(d)
+    view = window.compare_window()
+    view.resize(1600, 1000)
+    window.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    view.configs.set_checked("bm25 defaults", True)
+    qtbot.waitUntil(lambda: view.comp is not None and len(view.comp.configs) == 3)
+    comp, table = view.comp, view.table
+    assert [c.name for c in comp.configs] == ["defaults", "kw 0.3", "bm25 defaults"]
+    assert table.horizontalHeaderItem(5).text() == "▲/▼"
+    assert table.horizontalHeaderItem(5).toolTip() == (
+        "▲/▼: tasks improved / worsened under kw 0.3 against defaults; on the bundle files "
+        "and bundle tokens rows, ↓/↑: tasks with fewer / more under kw 0.3 than under "
+        "defaults, a size, not better or worse")
+    labels = [table.item(r, 0).text() for r in range(table.rowCount())]
+    for label, metric, what in (("bundle files", "bundle_files", "files in the bundle"),
+                                ("bundle tokens", "bundle_tokens", "tokens in the bundle")):
+        r = labels.index(label)
+        a, b = (comp.results[i].per_query[metric] for i in (0, 1))
+        judged = ~(np.isnan(a) | np.isnan(b))
+        fewer, more = int(np.sum(b[judged] < a[judged])), int(np.sum(b[judged] > a[judged]))
+        cell = table.item(r, 5)
+        assert cell.text() == f"↓{fewer}/↑{more}"
+        assert cell.toolTip() == (
+            "↓/↑ on this row count tasks by the size of their bundle, not better or worse: "
+            f"{fewer} tasks with fewer {what} under kw 0.3 than under defaults (↓), {more} "
+            "with more (↑). Fewer is a saving only where recall holds.")
+        # bm25 makes no bundle: nothing to count
+        assert table.item(r, 9).text() == ""
+        assert table.item(r, 9).toolTip() == f"none: bm25 defaults has no {label}"
+    ndcg = labels.index("nDCG@10")
+    assert "score higher under kw 0.3 than under defaults" in table.item(ndcg, 5).toolTip()
