@@ -1,6 +1,7 @@
-"""The Tune panel's left column: the parameters to search (`ParamChecklist`), the run's
-settings (metric, budget, validation, sampler, seed, storage; `choices()` gives the keyword
-arguments of `job_from_session`), Start / Cancel / Apply best, a progress bar and a status line.
+"""The Tune panel's left column: Start / Cancel / Apply best, a progress bar and a status
+line, the run's settings (metric, budget, validation, storage, sampler, seed; `choices()`
+gives the keyword arguments of `job_from_session`), then the parameters to search
+(`ParamChecklist`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +34,7 @@ from .tune_params import MUTED, ParamChecklist
 
 APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
+FORM_WIDTH = 440  # px: the column's fields, the scroll bar beside them
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
 
 
@@ -171,20 +174,36 @@ class TuneSettings(QWidget):
         self.budget_note = QLabel(self)
         self.budget_note.setStyleSheet(MUTED)
         self.task_set = False  # repository tasks: auto is a time split (one study)
-        rows: list[tuple[str, list[QWidget]]] = [
-            ("Metric", [self.objective]), ("Budget", [self.budget, self.budget_kind]),
-            ("", [self.budget_note]),
-            ("Validation", [self.validation, self.folds]),
-            ("Sampler", [self.sampler, self.seed]), ("Keep", [self.pick]),
-            ("Storage", [self.storage])]
-        for i, (label, widgets) in enumerate(rows):
-            grid.addWidget(QLabel(label, self), i, 0)
-            line = QHBoxLayout()
-            for w in widgets:
-                line.addWidget(w, 1)
-            grid.addLayout(line, i, 1)
-        grid.addWidget(self.pin_first, len(rows), 0, 1, 2)
-        grid.setColumnStretch(1, 1)
+        # two fields a row, what the run will do first: under Start, in a 1,280 × 800
+        # window (a Tune tab 340 px high) they had sat below the parameter list, out of sight
+        # (rv2 1)
+        rows: list[list[tuple[str, list[QWidget]]]] = [
+            [("Metric", [self.objective]), ("Budget", [self.budget, self.budget_kind])],
+            [("", [self.budget_note])],
+            [("Validation", [self.validation, self.folds])],
+            [("Storage", [self.storage])],
+            [("Sampler", [self.sampler, self.seed])],
+            [("Keep", [self.pick]), ("", [self.pin_first])]]
+        # a field alone on its row takes the width of both; two to a row fit the column
+        # where the widest ranges do not set the boxes' width (a seed up to 2³¹ asked 160 px)
+        self.budget.setMinimumWidth(64)
+        for box in (self.objective, self.budget_kind, self.pick):
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(6)
+        for i, pairs in enumerate(rows):
+            for j, (label, widgets) in enumerate(pairs):
+                line = QHBoxLayout()
+                for w in widgets:
+                    line.addWidget(w, 1)
+                if label:
+                    grid.addWidget(QLabel(label, self), i, 2 * j)
+                    grid.addLayout(line, i, 2 * j + 1, 1, 3 if len(pairs) == 1 else 1)
+                elif j == 0:  # a note under the fields
+                    grid.addLayout(line, i, 1, 1, 3)
+                else:  # a box in the second pair's place, its label's column included
+                    grid.addLayout(line, i, 2, 1, 2)
+        grid.setColumnStretch(1, 3)
+        grid.setColumnStretch(3, 2)
         self.validation.currentIndexChanged.connect(self._on_validation)
         self.objective.currentIndexChanged.connect(
             lambda *_: self.objective_changed.emit(combo_metric(self.objective)))
@@ -282,63 +301,74 @@ def _validation(key: str) -> dict[str, str]:
 
 
 class TuneForm(QWidget):
-    """Parameters, settings, the buttons, the progress bar and the status line, in a column
-    whose wrapped labels do not ask for height-for-width (the panel's scroll area would
-    otherwise size the whole panel by the plots' preferred height, not the view's)."""
+    """The buttons, the run's settings under them, the progress bar and the status line, then
+    the parameters, in a column of its own that scrolls where the tab is low (the tab's
+    scroll area follows the charts' height, not this column's). Its wrapped labels ask for no
+    height-for-width (the panel's scroll area would otherwise size the whole panel by the
+    plots' preferred height, not the view's)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setFixedWidth(440)  # codeledger's "Weight: keyword match" and the like in full
-        col = QVBoxLayout(self)
+        # codeledger's "Weight: keyword match" and the like in full, beside the scroll bar
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.setFixedWidth(FORM_WIDTH + bar)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.column = QScrollArea(self)
+        self.column.setWidgetResizable(True)
+        self.column.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.column.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        outer.addWidget(self.column)
+        body = QWidget()
+        self.column.setWidget(body)
+        col = QVBoxLayout(body)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(4)
-        # Start and what it says first: in a low window (720 px) the form scrolls, and the
-        # button was below the fold under the settings
+        # Start, and what the run will do right under it (rv2 1: in a 1,280 × 800 window the
+        # metric, budget and validation had sat under the parameter list, out of sight, and
+        # Start above them); in a low window the parameters scroll, Start stays in sight
         buttons = QHBoxLayout()
-        self.start_button = QPushButton("Start", self)
-        self.cancel_button = QPushButton("Cancel", self)
-        self.apply_button = QPushButton("Apply best", self)
+        self.start_button = QPushButton("Start", body)
+        self.cancel_button = QPushButton("Cancel", body)
+        self.apply_button = QPushButton("Apply best", body)
         self.apply_button.setToolTip(APPLY_TIP)
         for b in (self.start_button, self.cancel_button, self.apply_button):
             buttons.addWidget(b)
         col.addLayout(buttons)
-        self.progress = QProgressBar(self)
+        self.progress = QProgressBar(body)
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
         self.progress.setMaximumHeight(10)
         col.addWidget(self.progress)
-        self.status = QLabel("", self)
+        self.status = QLabel("", body)
         self.status.setWordWrap(True)
         self.status.setStyleSheet(MUTED)
         col.addWidget(self.status)
+        self.settings = TuneSettings(body)
+        col.addWidget(self.settings)
+        col.addSpacing(4)
         title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
-                       "(range: low, high)</span>", self)
+                       "(range: low, high)</span>", body)
         title.setStyleSheet("font-weight: 600;")
         col.addWidget(title)
         # what the target system cannot take as a setting: a gain tuned from it does not ship
         ship = QHBoxLayout()
-        self.ship_note = QLabel("", self)
+        self.ship_note = QLabel("", body)
         self.ship_note.setWordWrap(True)
         self.ship_note.setStyleSheet(MUTED)
-        self.ship_only = QPushButton("Untick those", self)
+        self.ship_only = QPushButton("Untick those", body)
         self.ship_only.setToolTip("tune only what the target system can take as a setting")
         ship.addWidget(self.ship_note, 1)
         ship.addWidget(self.ship_only, 0, Qt.AlignmentFlag.AlignTop)
         col.addLayout(ship)
         self.ship_note.hide()
         self.ship_only.hide()
-        self.checklist = ParamChecklist()
+        self.checklist = ParamChecklist(body)
         self.ship_only.clicked.connect(
             lambda: self.checklist.untick(set(self.unshipped)))
         self.unshipped: dict[str, str] = {}
         self.target = ""
-        box = QScrollArea(self)
-        box.setWidgetResizable(True)
-        box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        box.setWidget(self.checklist)
-        col.addWidget(box, 1)
-        self.settings = TuneSettings(self)
-        col.addWidget(self.settings)
+        col.addWidget(self.checklist, 1)
         self.settings.objective_changed.connect(self._on_objective)
 
     def _on_objective(self, objective: str) -> None:
