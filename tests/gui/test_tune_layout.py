@@ -87,3 +87,31 @@ def test_start_and_what_the_run_will_do_are_in_sight_together(qtbot: QtBot,
         # the parameters follow, the first of them in sight too
         assert panel.checklist.rows["k1"].tick.mapTo(panel, QPoint()).y() > \
             s.storage.mapTo(panel, QPoint()).y()
+
+
+def test_what_k_fold_makes_of_the_budget_is_said_beside_start(qtbot: QtBot,
+                                                              window: MainWindow) -> None:
+    """rv2 2: "× 6 studies (5 folds, then all queries) = 72 trials" showed only at 1,600 ×
+    1,000; at 1,280 the status later said "done: 72 trials" for a budget of 12, with no
+    reason in sight."""
+    panel = tune_panel(window)
+    s = panel.settings
+    note = s.budget_note
+    s.budget.setValue(3)
+    s.validation.setCurrentIndex(s.validation.findData("kfold"))
+    s.folds.setValue(2)
+    for size in ((1280, 800), (1024, 768)):
+        resize(qtbot, window, *size)
+        assert in_sight(note), size
+        assert note.text() == "Start runs 9 trials: 3 × 3 studies (2 folds, then all queries)"
+        # next to Start: under its row, nothing between them
+        start = panel.start_button
+        gap = note.mapTo(panel, QPoint()).y() - start.mapTo(panel, QPoint(0, start.height())).y()
+        assert 0 <= gap <= 8, (size, gap)
+    run(qtbot, panel)
+    assert panel.status.text().startswith(
+        "done: 9 trials (3 × 3 studies: 2 folds, then all queries), stored in s.db")
+    assert in_sight(panel.status) and in_sight(note)
+    # one study: the budget is the run's count, and nothing is said
+    s.validation.setCurrentIndex(s.validation.findData("none"))
+    assert not note.isVisible()

@@ -475,10 +475,10 @@ def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel)
     note = panel.settings.budget_note
     _settings(panel, trials=40, validation="auto")  # queries, not tasks: 5-fold
     assert note.isVisibleTo(panel) and note.text() == (
-        "× 6 studies (5 folds, then all queries) = 240 trials")
+        "Start runs 240 trials: 40 × 6 studies (5 folds, then all queries)")
     _settings(panel, trials=3, validation="kfold")
     panel.settings.folds.setValue(2)
-    assert note.text().startswith("× 3 studies (2 folds") and note.text().endswith("= 9 trials")
+    assert note.text().startswith("Start runs 9 trials: 3 × 3 studies (2 folds")
     reports: list[Any] = []
     panel.trial_done.connect(reports.append)
     _run(qtbot, panel)
@@ -487,7 +487,7 @@ def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel)
     assert not note.isVisibleTo(panel)
     panel.settings.budget_kind.setCurrentText("seconds")
     _settings(panel, trials=40, validation="kfold")
-    assert note.text() == "shared by 3 studies (2 folds, then all queries)"
+    assert note.text() == "Start runs 3 studies (2 folds, then all queries) in 40 seconds in all"
 
 
 def test_repository_tasks_tune_on_a_time_split_in_one_study(qtbot: QtBot) -> None:

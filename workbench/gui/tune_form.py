@@ -171,15 +171,16 @@ class TuneSettings(QWidget):
         self.pin_first.setToolTip("before Apply best moves the sliders, pin the current "
                                   "settings, so the movers and metrics show what tuning changed")
         # what the budget comes to where k-fold runs a study per fold and one on all queries
+        # (the form shows it beside Start)
         self.budget_note = QLabel(self)
         self.budget_note.setStyleSheet(MUTED)
+        self.budget_note.setWordWrap(True)
         self.task_set = False  # repository tasks: auto is a time split (one study)
         # two fields a row, what the run will do first: under Start, in a 1,280 × 800
         # window (a Tune tab 340 px high) they had sat below the parameter list, out of sight
         # (rv2 1)
         rows: list[list[tuple[str, list[QWidget]]]] = [
             [("Metric", [self.objective]), ("Budget", [self.budget, self.budget_kind])],
-            [("", [self.budget_note])],
             [("Validation", [self.validation, self.folds])],
             [("Storage", [self.storage])],
             [("Sampler", [self.sampler, self.seed])],
@@ -198,8 +199,6 @@ class TuneSettings(QWidget):
                 if label:
                     grid.addWidget(QLabel(label, self), i, 2 * j)
                     grid.addLayout(line, i, 2 * j + 1, 1, 3 if len(pairs) == 1 else 1)
-                elif j == 0:  # a note under the fields
-                    grid.addLayout(line, i, 1, 1, 3)
                 else:  # a box in the second pair's place, its label's column included
                     grid.addLayout(line, i, 2, 1, 2)
         grid.setColumnStretch(1, 3)
@@ -242,13 +241,17 @@ class TuneSettings(QWidget):
     def _note_budget(self, *_: object) -> None:
         n = self.studies()
         folds = n - 1
+        budget = self.budget.value()
+        # said as what Start does, read beside it (rv2 2: "× 6 studies" under the budget,
+        # out of sight at 1,280 px, left "done: 72 trials" for a budget of 12 unexplained)
         if n == 1:
             text = ""
         elif self.budget_kind.currentText() == "trials":
-            text = (f"× {n} studies ({folds} folds, then all queries) = "
-                    f"{self.budget.value() * n:,} trials")
+            text = (f"Start runs {budget * n:,} trials: {budget:,} × {n} studies ({folds} folds, "
+                    "then all queries)")
         else:
-            text = f"shared by {n} studies ({folds} folds, then all queries)"
+            text = (f"Start runs {n} studies ({folds} folds, then all queries) in "
+                    f"{budget:,} seconds in all")
         self.budget_note.setText(text)
         self.budget_note.setVisible(bool(text))
 
@@ -335,6 +338,10 @@ class TuneForm(QWidget):
         for b in (self.start_button, self.cancel_button, self.apply_button):
             buttons.addWidget(b)
         col.addLayout(buttons)
+        self.settings = TuneSettings(body)
+        # what a budget comes to under k-fold, under Start: always in sight where the run
+        # does more trials than the budget says
+        col.addWidget(self.settings.budget_note)
         self.progress = QProgressBar(body)
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
@@ -344,7 +351,6 @@ class TuneForm(QWidget):
         self.status.setWordWrap(True)
         self.status.setStyleSheet(MUTED)
         col.addWidget(self.status)
-        self.settings = TuneSettings(body)
         col.addWidget(self.settings)
         col.addSpacing(4)
         title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"

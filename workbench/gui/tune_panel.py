@@ -341,9 +341,17 @@ class TunePanel(QWidget):
         # a budget the stored studies already met runs nothing: said (it had read "done: 600
         # trials" in 3 s for a budget of 20, with no word that none was new)
         fresh = ("" if new == done else
-                 " (none new: the stored studies already held that many; a larger budget goes "
-                 "on from them, another storage starts anew)" if new == 0
-                 else f" ({new:,} new, {done - new:,} stored before)")
+                 "none new: the stored studies already held that many; a larger budget goes "
+                 "on from them, another storage starts anew" if new == 0
+                 else f"{new:,} new, {done - new:,} stored before")
+        # what made the count (rv2 2: "done: 72 trials" for a budget of 12 said no why)
+        counts = {f.trials for f in studies}
+        made = ("" if len(studies) == 1 else
+                f"{counts.pop():,} × {len(studies)} studies" if len(counts) == 1
+                else f"in {len(studies)} studies")
+        if len(studies) > 1 and outcome.result.final not in outcome.result.folds:
+            made += f": {len(outcome.result.folds)} folds, then all queries"
+        said = "; ".join(p for p in (made, fresh) if p)
         from workbench.core.tuning.storage import shown_url, storage_file
 
         # a file by its path, a server by its URL without the password (split at the last @
@@ -351,7 +359,7 @@ class TunePanel(QWidget):
         file = storage_file(outcome.storage)
         where = str(file) if file is not None else shown_url(outcome.storage)
         kept = outcome.result.final.kept_start
-        self._say(f"done: {done} trials{fresh}, stored in "
+        self._say(f"done: {done} trials{f' ({said})' if said else ''}, stored in "
                   f"{Path(where).name if file is not None else where}"
                   + ("" if outcome.best else "; no trial succeeded")
                   + ("; the starting values kept: nothing to apply" if kept else ""))
