@@ -115,3 +115,24 @@ def test_what_k_fold_makes_of_the_budget_is_said_beside_start(qtbot: QtBot,
     # one study: the budget is the run's count, and nothing is said
     s.validation.setCurrentIndex(s.validation.findData("none"))
     assert not note.isVisible()
+
+
+def test_the_trials_chart_keeps_its_axis_in_sight(qtbot: QtBot, window: MainWindow) -> None:
+    """rv2 3: after a run the trials chart's x-axis ("trial" and its ticks) was cut off at
+    1,280 × 800 and 1,024 × 768: stretched to the verdict's height, its bottom was below the
+    fold."""
+    from workbench.gui.charts.tune import CURVE_LEAST
+
+    panel = tune_panel(window)
+    s = panel.settings
+    s.budget.setValue(3)
+    s.validation.setCurrentIndex(s.validation.findData("kfold"))
+    s.folds.setValue(2)
+    run(qtbot, panel)
+    curve = panel.view.curve
+    axis = curve.plot.getPlotItem().getAxis("bottom")
+    assert axis.isVisible() and axis.labelText == "trial"
+    for size in ((1280, 800), (1024, 768), (1600, 1000)):
+        resize(qtbot, window, *size)
+        assert curve.plot.height() >= CURVE_LEAST, size
+        assert in_sight(curve.plot), (size, curve.plot.height(), panel.height())

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -109,9 +109,11 @@ class TunePanel(QWidget):
         scroll.setWidget(content)
         row = QHBoxLayout(content)
         row.setContentsMargins(4, 4, 4, 4)
+        self._margin = 4
         row.addWidget(self._build_form(content))
         self.view = TuneView(content)
         row.addWidget(self.view, 1)
+        scroll.viewport().installEventFilter(self)  # its height: what the charts keep in sight
         self.runner.trial.connect(self._on_trial)
         self.runner.progress.connect(self._on_progress)
         self.runner.finished.connect(self._on_finished)
@@ -121,6 +123,11 @@ class TunePanel(QWidget):
                               (session.dataset_changed, self._on_session_changed),
                               (session.k_changed, self._on_k_changed),
                               (session.params_changed, self._on_params_changed)])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self.form_area.viewport() and event.type() == QEvent.Type.Resize:
+            self.view.keep_in_sight(self.form_area.viewport().height() - 2 * self._margin)
+        return super().eventFilter(watched, event)
 
     def _build_form(self, parent: QWidget) -> QWidget:
         form = TuneForm(parent)

@@ -337,13 +337,21 @@ class TuneView(QWidget):
         self.curve, self.results = TrialCurve(self), TuneResults(self)
         self.importance, self.slice = ImportanceBars(self), SliceChart(self)
         self.contour = ContourChart(self)
-        for widgets in (((self.curve, 2), (self.results, 1)),
-                        ((self.importance, 1), (self.slice, 1), (self.contour, 1))):
-            row = QHBoxLayout()
-            row.setSpacing(8)
-            for widget, share in widgets:
-                row.addWidget(widget, share)
-            rows.addLayout(row)
+        top = QHBoxLayout()
+        top.setSpacing(8)
+        # the trials' chart at the top of its row, no taller than the tab shows (`keep_in_sight`):
+        # stretched to a long verdict's height, its axis had been below the fold (rv2 3)
+        curve_column = QVBoxLayout()
+        curve_column.addWidget(self.curve, 1)
+        curve_column.addStretch(0)
+        top.addLayout(curve_column, 2)
+        top.addWidget(self.results, 1)
+        rows.addLayout(top)
+        bottom = QHBoxLayout()
+        bottom.setSpacing(8)
+        for chart in (self.importance, self.slice, self.contour):
+            bottom.addWidget(chart, 1)
+        rows.addLayout(bottom)
         # the bottom row's plots start at one height, however many lines each caption takes
         self.bottom_row = (self.importance, self.slice, self.contour)
         for chart in self.bottom_row:
@@ -355,6 +363,11 @@ class TuneView(QWidget):
         it would override what a long verdict asks."""
         hint = super().minimumSizeHint()
         return QSize(hint.width(), max(hint.height(), VIEW_LEAST))
+
+    def keep_in_sight(self, height: int) -> None:
+        """The trials' chart no taller than `height`, px (what the tab shows of the view), so
+        that its axis is in sight; never below its least height."""
+        self.curve.setMaximumHeight(max(self.curve.minimumSizeHint().height(), height))
 
     def _line_up(self) -> None:
         tallest = max(c.caption_height for c in self.bottom_row)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from ._base import A_COLOR, B_COLOR, INK, MUTED, OTHER, fit_left_axis, make_plot
 
 SMALL = (180, 120)  # the panel scrolls rather than squeeze a plot below this
+CURVE_LEAST = 140  # px: the trials' plot, its axis ("trial" and its ticks) and room above it
 TOP_BARS = 8  # importances drawn (the rest share little and their labels would overlap)
 
 
@@ -132,6 +133,7 @@ def positions(values: Sequence[Any]) -> tuple[np.ndarray, list[tuple[float, str]
 class TrialCurve(_Chart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Trials", left="objective", bottom="trial", parent=parent)
+        self.plot.setMinimumHeight(CURVE_LEAST)
         item = self.plot.getPlotItem()
         self.dots = item.plot([], [], pen=None, symbol="o", symbolSize=4,
                               symbolBrush=pg.mkBrush(OTHER), symbolPen=None)
