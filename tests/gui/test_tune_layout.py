@@ -60,8 +60,21 @@ def tune_panel(w: MainWindow) -> TunePanel:
 
 
 def resize(qtbot: QtBot, w: MainWindow, width: int, height: int) -> None:
+    """`w` at `width` × `height`, once the Tune tab's layout has settled (it takes a few
+    passes: the verdict's box follows the room the tab shows, the columns the box)."""
     w.resize(width, height)
-    qtbot.wait(30)  # the layout settles
+    panel = tune_panel(w)
+    view = panel.view
+    parts = (panel.form_area.widget(), view, view.curve, view.results,
+             view.results.summary_box, view.results.table, view.importance)
+    last: list[QRect] = []
+    for _ in range(100):
+        qtbot.wait(20)
+        now = [p.geometry() for p in parts]
+        if now == last:
+            return
+        last = now
+    raise AssertionError("the Tune tab's layout did not settle")
 
 
 def run(qtbot: QtBot, panel: TunePanel) -> None:
@@ -136,3 +149,33 @@ def test_the_trials_chart_keeps_its_axis_in_sight(qtbot: QtBot, window: MainWind
         resize(qtbot, window, *size)
         assert curve.plot.height() >= CURVE_LEAST, size
         assert in_sight(curve.plot), (size, curve.plot.height(), panel.height())
+
+
+def test_after_a_run_the_verdict_and_the_table_are_in_sight(qtbot: QtBot,
+                                                            window: MainWindow) -> None:
+    """rv2 4: after the review's run (a budget of 12, 5-fold) the result table was below the
+    fold at 1,280 × 800, under a verdict the tab showed the top of; at 1,600 × 1,000 the
+    table, the importance and the slice charts needed scrolling too."""
+    panel = tune_panel(window)
+    panel.settings.budget.setValue(12)
+    run(qtbot, panel)
+    view = panel.view
+    results, table = view.results, view.results.table
+    assert len(results.rows) == 3  # k1, b, variant
+    line = results.summary.fontMetrics().lineSpacing()
+    for size in ((1280, 800), (1600, 1000)):
+        resize(qtbot, window, *size)
+        assert panel.height() < 400, size
+        for part in (results.caption, results.summary_box, table):
+            assert in_sight(part), (size, part)
+        # the verdict's first five lines at least; the rest scrolls in its box
+        assert results.summary_box.viewport().height() >= 5 * line, size
+        assert results.summary_box.verticalScrollBar().value() == 0
+        # the table's header and every row
+        assert table.viewport().height() >= 3 * table.rowHeight(0), size
+    # as wide as 1,600 px: the result beside both rows of charts, every chart in sight
+    assert view.wide
+    for chart in (view.curve.plot, view.importance, view.slice, view.contour):
+        assert in_sight(chart), chart
+    resize(qtbot, window, 1280, 800)
+    assert not view.wide and in_sight(table)

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QScrollArea,
+    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -208,17 +209,24 @@ TABLE_ROOM = 70  # px the verdict leaves the table below it: its header and two 
 TABLE_ROWS_KEPT = 4  # … or its header and up to this many rows where the run changed more
 TABLE_WIDEST = 320  # px the result column asks at most (the trials' chart keeps the rest)
 VERDICT_LINES = 24  # lines of the verdict shown whole before it scrolls
-VIEW_LEAST = 412  # px: the charts' least height (the tab's 420 with its margins)
+VERDICT_LEAST = 5  # lines of it kept in sight, however low the tab (the rest scrolls in its box)
+# px: the charts' least height: the trials' chart over the bottom row, as a laptop's Tune tab
+# (1,280 × 800: 340 px) holds them (412 had made the tab scroll there before a run)
+VIEW_LEAST = 320
+RESULT_SPACING = 3  # px between the result's caption, verdict and table
+WIDE_VIEW = 1000  # px: from this width the result column may stand beside both rows of charts
 
 
 class TuneResults(QWidget):
     """The verdict line over a table: parameter, before tuning, tuned."""
 
+    shown = Signal()  # a result or a line in its place (the view arranges its columns)
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(3)
+        layout.setSpacing(RESULT_SPACING)
         self.caption = caption = QLabel("Result", self)
         caption.setStyleSheet(f"font-weight: 600; color: {INK};")
         layout.addWidget(caption)
@@ -248,6 +256,7 @@ class TuneResults(QWidget):
             header.setSectionResizeMode(i, QHeaderView.ResizeMode.ResizeToContents)
         layout.addWidget(self.table, 1)
         self.rows: list[tuple[str, str, str]] = []  # what the table shows (tests)
+        self.room = 0  # px the tab shows of the column (`TuneView.keep_in_sight`; 0: no bound)
         self.clear("Start a run: its result shows here.")
 
     def _fit_width(self) -> None:
@@ -274,7 +283,12 @@ class TuneResults(QWidget):
         scrolls; the table below it keeps its rows (`_table_room`). The box asks that height
         of the row, which grows (the tab scrolls): held to what the row had, a verdict of
         eight lines showed five and a half at 1,280 × 800, cut mid-sentence."""
-        width = self.summary_box.viewport().width()
+        # measured beside a scroll bar, shown or not: once shown, the box keeps it while the
+        # text at that width is taller than the box (measured at the whole width, the box was
+        # a line short, its scroll bar kept at 1,600 px)
+        box = self.summary_box
+        bar = box.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        width = box.width() - 2 * box.frameWidth() - bar
         if width > 0:
             # measured without the least height set for the last width (heightForWidth gives
             # no less: a verdict measured narrow kept its height, wider, under a gap)
@@ -282,9 +296,36 @@ class TuneResults(QWidget):
             need = self.summary.heightForWidth(width)
             self.summary.setMinimumHeight(need)
             line = self.summary.fontMetrics().lineSpacing()
-            self.summary_box.setMinimumHeight(min(need, VERDICT_LINES * line))
+            shown = min(need, VERDICT_LINES * line)
+            if self.room:
+                # the caption, the verdict and the table's first rows in what the tab shows,
+                # the verdict scrolling in its box where longer (rv2 4: at 1,280 × 800 the
+                # table was below the fold, under a verdict the tab showed the top of)
+                spare = (self.room - self.caption.sizeHint().height() - self._table_room()
+                         - 2 * RESULT_SPACING)
+                shown = min(shown, max(spare, VERDICT_LEAST * line))
+            self.summary_box.setMinimumHeight(shown)
             self.summary_box.setMaximumHeight(need + 2 * self.summary_box.frameWidth())
             self.table.setMinimumHeight(self._table_room())
+
+    def set_room(self, height: int) -> None:
+        """What the tab shows of the column, px: the verdict's box leaves the table's first
+        rows in it."""
+        if height != self.room:
+            self.room = height
+            self._fit_summary()
+
+    def height_at(self, width: int) -> int:
+        """The height the column asks, px, `width` px wide: the caption, the whole verdict
+        and the table's header and first rows."""
+        label = self.summary
+        least = label.minimumHeight()
+        label.setMinimumHeight(0)  # a label's height for a width is no less than its least
+        bar = self.summary_box.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        verdict = label.heightForWidth(width - bar)  # as `_fit_summary` measures it
+        label.setMinimumHeight(least)
+        return (self.caption.sizeHint().height() + verdict + self._table_room()
+                + 2 * RESULT_SPACING)
 
     def _table_room(self) -> int:
         """What the verdict leaves the table: its header and every row up to TABLE_ROWS_KEPT
@@ -301,6 +342,7 @@ class TuneResults(QWidget):
         self.rows = []
         self._fit_summary()
         self._fit_width()
+        self.shown.emit()
 
     def show_result(self, result: Any, best: dict[str, object], objective: str,
                     labels: dict[str, str]) -> None:
@@ -324,34 +366,44 @@ class TuneResults(QWidget):
                     item.setToolTip(text)
                 self.table.setItem(r, c, item)
         self._fit_width()
+        self.shown.emit()
 
 
 class TuneView(QWidget):
-    """The trial curve and the result over the importance, slice and two-parameter charts."""
+    """The trial curve and the result over the importance, slice and two-parameter charts, or,
+    where wide and low, the result beside both rows (`_arrange`)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        rows = QVBoxLayout(self)
-        rows.setContentsMargins(0, 0, 0, 0)
-        rows.setSpacing(8)
         self.curve, self.results = TrialCurve(self), TuneResults(self)
         self.importance, self.slice = ImportanceBars(self), SliceChart(self)
         self.contour = ContourChart(self)
-        top = QHBoxLayout()
-        top.setSpacing(8)
+        # the trials' chart over the importance, slice and two-parameter charts, the result
+        # beside the trials' chart (`_arrange`), or, where the view is wide, beside both rows:
+        # at 1,600 × 1,000 the table, importance and slice had needed scrolling (rv2 4)
+        self.outer = QHBoxLayout(self)
+        self.outer.setContentsMargins(0, 0, 0, 0)
+        self.outer.setSpacing(8)
+        self.chart_rows = rows = QVBoxLayout()
+        rows.setSpacing(8)
+        self.top = QHBoxLayout()
+        self.top.setSpacing(8)
         # the trials' chart at the top of its row, no taller than the tab shows (`keep_in_sight`):
         # stretched to a long verdict's height, its axis had been below the fold (rv2 3)
         curve_column = QVBoxLayout()
         curve_column.addWidget(self.curve, 1)
         curve_column.addStretch(0)
-        top.addLayout(curve_column, 2)
-        top.addWidget(self.results, 1)
-        rows.addLayout(top)
+        self.top.addLayout(curve_column, 1)
+        rows.addLayout(self.top, 1)
         bottom = QHBoxLayout()
         bottom.setSpacing(8)
         for chart in (self.importance, self.slice, self.contour):
             bottom.addWidget(chart, 1)
-        rows.addLayout(bottom)
+        rows.addLayout(bottom, 1)
+        self.outer.addLayout(rows, 3)
+        self.wide = False  # where the result column stands (`_arrange`)
+        self.top.addWidget(self.results, 1)
+        self.results.shown.connect(self._arrange)
         # the bottom row's plots start at one height, however many lines each caption takes
         self.bottom_row = (self.importance, self.slice, self.contour)
         for chart in self.bottom_row:
@@ -366,8 +418,37 @@ class TuneView(QWidget):
 
     def keep_in_sight(self, height: int) -> None:
         """The trials' chart no taller than `height`, px (what the tab shows of the view), so
-        that its axis is in sight; never below its least height."""
+        that its axis is in sight, never below its least height; the result column's
+        verdict and table's first rows within it too."""
         self.curve.setMaximumHeight(max(self.curve.minimumSizeHint().height(), height))
+        self.results.set_room(height)
+        self._arrange()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The result column beside the trials' chart, half the row (a verdict in a third
+        of it at 1,280 px wrapped to 20 lines, the table under them below the fold); or,
+        where the view is WIDE_VIEW wide and so the tab would not show the result whole and
+        the bottom row's charts under it, beside both rows of charts, two fifths of the
+        view (in a tab as low as a laptop's, both rows and the result in sight)."""
+        room = self.results.room
+        wide = False
+        if room and self.width() >= WIDE_VIEW:
+            half = (self.width() - self.top.spacing()) // 2
+            bottom = max(c.minimumSizeHint().height() for c in self.bottom_row)
+            wide = self.results.height_at(half) + self.chart_rows.spacing() + bottom > room
+        if wide == self.wide:
+            return
+        self.wide = wide
+        self.top.removeWidget(self.results)
+        self.outer.removeWidget(self.results)
+        if wide:
+            self.outer.addWidget(self.results, 2)
+        else:
+            self.top.addWidget(self.results, 1)
 
     def _line_up(self) -> None:
         tallest = max(c.caption_height for c in self.bottom_row)
