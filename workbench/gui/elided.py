@@ -1,6 +1,6 @@
 """Text too long for its room, shortened where it keeps what tells it apart: a rich-text label
-elided at the right with the whole in its tooltip, and table cells elided in the middle (ids
-and paths that share a long beginning)."""
+elided at the right with the whole in its tooltip, table cells elided in the middle (ids and
+paths that share a long beginning) or after their last whole word (a gate's words)."""
 
 from __future__ import annotations
 
@@ -75,6 +75,30 @@ class MiddleElided(QStyledItemDelegate):
 
 
 TEXT_MARGIN = 4  # px a cell's style keeps each side of its text (Fusion: 3 + 1)
+
+
+class WordElided(QStyledItemDelegate):
+    """Words elided after the last whole word that fits ("single token…"), a word cut only
+    where the first does not fit: Qt's own elision read "single …" in a gate column."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        room = option.rect.width() - 2 * TEXT_MARGIN
+        if option.text and room > 0:
+            option.text = elide_words(option.text, option.fontMetrics, room)
+
+
+def elide_words(text: str, fm: QFontMetrics, room: int) -> str:
+    """`text` as it fits `room` px: whole; its first words and "…"; else cut at the right."""
+    if fm.horizontalAdvance(text) <= room:
+        return text
+    words = text.split()
+    for n in range(len(words) - 1, 0, -1):
+        head = " ".join(words[:n]) + "…"
+        if fm.horizontalAdvance(head) <= room:
+            return head
+    return fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
 
 def elide_path(text: str, fm: QFontMetrics, room: int) -> str:

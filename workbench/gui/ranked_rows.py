@@ -91,6 +91,13 @@ def ranked_rows(session: TuningSession, limit: int = MAX_ROWS) -> list[RankedRow
     return rows
 
 
+def gate_words(gate: str) -> str:
+    """A gate's code as words ("single_token_evidence" → "single token evidence"): what its
+    column shows, elided at the right where narrow; the code and its reason are the cell's
+    tooltip."""
+    return " ".join(gate.replace("_", " ").split())
+
+
 def _gated_pairs(session: TuningSession, q: int) -> NDArray[np.int64]:
     res = session.result
     assert res is not None

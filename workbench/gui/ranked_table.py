@@ -8,6 +8,7 @@ for a model that cuts a bundle (codeledger) a line marks the cut, rows below it 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,9 +37,16 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
-from .elided import ElidingLabel, MiddleElided, esc
+from .elided import TEXT_MARGIN, ElidingLabel, MiddleElided, WordElided, esc
 from .palette import BETTER, GATED, WORSE, score_decimals, signal_hex
-from .ranked_rows import RankedRow, bundle_cut, left_top_k, model_bundles, ranked_rows
+from .ranked_rows import (
+    RankedRow,
+    bundle_cut,
+    gate_words,
+    left_top_k,
+    model_bundles,
+    ranked_rows,
+)
 from .signal_names import idle_signals, signal_labels
 
 Index = QModelIndex | QPersistentModelIndex
@@ -53,7 +61,7 @@ HEADER_HELP = (
     "the model's score for this query at the current values (the ranking sorts by it)",
     "judged relevance (blank: not judged)",
     "each signal's contribution to the score (hatched: negative)",
-    "the gate that zeroed this document",
+    "the gate that zeroed this document (its code and reason are each cell's tooltip)",
 )
 _R = Qt.ItemDataRole
 _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlignmentRole),
@@ -236,7 +244,7 @@ class RankedTableModel(QAbstractTableModel):
         if col == 5:
             return "" if r.relevance is None else str(r.relevance)
         if col == 7:
-            return r.gate
+            return gate_words(r.gate)
         return ""
 
     def _tooltip(self, r: RankedRow, col: int) -> str | None:
@@ -257,7 +265,24 @@ class RankedTableModel(QAbstractTableModel):
             return f"baseline rank {r.baseline_rank}"
         if col == 3:
             return r.title
+        if col == 7 and r.gate:
+            why = self._gate_reason(r)
+            return f"zeroed by the gate {r.gate}" + (f": {why}" if why else "")
         return None
+
+    def _gate_reason(self, r: RankedRow) -> str:
+        """The model's reason for the gate on `r` (decision-memory's "injection needs at least
+        min_strong strong (exact) matches"), "" where it gives none; asked when a tooltip
+        shows, not per tick."""
+        s = self.session
+        if s.model is None or s.prepared is None or s.dataset is None or s.needs_prepare:
+            return ""
+        try:
+            details = s.model.explain(s.prepared, s.dataset, s.query, r.doc, s.params)
+        except Exception:  # a tooltip: never a failed hover
+            return ""
+        reason = details.get("reason")
+        return reason if isinstance(reason, str) and details.get("gate") == r.gate else ""
 
 
 class LegendLabel(QLabel):
@@ -333,6 +358,9 @@ class RankedTable(QWidget):
         self.view.setItemDelegateForColumn(BAR_COLUMN, ContributionDelegate(self.view))
         # ids (often paths) elided in the middle: their ends tell them apart
         self.view.setItemDelegateForColumn(COLUMNS.index("id"), MiddleElided(self.view))
+        # a gate's words cut after a whole word ("single token…"), the code and the reason in
+        # the tooltip
+        self.view.setItemDelegateForColumn(COLUMNS.index("gate"), WordElided(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
@@ -355,9 +383,12 @@ class RankedTable(QWidget):
         self.view.horizontalHeader().sectionResized.connect(self._on_section_resized)
         fm = self.view.fontMetrics()
         for col, sample in ((0, "rank"), (1, "▼100"), (4, "00.0000"), (5, "rel"),
-                            (BAR_COLUMN, "x" * 22), (7, "missing_word")):
+                            (BAR_COLUMN, "x" * 22), (7, "missing word")):
             header.resizeSection(col, fm.horizontalAdvance(sample) + 16)
         self._bar_width = header.sectionSize(BAR_COLUMN)  # the bars' width where there is room
+        self._gate_width = header.sectionSize(7)  # the widest gate's words (`_fit_gate`)
+        self._gates: tuple[str, ...] = ()  # the gates `_gate_width` was measured for
+        self._score_key: tuple[int, int] | None = None  # `_fit_score`'s (length, decimals)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -390,38 +421,80 @@ class RankedTable(QWidget):
         self.refresh()
 
     def _fit_id(self) -> None:
-        """The id column beside a title: its widest id, up to 200 px or a third of the
-        table, whichever is more (at 1,920 px ids were elided at 200 px beside a title
-        column with room to spare). A width the user dragged is not undone on a resize."""
+        """The widths of the id, contributions and gate columns at the table's width; the
+        title stretches into the rest (`share_width`). The title keeps about 14 characters
+        before the bars or the gate's words grow (at 1,024 px decision-memory's titles read
+        "Incre…" beside a gate column of 110 px); the id its widest id, up to 200 px or a
+        third of the table (at 1,920 px ids were elided at 200 px beside a title column with
+        room to spare). A width the user dragged is not undone on a resize."""
         if self._widest_id is None:
             return
-        room = max(ID_CAP, self.width() // 3)
-        # … and never so wide that the title is squeezed to nothing: beside a wide side panel
-        # at 1,280 px the id took 200 px and every title read "…"
         fm = self.view.fontMetrics()
-        title_min = fm.horizontalAdvance("x" * 14) + 16
+        title_min = fm.horizontalAdvance("x" * 14) + 2 * TEXT_MARGIN
         # the table's own width (the view fills it): its viewport is not resized yet here
         inner = self.width() - 2 * self.view.frameWidth() \
             - self.view.verticalScrollBar().sizeHint().width()
-        # the contributions' bars give way first, down to a third of their width: at 1,024
-        # they kept 180 px and a code file's path (its id, the only name) read "…"
         fixed = sum(self.view.columnWidth(c) for c in range(self.model.columnCount())
-                    if c not in (2, 3, BAR_COLUMN) and not self.view.isColumnHidden(c))
-        # … and before the ids: down to a third while an id is cut short of its whole width
-        # (up to ID_CAP). They kept 180 px at 1,280 while the vault's paths read "roa….md"
-        id_want = min(self._widest_id, ID_CAP)
-        names = max(title_min, id_want) if self._title_hidden else title_min + id_want
-        bar = max(self._bar_width // 3, min(self._bar_width, inner - fixed - names))
-        if bar != self.view.columnWidth(BAR_COLUMN):
-            self.view.setColumnWidth(BAR_COLUMN, bar)
-        others = fixed + bar
-        spare = inner - others - title_min
-        room = min(room, max(fm.horizontalAdvance("x" * 8) + 16, spare))
-        width = min(self._widest_id, room)
+                    if c not in (2, 3, BAR_COLUMN, 7) and not self.view.isColumnHidden(c))
+        # the id whole up to ID_CAP before the bars grow: they kept 180 px at 1,280 while the
+        # vault's paths read "roa….md"; at least eight characters
+        id_want = min(self._widest_id, max(ID_CAP, self.width() // 3))
+        id_least = min(self._widest_id, fm.horizontalAdvance("x" * 8) + 16)
+        gated = not self.view.isColumnHidden(7)
+        gate_want = self._gate_width if gated else 0
+        gate_least = min(gate_want, fm.horizontalAdvance("x" * 7) + 2 * TEXT_MARGIN + 4)
+        if self._title_hidden:  # the id stretches in the title's place: it is the name
+            names = Share(max(title_min, min(self._widest_id, ID_CAP)), 0)
+            ids = Share(0, 0)
+        else:
+            names = Share(title_min, 0)
+            ids = Share(id_least, id_want)
+        bar, gate = Share(self._bar_width // 3, self._bar_width), Share(gate_least, gate_want)
+        widths = share_width(inner - fixed, names, ids, bar, gate,
+                             floors=(fm.horizontalAdvance("x" * 5) + 2 * TEXT_MARGIN + 4,
+                                     self._bar_width // 4))
+        _, id_width, bar_width, gate_width = widths
+        if bar_width != self.view.columnWidth(BAR_COLUMN):
+            self.view.setColumnWidth(BAR_COLUMN, bar_width)
+        if gated and gate_width != self.view.columnWidth(7):
+            self.view.setColumnWidth(7, gate_width)
+        width = self._widest_id if self._title_hidden else id_width
         if width != self._id_width:
             self._id_width = width
             if not self._title_hidden and not self._id_dragged:
                 self.view.setColumnWidth(2, width)
+
+    def _fit_gate(self) -> None:
+        """The gate column's most: the words of the model's widest gate, up to about 24
+        characters; measured when the model's gates change, not per tick."""
+        res = self.session.result
+        gates = tuple(res.scores.gates) if res is not None else ()
+        if gates == self._gates:
+            return
+        self._gates = gates
+        fm = self.view.fontMetrics()
+        widest = max((fm.horizontalAdvance(gate_words(g)) for g in gates), default=0)
+        header = self.view.horizontalHeader().sectionSizeHint(7)
+        self._gate_width = max(header, min(widest, fm.horizontalAdvance("x" * 24))
+                               + 2 * TEXT_MARGIN + 4)
+        self._fit_id()
+
+    def _fit_score(self) -> None:
+        """The score column as wide as its header or its widest score (decision-memory's
+        whole numbers took 70 px, room its titles lacked at 1,024 px); set again only when the
+        decimals or the digits before the point change."""
+        texts = [t[4] for t in self.model._texts]
+        key = (max((len(t) for t in texts), default=0), self.model._decimals)
+        if key == self._score_key:
+            return
+        self._score_key = key
+        fm = self.view.fontMetrics()
+        widest = max((fm.horizontalAdvance(t) for t in texts), default=0)
+        width = max(self.view.horizontalHeader().sectionSizeHint(4),
+                    widest + 2 * TEXT_MARGIN + 8)
+        if width != self.view.columnWidth(4):
+            self.view.setColumnWidth(4, width)
+            self._fit_id()
 
     def resizeEvent(self, event: Any) -> None:  # Qt override
         super().resizeEvent(event)
@@ -429,6 +502,14 @@ class RankedTable(QWidget):
 
     def refresh(self, *_: object) -> None:
         self.model.refresh()
+        self._fit_score()
+        self._fit_gate()
+        # the Δ column only with a baseline to differ from: empty, it took 50 px of the
+        # titles' room
+        based = self.session.baseline is not None
+        if based == self.view.isColumnHidden(1):
+            self.view.setColumnHidden(1, not based)
+            self._fit_id()
         # the gate column only while a gated document is listed
         gated = any(r.gate for r in self.model.rows)
         if gated == self.view.isColumnHidden(7):  # its width given to the id, or taken back
@@ -533,6 +614,54 @@ class RankedTable(QWidget):
                            | QItemSelectionModel.SelectionFlag.Rows)
         sel.blockSignals(False)
         self.view.viewport().update()
+
+
+@dataclass(frozen=True)
+class Share:
+    """A column's least and most width, px (most 0: it takes what is left, as the title)."""
+
+    least: int
+    most: int
+
+
+def share_width(room: int, name: Share, ids: Share, bar: Share, gate: Share,
+                floors: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
+    """The widths (name, id, bars, gate) sharing `room` px. Each first gets its least; the id
+    then grows to its most; what is left is shared in equal parts between the name, the gate
+    and the bars (these up to their most), the name taking the rest. Where even the leasts do
+    not fit, the gate and the bars give way alike down to their floors (`floors`: gate,
+    bars), then the name."""
+    widths = [name.least, ids.least, bar.least, gate.least]
+    spare = room - sum(widths)
+    if spare < 0:
+        floor = {3: min(floors[0], widths[3]), 2: min(floors[1], widths[2])}
+        while spare < 0 and any(widths[i] > f for i, f in floor.items()):
+            active = [i for i, f in floor.items() if widths[i] > f]
+            each = -(spare // len(active))  # a ceiling: -(-d // n)
+            for i in active:
+                give = min(each, widths[i] - floor[i], -spare)
+                widths[i] -= give
+                spare += give
+        widths[0] = max(0, widths[0] + min(spare, 0))
+        return widths[0], widths[1], widths[2], widths[3]
+    grow = min(spare, max(0, ids.most - widths[1]))
+    widths[1] += grow
+    spare -= grow
+    want = {2: max(0, bar.most - widths[2]), 3: max(0, gate.most - widths[3])}
+    while spare > 0 and any(want.values()):
+        active = [i for i, w in want.items() if w > 0]
+        each = spare // (len(active) + 1)  # an equal part kept for the name
+        if each == 0:
+            break
+        for i in active:
+            g = min(each, want[i])
+            widths[i] += g
+            want[i] -= g
+            spare -= g
+        widths[0] += each
+        spare -= each
+    widths[0] += max(spare, 0)
+    return widths[0], widths[1], widths[2], widths[3]
 
 
 def _negative_shown(s: TuningSession) -> bool:
