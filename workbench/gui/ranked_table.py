@@ -287,8 +287,9 @@ class RankedTableModel(QAbstractTableModel):
 
 class LegendLabel(QLabel):
     """The signals' legend and notes: two lines high, or as many as its text needs at its
-    width up to MAX_LEGEND_LINES (codeledger's 17 signals took a third line, drawn under the
-    table's header). Its height changes only with its text or its width, never on a tick."""
+    width (codeledger's 17 signals took a third line, drawn under the table's header; at
+    1,024 px a fifth, which a cap of four lines had left under it, "hatched: negative" unseen).
+    Its height changes only with its text or its width, never on a tick."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -304,7 +305,7 @@ class LegendLabel(QLabel):
         # fourth of codeledger's lines had been cut in half by 4 × the spacing
         line = max(self.fontMetrics().lineSpacing(), self._rich_line())
         need = self.heightForWidth(self.width()) if self.text() else 0
-        height = min(max(2 * line, need), MAX_LEGEND_LINES * line) + 2
+        height = max(2 * line, need) + 2
         if self._fitting or (height == self.minimumHeight() == self.maximumHeight()):
             return
         # once: the height set resizes the label, whose resizeEvent came back here and set
@@ -332,7 +333,6 @@ class LegendLabel(QLabel):
         self.fit()
 
 
-MAX_LEGEND_LINES = 4
 ID_CAP = 200  # px the id column takes beside a title at least, where its ids need it
 
 
