@@ -166,13 +166,18 @@ def test_query_list_text_column_gets_the_width(qtbot: QtBot, sample: str) -> Non
     assert v.horizontalHeader().sectionResizeMode(1).name == "Stretch"
     assert v.columnWidth(1) >= max(v.columnWidth(0), 100)
     # ids elided in the middle (decisions-eval's "archived-fix" and "archived-other" were
-    # both "archived-…"), the query text at the right
+    # both "archived-…"), the query text at the right; commit ids (code-repo's) shown by
+    # their first seven characters, as git does, cut at the right
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     opt = QStyleOptionViewItem()
     v.itemDelegateForColumn(0).initStyleOption(opt, ql.proxy.index(0, 0))
-    assert opt.textElideMode == Qt.TextElideMode.ElideMiddle
+    commits = sample == "code-repo"
+    assert opt.textElideMode == (Qt.TextElideMode.ElideRight if commits
+                                 else Qt.TextElideMode.ElideMiddle)
+    first = s.dataset.queries[0].id  # type: ignore[union-attr]
+    assert opt.text == (first[:7] if commits else first) and (opt.text != first) == commits
     assert v.itemDelegateForColumn(1) is None
     # the metric column only where there are judgments (decisions has none), Δ only with a
     # baseline too

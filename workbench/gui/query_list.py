@@ -18,11 +18,13 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QAction, QFontMetrics, QKeyEvent, QKeySequence, QResizeEvent
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeyEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -61,6 +63,9 @@ class QueryTableModel(QAbstractTableModel):
     def __init__(self, session: TuningSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
+        # the metric's heading without its "@k" where the list is narrow (`QueryList._fit`):
+        # "nDCG@10" held its column at 80 px for values of five characters
+        self.short_header = False
         self._metric = np.zeros(0)
         self._delta = np.zeros(0)
         self._aside: list[bool] = []  # judged, but tuned on: the strip does not count it
@@ -76,7 +81,8 @@ class QueryTableModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if section == 2:
-                return self.metric_name()
+                return self.metric_name().split("@")[0] if self.short_header \
+                    else self.metric_name()
             return self.COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
             if section == 2:
@@ -216,7 +222,8 @@ class QueryList(QWidget):
         self.view.verticalHeader().hide()
         self.view.verticalHeader().setDefaultSectionSize(22)
         self.view.setWordWrap(False)
-        self.view.setItemDelegateForColumn(0, MiddleElided(self.view))
+        self.id_delegate = IdElided(self.view)
+        self.view.setItemDelegateForColumn(0, self.id_delegate)
         self._id_content = 1 << 20  # the id column's content width (measured per dataset)
         # widths measured once per dataset, not per result: ResizeToContents re-measures every
         # row on every slider tick (tens of ms on 300 queries)
@@ -259,6 +266,7 @@ class QueryList(QWidget):
             (session.baseline_changed, self._on_values_changed),
             (session.baseline_changed, self._show_delta),
             (session.k_changed, self._on_values_changed),
+            (session.k_changed, self._on_k_changed),
             (session.query_changed, self._on_query_changed),
         ])
         self._on_dataset_changed()
@@ -268,41 +276,79 @@ class QueryList(QWidget):
         # the query's text takes the stretch; the id its content width, capped at about eight
         # characters (hash ids such as c885591bbb0 are told apart by their start; the full id
         # is the cell's tooltip)
-        self.view.resizeColumnToContents(0)
         ds = self.session.dataset
+        ids = [q.id for q in ds.queries] if ds is not None else []
+        # commit ids (code-repo's c885591bbb0 …) shown by their start, as git shows them:
+        # elided in the middle at 1,024 px they read "c8…b0"
+        self.id_delegate.prefix = commit_prefix(ids)
+        self.view.resizeColumnToContents(0)
         # the widest id whole in its cell: the size hint (7 px about the text) fell a px short
         # of the elider's margins (TEXT_MARGIN each side), and "turn-10" showed as "tu…10"
         # beside 230 px of query text
         fm = self.view.fontMetrics()
-        widest = max((fm.horizontalAdvance(q.id) for q in list(ds.queries)[:1000]),
-                     default=0) if ds is not None else 0
-        self._id_content = max(self.view.columnWidth(0), widest + 2 * TEXT_MARGIN + 2)
-        self._hash_ids = ds is None or all(
-            HASH_ID.fullmatch(q.id) for q in list(ds.queries)[:200])
-        self._fit_id()
-        self.view.setColumnWidth(2, self._metric_width())
+        cut = self.id_delegate.prefix or None
+        widest = max((fm.horizontalAdvance(i[:cut]) for i in ids[:1000]), default=0)
+        self._id_content = widest + 2 * TEXT_MARGIN + 2 if cut else \
+            max(self.view.columnWidth(0), widest + 2 * TEXT_MARGIN + 2)
+        self._hash_ids = ds is None or all(HASH_ID.fullmatch(i) for i in ids[:200])
         self.view.setColumnWidth(3, self._delta_width())
         # no judgments, no metric: the query's text gets those columns' room
         judged = self.session.judgments is not None
         self.view.setColumnHidden(2, not judged)
+        self._fit_id()
         self._show_delta()
         self._on_query_changed(self.session.query)
 
     def _fit_id(self) -> None:
-        """The id column: its content, at most eight characters, and fewer (four) where the
-        list is narrow, so that the query's text keeps about ten (at 1,024, or beside long
-        hash ids, it had 30 px: 'wh…')."""
+        """The id column: its content, at most eight characters (a commit id its first seven,
+        `commit_prefix`), and fewer (four) where the list is narrow, so that the query's text
+        keeps about ten (at 1,024, or beside long hash ids, it had 30 px: 'wh…'). The
+        metric's column is as wide as its heading or its values, the heading without "@k"
+        where the query's text would keep fewer than 14 characters."""
         fm = self.view.fontMetrics()
+        self._fit_metric(fm)
         others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
-        spare = self.width() - self._chrome() - others - _text_width(fm)
+        room = self.width() - self._chrome() - others  # for the id and the text
+        spare = room - _text_width(fm)
         # ids that are words (pi-lodestone's case names, "idempotency-key") are read, not
         # told apart by their start: up to half the room the text and they share ("in…ey"
         # had stood beside a wide query column)
         cap = id_column_cap(fm) if getattr(self, "_hash_ids", True) else max(
-            id_column_cap(fm), (self.width() - self._chrome() - others) // 2)
-        width = min(self._id_content, cap, max(_id_least(fm), spare))
+            id_column_cap(fm), room // 2)
+        # a commit id's seven characters while the text keeps eight
+        least = self._id_content if self.id_delegate.prefix and \
+            room - self._id_content >= fm.horizontalAdvance("x" * 8) + 12 else _id_least(fm)
+        width = min(self._id_content, cap, max(least, spare))
         if width != self.view.columnWidth(0):
             self.view.setColumnWidth(0, width)
+
+    def _fit_metric(self, fm: QFontMetrics) -> None:
+        """The metric column: its heading whole ("nDCG@10") where the query's text keeps 14
+        characters beside it, else "nDCG" (the k in its tooltip and the metric strip)."""
+        if self.view.isColumnHidden(2):
+            return
+        delta = 0 if self.view.isColumnHidden(3) else self.view.columnWidth(3)
+        full = self._metric_need(short=False, fm=fm)
+        text = self.width() - self._chrome() - delta - full - min(
+            self._id_content, id_column_cap(fm))
+        # (a list not shown yet has no width of its own to go by: whole)
+        short = self.isVisible() and text < fm.horizontalAdvance("x" * 14) + 12
+        if short != self.model.short_header:
+            self.model.short_header = short
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
+        width = self._metric_need(short, fm) if short else full
+        if width != self.view.columnWidth(2):
+            self.view.setColumnWidth(2, width)
+
+    def _metric_need(self, short: bool, fm: QFontMetrics) -> int:
+        """The metric column's width with its heading whole or short: the heading in its
+        semi-bold font and padding (style.qss: 600, 6 px a side), or a value ("0.000"), the
+        wider. (The header's own size hint keeps room for a sort arrow: 110 px.)"""
+        name = self.model.metric_name()
+        font = QFont(self.view.horizontalHeader().font())
+        font.setWeight(QFont.Weight.DemiBold)
+        heading = QFontMetrics(font).horizontalAdvance(name.split("@")[0] if short else name)
+        return max(heading + 14, fm.horizontalAdvance("0.000") + 2 * TEXT_MARGIN + 4)
 
     def _metric_width(self) -> int:
         return self.view.fontMetrics().horizontalAdvance(self.model.metric_name()) + 14
@@ -311,20 +357,32 @@ class QueryList(QWidget):
         return self.view.fontMetrics().horizontalAdvance("−0.000") + 12
 
     def _chrome(self) -> int:
-        """The px of the list's width that no column gets: frame and scroll bar."""
-        return 2 * self.view.frameWidth() + self.view.verticalScrollBar().sizeHint().width()
+        """The px of the list's width that no column gets: frame and scroll bar (none where
+        every row shows: code-repo's 12 queries took 15 px from the text for nothing)."""
+        rows = self.proxy.rowCount() * self.view.verticalHeader().defaultSectionSize()
+        header = self.view.horizontalHeader().sizeHint().height()
+        layout = self.layout()
+        height = self.height() - self.filter_edit.sizeHint().height() \
+            - self.ask_edit.sizeHint().height() - 2 * (layout.spacing() if layout else 0)
+        scroll = 0 if rows + header + 2 * self.view.frameWidth() <= height \
+            else self.view.verticalScrollBar().sizeHint().width()
+        return 2 * self.view.frameWidth() + scroll
 
     def comfortable_width(self) -> int:
         """The list's width with its four columns in sight, the query's text about ten
         characters and the id four (narrower, the text gives way to its column's least,
         then the list scrolls sideways, its Δ column out of sight)."""
         fm = self.view.fontMetrics()
-        return (self._chrome() + _id_least(fm) + _text_width(fm) + self._metric_width()
+        chrome = 2 * self.view.frameWidth() + self.view.verticalScrollBar().sizeHint().width()
+        return (chrome + _id_least(fm) + _text_width(fm) + self._metric_width()
                 + self._delta_width())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
         self._fit_id()
+
+    def _on_k_changed(self, *_: object) -> None:
+        self._fit_id()  # "nDCG@100" is wider than "nDCG@10"
 
     def _show_delta(self, *_: object) -> None:
         """The Δ column only with a baseline to differ from: empty, it took the room the
@@ -430,6 +488,40 @@ class QueryList(QWidget):
     def focus_filter(self) -> None:
         self.filter_edit.setFocus()
         self.filter_edit.selectAll()
+
+
+class IdElided(MiddleElided):
+    """Ids elided in the middle (`MiddleElided`); commit ids shown by their first `prefix`
+    characters, as git shows them, cut at the right where even those do not fit."""
+
+    prefix = 0  # 0: ids shown whole, elided in their middle
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        if not self.prefix:
+            super().initStyleOption(option, index)
+            return
+        QStyledItemDelegate.initStyleOption(self, option, index)
+        option.text = option.text[: self.prefix]
+        option.textElideMode = Qt.TextElideMode.ElideRight
+
+
+# a commit id: hex, longer than the seven characters git shows, with a letter in it
+COMMIT_ID = re.compile(r"[0-9a-f]{8,64}")
+
+
+def commit_prefix(ids: list[str], least: int = 7) -> int:
+    """How many characters tell `ids` apart where every one is a commit id (`COMMIT_ID`,
+    some with a letter: numbers are not commits): `least`, more where two share their first
+    `least` (as git lengthens its short ids); 0 where they are not commit ids."""
+    if not ids or not all(COMMIT_ID.fullmatch(i) for i in ids) \
+            or not any(not i.isdigit() for i in ids):
+        return 0
+    longest = max(len(i) for i in ids)
+    n = least
+    while n < longest and len({i[:n] for i in ids}) < len(set(ids)):
+        n += 1
+    return n
 
 
 def _id_least(fm: QFontMetrics) -> int:
