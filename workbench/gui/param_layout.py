@@ -143,5 +143,8 @@ class WrapLabel(QLabel):
         self.setWordWrap(True)
         self.setFixedWidth(width)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
-        # the grid does not ask a fixed-width label for its height; every line must show
+        # the grid does not ask a fixed-width label for its height; every line must show, in
+        # the font the style sheet gives it (polished first: measured in the font before it,
+        # a label at a font DPI of 72 was 2 px short of its second line)
+        self.ensurePolished()
         self.setMinimumHeight(self.heightForWidth(width))

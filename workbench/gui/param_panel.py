@@ -56,6 +56,8 @@ from .worker import LiveLoop
 __all__ = ["FOLD_ABOVE", "ParamPanel", "Section", "sections", "short_label"]
 
 FOLD_ABOVE = 30  # live parameters beyond which groups after the first start folded
+NOTE_GREY = "#6e7781"  # a note under a label: muted, yet darker than a greyed label
+INFO = 0x24D8  # ⓘ: more in the tooltip
 MIN_WIDTH, MAX_MIN_WIDTH = 300, 420  # px: the column's least width, and the most it asks
 
 
@@ -78,6 +80,9 @@ class ParamPanel(QScrollArea):
         # the label of each parameter that acts only while others are on (Param.needs)
         self.needing: dict[str, QLabel] = {}
         self.labels: dict[str, QLabel] = {}  # every live parameter's label
+        # under the label of an inert parameter: "no effect here ⓘ", the reason in its
+        # tooltip (a greyed label beside a live slider had read as a control switched off)
+        self.notes: dict[str, QLabel] = {}
         # parameters no score moves with on the data prepared (Model.inert_params, as tune
         # leaves them out): name → why; their labels greyed, the reason in the tooltip
         self.inert: dict[str, str] = {}
@@ -112,6 +117,7 @@ class ParamPanel(QScrollArea):
 
     def _rebuild(self, *_: object) -> None:
         self.editors, self.needing, self.labels, self.inert = {}, {}, {}, {}
+        self.notes = {}
         drag_state(self.session).set_dragging(False)  # a slider held down is going away
         if self.prepare_box is not None and self._built_for is not None \
                 and self.prepare_box.pending:
@@ -135,6 +141,7 @@ class ParamPanel(QScrollArea):
         rest = rest_of(model)
         secs = sections(rest, model_groups(model))
         texts = [short_label(p, s) for s in [head, *secs] for p in s.params]
+        body.ensurePolished()  # measured in the style sheet's font, as the labels are drawn
         label_w = label_width(body.fontMetrics(), texts)  # one column, so editors line up
         self.headline = QGroupBox(head.title, body)
         self.headline.setToolTip(f"{model.label}: the parameters its users come for")
@@ -217,7 +224,7 @@ class ParamPanel(QScrollArea):
             reset = reset_button(holder, f"reset {p.label} to {p.default!r}")
             reset.clicked.connect(lambda *_, n=p.name: self._reset(n))
             name_controls(editor, label, reset, short_label(p, sec), p)
-            grid.addWidget(label, row, 0)
+            grid.addWidget(self._label_cell(p.name, label, label_w, holder), row, 0)
             grid.addWidget(editor, row, 1)
             grid.addWidget(reset, row, 2)
             self.editors[p.name] = editor
@@ -225,6 +232,23 @@ class ParamPanel(QScrollArea):
             if p.needs:
                 self.needing[p.name] = label
         return holder
+
+    def _label_cell(self, name: str, label: QLabel, width: int, parent: QWidget) -> QWidget:
+        """The label, and under it the note said while the parameter has no effect on this
+        data (hidden until then: `_grey_idle`)."""
+        cell = QWidget(parent)
+        column = QVBoxLayout(cell)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(label)
+        note = QLabel(cell)
+        note.setWordWrap(True)
+        note.setFixedWidth(width)
+        note.setStyleSheet(f"color:{NOTE_GREY}; font-size: 11px")
+        note.hide()
+        column.addWidget(note)
+        self.notes[name] = note
+        return cell
 
     def _fold_button(self, sec: Section, parent: QWidget) -> QToolButton:
         """A section's title, which folds and unfolds it (`_fold`)."""
@@ -350,6 +374,25 @@ class ParamPanel(QScrollArea):
                 f"<br><i>no effect on this data: {inert}</i>" if inert else "")
             editor.setToolTip(f"{tip}{note}")
             label.setToolTip(f"{tip}{note}")
+            # said for an inert one: its editor stays enabled (one waiting on another is
+            # disabled, as it looks, and several wait on one switch: a note each was noise)
+            self._note(n, "no effect here" if inert and not why else "", f"{tip}{note}")
+
+    def _note(self, name: str, text: str, tip: str) -> None:
+        """The note under `name`'s label: `text` and "ⓘ" (where the font has it: else a box),
+        the reason in its tooltip; hidden where `text` is empty. Every line shows: its height
+        follows its wrapped lines."""
+        note = self.notes.get(name)
+        if note is None:
+            return
+        if text and note.fontMetrics().inFontUcs4(INFO):
+            text += " " + chr(INFO)
+        note.setText(text)
+        note.setToolTip(tip if text else "")
+        if text:
+            note.ensurePolished()  # its own smaller font
+            note.setMinimumHeight(note.heightForWidth(note.width()))
+        note.setVisible(bool(text))
     def _on_edited(self, name: str, value: object, dragging: bool) -> None:
         try:
             self.session.set_params({name: value}, record=not dragging)
