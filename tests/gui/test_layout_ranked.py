@@ -73,3 +73,29 @@ def test_the_room_is_shared_name_first() -> None:
     assert share_width(440, name, ids, bar, gate) == (120, 190, 60, 70)
     assert share_width(540, name, ids, bar, gate) == (150, 200, 90, 100)
     assert share_width(900, name, ids, bar, gate) == (350, 200, 180, 170)
+
+
+def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
+        qtbot: QtBot, styled: object) -> None:
+    """At 1,024 × 768 on bm25 the bars had 100 px: the header took "contributions" to fit and
+    drew it cut at both sides (":ontributions:"), its semi-bold text and padding wider."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "tea-beir", model="bm25")
+    qtbot.wait(20)
+    view = w.ranked.view
+    bar = COLUMNS.index("contributions")
+    font = QFont(view.horizontalHeader().font())
+    font.setWeight(QFont.Weight.DemiBold)
+    fm = QFontMetrics(font)
+    for width in (view.columnWidth(bar), 100, 60, 200):
+        view.setColumnWidth(bar, width)
+        heading = view.model().headerData(bar, Qt.Orientation.Horizontal)
+        assert heading == "contributions" or heading.endswith("…")
+        assert fm.horizontalAdvance(heading) + 12 <= view.columnWidth(bar), (width, heading)
+    w.close()

@@ -20,7 +20,16 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen, QTextDocument
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QHelpEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -88,6 +97,7 @@ class RankedTableModel(QAbstractTableModel):
         self.cut: int | None = None
         self.skipped: frozenset[int] = frozenset()
         self.title_is_id = False  # every row's title is its id (or blank)
+        self.bar_heading = COLUMNS[BAR_COLUMN]  # elided to its column's width
         self._stops: tuple[object, tuple[str, ...]] | None = None  # (result, stop reasons)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -101,7 +111,7 @@ class RankedTableModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return self.bar_heading if section == BAR_COLUMN else COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return HEADER_HELP[section] if 0 <= section < len(HEADER_HELP) else None
         return None
@@ -406,6 +416,8 @@ class RankedTable(QWidget):
         self.refresh()
 
     def _on_section_resized(self, index: int, _old: int, new: int) -> None:
+        if index == BAR_COLUMN:
+            self._fit_bar_heading(new)
         # a drag of the header's handle, not the code's own widths
         if index == 2 and not self._title_hidden and new != self._id_width \
                 and QApplication.mouseButtons() & Qt.MouseButton.LeftButton:
@@ -463,6 +475,19 @@ class RankedTable(QWidget):
             self._id_width = width
             if not self._title_hidden and not self._id_dragged:
                 self.view.setColumnWidth(2, width)
+
+    def _fit_bar_heading(self, width: int) -> None:
+        """The contributions' heading elided here, in the heading's semi-bold font, within the
+        style sheet's padding (6 px a side): in 100 px the header took "contributions" to fit
+        and drew it cut at both sides (":ontributions:")."""
+        font = QFont(self.view.horizontalHeader().font())
+        font.setWeight(QFont.Weight.DemiBold)
+        text = QFontMetrics(font).elidedText(COLUMNS[BAR_COLUMN], Qt.TextElideMode.ElideRight,
+                                             width - 16)
+        if text != self.model.bar_heading:
+            self.model.bar_heading = text
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, BAR_COLUMN,
+                                              BAR_COLUMN)
 
     def _fit_gate(self) -> None:
         """The gate column's most: the words of the model's widest gate, up to about 24
