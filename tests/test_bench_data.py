@@ -126,3 +126,31 @@ def test_a_missed_target_is_said_and_is_the_exit_status(
     header = next(line for line in out.splitlines() if line.startswith("model "))
     assert "target ms" in header and "verdict" in header
     assert "targets: 1 of 2 met — OVER: bm25 on synthetic-5000x100 40.0 ms > 16" in out
+
+
+def test_a_folder_named_scifact_is_not_held_to_scifact_s_target(
+        small_synthetic: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The target had been picked by the dataset's name: tea-beir copied to `scifact-mine`
+    was held to SciFact's 16 ms ("targets: 1 of 1 met"). Only the SciFact folder the bench
+    itself reads (here a stand-in copy under $WORKBENCH_DATASETS) is."""
+    import shutil
+
+    from workbench.bench.harness import run_benchmarks
+
+    mine = tmp_path / "scifact-mine"
+    shutil.copytree(SAMPLES / "tea-beir", mine)
+    assert run_benchmarks(data=str(mine), models=["bm25"], repeats=1) == 0
+    out = capsys.readouterr().out
+    row = next(r for r in _rows(out, "bm25") if " scifact-mine " in r)
+    assert " 16 " not in row and " ok" not in row and "OVER" not in row
+    assert "targets:" not in out
+
+    shared = tmp_path / "datasets"
+    shutil.copytree(SAMPLES / "tea-beir", shared / "scifact")
+    monkeypatch.setenv("WORKBENCH_DATASETS", str(shared))
+    run_benchmarks(data=str(shared / "scifact"), models=["bm25"], repeats=1)
+    out = capsys.readouterr().out
+    row = next(r for r in _rows(out, "bm25") if " scifact " in r)
+    assert " 16 " in row and (" ok" in row or "OVER" in row)
+    assert "targets: " in out
