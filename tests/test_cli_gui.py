@@ -115,3 +115,34 @@ def test_params_are_checked_against_the_model_last_used(
     err = capsys.readouterr().err
     assert f"{params}:2: field 'b': must be a number in [0, 1], got 2 (the window opens " \
            f"importance, the model last used, on the last dataset {folder / 'docs.jsonl'}" in err
+
+
+def test_no_display_is_said_in_one_line_not_a_qt_abort(tmp_path: Path) -> None:
+    """On Linux with no DISPLAY, no WAYLAND_DISPLAY and no QT_QPA_PLATFORM, Qt aborted
+    (exit 134) saying "Reinstalling the application may fix this problem"; `scripts/run.sh`,
+    the README's first command, ends there too. Now: exit 1 and what to do instead, for a
+    dataset and for a saved session alike. Run as a user runs it, in a process of its own."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO
+    from workbench.core.session import TuningSession
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the check is Linux's: elsewhere Qt finds the desktop itself")
+    s = TuningSession()
+    s.open(SAMPLES / "tea-beir")
+    session = tmp_path / "tuning.json"
+    s.save(session)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["WORKBENCH_CACHE_DIR"] = str(tmp_path / "cache")
+    for data in (str(SAMPLES / "tea-beir"), str(session)):
+        done = subprocess.run([sys.executable, "-m", "workbench.cli", "gui", data], cwd=REPO,
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, (done.returncode, done.stderr)
+        assert done.stderr.splitlines() == [
+            "workbench gui: error: no display found (DISPLAY and WAYLAND_DISPLAY are not set): "
+            "`workbench demo` prints the tour as text, or set QT_QPA_PLATFORM=offscreen"]
+        assert done.stdout == ""

@@ -5,6 +5,8 @@ sample evaluated and one query explained)."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +80,7 @@ def cmd_gui(args: argparse.Namespace) -> int:
                 raise UsageError(f"{args.data}: {saved_session_text(saved)}: it holds its own "
                                  f"dataset, model and values; leave out {', '.join(given)} "
                                  "(change them in the window once it is open)")
-            return run(session=args.data)
+            return EXIT_FAIL if _no_display() else run(session=args.data)
     for flag, value in (("--queries", args.queries), ("--qrels", args.qrels)):
         if value and not Path(value).is_file():
             raise UsageError(f"{flag} {value}: no such file")
@@ -126,8 +128,23 @@ def cmd_gui(args: argparse.Namespace) -> int:
             text = str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)
             raise UsageError(f"-p: {text} (the window opens {model}, {whose}; give -m MODEL "
                              "for another)") from None
+    if _no_display():
+        return EXIT_FAIL
     return run(args.data, args.model, overrides or None, args.queries, args.qrels, args.split,
                tuned_on=tuned)
+
+
+def _no_display() -> bool:
+    """Whether Linux has no display for the window and Qt was told of none, said in one line
+    before a QApplication is made: Qt aborts there (exit 134) saying "Reinstalling the
+    application may fix this problem", which it would not."""
+    if not sys.platform.startswith("linux") or any(
+            os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return False
+    print("workbench gui: error: no display found (DISPLAY and WAYLAND_DISPLAY are not set): "
+          "`workbench demo` prints the tour as text, or set QT_QPA_PLATFORM=offscreen",
+          file=sys.stderr)
+    return True
 
 
 def _window_model(data: str | None) -> tuple[str, str]:
