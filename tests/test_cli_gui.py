@@ -146,3 +146,12 @@ def test_no_display_is_said_in_one_line_not_a_qt_abort(tmp_path: Path) -> None:
             "workbench gui: error: no display found (DISPLAY and WAYLAND_DISPLAY are not set): "
             "`workbench demo` prints the tour as text, or set QT_QPA_PLATFORM=offscreen"]
         assert done.stdout == ""
+
+
+def test_help_names_the_saved_session(capsys: pytest.CaptureFixture[str]) -> None:
+    """`gui tuning.json` opens a saved session (the README says so); the help said only
+    "dataset folder or file"."""
+    with pytest.raises(SystemExit):
+        main(["gui", "--help"])
+    assert "or a saved session (.json, as File ▸ Save session… writes it;" in " ".join(
+        capsys.readouterr().out.split())

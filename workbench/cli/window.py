@@ -26,8 +26,9 @@ SAMPLES = Path(__file__).resolve().parents[2] / "sample_corpora"
 def add_commands(sub: Any) -> None:
     """`gui` and `screenshot`."""
     p = sub.add_parser("gui", help="the desktop window (on DATA, or a bundled sample)")
-    p.add_argument("data", nargs="?", help="dataset folder or file (default: the last one "
-                   "opened, else sample_corpora/vault)")
+    p.add_argument("data", nargs="?", help="dataset folder or file, or a saved session (.json, as "
+                   "File ▸ Save session… writes it; default: the last one opened, else "
+                   "sample_corpora/vault)")
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV; a repository's tasks from "
                    "tasks-from-git) for DATA; File ▸ Open queries or tasks… in the window")
     p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) for DATA's queries")
