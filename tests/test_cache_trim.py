@@ -164,3 +164,25 @@ def test_trim_removes_what_a_killed_writer_left(own_cache, capsys):
     assert first.startswith("prepared: removed 0 states")
     assert first.endswith("; and 1 unfinished write a killed process left (3 KiB)")
     assert not dead.exists() and live.exists()
+
+
+def test_a_trim_size_without_a_unit_is_refused_and_nothing_removed(own_cache, capsys):
+    """`cache --trim 8` read as 8 bytes and removed every prepared state without a word (the
+    help and README speak of 8G); 0 and a size with a unit still trim."""
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25"]) == 0
+    states = sorted((own_cache / "prepared").glob("*.state"))
+    assert len(states) == 2
+    capsys.readouterr()
+    for bare in ("8", "8.5"):
+        assert main(["cache", "--trim", bare]) == 2
+        got = capsys.readouterr()
+        assert got.out == ""
+        assert got.err.strip() == (
+            f"workbench cache: error: --trim {bare}: give a unit: e.g. {bare}G (a bare number is "
+            f"bytes, which would remove nearly every state; {bare}B if bytes are meant, 0 to "
+            "remove every state not in use); nothing removed")
+        assert sorted((own_cache / "prepared").glob("*.state")) == states
+    assert main(["cache", "--trim", "8G"]) == 0
+    assert capsys.readouterr().out.startswith("prepared: removed 0 states")
+    assert main(["cache", "--trim", "8B"]) == 0  # bytes, said so
+    assert capsys.readouterr().out.startswith("prepared: removed 2 states")

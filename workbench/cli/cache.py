@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 from typing import Any
@@ -38,8 +39,9 @@ def add_commands(sub: Any) -> None:
                        "Sizes are in binary units, shown as GiB, MiB, KiB: 8G = 8GiB = 8 × "
                        "1024³ bytes (8GB, with a B, is 8 × 1000³).")
     p.add_argument("--trim", nargs="?", const="", metavar="SIZE",
-                   help=f"trim prepared/ and repo-index/ now, each to SIZE (such as 8G; default "
-                   f"${LIMIT_ENV}), least recently used first; 0 removes every state")
+                   help=f"trim prepared/ and repo-index/ now, each to SIZE (such as 8G: a unit is "
+                   f"needed, 8B for bytes; default ${LIMIT_ENV}), least recently used first; 0 "
+                   "removes every state")
     p.add_argument("--clear", choices=(*CLEARABLE, "all"), action="append", default=[],
                    help="remove everything a part holds (repeatable; all: every part but "
                    "the tuning studies); it is made again when needed")
@@ -52,6 +54,8 @@ TRIM_TEMP_S = 600  # --trim removes a temporary file unchanged this long: its wr
 def cmd_cache(args: argparse.Namespace) -> int:
     from workbench.core.store import cache_unusable
 
+    if args.trim:
+        _refuse_bare_number(args.trim)
     failed = False
     unusable = cache_unusable()
     if unusable is not None:  # said first: every other command warns of it too
@@ -96,6 +100,16 @@ def cmd_cache(args: argparse.Namespace) -> int:
     print(format_table(["part", "files", "size", "what"], rows))
     _print_stores()
     return EXIT_FAIL if failed else EXIT_OK
+
+
+def _refuse_bare_number(text: str) -> None:
+    """A --trim size without a unit, other than 0, refused before anything is removed: read
+    as bytes (coreutils' rule), `--trim 8` had trimmed every state away without a word."""
+    if re.fullmatch(r"\s*(\d+\.?\d*|\.\d+)\s*", text) and float(text) != 0:
+        number = text.strip()
+        raise UsageError(f"--trim {number}: give a unit: e.g. {number}G (a bare number is "
+                         f"bytes, which would remove nearly every state; {number}B if bytes are "
+                         "meant, 0 to remove every state not in use); nothing removed")
 
 
 def _known_prompts() -> dict[str, str]:
