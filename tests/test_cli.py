@@ -57,6 +57,32 @@ def test_models_fits_the_terminal_and_quotes_a_texts_default(
     assert lines[at + 1].startswith("      Share of the boost W")
 
 
+@pytest.mark.parametrize("model", ["decision-memory", "importance"])
+def test_models_cuts_a_long_default_in_the_table_and_gives_it_in_full(
+        model: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the word lists set the default column's width: decision-memory's table was 432 wide
+    # (injection_stop_words' 44 words), importance's 177
+    from workbench.textout import display_width
+
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["models", model]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(display_width(ln) for ln in lines) <= 120, max(lines, key=len)
+    if model == "decision-memory":
+        row = next(ln for ln in lines if ln.startswith("  injection_stop_words "))
+        assert "'again, another, …' (44 words)" in row
+        at = lines.index(row)
+        said = " ".join(ln.strip() for ln in lines[at + 1:at + 12])
+        assert "default in full: 'again, another, assessment, begin, changes," in said
+        assert "steps, system, then, time, valuable'" in said
+        assert next(ln for ln in lines if ln.startswith("  durable_tags ")).split()[2:5] == [
+            "'decision,", "preference,", "workflow'"]  # short enough: whole
+    else:
+        row = next(ln for ln in lines if ln.startswith("  phrases_decision "))
+        assert "'decided to, going with, …' (8 phrases)" in row
+
+
 def test_rank_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _beir(tmp_path)
     assert main(["rank", str(data), "-m", "bm25", "-q", "green tea brewing"]) == 0

@@ -106,19 +106,46 @@ def cmd_models(args: argparse.Namespace) -> int:
         # row, the width of the terminal (a fifth column was 30 characters wide)
         params = list(m.schema)
         # and the others as -p and the TOML files take them: true (not True), 8 (not 8.0)
-        table = [[p.name, p.stage,
-                  repr(p.default) if p.kind == "text" else value_text(p.default),
-                  p.range_text()] for p in params]
+        full = [repr(p.default) if p.kind == "text" else value_text(p.default)
+                for p in params]
+        table = [[p.name, p.stage, _default_cell(p.default, text), p.range_text()]
+                 for p, text in zip(params, full, strict=True)]
         head, rule, *rows = format_table(["parameter", "stage", "default", "range"], table,
                                          indent="  ").split("\n")
         print(f"{head}\n{rule}")
-        for p, row in zip(params, rows, strict=True):
+        for p, text, row in zip(params, full, rows, strict=True):
             print(row)
             for i, line in enumerate(p.help.split("\n")):  # a line per choice, indented
                 print(textwrap.fill(line, width, initial_indent="      ",
                                     subsequent_indent="        " if i else "      "))
+            if len(text) > DEFAULT_CELL:  # cut in the table: in full under its help
+                print(textwrap.fill(f"default in full: {text}", width, initial_indent="      ",
+                                    subsequent_indent="        ", break_on_hyphens=False))
         print()
     return EXIT_OK
+
+
+DEFAULT_CELL = 40  # the default column's widest cell: a prompt's 37 characters fit whole
+
+
+def _default_cell(value: object, text: str) -> str:
+    """A default as the `models` table shows it: `text` (the value as -p takes it), or where
+    that is wider than DEFAULT_CELL, its first items and how many there are ("'again, another,
+    …' (44 words)"): injection_stop_words' 364 characters had set the column's width, and
+    every row of decision-memory's table was 430 wide."""
+    if len(text) <= DEFAULT_CELL:
+        return text
+    if isinstance(value, str) and ", " in value:
+        items = value.split(", ")
+        kind = "phrases" if any(" " in item.strip() for item in items) else "words"
+        count = f" ({len(items)} {kind})"
+        kept = items[:1]
+        for item in items[1:]:
+            if len(repr(", ".join([*kept, item, "…"]))) + len(count) > DEFAULT_CELL:
+                break
+            kept.append(item)
+        return repr(", ".join([*kept, "…"])) + count
+    return text[:DEFAULT_CELL - 1] + "…"
 
 
 def _fixed(value: float) -> str:
