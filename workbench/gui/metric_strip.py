@@ -46,7 +46,7 @@ from workbench.report.text import metric_meaning
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
 from .metric_names import metric_label
-from .palette import BETTER, WORSE, delta_color, signed
+from .palette import BETTER, WORSE, delta_color, signed_html
 from .param_editors import leave_undo_to_the_window
 
 # a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
@@ -113,7 +113,8 @@ class MetricCard(QFrame):
         # a fixed size, both ways: a label's new text asks its parent for a new layout, and
         # a card whose height may change passes that on up to the window's splitter, which
         # then lays out (and repaints) the whole bottom row on every slider tick
-        self.setFixedWidth(self.fontMetrics().horizontalAdvance("+0.000 vs 0.000") + 28)
+        # ... as wide as the widest detail, a change below the shown precision
+        self.setFixedWidth(self.fontMetrics().horizontalAdvance("−<0.001 vs 0.000") + 28)
         self.name.setText("nDCG@10")
         self.value.setText("0.000")
         self.detail.setText("<span>+0.000</span> <span>vs 0.000</span>")
@@ -132,7 +133,7 @@ class MetricCard(QFrame):
             return
         d = count - base
         color = "#8c959f" if training else delta_color(d).name()
-        self.detail.setText(f"<span style='color:{color}'>{signed(d, 0)}</span>"
+        self.detail.setText(f"<span style='color:{color}'>{signed_html(d, 0)}</span>"
                             f" <span style='color:#8c959f'>vs {base}</span>")
 
     def show_figure(self, name: str, value: float, base: float | None) -> None:
@@ -163,7 +164,7 @@ class MetricCard(QFrame):
             return
         d = value - base
         color = "#8c959f" if training else delta_color(d).name()
-        self.detail.setText(f"<span style='color:{color}'>{signed(d)}</span>"
+        self.detail.setText(f"<span style='color:{color}'>{signed_html(d)}</span>"
                             f" <span style='color:#8c959f'>vs {base:.3f}</span>")
 
 

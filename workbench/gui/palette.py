@@ -4,6 +4,7 @@ colour everywhere."""
 
 from __future__ import annotations
 
+import html
 import math
 
 from PySide6.QtGui import QColor
@@ -52,6 +53,12 @@ def signed(value: float, digits: int = 3) -> str:
     if float(text) == 0:
         text = "<" + f"{10.0 ** -digits:.{digits}f}" if digits else "<1"
     return ("+" if value > 0 else "−") + text
+
+
+def signed_html(value: float, digits: int = 3) -> str:
+    """`signed` for rich text: its "<" escaped ("+<0.001" inside a span had read "+": the
+    "<0.001" taken for a tag and dropped)."""
+    return html.escape(signed(value, digits))
 
 
 def number(value: float, places: int) -> str:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from workbench.core.models.codeledger import Bundles, CodeLedgerPrepared
 from workbench.core.session import TuningSession
 from workbench.gui.export_csv import write_grab, write_rows
-from workbench.gui.palette import delta_color, signed
+from workbench.gui.palette import delta_color, signed_html
 
 from ._base import MUTED, ChartPanel
 from .bundle_budget_bar import BudgetBar
@@ -254,7 +254,7 @@ class ContextBundle(ChartPanel):
                 better = -d if key in ("bundle_files", "bundle_tokens") else d
                 hexa = (delta_color(better, 0.5 * 10 ** -digits).name()
                         if over_judged else MUTED)
-                text += f" <span style='color:{hexa}'>({signed(d, digits)})</span>"
+                text += f" <span style='color:{hexa}'>({signed_html(d, digits)})</span>"
             groups[0 if over_judged or judged == n else 1][1].append(text)
         self.summary.setText("; ".join(f"{head}: " + " · ".join(parts)
                                        for head, parts in groups if parts))
