@@ -54,3 +54,33 @@ def test_a_bundle_size_says_what_its_arrows_count(qtbot: QtBot, window: Any) -> 
         assert table.item(r, 9).toolTip() == f"none: bm25 defaults has no {label}"
     ndcg = labels.index("nDCG@10")
     assert "score higher under kw 0.3 than under defaults" in table.item(ndcg, 5).toolTip()
+
+
+def test_a_first_configuration_without_a_bundle_is_the_one_named(qtbot: QtBot,
+                                                                  window: Any) -> None:
+    """Review r48 (dr1 1): bm25 first, codeledger second. The ▲/▼ cells had said "none:
+    defaults has no bundle files" beside defaults' own 16.6, the p cells "no judged query"
+    (12 are judged), and the head promised ↓/↑ on rows whose cells are empty."""
+    assert window.open_path(SAMPLES / "code-repo", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("bm25 defaults")
+    s.set_model("codeledger")
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_baseline("bm25 defaults")
+    view = window.compare_window()
+    view.resize(1600, 1000)
+    window.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.comp is not None)
+    comp, table = view.comp, view.table
+    assert [c.name for c in comp.configs] == ["bm25 defaults", "defaults"]
+    labels = [table.item(r, 0).text() for r in range(table.rowCount())]
+    for label in ("bundle recall", "bundle files", "bundle tokens"):
+        r = labels.index(label)
+        assert table.item(r, 1).text() == "–" and table.item(r, 2).text() not in ("", "–")
+        assert table.item(r, 5).toolTip() == f"none: bm25 defaults has no {label}"
+        assert table.item(r, 4).toolTip().endswith(f"(none: bm25 defaults has no {label})")
+    assert table.horizontalHeaderItem(5).toolTip() == (
+        "▲/▼: tasks improved / worsened under defaults against bm25 defaults")

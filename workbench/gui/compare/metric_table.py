@@ -181,17 +181,21 @@ class MetricTable(QTableWidget):
                     d_item.setToolTip(f"{d_item.toolTip()} — {weak}: not coloured")
                 if not fitted and p is not None and p >= 0.1:  # "0.25" for 0.250, in SHORT
                     self._figures.append((p_item, p_item.text(), f"{p:.2f}"))
+                # what is missing where there is no difference: the configuration without
+                # the metric, first or this one (bm25 first, codeledger second: "none:
+                # defaults has no bundle files" had stood beside defaults' 16.6)
+                lacking = _lacking(comp, row.means, i, row.metric)
                 p_item.setToolTip((f"p {p_text(p)}: " if p_text(p) and not fitted else "")
                                   + f"paired randomisation test of {name} against {first} on "
                                   f"{metric_label(row.metric)}: the chance of a difference at "
                                   "least this large if the two were interchangeable"
                                   + (f" ({weak}: not bold)" if mark == WEAK else
                                      " (beyond chance: bold)" if p is not None else
-                                     " (none: no judged query)"))
+                                     f" (none: {lacking})"))
                 n_item.setToolTip(
                     "none against training scores: fitted to these queries, a difference "
                     "there is no evidence" if fitted else
-                    f"none: {name} has no {metric_label(row.metric)}" if math.isnan(delta) else
+                    f"none: {lacking}" if math.isnan(delta) else
                     _count_tip(comp, row.metric, row.improved[i], row.worsened[i], name)
                     if count else
                     f"{row.improved[i]} queries score higher under {name} than under {first}"
@@ -333,7 +337,10 @@ class MetricTable(QTableWidget):
         i = 1 + (col - 2) // PER_OTHER
         name = comp.configs[i].name
         queries = nouns(comp)[1]
-        counts = [metric_label(r.metric) for r in comp.rows if is_count(r.metric)]
+        # only the rows on which this configuration has a difference to count (bm25 against
+        # codeledger has none: the clause had described empty cells)
+        counts = [metric_label(r.metric) for r in comp.rows
+                  if is_count(r.metric) and not math.isnan(r.deltas[i])]
         # a bundle's files and tokens are a size: their ↓/↑ are fewer / more, not better /
         # worse (review r48, compare 3: the head said ▲/▼ above "↓0/↑4", unexplained)
         sizes = (f"; on the {' and '.join(counts)} row{'s' if len(counts) > 1 else ''}, "
@@ -395,6 +402,19 @@ def _count_tip(comp: Comparison, metric: str, fewer: int, more: int, name: str) 
     return (f"↓/↑ on this row count {queries} by the size of their bundle, not better or "
             f"worse: {fewer} {queries} with fewer {what} under {name} than under {first} (↓), "
             f"{more} with more (↑). Fewer is a saving only where recall holds.")
+
+
+def _lacking(comp: Comparison, means: list[float], i: int, metric: str) -> str:
+    """Why configuration i has no difference from the first on `metric`: which of the two
+    has no mean of it ("bm25 defaults has no bundle files"), or, both having one, that no
+    query is judged."""
+    label = metric_label(metric)
+    names = [comp.configs[j].name for j in (0, i) if math.isnan(means[j])]
+    if len(names) == 2:
+        return f"neither {names[0]} nor {names[1]} has {label}"
+    if names:
+        return f"{names[0]} has no {label}"
+    return "no judged query"
 
 
 def _count_change(change: int) -> str:
