@@ -120,3 +120,28 @@ def test_four_configurations_of_two_models_show_every_column_at_1280(
         "current (unsaved)", "bm25 defaults"]
     assert table.item(ndcg, 1).text() == report[ndcg][1]
     assert _cut(table) == []
+
+
+def test_presenting_without_a_resize_fits_the_table_both_ways(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """Review r48 (dr1 4): a window already the screen's size gets no resize from F11, and
+    the table drawn afresh in the large type had stayed at full width, scrolling beside a
+    chart of 384 px; after leaving, the normal view scrolled too (it had been tighter and
+    whole)."""
+    from workbench.gui.compare.delta_chart import FLOOR
+
+    view = _code_repo_four(qtbot, window)
+    view.resize(view.screen().geometry().size())
+    qtbot.wait(30)
+    table = view.table
+    before = (table.compact, table.horizontalScrollBar().maximum(), view.bottom_split.sizes())
+    view.set_presentation(True)
+    qtbot.wait(50)
+    assert view.size() == view.screen().geometry().size()  # nothing resized the window
+    assert table.font_scale > 1
+    # the table as wide as it needs, or the chart down to its floor for it
+    assert _cut(table) == [] or view.bottom_split.sizes()[1] == FLOOR
+    view.set_presentation(False)
+    qtbot.wait(50)
+    assert (table.compact, table.horizontalScrollBar().maximum(),
+            view.bottom_split.sizes()) == before

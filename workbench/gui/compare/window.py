@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import (
     QCloseEvent,
     QFontInfo,
@@ -255,6 +255,15 @@ class CompareWindow(QWidget):
         bottom.addWidget(self.chart)
         bottom.setStretchFactor(1, 1)
         bottom.setSizes([520, 620])
+        # the table fitted whenever its row changes width, not only when the window does:
+        # F11 hides the side column and grows the type with no resize of a window already
+        # the screen's size (dr1 4), and the side column can be dragged
+        # (once the splitter has shared out its new width itself: a timer)
+        self._table_timer = QTimer(self)
+        self._table_timer.setSingleShot(True)
+        self._table_timer.setInterval(0)
+        self._table_timer.timeout.connect(self._fit_table)
+        bottom.installEventFilter(self)
         right = self.right_split = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(top)
         right.addWidget(bottom)
@@ -565,7 +574,7 @@ class CompareWindow(QWidget):
         lines, shorter figures), and then the chart gives way down to CHART_FLOOR."""
         table_w, chart_w = self.bottom_split.sizes()
         total = table_w + chart_w
-        if total <= 0:
+        if total <= 0 or self.comp is None:
             return
         need = self.table.fit_width(total - CHART_MIN_WIDTH)
         if need != table_w:
@@ -713,6 +722,10 @@ class CompareWindow(QWidget):
             # again once the window is its normal size (a window manager resizes it later):
             # the resize had shared its lost width among the panes
             QTimer.singleShot(0, self._restore_splits)
+        # the table drawn afresh in the new type (`MetricTable.set_font_scale`) is fitted to
+        # its room now: a window already the screen's size gets no resize from F11, and the
+        # table had stayed at full width, scrolling, while presenting and after (dr1 4)
+        self._fit_table()
 
     def _restore_splits(self) -> None:
         if self.presenting:
@@ -760,6 +773,12 @@ class CompareWindow(QWidget):
         self._fold_explain()
         if self.comp is not None and self.lines.columns != self._columns():
             self._restore_columns()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if (watched is self.bottom_split and event.type() == QEvent.Type.Resize
+                and self.comp is not None):
+            self._table_timer.start()
+        return super().eventFilter(watched, event)
 
     def _fit_lists(self) -> None:
         """In a short window the ranked lists keep the height their top k and legend need,
