@@ -81,6 +81,36 @@ def test_a_first_configuration_without_a_bundle_is_the_one_named(qtbot: QtBot,
         r = labels.index(label)
         assert table.item(r, 1).text() == "–" and table.item(r, 2).text() not in ("", "–")
         assert table.item(r, 5).toolTip() == f"none: bm25 defaults has no {label}"
-        assert table.item(r, 4).toolTip().endswith(f"(none: bm25 defaults has no {label})")
+        assert table.item(r, 4).toolTip().endswith(f": none (bm25 defaults has no {label})")
     assert table.horizontalHeaderItem(5).toolTip() == (
         "▲/▼: tasks improved / worsened under defaults against bm25 defaults")
+
+
+def test_a_p_cells_tooltip_gives_the_verdict_on_its_own_p(qtbot: QtBot, window: Any) -> None:
+    """Review r48 (dr1 5): every p cell's tooltip had ended "(beyond chance: bold)", on p
+    1.000 as on p 0.000, a key read as a verdict once the value stood in front."""
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.recompute()
+    s.save_configuration("defaults")
+    s.set_params({"fields": "text"})
+    s.save_configuration("flat")
+    view = window.compare_window()
+    view.resize(1600, 1000)
+    window.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    qtbot.waitUntil(lambda: view.comp is not None)
+    comp, table = view.comp, view.table
+    assert [c.name for c in comp.configs] == ["defaults", "flat"]
+    ends = {}
+    for r, row in enumerate(comp.rows):
+        p, cell = row.p_values[1], table.item(r, 4)
+        tip = cell.toolTip()
+        assert tip.startswith(f"p {p:.3f}: paired randomisation test of flat against "
+                              "defaults") or (p < 0.001 and tip.startswith("p <0.001: "))
+        ends[row.metric] = tip.rsplit(" (", 1)[1]
+        assert cell.font().bold() == (ends[row.metric] == "beyond chance: bold)")
+    # nDCG@10 moved far (p about 0.000003), P@10 not at all (p 1), judged@10 is coverage
+    assert ends["ndcg@10"] == "beyond chance: bold)"
+    assert ends["p@10"] == "not beyond chance)"
+    assert ends["judged@10"] == "judged@, coverage: never bold)"

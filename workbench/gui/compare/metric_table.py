@@ -185,13 +185,21 @@ class MetricTable(QTableWidget):
                 # the metric, first or this one (bm25 first, codeledger second: "none:
                 # defaults has no bundle files" had stood beside defaults' 16.6)
                 lacking = _lacking(comp, row.means, i, row.metric)
-                p_item.setToolTip((f"p {p_text(p)}: " if p_text(p) and not fitted else "")
-                                  + f"paired randomisation test of {name} against {first} on "
-                                  f"{metric_label(row.metric)}: the chance of a difference at "
-                                  "least this large if the two were interchangeable"
-                                  + (f" ({weak}: not bold)" if mark == WEAK else
-                                     " (beyond chance: bold)" if p is not None else
-                                     f" (none: {lacking})"))
+                test = (f"paired randomisation test of {name} against {first} on "
+                        f"{metric_label(row.metric)}")
+                # the verdict on this p, after its value ("p 1.000: … (beyond chance: bold)"
+                # had read as one on every p not weak: dr1 5)
+                p_item.setToolTip(
+                    f"{test}: none against training scores (fitted to these queries, a "
+                    "difference there is no evidence)" if fitted else
+                    f"{test}: none ({lacking})" if p is None else
+                    f"p {p_text(p)}: {test}: the chance of a difference at least this large "
+                    "if the two were interchangeable ("
+                    + ("beyond chance: bold" if mark == BEYOND else
+                       f"{weak}: not bold" if mark == WEAK else
+                       "a bundle's size, a cost: never bold" if count else
+                       "judged@, coverage: never bold" if row.metric.startswith("judged@")
+                       else "not beyond chance") + ")")
                 n_item.setToolTip(
                     "none against training scores: fitted to these queries, a difference "
                     "there is no evidence" if fitted else
