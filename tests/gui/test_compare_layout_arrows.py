@@ -45,15 +45,26 @@ def test_a_bundle_size_says_what_its_arrows_count(qtbot: QtBot, window: Any) -> 
         fewer, more = int(np.sum(b[judged] < a[judged])), int(np.sum(b[judged] > a[judged]))
         cell = table.item(r, 5)
         assert cell.text() == f"↓{fewer}/↑{more}"
+        tasks = "1 task" if fewer == 1 else f"{fewer} tasks"  # dr1 10: "1 tasks with fewer"
         assert cell.toolTip() == (
             "↓/↑ on this row count tasks by the size of their bundle, not better or worse: "
-            f"{fewer} tasks with fewer {what} under kw 0.3 than under defaults (↓), {more} "
+            f"{tasks} with fewer {what} under kw 0.3 than under defaults (↓), {more} "
             "with more (↑). Fewer is a saving only where recall holds.")
-        # bm25 makes no bundle: nothing to count
+        # bm25 makes no bundle: nothing to count, and its "–" says why
         assert table.item(r, 9).text() == ""
         assert table.item(r, 9).toolTip() == f"none: bm25 defaults has no {label}"
+        assert table.item(r, 6).text() == "–"
+        assert table.item(r, 6).toolTip() == (
+            f"mean {label} of bm25 defaults: none (bm25 selects no bundle)")
+    assert "1 task with fewer tokens in the bundle" in table.item(
+        labels.index("bundle tokens"), 5).toolTip()  # as the review found it
+    # the other rows count tasks too, as the head says (they had said "queries")
     ndcg = labels.index("nDCG@10")
-    assert "score higher under kw 0.3 than under defaults" in table.item(ndcg, 5).toolTip()
+    a, b = (comp.results[i].per_query["ndcg@10"] for i in (0, 1))
+    up, down = int(np.sum(b > a)), int(np.sum(b < a))
+    assert (up, down) == (1, 1)
+    assert table.item(ndcg, 5).toolTip() == (
+        "1 task scores higher under kw 0.3 than under defaults (▲), 1 lower (▼)")
 
 
 def test_a_first_configuration_without_a_bundle_is_the_one_named(qtbot: QtBot,

@@ -146,8 +146,10 @@ class MetricTable(QTableWidget):
             for i, col in enumerate([1, *(2 + j * PER_OTHER for j in range(len(comp.configs)
                                                                              - 1))]):
                 mean, item = row.means[i], self._item(r, col)
-                item.setToolTip(f"mean {metric_label(row.metric)} of {comp.configs[i].name}"
-                                + ("" if math.isnan(mean) else f": {item.text()}"))
+                # "–" said why: bm25's bundle recall beside codeledger's (dr1 10)
+                item.setToolTip(f"mean {metric_label(row.metric)} of {comp.configs[i].name}: "
+                                + (f"none ({_why_none(comp, i, row.metric)})"
+                                   if math.isnan(mean) else item.text()))
                 if not count and not math.isnan(mean):
                     self._figures.append((item, item.text(), f"{mean:.3f}"))
             for i in range(1, len(comp.configs)):
@@ -170,8 +172,13 @@ class MetricTable(QTableWidget):
                 if not math.isnan(delta) and not neutral:
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
+                # what is missing where there is no difference: the configuration without
+                # the metric, first or this one (bm25 first, codeledger second: "none:
+                # defaults has no bundle files" had stood beside defaults' 16.6)
+                lacking = _lacking(comp, row.means, i, row.metric)
                 d_item.setToolTip(f"mean {metric_label(row.metric)} of {name} − mean of {first}"
-                                  + ("" if math.isnan(delta) else f": {d_item.text()}"))
+                                  + (f": none ({lacking})" if math.isnan(delta)
+                                     else f": {d_item.text()}"))
                 if mark == BEYOND:
                     font = QFont(p_item.font())
                     font.setBold(True)
@@ -181,10 +188,6 @@ class MetricTable(QTableWidget):
                     d_item.setToolTip(f"{d_item.toolTip()} — {weak}: not coloured")
                 if not fitted and p is not None and p >= 0.1:  # "0.25" for 0.250, in SHORT
                     self._figures.append((p_item, p_item.text(), f"{p:.2f}"))
-                # what is missing where there is no difference: the configuration without
-                # the metric, first or this one (bm25 first, codeledger second: "none:
-                # defaults has no bundle files" had stood beside defaults' 16.6)
-                lacking = _lacking(comp, row.means, i, row.metric)
                 test = (f"paired randomisation test of {name} against {first} on "
                         f"{metric_label(row.metric)}")
                 # the verdict on this p, after its value ("p 1.000: … (beyond chance: bold)"
@@ -206,8 +209,9 @@ class MetricTable(QTableWidget):
                     f"none: {lacking}" if math.isnan(delta) else
                     _count_tip(comp, row.metric, row.improved[i], row.worsened[i], name)
                     if count else
-                    f"{row.improved[i]} queries score higher under {name} than under {first}"
-                    f" (▲), {row.worsened[i]} lower (▼)")
+                    f"{_counted(row.improved[i], nouns(comp)[1])} "
+                    f"score{'s' if row.improved[i] == 1 else ''} higher under {name} than "
+                    f"under {first} (▲), {row.worsened[i]} lower (▼)")
         self._cases(comp)
         self._fit()
 
@@ -294,7 +298,8 @@ class MetricTable(QTableWidget):
                            f"paired randomisation test of {name} against {first} on the "
                            "cases passing")
             self._cell(0, base + 3, f"{now}/{lost}",
-                       f"{now} cases pass under {name} that fail under {first} (▲), {lost} "
+                       f"{_counted(now, 'cases')} pass{'es' if now == 1 else ''} under {name} "
+                       f"that fail under {first} (▲), {lost} "
                        "fail that passed (▼)")
             if not fitted and said.endswith("beyond chance"):  # the report's verdict
                 delta.setForeground(QBrush(delta_color(float(after - before))))
@@ -408,7 +413,8 @@ def _count_tip(comp: Comparison, metric: str, fewer: int, more: int, name: str) 
     queries, first = nouns(comp)[1], comp.configs[0].name
     what = BUNDLE_METRICS[metric].help  # "files in the bundle"
     return (f"↓/↑ on this row count {queries} by the size of their bundle, not better or "
-            f"worse: {fewer} {queries} with fewer {what} under {name} than under {first} (↓), "
+            f"worse: {_counted(fewer, queries)} with fewer {what} under {name} than under "
+            f"{first} (↓), "
             f"{more} with more (↑). Fewer is a saving only where recall holds.")
 
 
@@ -423,6 +429,22 @@ def _lacking(comp: Comparison, means: list[float], i: int, metric: str) -> str:
     if names:
         return f"{names[0]} has no {label}"
     return "no judged query"
+
+
+def _why_none(comp: Comparison, i: int, metric: str) -> str:
+    """Why configuration i has no mean of `metric`: its model selects no bundle (bm25 beside
+    codeledger, as `compare` says it), or no query it counts is judged."""
+    model = comp.model_of(i)
+    if metric in BUNDLE_METRICS and not hasattr(model, "bundles"):
+        return f"{model.id} selects no bundle"
+    return "no judged query"
+
+
+def _counted(n: int, noun: str) -> str:
+    """`n` and `noun` (a plural from `nouns`), singular for one: "1 task", "1 query"."""
+    if n != 1:
+        return f"{n} {noun}"
+    return f"1 {noun[:-3] + 'y' if noun.endswith('ies') else noun[:-1]}"
 
 
 def _count_change(change: int) -> str:
