@@ -145,3 +145,38 @@ def test_presenting_without_a_resize_fits_the_table_both_ways(
     qtbot.wait(50)
     assert (table.compact, table.horizontalScrollBar().maximum(),
             view.bottom_split.sizes()) == before
+
+
+def test_shorter_figures_and_their_differences_agree_to_the_last_place(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """Review r48 (dr1 7): at 1,280 px the means and Δ are to 3 decimals; Δ is rounded from
+    the unrounded means (0.6476 → 0.6434 is −0.0042, shown −0.004 beside 0.648 and 0.643),
+    so it may differ from the shown means' difference by 0.001, and its head says so."""
+    view = _code_repo_four(qtbot, window)
+    table, comp = view.table, view.comp
+    assert table.compact == 2
+    worst = 0.0
+    for r, row in enumerate(comp.rows):
+        if row.metric in ("bundle_files", "bundle_tokens"):
+            continue  # counts: one decimal, as ever
+        a = table.item(r, 1).text()
+        for i in range(1, 4):
+            b, d = (table.item(r, 2 + (i - 1) * 4 + j).text() for j in (0, 1))
+            if b == "–":
+                continue
+            assert len(b.split(".")[1]) == 3
+            # the difference to 3 places, from the unrounded means (not the shown ones)
+            true = row.means[i] - row.means[0]
+            shown = 0.0 if d in ("±0", "+<0.001", "−<0.001") else float(d.replace("−", "-"))
+            assert abs(shown - true) <= 0.0005 + 1e-12 or d.endswith("<0.001")
+            worst = max(worst, abs(shown - (float(b) - float(a))))
+    assert 0.0009 < worst < 0.0011  # the nDCG@10 case: one in the last place, never more
+    for col, name in ((3, "kw 0.3"), (7, "current (unsaved)"), (11, "bm25 defaults")):
+        assert table.horizontalHeaderItem(col).toolTip() == (
+            f"Δ: {name} − defaults, from the unrounded means; shown to 3 decimals, as the "
+            "means are, it can differ by 0.001 from the difference of the means shown (each "
+            "whole in its tooltip)")
+    view.resize(1700, 1000)
+    qtbot.wait(20)
+    assert table.horizontalHeaderItem(3).toolTip() == (
+        "Δ: kw 0.3 − defaults, from the unrounded means")

@@ -246,6 +246,17 @@ class MetricTable(QTableWidget):
         self.compact = level
         for cell, full, short in self._figures:
             cell.setText(short if level >= SHORT else full)
+        # the Δ heads say what a reader who subtracts the shorter means finds (0.649 −
+        # 0.648 beside +0.002: dr1 7): Δ is rounded from the unrounded difference, so the
+        # two can differ by one in the last place, never more
+        comp = self.comparison
+        for col in self._heads:
+            head = self.horizontalHeaderItem(col + 1) if col >= 2 else None
+            if head is not None and comp is not None:
+                head.setToolTip(self._header_tip(comp, col + 1) + (
+                    "; shown to 3 decimals, as the means are, it can differ by 0.001 from "
+                    "the difference of the means shown (each whole in its tooltip)"
+                    if level >= SHORT else ""))
         bold = QFont(self.horizontalHeader().font())
         bold.setBold(True)  # as the window's style sheet draws the heads
         fm = QFontMetrics(bold)
@@ -360,7 +371,7 @@ class MetricTable(QTableWidget):
                  f"↓/↑: {queries} with fewer / more under {name} than under {first}, a size, "
                  "not better or worse" if counts else "")
         return (f"mean of {name}",
-                f"Δ: {name} − {first}",
+                f"Δ: {name} − {first}, from the unrounded means",
                 f"p: paired randomisation test of {name} against {first}",
                 f"▲/▼: {queries} improved / worsened under {name} against {first}{sizes}",
                 )[(col - 2) % PER_OTHER]
