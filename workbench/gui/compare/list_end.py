@@ -4,7 +4,10 @@ the query ends and, where the window can tell, what ended it — a limit, a min 
 list a min score cut at 11 (review rv3, F12) say what they mean.
 
 `list_end` reads it from the comparison; `slot_captions` words it, longest first (the
-painter takes the first that fits its column); `slot_tip` says it whole.
+painter takes the first that fits its column); `slot_tip` says it whole. In a list after the
+first the box also says which of the first list's top k this one lacks (`out_captions`): the
+lines between adjacent lists cannot show it, and a ▼out tag in the first list had sat on a
+flat grey line to the same rank in the next (review r48, dr1 6).
 """
 
 from __future__ import annotations
@@ -107,3 +110,40 @@ def slot_tip(k: int, end: ListEnd, name: str) -> str:
     return (said + ". A line that ends in this box: "
             + (f"a document below its top {k}, or one it did not return" if n >= k
                else "a document it did not return") + ".")
+
+
+OUT = "▼"  # a box's mark of the first list's documents a later list lacks
+
+
+def possessive(name: str) -> str:
+    """"defaults'" / "flat's": a configuration's name owning something."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def out_captions(k: int, first: str, ids: list[str], ends: list[str]) -> list[str]:
+    """A later list's box, longest first, where it lacks `ids` of the first list's (`first`)
+    top k: where the list ends (`ends`, `slot_captions`' words) and the ids, then the ids
+    alone, as many whole as fit ("▼ 2 of defaults' top 10 out: d100, d032"; "…" for the
+    rest), then the count alone; [] where it lacks none. A list that ends above k keeps
+    saying so before any id ("not returned · ▼ 7 of defaults' top 10 out"): its lines go
+    to documents it did not return, not below its top k."""
+    n = len(ids)
+    if not n:
+        return []
+    head = f"{OUT} {n} of {possessive(first)} top {k} out"
+    some = [f"{head}: {', '.join(ids[:m])}, …" for m in range(n - 1, 0, -1)]
+    out = [f"{end} · {head}: {', '.join(ids)}" for end in dict.fromkeys(ends[:1] + ends[-1:])]
+    out.append(f"{head}: {', '.join(ids)}")
+    if not ends[-1].startswith("below top"):
+        out += [f"{ends[-1]} · {text}" for text in [*some, head]]
+    return [*out, *some, head, f"{OUT} {n} of the first's top {k} out", f"{OUT} {n} out"]
+
+
+def out_tip(k: int, first: str, lacking: list[str]) -> str:
+    """What the ▼ in a later list's box says, whole: each of the first list's top k this list
+    lacks and where it is here ("d100 (#12 here)")."""
+    if not lacking:
+        return ""
+    n = len(lacking)
+    return (f"{OUT} {n} of the top {k} of {first}, the first list, "
+            f"{'is' if n == 1 else 'are'} not in this list's top {k}: " + ", ".join(lacking))

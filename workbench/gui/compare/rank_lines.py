@@ -4,10 +4,12 @@ grey when it stayed; a document entering the top k comes from the "below top k" 
 column's foot, one leaving goes down into it.
 
 The tags are measured against the first list, as the metric table's Δ and ▲/▼ are: ▲new on a
-document in a list's top k that is not in the first's, ▼out (in the first list) on one of its
-top k that another list lacks; the legend says so, and a row's tooltip which lists. (They had
-been against the list to the left: "▲new" beside the third list read as new against the
-baseline, and a middle row could read "▲new ▼out" at once.)
+document in a list's top k that is not in the first's; each later list's box says which of the
+first's top k it lacks ("▼ 2 of defaults' top 10 out: d100, d032"); the legend says so, and a
+row's tooltip also where the list to its left has it, since that is where its line comes from.
+(They had been against the list to the left: "▲new" beside the third list read as new against
+the baseline. A ▼out tag in the first list then sat on a flat grey line to the same rank in
+the second, the list that lacked it three columns away: review r48, dr1 6.)
 
 `replay()` plays the change as one list: each document slides from its place in the first
 column to its place in the second (entering ones rise in from the foot and fade in, leaving
@@ -53,7 +55,17 @@ from workbench.core.comparison import LIMIT_GATE, MIN_SCORE_GATE, Comparison
 from workbench.gui.charts._base import MUTED
 from workbench.gui.palette import BETTER, NEUTRAL, WORSE
 
-from .list_end import FLOOR, LIMIT, ListEnd, list_end, slot_captions, slot_tip
+from .list_end import (
+    FLOOR,
+    LIMIT,
+    OUT,
+    ListEnd,
+    list_end,
+    out_captions,
+    out_tip,
+    slot_captions,
+    slot_tip,
+)
 from .rank_rows import (
     Row,
     fitting,
@@ -67,7 +79,7 @@ from .rank_rows import (
     shown_title,
 )
 
-NEW, OUT = "▲new", "▼out"  # the tags, against the first list (`RankLines.marks`)
+NEW = "▲new"  # the tag, against the first list (`RankLines.marks`); OUT marks a box
 
 Line = tuple[int, int, int | None, int | None]
 """(doc, left column, rank in the left column or None, rank in the right column or None)."""
@@ -226,13 +238,30 @@ class RankLines(QWidget):
         return list_end(self.comparison, self.columns[column], self.query)
 
     def slot_captions(self, column: int) -> list[str]:
-        """What the box at display column `column`'s foot may say, longest first."""
+        """Where display column `column`'s list ends, as its box may say it, longest first."""
         return slot_captions(self.k, self.list_end(column))
 
+    def box_captions(self, column: int) -> list[str]:
+        """What the box at display column `column`'s foot may say, longest first: where its
+        list ends; in a later list that lacks some of the first's top k, those too
+        (`out_captions`)."""
+        ends = self.slot_captions(column)
+        comp = self.comparison
+        if comp is None or column == 0:
+            return ends
+        first = comp.configs[self.columns[0]].name
+        ids = [comp.dataset.corpus[d].id for d in self.missing(column)]
+        return out_captions(self.k, first, ids, ends) or ends
+
     def slot_tooltip(self, column: int) -> str:
-        assert self.comparison is not None
-        name = self.comparison.configs[self.columns[column]].name
-        return slot_tip(self.k, self.list_end(column), name)
+        comp = self.comparison
+        assert comp is not None
+        name = comp.configs[self.columns[column]].name
+        tip = slot_tip(self.k, self.list_end(column), name)
+        lacking = [f"{comp.dataset.corpus[d].id} ({self._where(column, d, below=False)})"
+                   for d in self.missing(column)] if column > 0 else []
+        out = out_tip(self.k, comp.configs[self.columns[0]].name, lacking)
+        return f"{tip}\n{out}" if out else tip
 
     def slot_at(self, pos: QPoint | QPointF) -> int | None:
         """The display column whose foot box is under `pos`, or None."""
@@ -243,32 +272,37 @@ class RankLines(QWidget):
                     None)
 
     def marks(self, column: int) -> dict[int, str]:
-        """The tag of each tagged document of display column `column`, against the first
-        list: in a later list NEW where the first's top k lacks it; in the first OUT where a
-        later list's top k lacks it (`left_out` says which). None with one list."""
-        if len(self._tops) < 2 or not 0 <= column < len(self._tops):
+        """The tag of each tagged document of display column `column`: NEW in a later list
+        where the first's top k lacks it; none in the first list (what a later list lacks
+        of it, its box says: `missing`)."""
+        if len(self._tops) < 2 or not 0 < column < len(self._tops):
             return {}
         first = self._tops[0]
-        if column == 0:
-            return {doc: OUT for doc in first if self.left_out(doc)}
         return {doc: NEW for doc in self._tops[column] if doc not in first}
+
+    def missing(self, column: int) -> list[int]:
+        """The first list's top k that display column `column`'s top k lacks, in the first's
+        order ([] for the first)."""
+        if not 0 < column < len(self._tops):
+            return []
+        return [d for d in self._tops[0] if d not in self._tops[column]]
 
     def left_out(self, doc: int) -> list[int]:
         """The display columns after the first whose top k lacks `doc`."""
         return [c for c in range(1, len(self._tops)) if doc not in self._tops[c]]
 
     def marks_keys(self) -> list[str]:
-        """What the tags are measured against, as the legend's second line may say it,
-        longest first ([] with fewer than two lists)."""
+        """What the marks are measured against, as the legend may say it, longest first ([]
+        with fewer than two lists)."""
         comp = self.comparison
         if comp is None or len(self._tops) < 2:
             return []
         first, k = comp.configs[self.columns[0]].name, self.k
-        other = "the second list's" if len(self._tops) == 2 else "another list's"
-        return [f"{NEW}: not in the top {k} of the first list, {first} · {OUT} (in {first}): "
-                f"missing from {other} top {k}",
-                f"{NEW}: not in the first list's top {k} · {OUT} (first list): missing from "
-                f"{other} top {k}"]
+        return [f"against the first list, {first}: {NEW} not in its top {k} · {OUT} in a box: "
+                f"its top {k} missing from that list",
+                f"against the first list: {NEW} not in its top {k} · {OUT} in a box: its top "
+                f"{k} missing there",
+                f"against the first list: {NEW} · {OUT} in a box"]
 
     def _rank(self, c: int, doc: int) -> int | None:
         top = self._tops[c]
@@ -412,16 +446,47 @@ class RankLines(QWidget):
         d = comp.dataset.corpus[doc]
         ranks = ", ".join(f"{comp.configs[c].name}: {self._place(j, doc)}"
                           for j, c in enumerate(self.columns))
-        tag = self.marks(column).get(doc) if column is not None and self._t is None else None
-        names = [comp.configs[c].name for c in self.columns]
-        said = ""
-        if tag == NEW:
-            said = f"{NEW}: not in the top {self.k} of {names[0]}, the first list"
-        elif tag == OUT:
-            said = (f"{OUT}: not in the top {self.k} of "
-                    + ", ".join(names[c] for c in self.left_out(doc)))
+        said = self._marks_said(doc, column) if column is not None and self._t is None else ""
         return "\n".join(t for t in (d.id, shown_title(comp.dataset.corpus, d),
                                      grade_text(self._grade(doc)), ranks, said) if t)
+
+    def _marks_said(self, doc: int, column: int) -> str:
+        """What `doc`'s row in display column `column` is marked with, against the first
+        list, and, where the line into it says something else, where the list to its left
+        has it: a ▲new row's line can come from a rank there, an untagged row's from the
+        box ("▲new: not in the top 10 of defaults, the first list; in flat, to the left, at
+        rank 12")."""
+        comp = self.comparison
+        assert comp is not None
+        names = [comp.configs[c].name for c in self.columns]
+        k = self.k
+        if column == 0:
+            lacking = [names[c] for c in self.left_out(doc)]
+            return (f"not in the top {k} of {', '.join(lacking)} ({OUT} in "
+                    f"{'its box' if len(lacking) == 1 else 'their boxes'})" if lacking else "")
+        if doc not in self._tops[column]:
+            return ""
+        first = self._rank(0, doc)
+        left = "" if column == 1 else (f"; in {names[column - 1]}, to the left, "
+                                       f"{self._where(column - 1, doc)}")
+        if first is None:
+            there = f" (there {self._where(0, doc)})" if column == 1 else left
+            return f"{NEW}: not in the top {k} of {names[0]}, the first list{there}"
+        if column > 1 and self._rank(column - 1, doc) is None:  # its line from the box
+            return (f"no tag: in the top {k} of {names[0]}, the first list, at rank "
+                    f"{first}{left}")
+        return ""
+
+    def _where(self, j: int, doc: int, below: bool = True) -> str:
+        """`doc`'s place in display column j's list, as a phrase: "at rank 3", "at rank 12,
+        below its top 10" (`below`), "not returned (past the limit of 5)"."""
+        place = self._place(j, doc)
+        if place.isdigit():
+            return f"at rank {place}"
+        if place.startswith("#"):
+            return (f"at rank {place[1:].split(',')[0]}"
+                    + (f", below its top {self.k}" if below else ""))
+        return place
 
     def _place(self, j: int, doc: int) -> str:
         """`doc`'s place in display column j's list: its rank; "#14, below top 10"; or "not
@@ -497,7 +562,7 @@ class RankLines(QWidget):
                 p.drawText(g.row_rect(c, 1), Qt.AlignmentFlag.AlignCenter, "nothing ranked")
             # a column that ranked fewer than k (vault-search's limit 5) did not return the
             # documents its lines go down to: they were not "below top 10"
-            paint_slot(p, g.slot_rect(c), self.k, self._font, self.slot_captions(c))
+            paint_slot(p, g.slot_rect(c), self.k, self._font, self.box_captions(c))
         self._paint_lines(p)
         self._paint_legend(p, g)
 
@@ -535,7 +600,7 @@ class RankLines(QWidget):
         fm = QFontMetricsF(self._font)
         x, right = g.margin + 4, self.width() - g.margin
         key = fitting(keys, right - x, fm)
-        for part in re.split(f"({NEW}|{OUT})", key):
+        for part in re.split(f"({NEW}|{OUT})", key):  # the marks in their colours
             if not part:
                 continue
             color = BETTER if part == NEW else WORSE if part == OUT else QColor(MUTED)

@@ -1,6 +1,6 @@
 """How `RankLines` paints one row of a ranked list, a column's header and the "below top k"
 slot: the row's rank, its relevance mark (filled by judged grade, hollow when not judged),
-▲new / ▼out tags at its right, and the document id and title sharing what room is left.
+a ▲new tag at its right, and the document id and title sharing what room is left.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontInfo, QFontMetricsF, QPain
 
 from workbench.core.data import Corpus, Document, display_title
 from workbench.gui.charts._base import INK, MUTED
+from workbench.gui.palette import WORSE
 
 HIGHLIGHT = QColor("#fff1b8")  # the selected document's rows (and the current query's bar)
 # judged grade → fill: grey for judged not relevant, deeper green the more relevant
@@ -168,8 +169,19 @@ def paint_slot(p: QPainter, rect: QRectF, k: int, font: QFont,
     p.setFont(italic)
     p.setPen(QColor(MUTED))
     fm = QFontMetricsF(italic)
-    p.drawText(rect, Qt.AlignmentFlag.AlignCenter,
-               fitting(captions or [f"below top {k}"], rect.width() - 8, fm))
+    text = fitting(captions or [f"below top {k}"], rect.width() - 8, fm)
+    # from a ▼ on (the first list's documents this one lacks) in the colour of a fall
+    at = text.find("▼")
+    if at < 0:
+        p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+    else:
+        x = rect.center().x() - fm.horizontalAdvance(text) / 2
+        for part, color in ((text[:at], QColor(MUTED)), (text[at:], WORSE)):
+            w = fm.horizontalAdvance(part)
+            p.setPen(color)
+            p.drawText(QRectF(x, rect.top(), w + 2, rect.height()),
+                       Qt.AlignmentFlag.AlignVCenter, part)
+            x += w
     p.setFont(font)
 
 
