@@ -180,3 +180,31 @@ def test_shorter_figures_and_their_differences_agree_to_the_last_place(
     qtbot.wait(20)
     assert table.horizontalHeaderItem(3).toolTip() == (
         "Δ: kw 0.3 − defaults, from the unrounded means")
+
+
+def _rows_in_sight(table: Any) -> int:
+    room = table.viewport().height()
+    return sum(table.rowViewportPosition(r) >= 0
+               and table.rowViewportPosition(r) + table.rowHeight(r) <= room
+               for r in range(table.rowCount()))
+
+
+def test_at_1280_the_table_shows_nine_metric_rows_and_the_legend_stays_whole(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """Review r48 (dr1 8): with four configurations at 1,280 × 800 the table had shown 7 of
+    its 11 metric rows (the bundle files and tokens rows under the fold) beneath 60 px of
+    blank below the lists' legend, whose second line took a row of its own."""
+    view = _code_repo_four(qtbot, window)
+    lines, table = view.lines, view.table
+    assert table.rowCount() == 11
+    # as it opens on a larger screen (1,400 × 860 first), then made the laptop's size
+    view.resize(1400, 860)
+    qtbot.wait(20)
+    view.resize(1280, 800)
+    qtbot.wait(20)
+    assert _rows_in_sight(table) >= 9
+    # what the marks are against sits beside the relevance marks, and all of it in sight
+    key = lines._marks_key_inline()
+    assert key is not None and key.startswith("against the first list")
+    assert lines.slot_rect(0).bottom() + 1.3 * lines.row_height <= lines.height()
+    assert view.chart.height() >= 200

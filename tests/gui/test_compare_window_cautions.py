@@ -42,8 +42,8 @@ def test_a_cut_list_and_many_p_values_are_said_above_the_table(qtbot: QtBot,
             "ordered") in text, text
     # 6 metrics × 2 configurations, less long's mrr@10 (0 better, 0 worse: no test): the
     # report's "11 p-values … 0.05 / 11"
-    assert ("11 p-values shown, none adjusted: a difference counts as beyond chance "
-            "(coloured, p bold) only where p is below 0.05 / 11 = 0.0045") in text, text
+    assert ("11 p-values shown, none adjusted: beyond chance (coloured, p bold) only where "
+            "p is below 0.05 / 11 = 0.0045") in text, text
     assert "Bonferroni" in view.table_note.toolTip()  # the report's words, whole
 
 

@@ -404,6 +404,14 @@ class MetricTable(QTableWidget):
                     item.setFont(f2)
         self._fit()
 
+    def full_height(self) -> int:
+        """The height that shows every row whole, its head and a horizontal scroll bar
+        where one shows."""
+        bar = self.horizontalScrollBar()
+        return (self.horizontalHeader().height()
+                + sum(self.rowHeight(r) for r in range(self.rowCount()))
+                + 2 * self.frameWidth() + (bar.height() if bar.isVisible() else 0))
+
     def content_width(self) -> int:
         """The width that shows every column whole (no horizontal scroll bar)."""
         scroll = self.verticalScrollBar()

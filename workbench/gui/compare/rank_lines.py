@@ -220,8 +220,11 @@ class RankLines(QWidget):
         n = max(1, len(self.columns))
         rows = max((len(t) for t in self._tops), default=self.k)
         width = n * 36 * fm.averageCharWidth() + (n - 1) * _gap(n, fm) + 12
-        # the slot and the legend's two lines (the relevance marks; what the tags are against)
-        height = 12 + fm.height() * 1.9 + (rows + 4.0) * self.row_height
+        # the slot and the legend: the relevance marks and what the marks are against, on one
+        # line where they fit side by side (the second line had cost the metric table a row
+        # at 1,280 × 800: review r48, dr1 8)
+        lines = 2 if self.marks_keys() and self._marks_key_inline() is None else 1
+        height = 12 + fm.height() * 1.9 + (rows + 2.0 + lines) * self.row_height
         return QSize(int(width), int(height))
 
     def row_rect(self, column: int, rank: int) -> QRectF:
@@ -301,7 +304,9 @@ class RankLines(QWidget):
         return [f"against the first list, {first}: {NEW} not in its top {k} · {OUT} in a box: "
                 f"its top {k} missing from that list",
                 f"against the first list: {NEW} not in its top {k} · {OUT} in a box: its top "
-                f"{k} missing there",
+                f"{k} that list lacks",
+                f"against the first list: {NEW} not in its top {k} · {OUT} in a box: those "
+                "that list lacks",
                 f"against the first list: {NEW} · {OUT} in a box"]
 
     def _rank(self, c: int, doc: int) -> int | None:
@@ -575,8 +580,24 @@ class RankLines(QWidget):
         return [(2, "relevant (darker: higher grade)"), (0, "judged not relevant"),
                 (None, "not judged")]
 
+    def _legend_width(self) -> float:
+        """The width the relevance marks' legend takes, from its left edge to after its last
+        text and a gap."""
+        fm = QFontMetricsF(self._font)
+        side = round(fm.height() * 0.6)
+        return sum(side + 5 + fm.horizontalAdvance(text) + 16 for _, text in self.legend())
+
+    def _marks_key_inline(self) -> str | None:
+        """The longest of `marks_keys` but its last (too terse without the room beside it)
+        that fits after the relevance legend on its line, or None."""
+        room = self.width() - 2 * 6.0 - 4 - self._legend_width()
+        fm = QFontMetricsF(self._font)
+        return next((key for key in self.marks_keys()[:-1]
+                     if fm.horizontalAdvance(key) <= room), None)
+
     def _paint_legend(self, p: QPainter, g: _Geometry) -> None:
-        """What the relevance marks mean, under the slots."""
+        """What the relevance marks mean, under the slots; then what the marks are against,
+        beside them where it fits, else on a line of its own."""
         fm = QFontMetricsF(self._font)
         side = round(fm.height() * 0.6)
         x = g.margin + 4
@@ -590,16 +611,22 @@ class RankLines(QWidget):
             p.drawText(QRectF(x, y, fm.horizontalAdvance(text) + 2, g.row_h),
                        Qt.AlignmentFlag.AlignVCenter, text)
             x += fm.horizontalAdvance(text) + 16
-        self._paint_marks_key(p, g, y + g.row_h)
+        inline = self._marks_key_inline()
+        if inline is not None:
+            self._paint_marks_key(p, g, y, inline, x)
+        else:
+            self._paint_marks_key(p, g, y + g.row_h)
 
-    def _paint_marks_key(self, p: QPainter, g: _Geometry, y: float) -> None:
-        """`marks_keys`' first that fits, on a line of its own, its tags in their colours."""
+    def _paint_marks_key(self, p: QPainter, g: _Geometry, y: float, key: str | None = None,
+                         x: float | None = None) -> None:
+        """`key` at `x`, else `marks_keys`' first that fits on a line of its own; its marks in
+        their colours."""
         keys = self.marks_keys()
         if not keys:
             return
         fm = QFontMetricsF(self._font)
-        x, right = g.margin + 4, self.width() - g.margin
-        key = fitting(keys, right - x, fm)
+        x, right = g.margin + 4 if x is None else x, self.width() - g.margin
+        key = fitting(keys, right - x, fm) if key is None else key
         for part in re.split(f"({NEW}|{OUT})", key):  # the marks in their colours
             if not part:
                 continue

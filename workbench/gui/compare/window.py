@@ -122,9 +122,9 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
     many = many_tests_note(comp)
     if many:
         n = tests_shown(comp)
-        out.append((f"{n} p-values shown, none adjusted: a difference counts as beyond chance "
-                    f"(coloured, p bold) only where p is below 0.05 / {n} = "
-                    f"{0.05 / n:.2g}", many))
+        # on one line at 1,280 px (it took two, a metric row's height: dr1 8)
+        out.append((f"{n} p-values shown, none adjusted: beyond chance (coloured, p bold) "
+                    f"only where p is below 0.05 / {n} = {0.05 / n:.2g}", many))
     return out
 
 class CompareWindow(QWidget):
@@ -551,6 +551,7 @@ class CompareWindow(QWidget):
         self.lines.set_k(self.session.k)
         self.lines.set_columns(self._columns())
         self.show_query(self.session.query)
+        self._fit_lists()  # the table's rows, the note above it and the legend are new
 
     def _fit_side(self) -> None:
         """The side column as narrow as its controls allow once they hold their names (the
@@ -783,16 +784,34 @@ class CompareWindow(QWidget):
     def _fit_lists(self) -> None:
         """In a short window the ranked lists keep the height their top k and legend need,
         the table and chart down to a third (at 640 px the split's proportions cut the
-        legend in half); not once the user has dragged the split."""
-        total = sum(self.right_split.sizes())
+        legend in half); where the metric table's rows are not all in sight, the lists give
+        it the height they do not need (at 1,280 × 800 with four configurations it showed 7
+        of 11 metric rows under 60 px of blank: review r48, dr1 8); not once the user has
+        dragged the split."""
+        sizes = self.right_split.sizes()
+        total = sum(sizes)
         if self.presenting or self._rows_dragged or total <= 0:
             return
-        need = (self.query_label.sizeHint().height() + self.lines.sizeHint().height()
-                + self.right_split.handleWidth())
-        top = self.right_split.sizes()[0]
-        if top < need:
-            top = min(need, total - total // 3)
+        label = self.query_label
+        label_h = (label.heightForWidth(label.width()) if label.width() > 0 else -1)
+        need = ((label_h if label_h > 0 else label.sizeHint().height())
+                + self.lines.sizeHint().height() + self.right_split.handleWidth())
+        top = max(sizes[0], min(need, total - total // 3))
+        if self.comp is not None and top > need:
+            short = self._table_want() - (total - top)
+            if short > 0:
+                top = max(need, top - short)
+        if top != sizes[0]:
             self.right_split.setSizes([top, total - top])
+
+    def _table_want(self) -> int:
+        """The height the metric table and the note above it need to show every row."""
+        note = self.table_note
+        note_h = 0
+        if not note.isHidden():
+            note_h = (note.heightForWidth(note.width()) if note.width() > 0 else -1)
+            note_h = (note_h if note_h > 0 else note.sizeHint().height()) + 4  # the spacing
+        return note_h + self.table.full_height()
 
     def _fold_explain(self) -> None:
         """In a narrow window the lists take the explain pane's room until a document is
