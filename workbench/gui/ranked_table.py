@@ -80,6 +80,7 @@ BAR_COLUMN = 6
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
 CUT_PEN = QColor("#bc4c00")
+MUTED = "#57606a"  # the legend's own words ("signals:", "+6 more")
 
 
 class RankedTableModel(QAbstractTableModel):
@@ -295,11 +296,44 @@ class RankedTableModel(QAbstractTableModel):
         return reason if isinstance(reason, str) and details.get("gate") == r.gate else ""
 
 
+@dataclass(frozen=True)
+class Legend:
+    """What the legend says, in rich text: `notes` (the bundle's cut, the documents that left
+    the top k), then each signal's entry in the bars' order, then `tail` ("hatched:
+    negative"). `order`: the signals' indexes, those drawing most of the selected query's
+    top k first: where the entries take more than `LegendLabel.MOST_LINES` lines, the last
+    of them are left out ("+6 more (hover)"), the whole legend in the tooltip. `least`: the
+    lines it keeps at least (two while a baseline is pinned: "left the top 10" comes and
+    goes on a slider tick, and a legend that changed height then moved the table)."""
+
+    notes: str = ""
+    signals: tuple[str, ...] = ()
+    order: tuple[int, ...] = ()
+    tail: str = ""
+    least: int = 1
+
+    def text(self, keep: int | None = None) -> str:
+        """The legend with the first `keep` signals of `order` (None: all), the others
+        counted."""
+        kept = set(self.order[:keep]) if keep is not None else set(range(len(self.signals)))
+        entries = [e for i, e in enumerate(self.signals) if i in kept]
+        left = len(self.signals) - len(entries)
+        if left:
+            entries.append(f"<span style='color:{MUTED}'>+{left}&nbsp;more&nbsp;(hover)</span>")
+        head = f"<span style='color:{MUTED}'>signals:</span> " if self.signals else ""
+        return self.notes + head + " ".join(entries) + self.tail
+
+
+
 class LegendLabel(QLabel):
-    """The signals' legend and notes: two lines high, or as many as its text needs at its
-    width (codeledger's 17 signals took a third line, drawn under the table's header; at
-    1,024 px a fifth, which a cap of four lines had left under it, "hatched: negative" unseen).
-    Its height changes only with its text or its width, never on a tick."""
+    """The signals' legend and notes, as high as its wrapped lines at its width, up to
+    `MOST_LINES` (`set_legend`): its height is a function of its text and its width alone.
+    (It had been read from the label's heightForWidth, which never answers less than the
+    label's own height: 2 px more on every fit, never less.) At 1,024 × 768 codeledger's 17
+    signals took six lines and left the table four rows; held to three, the signals drawing
+    least in the query's top k are left out, counted, and named in the tooltip."""
+
+    MOST_LINES = 3
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -307,39 +341,97 @@ class LegendLabel(QLabel):
         self.setWordWrap(True)
         self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self._fitting = False
+        self.legend = Legend()
+        self._laid: dict[int, tuple[str, int]] = {}  # width → (text shown, height)
+        self.fit()
+
+    def set_legend(self, legend: Legend) -> None:
+        if legend == self.legend:
+            return  # unchanged (most slider ticks): not measured again
+        self.legend = legend
+        self._laid = {}
+        self.setToolTip(legend.text() if legend.signals or legend.notes else "")
         self.fit()
 
     def fit(self) -> None:
-        # a line of the rich text (its ■ marks) is taller than the font's line spacing: the
-        # fourth of codeledger's lines had been cut in half by 4 × the spacing
-        line = max(self.fontMetrics().lineSpacing(), self._rich_line())
-        need = self.heightForWidth(self.width()) if self.text() else 0
-        height = max(2 * line, need) + 2
-        if self._fitting or (height == self.minimumHeight() == self.maximumHeight()):
-            return
-        # once: the height set resizes the label, whose resizeEvent came back here and set
-        # the other bound (minimum 66 px, maximum 50): the layout placed it 8 px low, its
-        # last line under the table's header (codeledger at 1,280: "hatched: negative")
-        self._fitting = True
-        try:
+        # not shown, it has no width of its own yet: every signal said
+        text, height = self.layout_at(self.contentsRect().width(), whole=not self.isVisible())
+        if text != self.text():
+            self.setText(text)
+        if not height == self.minimumHeight() == self.maximumHeight():
             self.setFixedHeight(height)
-        finally:
-            self._fitting = False
+
+    def layout_at(self, width: int, whole: bool = False) -> tuple[str, int]:
+        """The text shown and the height at `width` px (`whole`: every signal, at its least
+        height until it is shown and measured)."""
+        key = -width if whole else width
+        if key not in self._laid:
+            if len(self._laid) > 16:
+                self._laid = {}
+            self._laid[key] = self._lay_out(width, whole)
+        return self._laid[key]
+
+    def _lay_out(self, width: int, whole: bool) -> tuple[str, int]:
+        legend = self.legend
+        line = self._rich_line()
+        least = legend.least * line + 2
+        if not legend.signals and not legend.notes:
+            return "", least
+        text = legend.text()
+        if whole:  # measured when shown
+            return text, least
+        lines, height = self._measure(text, width)
+        if lines > self.MOST_LINES:
+            # the most signals that leave it within its lines (fewer kept, never more lines)
+            lo, hi = 0, len(legend.signals) - 1
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if self._measure(legend.text(mid), width)[0] <= self.MOST_LINES:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            text = legend.text(lo)
+            height = self._measure(text, width)[1]
+        return text, max(least, height + 2)
+
+    def _measure(self, text: str, width: int) -> tuple[int, int]:
+        """(lines, px) `text` takes at `width` px in the label's font: laid out as the label
+        lays out its rich text, without the label's own least height."""
+        doc = QTextDocument()
+        doc.setDocumentMargin(0)
+        doc.setDefaultFont(self.font())
+        doc.setHtml(text)
+        doc.setTextWidth(max(width, 1))
+        height = math.ceil(doc.size().height())  # laid out here
+        block, lines = doc.firstBlock(), 0
+        while block.isValid():
+            lines += block.layout().lineCount()
+            block = block.next()
+        return lines, height
 
     def _rich_line(self) -> int:
-        """The height of one line of the legend's rich text, in its font (kept per font)."""
+        """The height of one line of the legend's rich text, in its font (kept per font): a
+        line with the ■ marks is taller than the font's line spacing."""
         key = self.font().key()
         if getattr(self, "_line_for", None) != key:
-            doc = QTextDocument()
-            doc.setDocumentMargin(0)
-            doc.setDefaultFont(self.font())
-            doc.setHtml("<span style='color:#000'>■</span>&nbsp;signals: x")
-            self._line_for, self._line = key, math.ceil(doc.size().height())
+            self._line_for = key
+            self._line = self._measure(
+                f"<span style='color:{MUTED}'>signals:</span> "
+                "<span style='color:#000'>■</span>&nbsp;x", 1000)[1]
         return int(self._line)
 
-    def resizeEvent(self, event: Any) -> None:
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # the style sheet's font, once polished
+            self._laid = {}
+            self.fit()
+
+    def resizeEvent(self, event: Any) -> None:  # Qt override
         super().resizeEvent(event)
+        self.fit()
+
+    def showEvent(self, event: Any) -> None:  # Qt override
+        super().showEvent(event)
         self.fit()
 
 
@@ -353,9 +445,9 @@ class RankedTable(QWidget):
         super().__init__(parent)
         self.session = session
         # fixed heights: a label that changed height on a slider tick would re-lay out the
-        # whole window. The query on one line (cut at the right), the signals' legend and the
-        # documents that left the top k below it, wrapped onto at most two lines (ten signals
-        # do not fit one)
+        # whole window. The query on one line (cut at the right); the notes and the signals'
+        # legend below it, on the lines they need at the table's width, three at most
+        # (`LegendLabel`)
         self.summary = ElidingLabel(self)  # the query's id and text, elided at the right
         self.summary.setWordWrap(False)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
@@ -577,7 +669,7 @@ class RankedTable(QWidget):
                 text += (f": {s.model.id} is not prepared yet (progress in the Prepare "
                          "box; Ctrl+R runs it again)")
             self.summary.set_texts(f"<i>{esc(text)}</i>", text)
-            self.legend.setText("")
+            self.legend.set_legend(Legend())
             return
         q = s.dataset.queries[s.query]
         # a space between entries, none inside one: the label wraps between signals only
@@ -585,16 +677,20 @@ class RankedTable(QWidget):
         # less those 0 for every pair at these values (vault-search's proximity when
         # shipped, its clamp while the weights sum to 1 at most), each in its bars' colour
         idle = idle_signals(s)
-        legend = " ".join(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;"
-                          + esc(name).replace(" ", "&nbsp;")
-                          for i, (sid, name) in enumerate(zip(
-                              s.result.scores.signals,
-                              signal_labels(s.model, s.result.scores.signals), strict=True))
-                          if sid not in idle)
+        signals = s.result.scores.signals
+        drawn, negative = _top_k_parts(s)
+        shown = [i for i, sid in enumerate(signals) if sid not in idle]
+        entries = tuple(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;"
+                        + esc(name).replace(" ", "&nbsp;")
+                        for i, name in enumerate(signal_labels(s.model, signals))
+                        if i in shown)
+        # where they do not all fit, those drawing least in the top k are left out first
+        # (code-repo's six that are 0 there): ranks, not sums, so most ticks change nothing
+        order = tuple(sorted(range(len(shown)), key=lambda j: -drawn[shown[j]]))
         clipped = _clip(q.text, 140)
         text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
-        # the notes first: the label holds two lines, and a long list of signals (codeledger
-        # has 17) pushed them out of it, unseen
+        # the notes first: a long list of signals (codeledger has 17) had pushed them out of
+        # the label, unseen
         notes = ""
         if self.model.cut is not None:
             skipped = len(self.model.skipped)
@@ -607,16 +703,14 @@ class RankedTable(QWidget):
             notes += (f"<span style='color:#c0392b'>left the top {s.k}: "
                       f"{esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>"
                       " &nbsp; ")
-        lines = notes + f"<span style='color:#57606a'>signals:</span> {legend}"
-        if _negative_shown(s):  # the bars draw them hatched, left of the zero line
-            lines += " <span style='color:#57606a'>▨&nbsp;hatched:&nbsp;negative</span>"
+        # the bars draw a negative contribution hatched, left of the zero line
+        tail = f" <span style='color:{MUTED}'>▨&nbsp;hatched:&nbsp;negative</span>" \
+            if negative else ""
         # unchanged on most ticks: no relayout of the labels
         self.summary.set_texts(text, f"{q.id} {clipped}",
                                q.text if clipped != " ".join(q.text.split()) else "")
-        if lines != self.legend.text():
-            self.legend.setText(lines)
-            self.legend.setToolTip(lines)  # whole, where the lines allowed cut it
-            self.legend.fit()
+        self.legend.set_legend(Legend(notes, entries, order, tail,
+                                      least=2 if s.baseline is not None else 1))
 
     def _on_selection(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
@@ -689,16 +783,17 @@ def share_width(room: int, name: Share, ids: Share, bar: Share, gate: Share,
     return widths[0], widths[1], widths[2], widths[3]
 
 
-def _negative_shown(s: TuningSession) -> bool:
-    """Whether a signal takes from the score of a document in the selected query's top k."""
+def _top_k_parts(s: TuningSession) -> tuple[list[float], bool]:
+    """Per signal, the sum of its contributions' sizes over the selected query's top k (what
+    it draws there); and whether one of them is negative (drawn hatched)."""
     r = s.result
     if r is None or s.query >= r.ranking.docs.shape[0]:
-        return False
+        return [0.0] * (len(r.scores.signals) if r is not None else 0), False
     n = min(s.k, int(r.ranking.count[s.query]), r.ranking.docs.shape[1])
     if n == 0:
-        return False
-    parts = r.scores.contributions_of(r.ranking.pair[s.query, :n])
-    return bool((np.nan_to_num(parts) < 0).any())
+        return [0.0] * len(r.scores.signals), False
+    parts = np.nan_to_num(r.scores.contributions_of(r.ranking.pair[s.query, :n]))
+    return np.abs(parts).sum(axis=1).tolist(), bool((parts < 0).any())
 
 
 def _clip(text: str, n: int) -> str:
