@@ -162,22 +162,21 @@ def test_query_list_text_column_gets_the_width(qtbot: QtBot, sample: str) -> Non
     _show(qtbot, ql, (370, 400))
     v = ql.view
     fm = v.fontMetrics()
-    assert v.columnWidth(0) <= id_column_cap(fm)
+    # commit ids (code-repo's c885591bbb0, eleven characters) whole where they fit
+    commits = sample == "code-repo"
+    widest = max(fm.horizontalAdvance(q.id) for q in s.dataset.queries)  # type: ignore[union-attr]
+    assert v.columnWidth(0) <= (widest + 10 if commits else id_column_cap(fm))
     assert v.horizontalHeader().sectionResizeMode(1).name == "Stretch"
     assert v.columnWidth(1) >= max(v.columnWidth(0), 100)
-    # ids elided in the middle (decisions-eval's "archived-fix" and "archived-other" were
-    # both "archived-…"), the query text at the right; commit ids (code-repo's) shown by
-    # their first seven characters, as git does, cut at the right
-    from PySide6.QtCore import Qt
+    # ids elided in the middle where cut (decisions-eval's "archived-fix" and
+    # "archived-other" were both "archived-…"), the query text at the right
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     opt = QStyleOptionViewItem()
+    opt.rect = v.visualRect(ql.proxy.index(0, 0))
     v.itemDelegateForColumn(0).initStyleOption(opt, ql.proxy.index(0, 0))
-    commits = sample == "code-repo"
-    assert opt.textElideMode == (Qt.TextElideMode.ElideRight if commits
-                                 else Qt.TextElideMode.ElideMiddle)
     first = s.dataset.queries[0].id  # type: ignore[union-attr]
-    assert opt.text == (first[:7] if commits else first) and (opt.text != first) == commits
+    assert opt.text == first
     assert v.itemDelegateForColumn(1) is None
     # the metric column only where there are judgments (decisions has none), Δ only with a
     # baseline too
@@ -280,7 +279,7 @@ def test_the_signals_legend_is_as_high_as_its_lines(qtbot: QtBot, code: TuningSe
 
 def test_query_ids_that_are_words_are_read_whole_where_there_is_room(qtbot: QtBot) -> None:
     """pi-lodestone's case names ("idempotency-key") were cut to eight characters beside a
-    wide query column ("in…ey" with a baseline at 1,280); hash ids keep their cap."""
+    wide query column ("in…ey" with a baseline at 1,280); commit ids are whole there too."""
     s = open_session(SAMPLES / "decisions-eval")
     ql = QueryList(s)
     _show(qtbot, ql, (700, 400))
@@ -293,4 +292,8 @@ def test_query_ids_that_are_words_are_read_whole_where_there_is_room(qtbot: QtBo
     code = open_session(SAMPLES / "code-repo")
     cl = QueryList(code)
     _show(qtbot, cl, (700, 400))
-    assert cl.view.columnWidth(0) <= id_column_cap(cl.view.fontMetrics())
+    # commit ids whole where there is room, and no wider than the widest
+    fm = cl.view.fontMetrics()
+    ids = [q.id for q in code.dataset.queries]  # type: ignore[union-attr]
+    assert max(fm.horizontalAdvance(i) for i in ids) + 8 <= cl.view.columnWidth(0) \
+        <= max(fm.horizontalAdvance(i) for i in ids) + 10

@@ -1,40 +1,57 @@
-"""The query list at laptop widths (layout review, item 3): at 1,024 px code-repo's commit ids
-read "c4…fc" and its queries were cut to about nine characters while the nDCG@10 column took
-80 px for values of five. A commit id shows its first seven characters, as git does (the
-whole id in the tooltip), the metric's column is as wide as its heading or values need, and
-the query's text takes the rest."""
+"""The query list at laptop widths (layout review, item 3; diff review dr2 2, 3, 4, 9 and the
+list's sideways scroll). At 1,024 px code-repo's commit ids read "c4…fc" and its queries were
+cut to about nine characters beside an nDCG@10 column of 80 px. An id shows whole where it
+fits; where a commit-like id ("c" and hex, or twelve hex digits or more) must be cut it keeps
+the start that tells it apart from the dataset's other ids, its "c" and seven hex digits at
+least; an id of eight characters or fewer is never cut. The metric's column is as wide as its
+heading or values (and the sort arrow) need; with a baseline pinned in a narrow list it gives
+way to Δ, so nothing scrolls sideways."""
 
 from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
 
 import pytest
 from conftest import SAMPLES
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QStyleOptionViewItem
+from PySide6.QtWidgets import QStyle, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from workbench.gui.elided import TEXT_MARGIN
 from workbench.gui.main_window import MainWindow
-from workbench.gui.query_list import commit_prefix
+from workbench.gui.query_list import short_ids
 
 
-def test_commit_ids_are_told_apart_by_seven_characters_or_more() -> None:
-    assert commit_prefix(["c885591bbb0a", "c454849a12fc"]) == 7
-    # two sharing their first seven: as git, one more
-    assert commit_prefix(["c885591bbb0a", "c885591cfff0", "d0"]) == 0  # "d0": no commit id
-    assert commit_prefix(["c885591bbb0a", "c885591cfff0"]) == 8
-    assert commit_prefix(["12345678901", "12345678902"]) == 0  # numbers, not commits
-    assert commit_prefix(["turn-1", "turn-10"]) == 0
-    assert commit_prefix(["abc1234"]) == 0  # seven already: shown whole
+def test_a_commit_like_id_keeps_the_start_that_tells_it_apart() -> None:
+    # code-repo's ids: "c" and ten hex digits; the "c" and seven kept
+    assert short_ids(["c885591bbb0", "c454849a12f"]) == {
+        "c885591bbb0": "c885591b", "c454849a12f": "c454849a"}
+    # two sharing their first eight: each one more
+    assert short_ids(["c885591bbb0", "c885591bcf0", "c454849a12f"]) == {
+        "c885591bbb0": "c885591bb", "c885591bcf0": "c885591bc", "c454849a12f": "c454849a"}
+    # a whole commit hash: seven hex digits
+    sha = "da4b9237bacccdf19c0760cab7aec4a8359010b0"
+    assert short_ids([sha, "77de68daecd823babbb58edb1c8e14d7106e83bb"])[sha] == "da4b923"
+    # another id among them (a typed one, a word) does not switch it off
+    assert short_ids(["c885591bbb0", "typed-1", "idempotency-key"]) == {
+        "c885591bbb0": "c885591b"}
+    # eight characters or fewer: never cut; numbers and short hex are not commits
+    assert short_ids(["deadbeef", "cafebabe", "c0ffee00"]) == {}
+    assert short_ids(["123456789012", "123456789013"]) == {}
+    assert short_ids(["abc1234def"]) == {}  # ten hex digits without a "c": not commit-like
 
 
-def _window(qtbot: QtBot, size: tuple[int, int]) -> MainWindow:
+def _window(qtbot: QtBot, size: tuple[int, int], path: Path = SAMPLES / "code-repo",
+            model: str | None = "codeledger") -> MainWindow:
     w = MainWindow(synchronous=True, restore=False)
     qtbot.addWidget(w)
     w.resize(*size)
     w.show()
     qtbot.waitExposed(w)
-    assert w.open_path(SAMPLES / "code-repo", model="codeledger")
+    assert w.open_path(path, model=model) if model else w.open_path(path)
     qtbot.wait(20)  # the layout settles
     return w
 
@@ -54,42 +71,154 @@ def _heading_width(w: MainWindow, text: str) -> int:
     return QFontMetrics(font).horizontalAdvance(text)
 
 
-def test_at_1024_commit_ids_show_seven_characters(qtbot: QtBot, styled: object) -> None:
-    w = _window(qtbot, (1024, 768))
-    view, ds = w.queries.view, w.session.dataset
-    fm = view.fontMetrics()
-    ids = [q.id for q in ds.queries]
-    assert all(len(i) == 11 for i in ids)  # c885591bbb0 …
+def _no_sideways_scroll(w: MainWindow) -> None:
+    view = w.queries.view
+    assert sum(view.columnWidth(c) for c in range(4) if not view.isColumnHidden(c)) \
+        <= view.viewport().width(), [view.columnWidth(c) for c in range(4)]
+    assert not view.horizontalScrollBar().isVisible()
+
+
+def _assert_ids_told_apart(w: MainWindow) -> list[str]:
+    """Each id shown whole, or (a commit id) by its "c" and seven or more hex digits, a start
+    no other id shares; the whole id in its tooltip."""
+    ids = [q.id for q in w.session.dataset.queries]
+    shown = [_shown(w, row) for row in range(len(ids))]
+    for qid, text in zip(ids, shown, strict=True):
+        assert text == qid or (qid.startswith(text) and len(text) >= 8
+                               and not any(o.startswith(text) for o in ids if o != qid)), text
+        assert "…" not in text
     for row, qid in enumerate(ids):
-        assert _shown(w, row) == qid[:7]
         assert w.queries.proxy.index(row, 0).data(Qt.ItemDataRole.ToolTipRole) == qid
-    widest = max(fm.horizontalAdvance(i[:7]) for i in ids)
-    assert view.columnWidth(0) >= widest + 2 * TEXT_MARGIN  # whole, no "…"
+    return shown
+
+
+def test_at_1024_commit_ids_are_told_apart_and_the_text_keeps_its_room(
+        qtbot: QtBot, styled: object) -> None:
+    w = _window(qtbot, (1024, 768))
+    view = w.queries.view
+    fm = view.fontMetrics()
+    shown = _assert_ids_told_apart(w)
+    assert any(len(t) < 11 for t in shown)  # cut here, as its "c" and seven digits
+    assert view.columnWidth(0) >= max(fm.horizontalAdvance(t) for t in shown) + 2 * TEXT_MARGIN
     # the metric's heading short ("nDCG", its k in the tooltip), the column no wider
     heading = w.queries.model.headerData(2, Qt.Orientation.Horizontal)
     assert heading == "nDCG"
-    assert "nDCG@10" in w.queries.model.headerData(2, Qt.Orientation.Horizontal,
-                                                   Qt.ItemDataRole.ToolTipRole)
     assert _heading_width(w, heading) + 12 <= view.columnWidth(2) \
         <= max(_heading_width(w, heading), fm.horizontalAdvance("0.000")) + 16
-    # the query's text takes the rest: ten characters at least
-    assert view.columnWidth(1) >= fm.horizontalAdvance("x" * 10), [
-        view.columnWidth(c) for c in range(4)]
-    assert sum(view.columnWidth(c) for c in range(4) if not view.isColumnHidden(c)) \
-        <= view.viewport().width()
-    # the filter still finds a query by the end of its id
-    w.queries.filter_edit.setText(ids[3][-4:])
-    assert w.queries.proxy.rowCount() == 1
+    # the query's text takes the rest: eight characters at least
+    assert view.columnWidth(1) >= fm.horizontalAdvance("x" * 8)
+    _no_sideways_scroll(w)
+    # a query typed: shown whole, and the others keep their short ids (it had switched them
+    # off for the whole list: "c9…50")
+    w.queries.ask_edit.setText("how is the cache invalidated")
+    w.queries._on_ask()
+    qtbot.wait(20)
+    typed = len(w.session.dataset.queries) - 1
+    assert _shown(w, typed) == w.session.dataset.queries[typed].id == "typed-1"
+    assert _assert_ids_told_apart(w)[:typed] == shown
     w.close()
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
-def test_wider_the_metric_heading_is_whole(qtbot: QtBot, styled: object,
-                                           size: tuple[int, int]) -> None:
+def test_wider_commit_ids_and_the_metric_heading_are_whole(qtbot: QtBot, styled: object,
+                                                           size: tuple[int, int]) -> None:
     w = _window(qtbot, size)
     view = w.queries.view
     assert w.queries.model.headerData(2, Qt.Orientation.Horizontal) == "nDCG@10"
     assert view.columnWidth(2) >= _heading_width(w, "nDCG@10") + 12
-    assert _shown(w, 0) == w.session.dataset.queries[0].id[:7]
+    ids = [q.id for q in w.session.dataset.queries]
+    assert [_shown(w, row) for row in range(len(ids))] == ids  # c885591bbb0 whole
     assert view.columnWidth(1) >= view.fontMetrics().horizontalAdvance("x" * 14)
+    w.close()
+
+
+def _copy_with_ids(src: Path, dst: Path, new_id: dict[str, str]) -> Path:
+    """A copy of the BEIR folder `src` with its query ids renamed."""
+    dst.mkdir()
+    shutil.copy(src / "corpus.jsonl", dst)
+    lines = (src / "queries.jsonl").read_text().splitlines()
+    queries = [json.loads(line) for line in lines]
+    with open(dst / "queries.jsonl", "w") as f:
+        for q in queries:
+            f.write(json.dumps({**q, "_id": new_id[q["_id"]]}) + "\n")
+    (dst / "qrels").mkdir()
+    rows = (src / "qrels" / "test.tsv").read_text().splitlines()
+    body = ["\t".join([new_id[r.split("\t")[0]], *r.split("\t")[1:]]) for r in rows[1:]]
+    (dst / "qrels" / "test.tsv").write_text("\n".join([rows[0], *body]) + "\n")
+    return dst
+
+
+WORDS = ["deadbeef", "cafebabe", "facade00", "decade12", "baddcafe", "feedface", "c0ffee00",
+         "acce55ed", "beefcafe", "fadedbed", "deafbead", "bedabb1e", "5ca1ab1e", "0ddba11f",
+         "abadcafe", "effaced0", "defaced0", "dabbed00", "accede00", "b0a710ad", "decaf000",
+         "befa11ed", "00c0ffee", "babe1234", "cab0ba11"]
+
+
+def test_ids_of_eight_hex_digits_are_never_cut(qtbot: QtBot, styled: object,
+                                               tmp_path: Path) -> None:
+    """tea-beir's queries renamed deadbeef, cafebabe …: they had read "deadbee", "cafebab",
+    ids the dataset does not have, in a column with room for all eight characters."""
+    src = SAMPLES / "tea-beir"
+    old = [json.loads(line)["_id"] for line in (src / "queries.jsonl").read_text().splitlines()]
+    assert len(old) == len(WORDS)
+    data = _copy_with_ids(src, tmp_path / "hexwords", dict(zip(old, WORDS, strict=True)))
+    for size in ((1024, 768), (1280, 800)):
+        w = _window(qtbot, size, data, None)
+        assert [_shown(w, row) for row in range(len(WORDS))] == WORDS
+        w.session.pin_baseline()
+        qtbot.wait(20)
+        assert [_shown(w, row) for row in range(len(WORDS))] == WORDS
+        _no_sideways_scroll(w)
+        w.close()
+
+
+@pytest.mark.parametrize(("sample", "model"), [("code-repo", "codeledger"),
+                                               ("decisions-eval", None), ("memories", None),
+                                               ("tea-beir", None)])
+def test_at_1024_with_a_baseline_the_list_does_not_scroll_sideways(
+        qtbot: QtBot, styled: object, sample: str, model: str | None) -> None:
+    """Pinned at 1,024 × 768 the list had scrolled sideways, its Δ column half out of sight;
+    where the four columns do not fit, the metric's gives way, its value in Δ's tooltip."""
+    w = _window(qtbot, (1024, 768), SAMPLES / sample, model)
+    view = w.queries.view
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    assert not view.isColumnHidden(3)  # Δ in sight
+    _no_sideways_scroll(w)
+    assert view.columnWidth(1) >= view.fontMetrics().horizontalAdvance("x" * 5)
+    if view.isColumnHidden(2):
+        s = w.session
+        value = s.result.per_query["ndcg@10"][0]
+        base = s.baseline.result.per_query["ndcg@10"][0]
+        tip = w.queries.proxy.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
+        assert f"nDCG@10 {value:.3f}" in tip and f"{base:.3f}" in tip
+        assert "left out" in w.queries.model.headerData(3, Qt.Orientation.Horizontal,
+                                                        Qt.ItemDataRole.ToolTipRole)
+    w.close()
+
+
+def test_sorted_by_the_metric_its_heading_keeps_clear_of_the_arrow(qtbot: QtBot,
+                                                                  styled: object) -> None:
+    """The ▾ had been drawn over the "G" of "nDCG" (and the "0" of "nDCG@10")."""
+    w = _window(qtbot, (1600, 1000), SAMPLES / "tea-beir", None)
+    view = w.queries.view
+    header = view.horizontalHeader()
+    style = header.style()
+    arrow = style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header)
+    before = view.columnWidth(2)
+    view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+    qtbot.wait(10)
+    model = w.queries.model
+    heading = model.headerData(2, Qt.Orientation.Horizontal)
+    # the heading at the left, the arrow at the right, room for both
+    align = model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole)
+    assert align is not None and Qt.AlignmentFlag(align) & Qt.AlignmentFlag.AlignLeft
+    assert view.columnWidth(2) >= _heading_width(w, heading) + 12 + arrow, (
+        view.columnWidth(2), before)
+    _no_sideways_scroll(w)
+    view.sortByColumn(1, Qt.SortOrder.AscendingOrder)  # by another: centred again
+    qtbot.wait(10)
+    assert model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.TextAlignmentRole) \
+        is None
+    assert view.columnWidth(2) == before
     w.close()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -55,7 +56,8 @@ class QueryTableModel(QAbstractTableModel):
     """Rows are the dataset's queries in order; columns id, text, metric, Δ."""
 
     COLUMNS = ("id", "query", "nDCG", "Δ")
-    HELP = ("the query's id in the dataset (the whole id is each cell's tooltip)",
+    HELP = ("the query's id in the dataset; a commit id too long for the column shows the "
+            "start that tells it apart from the others (the whole id is each cell's tooltip)",
             "the query's text (the whole text is each cell's tooltip); click a header to sort",
             "",  # the metric's meaning, at the k in use
             "change of the query's nDCG against the pinned baseline")
@@ -66,6 +68,13 @@ class QueryTableModel(QAbstractTableModel):
         # the metric's heading without its "@k" where the list is narrow (`QueryList._fit`):
         # "nDCG@10" held its column at 80 px for values of five characters
         self.short_header = False
+        # the metric's column left out where the list is narrow and Δ shows (`_show_metric`):
+        # each Δ's tooltip gives the value
+        self.metric_hidden = False
+        # the query's heading as it fits its column (`QueryList._fit_query_heading`): centred,
+        # a heading wider than its column was cut at both sides ("|uer")
+        self.query_heading = self.COLUMNS[1]
+        self.sorted_by_metric = False  # the list is sorted by the metric (its arrow shown)
         self._metric = np.zeros(0)
         self._delta = np.zeros(0)
         self._aside: list[bool] = []  # judged, but tuned on: the strip does not count it
@@ -83,10 +92,17 @@ class QueryTableModel(QAbstractTableModel):
             if section == 2:
                 return self.metric_name().split("@")[0] if self.short_header \
                     else self.metric_name()
-            return self.COLUMNS[section]
+            return self.query_heading if section == 1 else self.COLUMNS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole and section == 2 and self.sorted_by_metric \
+                and orientation == Qt.Orientation.Horizontal:
+            # at the left, clear of the sort arrow at the right (centred, it took the "G")
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
             if section == 2:
                 return f"{self.metric_name()}: {metric_meaning(self.metric_id())}"
+            if section == 3 and self.metric_hidden:
+                return (f"{self.HELP[3]} (the {self.metric_name()} column is left out where "
+                        "the list is this narrow: each Δ's tooltip gives the value)")
             return self.HELP[section] if 0 <= section < len(self.HELP) else None
         return None
 
@@ -135,6 +151,9 @@ class QueryTableModel(QAbstractTableModel):
             return q.text
         if role == Qt.ItemDataRole.ToolTipRole and col == 0:
             return q.id
+        if role == Qt.ItemDataRole.ToolTipRole and col == 3 and self.metric_hidden \
+                and not math.isnan(delta):  # the metric's column left out: its value here
+            return f"{self.metric_name()} {value:.3f}, the baseline's {value - delta:.3f}"
         return None
 
     def reset(self) -> None:
@@ -225,12 +244,17 @@ class QueryList(QWidget):
         self.id_delegate = IdElided(self.view)
         self.view.setItemDelegateForColumn(0, self.id_delegate)
         self._id_content = 1 << 20  # the id column's content width (measured per dataset)
+        self._id_floor = 0  # the least it shows every id in (measured per dataset)
+        self._hash_ids = True  # every id a hash or a number
         # widths measured once per dataset, not per result: ResizeToContents re-measures every
         # row on every slider tick (tens of ms on 300 queries)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(40)
+        # sorted by the metric, its column keeps room for the arrow (`_metric_need`)
+        header.sortIndicatorChanged.connect(self._on_sorted)
+        header.sectionResized.connect(self._fit_query_heading)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
@@ -273,64 +297,86 @@ class QueryList(QWidget):
 
     def _on_dataset_changed(self, *_: object) -> None:
         self.model.reset()
-        # the query's text takes the stretch; the id its content width, capped at about eight
-        # characters (hash ids such as c885591bbb0 are told apart by their start; the full id
-        # is the cell's tooltip)
-        ds = self.session.dataset
+        # the query's text takes the stretch; the id its content, whole where the text keeps
+        # ten characters beside it, else its least (`_fit_id`); the full id is the tooltip
+        ds, s = self.session.dataset, self.session
         ids = [q.id for q in ds.queries] if ds is not None else []
-        # commit ids (code-repo's c885591bbb0 …) shown by their start, as git shows them:
-        # elided in the middle at 1,024 px they read "c8…b0"
-        self.id_delegate.prefix = commit_prefix(ids)
-        self.view.resizeColumnToContents(0)
-        # the widest id whole in its cell: the size hint (7 px about the text) fell a px short
-        # of the elider's margins (TEXT_MARGIN each side), and "turn-10" showed as "tu…10"
-        # beside 230 px of query text
+        # commit-like ids (code-repo's c885591bbb0 …) cut to a prefix that tells them apart
+        # from the dataset's other ids, where cut at all: in the middle they read "c8…b0".
+        # Over the ids read with the data: a typed one ("typed-1") is shown whole and does
+        # not switch it off for the others
+        typed = {q.id for q in s.typed}
+        self.id_delegate.short = short_ids([i for i in ids if i not in typed])
         fm = self.view.fontMetrics()
-        cut = self.id_delegate.prefix or None
-        widest = max((fm.horizontalAdvance(i[:cut]) for i in ids[:1000]), default=0)
-        self._id_content = widest + 2 * TEXT_MARGIN + 2 if cut else \
-            max(self.view.columnWidth(0), widest + 2 * TEXT_MARGIN + 2)
+        pad = 2 * TEXT_MARGIN + 2
+        # the widest id whole in its cell: the size hint (7 px about the text) fell a px short
+        # of the elider's margins, and "turn-10" showed as "tu…10" beside 230 px of text
+        self._id_content = max(self.view.horizontalHeader().sectionSizeHint(0),
+                               max((fm.horizontalAdvance(i) for i in ids[:1000]), default=0)
+                               + pad)
+        # the least it shows: an id of eight characters or fewer whole, a commit-like one
+        # its start (`short_ids`), a longer one four characters and "…" (`IdElided`)
+        self._id_floor = min(self._id_content, max(
+            [_id_least(fm)] + [fm.horizontalAdvance(i) + pad for i in ids[:1000] if len(i) <= 8]
+            + [fm.horizontalAdvance(cut) + pad for cut in self.id_delegate.short.values()]))
         self._hash_ids = ds is None or all(HASH_ID.fullmatch(i) for i in ids[:200])
         self.view.setColumnWidth(3, self._delta_width())
-        # no judgments, no metric: the query's text gets those columns' room
-        judged = self.session.judgments is not None
-        self.view.setColumnHidden(2, not judged)
+        # no judgments, no metric: the query's text gets those columns' room (`_show_metric`)
         self._fit_id()
         self._show_delta()
         self._on_query_changed(self.session.query)
 
     def _fit_id(self) -> None:
-        """The id column: its content, at most eight characters (a commit id its first seven,
-        `commit_prefix`), and fewer (four) where the list is narrow, so that the query's text
-        keeps about ten (at 1,024, or beside long hash ids, it had 30 px: 'wh…'). The
-        metric's column is as wide as its heading or its values, the heading without "@k"
-        where the query's text would keep fewer than 14 characters."""
+        """The id column: whole where the query's text keeps ten characters beside it, else
+        its least (`_id_floor`): ids of eight characters or fewer whole, a commit-like one
+        its prefix (`short_ids`), others four characters. Hash ids that are not commit-like
+        (numbers) go no wider than eight characters, ids that are words ("idempotency-key")
+        up to half the room they share with the text. The metric's column is as wide as its
+        heading or its values (`_fit_metric`)."""
         fm = self.view.fontMetrics()
-        self._fit_metric(fm)
+        self._fit_metric(fm)  # first: it may hide the metric where the list is narrow
         others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
         room = self.width() - self._chrome() - others  # for the id and the text
         spare = room - _text_width(fm)
-        # ids that are words (pi-lodestone's case names, "idempotency-key") are read, not
-        # told apart by their start: up to half the room the text and they share ("in…ey"
-        # had stood beside a wide query column)
-        cap = id_column_cap(fm) if getattr(self, "_hash_ids", True) else max(
-            id_column_cap(fm), room // 2)
-        # a commit id's seven characters while the text keeps eight
-        least = self._id_content if self.id_delegate.prefix and \
-            room - self._id_content >= fm.horizontalAdvance("x" * 8) + 12 else _id_least(fm)
-        width = min(self._id_content, cap, max(least, spare))
+        if self.id_delegate.short:
+            cap = self._id_content
+        elif self._hash_ids:
+            cap = id_column_cap(fm)
+        else:  # words are read, not told apart by their start ("in…ey" beside wide text)
+            cap = max(id_column_cap(fm), room // 2)
+        least = self._id_floor
+        width = max(least, min(self._id_content, cap, spare))
         if width != self.view.columnWidth(0):
             self.view.setColumnWidth(0, width)
+
+    def _show_metric(self) -> None:
+        """The metric's column: hidden without judgments, and while a baseline is pinned in a
+        list too narrow for the id's least, six characters of text, the metric and Δ (at
+        1,024 px the list scrolled sideways, its Δ column half out of sight); the value is
+        then in the Δ cell's tooltip."""
+        fm = self.view.fontMetrics()
+        judged = self.session.judgments is not None
+        delta = not self.view.isColumnHidden(3)
+        need = self._id_floor + fm.horizontalAdvance("x" * 6) + 12 \
+            + self._metric_need(True, fm) + self._delta_width()
+        narrow = delta and self.isVisible() and need > self.width() - self._chrome()
+        hidden = not judged or narrow
+        if hidden != self.view.isColumnHidden(2):
+            self.view.setColumnHidden(2, hidden)
+        if narrow != self.model.metric_hidden:
+            self.model.metric_hidden = narrow
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 3, 3)
 
     def _fit_metric(self, fm: QFontMetrics) -> None:
         """The metric column: its heading whole ("nDCG@10") where the query's text keeps 14
         characters beside it, else "nDCG" (the k in its tooltip and the metric strip)."""
+        self._show_metric()
         if self.view.isColumnHidden(2):
             return
         delta = 0 if self.view.isColumnHidden(3) else self.view.columnWidth(3)
         full = self._metric_need(short=False, fm=fm)
-        text = self.width() - self._chrome() - delta - full - min(
-            self._id_content, id_column_cap(fm))
+        least = self._id_floor
+        text = self.width() - self._chrome() - delta - full - least
         # (a list not shown yet has no width of its own to go by: whole)
         short = self.isVisible() and text < fm.horizontalAdvance("x" * 14) + 12
         if short != self.model.short_header:
@@ -342,19 +388,44 @@ class QueryList(QWidget):
 
     def _metric_need(self, short: bool, fm: QFontMetrics) -> int:
         """The metric column's width with its heading whole or short: the heading in its
-        semi-bold font and padding (style.qss: 600, 6 px a side), or a value ("0.000"), the
-        wider. (The header's own size hint keeps room for a sort arrow: 110 px.)"""
+        semi-bold font and padding (style.qss: 600, 6 px a side), and the sort arrow while
+        the list is sorted by it (it had been drawn over the heading's "G"), or a value
+        ("0.000"), the wider. (The header's own size hint keeps room for an arrow always:
+        110 px.)"""
         name = self.model.metric_name()
-        font = QFont(self.view.horizontalHeader().font())
+        header = self.view.horizontalHeader()
+        font = QFont(header.font())
         font.setWeight(QFont.Weight.DemiBold)
         heading = QFontMetrics(font).horizontalAdvance(name.split("@")[0] if short else name)
+        if self.model.sorted_by_metric:  # the heading at the left, the arrow at the right
+            heading += sort_arrow_width(header)
         return max(heading + 14, fm.horizontalAdvance("0.000") + 2 * TEXT_MARGIN + 4)
+
+    def _on_sorted(self, section: int, _order: Qt.SortOrder) -> None:
+        by_metric = section == 2 and self.view.horizontalHeader().isSortIndicatorShown()
+        if by_metric != self.model.sorted_by_metric:
+            self.model.sorted_by_metric = by_metric
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
+            self._fit_id()
+
+    def _fit_query_heading(self, section: int, _old: int = 0, new: int = 0) -> None:
+        """The query's heading elided at the right to its column, in the heading's semi-bold
+        font within the style sheet's padding (6 px a side)."""
+        if section != 1:
+            return
+        font = QFont(self.view.horizontalHeader().font())
+        font.setWeight(QFont.Weight.DemiBold)
+        text = QFontMetrics(font).elidedText(self.model.COLUMNS[1],
+                                             Qt.TextElideMode.ElideRight, new - 14)
+        if text != self.model.query_heading:
+            self.model.query_heading = text
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 1, 1)
 
     def _metric_width(self) -> int:
         return self.view.fontMetrics().horizontalAdvance(self.model.metric_name()) + 14
 
     def _delta_width(self) -> int:
-        return self.view.fontMetrics().horizontalAdvance("−0.000") + 12
+        return self.view.fontMetrics().horizontalAdvance("−0.000") + 2 * TEXT_MARGIN + 2
 
     def _chrome(self) -> int:
         """The px of the list's width that no column gets: frame and scroll bar (none where
@@ -370,12 +441,12 @@ class QueryList(QWidget):
 
     def comfortable_width(self) -> int:
         """The list's width with its four columns in sight, the query's text about ten
-        characters and the id four (narrower, the text gives way to its column's least,
-        then the list scrolls sideways, its Δ column out of sight)."""
+        characters and the id its least (narrower, the text gives way, and with a baseline
+        the metric's column gives way to Δ: `_show_metric`)."""
         fm = self.view.fontMetrics()
         chrome = 2 * self.view.frameWidth() + self.view.verticalScrollBar().sizeHint().width()
-        return (chrome + _id_least(fm) + _text_width(fm) + self._metric_width()
-                + self._delta_width())
+        least = self._id_floor
+        return chrome + least + _text_width(fm) + self._metric_width() + self._delta_width()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
@@ -491,37 +562,79 @@ class QueryList(QWidget):
 
 
 class IdElided(MiddleElided):
-    """Ids elided in the middle (`MiddleElided`); commit ids shown by their first `prefix`
-    characters, as git shows them, cut at the right where even those do not fit."""
+    """Ids whole where they fit; where not, a commit-like id (`short`) as the start that tells
+    it apart ("c885591b" for c885591bbb0, as a short commit id reads; cut further, with "…",
+    only where even that does not fit), an id of eight characters or fewer whole (the column
+    keeps room for it), any other elided in its middle (`MiddleElided`)."""
 
-    prefix = 0  # 0: ids shown whole, elided in their middle
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.short: dict[str, str] = {}  # id → its prefix (`short_ids`), set per dataset
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
                         index: QModelIndex | QPersistentModelIndex) -> None:
-        if not self.prefix:
-            super().initStyleOption(option, index)
-            return
         QStyledItemDelegate.initStyleOption(self, option, index)
-        option.text = option.text[: self.prefix]
-        option.textElideMode = Qt.TextElideMode.ElideRight
+        text = option.text
+        room = option.rect.width() - 2 * TEXT_MARGIN
+        fm = option.fontMetrics
+        cut = self.short.get(text)
+        if room <= 0 or fm.horizontalAdvance(text) <= room or (cut is None and len(text) <= 8):
+            option.textElideMode = Qt.TextElideMode.ElideRight
+            return
+        if cut is not None:
+            option.text = fm.elidedText(cut, Qt.TextElideMode.ElideRight, room)
+            option.textElideMode = Qt.TextElideMode.ElideRight
+            return
+        super().initStyleOption(option, index)
 
 
-# a commit id: hex, longer than the seven characters git shows, with a letter in it
-COMMIT_ID = re.compile(r"[0-9a-f]{8,64}")
+# a commit-like id: "c" and hex (code-repo's tasks: "c" + ten of the commit's hex digits), or
+# twelve hex digits or more with a letter among them (numbers are not commits)
+COMMIT_LIKE = re.compile(r"(?P<head>c)(?P<hex>[0-9a-f]{8,64})|(?P<sha>[0-9a-f]{12,64})")
+HEX_KEPT = 7  # hex digits a cut commit-like id keeps at least, after its "c"
 
 
-def commit_prefix(ids: list[str], least: int = 7) -> int:
-    """How many characters tell `ids` apart where every one is a commit id (`COMMIT_ID`,
-    some with a letter: numbers are not commits): `least`, more where two share their first
-    `least` (as git lengthens its short ids); 0 where they are not commit ids."""
-    if not ids or not all(COMMIT_ID.fullmatch(i) for i in ids) \
-            or not any(not i.isdigit() for i in ids):
-        return 0
-    longest = max(len(i) for i in ids)
-    n = least
-    while n < longest and len({i[:n] for i in ids}) < len(set(ids)):
+def short_ids(ids: list[str]) -> dict[str, str]:
+    """Each commit-like id of `ids` (`COMMIT_LIKE`) longer than eight characters → its
+    shortest start that no other id of `ids` shares, of its "c" and seven hex digits at
+    least; ids whose start would be all of them are left out (shown whole)."""
+    def kept(i: str) -> int:
+        m = COMMIT_LIKE.fullmatch(i)
+        if m is None or len(i) <= 8 or (m["sha"] is not None and m["sha"].isdigit()):
+            return 0
+        return (1 if m["head"] else 0) + HEX_KEPT
+
+    out: dict[str, str] = {}
+    order = sorted(set(ids))
+    for n, i in enumerate(order):
+        least = kept(i)
+        if not least:
+            continue
+        # the longest start it shares with another id: with a neighbour in sorted order
+        shared = max((_common(i, order[m]) for m in (n - 1, n + 1) if 0 <= m < len(order)),
+                     default=0)
+        cut = max(least, shared + 1)
+        if cut < len(i):
+            out[i] = i[:cut]
+    return out
+
+
+def _common(a: str, b: str) -> int:
+    """The length of the start `a` and `b` share."""
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
         n += 1
     return n
+
+
+def sort_arrow_width(header: QHeaderView) -> int:
+    """The px a header's sort arrow takes at a section's right, beside its text: the style's
+    mark and its margin."""
+    style = header.style()
+    return style.pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, header) \
+        + style.pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, header)
 
 
 def _id_least(fm: QFontMetrics) -> int:
