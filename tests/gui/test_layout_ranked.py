@@ -9,6 +9,7 @@ from conftest import SAMPLES
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from workbench.gui.elided import TEXT_MARGIN, elide_words
 from workbench.gui.main_window import MainWindow
 from workbench.gui.ranked_table import COLUMNS, Share, share_width
 
@@ -73,6 +74,12 @@ def test_the_room_is_shared_name_first() -> None:
     assert share_width(440, name, ids, bar, gate) == (120, 190, 60, 70)
     assert share_width(540, name, ids, bar, gate) == (150, 200, 90, 100)
     assert share_width(900, name, ids, bar, gate) == (350, 200, 180, 170)
+    # a name that needs 140 px: no more of the equal parts (dr2 5), the rest to the bars and
+    # the gate up to their most, then the name again
+    short = Share(120, 140)
+    assert share_width(540, short, ids, bar, gate) == (140, 200, 95, 105)
+    assert share_width(600, short, ids, bar, gate) == (140, 200, 125, 135)
+    assert share_width(900, short, ids, bar, gate) == (350, 200, 180, 170)
 
 
 def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
@@ -93,9 +100,59 @@ def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
     font = QFont(view.horizontalHeader().font())
     font.setWeight(QFont.Weight.DemiBold)
     fm = QFontMetrics(font)
-    for width in (view.columnWidth(bar), 100, 60, 200):
+    for width in (view.columnWidth(bar), 100, 60, 46, 200):
         view.setColumnWidth(bar, width)
         heading = view.model().headerData(bar, Qt.Orientation.Horizontal)
-        assert heading == "contributions" or heading.endswith("…")
         assert fm.horizontalAdvance(heading) + 12 <= view.columnWidth(bar), (width, heading)
+        # a word, not a stub ("co…" at 46 px, dr2 7): the longest of these that fits
+        fits = [t for t in ("contributions", "signals", "sig.")
+                if fm.horizontalAdvance(t) + 12 <= width]
+        assert heading == fits[0], (width, heading)
     w.close()
+
+
+def test_the_names_column_is_no_wider_than_its_rows_need_the_bars_get_the_rest(
+        qtbot: QtBot, styled: object) -> None:
+    """code-repo's paths stand in the title's place: at 1,280 × 800 their column took 288 px
+    (262 pinned) where the widest needed 225, and the bars had 148 (123) (dr2 5)."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / "code-repo", model="codeledger")
+    qtbot.wait(20)
+    view, rows = w.ranked.view, w.ranked.model.rows
+    fm = view.fontMetrics()
+    ID, BAR = COLUMNS.index("id"), COLUMNS.index("contributions")
+    bar_most = fm.horizontalAdvance("x" * 22) + 16
+    for pinned in (False, True):
+        if pinned:
+            w.session.pin_baseline()
+            qtbot.wait(20)
+        assert view.isColumnHidden(TITLE)
+        need = max(fm.horizontalAdvance(r.doc_id) for r in rows) + 2 * TEXT_MARGIN
+        # whole, and no wider than that while the bars are short of their most
+        assert need <= view.columnWidth(ID)
+        assert view.columnWidth(ID) <= need + 4 or view.columnWidth(BAR) >= bar_most, (
+            view.columnWidth(ID), need, view.columnWidth(BAR))
+        assert sum(view.columnWidth(c) for c in range(len(COLUMNS))
+                   if not view.isColumnHidden(c)) <= view.viewport().width()
+    w.close()
+
+
+def test_a_gates_words_are_cut_after_a_word_or_abbreviated(qapp: object) -> None:
+    """At 1,024 px the gate column read "operat…", cut inside its first word (dr2 8)."""
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QApplication
+
+    fm = QFontMetrics(QApplication.font())
+    gate = "operational title"
+    assert elide_words(gate, fm, fm.horizontalAdvance(gate)) == gate
+    assert elide_words("single token evidence", fm, fm.horizontalAdvance("single token…")) \
+        == "single token…"
+    # no whole word fits with "…": every word abbreviated, else the first
+    assert elide_words(gate, fm, fm.horizontalAdvance("ope. tit.")) == "ope. tit."
+    assert elide_words(gate, fm, fm.horizontalAdvance("operat.")) == "operat."
+    # the longest cut of the words that fits; a short word stays whole
+    assert elide_words(gate, fm, fm.horizontalAdvance("oper. title")) == "oper. title"

@@ -77,6 +77,8 @@ _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlig
                     int(_R.ToolTipRole), int(_R.BackgroundRole), int(CONTRIB_ROLE),
                     int(SCALE_ROLE)})
 BAR_COLUMN = 6
+# the bars' heading, the first that fits its column (`RankedTable._fit_bar_heading`)
+BAR_HEADINGS = (COLUMNS[BAR_COLUMN], "signals", "sig.")
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
 CUT_PEN = QColor("#bc4c00")
@@ -491,6 +493,10 @@ class RankedTable(QWidget):
         self._gate_width = header.sectionSize(7)  # the widest gate's words (`_fit_gate`)
         self._gates: tuple[str, ...] = ()  # the gates `_gate_width` was measured for
         self._score_key: tuple[int, int] | None = None  # `_fit_score`'s (length, decimals)
+        # the widest title and id of the rows, px with margins, and what they were measured
+        # for (`_fit_names`)
+        self._names_need = (0, 0)
+        self._names_for: tuple[object, ...] | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -528,9 +534,10 @@ class RankedTable(QWidget):
         """The widths of the id, contributions and gate columns at the table's width; the
         title stretches into the rest (`share_width`). The title keeps about 14 characters
         before the bars or the gate's words grow (at 1,024 px decision-memory's titles read
-        "Incre…" beside a gate column of 110 px); the id its widest id, up to 200 px or a
-        third of the table (at 1,920 px ids were elided at 200 px beside a title column with
-        room to spare). A width the user dragged is not undone on a resize."""
+        "Incre…" beside a gate column of 110 px), and grows with them up to what its rows
+        need; the id its widest id, up to 200 px or a third of the table (at 1,920 px ids
+        were elided at 200 px beside a title column with room to spare). A width the user
+        dragged is not undone on a resize."""
         if self._widest_id is None:
             return
         fm = self.view.fontMetrics()
@@ -547,11 +554,16 @@ class RankedTable(QWidget):
         gated = not self.view.isColumnHidden(7)
         gate_want = self._gate_width if gated else 0
         gate_least = min(gate_want, fm.horizontalAdvance("x" * 7) + 2 * TEXT_MARGIN + 4)
+        # the name (the title, or the id in its place) no more than its rows' widest before
+        # the bars grow: code-repo's paths took 288 px at 1,280 where they needed 225, and the
+        # bars had 148 (`_fit_names`)
+        need_title, need_id = self._names_need
         if self._title_hidden:  # the id stretches in the title's place: it is the name
-            names = Share(max(title_min, min(self._widest_id, ID_CAP)), 0)
+            least = max(title_min, min(self._widest_id, ID_CAP))
+            names = Share(least, max(least, need_id))
             ids = Share(0, 0)
         else:
-            names = Share(title_min, 0)
+            names = Share(title_min, max(title_min, need_title))
             ids = Share(id_least, id_want)
         bar, gate = Share(self._bar_width // 3, self._bar_width), Share(gate_least, gate_want)
         widths = share_width(inner - fixed, names, ids, bar, gate,
@@ -569,13 +581,17 @@ class RankedTable(QWidget):
                 self.view.setColumnWidth(2, width)
 
     def _fit_bar_heading(self, width: int) -> None:
-        """The contributions' heading elided here, in the heading's semi-bold font, within the
-        style sheet's padding (6 px a side): in 100 px the header took "contributions" to fit
-        and drew it cut at both sides (":ontributions:")."""
+        """The contributions' heading as it fits its column, in the heading's semi-bold font
+        within the style sheet's padding (6 px a side): "contributions", else "signals",
+        else "sig." (at 1,024 px "co…" had said nothing; the header's tooltip says what the
+        bars are), else elided. (The header elided in its own font: in 100 px it drew
+        ":ontributions:".)"""
         font = QFont(self.view.horizontalHeader().font())
         font.setWeight(QFont.Weight.DemiBold)
-        text = QFontMetrics(font).elidedText(COLUMNS[BAR_COLUMN], Qt.TextElideMode.ElideRight,
-                                             width - 16)
+        fm = QFontMetrics(font)
+        room = width - 16
+        text = next((t for t in BAR_HEADINGS if fm.horizontalAdvance(t) <= room),
+                    fm.elidedText(BAR_HEADINGS[-1], Qt.TextElideMode.ElideRight, room))
         if text != self.model.bar_heading:
             self.model.bar_heading = text
             self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, BAR_COLUMN,
@@ -595,6 +611,25 @@ class RankedTable(QWidget):
         self._gate_width = max(header, min(widest, fm.horizontalAdvance("x" * 24))
                                + 2 * TEXT_MARGIN + 4)
         self._fit_id()
+
+    def _fit_names(self) -> None:
+        """The widest title and id of the rows (`_fit_id`'s most for the name), measured when
+        the dataset, the model or the query changes, not per tick: a document entering the
+        list on a tick does not move the columns."""
+        s = self.session
+        key = (id(s.dataset), s.model.id if s.model is not None else None, s.query,
+               len(self.model.rows))
+        if key == self._names_for:
+            return
+        self._names_for = key
+        fm = self.view.fontMetrics()
+        pad = 2 * TEXT_MARGIN + 2
+        rows = self.model.rows
+        need = (max((fm.horizontalAdvance(r.title) for r in rows), default=0) + pad,
+                max((fm.horizontalAdvance(r.doc_id) for r in rows), default=0) + pad)
+        if need != self._names_need:
+            self._names_need = need
+            self._fit_id()
 
     def _fit_score(self) -> None:
         """The score column as wide as its header or its widest score (decision-memory's
@@ -621,6 +656,7 @@ class RankedTable(QWidget):
         self.model.refresh()
         self._fit_score()
         self._fit_gate()
+        self._fit_names()
         # the Δ column only with a baseline to differ from: empty, it took 50 px of the
         # titles' room
         based = self.session.baseline is not None
@@ -747,9 +783,9 @@ def share_width(room: int, name: Share, ids: Share, bar: Share, gate: Share,
                 floors: tuple[int, int] = (0, 0)) -> tuple[int, int, int, int]:
     """The widths (name, id, bars, gate) sharing `room` px. Each first gets its least; the id
     then grows to its most; what is left is shared in equal parts between the name, the gate
-    and the bars (these up to their most), the name taking the rest. Where even the leasts do
-    not fit, the gate and the bars give way alike down to their floors (`floors`: gate,
-    bars), then the name."""
+    and the bars, each up to its most (the name's most 0: no most), the name taking the
+    rest. Where even the leasts do not fit, the gate and the bars give way alike down to
+    their floors (`floors`: gate, bars), then the name."""
     widths = [name.least, ids.least, bar.least, gate.least]
     spare = room - sum(widths)
     if spare < 0:
@@ -766,10 +802,12 @@ def share_width(room: int, name: Share, ids: Share, bar: Share, gate: Share,
     grow = min(spare, max(0, ids.most - widths[1]))
     widths[1] += grow
     spare -= grow
-    want = {2: max(0, bar.most - widths[2]), 3: max(0, gate.most - widths[3])}
-    while spare > 0 and any(want.values()):
+    unbounded = 1 << 30
+    want = {0: max(0, name.most - widths[0]) if name.most else unbounded,
+            2: max(0, bar.most - widths[2]), 3: max(0, gate.most - widths[3])}
+    while spare > 0:
         active = [i for i, w in want.items() if w > 0]
-        each = spare // (len(active) + 1)  # an equal part kept for the name
+        each = spare // len(active) if active else 0
         if each == 0:
             break
         for i in active:
@@ -777,8 +815,6 @@ def share_width(room: int, name: Share, ids: Share, bar: Share, gate: Share,
             widths[i] += g
             want[i] -= g
             spare -= g
-        widths[0] += each
-        spare -= each
     widths[0] += max(spare, 0)
     return widths[0], widths[1], widths[2], widths[3]
 
