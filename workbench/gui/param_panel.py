@@ -393,6 +393,7 @@ class ParamPanel(QScrollArea):
             note.ensurePolished()  # its own smaller font
             note.setMinimumHeight(note.heightForWidth(note.width()))
         note.setVisible(bool(text))
+
     def _on_edited(self, name: str, value: object, dragging: bool) -> None:
         try:
             self.session.set_params({name: value}, record=not dragging)

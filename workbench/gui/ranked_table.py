@@ -326,7 +326,6 @@ class Legend:
         return self.notes + head + " ".join(entries) + self.tail
 
 
-
 class LegendLabel(QLabel):
     """The signals' legend and notes, as high as its wrapped lines at its width, up to
     `MOST_LINES` (`set_legend`): its height is a function of its text and its width alone.
