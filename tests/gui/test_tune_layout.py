@@ -113,10 +113,13 @@ def test_what_k_fold_makes_of_the_budget_is_said_beside_start(qtbot: QtBot,
     s.budget.setValue(3)
     s.validation.setCurrentIndex(s.validation.findData("kfold"))
     s.folds.setValue(2)
+    # read off the GUI thread: the studies hold none yet
+    said = "Start runs 9 trials: 3 × 3 studies (2 folds, then all queries)"
+    qtbot.waitUntil(lambda: note.text() == said, timeout=10_000)
     for size in ((1280, 800), (1024, 768)):
         resize(qtbot, window, *size)
         assert in_sight(note), size
-        assert note.text() == "Start runs 9 trials: 3 × 3 studies (2 folds, then all queries)"
+        assert note.text() == said
         # next to Start: under its row, nothing between them
         start = panel.start_button
         gap = note.mapTo(panel, QPoint()).y() - start.mapTo(panel, QPoint(0, start.height())).y()
@@ -124,6 +127,8 @@ def test_what_k_fold_makes_of_the_budget_is_said_beside_start(qtbot: QtBot,
     run(qtbot, panel)
     assert panel.status.text().startswith(
         "done: 9 trials (3 × 3 studies: 2 folds, then all queries), stored in s.db")
+    # now they hold them
+    qtbot.waitUntil(lambda: note.text().startswith("Start adds none"), timeout=10_000)
     assert in_sight(panel.status) and in_sight(note)
     # one study: the budget is the run's count, and nothing is said
     s.validation.setCurrentIndex(s.validation.findData("none"))

@@ -468,17 +468,21 @@ def test_tune_on_another_split_holds_the_open_one_out(qtbot: QtBot, tmp_path: Pa
     assert list(s.dataset.queries.ids) == test_ids  # the window stays on test
 
 
-def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel) -> None:
+def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel,
+                                                 tmp_path: Path) -> None:
     """A budget of 40 with 5-fold ended "done: 240 trials": the form says so before Start,
     and the count is what a run does."""
     panel.rebuild()
     note = panel.settings.budget_note
     _settings(panel, trials=40, validation="auto")  # queries, not tasks: 5-fold
-    assert note.isVisibleTo(panel) and note.text() == (
-        "Start runs 240 trials: 40 × 6 studies (5 folds, then all queries)")
+    # the storage read off the GUI thread: none stored yet
+    qtbot.waitUntil(lambda: note.text() == (
+        "Start runs 240 trials: 40 × 6 studies (5 folds, then all queries)"), timeout=10_000)
+    assert note.isVisibleTo(panel)
     _settings(panel, trials=3, validation="kfold")
     panel.settings.folds.setValue(2)
-    assert note.text().startswith("Start runs 9 trials: 3 × 3 studies (2 folds")
+    qtbot.waitUntil(lambda: note.text().startswith(
+        "Start runs 9 trials: 3 × 3 studies (2 folds"), timeout=10_000)
     reports: list[Any] = []
     panel.trial_done.connect(reports.append)
     _run(qtbot, panel)
@@ -487,7 +491,13 @@ def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel)
     assert not note.isVisibleTo(panel)
     panel.settings.budget_kind.setCurrentText("seconds")
     _settings(panel, trials=40, validation="kfold")
-    assert note.text() == "Start runs 3 studies (2 folds, then all queries) in 40 seconds in all"
+    # for as long as the time allows, on from the 9 trials the run stored
+    qtbot.waitUntil(lambda: note.text() == (
+        "Start adds trials for 40 seconds in all to 9 stored (3 studies: 2 folds, then all "
+        "queries)"), timeout=10_000)
+    panel.settings.storage.setText(str(tmp_path / "empty.db"))
+    qtbot.waitUntil(lambda: note.text() == (
+        "Start runs 3 studies (2 folds, then all queries) in 40 seconds in all"), timeout=10_000)
 
 
 def test_repository_tasks_tune_on_a_time_split_in_one_study(qtbot: QtBot) -> None:

@@ -123,6 +123,7 @@ class TuneSettings(QWidget):
     baseline first"."""
 
     objective_changed = Signal(str)  # picked, or set by `set_choices`
+    plan_changed = Signal()  # a setting that makes another study (what the storage holds)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -176,6 +177,10 @@ class TuneSettings(QWidget):
         self.budget_note.setStyleSheet(MUTED)
         self.budget_note.setWordWrap(True)
         self.task_set = False  # repository tasks: auto is a time split (one study)
+        # what the note counts beyond the budget (`set_plan`): the trials stored in each
+        # study (None: not read)
+        self.stored: list[int] | None = None
+        self.running = False
         # two fields a row, what the run will do first: under Start, in a 1,280 × 800
         # window (a Tune tab 340 px high) they had sat below the parameter list, out of sight
         # (rv2 1)
@@ -209,6 +214,12 @@ class TuneSettings(QWidget):
         for signal in (self.budget.valueChanged, self.budget_kind.currentIndexChanged,
                        self.folds.valueChanged):
             signal.connect(self._note_budget)
+        # the budget is not part of a study's name (a larger one goes on from the stored
+        # trials): these are
+        for signal in (self.objective_changed, self.validation.currentIndexChanged,
+                       self.folds.valueChanged, self.sampler.currentIndexChanged,
+                       self.seed.valueChanged, self.storage.textChanged):
+            signal.connect(self.plan_changed)
         self._on_validation()
 
     def _on_validation(self, *_: object) -> None:
@@ -238,20 +249,30 @@ class TuneSettings(QWidget):
             return self.folds.value() + 1
         return 6 if kind == "auto" and not self.task_set else 1
 
+    def set_plan(self, stored: list[int] | None) -> None:
+        """What the note counts beyond the budget: the trials the storage holds in each study
+        (None: not read yet)."""
+        self.stored = stored
+        self._note_budget()
+
+    def set_running(self, running: bool) -> None:
+        """The note said of the run going on ("This run adds …"), not of Start."""
+        self.running = running
+        self._note_budget()
+
     def _note_budget(self, *_: object) -> None:
-        n = self.studies()
-        folds = n - 1
-        budget = self.budget.value()
         # said as what Start does, read beside it (rv2 2: "× 6 studies" under the budget,
-        # out of sight at 1,280 px, left "done: 72 trials" for a budget of 12 unexplained)
-        if n == 1:
-            text = ""
-        elif self.budget_kind.currentText() == "trials":
-            text = (f"Start runs {budget * n:,} trials: {budget:,} × {n} studies ({folds} folds, "
-                    "then all queries)")
-        else:
-            text = (f"Start runs {n} studies ({folds} folds, then all queries) in "
-                    f"{budget:,} seconds in all")
+        # out of sight at 1,280 px, left "done: 72 trials" for a budget of 12 unexplained),
+        # less what the storage holds already (dr1 2: "Start runs 24 trials" stood over a
+        # run that added none)
+        from .tune_plan import budget_line
+
+        stored = self.stored
+        if stored is not None and len(stored) != self.studies():
+            stored = None  # read for other settings: the next reading follows
+        text = budget_line(self.studies(), self.budget.value(),
+                           seconds=self.budget_kind.currentText() == "seconds", stored=stored,
+                           running=self.running)
         self.budget_note.setText(text)
         self.budget_note.setVisible(bool(text))
 

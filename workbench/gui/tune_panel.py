@@ -41,6 +41,7 @@ from .tune_form import (
     training_splits,
 )
 from .tune_params import MUTED
+from .tune_plan import StoredReader
 from .tune_results import TuneView, advised_against
 from .tune_runner import TuneRunner
 
@@ -60,6 +61,10 @@ class TunePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.runner = TuneRunner(self)
+        # the trials the storage holds of the run Start would make, for the line under Start
+        self.stored_reader = StoredReader(self)
+        self.stored_reader.read.connect(self._on_stored_read)
+        self._replan_when_shown = False
         self.job: Any = None  # the run going on or last finished
         self.outcome: Any = None
         self.trials_seen = 0
@@ -137,6 +142,8 @@ class TunePanel(QWidget):
         self.apply_button, self.progress, self.status = (form.apply_button, form.progress,
                                                          form.status)
         self.settings.storage.textEdited.connect(self._on_storage)
+        self.settings.plan_changed.connect(self._replan)
+        self.checklist.changed.connect(self._replan)
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         self.apply_button.clicked.connect(self.apply_best)
@@ -153,6 +160,8 @@ class TunePanel(QWidget):
         super().showEvent(event)
         if self._stale:
             self.rebuild()
+        elif self._replan_when_shown:
+            self._replan()
 
     def _on_session_changed(self, *_: object) -> None:
         self._stale = True
@@ -236,6 +245,7 @@ class TunePanel(QWidget):
                       "values apply only there")
         elif self.status.text().endswith("its values apply only there"):
             self._say("")
+        self._replan()
 
     def _fold(self, why: str) -> None:
         """The form and charts folded away, `why` said in their place ("" unfolds)."""
@@ -255,6 +265,38 @@ class TunePanel(QWidget):
 
     def _on_storage(self, text: str) -> None:
         self.session.study_storage = text.strip()
+
+    # -- what Start will do -------------------------------------------------------------------
+
+    def _replan(self, *_: object) -> None:
+        """The line under Start said again for the settings now, and the trials the storage
+        holds of the studies they make read anew (off the GUI thread: `StoredReader`). Its
+        settings, the ticks and ranges, the sliders' values (the start) name the study; the
+        budget does not. Not while hidden (a slider's every step would read the storage for
+        a tab nobody sees) nor while a run goes on (its own trials would be counted)."""
+        if not self.isVisible() or self._stale:
+            self._replan_when_shown = True
+            return
+        self._replan_when_shown = False
+        s = self.settings
+        s.set_plan(None)
+        if self.runner.running or self._blocked or self.session.model is None:
+            self.stored_reader.forget()
+            return
+        from workbench.core.tuning import job_from_session
+
+        try:
+            job = job_from_session(self.session, self.checklist.names(),
+                                   ranges=self.checklist.ranges(), **s.choices())
+        except ParamError:  # Start says why; nothing to read
+            self.stored_reader.forget()
+            return
+        self.stored_reader.ask(job)
+
+    def _on_stored_read(self, stored: list[int] | None) -> None:
+        s = self.settings
+        if not self.runner.running:
+            s.set_plan(stored)
 
     # -- running ------------------------------------------------------------------------------
 
@@ -277,6 +319,7 @@ class TunePanel(QWidget):
         except ParamError as exc:
             self._say(str(exc), error=True)
             return
+        self.stored_reader.forget()  # a reading now would count this run's first trials
         self.job, self.outcome, self.trials_seen = job, None, 0
         self._cancel_reason = ""
         self.view.clear("running …")
@@ -291,6 +334,7 @@ class TunePanel(QWidget):
 
     def _set_running(self, running: bool) -> None:
         self.start_button.setEnabled(not running and not self._blocked)
+        self.settings.set_running(running)
         self.cancel_button.setEnabled(running)
         self.checklist.setEnabled(not running)
         self.settings.setEnabled(not running)
@@ -335,6 +379,7 @@ class TunePanel(QWidget):
             self._say(f"the run ended, but {moved}: its trials are stored, nothing is saved "
                       "or applied here")
             self.view.results.clear("Not this dataset's run.")
+            self._replan()
             self.stopped.emit("")
             return
         self.outcome = outcome
@@ -389,6 +434,7 @@ class TunePanel(QWidget):
             if self._applied():  # Apply greyed with no word: the best is what is in use
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")
+        self._replan()  # the storage holds this run's trials now
         self.finished.emit(outcome)
 
     def _on_stopped(self, message: str) -> None:
@@ -402,6 +448,7 @@ class TunePanel(QWidget):
             self._say(f"cancelled after {self.trials_seen} trials this run{why}; they are "
                       "stored, and Start continues the same study")
             self.view.results.clear("Cancelled.")
+        self._replan()  # what the run stored before it stopped
         self.stopped.emit(message)
 
     # -- applying -----------------------------------------------------------------------------
@@ -431,7 +478,8 @@ class TunePanel(QWidget):
 
     def _on_params_changed(self, *_: object) -> None:
         """Apply is offered while the sliders do not hold the tuned values (again after an
-        Undo)."""
+        Undo). The start moved: another study, what it holds read again."""
+        self._replan()
         if not self.runner.running and self.outcome is not None:
             self._set_running(False)
             text = self.status.text()
@@ -445,6 +493,7 @@ class TunePanel(QWidget):
 
     def shutdown(self) -> None:
         self.runner.shutdown()
+        self.stored_reader.shutdown()
 
 
 if __name__ == "__main__":

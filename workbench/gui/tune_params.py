@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QGridLayout, QWidget
 
@@ -54,6 +55,8 @@ class ParamRow:
 
 class ParamChecklist(QWidget):
     """One row per parameter: tick, label, and low / high for numbers (else its choices)."""
+
+    changed = Signal()  # a tick or a range: another search, another study
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -108,10 +111,15 @@ class ParamChecklist(QWidget):
                 note.setToolTip(text)
                 self.grid.addWidget(note, i, 2, 1, 2)
             self.rows[p.name] = ParamRow(p, tick, low, high, label)
+            tick.toggled.connect(self.changed)
+            for spin in (low, high):
+                if spin is not None:
+                    spin.valueChanged.connect(self.changed)
         self.grid.setColumnStretch(1, 1)
         self.grid.setRowStretch(len(params), 1)
         self._ticked, self._cut_unticked, self.cut = set(ticked), set(), {}
         self.set_objective(self.objective)
+        self.changed.emit()
 
     def set_objective(self, objective: str) -> None:
         """Untick the cut-offs `build` ticked where `objective` is a ranking metric, which they

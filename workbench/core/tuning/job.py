@@ -29,11 +29,11 @@ from workbench.core.store import cache_dir
 from workbench.core.tuning.data import choose_validation, merge_splits
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy
-from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
+from workbench.core.tuning.runner import TuneResult, TuneSpec, stored_counts, study_runs, tune
 from workbench.core.tuning.space import SearchSpace, build_space
-from workbench.core.tuning.storage import release, storage_url
+from workbench.core.tuning.storage import release, storage_file, storage_url
 from workbench.core.tuning.study import OnTrial
-from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
+from workbench.core.tuning.validation import StartCoversHeldOut, Validation, set_aside
 
 # "split": tune on another judged split of the folder (`train_split`), hold the open one out
 VALIDATIONS = ("auto", "kfold", "time", "none", "split")
@@ -99,6 +99,39 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
             progress: Progress = NO_PROGRESS) -> TuneOutcome:
     """Every study of the job (cancelling keeps the trials done; a cancelled job raises
     `Cancelled`, and starting it again continues where it stopped)."""
+    space, dataset, evaluator, validation, spec = _plan(job, progress)
+    try:
+        result = tune(evaluator, validation, spec, on_trial=on_trial, progress=progress)
+    except Busy as exc:  # in the window's words, not the command line's options
+        raise ParamError(f"This study is being tuned right now by another workbench tune (a "
+                         f"terminal, or another window), in {exc.where}: a second run would "
+                         "evaluate and store its trials again. Wait for it to finish.") from None
+    assert result is not None
+    study = result.studies.get(result.final.name)
+    outcome = TuneOutcome(result, dict(result.final.best),
+                          importances(study) if study is not None else {},
+                          trial_points(study, space) if study is not None else [], spec.storage,
+                          dataset)
+    for kept in result.studies.values():  # the window keeps the outcome, not the connections
+        release(kept._storage)
+    return outcome
+
+
+def stored_trials(job: TuneJob) -> dict[str, int]:
+    """The trials the job's storage holds already of each study it would run, by study label
+    in run order (0 where none is): what Start continues (`runner.stored_counts`). No trial
+    is added, and a storage file that does not exist yet holds none and is not made."""
+    _, _, evaluator, validation, spec = _plan(job)
+    file = storage_file(spec.storage)
+    if file is not None and not file.exists():
+        return {label: 0 for label, _, _ in study_runs(validation)}
+    return stored_counts(spec, evaluator, validation)
+
+
+def _plan(job: TuneJob, progress: Progress = NO_PROGRESS) -> tuple[
+        SearchSpace, Dataset, Evaluator, Validation, TuneSpec]:
+    """What a run of `job` is before its first trial: the space, the queries (both splits
+    for "split"), the evaluator, the validation and the spec naming the storage."""
     if not job.names:
         raise ParamError("tick at least one parameter to tune")
     space = build_space(job.model.schema, list(job.names), dict(job.ranges))
@@ -140,20 +173,7 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     url = storage_url(job.storage or None, Path(cache_dir()) / "studies.db")
     spec = TuneSpec(space, (job.objective,), (), job.sampler, job.seed, job.trials,
                     job.timeout, url, fresh=job.fresh, pick=job.pick)
-    try:
-        result = tune(evaluator, validation, spec, on_trial=on_trial, progress=progress)
-    except Busy as exc:  # in the window's words, not the command line's options
-        raise ParamError(f"This study is being tuned right now by another workbench tune (a "
-                         f"terminal, or another window), in {exc.where}: a second run would "
-                         "evaluate and store its trials again. Wait for it to finish.") from None
-    assert result is not None
-    study = result.studies.get(result.final.name)
-    outcome = TuneOutcome(result, dict(result.final.best),
-                          importances(study) if study is not None else {},
-                          trial_points(study, space) if study is not None else [], url, dataset)
-    for kept in result.studies.values():  # the window keeps the outcome, not the connections
-        release(kept._storage)
-    return outcome
+    return space, dataset, evaluator, validation, spec
 
 
 def _with_training_split(job: TuneJob) -> tuple[Dataset, tuple[Any, Any, str]]:
