@@ -142,3 +142,60 @@ def test_while_a_run_goes_on_the_line_speaks_of_it(qtbot: QtBot, tmp_path: Path)
     says(qtbot, panel, "Start adds none: the stored studies already hold 6 (2 × 3 studies: 2 "
          "folds, then all queries) — raise the budget to run more")
 
+
+def test_a_grid_says_its_size_not_the_budget(qtbot: QtBot, tmp_path: Path) -> None:
+    """dr1 3 (t4.py): with the grid sampler the line read 'Start runs 18 trials: 3 × 6
+    studies' while the run went through 3,843 points a study ('trial 1/3843')."""
+    panel = shown_panel(qtbot, tmp_path / "s.db")
+    s = panel.settings
+    s.budget.setValue(3)
+    s.sampler.setCurrentText("grid")
+    # k1 0–3 and b 0–1 in steps of 0.05, three variants: 61 × 21 × 3
+    says(qtbot, panel, "Start runs the grid: 3,843 points × 6 studies = 23,058 trials (5 folds, "
+         "then all queries); the budget does not apply to a grid")
+    rows = panel.checklist.rows
+    for name, low, high in (("k1", 1.0, 1.1), ("b", 0.7, 0.75)):  # 3 × 2 points
+        spin_low, spin_high = rows[name].low, rows[name].high
+        assert spin_low is not None and spin_high is not None
+        spin_low.setValue(low)
+        spin_high.setValue(high)
+    k_fold(panel, trials=3, folds=2)
+    says(qtbot, panel, "Start runs the grid: 18 points × 3 studies = 54 trials (2 folds, then "
+         "all queries); the budget does not apply to a grid")
+    run(qtbot, panel)
+    assert panel.status.text().startswith("done: 54 trials (18 × 3 studies")
+    says(qtbot, panel, "Start adds none: the stored studies already hold every point of the "
+         "grid: 18 points × 3 studies = 54: 2 folds, then all queries")
+
+
+def test_what_start_cannot_run_is_said_and_start_is_off(qtbot: QtBot, tmp_path: Path) -> None:
+    """dr1 3 (t9.py): code-repo with k = 15 read 'Start runs 48 trials: 3 × 16 studies', then
+    Start failed: '15 folds need at least 15 judged queries; there are 12'. A grid over
+    codeledger's parameters is far past what a run takes: said too."""
+    s = TuningSession()
+    s.open(SAMPLES / "code-repo")
+    s.set_model("codeledger")
+    s.recompute()
+    panel = TunePanel(s)
+    qtbot.addWidget(panel)
+    panel.resize(1300, 480)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.settings.storage.setText(str(tmp_path / "s.db"))
+    k_fold(panel, trials=3, folds=15)
+    note = panel.settings.budget_note
+    assert note.text() == ("15 folds need at least 15 judged queries; this data has 12: set k to "
+                           "12 or less")
+    assert note.isVisibleTo(panel) and not panel.start_button.isEnabled()
+    panel.settings.folds.setValue(12)
+    says(qtbot, panel, "Start runs 39 trials: 3 × 13 studies (12 folds, then all queries)")
+    assert panel.start_button.isEnabled()
+    # the grid over every parameter ticked: refused by the run, said here first
+    panel.settings.sampler.setCurrentText("grid")
+    qtbot.waitUntil(lambda: note.text().startswith("the grid has "), timeout=READ_MS)
+    assert "points, more than the 100,000 a run takes: tick fewer parameters" in note.text()
+    assert not panel.start_button.isEnabled()
+    first = next(iter(panel.checklist.rows))
+    panel.checklist.untick(set(panel.checklist.rows) - {first})
+    qtbot.waitUntil(lambda: note.text().startswith("Start runs the grid: "), timeout=READ_MS)
+    assert panel.start_button.isEnabled()

@@ -34,6 +34,7 @@ from .tune_params import MUTED, ParamChecklist
 
 APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
+ERROR = "color:#c0392b"
 FORM_WIDTH = 440  # px: the column's fields, the scroll bar beside them
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
 
@@ -178,9 +179,12 @@ class TuneSettings(QWidget):
         self.budget_note.setWordWrap(True)
         self.task_set = False  # repository tasks: auto is a time split (one study)
         # what the note counts beyond the budget (`set_plan`): the trials stored in each
-        # study (None: not read)
+        # study (None: not read), the grid's points, the queries that count
         self.stored: list[int] | None = None
+        self.grid: int | None = None
+        self.counted: int | None = None
         self.running = False
+        self.cannot_start = ""  # why Start cannot run with these settings ("" when it can)
         # two fields a row, what the run will do first: under Start, in a 1,280 × 800
         # window (a Tune tab 340 px high) they had sat below the parameter list, out of sight
         # (rv2 1)
@@ -249,10 +253,11 @@ class TuneSettings(QWidget):
             return self.folds.value() + 1
         return 6 if kind == "auto" and not self.task_set else 1
 
-    def set_plan(self, stored: list[int] | None) -> None:
+    def set_plan(self, stored: list[int] | None, grid: int | None, counted: int | None) -> None:
         """What the note counts beyond the budget: the trials the storage holds in each study
-        (None: not read yet)."""
-        self.stored = stored
+        (None: not read yet), the grid's points per study (None: not the grid sampler), the
+        queries that count (None: unknown)."""
+        self.stored, self.grid, self.counted = stored, grid, counted
         self._note_budget()
 
     def set_running(self, running: bool) -> None:
@@ -265,14 +270,21 @@ class TuneSettings(QWidget):
         # out of sight at 1,280 px, left "done: 72 trials" for a budget of 12 unexplained),
         # less what the storage holds already (dr1 2: "Start runs 24 trials" stood over a
         # run that added none)
-        from .tune_plan import budget_line
+        from .tune_plan import budget_line, too_few_queries, too_large
 
         stored = self.stored
         if stored is not None and len(stored) != self.studies():
             stored = None  # read for other settings: the next reading follows
-        text = budget_line(self.studies(), self.budget.value(),
-                           seconds=self.budget_kind.currentText() == "seconds", stored=stored,
-                           running=self.running)
+        # where Start would fail at once, why, in its place (dr1 3: "Start runs 48 trials"
+        # over 15 folds of 12 judged queries)
+        why = ((too_few_queries(str(self.validation.currentData()), self.folds.value(),
+                                self.task_set, self.counted) if self.counted is not None else "")
+               or too_large(self.grid))
+        self.cannot_start = why
+        text = why or budget_line(self.studies(), self.budget.value(),
+                                  seconds=self.budget_kind.currentText() == "seconds",
+                                  stored=stored, grid=self.grid, running=self.running)
+        self.budget_note.setStyleSheet(ERROR if why else MUTED)
         self.budget_note.setText(text)
         self.budget_note.setVisible(bool(text))
 

@@ -31,9 +31,10 @@ from workbench.core.session import TuningSession
 from workbench.core.tuned_on import TunedOn, of_result
 
 from .bind import subscribe_many
-from .metric_names import metric_label
+from .metric_names import combo_metric, metric_label
 from .tune_form import (
     APPLY_TIP,
+    ERROR,
     TuneForm,
     cannot_tune,
     metric_choices,
@@ -41,12 +42,9 @@ from .tune_form import (
     training_splits,
 )
 from .tune_params import MUTED
-from .tune_plan import StoredReader
+from .tune_plan import StoredReader, counted_queries
 from .tune_results import TuneView, advised_against
 from .tune_runner import TuneRunner
-
-ERROR = "color:#c0392b"
-
 
 OFFERED = "the sliders no longer hold the tuned values"  # then: the button that offers them
 
@@ -279,7 +277,13 @@ class TunePanel(QWidget):
             return
         self._replan_when_shown = False
         s = self.settings
-        s.set_plan(None)
+        counted = (counted_queries(self.session, combo_metric(s.objective))
+                   if self.session.dataset is not None else None)
+        # the grid's points: a run of the grid sampler runs them all, whatever the budget
+        # (dr1 3: "Start runs 18 trials" over a grid of 3,843 points a study)
+        grid = self._grid_points() if s.sampler.currentText() == "grid" else None
+        s.set_plan(None, grid, counted)
+        self._offer_start(self.runner.running)
         if self.runner.running or self._blocked or self.session.model is None:
             self.stored_reader.forget()
             return
@@ -293,10 +297,24 @@ class TunePanel(QWidget):
             return
         self.stored_reader.ask(job)
 
+    def _grid_points(self) -> int | None:
+        """The points of the grid over the ticked parameters and their ranges (None where
+        they make no search: nothing ticked, a low above its high)."""
+        model = self.session.model
+        if model is None:
+            return None
+        from workbench.core.tuning.space import build_space
+
+        try:
+            return build_space(model.schema, self.checklist.names(),
+                               self.checklist.ranges()).grid_size()
+        except ParamError:
+            return None
+
     def _on_stored_read(self, stored: list[int] | None) -> None:
         s = self.settings
         if not self.runner.running:
-            s.set_plan(stored)
+            s.set_plan(stored, s.grid, s.counted)
 
     # -- running ------------------------------------------------------------------------------
 
@@ -307,6 +325,9 @@ class TunePanel(QWidget):
             self.rebuild()
         if self._blocked:
             self._say(self._blocked, error=True)
+            return
+        if self.settings.cannot_start:
+            self._say(self.settings.cannot_start, error=True)
             return
         from workbench.core.tuning import job_from_session
 
@@ -333,7 +354,7 @@ class TunePanel(QWidget):
             self._say("cancelling after this trial …")
 
     def _set_running(self, running: bool) -> None:
-        self.start_button.setEnabled(not running and not self._blocked)
+        self._offer_start(running)
         self.settings.set_running(running)
         self.cancel_button.setEnabled(running)
         self.checklist.setEnabled(not running)
@@ -348,6 +369,12 @@ class TunePanel(QWidget):
         self.apply_button.setText("Apply anyway" if against else "Apply best")
         self.apply_button.setToolTip(f"{against}; this moves the sliders to them all the same "
                                      "(Edit ▸ Undo restores them)" if against else APPLY_TIP)
+
+    def _offer_start(self, running: bool) -> None:
+        """Start, unless a run goes on or the data or the settings cannot make one (said in
+        the folded line or the one under Start)."""
+        self.start_button.setEnabled(not running and not self._blocked
+                                     and not self.settings.cannot_start)
 
     def _say(self, text: str, *, error: bool = False) -> None:
         self.status.setStyleSheet(ERROR if error else MUTED)
