@@ -184,3 +184,27 @@ def test_after_a_run_the_verdict_and_the_table_are_in_sight(qtbot: QtBot,
         assert in_sight(chart), chart
     resize(qtbot, window, 1280, 800)
     assert not view.wide and in_sight(table)
+
+
+def test_the_charts_stay_where_they_are_at_start_and_end(qtbot: QtBot,
+                                                         window: MainWindow) -> None:
+    """dr1 12: at 1,600 × 1,000 the whole chart grid moved at every Start (the result column
+    beside the trials chart only, 558 px wide) and back at every end (beside both rows, 446
+    px): the layout followed the verdict's height, not the view's size."""
+    panel = tune_panel(window)
+    view = panel.view
+    resize(qtbot, window, 1600, 1000)
+
+    def where() -> tuple[bool, int, int, int]:
+        r, c = view.results.geometry(), view.curve.geometry()
+        return view.wide, r.x(), r.width(), c.width()
+
+    before = where()
+    assert view.wide  # 1,000 px wide or more and low: the result beside both rows
+    seen: list[tuple[bool, int, int, int]] = []
+    panel.trial_done.connect(lambda _: seen.append(where()))
+    panel.settings.budget.setValue(3)
+    run(qtbot, panel)
+    assert seen and set(seen) == {before}
+    resize(qtbot, window, 1600, 1000)
+    assert where() == before

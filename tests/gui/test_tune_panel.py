@@ -779,8 +779,11 @@ def test_at_1024_px_the_chart_keys_break_onto_lines_that_fit(qtbot: QtBot, tmp_p
     assert "0.500" in contour.caption.text() and "0.550" in contour.caption.text()
     # the bottom row's plots start level, whatever their captions' lines
     assert len({c.plot.geometry().top() for c in view.bottom_row}) == 1
-    panel.resize(1912, 480)  # as wide as at 1,920 px: a line each
+    # as wide as at 1,920 px, and tall enough that the result stands beside the trials'
+    # chart only (`TuneView._arrange`), the bottom row the view's width: a line each
+    panel.resize(1912, 700)
     qtbot.wait(20)
+    assert not view.wide
     for chart in charts:
         assert "<br>" not in chart.caption.text(), chart.title
         assert chart.caption.sizeHint().width() <= chart.caption.width(), chart.title

@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -214,13 +214,14 @@ VERDICT_LEAST = 5  # lines of it kept in sight, however low the tab (the rest sc
 # (1,280 × 800: 340 px) holds them (412 had made the tab scroll there before a run)
 VIEW_LEAST = 320
 RESULT_SPACING = 3  # px between the result's caption, verdict and table
-WIDE_VIEW = 1000  # px: from this width the result column may stand beside both rows of charts
+WIDE_VIEW = 1000  # px: from this width the result column may stand beside both rows of charts …
+# … in a tab lower than this, px: one that cannot show the result column (its caption, a
+# verdict of ten lines or so, the table's header and rows) over the bottom row's charts
+TALL_VIEW = 600
 
 
 class TuneResults(QWidget):
     """The verdict line over a table: parameter, before tuning, tuned."""
-
-    shown = Signal()  # a result or a line in its place (the view arranges its columns)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -315,18 +316,6 @@ class TuneResults(QWidget):
             self.room = height
             self._fit_summary()
 
-    def height_at(self, width: int) -> int:
-        """The height the column asks, px, `width` px wide: the caption, the whole verdict
-        and the table's header and first rows."""
-        label = self.summary
-        least = label.minimumHeight()
-        label.setMinimumHeight(0)  # a label's height for a width is no less than its least
-        bar = self.summary_box.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
-        verdict = label.heightForWidth(width - bar)  # as `_fit_summary` measures it
-        label.setMinimumHeight(least)
-        return (self.caption.sizeHint().height() + verdict + self._table_room()
-                + 2 * RESULT_SPACING)
-
     def _table_room(self) -> int:
         """What the verdict leaves the table: its header and every row up to TABLE_ROWS_KEPT
         (with two, a third tuned parameter, Variant lucene → robertson, sat below the fold)."""
@@ -342,7 +331,6 @@ class TuneResults(QWidget):
         self.rows = []
         self._fit_summary()
         self._fit_width()
-        self.shown.emit()
 
     def show_result(self, result: Any, best: dict[str, object], objective: str,
                     labels: dict[str, str]) -> None:
@@ -366,7 +354,6 @@ class TuneResults(QWidget):
                     item.setToolTip(text)
                 self.table.setItem(r, c, item)
         self._fit_width()
-        self.shown.emit()
 
 
 class TuneView(QWidget):
@@ -403,7 +390,6 @@ class TuneView(QWidget):
         self.outer.addLayout(rows, 3)
         self.wide = False  # where the result column stands (`_arrange`)
         self.top.addWidget(self.results, 1)
-        self.results.shown.connect(self._arrange)
         # the bottom row's plots start at one height, however many lines each caption takes
         self.bottom_row = (self.importance, self.slice, self.contour)
         for chart in self.bottom_row:
@@ -431,15 +417,13 @@ class TuneView(QWidget):
     def _arrange(self) -> None:
         """The result column beside the trials' chart, half the row (a verdict in a third
         of it at 1,280 px wrapped to 20 lines, the table under them below the fold); or,
-        where the view is WIDE_VIEW wide and so the tab would not show the result whole and
-        the bottom row's charts under it, beside both rows of charts, two fifths of the
-        view (in a tab as low as a laptop's, both rows and the result in sight)."""
+        where the view is WIDE_VIEW wide and lower than TALL_VIEW, beside both rows of
+        charts, two fifths of the view (in a tab as low as a laptop's, both rows and the
+        result in sight). Decided by the view's size alone: by the verdict's height, the
+        whole grid had moved at every Start (a short 'running …') and again at every end
+        (dr1 12)."""
         room = self.results.room
-        wide = False
-        if room and self.width() >= WIDE_VIEW:
-            half = (self.width() - self.top.spacing()) // 2
-            bottom = max(c.minimumSizeHint().height() for c in self.bottom_row)
-            wide = self.results.height_at(half) + self.chart_rows.spacing() + bottom > room
+        wide = bool(room) and self.width() >= WIDE_VIEW and room < TALL_VIEW
         if wide == self.wide:
             return
         self.wide = wide
