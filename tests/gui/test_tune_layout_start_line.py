@@ -199,3 +199,19 @@ def test_what_start_cannot_run_is_said_and_start_is_off(qtbot: QtBot, tmp_path: 
     panel.checklist.untick(set(panel.checklist.rows) - {first})
     qtbot.waitUntil(lambda: note.text().startswith("Start runs the grid: "), timeout=READ_MS)
     assert panel.start_button.isEnabled()
+
+
+def test_after_a_run_of_one_study_the_line_does_not_blink(qtbot: QtBot, tmp_path: Path) -> None:
+    """With one study (validation none) the line is blank while nothing is stored, and it
+    went blank a moment after each run, until the storage was read: the run's own count
+    says what the study holds."""
+    panel = shown_panel(qtbot, tmp_path / "s.db")
+    s = panel.settings
+    s.budget.setValue(2)
+    s.validation.setCurrentIndex(s.validation.findData("none"))
+    qtbot.wait(300)
+    assert not s.budget_note.isVisibleTo(panel)
+    with qtbot.waitSignal(panel.finished, timeout=RUN_MS):
+        panel.start_button.click()
+    assert s.budget_note.text() == ("Start adds none: the stored study already holds 2 — "
+                                    "raise the budget to run more")

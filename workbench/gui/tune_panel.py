@@ -461,7 +461,13 @@ class TunePanel(QWidget):
             if self._applied():  # Apply greyed with no word: the best is what is in use
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")
-        self._replan()  # the storage holds this run's trials now
+        self._replan()  # the storage holds this run's trials now …
+        if self.isVisible() and dict(self.session.params) == dict(self.job.params):
+            # … as many as the run's studies count (read, the line had gone blank a moment
+            # where it had one study)
+            self.stored_reader.forget()
+            s = self.settings
+            s.set_plan([f.trials for f in studies], s.grid, s.counted)
         self.finished.emit(outcome)
 
     def _on_stopped(self, message: str) -> None:
