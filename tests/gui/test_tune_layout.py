@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import SAMPLES
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
 from workbench.gui.main_window import MainWindow
@@ -208,3 +208,46 @@ def test_the_charts_stay_where_they_are_at_start_and_end(qtbot: QtBot,
     assert seen and set(seen) == {before}
     resize(qtbot, window, 1600, 1000)
     assert where() == before
+
+
+@pytest.mark.parametrize(("sample", "model"), [("tea-beir", "bm25"), ("code-repo", "codeledger")])
+def test_only_the_charts_and_the_parameters_scroll(qtbot: QtBot, window: MainWindow,
+                                                   tmp_path: Path, sample: str,
+                                                   model: str) -> None:
+    """dr1 11: the tab scrolled as well as the form's column, two bars side by side at
+    1,024 × 768; after a run at 1,280 × 800 the bottom charts were below the fold, and
+    scrolling the tab to them took Start, Metric, Budget and Validation out of sight (on
+    code-repo, scrolling to the parameters did too)."""
+    assert window.open_path(SAMPLES / sample, model=model)
+    window.menu_actions.tune.trigger()
+    qtbot.wait(20)
+    panel = tune_panel(window)
+    s = panel.settings
+    s.storage.setText(str(tmp_path / f"{sample}.db"))
+    s.storage.textEdited.emit(s.storage.text())
+    s.budget.setValue(3)
+    run(qtbot, panel)
+    kept = {"Start": panel.start_button, "Metric": s.objective, "Budget": s.budget,
+            "Validation": s.validation, "Storage": s.storage, "the line under Start":
+            s.budget_note}
+    tab, column = panel.form_area, panel.form.column
+    charts = panel.view.parentWidget()  # the scroll area the charts are in: its viewport's …
+    while not isinstance(charts, QScrollArea):
+        charts = charts.parentWidget()
+    for size in ((1024, 768), (1280, 800), (1600, 1000)):
+        resize(qtbot, window, *size)
+        # the tab itself does not scroll down: one bar beside the form, the column's
+        assert not tab.verticalScrollBar().isVisible(), size
+        assert tab.widget().height() <= tab.viewport().height(), size
+        # the charts as wide as their area: nothing cut at its right
+        assert panel.view.width() <= charts.viewport().width(), size
+        for bar in (charts.verticalScrollBar(), column.verticalScrollBar()):
+            bar.setValue(bar.maximum())  # to the bottom charts, to the last parameters
+        qtbot.wait(20)
+        hidden = [name for name, w in kept.items() if not in_sight(w)]
+        assert not hidden, (size, hidden)
+        assert in_sight(panel.view.importance), size
+        last = list(panel.checklist.rows.values())[-1].tick
+        assert in_sight(last), size
+        for bar in (charts.verticalScrollBar(), column.verticalScrollBar()):
+            bar.setValue(0)

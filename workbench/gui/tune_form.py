@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -36,6 +37,7 @@ APPLY_TIP = "move the sliders to the tuned values (Edit ▸ Undo restores them)"
 RANKING_METRICS = ("ndcg@10", "mrr@10", "r@100", "map@100")
 ERROR = "color:#c0392b"
 FORM_WIDTH = 440  # px: the column's fields, the scroll bar beside them
+COLUMN_LEAST = 60  # px of the parameters' column kept however long the status line grows
 VALIDATIONS = (("auto", "auto"), ("k-fold", "kfold"), ("time split", "time"), ("none", "none"))
 
 
@@ -120,17 +122,20 @@ def no_judgments_help(session: TuningSession) -> str:
 
 
 class TuneSettings(QWidget):
-    """Metric, budget, validation, sampler, seed, the trial kept, storage and "pin the
-    baseline first"."""
+    """Metric, budget, validation and storage; and in `more`, a widget of its own that the
+    form puts with the parameters, sampler, seed, the trial kept and "pin the baseline
+    first"."""
 
     objective_changed = Signal(str)  # picked, or set by `set_choices`
     plan_changed = Signal()  # a setting that makes another study (what the storage holds)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setVerticalSpacing(3)
+        self.more = QWidget(self)
+        self.grids = (QGridLayout(self), QGridLayout(self.more))
+        for grid in self.grids:
+            grid.setContentsMargins(0, 0, 0, 0)
+            grid.setVerticalSpacing(3)
         self.objective = QComboBox(self)
         self.budget = QSpinBox(self)
         self.budget.setRange(1, 1_000_000)
@@ -187,31 +192,35 @@ class TuneSettings(QWidget):
         self.cannot_start = ""  # why Start cannot run with these settings ("" when it can)
         # two fields a row, what the run will do first: under Start, in a 1,280 × 800
         # window (a Tune tab 340 px high) they had sat below the parameter list, out of sight
-        # (rv2 1)
-        rows: list[list[tuple[str, list[QWidget]]]] = [
+        # (rv2 1); those the form keeps in sight, then those it scrolls with the parameters
+        rows: list[list[list[tuple[str, list[QWidget]]]]] = [[
             [("Metric", [self.objective]), ("Budget", [self.budget, self.budget_kind])],
             [("Validation", [self.validation, self.folds])],
-            [("Storage", [self.storage])],
+            [("Storage", [self.storage])]], [
             [("Sampler", [self.sampler, self.seed])],
-            [("Keep", [self.pick]), ("", [self.pin_first])]]
+            [("Keep", [self.pick]), ("", [self.pin_first])]]]
         # a field alone on its row takes the width of both; two to a row fit the column
         # where the widest ranges do not set the boxes' width (a seed up to 2³¹ asked 160 px)
         self.budget.setMinimumWidth(64)
         for box in (self.objective, self.budget_kind, self.pick):
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             box.setMinimumContentsLength(6)
-        for i, pairs in enumerate(rows):
-            for j, (label, widgets) in enumerate(pairs):
-                line = QHBoxLayout()
-                for w in widgets:
-                    line.addWidget(w, 1)
-                if label:
-                    grid.addWidget(QLabel(label, self), i, 2 * j)
-                    grid.addLayout(line, i, 2 * j + 1, 1, 3 if len(pairs) == 1 else 1)
-                else:  # a box in the second pair's place, its label's column included
-                    grid.addLayout(line, i, 2, 1, 2)
-        grid.setColumnStretch(1, 3)
-        grid.setColumnStretch(3, 2)
+        self.labels: list[QLabel] = []
+        for grid, part in zip(self.grids, rows, strict=True):
+            owner = grid.parentWidget()
+            for i, pairs in enumerate(part):
+                for j, (label, widgets) in enumerate(pairs):
+                    line = QHBoxLayout()
+                    for w in widgets:
+                        line.addWidget(w, 1)
+                    if label:
+                        self.labels.append(QLabel(label, owner))
+                        grid.addWidget(self.labels[-1], i, 2 * j)
+                        grid.addLayout(line, i, 2 * j + 1, 1, 3 if len(pairs) == 1 else 1)
+                    else:  # a box in the second pair's place, its label's column included
+                        grid.addLayout(line, i, 2, 1, 2)
+            grid.setColumnStretch(1, 3)
+            grid.setColumnStretch(3, 2)
         self.validation.currentIndexChanged.connect(self._on_validation)
         self.objective.currentIndexChanged.connect(
             lambda *_: self.objective_changed.emit(combo_metric(self.objective)))
@@ -225,6 +234,26 @@ class TuneSettings(QWidget):
                        self.seed.valueChanged, self.storage.textChanged):
             signal.connect(self.plan_changed)
         self._on_validation()
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        """The two grids' columns line up: each label column as wide as the widest label of
+        either, in the font the style sheet gives them (known once shown)."""
+        super().showEvent(event)
+        widest = max(w.sizeHint().width() for w in self.labels)
+        budget = next(w for w in self.labels if w.text() == "Budget").sizeHint().width()
+        for grid in self.grids:
+            grid.setColumnMinimumWidth(0, widest)
+            grid.setColumnMinimumWidth(2, budget)  # the second field's label's column
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        """`more`'s boxes as wide as these: its last column as wide as the budget's."""
+        super().resizeEvent(event)
+        self.grids[1].setColumnMinimumWidth(3, self.grids[0].cellRect(0, 3).width())
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.EnabledChange:  # `more` sits elsewhere: with it
+            self.more.setEnabled(self.isEnabled())
 
     def _on_validation(self, *_: object) -> None:
         self.folds.setEnabled(self.validation.currentData() == "kfold")
@@ -337,11 +366,12 @@ def _validation(key: str) -> dict[str, str]:
 
 
 class TuneForm(QWidget):
-    """The buttons, the run's settings under them, the progress bar and the status line, then
-    the parameters, in a column of its own that scrolls where the tab is low (the tab's
-    scroll area follows the charts' height, not this column's). Its wrapped labels ask for no
-    height-for-width (the panel's scroll area would otherwise size the whole panel by the
-    plots' preferred height, not the view's)."""
+    """The buttons, what the run will do under them, the progress bar and the status line,
+    the run's settings — all kept in sight — then, in a column of its own that scrolls
+    where the tab is low, the sampler's and the pick's settings and the parameters (dr1 11:
+    with the whole form in one column, reaching the parameters took Start out of sight). Its
+    wrapped labels ask for no height-for-width (the panel's scroll area would otherwise size
+    the whole panel by the plots' preferred height, not the view's)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -350,41 +380,48 @@ class TuneForm(QWidget):
         self.setFixedWidth(FORM_WIDTH + bar)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(4)
+        # Start, and what the run will do right under it (rv2 1: in a 1,280 × 800 window the
+        # metric, budget and validation had sat under the parameter list, out of sight, and
+        # Start above them); their right edge where the column's fields end, by its bar
+        top = QVBoxLayout()
+        top.setContentsMargins(0, 0, bar, 0)
+        top.setSpacing(4)
+        outer.addLayout(top)
+        buttons = QHBoxLayout()
+        self.start_button = QPushButton("Start", self)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.apply_button = QPushButton("Apply best", self)
+        self.apply_button.setToolTip(APPLY_TIP)
+        for b in (self.start_button, self.cancel_button, self.apply_button):
+            buttons.addWidget(b)
+        top.addLayout(buttons)
+        self.settings = TuneSettings(self)
+        # what a budget comes to under k-fold, under Start: always in sight where the run
+        # does more trials than the budget says
+        top.addWidget(self.settings.budget_note)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        top.addWidget(self.progress)
+        self.status = QLabel("", self)
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet(MUTED)
+        top.addWidget(self.status)
+        top.addWidget(self.settings)
         self.column = QScrollArea(self)
         self.column.setWidgetResizable(True)
         self.column.setFrameShape(QScrollArea.Shape.NoFrame)
         self.column.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        outer.addWidget(self.column)
+        self.column.setMinimumHeight(COLUMN_LEAST)
+        outer.addWidget(self.column, 1)
         body = QWidget()
         self.column.setWidget(body)
         col = QVBoxLayout(body)
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(4)
-        # Start, and what the run will do right under it (rv2 1: in a 1,280 × 800 window the
-        # metric, budget and validation had sat under the parameter list, out of sight, and
-        # Start above them); in a low window the parameters scroll, Start stays in sight
-        buttons = QHBoxLayout()
-        self.start_button = QPushButton("Start", body)
-        self.cancel_button = QPushButton("Cancel", body)
-        self.apply_button = QPushButton("Apply best", body)
-        self.apply_button.setToolTip(APPLY_TIP)
-        for b in (self.start_button, self.cancel_button, self.apply_button):
-            buttons.addWidget(b)
-        col.addLayout(buttons)
-        self.settings = TuneSettings(body)
-        # what a budget comes to under k-fold, under Start: always in sight where the run
-        # does more trials than the budget says
-        col.addWidget(self.settings.budget_note)
-        self.progress = QProgressBar(body)
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.progress.setMaximumHeight(10)
-        col.addWidget(self.progress)
-        self.status = QLabel("", body)
-        self.status.setWordWrap(True)
-        self.status.setStyleSheet(MUTED)
-        col.addWidget(self.status)
-        col.addWidget(self.settings)
+        col.addWidget(self.settings.more)
         col.addSpacing(4)
         title = QLabel("Parameters to tune <span style='font-weight:400; color:#57606a'>"
                        "(range: low, high)</span>", body)

@@ -99,24 +99,32 @@ class TunePanel(QWidget):
         outer.addWidget(self.folded)
         outer.addStretch(1)  # the line at the top while folded (the scroll area is hidden)
         self.folded.hide()
+        # the tab scrolls sideways (a window narrower than 1,024 px) and, only where it is
+        # lower than the form's part kept in sight (a bottom pane dragged down to 250 px),
+        # downwards: else the form keeps Start and the run's settings in sight and scrolls its
+        # parameters, the charts scroll in a view of their own (dr1 11: the tab had scrolled
+        # too, two bars side by side, and scrolling it to the charts took Start out of sight)
         scroll = QScrollArea(self)
         self.form_area = scroll
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         outer.addWidget(scroll, 100)
         content = QWidget()
-        # no sideways scroll in a 1,024-px window; the height its layout needs (a fixed 420
-        # px minimum overrode it: the scroll area held the form and the Result box to 420 px,
-        # squeezed, and the verdict showed half its lines)
+        # no sideways scroll in a 1,024-px window
         content.setMinimumWidth(980)
         scroll.setWidget(content)
         row = QHBoxLayout(content)
         row.setContentsMargins(4, 4, 4, 4)
-        self._margin = 4
         row.addWidget(self._build_form(content))
-        self.view = TuneView(content)
-        row.addWidget(self.view, 1)
-        scroll.viewport().installEventFilter(self)  # its height: what the charts keep in sight
+        self.view_area = QScrollArea(content)
+        self.view_area.setWidgetResizable(True)
+        self.view_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.view_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.view = TuneView()
+        self.view_area.setWidget(self.view)
+        row.addWidget(self.view_area, 1)
+        # its height: what the charts keep in sight
+        self.view_area.viewport().installEventFilter(self)
         self.runner.trial.connect(self._on_trial)
         self.runner.progress.connect(self._on_progress)
         self.runner.finished.connect(self._on_finished)
@@ -128,8 +136,8 @@ class TunePanel(QWidget):
                               (session.params_changed, self._on_params_changed)])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if watched is self.form_area.viewport() and event.type() == QEvent.Type.Resize:
-            self.view.keep_in_sight(self.form_area.viewport().height() - 2 * self._margin)
+        if watched is self.view_area.viewport() and event.type() == QEvent.Type.Resize:
+            self.view.keep_in_sight(self.view_area.viewport().height())
         return super().eventFilter(watched, event)
 
     def _build_form(self, parent: QWidget) -> QWidget:
