@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
+from tests.conftest import SAMPLES
 from workbench.gui.metric_strip import MetricCard
 
 
@@ -35,3 +36,28 @@ def test_a_count_and_a_big_change_read_as_before(qtbot: QtBot) -> None:
     assert shown(card.detail.text()) == "+1 vs 19"
     card.show_metric("ndcg@10", 0.5, 0.75)
     assert shown(card.detail.text()) == "−0.250 vs 0.750"
+
+
+def test_the_tune_verdict_draws_a_tiny_held_out_change(qtbot: QtBot) -> None:
+    # the held-out line is rich text too: a change under 0.0001 had read "(+)"
+    import numpy as np
+
+    from workbench.core.formats import load_dataset
+    from workbench.core.metrics.significance import paired_test
+    from workbench.core.models import get_model
+    from workbench.core.tuning import TuneSpec, time_split
+    from workbench.core.tuning.runner import FoldResult, TuneResult
+    from workbench.core.tuning.space import build_space
+    from workbench.gui.tune_results import verdict
+
+    ds = load_dataset(SAMPLES / "code-repo")
+    validation = time_split(ds, np.ones(len(ds.queries), bool), 0.5)
+    start = np.linspace(0.5, 0.8, 6)
+    after = start.copy()
+    after[0] += 0.0003  # the mean moves by +0.00005
+    final = FoldResult("all", "s", 10, {"w_keyword": 2.0}, (0.8,), (0.7,), after, start)
+    space = build_space(get_model("codeledger").schema, ["w_keyword"])
+    result = TuneResult(TuneSpec(space, ("bundle_recall",)), validation, {}, [final], final,
+                        paired_test(start, after))
+    text = shown(verdict(result, "bundle_recall"))
+    assert "(+<0.0001)" in text, text

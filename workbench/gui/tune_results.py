@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.gui.palette import BETTER, WORSE, delta_color, signed
+from workbench.gui.palette import BETTER, WORSE, delta_color, signed_html
 
 from .charts._base import INK, MUTED
 from .charts.tune import ContourChart, ImportanceBars, SliceChart, TrialCurve
@@ -75,7 +75,7 @@ def verdict(result: Any, objective: str) -> str:
             + ("tuning this way, held out (each fold kept the trial it found)" if folds
                else "held out")
             + f": {figure(objective, t.mean_a, t.n)} → {figure(objective, t.mean_b, t.n)} "
-            f"({signed(t.delta, 4)}), p = {t.p_value:.3g} ({sig}), ▲{t.improved} "
+            f"({signed_html(t.delta, 4)}), p = {t.p_value:.3g} ({sig}), ▲{t.improved} "
             f"▼{t.worsened} ={t.tied} of {t.n} {unit}</span>")
     elif t is not None:
         colour = delta_color(t.delta).name()
@@ -83,7 +83,7 @@ def verdict(result: Any, objective: str) -> str:
         lines.append(
             f"<b>{metric_label(objective)} held-out</b>: {figure(objective, t.mean_a, t.n)} → "
             f"<b>{figure(objective, t.mean_b, t.n)}</b> "
-            f"<span style='color:{colour}'>({signed(t.delta, 4)})</span>, "
+            f"<span style='color:{colour}'>({signed_html(t.delta, 4)})</span>, "
             f"p = {t.p_value:.3g} ({sig}), "
             f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
             f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
@@ -191,7 +191,7 @@ def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
                 f"≤ 0); the best on training, {top}, would likely not hold on new queries"]
     from workbench.core.tuning.pick import bound_text
 
-    return [f"kept trial {final.picked}, the surest gain ({signed(final.bound, 4)} or more "
+    return [f"kept trial {final.picked}, the surest gain ({signed_html(final.bound, 4)} or more "
             f"{bound_text(final.bound_n)}), over the best on training, {top}"]
 
 
