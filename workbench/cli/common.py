@@ -479,7 +479,8 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
                    help="dataset: a BEIR folder, a markdown vault folder, an OpenVault folder "
                    "(memories.json + contexts.jsonl), a pi-memory folder or file, a git "
                    "repository (its tasks from --queries), a SillyTavern chat .jsonl, an "
-                   "OpenVault memories .json, or a .jsonl/.csv/.tsv file of documents")
+                   "OpenVault memories .json, or a .jsonl/.csv/.tsv file of documents (or a "
+                   "folder of .jsonl shards: Pyserini's id, contents)")
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or OpenVault contexts.jsonl) "
                    "when DATA holds none; for a git repository, a task file (tasks.jsonl as "
                    "tasks-from-git writes it: id, task, files)")

@@ -58,7 +58,12 @@ from workbench.core.formats.pi_memory_eval import SIGNATURE as EVAL_SIGNATURE
 from workbench.core.formats.pi_memory_eval import read_eval_cases
 from workbench.core.formats.pi_memory_injections import injection_queries, read_injections
 from workbench.core.formats.pi_memory_settings import SETTINGS_FILE, read_pi_settings
-from workbench.core.formats.plain import read_documents, read_queries
+from workbench.core.formats.plain import (
+    first_line_object,
+    is_documents_folder,
+    read_documents,
+    read_queries,
+)
 from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
@@ -66,8 +71,9 @@ DOCUMENT_SUFFIXES = (".jsonl", ".csv", ".tsv")  # .tsv: MS MARCO's collection.ts
 EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an OpenVault "
             "folder (with memories.json), a pi-memory folder (with decisions.jsonl), a "
             "markdown vault folder (*.md notes or a notes/ subfolder), an OpenVault memories "
-            "file (.json), a SillyTavern chat, pi-memory decisions or eval cases (.jsonl) or a "
-            "documents file (.jsonl, .csv or .tsv)")
+            "file (.json), a SillyTavern chat, pi-memory decisions or eval cases (.jsonl), a "
+            "documents file (.jsonl, .csv or .tsv) or a folder of JSON-lines documents "
+            "(Pyserini's JsonCollection: id, contents)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
@@ -195,6 +201,8 @@ def load_dataset(
     - a .jsonl file of pi-lodestone eval cases (`query` and `corpus` on the first line): each
       case a query over its own decisions (`read_eval_cases`), with its judgments;
     - a .jsonl file of decision records: pi-memory decisions (`read_decisions`);
+    - a folder of .jsonl (or .json) files whose first holds `id` and `contents`, or such a
+      .json file: Pyserini's JsonCollection, plain documents (`read_documents`);
     - a .jsonl or .csv file: plain documents (`read_documents`).
 
     `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`; for OpenVault, a contexts.jsonl) and
@@ -291,6 +299,8 @@ def load_dataset(
         held = None if home is None else _first_file(home / "queries.jsonl")
         if held is not None:
             own_queries = partial(read_query_file, held, name=name)
+    elif is_documents_folder(path) or _pyserini_lines(path):
+        corpus = read_documents(path, name=name)
     elif path.is_file() and path.suffix.lower() == ".json":
         _refuse_a_session(path)
         corpus = read_memories(path, name=name)
@@ -409,6 +419,15 @@ def _judged_ids_of(path: str, _mtime_ns: int, _size: int) -> frozenset[str]:
 
 def _first_file(*paths: Path) -> Path | None:
     return next((p for p in paths if p.is_file()), None)
+
+
+def _pyserini_lines(path: Path) -> bool:
+    """A .json file of JSON lines whose first holds `id` and `contents`: a shard as Pyserini
+    writes them (docs00.json), not OpenVault memories."""
+    if not path.is_file() or path.suffix.lower() != ".json":
+        return False
+    first = first_line_object(path)
+    return first is not None and "contents" in first and ("id" in first or "_id" in first)
 
 
 def _pi_kind(path: Path) -> str:

@@ -5,6 +5,11 @@ Documents: `id` (or `_id`), `text` (required), `title`, `tags`; every other fiel
 merged in). Queries: `id` (or `_id`), `text`; every other field goes into `Query.context` (a JSON
 `metadata` or `context` object is merged in).
 
+Pyserini's and Anserini's JsonCollection name the text `contents` (`{"id": "d1", "contents":
+"…"}`, no title): read as `text`. A record with both is an error (which one is the text?). A
+folder of such files (a collection's `*.jsonl` shards, or Pyserini's `docs00.json` of JSON
+lines) is one corpus: `read_documents` takes the folder, `is_documents_folder` tells one.
+
 CSV is read strictly: a quote never closed is an error naming the line it opened on and its
 column (the csv module's default would fold every row after it into that one cell), as is text
 after a closing quote (`"a"b`). TSV quotes nothing: a `"` is text, as in MS MARCO's files. A
@@ -36,7 +41,8 @@ from workbench.core.formats._common import (
 from workbench.core.formats.beir import refuse_packed
 
 ID_KEYS = ("id", "_id")
-DOCUMENT_KEYS = {*ID_KEYS, "title", "text", "tags"}
+TEXT_KEYS = ("text", "contents")  # ours, then Pyserini's JsonCollection's
+DOCUMENT_KEYS = {*ID_KEYS, "title", *TEXT_KEYS, "tags"}
 QUERY_KEYS = {*ID_KEYS, "text"}
 DELIMITERS = {".csv": ",", ".tsv": "\t"}
 # csv refuses cells over 128 KiB by default; a long document is not malformed. (Process-wide
@@ -97,7 +103,7 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
                                 else f"{first!r} and {written[i]!r} (one column, {name!r})")
                         raise FormatError(path, f"duplicate column {said}",
                                           line=start, field=name)
-                for need, names in (("id", ("id", "_id")), ("text", ("text",))):
+                for need, names in (("id", ID_KEYS), ("text", TEXT_KEYS)):
                     if not set(names) & set(header):  # no header row, or another's
                         found = ", ".join(header[:5]) + (", …" if len(header) > 5 else "")
                         raise FormatError(path, f"the first row names the columns and has no "
@@ -195,26 +201,110 @@ def _record_id(obj: dict[str, Any], path: Path, line: int) -> str:
     return get_id(obj, ID_KEYS, path, line)
 
 
+def _text(obj: dict[str, Any], path: Path, line: int) -> str:
+    """The document's text: `text`, or `contents` as Pyserini's JsonCollection names it."""
+    if all(k in obj for k in TEXT_KEYS):
+        raise FormatError(path, "both 'text' and 'contents' given (Pyserini's name for the "
+                          "text); keep one", line=line, field="contents")
+    if "contents" in obj:
+        return get_str(obj, "contents", path, line, required=True)
+    if "text" not in obj:
+        raise FormatError(path, "missing (or 'contents', as Pyserini's JsonCollection names "
+                          "it)", line=line, field="text")
+    return get_str(obj, "text", path, line, required=True)
+
+
 def read_documents(path: StrPath, *, name: str | None = None) -> Corpus:
-    """Documents from a .jsonl, .csv or .tsv file (see the module docstring for the fields)."""
+    """Documents from a .jsonl, .csv or .tsv file, or a folder of JSON-lines files (see the
+    module docstring for the fields)."""
     path = Path(path)
     docs: list[Document] = []
-    seen: dict[str, int] = {}
-    for line, obj, from_csv in _records(path):
-        doc_id = _record_id(obj, path, line)
-        check_unique(seen, doc_id, path, line, "id" if "id" in obj else "_id")
+    seen: dict[str, tuple[Path, int]] = {}
+    for where, line, obj, from_csv in _document_records(path):
+        doc_id = _record_id(obj, where, line)
+        first = seen.setdefault(doc_id, (where, line))
+        if first != (where, line):
+            said = f"line {first[1]}" if first[0] == where else f"{first[0]}:{first[1]}"
+            raise FormatError(where, f"duplicate id {doc_id!r} (first on {said})", line=line,
+                              field="id" if "id" in obj else "_id")
         if from_csv and "tags" in obj:
-            obj = {**obj, "tags": _csv_tags(obj["tags"], path, line)}
+            obj = {**obj, "tags": _csv_tags(obj["tags"], where, line)}
         docs.append(Document(
             id=doc_id,
-            title=get_str(obj, "title", path, line, required=False),
-            text=get_str(obj, "text", path, line, required=True),
-            tags=get_tags(obj, "tags", path, line),
-            metadata=_extras(obj, DOCUMENT_KEYS, ("metadata",), from_csv, path, line),
+            title=get_str(obj, "title", where, line, required=False),
+            text=_text(obj, where, line),
+            tags=get_tags(obj, "tags", where, line),
+            metadata=_extras(obj, DOCUMENT_KEYS, ("metadata",), from_csv, where, line),
         ))
     if not docs:
+        if path.is_dir():
+            raise FormatError(path, "no documents in the folder's JSON-lines files",
+                              field="path")
         raise empty_file(path, "document", "id")
-    return Corpus(docs, name=name or path.stem)
+    return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
+
+
+FOLDER_SUFFIXES = (".jsonl", ".json")  # Pyserini writes its shards as docs00.json
+
+
+def _document_records(path: Path) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
+    """(file, line, record, from_csv) of a documents file, a Pyserini .json shard of JSON
+    lines, or a folder of either."""
+    if path.is_dir():
+        yield from _folder_records(path)
+    elif path.suffix.lower() == ".json" and path.is_file():
+        refuse_packed(path)
+        for line, obj in iter_jsonl(path):
+            yield path, line, obj, False
+    else:
+        for line, obj, from_csv in _records(path):
+            yield path, line, obj, from_csv
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    """Every file under `folder` (at any depth, sorted), hidden names aside."""
+    return sorted(f for f in folder.rglob("*") if not f.is_dir() and not any(
+        part.startswith(".") for part in f.relative_to(folder).parts))
+
+
+def _folder_records(folder: Path) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
+    """(file, line, record, False) over the JSON-lines files of a collection folder."""
+    for file in _folder_files(folder):
+        if file.suffix.lower() not in FOLDER_SUFFIXES:
+            raise FormatError(file, "a folder of documents holds JSON-lines files only "
+                              "(.jsonl, or .json as Pyserini writes them); move this one out",
+                              field="path")
+        refuse_packed(file)
+        for line, obj in iter_jsonl(file):
+            yield file, line, obj, False
+
+
+def is_documents_folder(folder: Path) -> bool:
+    """A folder of JSON-lines documents (Pyserini's JsonCollection): every file a .jsonl or
+    .json, the first (sorted) holding `id` and `contents` on its first line. `contents`, not
+    `text`: a folder of a queries.jsonl beside a docs.jsonl is not a collection."""
+    if not folder.is_dir():
+        return False
+    files = _folder_files(folder)
+    if not files or any(f.suffix.lower() not in FOLDER_SUFFIXES or not f.is_file()
+                        for f in files):  # a named pipe is never opened to sniff
+        return False
+    first = first_line_object(files[0])
+    return first is not None and "contents" in first and any(k in first for k in ID_KEYS)
+
+
+def first_line_object(path: Path) -> dict[str, Any] | None:
+    """The first non-blank line of `path` as a JSON object, None when it is not one (a sniff
+    that reads one line, not the file: a shard is hundreds of megabytes)."""
+    try:
+        with path.open("rb") as f:
+            for raw in f:
+                if raw.strip():
+                    value = json.loads(raw.decode("utf-8", errors="replace").lstrip("\ufeff"))
+                    return value if isinstance(value, dict) else None
+    except (OSError, ValueError, RecursionError):
+        pass
+    return None
 
 
 def read_queries(path: StrPath, *, name: str = "queries") -> QuerySet:

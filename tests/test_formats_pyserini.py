@@ -1,0 +1,141 @@
+"""Pyserini's and Anserini's JsonCollection: `{"id", "contents"}` records, a file or a folder
+of shards, read as plain documents whose text is `contents`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import dense_totals
+from workbench.cli import main
+from workbench.core.data import FormatError
+from workbench.core.formats import load_dataset, read_documents
+from workbench.core.models.bm25 import BM25Model
+
+DOCS = [
+    {"id": "d1", "contents": "Green tea brewed at 80 degrees keeps its sweetness."},
+    {"id": "d2", "contents": "Black tea wants boiling water and four minutes."},
+    {"id": "d3", "contents": "Oolong sits between green and black tea."},
+]
+
+
+def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_contents_is_the_text(tmp_path: Path) -> None:
+    rows = [*DOCS[:2], {"id": "d9", "contents": "Matcha.", "lang": "en"}]
+    corpus = read_documents(write_jsonl(tmp_path / "pys.jsonl", rows))
+    assert corpus.ids == ["d1", "d2", "d9"]
+    assert [d.text for d in corpus] == [DOCS[0]["contents"], DOCS[1]["contents"], "Matcha."]
+    assert [d.title for d in corpus] == ["", "", ""]  # JsonCollection has no title
+    assert dict(corpus[2].metadata) == {"lang": "en"}  # `contents` itself is not metadata
+
+
+def test_the_rank_command_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_jsonl(tmp_path / "pys.jsonl", DOCS)
+    assert main(["rank", str(path), "-m", "bm25", "-q", "green tea sweetness"]) == 0
+    rows = [line.split()[:2] for line in capsys.readouterr().out.splitlines()
+            if line.strip()[:1].isdigit()]
+    # d1 alone holds all three words; d3 green and tea; d2 tea only
+    assert rows == [["1", "d1"], ["2", "d3"], ["3", "d2"]]
+
+
+def test_bm25_ranks_it_as_the_same_corpus_in_text_form(tmp_path: Path) -> None:
+    pys = write_jsonl(tmp_path / "pys.jsonl", DOCS)
+    plain = write_jsonl(tmp_path / "plain.jsonl",
+                        [{"id": d["id"], "text": d["contents"]} for d in DOCS])
+    queries = write_jsonl(tmp_path / "q.jsonl", [{"id": "1", "text": "green tea"},
+                                                 {"id": "2", "text": "black tea water"}])
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("1 0 d1 1\n2 0 d2 1\n", encoding="utf-8")
+    model = BM25Model()
+    params = model.schema.resolve({})
+    totals = []
+    for data in (pys, plain):
+        dataset = load_dataset(data, queries=queries, qrels=qrels)
+        totals.append(dense_totals(model.combine(model.prepare(dataset, params), params), 3))
+    assert totals[0].shape == (2, 3) and np.count_nonzero(totals[0]) == 6
+    assert np.array_equal(totals[0], totals[1])
+
+
+def test_a_folder_of_shards_is_one_corpus(tmp_path: Path) -> None:
+    folder = tmp_path / "collection_jsonl"
+    (folder / "part").mkdir(parents=True)
+    write_jsonl(folder / "docs00.json", DOCS[:2])  # Pyserini's own name for a shard
+    write_jsonl(folder / "part" / "docs01.jsonl", DOCS[2:])
+    (folder / ".DS_Store").write_text("x", encoding="utf-8")  # hidden: not a shard
+    dataset = load_dataset(folder)
+    assert dataset.name == "collection_jsonl"
+    assert dataset.corpus.ids == ["d1", "d2", "d3"]
+    assert dataset.corpus[2].text == DOCS[2]["contents"]
+
+
+def test_a_shard_named_json_opens_alone(tmp_path: Path) -> None:
+    dataset = load_dataset(write_jsonl(tmp_path / "docs00.json", DOCS))
+    assert dataset.corpus.ids == ["d1", "d2", "d3"]
+
+
+def test_an_id_in_two_shards_names_both(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    write_jsonl(folder / "a.jsonl", DOCS[:2])
+    write_jsonl(folder / "b.jsonl", [DOCS[2], {"id": "d2", "contents": "again"}])
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder)
+    assert str(info.value) == (f"{folder / 'b.jsonl'}:2: field 'id': duplicate id 'd2' "
+                               f"(first on {folder / 'a.jsonl'}:2)")
+
+
+def test_a_folder_with_another_file_is_refused_by_name(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    write_jsonl(folder / "a.jsonl", DOCS)
+    (folder / "notes.txt").write_text("x\n", encoding="utf-8")
+    assert read_documents(folder / "a.jsonl").ids == ["d1", "d2", "d3"]
+    with pytest.raises(FormatError) as info:
+        read_documents(folder)
+    assert str(info.value).startswith(f"{folder / 'notes.txt'}: a folder of documents holds "
+                                      "JSON-lines files only")
+
+
+def test_queries_beside_documents_are_no_collection(tmp_path: Path) -> None:
+    """A folder of docs.jsonl and queries.jsonl in our own fields is not read as one corpus
+    (its queries would be ranked as documents): the first shard must hold `contents`."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    write_jsonl(folder / "docs.jsonl", [{"id": "d1", "text": "x"}])
+    write_jsonl(folder / "queries.jsonl", [{"id": "q1", "text": "x"}])
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder)
+    assert "expected a BEIR folder" in str(info.value)
+
+
+@pytest.mark.parametrize(("record", "field", "said"), [
+    ({"id": "d2", "text": "t", "contents": "c"}, "contents",
+     "both 'text' and 'contents' given (Pyserini's name for the text); keep one"),
+    ({"id": "d2", "title": "only a title"}, "text",
+     "missing (or 'contents', as Pyserini's JsonCollection names it)"),
+    ({"id": "d2", "contents": None}, "contents", "expected a string, found null"),
+    ({"id": "d2", "contents": ["a"]}, "contents", "expected a string, found a list"),
+])
+def test_a_bad_record_is_one_error(tmp_path: Path, record: dict[str, object], field: str,
+                                   said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_jsonl(tmp_path / "pys.jsonl", [DOCS[0], record])
+    with pytest.raises(FormatError) as info:
+        read_documents(path)
+    assert str(info.value) == f"{path}:2: field '{field}': {said}"
+    assert main(["rank", str(path), "-m", "bm25", "-q", "tea"]) != 0
+    err = capsys.readouterr().err
+    assert f"{path}:2: field '{field}': {said}" in err and "Traceback" not in err
+
+
+def test_a_csv_with_a_contents_column(tmp_path: Path) -> None:
+    path = tmp_path / "docs.csv"
+    path.write_text("id,contents\nd1,green tea\n", encoding="utf-8")
+    (doc,) = read_documents(path)
+    assert (doc.id, doc.text) == ("d1", "green tea")
