@@ -1,6 +1,7 @@
 """Command-line argument checks that argparse does not make: counts that must be positive,
-fractions strictly between 0 and 1, usage errors as one line (argparse's default prints the
-whole usage block above the error), and a warning for a parameter given twice."""
+fractions strictly between 0 and 1, a TREC topic file's fields, usage errors as one line
+(argparse's default prints the whole usage block above the error), and a warning for a
+parameter given twice."""
 
 from __future__ import annotations
 
@@ -46,6 +47,17 @@ def fraction(text: str) -> float:
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"expected a fraction above 0 and below 1, found {text}")
     return value
+
+
+def topic_field(text: str) -> str:
+    """An argparse type: the fields of a TREC topic a query is made of (`title`, `desc`,
+    `narr`, or several joined by `+`), given back as `+`-joined lower-case names."""
+    from workbench.core.formats.trec_topics import topic_fields
+
+    try:
+        return "+".join(topic_fields(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def warn_repeated(assignments: Sequence[str]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from workbench.cli.args import warn_repeated, whole
+from workbench.cli.args import topic_field, warn_repeated, whole
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
@@ -62,7 +62,8 @@ def load_data(args: argparse.Namespace) -> Dataset:
     try:
         dataset = load_dataset(args.data, queries=getattr(args, "queries", None),
                                qrels=getattr(args, "qrels", None),
-                               split=split, skipped=skipped)
+                               split=split, skipped=skipped,
+                               topic_field=topic_field_read(args))
     except FormatError as err:
         judged = [] if err.field != "split" else dataset_splits(args.data)
         if not judged:
@@ -84,6 +85,25 @@ def load_data(args: argparse.Namespace) -> Dataset:
     if note:
         say(f"note: {note}", file=sys.stderr)
     return dataset
+
+
+def topic_field_read(args: argparse.Namespace) -> str | None:
+    """--topic-field, refused where no TREC topic file is given to read it from (it was
+    ignored)."""
+    field = getattr(args, "topic_field", None)
+    if field is None:
+        return None
+    queries = getattr(args, "queries", None)
+    if not queries:
+        raise UsageError(f"--topic-field {field} picks the field of a TREC topic file's topics: "
+                         "give the file with --queries")
+    from workbench.core.formats.trec_topics import is_markup
+
+    if Path(queries).is_file() and not is_markup(queries):
+        raise UsageError(f"--topic-field {field}: {queries} is no TREC topic file (<top> or "
+                         "<topic> records); its queries are read as id and text: leave out "
+                         "--topic-field")
+    return str(field)
 
 
 def sample_data(args: argparse.Namespace) -> None:
@@ -481,9 +501,15 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
                    "repository (its tasks from --queries), a SillyTavern chat .jsonl, an "
                    "OpenVault memories .json, or a .jsonl/.csv/.tsv file of documents (or a "
                    "folder of .jsonl shards: Pyserini's id, contents)")
-    p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or OpenVault contexts.jsonl) "
-                   "when DATA holds none; for a git repository, a task file (tasks.jsonl as "
-                   "tasks-from-git writes it: id, task, files)")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV, a TREC topic file: <top> "
+                   "SGML or <topic> XML, its titles the queries unless --topic-field, or "
+                   "OpenVault contexts.jsonl) when DATA holds none; for a git repository, a "
+                   "task file (tasks.jsonl as tasks-from-git writes it: id, task, files)")
+    p.add_argument("--topic-field", type=topic_field, metavar="FIELD",
+                   help="the field of each topic of a TREC topic file (--queries) that is the "
+                   "query: title (the default; <query> in XML), desc (<desc>, <description> "
+                   "or <question>), narr (<narr>, <narrative>), or several joined by '+', "
+                   "e.g. title+desc")
     if judgments:
         p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) when DATA holds none")
     p.add_argument("--split", default=SplitNotGiven("test"),

@@ -449,7 +449,8 @@ class WindowActions:
     def ask_queries(self) -> None:
         """Queries (or a repository's tasks, as `tasks-from-git` writes them) for the open
         dataset: it is read again with them, the model and its values kept."""
-        path = self._ask_file("Open queries or tasks", "Queries or tasks (*.jsonl *.csv *.tsv)")
+        path = self._ask_file("Open queries or tasks",  # TREC topics: topics.301-450 …
+                              "Queries or tasks (*.jsonl *.csv *.tsv *.txt *.xml topics.*)")
         if path:
             self.w.open_with(queries=path)
 

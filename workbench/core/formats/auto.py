@@ -65,6 +65,7 @@ from workbench.core.formats.plain import (
     read_queries,
 )
 from workbench.core.formats.trec import read_trec_qrels
+from workbench.core.formats.trec_topics import is_markup, read_topics, topic_fields
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
 DOCUMENT_SUFFIXES = (".jsonl", ".csv", ".tsv")  # .tsv: MS MARCO's collection.tsv too
@@ -76,6 +77,16 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "(Pyserini's JsonCollection: id, contents)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
+
+
+def read_query_set(path: StrPath, *, name: str = "queries",
+                   topic_field: str | None = None) -> QuerySet:
+    """Queries from a TREC topic file (one whose first character is `<`: its text the
+    `topic_field`, `title` by default, or `title+desc` …) or a plain query file (.jsonl, .csv,
+    .tsv: `read_queries`)."""
+    if is_markup(path):
+        return read_topics(path, topic_fields(topic_field or "title"), name=name)
+    return read_queries(path, name=name)
 
 
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
@@ -183,6 +194,7 @@ def load_dataset(
     qrels: StrPath | None = None,
     split: str = "test",
     skipped: list[FormatError] | None = None,
+    topic_field: str | None = None,
 ) -> Dataset:
     """Open a dataset, detecting its format.
 
@@ -205,8 +217,10 @@ def load_dataset(
       .json file: Pyserini's JsonCollection, plain documents (`read_documents`);
     - a .jsonl or .csv file: plain documents (`read_documents`).
 
-    `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`; for OpenVault, a contexts.jsonl) and
-    `qrels` (BEIR TSV or TREC qrels) name the query set and judgments; given for a folder, they
+    `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`, or a TREC topic file, told by its
+    content: its text is `topic_field`, the title by default, see `trec_topics`; for
+    OpenVault, a contexts.jsonl) and `qrels` (BEIR TSV or TREC qrels) name the query set and
+    judgments; given for a folder, they
     replace the folder's own. OpenVault folders, chats, BEIR folders and vaults with a
     queries.jsonl carry their queries, so `qrels` alone judges those. With judgments, the
     query set is the judged queries.
@@ -231,7 +245,7 @@ def load_dataset(
     name = path.resolve().name if path.is_dir() else path.stem
     overridden = queries is not None or qrels is not None
     corpus: Corpus
-    read_query_file: Callable[..., QuerySet] = read_queries
+    read_query_file: Callable[..., QuerySet] = partial(read_query_set, topic_field=topic_field)
     own_queries: Callable[[], QuerySet] | None = None
     settings: dict[str, Any] = {}
     if is_code_repo(path) or is_sample_stream_folder(path):

@@ -1,0 +1,229 @@
+"""TREC topic files as --queries: the classic <top> SGML (tags never closed) and the <topic>
+XML of the Web and COVID tracks; the query is the title unless --topic-field picks others."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+from workbench.core.data import FormatError
+from workbench.core.formats import load_dataset
+from workbench.core.formats.auto import read_query_set
+from workbench.core.formats.trec_topics import read_topics
+
+CLASSIC = """
+<top>
+<num> Number: 401
+<title> green tea
+
+<desc> Description:
+Which temperature suits oolong?
+
+<narr> Narrative:
+A relevant document names a
+temperature &amp; a time.
+</top>
+
+<top>
+<num> Number: 402
+<title> black tea
+<desc> Description:
+How long does black tea steep?
+</top>
+"""
+
+# TREC 1-3: a zero-padded number, "Topic:" before the title, fields we do not read
+TREC1 = """<top>
+<head> Tipster Topic Description
+<num> Number:  051
+<dom> Domain: Beverages
+<title> Topic:  Jasmine
+  Scented Teas
+<desc> Description:
+Document names a scented tea.
+<smry> Summary:
+Not read.
+</top>
+"""
+
+WEB_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<!-- a comment with <title> in it -->
+<webtrack2009>
+  <topic number="7" type="faceted">
+    <query>matcha whisk</query>
+    <description>Find out how to whisk matcha
+      without lumps.
+    </description>
+    <subtopic number="1" type="nav">Shops that sell a chasen.</subtopic>
+  </topic>
+  <topic number='8' type="single">
+    <query>tea &amp; milk</query>
+    <description>Which teas take milk?</description>
+  </topic>
+</webtrack2009>
+"""
+
+COVID_XML = """<topics task="Tea 2026" batch="1">
+  <topic number="1">
+    <query>tea origin</query>
+    <question>where does tea come from</question>
+    <narrative>seeking where tea was first grown</narrative>
+  </topic>
+</topics>
+"""
+
+FIRE = """<top lang='en'>
+<num>176</num>
+<title>rooibos caffeine</title>
+<desc>Is rooibos free of caffeine?</desc>
+<narr>Documents on rooibos and caffeine.</narr>
+</top>
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "topics.txt") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def pairs(path: Path, fields: tuple[str, ...] = ("title",)) -> list[tuple[str, str]]:
+    return [(q.id, q.text) for q in read_topics(path, fields)]
+
+
+def test_classic_titles_by_default(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC)
+    assert [(q.id, q.text) for q in read_query_set(path)] == [("401", "green tea"),
+                                                             ("402", "black tea")]
+
+
+def test_classic_other_fields(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC)
+    assert pairs(path, ("desc",)) == [("401", "Which temperature suits oolong?"),
+                                      ("402", "How long does black tea steep?")]
+    assert pairs(path, ("title", "desc"))[0] == ("401", "green tea Which temperature suits "
+                                                 "oolong?")
+    (first,) = read_topics(write(tmp_path, CLASSIC.split("<top>\n<num> Number: 402")[0],
+                                 "one.txt"), ("narr",))
+    assert first.text == "A relevant document names a temperature & a time."
+
+
+def test_trec1_labels_and_padded_numbers(tmp_path: Path) -> None:
+    path = write(tmp_path, TREC1)
+    assert pairs(path, ("title", "desc")) == [("51", "Jasmine Scented Teas Document names a "
+                                               "scented tea.")]
+
+
+def test_web_track_xml(tmp_path: Path) -> None:
+    path = write(tmp_path, WEB_XML, "wt09.topics.xml")
+    assert pairs(path) == [("7", "matcha whisk"), ("8", "tea & milk")]
+    assert pairs(path, ("desc",)) == [("7", "Find out how to whisk matcha without lumps."),
+                                      ("8", "Which teas take milk?")]
+
+
+def test_covid_xml_and_fire(tmp_path: Path) -> None:
+    covid = write(tmp_path, COVID_XML, "topics-rnd1.xml")
+    assert pairs(covid, ("title", "desc", "narr")) == [
+        ("1", "tea origin where does tea come from seeking where tea was first grown")]
+    fire = write(tmp_path, FIRE, "fire.txt")
+    assert pairs(fire, ("title", "narr")) == [("176", "rooibos caffeine Documents on rooibos "
+                                               "and caffeine.")]
+
+
+@pytest.mark.parametrize(("text", "fields", "line", "field", "said"), [
+    ("<top>\n<title> green tea\n</top>\n", ("title",), 1, "num",
+     'a topic without a number (<num> Number: 301, or <topic number="1">)'),
+    ("<top>\n<num> Number:\n<title> t\n</top>\n", ("title",), 2, "num", "empty topic number"),
+    (CLASSIC + "<top>\n<num> Number: 401\n<title> again\n</top>\n", ("title",), 21, "num",
+     "duplicate topic number '401' (first on line 3)"),
+    ("<top>\n<num> Number: 9\n<title>\n<desc> d\n</top>\n", ("title",), 3, "title",
+     "empty in topic 9"),
+    ("<top>\n<num> Number: 9\n<title> t\n</top>\n", ("desc",), 1, "desc",
+     "topic 9 has no <desc> (or <description>, <question>)"),
+    ("<top>\n<num> Number: 9\n<title> t\n\n<top>\n", ("title",), 5, "top",
+     "<top> opens before the topic opened on line 1 closes"),
+    ("\n\n<top>\n<num> Number: 9\n<title> t\n", ("title",), 3, "top",
+     "<top> never closes (no </top> after it)"),
+    ('<topic number="1 2">\n<query>q</query>\n</topic>\n', ("title",), 1, "num",
+     "topic number '1 2' holds white space (a run file names a topic by one word)"),
+    ("<DOC>\n<DOCNO> d1 </DOCNO>\n</DOC>\n", ("title",), 1, "top",
+     'no topics: expected TREC topics, <top> … </top> (classic) or <topic number="…"> … '
+     "</topic> (XML)"),
+])
+def test_a_bad_topic_is_one_error(tmp_path: Path, text: str, fields: tuple[str, ...],
+                                  line: int, field: str, said: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(FormatError) as info:
+        read_topics(path, fields)
+    assert str(info.value) == f"{path}:{line}: field '{field}': {said}"
+
+
+def _corpus(tmp_path: Path) -> Path:
+    docs = [{"id": "d1", "contents": "Green tea brewed at 80 degrees keeps its sweetness."},
+            {"id": "d2", "contents": "Black tea wants boiling water and four minutes."},
+            {"id": "d3", "contents": "Oolong sits between green and black tea, brewed at 90 "
+                                     "degrees."}]
+    path = tmp_path / "docs.jsonl"
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    return path
+
+
+def test_load_dataset_reads_topics_as_queries(tmp_path: Path) -> None:
+    qrels = write(tmp_path, "401 0 d1 1\n402 0 d2 1\n", "qrels.txt")
+    topics = write(tmp_path, CLASSIC)
+    dataset = load_dataset(_corpus(tmp_path), queries=topics, qrels=qrels)
+    assert [(q.id, q.text) for q in dataset.queries] == [("401", "green tea"),
+                                                         ("402", "black tea")]
+    dataset = load_dataset(_corpus(tmp_path), queries=topics, qrels=qrels, topic_field="desc")
+    assert dataset.queries[1].text == "How long does black tea steep?"
+
+
+def _mrr(out: str) -> str:
+    return next(line.split()[1] for line in out.splitlines() if line.startswith("mrr@10 "))
+
+
+def test_eval_with_a_topic_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Titles: green tea ranks d1 first, black tea d2 (the shorter of d2, d3): MRR 1. The
+    descriptions: 401's "Which temperature suits oolong?" finds d3 only (oolong), so d1 is not
+    ranked; 402's finds d2 first: MRR (0 + 1) / 2."""
+    args = ["eval", str(_corpus(tmp_path)), "--queries", str(write(tmp_path, CLASSIC)),
+            "--qrels", str(write(tmp_path, "401 0 d1 1\n402 0 d2 1\n", "qrels.txt")),
+            "-m", "bm25", "--metrics", "mrr@10"]
+    assert main(args) == 0
+    assert _mrr(capsys.readouterr().out) == "1.0000"
+    assert main([*args, "--topic-field", "desc"]) == 0
+    assert _mrr(capsys.readouterr().out) == "0.5000"
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (["--topic-field", "summary"], "argument --topic-field: unknown topic field 'summary': "
+     "expected title, desc, narr or several joined by '+' (title+desc)"),
+    (["--topic-field", "title+title"], "topic field 'title+title' names a field twice"),
+    (["--topic-field", "desc", "--queries", "QUERIES"], "--topic-field desc: QUERIES is no TREC "
+     "topic file (<top> or <topic> records); its queries are read as id and text: leave out "
+     "--topic-field"),
+    (["--topic-field", "desc"], "--topic-field desc picks the field of a TREC topic file's "
+     "topics: give the file with --queries"),
+])
+def test_a_topic_field_that_reads_nothing_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str],
+        said: str) -> None:
+    queries = write(tmp_path, '{"id": "1", "text": "tea"}\n', "q.jsonl")
+    extra = [str(queries) if a == "QUERIES" else a for a in extra]
+    try:
+        code = main(["rank", str(_corpus(tmp_path)), "-m", "bm25", "-q", "tea", *extra])
+    except SystemExit as stop:  # argparse's own check of the value
+        code = stop.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert said.replace("QUERIES", str(queries)) in err and "Traceback" not in err
+
+
+def test_help_names_topic_files(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "a TREC topic file: <top> SGML or <topic> XML" in out and "--topic-field" in out
