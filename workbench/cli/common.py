@@ -499,8 +499,9 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
                    help="dataset: a BEIR folder, a markdown vault folder, an OpenVault folder "
                    "(memories.json + contexts.jsonl), a pi-memory folder or file, a git "
                    "repository (its tasks from --queries), a SillyTavern chat .jsonl, an "
-                   "OpenVault memories .json, or a .jsonl/.csv/.tsv file of documents (or a "
-                   "folder of .jsonl shards: Pyserini's id, contents)")
+                   "OpenVault memories .json, a .jsonl/.csv/.tsv file of documents (or a "
+                   "folder of .jsonl shards: Pyserini's id, contents), or TREC SGML documents "
+                   "(<DOC> records: a file, .gz too, or a folder of them)")
     p.add_argument("--queries", help="query file (JSONL/CSV/TSV, a TREC topic file: <top> "
                    "SGML or <topic> XML, its titles the queries unless --topic-field, or "
                    "OpenVault contexts.jsonl) when DATA holds none; for a git repository, a "

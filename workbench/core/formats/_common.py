@@ -30,6 +30,12 @@ def read_text(path: Path, *, strip_bom: bool = True) -> str:
         raise FormatError(path, "expected a file, found a folder") from None
     except OSError as e:
         raise FormatError(path, f"cannot read: {e.strerror or e}") from None
+    return decode_text(path, data, strip_bom=strip_bom)
+
+
+def decode_text(path: Path, data: bytes, *, strip_bom: bool = True) -> str:
+    """`data`, the bytes of `path` (decompressed, where it was packed), as UTF-8 text; bytes
+    that are not UTF-8 are an error naming the line."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

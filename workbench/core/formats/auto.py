@@ -1,6 +1,7 @@
 """Open whatever the user points at: a BEIR folder, an OpenVault folder, memories file or
-SillyTavern chat, a pi-memory folder, decisions file or eval fixture, a markdown vault or a
-documents file."""
+SillyTavern chat, a pi-memory folder, decisions file or eval fixture, a markdown vault, a
+documents file or a folder of them (Pyserini's JsonCollection), or TREC SGML documents; the
+queries from a query file or a TREC topic file."""
 
 from __future__ import annotations
 
@@ -65,6 +66,7 @@ from workbench.core.formats.plain import (
     read_queries,
 )
 from workbench.core.formats.trec import read_trec_qrels
+from workbench.core.formats.trec_docs import is_trec_documents, read_trec_documents
 from workbench.core.formats.trec_topics import is_markup, read_topics, topic_fields
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
@@ -73,8 +75,9 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "folder (with memories.json), a pi-memory folder (with decisions.jsonl), a "
             "markdown vault folder (*.md notes or a notes/ subfolder), an OpenVault memories "
             "file (.json), a SillyTavern chat, pi-memory decisions or eval cases (.jsonl), a "
-            "documents file (.jsonl, .csv or .tsv) or a folder of JSON-lines documents "
-            "(Pyserini's JsonCollection: id, contents)")
+            "documents file (.jsonl, .csv or .tsv), a folder of JSON-lines documents "
+            "(Pyserini's JsonCollection: id, contents) or TREC SGML documents (<DOC> "
+            "records: a file, .gz or not, or a folder of them)")
 EVAL_FILE = "eval.jsonl"
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
@@ -215,6 +218,8 @@ def load_dataset(
     - a .jsonl file of decision records: pi-memory decisions (`read_decisions`);
     - a folder of .jsonl (or .json) files whose first holds `id` and `contents`, or such a
       .json file: Pyserini's JsonCollection, plain documents (`read_documents`);
+    - TREC SGML documents, a file (.gz or not) starting with <DOC> or a folder of them:
+      `read_trec_documents`;
     - a .jsonl or .csv file: plain documents (`read_documents`).
 
     `queries` (.jsonl/.csv/.tsv with `id`/`_id`, `text`, or a TREC topic file, told by its
@@ -315,6 +320,8 @@ def load_dataset(
             own_queries = partial(read_query_file, held, name=name)
     elif is_documents_folder(path) or _pyserini_lines(path):
         corpus = read_documents(path, name=name)
+    elif is_trec_documents(path):
+        corpus = read_trec_documents(path, name=name)
     elif path.is_file() and path.suffix.lower() == ".json":
         _refuse_a_session(path)
         corpus = read_memories(path, name=name)

@@ -1,0 +1,252 @@
+"""TREC SGML documents (<DOC> <DOCNO> … </DOC>), a file or a folder of them, read as Anserini's
+TrecCollection keeps them: headline tags as the title, TEXT, LP, LEADPARA, DATE and DD as the
+text, every other tag dropped."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import dense_totals
+from workbench.cli import main
+from workbench.core.data import FormatError
+from workbench.core.formats import load_dataset
+from workbench.core.formats.trec_docs import read_trec_documents
+from workbench.core.models.bm25 import BM25Model
+
+# AP: two <HEAD>s and a <FILEID> (dropped); FT: <DATE> kept as text, <BYLINE> and <PROFILE>
+# dropped; LA Times: <P> inside <TEXT> and <HEADLINE>; an entity
+AP = """<DOC>
+<DOCNO> AP880212-0001 </DOCNO>
+<FILEID>AP-NR-02-12-88 2344EST</FILEID>
+<HEAD>Green Tea Prices Rise</HEAD>
+<HEAD>Growers Cite Frost</HEAD>
+<TEXT>
+   Green tea growers said Friday that a late frost
+cut the spring harvest.
+</TEXT>
+</DOC>
+<DOC>
+<DOCNO> AP880212-0002 </DOCNO>
+<TEXT>
+Black tea exports held steady.
+</TEXT>
+</DOC>
+"""
+
+FT = """<DOC>
+<DOCNO>FT911-3</DOCNO>
+<PROFILE>_AN-BEOA7AAIFT</PROFILE>
+<DATE>910514
+</DATE>
+<HEADLINE>
+FT  14 MAY 91 / Oolong &amp; Darjeeling
+</HEADLINE>
+<BYLINE>By A Writer</BYLINE>
+<TEXT>
+Oolong buyers in London paid more.
+</TEXT>
+<PUB>The Financial Times</PUB>
+</DOC>
+"""
+
+LATIMES = """<doc>
+<docno> LA010189-0001 </docno>
+<headline><P>Matcha Whisks Sell Out</P></headline>
+<text>
+<P>Shops ran out of whisks.</P>
+<P>More arrive in March.</P>
+</text>
+</doc>
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_kept_tags_as_title_and_text(tmp_path: Path) -> None:
+    corpus = read_trec_documents(write(tmp_path / "ap880212", AP))
+    assert corpus.name == "ap880212"
+    assert corpus.ids == ["AP880212-0001", "AP880212-0002"]
+    first, second = corpus
+    assert first.title == "Green Tea Prices Rise Growers Cite Frost"
+    assert first.text == ("Green tea growers said Friday that a late frost cut the spring "
+                          "harvest.")
+    assert (second.title, second.text) == ("", "Black tea exports held steady.")
+
+
+def test_other_tags_dropped_as_anserini_drops_them(tmp_path: Path) -> None:
+    (doc,) = read_trec_documents(write(tmp_path / "ft911_1", FT))
+    assert doc.id == "FT911-3"
+    assert doc.title == "FT 14 MAY 91 / Oolong & Darjeeling"
+    assert doc.text == "910514 Oolong buyers in London paid more."  # DATE, then TEXT
+    (doc,) = read_trec_documents(write(tmp_path / "la010189", LATIMES))
+    assert (doc.id, doc.title, doc.text) == ("LA010189-0001", "Matcha Whisks Sell Out",
+                                             "Shops ran out of whisks. More arrive in March.")
+
+
+def test_an_id_attribute_where_there_is_no_docno(tmp_path: Path) -> None:
+    text = ('<DOC id="APW_ENG_20050101.0001" type="story">\n<HEADLINE>Tea</HEADLINE>\n'
+            "<TEXT>\n<P>Chai.</P>\n</TEXT>\n</DOC>\n")
+    (doc,) = read_trec_documents(write(tmp_path / "apw.xml", text))
+    assert (doc.id, doc.title, doc.text) == ("APW_ENG_20050101.0001", "Tea", "Chai.")
+
+
+def test_a_folder_as_the_trec_disks_lay_it_out(tmp_path: Path) -> None:
+    disk = tmp_path / "disk4"
+    write(disk / "ft" / "ft911" / "ft911_1", FT)
+    write(disk / "latimes" / "la010189", LATIMES)
+    (disk / "latimes" / "la010190.gz").write_bytes(gzip.compress(AP.encode()))
+    write(disk / "readme.ft", "The Financial Times, 1991-1994.\n")  # skipped, as Anserini
+    write(disk / "cr" / "cr93e1", AP.replace("AP88", "CR93"))  # skipped: not in Robust04
+    write(disk / "dtds" / "ft.dtd", "<!ELEMENT DOC - - (DOCNO)>\n")  # skipped
+    dataset = load_dataset(disk)
+    assert dataset.name == "disk4"
+    assert dataset.corpus.ids == ["FT911-3", "LA010189-0001", "AP880212-0001",
+                                  "AP880212-0002"]
+
+
+def test_one_gz_file_opens_alone(tmp_path: Path) -> None:
+    path = tmp_path / "ap880212.gz"
+    path.write_bytes(gzip.compress(AP.encode()))
+    assert load_dataset(path).corpus.ids == ["AP880212-0001", "AP880212-0002"]
+
+
+def test_bm25_reads_the_words_of_the_same_corpus_as_title_and_text(tmp_path: Path) -> None:
+    sgml = write(tmp_path / "ap.sgml", AP + FT)
+    plain = tmp_path / "ap.jsonl"
+    plain.write_text("".join(json.dumps(d) + "\n" for d in [
+        {"id": "AP880212-0001", "title": "Green Tea Prices Rise Growers Cite Frost",
+         "text": "Green tea growers said Friday that a late frost cut the spring harvest."},
+        {"id": "AP880212-0002", "text": "Black tea exports held steady."},
+        {"id": "FT911-3", "title": "FT 14 MAY 91 / Oolong & Darjeeling",
+         "text": "910514 Oolong buyers in London paid more."}]), encoding="utf-8")
+    queries = write(tmp_path / "q.jsonl", '{"id": "1", "text": "green tea frost"}\n'
+                                          '{"id": "2", "text": "oolong tea london"}\n')
+    model = BM25Model()
+    params = model.schema.resolve({})
+    totals = [dense_totals(model.combine(model.prepare(load_dataset(data, queries=queries),
+                                                       params), params), 3)
+              for data in (sgml, plain)]
+    assert np.count_nonzero(totals[0]) == 5  # every document holds tea; frost, london too
+    assert np.array_equal(totals[0], totals[1])
+
+
+@pytest.mark.parametrize(("text", "line", "field", "said"), [
+    ("<DOC>\n<TEXT>tea</TEXT>\n</DOC>\n", 1, "DOCNO", "a <DOC> without a <DOCNO>"),
+    ("<DOC>\n<DOCNO>  </DOCNO>\n</DOC>\n", 2, "DOCNO", "empty document number"),
+    ("<DOC>\n<DOCNO> A 1 </DOCNO>\n</DOC>\n", 2, "DOCNO",
+     "document number 'A 1' holds white space (a run file names a document by one word)"),
+    (AP + "<DOC>\n<DOCNO>AP880212-0001</DOCNO>\n</DOC>\n", 18, "DOCNO",
+     "duplicate document number 'AP880212-0001' (first on line 2)"),
+    ("<DOC>\n<DOCNO>a</DOCNO>\n<DOC>\n<DOCNO>b</DOCNO>\n</DOC>\n", 3, "DOC",
+     "a <DOC> opens before the one on line 1 closes"),
+    ("<DOC>\n<DOCNO>a</DOCNO>\n<TEXT>tea\n", 1, "DOC", "<DOC> never closes (no </DOC> after it)"),
+    ("<DOC>\n<DOCNO>a</DOCNO>\n<TEXT>tea\n</DOC>\n", 3, "TEXT",
+     "<TEXT> never closes before the </DOC> of the record on line 1"),
+])
+def test_a_bad_record_is_one_error(tmp_path: Path, text: str, line: int, field: str,
+                                   said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path / "docs.trec", text)
+    with pytest.raises(FormatError) as info:
+        read_trec_documents(path)
+    assert str(info.value) == f"{path}:{line}: field '{field}': {said}"
+    assert main(["rank", str(path), "-m", "bm25", "-q", "tea"]) != 0
+    err = capsys.readouterr().err
+    assert f"{path}:{line}: field '{field}': {said}" in err and "Traceback" not in err
+
+
+def test_an_id_in_two_files_names_both(tmp_path: Path) -> None:
+    write(tmp_path / "d" / "a", AP)
+    write(tmp_path / "d" / "b", LATIMES + AP.split("</DOC>\n")[1] + "</DOC>\n")
+    with pytest.raises(FormatError) as info:
+        load_dataset(tmp_path / "d")
+    assert str(info.value) == (f"{tmp_path / 'd' / 'b'}:10: field 'DOCNO': duplicate document "
+                               f"number 'AP880212-0002' (first on {tmp_path / 'd' / 'a'}:12)")
+
+
+def test_a_folder_file_of_something_else_is_named(tmp_path: Path) -> None:
+    write(tmp_path / "d" / "a", AP)
+    other = write(tmp_path / "d" / "notes.txt", "tea\n")
+    with pytest.raises(FormatError) as info:
+        load_dataset(tmp_path / "d")
+    assert str(info.value) == (f"{other}:1: field 'DOC': no <DOC> records: expected TREC SGML "
+                               "documents (<DOC> <DOCNO> … </DOCNO> … </DOC>); move this file "
+                               "out of the folder")
+
+
+def test_unix_compress_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    packed = tmp_path / "fr94" / "fr940104.0z"
+    packed.parent.mkdir()
+    packed.write_bytes(b"\x1f\x9d\x90<DOC>")  # compress's magic
+    with pytest.raises(FormatError) as info:
+        load_dataset(tmp_path / "fr94")
+    assert str(info.value) == (f"{packed}: compressed with Unix compress (.0z), which is not "
+                               "read: decompress it first (for example: gzip -d -S .0z "
+                               "fr940104.0z)")
+
+
+def test_a_damaged_gz_is_one_error(tmp_path: Path) -> None:
+    path = tmp_path / "d" / "ap.gz"
+    path.parent.mkdir()
+    path.write_bytes(gzip.compress(AP.encode())[:-12])  # cut short: no end of stream
+    write(tmp_path / "d" / "a", AP.replace("AP88", "XX88"))
+    with pytest.raises(FormatError) as info:
+        load_dataset(tmp_path / "d")
+    assert str(info.value).startswith(f"{path}: field 'encoding': not a readable gzip file (")
+
+
+QRELS = """401 0 AP880212-0001 1
+401 0 AP880212-0002 0
+402 0 FT911-3 2
+402 0 LA010189-0001 0
+"""
+TOPICS = """<top>
+<num> Number: 401
+<title> green tea frost
+<desc> Description:
+Why did black tea exports hold?
+</top>
+<top>
+<num> Number: 402
+<title> oolong prices in london
+<desc> Description:
+Shops selling matcha whisks.
+</top>
+"""
+
+
+def test_eval_end_to_end_on_trec_files(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """Titles: 401's green tea frost ranks AP880212-0001 (all three words) first; 402's
+    oolong, london rank FT911-3 first: nDCG@10 1. Descriptions: 401's black tea exports ranks
+    the judged-irrelevant AP880212-0002 first and AP880212-0001 (tea) below it; 402's matcha
+    whisks finds LA010189-0001 only, judged 0: 402 scores 0."""
+    disk = tmp_path / "disk"
+    write(disk / "ap" / "ap880212", AP)
+    write(disk / "ft" / "ft911_1", FT)
+    write(disk / "la" / "la010189", LATIMES)
+    run = tmp_path / "run.txt"
+    args = ["eval", str(disk), "--queries", str(write(tmp_path / "topics.301", TOPICS)),
+            "--qrels", str(write(tmp_path / "qrels.txt", QRELS)), "-m", "bm25",
+            "--metrics", "ndcg@10,mrr@10"]
+    assert main([*args, "--run", str(run)]) == 0
+    out = capsys.readouterr().out
+    assert "disk: 4 documents, 2 judged queries" in out
+    assert {line.split()[0]: line.split()[1] for line in out.splitlines()
+            if line.startswith(("ndcg@10 ", "mrr@10 "))} == {"ndcg@10": "1.0000",
+                                                              "mrr@10": "1.0000"}
+    firsts = [line.split()[:4] for line in run.read_text().splitlines()
+              if line.split()[3] == "1"]
+    assert firsts == [["401", "Q0", "AP880212-0001", "1"], ["402", "Q0", "FT911-3", "1"]]
+    assert main([*args, "--topic-field", "desc"]) == 0
+    mrr = next(line.split()[1] for line in capsys.readouterr().out.splitlines()
+               if line.startswith("mrr@10 "))
+    assert mrr == "0.2500"  # 401: the relevant one second (1/2), 402: none (0)

@@ -1,0 +1,191 @@
+"""TREC SGML documents, as the TREC disks ship them (AP, WSJ, FT, LA Times, FBIS, FR94 …): a
+file of records, or a folder of such files (plain, or gzip-compressed as `.gz`).
+
+    <DOC>
+    <DOCNO> FT911-3 </DOCNO>
+    <HEADLINE> … </HEADLINE>
+    <TEXT>
+    …
+    </TEXT>
+    </DOC>
+
+Read as Anserini's TrecCollection reads them: of a record's tags only these are kept, the rest
+(DOCID, BYLINE, PROFILE, PUB, PAGE …) dropped — the title from HEADLINE, TITLE, HL, HEAD and
+TTL (AP's, WSJ's, Ziff's headlines), the text from TEXT, LP, LEADPARA, DATE and DD, each in file
+order; BM25 over title and text reads the words Anserini indexes. Markup inside a kept tag
+(LA Times' <P>) is dropped, entities (`&amp;`) decoded and white space read as one space. The
+id is the DOCNO, else the `id` of `<DOC id="…">` (AQUAINT-2). Tag names are read in either
+case.
+
+A folder is read at every depth, sorted, skipping what Anserini skips on the TREC disks: files
+named readme…, folders named cr (the Congressional Record, not part of Robust04), dtd and dtds;
+and hidden names. Unix `compress` files (`.z`, `.0z` …) are refused with how to decompress
+them. Every malformed record is one error naming the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import gzip
+import html
+import os
+import re
+import zlib
+from bisect import bisect_right
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from workbench.core.data import Corpus, Document, FormatError
+from workbench.core.formats._common import StrPath, decode_text, path_kind
+
+TITLE_TAGS = ("HEADLINE", "TITLE", "HL", "HEAD", "TTL")
+TEXT_TAGS = ("TEXT", "LP", "LEADPARA", "DATE", "DD")
+KEPT = re.compile(rf"<({'|'.join(TITLE_TAGS + TEXT_TAGS)})(?:\s[^<>]*)?>", re.I)
+DOC_OPEN = re.compile(r"<DOC(\s[^<>]*)?>", re.I)
+DOC_CLOSE = re.compile(r"</DOC\s*>", re.I)
+DOCNO = re.compile(r"<DOCNO(?:\s[^<>]*)?>(.*?)</DOCNO\s*>", re.I | re.S)
+DOC_ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
+MARKUP = re.compile(r"<[^<>]*>")
+STARTS = re.compile(r"\s*<DOC[\s>]", re.I)
+SKIPPED_DIRS = frozenset(("cr", "dtd", "dtds"))
+COMPRESSED = re.compile(r".*\.\d*z$", re.I)  # Unix compress: .z, .0z, .1z, .2z
+HEAD = 4096
+
+
+def is_trec_documents(path: StrPath) -> bool:
+    """A file (plain or .gz) whose first tag is <DOC>, or a folder whose first file (as
+    `read_trec_documents` reads them) is one or is compress-ed (said when it is read)."""
+    path = Path(path)
+    if path.is_dir():
+        first = next(_files(path), None)
+        return first is not None and (COMPRESSED.match(first.name) is not None
+                                      or _starts_as_trec(first))
+    return path.is_file() and _starts_as_trec(path)
+
+
+def _starts_as_trec(path: Path) -> bool:
+    if not path.is_file():  # a named pipe is never opened to sniff
+        return False
+    try:
+        if path.suffix.lower() == ".gz":
+            with gzip.open(path, "rb") as f:
+                head = f.read(HEAD)
+        else:
+            with path.open("rb") as f:
+                head = f.read(HEAD)
+    except (OSError, EOFError, zlib.error):
+        return False
+    return STARTS.match(head.decode("utf-8", errors="replace").lstrip("\ufeff")) is not None
+
+
+def _files(folder: Path) -> Iterator[Path]:
+    """The files of a collection folder, sorted at each depth, less those Anserini skips."""
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
+                         and d.lower() not in SKIPPED_DIRS)
+        for name in sorted(names):
+            if not name.startswith(".") and not name.lower().startswith("readme"):
+                yield Path(root) / name
+
+
+def read_trec_documents(path: StrPath, *, name: str | None = None) -> Corpus:
+    """The documents of a TREC SGML file, or of every file of a folder of them."""
+    path = Path(path)
+    docs: list[Document] = []
+    seen: dict[str, tuple[Path, int]] = {}
+    files = list(_files(path)) if path.is_dir() else [path]
+    for file in files:
+        count = len(docs)
+        for line, doc in _documents(file):
+            first = seen.setdefault(doc.id, (file, line))
+            if first != (file, line):
+                said = f"line {first[1]}" if first[0] == file else f"{first[0]}:{first[1]}"
+                raise FormatError(file, f"duplicate document number {doc.id!r} (first on "
+                                  f"{said})", line=line, field="DOCNO")
+            docs.append(doc)
+        if len(docs) == count:
+            raise FormatError(file, "no <DOC> records: expected TREC SGML documents (<DOC> "
+                              "<DOCNO> … </DOCNO> … </DOC>)"
+                              + ("; move this file out of the folder" if path.is_dir() else ""),
+                              line=1, field="DOC")
+    if not files:
+        raise FormatError(path, "no files of TREC documents in the folder", field="path")
+    return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
+
+
+def _text(path: Path) -> str:
+    """The file's text, decompressed where it is .gz; Unix compress refused."""
+    if not path.is_file():
+        raise FormatError(path, f"{path_kind(path)}, not a file of TREC documents",
+                          field="path")
+    if COMPRESSED.match(path.name):
+        suffix = path.name[path.name.rindex("."):]
+        raise FormatError(path, f"compressed with Unix compress ({suffix}), which is not read: "
+                          f"decompress it first (for example: gzip -d -S {suffix} "
+                          f"{path.name})", field="path")
+    try:
+        data = path.read_bytes()
+        if path.suffix.lower() == ".gz":
+            data = gzip.decompress(data)
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise FormatError(path, f"not a readable gzip file ({exc})", field="encoding") from None
+    except OSError as exc:
+        raise FormatError(path, f"cannot read: {exc.strerror or exc}", field="path") from None
+    return decode_text(path, data)
+
+
+def _documents(path: Path) -> Iterator[tuple[int, Document]]:
+    """(line of its DOCNO, document) for every record of one file."""
+    text = _text(path)
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+
+    def line_of(offset: int) -> int:
+        return bisect_right(starts, offset)
+
+    pos = 0
+    while (opened := DOC_OPEN.search(text, pos)) is not None:
+        closed = DOC_CLOSE.search(text, opened.end())
+        again = DOC_OPEN.search(text, opened.end(), closed.start() if closed else len(text))
+        if again is not None:
+            raise FormatError(path, f"a <DOC> opens before the one on line "
+                              f"{line_of(opened.start())} closes", line=line_of(again.start()),
+                              field="DOC")
+        if closed is None:
+            raise FormatError(path, "<DOC> never closes (no </DOC> after it)",
+                              line=line_of(opened.start()), field="DOC")
+        yield _document(path, text, opened, closed.start(), line_of)
+        pos = closed.end()
+
+
+def _document(path: Path, text: str, opened: re.Match[str], end: int,
+              line_of: Callable[[int], int]) -> tuple[int, Document]:
+    """(line of its DOCNO, the record from the end of `opened`, its <DOC>, to `end`, its
+    </DOC>)."""
+    start, line = opened.end(), line_of(opened.start())
+    number = DOCNO.search(text, start, end)
+    if number is not None:
+        doc_id, where = number.group(1).strip(), line_of(number.start())
+    else:
+        attribute = DOC_ID.search(opened.group(1) or "")
+        if attribute is None:
+            raise FormatError(path, "a <DOC> without a <DOCNO>", line=line, field="DOCNO")
+        doc_id, where = next(g for g in attribute.groups() if g is not None).strip(), line
+    if not doc_id:
+        raise FormatError(path, "empty document number", line=where, field="DOCNO")
+    if len(doc_id.split()) > 1:
+        raise FormatError(path, f"document number {doc_id!r} holds white space (a run file "
+                          "names a document by one word)", line=where, field="DOCNO")
+    titles: list[str] = []
+    texts: list[str] = []
+    pos = start
+    while (tag := KEPT.search(text, pos, end)) is not None:
+        tag_name = tag.group(1).upper()
+        close = re.compile(rf"</{tag_name}\s*>", re.I).search(text, tag.end(), end)
+        if close is None:
+            raise FormatError(path, f"<{tag.group(1)}> never closes before the </DOC> of the "
+                              f"record on line {line}", line=line_of(tag.start()),
+                              field=tag_name)
+        words = " ".join(html.unescape(MARKUP.sub(" ", text[tag.end():close.start()])).split())
+        if words:
+            (titles if tag_name in TITLE_TAGS else texts).append(words)
+        pos = close.end()
+    return where, Document(id=doc_id, title=" ".join(titles), text=" ".join(texts))
