@@ -87,7 +87,12 @@ def read_query_set(path: StrPath, *, name: str = "queries",
     """Queries from a TREC topic file (one whose first character is `<`: its text the
     `topic_field`, `title` by default, or `title+desc` …) or a plain query file (.jsonl, .csv,
     .tsv: `read_queries`)."""
+    path = Path(path)
     if is_markup(path):
+        if is_trec_documents(path):
+            raise FormatError(path, "TREC documents (<DOC> records), not topics: give them as "
+                              "the dataset, and a topic file or a query file as the queries",
+                              line=1, field="DOC")
         return read_topics(path, topic_fields(topic_field or "title"), name=name)
     return read_queries(path, name=name)
 
@@ -152,6 +157,18 @@ def _refuse_the_wrong_kind(path: Path) -> None:
     if path.is_dir() and corpus.exists() and not corpus.is_file():
         raise FormatError(corpus, f"{path_kind(corpus)}, not a file: a BEIR corpus is read "
                           "from a file of JSON lines", field="path")
+
+
+def _refuse_topics_as_documents(path: Path) -> None:
+    """A TREC topic file given as the documents: said so, with where it goes."""
+    if path.is_file() and is_markup(path):
+        try:
+            read_topics(path)
+        except FormatError:
+            return
+        raise FormatError(path, "a TREC topic file (the queries), not documents: give it with "
+                          "--queries (File ▸ Open queries or tasks… in the window) and the "
+                          "documents as the dataset", field="path")
 
 
 def _refuse_a_session(path: Path) -> None:
@@ -347,6 +364,7 @@ def load_dataset(
         corpus = read_documents(path, name=name)
     else:
         _refuse_the_wrong_kind(path)
+        _refuse_topics_as_documents(path)
         raise FormatError(path, EXPECTED, field="path")
 
     if queries is not None:
@@ -443,9 +461,10 @@ def _first_file(*paths: Path) -> Path | None:
 
 
 def _pyserini_lines(path: Path) -> bool:
-    """A .json file of JSON lines whose first holds `id` and `contents`: a shard as Pyserini
-    writes them (docs00.json), not OpenVault memories."""
-    if not path.is_file() or path.suffix.lower() != ".json":
+    """A file of JSON lines whose first holds `id` and `contents`, by its content whatever
+    its name: a shard as Pyserini writes them (docs00.json, not OpenVault memories), a .txt.
+    A .jsonl, .csv or .tsv is read as documents in any case (after the formats they may be)."""
+    if not path.is_file() or path.suffix.lower() in DOCUMENT_SUFFIXES:
         return False
     first = first_line_object(path)
     return first is not None and "contents" in first and ("id" in first or "_id" in first)

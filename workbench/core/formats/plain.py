@@ -248,11 +248,12 @@ FOLDER_SUFFIXES = (".jsonl", ".json")  # Pyserini writes its shards as docs00.js
 
 
 def _document_records(path: Path) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
-    """(file, line, record, from_csv) of a documents file, a Pyserini .json shard of JSON
-    lines, or a folder of either."""
+    """(file, line, record, from_csv) of a documents file, a file of JSON lines by another
+    name (a Pyserini .json shard), or a folder of JSON-lines files."""
     if path.is_dir():
         yield from _folder_records(path)
-    elif path.suffix.lower() == ".json" and path.is_file():
+    elif path.suffix.lower() not in (".jsonl", *DELIMITERS) and path.is_file() and (
+            first_line_object(path) is not None):  # JSON lines by another name: docs00.json
         refuse_packed(path)
         for line, obj in iter_jsonl(path):
             yield path, line, obj, False

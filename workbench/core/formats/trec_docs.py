@@ -45,7 +45,9 @@ DOC_CLOSE = re.compile(r"</DOC\s*>", re.I)
 DOCNO = re.compile(r"<DOCNO(?:\s[^<>]*)?>(.*?)</DOCNO\s*>", re.I | re.S)
 DOC_ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 MARKUP = re.compile(r"<[^<>]*>")
-STARTS = re.compile(r"\s*<DOC[\s>]", re.I)
+# the first tag a <DOC>, past an XML declaration, comments, a doctype and AQUAINT-2's wrapper
+STARTS = re.compile(r"\s*(?:<\?[^<>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^<>]*>\s*)?"
+                    r"(?:<DOCSTREAM>\s*)?<DOC[\s>]", re.I | re.S)
 SKIPPED_DIRS = frozenset(("cr", "dtd", "dtds"))
 COMPRESSED = re.compile(r".*\.\d*z$", re.I)  # Unix compress: .z, .0z, .1z, .2z
 HEAD = 4096
