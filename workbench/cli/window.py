@@ -29,8 +29,9 @@ def add_commands(sub: Any) -> None:
     p.add_argument("data", nargs="?", help="dataset folder or file, or a saved session (.json, as "
                    "File ▸ Save session… writes it; default: the last one opened, else "
                    "sample_corpora/vault)")
-    p.add_argument("--queries", help="query file (JSONL/CSV/TSV; a repository's tasks from "
-                   "tasks-from-git) for DATA; File ▸ Open queries or tasks… in the window")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV, or a TREC topic file, its "
+                   "titles the queries; a repository's tasks from tasks-from-git) for DATA; "
+                   "File ▸ Open queries or tasks… in the window")
     p.add_argument("--qrels", help="judgments (BEIR .tsv or TREC qrels) for DATA's queries")
     p.add_argument("--split", help="split to read, qrels/SPLIT.tsv of a BEIR, OpenVault or "
                    "vault folder (default: test, else the first split judged there; File ▸ "
