@@ -475,14 +475,16 @@ def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel,
     panel.rebuild()
     note = panel.settings.budget_note
     _settings(panel, trials=40, validation="auto")  # queries, not tasks: 5-fold
-    # the storage read off the GUI thread: none stored yet
+    # the storage is not read before Start: "up to"
     qtbot.waitUntil(lambda: note.text() == (
-        "Start runs 240 trials: 40 × 6 studies (5 folds, then all queries)"), timeout=10_000)
+        "Start runs up to 240 trials: 40 × 6 studies (5 folds, then all queries); "
+        "a study continues from the trials its storage holds"),
+        timeout=10_000)
     assert note.isVisibleTo(panel)
     _settings(panel, trials=3, validation="kfold")
     panel.settings.folds.setValue(2)
     qtbot.waitUntil(lambda: note.text().startswith(
-        "Start runs 9 trials: 3 × 3 studies (2 folds"), timeout=10_000)
+        "Start runs up to 9 trials: 3 × 3 studies (2 folds"), timeout=10_000)
     reports: list[Any] = []
     panel.trial_done.connect(reports.append)
     _run(qtbot, panel)

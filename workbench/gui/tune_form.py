@@ -185,7 +185,7 @@ class TuneSettings(QWidget):
         self.task_set = False  # repository tasks: auto is a time split (one study)
         # what the note counts beyond the budget (`set_plan`): the trials stored in each
         # study (None: not read), the grid's points, the queries that count
-        self.stored: list[int] | None = None
+        self.stored: list[int | None] | None = None
         self.grid: int | None = None
         self.counted: int | None = None
         self.running = False
@@ -282,10 +282,12 @@ class TuneSettings(QWidget):
             return self.folds.value() + 1
         return 6 if kind == "auto" and not self.task_set else 1
 
-    def set_plan(self, stored: list[int] | None, grid: int | None, counted: int | None) -> None:
-        """What the note counts beyond the budget: the trials the storage holds in each study
-        (None: not read yet), the grid's points per study (None: not the grid sampler), the
-        queries that count (None: unknown)."""
+    def set_plan(self, stored: list[int | None] | None, grid: int | None,
+                 counted: int | None) -> None:
+        """What the note counts beyond the budget: the trials this window's last run of the
+        same studies left in each (None: not known; the storage is not read before Start),
+        the grid's points per study (None: not the grid sampler), the queries that count
+        (None: unknown)."""
         self.stored, self.grid, self.counted = stored, grid, counted
         self._note_budget()
 
@@ -297,13 +299,13 @@ class TuneSettings(QWidget):
     def _note_budget(self, *_: object) -> None:
         # said as what Start does, read beside it (rv2 2: "× 6 studies" under the budget,
         # out of sight at 1,280 px, left "done: 72 trials" for a budget of 12 unexplained),
-        # less what the storage holds already (dr1 2: "Start runs 24 trials" stood over a
-        # run that added none)
+        # less what this window's last run left stored (dr1 2: "Start runs 24 trials" stood
+        # over a run that added none)
         from .tune_plan import budget_line, too_few_queries, too_large
 
         stored = self.stored
         if stored is not None and len(stored) != self.studies():
-            stored = None  # read for other settings: the next reading follows
+            stored = None  # another run's studies
         # where Start would fail at once, why, in its place (dr1 3: "Start runs 48 trials"
         # over 15 folds of 12 judged queries)
         why = ((too_few_queries(str(self.validation.currentData()), self.folds.value(),

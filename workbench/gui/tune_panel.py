@@ -42,7 +42,7 @@ from .tune_form import (
     training_splits,
 )
 from .tune_params import MUTED
-from .tune_plan import StoredReader, counted_queries
+from .tune_plan import counted_queries, trials
 from .tune_results import TuneView, advised_against
 from .tune_runner import TuneRunner
 
@@ -59,9 +59,13 @@ class TunePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.runner = TuneRunner(self)
-        # the trials the storage holds of the run Start would make, for the line under Start
-        self.stored_reader = StoredReader(self)
-        self.stored_reader.read.connect(self._on_stored_read)
+        # what this window's last run left in each of its studies (its job, the counts in run
+        # order; None: a study it did not reach), for the line under Start while the settings
+        # make the same studies: the storage itself is not opened before Start (dr4 1-5:
+        # reading it had written a file's schema and WAL, and hung on a silent server)
+        self._left: tuple[Any, list[int | None]] | None = None
+        self._seen: dict[str, int] = {}  # the run going on: each study's trials, by name
+        self._corpus_same: tuple[Any, Any, bool] | None = None  # `_moved_on`'s last answer
         self._replan_when_shown = False
         self.job: Any = None  # the run going on or last finished
         self.outcome: Any = None
@@ -183,12 +187,24 @@ class TunePanel(QWidget):
         job, s = self.job, self.session
         if job is None:
             return ""
-        if s.dataset is None or job.dataset.corpus is not s.dataset.corpus:
+        if s.dataset is None or not self._same_corpus(job.dataset, s.dataset):
             # the corpus: a typed query makes a new dataset of the same documents
             return f"another dataset was opened (the run tuned on {job.dataset.name})"
         if s.model is None or job.model.id != s.model.id:  # by id: each switch makes anew
             return f"another model was chosen (the run tuned {job.model.id}'s parameters)"
         return ""
+
+    def _same_corpus(self, a: Any, b: Any) -> bool:
+        """Whether two datasets hold the same documents: the same corpus, or one read again
+        (dr4: re-opening tea-beir had said "Another dataset was opened (the run tuned on
+        tea-beir)"); the hash kept for the pair, a slider's every step asks."""
+        if a.corpus is b.corpus:
+            return True
+        kept = self._corpus_same
+        if kept is None or kept[0] is not a.corpus or kept[1] is not b.corpus:
+            kept = (a.corpus, b.corpus, a.corpus_fingerprint() == b.corpus_fingerprint())
+            self._corpus_same = kept
+        return kept[2]
 
     def _on_k_changed(self, *_: object) -> None:
         """The metrics offered follow the window's k (nDCG@5 at k 5); the ticks stay."""
@@ -275,14 +291,16 @@ class TunePanel(QWidget):
     # -- what Start will do -------------------------------------------------------------------
 
     def _replan(self, *_: object) -> None:
-        """The line under Start said again for the settings now, and the trials the storage
-        holds of the studies they make read anew (off the GUI thread: `StoredReader`). Its
-        settings, the ticks and ranges, the sliders' values (the start) name the study; the
-        budget does not. Not while hidden (a slider's every step would read the storage for
-        a tab nobody sees) nor while a run goes on (its own trials would be counted)."""
+        """The line under Start said again for the settings now: with what this window's last
+        run left stored where they make the same studies (its settings, the ticks and ranges,
+        the sliders' values, the storage; not the budget), else what the budget comes to.
+        Not while hidden (said when shown) nor while a run goes on (the line is the run's:
+        a slider moved had made it "up to" over a run adding less, dr4 7)."""
         if not self.isVisible() or self._stale:
             self._replan_when_shown = True
             return
+        if self.runner.running:
+            return  # said again when it ends
         self._replan_when_shown = False
         s = self.settings
         counted = (counted_queries(self.session, combo_metric(s.objective))
@@ -290,20 +308,22 @@ class TunePanel(QWidget):
         # the grid's points: a run of the grid sampler runs them all, whatever the budget
         # (dr1 3: "Start runs 18 trials" over a grid of 3,843 points a study)
         grid = self._grid_points() if s.sampler.currentText() == "grid" else None
-        s.set_plan(None, grid, counted)
-        self._offer_start(self.runner.running)
-        if self.runner.running or self._blocked or self.session.model is None:
-            self.stored_reader.forget()
-            return
+        s.set_plan(self._left_now(), grid, counted)
+        self._offer_start(False)
+
+    def _left_now(self) -> list[int | None] | None:
+        """What the last run left in each study, where Start would run the same ones."""
+        if self._left is None or self._blocked or self.session.model is None:
+            return None
         from workbench.core.tuning import job_from_session
 
         try:
             job = job_from_session(self.session, self.checklist.names(),
-                                   ranges=self.checklist.ranges(), **s.choices())
-        except ParamError:  # Start says why; nothing to read
-            self.stored_reader.forget()
-            return
-        self.stored_reader.ask(job)
+                                   ranges=self.checklist.ranges(), **self.settings.choices())
+        except ParamError:  # Start says why
+            return None
+        ran, counts = self._left
+        return counts if same_studies(ran, job) else None
 
     def _grid_points(self) -> int | None:
         """The points of the grid over the ticked parameters and their ranges (None where
@@ -318,11 +338,6 @@ class TunePanel(QWidget):
                                self.checklist.ranges()).grid_size()
         except ParamError:
             return None
-
-    def _on_stored_read(self, stored: list[int] | None) -> None:
-        s = self.settings
-        if not self.runner.running:
-            s.set_plan(stored, s.grid, s.counted)
 
     # -- running ------------------------------------------------------------------------------
 
@@ -348,8 +363,8 @@ class TunePanel(QWidget):
         except ParamError as exc:
             self._say(str(exc), error=True)
             return
-        self.stored_reader.forget()  # a reading now would count this run's first trials
         self.job, self.outcome, self.trials_seen = job, None, 0
+        self._seen = {}
         self._cancel_reason = ""
         self.view.clear("running …")
         self._set_running(True)
@@ -395,6 +410,7 @@ class TunePanel(QWidget):
 
         self.view.add_trial(report, direction(self.job.objective) == "maximize")
         self.trials_seen += 1
+        self._seen[report.study] = report.done  # stored trials included
         total = f"/{report.total}" if report.total else ""
         self._say(f"{self.view.curve.study}: trial {report.done}{total} · best on training "
                   f"{self.view.curve.train_best[-1]:.4f}")
@@ -414,6 +430,7 @@ class TunePanel(QWidget):
             self._say(f"the run ended, but {moved}: its trials are stored, nothing is saved "
                       "or applied here")
             self.view.results.clear("Not this dataset's run.")
+            self._left = None
             self._replan()
             self.stopped.emit("")
             return
@@ -446,7 +463,7 @@ class TunePanel(QWidget):
         file = storage_file(outcome.storage)
         where = str(file) if file is not None else shown_url(outcome.storage)
         kept = outcome.result.final.kept_start
-        self._say(f"done: {done} trials{f' ({said})' if said else ''}, stored in "
+        self._say(f"done: {trials(done)}{f' ({said})' if said else ''}, stored in "
                   f"{Path(where).name if file is not None else where}"
                   + ("" if outcome.best else "; no trial succeeded")
                   + ("; the starting values kept: nothing to apply" if kept else ""))
@@ -469,16 +486,13 @@ class TunePanel(QWidget):
             if self._applied():  # Apply greyed with no word: the best is what is in use
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")
-        self._replan()  # the storage holds this run's trials now …
-        if self.isVisible() and dict(self.session.params) == dict(self.job.params):
-            # … as many as the run's studies count (read, the line had gone blank a moment
-            # where it had one study)
-            self.stored_reader.forget()
-            s = self.settings
-            s.set_plan([f.trials for f in studies], s.grid, s.counted)
+        # the storage holds as many as the run's studies count
+        self._left = (self.job, [f.trials for f in studies])
+        self._replan()
         self.finished.emit(outcome)
 
     def _on_stopped(self, message: str) -> None:
+        self._left = (self.job, self._reached()) if self.job is not None else None
         self._set_running(False)
         self.progress.setValue(0)
         if message:
@@ -486,11 +500,25 @@ class TunePanel(QWidget):
             self.view.results.clear("The run failed.")
         else:
             why = f" because {self._cancel_reason}" if self._cancel_reason else ""
-            self._say(f"cancelled after {self.trials_seen} trials this run{why}; they are "
+            self._say(f"cancelled after {trials(self.trials_seen)} this run{why}; they are "
                       "stored, and Start continues the same study")
             self.view.results.clear("Cancelled.")
         self._replan()  # what the run stored before it stopped
         self.stopped.emit(message)
+
+    def _reached(self) -> list[int | None]:
+        """Each study's trials, in run order, as the run stopped: those its trials reported
+        (stored ones included), the rest as the last run of the same studies left them, or
+        None (the storage is not read)."""
+        n = self.settings.studies()
+        left = self._left
+        counts: list[int | None] = (list(left[1]) if left is not None and len(left[1]) == n
+                                    and same_studies(left[0], self.job) else [None] * n)
+        for name, done in self._seen.items():
+            i = study_index(name, n)
+            if i is not None:
+                counts[i] = done
+        return counts
 
     # -- applying -----------------------------------------------------------------------------
 
@@ -534,7 +562,6 @@ class TunePanel(QWidget):
 
     def shutdown(self) -> None:
         self.runner.shutdown()
-        self.stored_reader.shutdown()
 
 
 if __name__ == "__main__":
@@ -565,3 +592,27 @@ def unshipped_reasons(model_id: str, names: list[str]) -> dict[str, str]:
     return {**{n: f"{target} has no such setting: a value other than its own is a change to "
                   "its code" for n in code},
             **{n: f"{target} has no such option at all" for n in absent}}
+
+
+def same_studies(a: Any, b: Any) -> bool:
+    """Whether two jobs run the same studies in the same storage: all but the budget alike
+    (the model by id, the dataset the same one)."""
+    from dataclasses import fields
+
+    apart = ("trials", "timeout", "pick", "prepared", "model", "dataset", "params", "tuned_on")
+    return (a.model.id == b.model.id and a.dataset is b.dataset and a.tuned_on is b.tuned_on
+            and dict(a.params) == dict(b.params)
+            and all(getattr(a, f.name) == getattr(b, f.name) for f in fields(a)
+                    if f.name not in apart))
+
+
+def study_index(name: str, studies: int) -> int | None:
+    """A study's place in run order from its name ("…/fold 2 of 5", "…/all"; one study:
+    0)."""
+    if studies == 1:
+        return 0
+    label = name.rsplit("/", 1)[-1]
+    if label == "all":
+        return studies - 1
+    m = re.fullmatch(r"fold (\d+) of \d+", label)
+    return int(m.group(1)) - 1 if m and int(m.group(1)) < studies else None

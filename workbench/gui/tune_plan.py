@@ -1,6 +1,7 @@
 """What Start will do, said beside it (`budget_line`): the trials the budget or a grid comes
-to over the run's studies, less those the storage holds already — read off the GUI thread
-(`StoredReader`), for a storage can be a database server or a long journal — or why Start
+to over the run's studies, less those this window's last run of the same studies left
+stored (the storage itself is never opened before Start: reading it had made a file's
+schema, switched it to WAL and waited on servers that did not answer) — or why Start
 cannot run (`too_few_queries`: more folds than judged queries; `too_large`: a grid of more
 points than a run takes).
 """
@@ -8,31 +9,38 @@ points than a run takes).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 from workbench.core.cases import has_cases
 from workbench.core.session import TuningSession
 
-READ_DELAY_MS = 150  # a burst of changes (a path typed, the form rebuilt) is read once
 AUTO_FOLDS = 5  # auto's folds where the queries are not repository tasks (choose_validation)
 
 
+def trials(n: int) -> str:
+    """ "1 trial", "240 trials"."""
+    return f"{n:,} trial{'' if n == 1 else 's'}"
+
+
 def budget_line(studies: int, budget: int, *, seconds: bool = False,
-                stored: Sequence[int] | None = None, grid: int | None = None,
+                stored: Sequence[int | None] | None = None, grid: int | None = None,
                 running: bool = False) -> str:
     """What Start does with `budget` (trials per study, or `seconds` in all) over `studies`
-    studies (k folds and one on all queries, or one), `stored` trials already in each (None:
-    not read yet), `grid` points per study where the sampler is the grid; "" where there is
-    nothing to add to the budget's own word (one study, none stored). `running`: said of
-    the run going on, not of Start."""
+    studies (k folds and one on all queries, or one), `stored` trials in each as this
+    window's last run left it (None: not known; a study the run did not reach: None in the
+    list), `grid` points per study where the sampler is the grid; "" where there is nothing
+    to add to the budget's own word (one study, nothing known). `running`: said of the run
+    going on, not of Start. The storage itself is not read: the window opens it at Start."""
     lead, runs = ("This run", "adds") if running else ("Start", "runs")
     n = studies
     split = f"{n - 1} folds, then all queries"
-    known = stored is not None
-    held = sum(stored) if stored is not None else 0
+    counts = [s for s in stored if s is not None] if stored is not None else []
+    known = stored is not None and len(counts) == len(stored)  # every study's count
+    partial = bool(counts) and not known  # a cancelled run's: the studies it reached
+    held = sum(counts)
+    goes_on = ("a study continues from the trials its storage holds" if n > 1 else
+               "the study continues from the trials its storage holds")
     if grid is not None:  # run_trials: every point of the grid, whatever the budget
         total = grid * n
         limit = (f"for at most {budget:,} seconds in all" if seconds
@@ -42,32 +50,42 @@ def budget_line(studies: int, budget: int, *, seconds: bool = False,
             inner = f"grid: {grid:,} points × {n} studies = {total:,}: {split}"
         else:
             shape = inner = f"grid: {grid:,} points"
-        left = sum(max(0, grid - s) for s in stored) if stored is not None else total
         if not known:
             return f"{lead} {runs} what is not stored yet of the {shape}; {limit}"
+        assert stored is not None
+        left = sum(max(0, grid - (s or 0)) for s in stored)
         if not held:
             return f"{lead} {runs} the {shape}; {limit}"
         if left:
-            return (f"{lead} adds {'up to ' if seconds else ''}{left:,} trials to {held:,} "
+            return (f"{lead} adds {'up to ' if seconds else ''}{trials(left)} to {held:,} "
                     f"stored ({inner}; {limit})")
         hold = "studies already hold" if n > 1 else "study already holds"
         return f"{lead} adds none: the stored {hold} every point of the {inner}"
     if seconds:  # as many trials as the time allows, stored or not
         if held or (running and n > 1):
             return (f"{lead} adds trials for {budget:,} seconds in all"
-                    + (f" to {held:,} stored" if held else "")
+                    + (f" to {'at least ' if partial else ''}{held:,} stored" if held else "")
                     + (f" ({n} studies: {split})" if n > 1 else ""))
         return f"{lead} runs {n} studies ({split}) in {budget:,} seconds in all" if n > 1 else ""
     total = budget * n
-    if not known or not held:
+    if not counts or (known and not held):
         if n == 1:
             return ""
-        return (f"{lead} {runs} {'' if known else 'up to '}{total:,} trials: {budget:,} × {n} "
-                f"studies ({split})")
+        return (f"{lead} {runs} {'' if known else 'up to '}{trials(total)}: {budget:,} × {n} "
+                f"studies ({split})" + ("" if known else f"; {goes_on}"))
     assert stored is not None
-    left = sum(max(0, budget - s) for s in stored)
+    if partial:  # the studies not reached hold what an earlier run left: at most the budget
+        left = sum(budget if s is None else max(0, budget - s) for s in stored)
+        return (f"{lead} adds up to {trials(left)} to {held:,} stored in {len(counts)} of {n} "
+                f"studies ({budget:,} × {n} studies: {split}); the others continue from the "
+                "trials their storage holds")
+    left = sum(max(0, budget - (s or 0)) for s in stored)
+    over = sum(1 for s in stored if (s or 0) > budget)
+    if left and over:  # their extra trials are not the budget's: no total to add up to
+        return (f"{lead} adds {trials(left)} to {held:,} stored (up to {budget:,} in each of "
+                f"{n} studies: {split}; {over} of them hold more already)")
     if left:
-        return (f"{lead} adds {left:,} trials to {held:,} stored ("
+        return (f"{lead} adds {trials(left)} to {held:,} stored ("
                 + (f"{total:,} = {budget:,} × {n} studies: {split})" if n > 1
                    else f"{budget:,} in all)"))
     if n == 1:
@@ -105,12 +123,15 @@ def too_large(grid: int | None) -> str:
             "tick fewer parameters, narrow their ranges or pick another sampler")
 
 
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
 def _big(n: int) -> str:
-    """A count in full, or as a power of ten where it would take a line ("4.2 × 10^45")."""
+    """A count in full, or as a power of ten where it would take a line ("4.2 × 10⁴⁵")."""
     if n < 10**12:
         return f"{n:,}"
     mantissa, exponent = f"{n:.1e}".split("e")
-    return f"{mantissa} × 10^{int(exponent)}"
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
 
 
 def too_few_queries(validation: str, folds: int, task_set: bool, counted: int) -> str:
@@ -128,76 +149,3 @@ def too_few_queries(validation: str, folds: int, task_set: bool, counted: int) -
           f"choose k-fold with k = {counted} or less, or validation none")
     said = f"{need} folds" if validation == "kfold" else f"auto's {need} folds"
     return f"{said} need at least {need} judged queries; this data has {counted}: {do}"
-
-
-class _Relay(QObject):
-    """Made on the GUI thread, so that its signal's slot runs there."""
-
-    done = Signal(int, object)  # (request, stored trials per study; None: unread)
-
-
-class _Read(QRunnable):
-    def __init__(self, relay: _Relay, request: int, job: Any) -> None:
-        super().__init__()
-        self.setAutoDelete(True)
-        self.relay, self.request, self.job = relay, request, job
-
-    def run(self) -> None:
-        from workbench.core.tuning.job import stored_trials
-
-        try:
-            counts: list[int] | None = list(stored_trials(self.job).values())
-        except Exception:  # the storage unread (a server down, a foreign file, a study of
-            # other settings): said by Start itself, as it runs into it; the line stays
-            # with what holds whatever is stored
-            counts = None
-        self.relay.done.emit(self.request, counts)
-
-
-class StoredReader(QObject):
-    """The trials a job's storage holds already of each of its studies, read on a worker of
-    its own a moment after the last request, and given (`read`) only for the newest one."""
-
-    read = Signal(object)  # list[int] in run order, or None where it could not be read
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._relay = _Relay(self)
-        self._relay.done.connect(self._on_done)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(READ_DELAY_MS)
-        self._timer.timeout.connect(self._go)
-        self._request = 0
-        self._job: Any = None
-
-    def ask(self, job: Any) -> None:
-        """Read `job`'s stored trials (an answer to an earlier request is dropped)."""
-        self._request += 1
-        self._job = job
-        self._timer.start()
-
-    def forget(self) -> None:
-        """Drop the pending request (nothing to read: the job cannot be made)."""
-        self._request += 1
-        self._job = None
-        self._timer.stop()
-
-    @property
-    def pending(self) -> bool:
-        return self._job is not None
-
-    def _go(self) -> None:
-        if self._job is not None:
-            self._pool.start(_Read(self._relay, self._request, self._job))
-
-    def _on_done(self, request: int, counts: object) -> None:
-        if request == self._request:
-            self._job = None
-            self.read.emit(counts)
-
-    def shutdown(self, timeout_ms: int = 5000) -> None:
-        self.forget()
-        self._pool.waitForDone(timeout_ms)

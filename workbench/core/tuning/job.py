@@ -29,9 +29,9 @@ from workbench.core.store import cache_dir
 from workbench.core.tuning.data import choose_validation, merge_splits
 from workbench.core.tuning.evaluator import Evaluator
 from workbench.core.tuning.lock import Busy
-from workbench.core.tuning.runner import TuneResult, TuneSpec, stored_counts, study_runs, tune
+from workbench.core.tuning.runner import TuneResult, TuneSpec, tune
 from workbench.core.tuning.space import SearchSpace, build_space
-from workbench.core.tuning.storage import release, storage_file, storage_url
+from workbench.core.tuning.storage import release, storage_url
 from workbench.core.tuning.study import OnTrial
 from workbench.core.tuning.validation import StartCoversHeldOut, Validation, set_aside
 
@@ -115,17 +115,6 @@ def run_job(job: TuneJob, *, on_trial: OnTrial | None = None,
     for kept in result.studies.values():  # the window keeps the outcome, not the connections
         release(kept._storage)
     return outcome
-
-
-def stored_trials(job: TuneJob) -> dict[str, int]:
-    """The trials the job's storage holds already of each study it would run, by study label
-    in run order (0 where none is): what Start continues (`runner.stored_counts`). No trial
-    is added, and a storage file that does not exist yet holds none and is not made."""
-    _, _, evaluator, validation, spec = _plan(job)
-    file = storage_file(spec.storage)
-    if file is not None and not file.exists():
-        return {label: 0 for label, _, _ in study_runs(validation)}
-    return stored_counts(spec, evaluator, validation)
 
 
 def _plan(job: TuneJob, progress: Progress = NO_PROGRESS) -> tuple[
