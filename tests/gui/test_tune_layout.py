@@ -114,8 +114,7 @@ def test_what_k_fold_makes_of_the_budget_is_said_beside_start(qtbot: QtBot,
     s.validation.setCurrentIndex(s.validation.findData("kfold"))
     s.folds.setValue(2)
     # the storage is not read before Start: "up to"
-    said = ("Start runs up to 9 trials: 3 × 3 studies (2 folds, then all queries); "
-        "a study continues from the trials its storage holds")
+    said = ("Start runs up to 9 trials: 3 × 3 studies (2 folds, then all queries)")
     qtbot.waitUntil(lambda: note.text() == said, timeout=10_000)
     for size in ((1280, 800), (1024, 768)):
         resize(qtbot, window, *size)

@@ -70,8 +70,7 @@ def test_after_a_run_the_line_says_start_adds_none(qtbot: QtBot, tmp_path: Path)
     'Start runs 24 trials'."""
     panel = shown_panel(qtbot, tmp_path / "s.db")
     k_fold(panel, trials=2, folds=2)
-    says(qtbot, panel, "Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)")
     run(qtbot, panel)
     says(qtbot, panel, "Start adds none: the stored studies already hold 6 (2 × 3 studies: 2 "
          "folds, then all queries) — raise the budget to run more")
@@ -86,8 +85,7 @@ def test_after_a_run_the_line_says_start_adds_none(qtbot: QtBot, tmp_path: Path)
     other = str(tmp_path / "other.db")
     panel.settings.storage.setText(other)
     panel.settings.storage.textEdited.emit(other)
-    says(qtbot, panel, "Start runs up to 9 trials: 3 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 9 trials: 3 × 3 studies (2 folds, then all queries)")
     assert not (tmp_path / "other.db").exists()  # not made
 
 
@@ -100,8 +98,7 @@ def test_other_starting_values_are_another_study(qtbot: QtBot, tmp_path: Path) -
     says(qtbot, panel, "Start adds none: the stored studies already hold 6 (2 × 3 studies: 2 "
          "folds, then all queries) — raise the budget to run more")
     panel.session.set_params({"k1": 0.9})
-    says(qtbot, panel, "Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)")
     panel.session.undo()
     says(qtbot, panel, "Start adds none: the stored studies already hold 6 (2 × 3 studies: 2 "
          "folds, then all queries) — raise the budget to run more")
@@ -114,8 +111,7 @@ def test_after_cancel_the_line_counts_what_the_run_stored(qtbot: QtBot,
     db = tmp_path / "s.db"
     panel = shown_panel(qtbot, db)
     k_fold(panel, trials=4, folds=2)
-    says(qtbot, panel, "Start runs up to 12 trials: 4 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 12 trials: 4 × 3 studies (2 folds, then all queries)")
     reports: list[Any] = []
 
     def on_trial(report: Any) -> None:
@@ -130,8 +126,7 @@ def test_after_cancel_the_line_counts_what_the_run_stored(qtbot: QtBot,
     held = stored(db)
     assert 5 <= held < 8  # the third study not reached: what it holds is not known
     says(qtbot, panel, f"Start adds up to {12 - held} trials to {held} stored in 2 of 3 studies "
-         "(4 × 3 studies: 2 folds, then all queries); the others continue from the trials "
-         "their storage holds")
+         "(4 × 3 studies: 2 folds, then all queries)")
     run(qtbot, panel)
     assert f"{12 - held} new, {held} stored before" in panel.status.text()
 
@@ -139,14 +134,12 @@ def test_after_cancel_the_line_counts_what_the_run_stored(qtbot: QtBot,
 def test_while_a_run_goes_on_the_line_speaks_of_it(qtbot: QtBot, tmp_path: Path) -> None:
     panel = shown_panel(qtbot, tmp_path / "s.db")
     k_fold(panel, trials=2, folds=2)
-    says(qtbot, panel, "Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)")
     lines: list[str] = []
     panel.trial_done.connect(lambda _: lines.append(panel.settings.budget_note.text()))
     run(qtbot, panel)
     assert lines and set(lines) == {
-        "This run adds up to 6 trials: 2 × 3 studies (2 folds, then all queries); "
-        "a study continues from the trials its storage holds"}
+        "This run adds up to 6 trials: 2 × 3 studies (2 folds, then all queries)"}
     says(qtbot, panel, "Start adds none: the stored studies already hold 6 (2 × 3 studies: 2 "
          "folds, then all queries) — raise the budget to run more")
 
@@ -173,8 +166,7 @@ def test_a_slider_moved_during_a_run_leaves_its_line(qtbot: QtBot, tmp_path: Pat
         "This run adds 6 trials to 6 stored (12 = 4 × 3 studies: 2 folds, then all queries)"}
     assert "6 new, 6 stored before" in panel.status.text()
     # k1 moved names other studies: what they hold is not known
-    says(qtbot, panel, "Start runs up to 12 trials: 4 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 12 trials: 4 × 3 studies (2 folds, then all queries)")
 
 
 def test_a_grid_says_its_size_not_the_budget(qtbot: QtBot, tmp_path: Path) -> None:
@@ -223,8 +215,7 @@ def test_what_start_cannot_run_is_said_and_start_is_off(qtbot: QtBot, tmp_path: 
     assert note.isVisibleTo(panel) and not panel.start_button.isEnabled()
     panel.settings.folds.setValue(12)
     says(qtbot, panel, "Start runs up to 39 trials: 3 × 13 studies (12 folds, then all "
-         "queries); "
-        "a study continues from the trials its storage holds")
+         "queries)")
     assert panel.start_button.isEnabled()
     # the grid over every parameter ticked: refused by the run, said here first
     panel.settings.sampler.setCurrentText("grid")
@@ -276,8 +267,7 @@ def test_the_storage_is_not_touched_before_start(qtbot: QtBot, tmp_path: Path) -
     assert (plain.read_bytes(), plain.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == made  # no -wal, -shm, lock, sub/
     assert not missing.exists()
-    says(qtbot, panel, "Start runs up to 9 trials: 3 × 3 studies (2 folds, then all queries)"
-         "; a study continues from the trials its storage holds")
+    says(qtbot, panel, "Start runs up to 9 trials: 3 × 3 studies (2 folds, then all queries)")
 
 
 def test_a_setting_changed_after_a_run_says_up_to(qtbot: QtBot, tmp_path: Path) -> None:
@@ -290,8 +280,7 @@ def test_a_setting_changed_after_a_run_says_up_to(qtbot: QtBot, tmp_path: Path) 
             "all queries) — raise the budget to run more")
     says(qtbot, panel, done)
     s = panel.settings
-    up_to = ("Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries); a study "
-             "continues from the trials its storage holds")
+    up_to = ("Start runs up to 6 trials: 2 × 3 studies (2 folds, then all queries)")
     s.seed.setValue(s.seed.value() + 1)
     says(qtbot, panel, up_to)
     s.seed.setValue(s.seed.value() - 1)
@@ -331,7 +320,7 @@ def test_the_line_adds_up_and_counts_one_trial() -> None:
     assert budget_line(1, 5, stored=[4]) == "Start adds 1 trial to 4 stored (5 in all)"
     assert budget_line(3, 4, stored=[4, 2, None]) == (
         "Start adds up to 6 trials to 6 stored in 2 of 3 studies (4 × 3 studies: 2 folds, then "
-        "all queries); the others continue from the trials their storage holds")
+        "all queries)")
     assert budget_line(3, 4, stored=[4, 4, 3]) == (
         "Start adds 1 trial to 11 stored (12 = 4 × 3 studies: 2 folds, then all queries)")
     said = too_large(29 * 10**189)

@@ -477,8 +477,7 @@ def test_the_budget_says_what_k_fold_makes_of_it(qtbot: QtBot, panel: TunePanel,
     _settings(panel, trials=40, validation="auto")  # queries, not tasks: 5-fold
     # the storage is not read before Start: "up to"
     qtbot.waitUntil(lambda: note.text() == (
-        "Start runs up to 240 trials: 40 × 6 studies (5 folds, then all queries); "
-        "a study continues from the trials its storage holds"),
+        "Start runs up to 240 trials: 40 × 6 studies (5 folds, then all queries)"),
         timeout=10_000)
     assert note.isVisibleTo(panel)
     _settings(panel, trials=3, validation="kfold")

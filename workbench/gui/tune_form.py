@@ -182,6 +182,12 @@ class TuneSettings(QWidget):
         self.budget_note = QLabel(self)
         self.budget_note.setStyleSheet(MUTED)
         self.budget_note.setWordWrap(True)
+        # "up to" said in full here: a second line under Start had cost the parameters
+        # 16 px at 1,024 × 768
+        self.budget_note.setToolTip("A study continues from the trials its storage holds: "
+                                    "Start adds only what the budget lacks. The storage is "
+                                    "opened at Start, not before: until a run in this window, "
+                                    "the line says \"up to\".")
         self.task_set = False  # repository tasks: auto is a time split (one study)
         # what the note counts beyond the budget (`set_plan`): the trials stored in each
         # study (None: not read), the grid's points, the queries that count

@@ -39,8 +39,6 @@ def budget_line(studies: int, budget: int, *, seconds: bool = False,
     known = stored is not None and len(counts) == len(stored)  # every study's count
     partial = bool(counts) and not known  # a cancelled run's: the studies it reached
     held = sum(counts)
-    goes_on = ("a study continues from the trials its storage holds" if n > 1 else
-               "the study continues from the trials its storage holds")
     if grid is not None:  # run_trials: every point of the grid, whatever the budget
         total = grid * n
         limit = (f"for at most {budget:,} seconds in all" if seconds
@@ -72,13 +70,12 @@ def budget_line(studies: int, budget: int, *, seconds: bool = False,
         if n == 1:
             return ""
         return (f"{lead} {runs} {'' if known else 'up to '}{trials(total)}: {budget:,} × {n} "
-                f"studies ({split})" + ("" if known else f"; {goes_on}"))
+                f"studies ({split})")
     assert stored is not None
     if partial:  # the studies not reached hold what an earlier run left: at most the budget
         left = sum(budget if s is None else max(0, budget - s) for s in stored)
         return (f"{lead} adds up to {trials(left)} to {held:,} stored in {len(counts)} of {n} "
-                f"studies ({budget:,} × {n} studies: {split}); the others continue from the "
-                "trials their storage holds")
+                f"studies ({budget:,} × {n} studies: {split})")
     left = sum(max(0, budget - (s or 0)) for s in stored)
     over = sum(1 for s in stored if (s or 0) > budget)
     if left and over:  # their extra trials are not the budget's: no total to add up to
