@@ -60,9 +60,10 @@ def test_a_title_too_squeezed_to_read_leaves_the_row_to_the_id() -> None:
     assert id_width(300, 250, 100, min_title=50) == 210  # 90 px for the title: kept
 
 
-def _code_repo_four(qtbot: QtBot, window: Any) -> Any:
-    """code-repo's four: codeledger's defaults, kw 0.3 and the live sliders, and bm25's
-    defaults, compared at 1,280 × 800."""
+def _code_repo_four(qtbot: QtBot, window: Any, live: str = "token_budget",
+                    value: float = 2000) -> Any:
+    """code-repo's four: codeledger's defaults, kw 0.3 and the live sliders (`live` set to
+    `value`), and bm25's defaults, compared at 1,280 × 800."""
     assert window.open_path(SAMPLES / "code-repo", model="bm25")
     s = window.session
     s.recompute()
@@ -73,7 +74,7 @@ def _code_repo_four(qtbot: QtBot, window: Any) -> Any:
     s.save_configuration("defaults")
     s.set_params({**d, "w_keyword": 0.3})
     s.save_configuration("kw 0.3")
-    s.set_params({**d, "token_budget": 2000})
+    s.set_params({**d, live: value})
     view = window.compare_window()
     view.resize(1280, 800)
     window.config_menu.compare.trigger()
@@ -208,3 +209,28 @@ def test_at_1280_the_table_shows_nine_metric_rows_and_the_legend_stays_whole(
     assert key is not None and key.startswith("against the first list")
     assert lines.slot_rect(0).bottom() + 1.3 * lines.row_height <= lines.height()
     assert view.chart.height() >= 200
+
+
+def test_back_at_1280_from_wider_the_table_shows_every_row(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """Review r48 (dr3 4): the lists were fitted in the resize while the table still had its
+    one-line heads (its height at 1,600 px and wider); the table folded its names onto two
+    lines just after, 16 px taller, and back at 1,280 × 800 it showed 10 of its 11 rows, the
+    bundle tokens row under a scroll bar (the live sliders at kw 0.5: a note of one line,
+    so that all 11 rows fit)."""
+    view = _code_repo_four(qtbot, window, "w_keyword", 0.5)
+    table = view.table
+    assert table.rowCount() == 11 and _rows_in_sight(table) == 11
+    # from 1,024 px, where the legend takes two lines, the lists keep a larger share of a
+    # wider window: back at 1,280 they were fitted to the one-line heads' height
+    for sizes in (((1600, 1000), (1280, 800)),
+                  ((1280, 800), (1600, 1000), (1280, 800)),
+                  ((1024, 768), (1600, 1000), (1280, 800)),
+                  ((1024, 768), (1920, 1080), (1280, 800))):
+        for size in sizes:
+            view.resize(*size)
+            qtbot.wait(20)
+        assert table.compact == 2  # the names on two lines, the figures short
+        assert _rows_in_sight(table) == 11, sizes
+        assert table.verticalScrollBar().maximum() == 0
+        assert view.lines.height() >= view.lines.sizeHint().height() - 2  # the legend whole

@@ -577,10 +577,16 @@ class CompareWindow(QWidget):
         total = table_w + chart_w
         if total <= 0 or self.comp is None:
             return
+        want = self._table_want()
         need = self.table.fit_width(total - CHART_MIN_WIDTH)
         if need != table_w:
             width = max(min(need, total - CHART_FLOOR), min(need, total // 2))
             self.bottom_split.setSizes([width, total - width])
+        # the lists fitted again to the table's new height: its names fold onto two lines
+        # here, after the resize that fitted the lists to the one-line heads (back at 1,280 ×
+        # 800 from 1,920 the table had shown 10 of its 11 rows: dr3 4)
+        if self._table_want() != want:
+            self._fit_lists()
 
     def moved(self) -> list[int]:
         if self.comp is None:
