@@ -172,15 +172,41 @@ def test_shorter_figures_and_their_differences_agree_to_the_last_place(
             assert abs(shown - true) <= 0.0005 + 1e-12 or d.endswith("<0.001")
             worst = max(worst, abs(shown - (float(b) - float(a))))
     assert 0.0009 < worst < 0.0011  # the nDCG@10 case: one in the last place, never more
-    for col, name in ((3, "kw 0.3"), (7, "current (unsaved)"), (11, "bm25 defaults")):
-        assert table.horizontalHeaderItem(col).toolTip() == (
-            f"Δ: {name} − defaults, from the unrounded means; shown to 3 decimals, as the "
-            "means are, it can differ by 0.001 from the difference of the means shown (each "
-            "whole in its tooltip)")
+    # a bundle's files and tokens, one decimal at every level: 0.1 apart at most (dr3 8:
+    # tokens 1,127.2 and 1,141.2 beside +14.1, under a head that said 0.001)
+    gaps = _count_gaps(view)
+    assert max(gaps) == 0.1 and all(g <= 0.1 for g in gaps)
+    said = ("Δ: {} − defaults, from the unrounded means; each figure is rounded on its own, so "
+            "Δ can differ from the difference of the means shown by one unit of the last "
+            "digit shown: {}")
+    both = ", or 0.1 on the bundle files and bundle tokens rows"
+    short = "0.001 (each to 4 decimals in its tooltip)"
+    for col, name, tail in ((3, "kw 0.3", both), (7, "current (unsaved)", both),
+                            (11, "bm25 defaults", "")):  # bm25: no bundle, no such row
+        assert table.horizontalHeaderItem(col).toolTip() == said.format(name, short + tail)
+    # 4 decimals where there is room: 0.0001 apart, the counts still 0.1 (the head had said
+    # nothing)
     view.resize(1700, 1000)
     qtbot.wait(20)
-    assert table.horizontalHeaderItem(3).toolTip() == (
-        "Δ: kw 0.3 − defaults, from the unrounded means")
+    assert table.compact == 0
+    assert max(_count_gaps(view)) == 0.1
+    assert table.horizontalHeaderItem(3).toolTip() == said.format("kw 0.3", "0.0001" + both)
+    assert table.horizontalHeaderItem(11).toolTip() == said.format("bm25 defaults", "0.0001")
+
+
+def _count_gaps(view: Any) -> list[float]:
+    """On the bundle files and tokens rows, how far each shown Δ is from the difference of
+    the shown means."""
+    table, gaps = view.table, []
+    for r, row in enumerate(view.comp.rows):
+        if row.metric not in ("bundle_files", "bundle_tokens"):
+            continue
+        a = float(table.item(r, 1).text().replace(",", ""))
+        for i in (1, 2):  # bm25 defaults has none
+            b, d = (table.item(r, 2 + (i - 1) * 4 + j).text() for j in (0, 1))
+            shown = 0.0 if d == "±0" else float(d.replace("−", "-").replace(",", ""))
+            gaps.append(round(abs(shown - (float(b.replace(",", "")) - a)), 4))
+    return gaps
 
 
 def _rows_in_sight(table: Any) -> int:

@@ -246,17 +246,13 @@ class MetricTable(QTableWidget):
         self.compact = level
         for cell, full, short in self._figures:
             cell.setText(short if level >= SHORT else full)
-        # the Δ heads say what a reader who subtracts the shorter means finds (0.649 −
-        # 0.648 beside +0.002: dr1 7): Δ is rounded from the unrounded difference, so the
-        # two can differ by one in the last place, never more
+        # the Δ heads say how far the shown Δ and the shown means' difference can part at
+        # this level (`_header_tip`)
         comp = self.comparison
         for col in self._heads:
             head = self.horizontalHeaderItem(col + 1) if col >= 2 else None
             if head is not None and comp is not None:
-                head.setToolTip(self._header_tip(comp, col + 1) + (
-                    "; shown to 3 decimals, as the means are, it can differ by 0.001 from "
-                    "the difference of the means shown (each whole in its tooltip)"
-                    if level >= SHORT else ""))
+                head.setToolTip(self._header_tip(comp, col + 1, level))
         bold = QFont(self.horizontalHeader().font())
         bold.setBold(True)  # as the window's style sheet draws the heads
         fm = QFontMetrics(bold)
@@ -352,7 +348,8 @@ class MetricTable(QTableWidget):
         return item
 
     @staticmethod
-    def _header_tip(comp: Comparison, col: int) -> str:
+    def _header_tip(comp: Comparison, col: int, level: int = 0) -> str:
+        """A column head's tooltip, the table drawn at compact `level`."""
         first = comp.configs[0].name
         if col == 0:
             return "metric (mean over the judged queries)"
@@ -370,8 +367,21 @@ class MetricTable(QTableWidget):
         sizes = (f"; on the {' and '.join(counts)} row{'s' if len(counts) > 1 else ''}, "
                  f"↓/↑: {queries} with fewer / more under {name} than under {first}, a size, "
                  "not better or worse" if counts else "")
+        # what a reader who subtracts the means shown finds (0.649 − 0.648 beside +0.002:
+        # dr1 7; 1,141.2 − 1,127.2 beside +14.1: dr3 8): Δ and each mean are rounded on
+        # their own, so the two can part by one unit of the last digit shown, never more,
+        # at every level (the note had been at 3 decimals only, and said 0.001 of the rows
+        # shown to one decimal too)
+        places = ("0.001 (each to 4 decimals in its tooltip)" if level >= SHORT
+                  else "0.0001")
+        if counts:
+            places += (f", or 0.1 on the {' and '.join(counts)} "
+                       f"row{'s' if len(counts) > 1 else ''}")
+        rounded = (f"Δ: {name} − {first}, from the unrounded means; each figure is rounded on "
+                   "its own, so Δ can differ from the difference of the means shown by one "
+                   f"unit of the last digit shown: {places}")
         return (f"mean of {name}",
-                f"Δ: {name} − {first}, from the unrounded means",
+                rounded,
                 f"p: paired randomisation test of {name} against {first}",
                 f"▲/▼: {queries} improved / worsened under {name} against {first}{sizes}",
                 )[(col - 2) % PER_OTHER]
