@@ -259,4 +259,39 @@ def test_back_at_1280_from_wider_the_table_shows_every_row(
         assert table.compact == 2  # the names on two lines, the figures short
         assert _rows_in_sight(table) == 11, sizes
         assert table.verticalScrollBar().maximum() == 0
-        assert view.lines.height() >= view.lines.sizeHint().height() - 2  # the legend whole
+        assert view.lines.height() >= view.lines.sizeHint().height()  # the legend whole
+
+
+def test_presenting_the_lists_take_what_they_need_and_the_table_the_rest(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """Review r48 (dr3 9): presenting at 1,280 × 800, the lists were given the query line's
+    size hint (wider than the line is drawn), 66 px of blank under their legend, while the
+    table showed 4 of its 11 rows; the cautions above it stayed at 13 px in the large type."""
+    from PySide6.QtGui import QFontInfo
+
+    view = _code_repo_four(qtbot, window, "w_keyword", 0.5)
+    table, lines = view.table, view.lines
+    view.set_presentation(True)
+    # the tests' screen is 800 px square: out of full screen, presenting as on a 1,280 × 800
+    # one (the type's scale is the screen's height's, 800 px either way)
+    view.showNormal()
+    view.resize(1280, 800)
+    qtbot.wait(30)
+    assert view.presenting and table.font_scale > 1 and view.width() == 1280
+
+    def fitted() -> None:
+        hint = lines.sizeHint().height()
+        assert hint <= lines.height() <= hint + 4  # the legend whole, no blank under it
+        assert lines.slot_rect(0).bottom() + 1.3 * lines.row_height <= lines.height()
+
+    fitted()
+    assert _rows_in_sight(table) >= 6
+    assert (QFontInfo(view.table_note.font()).pixelSize()
+            == QFontInfo(table.item(0, 0).font()).pixelSize() > 13)
+    for _ in range(3):  # each query's line, one or two lines of it
+        view.step(1)
+        qtbot.wait(10)
+        fitted()
+    view.set_presentation(False)
+    qtbot.wait(30)
+    assert QFontInfo(view.table_note.font()).pixelSize() == 13

@@ -82,6 +82,10 @@ from .rank_lines import RankLines
 PRESENTATION_SCALE = 1.6
 LIVE_DELAY_MS = 250  # a moved slider's comparison waits this long for the next move
 NARROW = 1400  # px: below this the explain pane waits folded for a click
+# the cautions above the metric table; {}: a font size while presenting (it stayed at the
+# style sheet's 13 px beside the table's large type: dr3 9)
+NOTE_STYLE = ("QLabel#tableNote {{ background: #fff8c5; border-left: 3px solid #bf8700; "
+              "padding: 4px 8px; {}}}")
 
 
 def moved_order(comp: Comparison, i: int, metric: str) -> list[int]:
@@ -223,7 +227,7 @@ class CompareWindow(QWidget):
         side.addWidget(self.status)
 
         centre = QWidget(self)
-        cl = QVBoxLayout(centre)
+        cl = self._centre_layout = QVBoxLayout(centre)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.addWidget(self.query_label)
         cl.addWidget(self.lines, 1)
@@ -241,8 +245,7 @@ class CompareWindow(QWidget):
         self.table_note = QLabel("", self)
         self.table_note.setWordWrap(True)
         self.table_note.setObjectName("tableNote")
-        self.table_note.setStyleSheet("QLabel#tableNote { background: #fff8c5; "
-                                      "border-left: 3px solid #bf8700; padding: 4px 8px; }")
+        self.table_note.setStyleSheet(NOTE_STYLE.format(""))
         self.table_note.hide()
         table_box = QWidget(self)
         tl = QVBoxLayout(table_box)
@@ -623,6 +626,7 @@ class CompareWindow(QWidget):
         # table whose bundle figures had changed)
         self.query_label.setText(f"{query.id}: {' '.join(query.text.split())}\n"
                                  f"this query, {pair}: {change}")
+        self._fit_lists()  # a query's line of another height: the legend kept whole
         if self.session.query != q:
             self.session.select_query(q)
 
@@ -701,9 +705,11 @@ class CompareWindow(QWidget):
             w.set_font_scale(scale)
         # a style sheet's font-size (style.qss: 13px) overrides setFont, so the query line
         # grows by a style sheet of its own
-        self.query_label.setStyleSheet(
-            f"font-size: {round(QFontInfo(self.font()).pixelSize() * scale * 1.15)}px"
-            if on else "")
+        px = QFontInfo(self.font()).pixelSize()
+        self.query_label.setStyleSheet(f"font-size: {round(px * scale * 1.15)}px"
+                                       if on else "")
+        self.table_note.setStyleSheet(NOTE_STYLE.format(
+            f"font-size: {round(px * scale)}px; " if on else ""))
         # the metric table keeps room for every column: at its narrow splitter width the
         # large type left only "metric | defaults | tuned | +0", Δ, p and ▲/▼ scrolled away
         # … within half the screen: on a 1,024-px one its 560 px held the window wider
@@ -718,11 +724,14 @@ class CompareWindow(QWidget):
             self.top_split.setSizes([sum(self._sizes_before), 0])
             self._rows_before = self.right_split.sizes()
             self.showFullScreen()
-            self._fit_presentation()
             self.lines.setFocus()  # keys reach the window, not a table's cursor
             order = self.moved()
             if self.comp is not None and order and self.lines_query() != order[0]:
                 self.show_query(order[0])  # the query that moved most, whatever was shown
+            self._fit_lists()
+            # and once the layout has given the lists and the query line their full-screen
+            # widths (the line wraps to fewer rows, the legend may take one line)
+            QTimer.singleShot(0, self._fit_lists)
         else:
             self.showNormal()
             self._restore_splits()
@@ -753,23 +762,8 @@ class CompareWindow(QWidget):
         height = screen.geometry().height() if screen is not None else 1080
         return max(1.15, min(PRESENTATION_SCALE, PRESENTATION_SCALE * height / 1080))
 
-    def _fit_presentation(self) -> None:
-        """In presentation mode the ranked lists get the height their top k and legend need
-        in the large type (their half of a 1080-px screen cut the legend, a 720-px one ranks
-        8 to 10 as well); the metric table and the delta chart take the rest, down to a
-        third."""
-        total = sum(self.right_split.sizes())
-        if not self.presenting or total <= 0:
-            return
-        need = (self.query_label.sizeHint().height() + self.lines.sizeHint().height()
-                + 2 * self.right_split.handleWidth())
-        top = min(need, total - total // 3)
-        if self.right_split.sizes()[0] != top:
-            self.right_split.setSizes([top, total - top])
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self._fit_presentation()
         self._fit_lists()
         if self.comp is not None:
             # a window opened small (within a laptop's screen) and then widened: the metric
@@ -793,16 +787,26 @@ class CompareWindow(QWidget):
         legend in half); where the metric table's rows are not all in sight, the lists give
         it the height they do not need (at 1,280 × 800 with four configurations it showed 7
         of 11 metric rows under 60 px of blank: review r48, dr1 8); not once the user has
-        dragged the split."""
+        dragged the split.
+
+        Presenting, the lists get just what they need in the large type, the table and
+        the chart the rest, down to a third (half of a 1080-px screen had cut the legend, a
+        720-px one ranks 8 to 10 as well; then the query line's size hint, wider than it is
+        drawn, had left 45–75 px of blank under the legend while the table showed 4 of its
+        11 rows at 1,280 × 800: dr3 9)."""
         sizes = self.right_split.sizes()
         total = sum(sizes)
-        if self.presenting or self._rows_dragged or total <= 0:
+        if total <= 0 or (self._rows_dragged and not self.presenting):
             return
         label = self.query_label
         label_h = (label.heightForWidth(label.width()) if label.width() > 0 else -1)
+        # the lists' pane: the query line, the space under it and the lists (it had added
+        # the split's handle for the space, 2 px short of the legend)
         need = ((label_h if label_h > 0 else label.sizeHint().height())
-                + self.lines.sizeHint().height() + self.right_split.handleWidth())
-        top = max(sizes[0], min(need, total - total // 3))
+                + max(0, self._centre_layout.spacing()) + self.lines.sizeHint().height())
+        top = min(need, total - total // 3)
+        if not self.presenting:
+            top = max(sizes[0], top)
         if self.comp is not None and top > need:
             short = self._table_want() - (total - top)
             if short > 0:
