@@ -118,8 +118,13 @@ def test_each_list_is_tagged_against_the_first(qtbot: QtBot, window: Any) -> Non
         assert named == gone[:len(named)]  # whole ids, the first's order, as many as fit
     tip = view.lines.slot_tooltip(1)
     assert (f"▼ {len(lacking[0])} of the top 10 of defaults, the first list, "
-            f"{'is' if len(lacking[0]) == 1 else 'are'} not in this list's top 10: ") in tip
-    assert all(f"{i} (at rank " in tip or f"{i} (not returned" in tip for i in lacking[0])
+            f"{'is' if len(lacking[0]) == 1 else 'are'} not in this list's top 10:") in tip
+    # each by where it is in this list: its rank below the top 10, or why not returned
+    said = tip.split("this list's top 10:\n")[1].split("\n")
+    for i in lacking[0]:
+        assert any(f" {i} (rank " in line or line.endswith(f" {i}") or f" {i}, " in line
+                   for line in said), i
+    assert all(line.startswith(("below its top 10: ", "not returned")) for line in said)
 
     # the legend says against what; a row's tooltip which list lacks it
     assert view.lines.marks_keys()[0] == (

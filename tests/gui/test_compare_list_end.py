@@ -55,8 +55,18 @@ def test_a_limit_is_named_where_it_ends_a_list(qtbot: QtBot, window: Any) -> Non
     _query(view, "v01")
     assert view.lines.slot_captions(1) == [
         "not returned (past the limit of 5)", "not returned (this list has 5)", "not returned"]
-    assert view.lines.slot_tooltip(1).startswith(
-        "five returns 5 results for this query: the limit of 5 stops it there.")
+    tip = view.lines.slot_tooltip(1)
+    assert tip.startswith("five returns 5 results for this query: the limit of 5 stops it there.")
+    # the first's top 10 that five lacks: the reason said once, then their ids (each id had
+    # carried its own "(not returned (past the limit of 5))": dr3 10)
+    first = [view.comp.dataset.corpus[d].id for d in view.lines._tops[0]]
+    gone = [i for i, d in zip(first, view.lines._tops[0], strict=True)
+            if d not in view.lines._tops[1]]
+    assert len(gone) == 5
+    assert tip.split("\n")[-2:] == [
+        "▼ 5 of the top 10 of defaults, the first list, are not in this list's top 10:",
+        "not returned (past the limit of 5): " + ", ".join(gone)]
+    assert tip.count("past the limit") == 1 and "((" not in tip and "))" not in tip
 
 
 def test_the_longest_caption_that_fits_is_drawn() -> None:

@@ -557,6 +557,10 @@ def test_the_view_says_which_fixture_cases_pass(qtbot: QtBot, window: Any) -> No
     assert "cases passing: defaults 20/30, one 21/30" in text, text
     assert "one against defaults: now passes partial-matches-only" in \
         view.table.item(0, 0).toolTip()
+    # one case: the verbs singular ("1 case passes … that fail": dr3 10)
+    assert view.table.item(0, 5).text() == "1/0"
+    assert view.table.item(0, 5).toolTip() == (
+        "1 case passes under one that fails under defaults (▲), 0 fail that passed (▼)")
 
 
 def test_without_judgments_the_view_says_why_no_metric_shows(qtbot: QtBot, window: Any) -> None:

@@ -30,6 +30,8 @@ def test_cases_passing_lead_the_table_and_the_note(qtbot: QtBot, window: Any) ->
     cells = view.table.cell_texts()
     assert cells[0] == ["cases passing", "20/30", "14/30", "−6", "0.238", "6/12"]
     assert cells[1][0] == "nDCG@10"
+    assert view.table.item(0, 5).toolTip() == (
+        "6 cases pass under min0 that fail under defaults (▲), 12 fail that passed (▼)")
     delta = view.table.item(0, 3)
     # fewer pass, but p 0.238: neither green nor red, as the report words it ("it may be
     # chance"); nor bold

@@ -139,11 +139,22 @@ def out_captions(k: int, first: str, ids: list[str], ends: list[str]) -> list[st
     return [*out, *some, head, f"{OUT} {n} of the first's top {k} out", f"{OUT} {n} out"]
 
 
-def out_tip(k: int, first: str, lacking: list[str]) -> str:
+def out_tip(k: int, first: str, lacking: list[tuple[str, str]]) -> str:
     """What the ▼ in a later list's box says, whole: each of the first list's top k this list
-    lacks and where it is here ("d100 (#12 here)")."""
+    lacks, by where it is here — (id, `RankLines._place`'s words) each — a line for those
+    below its top k, each with its rank, and one for each reason others are not returned,
+    said once ("not returned (past the limit of 5): a, b, c" where each id had carried its
+    own "(not returned (past the limit of 5))": dr3 10)."""
     if not lacking:
         return ""
     n = len(lacking)
-    return (f"{OUT} {n} of the top {k} of {first}, the first list, "
-            f"{'is' if n == 1 else 'are'} not in this list's top {k}: " + ", ".join(lacking))
+    ranked = [f"{i} (rank {place[1:].split(',')[0]})" for i, place in lacking
+              if place.startswith("#")]
+    why: dict[str, list[str]] = {}
+    for i, place in lacking:
+        if not place.startswith("#"):
+            why.setdefault(place, []).append(i)
+    groups = ([f"below its top {k}: " + ", ".join(ranked)] if ranked else []) + [
+        f"{place}: " + ", ".join(ids) for place, ids in why.items()]
+    return "\n".join([f"{OUT} {n} of the top {k} of {first}, the first list, "
+                      f"{'is' if n == 1 else 'are'} not in this list's top {k}:", *groups])

@@ -304,10 +304,11 @@ class MetricTable(QTableWidget):
             p = self._cell(0, base + 2, "" if test is None else p_text(test.p_value),
                            f"paired randomisation test of {name} against {first} on the "
                            "cases passing")
+            # the verbs agree with their counts ("1 case passes … that fail": dr3 10)
             self._cell(0, base + 3, f"{now}/{lost}",
                        f"{_counted(now, 'cases')} pass{'es' if now == 1 else ''} under {name} "
-                       f"that fail under {first} (▲), {lost} "
-                       "fail that passed (▼)")
+                       f"that fail{'s' if now == 1 else ''} under {first} (▲), {lost} "
+                       f"fail{'s' if lost == 1 else ''} that passed (▼)")
             if not fitted and said.endswith("beyond chance"):  # the report's verdict
                 delta.setForeground(QBrush(delta_color(float(after - before))))
                 font = QFont(p.font())

@@ -261,7 +261,7 @@ class RankLines(QWidget):
         assert comp is not None
         name = comp.configs[self.columns[column]].name
         tip = slot_tip(self.k, self.list_end(column), name)
-        lacking = [f"{comp.dataset.corpus[d].id} ({self._where(column, d, below=False)})"
+        lacking = [(comp.dataset.corpus[d].id, self._place(column, d))
                    for d in self.missing(column)] if column > 0 else []
         out = out_tip(self.k, comp.configs[self.columns[0]].name, lacking)
         return f"{tip}\n{out}" if out else tip
@@ -482,15 +482,14 @@ class RankLines(QWidget):
                     f"{first}{left}")
         return ""
 
-    def _where(self, j: int, doc: int, below: bool = True) -> str:
+    def _where(self, j: int, doc: int) -> str:
         """`doc`'s place in display column j's list, as a phrase: "at rank 3", "at rank 12,
-        below its top 10" (`below`), "not returned (past the limit of 5)"."""
+        below its top 10", "not returned (past the limit of 5)"."""
         place = self._place(j, doc)
         if place.isdigit():
             return f"at rank {place}"
         if place.startswith("#"):
-            return (f"at rank {place[1:].split(',')[0]}"
-                    + (f", below its top {self.k}" if below else ""))
+            return f"at rank {place[1:].split(',')[0]}, below its top {self.k}"
         return place
 
     def _place(self, j: int, doc: int) -> str:
