@@ -63,35 +63,73 @@ def paint_row(p: QPainter, rect: QRectF, row: Row, font: QFont, font_scale: floa
     p.setPen(QPen(QColor("#57606a"), 1))
     p.setBrush(grade_brush(row.grade))
     p.drawRect(square)
-    x += side + 6
-    right = _paint_tags(p, rect, row.tags, font, left=x)
+    x = _names_left(rect, row, fm, font_scale)  # after the mark, as `row_texts` has it
+    # the id readable first, then the tag whole, then the title (at 1,024 px a ▲new row had
+    # read "□ … ▲new", its id "d003" gone: dr3 11)
+    right = _paint_tags(p, rect, row.tags, font, left=x,
+                        keep=readable_width(row.doc.id, fm) + 4)
     p.setFont(font)
     _paint_names(p, rect, row.doc, row.title, x, right, fm)
     p.restore()
 
 
-def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
-                font: QFont, left: float | None = None) -> float:
-    """The tags, right-aligned in a smaller bold font, never left of `left` (a narrow column:
-    '▲new' shrinks to '▲', then is left out, rather than drawn over the rank); where the room
-    left of them ends."""
-    right = rect.right() - 4
+def row_texts(rect: QRectF, row: Row, font: QFont, font_scale: float
+              ) -> tuple[list[str], str, str]:
+    """What `paint_row` draws of `row` in `rect`: its tags, its id and its title, each as
+    fitted ("" for a title left out)."""
+    fm = QFontMetricsF(font)
+    x = _names_left(rect, row, fm, font_scale)
+    tags, right = fit_tags(row.tags, font, x, rect.right() - 4,
+                           readable_width(row.doc.id, fm) + 4)
+    id_text, title = name_texts(row.doc.id, row.title, max(0.0, right - x), fm)
+    return [text for text, _, _ in tags], id_text, title
+
+
+def _names_left(rect: QRectF, row: Row, fm: QFontMetricsF, font_scale: float) -> float:
+    """Where a row's id starts: after its rank (none in the replay) and relevance mark."""
+    x = rect.left() + 4 + (fm.horizontalAdvance("000") + 6 if row.rank else 4 * font_scale)
+    return x + round(fm.height() * 0.6) + 6
+
+
+def tag_font(font: QFont) -> QFont:
+    """The tags' font: smaller, bold."""
     small = QFont(font)
     small.setPointSizeF(points(font) * 0.85)
     small.setBold(True)
-    sfm = QFontMetricsF(small)
+    return small
+
+
+def fit_tags(tags: list[tuple[str, QColor]], font: QFont, left: float | None, right: float,
+             keep: float = 0.0) -> tuple[list[tuple[str, QColor, float]], float]:
+    """The tags as drawn right-aligned at `right`, never left of `left`: each (text, colour,
+    its left edge); "▲new" shrinks to "▲" where it would leave less than `keep` px after
+    `left` (the id's readable width), and a tag that does not fit as an arrow either is left
+    out rather than drawn over the rank; and where the room left of them ends."""
+    sfm = QFontMetricsF(tag_font(font))
+    out = []
     for text, color in reversed(tags):
         w = sfm.horizontalAdvance(text)
-        if left is not None and right - w < left:
+        if left is not None and right - w < left + keep:
             text = text[:1]  # the arrow alone
             w = sfm.horizontalAdvance(text)
             if right - w < left:
                 break
-        p.setFont(small)
-        p.setPen(color)
-        p.drawText(QRectF(right - w, rect.top(), w, rect.height()),
-                   Qt.AlignmentFlag.AlignVCenter, text)
+        out.append((text, color, right - w))
         right -= w + 4
+    return out[::-1], right
+
+
+def _paint_tags(p: QPainter, rect: QRectF, tags: list[tuple[str, QColor]],
+                font: QFont, left: float | None = None, keep: float = 0.0) -> float:
+    """The tags, right-aligned in a smaller bold font (`fit_tags`); where the room left of
+    them ends."""
+    fitted, right = fit_tags(tags, font, left, rect.right() - 4, keep)
+    sfm = QFontMetricsF(tag_font(font))
+    p.setFont(tag_font(font))
+    for text, color, x in fitted:
+        p.setPen(color)
+        p.drawText(QRectF(x, rect.top(), sfm.horizontalAdvance(text), rect.height()),
+                   Qt.AlignmentFlag.AlignVCenter, text)
     return right
 
 
@@ -125,21 +163,40 @@ def elide_id(doc_id: str, width: float, fm: QFontMetricsF) -> str:
     return fm.elidedText(name if sep else doc_id, Qt.TextElideMode.ElideMiddle, width)
 
 
+def readable_width(doc_id: str, fm: QFontMetricsF) -> float:
+    """The least width at which `doc_id` still tells its document apart: whole; a path, its
+    file name whole after "…/"; another id, its first six and last five characters
+    ("m44-co…style")."""
+    _, sep, name = doc_id.rpartition("/")
+    short = "…/" + name if sep else doc_id[:6] + "…" + doc_id[-5:]
+    return min(fm.horizontalAdvance(doc_id), fm.horizontalAdvance(short))
+
+
+def name_texts(doc_id: str, title: str, room: float, fm: QFontMetricsF) -> tuple[str, str]:
+    """A row's id and title as fitted to `room` px: the id's share (`id_width`), never less
+    than its readable width where the row has that (the title gives way first), elided
+    (`elide_id`); the title in what is left, "" where under three characters' room."""
+    title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
+    id_room = id_width(room, fm.horizontalAdvance(doc_id), title_w,
+                       fm.averageCharWidth() * MIN_TITLE_CHARS + 8)
+    id_text = elide_id(doc_id, max(id_room, min(room, readable_width(doc_id, fm))), fm)
+    left = room - fm.horizontalAdvance(id_text) - 8
+    if not title or left <= fm.averageCharWidth() * 3:
+        return id_text, ""
+    return id_text, fm.elidedText(title, Qt.TextElideMode.ElideRight, left)
+
+
 def _paint_names(p: QPainter, rect: QRectF, d: Document, title: str, x: float, right: float,
                  fm: QFontMetricsF) -> None:
     mid = Qt.AlignmentFlag.AlignVCenter
     room = max(0.0, right - x)
-    title_w = fm.horizontalAdvance(title) + 8 if title else 0.0
-    id_room = id_width(room, fm.horizontalAdvance(d.id), title_w,
-                       fm.averageCharWidth() * MIN_TITLE_CHARS + 8)
-    id_text = elide_id(d.id, id_room, fm)
+    id_text, shown = name_texts(d.id, title, room, fm)
     p.setPen(QColor(INK))
     p.drawText(QRectF(x, rect.top(), room, rect.height()), mid, id_text)
     x += fm.horizontalAdvance(id_text) + 8
-    if title and right - x > fm.averageCharWidth() * 3:
+    if shown:
         p.setPen(QColor(MUTED))
-        p.drawText(QRectF(x, rect.top(), right - x, rect.height()), mid,
-                   fm.elidedText(title, Qt.TextElideMode.ElideRight, right - x))
+        p.drawText(QRectF(x, rect.top(), right - x, rect.height()), mid, shown)
 
 
 def paint_header(p: QPainter, rect: QRectF, text: str, font: QFont) -> None:
