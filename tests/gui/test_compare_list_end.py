@@ -77,3 +77,35 @@ def test_the_longest_caption_that_fits_is_drawn() -> None:
     assert fitting([long, short], fm.horizontalAdvance(long) + 1, fm) == long
     assert fitting([long, short], fm.horizontalAdvance(long) - 1, fm) == short
     assert fitting([long, short], fm.horizontalAdvance(short) - 1, fm).endswith("…")
+
+
+def test_where_no_list_returns_anything_each_box_says_so_alone(
+        qtbot: QtBot, window: Any, monkeypatch: Any) -> None:
+    """Review r48 (dr3, outside the diff): on a query no configuration returns anything
+    (vault's v12 at the defaults and at min_score 0.3), "nothing ranked" had been drawn over
+    each box's "nothing returned", both in the same row."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QPainter
+
+    import workbench.gui.compare.rank_lines as rank_lines
+
+    view = _view(qtbot, window, {"min_score": 0.3}, "ms3")
+    lines, comp = view.lines, view.comp
+    empty = [q for q in range(len(comp.dataset.queries))
+             if all(int(r.ranking.count[q]) == 0 for r in comp.results)]
+    assert empty, "a query nothing returns"
+    view.show_query(empty[0])
+    drawn: list[tuple[QRectF, str]] = []
+
+    class Recording(QPainter):
+        def drawText(self, *args: Any) -> None:  # Qt override, recorded
+            if isinstance(args[0], QRectF) and isinstance(args[-1], str):
+                drawn.append((QRectF(args[0]), args[-1]))
+            super().drawText(*args)
+
+    monkeypatch.setattr(rank_lines, "QPainter", Recording)
+    lines.grab()
+    boxes = [lines.slot_rect(c) for c in range(2)]
+    said = [(rect, text) for rect, text in drawn if any(rect.intersects(b) for b in boxes)]
+    assert sorted(text for _, text in said) == ["nothing returned", "nothing returned"]
+    assert not any(text == "nothing ranked" for _, text in drawn)

@@ -561,7 +561,9 @@ class RankLines(QWidget):
                 tag = marks.get(doc)
                 tags = [] if tag is None else [(tag, BETTER if tag == NEW else WORSE)]
                 self._paint_row(p, g.row_rect(c, rank), str(rank), doc, tags, 1.0, rank)
-            if not top:
+            if not top and g.rows:  # beside longer lists; where all are empty, the box
+                # under the head says it alone ("nothing ranked" had been drawn over its
+                # "nothing returned": dr3, outside the diff)
                 p.setPen(QColor(MUTED))
                 p.drawText(g.row_rect(c, 1), Qt.AlignmentFlag.AlignCenter, "nothing ranked")
             # a column that ranked fewer than k (vault-search's limit 5) did not return the
