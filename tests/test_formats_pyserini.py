@@ -116,8 +116,6 @@ def test_queries_beside_documents_are_no_collection(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("record", "field", "said"), [
-    ({"id": "d2", "text": "t", "contents": "c"}, "contents",
-     "both 'text' and 'contents' given (Pyserini's name for the text); keep one"),
     ({"id": "d2", "title": "only a title"}, "text",
      "missing (or 'contents', as Pyserini's JsonCollection names it)"),
     ({"id": "d2", "contents": None}, "contents", "expected a string, found null"),
@@ -132,6 +130,26 @@ def test_a_bad_record_is_one_error(tmp_path: Path, record: dict[str, object], fi
     assert main(["rank", str(path), "-m", "bm25", "-q", "tea"]) != 0
     err = capsys.readouterr().err
     assert f"{path}:2: field '{field}': {said}" in err and "Traceback" not in err
+
+
+def test_text_wins_over_contents_kept_as_metadata(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """A file of our own fields with a `contents` field beside `text` opens as before Pyserini's
+    name was read (dr5 2): `text` is the text, `contents` one more metadata field."""
+    jsonl = write_jsonl(tmp_path / "docs.jsonl", [
+        {"id": "a", "title": "Tea", "text": "green tea brewing", "contents": "chapter 1; 2"},
+        {"id": "b", "text": "coffee beans", "contents": "chapter 3"}])
+    csv_path = tmp_path / "docs.csv"
+    csv_path.write_text("id,title,text,contents\na,Tea,green tea brewing,chapter 1; 2\n"
+                        "b,,coffee beans,chapter 3\n", encoding="utf-8")
+    for path in (jsonl, csv_path):
+        a, b = read_documents(path)
+        assert (a.title, a.text, dict(a.metadata)) == ("Tea", "green tea brewing",
+                                                       {"contents": "chapter 1; 2"})
+        assert (b.text, dict(b.metadata)) == ("coffee beans", {"contents": "chapter 3"})
+        assert main(["rank", str(path), "-m", "bm25", "-q", "tea"]) == 0
+        out = capsys.readouterr().out
+        assert "(2 documents)" in out and "   1  a   Tea" in out
 
 
 def test_a_csv_with_a_contents_column(tmp_path: Path) -> None:

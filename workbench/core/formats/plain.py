@@ -6,7 +6,8 @@ merged in). Queries: `id` (or `_id`), `text`; every other field goes into `Query
 `metadata` or `context` object is merged in).
 
 Pyserini's and Anserini's JsonCollection name the text `contents` (`{"id": "d1", "contents":
-"…"}`, no title): read as `text`. A record with both is an error (which one is the text?). A
+"…"}`, no title): read as `text` where `text` is missing. A record with both reads `text`
+and keeps `contents` in the metadata, as any other field (as before Pyserini's name was read). A
 folder of such files (a collection's `*.jsonl` shards, or Pyserini's `docs00.json` of JSON
 lines) is one corpus: `read_documents` takes the folder, `is_documents_folder` tells one.
 
@@ -202,11 +203,8 @@ def _record_id(obj: dict[str, Any], path: Path, line: int) -> str:
 
 
 def _text(obj: dict[str, Any], path: Path, line: int) -> str:
-    """The document's text: `text`, or `contents` as Pyserini's JsonCollection names it."""
-    if all(k in obj for k in TEXT_KEYS):
-        raise FormatError(path, "both 'text' and 'contents' given (Pyserini's name for the "
-                          "text); keep one", line=line, field="contents")
-    if "contents" in obj:
+    """The document's text: `text`, else `contents` as Pyserini's JsonCollection names it."""
+    if "text" not in obj and "contents" in obj:
         return get_str(obj, "contents", path, line, required=True)
     if "text" not in obj:
         raise FormatError(path, "missing (or 'contents', as Pyserini's JsonCollection names "
@@ -234,7 +232,9 @@ def read_documents(path: StrPath, *, name: str | None = None) -> Corpus:
             title=get_str(obj, "title", where, line, required=False),
             text=_text(obj, where, line),
             tags=get_tags(obj, "tags", where, line),
-            metadata=_extras(obj, DOCUMENT_KEYS, ("metadata",), from_csv, where, line),
+            # `contents` beside `text` is another field (files of both opened so before)
+            metadata=_extras(obj, DOCUMENT_KEYS - {"contents"} if "text" in obj
+                             else DOCUMENT_KEYS, ("metadata",), from_csv, where, line),
         ))
     if not docs:
         if path.is_dir():
