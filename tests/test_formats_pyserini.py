@@ -115,6 +115,31 @@ def test_queries_beside_documents_are_no_collection(tmp_path: Path) -> None:
     assert "expected a BEIR folder" in str(info.value)
 
 
+@pytest.mark.parametrize(("names", "odd"), [
+    (("docs.jsonl", "queries.jsonl"), "queries.jsonl"),  # the shards sort first
+    (("b_docs.jsonl", "a_queries.jsonl"), "a_queries.jsonl"),  # the queries sort first
+    (("docs00.jsonl", "docs01.jsonl"), "docs01.jsonl"),  # a shard in our own fields
+])
+def test_a_shard_without_contents_is_named(tmp_path: Path, names: tuple[str, str], odd: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Pyserini shards beside a file whose first record has no `contents` (a queries.jsonl):
+    refused naming that file; its queries had been indexed as documents (dr5 3)."""
+    folder = tmp_path / "dq"
+    folder.mkdir()
+    write_jsonl(folder / names[0], DOCS[:2])
+    write_jsonl(folder / names[1], [{"id": "q1", "text": "which tea is green"}])
+    said = (f"{folder / odd}:1: field 'contents': a folder of Pyserini shards holds "
+            '{"id", "contents"} records and this file\'s first has no \'contents\' (queries? '
+            "move this file out of the folder)")
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder)
+    assert str(info.value) == said
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "tea"]) != 0
+    captured = capsys.readouterr()
+    assert said in captured.err and "Traceback" not in captured.err
+    assert "q1" not in captured.out
+
+
 @pytest.mark.parametrize(("record", "field", "said"), [
     ({"id": "d2", "title": "only a title"}, "text",
      "missing (or 'contents', as Pyserini's JsonCollection names it)"),

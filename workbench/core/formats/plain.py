@@ -9,7 +9,9 @@ Pyserini's and Anserini's JsonCollection name the text `contents` (`{"id": "d1",
 "…"}`, no title): read as `text` where `text` is missing. A record with both reads `text`
 and keeps `contents` in the metadata, as any other field (as before Pyserini's name was read). A
 folder of such files (a collection's `*.jsonl` shards, or Pyserini's `docs00.json` of JSON
-lines) is one corpus: `read_documents` takes the folder, `is_documents_folder` tells one.
+lines) is one corpus: `read_documents` takes the folder, `is_documents_folder` tells one. Each
+shard's first record must hold `contents` (a queries.jsonl beside the shards is named, not
+indexed).
 
 CSV is read strictly: a quote never closed is an error naming the line it opened on and its
 column (the csv module's default would fold every row after it into that one cell), as is text
@@ -276,22 +278,34 @@ def _folder_records(folder: Path) -> Iterator[tuple[Path, int, dict[str, Any], b
                               "(.jsonl, or .json as Pyserini writes them); move this one out",
                               field="path")
         refuse_packed(file)
+        first = True
         for line, obj in iter_jsonl(file):
+            if first and "contents" not in obj:  # a queries.jsonl beside the shards
+                raise FormatError(file, "a folder of Pyserini shards holds {\"id\", "
+                                  "\"contents\"} records and this file's first has no "
+                                  "'contents' (queries? move this file out of the folder)",
+                                  line=line, field="contents")
+            first = False
             yield file, line, obj, False
 
 
 def is_documents_folder(folder: Path) -> bool:
     """A folder of JSON-lines documents (Pyserini's JsonCollection): every file a .jsonl or
-    .json, the first (sorted) holding `id` and `contents` on its first line. `contents`, not
-    `text`: a folder of a queries.jsonl beside a docs.jsonl is not a collection."""
+    .json, one at least holding `id` and `contents` on its first line. `contents`, not `text`:
+    a folder of a queries.jsonl beside a docs.jsonl is not a collection; one whose docs.jsonl
+    holds `contents` is, and reading it names the queries file (every shard must hold
+    `contents` on its first line)."""
     if not folder.is_dir():
         return False
     files = _folder_files(folder)
     if not files or any(f.suffix.lower() not in FOLDER_SUFFIXES or not f.is_file()
                         for f in files):  # a named pipe is never opened to sniff
         return False
-    first = first_line_object(files[0])
-    return first is not None and "contents" in first and any(k in first for k in ID_KEYS)
+    for file in files:
+        first = first_line_object(file)
+        if first is not None and "contents" in first and any(k in first for k in ID_KEYS):
+            return True
+    return False
 
 
 def first_line_object(path: Path) -> dict[str, Any] | None:
