@@ -172,14 +172,51 @@ def test_an_id_in_two_files_names_both(tmp_path: Path) -> None:
                                f"number 'AP880212-0002' (first on {tmp_path / 'd' / 'a'}:12)")
 
 
-def test_a_folder_file_of_something_else_is_named(tmp_path: Path) -> None:
-    write(tmp_path / "d" / "a", AP)
-    other = write(tmp_path / "d" / "notes.txt", "tea\n")
+def test_a_folder_file_without_records_is_skipped_and_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A change-notes file or an MD5SUMS among the disks' files is read as no documents, as
+    Anserini's TrecCollection reads it, and named in a warning (dr5 4: it had refused the
+    folder); sorted first, it no longer hides the folder's TREC files."""
+    folder = tmp_path / "disk45"
+    md5 = write(folder / "MD5SUMS", "d41d8cd98f00b204e9800998ecf8427e  ft/ft911_1\n")
+    write(folder / "ft" / "ft911_1", AP)
+    notes = write(folder / "ft" / "readfrcg", "Changes made to the FR files:\n")
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["AP880212-0001", "AP880212-0002"]
+    assert dataset.settings["trec_files_skipped"] == [str(md5), str(notes)]
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "green tea"]) == 0
+    captured = capsys.readouterr()
+    assert (f"warning: 2 file(s) of the TREC folder hold no <DOC> records and were skipped, "
+            f"as Anserini's TrecCollection reads them as no documents ({md5}, {notes})"
+            in captured.err)
+    assert "(2 documents)" in captured.out
+
+
+def test_a_folder_without_any_record_is_one_error(tmp_path: Path) -> None:
+    folder = tmp_path / "d"
+    first = write(folder / "MD5SUMS", "x\n")
+    write(folder / "sub" / "a", "no records either\n")
+    with pytest.raises(FormatError) as info:  # no file starts with <DOC>: not TREC at all
+        load_dataset(folder)
+    assert "expected a BEIR folder" in str(info.value)
     with pytest.raises(FormatError) as info:
-        load_dataset(tmp_path / "d")
-    assert str(info.value) == (f"{other}:1: field 'DOC': no <DOC> records: expected TREC SGML "
-                               "documents (<DOC> <DOCNO> … </DOCNO> … </DOC>); move this file "
-                               "out of the folder")
+        read_trec_documents(folder)
+    assert str(info.value) == (f"{folder}: no <DOC> records in any of the "
+                               f"folder's 2 file(s) (first: {first}): expected TREC SGML "
+                               "documents")
+
+
+def test_a_single_file_without_records_is_still_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "notes.sgml", "<DOCSTREAM>\n</DOCSTREAM>\n")
+    with pytest.raises(FormatError) as info:
+        read_trec_documents(path)
+    assert str(info.value) == (f"{path}:1: field 'DOC': no <DOC> records: expected TREC SGML "
+                               "documents (<DOC> <DOCNO> … </DOCNO> … </DOC>)")
+
+
+COMPRESS_SAID = ("which is not read: decompress it first (this file: gzip -d -S {s} {n}; "
+                 "every such file under a folder: find FOLDER -iregex '.*\\.[0-9]*z' -exec sh "
+                 "-c 'for f; do gzip -d -S \".${{f##*.}}\" \"$f\"; done' sh {{}} +)")
 
 
 def test_unix_compress_is_refused_with_what_to_do(tmp_path: Path) -> None:
@@ -188,9 +225,64 @@ def test_unix_compress_is_refused_with_what_to_do(tmp_path: Path) -> None:
     packed.write_bytes(b"\x1f\x9d\x90<DOC>")  # compress's magic
     with pytest.raises(FormatError) as info:
         load_dataset(tmp_path / "fr94")
-    assert str(info.value) == (f"{packed}: compressed with Unix compress (.0z), which is not "
-                               "read: decompress it first (for example: gzip -d -S .0z "
-                               "fr940104.0z)")
+    assert str(info.value) == (f"{packed}: compressed with Unix compress (.0z), "
+                               + COMPRESS_SAID.format(s=".0z", n="fr940104.0z"))
+
+
+def test_a_single_compressed_or_damaged_file_gets_its_own_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Given alone, a compress-ed file and a .gz that does not decompress are said so, not
+    answered with the list of every format (dr5 6)."""
+    packed = tmp_path / "fr940104.1z"
+    packed.write_bytes(b"\x1f\x9d\x90<DOC>")
+    bad = tmp_path / "docs.sgml.gz"
+    bad.write_bytes(b"<DOC>\n<DOCNO> A </DOCNO>\n</DOC>\n")  # not gzip at all
+    said = {packed: (f"{packed}: compressed with Unix compress (.1z), "
+                     + COMPRESS_SAID.format(s=".1z", n="fr940104.1z")),
+            bad: f"{bad}: field 'encoding': not a readable gzip file ("}
+    for path, message in said.items():
+        with pytest.raises(FormatError) as info:
+            load_dataset(path)
+        assert str(info.value).startswith(message)
+        assert main(["rank", str(path), "-m", "bm25", "-q", "tea"]) != 0
+        err = capsys.readouterr().err
+        assert message in err and "expected a BEIR folder" not in err and "Traceback" not in err
+
+
+WT10G = """<DOC>
+<DOCNO>WTX001-B01-1</DOCNO>
+<DOCOLDNO>IA001-000000-B001-1</DOCOLDNO>
+<DOCHDR>
+http://www.example.org/pool.html 192.0.2.1 19970101000000 text/html 1234
+HTTP/1.0 200 OK
+</DOCHDR>
+<html><head><title>Recreation Services</title><style>body { color: red; }</style>
+<script>var pool = "closed";</script></head><body>Swimming pool hours.</body></html>
+</DOC>
+"""
+
+
+@pytest.mark.parametrize(("text", "line", "field"), [
+    (WT10G, 4, "DOCHDR"),
+    ("<DOC>\n<DOCNO>GX000-00-1</DOCNO>\n<HTML><BODY><P>Only a body, swimming lessons.</P>"
+     "</BODY></HTML>\n</DOC>\n", 3, "HTML"),
+])
+def test_a_web_collection_is_refused(tmp_path: Path, text: str, line: int, field: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """WT10g and GOV2 records (a <DOCHDR>, an HTML page) are refused: read as TREC news their
+    head was the title and their body lost (dr5 1)."""
+    path = write(tmp_path / "wt" / "wtx001", text)
+    said = (f"{path}:{line}: field '{field}': a TREC web collection (WT10g/GOV2: <DOCHDR> and "
+            "HTML pages) is not read; Anserini reads it with TrecwebCollection, and read as "
+            "these records its page text would be lost: convert the pages to text first (JSON "
+            "lines of id and contents)")
+    for given in (path, path.parent):
+        with pytest.raises(FormatError) as info:
+            load_dataset(given)
+        assert str(info.value) == said
+    assert main(["rank", str(path), "-m", "bm25", "-q", "swimming pool"]) != 0
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
 
 
 def test_a_damaged_gz_is_one_error(tmp_path: Path) -> None:

@@ -78,6 +78,11 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if kept:
         out.append(f"{len(kept):,} line(s) of the injections log read despite a flaw, as "
                    f"pi-lodestone reads them (first: {kept[0]})")
+    no_records = list(dataset.settings.get("trec_files_skipped") or [])
+    if no_records:
+        out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
+                   f"were skipped, as Anserini's TrecCollection reads them as no documents "
+                   f"({_examples(no_records)})")
     visible = list(dataset.settings.get("memories_visible") or [])
     if visible == ["*"]:
         out.append("no memory's earliest message is hidden (is_system) in this chat, so "

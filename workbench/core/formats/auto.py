@@ -79,6 +79,7 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "(Pyserini's JsonCollection: id, contents) or TREC SGML documents (<DOC> "
             "records: a file, .gz or not, or a folder of them)")
 EVAL_FILE = "eval.jsonl"
+TREC_FILES_SKIPPED = "trec_files_skipped"  # a TREC folder's files without <DOC> records
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
 
@@ -338,7 +339,10 @@ def load_dataset(
     elif is_documents_folder(path) or _pyserini_lines(path):
         corpus = read_documents(path, name=name)
     elif is_trec_documents(path):
-        corpus = read_trec_documents(path, name=name)
+        no_records: list[Path] = []
+        corpus = read_trec_documents(path, name=name, skipped=no_records)
+        if no_records:  # said by `load_warnings`
+            settings = {**settings, TREC_FILES_SKIPPED: [str(f) for f in no_records]}
     elif path.is_file() and path.suffix.lower() == ".json":
         _refuse_a_session(path)
         corpus = read_memories(path, name=name)

@@ -19,8 +19,14 @@ case.
 
 A folder is read at every depth, sorted, skipping what Anserini skips on the TREC disks: files
 named readme…, folders named cr (the Congressional Record, not part of Robust04), dtd and dtds;
-and hidden names. Unix `compress` files (`.z`, `.0z` …) are refused with how to decompress
-them. Every malformed record is one error naming the file, the line and the field.
+and hidden names. A file in it without <DOC> records (the disks' change notes, an MD5SUMS) is
+read as no documents, as Anserini reads it, and named in `skipped`. Unix `compress` files
+(`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Every
+malformed record is one error naming the file, the line and the field.
+
+The web collections (WT10g, GOV2: a <DOCHDR> and an HTML page in each <DOC>) are refused:
+Anserini reads them with another collection class (TrecwebCollection), and read as these
+records their page text would be lost and the HTML head read as the title.
 """
 
 from __future__ import annotations
@@ -51,17 +57,20 @@ STARTS = re.compile(r"\s*(?:<\?[^<>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^<>]
 SKIPPED_DIRS = frozenset(("cr", "dtd", "dtds"))
 COMPRESSED = re.compile(r".*\.\d*z$", re.I)  # Unix compress: .z, .0z, .1z, .2z
 HEAD = 4096
+SNIFFED = 100  # files of a folder sniffed for a <DOC> before it is taken for something else
+WEB = re.compile(r"<(DOCHDR|html)[\s>]", re.I)
 
 
 def is_trec_documents(path: StrPath) -> bool:
-    """A file (plain or .gz) whose first tag is <DOC>, or a folder whose first file (as
-    `read_trec_documents` reads them) is one or is compress-ed (said when it is read)."""
+    """A file (plain or .gz) whose first tag is <DOC>, a compress-ed file or a .gz that does
+    not decompress (both said when it is read), or a folder of which one of the first
+    SNIFFED files (as `read_trec_documents` reads them) is one of these."""
     path = Path(path)
     if path.is_dir():
-        first = next(_files(path), None)
-        return first is not None and (COMPRESSED.match(first.name) is not None
-                                      or _starts_as_trec(first))
-    return path.is_file() and _starts_as_trec(path)
+        return any(COMPRESSED.match(file.name) is not None or _starts_as_trec(file)
+                   for _, file in zip(range(SNIFFED), _files(path), strict=False))
+    return path.is_file() and (COMPRESSED.match(path.name) is not None
+                               or _starts_as_trec(path))
 
 
 def _starts_as_trec(path: Path) -> bool:
@@ -74,7 +83,9 @@ def _starts_as_trec(path: Path) -> bool:
         else:
             with path.open("rb") as f:
                 head = f.read(HEAD)
-    except (OSError, EOFError, zlib.error):
+    except (EOFError, zlib.error, gzip.BadGzipFile):
+        return True  # a .gz that does not decompress: said so when it is read
+    except OSError:
         return False
     return STARTS.match(head.decode("utf-8", errors="replace").lstrip("\ufeff")) is not None
 
@@ -89,8 +100,11 @@ def _files(folder: Path) -> Iterator[Path]:
                 yield Path(root) / name
 
 
-def read_trec_documents(path: StrPath, *, name: str | None = None) -> Corpus:
-    """The documents of a TREC SGML file, or of every file of a folder of them."""
+def read_trec_documents(path: StrPath, *, name: str | None = None,
+                        skipped: list[Path] | None = None) -> Corpus:
+    """The documents of a TREC SGML file, or of every file of a folder of them. A folder's
+    files without <DOC> records are passed over, as Anserini passes them, and appended to
+    `skipped`."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, tuple[Path, int]] = {}
@@ -104,13 +118,17 @@ def read_trec_documents(path: StrPath, *, name: str | None = None) -> Corpus:
                 raise FormatError(file, f"duplicate document number {doc.id!r} (first on "
                                   f"{said})", line=line, field="DOCNO")
             docs.append(doc)
-        if len(docs) == count:
+        if len(docs) == count and not path.is_dir():
             raise FormatError(file, "no <DOC> records: expected TREC SGML documents (<DOC> "
-                              "<DOCNO> … </DOCNO> … </DOC>)"
-                              + ("; move this file out of the folder" if path.is_dir() else ""),
-                              line=1, field="DOC")
+                              "<DOCNO> … </DOCNO> … </DOC>)", line=1, field="DOC")
+        if len(docs) == count and skipped is not None:
+            skipped.append(file)
     if not files:
         raise FormatError(path, "no files of TREC documents in the folder", field="path")
+    if not docs:
+        raise FormatError(path, f"no <DOC> records in any of the folder's {len(files):,} "
+                          f"file(s) (first: {files[0]}): expected TREC SGML documents",
+                          field="path")
     return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
 
 
@@ -122,8 +140,10 @@ def _text(path: Path) -> str:
     if COMPRESSED.match(path.name):
         suffix = path.name[path.name.rindex("."):]
         raise FormatError(path, f"compressed with Unix compress ({suffix}), which is not read: "
-                          f"decompress it first (for example: gzip -d -S {suffix} "
-                          f"{path.name})", field="path")
+                          f"decompress it first (this file: gzip -d -S {suffix} {path.name}; "
+                          "every such file under a folder: find FOLDER -iregex '.*\\.[0-9]*z' "
+                          "-exec sh -c 'for f; do gzip -d -S \".${f##*.}\" \"$f\"; done' sh {} +)",
+                          field="path")
     try:
         data = path.read_bytes()
         if path.suffix.lower() == ".gz":
@@ -163,6 +183,13 @@ def _document(path: Path, text: str, opened: re.Match[str], end: int,
     """(line of its DOCNO, the record from the end of `opened`, its <DOC>, to `end`, its
     </DOC>)."""
     start, line = opened.end(), line_of(opened.start())
+    web = WEB.search(text, start, end)
+    if web is not None:
+        raise FormatError(path, "a TREC web collection (WT10g/GOV2: <DOCHDR> and HTML pages) "
+                          "is not read; Anserini reads it with TrecwebCollection, and read as "
+                          "these records its page text would be lost: convert the pages to "
+                          "text first (JSON lines of id and contents)",
+                          line=line_of(web.start()), field=web.group(1).upper())
     number = DOCNO.search(text, start, end)
     if number is not None:
         doc_id, where = number.group(1).strip(), line_of(number.start())
