@@ -3,6 +3,7 @@ XML of the Web and COVID tracks; the query is the title unless --topic-field pic
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -227,3 +228,53 @@ def test_help_names_topic_files(capsys: pytest.CaptureFixture[str]) -> None:
         main(["eval", "--help"])
     out = " ".join(capsys.readouterr().out.split())
     assert "a TREC topic file: <top> SGML or <topic> XML" in out and "--topic-field" in out
+
+
+def test_a_gzip_topic_file_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """NIST ships topics gzipped (topics.401-450.gz): read as they are (dr5 5); a gzipped
+    query file of JSON lines is told how to decompress it, `gunzip -k NAME` (it had said
+    `mv q.jsonl.gz q.jsonl.gz.gz && gunzip -k q.jsonl.gz.gz`)."""
+    topics = tmp_path / "topics.401-402.gz"
+    topics.write_bytes(gzip.compress(CLASSIC.encode()))
+    assert [(q.id, q.text) for q in read_query_set(topics)] == [("401", "green tea"),
+                                                               ("402", "black tea")]
+    args = ["eval", str(_corpus(tmp_path)), "--queries", str(topics),
+            "--qrels", str(write(tmp_path, "401 0 d1 1\n402 0 d2 1\n", "qrels.txt")),
+            "-m", "bm25", "--metrics", "mrr@10"]
+    assert main(args) == 0
+    assert _mrr(capsys.readouterr().out) == "1.0000"
+    packed = tmp_path / "q.jsonl.gz"
+    packed.write_bytes(gzip.compress(b'{"id": "1", "text": "tea"}\n'))
+    with pytest.raises(FormatError) as info:
+        read_query_set(packed)
+    assert str(info.value) == (f"{packed}:1: field 'encoding': gzip-compressed (its first "
+                               "bytes are gzip's), not text: decompress it first (for example: "
+                               "gunzip -k q.jsonl.gz)")
+
+
+def test_padded_numbers_are_said_where_they_do_not_match(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Topic 051 is read as 51 (dr5 8): a duplicate and a qrels file that writes 051 say so."""
+    dup = write(tmp_path, "<top>\n<num> Number: 001\n<title> a\n</top>\n"
+                "<top>\n<num> Number: 1\n<title> b\n</top>\n", "dup.txt")
+    with pytest.raises(FormatError) as info:
+        read_topics(dup)
+    assert str(info.value) == (f"{dup}:6: field 'num': duplicate topic number '1' (first on "
+                               "line 2); the topic file's 001 is read as 1, as Anserini reads "
+                               "it")
+    qrels = write(tmp_path, "051 0 d1 1\n", "qrels051.txt")
+    assert main(["eval", str(_corpus(tmp_path)), "--queries", str(write(tmp_path, TREC1)),
+                 "--qrels", str(qrels), "-m", "bm25"]) != 0
+    err = capsys.readouterr().err
+    assert (f"{qrels}:1: field 'qid': unknown query id '051' (a topic file's 051 is read as 51, "
+            "as Anserini reads it: write 51 here)") in err
+
+
+def test_a_topic_without_a_title_points_to_its_desc(tmp_path: Path) -> None:
+    """TREC-4's topics 201-250 have no <title> (dr5 9)."""
+    path = write(tmp_path, "<top>\n<num> Number: 201\n<desc> Description:\nTea prices.\n</top>\n")
+    with pytest.raises(FormatError) as info:
+        read_topics(path)
+    assert str(info.value) == (f"{path}:1: field 'title': topic 201 has no <title> (or <query>)"
+                               "; this topic has <desc>: --topic-field desc")
+    assert pairs(path, ("desc",)) == [("201", "Tea prices.")]

@@ -49,10 +49,12 @@ def refuse_packed(path: Path) -> None:
         return  # not there or not a file: the reader says which
     for magic, kind, suffix, command in PACKED_MAGIC:
         if head.startswith(magic):
+            named = path.name.lower().endswith(suffix)  # no `mv x.gz x.gz.gz` (dr5 5)
             raise FormatError(path, f"{kind}-compressed (its first bytes are {kind}'s), not "
-                              f"text: decompress it first (for example: mv {path.name} "
-                              f"{path.name}{suffix} && {command} {path.name}{suffix})",
-                              line=1, field="encoding")
+                              "text: decompress it first (for example: "
+                              + (f"{command} {path.name})" if named else
+                                 f"mv {path.name} {path.name}{suffix} && {command} "
+                                 f"{path.name}{suffix})"), line=1, field="encoding")
 
 
 def _packed_command(packed: Path) -> str:

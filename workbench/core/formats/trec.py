@@ -51,7 +51,12 @@ def read_trec_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> 
                               f"{rel!r}",
                               line=line, field="rel") from None
         if query_ids is not None and qid not in query_ids:
-            raise FormatError(path, f"unknown query id {qid!r}", line=line, field="qid")
+            unpadded = str(int(qid)) if qid.isascii() and qid.isdigit() else qid
+            raise FormatError(path, f"unknown query id {qid!r}"
+                              + (f" (a topic file's {qid} is read as {unpadded}, as Anserini "
+                                 f"reads it: write {unpadded} here)"
+                                 if unpadded != qid and unpadded in query_ids else ""),
+                              line=line, field="qid")
         first = seen.setdefault((qid, docno), line)
         if first != line:
             raise FormatError(path, f"duplicate judgment for ({qid!r}, {docno!r}) "

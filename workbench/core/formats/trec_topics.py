@@ -21,18 +21,21 @@ A query's text is the title (`<query>`) by default; `fields` picks others, joine
 `desc` is `<desc>`, `<description>` or `<question>`; `narr` is `<narr>` or `<narrative>`.
 Entities (`&amp;`) are decoded and runs of white space read as one space. A number of
 digits loses its leading zeros, as Anserini reads it (TREC 1's `Number: 051` is judged as 51 in
-qrels.51-100). Every malformed topic is one error naming the file, the line and the field.
+qrels.51-100). A gzip-compressed file (NIST's `topics.401-450.gz`) is read as it is. Every
+malformed topic is one error naming the file, the line and the field.
 """
 
 from __future__ import annotations
 
+import gzip
 import html
 import re
+import zlib
 from bisect import bisect_right
 from pathlib import Path
 
 from workbench.core.data import FormatError, Query, QuerySet
-from workbench.core.formats._common import StrPath, read_text
+from workbench.core.formats._common import StrPath, decode_text, read_text
 
 TOPIC_FIELDS = ("title", "desc", "narr")
 DEFAULT_FIELDS = ("title",)
@@ -70,16 +73,40 @@ def is_markup(path: StrPath) -> bool:
     try:
         with Path(path).open("rb") as f:
             head = f.read(HEAD)
-    except OSError:
+        if head.startswith(GZIP_MAGIC):  # NIST ships topics.401-450.gz
+            with gzip.open(path, "rb") as f:
+                head = f.read(HEAD)
+    except (OSError, EOFError, zlib.error):
         return False
     return head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n").startswith("<")
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _read(path: Path) -> str:
+    """The file's text, decompressed where it is gzip's (told by its first bytes)."""
+    try:
+        with path.open("rb") as f:
+            packed = f.read(2) == GZIP_MAGIC
+    except OSError:
+        packed = False
+    if not packed:
+        return read_text(path)
+    try:
+        data = gzip.decompress(path.read_bytes())
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise FormatError(path, f"not a readable gzip file ({exc})", field="encoding") from None
+    except OSError as exc:
+        raise FormatError(path, f"cannot read: {exc.strerror or exc}", field="path") from None
+    return decode_text(path, data)
 
 
 def read_topics(path: StrPath, fields: tuple[str, ...] = DEFAULT_FIELDS, *,
                 name: str = "queries") -> QuerySet:
     """The topics of a TREC topic file as queries: id the topic's number, text its `fields`."""
     path = Path(path)
-    text = read_text(path)
+    text = _read(path)
     starts = [0, *(m.end() for m in re.finditer("\n", text))]
 
     def line_of(offset: int) -> int:
@@ -88,7 +115,7 @@ def read_topics(path: StrPath, fields: tuple[str, ...] = DEFAULT_FIELDS, *,
     text = SKIPPED.sub(_blank, text)
     tags = list(TAG.finditer(text))
     queries: list[Query] = []
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, str]] = {}  # topic id: (line, its number as written)
     opened: re.Match[str] | None = None
     parts: dict[str, tuple[int, str]] = {}  # field tag → (line, text)
     number: tuple[int, str] | None = None
@@ -141,7 +168,7 @@ def _blank(match: re.Match[str]) -> str:
 
 def _query(path: Path, line: int, number: tuple[int, str] | None,
            parts: dict[str, tuple[int, str]], fields: tuple[str, ...],
-           seen: dict[str, int]) -> Query:
+           seen: dict[str, tuple[int, str]]) -> Query:
     if number is None:
         raise FormatError(path, "a topic without a number (<num> Number: 301, or <topic "
                           'number="1">)', line=line, field="num")
@@ -151,19 +178,26 @@ def _query(path: Path, line: int, number: tuple[int, str] | None,
     if len(topic_id.split()) > 1:
         raise FormatError(path, f"topic number {topic_id!r} holds white space (a run file "
                           "names a topic by one word)", line=number_line, field="num")
+    written = topic_id
     if topic_id.isascii() and topic_id.isdigit():
         topic_id = str(int(topic_id))  # TREC 1's "Number: 051" is judged as 51
     first = seen.get(topic_id)
     if first is not None:
-        raise FormatError(path, f"duplicate topic number {topic_id!r} (first on line {first})",
+        padded = next((w for w in (first[1], written) if w != topic_id), None)
+        raise FormatError(path, f"duplicate topic number {topic_id!r} (first on line "
+                          f"{first[0]})" + ("" if padded is None else
+                                            f"; the topic file's {padded} is read as "
+                                            f"{topic_id}, as Anserini reads it"),
                           line=number_line, field="num")
-    seen[topic_id] = number_line
+    seen[topic_id] = (number_line, written)
     texts = []
     for field in fields:
         tag = next((t for t in FIELD_TAGS[field] if t in parts), None)
         if tag is None:
+            desc = ("; this topic has <desc>: --topic-field desc"
+                    if field != "desc" and any(t in parts for t in FIELD_TAGS["desc"]) else "")
             raise FormatError(path, f"topic {topic_id} has no <{FIELD_TAGS[field][0]}>"
-                              + (f" (or <{'>, <'.join(FIELD_TAGS[field][1:])}>)"),
+                              + (f" (or <{'>, <'.join(FIELD_TAGS[field][1:])}>)") + desc,
                               line=line, field=field)
         field_line, value = parts[tag]
         if not value:
