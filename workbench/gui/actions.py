@@ -442,7 +442,10 @@ class WindowActions:
     def ask_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self.window, "Open dataset file", self._start_dir(),
-            "Datasets (*.jsonl *.json *.csv *.tsv);;All files (*)")
+            # TREC SGML (docs.sgml.gz; the disks' files have no suffix: la010189, ft911_1)
+            # and Pyserini's collection.txt are datasets too (dr5 10)
+            "Datasets (*.jsonl *.json *.csv *.tsv *.txt *.gz *.sgml *.xml);;"
+            "TREC documents, any name (*);;All files (*)")
         if path:
             self.w.open_path(path)
 
