@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SAMPLES
 from workbench.cli import main
 from workbench.core.data import FormatError
 from workbench.core.formats import load_dataset
@@ -278,3 +279,22 @@ def test_a_topic_without_a_title_points_to_its_desc(tmp_path: Path) -> None:
     assert str(info.value) == (f"{path}:1: field 'title': topic 201 has no <title> (or <query>)"
                                "; this topic has <desc>: --topic-field desc")
     assert pairs(path, ("desc",)) == [("201", "Tea prices.")]
+
+
+@pytest.mark.parametrize("sample", ["story", "code-repo"])
+@pytest.mark.parametrize("extra", [[], ["--topic-field", "desc"]])
+def test_a_topic_file_where_none_is_read_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], sample: str,
+        extra: list[str]) -> None:
+    """OpenVault memories read contexts and a repository reads tasks: a topic file (and
+    --topic-field) given to them is said so in one line (dr5 11: it had answered "invalid
+    JSON at column 1")."""
+    topics = write(tmp_path, CLASSIC)
+    said = {"story": "story: OpenVault memories read contexts (contexts.jsonl) as their queries",
+            "code-repo": "code-repo: a repository reads tasks (tasks.jsonl)"}[sample]
+    assert main(["eval", str(SAMPLES / sample), "--queries", str(topics), "-m", "bm25",
+                 *extra]) != 0
+    err = capsys.readouterr().err
+    assert (f"{topics}: field 'queries': {said}; a TREC topic file is not read here"
+            + (" (leave out --topic-field desc)" if extra else "")) in err
+    assert "invalid JSON" not in err and "Traceback" not in err

@@ -502,10 +502,11 @@ def add_data(p: argparse.ArgumentParser, *, judgments: bool = True,
                    "OpenVault memories .json, a .jsonl/.csv/.tsv file of documents (or a "
                    "folder of .jsonl shards: Pyserini's id, contents), or TREC SGML documents "
                    "(<DOC> records: a file, .gz too, or a folder of them)")
-    p.add_argument("--queries", help="query file (JSONL/CSV/TSV, a TREC topic file: <top> "
-                   "SGML or <topic> XML, its titles the queries unless --topic-field, or "
-                   "OpenVault contexts.jsonl) when DATA holds none; for a git repository, a "
-                   "task file (tasks.jsonl as tasks-from-git writes it: id, task, files)")
+    p.add_argument("--queries", help="query file (JSONL/CSV/TSV; for documents, BEIR or TREC "
+                   "data also a TREC topic file: <top> SGML or <topic> XML, its titles the "
+                   "queries unless --topic-field; for OpenVault memories, contexts.jsonl) when "
+                   "DATA holds none; for a git repository, a task file (tasks.jsonl as "
+                   "tasks-from-git writes it: id, task, files)")
     p.add_argument("--topic-field", type=topic_field, metavar="FIELD",
                    help="the field of each topic of a TREC topic file (--queries) that is the "
                    "query: title (the default; <query> in XML), desc (<desc>, <description> "

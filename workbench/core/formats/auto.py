@@ -98,6 +98,20 @@ def read_query_set(path: StrPath, *, name: str = "queries",
     return read_queries(path, name=name)
 
 
+CONTEXTS_SAID = "OpenVault memories read contexts (contexts.jsonl) as their queries"
+
+
+def _refuse_topics_for(data: Path, queries: StrPath | None, topic_field: str | None,
+                       said: str) -> None:
+    """A TREC topic file, or `topic_field`, given for data whose queries are read otherwise
+    (dr5 11: it had answered "invalid JSON at column 1")."""
+    if queries is None or (topic_field is None and not is_markup(queries)):
+        return
+    raise FormatError(Path(queries), f"{data.name}: {said}; a TREC topic file is not read here"
+                      + (f" (leave out --topic-field {topic_field})" if topic_field else ""),
+                      field="queries")
+
+
 def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
     """Judgments from a BEIR qrels TSV (3 columns) or a TREC qrels file (4), told apart by the
     first line's column count: three tab-separated cells are BEIR's, whatever spaces its ids
@@ -272,6 +286,7 @@ def load_dataset(
     own_queries: Callable[[], QuerySet] | None = None
     settings: dict[str, Any] = {}
     if is_code_repo(path) or is_sample_stream_folder(path):
+        _refuse_topics_for(path, queries, topic_field, "a repository reads tasks (tasks.jsonl)")
         if qrels is not None:
             raise FormatError(Path(qrels), "a code task set names the files each task needed; "
                               "give tasks (queries) only", field="qrels")
@@ -301,6 +316,7 @@ def load_dataset(
             return read_openvault(path, split)
         corpus = read_memories(path / MEMORIES_FILE, name=name)
         read_query_file = read_contexts
+        _refuse_topics_for(path, queries, topic_field, CONTEXTS_SAID)
         own_queries = partial(read_contexts, path / CONTEXTS_FILE, name=name)
     elif is_pi_memory_folder(path):
         corpus = read_decisions(path / DECISIONS_FILE, name=name, skipped=skipped)
@@ -347,12 +363,14 @@ def load_dataset(
         _refuse_a_session(path)
         corpus = read_memories(path, name=name)
         read_query_file = read_contexts
+        _refuse_topics_for(path, queries, topic_field, CONTEXTS_SAID)
     elif path.is_file() and path.suffix.lower() == ".jsonl" and is_sillytavern_chat(path):
         chat = read_sillytavern_chat(path)
         if not overridden:
             return chat
         corpus = chat.corpus
         read_query_file = read_contexts
+        _refuse_topics_for(path, queries, topic_field, CONTEXTS_SAID)
         own_queries = partial(QuerySet, chat.queries, name=name)
     elif path.is_file() and path.suffix.lower() == ".jsonl" and _pi_kind(path) == "eval":
         if overridden:
