@@ -182,3 +182,17 @@ def test_a_csv_with_a_contents_column(tmp_path: Path) -> None:
     path.write_text("id,contents\nd1,green tea\n", encoding="utf-8")
     (doc,) = read_documents(path)
     assert (doc.id, doc.text) == ("d1", "green tea")
+
+
+def test_the_washington_post_collection_is_said_so(tmp_path: Path) -> None:
+    """TREC's Washington Post file holds `id` and `contents`, a list of paragraphs: said what
+    it is, not "expected a string, found a list" (dr5 7)."""
+    path = write_jsonl(tmp_path / "TREC_Washington_Post_collection.v2.jl", [
+        {"id": "b2e89334", "title": "Tea", "contents": [
+            {"content": "Green tea prices rose.", "type": "sanitized_html"}]}])
+    with pytest.raises(FormatError) as info:
+        load_dataset(path)
+    assert str(info.value) == (f"{path}:1: field 'contents': the TREC Washington Post "
+                               "collection ('contents' a list of paragraphs, which Anserini "
+                               "reads with WashingtonPostCollection) is not read: write its "
+                               "articles as JSON lines of id and contents (the text) first")

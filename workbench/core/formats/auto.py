@@ -489,7 +489,14 @@ def _pyserini_lines(path: Path) -> bool:
     if not path.is_file() or path.suffix.lower() in DOCUMENT_SUFFIXES:
         return False
     first = first_line_object(path)
-    return first is not None and "contents" in first and ("id" in first or "_id" in first)
+    if first is None or "contents" not in first or not ("id" in first or "_id" in first):
+        return False
+    if isinstance(first["contents"], list):  # dr5 7: had said "expected a string"
+        raise FormatError(path, "the TREC Washington Post collection ('contents' a list of "
+                          "paragraphs, which Anserini reads with WashingtonPostCollection) is "
+                          "not read: write its articles as JSON lines of id and contents (the "
+                          "text) first", line=1, field="contents")
+    return True
 
 
 def _pi_kind(path: Path) -> str:
