@@ -57,7 +57,8 @@ class QueryTableModel(QAbstractTableModel):
 
     COLUMNS = ("id", "query", "nDCG", "Δ")
     HELP = ("the query's id in the dataset; a commit id too long for the column shows the "
-            "start that tells it apart from the others (the whole id is each cell's tooltip)",
+            "start that tells it apart from the others and \"…\" (the whole id is each "
+            "cell's tooltip)",
             "the query's text (the whole text is each cell's tooltip); click a header to sort",
             "",  # the metric's meaning, at the k in use
             "change of the query's nDCG against the pinned baseline")
@@ -68,13 +69,16 @@ class QueryTableModel(QAbstractTableModel):
         # the metric's heading without its "@k" where the list is narrow (`QueryList._fit`):
         # "nDCG@10" held its column at 80 px for values of five characters
         self.short_header = False
-        # the metric's column left out where the list is narrow and Δ shows (`_show_metric`):
-        # each Δ's tooltip gives the value
+        # the metric's column left out where the list is narrow and Δ shows (`_fit_numbers`):
+        # Δ's heading names the metric ("Δ nDCG"), each Δ's tooltip gives the value
         self.metric_hidden = False
+        # Δ's column left out instead where the list is narrow and sorted by the metric: each
+        # value's tooltip gives its Δ
+        self.delta_hidden = False
         # the query's heading as it fits its column (`QueryList._fit_query_heading`): centred,
         # a heading wider than its column was cut at both sides ("|uer")
         self.query_heading = self.COLUMNS[1]
-        self.sorted_by_metric = False  # the list is sorted by the metric (its arrow shown)
+        self.sorted_column = -1  # the column the list is sorted by (its arrow shown), or -1
         self._metric = np.zeros(0)
         self._delta = np.zeros(0)
         self._aside: list[bool] = []  # judged, but tuned on: the strip does not count it
@@ -92,12 +96,18 @@ class QueryTableModel(QAbstractTableModel):
             if section == 2:
                 return self.metric_name().split("@")[0] if self.short_header \
                     else self.metric_name()
+            if section == 3:
+                return self.delta_heading()
             return self.query_heading if section == 1 else self.COLUMNS[section]
-        if role == Qt.ItemDataRole.TextAlignmentRole and section == 2 and self.sorted_by_metric \
-                and orientation == Qt.Orientation.Horizontal:
+        if role == Qt.ItemDataRole.TextAlignmentRole and section in (2, 3) \
+                and section == self.sorted_column and orientation == Qt.Orientation.Horizontal:
             # at the left, clear of the sort arrow at the right (centred, it took the "G")
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal:
+            if section == 2 and self.delta_hidden:
+                return (f"{self.metric_name()}: {metric_meaning(self.metric_id())} (the Δ "
+                        "column is left out where the list is this narrow and sorted by "
+                        f"{self.metric_name()}: each value's tooltip gives its Δ)")
             if section == 2:
                 return f"{self.metric_name()}: {metric_meaning(self.metric_id())}"
             if section == 3 and self.metric_hidden:
@@ -108,6 +118,11 @@ class QueryTableModel(QAbstractTableModel):
 
     def metric_name(self) -> str:
         return f"nDCG@{self.session.k}"
+
+    def delta_heading(self) -> str:
+        """Δ's heading: "Δ", or with the metric's column left out "Δ nDCG" (nothing else on
+        screen said whose change it was, and the ranked table has a Δ of its own)."""
+        return f"Δ {self.metric_name().split('@')[0]}" if self.metric_hidden else "Δ"
 
     def metric_id(self) -> str:
         return f"ndcg@{self.session.k}"
@@ -154,6 +169,9 @@ class QueryTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and col == 3 and self.metric_hidden \
                 and not math.isnan(delta):  # the metric's column left out: its value here
             return f"{self.metric_name()} {value:.3f}, the baseline's {value - delta:.3f}"
+        if role == Qt.ItemDataRole.ToolTipRole and col == 2 and self.delta_hidden \
+                and not math.isnan(delta):  # Δ's column left out: the change here
+            return f"Δ {signed(delta)} against the baseline's {value - delta:.3f}"
         return None
 
     def reset(self) -> None:
@@ -315,26 +333,27 @@ class QueryList(QWidget):
                                max((fm.horizontalAdvance(i) for i in ids[:1000]), default=0)
                                + pad)
         # the least it shows: an id of eight characters or fewer whole, a commit-like one
-        # its start (`short_ids`), a longer one four characters and "…" (`IdElided`)
+        # its start and "…" (`short_ids`), a longer one four characters and "…" (`IdElided`)
         self._id_floor = min(self._id_content, max(
             [_id_least(fm)] + [fm.horizontalAdvance(i) + pad for i in ids[:1000] if len(i) <= 8]
-            + [fm.horizontalAdvance(cut) + pad for cut in self.id_delegate.short.values()]))
+            + [fm.horizontalAdvance(cut + "…") + pad
+               for cut in self.id_delegate.short.values()]))
         self._hash_ids = ds is None or all(HASH_ID.fullmatch(i) for i in ids[:200])
-        self.view.setColumnWidth(3, self._delta_width())
-        # no judgments, no metric: the query's text gets those columns' room (`_show_metric`)
-        self._fit_id()
+        # no judgments, no metric: the query's text gets those columns' room (`_fit_numbers`)
         self._show_delta()
         self._on_query_changed(self.session.query)
 
     def _fit_id(self) -> None:
         """The id column: whole where the query's text keeps ten characters beside it, else
         its least (`_id_floor`): ids of eight characters or fewer whole, a commit-like one
-        its prefix (`short_ids`), others four characters. Hash ids that are not commit-like
-        (numbers) go no wider than eight characters, ids that are words ("idempotency-key")
-        up to half the room they share with the text. The metric's column is as wide as its
-        heading or its values (`_fit_metric`)."""
+        its prefix and "…" (`short_ids`), others four characters. Where even that leaves the
+        text less than ten characters (a narrow list, a sort arrow's room), the id gives way
+        further, to three characters and "…" (`_id_stub`). Hash ids that are not
+        commit-like (numbers) go no wider than eight characters, ids that are words
+        ("idempotency-key") up to half the room they share with the text. The number
+        columns first (`_fit_numbers`)."""
         fm = self.view.fontMetrics()
-        self._fit_metric(fm)  # first: it may hide the metric where the list is narrow
+        self._fit_numbers(fm)  # first: one of them gives way where the list is narrow
         others = sum(self.view.columnWidth(c) for c in (2, 3) if not self.view.isColumnHidden(c))
         room = self.width() - self._chrome() - others  # for the id and the text
         spare = room - _text_width(fm)
@@ -344,69 +363,100 @@ class QueryList(QWidget):
             cap = id_column_cap(fm)
         else:  # words are read, not told apart by their start ("in…ey" beside wide text)
             cap = max(id_column_cap(fm), room // 2)
-        least = self._id_floor
+        # (a list not shown yet has no width of its own to go by: the floor)
+        least = max(_id_stub(fm), min(self._id_floor, spare)) if self.isVisible() \
+            else self._id_floor
         width = max(least, min(self._id_content, cap, spare))
         if width != self.view.columnWidth(0):
             self.view.setColumnWidth(0, width)
 
-    def _show_metric(self) -> None:
-        """The metric's column: hidden without judgments, and while a baseline is pinned in a
-        list too narrow for the id's least, six characters of text, the metric and Δ (at
-        1,024 px the list scrolled sideways, its Δ column half out of sight); the value is
-        then in the Δ cell's tooltip."""
-        fm = self.view.fontMetrics()
-        judged = self.session.judgments is not None
-        delta = not self.view.isColumnHidden(3)
-        need = self._id_floor + fm.horizontalAdvance("x" * 6) + 12 \
-            + self._metric_need(True, fm) + self._delta_width()
-        narrow = delta and self.isVisible() and need > self.width() - self._chrome()
-        hidden = not judged or narrow
-        if hidden != self.view.isColumnHidden(2):
-            self.view.setColumnHidden(2, hidden)
-        if narrow != self.model.metric_hidden:
-            self.model.metric_hidden = narrow
-            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 3, 3)
-
-    def _fit_metric(self, fm: QFontMetrics) -> None:
-        """The metric column: its heading whole ("nDCG@10") where the query's text keeps 14
-        characters beside it, else "nDCG" (the k in its tooltip and the metric strip)."""
-        self._show_metric()
-        if self.view.isColumnHidden(2):
+    def _fit_numbers(self, fm: QFontMetrics) -> None:
+        """The metric's and Δ's columns. The metric's shows with judgments, Δ's with a
+        baseline too; where both do not fit beside the id's least and six characters of
+        text, one gives way, never the one the list is sorted by: the metric's (Δ's heading
+        then names it, "Δ nDCG", and each Δ's tooltip gives the value), or, sorted by the
+        metric, Δ's (each value's tooltip gives its Δ). (At 1,024 px a click on "nDCG" had
+        hidden that very column: its sort arrow's room tipped the list into narrow.) The
+        metric's heading whole ("nDCG@10") where the text keeps 14 characters beside it,
+        else "nDCG" (the k in its tooltip and the metric strip)."""
+        s, model = self.session, self.model
+        judged = s.judgments is not None
+        metric, delta = judged, judged and s.baseline is not None
+        if metric and delta and self.isVisible():
+            need = self._id_floor + fm.horizontalAdvance("x" * 6) + 12 \
+                + self._metric_need(True, fm) + self._delta_need(False)
+            if need > self.width() - self._chrome():
+                if model.sorted_column == 2:
+                    delta = False
+                else:
+                    metric = False
+        metric_hidden, delta_hidden = judged and not metric, \
+            judged and s.baseline is not None and not delta
+        for col, shown in ((2, metric), (3, delta)):
+            if shown == self.view.isColumnHidden(col):
+                self.view.setColumnHidden(col, not shown)
+        if (metric_hidden, delta_hidden) != (model.metric_hidden, model.delta_hidden):
+            model.metric_hidden, model.delta_hidden = metric_hidden, delta_hidden
+            model.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 3)
+        if delta:
+            width = self._delta_need(metric_hidden)
+            if width != self.view.columnWidth(3):
+                self.view.setColumnWidth(3, width)
+        if not metric:
             return
-        delta = 0 if self.view.isColumnHidden(3) else self.view.columnWidth(3)
+        others = self.view.columnWidth(3) if delta else 0
         full = self._metric_need(short=False, fm=fm)
-        least = self._id_floor
-        text = self.width() - self._chrome() - delta - full - least
+        text = self.width() - self._chrome() - others - full - self._id_floor
         # (a list not shown yet has no width of its own to go by: whole)
         short = self.isVisible() and text < fm.horizontalAdvance("x" * 14) + 12
-        if short != self.model.short_header:
-            self.model.short_header = short
-            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
+        if short != model.short_header:
+            model.short_header = short
+            model.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
         width = self._metric_need(short, fm) if short else full
         if width != self.view.columnWidth(2):
             self.view.setColumnWidth(2, width)
 
-    def _metric_need(self, short: bool, fm: QFontMetrics) -> int:
-        """The metric column's width with its heading whole or short: the heading in its
-        semi-bold font and padding (style.qss: 600, 6 px a side), and the sort arrow while
-        the list is sorted by it (it had been drawn over the heading's "G"), or a value
-        ("0.000"), the wider. (The header's own size hint keeps room for an arrow always:
-        110 px.)"""
-        name = self.model.metric_name()
+    def _heading_width(self, text: str, section: int) -> int:
+        """A heading's width in its semi-bold font and padding (style.qss: 600, 6 px a side),
+        and the sort arrow while the list is sorted by `section` (drawn over the heading's
+        "G" it had been). (The header's own size hint keeps room for an arrow always: 110
+        px.)"""
         header = self.view.horizontalHeader()
         font = QFont(header.font())
         font.setWeight(QFont.Weight.DemiBold)
-        heading = QFontMetrics(font).horizontalAdvance(name.split("@")[0] if short else name)
-        if self.model.sorted_by_metric:  # the heading at the left, the arrow at the right
-            heading += sort_arrow_width(header)
-        return max(heading + 14, fm.horizontalAdvance("0.000") + 2 * TEXT_MARGIN + 4)
+        width = QFontMetrics(font).horizontalAdvance(text) + 14
+        if self.model.sorted_column == section:  # the heading at the left, the arrow right
+            width += sort_arrow_width(header)
+        return width
+
+    def _metric_need(self, short: bool, fm: QFontMetrics) -> int:
+        """The metric column's width with its heading whole or short, or a value ("0.000"),
+        the wider."""
+        name = self.model.metric_name()
+        return max(self._heading_width(name.split("@")[0] if short else name, 2),
+                   fm.horizontalAdvance("0.000") + 2 * TEXT_MARGIN + 4)
+
+    def _delta_need(self, labelled: bool) -> int:
+        """Δ's column: its values, or its heading ("Δ nDCG" where `labelled`), the wider."""
+        heading = f"Δ {self.model.metric_name().split('@')[0]}" if labelled else "Δ"
+        return max(self._delta_width(), self._heading_width(heading, 3))
 
     def _on_sorted(self, section: int, _order: Qt.SortOrder) -> None:
-        by_metric = section == 2 and self.view.horizontalHeader().isSortIndicatorShown()
-        if by_metric != self.model.sorted_by_metric:
-            self.model.sorted_by_metric = by_metric
-            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, 2, 2)
+        shown = self.view.horizontalHeader().isSortIndicatorShown()
+        column = section if shown else -1
+        if column != self.model.sorted_column:
+            old, self.model.sorted_column = self.model.sorted_column, column
+            for c in {old, column} & {2, 3}:
+                self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, c, c)
             self._fit_id()
+
+    def _unsort_empty(self) -> None:
+        """Back to the data's order where the list was sorted by a column with nothing to
+        show (Δ once the baseline is cleared, the metric on data without judgments)."""
+        s, col = self.session, self.model.sorted_column
+        if (col == 3 and (s.baseline is None or s.judgments is None)) \
+                or (col == 2 and s.judgments is None):
+            self.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
 
     def _fit_query_heading(self, section: int, _old: int = 0, new: int = 0) -> None:
         """The query's heading elided at the right to its column, in the heading's semi-bold
@@ -442,7 +492,7 @@ class QueryList(QWidget):
     def comfortable_width(self) -> int:
         """The list's width with its four columns in sight, the query's text about ten
         characters and the id its least (narrower, the text gives way, and with a baseline
-        the metric's column gives way to Δ: `_show_metric`)."""
+        the metric's column gives way to Δ: `_fit_numbers`)."""
         fm = self.view.fontMetrics()
         chrome = 2 * self.view.frameWidth() + self.view.verticalScrollBar().sizeHint().width()
         least = self._id_floor
@@ -456,13 +506,10 @@ class QueryList(QWidget):
         self._fit_id()  # "nDCG@100" is wider than "nDCG@10"
 
     def _show_delta(self, *_: object) -> None:
-        """The Δ column only with a baseline to differ from: empty, it took the room the
-        query's text needs (30 px of it at 1,024)."""
-        s = self.session
-        hidden = s.judgments is None or s.baseline is None
-        if self.view.isColumnHidden(3) != hidden:
-            self.view.setColumnHidden(3, hidden)
-            self._fit_id()
+        """The Δ column only with a baseline to differ from (`_fit_numbers`): empty, it took
+        the room the query's text needs (30 px of it at 1,024)."""
+        self._unsort_empty()
+        self._fit_id()
 
     def _on_ask(self) -> None:
         """The text typed as a query, selected; typed before, the earlier one selected."""
@@ -563,9 +610,11 @@ class QueryList(QWidget):
 
 class IdElided(MiddleElided):
     """Ids whole where they fit; where not, a commit-like id (`short`) as the start that tells
-    it apart ("c885591b" for c885591bbb0, as a short commit id reads; cut further, with "…",
-    only where even that does not fit), an id of eight characters or fewer whole (the column
-    keeps room for it), any other elided in its middle (`MiddleElided`)."""
+    it apart and "…" ("c885591b…" for c885591bbb0: cut with no mark it had read as a whole id,
+    one the data does not have; cut further at the right where even that does not fit), an
+    id of eight characters or fewer whole (the column keeps room for it, but where the
+    query's text needs it: then cut at the right, "…"), any other elided in its middle
+    (`MiddleElided`). A cut id never reads as a whole one."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -578,11 +627,13 @@ class IdElided(MiddleElided):
         room = option.rect.width() - 2 * TEXT_MARGIN
         fm = option.fontMetrics
         cut = self.short.get(text)
-        if room <= 0 or fm.horizontalAdvance(text) <= room or (cut is None and len(text) <= 8):
+        if room <= 0 or fm.horizontalAdvance(text) <= room:
             option.textElideMode = Qt.TextElideMode.ElideRight
             return
-        if cut is not None:
-            option.text = fm.elidedText(cut, Qt.TextElideMode.ElideRight, room)
+        if cut is not None or len(text) <= 8:
+            head = (cut or "") + "…"
+            option.text = head if cut is not None and fm.horizontalAdvance(head) <= room \
+                else fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
             option.textElideMode = Qt.TextElideMode.ElideRight
             return
         super().initStyleOption(option, index)
@@ -640,6 +691,13 @@ def sort_arrow_width(header: QHeaderView) -> int:
 def _id_least(fm: QFontMetrics) -> int:
     """The narrowest the id column goes where the list is narrow: four characters."""
     return fm.horizontalAdvance("0" * 4 + "…") + 12
+
+
+def _id_stub(fm: QFontMetrics) -> int:
+    """The narrowest the id column goes where the query's text would keep less than ten
+    characters (a list of 205 px with a scroll bar and the sort arrow): three characters and
+    "…"."""
+    return fm.horizontalAdvance("0" * 3 + "…") + 12
 
 
 def _text_width(fm: QFontMetrics) -> int:
