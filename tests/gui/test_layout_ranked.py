@@ -5,6 +5,7 @@ gate shows its code's words, the code and the model's reason in the cell's toolt
 
 from __future__ import annotations
 
+import pytest
 from conftest import SAMPLES
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -85,7 +86,9 @@ def test_the_room_is_shared_name_first() -> None:
 def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
         qtbot: QtBot, styled: object) -> None:
     """At 1,024 × 768 on bm25 the bars had 100 px: the header took "contributions" to fit and
-    drew it cut at both sides (":ontributions:"), its semi-bold text and padding wider."""
+    drew it cut at both sides (":ontributions:"), its semi-bold text and padding wider. Cut,
+    it is "contributions" cut at the right with "…", never "sig.", which read as
+    significance in a window of p-values (dr3 6)."""
     from PySide6.QtGui import QFont, QFontMetrics
 
     w = MainWindow(synchronous=True, restore=False)
@@ -100,14 +103,53 @@ def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
     font = QFont(view.horizontalHeader().font())
     font.setWeight(QFont.Weight.DemiBold)
     fm = QFontMetrics(font)
+    whole = fm.horizontalAdvance("contributions") + 12
     for width in (view.columnWidth(bar), 100, 60, 46, 200):
         view.setColumnWidth(bar, width)
         heading = view.model().headerData(bar, Qt.Orientation.Horizontal)
         assert fm.horizontalAdvance(heading) + 12 <= view.columnWidth(bar), (width, heading)
-        # a word, not a stub ("co…" at 46 px, dr2 7): the longest of these that fits
-        fits = [t for t in ("contributions", "signals", "sig.")
-                if fm.horizontalAdvance(t) + 12 <= width]
-        assert heading == fits[0], (width, heading)
+        if width >= whole + 4:
+            assert heading == "contributions"
+        else:  # its start and "…", as long as fits
+            assert heading.endswith("…") and "contributions".startswith(heading[:-1]), heading
+            longer = "contributions"[:len(heading)] + "…"
+            assert fm.horizontalAdvance(longer) + 12 > width - 4, (width, heading)
+    w.close()
+
+
+@pytest.mark.parametrize(("sample", "size"), [("memories", (1024, 768)),
+                                              ("decisions", (1024, 768)),
+                                              ("vault", (1280, 800))])
+def test_the_bars_column_and_its_heading_are_the_same_for_every_query(
+        qtbot: QtBot, styled: object, sample: str, size: tuple[int, int]) -> None:
+    """The name's column was capped at what the selected query's rows need, the gate column
+    shown only while a gated row was listed, the score column as wide as the query's scores:
+    the bars' width and heading changed between neighbouring queries (memories at 1,024 px:
+    q10's bars 95 px under "signals", q11's 126 under "contributions"; dr3 6). They are
+    measured over the dataset: walking every query, with a baseline and without, moves no
+    column but the title's, which takes the rest."""
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(SAMPLES / sample)
+    qtbot.wait(20)
+    view, model, s = w.ranked.view, w.ranked.model, w.session
+    fixed = [c for c in range(len(COLUMNS)) if c != TITLE]
+    for pinned in (False, True):
+        if pinned:
+            s.pin_baseline()
+            qtbot.wait(10)
+        seen = set()
+        for q in range(len(s.dataset.queries)):
+            s.select_query(q)
+            qtbot.wait(1)
+            seen.add((tuple(-1 if view.isColumnHidden(c) else view.columnWidth(c)
+                            for c in fixed),
+                      model.headerData(COLUMNS.index("contributions"),
+                                       Qt.Orientation.Horizontal)))
+        assert len(seen) == 1, (pinned, seen)
     w.close()
 
 
@@ -141,18 +183,50 @@ def test_the_names_column_is_no_wider_than_its_rows_need_the_bars_get_the_rest(
     w.close()
 
 
-def test_a_gates_words_are_cut_after_a_word_or_abbreviated(qapp: object) -> None:
-    """At 1,024 px the gate column read "operat…", cut inside its first word (dr2 8)."""
+def test_a_gates_words_are_cut_after_a_word_else_an_ellipsis_alone(qapp: object) -> None:
+    """At 1,024 px the gate column read "operat…", cut inside its first word (dr2 8), then
+    "sour.", "sing." (English words), "ope. tit." (undecodable) and "long…" in one column,
+    "sing." silently dropping "token evidence" (dr3 5): one style, whole words and "…"."""
     from PySide6.QtGui import QFontMetrics
     from PySide6.QtWidgets import QApplication
 
     fm = QFontMetrics(QApplication.font())
     gate = "operational title"
     assert elide_words(gate, fm, fm.horizontalAdvance(gate)) == gate
-    assert elide_words("single token evidence", fm, fm.horizontalAdvance("single token…")) \
-        == "single token…"
-    # no whole word fits with "…": every word abbreviated, else the first
-    assert elide_words(gate, fm, fm.horizontalAdvance("ope. tit.")) == "ope. tit."
-    assert elide_words(gate, fm, fm.horizontalAdvance("operat.")) == "operat."
-    # the longest cut of the words that fits; a short word stays whole
-    assert elide_words(gate, fm, fm.horizontalAdvance("oper. title")) == "oper. title"
+    evidence = "single token evidence"
+    assert elide_words(evidence, fm, fm.horizontalAdvance("single token…")) == "single token…"
+    assert elide_words(evidence, fm, fm.horizontalAdvance("single token…") - 1) == "single…"
+    assert elide_words(evidence, fm, fm.horizontalAdvance("single…")) == "single…"
+    # not even one word: "…" alone, never an abbreviation or a cut word
+    for room in (fm.horizontalAdvance("single…") - 1, fm.horizontalAdvance("sing."), 20):
+        assert elide_words(evidence, fm, room) == "…"
+    assert elide_words(gate, fm, fm.horizontalAdvance("ope. tit.")) == "…"
+    assert elide_words("archived", fm, fm.horizontalAdvance("archived") - 1) == "…"
+
+
+def test_at_1024_pinned_the_gate_column_shows_words_or_an_ellipsis(qtbot: QtBot,
+                                                                   styled: object) -> None:
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    w = _window(qtbot, (1024, 768))
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    view, model = w.ranked.view, w.ranked.model
+    shown = {}
+    for row, r in enumerate(model.rows):
+        if not r.gate:
+            continue
+        index = model.index(row, GATE)
+        opt = QStyleOptionViewItem()
+        opt.initFrom(view)
+        opt.rect = view.visualRect(index)
+        view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
+        shown[index.data()] = opt.text
+        # the whole words and the reason in the tooltip
+        assert r.gate in index.data(Qt.ItemDataRole.ToolTipRole)
+    assert shown
+    for words, text in shown.items():
+        assert text == words or text == "…" or (
+            text.endswith("…") and words.startswith(text[:-1] + " ")), (words, text)
+        assert "." not in text
+    w.close()

@@ -78,9 +78,10 @@ TEXT_MARGIN = 4  # px a cell's style keeps each side of its text (Fusion: 3 + 1)
 
 
 class WordElided(QStyledItemDelegate):
-    """Words elided after the last whole word that fits ("single token…"), abbreviated where
-    not even the first does ("ope. tit.", "operat."): Qt's own elision read "single …" in a
-    gate column, and a cut first word "operat…"."""
+    """Words elided after the last whole word that fits ("single token…"), "…" alone where
+    not even the first does: Qt's own elision read "single …" in a gate column, a cut first
+    word "operat…", and abbreviations ("sour.", "ope. tit.") read as other words or not at
+    all."""
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
                         index: QModelIndex | QPersistentModelIndex) -> None:
@@ -91,9 +92,8 @@ class WordElided(QStyledItemDelegate):
 
 
 def elide_words(text: str, fm: QFontMetrics, room: int) -> str:
-    """`text` as it fits `room` px: whole; its first words and "…"; else every word cut to
-    its first letters and "." (three or more: "ope. tit."); else its first word so ("operat.",
-    two letters at least); else cut at the right."""
+    """`text` as it fits `room` px: whole; its first words and "…" ("single token…"); else
+    "…" alone."""
     if fm.horizontalAdvance(text) <= room:
         return text
     words = text.split()
@@ -101,21 +101,7 @@ def elide_words(text: str, fm: QFontMetrics, room: int) -> str:
         head = " ".join(words[:n]) + "…"
         if fm.horizontalAdvance(head) <= room:
             return head
-    for letters in range(max(map(len, words)) - 2, 2, -1):
-        short = " ".join(_abbreviated(w, letters) for w in words)
-        if fm.horizontalAdvance(short) <= room:
-            return short
-    first = words[0] if words else text
-    for letters in range(len(first) - 2, 1, -1):
-        short = _abbreviated(first, letters)
-        if fm.horizontalAdvance(short) <= room:
-            return short
-    return fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
-
-
-def _abbreviated(word: str, letters: int) -> str:
-    """`word` cut to its first `letters` and ".", where that is shorter than the word."""
-    return word if len(word) <= letters + 1 else word[:letters] + "."
+    return "…"
 
 
 def elide_path(text: str, fm: QFontMetrics, room: int) -> str:

@@ -93,7 +93,7 @@ def ranked_rows(session: TuningSession, limit: int = MAX_ROWS) -> list[RankedRow
 
 def gate_words(gate: str) -> str:
     """A gate's code as words ("single_token_evidence" → "single token evidence"): what its
-    column shows, elided at the right where narrow; the code and its reason are the cell's
+    column shows, cut after a whole word where narrow; the code and its reason are the cell's
     tooltip."""
     return " ".join(gate.replace("_", " ").split())
 

@@ -42,6 +42,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from workbench.core.data import display_title
 from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
@@ -77,8 +78,6 @@ _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlig
                     int(_R.ToolTipRole), int(_R.BackgroundRole), int(CONTRIB_ROLE),
                     int(SCALE_ROLE)})
 BAR_COLUMN = 6
-# the bars' heading, the first that fits its column (`RankedTable._fit_bar_heading`)
-BAR_HEADINGS = (COLUMNS[BAR_COLUMN], "signals", "sig.")
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
 CUT_PEN = QColor("#bc4c00")
@@ -99,7 +98,6 @@ class RankedTableModel(QAbstractTableModel):
         # less the rows it skipped for the budget
         self.cut: int | None = None
         self.skipped: frozenset[int] = frozenset()
-        self.title_is_id = False  # every row's title is its id (or blank)
         self.bar_heading = COLUMNS[BAR_COLUMN]  # elided to its column's width
         self._stops: tuple[object, tuple[str, ...]] | None = None  # (result, stop reasons)
 
@@ -142,8 +140,6 @@ class RankedTableModel(QAbstractTableModel):
         self._texts = [tuple(self._text(r, c) for c in range(len(COLUMNS))) for r in rows]
         self._bars = bars
         self._fg = [self._foreground(r) for r in rows]
-        self.title_is_id = bool(rows) and all(not r.title or r.title == r.doc_id
-                                              for r in rows)
         cut, skipped, bund = bundle_cut(self.session)
         if bund is not None:
             self._stops = (self.session.result, tuple(bund.stop))
@@ -461,8 +457,8 @@ class RankedTable(QWidget):
         self.view.setItemDelegateForColumn(BAR_COLUMN, ContributionDelegate(self.view))
         # ids (often paths) elided in the middle: their ends tell them apart
         self.view.setItemDelegateForColumn(COLUMNS.index("id"), MiddleElided(self.view))
-        # a gate's words cut after a whole word ("single token…"), the code and the reason in
-        # the tooltip
+        # a gate's words cut after a whole word ("single token…", else "…"), the code and the
+        # reason in the tooltip
         self.view.setItemDelegateForColumn(COLUMNS.index("gate"), WordElided(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -491,11 +487,14 @@ class RankedTable(QWidget):
         self._bar_width = header.sectionSize(BAR_COLUMN)  # the bars' width where there is room
         self._gate_width = header.sectionSize(7)  # the widest gate's words (`_fit_gate`)
         self._gates: tuple[str, ...] = ()  # the gates `_gate_width` was measured for
-        self._score_key: tuple[int, int] | None = None  # `_fit_score`'s (length, decimals)
-        # the widest title and id of the rows, px with margins, and what they were measured
-        # for (`_fit_names`)
+        # what `_fit_score` measured for: (dataset, model), and the widest score text since
+        self._score_for: tuple[int, str | None] | None = None
+        self._score_text = 0
+        self._score_rows: tuple[int, int] | None = None  # the rows' (longest text, decimals)
+        # the dataset's widest title and id, px with margins (`_on_dataset_changed`), and
+        # whether every title is the document's id (source files: the path twice)
         self._names_need = (0, 0)
-        self._names_for: tuple[object, ...] | None = None
+        self._title_is_id = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -510,7 +509,7 @@ class RankedTable(QWidget):
             (session.dataset_changed, self._on_dataset_changed),
             (session.docs_changed, self._on_docs_changed),
         ])
-        self.refresh()
+        self._on_dataset_changed()  # (a table made after the data opened: measured now)
 
     def _on_section_resized(self, index: int, _old: int, new: int) -> None:
         if index == BAR_COLUMN:
@@ -521,11 +520,21 @@ class RankedTable(QWidget):
             self._id_dragged = True
 
     def _on_dataset_changed(self, *_: object) -> None:
+        """The names' needs, over the dataset's documents (its first 2,000), not the rows of
+        one query: measured per query, the name's column and so the bars' changed between
+        neighbouring queries (memories at 1,024 px: bars 95 px under "signals", then 126
+        under "contributions"; dr3 6)."""
         ds = self.session.dataset
         if ds is not None and len(ds.corpus):
             fm = self.view.fontMetrics()
-            self._widest_id = max(fm.horizontalAdvance(d.id)
-                                  for d in ds.corpus.documents[:2000]) + 16
+            docs = ds.corpus.documents[:2000]
+            self._widest_id = max(fm.horizontalAdvance(d.id) for d in docs) + 16
+            titles = [display_title(ds.corpus, d) for d in docs]
+            self._title_is_id = all(not t or t == d.id for t, d in zip(titles, docs,
+                                                                         strict=True))
+            pad = 2 * TEXT_MARGIN + 2
+            self._names_need = (max(fm.horizontalAdvance(t) for t in titles) + pad,
+                                max(fm.horizontalAdvance(d.id) for d in docs) + pad)
             self._fit_id()
         self.refresh()
 
@@ -553,9 +562,9 @@ class RankedTable(QWidget):
         gated = not self.view.isColumnHidden(7)
         gate_want = self._gate_width if gated else 0
         gate_least = min(gate_want, fm.horizontalAdvance("x" * 7) + 2 * TEXT_MARGIN + 4)
-        # the name (the title, or the id in its place) no more than its rows' widest before
-        # the bars grow: code-repo's paths took 288 px at 1,280 where they needed 225, and the
-        # bars had 148 (`_fit_names`)
+        # the name (the title, or the id in its place) no more than the dataset's widest
+        # before the bars grow: code-repo's paths took 288 px at 1,280 where they needed 225,
+        # and the bars had 148 (`_on_dataset_changed`)
         need_title, need_id = self._names_need
         if self._title_hidden:  # the id stretches in the title's place: it is the name
             least = max(title_min, min(self._widest_id, ID_CAP))
@@ -581,16 +590,14 @@ class RankedTable(QWidget):
 
     def _fit_bar_heading(self, width: int) -> None:
         """The contributions' heading as it fits its column, in the heading's semi-bold font
-        within the style sheet's padding (6 px a side): "contributions", else "signals",
-        else "sig." (at 1,024 px "co…" had said nothing; the header's tooltip says what the
-        bars are), else elided. (The header elided in its own font: in 100 px it drew
-        ":ontributions:".)"""
+        within the style sheet's padding (6 px a side): "contributions", else cut at the right
+        with "…" ("contribu…"), a function of the column's width alone. (The header elided in
+        its own font: in 100 px it drew ":ontributions:". "sig." had read as significance in
+        a window of p-values; dr3 6.) The header's tooltip says what the bars are."""
         font = QFont(self.view.horizontalHeader().font())
         font.setWeight(QFont.Weight.DemiBold)
-        fm = QFontMetrics(font)
-        room = width - 16
-        text = next((t for t in BAR_HEADINGS if fm.horizontalAdvance(t) <= room),
-                    fm.elidedText(BAR_HEADINGS[-1], Qt.TextElideMode.ElideRight, room))
+        text = QFontMetrics(font).elidedText(COLUMNS[BAR_COLUMN], Qt.TextElideMode.ElideRight,
+                                             width - 16)
         if text != self.model.bar_heading:
             self.model.bar_heading = text
             self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, BAR_COLUMN,
@@ -611,41 +618,48 @@ class RankedTable(QWidget):
                                + 2 * TEXT_MARGIN + 4)
         self._fit_id()
 
-    def _fit_names(self) -> None:
-        """The widest title and id of the rows (`_fit_id`'s most for the name), measured when
-        the dataset, the model or the query changes, not per tick: a document entering the
-        list on a tick does not move the columns."""
-        s = self.session
-        key = (id(s.dataset), s.model.id if s.model is not None else None, s.query,
-               len(self.model.rows))
-        if key == self._names_for:
-            return
-        self._names_for = key
-        fm = self.view.fontMetrics()
-        pad = 2 * TEXT_MARGIN + 2
-        rows = self.model.rows
-        need = (max((fm.horizontalAdvance(r.title) for r in rows), default=0) + pad,
-                max((fm.horizontalAdvance(r.doc_id) for r in rows), default=0) + pad)
-        if need != self._names_need:
-            self._names_need = need
-            self._fit_id()
-
     def _fit_score(self) -> None:
         """The score column as wide as its header or its widest score (decision-memory's
-        whole numbers took 70 px, room its titles lacked at 1,024 px); set again only when the
-        decimals or the digits before the point change."""
-        texts = [t[4] for t in self.model._texts]
-        key = (max((len(t) for t in texts), default=0), self.model._decimals)
-        if key == self._score_key:
+        whole numbers took 70 px, room its titles lacked at 1,024 px): at the first result on
+        a dataset and model, the widest any query's scores take (every query's largest, at
+        the decimals its column would show); then wider only where a result's scores need
+        it, never narrower, so that selecting another query moves no column (dr3 6)."""
+        s, res = self.session, self.session.result
+        if res is None:
             return
-        self._score_key = key
+        key = (id(s.dataset), s.model.id if s.model is not None else None)
         fm = self.view.fontMetrics()
+        texts = [t[4] for t in self.model._texts]
+        # measured where the rows' longest text or decimals change, not on every tick
+        rows = (max((len(t) for t in texts), default=0), self.model._decimals)
+        if key != self._score_for:
+            self._score_for, self._score_rows = key, None
+            self._score_text = self._widest_score(res.scores.total, fm)
+        if rows == self._score_rows:
+            return
+        self._score_rows = rows
         widest = max((fm.horizontalAdvance(t) for t in texts), default=0)
+        self._score_text = max(self._score_text, widest)
         width = max(self.view.horizontalHeader().sectionSizeHint(4),
-                    widest + 2 * TEXT_MARGIN + 8)
+                    self._score_text + 2 * TEXT_MARGIN + 8)
         if width != self.view.columnWidth(4):
             self.view.setColumnWidth(4, width)
             self._fit_id()
+
+    @staticmethod
+    def _widest_score(total: np.ndarray, fm: QFontMetrics) -> int:
+        """The widest score text a query's rows can show, over every pair's score: all whole,
+        the largest whole number; else four significant digits, "0.0000" (`score_decimals`),
+        or the largest's whole part where that is longer; with a sign where any is
+        negative."""
+        finite = total[np.isfinite(total)]
+        if not len(finite):
+            return 0
+        sign = "−" if (finite < 0).any() else ""
+        whole = fm.horizontalAdvance(f"{sign}{int(np.abs(finite).max())}")
+        if (finite == np.round(finite)).all():
+            return whole
+        return max(whole, fm.horizontalAdvance(f"{sign}0.0000"))
 
     def resizeEvent(self, event: Any) -> None:  # Qt override
         super().resizeEvent(event)
@@ -655,15 +669,18 @@ class RankedTable(QWidget):
         self.model.refresh()
         self._fit_score()
         self._fit_gate()
-        self._fit_names()
         # the Δ column only with a baseline to differ from: empty, it took 50 px of the
         # titles' room
         based = self.session.baseline is not None
         if based == self.view.isColumnHidden(1):
             self.view.setColumnHidden(1, not based)
             self._fit_id()
-        # the gate column only while a gated document is listed
-        gated = any(r.gate for r in self.model.rows)
+        # the gate column only where the model's gates zero a document of the data, at any
+        # query (a column shown per query moved the bars and their heading between
+        # neighbouring queries; dr3 6)
+        res = self.session.result
+        gated = any(r.gate for r in self.model.rows) or (
+            res is not None and bool(res.scores.gates) and bool((res.scores.gate > 0).any()))
         if gated == self.view.isColumnHidden(7):  # its width given to the id, or taken back
             self.view.setColumnHidden(7, not gated)
             self._fit_id()
@@ -674,7 +691,7 @@ class RankedTable(QWidget):
         if judged == self.view.isColumnHidden(5):
             self.view.setColumnHidden(5, not judged)
             self._fit_id()
-        self._show_title(not self.model.title_is_id)
+        self._show_title(not self._title_is_id)
         self._update_summary()
         self._on_docs_changed(self.session.docs)
 
