@@ -44,9 +44,14 @@ def test_legend_breakdown_and_chart_name_signals_as_the_sliders(qtbot: QtBot) ->
     s = open_session(SAMPLES / "code-repo", "codeledger")
     table = RankedTable(s)
     _show(qtbot, table)
-    legend = re.sub(r"<[^>]+>", "", table.legend.text()).replace("&nbsp;", " ")
-    assert all(f"■ {name}" in legend for name in SLIDERS), legend
+    # the legend's tooltip names every signal: those drawing on the data with their colour,
+    # those 0 at every pair on their own ("not drawing on this data: named in the task …")
+    legend = re.sub(r"<[^>]+>", "", table.legend.toolTip()).replace("&nbsp;", " ")
+    drawing, _, rest = legend.partition("not drawing on this data:")
+    idle = [n.strip() for n in rest.split(",")]
+    assert all(f"■ {name}" in drawing or name in idle for name in SLIDERS), legend
     assert not any(f"■ {i} " in legend + " " for i in IDS), legend
+    assert not any(i in idle for i in IDS), legend
     chart = ContributionChart(s)
     _show(qtbot, chart)
     assert [label.text for _, label in chart.top_legend.items] == [*SLIDERS, "total"]

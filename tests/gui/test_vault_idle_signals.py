@@ -32,11 +32,18 @@ def test_the_legends_and_breakdown_leave_them_out(qtbot: QtBot) -> None:
     assert names == ["term frequency", "position", "density", "total"]
     breakdown = w.preview.browser.toPlainText()
     assert "density" in breakdown and "proximity" not in breakdown
-    # weights past 1 in all: the clamp can cut, and is shown again
+    # weights past 1 in all: the clamp can cut (the chart shows it again); the ranked
+    # table's legend names the signals that draw on the data, and here it cuts no score
     s.set_params({"w_tf": 1.0})
     s.recompute()
     legend = w.ranked.legend.text()
-    assert "clamp" in legend and "proximity" not in legend
+    assert "clamp" not in legend and "proximity" not in legend
+    assert "clamp" in w.ranked.legend.toolTip().split("not drawing on this data:")[1]
     chart.redraw()
     assert "clamp" in [label.text for _, label in chart.top_legend.items]
+    # every weight at 1: the clamp cuts scores, and the legend names it
+    s.set_params({"w_position": 1.0, "w_density": 1.0})
+    s.recompute()
+    legend = w.ranked.legend.text()
+    assert "clamp" in legend and "proximity" not in legend
     w.close()

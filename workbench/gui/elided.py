@@ -33,6 +33,10 @@ class ElidingLabel(QLabel):
     def _ideal_width(self) -> float:
         return rich_width(self.font(), self._rich)
 
+    def ideal_width(self) -> float:
+        """The width its whole text takes on one line."""
+        return self._ideal_width()
+
     def set_texts(self, rich: str, plain: str, tip: str = "") -> None:
         if (rich, plain, tip) == (self._rich, self._plain, self._tip):
             return  # unchanged (most slider ticks): not measured again

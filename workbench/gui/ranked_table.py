@@ -33,6 +33,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QSizePolicy,
@@ -296,39 +297,50 @@ class RankedTableModel(QAbstractTableModel):
 
 @dataclass(frozen=True)
 class Legend:
-    """What the legend says, in rich text: `notes` (the bundle's cut, the documents that left
-    the top k), then each signal's entry in the bars' order, then `tail` ("hatched:
-    negative"). `order`: the signals' indexes, those drawing most of the selected query's
-    top k first: where the entries take more than `LegendLabel.MOST_LINES` lines, the last
-    of them are left out ("+6 more (hover)"), the whole legend in the tooltip. `least`: the
-    lines it keeps at least (two while a baseline is pinned: "left the top 10" comes and
-    goes on a slider tick, and a legend that changed height then moved the table)."""
+    """What the signals' legend says, in rich text: each signal's entry in the bars' order,
+    then `tail` ("hatched: negative", shown where `hatched`). `order`: the entries' indexes,
+    those drawing most over the data first (`RankedTable._signal_sizes`): where the entries
+    take more than `LegendLabel.MOST_LINES` lines, the last of them are left out ("+6 more
+    (hover)"), every one in the tooltip with `idle`, the signals that do not draw on this
+    data. Nothing here depends on the selected query, and on the values only where one makes
+    a signal draw or not: the legend's text and height stay as they are when another query
+    is selected or a slider moves (dr3 2, 3)."""
 
-    notes: str = ""
     signals: tuple[str, ...] = ()
     order: tuple[int, ...] = ()
     tail: str = ""
-    least: int = 1
+    hatched: bool = False
+    idle: str = ""
 
-    def text(self, keep: int | None = None) -> str:
+    def text(self, keep: int | None = None, tail: bool | None = None) -> str:
         """The legend with the first `keep` signals of `order` (None: all), the others
-        counted."""
+        counted; the tail where `hatched` (`tail`: with it or without, whatever `hatched`
+        says)."""
         kept = set(self.order[:keep]) if keep is not None else set(range(len(self.signals)))
         entries = [e for i, e in enumerate(self.signals) if i in kept]
         left = len(self.signals) - len(entries)
         if left:
             entries.append(f"<span style='color:{MUTED}'>+{left}&nbsp;more&nbsp;(hover)</span>")
         head = f"<span style='color:{MUTED}'>signals:</span> " if self.signals else ""
-        return self.notes + head + " ".join(entries) + self.tail
+        with_tail = self.hatched if tail is None else tail
+        return head + " ".join(entries) + (self.tail if with_tail else "")
+
+    def tooltip(self) -> str:
+        if not self.signals and not self.idle:
+            return ""
+        return self.text() + (f"<br><span style='color:{MUTED}'>not drawing on this data: "
+                              f"{self.idle}</span>" if self.idle else "")
 
 
 class LegendLabel(QLabel):
-    """The signals' legend and notes, as high as its wrapped lines at its width, up to
-    `MOST_LINES` (`set_legend`): its height is a function of its text and its width alone.
-    (It had been read from the label's heightForWidth, which never answers less than the
-    label's own height: 2 px more on every fit, never less.) At 1,024 × 768 codeledger's 17
-    signals took six lines and left the table four rows; held to three, the signals drawing
-    least in the query's top k are left out, counted, and named in the tooltip."""
+    """The signals' legend, as high as its wrapped lines at its width, up to `MOST_LINES`
+    (`set_legend`): its height is a function of its text and its width alone. (It had been
+    read from the label's heightForWidth, which never answers less than the label's own
+    height: 2 px more on every fit, never less.) At 1,024 × 768 codeledger's 17 signals took
+    six lines and left the table four rows; held to three, the signals drawing least over
+    the data are left out, counted, and named in the tooltip. It is laid out with the
+    "hatched: negative" tail whether that shows or not: the tail never moves an entry or the
+    table."""
 
     MOST_LINES = 3
 
@@ -344,10 +356,10 @@ class LegendLabel(QLabel):
 
     def set_legend(self, legend: Legend) -> None:
         if legend == self.legend:
-            return  # unchanged (most slider ticks): not measured again
+            return  # unchanged (most slider ticks, every other query): not measured again
         self.legend = legend
         self._laid = {}
-        self.setToolTip(legend.text() if legend.signals or legend.notes else "")
+        self.setToolTip(legend.tooltip())
         self.fit()
 
     def fit(self) -> None:
@@ -370,26 +382,25 @@ class LegendLabel(QLabel):
 
     def _lay_out(self, width: int, whole: bool) -> tuple[str, int]:
         legend = self.legend
-        line = self._rich_line()
-        least = legend.least * line + 2
-        if not legend.signals and not legend.notes:
+        least = self._rich_line() + 2
+        if not legend.signals:
             return "", least
-        text = legend.text()
         if whole:  # measured when shown
-            return text, least
-        lines, height = self._measure(text, width)
+            return legend.text(), least
+        keep = None
+        lines, height = self._measure(legend.text(tail=True), width)
         if lines > self.MOST_LINES:
             # the most signals that leave it within its lines (fewer kept, never more lines)
             lo, hi = 0, len(legend.signals) - 1
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if self._measure(legend.text(mid), width)[0] <= self.MOST_LINES:
+                if self._measure(legend.text(mid, tail=True), width)[0] <= self.MOST_LINES:
                     lo = mid
                 else:
                     hi = mid - 1
-            text = legend.text(lo)
-            height = self._measure(text, width)[1]
-        return text, max(least, height + 2)
+            keep = lo
+            height = self._measure(legend.text(lo, tail=True), width)[1]
+        return legend.text(keep), max(least, height + 2)
 
     def _measure(self, text: str, width: int) -> tuple[int, int]:
         """(lines, px) `text` takes at `width` px in the label's font: laid out as the label
@@ -442,14 +453,30 @@ class RankedTable(QWidget):
         super().__init__(parent)
         self.session = session
         # fixed heights: a label that changed height on a slider tick would re-lay out the
-        # whole window. The query on one line (cut at the right); the notes and the signals'
-        # legend below it, on the lines they need at the table's width, three at most
-        # (`LegendLabel`)
+        # whole window. The query on one line (cut at the right), the notes at its right
+        # (`_update_notes`: a note that came with a tick had taken a signal's room in the
+        # legend, or a line; dr3 2, 3); the signals' legend below, on the lines it needs at
+        # the table's width, three at most (`LegendLabel`)
         self.summary = ElidingLabel(self)  # the query's id and text, elided at the right
         self.summary.setWordWrap(False)
         self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.summary.setFixedHeight(self.summary.fontMetrics().lineSpacing() + 4)
+        self.notes = ElidingLabel(self)  # the bundle's cut, what left the top k
+        self.notes.setWordWrap(False)
+        self.notes.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.notes.setFixedHeight(self.summary.height())
+        self.notes.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.notes.hide()
         self.legend = LegendLabel(self)
+        # per dataset, model and preparation (`_signal_sizes`): each signal's mean size over
+        # every pair the first time it drew, whether a contribution was ever negative, and
+        # the signals 0 at every pair, for the values that make a signal draw or not
+        self._sizes_for: tuple[object, ...] | None = None
+        self._sizes: dict[str, float] = {}
+        self._negative = False
+        self._zero: frozenset[str] = frozenset()
+        self._zero_for: tuple[object, ...] | None = None
+        self._zero_checks = 0
         self.model = RankedTableModel(session, self)
         self.view = _RankedView(self.model, self)
         self.view.setAccessibleName("Ranked results")
@@ -498,7 +525,12 @@ class RankedTable(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.summary)
+        line = QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
+        line.setSpacing(12)
+        line.addWidget(self.summary, 1)
+        line.addWidget(self.notes)
+        layout.addLayout(line)
         layout.addWidget(self.legend)
         layout.addWidget(self.view)
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
@@ -664,6 +696,7 @@ class RankedTable(QWidget):
     def resizeEvent(self, event: Any) -> None:  # Qt override
         super().resizeEvent(event)
         self._fit_id()
+        self._fit_notes()
 
     def refresh(self, *_: object) -> None:
         self.model.refresh()
@@ -721,48 +754,109 @@ class RankedTable(QWidget):
                 text += (f": {s.model.id} is not prepared yet (progress in the Prepare "
                          "box; Ctrl+R runs it again)")
             self.summary.set_texts(f"<i>{esc(text)}</i>", text)
+            self.notes.hide()
             self.legend.set_legend(Legend())
             return
         q = s.dataset.queries[s.query]
-        # a space between entries, none inside one: the label wraps between signals only
-        # the signals by their sliders' names, no space inside one: it wraps between signals
-        # less those 0 for every pair at these values (vault-search's proximity when
-        # shipped, its clamp while the weights sum to 1 at most), each in its bars' colour
-        idle = idle_signals(s)
-        signals = s.result.scores.signals
-        drawn, negative = _top_k_parts(s)
-        shown = [i for i, sid in enumerate(signals) if sid not in idle]
-        entries = tuple(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;"
-                        + esc(name).replace(" ", "&nbsp;")
-                        for i, name in enumerate(signal_labels(s.model, signals))
-                        if i in shown)
-        # where they do not all fit, those drawing least in the top k are left out first
-        # (code-repo's six that are 0 there): ranks, not sums, so most ticks change nothing
-        order = tuple(sorted(range(len(shown)), key=lambda j: -drawn[shown[j]]))
         clipped = _clip(q.text, 140)
         text = f"<b>{esc(q.id)}</b> {esc(clipped)}"
-        # the notes first: a long list of signals (codeledger has 17) had pushed them out of
-        # the label, unseen
-        notes = ""
-        if self.model.cut is not None:
-            skipped = len(self.model.skipped)
-            notes += (f"<span style='color:{CUT_PEN.name()}'>- - bundle: "
-                      f"{self.model.cut - skipped} files"
-                      + (f" ({skipped} skipped: over the budget)" if skipped else "")
-                      + "</span> &nbsp; ")
-        left = left_top_k(s)
-        if left:
-            notes += (f"<span style='color:#c0392b'>left the top {s.k}: "
-                      f"{esc(', '.join(left[:6]))}{' …' if len(left) > 6 else ''}</span>"
-                      " &nbsp; ")
-        # the bars draw a negative contribution hatched, left of the zero line
-        tail = f" <span style='color:{MUTED}'>▨&nbsp;hatched:&nbsp;negative</span>" \
-            if negative else ""
         # unchanged on most ticks: no relayout of the labels
         self.summary.set_texts(text, f"{q.id} {clipped}",
                                q.text if clipped != " ".join(q.text.split()) else "")
-        self.legend.set_legend(Legend(notes, entries, order, tail,
-                                      least=2 if s.baseline is not None else 1))
+        self._update_notes()
+        self.legend.set_legend(self._legend())
+
+    def _update_notes(self) -> None:
+        """The notes at the right of the query's line: the bundle's cut, the documents that
+        left the baseline's top k. On the query's line they take no line of their own, and
+        never a signal's room in the legend: a note that comes or goes with a tick moves
+        nothing below it."""
+        s = self.session
+        rich, plain = [], []
+        if self.model.cut is not None:
+            skipped = len(self.model.skipped)
+            said = (f"- - bundle: {self.model.cut - skipped} files"
+                    + (f" ({skipped} skipped: over the budget)" if skipped else ""))
+            rich.append(f"<span style='color:{CUT_PEN.name()}'>{esc(said)}</span>")
+            plain.append(said)
+        left = left_top_k(s)
+        if left:
+            said = f"left the top {s.k}: {', '.join(left)}"
+            rich.append(f"<span style='color:#c0392b'>{esc(said)}</span>")
+            plain.append(said)
+        self.notes.set_texts(" &nbsp; ".join(rich), " · ".join(plain))
+        self.notes.setVisible(bool(rich))
+        self._fit_notes()
+
+    def _fit_notes(self) -> None:
+        """The notes as wide as they need, up to half the line: the query's text the rest."""
+        if self.notes.isHidden():
+            return
+        most = max(120, self.width() // 2)
+        width = min(math.ceil(self.notes.ideal_width()) + 4, most)
+        if width != self.notes.width() or self.notes.minimumWidth() != width:
+            self.notes.setFixedWidth(width)
+
+    def _legend(self) -> Legend:
+        """The signals' legend for the result: the signals that draw on this data, by their
+        sliders' names, no space inside one (the label wraps between signals), each in its
+        bars' colour; those left out (0 at every pair: codeledger's "named in the task" on
+        code-repo, vault-search's proximity when shipped, a weight at 0) named in the
+        tooltip."""
+        s = self.session
+        assert s.result is not None
+        signals = s.result.scores.signals
+        names = signal_labels(s.model, signals)
+        sizes, zero, negative = self._signal_sizes()
+        idle = idle_signals(s) | zero
+        shown = [i for i, sid in enumerate(signals) if sid not in idle]
+        entries = tuple(f"<span style='color:{signal_hex(i)}'>■</span>&nbsp;"
+                        + esc(names[i]).replace(" ", "&nbsp;") for i in shown)
+        # where they do not all fit, those drawing least over the data are left out first
+        order = tuple(sorted(range(len(shown)), key=lambda j: -sizes.get(signals[shown[j]], 0)))
+        # the bars draw a negative contribution hatched, left of the zero line
+        tail = f" <span style='color:{MUTED}'>▨&nbsp;hatched:&nbsp;negative</span>"
+        return Legend(entries, order, tail, negative,
+                      ", ".join(esc(n) for n, sid in zip(names, signals, strict=True)
+                                if sid in idle))
+
+    def _signal_sizes(self) -> tuple[dict[str, float], frozenset[str], bool]:
+        """(each signal's mean size over every pair of the data, as it was the first time
+        it drew there, since the data, the model or its preparation changed: the legend's
+        order, the same for every query and tick; the signals 0 at every pair; whether the
+        model gave a negative contribution, over the data or a query's top k, since).
+        Every pair is read where the values that can make a signal draw or not change (a
+        weight to or from 0, an option, the model's idle signals), and at the result after,
+        or where one said to be 0 everywhere draws in the query's top k (vault-search's
+        clamp once the weights' sum passes 1), not on other ticks: the live path reads the
+        top k alone."""
+        s, res = self.session, self.session.result
+        assert res is not None and s.model is not None
+        data = (id(s.dataset), s.model.id, id(s.prepared))
+        if data != self._sizes_for:
+            self._sizes_for, self._sizes, self._negative = data, {}, False
+            self._zero_for = None
+        switches = (idle_signals(s), tuple(sorted(
+            (n, v == 0 if isinstance(v, int | float) and not isinstance(v, bool) else repr(v))
+            for n, v in s.params.items())))
+        if switches != self._zero_for:
+            self._zero_for, self._zero_checks = switches, 0
+        drawn, negative = _top_k_parts(s)
+        signals = res.scores.signals
+        if any(d > 0 and sid in self._zero for d, sid in zip(drawn, signals, strict=True)):
+            self._zero_checks = 0  # one said to be 0 everywhere draws here: read again
+        # twice: the first result after a change may answer the values before it
+        if self._zero_checks < 2:
+            self._zero_checks += 1
+            means, anywhere = _data_wide(res.scores)
+            self._zero = frozenset(sid for sid, m in zip(signals, means, strict=True)
+                                   if m == 0)
+            for sid, m in zip(signals, means, strict=True):
+                if m > 0:
+                    self._sizes.setdefault(sid, float(m))
+            self._negative |= anywhere
+        self._negative |= negative
+        return self._sizes, self._zero, self._negative
 
     def _on_selection(self, *_: object) -> None:
         rows = sorted({i.row() for i in self.view.selectionModel().selectedRows()})
@@ -833,6 +927,21 @@ def share_width(room: int, name: Share, ids: Share, bar: Share, gate: Share,
             spare -= g
     widths[0] += max(spare, 0)
     return widths[0], widths[1], widths[2], widths[3]
+
+
+PAIRS_AT_ONCE = 1 << 16  # pairs read at a time over the whole data (`_data_wide`)
+
+
+def _data_wide(scores: Any) -> tuple[list[float], bool]:
+    """Per signal, the mean size of its contributions over every pair of the data; and
+    whether one of them is negative. Read in slices, not as one (signals × pairs) table."""
+    n, sums, negative = int(scores.n_pairs), np.zeros(len(scores.signals)), False
+    for start in range(0, n, PAIRS_AT_ONCE):
+        parts = np.nan_to_num(scores.contributions_of(
+            np.arange(start, min(n, start + PAIRS_AT_ONCE), dtype=np.intp)))
+        sums += np.abs(parts).sum(axis=1)
+        negative = negative or bool((parts < 0).any())
+    return (sums / max(n, 1)).tolist(), negative
 
 
 def _top_k_parts(s: TuningSession) -> tuple[list[float], bool]:
