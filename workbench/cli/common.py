@@ -399,14 +399,48 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
             if not len(dataset.queries):
                 raise UsageError(f"{dataset.name} has no queries (or tasks) to pick "
                                  f"{args.query_id!r} from; give the text with --query/--task")
-            shown = ", ".join(dataset.queries.ids[:8])
+            found = _query_by_prefix(dataset, str(args.query_id))
+            if found is not None:
+                return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([found]),
+                               dataset.qrels, dataset.source, dataset.settings)
+            starting = [i for i in dataset.queries.ids if i.startswith(str(args.query_id))]
+            shown = ", ".join((starting or dataset.queries.ids)[:8])
             other = _judged_in_other_split(args, str(args.query_id))
             hint = f"; it is judged in split {other!r}: --split {other}" if other else ""
+            pick = (f"a start of {PREFIX_MIN} or more characters picks one"
+                    if max((len(i) for i in starting), default=0) > PREFIX_MIN
+                    else "give the whole id")
+            said = (f"ids starting so: {shown}{', …' if len(starting) > 8 else ''}; {pick}"
+                    if starting else f"ids look like: {shown}")
             raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
-                             f"(ids look like: {shown}){hint}")
+                             f"({said}){hint}")
         return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
                        dataset.qrels, dataset.source, dataset.settings)
     raise UsageError("give --query TEXT or --query-id ID")
+
+
+PREFIX_MIN = 4  # as git abbreviates a commit: shorter, `--query-id 12` had found query 123
+
+
+def _query_by_prefix(dataset: Dataset, given: str) -> str | None:
+    """The one query whose id, or whose task's commit, starts with `given` (at least
+    PREFIX_MIN characters), said on stderr; None where none does. Several: UsageError naming
+    them."""
+    if len(given) < PREFIX_MIN:
+        return None
+    matches = [q.id for q in dataset.queries
+               if q.id.startswith(given)
+               or str(q.context.get("commit") or "").startswith(given.lower())]
+    if len(matches) == 1:
+        say(f"note: --query-id {given!r} is {matches[0]!r}, the only query whose id"
+            + (" (or commit)" if "commit" in dataset.queries[0].context else "")
+            + " starts so", file=sys.stderr)
+        return matches[0]
+    if matches:
+        shown = ", ".join(matches[:8]) + (", …" if len(matches) > 8 else "")
+        raise UsageError(f"--query-id {given!r} starts {len(matches):,} query ids in "
+                         f"{dataset.name} ({shown}); give more of it")
+    return None
 
 
 def _unjudged_query(args: argparse.Namespace, dataset: Dataset, query_id: str) -> Query | None:
@@ -565,7 +599,8 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
     """--query/--task TEXT or --query-id ID (one of them), --context KEY=VALUE, --top N."""
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
-    g.add_argument("--query-id", help="id of a query in the dataset")
+    g.add_argument("--query-id", help="id of a query in the dataset, or a start of one (4 "
+                   "characters or more, as git abbreviates a commit; a code task's commit too)")
     p.add_argument("--context", action="append", metavar="KEY=VALUE",
                    help="the situation a --query text is asked in, as a query file's own "
                         "fields: cwd=/repos/app, now=2026-03-10T12:00:00Z, mode=search "
