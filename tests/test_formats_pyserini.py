@@ -91,16 +91,69 @@ def test_an_id_in_two_shards_names_both(tmp_path: Path) -> None:
                                f"(first on {folder / 'a.jsonl'}:2)")
 
 
-def test_a_folder_with_another_file_is_refused_by_name(tmp_path: Path) -> None:
+def test_a_folder_with_another_file_skips_it_by_name(tmp_path: Path) -> None:
     folder = tmp_path / "c"
     folder.mkdir()
     write_jsonl(folder / "a.jsonl", DOCS)
     (folder / "notes.txt").write_text("x\n", encoding="utf-8")
-    assert read_documents(folder / "a.jsonl").ids == ["d1", "d2", "d3"]
+    skipped: list[Path] = []
+    assert read_documents(folder, skipped=skipped).ids == ["d1", "d2", "d3"]
+    assert skipped == [folder / "notes.txt"]
+
+
+def test_shards_beside_a_readme_are_the_collection_not_a_vault(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A README.md beside Pyserini's shards had made the folder a vault of one note, the
+    README (rank: "(1 document) no results"); the other files are skipped and named once."""
+    folder = tmp_path / "x"
+    folder.mkdir()
+    write_jsonl(folder / "docs00.json", [{"id": "d1", "contents": "tea leaves green"},
+                                         {"id": "d2", "contents": "coffee beans"}])
+    (folder / "README.md").write_text("# My collection\n", encoding="utf-8")
+    (folder / "LICENSE").write_text("CC BY 4.0\n", encoding="utf-8")
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["d1", "d2"]
+    assert dataset.settings["pyserini_files_skipped"] == [str(folder / "LICENSE"),
+                                                          str(folder / "README.md")]
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "tea"]) == 0
+    captured = capsys.readouterr()
+    assert "(2 documents)" in captured.out
+    assert [line.split()[:2] for line in captured.out.splitlines()
+            if line.strip()[:1].isdigit()] == [["1", "d1"]]
+    warnings = [line for line in captured.err.split("warning: ")[1:]
+                if "Pyserini folder" in line]
+    assert len(warnings) == 1
+    said = " ".join(warnings[0].split())
+    assert said == ("2 file(s) of the Pyserini folder are not .json or .jsonl shards and were "
+                    f"skipped, as not documents ({folder / 'LICENSE'}, {folder / 'README.md'})")
+
+
+def test_a_vault_with_json_but_no_shards_is_still_a_vault(tmp_path: Path) -> None:
+    """Told by content: notes beside JSON files that hold no `id` and `contents` (a vault's
+    queries.jsonl, a plugin's settings) open as the vault they are."""
+    folder = tmp_path / "vault"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"note{i}.md").write_text(f"# Note {i}\n\ngreen tea {i}\n",
+                                            encoding="utf-8")
+    write_jsonl(folder / "queries.jsonl", [{"id": "q1", "text": "green tea"}])
+    (folder / "settings.json").write_text('{"theme": "dark"}\n', encoding="utf-8")
+    dataset = load_dataset(folder)
+    assert len(dataset.corpus) == 3
+    assert all("green tea" in d.text for d in dataset.corpus)
+    assert "pyserini_files_skipped" not in dataset.settings
+
+
+def test_a_compressed_shard_is_refused_not_skipped(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    write_jsonl(folder / "docs00.jsonl", DOCS)
+    (folder / "docs01.jsonl.gz").write_bytes(b"\x1f\x8b\x08\x00")
     with pytest.raises(FormatError) as info:
-        read_documents(folder)
-    assert str(info.value).startswith(f"{folder / 'notes.txt'}: a folder of documents holds "
-                                      "JSON-lines files only")
+        load_dataset(folder)
+    assert str(info.value) == (f"{folder / 'docs01.jsonl.gz'}: a compressed shard is not "
+                               "read: decompress it first (for example: gunzip -k "
+                               "docs01.jsonl.gz), or move it out")
 
 
 def test_queries_beside_documents_are_no_collection(tmp_path: Path) -> None:

@@ -83,6 +83,11 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
                    f"were skipped, as Anserini's TrecCollection reads them as no documents "
                    f"({_examples(no_records)})")
+    not_shards = list(dataset.settings.get("pyserini_files_skipped") or [])
+    if not_shards:
+        out.append(f"{len(not_shards):,} file(s) of the Pyserini folder are not .json or "
+                   f".jsonl shards and were skipped, as not documents "
+                   f"({_examples(not_shards)})")
     visible = list(dataset.settings.get("memories_visible") or [])
     if visible == ["*"]:
         out.append("no memory's earliest message is hidden (is_system) in this chat, so "

@@ -80,6 +80,7 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "records: a file, .gz or not, or a folder of them)")
 EVAL_FILE = "eval.jsonl"
 TREC_FILES_SKIPPED = "trec_files_skipped"  # a TREC folder's files without <DOC> records
+PYSERINI_FILES_SKIPPED = "pyserini_files_skipped"  # a shard folder's files not .json(l)
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
 
@@ -343,6 +344,11 @@ def load_dataset(
             raise FormatError(path, "eval cases carry their own queries and judgments; give "
                               "no queries or qrels", field="queries")
         return read_eval_cases(path / EVAL_FILE, name=name)
+    elif is_documents_folder(path):  # before a vault: a README.md is no note
+        not_shards: list[Path] = []
+        corpus = read_documents(path, name=name, skipped=not_shards)
+        if not_shards:  # said by `load_warnings`
+            settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
     elif path.is_dir() and has_notes(path):
         _refuse_a_card_as_a_vault(path)
         if not overridden:
@@ -352,7 +358,7 @@ def load_dataset(
         held = None if home is None else _first_file(home / "queries.jsonl")
         if held is not None:
             own_queries = partial(read_query_file, held, name=name)
-    elif is_documents_folder(path) or _pyserini_lines(path):
+    elif _pyserini_lines(path):
         corpus = read_documents(path, name=name)
     elif is_trec_documents(path):
         no_records: list[Path] = []

@@ -11,7 +11,8 @@ and keeps `contents` in the metadata, as any other field (as before Pyserini's n
 folder of such files (a collection's `*.jsonl` shards, or Pyserini's `docs00.json` of JSON
 lines) is one corpus: `read_documents` takes the folder, `is_documents_folder` tells one. Each
 shard's first record must hold `contents` (a queries.jsonl beside the shards is named, not
-indexed).
+indexed). The folder's other files (a README.md, a LICENSE) are skipped and named in
+`skipped`; a compressed shard (docs00.jsonl.gz) is refused with how to decompress it.
 
 CSV is read strictly: a quote never closed is an error naming the line it opened on and its
 column (the csv module's default would fold every row after it into that one cell), as is text
@@ -214,13 +215,15 @@ def _text(obj: dict[str, Any], path: Path, line: int) -> str:
     return get_str(obj, "text", path, line, required=True)
 
 
-def read_documents(path: StrPath, *, name: str | None = None) -> Corpus:
+def read_documents(path: StrPath, *, name: str | None = None,
+                   skipped: list[Path] | None = None) -> Corpus:
     """Documents from a .jsonl, .csv or .tsv file, or a folder of JSON-lines files (see the
-    module docstring for the fields)."""
+    module docstring for the fields). A folder's files that are not .json or .jsonl are
+    passed over and appended to `skipped`."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, tuple[Path, int]] = {}
-    for where, line, obj, from_csv in _document_records(path):
+    for where, line, obj, from_csv in _document_records(path, skipped):
         doc_id = _record_id(obj, where, line)
         first = seen.setdefault(doc_id, (where, line))
         if first != (where, line):
@@ -249,11 +252,13 @@ def read_documents(path: StrPath, *, name: str | None = None) -> Corpus:
 FOLDER_SUFFIXES = (".jsonl", ".json")  # Pyserini writes its shards as docs00.json
 
 
-def _document_records(path: Path) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
+def _document_records(path: Path, skipped: list[Path] | None = None,
+                      ) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
     """(file, line, record, from_csv) of a documents file, a file of JSON lines by another
-    name (a Pyserini .json shard), or a folder of JSON-lines files."""
+    name (a Pyserini .json shard), or a folder of JSON-lines files (its other files appended
+    to `skipped`)."""
     if path.is_dir():
-        yield from _folder_records(path)
+        yield from _folder_records(path, skipped)
     elif path.suffix.lower() not in (".jsonl", *DELIMITERS) and path.is_file() and (
             first_line_object(path) is not None):  # JSON lines by another name: docs00.json
         refuse_packed(path)
@@ -270,13 +275,23 @@ def _folder_files(folder: Path) -> list[Path]:
         part.startswith(".") for part in f.relative_to(folder).parts))
 
 
-def _folder_records(folder: Path) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
-    """(file, line, record, False) over the JSON-lines files of a collection folder."""
+def _is_shard(file: Path) -> bool:
+    return file.suffix.lower() in FOLDER_SUFFIXES
+
+
+def _folder_records(folder: Path, skipped: list[Path] | None = None,
+                    ) -> Iterator[tuple[Path, int, dict[str, Any], bool]]:
+    """(file, line, record, False) over the JSON-lines files of a collection folder; its
+    other files (a README.md beside the shards) are appended to `skipped`."""
     for file in _folder_files(folder):
-        if file.suffix.lower() not in FOLDER_SUFFIXES:
-            raise FormatError(file, "a folder of documents holds JSON-lines files only "
-                              "(.jsonl, or .json as Pyserini writes them); move this one out",
-                              field="path")
+        if not _is_shard(file):
+            if _is_shard(Path(file.stem)):  # docs00.jsonl.gz: documents, not a README
+                raise FormatError(file, "a compressed shard is not read: decompress it first "
+                                  f"(for example: gunzip -k {file.name}), or move it out",
+                                  field="path")
+            if skipped is not None:
+                skipped.append(file)
+            continue
         refuse_packed(file)
         first = True
         for line, obj in iter_jsonl(file):
@@ -290,16 +305,17 @@ def _folder_records(folder: Path) -> Iterator[tuple[Path, int, dict[str, Any], b
 
 
 def is_documents_folder(folder: Path) -> bool:
-    """A folder of JSON-lines documents (Pyserini's JsonCollection): every file a .jsonl or
-    .json, one at least holding `id` and `contents` on its first line. `contents`, not `text`:
-    a folder of a queries.jsonl beside a docs.jsonl is not a collection; one whose docs.jsonl
-    holds `contents` is, and reading it names the queries file (every shard must hold
-    `contents` on its first line)."""
+    """A folder of JSON-lines documents (Pyserini's JsonCollection): one .jsonl or .json
+    file at least holding `id` and `contents` on its first line, told by that content
+    whatever else the folder holds (a README.md beside the shards, read as a vault of one
+    note, had hidden the collection; a vault of notes has no such file). `contents`, not
+    `text`: a folder of a queries.jsonl beside a docs.jsonl is not a collection; one whose
+    docs.jsonl holds `contents` is, and reading it names the queries file (every shard must
+    hold `contents` on its first line)."""
     if not folder.is_dir():
         return False
-    files = _folder_files(folder)
-    if not files or any(f.suffix.lower() not in FOLDER_SUFFIXES or not f.is_file()
-                        for f in files):  # a named pipe is never opened to sniff
+    files = [f for f in _folder_files(folder) if _is_shard(f)]
+    if not files or any(not f.is_file() for f in files):  # a named pipe is never sniffed
         return False
     for file in files:
         first = first_line_object(file)
