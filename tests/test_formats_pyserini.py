@@ -249,3 +249,81 @@ def test_the_washington_post_collection_is_said_so(tmp_path: Path) -> None:
                                "collection ('contents' a list of paragraphs, which Anserini "
                                "reads with WashingtonPostCollection) is not read: write its "
                                "articles as JSON lines of id and contents (the text) first")
+
+
+ARRAY = ('[\n  {"id": "d1", "contents": "tea leaves green"},\n'
+         '  {"id": "d2",\n   "contents": "coffee beans"}\n]\n')
+
+
+def test_a_json_array_is_documents_not_memories(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """JsonCollection reads a .json file of a JSON array of {"id", "contents"} objects: it
+    had been read as OpenVault memories (and refused: no memory field)."""
+    path = tmp_path / "docs.json"
+    path.write_text(ARRAY, encoding="utf-8")
+    dataset = load_dataset(path)
+    assert [(d.id, d.text) for d in dataset.corpus] == [("d1", "tea leaves green"),
+                                                        ("d2", "coffee beans")]
+    assert main(["rank", str(path), "-m", "bm25", "-q", "coffee"]) == 0
+    out = capsys.readouterr().out
+    assert "(2 documents)" in out
+    assert [line.split()[:2] for line in out.splitlines()
+            if line.strip()[:1].isdigit()] == [["1", "d2"]]
+
+
+def test_json_array_shards_in_a_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "c"
+    folder.mkdir()
+    (folder / "docs00.json").write_text(ARRAY, encoding="utf-8")
+    write_jsonl(folder / "docs01.jsonl", [DOCS[2]])
+    assert load_dataset(folder).corpus.ids == ["d1", "d2", "d3"]
+
+
+def test_one_object_over_several_lines_is_one_document(tmp_path: Path) -> None:
+    path = tmp_path / "doc.json"
+    path.write_text('{\n  "id": "d1",\n  "contents": "tea time"\n}\n', encoding="utf-8")
+    (doc,) = load_dataset(path).corpus
+    assert (doc.id, doc.text) == ("d1", "tea time")
+
+
+@pytest.mark.parametrize(("text", "line", "field", "said"), [
+    # the element opens on line 3; its bad field is on line 4
+    ('[\n  {"id": "d1", "contents": "tea"},\n  {"id": "d2",\n   "contents": 5}\n]\n', 3,
+     "contents", "expected a string, found a number"),
+    ('[\n  {"id": "d1", "contents": "tea"},\n\n  {"id": "d2"}\n]\n', 4, "text",
+     "missing (or 'contents', as Pyserini's JsonCollection names it)"),
+    ('[\n  {"id": "d1", "contents": "tea"},\n  {"id": "d1", "contents": "again"}\n]\n', 3,
+     "id", "duplicate id 'd1' (first on line 2)"),
+    ('[\n  {"id": "d1", "contents": "tea"},\n  "d2"\n]\n', 3, "json",
+     "expected a JSON object, found a string"),
+    ('[\n  {"id": "d1", "contents": "tea"},\n  {"id": "d2", "contents": "x" "y"}\n]\n', 3,
+     "json", "invalid JSON at column 32: Expecting ',' delimiter"),
+    ('[\n  {"id": "d1", "contents": "tea"}\n  {"id": "d2", "contents": "x"}\n]\n', 3,
+     "json", "expected ',' or ']' after the array's element, found '{'"),
+    ('\n[\n  {"id": "d1", "contents": "tea"},\n  {"id": "d2", "contents": "x"}\n', 2,
+     "json", "the JSON array never closes (no ']' after its last element)"),
+    ('[\n  {"id": "d1", "contents": "tea"}\n]\n{"id": "d2"}\n', 4, "json",
+     "text after the JSON array opened on line 1 closes"),
+])
+def test_an_error_in_the_array_names_its_line(tmp_path: Path, text: str, line: int,
+                                              field: str, said: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "docs.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        load_dataset(path)
+    # an error in the JSON itself names no field
+    assert str(info.value) == (f"{path}:{line}: {said}" if field == "json"
+                               else f"{path}:{line}: field '{field}': {said}")
+    assert main(["rank", str(path), "-m", "bm25", "-q", "tea"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+
+
+def test_openvault_memories_in_a_json_array_stay_memories(tmp_path: Path) -> None:
+    path = tmp_path / "memories.json"
+    path.write_text('[\n  {"id": "m1", "summary": "tea by the river", "importance": 3,\n'
+                    '   "message_ids": [1]}\n]\n', encoding="utf-8")
+    (memory,) = load_dataset(path).corpus
+    assert memory.id == "m1"
+    assert memory.text == "tea by the river"

@@ -60,7 +60,7 @@ from workbench.core.formats.pi_memory_eval import read_eval_cases
 from workbench.core.formats.pi_memory_injections import injection_queries, read_injections
 from workbench.core.formats.pi_memory_settings import SETTINGS_FILE, read_pi_settings
 from workbench.core.formats.plain import (
-    first_line_object,
+    first_record_object,
     is_documents_folder,
     read_documents,
     read_queries,
@@ -490,11 +490,13 @@ def _first_file(*paths: Path) -> Path | None:
 
 def _pyserini_lines(path: Path) -> bool:
     """A file of JSON lines whose first holds `id` and `contents`, by its content whatever
-    its name: a shard as Pyserini writes them (docs00.json, not OpenVault memories), a .txt.
-    A .jsonl, .csv or .tsv is read as documents in any case (after the formats they may be)."""
+    its name: a shard as Pyserini writes them (docs00.json, not OpenVault memories, whose
+    records hold a summary), a .txt; or a .json file of a JSON array of such objects (or one
+    such object), as JsonCollection reads one. A .jsonl, .csv or .tsv is read as documents
+    in any case (after the formats they may be)."""
     if not path.is_file() or path.suffix.lower() in DOCUMENT_SUFFIXES:
         return False
-    first = first_line_object(path)
+    first = first_record_object(path)
     if first is None or "contents" not in first or not ("id" in first or "_id" in first):
         return False
     if isinstance(first["contents"], list):  # dr5 7: had said "expected a string"

@@ -11,8 +11,10 @@ and keeps `contents` in the metadata, as any other field (as before Pyserini's n
 folder of such files (a collection's `*.jsonl` shards, or Pyserini's `docs00.json` of JSON
 lines) is one corpus: `read_documents` takes the folder, `is_documents_folder` tells one. Each
 shard's first record must hold `contents` (a queries.jsonl beside the shards is named, not
-indexed). The folder's other files (a README.md, a LICENSE) are skipped and named in
-`skipped`; a compressed shard (docs00.jsonl.gz) is refused with how to decompress it.
+indexed). A .json file may also hold a JSON array of such objects, as JsonCollection reads
+one (`[{"id": …, "contents": …}, …]`, each element's errors naming its line), or one such
+object over several lines. The folder's other files (a README.md, a LICENSE) are skipped and
+named in `skipped`; a compressed shard (docs00.jsonl.gz) is refused with how to decompress it.
 
 CSV is read strictly: a quote never closed is an error naming the line it opened on and its
 column (the csv module's default would fold every row after it into that one cell), as is text
@@ -33,13 +35,20 @@ from typing import Any, Literal
 
 from workbench.core.data import Corpus, Document, FormatError, Query, QuerySet
 from workbench.core.formats._common import (
+    JSON,
+    LONE_SURROGATE,
     StrPath,
+    _has_lone_surrogate,
+    _js_int,
+    _json_type,
+    _not_json,
     check_unique,
     empty_file,
     get_id,
     get_str,
     get_tags,
     iter_jsonl,
+    json_error,
     read_text,
 )
 from workbench.core.formats.beir import refuse_packed
@@ -260,9 +269,8 @@ def _document_records(path: Path, skipped: list[Path] | None = None,
     if path.is_dir():
         yield from _folder_records(path, skipped)
     elif path.suffix.lower() not in (".jsonl", *DELIMITERS) and path.is_file() and (
-            first_line_object(path) is not None):  # JSON lines by another name: docs00.json
-        refuse_packed(path)
-        for line, obj in iter_jsonl(path):
+            first_record_object(path) is not None):  # JSON by another name: docs00.json
+        for line, obj in _json_records(path):
             yield path, line, obj, False
     else:
         for line, obj, from_csv in _records(path):
@@ -292,9 +300,8 @@ def _folder_records(folder: Path, skipped: list[Path] | None = None,
             if skipped is not None:
                 skipped.append(file)
             continue
-        refuse_packed(file)
         first = True
-        for line, obj in iter_jsonl(file):
+        for line, obj in _json_records(file):
             if first and "contents" not in obj:  # a queries.jsonl beside the shards
                 raise FormatError(file, "a folder of Pyserini shards holds {\"id\", "
                                   "\"contents\"} records and this file's first has no "
@@ -318,10 +325,141 @@ def is_documents_folder(folder: Path) -> bool:
     if not files or any(not f.is_file() for f in files):  # a named pipe is never sniffed
         return False
     for file in files:
-        first = first_line_object(file)
+        first = first_record_object(file)
         if first is not None and "contents" in first and any(k in first for k in ID_KEYS):
             return True
     return False
+
+
+_DECODER = json.JSONDecoder(parse_int=_js_int, parse_constant=_not_json)  # as `json_loads`
+_WHITE = " \t\r\n"  # JSON's white space
+SNIFF = 64 * 1024
+SNIFF_MAX = 64 * 1024 * 1024  # a first record longer than this is not looked for
+
+
+def first_record_object(path: Path) -> dict[str, Any] | None:
+    """The file's first record as a JSON object: its first line's (JSON lines), else the
+    first element of a top-level JSON array, else a top-level object over several lines;
+    None when it is none of these. Reads only as far as that record goes."""
+    first = first_line_object(path)
+    if first is not None:
+        return first
+    try:
+        with path.open("r", encoding="utf-8", errors="replace") as f:
+            text = f.read(SNIFF)
+            while True:
+                i = len(text) - len(text.lstrip("\ufeff" + _WHITE))
+                if text[i:i + 1] == "[":
+                    i = len(text) - len(text[i + 1:].lstrip(_WHITE))
+                elif text[i:i + 1] != "{":
+                    return None
+                try:
+                    value, _ = _DECODER.raw_decode(text, i)
+                    return value if isinstance(value, dict) else None
+                except json.JSONDecodeError:  # cut short by the read, or not JSON
+                    more = f.read(len(text)) if len(text) < SNIFF_MAX else ""
+                    if not more:
+                        return None
+                    text += more
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def _json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line, object) of a JSON file: JSON lines; a top-level array of objects, each on the
+    line it starts on; or one object over several lines."""
+    refuse_packed(path)
+    head = first_line_object(path)
+    if head is None:
+        with path.open("r", encoding="utf-8", errors="replace") as f:
+            opens = f.read(SNIFF).lstrip("\ufeff" + _WHITE)[:1]
+        if opens in ("[", "{"):
+            text = read_text(path)
+            start = len(text) - len(text.lstrip(_WHITE))
+            if opens == "[":
+                yield from _array_records(path, text, start)
+                return
+            single = _single_object(path, text, start)
+            if single is not None:
+                yield single
+                return
+    yield from iter_jsonl(path)
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _checked(path: Path, text: str, start: int, end: int, value: Any,
+             line: int) -> dict[str, Any]:
+    """`value`, decoded from text[start:end], as a record: an object without lone surrogates."""
+    if not isinstance(value, dict):
+        raise FormatError(path, f"expected a JSON object, found {_json_type(value)}",
+                          line=line, field=JSON)
+    if "\\u" in text[start:end] and _has_lone_surrogate(value):
+        raise FormatError(path, LONE_SURROGATE, line=line, field=JSON)
+    return value
+
+
+def _single_object(path: Path, text: str, start: int) -> tuple[int, dict[str, Any]] | None:
+    """(line, object) of a file holding one JSON object over several lines; None where it
+    holds anything else (the JSON-lines reader then says what)."""
+    try:
+        value, end = _DECODER.raw_decode(text, start)
+    except (ValueError, RecursionError):
+        return None
+    if text[end:].strip(_WHITE) or not isinstance(value, dict):
+        return None
+    line = _line_of(text, start)
+    return line, _checked(path, text, start, end, value, line)
+
+
+def _array_records(path: Path, text: str, start: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line it starts on, object) of each element of the JSON array at `text[start]`, read
+    one element at a time so that an error names the element's line (a whole-file parse
+    would lose where each element was)."""
+    opened = line = _line_of(text, start)
+    i, counted = start + 1, start  # `line` is the line of offset `counted`
+    first = True
+    while True:
+        while i < len(text) and text[i] in _WHITE:
+            i += 1
+        line += text.count("\n", counted, i)
+        counted = i
+        if i == len(text):
+            raise FormatError(path, "the JSON array never closes (no ']' after its last "
+                              "element)", line=opened, field=JSON)
+        if text[i] == "]" and first:
+            i += 1
+            break
+        try:
+            value, end = _DECODER.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            raise json_error(path, e) from None  # its line counts the whole text's newlines
+        except (ValueError, RecursionError) as e:  # NaN, nested too deeply: no position
+            raise json_error(path, e, line) from None
+        yield line, _checked(path, text, i, end, value, line)
+        line += text.count("\n", counted, end)
+        counted = i = end
+        while i < len(text) and text[i] in _WHITE:
+            i += 1
+        line += text.count("\n", counted, i)
+        counted = i
+        if text[i:i + 1] == "]":
+            i += 1
+            break
+        if i == len(text):
+            raise FormatError(path, "the JSON array never closes (no ']' after its last "
+                              "element)", line=opened, field=JSON)
+        if text[i] != ",":
+            raise FormatError(path, f"expected ',' or ']' after the array's element, found "
+                              f"{text[i]!r}", line=line, field=JSON)
+        i += 1
+        first = False
+    if text[i:].strip(_WHITE):
+        rest = i + len(text[i:]) - len(text[i:].lstrip(_WHITE))
+        raise FormatError(path, f"text after the JSON array opened on line {opened} closes",
+                          line=_line_of(text, rest), field=JSON)
 
 
 def first_line_object(path: Path) -> dict[str, Any] | None:
