@@ -298,3 +298,33 @@ def test_a_topic_file_where_none_is_read_is_refused(
     assert (f"{topics}: field 'queries': {said}; a TREC topic file is not read here"
             + (" (leave out --topic-field desc)" if extra else "")) in err
     assert "invalid JSON" not in err and "Traceback" not in err
+
+
+LESS_THAN = """<top>
+<num> Number: 501
+<title> when x<y and y>z holds
+<desc> Description:
+Which value of x < 5 keeps c <d> e, and a<b testing?
+<con> Concept(s):
+Not read.
+</top>
+<top>
+<num> Number: 502
+<title> a<b testing
+<desc> a<b
+</top>
+"""
+
+
+def test_a_raw_less_than_is_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A `<` in a topic's text that opens no tag the reader knows, mid-line, is text, as
+    Anserini's line-based TrecTopicReader reads it: `<y and y>` and `<d>` had been read as
+    tags, cutting 501's title to "when x" and its description to "Which value of x < 5 keeps
+    c"; a line-starting <con> still ends the description."""
+    path = write(tmp_path, LESS_THAN)
+    assert pairs(path) == [("501", "when x<y and y>z holds"), ("502", "a<b testing")]
+    assert pairs(path, ("desc",))[0] == (
+        "501", "Which value of x < 5 keeps c <d> e, and a<b testing?")
+    assert main(["rank", str(_corpus(tmp_path)), "--queries", str(path), "--query-id", "501",
+                 "-m", "bm25"]) == 0
+    assert "query: when x<y and y>z holds" in capsys.readouterr().out

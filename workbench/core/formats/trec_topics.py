@@ -13,6 +13,10 @@ Classic (TREC 1–8, Robust04, Core; FIRE's `<top lang='bn'>` and closed `<num>1
     </top>
 
 Tags are not closed: a field's text runs to the next tag, over several lines where it does.
+A tag is one the reader knows (the fields, the number, the topic, and the sections it passes
+over: <dom>, <con>, <smry>, <subtopic> …) or one that starts a line; any other `<` is text, as
+Anserini's TrecTopicReader, which reads tags at the start of a line, reads it (`when x<y and
+y>z holds` had been cut to `when x`, `<y and y>` read as a tag).
 The labels `Number:`, `Topic:` (TREC 1–3's titles), `Description:` and `Narrative:` are not
 text. XML (`<topic number="1">` with `<query>`, `<question>` or `<description>`,
 `<narrative>`; a `<number>` child where there is no attribute; `<subtopic>`s are not read).
@@ -49,6 +53,11 @@ TOPIC_TAGS = ("top", "topic")
 LABELS = {tag: re.compile(rf"\s*{label}\s*:", re.I) for tag, label in (
     ("num", "number"), ("title", "topic"), ("desc", "description"), ("narr", "narrative"))}
 TAG = re.compile(r"<(/?)([A-Za-z][\w.-]*)((?:\s[^<>]*)?)/?>")
+# the tags read as tags wherever they stand: those read, and the sections of TREC 1-3's
+# topics and of the XML tracks' that are passed over (text after a `<` mid-line is text)
+KNOWN_TAGS = frozenset((*TOPIC_TAGS, *NUMBER_TAGS, *TAG_FIELD, "topics", "head", "dom", "smry",
+                        "con", "fac", "nat", "def", "subtopic", "disclaimer", "evidence",
+                        "stance", "answer"))
 SKIPPED = re.compile(r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[|\]\]>|<![A-Za-z][^>]*>", re.S)
 NUMBER_ATTRIBUTE = re.compile(r"""\bnumber\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 HEAD = 64 * 1024
@@ -113,7 +122,7 @@ def read_topics(path: StrPath, fields: tuple[str, ...] = DEFAULT_FIELDS, *,
         return bisect_right(starts, offset)
 
     text = SKIPPED.sub(_blank, text)
-    tags = list(TAG.finditer(text))
+    tags = [tag for tag in TAG.finditer(text) if _is_tag(text, tag)]
     queries: list[Query] = []
     seen: dict[str, tuple[int, str]] = {}  # topic id: (line, its number as written)
     opened: re.Match[str] | None = None
@@ -158,6 +167,13 @@ def read_topics(path: StrPath, fields: tuple[str, ...] = DEFAULT_FIELDS, *,
         raise FormatError(path, "no topics: expected TREC topics, <top> … </top> (classic) or "
                           '<topic number="…"> … </topic> (XML)', line=1, field="top")
     return QuerySet(queries, name=name)
+
+
+def _is_tag(text: str, tag: re.Match[str]) -> bool:
+    """Whether `tag` is markup, not text: a tag the reader knows, or any at a line's start."""
+    if tag.group(2).lower() in KNOWN_TAGS:
+        return True
+    return not text[text.rfind("\n", 0, tag.start()) + 1:tag.start()].strip()
 
 
 def _blank(match: re.Match[str]) -> str:
