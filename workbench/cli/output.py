@@ -89,7 +89,8 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """(argument, file) of every file the command reads: DATA (a file, or the dataset
     files of a folder: its corpus, queries, splits' judgments …; a git repository's folder
     itself, whose files `check_outputs_apart` asks git about), --queries, --qrels,
-    --params and each --config."""
+    --params and each --config. A folder of Pyserini shards or of TREC <DOC> files lists
+    the files read."""
     files: list[tuple[str, Path]] = []
     data = getattr(args, "data", None)
     if data:
@@ -113,12 +114,29 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
             # dataset file")
             if not is_code_repo(folder) and has_notes(folder):
                 files += [("DATA", f) for f in folder.rglob("*.md")]
+            files += [("DATA", f) for f in _collection_files(folder)]
     for name in ("queries", "qrels", "params"):
         value = getattr(args, name, None)
         if value:
             files.append((f"--{name}", Path(value)))
     files += [("--config", Path(c)) for c in getattr(args, "config", None) or []]
     return files
+
+
+def _collection_files(folder: Path) -> list[Path]:
+    """The files of a folder read as a collection: Pyserini's shards (.json, .jsonl) or a
+    TREC <DOC> folder's files (an `eval DATA --run DATA/docs00.json` had replaced a shard).
+    A git repository or a BEIR folder is neither, and is not walked."""
+    if is_git_folder(folder) or (folder / "corpus.jsonl").exists():
+        return []
+    from workbench.core.formats.plain import documents_folder_files, is_documents_folder
+    from workbench.core.formats.trec_docs import is_trec_documents, trec_files
+
+    if is_documents_folder(folder):
+        return documents_folder_files(folder)
+    if is_trec_documents(folder):
+        return trec_files(folder)
+    return []
 
 
 def _sample_data(folder: Path) -> Path | None:

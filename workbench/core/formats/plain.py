@@ -283,6 +283,11 @@ def _folder_files(folder: Path) -> list[Path]:
         part.startswith(".") for part in f.relative_to(folder).parts))
 
 
+def documents_folder_files(folder: Path) -> list[Path]:
+    """The files `read_documents` reads of a folder: its .json and .jsonl files, sorted."""
+    return [f for f in _folder_files(folder) if _is_shard(f)]
+
+
 def _is_shard(file: Path) -> bool:
     return file.suffix.lower() in FOLDER_SUFFIXES
 

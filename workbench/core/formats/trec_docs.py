@@ -100,6 +100,11 @@ def _files(folder: Path) -> Iterator[Path]:
                 yield Path(root) / name
 
 
+def trec_files(folder: Path) -> list[Path]:
+    """The files `read_trec_documents` reads of a folder, in its order."""
+    return list(_files(folder))
+
+
 def read_trec_documents(path: StrPath, *, name: str | None = None,
                         skipped: list[Path] | None = None) -> Corpus:
     """The documents of a TREC SGML file, or of every file of a folder of them. A folder's
