@@ -342,3 +342,25 @@ def test_eval_end_to_end_on_trec_files(tmp_path: Path,
     mrr = next(line.split()[1] for line in capsys.readouterr().out.splitlines()
                if line.startswith("mrr@10 "))
     assert mrr == "0.2500"  # 401: the relevant one second (1/2), 402: none (0)
+
+
+def test_a_readme_beside_the_files_leaves_the_folder_trec(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A README.md beside a TREC folder's files had made it a vault of that one note ("(1
+    document) no results"); Anserini skips a readme, and so does the folder's reading."""
+    folder = tmp_path / "la"
+    write(folder / "la010189", LATIMES)
+    write(folder / "README.md", "# LA Times 1989\nThe collection's notes.\n")
+    assert load_dataset(folder).corpus.ids == ["LA010189-0001"]
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "tea"]) == 0
+    assert "(1 document)" in capsys.readouterr().out
+
+
+def test_a_vault_holding_a_compressed_file_stays_a_vault(tmp_path: Path) -> None:
+    """Only a file read as starting with <DOC> keeps a folder of notes from being a vault: a
+    backup.7z (a name Unix compress would have) is no TREC record."""
+    vault = tmp_path / "vault"
+    write(vault / "tea.md", "# Green tea\nLeaves steeped at 80 degrees.\n")
+    write(vault / "coffee.md", "# Coffee\nBeans roasted dark.\n")
+    (vault / "backup.7z").write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04")
+    assert sorted(load_dataset(vault).corpus.ids) == ["coffee.md", "tea.md"]

@@ -66,7 +66,11 @@ from workbench.core.formats.plain import (
     read_queries,
 )
 from workbench.core.formats.trec import read_trec_qrels
-from workbench.core.formats.trec_docs import is_trec_documents, read_trec_documents
+from workbench.core.formats.trec_docs import (
+    has_trec_records,
+    is_trec_documents,
+    read_trec_documents,
+)
 from workbench.core.formats.trec_topics import is_markup, read_topics, topic_fields
 from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
 
@@ -349,7 +353,8 @@ def load_dataset(
         corpus = read_documents(path, name=name, skipped=not_shards)
         if not_shards:  # said by `load_warnings`
             settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
-    elif path.is_dir() and has_notes(path):
+    elif path.is_dir() and has_notes(path) and not has_trec_records(path):
+        # a TREC folder's README.md is no note: the folder is read as TREC below
         _refuse_a_card_as_a_vault(path)
         if not overridden:
             return read_vault(path, split, skipped=skipped)

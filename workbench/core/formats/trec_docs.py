@@ -73,7 +73,15 @@ def is_trec_documents(path: StrPath) -> bool:
                                or _starts_as_trec(path))
 
 
-def _starts_as_trec(path: Path) -> bool:
+def has_trec_records(folder: Path) -> bool:
+    """Whether one of the folder's first SNIFFED files begins with a <DOC> record, read (a
+    compress-ed or damaged file, taken for TREC by `is_trec_documents`, is not enough here: a
+    vault holding a backup.7z is still a vault)."""
+    return any(_starts_as_trec(file, damaged=False)
+               for _, file in zip(range(SNIFFED), _files(folder), strict=False))
+
+
+def _starts_as_trec(path: Path, *, damaged: bool = True) -> bool:
     if not path.is_file():  # a named pipe is never opened to sniff
         return False
     try:
@@ -84,7 +92,7 @@ def _starts_as_trec(path: Path) -> bool:
             with path.open("rb") as f:
                 head = f.read(HEAD)
     except (EOFError, zlib.error, gzip.BadGzipFile):
-        return True  # a .gz that does not decompress: said so when it is read
+        return damaged  # a .gz that does not decompress: said so when it is read
     except OSError:
         return False
     return STARTS.match(head.decode("utf-8", errors="replace").lstrip("\ufeff")) is not None
