@@ -584,12 +584,12 @@ def test_progress_shows_no_held_out_figure():
     report = _reporter(lambda _f, text: said.append(text), spec, validation, None)
     report(TrialReport(study="s/split", number=0, done=1, total=4, train=(0.61,),
                        held_out=(0.58,), params={}, feasible=True))
-    assert said == ["split trial 0 · best training ndcg@10 0.6100"]
+    assert said == ["split trial 0 · highest training ndcg@10 0.6100"]
     # a continued study (its trial 7 is this run's first there): the best seen is this
     # run's; the stored trials may hold a higher one
     report(TrialReport(study="s/other", number=7, done=8, total=12, train=(0.5,),
                        held_out=(0.5,), params={}, feasible=True))
-    assert said[-1] == "other trial 7 · best training ndcg@10 this run 0.5000"
+    assert said[-1] == "other trial 7 · highest training ndcg@10 this run 0.5000"
 
 
 def test_folds_zero_points_to_no_held_out_figure(capsys, tmp_path):

@@ -689,7 +689,7 @@ def _stop_workers(helpers: list[subprocess.Popen[bytes]], grace_s: float = 30.0)
 
 
 def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
-    """Progress: the study, the trial, the best training value so far. No held-out figure:
+    """Progress: the study, the trial, the highest training value so far. No held-out figure:
     the trial kept is picked on training alone (often not the best one), so a held-out value
     here would be a second, different "held-out" result — and one to stop or rerun on."""
     n_studies = len(validation.folds) + (1 if validation.kind in ("kfold", "none") else 0)
@@ -714,7 +714,8 @@ def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
         if b is not None:
             # a continued study holds trials this run has not seen: its best may be higher
             earlier = r.number >= heard[r.study]
-            text += (f" · best training {spec.objectives[0]} "
+            # the highest so far, not the trial kept: the bound pick often keeps another
+            text += (f" · {_most_word(spec.objectives[0])} training {spec.objectives[0]} "
                      f"{'this run ' if earlier else ''}{b:.4f}")
         if per_study:
             bar((len(seen) - 1 + min(1.0, r.done / per_study)) / n_studies, text)
@@ -722,6 +723,10 @@ def _reporter(bar: Any, spec: Any, validation: Any, space: Any) -> Any:
             bar(0.0, text)
 
     return report
+
+
+def _most_word(name: str) -> str:
+    return "highest" if _maximised(name) else "lowest"
 
 
 def _maximised(name: str) -> bool:
@@ -754,13 +759,20 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     why = start_kept_because(result.spec.pick)
     if result.final.kept_start:
         kept = f"the values below are the starting values: {why}"
-    comments = [f"workbench tune: model {model.id} on {dataset.name}",
-                f"validation: {result.validation.describe}", held, kept]
     # the values written, keyed; with the queries the start was tuned on (compare on them
-    # says "training")
+    # says "training"), and the run's advice against them, if it gave any
     note = of_result(result, dataset, model.id, values,
                      start=_tuned_start(params_file, dataset, model))
-    atomic_write_text(path, params_toml(values, [c for c in comments if c]) + tuned_toml(note))
+    # the file says it in its own terms, first: a reader who ships whatever it holds had
+    # seen only the numbers (rb 1)
+    figures = note.verdict.partition(": ")[2]  # "held-out ndcg@10 0.6131 → 0.6111"
+    warning = (f"NOT RECOMMENDED: these values gain nothing over the starting values on queries "
+               f"they were not tuned on ({figures}): keep the starting values (the verdict in "
+               "[tuned] says so too)" if note.verdict else "")
+    comments = [warning, f"workbench tune: model {model.id} on {dataset.name}",
+                f"validation: {result.validation.describe}", held, kept]
+    atomic_write_text(path, params_toml(values, [c for c in comments if c])
+                      + tuned_toml(note, run_lines(result)))
     trained = set(note.trained_on)
     # k-fold and none ship values tuned on every judged query of this data
     every = all(q in trained for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
@@ -774,8 +786,54 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         say(f"the starting values written to {path} ({why}: nothing changed), with the "
             f"{len(note.trained_on)} queries they were tuned on: {after}")
         return
+    if note.verdict:  # written, as asked; not offered for use
+        say(f"tuned parameters written to {path}, but not recommended: they gain nothing "
+            f"over the starting values ({figures}), and the file says so in its "
+            "verdict — keep the starting values (those tune started from, not this file's), "
+            "or tune fewer parameters (--tune) or narrower ranges, or judge more queries; with "
+            f"the {len(note.trained_on)} queries they were tuned on: {after}")
+        return
     say(f"tuned parameters written to {path} (use: --params {path}), with the "
         f"{len(note.trained_on)} queries they were tuned on: {after}")
+
+
+def run_lines(result: Any) -> list[str]:
+    """`KEY = VALUE` lines of `[tuned]` on how the values were found (`tuned_on.RUN_KEYS`):
+    the pick rule, sampler and seed, the trials each study holds, the trial kept (0 and up;
+    "start" for the starting values), the parameters searched and their ranges ([low, high],
+    or the choices), the workbench version and when (ISO 8601, UTC). The file alone named
+    none of them: a `--pick best` file read as a bound one (rb 4)."""
+    from datetime import UTC, datetime
+
+    from workbench import __version__
+    from workbench.core.params import toml_string
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int | float):
+            return repr(v)
+        return toml_string(str(v))
+
+    spec, final = result.spec, result.final
+    studies = [*result.folds, *([final] if final not in result.folds else [])]
+    primary = spec.objectives[0]
+    pick = (spec.pick if len(spec.objectives) == 1 else
+            f"the Pareto front's best {primary} on training")
+    ranges = {d.name: (list(d.choices) if d.kind in ("choice", "bool") else
+                       [int(d.low), int(d.high)] if d.kind == "int" else
+                       [float(d.low), float(d.high)]) for d in spec.space.dimensions}
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return [
+        f"pick = {toml_string(pick)}", f"sampler = {toml_string(spec.sampler)}",
+        f"seed = {spec.seed}",
+        "trials = {" + ", ".join(f"{toml_string(f.name)} = {f.trials}" for f in studies) + "}",
+        "kept_trial = " + value("start" if final.kept_start or final.picked is None
+                                else final.picked),
+        "searched = [" + ", ".join(toml_string(n) for n in ranges) + "]",
+        "ranges = {" + ", ".join(f"{toml_string(n)} = [{', '.join(value(v) for v in r)}]"
+                                 for n, r in ranges.items()) + "}",
+        f"workbench_version = {toml_string(__version__)}", f"created = {toml_string(when)}"]
 
 
 __all__ = ["add_commands", "cmd_tune"]

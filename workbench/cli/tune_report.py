@@ -383,9 +383,18 @@ def picked_lines(result: Any, primary: str) -> list[str]:
     from workbench.core.tuning.pick import bound_text
 
     for f in studies:
-        if f.top is None or f.kept_start or f.picked == f.top[0]:
+        if f.top is None or f.kept_start:
             continue
         where = f"{f.name}: " if len(studies) > 1 else ""
+        if f.picked == f.top[0]:
+            if f is result.final:  # the values written: named as a fold's are (rb 5)
+                surest = (f", whose gain, {_d(f.bound, primary)} or more "
+                          f"{bound_text(f.bound_n)}, is also the surest"
+                          if result.spec.pick == "bound" and not math.isnan(f.bound) else "")
+                lines.append(f"{where}kept trial {f.picked} ({primary} "
+                             f"{_m(f.train_best[0], primary)}), the {_most(primary)} training "
+                             f"mean{surest}")
+            continue
         lines.append(f"{where}kept trial {f.picked} ({primary} "
                      f"{_m(f.train_best[0], primary)}, gain {_d(f.bound, primary)} or more "
                      f"{bound_text(f.bound_n)}) over the {_most(primary)}, trial {f.top[0]} "

@@ -39,6 +39,9 @@ class TunedOn:
     corpus: str = ""  # `Corpus.content_key` of the data (""; written before it was kept)
     model: str = ""  # the model tuned ("": written before it was kept)
     values: str = ""  # `values_key` of the values tuned ("" as model): an edit is told by it
+    # the run's advice against the values it tuned ("keep the starting values: held-out …",
+    # `tuning.verdict.against`), "" where it gave none
+    verdict: str = ""
 
     def applies_to(self, model_id: str, params: Mapping[str, object], *,
                    any_model: bool = False) -> tuple[TunedOn | None, str]:
@@ -51,7 +54,7 @@ class TunedOn:
         whichever model reads them, so those are never held out from a run grown from them."""
         if self.model and self.model != model_id:
             if any_model:
-                return replace(self, held_n=0), (
+                return replace(self, held_n=0, verdict=""), (
                     f"tuned for {self.model}, not {model_id}: its held-out figures are "
                     f"{self.model}'s and are left aside, but its values were fitted on the "
                     f"{len(set(self.trained_on)):,} queries it names, which are set aside as "
@@ -59,7 +62,7 @@ class TunedOn:
             return None, (f"tuned for {self.model}, not {model_id}: its record (queries tuned "
                           "on, held-out figures) is left aside")
         if self.values and self.values != values_key(model_id, params):
-            return replace(self, held_n=0), (
+            return replace(self, held_n=0, verdict=""), (
                 "its values differ from those tune wrote (edited since): tune's held-out "
                 "figures are not theirs; the queries it was tuned on are still set aside")
         return self, ""
@@ -124,11 +127,13 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
     trained = tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train))
     if start is not None and start.same_data(dataset):
         trained = tuple(dict.fromkeys(start.trained_on + trained))
+    from workbench.core.tuning.verdict import against
+
     return TunedOn(dataset.name, result.validation.describe, trained,
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
                    dataset.corpus.content_key(), model_id,
-                   values_key(model_id, params) if model_id else "")
+                   values_key(model_id, params) if model_id else "", against(result))
 
 
 def values_key(model_id: str, params: Mapping[str, object]) -> str:
@@ -159,6 +164,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
             "held_out_default": num(t.held_default), "held_out_tuned": num(t.held_tuned),
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
             "corpus": t.corpus, "model": t.model, "values": t.values,
+            **({"verdict": t.verdict} if t.verdict else {}),
             "trained_on": list(t.trained_on)}
 
 
@@ -170,7 +176,7 @@ def tuned_from_json(raw: object) -> TunedOn:
     if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
         raise ValueError("trained_on: expected a list of query ids")
     texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus", "model",
-                                         "values")}
+                                         "values", "verdict")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -195,17 +201,20 @@ def tuned_from_json(raw: object) -> TunedOn:
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
-                   str(texts["model"]), str(texts["values"]))
+                   str(texts["model"]), str(texts["values"]), str(texts["verdict"]))
 
 
-def tuned_toml(t: TunedOn) -> str:
-    """The `[tuned]` table, appended after `[params]` (JSON strings are TOML basic strings)."""
+def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
+    """The `[tuned]` table, appended after `[params]` (JSON strings are TOML basic strings);
+    its verdict first, where the run advised against the values; `run`: `KEY = VALUE` lines
+    on how the run went (`RUN_KEYS`, written by `tune --out`), before the long query list."""
     def num(x: float) -> str:
         return "nan" if math.isnan(x) else repr(round(x, 10))
 
     ids = ", ".join(toml_string(q) for q in t.trained_on)
     return "\n".join([
-        "", "[tuned]", f"dataset = {toml_string(t.dataset)}",
+        "", "[tuned]", *([f"verdict = {toml_string(t.verdict)}"] if t.verdict else []),
+        f"dataset = {toml_string(t.dataset)}",
         f"validation = {toml_string(t.validation)}",
         f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
         f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
@@ -213,7 +222,7 @@ def tuned_toml(t: TunedOn) -> str:
         *([f"corpus = {toml_string(t.corpus)}"] if t.corpus else []),
         *([f"model = {toml_string(t.model)}"] if t.model else []),
         *([f"values = {toml_string(t.values)}"] if t.values else []),
-        f"trained_on = [{ids}]"]) + "\n"
+        *run, f"trained_on = [{ids}]"]) + "\n"
 
 
 def read_tuned_on(path: str | Path) -> TunedOn | None:
@@ -249,7 +258,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
                    metric, figures["held_out_default"], figures["held_out_tuned"],
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
-                   _text(p, data, "model"), _text(p, data, "values"))
+                   _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"))
 
 
 def metric_range(metric: str) -> tuple[float, float] | None:
@@ -299,9 +308,12 @@ def figures_wrong(metric: str, figures: Mapping[str, float], held_n: int
     return None
 
 
+# how the run went, as `tune --out` records it for a reader: kept in the file, not read back
+RUN_KEYS = frozenset(("pick", "sampler", "seed", "trials", "kept_trial", "searched", "ranges",
+                      "workbench_version", "created"))
 _TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
                          "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
-                         "values", "trained_on"))
+                         "values", "verdict", "trained_on")) | RUN_KEYS
 
 
 def _where(p: Path, key: str) -> str:

@@ -408,11 +408,14 @@ class TunePanel(QWidget):
     def _on_trial(self, report: Any) -> None:
         from workbench.core.tuning.objectives import direction
 
-        self.view.add_trial(report, direction(self.job.objective) == "maximize")
+        up = direction(self.job.objective) == "maximize"
+        self.view.add_trial(report, up)
         self.trials_seen += 1
         self._seen[report.study] = report.done  # stored trials included
         total = f"/{report.total}" if report.total else ""
-        self._say(f"{self.view.curve.study}: trial {report.done}{total} · best on training "
+        # the highest so far, as the command line says it: not the trial the run keeps
+        self._say(f"{self.view.curve.study}: trial {report.done}{total} · "
+                  f"{'highest' if up else 'lowest'} on training "
                   f"{self.view.curve.train_best[-1]:.4f}")
         self.trial_done.emit(report)
 
@@ -481,8 +484,11 @@ class TunePanel(QWidget):
                                       start=self.job.tuned_on)
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
+            # saved as asked, with the run's advice against it, as `tune --out` writes it
+            against = (f", but not recommended ({self.tuned_on.verdict})"
+                       if self.tuned_on.verdict else "")
             self._say(self.status.text() + f"; saved as the configuration "
-                      f"{self.tuned_name!r}")
+                      f"{self.tuned_name!r}{against}")
             if self._applied():  # Apply greyed with no word: the best is what is in use
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")

@@ -1,0 +1,138 @@
+"""What `tune --out` writes about how the values were found and whether the run advises them
+(review rb 1, 4, 5, 9)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.params import ParamError, load_params_file
+from workbench.core.tuned_on import read_tuned_on, tuned_from_json, tuned_json
+
+TEA = str(SAMPLES / "tea-beir")
+
+
+def _tune(capsys, tmp_path, *extra: str) -> tuple[int, str, str]:
+    code = main(["tune", TEA, "-m", "bm25", "--storage", str(tmp_path / "s.db"), *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _held_out_row(out: str) -> list[str]:
+    return next(line.split() for line in out.splitlines() if line.startswith("ndcg@10 held-out"))
+
+
+def test_values_the_run_advises_against_are_written_and_say_so(capsys, tmp_path):
+    """k1 and b, 6 trials, 3 folds, --pick best: held out, the tuned values score lower than
+    the defaults, so tune says "keep the starting values"; the file holds them, as asked,
+    and says in its own terms that they are not recommended."""
+    out_file = tmp_path / "best.toml"
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds", "3",
+                           "--pick", "best", "--out", str(out_file))
+    assert code == 0, err
+    row = _held_out_row(out)
+    start, tuned = row[2], row[3]
+    assert float(tuned) < float(start)  # the case under test: a loss held out
+    assert "keep the starting values" in out
+    text = out_file.read_text()
+    assert text.startswith("# NOT RECOMMENDED: these values gain nothing over the starting "
+                           "values on queries they were not tuned on (held-out ndcg@10 "
+                           f"{start} → {tuned})")
+    verdict = f"keep the starting values: held-out ndcg@10 {start} → {tuned}"
+    assert tomllib.loads(text)["tuned"]["verdict"] == verdict
+    assert set(load_params_file(out_file)) == {"k1", "b"}  # the tuned values, written
+    record = read_tuned_on(out_file)
+    assert record is not None and record.verdict == verdict
+    closing = " ".join(out.split())
+    assert f"tuned parameters written to {out_file}, but not recommended" in closing
+    assert "use: --params" not in closing
+    assert "keep the starting values (those tune started from, not this file's)" in closing
+    # a file that still reads as settings: eval takes it
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file)]) == 0
+
+
+def test_values_that_gain_held_out_carry_no_verdict(capsys, tmp_path):
+    out_file = tmp_path / "best.toml"
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b,variant", "--trials", "6",
+                           "--folds", "3", "--pick", "best", "--out", str(out_file))
+    assert code == 0, err
+    row = _held_out_row(out)
+    assert float(row[3]) > float(row[2])  # the case under test: a gain held out
+    text = out_file.read_text()
+    assert "NOT RECOMMENDED" not in text and "verdict" not in tomllib.loads(text)["tuned"]
+    assert f"(use: --params {out_file})" in " ".join(out.split())
+
+
+def test_the_file_records_how_the_values_were_found(capsys, tmp_path):
+    out_file = tmp_path / "best.toml"
+    before = datetime.now(UTC).replace(microsecond=0)
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b,variant", "--trials", "6",
+                           "--folds", "3", "--pick", "best", "--seed", "3",
+                           "--out", str(out_file))
+    assert code == 0, err
+    tuned = tomllib.loads(out_file.read_text())["tuned"]
+    assert tuned["pick"] == "best" and tuned["sampler"] == "tpe" and tuned["seed"] == 3
+    assert tuned["trials"] == {"fold 1 of 3": 6, "fold 2 of 3": 6, "fold 3 of 3": 6, "all": 6}
+    assert tuned["searched"] == ["k1", "b", "variant"]
+    # bm25's own ranges and choices (its schema: k1 in [0, 3], b in [0, 1])
+    assert tuned["ranges"]["k1"] == [0.0, 3.0] and tuned["ranges"]["b"] == [0.0, 1.0]
+    assert tuned["ranges"]["variant"] == ["lucene", "robertson", "atire"]
+    from workbench import __version__
+
+    assert tuned["workbench_version"] == __version__
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", tuned["created"])
+    created = datetime.strptime(tuned["created"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert before <= created <= datetime.now(UTC) + timedelta(seconds=1)
+    # the trial kept, named in the report as in the file
+    kept = tuned["kept_trial"]
+    assert isinstance(kept, int)
+    assert re.search(rf"all: kept trial {kept} \(ndcg@10 [0-9.]+\), the highest training mean",
+                     " ".join(out.split()))
+    # that trial's values are those written: the study holds them
+    import optuna
+
+    study = next(s for s in optuna.get_all_study_summaries(f"sqlite:///{tmp_path / 's.db'}")
+                 if s.study_name.endswith("/all"))
+    trial = optuna.load_study(study_name=study.study_name,
+                              storage=f"sqlite:///{tmp_path / 's.db'}").trials[kept]
+    written = load_params_file(out_file)
+    scored = trial.user_attrs["scored"]  # the values on the sliders' steps, as scored
+    assert {k: scored[k] for k in ("k1", "b", "variant")} == {
+        "k1": written["k1"], "b": written["b"], "variant": written.get("variant", "lucene")}
+
+
+def test_a_kept_start_is_recorded_as_such(capsys, tmp_path):
+    out_file = tmp_path / "t.toml"
+    code, out, err = _tune(capsys, tmp_path, "--trials", "5", "--folds", "3", "--out",
+                           str(out_file))
+    assert code == 0, err
+    assert "the starting values written to" in out
+    tuned = tomllib.loads(out_file.read_text())["tuned"]
+    assert tuned["kept_trial"] == "start" and tuned["pick"] == "bound"
+    assert "verdict" not in tuned  # nothing tuned to advise against
+
+
+def test_a_verdict_that_is_not_text_is_one_error(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[params]\nk1 = 1.0\n\n[tuned]\ndataset = "tea-beir"\nverdict = 3\n'
+                   'trained_on = []\n')
+    with pytest.raises(ParamError, match=rf"{re.escape(str(bad))}:6: \[tuned\] field 'verdict'"
+                                         ": expected a string"):
+        read_tuned_on(bad)
+
+
+def test_the_windows_configuration_record_keeps_the_verdict():
+    """The window saves the values it tuned as a configuration with this record (`of_result`
+    fills the verdict for both faces); a session file keeps it."""
+    from workbench.core.tuned_on import TunedOn
+
+    record = TunedOn("tea-beir", "3-fold over 25 queries (seed 0)", ("q01",), "ndcg@10",
+                     0.6131, 0.6083, 0.7, 25, verdict="keep the starting values: held-out "
+                     "ndcg@10 0.6131 → 0.6083")
+    assert tuned_from_json(tuned_json(record)) == record
+    assert "verdict" not in tuned_json(TunedOn("tea-beir", "", ()))

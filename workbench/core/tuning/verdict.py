@@ -1,0 +1,34 @@
+"""Whether a run advises against the values it tuned: one text for every face that keeps them.
+
+`tune` prints "keep the starting values" where the tuned values gain nothing on the queries
+they never saw; the values are still written (`--out`) and saved (the window's "tuned on …"
+configuration), since they were asked for. The file and the configuration carry that advice
+as their own `verdict` (`TunedOn.verdict`), so a reader who ships whatever the file holds is
+told, not only the terminal that ran the search (review rb 1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def against(result: Any) -> str:
+    """"keep the starting values: held-out ndcg@10 0.6131 → 0.6111" where the values written
+    are not the starting ones and their held-out change on the primary objective is none or a
+    loss (Δ ≤ 0); "" where the run kept the starting values, tuned nothing, held no query out,
+    or where the starting values break a constraint (they cannot be kept, so there is nothing
+    better to advise)."""
+    from workbench.core.tuning.objectives import direction
+
+    final, t = result.final, result.test
+    if t is None or not final.best or final.kept_start or final.start_breaks:
+        return ""
+    metric = result.spec.objectives[0]
+    up = direction(metric) == "maximize"
+    gain = t.mean_b - t.mean_a if up else t.mean_a - t.mean_b
+    if not gain <= 0:  # a gain, or NaN (no held-out query scored)
+        return ""
+    return f"keep the starting values: held-out {metric} {t.mean_a:.4f} → {t.mean_b:.4f}"
+
+
+__all__ = ["against"]
