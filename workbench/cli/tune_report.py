@@ -347,6 +347,21 @@ def trials_line(studies: Any, shared: bool = False) -> str:
     where some were stored before (the same command continues a study). `shared`: other
     processes may add trials meanwhile, counted with this run's (each of three processes on
     one server study had said "120 new this run" of its 40)."""
+    line = _trials_counted(studies, shared)
+    still = [f for f in studies if getattr(f, "running", 0)]
+    if still:  # built without them: another process's trial may yet be the best (rb 3)
+        from workbench.core.tuning.runner import WAIT_S
+
+        k = sum(f.running for f in still)
+        line += ("\n" + "; ".join(f"{f.name + ': ' if len(studies) > 1 else ''}{f.trials} of "
+                                  f"{f.trials + f.running} trials" for f in still)
+                 + f": {k} still running in another process after waiting {WAIT_S:g} s; the "
+                 "result may change (the same command, once they end, builds it from every "
+                 "trial)")
+    return line
+
+
+def _trials_counted(studies: Any, shared: bool) -> str:
     # one study (a split, a time split, --folds 0) is no list: "trials per study: split: 20"
     # read as a typo
     line = ("trials per study: " + ", ".join(f"{f.name}: {f.trials}" for f in studies)

@@ -72,6 +72,9 @@ class FoldResult:
     # each constraint: (text, its training mean at the starting values, at the kept values)
     constrained: tuple[tuple[str, float, float], ...] = ()
     start_breaks: bool = False  # the starting values break a constraint: they cannot be kept
+    # trials another process was still running when this result was built (`await_others`):
+    # not counted in it, so a run that reads the study later may keep another
+    running: int = 0
 
 
 @dataclass
@@ -302,6 +305,31 @@ def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
             yield name, t
 
 
+WAIT_S = 120.0  # how long a shared run waits for others' running trials (storage.GRACE_S)
+
+
+def await_others(storage: Any, names: Sequence[str], progress: Progress = NO_PROGRESS,
+                 poll_s: float = 0.5) -> dict[str, int]:
+    """Wait, up to `WAIT_S`, while the named studies hold trials another process is running
+    (this process's have all ended by now; one silent past storage.GRACE_S is a killed
+    process's and not waited for); per study, those still running when the wait ends."""
+    from workbench.core.tuning.storage import GRACE_S
+
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        utc = clock(storage)
+        live: dict[str, int] = {}
+        for name, t in _running(storage, names):
+            if utc is None or not _silent(t, GRACE_S, utc):
+                live[name] = live.get(name, 0) + 1
+        if not live or time.monotonic() >= deadline:
+            return live
+        n = sum(live.values())
+        progress(0.0, f"waiting for {n} trial{'' if n == 1 else 's'} running in another "
+                 "process before building the result")
+        time.sleep(poll_s)
+
+
 def _silent(t: Any, grace_s: float, utc: float) -> bool:
     """A RUNNING trial that has said nothing for `grace_s` by `utc` (storage.clock): its last
     `ALIVE`, else its `BEGAN` (a worker killed before its first beat), else optuna's start
@@ -409,14 +437,21 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
             ran[label] = stored if stored_before is None else stored_before.get(label, 0)
         if not score:
             return None
+        # another process's trial still running (a shared study): waited for, boundedly, so
+        # that two processes on one study build their results from the same trials (rb 3:
+        # one had built its from 19 while the other's 20th ran)
+        still = (await_others(storage, [f"{base}/{label}" for label, _, _, _ in studies],
+                              progress.span(TRIALS_SHARE, TRIALS_SHARE))
+                 if spec.shared else {})
         defaults = evaluator.evaluate({})
         # new: what the study holds when scored less what it held before the run (a helper
         # may finish a trial after this process's loop ended: it is this run's too)
         # the rest of the bar: picking and scoring each study's result (half the run's time
         # on a small set, at 100 % and unsaid)
         n = len(studies)
-        results = [_with_new(_fold_result(label, study, train, test, spec, evaluator,
-                                          defaults, _scoring(progress, label, j, n)), ran[label])
+        results = [replace(_with_new(_fold_result(label, study, train, test, spec, evaluator,
+                                                  defaults, _scoring(progress, label, j, n)),
+                                     ran[label]), running=still.get(f"{base}/{label}", 0))
                    for j, (label, study, train, test) in enumerate(studies)]
     folds = [r for r in results if r.name != "all"]
     final = results[-1]
