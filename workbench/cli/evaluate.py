@@ -670,6 +670,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
     say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
+    if best and len(best) < len(points) and "optimistic" not in against:
+        # said beside the best always, not only with the value in use swept (rb 8)
+        judged = (int(pipe.judgments.judged_mask.sum()) if pipe.judgments is not None
+                  else len(dataset.queries))
+        say(f"(the best was picked on these same {judged:,} judged queries, so its score is "
+            "optimistic — `workbench tune` holds queries out for an honest estimate)")
     # rrf k while not rrf: why they tie
     idle = idle_text(model.schema, args.sweep, model.schema.idle_because(args.sweep, params))
     if idle:
@@ -679,7 +686,6 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         why = model.inert_params(pipe.prepared, pipe.params).get(args.sweep, "")
         if why:
             say(f"note: why {args.sweep}'s values tie on this data: {why}")
-    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
     if against:
         say(against)
     elif all(value != in_use for value, _ in points):
