@@ -86,9 +86,11 @@ def add_commands(sub: Any) -> None:
                    "the 20 best trials — the starting values when no trial's bound is above "
                    "0 (or a study tunes on one query); best = the highest training mean, "
                    "which often fits the training queries' quirks")
-    p.add_argument("--seed", type=int, default=0, help="the sampler's seed: the same command "
-                   "and seed draw the same trials (default 0); a run stopped and continued "
-                   "draws on from where it stopped, not the trials of one uninterrupted run")
+    p.add_argument("--seed", type=int, default=0, help="the seed of the sampler and of the "
+                   "k-fold split: the same command and seed draw the same folds and trials "
+                   "(default 0); another seed puts other queries in each fold too, so comparing "
+                   "seeds varies both; a run stopped and continued draws on from where it "
+                   "stopped, not the trials of one uninterrupted run")
     p.add_argument("--storage", metavar="FILE|URL", help="study storage: an SQLite file "
                    "(default: studies.db in the cache folder), a .log file (optuna's journal: "
                    "much faster per trial with many parameters) or postgresql://user@host/db")
