@@ -265,6 +265,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
             "continue", file=sys.stderr)
         raise
     except (OSError, StorageInternalError) as exc:  # a full disk …
+        # a study on read-only storage (an archive): said as such, with what to do (rb 7)
+        tuning.storage.refuse_read_only(storage)
         cause = exc.__cause__ or exc.__context__ or exc
         why = getattr(cause, "strerror", None) or str(cause).splitlines()[0]
         # a file as given; a URL never with its password

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -200,6 +201,7 @@ def open_storage(url: str) -> optuna.storages.BaseStorage:
             # workers starting together race to create the tables: the loser tries again
             if attempt + 1 == _OPEN_ATTEMPTS or not _lost_a_race(exc):
                 _refuse_damaged(url)
+                refuse_read_only(url)
                 cause = exc.__cause__ or exc
                 raise ParamError(f"cannot open study storage {shown_url(url)}: "
                                  f"{str(cause).splitlines()[0]}") from None
@@ -372,6 +374,26 @@ def _refuse_foreign(url: str) -> None:
         raise ParamError(f"study storage {path}: an SQLite database of something else "
                          f"(tables: {shown}), not a study storage; the file is left as it "
                          "is: give another --storage")
+
+
+def refuse_read_only(url: str) -> None:
+    """An SQLite file SQLite could not open in a folder that cannot be written (read-only
+    storage, or no write permission): said so, with what to do (rb 7 had "unable to open
+    database file"). SQLite writes its lock and journal files beside the study even to read
+    it, so a complete study on read-only storage cannot be read in place."""
+    path = storage_file(url)
+    if path is None:
+        return
+    folder = path.parent
+    read_only = False
+    with contextlib.suppress(OSError):
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    if not read_only and os.access(folder, os.W_OK):
+        return
+    why = "is on read-only storage" if read_only else "is not writable"
+    raise ParamError(f"cannot open study storage {path}: its folder {folder} {why}, and SQLite "
+                     "writes its lock and journal files beside the study, even to read it; copy "
+                     f"{path.name} to a writable folder and give the copy as --storage")
 
 
 def _refuse_damaged(url: str) -> None:
