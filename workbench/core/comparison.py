@@ -35,7 +35,7 @@ from workbench.core.compare import (
     pair_of,
 )
 from workbench.core.data import Dataset
-from workbench.core.engine import NO_PROGRESS, Model, Progress
+from workbench.core.engine import NO_PROGRESS, Model, Progress, Scores
 from workbench.core.metrics import Judgments, mean_over_judged
 from workbench.core.metrics.bundle import BUNDLE_METRICS, with_bundle_f1
 from workbench.core.metrics.significance import NO_CHANGE, paired_test
@@ -155,6 +155,23 @@ class Comparison:
     measure_hint: str = ""
     # `core.shipped.as_shipped`'s runs, by configuration index (a report asks twice)
     shipped_runs: dict[int, Any] = field(default_factory=dict, repr=False)
+    # each configuration's prepared state (`compare_configurations` keeps them): where a
+    # model kept only the pairs a ranking to the depth compared can reach (hybrid), a place
+    # past that depth is counted over every pair, as `explain` counts it
+    prepared: list[Any] = field(default_factory=list, repr=False)
+    _whole: dict[int, Scores] = field(default_factory=dict, repr=False)
+
+    def whole_scores(self, j: int) -> Scores | None:
+        """Configuration j's scores of every pair its model scores (`Model.combine`), where
+        the comparison's own table left some out (`Scores.elsewhere`); None where it left
+        none out or the prepared state is not at hand. Computed once per configuration."""
+        if self.results[j].scores.elsewhere is None or j >= len(self.prepared):
+            return None
+        if j not in self._whole:
+            model = self.model_of(j)
+            self._whole[j] = model.combine(self.prepared[j],
+                                           model.schema.resolve(self.configs[j].params))
+        return self._whole[j]
 
     @property
     def judged_text(self) -> str:
@@ -340,6 +357,7 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
         states[key(model, model.schema.resolve(prepared[0]))] = prepared[1]
     results: list[Result] = []
     inert: list[dict[str, str]] = []
+    kept: list[Any] = []
     for i, config in enumerate(configs):
         own = config.model or model
         params = own.schema.resolve(config.params)
@@ -350,12 +368,13 @@ def compare_configurations(model: Model, dataset: Dataset, configs: Sequence[Con
         span(1.0, f"running {config.name}")
         res = run_live(own, state, params, judgments, ranked or ["ndcg@10"], depth)
         inert.append(own.inert_params(state, params))
+        kept.append(state)
         if judgments is not None and len(ranked) < len(metrics):
             res.per_query = with_bundle_f1(res.per_query)
             res.means = {m: mean_over_judged(v, judgments) for m, v in res.per_query.items()}
         results.append(res)
     comparison = Comparison(model, dataset, list(configs), results, list(metrics),
-                            inert=inert)
+                            inert=inert, prepared=kept)
     # the paired tests count the judged queries, as the means do: a count every task has
     # (bundle files, tokens) counted the ones set aside too
     judged = judgments.judged_mask if judgments is not None else None
@@ -443,8 +462,9 @@ class MoveExplained:
     # passed them because they fell), each "id (signal −13)": named where its own score
     # did not move, so that what moved it is said
     passed: tuple[str, ...] = ()
-    # whether the model kept only the pairs a ranking to the depth can reach (hybrid): then
-    # more documents may share its score than the tie count says
+    # whether its place past the list was counted over only the pairs a ranking to the depth
+    # can reach (hybrid, where every pair's scores were not at hand): then more documents
+    # may score above it or share its score than the counts say
     pruned_a: bool = False
     pruned_b: bool = False
     # each signal's shown name, by index of `signals` (`core.signal_labels`: "named in the
@@ -495,7 +515,7 @@ class MoveExplained:
         ties = f", tied with {others}" if tied else ""
         if limit is not None and depth >= limit:  # the limit stopped the list, not the depth
             return f"#{place} (past the limit of {limit}{ties})"
-        return f"below the top {depth} (#{place}{ties})"
+        return f"below the top {depth} (#{place}{' or lower' if pruned else ''}{ties})"
 
     @staticmethod
     def _under(floor: tuple[str, float] | None, total: float) -> str | None:
@@ -607,10 +627,12 @@ class MoveExplained:
         if parts and fell and self.overtaken_by:
             # said whether or not its own score fell: a −0.02 alone read as the cause of a
             # fall of 17 places that 17 others rising made
-            why += (f", {'but' if own >= 0 else 'while'} {self.overtaken_by} document"
+            least = "at least " if self.pruned_b and self.rank_b is None else ""
+            why += (f", {'but' if own >= 0 else 'while'} {least}{self.overtaken_by} document"
                     f"{'s' if self.overtaken_by > 1 else ''} rose past it")
         elif parts and rose and own <= 0 and self.overtook:
-            why += (f", but it passed {self.overtook} document"
+            least = "at least " if self.pruned_a and self.rank_a is None else ""
+            why += (f", but it passed {least}{self.overtook} document"
                     f"{'s' if self.overtook > 1 else ''} that fell further")
         elif not parts and rose and self.passed:
             # its score held: the documents that fell past it moved it (a limit of 1 had
@@ -691,10 +713,12 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
         if any(_is_min_score(n) for n in all_changed):
             changed = {n: v for n, v in all_changed.items() if _is_min_score(n)}
     above_a, above_b = _above(a, query, rank_a), _above(b, query, rank_b)
-    beyond_a, tied_a = (_place_beyond(a, query, doc) if rank_a is None and gate_a is None
-                        else (None, 0))
-    beyond_b, tied_b = (_place_beyond(b, query, doc) if rank_b is None and gate_b is None
-                        else (None, 0))
+    beyond_a, tied_a, bound_a = (
+        _place_beyond(a, query, doc, comparison.whole_scores(0))
+        if rank_a is None and gate_a is None else (None, 0, False))
+    beyond_b, tied_b, bound_b = (
+        _place_beyond(b, query, doc, comparison.whole_scores(i))
+        if rank_b is None and gate_b is None else (None, 0, False))
     # a model that records its own limit as a gate (decision-memory's over_limit, each case
     # with its top K): the document keeps its score there, ranked past the limit
     cut_limit: list[int | None] = [None, None]
@@ -742,7 +766,7 @@ def explain_move(comparison: Comparison, i: int, query: int, doc: int) -> MoveEx
                          int(a.ranking.count[query]), int(b.ranking.count[query]),
                          beyond_a, beyond_b, tied_a, tied_b, floor_a, floor_b,
                          limit_a, limit_b, tuple(t for t, _ in named),
-                         a.scores.elsewhere is not None, b.scores.elsewhere is not None,
+                         bound_a, bound_b,
                          tuple(signal_labels(model, a.scores.signals)),
                          tuple(sig for _, sig in named),
                          _related(model, all_changed),
@@ -1031,20 +1055,29 @@ def _rank_of(result: Result, query: int, doc: int) -> int | None:
     return int(hit[0]) + 1 if hit.size else None
 
 
-def _place_beyond(result: Result, query: int, doc: int) -> tuple[int | None, int]:
-    """(place, ties): where the ranking stopped short of `doc` (its depth) though it was
-    scored and not gated, its place in the full order of `query`'s candidates (the first
-    of its ties) and how many others share its score; (None, 0) otherwise."""
+def _place_beyond(result: Result, query: int, doc: int, whole: Scores | None = None
+                  ) -> tuple[int | None, int, bool]:
+    """(place, ties, bound): where the ranking stopped short of `doc` (its depth) though it
+    was scored and not gated, its place in the full order of `query`'s candidates (the first
+    of its ties) and how many others share its score; (None, 0, False) otherwise. `whole`:
+    the scores of every pair, where the result's own table kept only those a ranking to its
+    depth can reach (hybrid; `Comparison.whole_scores`): the place is counted there, as
+    `explain` counts it. `bound`: the pruned table is all there was, so the place is only
+    where it is at the least (documents left out of it may score more)."""
     if int(result.ranking.count[query]) < result.ranking.docs.shape[1]:
-        return None, 0  # the list is not full: a min score or a limit left it out, not depth
-    pair = pair_of(result.scores, query, doc)
-    if pair < 0:
-        return None, 0
-    totals = result.scores.total[result.scores.row(query)]
-    mine = float(result.scores.total[pair])
-    if not np.isfinite(mine):
-        return None, 0
-    return int(np.count_nonzero(totals > mine)) + 1, int(np.count_nonzero(totals == mine)) - 1
+        return None, 0, False  # the list is not full: a min score or a limit left it out
+    pruned = result.scores.elsewhere is not None
+    for scores in ((whole,) if whole is not None else ()) + (result.scores,):
+        pair = pair_of(scores, query, doc)
+        if pair < 0:
+            continue
+        totals = scores.total[scores.row(query)]
+        mine = float(scores.total[pair])
+        if not np.isfinite(mine):
+            return None, 0, False
+        return (int(np.count_nonzero(totals > mine)) + 1,
+                int(np.count_nonzero(totals == mine)) - 1, pruned and scores is not whole)
+    return None, 0, False
 
 
 def _move_words(a: int | None, b: int | None, below_a: str | None = None,
