@@ -76,8 +76,9 @@ def _loop_movers(current: Result, baseline: Result, k: int) -> list[tuple[int, i
                                                                           bool]]:
     """(query, doc, jump, entered, left) of every mover, by dictionaries and loops."""
     out = []
-    cur_depth = current.ranking.docs.shape[1] + 1
-    base_depth = baseline.ranking.docs.shape[1] + 1
+    # an unranked document counts past the end of the longer ranking, on either side
+    cur_depth = base_depth = max(current.ranking.docs.shape[1],
+                                 baseline.ranking.docs.shape[1]) + 1
     for q, (now, before) in enumerate(zip(_rows(current), _rows(baseline), strict=True)):
         now_rank = {d: i + 1 for i, d in enumerate(now)}
         before_rank = {d: i + 1 for i, d in enumerate(before)}

@@ -87,7 +87,8 @@ class Mover:
 
     rank / baseline_rank: 1-based rank within each side's ranking depth (None when not ranked
     there at all); entered / left say whether it crossed the top k. `jump` = baseline rank −
-    current rank (> 0 moved up), an unranked side counting as depth + 1.
+    current rank (> 0 moved up), an unranked side counting as past the end of the longer of
+    the two rankings (depth + 1): a drop from 1 is the largest fall.
     contributions / baseline_contributions: float64 (S,) and (S',), each side's per-signal
     contributions to this document (zeros when it was not a candidate there), named by
     `signals` and `baseline_signals`. candidate / baseline_candidate: whether each side
@@ -202,9 +203,8 @@ def movers(current: Result, baseline: Result, k: int, top: int = 50,
     if queries is not None:
         idx = idx[queries[cand[idx] // n_docs]]
     crossed = entered | left
-    cur_depth = current.ranking.docs.shape[1] + 1
     query = cand[idx] // n_docs
-    order = np.lexsort((np.where(now[idx] > 0, now[idx], cur_depth), query,
+    order = np.lexsort((np.where(now[idx] > 0, now[idx], _end(current, baseline)), query,
                         ~crossed[idx], -np.abs(jump[idx])))
     out: list[Mover] = []
     for i in idx[order[:top]].tolist():
@@ -234,6 +234,13 @@ def move_counts(current: Result, baseline: Result, k: int) -> tuple[int, int, in
     return len(idx), int(entered.sum()), int(left.sum())
 
 
+def _end(current: Result, baseline: Result) -> int:
+    """The place an unranked document counts at on either side: past the end of the longer
+    of the two rankings. A list a min score cut to 2 had counted a drop from 1 as a fall of
+    2 (to its own end, 3) and one from 10 as a rise of 7, so the lesser losses came first."""
+    return int(max(current.ranking.docs.shape[1], baseline.ranking.docs.shape[1])) + 1
+
+
 def _moves(current: Result, baseline: Result, k: int) -> tuple[Any, ...] | None:
     """`movers`' arrays: the document count; the candidate (query, document) keys; each
     one's rank now and before (0: not ranked), jump, entered, left; the indices that moved.
@@ -248,9 +255,8 @@ def _moves(current: Result, baseline: Result, k: int) -> tuple[Any, ...] | None:
     cand = np.unique(in_top)
     now = _lookup(cur_keys, cur_rank, cand)
     before = _lookup(base_keys, base_rank, cand)
-    cur_depth = current.ranking.docs.shape[1] + 1
-    base_depth = baseline.ranking.docs.shape[1] + 1
-    jump = np.where(before > 0, before, base_depth) - np.where(now > 0, now, cur_depth)
+    end = _end(current, baseline)
+    jump = np.where(before > 0, before, end) - np.where(now > 0, now, end)
     entered = (now > 0) & (now <= k) & ~((before > 0) & (before <= k))
     left = (before > 0) & (before <= k) & ~((now > 0) & (now <= k))
     moved = (jump != 0) | entered | left

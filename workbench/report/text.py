@@ -746,13 +746,15 @@ def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
 def judged_first(comp: Comparison, moved: Sequence[Mover]) -> list[Mover]:
     """`moved` with the judged relevant documents first, then the judged not relevant (the
     moves that changed the metrics), then the unjudged; by the size of the move within each
-    (the order `Comparison.movers` gives). The HTML report and the text and Markdown lists
-    pick their documents so."""
+    (the order `Comparison.movers` gives: a drop out of the list falls past its end, so the
+    cut of a #1 comes before that of a #10), the higher grade first where two moved as far.
+    The HTML report and the text and Markdown lists pick their documents so."""
     ds, qrels = comp.dataset, comp.dataset.qrels or {}
 
-    def rank(m: Mover) -> int:
+    def rank(m: Mover) -> tuple[int, int, bool, int]:
         grade = qrels.get(ds.queries[m.query].id, {}).get(ds.corpus[m.doc].id)
-        return 2 if grade is None else 0 if grade > 0 else 1
+        group = 2 if grade is None else 0 if grade > 0 else 1
+        return group, -abs(m.jump), not (m.entered or m.left), -(grade or 0)
 
     return sorted(moved, key=rank)
 
