@@ -110,8 +110,9 @@ def test_without_judgments_a_cut_list_is_what_in_short_says() -> None:
     (line,) = summary_lines(comp)
     assert line == ("inject_min_score=30 against defaults: the same order wherever both rank "
                     "anything, and only the lengths differ: inject_min_score=30 returns "
-                    "nothing on 1 of the 21 queries, defaults some; neither ranks anything "
-                    "for 7 queries. No judgments: whether better or worse is not measured.")
+                    "nothing on 8 of the 21 queries: defaults returns some on 1 of them, "
+                    "nothing on the other 7. No judgments: whether better or worse is not "
+                    "measured.")
     assert ") (" not in line
 
 

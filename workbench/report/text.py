@@ -180,9 +180,14 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
     neither = (f"neither ranks anything for {a.empty:,} "
                f"{queries if a.empty != 1 else singular(queries)}" if a.empty else "")
     if comp.stops_only(i):
+        lengths = _lengths_text(comp, i, k)
+        # the queries neither ranks anything for are counted there, where one list is
+        # empty on every query the other's is shorter
+        said = any(t in lengths for t in ("nothing on the other", "already empty",
+                                          "(nor does "))
         return (f"{name} against {first}: the same order wherever both rank anything, and "
-                f"only the lengths differ: {_lengths_text(comp, i, k)}"
-                + (f"; {neither}" if neither else "") + "." + judged)
+                f"only the lengths differ: {lengths}"
+                + (f"; {neither}" if neither and not said else "") + "." + judged)
     return (f"{name} against {first}: its top {k} shares {_share(a.mean_overlap)} of the "
             f"{docs} on average; {a.same_order:,} of {a.queries:,} {queries} keep the same "
             f"order, {a.same_first:,} the same first {singular(docs)}"
@@ -1233,12 +1238,25 @@ def _lengths_text(comp: Comparison, i: int, cutoff: int | None = None) -> str:
     a, b = int(la.max(initial=0)), int(lb.max(initial=0))
     short, long_ = (la, lb) if fewer_first else (lb, la)
     emptied = int(((short == 0) & (long_ > 0)).sum())
-    none = f" and nothing on {emptied:,} of them" if emptied else ""
+    # the queries both return nothing on: the total empty is said, not only those it emptied
+    # ("nothing on 6 of them" had read as 6 empty where 10 of 25 were, 4 already)
+    both = int(((short == 0) & (long_ == 0)).sum())
     most = ("" if a == b or (cutoff is not None and min(a, b) >= cutoff) else
             f" (at most {min(a, b):,} results a query, {longer} up to {max(a, b):,})")
     if emptied == fewer:  # "fewer results on 1 … and nothing on 1 of them"
+        if both:
+            return (f"{shorter} returns nothing on {_on_queries(comp, fewer + both)}: "
+                    f"{longer} returns some on {fewer:,} of them, nothing on the other "
+                    f"{both:,}")
         return f"{shorter} returns nothing on {_on_queries(comp, fewer)}, {longer} some"
-    return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{none}{most}"
+    total = int(comp.counted.sum())
+    none = ("" if not emptied and not both else
+            f" and nothing on {emptied:,} of them" if not both else
+            f" and nothing on {both:,} of the {total:,} (nor does {longer})"
+            if not emptied else
+            f" and nothing on {emptied + both:,} of the {total:,} ({emptied:,} newly, "
+            f"{both:,} already empty under {longer})")
+    return f"{shorter} returns fewer results on {_on_queries(comp, fewer)}{most}{none}"
 
 
 def relevant_left_out(comp: Comparison, i: int) -> tuple[tuple[int, int], tuple[int, int]]:
