@@ -1088,6 +1088,29 @@ def _cut_metrics(comp: Comparison, most: int) -> list[str]:
     return out
 
 
+def _by_depth(comp: Comparison, j: int, metrics: list[str]) -> str:
+    """For length_notes, where configuration j's cut lists fall short of the metrics' depths
+    on different numbers of queries: "1 is shorter than 10 (ndcg@10 and p@10), 7 shorter
+    than 100 (r@100)"; "" where every metric is short on the same queries. A list of 35
+    results is no cut to ndcg@10 (rc 4: the @10 metrics had been named for 7 lists of which
+    6 were longer than 10)."""
+    own, fewer = comp.lengths(j), _fewer(comp, j)
+    groups: dict[int | None, list[str]] = {}
+    for m in metrics:
+        groups.setdefault(_cutoff(m), []).append(m)
+    counts = {cut: int((fewer & (own < cut)).sum()) if cut is not None else int(fewer.sum())
+              for cut in groups}
+    if len(set(counts.values())) < 2:
+        return ""
+    parts: list[str] = []
+    for cut in sorted(groups, key=lambda c: (c is None, c or 0)):
+        n = counts[cut]
+        verb = ("is " if n == 1 else "are ") if not parts else ""
+        where = f"shorter than {cut:,}" if cut is not None else "shorter than the other's"
+        parts.append(f"{n:,} {verb}{where} ({_and(groups[cut])})")
+    return ", ".join(parts)
+
+
 def _and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -1183,12 +1206,15 @@ def _fewer_note(comp: Comparison, j: int) -> str:
         return ""
     name = comp.configs[j].name
     longer = [comp.configs[c].name for c in others if (comp.lengths(c) > own).any()]
+    depths = _by_depth(comp, j, metrics)
     return (f"{name} returns fewer results than {_and(longer)} on "
             f"{_on_queries(comp, int(fewer.sum()))}, though its longest list is as long "
-            f"({int(own.max(initial=0)):,}): "
-            f"the {_and(metrics)} of {name} count only what it returned there, so a "
-            "difference there is partly how many results are returned, not how well they "
-            "are ordered")
+            f"({int(own.max(initial=0)):,})"
+            + (f"; of those lists, {depths}: each metric of {name} counts only what it "
+               "returned where its list is shorter than its depth" if depths else
+               f": the {_and(metrics)} of {name} count only what it returned there")
+            + ", so a difference there is partly how many results are returned, not how "
+            "well they are ordered")
 
 
 def untested_text(comp: Comparison, i: int, *, to_ship: bool = False) -> str:
