@@ -274,7 +274,7 @@ def _returns(comp: Comparison) -> str:
     `workbench compare` prints it: an unjudged comparison's only figures (review rv3, F7)."""
     if not comp.figures:
         return ""
-    header, rows = figure_table(comp)
+    header, rows = figure_table(comp, real_minus=True)
     notes = "".join(f'<p class="note">{escape(line)}</p>' for line in figure_notes(comp))
     return (f'<section id="returns"><h2>What each returns</h2>'
             f'<div class="wide">{_table(header, rows)}</div>{notes}</section>')

@@ -877,7 +877,7 @@ def markdown(comp: Comparison, *, k: int = 10, top: int = 5) -> str:
     elif has_judgments(comp):
         lines += ["", "## Metrics", "", "None: no metric was computed."]
     if comp.figures:  # what each returns: an unjudged comparison's only figures
-        header, rows = figure_table(comp)
+        header, rows = figure_table(comp, real_minus=True)
         lines += ["", "## What each returns", "", *_md_table(header, rows), "",
                   *(f"- {md(line)}" for line in figure_notes(comp))]
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
@@ -1402,9 +1402,11 @@ def figure_text(name: str, value: float, *, signed: bool = False) -> str:
     return f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}"
 
 
-def figure_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
+def figure_table(comp: Comparison, *, real_minus: bool = False
+                 ) -> tuple[list[str], list[list[str]]]:
     """What each configuration's selection returns (`Comparison.figures`), with each
-    difference against the first: Δ, p and the queries with more / fewer."""
+    difference against the first: Δ, p and the queries with more / fewer. `real_minus`: Δ
+    with U+2212, as the report's other tables write it (the command line's tables, ASCII)."""
     header = ["returns", shown_name(comp, comp.configs[0].name)]
     for c in comp.configs[1:]:
         header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
@@ -1414,11 +1416,16 @@ def figure_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:
         for i in range(1, len(comp.configs)):
             fitted = trained_pair(comp, i)
             row += [figure_text(r.figure, r.means[i]),
-                    figure_text(r.figure, r.deltas[i], signed=True),
+                    _minus_sign(figure_text(r.figure, r.deltas[i], signed=True),
+                                real_minus),
                     "—" if fitted else p_text(r.p_values[i]),
                     f"{r.more[i]:,}/{r.fewer[i]:,}"]
         table.append(row)
     return header, table
+
+
+def _minus_sign(text: str, real: bool) -> str:
+    return text.replace("-", "−") if real else text
 
 
 def figure_notes(comp: Comparison) -> list[str]:
