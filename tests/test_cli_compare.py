@@ -428,3 +428,18 @@ def test_params_names_a_configuration_file_as_in_every_other_command(
     assert main(["report", TEA, "-m", "bm25", "--defaults", "--params", str(tuned),
                  "-o", str(out)]) == 0
     assert "| k1 | 1.2 | 0.9 |" in out.read_text(encoding="utf-8")
+
+
+def test_a_report_over_an_existing_file_says_it_replaced_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # rc 8: -o over a file replaced it without a word
+    out = tmp_path / "exists.md"
+    out.write_text("existing\n")
+    base = ["report", TEA, "-m", "bm25", "--defaults", "-p", "k1=2", "--movers", "0"]
+    assert main([*base, "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"replaced {out}" in err
+    assert out.read_text().startswith("# ")  # the report, not the old text
+    fresh = tmp_path / "fresh.md"
+    assert main([*base, "-o", str(fresh)]) == 0
+    assert "replaced" not in capsys.readouterr().err

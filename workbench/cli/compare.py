@@ -453,7 +453,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     fmt = report_format(args.format, args.out)
     comp, _ = _comparison(args, with_figures=True)  # what each returns, as compare shows
     render = markdown if fmt == "md" else html_report
+    # a file that was there is replaced (written whole, then moved over it): said, so that
+    # a report sent round is not lost without a word
+    replaced = path is not None and Path(path).is_file()
     write_outputs([("--out", path, render(comp, k=args.k, top=args.movers))])
+    if replaced:
+        print(f"replaced {path}", file=sys.stderr)
     if path is not None:  # on standard output, as eval, sweep and tune say where they wrote
         print(f"report ({'Markdown' if fmt == 'md' else 'HTML'}) written to {path}")
     if comp.measure_hint:  # the command line for whoever runs it, not for the report's reader
