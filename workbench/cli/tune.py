@@ -775,8 +775,17 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                "[tuned] says so too)" if note.verdict else "")
     comments = [warning, f"workbench tune: model {model.id} on {dataset.name}",
                 f"validation: {result.validation.describe}", held, kept]
-    atomic_write_text(path, params_toml(values, [c for c in comments if c])
-                      + tuned_toml(note, run_lines(result)))
+    try:
+        atomic_write_text(path, params_toml(values, [c for c in comments if c])
+                          + tuned_toml(note, run_lines(result)))
+    except OSError as exc:  # as every other writer says it (ra 4: a generic error, exit 1)
+        from workbench.cli.output import OutputError
+
+        raise OutputError(f"--out {path}: cannot write ({exc.strerror or exc}); nothing was "
+                          "written. The tuned values are in the table above, and the study "
+                          "is kept in its storage: the same command (without --fresh) and a "
+                          "writable --out writes them without running its trials "
+                          "again") from None
     trained = set(note.trained_on)
     # k-fold and none ship values tuned on every judged query of this data
     every = all(q in trained for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
