@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -286,3 +288,62 @@ def test_a_path_of_the_wrong_kind_is_named_as_it_is(tmp_path: Path) -> None:
     (tmp_path / "link").symlink_to(tmp_path / "gone")
     assert error(tmp_path / "link") == (f"{tmp_path / 'link'}: a symbolic link to "
                                         f"{tmp_path / 'gone'}, which does not exist")
+
+
+def _piped(data: bytes) -> tuple[str, int]:
+    """A pipe holding `data`, its writer closed, as `<(cat FILE)` gives one: (its /dev/fd
+    path, the read end to close)."""
+    read_end, write_end = os.pipe()
+    os.write(write_end, data)
+    os.close(write_end)
+    return f"/dev/fd/{read_end}", read_end
+
+
+def test_judgments_and_topics_through_a_pipe(tmp_path: Path) -> None:
+    """ra 1: `--qrels <(cat qrels)` was sniffed, then read again empty ("empty file: expected
+    at least one judgment"); TREC topics the same ("no topics")."""
+    write(tmp_path / "b" / "corpus.jsonl",
+          '{"_id": "d1", "text": "green tea"}\n{"_id": "d2", "text": "black tea"}\n')
+    write(tmp_path / "b" / "queries.jsonl", '{"_id": "q1", "text": "green"}\n')
+    qrels, end = _piped(b"q1\td1\t1\n")
+    try:
+        assert load_dataset(tmp_path / "b", qrels=qrels).qrels == {"q1": {"d1": 1}}
+    finally:
+        os.close(end)
+    docs = write(tmp_path / "docs.jsonl", '{"id": "d1", "text": "tea"}\n')
+    topics, t_end = _piped(b"<top>\n<num> Number: 7\n<title> tea\n</top>\n")
+    trec_qrels, q_end = _piped(b"7 0 d1 1\n")
+    try:
+        ds = load_dataset(docs, queries=topics, qrels=trec_qrels)
+    finally:
+        os.close(t_end)
+        os.close(q_end)
+    assert ([q.text for q in ds.queries], ds.qrels) == (["tea"], {"7": {"d1": 1}})
+
+
+def test_a_named_pipe_nothing_writes_to_is_refused(tmp_path: Path) -> None:
+    """ra 1: a named pipe with no writer, as --qrels, --queries or --params, had blocked for
+    ever; it is one error."""
+    from workbench.core.params import ParamError, load_params_file
+
+    write(tmp_path / "b" / "corpus.jsonl", '{"_id": "d1", "text": "green tea"}\n')
+    write(tmp_path / "b" / "queries.jsonl", '{"_id": "q1", "text": "green"}\n')
+    fifo = tmp_path / "p.tsv"
+    os.mkfifo(fifo)
+    said = (f"{fifo}: a named pipe (FIFO) that nothing writes to (or that was closed empty): "
+            "give a file, or start what writes to the pipe first")
+    outcome: list[str] = []
+
+    def attempt() -> None:
+        for read in (lambda: load_dataset(tmp_path / "b", qrels=fifo),
+                     lambda: load_dataset(tmp_path / "b", queries=fifo),
+                     lambda: load_params_file(fifo)):
+            try:
+                read()
+            except (FormatError, ParamError) as exc:
+                outcome.append(str(exc))
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(20)
+    assert outcome == [said] * 3

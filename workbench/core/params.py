@@ -284,12 +284,18 @@ def load_params_file(path: str | Path) -> dict[str, object]:
     the record of changes `workbench export --out` writes (`<model>.changes.json`: the
     values it records, `_json_params`). The export's other files are refused with what
     they are and what to give instead."""
+    from workbench.core.data import FormatError
+    from workbench.core.formats._common import read_bytes
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8-sig")
+        # read once: `--params <(…)` is a pipe, empty when read again (ra 1)
+        text = read_bytes(p).decode("utf-8-sig")
         if text.lstrip().startswith("{"):  # JSON (no TOML file starts so): an export's
             return _json_params(p, text)
         data = toml_text.loads(text)
+    except FormatError as exc:  # a named pipe that nothing writes to
+        raise ParamError(f"{p}: {exc.message}") from None
     except FileNotFoundError:
         raise ParamError(f"{p}: no such parameter file") from None
     except IsADirectoryError:
@@ -307,7 +313,7 @@ def load_params_file(path: str | Path) -> dict[str, object]:
         # "Invalid value (at line 2, column 5)" → file:2 first, as every other error is
         at = re.search(r"\s*\(at line (\d+), column (\d+)\)$", str(exc))
         if at is None and str(exc).endswith("(at end of document)"):  # a file cut off
-            last = max(1, len(p.read_text(encoding="utf-8-sig").splitlines()))
+            last = max(1, len(text.splitlines()))
             raise ParamError(f"{p}:{last}: not valid TOML: "
                              f"{str(exc).removesuffix(' (at end of document)')} (the file "
                              "ends there: cut off?)") from None

@@ -6,13 +6,17 @@ Every helper raises `FormatError` naming the file, the 1-based line and the fiel
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
 import re
+import stat
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from workbench.core.data import FormatError, Qrels, QuerySet
 
@@ -20,10 +24,78 @@ StrPath = str | os.PathLike[str]
 """Anything the readers accept as a path."""
 
 
+# the bytes of each pipe read within `pipes_read_once`, by (device, inode)
+_PIPES: ContextVar[dict[tuple[int, int], bytes] | None] = ContextVar("_PIPES", default=None)
+
+
+@contextmanager
+def pipes_read_once() -> Iterator[None]:
+    """Within: a pipe (`--qrels <(cat qrels.tsv)`, a named pipe) is read once, when first
+    looked at, and its bytes kept for every later look. The readers sniff a file (its first
+    bytes, its first line) before they read it: a pipe read a second time is empty, and a
+    pipe of judgments had been "empty file: expected at least one judgment" (ra 1)."""
+    if _PIPES.get() is not None:  # within an outer one: its bytes are kept there
+        yield
+        return
+    token = _PIPES.set({})
+    try:
+        yield
+    finally:
+        _PIPES.reset(token)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of `path`, as `Path.read_bytes` gives them (and raising what it raises), a
+    pipe's read once within `pipes_read_once`. A named pipe that nothing writes to is a
+    FormatError, not a wait for ever."""
+    try:
+        info = path.stat()
+    except OSError:
+        return path.read_bytes()  # raises what it says
+    if not stat.S_ISFIFO(info.st_mode):
+        return path.read_bytes()
+    kept = _PIPES.get()
+    key = (info.st_dev, info.st_ino)
+    if kept is not None and key in kept:
+        return kept[key]
+    # opened without waiting for a writer (a plain open waits for one); with none, the first
+    # read is the end of the file at once, where one that writes later would block
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        try:
+            first = os.read(fd, 1 << 16)
+        except BlockingIOError:  # a writer, nothing written yet
+            first = None
+        if first == b"":
+            raise FormatError(path, "a named pipe (FIFO) that nothing writes to (or that was "
+                              "closed empty): give a file, or start what writes to the pipe "
+                              "first", field="path")
+        os.set_blocking(fd, True)
+        chunks = [first or b""]
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if kept is not None:
+        kept[key] = data
+    return data
+
+
+def open_bytes(path: Path) -> IO[bytes]:
+    """`path` opened for reading bytes (`path.open("rb")`), a pipe's from `read_bytes`: what a
+    sniff of the first bytes or the first line opens."""
+    try:
+        piped = stat.S_ISFIFO(path.stat().st_mode)
+    except OSError:
+        piped = False
+    return io.BytesIO(read_bytes(path)) if piped else path.open("rb")
+
+
 def read_text(path: Path, *, strip_bom: bool = True) -> str:
     """The file decoded as UTF-8, newlines untouched (`\\r\\n` stays `\\r\\n`)."""
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)
     except FileNotFoundError:
         raise FormatError(path, "no such file") from None
     except IsADirectoryError:

@@ -19,6 +19,7 @@ from workbench.core.formats._common import (
     judged_subset,
     numbered_lines,
     path_kind,
+    pipes_read_once,
     read_text,
 )
 from workbench.core.formats.beir import (
@@ -271,7 +272,25 @@ def load_dataset(
     malformed line's error is appended here and the rest load (REFERENCE.md §1); for a
     vault, each unreadable note's (`vault.UnreadableNote`). Without it the first malformed
     line or note raises, as for every other format.
+
+    A pipe given (`--qrels <(cat qrels.tsv)`) is read once and its bytes kept for every look
+    at it (`pipes_read_once`).
     """
+    with pipes_read_once():
+        return _load_dataset(path, queries=queries, qrels=qrels, split=split, skipped=skipped,
+                             topic_field=topic_field)
+
+
+def _load_dataset(
+    path: StrPath,
+    *,
+    queries: StrPath | None = None,
+    qrels: StrPath | None = None,
+    split: str = "test",
+    skipped: list[FormatError] | None = None,
+    topic_field: str | None = None,
+) -> Dataset:
+    """`load_dataset`'s reading."""
     path = Path(path)
     if not path.exists():
         if path.is_symlink():  # "no such file" for a name that is there, as a link

@@ -26,6 +26,7 @@ from workbench.core.formats._common import (
     iter_jsonl,
     judged_subset,
     numbered_lines,
+    open_bytes,
     parse_grade,
     path_kind,
     read_text,
@@ -43,7 +44,7 @@ def refuse_packed(path: Path) -> None:
     """A compressed file under a plain name (a download saved as corpus.jsonl, not
     decompressed): said with how to decompress it, not as "not UTF-8 text (byte 0x8b …)"."""
     try:
-        with path.open("rb") as f:
+        with open_bytes(path) as f:
             head = f.read(8)
     except OSError:
         return  # not there or not a file: the reader says which

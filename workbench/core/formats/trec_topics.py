@@ -39,7 +39,13 @@ from bisect import bisect_right
 from pathlib import Path
 
 from workbench.core.data import FormatError, Query, QuerySet
-from workbench.core.formats._common import StrPath, decode_text, read_text
+from workbench.core.formats._common import (
+    StrPath,
+    decode_text,
+    open_bytes,
+    read_bytes,
+    read_text,
+)
 
 TOPIC_FIELDS = ("title", "desc", "narr")
 DEFAULT_FIELDS = ("title",)
@@ -80,10 +86,10 @@ def is_markup(path: StrPath) -> bool:
     """Whether the file's first non-blank character is `<`: topics, never JSON lines or CSV
     (whose first line names an id); read as topics, which says what else it holds."""
     try:
-        with Path(path).open("rb") as f:
+        with open_bytes(Path(path)) as f:
             head = f.read(HEAD)
         if head.startswith(GZIP_MAGIC):  # NIST ships topics.401-450.gz
-            with gzip.open(path, "rb") as f:
+            with open_bytes(Path(path)) as raw, gzip.open(raw, "rb") as f:
                 head = f.read(HEAD)
     except (OSError, EOFError, zlib.error):
         return False
@@ -96,14 +102,14 @@ GZIP_MAGIC = b"\x1f\x8b"
 def _read(path: Path) -> str:
     """The file's text, decompressed where it is gzip's (told by its first bytes)."""
     try:
-        with path.open("rb") as f:
+        with open_bytes(path) as f:
             packed = f.read(2) == GZIP_MAGIC
     except OSError:
         packed = False
     if not packed:
         return read_text(path)
     try:
-        data = gzip.decompress(path.read_bytes())
+        data = gzip.decompress(read_bytes(path))
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise FormatError(path, f"not a readable gzip file ({exc})", field="encoding") from None
     except OSError as exc:
