@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from workbench.core.formats.openvault import read_openvault
 from workbench.core.models import get_model
 from workbench.core.models.hybrid.params import SCHEMA
@@ -100,3 +102,23 @@ def test_a_query_vector_of_zeros_is_counted_too(tmp_path: Path) -> None:
                                               SCHEMA.resolve({"embeddings": "stored"}))
     assert notes == ["1 query's embedding is empty or all zeros (c1): cosine 0 with every "
                      "memory, as OpenVault"]
+
+
+def test_a_query_of_another_length_than_the_memories_is_said_by_eval(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 2: memories and one context 3-dimensional, another context 4: eval scored that one
+    with no vector part and said nothing (rank, on it alone, warned)."""
+    from workbench.cli import main
+
+    folder = folder_with_vectors(tmp_path, ([1, 0, 0], [0, 1, 0], [0.5, 0.5, 0]))
+    other = {"_id": "c2", "messages": [{"is_user": True, "mes": "brass lamp"}],
+             "chatLength": 5, "embedding": [0.1, 0.2, 0.3, 0.4]}
+    with (folder / "contexts.jsonl").open("a", encoding="utf-8") as f:
+        f.write(json.dumps(other) + "\n")
+    (folder / "qrels").mkdir()
+    (folder / "qrels" / "test.tsv").write_text("c1\tm0\t1\nc2\tm1\t1\n", encoding="utf-8")
+    assert main(["eval", str(folder), "--model", "hybrid", "-p", "embeddings=stored"]) == 0
+    said = " ".join(capsys.readouterr().err.split())
+    assert ("warning: 1 query's embedding differs from the memories' 3 dimensions (c2: 4): "
+            "cosine 0 with every memory, as OpenVault (embedded by another model?)") in said
+    assert said.count("differs from the memories'") == 1  # once per run

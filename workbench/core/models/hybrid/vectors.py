@@ -276,6 +276,19 @@ def stored_vector_notes(dataset: Dataset) -> list[str]:
         out.append(f"{_count(len(zero), 'memory', 'memories')} embedding"
                    f"{'s are' if len(zero) > 1 else ' is'} all zeros ({_first(zero)}): "
                    "cosine 0, as OpenVault")
+    # the other way round: queries whose vector has a length no memory's has (a query
+    # embedded by another model than its memories) scored with no vector part, silently
+    # where other queries held the memories' length (ra 2); where no memory's length is any
+    # query's, the line above names them all
+    mem_dims = sorted({len(v) for d in dataset.corpus
+                       if (v := _vector(d.metadata.get("embedding"))) is not None and len(v)})
+    odd = [f"{qid}: {len(v)}" for qid, v in queries.items() if len(v) and len(v) not in mem_dims]
+    if odd and len(other) < sum(1 for d in dataset.corpus
+                                if _vector(d.metadata.get("embedding")) is not None):
+        out.append(f"{_count(len(odd), 'query', 'queries')} embedding"
+                   f"{'s differ' if len(odd) > 1 else ' differs'} from the memories' "
+                   f"{' or '.join(map(str, mem_dims))} dimensions ({_first(odd)}): cosine 0 "
+                   "with every memory, as OpenVault (embedded by another model?)")
     blank = [qid for qid, v in queries.items() if not v.any()]
     if blank:
         out.append(f"{_count(len(blank), 'query', 'queries')} embedding"
