@@ -308,3 +308,28 @@ def test_eval_cases_that_cannot_fail_or_cannot_pass_are_said(
     # the sample's own cases: none of these
     assert main(["eval", str(SAMPLES / "decisions-eval"), "-m", "decision-memory"]) == 0
     assert "eval case" not in capsys.readouterr().err
+
+
+def test_a_context_with_no_user_message_is_said_with_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 3: an OpenVault context whose messages are none of them the user's became an empty
+    query in silence (messages: [] was said)."""
+    folder = tmp_path / "ov"
+    (folder / "qrels").mkdir(parents=True)
+    (folder / "memories.json").write_text(json.dumps([
+        {"id": "m1", "summary": "the lighthouse keeper's logbook", "importance": 3,
+         "message_ids": [0]},
+        {"id": "m2", "summary": "a lamp on the harbour roof", "importance": 3,
+         "message_ids": [1]}]))
+    contexts = [
+        {"_id": "c1", "messages": [{"is_user": True, "mes": "the logbook?"}]},
+        {"_id": "c2", "messages": [{"is_user": True, "mes": "the roof"}]},
+        {"_id": "c3", "messages": [{"name": "Alex", "is_user": False, "mes": "Count with me."},
+                                   {"is_user": True, "is_system": True, "mes": "[hidden]"}]}]
+    (folder / "contexts.jsonl").write_text("".join(json.dumps(c) + "\n" for c in contexts))
+    (folder / "qrels" / "test.tsv").write_text("c1\tm1\t1\nc2\tm2\t1\nc3\tm2\t1\n")
+    assert main(["eval", str(folder), "-m", "bm25", "--metrics", "r@10"]) == 0
+    said = " ".join(capsys.readouterr().err.split())
+    assert (f"warning: 1 query has empty text ({folder / 'contexts.jsonl'}:3: field "
+            "'messages': no user message (is_user, not is_system) to take the query from): no "
+            "user's words to match") in said

@@ -111,6 +111,17 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    f"text ({_examples(empty)}): no term to match; they rank only by what "
                    "does not read the query (such as hybrid's forgetting-curve base), if the "
                    "model has any")
+    from workbench.core.formats.openvault_contexts import NO_QUERY_TEXT
+
+    # a context's query is its newest user message: a chat state with none is empty too
+    untexted = [str(q.context[NO_QUERY_TEXT]) for q in dataset.queries
+                if q.context.get(NO_QUERY_TEXT) and not q.text.strip()]
+    if untexted:
+        out.append(f"{len(untexted):,} quer{'y has' if len(untexted) == 1 else 'ies have'} "
+                   f"empty text ({untexted[0]}"
+                   + (f"; … {len(untexted) - 1:,} more" if len(untexted) > 1 else "")
+                   + "): no user's words to match; only what does not read them scores "
+                   "(hybrid's forgetting-curve base, the names the chat mentions)")
     with_snapshot = [q.id for q in dataset.queries if q.context.get("snapshot")]
     if with_snapshot:
         without = [q.id for q in dataset.queries if not q.context.get("snapshot")]

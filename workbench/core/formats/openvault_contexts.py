@@ -32,6 +32,9 @@ from workbench.core.formats._common import (
 from workbench.core.formats.openvault_memories import finite_number, whole_number
 
 ID_KEYS = ("_id", "id")
+# a context's key where its messages give the query no text: "FILE:LINE: field 'messages':
+# why", said by `checks.load_warnings` (ra 3: such a query had been empty in silence)
+NO_QUERY_TEXT = "no_query_text"
 
 
 def parse_message(obj: object, path: Path, line: int, at: str = "") -> dict[str, Any]:
@@ -106,7 +109,14 @@ def _context(obj: dict[str, Any], path: Path, line: int) -> Query:
                                   or not all(finite_number(x) for x in embedding)):
         raise FormatError(path, "expected a list of finite numbers", line=line,
                           field="embedding")
-    return context_query(query_id, messages, chat_length, active, embedding)
+    query = context_query(query_id, messages, chat_length, active, embedding)
+    if messages and not query.text.strip():  # no messages at all: the empty-text warning
+        user = any(m["is_user"] and not m["is_system"] for m in messages)
+        why = ("the newest user message (is_user) is empty" if user else
+               "no user message (is_user, not is_system) to take the query from")
+        query = Query(query.id, query.text, {**query.context, NO_QUERY_TEXT:
+                                             f"{path}:{line}: field 'messages': {why}"})
+    return query
 
 
 def read_contexts(path: StrPath, *, name: str = "queries") -> QuerySet:
