@@ -512,3 +512,69 @@ def test_out_writes_files_in_the_shape_their_readers_take(tmp_path: Path) -> Non
                                                                        "offset": 3}
     assert json.loads((vs / "mcp-server-env.json").read_text()) == {
         "mcpServers": {"obsidian-mcp": {"env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "20"}}}}
+
+
+def test_the_variables_files_there_are_merged_not_replaced(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 5: an mcp-server-env.json or decision-memory.env already in --out was replaced whole:
+    the other servers, the command, its args, the other variables and lines were lost."""
+    from workbench.cli import main
+
+    entry = tmp_path / "om" / "mcp-server-env.json"
+    entry.parent.mkdir()
+    entry.write_text(json.dumps({"mcpServers": {
+        "github": {"command": "gh-mcp"},
+        "obsidian-mcp": {"command": "node", "args": ["x.js"],
+                         "env": {"OBSIDIAN_VAULT": "/v", "OBSIDIAN_SEARCH_BATCH_SIZE": "10"}}}}))
+    assert main(["export", "-m", "obsidian-mcp", "-p", "batch_size=30",
+                 "--out", str(entry.parent)]) == 0
+    assert json.loads(entry.read_text()) == {"mcpServers": {
+        "github": {"command": "gh-mcp"},
+        "obsidian-mcp": {"command": "node", "args": ["x.js"],
+                         "env": {"OBSIDIAN_VAULT": "/v", "OBSIDIAN_SEARCH_BATCH_SIZE": "30"}}}}
+    assert ('note: mcp-server-env.json: wrote OBSIDIAN_SEARCH_BATCH_SIZE "10" → "30" (set here)'
+            in capsys.readouterr().err)
+    env = tmp_path / "dm" / "decision-memory.env"
+    env.parent.mkdir()
+    env.write_text("OTHER_VAR=1\n# mine\nPI_MEMORY_INJECT_LIMIT=7\nPI_MEMORY_MAX_TEXT_CHARS=99\n")
+    assert main(["export", "-m", "decision-memory", "-p", "inject_limit=4",
+                 "--out", str(env.parent)]) == 0
+    lines = env.read_text().splitlines()
+    # set here: written; not set here: its own kept (and said); others there kept
+    assert lines[:4] == ["OTHER_VAR=1", "# mine", "PI_MEMORY_INJECT_LIMIT=4",
+                         "PI_MEMORY_MAX_TEXT_CHARS=99"]
+    assert "PI_MEMORY_INJECT_MIN_SCORE=8" in lines[4:]  # one it lacked: added
+    assert ('kept its own PI_MEMORY_MAX_TEXT_CHARS "99" (not set here; the values measured '
+            'were "4000"') in " ".join(capsys.readouterr().err.split())
+
+
+def test_a_variables_file_or_settings_it_cannot_read_is_refused_unchanged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 5: a line of garbage in decision-memory.env was dropped without a word, and a
+    non-object extension_settings.openvault replaced by an object."""
+    from workbench.cli import main
+
+    env = tmp_path / "dm" / "decision-memory.env"
+    env.parent.mkdir()
+    env.write_text("OTHER_VAR=1\n\ngarbage here\n")
+    assert main(["export", "-m", "decision-memory", "--out", str(env.parent)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"workbench export: error: {env}:3: cannot update it, not a NAME=value line "
+        "('garbage here'): fix or remove it")
+    assert sorted(p.name for p in env.parent.iterdir()) == ["decision-memory.env"]
+    assert env.read_text() == "OTHER_VAR=1\n\ngarbage here\n"
+    st = tmp_path / "st" / "settings.json"
+    st.parent.mkdir()
+    st.write_text('{\n  "a": 1,\n  "extension_settings": {"openvault": "x"}\n}\n')
+    assert main(["export", "-m", "hybrid", "-p", "alpha=0.5", "--out", str(st.parent)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"workbench export: error: {st}:3: field 'extension_settings.openvault': cannot update "
+        "it, expected a JSON object, found a string: fix or remove it")
+    assert st.read_text() == '{\n  "a": 1,\n  "extension_settings": {"openvault": "x"}\n}\n'
+    entry = tmp_path / "om" / "mcp-server-env.json"
+    entry.parent.mkdir()
+    entry.write_text('{"mcpServers": {"obsidian-mcp": {"env": ')
+    assert main(["export", "-m", "obsidian-mcp", "--out", str(entry.parent)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"workbench export: error: {entry}:1: cannot update it, not readable JSON")
+    assert sorted(p.name for p in entry.parent.iterdir()) == ["mcp-server-env.json"]

@@ -264,12 +264,14 @@ def cmd_export(args: argparse.Namespace) -> int:
         given |= set(load_params_file(args.params))
     written: list[Path] = []
     update = None
+    others: list[Any] = []
     home = bool(args.out) and is_home(export, args.out)  # the target's own data folder
     if args.out:  # written before the notes, so a refusal leaves no note saying "written to"
-        from workbench.core.export import plan_update
+        from workbench.core.export import PI_ENV, VS_ENV, plan_file_updates, plan_update
 
         try:
             update = plan_update(export, Path(args.out), given)
+            others = [] if home else plan_file_updates(export, Path(args.out), given)
             written = write_export(export, Path(args.out), given)
         except ValueError as exc:  # about the folder itself: named as every writer names it
             said = str(exc)
@@ -308,6 +310,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         if update:
             for line in _update_lines(update, export.sources, params):
                 say(f"note: {export.config_path}: {line}", file=sys.stderr)
+        by_var = {var: (name,) for name, var in {**PI_ENV, **VS_ENV}.items()}
+        for other in others:  # the variables' files there: merged, not replaced (ra 5)
+            for line in _update_lines(other, by_var, params):
+                say(f"note: {other.path.name}: {line}", file=sys.stderr)
         if home:  # its own folder: the rest is said, not written there
             mark = next(n for n in export.home if (Path(args.out) / n).exists())
             say(f"note: {args.out} holds {export.target.split()[0]}'s own data ({mark}): "
@@ -407,9 +413,11 @@ def add_commands(sub: Any) -> None:
                        "ported from a system with settings)")
     add_model(p)
     p.add_argument("--out", "-o", metavar="FOLDER",
-                   help="write the files there instead of printing: the target's own file, "
-                   "updated where there is one (its values not set with -p/--params kept), and "
-                   "the record of changes — only the target's file into its own data folder")
+                   help="write the files there instead of printing: the target's own file "
+                   "and the variables' files (decision-memory.env, mcp-server-env.json), each "
+                   "updated where there is one (its other entries kept, and its values not "
+                   "set with -p/--params), and the record of changes — only the target's file "
+                   "into its own data folder")
     p.set_defaults(func=cmd_export)
 
 

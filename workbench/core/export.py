@@ -602,6 +602,10 @@ def plan_update(export: Export, folder: str | Path,
             if isinstance(value, Mapping):
                 if isinstance(old, dict):
                     merge(old, value, f"{dotted}.")
+                elif export.fragment:  # a file of others' settings: what is there is theirs
+                    raise ValueError(f"{path}{_line_of_key(path, key)}: field '{dotted}': "
+                                     f"cannot update it, expected a JSON object, found "
+                                     f"{_kind(old)}: fix or remove it")
                 else:  # `"selector": []` there: no key of it can be kept
                     into[key] = json.loads(json.dumps(value))
                     written.append((dotted, old, dict(value)))
@@ -616,6 +620,139 @@ def plan_update(export: Export, folder: str | Path,
     merge(current, export.settings, "")
     return Update(path, tuple(written), tuple(kept), tuple(added),
                   json.dumps(current, indent=2, ensure_ascii=False) + "\n")
+
+
+# the files of `Export.files` that hold others' entries too, merged where one is there
+SERVER_ENTRY = "mcp-server-env.json"
+ENV_FILE = "decision-memory.env"
+SERVER = ("mcpServers", "obsidian-mcp", "env")
+
+
+def plan_file_updates(export: Export, folder: str | Path,
+                      given: Collection[str] | None = None) -> list[Update]:
+    """The variables' files of `Export.files` already in `folder` (decision-memory.env,
+    mcp-server-env.json) with the export's variables written into them, as `plan_update`
+    writes the target's config: every other line, server, key and variable kept; a variable
+    there that was not set explicitly (`given`) kept too. ValueError naming the file and
+    line where one is not readable as what it is (ra 5: both had been replaced whole, the
+    other servers and variables lost)."""
+    names = dict(export.files)
+    by_var = {var: name for name, var in {**PI_ENV, **VS_ENV}.items()}
+    new = dict(export.env)
+    out = []
+    for name in (SERVER_ENTRY, ENV_FILE):
+        path = Path(folder) / name
+        if name not in names or not path.is_file():
+            continue
+        written: list[tuple[str, object, object]] = []
+        kept: list[tuple[str, object, object]] = []
+        added: list[tuple[str, object]] = []
+
+        def put(current: Mapping[str, str], var: str,
+                written: list[tuple[str, object, object]] = written,
+                kept: list[tuple[str, object, object]] = kept) -> str | None:
+            """The value to write for `var` where `current` holds its own (None: keep)."""
+            old, value = current[var], new[var]
+            if old == value:
+                return None
+            if given is None or by_var.get(var) in given:
+                written.append((var, old, value))
+                return value
+            kept.append((var, old, value))
+            return None
+
+        if name == SERVER_ENTRY:
+            text = _merged_server_entry(path, new, put, added)
+        else:
+            text = _merged_env_file(path, new, put, added)
+        out.append(Update(path, tuple(written), tuple(kept), tuple(added), text))
+    return out
+
+
+def _merged_server_entry(path: Path, new: Mapping[str, str],
+                         put: Callable[[Mapping[str, str], str], str | None],
+                         added: list[tuple[str, object]]) -> str:
+    """mcp-server-env.json with the variables in mcpServers.obsidian-mcp.env."""
+    current = _read_object(path)
+    at: dict[str, object] = current
+    for depth, key in enumerate(SERVER):
+        if key not in at:
+            at[key] = {}
+        inner = at[key]
+        if not isinstance(inner, dict):
+            dotted = ".".join(SERVER[:depth + 1])
+            raise ValueError(f"{path}{_line_of_key(path, key)}: field '{dotted}': cannot "
+                             f"update it, expected a JSON object, found {_kind(inner)}: fix "
+                             "or remove it")
+        at = inner
+    env: dict[str, object] = at
+    for var in new:
+        if var not in env:
+            env[var] = new[var]
+            added.append((var, new[var]))
+        elif not isinstance(env[var], str):
+            raise ValueError(f"{path}{_line_of_key(path, var)}: field '{'.'.join(SERVER)}."
+                             f"{var}': cannot update it, expected a string (an environment "
+                             f"variable's value), found {_kind(env[var])}")
+        else:
+            value = put({var: str(env[var])}, var)
+            if value is not None:
+                env[var] = value
+    return json.dumps(current, indent=2, ensure_ascii=False) + "\n"
+
+
+def _merged_env_file(path: Path, new: Mapping[str, str],
+                     put: Callable[[Mapping[str, str], str], str | None],
+                     added: list[tuple[str, object]]) -> str:
+    """decision-memory.env with the variables set: `NAME=value` lines (`export NAME=value`
+    too), blank and `#` lines kept as they are; any other line is an error naming it."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = exc.object[:exc.start].count(b"\n") + 1
+        raise ValueError(f"{path}:{bad}: cannot update it, not UTF-8 text") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot update it ({exc.strerror or exc})") from None
+    lines = text.splitlines()
+    seen: set[str] = set()
+    for i, line in enumerate(lines):
+        body = line.strip()
+        if not body or body.startswith("#"):
+            continue
+        name, eq, value = body.removeprefix("export ").partition("=")
+        name = name.strip()
+        if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
+            raise ValueError(f"{path}:{i + 1}: cannot update it, not a NAME=value line "
+                             f"({line[:60]!r}): fix or remove it")
+        if name in new and name not in seen:
+            seen.add(name)
+            written = put({name: value.strip()}, name)
+            if written is not None:
+                lines[i] = line[:len(line) - len(line.lstrip())] + (
+                    "export " if body.startswith("export ") else "") + f"{name}={written}"
+    for var in new:
+        if var not in seen:
+            lines.append(f"{var}={new[var]}")
+            added.append((var, new[var]))
+    return "\n".join(lines) + "\n"
+
+
+def _kind(value: object) -> str:
+    """A JSON value's kind, in words."""
+    from workbench.core.formats._common import _json_type
+
+    return _json_type(value)
+
+
+def _line_of_key(path: Path, key: str) -> str:
+    """":LINE" of the first line of `path` holding `"key":`, "" where none does."""
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except (OSError, ValueError):
+        return ""
+    quoted = json.dumps(key)
+    return next((f":{i}" for i, line in enumerate(lines, 1)
+                 if quoted in line and line.split(quoted, 1)[1].lstrip().startswith(":")), "")
 
 
 def write_export(export: Export, folder: str | Path,
@@ -636,9 +773,11 @@ def write_export(export: Export, folder: str | Path,
     if not root.parent.exists():  # the folder itself is made, not a missing one above it
         raise ValueError(f"{root}: folder {root.parent} does not exist")
     update = plan_update(export, root, given)
-    root.mkdir(exist_ok=True)
     home = is_home(export, root)  # the target's own folder: its own file alone
     files = {} if home else dict(export.files)
+    for other in ([] if home else plan_file_updates(export, root, given)):
+        files[other.path.name] = other.text
+    root.mkdir(exist_ok=True)
     if export.config_path and export.settings:
         files[export.config_path] = update.text if update else export.settings_json()
     if not home:
