@@ -114,6 +114,20 @@ def test_csv_text_after_a_closing_quote(tmp_path: Path) -> None:
     assert_names(info.value, path, 3, "csv")
 
 
+def test_csv_quote_left_open_that_a_later_line_closes(tmp_path: Path) -> None:
+    """ra 6: line 3's quote, never closed there, is closed by line 4's opening quote: the
+    error had named line 4, which is valid, not line 3, where the cell opened."""
+    path = tmp_path / "docs.csv"
+    path.write_text('id,title,text\na,A,alpha\nd9,"Open quote,never closed\n'
+                    'd5,Growing,"high up, on hills"\nd6,B,beta\n', encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_documents(path)
+    assert str(info.value) == (
+        f"{path}:3: field 'title': the quoted cell opened in column 2 runs on into line 4, "
+        "where text follows its closing quote (',' expected after '\"'): a quote never "
+        "closed on this line?")
+
+
 def test_csv_missing_text_column(tmp_path: Path) -> None:
     path = tmp_path / "docs.csv"
     path.write_text("id,body\na,alpha\n", encoding="utf-8")

@@ -132,14 +132,26 @@ def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]
             yield start, dict(zip(header, row, strict=True))
     except csv.Error as e:
         opened = _open_quote(text, delimiter, end + 1)
+        ran = None if opened is not None else _run_on(text, delimiter, end + 1)
+        if ran is not None:  # ra 6: said at the line it ran into, which was valid
+            line, column, into = ran
+            raise FormatError(path, f"the quoted cell opened in column {column} runs on into "
+                              f"line {into}, where text follows its closing quote ({e}): a "
+                              "quote never closed on this line?", line=line,
+                              field=_column_name(header, column)) from None
         if opened is None:
             raise FormatError(path, f"invalid CSV ({e})", line=reader.line_num,
                               field="csv") from None
         line, column = opened
-        field = ("header" if header is None
-                 else header[column - 1] if column <= len(header) else "csv")
         raise FormatError(path, f"a quote opened in column {column} never closes (the rest "
-                          "of the file would be one cell)", line=line, field=field) from None
+                          "of the file would be one cell)", line=line,
+                          field=_column_name(header, column)) from None
+
+
+def _column_name(header: list[str] | None, column: int) -> str:
+    """The field an error in `column` (1-based) names: its header's name for it."""
+    return ("header" if header is None
+            else header[column - 1] if column <= len(header) else "csv")
 
 
 def _open_quote(text: str, delimiter: str, first_line: int) -> tuple[int, int] | None:
@@ -172,6 +184,42 @@ def _open_quote(text: str, delimiter: str, first_line: int) -> tuple[int, int] |
         at_start = not quoted and ch in (delimiter, "\n")
         i += 1
     return opened if quoted else None
+
+
+def _run_on(text: str, delimiter: str, first_line: int) -> tuple[int, int, int] | None:
+    """(line, column, line) of the first quoted cell, from the record that starts on
+    `first_line`, that opens on one line and closes on a later one with text after its
+    closing quote (`d9,"never closed` then `d5,a,"b"`: line 6's quote closes at line 7's
+    opening one); None when there is none. Read as `_open_quote` reads."""
+    start = 0
+    for _ in range(first_line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    line, column, quoted, at_start = first_line, 1, False, True
+    opened = (line, column)
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == '"' and text[i + 1:i + 2] == '"':
+                i += 1
+            elif ch == '"':
+                quoted = False
+                after = text[i + 1:i + 2]
+                if line > opened[0] and after not in ("", delimiter, "\n", "\r"):
+                    return opened[0], opened[1], line
+            elif ch == "\n":
+                line += 1
+        elif ch == '"' and at_start:
+            quoted, opened = True, (line, column)
+        elif ch == delimiter:
+            column += 1
+        elif ch == "\n":
+            line, column = line + 1, 1
+        at_start = not quoted and ch in (delimiter, "\n")
+        i += 1
+    return None
 
 
 def _csv_tags(value: str, path: Path, line: int) -> list[str]:
