@@ -148,6 +148,9 @@ def test_bm25_reads_the_words_of_the_same_corpus_as_title_and_text(tmp_path: Pat
      "duplicate document number 'AP880212-0001' (first on line 2)"),
     ("<DOC>\n<DOCNO>a</DOCNO>\n<DOC>\n<DOCNO>b</DOCNO>\n</DOC>\n", 3, "DOC",
      "a <DOC> opens before the one on line 1 closes"),
+    # ra 7: the second had been dropped without a word
+    ("<DOC>\n<DOCNO> d5 </DOCNO>\n<TEXT>tea</TEXT>\n<DOCNO> d5b </DOCNO>\n</DOC>\n", 4, "DOCNO",
+     "a <DOC> with two <DOCNO>s ('d5' on line 2, 'd5b' here): one record, one document number"),
     ("<DOC>\n<DOCNO>a</DOCNO>\n<TEXT>tea\n", 1, "DOC", "<DOC> never closes (no </DOC> after it)"),
     ("<DOC>\n<DOCNO>a</DOCNO>\n<TEXT>tea\n</DOC>\n", 3, "TEXT",
      "<TEXT> never closes before the </DOC> of the record on line 1"),

@@ -206,6 +206,11 @@ def _document(path: Path, text: str, opened: re.Match[str], end: int,
     number = DOCNO.search(text, start, end)
     if number is not None:
         doc_id, where = number.group(1).strip(), line_of(number.start())
+        second = DOCNO.search(text, number.end(), end)
+        if second is not None:  # ra 7: the second had been dropped without a word
+            raise FormatError(path, f"a <DOC> with two <DOCNO>s ({doc_id!r} on line {where}, "
+                              f"{second.group(1).strip()!r} here): one record, one document "
+                              "number", line=line_of(second.start()), field="DOCNO")
     else:
         attribute = DOC_ID.search(opened.group(1) or "")
         if attribute is None:
