@@ -536,3 +536,23 @@ def test_why_stats_live_holds_each_eval_case_to_its_own_limit(
                      out)
     assert ("note: inject_limit=1 applies to none of these turns: every query's context sets "
             "its own limit") in out
+
+
+def test_why_stats_leaves_a_ts_that_is_no_date_out_of_the_span(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 8: a `ts` of "yesterday" had been the end of the time span, unsaid; a negative
+    limit had been read as a limit ("turns: -3–3")."""
+    path = _log(tmp_path)
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    path.write_text("".join(json.dumps(r) + "\n" for r in [
+        *rows, {**rows[1], "ts": "yesterday"}, {**rows[1], "limit": -3}]))
+    assert main(["why-stats", str(path)]) == 0
+    captured = capsys.readouterr()
+    err, out = " ".join(captured.err.split()), captured.out
+    assert (f"warning: {path}:3: field 'ts': not an ISO date: 'yesterday': that turn is left "
+            "out of the time span") in err
+    assert re.search(r"time span +2026-11-01T10:00:00.000Z … 2026-11-01T11:00:00.000Z\n", out)
+    said = " ".join(out.split())
+    assert ("1 corrupt line(s) skipped, the first "
+            f"{path}:4: field 'limit': expected a number of 0 or more, found -3") in said
+    assert re.search(r"min score / limit \(last turn\) +8 / 3\n", out)

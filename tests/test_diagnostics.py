@@ -24,9 +24,11 @@ def _turn(*scores: float, limit: int = 3, min_score: float = 8, ts: str = "") ->
 
 
 def test_figures_worked_by_hand() -> None:
-    turns = [_turn(20, 12, 9, ts="t1"), _turn(), _turn(15, ts="t3"), _turn(11, 10, ts="t4")]
+    # the span runs over the dated turns (the second has no ts): ra 8
+    t1, t3, t4 = "2026-11-01T10:00:00Z", "2026-11-02T10:00:00Z", "2026-11-03T10:00:00Z"
+    turns = [_turn(20, 12, 9, ts=t1), _turn(), _turn(15, ts=t3), _turn(11, 10, ts=t4)]
     st = injection_stats(turns)
-    assert st.turns == 4 and (st.first_ts, st.last_ts) == ("t1", "t4")
+    assert st.turns == 4 and (st.first_ts, st.last_ts) == (t1, t4)
     # counts 3, 0, 1, 2 → mean 1.5; sorted 0 1 2 3: p50 = [floor(2)] = 2, p95 = [min(3, 3)] = 3
     assert (st.count_mean, st.count_p50, st.count_p95) == (1.5, 2, 3)
     assert st.hit_limit_pct == 25.0 and st.zero_pct == 25.0

@@ -93,6 +93,20 @@ def _warn_kept(log: Any, lines: set[int]) -> None:
         say(f"warning: {log.path}:{line}: {why}{more}", file=sys.stderr)
 
 
+def _warn_undated(log: Any) -> None:
+    """On stderr, the records whose `ts` is no date, left out of the time span (ra 8: "…
+    yesterday" had been its end, unsaid)."""
+    from workbench.core.diagnostics import is_date
+
+    undated = [r for r in log.records if not is_date(r.ts)]
+    if undated:
+        more = (f" (and {len(undated) - 1} more line(s) with no date)" if len(undated) > 1
+                else "")
+        say(f"warning: {log.path}:{undated[0].line}: field 'ts': not an ISO date: "
+            f"{undated[0].ts!r}: that turn is left out of the time span{more}",
+            file=sys.stderr)
+
+
 def _log(path: str) -> Any:
     """The injections log; a file none of whose lines is an injection record (a corpus, a
     chat) is a usage error naming its first line, not a table of zeros."""
@@ -124,6 +138,7 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
 
         log = read_injections(_log(args.log).path, last=n)
         _warn_kept(log, {r.line for r in log.records})
+        _warn_undated(log)
         stats = injection_stats(turns_from_log(log.records, n))
         raised = ("" if args.last is None or n == args.last else
                   f"--last {args.last} raised to pi-lodestone's minimum, {n}" if n > args.last

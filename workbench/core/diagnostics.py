@@ -139,10 +139,12 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
     count_mean = sum(counts) / n if n else 0.0
     snippet_mean = sum(snippets) / len(snippets) if snippets else 0.0
     last = turns[-1] if turns else None
+    # the time span over the turns whose ts is a date: "… yesterday" had been its end (ra 8)
+    dated = [t.ts for t in turns if t.ts and is_date(t.ts)]
     return InjectionStats(
         turns=n,
-        first_ts=turns[0].ts if turns else "",
-        last_ts=last.ts if last else "",
+        first_ts=dated[0] if dated else "",
+        last_ts=dated[-1] if dated else "",
         count_mean=count_mean,
         count_p50=percentile(ordered, 50),
         count_p95=percentile(ordered, 95),
@@ -167,6 +169,13 @@ def injection_stats(turns: Sequence[Turn]) -> InjectionStats:
         limit_range=(min(limits), max(limits)) if limits else (0, 0),
         tail_margin=sum(t - m for t, m in zip(tails, mins, strict=True)) / n if n else 0.0,
     )
+
+
+def is_date(ts: str) -> bool:
+    """Whether a logged `ts` is a date as pi-lodestone reads one (`Date.parse`)."""
+    from workbench.core.models.decision_memory.project import parse_time
+
+    return not math.isnan(parse_time(ts))
 
 
 def excerpt_length(text: str, limit: int = 180) -> int:

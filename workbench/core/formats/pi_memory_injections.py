@@ -113,13 +113,16 @@ def parse_record(obj: object, line: int) -> InjectionRecord:
     preview = obj.get("promptPreview")  # absent or null: previews off (the default)
     if preview is not None and not isinstance(preview, str):  # not "no preview logged"
         raise _Bad(f"field 'promptPreview': expected a string, found {_json_type(preview)}")
+    limit = _typed(obj, "limit", "num")
+    if limit < 0:  # ra 8: "limit: -3" had been read as a limit ("turns: -3–3")
+        raise _Bad(f"field 'limit': expected a number of 0 or more, found {limit:g}")
     return InjectionRecord(
         line=line, ts=_typed(obj, "ts", "str"), cwd=_typed(obj, "cwd", "str"),
         project=_typed(obj, "project", "str"),
         prompt_preview=preview,
         prompt_char_count=int(_typed(obj, "promptCharCount", "num")),
         min_score=float(_typed(obj, "minScore", "num")),
-        limit=int(_typed(obj, "limit", "num")),
+        limit=int(limit),
         global_inject=_typed(obj, "globalInject", "bool"),
         results=tuple(_result(r, i) for i, r in enumerate(results)))
 
