@@ -333,3 +333,19 @@ def test_a_context_with_no_user_message_is_said_with_its_line(
     assert (f"warning: 1 query has empty text ({folder / 'contexts.jsonl'}:3: field "
             "'messages': no user message (is_user, not is_system) to take the query from): no "
             "user's words to match") in said
+
+
+def test_an_id_that_differs_by_a_space_is_pointed_at(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 9: corpus ids 'd1 ' and 'd2 ' (a trailing space), judged as d1 and d2: "not in the
+    corpus", with no hint why."""
+    folder = _beir(tmp_path)
+    (folder / "corpus.jsonl").write_text("".join(
+        json.dumps({"_id": d, "text": t}) + "\n" for d, t in
+        [("d1 ", "green tea"), ("d2 ", "black tea"), ("d9", "oolong")]))
+    assert main(["eval", str(folder), "-m", "bm25", "--metrics", "r@10"]) == 0
+    said = " ".join(capsys.readouterr().err.split())
+    assert ("name documents not in the corpus (q1→d1, q2→d2): they count as relevant documents "
+            "no ranking can retrieve; the corpus has 'd1 ', with a space after it, for d1 (and 1 "
+            "more like it): the judgments' cells are read without spaces around them, the "
+            "corpus's ids as they are: remove the spaces from the corpus's ids") in said

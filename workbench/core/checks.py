@@ -236,13 +236,30 @@ def _did_you_mean(meant: list[tuple[str, str]]) -> str:
     same leading folder of the judged id (`notes/`), one is shown and that folder named."""
     if not meant:
         return ""
+    spaced = [(d, c) for d, c in meant if c != c.strip()]
+    if len(spaced) == len(meant):  # ra 9: the judgments' reader strips its cells
+        did, cid = spaced[0]
+        more = f" (and {len(meant) - 1:,} more like it)" if len(meant) > 1 else ""
+        return (f"; the corpus has {cid!r}, with {_spaces(cid)}, for {did}{more}: the "
+                "judgments' cells are read without spaces around them, the corpus's ids as "
+                "they are: remove the spaces from the corpus's ids")
     prefix = _shared_prefix(meant)
     if not prefix:
-        return f"; did you mean {_examples([f'{c} for {d}' for d, c in meant])}?"
+        return "; did you mean " + _examples(
+            [f"{c if c == c.strip() else repr(c)} for {d}" for d, c in meant]) + "?"
     did, cid = meant[0]
     more = f" (and {len(meant) - 1:,} more like it)" if len(meant) > 1 else ""
     return (f"; did you mean {cid} for {did}{more}? The judged ids begin with {prefix}, which "
             "the corpus's ids do not: remove it from the judgments")
+
+
+def _spaces(doc_id: str) -> str:
+    """Where `doc_id` has white space around it, in words: "a trailing space"."""
+    lead, trail = doc_id != doc_id.lstrip(), doc_id != doc_id.rstrip()
+    what = ("white space" if doc_id.strip(" ") != doc_id.strip() else
+            "spaces" if len(doc_id) - len(doc_id.strip()) > 1 else "a space")
+    where = "before and after it" if lead and trail else "before it" if lead else "after it"
+    return f"{what} {where}"
 
 
 def _shared_prefix(meant: list[tuple[str, str]]) -> str:
@@ -289,7 +306,7 @@ def _meant(missing: list[str], ids: Sequence[str] | Mapping[str, object]
 
 
 def _folded(doc_id: str) -> str:
-    folded = doc_id.replace("\\", "/").casefold()
+    folded = doc_id.strip().replace("\\", "/").casefold()
     while folded.startswith("./"):
         folded = folded[2:]
     return folded.lstrip("/")
