@@ -43,7 +43,8 @@ def test_values_are_coerced_from_cli_strings() -> None:
     ("alpha", 1.5, "parameter alpha must be a number in [0, 1], got 1.5"),
     ("alpha", "abc", "parameter alpha must be a number in [0, 1], got 'abc'"),
     ("alpha", float("nan"), "parameter alpha must be a number in [0, 1]"),
-    ("alpha", True, "parameter alpha must be a number in [0, 1], got True"),
+    # a boolean said as TOML writes it (ra 10)
+    ("alpha", True, "parameter alpha must be a number in [0, 1], got true"),
     ("limit", 2.5, "parameter limit must be a whole number, got 2.5"),
     ("limit", 0, "parameter limit must be a whole number in [1, 50], got 0"),
     ("mode", "other", "parameter mode must be one of injection, search, got 'other'"),
@@ -195,3 +196,23 @@ def test_a_typed_value_keeps_a_text_parameters_spaces() -> None:
     assert values["query_prompt"] == default and not schema.changed(
         {"query_prompt": values["query_prompt"]})
     assert values["normalization"] == "min-max" and values["alpha"] == 0.3
+
+
+def test_messages_say_the_values_as_the_file_has_them(tmp_path: Path) -> None:
+    """ra 10: a TOML `true` was said as Python's True; a cut-off JSON file as "Unterminated
+    string starting at, column 65"."""
+    from workbench.core.models import get_model
+
+    schema = get_model("bm25").schema
+    params = tmp_path / "p.toml"
+    params.write_text("k1 = true\n")
+    with pytest.raises(ParamError) as info:
+        schema.resolve(load_params_file(params))
+    assert str(info.value) == "parameter k1 must be a number in [0, 3], got true"
+    cut = tmp_path / "s.json"
+    cut.write_text('{"params": {"k1": 1.2, "b": "0.')
+    with pytest.raises(ParamError) as info:
+        load_params_file(cut)
+    assert str(info.value) == (f"{cut}:1: invalid JSON at column 29: Unterminated string "
+                               "starting at column 29; a parameter file is TOML, or an export's "
+                               "record of changes")

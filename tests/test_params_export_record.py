@@ -152,7 +152,7 @@ def test_a_json_file_of_no_export_says_what_to_give(tmp_path: Path) -> None:
                        r"writes"):
         load_params_file(other)
     other.write_text('{"limit": 10,\n')
-    with pytest.raises(ParamError, match=r"mine\.json:2: not valid JSON"):
+    with pytest.raises(ParamError, match=r"mine\.json:2: invalid JSON at column"):
         load_params_file(other)
 
 

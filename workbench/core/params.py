@@ -98,7 +98,9 @@ class Param:
     def validate(self, value: object) -> ParamValue:
         """Return `value` coerced to this parameter's type, or raise ParamError."""
         what = {"float": "a number in ", "int": "a whole number in "}.get(self.kind, "")
-        bad = f"parameter {self.name} must be {what}{self.range_text()}, got {value!r}"
+        # a TOML true said as the file has it, not as Python's True (ra 10)
+        shown = ("true" if value else "false") if isinstance(value, bool) else repr(value)
+        bad = f"parameter {self.name} must be {what}{self.range_text()}, got {shown}"
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
@@ -141,7 +143,7 @@ class Param:
             raise ParamError(bad)
         assert self.low is not None and self.high is not None
         if number < self.low or number > self.high:  # a number, said as one: 9, not '9'
-            raise ParamError(bad.removesuffix(repr(value)) + (
+            raise ParamError(bad.removesuffix(shown) + (
                 value.strip() if isinstance(value, str) else repr(value)))
         if self.kind == "int":
             if number != int(number):
@@ -350,15 +352,15 @@ def _json_params(p: Path, text: str) -> dict[str, object]:
     (`export.record_values`); ParamError saying what any other JSON file is and what to
     give instead (before, each read "not valid TOML: Invalid statement")."""
     from workbench.core import export
+    from workbench.core.formats._common import json_problem
 
     try:
         doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParamError(f"{p}:{exc.lineno}: not valid JSON ({exc.msg}, column {exc.colno}); "
-                         "a parameter file is TOML, or an export's record of changes"
-                         ) from None
-    except RecursionError:
-        raise ParamError(f"{p}: not valid JSON (nested too deeply)") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        # as every reader says it (ra 10: "Unterminated string starting at, column 65")
+        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else 1
+        raise ParamError(f"{p}:{line}: {json_problem(exc)}; a parameter file is TOML, or an "
+                         "export's record of changes") from None
     if export.is_record(doc):
         try:
             return export.record_values(p, doc)[1]
