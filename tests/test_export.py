@@ -444,8 +444,8 @@ def test_a_config_that_is_no_json_is_one_line_and_no_note_says_written(
                  str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        f"workbench export: error: {config}:1: cannot update it, not readable JSON (Expecting "
-        "property name enclosed in double quotes, column 2)"]
+        f"workbench export: error: {config}:1: cannot update it, not readable JSON (invalid "
+        "JSON at column 2: Expecting property name enclosed in double quotes)"]
     assert config.read_text() == "{bad\n" and sorted(p.name for p in tmp_path.iterdir()) == [
         ".codeledger"]
 
@@ -573,8 +573,9 @@ def test_a_variables_file_or_settings_it_cannot_read_is_refused_unchanged(
     assert st.read_text() == '{\n  "a": 1,\n  "extension_settings": {"openvault": "x"}\n}\n'
     entry = tmp_path / "om" / "mcp-server-env.json"
     entry.parent.mkdir()
-    entry.write_text('{"mcpServers": {"obsidian-mcp": {"env": ')
+    entry.write_text('{"mcpServers": {"obsidian-mcp": {"env": {"A": "unterminated')
     assert main(["export", "-m", "obsidian-mcp", "--out", str(entry.parent)]) == 2
-    assert capsys.readouterr().err.startswith(
-        f"workbench export: error: {entry}:1: cannot update it, not readable JSON")
+    assert capsys.readouterr().err.strip() == (
+        f"workbench export: error: {entry}:1: cannot update it, not readable JSON (invalid JSON "
+        "at column 47: Unterminated string starting at column 47)")
     assert sorted(p.name for p in entry.parent.iterdir()) == ["mcp-server-env.json"]

@@ -812,8 +812,11 @@ def _read_object(path: Path) -> dict[str, object]:
     try:
         current = json.loads(path.read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as exc:  # FILE:LINE, as every reader names a bad line
+        from workbench.core.formats._common import json_problem
+
+        # "Unterminated string starting at, column 65" had spliced the parser's words (ra 10)
         raise ValueError(f"{path}:{exc.lineno}: cannot update it, not readable JSON "
-                         f"({exc.msg}, column {exc.colno})") from None
+                         f"({json_problem(exc)})") from None
     except (OSError, ValueError) as exc:  # ValueError: bad UTF-8
         raise ValueError(f"{path}: cannot update it, not readable JSON ({exc})") from None
     except RecursionError:
