@@ -81,7 +81,9 @@ def test_figures_follow_the_parameters(qtbot: QtBot, decisions: TuningSession) -
     assert shown["margin"][0] == f"{margin:.2f}"
     assert f"{margin:.2f} above" in panel.verdict.text()
     assert shown["tokens_per_turn"][0] == str(want.tokens_per_turn)
-    assert shown["verdict"][0] == ("yes" if want.threshold_decides else "rarely")
+    # the row follows the line above it: the min score empties two turns that matched
+    assert "it leaves 2 turns empty" in panel.verdict.text()
+    assert shown["verdict"][0] == "empties 2"
     ids = panel.cell_texts(panel.ids)
     assert [(row[0], int(row[1]), row[2]) for row in ids] == [
         (rid, n, f"{avg:.2f}") for rid, n, avg in want.most_injected]
@@ -345,3 +347,23 @@ def test_the_ids_tables_counts_say_they_are_counts(qtbot: QtBot,
     header = [panel.ids.horizontalHeaderItem(c) for c in range(panel.ids.columnCount())]
     tips = {h.text(): h.toolTip() for h in header if h is not None}
     assert tips["Baseline"].startswith("turns that injected it at the pinned baseline's")
+
+
+def test_the_threshold_row_follows_the_line_above_it(qtbot: QtBot,
+                                                     decisions: TuningSession) -> None:
+    """rg 1: at min score 40, title weight 3, limit 2 the line said the min score "is doing
+    real work: it leaves 10 turns empty" and the "threshold decides" row under it "rarely"
+    (it read only the tail margin, 7.50 > 3)."""
+    decisions.pin_baseline()
+    panel = InjectionDiagnostics(decisions)
+    _show(qtbot, panel)
+    decisions.set_params({"inject_min_score": 40.0, "w_title": 3.0, "inject_limit": 2})
+    decisions.recompute()
+    panel.redraw()
+    shown = panel.figure_texts()
+    assert shown["margin"][0].startswith("7.50 ")
+    assert panel.verdict.text().startswith(
+        "the min score is doing real work: it leaves 10 turns empty")
+    assert shown["verdict"][0] == "empties 10"
+    # the baseline (the sample's own values) empties none and sits well above it
+    assert shown["verdict"][1] == "rarely"

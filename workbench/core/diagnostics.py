@@ -325,6 +325,27 @@ def turns_text(n: int) -> str:
     return f"{n:,} turn" + ("" if n == 1 else "s")
 
 
+def min_score_decides(st: InjectionStats, emptied: int | None = None) -> bool:
+    """`verdict_line`'s rule, as a yes or no: a min score is set and it either empties turns
+    that matched (`emptied`, known live) or the last injected results sit within
+    `REAL_WORK_MARGIN` of it."""
+    return st.min_score_range[1] > 0 and (bool(emptied) or st.threshold_decides)
+
+
+def min_score_decides_text(st: InjectionStats, emptied: int | None = None) -> str:
+    """`verdict_line` in a few words, for a table cell: "empties 10" (turns), "yes",
+    "rarely", "no min score", "no result" or "no turns"."""
+    if not st.turns:
+        return "no turns"
+    if st.min_score_range[1] <= 0:
+        return "no min score"
+    if emptied:
+        return f"empties {emptied:,}"  # yes: it leaves that many turns empty
+    if not st.answered:
+        return "no result"
+    return "yes" if min_score_decides(st, emptied) else "rarely"
+
+
 def verdict_line(st: InjectionStats, emptied: int | None = None,
                  returns_unmatched: bool = True) -> str:
     """Whether the min score decides, on the turns that injected something (each against its

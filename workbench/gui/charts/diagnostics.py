@@ -40,6 +40,7 @@ from workbench.core.diagnostics import (
     injection_stats,
     live_injection,
     logged_turns,
+    min_score_decides,
     replayed_records,
     turns_from_log,
     turns_text,
@@ -143,6 +144,7 @@ class InjectionDiagnostics(ChartPanel):
         # what is shown (tests, export)
         self.stats: InjectionStats | None = None
         self.emptied = 0  # turns the min score left empty though they matched (live)
+        self.baseline_emptied = 0  # the same at the baseline's values
         self.inert: dict[str, str] = {}  # settings no turn takes here: name → why
         self.baseline_stats: InjectionStats | None = None
         self.logged_stats: InjectionStats | None = None
@@ -192,7 +194,7 @@ class InjectionDiagnostics(ChartPanel):
         if self._baseline_key is not None and all(
                 a is b for a, b in zip(key, self._baseline_key, strict=True)):
             return
-        self._baseline_key, self.baseline_stats = key, None
+        self._baseline_key, self.baseline_stats, self.baseline_emptied = key, None, 0
         self._turns.pop("baseline", None)
         if base is None or base.model_id != MODEL_ID or s.dataset is None:
             return
@@ -200,8 +202,10 @@ class InjectionDiagnostics(ChartPanel):
         same = (s.model is not None and s.model.id == base.model_id and s.prepared_params
                 is not None and model.schema.prepare_values(base.params)
                 == model.schema.prepare_values(s.prepared_params))
-        turns = live_injection(model, base.params, s.dataset, base.result,
-                               s.prepared if same else None).turns
+        live = live_injection(model, base.params, s.dataset, base.result,
+                              s.prepared if same else None)
+        turns = live.turns
+        self.baseline_emptied = live.emptied
         self._turns["baseline"] = turns
         self.baseline_stats = injection_stats(turns)
 
@@ -333,8 +337,14 @@ class InjectionDiagnostics(ChartPanel):
                 t.setItem(row, 0, name)
                 if key == "verdict":
                     name.setToolTip(VERDICT_HELP)
-                    texts = [verdict(st) if st else "" for st in columns]
-                    t.setItem(row, 1, cell(texts[0]))
+                    # the line above's rule: the log cannot say which empty turns the min
+                    # score emptied
+                    texts = [verdict(st, n) if st else "" for st, n in zip(
+                        columns, (self.emptied, self.baseline_emptied, None), strict=True)]
+                    said = cell(texts[0])
+                    if self.emptied:  # "empties 10": the line above in full
+                        said.setToolTip(verdict_line(cur, self.emptied).split("\n", 1)[0])
+                    t.setItem(row, 1, said)
                     t.setItem(row, 2, cell(texts[1], color=MUTED))
                     t.setItem(row, 3, cell(texts[2], color=MUTED))
                     continue
@@ -354,7 +364,7 @@ class InjectionDiagnostics(ChartPanel):
         # the CLI's why-stats --live verdict: on the turns that injected something (an empty
         # turn's 0, pi-lodestone's way, pulled the average under the min score itself), and
         # on the turns the min score left empty though they matched
-        real = cur.threshold_decides or bool(self.emptied)
+        real = min_score_decides(cur, self.emptied)
         text = verdict_line(cur, self.emptied).split("\n", 1)[0]
         self.verdict.setText(text if cur.turns else "no turns")
         self.verdict.setStyleSheet(f"color: {'#9a6700' if real else MUTED};")

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from workbench.core.diagnostics import InjectionStats
+from workbench.core.diagnostics import InjectionStats, min_score_decides_text
 from workbench.gui.palette import signed
 
 MODEL_ID = "decision-memory"
@@ -95,20 +95,20 @@ def with_delta(text: str, delta: str | None) -> str:
     return text if delta is None else f"{text}  {delta}"
 
 
-def verdict(stats: InjectionStats) -> str:
-    """The why-stats closing line about the threshold, short."""
-    if not stats.turns:
-        return "no turns"
-    if not stats.answered:
-        return "no result"
-    return "yes" if stats.threshold_decides else "rarely"
+def verdict(stats: InjectionStats, emptied: int | None = None) -> str:
+    """The why-stats closing line about the threshold, short: the same rule as that line
+    (`emptied`: the turns the min score left empty though they matched, known live)."""
+    return min_score_decides_text(stats, emptied)
 
 
-VERDICT_HELP = ("The min score is “doing real work” when the tail average (the last result's "
-                "score, over the turns that injected something) is within 3 of it; otherwise "
-                "the tail sits well above it and the threshold rarely cuts the last result. "
-                "The tail score avg row counts an empty turn as 0, as pi-lodestone's "
-                "why-stats does.")
+VERDICT_HELP = ("Whether the min score decides what is injected, by the rule of the line above "
+                "the tables: yes (“empties N”) where it leaves N turns empty whose best match "
+                "scored below it, or "
+                "where the last injected result (over the turns that injected something) "
+                "averages within 3 of it; otherwise the tail sits well above it and the "
+                "threshold rarely cuts the last result. The Log column cannot tell which "
+                "empty turns the min score emptied. The tail score avg row counts an empty "
+                "turn as 0, as pi-lodestone's why-stats does.")
 
 
 def log_path(source: str | None) -> Path | None:
