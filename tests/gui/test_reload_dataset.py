@@ -50,7 +50,7 @@ def test_reload_reads_the_edited_files_and_keeps_the_work(qtbot: QtBot,
     assert s.baseline is not None and s.baseline.params["k1"] == 2.0
     assert s.result is not None and w.disk_note.isHidden() and w.check_disk() == []
     assert "reloaded tea from disk: " in w.statusBar().currentMessage()
-    assert "(+1)" in w.statusBar().currentMessage()
+    assert "152 documents (1 added: zz1)" in w.statusBar().currentMessage()
     # a file that no longer reads: said, and the data read before stays
     (folder / "corpus.jsonl").write_text('{"_id": "a", "text": \n', encoding="utf-8")
     assert w.check_disk() == ["corpus.jsonl"]
@@ -88,3 +88,31 @@ def test_a_baseline_not_computed_again_is_said_to_be_cleared(qtbot: QtBot,
     s.pin_baseline()
     assert w.reload_dataset() and s.baseline is not None
     assert "cleared" not in w.statusBar().currentMessage()
+
+
+def test_reload_says_what_changed_by_id(qtbot: QtBot, tmp_path: Path) -> None:
+    """rg 2: an edited text, a renamed id and a changed grade read "80 documents (+0), 20
+    queries (+0)" while nDCG@10 and the baseline moved."""
+    folder = tmp_path / "mem2"
+    shutil.copytree(SAMPLES / "memories", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    assert w.open_path(folder)
+    w.session.pin_baseline()
+    rows = []
+    for line in (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        if d["_id"] == "m14":
+            d["text"] = "Nothing about databases here at all."
+        if d["_id"] == "m80":
+            d["_id"] = "m81"
+        rows.append(json.dumps(d))
+    (folder / "corpus.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    qrels = folder / "qrels" / "test.tsv"
+    qrels.write_text(qrels.read_text(encoding="utf-8").replace("q04\tm14\t2", "q04\tm14\t0"),
+                     encoding="utf-8")
+    assert w.reload_dataset()
+    said = w.statusBar().currentMessage()
+    assert ("reloaded mem2 from disk: 80 documents (1 edited: m14, 1 added: m81, 1 removed: "
+            "m80), 20 queries (unchanged), 1 judgment changed: q04/m14") in said
+    assert said.endswith("; baseline 'baseline' recomputed on the new data")

@@ -48,6 +48,7 @@ from .prepare_status import PrepareStatus
 from .preview import DocumentPreview
 from .query_list import QueryList
 from .ranked_table import RankedTable
+from .reload_said import reload_changes
 from .worker import LiveLoop
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ class MainWindow(QMainWindow):
         # the data says whether it came back, and what the status bar said of the reload or
         # opening (the note goes after it)
         self._rebase_for: tuple[str, bool] | None = None
-        self._reload_said = self._rebase_lost = ""
+        self._reload_said = self._rebase_lost = self._rebase_kept = ""
         self.open_cancelled = False
         # what an opening said, said again when the preparation it started ends (`say_opened`)
         self._after_prepare = ("", 0)
@@ -208,7 +209,7 @@ class MainWindow(QMainWindow):
         `open_cancelled` says whether the last call ended in Cancel."""
         self.open_cancelled = False
         self._rebase_for = None  # another dataset: a reload's baseline is not in question
-        self._reload_said = self._rebase_lost = ""
+        self._reload_said = self._rebase_lost = self._rebase_kept = ""
         # kept as absolute paths: a session or the next launch may start in another folder
         path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -365,7 +366,7 @@ class MainWindow(QMainWindow):
         b = s.baseline
         self._rebase_for = None if b is None else \
             (b.name, s.model is None or b.model_id != s.model.id)
-        self._reload_said = self._rebase_lost = ""
+        self._reload_said = self._rebase_lost = self._rebase_kept = ""
         try:
             with self.loop.hold():
                 from workbench.core.formats import load_dataset
@@ -392,11 +393,8 @@ class MainWindow(QMainWindow):
         self.disk_note.hide()
         now = s.dataset
         assert now is not None
-        docs = len(now.corpus) - len(before.corpus)
-        queries_now = len(now.queries) - len(before.queries)
         self._reload_said = (
-            f"reloaded {Path(source).name} from disk: {len(now.corpus):,} documents "
-            f"({docs:+,}), {len(now.queries):,} queries ({queries_now:+,})"
+            f"reloaded {Path(source).name} from disk: {reload_changes(before, now)}"
             + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""))
         # computed inline (synchronous), the baseline's fate is known already
         self.statusBar().showMessage(self._reload_line(),
@@ -411,6 +409,9 @@ class MainWindow(QMainWindow):
             return
         (name, other_model), self._rebase_for = self._rebase_for, None
         if self.session.baseline is not None:
+            self._rebase_kept = f"baseline {name!r} recomputed on the new data"
+            if self._reload_said:
+                self.statusBar().showMessage(self._reload_line(), 10000)
             return
         why = ("another model's" if other_model else
                "its prepare-stage values differ from the live ones")
@@ -420,7 +421,8 @@ class MainWindow(QMainWindow):
 
     def _reload_line(self) -> str:
         # the cleared baseline first: the status bar shows one line, cut where it ends
-        return "; ".join(t for t in (self._rebase_lost, self._reload_said) if t)
+        return "; ".join(t for t in (self._rebase_lost, self._reload_said, self._rebase_kept)
+                         if t)
 
     def _on_data_read(self, *_: object) -> None:
         self.disk.follow()
