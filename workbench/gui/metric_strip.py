@@ -45,6 +45,7 @@ from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
+from .metric_cap import bound, metric_caps
 from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed_html
 from .param_editors import leave_undo_to_the_window
@@ -496,11 +497,17 @@ class MetricStrip(QWidget):
         else:
             missing = ("no dataset" if s.dataset is None else "no judgments"
                        if s.judgments is None else "no result yet")
+            # the CLI's eval note where the model returns fewer results than P@k's k: the
+            # figure's bound on the card, the note in its tooltip
+            caps = metric_caps(s, s.metric_names)
             for card, name in zip(self.cards, s.metric_names, strict=True):
                 card.show_metric(name, mean(res, name),
                                  mean(base.result if base else None, name), missing,
                                  held.training)
                 tip = metric_tip(name)  # the metric's meaning (k changes it)
+                if name in caps:
+                    card.name.setText(f"{metric_label(name)}  ≤ {bound(caps[name])}")
+                    tip += f"\n\nnote: {caps[name]}"
                 if card.toolTip() != tip:
                     card.setToolTip(tip)
         reported = set()

@@ -1,0 +1,31 @@
+"""A P@k card where the model returns fewer results a query than k carries the CLI's cap note
+(review r49, rg 3: "P@10 0.195" on importance, whose limit is 5, read as poor precision; the
+CLI's eval says "p@10 is at most 0.5")."""
+
+from __future__ import annotations
+
+from conftest import SAMPLES
+from pytestqt.qtbot import QtBot
+
+from workbench.core.session import TuningSession
+from workbench.gui.metric_strip import MetricStrip
+
+
+def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> None:
+    s = TuningSession()
+    strip = MetricStrip(s, defer_ms=0)
+    qtbot.addWidget(strip)
+    s.open(SAMPLES / "memories")
+    s.set_model("importance")  # Max results 5
+    s.recompute()
+    card = strip.cards[s.metric_names.index("p@10")]
+    assert card.name.text() == "P@10  ≤ 0.5"
+    assert card.toolTip().endswith(
+        "note: importance returns at most 5 results a query (its limit is 5): p@10 is at "
+        "most 0.5")
+    ndcg = strip.cards[s.metric_names.index("ndcg@10")]
+    assert ndcg.name.text() == "nDCG@10" and "at most" not in ndcg.toolTip()
+    s.set_k(5)  # P@5 can reach 1: no mark
+    assert strip.cards[s.metric_names.index("p@5")].name.text() == "P@5"
+    assert "at most" not in strip.cards[s.metric_names.index("p@5")].toolTip()
+    strip.shutdown()

@@ -1,0 +1,40 @@
+"""The cap a metric card's figure cannot pass where the model returns fewer results a query
+than the metric's cut-off: importance returns at most 5, so P@10 is at most 0.5 (0.195 read
+as poor precision). The wording is the CLI's `eval` note (`report.text.cap_note`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from workbench.core.session import TuningSession
+
+
+def metric_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
+    """Metric name → the note on what bounds it ("importance returns at most 5 results a
+    query (its limit is 5): p@10 is at most 0.5"), for those of `names` a precision whose
+    cut-off lies past the longest list returned on a judged query; {} where none is."""
+    from workbench.report.text import cap_note
+
+    s = session
+    if s.result is None or s.judgments is None or s.model is None:
+        return {}
+    judged = s.judgments.judged_mask
+    longest = int(s.result.ranking.count[judged].max(initial=0))
+    if not longest:
+        return {}
+    limit = s.model.selection_params(s.params).limit
+    results = f"{longest:,} result{'s' if longest != 1 else ''} a query"
+    # the CLI's lead: a limit caps the lists; without one the longest list is this data's
+    lead = (f"{s.model.id} returns at most {results} (its limit is {limit})"
+            if limit == longest else f"{s.model.id} returned at most {results} here")
+    out = {}
+    for name in names:
+        note = cap_note(lead, longest, [name], cut=False)
+        if "is at most" in note:
+            out[name] = note
+    return out
+
+
+def bound(note: str) -> str:
+    """The figure a note bounds the metric at: "0.5" of "…: p@10 is at most 0.5"."""
+    return note.rsplit("is at most ", 1)[-1]
