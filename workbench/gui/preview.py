@@ -26,6 +26,7 @@ from workbench.textout import explain_lines
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
+from .nothing_ranked import empty_preview
 from .palette import number, score_decimals, signal_hex
 from .signal_names import idle_signals, signal_labels
 
@@ -225,7 +226,7 @@ class DocumentPreview(QWidget):
         if ds is None or doc is None or doc >= len(ds.corpus) or not len(ds.queries):
             self.terms = set()
             self.code, self.excerpt = False, []
-            self._set_html("<i style='color:#57606a'>Select a document to preview it.</i>")
+            self._set_html(f"<i style='color:#57606a'>{empty_preview(s)}</i>")
             return
         d, q = ds.corpus[doc], ds.queries[s.query]
         details = self._explain(doc)

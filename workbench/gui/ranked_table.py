@@ -49,6 +49,7 @@ from workbench.core.session import TuningSession
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
 from .elided import TEXT_MARGIN, ElidingLabel, MiddleElided, WordElided, esc
+from .nothing_ranked import nothing_ranked
 from .palette import BETTER, GATED, WORSE, score_decimals, signal_hex
 from .ranked_rows import (
     RankedRow,
@@ -726,6 +727,8 @@ class RankedTable(QWidget):
             self._fit_id()
         self._show_title(not self._title_is_id)
         self._update_summary()
+        # a blank grid said why (rows gated or cut still list, and say it in their gate cells)
+        self.view.set_empty_note("" if self.model.rows else nothing_ranked(self.session))
         self._on_docs_changed(self.session.docs)
 
     def _show_title(self, show: bool) -> None:
@@ -970,6 +973,28 @@ class _RankedView(QTableView):
         self.setModel(model)
         self._ranked = model
         self._pen = QPen(CUT_PEN, 2, Qt.PenStyle.DashLine)
+        # why the query ranks nothing, over the empty grid (`nothing_ranked`)
+        self.empty_note = QLabel(self.viewport())
+        self.empty_note.setWordWrap(True)
+        self.empty_note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.empty_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.empty_note.setStyleSheet("color: #57606a")
+        self.empty_note.hide()
+
+    def set_empty_note(self, text: str) -> None:
+        """The line shown over the table where it has no row ("" hides it)."""
+        if text != self.empty_note.text():
+            self.empty_note.setText(text)
+        self.empty_note.setVisible(bool(text))
+        self._place_empty_note()
+
+    def _place_empty_note(self) -> None:
+        if self.empty_note.isVisible():
+            self.empty_note.setGeometry(self.viewport().rect().adjusted(8, 6, -8, -6))
+
+    def resizeEvent(self, event: Any) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._place_empty_note()
 
     def cut_y(self) -> int | None:
         """The viewport y of the cut line (None: no cut, or scrolled out of view)."""
