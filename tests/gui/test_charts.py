@@ -111,6 +111,8 @@ def test_a_ranking_with_nothing_to_draw_leaves_no_rows_of_the_last_one(qtbot: Qt
     tea.recompute()
     assert tea.result is not None and int(tea.result.ranking.count[tea.query]) == 0
     assert chart.docs.size == 0 and "ranks no document" in chart._top_hint
+    # the note alone: no empty axes (ticks −0.4…0.4, 0 at the top; review r49, rg 9)
+    assert not chart.top_plot.isVisible() and chart.hint.isVisible()
     assert plot.getAxis("left")._tickLevels in (None, [[]])
     names = [label.text for _, label in chart.top_legend.items]
     # vault-search's signals, by their sliders' names (tf is "Weight: term frequency"),
@@ -1038,3 +1040,20 @@ def test_a_products_bars_say_how_to_read_them(qtbot: QtBot) -> None:
     bm = ContributionChart(open_session(SAMPLES / "tea-beir", "bm25"))
     _show(qtbot, bm)
     assert bm.note.toolTip() == ""
+
+
+def test_a_query_without_candidates_draws_no_histogram_axes(qtbot: QtBot,
+                                                            vault: TuningSession) -> None:
+    # vault's v12 ("espresso channeling") has no candidate: the tab drew axes 0.1…0.9 and
+    # the "Min score = 0" line over nothing (review r49, rg 9)
+    chart = ScoreDistribution(vault)
+    _show(qtbot, chart)
+    assert chart.plot.isVisible()
+    assert vault.dataset is not None
+    vault.select_query(vault.dataset.queries.index["v12"])
+    chart.redraw()
+    assert not chart.plot.isVisible() and chart.hint.isVisible()
+    assert chart.hint.text().startswith("Nothing to draw: query v12 has no candidate")
+    vault.select_query(0)
+    chart.redraw()
+    assert chart.plot.isVisible() and chart.counts_other.sum() > 0

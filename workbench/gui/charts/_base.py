@@ -193,6 +193,8 @@ class ChartPanel(QWidget):
         self.hint = QLabel()
         self.hint.setStyleSheet(f"color: {MUTED};")
         self.hint.setWordWrap(True)
+        # under the header, where a hidden plot leaves it all the room (not mid-panel)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.hint.setVisible(False)
         outer.addWidget(self.hint)
         self.body = QVBoxLayout()

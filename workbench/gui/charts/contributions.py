@@ -174,8 +174,9 @@ class ContributionChart(ChartPanel):
         model's now; none: no result) — not those of the last ranking drawn."""
         self._top_hint = hint
         # no axes over nothing (an empty 0–1 plot under "No result yet" during a first
-        # prepare); the hint says why. A query that ranks nothing keeps the model's legend
-        self.top_plot.setVisible(signals is not None)
+        # prepare, upside-down ticks under "ranks no document"); the hint says why. A query
+        # that ranks nothing keeps the model's legend for the next that ranks something
+        self.top_plot.setVisible(False)
         self.bars = {}
         self._top_range = None
         self.docs, self.values = np.zeros(0, np.int32), np.zeros((0, 0))

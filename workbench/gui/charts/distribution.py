@@ -147,6 +147,7 @@ class ScoreDistribution(ChartPanel):
         r = s.result
         if r is None or s.dataset is None or not len(s.dataset.queries):
             self._set_counts(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+            self.plot.setVisible(False)
             self.show_hint("No result yet." if r is None or s.dataset is None else
                            "No queries yet: type one under the query list and press Enter.")
             return
@@ -178,10 +179,14 @@ class ScoreDistribution(ChartPanel):
                          f"{'is' if gated == 1 else 'are'} not shown.")
         if self.param is None and s.model is not None:
             notes.append(f"{s.model.label} has no min-score parameter.")
-        self.show_hint(" ".join(notes))
-        if len(values) == 0:
+        if len(values) == 0:  # the note alone: no axes over nothing
             self._set_counts(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))
+            self.plot.setVisible(False)
+            self.show_hint(" ".join([f"Nothing to draw: {where} has no candidate with a "
+                                     "score.", *notes]))
             return
+        self.plot.setVisible(True)
+        self.show_hint(" ".join(notes))
         lo, hi = float(values.min()), float(values.max())
         if hi - lo < 1e-12:
             lo, hi = lo - 0.5, hi + 0.5
