@@ -111,3 +111,28 @@ def test_deleting_says_what_it_was_and_undo_brings_it_back(  # type: ignore[no-u
     assert "a tuning run's result" in window.statusBar().currentMessage()
     window.menu_actions.undo.trigger()
     assert s.configurations.get("tuned").tuned_on == record
+
+
+def test_a_model_chosen_from_the_model_menu_is_one_undo_step(
+        window) -> None:  # type: ignore[no-untyped-def]
+    # rg 7 (review r49): after Model ▸ bm25, Undo went grey and Ctrl+Z stopped there
+    s, acts = window.session, window.menu_actions
+    s.set_param("w_tf", 0.9)
+    s.set_param("w_position", 0.2)
+    acts.model_actions["bm25"].trigger()
+    assert s.model.id == "bm25"
+    assert acts.undo.text() == "&Undo switch to bm25" and acts.undo.isEnabled()
+    s.set_param("k1", 1.6)
+    acts.undo.trigger()  # k1 back
+    assert s.model.id == "bm25" and s.params["k1"] == 1.2
+    acts.undo.trigger()  # the switch: vault-search as it was left, its steps with it
+    assert s.model.id == "vault-search"
+    assert s.params["w_tf"] == 0.9 and s.params["w_position"] == 0.2
+    assert acts.redo.text() == "&Redo switch to bm25"
+    acts.undo.trigger()
+    assert s.params["w_position"] != 0.2 and s.params["w_tf"] == 0.9
+    acts.redo.trigger()
+    acts.redo.trigger()  # to bm25 again, at the values it had (k1 1.2, its redo step kept)
+    assert s.model.id == "bm25" and s.params["k1"] == 1.2
+    acts.redo.trigger()
+    assert s.params["k1"] == 1.6

@@ -81,6 +81,7 @@ class _Switch:
     params: Params | None = None
     tuned_on: TunedOn | None = None
     history: _History | None = None
+    of_model: bool = False  # a model chosen (Model menu, `switch_model`), not a configuration
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ class _Visit:
 
 def _step_name(step: _Step | None) -> str:
     if isinstance(step, _Switch):
-        return f"switch to \u201c{step.name}\u201d"
+        return (f"switch to {step.name}" if step.of_model else
+                f"switch to \u201c{step.name}\u201d")
     if isinstance(step, _Deleted):
         return f"delete \u201c{step.saved.name}\u201d"
     return ""
@@ -432,6 +434,25 @@ class TuningSession:
             resolved, history, tuned = model.schema.resolve(params), _History(), None
         self._switch(model, resolved, history, tuned)
 
+    def switch_model(self, model_id: str) -> None:
+        """`set_model(model_id)` as one undo step (the Model menu): Undo goes back to the model
+        left, as it was, as after a switch to another model's configuration; its values and
+        undo steps there are kept for when it is chosen again. Ctrl+Z had stopped at the
+        switch (review r49, rg 7)."""
+        if self.model is None or self.model.id == model_id:
+            self.set_model(model_id)
+            return
+        model = get_model(model_id)
+        kept = self._left.get(model_id)
+        if kept is not None:  # a copy: the model as left stays as left, for Undo to put back
+            params, tuned = model.schema.resolve(kept[0]), kept[2]
+            history = _History(undo=list(kept[1].undo), redo=list(kept[1].redo))
+        else:
+            params, history, tuned = model.schema.resolve(None), _History(), None
+        history.undo.append(_Switch(self.model.id, model_id, before=kept, of_model=True))
+        history.redo.clear()
+        self._switch(model, params, history, tuned)
+
     def _switch(self, model: Model, params: Params, history: _History,
                 tuned: TunedOn | None) -> None:
         """The model, its values, undo steps and tuned-on record set; the model left kept
@@ -459,7 +480,8 @@ class TuningSession:
         here = self.model.id
         if undoing:
             forward = _Switch(here, step.name, params=dict(self.params),
-                              tuned_on=self.tuned_on, history=self._history)
+                              tuned_on=self.tuned_on, history=self._history,
+                              of_model=step.of_model)
             kept = self._left.get(step.model_id)
             model = get_model(step.model_id)
             if kept is not None:
@@ -475,7 +497,8 @@ class TuningSession:
                 self._left[here] = step.before
             return
         assert step.params is not None and step.history is not None
-        step.history.undo.append(_Switch(here, step.name, before=self._left.get(step.model_id)))
+        step.history.undo.append(_Switch(here, step.name, before=self._left.get(step.model_id),
+                                         of_model=step.of_model))
         self._switch(get_model(step.model_id), dict(step.params), step.history, step.tuned_on)
 
     @property

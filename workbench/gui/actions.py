@@ -321,7 +321,7 @@ class WindowActions:
 
     def _pick_model(self, mid: str) -> None:
         if self.w.session.model is None or self.w.session.model.id != mid:
-            self.w.session.set_model(mid)
+            self.w.session.switch_model(mid)  # one undo step
 
     def show_tune(self) -> None:
         """The Tune tab, brought forward with room for its charts."""

@@ -166,7 +166,7 @@ class Header(QWidget):
     def _on_model_picked(self, index: int) -> None:
         mid = self.model_combo.itemData(index)
         if self.session.model is None or mid != self.session.model.id:
-            self.session.set_model(str(mid))
+            self.session.switch_model(str(mid))  # one undo step
 
     def _on_baseline_changed(self, *_: object) -> None:
         b = self.session.baseline
