@@ -20,3 +20,30 @@ def test_a_title_that_is_a_formula_is_exported_as_text(window: MainWindow,
     path = tmp_path / "out.csv"
     assert write_ranked_csv(window.session, path) == 1
     assert ",\"'=HYPERLINK(\"\"http://x\"\")\"," in path.read_text()
+
+
+def test_the_rank_change_is_a_number_and_an_unchanged_rank_no_formula(
+        window: MainWindow, tmp_path: Path) -> None:
+    # rg 8 (review r49): "=" was written "'=" (the formula guard) and no column held a number
+    import csv
+
+    from tests.conftest import SAMPLES
+
+    assert window.open_path(SAMPLES / "tea-beir", model="bm25")
+    s = window.session
+    s.pin_baseline()
+    s.set_param("k1", 0.6)
+    path = tmp_path / "ranking.csv"
+    write_ranked_csv(s, path)
+    rows = list(csv.DictReader(path.read_text(encoding="utf-8").splitlines()))
+    assert "'" not in "".join(r["change"] for r in rows)
+    seen = set()
+    for r in rows:
+        if not r["rank"] or r["change"] == "new":
+            assert r["rank_change"] == ""
+            continue
+        n = int(r["rank_change"])
+        seen.add(r["change"][0])
+        # the number is the arrow's: ▲2 is 2, ▼1 is −1, "same" 0
+        assert r["change"] == ("same" if n == 0 else f"▲{n}" if n > 0 else f"▼{-n}")
+    assert {"s", "▲", "▼"} <= seen  # k1 0.6 moves documents both ways and keeps some

@@ -1,8 +1,8 @@
 """Tables as CSV files, written atomically: the ranked table of the selected query (one row per
-document with its rank, rank change, score, judged relevance, gate and each signal's
-contribution), and any panel's rows (`write_rows`); a panel's picture (`write_grab`,
-`write_image`, `write_svg_drawing`), drawn in memory and written whole. Cells a
-spreadsheet would run as formulas are made inert (`core.csv_out`)."""
+document with its rank, rank change as shown and as a number, score, judged relevance, gate
+and each signal's contribution), and any panel's rows (`write_rows`); a panel's picture
+(`write_grab`, `write_image`, `write_svg_drawing`), drawn in memory and written whole. Cells
+a spreadsheet would run as formulas are made inert (`core.csv_out`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from workbench.core.csv_out import csv_text
 from workbench.core.session import TuningSession
 from workbench.core.store import atomic_write_bytes, atomic_write_text
 
-from .ranked_rows import ranked_rows
+from .ranked_rows import RankedRow, ranked_rows
 
 
 def ranked_csv(session: TuningSession, limit: int = 1000) -> tuple[str, int]:
@@ -34,13 +34,24 @@ def ranked_csv(session: TuningSession, limit: int = 1000) -> tuple[str, int]:
     rows = ranked_rows(session, limit=limit)
     signals = list(session.result.scores.signals)
     qid = session.dataset.queries[session.query].id
-    header = ["query_id", "rank", "change", "doc_id", "title", "score", "relevance", "gate",
-              *signals]
-    table = [[qid, "" if r.rank is None else r.rank, r.change, r.doc_id, r.title,
+    # the change as the table shows it ("▲2", "same", "new") and as a number to sort on
+    # (places gained since the baseline; empty where new, gated or without a baseline): "="
+    # had been written "'=" (a formula guard), a stray apostrophe in pandas or R
+    header = ["query_id", "rank", "change", "rank_change", "doc_id", "title", "score",
+              "relevance", "gate", *signals]
+    table = [[qid, "" if r.rank is None else r.rank, "same" if r.change == "=" else r.change,
+              _rank_change(r), r.doc_id, r.title,
               "" if math.isnan(r.score) else f"{r.score:.6g}",
               "" if r.relevance is None else r.relevance, r.gate,
               *(f"{float(v):.6g}" for v in r.contributions)] for r in rows]
     return csv_text(header, table), len(rows)
+
+
+def _rank_change(row: RankedRow) -> int | str:
+    """Places gained since the baseline's ranking (0 unchanged, −2 two places down); "" for
+    a document new to the top, a gated one, or with no baseline."""
+    value = row.change_value
+    return int(value) if row.change and math.isfinite(value) else ""
 
 
 def write_ranked_csv(session: TuningSession, path: Path) -> int:
