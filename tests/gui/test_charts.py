@@ -585,6 +585,18 @@ def test_movers_list_shows_compare_movers(qtbot: QtBot, tea: TuningSession,
     _assert_exports(panel, tmp_path)
     csv_text = panel.export(tmp_path / "movers.csv").read_text(encoding="utf-8")
     assert csv_text.count("\n") == len(want) + 1
+    # the picture lists every row, not the few in sight under the Export button (rg 5, 6)
+    from PySide6.QtGui import QImage
+
+    on_screen = panel.table.size()
+    rows = panel.row_texts()
+    assert panel.table.verticalScrollBar().maximum() > 0  # the panel scrolls: rows unseen
+    png = QImage(str(panel.export(tmp_path / "all.png")))
+    assert png.height() > 2 * 22 * len(rows) and png.width() == 2400
+    svg = panel.export(tmp_path / "all.svg").read_text(encoding="utf-8")
+    assert panel.caption.text() in svg and "dataset tea-beir · model bm25" in svg
+    assert rows[-1][1] in svg and "Export" not in svg
+    assert panel.table.size() == on_screen
     tea.clear_baseline()
     assert panel.empty_text == EMPTY_NO_BASELINE
 
@@ -1057,3 +1069,35 @@ def test_a_query_without_candidates_draws_no_histogram_axes(qtbot: QtBot,
     vault.select_query(0)
     chart.redraw()
     assert chart.plot.isVisible() and chart.counts_other.sum() > 0
+
+
+def test_an_exported_chart_says_what_it_shows_at_16_by_9(qtbot: QtBot, tea: TuningSession,
+                                                         tmp_path: Path) -> None:
+    # rg 5 (review r49): the PNG was the plot alone, 3808 × 350, without its title, the
+    # data, the model or the k1 held under a curve of b
+    from PySide6.QtGui import QImage
+
+    curve = MetricCurve(tea, synchronous=True)
+    qtbot.addWidget(curve)
+    curve.resize(1900, 260)  # a wide, short strip, as in the window
+    curve.show()
+    qtbot.waitExposed(curve)
+    tea.set_param("k1", 0.6)
+    tea.set_param("b", 0.3)  # swept; k1 held
+    tea.recompute()
+    curve.redraw()
+    assert curve.param_name == "b"
+    item = curve.plot.getPlotItem()
+    on_screen = item.geometry()
+    png = QImage(str(curve.export(tmp_path / "curve.png")))
+    assert (png.width(), png.height()) == (1600, 900)
+    svg = (curve.export(tmp_path / "curve.svg")).read_text(encoding="utf-8")
+    assert "nDCG@10 vs b" in svg
+    assert "dataset tea-beir · model bm25 · held k1 = 0.6" in svg
+    assert item.geometry() == on_screen  # the panel on screen as it was
+    chart = ContributionChart(tea)
+    _show(qtbot, chart)
+    svg = chart.export(tmp_path / "bars.svg").read_text(encoding="utf-8")
+    assert "Contributions — query q01, top 10" in svg
+    assert ("dataset tea-beir · model bm25 · values k1 = 0.6, b = 0.3 · query q01: How does "
+            "withering") in svg

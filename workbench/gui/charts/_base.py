@@ -1,22 +1,20 @@
 """What every chart panel shares: a light plot style, a header row with an export button, and
-`export(path)` (PNG or SVG by suffix, through pyqtgraph's exporters)."""
+`export(path)` (PNG or SVG by suffix, the title and what it shows drawn above the plot:
+`export_image`)."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from pyqtgraph.exporters import ImageExporter
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QAction, QFontMetrics, QImage, QPainter, QShowEvent
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QFontMetrics, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QGraphicsItem,
-    QGraphicsScene,
     QHBoxLayout,
     QLabel,
     QMenu,
@@ -27,10 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.events import Event
+from workbench.core.params import value_text
 from workbench.core.session import TuningSession
 from workbench.gui.bind import subscribe
-from workbench.gui.export_csv import write_image, write_svg_drawing
 from workbench.gui.throttle import IdleThrottle
+
+from .export_image import export_chart, plain
 
 INK = "#24292f"  # axis text and lines: dark grey on white
 MUTED = "#6e7781"
@@ -94,60 +94,6 @@ def legend_room(plot: pg.PlotWidget, legend: pg.LegendItem) -> float:
     if view < 50:  # not laid out yet: a typical panel
         view = 600.0
     return float(min(0.5, (legend.boundingRect().width() + 20) / view))
-
-
-def write_svg(scene: QGraphicsScene, source: QRectF, out: Path, dpi: int = 96) -> None:
-    """The scene's `source` rectangle drawn into an SVG file as vectors.
-
-    Not pyqtgraph's SVGExporter: it post-processes Qt's SVG output and fails on the path data
-    PySide6 6.11 writes ("not enough values to unpack" in SVGExporter.correctCoordinates)."""
-    size = QSize(int(source.width()), int(source.height()))
-
-    def draw(painter: QPainter) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        scene.render(painter, QRectF(0, 0, size.width(), size.height()), source)
-
-    # pyqtgraph's axes replay QPictures, which rescale to the device's resolution: give the
-    # generator the screen's, or the axes come out at 72/96 of their size
-    write_svg_drawing(out, size, "Scoring Workbench chart", draw, dpi)
-
-
-def export_plot(plot: pg.PlotWidget, path: str | Path) -> Path:
-    """Write the plot as PNG (twice the on-screen size, at least 800 px wide) or SVG."""
-    out = Path(path)
-    item = plot.getPlotItem()
-    suffix = out.suffix.lower()
-    with _uncached_axes(item):  # vectors (and full resolution) in the file, not the pixmaps
-        return _export(item, plot, out, suffix)
-
-
-@contextmanager
-def _uncached_axes(item: pg.PlotItem) -> Iterator[None]:
-    axes = [item.getAxis(name) for name in ("left", "bottom", "right", "top")]
-    modes = [a.cacheMode() for a in axes]
-    for a in axes:
-        a.setCacheMode(QGraphicsItem.CacheMode.NoCache)
-    try:
-        yield
-    finally:
-        for a, mode in zip(axes, modes, strict=True):
-            a.setCacheMode(mode)
-
-
-def _export(item: pg.PlotItem, plot: pg.PlotWidget, out: Path, suffix: str) -> Path:
-    if suffix == ".png":
-        exporter = ImageExporter(item)
-        width = max(800, 2 * int(item.boundingRect().width()))
-        exporter.parameters()["width"] = width
-        image = exporter.export(toBytes=True)  # drawn in memory, then written whole
-        if not isinstance(image, QImage):
-            raise OSError(f"{out}: could not draw the PNG")
-        write_image(image, out)
-    elif suffix == ".svg":
-        write_svg(plot.scene(), item.sceneBoundingRect(), out, plot.logicalDpiX())
-    else:
-        raise ValueError(f"{out}: export writes .png or .svg, not {suffix or 'no suffix'!r}")
-    return out
 
 
 class ChartPanel(QWidget):
@@ -260,10 +206,43 @@ class ChartPanel(QWidget):
     # -- export -------------------------------------------------------------------------------
 
     def export(self, path: str | Path) -> Path:
+        """The plot as PNG or SVG, under the panel's title and a line of what it shows."""
         plot = self.current_plot()
         if plot is None:
             raise ValueError(f"{type(self).__name__} has no plot to export")
-        return export_plot(plot, path)
+        return export_chart(plot, path, plain(self.caption.text()),
+                            " · ".join(self.export_context()))
+
+    def export_context(self) -> list[str]:
+        """What an exported picture says it shows: the dataset, the model and its values
+        (those changed from its defaults), and the query where the chart is one query's
+        (`per_query`)."""
+        s = self.session
+        parts = []
+        if s.dataset is not None:
+            parts.append(f"dataset {s.dataset.name}")
+        if s.model is not None:
+            parts.append(f"model {s.model.id}")
+            parts.append(self.values_text())
+        if self.per_query() and s.dataset is not None and s.query < len(s.dataset.queries):
+            q = s.dataset.queries[s.query]
+            parts.append(f"query {q.id}: {elide(' '.join(q.text.split()), 60)}")
+        return parts
+
+    def values_text(self, leave_out: str | None = None, word: str = "values") -> str:
+        """"values k1 = 0.6, b = 0.3" (those changed from the model's defaults, less
+        `leave_out`), or "values: defaults"."""
+        s = self.session
+        if s.model is None:
+            return ""
+        changed = {k: v for k, v in s.model.schema.changed(s.params).items() if k != leave_out}
+        if not changed:
+            return f"{word}: defaults"
+        return f"{word} " + ", ".join(f"{k} = {value_text(v)}" for k, v in changed.items())
+
+    def per_query(self) -> bool:
+        """Whether the chart shows the selected query's figures (not every query's)."""
+        return False
 
     def _export_dialog(self, suffix: str) -> None:
         kind = suffix.lstrip(".").upper()

@@ -119,6 +119,9 @@ class ContributionChart(ChartPanel):
     def current_plot(self) -> pg.PlotWidget:
         return self.pair_plot if self.tabs.currentIndex() == 1 else self.top_plot
 
+    def per_query(self) -> bool:
+        return True
+
     # -- drawing ------------------------------------------------------------------------------
 
     def redraw(self, *_: object) -> None:

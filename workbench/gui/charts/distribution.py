@@ -124,6 +124,9 @@ class ScoreDistribution(ChartPanel):
     def current_plot(self) -> pg.PlotWidget:
         return self.plot
 
+    def per_query(self) -> bool:
+        return not self.all_queries.isChecked()
+
     # -- histogram ----------------------------------------------------------------------------
 
     def shown_pairs(self) -> NDArray[np.int64]:

@@ -246,6 +246,11 @@ class MetricCurve(ChartPanel):
     def current_plot(self) -> pg.PlotWidget:
         return self.plot
 
+    def values_text(self, leave_out: str | None = None, word: str = "values") -> str:
+        """The other parameters, held where they are along the curve: "held k1 = 0.6" (the
+        baseline's line sat above the whole curve for that reason, unsaid in the picture)."""
+        return super().values_text(self.param_name, "held")
+
     @property
     def metric_name(self) -> str:
         return combo_metric(self.metric_box) or self.session.metric_names[0]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QSize, Qt
-from PySide6.QtGui import QBrush
+from PySide6.QtCore import QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -26,17 +26,19 @@ from workbench.core.data import display_title
 from workbench.core.engine import Model
 from workbench.core.session import TuningSession
 from workbench.gui.elided import MiddleElided
-from workbench.gui.export_csv import write_grab, write_rows, write_svg_drawing
+from workbench.gui.export_csv import write_rows
 from workbench.gui.palette import BETTER, WORSE, signed
 from workbench.gui.signal_names import signal_labels
 
 from ._base import MUTED, ChartPanel
+from .export_image import draw_header, header_height, plain, write_picture
 
 EMPTY_NO_BASELINE = "Pin a baseline (Ctrl+B) to see what moved"
 EMPTY_NOTHING_MOVED = "Nothing moved: every query's top k is as in the baseline"
 COLUMNS = ("Query", "Document", "Rel", "Rank", "Move", "Score Δ", "Signal deltas")
 REL = 2  # the judged grade: shown only where the data has judgments
 TOP = 50
+PICTURE_WIDTH = 1200  # px (logical) of an exported picture: its rows as tall as they are
 
 
 def move_text(m: Mover) -> str:
@@ -209,19 +211,51 @@ class MoversList(ChartPanel):
             self.session.select_docs([m.doc])
 
     def export(self, path: str | Path) -> Path:
-        """PNG (a grab of the panel), SVG (the panel drawn into an SVG) or CSV (every row)."""
+        """PNG or SVG (the title, what it compares, and every row of the list, without the
+        panel's buttons and scroll bar) or CSV (every row). A grab of the panel had shown 7
+        of 50 rows, the 7th cut, under the Export button (review r49, rg 6)."""
         out = Path(path)
         suffix = out.suffix.lower()
-        if suffix == ".png":
-            write_grab(self, out)
-        elif suffix == ".svg":
-            write_svg_drawing(out, QSize(self.width(), self.height()), "Movers",
-                              lambda painter: self.render(painter, QPoint(0, 0)))
+        if suffix in (".png", ".svg"):
+            self._write_picture(out)
         elif suffix == ".csv":
             write_rows(out, COLUMNS, self.row_texts())
         else:
             raise ValueError(f"{out}: export writes .png, .svg or .csv, not {suffix!r}")
         return out
+
+    def _write_picture(self, out: Path) -> None:
+        t, head = self.table, header_height()
+        title, context = plain(self.caption.text()), " · ".join(self.export_context())
+        if self.stack.currentWidget() is not t:  # nothing listed: the title and why
+            write_picture(out, QSize(PICTURE_WIDTH, head + 40), "Movers",
+                          lambda p: self._draw_empty(p, title, context, head), self.logicalDpiX())
+            return
+        bars = (t.horizontalScrollBarPolicy(), t.verticalScrollBarPolicy())
+        old = t.size()
+        off = Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        t.setHorizontalScrollBarPolicy(off)
+        t.setVerticalScrollBarPolicy(off)
+        rows = sum(t.rowHeight(r) for r in range(t.rowCount()))
+        t.resize(PICTURE_WIDTH, t.horizontalHeader().height() + rows + 2 * t.frameWidth())
+        try:
+            size = QSize(PICTURE_WIDTH, head + t.height())
+
+            def draw(painter: QPainter) -> None:
+                draw_header(painter, PICTURE_WIDTH, title, context)
+                t.render(painter, QPoint(0, head))
+            write_picture(out, size, "Movers", draw, self.logicalDpiX())
+        finally:
+            t.setHorizontalScrollBarPolicy(bars[0])
+            t.setVerticalScrollBarPolicy(bars[1])
+            t.resize(old)
+
+    def _draw_empty(self, painter: QPainter, title: str, context: str, head: int) -> None:
+        draw_header(painter, PICTURE_WIDTH, title, context)
+        painter.setPen(QColor(MUTED))
+        painter.drawText(QRect(12, head, PICTURE_WIDTH - 24, 40),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         self.empty.text())
 
 
 def main(argv: list[str] | None = None) -> int:
