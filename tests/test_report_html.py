@@ -11,6 +11,7 @@ import shutil
 import struct
 import subprocess
 import zlib
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -122,12 +123,25 @@ def test_metric_table_numbers_are_the_comparisons(tea: Comparison) -> None:
     assert sub == ["mean"] + ["mean", "Δ", "95% CI of Δ¹", "p²", "▲/▼"] * 2
     assert [r[0] for r in rows] == [r.metric for r in tea.rows]
     for cells, row in zip(rows, tea.rows, strict=True):
-        assert cells[1] == f"{row.means[0]:.4f}"
+        # 4 decimals, more where the rounded Δ would not be the difference of the rounded
+        # means (16.583 → 16.25 had read 16.6 → 16.2 beside −0.3)
+        places = len(cells[1].split(".")[1])
+        assert 4 <= places <= 5
+        assert cells[1] == f"{row.means[0]:.{places}f}"
         for i in (1, 2):
             mean, delta, ci, p, moved = cells[2 + 5 * (i - 1):7 + 5 * (i - 1)]
             # a real minus sign, as the window prints one
-            assert mean == f"{row.means[i]:.4f}" and delta == f"{row.deltas[i]:+.4f}".replace(
-                "-", "−")
+            assert mean == f"{row.means[i]:.{places}f}" and "-" not in delta
+            shown = Decimal(delta.replace("−", "-"))
+            assert shown == Decimal(mean) - Decimal(cells[1])
+            assert abs(shown - Decimal(row.deltas[i])) <= Decimal(1).scaleb(-places)
+        if places > 4:  # no more decimals than it takes
+            fewer = places - 1
+            assert any(Decimal(f"{row.deltas[i]:.{fewer}f}")
+                       != Decimal(f"{row.means[i]:.{fewer}f}")
+                       - Decimal(f"{row.means[0]:.{fewer}f}") for i in (1, 2))
+        for i in (1, 2):
+            mean, delta, ci, p, moved = cells[2 + 5 * (i - 1):7 + 5 * (i - 1)]
             assert p == p_text(row.p_values[i])
             assert moved == f"▲{row.improved[i]} ▼{row.worsened[i]}"
             lo, hi = (float(x.replace("−", "-")) for x in ci.strip("[]").split(","))
@@ -820,8 +834,11 @@ def test_three_compared_configurations_split_the_metric_table_and_keep_names_who
     assert second.rows[0] == ["metric", "defaults", "steep"]
     assert second.rows[1] == ["mean", "mean", "Δ", "95% CI of Δ¹", "p²", "▲/▼"]
     row = comp.rows[0]
-    assert second.rows[2][:4] == [row.metric, f"{row.means[0]:.4f}", f"{row.means[3]:.4f}",
-                                  f"{row.deltas[3]:+.4f}".replace("-", "−")]
+    places = len(second.rows[2][1].split(".")[1])  # one number of decimals a row (rc 6)
+    assert second.rows[2][:4] == [row.metric, f"{row.means[0]:.{places}f}",
+                                  f"{row.means[3]:.{places}f}",
+                                  f"{row.deltas[3]:+.{places}f}".replace("-", "−")]
+    assert first.rows[2][1] == second.rows[2][1]  # the first's mean, the same in both
     style = page[page.index("<style>"): page.index("</style>")]
     assert "th.metric{white-space:nowrap;overflow-wrap:normal}" in style
     assert '<th class="metric">ndcg@10</th>' in page

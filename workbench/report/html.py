@@ -81,6 +81,7 @@ from workbench.report.text import (
     p_text,
     params_table,
     per_query,
+    row_digits,
     settings_leads,
     shipped_figures,
     shown_name,
@@ -295,8 +296,9 @@ def _moved(row: MetricRow, i: int) -> str:
     return f"▲{row.improved[i]} ▼{row.worsened[i]}"
 
 
-def _interval_text(ci: tuple[float, float] | None, count: bool = False) -> str:
-    return _minus(interval_text(ci, count, between="[{}, {}]"))
+def _interval_text(ci: tuple[float, float] | None, count: bool = False,
+                   digits: int | None = None) -> str:
+    return _minus(interval_text(ci, count, between="[{}, {}]", digits=digits))
 
 
 def _metrics(comp: Comparison) -> str:
@@ -389,8 +391,10 @@ def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
     body = []
     for r in comp.rows:
         count = is_count(r.metric)
+        # one number of decimals a row, at which each Δ is the difference of the means shown
+        digits, deltas = row_digits(r.means, r.deltas, count=count)
         cells = [f'<th class="metric">{escape(r.metric)}</th>',
-                 f'<td class="num">{mean_text(r.means[0], count)}</td>']
+                 f'<td class="num">{mean_text(r.means[0], count, digits)}</td>']
         for i in compared:
             ci = difference_interval(comp.per_query_delta(r.metric, i))
             # judged@k is coverage, not quality: neither gain nor loss
@@ -403,10 +407,11 @@ def _metric_table(comp: Comparison, compared: list[int], table_id: str) -> str:
             weak = ' <span class="weak" title="p below 0.05, but weak evidence among the ' \
                 f'{tests_shown(comp)} p-values shown">☆</span>' if mark == WEAK else ""
             fitted = trained_pair(comp, i)  # no test against training scores: "—"
-            cells += [f'<td class="num">{mean_text(r.means[i], count)}</td>',
+            cells += [f'<td class="num">{mean_text(r.means[i], count, digits)}</td>',
                       f'<td class="num {tone}">'
-                      f'{_minus(delta_text(r.deltas[i], count))}{weak}</td>',
-                      f'<td class="num">{"—" if fitted else _interval_text(ci, count)}</td>',
+                      f'{_minus(delta_text(deltas[i], count, digits))}{weak}</td>',
+                      f'<td class="num">'
+                      f'{"—" if fitted else _interval_text(ci, count, digits)}</td>',
                       f'<td class="num">{"—" if fitted else escape(p_text(r.p_values[i]))}'
                       "</td>",
                       f'<td class="num">'

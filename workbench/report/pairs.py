@@ -35,10 +35,10 @@ from workbench.report.text import (
     evidence,
     headline_metric,
     is_count,
-    mean_text,
     minus_text,
     nouns,
     p_text,
+    pair_texts,
     shown_name,
     singular,
     tests_shown,
@@ -209,7 +209,6 @@ def pair_table(comp: Comparison, found: Pairs, *, minus: bool = False,
     pair differs beyond chance), p, Holm's p and the queries b did better / worse on; "—"
     where the pair is not tested (its reason in the p column's place: training scores, a
     side that returns nothing) and in Holm p where no query moved."""
-    sign = minus_text if minus else _plus
     header = ["A", "B", "metric", "A's mean", "B's mean", "B − A", "p", "Holm p",
               "B better/worse"]
     # the data's own test, where it has one (decisions-eval's cases), beside the metric
@@ -218,7 +217,9 @@ def pair_table(comp: Comparison, found: Pairs, *, minus: bool = False,
         header.append("cases passing A → B")
     rows = []
     for f in found.found:
-        delta = sign(f.delta) + (" ★" if star and f.beyond_chance else "")
+        # to the decimals at which B − A is the difference of the two means shown
+        mean_a, mean_b, delta = pair_texts(f.mean_a, f.mean_b, f.delta, minus=minus)
+        delta += " ★" if star and f.beyond_chance else ""
         if f.why_not:
             tail = [f"— ({f.why_not})", "—", "—"]
         else:
@@ -226,7 +227,7 @@ def pair_table(comp: Comparison, found: Pairs, *, minus: bool = False,
                     f"{f.better}/{f.worse}"]
         rows.append([shown_name(comp, comp.configs[f.a].name),
                      shown_name(comp, comp.configs[f.b].name), f.metric,
-                     mean_text(f.mean_a), mean_text(f.mean_b), delta, *tail])
+                     mean_a, mean_b, delta, *tail])
         if passed is not None:
             total = len(passed[f.a])
             rows[-1].append(f"{sum(passed[f.a].values())}/{total} → "

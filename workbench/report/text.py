@@ -9,6 +9,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -584,10 +585,11 @@ def difference_interval(diffs: ArrayLike, level: float = LEVEL) -> tuple[float, 
 
 
 def interval_text(ci: tuple[float, float] | None, count: bool = False, *,
-                  between: str = "{} to {}") -> str:
-    """"-0.0123 to +0.0456" (`between` puts the two ends); "" without an interval."""
-    return "" if ci is None else between.format(delta_text(ci[0], count),
-                                                delta_text(ci[1], count))
+                  between: str = "{} to {}", digits: int | None = None) -> str:
+    """"-0.0123 to +0.0456" (`between` puts the two ends; `digits`: its row's decimals,
+    `row_digits`); "" without an interval."""
+    return "" if ci is None else between.format(delta_text(ci[0], count, digits),
+                                                delta_text(ci[1], count, digits))
 
 
 def metric_table(comp: Comparison, *, intervals: bool = False
@@ -602,14 +604,17 @@ def metric_table(comp: Comparison, *, intervals: bool = False
     rows = []
     for r in comp.rows:
         count = is_count(r.metric)
-        row = [r.metric, mean_text(r.means[0], count)]
+        # one number of decimals a row, at which each Δ is the difference of the means shown
+        digits, deltas = row_digits(r.means, r.deltas, count=count)
+        row = [r.metric, mean_text(r.means[0], count, digits)]
         for i in range(1, len(comp.configs)):
             # a test against training scores reads as evidence it is not: "—"
             fitted = trained_pair(comp, i)
-            row += [mean_text(r.means[i], count), delta_text(r.deltas[i], count)]
+            row += [mean_text(r.means[i], count, digits), delta_text(deltas[i], count, digits)]
             if intervals:
                 row.append("—" if fitted else interval_text(
-                    difference_interval(comp.per_query_delta(r.metric, i)), count))
+                    difference_interval(comp.per_query_delta(r.metric, i)), count,
+                    digits=digits))
             row += ["—" if fitted else p_text(r.p_values[i]),
                     "—" if fitted else moved_text(r, i)]
         rows.append(row)
@@ -657,12 +662,17 @@ def markdown_metric_table(comp: Comparison, i: int) -> tuple[list[str], list[lis
     for r in comp.rows:
         count = is_count(r.metric)
         p = r.p_values[i]
-        delta = minus_text(r.deltas[i], count)
+        # the decimals of the whole row (every configuration's), so that the first's mean
+        # reads the same in each table
+        digits, deltas = row_digits(r.means, r.deltas, count=count)
+        delta = minus_text(deltas[i], count, digits)
         mark = evidence(comp, r, i)
         if mark:
             delta = f"{delta} {'★' if mark == BEYOND else '☆'}"
-        ci = interval_text(difference_interval(comp.per_query_delta(r.metric, i)), count)
-        rows.append([r.metric, mean_text(r.means[0], count), mean_text(r.means[i], count),
+        ci = interval_text(difference_interval(comp.per_query_delta(r.metric, i)), count,
+                           digits=digits)
+        rows.append([r.metric, mean_text(r.means[0], count, digits),
+                     mean_text(r.means[i], count, digits),
                      delta, "—" if fitted else ci.replace("-", "−"),
                      "—" if fitted else p_text(p), "—" if fitted else moved_text(r, i)])
     return header, rows
@@ -700,24 +710,73 @@ def is_count(metric: str) -> bool:
     return metric in BUNDLE_METRICS and BUNDLE_METRICS[metric].count
 
 
-def minus_text(x: float, count: bool = False) -> str:
+def minus_text(x: float, count: bool = False, digits: int | None = None) -> str:
     """`delta_text` with a real minus, as the tables print it: for sentences (a regular
     expression over the finished sentence had also changed names such as "run -2")."""
-    return delta_text(x, count).replace("-", "−")
+    return delta_text(x, count, digits).replace("-", "−")
 
 
-def mean_text(x: float, count: bool = False) -> str:
-    """A mean: 4 decimals, or a count (a bundle's files, tokens) to one, with thousands."""
-    return "–" if math.isnan(x) else f"{x:,.1f}" if count else f"{x:.4f}"
+def mean_text(x: float, count: bool = False, digits: int | None = None) -> str:
+    """A mean: 4 decimals, or a count (a bundle's files, tokens) to one, with thousands;
+    `digits` decimals where given (`row_digits`)."""
+    places = _digits(count) if digits is None else digits
+    return "–" if math.isnan(x) else f"{x:,.{places}f}" if count else f"{x:.{places}f}"
 
 
-def delta_text(x: float, count: bool = False) -> str:
-    """A signed difference to 4 decimals (a count to 1); a difference that rounds to zero is
-    +0.0000, never -0.0000."""
+def delta_text(x: float, count: bool = False, digits: int | None = None) -> str:
+    """A signed difference to 4 decimals (a count to 1; `digits` where given); a difference
+    that rounds to zero is +0.0000, never -0.0000."""
     if math.isnan(x):
         return ""
-    shown = round(x, 1 if count else 4) + 0.0  # + 0.0: −0.0 → 0.0
-    return f"{shown:+,.1f}" if count else f"{shown:+.4f}"
+    places = _digits(count) if digits is None else digits
+    shown = round(x, places) + 0.0  # + 0.0: −0.0 → 0.0
+    return f"{shown:+,.{places}f}" if count else f"{shown:+.{places}f}"
+
+
+def _digits(count: bool) -> int:
+    return 1 if count else 4
+
+
+MORE_DIGITS = 1  # the decimals `row_digits` may add
+
+
+def row_digits(means: Sequence[float], deltas: Sequence[float] | None = None, *,
+               count: bool = False, base: int | None = None) -> tuple[int, list[float]]:
+    """The decimals a row's means and its differences against the first (`deltas[i]`, of
+    `means[i]` − `means[0]`; computed where not given) are shown to, and the differences to
+    show. Rounded apart, the figures can contradict each other (bundle_files 16.583 → 16.25
+    read "16.6 | 16.2 | −0.3": 16.6 − 16.2 is 0.4), so: `base` decimals (`mean_text`'s), one
+    more where a rounded difference is not the difference of the rounded means (16.58 |
+    16.25 | −0.33); where even that disagrees (thirds never agree: 0.73367 − 0.40533 beside
+    0.32833), the difference of the means as shown, at most one in its last place from the
+    exact one. NaN figures are left as they are."""
+    places = _digits(count) if base is None else base
+    shown = ([m - means[0] for m in means] if deltas is None else [float(d) for d in deltas])
+    pairs = [i for i in range(1, len(means)) if i < len(shown)
+             and not any(math.isnan(x) for x in (means[0], means[i], shown[i]))]
+    for digits in range(places, places + MORE_DIGITS + 1):
+        if all(_fixed(shown[i], digits) == _fixed(means[i], digits) - _fixed(means[0], digits)
+               for i in pairs):
+            return digits, shown
+    digits = places + MORE_DIGITS
+    for i in pairs:
+        shown[i] = float(_fixed(means[i], digits) - _fixed(means[0], digits))
+    return digits, shown
+
+
+def _fixed(x: float, digits: int) -> Decimal:
+    """`x` rounded to `digits` decimals as the text shows it (`f"{x:.4f}"`), exactly."""
+    return Decimal(f"{x:.{digits}f}")
+
+
+def pair_texts(a: float, b: float, delta: float | None = None, *, count: bool = False,
+               minus: bool = True) -> tuple[str, str, str]:
+    """Two means and the difference b − a as a sentence or a row shows them, to the decimals
+    that keep them consistent (`row_digits`): ("16.58", "16.25", "−0.33")."""
+    digits, deltas = row_digits([a, b], None if delta is None else [0.0, delta], count=count)
+    sign = minus_text if minus else delta_text
+    return (mean_text(a, count, digits), mean_text(b, count, digits),
+            sign(deltas[1], count, digits))
 
 
 def mover_lines(comp: Comparison, i: int, k: int = 10, top: int = 5,
@@ -1379,8 +1438,8 @@ def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
     cost = ""
     if recall is not None:
         p = recall.p_values[i]
-        cost = (f" ({recall.metric} {mean_text(recall.means[0])} → "
-                f"{mean_text(recall.means[i])}, {minus_text(recall.deltas[i])}"
+        a, b, delta = pair_texts(recall.means[0], recall.means[i], recall.deltas[i])
+        cost = (f" ({recall.metric} {a} → {b}, {delta}"
                 + ("" if p is None or trained_pair(comp, i) else f", p {p_text(p)}") + ")")
     what = ("the loss comes from the cut, not from a change of order" if not by_first else
             "the gain comes from the longer lists, not from a better order, and more results "
@@ -1391,15 +1450,26 @@ def _cut_cost(comp: Comparison, i: int, metric: str) -> tuple[str, str]:
             recall.metric if recall is not None else "")
 
 
-def figure_text(name: str, value: float, *, signed: bool = False) -> str:
+def figure_text(name: str, value: float, *, signed: bool = False,
+                digits: int | None = None) -> str:
     """A selection figure's mean (or difference) as eval prints it: results to two decimals,
-    the % of empty queries and the tokens to one."""
+    the % of empty queries and the tokens to one (`digits` where given: `figure_digits`)."""
     if math.isnan(value):
         return "–"
-    digits = 2 if name == "results" else 1
+    digits = figure_base(name) if digits is None else digits
     shown = round(value, digits) + 0.0  # + 0.0: −0.0 → 0.0
     # an ASCII minus, as the metric table writes its Δ
     return f"{shown:+,.{digits}f}" if signed else f"{shown:,.{digits}f}"
+
+
+def figure_base(name: str) -> int:
+    """The decimals a selection figure is shown to: results two, the rest one."""
+    return 2 if name == "results" else 1
+
+
+def figure_digits(row: Any) -> tuple[int, list[float]]:
+    """`row_digits` of a selection figure's row (`FigureRow`): its means and each Δ."""
+    return row_digits(row.means, row.deltas, base=figure_base(row.figure))
 
 
 def figure_table(comp: Comparison, *, real_minus: bool = False
@@ -1412,12 +1482,13 @@ def figure_table(comp: Comparison, *, real_minus: bool = False
         header += [shown_name(comp, c.name), "Δ", "p", "more/fewer"]
     table = []
     for r in comp.figures:
-        row = [r.figure, figure_text(r.figure, r.means[0])]
+        digits, deltas = figure_digits(r)
+        row = [r.figure, figure_text(r.figure, r.means[0], digits=digits)]
         for i in range(1, len(comp.configs)):
             fitted = trained_pair(comp, i)
-            row += [figure_text(r.figure, r.means[i]),
-                    _minus_sign(figure_text(r.figure, r.deltas[i], signed=True),
-                                real_minus),
+            row += [figure_text(r.figure, r.means[i], digits=digits),
+                    _minus_sign(figure_text(r.figure, deltas[i], signed=True,
+                                            digits=digits), real_minus),
                     "—" if fitted else p_text(r.p_values[i]),
                     f"{r.more[i]:,}/{r.fewer[i]:,}"]
         table.append(row)
@@ -1459,8 +1530,10 @@ def figure_summary(comp: Comparison, i: int) -> str:
             continue
         unit = "%" if r.figure == "empty" else ""
         p = r.p_values[i]
-        said.append(f"{r.figure.replace('_', ' ')} {figure_text(r.figure, r.means[0])}{unit} "
-                    f"→ {figure_text(r.figure, r.means[i])}{unit}"
+        digits, _ = figure_digits(r)  # as the table shows them
+        said.append(f"{r.figure.replace('_', ' ')} "
+                    f"{figure_text(r.figure, r.means[0], digits=digits)}{unit} "
+                    f"→ {figure_text(r.figure, r.means[i], digits=digits)}{unit}"
                     + (f" (p {p_text(p)})" if p is not None and not trained_pair(comp, i)
                        else ""))
     if not said:
@@ -1503,8 +1576,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
             out.append(agreement_summary(comp, i, k) + figure_summary(comp, i))
             continue
         row = pair_row
-        move = (f"{metric} {mean_text(row.means[0])} → {mean_text(row.means[i])} "
-                f"({minus_text(row.deltas[i])})")
+        a, b, delta = pair_texts(row.means[0], row.means[i], row.deltas[i])
+        move = f"{metric} {a} → {b} ({delta})"
         same_values = comp.same_model(i) and (
             dict(comp.model_of(i).schema.resolve(comp.configs[i].params))
             == dict(comp.model_of(0).schema.resolve(comp.configs[0].params)))
@@ -1649,8 +1722,8 @@ def summary_lines(comp: Comparison, k: int = 10) -> list[str]:
                         if nothing else
                         f" Only part of it ships: {left} of the values it was measured with "
                         f"{shipped.target} cannot take"
-                        + (f"; the settings alone score {metric} {mean_text(s_row[3])} "
-                           f"({minus_text(s_row[4])} against {first}, {test})"
+                        + (f"; the settings alone score {metric} "
+                           f"{_alone_text(s_row)} against {first}, {test})"
                            if s_row else "") + " — see Settings to ship.")
         # nothing to ship where it returns nothing ("its settings ship as they are")
         out.append(said + (ship if comp.lengths(i).any() else ""))
@@ -1674,6 +1747,13 @@ def _not_among_pairs(comp: Comparison, i: int, metric: str, verdict: str) -> str
         return ""
     return (f" as a single test, but not after Holm's adjustment for the "
             f"{len(found.tested)} pairs (Holm p {p_text(pair.adjusted)}, Every pair)")
+
+
+def _alone_text(s_row: Sequence[Any]) -> str:
+    """"0.7003 (−0.0042": a shipped row's mean and its Δ against the first's, to decimals at
+    which the first's mean as Settings to ship shows it agrees (`row_digits`)."""
+    _, alone, delta = pair_texts(s_row[1], s_row[3], s_row[4])
+    return f"{alone} ({delta}"
 
 
 def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
@@ -1727,9 +1807,9 @@ def best_line(comp: Comparison, metric: str, row: MetricRow) -> str:
                    f"too few {nouns(comp)[1]} differ ({changed}) for any test to tell them "
                    "apart" if changed <= 5 else
                    "no clear difference between the two: it may be chance")
-    return (f"Best on {metric}: {a} ({mean_text(row.means[best])}), ahead of the runner-up "
-            f"{b} ({mean_text(row.means[second])}) by "
-            f"{minus_text(row.means[best] - row.means[second]).lstrip('+')}, "
+    low, high, by = pair_texts(row.means[second], row.means[best])
+    return (f"Best on {metric}: {a} ({high}), ahead of the runner-up {b} ({low}) by "
+            f"{by.lstrip('+')}, "
             f"{better} {nouns(comp)[1]} better and {worse} worse (p {p_text(p)}): {verdict}.")
 
 
@@ -1764,8 +1844,8 @@ def held_out_estimate(comp: Comparison, name: str, metric: str) -> str:
             or math.isnan(t.held_tuned):
         return ""
     p = "" if math.isnan(t.p_value) else f", p {p_text(t.p_value)}"
-    figures = (f"{mean_text(t.held_default)} → {mean_text(t.held_tuned)} "
-               f"({minus_text(t.held_tuned - t.held_default)}{p})")
+    before, after, delta = pair_texts(t.held_default, t.held_tuned)
+    figures = f"{before} → {after} ({delta}{p})"
     if t.kfold:  # the procedure was tested, each fold's own values: not this file's
         # (review rv3, F9: "cran_tuned's ndcg@10 … 0.3714" of a file that is the defaults)
         return (f"on {t.held_n:,} held-out {nouns(comp)[1]}, tuning this way (k-fold: each "
@@ -1810,13 +1890,13 @@ def _also_beyond_chance(comp: Comparison, i: int, metric: str, said_too: str = "
         into = weak if weak_p(comp, p) else said
         if is_count(r.metric):  # a bundle's files or tokens: a cost, fewer or more (a
             # token saving beyond chance went unsaid beside an unchanged recall)
-            into.append(f"{r.metric} {mean_text(r.means[0], True)} → "
-                        f"{mean_text(r.means[i], True)} ({minus_text(r.deltas[i], True)}, "
-                        f"p {p_text(p)}, {'fewer' if r.deltas[i] < 0 else 'more'})")
+            a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i], count=True)
+            into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
+                        f"{'fewer' if r.deltas[i] < 0 else 'more'})")
             continue
         better = r.deltas[i] > 0 if higher_is_better(r.metric) else r.deltas[i] < 0
-        into.append(f"{r.metric} {mean_text(r.means[0])} → {mean_text(r.means[i])} "
-                    f"({minus_text(r.deltas[i])}, p {p_text(p)}, "
+        a, b, delta = pair_texts(r.means[0], r.means[i], r.deltas[i])
+        into.append(f"{r.metric} {a} → {b} ({delta}, p {p_text(p)}, "
                     f"{'better' if better else 'worse'})")
     out = f" Beyond chance on other metrics: {'; '.join(said)}." if said else ""
     if weak:
@@ -1938,8 +2018,13 @@ def shipped_figures(comp: Comparison, i: int) -> tuple[str, list[str], list[list
     fitted = trained_pair(comp, i)  # either side fitted to these queries: no test
     header = ["metric", shown_name(comp, first), f"{name} as compared{mark}",
               f"as shipped{mark}", f"Δ vs {first}", "p"]
-    rows = [[m, mean_text(a), mean_text(b), mean_text(c), minus_text(d),
-             "—" if fitted else p_text(p)] for m, a, b, c, d, p in shipped.rows]
+    rows = []
+    for m, a, b, c, d, p in shipped.rows:
+        # Δ is of the shipped settings (c) against the first (a): those two agree as shown
+        digits, (_, shown) = row_digits([a, c], [0.0, d])
+        rows.append([m, mean_text(a, digits=digits), mean_text(b, digits=digits),
+                     mean_text(c, digits=digits), minus_text(shown, digits=digits),
+                     "—" if fitted else p_text(p)])
     cases = ""
     if shipped.cases is not None:
         a, b, c, n = shipped.cases
