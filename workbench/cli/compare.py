@@ -7,6 +7,7 @@ with their explain diff."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -30,6 +31,7 @@ from workbench.cli.evaluate import (
     check_bundle_metrics,
     code_tasks,
     judgments_hint,
+    judgments_line,
     no_judgments,
 )
 from workbench.cli.output import check_output, check_outputs_apart, input_files, write_outputs
@@ -189,11 +191,65 @@ def _comparison(args: argparse.Namespace, with_figures: bool = False
     comp.notes = notes + said + data_notes(comp)
     comp.set_aside = judged_count(before) - judged_count(dataset)
     comp.left_out = left_out_note(args, before).strip().removeprefix("(").removesuffix(")")
+    from workbench.core.cases import has_cases
+    from workbench.core.tuning.data import is_task_set
+
+    comp.queries_from = queries_file(args)
+    if before.qrels:  # eval's words: "split test (qrels/test.tsv), binary; relevant: …"
+        comp.judgments = judgments_line(args, before, metrics).removeprefix("judgments: ")
+        if comp.queries_from and comp.judgments.startswith("from the data") and (
+                is_task_set(before) or has_cases(before)):  # the task or case file's own
+            comp.judgments = comp.judgments.replace("from the data",
+                                                    f"in {comp.queries_from}", 1)
     comp.training = training_configurations(dataset, tuned_notes(configs, model))
     comp.tuned = dict(tuned_notes(configs, model))
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
     comp.figures = compare_figures(figures, comp.results, comp.counted, chars)
     return comp, comp.figures
+
+
+def queries_file(args: argparse.Namespace) -> str:
+    """The query file the comparison read, as a reader finds it: --queries as given; else the
+    one in DATA's folder its format reads ("queries.test.jsonl" of a BEIR folder read in
+    split test, a vault's queries.jsonl, OpenVault's contexts.jsonl, a repository's task
+    file), named from DATA; "" where the queries are in DATA itself (a chat, a file of
+    memories) or the folder holds no such file."""
+    from workbench.core.formats.auto import EVAL_FILE
+    from workbench.core.formats.code_repo import (
+        TASKS_FILE,
+        is_code_repo,
+        is_sample_stream_folder,
+    )
+    from workbench.core.formats.openvault import CONTEXTS_FILE, is_openvault_folder
+    from workbench.core.formats.pi_memory import INJECTIONS_FILE, is_pi_memory_folder
+
+    given = getattr(args, "queries", None)
+    if given:
+        return str(given)
+    folder = Path(args.data) if args.data else None
+    if folder is None or not folder.is_dir():
+        return ""
+    split = getattr(args, "split", "test")
+    # in the order the reader tries the formats (`core.formats.auto.load_dataset`)
+    if is_code_repo(folder):
+        names = [f".codeledger/{TASKS_FILE}"]
+    elif is_sample_stream_folder(folder):
+        names = [TASKS_FILE]
+    elif (folder / "corpus.jsonl").is_file():  # BEIR: the split's own queries first
+        names = [f"queries.{split}.jsonl", "queries.jsonl"]
+    elif is_openvault_folder(folder):
+        names = [CONTEXTS_FILE]
+    elif is_pi_memory_folder(folder):  # the prompts of its injection log
+        names = [INJECTIONS_FILE]
+    elif (folder / EVAL_FILE).is_file():
+        names = [EVAL_FILE]
+    else:  # a vault: beside its notes, or beside the notes/ folder given
+        names = ["queries.jsonl"] + (["../queries.jsonl"] if folder.name == "notes" else [])
+    found = next((n for n in names if (folder / n).is_file()), None)
+    if found is None:
+        return ""
+    # beside the notes/ folder given: named from where DATA is ("sample/queries.jsonl")
+    return found if not found.startswith("..") else os.path.normpath(folder / found)
 
 
 def _and_ids(ids: Sequence[str]) -> str:

@@ -142,6 +142,12 @@ class Comparison:
     # the queries of the query file left out as unjudged, said beside the judged count
     # ("36 without judgments left out"; `core.checks.left_out_text`); "" where none was
     left_out: str = ""
+    # the files the figures come from, said with what was compared (a report of SciFact's
+    # train split had read as one of its test split): the query file ("queries.test.jsonl",
+    # a --queries path; "" where unknown) and the judgments, as eval words them ("split test
+    # (qrels/test.tsv), binary; relevant: grade ≥ 1"; "" where there are none)
+    queries_from: str = ""
+    judgments: str = ""
     # configurations whose figures count queries they were tuned on (k-fold values, or
     # --all-queries): training scores, marked as such wherever the figures are shown
     training: frozenset[str] = frozenset()

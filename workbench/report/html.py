@@ -245,6 +245,9 @@ def _compared(comp: Comparison, k: int = 10) -> str:
              # under "judged queries": "25", "15 counted, 10 tuned on set aside" (it read
              # "15 and counted, …")
              (f"judged {queries}", _judged_fact(comp.judged_text)),
+             # which files: SciFact's train and test splits had read alike (`sources_line`)
+             *([(f"{queries} read from", comp.queries_from)] if comp.queries_from else []),
+             *([("judgments", comp.judgments)] if comp.judgments else []),
              ("model" if not comp.mixed else "models", models_text(comp))]
     if version:
         facts.append(("workbench", str(version)))

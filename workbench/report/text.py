@@ -86,11 +86,13 @@ def made_by() -> str:
 
 
 def subject(comp: Comparison) -> list[str]:
-    """What was compared, in two lines."""
+    """What was compared, in two lines, and a third naming the query file and the judgments
+    where they are known (`sources_line`)."""
     ds = comp.dataset
     names = ", ".join(c.name + (f" ({c.source})" if c.source else "") for c in comp.configs)
     docs, queries = nouns(comp)
     where = f" ({origin(ds.source)})" if ds.source else ""
+    sources = sources_line(comp)
     return [f"{models_text(comp)} on {ds.name}{where}: "
             f"{len(ds.corpus):,} {docs}, {len(ds.queries):,} {queries}, {comp.judged_text}",
             f"configurations: {names}; "
@@ -99,7 +101,18 @@ def subject(comp: Comparison) -> list[str]:
                + ("; and every pair against each other"
                   if len(comp.configs) >= 3 else "") if has_judgments(comp) else
                f"no judgments, so no metric: how alike the rankings are and what moved, "
-               f"against {comp.configs[0].name!r}")]
+               f"against {comp.configs[0].name!r}"), *([sources] if sources else [])]
+
+
+def sources_line(comp: Comparison) -> str:
+    """"queries read from queries.test.jsonl; judgments: split test (qrels/test.tsv), binary;
+    …": which files the figures come from, the judgments as eval says them (a report of
+    SciFact's train split had told it from its test split by a count only); "" where neither
+    is known."""
+    _, queries = nouns(comp)
+    said = ([f"{queries} read from {comp.queries_from}"] if comp.queries_from else []) + (
+        [f"judgments: {comp.judgments}"] if comp.judgments else [])
+    return "; ".join(said)
 
 
 def models_text(comp: Comparison) -> str:
