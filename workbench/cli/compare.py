@@ -442,7 +442,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if cases:  # the data's own test, which tune optimises there by default: first
         out += [*cases, ""]
     if comp.rows:
-        out += [format_table(*metric_table(comp))]
+        out += [format_table(*metric_table(comp, agree=True))]
         out += [f"note: {note}." for note in length_notes(comp)]
     if figures:
         out += ([""] if comp.rows else []) + figure_lines(comp, figures)

@@ -605,11 +605,13 @@ def interval_text(ci: tuple[float, float] | None, count: bool = False, *,
                                                 delta_text(ci[1], count, digits))
 
 
-def metric_table(comp: Comparison, *, intervals: bool = False
+def metric_table(comp: Comparison, *, intervals: bool = False, agree: bool = False
                  ) -> tuple[list[str], list[list[str]]]:
     """One row per metric: the first configuration's mean, then for each other its mean, the
     difference, (with `intervals`) the 95% confidence interval of the difference, the p-value
-    and queries improved/worsened."""
+    and queries improved/worsened. `agree` (compare's table): to the decimals at which each
+    Δ is the difference of the means shown (`row_digits`); else 4 (a count 1), as the
+    window, which writes its own Δ, shows them."""
     header = ["metric", shown_name(comp, comp.configs[0].name)]
     for c in comp.configs[1:]:
         header += [shown_name(comp, c.name), "Δ", *([f"{LEVEL:.0%} CI of Δ"] if intervals
@@ -618,7 +620,8 @@ def metric_table(comp: Comparison, *, intervals: bool = False
     for r in comp.rows:
         count = is_count(r.metric)
         # one number of decimals a row, at which each Δ is the difference of the means shown
-        digits, deltas = row_digits(r.means, r.deltas, count=count)
+        digits, deltas = (row_digits(r.means, r.deltas, count=count) if agree
+                          else (_digits(count), r.deltas))
         row = [r.metric, mean_text(r.means[0], count, digits)]
         for i in range(1, len(comp.configs)):
             # a test against training scores reads as evidence it is not: "—"
