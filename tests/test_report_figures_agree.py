@@ -35,13 +35,12 @@ def test_the_reviewers_bundle_files_and_a_metric_row() -> None:
     # bundle_files of the code-repo sample: means 16.583 (199/12) and 16.25 (195/12), the
     # per-query CSVs' figures; a second decimal makes the Δ the means' difference
     assert pair_texts(199 / 12, 195 / 12, count=True) == ("16.58", "16.25", "−0.33")
-    # a metric: 0.61306 → 0.61344 read 0.6131 → 0.6134 beside +0.0004
-    assert pair_texts(0.61306, 0.61344) == ("0.61306", "0.61344", "+0.00038")
-    # where four decimals agree, four
+    # a metric: 0.61306 → 0.61344 had read 0.6131 → 0.6134 beside +0.0004; a metric keeps its
+    # four decimals (a fifth on some rows read as two precisions in one column) and shows
+    # the difference of the means shown
+    assert pair_texts(0.61306, 0.61344) == ("0.6131", "0.6134", "+0.0003")
     assert pair_texts(0.5, 0.6, 0.1) == ("0.5000", "0.6000", "+0.1000")
-    # thirds never agree (0.73367 − 0.40533 is 0.32834; the exact difference, 0.328333…,
-    # rounds to 0.32833): one more decimal, and the difference of the means as shown
-    assert pair_texts(2.201 / 3, 1.216 / 3) == ("0.73367", "0.40533", "−0.32834")
+    assert pair_texts(2.201 / 3, 1.216 / 3) == ("0.7337", "0.4053", "−0.3284")
     assert pair_texts(200 / 12, 196 / 12, count=True) == ("16.67", "16.33", "−0.34")
     # a count with thousands, and a difference that rounds to none
     assert pair_texts(1127.25, 1097.55, count=True) == ("1,127.2", "1,097.5", "−29.7")

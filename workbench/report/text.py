@@ -765,16 +765,19 @@ def row_digits(means: Sequence[float], deltas: Sequence[float] | None = None, *,
     more where a rounded difference is not the difference of the rounded means (16.58 |
     16.25 | −0.33); where even that disagrees (thirds never agree: 0.73367 − 0.40533 beside
     0.32833), the difference of the means as shown, at most one in its last place from the
-    exact one. NaN figures are left as they are."""
+    exact one. A row of three decimals or more gets none added (a metric's 0.64425 beside
+    0.6802 read as two precisions in one column for a difference of one in the fourth
+    decimal): its Δ is the difference of the means shown. NaN figures are left as they are."""
     places = _digits(count) if base is None else base
+    more = MORE_DIGITS if places < 3 else 0
     shown = ([m - means[0] for m in means] if deltas is None else [float(d) for d in deltas])
     pairs = [i for i in range(1, len(means)) if i < len(shown)
              and not any(math.isnan(x) for x in (means[0], means[i], shown[i]))]
-    for digits in range(places, places + MORE_DIGITS + 1):
+    for digits in range(places, places + more + 1):
         if all(_fixed(shown[i], digits) == _fixed(means[i], digits) - _fixed(means[0], digits)
                for i in pairs):
             return digits, shown
-    digits = places + MORE_DIGITS
+    digits = places + more
     for i in pairs:
         shown[i] = float(_fixed(means[i], digits) - _fixed(means[0], digits))
     return digits, shown
