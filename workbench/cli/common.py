@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
 import threading
 from collections.abc import Sequence
@@ -399,37 +400,41 @@ def one_query(args: argparse.Namespace, dataset: Dataset) -> Dataset:
             if not len(dataset.queries):
                 raise UsageError(f"{dataset.name} has no queries (or tasks) to pick "
                                  f"{args.query_id!r} from; give the text with --query/--task")
+            other = _judged_in_other_split(args, str(args.query_id))
+            if other:  # a whole id of another split: no start of another id to offer
+                raise UsageError(f"no query with id {args.query_id!r} in {dataset.name}; it is "
+                                 f"judged in split {other!r}: --split {other}")
             found = _query_by_prefix(dataset, str(args.query_id))
             if found is not None:
                 return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([found]),
                                dataset.qrels, dataset.source, dataset.settings)
             starting = [i for i in dataset.queries.ids if i.startswith(str(args.query_id))]
-            shown = ", ".join((starting or dataset.queries.ids)[:8])
-            other = _judged_in_other_split(args, str(args.query_id))
-            hint = f"; it is judged in split {other!r}: --split {other}" if other else ""
-            pick = (f"a start of {PREFIX_MIN} or more characters picks one"
-                    if max((len(i) for i in starting), default=0) > PREFIX_MIN
-                    else "give the whole id")
-            said = (f"ids starting so: {shown}{', …' if len(starting) > 8 else ''}; {pick}"
-                    if starting else f"ids look like: {shown}")
-            raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} "
-                             f"({said}){hint}")
+            hashes = [i for i in starting if _HASH_ID.fullmatch(i)]
+            shown = ", ".join((hashes or starting or dataset.queries.ids)[:8])
+            said = (f"ids starting so: {shown}{', …' if len(hashes) > 8 else ''}; a start of "
+                    f"{PREFIX_MIN} or more characters picks one" if hashes
+                    else f"ids look like: {shown}")
+            raise UsageError(f"no query with id {args.query_id!r} in {dataset.name} ({said})")
         return Dataset(dataset.name, dataset.corpus, dataset.queries.subset([args.query_id]),
                        dataset.qrels, dataset.source, dataset.settings)
     raise UsageError("give --query TEXT or --query-id ID")
 
 
 PREFIX_MIN = 4  # as git abbreviates a commit: shorter, `--query-id 12` had found query 123
+# an id a start may stand for: a hash, as `tasks-from-git` names a task (c + 10 hex digits), a
+# letter among the digits. Not a number or a numbered id (TREC's 20001, turn-51): a start of
+# those is a typo, and `--query-id 2000` had ranked query 20001 (dr2 4)
+_HASH_ID = re.compile(r"c?(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}")
 
 
 def _query_by_prefix(dataset: Dataset, given: str) -> str | None:
-    """The one query whose id, or whose task's commit, starts with `given` (at least
-    PREFIX_MIN characters), said on stderr; None where none does. Several: UsageError naming
-    them."""
+    """The one query whose hash-like id (`_HASH_ID`), or whose task's commit, starts with
+    `given` (at least PREFIX_MIN characters), said on stderr; None where none does. Several:
+    UsageError naming them."""
     if len(given) < PREFIX_MIN:
         return None
     matches = [q.id for q in dataset.queries
-               if q.id.startswith(given)
+               if (q.id.startswith(given) and _HASH_ID.fullmatch(q.id))
                or str(q.context.get("commit") or "").startswith(given.lower())]
     if len(matches) == 1:
         say(f"note: --query-id {given!r} is {matches[0]!r}, the only query whose id"
@@ -599,8 +604,8 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
     """--query/--task TEXT or --query-id ID (one of them), --context KEY=VALUE, --top N."""
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--query", "--task", "-q", dest="query", help="query (or task) text")
-    g.add_argument("--query-id", help="id of a query in the dataset, or a start of one (4 "
-                   "characters or more, as git abbreviates a commit; a code task's commit too)")
+    g.add_argument("--query-id", help="id of a query in the dataset; a code task's also by a "
+                   "start of its id or commit, 4 characters or more, as git abbreviates one")
     p.add_argument("--context", action="append", metavar="KEY=VALUE",
                    help="the situation a --query text is asked in, as a query file's own "
                         "fields: cwd=/repos/app, now=2026-03-10T12:00:00Z, mode=search "
