@@ -129,3 +129,20 @@ def test_without_judgments_a_reordering_is_said_without_stacked_brackets() -> No
     assert line.endswith("; neither ranks anything for 7 queries, set aside. No judgments: "
                          "whether better or worse is not measured.")
     assert "(" not in line
+
+
+def test_a_configuration_returning_nothing_says_the_empty_queries_once() -> None:
+    # inject_min_score 500: no decision scores so high, so nothing on any of the 21 turns;
+    # the defaults rank some on 14 and none on 7 (above). It had said the 7 twice ("neither
+    # ranks anything for 7 queries, set aside. The lengths differ too: … nothing on the
+    # other 7") and "21 of the 21" (dr2 7)
+    model = get_model("decision-memory")
+    comp = compare_configurations(
+        model, load_dataset(SAMPLES / "decisions"),
+        [Configuration("defaults", model.schema.defaults()),
+         Configuration("min 500", model.schema.resolve({"inject_min_score": 500}))],
+        ["ndcg@10"], n_resamples=200)
+    (line,) = summary_lines(comp)
+    assert "set aside" not in line
+    assert ("The lengths differ too: min 500 returns nothing on every one of the 21 queries: "
+            "defaults returns some on 14 of them, nothing on the other 7." in line)

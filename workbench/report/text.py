@@ -193,21 +193,19 @@ def agreement_summary(comp: Comparison, i: int, k: int = 10) -> str:
               " No judgments: whether better or worse is not measured.")
     neither = (f"neither ranks anything for {a.empty:,} "
                f"{queries if a.empty != 1 else singular(queries)}" if a.empty else "")
+    lengths = _lengths_text(comp, i, k) if comp.stops_only(i) or comp.cut_short(i) else ""
+    # the queries neither ranks anything for are counted there, where one list is empty on
+    # every query the other's is shorter (said twice in the general case, dr2 7)
+    said = any(t in lengths for t in ("nothing on the other", "already empty", "(nor does "))
     if comp.stops_only(i):
-        lengths = _lengths_text(comp, i, k)
-        # the queries neither ranks anything for are counted there, where one list is
-        # empty on every query the other's is shorter
-        said = any(t in lengths for t in ("nothing on the other", "already empty",
-                                          "(nor does "))
         return (f"{name} against {first}: the same order wherever both rank anything, and "
                 f"only the lengths differ: {lengths}"
                 + (f"; {neither}" if neither and not said else "") + "." + judged)
     return (f"{name} against {first}: its top {k} shares {_share(a.mean_overlap)} of the "
             f"{docs} on average; {a.same_order:,} of {a.queries:,} {queries} keep the same "
             f"order, {a.same_first:,} the same first {singular(docs)}"
-            + (f"; {neither}, set aside" if neither else "") + "."
-            + (f" The lengths differ too: {_lengths_text(comp, i, k)}."
-               if comp.cut_short(i) else "") + judged)
+            + (f"; {neither}, set aside" if neither and not said else "") + "."
+            + (f" The lengths differ too: {lengths}." if comp.cut_short(i) else "") + judged)
 
 
 def case_results(comp: Comparison) -> list[dict[str, CaseResult]] | None:
@@ -1267,7 +1265,10 @@ def _on_queries(comp: Comparison, n: int) -> str:
     """"7 of the 25 queries", in the data's own words."""
     _, queries = nouns(comp)
     total = int(comp.counted.sum())
-    return f"{n:,} of the {total:,} {queries if total != 1 else singular(queries)}"
+    noun = queries if total != 1 else singular(queries)
+    if n == total and total > 1:  # "21 of the 21 queries" (dr2 7)
+        return f"every one of the {total:,} {noun}"
+    return f"{n:,} of the {total:,} {noun}"
 
 
 def _fewer_note(comp: Comparison, j: int) -> str:
