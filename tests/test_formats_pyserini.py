@@ -4,6 +4,7 @@ of shards, read as plain documents whose text is `contents`."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -327,3 +328,65 @@ def test_openvault_memories_in_a_json_array_stay_memories(tmp_path: Path) -> Non
     (memory,) = load_dataset(path).corpus
     assert memory.id == "m1"
     assert memory.text == "tea by the river"
+
+
+SAMPLE_VAULT = Path(__file__).resolve().parents[1] / "sample_corpora" / "vault"
+EXPORT = '[\n  {\n    "id": "x1",\n    "contents": "stray export of search index"\n  }\n]\n'
+
+
+def _vault_with(tmp_path: Path, where: str, text: str, *, queries: bool = True) -> Path:
+    """The sample vault copied, with `text` written at `where` (dr2 1's fixtures)."""
+    folder = tmp_path / "vault"
+    shutil.copytree(SAMPLE_VAULT, folder)
+    if not queries:
+        (folder / "queries.jsonl").unlink()
+        shutil.rmtree(folder / "qrels")
+    (folder / where).write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(("where", "text", "queries"), [
+    ("export.json", EXPORT, True),  # the vault's queries.jsonl had been blamed
+    ("export.json", EXPORT, False),  # read as a Pyserini folder of one document
+    ("notes/index.jsonl", '{"id":"x1","contents":"an index export of espresso"}\n', True),
+], ids=["export", "export-no-queries", "index-in-notes"])
+def test_a_vault_holding_an_id_contents_file_stays_a_vault(
+        tmp_path: Path, where: str, text: str, queries: bool,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """One .json or .jsonl of `id` and `contents` among a vault's notes (an export, an index
+    a plugin keeps) had made the whole folder a Pyserini collection: the notes skipped, the
+    queries.jsonl refused as a shard without `contents` (dr2 1)."""
+    folder = _vault_with(tmp_path, where, text, queries=queries)
+    notes = sorted(p.relative_to(folder / "notes").as_posix()
+                   for p in (folder / "notes").rglob("*.md") if ".obsidian" not in p.parts)
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == notes and "x1" not in dataset.corpus.ids
+    assert "pyserini_files_skipped" not in dataset.settings
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "espresso grind"]) == 0
+    captured = capsys.readouterr()
+    assert f"({len(notes)} documents)" in captured.out
+    assert "Pyserini" not in captured.err and "warning" not in captured.err
+
+
+def test_a_flat_vault_with_an_export_beside_its_notes_stays_a_vault(tmp_path: Path) -> None:
+    """Notes at the folder's top level, beside a shard-like export: the notes are the corpus."""
+    folder = tmp_path / "flat"
+    folder.mkdir()
+    for name in ("tea.md", "coffee.md", "README.md"):
+        (folder / name).write_text(f"# {name}\n\ngreen tea\n", encoding="utf-8")
+    (folder / "export.json").write_text(EXPORT, encoding="utf-8")
+    assert load_dataset(folder).corpus.ids == ["README.md", "coffee.md", "tea.md"]
+
+
+def test_shards_beside_a_readme_and_a_license_note_are_the_collection(tmp_path: Path) -> None:
+    """Cards at the top level (README.md, LICENSE.md) beside a shard there: the shards."""
+    folder = tmp_path / "x"
+    (folder / "part").mkdir(parents=True)
+    write_jsonl(folder / "docs00.jsonl", DOCS[:2])
+    write_jsonl(folder / "part" / "docs01.jsonl", DOCS[2:])
+    (folder / "README.md").write_text("# shards\n", encoding="utf-8")
+    (folder / "LICENSE.md").write_text("CC BY 4.0\n", encoding="utf-8")
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["d1", "d2", "d3"]
+    assert dataset.settings["pyserini_files_skipped"] == [str(folder / "LICENSE.md"),
+                                                          str(folder / "README.md")]

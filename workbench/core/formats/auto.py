@@ -73,7 +73,13 @@ from workbench.core.formats.trec_docs import (
     read_trec_documents,
 )
 from workbench.core.formats.trec_topics import is_markup, read_topics, topic_fields
-from workbench.core.formats.vault import has_notes, read_vault, read_vault_notes, vault_layout
+from workbench.core.formats.vault import (
+    has_notes,
+    note_names,
+    read_vault,
+    read_vault_notes,
+    vault_layout,
+)
 
 DOCUMENT_SUFFIXES = (".jsonl", ".csv", ".tsv")  # .tsv: MS MARCO's collection.tsv too
 EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an OpenVault "
@@ -247,7 +253,8 @@ def load_dataset(
     - a folder with decisions.jsonl: pi-memory decisions (`read_decisions`), its
       injections.jsonl's logged prompts as queries (`injection_queries`) when there are any;
     - a folder with eval.jsonl: pi-lodestone eval cases (`read_eval_cases`);
-    - a folder with *.md notes or a notes/ subfolder: a vault (`read_vault`);
+    - a folder with *.md notes or a notes/ subfolder: a vault (`read_vault`), unless it is
+      Pyserini's or TREC's (`collection_reading`);
     - a .json file: OpenVault memories (`read_memories`), no queries unless given;
     - a .jsonl file whose first line holds `chat_metadata`: a SillyTavern chat
       (`read_sillytavern_chat`);
@@ -367,13 +374,12 @@ def _load_dataset(
             raise FormatError(path, "eval cases carry their own queries and judgments; give "
                               "no queries or qrels", field="queries")
         return read_eval_cases(path / EVAL_FILE, name=name)
-    elif is_documents_folder(path):  # before a vault: a README.md is no note
+    elif (reading := collection_reading(path)) == PYSERINI:
         not_shards: list[Path] = []
         corpus = read_documents(path, name=name, skipped=not_shards)
         if not_shards:  # said by `load_warnings`
             settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
-    elif path.is_dir() and has_notes(path) and not has_trec_records(path):
-        # a TREC folder's README.md is no note: the folder is read as TREC below
+    elif reading == VAULT:
         _refuse_a_card_as_a_vault(path)
         if not overridden:
             return read_vault(path, split, skipped=skipped)
@@ -384,7 +390,7 @@ def _load_dataset(
             own_queries = partial(read_query_file, held, name=name)
     elif _pyserini_lines(path):
         corpus = read_documents(path, name=name)
-    elif is_trec_documents(path):
+    elif reading == TREC or (path.is_file() and is_trec_documents(path)):
         no_records: list[Path] = []
         corpus = read_trec_documents(path, name=name, skipped=no_records)
         if no_records:  # said by `load_warnings`
@@ -506,6 +512,55 @@ def _judged_ids_of(path: str, _mtime_ns: int, _size: int) -> frozenset[str]:
         if first and not (not ids and first.lower() == "query-id"):
             ids.add(first)
     return frozenset(ids)
+
+
+PYSERINI, VAULT, TREC = "pyserini", "vault", "trec"
+
+
+def folder_reading(folder: Path) -> str:
+    """How `load_dataset` reads a folder as a collection: PYSERINI, VAULT or TREC
+    (`collection_reading`); "" for a folder it reads otherwise (a repository, BEIR, OpenVault,
+    pi-memory, eval cases) or not at all. The output guard asks this, so that it names the
+    files the reading reads (an `eval VAULT --run VAULT/run.trec` had been refused as a TREC
+    input because the vault held a backup.7z)."""
+    if not folder.is_dir() or is_code_repo(folder) or is_sample_stream_folder(folder) or any(
+            (folder / f).is_file() for f in ("corpus.jsonl", EVAL_FILE)):
+        return ""
+    if is_openvault_folder(folder) or is_pi_memory_folder(folder):
+        return ""
+    return collection_reading(folder)
+
+
+def collection_reading(path: Path) -> str:
+    """PYSERINI, VAULT or TREC for a folder no other format took, "" for none of them (a
+    file too).
+
+    - Pyserini's shards: a .json or .jsonl file holding `id` and `contents` in its first
+      record (`is_documents_folder`), in a folder with no notes; where it has `*.md` files,
+      only if they are a README, a LICENSE and the like at its top level (a README.md beside
+      the shards had made the folder a vault of one note), with a shard at the top level;
+    - a vault: any other folder with notes (a stray export.json of id and contents among
+      the notes, or a notes/index.jsonl, is not the corpus: the 45 notes had been dropped for
+      it) whose first files hold no <DOC> record (a TREC folder's README.md is no note);
+    - TREC: a folder of <DOC> files (`is_trec_documents`)."""
+    if not path.is_dir():
+        return ""
+    if has_notes(path):
+        if _cards_only(path) and is_documents_folder(path, top_level=True):
+            return PYSERINI
+        if not has_trec_records(path):
+            return VAULT
+    elif is_documents_folder(path):
+        return PYSERINI
+    return TREC if is_trec_documents(path) else ""
+
+
+def _cards_only(folder: Path) -> bool:
+    """Whether the folder's `*.md` files are all a dataset's cards (README.md, LICENSE.md …)
+    at its top level, and it has no notes/ subfolder."""
+    return not (folder / "notes").is_dir() and all(
+        "/" not in name and name.split(".")[0].lower() in CARD_NAMES
+        for name in note_names(folder))
 
 
 def _first_file(*paths: Path) -> Path | None:

@@ -364,20 +364,22 @@ def _folder_records(folder: Path, skipped: list[Path] | None = None,
             yield file, line, obj, False
 
 
-def is_documents_folder(folder: Path) -> bool:
+def is_documents_folder(folder: Path, *, top_level: bool = False) -> bool:
     """A folder of JSON-lines documents (Pyserini's JsonCollection): one .jsonl or .json
-    file at least holding `id` and `contents` on its first line, told by that content
-    whatever else the folder holds (a README.md beside the shards, read as a vault of one
-    note, had hidden the collection; a vault of notes has no such file). `contents`, not
-    `text`: a folder of a queries.jsonl beside a docs.jsonl is not a collection; one whose
-    docs.jsonl holds `contents` is, and reading it names the queries file (every shard must
-    hold `contents` on its first line)."""
+    file at least holding `id` and `contents` in its first record (at any depth, or at the
+    folder's top level where `top_level`), told by that content. `contents`, not `text`: a
+    folder of a queries.jsonl beside a docs.jsonl is not a collection; one whose docs.jsonl
+    holds `contents` is, and reading it names the queries file (every shard must hold
+    `contents` in its first record). Whether such a folder is read as the collection or as a
+    vault holding a stray export is `formats.auto`'s decision (`collection_reading`)."""
     if not folder.is_dir():
         return False
     files = [f for f in _folder_files(folder) if _is_shard(f)]
     if not files or any(not f.is_file() for f in files):  # a named pipe is never sniffed
         return False
     for file in files:
+        if top_level and file.parent != folder:
+            continue
         first = first_record_object(file)
         if first is not None and "contents" in first and any(k in first for k in ID_KEYS):
             return True

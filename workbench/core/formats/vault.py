@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from workbench.core.checks import refuse_unjudgeable
@@ -77,13 +78,17 @@ def _has_judgments(folder: Path) -> bool:
 def has_notes(folder: StrPath) -> bool:
     """Whether `folder` is a vault: it has a `notes/` subfolder or a `*.md` file at any depth."""
     root = Path(folder)
-    if (root / NOTES_DIR).is_dir():
-        return True
-    for _dirpath, dirnames, filenames in os.walk(root):
+    return (root / NOTES_DIR).is_dir() or next(note_names(root), None) is not None
+
+
+def note_names(root: Path) -> Iterator[str]:
+    """The relative posix path of each `*.md` file under `root`, the tool folders aside, as
+    the folder is walked (unsorted; links not told apart: a sniff, not `find_notes`)."""
+    for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_DIRS]
-        if any(f.endswith(NOTE_ENDING) for f in filenames):
-            return True
-    return False
+        for name in filenames:
+            if name.endswith(NOTE_ENDING):
+                yield (Path(dirpath) / name).relative_to(root).as_posix()
 
 
 def find_notes(root: Path, links: list[Path] | None = None,
