@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from tests.conftest import dense_totals
 from workbench.cli import main
 from workbench.core.data import FormatError
 from workbench.core.formats import load_dataset, read_documents
+from workbench.core.formats.plain import first_record_object
 from workbench.core.models.bm25 import BM25Model
 
 DOCS = [
@@ -390,3 +392,63 @@ def test_shards_beside_a_readme_and_a_license_note_are_the_collection(tmp_path: 
     assert dataset.corpus.ids == ["d1", "d2", "d3"]
     assert dataset.settings["pyserini_files_skipped"] == [str(folder / "LICENSE.md"),
                                                           str(folder / "README.md")]
+
+
+class _Counted:
+    """Path.open, counting the bytes read through it."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.read = 0
+        opened = Path.open
+
+        def counting(path: Path, *args: Any, **kwargs: Any) -> Any:
+            f = opened(path, *args, **kwargs)
+            plain_read = f.read
+
+            def read(*a: Any) -> Any:
+                data = plain_read(*a)
+                self.read += len(data)
+                return data
+
+            f.read = read
+            return f
+
+        monkeypatch.setattr(Path, "open", counting)
+
+
+BIG = 2 * 1024 * 1024
+
+
+@pytest.mark.parametrize(("head", "shard"), [
+    ('{\n  "data": [\n', False),  # a plugin's pretty-printed data
+    ('[\n  {"id": "d1", "contents": "', True),  # a first document longer than the head
+    ('{"id": "d1", "contents": "', True),  # JSON lines, the first line as long
+], ids=["plugin-data", "array", "json-lines"])
+def test_telling_a_large_json_file_reads_its_head_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, head: str, shard: bool) -> None:
+    """Whether a .json file is a shard is told from its first 64 KiB: a vault's 55 MB plugin
+    data had been parsed whole, and again by the output guard (dr2 2). What follows the head
+    is garbage here, never read."""
+    path = tmp_path / "big.json"
+    with path.open("wb") as f:
+        f.write(head.encode() + b"x" * BIG + b"\x00 not JSON {[")
+    counted = _Counted(monkeypatch)
+    first = first_record_object(path)
+    assert counted.read <= 64 * 1024
+    if shard:
+        assert first is not None and first["id"] == "d1" and "contents" in first
+    else:
+        assert first is None or "contents" not in first
+
+
+
+def test_a_washington_post_article_longer_than_the_head_is_still_told(tmp_path: Path) -> None:
+    """The sniff gives a value the head cuts off as an empty one of its type: a list of
+    paragraphs is still a list."""
+    path = tmp_path / "wapo.jl"
+    paragraph = {"content": "Green tea prices rose. " * 20, "type": "sanitized_html"}
+    write_jsonl(path, [{"id": "b2e89334", "contents": [paragraph] * 400}])
+    assert path.stat().st_size > 64 * 1024
+    with pytest.raises(FormatError) as info:
+        load_dataset(path)
+    assert "the TREC Washington Post collection" in str(info.value)

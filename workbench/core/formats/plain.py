@@ -388,36 +388,77 @@ def is_documents_folder(folder: Path, *, top_level: bool = False) -> bool:
 
 _DECODER = json.JSONDecoder(parse_int=_js_int, parse_constant=_not_json)  # as `json_loads`
 _WHITE = " \t\r\n"  # JSON's white space
-SNIFF = 64 * 1024
-SNIFF_MAX = 64 * 1024 * 1024  # a first record longer than this is not looked for
+SNIFF = 64 * 1024  # the bytes of a file read to tell its first record: never more
+# a value the sniff's head cuts off, as an empty value of its type (told by its first byte)
+_CUT = {"\"": "", "[": [], "{": {}}
 
 
 def first_record_object(path: Path) -> dict[str, Any] | None:
-    """The file's first record as a JSON object: its first line's (JSON lines), else the
-    first element of a top-level JSON array, else a top-level object over several lines;
-    None when it is none of these. Reads only as far as that record goes."""
-    first = first_line_object(path)
-    if first is not None:
-        return first
+    """The file's first record as a JSON object, read from its first SNIFF bytes only: its
+    first line's (JSON lines), the first element of a top-level JSON array, or a top-level
+    object over several lines; None when it is none of these. A record longer than the head
+    gives the fields read before the cut, the one cut off as an empty value of its type
+    (`"contents": ""`, `"contents": []`): enough to tell a Pyserini shard, never the whole
+    of a large file parsed to learn that it is not one (a vault's 55 MB plugin data)."""
     try:
-        with path.open("r", encoding="utf-8", errors="replace") as f:
-            text = f.read(SNIFF)
-            while True:
-                i = len(text) - len(text.lstrip("\ufeff" + _WHITE))
-                if text[i:i + 1] == "[":
-                    i = len(text) - len(text[i + 1:].lstrip(_WHITE))
-                elif text[i:i + 1] != "{":
-                    return None
-                try:
-                    value, _ = _DECODER.raw_decode(text, i)
-                    return value if isinstance(value, dict) else None
-                except json.JSONDecodeError:  # cut short by the read, or not JSON
-                    more = f.read(len(text)) if len(text) < SNIFF_MAX else ""
-                    if not more:
-                        return None
-                    text += more
-    except (OSError, ValueError, RecursionError):
+        with path.open("rb") as f:
+            head = f.read(SNIFF)
+    except OSError:
         return None
+    text = head.decode("utf-8", errors="replace")
+    cut = len(head) == SNIFF  # the file may go on past the head
+    i = _skip_white(text, 0, "\ufeff")
+    if text[i:i + 1] == "[":
+        i = _skip_white(text, i + 1)
+    if text[i:i + 1] != "{":
+        return None
+    return _head_object(text, i, cut)
+
+
+def _skip_white(text: str, i: int, also: str = "") -> int:
+    while i < len(text) and text[i] in _WHITE + also:
+        i += 1
+    return i
+
+
+def _head_object(text: str, i: int, cut: bool) -> dict[str, Any] | None:
+    """The object opening at `text[i]`, read one member at a time; where the head ends
+    inside it (`cut`), the members read so far. None where it is not a JSON object."""
+    record: dict[str, Any] = {}
+    i = _skip_white(text, i + 1)
+    if text[i:i + 1] == "}":
+        return record
+    while True:
+        try:
+            key, i = _DECODER.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            return record if cut and _runs_to_end(text, i) else None
+        if not isinstance(key, str):
+            return None
+        i = _skip_white(text, i)
+        if text[i:i + 1] != ":":
+            return record if cut and i == len(text) else None
+        i = _skip_white(text, i + 1)
+        try:
+            record[key], i = _DECODER.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            if not (cut and _runs_to_end(text, i)):
+                return None
+            if text[i:i + 1] in _CUT:
+                record[key] = _CUT[text[i]]
+            return record
+        i = _skip_white(text, i)
+        if text[i:i + 1] == "}":
+            return record
+        if text[i:i + 1] != ",":
+            return record if cut and i == len(text) else None
+        i = _skip_white(text, i + 1)
+
+
+def _runs_to_end(text: str, i: int) -> bool:
+    """Whether the JSON value at `text[i]` could be one the head cut off: a string, array or
+    object opening there (the rest of it past the head), or nothing left to read."""
+    return i >= len(text) or text[i] in _CUT or text[i:].strip(_WHITE + "-0123456789.eE+") == ""
 
 
 def _json_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
