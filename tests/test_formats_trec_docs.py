@@ -15,7 +15,7 @@ from tests.conftest import dense_totals
 from workbench.cli import main
 from workbench.core.data import FormatError
 from workbench.core.formats import load_dataset
-from workbench.core.formats.trec_docs import read_trec_documents
+from workbench.core.formats.trec_docs import is_trec_documents, read_trec_documents
 from workbench.core.models.bm25 import BM25Model
 
 # AP: two <HEAD>s and a <FILEID> (dropped); FT: <DATE> kept as text, <BYLINE> and <PROFILE>
@@ -367,3 +367,17 @@ def test_a_vault_holding_a_compressed_file_stays_a_vault(tmp_path: Path) -> None
     write(vault / "coffee.md", "# Coffee\nBeans roasted dark.\n")
     (vault / "backup.7z").write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04")
     assert sorted(load_dataset(vault).corpus.ids) == ["coffee.md", "tea.md"]
+
+
+def test_a_7z_archive_is_not_taken_for_unix_compress(tmp_path: Path) -> None:
+    """7-Zip's .7z is no compress file (Unix compress is .Z, .z, FR94's .0z …): a backup.7z
+    had made a vault's folder look like TREC documents (dr2 3)."""
+    archive = tmp_path / "backup.7z"
+    archive.write_bytes(b"7z\xbc\xaf\x27\x1c" + bytes(range(256)))
+    assert not is_trec_documents(archive) and not is_trec_documents(tmp_path)
+    with pytest.raises(FormatError) as info:
+        load_dataset(archive)
+    assert "Unix compress" not in str(info.value)
+    assert is_trec_documents(tmp_path / "fr940104.2Z") is False  # no such file
+    (tmp_path / "fr940104.2Z").write_bytes(b"\x1f\x9d\x90<DOC>")
+    assert is_trec_documents(tmp_path / "fr940104.2Z")

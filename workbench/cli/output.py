@@ -82,6 +82,7 @@ DATA_FILES = ("corpus.jsonl", "queries.jsonl", "memories.json", "contexts.jsonl"
               # a repository's CodeLedger files, which codeledger reads (untracked as a rule:
               # the repository guard had taken them for an earlier run's output)
               ".codeledger/config.json", ".codeledger/ledger.jsonl")
+DATA_FOLDER = "DATA folder"  # a file of the dataset folder that its reading skips
 CODELEDGER_FILES = (".codeledger/config.json", ".codeledger/ledger.jsonl", ".codeledgerignore")
 
 
@@ -89,8 +90,8 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
     """(argument, file) of every file the command reads: DATA (a file, or the dataset
     files of a folder: its corpus, queries, splits' judgments …; a git repository's folder
     itself, whose files `check_outputs_apart` asks git about), --queries, --qrels,
-    --params and each --config. A folder of Pyserini shards or of TREC <DOC> files lists
-    the files read."""
+    --params and each --config. A vault, a folder of Pyserini shards or of TREC <DOC> files
+    lists the files read, and its other Markdown as DATA_FOLDER (`_collection_files`)."""
     files: list[tuple[str, Path]] = []
     data = getattr(args, "data", None)
     if data:
@@ -106,15 +107,7 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
             named = _sample_data(folder)  # a sample's workbench.toml: `data = FILE`
             if named is not None:
                 files.append(("DATA", named))
-            from workbench.core.formats.code_repo import is_code_repo
-            from workbench.core.formats.vault import has_notes
-
-            # a vault, kept in git or not: its notes are the documents (a code repository's
-            # Markdown is not read as notes: a report written there had been refused as "a
-            # dataset file")
-            if not is_code_repo(folder) and has_notes(folder):
-                files += [("DATA", f) for f in folder.rglob("*.md")]
-            files += [("DATA", f) for f in _collection_files(folder)]
+            files += _collection_files(folder)
     for name in ("queries", "qrels", "params"):
         value = getattr(args, name, None)
         if value:
@@ -123,20 +116,28 @@ def input_files(args: argparse.Namespace) -> list[tuple[str, Path]]:
     return files
 
 
-def _collection_files(folder: Path) -> list[Path]:
-    """The files of a folder read as a collection: Pyserini's shards (.json, .jsonl) or a
-    TREC <DOC> folder's files (an `eval DATA --run DATA/docs00.json` had replaced a shard).
-    A git repository or a BEIR folder is neither, and is not walked."""
-    if is_git_folder(folder) or (folder / "corpus.jsonl").exists():
-        return []
-    from workbench.core.formats.plain import documents_folder_files, is_documents_folder
-    from workbench.core.formats.trec_docs import is_trec_documents, trec_files
+def _collection_files(folder: Path) -> list[tuple[str, Path]]:
+    """(argument, file) of the files of a folder read as a collection, as `load_dataset`
+    reads it (`folder_reading`): a vault's notes (kept in git or not; a code repository's
+    Markdown is no note: a report written there had been refused as "a dataset file"),
+    Pyserini's shards (.json, .jsonl) or a TREC <DOC> folder's files (an `eval DATA --run
+    DATA/docs00.json` had replaced a shard). The Markdown of a folder not read as a vault (a
+    README.md beside Pyserini's shards, skipped when they are read) is listed as DATA_FOLDER:
+    a file of the dataset, not one the command reads."""
+    from workbench.core.formats.auto import PYSERINI, TREC, VAULT, folder_reading
+    from workbench.core.formats.code_repo import is_code_repo
+    from workbench.core.formats.plain import documents_folder_files
+    from workbench.core.formats.trec_docs import trec_files
+    from workbench.core.formats.vault import has_notes
 
-    if is_documents_folder(folder):
-        return documents_folder_files(folder)
-    if is_trec_documents(folder):
-        return trec_files(folder)
-    return []
+    reading = folder_reading(folder)
+    read = (list(folder.rglob("*.md")) if reading == VAULT
+            else documents_folder_files(folder) if reading == PYSERINI
+            else trec_files(folder) if reading == TREC else [])
+    listed = set(read)
+    kept = [] if reading == VAULT or is_code_repo(folder) or not has_notes(folder) else [
+        f for f in folder.rglob("*.md") if f not in listed]
+    return [("DATA", f) for f in read] + [(DATA_FOLDER, f) for f in kept]
 
 
 def _sample_data(folder: Path) -> Path | None:
@@ -171,9 +172,10 @@ def check_outputs_apart(outputs: Sequence[tuple[str, Path | None]],
             continue
         k = key(path)
         if k in read:
-            what = "a dataset file" if read[k] == "DATA" else f"the {read[k]} file"
-            raise OutputError(f"{arg} {path}: is {what} this command reads; writing there "
-                              "would replace it")
+            what = ("a dataset file this command reads" if read[k] == "DATA"
+                    else "a file of the dataset folder (not read, but part of it)"
+                    if read[k] == DATA_FOLDER else f"the {read[k]} file this command reads")
+            raise OutputError(f"{arg} {path}: is {what}; writing there would replace it")
         for repo in repos:
             _check_repo_output(arg, path, repo, (own or {}).get(arg, ()), rewritten)
         if k in seen:

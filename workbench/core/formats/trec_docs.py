@@ -55,7 +55,9 @@ MARKUP = re.compile(r"<[^<>]*>")
 STARTS = re.compile(r"\s*(?:<\?[^<>]*\?>\s*)?(?:<!--.*?-->\s*)*(?:<!DOCTYPE[^<>]*>\s*)?"
                     r"(?:<DOCSTREAM>\s*)?<DOC[\s>]", re.I | re.S)
 SKIPPED_DIRS = frozenset(("cr", "dtd", "dtds"))
-COMPRESSED = re.compile(r".*\.\d*z$", re.I)  # Unix compress: .z, .0z, .1z, .2z
+# Unix compress as the TREC disks name it (.Z, .z; FR94's .0z, .1z, .2z), Anserini's
+# `.*?\.\d*z$` less 7-Zip's .7z, which is no compress file (a vault's backup.7z)
+COMPRESSED = re.compile(r"(?!.*\.7z$).*\.\d*z$", re.I)
 HEAD = 4096
 SNIFFED = 100  # files of a folder sniffed for a <DOC> before it is taken for something else
 WEB = re.compile(r"<(DOCHDR|html)[\s>]", re.I)
