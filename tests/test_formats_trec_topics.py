@@ -328,3 +328,40 @@ def test_a_raw_less_than_is_text(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["rank", str(_corpus(tmp_path)), "--queries", str(path), "--query-id", "501",
                  "-m", "bm25"]) == 0
     assert "query: when x<y and y>z holds" in capsys.readouterr().out
+
+
+LINE_START = """<top>
+<num> Number: 305
+<title> tea <i>ceremony</i> notes
+<desc> Description:
+Some text first
+<b>Bold start</b> of desc line, then more
+</top>
+<top>
+<num> Number: 306
+<title> only bold
+<desc> Description:
+<b>Bold start</b> of desc line
+</top>
+<top>
+<num> Number: 401
+<title> espresso
+<desc> Description:
+Relevant documents discuss
+<espresso grinders> and burrs.
+<narr> Narrative:
+none
+</top>
+"""
+
+
+def test_an_unknown_tag_at_a_line_start_is_text(tmp_path: Path) -> None:
+    """A line starting with a tag the reader does not know (`<b>`, `<espresso grinders>`)
+    goes on the field, as Anserini reads it, ending a field only at the next field's tag: it
+    had cut 305's description to "Some text first", 401's to "Relevant documents discuss",
+    and left 306's empty (dr2 6)."""
+    path = write(tmp_path, LINE_START)
+    assert pairs(path, ("desc",)) == [
+        ("305", "Some text first <b>Bold start</b> of desc line, then more"),
+        ("306", "<b>Bold start</b> of desc line"),
+        ("401", "Relevant documents discuss <espresso grinders> and burrs.")]

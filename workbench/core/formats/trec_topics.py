@@ -14,9 +14,10 @@ Classic (TREC 1–8, Robust04, Core; FIRE's `<top lang='bn'>` and closed `<num>1
 
 Tags are not closed: a field's text runs to the next tag, over several lines where it does.
 A tag is one the reader knows (the fields, the number, the topic, and the sections it passes
-over: <dom>, <con>, <smry>, <subtopic> …) or one that starts a line; any other `<` is text, as
-Anserini's TrecTopicReader, which reads tags at the start of a line, reads it (`when x<y and
-y>z holds` had been cut to `when x`, `<y and y>` read as a tag).
+over: <dom>, <con>, <smry>, <subtopic> …), wherever it stands; any other `<` is text, at a
+line's start too, as Anserini's TrecTopicReader, which ends a field only at the next field's
+tag, reads it (`when x<y and y>z holds` had been cut to `when x`, `<y and y>` read as a tag;
+a description line `<b>Bold</b> start` had ended the description).
 The labels `Number:`, `Topic:` (TREC 1–3's titles), `Description:` and `Narrative:` are not
 text. XML (`<topic number="1">` with `<query>`, `<question>` or `<description>`,
 `<narrative>`; a `<number>` child where there is no attribute; `<subtopic>`s are not read).
@@ -128,7 +129,7 @@ def read_topics(path: StrPath, fields: tuple[str, ...] = DEFAULT_FIELDS, *,
         return bisect_right(starts, offset)
 
     text = SKIPPED.sub(_blank, text)
-    tags = [tag for tag in TAG.finditer(text) if _is_tag(text, tag)]
+    tags = [tag for tag in TAG.finditer(text) if _is_tag(tag)]
     queries: list[Query] = []
     seen: dict[str, tuple[int, str]] = {}  # topic id: (line, its number as written)
     opened: re.Match[str] | None = None
@@ -175,11 +176,11 @@ def read_topics(path: StrPath, fields: tuple[str, ...] = DEFAULT_FIELDS, *,
     return QuerySet(queries, name=name)
 
 
-def _is_tag(text: str, tag: re.Match[str]) -> bool:
-    """Whether `tag` is markup, not text: a tag the reader knows, or any at a line's start."""
-    if tag.group(2).lower() in KNOWN_TAGS:
-        return True
-    return not text[text.rfind("\n", 0, tag.start()) + 1:tag.start()].strip()
+def _is_tag(tag: re.Match[str]) -> bool:
+    """Whether `tag` is markup, not text: a tag the reader knows, wherever it stands (at a
+    line's start too: `<b>Bold start</b> of the line` in a description is text, as Anserini
+    ends a field only at the next field's tag)."""
+    return tag.group(2).lower() in KNOWN_TAGS
 
 
 def _blank(match: re.Match[str]) -> str:
