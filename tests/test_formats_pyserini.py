@@ -307,6 +307,11 @@ def test_one_object_over_several_lines_is_one_document(tmp_path: Path) -> None:
      "json", "the JSON array never closes (no ']' after its last element)"),
     ('[\n  {"id": "d1", "contents": "tea"}\n]\n{"id": "d2"}\n', 4, "json",
      "text after the JSON array opened on line 1 closes"),
+    # dr2 8: had said "invalid JSON at column 1: Expecting value" on the ']' line
+    ('[\n  {"id": "d1", "contents": "tea"},\n  {"id": "d2", "contents": "x"},\n\n]\n', 3,
+     "json", "a trailing comma before ']' — JSON allows none: remove it"),
+    ('[{"id": "d1", "contents": "tea"},]', 1, "json",
+     "a trailing comma before ']' — JSON allows none: remove it"),
 ])
 def test_an_error_in_the_array_names_its_line(tmp_path: Path, text: str, line: int,
                                               field: str, said: str,

@@ -514,7 +514,7 @@ def _array_records(path: Path, text: str, start: int) -> Iterator[tuple[int, dic
     """(line it starts on, object) of each element of the JSON array at `text[start]`, read
     one element at a time so that an error names the element's line (a whole-file parse
     would lose where each element was)."""
-    opened = line = _line_of(text, start)
+    opened = line = comma = _line_of(text, start)
     i, counted = start + 1, start  # `line` is the line of offset `counted`
     first = True
     while True:
@@ -528,6 +528,9 @@ def _array_records(path: Path, text: str, start: int) -> Iterator[tuple[int, dic
         if text[i] == "]" and first:
             i += 1
             break
+        if text[i] == "]":  # hand-made arrays often end so: Python's message said "value"
+            raise FormatError(path, "a trailing comma before ']' — JSON allows none: remove "
+                              "it", line=comma, field=JSON)
         try:
             value, end = _DECODER.raw_decode(text, i)
         except json.JSONDecodeError as e:
@@ -550,6 +553,7 @@ def _array_records(path: Path, text: str, start: int) -> Iterator[tuple[int, dic
         if text[i] != ",":
             raise FormatError(path, f"expected ',' or ']' after the array's element, found "
                               f"{text[i]!r}", line=line, field=JSON)
+        comma = line  # the line of the comma just read
         i += 1
         first = False
     if text[i:].strip(_WHITE):
