@@ -5,6 +5,7 @@ built its result from 19 trials while the other's 20th ran)."""
 from __future__ import annotations
 
 import threading
+import time
 
 import optuna
 import pytest
@@ -13,6 +14,8 @@ from tests.conftest import SAMPLES
 from tests.postgres_server import postgres
 from workbench.cli import main
 from workbench.core.tuning import runner
+from workbench.core.tuning.storage import server_clock
+from workbench.core.tuning.study import ALIVE, BEGAN
 
 TEA = str(SAMPLES / "tea-beir")
 ARGS = ["tune", TEA, "-m", "bm25", "--tune", "k1", "--folds", "0", "--trials", "3",
@@ -21,6 +24,18 @@ ARGS = ["tune", TEA, "-m", "bm25", "--tune", "k1", "--folds", "0", "--trials", "
 
 def _rdb(url: str) -> optuna.storages.RDBStorage:
     return optuna.storages.RDBStorage("postgresql+psycopg://" + url.split("://", 1)[1])
+
+
+def _starts_as_the_run_ends(monkeypatch, start) -> None:
+    """Another process begins a trial while this run works (`start()` is called as the run's
+    own trials have ended, before it looks for others')."""
+    real = runner.await_others
+
+    def hooked(*args, **kwargs):
+        start()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "await_others", hooked)
 
 
 # tune's pooled server connections outlive the command, as a command's would until its
@@ -35,19 +50,29 @@ def test_another_process_trial_that_ends_in_the_wait_is_counted(tmp_path, capsys
         storage = _rdb(url)
         try:
             other = optuna.load_study(study_name="sh/all", storage=storage)
-            running = other.ask()  # another process, mid-trial: a 4th
-            running.suggest_float("k1", 0.0, 3.0)
-            ends = threading.Timer(2.0, lambda: other.tell(running, 0.99))
-            ends.start()
+            timers: list[threading.Timer] = []
+
+            def start() -> None:  # another process, mid-trial: a 4th, ending in 2 s
+                running = other.ask()
+                running.suggest_float("k1", 0.0, 3.0)
+                timers.append(threading.Timer(2.0, lambda: other.tell(running, 0.99)))
+                timers[0].start()
+
+            _starts_as_the_run_ends(monkeypatch, start)
             try:
                 assert main([*ARGS, "--storage", url]) == 0
             finally:
-                ends.join()
-            out = " ".join(capsys.readouterr().out.split())
+                for t in timers:
+                    t.join()
+            got = capsys.readouterr()
+            out = " ".join(got.out.split())
         finally:
             storage.engine.dispose()  # before the server stops
     # the other process's trial, counted in the result
     assert "trials: 4 — 1 new since this run began" in out and "still running" not in out
+    # said in a log too (no terminal, no bar: dr1 1 found two silent minutes)
+    assert ("waiting for 1 trial running in another process before building the result "
+            "(up to 30 s)") in " ".join(got.err.split())
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -60,12 +85,47 @@ def test_a_trial_still_running_after_the_wait_is_said(tmp_path, capsys, monkeypa
         storage = _rdb(url)
         try:
             other = optuna.load_study(study_name="sh/all", storage=storage)
-            running = other.ask()  # another process, mid-trial, for longer than the wait
+            running: list[optuna.Trial] = []
+            # another process, mid-trial, for longer than the wait
+            _starts_as_the_run_ends(monkeypatch, lambda: running.append(other.ask()))
             assert main([*ARGS, "--storage", url]) == 0
             out = " ".join(capsys.readouterr().out.split())
-            other.tell(running, 0.5)
+            other.tell(running[0], 0.5)
         finally:
             storage.engine.dispose()
     assert "trials: 3 — every one stored by an earlier run" in out
     assert ("3 of 4 trials: 1 still running in another process after waiting 1 s; "
             "the result may change" in out)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+def test_a_killed_process_trial_is_not_waited_for(tmp_path, capsys, monkeypatch):
+    """dr1 1: a lone run after a process died mid-trial waited the whole 120 s for its trial
+    (no other process was at work), silently where stderr was no terminal."""
+    monkeypatch.setattr(runner, "WAIT_S", 60.0, raising=False)
+    with postgres(tmp_path / "pg") as url:
+        assert main([*ARGS, "--storage", url]) == 0
+        capsys.readouterr()
+        storage = _rdb(url)
+        try:
+            other = optuna.load_study(study_name="sh/all", storage=storage)
+            # two processes killed mid-trial: one of optuna's own (no workbench stamps) and
+            # a workbench one, which had stamped its start and a beat
+            bare = other.ask()
+            bare.suggest_float("k1", 0.0, 3.0)
+            stamped = other.ask()
+            now = server_clock(storage)
+            assert now is not None
+            storage.set_trial_user_attr(stamped._trial_id, BEGAN, now - 5)
+            storage.set_trial_user_attr(stamped._trial_id, ALIVE, now - 1)
+            time.sleep(0.1)
+            t0 = time.monotonic()
+            assert main([*ARGS, "--storage", url]) == 0
+            took = time.monotonic() - t0
+            got = capsys.readouterr()
+        finally:
+            storage.engine.dispose()
+    assert took < 30, took
+    assert "waiting" not in got.err and "still running" not in got.out
+    assert "trials: 3 — every one stored by an earlier run" in " ".join(got.out.split())

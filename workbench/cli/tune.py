@@ -248,6 +248,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # is this run's too
     before = (tuning.runner.stored_counts(spec, evaluator, validation) if args.workers > 1
               else None)
+    # … and when it began: their trials are this run's, waited for before the result
+    began = tuning.runner.run_began(spec) if args.workers > 1 else None
     helpers = _start_workers(args, spec, evaluator, validation)
     finished = False
     # another program's lock on an SQLite file: said after a few seconds, not a silent minute
@@ -258,7 +260,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
                                  validation, space), progress=Progress(),
                                  report=_also_measures(model, dataset, objectives,
                                                        [c.name for c in constraints]),
-                                 stored_before=before)
+                                 stored_before=before, began=began,
+                                 say_wait=_say_wait_in_log)
         finished = True
     except KeyboardInterrupt:
         say("interrupted: the trials done are stored; run the same command again to "
@@ -289,6 +292,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
     if args.out:
         _write_out(Path(args.out), result, model, params, dataset, args.params)
     return EXIT_OK
+
+
+def _say_wait_in_log(line: str) -> None:
+    """The wait for other processes' trials, said once on stderr where no bar shows it (a
+    log, CI: dr1 1 had two silent minutes)."""
+    if not sys.stderr.isatty():
+        say(line, file=sys.stderr)
 
 
 def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...],

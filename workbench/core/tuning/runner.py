@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -308,26 +308,73 @@ def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
 WAIT_S = 120.0  # how long a shared run waits for others' running trials (storage.GRACE_S)
 
 
+@dataclass(frozen=True)
+class Began:
+    """When a run began, by the clock its storage stamps trials with (`clock`; None where a
+    server's could not be read) and by this machine's (optuna's own naive start time)."""
+
+    utc: float | None
+    local: Any  # datetime.datetime
+
+
+def began_now(storage: Any) -> Began:
+    return Began(clock(storage), _local_now())
+
+
+def run_began(spec: TuneSpec) -> Began:
+    """`began_now` on the run's storage: taken before its helper processes start, so that
+    their trials count as begun in this run."""
+    storage = open_storage(spec.storage)
+    try:
+        return began_now(storage)
+    finally:
+        release(storage)
+
+
 def await_others(storage: Any, names: Sequence[str], progress: Progress = NO_PROGRESS,
-                 poll_s: float = 0.5) -> dict[str, int]:
+                 poll_s: float = 0.5, since: Began | None = None,
+                 say: Callable[[str], None] | None = None) -> dict[str, int]:
     """Wait, up to `WAIT_S`, while the named studies hold trials another process is running
     (this process's have all ended by now; one silent past storage.GRACE_S is a killed
-    process's and not waited for); per study, those still running when the wait ends."""
+    process's and not waited for); per study, those still running when the wait ends.
+    `since` (a server's studies, which no lock guards): only trials begun or heard from
+    (`ALIVE`) since this run began are waited for — one left RUNNING by a process killed
+    before is no sign of anyone working on the study (dr1 1: a lone run waited 120 s for
+    it). `say`: told once, as the wait begins (the bar's message is not shown in a log)."""
     from workbench.core.tuning.storage import GRACE_S
 
     deadline = time.monotonic() + WAIT_S
+    told = False
     while True:
         utc = clock(storage)
         live: dict[str, int] = {}
         for name, t in _running(storage, names):
-            if utc is None or not _silent(t, GRACE_S, utc):
+            if (utc is None or not _silent(t, GRACE_S, utc)) and _heard_since(t, since):
                 live[name] = live.get(name, 0) + 1
         if not live or time.monotonic() >= deadline:
             return live
         n = sum(live.values())
-        progress(0.0, f"waiting for {n} trial{'' if n == 1 else 's'} running in another "
-                 "process before building the result")
+        line = (f"waiting for {n} trial{'' if n == 1 else 's'} running in another process "
+                "before building the result")
+        progress(0.0, line)
+        if say is not None and not told:
+            say(f"{line} (up to {WAIT_S:g} s)")
+            told = True
         time.sleep(poll_s)
+
+
+def _heard_since(t: Any, since: Began | None) -> bool:
+    """Whether RUNNING trial `t` began or last said it runs at or after `since` (its `ALIVE`
+    or `BEGAN` by the storage's clock, else optuna's local start time); True without
+    `since`, or where that clock was not read."""
+    if since is None:
+        return True
+    said = [float(t.user_attrs[k]) for k in (st.ALIVE, st.BEGAN)
+            if isinstance(t.user_attrs.get(k), int | float)]
+    if said:
+        return since.utc is None or max(said) >= since.utc
+    start = t.datetime_start
+    return start is None or start >= since.local
 
 
 def _silent(t: Any, grace_s: float, utc: float) -> bool:
@@ -374,24 +421,30 @@ def fail_stale(storage: Any, names: Sequence[str], *, requeue: bool = False,
 def tune(evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
          on_trial: st.OnTrial | None = None, progress: Progress = NO_PROGRESS,
          score: bool = True, report: Sequence[str] = (),
-         stored_before: Mapping[str, int] | None = None) -> TuneResult | None:
+         stored_before: Mapping[str, int] | None = None, began: Began | None = None,
+         say_wait: Callable[[str], None] | None = None) -> TuneResult | None:
     """Run (or continue) every study of the validation. `score=False` only adds trials (a
     helper worker); the process that reports calls it with True. `report`: other measures
     to compare on the held-out queries (`TuneResult.also`). `stored_before`: each study's
     trials before the run's helper processes started (`stored_counts`); by default, those
-    stored when this process opens it."""
+    stored when this process opens it. `began`: when the run began, before its helpers
+    started (`run_began`; by default when this process opens the storage): on a server, only
+    trials begun or heard from since are waited for (`await_others`), told to `say_wait`."""
     storage = open_storage(spec.storage)
     try:
         return _tune(storage, evaluator, validation, spec, on_trial=on_trial,
                      progress=progress, score=score, report=report,
-                     stored_before=stored_before)
+                     stored_before=stored_before,
+                     began=began if began is not None else began_now(storage),
+                     say_wait=say_wait)
     finally:  # a study read later (a shared run's) opens a connection again
         release(storage)
 
 
 def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: TuneSpec, *,
           on_trial: st.OnTrial | None, progress: Progress, score: bool,
-          report: Sequence[str], stored_before: Mapping[str, int] | None) -> TuneResult | None:
+          report: Sequence[str], stored_before: Mapping[str, int] | None,
+          began: Began, say_wait: Callable[[str], None] | None) -> TuneResult | None:
     base = study_name(spec, evaluator, validation)
     cfg = config(spec, evaluator, validation)
     runs = study_runs(validation)
@@ -440,8 +493,12 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
         # another process's trial still running (a shared study): waited for, boundedly, so
         # that two processes on one study build their results from the same trials (rb 3:
         # one had built its from 19 while the other's 20th ran)
+        # a file storage's lock fails a killed process's trials at the claim; a server's
+        # keeps them RUNNING for storage.GRACE_S: only those begun or heard from since this
+        # run began are another process's at work (dr1 1)
         still = (await_others(storage, [f"{base}/{label}" for label, _, _, _ in studies],
-                              progress.span(TRIALS_SHARE, TRIALS_SHARE))
+                              progress.span(TRIALS_SHARE, TRIALS_SHARE),
+                              since=None if lock.lockable else began, say=say_wait)
                  if spec.shared else {})
         defaults = evaluator.evaluate({})
         # new: what the study holds when scored less what it held before the run (a helper
