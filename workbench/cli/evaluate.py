@@ -128,8 +128,8 @@ def add_commands(sub: Any) -> None:
                    "the values were tuned on. By default those are left out where others remain "
                    "(a train → test or time split: there the figures would be training "
                    "scores); a k-fold file was tuned on every query, so all count anyway, "
-                   "said to be training scores, as where only a few are left over (under 10 "
-                   "and under a tenth of them)")
+                   "said to be training scores, as on the split a train → test file was tuned "
+                   "on (the few it left over are no held-out part)")
     p.add_argument("--cases", action="store_true",
                    help="list every fixture case (eval.jsonl), not only the failing ones")
     p.set_defaults(func=cmd_eval)
@@ -227,23 +227,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if changed:  # its queries are still set aside; its held-out figures are of other values
             tuned = dataclasses.replace(tuned, held_n=0)
         judged_all = sum(1 for docs in (dataset.qrels or {}).values() if docs)
-        unnarrowed = dataset
+        # what is left over decides (held_out_queries, as compare and report): a held-out
+        # part is counted, a split's leftovers are not (dr1 2, 3)
         dataset, held = held_out_queries(dataset, [(Path(args.params).name, tuned)],
                                          args.all_queries)
-        left = [q for q, docs in (dataset.qrels or {}).items() if docs]
-        if len(left) < judged_all and len(left) < FEW_HELD_OUT \
-                and len(left) * SLIVER < judged_all:
-            # a mean of a few left over is no headline (after a train → test run, the train
-            # split's 2 of 809 — twins of held-out test queries — had been): every query
-            # counted, said to be training scores, the few named (rb 2). A held-out part of
-            # some size (a time split's newer 4 of 12 tasks) is still what is counted
-            dataset, held = held_out_queries(unnarrowed, [(Path(args.params).name, tuned)], True)
-            held.append(f"only {len(left)} of the {judged_all:,} judged queries "
-                        f"({', '.join(left)}) {'was' if len(left) == 1 else 'were'} not tuned "
-                        f"on: too few for a mean of their own (under {FEW_HELD_OUT}, and under "
-                        f"1/{SLIVER} of them), so every "
-                        "judged query is counted, as training scores — tune's held-out figures "
-                        "are the estimate for new queries")
         # the header says them
         args.tuned_out = judged_all - sum(1 for docs in (dataset.qrels or {}).values() if docs)
         notes = [*held, *notes]  # the record's own note (edited since) kept after them
@@ -296,10 +283,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# judged queries not tuned on below which, where they are also under 1/SLIVER of the judged
-# ones, eval counts every query instead: leftovers, not a held-out part
-FEW_HELD_OUT = 10
-SLIVER = 10
 
 
 def check_run_file_ids(args: argparse.Namespace, dataset: Dataset) -> None:

@@ -796,15 +796,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                           "is kept in its storage: the same command (without --fresh) and a "
                           "writable --out writes them without running its trials "
                           "again") from None
-    trained = set(note.trained_on)
-    # k-fold and none ship values tuned on every judged query of this data
-    every = all(q in trained for q in dataset.queries.ids if (dataset.qrels or {}).get(q))
-    estimate = ("tune's held-out figures above are the estimate" if result.test is not None
-                else "no figure estimates how they do on new queries (no query was held "
-                "out)")
-    after = (f"eval, compare and report on {dataset.name} count every query and say their "
-             f"figures are training scores; {estimate}"
-             if every else f"eval, compare and report on {dataset.name} leave those out")
+    after = _readers_after(result, dataset, note)
     if result.final.kept_start:  # the file holds the start: nothing to apply
         say(f"the starting values written to {path} ({why}: nothing changed), with the "
             f"{len(note.trained_on)} queries they were tuned on: {after}")
@@ -818,6 +810,37 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         return
     say(f"tuned parameters written to {path} (use: --params {path}), with the "
         f"{len(note.trained_on)} queries they were tuned on: {after}")
+
+
+def _readers_after(result: Any, dataset: Any, note: Any) -> str:
+    """What eval, compare and report do with the file on this data (`held_out_queries`'s
+    rule, dr1 2): every query counted as training scores where the values were tuned on all
+    (k-fold, none) or on a named split (what they left of it is no held-out part); else the
+    queries not tuned on (a time split's newer tasks) counted, as tune counted them."""
+    from workbench.core.tuned_on import FEW_HELD_OUT
+
+    trained = set(note.trained_on)
+    judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
+    left = [q for q in judged if q not in trained]
+    estimate = ("tune's held-out figures above are the estimate" if result.test is not None
+                else "no figure estimates how they do on new queries (no query was held "
+                "out)")
+    if not left:  # k-fold and none ship values tuned on every judged query of this data
+        return (f"eval, compare and report on {dataset.name} count every query and say their "
+                f"figures are training scores; {estimate}")
+    if note.split_run:
+        test = result.validation.folds[0].test
+        ids = dataset.queries.ids
+        spare = sum(1 for i, q in enumerate(ids) if q in left and not test[i])
+        return ("eval, compare and report on the training split count every query and say "
+                "their figures are training scores"
+                + (f" (the {spare} quer{'y' if spare == 1 else 'ies'} it left untuned there "
+                   f"{'is' if spare == 1 else 'are'} no held-out part)" if spare else "")
+                + "; on the held-out split every figure is held out")
+    rough = (f", a rough figure under {FEW_HELD_OUT} queries, as they say"
+             if len(left) < FEW_HELD_OUT else "")
+    return (f"eval, compare and report on {dataset.name} leave those out and count the "
+            f"{len(left)} not tuned on{rough}")
 
 
 def run_lines(result: Any) -> list[str]:

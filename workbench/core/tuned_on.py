@@ -81,6 +81,13 @@ class TunedOn:
             and self.corpus != dataset.corpus.content_key()
 
     @property
+    def split_run(self) -> bool:
+        """Tuned on one named split and held out another (`tune --train-split`): queries of
+        the training split it did not tune on are left over from it (twins of held-out
+        queries), no held-out part of their own (`Validation.describe`'s wording)."""
+        return self.validation.startswith("tuned on split ")
+
+    @property
     def kfold(self) -> bool:
         """Held out by k-fold: each query was scored by the values its own fold tuned, and
         the values written were tuned on every query (`Validation.describe`'s wording)."""
@@ -337,12 +344,22 @@ def _number(p: Path, data: dict[str, object], key: str, default: float = math.na
     return float(v)
 
 
+FEW_HELD_OUT = 10  # held-out queries below which a mean of theirs is said to be rough
+
+
 def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
                      all_queries: bool = False) -> tuple[Dataset, list[str]]:
     """`dataset` judged only on the queries no configuration was tuned on (`notes`: each
     configuration's name and record), unless `all_queries` or none is left; and what the
     reader is told — also where a configuration was tuned on other queries of this dataset
-    only (another split), that every figure is held out."""
+    only (another split), that every figure is held out.
+
+    What is left decides, not how many: a held-out part (a time split's newer tasks, queries
+    judged since) is counted as tune counted it, however few, with a note under
+    `FEW_HELD_OUT`; what a configuration tuned on a named split left over of that split
+    (twins of held-out queries, `TunedOn.split_run`) is no held-out part, so every judged
+    query is counted, as training scores (dr1 2, 3: eval, compare and report had differed,
+    and 2 of 12 tasks had been a headline while 1 of 12 and 2 of 809 were not)."""
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
     tuned = tuned_queries(notes, dataset, judged)
     elsewhere = [f"{name!r} was tuned on a dataset named {dataset.name!r} whose documents "
@@ -362,18 +379,30 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     each = "; ".join(f"{name!r} was tuned on {len(ids)}"
                      + (f" — {note[name].validation}" if note[name].validation else "")
                      for name, ids in tuned.items())
-    if held and not all_queries:
+    # the split a configuration tuned on: what it left of it is no held-out part
+    split = [name for name in tuned if note[name].split_run]
+    if held and not all_queries and not split:
         # the others' judgments set aside, the queries kept: metrics count the judged ones
         # only, and a state prepared for the whole query set still fits
         qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
         narrowed = replace(dataset, qrels=qrels)
+        few = ([f"only {len(held)} held-out quer{'y' if len(held) == 1 else 'ies'}: a mean of "
+                f"under {FEW_HELD_OUT} moves a lot with any one of them, a rough figure"]
+               if len(held) < FEW_HELD_OUT else [])
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
                           f"configuration was tuned on ({each}); on the others the tuned "
-                          "figures would be training scores", *elsewhere]
+                          "figures would be training scores", *few, *elsewhere]
     which = (f"all {len(judged)} judged queries were" if len(seen) >= len(judged)
              else f"{len(seen)} of these {len(judged)} judged queries were")
     lines = [f"{which} tuned on ({each}): there the tuned figures are training scores, not "
              "what new queries would see"]
+    if held and not all_queries:  # split tuning's leftovers: counted with the rest
+        shown = ", ".join(held[:5]) + (f" and {len(held) - 5:,} more" if len(held) > 5 else "")
+        lines.append(
+            f"the {len(held)} not tuned on ({shown}) {'is' if len(held) == 1 else 'are'} left "
+            f"over from the split {' and '.join(repr(n) for n in split)} was tuned on, not a "
+            "held-out part (queries of the held-out split, as tune's figures below are): "
+            "every judged query is counted, as training scores")
     lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
               if note[name].held_out_text()]
     return dataset, lines + elsewhere
@@ -429,6 +458,12 @@ def held_out_of(dataset: Dataset, judged: NDArray[np.bool_],
     seen = set().union(*tuned.values())
     held = judged & ~np.fromiter((q in seen for q in ids), bool, len(ids))
     who = " and ".join(tuned)
+    by_name = dict(notes)
+    split = [name for name in tuned if by_name[name].split_run]
+    if held.any() and split:  # a split's leftovers, no held-out part (`held_out_queries`)
+        return HeldOut(None, f"training scores: every judged query counted, {len(seen)} tuned "
+                       f"on by {who}; the {int(held.sum())} left are leftovers of the split "
+                       f"{' and '.join(split)} tuned on, not held out", 0, training=True)
     if held.any():
         return HeldOut(held, f"counted: the {int(held.sum())} of {int(judged.sum())} judged "
                        f"queries not tuned on ({len(seen)} set aside, tuned on by {who})",
