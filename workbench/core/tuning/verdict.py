@@ -14,10 +14,13 @@ from typing import Any
 
 def against(result: Any) -> str:
     """"keep the starting values: held-out ndcg@10 0.6131 → 0.6111" where the values written
-    are not the starting ones and their held-out change on the primary objective is none or a
-    loss (Δ ≤ 0); "" where the run kept the starting values, tuned nothing, held no query out,
-    or where the starting values break a constraint (they cannot be kept, so there is nothing
-    better to advise)."""
+    are not the starting ones and their held-out change on the primary objective is a loss
+    (Δ < 0: the terminal's rule, `tune_report`; a held-out mean unchanged, as where the one
+    held-out query sits at the metric's ceiling, is no evidence either way, dr1 4); under
+    k-fold the figures are an estimate for tuning this way, not these values' scores, and
+    are said so (dr1 5). "" where the run kept the starting values, tuned nothing, held no
+    query out, or where the starting values break a constraint (they cannot be kept, so
+    there is nothing better to advise)."""
     from workbench.core.tuning.objectives import direction
 
     final, t = result.final, result.test
@@ -26,9 +29,13 @@ def against(result: Any) -> str:
     metric = result.spec.objectives[0]
     up = direction(metric) == "maximize"
     gain = t.mean_b - t.mean_a if up else t.mean_a - t.mean_b
-    if not gain <= 0:  # a gain, or NaN (no held-out query scored)
+    if not gain < 0:  # a gain, none, or NaN (no held-out query scored)
         return ""
-    return f"keep the starting values: held-out {metric} {t.mean_a:.4f} → {t.mean_b:.4f}"
+    figures = f"held-out {metric} {t.mean_a:.4f} → {t.mean_b:.4f}"
+    if result.validation.kind == "kfold":
+        return (f"keep the starting values: tuning this way gained nothing on held-out "
+                f"queries (k-fold estimate: {figures})")
+    return f"keep the starting values: {figures}"
 
 
 __all__ = ["against"]
