@@ -45,3 +45,21 @@ def test_a_study_on_read_only_storage_is_said_to_be_there(tmp_path, capsys):
         "read-only storage, and SQLite writes its lock and journal files beside the study, "
         "even to read it; copy s.db to a writable folder and give the copy as --storage")
     assert db.stat().st_size > 0  # left as it was
+
+
+@pytest.mark.skipif(not _can_mount_read_only(), reason="needs unshare -rm (a user namespace) "
+                    "to mount a folder read-only")
+def test_a_new_study_on_read_only_storage_is_not_told_to_copy_it(tmp_path):
+    """dr1 6: a study not made yet was told to "copy new.db to a writable folder"."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    db = folder / "new.db"
+    command = (f"mount --bind {folder} {folder} && mount -o remount,bind,ro {folder} && "
+               f"{sys.executable} -m workbench.cli {' '.join(ARGS)} --storage {db}")
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", command], capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert done.returncode == 2, done.stderr
+    assert " ".join(done.stderr.split()) == (
+        f"workbench tune: error: cannot make study storage {db}: its folder {folder} is on "
+        "read-only storage; give --storage a file in a writable folder")
+    assert not db.exists()

@@ -391,6 +391,9 @@ def refuse_read_only(url: str) -> None:
     if not read_only and os.access(folder, os.W_OK):
         return
     why = "is on read-only storage" if read_only else "is not writable"
+    if not path.exists():  # a new study: nothing to copy, nothing read (dr1 6)
+        raise ParamError(f"cannot make study storage {path}: its folder {folder} {why}; give "
+                         "--storage a file in a writable folder")
     raise ParamError(f"cannot open study storage {path}: its folder {folder} {why}, and SQLite "
                      "writes its lock and journal files beside the study, even to read it; copy "
                      f"{path.name} to a writable folder and give the copy as --storage")
