@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
@@ -44,3 +45,31 @@ def test_a_full_disk_at_the_end_is_one_error_and_leaves_the_old_file(
                  "0", "--trials", "3", "--storage", str(storage), "--out", str(out)]) == 0
     assert "none will run new" in capsys.readouterr().out
     assert "[tuned]" in out.read_text(encoding="utf-8")
+
+
+def test_after_a_timeout_run_the_way_to_write_runs_no_new_trials(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """dr1 7: a --timeout run was told the same command writes the values without running
+    trials again; it ran for its time again. It is told --trials N and no --timeout, which
+    runs none new."""
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "best.toml"
+
+    def full_disk(path: Any, text: str, **_: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(store, "atomic_write_text", full_disk)
+    args = ["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1", "--folds", "3",
+            "--storage", str(tmp_path / "s.db"), "--out", str(out)]
+    assert main([*args, "--timeout", "1.5"]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    said = re.search(r"the same command with --trials (\d+) and no --timeout \(and without "
+                     r"--fresh\) and a writable --out writes them without running new trials",
+                     err)
+    assert said, err
+    monkeypatch.undo()  # the disk has room again
+    monkeypatch.setenv("WORKBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    assert main([*args, "--trials", said.group(1)]) == 0
+    assert "none will run new" in " ".join(capsys.readouterr().out.split())
+    assert out.is_file()

@@ -804,9 +804,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
 
         raise OutputError(f"--out {path}: cannot write ({exc.strerror or exc}); nothing was "
                           "written. The tuned values are in the table above, and the study "
-                          "is kept in its storage: the same command (without --fresh) and a "
-                          "writable --out writes them without running its trials "
-                          "again") from None
+                          f"is kept in its storage: {_rerun_to_write(result)}") from None
     after = _readers_after(result, dataset, note)
     if result.final.kept_start:  # the file holds the start: nothing to apply
         say(f"the starting values written to {path} ({why}: nothing changed), with the "
@@ -822,6 +820,26 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         return
     say(f"tuned parameters written to {path} (use: --params {path}), with the "
         f"{len(note.trained_on)} queries they were tuned on: {after}")
+
+
+def _rerun_to_write(result: Any) -> str:
+    """How to write the values of a run whose --out failed without tuning anew: the same
+    command adds no trial where each study holds its --trials; a --timeout run's would run
+    for its time again, so --trials the fewest a study holds, in its place (dr1 7), and a
+    shared study may be added to by others meanwhile."""
+    spec = result.spec
+    studies = [*result.folds, *([result.final] if result.final not in result.folds else [])]
+    if spec.timeout:
+        fewest = min(f.trials for f in studies)
+        how = (f"the same command with --trials {fewest} and no --timeout (and without "
+               "--fresh) and a writable --out writes them without running new trials")
+    else:
+        how = ("the same command (without --fresh) and a writable --out writes them without "
+               "running its trials again")
+    if spec.shared:
+        how += ("; other processes sharing the study may add trials meanwhile, and so change "
+                "the values kept")
+    return how
 
 
 def _readers_after(result: Any, dataset: Any, note: Any) -> str:
