@@ -175,3 +175,43 @@ def test_the_windows_configuration_record_keeps_the_verdict():
                      "ndcg@10 0.6131 → 0.6083")
     assert tuned_from_json(tuned_json(record)) == record
     assert "verdict" not in tuned_json(TunedOn("tea-beir", "", ()))
+
+
+def _advised_against(path):
+    """A file as tune writes it after a k-fold run that advised against its values."""
+    path.write_text(
+        '[params]\nk1 = 2.5\nb = 0.3\n\n[tuned]\nverdict = "keep the starting values: tuning '
+        'this way gained nothing on held-out queries (k-fold estimate: held-out ndcg@10 0.6131 '
+        '→ 0.6111)"\ndataset = "tea-beir"\nvalidation = "5-fold over 25 queries (seed 0)"\n'
+        'metric = "ndcg@10"\nheld_out_default = 0.6131\nheld_out_tuned = 0.6111\n'
+        'held_out_p = 0.7\nheld_out_queries = 25\nmodel = "bm25"\ntrained_on = ["q01"]\n',
+        encoding="utf-8")
+    return path
+
+
+VERDICT_LINE = ("not recommended by the run that tuned it (keep the starting values: tuning this "
+                "way gained nothing on held-out queries (k-fold estimate: held-out ndcg@10 "
+                "0.6131 → 0.6111))")
+
+
+def test_every_reader_of_the_file_says_its_verdict(capsys, tmp_path):
+    """dr1 8: only tune said it; eval, compare, report and the window's import were silent."""
+    from workbench.core.configurations import read_configuration_toml
+
+    path = _advised_against(tmp_path / "w2.toml")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "--metrics", "ndcg@10"]) == 0
+    assert f"note: 'w2.toml': {VERDICT_LINE}" in " ".join(capsys.readouterr().out.split())
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--metrics", "ndcg@10"]) == 0
+    assert f"'w2': {VERDICT_LINE}" in " ".join(capsys.readouterr().out.split())
+    page = tmp_path / "r.md"
+    assert main(["report", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--metrics", "ndcg@10", "-o", str(page)]) == 0
+    assert VERDICT_LINE in " ".join(page.read_text(encoding="utf-8").split())
+    said: list[str] = []
+    read_configuration_toml(path, "bm25", said=said)
+    assert said == [VERDICT_LINE]
+    # other values than the file's (-p): the verdict was of the file's
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "-p", "k1=1.0",
+                 "--metrics", "ndcg@10"]) == 0
+    assert "not recommended" not in capsys.readouterr().out

@@ -225,7 +225,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if tuned is not None:
         changed = _overridden(model, args, params)
         if changed:  # its queries are still set aside; its held-out figures are of other values
-            tuned = dataclasses.replace(tuned, held_n=0)
+            tuned = dataclasses.replace(tuned, held_n=0, verdict="")
         judged_all = sum(1 for docs in (dataset.qrels or {}).values() if docs)
         # what is left over decides (held_out_queries, as compare and report): a held-out
         # part is counted, a split's leftovers are not (dr1 2, 3)

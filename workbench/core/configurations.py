@@ -206,4 +206,6 @@ def read_configuration_toml(path: str | Path, model_id: str, name: str | None = 
         record, why = record.applies_to(model_id, params)
         if why and said is not None:
             said.append(why)
+        if record is not None and record.verdict and said is not None:  # dr1 8
+            said.append(record.verdict_text())
     return SavedConfiguration(check_name(name or p.stem), model_id, params, record)

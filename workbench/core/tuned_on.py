@@ -93,6 +93,12 @@ class TunedOn:
         the values written were tuned on every query (`Validation.describe`'s wording)."""
         return re.match(r"\d+-fold ", self.validation) is not None
 
+    def verdict_text(self) -> str:
+        """The run's advice against these values, in one line for every reader of the file
+        (eval, compare, report, the window's import: dr1 8); "" where it gave none."""
+        return f"not recommended by the run that tuned it ({self.verdict})" if self.verdict \
+            else ""
+
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out). Under k-fold they
         estimate tuning this way, not the written values: said."""
@@ -372,7 +378,7 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
             f"{name!r} was tuned on {len(set(t.trained_on)):,} other queries of "
             f"{dataset.name} ({t.validation}), none of these {len(judged):,}: every figure "
             "here is held out" + (f"; {t.held_out_text()}" if t.held_out_text() else "")
-            for name, t in apart]
+            for name, t in apart] + _verdicts(notes)
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
@@ -391,7 +397,8 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
                if len(held) < FEW_HELD_OUT else [])
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
                           f"configuration was tuned on ({each}); on the others the tuned "
-                          "figures would be training scores", *few, *elsewhere]
+                          "figures would be training scores", *few, *elsewhere,
+                          *_verdicts(notes)]
     which = (f"all {len(judged)} judged queries were" if len(seen) >= len(judged)
              else f"{len(seen)} of these {len(judged)} judged queries were")
     lines = [f"{which} tuned on ({each}): there the tuned figures are training scores, not "
@@ -405,7 +412,12 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
             "every judged query is counted, as training scores")
     lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
               if note[name].held_out_text()]
-    return dataset, lines + elsewhere
+    return dataset, lines + elsewhere + _verdicts(notes)
+
+
+def _verdicts(notes: Sequence[tuple[str, TunedOn]]) -> list[str]:
+    """Each configuration's run's advice against its values, where it gave any."""
+    return [f"{name!r}: {t.verdict_text()}" for name, t in notes if t.verdict]
 
 
 def training_configurations(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
