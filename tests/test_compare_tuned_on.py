@@ -461,11 +461,32 @@ def test_values_edited_after_tuning_lose_the_held_out_figures(
     assert "edited since" not in capsys.readouterr().out  # the file as written: whole
 
 
-def test_a_tuned_table_with_a_key_tune_does_not_write_is_refused(tmp_path: Path) -> None:
+def test_a_tuned_table_with_a_key_this_workbench_does_not_read_is_said_and_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr1 9: a field a newer workbench writes (or a typo) is said, not refused: an earlier
+    build had refused every file a newer one wrote, both calling themselves 0.1.0."""
+    from workbench import __version__
+    from workbench.core.configurations import configuration_toml, read_configuration_toml
+
     path = _file(tmp_path, ["q01"])
-    path.write_text(path.read_text() + 'model_note = "bm25"\n')
-    with pytest.raises(ParamError, match="field 'model_note': not one tune writes"):
-        read_tuned_on(path)
+    path.write_text(path.read_text() + 'model_note = "bm25"\nfuture = {a = [1, 2.5]}\n')
+    note = read_tuned_on(path)
+    assert note is not None and note.trained_on == ("q01",)
+    line = len(path.read_text().splitlines()) - 1
+    said = (f"{path}:{line}: [tuned] fields 'model_note', 'future': not one this workbench "
+            f"({__version__}) reads — a newer one's, or a typo")
+    assert note.unread.startswith(said) and note.unread.endswith("kept in the file, not used")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "--metrics", "ndcg@10"]) == 0
+    assert said in " ".join(capsys.readouterr().out.split())
+    got: list[str] = []
+    saved = read_configuration_toml(path, "bm25", said=got)
+    assert got and got[0].startswith(said)
+    again = tmp_path / "again.toml"  # the window's export keeps them
+    again.write_text(configuration_toml(saved))
+    import tomllib
+
+    tuned = tomllib.loads(again.read_text())["tuned"]
+    assert tuned["model_note"] == "bm25" and tuned["future"] == {"a": [1, 2.5]}
 
 
 def test_eval_says_when_a_tuned_files_values_were_edited(

@@ -118,8 +118,11 @@ def test_the_file_records_how_the_values_were_found(capsys, tmp_path):
     assert tuned["pick"] == "best" and tuned["sampler"] == "tpe" and tuned["seed"] == 3
     assert tuned["trials"] == {"fold 1 of 3": 6, "fold 2 of 3": 6, "fold 3 of 3": 6, "all": 6}
     assert tuned["searched"] == ["k1", "b", "variant"]
-    # bm25's own ranges and choices (its schema: k1 in [0, 3], b in [0, 1])
-    assert tuned["ranges"]["k1"] == [0.0, 3.0] and tuned["ranges"]["b"] == [0.0, 1.0]
+    # bm25's own ranges and choices (its schema: k1 in [0, 3], b in [0, 1], each on a step
+    # of 0.05, as the plan says "k1 [0, 3] step 0.05": dr1 10)
+    assert tuned["ranges"]["k1"] == {"low": 0.0, "high": 3.0, "step": 0.05}
+    assert tuned["ranges"]["b"] == {"low": 0.0, "high": 1.0, "step": 0.05}
+    assert "k1 [0, 3] step 0.05" in out
     assert tuned["ranges"]["variant"] == ["lucene", "robertson", "atire"]
     from workbench import __version__
 
@@ -215,3 +218,31 @@ def test_every_reader_of_the_file_says_its_verdict(capsys, tmp_path):
     assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "-p", "k1=1.0",
                  "--metrics", "ndcg@10"]) == 0
     assert "not recommended" not in capsys.readouterr().out
+
+
+RUN_KEYS = ("pick", "sampler", "seed", "trials", "kept_trial", "searched", "ranges",
+            "workbench_version", "created")
+
+
+def test_the_windows_import_and_export_keep_how_the_values_were_found(capsys, tmp_path):
+    """dr1 10: import → export had kept the verdict and dropped the run's keys and the NOT
+    RECOMMENDED header; a session file keeps them too."""
+    from workbench.core.configurations import configuration_toml, read_configuration_toml
+
+    out_file = tmp_path / "best.toml"
+    code, _out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds", "3",
+                           "--pick", "best", "--out", str(out_file))
+    assert code == 0, err
+    written = tomllib.loads(out_file.read_text())["tuned"]
+    assert written["verdict"]  # the case under test (as in the first test)
+    saved = read_configuration_toml(out_file, "bm25")
+    again = tmp_path / "again.toml"
+    again.write_text(configuration_toml(saved))
+    text = again.read_text()
+    kept = tomllib.loads(text)["tuned"]
+    assert {k: kept[k] for k in RUN_KEYS} == {k: written[k] for k in RUN_KEYS}
+    assert kept["verdict"] == written["verdict"]
+    assert text.startswith(f"# NOT RECOMMENDED by the run that tuned it: {written['verdict']} "
+                           "(the verdict in [tuned] says so too)")
+    assert tuned_from_json(tuned_json(saved.tuned_on)) == saved.tuned_on
+    assert read_tuned_on(again) == saved.tuned_on  # read back: the same record

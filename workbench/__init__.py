@@ -1,3 +1,3 @@
 """Scoring Workbench: tune how retrieval systems score."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

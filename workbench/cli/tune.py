@@ -876,8 +876,8 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
 def run_lines(result: Any) -> list[str]:
     """`KEY = VALUE` lines of `[tuned]` on how the values were found (`tuned_on.RUN_KEYS`):
     the pick rule, sampler and seed, the trials each study holds, the trial kept (0 and up;
-    "start" for the starting values), the parameters searched and their ranges ([low, high],
-    or the choices), the workbench version and when (ISO 8601, UTC). The file alone named
+    "start" for the starting values), the parameters searched and their ranges ({low, high,
+    step}, or the choices), the workbench version and when (ISO 8601, UTC). The file alone named
     none of them: a `--pick best` file read as a bound one (rb 4)."""
     from datetime import UTC, datetime
 
@@ -896,9 +896,14 @@ def run_lines(result: Any) -> list[str]:
     primary = spec.objectives[0]
     pick = (spec.pick if len(spec.objectives) == 1 else
             f"the Pareto front's best {primary} on training")
-    ranges = {d.name: (list(d.choices) if d.kind in ("choice", "bool") else
-                       [int(d.low), int(d.high)] if d.kind == "int" else
-                       [float(d.low), float(d.high)]) for d in spec.space.dimensions}
+    def span(d: Any) -> str:  # {low, high, step}: the plan's "k1 [0, 3] step 0.05" (dr1 10)
+        if d.kind in ("choice", "bool"):
+            return "[" + ", ".join(value(v) for v in d.choices) + "]"
+        num = int if d.kind == "int" else float
+        return (f"{{low = {value(num(d.low))}, high = {value(num(d.high))}"
+                + (f", step = {value(num(d.step))}" if d.step else "") + "}")
+
+    ranges = {d.name: span(d) for d in spec.space.dimensions}
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return [
         f"pick = {toml_string(pick)}", f"sampler = {toml_string(spec.sampler)}",
@@ -907,8 +912,7 @@ def run_lines(result: Any) -> list[str]:
         "kept_trial = " + value("start" if final.kept_start or final.picked is None
                                 else final.picked),
         "searched = [" + ", ".join(toml_string(n) for n in ranges) + "]",
-        "ranges = {" + ", ".join(f"{toml_string(n)} = [{', '.join(value(v) for v in r)}]"
-                                 for n, r in ranges.items()) + "}",
+        "ranges = {" + ", ".join(f"{toml_string(n)} = {r}" for n, r in ranges.items()) + "}",
         f"workbench_version = {toml_string(__version__)}", f"created = {toml_string(when)}"]
 
 

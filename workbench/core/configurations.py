@@ -184,10 +184,14 @@ class Configurations:
 def configuration_toml(saved: SavedConfiguration) -> str:
     """The configuration as a params TOML file (its values that differ from the defaults),
     with comments naming it and its model."""
-    return params_toml(saved.changed(), [f"configuration {saved.name!r}",
-                                         f"model {saved.model_id} (workbench eval DATA -m "
-                                         f"{saved.model_id} --params THIS_FILE)"]) + (
-        tuned_toml(saved.tuned_on) if saved.tuned_on else "")
+    t = saved.tuned_on  # its run's advice against the values, first, as tune writes it
+    return params_toml(saved.changed(), [
+        *([f"NOT RECOMMENDED by the run that tuned it: {t.verdict} (the verdict in [tuned] "
+            "says so too)"]
+          if t is not None and t.verdict else []),
+        f"configuration {saved.name!r}",
+        f"model {saved.model_id} (workbench eval DATA -m {saved.model_id} --params THIS_FILE)"]
+    ) + (tuned_toml(saved.tuned_on) if saved.tuned_on else "")
 
 
 def write_configuration_toml(saved: SavedConfiguration, path: str | Path) -> None:
@@ -206,6 +210,8 @@ def read_configuration_toml(path: str | Path, model_id: str, name: str | None = 
         record, why = record.applies_to(model_id, params)
         if why and said is not None:
             said.append(why)
+        if record is not None and record.unread and said is not None:  # dr1 9
+            said.append(record.unread)
         if record is not None and record.verdict and said is not None:  # dr1 8
             said.append(record.verdict_text())
     return SavedConfiguration(check_name(name or p.stem), model_id, params, record)

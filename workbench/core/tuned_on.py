@@ -42,6 +42,13 @@ class TunedOn:
     # the run's advice against the values it tuned ("keep the starting values: held-out …",
     # `tuning.verdict.against`), "" where it gave none
     verdict: str = ""
+    # how the run went (`RUN_KEYS`) and fields this workbench does not read (a newer one's),
+    # as (key, its TOML value's text): not used, carried so that a file read and written
+    # again (the window's import → export, a session file) keeps them (dr1 10)
+    run: tuple[tuple[str, str], ...] = ()
+    # "FILE:LINE: [tuned] field 'x': not one this workbench reads …" where the file has such
+    # fields, said by every reader (dr1 9: an unknown field had been an error)
+    unread: str = ""
 
     def applies_to(self, model_id: str, params: Mapping[str, object], *,
                    any_model: bool = False) -> tuple[TunedOn | None, str]:
@@ -178,6 +185,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
             "corpus": t.corpus, "model": t.model, "values": t.values,
             **({"verdict": t.verdict} if t.verdict else {}),
+            **({"run": dict(t.run)} if t.run else {}),
             "trained_on": list(t.trained_on)}
 
 
@@ -211,18 +219,26 @@ def tuned_from_json(raw: object) -> TunedOn:
     wrong = figures_wrong(str(texts["metric"]), nums, int(n))
     if wrong:
         raise ValueError(f"{wrong[0]}: {wrong[1]}")
+    run = raw.get("run", {})
+    if not isinstance(run, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                            for k, v in run.items()):
+        raise ValueError("run: expected an object of TOML value texts")
     return TunedOn(str(texts["dataset"]), str(texts["validation"]), tuple(ids),
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
-                   str(texts["model"]), str(texts["values"]), str(texts["verdict"]))
+                   str(texts["model"]), str(texts["values"]), str(texts["verdict"]),
+                   tuple(run.items()))
 
 
 def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
     """The `[tuned]` table, appended after `[params]` (JSON strings are TOML basic strings);
     its verdict first, where the run advised against the values; `run`: `KEY = VALUE` lines
-    on how the run went (`RUN_KEYS`, written by `tune --out`), before the long query list."""
+    on how the run went (`RUN_KEYS`, written by `tune --out`), before the long query list;
+    by default those the record carries (`TunedOn.run`)."""
     def num(x: float) -> str:
         return "nan" if math.isnan(x) else repr(round(x, 10))
+
+    run = run or [f"{_toml_key(k)} = {v}" for k, v in t.run]
 
     ids = ", ".join(toml_string(q) for q in t.trained_on)
     return "\n".join([
@@ -258,10 +274,18 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     if not math.isfinite(held_n) or held_n < 0 or held_n != int(held_n) or held_n > 2 ** 53:
         raise ParamError(f"{_where(p, 'held_out_queries')}: [tuned] field 'held_out_queries': "
                          f"expected a count of queries, found {held_n!r}")
-    unknown = sorted(set(data) - _TUNED_KEYS)
-    if unknown:  # said, as anywhere else in the file: `model = …` here was read as checked
-        raise ParamError(f"{_where(p, unknown[0])}: [tuned] field {unknown[0]!r}: not one tune "
-                         f"writes ({', '.join(sorted(_TUNED_KEYS))})")
+    unknown = [k for k in data if k not in _TUNED_KEYS]
+    unread = ""
+    if unknown:  # a newer workbench's field, or a typo: said, kept, not used (dr1 9: an
+        # earlier build refused every file a newer one wrote)
+        from workbench import __version__
+
+        unread = (f"{_where(p, unknown[0])}: [tuned] field"
+                  f"{'' if len(unknown) == 1 else 's'} {', '.join(repr(k) for k in unknown)}: "
+                  f"not one this workbench ({__version__}) reads — a newer one's, or a typo "
+                  f"(it reads {', '.join(sorted(_TUNED_KEYS))}): kept in the file, not used")
+    run = tuple((k, _toml_value(v)) for k, v in data.items()
+                if k in RUN_KEYS or k in unknown)
     figures = {k: _number(p, data, k) for k in ("held_out_default", "held_out_tuned",
                                                  "held_out_p")}
     metric = _text(p, data, "metric")
@@ -271,7 +295,30 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
     return TunedOn(_text(p, data, "dataset"), _text(p, data, "validation"), tuple(ids),
                    metric, figures["held_out_default"], figures["held_out_tuned"],
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
-                   _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"))
+                   _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"),
+                   run, unread)
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else toml_string(key)
+
+
+def _toml_value(v: object) -> str:
+    """A value read from TOML written back as TOML (one line): text, numbers, true/false,
+    arrays and tables of them; anything else (a date) as its text."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf") if math.isinf(v) \
+            else repr(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{_toml_key(str(k))} = {_toml_value(x)}"
+                               for k, x in v.items()) + "}"
+    return toml_string(str(v))
 
 
 def metric_range(metric: str) -> tuple[float, float] | None:
@@ -416,8 +463,10 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
 
 
 def _verdicts(notes: Sequence[tuple[str, TunedOn]]) -> list[str]:
-    """Each configuration's run's advice against its values, where it gave any."""
-    return [f"{name!r}: {t.verdict_text()}" for name, t in notes if t.verdict]
+    """Each configuration's run's advice against its values, where it gave any; and fields
+    of its record this workbench does not read."""
+    return [*(t.unread for _, t in notes if t.unread),
+            *(f"{name!r}: {t.verdict_text()}" for name, t in notes if t.verdict)]
 
 
 def training_configurations(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
