@@ -319,6 +319,17 @@ def _also_measures(model: Any, dataset: Any, objectives: tuple[str, ...],
                                *(n for n in names if n not in objectives)]))
 
 
+def _not_reopenable(path: Path) -> bool:
+    """A pipe or other stream (`<(cmd)`, /dev/stdin) that another process cannot read again."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False  # a missing file is said where it is read
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def _check_args(args: argparse.Namespace) -> None:
     if args.trials is not None and args.trials < 1:
         raise UsageError(f"--trials must be at least 1, got {args.trials}")
@@ -333,6 +344,14 @@ def _check_args(args: argparse.Namespace) -> None:
         raise UsageError(f"--workers {args.workers}: at most {most} on this machine "
                          f"({os.cpu_count() or 1} cores; more only slow each other); to tune "
                          "with more, start tune on other machines over one PostgreSQL study")
+    if args.workers > 1:  # the helpers run the command again: a pipe is read once (dr3 6)
+        for name in ("data", "queries", "qrels", "params"):
+            value = getattr(args, name, None)
+            if value and _not_reopenable(Path(value)):
+                flag = "DATA" if name == "data" else f"--{name}"
+                raise UsageError(f"--workers {args.workers}: the helper processes open {flag} "
+                                 f"{value} again, and it is a pipe, read once; save it to a "
+                                 "file and give that")
     if not 0 <= args.seed < 2 ** 32:
         raise UsageError(f"--seed must be a whole number in [0, {2 ** 32 - 1}], got {args.seed}")
     if bool(args.train_split) != bool(args.test_split):
