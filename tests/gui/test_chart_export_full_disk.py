@@ -24,6 +24,9 @@ SCRIPT = textwrap.dedent("""
     out, sample = Path(sys.argv[1]), Path(sys.argv[2])
     app = QApplication([])
     session = open_session(sample, "bm25")
+    session.pin_baseline()  # movers to list: an empty list is not exported (dr4 12)
+    session.set_param("k1", 0.4)
+    session.recompute()
     panels = {"contributions": ContributionChart(session), "movers": MoversList(session)}
     for panel in panels.values():
         panel.resize(900, 520)

@@ -126,7 +126,9 @@ class ChartPanel(QWidget):
         self.header.addStretch(1)
         self.export_button = QToolButton()
         self.export_button.setText("Export")
-        self.export_button.setToolTip("Export this chart as PNG or SVG")
+        self._export_tip = "Export this chart as " + " or ".join(
+            x.lstrip(".").upper() for x in self.export_suffixes)
+        self.export_button.setToolTip(self._export_tip)
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
         for suffix in self.export_suffixes:
@@ -188,6 +190,7 @@ class ChartPanel(QWidget):
             self.redraw()
         except Exception:
             sys.excepthook(*sys.exc_info())
+        self.refresh_export()
 
     # -- subclasses ---------------------------------------------------------------------------
 
@@ -199,14 +202,45 @@ class ChartPanel(QWidget):
         """A grey line under the header (what is missing, what to do); "" hides it."""
         self.hint.setText(text)
         self.hint.setVisible(bool(text))
+        self.refresh_export()
 
     def listen(self, event: Event, callback: Callable[..., Any]) -> None:
         subscribe(self, event, callback)
 
     # -- export -------------------------------------------------------------------------------
 
+    def export_refusal(self) -> str:
+        """Why there is nothing to export now ("" when there is): a plot hidden behind the
+        panel's note had been written as its meaningless axes (review r49, dr4 2)."""
+        plot = self.current_plot()
+        if plot is None or plot.isVisibleTo(self):
+            return ""
+        note = " ".join(self.hint.text().split())
+        return f"Nothing to export: {note}" if note else "Nothing to export: no chart is drawn."
+
+    def refresh_export(self) -> None:
+        """The Export button on only while there is something to export; its tooltip says
+        why it is off."""
+        why = self.export_refusal()
+        self.export_button.setEnabled(not why)
+        self.export_button.setToolTip(why or self._export_tip)
+
+    def catch_up(self) -> None:
+        """Draw now what a throttled (or hidden) redraw still owes: an export writes the
+        data of now, not of the last redraw."""
+        if self._idle.pending:
+            self._idle.flush()
+        elif self._stale:
+            self._stale = False
+            self._redraw_safely()
+
     def export(self, path: str | Path) -> Path:
-        """The plot as PNG or SVG, under the panel's title and a line of what it shows."""
+        """The plot as PNG or SVG, under the panel's title and a line of what it shows.
+        ValueError, nothing written, while there is nothing to export (`export_refusal`)."""
+        self.catch_up()
+        why = self.export_refusal()
+        if why:
+            raise ValueError(why)
         plot = self.current_plot()
         if plot is None:
             raise ValueError(f"{type(self).__name__} has no plot to export")
@@ -270,6 +304,8 @@ class ChartPanel(QWidget):
                 return
         try:
             self.export(path)
+        except ValueError as exc:  # the panel changed under the dialog: nothing to export
+            QMessageBox.warning(self, f"Export {kind}", f"{exc}\nNothing was written.")
         except OSError as exc:  # a full disk, a folder made read-only: nothing written
             QMessageBox.warning(self, f"Export {kind}",
                                 f"Could not write {path}:\n{exc.strerror or exc}\n"

@@ -135,7 +135,17 @@ class ContributionChart(ChartPanel):
         self._refresh_hint()
 
     def _refresh_hint(self) -> None:
-        self.show_hint(self._pair_hint if self.tabs.currentIndex() == 1 else self._top_hint)
+        # nothing in either tab (a query that ranks nothing, no result yet): the note alone,
+        # not the tabs over an empty framed box (review r49, dr4 11)
+        self.tabs.setVisible(not self.top_plot.isHidden() or self._pair_drawn)
+        pair = self.tabs.currentIndex() == 1 and not self.tabs.isHidden()
+        self.show_hint(self._pair_hint if pair else self._top_hint)
+
+    def export_refusal(self) -> str:
+        if self.tabs.currentIndex() == 1 and not self.tabs.isHidden() and not self._pair_drawn:
+            note = " ".join(self._pair_hint.split()) or "no pair is drawn."
+            return f"Nothing to export: {note}"
+        return super().export_refusal()
 
     def _clear(self, plot: pg.PlotWidget, legend: pg.LegendItem) -> None:
         plot.getPlotItem().clear()

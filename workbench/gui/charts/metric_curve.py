@@ -251,6 +251,16 @@ class MetricCurve(ChartPanel):
         baseline's line sat above the whole curve for that reason, unsaid in the picture)."""
         return super().values_text(self.param_name, "held")
 
+    def export_refusal(self) -> str:
+        """While a sweep runs (or waits for the prepare stage) the plot still holds the last
+        curve under the new title: a picture exported then had the b sweep's title over the
+        k1 curve, the marker of b = 0.3 at k1 = 0.3 (review r49, dr4 1)."""
+        s = self.session
+        if self.busy or (self.points and (s.prepared is None or s.needs_prepare)):
+            note = " ".join(self.hint.text().split()) or "The curve is being recomputed."
+            return f"{note.rstrip('…. ')}: export once the curve is drawn."
+        return super().export_refusal()
+
     @property
     def metric_name(self) -> str:
         return combo_metric(self.metric_box) or self.session.metric_names[0]
@@ -336,9 +346,9 @@ class MetricCurve(ChartPanel):
                              "judgments… adds them.")
             return
         if s.prepared is None or s.needs_prepare:
-            self.show_hint("Waiting for the prepare stage…")
             if not self.points:
                 self.plot.setVisible(False)
+            self.show_hint("Waiting for the prepare stage…")
             return
         held = tuple(sorted((k, v) for k, v in s.params.items() if k != p.name))
         span = sweep_span(p, s.params.get(p.name))
@@ -357,9 +367,9 @@ class MetricCurve(ChartPanel):
         self.caption.setText(f"{metric_label(self.metric_name)} vs {label}" + (
             f" — over all {len(s.dataset.queries):,} queries; no best: how much is returned, "
             "not how well" if self.figure else ""))
-        self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
         if not self.points:  # the first sweep: no empty 0–1 axes under the hint meanwhile
             self.plot.setVisible(False)
+        self.show_hint(f"Sweeping {label} over {len(request.values)} values…")
         if self.synchronous:
             each: list[NDArray[np.float64] | None] = []
             self._on_done(request.generation, (run_sweep(request, per_query=each), each))
@@ -418,8 +428,8 @@ class MetricCurve(ChartPanel):
         return _fmt(value)
 
     def _draw(self, request: SweepRequest) -> None:
-        self.show_hint("")
         self.plot.setVisible(True)
+        self.show_hint("")
         item = self.plot.getPlotItem()
         values = request.values
         self._swept = request.name

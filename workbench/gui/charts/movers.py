@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter
+from PySide6.QtCore import QPoint, QSize, Qt
+from PySide6.QtGui import QBrush, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -188,6 +188,7 @@ class MoversList(ChartPanel):
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(row, col, item)
         self.stack.setCurrentWidget(self.table)
+        self.refresh_export()
 
     def _set_empty(self, text: str) -> None:
         self.movers = []
@@ -195,6 +196,7 @@ class MoversList(ChartPanel):
         self.empty.setText(text)
         self.caption.setText(self.title)
         self.stack.setCurrentWidget(self.empty)
+        self.refresh_export()
 
     def row_texts(self) -> list[list[str]]:
         """What the table shows, row by row (tests, CSV)."""
@@ -210,12 +212,23 @@ class MoversList(ChartPanel):
             self.session.select_query(m.query)
             self.session.select_docs([m.doc])
 
+    def export_refusal(self) -> str:
+        """Nothing listed (no baseline, nothing moved): Export is off, its tooltip says why;
+        a picture of the panel's hint had been written (review r49, dr4 12)."""
+        if self.stack.currentWidget() is not self.table:
+            return f"Nothing to export: {' '.join(self.empty.text().split())}"
+        return ""
+
     def export(self, path: str | Path) -> Path:
         """PNG or SVG (the title, what it compares, and every row of the list, without the
         panel's buttons and scroll bar) or CSV (every row). A grab of the panel had shown 7
         of 50 rows, the 7th cut, under the Export button (review r49, rg 6)."""
         out = Path(path)
         suffix = out.suffix.lower()
+        self.catch_up()
+        why = self.export_refusal()
+        if why:
+            raise ValueError(why)
         if suffix in (".png", ".svg"):
             self._write_picture(out)
         elif suffix == ".csv":
@@ -227,10 +240,6 @@ class MoversList(ChartPanel):
     def _write_picture(self, out: Path) -> None:
         t, head = self.table, header_height()
         title, context = plain(self.caption.text()), " · ".join(self.export_context())
-        if self.stack.currentWidget() is not t:  # nothing listed: the title and why
-            write_picture(out, QSize(PICTURE_WIDTH, head + 40), "Movers",
-                          lambda p: self._draw_empty(p, title, context, head), self.logicalDpiX())
-            return
         bars = (t.horizontalScrollBarPolicy(), t.verticalScrollBarPolicy())
         old = t.size()
         off = Qt.ScrollBarPolicy.ScrollBarAlwaysOff
@@ -249,13 +258,6 @@ class MoversList(ChartPanel):
             t.setHorizontalScrollBarPolicy(bars[0])
             t.setVerticalScrollBarPolicy(bars[1])
             t.resize(old)
-
-    def _draw_empty(self, painter: QPainter, title: str, context: str, head: int) -> None:
-        draw_header(painter, PICTURE_WIDTH, title, context)
-        painter.setPen(QColor(MUTED))
-        painter.drawText(QRect(12, head, PICTURE_WIDTH - 24, 40),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         self.empty.text())
 
 
 def main(argv: list[str] | None = None) -> int:
