@@ -49,8 +49,9 @@ def test_reload_reads_the_edited_files_and_keeps_the_work(qtbot: QtBot,
     assert s.params["k1"] == 0.5 and s.can_undo and "low k1" in s.configurations
     assert s.baseline is not None and s.baseline.params["k1"] == 2.0
     assert s.result is not None and w.disk_note.isHidden() and w.check_disk() == []
-    assert "reloaded tea from disk: " in w.statusBar().currentMessage()
-    assert "152 documents (1 added: zz1)" in w.statusBar().currentMessage()
+    said = w.reload_note.plain_text()
+    assert said.startswith("reloaded tea from disk; baseline “")
+    assert "152 documents (1 added: zz1)" in said and said.endswith(", judgments unchanged")
     # a file that no longer reads: said, and the data read before stays
     (folder / "corpus.jsonl").write_text('{"_id": "a", "text": \n', encoding="utf-8")
     assert w.check_disk() == ["corpus.jsonl"]
@@ -81,13 +82,13 @@ def test_a_baseline_not_computed_again_is_said_to_be_cleared(qtbot: QtBot,
     _append_doc(folder)
     assert w.reload_dataset()
     assert s.baseline is None
-    said = w.statusBar().currentMessage()
-    assert said.startswith(f"baseline {name!r} cleared (its prepare-stage values differ from "
-                           "the live ones): pin it again to compare; reloaded tea from disk: ")
+    said = w.reload_note.plain_text()
+    assert said.startswith(f"baseline “{name}” cleared (its prepare-stage values differ from "
+                           "the live ones): pin it again to compare; reloaded tea from disk; ")
     # one that comes back is not said to be cleared
     s.pin_baseline()
     assert w.reload_dataset() and s.baseline is not None
-    assert "cleared" not in w.statusBar().currentMessage()
+    assert "cleared" not in w.reload_note.plain_text()
 
 
 def test_reload_says_what_changed_by_id(qtbot: QtBot, tmp_path: Path) -> None:
@@ -112,7 +113,52 @@ def test_reload_says_what_changed_by_id(qtbot: QtBot, tmp_path: Path) -> None:
     qrels.write_text(qrels.read_text(encoding="utf-8").replace("q04\tm14\t2", "q04\tm14\t0"),
                      encoding="utf-8")
     assert w.reload_dataset()
-    said = w.statusBar().currentMessage()
-    assert ("reloaded mem2 from disk: 80 documents (1 edited: m14, 1 added: m81, 1 removed: "
-            "m80), 20 queries (unchanged), 1 judgment changed: q04/m14") in said
-    assert said.endswith("; baseline 'baseline' recomputed on the new data")
+    # the judgments and the baseline first (dr4 3), “…” about a name (dr4 13)
+    assert w.reload_note.plain_text() == (
+        "reloaded mem2 from disk: judgments 1 regraded: q04/m14; baseline “baseline” "
+        "recomputed on the new data; 80 documents (1 edited: m14, 1 added: m81, 1 removed: "
+        "m80), 20 queries (unchanged)")
+
+
+def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path: Path) -> None:
+    """dr4 3, 4: documents, queries and judgments all changed. The line was cut at the bar's
+    edge before its judgments and baseline, gone after 10 s; q01, still in queries.jsonl with
+    its judgments deleted, was said to be "removed"; the judgments were one lumped count."""
+    folder = tmp_path / "mem"
+    shutil.copytree(SAMPLES / "memories", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    assert w.open_path(folder)
+    w.session.pin_baseline()
+    docs = [json.loads(line) for line in
+            (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
+    for d in docs:
+        if d["_id"] in ("m10", "m11", "m12", "m13", "m14"):
+            d["text"] += " edited"
+    docs = [d for d in docs if d["_id"] not in ("m76", "m77", "m78", "m79")]
+    docs += [{"_id": f"m{i}", "text": f"new memory {i}"} for i in range(90, 94)]
+    (folder / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs),
+                                         encoding="utf-8")
+    qrels = folder / "qrels" / "test.tsv"
+    kept = [line for line in qrels.read_text(encoding="utf-8").splitlines()
+            if not line.startswith("q01\t")]  # q01 stays in queries.jsonl
+    assert len(kept) == len(qrels.read_text(encoding="utf-8").splitlines()) - 5
+    qrels.write_text("\n".join([*kept, "q04\tm90\t1", "q05\tm91\t2"]) + "\n", encoding="utf-8")
+    assert w.reload_dataset()
+    note = w.reload_note
+    whole = note.plain_text()
+    assert whole == (
+        "reloaded mem from disk: judgments 2 added: q04/m90, q05/m91, 5 removed; baseline "
+        "“baseline” recomputed on the new data; 80 documents (5 edited, 4 added, 4 removed), "
+        "19 queries (1 left out (no judgments now): q01)")
+    assert note.isVisible() and note.text().endswith("…")  # elided at 1,280 px …
+    assert note.toolTip() == whole  # … the whole in its tooltip
+    shown = note.text()[:-1]
+    assert whole.startswith(shown) and "recomputed" in shown
+    w.statusBar().showMessage("a passing message", 1)
+    qtbot.waitUntil(lambda: not w.statusBar().currentMessage(), timeout=2000)
+    assert note.isVisible()  # still there after other messages: until the next change
+    w.session.set_params({"boost_emphasis": 0.6})
+    assert note.isHidden()

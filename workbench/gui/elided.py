@@ -37,6 +37,10 @@ class ElidingLabel(QLabel):
         """The width its whole text takes on one line."""
         return self._ideal_width()
 
+    def plain_text(self) -> str:
+        """The whole text, elided or not."""
+        return self._plain
+
     def set_texts(self, rich: str, plain: str, tip: str = "") -> None:
         if (rich, plain, tip) == (self._rich, self._plain, self._tip):
             return  # unchanged (most slider ticks): not measured again

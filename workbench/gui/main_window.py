@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -39,6 +40,7 @@ from .bind import subscribe_many
 from .chart_area import ChartArea
 from .configurations_menu import ConfigurationsMenu
 from .disk_watch import DiskWatch
+from .elided import ElidingLabel, esc
 from .header import Header
 from .help_menu import HelpMenu, show_tooltips
 from .metric_strip import MetricStrip
@@ -144,6 +146,16 @@ class MainWindow(QMainWindow):
         self.disk_note.setStyleSheet("color:#9a6700")
         self.disk_note.hide()
         self.statusBar().insertPermanentWidget(0, self.disk_note)
+        # what File ▸ Reload changed, kept in the status bar until the next change of model
+        # or values (a temporary message covers it meanwhile): elided with "…", the whole in
+        # its tooltip. A 10 s message cut at the bar's edge had lost its judgments and its
+        # baseline at 1,280 px (review r49, dr4 3)
+        self.reload_note = ElidingLabel(self)
+        self.reload_note.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                       QSizePolicy.Policy.Preferred)
+        self.reload_note.hide()
+        for event in (s.params_changed, s.model_changed):
+            event.connect(lambda *_: self.reload_note.hide())
         s.dataset_changed.connect(self._on_data_read)
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
@@ -153,7 +165,7 @@ class MainWindow(QMainWindow):
         # the data says whether it came back, and what the status bar said of the reload or
         # opening (the note goes after it)
         self._rebase_for: tuple[str, bool] | None = None
-        self._reload_said = self._rebase_lost = self._rebase_kept = ""
+        self._reload_said = self._rebase_lost = self._rebase_kept = self._reload_rest = ""
         self.open_cancelled = False
         # what an opening said, said again when the preparation it started ends (`say_opened`)
         self._after_prepare = ("", 0)
@@ -185,6 +197,8 @@ class MainWindow(QMainWindow):
         self.unkept_note.setStyleSheet("color:#9a6700")
         self.unkept_note.hide()
         self.statusBar().insertPermanentWidget(0, self.unkept_note)
+        # after the permanent ones put at index 0: that index counts the reload note too
+        self.statusBar().addWidget(self.reload_note, 1)
         self._unkept = ExitStack()
         self._listen_unkept()
         self.loop.prepare_started.connect(self._listen_unkept)
@@ -209,7 +223,8 @@ class MainWindow(QMainWindow):
         `open_cancelled` says whether the last call ended in Cancel."""
         self.open_cancelled = False
         self._rebase_for = None  # another dataset: a reload's baseline is not in question
-        self._reload_said = self._rebase_lost = self._rebase_kept = ""
+        self._reload_said = self._rebase_lost = self._rebase_kept = self._reload_rest = ""
+        self.reload_note.hide()
         # kept as absolute paths: a session or the next launch may start in another folder
         path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -366,7 +381,8 @@ class MainWindow(QMainWindow):
         b = s.baseline
         self._rebase_for = None if b is None else \
             (b.name, s.model is None or b.model_id != s.model.id)
-        self._reload_said = self._rebase_lost = self._rebase_kept = ""
+        self._reload_said = self._rebase_lost = self._rebase_kept = self._reload_rest = ""
+        self.reload_note.hide()
         try:
             with self.loop.hold():
                 from workbench.core.formats import load_dataset
@@ -393,13 +409,20 @@ class MainWindow(QMainWindow):
         self.disk_note.hide()
         now = s.dataset
         assert now is not None
-        self._reload_said = (
-            f"reloaded {Path(source).name} from disk: {reload_changes(before, now)}"
-            + (f"; {len(skipped)} malformed line(s) skipped" if skipped else ""))
+        judged, rest = reload_changes(before, now)
+        self._reload_said = f"reloaded {Path(source).name} from disk" + (
+            f": {judged}" if judged else "")
+        self._reload_rest = rest + (f"; {len(skipped)} malformed line(s) skipped"
+                                    if skipped else "")
         # computed inline (synchronous), the baseline's fate is known already
-        self.statusBar().showMessage(self._reload_line(),
-                                     20000 if self._rebase_lost else 10000)
+        self._say_reload()
         return True
+
+    def _say_reload(self) -> None:
+        line = self._reload_line()
+        self.reload_note.set_texts(esc(line), line)
+        self.statusBar().clearMessage()  # a message in hand would cover the note
+        self.reload_note.show()
 
     def _check_rebase(self) -> None:
         """The first result after a reload: a baseline that did not come back (it needs a
@@ -409,20 +432,25 @@ class MainWindow(QMainWindow):
             return
         (name, other_model), self._rebase_for = self._rebase_for, None
         if self.session.baseline is not None:
-            self._rebase_kept = f"baseline {name!r} recomputed on the new data"
-            if self._reload_said:
-                self.statusBar().showMessage(self._reload_line(), 10000)
+            self._rebase_kept = f"baseline “{name}” recomputed on the new data"
+        else:
+            why = ("another model's" if other_model else
+                   "its prepare-stage values differ from the live ones")
+            self._rebase_lost = f"baseline “{name}” cleared ({why}): pin it again to compare"
+        if not self._reload_said:
             return
-        why = ("another model's" if other_model else
-               "its prepare-stage values differ from the live ones")
-        self._rebase_lost = f"baseline {name!r} cleared ({why}): pin it again to compare"
-        if self._reload_said:  # the reload said first, its result arriving after
-            self.statusBar().showMessage(self._reload_line(), 20000)
+        if not self.reload_note.isHidden():  # the reload said first, its result after
+            self._say_reload()
+        else:  # a dataset opened again as it was left
+            self.statusBar().showMessage(self._reload_line(),
+                                         20000 if self._rebase_lost else 10000)
 
     def _reload_line(self) -> str:
-        # the cleared baseline first: the status bar shows one line, cut where it ends
-        return "; ".join(t for t in (self._rebase_lost, self._reload_said, self._rebase_kept)
-                         if t)
+        # most important first, the rest elided where the bar is short: a cleared baseline,
+        # what changed in the judgments (every metric moves), the baseline recomputed, then
+        # the documents and queries
+        return "; ".join(t for t in (self._rebase_lost, self._reload_said, self._rebase_kept,
+                                     self._reload_rest) if t)
 
     def _on_data_read(self, *_: object) -> None:
         self.disk.follow()
