@@ -245,7 +245,11 @@ class ChartPanel(QWidget):
         if plot is None:
             raise ValueError(f"{type(self).__name__} has no plot to export")
         return export_chart(plot, path, plain(self.caption.text()),
-                            " · ".join(self.export_context()))
+                            " · ".join(self.export_context()), self.fit_to_size)
+
+    def fit_to_size(self) -> None:
+        """Fit what depends on the plot's size in px (room kept for a legend) to its size
+        now: called at an exported picture's size, then again at the screen's (subclasses)."""
 
     def export_context(self) -> list[str]:
         """What an exported picture says it shows: the dataset, the model and its values

@@ -115,10 +115,13 @@ class ScoreDistribution(ChartPanel):
         self.counts_other: NDArray[np.int64] = np.zeros(0, np.int64)
         self.param: Param | None = None
         self.shared = False  # drawn as each group's share (%), not counts
+        self._tallest: tuple[float, bool] | None = None  # the tallest bar, and whether a share
         for event in (session.result_changed, session.query_changed, session.model_changed,
                       session.dataset_changed):
             self.listen(event, self.update_later)
         self.listen(session.params_changed, self._on_params)
+        # the legend's share of the height changes with the view's: keep the bars under it
+        self.plot.getPlotItem().vb.sigResized.connect(lambda *_: self.fit_to_size())
         self.update_later()
 
     def current_plot(self) -> pg.PlotWidget:
@@ -208,6 +211,17 @@ class ScoreDistribution(ChartPanel):
         top = max(float(self.curve_relevant.yData.max(initial=0)) if len(c_rel) else 0.0,
                   float(self.curve_other.yData.max(initial=0)) if len(c_oth) else 0.0,
                   1.0)
+        self._tallest = (top, share)
+        self.fit_to_size()
+
+    def fit_to_size(self) -> None:
+        """The y range, with headroom for the legend at the top right as the view's height
+        is now: an export at another height had kept the screen strip's (bars in the lower
+        43 %, "% of group" to 140: review r49, dr4 5)."""
+        if self._tallest is None or self.plot.isHidden():
+            return
+        top, share = self._tallest
+        item = self.plot.getPlotItem()
         # headroom for the legend at the top right: every bar ends below it
         view = item.vb.height()
         cover = (self.legend.boundingRect().height() + 12) / view if view > 50 else 0.3

@@ -238,8 +238,8 @@ class MoversList(ChartPanel):
         return out
 
     def _write_picture(self, out: Path) -> None:
-        t, head = self.table, header_height()
         title, context = plain(self.caption.text()), " · ".join(self.export_context())
+        t, head = self.table, header_height(PICTURE_WIDTH, title, context)
         bars = (t.horizontalScrollBarPolicy(), t.verticalScrollBarPolicy())
         old = t.size()
         off = Qt.ScrollBarPolicy.ScrollBarAlwaysOff
