@@ -19,13 +19,44 @@ def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> Non
     s.set_model("importance")  # Max results 5
     s.recompute()
     card = strip.cards[s.metric_names.index("p@10")]
-    assert card.name.text() == "P@10  ≤ 0.5"
+    assert card.name.text() == "P@10  now ≤ 0.5"
     assert card.toolTip().endswith(
-        "note: importance returns at most 5 results a query (its limit is 5): p@10 is at "
+        "note, now: importance returns at most 5 results a query (its limit is 5): p@10 is at "
         "most 0.5")
     ndcg = strip.cards[s.metric_names.index("ndcg@10")]
     assert ndcg.name.text() == "nDCG@10" and "at most" not in ndcg.toolTip()
     s.set_k(5)  # P@5 can reach 1: no mark
     assert strip.cards[s.metric_names.index("p@5")].name.text() == "P@5"
     assert "at most" not in strip.cards[s.metric_names.index("p@5")].toolTip()
+    strip.shutdown()
+
+
+def test_the_bound_is_said_to_be_the_current_values_own(qtbot: QtBot) -> None:
+    """dr4 9: "P@20  ≤ 0.05 · 0.048 · −0.045 vs 0.093" read as the metric's bound while the
+    baseline (limit 5) stood above it on the same card."""
+    s = TuningSession()
+    strip = MetricStrip(s, defer_ms=0)
+    qtbot.addWidget(strip)
+    s.open(SAMPLES / "memories")
+    s.set_model("importance")
+    s.recompute()
+    s.pin_baseline()  # limit 5
+    s.set_param("limit", 1)
+    s.set_k(20)
+    s.recompute()
+    card = strip.cards[s.metric_names.index("p@20")]
+    assert card.name.text() == "P@20  now ≤ 0.05"
+    assert card.toolTip().endswith(
+        "note, now: importance returns at most 1 result a query (its limit is 1): p@20 is at "
+        "most 0.05\nthe baseline: importance returns at most 5 results a query (its limit is "
+        "5): p@20 is at most 0.25")
+    s.set_param("limit", 0)  # the baseline capped, the current values not: no mark
+    s.recompute()
+    assert card.name.text() == "P@20"
+    s.pin_baseline()  # not capped either; then the current values capped again
+    s.set_param("limit", 2)
+    s.recompute()
+    assert card.name.text() == "P@20  now ≤ 0.1"
+    assert card.toolTip().endswith("\nthe baseline is not bounded this way: its longest list "
+                                   "reaches the cut-off")
     strip.shutdown()

@@ -6,27 +6,53 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from workbench.core.engine import Model
+from workbench.core.params import Params
+from workbench.core.pipeline import Result
 from workbench.core.session import TuningSession
 
 
 def metric_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
-    """Metric name → the note on what bounds it ("importance returns at most 5 results a
+    """Metric name → the note on what bounds it now ("importance returns at most 5 results a
     query (its limit is 5): p@10 is at most 0.5"), for those of `names` a precision whose
     cut-off lies past the longest list returned on a judged query; {} where none is."""
+    s = session
+    return _caps(s.model, s.params, s.result, s, names)
+
+
+def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
+    """The same notes for the pinned baseline's result (its model and values): the card's
+    bound is the current values' own, which a baseline at another limit does not share."""
+    s = session
+    b = s.baseline
+    if b is None:
+        return {}
+    model = s.model if s.model is not None and s.model.id == b.model_id else None
+    if model is None:
+        from workbench.core.models import get_model
+
+        try:
+            model = get_model(b.model_id)
+        except KeyError:
+            return {}
+    return _caps(model, b.params, b.result, s, names)
+
+
+def _caps(model: Model | None, params: Params, result: Result | None,
+          s: TuningSession, names: Sequence[str]) -> dict[str, str]:
     from workbench.report.text import cap_note
 
-    s = session
-    if s.result is None or s.judgments is None or s.model is None:
+    if result is None or s.judgments is None or model is None:
         return {}
     judged = s.judgments.judged_mask
-    longest = int(s.result.ranking.count[judged].max(initial=0))
+    longest = int(result.ranking.count[judged].max(initial=0))
     if not longest:
         return {}
-    limit = s.model.selection_params(s.params).limit
+    limit = model.selection_params(params).limit
     results = f"{longest:,} result{'s' if longest != 1 else ''} a query"
     # the CLI's lead: a limit caps the lists; without one the longest list is this data's
-    lead = (f"{s.model.id} returns at most {results} (its limit is {limit})"
-            if limit == longest else f"{s.model.id} returned at most {results} here")
+    lead = (f"{model.id} returns at most {results} (its limit is {limit})"
+            if limit == longest else f"{model.id} returned at most {results} here")
     out = {}
     for name in names:
         note = cap_note(lead, longest, [name], cut=False)

@@ -45,7 +45,7 @@ from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
 from .drag import SETTLE_MS, drag_state
-from .metric_cap import bound, metric_caps
+from .metric_cap import baseline_caps, bound, metric_caps
 from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed_html
 from .param_editors import leave_undo_to_the_window
@@ -500,14 +500,21 @@ class MetricStrip(QWidget):
             # the CLI's eval note where the model returns fewer results than P@k's k: the
             # figure's bound on the card, the note in its tooltip
             caps = metric_caps(s, s.metric_names)
+            base_caps = baseline_caps(s, s.metric_names) if caps else {}
             for card, name in zip(self.cards, s.metric_names, strict=True):
                 card.show_metric(name, mean(res, name),
                                  mean(base.result if base else None, name), missing,
                                  held.training)
                 tip = metric_tip(name)  # the metric's meaning (k changes it)
                 if name in caps:
-                    card.name.setText(f"{metric_label(name)}  ≤ {bound(caps[name])}")
-                    tip += f"\n\nnote: {caps[name]}"
+                    # the current values' bound, not the metric's: a baseline at another
+                    # limit sits above it on the same card (review r49, dr4 9)
+                    card.name.setText(f"{metric_label(name)}  now ≤ {bound(caps[name])}")
+                    tip += f"\n\nnote, now: {caps[name]}"
+                    if base is not None:
+                        tip += ("\nthe baseline: " + base_caps[name] if name in base_caps
+                                else "\nthe baseline is not bounded this way: its longest "
+                                "list reaches the cut-off")
                 if card.toolTip() != tip:
                     card.setToolTip(tip)
         reported = set()
