@@ -47,3 +47,27 @@ def test_the_rank_change_is_a_number_and_an_unchanged_rank_no_formula(
         # the number is the arrow's: ▲2 is 2, ▼1 is −1, "same" 0
         assert r["change"] == ("same" if n == 0 else f"▲{n}" if n > 0 else f"▼{-n}")
     assert {"s", "▲", "▼"} <= seen  # k1 0.6 moves documents both ways and keeps some
+
+
+def test_columns_are_named_apart_and_float_noise_is_zero(window: MainWindow,
+                                                        tmp_path: Path) -> None:
+    # dr4 10 (review r49): importance's "relevance" signal and the judged grade were both
+    # "relevance" (pandas: relevance.1); m19's clamp was written 1.11022e-16
+    import csv
+
+    from tests.conftest import SAMPLES
+
+    assert window.open_path(SAMPLES / "memories", model="importance")
+    s = window.session
+    s.pin_baseline()
+    s.set_param("base_long", 0.4)
+    s.select_query(s.dataset.queries.index["q04"])  # type: ignore[union-attr]
+    path = tmp_path / "ranking.csv"
+    write_ranked_csv(s, path)
+    header, *rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    assert len(set(header)) == len(header)
+    assert header[7] == "judged_relevance" and header[-1] == "relevance"
+    m19 = dict(zip(header, next(r for r in rows if r[4] == "m19"), strict=True))
+    assert m19["clamp"] == "0" and m19["judged_relevance"] == ""
+    cells = [c for r in rows for c in r[6:]]
+    assert not [c for c in cells if "e-" in c or c == "-0"]

@@ -37,14 +37,31 @@ def ranked_csv(session: TuningSession, limit: int = 1000) -> tuple[str, int]:
     # the change as the table shows it ("▲2", "same", "new") and as a number to sort on
     # (places gained since the baseline; empty where new, gated or without a baseline): "="
     # had been written "'=" (a formula guard), a stray apostrophe in pandas or R
-    header = ["query_id", "rank", "change", "rank_change", "doc_id", "title", "score",
-              "relevance", "gate", *signals]
+    # the judged grade is "judged_relevance": importance has a signal named "relevance", and
+    # two columns of one name became relevance.1 in pandas (review r49, dr4 10); a signal
+    # named as another column is "signal_" that name
+    fixed = ["query_id", "rank", "change", "rank_change", "doc_id", "title", "score",
+             "judged_relevance", "gate"]
+    header = fixed + [f"signal_{n}" if n in fixed else n for n in signals]
     table = [[qid, "" if r.rank is None else r.rank, "same" if r.change == "=" else r.change,
               _rank_change(r), r.doc_id, r.title,
-              "" if math.isnan(r.score) else f"{r.score:.6g}",
+              "" if math.isnan(r.score) else _number(r.score),
               "" if r.relevance is None else r.relevance, r.gate,
-              *(f"{float(v):.6g}" for v in r.contributions)] for r in rows]
+              *_contributions(r.contributions)] for r in rows]
     return csv_text(header, table), len(rows)
+
+
+def _number(value: float) -> str:
+    """Six significant digits, and no "-0"."""
+    return f"{value + 0.0:.6g}"  # -0.0 + 0.0 is 0.0
+
+
+def _contributions(values: Iterable[float]) -> list[str]:
+    """A row's contributions, float noise (1.11022e-16 where a product of weights should give
+    0: a millionth of a millionth of the row's largest) written 0 (dr4 10)."""
+    parts = [float(v) for v in values]
+    noise = 1e-12 * max((abs(v) for v in parts if math.isfinite(v)), default=0.0)
+    return [_number(0.0 if abs(v) <= noise else v) for v in parts]
 
 
 def _rank_change(row: RankedRow) -> int | str:
