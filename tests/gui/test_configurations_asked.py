@@ -121,14 +121,14 @@ def test_a_model_chosen_from_the_model_menu_is_one_undo_step(
     s.set_param("w_position", 0.2)
     acts.model_actions["bm25"].trigger()
     assert s.model.id == "bm25"
-    assert acts.undo.text() == "&Undo switch to bm25" and acts.undo.isEnabled()
+    assert acts.undo.text() == "&Undo switch to model bm25" and acts.undo.isEnabled()
     s.set_param("k1", 1.6)
     acts.undo.trigger()  # k1 back
     assert s.model.id == "bm25" and s.params["k1"] == 1.2
     acts.undo.trigger()  # the switch: vault-search as it was left, its steps with it
     assert s.model.id == "vault-search"
     assert s.params["w_tf"] == 0.9 and s.params["w_position"] == 0.2
-    assert acts.redo.text() == "&Redo switch to bm25"
+    assert acts.redo.text() == "&Redo switch to model bm25"
     acts.undo.trigger()
     assert s.params["w_position"] != 0.2 and s.params["w_tf"] == 0.9
     acts.redo.trigger()

@@ -118,7 +118,7 @@ class _Visit:
 
 def _step_name(step: _Step | None) -> str:
     if isinstance(step, _Switch):
-        return (f"switch to {step.name}" if step.of_model else
+        return (f"switch to model {step.name}" if step.of_model else
                 f"switch to \u201c{step.name}\u201d")
     if isinstance(step, _Deleted):
         return f"delete \u201c{step.saved.name}\u201d"
