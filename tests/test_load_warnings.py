@@ -310,11 +310,8 @@ def test_eval_cases_that_cannot_fail_or_cannot_pass_are_said(
     assert "eval case" not in capsys.readouterr().err
 
 
-def test_a_context_with_no_user_message_is_said_with_its_line(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """ra 3: an OpenVault context whose messages are none of them the user's became an empty
-    query in silence (messages: [] was said)."""
-    folder = tmp_path / "ov"
+def _no_user_message(folder: Path) -> Path:
+    """An OpenVault folder whose third context (c3) has no user message."""
     (folder / "qrels").mkdir(parents=True)
     (folder / "memories.json").write_text(json.dumps([
         {"id": "m1", "summary": "the lighthouse keeper's logbook", "importance": 3,
@@ -328,11 +325,53 @@ def test_a_context_with_no_user_message_is_said_with_its_line(
                                    {"is_user": True, "is_system": True, "mes": "[hidden]"}]}]
     (folder / "contexts.jsonl").write_text("".join(json.dumps(c) + "\n" for c in contexts))
     (folder / "qrels" / "test.tsv").write_text("c1\tm1\t1\nc2\tm2\t1\nc3\tm2\t1\n")
+    return folder
+
+
+def test_a_context_with_no_user_message_is_said_with_its_id_and_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ra 3: an OpenVault context whose messages are none of them the user's became an empty
+    query in silence (messages: [] was said); dr3 11: the warning names its id, which
+    --query-id takes."""
+    folder = _no_user_message(tmp_path / "ov")
     assert main(["eval", str(folder), "-m", "bm25", "--metrics", "r@10"]) == 0
     said = " ".join(capsys.readouterr().err.split())
-    assert (f"warning: 1 query has empty text ({folder / 'contexts.jsonl'}:3: field "
+    assert (f"warning: 1 query has empty text (c3, {folder / 'contexts.jsonl'}:3: field "
             "'messages': no user message (is_user, not is_system) to take the query from): no "
             "user's words to match") in said
+
+
+def test_the_no_user_message_note_is_no_part_of_the_data(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """dr3 1: the note held the file's path in the query's context, so the same data opened
+    by another path (relative, or a copy) had another fingerprint: tune studies started anew
+    and the prepare cache missed. dr3 10: a typed query inherited it, and a saved session
+    stored it with an absolute path."""
+    import shutil
+
+    from workbench.core.formats import load_dataset
+    from workbench.core.session import TuningSession
+    from workbench.core.session_file import session_dict
+
+    folder = _no_user_message(tmp_path / "ov")
+    copy = tmp_path / "elsewhere" / "ov2"
+    shutil.copytree(folder, copy)
+    monkeypatch.chdir(tmp_path)
+    prints = {load_dataset(p).fingerprint() for p in (folder, Path("ov"), copy)}
+    assert len(prints) == 1
+    assert load_dataset("ov").queries.no_text == {  # still known, beside the queries
+        "c3": "ov/contexts.jsonl:3: field 'messages': no user message (is_user, not "
+              "is_system) to take the query from"}
+
+    s = TuningSession()
+    s.open(folder)
+    s.set_model("bm25")
+    s.select_query(s.dataset.queries.ids.index("c3"))  # type: ignore[union-attr]
+    s.add_query("the harbour roof")
+    typed = s.dataset.queries[s.query]  # type: ignore[union-attr]
+    assert typed.text == "the harbour roof"
+    assert set(typed.context) == {"messages", "chat_length", "active_characters"}
+    assert "contexts.jsonl" not in json.dumps(session_dict(s))
 
 
 def test_an_id_that_differs_by_a_space_is_pointed_at(

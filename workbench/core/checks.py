@@ -111,11 +111,10 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    f"text ({_examples(empty)}): no term to match; they rank only by what "
                    "does not read the query (such as hybrid's forgetting-curve base), if the "
                    "model has any")
-    from workbench.core.formats.openvault_contexts import NO_QUERY_TEXT
-
     # a context's query is its newest user message: a chat state with none is empty too
-    untexted = [str(q.context[NO_QUERY_TEXT]) for q in dataset.queries
-                if q.context.get(NO_QUERY_TEXT) and not q.text.strip()]
+    no_text = dataset.queries.no_text
+    untexted = [f"{q.id}, {no_text[q.id]}" for q in dataset.queries
+                if q.id in no_text and not q.text.strip()]
     if untexted:
         out.append(f"{len(untexted):,} quer{'y has' if len(untexted) == 1 else 'ies have'} "
                    f"empty text ({untexted[0]}"

@@ -154,11 +154,18 @@ class Corpus:
 
 
 class QuerySet:
-    """An ordered, id-unique list of queries."""
+    """An ordered, id-unique list of queries.
 
-    def __init__(self, queries: Iterable[Query], *, name: str = "queries") -> None:
+    `no_text` maps a query id to why the reader found no text for it ("FILE:LINE: field
+    'messages': why"), said by `checks.load_warnings`. It sits beside the queries, not in a
+    query's context: a path is no part of the data, so the fingerprint, a typed query and a
+    saved session never see it (dr3 1, dr3 10)."""
+
+    def __init__(self, queries: Iterable[Query], *, name: str = "queries",
+                 no_text: Mapping[str, str] | None = None) -> None:
         self.queries: tuple[Query, ...] = tuple(queries)
         self.name = name
+        self.no_text: dict[str, str] = dict(no_text or {})
         self.index: dict[str, int] = {}
         for i, q in enumerate(self.queries):
             if q.id in self.index:
@@ -180,7 +187,8 @@ class QuerySet:
 
     def subset(self, ids: Iterable[str]) -> QuerySet:
         keep = set(ids)
-        return QuerySet((q for q in self.queries if q.id in keep), name=self.name)
+        return QuerySet((q for q in self.queries if q.id in keep), name=self.name,
+                        no_text={k: v for k, v in self.no_text.items() if k in keep})
 
 
 Qrels = dict[str, dict[str, int]]

@@ -32,11 +32,6 @@ from workbench.core.formats._common import (
 from workbench.core.formats.openvault_memories import finite_number, whole_number
 
 ID_KEYS = ("_id", "id")
-# a context's key where its messages give the query no text: "FILE:LINE: field 'messages':
-# why", said by `checks.load_warnings` (ra 3: such a query had been empty in silence)
-NO_QUERY_TEXT = "no_query_text"
-
-
 def parse_message(obj: object, path: Path, line: int, at: str = "") -> dict[str, Any]:
     """A SillyTavern message as `{"name", "is_user", "is_system", "mes"}`; `at` prefixes the
     field names in errors (`messages[3].`)."""
@@ -80,7 +75,10 @@ def context_query(query_id: str, messages: Sequence[Mapping[str, Any]], chat_len
     return Query(id=query_id, text=text, context=context)
 
 
-def _context(obj: dict[str, Any], path: Path, line: int) -> Query:
+def _context(obj: dict[str, Any], path: Path, line: int) -> tuple[Query, str]:
+    """The context's Query and, where its messages give it no text, why ("FILE:LINE: field
+    'messages': why", for `QuerySet.no_text`; ra 3: such a query had been empty in silence),
+    else ""."""
     if all(k in obj for k in ID_KEYS):
         raise FormatError(path, "both '_id' and 'id' given; keep one", line=line, field="_id")
     query_id = get_id(obj, ID_KEYS, path, line)
@@ -110,24 +108,26 @@ def _context(obj: dict[str, Any], path: Path, line: int) -> Query:
         raise FormatError(path, "expected a list of finite numbers", line=line,
                           field="embedding")
     query = context_query(query_id, messages, chat_length, active, embedding)
-    if messages and not query.text.strip():  # no messages at all: the empty-text warning
-        user = any(m["is_user"] and not m["is_system"] for m in messages)
-        why = ("the newest user message (is_user) is empty" if user else
-               "no user message (is_user, not is_system) to take the query from")
-        query = Query(query.id, query.text, {**query.context, NO_QUERY_TEXT:
-                                             f"{path}:{line}: field 'messages': {why}"})
-    return query
+    if not messages or query.text.strip():  # no messages at all: the empty-text warning
+        return query, ""
+    user = any(m["is_user"] and not m["is_system"] for m in messages)
+    why = ("the newest user message (is_user) is empty" if user else
+           "no user message (is_user, not is_system) to take the query from")
+    return query, f"{path}:{line}: field 'messages': {why}"
 
 
 def read_contexts(path: StrPath, *, name: str = "queries") -> QuerySet:
     """Query contexts from a contexts.jsonl (see the module docstring)."""
     path = Path(path)
     queries: list[Query] = []
+    no_text: dict[str, str] = {}
     seen: dict[str, int] = {}
     for line, obj in iter_jsonl(path):
-        query = _context(obj, path, line)
+        query, why = _context(obj, path, line)
         check_unique(seen, query.id, path, line, "id" if "id" in obj else "_id")
         queries.append(query)
+        if why:
+            no_text[query.id] = why
     if not queries:
         raise empty_file(path, "query context", "_id")
-    return QuerySet(queries, name=name)
+    return QuerySet(queries, name=name, no_text=no_text)
