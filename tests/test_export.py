@@ -335,8 +335,10 @@ def test_export_out_keeps_the_config_values_not_set_here(
     record = json.loads((tmp_path / ".codeledger" / "codeledger-document.changes.json")
                         .read_text())
     assert record["kept_in_config"]["settings"] == [
-        {"setting": "selector.default_budget.tokens", "in_config": 5000, "measured": 8000},
-        {"setting": "selector.default_budget.max_files", "in_config": 10, "measured": 25}]
+        {"setting": "selector.default_budget.tokens", "in_config": 5000, "measured": 8000,
+         "file": ".codeledger/config.json"},
+        {"setting": "selector.default_budget.max_files", "in_config": 10, "measured": 25,
+         "file": ".codeledger/config.json"}]
     # set explicitly (a preset too, or a params file): written, and said
     config.write_text(json.dumps(mine))
     params = tmp_path / "p.toml"
@@ -579,3 +581,112 @@ def test_a_variables_file_or_settings_it_cannot_read_is_refused_unchanged(
         f"workbench export: error: {entry}:1: cannot update it, not readable JSON (invalid JSON "
         "at column 47: Unterminated string starting at column 47)")
     assert sorted(p.name for p in entry.parent.iterdir()) == ["mcp-server-env.json"]
+
+
+def test_a_variable_set_twice_in_the_env_file_is_rewritten_on_each_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr3 2: only the first line setting a variable was rewritten; the later one, which the
+    shell's `.` and dotenv both read last, stayed at its old value."""
+    from workbench.cli import main
+
+    env = tmp_path / "decision-memory.env"
+    env.write_text("PI_MEMORY_INJECT_LIMIT=3\nOTHER=1\nPI_MEMORY_INJECT_LIMIT=4\n")
+    assert main(["export", "-m", "decision-memory", "-p", "inject_limit=5",
+                 "--out", str(tmp_path)]) == 0
+    lines = env.read_text().splitlines()
+    assert lines[:3] == ["PI_MEMORY_INJECT_LIMIT=5", "OTHER=1", "PI_MEMORY_INJECT_LIMIT=5"]
+    # the value it had is the one the shell read: the last line's
+    assert ('note: decision-memory.env: wrote PI_MEMORY_INJECT_LIMIT "4" → "5" (set here)'
+            in capsys.readouterr().err)
+
+
+def test_env_values_are_read_as_the_shell_reads_them_and_the_file_keeps_its_form(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr3 4: "8" in quotes was another value than 8, `6 # tuned` the value "6 # tuned", a
+    quoted value lost its quotes when rewritten; CRLF line ends and a byte-order mark were
+    dropped."""
+    from workbench.cli import main
+
+    env = tmp_path / "decision-memory.env"
+    env.write_bytes(b"\xef\xbb\xbf# mine\r\nexport PI_MEMORY_INJECT_LIMIT=\"3\"\r\n"
+                    b"PI_MEMORY_INJECT_MIN_SCORE=\"8\"\r\n"
+                    b"PI_MEMORY_SEARCH_SNIPPET_CHARS=300 # tuned\r\n"
+                    b"OTHER='hello world'\r\n")
+    assert main(["export", "-m", "decision-memory", "-p", "inject_limit=5",
+                 "--out", str(tmp_path)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert 'wrote PI_MEMORY_INJECT_LIMIT "3" → "5" (set here)' in err
+    assert "PI_MEMORY_INJECT_MIN_SCORE" not in err  # 8 already: neither kept nor written
+    assert 'kept its own PI_MEMORY_SEARCH_SNIPPET_CHARS "300" (not set here' in err
+    raw = env.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf# mine\r\nexport PI_MEMORY_INJECT_LIMIT=\"5\"\r\n"
+                          b"PI_MEMORY_INJECT_MIN_SCORE=\"8\"\r\n"
+                          b"PI_MEMORY_SEARCH_SNIPPET_CHARS=300 # tuned\r\n"
+                          b"OTHER='hello world'\r\n")
+    added = raw.split(b"\r\n")[5:]
+    assert b"PI_MEMORY_MAX_TEXT_CHARS=4000" in added and added[-1] == b""  # CRLF after each
+    assert b"\n" not in raw.replace(b"\r\n", b"")
+    env.write_text('PI_MEMORY_INJECT_LIMIT="3\n')
+    assert main(["export", "-m", "decision-memory", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"workbench export: error: {env}:1: cannot update it, field 'PI_MEMORY_INJECT_LIMIT': "
+        "the quote (\") is not closed: fix it")
+
+
+def test_the_record_lists_what_the_variables_files_kept(tmp_path: Path) -> None:
+    """dr3 5: a .env value kept (not set here) went unrecorded, so the record read as if the
+    shipped system ran with the values measured."""
+    from workbench.cli import main
+
+    (tmp_path / "decision-memory.env").write_text("PI_MEMORY_INJECT_MIN_SCORE=6\n")
+    assert main(["export", "-m", "decision-memory", "-p", "inject_limit=5",
+                 "--out", str(tmp_path)]) == 0
+    record = json.loads((tmp_path / "decision-memory.changes.json").read_text())
+    assert record["kept_in_config"]["settings"] == [
+        {"setting": "PI_MEMORY_INJECT_MIN_SCORE", "in_config": "6", "measured": "8",
+         "file": "decision-memory.env"}]
+    assert record["kept_in_config"]["note"].startswith("decision-memory.env kept its own")
+    vs = tmp_path / "vs"
+    vs.mkdir()
+    (vs / "mcp-server-env.json").write_text(json.dumps({"mcpServers": {"o": {
+        "command": "npx", "args": ["-y", "obsidian-mcp"],
+        "env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "15"}}}}))
+    assert main(["export", "-m", "vault-search", "-p", "limit=5", "--out", str(vs)]) == 0
+    record = json.loads((vs / "vault-search.changes.json").read_text())
+    assert record["kept_in_config"]["settings"] == [
+        {"setting": "OBSIDIAN_SEARCH_BATCH_SIZE", "in_config": "15", "measured": "10",
+         "file": "mcp-server-env.json"}]
+
+
+def test_the_server_entry_is_found_by_what_it_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr3 3: only a server named obsidian-mcp was looked for; under another name, a second
+    entry with no command was added and the real one left at its old value."""
+    from workbench.cli import main
+
+    entry = tmp_path / "mcp-server-env.json"
+    servers = {"github": {"command": "gh-mcp"},
+               "obsidian": {"command": "npx", "args": ["obsidian-mcp", "/vault"],
+                            "env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "10"}}}
+    entry.write_text(json.dumps({"mcpServers": servers}))
+    assert main(["export", "-m", "vault-search", "-p", "batch_size=30",
+                 "--out", str(tmp_path)]) == 0
+    assert json.loads(entry.read_text()) == {"mcpServers": {
+        "github": {"command": "gh-mcp"},
+        "obsidian": {"command": "npx", "args": ["obsidian-mcp", "/vault"],
+                     "env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "30"}}}}
+    capsys.readouterr()
+    # none runs it, or two do: refused, nothing written
+    for mine, why in (
+            ({"github": {"command": "gh-mcp"}}, "no server there runs obsidian-mcp"),
+            ({"a": {"command": "obsidian-mcp"}, "b": {"command": "node", "env": {
+                "OBSIDIAN_VAULT": "/v"}}}, "2 servers there run obsidian-mcp (a, b): keep one")):
+        for old in tmp_path.iterdir():
+            old.unlink()
+        entry.write_text(json.dumps({"mcpServers": mine}))
+        assert main(["export", "-m", "vault-search", "-p", "batch_size=30",
+                     "--out", str(tmp_path)]) == 2
+        err = " ".join(capsys.readouterr().err.split())
+        assert f"error: {entry}:1: field 'mcpServers': cannot update it, {why}" in err
+        assert json.loads(entry.read_text()) == {"mcpServers": mine}
+        assert [p.name for p in tmp_path.iterdir()] == ["mcp-server-env.json"]

@@ -28,6 +28,7 @@ import dataclasses
 import json
 import math
 import posixpath
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,22 +131,29 @@ class Export:
     def settings_json(self) -> str:
         return json.dumps(self.settings, indent=2, ensure_ascii=False) + "\n"
 
-    def changes_json(self, kept: Sequence[tuple[str, object, object]] = ()) -> str:
+    def changes_json(self, kept: Sequence[tuple[str, object, object]] = (),
+                     elsewhere: Sequence[tuple[str, Sequence[tuple[str, object, object]]]] = (),
+                     ) -> str:
         """Every changed constant against the original's defaults, as JSON; and the
         workbench-only values the figures were measured with that the target cannot take
         (`not_in_target`: a z-score normalisation, …), so the record keeps them. `kept`: the
         settings a config already there kept its own value of (`Update.kept`: key, its
-        value, the one measured), so the record does not claim them written."""
+        value, the one measured), so the record does not claim them written; `elsewhere`:
+        (file name, its `Update.kept`) for the variables' files there (decision-memory.env,
+        mcp-server-env.json: dr3 5); each entry names its file."""
         doc: dict[str, object] = {"model": self.model, "target": self.target,
                                   "changed": [c.as_json() for c in self.changed]}
         if self.outside:
             doc["not_in_target"] = [c.as_json() for c in self.outside]
-        if kept:
+        files = ([str(self.config_path)] if kept else []) + [n for n, k in elsewhere if k]
+        if files:
             doc["kept_in_config"] = {
-                "note": f"{self.config_path} kept its own value of these (not set with -p or "
-                        "--params): the figures were measured with the other",
-                "settings": [{"setting": key, "in_config": old, "measured": new}
-                             for key, old, new in kept]}
+                "note": f"{' and '.join(files)} kept {'its' if len(files) == 1 else 'their'} "
+                        "own value of these (not set with -p or --params): the figures were "
+                        "measured with the other",
+                "settings": [{"setting": key, "in_config": old, "measured": new, "file": name}
+                             for name, its in [(self.config_path, kept), *elsewhere]
+                             for key, old, new in its]}
         if self.measured:
             doc["workbench_params"] = dict(self.measured)
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
@@ -625,7 +633,7 @@ def plan_update(export: Export, folder: str | Path,
 # the files of `Export.files` that hold others' entries too, merged where one is there
 SERVER_ENTRY = "mcp-server-env.json"
 ENV_FILE = "decision-memory.env"
-SERVER = ("mcpServers", "obsidian-mcp", "env")
+SERVERS = "mcpServers"
 
 
 def plan_file_updates(export: Export, folder: str | Path,
@@ -672,26 +680,29 @@ def plan_file_updates(export: Export, folder: str | Path,
 def _merged_server_entry(path: Path, new: Mapping[str, str],
                          put: Callable[[Mapping[str, str], str], str | None],
                          added: list[tuple[str, object]]) -> str:
-    """mcp-server-env.json with the variables in mcpServers.obsidian-mcp.env."""
+    """mcp-server-env.json with the variables in the env of the server that runs
+    obsidian-mcp, whatever its name (`_obsidian_server`)."""
     current = _read_object(path)
-    at: dict[str, object] = current
-    for depth, key in enumerate(SERVER):
-        if key not in at:
-            at[key] = {}
-        inner = at[key]
-        if not isinstance(inner, dict):
-            dotted = ".".join(SERVER[:depth + 1])
-            raise ValueError(f"{path}{_line_of_key(path, key)}: field '{dotted}': cannot "
-                             f"update it, expected a JSON object, found {_kind(inner)}: fix "
-                             "or remove it")
-        at = inner
-    env: dict[str, object] = at
+    servers = current.get(SERVERS)
+    if not isinstance(servers, dict):
+        raise ValueError(f"{path}{_line_of_key(path, SERVERS)}: field '{SERVERS}': cannot "
+                         "update it, " + (f"expected a JSON object, found {_kind(servers)}: "
+                                          "fix or remove it" if SERVERS in current else
+                                          f"missing: {SERVER_HELP}"))
+    key = _obsidian_server(path, servers)
+    server = servers[key]
+    assert isinstance(server, dict)  # `_obsidian_server` takes objects alone
+    env = server.setdefault("env", {})
+    if not isinstance(env, dict):
+        raise ValueError(f"{path}{_line_of_key(path, 'env')}: field '{SERVERS}.{key}.env': "
+                         f"cannot update it, expected a JSON object, found {_kind(env)}: fix "
+                         "or remove it")
     for var in new:
         if var not in env:
             env[var] = new[var]
             added.append((var, new[var]))
         elif not isinstance(env[var], str):
-            raise ValueError(f"{path}{_line_of_key(path, var)}: field '{'.'.join(SERVER)}."
+            raise ValueError(f"{path}{_line_of_key(path, var)}: field '{SERVERS}.{key}.env."
                              f"{var}': cannot update it, expected a string (an environment "
                              f"variable's value), found {_kind(env[var])}")
         else:
@@ -701,40 +712,136 @@ def _merged_server_entry(path: Path, new: Mapping[str, str],
     return json.dumps(current, indent=2, ensure_ascii=False) + "\n"
 
 
+SERVER_HELP = ("set OBSIDIAN_SEARCH_BATCH_SIZE in the env of the server that runs "
+               "obsidian-mcp yourself, or give --out another folder")
+
+
+def _obsidian_server(path: Path, servers: Mapping[str, object]) -> str:
+    """The key of the one server in `servers` that runs obsidian-mcp: its command or an
+    argument names obsidian-mcp, or its env sets an OBSIDIAN_ variable. ValueError where none
+    or several do (dr3 3: a server of another name had been left at its old value, and a
+    second one with no command added beside it)."""
+    def runs_it(server: object) -> bool:
+        if not isinstance(server, dict):
+            return False
+        command, args, env = server.get("command"), server.get("args"), server.get("env")
+        words = [command] + (args if isinstance(args, list) else [])
+        named = any(isinstance(w, str) and "obsidian-mcp" in w for w in words)
+        return named or (isinstance(env, dict) and any(k.startswith("OBSIDIAN_") for k in env))
+
+    found = [key for key, server in servers.items() if runs_it(server)]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise ValueError(f"{path}{_line_of_key(path, SERVERS)}: field '{SERVERS}': cannot "
+                         "update it, no server there runs obsidian-mcp (its command or args "
+                         "naming obsidian-mcp, or its env an OBSIDIAN_ variable): "
+                         + SERVER_HELP)
+    raise ValueError(f"{path}{_line_of_key(path, found[1])}: field '{SERVERS}': cannot update "
+                     f"it, {len(found)} servers there run obsidian-mcp ({', '.join(found)}):"
+                     " keep one, or set OBSIDIAN_SEARCH_BATCH_SIZE in the env of the one the "
+                     "client uses yourself")
+
+
 def _merged_env_file(path: Path, new: Mapping[str, str],
                      put: Callable[[Mapping[str, str], str], str | None],
                      added: list[tuple[str, object]]) -> str:
     """decision-memory.env with the variables set: `NAME=value` lines (`export NAME=value`
-    too), blank and `#` lines kept as they are; any other line is an error naming it."""
+    too), blank and `#` lines kept as they are; any other line is an error naming it. A value
+    is read as the shell and dotenv read it (quotes taken off, a ` # comment` after it left
+    out: dr3 4), and rewritten in its own quotes with its comment kept; a variable set on
+    several lines is rewritten on each, since the last one is the one that counts (dr3 2).
+    CRLF line ends and a byte-order mark stay as they were."""
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         bad = exc.object[:exc.start].count(b"\n") + 1
         raise ValueError(f"{path}:{bad}: cannot update it, not UTF-8 text") from None
     except OSError as exc:
         raise ValueError(f"{path}: cannot update it ({exc.strerror or exc})") from None
-    lines = text.splitlines()
-    seen: set[str] = set()
+    bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
+    lines = text.split("\n")
+    ends = ["\r" if line.endswith("\r") else "" for line in lines]
+    lines = [line.removesuffix("\r") for line in lines]
+    if lines[-1] == "":  # the file's last newline
+        lines.pop()
+        ends.pop()
+    sets: dict[str, list[tuple[int, _EnvValue]]] = {}
     for i, line in enumerate(lines):
         body = line.strip()
         if not body or body.startswith("#"):
             continue
-        name, eq, value = body.removeprefix("export ").partition("=")
-        name = name.strip()
-        if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
+        setting = _env_line(line)
+        if setting is None:
             raise ValueError(f"{path}:{i + 1}: cannot update it, not a NAME=value line "
                              f"({line[:60]!r}): fix or remove it")
-        if name in new and name not in seen:
-            seen.add(name)
-            written = put({name: value.strip()}, name)
-            if written is not None:
-                lines[i] = line[:len(line) - len(line.lstrip())] + (
-                    "export " if body.startswith("export ") else "") + f"{name}={written}"
+        if isinstance(setting, str):
+            raise ValueError(f"{path}:{i + 1}: cannot update it, {setting}: fix it")
+        if setting.name in new:
+            sets.setdefault(setting.name, []).append((i, setting))
+    for var, where in sets.items():
+        written = put({var: where[-1][1].value}, var)  # the last line's value is the one read
+        if written is not None:
+            for i, setting in where:
+                lines[i] = setting.head + setting.quote + written + setting.quote + setting.tail
+    end = "\r" if ends and ends.count("\r") * 2 >= len(ends) else ""
     for var in new:
-        if var not in seen:
+        if var not in sets:
             lines.append(f"{var}={new[var]}")
+            ends.append(end)
             added.append((var, new[var]))
-    return "\n".join(lines) + "\n"
+    return bom + "".join(f"{line}{cr}\n" for line, cr in zip(lines, ends, strict=True))
+
+
+@dataclass(frozen=True)
+class _EnvValue:
+    """A .env line's setting: `head` is the line up to the value (`export NAME=`), `quote`
+    the quote around it (or ""), `value` what the shell and dotenv read, `tail` what follows
+    (the closing quote aside: spaces and a comment)."""
+
+    name: str
+    head: str
+    quote: str
+    value: str
+    tail: str
+
+
+_ENV_LINE = re.compile(r"(\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*)(.*)")
+
+
+def _env_line(line: str) -> _EnvValue | str | None:
+    """A `NAME=value` line read as the shell and dotenv read it: `'…'` as it is, `"…"` with
+    `\\"` and `\\\\` unescaped, an unquoted value up to a ` #` comment, spaces round it
+    left out. None for a line that sets nothing; a string saying what is wrong where a quote
+    is not closed, or text follows the closing one."""
+    match = _ENV_LINE.fullmatch(line)
+    if match is None:
+        return None
+    head, name, rest = match.group(1), match.group(2), match.group(3)
+    if rest[:1] in ("'", '"'):
+        quote = rest[0]
+        close = rest.find(quote, 1)
+        while quote == '"' and close > 0 and _escaped(rest, close):
+            close = rest.find(quote, close + 1)
+        if close < 0:
+            return f"field '{name}': the quote ({quote}) is not closed"
+        inner, tail = rest[1:close], rest[close + 1:]
+        if tail.strip() and not re.match(r"\s+#", tail):
+            return (f"field '{name}': text after the closing quote ({tail.strip()[:30]!r}); "
+                    "put a comment after a space and #")
+        if quote == '"':
+            inner = re.sub(r'\\(["\\$`])', r"\1", inner)
+        return _EnvValue(name, head, quote, inner, tail)
+    comment = re.search(r"\s+#", rest)
+    value = rest[:comment.start()] if comment else rest.rstrip()
+    return _EnvValue(name, head, "", value.rstrip(), rest[len(value.rstrip()):])
+
+
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at `at` follows an odd number of backslashes."""
+    run = len(text[:at]) - len(text[:at].rstrip("\\"))
+    return run % 2 == 1
 
 
 def _kind(value: object) -> str:
@@ -775,13 +882,15 @@ def write_export(export: Export, folder: str | Path,
     update = plan_update(export, root, given)
     home = is_home(export, root)  # the target's own folder: its own file alone
     files = {} if home else dict(export.files)
-    for other in ([] if home else plan_file_updates(export, root, given)):
+    others = [] if home else plan_file_updates(export, root, given)
+    for other in others:
         files[other.path.name] = other.text
     root.mkdir(exist_ok=True)
     if export.config_path and export.settings:
         files[export.config_path] = update.text if update else export.settings_json()
     if not home:
-        files[changes_path(export)] = export.changes_json(update.kept if update else ())
+        files[changes_path(export)] = export.changes_json(
+            update.kept if update else (), [(o.path.name, o.kept) for o in others])
     for name in files:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
     written = [root / name for name in files]
