@@ -330,8 +330,8 @@ def test_a_named_pipe_nothing_writes_to_is_refused(tmp_path: Path) -> None:
     write(tmp_path / "b" / "queries.jsonl", '{"_id": "q1", "text": "green"}\n')
     fifo = tmp_path / "p.tsv"
     os.mkfifo(fifo)
-    said = (f"{fifo}: a named pipe (FIFO) that nothing writes to (or that was closed empty): "
-            "give a file, or start what writes to the pipe first")
+    said = (f"{fifo}: a named pipe (FIFO) with no writer connected when it was opened (or "
+            "closed empty): give a file, or start what writes to the pipe first")
     outcome: list[str] = []
 
     def attempt() -> None:
@@ -347,3 +347,48 @@ def test_a_named_pipe_nothing_writes_to_is_refused(tmp_path: Path) -> None:
     worker.start()
     worker.join(20)
     assert outcome == [said] * 3
+
+
+def test_query_files_of_every_kind_through_a_pipe(tmp_path: Path) -> None:
+    """dr3 7: JSON lines, CSV or TSV queries through `<(cat …)` were refused with "expected a
+    .jsonl, .csv or .tsv file", which a pipe (no suffix) cannot act on."""
+    docs = write(tmp_path / "docs.jsonl",
+                 '{"id": "d1", "text": "green tea"}\n{"id": "d2", "text": "black tea"}\n')
+    for data in (b'{"id": "q1", "text": "green"}\n{"id": "q2", "text": "black"}\n',
+                 b"id,text\nq1,green\nq2,black\n", b"id\ttext\nq1\tgreen\nq2\tblack\n"):
+        queries, end = _piped(data)
+        try:
+            ds = load_dataset(docs, queries=queries)
+        finally:
+            os.close(end)
+        assert [(q.id, q.text) for q in ds.queries] == [("q1", "green"), ("q2", "black")]
+    queries, end = _piped(b"hello\n")
+    try:
+        with pytest.raises(FormatError) as caught:
+            load_dataset(docs, queries=queries)
+    finally:
+        os.close(end)
+    assert str(caught.value) == (
+        f"{queries}:1: a pipe is read by its first line, and this one ('hello') starts none of "
+        "the kinds it can be: a JSON object (JSON lines), a header with a tab (TSV) or a comma "
+        "(CSV) between id and text, or, for queries, <top> (TREC topics)")
+
+
+def test_a_pipe_whose_command_wrote_nothing_or_packed_bytes_is_said_so(tmp_path: Path) -> None:
+    """dr3 8: `--qrels <(true)` was "a named pipe (FIFO) that nothing writes to", and a gzip
+    file through a pipe was told to be renamed (`mv 63 63.gz && gunzip -k 63.gz`)."""
+    write(tmp_path / "b" / "corpus.jsonl", '{"_id": "d1", "text": "green tea"}\n')
+    write(tmp_path / "b" / "queries.jsonl", '{"_id": "q1", "text": "green"}\n')
+    for data, said in (
+            (b"", ": the command behind the pipe wrote nothing: check what it reads, or give "
+                  "a file"),
+            (b"\x1f\x8b\x08\x00rest", ":1: field 'encoding': gzip-compressed (its first bytes "
+             "are gzip's), not text: decompress it in the command behind the pipe (for "
+             "example: <(gunzip -c FILE))")):
+        qrels, end = _piped(data)
+        try:
+            with pytest.raises(FormatError) as caught:
+                load_dataset(tmp_path / "b", qrels=qrels)
+        finally:
+            os.close(end)
+        assert str(caught.value) == qrels + said

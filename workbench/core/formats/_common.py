@@ -66,10 +66,13 @@ def read_bytes(path: Path) -> bytes:
             first = os.read(fd, 1 << 16)
         except BlockingIOError:  # a writer, nothing written yet
             first = None
+        if first == b"" and is_anonymous_pipe(path):  # `<(cmd)`: cmd has ended (dr3 8)
+            raise FormatError(path, "the command behind the pipe wrote nothing: check what it "
+                              "reads, or give a file", field="path")
         if first == b"":
-            raise FormatError(path, "a named pipe (FIFO) that nothing writes to (or that was "
-                              "closed empty): give a file, or start what writes to the pipe "
-                              "first", field="path")
+            raise FormatError(path, "a named pipe (FIFO) with no writer connected when it was "
+                              "opened (or closed empty): give a file, or start what writes to "
+                              "the pipe first", field="path")
         os.set_blocking(fd, True)
         chunks = [first or b""]
         while chunk := os.read(fd, 1 << 20):
@@ -80,6 +83,22 @@ def read_bytes(path: Path) -> bytes:
     if kept is not None:
         kept[key] = data
     return data
+
+
+def is_pipe(path: Path) -> bool:
+    """Whether `path` is a pipe: `<(cmd)`'s /dev/fd/N, or a named pipe (FIFO)."""
+    try:
+        return stat.S_ISFIFO(path.stat().st_mode)
+    except OSError:
+        return False
+
+
+def is_anonymous_pipe(path: Path) -> bool:
+    """Whether `path` names an open file descriptor (`<(cmd)` gives /dev/fd/N) rather than a
+    named pipe made with mkfifo: no name to rename, its writer a command already started."""
+    text = str(path)
+    return text.startswith(("/dev/fd/", "/proc/self/fd/")) or (
+        text.startswith("/proc/") and "/fd/" in text)
 
 
 def open_bytes(path: Path) -> IO[bytes]:

@@ -23,6 +23,7 @@ from workbench.core.formats._common import (
     get_object,
     get_str,
     get_tags,
+    is_pipe,
     iter_jsonl,
     judged_subset,
     numbered_lines,
@@ -39,6 +40,10 @@ PACKED_MAGIC = ((b"\x1f\x8b", "gzip", ".gz", "gunzip -k"), (b"BZh", "bzip2", ".b
                 (b"\x28\xb5\x2f\xfd", "zstd", ".zst", "unzstd"),
                 (b"PK\x03\x04", "zip", ".zip", "unzip"))
 
+# how each kind decompresses to standard output, inside `<(…)`
+UNPACK_TO_STDOUT = {"gzip": "gunzip -c", "bzip2": "bunzip2 -c", "xz": "unxz -c",
+                    "zstd": "unzstd -c", "zip": "unzip -p"}
+
 
 def refuse_packed(path: Path) -> None:
     """A compressed file under a plain name (a download saved as corpus.jsonl, not
@@ -49,6 +54,11 @@ def refuse_packed(path: Path) -> None:
     except OSError:
         return  # not there or not a file: the reader says which
     for magic, kind, suffix, command in PACKED_MAGIC:
+        if head.startswith(magic) and is_pipe(path):  # no name to rename (dr3 8)
+            raise FormatError(path, f"{kind}-compressed (its first bytes are {kind}'s), not "
+                              "text: decompress it in the command behind the pipe (for "
+                              f"example: <({UNPACK_TO_STDOUT[kind]} FILE))", line=1,
+                              field="encoding")
         if head.startswith(magic):
             named = path.name.lower().endswith(suffix)  # no `mv x.gz x.gz.gz` (dr5 5)
             raise FormatError(path, f"{kind}-compressed (its first bytes are {kind}'s), not "

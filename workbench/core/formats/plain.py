@@ -47,8 +47,11 @@ from workbench.core.formats._common import (
     get_id,
     get_str,
     get_tags,
+    is_pipe,
     iter_jsonl,
     json_error,
+    numbered_lines,
+    pipes_read_once,
     read_text,
 )
 from workbench.core.formats.beir import refuse_packed
@@ -70,6 +73,34 @@ def _records(path: Path) -> Iterator[tuple[int, dict[str, Any], bool]]:
         raise FormatError(path, "no such file")
     refuse_packed(path)
     suffix = path.suffix.lower()
+    if suffix not in (".jsonl", *DELIMITERS) and is_pipe(path):  # no suffix to go by (dr3 7)
+        with pipes_read_once():
+            yield from _records_of(path, _piped_kind(path))
+        return
+    yield from _records_of(path, suffix)
+
+
+def _piped_kind(path: Path) -> str:
+    """What a pipe (`<(cat queries.tsv)`, no suffix to go by) holds, by its first line: a
+    JSON object is JSON lines, a header with a tab TSV, with a comma CSV."""
+    first = next(numbered_lines(read_text(path)), None)
+    if first is None:
+        raise FormatError(path, "the pipe gave no records (only blank lines)", field="path")
+    line = first[1].lstrip()
+    if line.startswith("{"):
+        return ".jsonl"
+    if "\t" in line:
+        return ".tsv"
+    if "," in line:
+        return ".csv"
+    raise FormatError(path, f"a pipe is read by its first line, and this one ({line[:40]!r})"
+                      " starts none of the kinds it can be: a JSON object (JSON lines), a "
+                      "header with a tab (TSV) or a comma (CSV) between id and text, or, for "
+                      "queries, <top> (TREC topics)", line=first[0], field="path")
+
+
+def _records_of(path: Path, suffix: str) -> Iterator[tuple[int, dict[str, Any], bool]]:
+    """`_records` of a file read as `suffix` says."""
     if suffix == ".jsonl":
         for line, obj in iter_jsonl(path):
             yield line, obj, False
