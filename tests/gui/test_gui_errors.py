@@ -63,7 +63,7 @@ def test_an_exception_in_a_menu_slot_ends_in_the_error_dialog(
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("the model registry is on fire")
 
-    monkeypatch.setattr(window.session, "set_model", broken)
+    monkeypatch.setattr(window.session, "switch_model", broken)  # what the Model menu calls
     window.menu_actions.model_actions["bm25"].trigger()
     assert window.error_box is not None and window.error_box.isVisible()
     assert "RuntimeError: the model registry is on fire" in window.error_box.text()
