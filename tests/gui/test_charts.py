@@ -1101,3 +1101,30 @@ def test_an_exported_chart_says_what_it_shows_at_16_by_9(qtbot: QtBot, tea: Tuni
     assert "Contributions — query q01, top 10" in svg
     assert ("dataset tea-beir · model bm25 · values k1 = 0.6, b = 0.3 · query q01: How does "
             "withering") in svg
+
+
+def test_a_vs_b_before_two_documents_keeps_the_tabs(qtbot: QtBot, vault: TuningSession) -> None:
+    """Clicking "A vs B" with no pair picked shows its "Pick two documents" hint over the tabs,
+    and "Top k" is there to go back to: QTabWidget hides the page not shown, and that had been
+    read as "Top k has nothing", hiding the tabs and the hint with them (dr6 1)."""
+    chart = ContributionChart(vault)
+    _show(qtbot, chart)
+    assert len(vault.docs) < 2 and len(chart.docs) > 0
+    chart.tabs.tabBar().setCurrentIndex(1)  # as a click on the tab does
+    qtbot.wait(50)
+    assert chart.tabs.isVisible() and chart.tabs.tabBar().isVisible()
+    assert chart.hint.isVisible() and chart.hint.text().startswith("Pick two documents")
+    assert not chart.export_button.isEnabled()
+    assert "Pick two documents" in chart.export_button.toolTip()
+    drawn = chart.values.copy()
+    vault.set_param("w_tf", 0.9)  # a redraw while "A vs B" is shown: its page stays on top
+    vault.recompute()
+    qtbot.waitUntil(lambda: not np.array_equal(chart.values, drawn))
+    assert chart.tabs.isVisible() and not chart.top_plot.isVisible()
+    chart.tabs.tabBar().setCurrentIndex(0)  # back to the bars
+    qtbot.wait(50)
+    assert chart.tabs.isVisible() and chart.top_plot.isVisible() and not chart.hint.isVisible()
+    assert chart.export_button.isEnabled()
+    chart.tabs.tabBar().setCurrentIndex(1)  # and again
+    qtbot.wait(50)
+    assert chart.tabs.isVisible() and chart.hint.text().startswith("Pick two documents")

@@ -108,6 +108,9 @@ class ContributionChart(ChartPanel):
         self._x_shown: tuple[float, float] | None = None
         self._pair_stale = False
         self._pair_drawn = False
+        # whether "Top k" holds bars: not the page's visibility, which QTabWidget takes away
+        # from whichever page is not shown (clicking "A vs B" had hidden the tabs, dr6 1)
+        self._top_drawn = False
         self.top_plot.scene().sigMouseClicked.connect(self._on_click)
         # the legend's share of the width changes with the view's size: keep bars clear of it
         self.top_plot.getPlotItem().vb.sigResized.connect(lambda *_: self._apply_top_range())
@@ -132,12 +135,14 @@ class ContributionChart(ChartPanel):
     def _on_tab(self, *_: object) -> None:
         if self._pair_stale and self.tabs.currentIndex() == 1:
             self._draw_pair()
+        if self.tabs.currentIndex() == 0:  # drawn while "A vs B" was shown: no axes otherwise
+            self.top_plot.setVisible(self._top_drawn)
         self._refresh_hint()
 
     def _refresh_hint(self) -> None:
         # nothing in either tab (a query that ranks nothing, no result yet): the note alone,
         # not the tabs over an empty framed box (review r49, dr4 11)
-        self.tabs.setVisible(not self.top_plot.isHidden() or self._pair_drawn)
+        self.tabs.setVisible(self._top_drawn or self._pair_drawn)
         pair = self.tabs.currentIndex() == 1 and not self.tabs.isHidden()
         self.show_hint(self._pair_hint if pair else self._top_hint)
 
@@ -186,6 +191,7 @@ class ContributionChart(ChartPanel):
         """No bar to draw: the rows and their labels go, and the legend names `signals` (the
         model's now; none: no result) — not those of the last ranking drawn."""
         self._top_hint = hint
+        self._top_drawn = False
         # no axes over nothing (an empty 0–1 plot under "No result yet" during a first
         # prepare, upside-down ticks under "ranks no document"); the hint says why. A query
         # that ranks nothing keeps the model's legend for the next that ranks something
@@ -222,7 +228,9 @@ class ContributionChart(ChartPanel):
             self._empty_top(f"Query {qid} ranks no document.", tuple(r.scores.signals))
             return
         self._top_hint = ""
-        self.top_plot.setVisible(True)
+        self._top_drawn = True
+        if self.tabs.currentIndex() == 0:  # shown on "A vs B", it would cover the pair's page
+            self.top_plot.setVisible(True)
         ranking = r.ranking
         parts = r.scores.contributions_of(ranking.pair[q, :n])  # (S, n): this query only
         self.docs = ranking.docs[q, :n].copy()
