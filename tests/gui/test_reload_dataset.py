@@ -120,18 +120,9 @@ def test_reload_says_what_changed_by_id(qtbot: QtBot, tmp_path: Path) -> None:
         "m80), 20 queries (unchanged)")
 
 
-def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path: Path) -> None:
-    """dr4 3, 4: documents, queries and judgments all changed. The line was cut at the bar's
-    edge before its judgments and baseline, gone after 10 s; q01, still in queries.jsonl with
-    its judgments deleted, was said to be "removed"; the judgments were one lumped count."""
-    folder = tmp_path / "mem"
-    shutil.copytree(SAMPLES / "memories", folder)
-    w = MainWindow(synchronous=True, restore=False)
-    qtbot.addWidget(w)
-    w.resize(1280, 800)
-    w.show()
-    assert w.open_path(folder)
-    w.session.pin_baseline()
+def _edit_many(folder: Path) -> None:
+    """A memories copy with documents edited, removed and added, q01's judgments deleted (it
+    stays in queries.jsonl) and two judgments added."""
     docs = [json.loads(line) for line in
             (folder / "corpus.jsonl").read_text(encoding="utf-8").splitlines()]
     for d in docs:
@@ -146,6 +137,21 @@ def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path:
             if not line.startswith("q01\t")]  # q01 stays in queries.jsonl
     assert len(kept) == len(qrels.read_text(encoding="utf-8").splitlines()) - 5
     qrels.write_text("\n".join([*kept, "q04\tm90\t1", "q05\tm91\t2"]) + "\n", encoding="utf-8")
+
+
+def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path: Path) -> None:
+    """dr4 3, 4: documents, queries and judgments all changed. The line was cut at the bar's
+    edge before its judgments and baseline, gone after 10 s; q01, still in queries.jsonl with
+    its judgments deleted, was said to be "removed"; the judgments were one lumped count."""
+    folder = tmp_path / "mem"
+    shutil.copytree(SAMPLES / "memories", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    assert w.open_path(folder)
+    w.session.pin_baseline()
+    _edit_many(folder)
     assert w.reload_dataset()
     note = w.reload_note
     whole = note.plain_text()
@@ -162,3 +168,40 @@ def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path:
     assert note.isVisible()  # still there after other messages: until the next change
     w.session.set_params({"boost_emphasis": 0.6})
     assert note.isHidden()
+
+
+# the line the reload of `_edit_many` says, at any width
+MANY_SAID = ("reloaded mem from disk: judgments 2 added: q04/m90, q05/m91, 5 removed; baseline "
+             "“baseline” recomputed on the new data; 80 documents (5 edited, 4 added, 4 "
+             "removed), 19 queries (1 left out (no judgments now): q01)")
+
+
+def test_the_reload_note_in_the_asynchronous_window_at_1280(qtbot: QtBot,
+                                                           tmp_path: Path) -> None:
+    """dr6 2: in the window as run (results computed on a worker), the result after a reload
+    landed while a temporary message hid the note; read as "a dataset opened again", the
+    line was a 10 s message cut at the bar's edge, and the note lost its baseline part."""
+    folder = tmp_path / "mem"
+    shutil.copytree(SAMPLES / "memories", folder)
+    w = MainWindow(synchronous=False, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    assert w.open_path(folder)
+    s = w.session
+    qtbot.waitUntil(lambda: s.result is not None, timeout=20_000)
+    s.pin_baseline()
+    _edit_many(folder)
+    assert w.reload_dataset()
+    # as a preparation's line does: a message up when the worker's result lands
+    w.statusBar().showMessage("a passing message", 300)
+    qtbot.waitUntil(lambda: w._rebase_for is None, timeout=20_000)  # the result is in
+    assert s.baseline is not None
+    qtbot.waitUntil(lambda: not w.statusBar().currentMessage(), timeout=2000)
+    note = w.reload_note
+    assert note.isVisible() and note.plain_text() == MANY_SAID
+    assert note.text().endswith("…") and note.toolTip() == MANY_SAID
+    assert "recomputed" in note.text()
+    w.statusBar().showMessage("another", 1)  # a later message: the note comes back after it
+    qtbot.waitUntil(lambda: not w.statusBar().currentMessage(), timeout=2000)
+    assert note.isVisible()

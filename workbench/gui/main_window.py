@@ -154,8 +154,12 @@ class MainWindow(QMainWindow):
         self.reload_note.setSizePolicy(QSizePolicy.Policy.Ignored,
                                        QSizePolicy.Policy.Preferred)
         self.reload_note.hide()
+        # whether the note is up: not its visibility, which QStatusBar takes away while any
+        # temporary message shows (the reload's result, landing then, was said as a 10 s
+        # message cut at the bar's edge, and the note lost its baseline part: dr6 2)
+        self._reload_live = False
         for event in (s.params_changed, s.model_changed):
-            event.connect(lambda *_: self.reload_note.hide())
+            event.connect(self._drop_reload_note)
         s.dataset_changed.connect(self._on_data_read)
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
@@ -224,7 +228,7 @@ class MainWindow(QMainWindow):
         self.open_cancelled = False
         self._rebase_for = None  # another dataset: a reload's baseline is not in question
         self._reload_said = self._rebase_lost = self._rebase_kept = self._reload_rest = ""
-        self.reload_note.hide()
+        self._drop_reload_note()
         # kept as absolute paths: a session or the next launch may start in another folder
         path = Path(path).expanduser().absolute()
         queries, qrels = (str(Path(f).expanduser().resolve()) if f else None
@@ -382,7 +386,7 @@ class MainWindow(QMainWindow):
         self._rebase_for = None if b is None else \
             (b.name, s.model is None or b.model_id != s.model.id)
         self._reload_said = self._rebase_lost = self._rebase_kept = self._reload_rest = ""
-        self.reload_note.hide()
+        self._drop_reload_note()
         try:
             with self.loop.hold():
                 from workbench.core.formats import load_dataset
@@ -423,6 +427,11 @@ class MainWindow(QMainWindow):
         self.reload_note.set_texts(esc(line), line)
         self.statusBar().clearMessage()  # a message in hand would cover the note
         self.reload_note.show()
+        self._reload_live = True
+
+    def _drop_reload_note(self, *_: object) -> None:
+        self._reload_live = False
+        self.reload_note.hide()
 
     def _check_rebase(self) -> None:
         """The first result after a reload: a baseline that did not come back (it needs a
@@ -439,7 +448,7 @@ class MainWindow(QMainWindow):
             self._rebase_lost = f"baseline “{name}” cleared ({why}): pin it again to compare"
         if not self._reload_said:
             return
-        if not self.reload_note.isHidden():  # the reload said first, its result after
+        if self._reload_live:  # the reload said first, its result after
             self._say_reload()
         else:  # a dataset opened again as it was left
             self.statusBar().showMessage(self._reload_line(),
