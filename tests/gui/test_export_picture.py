@@ -5,6 +5,7 @@ title and context wrap instead of losing their ends."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from conftest import SAMPLES
@@ -100,3 +101,21 @@ def test_a_long_context_wraps_to_three_lines() -> None:
     lines = wrapped(long, font, room)
     assert len(lines) == 3 and lines[2].endswith("…")
     assert " ".join(lines[:2]) == long[:len(" ".join(lines[:2]))]
+
+
+
+def test_a_wrapped_context_keeps_each_name_with_its_value(qtbot: QtBot) -> None:
+    """dr6 3: at 1,280 px the decisions header broke "now" | "= 2026-11-20T…" across its
+    lines. At any width, each "name = value" is on one line, and no line starts with "·"."""
+    font = _font(CONTEXT_PX)
+    text = ("dataset decisions · model decision-memory · values w_title = 3, w_body = 2, "
+            "w_partial = 2, inject_min_score = 40, inject_limit = 2, now = "
+            "2026-11-20T12:00:00.000Z")
+    pairs = re.findall(r"\S+ = \S+", text)
+    assert len(pairs) == 6
+    for room in range(420, 1300, 9):
+        lines = wrapped(text, font, room, max_lines=9)
+        assert " ".join(lines) == text, room  # every value kept, none elided
+        for pair in pairs:
+            assert any(pair in line for line in lines), (room, pair, lines)
+        assert not any(line.startswith(("·", "=")) for line in lines), (room, lines)

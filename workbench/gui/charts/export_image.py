@@ -44,11 +44,12 @@ def wrapped(text: str, font: QFont, width: int, max_lines: int = MAX_LINES) -> l
     """`text` broken at spaces into lines of at most `width` px, at most `max_lines` of them
     (the last elided with "…" where more would follow); a word wider than a line is elided.
     One elided line had lost the values that made the picture ("…, inject_limit = 2" cut)
-    (review r49, dr4 8)."""
+    (review r49, dr4 8). A "name = value" stays on one line, and a " · " ends the line it
+    is on: "now" and "= 2026-…" had been split across two (dr6 3)."""
     fm = QFontMetrics(font)
     lines: list[str] = []
     line = ""
-    words = text.split(" ")
+    words = _units(text)
     for i, word in enumerate(words):
         trial = f"{line} {word}" if line else word
         if fm.horizontalAdvance(trial) <= width or not line:
@@ -62,6 +63,18 @@ def wrapped(text: str, font: QFont, width: int, max_lines: int = MAX_LINES) -> l
     if line:
         lines.append(line)
     return [fm.elidedText(t, Qt.TextElideMode.ElideRight, width) for t in lines]
+
+
+def _units(text: str) -> list[str]:
+    """`text`'s words, "name = value" kept as one, a lone "·" joined to the word before it:
+    the places a line may break."""
+    units: list[str] = []
+    for word in text.split(" "):
+        if units and (word in ("=", "·") or units[-1].endswith(" =")):
+            units[-1] += f" {word}"
+        else:
+            units.append(word)
+    return units
 
 
 def _blocks(width: int, title: str, context: str) -> list[tuple[list[str], QFont, str]]:
