@@ -205,3 +205,33 @@ def test_the_reload_note_in_the_asynchronous_window_at_1280(qtbot: QtBot,
     w.statusBar().showMessage("another", 1)  # a later message: the note comes back after it
     qtbot.waitUntil(lambda: not w.statusBar().currentMessage(), timeout=2000)
     assert note.isVisible()
+
+
+def test_the_reload_note_at_1024_is_cut_between_clauses_and_goes_with_a_new_baseline(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """dr6 4: at 1,024 px the note read "…, 5 removed; bas…", and it still said the baseline
+    was recomputed after another baseline was pinned, or a query typed (the query count)."""
+    folder = tmp_path / "mem"
+    shutil.copytree(SAMPLES / "memories", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1024, 768)
+    w.show()
+    assert w.open_path(folder)
+    s = w.session
+    s.pin_baseline()
+    _edit_many(folder)
+    assert w.reload_dataset()
+    note = w.reload_note
+    qtbot.waitUntil(lambda: note.text().endswith("…"))
+    assert note.plain_text() == MANY_SAID and note.toolTip() == MANY_SAID
+    shown = note.text()
+    assert shown.endswith("; …")  # a whole clause, then "…"
+    assert MANY_SAID.startswith(shown[:-1]) and "5 removed" in shown
+    s.pin_baseline()  # another baseline: the note's "recomputed" is old
+    assert note.isHidden()
+    s.set_params({"boost_emphasis": 0.6})
+    assert w.reload_dataset()  # said again (nothing changed on disk) …
+    assert note.isVisible()
+    s.add_query("database migration column")  # … and a query typed takes it away
+    assert note.isHidden()

@@ -15,14 +15,18 @@ class ElidingLabel(QLabel):
     """A rich-text label that, when its text does not fit, shows it as plain text elided at
     the right ("…"), the whole in the tooltip. (A QLabel cuts rich text mid-word.)"""
 
-    def __init__(self, parent: QWidget | None = None, *, hint_whole: bool = False) -> None:
+    def __init__(self, parent: QWidget | None = None, *, hint_whole: bool = False,
+                 at_clauses: bool = False) -> None:
         """`hint_whole`: its size hint is the whole text's width (a label that takes what it
-        needs and gives way only when the row is short), not the elided text's."""
+        needs and gives way only when the row is short), not the elided text's.
+        `at_clauses`: elided after its last whole "; " clause that fits, else its last whole
+        word (`elide_clauses`), not mid-word."""
         super().__init__(parent)
         self.setTextFormat(Qt.TextFormat.RichText)
         self._rich = self._plain = ""
         self._tip = ""
         self._hint_whole = hint_whole
+        self._at_clauses = at_clauses
 
     def sizeHint(self) -> QSize:  # Qt override
         hint = super().sizeHint()
@@ -58,8 +62,10 @@ class ElidingLabel(QLabel):
         if self._ideal_width() <= room:
             text, tip = self._rich, self._tip
         else:
-            text = esc(self.fontMetrics().elidedText(self._plain, Qt.TextElideMode.ElideRight,
-                                                      room))
+            text = esc(elide_clauses(self._plain, self.fontMetrics(), room)
+                       if self._at_clauses else
+                       self.fontMetrics().elidedText(self._plain, Qt.TextElideMode.ElideRight,
+                                                     room))
             tip = "\n".join(t for t in (self._plain, self._tip) if t)
         if text != self.text():
             self.setText(text)
@@ -110,6 +116,23 @@ def elide_words(text: str, fm: QFontMetrics, room: int) -> str:
         if fm.horizontalAdvance(head) <= room:
             return head
     return "…"
+
+
+def elide_clauses(text: str, fm: QFontMetrics, room: int) -> str:
+    """`text` as it fits `room` px: whole; its first "; " clauses and "…" where they fill
+    half the room at least; else its first words and "…" (`elide_words`): a status line cut
+    "…; bas…" read as a word of its own (dr6 4)."""
+    if fm.horizontalAdvance(text) <= room:
+        return text
+    clauses = text.split("; ")
+    for n in range(len(clauses) - 1, 0, -1):
+        head = "; ".join(clauses[:n]) + "; …"
+        width = fm.horizontalAdvance(head)
+        if width <= room:
+            if 2 * width >= room:
+                return head
+            break
+    return elide_words(text, fm, room)
 
 
 def elide_path(text: str, fm: QFontMetrics, room: int) -> str:

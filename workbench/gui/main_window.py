@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         # or values (a temporary message covers it meanwhile): elided with "…", the whole in
         # its tooltip. A 10 s message cut at the bar's edge had lost its judgments and its
         # baseline at 1,280 px (review r49, dr4 3)
-        self.reload_note = ElidingLabel(self)
+        self.reload_note = ElidingLabel(self, at_clauses=True)
         self.reload_note.setSizePolicy(QSizePolicy.Policy.Ignored,
                                        QSizePolicy.Policy.Preferred)
         self.reload_note.hide()
@@ -160,6 +160,10 @@ class MainWindow(QMainWindow):
         self._reload_live = False
         for event in (s.params_changed, s.model_changed):
             event.connect(self._drop_reload_note)
+        # a baseline pinned, cleared or renamed, or a query typed into the set (which emits
+        # baseline_changed too) since: the note's baseline and query count are old (dr6 4).
+        # The reload's own baseline, recomputed while `_rebase_for` is set, is its to say
+        s.baseline_changed.connect(self._on_baseline_for_note)
         s.dataset_changed.connect(self._on_data_read)
         self.error_box: QMessageBox | None = None
         # (the path opened, the path read): a sample folder's workbench.toml may name a file
@@ -428,6 +432,10 @@ class MainWindow(QMainWindow):
         self.statusBar().clearMessage()  # a message in hand would cover the note
         self.reload_note.show()
         self._reload_live = True
+
+    def _on_baseline_for_note(self, *_: object) -> None:
+        if self._rebase_for is None:
+            self._drop_reload_note()
 
     def _drop_reload_note(self, *_: object) -> None:
         self._reload_live = False
