@@ -39,7 +39,7 @@ def test_a_note_alone_is_not_exported(qtbot: QtBot, tmp_path: Path) -> None:
     vault.select_query(0)  # a query with results: Export on again, the tabs back
     for panel in (dist, bars):
         assert panel.export_button.isEnabled()
-        assert panel.export_button.toolTip().startswith("Export this chart as PNG")
+        assert panel.export_button.toolTip() == "Export this chart as PNG or SVG"
         assert panel.export(tmp_path / f"{type(panel).__name__}.png").stat().st_size > 0
     assert bars.tabs.isVisible()
 
@@ -58,6 +58,7 @@ def test_movers_without_a_baseline_export_nothing(qtbot: QtBot, tmp_path: Path) 
     tea.set_param("k1", 0.4)
     tea.recompute()
     assert panel.export_button.isEnabled()
+    assert panel.export_button.toolTip() == "Export this chart as PNG, SVG or CSV"  # dr6 5
     assert panel.export(tmp_path / "m.csv").read_text(encoding="utf-8").count("\n") > 1
 
 

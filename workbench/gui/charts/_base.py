@@ -126,8 +126,10 @@ class ChartPanel(QWidget):
         self.header.addStretch(1)
         self.export_button = QToolButton()
         self.export_button.setText("Export")
-        self._export_tip = "Export this chart as " + " or ".join(
-            x.lstrip(".").upper() for x in self.export_suffixes)
+        kinds = [x.lstrip(".").upper() for x in self.export_suffixes]
+        # "PNG, SVG or CSV", not "PNG or SVG or CSV" (dr6 5)
+        self._export_tip = "Export this chart as " + (
+            f"{', '.join(kinds[:-1])} or {kinds[-1]}" if len(kinds) > 1 else "".join(kinds))
         self.export_button.setToolTip(self._export_tip)
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
