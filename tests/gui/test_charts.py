@@ -1128,3 +1128,14 @@ def test_a_vs_b_before_two_documents_keeps_the_tabs(qtbot: QtBot, vault: TuningS
     chart.tabs.tabBar().setCurrentIndex(1)  # and again
     qtbot.wait(50)
     assert chart.tabs.isVisible() and chart.hint.text().startswith("Pick two documents")
+
+
+def test_the_best_label_is_drawn_over_the_now_line(qtbot: QtBot, tea: TuningSession) -> None:
+    """dr6 6: the dashed now-line ran through "+0.007 over now, p = 0.812 …": the label is
+    above the line, on an opaque background."""
+    curve = MetricCurve(tea, synchronous=True)
+    _show(qtbot, curve)
+    curve.redraw()
+    assert curve.best is not None
+    assert curve.best_text.zValue() > curve.current_line.zValue()
+    assert curve.best_text.fill.color().alpha() == 255

@@ -208,8 +208,7 @@ class MetricCurve(ChartPanel):
                                               pen=pg.mkPen("w", width=1.5))
         self.best_dot = pg.ScatterPlotItem(size=18, symbol="star", brush=pg.mkBrush(BEST),
                                            pen=pg.mkPen(INK, width=1))
-        self.best_text = pg.TextItem(color=INK, anchor=(0.5, 1.3),
-                                     fill=pg.mkBrush(255, 255, 255, 210))
+        self.best_text = pg.TextItem(color=INK, anchor=(0.5, 1.3), fill=pg.mkBrush("w"))
         self.baseline_line = pg.InfiniteLine(
             angle=0, movable=False, pen=pg.mkPen(BASELINE, width=1.5, style=Qt.PenStyle.DotLine),
             label="", labelOpts={"position": 0.02, "color": BASELINE, "anchors": [(0, 1), (0, 1)]})
@@ -218,6 +217,9 @@ class MetricCurve(ChartPanel):
         for it in (self.curve, self.current_line, self.current_dot, self.best_dot):
             item.addItem(it)
         item.addItem(self.best_text, ignoreBounds=True)
+        # over the now-line, on an opaque white: the dashed line had run through the label
+        # where the best sits near the value in use (dr6 6)
+        self.best_text.setZValue(self.current_line.zValue() + 10)
         self.param_name: str | None = None
         self.points: list[tuple[ParamValue, float]] = []
         self.best: tuple[ParamValue, float] | None = None
