@@ -130,6 +130,44 @@ def test_a_killed_process_trial_is_not_waited_for(tmp_path, capsys, monkeypatch)
         finally:
             storage.engine.dispose()
     gc.collect()
+    # the stamped one is given one beat (dr5 1), then taken for a dead process's
     assert took < 30, took
-    assert "waiting" not in got.err and "still running" not in got.out
+    err = " ".join(got.err.split())
+    assert ("waiting to see whether 1 trial another process began before this run is still "
+            "running (up to 25 s)") in err
+    assert "running in another process before" not in err and "still running" not in got.out
     assert "trials: 3 — every one stored by an earlier run" in " ".join(got.out.split())
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
+def test_a_live_trial_begun_just_before_the_run_is_waited_for(tmp_path, capsys, monkeypatch):
+    """dr5 1: another process's trial begun a second before this run, and shorter than a
+    beat (storage.HEARTBEAT_S), was taken for a dead one: the run built its result from 3
+    trials while the 4th ran, and the next run gave another result."""
+    monkeypatch.setattr(runner, "WAIT_S", 60.0, raising=False)
+    with postgres(tmp_path / "pg") as url:
+        assert main([*ARGS, "--storage", url]) == 0
+        capsys.readouterr()
+        storage = _rdb(url)
+        try:
+            other = optuna.load_study(study_name="sh/all", storage=storage)
+            running = other.ask()  # another process, mid-trial, stamped as a workbench's
+            running.suggest_float("k1", 0.0, 3.0)
+            now = server_clock(storage)
+            assert now is not None
+            storage.set_trial_user_attr(running._trial_id, BEGAN, now)
+            storage.set_trial_user_attr(running._trial_id, ALIVE, now)
+            time.sleep(1.0)  # the run begins a second later; the trial ends 5 s in
+            timer = threading.Timer(4.0, lambda: other.tell(running, 0.99))
+            timer.start()
+            try:
+                assert main([*ARGS, "--storage", url]) == 0
+            finally:
+                timer.join()
+            got = capsys.readouterr()
+        finally:
+            storage.engine.dispose()
+    gc.collect()
+    out = " ".join(got.out.split())
+    assert "trials: 4 — 1 new since this run began" in out and "still running" not in out

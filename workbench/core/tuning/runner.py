@@ -306,6 +306,7 @@ def _running(storage: Any, names: Sequence[str]) -> Iterator[tuple[str, Any]]:
 
 
 WAIT_S = 120.0  # how long a shared run waits for others' running trials (storage.GRACE_S)
+BEAT_MARGIN_S = 5.0  # a beat this late past storage.HEARTBEAT_S still counts as on time
 
 
 @dataclass(frozen=True)
@@ -337,29 +338,46 @@ def await_others(storage: Any, names: Sequence[str], progress: Progress = NO_PRO
     """Wait, up to `WAIT_S`, while the named studies hold trials another process is running
     (this process's have all ended by now; one silent past storage.GRACE_S is a killed
     process's and not waited for); per study, those still running when the wait ends.
-    `since` (a server's studies, which no lock guards): only trials begun or heard from
-    (`ALIVE`) since this run began are waited for — one left RUNNING by a process killed
-    before is no sign of anyone working on the study (dr1 1: a lone run waited 120 s for
-    it). `say`: told once, as the wait begins (the bar's message is not shown in a log)."""
-    from workbench.core.tuning.storage import GRACE_S
+    `since` (a server's studies, which no lock guards): a trial begun or heard from
+    (`ALIVE`) since this run began is another process's at work; one last heard before it
+    is waited for until `since` + storage.HEARTBEAT_S (+ BEAT_MARGIN_S): if it beats by
+    then it is at work too (dr5 1: one begun a second before the run and shorter than a
+    beat was never waited for), else it is a killed process's, no sign of anyone working
+    on the study (dr1 1: a lone run waited 120 s for it). `say`: told once, as the wait
+    begins (the bar's message is not shown in a log)."""
+    from workbench.core.tuning.storage import GRACE_S, HEARTBEAT_S
 
     deadline = time.monotonic() + WAIT_S
-    told = False
+    told: set[str] = set()
     while True:
         utc = clock(storage)
         live: dict[str, int] = {}
+        unsure: dict[str, int] = {}
         for name, t in _running(storage, names):
-            if (utc is None or not _silent(t, GRACE_S, utc)) and _heard_since(t, since):
+            if utc is not None and _silent(t, GRACE_S, utc):
+                continue
+            if _heard_since(t, since):
                 live[name] = live.get(name, 0) + 1
-        if not live or time.monotonic() >= deadline:
-            return live
+            elif _may_beat(t, since, utc, HEARTBEAT_S + BEAT_MARGIN_S):
+                unsure[name] = unsure.get(name, 0) + 1
+        if (not live and not unsure) or time.monotonic() >= deadline:
+            return {name: live.get(name, 0) + unsure.get(name, 0)
+                    for name in {*live, *unsure}}
         n = sum(live.values())
-        line = (f"waiting for {n} trial{'' if n == 1 else 's'} running in another process "
-                "before building the result")
+        if n:
+            line = (f"waiting for {n} trial{'' if n == 1 else 's'} running in another process "
+                    "before building the result")
+            until = f"up to {WAIT_S:g} s"
+        else:
+            n = sum(unsure.values())
+            line = (f"waiting to see whether {n} trial{'' if n == 1 else 's'} another process "
+                    f"began before this run {'is' if n == 1 else 'are'} still running")
+            until = f"up to {HEARTBEAT_S + BEAT_MARGIN_S:g} s"
         progress(0.0, line)
-        if say is not None and not told:
-            say(f"{line} (up to {WAIT_S:g} s)")
-            told = True
+        kind = "live" if live else "unsure"
+        if say is not None and kind not in told:
+            say(f"{line} ({until})")
+            told.add(kind)
         time.sleep(poll_s)
 
 
@@ -375,6 +393,17 @@ def _heard_since(t: Any, since: Began | None) -> bool:
         return since.utc is None or max(said) >= since.utc
     start = t.datetime_start
     return start is None or start >= since.local
+
+
+def _may_beat(t: Any, since: Began | None, utc: float | None, window_s: float) -> bool:
+    """Whether RUNNING trial `t`, last heard before `since`, may yet beat: by `utc` (the
+    storage's clock now) less than `window_s` has passed since the run began. Only a
+    workbench trial beats (`BEGAN`/`ALIVE`); one of optuna's own never will."""
+    if since is None or since.utc is None or utc is None:
+        return False
+    if not any(isinstance(t.user_attrs.get(k), int | float) for k in (st.ALIVE, st.BEGAN)):
+        return False
+    return utc < since.utc + window_s
 
 
 def _silent(t: Any, grace_s: float, utc: float) -> bool:
@@ -495,7 +524,8 @@ def _tune(storage: Any, evaluator: Evaluator, validation: Validation, spec: Tune
         # one had built its from 19 while the other's 20th ran)
         # a file storage's lock fails a killed process's trials at the claim; a server's
         # keeps them RUNNING for storage.GRACE_S: only those begun or heard from since this
-        # run began are another process's at work (dr1 1)
+        # run began, or beating within a beat of it, are another process's at work (dr1 1,
+        # dr5 1)
         still = (await_others(storage, [f"{base}/{label}" for label, _, _, _ in studies],
                               progress.span(TRIALS_SHARE, TRIALS_SHARE),
                               since=None if lock.lockable else began, say=say_wait)
