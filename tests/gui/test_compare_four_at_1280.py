@@ -150,48 +150,51 @@ def test_presenting_without_a_resize_fits_the_table_both_ways(
 
 def test_shorter_figures_and_their_differences_agree_to_the_last_place(
         qtbot: QtBot, window: Any, styled: Any) -> None:
-    """Review r48 (dr1 7): at 1,280 px the means and Δ are to 3 decimals; Δ is rounded from
-    the unrounded means (0.6476 → 0.6434 is −0.0042, shown −0.004 beside 0.648 and 0.643),
-    so it may differ from the shown means' difference by 0.001, and its head says so."""
+    """Review r48 (dr1 7), dr5 2: at 1,280 px the means and Δ are to 3 decimals, and each Δ is
+    the difference of the means as shown (0.6476 → 0.6434 reads 0.648, 0.643, −0.005), as
+    compare prints it at 4; at most 0.001 from the difference of the unrounded means. The
+    counts' Δ too (1,127.2 and 1,141.2 had stood beside +14.1: dr3 8)."""
     view = _code_repo_four(qtbot, window)
     table, comp = view.table, view.comp
     assert table.compact == 2
     worst = 0.0
     for r, row in enumerate(comp.rows):
         if row.metric in ("bundle_files", "bundle_tokens"):
-            continue  # counts: one decimal, as ever
+            continue
         a = table.item(r, 1).text()
         for i in range(1, 4):
             b, d = (table.item(r, 2 + (i - 1) * 4 + j).text() for j in (0, 1))
             if b == "–":
                 continue
             assert len(b.split(".")[1]) == 3
-            # the difference to 3 places, from the unrounded means (not the shown ones)
-            true = row.means[i] - row.means[0]
             shown = 0.0 if d in ("±0", "+<0.001", "−<0.001") else float(d.replace("−", "-"))
-            assert abs(shown - true) <= 0.0005 + 1e-12 or d.endswith("<0.001")
-            worst = max(worst, abs(shown - (float(b) - float(a))))
-    assert 0.0009 < worst < 0.0011  # the nDCG@10 case: one in the last place, never more
-    # a bundle's files and tokens, one decimal at every level: 0.1 apart at most (dr3 8:
-    # tokens 1,127.2 and 1,141.2 beside +14.1, under a head that said 0.001)
-    gaps = _count_gaps(view)
-    assert max(gaps) == 0.1 and all(g <= 0.1 for g in gaps)
-    said = ("Δ: {} − defaults, from the unrounded means; each figure is rounded on its own, so "
-            "Δ can differ from the difference of the means shown by one unit of the last "
-            "digit shown: {}")
-    both = ", or 0.1 on the bundle files and bundle tokens rows"
-    short = "0.001 (each to 4 decimals in its tooltip)"
-    for col, name, tail in ((3, "kw 0.3", both), (7, "current (unsaved)", both),
-                            (11, "bm25 defaults", "")):  # bm25: no bundle, no such row
-        assert table.horizontalHeaderItem(col).toolTip() == said.format(name, short + tail)
-    # 4 decimals where there is room: 0.0001 apart, the counts still 0.1 (the head had said
-    # nothing)
+            assert abs(shown - (float(b) - float(a))) < 1e-9 or d.endswith("<0.001"), (b, a, d)
+            true = row.means[i] - row.means[0]
+            assert abs(shown - true) <= 0.001 + 1e-12
+            worst = max(worst, abs(shown - true))
+    assert worst > 0.0005  # a row where rounding the difference alone would have read apart
+    assert max(_count_gaps(view)) == 0.0
+    said = ("Δ: {} − defaults, the difference of the means as shown (at most one unit of its "
+            "last digit from that of the unrounded means{})")
+    short = "; each figure to 4 decimals in its tooltip"
+    for col, name in ((3, "kw 0.3"), (7, "current (unsaved)"), (11, "bm25 defaults")):
+        assert table.horizontalHeaderItem(col).toolTip() == said.format(name, short)
+    # 4 decimals where there is room: the difference of those means, the counts' too
     view.resize(1700, 1000)
     qtbot.wait(20)
     assert table.compact == 0
-    assert max(_count_gaps(view)) == 0.1
-    assert table.horizontalHeaderItem(3).toolTip() == said.format("kw 0.3", "0.0001" + both)
-    assert table.horizontalHeaderItem(11).toolTip() == said.format("bm25 defaults", "0.0001")
+    assert max(_count_gaps(view)) == 0.0
+    for r, row in enumerate(comp.rows):
+        if row.metric in ("bundle_files", "bundle_tokens"):
+            continue
+        a = table.item(r, 1).text()
+        for i in range(1, 4):
+            b, d = (table.item(r, 2 + (i - 1) * 4 + j).text() for j in (0, 1))
+            if b != "–" and "<" not in d:
+                shown = 0.0 if d == "±0" else float(d.replace("−", "-"))
+                assert abs(shown - (float(b) - float(a))) < 1e-9, (b, a, d)
+    assert table.horizontalHeaderItem(3).toolTip() == said.format("kw 0.3", "")
+    assert table.horizontalHeaderItem(11).toolTip() == said.format("bm25 defaults", "")
 
 
 def _count_gaps(view: Any) -> list[float]:

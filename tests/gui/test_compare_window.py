@@ -374,8 +374,20 @@ def test_codeledger_configurations_compare_their_bundles(qtbot: QtBot, window: A
     cells = {row[0]: row for row in view.table.cell_texts()}
     tokens = next(r for r in alone.rows if r.metric == "bundle_tokens")
     assert tokens.deltas[1] < 0 and cells["bundle tokens"][3].startswith("−")
-    # as its means are shown: thousands grouped, one decimal
-    assert cells["bundle tokens"][3] == "−" + f"{abs(tokens.deltas[1]):,.1f}"
+    # every Δ as `workbench compare` prints it (dr5 2: bundle_precision 0.0731 / 0.0635 read
+    # −0.0097 here, −0.0096 there), in the window's signs
+    from workbench.report.text import metric_table
+
+    for printed, shown in zip(metric_table(alone, agree=True)[1], view.table.cell_texts(),
+                              strict=True):
+        assert shown[1:3] == printed[1:3]
+        if printed[3]:
+            assert (float(shown[3].replace("±0", "0").replace("−", "-").replace(",", ""))
+                    == float(printed[3].replace(",", ""))), (printed, shown)
+    # the difference of its means as shown, thousands grouped (dr5 2)
+    a, b = (float(cells["bundle tokens"][j].replace(",", "")) for j in (1, 2))
+    places = len(cells["bundle tokens"][1].split(".")[1])
+    assert cells["bundle tokens"][3] == "−" + f"{a - b:,.{places}f}"
     at = [r.metric for r in alone.rows].index("bundle_tokens")
     # fewer tokens is a cost saved, no gain by itself (recall fell with it): not coloured
     assert view.table.item(at, 3).foreground() not in (QBrush(BETTER), QBrush(WORSE))

@@ -608,8 +608,8 @@ def metric_table(comp: Comparison, *, intervals: bool = False, agree: bool = Fal
     """One row per metric: the first configuration's mean, then for each other its mean, the
     difference, (with `intervals`) the 95% confidence interval of the difference, the p-value
     and queries improved/worsened. `agree` (compare's table): to the decimals at which each
-    Δ is the difference of the means shown (`row_digits`); else 4 (a count 1), as the
-    window, which writes its own Δ, shows them."""
+    Δ is the difference of the means shown (`row_digits`), as compare, the reports and the
+    window show them; else 4 (a count 1)."""
     header = ["metric", shown_name(comp, comp.configs[0].name)]
     for c in comp.configs[1:]:
         header += [shown_name(comp, c.name), "Δ", *([f"{LEVEL:.0%} CI of Δ"] if intervals

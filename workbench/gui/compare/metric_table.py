@@ -11,6 +11,7 @@ bundle's size), as the report's colours and its Markdown ★ have it."""
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont, QFontInfo, QFontMetrics
@@ -42,6 +43,7 @@ from workbench.report.text import (
     metric_table,
     nouns,
     p_text,
+    row_digits,
     trained_pair,
     weak_p,
 )
@@ -123,7 +125,7 @@ class MetricTable(QTableWidget):
         if not comp.rows:
             self._agreement(comp, k)
             return
-        header, rows = metric_table(comp)
+        header, rows = metric_table(comp, agree=True)  # Δ: the difference of the means shown
         first = comp.configs[0].name
         self.setColumnCount(len(header))
         self.setRowCount(len(rows))
@@ -143,6 +145,11 @@ class MetricTable(QTableWidget):
                                           | Qt.AlignmentFlag.AlignVCenter)
                 self.setItem(r, col, item)
             count = is_count(row.metric)
+            # each Δ the difference of the means as shown, by compare's rule (`row_digits`:
+            # 0.0731 / 0.0635 had read −0.0097 here and −0.0096 there, dr5 2); in the
+            # narrow view the difference of the means shown there (3 decimals; a count 1)
+            digits, shown = row_digits(row.means, row.deltas, count=count)
+            short = _short_deltas(row.means, row.deltas, 1 if count else 3)
             for i, col in enumerate([1, *(2 + j * PER_OTHER for j in range(len(comp.configs)
                                                                              - 1))]):
                 mean, item = row.means[i], self._item(r, col)
@@ -150,8 +157,9 @@ class MetricTable(QTableWidget):
                 item.setToolTip(f"mean {metric_label(row.metric)} of {comp.configs[i].name}: "
                                 + (f"none ({_why_none(comp, i, row.metric)})"
                                    if math.isnan(mean) else item.text()))
-                if not count and not math.isnan(mean):
-                    self._figures.append((item, item.text(), f"{mean:.3f}"))
+                if not math.isnan(mean) and (not count or digits > 1):
+                    self._figures.append((item, item.text(), f"{mean:,.1f}" if count
+                                          else f"{mean:.3f}"))
             for i in range(1, len(comp.configs)):
                 base = 2 + (i - 1) * PER_OTHER
                 name = comp.configs[i].name
@@ -166,9 +174,12 @@ class MetricTable(QTableWidget):
                 mark = evidence(comp, row, i)
                 neutral = mark != BEYOND
                 if not math.isnan(delta):  # the window's signs: ±0 for none, a real minus
-                    d_item.setText(_count_delta(delta) if count else signed(delta, 4))
-                    if not count:
-                        self._figures.append((d_item, d_item.text(), signed(delta, 3)))
+                    d_item.setText(_count_delta(shown[i], digits) if count
+                                   else signed(shown[i], digits))
+                    if not count or digits > 1:
+                        self._figures.append((d_item, d_item.text(),
+                                              _count_delta(short[i]) if count
+                                              else signed(short[i], 3)))
                 if not math.isnan(delta) and not neutral:
                     better = delta if higher_is_better(row.metric) else -delta
                     d_item.setForeground(QBrush(delta_color(better)))
@@ -239,7 +250,7 @@ class MetricTable(QTableWidget):
     def set_compact(self, level: int) -> None:
         """0: as the report has it; FOLDED: a configuration's name with a space on two lines
         where, on one, it is wider than its figures (`fold_name`'s `fold`); SHORT: that, and
-        means and differences to 3 decimals (a count keeps its one), a p-value of 0.1 or more
+        means and differences to 3 decimals (a count to one), a p-value of 0.1 or more
         to 2 ("0.25"; "0.062" and "<0.001" as they were); each whole in its tooltip."""
         if level == self.compact:
             return
@@ -369,18 +380,13 @@ class MetricTable(QTableWidget):
                  f"↓/↑: {queries} with fewer / more under {name} than under {first}, a size, "
                  "not better or worse" if counts else "")
         # what a reader who subtracts the means shown finds (0.649 − 0.648 beside +0.002:
-        # dr1 7; 1,141.2 − 1,127.2 beside +14.1: dr3 8): Δ and each mean are rounded on
-        # their own, so the two can part by one unit of the last digit shown, never more,
-        # at every level (the note had been at 3 decimals only, and said 0.001 of the rows
-        # shown to one decimal too)
-        places = ("0.001 (each to 4 decimals in its tooltip)" if level >= SHORT
-                  else "0.0001")
-        if counts:
-            places += (f", or 0.1 on the {' and '.join(counts)} "
-                       f"row{'s' if len(counts) > 1 else ''}")
-        rounded = (f"Δ: {name} − {first}, from the unrounded means; each figure is rounded on "
-                   "its own, so Δ can differ from the difference of the means shown by one "
-                   f"unit of the last digit shown: {places}")
+        # dr1 7; 1,141.2 − 1,127.2 beside +14.1: dr3 8): Δ is the difference of the means
+        # as shown, by compare's rule (`row_digits`, dr5 2), at every level; it can part
+        # from the unrounded means' difference by one unit of its last digit
+        rounded = (f"Δ: {name} − {first}, the difference of the means as shown (at most one "
+                   "unit of its last digit from that of the unrounded means"
+                   + ("; each figure to 4 decimals in its tooltip)" if level >= SHORT
+                      else ")"))
         return (f"mean of {name}",
                 rounded,
                 f"p: paired randomisation test of {name} against {first}",
@@ -482,7 +488,20 @@ def _count_change(change: int) -> str:
     return "±0" if change == 0 else f"{change:+d}".replace("-", "−")
 
 
-def _count_delta(delta: float) -> str:
+def _short_deltas(means: list[float], deltas: list[float], places: int) -> list[float]:
+    """Each Δ as the narrow view shows it beside means to `places` decimals: `row_digits`'s,
+    or, where that would add a decimal (a count's 1,127.17), the difference of the means
+    to `places` (the added decimal had widened the table past 1,280 px)."""
+    digits, shown = row_digits(means, deltas, base=places)
+    if digits == places:
+        return shown
+    first = Decimal(f"{means[0]:.{places}f}") if not math.isnan(means[0]) else None
+    return [d if first is None or math.isnan(m) or math.isnan(d)
+            else float(Decimal(f"{m:.{places}f}") - first) for m, d in zip(means, deltas,
+                                                                              strict=False)]
+
+
+def _count_delta(delta: float, digits: int = 1) -> str:
     """A count's difference as its means are shown (+2,345.0), in the window's signs."""
-    text = signed(delta, 1)
-    return text if text == "±0" else text[0] + f"{abs(delta):,.1f}"
+    text = signed(delta, digits)
+    return text if text == "±0" or "<" in text else text[0] + f"{abs(delta):,.{digits}f}"
