@@ -76,6 +76,7 @@ from workbench.report.text import (
     models_text,
     moved_text,
     no_judgments_lead,
+    not_recommended,
     nouns,
     origin,
     p_text,
@@ -769,7 +770,11 @@ def _settings(comp: Comparison) -> str:
                 if text not in said:  # CodeLedger's caveat once for it and its preset
                     said.add(text)
                     out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
-        out.append(f"<h3>{escape(config.name)}</h3>{_ship(model, config, comp, i)}")
+        warning = not_recommended(comp, i)  # dr5 3: under its heading, the part copied from
+        out.append(f"<h3>{escape(config.name)}</h3>"
+                   + (f'<p class="caveat"><b>Not recommended by the run that tuned it:</b> '
+                      f"{escape(warning)}.</p>" if warning else "")
+                   + _ship(model, config, comp, i))
     out.append("</section>")
     return "".join(out)
 

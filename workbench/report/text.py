@@ -1020,7 +1020,18 @@ def changed_params_toml(comp: Comparison, i: int) -> str:
     note = ("every value at the model's default" if not changed
             else "only the values that differ from the model's defaults")
     head = model.id if config.name == model.id else f"{model.id}: {config.name}"
-    return params_toml(changed, [head, note])
+    warning = not_recommended(comp, i)  # first, as GUI export and tune --out write it
+    return params_toml(changed, [*([f"NOT RECOMMENDED by the run that tuned it — {warning}"]
+                                   if warning else []), head, note])
+
+
+def not_recommended(comp: Comparison, i: int) -> str:
+    """The advice against configuration i of the run that tuned it (its `[tuned]` verdict:
+    "keep the starting values; …"), "" where it gave none: said under its heading in
+    Settings to ship, the section a reader copies from (dr5 3: only a note at the top had
+    said it)."""
+    record = comp.tuned.get(comp.configs[i].name)
+    return str(getattr(record, "verdict", "") or "")
 
 
 def settings_lines(comp: Comparison) -> list[str]:
@@ -1039,6 +1050,9 @@ def settings_lines(comp: Comparison) -> list[str]:
                     said.add(text)
                     out += [("> " if caveat else "") + text, ""]
         out += [f"### {md(config.name)}", ""]
+        warning = not_recommended(comp, comp.configs.index(config))
+        if warning:
+            out += [f"> **Not recommended by the run that tuned it:** {md(warning)}.", ""]
         if model not in exporter_ids():
             out += ["```toml", changed_params_toml(comp, comp.configs.index(config)).rstrip(),
                     "```", ""]
