@@ -246,3 +246,35 @@ def test_the_windows_import_and_export_keep_how_the_values_were_found(capsys, tm
                            "(the verdict in [tuned] says so too)")
     assert tuned_from_json(tuned_json(saved.tuned_on)) == saved.tuned_on
     assert read_tuned_on(again) == saved.tuned_on  # read back: the same record
+
+
+def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_path):
+    """dr5 4: tune --params and export read a file with unknown [tuned] fields and a verdict
+    without a word of either (eval, compare, report and the window's import say both)."""
+    path = _advised_against(tmp_path / "tbu.toml")
+    path.write_text(path.read_text(encoding="utf-8")
+                    + "future_field = 3\nmystery = 1979-05-27T07:32:00Z\n", encoding="utf-8")
+    unread = (f"{path}:16: [tuned] fields 'future_field', 'mystery': not one this workbench")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(path), "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert unread in said and f"'tbu.toml': {VERDICT_LINE}" in said  # what eval says
+    code, _out, err = _tune(capsys, tmp_path, "--tune", "k1", "--trials", "3", "--folds", "2",
+                            "--params", str(path), "--out", str(tmp_path / "from.toml"))
+    assert code == 0, err
+    err = " ".join(err.split())
+    assert err.count(unread) == 1 and err.count(f"note: 'tbu.toml': {VERDICT_LINE}") == 1
+    # export: a CodeLedger file (export writes no bm25 settings), the unknown field a note
+    # and the verdict the warning, with what it rests on
+    cl = tmp_path / "cl.toml"
+    cl.write_text('[params]\nw_keyword = 0.36\n\n[tuned]\nverdict = "keep the starting values: '
+                  'held-out ndcg@10 0.6098 → 0.5099"\ndataset = "code-repo"\nmetric = "ndcg@10"\n'
+                  'held_out_default = 0.6098\nheld_out_tuned = 0.5099\nheld_out_p = 0.125\n'
+                  'held_out_queries = 6\nmodel = "codeledger"\ntrained_on = ["c45484912fc"]\n'
+                  'future_field = 3\n', encoding="utf-8")
+    assert main(["export", "--model", "codeledger", "--params", str(cl)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"note: {cl}:14: [tuned] field 'future_field': not one this workbench") in err
+    assert ("warning: 'cl.toml': not recommended by the run that tuned it (keep the starting "
+            "values: held-out ndcg@10 0.6098 → 0.5099) (p = 0.125, 6 held-out queries) — "
+            "exported all the same; the starting values may serve the agent better") in err
+    assert "did worse" not in err  # the same figures, not said twice

@@ -229,32 +229,41 @@ def format_stats(st: InjectionStats, emptied: int | None = None,
     return out
 
 
-def _held_out_worse(path: str, model_id: str, params: Any) -> str:
-    """What a `tune --out` file's own record says where its values did worse held out than
-    the values tune started from ("" where it does not, or records nothing)."""
+def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
+    """What a `tune --out` file's own record says against shipping its values: its fields
+    this workbench does not read (a note, as eval says them: dr5 4), and its run's verdict or,
+    without one, that its values did worse held out than the values tune started from (a
+    warning); none where it records nothing of the kind."""
     import math
 
     from workbench.core.tuned_on import read_tuned_on
     from workbench.core.tuning.objectives import direction
 
     record = read_tuned_on(path)
+    notes = [f"note: {record.unread}"] if record is not None and record.unread else []
     if record is not None:
         record, _ = record.applies_to(model_id, params)
     if record is None or not record.held_n or not record.metric:
-        return ""
+        return notes
     start, tuned = record.held_default, record.held_tuned
     if not (math.isfinite(start) and math.isfinite(tuned)):
-        return ""
+        return notes
+    n = record.held_n
+    p = f"{p_equals(record.p_value)}, " if math.isfinite(record.p_value) else ""
+    if record.verdict:  # the run's own advice, with what it rests on (dr5 4)
+        return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()} ({p}{n} "
+                f"held-out quer{'y' if n == 1 else 'ies'}) — exported all the same; the "
+                "starting values may serve the agent better"]
     lower = direction(record.metric) == "minimize"
     if (tuned >= start) if lower else (tuned <= start):
         if abs(tuned - start) <= 1e-12:
-            return ""
+            return notes
         p = f", {p_equals(record.p_value)}" if math.isfinite(record.p_value) else ""
-        return (f"{path} records that these values did worse on the {record.held_n} "
-                f"held-out queries than the values tune started from: {record.metric} "
-                f"{tuned:.4f} against {start:.4f}{p} — exported all the same; the starting "
-                "values may serve the agent better")
-    return ""
+        return [*notes, f"warning: {path} records that these values did worse on the {n} "
+                f"held-out quer{'y' if n == 1 else 'ies'} than the values tune started from: "
+                f"{record.metric} {tuned:.4f} against {start:.4f}{p} — exported all the same; "
+                "the starting values may serve the agent better"]
+    return notes
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -297,9 +306,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise UsageError(f"--out {args.out}: cannot write {where} "
                              f"({exc.strerror or exc}); nothing was written") from None
     if args.params:  # the last step before the agent: a file that did worse held out, said
-        worse = _held_out_worse(args.params, model.id, params)
-        if worse:
-            say(f"warning: {worse}", file=sys.stderr)
+        for line in _held_out_worse(args.params, model.id, params):
+            say(line, file=sys.stderr)
     if export.outside:
         say(f"warning: {export.outside_text()}", file=sys.stderr)
     unexpressed = [c.name for c in export.changed if c.setting is None]

@@ -659,7 +659,8 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     from workbench.core.models import get_model
     from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
 
-    tuned = _tuned_start(args.params, dataset, get_model(args.model), say=True)
+    tuned = _tuned_start(args.params, dataset, get_model(args.model),
+                         say=args.worker_index == 0)  # once, not by each helper
     if tuned is None:
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
@@ -693,17 +694,23 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
     another model's too (its figures left aside): the values were fitted on its queries
     whichever model reads them."""
     from workbench.core.tuned_on import read_tuned_on
+    from workbench.textout import say as say_line  # `say` is this function's switch
 
     tuned = read_tuned_on(params_file) if params_file else None
+    name = Path(params_file or "").name
+    if tuned is not None and say and tuned.unread:  # as eval says them (dr5 4)
+        say_line(f"note: {tuned.unread}", file=sys.stderr)
     if tuned is not None and model is not None:
         from workbench.core.params import load_params_file
 
         tuned, why = tuned.applies_to(model.id, load_params_file(params_file or ""),
                                       any_model=True)
         if why and say and tuned is not None and tuned.same_data(dataset):
-            from workbench.textout import say as say_line  # `say` is this function's switch
-
-            say_line(f"note: {Path(params_file or '').name}: {why}", file=sys.stderr)
+            say_line(f"note: {name}: {why}", file=sys.stderr)
+    if tuned is not None and say and tuned.verdict and tuned.same_data(dataset):
+        # the run that wrote them advised against them: tuning on from them is no harm, but
+        # the reader was told nothing (dr5 4)
+        say_line(f"note: {name!r}: {tuned.verdict_text()}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
