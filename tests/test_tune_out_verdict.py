@@ -278,3 +278,21 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
             "values: held-out ndcg@10 0.6098 → 0.5099) (p = 0.125, 6 held-out queries) — "
             "exported all the same; the starting values may serve the agent better") in err
     assert "did worse" not in err  # the same figures, not said twice
+
+
+def test_unknown_fields_keep_their_toml_dates_and_times(tmp_path):
+    """dr5 5: the window's export wrote an unknown field's datetime back as a string."""
+    from workbench.core.configurations import configuration_toml, read_configuration_toml
+
+    fields = ("stamp = 1979-05-27T07:32:00Z\nshifted = 1979-05-27T00:32:00.999999-07:00\n"
+              "local = 1979-05-27T07:32:00\nday = 1979-05-27\nhour = 07:32:00.5\n"
+              "many = [1979-05-27, 2026-11-29]\n")
+    path = _advised_against(tmp_path / "d.toml")
+    path.write_text(path.read_text(encoding="utf-8") + fields, encoding="utf-8")
+    written = tomllib.loads(path.read_text(encoding="utf-8"))["tuned"]
+    again = tmp_path / "again.toml"
+    again.write_text(configuration_toml(read_configuration_toml(path, "bm25")), encoding="utf-8")
+    kept = tomllib.loads(again.read_text(encoding="utf-8"))["tuned"]
+    for key in ("stamp", "shifted", "local", "day", "hour", "many"):
+        assert kept[key] == written[key] and type(kept[key]) is type(written[key]), key
+    assert "stamp = 1979-05-27T07:32:00Z\n" in again.read_text(encoding="utf-8")

@@ -305,7 +305,14 @@ def _toml_key(key: str) -> str:
 
 def _toml_value(v: object) -> str:
     """A value read from TOML written back as TOML (one line): text, numbers, true/false,
-    arrays and tables of them; anything else (a date) as its text."""
+    dates and times (as TOML's own literals, not text: dr5 5 found an unknown field's
+    1979-05-27T07:32:00Z exported as the string "1979-05-27 07:32:00+00:00"), arrays and
+    tables of them; anything else as its text."""
+    import datetime as dt
+
+    if isinstance(v, dt.datetime | dt.date | dt.time):
+        text = v.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
