@@ -28,8 +28,8 @@ def test_export_says_a_file_that_did_worse_held_out(
     # the run's verdict, with what it rests on (dr5 4: the verdict as eval says it; the figures
     # once, not again in a "did worse" line)
     assert tuned["verdict"]
-    assert (f"warning: 'best.toml': not recommended by the run that tuned it "
-            f"({tuned['verdict']}) (p = ") in err
+    assert (f"warning: 'best.toml': not recommended by the run that tuned it — "
+            f"{tuned['verdict']} (p = ") in err
     assert ("25 held-out queries) — exported all the same; the starting values may serve the "
             "agent better") in err
     assert f"{held:.4f}" in err and "did worse" not in err

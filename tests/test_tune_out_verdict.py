@@ -42,11 +42,12 @@ def test_values_the_run_advises_against_are_written_and_say_so(capsys, tmp_path)
     text = out_file.read_text()
     # k-fold: the values written were tuned on all 25; the figures estimate tuning this way
     # (dr1 5: "these values gain nothing … on queries they were not tuned on")
-    gained = ("tuning this way gained nothing on held-out queries (k-fold estimate: held-out "
-              f"ndcg@10 {start} → {tuned})")
-    assert text.startswith(f"# NOT RECOMMENDED: {gained}: keep the starting values")
+    # one clause after another, no parenthesis in another (dr5 6)
+    gained = f"tuning this way gained nothing held out (k-fold estimate, ndcg@10 {start} → {tuned})"
+    assert text.startswith(f"# NOT RECOMMENDED: {gained} — keep the starting values; the "
+                           "verdict in [tuned] says so too\n")
     assert "these values" not in text
-    verdict = f"keep the starting values: {gained}"
+    verdict = f"keep the starting values; {gained}"
     assert tomllib.loads(text)["tuned"]["verdict"] == verdict
     assert set(load_params_file(out_file)) == {"k1", "b"}  # the tuned values, written
     record = read_tuned_on(out_file)
@@ -73,7 +74,10 @@ def test_a_time_split_verdict_speaks_of_these_values(capsys, tmp_path):
     assert float(row[3]) < float(row[2])  # the case under test: a loss held out
     assert out_file.read_text().startswith(
         "# NOT RECOMMENDED: these values gain nothing over the starting values on queries they "
-        f"were not tuned on (held-out ndcg@10 {row[2]} → {row[3]})")
+        f"were not tuned on (held-out ndcg@10 {row[2]} → {row[3]}) — keep the starting values; "
+        "the verdict in [tuned] says so too\n")
+    assert tomllib.loads(out_file.read_text())["tuned"]["verdict"] == (
+        f"keep the starting values; held-out ndcg@10 {row[2]} → {row[3]}")
 
 
 def test_an_unchanged_held_out_score_is_no_verdict(capsys, tmp_path):
@@ -192,9 +196,10 @@ def _advised_against(path):
     return path
 
 
-VERDICT_LINE = ("not recommended by the run that tuned it (keep the starting values: tuning this "
+# a file written before dr5 6: its verdict as it was worded, in no parenthesis of the reader's
+VERDICT_LINE = ("not recommended by the run that tuned it — keep the starting values: tuning this "
                 "way gained nothing on held-out queries (k-fold estimate: held-out ndcg@10 "
-                "0.6131 → 0.6111))")
+                "0.6131 → 0.6111)")
 
 
 def test_every_reader_of_the_file_says_its_verdict(capsys, tmp_path):
@@ -242,8 +247,8 @@ def test_the_windows_import_and_export_keep_how_the_values_were_found(capsys, tm
     kept = tomllib.loads(text)["tuned"]
     assert {k: kept[k] for k in RUN_KEYS} == {k: written[k] for k in RUN_KEYS}
     assert kept["verdict"] == written["verdict"]
-    assert text.startswith(f"# NOT RECOMMENDED by the run that tuned it: {written['verdict']} "
-                           "(the verdict in [tuned] says so too)")
+    assert text.startswith(f"# NOT RECOMMENDED by the run that tuned it — {written['verdict']}; "
+                           "the verdict in [tuned] says so too\n")
     assert tuned_from_json(tuned_json(saved.tuned_on)) == saved.tuned_on
     assert read_tuned_on(again) == saved.tuned_on  # read back: the same record
 
@@ -274,8 +279,8 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
     assert main(["export", "--model", "codeledger", "--params", str(cl)]) == 0
     err = " ".join(capsys.readouterr().err.split())
     assert (f"note: {cl}:14: [tuned] field 'future_field': not one this workbench") in err
-    assert ("warning: 'cl.toml': not recommended by the run that tuned it (keep the starting "
-            "values: held-out ndcg@10 0.6098 → 0.5099) (p = 0.125, 6 held-out queries) — "
+    assert ("warning: 'cl.toml': not recommended by the run that tuned it — keep the starting "
+            "values: held-out ndcg@10 0.6098 → 0.5099 (p = 0.125, 6 held-out queries) — "
             "exported all the same; the starting values may serve the agent better") in err
     assert "did worse" not in err  # the same figures, not said twice
 

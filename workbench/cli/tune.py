@@ -806,14 +806,16 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)
     # "held-out ndcg@10 0.6131 → 0.6111", or under k-fold "tuning this way gained nothing …"
-    figures = note.verdict.partition(": ")[2]
+    from workbench.core.tuning.verdict import grounds
+
+    figures = grounds(result) if note.verdict else ""
     kfold = result.validation.kind == "kfold"
     # k-fold: the values written were tuned on every query; the held-out figures estimate
     # tuning this way, not them (dr1 5)
     gained = (figures if kfold else "these values gain nothing over the starting values on "
               f"queries they were not tuned on ({figures})")
-    warning = (f"NOT RECOMMENDED: {gained}: keep the starting values (the verdict in [tuned] "
-               "says so too)" if note.verdict else "")
+    warning = (f"NOT RECOMMENDED: {gained} — keep the starting values; the verdict in [tuned] "
+               "says so too" if note.verdict else "")
     t = result.test
     # no held-out change: no advice either way (dr1 4), said as that
     even = (f"no held-out evidence either way: the {t.n} held-out quer"

@@ -186,8 +186,8 @@ def configuration_toml(saved: SavedConfiguration) -> str:
     with comments naming it and its model."""
     t = saved.tuned_on  # its run's advice against the values, first, as tune writes it
     return params_toml(saved.changed(), [
-        *([f"NOT RECOMMENDED by the run that tuned it: {t.verdict} (the verdict in [tuned] "
-            "says so too)"]
+        *([f"NOT RECOMMENDED by the run that tuned it — {t.verdict}; the verdict in [tuned] "
+            "says so too"]
           if t is not None and t.verdict else []),
         f"configuration {saved.name!r}",
         f"model {saved.model_id} (workbench eval DATA -m {saved.model_id} --params THIS_FILE)"]

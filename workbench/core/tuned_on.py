@@ -103,7 +103,7 @@ class TunedOn:
     def verdict_text(self) -> str:
         """The run's advice against these values, in one line for every reader of the file
         (eval, compare, report, the window's import: dr1 8); "" where it gave none."""
-        return f"not recommended by the run that tuned it ({self.verdict})" if self.verdict \
+        return f"not recommended by the run that tuned it — {self.verdict}" if self.verdict \
             else ""
 
     def held_out_text(self) -> str:

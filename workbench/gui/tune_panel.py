@@ -485,7 +485,7 @@ class TunePanel(QWidget):
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             # saved as asked, with the run's advice against it, as `tune --out` writes it
-            against = (f", but not recommended ({self.tuned_on.verdict})"
+            against = (f", but not recommended — {self.tuned_on.verdict}"
                        if self.tuned_on.verdict else "")
             self._say(self.status.text() + f"; saved as the configuration "
                       f"{self.tuned_name!r}{against}")
