@@ -37,6 +37,21 @@ def test_the_bundle_summary_counts_the_tasks_the_metrics_count(
     assert sum(int(n) for n in re.findall(r"×(\d+)", stopped)) == 4
 
 
+def test_one_task_counted_is_said_as_one(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """dr5 7: "bundles over the 1 tasks the metrics count"."""
+    ids = [json.loads(line)["id"] for line in
+           (FOLDER / "tasks.jsonl").read_text().splitlines() if line.strip()]
+    tuned = tmp_path / "tuned.toml"
+    trained = ", ".join(f'"{q}"' for q in ids[:11])  # 11 tuned on: 1 left to count
+    tuned.write_text(f'[params]\nsufficiency = 0.1\n\n[tuned]\n'
+                     f'dataset = "{load_dataset(FOLDER).name}"\nvalidation = "time split"\n'
+                     f'metric = "bundle_f1"\ntrained_on = [{trained}]\n')
+    assert main(["eval", str(FOLDER), "-m", "codeledger", "--params", str(tuned)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("bundles"))
+    assert line.startswith("bundles over the 1 task the metrics count (budget")
+
+
 def test_the_header_says_the_tasks_tuned_on_were_left_out(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     ids = [json.loads(line)["id"] for line in

@@ -233,7 +233,8 @@ def print_bundle_summary(pipe: Any, counted: Any = None) -> None:
     stops = Counter(x for x, k in zip(bund.stop, keep, strict=True) if k)
     conf = Counter(x for x, k in zip(bund.confidence, keep, strict=True) if k)
     over = ("" if keep.all() else
-            f" over the {int(keep.sum()):,} tasks the metrics count")
+            f" over the {int(keep.sum()):,} task{'' if keep.sum() == 1 else 's'} the metrics "
+            "count")
     print(f"\nbundles{over} (budget {tokens:,} tokens / {files} files): stopped by "
           + ", ".join(f"{k} ×{n}" for k, n in stops.most_common())
           + "; confidence " + ", ".join(f"{k} ×{conf[k]}" for k in ("HIGH", "MEDIUM", "LOW")

@@ -249,26 +249,28 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         say(f"on its {trained:,} training queries {why}, so the run kept the starting "
             "values: nothing changes (the held-out row scores them)")
     if primary == "cases" and t is not None:  # the share, as the cases it counts
-        say(f"cases passing on the {t.n} held-out queries: {round(t.mean_a * t.n)}/{t.n} "
+        say(f"cases passing on the {_held(t.n)}: {round(t.mean_a * t.n)}/{t.n} "
             f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
     stuck = [f for f in result.folds if not f.best]
     if stuck and t is not None:
         held = sum(int((f.held_default == f.held_default).sum()) for f in stuck)  # not NaN
         say(f"{', '.join(f.name for f in stuck)}: no trial met the constraints on "
             f"{'its' if len(stuck) == 1 else 'their'} training queries; "
-            f"{'its' if len(stuck) == 1 else 'their'} {held:,} held-out queries count "
-            "with the starting values (what a run keeps when no trial meets them)")
+            f"{'its' if len(stuck) == 1 else 'their'} {_held(held)} "
+            f"count{'s' if held == 1 else ''} with the starting values (what a run keeps when "
+            "no trial meets them)")
     if result.validation.kind == "none":
         say("\nno queries were held out: these are training scores, not an estimate of how "
             "the settings do on new queries")
     if t is not None:
         if not t.improved and not t.worsened:  # no difference for chance to explain
-            say(f"the {t.n} held-out queries score the same either way (▲0 ▼0): there is "
+            say(f"the {_held(t.n)} score{'s' if t.n == 1 else ''} the same either way (▲0 ▼0): "
+                "there is "
                 "no difference to test")
         else:
             verdict = ("significant at 0.05" if t.p_value < 0.05 else
                        "not significant at 0.05: the difference may be chance")
-            say(f"paired randomisation test over {t.n} held-out queries: {verdict}")
+            say(f"paired randomisation test over {_held(t.n)}: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
         advice = ("" if final.kept_start else
                   " — the starting values break a --constraint: loosen it, or tune fewer "
@@ -574,6 +576,11 @@ def _pair(a: float, b: float, name: str = "", delta: float | None = None
                                     count=count, base=base)
     texts = [f"{x:,.{digits}f}" if count else f"{x:.{digits}f}" for x in (a, b)]
     return texts[0], texts[1], delta_text(shown, count, digits)
+
+
+def _held(n: int) -> str:
+    """"1 held-out query", "6 held-out queries" (dr5 7: "the 1 held-out queries")."""
+    return f"{n:,} held-out quer{'y' if n == 1 else 'ies'}"
 
 
 def _count(name: str) -> bool:

@@ -446,9 +446,11 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
         # only, and a state prepared for the whole query set still fits
         qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
         narrowed = replace(dataset, qrels=qrels)
-        few = ([f"only {len(held)} held-out quer{'y' if len(held) == 1 else 'ies'}: a mean of "
-                f"under {FEW_HELD_OUT} moves a lot with any one of them, a rough figure"]
-               if len(held) < FEW_HELD_OUT else [])
+        # one is no mean, and has no "any one of them" (dr5 7)
+        few = (["only 1 held-out query: one query's score, not a mean, a rough figure"]
+               if len(held) == 1 else
+               [f"only {len(held)} held-out queries: a mean of under {FEW_HELD_OUT} moves a "
+                "lot with any one of them, a rough figure"] if len(held) < FEW_HELD_OUT else [])
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
                           f"configuration was tuned on ({each}); on the others the tuned "
                           "figures would be training scores", *few, *elsewhere,
