@@ -420,16 +420,21 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     (twins of held-out queries, `TunedOn.split_run`) is no held-out part, so every judged
     query is counted, as training scores (dr1 2, 3: eval, compare and report had differed,
     and 2 of 12 tasks had been a headline while 1 of 12 and 2 of 809 were not)."""
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
     tuned = tuned_queries(notes, dataset, judged)
-    elsewhere = [f"{name!r} was tuned on a dataset named {dataset.name!r} whose documents "
-                 "differ from these (edited since, or another corpus): the queries it was "
+    # the data's own noun, as the header says it (dr5 8: "12 tasks" over "the 6 of 12 judged
+    # queries")
+    docs, qs = dataset_nouns(dataset)
+    elsewhere = [f"{name!r} was tuned on a dataset named {dataset.name!r} whose {docs} "
+                 f"differ from these (edited since, or another corpus): the {qs} it was "
                  "tuned on are set aside all the same" for name, t in notes
                  if t.changed_since(dataset) and t.trained_on]
     if not tuned:  # tuned on this dataset's other queries (another split): said, as good news
         apart = [(name, t) for name, t in notes if t.same_data(dataset) and t.trained_on]
         return dataset, elsewhere + [
-            f"{name!r} was tuned on {len(set(t.trained_on)):,} other queries of "
+            f"{name!r} was tuned on {len(set(t.trained_on)):,} other {qs} of "
             f"{dataset.name} ({t.validation}), none of these {len(judged):,}: every figure "
             "here is held out" + (f"; {t.held_out_text()}" if t.held_out_text() else "")
             for name, t in apart] + _verdicts(notes)
@@ -447,25 +452,25 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
         qrels = {q: dataset.qrels[q] for q in held if dataset.qrels}
         narrowed = replace(dataset, qrels=qrels)
         # one is no mean, and has no "any one of them" (dr5 7)
-        few = (["only 1 held-out query: one query's score, not a mean, a rough figure"]
-               if len(held) == 1 else
-               [f"only {len(held)} held-out queries: a mean of under {FEW_HELD_OUT} moves a "
-                "lot with any one of them, a rough figure"] if len(held) < FEW_HELD_OUT else [])
-        return narrowed, [f"compared on the {len(held)} of {len(judged)} judged queries no "
+        few = ([f"only 1 held-out {one_of(qs)}: one {one_of(qs)}'s score, not a mean, a rough "
+                "figure"] if len(held) == 1 else
+               [f"only {len(held)} held-out {qs}: a mean of under {FEW_HELD_OUT} moves a lot "
+                "with any one of them, a rough figure"] if len(held) < FEW_HELD_OUT else [])
+        return narrowed, [f"compared on the {len(held)} of {len(judged)} judged {qs} no "
                           f"configuration was tuned on ({each}); on the others the tuned "
                           "figures would be training scores", *few, *elsewhere,
                           *_verdicts(notes)]
-    which = (f"all {len(judged)} judged queries were" if len(seen) >= len(judged)
-             else f"{len(seen)} of these {len(judged)} judged queries were")
+    which = (f"all {len(judged)} judged {qs} were" if len(seen) >= len(judged)
+             else f"{len(seen)} of these {len(judged)} judged {qs} were")
     lines = [f"{which} tuned on ({each}): there the tuned figures are training scores, not "
-             "what new queries would see"]
+             f"what new {qs} would see"]
     if held and not all_queries:  # split tuning's leftovers: counted with the rest
         shown = ", ".join(held[:5]) + (f" and {len(held) - 5:,} more" if len(held) > 5 else "")
         lines.append(
             f"the {len(held)} not tuned on ({shown}) {'is' if len(held) == 1 else 'are'} left "
             f"over from the split {' and '.join(repr(n) for n in split)} was tuned on, not a "
-            "held-out part (queries of the held-out split, as tune's figures below are): "
-            "every judged query is counted, as training scores")
+            f"held-out part ({qs} of the held-out split, as tune's figures below are): "
+            f"every judged {one_of(qs)} is counted, as training scores")
     lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
               if note[name].held_out_text()]
     return dataset, lines + elsewhere + _verdicts(notes)

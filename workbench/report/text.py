@@ -551,18 +551,10 @@ def singular(noun: str) -> str:
 def nouns(comp: Comparison) -> tuple[str, str]:
     """What the documents and queries are, in the data's own words: files and tasks of a
     repository, decisions and cases of pi-lodestone's eval, memories and chat moments of
-    OpenVault; documents and queries otherwise."""
-    from workbench.core.cases import has_cases
-    from workbench.core.tuning.data import is_task_set
+    OpenVault; documents and queries otherwise (`tuning.data.dataset_nouns`)."""
+    from workbench.core.tuning.data import dataset_nouns
 
-    ds = comp.dataset
-    if is_task_set(ds):
-        return "files", "tasks"
-    if has_cases(ds):
-        return "decisions", "cases"
-    if any("chat_length" in q.context for q in ds.queries):
-        return "memories", "chat moments"
-    return "documents", "queries"
+    return dataset_nouns(comp.dataset)
 
 
 def params_table(comp: Comparison) -> tuple[list[str], list[list[str]]]:

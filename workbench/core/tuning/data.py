@@ -49,6 +49,26 @@ def is_task_set(dataset: Dataset) -> bool:
                                             for q in dataset.queries)
 
 
+def dataset_nouns(dataset: Dataset) -> tuple[str, str]:
+    """What the documents and queries are, in the data's own words: files and tasks of a
+    repository, decisions and cases of pi-lodestone's eval, memories and chat moments of
+    OpenVault; documents and queries otherwise."""
+    from workbench.core.cases import has_cases
+
+    if is_task_set(dataset):
+        return "files", "tasks"
+    if has_cases(dataset):
+        return "decisions", "cases"
+    if any("chat_length" in q.context for q in dataset.queries):
+        return "memories", "chat moments"
+    return "documents", "queries"
+
+
+def one_of(plural: str) -> str:
+    """A `dataset_nouns` noun for one: query, task, case, chat moment."""
+    return "query" if plural == "queries" else plural.removesuffix("s")
+
+
 def choose_validation(dataset: Dataset, counted: Mask, *, folds: int | None,
                       time_fraction: float | None, seed: int,
                       split_masks: tuple[Mask, Mask, str] | None = None) -> Validation:
