@@ -51,6 +51,29 @@ def figure(objective: str, mean: float, n: int) -> str:
     return _m(mean)
 
 
+def held_pair(objective: str, t: Any) -> tuple[str, str, str]:
+    """The held-out means and Δ as `workbench tune` prints them (`report.text.pair_texts`):
+    4 decimals, Δ the difference of the two means shown (rt 1: the tab had rounded the exact
+    difference, −0.0056 beside 0.6131 → 0.6074, where the CLI read −0.0057)."""
+    from workbench.report.text import pair_texts
+
+    if objective == "cases" and t.n and not math.isnan(t.mean_a + t.mean_b):
+        moved = round(t.mean_b * t.n) - round(t.mean_a * t.n)  # cases, as the figures count
+        return (figure(objective, t.mean_a, t.n), figure(objective, t.mean_b, t.n),
+                f"{moved:+d}".replace("-", "−") if moved else "±0")
+    return pair_texts(t.mean_a, t.mean_b, t.delta)
+
+
+def _test_text(t: Any, unit: str) -> str:
+    """The paired test's part of the held-out line; where no query moved, the CLI's words
+    (rt 8: "p = 1 (not significant at 0.05)" beside "there is no difference to test")."""
+    if not t.improved and not t.worsened:
+        return (f"the {t.n} held-out {unit} score the same either way (▲0 ▼0): there is no "
+                "difference to test")
+    sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+    return f"p = {t.p_value:.3g} ({sig})"
+
+
 def verdict(result: Any, objective: str) -> str:
     """The held-out line (HTML): before → tuned, Δ, p-value, queries improved / worsened."""
     t = result.test
@@ -65,7 +88,7 @@ def verdict(result: Any, objective: str) -> str:
     unit = "cases" if objective == "cases" else "queries"
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
-        sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+        a, b, delta = held_pair(objective, t)
         lines.append(
             f"<b>{metric_label(objective)}: keep the starting values</b> — on "
             + ("all the queries" if folds else "the training queries")
@@ -74,20 +97,19 @@ def verdict(result: Any, objective: str) -> str:
             f"<span style='color:{MUTED}'>"
             + ("tuning this way, held out (each fold kept the trial it found)" if folds
                else "held out")
-            + f": {figure(objective, t.mean_a, t.n)} → {figure(objective, t.mean_b, t.n)} "
-            f"({signed_html(t.delta, 4)}), p = {t.p_value:.3g} ({sig}), ▲{t.improved} "
-            f"▼{t.worsened} ={t.tied} of {t.n} {unit}</span>")
+            + f": {a} → {b} ({delta}), {_test_text(t, unit)}"
+            + ("" if not t.improved and not t.worsened
+               else f", ▲{t.improved} ▼{t.worsened} ={t.tied} of {t.n} {unit}") + "</span>")
     elif t is not None:
         colour = delta_color(t.delta).name()
-        sig = ("significant at 0.05" if t.p_value < 0.05 else "not significant at 0.05")
+        a, b, delta = held_pair(objective, t)
+        moved = bool(t.improved or t.worsened)
         lines.append(
-            f"<b>{metric_label(objective)} held-out</b>: {figure(objective, t.mean_a, t.n)} → "
-            f"<b>{figure(objective, t.mean_b, t.n)}</b> "
-            f"<span style='color:{colour}'>({signed_html(t.delta, 4)})</span>, "
-            f"p = {t.p_value:.3g} ({sig}), "
-            f"<span style='color:{BETTER.name()}'>▲{t.improved}</span> "
-            f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
-            f"of {t.n} {unit}")
+            f"<b>{metric_label(objective)} held-out</b>: {a} → <b>{b}</b> "
+            f"<span style='color:{colour}'>({delta})</span>, {_test_text(t, unit)}"
+            + (f", <span style='color:{BETTER.name()}'>▲{t.improved}</span> "
+               f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
+               f"of {t.n} {unit}" if moved else ""))
     if t is not None:
         lines.extend(_picked(final, objective, pick))
         if _worse(objective, t.mean_b, t.mean_a):
@@ -121,7 +143,11 @@ def verdict(result: Any, objective: str) -> str:
         tuned = np.asarray([m[1] for m in result.fold_means if not math.isnan(m[1])])
         if tuned.size:
             sd = float(tuned.std(ddof=1)) if tuned.size > 1 else 0.0
-            lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
+            if objective == "cases":  # as the line above counts them (rt 8), not a share
+                lines.append(f"tuned, held-out per fold: {100 * tuned.mean():.0f}% ± "
+                             f"{100 * sd:.0f}% of the cases pass")
+            else:
+                lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
     if t is None:
         lines.extend(_picked(final, objective, pick))
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
