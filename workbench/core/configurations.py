@@ -62,6 +62,9 @@ class Configurations:
         self._items: list[SavedConfiguration] = []
         self.dataset = ""
         self.changed = Event("configurations_changed")
+        # the one last saved or switched to: of several with the same values, the one the
+        # user means (rt 3: Export current had named the first, not the one just saved)
+        self._last: str | None = None
 
     def __iter__(self) -> Iterator[SavedConfiguration]:
         return iter(list(self._items))
@@ -83,9 +86,16 @@ class Configurations:
         raise KeyError(f"no configuration named {name!r}")
 
     def find(self, model_id: str, params: Mapping[str, object]) -> SavedConfiguration | None:
-        """The first configuration with exactly these values, if one is saved."""
-        return next((c for c in self._items
-                     if c.model_id == model_id and dict(c.params) == dict(params)), None)
+        """The configuration with exactly these values, if one is saved: the one last saved or
+        switched to (`used`) where several have them, else the first."""
+        alike = [c for c in self._items
+                 if c.model_id == model_id and dict(c.params) == dict(params)]
+        return next((c for c in alike if c.name == self._last), alike[0] if alike else None)
+
+    def used(self, name: str) -> None:
+        """`name` was just switched to: `find` prefers it among configurations alike."""
+        if name in self:
+            self._last = name
 
     def unique_name(self, base: str) -> str:
         """`base`, or `base (2)`, `base (3)` … whichever is free. Where `base` is another
@@ -118,6 +128,7 @@ class Configurations:
             self._items[self.names.index(name)] = saved
         else:
             self._items.append(saved)
+        self._last = name
         self.changed.emit()
         return saved
 
@@ -130,12 +141,16 @@ class Configurations:
             raise ValueError(f"a configuration named {new!r} exists already")
         renamed = replace(item, name=new)
         self._items[self.names.index(old)] = renamed
+        if self._last == old:
+            self._last = new
         self.changed.emit()
         return renamed
 
     def remove(self, name: str) -> None:
         item = self.get(name)
         self._items.remove(item)
+        if self._last == name:
+            self._last = None
         self.changed.emit()
 
     def insert(self, index: int, saved: SavedConfiguration) -> None:
@@ -157,6 +172,7 @@ class Configurations:
         if len(set(names)) != len(names):
             raise ValueError("two configurations have the same name")
         self._items = [c if c.dataset else replace(c, dataset=self.dataset) for c in items]
+        self._last = None
         self.changed.emit()
 
     def described(self, name: str) -> str:

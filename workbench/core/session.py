@@ -747,6 +747,7 @@ class TuningSession:
         the values and undo steps the configuration's model was left with are kept for when
         it is chosen again (Model menu)."""
         saved = self.configurations.get(name)
+        self.configurations.used(name)  # Export current names it among others alike (rt 3)
         if self.model is None:
             self.set_model(saved.model_id, saved.params)
             self.tuned_on = saved.tuned_on
