@@ -198,16 +198,57 @@ class Configurations:
 
 
 def configuration_toml(saved: SavedConfiguration) -> str:
-    """The configuration as a params TOML file (its values that differ from the defaults),
-    with comments naming it and its model."""
+    """The configuration as a params TOML file, with comments naming it and its model and,
+    for a tuning run's values, how they were validated and did held out, as `tune --out`
+    heads its file. The values: those that differ from the defaults and those the run searched
+    (rt 5); where that leaves none, the model's tunable ones, written out with a line saying
+    they are its defaults (rt 2: an empty `[params]` had stated no value)."""
     t = saved.tuned_on  # its run's advice against the values, first, as tune writes it
-    return params_toml(saved.changed(), [
+    values = written_values(saved)
+    at_defaults = not saved.changed()
+    return params_toml(values, [
         *([f"NOT RECOMMENDED by the run that tuned it — {t.verdict}; the verdict in [tuned] "
             "says so too"]
           if t is not None and t.verdict else []),
         f"configuration {saved.name!r}",
-        f"model {saved.model_id} (workbench eval DATA -m {saved.model_id} --params THIS_FILE)"]
+        f"model {saved.model_id} (workbench eval DATA -m {saved.model_id} --params THIS_FILE)",
+        *([f"validation: {t.validation}"] if t is not None and t.validation else []),
+        *([t.held_out_text()] if t is not None and t.held_out_text() else []),
+        *(["every parameter is at the model's default: "
+           + ("those the run searched" if _searched(saved) else "its tunable ones")
+           + " are written out below"] if at_defaults and values else [])]
     ) + (tuned_toml(saved.tuned_on) if saved.tuned_on else "")
+
+
+def written_values(saved: SavedConfiguration) -> Params:
+    """What `configuration_toml` writes under `[params]`, in the model's order: the values
+    changed from the defaults and those the tuning run searched; with neither, the model's
+    tunable ones (`tuning.space.default_names`)."""
+    schema = get_model(saved.model_id).schema
+    names = set(saved.changed()) | set(_searched(saved))
+    if not names:
+        from workbench.core.tuning.space import default_names
+
+        names = set(default_names(schema))
+    return {p.name: saved.params[p.name] for p in schema if p.name in names}
+
+
+def _searched(saved: SavedConfiguration) -> list[str]:
+    """The parameters the run that tuned `saved` searched (its record's `searched`), of the
+    model's; none where it does not say."""
+    import tomllib
+
+    text = dict(saved.tuned_on.run).get("searched") if saved.tuned_on else None
+    if not text:
+        return []
+    try:
+        names = tomllib.loads(f"searched = {text}")["searched"]
+    except tomllib.TOMLDecodeError:
+        return []
+    schema = get_model(saved.model_id).schema
+    known = {p.name for p in schema}
+    return [n for n in names if isinstance(n, str) and n in known] \
+        if isinstance(names, list) else []
 
 
 def write_configuration_toml(saved: SavedConfiguration, path: str | Path) -> None:

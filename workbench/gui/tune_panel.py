@@ -12,6 +12,7 @@ that a session never tuning should not pay) and again when the model or dataset 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -482,6 +483,7 @@ class TunePanel(QWidget):
             self.tuned_on = of_result(outcome.result, outcome.dataset, self.job.model.id,
                                       {**self.job.params, **outcome.best},
                                       start=self.job.tuned_on)
+            self.tuned_on = replace(self.tuned_on, run=run_record(outcome.result))
             configs.save(self.tuned_name, self.job.model.id,
                          {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
             # saved as asked, with the run's advice against it, as `tune --out` writes it
@@ -622,3 +624,14 @@ def study_index(name: str, studies: int) -> int | None:
         return studies - 1
     m = re.fullmatch(r"fold (\d+) of \d+", label)
     return int(m.group(1)) - 1 if m and int(m.group(1)) < studies else None
+
+
+def run_record(result: Any) -> tuple[tuple[str, str], ...]:
+    """How the run went, as `tune --out` records it in `[tuned]` (`cli.tune.run_lines`: pick,
+    sampler, seed, trials, kept trial, parameters searched and their ranges, version, when):
+    the window's export had left them out, so its file could not say how it was searched
+    (rt 5)."""
+    from workbench.cli.tune import run_lines
+
+    return tuple((key, value) for key, _, value in
+                 (line.partition(" = ") for line in run_lines(result)))
