@@ -49,6 +49,7 @@ from .metric_cap import baseline_caps, bound, metric_caps
 from .metric_names import metric_label
 from .palette import BETTER, WORSE, delta_color, signed_html
 from .param_editors import leave_undo_to_the_window
+from .tuned_said import tuned_line
 
 # a model's own per-query metrics (`Model.extra_metrics`) shown as cards when the result has
 # them; counts such as bundle_files are not quality metrics and stay off the strip
@@ -73,6 +74,11 @@ def metric_tip(name: str) -> str:
     meaning = metric_meaning(name)
     return f"{metric_label(name)}: {meaning}" if meaning else ""
 
+
+HELD_TIP = ("Tuned values score the queries they were tuned on with training scores: the "
+            "cards, their deltas and the paired test count only the judged queries neither "
+            "the live values nor the baseline was tuned on. The compare view does the same; "
+            "the ranked table still shows every query.")
 
 class _Relay(QObject):
     done = Signal(int, object)  # (generation, PairedTest or None)
@@ -368,11 +374,9 @@ class MetricStrip(QWidget):
         # changes with the tuned record, never on a slider tick
         self.held_note = QLabel("", self)
         self.held_note.setStyleSheet("color:#9a6700; padding-left:6px")
-        self.held_note.setToolTip(
-            "Tuned values score the queries they were tuned on with training scores: the "
-            "cards, their deltas and the paired test count only the judged queries neither "
-            "the live values nor the baseline was tuned on. The compare view does the same; "
-            "the ranked table still shows every query.")
+        self.held_note.setToolTip(HELD_TIP)
+        # its text can grow by the tuned record's figures (`tuned_line`): no wider window
+        self.held_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.held_note.hide()
         outer.addWidget(self.held_note)
         # shown while the figures are an earlier preparation's (`stale_line`): its text
@@ -481,9 +485,15 @@ class MetricStrip(QWidget):
         # so ("training scores: no test (… tuned on by …)"); the note below had said it again
         # and pushed the charts down a line
         note = "" if held.training and base is not None and res is not None else held.note
+        # the run's held-out figures and verdict, while its values are live (rt 4)
+        tuned, tuned_tip = tuned_line(s)
+        note = "; ".join(n for n in (note, tuned) if n)
+        tip = HELD_TIP + (f"\n\n{tuned_tip}" if tuned_tip else "")
         if note != self.held_note.text():
             self.held_note.setText(note)
             self.held_note.setVisible(bool(note))
+        if tip != self.held_note.toolTip():
+            self.held_note.setToolTip(tip)
 
         def mean(r: Result | None, name: str) -> float | None:
             if r is None or held.mask is None or name not in r.per_query:
