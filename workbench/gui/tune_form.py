@@ -54,6 +54,11 @@ def metric_choices(session: TuningSession) -> list[str]:
     return out or ranking
 
 
+BUDGET_CHROME = 30  # px a spin box takes beside its text: the arrows' column and the frame
+COMBO_CHROME = 36  # px a combo box takes beside its text: the arrow, padding and frame
+KIND_TIP = "per study (each fold has its own), or seconds in all"
+
+
 class TrainingSplit(NamedTuple):
     """Another judged split of the open folder, as Validation offers it: `why_not` says why
     it cannot be tuned on ("" when it can), `note` what tuning on it leaves aside."""
@@ -140,9 +145,12 @@ class TuneSettings(QWidget):
         self.budget = QSpinBox(self)
         self.budget.setRange(1, 1_000_000)
         self.budget.setValue(100)
+        # 100,000 read "10000" in a box cut to its width at 1,280 px (rt 6): thousands
+        # separated, and the box as wide as its largest value (`showEvent`)
+        self.budget.setGroupSeparatorShown(True)
         self.budget_kind = QComboBox(self)
         self.budget_kind.addItems(["trials", "seconds"])
-        self.budget_kind.setToolTip("per study (each fold has its own), or seconds in all")
+        self.budget_kind.setToolTip(KIND_TIP)
         self.validation = QComboBox(self)
         for text, key in VALIDATIONS:
             self.validation.addItem(text, key)
@@ -156,8 +164,9 @@ class TuneSettings(QWidget):
         self.folds.setPrefix("k = ")
         self.sampler = QComboBox(self)  # filled by `set_choices`
         self.pick = QComboBox(self)
-        self.pick.addItem("the surest gain", "bound")
-        self.pick.addItem("the best on training", "best")
+        # short enough for the box at 1,280 px ("the best on trainin": rt 7)
+        self.pick.addItem("surest gain", "bound")
+        self.pick.addItem("best on training", "best")
         self.pick.setToolTip("which trial a study keeps. The surest gain: the trial whose gain "
                              "over the starting values on the training queries is largest at "
                              "its mean less 2 standard errors (more for few queries: "
@@ -231,7 +240,7 @@ class TuneSettings(QWidget):
         self.objective.currentIndexChanged.connect(
             lambda *_: self.objective_changed.emit(combo_metric(self.objective)))
         for signal in (self.budget.valueChanged, self.budget_kind.currentIndexChanged,
-                       self.folds.valueChanged):
+                       self.folds.valueChanged, self.sampler.currentIndexChanged):
             signal.connect(self._note_budget)
         # the budget is not part of a study's name (a larger one goes on from the stored
         # trials): these are
@@ -250,6 +259,12 @@ class TuneSettings(QWidget):
         for grid in self.grids:
             grid.setColumnMinimumWidth(0, widest)
             grid.setColumnMinimumWidth(2, budget)  # the second field's label's column
+        # its largest value whole ("1,000,000"), beside its buttons and frame
+        self.budget.setMinimumWidth(self.budget.fontMetrics().horizontalAdvance("1,000,000")
+                                    + BUDGET_CHROME)
+        # and the Keep box its longest choice (rt 7)
+        self.pick.setMinimumWidth(max(self.pick.fontMetrics().horizontalAdvance(
+            self.pick.itemText(i)) for i in range(self.pick.count())) + COMBO_CHROME)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         """`more`'s boxes as wide as these: its last column as wide as the budget's."""
@@ -318,6 +333,13 @@ class TuneSettings(QWidget):
                                 self.task_set, self.counted) if self.counted is not None else "")
                or too_large(self.grid))
         self.cannot_start = why
+        # a grid runs every point whatever the budget (its plan line says so): the field
+        # greyed, not reading "20 trials" over a run of thousands (rt 10)
+        grid = self.sampler.currentText() == "grid"
+        for box, tip in ((self.budget, ""), (self.budget_kind, KIND_TIP)):
+            box.setEnabled(not grid)
+            box.setToolTip("the grid sampler runs every point of the grid: the budget does "
+                           "not apply" if grid else tip)
         text = why or budget_line(self.studies(), self.budget.value(),
                                   seconds=self.budget_kind.currentText() == "seconds",
                                   stored=stored, grid=self.grid, running=self.running)
