@@ -510,7 +510,7 @@ class TunePanel(QWidget):
             why = f" because {self._cancel_reason}" if self._cancel_reason else ""
             self._say(f"cancelled after {trials(self.trials_seen)} this run{why}; they are "
                       "stored, and Start continues the same study")
-            self.view.results.clear("Cancelled.")
+            self.view.cancelled()
         self._replan()  # what the run stored before it stopped
         self.stopped.emit(message)
 

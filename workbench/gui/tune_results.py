@@ -474,6 +474,20 @@ class TuneView(QWidget):
         for chart in (self.importance, self.slice, self.contour):
             chart.say("after a run")
 
+    def cancelled(self) -> None:
+        """A cancelled run: the chart says no held-out value comes, and the result names the
+        best trial so far, marked as unvalidated (rt 9: it said "Cancelled." beside an empty
+        table, and the chart still "held out: when it ends")."""
+        curve = self.curve
+        curve.mark_cancelled()
+        text = "Cancelled: no held-out score, nothing to apply."
+        if curve.best_trial is not None:
+            where = f" in {curve.study}" if curve.study else ""
+            text += (f" The best on training so far{where}: trial {curve.best_trial} "
+                     f"({_m(curve.best_value)}), not validated on held-out queries; Start "
+                     "continues the run.")
+        self.results.clear(text)
+
     def add_trial(self, report: Any, maximize: bool) -> None:
         """One trial's report: a new study (the next fold) starts a new curve."""
         label = report.study.rsplit("/", 1)[-1]

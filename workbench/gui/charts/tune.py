@@ -167,6 +167,8 @@ class TrialCurve(_Chart):
         self.held_of: dict[int, float] = {}  # each trial's held-out value, drawn for the kept
         self._best = -math.inf
         self._held = math.nan
+        self.best_trial: int | None = None  # the best on training so far (its number)
+        self.cancelled = False  # the run stopped before its held-out test (rt 9)
         for line in (self.dots, self.train_line, self.held_line, self.kept):
             line.setData([], [])
         self.start_line.hide()
@@ -184,10 +186,23 @@ class TrialCurve(_Chart):
                "(no held-out value)" if self.study == "all" else
                f"<span style='color:{B_COLOR}'>✕</span> its held-out value, "
                f"<span style='color:{B_COLOR}'>┈</span> the start's" if held else
+               "(held out: not scored, cancelled)" if self.cancelled else
                "(held out: when it ends)"]
         if kept:
             key.insert(3, f"<span style='color:{INK}'>{kept}</span>")
         self.say(key if self.study else "", gap=" &nbsp;")
+
+    def mark_cancelled(self) -> None:
+        """The run was cancelled: no held-out value will come (the caption had kept saying
+        "held out: when it ends")."""
+        self.cancelled = True
+        self._caption("")
+
+    @property
+    def best_value(self) -> float:
+        """The best training value so far (NaN before a trial)."""
+        return math.nan if self.best_trial is None else (
+            self._best if self.maximize else -self._best)
 
     def mark_kept(self, trial: int | None, train: float,
                   held: tuple[float, float] | None = None) -> None:
@@ -218,7 +233,7 @@ class TrialCurve(_Chart):
         """One finished trial: its training value and its held-out value (NaN if none)."""
         score = train if self.maximize else -train
         if score > self._best:
-            self._best, self._held = score, held_out
+            self._best, self._held, self.best_trial = score, held_out, number
         self.axes(True)
         self.numbers.append(number)
         self.values.append(train)
