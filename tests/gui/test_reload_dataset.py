@@ -115,9 +115,9 @@ def test_reload_says_what_changed_by_id(qtbot: QtBot, tmp_path: Path) -> None:
     assert w.reload_dataset()
     # the judgments and the baseline first (dr4 3), “…” about a name (dr4 13)
     assert w.reload_note.plain_text() == (
-        "reloaded mem2 from disk: judgments 1 regraded: q04/m14; baseline “baseline” "
+        "reloaded mem2 from disk: judgments 1 regraded; baseline “baseline” "
         "recomputed on the new data; 80 documents (1 edited: m14, 1 added: m81, 1 removed: "
-        "m80), 20 queries (unchanged)")
+        "m80), 20 queries (unchanged); judgments regraded: q04/m14")
 
 
 def _edit_many(folder: Path) -> None:
@@ -155,10 +155,7 @@ def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path:
     assert w.reload_dataset()
     note = w.reload_note
     whole = note.plain_text()
-    assert whole == (
-        "reloaded mem from disk: judgments 2 added: q04/m90, q05/m91, 5 removed; baseline "
-        "“baseline” recomputed on the new data; 80 documents (5 edited, 4 added, 4 removed), "
-        "19 queries (1 left out (no judgments now): q01)")
+    assert whole == MANY_SAID
     assert note.isVisible() and note.text().endswith("…")  # elided at 1,280 px …
     assert note.toolTip() == whole  # … the whole in its tooltip
     shown = note.text()[:-1]
@@ -171,9 +168,32 @@ def test_a_long_reload_line_keeps_its_main_point_at_1280(qtbot: QtBot, tmp_path:
 
 
 # the line the reload of `_edit_many` says, at any width
-MANY_SAID = ("reloaded mem from disk: judgments 2 added: q04/m90, q05/m91, 5 removed; baseline "
-             "“baseline” recomputed on the new data; 80 documents (5 edited, 4 added, 4 "
-             "removed), 19 queries (1 left out (no judgments now): q01)")
+# (the judgments counted first, their ids last: dr7 5)
+MANY_SAID = ("reloaded mem from disk: judgments 2 added, 5 removed; baseline “baseline” "
+             "recomputed on the new data; 80 documents (5 edited, 4 added, 4 removed), "
+             "19 queries (1 left out (no judgments now): q01); judgments added: q04/m90, "
+             "q05/m91")
+
+
+def test_the_reload_note_says_the_baseline_at_1280_in_the_windows_font(
+        qtbot: QtBot, tmp_path: Path, styled: object) -> None:
+    """dr7 5: in `workbench gui`'s font at 1,280 px the note showed only the judgments
+    clause, its ids included, with about 280 px of the bar empty: the baseline recomputed
+    and the documents changed were on hover only."""
+    folder = tmp_path / "mem"
+    shutil.copytree(SAMPLES / "memories", folder)
+    w = MainWindow(synchronous=True, restore=False)
+    qtbot.addWidget(w)
+    w.resize(1280, 800)
+    w.show()
+    assert w.open_path(folder)
+    w.session.pin_baseline()
+    _edit_many(folder)
+    assert w.reload_dataset()
+    shown = w.reload_note.text()
+    assert shown.startswith("reloaded mem from disk: judgments 2 added, 5 removed; baseline")
+    assert "recomputed on the new data" in shown, shown
+    assert w.reload_note.toolTip() == MANY_SAID
 
 
 def test_the_reload_note_in_the_asynchronous_window_at_1280(qtbot: QtBot,
