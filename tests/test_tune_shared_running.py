@@ -15,6 +15,7 @@ from tests.conftest import SAMPLES
 from tests.postgres_server import postgres
 from workbench.cli import main
 from workbench.core.tuning import runner
+from workbench.core.tuning import storage as tuning_storage
 from workbench.core.tuning.storage import server_clock
 from workbench.core.tuning.study import ALIVE, BEGAN
 
@@ -107,6 +108,9 @@ def test_a_killed_process_trial_is_not_waited_for(tmp_path, capsys, monkeypatch)
     """dr1 1: a lone run after a process died mid-trial waited the whole 120 s for its trial
     (no other process was at work), silently where stderr was no terminal."""
     monkeypatch.setattr(runner, "WAIT_S", 60.0, raising=False)
+    # a beat of 1.5 s and a margin of 0.5 s: the stamped trial is given 2 s, not 25 (dr7 6)
+    monkeypatch.setattr(tuning_storage, "HEARTBEAT_S", 1.5)
+    monkeypatch.setattr(runner, "BEAT_MARGIN_S", 0.5)
     with postgres(tmp_path / "pg") as url:
         assert main([*ARGS, "--storage", url]) == 0
         capsys.readouterr()
@@ -130,11 +134,12 @@ def test_a_killed_process_trial_is_not_waited_for(tmp_path, capsys, monkeypatch)
         finally:
             storage.engine.dispose()
     gc.collect()
-    # the stamped one is given one beat (dr5 1), then taken for a dead process's
-    assert took < 30, took
+    # the stamped one is given one beat (dr5 1), then taken for a dead process's: the run
+    # waits that beat, not WAIT_S's 60 s
+    assert 2 <= took < 15, took
     err = " ".join(got.err.split())
     assert ("waiting to see whether 1 trial another process began before this run is still "
-            "running (up to 25 s)") in err
+            "running (up to 2 s)") in err
     assert "running in another process before" not in err and "still running" not in got.out
     assert "trials: 3 — every one stored by an earlier run" in " ".join(got.out.split())
 
@@ -146,6 +151,9 @@ def test_a_live_trial_begun_just_before_the_run_is_waited_for(tmp_path, capsys, 
     beat (storage.HEARTBEAT_S), was taken for a dead one: the run built its result from 3
     trials while the 4th ran, and the next run gave another result."""
     monkeypatch.setattr(runner, "WAIT_S", 60.0, raising=False)
+    # a beat of 4 s and a margin of 1 s (not 20 + 5: dr7 6); the trial ends 1.5 s into the run
+    monkeypatch.setattr(tuning_storage, "HEARTBEAT_S", 4.0)
+    monkeypatch.setattr(runner, "BEAT_MARGIN_S", 1.0)
     with postgres(tmp_path / "pg") as url:
         assert main([*ARGS, "--storage", url]) == 0
         capsys.readouterr()
@@ -158,8 +166,8 @@ def test_a_live_trial_begun_just_before_the_run_is_waited_for(tmp_path, capsys, 
             assert now is not None
             storage.set_trial_user_attr(running._trial_id, BEGAN, now)
             storage.set_trial_user_attr(running._trial_id, ALIVE, now)
-            time.sleep(1.0)  # the run begins a second later; the trial ends 5 s in
-            timer = threading.Timer(4.0, lambda: other.tell(running, 0.99))
+            time.sleep(0.5)  # the run begins half a second later; the trial ends 2 s in
+            timer = threading.Timer(1.5, lambda: other.tell(running, 0.99))
             timer.start()
             try:
                 assert main([*ARGS, "--storage", url]) == 0
