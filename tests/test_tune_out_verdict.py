@@ -269,7 +269,13 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
                             "--params", str(path), "--out", str(tmp_path / "from.toml"))
     assert code == 0, err
     err = " ".join(err.split())
-    assert err.count(unread) == 1 and err.count(f"note: 'tbu.toml': {VERDICT_LINE}") == 1
+    assert err.count(unread) == 1
+    # "keep the starting values" would read as "keep tbu.toml", this run's start (dr7 1)
+    assert err.count("note: the values you start from (tbu.toml) were not recommended by the "
+                     "run that tuned them: tuning this way gained nothing on held-out queries "
+                     "(k-fold estimate: held-out ndcg@10 0.6131 → 0.6111); that run advised the "
+                     "values it started from") == 1
+    assert "keep the starting values" not in err
     # export: a CodeLedger file (export writes no bm25 settings), the unknown field a note
     # and the verdict the warning, with what it rests on
     cl = tmp_path / "cl.toml"
@@ -285,6 +291,39 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
             "values: held-out ndcg@10 0.6098 → 0.5099 (p = 0.125, 6 held-out queries) — "
             "exported all the same; the starting values may serve the agent better") in err
     assert "did worse" not in err  # the same figures, not said twice
+
+
+def test_a_run_that_keeps_a_flagged_files_values_carries_its_verdict(capsys, tmp_path):
+    """dr7 1: a short tune from a file its run advised against kept its values and wrote them
+    with no verdict and no NOT RECOMMENDED line, so eval, compare and export said nothing."""
+    path = _advised_against(tmp_path / "flagged.toml")
+    out_file = tmp_path / "kept.toml"
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1", "--trials", "2", "--folds", "2",
+                           "--params", str(path), "--out", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text(encoding="utf-8")
+    tuned = tomllib.loads(text)["tuned"]
+    assert tuned["kept_trial"] == "start"  # the case under test: flagged.toml's values kept
+    assert load_params_file(out_file) == {"k1": 2.5, "b": 0.3}
+    assert tuned["verdict"] == (
+        "keep the values that run started from, not these; tuning this way gained nothing on "
+        "held-out queries (k-fold estimate: held-out ndcg@10 0.6131 → 0.6111) when "
+        "flagged.toml was tuned, and a run from flagged.toml kept them unchanged")
+    assert text.startswith("# NOT RECOMMENDED: these are flagged.toml's values unchanged, which "
+                           "the run that tuned them advised against (")
+    assert "not recommended, as flagged.toml's run advised" in " ".join(out.split())
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file),
+                 "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("'kept.toml': not recommended by the run that tuned it — keep the values that run "
+            "started from, not these;") in said
+    # tuned again from the written file, and kept again: the verdict goes on as it was
+    again = tmp_path / "again.toml"
+    code, _out, err = _tune(capsys, tmp_path, "--tune", "k1", "--trials", "2", "--folds", "2",
+                            "--params", str(out_file), "--out", str(again))
+    assert code == 0, err
+    assert tomllib.loads(again.read_text(encoding="utf-8"))["tuned"]["verdict"] \
+        == tuned["verdict"]
 
 
 def test_unknown_fields_keep_their_toml_dates_and_times(tmp_path):

@@ -709,8 +709,14 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
             say_line(f"note: {name}: {why}", file=sys.stderr)
     if tuned is not None and say and tuned.verdict and tuned.same_data(dataset):
         # the run that wrote them advised against them: tuning on from them is no harm, but
-        # the reader was told nothing (dr5 4)
-        say_line(f"note: {name!r}: {tuned.verdict_text()}", file=sys.stderr)
+        # the reader was told nothing (dr5 4); "keep the starting values" would read as
+        # "keep this file", the values this run starts from (dr7 1)
+        from workbench.core.tuning.verdict import verdict_grounds
+
+        say_line(f"note: the values you start from ({name}) were not recommended by the run "
+                 f"that tuned them: {verdict_grounds(tuned.verdict)}; that run advised the "
+                 "values it started from (the model's defaults, unless it too was given "
+                 "--params)", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
@@ -801,12 +807,12 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         kept = f"the values below are the starting values: {why}"
     # the values written, keyed; with the queries the start was tuned on (compare on them
     # says "training"), and the run's advice against them, if it gave any
-    note = of_result(result, dataset, model.id, values,
-                     start=_tuned_start(params_file, dataset, model))
+    start = _tuned_start(params_file, dataset, model)
+    note = of_result(result, dataset, model.id, values, start=start)
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)
     # "held-out ndcg@10 0.6131 → 0.6111", or under k-fold "tuning this way gained nothing …"
-    from workbench.core.tuning.verdict import grounds
+    from workbench.core.tuning.verdict import grounds, inherited, verdict_grounds
 
     figures = grounds(result) if note.verdict else ""
     kfold = result.validation.kind == "kfold"
@@ -816,6 +822,15 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
               f"queries they were not tuned on ({figures})")
     warning = (f"NOT RECOMMENDED: {gained} — keep the starting values; the verdict in [tuned] "
                "says so too" if note.verdict else "")
+    name = Path(params_file or "").name
+    if (result.final.kept_start and start is not None and start.verdict
+            and (not start.values or start.values == note.values)):
+        # the --params file's values, kept unchanged: its run's advice against them goes on,
+        # else a short run from a flagged file wrote a clean-looking one (dr7 1)
+        note = replace(note, verdict=inherited(start.verdict, name))
+        warning = (f"NOT RECOMMENDED: these are {name}'s values unchanged, which the run that "
+                   f"tuned them advised against ({verdict_grounds(start.verdict)}) — keep "
+                   "the values that run started from; the verdict in [tuned] says so too")
     t = result.test
     # no held-out change: no advice either way (dr1 4), said as that
     even = (f"no held-out evidence either way: the {t.n} held-out quer"
@@ -835,7 +850,9 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                           f"is kept in its storage: {_rerun_to_write(result)}") from None
     after = _readers_after(result, dataset, note)
     if result.final.kept_start:  # the file holds the start: nothing to apply
-        say(f"the starting values written to {path} ({why}: nothing changed), with the "
+        said = (f"; not recommended, as {name}'s run advised and the file's verdict says"
+                if note.verdict else "")
+        say(f"the starting values written to {path} ({why}: nothing changed){said}, with the "
             f"{len(note.trained_on)} queries they were tuned on: {after}")
         return
     if note.verdict:  # written, as asked; not offered for use

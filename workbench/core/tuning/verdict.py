@@ -46,4 +46,30 @@ def grounds(result: Any) -> str:
     return f"held-out {figures}"
 
 
-__all__ = ["against", "grounds"]
+# the verdict of values a run kept unchanged from a --params file whose own run advised
+# against them (dr7 1): "the starting values" would be that file's, the very values advised
+# against, so it names the values that earlier run started from
+INHERITED = "keep the values that run started from, not these"
+
+
+def inherited(verdict: str, name: str) -> str:
+    """The verdict for --out of a run that kept file `name`'s values unchanged, `verdict`
+    being that file's: the earlier run's grounds, said as its; a verdict already inherited
+    is kept as it is."""
+    if verdict.startswith(INHERITED):
+        return verdict
+    return (f"{INHERITED}; {verdict_grounds(verdict)} when {name} was tuned, and a run from "
+            f"{name} kept them unchanged")
+
+
+def verdict_grounds(verdict: str) -> str:
+    """What a `[tuned]` verdict rests on, without its advice ("held-out ndcg@10 0.6098 →
+    0.5099"): the text after "keep the starting values" (or `INHERITED`) and its
+    separator; the whole text where it opens otherwise (a hand edit)."""
+    for advice in (INHERITED, "keep the starting values"):
+        if verdict.startswith(advice):
+            return verdict[len(advice):].lstrip(";:, ").strip() or verdict
+    return verdict
+
+
+__all__ = ["INHERITED", "against", "grounds", "inherited", "verdict_grounds"]
