@@ -326,6 +326,34 @@ def test_a_run_that_keeps_a_flagged_files_values_carries_its_verdict(capsys, tmp
         == tuned["verdict"]
 
 
+def test_export_out_keeps_the_verdict_in_its_record_of_changes(capsys, tmp_path):
+    """dr7 2: export --out wrote codeledger.changes.json with no sign of the verdict, said
+    only on stderr; config.json, CodeLedger's own JSON, takes no field of ours."""
+    import json
+
+    cl = tmp_path / "cl.toml"
+    cl.write_text('[params]\nw_keyword = 0.36\n\n[tuned]\nverdict = "keep the starting values; '
+                  'held-out ndcg@10 0.6098 → 0.5099"\ndataset = "code-repo"\nmetric = "ndcg@10"\n'
+                  'held_out_default = 0.6098\nheld_out_tuned = 0.5099\nheld_out_p = 0.125\n'
+                  'held_out_queries = 6\nmodel = "codeledger"\ntrained_on = ["c45484912fc"]\n',
+                  encoding="utf-8")
+    out = tmp_path / "exo"
+    assert main(["export", "--model", "codeledger", "--params", str(cl), "--out", str(out)]) == 0
+    capsys.readouterr()
+    record = json.loads((out / ".codeledger" / "codeledger.changes.json").read_text())
+    assert record["not_recommended"] == ("cl.toml: not recommended by the run that tuned it — "
+                                         "keep the starting values; held-out ndcg@10 0.6098 → "
+                                         "0.5099")
+    config = (out / ".codeledger" / "config.json").read_text()
+    assert "recommended" not in config and "verdict" not in config
+    # a file with no verdict: no such field
+    cl.write_text(cl.read_text(encoding="utf-8").replace('verdict = "', 'note = "'),
+                  encoding="utf-8")
+    assert main(["export", "--model", "codeledger", "--params", str(cl), "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert "not_recommended" not in (out / ".codeledger" / "codeledger.changes.json").read_text()
+
+
 def test_unknown_fields_keep_their_toml_dates_and_times(tmp_path):
     """dr5 5: the window's export wrote an unknown field's datetime back as a string."""
     from workbench.core.configurations import configuration_toml, read_configuration_toml

@@ -5,6 +5,7 @@ the target system's own terms)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import shlex
 import sys
 from pathlib import Path
@@ -266,6 +267,17 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
     return notes
 
 
+def _verdict_of(path: str, model_id: str, params: Any) -> str:
+    """"FILE: not recommended by the run that tuned it — …" where `path`'s `[tuned]` record
+    holds a verdict on these values of `model_id`; "" otherwise."""
+    from workbench.core.tuned_on import read_tuned_on
+
+    record = read_tuned_on(path)
+    if record is not None:
+        record, _ = record.applies_to(model_id, params)
+    return f"{Path(path).name}: {record.verdict_text()}" if record and record.verdict else ""
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """The parameters in the target system's own settings, and what changed from its
     defaults."""
@@ -280,6 +292,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                          f"those of {', '.join(exporter_ids())}): its values are a params TOML "
                          "file, as `tune --out` writes and every command's --params reads")
     export = export_params(model.id, params)
+    if args.params:  # the run's advice against the values, in the record too (dr7 2)
+        export = dataclasses.replace(export, verdict=_verdict_of(args.params, model.id, params))
     # the parameters set explicitly: over a config already there, only theirs are written
     given = {a.partition("=")[0].strip() for a in (args.param or [])}
     if args.params:

@@ -99,6 +99,10 @@ class Export:
     # evaluation's own settings too, which `changed` leaves out): the record keeps them as
     # `workbench_params`, which --params reads back (`record_values`)
     measured: Mapping[str, ParamValue] = dataclasses.field(default_factory=dict)
+    # the advice against these values of the run that tuned them ("FILE: not recommended by
+    # the run that tuned it — …"), kept in the record as `not_recommended`: the warning on
+    # stderr is gone by the time a reviewer reads the repository (dr7 2); "" where none
+    verdict: str = ""
 
     def outside_text(self) -> str:
         """The workbench-only values the figures were measured with that the target cannot
@@ -142,6 +146,7 @@ class Export:
         (file name, its `Update.kept`) for the variables' files there (decision-memory.env,
         mcp-server-env.json: dr3 5); each entry names its file."""
         doc: dict[str, object] = {"model": self.model, "target": self.target,
+                                  **({"not_recommended": self.verdict} if self.verdict else {}),
                                   "changed": [c.as_json() for c in self.changed]}
         if self.outside:
             doc["not_in_target"] = [c.as_json() for c in self.outside]
