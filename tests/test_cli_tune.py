@@ -118,7 +118,7 @@ def test_repository_tasks_get_a_time_split(capsys, tmp_path):
     assert "max bundle_recall" in out and "bundle_recall held-out" in out
     # one study, on the older tasks: no fold, nothing tuned on "all the queries"
     assert "each fold" not in out and "on all the queries" not in out
-    assert ("on its 6 training queries no trial's gain was sure, so the run kept the starting "
+    assert ("on its 6 training tasks no trial's gain was sure, so the run kept the starting "
             "values") in out
     assert "note:" not in out and "left out" not in out  # named: searched as named
 

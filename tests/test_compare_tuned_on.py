@@ -140,7 +140,7 @@ def test_tune_out_records_the_training_queries(
     older = by_date[:round(len(by_date) * 0.5)]
     assert sorted(note.trained_on) == sorted(older)
     assert note.validation.startswith("time split") and note.metric == "bundle_recall"
-    assert (f"with the {len(older)} queries they were tuned on: eval, compare and report on "
+    assert (f"with the {len(older)} tasks they were tuned on: eval, compare and report on "
             f"{note.dataset} leave those out") in capsys.readouterr().out
 
 

@@ -61,5 +61,5 @@ def test_the_header_says_the_tasks_tuned_on_were_left_out(
                      f'validation = "time split"\ntrained_on = ["{ids[0]}", "{ids[1]}"]\n')
     assert main(["eval", str(FOLDER), "-m", "codeledger", "--params", str(tuned)]) == 0
     head = capsys.readouterr().out.splitlines()[0]
-    assert "10 judged queries (2 the values were tuned on, left out: --all-queries counts " \
+    assert "10 judged tasks (2 the values were tuned on, left out: --all-queries counts " \
         "them)" in head

@@ -27,7 +27,7 @@ def test_eval_reports_what_the_selection_returns(capsys: pytest.CaptureFixture[s
     # counted apart from the figures' code: the run file's lines per query (decision-memory
     # returns at most 3, fewer than the run's depth, so the run holds every result)
     lines = Counter(line.split()[0] for line in run.read_text().splitlines())
-    judged = re.search(r"(\d+) judged queries", out)
+    judged = re.search(r"(\d+) judged cases", out)  # the data's noun (dr7 3)
     assert judged is not None
     n = int(judged.group(1))
     from workbench.core.formats import load_dataset

@@ -93,10 +93,10 @@ def test_an_unchanged_held_out_score_is_no_verdict(capsys, tmp_path):
     assert row[2] == row[3] == "1.0000"  # the case under test: the same held out
     assert "keep the starting values" not in out and "not recommended" not in out
     # one query, said as one (dr5 7: "the 1 held-out queries score the same")
-    assert "the 1 held-out query scores the same either way (▲0 ▼0)" in " ".join(out.split())
+    assert "the 1 held-out task scores the same either way (▲0 ▼0)" in " ".join(out.split())
     text = out_file.read_text()
     assert "NOT RECOMMENDED" not in text and "verdict" not in tomllib.loads(text)["tuned"]
-    assert ("# no held-out evidence either way: the 1 held-out query scores the same mean at "
+    assert ("# no held-out evidence either way: the 1 held-out task scores the same mean at "
             "the starting and the tuned values") in text
     assert "(p = 1.000, 1 query)" in text
 

@@ -404,13 +404,17 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
                    judged: int) -> list[str]:
     """The summary eval prints; the metrics shown (the model's own added when none was
     named)."""
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
     n = len(dataset.corpus)
+    # the data's own noun ("tasks" of a repository), as the notes below say it (dr7 3)
+    many = dataset_nouns(dataset)[1]
     say(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {judged:,} judged "
-        f"quer{'y' if judged == 1 else 'ies'}{_left_out(args, dataset)}; model {model.id}")
+        f"{one_of(many) if judged == 1 else many}{_left_out(args, dataset)}; model {model.id}")
     say(judgments_line(args, dataset, metrics))
     empty = int((pipe.judgments.judged_mask & (result.ranking.count == 0)).sum())
     if empty:  # an all-zero table said why
-        say(f"note: {empty:,} of the {judged:,} judged queries retrieved nothing; each counts "
+        say(f"note: {empty:,} of the {judged:,} judged {many} retrieved nothing; each counts "
             "0 in every mean (as trec_eval -c)")
         # and why, where the model can tell (vault-search's phrase rule: a question of several
         # words matches no line), for the first such query
@@ -436,7 +440,7 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     if capped:
         say(f"note: {capped}")
     for m in (m for m in metrics if m in FIGURES):  # what the selection returns: glossed
-        say(f"({m}: {metric_label(m)}, mean over the {judged:,} judged queries"
+        say(f"({m}: {metric_label(m)}, mean over the {judged:,} judged {many}"
             + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know

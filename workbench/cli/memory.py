@@ -252,9 +252,12 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
     n = record.held_n
     p = f"{p_equals(record.p_value)}, " if math.isfinite(record.p_value) else ""
     if record.verdict:  # the run's own advice, with what it rests on (dr5 4)
+        from workbench.core.tuning.data import one_of
+
+        # the data's noun ("6 held-out tasks"), as eval and compare say it (dr7 3)
         return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()} ({p}{n} "
-                f"held-out quer{'y' if n == 1 else 'ies'}) — exported all the same; the "
-                "starting values may serve the agent better"]
+                f"held-out {one_of(record.noun) if n == 1 else record.noun}) — exported all "
+                "the same; the starting values may serve the agent better"]
     lower = direction(record.metric) == "minimize"
     if (tuned >= start) if lower else (tuned <= start):
         if abs(tuned - start) <= 1e-12:

@@ -286,7 +286,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
         for h in helpers:
             h.wait()
     assert result is not None
-    print_result(result, model, objectives)
+    from workbench.core.tuning.data import dataset_nouns
+
+    print_result(result, model, objectives, dataset_nouns(dataset)[1])
     if not result.final.best:  # no trial met the constraints: nothing tuned, nothing written
         return EXIT_FAIL
     if args.out:
@@ -665,7 +667,9 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
     try:
-        narrowed = set_aside(validation, prior)
+        from workbench.core.tuning.data import dataset_nouns
+
+        narrowed = set_aside(validation, prior, dataset_nouns(dataset)[1])
     except StartCoversHeldOut as exc:  # the one score asked for cannot be had: said, with
         # the two runs that can be
         name = Path(args.params).name
@@ -833,8 +837,12 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                    "the values that run started from; the verdict in [tuned] says so too")
     t = result.test
     # no held-out change: no advice either way (dr1 4), said as that
-    even = (f"no held-out evidence either way: the {t.n} held-out quer"
-            f"{'y scores' if t.n == 1 else 'ies score'} the same mean at the starting and the "
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
+    many = dataset_nouns(dataset)[1]  # "tasks" of a repository, as the notes say (dr7 3)
+    even = (f"no held-out evidence either way: the {t.n} held-out "
+            f"{one_of(many) + ' scores' if t.n == 1 else many + ' score'} the same mean at the "
+            "starting and the "
             "tuned values" if t is not None and not note.verdict and not result.final.kept_start
             and t.mean_a == t.mean_b else "")
     comments = [warning, f"workbench tune: model {model.id} on {dataset.name}",
@@ -853,7 +861,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         said = (f"; not recommended, as {name}'s run advised and the file's verdict says"
                 if note.verdict else "")
         say(f"the starting values written to {path} ({why}: nothing changed){said}, with the "
-            f"{len(note.trained_on)} queries they were tuned on: {after}")
+            f"{len(note.trained_on)} {many} they were tuned on: {after}")
         return
     if note.verdict:  # written, as asked; not offered for use
         say(f"tuned parameters written to {path}, but not recommended: "
@@ -861,10 +869,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
             + ", and the file says so in its verdict — keep the starting values (those tune "
             "started from, not this file's), or tune fewer parameters (--tune) or narrower "
             "ranges, or judge more queries; with "
-            f"the {len(note.trained_on)} queries they were tuned on: {after}")
+            f"the {len(note.trained_on)} {many} they were tuned on: {after}")
         return
     say(f"tuned parameters written to {path} (use: --params {path}), with the "
-        f"{len(note.trained_on)} queries they were tuned on: {after}")
+        f"{len(note.trained_on)} {many} they were tuned on: {after}")
 
 
 def _rerun_to_write(result: Any) -> str:
@@ -912,7 +920,9 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
                 + (f" (the {spare} quer{'y' if spare == 1 else 'ies'} it left untuned there "
                    f"{'is' if spare == 1 else 'are'} no held-out part)" if spare else "")
                 + "; on the held-out split every figure is held out")
-    rough = (f", a rough figure under {FEW_HELD_OUT} queries, as they say"
+    from workbench.core.tuning.data import dataset_nouns
+
+    rough = (f", a rough figure under {FEW_HELD_OUT} {dataset_nouns(dataset)[1]}, as they say"
              if len(left) < FEW_HELD_OUT else "")
     return (f"eval, compare and report on {dataset.name} leave those out and count the "
             f"{len(left)} not tuned on{rough}")

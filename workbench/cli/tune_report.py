@@ -45,7 +45,11 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
     parameters are those --tune named (no word on what the default search takes)."""
     counted = int(evaluator.counted().sum())
     # eval's words: judged queries; fixture cases (eval.jsonl) are counted beside them
-    what = "judged queries or cases" if evaluator.context.case_rows else "judged queries"
+    from workbench.core.tuning.data import dataset_nouns
+
+    many = dataset_nouns(dataset)[1]  # the data's own: a repository's tasks (dr7 3)
+    what = (f"judged {many} or cases" if evaluator.context.case_rows and many != "cases"
+            else f"judged {many}")
     say(f"{dataset.name}: {len(dataset.corpus):,} documents, {counted:,} {what}{left_out}; "
         f"model {model.id}")
     n = len(space.dimensions)
@@ -202,7 +206,9 @@ def budget_text(spec: Any, validation: Any, stored: Mapping[str, int]) -> str:
     return text
 
 
-def print_result(result: Any, model: Any, objectives: Any) -> None:
+def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries") -> None:
+    """The closing report; `noun`: the data's own word for its queries (`dataset_nouns`:
+    a repository's "tasks", dr7 3)."""
     primary = objectives[0]
     print()
     final = result.final
@@ -246,17 +252,17 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
             "values: nothing changes")
     elif final.kept_start and t is not None:  # one study, on the training part alone
         trained = int(sum(bool(x) for x in result.validation.final_train))
-        say(f"on its {trained:,} training queries {why}, so the run kept the starting "
+        say(f"on its {trained:,} training {noun} {why}, so the run kept the starting "
             "values: nothing changes (the held-out row scores them)")
     if primary == "cases" and t is not None:  # the share, as the cases it counts
-        say(f"cases passing on the {_held(t.n)}: {round(t.mean_a * t.n)}/{t.n} "
+        say(f"cases passing on the {_held(t.n, noun)}: {round(t.mean_a * t.n)}/{t.n} "
             f"with the starting values, {round(t.mean_b * t.n)}/{t.n} tuned")
     stuck = [f for f in result.folds if not f.best]
     if stuck and t is not None:
         held = sum(int((f.held_default == f.held_default).sum()) for f in stuck)  # not NaN
         say(f"{', '.join(f.name for f in stuck)}: no trial met the constraints on "
             f"{'its' if len(stuck) == 1 else 'their'} training queries; "
-            f"{'its' if len(stuck) == 1 else 'their'} {_held(held)} "
+            f"{'its' if len(stuck) == 1 else 'their'} {_held(held, noun)} "
             f"count{'s' if held == 1 else ''} with the starting values (what a run keeps when "
             "no trial meets them)")
     if result.validation.kind == "none":
@@ -264,13 +270,12 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
             "the settings do on new queries")
     if t is not None:
         if not t.improved and not t.worsened:  # no difference for chance to explain
-            say(f"the {_held(t.n)} score{'s' if t.n == 1 else ''} the same either way (▲0 ▼0): "
-                "there is "
-                "no difference to test")
+            say(f"the {_held(t.n, noun)} score{'s' if t.n == 1 else ''} the same either way "
+                "(▲0 ▼0): there is no difference to test")
         else:
             verdict = ("significant at 0.05" if t.p_value < 0.05 else
                        "not significant at 0.05: the difference may be chance")
-            say(f"paired randomisation test over {_held(t.n)}: {verdict}")
+            say(f"paired randomisation test over {_held(t.n, noun)}: {verdict}")
         worse = t.delta < 0 if _up(primary) else t.delta > 0
         advice = ("" if final.kept_start else
                   " — the starting values break a --constraint: loosen it, or tune fewer "
@@ -299,7 +304,7 @@ def print_result(result: Any, model: Any, objectives: Any) -> None:
         first = [w for w, any_ in (("the other objectives", len(objectives) > 1),
                                    ("the constrained figures" if len(bounded) > 1 else
                                     "the constrained figure", bool(bounded))) if any_]
-        say("\nthe same held-out queries, other measures"
+        say(f"\nthe same held-out {noun}, other measures"
             + (f" ({' and '.join(first)} first):" if first else " (not tuned for):"))
         print(format_table(["", start, "tuned", "Δ"], [
             [name, *_pair(d, t, name)] for name, (d, t) in result.also.items()]))
@@ -578,9 +583,12 @@ def _pair(a: float, b: float, name: str = "", delta: float | None = None
     return texts[0], texts[1], delta_text(shown, count, digits)
 
 
-def _held(n: int) -> str:
-    """"1 held-out query", "6 held-out queries" (dr5 7: "the 1 held-out queries")."""
-    return f"{n:,} held-out quer{'y' if n == 1 else 'ies'}"
+def _held(n: int, noun: str = "queries") -> str:
+    """"1 held-out query", "6 held-out tasks" (dr5 7: "the 1 held-out queries"; `noun`:
+    `dataset_nouns`'s, dr7 3)."""
+    from workbench.core.tuning.data import one_of
+
+    return f"{n:,} held-out {one_of(noun) if n == 1 else noun}"
 
 
 def _count(name: str) -> bool:

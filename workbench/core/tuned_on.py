@@ -100,6 +100,14 @@ class TunedOn:
         the values written were tuned on every query (`Validation.describe`'s wording)."""
         return re.match(r"\d+-fold ", self.validation) is not None
 
+    @property
+    def noun(self) -> str:
+        """The data's word for its queries as the run said it in `validation` (a time
+        split's "older tasks", `dataset_nouns`), for a reader without the data at hand
+        (export: dr7 3); "queries" where it names none of the others."""
+        return next((w for w in ("tasks", "cases", "chat moments")
+                     if re.search(rf"\b{w}\b", self.validation)), "queries")
+
     def verdict_text(self) -> str:
         """The run's advice against these values, in one line for every reader of the file
         (eval, compare, report, the window's import: dr1 8); "" where it gave none."""
@@ -129,7 +137,7 @@ class TunedOn:
 
         return (f"tune's held-out {self.metric}{how}: starting values "
                 f"{mean(self.held_default)}, tuned {mean(self.held_tuned)} "
-                f"({p}, {self.held_n} queries)")
+                f"({p}, {self.held_n} {self.noun})")
 
 
 def of_result(result: Any, dataset: Dataset, model_id: str = "",

@@ -145,7 +145,9 @@ def _plan(job: TuneJob, progress: Progress = NO_PROGRESS) -> tuple[
         prior = np.isin(np.array(dataset.queries.ids, dtype=object),
                         list(job.tuned_on.trained_on))
         try:
-            validation = set_aside(validation, prior)
+            from workbench.core.tuning.data import dataset_nouns
+
+            validation = set_aside(validation, prior, dataset_nouns(dataset)[1])
         except StartCoversHeldOut as exc:  # in the window's words, with its ways out
             side = (f"split {job.split}, the one held out" if kind == "split" else
                     "the newer tasks the time split holds out")

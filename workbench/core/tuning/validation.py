@@ -155,7 +155,7 @@ class StartCoversHeldOut(ParamError):
                          "earlier run, so no score there would be held out")
 
 
-def set_aside(v: Validation, prior: Mask) -> Validation:
+def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     """`v` with the queries of `prior` never held out: the starting values were tuned on them
     (a params file from an earlier run), so a score on them is a training score. They leave
     every fold's held-out side (a fold left with none is dropped); the queries this run tunes
@@ -181,7 +181,8 @@ def set_aside(v: Validation, prior: Mask) -> Validation:
         return Validation("none", (), f"no held-out queries: the starting values were tuned "
                           f"on all {int(placed.sum())} (training scores only)", final)
     held = sum(int(f.test.sum()) for f in folds)
-    return Validation(v.kind, folds, f"{v.describe}; {int(prior.sum())} queries the starting "
+    # `noun`: the data's own (`dataset_nouns`: a repository's tasks, dr7 3)
+    return Validation(v.kind, folds, f"{v.describe}; {int(prior.sum())} {noun} the starting "
                       f"values were tuned on are never held out ({held} are)", final)
 
 

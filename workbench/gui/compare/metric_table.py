@@ -364,7 +364,7 @@ class MetricTable(QTableWidget):
         """A column head's tooltip, the table drawn at compact `level`."""
         first = comp.configs[0].name
         if col == 0:
-            return "metric (mean over the judged queries)"
+            return f"metric (mean over the judged {nouns(comp)[1]})"  # the data's (dr7 3)
         if col == 1:
             return f"mean of {first}, the configuration the others are compared with"
         i = 1 + (col - 2) // PER_OTHER
