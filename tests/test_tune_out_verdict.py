@@ -288,8 +288,8 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
     err = " ".join(capsys.readouterr().err.split())
     assert (f"note: {cl}:14: [tuned] field 'future_field': not one this workbench") in err
     assert ("warning: 'cl.toml': not recommended by the run that tuned it — keep the starting "
-            "values: held-out ndcg@10 0.6098 → 0.5099 (p = 0.125, 6 held-out queries) — "
-            "exported all the same; the starting values may serve the agent better") in err
+            "values: held-out ndcg@10 0.6098 → 0.5099 (p = 0.125, 6 held-out queries); "
+            "exported all the same") in err
     assert "did worse" not in err  # the same figures, not said twice
 
 
@@ -352,6 +352,27 @@ def test_export_out_keeps_the_verdict_in_its_record_of_changes(capsys, tmp_path)
     assert main(["export", "--model", "codeledger", "--params", str(cl), "--out", str(out)]) == 0
     capsys.readouterr()
     assert "not_recommended" not in (out / ".codeledger" / "codeledger.changes.json").read_text()
+
+
+def test_the_verdict_under_the_held_out_note_gives_no_figures_again(capsys, tmp_path):
+    """dr7 4: compare said 0.6131 and 0.6113 in its held-out note and again in the verdict
+    on the next line."""
+    path = _advised_against(tmp_path / "w5.toml")
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        'trained_on = ["q01"]', "trained_on = [" + ", ".join(
+            f'"q{i:02d}"' for i in range(1, 26)) + "]"), encoding="utf-8")
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-c", str(path),
+                 "--metrics", "ndcg@10"]) == 0
+    out = capsys.readouterr().out.replace("\n  ", " ")  # a wrapped line joined
+    notes = [line.removeprefix("note: ") for line in out.splitlines()
+             if line.startswith("note: ")]
+    held = next(n for n in notes if n.startswith("'w5': tune's held-out ndcg@10"))
+    assert "starting values 0.6131, tuned 0.6111" in held
+    verdict = next(n for n in notes if n.startswith("'w5': not recommended"))
+    assert verdict.startswith("'w5': not recommended by the run that tuned it — keep the "
+                              "starting values: tuning this way gained nothing on held-out "
+                              "queries")
+    assert "0.6131" not in verdict and "0.6111" not in verdict
 
 
 def test_unknown_fields_keep_their_toml_dates_and_times(tmp_path):

@@ -256,8 +256,8 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
 
         # the data's noun ("6 held-out tasks"), as eval and compare say it (dr7 3)
         return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()} ({p}{n} "
-                f"held-out {one_of(record.noun) if n == 1 else record.noun}) — exported all "
-                "the same; the starting values may serve the agent better"]
+                f"held-out {one_of(record.noun) if n == 1 else record.noun}); exported all "
+                "the same"]  # one dash, the advice said once (dr7 4)
     lower = direction(record.metric) == "minimize"
     if (tuned >= start) if lower else (tuned <= start):
         if abs(tuned - start) <= 1e-12:

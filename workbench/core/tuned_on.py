@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -108,11 +108,23 @@ class TunedOn:
         return next((w for w in ("tasks", "cases", "chat moments")
                      if re.search(rf"\b{w}\b", self.validation)), "queries")
 
-    def verdict_text(self) -> str:
+    def verdict_text(self, figures: bool = True) -> str:
         """The run's advice against these values, in one line for every reader of the file
-        (eval, compare, report, the window's import: dr1 8); "" where it gave none."""
-        return f"not recommended by the run that tuned it — {self.verdict}" if self.verdict \
-            else ""
+        (eval, compare, report, the window's import: dr1 8); "" where it gave none.
+        `figures=False` where `held_out_text` is said just above it: the held-out means it
+        rests on are left out, not said twice in a row (dr7 4) — a verdict tune wrote, that
+        is; one worded otherwise (a hand edit) is said whole."""
+        if not self.verdict:
+            return ""
+        verdict = self.verdict
+        if not figures:
+            # "…gained nothing held out (k-fold estimate, ndcg@10 0.6131 → 0.6113)", and the
+            # older "(k-fold estimate: held-out ndcg@10 …)"
+            verdict = re.sub(r" \(k-fold estimate[,:] [^()]*\)$", "", verdict)
+            # a split's "keep the starting values; held-out ndcg@10 0.6098 → 0.5099"
+            verdict = re.sub(r"[;:] held-out \S+ -?[\d.]+ → -?[\d.]+$",
+                             "; they gained nothing held out", verdict)
+        return f"not recommended by the run that tuned it — {verdict}"
 
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out). Under k-fold they
@@ -445,7 +457,7 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
             f"{name!r} was tuned on {len(set(t.trained_on)):,} other {qs} of "
             f"{dataset.name} ({t.validation}), none of these {len(judged):,}: every figure "
             "here is held out" + (f"; {t.held_out_text()}" if t.held_out_text() else "")
-            for name, t in apart] + _verdicts(notes)
+            for name, t in apart] + _verdicts(notes, {n for n, t in apart if t.held_out_text()})
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
@@ -479,16 +491,19 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
             f"over from the split {' and '.join(repr(n) for n in split)} was tuned on, not a "
             f"held-out part ({qs} of the held-out split, as tune's figures below are): "
             f"every judged {one_of(qs)} is counted, as training scores")
-    lines += [f"{name!r}: {note[name].held_out_text()}" for name in tuned
-              if note[name].held_out_text()]
-    return dataset, lines + elsewhere + _verdicts(notes)
+    said = [name for name in tuned if note[name].held_out_text()]
+    lines += [f"{name!r}: {note[name].held_out_text()}" for name in said]
+    return dataset, lines + elsewhere + _verdicts(notes, set(said))
 
 
-def _verdicts(notes: Sequence[tuple[str, TunedOn]]) -> list[str]:
+def _verdicts(notes: Sequence[tuple[str, TunedOn]], said: Set[str] = frozenset()
+              ) -> list[str]:
     """Each configuration's run's advice against its values, where it gave any; and fields
-    of its record this workbench does not read."""
+    of its record this workbench does not read. `said`: the configurations whose held-out
+    figures a note above gives: their verdicts without them (dr7 4)."""
     return [*(t.unread for _, t in notes if t.unread),
-            *(f"{name!r}: {t.verdict_text()}" for name, t in notes if t.verdict)]
+            *(f"{name!r}: {t.verdict_text(figures=name not in said)}" for name, t in notes
+              if t.verdict)]
 
 
 def training_configurations(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]]
