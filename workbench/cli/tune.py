@@ -687,7 +687,8 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
             "values, with no held-out score: --folds 0") from None
     if narrowed is not validation and args.worker_index == 0:
         say(f"note: the starting values ({Path(args.params).name}) were tuned on "
-            f"{int(prior.sum())} of these queries by an earlier run: they are never held out "
+            f"{int(prior.sum())} of these {dataset_nouns(dataset)[1]} by an earlier run: they "
+            "are never held out "
             "here, and count as tuned on in --out", file=sys.stderr)
     return narrowed
 

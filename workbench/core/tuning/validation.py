@@ -182,8 +182,10 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
                           f"on all {int(placed.sum())} (training scores only)", final)
     held = sum(int(f.test.sum()) for f in folds)
     # `noun`: the data's own (`dataset_nouns`: a repository's tasks, dr7 3)
-    return Validation(v.kind, folds, f"{v.describe}; {int(prior.sum())} {noun} the starting "
-                      f"values were tuned on are never held out ({held} are)", final)
+    # "never held out (6 are)" read as a contradiction (dr7 7)
+    return Validation(v.kind, folds, f"{v.describe}; the {int(prior.sum())} {noun} the "
+                      f"starting values were tuned on are kept off the held-out side, so {held} "
+                      f"{'is' if held == 1 else 'are'} held out", final)
 
 
 def twin_groups(dataset: Dataset, counted: Mask) -> dict[int, int]:
