@@ -9,6 +9,7 @@ parameter file `-p` and `compare --config` take.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -203,13 +204,24 @@ def configuration_toml(saved: SavedConfiguration) -> str:
     heads its file. The values: those that differ from the defaults and those the run searched
     (rt 5); where that leaves none, the model's tunable ones, written out with a line saying
     they are its defaults (rt 2: an empty `[params]` had stated no value)."""
-    t = saved.tuned_on  # its run's advice against the values, first, as tune writes it
+    t, edited = saved.tuned_on, ""
+    if t is not None:  # as it holds for these values: edited since, the run's figures,
+        # verdict and kept trial are not theirs (dr8 2: they had headed hand-moved values)
+        held, edited = t.applies_to(saved.model_id, saved.params)
+        if held is not None and edited:
+            t = replace(held, run=(), held_default=math.nan, held_tuned=math.nan,
+                        p_value=math.nan)
+        else:  # whole, or another model's record, written as it was
+            edited = ""
     values = written_values(saved)
     at_defaults = not saved.changed()
     return params_toml(values, [
+        # its run's advice against the values, first, as tune writes it
         *([f"NOT RECOMMENDED by the run that tuned it — {t.verdict}; the verdict in [tuned] "
             "says so too"]
           if t is not None and t.verdict else []),
+        *([f"edited from values a tuning run wrote: {edited.split(': ', 1)[-1]}"]
+          if t is not None and edited else []),
         f"configuration {saved.name!r}",
         f"model {saved.model_id} (workbench eval DATA -m {saved.model_id} --params THIS_FILE)",
         *([f"validation: {t.validation}"] if t is not None and t.validation else []),
@@ -217,7 +229,7 @@ def configuration_toml(saved: SavedConfiguration) -> str:
         *(["every parameter is at the model's default: "
            + ("those the run searched" if _searched(saved) else "its tunable ones")
            + " are written out below"] if at_defaults and values else [])]
-    ) + (tuned_toml(saved.tuned_on) if saved.tuned_on else "")
+    ) + (tuned_toml(t) if t is not None else "")
 
 
 def written_values(saved: SavedConfiguration) -> Params:
