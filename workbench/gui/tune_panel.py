@@ -627,11 +627,11 @@ def study_index(name: str, studies: int) -> int | None:
 
 
 def run_record(result: Any) -> tuple[tuple[str, str], ...]:
-    """How the run went, as `tune --out` records it in `[tuned]` (`cli.tune.run_lines`: pick,
+    """How the run went, as `tune --out` records it in `[tuned]` (`tuning.run_record`: pick,
     sampler, seed, trials, kept trial, parameters searched and their ranges, version, when):
     the window's export had left them out, so its file could not say how it was searched
     (rt 5)."""
-    from workbench.cli.tune import run_lines
+    from workbench.core.tuning.run_record import run_lines
 
     return tuple((key, value) for key, _, value in
                  (line.partition(" = ") for line in run_lines(result)))

@@ -112,23 +112,12 @@ def counted_queries(session: TuningSession, objective: str) -> int:
 def too_large(grid: int | None) -> str:
     """Why Start cannot run the grid sampler: more points than a run takes ("" where it
     can; `SearchSpace.grid`)."""
-    from workbench.core.tuning.space import MAX_GRID_POINTS
+    from workbench.core.tuning.space import MAX_GRID_POINTS, big_count
 
     if grid is None or grid <= MAX_GRID_POINTS:
         return ""
-    return (f"the grid has {_big(grid)} points, more than the {MAX_GRID_POINTS:,} a run takes: "
-            "tick fewer parameters, narrow their ranges or pick another sampler")
-
-
-SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _big(n: int) -> str:
-    """A count in full, or as a power of ten where it would take a line ("4.2 × 10⁴⁵")."""
-    if n < 10**12:
-        return f"{n:,}"
-    mantissa, exponent = f"{n:.1e}".split("e")
-    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
+    return (f"the grid has {big_count(grid)} points, more than the {MAX_GRID_POINTS:,} a run "
+            "takes: tick fewer parameters, narrow their ranges or pick another sampler")
 
 
 def too_few_queries(validation: str, folds: int, task_set: bool, counted: int) -> str:

@@ -91,7 +91,8 @@ class SearchSpace:
         grid = {d.name: d.values() for d in self.dimensions}
         size = math.prod(len(v) for v in grid.values())
         if size > MAX_GRID_POINTS:
-            raise ParamError(f"the grid over {', '.join(grid)} has {size:,} points (more than "
+            raise ParamError(f"the grid over {', '.join(grid)} has {big_count(size)} points "
+                             "(more than "
                              f"{MAX_GRID_POINTS:,}); narrow it with --range or pick another "
                              "sampler")
         return grid
@@ -236,3 +237,15 @@ def parse_ranges(items: Iterable[str]) -> dict[str, tuple[float, float]]:
             raise ParamError(f"--range expects finite bounds, got {item!r}")
         out[name.strip()] = bounds
     return out
+
+
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def big_count(n: int) -> str:
+    """A count in full, or as a power of ten where it would take a line ("4.2 × 10⁴⁵"): the
+    CLI had printed a grid's 61 digits where the window said 2.0 × 10⁶¹ (rt 10)."""
+    if n < 10**12:
+        return f"{n:,}"
+    mantissa, exponent = f"{n:.1e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPT)}"
