@@ -305,18 +305,21 @@ def test_a_run_that_keeps_a_flagged_files_values_carries_its_verdict(capsys, tmp
     tuned = tomllib.loads(text)["tuned"]
     assert tuned["kept_trial"] == "start"  # the case under test: flagged.toml's values kept
     assert load_params_file(out_file) == {"k1": 2.5, "b": 0.3}
+    # the values to keep named as flagged.toml's run's, not "that run's", which read as the
+    # run that wrote kept.toml (dr9 4); one parenthesis, none inside another (dr9 7)
     assert tuned["verdict"] == (
-        "keep the values that run started from, not these; tuning this way gained nothing on "
-        "held-out queries (k-fold estimate: held-out ndcg@10 0.6131 → 0.6111) when "
-        "flagged.toml was tuned, and a run from flagged.toml kept them unchanged")
-    assert text.startswith("# NOT RECOMMENDED: these are flagged.toml's values unchanged, which "
-                           "the run that tuned them advised against (")
+        "keep the values flagged.toml's run started from, not these; flagged.toml's run "
+        "advised against them: tuning this way gained nothing on held-out queries (k-fold "
+        "estimate: held-out ndcg@10 0.6131 → 0.6111); a run from flagged.toml kept them "
+        "unchanged")
+    assert text.startswith(f"# NOT RECOMMENDED: {tuned['verdict']}; the verdict in [tuned] "
+                           "says so too\n")
     assert "not recommended, as flagged.toml's run advised" in " ".join(out.split())
     assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file),
                  "--metrics", "ndcg@10"]) == 0
     said = " ".join(capsys.readouterr().out.split())
-    assert ("'kept.toml': not recommended by the run that tuned it — keep the values that run "
-            "started from, not these;") in said
+    assert ("'kept.toml': not recommended by the run that tuned it — keep the values "
+            "flagged.toml's run started from, not these;") in said
     # tuned again from the written file, and kept again: the verdict goes on as it was
     again = tmp_path / "again.toml"
     code, _out, err = _tune(capsys, tmp_path, "--tune", "k1", "--trials", "2", "--folds", "2",
@@ -324,6 +327,86 @@ def test_a_run_that_keeps_a_flagged_files_values_carries_its_verdict(capsys, tmp
     assert code == 0, err
     assert tomllib.loads(again.read_text(encoding="utf-8"))["tuned"]["verdict"] \
         == tuned["verdict"]
+
+
+def _nested(text: str) -> bool:
+    """Whether `text` has a parenthesis inside another."""
+    depth = 0
+    for c in text:
+        depth += (c == "(") - (c == ")")
+        if depth > 1:
+            return True
+    return False
+
+
+def _flagged_repo_file(capsys, tmp_path):
+    """cl2.toml of dr9 2: a time split's --pick best run over 7 weights whose values lose
+    held out (written NOT RECOMMENDED)."""
+    flagged = tmp_path / "cl2.toml"
+    code = main(["tune", REPO, "-m", "codeledger", "--time-split", "0.5", "--pick", "best",
+                 "--metric", "ndcg@10", "--tune", CL_WEIGHTS, "--trials", "30", "--seed", "1",
+                 "--storage", str(tmp_path / "s.db"), "--out", str(flagged)])
+    capsys.readouterr()
+    assert code == 0
+    verdict = tomllib.loads(flagged.read_text(encoding="utf-8"))["tuned"]["verdict"]
+    assert verdict.startswith("keep the starting values; held-out ndcg@10 ")  # the case
+    return flagged, verdict.removeprefix("keep the starting values; ")
+
+
+CL_WEIGHTS = ("w_keyword,w_centrality,w_churn,w_recent_touch,w_test_relevance,w_size_penalty,"
+              "sufficiency")
+
+
+def test_values_moved_from_a_flagged_file_keep_its_verdict(capsys, tmp_path):
+    """dr9 2: a run from a file its run advised against moved the values one step and wrote a
+    clean file, its held-out figures against that file's values only; eval and export were
+    silent. Now its verdict says where they started and what they were compared with."""
+    flagged, grounds = _flagged_repo_file(capsys, tmp_path)
+    moved = tmp_path / "cl_chg.toml"
+    code = main(["tune", REPO, "-m", "codeledger", "--time-split", "0.5", "--pick", "best",
+                 "--metric", "ndcg@10", "--tune", CL_WEIGHTS, "--trials", "20", "--seed", "1",
+                 "--params", str(flagged), "--storage", str(tmp_path / "s.db"),
+                 "--out", str(moved)])
+    out = " ".join(capsys.readouterr().out.split())
+    assert code == 0
+    text = moved.read_text(encoding="utf-8")
+    tuned = tomllib.loads(text)["tuned"]
+    assert tuned["kept_trial"] != "start"  # the case under test: the values moved
+    verdict = ("started from cl2.toml's values, which the run that tuned them advised against: "
+               f"{grounds}; tune compared these only with cl2.toml's values, not with the "
+               "model's defaults")
+    assert tuned["verdict"] == verdict
+    assert text.startswith(f"# NOT RECOMMENDED as they stand: these values {verdict}; the "
+                           "verdict in [tuned] says so too\n")
+    assert "(use: --params" not in out and f"they {verdict}" in out
+    assert main(["eval", REPO, "-m", "codeledger", "--params", str(moved),
+                 "--metrics", "ndcg@10"]) == 0
+    assert (f"'cl_chg.toml': not recommended by the run that tuned it — {verdict}"
+            in " ".join(capsys.readouterr().out.split()))
+    assert main(["export", "--model", "codeledger", "--params", str(moved)]) == 0
+    assert f"{verdict}; the run that wrote it: " in " ".join(capsys.readouterr().err.split())
+
+
+def test_export_gives_each_runs_figures_with_their_own_p(capsys, tmp_path):
+    """dr9 3: export said a kept file's inherited figures (the first run's 0.6098 → 0.3464,
+    p = 0.062) with the second run's p = 1.000, as if the drop were chance; and the
+    inherited verdict nested one parenthesis in another (dr9 7)."""
+    flagged, grounds = _flagged_repo_file(capsys, tmp_path)
+    kept = tmp_path / "cl_keep.toml"
+    code = main(["tune", REPO, "-m", "codeledger", "--time-split", "0.5", "--metric", "ndcg@10",
+                 "--tune", CL_WEIGHTS, "--trials", "5", "--seed", "1", "--params", str(flagged),
+                 "--storage", str(tmp_path / "s.db"), "--out", str(kept)])
+    capsys.readouterr()
+    assert code == 0
+    tuned = tomllib.loads(kept.read_text(encoding="utf-8"))["tuned"]
+    assert tuned["kept_trial"] == "start"  # the case under test: cl2.toml's values kept
+    assert main(["export", "--model", "codeledger", "--params", str(kept)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    warning = next(line for line in err.split(" note: ") if "cl_keep.toml" in line)
+    assert f"{grounds}; a run from cl2.toml kept them unchanged; the run that wrote it: " \
+        "held-out ndcg@10 start " in warning
+    assert f"{grounds} (p =" not in warning and "unchanged (p =" not in warning
+    assert not _nested(warning) and not _nested(tuned["verdict"])
 
 
 def test_export_out_keeps_the_verdict_in_its_record_of_changes(capsys, tmp_path):

@@ -253,11 +253,18 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
     p = f"{p_equals(record.p_value)}, " if math.isfinite(record.p_value) else ""
     if record.verdict:  # the run's own advice, with what it rests on (dr5 4)
         from workbench.core.tuning.data import one_of
+        from workbench.core.tuning.verdict import is_inherited
 
         # the data's noun ("6 held-out tasks"), as eval and compare say it (dr7 3)
-        return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()} ({p}{n} "
-                f"held-out {one_of(record.noun) if n == 1 else record.noun}); exported all "
-                "the same"]  # one dash, the advice said once (dr7 4)
+        held = f"{p}{n} held-out {one_of(record.noun) if n == 1 else record.noun}"
+        if is_inherited(record.verdict):
+            # the verdict's figures are an earlier run's; p and n are this file's run's, said
+            # with its own figures, not with that run's (dr9 3)
+            return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()}; the run "
+                    f"that wrote it: held-out {record.metric} start {start:.4f}, tuned "
+                    f"{tuned:.4f}, {held}; exported all the same"]
+        return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()} ({held}); "
+                "exported all the same"]  # one dash, the advice said once (dr7 4)
     lower = direction(record.metric) == "minimize"
     if (tuned >= start) if lower else (tuned <= start):
         if abs(tuned - start) <= 1e-12:

@@ -818,7 +818,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)
     # "held-out ndcg@10 0.6131 → 0.6111", or under k-fold "tuning this way gained nothing …"
-    from workbench.core.tuning.verdict import grounds, inherited, verdict_grounds
+    from workbench.core.tuning.verdict import grounds, inherited
 
     figures = grounds(result) if note.verdict else ""
     kfold = result.validation.kind == "kfold"
@@ -829,14 +829,20 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     warning = (f"NOT RECOMMENDED: {gained} — keep the starting values; the verdict in [tuned] "
                "says so too" if note.verdict else "")
     name = Path(params_file or "").name
-    if (result.final.kept_start and start is not None and start.verdict
-            and (not start.values or start.values == note.values)):
-        # the --params file's values, kept unchanged: its run's advice against them goes on,
-        # else a short run from a flagged file wrote a clean-looking one (dr7 1)
-        note = replace(note, verdict=inherited(start.verdict, name))
-        warning = (f"NOT RECOMMENDED: these are {name}'s values unchanged, which the run that "
-                   f"tuned them advised against ({verdict_grounds(start.verdict)}) — keep "
-                   "the values that run started from; the verdict in [tuned] says so too")
+    lineage = ""  # the --params file's run advised against the values this run started from
+    if start is not None and start.verdict:
+        if result.final.kept_start and (not start.values or start.values == note.values):
+            # the --params file's values, kept unchanged: its run's advice against them goes
+            # on, else a short run from a flagged file wrote a clean-looking one (dr7 1)
+            note = replace(note, verdict=inherited(start.verdict, name))
+            warning = f"NOT RECOMMENDED: {note.verdict}; the verdict in [tuned] says so too"
+        elif not note.verdict:
+            # moved from them: compared with those values only, not with the defaults; a
+            # one-step nudge had written a clean file (dr9 2)
+            note = replace(note, verdict=inherited(start.verdict, name, unchanged=False))
+            lineage = note.verdict
+            warning = (f"NOT RECOMMENDED as they stand: these values {lineage}; the verdict in "
+                       "[tuned] says so too")
     t = result.test
     # no held-out change: no advice either way (dr1 4), said as that
     from workbench.core.tuning.data import dataset_nouns, one_of
@@ -865,13 +871,18 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         say(f"the starting values written to {path} ({why}: nothing changed){said}, with the "
             f"{len(note.trained_on)} {many} they were tuned on: {after}")
         return
-    if note.verdict:  # written, as asked; not offered for use
+    if note.verdict and not lineage:  # written, as asked; not offered for use
         say(f"tuned parameters written to {path}, but not recommended: "
             + (figures if kfold else f"they gain nothing over the starting values ({figures})")
             + ", and the file says so in its verdict — keep the starting values (those tune "
             "started from, not this file's), or tune fewer parameters (--tune) or narrower "
             "ranges, or judge more queries; with "
             f"the {len(note.trained_on)} {many} they were tuned on: {after}")
+        return
+    if lineage:  # compared with advised-against values only: not offered for use either
+        say(f"tuned parameters written to {path}, but not recommended as they stand: they "
+            f"{lineage}; the file says so in its verdict; with the {len(note.trained_on)} "
+            f"{many} they were tuned on: {after}")
         return
     say(f"tuned parameters written to {path} (use: --params {path}), with the "
         f"{len(note.trained_on)} {many} they were tuned on: {after}")

@@ -48,28 +48,47 @@ def grounds(result: Any) -> str:
 
 # the verdict of values a run kept unchanged from a --params file whose own run advised
 # against them (dr7 1): "the starting values" would be that file's, the very values advised
-# against, so it names the values that earlier run started from
-INHERITED = "keep the values that run started from, not these"
+# against, so it names the values that earlier run started from, as that file's run's (dr9 4)
+INHERITED = "keep the values "
+# the verdict of values a run moved from such a file: its held-out figures compare them with
+# that file's values only, not with the model's defaults (dr9 2)
+LINEAGE = "started from "
 
 
-def inherited(verdict: str, name: str) -> str:
-    """The verdict for --out of a run that kept file `name`'s values unchanged, `verdict`
-    being that file's: the earlier run's grounds, said as its; a verdict already inherited
-    is kept as it is."""
-    if verdict.startswith(INHERITED):
-        return verdict
-    return (f"{INHERITED}; {verdict_grounds(verdict)} when {name} was tuned, and a run from "
-            f"{name} kept them unchanged")
+def is_inherited(verdict: str) -> bool:
+    """Whether `verdict` was carried over from a --params file's run (`inherited`): its
+    figures are that run's, not those the file records as its own (dr9 3)."""
+    return verdict.startswith((INHERITED, LINEAGE))  # "keep the starting values": a run's own
+
+
+def inherited(verdict: str, name: str, unchanged: bool = True) -> str:
+    """The verdict for --out of a run from file `name`, `verdict` being that file's: the
+    earlier run's grounds, said as its, one clause after another (no parenthesis inside
+    another, dr9 7); `unchanged`: the run kept that file's values. A verdict already
+    inherited is kept as it is."""
+    if is_inherited(verdict):  # from a file a run from a flagged file wrote
+        if unchanged:
+            return verdict
+        return (f"{LINEAGE}{name}'s values, whose verdict reads: {verdict}; tune compared "
+                f"these only with {name}'s values, not with the model's defaults")
+    why = verdict_grounds(verdict)
+    if unchanged:
+        return (f"{INHERITED}{name}'s run started from, not these; {name}'s run advised "
+                f"against them: {why}; a run from {name} kept them unchanged")
+    return (f"{LINEAGE}{name}'s values, which the run that tuned them advised against: {why}; "
+            f"tune compared these only with {name}'s values, not with the model's defaults")
 
 
 def verdict_grounds(verdict: str) -> str:
     """What a `[tuned]` verdict rests on, without its advice ("held-out ndcg@10 0.6098 →
     0.5099"): the text after "keep the starting values" (or `INHERITED`) and its
     separator; the whole text where it opens otherwise (a hand edit)."""
-    for advice in (INHERITED, "keep the starting values"):
+    for advice in ("keep the values that run started from, not these",
+                   "keep the starting values"):
         if verdict.startswith(advice):
             return verdict[len(advice):].lstrip(";:, ").strip() or verdict
     return verdict
 
 
-__all__ = ["INHERITED", "against", "grounds", "inherited", "verdict_grounds"]
+__all__ = ["INHERITED", "LINEAGE", "against", "grounds", "inherited", "is_inherited",
+           "verdict_grounds"]
