@@ -4,6 +4,7 @@ folds' estimate is not blamed on "the tuned settings" (nothing tuned is written)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,23 @@ def test_pick_best_whose_best_is_the_start_keeps_the_start_and_says_so(capsys,
     assert f"the starting values written to {written}" in out
     assert load_params_file(written) == {"k1": 1.2}
     assert "no trial scored better than the starting values" in written.read_text()
+
+
+def test_pick_best_keeping_the_start_in_one_study_names_no_trial_number(capsys,
+                                                                       tmp_path: Path) -> None:
+    # dr9 10: "theirs is the highest training mean (--pick best) (ndcg@10 …, trial 0)", two
+    # parentheses in a row, and "trial 0" where --out's kept_trial says "start"
+    written = tmp_path / "best.toml"
+    code = main(["tune", TEA, "-m", "bm25", "--tune", "k1", "--range", "k1=1.2:1.2",
+                 "--trials", "3", "--folds", "0", "--pick", "best", "--storage",
+                 str(tmp_path / "s.db"), "--out", str(written)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    line = next(ln for ln in out.splitlines() if ln.startswith("kept the starting values"))
+    assert re.fullmatch(r"kept the starting values: theirs is the highest training mean, "
+                        r"ndcg@10 \d\.\d{4} \(--pick best\)", line), line
+    assert "trial 0" not in out
+    assert 'kept_trial = "start"' in written.read_text()
 
 
 def test_the_tune_tab_says_the_best_on_training_was_the_start() -> None:

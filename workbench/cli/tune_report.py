@@ -393,10 +393,11 @@ def picked_lines(result: Any, primary: str) -> list[str]:
         where = ("" if len(studies) == 1 else
                  f" in {len(kept)} of {len(studies)} studies ({', '.join(f.name for f in kept)})")
         if result.spec.pick == "best":  # the highest training mean was the start's own
-            top = ("" if len(studies) > 1 else
-                   f" ({primary} {_m(kept[0].top[1], primary)}, trial {kept[0].top[0]})")
+            # the start's trial is "start", as kept_trial says it in --out, not "trial 0",
+            # and its figure in the same parenthesis as the rule (dr9 10)
+            top = ("" if len(studies) > 1 else f", {primary} {_m(kept[0].top[1], primary)}")
             lines.append(f"kept the starting values{where}: theirs is the {_most(primary)} "
-                         f"training mean (--pick best){top}")
+                         f"training mean{top} (--pick best)")
         else:
             lines += _kept_start_lines(kept, studies, primary)
     from workbench.core.tuning.pick import bound_text
