@@ -25,6 +25,14 @@ def test_tune_on_tasks_says_tasks(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert "the same held-out tasks, other measures" in out
     assert "with the 6 tasks they were tuned on:" in out
     assert "a rough figure under 10 tasks, as they say" in out
+    # the plan's pick, the result table's column, the --out head: tasks too (dr9 5)
+    assert "on the training tasks is surest" in out and "training tasks)" in out
+    assert " p tasks " in out
+    assert "queries" not in out
+    head_lines = [line for line in out_file.read_text(encoding="utf-8").splitlines()
+                  if line.startswith("#")]
+    assert any(line.endswith(" 6 tasks)") for line in head_lines)
+    assert not any("quer" in line for line in head_lines)
     # eval of the file: its header, as its note below it
     assert main(["eval", REPO, "-m", "codeledger", "--params", str(out_file)]) == 0
     head = " ".join(capsys.readouterr().out.split())

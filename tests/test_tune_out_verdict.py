@@ -73,7 +73,7 @@ def test_a_time_split_verdict_speaks_of_these_values(capsys, tmp_path):
     row = _held_out_row(out)
     assert float(row[3]) < float(row[2])  # the case under test: a loss held out
     assert out_file.read_text().startswith(
-        "# NOT RECOMMENDED: these values gain nothing over the starting values on queries they "
+        "# NOT RECOMMENDED: these values gain nothing over the starting values on tasks they "
         f"were not tuned on (held-out ndcg@10 {row[2]} → {row[3]}) — keep the starting values; "
         "the verdict in [tuned] says so too\n")
     assert tomllib.loads(out_file.read_text())["tuned"]["verdict"] == (
@@ -98,7 +98,7 @@ def test_an_unchanged_held_out_score_is_no_verdict(capsys, tmp_path):
     assert "NOT RECOMMENDED" not in text and "verdict" not in tomllib.loads(text)["tuned"]
     assert ("# no held-out evidence either way: the 1 held-out task scores the same mean at "
             "the starting and the tuned values") in text
-    assert "(p = 1.000, 1 query)" in text
+    assert "(p = 1.000, 1 task)" in text
 
 
 def test_values_that_gain_held_out_carry_no_verdict(capsys, tmp_path):

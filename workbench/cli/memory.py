@@ -270,8 +270,11 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
         if abs(tuned - start) <= 1e-12:
             return notes
         p = f", {p_equals(record.p_value)}" if math.isfinite(record.p_value) else ""
+        from workbench.core.tuning.data import one_of
+
         return [*notes, f"warning: {path} records that these values did worse on the {n} "
-                f"held-out quer{'y' if n == 1 else 'ies'} than the values tune started from: "
+                f"held-out {one_of(record.noun) if n == 1 else record.noun} than the values "
+                "tune started from: "
                 f"{record.metric} {tuned:.4f} against {start:.4f}{p} — exported all the same; "
                 "the starting values may serve the agent better"]
     return notes

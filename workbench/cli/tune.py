@@ -796,16 +796,20 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     values = {**model.schema.changed(params), **result.tuned}
     values = {k: (round(v, 10) if isinstance(v, float) else v) for k, v in values.items()}
     held, kept = "", ""
+    from workbench.core.tuning.data import dataset_nouns, one_of
+
+    many = dataset_nouns(dataset)[1]  # "tasks" of a repository, as the notes say (dr7 3, dr9 5)
     if result.test is not None:
         t = result.test
         from workbench.cli.tune_report import start_word
 
         held = (f"held-out {result.spec.objectives[0]}: {start_word(result, model)} "
                 f"{t.mean_a:.4f}, tuned "
-                f"{t.mean_b:.4f} ({p_equals(t.p_value)}, {t.n} quer{'y' if t.n == 1 else 'ies'})")
+                f"{t.mean_b:.4f} ({p_equals(t.p_value)}, {t.n} "
+                f"{one_of(many) if t.n == 1 else many})")
         if result.validation.kind == "kfold":  # read as these values' score, it misled
-            held += ("; k-fold: each query scored by the values its own fold tuned, an "
-                     "estimate for tuning this way, not a score of the values below")
+            held += (f"; k-fold: each {one_of(many)} scored by the values its own fold tuned, "
+                     "an estimate for tuning this way, not a score of the values below")
     from workbench.core.tuning.pick import start_kept_because
 
     why = start_kept_because(result.spec.pick)
@@ -825,7 +829,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     # k-fold: the values written were tuned on every query; the held-out figures estimate
     # tuning this way, not them (dr1 5)
     gained = (figures if kfold else "these values gain nothing over the starting values on "
-              f"queries they were not tuned on ({figures})")
+              f"{many} they were not tuned on ({figures})")
     warning = (f"NOT RECOMMENDED: {gained} — keep the starting values; the verdict in [tuned] "
                "says so too" if note.verdict else "")
     name = Path(params_file or "").name
@@ -845,9 +849,6 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                        "[tuned] says so too")
     t = result.test
     # no held-out change: no advice either way (dr1 4), said as that
-    from workbench.core.tuning.data import dataset_nouns, one_of
-
-    many = dataset_nouns(dataset)[1]  # "tasks" of a repository, as the notes say (dr7 3)
     even = (f"no held-out evidence either way: the {t.n} held-out "
             f"{one_of(many) + ' scores' if t.n == 1 else many + ' score'} the same mean at the "
             "starting and the "
@@ -876,7 +877,7 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
             + (figures if kfold else f"they gain nothing over the starting values ({figures})")
             + ", and the file says so in its verdict — keep the starting values (those tune "
             "started from, not this file's), or tune fewer parameters (--tune) or narrower "
-            "ranges, or judge more queries; with "
+            f"ranges, or judge more {many}; with "
             f"the {len(note.trained_on)} {many} they were tuned on: {after}")
         return
     if lineage:  # compared with advised-against values only: not offered for use either

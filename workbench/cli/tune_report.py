@@ -15,12 +15,13 @@ from workbench.report.text import p_text
 from workbench.textout import format_table, say
 
 
-def errors_text(sizes: Sequence[int]) -> str:
+def errors_text(sizes: Sequence[int], noun: str = "queries") -> str:
     """The standard errors the surest-gain pick takes off a mean gain, for studies tuning on
     `sizes` queries each (`pick.errors`: the fewer, the more): "2.1 standard errors, for 24
     training queries", "2.3 standard errors for 20 training queries, down to 2.1 for 30";
     "" where no study has 2 (no bound is taken). Said with its number, once: "2 standard
-    errors, more for few queries: Student's t" named no number and a statistician's term."""
+    errors, more for few queries: Student's t" named no number and a statistician's term.
+    `noun`: the data's own (`dataset_nouns`: "training tasks", dr9 5)."""
     from workbench.core.tuning.pick import errors
 
     ns = sorted({n for n in sizes if n >= 2})
@@ -29,8 +30,8 @@ def errors_text(sizes: Sequence[int]) -> str:
     few, many = ns[0], ns[-1]
     if round(errors(few), 1) == round(errors(many), 1):
         counted = f"{few:,}" if few == many else f"{few:,} to {many:,}"
-        return f"{errors(few):.1f} standard errors, for {counted} training queries"
-    return (f"{errors(few):.1f} standard errors for {few:,} training queries, down to "
+        return f"{errors(few):.1f} standard errors, for {counted} training {noun}"
+    return (f"{errors(few):.1f} standard errors for {few:,} training {noun}, down to "
             f"{errors(many):.1f} for {many:,}")
 
 
@@ -92,7 +93,7 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
             f"{d.name} ({_v(v)})" for d, v in outside)
             + f" lie{'' if several else 's'} outside the range searched: no trial tries "
             f"{'them' if several else 'it'}, so a tuned trial may score lower even on the "
-            "training queries (the run still keeps the starting values where no trial's "
+            f"training {many} (the run still keeps the starting values where no trial's "
             "gain is sure)")
     goal = ", ".join(f"{'max' if _up(o) else 'min'} {o}" for o in objectives)
     if constraints:
@@ -109,17 +110,17 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
 
         sizes = [int((train & evaluator.counted()).sum())
                  for _, train, _ in study_runs(validation)]
-        rule = errors_text(sizes)
+        rule = errors_text(sizes, many)
         say("kept: " + ("the trial whose gain over the starting values on the training "
-                        "queries is surest (the mean of its per-query gains less "
+                        f"{many} is surest (the mean of its per-query gains less "
                         f"{rule}), the starting values when no trial's is above 0 (--pick "
                         f"best: the {_most(o)} training mean)" if spec.pick == "bound" and rule
                         else "the trial whose gain over the starting values on the training "
-                        "queries is surest; the starting values where it cannot be sure "
+                        f"{many} is surest; the starting values where it cannot be sure "
                         f"(--pick best: the {_most(o)} training mean)" if spec.pick == "bound"
                         else f"the {_most(o)} training mean (--pick best)"))
         if spec.pick == "bound":
-            few = _few_training(validation, evaluator.counted())
+            few = _few_training(validation, evaluator.counted(), many)
             if few:
                 say(f"note: {few}")
     from workbench.core.tuning.storage import shown_url
@@ -134,25 +135,27 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
 FEW = 5  # training queries below which a bound is said to be wide (≥ 2.9 standard errors)
 
 
-def _few_training(validation: Any, counted: Any) -> str:
+def _few_training(validation: Any, counted: Any, noun: str = "queries") -> str:
     """Where a study tunes on fewer than `FEW` queries, what the surest-gain pick can do
     there: from one query no gain is sure (the start is kept); from a few, only a large one."""
+    from workbench.core.tuning.data import one_of
     from workbench.core.tuning.pick import errors
     from workbench.core.tuning.runner import study_runs
 
+    one = one_of(noun)  # the data's own (dr9 5): "a single task", "6 tasks"
     sizes = {label: int((train & counted).sum()) for label, train, _ in study_runs(validation)}
     single = [label for label, n in sizes.items() if n < 2]
     few = {label: n for label, n in sizes.items() if 2 <= n < FEW}
     out = []
     if single:
-        out.append(f"{_studies_named(single, list(sizes))} on a single query: no gain from one "
-                   "query can be sure, so the starting values are kept there (--pick best "
-                   "keeps the best training mean; fewer --folds or more judged queries give "
+        out.append(f"{_studies_named(single, list(sizes))} on a single {one}: no gain from one "
+                   f"{one} can be sure, so the starting values are kept there (--pick best "
+                   f"keeps the best training mean; fewer --folds or more judged {noun} give "
                    "each study more)")
     if few:
         n = min(few.values())
         as_few = "as few as " if len(set(few.values())) > 1 else ""
-        out.append(f"{_studies_named(list(few), list(sizes))} on {as_few}{n} queries: a gain "
+        out.append(f"{_studies_named(list(few), list(sizes))} on {as_few}{n} {noun}: a gain "
                    f"counts as sure there only when its mean is {errors(n):.1f} standard "
                    "errors above 0, so only a large one is kept")
     return "; ".join(out)
@@ -227,11 +230,11 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
         say("kept at the end of a narrowed --range: " + "; ".join(edges)
             + " — the best may lie beyond: widen the range")
     print()
-    lines = picked_lines(result, primary)
+    lines = picked_lines(result, primary, noun)
     if lines:
         say("\n".join(lines) + "\n")
     _print_constraints(final)
-    train_label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
+    train_label = (f"training (all {noun})" if result.validation.kind in ("kfold", "none")
                    else "training")
     table = [[f"{primary} {train_label}",
               *_pair(final.train_default[0], final.train_best[0], primary), "", ""]]
@@ -240,7 +243,7 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
         table.append([f"{primary} held-out", *_pair(t.mean_a, t.mean_b, primary, t.delta),
                       p_text(t.p_value),  # as compare's p column
                       f"▲{t.improved} ▼{t.worsened} ={t.tied}"])
-    print(format_table(["", start, "tuned", "Δ", "p", "queries"], table))
+    print(format_table(["", start, "tuned", "Δ", "p", noun], table))
     # a time or train/test split runs one study, on the training part: it is the final one
     one_study = any(f is final for f in result.folds)
     from workbench.core.tuning.pick import start_kept_because
@@ -248,7 +251,7 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
     why = start_kept_because(result.spec.pick)
     if final.kept_start and t is not None and not one_study:
         say("the held-out row estimates tuning this way (each fold kept the trial its own "
-            f"training found); on all the queries {why}, so the run kept the starting "
+            f"training found); on all the {noun} {why}, so the run kept the starting "
             "values: nothing changes")
     elif final.kept_start and t is not None:  # one study, on the training part alone
         trained = int(sum(bool(x) for x in result.validation.final_train))
@@ -261,13 +264,13 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
     if stuck and t is not None:
         held = sum(int((f.held_default == f.held_default).sum()) for f in stuck)  # not NaN
         say(f"{', '.join(f.name for f in stuck)}: no trial met the constraints on "
-            f"{'its' if len(stuck) == 1 else 'their'} training queries; "
+            f"{'its' if len(stuck) == 1 else 'their'} training {noun}; "
             f"{'its' if len(stuck) == 1 else 'their'} {_held(held, noun)} "
             f"count{'s' if held == 1 else ''} with the starting values (what a run keeps when "
             "no trial meets them)")
     if result.validation.kind == "none":
-        say("\nno queries were held out: these are training scores, not an estimate of how "
-            "the settings do on new queries")
+        say(f"\nno {noun} were held out: these are training scores, not an estimate of how "
+            f"the settings do on new {noun}")
     if t is not None:
         if not t.improved and not t.worsened:  # no difference for chance to explain
             say(f"the {_held(t.n, noun)} score{'s' if t.n == 1 else ''} the same either way "
@@ -281,7 +284,7 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
                   " — the starting values break a --constraint: loosen it, or tune fewer "
                   "parameters (--tune) or narrower ranges" if final.start_breaks else
                   " — keep the starting values, tune fewer parameters (--tune) or narrower "
-                  "ranges, or judge more queries")
+                  f"ranges, or judge more {noun}")
         trained_down = (final.train_best[0] < final.train_default[0] if _up(primary)
                         else final.train_best[0] > final.train_default[0])
         # where the run kept the start, the held-out row is the folds' values, not those
@@ -291,13 +294,13 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
             advice = " — keeping the starting values, as the run did, is right"
         if worse and trained_down and not final.kept_start and not final.start_breaks:
             say("the tuned settings score lower than the starting values on the training "
-                "queries too: the search never reached the starting values (a --range that "
+                f"{noun} too: the search never reached the starting values (a --range that "
                 "leaves them out, or too few trials) — widen the ranges or add trials")
         elif worse and t.p_value < 0.05:
-            say(f"{who} do worse than the starting values on queries they did not see: they "
-                "fit the training queries, not the task" + advice)
+            say(f"{who} do worse than the starting values on {noun} they did not see: they "
+                f"fit the training {noun}, not the task" + advice)
         elif worse:  # lower, and maybe by chance: not "do worse", but no gain either
-            say(f"{who} score lower than the starting values on queries they did not see, "
+            say(f"{who} score lower than the starting values on {noun} they did not see, "
                 "by a difference that may be chance: nothing shows them better" + advice)
     if result.also:
         bounded = [c.name for c in getattr(result.spec, "constraints", ())]
@@ -313,15 +316,15 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
             if c.name in result.also and c.excess(result.also[c.name][1]) > 1e-12:
                 say(f"held out, the tuned values break --constraint {c}: {c.name} "
                     f"{_m(result.also[c.name][1], c.name)} (it held on the training "
-                    "queries only)")
+                    f"{noun} only)")
     if result.validation.kind == "kfold":
-        _per_fold(result, primary, start)
+        _per_fold(result, primary, start, noun)
     shown = [*result.folds, *([result.final] if result.final not in result.folds else [])]
     fold_fronts = False
     for fold in shown:
         if fold.front:
             if fold is result.final and fold_fronts:
-                say("\nthe folds' fronts above show how their rows carry over to the queries "
+                say(f"\nthe folds' fronts above show how their rows carry over to the {noun} "
                     "each left out; no row of them is shipped, and none should be chosen by "
                     "its held-out score. The values written come from the front below")
             _print_front(fold, objectives, shipped=fold is result.final)
@@ -384,8 +387,9 @@ def _trials_counted(studies: Any, shared: bool) -> str:
     return line + f" — {new:,} new this run, {total - new:,} stored before{over}"
 
 
-def picked_lines(result: Any, primary: str) -> list[str]:
-    """What the `bound` pick chose where it is not the highest training mean."""
+def picked_lines(result: Any, primary: str, noun: str = "queries") -> list[str]:
+    """What the `bound` pick chose where it is not the highest training mean (`noun`: the
+    data's own, `dataset_nouns`)."""
     studies = [*result.folds, *([result.final] if result.final not in result.folds else [])]
     kept = [f for f in studies if f.kept_start and f.top is not None]
     lines = []
@@ -399,7 +403,7 @@ def picked_lines(result: Any, primary: str) -> list[str]:
             lines.append(f"kept the starting values{where}: theirs is the {_most(primary)} "
                          f"training mean{top} (--pick best)")
         else:
-            lines += _kept_start_lines(kept, studies, primary)
+            lines += _kept_start_lines(kept, studies, primary, noun)
     from workbench.core.tuning.pick import bound_text
 
     for f in studies:
@@ -409,7 +413,7 @@ def picked_lines(result: Any, primary: str) -> list[str]:
         if f.picked == f.top[0]:
             if f is result.final:  # the values written: named as a fold's are (rb 5)
                 surest = (f", whose gain, {_d(f.bound, primary)} or more "
-                          f"{bound_text(f.bound_n)}, is also the surest"
+                          f"{bound_text(f.bound_n, noun)}, is also the surest"
                           if result.spec.pick == "bound" and not math.isnan(f.bound) else "")
                 lines.append(f"{where}kept trial {f.picked} ({primary} "
                              f"{_m(f.train_best[0], primary)}), the {_most(primary)} training "
@@ -417,32 +421,35 @@ def picked_lines(result: Any, primary: str) -> list[str]:
             continue
         lines.append(f"{where}kept trial {f.picked} ({primary} "
                      f"{_m(f.train_best[0], primary)}, gain {_d(f.bound, primary)} or more "
-                     f"{bound_text(f.bound_n)}) over the {_most(primary)}, trial {f.top[0]} "
+                     f"{bound_text(f.bound_n, noun)}) over the {_most(primary)}, trial {f.top[0]} "
                      f"({_m(f.top[1], primary)}): its gain is surer")
     return lines
 
 
-def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str) -> list[str]:
+def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str,
+                      noun: str = "queries") -> list[str]:
     """Why the surest-gain pick kept the starting values in `kept`: no bound above 0, or
     (fewer than 2 training queries) no bound at all."""
+    from workbench.core.tuning.data import one_of
+
     lines = []
     alone = [f for f in kept if f.bound_n < 2]
     bounded = [f for f in kept if f.bound_n >= 2]
     best = ("" if len(studies) > 1 else
             f"; the {_most(primary)} training {primary}, {_m(kept[0].top[1], primary)} "
             f"(trial {kept[0].top[0]}), is what --pick best keeps")
-    rule = errors_text([f.bound_n for f in bounded])
-    for group, why in ((bounded, "no trial's gain over them on the training queries is sure "
+    rule = errors_text([f.bound_n for f in bounded], noun)
+    for group, why in ((bounded, f"no trial's gain over them on the training {noun} is sure "
                         f"(none has a mean per-query gain above 0 by more than {rule})"),
-                       (alone, "each tunes on a single query, from which no gain can be "
-                        "sure")):
+                       (alone, f"each tunes on a single {one_of(noun)}, from which no gain "
+                        "can be sure")):
         if not group:
             continue
         where = ("" if len(studies) == 1 else
                  f" in {len(group)} of {len(studies)} studies "
                  f"({', '.join(f.name for f in group)})")
         if group is alone and len(studies) == 1:
-            why = "it tunes on a single query, from which no gain can be sure"
+            why = f"it tunes on a single {one_of(noun)}, from which no gain can be sure"
         lines.append(f"kept the starting values{where}: {why}{best}")
     return lines
 
@@ -606,7 +613,8 @@ def start_word(result: Any, model: Any) -> str:
     return "defaults" if all(result.defaults.get(n) == v for n, v in own.items()) else "start"
 
 
-def _per_fold(result: Any, primary: str, start: str = "defaults") -> None:
+def _per_fold(result: Any, primary: str, start: str = "defaults",
+              noun: str = "queries") -> None:
     """Each fold's held-out mean for the starting and the tuned values, then the mean and
     standard deviation over the folds (the held-out row above pools the queries instead: the
     two differ where the folds differ in size)."""
@@ -618,10 +626,10 @@ def _per_fold(result: Any, primary: str, start: str = "defaults") -> None:
             for f, (d, t) in zip(result.folds, means, strict=True)]
     default, tuned = [m[0] for m in means], [m[1] for m in means]
     say(f"\nheld-out {primary} per fold (each fold scored by the study tuned without it):")
-    print(format_table(["fold", "queries", start, "tuned", "Δ"], rows))
+    print(format_table(["fold", noun, start, "tuned", "Δ"], rows))
     say(f"mean ± sd over the folds: {start} {_spread(default, primary)}, tuned "
         f"{_spread(tuned, primary)} "
-        "(the held-out row above is the mean over the queries)")
+        f"(the held-out row above is the mean over the {noun})")
 
 
 def _spread(values: list[float], name: str = "") -> str:

@@ -71,7 +71,7 @@ class TunedOn:
         if self.values and self.values != values_key(model_id, params):
             return replace(self, held_n=0, verdict=""), (
                 "its values differ from those tune wrote (edited since): tune's held-out "
-                "figures are not theirs; the queries it was tuned on are still set aside")
+                f"figures are not theirs; the {self.noun} it was tuned on are still set aside")
         return self, ""
 
     def same_data(self, dataset: Dataset) -> bool:

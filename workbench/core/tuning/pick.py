@@ -103,9 +103,10 @@ def start_kept_because(how: str) -> str:
     return "no trial's gain was sure"
 
 
-def bound_text(n: int) -> str:
+def bound_text(n: int, noun: str = "queries") -> str:
     """How a bound from `n` training queries was taken, in the report's words: "at 2.0
-    standard errors", "at 4.5 standard errors, for 3 training queries"."""
+    standard errors", "at 4.5 standard errors, for 3 training queries" (`noun`: the data's
+    own, `data.dataset_nouns`: "training tasks" of a repository)."""
     q = errors(n)
     return (f"at {q:.1f} standard errors" if round(q, 1) <= Z else
-            f"at {q:.1f} standard errors, for {n:,} training queries")
+            f"at {q:.1f} standard errors, for {n:,} training {noun}")
