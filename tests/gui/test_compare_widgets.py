@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -231,8 +232,13 @@ def test_metric_table_cells_are_the_rows_formatted(qtbot, comp: Comparison) -> N
     for row in comp.rows:
         cells = [metric_label(row.metric), f"{row.means[0]:.4f}"]
         for i in range(1, n):
-            d = row.deltas[i]  # the window's: ±0 for none, a real minus sign
-            shown = "±0" if d == 0 else ("+" if d > 0 else "−") + f"{abs(d):.4f}"
+            # the window's: ±0 for none, a real minus sign; the Δ the difference of the
+            # means shown (dr5 2), "<0.0001" where those are equal and the means are not
+            d = row.deltas[i]
+            diff = Decimal(f"{row.means[i]:.4f}") - Decimal(f"{row.means[0]:.4f}")
+            sign = "+" if d > 0 else "−"
+            shown = ("±0" if d == 0 else sign + "<0.0001" if diff == 0
+                     else sign + f"{abs(diff):.4f}")
             cells += [f"{row.means[i]:.4f}", shown, p_text(row.p_values[i]),
                       f"{row.improved[i]}/{row.worsened[i]}"]
         expected.append(cells)

@@ -7,6 +7,7 @@ is only ever shown labelled as one.
 
 from __future__ import annotations
 
+import html
 import math
 from typing import Any
 
@@ -26,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from workbench.gui.palette import BETTER, WORSE, delta_color, signed_html
+from workbench.gui.palette import BETTER, WORSE, delta_color, signed, signed_html
 
 from .charts._base import INK, MUTED
 from .charts.tune import ContourChart, ImportanceBars, SliceChart, TrialCurve
@@ -61,7 +62,12 @@ def held_pair(objective: str, t: Any) -> tuple[str, str, str]:
         moved = round(t.mean_b * t.n) - round(t.mean_a * t.n)  # cases, as the figures count
         return (figure(objective, t.mean_a, t.n), figure(objective, t.mean_b, t.n),
                 f"{moved:+d}".replace("-", "−") if moved else "±0")
-    return pair_texts(t.mean_a, t.mean_b, t.delta)
+    a, b, delta = pair_texts(t.mean_a, t.mean_b, t.delta)
+    if delta.lstrip("+−-").strip("0.") == "" and abs(t.delta) > 1e-12:
+        # equal means shown, a real change under the last decimal: "+<0.0001", as the
+        # cards say it, not a "+0.0000" beside ▲1 (escaped: the line is rich text)
+        delta = html.escape(signed(t.delta, 4))
+    return a, b, delta
 
 
 def _test_text(t: Any, unit: str) -> str:
