@@ -399,6 +399,26 @@ def test_shards_beside_a_readme_and_a_license_note_are_the_collection(tmp_path: 
                                                           str(folder / "README.md")]
 
 
+def test_shards_all_in_subfolders_under_a_readme_are_the_collection(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A README.md at the top level and every shard in a subfolder (corpus/part1/docs00.jsonl,
+    corpus/part2/docs01.jsonl) had opened as a vault of one note, the README."""
+    folder = tmp_path / "corpus"
+    (folder / "part1").mkdir(parents=True)
+    (folder / "part2").mkdir()
+    write_jsonl(folder / "part1" / "docs00.jsonl", DOCS[:2])
+    write_jsonl(folder / "part2" / "docs01.jsonl", DOCS[2:])
+    (folder / "README.md").write_text("# My corpus\n", encoding="utf-8")
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["d1", "d2", "d3"]
+    assert dataset.settings["pyserini_files_skipped"] == [str(folder / "README.md")]
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "oolong"]) == 0
+    captured = capsys.readouterr()
+    assert "(3 documents)" in captured.out
+    assert ("1 file(s) of the Pyserini folder are not .json or .jsonl shards and were skipped, "
+            f"as not documents ({folder / 'README.md'})") in " ".join(captured.err.split())
+
+
 class _Counted:
     """Path.open, counting the bytes read through it."""
 

@@ -538,7 +538,8 @@ def collection_reading(path: Path) -> str:
     - Pyserini's shards: a .json or .jsonl file holding `id` and `contents` in its first
       record (`is_documents_folder`), in a folder with no notes; where it has `*.md` files,
       only if they are a README, a LICENSE and the like at its top level (a README.md beside
-      the shards had made the folder a vault of one note), with a shard at the top level;
+      the shards, or above shards all in subfolders, had made the folder a vault of one
+      note);
     - a vault: any other folder with notes (a stray export.json of id and contents among
       the notes, or a notes/index.jsonl, is not the corpus: the 45 notes had been dropped for
       it) whose first files hold no <DOC> record (a TREC folder's README.md is no note);
@@ -546,7 +547,7 @@ def collection_reading(path: Path) -> str:
     if not path.is_dir():
         return ""
     if has_notes(path):
-        if _cards_only(path) and is_documents_folder(path, top_level=True):
+        if _cards_only(path) and is_documents_folder(path):
             return PYSERINI
         if not has_trec_records(path):
             return VAULT

@@ -395,10 +395,10 @@ def _folder_records(folder: Path, skipped: list[Path] | None = None,
             yield file, line, obj, False
 
 
-def is_documents_folder(folder: Path, *, top_level: bool = False) -> bool:
+def is_documents_folder(folder: Path) -> bool:
     """A folder of JSON-lines documents (Pyserini's JsonCollection): one .jsonl or .json
-    file at least holding `id` and `contents` in its first record (at any depth, or at the
-    folder's top level where `top_level`), told by that content. `contents`, not `text`: a
+    file at least holding `id` and `contents` in its first record (at any depth), told by
+    that content. `contents`, not `text`: a
     folder of a queries.jsonl beside a docs.jsonl is not a collection; one whose docs.jsonl
     holds `contents` is, and reading it names the queries file (every shard must hold
     `contents` in its first record). Whether such a folder is read as the collection or as a
@@ -409,8 +409,6 @@ def is_documents_folder(folder: Path, *, top_level: bool = False) -> bool:
     if not files or any(not f.is_file() for f in files):  # a named pipe is never sniffed
         return False
     for file in files:
-        if top_level and file.parent != folder:
-            continue
         first = first_record_object(file)
         if first is not None and "contents" in first and any(k in first for k in ID_KEYS):
             return True
