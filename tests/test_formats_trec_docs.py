@@ -222,6 +222,26 @@ COMPRESS_SAID = ("which is not read: decompress it first (this file: gzip -d -S 
                  "-c 'for f; do gzip -d -S \".${{f##*.}}\" \"$f\"; done' sh {{}} +)")
 
 
+def test_a_7z_archive_in_a_trec_folder_is_skipped_and_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 7-Zip backup among the TREC files had refused the folder ("not UTF-8 text"): it is
+    passed over and named, as a file without records is, with how to unpack it."""
+    folder = tmp_path / "disk"
+    write(folder / "ap" / "ap880212", AP)
+    archive = folder / "backup.7z"
+    archive.write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(range(256)))
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["AP880212-0001", "AP880212-0002"]
+    assert dataset.settings["trec_files_skipped"] == [str(archive)]
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "green tea"]) == 0
+    captured = capsys.readouterr()
+    assert "(2 documents)" in captured.out
+    assert (f"warning: 1 file(s) of the TREC folder hold no <DOC> records and were skipped, as "
+            f"Anserini's TrecCollection reads them as no documents ({archive}); backup.7z is a "
+            "7-Zip archive, which is not read: unpack it first (7z x backup.7z) if it holds "
+            "documents") in " ".join(captured.err.split())
+
+
 def test_unix_compress_is_refused_with_what_to_do(tmp_path: Path) -> None:
     packed = tmp_path / "fr94" / "fr940104.0z"
     packed.parent.mkdir()

@@ -78,11 +78,13 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if kept:
         out.append(f"{len(kept):,} line(s) of the injections log read despite a flaw, as "
                    f"pi-lodestone reads them (first: {kept[0]})")
+    from workbench.core.formats.trec_docs import archives_text
+
     no_records = list(dataset.settings.get("trec_files_skipped") or [])
     if no_records:
         out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
                    f"were skipped, as Anserini's TrecCollection reads them as no documents "
-                   f"({_examples(no_records)})")
+                   f"({_examples(no_records)})" + archives_text(no_records))
     not_shards = list(dataset.settings.get("pyserini_files_skipped") or [])
     if not_shards:
         out.append(f"{len(not_shards):,} file(s) of the Pyserini folder are not .json or "

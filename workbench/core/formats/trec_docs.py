@@ -20,7 +20,9 @@ case.
 A folder is read at every depth, sorted, skipping what Anserini skips on the TREC disks: files
 named readme…, folders named cr (the Congressional Record, not part of Robust04), dtd and dtds;
 and hidden names. A file in it without <DOC> records (the disks' change notes, an MD5SUMS) is
-read as no documents, as Anserini reads it, and named in `skipped`. Unix `compress` files
+read as no documents, as Anserini reads it, and named in `skipped`; so is a 7-Zip archive
+(`.7z`, a backup beside the files), which is not text to read (`archives_text` says to unpack
+it first). Unix `compress` files
 (`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Every
 malformed record is one error naming the file, the line and the field.
 
@@ -61,6 +63,7 @@ COMPRESSED = re.compile(r"(?!.*\.7z$).*\.\d*z$", re.I)
 HEAD = 4096
 SNIFFED = 100  # files of a folder sniffed for a <DOC> before it is taken for something else
 WEB = re.compile(r"<(DOCHDR|html)[\s>]", re.I)
+SEVEN_ZIP = ".7z"  # 7-Zip's archives: binary, read as text they had refused the folder
 
 
 def is_trec_documents(path: StrPath) -> bool:
@@ -125,6 +128,10 @@ def read_trec_documents(path: StrPath, *, name: str | None = None,
     seen: dict[str, tuple[Path, int]] = {}
     files = list(_files(path)) if path.is_dir() else [path]
     for file in files:
+        if path.is_dir() and file.name.lower().endswith(SEVEN_ZIP):  # no text: passed over
+            if skipped is not None:
+                skipped.append(file)
+            continue
         count = len(docs)
         for line, doc in _documents(file):
             first = seen.setdefault(doc.id, (file, line))
@@ -145,6 +152,21 @@ def read_trec_documents(path: StrPath, *, name: str | None = None,
                           f"file(s) (first: {files[0]}): expected TREC SGML documents",
                           field="path")
     return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
+
+
+def archives_text(skipped: list[str]) -> str:
+    """Of the files a TREC folder's reading passed over (`read_trec_documents`' `skipped`),
+    its 7-Zip archives, in words ("" for none): "; backup.7z is a 7-Zip archive, which is not
+    read: unpack it first (7z x backup.7z) if it holds documents"."""
+    archives = [Path(f).name for f in skipped if f.lower().endswith(SEVEN_ZIP)]
+    if not archives:
+        return ""
+    one = len(archives) == 1
+    return (f"; {archives[0] if one else f'{len(archives):,} of them'} "
+            f"{'is a 7-Zip archive' if one else 'are 7-Zip archives'}, which "
+            f"{'is' if one else 'are'} not read: unpack {'it' if one else 'them'} first "
+            f"({'7z x ' + archives[0] if one else '7z x FILE'}) if "
+            f"{'it holds' if one else 'they hold'} documents")
 
 
 def _text(path: Path) -> str:
