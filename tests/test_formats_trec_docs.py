@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import shlex
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -218,8 +221,27 @@ def test_a_single_file_without_records_is_still_refused(tmp_path: Path) -> None:
 
 
 COMPRESS_SAID = ("which is not read: decompress it first (this file: gzip -d -S {s} {n}; "
-                 "every such file under a folder: find FOLDER -iregex '.*\\.[0-9]*z' -exec sh "
-                 "-c 'for f; do gzip -d -S \".${{f##*.}}\" \"$f\"; done' sh {{}} +)")
+                 "every such file under a folder: find FOLDER -iregex '.*\\.[0-9]*z' ! -iname "
+                 "'*.7z' -exec sh -c 'for f; do gzip -d -S \".${{f##*.}}\" \"$f\"; done' sh "
+                 "{{}} +)")
+
+
+@pytest.mark.skipif(shutil.which("find") is None, reason="needs find")
+def test_the_compress_hint_finds_compress_files_and_not_7z_archives(tmp_path: Path) -> None:
+    """The hint's find, run over a folder holding a.Z, FR94's c.0z and a 7-Zip b.7z, names the
+    compress files only: its `-iregex '.*\\.[0-9]*z'` alone had matched b.7z too, which
+    `gzip -d` then fails on."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    for name in ("a.Z", "b.7z", "c.0z"):
+        (folder / name).write_bytes(b"\x1f\x9d\x90<DOC>")
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder)
+    said = str(info.value)
+    find = said[said.index("find FOLDER"):said.index(" -exec ")]
+    command = find.replace("FOLDER", shlex.quote(str(folder))) + " -print"
+    found = subprocess.run(["sh", "-c", command], capture_output=True, text=True, check=True)
+    assert sorted(Path(line).name for line in found.stdout.splitlines()) == ["a.Z", "c.0z"]
 
 
 def test_a_7z_archive_in_a_trec_folder_is_skipped_and_named(

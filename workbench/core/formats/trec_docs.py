@@ -179,7 +179,8 @@ def _text(path: Path) -> str:
         raise FormatError(path, f"compressed with Unix compress ({suffix}), which is not read: "
                           f"decompress it first (this file: gzip -d -S {suffix} {path.name}; "
                           "every such file under a folder: find FOLDER -iregex '.*\\.[0-9]*z' "
-                          "-exec sh -c 'for f; do gzip -d -S \".${f##*.}\" \"$f\"; done' sh {} +)",
+                          "! -iname '*.7z' -exec sh -c 'for f; do gzip -d -S \".${f##*.}\" "
+                          "\"$f\"; done' sh {} +)",
                           field="path")
     try:
         data = path.read_bytes()
