@@ -658,6 +658,60 @@ def test_the_record_lists_what_the_variables_files_kept(tmp_path: Path) -> None:
          "file": "mcp-server-env.json"}]
 
 
+def test_the_search_vault_arguments_there_are_merged_in_their_form(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Item 4: search_vault.args.json was replaced whole by --out (the query, the path and a
+    minScore there lost, its byte-order mark, CRLF and indent too), where the variables' files
+    are merged: its other keys are kept, a value not set here kept and recorded."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    args.write_bytes(b'\xef\xbb\xbf{\r\n    "query": "tea",\r\n    "path": "notes",\r\n'
+                     b'    "limit": 20,\r\n    "minScore": 0.3\r\n}\r\n')
+    assert main(["export", "-m", "vault-search", "-p", "limit=5", "--out", str(tmp_path)]) == 0
+    assert args.read_bytes() == (b'\xef\xbb\xbf{\r\n    "query": "tea",\r\n    "path": "notes",'
+                                 b'\r\n    "limit": 5,\r\n    "minScore": 0.3\r\n}\r\n')
+    err = " ".join(capsys.readouterr().err.split())
+    assert "note: search_vault.args.json: wrote limit 20 → 5 (set here)" in err
+    assert "note: search_vault.args.json: kept its own minScore 0.3 (not set here" in err
+    record = json.loads((tmp_path / "vault-search.changes.json").read_text())
+    assert record["kept_in_config"]["settings"] == [
+        {"setting": "minScore", "in_config": 0.3, "measured": None,
+         "file": "search_vault.args.json"}]
+    assert record["kept_in_config"]["note"].startswith("search_vault.args.json kept its own")
+    # set here to 0, "not passed": taken out; a file on one line stays on one line
+    args.write_text('{"query": "tea", "minScore": 0.3, "offset": 2}')
+    assert main(["export", "-m", "vault-search", "-p", "min_score=0", "-p", "limit=5",
+                 "-p", "offset=2", "--out", str(tmp_path)]) == 0
+    assert args.read_text() == '{"query": "tea", "offset": 2, "limit": 5}'
+    assert "kept_in_config" not in json.loads(
+        (tmp_path / "vault-search.changes.json").read_text())
+    # tabs stay tabs
+    args.write_text('{\n\t"query": "tea"\n}\n')
+    assert main(["export", "-m", "vault-search", "-p", "limit=3", "--out", str(tmp_path)]) == 0
+    assert args.read_text() == '{\n\t"query": "tea",\n\t"limit": 3\n}\n'
+    capsys.readouterr()
+
+
+def test_search_vault_arguments_it_cannot_read_are_refused_unchanged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A search_vault.args.json that is not a JSON object: one error naming the file and the
+    line, nothing written."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    for text, said in (('{\n  "query": "tea",\n  "limit": 5,,\n}\n',
+                        f"{args}:3: cannot update it, not readable JSON (invalid JSON at "
+                        "column 14: Expecting property name enclosed in double quotes)"),
+                       ('["tea"]\n', f"{args}: cannot update it, not a JSON object")):
+        args.write_text(text)
+        assert main(["export", "-m", "vault-search", "-p", "limit=5",
+                     "--out", str(tmp_path)]) == 2
+        assert capsys.readouterr().err.strip() == f"workbench export: error: {said}"
+        assert args.read_text() == text
+        assert [p.name for p in tmp_path.iterdir()] == ["search_vault.args.json"]
+
+
 def test_the_server_entry_is_found_by_what_it_runs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """dr3 3: only a server named obsidian-mcp was looked for; under another name, a second

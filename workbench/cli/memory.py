@@ -318,7 +318,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     others: list[Any] = []
     home = bool(args.out) and is_home(export, args.out)  # the target's own data folder
     if args.out:  # written before the notes, so a refusal leaves no note saying "written to"
-        from workbench.core.export import PI_ENV, VS_ENV, plan_file_updates, plan_update
+        from workbench.core.export import (
+            PI_ENV,
+            VS_ARGS,
+            VS_ENV,
+            plan_file_updates,
+            plan_update,
+        )
 
         try:
             update = plan_update(export, Path(args.out), given)
@@ -360,7 +366,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         if update:
             for line in _update_lines(update, export.sources, params):
                 say(f"note: {export.config_path}: {line}", file=sys.stderr)
-        by_var = {var: (name,) for name, var in {**PI_ENV, **VS_ENV}.items()}
+        by_var = {var: (name,) for name, var in {**PI_ENV, **VS_ENV, **VS_ARGS}.items()}
         for other in others:  # the variables' files there: merged, not replaced (ra 5)
             for line in _update_lines(other, by_var, params):
                 say(f"note: {other.path.name}: {line}", file=sys.stderr)

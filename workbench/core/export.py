@@ -638,21 +638,24 @@ def plan_update(export: Export, folder: str | Path,
 # the files of `Export.files` that hold others' entries too, merged where one is there
 SERVER_ENTRY = "mcp-server-env.json"
 ENV_FILE = "decision-memory.env"
+ARGS_FILE = "search_vault.args.json"
 SERVERS = "mcpServers"
 
 
 def plan_file_updates(export: Export, folder: str | Path,
                       given: Collection[str] | None = None) -> list[Update]:
-    """The variables' files of `Export.files` already in `folder` (decision-memory.env,
-    mcp-server-env.json) with the export's variables written into them, as `plan_update`
-    writes the target's config: every other line, server, key and variable kept; a variable
-    there that was not set explicitly (`given`) kept too. ValueError naming the file and
-    line where one is not readable as what it is (ra 5: both had been replaced whole, the
-    other servers and variables lost)."""
+    """The files of `Export.files` already in `folder` that hold others' entries too
+    (decision-memory.env, mcp-server-env.json, search_vault.args.json) with the export's
+    values written into them, as `plan_update` writes the target's config: every other line,
+    server, key and variable kept; a value there that was not set explicitly (`given`) kept
+    too. ValueError naming the file and line where one is not readable as what it is (ra 5:
+    they had been replaced whole, the other servers, variables and arguments lost)."""
     names = dict(export.files)
     by_var = {var: name for name, var in {**PI_ENV, **VS_ENV}.items()}
     new = dict(export.env)
     out = []
+    if ARGS_FILE in names and (Path(folder) / ARGS_FILE).is_file():
+        out.append(_merged_args(Path(folder) / ARGS_FILE, json.loads(names[ARGS_FILE]), given))
     for name in (SERVER_ENTRY, ENV_FILE):
         path = Path(folder) / name
         if name not in names or not path.is_file():
@@ -680,6 +683,55 @@ def plan_file_updates(export: Export, folder: str | Path,
             text = _merged_env_file(path, new, put, added)
         out.append(Update(path, tuple(written), tuple(kept), tuple(added), text))
     return out
+
+
+def _merged_args(path: Path, args: Mapping[str, object],
+                 given: Collection[str] | None) -> Update:
+    """search_vault.args.json with the arguments the workbench writes (`VS_ARGS`: minScore,
+    limit, offset) set as `args` has them, every other key kept as it is. One that `args`
+    leaves out (0 is "not passed") is taken out where its parameter was set explicitly
+    (`given`: written as None), else kept; one not set explicitly is kept as `plan_update`
+    keeps a config's own. The file keeps its form: a byte-order mark, CRLF line ends, its
+    indent (a file on one line stays on one line)."""
+    current = _read_object(path)
+    raw = path.read_bytes()
+    written: list[tuple[str, object, object]] = []
+    kept: list[tuple[str, object, object]] = []
+    added: list[tuple[str, object]] = []
+    for name, key in VS_ARGS.items():
+        old, value = current.get(key), args.get(key)
+        if key not in current:
+            if value is not None:
+                current[key] = value
+                added.append((key, value))
+        elif value is not None and old == value and isinstance(old, bool) == isinstance(
+                value, bool):
+            continue  # the same (5 and 5.0 alike; true is not 1)
+        elif given is None or name in given:
+            if value is None:
+                del current[key]
+            else:
+                current[key] = value
+            written.append((key, old, value))
+        else:
+            kept.append((key, old, value))
+    return Update(path, tuple(written), tuple(kept), tuple(added), _json_in_form(current, raw))
+
+
+def _json_in_form(value: object, raw: bytes) -> str:
+    """`value` as JSON in the form of `raw`, the file it replaces: its byte-order mark, its
+    line ends (CRLF where most are), its indent (tabs or the first indented line's spaces;
+    on one line where it was) and its last newline."""
+    text = raw.decode("utf-8-sig", errors="replace")
+    bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
+    end = "\r\n" if text.count("\r\n") * 2 > text.count("\n") else "\n"
+    indent: int | str | None = None
+    if "\n" in text.strip():
+        lead = next((line[:len(line) - len(line.lstrip(" \t"))]
+                     for line in text.splitlines()[1:] if line.strip()), "")
+        indent = "\t" if lead.startswith("\t") else len(lead)
+    body = json.dumps(value, indent=indent, ensure_ascii=False)  # "\n" only between values
+    return bom + body.replace("\n", end) + (end if text.endswith("\n") else "")
 
 
 def _merged_server_entry(path: Path, new: Mapping[str, str],
