@@ -26,9 +26,10 @@ it first). Unix `compress` files
 (`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Every
 malformed record is one error naming the file, the line and the field.
 
-The web collections (WT10g, GOV2: a <DOCHDR> and an HTML page in each <DOC>) are refused:
-Anserini reads them with another collection class (TrecwebCollection), and read as these
-records their page text would be lost and the HTML head read as the title.
+The web collections (WT10g, GOV2: a <DOCHDR> and an HTML page in each <DOC>) are read as
+Anserini's TrecwebCollection reads them (`trec_web`): the page's text, its <title> the title,
+the URL kept as metadata. An HTML page in a <DOC> without a <DOCHDR> is refused: read as these
+records its text would be lost and its head read as the title.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from pathlib import Path
 
 from workbench.core.data import Corpus, Document, FormatError
 from workbench.core.formats._common import StrPath, decode_text, path_kind
+from workbench.core.formats.trec_web import DOCHDR_OPEN, web_record
 
 TITLE_TAGS = ("HEADLINE", "TITLE", "HL", "HEAD", "TTL")
 TEXT_TAGS = ("TEXT", "LP", "LEADPARA", "DATE", "DD")
@@ -62,7 +64,7 @@ SKIPPED_DIRS = frozenset(("cr", "dtd", "dtds"))
 COMPRESSED = re.compile(r"(?!.*\.7z$).*\.\d*z$", re.I)
 HEAD = 4096
 SNIFFED = 100  # files of a folder sniffed for a <DOC> before it is taken for something else
-WEB = re.compile(r"<(DOCHDR|html)[\s>]", re.I)
+HTML = re.compile(r"<html[\s>]", re.I)  # a page: in a TREC news record, refused
 SEVEN_ZIP = ".7z"  # 7-Zip's archives: binary, read as text they had refused the folder
 
 
@@ -221,17 +223,20 @@ def _document(path: Path, text: str, opened: re.Match[str], end: int,
     """(line of its DOCNO, the record from the end of `opened`, its <DOC>, to `end`, its
     </DOC>)."""
     start, line = opened.end(), line_of(opened.start())
-    web = WEB.search(text, start, end)
-    if web is not None:
-        raise FormatError(path, "a TREC web collection (WT10g/GOV2: <DOCHDR> and HTML pages) "
-                          "is not read; Anserini reads it with TrecwebCollection, and read as "
-                          "these records its page text would be lost: convert the pages to "
-                          "text first (JSON lines of id and contents)",
-                          line=line_of(web.start()), field=web.group(1).upper())
-    number = DOCNO.search(text, start, end)
+    header = DOCHDR_OPEN.search(text, start, end)  # a web record's (`trec_web`)
+    page = None if header is not None else HTML.search(text, start, end)
+    if page is not None:
+        raise FormatError(path, "an HTML page in a <DOC> without a <DOCHDR>: a TREC web "
+                          "record (WT10g, GOV2) gives the crawl's header in a <DOCHDR> before "
+                          "its page, and read as a TREC news record its page text would be "
+                          "lost: add the header (its first word the page's URL), or convert "
+                          "the pages to text first (JSON lines of id and contents)",
+                          line=line_of(page.start()), field="HTML")
+    head = end if header is None else header.start()  # the page's own tags are not the DOC's
+    number = DOCNO.search(text, start, head)
     if number is not None:
         doc_id, where = number.group(1).strip(), line_of(number.start())
-        second = DOCNO.search(text, number.end(), end)
+        second = DOCNO.search(text, number.end(), head)
         if second is not None:  # ra 7: the second had been dropped without a word
             raise FormatError(path, f"a <DOC> with two <DOCNO>s ({doc_id!r} on line {where}, "
                               f"{second.group(1).strip()!r} here): one record, one document "
@@ -246,6 +251,9 @@ def _document(path: Path, text: str, opened: re.Match[str], end: int,
     if len(doc_id.split()) > 1:
         raise FormatError(path, f"document number {doc_id!r} holds white space (a run file "
                           "names a document by one word)", line=where, field="DOCNO")
+    if header is not None:
+        title, body, metadata = web_record(path, text, header, end, line, line_of)
+        return where, Document(id=doc_id, title=title, text=body, metadata=metadata)
     titles: list[str] = []
     texts: list[str] = []
     pos = start
