@@ -475,22 +475,16 @@ def _left_out(args: argparse.Namespace, dataset: Dataset) -> str:
 def _cap_note(model: Any, params: Any, pipe: Any, result: Any, metrics: Sequence[str]) -> str:
     """Where no judged query gets as many results as a metric's cut-off (importance's limit
     of 5 under P@10 and R@100): what that bounds, said below the table ("" otherwise)."""
+    from workbench.core.cap_lead import cap_lead
     from workbench.report.text import cap_note, cut_counts
 
     judged = pipe.judgments.judged_mask
     longest = int(result.ranking.count[judged].max(initial=0))
     if not longest:
         return ""
-    limit = model.selection_params(params).limit
-    why = f" (its limit is {limit})" if limit == longest else ""
     # "count only those 5" only where the selection cut the lists: a query with 29
     # candidates, all returned, is no fewer for R@100
-    # a limit caps the lists; without one, the longest list is what this data gave (worded
-    # apart: "returns at most 4 a query" read as a cap vault-search does not have)
-    said = (f"{model.id} returns at most {longest:,} result{'s' if longest != 1 else ''} a "
-            f"query{why}" if why else
-            f"{model.id} returned at most {longest:,} result{'s' if longest != 1 else ''} a "
-            "query here")
+    said = cap_lead(model.id, longest, model.selection_params(params).limit)
     return cap_note(said, longest, metrics,
                     cut=cut_counts(result.scores, result.ranking, judged),
                     of=int(judged.sum()), every=result.ranking.count[judged])

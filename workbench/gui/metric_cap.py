@@ -1,6 +1,7 @@
 """The cap a metric card's figure cannot pass where the model returns fewer results a query
 than the metric's cut-off: importance returns at most 5, so P@10 is at most 0.5 (0.195 read
-as poor precision). The wording is the CLI's `eval` note (`report.text.cap_note`)."""
+as poor precision). The wording is the CLI's `eval` note (`core.cap_lead`,
+`report.text.cap_note`)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str
 
 def _caps(model: Model | None, params: Params, result: Result | None,
           s: TuningSession, names: Sequence[str]) -> dict[str, str]:
+    from workbench.core.cap_lead import cap_lead
     from workbench.report.text import cap_note
 
     if result is None or s.judgments is None or model is None:
@@ -48,11 +50,7 @@ def _caps(model: Model | None, params: Params, result: Result | None,
     longest = int(result.ranking.count[judged].max(initial=0))
     if not longest:
         return {}
-    limit = model.selection_params(params).limit
-    results = f"{longest:,} result{'s' if longest != 1 else ''} a query"
-    # the CLI's lead: a limit caps the lists; without one the longest list is this data's
-    lead = (f"{model.id} returns at most {results} (its limit is {limit})"
-            if limit == longest else f"{model.id} returned at most {results} here")
+    lead = cap_lead(model.id, longest, model.selection_params(params).limit)
     out = {}
     for name in names:
         note = cap_note(lead, longest, [name], cut=False)
