@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtGui import QFont, QFontMetricsF
 from pytestqt.qtbot import QtBot
 
@@ -61,9 +62,11 @@ def test_a_title_too_squeezed_to_read_leaves_the_row_to_the_id() -> None:
 
 
 def _code_repo_four(qtbot: QtBot, window: Any, live: str = "token_budget",
-                    value: float = 2000) -> Any:
+                    value: float = 2000, size: tuple[int, int] = (1280, 800),
+                    more: str = "") -> Any:
     """code-repo's four: codeledger's defaults, kw 0.3 and the live sliders (`live` set to
-    `value`), and bm25's defaults, compared at 1,280 × 800."""
+    `value`), and bm25's defaults, compared at `size`; a fifth, `more` (token_budget 1500),
+    where named."""
     assert window.open_path(SAMPLES / "code-repo", model="bm25")
     s = window.session
     s.recompute()
@@ -74,13 +77,18 @@ def _code_repo_four(qtbot: QtBot, window: Any, live: str = "token_budget",
     s.save_configuration("defaults")
     s.set_params({**d, "w_keyword": 0.3})
     s.save_configuration("kw 0.3")
+    if more:
+        s.set_params({**d, "token_budget": 1500})
+        s.save_configuration(more)
     s.set_params({**d, live: value})
     view = window.compare_window()
-    view.resize(1280, 800)
+    view.resize(*size)
     window.config_menu.compare.trigger()
     qtbot.waitExposed(view)
-    view.configs.set_checked("bm25 defaults", True)
-    qtbot.waitUntil(lambda: view.comp is not None and len(view.comp.configs) == 4)
+    for name in ("bm25 defaults", *([more] if more else [])):
+        view.configs.set_checked(name, True)
+    n = 5 if more else 4
+    qtbot.waitUntil(lambda: view.comp is not None and len(view.comp.configs) == n)
     qtbot.wait(20)
     return view
 
@@ -91,13 +99,14 @@ def _cut(table: Any) -> list[int]:
             if header.sectionViewportPosition(c) + header.sectionSize(c) > room]
 
 
-def test_four_configurations_of_two_models_show_every_column_at_1280(
+def test_four_configurations_of_two_models_show_every_column_at_1024(
         qtbot: QtBot, window: Any, styled: Any) -> None:
     """Review r48, compare 1: with bm25 beside codeledger and the bundle rows, "bm25
-    defaults"' p and ▲/▼ had been behind a scroll bar at 1,280 × 800 (the chart at 220 px)."""
+    defaults"' p and ▲/▼ had been behind a scroll bar at 1,280 × 800 (the chart at 220 px).
+    The table now spans the window's width (rv2 2): drawn tight at 1,024 × 768."""
     from workbench.report.text import metric_table
 
-    view = _code_repo_four(qtbot, window)
+    view = _code_repo_four(qtbot, window, size=(1024, 768))
     table = view.table
     assert [c.name for c in view.comp.configs] == ["defaults", "kw 0.3", "current (unsaved)",
                                                   "bm25 defaults"]
@@ -150,11 +159,12 @@ def test_presenting_without_a_resize_fits_the_table_both_ways(
 
 def test_shorter_figures_and_their_differences_agree_to_the_last_place(
         qtbot: QtBot, window: Any, styled: Any) -> None:
-    """Review r48 (dr1 7), dr5 2: at 1,280 px the means and Δ are to 3 decimals, and each Δ is
-    the difference of the means as shown (0.6476 → 0.6434 reads 0.648, 0.643, −0.005), as
-    compare prints it at 4; at most 0.001 from the difference of the unrounded means. The
-    counts' Δ too (1,127.2 and 1,141.2 had stood beside +14.1: dr3 8)."""
-    view = _code_repo_four(qtbot, window)
+    """Review r48 (dr1 7), dr5 2: at 1,024 px (1,280 before the table spanned the window) the
+    means and Δ are to 3 decimals, and each Δ is the difference of the means as shown
+    (0.6476 → 0.6434 reads 0.648, 0.643, −0.005), as compare prints it at 4; at most 0.001
+    from the difference of the unrounded means. The counts' Δ too (1,127.2 and 1,141.2 had
+    stood beside +14.1: dr3 8)."""
+    view = _code_repo_four(qtbot, window, size=(1024, 768))
     table, comp = view.table, view.comp
     assert table.compact == 2
     worst = 0.0
@@ -259,10 +269,28 @@ def test_back_at_1280_from_wider_the_table_shows_every_row(
         for size in sizes:
             view.resize(*size)
             qtbot.wait(20)
-        assert table.compact == 2  # the names on two lines, the figures short
+        assert _cut(table) == []
         assert _rows_in_sight(table) == 11, sizes
         assert table.verticalScrollBar().maximum() == 0
         assert view.lines.height() >= view.lines.sizeHint().height()  # the legend whole
+
+
+@pytest.mark.parametrize(("five", "size"), [(True, (1280, 800)), (False, (1024, 768))])
+def test_five_at_1280_and_four_at_1024_show_every_column(
+        qtbot: QtBot, window: Any, styled: Any, five: bool, size: tuple[int, int]) -> None:
+    """rv2 2: five configurations at 1,280 × 800 and four at 1,024 × 768 had scrolled
+    sideways, the table at its tightest and the chart at its floor beside the controls; the
+    table and the chart now take the window's whole width below the lists."""
+    from workbench.gui.compare.delta_chart import FLOOR
+
+    view = _code_repo_four(qtbot, window, size=size, more="budget 1500" if five else "")
+    table = view.table
+    assert table.columnCount() == (18 if five else 14)
+    assert _cut(table) == [] and table.horizontalScrollBar().maximum() == 0
+    assert view.chart.width() >= FLOOR
+    # the controls keep their place beside the lists
+    assert view.controls.geometry().bottom() < view.table.mapTo(view, view.table.rect()
+                                                                .topLeft()).y()
 
 
 def test_presenting_the_lists_take_what_they_need_and_the_table_the_rest(

@@ -3,10 +3,10 @@ demo to people who do not drive sliders.
 
 Left, the configurations (checked = compared, the baseline first) and the controls; in the
 middle the selected query's ranked lists with the moves drawn between them; right, the explain
-diff of the document clicked; below, the metric table and the per-query delta chart (a click
-picks the query). The comparison runs off the GUI thread (`BackgroundTask`), reusing the
-window's prepared state, and is redone whenever the configurations, the checked set, the
-dataset or k change.
+diff of the document clicked; below, across the window's whole width, the metric table and the
+per-query delta chart (a click picks the query). The comparison runs off the GUI thread
+(`BackgroundTask`), reusing the window's prepared state, and is redone whenever the
+configurations, the checked set, the dataset or k change.
 
 Presentation mode (F11): full screen, larger type, the controls hidden; ← → step through the
 queries that moved most, R replays the ranking from A to B, Esc leaves. File ▸ Export report
@@ -267,23 +267,26 @@ class CompareWindow(QWidget):
         self._table_timer.setInterval(0)
         self._table_timer.timeout.connect(self._fit_table)
         bottom.installEventFilter(self)
+        # the controls beside the lists only: the metric table and the chart below take the
+        # window's whole width (beside the controls, five configurations at 1,280 px and four
+        # at 1,024 had scrolled sideways at the table's tightest, the chart at its floor)
+        self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.main_split.addWidget(self.controls)
+        self.main_split.addWidget(top)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setSizes([260, 1100])
+        self._side_fitted = False  # `_fit_side` done (once: a width the user drags is kept)
         right = self.right_split = QSplitter(Qt.Orientation.Vertical, self)
-        right.addWidget(top)
+        right.addWidget(self.main_split)
         right.addWidget(bottom)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)  # a taller window: room for both, not for blank ranks
         right.setSizes([470, 370])  # ten ranks and their legend above, the table below
         self._rows_dragged = False  # the user set the lists' height: kept on a resize
         right.splitterMoved.connect(lambda *_: setattr(self, "_rows_dragged", True))
-        self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
-        self.main_split.addWidget(self.controls)
-        self.main_split.addWidget(right)
-        self.main_split.setStretchFactor(1, 1)
-        self.main_split.setSizes([260, 1100])
-        self._side_fitted = False  # `_fit_side` done (once: a width the user drags is kept)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.main_split)
+        layout.addWidget(self.right_split)
 
         # F11 wherever the focus is; ← → R Esc in keyPressEvent, so a list keeps its arrows
         QShortcut(QKeySequence("F11"), self, lambda: self.set_presentation(not self.presenting))
