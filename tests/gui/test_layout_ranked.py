@@ -41,6 +41,39 @@ def test_at_1024_the_titles_keep_fourteen_characters(qtbot: QtBot, styled: objec
     w.close()
 
 
+def test_at_1024_pinned_the_gates_show_their_first_words(qtbot: QtBot,
+                                                         styled: object) -> None:
+    """rv2 1: at 1,024 px with a baseline pinned the gate column had 50 px, "…" in most of
+    its cells ("single token evidence", "source turn", "archived" alike); the title now keeps
+    10 characters, the bars a sixth of their width, and the gate its gates' first words."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    w = _window(qtbot, (1024, 768))
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    view, model = w.ranked.view, w.ranked.model
+    fm = view.fontMetrics()
+    shown = {}
+    for row, r in enumerate(model.rows):
+        if r.gate:
+            index = model.index(row, GATE)
+            opt = QStyleOptionViewItem()
+            opt.initFrom(view)
+            opt.rect = view.visualRect(index)
+            view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
+            shown[index.data()] = opt.text
+    assert shown["single token evidence"] == "single…"
+    assert shown["source turn"] == "source…"
+    assert view.columnWidth(TITLE) >= fm.horizontalAdvance("x" * 10)
+    assert sum(view.columnWidth(c) for c in range(len(COLUMNS))
+               if not view.isColumnHidden(c)) <= view.viewport().width()
+    # not pinned, the titles keep their fourteen characters (the Δ column's room)
+    w.session.clear_baseline()
+    qtbot.wait(20)
+    assert view.columnWidth(TITLE) >= fm.horizontalAdvance("x" * 14)
+    w.close()
+
+
 def test_a_gate_reads_as_words_its_reason_in_the_tooltip(qtbot: QtBot, styled: object) -> None:
     w = _window(qtbot, (1024, 768))
     model = w.ranked.model

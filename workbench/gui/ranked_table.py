@@ -606,10 +606,23 @@ class RankedTable(QWidget):
         else:
             names = Share(title_min, max(title_min, need_title))
             ids = Share(id_least, id_want)
+        gate_floor = fm.horizontalAdvance("x" * 5) + 2 * TEXT_MARGIN + 4
+        bar_floor = self._bar_width // 4
+        if gated and inner - fixed < (names.least + ids.least + self._bar_width // 3
+                                      + gate_least):
+            # too narrow for every least: the gate keeps 9 characters (its gates' first
+            # words, "single…", "source…", `elide_words`), the title 10 and the bars a sixth
+            # of their width (at 1,024 px with a baseline pinned the gate had 50 px, "…" in
+            # most of its cells: rv2 1)
+            gate_least = gate_floor = min(gate_want,
+                                          fm.horizontalAdvance("x" * 9) + 2 * TEXT_MARGIN + 4)
+            bar_floor = self._bar_width // 6
+            if not self._title_hidden:
+                least = fm.horizontalAdvance("x" * 10) + 2 * TEXT_MARGIN
+                names = Share(least, max(least, need_title))
         bar, gate = Share(self._bar_width // 3, self._bar_width), Share(gate_least, gate_want)
         widths = share_width(inner - fixed, names, ids, bar, gate,
-                             floors=(fm.horizontalAdvance("x" * 5) + 2 * TEXT_MARGIN + 4,
-                                     self._bar_width // 4))
+                             floors=(gate_floor, bar_floor))
         _, id_width, bar_width, gate_width = widths
         if bar_width != self.view.columnWidth(BAR_COLUMN):
             self.view.setColumnWidth(BAR_COLUMN, bar_width)
