@@ -329,6 +329,82 @@ def test_a_web_collection_is_read_as_trecweb_reads_it(
         ["1", "WTX001-B01-1"]]
 
 
+def web(doc_id: str, page: str, header: str = "http://a.example/x") -> str:
+    """A web record (WT10g/GOV2) of `page` under a <DOCHDR> of `header`."""
+    return f"<DOC>\n<DOCNO>{doc_id}</DOCNO>\n<DOCHDR>\n{header}\n</DOCHDR>\n{page}\n</DOC>\n"
+
+
+def test_bytes_that_are_not_utf8_are_read_as_anserini_reads_them(tmp_path: Path) -> None:
+    """A page kept in its server's charset (Latin-1 é) had refused the whole collection
+    ("not UTF-8 text", dr1 1): read as U+FFFD, as Anserini's UTF-8 reader reads it, with one
+    warning naming the file, the line and how many bytes; a news file the same."""
+    folder = tmp_path / "wt10g"
+    first = folder / "wtx001"
+    first.parent.mkdir()
+    first.write_bytes(web("W-1", "<html><body>caf\xe9 in UTF-8</body></html>").encode()
+                      + web("W-2", "<p>na\xefve \xe9t\xe9</p>").encode("latin-1"))
+    second = folder / "wtx002"
+    second.write_bytes(AP.replace("late frost", "late fr\xf6st").encode("latin-1"))
+    dataset = load_dataset(folder)
+    texts = {d.id: d.text for d in dataset.corpus}
+    assert texts["W-1"] == "caf\xe9 in UTF-8"
+    assert texts["W-2"] == "na\ufffdve \ufffdt\ufffd"
+    assert "late fr\ufffdst" in texts["AP880212-0001"]
+    from workbench.core.checks import load_warnings
+
+    assert load_warnings(dataset) == [
+        f"4 byte(s) that are not UTF-8 (2 files, first {first}:13) read as U+FFFD, as "
+        "Anserini reads them (a crawled page keeps its server's charset): the words holding "
+        "one match no query word"]
+    assert load_warnings(load_dataset(second)) == [
+        f"1 byte(s) that are not UTF-8 ({second}:7) read as U+FFFD, as Anserini reads them (a "
+        "crawled page keeps its server's charset): the words holding one match no query word"]
+
+
+def test_a_web_record_ends_only_at_a_line_that_starts_with_its_close(tmp_path: Path) -> None:
+    """As TrecwebCollection reads it, a web record ends only at a line starting with </DOC>
+    (a script's "</DOC>" had ended it, the body lost and the script read as text, dr1 2), and
+    a page's line starting with <DOC> is skipped (it had refused the file, dr1 3)."""
+    script = ('<html><head><title>Tea page</title><script>var s="</DOC>";</script></head>'
+              "<body><p>Green tea brewing</p></body></html>")
+    quoted = ("<pre>\n&lt;DOC&gt; escaped is fine\n<DOC>\n<DOCNO>fake</DOCNO>\n</pre> oolong"
+              "\n  <doc> a line Anserini skips")
+    path = write(tmp_path / "wt" / "wtx001", web("W-1", script) + web("W-2", quoted) + AP)
+    assert [(d.id, d.title, d.text) for d in load_dataset(path).corpus] == [
+        ("W-1", "Tea page", "Green tea brewing"),
+        ("W-2", "", "<DOC> escaped is fine fake oolong"),
+        ("AP880212-0001", "Green Tea Prices Rise Growers Cite Frost",
+         "Green tea growers said Friday that a late frost cut the spring harvest."),
+        ("AP880212-0002", "", "Black tea exports held steady.")]
+
+
+@pytest.mark.parametrize(("header", "metadata"), [
+    ("HTTP/1.1 200 OK\nContent-Type: text/html", {}),
+    ("", {}),
+    ("http://www.example.org/pool.html 192.0.2.1 19970101000000", {
+        "url": "http://www.example.org/pool.html"}),
+], ids=["status-line-first", "empty", "url-first"])
+def test_a_header_without_a_url_stores_none(tmp_path: Path, header: str,
+                                            metadata: dict[str, str]) -> None:
+    """The header's first word is the URL only where it is one: "HTTP/1.1" had been stored as
+    the url (dr1 4)."""
+    path = write(tmp_path / "wtx001", web("W-3", "<p>Jasmine</p>", header))
+    (doc,) = load_dataset(path).corpus
+    assert (doc.text, dict(doc.metadata)) == ("Jasmine", metadata)
+
+
+def test_inline_tags_do_not_split_words_as_jsoup_reads_them(tmp_path: Path) -> None:
+    """Jsoup's text() (Anserini's JsoupGenerator) separates words only at block elements and
+    <br>: a drop cap `<font>W</font>elcome` and `<B>l</B>anded` had been read as two words
+    each (dr1 10)."""
+    page = ('<html><body><p><font size=+2>W</font>elcome to <a href="/x">tea</a>s.</p>'
+            "<div>Apollo eleven <B>l</B>anded.</div><table><tr><td>one</td><td>two</td></tr>"
+            "</table>line<br>break<br/>again<span>s</span></body></html>")
+    path = write(tmp_path / "wtx001", web("W-7", page))
+    (doc,) = load_dataset(path).corpus
+    assert doc.text == "Welcome to teas. Apollo eleven landed. one two line break agains"
+
+
 @pytest.mark.parametrize(("text", "line", "field", "said"), [
     ("<DOC>\n<DOCNO>GX000-00-1</DOCNO>\n<HTML><BODY><P>Only a body, swimming lessons.</P>"
      "</BODY></HTML>\n</DOC>\n", 3, "HTML",

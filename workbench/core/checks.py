@@ -85,6 +85,15 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
                    f"were skipped, as Anserini's TrecCollection reads them as no documents "
                    f"({_examples(no_records)})" + archives_text(no_records))
+    not_utf8 = list(dataset.settings.get("trec_not_utf8") or [])
+    if not_utf8:  # Anserini's readers decode UTF-8 so: a crawl keeps each server's charset
+        count = sum(n for _, n, _ in not_utf8)
+        first, _, line = not_utf8[0]
+        where = (f"{first}:{line}" if len(not_utf8) == 1 else
+                 f"{len(not_utf8):,} files, first {first}:{line}")
+        out.append(f"{count:,} byte(s) that are not UTF-8 ({where}) read as U+FFFD, as "
+                   "Anserini reads them (a crawled page keeps its server's charset): the words "
+                   "holding one match no query word")
     not_shards = list(dataset.settings.get("pyserini_files_skipped") or [])
     if not_shards:
         out.append(f"{len(not_shards):,} file(s) of the Pyserini folder are not .json or "

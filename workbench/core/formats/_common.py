@@ -145,6 +145,27 @@ def decode_text(path: Path, data: bytes, *, strip_bom: bool = True) -> str:
     return text
 
 
+def decode_replacing(path: Path, data: bytes) -> tuple[str, int, int]:
+    """`data`, the bytes of `path`, as UTF-8 text with every byte sequence that is not UTF-8
+    read as U+FFFD, as Java's `InputStreamReader(…, UTF_8)` reads it (Anserini's TREC readers:
+    a crawl keeps each page in its server's charset). (text, bytes not UTF-8, line of the
+    first of them or 0). UTF-16 text (its byte order mark) is still an error."""
+    try:
+        return decode_text(path, data), 0, 0
+    except FormatError:
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16: its own error
+            raise
+    escaped = data.decode("utf-8", errors="surrogateescape")  # one surrogate a byte not UTF-8
+    first = _NOT_UTF8.search(escaped)
+    count = len(_NOT_UTF8.findall(escaped))
+    line = escaped.count("\n", 0, first.start()) + 1 if first is not None else 0
+    text = data.decode("utf-8", errors="replace")
+    return (text[1:] if text.startswith("\ufeff") else text), count, line
+
+
+_NOT_UTF8 = re.compile("[\udc80-\udcff]")
+
+
 def numbered_lines(text: str) -> Iterator[tuple[int, str]]:
     """(1-based line number, line without its `\\n`/`\\r\\n`) for every non-blank line.
 

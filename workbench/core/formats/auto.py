@@ -92,6 +92,7 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
 EVAL_FILE = "eval.jsonl"
 TREC_FILES_SKIPPED = "trec_files_skipped"  # a TREC folder's files without <DOC> records
 PYSERINI_FILES_SKIPPED = "pyserini_files_skipped"  # a shard folder's files not .json(l)
+TREC_NOT_UTF8 = "trec_not_utf8"  # [file, bytes not UTF-8, line of the first] of TREC files
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
 
@@ -392,9 +393,12 @@ def _load_dataset(
         corpus = read_documents(path, name=name)
     elif reading == TREC or (path.is_file() and is_trec_documents(path)):
         no_records: list[Path] = []
-        corpus = read_trec_documents(path, name=name, skipped=no_records)
+        not_utf8: list[tuple[Path, int, int]] = []
+        corpus = read_trec_documents(path, name=name, skipped=no_records, not_utf8=not_utf8)
         if no_records:  # said by `load_warnings`
             settings = {**settings, TREC_FILES_SKIPPED: [str(f) for f in no_records]}
+        if not_utf8:  # said by `load_warnings`
+            settings = {**settings, TREC_NOT_UTF8: [[str(f), n, line] for f, n, line in not_utf8]}
     elif path.is_file() and path.suffix.lower() == ".json":
         _refuse_a_session(path)
         corpus = read_memories(path, name=name)

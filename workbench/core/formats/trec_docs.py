@@ -23,8 +23,10 @@ and hidden names. A file in it without <DOC> records (the disks' change notes, a
 read as no documents, as Anserini reads it, and named in `skipped`; so is a 7-Zip archive
 (`.7z`, a backup beside the files), which is not text to read (`archives_text` says to unpack
 it first). Unix `compress` files
-(`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Every
-malformed record is one error naming the file, the line and the field.
+(`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Bytes that
+are not UTF-8 (a crawled page kept in its server's charset) are read as U+FFFD, as Anserini's
+UTF-8 reader reads them, and counted in `not_utf8` (one warning). Every malformed record is one
+error naming the file, the line and the field.
 
 The web collections (WT10g, GOV2: a <DOCHDR> and an HTML page in each <DOC>) are read as
 Anserini's TrecwebCollection reads them (`trec_web`): the page's text, its <title> the title,
@@ -44,7 +46,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from workbench.core.data import Corpus, Document, FormatError
-from workbench.core.formats._common import StrPath, decode_text, path_kind
+from workbench.core.formats._common import StrPath, decode_replacing, path_kind
 from workbench.core.formats.trec_web import DOCHDR_OPEN, web_record
 
 TITLE_TAGS = ("HEADLINE", "TITLE", "HL", "HEAD", "TTL")
@@ -52,6 +54,9 @@ TEXT_TAGS = ("TEXT", "LP", "LEADPARA", "DATE", "DD")
 KEPT = re.compile(rf"<({'|'.join(TITLE_TAGS + TEXT_TAGS)})(?:\s[^<>]*)?>", re.I)
 DOC_OPEN = re.compile(r"<DOC(\s[^<>]*)?>", re.I)
 DOC_CLOSE = re.compile(r"</DOC\s*>", re.I)
+# the end of a web record: a line that starts with </DOC>, as TrecwebCollection reads it (a
+# page may quote one mid-line, in a script's string)
+LINE_CLOSE = re.compile(r"^[^\S\n]*</DOC\s*>", re.I | re.M)
 DOCNO = re.compile(r"<DOCNO(?:\s[^<>]*)?>(.*?)</DOCNO\s*>", re.I | re.S)
 DOC_ID = re.compile(r"""\bid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 MARKUP = re.compile(r"<[^<>]*>")
@@ -121,10 +126,13 @@ def trec_files(folder: Path) -> list[Path]:
 
 
 def read_trec_documents(path: StrPath, *, name: str | None = None,
-                        skipped: list[Path] | None = None) -> Corpus:
+                        skipped: list[Path] | None = None,
+                        not_utf8: list[tuple[Path, int, int]] | None = None) -> Corpus:
     """The documents of a TREC SGML file, or of every file of a folder of them. A folder's
     files without <DOC> records are passed over, as Anserini passes them, and appended to
-    `skipped`."""
+    `skipped`. Bytes that are not UTF-8 are read as U+FFFD, as Anserini reads them (a web
+    crawl keeps each page in its server's charset); each file of documents holding some is
+    appended to `not_utf8` as (file, bytes, line of the first)."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, tuple[Path, int]] = {}
@@ -135,7 +143,8 @@ def read_trec_documents(path: StrPath, *, name: str | None = None,
                 skipped.append(file)
             continue
         count = len(docs)
-        for line, doc in _documents(file):
+        text, bad, first_bad = _text(file)
+        for line, doc in _documents(file, text):
             first = seen.setdefault(doc.id, (file, line))
             if first != (file, line):
                 said = f"line {first[1]}" if first[0] == file else f"{first[0]}:{first[1]}"
@@ -147,6 +156,8 @@ def read_trec_documents(path: StrPath, *, name: str | None = None,
                               "<DOCNO> … </DOCNO> … </DOC>)", line=1, field="DOC")
         if len(docs) == count and skipped is not None:
             skipped.append(file)
+        if bad and len(docs) > count and not_utf8 is not None:
+            not_utf8.append((file, bad, first_bad))
     if not files:
         raise FormatError(path, "no files of TREC documents in the folder", field="path")
     if not docs:
@@ -171,8 +182,9 @@ def archives_text(skipped: list[str]) -> str:
             f"{'it holds' if one else 'they hold'} documents")
 
 
-def _text(path: Path) -> str:
-    """The file's text, decompressed where it is .gz; Unix compress refused."""
+def _text(path: Path) -> tuple[str, int, int]:
+    """The file's text, decompressed where it is .gz, its bytes that are not UTF-8 read as
+    U+FFFD; Unix compress refused. (text, bytes not UTF-8, line of the first or 0)."""
     if not path.is_file():
         raise FormatError(path, f"{path_kind(path)}, not a file of TREC documents",
                           field="path")
@@ -192,12 +204,11 @@ def _text(path: Path) -> str:
         raise FormatError(path, f"not a readable gzip file ({exc})", field="encoding") from None
     except OSError as exc:
         raise FormatError(path, f"cannot read: {exc.strerror or exc}", field="path") from None
-    return decode_text(path, data)
+    return decode_replacing(path, data)
 
 
-def _documents(path: Path) -> Iterator[tuple[int, Document]]:
-    """(line of its DOCNO, document) for every record of one file."""
-    text = _text(path)
+def _documents(path: Path, text: str) -> Iterator[tuple[int, Document]]:
+    """(line of its DOCNO, document) for every record of one file, whose text is `text`."""
     starts = [0, *(m.end() for m in re.finditer("\n", text))]
 
     def line_of(offset: int) -> int:
@@ -205,25 +216,29 @@ def _documents(path: Path) -> Iterator[tuple[int, Document]]:
 
     pos = 0
     while (opened := DOC_OPEN.search(text, pos)) is not None:
-        closed = DOC_CLOSE.search(text, opened.end())
-        again = DOC_OPEN.search(text, opened.end(), closed.start() if closed else len(text))
+        closed: re.Match[str] | None = DOC_CLOSE.search(text, opened.end())
+        header = DOCHDR_OPEN.search(text, opened.end(), closed.start() if closed else len(text))
+        if header is not None:  # a web record (`trec_web`): its page may hold </DOC>, <DOC>
+            closed = LINE_CLOSE.search(text, header.end())
+        head = header.start() if header else closed.start() if closed else len(text)
+        again = DOC_OPEN.search(text, opened.end(), head)
         if again is not None:
             raise FormatError(path, f"a <DOC> opens before the one on line "
                               f"{line_of(opened.start())} closes", line=line_of(again.start()),
                               field="DOC")
         if closed is None:
-            raise FormatError(path, "<DOC> never closes (no </DOC> after it)",
+            said = "at the start of a line " if header is not None else ""
+            raise FormatError(path, f"<DOC> never closes (no </DOC> {said}after it)",
                               line=line_of(opened.start()), field="DOC")
-        yield _document(path, text, opened, closed.start(), line_of)
+        yield _document(path, text, opened, header, closed.start(), line_of)
         pos = closed.end()
 
 
-def _document(path: Path, text: str, opened: re.Match[str], end: int,
-              line_of: Callable[[int], int]) -> tuple[int, Document]:
+def _document(path: Path, text: str, opened: re.Match[str], header: re.Match[str] | None,
+              end: int, line_of: Callable[[int], int]) -> tuple[int, Document]:
     """(line of its DOCNO, the record from the end of `opened`, its <DOC>, to `end`, its
-    </DOC>)."""
+    </DOC>); `header` its <DOCHDR>, a web record's (`trec_web`), or None."""
     start, line = opened.end(), line_of(opened.start())
-    header = DOCHDR_OPEN.search(text, start, end)  # a web record's (`trec_web`)
     page = None if header is not None else HTML.search(text, start, end)
     if page is not None:
         raise FormatError(path, "an HTML page in a <DOC> without a <DOCHDR>: a TREC web "
