@@ -258,10 +258,30 @@ def test_a_7z_archive_in_a_trec_folder_is_skipped_and_named(
     assert main(["rank", str(folder), "-m", "bm25", "-q", "green tea"]) == 0
     captured = capsys.readouterr()
     assert "(2 documents)" in captured.out
-    assert (f"warning: 1 file(s) of the TREC folder hold no <DOC> records and were skipped, as "
-            f"Anserini's TrecCollection reads them as no documents ({archive}); backup.7z is a "
-            "7-Zip archive, which is not read: unpack it first (7z x backup.7z) if it holds "
-            "documents") in " ".join(captured.err.split())
+    assert (f"warning: a 7-Zip archive of the TREC folder skipped, not read ({archive}): "
+            f"unpack it (7z x -o{folder} {archive}) if it holds documents"
+            ) in " ".join(captured.err.split())
+    assert "hold no <DOC> records" not in captured.err
+
+
+def test_7z_archives_are_said_apart_from_files_without_records(tmp_path: Path) -> None:
+    """The archives had been counted among the files that "hold no <DOC> records … as Anserini
+    reads them as no documents", then said to maybe hold documents, with "7z x FILE" for two
+    (dr1 8): they get their own warning, with a command for the first."""
+    from workbench.core.checks import load_warnings
+
+    folder = tmp_path / "disk 4"
+    write(folder / "ap" / "ap880212", AP)
+    md5 = write(folder / "MD5SUMS", "d41d8cd98f00b204e9800998ecf8427e  ap/ap880212\n")
+    old = folder / "ap" / "old.7Z"
+    backup = folder / "backup.7z"
+    for archive in (old, backup):
+        archive.write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04")
+    assert load_warnings(load_dataset(folder)) == [
+        f"1 file(s) of the TREC folder hold no <DOC> records and were skipped, as Anserini's "
+        f"TrecCollection reads them as no documents ({md5})",
+        f"2 7-Zip archives of the TREC folder skipped, not read ({backup}, {old}): unpack them "
+        f"(7z x '-o{folder}' '{backup}', and so on) if they hold documents"]
 
 
 def test_unix_compress_is_refused_with_what_to_do(tmp_path: Path) -> None:
@@ -523,3 +543,21 @@ def test_a_7z_archive_is_not_taken_for_unix_compress(tmp_path: Path) -> None:
     assert is_trec_documents(tmp_path / "fr940104.2Z") is False  # no such file
     (tmp_path / "fr940104.2Z").write_bytes(b"\x1f\x9d\x90<DOC>")
     assert is_trec_documents(tmp_path / "fr940104.2Z")
+
+
+def test_a_folder_of_7z_archives_only_says_to_unpack_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A TREC disk downloaded as .7z and opened packed had the list of every format, with no
+    word of the archive (dr1 9): the error ends with how to unpack it."""
+    folder = tmp_path / "T2"
+    folder.mkdir()
+    (folder / "disk4.7z").write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04")
+    with pytest.raises(FormatError) as info:
+        load_dataset(folder)
+    said = ("; it holds a 7-Zip archive (disk4.7z), which is not read: unpack it first (in the "
+            "folder: 7z x disk4.7z)")
+    assert str(info.value).startswith(f"{folder}: expected a BEIR folder")
+    assert str(info.value).endswith(said)
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "tea"]) != 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert said in err and "Traceback" not in err

@@ -22,6 +22,7 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from os import PathLike
@@ -78,13 +79,23 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if kept:
         out.append(f"{len(kept):,} line(s) of the injections log read despite a flaw, as "
                    f"pi-lodestone reads them (first: {kept[0]})")
-    from workbench.core.formats.trec_docs import archives_text
+    from workbench.core.formats.trec_docs import SEVEN_ZIP
 
-    no_records = list(dataset.settings.get("trec_files_skipped") or [])
+    passed_over = [str(f) for f in dataset.settings.get("trec_files_skipped") or []]
+    no_records = [f for f in passed_over if not f.lower().endswith(SEVEN_ZIP)]
     if no_records:
         out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
                    f"were skipped, as Anserini's TrecCollection reads them as no documents "
-                   f"({_examples(no_records)})" + archives_text(no_records))
+                   f"({_examples(no_records)})")
+    archives = [f for f in passed_over if f.lower().endswith(SEVEN_ZIP)]
+    if archives:  # Anserini opens a .7z as compress (.*?\.\d*z) and fails: not its reading
+        one = len(archives) == 1
+        first = Path(archives[0])
+        unpack = f"7z x {shlex.quote(f'-o{first.parent}')} {shlex.quote(str(first))}"
+        out.append(f"{'a' if one else f'{len(archives):,}'} 7-Zip archive{'' if one else 's'} "
+                   f"of the TREC folder skipped, not read ({_examples(archives)}): unpack "
+                   f"{'it' if one else 'them'} ({unpack}{'' if one else ', and so on'}) if "
+                   f"{'it holds' if one else 'they hold'} documents")
     not_utf8 = list(dataset.settings.get("trec_not_utf8") or [])
     if not_utf8:  # Anserini's readers decode UTF-8 so: a crawl keeps each server's charset
         count = sum(n for _, n, _ in not_utf8)

@@ -68,6 +68,7 @@ from workbench.core.formats.plain import (
 )
 from workbench.core.formats.trec import read_trec_qrels
 from workbench.core.formats.trec_docs import (
+    archives_hint,
     has_trec_records,
     is_trec_documents,
     read_trec_documents,
@@ -427,7 +428,7 @@ def _load_dataset(
     else:
         _refuse_the_wrong_kind(path)
         _refuse_topics_as_documents(path)
-        raise FormatError(path, EXPECTED, field="path")
+        raise FormatError(path, EXPECTED + archives_hint(path), field="path")
 
     if queries is not None:
         query_set = read_query_file(queries, name=name)

@@ -21,8 +21,8 @@ A folder is read at every depth, sorted, skipping what Anserini skips on the TRE
 named readme…, folders named cr (the Congressional Record, not part of Robust04), dtd and dtds;
 and hidden names. A file in it without <DOC> records (the disks' change notes, an MD5SUMS) is
 read as no documents, as Anserini reads it, and named in `skipped`; so is a 7-Zip archive
-(`.7z`, a backup beside the files), which is not text to read (`archives_text` says to unpack
-it first). Unix `compress` files
+(`.7z`, a backup beside the files), which is not text to read (`checks.load_warnings` says
+so apart, with how to unpack it). Unix `compress` files
 (`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Bytes that
 are not UTF-8 (a crawled page kept in its server's charset) are read as U+FFFD, as Anserini's
 UTF-8 reader reads them, and counted in `not_utf8` (one warning). Every malformed record is one
@@ -40,6 +40,7 @@ import gzip
 import html
 import os
 import re
+import shlex
 import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
@@ -167,19 +168,23 @@ def read_trec_documents(path: StrPath, *, name: str | None = None,
     return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
 
 
-def archives_text(skipped: list[str]) -> str:
-    """Of the files a TREC folder's reading passed over (`read_trec_documents`' `skipped`),
-    its 7-Zip archives, in words ("" for none): "; backup.7z is a 7-Zip archive, which is not
-    read: unpack it first (7z x backup.7z) if it holds documents"."""
-    archives = [Path(f).name for f in skipped if f.lower().endswith(SEVEN_ZIP)]
+def archives_hint(folder: Path) -> str:
+    """For a folder no format reads: "; it holds a 7-Zip archive (disk4.7z): unpack it first
+    (7z x disk4.7z)" where one of its first SNIFFED files (as `read_trec_documents` reads
+    them) is one (the TREC disks downloaded packed), else ""."""
+    if not folder.is_dir():
+        return ""
+    archives = [file.relative_to(folder).as_posix()
+                for _, file in zip(range(SNIFFED), _files(folder), strict=False)
+                if file.name.lower().endswith(SEVEN_ZIP)]
     if not archives:
         return ""
     one = len(archives) == 1
-    return (f"; {archives[0] if one else f'{len(archives):,} of them'} "
-            f"{'is a 7-Zip archive' if one else 'are 7-Zip archives'}, which "
-            f"{'is' if one else 'are'} not read: unpack {'it' if one else 'them'} first "
-            f"({'7z x ' + archives[0] if one else '7z x FILE'}) if "
-            f"{'it holds' if one else 'they hold'} documents")
+    shown = ", ".join(archives[:3]) + (f", … {len(archives) - 3:,} more" if len(archives) > 3
+                                       else "")
+    return (f"; it holds {'a 7-Zip archive' if one else f'{len(archives):,} 7-Zip archives'} "
+            f"({shown}), which {'is' if one else 'are'} not read: unpack "
+            f"{'it' if one else 'them'} first (in the folder: 7z x {shlex.quote(archives[0])})")
 
 
 def _text(path: Path) -> tuple[str, int, int]:
