@@ -477,3 +477,41 @@ def test_a_washington_post_article_longer_than_the_head_is_still_told(tmp_path: 
     with pytest.raises(FormatError) as info:
         load_dataset(path)
     assert "the TREC Washington Post collection" in str(info.value)
+
+
+@pytest.mark.parametrize("cards", [
+    ("README.md", "part/README.md"),
+    ("README.md", ".github/PULL_REQUEST_TEMPLATE.md", ".github/ISSUE_TEMPLATE/bug.md"),
+], ids=["subfolder-readme", "github-templates"])
+def test_a_part_readme_or_github_markdown_leaves_the_shards_the_collection(
+        tmp_path: Path, cards: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    """A subfolder's own README.md, or a .github/ template, had made the shard folder a vault
+    of those files, its shards dropped without a word (dr1 5): they are cards, the shards the
+    collection, and the Markdown passed over is named."""
+    folder = tmp_path / "corpus"
+    (folder / "part" / "deep").mkdir(parents=True)
+    write_jsonl(folder / "part" / "deep" / "docs00.jsonl", DOCS)
+    for card in cards:
+        (folder / card).parent.mkdir(parents=True, exist_ok=True)
+        (folder / card).write_text("# About\n", encoding="utf-8")
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["d1", "d2", "d3"]
+    assert sorted(dataset.settings["pyserini_files_skipped"]) == sorted(
+        str(folder / card) for card in cards)
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "oolong"]) == 0
+    captured = capsys.readouterr()
+    assert "(3 documents)" in captured.out
+    assert (f"{len(cards)} file(s) of the Pyserini folder are not .json or .jsonl shards and "
+            "were skipped, as not documents (") in " ".join(captured.err.split())
+
+
+def test_notes_in_subfolders_beside_a_readme_stay_a_vault(tmp_path: Path) -> None:
+    """Widening the cards to any depth leaves a vault a vault: a README plus real notes in
+    subfolders, with a stray export of id and contents."""
+    folder = tmp_path / "vault"
+    (folder / "daily").mkdir(parents=True)
+    (folder / "README.md").write_text("# Vault\n", encoding="utf-8")
+    (folder / "daily" / "README.md").write_text("# Daily\n", encoding="utf-8")
+    (folder / "daily" / "tea.md").write_text("# tea\n\noolong\n", encoding="utf-8")
+    write_jsonl(folder / "export.jsonl", DOCS)
+    assert load_dataset(folder).corpus.ids == ["README.md", "daily/README.md", "daily/tea.md"]

@@ -379,6 +379,8 @@ def _load_dataset(
     elif (reading := collection_reading(path)) == PYSERINI:
         not_shards: list[Path] = []
         corpus = read_documents(path, name=name, skipped=not_shards)
+        # GitHub's Markdown, hidden, is passed over unsaid by the reading: said with the rest
+        not_shards += sorted(path / n for n in note_names(path) if n.startswith(".github/"))
         if not_shards:  # said by `load_warnings`
             settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
     elif reading == VAULT:
@@ -562,11 +564,17 @@ def collection_reading(path: Path) -> str:
 
 
 def _cards_only(folder: Path) -> bool:
-    """Whether the folder's `*.md` files are all a dataset's cards (README.md, LICENSE.md …)
-    at its top level, and it has no notes/ subfolder."""
-    return not (folder / "notes").is_dir() and all(
-        "/" not in name and name.split(".")[0].lower() in CARD_NAMES
-        for name in note_names(folder))
+    """Whether the folder's `*.md` files are all a dataset's cards (README.md, LICENSE.md …,
+    at any depth: a part's own README) or GitHub's (under .github/: a pull request template),
+    and it has no notes/ subfolder. A subfolder's README had made a shard collection a vault
+    of READMEs, its shards dropped without a word (dr1 5)."""
+    return not (folder / "notes").is_dir() and all(_is_card(name) for name in note_names(folder))
+
+
+def _is_card(name: str) -> bool:
+    """Whether a `*.md` file, by its relative posix path, is a card, not a note."""
+    return name.startswith(".github/") or name.rsplit("/", 1)[-1].split(".")[0].lower() in (
+        CARD_NAMES)
 
 
 def _first_file(*paths: Path) -> Path | None:
