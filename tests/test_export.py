@@ -744,3 +744,65 @@ def test_the_server_entry_is_found_by_what_it_runs(
         assert f"error: {entry}:1: field 'mcpServers': cannot update it, {why}" in err
         assert json.loads(entry.read_text()) == {"mcpServers": mine}
         assert [p.name for p in tmp_path.iterdir()] == ["mcp-server-env.json"]
+
+
+def test_the_notes_on_search_vault_arguments_never_say_null(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An argument measured as not passed had been said as "null" ("the values measured were
+    null", "minScore 0.3 → null", "-p min_score=0 writes them"), though the key is taken out,
+    not set to null (dr1 6)."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    args.write_text('{"minScore": 0.3, "limit": 20, "offset": 3}')
+    assert main(["export", "-m", "vault-search", "--out", str(tmp_path)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert ("note: search_vault.args.json: kept its own minScore 0.3, limit 20, offset 3 (not "
+            "set here; measured without them, not passed: -p min_score=0.0 -p limit=0 "
+            "-p offset=0 takes them out)") in err
+    assert "null" not in err
+    args.write_text('{"query": "tea", "minScore": 0.3, "limit": 20}')
+    assert main(["export", "-m", "vault-search", "-p", "min_score=0", "-p", "limit=5",
+                 "--out", str(tmp_path)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert "note: search_vault.args.json: wrote limit 20 → 5 (set here)" in err
+    assert ("note: search_vault.args.json: took out minScore 0.3 (not passed, as measured)"
+            in err)
+    assert "null" not in err
+    assert json.loads(args.read_text()) == {"query": "tea", "limit": 5}
+
+
+def test_search_vault_arguments_in_a_tool_call_are_written_in_its_arguments(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file in a tool call's form had got a stray top-level limit beside its arguments, its
+    own limit left as it was, and a note that it "lacked" one (dr1 7)."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    args.write_text('{\n    "name": "search_vault",\n    "arguments": {\n        "query": "tea",'
+                    '\n        "limit": 20\n    }\n}\n')
+    assert main(["export", "-m", "vault-search", "-p", "limit=5", "--out", str(tmp_path)]) == 0
+    assert args.read_text() == ('{\n    "name": "search_vault",\n    "arguments": {\n        '
+                                '"query": "tea",\n        "limit": 5\n    }\n}\n')
+    err = " ".join(capsys.readouterr().err.split())
+    assert "note: search_vault.args.json: wrote arguments.limit 20 → 5 (set here)" in err
+    assert "lacked" not in err
+
+
+def test_a_tool_call_without_an_arguments_object_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tool call whose arguments are not an object is one error naming the file, the line
+    and the field, and nothing is written."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    text = '{\n  "name": "search_vault",\n  "arguments": "tea"\n}\n'
+    args.write_text(text)
+    assert main(["export", "-m", "vault-search", "-p", "limit=5", "--out", str(tmp_path)]) != 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"{args}:3: field 'arguments': cannot update it, expected a JSON object (a tool "
+            "call's search_vault arguments), found a string: fix it, or give the arguments "
+            "object itself") in err
+    assert "Traceback" not in err
+    assert args.read_text() == text
+    assert not (tmp_path / "vault-search.changes.json").exists()

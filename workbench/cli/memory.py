@@ -419,30 +419,48 @@ def cmd_export(args: argparse.Namespace) -> int:
 def _update_lines(update: Any, sources: Any, params: Any) -> list[str]:
     """What writing over the target's config did: the values written (set here), those of
     its own kept (not set here, though measured otherwise: how to write them) and the keys
-    added."""
+    added. A value measured as None is an argument not passed (search_vault.args.json's
+    minScore at 0): said so, and "null" never (dr1 6)."""
     import json
 
     def j(value: object) -> str:
         return json.dumps(value, ensure_ascii=False)
 
+    def hint(key: str) -> str:
+        name = sources[key.rsplit(".", 1)[-1] if key not in sources else key][0]
+        value = params[name]
+        text = (("true" if value else "false") if isinstance(value, bool)
+                else j(value) if not isinstance(value, str) else shlex.quote(value))
+        return f"-p {name}={text}"
+
+    def them(items: list[Any], one: str, many: str) -> str:
+        return one if len(items) == 1 else many
+
     out = []
-    if update.written:
+    wrote = [(key, old, new) for key, old, new in update.written if new is not None]
+    if wrote:
         out.append("wrote " + ", ".join(
             f"{key} {j(old)} → {j(new)}" + (" (not an object: replaced whole)"
                                             if isinstance(new, dict) else "")
-            for key, old, new in update.written) + " (set here)")
-    if update.kept:
-        hints = []
-        for key, _old, _new in update.kept:
-            name = sources[key][0]
-            value = params[name]
-            text = (("true" if value else "false") if isinstance(value, bool)
-                    else j(value) if not isinstance(value, str) else shlex.quote(value))
-            hints.append(f"-p {name}={text}")
-        out.append("kept its own " + ", ".join(f"{key} {j(old)}" for key, old, _ in update.kept)
+            for key, old, new in wrote) + " (set here)")
+    took = [(key, old) for key, old, new in update.written if new is None]
+    if took:
+        out.append("took out " + ", ".join(f"{key} {j(old)}" for key, old in took)
+                   + " (not passed, as measured)")
+    other = [(key, old, new) for key, old, new in update.kept if new is not None]
+    if other:
+        out.append("kept its own " + ", ".join(f"{key} {j(old)}" for key, old, _ in other)
                    + " (not set here; the values measured were "
-                   + ", ".join(j(new) for _, _, new in update.kept)
-                   + f": {' '.join(hints)} writes {'it' if len(hints) == 1 else 'them'})")
+                   + ", ".join(j(new) for _, _, new in other)
+                   + f": {' '.join(hint(key) for key, _, _ in other)} writes "
+                   + them(other, "it", "them") + ")")
+    unpassed = [(key, old) for key, old, new in update.kept if new is None]
+    if unpassed:
+        out.append("kept its own " + ", ".join(f"{key} {j(old)}" for key, old in unpassed)
+                   + " (not set here; measured without "
+                   + them(unpassed, "it", "them") + ", not passed: "
+                   + " ".join(hint(key) for key, _ in unpassed) + " takes "
+                   + them(unpassed, "it", "them") + " out)")
     if update.added:
         out.append("added what it lacked: "
                    + ", ".join(f"{key} {j(value)}" for key, value in update.added))

@@ -692,9 +692,21 @@ def _merged_args(path: Path, args: Mapping[str, object],
     leaves out (0 is "not passed") is taken out where its parameter was set explicitly
     (`given`: written as None), else kept; one not set explicitly is kept as `plan_update`
     keeps a config's own. The file keeps its form: a byte-order mark, CRLF line ends, its
-    indent (a file on one line stays on one line)."""
-    current = _read_object(path)
+    indent (a file on one line stays on one line). A file in a tool call's form (`{"name":
+    "search_vault", "arguments": {…}}`) has them written in its `arguments` (dr1 7: a stray
+    top-level `limit` had been added beside them)."""
+    whole = _read_object(path)
     raw = path.read_bytes()
+    current, at = whole, ""
+    if "arguments" in whole or whole.get("name") == "search_vault":
+        inner = whole.get("arguments")
+        if not isinstance(inner, dict):
+            found = "no arguments" if "arguments" not in whole else _kind(inner)
+            line = _line_of_key(path, "arguments") or _line_of_key(path, "name")
+            raise ValueError(f"{path}{line}: field 'arguments': cannot update it, expected a "
+                             f"JSON object (a tool call's search_vault arguments), found "
+                             f"{found}: fix it, or give the arguments object itself")
+        current, at = inner, "arguments."
     written: list[tuple[str, object, object]] = []
     kept: list[tuple[str, object, object]] = []
     added: list[tuple[str, object]] = []
@@ -703,7 +715,7 @@ def _merged_args(path: Path, args: Mapping[str, object],
         if key not in current:
             if value is not None:
                 current[key] = value
-                added.append((key, value))
+                added.append((at + key, value))
         elif value is not None and old == value and isinstance(old, bool) == isinstance(
                 value, bool):
             continue  # the same (5 and 5.0 alike; true is not 1)
@@ -712,10 +724,10 @@ def _merged_args(path: Path, args: Mapping[str, object],
                 del current[key]
             else:
                 current[key] = value
-            written.append((key, old, value))
+            written.append((at + key, old, value))
         else:
-            kept.append((key, old, value))
-    return Update(path, tuple(written), tuple(kept), tuple(added), _json_in_form(current, raw))
+            kept.append((at + key, old, value))
+    return Update(path, tuple(written), tuple(kept), tuple(added), _json_in_form(whole, raw))
 
 
 def _json_in_form(value: object, raw: bytes) -> str:
