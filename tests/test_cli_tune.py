@@ -804,6 +804,16 @@ def test_a_range_end_off_the_slider_step_is_moved_onto_it_and_said(capsys, tmp_p
             "(0.05)") in out
 
 
+def test_a_misspelt_range_name_is_one_line_and_nothing_is_made(capsys, tmp_path):
+    """rn 1: `--range kl=…` had reached the plan and ended in a KeyError traceback."""
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--range", "kl=0.5:1",
+                 "--trials", "1", "--storage", str(tmp_path / "s.db")]) == 2
+    err = capsys.readouterr().err
+    assert "--range kl=0.5:1: unknown parameter 'kl'; valid: k1, b" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "s.db").exists()
+
+
 def test_the_shipped_front_shows_no_held_out_score_to_choose_a_row_by(capsys, tmp_path):
     """A row of the front chosen by its held-out score is tuned on the held-out queries: the
     shipped study's rows are shown by training scores alone; the folds' fronts keep theirs

@@ -221,8 +221,10 @@ def parse_names(spec: str | None, schema: ParamSchema) -> list[str] | None:
     return names
 
 
-def parse_ranges(items: Iterable[str]) -> dict[str, tuple[float, float]]:
-    """`["alpha=0.3:0.9"]` → {"alpha": (0.3, 0.9)}."""
+def parse_ranges(items: Iterable[str], schema: ParamSchema | None = None,
+                 ) -> dict[str, tuple[float, float]]:
+    """`["alpha=0.3:0.9"]` → {"alpha": (0.3, 0.9)}; each name checked against `schema` where
+    given (a misspelt name had reached the plan and raised a KeyError there)."""
     out: dict[str, tuple[float, float]] = {}
     for item in items:
         name, sep, span = item.partition("=")
@@ -235,6 +237,11 @@ def parse_ranges(items: Iterable[str]) -> dict[str, tuple[float, float]]:
             raise ParamError(f"--range expects name=low:high, got {item!r}") from None
         if not all(math.isfinite(b) for b in bounds):
             raise ParamError(f"--range expects finite bounds, got {item!r}")
+        if schema is not None and name.strip() not in schema:
+            try:
+                schema[name.strip()]  # raises with the valid names
+            except ParamError as e:
+                raise ParamError(f"--range {item}: {e}") from None
         out[name.strip()] = bounds
     return out
 
