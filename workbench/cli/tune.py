@@ -822,7 +822,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)
     # "held-out ndcg@10 0.6131 → 0.6111", or under k-fold "tuning this way gained nothing …"
-    from workbench.core.tuning.verdict import grounds, inherited
+    from workbench.core.tuned_on import carry_verdict
+    from workbench.core.tuning.verdict import grounds
 
     figures = grounds(result) if note.verdict else ""
     kfold = result.validation.kind == "kfold"
@@ -836,19 +837,16 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                "says so too" if note.verdict else "")
     name = Path(params_file or "").name
     lineage = ""  # the --params file's run advised against the values this run started from
-    if start is not None and start.verdict:
-        if result.final.kept_start and (not start.values or start.values == note.values):
-            # the --params file's values, kept unchanged: its run's advice against them goes
-            # on, else a short run from a flagged file wrote a clean-looking one (dr7 1)
-            note = replace(note, verdict=inherited(start.verdict, name))
-            warning = f"NOT RECOMMENDED: {note.verdict}; the verdict in [tuned] says so too"
-        elif not note.verdict:
-            # moved from them: compared with those values only, not with the defaults; a
-            # one-step nudge had written a clean file (dr9 2)
-            note = replace(note, verdict=inherited(start.verdict, name, unchanged=False))
-            lineage = note.verdict
-            warning = (f"NOT RECOMMENDED as they stand: these values {lineage}; the verdict in "
-                       "[tuned] says so too")
+    # kept unchanged: its run's advice against them goes on, else a short run from a flagged
+    # file wrote a clean-looking one (dr7 1); moved from them: compared with those values
+    # only, not with the defaults, where a one-step nudge had written a clean file (dr9 2)
+    note, carried = carry_verdict(note, start, name, result.final.kept_start)
+    if carried == "kept":
+        warning = f"NOT RECOMMENDED: {note.verdict}; the verdict in [tuned] says so too"
+    elif carried == "moved":
+        lineage = note.verdict
+        warning = (f"NOT RECOMMENDED as they stand: these values {lineage}; the verdict in "
+                   "[tuned] says so too")
     t = result.test
     # no held-out change: no advice either way (dr1 4), said as that
     even = (f"no held-out evidence either way: the {t.n} held-out "

@@ -176,6 +176,25 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
                    values_key(model_id, params) if model_id else "", against(result))
 
 
+def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
+                  kept_start: bool) -> tuple[TunedOn, str]:
+    """`note` (`of_result` of a run) with the verdict of `start`, the record of the values it
+    started from (`name`: the file or configuration, as said), carried on where that run
+    advised against them, and how: "kept" where this run kept those values unchanged (dr7 1),
+    "moved" where the values differ from them and it gave no verdict of its own (its
+    held-out figures compare them with `start`'s values only, dr9 2), "" where nothing is
+    carried. One rule for `tune --out` and the Tune tab (T4)."""
+    from workbench.core.tuning.verdict import inherited
+
+    if start is None or not start.verdict:
+        return note, ""
+    if kept_start and (not start.values or start.values == note.values):
+        return replace(note, verdict=inherited(start.verdict, name)), "kept"
+    if not note.verdict:
+        return replace(note, verdict=inherited(start.verdict, name, unchanged=False)), "moved"
+    return note, ""
+
+
 def values_key(model_id: str, params: Mapping[str, object]) -> str:
     """A short digest of every value of `params` (resolved with the model's defaults, so a
     file that writes only the changed ones keys the same), as the record keeps them."""

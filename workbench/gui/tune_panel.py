@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from workbench.core.params import ParamError
 from workbench.core.session import TuningSession
-from workbench.core.tuned_on import TunedOn, of_result
+from workbench.core.tuned_on import TunedOn, carry_verdict, of_result
 
 from .bind import subscribe_many
 from .metric_names import combo_metric, metric_label
@@ -474,24 +474,31 @@ class TunePanel(QWidget):
         self.status.setToolTip(where)
         self.tuned_name = ""
         self.tuned_on = None
-        if outcome.best and not kept and self.job is not None:  # for compare and the report
+        if outcome.best and self.job is not None:  # for compare, the report and export
             configs = self.session.configurations
-            self.tuned_name = configs.unique_name(f"tuned on {metric_label(self.job.objective)}")
+            # a run that kept the start is saved too, with its record (held-out figures, run
+            # keys), as `tune --out` writes one: Save current had written none (dr8 3)
+            metric = metric_label(self.job.objective)
+            self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
+                                                  else f"tuned on {metric}")
+            values = {**self.job.params, **outcome.best}
             # with the queries the starting values were tuned on (an applied tuned
             # configuration), as `tune --out` records them: values grown from those were
             # tuned on them too, whether or not this run loaded them (another split)
             self.tuned_on = of_result(outcome.result, outcome.dataset, self.job.model.id,
-                                      {**self.job.params, **outcome.best},
-                                      start=self.job.tuned_on)
+                                      values, start=self.job.tuned_on)
+            # the start's verdict carried on where its run advised against it, by the rule
+            # `tune --out` follows (T4)
+            self.tuned_on, _ = carry_verdict(self.tuned_on, self._start_record(),
+                                             self._start_name(), kept)
             self.tuned_on = replace(self.tuned_on, run=run_record(outcome.result))
-            configs.save(self.tuned_name, self.job.model.id,
-                         {**self.job.params, **outcome.best}, tuned_on=self.tuned_on)
+            configs.save(self.tuned_name, self.job.model.id, values, tuned_on=self.tuned_on)
             # saved as asked, with the run's advice against it, as `tune --out` writes it
             against = (f", but not recommended — {self.tuned_on.verdict}"
                        if self.tuned_on.verdict else "")
             self._say(self.status.text() + f"; saved as the configuration "
                       f"{self.tuned_name!r}{against}")
-            if self._applied():  # Apply greyed with no word: the best is what is in use
+            if not kept and self._applied():  # Apply greyed with no word: in use already
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")
         # the storage holds as many as the run's studies count
@@ -513,6 +520,23 @@ class TunePanel(QWidget):
             self.view.cancelled()
         self._replan()  # what the run stored before it stopped
         self.stopped.emit(message)
+
+    def _start_record(self) -> TunedOn | None:
+        """The record of the values the run started from as it holds for them (`applies_to`:
+        an edit since drops its verdict), None where they have none."""
+        job = self.job
+        start: TunedOn | None = job.tuned_on if job is not None else None
+        if job is None or start is None:
+            return None
+        return start.applies_to(job.model.id, job.params, any_model=True)[0]
+
+    def _start_name(self) -> str:
+        """The values the run started from, as a verdict names them: the configuration saved
+        with them, else "the starting values"."""
+        job = self.job
+        saved = (self.session.configurations.find(job.model.id, job.params)
+                 if job is not None else None)
+        return f"the configuration {saved.name}" if saved is not None else "the starting values"
 
     def _reached(self) -> list[int | None]:
         """Each study's trials, in run order, as the run stopped: those its trials reported
