@@ -50,8 +50,8 @@ def test_a_splits_leftovers_are_no_headline(capsys, tmp_path, tuned):
     every = _mean(capsys.readouterr().out)
     assert "tea-beir: 151 documents, 25 judged queries; model bm25" in out
     assert _mean(raw) == every  # all 25 counted, as without the file
-    assert (f"{tuned} of these 25 judged queries were tuned on ('few.toml' was tuned on "
-            f"{tuned}" in out and "there the tuned figures are training scores" in out)
+    assert (f"{tuned} of these 25 judged queries were tuned on: there the tuned figures are "
+            f"training scores" in out and f"'few.toml' was tuned on {tuned} of these 25" in out)
     shown = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5 else "")
     said = (f"the {len(left)} not tuned on ({shown}) are left over from the split 'few.toml' "
             "was tuned on, not a held-out part")

@@ -480,9 +480,11 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
     note = dict(notes)
     seen = set().union(*tuned.values())
     held = [q for q in judged if q not in seen]
-    each = "; ".join(f"{name!r} was tuned on {len(ids)}"
-                     + (f" — {note[name].validation}" if note[name].validation else "")
-                     for name, ids in tuned.items())
+    # each configuration's queries tuned on, one note apiece after the first: its validation
+    # has parentheses and clauses of its own, which had sat inside the first note's (dr9 8)
+    each = [f"{name!r} was tuned on {len(ids)} of these {len(judged)}"
+            + (f" — {note[name].validation}" if note[name].validation else "")
+            for name, ids in tuned.items()]
     # the split a configuration tuned on: what it left of it is no held-out part
     split = [name for name in tuned if note[name].split_run]
     if held and not all_queries and not split:
@@ -496,13 +498,12 @@ def held_out_queries(dataset: Dataset, notes: Sequence[tuple[str, TunedOn]],
                [f"only {len(held)} held-out {qs}: a mean of under {FEW_HELD_OUT} moves a lot "
                 "with any one of them, a rough figure"] if len(held) < FEW_HELD_OUT else [])
         return narrowed, [f"compared on the {len(held)} of {len(judged)} judged {qs} no "
-                          f"configuration was tuned on ({each}); on the others the tuned "
-                          "figures would be training scores", *few, *elsewhere,
-                          *_verdicts(notes)]
+                          "configuration was tuned on; on the others the tuned figures would "
+                          "be training scores", *each, *few, *elsewhere, *_verdicts(notes)]
     which = (f"all {len(judged)} judged {qs} were" if len(seen) >= len(judged)
              else f"{len(seen)} of these {len(judged)} judged {qs} were")
-    lines = [f"{which} tuned on ({each}): there the tuned figures are training scores, not "
-             f"what new {qs} would see"]
+    lines = [f"{which} tuned on: there the tuned figures are training scores, not what new "
+             f"{qs} would see", *each]
     if held and not all_queries:  # split tuning's leftovers: counted with the rest
         shown = ", ".join(held[:5]) + (f" and {len(held) - 5:,} more" if len(held) > 5 else "")
         lines.append(

@@ -170,7 +170,11 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     for f in v.folds:
         placed |= f.train | f.test
     prior = prior & placed
-    if not prior.any():
+    held_side = np.zeros_like(prior)
+    for f in v.folds:
+        held_side |= f.test
+    if not (prior & held_side).any():
+        # all on the training side already: nothing is set aside, so nothing said (dr9 8)
         return v
     folds = tuple(Fold(f.name, f.train, f.test & ~prior) for f in v.folds
                   if (f.test & ~prior).any())

@@ -1,0 +1,74 @@
+"""What tune and eval say of a run from a file an earlier run wrote on code-repo's tasks: the
+set-aside clause only where the start's tasks were on the held-out side, in a note with no
+parenthesis inside another (dr9 8); the start's own trial called the start (dr9 10)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+
+REPO = str(SAMPLES / "code-repo")
+WEIGHTS = ("w_keyword,w_centrality,w_churn,w_recent_touch,w_test_relevance,w_size_penalty,"
+           "sufficiency")
+
+
+def _nested(text: str) -> bool:
+    """Whether `text` has a parenthesis inside another."""
+    depth = 0
+    for c in text:
+        depth += (c == "(") - (c == ")")
+        if depth > 1:
+            return True
+    return False
+
+
+def _notes(out: str) -> list[str]:
+    """The `note:` lines of `out`, each joined across its wrapped lines."""
+    joined = " ".join(out.split("\n  "))
+    return [line for line in joined.splitlines() if line.startswith("note:")]
+
+
+def _tuned_on_older(capsys, tmp_path: Path) -> Path:
+    """cl2.toml: a time split's --pick best run over the weights, tuned on the 6 older tasks."""
+    path = tmp_path / "cl2.toml"
+    assert main(["tune", REPO, "-m", "codeledger", "--time-split", "0.5", "--pick", "best",
+                 "--metric", "ndcg@10", "--tune", WEIGHTS, "--trials", "30", "--seed", "1",
+                 "--storage", str(tmp_path / "s.db"), "--out", str(path)]) == 0
+    capsys.readouterr()
+    return path
+
+
+def _from(capsys, tmp_path: Path, start: Path, out: Path) -> str:
+    """A short time-split run from `start` (the same split: its tasks on the training side)."""
+    code = main(["tune", REPO, "-m", "codeledger", "--time-split", "0.5", "--metric", "ndcg@10",
+                 "--tune", WEIGHTS, "--trials", "5", "--seed", "1", "--params", str(start),
+                 "--storage", str(tmp_path / "s2.db"), "--out", str(out)])
+    said = capsys.readouterr().out
+    assert code == 0
+    return said
+
+
+def test_nothing_set_aside_is_not_said_and_eval_nests_no_parenthesis(capsys, tmp_path):
+    """dr9 8: 'the 6 tasks the starting values were tuned on are kept off the held-out side, so
+    6 are held out' where those 6 were the training side's already; and eval wrapped that
+    validation, parentheses and all, in a parenthesis of its own."""
+    start = _tuned_on_older(capsys, tmp_path)
+    kept = tmp_path / "keep.toml"
+    out = " ".join(_from(capsys, tmp_path, start, kept).split())
+    assert "validation: time split (by date): 6 older tasks tune, 6 newer held out kept:" in out
+    assert "kept off the held-out side" not in out
+    validation = tomllib.loads(kept.read_text(encoding="utf-8"))["tuned"]["validation"]
+    assert validation == "time split (by date): 6 older tasks tune, 6 newer held out"
+    for params in (start, kept):
+        assert main(["eval", REPO, "-m", "codeledger", "--params", str(params),
+                     "--metrics", "ndcg@10"]) == 0
+        notes = _notes(capsys.readouterr().out)
+        assert ("note: evaluated on the 6 of 12 judged tasks no configuration was tuned on; on "
+                "the others the tuned figures would be training scores (--all-queries counts "
+                "all)") in notes
+        assert (f"note: '{params.name}' was tuned on 6 of these 12 — time split (by date): 6 "
+                "older tasks tune, 6 newer held out") in notes
+        assert not any(_nested(n) for n in notes), notes
