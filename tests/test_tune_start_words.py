@@ -72,3 +72,15 @@ def test_nothing_set_aside_is_not_said_and_eval_nests_no_parenthesis(capsys, tmp
         assert (f"note: '{params.name}' was tuned on 6 of these 12 — time split (by date): 6 "
                 "older tasks tune, 6 newer held out") in notes
         assert not any(_nested(n) for n in notes), notes
+
+
+def test_the_starts_own_trial_is_called_the_start(capsys, tmp_path):
+    """dr9 10: 'the highest training ndcg@10, 0.7544 (trial 0), is what --pick best keeps',
+    where --out's kept_trial says "start": one name, the start, and no parenthesis."""
+    start = _tuned_on_older(capsys, tmp_path)
+    kept = tmp_path / "keep.toml"
+    out = " ".join(_from(capsys, tmp_path, start, kept).split())
+    assert tomllib.loads(kept.read_text(encoding="utf-8"))["tuned"]["kept_trial"] == "start"
+    assert ("for 6 training tasks); the highest training ndcg@10, 0.7544, is the start's, which "
+            "--pick best keeps too") in out
+    assert "trial 0" not in out

@@ -435,9 +435,14 @@ def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str,
     lines = []
     alone = [f for f in kept if f.bound_n < 2]
     bounded = [f for f in kept if f.bound_n >= 2]
+    top = kept[0].top
+    # the start's own trial is "the start", as --out's kept_trial says it, not "trial 0"
+    # (dr9 10)
     best = ("" if len(studies) > 1 else
-            f"; the {_most(primary)} training {primary}, {_m(kept[0].top[1], primary)} "
-            f"(trial {kept[0].top[0]}), is what --pick best keeps")
+            f"; the {_most(primary)} training {primary}, {_m(top[1], primary)}, is the "
+            "start's, which --pick best keeps too" if kept[0].top_start else
+            f"; the {_most(primary)} training {primary}, {_m(top[1], primary)} "
+            f"(trial {top[0]}), is what --pick best keeps")
     rule = errors_text([f.bound_n for f in bounded], noun)
     for group, why in ((bounded, f"no trial's gain over them on the training {noun} is sure "
                         f"(none has a mean per-query gain above 0 by more than {rule})"),

@@ -67,6 +67,7 @@ class FoldResult:
     bound: float = math.nan  # the kept trial's lower bound of gain (pick.lower_bound)
     bound_n: int = 0  # the training queries behind it (pick.errors); < 2: no bound exists
     top: tuple[int, float] | None = None  # the highest training mean: (trial, mean)
+    top_start: bool = False  # … scored at the starting values (the start's own trial)
     picked: int | None = None  # the kept trial's number (None: the start)
     new: int = -1  # trials run by this call (the others were stored before it); -1: unknown
     # each constraint: (text, its training mean at the starting values, at the kept values)
@@ -666,6 +667,7 @@ def _pick(study: Any, spec: TuneSpec, evaluator: Evaluator, train: Mask,
     kept = p.trial if p.trial is None or not _is_start(evaluator, spec, p.trial) else None
     return kept, {"kept_start": kept is None, "bound": p.bound, "bound_n": p.n,
                   "top": (p.top.number, float(p.top.values[0])),
+                  "top_start": _is_start(evaluator, spec, p.top),
                   "picked": None if kept is None else kept.number}
 
 
