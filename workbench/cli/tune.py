@@ -915,15 +915,17 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
     (k-fold, none) or on a named split (what they left of it is no held-out part); else the
     queries not tuned on (a time split's newer tasks) counted, as tune counted them."""
     from workbench.core.tuned_on import FEW_HELD_OUT
+    from workbench.core.tuning.data import dataset_nouns, one_of
 
     trained = set(note.trained_on)
     judged = [q for q in dataset.queries.ids if (dataset.qrels or {}).get(q)]
     left = [q for q in judged if q not in trained]
+    many = dataset_nouns(dataset)[1]  # "tasks" of a repository, as the rest of tune says
+    one = one_of(many)
     estimate = ("tune's held-out figures above are the estimate" if result.test is not None
-                else "no figure estimates how they do on new queries (no query was held "
-                "out)")
+                else f"no figure estimates how they do on new {many} (no {one} was held out)")
     if not left:  # k-fold and none ship values tuned on every judged query of this data
-        return (f"eval, compare and report on {dataset.name} count every query and say their "
+        return (f"eval, compare and report on {dataset.name} count every {one} and say their "
                 f"figures are training scores; {estimate}")
     if note.split_run:
         test = result.validation.folds[0].test
@@ -934,9 +936,7 @@ def _readers_after(result: Any, dataset: Any, note: Any) -> str:
                 + (f" (the {spare} quer{'y' if spare == 1 else 'ies'} it left untuned there "
                    f"{'is' if spare == 1 else 'are'} no held-out part)" if spare else "")
                 + "; on the held-out split every figure is held out")
-    from workbench.core.tuning.data import dataset_nouns
-
-    rough = (f", a rough figure under {FEW_HELD_OUT} {dataset_nouns(dataset)[1]}, as they say"
+    rough = (f", a rough figure under {FEW_HELD_OUT} {many}, as they say"
              if len(left) < FEW_HELD_OUT else "")
     return (f"eval, compare and report on {dataset.name} leave those out and count the "
             f"{len(left)} not tuned on{rough}")

@@ -102,7 +102,7 @@ def print_plan(dataset: Any, model: Any, space: Any, objectives: Any, constraint
               "study try different points, and the run is not repeatable"
               if spec.shared else f"seed {spec.seed}")
     say(f"objective: {goal}; sampler {spec.sampler} ({seeded}), "
-        + budget_text(spec, validation, stored or {}))
+        + budget_text(spec, validation, stored or {}, many))
     say(f"validation: {validation.describe}")
     if len(objectives) == 1:
         o = objectives[0]
@@ -180,7 +180,8 @@ def reasons_text(reasons: Mapping[str, str]) -> str:
     return "; ".join(f"{', '.join(names)} ({why})" for why, names in by_why.items())
 
 
-def budget_text(spec: Any, validation: Any, stored: Mapping[str, int]) -> str:
+def budget_text(spec: Any, validation: Any, stored: Mapping[str, int],
+                noun: str = "queries") -> str:
     """The trials a run asks for, how many studies it runs (k-fold: one a fold, then one on
     every query), and where the studies hold trials already, how many of them will run new
     (--trials is a study's total: a rerun runs only what it lacks)."""
@@ -188,7 +189,7 @@ def budget_text(spec: Any, validation: Any, stored: Mapping[str, int]) -> str:
 
     labels = [label for label, _, _ in study_runs(validation)]
     n = len(labels)
-    why = (f" ({len(validation.folds)} folds, then all queries)" if validation.kind == "kfold"
+    why = (f" ({len(validation.folds)} folds, then all {noun})" if validation.kind == "kfold"
            else "")
     grid = spec.sampler == "grid"
     each = spec.space.grid_size() if grid else spec.trials

@@ -84,8 +84,8 @@ def choose_validation(dataset: Dataset, counted: Mask, *, folds: int | None,
         if k == 0:
             from workbench.core.tuning.validation import no_validation
 
-            return no_validation(counted)
-        v = kfold(counted, k, seed)
+            return no_validation(counted, dataset_nouns(dataset)[1])
+        v = kfold(counted, k, seed, dataset_nouns(dataset)[1])
     # one query under two ids on the two sides: the training one is not tuned on
     return part_twins(v, dataset, counted)
 

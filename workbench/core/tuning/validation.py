@@ -64,8 +64,9 @@ def holdout(train: Mask, test: Mask, describe: str) -> Validation:
     return Validation("holdout", (Fold("split", train, test),), describe, train)
 
 
-def kfold(counted: Mask, k: int, seed: int) -> Validation:
-    """k folds over the counted queries, in a seeded random order."""
+def kfold(counted: Mask, k: int, seed: int, noun: str = "queries") -> Validation:
+    """k folds over the counted queries, in a seeded random order; `noun`: the data's own
+    (`dataset_nouns`: an eval fixture's cases, as the Tune tab says them)."""
     idx = np.flatnonzero(counted)
     if k < 2:
         raise ParamError(f"--folds must be at least 2 (or 0: tune with no held-out score), "
@@ -78,7 +79,7 @@ def kfold(counted: Mask, k: int, seed: int) -> Validation:
         test = np.zeros(counted.size, bool)
         test[held] = True
         folds.append(Fold(f"fold {f + 1} of {k}", counted & ~test, test))
-    return Validation("kfold", tuple(folds), f"{k}-fold over {idx.size} queries (seed {seed})",
+    return Validation("kfold", tuple(folds), f"{k}-fold over {idx.size} {noun} (seed {seed})",
                       counted.copy())
 
 
@@ -182,7 +183,7 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     if not folds:
         if v.kind != "kfold":
             raise StartCoversHeldOut(sum(int(f.test.sum()) for f in v.folds))
-        return Validation("none", (), f"no held-out queries: the starting values were tuned "
+        return Validation("none", (), f"no held-out {noun}: the starting values were tuned "
                           f"on all {int(placed.sum())} (training scores only)", final)
     held = sum(int(f.test.sum()) for f in folds)
     # `noun`: the data's own (`dataset_nouns`: a repository's tasks, dr7 3)
@@ -253,9 +254,11 @@ def part_twins(v: Validation, dataset: Dataset, counted: Mask) -> Validation:
     return Validation(v.kind, tuple(folds), f"{v.describe}; {said}", final)
 
 
-def no_validation(counted: Mask) -> Validation:
-    """Tuning without a held-out score (said as such wherever a result is shown)."""
-    return Validation("none", (), "tuned on every query, none held out", counted.copy())
+def no_validation(counted: Mask, noun: str = "queries") -> Validation:
+    """Tuning without a held-out score (said as such wherever a result is shown); `noun`:
+    the data's own (`dataset_nouns`: a repository's tasks)."""
+    n = int(counted.sum())
+    return Validation("none", (), f"tuned on all {n} {noun}, none held out", counted.copy())
 
 
 def check_disjoint(train_ids: Sequence[str], test_ids: Sequence[str]) -> list[str]:
