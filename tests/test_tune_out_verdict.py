@@ -15,6 +15,7 @@ from workbench.core.params import ParamError, load_params_file
 from workbench.core.tuned_on import read_tuned_on, tuned_from_json, tuned_json
 
 TEA = str(SAMPLES / "tea-beir")
+WHOSE = "(those the run that tuned it started from)"
 
 
 def _tune(capsys, tmp_path, *extra: str) -> tuple[int, str, str]:
@@ -46,11 +47,12 @@ def test_values_the_run_advises_against_are_written_and_say_so(capsys, tmp_path)
     gained = f"tuning this way gained nothing held out (k-fold estimate, ndcg@10 {start} → {tuned})"
     # the figures once, on the held-out line below the head (dr9 6)
     assert text.startswith("# NOT RECOMMENDED: tuning this way gained nothing held out (k-fold "
-                           "estimate) — keep the starting values; the verdict in [tuned] says "
-                           "so too\n")
+                           "estimate) — keep the starting values (the model's defaults); the "
+                           "verdict in [tuned] says so too\n")
     assert text.count(f"{start} → {tuned}") == 1  # the verdict's; the head says it as a line
     assert "these values" not in text
-    verdict = f"keep the starting values; {gained}"
+    # whose starting values: the model's defaults here (T5)
+    verdict = f"keep the starting values (the model's defaults); {gained}"
     assert tomllib.loads(text)["tuned"]["verdict"] == verdict
     assert set(load_params_file(out_file)) == {"k1", "b"}  # the tuned values, written
     record = read_tuned_on(out_file)
@@ -77,10 +79,10 @@ def test_a_time_split_verdict_speaks_of_these_values(capsys, tmp_path):
     assert float(row[3]) < float(row[2])  # the case under test: a loss held out
     assert out_file.read_text().startswith(
         "# NOT RECOMMENDED: these values gain nothing over the starting values on tasks they "
-        "were not tuned on — keep the starting values; "
+        "were not tuned on — keep the starting values (the model's defaults); "
         "the verdict in [tuned] says so too\n")
     assert tomllib.loads(out_file.read_text())["tuned"]["verdict"] == (
-        f"keep the starting values; held-out ndcg@10 {row[2]} → {row[3]}")
+        f"keep the starting values (the model's defaults); held-out ndcg@10 {row[2]} → {row[3]}")
 
 
 def test_an_unchanged_held_out_score_is_no_verdict(capsys, tmp_path):
@@ -202,7 +204,9 @@ def _advised_against(path):
 
 
 # a file written before dr5 6: its verdict as it was worded, in no parenthesis of the reader's
-VERDICT_LINE = ("not recommended by the run that tuned it — keep the starting values: tuning this "
+# whose starting values said by the reader where the file does not (T5)
+VERDICT_LINE = ("not recommended by the run that tuned it — keep the starting values "
+                f"{WHOSE}: tuning this "
                 "way gained nothing on held-out queries (k-fold estimate: held-out ndcg@10 "
                 "0.6131 → 0.6111)")
 
@@ -291,7 +295,7 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
     err = " ".join(capsys.readouterr().err.split())
     assert (f"note: {cl}:14: [tuned] field 'future_field': not one this workbench") in err
     assert ("warning: 'cl.toml': not recommended by the run that tuned it — keep the starting "
-            "values: held-out ndcg@10 0.6098 → 0.5099 (p = 0.125, 6 held-out queries); "
+            f"values {WHOSE}: held-out ndcg@10 0.6098 → 0.5099 (p = 0.125, 6 held-out queries); "
             "exported all the same") in err
     assert "did worse" not in err  # the same figures, not said twice
 
@@ -352,8 +356,9 @@ def _flagged_repo_file(capsys, tmp_path):
     capsys.readouterr()
     assert code == 0
     verdict = tomllib.loads(flagged.read_text(encoding="utf-8"))["tuned"]["verdict"]
-    assert verdict.startswith("keep the starting values; held-out ndcg@10 ")  # the case
-    return flagged, verdict.removeprefix("keep the starting values; ")
+    ours = "keep the starting values (the model's defaults); "
+    assert verdict.startswith(ours + "held-out ndcg@10 ")  # the case
+    return flagged, verdict.removeprefix(ours)
 
 
 CL_WEIGHTS = ("w_keyword,w_centrality,w_churn,w_recent_touch,w_test_relevance,w_size_penalty,"
@@ -428,7 +433,8 @@ def test_export_out_keeps_the_verdict_in_its_record_of_changes(capsys, tmp_path)
     capsys.readouterr()
     record = json.loads((out / ".codeledger" / "codeledger.changes.json").read_text())
     assert record["not_recommended"] == ("cl.toml: not recommended by the run that tuned it — "
-                                         "keep the starting values; held-out ndcg@10 0.6098 → "
+                                         f"keep the starting values {WHOSE}; held-out "
+                                         "ndcg@10 0.6098 → "
                                          "0.5099")
     config = (out / ".codeledger" / "config.json").read_text()
     assert "recommended" not in config and "verdict" not in config
@@ -456,8 +462,8 @@ def test_the_verdict_under_the_held_out_note_gives_no_figures_again(capsys, tmp_
     assert "starting values 0.6131, tuned 0.6111" in held
     verdict = next(n for n in notes if n.startswith("'w5': not recommended"))
     assert verdict.startswith("'w5': not recommended by the run that tuned it — keep the "
-                              "starting values: tuning this way gained nothing on held-out "
-                              "queries")
+                              f"starting values {WHOSE}: tuning this way gained nothing on "
+                              "held-out queries")
     assert "0.6131" not in verdict and "0.6111" not in verdict
 
 
@@ -477,3 +483,26 @@ def test_unknown_fields_keep_their_toml_dates_and_times(tmp_path):
     for key in ("stamp", "shifted", "local", "day", "hour", "many"):
         assert kept[key] == written[key] and type(kept[key]) is type(written[key]), key
     assert "stamp = 1979-05-27T07:32:00Z\n" in again.read_text(encoding="utf-8")
+
+
+def test_a_runs_own_verdict_from_a_file_names_whose_starting_values(capsys, tmp_path):
+    """T5, dr9 9: a run from a flagged file whose own tuned values lose held out advised 'keep
+    the starting values': that file's values, the ones its run advised against; said now."""
+    path = _advised_against(tmp_path / "fl.toml")
+    out_file = tmp_path / "own.toml"
+    code, _out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds",
+                            "3", "--pick", "best", "--seed", "1", "--params", str(path),
+                            "--out", str(out_file))
+    assert code == 0, err
+    text = out_file.read_text(encoding="utf-8")
+    verdict = tomllib.loads(text)["tuned"]["verdict"]
+    assert verdict.startswith("keep the starting values (fl.toml's); tuning this way gained "
+                              "nothing held out (k-fold estimate, ndcg@10 "), verdict
+    assert text.startswith("# NOT RECOMMENDED: tuning this way gained nothing held out (k-fold "
+                           "estimate) — keep the starting values (fl.toml's); the verdict in "
+                           "[tuned] says so too\n")
+    assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file),
+                 "--metrics", "ndcg@10"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("'own.toml': not recommended by the run that tuned it — keep the starting values "
+            "(fl.toml's);") in said

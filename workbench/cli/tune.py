@@ -799,10 +799,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     from workbench.core.tuning.data import dataset_nouns, one_of
 
     many = dataset_nouns(dataset)[1]  # "tasks" of a repository, as the notes say (dr7 3, dr9 5)
+    from workbench.cli.tune_report import start_word
+
     if result.test is not None:
         t = result.test
-        from workbench.cli.tune_report import start_word
-
         held = (f"held-out {result.spec.objectives[0]}: {start_word(result, model)} "
                 f"{t.mean_a:.4f}, tuned "
                 f"{t.mean_b:.4f} ({p_equals(t.p_value)}, {t.n} "
@@ -818,7 +818,12 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     # the values written, keyed; with the queries the start was tuned on (compare on them
     # says "training"), and the run's advice against them, if it gave any
     start = _tuned_start(params_file, dataset, model)
-    note = of_result(result, dataset, model.id, values, start=start)
+    name = Path(params_file or "").name
+    # whose starting values the verdict advises keeping: a flagged file's, where this run
+    # started from one, had read as the model's (T5, dr9 9)
+    whose = (f"{name}'s" if params_file else "the model's defaults"
+             if start_word(result, model) == "defaults" else "those given with -p")
+    note = of_result(result, dataset, model.id, values, start=start, whose=whose)
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)
     # "held-out ndcg@10 0.6131 → 0.6111", or under k-fold "tuning this way gained nothing …"
@@ -833,9 +838,8 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     gained = ("tuning this way gained nothing held out (k-fold estimate)" if kfold else
               f"these values gain nothing over the starting values on {many} they were not "
               "tuned on")
-    warning = (f"NOT RECOMMENDED: {gained} — keep the starting values; the verdict in [tuned] "
-               "says so too" if note.verdict else "")
-    name = Path(params_file or "").name
+    warning = (f"NOT RECOMMENDED: {gained} — keep the starting values ({whose}); the verdict "
+               "in [tuned] says so too" if note.verdict else "")
     lineage = ""  # the --params file's run advised against the values this run started from
     # kept unchanged: its run's advice against them goes on, else a short run from a flagged
     # file wrote a clean-looking one (dr7 1); moved from them: compared with those values

@@ -124,7 +124,10 @@ class TunedOn:
             # a split's "keep the starting values; held-out ndcg@10 0.6098 → 0.5099"
             verdict = re.sub(r"[;:] held-out \S+ -?[\d.]+ → -?[\d.]+$",
                              "; they gained nothing held out", verdict)
-        return f"not recommended by the run that tuned it — {verdict}"
+        # whose starting values, where the verdict does not say (T5, dr9 9)
+        from workbench.core.tuning.verdict import whose_said
+
+        return f"not recommended by the run that tuned it — {whose_said(verdict)}"
 
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out). Under k-fold they
@@ -154,13 +157,14 @@ class TunedOn:
 
 def of_result(result: Any, dataset: Dataset, model_id: str = "",
               params: Mapping[str, object] | None = None,
-              start: TunedOn | None = None) -> TunedOn:
+              start: TunedOn | None = None, whose: str = "") -> TunedOn:
     """What a `TuneResult` on `dataset` records: the queries its shipped settings were tuned
     on (`Validation.final_train`) and its held-out test; the model and the values tuned
     (`params`: every value written), which say when the record no longer holds. `start`: the
     record of the values the run started from (a tuned file or configuration): values grown
     from them were tuned on its queries too, whether or not this run loaded them (another
-    split), so those are counted as tuned on — `tune --out` and the Tune tab alike."""
+    split), so those are counted as tuned on — `tune --out` and the Tune tab alike.
+    `whose`: whose the starting values are, as the verdict names them (`against`)."""
     params = params or {}
     ids = dataset.queries.ids
     t = result.test
@@ -173,7 +177,7 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
                    dataset.corpus.content_key(), model_id,
-                   values_key(model_id, params) if model_id else "", against(result))
+                   values_key(model_id, params) if model_id else "", against(result, whose))
 
 
 def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,

@@ -486,7 +486,8 @@ class TunePanel(QWidget):
             # configuration), as `tune --out` records them: values grown from those were
             # tuned on them too, whether or not this run loaded them (another split)
             self.tuned_on = of_result(outcome.result, outcome.dataset, self.job.model.id,
-                                      values, start=self.job.tuned_on)
+                                      values, start=self.job.tuned_on,
+                                      whose=self._start_whose())
             # the start's verdict carried on where its run advised against it, by the rule
             # `tune --out` follows (T4)
             self.tuned_on, _ = carry_verdict(self.tuned_on, self._start_record(),
@@ -537,6 +538,17 @@ class TunePanel(QWidget):
         saved = (self.session.configurations.find(job.model.id, job.params)
                  if job is not None else None)
         return f"the configuration {saved.name}" if saved is not None else "the starting values"
+
+    def _start_whose(self) -> str:
+        """Whose the starting values are, as a verdict says it ("the model's defaults", "the
+        configuration flagged's"); "" where no configuration holds them (T5)."""
+        job = self.job
+        if job is None:
+            return ""
+        if all(job.params.get(n) == v for n, v in job.model.schema.defaults().items()):
+            return "the model's defaults"
+        saved = self.session.configurations.find(job.model.id, job.params)
+        return f"the configuration {saved.name}'s" if saved is not None else ""
 
     def _reached(self) -> list[int | None]:
         """Each study's trials, in run order, as the run stopped: those its trials reported

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+START = "keep the starting values"  # a run's own advice: the values it started from
 
-def against(result: Any) -> str:
+
+def against(result: Any, whose: str = "") -> str:
     """"keep the starting values; held-out ndcg@10 0.6131 → 0.6111" where the values written
     are not the starting ones and their held-out change on the primary objective is a loss
     (Δ < 0: the terminal's rule, `tune_report`; a held-out mean unchanged, as where the one
@@ -21,9 +23,23 @@ def against(result: Any) -> str:
     are said so (dr1 5). "" where the run kept the starting values, tuned nothing, held no
     query out, or where the starting values break a constraint (they cannot be kept, so
     there is nothing better to advise). One clause after another, no parenthesis inside
-    another where a reader puts it in one (dr5 6)."""
+    another where a reader puts it in one (dr5 6). `whose`: whose the starting values are
+    ("cl2.toml's", "the model's defaults"), said after them: a run from a file another run
+    advised against had told the reader to keep that file (T5, dr9 9)."""
     why = grounds(result)
-    return f"keep the starting values; {why}" if why else ""
+    if not why:
+        return ""
+    return f"{START} ({whose}); {why}" if whose else f"{START}; {why}"
+
+
+def whose_said(verdict: str) -> str:
+    """`verdict` with whose starting values it advises where it does not say (one written
+    before it did, or in the window from values no configuration holds): "keep the starting
+    values (those the run that tuned it started from); …"."""
+    rest = verdict[len(START):]
+    if not verdict.startswith(START) or rest.startswith(" ("):
+        return verdict
+    return f"{START} (those the run that tuned it started from){rest}"
 
 
 def grounds(result: Any) -> str:
@@ -83,12 +99,15 @@ def verdict_grounds(verdict: str) -> str:
     """What a `[tuned]` verdict rests on, without its advice ("held-out ndcg@10 0.6098 →
     0.5099"): the text after "keep the starting values" (or `INHERITED`) and its
     separator; the whole text where it opens otherwise (a hand edit)."""
-    for advice in ("keep the values that run started from, not these",
-                   "keep the starting values"):
-        if verdict.startswith(advice):
-            return verdict[len(advice):].lstrip(";:, ").strip() or verdict
+    import re
+
+    # "keep the starting values (cl2.toml's); …": whose, said since T5, is advice too
+    m = re.match(r"(keep the values that run started from, not these|keep the starting "
+                 r"values)( \([^()]*\))?", verdict)
+    if m:
+        return verdict[m.end():].lstrip(";:, ").strip() or verdict
     return verdict
 
 
-__all__ = ["INHERITED", "LINEAGE", "against", "grounds", "inherited", "is_inherited",
-           "verdict_grounds"]
+__all__ = ["INHERITED", "LINEAGE", "START", "against", "grounds", "inherited", "is_inherited",
+           "verdict_grounds", "whose_said"]
