@@ -490,10 +490,12 @@ def test_a_runs_own_verdict_from_a_file_names_whose_starting_values(capsys, tmp_
     the starting values': that file's values, the ones its run advised against; said now."""
     path = _advised_against(tmp_path / "fl.toml")
     out_file = tmp_path / "own.toml"
-    code, _out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds",
-                            "3", "--pick", "best", "--seed", "1", "--params", str(path),
-                            "--out", str(out_file))
+    code, out, err = _tune(capsys, tmp_path, "--tune", "k1,b", "--trials", "6", "--folds",
+                           "3", "--pick", "best", "--seed", "1", "--params", str(path),
+                           "--out", str(out_file))
     assert code == 0, err
+    # the terminal's advice too
+    assert "— keep the starting values (fl.toml's), tune fewer" in " ".join(out.split())
     text = out_file.read_text(encoding="utf-8")
     verdict = tomllib.loads(text)["tuned"]["verdict"]
     assert verdict.startswith("keep the starting values (fl.toml's); tuning this way gained "

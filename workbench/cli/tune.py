@@ -287,9 +287,11 @@ def cmd_tune(args: argparse.Namespace) -> int:
         for h in helpers:
             h.wait()
     assert result is not None
+    from workbench.cli.tune_report import start_whose
     from workbench.core.tuning.data import dataset_nouns
 
-    print_result(result, model, objectives, dataset_nouns(dataset)[1])
+    print_result(result, model, objectives, dataset_nouns(dataset)[1],
+                 start_whose(result, model, args.params))
     if not result.final.best:  # no trial met the constraints: nothing tuned, nothing written
         return EXIT_FAIL
     if args.out:
@@ -821,8 +823,9 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     name = Path(params_file or "").name
     # whose starting values the verdict advises keeping: a flagged file's, where this run
     # started from one, had read as the model's (T5, dr9 9)
-    whose = (f"{name}'s" if params_file else "the model's defaults"
-             if start_word(result, model) == "defaults" else "those given with -p")
+    from workbench.cli.tune_report import start_whose
+
+    whose = start_whose(result, model, params_file)
     note = of_result(result, dataset, model.id, values, start=start, whose=whose)
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)

@@ -210,9 +210,10 @@ def budget_text(spec: Any, validation: Any, stored: Mapping[str, int],
     return text
 
 
-def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries") -> None:
+def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries",
+                 whose: str = "") -> None:
     """The closing report; `noun`: the data's own word for its queries (`dataset_nouns`:
-    a repository's "tasks", dr7 3)."""
+    a repository's "tasks", dr7 3); `whose`: whose the starting values are (`start_whose`)."""
     primary = objectives[0]
     print()
     final = result.final
@@ -284,8 +285,8 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
         advice = ("" if final.kept_start else
                   " — the starting values break a --constraint: loosen it, or tune fewer "
                   "parameters (--tune) or narrower ranges" if final.start_breaks else
-                  " — keep the starting values, tune fewer parameters (--tune) or narrower "
-                  f"ranges, or judge more {noun}")
+                  f" — keep the starting values{f' ({whose})' if whose else ''}, tune fewer "
+                  f"parameters (--tune) or narrower ranges, or judge more {noun}")
         trained_down = (final.train_best[0] < final.train_default[0] if _up(primary)
                         else final.train_best[0] > final.train_default[0])
         # where the run kept the start, the held-out row is the folds' values, not those
@@ -610,6 +611,18 @@ def _count(name: str) -> bool:
 
     figure = BUNDLE_METRICS.get(name)
     return bool(figure is not None and figure.count) or name in ("injected_tokens", "results")
+
+
+def start_whose(result: Any, model: Any, params_file: str | None) -> str:
+    """Whose the starting values are, as the advice to keep them says it: "fl.toml's", "the
+    model's defaults", "those given with -p" (T5: from a file its run advised against, "keep
+    the starting values" named the values advised against without saying so)."""
+    from pathlib import Path
+
+    if params_file:
+        return f"{Path(params_file).name}'s"
+    return ("the model's defaults" if start_word(result, model) == "defaults"
+            else "those given with -p")
 
 
 def start_word(result: Any, model: Any) -> str:
