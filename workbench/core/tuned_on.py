@@ -49,6 +49,10 @@ class TunedOn:
     # "FILE:LINE: [tuned] field 'x': not one this workbench reads …" where the file has such
     # fields, said by every reader (dr1 9: an unknown field had been an error)
     unread: str = ""
+    # whose the starting values `held_default` scored are ("the model's defaults", "cl2.toml's":
+    # item 8, a run from --params had recorded that file's score as held_out_default with no
+    # word); "" in a file written before it was kept, or where the window's start had no name
+    start: str = ""
 
     def applies_to(self, model_id: str, params: Mapping[str, object], *,
                    any_model: bool = False) -> tuple[TunedOn | None, str]:
@@ -139,18 +143,19 @@ class TunedOn:
                if self.kfold else "")
         # three decimals, as every command says a p-value (`textout.p_equals`); — for a hand
         # edit
+        whose = f" ({self.start})" if self.start else ""  # whose values scored held_default
         p = ("p = —" if math.isnan(self.p_value) else "p < 0.001" if self.p_value < 0.001
              else f"p = {self.p_value:.3f}")
         if self.metric == "cases":  # a share of fixture cases: said as cases passing
             def passing(share: float) -> str:  # NaN: a hand-edited record
                 return "—" if math.isnan(share) else f"{round(share * self.held_n)}/{self.held_n}"
 
-            return (f"tune's held-out cases passing{how}: starting values "
+            return (f"tune's held-out cases passing{how}: starting values{whose} "
                     f"{passing(self.held_default)}, tuned {passing(self.held_tuned)} ({p})")
         def mean(x: float) -> str:
             return "—" if math.isnan(x) else f"{x:.4f}"
 
-        return (f"tune's held-out {self.metric}{how}: starting values "
+        return (f"tune's held-out {self.metric}{how}: starting values{whose} "
                 f"{mean(self.held_default)}, tuned {mean(self.held_tuned)} "
                 f"({p}, {self.held_n} {self.noun})")
 
@@ -177,7 +182,8 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
                    dataset.corpus.content_key(), model_id,
-                   values_key(model_id, params) if model_id else "", against(result, whose))
+                   values_key(model_id, params) if model_id else "", against(result, whose),
+                   start=whose if t else "")
 
 
 def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
@@ -225,6 +231,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
 
     return {"dataset": t.dataset, "validation": t.validation, "metric": t.metric,
             "held_out_default": num(t.held_default), "held_out_tuned": num(t.held_tuned),
+            **({"held_out_start": t.start} if t.start else {}),
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
             "corpus": t.corpus, "model": t.model, "values": t.values,
             **({"verdict": t.verdict} if t.verdict else {}),
@@ -240,7 +247,7 @@ def tuned_from_json(raw: object) -> TunedOn:
     if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
         raise ValueError("trained_on: expected a list of query ids")
     texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus", "model",
-                                         "values", "verdict")}
+                                         "values", "verdict", "held_out_start")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -270,7 +277,7 @@ def tuned_from_json(raw: object) -> TunedOn:
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
                    str(texts["model"]), str(texts["values"]), str(texts["verdict"]),
-                   tuple(run.items()))
+                   tuple(run.items()), start=str(texts["held_out_start"]))
 
 
 def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
@@ -289,6 +296,10 @@ def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
         f"dataset = {toml_string(t.dataset)}",
         f"validation = {toml_string(t.validation)}",
         f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
+        # held_out_default is the starting values' score, which may be a --params file's:
+        # whose, said beside it (the key kept, for the readers of files written before)
+        *([f"held_out_start = {toml_string(t.start)}"]
+          if t.start and not math.isnan(t.held_default) else []),
         f"held_out_tuned = {num(t.held_tuned)}", f"held_out_p = {num(t.p_value)}",
         f"held_out_queries = {t.held_n}",
         *([f"corpus = {toml_string(t.corpus)}"] if t.corpus else []),
@@ -339,7 +350,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
                    metric, figures["held_out_default"], figures["held_out_tuned"],
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
                    _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"),
-                   run, unread)
+                   run, unread, start=_text(p, data, "held_out_start"))
 
 
 def _toml_key(key: str) -> str:
@@ -423,7 +434,7 @@ RUN_KEYS = frozenset(("pick", "sampler", "seed", "trials", "kept_trial", "search
                       "workbench_version", "created"))
 _TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
                          "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
-                         "values", "verdict", "trained_on")) | RUN_KEYS
+                         "values", "verdict", "trained_on", "held_out_start")) | RUN_KEYS
 
 
 def _where(p: Path, key: str) -> str:
