@@ -84,3 +84,15 @@ def test_the_starts_own_trial_is_called_the_start(capsys, tmp_path):
     assert ("for 6 training tasks); the highest training ndcg@10, 0.7544, is the start's, which "
             "--pick best keeps too") in out
     assert "trial 0" not in out
+
+
+def test_one_query_set_aside_is_said_as_one(capsys, tmp_path):
+    """'the 1 queries the starting values were tuned on are kept off the held-out side'."""
+    start = tmp_path / "one.toml"
+    start.write_text('[params]\nk1 = 2.5\n\n[tuned]\ndataset = "tea-beir"\nmetric = "ndcg@10"\n'
+                     'model = "bm25"\ntrained_on = ["q01"]\n', encoding="utf-8")
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "b", "--trials", "2",
+                 "--folds", "3", "--params", str(start), "--storage", str(tmp_path / "s.db")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("validation: 3-fold over 25 queries (seed 0); the 1 query the starting values were "
+            "tuned on is kept off the held-out side, so 24 are held out") in out

@@ -188,9 +188,13 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     held = sum(int(f.test.sum()) for f in folds)
     # `noun`: the data's own (`dataset_nouns`: a repository's tasks, dr7 3)
     # "never held out (6 are)" read as a contradiction (dr7 7)
-    return Validation(v.kind, folds, f"{v.describe}; the {int(prior.sum())} {noun} the "
-                      f"starting values were tuned on are kept off the held-out side, so {held} "
-                      f"{'is' if held == 1 else 'are'} held out", final)
+    n = int(prior.sum())
+    # one said as one ("the 1 queries … are kept off" had read as a slip)
+    them = (f"the 1 {'query' if noun == 'queries' else noun.removesuffix('s')} the starting "
+            "values were tuned on is" if n == 1
+            else f"the {n} {noun} the starting values were tuned on are")
+    return Validation(v.kind, folds, f"{v.describe}; {them} kept off the held-out side, so "
+                      f"{held} {'is' if held == 1 else 'are'} held out", final)
 
 
 def twin_groups(dataset: Dataset, counted: Mask) -> dict[int, int]:
