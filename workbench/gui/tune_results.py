@@ -143,8 +143,8 @@ def verdict(result: Any, objective: str) -> str:
                              "queries they never saw: they fit the training queries, not the "
                              f"task{advice}</span>")
     else:
-        lines.append(f"<span style='color:{WORSE.name()}'>no queries held out: the figures "
-                     "below are training scores, not an estimate for new queries</span>")
+        lines.append(f"<span style='color:{WORSE.name()}'>no {unit} held out: the figures "
+                     f"below are training scores, not an estimate for new {unit}</span>")
     if result.validation.kind == "kfold":
         tuned = np.asarray([m[1] for m in result.fold_means if not math.isnan(m[1])])
         if tuned.size:
@@ -167,7 +167,7 @@ def verdict(result: Any, objective: str) -> str:
                      "constraint: they could not be kept, and the objective's drop is the price "
                      "of meeting it</span>")
     if final.train_best:
-        label = ("training (all queries)" if result.validation.kind in ("kfold", "none")
+        label = (f"training (all {unit})" if result.validation.kind in ("kfold", "none")
                  else "training")
         lines.append(f"<span style='color:{MUTED}'>{metric_label(objective)} {label}: "
                      f"{_m(final.train_default[0])} → {_m(final.train_best[0])}</span>")
