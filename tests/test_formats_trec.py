@@ -102,3 +102,35 @@ def test_write_rejects_unwritable(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="tag"):
         write_trec_run(tmp_path / "run.txt", {"q": {"d": 1.0}}, tag="my tag")
     assert not (tmp_path / "run.txt").exists()
+
+
+@pytest.mark.parametrize("header", ["qid iter docno rel", "query-id Q0 corpus-id score"])
+def test_a_trec_qrels_header_is_said_to_be_one(tmp_path: Path, header: str) -> None:
+    # rn 8: it had said "field 'rel': expected an integer grade, found 'rel'"
+    path = tmp_path / "qrels.trec"
+    path.write_text(f"{header}\n301 0 D1 1\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_trec_qrels(path)
+    assert_names(info.value, path, 1, "header")
+    assert f"line 1 looks like a header ({', '.join(header.split())})" in str(info.value)
+    assert "delete the line" in str(info.value)
+
+
+def test_a_bad_grade_on_line_1_is_not_called_a_header(tmp_path: Path) -> None:
+    path = tmp_path / "qrels.trec"
+    path.write_text("301 0 D1 1.5\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_trec_qrels(path)
+    assert_names(info.value, path, 1, "rel")
+
+
+def test_a_run_given_as_judgments_is_said_to_be_a_run(tmp_path: Path) -> None:
+    # rn 5: it had said only "found 6 columns"
+    from workbench.core.formats import read_qrels
+    path = tmp_path / "out.trec"
+    path.write_text("q1 Q0 d1 1 12.5 bm25\nq1 Q0 d2 2 11.0 bm25\n", encoding="utf-8")
+    with pytest.raises(FormatError) as info:
+        read_qrels(path)
+    assert_names(info.value, path, 1, "columns")
+    assert "this is a TREC run (qid Q0 docno rank score tag), not judgments" in str(info.value)
+    assert "trec_eval or ir_measures" in str(info.value)

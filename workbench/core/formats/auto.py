@@ -66,7 +66,7 @@ from workbench.core.formats.plain import (
     read_documents,
     read_queries,
 )
-from workbench.core.formats.trec import read_trec_qrels
+from workbench.core.formats.trec import looks_like_run, read_trec_qrels
 from workbench.core.formats.trec_docs import (
     archives_hint,
     has_trec_records,
@@ -138,6 +138,11 @@ def read_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels
     if (first is not None and len(first[1].split()) == 4) or (
             first is None and path.suffix.lower() != ".tsv"):  # empty: said in TREC's terms
         return read_trec_qrels(path, query_ids=query_ids)
+    if first is not None and looks_like_run(first[1].split()):
+        raise FormatError(path, "this is a TREC run (qid Q0 docno rank score tag), not "
+                          "judgments (qid 0 docno rel): the workbench scores its own models' "
+                          "rankings; score an external run against its qrels with trec_eval "
+                          "or ir_measures", line=first[0], field="columns")
     if first is not None and len(first[1].split()) != 3:
         raise FormatError(path, "expected BEIR qrels (query-id, corpus-id, score) or TREC qrels "
                           f"(qid 0 docno rel), found {len(first[1].split())} columns",

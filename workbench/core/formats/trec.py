@@ -34,6 +34,24 @@ def _columns(path: Path, line: int, text: str, names: tuple[str, ...]) -> list[s
     return cols
 
 
+def _is_a_name(text: str) -> bool:
+    """A header's column name (rel, score), not a grade written wrong (1.5, +-1)."""
+    return bool(text) and not any(c.isdigit() for c in text) and text.lower() not in (
+        "nan", "inf", "infinity", "-inf")
+
+
+def looks_like_run(cols: Sequence[str]) -> bool:
+    """`qid Q0 docno rank score tag`: a TREC run's line (an integer rank, a numeric score)."""
+    if len(cols) != len(RUN_COLUMNS):
+        return False
+    try:
+        int(cols[3])
+        float(cols[4])
+    except ValueError:
+        return False
+    return True
+
+
 def read_trec_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> Qrels:
     """Graded judgments from a TREC qrels file; with `query_ids`, other queries are errors.
 
@@ -47,6 +65,11 @@ def read_trec_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> 
         try:
             grade = parse_grade(rel)
         except ValueError:
+            if not seen and _is_a_name(rel):  # `qid iter docno rel`: a header, not a bad grade
+                raise FormatError(path, f"line {line} looks like a header "
+                                  f"({', '.join(text.split())}), not a judgment: TREC qrels "
+                                  "have no header; delete the line", line=line,
+                                  field="header") from None
             raise FormatError(path, f"expected an integer grade (within ±{MAX_GRADE:,}), found "
                               f"{rel!r}",
                               line=line, field="rel") from None
