@@ -155,3 +155,19 @@ def test_help_names_the_saved_session(capsys: pytest.CaptureFixture[str]) -> Non
         main(["gui", "--help"])
     assert "or a saved session (.json, as File ▸ Save session… writes it;" in " ".join(
         capsys.readouterr().out.split())
+
+
+def test_a_missing_dataset_is_said_before_a_window_opens(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """rn 6: `gui WRONGPATH` had said nothing here and opened the window on the sample."""
+    import workbench.gui.app
+
+    seen: list[tuple[object, ...]] = []
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
+    missing = tmp_path / "nonexistent"
+    assert main(["gui", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"DATA {missing}: no such file or folder" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert seen == []

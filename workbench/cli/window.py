@@ -69,6 +69,9 @@ def cmd_gui(args: argparse.Namespace) -> int:
 
     if (args.queries or args.qrels) and not args.data:
         raise UsageError("--queries and --qrels belong to a DATA; give it too")
+    if args.data and not Path(args.data).exists():  # rn 6: the window had opened the
+        # default sample with the error in a dialog over it, and nothing said here
+        raise UsageError(f"DATA {args.data}: no such file or folder")
     if args.data and Path(args.data).is_file():  # opened as OpenVault memories, failing
         from workbench.core.session_file import saved_session, saved_session_text
 
