@@ -149,12 +149,22 @@ def test_eval_writes_per_query_and_run(tmp_path: Path,
     (["-p", "k1=abc"], "parameter k1 must be a number in [0, 3], got 'abc'"),
     (["-p", "alpha=1"], "unknown parameter 'alpha'; valid: k1, b"),
     (["--metrics", "ndcg@10,foo@3"], "unknown metric"),
+    (["--metrics", "ndgc@10"], "unknown metric 'ndgc@10' (did you mean ndcg@10?)"),  # rn 12
+    (["-p", "stemer=1"], "unknown parameter 'stemer' (did you mean stemmer?); valid: k1"),
 ])
 def test_bad_arguments_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                     args: list[str], needle: str) -> None:
     assert main(["eval", str(_beir(tmp_path)), "-m", "bm25", *args]) == 2
     err = capsys.readouterr().err
     assert needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_ir_measures_names_are_shown_in_the_workbenchs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """rn 7: ir_measures' AP@100 and RR@10 had been refused as unknown metrics."""
+    assert main(["eval", str(_beir(tmp_path)), "-m", "bm25", "--metrics", "AP@100,RR@10"]) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert "map@100" in rows and "mrr@10" in rows
 
 
 def test_malformed_file_names_file_line_and_field(tmp_path: Path,

@@ -35,6 +35,24 @@ def test_an_unknown_model_lists_the_systems_names(capsys: pytest.CaptureFixture[
     assert "unknown model 'openvaul'" in err and "openvault (hybrid)" in err
 
 
+@pytest.mark.parametrize(("typed", "near"), [("bm52", "bm25"), ("BM25", "bm25"),
+                                             ("openvaul", "openvault"), ("desne", "dense")])
+def test_a_misspelt_model_names_the_nearest(capsys: pytest.CaptureFixture[str], typed: str,
+                                            near: str) -> None:
+    """rn 12: a typo had listed every name and suggested none."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["eval", TEA, "-m", typed])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"unknown model {typed!r} (did you mean {near}?); valid: bm25," in err
+
+
+def test_a_model_with_no_near_name_is_suggested_none(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["eval", TEA, "-m", "xyzzy"])
+    assert "unknown model 'xyzzy'; valid: bm25," in capsys.readouterr().err
+
+
 def test_the_defaults_of_another_model_are_refused_naming_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["models", "hybrid", "--toml"]) == 0

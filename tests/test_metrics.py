@@ -15,9 +15,11 @@ from workbench.core.data import Qrels, Run
 from workbench.core.metrics import (
     METRICS,
     Judgments,
+    canonical_metric,
     evaluate,
     evaluate_means,
     mean_over_judged,
+    metric_label,
     parse_metric,
     ranking_from_run,
 )
@@ -282,3 +284,70 @@ def test_every_metric_accepts_a_ranking_where_nothing_was_retrieved() -> None:
     for name in METRICS:
         values = METRICS[name](empty, j, 10)
         assert values.tolist() == [0.0, 0.0], name
+
+
+# rn 7: trec_eval's and ir_measures' names of the measures the workbench computes, mapped as
+# ir_measures' pytrec_eval provider maps its own (AP@k is map_cut_k; RR has no cut-off unless
+# one is given)
+OTHER_NAMES = {
+    "ndcg_cut_10": "ndcg@10", "P_10": "p@10", "recall_100": "r@100", "map_cut_100": "map@100",
+    "recip_rank": "mrr", "nDCG@10": "ndcg@10", "AP@100": "map@100", "AP": "map",
+    "RR@10": "mrr@10", "RR": "mrr", "R@10": "r@10", "recall@10": "r@10", "Recall@10": "r@10",
+    "Precision@5": "p@5", "P@5": "p@5",
+}
+LABELS = {"ndcg_cut_10": "nDCG@10", "P_10": "P@10", "recip_rank": "MRR", "map_cut_100":
+          "MAP@100", "AP@100": "MAP@100", "RR@10": "MRR@10", "recall@10": "R@10"}
+
+
+def test_other_tools_names_are_the_workbenchs() -> None:
+    for name, ours in OTHER_NAMES.items():
+        assert canonical_metric(name) == ours, name
+    for name, label in LABELS.items():
+        assert metric_label(name) == label, name
+    assert metric_label("bundle_f1") == "bundle F1"  # a name of its own, kept
+
+
+def test_trec_eval_names_score_as_trec_eval(judgments: Judgments, docs: np.ndarray) -> None:
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    names = [n for n in TREC.values() if n not in ("ndcg", "map")]  # the names that differ
+    ours = evaluate(names, docs, judgments)
+    qrels = {q: QRELS[q] for q in QUERY_IDS if q in QRELS}
+    ref = pytrec_eval.RelevanceEvaluator(qrels, set(names)).evaluate(RUN)
+    judged = [i for i, q in enumerate(QUERY_IDS) if q in qrels]
+    for name in names:
+        expected = [ref.get(QUERY_IDS[i], {}).get(name, 0.0) for i in judged]
+        np.testing.assert_allclose(ours[name][judged], expected, atol=1e-12, err_msg=name)
+
+
+def test_ir_measures_names_score_as_ir_measures(judgments: Judgments, docs: np.ndarray) -> None:
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels = {q: QRELS[q] for q in QUERY_IDS if q in QRELS}
+    tie_free = {q: {d: float(-i) for i, d in enumerate(_trec_order(r))}
+                for q, r in RUN.items() if r}
+    names = ["AP@100", "AP", "RR@2", "RR", "R@2", "nDCG@3", "P@3"]
+    ours = evaluate(names, docs, judgments)
+    for name in names:
+        measure = ir_measures.parse_measure(name)
+        ref = {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, tie_free)}
+        for i, q in enumerate(QUERY_IDS):
+            if q in qrels:
+                assert ours[name][i] == pytest.approx(ref.get(q, 0.0), abs=1e-12), (name, q)
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("ndgc@10", "unknown metric 'ndgc@10' (did you mean ndcg@10?); valid: ndcg, mrr"),
+    ("Mapp@100", "unknown metric 'Mapp@100' (did you mean map@100?)"),
+    ("recal@10", "unknown metric 'recal@10' (did you mean r@10?)"),
+    ("bundle_recal", "unknown metric 'bundle_recal' (did you mean bundle_recall?)"),
+])
+def test_a_misspelt_metric_names_the_nearest(typed: str, said: str) -> None:
+    with pytest.raises(ValueError) as info:
+        parse_metric(typed)
+    assert said in str(info.value)
+
+
+def test_an_unknown_measure_with_no_near_name_lists_the_valid_ones() -> None:
+    with pytest.raises(ValueError) as info:
+        parse_metric("bpref")
+    assert "did you mean" not in str(info.value)
+    assert "unknown metric 'bpref'; valid: ndcg, mrr, p, r, map, judged" in str(info.value)

@@ -698,3 +698,15 @@ def test_a_server_connection_is_given_up_after_a_timeout(monkeypatch):
     assert "secret" not in str(err.value) and "postgresql://wb:***@10.255.255.1/db" in str(
         err.value)
     assert seen["connect_args"] == {"connect_timeout": st.CONNECT_TIMEOUT_S}
+
+
+def test_an_objective_in_another_tools_spelling_is_kept_in_the_workbenchs():
+    """rn 7: `tune --metric ndcg_cut_10` had been refused, and AP@100 too."""
+    from workbench.core.tuning.objectives import check_name
+
+    assert check_name("ndcg_cut_10") == "ndcg@10"
+    assert check_name("AP@100") == "map@100"
+    assert check_name("recip_rank") == "mrr"
+    with pytest.raises(ParamError, match=r"unknown objective 'ndgc@10' \(unknown metric "
+                       r"'ndgc@10' \(did you mean ndcg@10\?\)"):
+        check_name("ndgc@10")

@@ -10,6 +10,7 @@ change what prepare computes (tokenizer options, embedding model) and so invalid
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import re
@@ -219,8 +220,10 @@ class ParamSchema:
         try:
             return self.by_name[name]
         except KeyError:
+            near = difflib.get_close_matches(str(name), self.by_name, n=1)
             raise ParamError(
-                f"unknown parameter {name!r}; valid: {', '.join(self.by_name)}"
+                f"unknown parameter {name!r}" + (f" (did you mean {near[0]}?)" if near else "")
+                + f"; valid: {', '.join(self.by_name)}"
             ) from None
 
     def defaults(self) -> Params:

@@ -1,7 +1,8 @@
 """Retrieval metrics as trec_eval computes them, vectorised over queries.
 
 - `Judgments`: qrels indexed for a query set and a corpus (judgments.py)
-- `METRICS`, `parse_metric`, `metric_label`, `evaluate`, `mean_over_judged` (measures.py)
+- `METRICS`, `parse_metric`, `canonical_metric`, `metric_label`, `evaluate`,
+  `mean_over_judged` (measures.py)
 - `ranking_from_run`: a run ordered as trec_eval orders it; `trec_tie_order`: a ranking put in
   that order (runs.py)
 - `paired_test`: randomization and bootstrap significance tests (significance.py)
@@ -14,6 +15,7 @@ from workbench.core.metrics.measures import (
     METRICS,
     MetricFn,
     average_precision,
+    canonical_metric,
     evaluate,
     evaluate_means,
     judged,
@@ -38,6 +40,7 @@ __all__ = [
     "PairedTest",
     "TieBreak",
     "average_precision",
+    "canonical_metric",
     "evaluate",
     "evaluate_means",
     "judged",

@@ -165,15 +165,43 @@ _ON_LOOKED: dict[str, Callable[[_Looked, Judgments, int | None], PerQuery]] = {
     "judged": _judged}
 
 
-def parse_metric(spec: str) -> tuple[str, int | None]:
-    """'ndcg@10' → ('ndcg', 10); 'map' → ('map', None). Case-insensitive.
+# other tools' names for the same measures, each as trec_eval 9 and ir_measures 0.4 compute
+# them (relevance level 1): trec_eval's `ndcg_cut_10`, `P_10`, `recall_100`, `map_cut_100`,
+# `recip_rank` (no cut-off); ir_measures' AP@k (pytrec_eval's map_cut_k), RR (recip_rank, no
+# cut-off unless given: RR@10), Recall@k and Precision@k (its R@k and P@k)
+_CUT_ALIASES = {"ndcg_cut_": "ndcg", "p_": "p", "recall_": "r", "map_cut_": "map"}
+_NAME_ALIASES = {"recip_rank": "mrr", "ap": "map", "rr": "mrr", "recall": "r",
+                 "precision": "p"}
 
-    Raises ValueError for an unknown name (listing the valid ones), a bad or non-positive
-    cutoff, or a metric that needs a cutoff and has none.
+
+def _unaliased(spec: str) -> str:
+    """`spec` (lower case, stripped) in the workbench's spelling: 'ndcg_cut_10' → 'ndcg@10',
+    'ap@100' → 'map@100', 'recip_rank' → 'mrr'; anything else as it is."""
+    name, sep, cut = spec.partition("@")
+    for prefix, base in _CUT_ALIASES.items():
+        if not sep and name.startswith(prefix) and name[len(prefix):].isdigit():
+            return f"{base}@{name[len(prefix):]}"
+    return _NAME_ALIASES.get(name, name) + sep + cut
+
+
+def canonical_metric(spec: str) -> str:
+    """The workbench's own name of metric `spec`: 'nDCG@10' → 'ndcg@10', 'ndcg_cut_10' →
+    'ndcg@10', 'AP@100' → 'map@100', 'RR' → 'mrr'. Raises ValueError as `parse_metric` does."""
+    name, k = parse_metric(spec)
+    return name if k is None else f"{name}@{k}"
+
+
+def parse_metric(spec: str) -> tuple[str, int | None]:
+    """'ndcg@10' → ('ndcg', 10); 'map' → ('map', None). Case-insensitive; trec_eval's and
+    ir_measures' names of the same measures too ('ndcg_cut_10', 'AP@100', 'recip_rank').
+
+    Raises ValueError for an unknown name (the nearest valid name first, then the valid
+    ones), a bad or non-positive cutoff, or a metric that needs a cutoff and has none.
     """
-    name, sep, cut = spec.strip().lower().partition("@")
+    name, sep, cut = _unaliased(spec.strip().lower()).partition("@")
     if name not in METRICS:
-        raise ValueError(f"unknown metric {spec!r}; valid: {', '.join(METRICS)} (as name@k)")
+        raise ValueError(f"unknown metric {spec.strip()!r}{_did_you_mean(name, sep + cut)}; "
+                         f"valid: {', '.join(METRICS)} (as name@k)")
     if not sep:
         if name in ("p", "judged"):
             raise ValueError(f"metric {spec!r} needs a cutoff, as in '{name}@10'")
@@ -187,6 +215,22 @@ def parse_metric(spec: str) -> tuple[str, int | None]:
     return name, k
 
 
+def _did_you_mean(name: str, cut: str) -> str:
+    """' (did you mean ndcg@10?)' for 'ndgc' and '@10': the closest metric name (a bundle
+    figure's too, which eval, compare and tune take beside), its cut-off kept; '' where none
+    is close."""
+    import difflib
+
+    from workbench.core.metrics.bundle import BUNDLE_METRICS
+
+    near = difflib.get_close_matches(name, [*METRICS, *_NAME_ALIASES, *BUNDLE_METRICS], n=1)
+    if not near or near[0] == name:
+        return ""
+    if near[0] in BUNDLE_METRICS:
+        return f" (did you mean {near[0]}?)"
+    return f" (did you mean {_NAME_ALIASES.get(near[0], near[0])}{cut}?)"
+
+
 _LABELS = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}
 # figures of what a selection returns (core.selection_figures), read with their unit
 _NAMED = {"results": "results per query", "empty": "% of queries returning nothing",
@@ -196,10 +240,13 @@ _NAMED = {"results": "results per query", "empty": "% of queries returning nothi
 def metric_label(name: str) -> str:
     """How a person reads a metric id: ndcg@10 → nDCG@10, mrr@10 → MRR@10, p@10 → P@10,
     r@100 → R@100, map@100 → MAP@100, bundle_recall → bundle recall, bundle_f1 → bundle F1;
-    anything else as it is.
+    anything else as it is; trec_eval's and ir_measures' names in the workbench's spelling
+    (ndcg_cut_10 → nDCG@10, AP@100 → MAP@100, recip_rank → MRR).
     The id stays what is typed (`--metrics`) and what the code keys on."""
     if name in _NAMED:
         return _NAMED[name]
+    if _unaliased(name.lower()) != name.lower():  # another tool's name: ndcg_cut_10 → nDCG@10
+        name = _unaliased(name.lower())
     if "@" not in name and "_" in name:
         return " ".join("F1" if w == "f1" else w for w in name.split("_"))
     head, _, cut = name.partition("@")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 
 from workbench.core.engine import Model
@@ -44,8 +45,11 @@ def get_model(model_id: str) -> Model:
         target = _REGISTRY[canonical_id(model_id)]
     except KeyError:
         systems = ", ".join(f"{s} ({m})" for s, m in SYSTEM_NAMES.items())
+        near = difflib.get_close_matches(model_id.strip().lower(), [*_REGISTRY, *SYSTEM_NAMES],
+                                         n=1)
         raise KeyError(
-            f"unknown model {model_id!r}; valid: {', '.join(_REGISTRY)}, or a system's "
+            f"unknown model {model_id!r}" + (f" (did you mean {near[0]}?)" if near else "")
+            + f"; valid: {', '.join(_REGISTRY)}, or a system's "
             f"name: {systems}"
         ) from None
     module, _, cls = target.partition(":")

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from workbench.core import selection_figures
 from workbench.core.data import Dataset
-from workbench.core.metrics import parse_metric, with_bundle_f1
+from workbench.core.metrics import canonical_metric, parse_metric, with_bundle_f1
 from workbench.core.params import ParamError
 from workbench.core.pipeline import Result
 
@@ -86,11 +86,10 @@ def check_name(name: str) -> str:
     if name in MODEL_FIGURES or name in COMPUTED:
         return name
     try:
-        parse_metric(name)
+        return canonical_metric(name)  # trec_eval's ndcg_cut_10 as the workbench's ndcg@10
     except ValueError as exc:
         raise ParamError(f"unknown objective {name!r} ({exc}); use a metric such as ndcg@10 "
                          f"or one of {', '.join([*MODEL_FIGURES, *COMPUTED])}") from None
-    return name
 
 
 # the ranking measures a cut at the end of a ranking can only lower: each counts the relevant
