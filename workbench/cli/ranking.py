@@ -240,25 +240,42 @@ def cmd_rank(args: argparse.Namespace) -> int:
         gated = _gated_summary(pipe)
         why = (": every candidate was zeroed by a gate (" + ", ".join(
             f"{g} ×{n}" for g, n in gated.items()) + "); `workbench explain` says why"
-               if gated else "")
+               if gated else ": " + _why_none(pipe))  # rn 11: vault-search had said no reason
         say(f"no results{why}")
         return EXIT_OK
     # a signal 0 everywhere at these values (vault-search's proximity when shipped) left
     # out of the table; --format json keeps every one
     idle = model.idle_signals(pipe.prepared, pipe.params)
     signals = [s for s in rows[0]["contributions"] if s not in idle]
+    # rn 13: a signal that prints as 0 in every row shown (codeledger's mention, fail_prior…)
+    # said in one line under the table instead of a column of zeros
+    zero = [s for s in signals if all(abs(r["contributions"][s]) < 5e-5 for r in rows)]
+    signals = [s for s in signals if s not in zero]
     marks = _bundle_marks(pipe) if hasattr(model, "bundles") else None
-    header = ["rank", "id", "title", "score", "rel", *(["bundle"] if marks else []), *signals]
     corpus = dataset.corpus  # a title that is a label (an event type) with its first line
+    titles = [display_title(corpus, corpus[r["doc"]]) for r in rows]
+    # a file's title is its path, the id already shown (codeledger's): no second copy
+    titled = any(t != r["id"] for t, r in zip(titles, rows, strict=True))
+    judged = bool((dataset.qrels or {}).get(dataset.queries[0].id))
+    header = ["rank", "id", *(["title"] if titled else []), "score",
+              *(["rel"] if judged or any(r["relevance"] is not None for r in rows) else []),
+              *(["bundle"] if marks else []), *signals]
     # a model whose final scores are whole numbers (decision-memory's) shows them so: 54,
-    # not 54.0000, as explain and why print them
+    # not 54.0000, as explain and why print them, and its whole contributions too (6, not
+    # 6.0000)
     whole = all(float(r["score"]).is_integer() for r in rows)
-    table = [[r["rank"], r["id"], _clip(display_title(corpus, corpus[r["doc"]]), 40),
+    whole_signals = {s for s in signals if whole and all(
+        float(r["contributions"][s]).is_integer() for r in rows)}
+    table = [[r["rank"], r["id"], *([_clip(t, 40)] if titled else []),
               f"{r['score']:.0f}" if whole else f"{r['score']:.4f}",
-              "" if r["relevance"] is None else r["relevance"],
+              *(["" if r["relevance"] is None else r["relevance"]] if "rel" in header else []),
               *([marks.get(r["doc"], "")] if marks else []),
-              *(_fixed(r["contributions"][s]) for s in signals)] for r in rows]
-    print(format_table(header, table))
+              *(f"{r['contributions'][s] + 0.0:.0f}" if s in whole_signals
+                else _fixed(r["contributions"][s]) for s in signals)]
+             for r, t in zip(rows, titles, strict=True)]
+    print(_fitted_table(header, table))
+    if zero:
+        say(f"0 in every row above, so not shown: {', '.join(zero)} (--format json has them)")
     if marks:
         taken = sum(1 for m in marks.values() if m == "in")
         above = sum(1 for r in rows if marks.get(r["doc"]) == "in")
@@ -273,6 +290,36 @@ def cmd_rank(args: argparse.Namespace) -> int:
         if shown.block:
             print("\nthe memory block the agent receives:\n" + shown.block)
     return EXIT_OK
+
+
+WIDE = 160  # a table wider than this splits its long signal names over two header lines
+
+
+def _fitted_table(header: list[str], table: list[list[Any]]) -> str:
+    """`format_table`, where it is wider than WIDE with each long name (test_relevance) over
+    two header lines, "test_" above "relevance": codeledger's had been 250 columns wide."""
+    text = format_table(header, table)
+    if max(len(line) for line in text.splitlines()) <= WIDE:
+        return text
+    split = [h.partition("_") if "_" in h and len(h) > 8 else ("", "", h) for h in header]
+    lines = format_table([bottom for _, _, bottom in split], table).splitlines()
+    widths = [len(dashes) for dashes in lines[1].split("  ")]
+    top = "  ".join((head + sep).ljust(w) for (head, sep, _), w in zip(split, widths,
+                                                                        strict=True))
+    return "\n".join([top.rstrip(), *lines])
+
+
+def _why_none(pipe: Any) -> str:
+    """Why the first query has no result, as the model says it (vault-search: no line holds
+    the phrase), else what can have happened."""
+    model = pipe.model
+    why = model.not_a_candidate(pipe.prepared, pipe.dataset, 0, None, pipe.params)
+    # the min score only where the model has one (importance has none; dense's is its min
+    # similarity)
+    floor = any(part in p.name.lower() for p in model.schema
+                for part in ("min_score", "min_similarity", "minscore"))
+    return str(why or "every candidate scored 0" + (
+        ", was gated, or fell below the min score" if floor else " or was gated"))
 
 
 def _shown(pipe: Any) -> Any:
@@ -314,14 +361,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         for r in rows:
             _print_explained(pipe, r)
         if not rows:
-            why = model.not_a_candidate(pipe.prepared, dataset, 0, None, pipe.params)
-            # the min score only where the model has one (importance has none; dense's is
-            # its min similarity)
-            floor = any(part in p.name.lower() for p in model.schema
-                        for part in ("min_score", "min_similarity", "minscore"))
-            say("\nno result: " + (why or "every candidate scored 0"
-                                   + (", was gated, or fell below the min score" if floor
-                                      else " or was gated")))
+            say("\nno result: " + _why_none(pipe))
     named = _named_docs(args, dataset, shown)
     if named:
         print(f"\n— {_named_heading(args, dataset, named, shown)}, by rank:")

@@ -1,0 +1,88 @@
+"""`workbench rank`'s table: no column of a copy or of zeros, whole scores as whole numbers, and
+a reason where nothing is found (rn 11, 13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+
+
+def _table(out: str) -> tuple[list[str], list[list[str]]]:
+    """The header names (a two-line header joined) and the rows, split on spaces."""
+    lines = out.splitlines()
+    dashes = next(i for i, line in enumerate(lines) if line.startswith("----"))
+    cols = [(len(d), d) for d in lines[dashes].split("  ")]
+    starts, at = [], 0
+    for width, _ in cols:
+        starts.append(at)
+        at += width + 2
+    heads = []
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else None
+        heads.append("".join(line[start:end].strip() for line in lines[max(dashes - 2, 0):dashes]
+                             if not line.startswith(("query:", "model:"))))
+    body = []
+    for line in lines[dashes + 1:]:
+        if not (line.startswith(" ") and line.strip()[:1].isdigit()):
+            break  # the table ends; the notes and snippets follow
+        body.append(line)
+    rows = [[line[start:starts[n + 1] if n + 1 < len(starts) else None].strip()
+             for n, start in enumerate(starts)] for line in body]
+    return heads, rows
+
+
+def test_codeledger_leaves_out_the_copied_title_and_the_columns_of_zeros(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """rn 13: the table had been about 250 columns wide: a title repeating the path, and
+    five signals 0.0000 in every row."""
+    code = str(SAMPLES / "code-repo")
+    assert main(["rank", code, "-m", "codeledger", "-q", "retry on 429"]) == 0
+    out = capsys.readouterr().out
+    heads, rows = _table(out)
+    assert "title" not in heads and heads[:3] == ["rank", "id", "score"]
+    assert "test_relevance" in heads and "size_penalty" in heads
+    table = out[:out.index("\n0 in every row")]
+    assert max(len(line) for line in table.splitlines()) <= 160
+    left_out = " ".join(out[out.index("0 in every row above"):].split())
+    for name in ("mention", "error_infrastructure", "branch_changed", "fail_prior",
+                 "non_code"):
+        assert name not in heads and name in left_out
+    assert "(--format json has them)" in left_out
+    for row in rows:  # every signal column shown is non-zero somewhere
+        assert len(row) == len(heads)
+    for col in range(heads.index("bundle") + 1, len(heads)):
+        assert any(float(row[col]) != 0 for row in rows), heads[col]
+    assert main(["rank", code, "-m", "codeledger", "-q", "retry on 429", "--format",
+                 "json"]) == 0
+    assert '"fail_prior"' in capsys.readouterr().out  # json keeps every one
+
+
+def test_decision_memory_whole_contributions_print_as_integers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """rn 13: its whole-number contributions had printed as 6.0000, 4.0000, 0.0000."""
+    assert main(["rank", str(SAMPLES / "decisions"), "-m", "decision-memory",
+                 "--query-id", "turn-1"]) == 0
+    heads, rows = _table(capsys.readouterr().out)
+    assert rows and "title" in heads  # its titles are not its ids
+    for name in ("score", "locality", "important", "manual"):
+        assert all(row[heads.index(name)].lstrip("-").isdigit() for row in rows), name
+    assert any("." in row[-1] for row in rows)  # a fraction stays one ("rounding")
+
+
+def test_rank_says_why_vault_search_found_nothing(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """rn 11: rank had said "no results" alone where explain gave the reason."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# Backups\nKeep the logs for thirty days.\nretention\n")
+    (notes / "b.md").write_text("# Other\nNothing here.\n")
+    assert main(["rank", str(notes), "-m", "vault-search", "-q", "retention days"]) == 0
+    said = " ".join(capsys.readouterr().out.split())
+    assert ("no results: no line of any note contains the phrase 'retention days'") in said
+    assert main(["explain", str(notes), "-m", "vault-search", "-q", "retention days"]) == 0
+    explained = " ".join(capsys.readouterr().out.split())
+    assert said[said.index("no results: ") + len("no results: "):] in explained
