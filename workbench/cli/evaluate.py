@@ -11,6 +11,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -807,8 +808,7 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
     test = paired_test(a, b)
     if test.n == 0:
         return ""
-    figure = BUNDLE_METRICS.get(metric)
-    gap = f"{test.delta:+,.1f}" if figure is not None and figure.count else f"{test.delta:+.4f}"
+    gap = _shown_gap(metric, points[at][1][metric], points[pick][1][metric])
     verdict = ("significant at 0.05" if test.p_value < 0.05 else
                "not significant at 0.05: the difference may be chance")
     which = f", the tied best {points[pick][0]}:" if len(best) > 1 else ":"
@@ -817,6 +817,18 @@ def _against_in_use(points: Sequence[Point], per_query: Sequence[dict[str, Any]]
             f"{test.n} judged queries (paired randomisation test), {verdict}; the best was "
             f"picked on these same queries, so the gap is optimistic — `workbench tune` "
             "holds queries out for an honest estimate")
+
+
+def _shown_gap(metric: str, a: float, b: float) -> str:
+    """b − a as the table above shows the two means (`_mean_text`), the rule of compare,
+    report and tune: the difference of the means as shown, so that the figures add up (the
+    exact +0.00316 read +0.0032 beside compare's 0.6802 → 0.6833, +0.0031: review rn 3)."""
+    shown = [_mean_text(metric, x).replace(",", "") for x in (a, b)]
+    places = len(shown[0].partition(".")[2])
+    gap = (Decimal(shown[1]) - Decimal(shown[0]) if not math.isnan(a + b)
+           else Decimal("nan"))
+    figure = BUNDLE_METRICS.get(metric)
+    return f"{gap:+,.{places}f}" if figure is not None and figure.count else f"{gap:+.{places}f}"
 
 
 def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
