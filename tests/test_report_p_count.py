@@ -24,7 +24,9 @@ def test_the_caution_counts_every_p_the_table_shows(
                  "--movers", "0"]) == 0
     out = capsys.readouterr().out
     table = out[out.index("metric "):out.index("p-values of differences")]
-    rows = [line.split() for line in table.splitlines()[2:] if line.strip()]
+    # the key under the table ("(Δ: …)") is no row
+    rows = [line.split() for line in table.splitlines()[2:]
+            if line.strip() and not line.startswith("(")]
     # each row: metric, the first's mean, then per configuration mean, Δ, p, ▲/▼
     cells = [(row[4 + 4 * j], row[5 + 4 * j]) for row in rows[:-1] for j in range(3)]
     assert len(cells) == 18
@@ -44,7 +46,8 @@ def test_one_idle_p_is_said_as_one(tmp_path: Path, capsys: pytest.CaptureFixture
                  "mrr@5,ndcg@20,r@10", "--movers", "0"]) == 0
     out = capsys.readouterr().out
     table = out[out.index("metric "):out.index("p-values of differences")]
-    rows = [line.split() for line in table.splitlines()[2:] if line.strip()]
+    rows = [line.split() for line in table.splitlines()[2:]
+            if line.strip() and not line.startswith("(")]  # the key under the table: no row
     counts = [row[5] for row in rows[:-1]]
     assert len(counts) == 11 and counts.count("0/0") == 1  # r@100: no query moved
     assert ("10 p-values of differences are shown (1 more at 1.000, where no query moved, "

@@ -24,7 +24,7 @@ from workbench.cli.common import (
     left_out_note,
     load_data,
     metric_list,
-    model_id,
+    model_list,
 )
 from workbench.cli.evaluate import (
     CODE_METRICS,
@@ -64,6 +64,7 @@ from workbench.core.tuned_on import (
 from workbench.report.html import html_report
 from workbench.report.pairs import pair_summary, pair_table, pairs
 from workbench.report.text import (
+    DELTA_LEGEND,
     TRAINED_NOTE,
     agreement_table,
     case_lines,
@@ -87,6 +88,16 @@ FORMATS = ("html", "md")
 CODE_COMPARE_METRICS = f"{CODE_METRICS},{','.join(BUNDLE_METRICS)}"
 
 
+class ParamsFile(argparse.Action):
+    """--params FILE: a configuration, in its place among the --config files, and the file
+    --param's values are set over (`params_files`)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                  values: Any, option_string: str | None = None) -> None:
+        namespace.config = [*(getattr(namespace, "config", None) or []), values]
+        namespace.params_files = [*(getattr(namespace, "params_files", None) or []), values]
+
+
 def add_commands(sub: Any) -> None:
     for name, helptext in (
             ("compare", "several configurations side by side: metrics with Δ, p-values and "
@@ -96,26 +107,34 @@ def add_commands(sub: Any) -> None:
                        "request")):
         p = sub.add_parser(name, help=helptext)
         add_data(p)
-        p.add_argument("--model", "-m", required=True, type=model_id, action="append",
-                       help=MODEL_HELP + "; repeat to compare models on the same data "
-                       "(-m codeledger -m bm25): each model with no --config of its own is "
+        p.add_argument("--model", "-m", required=True, type=model_list, action="append",
+                       help=MODEL_HELP + "; several, comma-separated or repeated, to compare "
+                       "models on the same data (-m codeledger,bm25 or -m codeledger -m bm25): "
+                       "each model with no --config of its own is "
                        "compared at its defaults, named by the model, the first model's "
                        "first configuration is what the others are compared with, a --config "
                        "file goes to the model it names (else to the one whose parameters it "
                        "sets), and --param sets the first model's values")
-        # --params: every other command's name for a params file
-        p.add_argument("--config", "--params", "-c", action="append", metavar="FILE.toml",
+        p.add_argument("--config", "-c", action="append", metavar="FILE.toml",
                        default=[],
                        help="a configuration: a params TOML file (what `tune --out` writes), "
                        "named by its file name; repeat for each; the first is what the others "
                        "are compared with")
+        # --params: every other command's name for a params file, and as there what -p's
+        # values are set over (it had been an alias of --config, and -p beside it had
+        # silently started again from the defaults: review rn 4)
+        p.add_argument("--params", action=ParamsFile, metavar="FILE.toml",
+                       help="a configuration as --config is, and (as in eval) the values "
+                       "--param sets its own over: --params mine.toml -p b=0.5 compares mine "
+                       "with 'mine + b=0.5'")
         p.add_argument("--defaults", action="store_true",
                        help="the model's defaults as the first configuration (with several "
                        "models: each model's defaults)")
         p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", default=[],
                        help="one more configuration, after the --config files: the model's "
-                       "defaults with these values, named by them (-p k1=1.6 -p b=0.5: "
-                       "'k1=1.6 b=0.5'); repeat for each value it sets")
+                       "defaults (or the --params file's values) with these values, named by "
+                       "them (-p k1=1.6 -p b=0.5: 'k1=1.6 b=0.5'); repeat for each value it "
+                       "sets")
         p.add_argument("--metrics",
                        help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}, "
                        "judged@10 left out where every judgment is of a relevant document: "
@@ -126,7 +145,7 @@ def add_commands(sub: Any) -> None:
                        help="compare on every judged query, also those a configuration written "
                        "by `tune --out` was tuned on (by default they are left out: there its "
                        "figures are training scores)")
-        p.add_argument("--k", type=whole(1), default=10,
+        p.add_argument("--top", "--k", dest="k", type=whole(1), default=10, metavar="K",
                        help="the top k: movers enter or leave it, and how alike the "
                        "rankings are is counted over it (default 10)")
         p.add_argument("--movers", type=whole(0), default=5, metavar="N",
@@ -257,10 +276,10 @@ def _and_ids(ids: Sequence[str]) -> str:
 
 
 def _models(named: Sequence[str]) -> list[Any]:
-    """The models -m names, in order (each id already: `model_id` reads a system's name as
-    its model's); one named twice is a usage error."""
+    """The models -m names, in order, comma lists and repeated -m alike (each id already:
+    `model_list` reads a system's name as its model's); one named twice is a usage error."""
     out: list[Any] = []
-    for name in named:
+    for name in (part for given in named for part in given.split(",")):
         try:
             m = get_model(name)
         except KeyError:
@@ -285,12 +304,16 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any],
     files: dict[str, list[str]] = {m.id: [] for m in models}
     for path in args.config:
         files[(_model_of_file(path, models, said) if mixed else first).id].append(path)
+    base = _params_base(args, first, files[first.id])
     configs: list[Configuration] = []
     for m in models:
         own: list[Configuration] = []
+        over: Configuration | None = None  # the --params file's, that -p sets values over
         for path in files[m.id]:
             try:
                 own.append(configuration_file(m, path))
+                if path == base:
+                    over = own[-1]
             except ParamError as exc:
                 rule = (f" (a file goes to the -m model it names on its first line, `# the "
                         "defaults of MODEL`, or in its [tuned] model, else to the one whose "
@@ -299,7 +322,7 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any],
                 raise UsageError(f"--config {exc}{rule}") from None
         if m is first and args.param:
             try:
-                own.append(_inline(m, args.param))
+                own.append(_inline(m, args.param, over))
             except UsageError as exc:
                 if not mixed:
                     raise
@@ -349,17 +372,38 @@ def _model_of_file(path: str, models: Sequence[Any], said: list[str] | None = No
     return fits[0] if fits else models[0]
 
 
-def _inline(model: Any, assignments: Sequence[str]) -> Configuration:
-    """The configuration --param sets: the model's defaults with the values given, named by
-    the values as written (a name given twice: the last value, as eval reads it)."""
+def _params_base(args: argparse.Namespace, first: Any, firsts: Sequence[str]) -> str | None:
+    """The --params file --param's values are set over, as every command reads the two
+    (None: -p starts from the defaults). -p sets the first model's values, so the file must
+    be of that model; with several --params files it would be a guess: refused."""
+    given = getattr(args, "params_files", None) or []
+    if not given or not args.param:
+        return None
+    if len(given) > 1:
+        raise UsageError(f"--param sets its values over one --params file, and "
+                         f"{len(given)} are given ({', '.join(given)}): give the others with "
+                         "--config, and the one -p builds on with --params")
+    if given[0] not in firsts:
+        raise UsageError(f"--params {given[0]}: --param sets the first model's "
+                         f"({first.id}'s) values over it, and this file is another model's: "
+                         "give it with --config")
+    return str(given[0])
+
+
+def _inline(model: Any, assignments: Sequence[str],
+            over: Configuration | None = None) -> Configuration:
+    """The configuration --param sets: the model's defaults (or the --params file's values,
+    `over`) with the values given, named by the values as written (a name given twice: the
+    last value, as eval reads it), after the file's name where there is one."""
     try:
         values = parse_assignments(assignments)
-        params = model.schema.resolve(values)
+        params = model.schema.resolve({**(over.params if over is not None else {}),
+                                       **values})
     except ParamError as exc:
         raise UsageError(f"--param: {exc}") from None
     warn_repeated(assignments)
-    return Configuration(" ".join(f"{name}={value.strip()}" for name, value in values.items()),
-                         params)
+    named = " ".join(f"{name}={value.strip()}" for name, value in values.items())
+    return Configuration(named if over is None else f"{over.name} + {named}", params)
 
 
 def _told_apart(configs: list[Configuration]) -> list[Configuration]:
@@ -442,13 +486,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if cases:  # the data's own test, which tune optimises there by default: first
         out += [*cases, ""]
     if comp.rows:
-        out += [format_table(*metric_table(comp, agree=True))]
+        out += [format_table(*metric_table(comp, agree=True)), f"({DELTA_LEGEND})"]
         out += [f"note: {note}." for note in length_notes(comp)]
     if figures:
         out += ([""] if comp.rows else []) + figure_lines(comp, figures)
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
         out.append(TRAINED_NOTE)
-    many = many_tests_note(comp)
+    many = many_tests_note(comp, summary="A report's In short (`workbench report`)")
     if many:
         out.append(many)
     found = pairs(comp)

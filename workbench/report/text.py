@@ -378,10 +378,17 @@ def metric_meanings(comp: Comparison) -> list[str]:
             out.append(f"{named}: {meaning}")
     cap = every_list_capped(comp)
     out += [cap] if cap else []
-    out.append("Δ: the mean of the compared configuration minus the first's; p: the chance "
-               "of a difference at least this large if the two were equally good (below "
-               "0.05: unlikely to be chance); ▲/▼: queries that scored better / worse")
+    out.append(f"{DELTA_TEXT}; {P_TEXT}, the chance of a difference at least this large if "
+               f"the two were equally good (below 0.05: unlikely to be chance); {MOVED_TEXT}")
     return out
+
+
+# what Δ, p and ▲/▼ are, one rule for compare, report, sweep, tune and the window: Δ the
+# difference of the means as they are shown, so that a row adds up (review rn 3, 9)
+DELTA_TEXT = "Δ: each mean minus the first's, as shown"
+P_TEXT = "p: paired randomisation test on the exact per-query differences"
+MOVED_TEXT = "▲/▼: queries better / worse"
+DELTA_LEGEND = f"{DELTA_TEXT}; {P_TEXT}; {MOVED_TEXT}"
 
 
 # gates that are a selection applied by the model itself, per query (decision-memory's each
@@ -1952,9 +1959,10 @@ def tests_shown(comp: Comparison) -> int:
                for r in comp.rows)
 
 
-def many_tests_note(comp: Comparison) -> str:
+def many_tests_note(comp: Comparison, summary: str = "In short") -> str:
     """A caution where the table shows many p-values ("" for fewer than 10): with no real
-    difference anywhere, about one in 20 still falls below 0.05."""
+    difference anywhere, about one in 20 still falls below 0.05. `summary`: where the
+    verdict it names is (compare has no In short of its own: a report's)."""
     n = tests_shown(comp)
     if n < MANY_TESTS:
         return ""
@@ -1970,7 +1978,7 @@ def many_tests_note(comp: Comparison) -> str:
     return (f"{n} p-values of differences are shown{more}, none adjusted for the others: even if "
             "no configuration were better or worse, each would fall below 0.05 one time in "
             f"20 by chance, so at least one of these {n} would with a chance of "
-            f"{chance:.0%}: one p a little under 0.05 among them is weak evidence. In short "
+            f"{chance:.0%}: one p a little under 0.05 among them is weak evidence. {summary} "
             f"calls a difference beyond chance only where p is below 0.05 / {n} = "
             f"{0.05 / n:.2g} (Bonferroni's bound).")
 

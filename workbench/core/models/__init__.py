@@ -34,9 +34,11 @@ def model_ids() -> list[str]:
 
 
 def canonical_id(name: str) -> str:
-    """The model id `name` stands for: a system's name (any case) → its model's id; anything
-    else as given."""
-    return SYSTEM_NAMES.get(name.strip().lower(), name)
+    """The model id `name` stands for, in any case (as metric names are read): a system's
+    name → its model's id, a model id as registered (`-m BM25` is bm25); anything else as
+    given."""
+    folded = name.strip().lower()
+    return SYSTEM_NAMES.get(folded, folded if folded in _REGISTRY else name)
 
 
 def get_model(model_id: str) -> Model:

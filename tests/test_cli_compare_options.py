@@ -1,0 +1,107 @@
+"""compare's options read as the other commands read them (review rn 4, 9, 10): -p over
+--params, -m as a comma list and in any case, --top beside --k, and a key to Δ, p and ▲/▼
+under the metric table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SAMPLES
+from workbench.cli import main
+from workbench.core.formats import load_dataset
+from workbench.core.models import get_model
+from workbench.core.pipeline import Pipeline
+
+TEA = str(SAMPLES / "tea-beir")
+
+
+def _compare(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["compare", TEA, *argv]) == 0
+    return capsys.readouterr().out
+
+
+def _row(out: str, metric: str) -> list[str]:
+    return next(line.split() for line in out.splitlines() if line.startswith(metric + " "))
+
+
+@pytest.fixture
+def mine(tmp_path: Path) -> Path:
+    path = tmp_path / "mine.toml"
+    path.write_text("k1 = 0.9\nb = 0.4\n", encoding="utf-8")
+    return path
+
+
+def test_param_sets_its_values_over_the_params_file(
+        mine: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--params F -p x=y is F with x=y, as in eval and tune: the -p column had silently
+    started again from the defaults (k1 1.2, b 0.75)."""
+    out = _compare(capsys, "-m", "bm25", "--params", str(mine), "-p", "variant=atire",
+                   "--metrics", "ndcg@10", "--movers", "0")
+    ds, model = load_dataset(SAMPLES / "tea-beir"), get_model("bm25")
+    want = [Pipeline(model, ds, values).run(["ndcg@10"]).means["ndcg@10"] for values in (
+        {"k1": 0.9, "b": 0.4}, {"k1": 0.9, "b": 0.4, "variant": "atire"})]
+    row = _row(out, "ndcg@10")
+    assert row[1:3] == [f"{want[0]:.4f}", f"{want[1]:.4f}"]
+    assert "configurations: mine (" in out and "mine + variant=atire;" in out
+    # only the variant differs between the two: k1 and b are the file's in both
+    table = out.split("\n\n")[1].splitlines()
+    assert [line.split()[0] for line in table[2:]] == ["variant"]
+    # -c keeps compare's own meaning: each file a configuration, -p from the defaults
+    out = _compare(capsys, "-m", "bm25", "-c", str(mine), "-p", "variant=atire",
+                   "--metrics", "ndcg@10", "--movers", "0")
+    assert "configurations: mine (" in out and ", variant=atire;" in out
+
+
+def test_param_over_two_params_files_is_refused(
+        mine: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = tmp_path / "other.toml"
+    other.write_text("k1 = 2\n", encoding="utf-8")
+    assert main(["compare", TEA, "-m", "bm25", "--params", str(mine), "--params", str(other),
+                 "-p", "b=0.5"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert ("--param sets its values over one --params file, and 2 are given" in err
+            and "give the others with --config" in err), err
+
+
+def test_models_as_a_comma_list_and_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench's help says compare takes -m bm25,dense as it does; -m BM25 reads as bm25, as
+    NDCG@10 reads as ndcg@10."""
+    out = _compare(capsys, "-m", "BM25,Vault-Search", "--metrics", "ndcg@10", "--movers", "0")
+    assert "configurations: bm25, vault-search;" in out
+    assert _row(out, "ndcg@10")[2] == "0.0000"  # vault-search's whole-phrase match finds none
+    assert main(["eval", TEA, "-m", "BM25", "--metrics", "ndcg@10"]) == 0
+    assert "; model bm25\n" in capsys.readouterr().out
+    assert main(["models", "BM25"]) == 0
+    assert capsys.readouterr().out.startswith("bm25 — ")
+
+
+def test_top_is_an_alias_of_k(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("-m", "bm25", "--defaults", "-p", "k1=2", "--metrics", "ndcg@10")
+    top = _compare(capsys, *argv, "--top", "3")
+    assert "top 3 against defaults" in top
+    assert _compare(capsys, *argv, "--k", "3") == top
+
+
+def test_the_metric_table_says_what_its_columns_are(
+        mine: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Δ, p and ▲/▼ were said nowhere in compare's output; and the caution under many
+    p-values named an In short that only `report` has."""
+    other = tmp_path / "other.toml"
+    other.write_text("k1 = 2\n", encoding="utf-8")
+    out = _compare(capsys, "-m", "bm25", "--defaults", "-c", str(mine), "-c", str(other),
+                   "--movers", "0")
+    lines = out.splitlines()
+    under = lines.index(next(line for line in lines if line.startswith("judged@10 "))) + 1
+    assert lines[under] == ("(Δ: each mean minus the first's, as shown; p: paired randomisation "
+                            "test on the exact per-query differences; ▲/▼: queries better / "
+                            "worse)")
+    # each Δ is the difference of the two means beside it
+    row = _row(out, "map@100")
+    assert f"{float(row[2]) - float(row[1]):+.4f}" == row[3]
+    caution = next(line for line in lines if "p-values of differences are shown" in line)
+    assert "A report's In short (`workbench report`) calls a difference" in caution
+    assert ". In short calls" not in caution
+
