@@ -215,6 +215,12 @@ def test_demo_runs_on_every_bundled_sample(capsys: pytest.CaptureFixture[str]) -
     for sample in ("tea-beir", "vault", "story", "decisions", "decisions-eval", "memories"):
         assert f"{sample}: " in out
     assert out.count("ndcg@10") >= 5
+    # rn 13: decision-memory's whole scores as rank prints them, 65 not 65.0000; the
+    # fractional lexical part keeps its decimals (pi-lodestone's spec: rounded final score)
+    decisions = out.split("decisions: ", 1)[1].split("decisions-eval: ", 1)[0]
+    first = next(line for line in decisions.splitlines() if line.split()[:2] == ["1", "qm-011"])
+    assert " 65  " in first and "65.0000" not in first and "locality\u00a06 +" in first
+    assert "lexical\u00a052.1573" in first
 
 
 def test_explain_shows_the_default_its_help_says(tmp_path: Path,
@@ -467,3 +473,13 @@ def test_the_demo_shows_its_preparing_on_stderr(tmp_path: Path, monkeypatch: pyt
     captured = capsys.readouterr()
     assert "tea-beir: preparing bm25: 100% " in captured.err
     assert "preparing" not in captured.out  # the tour itself is stdout's
+
+
+def test_repo_takes_the_code_repo_sample_as_data_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """rn 10: `--repo sample_corpora/code-repo` was refused as 'not a git repository' while
+    the same folder as DATA, and to `bench --code`, is the sample's repository."""
+    assert main(["rank", "--repo", str(SAMPLES / "code-repo"), "-m", "codeledger",
+                 "-q", "fix alias"]) == 0
+    assert "api/shorty/alias.py" in capsys.readouterr().out
+    assert main(["rank", "--repo", str(SAMPLES / "tea-beir"), "-m", "bm25", "-q", "tea"]) == 2
+    assert "not a git repository" in capsys.readouterr().err

@@ -71,3 +71,17 @@ def test_compare_gives_the_selection_figures_of_each_configuration(
     assert rows["results"] == ["1.00", "0.50", "-0.50", "1.000", "0/1"]
     assert rows["empty"] == ["50.0", "50.0", "+0.0", "0/0"]
     assert rows["injected_tokens"] == ["4.0", "2.0", "-2.0", "1.000", "0/1"]
+
+
+def test_trec_eval_names_head_rows_in_the_workbench_s_spelling(capsys) -> None:
+    """rn 7: `--metrics ndcg_cut_10,P_10,recip_rank` were read as nDCG@10, P@10 and MRR but
+    headed their rows as typed; one row per metric whatever its spelling."""
+    from tests.conftest import SAMPLES
+
+    assert main(["eval", str(SAMPLES / "tea-beir"), "-m", "bm25", "--metrics",
+                 "ndcg_cut_10,P_10,recip_rank,NDCG@10,map_cut_100"]) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()
+            if line.split() and line.split()[0] in
+            ("ndcg@10", "p@10", "mrr", "map@100", "ndcg_cut_10", "P_10", "recip_rank",
+             "map_cut_100", "NDCG@10")]
+    assert rows == ["ndcg@10", "p@10", "mrr", "map@100"]

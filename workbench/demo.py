@@ -75,12 +75,16 @@ def _demo_one(folder: Path) -> None:
     contrib = engine.contributions_at(result.scores, result.ranking)
     judged = (dataset.qrels or {}).get(query.id, {})
     rows = []
-    for j in range(min(5, int(result.ranking.count[qi]))):
+    shown = range(min(5, int(result.ranking.count[qi])))
+    # whole scores (decision-memory's) as whole numbers, 65 not 65.0000, as rank prints them
+    whole = all(float(result.ranking.scores[qi, j]).is_integer() for j in shown)
+    for j in shown:
         doc = dataset.corpus[int(result.ranking.docs[qi, j])]
-        parts = " + ".join(f"{s}\u00a0{contrib[i, qi, j]:.4f}"  # a pair kept on one line
+        parts = " + ".join(f"{s}\u00a0{_number(contrib[i, qi, j], whole)}"  # kept on one line
                            for i, s in enumerate(result.scores.signals)
                            if abs(contrib[i, qi, j]) >= 5e-4)  # the signals that moved it
-        rows.append([j + 1, doc.id, _clip(doc.title, 38), f"{result.ranking.scores[qi, j]:.4f}",
+        rows.append([j + 1, doc.id, _clip(doc.title, 38),
+                     _number(result.ranking.scores[qi, j], whole),
                      judged.get(doc.id, "–"), parts or "0"])
     header = ["rank", "id", "title", "score", "rel", "contributions"]
     if all(r[2] in ("", r[1]) for r in rows):  # titles that are the ids (file paths)
@@ -92,6 +96,13 @@ def _demo_one(folder: Path) -> None:
     lead = sum(max(display_width(str(r[i])) for r in cells) + 2 for i in range(len(header) - 1))
     print(format_table(header, rows, wrap_last=max(30, text_width() - lead)))
     print()
+
+
+def _number(value: float, whole: bool) -> str:
+    """`value` to four decimals, or as a whole number where the model's scores are whole and
+    this one is too."""
+    v = float(value) + 0.0  # no -0
+    return f"{v:.0f}" if whole and v.is_integer() else f"{v:.4f}"
 
 
 def _clip(text: str, n: int) -> str:

@@ -505,26 +505,27 @@ def pipeline(model: Any, dataset: Dataset, params: Params, label: str) -> Any:
 
 def metric_list(spec: str) -> list[str]:
     """The metrics named in `spec`, each checked, duplicates dropped."""
-    metrics = [m.strip().lower() for m in spec.split(",") if m.strip()]
+    metrics = [m.strip() for m in spec.split(",") if m.strip()]  # as typed, for the error
     if not metrics:
         raise UsageError("--metrics names no metric")
     canonical = []
     for m in metrics:
-        if m in BUNDLE_METRICS:
-            canonical.append(m)
+        if m.lower() in BUNDLE_METRICS:
+            canonical.append(m.lower())
             continue
         try:
             base, k = parse_metric(m)
         except ValueError as exc:
             from workbench.core.selection_figures import FIGURES
 
-            known = m.partition("@")[0] in METRICS  # a known name with a bad cutoff
+            known = m.lower().partition("@")[0] in METRICS  # a known name with a bad cutoff
             # every caller (eval, sweep, compare) takes the selection figures too
             raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
                              f"{', '.join(BUNDLE_METRICS)}, or a selection figure: "
                              f"{', '.join(FIGURES)}") from None
-        # ndcg@010 is ndcg@10: one row, under the name it is known by
-        canonical.append(f"{base}@{k}" if "@" in m and k is not None else m)
+        # ndcg@010, nDCG@10 and trec_eval's ndcg_cut_10 are ndcg@10: one row, under the name
+        # the workbench knows it by (rn 7: the trec_eval spelling had headed its row)
+        canonical.append(f"{base}@{k}" if k is not None else base)
     return list(dict.fromkeys(canonical))
 
 

@@ -175,11 +175,13 @@ def _data_or_repo(args: argparse.Namespace) -> None:
     if getattr(args, "repo", None):
         if args.data:
             raise UsageError("give DATA or --repo, not both")
-        from workbench.core.formats.code_repo import is_code_repo
+        from workbench.core.formats.code_repo import is_code_repo, is_sample_stream_folder
 
         if not Path(args.repo).exists():
             raise UsageError(f"--repo {args.repo}: no such folder")
-        if not is_code_repo(Path(args.repo)):
+        # the bundled code-repo sample (a repository kept as a stream) is one too, as it is
+        # as DATA and to `bench --code` (rn 10)
+        if not (is_code_repo(Path(args.repo)) or is_sample_stream_folder(Path(args.repo))):
             raise UsageError(f"--repo {args.repo}: not a git repository (no .git)")
         args.data = args.repo
     if args.query is not None and not args.query.strip():
