@@ -166,7 +166,7 @@ def test_shorter_figures_and_their_differences_agree_to_the_last_place(
     stood beside +14.1: dr3 8)."""
     view = _code_repo_four(qtbot, window, size=(1024, 768))
     table, comp = view.table, view.comp
-    assert table.compact == 2
+    assert table.compact >= 2  # SHORT, or TIGHT: the same figures
     worst = 0.0
     for r, row in enumerate(comp.rows):
         if row.metric in ("bundle_files", "bundle_tokens"):
@@ -275,22 +275,84 @@ def test_back_at_1280_from_wider_the_table_shows_every_row(
         assert view.lines.height() >= view.lines.sizeHint().height()  # the legend whole
 
 
-@pytest.mark.parametrize(("five", "size"), [(True, (1280, 800)), (False, (1024, 768))])
-def test_five_at_1280_and_four_at_1024_show_every_column(
-        qtbot: QtBot, window: Any, styled: Any, five: bool, size: tuple[int, int]) -> None:
-    """rv2 2: five configurations at 1,280 × 800 and four at 1,024 × 768 had scrolled
-    sideways, the table at its tightest and the chart at its floor beside the controls; the
-    table and the chart now take the window's whole width below the lists."""
+# eight names of 15 to 18 characters, as a user names what they tried (rv2 dr2 3: the names
+# the earlier test used were short)
+LONG_NAMES = [("defaults", {}), ("w_content x0.84", {"w_content": 0.84}),
+              ("w_mention x0.76", {"w_mention": 0.76}), ("w_graph x0.68", {"w_graph": 0.68}),
+              ("w_cochange x0.60", {"w_cochange": 0.6}), ("w_similar x0.52", {"w_similar": 0.52}),
+              ("w_centrality x0.44", {"w_centrality": 0.44}), ("w_churn x0.36", {"w_churn": 0.36})]
+
+
+def _code_repo_long(qtbot: QtBot, window: Any, n: int, size: tuple[int, int]) -> Any:
+    """code-repo's codeledger with the eight LONG_NAMES saved (each a weight times its
+    factor), the first `n` compared at `size`."""
+    assert window.open_path(SAMPLES / "code-repo", model="codeledger")
+    s = window.session
+    s.recompute()
+    d = dict(s.params)
+    for name, factors in LONG_NAMES:
+        s.set_params({**d, **{k: d[k] * f for k, f in factors.items()}})
+        s.save_configuration(name)
+    s.set_params(d)
+    view = window.compare_window()
+    view.resize(*size)
+    window.config_menu.compare.trigger()
+    qtbot.waitExposed(view)
+    for name in view.configs.checked():
+        view.configs.set_checked(name, False)
+    for name, _ in LONG_NAMES[:n]:
+        view.configs.set_checked(name, True)
+    qtbot.waitUntil(lambda: view.comp is not None and len(view.comp.configs) == n)
+    qtbot.wait(20)
+    return view
+
+
+@pytest.mark.parametrize(("n", "size"), [(5, (1280, 800)), (8, (1920, 1080))])
+def test_long_names_show_every_column_and_the_list_every_row(
+        qtbot: QtBot, window: Any, styled: Any, n: int, size: tuple[int, int]) -> None:
+    """rv2 dr2 1, 3, 5: below the lists only, the controls had the lists' height (the
+    configurations list squeezed to 3 rows, its buttons to 14 px); and five 16-character
+    names at 1,280 x 800, eight at 1,920 x 1,080, had scrolled the table sideways. The
+    controls take the window's height; the table is drawn tight, the chart folding away
+    where it has no room beside it."""
     from workbench.gui.compare.delta_chart import FLOOR
 
-    view = _code_repo_four(qtbot, window, size=size, more="budget 1500" if five else "")
+    view = _code_repo_long(qtbot, window, n, size)
     table = view.table
-    assert table.columnCount() == (18 if five else 14)
+    assert table.columnCount() == 2 + 4 * (n - 1)
     assert _cut(table) == [] and table.horizontalScrollBar().maximum() == 0
-    assert view.chart.width() >= FLOOR
-    # the controls keep their place beside the lists
-    assert view.controls.geometry().bottom() < view.table.mapTo(view, view.table.rect()
-                                                                .topLeft()).y()
+    chart_w = view.bottom_split.sizes()[1]
+    assert chart_w == 0 or chart_w >= FLOOR  # folded away, or its bars read
+    # every name on at most two lines, none cut
+    for c in range(2, table.columnCount(), 4):
+        head = table.horizontalHeaderItem(c).text()
+        assert "…" not in head and head.count("\n") <= 1
+        assert head.replace("\n", " ") == view.comp.configs[1 + (c - 2) // 4].name
+    # the controls beside the lists and the table, the whole height
+    top = view.table.mapTo(view, view.table.rect().topLeft()).y()
+    assert view.controls.geometry().bottom() > top
+    box = view.configs.list
+    assert box.count() == 8
+    assert box.verticalScrollBar().maximum() == 0  # all eight rows in sight
+    for b in view.configs.buttons.values():
+        assert b.height() >= b.sizeHint().height()
+    # the status a count, not a line of names for every two configurations
+    assert view.status.text().startswith(f"compared {n} configurations on ")
+    assert view.status.toolTip() == "compared " + ", ".join(c.name for c in view.comp.configs)
+
+
+def test_the_split_under_the_lists_stops_at_their_least(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """rv2 dr2 2: dragged up past the controls' least height, the pane of the lists (and of
+    the controls) folded away whole; now it stops at the lists' least, the controls beside."""
+    view = _code_repo_long(qtbot, window, 8, (1024, 768))
+    split = view.right_split
+    split.moveSplitter(0, 1)
+    qtbot.wait(20)
+    assert split.sizes()[0] >= split.widget(0).minimumSizeHint().height() > 0
+    assert view.lines.isVisible() and view.lines.height() > 0
+    assert view.controls.isVisible() and view.configs.list.height() > 100
+    assert view.table.verticalScrollBar().maximum() == 0  # the table's every row, then
 
 
 def test_presenting_the_lists_take_what_they_need_and_the_table_the_rest(

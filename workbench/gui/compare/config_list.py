@@ -42,6 +42,7 @@ from workbench.gui.background import BackgroundTask
 from workbench.gui.bind import subscribe_many
 
 LIVE = "current (unsaved)"  # the live sliders' row, where they are not saved
+MIN_ROWS = 6  # the configurations list's least height, in rows
 LIVE_ROLE = Qt.ItemDataRole.UserRole + 1  # True on that row: no button manages it
 OTHER_ROLE = Qt.ItemDataRole.UserRole + 2  # True on another model's configuration
 # a configuration saved under the live row's name took that row's checked state, and pushed
@@ -102,6 +103,10 @@ class ConfigurationList(QWidget):
         self.list.itemChanged.connect(self._on_item_changed)
         self.list.currentItemChanged.connect(lambda *_: self._enable())
         self.list.itemDoubleClicked.connect(self._on_double_click)
+        # six rows at least, however short the window (squeezed to three, ticking and
+        # renaming eight meant scrolling a box of three: rv2 dr2 1)
+        self.list.setMinimumHeight(MIN_ROWS * (self.list.fontMetrics().height() + 2)
+                                   + 2 * self.list.frameWidth())
         buttons = QGridLayout()
         buttons.setSpacing(2)
         self.buttons: dict[str, QPushButton] = {}

@@ -56,11 +56,16 @@ PER_OTHER = 4  # columns per configuration after the first: mean, Δ, p, ▲/▼
 NAME_CHARS = 18
 
 
-FOLDED, SHORT = 1, 2  # `MetricTable.set_compact`'s levels
+FOLDED, SHORT, TIGHT = 1, 2, 3  # `MetricTable.set_compact`'s levels
 
 # the column heads' padding, 3 px a side (the window's 6 px, over fourteen columns of four
-# configurations, had pushed the last one's p and ▲/▼ behind a scroll bar at 1,280 px)
-HEADER = "QHeaderView::section { padding: 3px 3px; }"
+# configurations, had pushed the last one's p and ▲/▼ behind a scroll bar at 1,280 px); 1 px
+# at TIGHT
+HEADER = "QHeaderView::section {{ padding: 3px {}px; }}"
+# TIGHT's type, of the table's own size: 12 px for the window's 13 (five configurations of
+# 16-character names at 1,280 × 800 and eight at 1,920 × 1,080 had scrolled sideways beside
+# the controls' column: rv2 dr2 3)
+TIGHT_SCALE = 12 / 13
 CASES = "cases passing"  # the first row's name, where the data has fixture cases
 TRAINING = " (training scores)"  # `shown_name`'s mark of a configuration's column
 
@@ -111,7 +116,7 @@ class MetricTable(QTableWidget):
         self.setWordWrap(False)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStyleSheet(HEADER)
+        self.horizontalHeader().setStyleSheet(HEADER.format(3))
 
     def set_comparison(self, comp: Comparison | None, k: int = 10) -> None:
         """`k`: the top k whose agreement shows where nothing is judged (no metric)."""
@@ -238,23 +243,27 @@ class MetricTable(QTableWidget):
         width it then needs. Four configurations of two models at 1,280 px ("current
         (unsaved)" and "bm25 defaults" each twice as wide as its figures) had pushed the last
         one's p and ▲/▼ behind a scroll bar (review r48, compare 1)."""
-        for level in range(SHORT + 1):
+        for level in range(TIGHT + 1):
             if level not in self._widths:
                 self.set_compact(level)
                 self._widths[level] = self.needed_width()
-            if self._widths[level] <= room or level == SHORT:
+            if self._widths[level] <= room or level == TIGHT:
                 self.set_compact(level)
                 return self.needed_width()
-        return self.needed_width()  # not reached: the loop ends at SHORT
+        return self.needed_width()  # not reached: the loop ends at TIGHT
 
     def set_compact(self, level: int) -> None:
         """0: as the report has it; FOLDED: a configuration's name with a space on two lines
         where, on one, it is wider than its figures (`fold_name`'s `fold`); SHORT: that, and
         means and differences to 3 decimals (a count to one), a p-value of 0.1 or more
-        to 2 ("0.25"; "0.062" and "<0.001" as they were); each whole in its tooltip."""
+        to 2 ("0.25"; "0.062" and "<0.001" as they were); each whole in its tooltip; TIGHT:
+        that in 12 px type for 13 (`TIGHT_SCALE`), the heads' padding 1 px a side."""
         if level == self.compact:
             return
+        retype = (level >= TIGHT) != (self.compact >= TIGHT)
         self.compact = level
+        if retype:
+            self._apply_font()
         for cell, full, short in self._figures:
             cell.setText(short if level >= SHORT else full)
         # the Δ heads say how far the shown Δ and the shown means' difference can part at
@@ -272,10 +281,11 @@ class MetricTable(QTableWidget):
             if head is None:
                 continue
             wide = max(fm.horizontalAdvance(line) for line in _name_head(text).split("\n"))
-            # folded only where the name, not its figures, sets the column's width (a 6-px
-            # padding: HEADER's)
+            # folded only where the name, not its figures, sets the column's width (HEADER's
+            # padding, both sides)
+            pad = 2 if level >= TIGHT else 6
             head.setText(_name_head(text, fold=level >= FOLDED
-                                    and wide + 6 > self.sizeHintForColumn(col)))
+                                    and wide + pad > self.sizeHintForColumn(col)))
         self._fit()
 
     def _cases(self, comp: Comparison) -> None:
@@ -403,15 +413,22 @@ class MetricTable(QTableWidget):
         self.font_scale = max(0.5, float(f))
         self.set_compact(0)  # and measured again in the new type (`fit_width`)
         self._widths = {}
+        self._apply_font()
+
+    def _apply_font(self) -> None:
+        """The type of `font_scale`, TIGHT's smaller at that level, on the cells and heads."""
+        tight = self.compact >= TIGHT
+        scale = self.font_scale * (TIGHT_SCALE if tight else 1.0)
         font = QFont(self.font())
-        font.setPointSizeF(self._base_pt * self.font_scale)
+        font.setPointSizeF(self._base_pt * scale)
         self.setFont(font)
         self.horizontalHeader().setFont(font)
         # the application's style sheet (QWidget { font-size }) overrides setFont on the
         # header: it grows by a style sheet of its own, or stayed small beside large cells
+        header = HEADER.format(1 if tight else 3)
         self.horizontalHeader().setStyleSheet(
-            HEADER if self.font_scale == 1.0 else
-            HEADER + f" QHeaderView {{ font-size: {round(QFontInfo(font).pixelSize())}px; }}")
+            header if scale == 1.0 else
+            header + f" QHeaderView {{ font-size: {round(QFontInfo(font).pixelSize())}px; }}")
         for r in range(self.rowCount()):
             for c in range(self.columnCount()):
                 item = self.item(r, c)

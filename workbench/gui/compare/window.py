@@ -3,10 +3,10 @@ demo to people who do not drive sliders.
 
 Left, the configurations (checked = compared, the baseline first) and the controls; in the
 middle the selected query's ranked lists with the moves drawn between them; right, the explain
-diff of the document clicked; below, across the window's whole width, the metric table and the
-per-query delta chart (a click picks the query). The comparison runs off the GUI thread
-(`BackgroundTask`), reusing the window's prepared state, and is redone whenever the
-configurations, the checked set, the dataset or k change.
+diff of the document clicked; below them, the metric table and the per-query delta chart (a
+click picks the query). The comparison runs off the GUI thread (`BackgroundTask`), reusing the
+window's prepared state, and is redone whenever the configurations, the checked set, the
+dataset or k change.
 
 Presentation mode (F11): full screen, larger type, the controls hidden; ← → step through the
 queries that moved most, R replays the ranking from A to B, Esc leaves. File ▸ Export report
@@ -267,26 +267,31 @@ class CompareWindow(QWidget):
         self._table_timer.setInterval(0)
         self._table_timer.timeout.connect(self._fit_table)
         bottom.installEventFilter(self)
-        # the controls beside the lists only: the metric table and the chart below take the
-        # window's whole width (beside the controls, five configurations at 1,280 px and four
-        # at 1,024 had scrolled sideways at the table's tightest, the chart at its floor)
-        self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
-        self.main_split.addWidget(self.controls)
-        self.main_split.addWidget(top)
-        self.main_split.setStretchFactor(1, 1)
-        self.main_split.setSizes([260, 1100])
-        self._side_fitted = False  # `_fit_side` done (once: a width the user drags is kept)
         right = self.right_split = QSplitter(Qt.Orientation.Vertical, self)
-        right.addWidget(self.main_split)
+        right.addWidget(top)
         right.addWidget(bottom)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)  # a taller window: room for both, not for blank ranks
         right.setSizes([470, 370])  # ten ranks and their legend above, the table below
+        # dragged up, the lists stop at their least height (dragged past it, the pane had
+        # folded away: rv2 dr2 2)
+        right.setChildrenCollapsible(False)
         self._rows_dragged = False  # the user set the lists' height: kept on a resize
         right.splitterMoved.connect(lambda *_: setattr(self, "_rows_dragged", True))
+        # the controls in a column of the window's whole height, beside the lists and the
+        # table (below the lists only, they had been given the lists' height: the
+        # configurations list squeezed to 3 rows, its buttons to 14 px, and blank beside
+        # the lists: rv2 dr2 1, 5); the table fits its narrower room by `fit_width`
+        self.main_split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.main_split.addWidget(self.controls)
+        self.main_split.addWidget(right)
+        self.main_split.setStretchFactor(1, 1)
+        self.main_split.setCollapsible(0, False)
+        self.main_split.setSizes([260, 1100])
+        self._side_fitted = False  # `_fit_side` done (once: a width the user drags is kept)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(self.right_split)
+        layout.addWidget(self.main_split)
 
         # F11 wherever the focus is; ← → R Esc in keyPressEvent, so a list keeps its arrows
         QShortcut(QKeySequence("F11"), self, lambda: self.set_presentation(not self.presenting))
@@ -314,6 +319,7 @@ class CompareWindow(QWidget):
 
     def say(self, text: str) -> None:
         self.status.setText(text)
+        self.status.setToolTip("")
 
     def schedule(self, *_: object, delay_ms: int = 0) -> None:
         """Compare again once control returns to the event loop (many events, one run), or
@@ -434,11 +440,15 @@ class CompareWindow(QWidget):
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
         # which cases now pass or fail: in the metric table's cases row's tooltip (listed
-        # here, thirty ids had filled the side panel)
+        # here, thirty ids had filled the side panel); the names in the status's tooltip,
+        # its text a count (eight names took five lines, each a row of the configurations
+        # list: rv2 dr2 1)
+        what = f"{len(comp.configs)} configurations"
         self.status.setText("\n".join([
-            f"compared {names} on {judged:,} judged queries" if judged else
-            f"compared {names} per query: {comp.dataset.name} has no judgments, so no metric",
+            f"compared {what} on {judged:,} judged queries" if judged else
+            f"compared {what} per query: {comp.dataset.name} has no judgments, so no metric",
             *case_lines(comp)[:1]]))  # pi-lodestone's cases passing
+        self.status.setToolTip(f"compared {names}")
         # the data's own test first, as the report's In short leads with it (review rv3, F2)
         cases = [f"{c.name} against {comp.configs[0].name}: {said}"
                  for i, c in enumerate(comp.configs[1:], 1)
@@ -496,7 +506,7 @@ class CompareWindow(QWidget):
         replay, present or export."""
         self.task.cancel()
         self.comp = None
-        self.status.setText(why)
+        self.say(why)
         self.query_label.setText("")
         # the old comparison's notes and boxes go with it (they had stayed on screen under
         # "check at least two configurations")
@@ -578,7 +588,10 @@ class CompareWindow(QWidget):
         CHART_MIN_WIDTH: with three configurations B's Δ, p and ▲/▼ had been scrolled away, with
         four (at 1,280 px, the table held to two thirds) the last one's p and ▲/▼. Where that
         is not enough, the table is drawn tighter (`MetricTable.fit_width`: names on two
-        lines, shorter figures), and then the chart gives way down to CHART_FLOOR."""
+        lines, shorter figures, then smaller type), and then the chart gives way down to
+        CHART_FLOOR; where the table fits the whole row but not beside the chart at its floor,
+        the chart folds away (its handle at the right edge brings it back) rather than cut
+        the last configuration's columns (rv2 dr2 3)."""
         table_w, chart_w = self.bottom_split.sizes()
         total = table_w + chart_w
         if total <= 0 or self.comp is None:
@@ -587,6 +600,8 @@ class CompareWindow(QWidget):
         need = self.table.fit_width(total - CHART_MIN_WIDTH)
         if need != table_w:
             width = max(min(need, total - CHART_FLOOR), min(need, total // 2))
+            if total - CHART_FLOOR < need <= total and not self.presenting:
+                width = total
             self.bottom_split.setSizes([width, total - width])
         # the lists fitted again to the table's new height: its names fold onto two lines
         # here, after the resize that fitted the lists to the one-line heads (back at 1,280 ×
