@@ -45,7 +45,7 @@ def test_at_1024_pinned_the_gates_show_their_first_words(qtbot: QtBot,
                                                          styled: object) -> None:
     """rv2 1: at 1,024 px with a baseline pinned the gate column had 50 px, "…" in most of
     its cells ("single token evidence", "source turn", "archived" alike); the title now keeps
-    10 characters, the bars a sixth of their width, and the gate its gates' first words."""
+    10 characters, the bars a sixth of their width, and the gate its gates' labels."""
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     w = _window(qtbot, (1024, 768))
@@ -62,8 +62,10 @@ def test_at_1024_pinned_the_gates_show_their_first_words(qtbot: QtBot,
             opt.rect = view.visualRect(index)
             view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
             shown[index.data()] = opt.text
-    assert shown["single token evidence"] == "single…"
-    assert shown["source turn"] == "source…"
+    # the model's labels where the words do not fit (their first words had read "not in…",
+    # "long…": rv2 dr2 4)
+    assert shown["single token evidence"] == "1 token"
+    assert shown["source turn"] == "src=turn"
     assert view.columnWidth(TITLE) >= fm.horizontalAdvance("x" * 10)
     assert sum(view.columnWidth(c) for c in range(len(COLUMNS))
                if not view.isColumnHidden(c)) <= view.viewport().width()
@@ -116,12 +118,14 @@ def test_the_room_is_shared_name_first() -> None:
     assert share_width(900, short, ids, bar, gate) == (350, 200, 180, 170)
 
 
-def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
+def test_the_contributions_heading_fits_its_column_as_a_word_or_sigma(
         qtbot: QtBot, styled: object) -> None:
     """At 1,024 × 768 on bm25 the bars had 100 px: the header took "contributions" to fit and
-    drew it cut at both sides (":ontributions:"), its semi-bold text and padding wider. Cut,
-    it is "contributions" cut at the right with "…", never "sig.", which read as
-    significance in a window of p-values (dr3 6)."""
+    drew it cut at both sides (":ontributions:"), its semi-bold text and padding wider; never
+    "sig.", which read as significance in a window of p-values (dr3 6). Cut at the right it
+    had read "co…", then "…" alone over bars of 31 px (rv2 dr2 4): now "contributions",
+    else "contrib.", else "Σ" (the bars are the score's terms), the header's tooltip saying
+    what they are."""
     from PySide6.QtGui import QFont, QFontMetrics
 
     w = MainWindow(synchronous=True, restore=False)
@@ -136,17 +140,17 @@ def test_the_contributions_heading_fits_its_column_or_ends_in_an_ellipsis(
     font = QFont(view.horizontalHeader().font())
     font.setWeight(QFont.Weight.DemiBold)
     fm = QFontMetrics(font)
-    whole = fm.horizontalAdvance("contributions") + 12
-    for width in (view.columnWidth(bar), 100, 60, 46, 200):
+    whole = fm.horizontalAdvance("contributions") + 16
+    short = fm.horizontalAdvance("contrib.") + 16
+    for width in (view.columnWidth(bar), 200, whole, whole - 1, 60, short, short - 1, 31, 20):
         view.setColumnWidth(bar, width)
         heading = view.model().headerData(bar, Qt.Orientation.Horizontal)
-        assert fm.horizontalAdvance(heading) + 12 <= view.columnWidth(bar), (width, heading)
-        if width >= whole + 4:
-            assert heading == "contributions"
-        else:  # its start and "…", as long as fits
-            assert heading.endswith("…") and "contributions".startswith(heading[:-1]), heading
-            longer = "contributions"[:len(heading)] + "…"
-            assert fm.horizontalAdvance(longer) + 12 > width - 4, (width, heading)
+        want = ("contributions" if width >= whole else "contrib." if width >= short
+                else "Σ")
+        assert heading == want, (width, heading)
+    tip = view.model().headerData(bar, Qt.Orientation.Horizontal,
+                                  Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("contributions: each signal's contribution to the score")
     w.close()
 
 
@@ -237,8 +241,17 @@ def test_a_gates_words_are_cut_after_a_word_else_an_ellipsis_alone(qapp: object)
     assert elide_words("archived", fm, fm.horizontalAdvance("archived") - 1) == "…"
 
 
-def test_at_1024_pinned_the_gate_column_shows_words_or_an_ellipsis(qtbot: QtBot,
-                                                                   styled: object) -> None:
+# decision-memory's gates as its narrow column shows them (rv2 dr2 4: "not in…", "long…")
+LABELS = {"single token evidence": "1 token", "not in project": "off-project",
+          "long prompt evidence": "long query", "operational title": "op. title",
+          "source turn": "src=turn", "archived": "archived"}
+
+
+def test_at_1024_pinned_the_gate_column_shows_words_or_a_label(qtbot: QtBot,
+                                                               styled: object) -> None:
+    """rv2 dr2 4: at 1,024 px with a baseline pinned the gate's first words had read "not
+    in…" (a negation missing its object), "long…" or "…" alone: a gate too long for its
+    column shows the model's short label, the code and the reason in the tooltip."""
     from PySide6.QtWidgets import QStyleOptionViewItem
 
     w = _window(qtbot, (1024, 768))
@@ -246,20 +259,23 @@ def test_at_1024_pinned_the_gate_column_shows_words_or_an_ellipsis(qtbot: QtBot,
     qtbot.wait(20)
     view, model = w.ranked.view, w.ranked.model
     shown = {}
-    for row, r in enumerate(model.rows):
-        if not r.gate:
-            continue
-        index = model.index(row, GATE)
-        opt = QStyleOptionViewItem()
-        opt.initFrom(view)
-        opt.rect = view.visualRect(index)
-        view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
-        shown[index.data()] = opt.text
-        # the whole words and the reason in the tooltip
-        assert r.gate in index.data(Qt.ItemDataRole.ToolTipRole)
-    assert shown
+    for q in range(len(w.session.dataset.queries)):
+        w.session.select_query(q)
+        qtbot.wait(2)
+        for row, r in enumerate(model.rows):
+            if not r.gate:
+                continue
+            index = model.index(row, GATE)
+            opt = QStyleOptionViewItem()
+            opt.initFrom(view)
+            opt.rect = view.visualRect(index)
+            view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
+            shown[index.data()] = opt.text
+            # the whole words and the reason in the tooltip
+            assert r.gate in index.data(Qt.ItemDataRole.ToolTipRole)
+    assert {"single token evidence", "not in project", "long prompt evidence"} <= set(shown)
     for words, text in shown.items():
-        assert text == words or text == "…" or (
-            text.endswith("…") and words.startswith(text[:-1] + " ")), (words, text)
-        assert "." not in text
+        assert text == words or text == LABELS[words], (words, text)
+        assert "…" not in text
+    assert shown["not in project"] == "off-project"  # "not in…" in a 9-character column
     w.close()

@@ -124,6 +124,9 @@ class Model(ABC):
     schema: ClassVar[ParamSchema]
     signals: ClassVar[tuple[Signal, ...]]
     gates: ClassVar[tuple[str, ...]] = ()
+    # gate → a label of about 9 characters for a narrow column ("1 token"), the code and the
+    # reason in its tooltip; a gate without one shows its code's words
+    gate_labels: ClassVar[dict[str, str]] = {}
     # the few live parameters its users come for, in the order the panel shows them first
     headline: ClassVar[tuple[str, ...]] = ()
     # where not empty: what a search takes when none are named (of `default_names`), with the

@@ -37,6 +37,8 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSizePolicy,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QToolTip,
     QVBoxLayout,
@@ -48,7 +50,7 @@ from workbench.core.session import TuningSession
 
 from .bind import subscribe_many
 from .contribution_bar import CONTRIB_ROLE, SCALE_ROLE, ContributionDelegate
-from .elided import TEXT_MARGIN, ElidingLabel, MiddleElided, WordElided, esc
+from .elided import TEXT_MARGIN, ElidingLabel, MiddleElided, WordElided, elide_words, esc
 from .nothing_ranked import nothing_ranked
 from .palette import BETTER, GATED, WORSE, score_decimals, signal_hex
 from .ranked_rows import (
@@ -72,13 +74,17 @@ HEADER_HELP = (
     "the document's title",
     "the model's score for this query at the current values (the ranking sorts by it)",
     "judged relevance (blank: not judged)",
-    "each signal's contribution to the score (hatched: negative)",
+    "contributions: each signal's contribution to the score (hatched: negative)",
     "the gate that zeroed this document (its code and reason are each cell's tooltip)",
 )
 _R = Qt.ItemDataRole
+LABEL_ROLE = Qt.ItemDataRole.UserRole + 4  # a gate's label for a narrow column (`GateElided`)
 _ROLES = frozenset({int(_R.DisplayRole), int(_R.ForegroundRole), int(_R.TextAlignmentRole),
                     int(_R.ToolTipRole), int(_R.BackgroundRole), int(CONTRIB_ROLE),
-                    int(SCALE_ROLE)})
+                    int(SCALE_ROLE), int(LABEL_ROLE)})
+# the contributions' heading where "contributions" does not fit, then where "contrib." does
+# not: Σ, the bars being the score's terms ("…" alone had headed them: rv2 dr2 4)
+BAR_HEADINGS = ("contrib.", "Σ")
 BAR_COLUMN = 6
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 BELOW_CUT = QColor("#f0f1f3")  # rows the bundle leaves out
@@ -210,6 +216,9 @@ class RankedTableModel(QAbstractTableModel):
             return self._bars[row]
         if role == SCALE_ROLE and col == BAR_COLUMN:
             return self.scale
+        if role == LABEL_ROLE and col == 7:
+            gate, model = self.rows[row].gate, self.session.model
+            return model.gate_labels.get(gate) if gate and model is not None else None
         if role == Qt.ItemDataRole.ForegroundRole:
             if row in self.skipped:  # read by the bundle, left out: muted as a gated row
                 return GATED
@@ -294,6 +303,22 @@ class RankedTableModel(QAbstractTableModel):
             return ""
         reason = details.get("reason")
         return reason if isinstance(reason, str) and details.get("gate") == r.gate else ""
+
+
+class GateElided(WordElided):
+    """A gate's words where they fit; else the model's label for it ("1 token", "op. title":
+    `Model.gate_labels`), cut after a whole word only where even that does not fit (its
+    first words had read "not in…", "long…" or "…" at 1,024 px: rv2 dr2 4)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        QStyledItemDelegate.initStyleOption(self, option, index)  # the words, not cut
+        room = option.rect.width() - 2 * TEXT_MARGIN
+        fm = option.fontMetrics
+        if not option.text or room <= 0 or fm.horizontalAdvance(option.text) <= room:
+            return
+        label = index.data(LABEL_ROLE)
+        option.text = elide_words(label if isinstance(label, str) else option.text, fm, room)
 
 
 @dataclass(frozen=True)
@@ -487,7 +512,7 @@ class RankedTable(QWidget):
         self.view.setItemDelegateForColumn(COLUMNS.index("id"), MiddleElided(self.view))
         # a gate's words cut after a whole word ("single token…", else "…"), the code and the
         # reason in the tooltip
-        self.view.setItemDelegateForColumn(COLUMNS.index("gate"), WordElided(self.view))
+        self.view.setItemDelegateForColumn(COLUMNS.index("gate"), GateElided(self.view))
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
@@ -642,8 +667,9 @@ class RankedTable(QWidget):
         a window of p-values; dr3 6.) The header's tooltip says what the bars are."""
         font = QFont(self.view.horizontalHeader().font())
         font.setWeight(QFont.Weight.DemiBold)
-        text = QFontMetrics(font).elidedText(COLUMNS[BAR_COLUMN], Qt.TextElideMode.ElideRight,
-                                             width - 16)
+        fm = QFontMetrics(font)
+        text = next((t for t in (COLUMNS[BAR_COLUMN], *BAR_HEADINGS)
+                     if fm.horizontalAdvance(t) <= width - 16), BAR_HEADINGS[-1])
         if text != self.model.bar_heading:
             self.model.bar_heading = text
             self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, BAR_COLUMN,

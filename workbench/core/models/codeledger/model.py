@@ -52,6 +52,7 @@ from workbench.core.models.codeledger.combine import combine_codeledger, inert
 from workbench.core.models.codeledger.explain import explain_pair, full_bundles, near_misses
 from workbench.core.models.codeledger.params import (
     DOCUMENT_SCHEMA,
+    GATE_LABELS,
     GATES,
     SCHEMA,
     SIGNALS,
@@ -73,6 +74,7 @@ class CodeLedgerModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    gate_labels = GATE_LABELS
     headline = tuple(p.name for p in SCHEMA if p.name.startswith("w_"))
     # a search without --tune: the relative weights, the graph's share per hop and the
     # sufficiency. `workbench tune` with its time split (the older half of a history's tasks

@@ -24,6 +24,7 @@ from workbench.core.repo.lang import (
 )
 
 GATES = ("out_of_scope",)
+GATE_LABELS = {"out_of_scope": "off-scope"}
 
 # (name, label, config key, sign, default weight, help); weight parameters are `w_<config key>`.
 # Weights are relative: the ranking depends on their ratios only (the stop rule's

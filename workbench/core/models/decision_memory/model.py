@@ -24,6 +24,7 @@ from workbench.core.models.decision_memory.combine import Live
 from workbench.core.models.decision_memory.explain import explain_pair
 from workbench.core.models.decision_memory.inject import Injection, injection_view, snippet
 from workbench.core.models.decision_memory.params import (
+    GATE_LABELS,
     GATE_PARAMS,
     GATES,
     GROUPS,
@@ -60,6 +61,7 @@ class DecisionMemoryModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    gate_labels = GATE_LABELS
     headline = ("inject_min_score", "inject_limit")
     gate_params = GATE_PARAMS
     param_groups = GROUPS  # the parameter panel's groups, by meaning

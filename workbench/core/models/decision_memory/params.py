@@ -78,6 +78,17 @@ GATES = (
     # it overrides every other gate of the query's pairs
     "project_disabled",
 )
+# each gate's label where its column is narrow (`Model.gate_labels`): its code's first words
+# had read "not in…", "long…" or "…" (rv2 dr2 4)
+GATE_LABELS = {
+    "archived": "archived", "not_in_project": "off-project", "superseded": "replaced",
+    "no_query_tokens": "no tokens", "lexical_zero": "no match",
+    "single_token_evidence": "1 token", "no_meaningful_evidence": "generic",
+    "long_prompt_evidence": "long query", "source_turn": "src=turn",
+    "operational_title": "op. title", "no_durable_tag": "no tag",
+    "below_min_score": "low score", "over_limit": "over limit",
+    "project_disabled": "disabled",
+}
 
 def gate_reason(gate: str, c: Constants = D) -> str:
     """`GATE_REASONS[gate]`, naming the word lists in use where the gate reads one (a user's

@@ -44,7 +44,7 @@ from workbench.core.models.clock import future_clock_warning, when
 from workbench.core.models.importance.combine import combine_importance
 from workbench.core.models.importance.explain import explain_pair
 from workbench.core.models.importance.inert import inert
-from workbench.core.models.importance.params import GATES, GROUPS, SCHEMA, SIGNALS
+from workbench.core.models.importance.params import GATE_LABELS, GATES, GROUPS, SCHEMA, SIGNALS
 from workbench.core.models.importance.prepared import (
     ImportancePrepared,
     count_notes,
@@ -64,6 +64,7 @@ class ImportanceModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    gate_labels = GATE_LABELS
     contribution_note = ("score = importance × relevance: relevance's bar is what a weaker "
                          "match takes off, (relevance − 1) × importance, 0 for the best")
     # the document's largest boosts, its staleness decay, and the top-5 budget

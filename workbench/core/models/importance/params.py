@@ -27,6 +27,7 @@ from workbench.core.text import STEMMERS, STOP_WORD_LISTS
 
 RELEVANCES = ("bm25-max", "bm25", "coverage")
 GATES = ("superseded", "archived", "pre-filter")
+GATE_LABELS = {"superseded": "replaced", "archived": "archived", "pre-filter": "pre-filter"}
 
 _LABELS = {"emphasis": "User emphasis", "decision": "Decision point",
            "emotion": "Emotional marker", "failure": "Failure context",

@@ -40,7 +40,7 @@ from workbench.core.models.vault_search.original import (
     position_curve,
     tf_curve,
 )
-from workbench.core.models.vault_search.params import GATES, GROUPS, SCHEMA, SIGNALS
+from workbench.core.models.vault_search.params import GATE_LABELS, GATES, GROUPS, SCHEMA, SIGNALS
 from workbench.core.models.vault_search.prepared import (
     VaultSearchPrepared,
     documented_arrays,
@@ -104,6 +104,7 @@ class VaultSearchModel(Model):
     schema = SCHEMA
     signals = SIGNALS
     gates = GATES
+    gate_labels = GATE_LABELS
     headline = ("min_score",)
     param_groups = GROUPS  # the parameter panel's groups, by meaning
 

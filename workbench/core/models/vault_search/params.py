@@ -13,6 +13,7 @@ from workbench.core.params import Param, ParamSchema
 
 VARIANTS = ("shipped", "documented")
 GATES = ("early_stop", "missing_word")
+GATE_LABELS = {"early_stop": "stopped", "missing_word": "no word"}
 
 SIGNALS = (
     Signal("tf", "Term frequency", "w_tf × the term-frequency component."),
