@@ -42,3 +42,24 @@ def test_eval_and_the_window_say_the_same(capsys: pytest.CaptureFixture[str],
              f"p@10 is at most 0.{limit}")
     assert caps == {"p@10": words}
     assert said == [f"note: {words}"]
+
+
+@pytest.mark.parametrize("metric", ["ndcg@10", "r@100", "map@100"])
+def test_eval_and_the_cards_say_what_counts_only_those_5(
+        capsys: pytest.CaptureFixture[str], metric: str) -> None:
+    """rv2 dr2 7: eval said "ndcg@10, mrr@10, r@100 and map@100 count only those 5", the
+    cards only the P@10 half: R@100 = 0.60 on a card gave no hint that only 5 counted."""
+    memories = SAMPLES / "memories"
+    assert main(["eval", str(memories), "-m", "importance", "-p", "limit=5",
+                 "--metrics", metric]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")
+            and "only those" in line]
+    s = TuningSession()
+    s.open(memories)
+    s.set_model("importance")
+    s.set_param("limit", 5)
+    s.recompute()
+    words = (f"importance returns at most 5 results a query (its limit is 5): {metric} counts "
+             "only those 5")
+    assert metric_caps(s, [metric]) == {metric: words}
+    assert said == [f"note: {words}"]

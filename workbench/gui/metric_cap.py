@@ -1,7 +1,8 @@
 """The cap a metric card's figure cannot pass where the model returns fewer results a query
 than the metric's cut-off: importance returns at most 5, so P@10 is at most 0.5 (0.195 read
-as poor precision). The wording is the CLI's `eval` note (`core.cap_lead`,
-`report.text.cap_note`)."""
+as poor precision); and where the limit cut the lists short of a metric's cut-off, that the
+metric counts only what was returned (nDCG@10, R@100 "count only those 5": rv2 dr2 7). The
+wording is the CLI's `eval` note (`core.cap_lead`, `report.text.cap_note`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ from workbench.core.session import TuningSession
 def metric_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str]:
     """Metric name → the note on what bounds it now ("importance returns at most 5 results a
     query (its limit is 5): p@10 is at most 0.5"), for those of `names` a precision whose
-    cut-off lies past the longest list returned on a judged query; {} where none is."""
+    cut-off lies past the longest list returned on a judged query, or a metric whose cut-off
+    lies past the lists the limit cut ("…: r@100 counts only those 5", as `eval` says it);
+    {} where none is."""
     s = session
     return _caps(s.model, s.params, s.result, s, names)
 
@@ -42,7 +45,7 @@ def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str
 def _caps(model: Model | None, params: Params, result: Result | None,
           s: TuningSession, names: Sequence[str]) -> dict[str, str]:
     from workbench.core.cap_lead import cap_lead
-    from workbench.report.text import cap_note
+    from workbench.report.text import cap_note, cut_counts
 
     if result is None or s.judgments is None or model is None:
         return {}
@@ -51,14 +54,18 @@ def _caps(model: Model | None, params: Params, result: Result | None,
     if not longest:
         return {}
     lead = cap_lead(model.id, longest, model.selection_params(params).limit)
+    # the lists the selection cut, as `eval` counts them (`cli.evaluate._cap_note`)
+    cut = cut_counts(result.scores, result.ranking, judged)
+    every = result.ranking.count[judged]
     out = {}
     for name in names:
-        note = cap_note(lead, longest, [name], cut=False)
-        if "is at most" in note:
+        note = cap_note(lead, longest, [name], cut=cut, of=int(judged.sum()), every=every)
+        if note:
             out[name] = note
     return out
 
 
 def bound(note: str) -> str:
-    """The figure a note bounds the metric at: "0.5" of "…: p@10 is at most 0.5"."""
-    return note.rsplit("is at most ", 1)[-1]
+    """The figure a note bounds the metric at: "0.5" of "…: p@10 is at most 0.5"; "" where
+    it bounds none (a metric that counts only what was returned)."""
+    return note.rsplit("is at most ", 1)[-1] if "is at most " in note else ""

@@ -518,13 +518,17 @@ class MetricStrip(QWidget):
                 tip = metric_tip(name)  # the metric's meaning (k changes it)
                 if name in caps:
                     # the current values' bound, not the metric's: a baseline at another
-                    # limit sits above it on the same card (review r49, dr4 9)
-                    card.name.setText(f"{metric_label(name)}  now ≤ {bound(caps[name])}")
+                    # limit sits above it on the same card (review r49, dr4 9); a metric
+                    # that counts only the results returned has its note, no bound (rv2 dr2 7)
+                    if bound(caps[name]):
+                        card.name.setText(f"{metric_label(name)}  now ≤ {bound(caps[name])}")
                     tip += f"\n\nnote, now: {caps[name]}"
                     if base is not None:
                         tip += ("\nthe baseline: " + base_caps[name] if name in base_caps
                                 else "\nthe baseline is not bounded this way: its longest "
-                                "list reaches the cut-off")
+                                "list reaches the cut-off" if bound(caps[name])
+                                else "\nthe baseline is not cut this way: its lists reach "
+                                "the cut-off or hold all the model found")
                 if card.toolTip() != tip:
                     card.setToolTip(tip)
         reported = set()
