@@ -39,14 +39,16 @@ def test_eval_and_the_window_say_the_same(capsys: pytest.CaptureFixture[str],
     s.recompute()
     caps = metric_caps(s, ["p@10"])
     words = (f"importance returns at most {limit} results a query (its limit is {limit}): "
-             f"p@10 is at most 0.{limit}")
-    assert caps == {"p@10": words}
-    assert said == [f"note: {words}"]
+             f"{{}} is at most 0.{limit}")
+    # the card names the metric as the window does (rv2 dr2 8), eval as its flags do
+    assert caps == {"p@10": words.format("P@10")}
+    assert said == [f"note: {words.format('p@10')}"]
 
 
-@pytest.mark.parametrize("metric", ["ndcg@10", "r@100", "map@100"])
+@pytest.mark.parametrize(("metric", "label"), [("ndcg@10", "nDCG@10"), ("r@100", "R@100"),
+                                               ("map@100", "MAP@100")])
 def test_eval_and_the_cards_say_what_counts_only_those_5(
-        capsys: pytest.CaptureFixture[str], metric: str) -> None:
+        capsys: pytest.CaptureFixture[str], metric: str, label: str) -> None:
     """rv2 dr2 7: eval said "ndcg@10, mrr@10, r@100 and map@100 count only those 5", the
     cards only the P@10 half: R@100 = 0.60 on a card gave no hint that only 5 counted."""
     memories = SAMPLES / "memories"
@@ -59,7 +61,14 @@ def test_eval_and_the_cards_say_what_counts_only_those_5(
     s.set_model("importance")
     s.set_param("limit", 5)
     s.recompute()
-    words = (f"importance returns at most 5 results a query (its limit is 5): {metric} counts "
-             "only those 5")
-    assert metric_caps(s, [metric]) == {metric: words}
-    assert said == [f"note: {words}"]
+    words = "importance returns at most 5 results a query (its limit is 5): {} counts only those 5"
+    assert metric_caps(s, [metric]) == {metric: words.format(label)}
+    assert said == [f"note: {words.format(metric)}"]
+
+
+def test_one_result_is_that_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """rv2 dr2 8: "count only those 1"."""
+    assert main(["eval", str(SAMPLES / "memories"), "-m", "importance", "-p", "limit=1"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "ndcg@10, mrr@10, r@100 and map@100 count only that one" in out
+    assert "those 1" not in out

@@ -21,16 +21,16 @@ def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> Non
     card = strip.cards[s.metric_names.index("p@10")]
     assert card.name.text() == "P@10  now ≤ 0.5"
     assert card.toolTip().endswith(
-        "note, now: importance returns at most 5 results a query (its limit is 5): p@10 is at "
+        "note, now: importance returns at most 5 results a query (its limit is 5): P@10 is at "
         "most 0.5")
     # nDCG@10 has no bound, but counts only those 5, as eval says (rv2 dr2 7: no note at all)
     ndcg = strip.cards[s.metric_names.index("ndcg@10")]
     assert ndcg.name.text() == "nDCG@10"
     assert ndcg.toolTip().endswith(
-        "note, now: importance returns at most 5 results a query (its limit is 5): ndcg@10 "
+        "note, now: importance returns at most 5 results a query (its limit is 5): nDCG@10 "
         "counts only those 5")
     r100 = strip.cards[s.metric_names.index("r@100")]
-    assert r100.name.text() == "R@100" and r100.toolTip().endswith(": r@100 counts only those 5")
+    assert r100.name.text() == "R@100" and r100.toolTip().endswith(": R@100 counts only those 5")
     s.set_k(5)  # P@5 can reach 1: no mark
     assert strip.cards[s.metric_names.index("p@5")].name.text() == "P@5"
     assert "at most" not in strip.cards[s.metric_names.index("p@5")].toolTip()
@@ -53,9 +53,9 @@ def test_the_bound_is_said_to_be_the_current_values_own(qtbot: QtBot) -> None:
     card = strip.cards[s.metric_names.index("p@20")]
     assert card.name.text() == "P@20  now ≤ 0.05"
     assert card.toolTip().endswith(
-        "note, now: importance returns at most 1 result a query (its limit is 1): p@20 is at "
+        "note, now: importance returns at most 1 result a query (its limit is 1): P@20 is at "
         "most 0.05\nthe baseline: importance returns at most 5 results a query (its limit is "
-        "5): p@20 is at most 0.25")
+        "5): P@20 is at most 0.25")
     s.set_param("limit", 0)  # the baseline capped, the current values not: no mark
     s.recompute()
     assert card.name.text() == "P@20"

@@ -2,7 +2,8 @@
 than the metric's cut-off: importance returns at most 5, so P@10 is at most 0.5 (0.195 read
 as poor precision); and where the limit cut the lists short of a metric's cut-off, that the
 metric counts only what was returned (nDCG@10, R@100 "count only those 5": rv2 dr2 7). The
-wording is the CLI's `eval` note (`core.cap_lead`, `report.text.cap_note`)."""
+wording is the CLI's `eval` note (`core.cap_lead`, `report.text.cap_note`), the metrics named
+as the cards name them ("P@10", where eval says "p@10")."""
 
 from __future__ import annotations
 
@@ -45,6 +46,7 @@ def baseline_caps(session: TuningSession, names: Sequence[str]) -> dict[str, str
 def _caps(model: Model | None, params: Params, result: Result | None,
           s: TuningSession, names: Sequence[str]) -> dict[str, str]:
     from workbench.core.cap_lead import cap_lead
+    from workbench.gui.metric_names import metric_label
     from workbench.report.text import cap_note, cut_counts
 
     if result is None or s.judgments is None or model is None:
@@ -59,7 +61,9 @@ def _caps(model: Model | None, params: Params, result: Result | None,
     every = result.ranking.count[judged]
     out = {}
     for name in names:
-        note = cap_note(lead, longest, [name], cut=cut, of=int(judged.sum()), every=every)
+        # the metric as the card names it ("P@10: …" over "p@10 is at most": rv2 dr2 8)
+        note = cap_note(lead, longest, [name], cut=cut, of=int(judged.sum()), every=every,
+                        label=metric_label)
         if note:
             out[name] = note
     return out

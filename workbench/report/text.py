@@ -452,7 +452,9 @@ def cap_note(lead: str, longest: int, metrics: Sequence[str], *,
         return ""
     said = ""
     if counted and (counts == longest).all():
-        said = f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only those {longest:,}"
+        # "count only that one" for one ("only those 1": rv2 dr2 8)
+        those = "that one" if longest == 1 else f"those {longest:,}"
+        said = f"{_and(counted)} count{'s' if len(counted) == 1 else ''} only {those}"
     elif counted:
         k0 = min(cuts)
         lists = counts if every is None else np.asarray(every, np.int64)
