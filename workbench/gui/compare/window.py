@@ -440,10 +440,10 @@ class CompareWindow(QWidget):
         names = ", ".join(c.name for c in comp.configs)
         judged = len(comp.dataset.qrels or {})
         # which cases now pass or fail: in the metric table's cases row's tooltip (listed
-        # here, thirty ids had filled the side panel); the names in the status's tooltip,
-        # its text a count (eight names took five lines, each a row of the configurations
-        # list: rv2 dr2 1)
-        what = f"{len(comp.configs)} configurations"
+        # here, thirty ids had filled the side panel); past two, the names in the status's
+        # tooltip, its text a count (eight names took five lines, each a row of the
+        # configurations list: rv2 dr2 1)
+        what = names if len(comp.configs) <= 2 else f"{len(comp.configs)} configurations"
         self.status.setText("\n".join([
             f"compared {what} on {judged:,} judged queries" if judged else
             f"compared {what} per query: {comp.dataset.name} has no judgments, so no metric",
