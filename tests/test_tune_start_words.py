@@ -96,3 +96,19 @@ def test_one_query_set_aside_is_said_as_one(capsys, tmp_path):
     out = " ".join(capsys.readouterr().out.split())
     assert ("validation: 3-fold over 25 queries (seed 0); the 1 query the starting values were "
             "tuned on is kept off the held-out side, so 24 are held out") in out
+
+
+def test_the_set_aside_count_is_of_those_moved_off_the_held_out_side():
+    """dr3 5: of 6 held out, '7 kept off … so 5 are held out' counted the 6 on the training
+    side already; 1 was moved."""
+    import numpy as np
+
+    from workbench.core.tuning.validation import holdout, set_aside
+
+    train = np.array([True] * 6 + [False] * 6)
+    v = holdout(train, ~train, "6 older tasks tune, 6 newer held out")
+    prior = train.copy()
+    prior[6] = True  # the start was tuned on the 6 older tasks and one newer one
+    said = set_aside(v, prior, "tasks").describe
+    assert said == ("6 older tasks tune, 6 newer held out; the 1 task the starting values were "
+                    "tuned on is kept off the held-out side, so 5 are held out")

@@ -188,7 +188,9 @@ def set_aside(v: Validation, prior: Mask, noun: str = "queries") -> Validation:
     held = sum(int(f.test.sum()) for f in folds)
     # `noun`: the data's own (`dataset_nouns`: a repository's tasks, dr7 3)
     # "never held out (6 are)" read as a contradiction (dr7 7)
-    n = int(prior.sum())
+    # those moved off the held-out side, not every one the start was tuned on: the others were
+    # on the training side already ("7 kept off … so 5 are held out" of 6, dr3 5)
+    n = int((prior & held_side).sum())
     # one said as one ("the 1 queries … are kept off" had read as a slip)
     them = (f"the 1 {'query' if noun == 'queries' else noun.removesuffix('s')} the starting "
             "values were tuned on is" if n == 1
