@@ -290,12 +290,14 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from workbench.cli.tune_report import start_whose
     from workbench.core.tuning.data import dataset_nouns
 
+    note, carried = _record(result, model, params, dataset, args.params, args.param)
     print_result(result, model, objectives, dataset_nouns(dataset)[1],
-                 start_whose(result, model, args.params))
+                 start_whose(result, model, args.params, args.param),
+                 note.verdict if carried in ("kept", "neither") else "")
     if not result.final.best:  # no trial met the constraints: nothing tuned, nothing written
         return EXIT_FAIL
     if args.out:
-        _write_out(Path(args.out), result, model, params, dataset, args.params)
+        _write_out(Path(args.out), result, model, params, dataset, args.params, args.param)
     return EXIT_OK
 
 
@@ -665,7 +667,8 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
     from workbench.core.tuning.validation import StartCoversHeldOut, set_aside
 
     tuned = _tuned_start(args.params, dataset, get_model(args.model),
-                         say=args.worker_index == 0)  # once, not by each helper
+                         say=args.worker_index == 0,  # once, not by each helper
+                         assignments=args.param)
     if tuned is None:
         return validation
     prior = np.isin(np.array(dataset.queries.ids, dtype=object), list(tuned.trained_on))
@@ -697,10 +700,12 @@ def _set_aside_tuned_start(args: argparse.Namespace, dataset: Any, validation: A
 
 
 def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
-                 say: bool = False) -> Any:
+                 say: bool = False, assignments: Any = ()) -> Any:
     """The `[tuned]` record of a --params file that tune wrote for this data, else None —
     another model's too (its figures left aside): the values were fitted on its queries
-    whichever model reads them."""
+    whichever model reads them. `assignments`: the -p values set over the file's: where
+    they move its values, its figures and verdict are not of the values this run starts
+    from, and are left aside (dr3 2)."""
     from workbench.core.tuned_on import read_tuned_on
     from workbench.textout import say as say_line  # `say` is this function's switch
 
@@ -709,22 +714,33 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
     if tuned is not None and say and tuned.unread:  # as eval says them (dr5 4)
         say_line(f"note: {tuned.unread}", file=sys.stderr)
     if tuned is not None and model is not None:
+        from dataclasses import replace
+
+        from workbench.cli.tune_report import moved_by_p
         from workbench.core.params import load_params_file
 
         tuned, why = tuned.applies_to(model.id, load_params_file(params_file or ""),
                                       any_model=True)
+        moved = moved_by_p(model, params_file, assignments)
+        if tuned is not None and moved and (tuned.held_n or tuned.verdict):
+            tuned = replace(tuned, held_n=0, verdict="", owner="")
+            why = why or (f"-p sets {', '.join(moved)} off its values: its run's held-out "
+                          "figures and verdict are not of the values this run starts from and "
+                          f"are left aside; the {tuned.noun} it was tuned on are still set "
+                          "aside")
         if why and say and tuned is not None and tuned.same_data(dataset):
             say_line(f"note: {name}: {why}", file=sys.stderr)
     if tuned is not None and say and tuned.verdict and tuned.same_data(dataset):
         # the run that wrote them advised against them: tuning on from them is no harm, but
         # the reader was told nothing (dr5 4); "keep the starting values" would read as
         # "keep this file", the values this run starts from (dr7 1)
-        from workbench.core.tuning.verdict import verdict_grounds
-
+        # the values it advised, as the record names them (dr3 6: guessed, and wrongly, where
+        # it names them); the hedge for a file written before it did
+        back = (f"keeping the starting values ({tuned.owner})" if tuned.owner else
+                "the values it started from (the model's defaults, unless it too was given "
+                "--params)")
         say_line(f"note: the values you start from ({name}) were not recommended by the run "
-                 f"that tuned them: {verdict_grounds(tuned.verdict)}; that run advised the "
-                 "values it started from (the model's defaults, unless it too was given "
-                 "--params)", file=sys.stderr)
+                 f"that tuned them: {tuned.why}; that run advised {back}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
@@ -789,8 +805,26 @@ def _maximised(name: str) -> bool:
     return direction(name) == "maximize"
 
 
+def _record(result: Any, model: Any, params: Any, dataset: Any, params_file: str | None,
+            assignments: Any = ()) -> tuple[Any, str]:
+    """The `[tuned]` record --out writes of the run, and what it carries of the start's
+    verdict (`carry_verdict`: "kept", "moved", "neither" or ""): one record for the closing
+    report and the file, so both give the same advice (dr3 4, 8, 11)."""
+    from workbench.cli.tune_report import start_whose
+    from workbench.core.tuned_on import carry_verdict
+
+    values = {**model.schema.changed(params), **result.tuned}
+    values = {k: (round(v, 10) if isinstance(v, float) else v) for k, v in values.items()}
+    start = _tuned_start(params_file, dataset, model, assignments=assignments)
+    # whose starting values the verdict advises keeping: a flagged file's, where this run
+    # started from one, had read as the model's (T5, dr9 9); with -p's values (dr3 2, 12)
+    whose = start_whose(result, model, params_file, assignments)
+    note = of_result(result, dataset, model.id, values, start=start, whose=whose)
+    return carry_verdict(note, start, Path(params_file or "").name, result.final.kept_start)
+
+
 def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
-               params_file: str | None = None) -> None:
+               params_file: str | None = None, assignments: Any = ()) -> None:
     """The values to ship, their validation as comments, and a `[tuned]` table (the queries
     they were tuned on, their held-out figures) that compare and report read."""
     from workbench.core.store import atomic_write_text
@@ -819,18 +853,14 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
         kept = f"the values below are the starting values: {why}"
     # the values written, keyed; with the queries the start was tuned on (compare on them
     # says "training"), and the run's advice against them, if it gave any
-    start = _tuned_start(params_file, dataset, model)
     name = Path(params_file or "").name
-    # whose starting values the verdict advises keeping: a flagged file's, where this run
-    # started from one, had read as the model's (T5, dr9 9)
     from workbench.cli.tune_report import start_whose
 
-    whose = start_whose(result, model, params_file)
-    note = of_result(result, dataset, model.id, values, start=start, whose=whose)
+    whose = start_whose(result, model, params_file, assignments)
+    note, carried = _record(result, model, params, dataset, params_file, assignments)
     # the file says it in its own terms, first: a reader who ships whatever it holds had
     # seen only the numbers (rb 1)
     # "held-out ndcg@10 0.6131 → 0.6111", or under k-fold "tuning this way gained nothing …"
-    from workbench.core.tuned_on import carry_verdict
     from workbench.core.tuning.verdict import grounds
 
     figures = grounds(result) if note.verdict else ""
@@ -847,8 +877,9 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     # kept unchanged: its run's advice against them goes on, else a short run from a flagged
     # file wrote a clean-looking one (dr7 1); moved from them: compared with those values
     # only, not with the defaults, where a one-step nudge had written a clean file (dr9 2)
-    note, carried = carry_verdict(note, start, name, result.final.kept_start)
-    if carried == "kept":
+    if carried == "neither":  # its own verdict, the start's run's advice with it (dr3 8)
+        warning = f"NOT RECOMMENDED: {gained} — {note.advice}; the verdict in [tuned] says so too"
+    elif carried == "kept":
         warning = f"NOT RECOMMENDED: {note.verdict}; the verdict in [tuned] says so too"
     elif carried == "moved":
         lineage = note.verdict
@@ -882,10 +913,11 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
     if note.verdict and not lineage:  # written, as asked; not offered for use
         say(f"tuned parameters written to {path}, but not recommended: "
             + (figures if kfold else f"they gain nothing over the starting values ({figures})")
-            + ", and the file says so in its verdict — keep the starting values (those tune "
-            "started from, not this file's), or tune fewer parameters (--tune) or narrower "
-            f"ranges, or judge more {many}; with "
-            f"the {len(note.trained_on)} {many} they were tuned on: {after}")
+            + ", and the file says so in its verdict — "
+            + (f"{note.advice}; with " if carried == "neither" else
+               f"keep the starting values ({whose}), or tune fewer parameters (--tune) or "
+               f"narrower ranges, or judge more {many}; with ")
+            + f"the {len(note.trained_on)} {many} they were tuned on: {after}")
         return
     if lineage:  # compared with advised-against values only: not offered for use either
         say(f"tuned parameters written to {path}, but not recommended as they stand: they "

@@ -211,9 +211,11 @@ def budget_text(spec: Any, validation: Any, stored: Mapping[str, int],
 
 
 def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries",
-                 whose: str = "") -> None:
+                 whose: str = "", flagged: str = "") -> None:
     """The closing report; `noun`: the data's own word for its queries (`dataset_nouns`:
-    a repository's "tasks", dr7 3); `whose`: whose the starting values are (`start_whose`)."""
+    a repository's "tasks", dr7 3); `whose`: whose the starting values are (`start_whose`);
+    `flagged`: the advice of the record --out writes where the run that tuned the starting
+    values advised against them (`carry_verdict`), said instead of keeping them (dr3 4, 8)."""
     primary = objectives[0]
     print()
     final = result.final
@@ -294,6 +296,8 @@ def print_result(result: Any, model: Any, objectives: Any, noun: str = "queries"
         who = "the values each fold tuned" if final.kept_start else "the tuned settings"
         if final.kept_start:
             advice = " — keeping the starting values, as the run did, is right"
+        if flagged:  # keeping them is what their own run advised against: one advice
+            advice = f" — {flagged}"
         if worse and trained_down and not final.kept_start and not final.start_breaks:
             say("the tuned settings score lower than the starting values on the training "
                 f"{noun} too: the search never reached the starting values (a --range that "
@@ -613,16 +617,38 @@ def _count(name: str) -> bool:
     return bool(figure is not None and figure.count) or name in ("injected_tokens", "results")
 
 
-def start_whose(result: Any, model: Any, params_file: str | None) -> str:
+def start_whose(result: Any, model: Any, params_file: str | None,
+                assignments: Any = ()) -> str:
     """Whose the starting values are, as the advice to keep them says it: "fl.toml's", "the
-    model's defaults", "those given with -p" (T5: from a file its run advised against, "keep
-    the starting values" named the values advised against without saying so)."""
+    model's defaults", "those given with -p k1=1.0, b=0.5", "fl.toml's with -p
+    w_keyword=2.5" (T5: from a file its run advised against, "keep the starting values" named
+    the values advised against without saying so; dr3 2, 12: with the -p values themselves,
+    which had been left unsaid, and the file's score said of values -p had moved)."""
     from pathlib import Path
 
+    moved = moved_by_p(model, params_file, assignments)
+    given = ", ".join(f"{k}={v.strip()}" for k, v in moved.items())
     if params_file:
-        return f"{Path(params_file).name}'s"
+        return f"{Path(params_file).name}'s" + (f" with -p {given}" if given else "")
     return ("the model's defaults" if start_word(result, model) == "defaults"
-            else "those given with -p")
+            else f"those given with -p {given}" if given else "those given with -p")
+
+
+def moved_by_p(model: Any, params_file: str | None, assignments: Any) -> dict[str, str]:
+    """Of the -p assignments (`assignments`, as typed), those that set a value other than
+    the --params file's (or, without one, the model's default), as typed, in order."""
+    from workbench.core.params import ParamError, parse_assignments, resolve_file
+
+    given = parse_assignments(assignments or ())
+    if not given:
+        return {}
+    try:
+        base = dict(resolve_file(model.schema, params_file)) if params_file else {}
+        before = model.schema.resolve(base)
+        after = model.schema.resolve({**base, **given})
+    except (ParamError, OSError, ValueError):  # refused before the run: said there
+        return dict(given)
+    return {k: v for k, v in given.items() if before.get(k) != after.get(k)}
 
 
 def start_word(result: Any, model: Any) -> str:

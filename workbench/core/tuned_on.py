@@ -53,6 +53,28 @@ class TunedOn:
     # item 8, a run from --params had recorded that file's score as held_out_default with no
     # word); "" in a file written before it was kept, or where the window's start had no name
     start: str = ""
+    # whose values the verdict's advice sends the reader back to ("the model's defaults",
+    # "cl.toml's"), kept as data for every later sentence built from it (dr3 1: it had been
+    # parsed back out of the verdict's text, and a name with parentheses broke it); "" in a
+    # file written before it was kept
+    owner: str = ""
+
+    @property
+    def why(self) -> str:
+        """What the verdict rests on, without its advice ("held-out ndcg@10 0.6098 →
+        0.5965"): the text after the advice tune builds from `owner` (`tuning.verdict`); the
+        whole verdict where it opens otherwise (a hand edit, an inherited one, or one written
+        before `owner` was kept that names whose: read as it stands)."""
+        from workbench.core.tuning.verdict import own_grounds
+
+        return own_grounds(self.verdict, self.owner)
+
+    @property
+    def advice(self) -> str:
+        """The verdict's advice without the figures it rests on ("keep neither: …"); the
+        whole verdict where `why` is."""
+        why = self.why
+        return self.verdict.removesuffix(f"; {why}") if why != self.verdict else self.verdict
 
     def applies_to(self, model_id: str, params: Mapping[str, object], *,
                    any_model: bool = False) -> tuple[TunedOn | None, str]:
@@ -65,7 +87,7 @@ class TunedOn:
         whichever model reads them, so those are never held out from a run grown from them."""
         if self.model and self.model != model_id:
             if any_model:
-                return replace(self, held_n=0, verdict=""), (
+                return replace(self, held_n=0, verdict="", owner=""), (
                     f"tuned for {self.model}, not {model_id}: its held-out figures are "
                     f"{self.model}'s and are left aside, but its values were fitted on the "
                     f"{len(set(self.trained_on)):,} queries it names, which are set aside as "
@@ -73,7 +95,7 @@ class TunedOn:
             return None, (f"tuned for {self.model}, not {model_id}: its record (queries tuned "
                           "on, held-out figures) is left aside")
         if self.values and self.values != values_key(model_id, params):
-            return replace(self, held_n=0, verdict=""), (
+            return replace(self, held_n=0, verdict="", owner=""), (
                 "its values differ from those tune wrote (edited since): tune's held-out "
                 f"figures are not theirs; the {self.noun} it was tuned on are still set aside")
         return self, ""
@@ -176,14 +198,15 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
     trained = tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train))
     if start is not None and start.same_data(dataset):
         trained = tuple(dict.fromkeys(start.trained_on + trained))
-    from workbench.core.tuning.verdict import against
+    from workbench.core.tuning.verdict import against, grounds
 
+    why = grounds(result)  # a verdict: its owner kept
     return TunedOn(dataset.name, result.validation.describe, trained,
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
                    dataset.corpus.content_key(), model_id,
                    values_key(model_id, params) if model_id else "", against(result, whose),
-                   start=whose if t else "")
+                   start=whose if t else "", owner=whose if why else "")
 
 
 def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
@@ -193,16 +216,21 @@ def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
     advised against them, and how: "kept" where this run kept those values unchanged (dr7 1),
     "moved" where the values differ from them and it gave no verdict of its own (its
     held-out figures compare them with `start`'s values only, dr9 2), "" where nothing is
-    carried. One rule for `tune --out` and the Tune tab (T4)."""
-    from workbench.core.tuning.verdict import inherited
+    carried; "neither" where this run's own verdict advised against its tuned values too: its
+    advice to keep the starting values would send the reader back to values advised against,
+    so it says to keep neither (dr3 8). One rule for `tune --out` and the Tune tab (T4). The
+    advice's owner goes on as `start` records it, never guessed from a name (dr3 3, 6)."""
+    from workbench.core.tuning.verdict import inherited, neither
 
     if start is None or not start.verdict:
         return note, ""
+    owner = start.owner
     if kept_start and (not start.values or start.values == note.values):
-        return replace(note, verdict=inherited(start.verdict, name)), "kept"
+        return replace(note, verdict=inherited(start, name), owner=owner), "kept"
     if not note.verdict:
-        return replace(note, verdict=inherited(start.verdict, name, unchanged=False)), "moved"
-    return note, ""
+        return replace(note, verdict=inherited(start, name, unchanged=False), owner=owner), \
+            "moved"
+    return replace(note, verdict=neither(note.why, start, name), owner=start.owner), "neither"
 
 
 def values_key(model_id: str, params: Mapping[str, object]) -> str:
@@ -235,6 +263,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
             "held_out_p": num(t.p_value), "held_out_queries": t.held_n,
             "corpus": t.corpus, "model": t.model, "values": t.values,
             **({"verdict": t.verdict} if t.verdict else {}),
+            **({"verdict_owner": t.owner} if t.verdict and t.owner else {}),
             **({"run": dict(t.run)} if t.run else {}),
             "trained_on": list(t.trained_on)}
 
@@ -247,7 +276,8 @@ def tuned_from_json(raw: object) -> TunedOn:
     if not isinstance(ids, list) or not all(isinstance(q, str) for q in ids):
         raise ValueError("trained_on: expected a list of query ids")
     texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus", "model",
-                                         "values", "verdict", "held_out_start")}
+                                         "values", "verdict", "held_out_start",
+                                         "verdict_owner")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -277,7 +307,8 @@ def tuned_from_json(raw: object) -> TunedOn:
                    str(texts["metric"]), nums["held_out_default"], nums["held_out_tuned"],
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
                    str(texts["model"]), str(texts["values"]), str(texts["verdict"]),
-                   tuple(run.items()), start=str(texts["held_out_start"]))
+                   tuple(run.items()), start=str(texts["held_out_start"]),
+                   owner=str(texts["verdict_owner"]))
 
 
 def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
@@ -293,6 +324,9 @@ def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
     ids = ", ".join(toml_string(q) for q in t.trained_on)
     return "\n".join([
         "", "[tuned]", *([f"verdict = {toml_string(t.verdict)}"] if t.verdict else []),
+        # whose values it advises, read back as data: a later run's sentences are built from
+        # it (dr3 1)
+        *([f"verdict_owner = {toml_string(t.owner)}"] if t.verdict and t.owner else []),
         f"dataset = {toml_string(t.dataset)}",
         f"validation = {toml_string(t.validation)}",
         f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
@@ -350,7 +384,8 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
                    metric, figures["held_out_default"], figures["held_out_tuned"],
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
                    _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"),
-                   run, unread, start=_text(p, data, "held_out_start"))
+                   run, unread, start=_text(p, data, "held_out_start"),
+                   owner=_text(p, data, "verdict_owner"))
 
 
 def _toml_key(key: str) -> str:
@@ -434,7 +469,8 @@ RUN_KEYS = frozenset(("pick", "sampler", "seed", "trials", "kept_trial", "search
                       "workbench_version", "created"))
 _TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
                          "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
-                         "values", "verdict", "trained_on", "held_out_start")) | RUN_KEYS
+                         "values", "verdict", "trained_on", "held_out_start",
+                         "verdict_owner")) | RUN_KEYS
 
 
 def _where(p: Path, key: str) -> str:

@@ -9,7 +9,10 @@ told, not only the terminal that ran the search (review rb 1).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from workbench.core.tuned_on import TunedOn
 
 START = "keep the starting values"  # a run's own advice: the values it started from
 
@@ -77,37 +80,58 @@ def is_inherited(verdict: str) -> bool:
     return verdict.startswith((INHERITED, LINEAGE))  # "keep the starting values": a run's own
 
 
-def inherited(verdict: str, name: str, unchanged: bool = True) -> str:
-    """The verdict for --out of a run from file `name`, `verdict` being that file's: the
-    earlier run's grounds, said as its, one clause after another (no parenthesis inside
-    another, dr9 7); `unchanged`: the run kept that file's values. A verdict already
-    inherited is kept as it is."""
+def inherited(start: TunedOn, name: str, unchanged: bool = True) -> str:
+    """The verdict for --out of a run from file `name`, `start` being that file's record
+    (`TunedOn`): the earlier run's grounds, said as its, one clause after another (no
+    parenthesis inside another, dr9 7); `unchanged`: the run kept that file's values. A
+    verdict already inherited is kept as it is. The values to go back to are named by the
+    owner `start` records, not parsed from its text (dr3 1); none where it records none."""
+    verdict = start.verdict
     if is_inherited(verdict):  # from a file a run from a flagged file wrote
         if unchanged:
             return verdict
         return (f"{LINEAGE}{name}'s values, whose verdict reads: {verdict}; tune compared "
                 f"these only with {name}'s values, not with the model's defaults")
-    why = verdict_grounds(verdict)
+    why = start.why
     if unchanged:
-        return (f"{INHERITED}{name}'s run started from, not these; {name}'s run advised "
+        back = f" ({start.owner})" if start.owner else ""
+        return (f"{INHERITED}{name}'s run started from{back}, not these; {name}'s run advised "
                 f"against them: {why}; a run from {name} kept them unchanged")
     return (f"{LINEAGE}{name}'s values, which the run that tuned them advised against: {why}; "
             f"tune compared these only with {name}'s values, not with the model's defaults")
 
 
-def verdict_grounds(verdict: str) -> str:
-    """What a `[tuned]` verdict rests on, without its advice ("held-out ndcg@10 0.6098 →
-    0.5099"): the text after "keep the starting values" (or `INHERITED`) and its
-    separator; the whole text where it opens otherwise (a hand edit)."""
-    import re
+def neither(why: str, start: TunedOn, name: str) -> str:
+    """The verdict of a run that lost held out from values `start` (`TunedOn`, of `name`)
+    whose own run advised against them: "keep the starting values" would send the reader
+    back to values advised against without a word (dr3 8), so it says to keep neither, and
+    where to go: the values `start`'s run advised (`owner`), else those it started from.
+    `why`: this run's grounds (`grounds`)."""
+    back = start.owner or f"the values {name}'s run started from"
+    return (f"{NEITHER}{name}'s run advised against its values and this run's tuned ones "
+            f"gained nothing held out — go back to {back}{_NEITHER_END}{why}")
 
-    # "keep the starting values (cl2.toml's); …": whose, said since T5, is advice too
-    m = re.match(r"(keep the values that run started from, not these|keep the starting "
-                 r"values)( \([^()]*\))?", verdict)
-    if m:
-        return verdict[m.end():].lstrip(";:, ").strip() or verdict
+
+# a run's own verdict where its start was advised against too (`neither`): its advice, then
+# its grounds after `_NEITHER_END`
+NEITHER = "keep neither: "
+_NEITHER_END = " or tune differently; "
+
+
+def own_grounds(verdict: str, owner: str) -> str:
+    """What a run's own verdict rests on, after the advice `against` or `neither` built it
+    with (`owner`: whose values it advises, as recorded): no whose parsed out of the text
+    (dr3 1: a name with parentheses had broken a pattern). A verdict built otherwise (an
+    inherited one, a hand edit, one naming whose before `owner` was recorded) whole."""
+    # one written before had ": " or ", " after a bare advice, as well as "; "
+    for advice in ([f"{START} ({owner}); "] if owner else []) + [f"{START}{sep} "
+                                                                  for sep in ";:,"]:
+        if verdict.startswith(advice):
+            return verdict[len(advice):]
+    if verdict.startswith(NEITHER) and _NEITHER_END in verdict:  # grounds have no such text
+        return verdict.rpartition(_NEITHER_END)[2]
     return verdict
 
 
-__all__ = ["INHERITED", "LINEAGE", "START", "against", "grounds", "inherited", "is_inherited",
-           "verdict_grounds", "whose_said"]
+__all__ = ["INHERITED", "LINEAGE", "NEITHER", "START", "against", "grounds", "inherited",
+           "is_inherited", "neither", "own_grounds", "whose_said"]
