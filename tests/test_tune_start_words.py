@@ -112,3 +112,26 @@ def test_the_set_aside_count_is_of_those_moved_off_the_held_out_side():
     said = set_aside(v, prior, "tasks").describe
     assert said == ("6 older tasks tune, 6 newer held out; the 1 task the starting values were "
                     "tuned on is kept off the held-out side, so 5 are held out")
+
+
+def test_the_starts_cases_are_counted_as_passing(capsys, tmp_path):
+    """dr3 10: 'the highest training cases, 0.6667, is the start's' (a metric as a noun, a
+    share where everything else counts 20/30)."""
+    assert main(["tune", str(SAMPLES / "decisions-eval"), "-m", "decision-memory", "--folds",
+                 "0", "--trials", "10", "--storage", str(tmp_path / "s.db")]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert ("the most training cases passing, 20/30, are the start's, which --pick best keeps "
+            "too") in out
+    assert "the highest training cases" not in out
+
+
+def test_k_folds_held_out_line_says_the_datas_noun():
+    """dr3 7: '(3-fold: each query scored by …)' beside '6 tasks'."""
+    import math
+
+    from workbench.core.tuned_on import TunedOn
+
+    note = TunedOn("code-repo", "3-fold over 12 tasks (seed 0)", ("t1",), "ndcg@10", 0.6, 0.5,
+                   math.nan, 12)
+    assert "(3-fold: each task scored by the values its own fold tuned" in note.held_out_text()
+    assert "each query" not in note.held_out_text()

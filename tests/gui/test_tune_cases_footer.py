@@ -22,3 +22,30 @@ def test_k_fold_over_cases_is_said_in_cases(qtbot: QtBot, tmp_path: Path) -> Non
     text = w.view.results.summary.text()
     assert "3-fold over 30 cases (seed 0)" in text, text
     assert "training (all cases)" in text and "queries" not in text
+
+
+def test_the_studies_are_said_in_the_datas_noun(qtbot: QtBot, tmp_path: Path) -> None:
+    """dr3 7: the status and plan lines said '(20 × 4 studies: 3 folds, then all queries)'
+    over decisions-eval's cases, and the Result 'on all the queries'."""
+    w = _shown_panel(qtbot, _session("decisions-eval", "decision-memory"), tmp_path / "s.db")
+    _settings(w, trials=2, validation="kfold")
+    w.settings.folds.setValue(3)
+    for name in w.checklist.names()[1:]:
+        w.checklist.rows[name].tick.setChecked(False)
+    assert "3 folds, then all cases" in w.settings.budget_note.text()
+    _run(qtbot, w)
+    assert "3 folds, then all cases" in w.status.text(), w.status.text()
+    assert "queries" not in w.view.results.summary.text()
+
+
+def test_the_kept_starts_best_is_called_the_starts() -> None:
+    """dr3 10: 'the best on training, trial 0 (0.7251), is theirs', where the command line
+    and the file say the start."""
+    from types import SimpleNamespace
+
+    from workbench.gui.tune_results import _picked
+
+    final = SimpleNamespace(top=(0, 0.7251), picked=-1, train_default=[0.7251],
+                            kept_start=True, bound_n=6)
+    line = _picked(final, "ndcg@10", "best", "tasks")[0]
+    assert "the best on training, 0.7251, is the start's" in line and "trial 0" not in line

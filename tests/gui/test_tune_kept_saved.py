@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from pytestqt.qtbot import QtBot
 
@@ -21,13 +22,21 @@ def _kept_run(qtbot: QtBot, tmp_path: Path, verdict: str) -> tuple[str, dict[str
     """A 2-fold run from k1 2.5, b 0.3 (a saved configuration "flagged" carrying `verdict`)
     that searches k1 in [0, 0.05] only, far below the start: no trial's gain is sure, so the
     start is kept. The saved configuration's TOML and its [tuned] table."""
+    panel, s = _kept_panel(qtbot, tmp_path, verdict)
+    text = configuration_toml(s.configurations.get(panel.tuned_name))
+    return text, tomllib.loads(text)["tuned"]
+
+
+def _kept_panel(qtbot: QtBot, tmp_path: Path, verdict: str, owner: str = "") -> Any:
+    """`_kept_run`'s panel and session, after the run."""
     s = _session("tea-beir", "bm25")
     ds = s.dataset
     assert ds is not None
     values = {"k1": 2.5, "b": 0.3}
     record = TunedOn(ds.name, "5-fold over 25 queries (seed 0)", ("q01",), "ndcg@10",
                      corpus=ds.corpus.content_key(), model="bm25",
-                     values=values_key("bm25", {**s.params, **values}), verdict=verdict)
+                     values=values_key("bm25", {**s.params, **values}), verdict=verdict,
+                     owner=owner)
     s.set_params(values, tuned_on=record)
     s.recompute()
     s.configurations.save("flagged", "bm25", dict(s.params), tuned_on=record)
@@ -40,8 +49,7 @@ def _kept_run(qtbot: QtBot, tmp_path: Path, verdict: str) -> tuple[str, dict[str
     assert not panel.apply_button.isEnabled()
     assert panel.tuned_name == "kept start (nDCG@10)", panel.status.text()
     assert f"saved as the configuration {panel.tuned_name!r}" in panel.status.text()
-    text = configuration_toml(s.configurations.get(panel.tuned_name))
-    return text, tomllib.loads(text)["tuned"]
+    return panel, s
 
 
 def test_a_kept_start_is_saved_with_its_record(qtbot: QtBot, tmp_path: Path) -> None:
@@ -54,7 +62,7 @@ def test_a_kept_start_is_saved_with_its_record(qtbot: QtBot, tmp_path: Path) -> 
     assert tuned["held_out_default"] == tuned["held_out_tuned"]
     assert tuned["validation"].startswith("2-fold over 25 queries")
     # whose starting values scored held_out_default: the configuration's, not the defaults'
-    assert tuned["held_out_start"] == "the configuration flagged's"
+    assert tuned["held_out_start"] == "the configuration 'flagged''s"
     assert "verdict" not in tuned  # a start with no verdict: none carried
     assert tomllib.loads(text)["params"]["k1"] == 2.5
 
@@ -64,6 +72,41 @@ def test_a_kept_flagged_start_carries_its_verdict(qtbot: QtBot, tmp_path: Path) 
     clean (nothing was saved at all), where `tune --params FILE --out` carries the verdict."""
     _text, tuned = _kept_run(qtbot, tmp_path, f"keep the starting values; {GROUNDS}")
     assert tuned["verdict"] == (
-        "keep the values the configuration flagged's run started from, not these; the "
-        f"configuration flagged's run advised against them: {GROUNDS}; a run from the "
-        "configuration flagged kept them unchanged")
+        "keep the values the configuration 'flagged''s run started from, not these; the "
+        f"configuration 'flagged''s run advised against them: {GROUNDS}; a run from the "
+        "configuration 'flagged' kept them unchanged")
+
+
+def test_a_rerun_from_the_same_start_credits_its_configuration_and_adds_no_copy(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """dr3 3, 9: a second run from the flagged values, adding no trial, credited the verdict
+    to the first run's own save ('kept start (nDCG@10)''s run advised against them') and
+    saved an identical 'kept start (nDCG@10) (2)'. dr3 4: the Result pane's headline said
+    'keep the starting values' where the record says not to."""
+    panel, s = _kept_panel(qtbot, tmp_path, f"keep the starting values (the model's defaults); "
+                           f"{GROUNDS}", owner="the model's defaults")
+    first = s.configurations.get(panel.tuned_name)
+    assert first.tuned_on is not None
+    verdict = first.tuned_on.verdict
+    assert verdict == ("keep the values the configuration 'flagged''s run started from (the "
+                       "model's defaults), not these; the configuration 'flagged''s run advised "
+                       f"against them: {GROUNDS}; a run from the configuration 'flagged' kept "
+                       "them unchanged")
+    summary = panel.view.results.summary.text()
+    assert "keep the starting values</b>" not in summary
+    assert "kept the starting values, but not recommended</b> — keep the values the " \
+        "configuration &#x27;flagged&#x27;&#x27;s run started from" in summary, summary
+    # one undo step: Edit ▸ Undo takes the save back, Redo puts it back
+    assert s.undo_name == "save \u201ckept start (nDCG@10)\u201d"
+    names = s.configurations.names
+    s.undo()
+    assert "kept start (nDCG@10)" not in s.configurations.names
+    s.redo()
+    assert s.configurations.names == names
+    # again, from the same values: nothing new to save, and cl's record still the one carried
+    outcome = _run(qtbot, panel)
+    assert outcome.result.final.kept_start
+    assert s.configurations.names == names, panel.status.text()
+    assert panel.tuned_name == "kept start (nDCG@10)"
+    assert "not saved again: the configuration 'kept start (nDCG@10)' holds" in \
+        panel.status.text()

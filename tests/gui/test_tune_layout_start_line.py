@@ -219,8 +219,9 @@ def test_what_start_cannot_run_is_said_and_start_is_off(qtbot: QtBot, tmp_path: 
                            "12 or less")
     assert note.isVisibleTo(panel) and not panel.start_button.isEnabled()
     panel.settings.folds.setValue(12)
+    # the data's noun (dr3 7)
     says(qtbot, panel, "Start runs up to 39 trials: 3 × 13 studies (12 folds, then all "
-         "queries)")
+         "tasks)")
     assert panel.start_button.isEnabled()
     # the grid over every parameter ticked: refused by the run, said here first
     panel.settings.sampler.setCurrentText("grid")

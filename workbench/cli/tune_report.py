@@ -444,8 +444,12 @@ def _kept_start_lines(kept: list[Any], studies: list[Any], primary: str,
     top = kept[0].top
     # the start's own trial is "the start", as --out's kept_trial says it, not "trial 0"
     # (dr9 10)
+    # under cases, counted as passing (dr3 10: "the highest training cases, 0.6667")
+    n = int(getattr(kept[0], "bound_n", 0) or 0)
     best = ("" if len(studies) > 1 else
-            f"; the {_most(primary)} training {primary}, {_m(top[1], primary)}, is the "
+            f"; the most training cases passing, {round(top[1] * n)}/{n}, are the start's, "
+            "which --pick best keeps too" if kept[0].top_start and primary == "cases" and n
+            else f"; the {_most(primary)} training {primary}, {_m(top[1], primary)}, is the "
             "start's, which --pick best keeps too" if kept[0].top_start else
             f"; the {_most(primary)} training {primary}, {_m(top[1], primary)} "
             f"(trial {top[0]}), is what --pick best keeps")

@@ -100,7 +100,15 @@ class _Deleted:
     k: int
 
 
-_Step = tuple[Params, TunedOn | None] | _Switch | _Deleted
+@dataclass(frozen=True)
+class _Saved:
+    """A configuration a tuning run saved (`save_run_configuration`): Undo deletes it, Redo
+    puts it back (dr3 9: a kept start's automatic save could not be undone)."""
+
+    saved: SavedConfiguration
+
+
+_Step = tuple[Params, TunedOn | None] | _Switch | _Deleted | _Saved
 
 
 @dataclass
@@ -122,6 +130,8 @@ def _step_name(step: _Step | None) -> str:
                 f"switch to \u201c{step.name}\u201d")
     if isinstance(step, _Deleted):
         return f"delete \u201c{step.saved.name}\u201d"
+    if isinstance(step, _Saved):
+        return f"save \u201c{step.saved.name}\u201d"
     return ""
 
 
@@ -566,6 +576,13 @@ class TuningSession:
             if isinstance(step, _Deleted):
                 self._undelete(step)
                 return
+            if isinstance(step, _Saved):  # renamed or replaced since: nothing to take back
+                if self.configurations.find_saved(step.saved):
+                    self._history.redo.append(step)
+                    if self.baseline is not None and self.baseline.name == step.saved.name:
+                        self.clear_baseline()
+                    self.configurations.remove(step.saved.name)
+                return
             self._history.redo.append((dict(self.params), self.tuned_on))
             self.set_params(step[0], record=False, tuned_on=step[1])
 
@@ -579,6 +596,13 @@ class TuningSession:
                 # renamed or replaced since it came back: nothing of it to delete
                 if self.configurations.find_saved(step.saved):
                     self._delete(step.saved.name, self._history.undo)
+                return
+            if isinstance(step, _Saved):  # back, under a free name where one took its own
+                saved = step.saved
+                if saved.name in self.configurations:
+                    saved = replace(saved, name=self.configurations.unique_name(saved.name))
+                self._history.undo.append(_Saved(saved))
+                self.configurations.insert(len(self.configurations), saved)
                 return
             self._history.undo.append((dict(self.params), self.tuned_on))
             self.set_params(step[0], record=False, tuned_on=step[1])
@@ -740,6 +764,26 @@ class TuningSession:
             raise ValueError("choose a model first")
         return self.configurations.save(name, self.model.id, self.params, replace=replace,
                                         tuned_on=self.tuned_on)
+
+    def save_run_configuration(self, name: str, model_id: str, params: Params,
+                               tuned_on: TunedOn | None) -> SavedConfiguration:
+        """A tuning run's values saved under `name`, one undo step: Edit ▸ Undo deletes it
+        (dr3 9: the Tune tab's automatic save could not be undone, and Undo took back the
+        slider move before it)."""
+        resolved = get_model(model_id).schema.resolve(params)
+        step = _Saved(SavedConfiguration(name, model_id, resolved, tuned_on,
+                                         self.configurations.dataset))
+        # kept before the save, whose event finds Edit ▸ Undo naming it
+        self._history.redo.clear()
+        self._history.undo.append(step)
+        try:
+            saved = self.configurations.save(name, model_id, params, tuned_on=tuned_on)
+        except Exception:  # a taken name, a bad value: no step kept either
+            self._history.undo.remove(step)
+            raise
+        if saved != step.saved:  # as `save` made it (a value resolved otherwise)
+            self._history.undo[self._history.undo.index(step)] = _Saved(saved)
+        return saved
 
     def apply_configuration(self, name: str) -> None:
         """The live sliders (and model) set to a saved configuration, one undo step: on

@@ -160,9 +160,12 @@ class TunedOn:
         estimate tuning this way, not the written values: said."""
         if not self.held_n:
             return ""
-        how = (f" ({self.validation.split(' ', 1)[0]}: each query scored by the values its own "
-               "fold tuned, an estimate for tuning this way, not of these exact values)"
-               if self.kfold else "")
+        from workbench.core.tuning.data import one_of
+
+        # the data's noun: "each task" beside "6 tasks" (dr3 7)
+        how = (f" ({self.validation.split(' ', 1)[0]}: each {one_of(self.noun)} scored by the "
+               "values its own fold tuned, an estimate for tuning this way, not of these exact "
+               "values)" if self.kfold else "")
         # three decimals, as every command says a p-value (`textout.p_equals`); — for a hand
         # edit
         whose = f" ({self.start})" if self.start else ""  # whose values scored held_default

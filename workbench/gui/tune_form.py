@@ -198,6 +198,7 @@ class TuneSettings(QWidget):
                                     "opened at Start, not before: until a run in this window, "
                                     "the line says \"up to\".")
         self.task_set = False  # repository tasks: auto is a time split (one study)
+        self.nouns = "queries"  # the data's word for its queries (`dataset_nouns`, dr3 7)
         # what the note counts beyond the budget (`set_plan`): the trials stored in each
         # study (None: not read), the grid's points, the queries that count
         self.stored: list[int | None] | None = None
@@ -280,8 +281,8 @@ class TuneSettings(QWidget):
         self.folds.setEnabled(self.validation.currentData() == "kfold")
         self._note_budget()
 
-    def set_task_set(self, task_set: bool) -> None:
-        self.task_set = task_set
+    def set_task_set(self, task_set: bool, nouns: str = "queries") -> None:
+        self.task_set, self.nouns = task_set, nouns
         self._note_budget()
 
     def set_timed(self, timed: bool) -> None:
@@ -342,7 +343,8 @@ class TuneSettings(QWidget):
                            "not apply" if grid else tip)
         text = why or budget_line(self.studies(), self.budget.value(),
                                   seconds=self.budget_kind.currentText() == "seconds",
-                                  stored=stored, grid=self.grid, running=self.running)
+                                  stored=stored, grid=self.grid, running=self.running,
+                                  nouns=self.nouns)
         self.budget_note.setStyleSheet(ERROR if why else MUTED)
         self.budget_note.setText(text)
         self.budget_note.setVisible(bool(text))

@@ -242,9 +242,11 @@ class TunePanel(QWidget):
         self.form.set_unshipped(target_name(model.id), unshipped)
         self.settings.set_choices(metric_choices(self.session), SAMPLERS)
         self.settings.set_splits(training_splits(self.session), self.session.split)
-        from workbench.core.tuning.data import is_task_set
+        from workbench.core.tuning.data import dataset_nouns, is_task_set
 
-        self.settings.set_task_set(s.dataset is not None and is_task_set(s.dataset))
+        self.settings.set_task_set(s.dataset is not None and is_task_set(s.dataset),
+                                   dataset_nouns(s.dataset)[1] if s.dataset is not None
+                                   else "queries")
         from workbench.core.tuning.validation import has_time
 
         self.settings.set_timed(s.dataset is not None and has_time(s.dataset))
@@ -441,7 +443,13 @@ class TunePanel(QWidget):
         self.outcome = outcome
         self._set_running(False)
         self.progress.setValue(1000)
-        self.view.show_outcome(outcome, self.job)
+        kept = outcome.result.final.kept_start
+        record, carried = self._record(outcome, kept)
+        # where the start's own run advised against it, the pane says the record's advice,
+        # not "keep the starting values" (dr3 4, 8): one advice, as the status line's
+        flagged = ("" if record is None else record.advice if carried == "neither"
+                   else record.verdict if carried == "kept" else "")
+        self.view.show_outcome(outcome, self.job, flagged)
         studies = [*outcome.result.folds, *([outcome.result.final] if outcome.result.final
                                             not in outcome.result.folds else [])]
         done = sum(f.trials for f in studies)
@@ -458,7 +466,10 @@ class TunePanel(QWidget):
                 f"{counts.pop():,} × {len(studies)} studies" if len(counts) == 1
                 else f"in {len(studies)} studies")
         if len(studies) > 1 and outcome.result.final not in outcome.result.folds:
-            made += f": {len(outcome.result.folds)} folds, then all queries"
+            from workbench.core.tuning.data import dataset_nouns
+
+            made += (f": {len(outcome.result.folds)} folds, then all "
+                     f"{dataset_nouns(outcome.dataset)[1]}")
         said = "; ".join(p for p in (made, fresh) if p)
         from workbench.core.tuning.storage import shown_url, storage_file
 
@@ -466,7 +477,6 @@ class TunePanel(QWidget):
         # it had shown "studies?password=secret")
         file = storage_file(outcome.storage)
         where = str(file) if file is not None else shown_url(outcome.storage)
-        kept = outcome.result.final.kept_start
         self._say(f"done: {trials(done)}{f' ({said})' if said else ''}, stored in "
                   f"{Path(where).name if file is not None else where}"
                   + ("" if outcome.best else "; no trial succeeded")
@@ -474,31 +484,30 @@ class TunePanel(QWidget):
         self.status.setToolTip(where)
         self.tuned_name = ""
         self.tuned_on = None
-        if outcome.best and self.job is not None:  # for compare, the report and export
+        if record is not None and self.job is not None:  # for compare, report and export
             configs = self.session.configurations
             # a run that kept the start is saved too, with its record (held-out figures, run
             # keys), as `tune --out` writes one: Save current had written none (dr8 3)
             metric = metric_label(self.job.objective)
-            self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
-                                                  else f"tuned on {metric}")
             values = {**self.job.params, **outcome.best}
-            # with the queries the starting values were tuned on (an applied tuned
-            # configuration), as `tune --out` records them: values grown from those were
-            # tuned on them too, whether or not this run loaded them (another split)
-            self.tuned_on = of_result(outcome.result, outcome.dataset, self.job.model.id,
-                                      values, start=self.job.tuned_on,
-                                      whose=self._start_whose())
-            # the start's verdict carried on where its run advised against it, by the rule
-            # `tune --out` follows (T4)
-            self.tuned_on, _ = carry_verdict(self.tuned_on, self._start_record(),
-                                             self._start_name(), kept)
-            self.tuned_on = replace(self.tuned_on, run=run_record(outcome.result))
-            configs.save(self.tuned_name, self.job.model.id, values, tuned_on=self.tuned_on)
+            self.tuned_on = record
             # saved as asked, with the run's advice against it, as `tune --out` writes it
             against = (f", but not recommended — {self.tuned_on.verdict}"
                        if self.tuned_on.verdict else "")
-            self._say(self.status.text() + f"; saved as the configuration "
-                      f"{self.tuned_name!r}{against}")
+            same = self._saved_alike(values, record)
+            if same is not None:  # a rerun that added nothing: no second copy (dr3 9)
+                self.tuned_name = same.name
+                self.tuned_on = same.tuned_on
+                self._say(self.status.text() + f"; not saved again: the configuration "
+                          f"{same.name!r} holds these values and this record{against}")
+            else:
+                self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
+                                                      else f"tuned on {metric}")
+                # one undo step: Edit ▸ Undo deletes it (dr3 9)
+                self.session.save_run_configuration(self.tuned_name, self.job.model.id,
+                                                    values, self.tuned_on)
+                self._say(self.status.text() + f"; saved as the configuration "
+                          f"{self.tuned_name!r}{against}")
             if not kept and self._applied():  # Apply greyed with no word: in use already
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")
@@ -522,6 +531,32 @@ class TunePanel(QWidget):
         self._replan()  # what the run stored before it stopped
         self.stopped.emit(message)
 
+    def _record(self, outcome: Any, kept: bool) -> tuple[TunedOn | None, str]:
+        """The record a run saves with its values, and what it carries of the start's verdict
+        (`carry_verdict`), by the rule `tune --out` follows (T4); None where nothing is saved."""
+        if not outcome.best or self.job is None:
+            return None, ""
+        values = {**self.job.params, **outcome.best}
+        # with the queries the starting values were tuned on (an applied tuned
+        # configuration), as `tune --out` records them: values grown from those were
+        # tuned on them too, whether or not this run loaded them (another split)
+        note = of_result(outcome.result, outcome.dataset, self.job.model.id, values,
+                         start=self.job.tuned_on, whose=self._start_whose())
+        note, carried = carry_verdict(note, self._start_record(), self._start_name(), kept)
+        return replace(note, run=run_record(outcome.result)), carried
+
+    def _saved_alike(self, values: dict[str, object], record: TunedOn) -> Any:
+        """A configuration of the run's model holding `values` with `record` as it is, but
+        for when the run went (`run`: a rerun's own time), else None."""
+        job = self.job
+        from workbench.core.tuned_on import tuned_json
+
+        resolved = job.model.schema.resolve(values)
+        bare = tuned_json(replace(record, run=()))  # NaN as null: a NaN equals no NaN
+        return next((c for c in self.session.configurations if c.model_id == job.model.id
+                     and dict(c.params) == dict(resolved) and c.tuned_on is not None
+                     and tuned_json(replace(c.tuned_on, run=())) == bare), None)
+
     def _start_record(self) -> TunedOn | None:
         """The record of the values the run started from as it holds for them (`applies_to`:
         an edit since drops its verdict), None where they have none."""
@@ -531,24 +566,41 @@ class TunePanel(QWidget):
             return None
         return start.applies_to(job.model.id, job.params, any_model=True)[0]
 
-    def _start_name(self) -> str:
-        """The values the run started from, as a verdict names them: the configuration saved
-        with them, else "the starting values"."""
+    def _start_config(self) -> Any:
+        """The configuration the run started from: the one whose record the values in use
+        carry (`job.tuned_on`, the configuration switched to or applied), else the one saved
+        with those values. Not simply the last saved with them (dr3 3: a second run from the
+        same values had credited the verdict to the first run's own save)."""
         job = self.job
-        saved = (self.session.configurations.find(job.model.id, job.params)
-                 if job is not None else None)
-        return f"the configuration {saved.name}" if saved is not None else "the starting values"
+        if job is None:
+            return None
+        configs = self.session.configurations
+        if job.tuned_on is not None:
+            mine = [c for c in configs if c.model_id == job.model.id
+                    and c.tuned_on is job.tuned_on]
+            mine = mine or [c for c in configs if c.model_id == job.model.id
+                            and c.tuned_on == job.tuned_on]
+            if mine:
+                return mine[0]
+        return configs.find(job.model.id, job.params)
+
+    def _start_name(self) -> str:
+        """The values the run started from, as a verdict names them: the configuration they
+        are in use from, quoted (a name has parentheses of its own, dr3 1), else "the starting
+        values"."""
+        saved = self._start_config()
+        return f"the configuration {saved.name!r}" if saved is not None else "the starting values"
 
     def _start_whose(self) -> str:
         """Whose the starting values are, as a verdict says it ("the model's defaults", "the
-        configuration flagged's"); "" where no configuration holds them (T5)."""
+        configuration 'flagged''s"); "" where no configuration holds them (T5)."""
         job = self.job
         if job is None:
             return ""
         if all(job.params.get(n) == v for n, v in job.model.schema.defaults().items()):
             return "the model's defaults"
-        saved = self.session.configurations.find(job.model.id, job.params)
-        return f"the configuration {saved.name}'s" if saved is not None else ""
+        saved = self._start_config()
+        return f"the configuration {saved.name!r}'s" if saved is not None else ""
 
     def _reached(self) -> list[int | None]:
         """Each study's trials, in run order, as the run stopped: those its trials reported

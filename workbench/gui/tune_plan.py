@@ -25,16 +25,17 @@ def trials(n: int) -> str:
 
 def budget_line(studies: int, budget: int, *, seconds: bool = False,
                 stored: Sequence[int | None] | None = None, grid: int | None = None,
-                running: bool = False) -> str:
+                running: bool = False, nouns: str = "queries") -> str:
     """What Start does with `budget` (trials per study, or `seconds` in all) over `studies`
     studies (k folds and one on all queries, or one), `stored` trials in each as this
     window's last run left it (None: not known; a study the run did not reach: None in the
     list), `grid` points per study where the sampler is the grid; "" where there is nothing
     to add to the budget's own word (one study, nothing known). `running`: said of the run
-    going on, not of Start. The storage itself is not read: the window opens it at Start."""
+    going on, not of Start. The storage itself is not read: the window opens it at Start.
+    `nouns`: the data's word for its queries (`dataset_nouns`: tasks, cases, dr3 7)."""
     lead, runs = ("This run", "adds") if running else ("Start", "runs")
     n = studies
-    split = f"{n - 1} folds, then all queries"
+    split = f"{n - 1} folds, then all {nouns}"
     counts = [s for s in stored if s is not None] if stored is not None else []
     known = stored is not None and len(counts) == len(stored)  # every study's count
     partial = bool(counts) and not known  # a cancelled run's: the studies it reached

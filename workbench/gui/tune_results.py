@@ -80,8 +80,11 @@ def _test_text(t: Any, unit: str) -> str:
     return f"p = {t.p_value:.3g} ({sig})"
 
 
-def verdict(result: Any, objective: str) -> str:
-    """The held-out line (HTML): before → tuned, Δ, p-value, queries improved / worsened."""
+def verdict(result: Any, objective: str, nouns: str = "queries", flagged: str = "") -> str:
+    """The held-out line (HTML): before → tuned, Δ, p-value, queries improved / worsened.
+    `nouns`: the data's word for its queries (`dataset_nouns`: a repository's tasks, dr3 7);
+    `flagged`: the advice the saved record gives where the run that tuned the starting values
+    advised against them (`carry_verdict`), said instead of keeping them (dr3 4)."""
     t = result.test
     final = result.final
     lines = []
@@ -91,13 +94,15 @@ def verdict(result: Any, objective: str) -> str:
     from workbench.core.tuning.pick import start_kept_because
 
     pick = getattr(result.spec, "pick", "bound")
-    unit = "cases" if objective == "cases" else "queries"
+    unit = "cases" if objective == "cases" else nouns
     if t is not None and final.kept_start:
         # what ships is the start: the fold figures estimate the procedure, not a change
         a, b, delta = held_pair(objective, t)
         lines.append(
-            f"<b>{metric_label(objective)}: keep the starting values</b> — on "
-            + ("all the queries" if folds else "the training queries")
+            (f"<b>{metric_label(objective)}: kept the starting values, but not recommended</b> "
+             f"— {html.escape(flagged)}; on " if flagged else
+             f"<b>{metric_label(objective)}: keep the starting values</b> — on ")
+            + (f"all the {unit}" if folds else f"the training {unit}")
             + f" {start_kept_because(pick)}, so there is nothing to apply")
         lines.append(
             f"<span style='color:{MUTED}'>"
@@ -117,11 +122,13 @@ def verdict(result: Any, objective: str) -> str:
                f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
                f"of {t.n} {unit}" if moved else ""))
     if t is not None:
-        lines.extend(_picked(final, objective, pick))
+        lines.extend(_picked(final, objective, pick, unit))
         if _worse(objective, t.mean_b, t.mean_a):
             who = ("the values each fold tuned" if final.kept_start and folds
                    else "the tuned values")
-            if final.kept_start:
+            if flagged:  # the headline or the record's advice says what to keep (dr3 4, 8)
+                advice = "" if final.kept_start else f" — {html.escape(flagged)}"
+            elif final.kept_start:
                 advice = ": keeping the starting values, as the run did, is right"
             else:
                 advice = (" — keep the starting values (Apply best would make it worse), or "
@@ -133,14 +140,14 @@ def verdict(result: Any, objective: str) -> str:
                 # "small" only where it is (a 0.10 drop on 6 tasks had been called small)
                 small = abs(t.delta) < 0.01
                 lines.append(f"<span style='color:{tone}'>{who} do no better on the "
-                             "queries they never saw ("
+                             f"{unit} they never saw ("
                              + ("the small loss may be chance" if small else
-                                f"a loss of {abs(t.delta):.4f} that this many queries cannot "
+                                f"a loss of {abs(t.delta):.4f} that this many {unit} cannot "
                                 "tell from chance")
                              + f"){advice}</span>")
             else:
                 lines.append(f"<span style='color:{tone}'>{who} do worse on the "
-                             "queries they never saw: they fit the training queries, not the "
+                             f"{unit} they never saw: they fit the training {unit}, not the "
                              f"task{advice}</span>")
     else:
         lines.append(f"<span style='color:{WORSE.name()}'>no {unit} held out: the figures "
@@ -155,7 +162,7 @@ def verdict(result: Any, objective: str) -> str:
             else:
                 lines.append(f"tuned, held-out per fold: {tuned.mean():.4f} ± {sd:.4f}")
     if t is None:
-        lines.extend(_picked(final, objective, pick))
+        lines.extend(_picked(final, objective, pick, unit))
     if final.train_best and _worse(objective, final.train_best[0], final.train_default[0]):
         lines.append(f"<span style='color:{WORSE.name()}'>no trial beat the starting values "
                      "even on training: run more trials (Apply best would make it worse)</span>")
@@ -197,9 +204,13 @@ def advised_against(result: Any, objective: str) -> str:
     return ""
 
 
-def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
+def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "queries"
+            ) -> list[str]:
     """What "the surest gain" kept, where it is not the best on training; with "the best on
-    training", where that was the starting values."""
+    training", where that was the starting values — the start's, as the command line says,
+    not "trial 0" (dr3 10). `unit`: the data's word for its queries."""
+    from workbench.core.tuning.data import one_of
+
     if final.top is None or final.picked == final.top[0]:
         return []
     top = f"trial {final.top[0]} ({_m(final.top[1])})"
@@ -208,19 +219,20 @@ def _picked(final: Any, objective: str, pick: str = "bound") -> list[str]:
     if final.kept_start and (pick == "best" or start_is_top):
         # the best on training scores as the start does (trial 0 is the start): no trial
         # to warn about ("would likely not hold" had been said of the values just kept)
-        return [f"<b>kept the starting values</b>: the best on training, {top}, is theirs"]
+        return [f"<b>kept the starting values</b>: the best on training, "
+                f"{_m(final.top[1])}, is the start's"]
     if final.kept_start and getattr(final, "bound_n", 2) < 2:
-        return ["<b>kept the starting values</b>: the run tuned on a single query, from which "
-                f"no gain can be sure; the best on training, {top}, would likely not hold on "
-                "new queries"]
+        return [f"<b>kept the starting values</b>: the run tuned on a single {one_of(unit)}, "
+                f"from which no gain can be sure; the best on training, {top}, would likely "
+                f"not hold on new {unit}"]
     if final.kept_start:
         from workbench.core.tuning.pick import bound_text
 
         n = int(getattr(final, "bound_n", 0) or 0)
         at = bound_text(n) if n >= 2 else "at 2 standard errors or more"
         return ["<b>kept the starting values</b>: no trial's gain over them on the training "
-                f"queries is sure (the mean of its per-query gains less its error, {at}, is "
-                f"≤ 0); the best on training, {top}, would likely not hold on new queries"]
+                f"{unit} is sure (the mean of its per-query gains less its error, {at}, is "
+                f"≤ 0); the best on training, {top}, would likely not hold on new {unit}"]
     from workbench.core.tuning.pick import bound_text
 
     return [f"kept trial {final.picked}, the surest gain ({signed_html(final.bound, 4)} or more "
@@ -365,11 +377,12 @@ class TuneResults(QWidget):
         self._fit_width()
 
     def show_result(self, result: Any, best: dict[str, object], objective: str,
-                    labels: dict[str, str]) -> None:
+                    labels: dict[str, str], nouns: str = "queries", flagged: str = "") -> None:
+        """`nouns`, `flagged`: as `verdict` takes them."""
         if not best:
             self.clear("No trial succeeded: nothing to apply.")
             return
-        self.summary.setText(verdict(result, objective))
+        self.summary.setText(verdict(result, objective, nouns, flagged))
         rows = [(labels.get(n, n), _value(result.defaults.get(n)), _value(v))
                 for n, v in best.items()]
         # the values tuning changed first, those it left after them (sorted is stable)
@@ -502,9 +515,11 @@ class TuneView(QWidget):
         held = report.held_out[0] if report.held_out else math.nan
         self.curve.add(report.number, report.train[0], held)
 
-    def show_outcome(self, outcome: Any, job: Any) -> None:
+    def show_outcome(self, outcome: Any, job: Any, flagged: str = "") -> None:
         """The result of `job`: the table and verdict, importances, and the trials of the study
-        that tuned the settings to ship, against the most important parameters."""
+        that tuned the settings to ship, against the most important parameters. `flagged`:
+        the saved record's advice where the start was advised against (`verdict`)."""
+        from workbench.core.tuning.data import dataset_nouns
         from workbench.core.tuning.objectives import direction
 
         labels = {p.name: p.label for p in job.model.schema}
@@ -514,7 +529,8 @@ class TuneView(QWidget):
                              direction(job.objective) == "maximize")
             for t in sorted(outcome.trials, key=lambda t: t.number):
                 self.curve.add(t.number, t.train, t.held_out)
-        self.results.show_result(outcome.result, outcome.best, job.objective, labels)
+        self.results.show_result(outcome.result, outcome.best, job.objective, labels,
+                                 dataset_nouns(outcome.dataset)[1], flagged)
         final = outcome.result.final
         if final.top is not None and final.train_best and self.curve.study == final.name:
             tuned, start = (np.asarray(final.held_tuned, np.float64),
