@@ -552,10 +552,16 @@ class MetricCurve(ChartPanel):
             return ("as good as now: nothing to gain here",
                     "the value in use scores as well as the best over the judged queries")
         chance = test.p_value >= 0.05
+        # the gap as sweep says it: the difference of the two means as shown, the rule of
+        # compare, report and tune (rn 3), so the tooltip and `workbench sweep` agree
+        from workbench.report.text import pair_texts
+
+        a = float(np.nanmean(np.asarray(now, np.float64)[mask]))
+        gap = pair_texts(a, float(np.nanmean(best[mask])), minus=False)[2]
         # p as every command says it (sweep: "p < 0.001", not "p = 7.6e-06")
         short = (f"{test.delta:+.3f} over now, {p_equals(test.p_value)}"
                  + (": within noise" if chance else "") + "; picked on these queries")
-        tip = (f"{test.delta:+.4f} {metric_label(metric)} over the value in use, "
+        tip = (f"{gap} {metric_label(metric)} over the value in use, "
                f"{p_equals(test.p_value)} over {test.n} judged queries (paired randomisation "
                "test), "
                + ("not significant at 0.05: the difference may be chance" if chance
