@@ -36,9 +36,10 @@ def _table(out: str) -> tuple[list[str], list[list[str]]]:
 
 
 def test_codeledger_leaves_out_the_copied_title_and_the_columns_of_zeros(
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """rn 13: the table had been about 250 columns wide: a title repeating the path, and
     five signals 0.0000 in every row."""
+    monkeypatch.setenv("COLUMNS", "160")  # a terminal 160 wide: the table fits it
     code = str(SAMPLES / "code-repo")
     assert main(["rank", code, "-m", "codeledger", "-q", "retry on 429"]) == 0
     out = capsys.readouterr().out
@@ -59,6 +60,40 @@ def test_codeledger_leaves_out_the_copied_title_and_the_columns_of_zeros(
     assert main(["rank", code, "-m", "codeledger", "-q", "retry on 429", "--format",
                  "json"]) == 0
     assert '"fail_prior"' in capsys.readouterr().out  # json keeps every one
+
+
+def _header(out: str) -> list[str]:
+    """The lines above the table's dashes, less the query and model lines."""
+    lines = out.splitlines()
+    dashes = next(i for i, line in enumerate(lines) if line.startswith("----"))
+    return [line for line in lines[:dashes] if not line.startswith(("query:", "model:"))]
+
+
+@pytest.mark.parametrize(("columns", "top", "split"), [
+    ("300", "10", False),  # 161 columns fit: had been split by a fixed rule of 160
+    ("80", "3", True),  # 150 columns do not: had been left whole
+])
+def test_long_signal_names_split_over_two_lines_where_the_terminal_is_narrower(
+        columns: str, top: str, split: bool, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """dr4 10: whether "test_" goes above "relevance" follows the terminal's width, as the
+    notes under the table wrap, not a fixed 160 columns."""
+    monkeypatch.setenv("COLUMNS", columns)
+    assert main(["rank", str(SAMPLES / "code-repo"), "-m", "codeledger", "-q", "retry on 429",
+                 "--top", top]) == 0
+    out = capsys.readouterr().out
+    header = _header(out)
+    width = max(len(line) for line in out.splitlines() if line.startswith(("rank ", "----")))
+    if split:
+        assert width > int(columns)  # wider than the terminal, even split
+        assert len(header) == 2 and header[0].split() == ["test_", "size_"]
+        assert header[1].split()[-2:] == ["relevance", "penalty"]
+    else:
+        assert width <= int(columns) and width > 160
+        assert len(header) == 1 and header[0].split()[-2:] == ["test_relevance",
+                                                                "size_penalty"]
+    heads, _ = _table(out)  # the two lines read as one name
+    assert "test_relevance" in heads and "size_penalty" in heads
 
 
 def test_decision_memory_whole_contributions_print_as_integers(

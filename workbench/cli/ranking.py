@@ -26,7 +26,7 @@ from workbench.cli.common import (
 from workbench.core import engine
 from workbench.core.data import display_title
 from workbench.core.pipeline import MIN_DEPTH
-from workbench.textout import explain_lines, format_table, say
+from workbench.textout import explain_lines, format_table, say, text_width
 
 
 def add_commands(sub: Any) -> None:
@@ -294,14 +294,13 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-WIDE = 160  # a table wider than this splits its long signal names over two header lines
-
-
 def _fitted_table(header: list[str], table: list[list[Any]]) -> str:
-    """`format_table`, where it is wider than WIDE with each long name (test_relevance) over
-    two header lines, "test_" above "relevance": codeledger's had been 250 columns wide."""
+    """`format_table`, where it is wider than the terminal (`textout.text_width`, as the notes
+    under it wrap) with each long name (test_relevance) over two header lines, "test_" above
+    "relevance": codeledger's had been 250 columns wide. The rule had been a fixed 160
+    columns, splitting a 151-column table on a 300-column terminal and not on an 80 (dr4 10)."""
     text = format_table(header, table)
-    if max(len(line) for line in text.splitlines()) <= WIDE:
+    if max(len(line) for line in text.splitlines()) <= text_width():
         return text
     split = [h.partition("_") if "_" in h and len(h) > 8 else ("", "", h) for h in header]
     lines = format_table([bottom for _, _, bottom in split], table).splitlines()
