@@ -95,8 +95,9 @@ def test_param_values_are_one_more_configuration(
     places = len(row[1].split(".")[1])  # one number of decimals a row (rc 6)
     assert [f"{base:.{places}f}", f"{mine:.{places}f}", f"{set_:.{places}f}"] == [
         row[1], row[2], next(v for v in row[3:] if v == f"{set_:.{places}f}")]
-    assert "k1=2 b=0.3" in out
-    assert "k1              1.2    0.9           2" in out  # numbers right-aligned, the last too
+    assert "defaults + k1=2 b=0.3" in out  # beside a --config file: from the defaults (dr4 4)
+    # numbers right-aligned, the last too
+    assert "k1              1.2    0.9                      2" in out
 
 
 def _top(ranking: object, q: int, k: int) -> list[int]:

@@ -48,10 +48,29 @@ def test_param_sets_its_values_over_the_params_file(
     # only the variant differs between the two: k1 and b are the file's in both
     table = out.split("\n\n")[1].splitlines()
     assert [line.split()[0] for line in table[2:]] == ["variant"]
-    # -c keeps compare's own meaning: each file a configuration, -p from the defaults
+
+
+def test_param_beside_a_config_file_is_named_and_said_to_start_from_the_defaults(
+        mine: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr4 4: -c keeps compare's own meaning (each file a configuration, -p from the
+    defaults), and `-c mine.toml -p variant=atire` had been named `variant=atire`, hiding
+    that it reset mine's k1 and b: one letter against --params changed nDCG@10 by 0.012."""
     out = _compare(capsys, "-m", "bm25", "-c", str(mine), "-p", "variant=atire",
                    "--metrics", "ndcg@10", "--movers", "0")
-    assert "configurations: mine (" in out and ", variant=atire;" in out
+    ds, model = load_dataset(SAMPLES / "tea-beir"), get_model("bm25")
+    want = [Pipeline(model, ds, values).run(["ndcg@10"]).means["ndcg@10"] for values in (
+        {"k1": 0.9, "b": 0.4}, {"variant": "atire"})]
+    assert _row(out, "ndcg@10")[1:3] == [f"{want[0]:.4f}", f"{want[1]:.4f}"]
+    assert "configurations: mine (" in out and ", defaults + variant=atire;" in out
+    assert "metric   mine    defaults + variant=atire  Δ" in out
+    notes = [line for line in out.splitlines() if line.startswith("note:")]
+    assert notes == [f"note: 'defaults + variant=atire': --param sets its values over bm25's "
+                     f"defaults, not over mine.toml; to set them over a file, give it as "
+                     f"--params {mine} -p NAME=VALUE"]
+    # beside --defaults alone there is nothing else it could build on: named by its values
+    out = _compare(capsys, "-m", "bm25", "--defaults", "-p", "k1=2", "--metrics", "ndcg@10",
+                   "--movers", "0")
+    assert "configurations: defaults, k1=2;" in out and "note:" not in out
 
 
 def test_param_over_two_params_files_is_refused(

@@ -83,6 +83,7 @@ from workbench.report.text import (
 from workbench.textout import format_table, progress_bar
 
 FORMATS = ("html", "md")
+DEFAULTS = "defaults"  # the name of a model's defaults as a configuration
 # for code tasks: eval's ranking metrics, then (a model that selects bundles) what the bundle
 # handed to the agent holds and costs
 CODE_COMPARE_METRICS = f"{CODE_METRICS},{','.join(BUNDLE_METRICS)}"
@@ -133,8 +134,9 @@ def add_commands(sub: Any) -> None:
         p.add_argument("--param", "-p", action="append", metavar="NAME=VALUE", default=[],
                        help="one more configuration, after the --config files: the model's "
                        "defaults (or the --params file's values) with these values, named by "
-                       "them (-p k1=1.6 -p b=0.5: 'k1=1.6 b=0.5'); repeat for each value it "
-                       "sets")
+                       "them (-p k1=1.6 -p b=0.5: 'k1=1.6 b=0.5'; beside a --config file, "
+                       "which it does not build on: 'defaults + k1=1.6 b=0.5'); repeat for "
+                       "each value it sets")
         p.add_argument("--metrics",
                        help=f"comma-separated metrics (default {','.join(DEFAULT_METRICS)}, "
                        "judged@10 left out where every judgment is of a relevant document: "
@@ -321,16 +323,26 @@ def _configurations(args: argparse.Namespace, models: Sequence[Any],
                         "all of them)" if mixed else "")
                 raise UsageError(f"--config {exc}{rule}") from None
         if m is first and args.param:
+            # beside -c files, -p starts from the defaults, not from a file: named so, and
+            # said once (dr4 4: `-c mine.toml -p variant=atire` had been named `variant=atire`
+            # while it reset mine's k1 and b)
+            beside = bool(files[m.id]) and over is None
             try:
-                own.append(_inline(m, args.param, over))
+                own.append(_inline(m, args.param, over, defaults=beside))
             except UsageError as exc:
                 if not mixed:
                     raise
                 raise UsageError(f"{exc} (with several models --param sets the first's, "
                                  f"{m.id}'s; give another model's values in a --config file)"
                                  ) from None
+            if beside and said is not None:
+                given = files[m.id]
+                said.append(f"{own[-1].name!r}: --param sets its values over {m.id}'s "
+                            f"defaults, not over {_and_ids([Path(f).name for f in given])}; "
+                            "to set them over a file, give it as --params "
+                            f"{given[0] if len(given) == 1 else 'FILE.toml'} -p NAME=VALUE")
         if args.defaults or (mixed and not own):
-            own.insert(0, Configuration(m.id if mixed else "defaults", m.schema.defaults()))
+            own.insert(0, Configuration(m.id if mixed else DEFAULTS, m.schema.defaults()))
         configs += [replace(c, model=m) for c in own] if mixed else own
     if len(configs) < 2:
         raise UsageError("give at least two configurations (--config FILE.toml, repeated; "
@@ -390,11 +402,12 @@ def _params_base(args: argparse.Namespace, first: Any, firsts: Sequence[str]) ->
     return str(given[0])
 
 
-def _inline(model: Any, assignments: Sequence[str],
-            over: Configuration | None = None) -> Configuration:
+def _inline(model: Any, assignments: Sequence[str], over: Configuration | None = None, *,
+            defaults: bool = False) -> Configuration:
     """The configuration --param sets: the model's defaults (or the --params file's values,
     `over`) with the values given, named by the values as written (a name given twice: the
-    last value, as eval reads it), after the file's name where there is one."""
+    last value, as eval reads it), after the file's name where there is one, or after
+    "defaults" where `defaults` (beside a --config file, which it does not build on)."""
     try:
         values = parse_assignments(assignments)
         params = model.schema.resolve({**(over.params if over is not None else {}),
@@ -403,7 +416,8 @@ def _inline(model: Any, assignments: Sequence[str],
         raise UsageError(f"--param: {exc}") from None
     warn_repeated(assignments)
     named = " ".join(f"{name}={value.strip()}" for name, value in values.items())
-    return Configuration(named if over is None else f"{over.name} + {named}", params)
+    lead = over.name if over is not None else DEFAULTS if defaults else ""
+    return Configuration(f"{lead} + {named}" if lead else named, params)
 
 
 def _told_apart(configs: list[Configuration]) -> list[Configuration]:
