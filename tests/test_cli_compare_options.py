@@ -104,6 +104,33 @@ def test_top_is_an_alias_of_k(capsys: pytest.CaptureFixture[str]) -> None:
     assert _compare(capsys, *argv, "--k", "3") == top
 
 
+def test_prose_is_wrapped_at_the_terminal_width_and_tables_are_not(
+        mine: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """dr4 9: at COLUMNS=80 the key had been one line of 136 columns, the judgments 146 and
+    the configurations 116, where eval wraps its own at 80 under a two-space indent."""
+    monkeypatch.setenv("COLUMNS", "80")
+    out = _compare(capsys, "-m", "bm25", "-c", str(mine), "-p", "k1=1.6", "-p", "b=0.5",
+                   "--movers", "2")
+    lines = out.splitlines()
+    assert all(len(line) <= 80 for line in lines if str(mine) not in line), out
+    key = next(i for i, line in enumerate(lines) if line.startswith("(Δ: "))
+    assert lines[key + 1].startswith("  ") and lines[key + 2] == ""
+    assert " ".join(" ".join(lines[key:key + 2]).split()) == (
+        "(Δ: each mean minus the first's, as shown; p: paired randomisation test on the "
+        "exact per-query differences; ▲/▼: queries better / worse)")
+    judgments = next(i for i, line in enumerate(lines) if line.startswith("queries read from"))
+    assert lines[judgments + 1].startswith("  ")
+    said = " ".join(" ".join(lines[judgments:judgments + 2]).split())
+    assert said.startswith("queries read from queries.jsonl; judgments: split test "
+                           "(qrels/test.tsv), graded 0–2;"), said
+    assert lines[1].startswith("  ")  # the first line's continuation
+    # a table's rows are not wrapped: each metric and its five figures on one line
+    assert len(_row(out, "map@100")) == 6
+    moved = next(i for i, line in enumerate(lines) if line.startswith("moved most,"))
+    assert lines[moved + 2].startswith("  q") and lines[moved + 3].startswith("    ")
+
+
 def test_the_metric_table_says_what_its_columns_are(
         mine: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Δ, p and ▲/▼ were said nowhere in compare's output; and the caution under many

@@ -80,7 +80,7 @@ from workbench.report.text import (
     subject,
     trained_pair,
 )
-from workbench.textout import format_table, progress_bar
+from workbench.textout import format_table, progress_bar, wrap
 
 FORMATS = ("html", "md")
 DEFAULTS = "defaults"  # the name of a model's defaults as a configuration
@@ -491,40 +491,42 @@ def _default_metrics(args: argparse.Namespace, models: Sequence[Any]) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    """The comparison as text on standard output."""
+    """The comparison as text on standard output: its prose wrapped at the terminal's width
+    as eval's is (`textout.wrap`; dr4 9: the key had been one line of 136 columns at 80),
+    its tables not (a wrapped row no longer lines up)."""
     comp, figures = _comparison(args, with_figures=True)
-    out = [*subject(comp), *(f"note: {n}" for n in comp.notes), ""]
+    out = [*map(wrap, subject(comp)), *(wrap(f"note: {n}") for n in comp.notes), ""]
     header, rows = params_table(comp)
     out += [format_table(header, rows) if rows else "no parameter differs", ""]
     cases = case_lines(comp)
     if cases:  # the data's own test, which tune optimises there by default: first
         out += [*cases, ""]
     if comp.rows:
-        out += [format_table(*metric_table(comp, agree=True)), f"({DELTA_LEGEND})"]
-        out += [f"note: {note}." for note in length_notes(comp)]
+        out += [format_table(*metric_table(comp, agree=True)), wrap(f"({DELTA_LEGEND})")]
+        out += [wrap(f"note: {note}.") for note in length_notes(comp)]
     if figures:
         out += ([""] if comp.rows else []) + figure_lines(comp, figures)
     if any(trained_pair(comp, i) for i in range(1, len(comp.configs))):
-        out.append(TRAINED_NOTE)
+        out.append(wrap(TRAINED_NOTE))
     many = many_tests_note(comp, summary="A report's In short (`workbench report`)")
     if many:
-        out.append(many)
+        out.append(wrap(many))
     found = pairs(comp)
     if found.found:  # three or more: every pair, not only each against the first
         out += ["", "every pair (B − A; Holm p: adjusted for the pairs tested):",
-                format_table(*pair_table(comp, found)), pair_summary(comp, found)]
+                format_table(*pair_table(comp, found)), wrap(pair_summary(comp, found))]
     elif found:  # too many to set each against each: said
-        out += ["", pair_summary(comp, found)]
+        out += ["", wrap(pair_summary(comp, found))]
     out += (["", format_table(*agreement_table(comp, args.k))] if comp.rows or figures
             else [format_table(*agreement_table(comp, args.k))])
     for i in range(1, len(comp.configs)):
         lines = mover_lines(comp, i, k=args.k, top=args.movers) if args.movers else []
         if lines:
-            out += ["", f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
-                    f"({movers_heading(comp, args.k, i)}):",
-                    *(f"  {line}" for line in lines)]
+            out += ["", wrap(f"moved most, {comp.configs[0].name} → {comp.configs[i].name} "
+                             f"({movers_heading(comp, args.k, i)}):"),
+                    *(wrap(f"  {line}") for line in lines)]
     if comp.measure_hint:  # after what it shows
-        out += ["", f"note: to measure which ranks better, give {comp.measure_hint}"]
+        out += ["", wrap(f"note: to measure which ranks better, give {comp.measure_hint}")]
     print("\n".join(out))
     return EXIT_OK
 
@@ -536,8 +538,8 @@ def figure_lines(comp: Any, rows: Sequence[FigureRow]) -> list[str]:
     what it costs). The report shows the same table (`report.text.figure_table`)."""
     comp.figures = list(rows)
     notes = figure_notes(comp)
-    return [format_table(*figure_table(comp)), *(f"({line})" for line in notes[:-1]),
-            notes[-1]]
+    return [format_table(*figure_table(comp)), *(wrap(f"({line})") for line in notes[:-1]),
+            wrap(notes[-1])]
 
 
 REPORT_ENDINGS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
