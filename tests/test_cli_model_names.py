@@ -35,7 +35,7 @@ def test_an_unknown_model_lists_the_systems_names(capsys: pytest.CaptureFixture[
     assert "unknown model 'openvaul'" in err and "openvault (hybrid)" in err
 
 
-@pytest.mark.parametrize(("typed", "near"), [("bm52", "bm25"), ("BM25", "bm25"),
+@pytest.mark.parametrize(("typed", "near"), [("bm52", "bm25"), ("BM_25", "bm25"),
                                              ("openvaul", "openvault"), ("desne", "dense")])
 def test_a_misspelt_model_names_the_nearest(capsys: pytest.CaptureFixture[str], typed: str,
                                             near: str) -> None:
