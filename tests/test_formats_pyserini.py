@@ -372,7 +372,10 @@ def test_a_vault_holding_an_id_contents_file_stays_a_vault(
     assert main(["rank", str(folder), "-m", "bm25", "-q", "espresso grind"]) == 0
     captured = capsys.readouterr()
     assert f"({len(notes)} documents)" in captured.out
-    assert "Pyserini" not in captured.err and "warning" not in captured.err
+    # the file passed over is named, not dropped without a word (dr4 1)
+    assert ("1 .json/.jsonl file(s) of id and contents records (Pyserini shards, 1 document(s)) "
+            f"not read ({folder / where}): this folder is read as a vault, its {len(notes)} "
+            "notes outnumbering them") in " ".join(captured.err.split())
 
 
 def test_a_flat_vault_with_an_export_beside_its_notes_stays_a_vault(tmp_path: Path) -> None:
@@ -507,11 +510,41 @@ def test_a_part_readme_or_github_markdown_leaves_the_shards_the_collection(
 
 def test_notes_in_subfolders_beside_a_readme_stay_a_vault(tmp_path: Path) -> None:
     """Widening the cards to any depth leaves a vault a vault: a README plus real notes in
-    subfolders, with a stray export of id and contents."""
+    subfolders, more of them than the stray export of id and contents holds documents."""
     folder = tmp_path / "vault"
     (folder / "daily").mkdir(parents=True)
     (folder / "README.md").write_text("# Vault\n", encoding="utf-8")
     (folder / "daily" / "README.md").write_text("# Daily\n", encoding="utf-8")
-    (folder / "daily" / "tea.md").write_text("# tea\n\noolong\n", encoding="utf-8")
+    for day in ("mon", "tue", "wed", "thu"):
+        (folder / "daily" / f"{day}.md").write_text("# tea\n\noolong\n", encoding="utf-8")
     write_jsonl(folder / "export.jsonl", DOCS)
-    assert load_dataset(folder).corpus.ids == ["README.md", "daily/README.md", "daily/tea.md"]
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["README.md", "daily/README.md", "daily/mon.md",
+                                  "daily/thu.md", "daily/tue.md", "daily/wed.md"]
+    assert dataset.settings["vault_shards_skipped"] == [[str(folder / "export.jsonl")], 4, 3]
+
+
+@pytest.mark.parametrize("note", [
+    "CONTRIBUTING.md", "docs/index.md", "NOTES.md", "part1/Tea-notes.md"])
+def test_shards_beside_one_ordinary_markdown_file_are_the_collection(
+        tmp_path: Path, note: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Shards of three documents beside cards and one ordinary Markdown file had opened as a
+    vault of the Markdown, four 'documents', the shards dropped without a word (dr4 1): the
+    shards outnumber the notes, so they are the collection and every .md is named skipped."""
+    folder = tmp_path / "shard"
+    (folder / "part1").mkdir(parents=True)
+    write_jsonl(folder / "part1" / "docs00.jsonl", DOCS)
+    markdown = ["README.md", "part1/README.md", ".github/pull_request_template.md", note]
+    for name in markdown:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("# About this tea template\n", encoding="utf-8")
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == ["d1", "d2", "d3"]
+    assert sorted(dataset.settings["pyserini_files_skipped"]) == sorted(
+        str(folder / name) for name in markdown)
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "oolong"]) == 0
+    captured = capsys.readouterr()
+    assert "(3 documents)" in captured.out
+    assert ("4 file(s) of the Pyserini folder are not .json or .jsonl shards and were skipped, "
+            "as not documents (") in " ".join(captured.err.split())
+    assert note.rsplit("/", 1)[-1] in captured.err

@@ -110,6 +110,14 @@ def load_warnings(dataset: Dataset) -> list[str]:
         out.append(f"{len(not_shards):,} file(s) of the Pyserini folder are not .json or "
                    f".jsonl shards and were skipped, as not documents "
                    f"({_examples(not_shards)})")
+    vault_shards = dataset.settings.get("vault_shards_skipped")
+    if vault_shards:
+        files, notes, documents = vault_shards
+        held = f"{documents:,}" if documents <= notes else f"more than {notes:,}"
+        out.append(f"{len(files):,} .json/.jsonl file(s) of id and contents records (Pyserini "
+                   f"shards, {held} document(s)) not read ({_examples(files)}): this folder is "
+                   f"read as a vault, its {notes:,} notes outnumbering them; move the notes out "
+                   "to read the shards")
     visible = list(dataset.settings.get("memories_visible") or [])
     if visible == ["*"]:
         out.append("no memory's earliest message is hidden (is_system) in this chat, so "

@@ -287,7 +287,8 @@ def _split_vector(values: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
 # path, or copied, had another fingerprint (its tune studies started anew, its prepare cache
 # missed; as dr3 1 found for a context's note)
 LOAD_NOTES = frozenset({"injections_skipped", "injections_kept", "trec_files_skipped",
-                        "pyserini_files_skipped", "qrels_unmatched", "trec_not_utf8"})
+                        "pyserini_files_skipped", "qrels_unmatched", "trec_not_utf8",
+                        "vault_shards_skipped"})
 
 
 def _canon(value: Any) -> bytes:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,8 @@ from workbench.core.formats.plain import (
     is_documents_folder,
     read_documents,
     read_queries,
+    shard_documents,
+    shard_files,
 )
 from workbench.core.formats.trec import looks_like_run, read_trec_qrels
 from workbench.core.formats.trec_docs import (
@@ -93,6 +96,7 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
 EVAL_FILE = "eval.jsonl"
 TREC_FILES_SKIPPED = "trec_files_skipped"  # a TREC folder's files without <DOC> records
 PYSERINI_FILES_SKIPPED = "pyserini_files_skipped"  # a shard folder's files not .json(l)
+VAULT_SHARDS_SKIPPED = "vault_shards_skipped"  # [shard files, notes, documents] of a vault
 TREC_NOT_UTF8 = "trec_not_utf8"  # [file, bytes not UTF-8, line of the first] of TREC files
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
@@ -390,8 +394,14 @@ def _load_dataset(
             settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
     elif reading == VAULT:
         _refuse_a_card_as_a_vault(path)
+        shards = shard_files(path)
+        if shards:  # said by `load_warnings`: the shards beside the notes are not read
+            notes_count = len(_notes(path))
+            settings = {**settings, VAULT_SHARDS_SKIPPED: [
+                [str(f) for f in shards], notes_count, shard_documents(path, notes_count)]}
         if not overridden:
-            return read_vault(path, split, skipped=skipped)
+            vault = read_vault(path, split, skipped=skipped)
+            return replace(vault, settings={**vault.settings, **settings})
         notes, home = vault_layout(path)
         corpus = read_vault_notes(notes, name=name, skipped=skipped)
         held = None if home is None else _first_file(home / "queries.jsonl")
@@ -548,18 +558,19 @@ def collection_reading(path: Path) -> str:
     file too).
 
     - Pyserini's shards: a .json or .jsonl file holding `id` and `contents` in its first
-      record (`is_documents_folder`), in a folder with no notes; where it has `*.md` files,
-      only if they are a README, a LICENSE and the like at its top level (a README.md beside
-      the shards, or above shards all in subfolders, had made the folder a vault of one
-      note);
+      record (`is_documents_folder`), in a folder with no notes, or whose notes do not
+      outnumber the shards' documents (`_notes_dominate`): a README.md, a CONTRIBUTING.md or
+      a docs/index.md beside the shards had made the folder a vault of those files, the
+      shards dropped without a word (dr1 5, dr4 1); the Markdown is named as skipped;
     - a vault: any other folder with notes (a stray export.json of id and contents among
       the notes, or a notes/index.jsonl, is not the corpus: the 45 notes had been dropped for
-      it) whose first files hold no <DOC> record (a TREC folder's README.md is no note);
+      it; such files are named as not read) whose first files hold no <DOC> record (a TREC
+      folder's README.md is no note);
     - TREC: a folder of <DOC> files (`is_trec_documents`)."""
     if not path.is_dir():
         return ""
     if has_notes(path):
-        if _cards_only(path) and is_documents_folder(path):
+        if is_documents_folder(path) and not _notes_dominate(path):
             return PYSERINI
         if not has_trec_records(path):
             return VAULT
@@ -568,12 +579,20 @@ def collection_reading(path: Path) -> str:
     return TREC if is_trec_documents(path) else ""
 
 
-def _cards_only(folder: Path) -> bool:
-    """Whether the folder's `*.md` files are all a dataset's cards (README.md, LICENSE.md …,
-    at any depth: a part's own README) or GitHub's (under .github/: a pull request template),
-    and it has no notes/ subfolder. A subfolder's README had made a shard collection a vault
-    of READMEs, its shards dropped without a word (dr1 5)."""
-    return not (folder / "notes").is_dir() and all(_is_card(name) for name in note_names(folder))
+def _notes(folder: Path) -> list[str]:
+    """The folder's `*.md` files that are notes, not a dataset's cards (README.md, LICENSE.md
+    …, at any depth: a part's own README) nor GitHub's (under .github/: a pull request
+    template)."""
+    return [name for name in note_names(folder) if not _is_card(name)]
+
+
+def _notes_dominate(folder: Path) -> bool:
+    """Whether a folder holding both notes and Pyserini shards is a vault: it has a notes/
+    subfolder, or its notes outnumber the shards' documents (a vault of 45 notes with an
+    export.json of one; not shards of three documents beside a CONTRIBUTING.md). The cards
+    count for neither."""
+    notes = len(_notes(folder))
+    return (folder / "notes").is_dir() or (notes > 0 and shard_documents(folder, notes) < notes)
 
 
 def _is_card(name: str) -> bool:

@@ -395,6 +395,34 @@ def _folder_records(folder: Path, skipped: list[Path] | None = None,
             yield file, line, obj, False
 
 
+def shard_files(folder: Path) -> list[Path]:
+    """The folder's .json and .jsonl files (at any depth, sorted) whose first record holds
+    `id` and `contents`: the shards `is_documents_folder` tells the folder by."""
+    found = []
+    for file in documents_folder_files(folder):
+        first = first_record_object(file) if file.is_file() else None
+        if first is not None and "contents" in first and any(k in first for k in ID_KEYS):
+            found.append(file)
+    return found
+
+
+def shard_documents(folder: Path, at_most: int) -> int:
+    """How many records the folder's shards (`shard_files`) hold, counted to `at_most` + 1
+    and no further: enough to tell whether the notes beside them outnumber them, never a
+    large collection read through for it. A malformed record ends its file's count (reading
+    the folder says what is wrong with it)."""
+    count = 0
+    for file in shard_files(folder):
+        try:
+            for _ in _json_records(file):
+                count += 1
+                if count > at_most:
+                    return count
+        except (FormatError, OSError):
+            continue
+    return count
+
+
 def is_documents_folder(folder: Path) -> bool:
     """A folder of JSON-lines documents (Pyserini's JsonCollection): one .jsonl or .json
     file at least holding `id` and `contents` in its first record (at any depth), told by
