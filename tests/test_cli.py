@@ -159,6 +159,33 @@ def test_bad_arguments_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert needle in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize(("metrics", "said"), [
+    ("NDGC@10", "unknown metric 'NDGC@10' (did you mean ndcg@10?)"),  # had been 'ndgc@10'
+    ("infAP", "unknown metric 'infAP' (inferred AP: not computed by the workbench)"),
+    ("P_0", "metric 'P_0': cutoff must be ≥ 1, got 0\n"),  # no list of bundle figures after
+    ("precision", "metric 'precision' needs a cutoff, as in 'p@10'\n"),
+])
+def test_a_bad_metric_is_said_as_typed_and_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], metrics: str, said: str) -> None:
+    """dr4 5 and 6: eval lower-cased the name it echoed; an alias with a bad cut-off had the
+    unknown name's tail ('or a bundle figure: …')."""
+    assert main(["eval", str(_beir(tmp_path)), "-m", "bm25", "--metrics", metrics]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "bundle figure" not in err.split(said)[0]
+
+
+def test_a_bare_metric_and_its_1000_cut_off_are_one_row(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr4 8: r and r@1000, map and map@1000 each gave two rows of one figure. ndcg and
+    ndcg@1000 stay two: the ideal DCG of the bare one is not cut at 1,000."""
+    argv = ["eval", str(_beir(tmp_path)), "-m", "bm25", "--metrics",
+            "recall_1000,r@1000,map,AP,MAP@1000,r,mrr@1000,RR,ndcg,ndcg@1000"]
+    assert main(argv) == 0
+    rows = [line.split()[0] for line in capsys.readouterr().out.splitlines()
+            if line[:1].isalpha() and len(line.split()) == 2 and line.split()[1][:1].isdigit()]
+    assert rows == ["r@1000", "map", "mrr@1000", "ndcg", "ndcg@1000"]
+
+
 def test_ir_measures_names_are_shown_in_the_workbenchs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """rn 7: ir_measures' AP@100 and RR@10 had been refused as unknown metrics."""

@@ -132,6 +132,9 @@ def test_metrics_help_lists_every_name(command: str,
     text = " ".join(capsys.readouterr().out.split())
     for name in [*(f"{n}@k" for n in METRICS), *BUNDLE_METRICS]:
         assert name in text
+    # dr4 6: the other tools' names it reads, said where the names are
+    assert ("trec_eval's and ir_measures' names too: ndcg_cut_10 (ndcg_cut.10), P_10, "
+            "recall_100, map_cut_100, recip_rank, AP@100, RR@10") in text
 
 
 def test_bundle_f1_per_task() -> None:

@@ -79,6 +79,9 @@ def test_the_same_command_continues_the_same_study(capsys, tmp_path):
 @pytest.mark.parametrize(("args", "says"), [
     (["--tune", "k1", "--range", "k1=2:9"], "k1 must be a number in [0, 3]"),
     (["--tune", "k1", "--metric", "nosuch@3"], "unknown objective"),
+    # dr4 5: the name as typed, said once, no nested parentheses
+    (["--tune", "k1", "--metric", "NDGC@10"], "unknown objective 'NDGC@10' (did you mean "
+     "ndcg@10?); use a metric such as ndcg@10 or one of bundle_recall,"),
     (["--train-split", "train"], "--train-split and --test-split go together"),
     (["--trials", "0"], "--trials must be at least 1"),
     (["--seed", "-1"], "--seed must be a whole number in [0, 4294967295]"),

@@ -18,6 +18,7 @@ from workbench.cli.args import topic_field, warn_repeated, whole
 from workbench.core.data import Dataset, FormatError, Query, QuerySet
 from workbench.core.engine import Progress
 from workbench.core.metrics import BUNDLE_METRICS, METRICS, parse_metric
+from workbench.core.metrics.measures import metric_base
 from workbench.core.params import Params, parse_assignments, resolve_file
 from workbench.textout import LOG_AFTER_S, progress_bar, say
 
@@ -518,7 +519,7 @@ def metric_list(spec: str) -> list[str]:
         except ValueError as exc:
             from workbench.core.selection_figures import FIGURES
 
-            known = m.lower().partition("@")[0] in METRICS  # a known name with a bad cutoff
+            known = metric_base(m) in METRICS  # a known name (P_0, precision), a bad cutoff
             # every caller (eval, sweep, compare) takes the selection figures too
             raise UsageError(str(exc) if known else f"{exc}, or a bundle figure: "
                              f"{', '.join(BUNDLE_METRICS)}, or a selection figure: "
@@ -526,7 +527,16 @@ def metric_list(spec: str) -> list[str]:
         # ndcg@010, nDCG@10 and trec_eval's ndcg_cut_10 are ndcg@10: one row, under the name
         # the workbench knows it by (rn 7: the trec_eval spelling had headed its row)
         canonical.append(f"{base}@{k}" if k is not None else base)
-    return list(dict.fromkeys(canonical))
+    # r, map and mrr without @k read the first WHOLE_DEPTH results, the very figure of
+    # r@1000, map@1000 and mrr@1000: one row, under the name given first (dr4 8). Not ndcg:
+    # its ideal DCG is cut at k, and a query judging over 1,000 relevant tells them apart.
+    from workbench.core.pipeline import WHOLE_DEPTH
+
+    same = {f"{base}@{WHOLE_DEPTH}": base for base in ("r", "map", "mrr")}
+    rows: dict[str, str] = {}
+    for name in canonical:
+        rows.setdefault(same.get(name, name), name)
+    return list(rows.values())
 
 
 # -- argument groups -------------------------------------------------------------------------

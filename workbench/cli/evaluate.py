@@ -164,7 +164,9 @@ def metrics_help(default: str) -> str:
     whole = [n for n in METRICS if _accepted(n)]
     return (f"comma-separated: {', '.join(f'{n}@k' for n in METRICS)} ({', '.join(whole)} "
             f"also without @k: the first 1,000 results, as trec_eval reads a run of that "
-            f"depth); for a model that selects bundles "
+            f"depth); trec_eval's and ir_measures' names too: ndcg_cut_10 (ndcg_cut.10), "
+            f"P_10, recall_100, map_cut_100, recip_rank, AP@100, RR@10; for a model that "
+            f"selects bundles "
             f"(e.g. codeledger): {', '.join(BUNDLE_METRICS)} (default: {default})")
 
 
@@ -190,9 +192,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     model, params = model_and_params(args)
     # what the selection returns (results, empty, injected_tokens), as sweep and tune take
     # them: counted beside the ranking metrics, over the same judged queries
-    named = [m.strip().lower() for m in (args.metrics or "").split(",") if m.strip()]
-    figures = list(dict.fromkeys(m for m in named if m in FIGURES))
-    asked = ",".join(m for m in named if m not in FIGURES)
+    named = [m.strip() for m in (args.metrics or "").split(",") if m.strip()]  # as typed
+    figures = list(dict.fromkeys(m.lower() for m in named if m.lower() in FIGURES))
+    asked = ",".join(m for m in named if m.lower() not in FIGURES)
     metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
                            else (CODE_METRICS if code_tasks(args, model) else EVAL_METRICS))
                if asked or not figures else [])

@@ -512,10 +512,9 @@ def _check_splits_apart(args: argparse.Namespace) -> None:
 
 def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str, ...]:
     from workbench.core.cases import has_cases
-    from workbench.core.tuning.objectives import check_name
 
     if args.metric:
-        names = tuple(check_name(n) for n in args.metric.split(",") if n.strip())
+        names = tuple(_objective_name(n) for n in args.metric.split(",") if n.strip())
     elif has_cases(dataset):
         names = ("cases",)
     elif model.id.startswith("codeledger"):
@@ -528,6 +527,28 @@ def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str
     if twice:  # a "Pareto front" of one metric against itself
         raise ParamError(f"--metric names {', '.join(twice)} twice: give each objective once")
     return names
+
+
+def _objective_name(name: str) -> str:
+    """The objective's canonical name (`check_name`); a metric's own error said once, the
+    name as typed (dr4 5: "unknown objective 'ndgc@10' (unknown metric 'ndgc@10' (did you
+    mean …); valid: …)")."""
+    from workbench.core.metrics import parse_metric
+    from workbench.core.tuning.objectives import COMPUTED, MODEL_FIGURES, check_name
+
+    try:
+        return check_name(name)
+    except ParamError:
+        try:
+            parse_metric(name)
+        except ValueError as exc:
+            said = str(exc)
+            if said.startswith("unknown metric "):  # 'X' (did you mean …?); valid: …
+                what = said.removeprefix("unknown metric ").partition("; valid:")[0]
+                said = (f"unknown objective {what}; use a metric such as ndcg@10 or one of "
+                        f"{', '.join([*MODEL_FIGURES, *COMPUTED])}")
+            raise ParamError(said) from None
+        raise
 
 
 def _constraint(text: str) -> Any:

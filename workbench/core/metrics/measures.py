@@ -9,6 +9,7 @@ A judged query with no results scores 0 (trec_eval -c).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -174,14 +175,33 @@ _NAME_ALIASES = {"recip_rank": "mrr", "ap": "map", "rr": "mrr", "recall": "r",
                  "precision": "p"}
 
 
+# trec_eval and ir_measures measures the workbench does not compute, said so by name
+_NOT_COMPUTED = {"rprec": "R-precision", "bpref": "bpref", "infap": "inferred AP",
+                 "success": "Success", "set_f": "set F", "err": "ERR", "gm_map": "GM-MAP",
+                 "num_rel": "num_rel", "num_ret": "num_ret", "num_rel_ret": "num_rel_ret",
+                 "iprec_at_recall": "interpolated precision", "r-prec": "R-precision"}
+
+
 def _unaliased(spec: str) -> str:
     """`spec` (lower case, stripped) in the workbench's spelling: 'ndcg_cut_10' → 'ndcg@10',
-    'ap@100' → 'map@100', 'recip_rank' → 'mrr'; anything else as it is."""
+    trec_eval's -m spelling 'ndcg_cut.10' and 'p.5' too, 'ap@100' → 'map@100', 'recip_rank' →
+    'mrr'; anything else as it is."""
     name, sep, cut = spec.partition("@")
+    head, dot, tail = name.rpartition(".")
+    if not sep and dot and tail.isdigit():  # trec_eval -m ndcg_cut.10: measure.cut-off
+        name = f"{head}_{tail}"
     for prefix, base in _CUT_ALIASES.items():
         if not sep and name.startswith(prefix) and name[len(prefix):].isdigit():
             return f"{base}@{name[len(prefix):]}"
+    if not sep and dot and tail.isdigit():
+        return spec  # 'ndcg.10' is no trec_eval name: as typed, for the hint
     return _NAME_ALIASES.get(name, name) + sep + cut
+
+
+def metric_base(spec: str) -> str:
+    """The workbench's base name of metric `spec`, its aliases read ('P_0' → 'p', 'precision'
+    → 'p', 'AP@100' → 'map'), whether or not its cut-off is valid; anything else lower-cased."""
+    return _unaliased(spec.strip().lower()).partition("@")[0]
 
 
 def canonical_metric(spec: str) -> str:
@@ -217,12 +237,22 @@ def parse_metric(spec: str) -> tuple[str, int | None]:
 
 def _did_you_mean(name: str, cut: str) -> str:
     """' (did you mean ndcg@10?)' for 'ndgc' and '@10': the closest metric name (a bundle
-    figure's too, which eval, compare and tune take beside), its cut-off kept; '' where none
-    is close."""
+    figure's too, which eval, compare and tune take beside), its cut-off kept, a trailing
+    number read as the cut-off ('ndcg_10' → ndcg@10, not ndcg, which reads 1,000 results);
+    what trec_eval or ir_measures compute and the workbench does not (Rprec, bpref, Success)
+    said so; '' where none is close."""
     import difflib
 
     from workbench.core.metrics.bundle import BUNDLE_METRICS
 
+    stem = re.fullmatch(r"(.*?[a-z])[_.]?(\d+)", name) if not cut else None
+    if stem:  # ndcg_10, recall10, judged_10: the cut-off kept (bare ndcg reads 1,000 results)
+        name, cut = stem[1], f"@{int(stem[2])}"
+    unsupported = _NOT_COMPUTED.get(name)
+    if unsupported:
+        return f" ({unsupported}: not computed by the workbench)"
+    if _NAME_ALIASES.get(name, name) in METRICS:
+        return f" (did you mean {_NAME_ALIASES.get(name, name)}{cut}?)"
     near = difflib.get_close_matches(name, [*METRICS, *_NAME_ALIASES, *BUNDLE_METRICS], n=1)
     if not near or near[0] == name:
         return ""
