@@ -171,3 +171,40 @@ def test_a_missing_dataset_is_said_before_a_window_opens(
     assert f"DATA {missing}: no such file or folder" in err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert seen == []
+
+
+@pytest.mark.parametrize("kind", ["toml", "7z-only"])
+def test_a_path_that_is_no_dataset_is_said_before_a_window_opens(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, kind: str) -> None:
+    """dr4 3: a .toml, or a folder holding only a .7z, had opened the window with nothing said
+    here; rank's line is said instead, before any window."""
+    import workbench.gui.app
+
+    seen: list[tuple[object, ...]] = []
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
+    if kind == "toml":
+        data = tmp_path / "mine.toml"
+        data.write_text('model = "bm25"\n\n[params]\nk1 = 0.9\n', encoding="utf-8")
+        said = f"{data}: expected a BEIR folder (with corpus.jsonl)"
+    else:
+        data = tmp_path / "z7"
+        data.mkdir()
+        (data / "wtx001.7z").write_bytes(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(24))
+        said = "it holds a 7-Zip archive (wtx001.7z), which is not read: unpack it first"
+    assert main(["gui", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "Traceback" not in err
+    assert seen == []
+
+
+@pytest.mark.parametrize("sample", [
+    *sorted(p.name for p in SAMPLES.iterdir() if p.is_dir()), "story/memories.json",
+    "decisions/decisions.jsonl", "decisions-eval/eval.jsonl", "tea-beir/corpus.jsonl"])
+def test_every_sample_still_opens(monkeypatch: pytest.MonkeyPatch, sample: str) -> None:
+    import workbench.gui.app
+
+    seen: list[tuple[object, ...]] = []
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
+    assert main(["gui", str(SAMPLES / sample)]) == 0
+    assert seen and seen[0][0] == str(SAMPLES / sample)

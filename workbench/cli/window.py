@@ -86,6 +86,10 @@ def cmd_gui(args: argparse.Namespace) -> int:
                                  f"dataset, model and values; leave out {', '.join(given)} "
                                  "(change them in the window once it is open)")
             return EXIT_FAIL if _no_display() else run(session=args.data)
+    if args.data:  # a .toml or a folder of a .7z: said here, as rank says it (dr4 3)
+        from workbench.core.formats.auto import refuse_unreadable
+
+        refuse_unreadable(args.data)
     for flag, value in (("--queries", args.queries), ("--qrels", args.qrels)):
         if value and not Path(value).is_file():
             raise UsageError(f"{flag} {value}: no such file")

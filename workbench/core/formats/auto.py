@@ -475,6 +475,28 @@ def _load_dataset(
                    settings=settings, unjudged_left_out=len(query_set) - len(judged))
 
 
+def refuse_unreadable(path: StrPath) -> None:
+    """The error `load_dataset` gives a path no format reads (a .toml, a folder holding only
+    a .7z), told from the path's kind, names and first bytes, nothing read through: the
+    window checks its DATA so before it opens (dr4 3: it had opened with nothing said on the
+    terminal). A path some format takes passes, though reading it may still fail."""
+    path = Path(path)
+    if path.is_dir():
+        if (is_code_repo(path) or is_sample_stream_folder(path) or is_openvault_folder(path)
+                or is_pi_memory_folder(path) or (path / "corpus.jsonl").is_file()
+                or (path / EVAL_FILE).is_file()):
+            return
+        _refuse_unreadable_beir_corpus(path)
+        if collection_reading(path):
+            return
+    elif path.is_file() and (path.suffix.lower() in (".json", *DOCUMENT_SUFFIXES)
+                             or _pyserini_lines(path) or is_trec_documents(path)):
+        return
+    _refuse_the_wrong_kind(path)
+    _refuse_topics_as_documents(path)
+    raise FormatError(path, EXPECTED + archives_hint(path), field="path")
+
+
 def dataset_splits(path: StrPath) -> list[str]:
     """The splits a BEIR, OpenVault or vault folder judges (its qrels/<split>.tsv names,
     sorted); none for any other dataset. A file whose header names another third column than BEIR's
