@@ -510,3 +510,13 @@ def test_repo_takes_the_code_repo_sample_as_data_does(capsys: pytest.CaptureFixt
     assert "api/shorty/alias.py" in capsys.readouterr().out
     assert main(["rank", "--repo", str(SAMPLES / "tea-beir"), "-m", "bm25", "-q", "tea"]) == 2
     assert "not a git repository" in capsys.readouterr().err
+
+
+def test_a_parameter_in_another_case_is_the_same_parameter(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr4 7: -p K1=2 had been refused as an unknown parameter."""
+    data = str(_beir(tmp_path))
+    assert main(["eval", data, "-m", "bm25", "-p", "k1=2", "-p", "b=0.3"]) == 0
+    lower = capsys.readouterr().out
+    assert main(["eval", data, "-m", "bm25", "-p", "K1=2", "-p", "B=0.3"]) == 0
+    assert capsys.readouterr().out == lower

@@ -208,3 +208,15 @@ def test_every_sample_still_opens(monkeypatch: pytest.MonkeyPatch, sample: str) 
     monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
     assert main(["gui", str(SAMPLES / sample)]) == 0
     assert seen and seen[0][0] == str(SAMPLES / sample)
+
+
+@pytest.mark.parametrize("model", [["-m", "bm25"], []])
+def test_a_parameter_in_another_case_reaches_the_window_by_its_name(
+        monkeypatch: pytest.MonkeyPatch, model: list[str]) -> None:
+    """dr4 7: -p K1=2 is k1, with -m and against the model the window opens."""
+    import workbench.gui.app
+
+    seen: list[tuple[object, ...]] = []
+    monkeypatch.setattr(workbench.gui.app, "run", lambda *a, **kw: seen.append(a) or 0)
+    assert main(["gui", str(SAMPLES / "tea-beir"), *model, "-p", "K1=2", "-p", "B=0.5"]) == 0
+    assert seen[0][2] == {"k1": "2", "b": "0.5"}

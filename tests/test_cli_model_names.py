@@ -115,3 +115,16 @@ def test_bench_takes_repeated_models_as_compare_does() -> None:
     args = build_parser().parse_args(["bench", "-m", "bm25", "-m", "obsidian-mcp,bm25,dense"])
     assert _models(args) == ["bm25", "vault-search", "dense"]
     assert _models(build_parser().parse_args(["bench"])) is None
+
+
+@pytest.mark.parametrize("argv", [["eval", TEA, "-m", ""],
+                                  ["compare", TEA, "-m", "bm25,", "--defaults"]])
+def test_an_empty_model_name_is_said_so(capsys: pytest.CaptureFixture[str],
+                                        argv: list[str]) -> None:
+    """dr4 7: -m "" and a trailing comma had said "unknown model ''"."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "no model named (an empty name: -m '' or a stray comma); valid: bm25," in err
+    assert "unknown model" not in err

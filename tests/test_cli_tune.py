@@ -812,7 +812,8 @@ def test_a_misspelt_range_name_is_one_line_and_nothing_is_made(capsys, tmp_path)
     assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--range", "kl=0.5:1",
                  "--trials", "1", "--storage", str(tmp_path / "s.db")]) == 2
     err = capsys.readouterr().err
-    assert "--range kl=0.5:1: unknown parameter 'kl'; valid: k1, b" in err
+    # dr4 7: kl is k1 but for a lookalike, suggested
+    assert "--range kl=0.5:1: unknown parameter 'kl' (did you mean k1?); valid: k1, b" in err
     assert "Traceback" not in err
     assert not (tmp_path / "s.db").exists()
 

@@ -226,3 +226,24 @@ def test_a_misspelt_parameter_names_the_nearest() -> None:
     with pytest.raises(ParamError, match=r"unknown parameter 'alpah' \(did you mean alpha\?\); "
                        r"valid: alpha, "):
         schema.resolve({"alpah": 1})
+
+
+def test_parameter_names_are_read_in_any_case() -> None:
+    """dr4 7: -p K1=1 and -p B=0.5 had been refused, while -m BM25 and --metrics NDCG@10
+    were read."""
+    schema = get_model("bm25").schema
+    values = schema.resolve({"K1": "1.5", "B": "0.3"})
+    assert values["k1"] == 1.5 and values["b"] == 0.3
+    assert "K1" not in values and "B" not in values
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("kl", "k1"), ("K1", "k1"), ("KL", "k1"),
+                                              ("B", "b")])
+def test_a_lookalike_or_another_case_is_suggested(typed: str, meant: str) -> None:
+    """dr4 7: kl (l for 1) had had no suggestion, difflib's ratio 0.5 under its cut-off; a
+    name asked for as it is typed (sweep -s K1) is suggested in its own case."""
+    schema = get_model("bm25").schema
+    with pytest.raises(ParamError) as info:
+        schema[typed]
+    assert str(info.value).startswith(f"unknown parameter {typed!r} (did you mean {meant}?); "
+                                      "valid: k1, b")

@@ -124,19 +124,23 @@ def cmd_gui(args: argparse.Namespace) -> int:
         from workbench.core.models import get_model
 
         try:
-            get_model(args.model).schema.resolve(overrides)
+            schema = get_model(args.model).schema
+            schema.resolve(overrides)
         except KeyError as exc:
             raise UsageError(str(exc.args[0])) from None
+        overrides = {schema.name_of(k): v for k, v in overrides.items()}  # -p K1=1: k1
     elif assigned:  # -p without -m: against the model the window opens, as --params
         from workbench.core.models import get_model
 
         model, whose = _window_model(args.data)
         try:
-            get_model(model).schema.resolve(assigned)
+            schema = get_model(model).schema
+            schema.resolve(assigned)
         except (KeyError, ParamError) as exc:
             text = str(exc.args[0]) if isinstance(exc, KeyError) else str(exc)
             raise UsageError(f"-p: {text} (the window opens {model}, {whose}; give -m MODEL "
                              "for another)") from None
+        overrides = {schema.name_of(k): v for k, v in overrides.items()}  # -p K1=1: k1
     if _no_display():
         return EXIT_FAIL
     return run(args.data, args.model, overrides or None, args.queries, args.qrels, args.split,

@@ -220,11 +220,32 @@ class ParamSchema:
         try:
             return self.by_name[name]
         except KeyError:
-            near = difflib.get_close_matches(str(name), self.by_name, n=1)
+            near = self._near(str(name))
             raise ParamError(
-                f"unknown parameter {name!r}" + (f" (did you mean {near[0]}?)" if near else "")
+                f"unknown parameter {name!r}" + (f" (did you mean {near}?)" if near else "")
                 + f"; valid: {', '.join(self.by_name)}"
             ) from None
+
+    def name_of(self, name: str) -> str:
+        """The parameter `name` stands for, in any case, as model ids and metric names are
+        read (`K1` is k1, `B` is b); ParamError as `schema[name]` where none is."""
+        if name in self.by_name:
+            return name
+        folded = [p for p in self.by_name if p.casefold() == name.strip().casefold()]
+        return folded[0] if len(folded) == 1 else self[name].name
+
+    def _near(self, name: str) -> str | None:
+        """The parameter a typo most likely meant: the same in another case, or but for a
+        lookalike (kl and k1: l for 1, O for 0), else difflib's nearest; None where none is
+        close. difflib alone had missed kl (ratio 0.5, under its 0.6) and K1 (dr4 7)."""
+        def plain(text: str) -> str:
+            return text.strip().casefold().translate(_LOOKALIKE)
+
+        same = [p for p in self.by_name if plain(p) == plain(name)]
+        if same:
+            return same[0]
+        near = difflib.get_close_matches(name.strip().casefold(), self.by_name, n=1)
+        return near[0] if near else None
 
     def defaults(self) -> Params:
         return {p.name: p.default for p in self.params}
@@ -236,7 +257,8 @@ class ParamSchema:
         """Defaults updated by `overrides`, every value validated."""
         values = self.defaults()
         for name, value in (overrides or {}).items():
-            values[name] = self[name].validate(value)
+            param = self[self.name_of(name)]  # -p K1=1 sets k1
+            values[param.name] = param.validate(value)
         return values
 
     def prepare_values(self, values: Mapping[str, ParamValue]) -> Params:
@@ -251,6 +273,9 @@ class ParamSchema:
         return {p.name: values[p.name] for p in self.params
                 if p.name in values and values[p.name] != p.default}
 
+
+# letters typed for the digits they look like, and back: kl for k1, O for 0
+_LOOKALIKE = str.maketrans({"l": "1", "i": "1", "o": "0"})
 
 _FLOOR_NAMES = ("min_score", "min_similarity")
 _FLOOR_PARTS = ("min_score", "min_similarity", "minscore")

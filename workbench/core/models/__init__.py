@@ -47,6 +47,9 @@ def get_model(model_id: str) -> Model:
         target = _REGISTRY[canonical_id(model_id)]
     except KeyError:
         systems = ", ".join(f"{s} ({m})" for s, m in SYSTEM_NAMES.items())
+        if not model_id.strip():  # -m "" or -m bm25, (dr4 7: "unknown model ''")
+            raise KeyError(f"no model named (an empty name: -m '' or a stray comma); valid: "
+                           f"{', '.join(_REGISTRY)}, or a system's name: {systems}") from None
         near = difflib.get_close_matches(model_id.strip().lower(), [*_REGISTRY, *SYSTEM_NAMES],
                                          n=1)
         raise KeyError(
