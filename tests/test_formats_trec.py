@@ -112,8 +112,10 @@ def test_a_trec_qrels_header_is_said_to_be_one(tmp_path: Path, header: str) -> N
     with pytest.raises(FormatError) as info:
         read_trec_qrels(path)
     assert_names(info.value, path, 1, "header")
-    assert f"line 1 looks like a header ({', '.join(header.split())})" in str(info.value)
-    assert "delete the line" in str(info.value)
+    # dr4 11: the position once, by FILE:LINE, not again as "line 1" in the words
+    assert str(info.value) == (f"{path}:1: field 'header': a header "
+                               f"({', '.join(header.split())}), not a judgment: TREC qrels have "
+                               "none; delete the line")
 
 
 def test_a_bad_grade_on_line_1_is_not_called_a_header(tmp_path: Path) -> None:

@@ -152,8 +152,8 @@ def read_qrels_tsv(
                 line=line, field="columns")
         if not seen and not header and len(cols) == 3 and _is_a_name(cols[2]):
             # `query_id doc_id relevance`: another tool's header, not a bad grade on line 1
-            raise FormatError(path, f"line 1 looks like a header ({', '.join(cols)}), not a "
-                              "judgment: BEIR's header is query-id<TAB>corpus-id<TAB>score; "
+            raise FormatError(path, f"a header ({', '.join(cols)}), not a judgment: BEIR's "
+                              "header is query-id<TAB>corpus-id<TAB>score; "
                               "rename its columns so, or remove the line", line=line,
                               field="header")
         qid, did, grade_text = cols

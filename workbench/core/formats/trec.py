@@ -66,9 +66,9 @@ def read_trec_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> 
             grade = parse_grade(rel)
         except ValueError:
             if not seen and _is_a_name(rel):  # `qid iter docno rel`: a header, not a bad grade
-                raise FormatError(path, f"line {line} looks like a header "
-                                  f"({', '.join(text.split())}), not a judgment: TREC qrels "
-                                  "have no header; delete the line", line=line,
+                # the position is said once, by the error's FILE:LINE (dr4 11)
+                raise FormatError(path, f"a header ({', '.join(text.split())}), not a "
+                                  "judgment: TREC qrels have none; delete the line", line=line,
                                   field="header") from None
             raise FormatError(path, f"expected an integer grade (within ±{MAX_GRADE:,}), found "
                               f"{rel!r}",
