@@ -16,6 +16,7 @@ from workbench.core.embeddings import (
     DEFAULT_MODEL,
     PROMPT_PRESETS,
     EmbeddingError,
+    Encoder,
     embed_texts,
     get_encoder,
     open_store,
@@ -29,11 +30,11 @@ TEXTS = [f"note {i}: the kettle reached {80 + i % 15} degrees before pouring" fo
 
 
 class CountingEncoder:
-    """The real default model, counting the texts it is asked to encode."""
+    """The real default model (or `inner`), counting the texts it is asked to encode."""
 
-    def __init__(self) -> None:
-        self.inner = get_encoder(DEFAULT_MODEL)
-        self.name = "counting-minilm"
+    def __init__(self, inner: Encoder | None = None, name: str = "counting-minilm") -> None:
+        self.inner = inner or get_encoder(DEFAULT_MODEL)
+        self.name = name
         self.seen: list[str] = []
 
     @property
@@ -53,6 +54,35 @@ class CountingEncoder:
 @pytest.fixture
 def counting() -> CountingEncoder:
     enc = CountingEncoder()
+    register_encoder(enc.name, enc)
+    return enc
+
+
+class MadeVectors:
+    """NOT a model: a unit vector made from each text's hash, batch by batch with progress
+    (and so cancel) before each batch, through the same `_longest_first` as the real encoder.
+    For the tests of steps, shards and cancels, where what is counted is texts, not what the
+    vectors mean: the real model's forward pass per text (batch size 1) took most of their
+    time."""
+
+    identity = "made-vectors-1"
+    dim = 384
+
+    def encode(self, texts: Sequence[str], *, batch_size: int = 64,
+               progress: Progress = NO_PROGRESS) -> NDArray[np.float32]:
+        def run(part: list[str]) -> NDArray[np.float32]:
+            v = np.array([np.random.default_rng(list(t.encode())).standard_normal(self.dim)
+                          for t in part], np.float32)
+            out: NDArray[np.float32] = v / np.linalg.norm(v, axis=1, keepdims=True)
+            return out
+
+        return embeddings._longest_first(texts, self.dim, batch_size, progress, run)
+
+
+@pytest.fixture
+def made() -> CountingEncoder:
+    """As `counting`, over made vectors (`MadeVectors`)."""
+    enc = CountingEncoder(MadeVectors(), name="counting-made")
     register_encoder(enc.name, enc)
     return enc
 
@@ -146,46 +176,46 @@ def eight_batch_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(embeddings, "STEP_S", 1e9)
 
 
-def test_cancel_keeps_finished_chunks(counting: CountingEncoder, eight_batch_steps: None) -> None:
+def test_cancel_keeps_finished_chunks(made: CountingEncoder, eight_batch_steps: None) -> None:
     # batch size 1 → steps of 1, then 8 texts, shards of 32 or more: stop once the first
     # shard (1 + 4 × 8 = 33 texts) is stored
     prompt = "cancel test: "
     calls: list[float] = []
 
     def stop() -> bool:
-        return len(open_store(counting, prompt)) >= 32
+        return len(open_store(made, prompt)) >= 32
 
     with pytest.raises(Cancelled):
-        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
+        embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1,
                     progress=Progress(on_progress=lambda f, m: calls.append(f),
                                       should_stop=stop))
-    assert len(open_store(counting, prompt)) == 33
-    counting.seen.clear()
-    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(counting.seen) == len(TEXTS) - 33  # only the rest
+    assert len(open_store(made, prompt)) == 33
+    made.seen.clear()
+    embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1)
+    assert len(made.seen) == len(TEXTS) - 33  # only the rest
     assert calls == sorted(calls)  # progress only moves forward
 
 
 def test_a_cancel_inside_a_chunk_keeps_every_step_finished_and_says_so(
-        counting: CountingEncoder, eight_batch_steps: None) -> None:
+        made: CountingEncoder, eight_batch_steps: None) -> None:
     # batch size 1 → steps of 1, then 8 texts, shards of 32: cancelled as the fourth step
     # starts, the three steps before it are stored (before: nothing until a whole shard of 32
     # was done)
     prompt = "cancel inside a chunk: "
 
     def stop() -> bool:
-        return len(counting.seen) >= 24
+        return len(made.seen) >= 24
 
     with pytest.raises(Cancelled) as caught:
-        embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1,
+        embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1,
                     progress=Progress(should_stop=stop))
-    assert len(open_store(counting, prompt)) == 17
+    assert len(open_store(made, prompt)) == 17
     assert caught.value.__notes__ == [
         "17 of 70 texts embedded before it are kept in the cache: the same command goes on "
         "from there"]
-    counting.seen.clear()
-    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(counting.seen) == len(TEXTS) - 17
+    made.seen.clear()
+    embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1)
+    assert len(made.seen) == len(TEXTS) - 17
 
 
 def test_an_interrupt_while_a_shard_is_written_keeps_its_vectors(
@@ -210,20 +240,20 @@ def test_an_interrupt_while_a_shard_is_written_keeps_its_vectors(
     assert caught.value.__notes__[0].startswith("9 of 70 texts embedded before it are kept")
 
 
-def test_vectors_are_stored_at_least_every_minute(counting: CountingEncoder,
+def test_vectors_are_stored_at_least_every_minute(made: CountingEncoder,
                                                   monkeypatch: pytest.MonkeyPatch,
                                                   eight_batch_steps: None) -> None:
     # a killed run loses at most STORE_EVERY_S of work: here every step is its own shard
     # (1 text, then eight steps of 8 and one of 5)
     monkeypatch.setattr(embeddings, "STORE_EVERY_S", 0.0)
     prompt = "stored every minute: "
-    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
-    assert len(open_store(counting, prompt).shards) == 1 + 9
+    embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1)
+    assert len(open_store(made, prompt).shards) == 1 + 9
     monkeypatch.setattr(embeddings, "STORE_EVERY_S", 3600.0)
     prompt = "stored per chunk: "
-    embed_texts(TEXTS, model=counting.name, prompt=prompt, batch_size=1)
+    embed_texts(TEXTS, model=made.name, prompt=prompt, batch_size=1)
     # a shard once 32 or more are pending: 1 + 4 × 8 = 33, then 4 × 8 = 32, then the 5 left
-    assert sorted(len(v) for v in open_store(counting, prompt).shards.values()) == [5, 32, 33]
+    assert sorted(len(v) for v in open_store(made, prompt).shards.values()) == [5, 32, 33]
 
 
 def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
