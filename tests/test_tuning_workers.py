@@ -126,6 +126,7 @@ def test_a_killed_workers_trial_is_failed_once_it_falls_silent(tmp_path, monkeyp
     import time
 
     from workbench.cli import main
+    from workbench.core.tuning import runner
     from workbench.core.tuning import storage as tuning_storage
     from workbench.core.tuning.study import ALIVE, BEGAN
 
@@ -151,6 +152,9 @@ def test_a_killed_workers_trial_is_failed_once_it_falls_silent(tmp_path, monkeyp
             speaker = threading.Thread(target=speak, daemon=True)
             speaker.start()
             monkeypatch.setattr(tuning_storage, "GRACE_S", 10)
+            # the live trial runs on past the run, which waits for it up to runner.WAIT_S
+            # (120 s) before building its result: shortened, it still beats meanwhile
+            monkeypatch.setattr(runner, "WAIT_S", 3.0)
             assert main([*argv, "--trials", "5"]) == 0
             stop.set()
             speaker.join()
