@@ -130,21 +130,25 @@ def test_scifact_made_vectors_have_scifacts_cosines() -> None:
 def test_quick_bench_times_dense_and_hybrid_on_synthetic_sets(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """Quick sets made 1,150 and 1,200 × 10 (more documents than vector_candidates, so the
-    all-pairs path runs too, in its child process); no references (what is under test is the
+    """Quick sets made 150 and 200 × 10, vector_candidates 100 (fewer than the documents, so
+    the all-pairs path runs too, in its child process; at the default 1,000 the sets had to
+    be 1,150 and 1,200, seconds more to prepare); no references (what is under test is the
     rows)."""
     from workbench.bench import harness
 
     monkeypatch.setenv("WORKBENCH_DATASETS", str(tmp_path / "no-datasets"))
     monkeypatch.setattr(harness, "synthetic_dataset", lambda n_docs, n_queries, seed=0:
-                        synthetic_dataset(1100 + n_queries, 10, seed=seed))
+                        synthetic_dataset(100 + n_queries, 10, seed=seed))
+    monkeypatch.setattr(harness, "BENCH_PARAMS", {
+        mid: {**harness.BENCH_PARAMS.get(mid, {}), "vector_candidates": 100}
+        for mid in ("dense", "hybrid")})
     monkeypatch.setattr(harness, "REFERENCES", {})
     assert harness.run_benchmarks(quick=True, models=["dense", "hybrid"], repeats=1) == 0
     out = capsys.readouterr().out
-    sets = {"synthetic-1150x10": "11,500", "synthetic-1200x10": "12,000"}
+    sets = {"synthetic-150x10": "1,500", "synthetic-200x10": "2,000"}
     # hybrid also on each set as OpenVault memories (the forgetting curve on)
-    memories = {"synthetic-1150x10": "synthetic-memories-1150x10",
-                "synthetic-1200x10": "synthetic-memories-1200x10"}
+    memories = {"synthetic-150x10": "synthetic-memories-150x10",
+                "synthetic-200x10": "synthetic-memories-200x10"}
     for model_id in ("dense", "hybrid"):
         rows = [line for line in out.splitlines() if line.startswith(f"{model_id} ")]
         wanted = [(n, p) for n, p in sets.items()] if model_id == "dense" else [
