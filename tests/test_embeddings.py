@@ -256,13 +256,13 @@ def test_vectors_are_stored_at_least_every_minute(made: CountingEncoder,
     assert sorted(len(v) for v in open_store(made, prompt).shards.values()) == [5, 32, 33]
 
 
-def test_progress_counts_over_the_whole_set(counting: CountingEncoder) -> None:
+def test_progress_counts_over_the_whole_set(made: CountingEncoder) -> None:
     # batch size 1 → chunks of 32 texts: the counts run over all 70 new texts, never restart
     # at each chunk, and say how many came from the cache
     prompt = "whole-set progress: "
-    embed_texts(TEXTS[:10], model=counting.name, prompt=prompt, batch_size=1)
+    embed_texts(TEXTS[:10], model=made.name, prompt=prompt, batch_size=1)
     said: list[tuple[float, str]] = []
-    embed_texts([*TEXTS, "one more text about tea"], model=counting.name, prompt=prompt,
+    embed_texts([*TEXTS, "one more text about tea"], model=made.name, prompt=prompt,
                 batch_size=1, progress=Progress(on_progress=lambda f, m: said.append((f, m))))
     counted = [m for _, m in said if m.startswith("embedding ")]
     # after a step is timed, how long is left follows (test_embedding_eta)
