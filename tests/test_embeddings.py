@@ -58,7 +58,7 @@ def counting() -> CountingEncoder:
     return enc
 
 
-class MadeVectors:
+class FakeHashEncoder:
     """NOT a model: a unit vector made from each text's hash, batch by batch with progress
     (and so cancel) before each batch, through the same `_longest_first` as the real encoder.
     For the tests of steps, shards and cancels, where what is counted is texts, not what the
@@ -81,8 +81,8 @@ class MadeVectors:
 
 @pytest.fixture
 def made() -> CountingEncoder:
-    """As `counting`, over made vectors (`MadeVectors`)."""
-    enc = CountingEncoder(MadeVectors(), name="counting-made")
+    """As `counting`, over made vectors (`FakeHashEncoder`)."""
+    enc = CountingEncoder(FakeHashEncoder(), name="counting-made")
     register_encoder(enc.name, enc)
     return enc
 
