@@ -82,6 +82,11 @@ from .rank_lines import RankLines
 PRESENTATION_SCALE = 1.6
 LIVE_DELAY_MS = 250  # a moved slider's comparison waits this long for the next move
 NARROW = 1400  # px: below this the explain pane waits folded for a click
+B_TIP = ("B: the configuration the delta chart, the replay and the explain diff set against "
+         "the first (A)")
+METRIC_TIP = "the metric of the delta chart and of 'moved most'"
+CHART_FOLDED = ("the per-query delta chart is folded away so that the metric table shows "
+                "every column it can; 'Show Δ chart' opens it, the table then scrolling")
 # the cautions above the metric table; {}: a font size while presenting (it stayed at the
 # style sheet's 13 px beside the table's large type: dr3 9)
 NOTE_STYLE = ("QLabel#tableNote {{ background: #fff8c5; border-left: 3px solid #bf8700; "
@@ -154,11 +159,10 @@ class CompareWindow(QWidget):
         self.configs.live_changed.connect(lambda: self.schedule(delay_ms=LIVE_DELAY_MS))
         self.configs.message.connect(self.say)
         self.b_pick = QComboBox(self)
-        self.b_pick.setToolTip("B: the configuration the delta chart, the replay and the "
-                               "explain diff set against the first (A)")
+        self.b_pick.setToolTip(B_TIP)
         self.b_pick.currentIndexChanged.connect(self._on_b_picked)
         self.metric_pick = QComboBox(self)
-        self.metric_pick.setToolTip("the metric of the delta chart and of 'moved most'")
+        self.metric_pick.setToolTip(METRIC_TIP)
         self.metric_pick.currentIndexChanged.connect(lambda *_: self._show_comparison())
         # the chart's metric as the user picked it (kept); until then, one that moved
         self.metric_name_picked = ""
@@ -173,6 +177,12 @@ class CompareWindow(QWidget):
         self.replay_button = QPushButton("Replay A → B", self)
         self.replay_button.setToolTip("animate the ranking from A to B (R)")
         self.replay_button.clicked.connect(self.replay)
+        # the delta chart folded away for the metric table's columns: said, and opened, here
+        # (only a 4-px grip at the window's edge had shown it existed: rv2 dr5 2)
+        self.chart_button = QPushButton("Show Δ chart ▸", self)
+        self.chart_button.setToolTip(CHART_FOLDED)
+        self.chart_button.clicked.connect(self.open_chart)
+        self.chart_button.hide()
         self.present_button = QPushButton("Present", self)
         self.present_button.setToolTip("full screen, larger type, controls hidden (F11; "
                                        "← → queries, R replay, Esc leaves)")
@@ -216,6 +226,7 @@ class CompareWindow(QWidget):
             row.addWidget(QLabel(label, self.controls))
             row.addWidget(widget, 1)
             side.addLayout(row)
+        side.addWidget(self.chart_button)
         for buttons in ((self.prev_button, self.next_button),
                         (self.replay_button, self.present_button),
                         (self.export_button, self.cancel_button)):
@@ -258,6 +269,15 @@ class CompareWindow(QWidget):
         bottom.addWidget(self.chart)
         bottom.setStretchFactor(1, 1)
         bottom.setSizes([520, 620])
+        bottom.setChildrenCollapsible(True)
+        bottom.handle(1).setToolTip(
+            "drag to share the row between the metric table and the per-query Δ chart; a "
+            "chart dragged open stays open, the table scrolling, until it is dragged shut")
+        # the user dragged the chart open: it stays open (the table scrolls) until they fold it
+        # or the window is opened again (it had folded away at the next pick of B or the
+        # metric, a resize or a step: rv2 dr5 1)
+        self._chart_dragged = False
+        bottom.splitterMoved.connect(self._on_chart_moved)
         # the table fitted whenever its row changes width, not only when the window does:
         # F11 hides the side column and grows the type with no resize of a window already
         # the screen's size (dr1 4), and the side column can be dragged
@@ -523,6 +543,7 @@ class CompareWindow(QWidget):
         self.table.set_comparison(None)
         self.chart.empty_text = "No comparison to show"
         self.chart.set_comparison(None)
+        self._show_chart_toggle()
         self._enable_actions()
 
     def _enable_actions(self) -> None:
@@ -589,25 +610,61 @@ class CompareWindow(QWidget):
         four (at 1,280 px, the table held to two thirds) the last one's p and ▲/▼. Where that
         is not enough, the table is drawn tighter (`MetricTable.fit_width`: names on two
         lines, shorter figures, then smaller type), and then the chart gives way down to
-        CHART_FLOOR; where the table fits the whole row but not beside the chart at its floor,
-        the chart folds away (its handle at the right edge brings it back) rather than cut
-        the last configuration's columns (rv2 dr2 3)."""
+        CHART_FLOOR; where the table does not fit beside the chart at its floor, the chart
+        folds away ('Show Δ chart' brings it back) and the table takes the row, drawn as
+        loosely as the whole row allows: that cuts less of it (rv2 dr2 3; folding only where
+        every column then fitted had left 194 px of four configurations cut at 1,024 px
+        beside the chart, where folding cut 14: rv2 dr5 3). A chart the user opened keeps
+        its width, the table scrolling (`_chart_dragged`)."""
         table_w, chart_w = self.bottom_split.sizes()
         total = table_w + chart_w
         if total <= 0 or self.comp is None:
             return
         want = self._table_want()
-        need = self.table.fit_width(total - CHART_MIN_WIDTH)
-        if need != table_w:
+        if self._chart_dragged and chart_w > 0 and not self.presenting:
+            self.table.fit_width(table_w)
+        else:
+            need = self.table.fit_width(total - CHART_MIN_WIDTH)
             width = max(min(need, total - CHART_FLOOR), min(need, total // 2))
-            if total - CHART_FLOOR < need <= total and not self.presenting:
+            if need > total - CHART_FLOOR and not self.presenting:
                 width = total
-            self.bottom_split.setSizes([width, total - width])
+                need = self.table.fit_width(total)  # the row's whole width: looser type
+            if width != table_w:
+                self.bottom_split.setSizes([width, total - width])
+        self._show_chart_toggle()
         # the lists fitted again to the table's new height: its names fold onto two lines
         # here, after the resize that fitted the lists to the one-line heads (back at 1,280 ×
         # 800 from 1,920 the table had shown 10 of its 11 rows: dr3 4)
         if self._table_want() != want:
             self._fit_lists()
+
+    def _on_chart_moved(self, *_: object) -> None:
+        """The split under the lists dragged: the chart kept open, or, dragged shut, folded
+        again where the table needs the room."""
+        self._chart_dragged = self.bottom_split.sizes()[1] > 0
+        if self.comp is not None and self._chart_dragged:
+            self.table.fit_width(self.bottom_split.sizes()[0])
+        self._show_chart_toggle()
+
+    def open_chart(self) -> None:
+        """The folded delta chart opened (CHART_MIN_WIDTH, or what the table leaves it), kept
+        open as a dragged one is; the table scrolls beside it."""
+        table_w, chart_w = self.bottom_split.sizes()
+        total = table_w + chart_w
+        if total <= 0:
+            return
+        chart = max(CHART_MIN_WIDTH, total - self.table.needed_width())
+        self._chart_dragged = True
+        self.bottom_split.setSizes([total - chart, chart])
+        self._fit_table()
+
+    def _show_chart_toggle(self) -> None:
+        """'Show Δ chart' in sight while the chart is folded, and the pickers saying so."""
+        folded = self.comp is not None and self.bottom_split.sizes()[1] == 0
+        self.chart_button.setVisible(folded)
+        extra = f" ({CHART_FOLDED})" if folded else ""
+        self.b_pick.setToolTip(B_TIP + extra)
+        self.metric_pick.setToolTip(METRIC_TIP + extra)
 
     def moved(self) -> list[int]:
         if self.comp is None:
@@ -911,7 +968,10 @@ class CompareWindow(QWidget):
         self._fold_explain()
         if self._dirty:
             self.compare()
+        elif self.comp is not None:
+            self._fit_table()  # a chart the user had opened folds again where it must
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._chart_dragged = False  # opened again, the chart folds where the table needs it
         self.task.shutdown()
         super().closeEvent(event)
