@@ -482,3 +482,35 @@ def test_at_1024_the_chart_folds_where_that_cuts_less_of_the_table(
         assert header.sectionViewportPosition(last) < table.viewport().width()
         assert table.horizontalScrollBar().isVisible()
 
+
+def test_a_figure_the_tables_edge_cuts_shows_as_an_ellipsis(
+        qtbot: QtBot, window: Any, styled: Any) -> None:
+    """rv2 dr5 4: the table's visible edge through a p of 0.53 had read "0.5". A cell cut
+    by the edge is drawn as "…" (its tooltip keeps the figure); the table scrolls by whole
+    columns, the left edge never mid-figure."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    view = _code_repo_long(qtbot, window, 5, (1024, 768))
+    table = view.table
+    header, room = table.horizontalHeader(), table.viewport().width()
+    cut = [c for c in range(table.columnCount()) if header.sectionViewportPosition(c) < room
+           < header.sectionViewportPosition(c) + header.sectionSize(c)]
+    assert len(cut) == 1 and table.cut_columns() == cut
+    delegate = table.itemDelegate()
+
+    def drawn(col: int) -> str:
+        option = QStyleOptionViewItem()
+        delegate.painting = True  # as `paint` draws it
+        try:
+            delegate.initStyleOption(option, table.model().index(0, col))
+        finally:
+            delegate.painting = False
+        return option.text
+
+    assert drawn(cut[0]) == "…" and table.item(0, cut[0]).text() not in ("…", "")
+    assert drawn(1) == table.item(0, 1).text()
+    # measured, a cut column keeps its figures' width
+    assert header.sectionSize(cut[0]) >= table.sizeHintForColumn(cut[0]) > 20
+    table.horizontalScrollBar().setValue(1)
+    qtbot.wait(10)
+    assert header.sectionViewportPosition(header.logicalIndexAt(0)) == 0

@@ -13,11 +13,13 @@ from __future__ import annotations
 import math
 from decimal import Decimal
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QFont, QFontInfo, QFontMetrics
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QFont, QFontInfo, QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -96,6 +98,32 @@ def _name_head(text: str, fold: bool = False) -> str:
     return fold_name(text, fold=fold)
 
 
+class WholeFigures(QStyledItemDelegate):
+    """A cell the table's visible width cuts shows "…" rather than part of its figure: the
+    viewport's edge through a p of 0.53 had read "0.5" (rv2 dr5 4). Its value stays in the
+    tooltip; scrolled into sight, it shows whole."""
+
+    painting = False  # only a drawn cell changes: its size, as the columns measure it, not
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,  # Qt override
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        self.painting = True
+        try:
+            super().paint(painter, option, index)
+        finally:
+            self.painting = False
+
+    def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
+                        index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        view = self.parent()
+        if (self.painting and isinstance(view, MetricTable)
+                and index.column() in view.cut_columns()):
+            option.text = "…" if option.text else ""
+            option.displayAlignment = (Qt.AlignmentFlag.AlignLeft
+                                       | Qt.AlignmentFlag.AlignVCenter)
+
+
 class MetricTable(QTableWidget):
     """Means, differences and paired-test p-values of every metric, against the first."""
 
@@ -117,6 +145,25 @@ class MetricTable(QTableWidget):
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStyleSheet(HEADER.format(3))
+        # scrolled, whole columns at a time (the left edge never mid-figure) and a column the
+        # right edge cuts drawn as "…" (`WholeFigures`)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerItem)
+        self.setItemDelegate(WholeFigures(self))
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:  # Qt override
+        super().scrollContentsBy(dx, dy)
+        if dx:
+            self.viewport().update()  # the cut column's "…" drawn afresh, not scrolled along
+
+    def cut_columns(self) -> list[int]:
+        """The columns the table's visible width shows only in part."""
+        header, room = self.horizontalHeader(), self.viewport().width()
+        cut = []
+        for c in range(self.columnCount()):
+            left = header.sectionViewportPosition(c)
+            if left < room and (left < 0 or left + header.sectionSize(c) > room):
+                cut.append(c)
+        return cut
 
     def set_comparison(self, comp: Comparison | None, k: int = 10) -> None:
         """`k`: the top k whose agreement shows where nothing is judged (no metric)."""
