@@ -25,12 +25,18 @@ def test_the_p_card_says_its_cap_where_the_limit_is_under_k(qtbot: QtBot) -> Non
         "most 0.5")
     # nDCG@10 has no bound, but counts only those 5, as eval says (rv2 dr2 7: no note at all)
     ndcg = strip.cards[s.metric_names.index("ndcg@10")]
-    assert ndcg.name.text() == "nDCG@10"
+    assert ndcg.name.text() == "nDCG@10  ·top 5"  # a mark on the card (rv2 dr5 6)
     assert ndcg.toolTip().endswith(
         "note, now: importance returns at most 5 results a query (its limit is 5): nDCG@10 "
         "counts only those 5")
     r100 = strip.cards[s.metric_names.index("r@100")]
-    assert r100.name.text() == "R@100" and r100.toolTip().endswith(": R@100 counts only those 5")
+    assert r100.name.text() == "R@100  ·top 5"
+    assert r100.toolTip().endswith(": R@100 counts only those 5")
+    s.set_params({**s.params, "limit": 1})
+    s.recompute()
+    assert ndcg.name.text() == "nDCG@10  ·top 1"
+    s.set_params({**s.params, "limit": 5})
+    s.recompute()
     s.set_k(5)  # P@5 can reach 1: no mark
     assert strip.cards[s.metric_names.index("p@5")].name.text() == "P@5"
     assert "at most" not in strip.cards[s.metric_names.index("p@5")].toolTip()

@@ -287,6 +287,14 @@ def cut_line(session: TuningSession) -> tuple[str, str]:
             cut_warning(s.model.id, kept, n_docs, s.metric_names))
 
 
+def counted(note: str) -> str:
+    """How many results a query a cap note says the metric counts ("… counts only those 5":
+    "5"; "… counts only that one": "1"); "" for a note that bounds the figure instead."""
+    if note.endswith("counts only that one"):
+        return "1"
+    return note.rsplit("counts only those ", 1)[-1] if "counts only those " in note else ""
+
+
 def _muted(text: str) -> str:
     return f"<span style='color:#8c959f'>{text}</span>"
 
@@ -522,6 +530,9 @@ class MetricStrip(QWidget):
                     # that counts only the results returned has its note, no bound (rv2 dr2 7)
                     if bound(caps[name]):
                         card.name.setText(f"{metric_label(name)}  now ≤ {bound(caps[name])}")
+                    elif counted(caps[name]):  # a mark to hover for (rv2 dr5 6: the note
+                        # was in the tooltip only, R@100 = 0.60 with no cue that 5 counted)
+                        card.name.setText(f"{metric_label(name)}  ·top {counted(caps[name])}")
                     tip += f"\n\nnote, now: {caps[name]}"
                     if base is not None:
                         tip += ("\nthe baseline: " + base_caps[name] if name in base_caps
