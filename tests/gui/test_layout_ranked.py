@@ -279,3 +279,36 @@ def test_at_1024_pinned_the_gate_column_shows_words_or_a_label(qtbot: QtBot,
         assert "…" not in text
     assert shown["not in project"] == "off-project"  # "not in…" in a 9-character column
     w.close()
+
+
+@pytest.mark.parametrize("width", [1024, 1280])
+def test_the_gate_column_shows_labels_in_every_row_once_one_does_not_fit(
+        qtbot: QtBot, styled: object, width: int) -> None:
+    """rv2 dr5 5: at 1,280 px pinned one column had shown "1 token" (a label) beside "not in
+    project" (words), each cell's form set by its own width. Once any gate's words do not
+    fit, every row shows its label, its tooltip leading with "label = code"."""
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    w = _window(qtbot, (width, 800))
+    w.session.pin_baseline()
+    qtbot.wait(20)
+    view, model = w.ranked.view, w.ranked.model
+    codes = {v: k for k, v in w.session.model.gate_labels.items()}
+    shown = {}
+    for q in range(len(w.session.dataset.queries)):
+        w.session.select_query(q)
+        qtbot.wait(2)
+        for row, r in enumerate(model.rows):
+            if not r.gate:
+                continue
+            index = model.index(row, GATE)
+            opt = QStyleOptionViewItem()
+            opt.initFrom(view)
+            opt.rect = view.visualRect(index)
+            view.itemDelegateForColumn(GATE).initStyleOption(opt, index)
+            shown[index.data()] = opt.text
+            tip = index.data(Qt.ItemDataRole.ToolTipRole)
+            assert tip.startswith(f"{LABELS[index.data()]} = {r.gate}\n"), tip
+    assert {"single token evidence", "not in project"} <= set(shown)
+    assert all(text == LABELS[words] and text in codes for words, text in shown.items()), shown
+    w.close()

@@ -75,7 +75,8 @@ HEADER_HELP = (
     "the model's score for this query at the current values (the ranking sorts by it)",
     "judged relevance (blank: not judged)",
     "contributions: each signal's contribution to the score (hatched: negative)",
-    "the gate that zeroed this document (its code and reason are each cell's tooltip)",
+    "the gate that zeroed this document; where the gates' words do not fit, its short label "
+    "in every row (each cell's tooltip: 'label = code', and the reason)",
 )
 _R = Qt.ItemDataRole
 LABEL_ROLE = Qt.ItemDataRole.UserRole + 4  # a gate's label for a narrow column (`GateElided`)
@@ -287,7 +288,11 @@ class RankedTableModel(QAbstractTableModel):
             return r.title
         if col == 7 and r.gate:
             why = self._gate_reason(r)
-            return f"zeroed by the gate {r.gate}" + (f": {why}" if why else "")
+            # the label the column may show, said to stand for the code (rv2 dr5 5)
+            model = self.session.model
+            label = model.gate_labels.get(r.gate) if model is not None else None
+            return ((f"{label} = {r.gate}\n" if label else "")
+                    + f"zeroed by the gate {r.gate}" + (f": {why}" if why else ""))
         return None
 
     def _gate_reason(self, r: RankedRow) -> str:
@@ -306,16 +311,21 @@ class RankedTableModel(QAbstractTableModel):
 
 
 class GateElided(WordElided):
-    """A gate's words where they fit; else the model's label for it ("1 token", "op. title":
-    `Model.gate_labels`), cut after a whole word only where even that does not fit (its
-    first words had read "not in…", "long…" or "…" at 1,024 px: rv2 dr2 4)."""
+    """A gate's words where every gate's words fit; else, in every row, the model's label for
+    it ("1 token", "op. title": `Model.gate_labels`), cut after a whole word only where even
+    that does not fit (its first words had read "not in…", "long…" or "…" at 1,024 px: rv2
+    dr2 4; then one column had mixed "1 token" with "not in project", a cell's form set by
+    its own width: rv2 dr5 5). `widest`: the px the model's widest gate's words take."""
+
+    widest = 0
 
     def initStyleOption(self, option: QStyleOptionViewItem,  # Qt override
                         index: QModelIndex | QPersistentModelIndex) -> None:
         QStyledItemDelegate.initStyleOption(self, option, index)  # the words, not cut
         room = option.rect.width() - 2 * TEXT_MARGIN
         fm = option.fontMetrics
-        if not option.text or room <= 0 or fm.horizontalAdvance(option.text) <= room:
+        if (not option.text or room <= 0
+                or max(self.widest, fm.horizontalAdvance(option.text)) <= room):
             return
         label = index.data(LABEL_ROLE)
         option.text = elide_words(label if isinstance(label, str) else option.text, fm, room)
@@ -688,6 +698,9 @@ class RankedTable(QWidget):
         header = self.view.horizontalHeader().sectionSizeHint(7)
         self._gate_width = max(header, min(widest, fm.horizontalAdvance("x" * 24))
                                + 2 * TEXT_MARGIN + 4)
+        delegate = self.view.itemDelegateForColumn(7)
+        if isinstance(delegate, GateElided):
+            delegate.widest = widest  # one form for the column: words or labels
         self._fit_id()
 
     def _fit_score(self) -> None:
