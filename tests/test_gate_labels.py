@@ -19,7 +19,7 @@ def test_every_gate_has_a_short_label() -> None:
 
 def test_the_labels_are_the_ones_chosen() -> None:
     labels = get_model("decision-memory").gate_labels
-    assert labels["single_token_evidence"] == "1 token"
+    assert labels["single_token_evidence"] == "one word"
     assert labels["not_in_project"] == "off-project"
-    assert labels["operational_title"] == "op. title"
+    assert labels["operational_title"] == "ops title"
     assert labels["long_prompt_evidence"] == "long query"

@@ -64,8 +64,8 @@ def test_at_1024_pinned_the_gates_show_their_first_words(qtbot: QtBot,
             shown[index.data()] = opt.text
     # the model's labels where the words do not fit (their first words had read "not in…",
     # "long…": rv2 dr2 4)
-    assert shown["single token evidence"] == "1 token"
-    assert shown["source turn"] == "src=turn"
+    assert shown["single token evidence"] == "one word"
+    assert shown["source turn"] == "from turn"
     assert view.columnWidth(TITLE) >= fm.horizontalAdvance("x" * 10)
     assert sum(view.columnWidth(c) for c in range(len(COLUMNS))
                if not view.isColumnHidden(c)) <= view.viewport().width()
@@ -242,9 +242,9 @@ def test_a_gates_words_are_cut_after_a_word_else_an_ellipsis_alone(qapp: object)
 
 
 # decision-memory's gates as its narrow column shows them (rv2 dr2 4: "not in…", "long…")
-LABELS = {"single token evidence": "1 token", "not in project": "off-project",
-          "long prompt evidence": "long query", "operational title": "op. title",
-          "source turn": "src=turn", "archived": "archived"}
+LABELS = {"single token evidence": "one word", "not in project": "off-project",
+          "long prompt evidence": "long query", "operational title": "ops title",
+          "source turn": "from turn", "archived": "archived"}
 
 
 def test_at_1024_pinned_the_gate_column_shows_words_or_a_label(qtbot: QtBot,
@@ -284,7 +284,7 @@ def test_at_1024_pinned_the_gate_column_shows_words_or_a_label(qtbot: QtBot,
 @pytest.mark.parametrize("width", [1024, 1280])
 def test_the_gate_column_shows_labels_in_every_row_once_one_does_not_fit(
         qtbot: QtBot, styled: object, width: int) -> None:
-    """rv2 dr5 5: at 1,280 px pinned one column had shown "1 token" (a label) beside "not in
+    """rv2 dr5 5: at 1,280 px pinned one column had shown "one word" (a label) beside "not in
     project" (words), each cell's form set by its own width. Once any gate's words do not
     fit, every row shows its label, its tooltip leading with "label = code"."""
     from PySide6.QtWidgets import QStyleOptionViewItem

@@ -312,9 +312,9 @@ class RankedTableModel(QAbstractTableModel):
 
 class GateElided(WordElided):
     """A gate's words where every gate's words fit; else, in every row, the model's label for
-    it ("1 token", "op. title": `Model.gate_labels`), cut after a whole word only where even
+    it ("one word", "ops title": `Model.gate_labels`), cut after a whole word only where even
     that does not fit (its first words had read "not in…", "long…" or "…" at 1,024 px: rv2
-    dr2 4; then one column had mixed "1 token" with "not in project", a cell's form set by
+    dr2 4; then one column had mixed "one word" with "not in project", a cell's form set by
     its own width: rv2 dr5 5). `widest`: the px the model's widest gate's words take."""
 
     widest = 0

@@ -83,9 +83,9 @@ GATES = (
 GATE_LABELS = {
     "archived": "archived", "not_in_project": "off-project", "superseded": "replaced",
     "no_query_tokens": "no tokens", "lexical_zero": "no match",
-    "single_token_evidence": "1 token", "no_meaningful_evidence": "generic",
-    "long_prompt_evidence": "long query", "source_turn": "src=turn",
-    "operational_title": "op. title", "no_durable_tag": "no tag",
+    "single_token_evidence": "one word", "no_meaningful_evidence": "generic",
+    "long_prompt_evidence": "long query", "source_turn": "from turn",
+    "operational_title": "ops title", "no_durable_tag": "no tag",
     "below_min_score": "low score", "over_limit": "over limit",
     "project_disabled": "disabled",
 }
