@@ -281,8 +281,8 @@ def test_tune_from_such_a_file_and_export_of_it_say_what_eval_says(capsys, tmp_p
     # "keep the starting values" would read as "keep tbu.toml", this run's start (dr7 1)
     assert err.count("note: the values you start from (tbu.toml) were not recommended by the "
                      "run that tuned them: tuning this way gained nothing on held-out queries "
-                     "(k-fold estimate: held-out ndcg@10 0.6131 → 0.6111); that run advised the "
-                     "values it started from") == 1
+                     "(k-fold estimate: held-out ndcg@10 0.6131 → 0.6111); that run advised "
+                     "keeping the values it started from") == 1
     assert "keep the starting values" not in err
     # export: a CodeLedger file (export writes no bm25 settings), the unknown field a note
     # and the verdict the warning, with what it rests on
@@ -498,15 +498,16 @@ def test_a_runs_own_verdict_from_a_file_names_whose_starting_values(capsys, tmp_
     # dr3 8: not "keep the starting values (fl.toml's)", the values fl.toml's run advised
     # against, but neither, in the terminal, the file and every reader alike; fl.toml records
     # no owner (written before it did): the values its run started from
-    advice = ("keep neither: fl.toml's run advised against its values and this run's tuned "
-              "ones gained nothing held out — go back to the values fl.toml's run started "
-              "from or tune differently")
+    # its grounds said once, at the end, and no "this run" for a reader who ran none (dr6 4)
+    advice = ("keep neither these values nor fl.toml's, which its run advised against: go "
+              "back to the values fl.toml's run started from or tune differently")
     assert f"— {advice}; tuning this way gained" in " ".join(out.split())
     assert "keep the starting values (fl.toml's)" not in " ".join(out.split())
     text = out_file.read_text(encoding="utf-8")
     verdict = tomllib.loads(text)["tuned"]["verdict"]
     assert verdict.startswith(f"{advice}; tuning this way gained nothing held out (k-fold "
                               "estimate, ndcg@10 "), verdict
+    assert verdict.count("gained nothing") == 1 and "this run" not in verdict
     assert text.startswith("# NOT RECOMMENDED: tuning this way gained nothing held out (k-fold "
                            f"estimate) — {advice}; the verdict in [tuned] says so too\n")
     assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file),

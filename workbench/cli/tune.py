@@ -744,7 +744,7 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
                                       any_model=True)
         moved = moved_by_p(model, params_file, assignments)
         if tuned is not None and moved and (tuned.held_n or tuned.verdict):
-            tuned = replace(tuned, held_n=0, verdict="", owner="")
+            tuned = replace(tuned, held_n=0, verdict="", owner="", kind="")
             why = why or (f"-p sets {', '.join(moved)} off its values: its run's held-out "
                           "figures and verdict are not of the values this run starts from and "
                           f"are left aside; the {tuned.noun} it was tuned on are still set "
@@ -755,13 +755,26 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
         # the run that wrote them advised against them: tuning on from them is no harm, but
         # the reader was told nothing (dr5 4); "keep the starting values" would read as
         # "keep this file", the values this run starts from (dr7 1)
-        # the values it advised, as the record names them (dr3 6: guessed, and wrongly, where
-        # it names them); the hedge for a file written before it did
-        back = (f"keeping the starting values ({tuned.owner})" if tuned.owner else
-                "the values it started from (the model's defaults, unless it too was given "
-                "--params)")
+        # the values it advised, as the record names them and by what it advises (dr3 6,
+        # dr6 1: a neither verdict's owner is where to go back to, not where it started);
+        # a verdict that names no owner, once, as it reads (dr6 7)
+        from workbench.core.tuning.verdict import KEEP_NEITHER, KEEP_START, is_inherited
+
+        # without an owner: a bare advice said as the values it started from ("keep the
+        # starting values" would read as "keep this file", dr7 1), else the verdict as it
+        # names them, once
+        said = (f"{tuned.why}; that run advised keeping the values it started from"
+                if tuned.why != tuned.verdict else tuned.verdict)
+        if tuned.owner and not is_inherited(tuned.verdict):
+            began = f" ({tuned.start})" if tuned.start else ""
+            if tuned.advises == KEEP_START:
+                said = (f"{tuned.why}; that run advised keeping the starting values "
+                        f"({tuned.owner})")
+            elif tuned.advises == KEEP_NEITHER:
+                said = (f"{tuned.why}; that run advised keeping neither them nor the values it "
+                        f"started from{began}: go back to {tuned.owner}")
         say_line(f"note: the values you start from ({name}) were not recommended by the run "
-                 f"that tuned them: {tuned.why}; that run advised {back}", file=sys.stderr)
+                 f"that tuned them: {said}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 

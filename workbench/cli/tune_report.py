@@ -630,10 +630,12 @@ def start_whose(result: Any, model: Any, params_file: str | None,
     which had been left unsaid, and the file's score said of values -p had moved)."""
     from pathlib import Path
 
+    from workbench.core.tuning.verdict import owned
+
     moved = moved_by_p(model, params_file, assignments)
     given = ", ".join(f"{k}={v.strip()}" for k, v in moved.items())
-    if params_file:
-        return f"{Path(params_file).name}'s" + (f" with -p {given}" if given else "")
+    if params_file:  # as the window names a configuration (dr6 3)
+        return owned(Path(params_file).name) + (f" with -p {given}" if given else "")
     return ("the model's defaults" if start_word(result, model) == "defaults"
             else f"those given with -p {given}" if given else "those given with -p")
 

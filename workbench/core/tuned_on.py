@@ -58,6 +58,18 @@ class TunedOn:
     # parsed back out of the verdict's text, and a name with parentheses broke it); "" in a
     # file written before it was kept
     owner: str = ""
+    # what the verdict advises, as data (`verdict_advice`: "keep_start", "keep_neither",
+    # `tuning.verdict.KINDS`): a neither verdict's owner is the values to go back to, not
+    # those its run started from (dr6 1); "" for an inherited verdict or one written before
+    kind: str = ""
+
+    @property
+    def advises(self) -> str:
+        """What the verdict advises (`tuning.verdict.kind_of`): as recorded, else as a
+        verdict written before it was recorded opens."""
+        from workbench.core.tuning.verdict import kind_of
+
+        return kind_of(self.verdict, self.kind) if self.verdict else ""
 
     @property
     def why(self) -> str:
@@ -87,7 +99,7 @@ class TunedOn:
         whichever model reads them, so those are never held out from a run grown from them."""
         if self.model and self.model != model_id:
             if any_model:
-                return replace(self, held_n=0, verdict="", owner=""), (
+                return replace(self, held_n=0, verdict="", owner="", kind=""), (
                     f"tuned for {self.model}, not {model_id}: its held-out figures are "
                     f"{self.model}'s and are left aside, but its values were fitted on the "
                     f"{len(set(self.trained_on)):,} queries it names, which are set aside as "
@@ -95,7 +107,7 @@ class TunedOn:
             return None, (f"tuned for {self.model}, not {model_id}: its record (queries tuned "
                           "on, held-out figures) is left aside")
         if self.values and self.values != values_key(model_id, params):
-            return replace(self, held_n=0, verdict="", owner=""), (
+            return replace(self, held_n=0, verdict="", owner="", kind=""), (
                 "its values differ from those tune wrote (edited since): tune's held-out "
                 f"figures are not theirs; the {self.noun} it was tuned on are still set aside")
         return self, ""
@@ -201,15 +213,16 @@ def of_result(result: Any, dataset: Dataset, model_id: str = "",
     trained = tuple(ids[int(i)] for i in np.flatnonzero(result.validation.final_train))
     if start is not None and start.same_data(dataset):
         trained = tuple(dict.fromkeys(start.trained_on + trained))
-    from workbench.core.tuning.verdict import against, grounds
+    from workbench.core.tuning.verdict import KEEP_START, against, grounds
 
-    why = grounds(result)  # a verdict: its owner kept
+    why = grounds(result)  # a verdict: its owner and kind kept
     return TunedOn(dataset.name, result.validation.describe, trained,
                    result.spec.objectives[0], t.mean_a if t else math.nan,
                    t.mean_b if t else math.nan, t.p_value if t else math.nan, t.n if t else 0,
                    dataset.corpus.content_key(), model_id,
                    values_key(model_id, params) if model_id else "", against(result, whose),
-                   start=whose if t else "", owner=whose if why else "")
+                   start=whose if t else "", owner=whose if why else "",
+                   kind=KEEP_START if why else "")
 
 
 def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
@@ -223,17 +236,18 @@ def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
     advice to keep the starting values would send the reader back to values advised against,
     so it says to keep neither (dr3 8). One rule for `tune --out` and the Tune tab (T4). The
     advice's owner goes on as `start` records it, never guessed from a name (dr3 3, 6)."""
-    from workbench.core.tuning.verdict import inherited, neither
+    from workbench.core.tuning.verdict import KEEP_NEITHER, inherited, neither
 
     if start is None or not start.verdict:
         return note, ""
     owner = start.owner
     if kept_start and (not start.values or start.values == note.values):
-        return replace(note, verdict=inherited(start, name), owner=owner), "kept"
+        return replace(note, verdict=inherited(start, name), owner=owner, kind=""), "kept"
     if not note.verdict:
-        return replace(note, verdict=inherited(start, name, unchanged=False), owner=owner), \
-            "moved"
-    return replace(note, verdict=neither(note.why, start, name), owner=start.owner), "neither"
+        return replace(note, verdict=inherited(start, name, unchanged=False), owner=owner,
+                       kind=""), "moved"
+    return replace(note, verdict=neither(note.why, start, name), owner=start.owner,
+                   kind=KEEP_NEITHER), "neither"
 
 
 def values_key(model_id: str, params: Mapping[str, object]) -> str:
@@ -267,6 +281,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
             "corpus": t.corpus, "model": t.model, "values": t.values,
             **({"verdict": t.verdict} if t.verdict else {}),
             **({"verdict_owner": t.owner} if t.verdict and t.owner else {}),
+            **({"verdict_advice": t.kind} if t.verdict and t.kind else {}),
             **({"run": dict(t.run)} if t.run else {}),
             "trained_on": list(t.trained_on)}
 
@@ -280,7 +295,7 @@ def tuned_from_json(raw: object) -> TunedOn:
         raise ValueError("trained_on: expected a list of query ids")
     texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus", "model",
                                          "values", "verdict", "held_out_start",
-                                         "verdict_owner")}
+                                         "verdict_owner", "verdict_advice")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -311,7 +326,7 @@ def tuned_from_json(raw: object) -> TunedOn:
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
                    str(texts["model"]), str(texts["values"]), str(texts["verdict"]),
                    tuple(run.items()), start=str(texts["held_out_start"]),
-                   owner=str(texts["verdict_owner"]))
+                   owner=str(texts["verdict_owner"]), kind=str(texts["verdict_advice"]))
 
 
 def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
@@ -330,6 +345,7 @@ def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
         # whose values it advises, read back as data: a later run's sentences are built from
         # it (dr3 1)
         *([f"verdict_owner = {toml_string(t.owner)}"] if t.verdict and t.owner else []),
+        *([f"verdict_advice = {toml_string(t.kind)}"] if t.verdict and t.kind else []),
         f"dataset = {toml_string(t.dataset)}",
         f"validation = {toml_string(t.validation)}",
         f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
@@ -388,7 +404,7 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
                    _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"),
                    run, unread, start=_text(p, data, "held_out_start"),
-                   owner=_text(p, data, "verdict_owner"))
+                   owner=_text(p, data, "verdict_owner"), kind=_advice(p, data))
 
 
 def _toml_key(key: str) -> str:
@@ -473,7 +489,7 @@ RUN_KEYS = frozenset(("pick", "sampler", "seed", "trials", "kept_trial", "search
 _TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
                          "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
                          "values", "verdict", "trained_on", "held_out_start",
-                         "verdict_owner")) | RUN_KEYS
+                         "verdict_owner", "verdict_advice")) | RUN_KEYS
 
 
 def _where(p: Path, key: str) -> str:
@@ -485,6 +501,18 @@ def _text(p: Path, data: dict[str, object], key: str) -> str:
     v = data.get(key, "")
     if not isinstance(v, str):
         raise ParamError(f"{_where(p, key)}: [tuned] field '{key}': expected a string")
+    return v
+
+
+def _advice(p: Path, data: dict[str, object]) -> str:
+    """The `verdict_advice` field: one of `tuning.verdict.KINDS`, or none."""
+    from workbench.core.tuning.verdict import KINDS
+
+    v = _text(p, data, "verdict_advice")
+    if v and v not in KINDS:
+        raise ParamError(f"{_where(p, 'verdict_advice')}: [tuned] field 'verdict_advice': "
+                         f"expected one of {', '.join(repr(k) for k in KINDS)}, found {v!r}; "
+                         "correct it or delete the line")
     return v
 
 

@@ -80,25 +80,58 @@ def is_inherited(verdict: str) -> bool:
     return verdict.startswith((INHERITED, LINEAGE))  # "keep the starting values": a run's own
 
 
+def owned(name: str) -> str:
+    """`name`'s, as every verdict says whose values ("clnew.toml's", "the configuration
+    clnew's"): the name as it is, no quotes or escapes added (dr6 3: the window had written
+    Python's repr, 'it\\'s "q"''s, into records the command line wrote as it's "q"'s)."""
+    return f"{name}'s"
+
+
+# what a verdict advises, kept beside it as data (`TunedOn.kind`, `verdict_advice`): its
+# owner means "go back to" in both (dr6 1: a neither verdict's owner had been read as the
+# values its run started from)
+KEEP_START = "keep_start"  # `against`: keep the values the run started from (its owner)
+KEEP_NEITHER = "keep_neither"  # `neither`: nor those it started from; go back to its owner
+KINDS = (KEEP_START, KEEP_NEITHER)
+
+
+def kind_of(verdict: str, kind: str = "") -> str:
+    """What `verdict` advises (`KINDS`), as recorded (`kind`), else as a verdict written
+    before it was recorded opens; "" for an inherited one, a hand edit or none."""
+    if kind in KINDS:
+        return kind
+    if verdict.startswith("keep neither"):
+        return KEEP_NEITHER
+    return KEEP_START if verdict.startswith(START) else ""
+
+
 def inherited(start: TunedOn, name: str, unchanged: bool = True) -> str:
     """The verdict for --out of a run from file `name`, `start` being that file's record
     (`TunedOn`): the earlier run's grounds, said as its, one clause after another (no
     parenthesis inside another, dr9 7); `unchanged`: the run kept that file's values. A
     verdict already inherited is kept as it is. The values to go back to are named by the
-    owner `start` records, not parsed from its text (dr3 1); none where it records none."""
+    owner `start` records, not parsed from its text (dr3 1); none where it records none;
+    those its run started from by its `start` (held_out_start), never by its owner (dr6 1)."""
     verdict = start.verdict
     if is_inherited(verdict):  # from a file a run from a flagged file wrote
         if unchanged:
             return verdict
-        return (f"{LINEAGE}{name}'s values, whose verdict reads: {verdict}; tune compared "
-                f"these only with {name}'s values, not with the model's defaults")
+        return (f"{LINEAGE}{owned(name)} values, whose verdict reads: {verdict}; tune compared "
+                f"these only with {owned(name)} values, not with the model's defaults")
     why = start.why
+    if unchanged and start.advises == KEEP_NEITHER:
+        back = f" ({start.owner})" if start.owner else ""
+        began = f" ({start.start})" if start.start else ""
+        return (f"{INHERITED}{owned(name)} run advised going back to{back}, not these: it "
+                f"advised keeping neither these nor those it started from{began}; {why}; a "
+                f"run from {name} kept them unchanged")
     if unchanged:
         back = f" ({start.owner})" if start.owner else ""
-        return (f"{INHERITED}{name}'s run started from{back}, not these; {name}'s run advised "
-                f"against them: {why}; a run from {name} kept them unchanged")
-    return (f"{LINEAGE}{name}'s values, which the run that tuned them advised against: {why}; "
-            f"tune compared these only with {name}'s values, not with the model's defaults")
+        return (f"{INHERITED}{owned(name)} run started from{back}, not these; {owned(name)} "
+                f"run advised against them: {why}; a run from {name} kept them unchanged")
+    return (f"{LINEAGE}{owned(name)} values, which the run that tuned them advised against: "
+            f"{why}; tune compared these only with {owned(name)} values, not with the model's "
+            "defaults")
 
 
 def neither(why: str, start: TunedOn, name: str) -> str:
@@ -106,15 +139,17 @@ def neither(why: str, start: TunedOn, name: str) -> str:
     whose own run advised against them: "keep the starting values" would send the reader
     back to values advised against without a word (dr3 8), so it says to keep neither, and
     where to go: the values `start`'s run advised (`owner`), else those it started from.
-    `why`: this run's grounds (`grounds`)."""
-    back = start.owner or f"the values {name}'s run started from"
-    return (f"{NEITHER}{name}'s run advised against its values and this run's tuned ones "
-            f"gained nothing held out — go back to {back}{_NEITHER_END}{why}")
+    `why`: this run's grounds (`grounds`), said once, at the end: under k-fold an estimate
+    for tuning this way, not a score of these values (dr6 4); no "this run", which a reader
+    of the file has not run."""
+    back = start.owner or f"the values {owned(name)} run started from"
+    return (f"{NEITHER}these values nor {owned(name)}, which its run advised against: go back "
+            f"to {back}{_NEITHER_END}{why}")
 
 
 # a run's own verdict where its start was advised against too (`neither`): its advice, then
 # its grounds after `_NEITHER_END`
-NEITHER = "keep neither: "
+NEITHER = "keep neither "
 _NEITHER_END = " or tune differently; "
 
 
@@ -128,10 +163,12 @@ def own_grounds(verdict: str, owner: str) -> str:
                                                                   for sep in ";:,"]:
         if verdict.startswith(advice):
             return verdict[len(advice):]
-    if verdict.startswith(NEITHER) and _NEITHER_END in verdict:  # grounds have no such text
+    # "keep neither: …" written before dr6 too; grounds have no such text
+    if verdict.startswith("keep neither") and _NEITHER_END in verdict:
         return verdict.rpartition(_NEITHER_END)[2]
     return verdict
 
 
-__all__ = ["INHERITED", "LINEAGE", "NEITHER", "START", "against", "grounds", "inherited",
-           "is_inherited", "neither", "own_grounds", "whose_said"]
+__all__ = ["INHERITED", "KEEP_NEITHER", "KEEP_START", "KINDS", "LINEAGE", "NEITHER", "START",
+           "against", "grounds", "inherited", "is_inherited", "kind_of", "neither", "own_grounds",
+           "owned", "whose_said"]
