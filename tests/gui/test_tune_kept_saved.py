@@ -48,7 +48,7 @@ def _kept_panel(qtbot: QtBot, tmp_path: Path, verdict: str, owner: str = "") -> 
     assert outcome.result.final.kept_start, panel.status.text()  # the case under test
     assert not panel.apply_button.isEnabled()
     assert panel.tuned_name == "kept start (nDCG@10)", panel.status.text()
-    assert f"saved as the configuration {panel.tuned_name!r}" in panel.status.text()
+    assert f"saved as the configuration {panel.tuned_name}" in panel.status.text()
     return panel, s
 
 
@@ -62,7 +62,7 @@ def test_a_kept_start_is_saved_with_its_record(qtbot: QtBot, tmp_path: Path) -> 
     assert tuned["held_out_default"] == tuned["held_out_tuned"]
     assert tuned["validation"].startswith("2-fold over 25 queries")
     # whose starting values scored held_out_default: the configuration's, not the defaults'
-    assert tuned["held_out_start"] == "the configuration 'flagged''s"
+    assert tuned["held_out_start"] == "the configuration flagged's"
     assert "verdict" not in tuned  # a start with no verdict: none carried
     assert tomllib.loads(text)["params"]["k1"] == 2.5
 
@@ -72,9 +72,9 @@ def test_a_kept_flagged_start_carries_its_verdict(qtbot: QtBot, tmp_path: Path) 
     clean (nothing was saved at all), where `tune --params FILE --out` carries the verdict."""
     _text, tuned = _kept_run(qtbot, tmp_path, f"keep the starting values; {GROUNDS}")
     assert tuned["verdict"] == (
-        "keep the values the configuration 'flagged''s run started from, not these; the "
-        f"configuration 'flagged''s run advised against them: {GROUNDS}; a run from the "
-        "configuration 'flagged' kept them unchanged")
+        "keep the values the configuration flagged's run started from, not these; the "
+        f"configuration flagged's run advised against them: {GROUNDS}; a run from the "
+        "configuration flagged kept them unchanged")
 
 
 def test_a_rerun_from_the_same_start_credits_its_configuration_and_adds_no_copy(
@@ -88,14 +88,14 @@ def test_a_rerun_from_the_same_start_credits_its_configuration_and_adds_no_copy(
     first = s.configurations.get(panel.tuned_name)
     assert first.tuned_on is not None
     verdict = first.tuned_on.verdict
-    assert verdict == ("keep the values the configuration 'flagged''s run started from (the "
-                       "model's defaults), not these; the configuration 'flagged''s run advised "
-                       f"against them: {GROUNDS}; a run from the configuration 'flagged' kept "
+    assert verdict == ("keep the values the configuration flagged's run started from (the "
+                       "model's defaults), not these; the configuration flagged's run advised "
+                       f"against them: {GROUNDS}; a run from the configuration flagged kept "
                        "them unchanged")
     summary = panel.view.results.summary.text()
     assert "keep the starting values</b>" not in summary
     assert "kept the starting values, but not recommended</b> — keep the values the " \
-        "configuration &#x27;flagged&#x27;&#x27;s run started from" in summary, summary
+        "configuration flagged&#x27;s run started from" in summary, summary
     # one undo step: Edit ▸ Undo takes the save back, Redo puts it back
     assert s.undo_name == "save \u201ckept start (nDCG@10)\u201d"
     names = s.configurations.names
@@ -108,5 +108,52 @@ def test_a_rerun_from_the_same_start_credits_its_configuration_and_adds_no_copy(
     assert outcome.result.final.kept_start
     assert s.configurations.names == names, panel.status.text()
     assert panel.tuned_name == "kept start (nDCG@10)"
-    assert "not saved again: the configuration 'kept start (nDCG@10)' holds" in \
+    assert "not saved again: the configuration kept start (nDCG@10) holds" in \
         panel.status.text()
+
+
+def test_a_start_moved_off_its_configuration_is_credited_with_the_moves(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """dr6 2: sliders moved off a flagged configuration's values kept its record, and the run
+    credited the configuration with figures its values never scored ('the configuration
+    'clnew''s'), where `tune -p` says 'clnew.toml's with -p …'. dr6 3: a name was written as
+    Python's repr ('it\\'s "q"''s), where the command line writes it as it is."""
+    s = _session("tea-beir", "bm25")
+    ds = s.dataset
+    assert ds is not None
+    values = {"k1": 2.5, "b": 0.3}
+    record = TunedOn(ds.name, "5-fold over 25 queries (seed 0)", ("q01",), "ndcg@10",
+                     corpus=ds.corpus.content_key(), model="bm25",
+                     values=values_key("bm25", {**s.params, **values}),
+                     verdict=f"keep the starting values (the model's defaults); {GROUNDS}",
+                     owner="the model's defaults")
+    s.set_params(values, tuned_on=record)
+    s.recompute()
+    name = 'it\'s "q"'
+    s.configurations.save(name, "bm25", dict(s.params), tuned_on=record)
+    s.set_param("b", 0.35)  # a slider: the record stays, the values leave the configuration's
+    panel = _shown_panel(qtbot, s, tmp_path / "s.db")
+    _settings(panel, trials=3, validation="kfold", pick="bound")
+    panel.settings.folds.setValue(2)
+    panel.checklist.rows["k1"].high.setValue(0.05)  # type: ignore[union-attr]
+    _run(qtbot, panel)
+    tuned = tomllib.loads(configuration_toml(s.configurations.get(panel.tuned_name)))["tuned"]
+    assert tuned["held_out_start"] == 'the configuration it\'s "q"\'s with b=0.35'
+    # its record's advice is not of these values: not carried
+    assert "advised against" not in tuned.get("verdict", "")
+    assert f"saved as the configuration {panel.tuned_name}" in panel.status.text()
+    assert "\\" not in panel.status.text()
+
+
+def test_undoing_the_save_says_so(qtbot: QtBot, tmp_path: Path) -> None:
+    """dr6 8: after Edit ▸ Undo took the automatic save back, the status still said 'saved as
+    …' and the panel named it as the run's."""
+    panel, s = _kept_panel(qtbot, tmp_path, "")
+    saved = panel.tuned_name
+    s.undo()
+    assert saved not in s.configurations.names and panel.tuned_name == ""
+    assert f"saved as the configuration {saved} (undone)" in panel.status.text()
+    s.redo()
+    assert panel.tuned_name == saved
+    assert "(undone)" not in panel.status.text()
+    assert f"saved as the configuration {saved}" in panel.status.text()

@@ -44,7 +44,7 @@ from .tune_form import (
 )
 from .tune_params import MUTED
 from .tune_plan import counted_queries, trials
-from .tune_results import TuneView, advised_against
+from .tune_results import TuneView, _value, advised_against
 from .tune_runner import TuneRunner
 
 OFFERED = "the sliders no longer hold the tuned values"  # then: the button that offers them
@@ -73,6 +73,7 @@ class TunePanel(QWidget):
         self.trials_seen = 0
         self._cancel_reason = ""  # why the panel cancelled the run itself ("" for Cancel)
         self.tuned_name = ""  # the configuration the last run's best values were saved as
+        self._undone = ""  # that configuration, where Edit ▸ Undo removed it (Redo: back)
         self.tuned_on: TunedOn | None = None  # … and the queries they were tuned on
         self._stale = True
         self._blocked = ""  # why Start cannot run on this data ("" when it can)
@@ -138,7 +139,8 @@ class TunePanel(QWidget):
         subscribe_many(self, [(session.model_changed, self._on_session_changed),
                               (session.dataset_changed, self._on_session_changed),
                               (session.k_changed, self._on_k_changed),
-                              (session.params_changed, self._on_params_changed)])
+                              (session.params_changed, self._on_params_changed),
+                              (session.configurations.changed, self._on_configurations)])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self.view_area.viewport() and event.type() == QEvent.Type.Resize:
@@ -482,7 +484,7 @@ class TunePanel(QWidget):
                   + ("" if outcome.best else "; no trial succeeded")
                   + ("; the starting values kept: nothing to apply" if kept else ""))
         self.status.setToolTip(where)
-        self.tuned_name = ""
+        self.tuned_name = self._undone = ""
         self.tuned_on = None
         if record is not None and self.job is not None:  # for compare, report and export
             configs = self.session.configurations
@@ -499,7 +501,7 @@ class TunePanel(QWidget):
                 self.tuned_name = same.name
                 self.tuned_on = same.tuned_on
                 self._say(self.status.text() + f"; not saved again: the configuration "
-                          f"{same.name!r} holds these values and this record{against}")
+                          f"{same.name} holds these values and this record{against}")
             else:
                 self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
                                                       else f"tuned on {metric}")
@@ -507,7 +509,7 @@ class TunePanel(QWidget):
                 self.session.save_run_configuration(self.tuned_name, self.job.model.id,
                                                     values, self.tuned_on)
                 self._say(self.status.text() + f"; saved as the configuration "
-                          f"{self.tuned_name!r}{against}")
+                          f"{self.tuned_name}{against}")
             if not kept and self._applied():  # Apply greyed with no word: in use already
                 self._say(self.status.text() + "; its values are those in use: nothing to "
                           "apply")
@@ -586,21 +588,47 @@ class TunePanel(QWidget):
 
     def _start_name(self) -> str:
         """The values the run started from, as a verdict names them: the configuration they
-        are in use from, quoted (a name has parentheses of its own, dr3 1), else "the starting
-        values"."""
+        are in use from, by its name as it is (dr6 3: Python's repr had put backslashes and
+        doubled quotes in records), else "the starting values"."""
         saved = self._start_config()
-        return f"the configuration {saved.name!r}" if saved is not None else "the starting values"
+        return f"the configuration {saved.name}" if saved is not None else "the starting values"
 
     def _start_whose(self) -> str:
         """Whose the starting values are, as a verdict says it ("the model's defaults", "the
-        configuration 'flagged''s"); "" where no configuration holds them (T5)."""
+        configuration flagged's"), as `tune` names a file: where sliders moved the values off
+        the configuration's, with those moved ("the configuration clnew's with w_keyword=2.5,
+        w_content=0.2", as -p is said; dr6 2: its record's figures had been credited to values
+        it never scored); "the values in use" where no configuration holds them (T5)."""
+        from workbench.core.tuning.verdict import owned
+
         job = self.job
         if job is None:
             return ""
         if all(job.params.get(n) == v for n, v in job.model.schema.defaults().items()):
             return "the model's defaults"
         saved = self._start_config()
-        return f"the configuration {saved.name!r}'s" if saved is not None else ""
+        if saved is None:
+            return "the values in use"
+        held = dict(saved.params)
+        moved = [f"{n}={_value(v)}" for n, v in job.params.items() if held.get(n) != v]
+        return owned(f"the configuration {saved.name}") + (f" with {', '.join(moved)}"
+                                                           if moved else "")
+
+    def _on_configurations(self) -> None:
+        """The run's automatic save removed (Edit ▸ Undo): no longer said to be saved, nor
+        named as the run's (dr6 8); put back (Redo): both again."""
+        name = self.tuned_name or self._undone
+        if not name:
+            return
+        said = f"; saved as the configuration {name}"
+        text = self.status.text()
+        if self.tuned_name and name not in self.session.configurations:
+            self.tuned_name, self._undone = "", name
+            if said in text and f"{said} (undone)" not in text:
+                self._say(text.replace(said, f"{said} (undone)", 1))
+        elif self._undone and name in self.session.configurations:
+            self.tuned_name, self._undone = name, ""
+            self._say(text.replace(f"{said} (undone)", said, 1))
 
     def _reached(self) -> list[int | None]:
         """Each study's trials, in run order, as the run stopped: those its trials reported
