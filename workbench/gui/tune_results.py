@@ -122,7 +122,8 @@ def verdict(result: Any, objective: str, nouns: str = "queries", flagged: str = 
                f"<span style='color:{WORSE.name()}'>▼{t.worsened}</span> ={t.tied} "
                f"of {t.n} {unit}" if moved else ""))
     if t is not None:
-        lines.extend(_picked(final, objective, pick, unit))
+        # the headline says the start was kept: not again, in bold (dr6 9)
+        lines.extend(_picked(final, objective, pick, unit, said=final.kept_start))
         if _worse(objective, t.mean_b, t.mean_a):
             who = ("the values each fold tuned" if final.kept_start and folds
                    else "the tuned values")
@@ -176,8 +177,12 @@ def verdict(result: Any, objective: str, nouns: str = "queries", flagged: str = 
     if final.train_best:
         label = (f"training (all {unit})" if result.validation.kind in ("kfold", "none")
                  else "training")
+        # the cases the final study trained on: bound_n where the pick counted them
+        n = int(getattr(final, "bound_n", 0) or 0) or int(np.count_nonzero(
+            getattr(result.validation, "final_train", ())))
         lines.append(f"<span style='color:{MUTED}'>{metric_label(objective)} {label}: "
-                     f"{_m(final.train_default[0])} → {_m(final.train_best[0])}</span>")
+                     f"{_share(objective, final.train_default[0], n)} → "
+                     f"{_share(objective, final.train_best[0], n)}</span>")
     studies = _studies(result)
     counts = [f.trials for f in studies]
     if len(counts) == 1:
@@ -204,11 +209,22 @@ def advised_against(result: Any, objective: str) -> str:
     return ""
 
 
-def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "queries"
-            ) -> list[str]:
+def _share(objective: str, mean: float, n: int) -> str:
+    """A training mean as said: under cases, the cases passing of `n` ("20/30"), as the
+    command line counts them (dr6 5); else four decimals."""
+    if objective == "cases" and n and math.isfinite(mean) \
+            and abs(mean * n - round(mean * n)) < 1e-6:  # else not a share of those n
+        return f"{round(mean * n)}/{n}"
+    return _m(mean)
+
+
+def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "queries",
+            said: bool = False) -> list[str]:
     """What "the surest gain" kept, where it is not the best on training; with "the best on
     training", where that was the starting values — the start's, as the command line says,
-    not "trial 0" (dr3 10). `unit`: the data's word for its queries."""
+    not "trial 0" (dr3 10); under cases, "the most training cases passing, 20/30, are the
+    start's", as it says (dr6 5). `unit`: the data's word for its queries; `said`: the
+    headline says the start was kept, so these lines do not again (dr6 9)."""
     from workbench.core.tuning.data import one_of
 
     if final.top is None or final.picked == final.top[0]:
@@ -219,10 +235,14 @@ def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "querie
     if final.kept_start and (pick == "best" or start_is_top):
         # the best on training scores as the start does (trial 0 is the start): no trial
         # to warn about ("would likely not hold" had been said of the values just kept)
-        return [f"<b>kept the starting values</b>: the best on training, "
-                f"{_m(final.top[1])}, is the start's"]
+        n = int(getattr(final, "bound_n", 0) or 0)
+        best = (f"the most training cases passing, {_share(objective, final.top[1], n)}, are "
+                "the start's" if objective == "cases" and n else
+                f"the best on training, {_m(final.top[1])}, is the start's")
+        return [best if said else f"<b>kept the starting values</b>: {best}"]
+    lead = "" if said else "<b>kept the starting values</b>: "
     if final.kept_start and getattr(final, "bound_n", 2) < 2:
-        return [f"<b>kept the starting values</b>: the run tuned on a single {one_of(unit)}, "
+        return [f"{lead}the run tuned on a single {one_of(unit)}, "
                 f"from which no gain can be sure; the best on training, {top}, would likely "
                 f"not hold on new {unit}"]
     if final.kept_start:
@@ -230,7 +250,7 @@ def _picked(final: Any, objective: str, pick: str = "bound", unit: str = "querie
 
         n = int(getattr(final, "bound_n", 0) or 0)
         at = bound_text(n) if n >= 2 else "at 2 standard errors or more"
-        return ["<b>kept the starting values</b>: no trial's gain over them on the training "
+        return [f"{lead}no trial's gain over them on the training "
                 f"{unit} is sure (the mean of its per-query gains less its error, {at}, is "
                 f"≤ 0); the best on training, {top}, would likely not hold on new {unit}"]
     from workbench.core.tuning.pick import bound_text
