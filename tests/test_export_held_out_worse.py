@@ -40,3 +40,26 @@ def test_export_says_a_file_that_did_worse_held_out(
     assert main(["export", "-m", "vault-search", "--params", str(out), "-p", "w_tf=0.5"]) == 0
     err = capsys.readouterr().err
     assert "did worse" not in err and "not recommended" not in err
+
+
+def test_export_warns_of_a_verdict_without_held_out_figures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr6 6: a --folds 0 run kept a flagged file's values and carried its verdict on, with no
+    held-out figures of its own: export said nothing on stderr, though changes.json recorded
+    it as not recommended. One rule for both: the verdict, whatever the held-out count."""
+    verdict = ("keep the values n1.toml's run started from (the model's defaults), not these; "
+               "n1.toml's run advised against them: held-out ndcg@10 0.6098 → 0.5965; a run "
+               "from n1.toml kept them unchanged")
+    path = tmp_path / "n2.toml"
+    path.write_text(f'[params]\nw_tf = 0.5\n\n[tuned]\nverdict = "{verdict}"\n'
+                    'dataset = "vault"\nvalidation = "tuned on every query"\nmetric = "ndcg@10"\n'
+                    "held_out_default = nan\nheld_out_tuned = nan\nheld_out_p = nan\n"
+                    'held_out_queries = 0\nmodel = "vault-search"\ntrained_on = ["q1"]\n',
+                    encoding="utf-8")
+    out = tmp_path / "ex"
+    assert main(["export", "-m", "vault-search", "--params", str(path), "--out", str(out)]) == 0
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f"warning: 'n2.toml': not recommended by the run that tuned it — {verdict}; "
+            "exported all the same") in err, err
+    changes = next(out.glob("*changes.json")).read_text(encoding="utf-8")
+    assert "n2.toml: not recommended by the run that tuned it" in changes

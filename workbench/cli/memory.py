@@ -244,11 +244,15 @@ def _held_out_worse(path: str, model_id: str, params: Any) -> list[str]:
     notes = [f"note: {record.unread}"] if record is not None and record.unread else []
     if record is not None:
         record, _ = record.applies_to(model_id, params)
-    if record is None or not record.held_n or not record.metric:
+    if record is None:
         return notes
     start, tuned = record.held_default, record.held_tuned
-    if not (math.isfinite(start) and math.isfinite(tuned)):
-        return notes
+    if not (record.held_n and record.metric and math.isfinite(start)
+            and math.isfinite(tuned)):
+        # no held-out figures of its own (a --folds 0 run that carried a verdict on): the
+        # verdict all the same, as changes.json keeps it (dr6 6: one rule for both)
+        return [*notes, f"warning: {Path(path).name!r}: {record.verdict_text()}; exported all "
+                "the same"] if record.verdict else notes
     n = record.held_n
     p = f"{p_equals(record.p_value)}, " if math.isfinite(record.p_value) else ""
     if record.verdict:  # the run's own advice, with what it rests on (dr5 4)
