@@ -303,6 +303,7 @@ def test_configurations_from_the_menu_and_the_list(qtbot: QtBot, tea: Any,
     assert "short docs" not in s.configurations
     assert lst.import_toml(tmp_path / "short.toml")
     assert s.configurations.get("short").params["k1"] == 0.9
+    assert "imported short.toml as \u201cshort\u201d" in view.status.text()  # not repr's 'short'
     # a tune --out file keeps its record of the queries it was tuned on: the view then sets
     # them aside (or labels training scores) as compare and report do
     (tmp_path / "tuned.toml").write_text('[params]\nk1 = 1.5\n\n[tuned]\ndataset = "tea-beir"\n'

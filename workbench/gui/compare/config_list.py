@@ -422,7 +422,7 @@ class ConfigurationList(QWidget):
             self.message.emit(str(exc))
             return False
         self.select(name)
-        self.message.emit(f"imported {Path(path).name} as {name!r}"
+        self.message.emit(f"imported {Path(path).name} as \u201c{name}\u201d"  # as typed, no repr
                           + "".join(f"; {why}" for why in said))
         return True
 
