@@ -374,8 +374,9 @@ def test_a_vault_holding_an_id_contents_file_stays_a_vault(
     assert f"({len(notes)} documents)" in captured.out
     # the file passed over is named, not dropped without a word (dr4 1)
     assert ("1 .json/.jsonl file(s) of id and contents records (Pyserini shards, 1 document(s)) "
-            f"not read ({folder / where}): this folder is read as a vault, its {len(notes)} "
-            "notes outnumbering them") in " ".join(captured.err.split())
+            f"not read ({folder / where}): this folder is read as a vault, as its {len(notes)} "
+            "notes are not outnumbered ten to one by the shards' documents; give a shard file "
+            "itself as DATA to read its documents") in " ".join(captured.err.split())
 
 
 def test_a_flat_vault_with_an_export_beside_its_notes_stays_a_vault(tmp_path: Path) -> None:
@@ -521,7 +522,8 @@ def test_notes_in_subfolders_beside_a_readme_stay_a_vault(tmp_path: Path) -> Non
     dataset = load_dataset(folder)
     assert dataset.corpus.ids == ["README.md", "daily/README.md", "daily/mon.md",
                                   "daily/thu.md", "daily/tue.md", "daily/wed.md"]
-    assert dataset.settings["vault_shards_skipped"] == [[str(folder / "export.jsonl")], 4, 3]
+    assert dataset.settings["vault_shards_skipped"] == [
+        [str(folder / "export.jsonl")], 4, 3, "count", 4]
 
 
 @pytest.mark.parametrize("note", [
@@ -548,3 +550,69 @@ def test_shards_beside_one_ordinary_markdown_file_are_the_collection(
     assert ("4 file(s) of the Pyserini folder are not .json or .jsonl shards and were skipped, "
             "as not documents (") in " ".join(captured.err.split())
     assert note.rsplit("/", 1)[-1] in captured.err
+
+
+def _notes_and_export(folder: Path, notes: int, records: list[dict[str, str]]) -> Path:
+    """`notes` ordinary notes (note00.md …) at the top of `folder`, an export.jsonl beside."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(notes):
+        (folder / f"note{i:02d}.md").write_text(f"# Note {i}\n\noolong tea {i}\n",
+                                                encoding="utf-8")
+    write_jsonl(folder / "export.jsonl", records)
+    return folder
+
+
+@pytest.mark.parametrize(("records", "why"), [
+    ([{"id": f"note{i:02d}", "contents": f"oolong tea {i}"} for i in range(12)],
+     "as they are an export of its 12 notes, named for them"),
+    ([{"id": f"note{i // 3:02d}.md#{i % 3}", "contents": "oolong"} for i in range(36)],
+     "as they are an export of its 12 notes, named for them"),
+    ([{"id": f"c{i}", "contents": "oolong"} for i in range(30)],
+     "as its 12 notes are not outnumbered ten to one by the shards' documents"),
+], ids=["same-notes", "chunks-named-for-notes", "more-chunks"])
+def test_a_vault_with_an_export_of_as_many_records_stays_a_vault(
+        tmp_path: Path, records: list[dict[str, str]], why: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A vault's export of its own notes holds as many records as notes or more: the folder
+    had been read as the export, the notes dropped as 'not documents' and the ids changed
+    (dr7 1). It stays a vault; the warning says why and how to read the export."""
+    folder = _notes_and_export(tmp_path / "vault", 12, records)
+    dataset = load_dataset(folder)
+    assert dataset.corpus.ids == [f"note{i:02d}.md" for i in range(12)]
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "oolong"]) == 0
+    said = " ".join(capsys.readouterr().err.split())
+    assert (f"1 .json/.jsonl file(s) of id and contents records (Pyserini shards, "
+            f"{len(records)} document(s)) not read ({folder / 'export.jsonl'}): this folder is "
+            f"read as a vault, {why}; give a shard file itself as DATA to read its "
+            "documents") in said
+    assert len(load_dataset(folder / "export.jsonl").corpus.ids) == len(records)
+
+
+@pytest.mark.parametrize(("notes", "reason"), [
+    (("notes/n0.md", "notes/n1.md"), "its 2 note(s) are outnumbered by the shards' documents "
+     "(more than 2)"),
+    (tuple(f"docs/page{i}.md" for i in range(10)), "its 10 note(s) are outnumbered ten to one "
+     "by the shards' documents (more than 100)"),
+    (("notes/README.md",), ""),
+], ids=["notes-folder-of-two", "docs-pages", "notes-folder-readme"])
+def test_shards_outnumbering_a_few_notes_are_the_collection_and_say_why(
+        tmp_path: Path, notes: tuple[str, ...], reason: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A notes/ subfolder had made a folder of 200 shard documents a vault of its two notes,
+    or of its README alone, 'its 0 notes outnumbering them' (dr7 2): the counts decide, a
+    README is a card, and the warning names the counts that decided."""
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    write_jsonl(folder / "docs00.jsonl",
+                [{"id": f"d{i}", "contents": "oolong tea"} for i in range(200)])
+    for name in notes:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("# About\n\noolong\n", encoding="utf-8")
+    assert len(load_dataset(folder).corpus.ids) == 200
+    assert main(["rank", str(folder), "-m", "bm25", "-q", "oolong"]) == 0
+    captured = capsys.readouterr()
+    said = " ".join(captured.err.split())
+    assert "(200 documents)" in captured.out and "notes outnumbering" not in said
+    line = next(w for w in said.split("warning: ") if "Pyserini folder" in w).strip()
+    tail = f": {reason}; move the .json/.jsonl files out to read the Markdown as a vault"
+    assert line.endswith(f"){tail}" if reason else f"{folder / notes[0]})")

@@ -48,6 +48,12 @@ def left_out_text(dataset: Dataset, split: str = "") -> str:
     return f"{n:,} without judgments left out"
 
 
+def _documents_held(documents: int, bar: int) -> str:
+    """The shard documents, counted only past the bar that decides (`shards_bar`): 'more than
+    N' where the count stopped there."""
+    return f"{documents:,}" if documents <= bar else f"more than {bar:,}"
+
+
 def load_warnings(dataset: Dataset) -> list[str]:
     """One line per kind of problem, counted, with a few examples."""
     out: list[str] = []
@@ -106,18 +112,32 @@ def load_warnings(dataset: Dataset) -> list[str]:
                    "Anserini reads them (a crawled page keeps its server's charset): the words "
                    "holding one match no query word")
     not_shards = list(dataset.settings.get("pyserini_files_skipped") or [])
+    outnumbered = dataset.settings.get("pyserini_notes_outnumbered")
     if not_shards:
+        why = ""
+        if outnumbered:  # the notes skipped, and why (dr7 1)
+            notes, documents, bar = outnumbered
+            why = (f": its {notes:,} note(s) are outnumbered"
+                   f"{'' if bar == notes else ' ten to one'} by the shards' documents "
+                   f"({_documents_held(documents, bar)}); move the .json/.jsonl "
+                   "files out to read the Markdown as a vault")
         out.append(f"{len(not_shards):,} file(s) of the Pyserini folder are not .json or "
                    f".jsonl shards and were skipped, as not documents "
-                   f"({_examples(not_shards)})")
+                   f"({_examples(not_shards)}){why}")
     vault_shards = dataset.settings.get("vault_shards_skipped")
     if vault_shards:
-        files, notes, documents = vault_shards
-        held = f"{documents:,}" if documents <= notes else f"more than {notes:,}"
+        files, notes, documents, *reason = vault_shards
+        bar = reason[1] if len(reason) > 1 else notes
+        held = _documents_held(documents, bar)
+        if reason[:1] == ["export"]:
+            why = f"they are an export of its {notes:,} notes, named for them"
+        else:
+            why = (f"its {notes:,} notes are not outnumbered "
+                   f"{'' if bar == notes else 'ten to one '}by the shards' documents")
         out.append(f"{len(files):,} .json/.jsonl file(s) of id and contents records (Pyserini "
                    f"shards, {held} document(s)) not read ({_examples(files)}): this folder is "
-                   f"read as a vault, its {notes:,} notes outnumbering them; move the notes out "
-                   "to read the shards")
+                   f"read as a vault, as {why}; give a shard file itself as DATA to read "
+                   "its documents")
     visible = list(dataset.settings.get("memories_visible") or [])
     if visible == ["*"]:
         out.append("no memory's earliest message is hidden (is_system) in this chat, so "

@@ -68,6 +68,8 @@ from workbench.core.formats.plain import (
     read_queries,
     shard_documents,
     shard_files,
+    shard_names,
+    shards_bar,
 )
 from workbench.core.formats.trec import looks_like_run, read_trec_qrels
 from workbench.core.formats.trec_docs import (
@@ -96,7 +98,9 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
 EVAL_FILE = "eval.jsonl"
 TREC_FILES_SKIPPED = "trec_files_skipped"  # a TREC folder's files without <DOC> records
 PYSERINI_FILES_SKIPPED = "pyserini_files_skipped"  # a shard folder's files not .json(l)
-VAULT_SHARDS_SKIPPED = "vault_shards_skipped"  # [shard files, notes, documents] of a vault
+VAULT_SHARDS_SKIPPED = "vault_shards_skipped"  # [shards, notes, documents, why, bar] of a vault
+# [notes, documents, bar] of a Pyserini folder whose Markdown, outnumbered, was skipped
+PYSERINI_NOTES_OUTNUMBERED = "pyserini_notes_outnumbered"
 TREC_NOT_UTF8 = "trec_not_utf8"  # [file, bytes not UTF-8, line of the first] of TREC files
 INJECTION_KEYS = ("promptCharCount", "results", "minScore")
 
@@ -392,13 +396,19 @@ def _load_dataset(
         not_shards += sorted(path / n for n in note_names(path) if n.startswith(".github/"))
         if not_shards:  # said by `load_warnings`
             settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
+        if notes_count := len(_notes(path)):  # said with them: why the notes were not read
+            bar = shards_bar(notes_count)
+            settings = {**settings, PYSERINI_NOTES_OUTNUMBERED: [
+                notes_count, shard_documents(path, bar), bar]}
     elif reading == VAULT:
         _refuse_a_card_as_a_vault(path)
         shards = shard_files(path)
         if shards:  # said by `load_warnings`: the shards beside the notes are not read
-            notes_count = len(_notes(path))
+            names = _notes(path)
+            why = "export" if _is_export(path, names) else "count"
+            bar = shards_bar(len(names))
             settings = {**settings, VAULT_SHARDS_SKIPPED: [
-                [str(f) for f in shards], notes_count, shard_documents(path, notes_count)]}
+                [str(f) for f in shards], len(names), shard_documents(path, bar), why, bar]}
         if not overridden:
             vault = read_vault(path, split, skipped=skipped)
             return replace(vault, settings={**vault.settings, **settings})
@@ -580,19 +590,21 @@ def collection_reading(path: Path) -> str:
     file too).
 
     - Pyserini's shards: a .json or .jsonl file holding `id` and `contents` in its first
-      record (`is_documents_folder`), in a folder with no notes, or whose notes do not
-      outnumber the shards' documents (`_notes_dominate`): a README.md, a CONTRIBUTING.md or
-      a docs/index.md beside the shards had made the folder a vault of those files, the
-      shards dropped without a word (dr1 5, dr4 1); the Markdown is named as skipped;
+      record (`is_documents_folder`), in a folder with no notes (cards aside), or whose
+      few notes the shards' documents clearly outnumber (`_shards_win`): a README.md, a
+      CONTRIBUTING.md or a docs/index.md beside the shards had made the folder a vault of
+      those files, the shards dropped without a word (dr1 5, dr4 1); the Markdown is named
+      as skipped, with the counts that decided;
     - a vault: any other folder with notes (a stray export.json of id and contents among
       the notes, or a notes/index.jsonl, is not the corpus: the 45 notes had been dropped for
-      it; such files are named as not read) whose first files hold no <DOC> record (a TREC
+      it; an export of the notes themselves, as many records as notes or more, had too, dr7
+      1; such files are named as not read) whose first files hold no <DOC> record (a TREC
       folder's README.md is no note);
     - TREC: a folder of <DOC> files (`is_trec_documents`)."""
     if not path.is_dir():
         return ""
     if has_notes(path):
-        if is_documents_folder(path) and not _notes_dominate(path):
+        if is_documents_folder(path) and _shards_win(path):
             return PYSERINI
         if not has_trec_records(path):
             return VAULT
@@ -608,13 +620,37 @@ def _notes(folder: Path) -> list[str]:
     return [name for name in note_names(folder) if not _is_card(name)]
 
 
-def _notes_dominate(folder: Path) -> bool:
-    """Whether a folder holding both notes and Pyserini shards is a vault: it has a notes/
-    subfolder, or its notes outnumber the shards' documents (a vault of 45 notes with an
-    export.json of one; not shards of three documents beside a CONTRIBUTING.md). The cards
-    count for neither."""
-    notes = len(_notes(folder))
-    return (folder / "notes").is_dir() or (notes > 0 and shard_documents(folder, notes) < notes)
+EXPORT_SAMPLE = 50  # records whose ids and titles tell an export of the notes
+
+
+def _shards_win(folder: Path) -> bool:
+    """Whether a folder holding both `*.md` files and Pyserini shards is read as the shards:
+    it has no notes but cards (a notes/ holding only its README among them: dr7 2), or its
+    shards are no export of its notes (`_is_export`) and their documents, counted only that
+    far, exceed `_shards_bar` of the notes. A notes/ subfolder of two notes beside 200
+    documents no longer decides it alone."""
+    notes = _notes(folder)
+    if not notes:
+        return True
+    if _is_export(folder, notes):
+        return False
+    bar = shards_bar(len(notes))
+    return shard_documents(folder, bar) > bar
+
+
+def _is_export(folder: Path, notes: list[str]) -> bool:
+    """Whether the folder's shards are an export of its notes: half or more of their first
+    records are named (id or title) for a note, by its path or its file name without .md
+    (note01, daily/mon.md, note01.md#2 for a chunk), case aside."""
+    def key(name: str) -> str:
+        name = name.split("#", 1)[0].strip().lower()
+        return name[:-3] if name.endswith(".md") else name
+
+    known = {key(n) for n in notes} | {key(n.rsplit("/", 1)[-1]) for n in notes}
+    records = shard_names(folder, EXPORT_SAMPLE)
+    hits = sum(any(key(n) in known or key(n.rsplit("/", 1)[-1]) in known for n in names)
+               for names in records)
+    return bool(records) and 2 * hits >= len(records)
 
 
 def _is_card(name: str) -> bool:

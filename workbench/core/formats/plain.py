@@ -395,6 +395,19 @@ def _folder_records(folder: Path, skipped: list[Path] | None = None,
             yield file, line, obj, False
 
 
+# Shards beside notes are the collection only where their documents clearly outnumber the
+# notes: any more of them than FEW_NOTES - 1 notes (a CONTRIBUTING.md, a docs/index.md), or
+# SHARDS_RATIO times as many as more notes (ten docs/ pages beside 200 documents). A vault's
+# export of chunks runs to a few records a note (50 notes, an export of 80 chunks: dr7 1).
+FEW_NOTES = 5
+SHARDS_RATIO = 10
+
+
+def shards_bar(notes: int) -> int:
+    """How many shard documents `notes` notes stand against: the shards win above it."""
+    return notes if notes < FEW_NOTES else SHARDS_RATIO * notes
+
+
 def shard_files(folder: Path) -> list[Path]:
     """The folder's .json and .jsonl files (at any depth, sorted) whose first record holds
     `id` and `contents`: the shards `is_documents_folder` tells the folder by."""
@@ -421,6 +434,24 @@ def shard_documents(folder: Path, at_most: int) -> int:
         except (FormatError, OSError):
             continue
     return count
+
+
+def shard_names(folder: Path, at_most: int) -> list[list[str]]:
+    """The `id` and `title` of each of the folder's first `at_most` shard records
+    (`shard_files`), as given: enough to tell an export of a vault's notes from a collection
+    of its own. A malformed record ends its file's list (reading the folder says what is
+    wrong with it)."""
+    names: list[list[str]] = []
+    for file in shard_files(folder):
+        try:
+            for _, obj in _json_records(file):
+                names.append([str(obj[k]) for k in (*ID_KEYS, "title") if obj.get(k) is not None])
+                at_most -= 1
+                if at_most <= 0:
+                    return names
+        except (FormatError, OSError):
+            continue
+    return names
 
 
 def is_documents_folder(folder: Path) -> bool:
