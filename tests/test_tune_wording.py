@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SAMPLES
 from workbench.cli import main
 
@@ -114,6 +116,16 @@ def test_a_metric_named_twice_is_refused(capsys, tmp_path: Path) -> None:
     # accepted as a two-objective Pareto run of one metric
     err = _refused(capsys, tmp_path, "--metric", "ndcg@10,NDCG@10")
     assert "--metric names ndcg@10 twice: give each objective once" in err
+
+
+@pytest.mark.parametrize(("metric", "named"), [
+    ("map,map@1000", "map"), ("r,R@1000", "r"), ("mrr@1000,RR", "mrr@1000")])
+def test_a_bare_metric_and_its_cut_at_1000_are_named_twice(
+        capsys, tmp_path: Path, metric: str, named: str) -> None:
+    # map reads the first 1,000 results, the very figure of map@1000: a Pareto study of one
+    # figure against itself had run (dr7 3)
+    err = _refused(capsys, tmp_path, "--metric", metric)
+    assert f"--metric names {named} twice: give each objective once" in err
 
 
 def test_fresh_kept_by_the_storage_is_not_said_deleted(monkeypatch) -> None:

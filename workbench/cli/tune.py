@@ -523,7 +523,15 @@ def _objectives(args: argparse.Namespace, model: Any, dataset: Any) -> tuple[str
         names = ("ndcg@10",)
     if not names or len(names) > 3:
         raise ParamError("--metric takes one to three objectives")
-    twice = sorted({n for n in names if names.count(n) > 1})
+    # r, map and mrr without @k are the very figure of r@1000, map@1000 and mrr@1000 (as
+    # eval's rows are one, `metric_list`): a Pareto front of map against map@1000 is one
+    # figure against itself (dr7 3), said under the name given first
+    from workbench.core.pipeline import WHOLE_DEPTH
+
+    same = {f"{base}@{WHOLE_DEPTH}": base for base in ("r", "map", "mrr")}
+    keys = [same.get(n, n) for n in names]
+    first = {k: n for k, n in reversed(list(zip(keys, names, strict=True)))}
+    twice = sorted({first[k] for k in keys if keys.count(k) > 1})
     if twice:  # a "Pareto front" of one metric against itself
         raise ParamError(f"--metric names {', '.join(twice)} twice: give each objective once")
     return names
