@@ -304,3 +304,11 @@ def test_explain_counts_only_relevant_judgments_as_needed(
     assert re.search(r"needed files: \d of 6 in the bundle", out)
     assert "d025" not in out.partition("needed files:")[2]
     assert not re.search(r"d025 .*needed ✓", out)
+
+
+def test_sweep_takes_the_parameter_name_in_any_case(capsys: pytest.CaptureFixture[str]
+                                                    ) -> None:
+    """dr7 4: sweep -s K1 was refused ('unknown parameter K1') where -p K1=1.2 was read."""
+    assert main(["sweep", str(SAMPLES / "tea-beir"), "-m", "bm25", "-s", "K1", "--values",
+                 "1,2"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[:2] == ["k1", "ndcg@10"]

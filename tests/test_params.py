@@ -247,3 +247,31 @@ def test_a_lookalike_or_another_case_is_suggested(typed: str, meant: str) -> Non
         schema[typed]
     assert str(info.value).startswith(f"unknown parameter {typed!r} (did you mean {meant}?); "
                                       "valid: k1, b")
+
+
+def test_parameter_names_in_any_case_in_files_ranges_and_tune_names(tmp_path: Path) -> None:
+    """dr7 4: -p K1=1.2 was read while a [params] K1 = 1.2, --range K1=0.5:2 and --tune K1
+    were refused as unknown: each reader takes the name in any case, under the schema's own."""
+    from workbench.core.params import resolve_file
+    from workbench.core.tuning.space import parse_names, parse_ranges
+
+    schema = get_model("bm25").schema
+    mine = tmp_path / "mine.toml"
+    mine.write_text("[params]\nK1 = 1.2\nB = 0.3\n", encoding="utf-8")
+    assert resolve_file(schema, mine) == {"k1": 1.2, "b": 0.3}
+    assert parse_ranges(["K1=0.5:2"], schema) == {"k1": (0.5, 2.0)}
+    assert parse_names("K1,B", schema) == ["k1", "b"]
+    both = tmp_path / "both.toml"
+    both.write_text("[params]\nk1 = 1.0\nK1 = 2.0\n", encoding="utf-8")
+    with pytest.raises(ParamError) as info:
+        resolve_file(schema, both)
+    assert str(info.value) == (f"{both}:3: field 'K1': names k1 again, given above: "
+                               "keep one")
+
+
+def test_a_choice_in_another_case_is_read_as_the_choice() -> None:
+    """dr7 4: -p variant=ATIRE was refused as not one of lucene, robertson, atire."""
+    schema = get_model("bm25").schema
+    assert schema.resolve({"variant": "ATIRE"})["variant"] == "atire"
+    with pytest.raises(ParamError, match="must be one of"):
+        schema.resolve({"variant": "atirex"})

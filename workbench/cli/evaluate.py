@@ -591,6 +591,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from workbench.core.cases import has_cases
 
     model, params = model_and_params(args)
+    args.sweep = model.schema.name_of(args.sweep)  # -s K1 sweeps k1, as -p K1 sets it (dr7 4)
     default = CODE_SWEEP_METRICS if code_tasks(args, model) else SWEEP_METRICS
     if hasattr(model, "bundles"):  # a bundle's stop rules move its figures, not the ranking
         default += ",bundle_recall,bundle_tokens"

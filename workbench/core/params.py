@@ -113,6 +113,11 @@ class Param:
         if self.kind == "choice":
             if isinstance(value, str) and value.strip() in self.choices:
                 return value.strip()
+            # in any case where one choice alone folds to it (ATIRE is atire), as names are
+            folded = [c for c in self.choices
+                      if isinstance(value, str) and c.casefold() == value.strip().casefold()]
+            if len(folded) == 1:
+                return folded[0]
             raise ParamError(bad)
         if self.kind == "text":
             if not isinstance(value, str):
@@ -440,7 +445,12 @@ def resolve_file(schema: ParamSchema, path: str | Path) -> dict[str, ParamValue]
     out: dict[str, ParamValue] = {}
     for name, value in values.items():
         try:
-            out[name] = schema[name].validate(value)
+            # a key in any case, as -p reads it (dr7 4: K1 = 1.2 had been refused)
+            own = schema.name_of(name)
+            if own in out:
+                raise ParamError(f"parameter {name} names {own} again, given above: "
+                                 "keep one")
+            out[own] = schema[own].validate(value)
         except ParamError as exc:
             other = _other_model(p, schema)
             if other:  # the file's own model said, not its first key foreign to this one

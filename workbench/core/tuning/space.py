@@ -216,9 +216,9 @@ def parse_names(spec: str | None, schema: ParamSchema) -> list[str] | None:
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:  # "" fell back to every parameter unsaid
         raise ParamError("--tune names no parameter (leave it out to tune the default set)")
-    for n in names:
-        schema[n]  # raises with the valid names
-    return names
+    # each by the schema's own name, in any case as -p reads it (dr7 4); raises with the
+    # valid names
+    return [schema.name_of(n) for n in names]
 
 
 def parse_ranges(items: Iterable[str], schema: ParamSchema | None = None,
@@ -237,12 +237,13 @@ def parse_ranges(items: Iterable[str], schema: ParamSchema | None = None,
             raise ParamError(f"--range expects name=low:high, got {item!r}") from None
         if not all(math.isfinite(b) for b in bounds):
             raise ParamError(f"--range expects finite bounds, got {item!r}")
-        if schema is not None and name.strip() not in schema:
+        name = name.strip()
+        if schema is not None:  # K1 is k1, as -p reads it (dr7 4)
             try:
-                schema[name.strip()]  # raises with the valid names
+                name = schema.name_of(name)  # raises with the valid names
             except ParamError as e:
                 raise ParamError(f"--range {item}: {e}") from None
-        out[name.strip()] = bounds
+        out[name] = bounds
     return out
 
 
