@@ -7,6 +7,7 @@ hand for one nDCG.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -383,3 +384,24 @@ def test_measures_the_workbench_does_not_compute_are_said_so(typed: str, what: s
         parse_metric(typed)
     assert (f"unknown metric {typed!r} ({what}: not computed by the workbench); valid: "
             "ndcg, mrr, p, r, map, judged") in str(info.value)
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("ndcg_cut", "(a cut-off is needed: did you mean ndcg@10, or another ndcg@k?)"),
+    ("map_cut", "(a cut-off is needed: did you mean map@10, or another map@k?)"),
+    ("P_", "(a cut-off is needed: did you mean p@10, or another p@k?)"),
+    ("recall_", "(a cut-off is needed: did you mean r@10, or another r@k?)"),
+    ("prec", "(did you mean p@10?)"),
+    ("set_P", "(set precision: not computed by the workbench)"),
+    ("num_q", "(num_q: not computed by the workbench)"),
+])
+def test_a_suggestion_keeps_a_cut_off_and_is_never_refused(typed: str, said: str) -> None:
+    """dr7 6: trec_eval's ndcg_cut and map_cut had been answered with bare ndcg and map,
+    which read 1,000 results; P_ with 'p', itself refused for want of a cut-off; set_P and
+    num_q with nothing."""
+    with pytest.raises(ValueError) as info:
+        parse_metric(typed)
+    assert f"unknown metric {typed!r} {said}; valid:" in str(info.value)
+    suggested = re.search(r"did you mean ([\w@]+)", str(info.value))
+    if suggested:
+        parse_metric(suggested[1])  # what is suggested is read

@@ -179,7 +179,9 @@ _NAME_ALIASES = {"recip_rank": "mrr", "ap": "map", "rr": "mrr", "recall": "r",
 _NOT_COMPUTED = {"rprec": "R-precision", "bpref": "bpref", "infap": "inferred AP",
                  "success": "Success", "set_f": "set F", "err": "ERR", "gm_map": "GM-MAP",
                  "num_rel": "num_rel", "num_ret": "num_ret", "num_rel_ret": "num_rel_ret",
-                 "iprec_at_recall": "interpolated precision", "r-prec": "R-precision"}
+                 "iprec_at_recall": "interpolated precision", "r-prec": "R-precision",
+                 "set_p": "set precision", "set_recall": "set recall", "set_map": "set MAP",
+                 "num_q": "num_q"}
 
 
 def _unaliased(spec: str) -> str:
@@ -245,6 +247,11 @@ def _did_you_mean(name: str, cut: str) -> str:
 
     from workbench.core.metrics.bundle import BUNDLE_METRICS
 
+    family = next((base for prefix, base in _CUT_ALIASES.items()
+                   if name in (prefix, prefix.rstrip("_"))), None) if not cut else None
+    if family:  # trec_eval's ndcg_cut, map_cut, P_, recall_: families at cut-offs (dr7 6:
+        # 'did you mean ndcg?' read 1,000 results; 'p?' was then refused for want of one)
+        return f" (a cut-off is needed: did you mean {family}@10, or another {family}@k?)"
     stem = re.fullmatch(r"(.*?[a-z])[_.]?(\d+)", name) if not cut else None
     if stem:  # ndcg_10, recall10, judged_10: the cut-off kept (bare ndcg reads 1,000 results)
         name, cut = stem[1], f"@{int(stem[2])}"
@@ -252,13 +259,19 @@ def _did_you_mean(name: str, cut: str) -> str:
     if unsupported:
         return f" ({unsupported}: not computed by the workbench)"
     if _NAME_ALIASES.get(name, name) in METRICS:
-        return f" (did you mean {_NAME_ALIASES.get(name, name)}{cut}?)"
+        return f" (did you mean {_with_cut(_NAME_ALIASES.get(name, name), cut)}?)"
     near = difflib.get_close_matches(name, [*METRICS, *_NAME_ALIASES, *BUNDLE_METRICS], n=1)
     if not near or near[0] == name:
         return ""
     if near[0] in BUNDLE_METRICS:
         return f" (did you mean {near[0]}?)"
-    return f" (did you mean {_NAME_ALIASES.get(near[0], near[0])}{cut}?)"
+    return f" (did you mean {_with_cut(_NAME_ALIASES.get(near[0], near[0]), cut)}?)"
+
+
+def _with_cut(base: str, cut: str) -> str:
+    """A suggested name with its cut-off: '@10' for one that is refused without (p, judged),
+    never a name the same check then refuses (dr7 6: P_ → 'p?', then 'needs a cutoff')."""
+    return f"{base}{cut}" if cut or base not in ("p", "judged") else f"{base}@10"
 
 
 _LABELS = {"ndcg": "nDCG", "mrr": "MRR", "p": "P", "r": "R", "map": "MAP"}
