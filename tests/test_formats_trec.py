@@ -113,9 +113,10 @@ def test_a_trec_qrels_header_is_said_to_be_one(tmp_path: Path, header: str) -> N
         read_trec_qrels(path)
     assert_names(info.value, path, 1, "header")
     # dr4 11: the position once, by FILE:LINE, not again as "line 1" in the words
-    assert str(info.value) == (f"{path}:1: field 'header': a header "
-                               f"({', '.join(header.split())}), not a judgment: TREC qrels have "
-                               "none; delete the line")
+    # dr7 8: and the header once, by the field, not again as "a header" in the words
+    assert str(info.value) == (f"{path}:1: field 'header': column names "
+                               f"({', '.join(header.split())}), not a judgment: TREC qrels name "
+                               "no columns; delete the line")
 
 
 def test_a_bad_grade_on_line_1_is_not_called_a_header(tmp_path: Path) -> None:

@@ -152,10 +152,10 @@ def read_qrels_tsv(
                 line=line, field="columns")
         if not seen and not header and len(cols) == 3 and _is_a_name(cols[2]):
             # `query_id doc_id relevance`: another tool's header, not a bad grade on line 1
-            raise FormatError(path, f"a header ({', '.join(cols)}), not a judgment: BEIR's "
-                              "header is query-id<TAB>corpus-id<TAB>score; "
-                              "rename its columns so, or remove the line", line=line,
-                              field="header")
+            # said once as a header, by the field (dr7 8: "field 'header': a header")
+            raise FormatError(path, f"column names ({', '.join(cols)}), not a judgment: "
+                              "BEIR's are query-id<TAB>corpus-id<TAB>score; rename them so, "
+                              "or remove the line", line=line, field="header")
         qid, did, grade_text = cols
         if not qid:
             raise FormatError(path, "empty id", line=line, field="query-id")

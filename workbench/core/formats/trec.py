@@ -67,9 +67,10 @@ def read_trec_qrels(path: StrPath, query_ids: Collection[str] | None = None) -> 
         except ValueError:
             if not seen and _is_a_name(rel):  # `qid iter docno rel`: a header, not a bad grade
                 # the position is said once, by the error's FILE:LINE (dr4 11)
-                raise FormatError(path, f"a header ({', '.join(text.split())}), not a "
-                                  "judgment: TREC qrels have none; delete the line", line=line,
-                                  field="header") from None
+                # and the header said once, by the field (dr7 8)
+                raise FormatError(path, f"column names ({', '.join(text.split())}), not a "
+                                  "judgment: TREC qrels name no columns; delete the line",
+                                  line=line, field="header") from None
             raise FormatError(path, f"expected an integer grade (within ±{MAX_GRADE:,}), found "
                               f"{rel!r}",
                               line=line, field="rel") from None
