@@ -151,3 +151,14 @@ def test_the_metric_table_says_what_its_columns_are(
     assert "A report's In short (`workbench report`) calls a difference" in caution
     assert ". In short calls" not in caution
 
+
+
+def test_a_parameter_given_twice_in_two_cases_is_said_and_named_once(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """dr7 5: -p k1=1 -p K1=2 (names are read in any case) ran k1=2 without the 'given more
+    than once' warning, under a column named 'k1=1 K1=2'."""
+    assert main(["compare", TEA, "-m", "bm25", "--defaults", "-p", "k1=1", "-p", "K1=2"]) == 0
+    captured = capsys.readouterr()
+    assert "warning: --param K1 given more than once (as k1 too); using K1=2" in captured.err
+    assert "configurations: defaults, k1=2;" in captured.out
+    assert _row(captured.out, "k1") == ["k1", "1.2", "2"]

@@ -62,11 +62,15 @@ def topic_field(text: str) -> str:
 
 def warn_repeated(assignments: Sequence[str]) -> None:
     """A warning on stderr for each parameter given twice with --param (the last one wins)."""
-    seen: dict[str, str] = {}
+    seen: dict[str, str] = {}  # the name in lower case → as first given
     for item in assignments:
         name, _, value = item.partition("=")
         name = name.strip()
-        if name in seen:
-            print(f"warning: --param {name} given more than once; using {name}={value.strip()}",
-                  file=sys.stderr)
-        seen[name] = value.strip()
+        # a name is read in any case (-p K1 is k1), so -p k1=1 -p K1=2 gives it twice too
+        first = seen.get(name.lower())
+        if first is not None:
+            also = "" if first == name else f" (as {first} too)"
+            print(f"warning: --param {name} given more than once{also}; using "
+                  f"{name}={value.strip()}", file=sys.stderr)
+        else:
+            seen[name.lower()] = name

@@ -415,7 +415,10 @@ def _inline(model: Any, assignments: Sequence[str], over: Configuration | None =
     except ParamError as exc:
         raise UsageError(f"--param: {exc}") from None
     warn_repeated(assignments)
-    named = " ".join(f"{name}={value.strip()}" for name, value in values.items())
+    # named by the parameters' own names, each once with the value used (dr7 5: -p k1=1
+    # -p K1=2 had been named 'k1=1 K1=2' for a column that ran k1=2)
+    last = {model.schema.name_of(name): value.strip() for name, value in values.items()}
+    named = " ".join(f"{name}={value}" for name, value in last.items())
     lead = over.name if over is not None else DEFAULTS if defaults else ""
     return Configuration(f"{lead} + {named}" if lead else named, params)
 
