@@ -392,3 +392,23 @@ def test_a_pipe_whose_command_wrote_nothing_or_packed_bytes_is_said_so(tmp_path:
         finally:
             os.close(end)
         assert str(caught.value) == qrels + said
+
+
+def test_a_folder_of_datasets_with_a_readme_is_said_to_be_one(tmp_path: Path) -> None:
+    """dr7 7: a README beside BEIR folders (as ../shared/datasets is laid out) opened as a
+    vault of one note, the README, and eval asked for judgments."""
+    import shutil
+
+    from tests.conftest import SAMPLES
+
+    top = tmp_path / "datasets"
+    for name in ("tea", "more-tea"):
+        shutil.copytree(SAMPLES / "tea-beir", top / name)
+    (top / "README.md").write_text("# Datasets\n\nTwo copies of the tea sample.\n")
+    with pytest.raises(FormatError, match=r"a folder of datasets \(more-tea, tea\), not one: "
+                                          r"give one of them, e\.g\. .*more-tea; README\.md "
+                                          r"is a card, not a vault of notes"):
+        load_dataset(top)
+    # a note of its own beside them makes it a vault again, as before
+    (top / "ideas.md").write_text("# Ideas\n\nbrew the tea longer\n")
+    assert "ideas" in {doc.id.removesuffix(".md") for doc in load_dataset(top).corpus}

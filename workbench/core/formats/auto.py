@@ -229,6 +229,26 @@ def _refuse_a_session(path: Path) -> None:
                       field="path")
 
 
+def _refuse_a_folder_of_datasets(folder: Path) -> None:
+    """A folder whose only markdown is a card (README.md) and whose subfolders are datasets
+    (BEIR folders, OpenVault folders): the card had opened as a vault of one note, and eval
+    asked for judgments (dr7 7: /work/shared/datasets, a README beside cisi/, cranfield/ and
+    scifact/)."""
+    notes = [f for f in folder.rglob("*.md")
+             if not any(part.startswith(".") for part in f.relative_to(folder).parts)]
+    if not notes or not all(f.stem.lower() in CARD_NAMES for f in notes):
+        return
+    datasets = sorted(d.name for d in folder.iterdir()
+                      if d.is_dir() and not d.name.startswith(".") and (
+                          (d / "corpus.jsonl").is_file() or is_openvault_folder(d)))
+    if datasets:
+        shown = ", ".join(datasets[:5]) + (f" and {len(datasets) - 5} more"
+                                           if len(datasets) > 5 else "")
+        raise FormatError(folder, f"a folder of datasets ({shown}), not one: give one of "
+                          f"them, e.g. {folder / datasets[0]}; {notes[0].name} is a card, not "
+                          "a vault of notes", field="path")
+
+
 def _refuse_a_card_as_a_vault(folder: Path) -> None:
     """A BEIR folder (queries.jsonl, qrels/) without corpus.jsonl whose only markdown is a
     dataset card: the card opened as a vault of one note, every metric 0."""
@@ -401,6 +421,7 @@ def _load_dataset(
             settings = {**settings, PYSERINI_NOTES_OUTNUMBERED: [
                 notes_count, shard_documents(path, bar), bar]}
     elif reading == VAULT:
+        _refuse_a_folder_of_datasets(path)
         _refuse_a_card_as_a_vault(path)
         shards = shard_files(path)
         if shards:  # said by `load_warnings`: the shards beside the notes are not read
