@@ -29,6 +29,7 @@ BAD_FIELDS = [
     ("params", {"k1": 99}, "params.k1"), ("params", [1, 2], "params"),
     ("params", {"nosuch": 1}, "params.nosuch"), ("params", "k1=1", "params"),
     ("params", {"k1": "1.2"}, "params.k1"),  # text for a number: loaded as 1.2, as if typed
+    ("params", {"k1": 1.0, "K1": 2.0}, "params.K1"),  # one parameter twice, in two cases
     ("baseline", "bm25", "baseline"), ("baseline", [1], "baseline"),
     ("baseline", {"model": "nope"}, "baseline.model"),
     ("baseline", {"model": "bm25", "params": {"b": -1}}, "baseline.params.b"),
@@ -125,6 +126,20 @@ def test_a_good_file_loads_every_field(tmp_path: Path) -> None:
     other = TuningSession()
     other.load(again)
     assert other.study_storage == str(tmp_path / "studies.db")
+
+
+def test_parameter_names_are_read_in_any_case_as_p_reads_them(tmp_path: Path) -> None:
+    """dr8 1: a session's "K1" was refused ('unknown parameter') where -p K1 and a [params]
+    file's K1 are read as k1."""
+    data = _good(tmp_path)
+    data["params"] = {"K1": 1.6, "B": 0.4}
+    data["baseline"] = {"model": "bm25", "params": {"K1": 1.5}}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    s = TuningSession()
+    s.load(path)
+    assert (s.params["k1"], s.params["b"]) == (1.6, 0.4) and "K1" not in s.params
+    assert s.baseline is not None and s.baseline.params["k1"] == 1.5
 
 
 def test_a_file_from_a_newer_workbench_says_so(tmp_path: Path) -> None:

@@ -489,10 +489,19 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
     if not isinstance(raw, dict):
         raise FormatError(path, f"expected a table of name = value, got {raw!r}",
                           field=params_field, line=key_line(path, params_field))
-    for name, value in raw.items():  # JSON and TOML have numbers and true/false: text for
+    given: dict[str, object] = {}  # under the parameters' own names (dr8 1: "K1" refused)
+    for typed, value in raw.items():  # JSON and TOML have numbers and true/false: text for
         # one is a hand-edit's mistake (the -p NAME=VALUE of the command line reads text)
-        field = f"{params_field}.{name}"  # each value named at its own depth, with its line
-        kind = model.schema[name].kind if name in model.schema else None
+        field = f"{params_field}.{typed}"  # each value named at its own depth, with its line
+        try:
+            name = model.schema.name_of(typed)  # in any case, as -p and [params] read it
+        except ParamError as exc:
+            raise FormatError(path, str(exc), field=field, line=key_line(path, field)) from None
+        if name in given:
+            raise FormatError(path, f"names {name} again, given above: keep one", field=field,
+                              line=key_line(path, field))
+        given[name] = value
+        kind = model.schema[name].kind
         if isinstance(value, str) and kind in ("float", "int", "bool"):
             raise FormatError(path, f"expected {'true or false' if kind == 'bool' else 'a number'}"
                               f", found the text {value!r} (write it without quotes)",
@@ -502,6 +511,7 @@ def _model_params(path: Path, model_field: str, model_id: str, raw: object,
         except ParamError as exc:  # "must be a number in [0, 3], got 99", the name once
             raise FormatError(path, str(exc).removeprefix(f"parameter {name} "), field=field,
                               line=key_line(path, field)) from None
+    raw = given
     try:
         resolved = model.schema.resolve(raw)
     except ParamError as exc:
