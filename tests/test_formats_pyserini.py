@@ -375,8 +375,8 @@ def test_a_vault_holding_an_id_contents_file_stays_a_vault(
     # the file passed over is named, not dropped without a word (dr4 1)
     assert ("1 .json/.jsonl file(s) of id and contents records (Pyserini shards, 1 document(s)) "
             f"not read ({folder / where}): this folder is read as a vault, as its {len(notes)} "
-            "notes are not outnumbered ten to one by the shards' documents; give a shard file "
-            "itself as DATA to read its documents") in " ".join(captured.err.split())
+            "notes outnumber the shards' 1 document(s); give a shard file itself as DATA to "
+            "read its documents") in " ".join(captured.err.split())
 
 
 def test_a_flat_vault_with_an_export_beside_its_notes_stays_a_vault(tmp_path: Path) -> None:
@@ -569,7 +569,14 @@ def _notes_and_export(folder: Path, notes: int, records: list[dict[str, str]]) -
      "as they are an export of its 12 notes, named for them"),
     ([{"id": f"c{i}", "contents": "oolong"} for i in range(30)],
      "as its 12 notes are not outnumbered ten to one by the shards' documents"),
-], ids=["same-notes", "chunks-named-for-notes", "more-chunks"])
+    # the notes outnumber the records: said so, not 'not outnumbered ten to one' (dr8 2)
+    ([{"id": f"c{i}", "contents": "oolong"} for i in range(5)],
+     "as its 12 notes outnumber the shards' 5 document(s)"),
+    # an export past the bar of 120: its records counted in full, not 'more than 120' (dr8 3)
+    ([{"id": f"note{i % 12:02d}.md#{i}", "contents": "oolong"} for i in range(130)],
+     "as they are an export of its 12 notes, named for them"),
+], ids=["same-notes", "chunks-named-for-notes", "more-chunks", "fewer-records",
+        "export-past-the-bar"])
 def test_a_vault_with_an_export_of_as_many_records_stays_a_vault(
         tmp_path: Path, records: list[dict[str, str]], why: str,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -589,10 +596,11 @@ def test_a_vault_with_an_export_of_as_many_records_stays_a_vault(
 
 
 @pytest.mark.parametrize(("notes", "reason"), [
-    (("notes/n0.md", "notes/n1.md"), "its 2 note(s) are outnumbered by the shards' documents "
-     "(more than 2)"),
-    (tuple(f"docs/page{i}.md" for i in range(10)), "its 10 note(s) are outnumbered ten to one "
-     "by the shards' documents (more than 100)"),
+    # the 200 documents read, not the count that stopped at the bar ('more than 2', dr8 3)
+    (("notes/n0.md", "notes/n1.md"), "its 2 note(s) are outnumbered by the shards' 200 "
+     "documents"),
+    (tuple(f"docs/page{i}.md" for i in range(10)), "its 10 note(s) are outnumbered more than "
+     "ten to one by the shards' 200 documents"),
     (("notes/README.md",), ""),
 ], ids=["notes-folder-of-two", "docs-pages", "notes-folder-readme"])
 def test_shards_outnumbering_a_few_notes_are_the_collection_and_say_why(

@@ -117,10 +117,12 @@ def load_warnings(dataset: Dataset) -> list[str]:
         why = ""
         if outnumbered:  # the notes skipped, and why (dr7 1)
             notes, documents, bar = outnumbered
+            # the documents as read, never the count that stopped at the bar ('more than 2'
+            # of 200, dr8 3)
             why = (f": its {notes:,} note(s) are outnumbered"
-                   f"{'' if bar == notes else ' ten to one'} by the shards' documents "
-                   f"({_documents_held(documents, bar)}); move the .json/.jsonl "
-                   "files out to read the Markdown as a vault")
+                   f"{'' if bar == notes else ' more than ten to one'} by the shards' "
+                   f"{documents:,} documents; move the .json/.jsonl files out to read the "
+                   "Markdown as a vault")
         out.append(f"{len(not_shards):,} file(s) of the Pyserini folder are not .json or "
                    f".jsonl shards and were skipped, as not documents "
                    f"({_examples(not_shards)}){why}")
@@ -128,9 +130,12 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if vault_shards:
         files, notes, documents, *reason = vault_shards
         bar = reason[1] if len(reason) > 1 else notes
-        held = _documents_held(documents, bar)
+        # an export is counted in full; a count that decided stopped within the bar
+        held = f"{documents:,}" if reason[:1] == ["export"] else _documents_held(documents, bar)
         if reason[:1] == ["export"]:
             why = f"they are an export of its {notes:,} notes, named for them"
+        elif notes > documents:  # 'not outnumbered ten to one' read as if they were (dr8 2)
+            why = f"its {notes:,} notes outnumber the shards' {documents:,} document(s)"
         else:
             why = (f"its {notes:,} notes are not outnumbered "
                    f"{'' if bar == notes else 'ten to one '}by the shards' documents")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
 from collections.abc import Callable, Collection
 from dataclasses import replace
 from functools import lru_cache, partial
@@ -417,9 +418,10 @@ def _load_dataset(
         if not_shards:  # said by `load_warnings`
             settings = {**settings, PYSERINI_FILES_SKIPPED: [str(f) for f in not_shards]}
         if notes_count := len(_notes(path)):  # said with them: why the notes were not read
-            bar = shards_bar(notes_count)
+            # the documents as read, all of them: the count that decided stopped past the bar,
+            # and said as the count it had read '(more than 2)' of 200 (dr8 3)
             settings = {**settings, PYSERINI_NOTES_OUTNUMBERED: [
-                notes_count, shard_documents(path, bar), bar]}
+                notes_count, len(corpus), shards_bar(notes_count)]}
     elif reading == VAULT:
         _refuse_a_folder_of_datasets(path)
         _refuse_a_card_as_a_vault(path)
@@ -428,8 +430,11 @@ def _load_dataset(
             names = _notes(path)
             why = "export" if _is_export(path, names) else "count"
             bar = shards_bar(len(names))
+            # counted in full where the count decided (it stopped within the bar); an export
+            # of the notes is counted on past it, as its documents are said (dr8 3)
+            counted = shard_documents(path, bar if why == "count" else sys.maxsize)
             settings = {**settings, VAULT_SHARDS_SKIPPED: [
-                [str(f) for f in shards], len(names), shard_documents(path, bar), why, bar]}
+                [str(f) for f in shards], len(names), counted, why, bar]}
         if not overridden:
             vault = read_vault(path, split, skipped=skipped)
             return replace(vault, settings={**vault.settings, **settings})
