@@ -393,7 +393,12 @@ def test_measures_the_workbench_does_not_compute_are_said_so(typed: str, what: s
     ("recall_", "(a cut-off is needed: did you mean r@10, or another r@k?)"),
     ("prec", "(did you mean p@10?)"),
     ("set_P", "(set precision: not computed by the workbench)"),
-    ("num_q", "(num_q: not computed by the workbench)"),
+    # said where the count is, not 'not computed' (dr8 6)
+    ("num_q", "(num_q: the query count is in the first line of every eval, not a metric "
+     "column)"),
+    # F2 is another figure than F1: not offered as a spelling of it (dr8 7)
+    ("bundle_f2", "(bundle F2: not computed; bundle F1, precision and recall are)"),
+    ("bundle_F0.5", "(bundle F0.5: not computed; bundle F1, precision and recall are)"),
 ])
 def test_a_suggestion_keeps_a_cut_off_and_is_never_refused(typed: str, said: str) -> None:
     """dr7 6: trec_eval's ndcg_cut and map_cut had been answered with bare ndcg and map,

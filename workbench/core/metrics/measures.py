@@ -180,8 +180,7 @@ _NOT_COMPUTED = {"rprec": "R-precision", "bpref": "bpref", "infap": "inferred AP
                  "success": "Success", "set_f": "set F", "err": "ERR", "gm_map": "GM-MAP",
                  "num_rel": "num_rel", "num_ret": "num_ret", "num_rel_ret": "num_rel_ret",
                  "iprec_at_recall": "interpolated precision", "r-prec": "R-precision",
-                 "set_p": "set precision", "set_recall": "set recall", "set_map": "set MAP",
-                 "num_q": "num_q"}
+                 "set_p": "set precision", "set_recall": "set recall", "set_map": "set MAP"}
 
 
 def _unaliased(spec: str) -> str:
@@ -252,6 +251,12 @@ def _did_you_mean(name: str, cut: str) -> str:
     if family:  # trec_eval's ndcg_cut, map_cut, P_, recall_: families at cut-offs (dr7 6:
         # 'did you mean ndcg?' read 1,000 results; 'p?' was then refused for want of one)
         return f" (a cut-off is needed: did you mean {family}@10, or another {family}@k?)"
+    if name == "num_q":  # trec_eval's count of queries: no column, but said (dr8 6)
+        return " (num_q: the query count is in the first line of every eval, not a metric column)"
+    beta = re.fullmatch(r"bundle_f(\d[\d.]*|beta)", name)
+    if beta and beta[1] != "1":  # F2 weighs recall: bundle_f1 is another figure (dr8 7)
+        figure = "F-beta" if beta[1] == "beta" else f"F{beta[1]}"
+        return f" (bundle {figure}: not computed; bundle F1, precision and recall are)"
     stem = re.fullmatch(r"(.*?[a-z])[_.]?(\d+)", name) if not cut else None
     if stem:  # ndcg_10, recall10, judged_10: the cut-off kept (bare ndcg reads 1,000 results)
         name, cut = stem[1], f"@{int(stem[2])}"
