@@ -11,6 +11,7 @@ import json
 import random
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 import optuna
@@ -710,3 +711,32 @@ def test_an_objective_in_another_tools_spelling_is_kept_in_the_workbenchs():
     with pytest.raises(ParamError, match=r"unknown objective 'ndgc@10' \(unknown metric "
                        r"'ndgc@10' \(did you mean ndcg@10\?\)"):
         check_name("ndgc@10")
+
+
+def test_a_parameter_named_twice_by_tune_or_range_is_said_by_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """dr8 5: --range k1=… --range K1=… kept the last range without a word, where a repeated
+    -p warns; --tune k1,K1 said only 'names a parameter twice', not which."""
+    from workbench.cli import main
+    from workbench.core.tuning.space import parse_names
+
+    schema = get_model("bm25").schema
+    with pytest.raises(ParamError) as info:
+        parse_names("k1,b,K1", schema)
+    assert str(info.value) == "--tune names k1 twice (k1, K1): keep one"
+    with pytest.raises(ParamError) as info:
+        parse_names("b,b", schema)
+    assert str(info.value) == "--tune names b twice: keep one"
+    said: list[str] = []
+    assert parse_ranges(["k1=0.5:1", "K1=1:2"], schema, said.append) == {"k1": (1.0, 2.0)}
+    assert said == ["--range K1 given more than once (as k1 too); using K1=1:2"]
+    said.clear()
+    assert parse_ranges(["b=0.1:0.2", "b=0.3:0.4"], schema, said.append) == {"b": (0.3, 0.4)}
+    assert said == ["--range b given more than once; using b=0.3:0.4"]
+    assert main(["tune", str(SAMPLES / "tea-beir"), "-m", "bm25", "--tune", "k1", "--range",
+                 "k1=0.5:1", "--range", "K1=1:2", "--trials", "1", "--folds", "0",
+                 "--storage", str(tmp_path / "s.db")]) == 0
+    captured = capsys.readouterr()
+    assert ("warning: --range K1 given more than once (as k1 too); using K1=1:2"
+            in captured.err)
+    assert "tuning 1 parameter: k1 [1, 2]" in captured.out

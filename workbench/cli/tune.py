@@ -132,7 +132,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     # after the plan, leaving an empty study in the storage)
     check_bundle_metrics([*objectives, *(c.name for c in constraints)], model)
     names = tuning.parse_names(args.tune, model.schema)
-    ranges = tuning.parse_ranges(args.range, model.schema)
+    ranges = tuning.parse_ranges(args.range, model.schema,
+                                 lambda line: print(f"warning: {line}", file=sys.stderr))
     worker = args.worker_index > 0
     label = f"preparing {model.id} on {dataset.name}"
     pipe = pipeline(model, dataset, params, label) if not worker else None

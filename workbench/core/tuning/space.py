@@ -13,7 +13,7 @@ integers) and `values()` divides.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -218,14 +218,26 @@ def parse_names(spec: str | None, schema: ParamSchema) -> list[str] | None:
         raise ParamError("--tune names no parameter (leave it out to tune the default set)")
     # each by the schema's own name, in any case as -p reads it (dr7 4); raises with the
     # valid names
-    return [schema.name_of(n) for n in names]
+    out: list[str] = []
+    typed: dict[str, str] = {}  # the schema's name → as first typed
+    for n in names:
+        name = schema.name_of(n)
+        if name in typed:  # said by name, as typed both times (dr8 5: 'a parameter twice')
+            both = "" if typed[name] == n == name else f" ({typed[name]}, {n})"
+            raise ParamError(f"--tune names {name} twice{both}: keep one")
+        typed[name] = n
+        out.append(name)
+    return out
 
 
 def parse_ranges(items: Iterable[str], schema: ParamSchema | None = None,
+                 warn: Callable[[str], None] | None = None,
                  ) -> dict[str, tuple[float, float]]:
     """`["alpha=0.3:0.9"]` → {"alpha": (0.3, 0.9)}; each name checked against `schema` where
-    given (a misspelt name had reached the plan and raised a KeyError there)."""
+    given (a misspelt name had reached the plan and raised a KeyError there). A parameter
+    given twice (k1 and K1 too) keeps the last range, said to `warn` as a repeated -p is."""
     out: dict[str, tuple[float, float]] = {}
+    typed: dict[str, str] = {}  # the schema's name → as first typed
     for item in items:
         name, sep, span = item.partition("=")
         low, colon, high = span.partition(":")
@@ -237,12 +249,17 @@ def parse_ranges(items: Iterable[str], schema: ParamSchema | None = None,
             raise ParamError(f"--range expects name=low:high, got {item!r}") from None
         if not all(math.isfinite(b) for b in bounds):
             raise ParamError(f"--range expects finite bounds, got {item!r}")
-        name = name.strip()
+        name = given = name.strip()
         if schema is not None:  # K1 is k1, as -p reads it (dr7 4)
             try:
                 name = schema.name_of(name)  # raises with the valid names
             except ParamError as e:
                 raise ParamError(f"--range {item}: {e}") from None
+        first = typed.setdefault(name, given)
+        if name in out and warn is not None:  # the last had been kept unsaid (dr8 5)
+            also = "" if first == given else f" (as {first} too)"
+            warn(f"--range {given} given more than once{also}; using {given}={low.strip()}:"
+                 f"{high.strip()}")
         out[name] = bounds
     return out
 
