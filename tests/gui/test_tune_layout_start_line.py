@@ -213,9 +213,10 @@ def test_what_start_cannot_run_is_said_and_start_is_off(qtbot: QtBot, tmp_path: 
     panel.show()
     qtbot.waitExposed(panel)
     panel.settings.storage.setText(str(tmp_path / "s.db"))
+    # the data's noun, as the rest of the tab says it (task 4 of r50)
     k_fold(panel, trials=3, folds=15)
     note = panel.settings.budget_note
-    assert note.text() == ("15 folds need at least 15 judged queries; this data has 12: set k to "
+    assert note.text() == ("15 folds need at least 15 judged tasks; this data has 12: set k to "
                            "12 or less")
     assert note.isVisibleTo(panel) and not panel.start_button.isEnabled()
     panel.settings.folds.setValue(12)

@@ -331,7 +331,8 @@ class TuneSettings(QWidget):
         # where Start would fail at once, why, in its place (dr1 3: "Start runs 48 trials"
         # over 15 folds of 12 judged queries)
         why = ((too_few_queries(str(self.validation.currentData()), self.folds.value(),
-                                self.task_set, self.counted) if self.counted is not None else "")
+                                self.task_set, self.counted, self.nouns)
+                if self.counted is not None else "")
                or too_large(self.grid))
         self.cannot_start = why
         # a grid runs every point whatever the budget (its plan line says so): the field

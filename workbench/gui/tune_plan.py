@@ -121,8 +121,10 @@ def too_large(grid: int | None) -> str:
             "takes: tick fewer parameters, narrow their ranges or pick another sampler")
 
 
-def too_few_queries(validation: str, folds: int, task_set: bool, counted: int) -> str:
-    """Why Start cannot run: k folds over fewer than k judged queries ("" where it can)."""
+def too_few_queries(validation: str, folds: int, task_set: bool, counted: int,
+                    nouns: str = "queries") -> str:
+    """Why Start cannot run: k folds over fewer than k judged queries ("" where it can).
+    `nouns`: the data's word for its queries, as the rest of the tab says it (tasks, cases)."""
     if validation == "kfold":
         need = folds
     elif validation == "auto" and not task_set:
@@ -135,4 +137,4 @@ def too_few_queries(validation: str, folds: int, task_set: bool, counted: int) -
           f"set k to {counted} or less" if validation == "kfold" else
           f"choose k-fold with k = {counted} or less, or validation none")
     said = f"{need} folds" if validation == "kfold" else f"auto's {need} folds"
-    return f"{said} need at least {need} judged queries; this data has {counted}: {do}"
+    return f"{said} need at least {need} judged {nouns}; this data has {counted}: {do}"
