@@ -326,8 +326,10 @@ def test_a_run_that_keeps_a_flagged_files_values_carries_its_verdict(capsys, tmp
     assert main(["eval", TEA, "-m", "bm25", "--params", str(out_file),
                  "--metrics", "ndcg@10"]) == 0
     said = " ".join(capsys.readouterr().out.split())
-    assert ("'kept.toml': not recommended by the run that tuned it — keep the values "
-            "flagged.toml's run started from, not these;") in said
+    # whose run the advice was, not the run that only kept it (dr8 4)
+    assert ("'kept.toml': not recommended: flagged.toml's run advised against these values, "
+            "and the run that tuned this file kept them — keep the values flagged.toml's run "
+            "started from, not these;") in said
     # tuned again from the written file, and kept again: the verdict goes on as it was
     again = tmp_path / "again.toml"
     code, _out, err = _tune(capsys, tmp_path, "--tune", "k1", "--trials", "2", "--folds", "2",
@@ -390,7 +392,9 @@ def test_values_moved_from_a_flagged_file_keep_its_verdict(capsys, tmp_path):
     assert "(use: --params" not in out and f"they {verdict}" in out
     assert main(["eval", REPO, "-m", "codeledger", "--params", str(moved),
                  "--metrics", "ndcg@10"]) == 0
-    assert (f"'cl_chg.toml': not recommended by the run that tuned it — {verdict}"
+    # cl2.toml's run gave the advice, not the run that wrote cl_chg.toml (dr8 4)
+    assert ("'cl_chg.toml': not recommended: cl2.toml's run advised against the values the run "
+            f"that tuned this file started from — {verdict}"
             in " ".join(capsys.readouterr().out.split()))
     assert main(["export", "--model", "codeledger", "--params", str(moved)]) == 0
     assert f"{verdict}; the run that wrote it: " in " ".join(capsys.readouterr().err.split())

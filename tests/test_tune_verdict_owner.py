@@ -5,6 +5,8 @@ name with parentheses had garbled it); whose starting values a run had says -p's
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
+from pathlib import Path
 
 from tests.conftest import SAMPLES
 from workbench.cli import main
@@ -151,3 +153,35 @@ def test_a_verdict_advice_not_known_is_refused_by_line(tmp_path):
                                          r"expected one of 'keep_start', 'keep_neither', "
                                          r"found 'keep_all'"):
         read_tuned_on(path)
+
+
+CARRIED = ("keep the values n1.toml's run advised going back to (the model's defaults), not "
+           "these: it advised keeping neither these nor those it started from (a.toml's); "
+           "held-out mrr@10 0.5278 → 0.5000; a run from n1.toml kept them unchanged")
+
+
+def test_a_carried_verdict_is_headed_by_whose_run_it_was(tmp_path: Path) -> None:
+    """dr8 4: n2.toml kept n1.toml's values and its verdict; every reader headed it 'not
+    recommended by the run that tuned it', crediting n2's run with n1's advice."""
+    n2 = tmp_path / "n2.toml"
+    n2.write_text("[params]\nk1 = 1.5\n\n[tuned]\n"
+                  f'verdict = "{CARRIED}"\nverdict_owner = "the model\'s defaults"\n'
+                  'verdict_from = "n1.toml"\ndataset = "tea-beir"\n'
+                  'validation = "tuned on all 25 queries, none held out"\ntrained_on = []\n',
+                  encoding="utf-8")
+    record = read_tuned_on(n2)
+    assert record is not None
+    assert record.verdict_text() == (
+        "not recommended: n1.toml's run advised against these values, and the run that tuned "
+        f"this file kept them — {CARRIED}")
+    # a run from n2.toml that keeps its values again names n1.toml's run, not n2.toml's
+    n3, how = carry_verdict(replace(record, verdict="", carried=""), record, "n2.toml", True)
+    assert how == "kept" and n3.carried == "n1.toml"
+    assert n3.verdict_text().startswith("not recommended: n1.toml's run advised against")
+    # one written before `verdict_from` was kept: no run named, none credited wrongly
+    n2.write_text(n2.read_text(encoding="utf-8").replace('verdict_from = "n1.toml"\n', ""),
+                  encoding="utf-8")
+    old = read_tuned_on(n2)
+    assert old is not None and old.verdict_text().startswith(
+        "not recommended: an earlier run advised against these values, and the run that tuned "
+        "this file kept them — ")

@@ -782,8 +782,9 @@ def _tuned_start(params_file: str | None, dataset: Any, model: Any = None,
             elif tuned.advises == KEEP_NEITHER:
                 said = (f"{tuned.why}; that run advised keeping neither them nor the values it "
                         f"started from{began}: go back to {tuned.owner}")
-        say_line(f"note: the values you start from ({name}) were not recommended by the run "
-                 f"that tuned them: {said}", file=sys.stderr)
+        # a carried verdict, as whose run it was (dr8 4)
+        say_line(f"note: the values you start from ({name}) were "
+                 f"{tuned.lead(it='them', this=name)}: {said}", file=sys.stderr)
     return tuned if tuned is not None and tuned.same_data(dataset) else None
 
 
@@ -948,8 +949,10 @@ def _write_out(path: Path, result: Any, model: Any, params: Any, dataset: Any,
                           f"is kept in its storage: {_rerun_to_write(result)}") from None
     after = _readers_after(result, dataset, note)
     if result.final.kept_start:  # the file holds the start: nothing to apply
-        said = (f"; not recommended, as {name}'s run advised and the file's verdict says"
-                if note.verdict else "")
+        # the run that advised it, not the run that only carried it (dr8 4)
+        said = (f"; not recommended, as {note.carried}'s run advised and the file's verdict "
+                "says" if note.verdict and note.carried else
+                f"; not recommended, as the verdict {name} carries says" if note.verdict else "")
         say(f"the starting values written to {path} ({why}: nothing changed){said}, with the "
             f"{len(note.trained_on)} {many} they were tuned on: {after}")
         return

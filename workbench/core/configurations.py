@@ -217,8 +217,8 @@ def configuration_toml(saved: SavedConfiguration) -> str:
     at_defaults = not saved.changed()
     return params_toml(values, [
         # its run's advice against the values, first, as tune writes it
-        *([f"NOT RECOMMENDED by the run that tuned it — {t.verdict}; the verdict in [tuned] "
-            "says so too"]
+        *([f"{t.lead().replace('not recommended', 'NOT RECOMMENDED', 1)} — {t.verdict}; the "
+            "verdict in [tuned] says so too"]
           if t is not None and t.verdict else []),
         *([f"edited from values a tuning run wrote: {edited.split(': ', 1)[-1]}"]
           if t is not None and edited else []),

@@ -62,6 +62,26 @@ class TunedOn:
     # `tuning.verdict.KINDS`): a neither verdict's owner is the values to go back to, not
     # those its run started from (dr6 1); "" for an inherited verdict or one written before
     kind: str = ""
+    # the file (or configuration) whose run gave a carried verdict (`verdict_from`: "n1.toml"),
+    # the run that tuned this file having only kept it (dr8 4); "" for a run's own verdict,
+    # or one written before it was kept
+    carried: str = ""
+
+    def lead(self, it: str = "it", this: str = "this file") -> str:
+        """How a reader heads the verdict: "not recommended by the run that tuned it" for a
+        run's own; for a carried one, whose run it was, from the record (dr8 4: the run that
+        only kept the values had been credited with the advice): "not recommended: n1.toml's
+        run advised against these values, and the run that tuned this file kept them"."""
+        from workbench.core.tuning.verdict import LINEAGE, is_inherited, owned
+
+        if not is_inherited(self.verdict):
+            return f"not recommended by the run that tuned {it}"
+        who = f"{owned(self.carried)} run" if self.carried else "an earlier run"
+        if self.verdict.startswith(LINEAGE):
+            return (f"not recommended: {who} advised against the values the run that tuned "
+                    f"{this} started from")
+        return (f"not recommended: {who} advised against these values, and the run that tuned "
+                f"{this} kept them")
 
     @property
     def advises(self) -> str:
@@ -99,7 +119,7 @@ class TunedOn:
         whichever model reads them, so those are never held out from a run grown from them."""
         if self.model and self.model != model_id:
             if any_model:
-                return replace(self, held_n=0, verdict="", owner="", kind=""), (
+                return replace(self, held_n=0, verdict="", owner="", kind="", carried=""), (
                     f"tuned for {self.model}, not {model_id}: its held-out figures are "
                     f"{self.model}'s and are left aside, but its values were fitted on the "
                     f"{len(set(self.trained_on)):,} queries it names, which are set aside as "
@@ -107,7 +127,7 @@ class TunedOn:
             return None, (f"tuned for {self.model}, not {model_id}: its record (queries tuned "
                           "on, held-out figures) is left aside")
         if self.values and self.values != values_key(model_id, params):
-            return replace(self, held_n=0, verdict="", owner="", kind=""), (
+            return replace(self, held_n=0, verdict="", owner="", kind="", carried=""), (
                 "its values differ from those tune wrote (edited since): tune's held-out "
                 f"figures are not theirs; the {self.noun} it was tuned on are still set aside")
         return self, ""
@@ -165,7 +185,7 @@ class TunedOn:
         # whose starting values, where the verdict does not say (T5, dr9 9)
         from workbench.core.tuning.verdict import whose_said
 
-        return f"not recommended by the run that tuned it — {whose_said(verdict)}"
+        return f"{self.lead()} — {whose_said(verdict)}"
 
     def held_out_text(self) -> str:
         """tune's held-out figures in words ("" when it held none out). Under k-fold they
@@ -236,16 +256,19 @@ def carry_verdict(note: TunedOn, start: TunedOn | None, name: str,
     advice to keep the starting values would send the reader back to values advised against,
     so it says to keep neither (dr3 8). One rule for `tune --out` and the Tune tab (T4). The
     advice's owner goes on as `start` records it, never guessed from a name (dr3 3, 6)."""
-    from workbench.core.tuning.verdict import KEEP_NEITHER, inherited, neither
+    from workbench.core.tuning.verdict import KEEP_NEITHER, inherited, is_inherited, neither
 
     if start is None or not start.verdict:
         return note, ""
     owner = start.owner
+    # whose run gave the advice: `start`'s, or the run it was carried from in turn (dr8 4)
+    carried = start.carried if is_inherited(start.verdict) else name
     if kept_start and (not start.values or start.values == note.values):
-        return replace(note, verdict=inherited(start, name), owner=owner, kind=""), "kept"
+        return replace(note, verdict=inherited(start, name), owner=owner, kind="",
+                       carried=carried), "kept"
     if not note.verdict:
         return replace(note, verdict=inherited(start, name, unchanged=False), owner=owner,
-                       kind=""), "moved"
+                       kind="", carried=carried), "moved"
     return replace(note, verdict=neither(note.why, start, name), owner=start.owner,
                    kind=KEEP_NEITHER), "neither"
 
@@ -282,6 +305,7 @@ def tuned_json(t: TunedOn) -> dict[str, object]:
             **({"verdict": t.verdict} if t.verdict else {}),
             **({"verdict_owner": t.owner} if t.verdict and t.owner else {}),
             **({"verdict_advice": t.kind} if t.verdict and t.kind else {}),
+            **({"verdict_from": t.carried} if t.verdict and t.carried else {}),
             **({"run": dict(t.run)} if t.run else {}),
             "trained_on": list(t.trained_on)}
 
@@ -295,7 +319,8 @@ def tuned_from_json(raw: object) -> TunedOn:
         raise ValueError("trained_on: expected a list of query ids")
     texts = {k: raw.get(k, "") for k in ("dataset", "validation", "metric", "corpus", "model",
                                          "values", "verdict", "held_out_start",
-                                         "verdict_owner", "verdict_advice")}
+                                         "verdict_owner", "verdict_advice",
+                                         "verdict_from")}
     for k, v in texts.items():
         if not isinstance(v, str):
             raise ValueError(f"{k}: expected text")
@@ -326,7 +351,8 @@ def tuned_from_json(raw: object) -> TunedOn:
                    nums["held_out_p"], int(nums["held_out_queries"]), str(texts["corpus"]),
                    str(texts["model"]), str(texts["values"]), str(texts["verdict"]),
                    tuple(run.items()), start=str(texts["held_out_start"]),
-                   owner=str(texts["verdict_owner"]), kind=str(texts["verdict_advice"]))
+                   owner=str(texts["verdict_owner"]), kind=str(texts["verdict_advice"]),
+                   carried=str(texts["verdict_from"]))
 
 
 def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
@@ -346,6 +372,8 @@ def tuned_toml(t: TunedOn, run: Sequence[str] = ()) -> str:
         # it (dr3 1)
         *([f"verdict_owner = {toml_string(t.owner)}"] if t.verdict and t.owner else []),
         *([f"verdict_advice = {toml_string(t.kind)}"] if t.verdict and t.kind else []),
+        # whose run a carried verdict was, read back as data (dr8 4)
+        *([f"verdict_from = {toml_string(t.carried)}"] if t.verdict and t.carried else []),
         f"dataset = {toml_string(t.dataset)}",
         f"validation = {toml_string(t.validation)}",
         f"metric = {toml_string(t.metric)}", f"held_out_default = {num(t.held_default)}",
@@ -404,7 +432,8 @@ def read_tuned_on(path: str | Path) -> TunedOn | None:
                    figures["held_out_p"], int(held_n), _text(p, data, "corpus"),
                    _text(p, data, "model"), _text(p, data, "values"), _text(p, data, "verdict"),
                    run, unread, start=_text(p, data, "held_out_start"),
-                   owner=_text(p, data, "verdict_owner"), kind=_advice(p, data))
+                   owner=_text(p, data, "verdict_owner"), kind=_advice(p, data),
+                   carried=_text(p, data, "verdict_from"))
 
 
 def _toml_key(key: str) -> str:
@@ -489,7 +518,7 @@ RUN_KEYS = frozenset(("pick", "sampler", "seed", "trials", "kept_trial", "search
 _TUNED_KEYS = frozenset(("dataset", "validation", "metric", "held_out_default",
                          "held_out_tuned", "held_out_p", "held_out_queries", "corpus", "model",
                          "values", "verdict", "trained_on", "held_out_start",
-                         "verdict_owner", "verdict_advice")) | RUN_KEYS
+                         "verdict_owner", "verdict_advice", "verdict_from")) | RUN_KEYS
 
 
 def _where(p: Path, key: str) -> str:

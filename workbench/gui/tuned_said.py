@@ -31,7 +31,7 @@ def tuned_line(session: TuningSession) -> tuple[str, str]:
             a, b, _ = pair_texts(record.held_default, record.held_tuned)
         parts.append(f"tuned held-out: {a} → {b}")
     if record.verdict:
-        parts.append("not recommended by the run that tuned it")
+        parts.append(record.lead())
     if not parts:
         return "", ""
     tip = "\n".join(t for t in (record.held_out_text(), record.verdict_text()) if t)

@@ -91,6 +91,7 @@ from workbench.report.text import (
     ticks_as_code,
     trained_pair,
     untested_text,
+    verdict_lead,
 )
 
 # compared configurations a metric table holds (five columns each) before it is split
@@ -771,8 +772,9 @@ def _settings(comp: Comparison) -> str:
                     said.add(text)
                     out.append(('<p class="caveat">' if caveat else "<p>") + text + "</p>")
         warning = not_recommended(comp, i)  # dr5 3: under its heading, the part copied from
+        headed = verdict_lead(comp, i)  # whose run, where the verdict is carried (dr8 4)
         out.append(f"<h3>{escape(config.name)}</h3>"
-                   + (f'<p class="caveat"><b>Not recommended by the run that tuned it:</b> '
+                   + (f'<p class="caveat"><b>{escape(headed[:1].upper() + headed[1:])}:</b> '
                       f"{escape(warning)}.</p>" if warning else "")
                    + _ship(model, config, comp, i))
     out.append("</section>")

@@ -1022,8 +1022,8 @@ def changed_params_toml(comp: Comparison, i: int) -> str:
             else "only the values that differ from the model's defaults")
     head = model.id if config.name == model.id else f"{model.id}: {config.name}"
     warning = not_recommended(comp, i)  # first, as GUI export and tune --out write it
-    return params_toml(changed, [*([f"NOT RECOMMENDED by the run that tuned it — {warning}"]
-                                   if warning else []), head, note])
+    said = verdict_lead(comp, i).replace("not recommended", "NOT RECOMMENDED", 1)
+    return params_toml(changed, [*([f"{said} — {warning}"] if warning else []), head, note])
 
 
 def not_recommended(comp: Comparison, i: int) -> str:
@@ -1033,6 +1033,13 @@ def not_recommended(comp: Comparison, i: int) -> str:
     said it)."""
     record = comp.tuned.get(comp.configs[i].name)
     return str(getattr(record, "verdict", "") or "")
+
+
+def verdict_lead(comp: Comparison, i: int) -> str:
+    """How configuration i's verdict is headed (`TunedOn.lead`): a carried one names whose
+    run gave it (dr8 4)."""
+    record = comp.tuned.get(comp.configs[i].name)
+    return record.lead() if record is not None else "not recommended by the run that tuned it"
 
 
 def settings_lines(comp: Comparison) -> list[str]:
@@ -1053,7 +1060,8 @@ def settings_lines(comp: Comparison) -> list[str]:
         out += [f"### {md(config.name)}", ""]
         warning = not_recommended(comp, comp.configs.index(config))
         if warning:
-            out += [f"> **Not recommended by the run that tuned it:** {md(warning)}.", ""]
+            headed = verdict_lead(comp, comp.configs.index(config))
+            out += [f"> **{md(headed[:1].upper() + headed[1:])}:** {md(warning)}.", ""]
         if model not in exporter_ids():
             out += ["```toml", changed_params_toml(comp, comp.configs.index(config)).rstrip(),
                     "```", ""]
