@@ -5,9 +5,8 @@ and `cache` listed the store as whole)."""
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
+import uuid
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,8 +23,6 @@ from workbench.core.formats import load_dataset
 from workbench.core.models import get_model
 from workbench.core.store.embeddings import store_summaries
 
-_COUNTER = itertools.count()
-
 
 class HashEncoder:
     """NOT a language model: words hash to 8 signed dimensions (fast, deterministic)."""
@@ -33,7 +30,9 @@ class HashEncoder:
     dim = 8
 
     def __init__(self) -> None:
-        self.name = self.identity = f"hash-enc-{os.getpid()}-{next(_COUNTER)}"
+        # unique per object: pytest imports this file as `test_embedding_damage_said` and
+        # its importers as `tests.test_embedding_damage_said`, two counters in one process
+        self.name = self.identity = f"hash-enc-{uuid.uuid4().hex[:12]}"
         self.seen = 0
 
     def encode(self, texts: Sequence[str], *, batch_size: int = 64,

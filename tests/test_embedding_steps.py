@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-import itertools
-import os
 import types
+import uuid
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,8 +15,6 @@ from numpy.typing import NDArray
 from workbench.core import embeddings
 from workbench.core.embeddings import embed_texts, next_step, open_store, register_encoder
 from workbench.core.engine import NO_PROGRESS, Cancelled, Progress
-
-_COUNTER = itertools.count()
 
 
 class SlowClock:
@@ -38,7 +35,7 @@ class PacedEncoder:
     dim = 4
 
     def __init__(self, clock: SlowClock, per_text: float) -> None:
-        self.name = self.identity = f"paced-{os.getpid()}-{next(_COUNTER)}"
+        self.name = self.identity = f"paced-{uuid.uuid4().hex[:12]}"  # unique per object
         self.clock, self.per_text = clock, per_text
         self.calls: list[int] = []
 

@@ -9,9 +9,9 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import gc
-import itertools
 import re
 import threading
+import uuid
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -113,9 +113,6 @@ def styled(qapp):  # type: ignore[no-untyped-def]
     qapp.setStyle(name)
 
 
-_COUNTER = itertools.count()
-
-
 class HeldFakeEncoder:
     """NOT a language model: words hash to 16 signed dimensions. `encode` reports progress
     and waits until `release` is set (polling `progress`, so Cancel stops it)."""
@@ -123,8 +120,9 @@ class HeldFakeEncoder:
     dim = 16
 
     def __init__(self) -> None:
-        n = next(_COUNTER)
-        self.name = f"fake-held-{os.getpid()}-{n}"
+        # unique per object (this file is imported twice: as pytest's conftest and as
+        # tests.gui.conftest, so a module counter would repeat)
+        self.name = f"fake-held-{uuid.uuid4().hex[:12]}"
         self.identity = self.name
         self.started = threading.Event()
         self.release = threading.Event()
