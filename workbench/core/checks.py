@@ -22,7 +22,6 @@ as they may think. Each check returns lines for the CLI's warnings and the windo
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from os import PathLike
@@ -85,23 +84,7 @@ def load_warnings(dataset: Dataset) -> list[str]:
     if kept:
         out.append(f"{len(kept):,} line(s) of the injections log read despite a flaw, as "
                    f"pi-lodestone reads them (first: {kept[0]})")
-    from workbench.core.formats.trec_docs import SEVEN_ZIP
-
-    passed_over = [str(f) for f in dataset.settings.get("trec_files_skipped") or []]
-    no_records = [f for f in passed_over if not f.lower().endswith(SEVEN_ZIP)]
-    if no_records:
-        out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
-                   f"were skipped, as Anserini's TrecCollection reads them as no documents "
-                   f"({_examples(no_records)})")
-    archives = [f for f in passed_over if f.lower().endswith(SEVEN_ZIP)]
-    if archives:  # Anserini opens a .7z as compress (.*?\.\d*z) and fails: not its reading
-        one = len(archives) == 1
-        first = Path(archives[0])
-        unpack = f"7z x {shlex.quote(f'-o{first.parent}')} {shlex.quote(str(first))}"
-        out.append(f"{'a' if one else f'{len(archives):,}'} 7-Zip archive{'' if one else 's'} "
-                   f"of the TREC folder skipped, not read ({_examples(archives)}): unpack "
-                   f"{'it' if one else 'them'} ({unpack}{'' if one else ', and so on'}) if "
-                   f"{'it holds' if one else 'they hold'} documents")
+    out += _trec_skipped_warnings(dataset)
     not_utf8 = list(dataset.settings.get("trec_not_utf8") or [])
     if not_utf8:  # Anserini's readers decode UTF-8 so: a crawl keeps each server's charset
         count = sum(n for _, n, _ in not_utf8)
@@ -387,6 +370,34 @@ def _keys(cid: str) -> set[str]:
         parts = form.split("/")
         keys.update(f"~{'/'.join(parts[i:])}" for i in range(1, len(parts)))
     return keys
+
+
+def _trec_skipped_warnings(dataset: Dataset) -> list[str]:
+    """A TREC folder's files passed over: those without <DOC> records (as Anserini passes
+    them), its archives and compressed files (with how to unpack them), its other binary
+    files (what each is): one warning for each of these that there are."""
+    from workbench.core.formats.trec_packed import PACKED, packed_noun, unpack_commands
+
+    out: list[str] = []
+    passed_over = [str(f) for f in dataset.settings.get("trec_files_skipped") or []]
+    why = {str(f): str(w) for f, w in dataset.settings.get("trec_files_not_text") or []}
+    no_records = [f for f in passed_over if f not in why]
+    if no_records:
+        out.append(f"{len(no_records):,} file(s) of the TREC folder hold no <DOC> records and "
+                   f"were skipped, as Anserini's TrecCollection reads them as no documents "
+                   f"({_examples(no_records)})")
+    packed = [(f, w) for f, w in why.items() if w in PACKED]
+    if packed:  # Anserini opens a .7z as compress (.*?\.\d*z) and fails: not its reading
+        one = len(packed) == 1
+        out.append(f"{packed_noun([w for _, w in packed])} of the TREC folder skipped, not "
+                   f"read ({_examples([f for f, _ in packed])}): unpack "
+                   f"{'it' if one else 'them'} ({unpack_commands(packed, into=True)}) if "
+                   f"{'it holds' if one else 'they hold'} documents")
+    binary = [f"{f}: {w}" for f, w in why.items() if w not in PACKED]
+    if binary:
+        out.append(f"{len(binary):,} file(s) of the TREC folder skipped as not text, not read "
+                   f"({_examples(binary)})")
+    return out
 
 
 def _examples(items: list[str]) -> str:

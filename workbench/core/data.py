@@ -288,7 +288,8 @@ def _split_vector(values: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
 # missed; as dr3 1 found for a context's note)
 LOAD_NOTES = frozenset({"injections_skipped", "injections_kept", "trec_files_skipped",
                         "pyserini_files_skipped", "qrels_unmatched", "trec_not_utf8",
-                        "vault_shards_skipped", "pyserini_notes_outnumbered"})
+                        "vault_shards_skipped", "pyserini_notes_outnumbered",
+                        "trec_files_not_text"})
 
 
 def _canon(value: Any) -> bytes:

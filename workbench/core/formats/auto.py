@@ -98,6 +98,8 @@ EXPECTED = ("expected a BEIR folder (with corpus.jsonl), a git repository, an Op
             "records: a file, .gz or not, or a folder of them)")
 EVAL_FILE = "eval.jsonl"
 TREC_FILES_SKIPPED = "trec_files_skipped"  # a TREC folder's files without <DOC> records
+# [file, why] of a TREC folder's archives and binary files (also in TREC_FILES_SKIPPED)
+TREC_FILES_NOT_TEXT = "trec_files_not_text"
 PYSERINI_FILES_SKIPPED = "pyserini_files_skipped"  # a shard folder's files not .json(l)
 VAULT_SHARDS_SKIPPED = "vault_shards_skipped"  # [shards, notes, documents, why, bar] of a vault
 # [notes, documents, bar] of a Pyserini folder whose Markdown, outnumbered, was skipped
@@ -448,9 +450,13 @@ def _load_dataset(
     elif reading == TREC or (path.is_file() and is_trec_documents(path)):
         no_records: list[Path] = []
         not_utf8: list[tuple[Path, int, int]] = []
-        corpus = read_trec_documents(path, name=name, skipped=no_records, not_utf8=not_utf8)
+        not_text: list[tuple[Path, str]] = []
+        corpus = read_trec_documents(path, name=name, skipped=no_records, not_utf8=not_utf8,
+                                     not_text=not_text)
         if no_records:  # said by `load_warnings`
             settings = {**settings, TREC_FILES_SKIPPED: [str(f) for f in no_records]}
+        if not_text:  # said by `load_warnings`
+            settings = {**settings, TREC_FILES_NOT_TEXT: [[str(f), why] for f, why in not_text]}
         if not_utf8:  # said by `load_warnings`
             settings = {**settings, TREC_NOT_UTF8: [[str(f), n, line] for f, n, line in not_utf8]}
     elif path.is_file() and path.suffix.lower() == ".json":

@@ -20,9 +20,11 @@ case.
 A folder is read at every depth, sorted, skipping what Anserini skips on the TREC disks: files
 named readme…, folders named cr (the Congressional Record, not part of Robust04), dtd and dtds;
 and hidden names. A file in it without <DOC> records (the disks' change notes, an MD5SUMS) is
-read as no documents, as Anserini reads it, and named in `skipped`; so is a 7-Zip archive
-(`.7z`, a backup beside the files), which is not text to read (`checks.load_warnings` says
-so apart, with how to unpack it). Unix `compress` files
+read as no documents, as Anserini reads it, and named in `skipped`; so is, unread, a file
+that is not text: an archive or a compressed file (a backup.7z beside the files, a disk4.zip,
+a .tar, a .bz2), or another binary file (a PDF, a PNG), told by its name or its first bytes
+(`trec_packed`; `checks.load_warnings` says each kind apart, with how to unpack the
+archives). Unix `compress` files
 (`.z`, `.0z` …) are refused with how to decompress them (the whole tree at once). Bytes that
 are not UTF-8 (a crawled page kept in its server's charset) are read as U+FFFD, as Anserini's
 UTF-8 reader reads them, and counted in `not_utf8` (one warning). Every malformed record is one
@@ -40,7 +42,6 @@ import gzip
 import html
 import os
 import re
-import shlex
 import zlib
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
@@ -48,6 +49,12 @@ from pathlib import Path
 
 from workbench.core.data import Corpus, Document, FormatError
 from workbench.core.formats._common import StrPath, decode_replacing, path_kind
+from workbench.core.formats.trec_packed import (
+    PACKED,
+    not_read_as,
+    packed_noun,
+    unpack_commands,
+)
 from workbench.core.formats.trec_web import DOCHDR_OPEN, web_record
 
 TITLE_TAGS = ("HEADLINE", "TITLE", "HL", "HEAD", "TTL")
@@ -71,7 +78,6 @@ COMPRESSED = re.compile(r"(?!.*\.7z$).*\.\d*z$", re.I)
 HEAD = 4096
 SNIFFED = 100  # files of a folder sniffed for a <DOC> before it is taken for something else
 HTML = re.compile(r"<html[\s>]", re.I)  # a page: in a TREC news record, refused
-SEVEN_ZIP = ".7z"  # 7-Zip's archives: binary, read as text they had refused the folder
 
 
 def is_trec_documents(path: StrPath) -> bool:
@@ -108,6 +114,10 @@ def _starts_as_trec(path: Path, *, damaged: bool = True) -> bool:
         return damaged  # a .gz that does not decompress: said so when it is read
     except OSError:
         return False
+    return _head_is_trec(head)
+
+
+def _head_is_trec(head: bytes) -> bool:
     return STARTS.match(head.decode("utf-8", errors="replace").lstrip("\ufeff")) is not None
 
 
@@ -128,20 +138,26 @@ def trec_files(folder: Path) -> list[Path]:
 
 def read_trec_documents(path: StrPath, *, name: str | None = None,
                         skipped: list[Path] | None = None,
-                        not_utf8: list[tuple[Path, int, int]] | None = None) -> Corpus:
+                        not_utf8: list[tuple[Path, int, int]] | None = None,
+                        not_text: list[tuple[Path, str]] | None = None) -> Corpus:
     """The documents of a TREC SGML file, or of every file of a folder of them. A folder's
     files without <DOC> records are passed over, as Anserini passes them, and appended to
-    `skipped`. Bytes that are not UTF-8 are read as U+FFFD, as Anserini reads them (a web
-    crawl keeps each page in its server's charset); each file of documents holding some is
-    appended to `not_utf8` as (file, bytes, line of the first)."""
+    `skipped`; so are its archives, compressed files and other binary files, unread, each
+    also appended to `not_text` with why (`trec_packed.not_read_as`). Bytes that are not
+    UTF-8 are read as U+FFFD, as Anserini reads them (a web crawl keeps each page in its
+    server's charset); each file of documents holding some is appended to `not_utf8` as
+    (file, bytes, line of the first)."""
     path = Path(path)
     docs: list[Document] = []
     seen: dict[str, tuple[Path, int]] = {}
     files = list(_files(path)) if path.is_dir() else [path]
     for file in files:
-        if path.is_dir() and file.name.lower().endswith(SEVEN_ZIP):  # no text: passed over
+        why = not_read_as(file, _head_is_trec) if path.is_dir() else None
+        if why is not None:  # no text: passed over, unread
             if skipped is not None:
                 skipped.append(file)
+            if not_text is not None:
+                not_text.append((file, why))
             continue
         count = len(docs)
         text, bad, first_bad = _text(file)
@@ -163,28 +179,28 @@ def read_trec_documents(path: StrPath, *, name: str | None = None,
         raise FormatError(path, "no files of TREC documents in the folder", field="path")
     if not docs:
         raise FormatError(path, f"no <DOC> records in any of the folder's {len(files):,} "
-                          f"file(s) (first: {files[0]}): expected TREC SGML documents",
-                          field="path")
+                          f"file(s) (first: {files[0]}): expected TREC SGML documents"
+                          + (archives_hint(path) if path.is_dir() else ""), field="path")
     return Corpus(docs, name=name or (path.resolve().name if path.is_dir() else path.stem))
 
 
 def archives_hint(folder: Path) -> str:
     """For a folder no format reads: "; it holds a 7-Zip archive (disk4.7z): unpack it first
-    (7z x disk4.7z)" where one of its first SNIFFED files (as `read_trec_documents` reads
-    them) is one (the TREC disks downloaded packed), else ""."""
+    (7z x disk4.7z)" where some of its first SNIFFED files (as `read_trec_documents` reads
+    them) are archives or compressed files (the TREC disks downloaded packed), else ""."""
     if not folder.is_dir():
         return ""
-    archives = [file.relative_to(folder).as_posix()
-                for _, file in zip(range(SNIFFED), _files(folder), strict=False)
-                if file.name.lower().endswith(SEVEN_ZIP)]
-    if not archives:
+    packed = [(file.relative_to(folder).as_posix(), why)
+              for _, file in zip(range(SNIFFED), _files(folder), strict=False)
+              if (why := not_read_as(file, _head_is_trec)) in PACKED]
+    if not packed:
         return ""
-    one = len(archives) == 1
-    shown = ", ".join(archives[:3]) + (f", … {len(archives) - 3:,} more" if len(archives) > 3
-                                       else "")
-    return (f"; it holds {'a 7-Zip archive' if one else f'{len(archives):,} 7-Zip archives'} "
-            f"({shown}), which {'is' if one else 'are'} not read: unpack "
-            f"{'it' if one else 'them'} first (in the folder: 7z x {shlex.quote(archives[0])})")
+    one = len(packed) == 1
+    names = [name for name, _ in packed]
+    shown = ", ".join(names[:3]) + (f", … {len(names) - 3:,} more" if len(names) > 3 else "")
+    return (f"; it holds {packed_noun([why for _, why in packed])} ({shown}), which "
+            f"{'is' if one else 'are'} not read: unpack {'it' if one else 'them'} first (in "
+            f"the folder: {unpack_commands(packed, into=False)})")
 
 
 def _text(path: Path) -> tuple[str, int, int]:
