@@ -676,7 +676,7 @@ def test_the_search_vault_arguments_there_are_merged_in_their_form(
     assert "note: search_vault.args.json: kept its own minScore 0.3 (not set here" in err
     record = json.loads((tmp_path / "vault-search.changes.json").read_text())
     assert record["kept_in_config"]["settings"] == [
-        {"setting": "minScore", "in_config": 0.3, "measured": None,
+        {"setting": "minScore", "in_config": 0.3, "measured_not_passed": True,
          "file": "search_vault.args.json"}]
     assert record["kept_in_config"]["note"].startswith("search_vault.args.json kept its own")
     # set here to 0, "not passed": taken out; a file on one line stays on one line
@@ -770,6 +770,41 @@ def test_the_notes_on_search_vault_arguments_never_say_null(
             in err)
     assert "null" not in err
     assert json.loads(args.read_text()) == {"query": "tea", "limit": 5}
+
+
+def test_the_record_says_not_passed_apart_from_a_null_in_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """r50: the record stored `"measured": null` for an argument measured as not passed,
+    beside `"in_config": null` for a file that holds a null: a script reading it could not
+    tell "the file holds null" from "measured without it". A value measured is still
+    `measured`; one not passed is `measured_not_passed`, and the note says what to do."""
+    from workbench.cli import main
+
+    args = tmp_path / "search_vault.args.json"
+    args.write_text('{"query": "tea", "minScore": null, "limit": 20}')
+    assert main(["export", "-m", "vault-search", "-p", "limit=5", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = json.loads((tmp_path / "vault-search.changes.json").read_text())
+    assert record["kept_in_config"]["settings"] == [
+        {"setting": "minScore", "in_config": None, "measured_not_passed": True,
+         "file": "search_vault.args.json"}]
+    assert record["kept_in_config"]["note"] == (
+        "search_vault.args.json kept its own value of these (not set with -p or --params): the "
+        "figures were measured with the other; those with measured_not_passed were measured "
+        "without the setting (not passed to obsidian-mcp, which then takes its own default): "
+        "take it out of the file to match them")
+    # a value measured beside it stays a value; the note has no word of "not passed"
+    (tmp_path / "mcp-server-env.json").write_text(json.dumps({"mcpServers": {"o": {
+        "env": {"OBSIDIAN_SEARCH_BATCH_SIZE": "15"}}}}))
+    args.write_text('{"query": "tea", "minScore": 0.3}')
+    assert main(["export", "-m", "vault-search", "-p", "min_score=0.5",
+                 "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    record = json.loads((tmp_path / "vault-search.changes.json").read_text())
+    assert record["kept_in_config"]["settings"] == [
+        {"setting": "OBSIDIAN_SEARCH_BATCH_SIZE", "in_config": "15", "measured": "10",
+         "file": "mcp-server-env.json"}]
+    assert "not_passed" not in record["kept_in_config"]["note"]
 
 
 def test_search_vault_arguments_in_a_tool_call_are_written_in_its_arguments(

@@ -144,7 +144,10 @@ class Export:
         settings a config already there kept its own value of (`Update.kept`: key, its
         value, the one measured), so the record does not claim them written; `elsewhere`:
         (file name, its `Update.kept`) for the variables' files there (decision-memory.env,
-        mcp-server-env.json: dr3 5); each entry names its file."""
+        mcp-server-env.json: dr3 5); each entry names its file. A setting measured as not
+        passed (search_vault's minScore at 0: the target's own default) has no `measured`
+        but `"measured_not_passed": true`: a `"measured": null` had read as the file's null,
+        or as nothing measured (r50)."""
         doc: dict[str, object] = {"model": self.model, "target": self.target,
                                   **({"not_recommended": self.verdict} if self.verdict else {}),
                                   "changed": [c.as_json() for c in self.changed]}
@@ -152,19 +155,33 @@ class Export:
             doc["not_in_target"] = [c.as_json() for c in self.outside]
         files = ([str(self.config_path)] if kept else []) + [n for n, k in elsewhere if k]
         if files:
+            entries = [_kept_entry(str(name), key, old, new)
+                       for name, its in [(self.config_path, kept), *elsewhere]
+                       for key, old, new in its]
+            unpassed = any("measured_not_passed" in entry for entry in entries)
             doc["kept_in_config"] = {
                 "note": f"{' and '.join(files)} kept {'its' if len(files) == 1 else 'their'} "
                         "own value of these (not set with -p or --params): the figures were "
-                        "measured with the other",
-                "settings": [{"setting": key, "in_config": old, "measured": new, "file": name}
-                             for name, its in [(self.config_path, kept), *elsewhere]
-                             for key, old, new in its]}
+                        "measured with the other"
+                        + (f"; those with measured_not_passed were measured without the "
+                           f"setting (not passed to {self.target}, which then takes its own "
+                           "default): take it out of the file to match them"
+                           if unpassed else ""),
+                "settings": entries}
         if self.measured:
             doc["workbench_params"] = dict(self.measured)
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 Exporter = Callable[[Mapping[str, ParamValue]], Export]
+
+
+def _kept_entry(file: str, key: str, old: object, new: object) -> dict[str, object]:
+    """One setting a config kept its own value of: the value measured, or, where the figures
+    were measured with the setting not passed (None), `measured_not_passed` instead."""
+    measured: dict[str, object] = ({"measured_not_passed": True} if new is None
+                                   else {"measured": new})
+    return {"setting": key, "in_config": old, **measured, "file": file}
 
 
 def _number(value: ParamValue) -> str:
