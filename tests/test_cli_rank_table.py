@@ -71,7 +71,7 @@ def _header(out: str) -> list[str]:
 
 @pytest.mark.parametrize(("columns", "top", "split"), [
     ("300", "10", False),  # 161 columns fit: had been split by a fixed rule of 160
-    ("80", "3", True),  # 150 columns do not: had been left whole
+    ("140", "3", True),  # 150 columns do not, 140 split do: had been left whole
 ])
 def test_long_signal_names_split_over_two_lines_where_the_terminal_is_narrower(
         columns: str, top: str, split: bool, capsys: pytest.CaptureFixture[str],
@@ -85,7 +85,7 @@ def test_long_signal_names_split_over_two_lines_where_the_terminal_is_narrower(
     header = _header(out)
     width = max(len(line) for line in out.splitlines() if line.startswith(("rank ", "----")))
     if split:
-        assert width > int(columns)  # wider than the terminal, even split
+        assert int(columns) < 150 and width <= int(columns)  # fits once split
         assert len(header) == 2 and header[0].split() == ["test_", "size_"]
         assert header[1].split()[-2:] == ["relevance", "penalty"]
     else:
@@ -94,6 +94,57 @@ def test_long_signal_names_split_over_two_lines_where_the_terminal_is_narrower(
                                                                 "size_penalty"]
     heads, _ = _table(out)  # the two lines read as one name
     assert "test_relevance" in heads and "size_penalty" in heads
+
+
+def test_at_80_columns_the_least_contributing_signals_are_left_out_and_named(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """dr7 9: at an 80-column terminal codeledger's table had narrowed from 145 columns to 135
+    only (long names split). It fits 80 now: the signals adding least to the rows shown are
+    left out and named under it; the others keep their values as a wide terminal shows them.
+    At 200 columns the table is as it was, every signal shown."""
+    code = str(SAMPLES / "code-repo")
+    command = ["rank", code, "-m", "codeledger", "-q", "retry on 429", "--top", "2"]
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(command) == 0
+    wide = capsys.readouterr().out
+    wide_heads, wide_rows = _table(wide)
+    assert "not shown, to fit" not in wide
+    assert len(_header(wide)) == 1 and max(len(line) for line in wide.splitlines()
+                                           if line.startswith(("rank ", "----"))) > 140
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(command) == 0
+    out = capsys.readouterr().out
+    heads, rows = _table(out)
+    table = out[:out.index("\n0 in every row")].splitlines()[2:]  # below query: and model:
+    assert max(len(line) for line in table) <= 80
+    assert heads[:4] == ["rank", "id", "score", "bundle"]
+    left = [h for h in wide_heads if h not in heads]
+    assert left and set(heads) < set(wide_heads)
+    # what is left out: the signals whose largest |contribution| in these rows is smallest
+    signals = wide_heads[wide_heads.index("bundle") + 1:]
+    largest = {h: max(abs(float(row[wide_heads.index(h)])) for row in wide_rows)
+               for h in signals}
+    assert max(largest[h] for h in left) <= min(largest[h] for h in heads if h in largest)
+    for row, wide_row in zip(rows, wide_rows, strict=True):  # the values shown are the same
+        assert row == [wide_row[wide_heads.index(h)] for h in heads]
+    said = " ".join(out.split())
+    assert (f"not shown, to fit 80 columns: {', '.join(left)} (the smallest contributions in "
+            "these rows; a wider terminal or --format json shows them)") in said
+
+
+def test_at_80_columns_titles_are_clipped_before_a_signal_is_left_out(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """decision-memory's titles (40 characters) are clipped shorter first: at 80 columns the
+    table keeps more of its signals than it would with whole titles."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["rank", str(SAMPLES / "decisions"), "-m", "decision-memory",
+                 "--query-id", "turn-1"]) == 0
+    out = capsys.readouterr().out
+    heads, rows = _table(out)
+    lines = out[:out.index("\n0 in every row")].splitlines()[2:]  # below query: and model:
+    assert max(len(line) for line in lines) <= 80
+    assert max(len(row[heads.index("title")]) for row in rows) == 20
+    assert {"lexical", "locality", "important"} <= set(heads)
 
 
 def test_decision_memory_whole_contributions_print_as_integers(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from workbench.cli.common import (
 from workbench.core import engine
 from workbench.core.data import display_title
 from workbench.core.pipeline import MIN_DEPTH
-from workbench.textout import explain_lines, format_table, say, text_width
+from workbench.textout import display_width, explain_lines, format_table, say, text_width
 
 
 def add_commands(sub: Any) -> None:
@@ -268,16 +269,29 @@ def cmd_rank(args: argparse.Namespace) -> int:
     whole = all(float(r["score"]).is_integer() for r in rows)
     whole_signals = {s for s in signals if whole and all(
         float(r["contributions"][s]).is_integer() for r in rows)}
-    table = [[r["rank"], r["id"], *([_clip(t, 40)] if titled else []),
-              f"{r['score']:.0f}" if whole else f"{r['score']:.4f}",
-              *(["" if r["relevance"] is None else r["relevance"]] if "rel" in header else []),
-              *([marks.get(r["doc"], "")] if marks else []),
-              *(f"{r['contributions'][s] + 0.0:.0f}" if s in whole_signals
-                else _fixed(r["contributions"][s]) for s in signals)]
-             for r, t in zip(rows, titles, strict=True)]
-    print(_fitted_table(header, table))
+
+    def table(title_width: int) -> list[list[Any]]:
+        return [[r["rank"], r["id"], *([_clip(t, title_width)] if titled else []),
+                 f"{r['score']:.0f}" if whole else f"{r['score']:.4f}",
+                 *(["" if r["relevance"] is None else r["relevance"]] if "rel" in header
+                   else []),
+                 *([marks.get(r["doc"], "")] if marks else []),
+                 *(f"{r['contributions'][s] + 0.0:.0f}" if s in whole_signals
+                   else _fixed(r["contributions"][s]) for s in signals)]
+                for r, t in zip(rows, titles, strict=True)]
+    # at a narrow terminal the titles are clipped shorter, then the signals that add least
+    # to these rows (by each one's largest |contribution|; of two alike, the later column)
+    # left out first, and named (dr7 9)
+    least = sorted(signals, key=lambda s: (max(abs(r["contributions"][s]) for r in rows),
+                                           -signals.index(s)))
+    text, narrowed = _fitted_table(header, table, least)
+    print(text)
     if zero:
         say(f"0 in every row above, so not shown: {', '.join(zero)} (--format json has them)")
+    if narrowed:
+        say(f"not shown, to fit {text_width()} columns: "
+            f"{', '.join(s for s in signals if s in narrowed)} (the smallest contributions in "
+            "these rows; a wider terminal or --format json shows them)")
     if marks:
         taken = sum(1 for m in marks.values() if m == "in")
         above = sum(1 for r in rows if marks.get(r["doc"]) == "in")
@@ -294,20 +308,46 @@ def cmd_rank(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _fitted_table(header: list[str], table: list[list[Any]]) -> str:
-    """`format_table`, where it is wider than the terminal (`textout.text_width`, as the notes
-    under it wrap) with each long name (test_relevance) over two header lines, "test_" above
-    "relevance": codeledger's had been 250 columns wide. The rule had been a fixed 160
-    columns, splitting a 151-column table on a 300-column terminal and not on an 80 (dr4 10)."""
+TITLE_WIDTHS = (40, 30, 20)  # a title clipped to each in turn where the table is too wide
+
+
+def _fitted_table(header: list[str], table: Callable[[int], list[list[Any]]],
+                  optional: list[str]) -> tuple[str, list[str]]:
+    """`format_table` of `table(title width)`, where it is wider than the terminal
+    (`textout.text_width`, as the notes under it wrap) with each long name (test_relevance)
+    over two header lines, "test_" above "relevance": codeledger's had been 250 columns wide.
+    The rule had been a fixed 160 columns, splitting a 151-column table on a 300-column
+    terminal and not on an 80 (dr4 10). Still too wide (at 80 columns codeledger's had been
+    135 wide, dr7 9), its titles are clipped shorter (TITLE_WIDTHS), then the `optional`
+    columns left out, the first first, as few as make it fit (with the widest title that
+    then fits), or all of them where none do. (the table, the columns left out)."""
+    width = text_width()
+    text = ""
+    for count in range(len(optional) + 1):
+        left_out = optional[:count]
+        keep = [i for i, name in enumerate(header) if name not in left_out]
+        for title_width in TITLE_WIDTHS:
+            text = _table_within([header[i] for i in keep],
+                                 [[row[i] for i in keep] for row in table(title_width)], width)
+            if _widest(text) <= width:
+                return text, left_out
+    return text, optional
+
+
+def _table_within(header: list[str], table: list[list[Any]], width: int) -> str:
     text = format_table(header, table)
-    if max(len(line) for line in text.splitlines()) <= text_width():
+    if _widest(text) <= width:
         return text
     split = [h.partition("_") if "_" in h and len(h) > 8 else ("", "", h) for h in header]
     lines = format_table([bottom for _, _, bottom in split], table).splitlines()
     widths = [len(dashes) for dashes in lines[1].split("  ")]
     top = "  ".join((head + sep).ljust(w) for (head, sep, _), w in zip(split, widths,
                                                                         strict=True))
-    return "\n".join([top.rstrip(), *lines])
+    return "\n".join([top.rstrip(), *lines]) if top.strip() else "\n".join(lines)
+
+
+def _widest(text: str) -> int:
+    return max(display_width(line) for line in text.splitlines())
 
 
 def _why_none(pipe: Any) -> str:
