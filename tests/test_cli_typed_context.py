@@ -72,8 +72,10 @@ def test_a_context_key_the_model_does_not_read_is_refused(
     assert f"--context '{given}=/repos/app': decision-memory reads no key '{given}' " \
            f"(did you mean {near}?)" in got.err
     keys = got.err.split("the keys it reads: ")[1].split()
+    # pi-lodestone's own names too, as a query file's (rv51 1)
     assert {k.strip(",") for k in keys} == {"cwd", "now", "mode", "for_injection",
-                                            "project_only", "min_score", "limit", "prompt"}
+                                            "project_only", "min_score", "limit", "prompt",
+                                            "forInjection", "projectOnly", "minScore", "topK"}
 
 
 def test_context_for_a_model_that_reads_none_is_refused(

@@ -305,9 +305,9 @@ def context_keys(model: str) -> tuple[str, ...]:
 
     model = canonical_id(model)
     if model == "decision-memory":
-        from workbench.core.models.decision_memory.queries import READ_AS
+        from workbench.core.models.decision_memory.queries import ORIGINAL_NAMES, READ_AS
 
-        return tuple(READ_AS)
+        return (*READ_AS, *ORIGINAL_NAMES)  # pi-lodestone's names too, as a query file's
     return {"importance": ("now",), "codeledger": ("commit",),
             "codeledger-document": ("commit",)}.get(model, ())
 

@@ -159,13 +159,19 @@ class QuerySet:
     `no_text` maps a query id to why the reader found no text for it ("FILE:LINE: field
     'messages': why"), said by `checks.load_warnings`. It sits beside the queries, not in a
     query's context: a path is no part of the data, so the fingerprint, a typed query and a
-    saved session never see it (dr3 1, dr3 10)."""
+    saved session never see it (dr3 1, dr3 10).
+
+    `keys_at` maps each context key a query file gives to where it first gives it
+    ("FILE:LINE"), so that a key the model does not read is said with its place (rv 51 1);
+    beside the queries for the same reason."""
 
     def __init__(self, queries: Iterable[Query], *, name: str = "queries",
-                 no_text: Mapping[str, str] | None = None) -> None:
+                 no_text: Mapping[str, str] | None = None,
+                 keys_at: Mapping[str, str] | None = None) -> None:
         self.queries: tuple[Query, ...] = tuple(queries)
         self.name = name
         self.no_text: dict[str, str] = dict(no_text or {})
+        self.keys_at: dict[str, str] = dict(keys_at or {})
         self.index: dict[str, int] = {}
         for i, q in enumerate(self.queries):
             if q.id in self.index:
@@ -188,7 +194,8 @@ class QuerySet:
     def subset(self, ids: Iterable[str]) -> QuerySet:
         keep = set(ids)
         return QuerySet((q for q in self.queries if q.id in keep), name=self.name,
-                        no_text={k: v for k, v in self.no_text.items() if k in keep})
+                        no_text={k: v for k, v in self.no_text.items() if k in keep},
+                        keys_at=self.keys_at)
 
 
 Qrels = dict[str, dict[str, int]]

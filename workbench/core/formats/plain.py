@@ -669,14 +669,18 @@ def read_queries(path: StrPath, *, name: str = "queries") -> QuerySet:
     path = Path(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
+    keys_at: dict[str, str] = {}  # each context key, where it is first given
     for line, obj, from_csv in _records(path):
         query_id = _record_id(obj, path, line)
         check_unique(seen, query_id, path, line, "id" if "id" in obj else "_id")
+        context = _extras(obj, QUERY_KEYS, ("metadata", "context"), from_csv, path, line)
+        for key in context:
+            keys_at.setdefault(key, f"{path}:{line}")
         queries.append(Query(
             id=query_id,
             text=get_str(obj, "text", path, line, required=True),
-            context=_extras(obj, QUERY_KEYS, ("metadata", "context"), from_csv, path, line),
+            context=context,
         ))
     if not queries:
         raise empty_file(path, "query", "id")
-    return QuerySet(queries, name=name)
+    return QuerySet(queries, name=name, keys_at=keys_at)

@@ -44,6 +44,7 @@ from workbench.core.models.decision_memory.queries import (
     READ_AS,
     context_problems,
     negative_context,
+    unread_keys,
 )
 from workbench.core.params import Params
 
@@ -171,6 +172,7 @@ class DecisionMemoryModel(Model):
             out.append(f"{len(items)} quer{'y' if len(items) == 1 else 'ies'} with "
                        f"{'an' if kind == 'unreadable' else 'a'} {kind} {key} ({why}): "
                        f"{shown}")
+        out += unread_keys(dataset.queries)  # a query file's key read by none (rv51 1)
         return out
 
     def not_a_candidate(self, prepared: Any, dataset: Dataset, query: int, doc: int | None,

@@ -12,6 +12,9 @@ Query context keys (all optional):
 - a flag may be written as a word (true/false, yes/no, on/off, 1/0, any case) and a number in
   a string, as a CSV query file's columns are; a value that cannot be read is warned of
   (`context_problems`) and the query scored as though it were not given;
+- pi-lodestone's own names for these (its search options and eval fixtures' fields) are read
+  as the same keys: `forInjection`, `projectOnly`, `minScore`, and `topK` for `limit`
+  (`ORIGINAL_NAMES`); where both are given, the workbench's name is read;
 - `prompt` (bool): the text is a raw user prompt, to be compacted as the injection hook does;
 - `candidates` (list of corpus positions): the query's own corpus (an eval case's); default
   the whole corpus.
@@ -24,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.core.data import Document, Query
+from workbench.core.data import Document, Query, QuerySet
 from workbench.core.models.decision_memory.project import parse_time
 from workbench.core.models.decision_memory.text import injection_query, word_list
 from workbench.core.params import Params
@@ -122,10 +125,57 @@ READ_AS = {
 }
 
 
+# pi-lodestone's names (`searchDecisions`' options, the eval fixtures' fields) → ours: a query
+# file copied from the original's fixtures is read as it means (rv51 1: its forInjection false
+# had been dropped unsaid, the search scored as an injection)
+ORIGINAL_NAMES = {"forInjection": "for_injection", "projectOnly": "project_only",
+                  "minScore": "min_score", "topK": "limit"}
+# the other keys of a query's context that prepare reads or the workbench itself writes (an
+# eval case's, a logged turn's): not said as unread
+OTHER_KEYS = ("candidates", "injected_ids", "injected_scores", "case", "line", "top_k",
+              "expected_top_ids", "must_not_include")
+
+
+def own_context(ctx: Mapping[str, Any]) -> dict[str, Any]:
+    """`ctx` with each of pi-lodestone's names (`ORIGINAL_NAMES`) given also under ours,
+    where ours is not given."""
+    out = dict(ctx)
+    for theirs, ours in ORIGINAL_NAMES.items():
+        if _given(ctx.get(theirs)) and not _given(ctx.get(ours)):
+            out[ours] = ctx[theirs]
+    return out
+
+
+def unread_keys(queries: QuerySet) -> list[str]:
+    """"FILE:LINE: field 'x': …" for each key of a query file that decision-memory does not
+    read, once per key at the first line giving it, with the key it most likely meant (as
+    --context refuses one): a misspelt minscore had been dropped unsaid."""
+    import difflib
+
+    readable = (*READ_AS, *ORIGINAL_NAMES)
+    known = {*readable, *OTHER_KEYS}
+
+    def squeezed(key: str) -> str:
+        return key.lower().replace("_", "").replace("-", "")
+
+    out = []
+    for key, where in queries.keys_at.items():
+        if key in known:
+            continue
+        near = [k for k in readable if squeezed(k) == squeezed(key)] or \
+            difflib.get_close_matches(key, readable, n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
+        out.append(f"{where}: field {key!r}: decision-memory reads no key {key!r}{hint}; "
+                   f"the queries are scored without it (the keys it reads: "
+                   f"{', '.join(readable)})")
+    return out
+
+
 def context_problems(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
     """(key, value) of each context value given but unreadable, which the query is scored
     without (`READ_AS` says as what): a mistyped mode, "maybe" for a flag, "last week" for
     now, 42 for a cwd."""
+    ctx = own_context(ctx)
     out: list[tuple[str, object]] = []
     for key in ("for_injection", "project_only", "prompt"):
         if _given(ctx.get(key)) and _flag(ctx[key]) < 0:
@@ -154,6 +204,7 @@ NEGATIVE_AS = {
 
 def negative_context(ctx: Mapping[str, Any]) -> list[tuple[str, object]]:
     """(key, value) of a min_score or limit given below 0 (`NEGATIVE_AS` says as what)."""
+    ctx = own_context(ctx)
     return [(key, ctx[key]) for key in NEGATIVE_AS
             if _given(ctx.get(key)) and _number(ctx[key]) < 0]
 
@@ -162,7 +213,7 @@ LIMIT_MAX = 2**31 - 1  # a query's own limit, at most (any larger cuts nothing e
 
 
 def query_spec(query: Query, params: Params, default_now: float, n_docs: int) -> QuerySpec:
-    ctx = query.context
+    ctx = own_context(query.context)
     form = str(params["query_form"])
     is_prompt = form == "prompt" or (form == "context" and _flag(ctx.get("prompt")) == 1)
     text, note = query.text, ""
