@@ -85,7 +85,7 @@ def test_figures_follow_the_parameters(qtbot: QtBot, decisions: TuningSession) -
     assert "it leaves 2 turns empty" in panel.verdict.text()
     assert shown["verdict"][0] == "empties 2"
     ids = panel.cell_texts(panel.ids)
-    assert [(row[0], int(row[1]), row[2]) for row in ids] == [
+    assert [(row[0], int(row[2]), row[1]) for row in ids] == [
         (rid, n, f"{avg:.2f}") for rid, n, avg in want.most_injected]
 
 
@@ -126,7 +126,7 @@ def test_baseline_and_deltas(qtbot: QtBot, decisions: TuningSession) -> None:
     # the ids' times likewise: "3  −1" under Times, the baseline's 4 under Baseline
     before = Counter(r[0] for t in panel._turns["baseline"] for r in t.results)
     ids = panel.cell_texts(panel.ids)
-    assert ids and [(row[1], row[3]) for row in ids] == [
+    assert ids and [(row[2], row[3]) for row in ids] == [
         (f"{n}  {signed(n - before[rid], 0)}", str(before[rid]))
         for rid, n, _ in now.most_injected]
     # the distribution chart: turns with 0, 1, 2, … results, current beside baseline
@@ -340,11 +340,14 @@ def test_every_row_of_the_tables_is_in_sight(qtbot: QtBot, styled: object,
 
 def test_the_ids_tables_counts_say_they_are_counts(qtbot: QtBot,
                                                    decisions: TuningSession) -> None:
-    """Right of 'Avg score' the ids' 'Baseline' column holds the baseline's times, not its
-    average score; its heading's help said 'at the pinned baseline's parameters' only."""
+    """Right of 'Avg score' the ids' 'Baseline' column held the baseline's times, read as its
+    average score (rv51 7): Avg score comes first, then Times, the baseline's and the log's, as
+    the figure tables hold Current, Baseline and Log."""
     panel = InjectionDiagnostics(decisions)
     _show(qtbot, panel)
     header = [panel.ids.horizontalHeaderItem(c) for c in range(panel.ids.columnCount())]
+    assert [h.text() for h in header if h is not None] == [
+        "Top ids", "Avg score", "Times", "Baseline", "Log"]
     tips = {h.text(): h.toolTip() for h in header if h is not None}
     assert tips["Baseline"].startswith("turns that injected it at the pinned baseline's")
 

@@ -138,7 +138,7 @@ def sample_data(args: argparse.Namespace) -> None:
 
 # the commands that run a dataset's whole query set: without one, a memory folder's table was
 # all "—" (eval, sweep) or blamed on judgments (compare, report, tune)
-QUERY_SET_COMMANDS = ("eval", "sweep", "compare", "report", "tune")
+QUERY_SET_COMMANDS = ("eval", "sweep", "compare", "report", "tune", "why-stats")
 
 
 def no_query_set(args: argparse.Namespace, dataset: Dataset) -> None:

@@ -150,7 +150,7 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
     say(what)
     if not stats.turns:
         say("no turns to count: " + (
-            "the data holds no query" if args.live else
+            "every query is left out (above)" if args.live else
             f"none of its last {clamp_last(args.last)} lines is a readable record (a larger "
             "--last reads further back)" if log.n_skipped else "the log holds no injection"))
         return 0
@@ -161,7 +161,11 @@ def cmd_why_stats(args: argparse.Namespace) -> int:
 
 
 def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
-    dataset = load_data(args)
+    dataset = load_data(args)  # a memory folder without queries: eval's usage error
+    if not len(dataset.queries):  # any other data without queries: the same (rv51 5)
+        raise UsageError(f"{args.data}: no queries; `workbench why-stats --live` has no query "
+                         "to run: give --queries FILE (a JSONL or CSV of prompts: id, text, "
+                         "and cwd, now … as context)")
     model, params = model_and_params(args)
     pipe = pipeline(model, dataset, params, f"preparing {model.id}")
     depth = int(params.get("inject_limit", 10))  # a model with no limit: its first 10
@@ -175,7 +179,11 @@ def _live_stats(args: argparse.Namespace) -> tuple[InjectionStats, int, str]:
     at = (f" with {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}" if changed else
           " at default parameters")
     if hasattr(model, "injections"):
-        what = f"{dataset.name}: what {model.id} would inject for {len(turns)} queries{at}"
+        what = (f"{dataset.name}: what {model.id} would inject for {len(turns)} "
+                f"quer{'y' if len(turns) == 1 else 'ies'}{at}")
+        # the queries that are no turn (a manual search, a disabled project's): said, as the
+        # Injection tab says them (rv51 3, 6)
+        what += "".join(f"\nnote: {line}" for line in live.left_out.lines())
     else:  # a ranking, read as an injection source: what the figures are
         limit = turns[0].limit if turns else depth
         what = (f"{dataset.name}: {model.id}'s top {limit} of each of the {len(turns)} "
@@ -484,6 +492,9 @@ def add_commands(sub: Any) -> None:
                    help="the turns of the log's last n lines, corrupt ones among them "
                    "(default 500; clamped to 10–10,000), as pi-lodestone's why-stats reads it")
     p.add_argument("--live", metavar="DATA", help="a dataset to rank with the model instead")
+    p.add_argument("--queries", help="with --live: a query file (JSONL/CSV/TSV: id, text, and "
+                   "cwd, now … as context) for DATA, in place of the turns its "
+                   "injections.jsonl logged")
     add_model(p, default="decision-memory")
     p.set_defaults(func=_why_stats_entry)
 
@@ -515,6 +526,9 @@ def _why_stats_entry(args: argparse.Namespace) -> int:
                          "pi-lodestone injected")
     if args.live and args.last is not None:  # it was ignored: every query is a turn
         raise UsageError("--last applies to a log; --live counts one turn per query of DATA")
+    if args.queries and not args.live:  # a log's turns are as logged
+        raise UsageError("--queries applies with --live DATA (the queries to rank); a log's "
+                         "statistics are of the turns it logged")
     if args.live:
-        args.data, args.queries, args.qrels, args.split = args.live, None, None, "test"
+        args.data, args.qrels, args.split = args.live, None, "test"
     return cmd_why_stats(args)

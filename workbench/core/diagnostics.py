@@ -230,6 +230,7 @@ class InjectionView(Protocol):
 
     docs: tuple[int, ...]
     scores: tuple[float, ...]
+    injection: bool
     logged: bool
 
     @property
@@ -270,28 +271,95 @@ def turn_settings(model: Model, params: Params, n_queries: int, prepared: Any = 
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """The queries a live injection leaves out of its turns (`counted_turns`): manual
+    searches where some query injects (a search injects nothing: its results, up to the
+    search limit, had been counted as an injected turn's, rv51 3), and turns from a disabled
+    project (pi-lodestone logs nothing for them, rv51 6). `searches_only`: no query injects,
+    so the turns are what each search returns."""
+
+    searches: int = 0
+    disabled: int = 0
+    searches_only: bool = False
+
+    def lines(self) -> list[str]:
+        """What is left out, a line each ("" none): why-stats --live, the Injection tab and
+        eval or sweep beside their selection figures say the same."""
+        out = []
+        if self.searches:
+            out.append(f"{self.searches:,} manual search{'' if self.searches == 1 else 'es'} "
+                       "left out: a search injects nothing (the figures are of the injections)")
+        if self.searches_only:
+            out.append("every query is a manual search: the figures are of what each search "
+                       "returns; none is injected")
+        if self.disabled:
+            out.append(f"{self.disabled:,} quer{'y' if self.disabled == 1 else 'ies'} from a "
+                       "disabled project (settings.json) not counted: pi-lodestone logs "
+                       "nothing for "
+                       + ("it" if self.disabled == 1 else "them"))
+        return out
+
+
+def counted_turns(injection: Sequence[bool], logged: Sequence[bool]
+                  ) -> tuple[list[bool], LeftOut]:
+    """Which queries are turns of the injection figures, one flag per query, given each
+    query's mode (`injection`) and whether its turn is logged (`logged`: not from a disabled
+    project): the logged injections where any query injects, else every logged query."""
+    inject = any(injection)
+    mode = [bool(i) or not inject for i in injection]
+    counted = [m and bool(g) for m, g in zip(mode, logged, strict=True)]
+    return counted, LeftOut(searches=sum(not m for m in mode),
+                            disabled=sum(m and not g for m, g in zip(mode, logged, strict=True)),
+                            searches_only=bool(len(mode)) and not inject)
+
+
+def counted_queries(model: Model, prepared: Any, params: Params
+                    ) -> tuple[list[bool], LeftOut] | None:
+    """`counted_turns` from a model that holds each query's mode and disabled flag in its
+    live state (decision-memory); None for another model (each query is a turn). For eval
+    and sweep's selection figures (results, empty, injected_tokens), so that they count the
+    turns why-stats --live and the Injection tab count."""
+    live = getattr(model, "live", None)
+    if prepared is None or live is None or not hasattr(model, "injections"):
+        return None
+    tick = live(prepared, params)
+    injection, disabled = getattr(tick, "q_injection", None), getattr(tick, "q_disabled", None)
+    if injection is None or disabled is None:
+        return None
+    return counted_turns([bool(x) for x in injection], [not bool(x) for x in disabled])
+
+
+@dataclass(frozen=True)
 class LiveInjection:
-    """What `params` would inject, one turn per query (`live_injection`), and of the turns
-    with no result how many the min score emptied though they matched."""
+    """What `params` would inject, one turn per query counted (`live_injection`), and of the
+    turns with no result how many the min score emptied though they matched; `left_out`: the
+    queries that are no turn (`counted_turns`)."""
 
     turns: list[Turn]
     emptied: int
+    left_out: LeftOut = LeftOut()
 
 
 def live_injection(model: Model, params: Params, dataset: Dataset, result: Any,
                    prepared: Any = None, default_limit: int = 0) -> LiveInjection:
     """The turns `params` would inject (why-stats --live, the window's Injection tab), each
     held to its own query's min score and limit (`turn_settings`). Given the prepared state of
-    a model that shows its injections, each turn's snippets are the real ones and a turn that
-    is not logged (disabled cwd) is left out; else a turn is the ranking's selected results
+    a model that shows its injections, each turn's snippets are the real ones, and a query
+    that injects nothing is left out (a manual search beside injections, a disabled
+    project's turn: `counted_turns`); else a turn is the ranking's selected results
     (`result`: its ranking and scores)."""
     n = len(dataset.queries)
     mins, limits = turn_settings(model, params, n, prepared, default_limit)
     views = getattr(model, "injections", None)
+    left_out = LeftOut()
     if prepared is not None and views is not None:
         shown = views(prepared, dataset, params)
-        turns = turns_from_injections(dataset.corpus.ids, shown, mins, limits)
-        empty = [q for q, v in enumerate(shown) if v.logged and not len(v.docs)]
+        counted, left_out = counted_turns([v.injection for v in shown],
+                                          [v.logged for v in shown])
+        kept = [q for q in range(len(shown)) if counted[q]]
+        turns = turns_from_injections(dataset.corpus.ids, [shown[q] for q in kept],
+                                      [mins[q] for q in kept], [limits[q] for q in kept])
+        empty = [q for q in kept if not len(shown[q].docs)]
     else:
         ranking = result.ranking
         texts = [d.text for d in dataset.corpus]
@@ -301,7 +369,7 @@ def live_injection(model: Model, params: Params, dataset: Dataset, result: Any,
                                    mins, limits)
         empty = [q for q, c in enumerate(ranking.count.tolist()) if not c]
     # a turn left empty with a match below its min score was emptied by the threshold
-    return LiveInjection(turns, emptied_by_threshold(result.scores, empty, mins))
+    return LiveInjection(turns, emptied_by_threshold(result.scores, empty, mins), left_out)
 
 
 def emptied_by_threshold(scores: Any, empty: Sequence[int],

@@ -77,8 +77,12 @@ NOT_APPLICABLE = ("Injection diagnostics are pi-lodestone's why-stats: choose th
 # of its own in each table (with the histogram) held the row wider than a 1,280 px window,
 # every table scrolling sideways and the histogram's key and axis cut
 COLUMNS = ("", "Current", "Baseline", "Log")
-ID_COLUMNS = ("Top ids", "Times", "Avg score", "Baseline", "Log")
-LOG_COLUMN = {len(COLUMNS): 3, len(ID_COLUMNS): 4}  # a table's column count → its Log column
+# Avg score first, then the times as the figure tables hold their figures (current, baseline,
+# log): after Avg score, a "Baseline" column of times had read as the baseline's average score
+# (rv51 7). "Times (baseline)" and "Times (log)" held the row wider than a 1,280 px window
+ID_COLUMNS = ("Top ids", "Avg score", "Times", "Baseline", "Log")
+AVG, TIMES, BASELINE_TIMES, LOG_TIMES = 1, 2, 3, 4  # the ids' table's columns
+LOG_COLUMN = {len(COLUMNS): 3, len(ID_COLUMNS): LOG_TIMES}  # a table's column count → its Log
 HEADER_HELP = {
     "Current": ("at the parameters in use now; with a baseline pinned, its change from the "
                 "baseline follows (current − baseline, ±0: the same)"),
@@ -89,10 +93,9 @@ HEADER_HELP = {
               "from the baseline's follows"),
     "Avg score": "its mean score over those turns",
 }
-# the ids' table counts turns in each column after Avg score: its own help says so (its
-# "Baseline" read as the baseline's average score beside "Avg score")
 ID_HELP = {**HEADER_HELP,
-           "Baseline": "turns that injected it at the pinned baseline's parameters (as Times)"}
+           "Baseline": "turns that injected it at the pinned baseline's parameters (as Times)",
+           "Log": "turns that injected it, as pi-lodestone logged them (as Times)"}
 PLOT_MIN = 140  # px: three bars and their axis still read
 KEY_ONE_LINE = 240  # px: a plot narrower than this keys one entry a line
 
@@ -146,6 +149,7 @@ class InjectionDiagnostics(ChartPanel):
         self.emptied = 0  # turns the min score left empty though they matched (live)
         self.baseline_emptied = 0  # the same at the baseline's values
         self.inert: dict[str, str] = {}  # settings no turn takes here: name → why
+        self.left_out: list[str] = []  # the queries that are no turn, a line each
         self.baseline_stats: InjectionStats | None = None
         self.logged_stats: InjectionStats | None = None
         self.counts_current: NDArray[np.int64] = np.zeros(0, np.int64)
@@ -306,6 +310,8 @@ class InjectionDiagnostics(ChartPanel):
         self._turns["current"] = live.turns
         self.stats = injection_stats(live.turns)
         self.emptied = live.emptied
+        # the queries that are no turn, as why-stats --live says them (rv51 3, 6)
+        self.left_out = live.left_out.lines()
         # the sliders these turns do not take (an eval case's topK replaces Inject limit)
         self.inert = (s.model.inert_params(s.prepared, s.params)
                       if s.prepared is not None and not s.needs_prepare else {})
@@ -313,8 +319,10 @@ class InjectionDiagnostics(ChartPanel):
         self._refresh_log()
         self._pick_log()
         log = f" · {self._log_note}" if self._log_note else ""
-        self.caption.setText(f"Injection — {self.stats.turns} queries, current "
-                             f"parameters{log}{self._inert_note()}")
+        left = "".join(f" · {line}" for line in self.left_out)
+        n = self.stats.turns
+        self.caption.setText(f"Injection — {n} quer{'y' if n == 1 else 'ies'}, current "
+                             f"parameters{left}{log}{self._inert_note()}")
         self._fill_figures()
         self._fill_ids()
         self._draw_bars()
@@ -424,14 +432,15 @@ class InjectionDiagnostics(ChartPanel):
         for row, (rid, n, avg) in enumerate(cur.most_injected):
             b = times["baseline"][rid]
             t.setItem(row, 0, cell(rid, right=False))
-            t.setItem(row, 1, cell(with_delta(str(n), signed(n - b, 0) if self.baseline_stats
-                                              else None)))
-            t.setItem(row, 2, cell(f"{avg:.2f}"))
-            t.setItem(row, 3, cell(str(b) if self.baseline_stats else "", color=MUTED))
-            t.setItem(row, 4, cell(str(times["logged"][rid]) if self.logged_stats else "",
-                                    color=MUTED))
-        t.setColumnHidden(3, self.baseline_stats is None)
-        t.setColumnHidden(4, self.logged_stats is None)
+            t.setItem(row, AVG, cell(f"{avg:.2f}"))
+            t.setItem(row, TIMES, cell(with_delta(str(n), signed(n - b, 0)
+                                                  if self.baseline_stats else None)))
+            t.setItem(row, BASELINE_TIMES, cell(str(b) if self.baseline_stats else "",
+                                                color=MUTED))
+            t.setItem(row, LOG_TIMES, cell(str(times["logged"][rid]) if self.logged_stats
+                                           else "", color=MUTED))
+        t.setColumnHidden(BASELINE_TIMES, self.baseline_stats is None)
+        t.setColumnHidden(LOG_TIMES, self.logged_stats is None)
         fit_width(t)
 
     def _draw_bars(self) -> None:

@@ -1,0 +1,102 @@
+"""`why-stats --live` and the window's Injection tab count injections only: a manual search
+beside them (its results, up to the search limit, are never injected) and a disabled
+project's turn (pi-lodestone logs nothing for it) are left out, each said in one line, and the
+two faces give the same figures (rv51 3, 6). --live takes --queries as every other command
+does, and data with no query is eval's usage error, exit 2 (rv51 5)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from workbench.cli import main
+
+NOW = "2026-03-10T12:00:00.000Z"
+
+
+def _folder(tmp_path: Path) -> Path:
+    """Six decisions that each match "connection pooling" in their title (an injection takes
+    3 of them, a search 5); four injection queries, one from the disabled /repos/off, and one
+    manual search."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    decisions = [{"id": f"d{i}", "title": f"Connection pooling choice {i}", "text": "PgBouncer",
+                  "tags": ["decision"], "cwd": "/repos/app", "project": "app",
+                  "source": "manual", "important": False,
+                  "createdAt": f"2026-03-0{i + 1}T00:00:00.000Z"} for i in range(6)]
+    (folder / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in decisions))
+    (folder / "settings.json").write_text('{"disabledProjects": ["/repos/off"]}\n')
+    queries = [{"id": "i1", "cwd": "/repos/app"}, {"id": "i2", "cwd": "/repos/app"},
+               {"id": "i3", "cwd": "/repos/app"}, {"id": "off", "cwd": "/repos/off"},
+               {"id": "s1", "cwd": "/repos/app", "mode": "search"}]
+    (tmp_path / "q.jsonl").write_text("".join(
+        json.dumps({**q, "text": "connection pooling", "now": NOW}) + "\n" for q in queries))
+    return folder
+
+
+def test_searches_and_disabled_turns_are_left_out_and_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    assert main(["why-stats", "--live", str(folder), "--queries",
+                 str(tmp_path / "q.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "what decision-memory would inject for 3 queries" in out
+    assert ("note: 1 manual search left out: a search injects nothing (the figures are of the "
+            "injections)") in out
+    assert ("note: 1 query from a disabled project (settings.json) not counted: pi-lodestone "
+            "logs nothing for it") in out
+    rows = {line[:51].strip(): line[51:].strip() for line in out.splitlines()}
+    assert rows["turns"] == "3"
+    # each injection takes 3 of the 6 (its limit); the search's 5 had made it 3.50 / 5
+    assert rows["results per turn: mean / p50 / p95"] == "3.00 / 3 / 3"
+    assert rows["turns with no result"] == "0.0 %"  # the disabled turn's empty one, left out
+
+
+def test_the_injection_tab_counts_the_same_turns(tmp_path: Path, qtbot: object) -> None:
+    from workbench.core.session import TuningSession
+    from workbench.gui.charts import InjectionDiagnostics
+
+    folder = _folder(tmp_path)
+    s = TuningSession()
+    s.open(folder, queries=tmp_path / "q.jsonl")
+    s.set_model("decision-memory")
+    s.recompute()
+    panel = InjectionDiagnostics(s)
+    qtbot.addWidget(panel)  # type: ignore[attr-defined]
+    panel.redraw()
+    assert panel.stats is not None and panel.stats.turns == 3
+    assert panel.stats.count_mean == 3.0
+    caption = panel.caption.text()
+    assert "Injection — 3 queries" in caption
+    assert "1 manual search left out" in caption
+    assert "1 query from a disabled project (settings.json) not counted" in caption
+
+
+def test_live_takes_queries_and_no_query_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    assert main(["why-stats", "--live", str(folder)]) == 2  # no injections.jsonl: no query
+    err = capsys.readouterr().err
+    assert "no injections.jsonl" in err and "give --queries FILE" in err
+    assert main(["why-stats", str(folder), "--queries", str(tmp_path / "q.jsonl")]) == 2
+    assert "--queries applies with --live DATA" in capsys.readouterr().err
+
+
+def test_the_rule_eval_and_sweep_can_take(tmp_path: Path) -> None:
+    from workbench.core.diagnostics import LeftOut, counted_queries
+    from workbench.core.formats import load_dataset
+    from workbench.core.models import get_model
+
+    folder = _folder(tmp_path)
+    ds = load_dataset(folder, queries=tmp_path / "q.jsonl")
+    model = get_model("decision-memory")
+    params = model.schema.resolve({})
+    found = counted_queries(model, model.prepare(ds, params), params)
+    assert found == ([True, True, True, False, False], LeftOut(searches=1, disabled=1))
+    assert counted_queries(get_model("bm25"), object(), get_model("bm25").schema.resolve({})) \
+        is None
