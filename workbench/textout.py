@@ -199,6 +199,10 @@ def explain_lines(details: dict[str, Any]) -> list[str]:
             continue
         if key == "snippet":  # the source system's own snippet, whole
             out.append(f"snippet: {value}")
+        elif isinstance(value, dict):  # a table of names: every entry, none cut (rv51 4:
+            # the bonuses were cut before age, the total not to be reconciled)
+            out.append(f"{key}: " + (", ".join(f"{k}={_short(v)}" for k, v in value.items())
+                                     or "none"))
         elif isinstance(value, list) and value and isinstance(value[0], dict):
             out.append(f"{key}:")
             for item in value[:12]:

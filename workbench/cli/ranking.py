@@ -417,7 +417,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
             print("\n" + line)
             if d is not None:  # gated: what it would have scored, and why
                 details = model.explain(pipe.prepared, dataset, 0, d, pipe.params)
-                for text in explain_lines(details):
+                # read as the results above are (rv51 4: Python's reprs, the bonuses cut)
+                for text in explain_lines({k: _readable(v) for k, v in details.items()}):
                     print("    " + text)
     shown = _shown(pipe)
     if shown is not None and shown.block:
@@ -448,18 +449,22 @@ def _print_explained(pipe: Any, r: dict[str, Any]) -> None:
         print("    " + line)
 
 
-def _readable(value: Any) -> Any:
-    """A breakdown value as a reader reads it: a table of names as `name=value, …`, a list
-    joined by commas, true/false, a value that is absent as "none" (Python's {'a': 1.0},
-    ['a'], False and None leaked into the text)."""
+def _readable(value: Any, nested: bool = False) -> Any:
+    """A breakdown value as a reader reads it: a table of names kept a table (`explain_lines`
+    prints it whole, `name=value, …`; within a record, so joined here), a list joined by
+    commas, true/false, a value that is absent as "none" (Python's {'a': 1.0}, ['a'], False and
+    None leaked into the text)."""
     if value is None:
         return "none"
     if isinstance(value, dict):
-        return ", ".join(f"{k}={_readable(v)}" for k, v in value.items()) or "none"
+        table = {k: _readable(v, True) for k, v in value.items()}
+        if not nested:
+            return table
+        return ", ".join(f"{k}={v}" for k, v in table.items()) or "none"
     if isinstance(value, list | tuple):  # records stay records, one line each; a plain list
         if value and all(isinstance(v, dict) for v in value):  # joined, as a dict is
-            return [{k: _readable(v) for k, v in item.items()} for item in value]
-        return ", ".join(str(_readable(v)) for v in value) or "none"
+            return [{k: _readable(v, True) for k, v in item.items()} for item in value]
+        return ", ".join(str(_readable(v, True)) for v in value) or "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):

@@ -26,6 +26,10 @@ def explain_query(live: Live, query: int) -> dict[str, Any]:
         "project_only": bool(live.q_project_only[query]),
         "min_score": float(live.q_min_score[query]),
         "limit": int(live.q_limit[query]),
+        # the N of the token weights, ln((N+1)/(df+1)): a hand check needs it (rv51 7)
+        "candidates": (f"{candidate_count(live, query):,} ("
+                       + ("project-only" if live.q_project_only[query] else "all projects")
+                       + ", not archived: the token weights' N)"),
     }
     if spec.note:
         out["no_query_reason"] = spec.note
@@ -33,6 +37,24 @@ def explain_query(live: Live, query: int) -> dict[str, Any]:
         out["no_query_reason"] = ("the cwd is in settings.json disabledProjects: no query, "
                                   "no injection, no log record")
     return out
+
+
+def candidate_count(live: Live, query: int) -> int:
+    """The query's candidate decisions, as its token weights count them: its corpus (an eval
+    case's own), less the archived, less those created after a replayed turn (as of it), and
+    in project-only mode only the cwd's project's (`prepared._Builder.add`)."""
+    prep = live.prep
+    spec = prep.specs[query]
+    pool = ~np.asarray(prep.docs.archived, np.bool_)
+    if spec.candidates is not None:
+        mine = np.zeros(prep.n_docs, np.bool_)
+        mine[list(spec.candidates)] = True
+        pool &= mine
+    if spec.as_of:
+        pool &= ~(prep.docs.created > spec.now_ms)
+    if live.q_project_only[query]:
+        pool &= prep.cwd_member[prep.q_cwd[query]]
+    return int(pool.sum())
 
 
 KEPT_AT_ZERO = ("min score ≤ 0: the search keeps every candidate scoring ≥ min score, this one "
