@@ -45,14 +45,15 @@ def test_original_names_are_read(tmp_path: Path) -> None:
 
 
 def test_a_key_no_model_reads_is_named_once_per_file(tmp_path: Path) -> None:
-    _folder(tmp_path, {"mode": "search"}, {"minscore": 3, "for_injecton": True},
-            {"minscore": 4})
+    _folder(tmp_path, {"mode": "search", "date": "2026-03-01"},
+            {"minscore": 3, "for_injecton": True}, {"minscore": 4})
     model = get_model("decision-memory")
     params = model.schema.resolve({})
     ds = load_dataset(tmp_path / "decisions.jsonl", queries=tmp_path / "q.jsonl")
     said = [w for w in model.data_warnings(ds, params) if "reads no key" in w]
     where = tmp_path / "q.jsonl"
-    assert len(said) == 2, said  # minscore once, though two queries give it
+    # minscore once, though two queries give it; date (tune's time split) is read
+    assert len(said) == 2, said
     assert said[0].startswith(f"{where}:2: field 'minscore': ")
     assert "(did you mean min_score?)" in said[0]
     assert said[1].startswith(f"{where}:2: field 'for_injecton': ")

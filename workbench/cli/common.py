@@ -621,7 +621,8 @@ def add_query(p: argparse.ArgumentParser, top: int = 10, top_help: str = "") -> 
                    help="the situation a --query text is asked in, as a query file's own "
                         "fields: cwd=/repos/app, now=2026-03-10T12:00:00Z, mode=search "
                         "(decision-memory: also for_injection, project_only, min_score, "
-                        "limit, prompt), now=… (importance), commit=SHA (codeledger); a key "
+                        "limit, prompt, or pi-lodestone's forInjection, projectOnly, "
+                        "minScore, topK), now=… (importance), commit=SHA (codeledger); a key "
                         "the model does not read is refused; repeatable. Without it a typed "
                         "query takes the now and cwd every query of the dataset shares")
     p.add_argument("--top", type=whole(1), default=top,

@@ -131,9 +131,10 @@ READ_AS = {
 ORIGINAL_NAMES = {"forInjection": "for_injection", "projectOnly": "project_only",
                   "minScore": "min_score", "topK": "limit"}
 # the other keys of a query's context that prepare reads or the workbench itself writes (an
-# eval case's, a logged turn's): not said as unread
+# eval case's, a logged turn's) or that tune reads (`date`, for a time split): not said as
+# unread
 OTHER_KEYS = ("candidates", "injected_ids", "injected_scores", "case", "line", "top_k",
-              "expected_top_ids", "must_not_include")
+              "expected_top_ids", "must_not_include", "date")
 
 
 def own_context(ctx: Mapping[str, Any]) -> dict[str, Any]:
