@@ -386,7 +386,7 @@ def test_a_disk_that_fills_up_is_one_line(tmp_path: Path, monkeypatch: pytest.Mo
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """No space left while writing --out (or a study's journal): the file and the reason in
     one line, no traceback."""
-    from workbench.cli import tune as tune_cli
+    from workbench.cli.tune import command as tune_cli  # where cmd_tune looks it up
 
     def full(path: Path, *_: object) -> None:
         raise OSError(28, "No space left on device", str(path))
@@ -654,7 +654,7 @@ def test_an_interrupted_run_stops_its_helper_workers(capsys, tmp_path, monkeypat
     import subprocess
     import sys
 
-    import workbench.cli.tune as cli_tune
+    import workbench.cli.tune.command as cli_tune  # where cmd_tune looks it up
     from workbench.core import tuning
 
     fake_helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(20)"])
@@ -897,12 +897,12 @@ def test_out_with_another_ending_than_toml_is_refused_before_the_tuning(capsys, 
                                                                       monkeypatch):
     """`--out t.json` wrote TOML into t.json, exit 0 (reviewer d, F7): the format follows no
     ending, so another than .toml is refused, before any trial, nothing written."""
-    from workbench.cli import tune
+    from workbench.cli.tune import splits  # where the data is read
 
     def no_load(args):
         raise AssertionError("the data was read before --out was checked")
 
-    monkeypatch.setattr(tune, "load_data", no_load)
+    monkeypatch.setattr(splits, "load_data", no_load)
     for name in ("t.json", "best"):
         code, _, err = _tune(capsys, tmp_path, "--trials", "2", "--folds", "0", "--out",
                              str(tmp_path / name))

@@ -1,0 +1,68 @@
+"""What tune says before the search of what tuning cannot change or ship."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from workbench.cli.tune_report import reasons_text
+from workbench.textout import say
+
+
+def _say_fixed_figures(model: Any, objectives: Sequence[str], constraints: Sequence[Any]) -> None:
+    """A selection figure (results, injected_tokens) of a model with no min score or limit:
+    a query returns every document it matches, so the figure moves only with what matches
+    (bm25's fields, stemmer), never with what scores it (k1, b): said before the search
+    (bm25 on Cranfield: 970.04 results a query at every k1, b and variant)."""
+    from workbench.core.selection_figures import selects
+
+    if selects(model):
+        return
+    for name in dict.fromkeys([*objectives, *(c.name for c in constraints)]):
+        if name not in ("results", "injected_tokens"):
+            continue
+        role = "the objective" if name == objectives[0] else (
+            "an objective" if name in objectives else "a constraint")
+        say(f"warning: {model.id} has no min score or limit: a query returns every document "
+            f"it matches, so {name} ({role}) moves only with what matches, not with the "
+            "values that score the documents; a search over those finds no change",
+            file=sys.stderr)
+
+
+def _say_what_cannot_ship(model: Any, names: list[str], measured: list[str],
+                          left_out: list[str]) -> None:
+    """Before any trial: which of the tuned parameters the model's target system cannot take
+    as a setting, and the --tune that searches only those it can (OpenVault has no
+    normalisation setting, pi-lodestone hard-codes most of its constants: a held-out gain
+    from them needs a code change to be had). What it can set may be only cut-offs that
+    `measured` (objectives and constraints) can only lose with (`left_out` of the default
+    search, or named): then no --tune of its settings can gain, and that is said instead."""
+    from workbench.core.export import export_params, unshippable
+    from workbench.core.tuning.space import cut_offs
+
+    code, absent = unshippable(model.id, names)
+    if not code and not absent:
+        return
+    target = export_params(model.id).target
+    cut = cut_offs([*names, *left_out], measured)
+    settable = [n for n in names if n not in code and n not in absent and n not in cut]
+    parts = ([f"{', '.join(absent)} (not in it)"] if absent else []) + (
+        [f"{', '.join(code)} (no setting there: it takes a change to its code)"] if code
+        else [])
+    left_code, left_absent = unshippable(model.id, left_out)
+    cuts = [n for n in [*names, *left_out] if n in cut
+            and n not in {*code, *absent, *left_code, *left_absent}]
+    if settable:
+        advice = f". To tune only what it can set: --tune {','.join(settable)}"
+    elif cuts:
+        advice = (f". What it can set {'is a cut-off' if len(cuts) == 1 else 'are cut-offs'}"
+                  f", {reasons_text({n: cut[n] for n in cuts})}: no setting of {target} can "
+                  "raise the score" + (" but by chance" if any(n.endswith("limit") for n in cuts)
+                                       else "")
+                  + ", and a gain tuned here ships only as a change to its code")
+    else:
+        advice = (f". Nothing tuned here is a setting {target} takes: a gain tuned here ships "
+                  "only as a change to its code")
+    say(f"note: {target} cannot take as a setting what is tuned here for "
+        + "; ".join(parts) + ": `export` lists them apart" + advice)
