@@ -271,7 +271,8 @@ def test_sigterm_ends_a_command_as_ctrl_c_does(tmp_path: Path) -> None:
 
     script = (
         "import os, signal, sys, time\n"
-        "from workbench.cli import evaluate, main\n"
+        "from workbench.cli import main\n"
+        "from workbench.cli.evaluate import parser as evaluate\n"  # where eval's is looked up
         "def slow(args):\n"
         "    print('ready', flush=True)\n"
         "    time.sleep(60)\n"

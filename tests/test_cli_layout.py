@@ -27,11 +27,19 @@ def _imports(path: Path) -> list[tuple[str, str]]:
     return out
 
 
+def _sources(name: str) -> list[Path]:
+    """A module's file, or every file of a package (one module split over files: its parts
+    import each other's names freely)."""
+    package = CLI / name
+    return sorted(package.glob("*.py")) if package.is_dir() else [CLI / f"{name}.py"]
+
+
 def test_no_cycles_and_no_private_names_across_modules() -> None:
-    modules = {p.stem for p in CLI.glob("*.py")}
+    modules = ({p.stem for p in CLI.glob("*.py")}
+               | {p.parent.name for p in CLI.glob("*/__init__.py")})
     graph: dict[str, set[str]] = {}
     for stem in modules - {"__init__", "__main__"}:
-        found = _imports(CLI / f"{stem}.py")
+        found = [f for path in _sources(stem) for f in _imports(path) if f[0] != stem]
         assert all(m in modules for m, _ in found), (stem, found)  # nothing from __init__
         assert not [n for _, n in found if n.startswith("_")], (stem, found)
         graph[stem] = {m for m, _ in found} - {stem}

@@ -120,7 +120,7 @@ def test_out_csv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_out_goes_through_the_csv_writer(tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from workbench.cli import evaluate
+    from workbench.cli.evaluate import sweep_output  # where --out's text is made
 
     seen: list[object] = []
 
@@ -128,7 +128,7 @@ def test_out_goes_through_the_csv_writer(tmp_path: Path,
         seen.append(header)
         return "x\n"
 
-    monkeypatch.setattr(evaluate, "csv_text", spy)
+    monkeypatch.setattr(sweep_output, "csv_text", spy)
     out = tmp_path / "s.csv"
     _sweep(capsys, TEA, "-m", "bm25", "-s", "k1", "--values", "1", "--out", str(out))
     assert seen == [["k1", "ndcg@10", "mrr@10", "r@100", "best"]]
@@ -144,12 +144,12 @@ def test_out_goes_through_the_csv_writer(tmp_path: Path,
 def test_out_refused_before_the_work(name: str, words: tuple[str, ...], tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str],
                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from workbench.cli import evaluate
+    from workbench.cli.evaluate import sweep
 
     def no_load(args: object) -> None:
         raise AssertionError("the dataset was loaded before --out was checked")
 
-    monkeypatch.setattr(evaluate, "load_data", no_load)  # where sweep looks it up
+    monkeypatch.setattr(sweep, "load_data", no_load)  # where sweep looks it up
     monkeypatch.chdir(tmp_path)
     assert main(["sweep", TEA, "-m", "bm25", "-s", "k1", "--out", name]) == 2
     err = capsys.readouterr().err

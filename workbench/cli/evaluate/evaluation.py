@@ -1,0 +1,231 @@
+"""`workbench eval`: the metrics measured over the judged queries and the files written
+(--per-query, --run); without judgments, what the selection returns."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    informative_metrics,
+    load_data,
+    metric_list,
+    model_and_params,
+    pipeline,
+)
+from workbench.cli.evaluate.judgments import judgments_hint, no_judgments
+from workbench.cli.evaluate.metrics import (
+    CODE_METRICS,
+    EVAL_METRICS,
+    check_bundle_metrics,
+    code_tasks,
+)
+from workbench.cli.evaluate.run_ids import check_run_file_ids
+from workbench.cli.evaluate.summary import _mean_text, _print_summary, tokens_gloss
+from workbench.cli.output import (
+    check_output,
+    check_outputs_apart,
+    check_table_output,
+    input_files,
+    write_outputs,
+)
+from workbench.core import engine
+from workbench.core.csv_out import csv_text
+from workbench.core.data import Dataset
+from workbench.core.metrics import BUNDLE_METRICS, metric_label, parse_metric
+from workbench.core.params import value_text
+from workbench.core.pipeline import WHOLE_DEPTH, metric_depth
+from workbench.core.selection_figures import FIGURES, selects, snippet_chars
+from workbench.core.selection_figures import of_result as figure_per_query
+from workbench.core.tuned_on import held_out_queries, read_tuned_on
+from workbench.textout import format_table, say
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    # every output checked before the work, and written only after it succeeded
+    outputs = {arg: check(value, arg) for arg, value, check in
+               (("--per-query", args.per_query, check_table_output),
+                ("--run", args.run, check_output)) if value is not None}
+    check_outputs_apart(list(outputs.items()), input_files(args),
+                        {"--per-query": (".csv", ".json"), "--run": (".trec", ".run")})
+    if sum(path is None for path in outputs.values()) > 1:  # a CSV then a run, unparseable
+        raise UsageError("--per-query - and --run -: one of them can go to standard output")
+    if args.depth is not None and args.run is None:
+        raise UsageError("--depth sets how deep the --run file goes: give --run OUT.trec")
+    model, params = model_and_params(args)
+    # what the selection returns (results, empty, injected_tokens), as sweep and tune take
+    # them: counted beside the ranking metrics, over the same judged queries
+    named = [m.strip() for m in (args.metrics or "").split(",") if m.strip()]  # as typed
+    figures = list(dict.fromkeys(m.lower() for m in named if m.lower() in FIGURES))
+    asked = ",".join(m for m in named if m.lower() not in FIGURES)
+    metrics = (metric_list(asked if args.metrics is not None  # "" names none: refused
+                           else (CODE_METRICS if code_tasks(args, model) else EVAL_METRICS))
+               if asked or not figures else [])
+    check_bundle_metrics(metrics, model)
+    ranked_by = [m for m in metrics if m not in BUNDLE_METRICS]  # what the ranking serves
+    depth = args.depth or metric_depth(ranked_by)
+    dataset = load_data(args)
+    if "--run" in outputs:  # an id a TREC file cannot hold: said before the work
+        check_run_file_ids(args, dataset)
+    if not dataset.qrels and args.metrics is None and selects(model):
+        figures = list(FIGURES)  # what it returns, judged or not (as sweep's default)
+        metrics = []
+    if not dataset.qrels and figures and not metrics and not outputs:
+        return _eval_figures(args, dataset, model, params, figures)
+    if not dataset.qrels:
+        if figures and metrics:  # the figures need no judgments; the metrics beside them do
+            raise UsageError(f"{dataset.source or dataset.name}: no judgments to evaluate "
+                             f"{', '.join(metrics)} against (give "
+                             f"{judgments_hint(args, dataset)}); --metrics "
+                             f"{','.join(figures)} alone is counted without them")
+        no_judgments(args, dataset, "evaluate")
+    metrics = informative_metrics(metrics, dataset, bool(args.metrics))
+    notes: list[str] = []
+    tuned = read_tuned_on(args.params) if args.params else None
+    if tuned is not None:  # as it holds for the file's own values (edited since? another model?)
+        from workbench.core.params import load_params_file
+
+        tuned, why = tuned.applies_to(model.id, load_params_file(args.params))
+        if why:
+            notes.append(f"{Path(args.params).name!r}: {why}")
+    if tuned is not None:
+        changed = _overridden(model, args, params)
+        if changed:  # its queries are still set aside; its held-out figures are of other values
+            tuned = dataclasses.replace(tuned, held_n=0, verdict="")
+        judged_all = sum(1 for docs in (dataset.qrels or {}).values() if docs)
+        # what is left over decides (held_out_queries, as compare and report): a held-out
+        # part is counted, a split's leftovers are not (dr1 2, 3)
+        dataset, held = held_out_queries(dataset, [(Path(args.params).name, tuned)],
+                                         args.all_queries)
+        # the header says them
+        args.tuned_out = judged_all - sum(1 for docs in (dataset.qrels or {}).values() if docs)
+        notes = [*held, *notes]  # the record's own note (edited since) kept after them
+        if changed:
+            notes.append(f"-p changes {', '.join(changed)} from {Path(args.params).name!r}: "
+                         "tune's held-out figures were of the file's values, not these")
+    pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    result = _measure(pipe, metrics)
+    assert pipe.judgments is not None
+    judged = int(pipe.judgments.judged_mask.sum())
+    if figures:
+        _add_figures(result, dataset, figures, pipe.judgments.judged_mask)
+        # in the order named (a stable sort: the model's own figures stay after)
+        metrics = sorted([*metrics, *figures],
+                         key=lambda m: named.index(m) if m in named else len(named))
+    # with a file on standard output (`-`), the summary goes to standard error: the output
+    # stays a file that parses
+    to_stdout = any(path is None for path in outputs.values())
+    with contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext():
+        metrics = _print_summary(args, dataset, model, params, pipe, result, metrics, notes,
+                                 judged)
+    texts: list[tuple[str, Path | None, str]] = []
+    if "--per-query" in outputs:
+        path = outputs["--per-query"]
+        texts.append(("--per-query", path, _per_query_text(path, dataset, pipe, result, metrics)))
+    if "--run" in outputs:
+        from workbench.core.formats.trec import format_trec_run
+
+        ranking = (result.ranking if depth == metric_depth(ranked_by)
+                   else pipe.run((), depth=depth).ranking)
+        run = engine.to_run(engine.head(ranking, depth), dataset.corpus.ids,
+                            dataset.queries.ids)
+        try:  # a document ranked whose id holds whitespace (one never ranked is no matter)
+            texts.append(("--run", outputs["--run"],
+                          format_trec_run(run, f"workbench-{model.id}")))
+        except ValueError as exc:
+            raise UsageError(f"--run {args.run}: {exc}; nothing was written") from None
+    write_outputs(texts)
+    for arg, path, _ in texts:
+        if path is not None:
+            what = ("per-query metrics" if arg == "--per-query"
+                    else f"TREC run (each query's top {depth:,})")
+            say(f"{what} written to {path}", file=sys.stderr if to_stdout else sys.stdout)
+    whole = [m for m in metrics if m not in BUNDLE_METRICS and m not in FIGURES
+             and parse_metric(m)[1] is None]
+    if "--run" in outputs and whole and depth > WHOLE_DEPTH:  # trec_eval reads the whole file
+        say(f"note: {', '.join(whole)} read each query's first {WHOLE_DEPTH:,} results; the "
+            f"run holds {depth:,}, of which trec_eval reads all unless given -M "
+            f"{WHOLE_DEPTH}", file=sys.stderr if to_stdout else sys.stdout)
+    return EXIT_OK
+
+
+def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
+                  figures: Sequence[str]) -> int:
+    """eval without judgments, of what the selection returns (results, empty,
+    injected_tokens): each figure's mean over every query, as sweep counts it."""
+    pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    result = pipe.run(())
+    chars = snippet_chars(dataset) if "injected_tokens" in figures else None
+    means = {}
+    for name in figures:
+        values = figure_per_query(name, result, chars)
+        means[name] = float(values.mean()) if values.size else math.nan
+    n, q = len(dataset.corpus), len(dataset.queries)
+    say(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {q:,} "
+        f"quer{'y' if q == 1 else 'ies'} (no judgments); model {model.id}")
+    changed = model.schema.changed(params)
+    if changed:
+        say("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
+    print(format_table(["figure", "mean"], [[m, _mean_text(m, means[m])] for m in figures]))
+    for m in figures:
+        say(f"({m}: {metric_label(m)}, mean over all {q:,} quer{'y' if q == 1 else 'ies'}"
+            + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
+    say("these say how much is returned, not how well (no judgments: give "
+        f"{judgments_hint(args, dataset)} to measure quality)")
+    return EXIT_OK
+
+
+def _add_figures(result: Any, dataset: Dataset, figures: Sequence[str], judged: Any) -> None:
+    """Each selection figure per query into `result`, its mean over the judged queries (the
+    queries tune's objective and constraints average: tune's held-out table reads the same)."""
+    chars = snippet_chars(dataset) if "injected_tokens" in figures else None
+    for name in figures:
+        values = figure_per_query(name, result, chars)
+        result.per_query[name] = values
+        result.means[name] = float(values[judged].mean()) if judged.any() else math.nan
+
+
+def _overridden(model: Any, args: argparse.Namespace, params: Any) -> list[str]:
+    """The parameters of the --params file that -p set to other values."""
+    from workbench.core.params import resolve_file
+
+    filed = resolve_file(model.schema, args.params)
+    return [k for k, v in filed.items() if k in params and params[k] != v]
+
+
+def _measure(pipe: Any, metrics: Sequence[str]) -> Any:
+    """`pipe.run` with bundle figures among `metrics`: the ranking metrics go to the pipeline,
+    the model's own figures come with them (`Model.extra_metrics`), `bundle_f1` is added."""
+    from workbench.core.metrics import mean_over_judged, with_bundle_f1
+
+    ranking = [m for m in metrics if m not in BUNDLE_METRICS]
+    result = pipe.run(ranking)
+    if pipe.judgments is None or not hasattr(pipe.model, "bundles"):
+        return result
+    if not ranking:  # the pipeline evaluates nothing without a ranking metric
+        result.per_query = dict(pipe.model.extra_metrics(
+            pipe.prepared, pipe.params, result.scores, result.ranking, pipe.judgments))
+    result.per_query = with_bundle_f1(result.per_query)
+    result.means = {m: mean_over_judged(v, pipe.judgments) for m, v in result.per_query.items()}
+    return result
+
+
+def _per_query_text(path: Path | None, dataset: Dataset, pipe: Any, result: Any,
+                    metrics: Sequence[str]) -> str:
+    """Per-query metrics as JSON (a .json path) or CSV (anything else, and stdout)."""
+    mask = pipe.judgments.judged_mask
+    rows = [{"query_id": q.id, **{m: float(result.per_query[m][i]) for m in metrics}}
+            for i, q in enumerate(dataset.queries) if mask[i]]
+    if path is not None and path.suffix.lower() == ".json":
+        return json.dumps(rows, indent=2) + "\n"
+    return csv_text(["query_id", *metrics],
+                    [[r["query_id"], *(f"{r[m]:.6f}" for m in metrics)] for r in rows])

@@ -1,0 +1,157 @@
+"""`workbench sweep`: one parameter's values measured, the best marked, and what to make of
+it said."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from workbench.cli.common import (
+    EXIT_OK,
+    UsageError,
+    idle_text,
+    load_data,
+    metric_list,
+    model_and_params,
+    pipeline,
+)
+from workbench.cli.evaluate.metrics import (
+    CODE_SWEEP_METRICS,
+    SWEEP_METRICS,
+    check_bundle_metrics,
+    code_tasks,
+)
+from workbench.cli.evaluate.summary import _mean_text
+from workbench.cli.evaluate.sweep_best import _against_in_use, _best, _best_line, _lower_is_better
+from workbench.cli.evaluate.sweep_output import _figures_only, _sweep_out, _sweep_text
+from workbench.cli.evaluate.sweep_points import BUDGETS, CASES, CUTS, _shown, _sweep
+from workbench.cli.output import check_outputs_apart, input_files, write_outputs
+from workbench.core.engine import Progress
+from workbench.core.metrics import BUNDLE_METRICS
+from workbench.core.params import value_text
+from workbench.core.selection_figures import FIGURES, selects
+from workbench.textout import format_table, progress_bar, say
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    """Metrics over a range of one parameter, the others held: the best value by the first
+    metric marked (every one of them when several tie), the points written with --out."""
+    from workbench.core.tune import MAX_POINTS, parse_values, values_for
+
+    out = _sweep_out(args.out) if args.out is not None else None  # checked before the work
+    check_outputs_apart([("--out", out)], input_files(args), {"--out": (".json", ".csv")})
+    from workbench.core.cases import has_cases
+
+    model, params = model_and_params(args)
+    args.sweep = model.schema.name_of(args.sweep)  # -s K1 sweeps k1, as -p K1 sets it (dr7 4)
+    default = CODE_SWEEP_METRICS if code_tasks(args, model) else SWEEP_METRICS
+    if hasattr(model, "bundles"):  # a bundle's stop rules move its figures, not the ranking
+        default += ",bundle_recall,bundle_tokens"
+    names = [m.strip() for m in (args.metrics if args.metrics is not None else default)
+             .split(",") if m.strip()]
+    if not names:  # "": said, not the defaults swept instead
+        raise UsageError("--metrics names no metric")
+    # what each value returns (results, empty, injected_tokens): measured without judgments
+    figures = list(dict.fromkeys(n.lower() for n in names if n.lower() in FIGURES))
+    names = [n for n in names if n.lower() not in FIGURES]
+    # "cases": the share of fixture cases passing (eval.jsonl), as tune's objective
+    asked = ",".join(n for n in names if n != CASES)
+    ranking_metrics = metric_list(asked or default) if asked or not figures else []
+    metrics = (ranking_metrics if CASES not in names else [CASES, *ranking_metrics]
+               if names[0] == CASES else [*ranking_metrics, CASES])
+    check_bundle_metrics(ranking_metrics, model)
+    param = model.schema[args.sweep]
+    values = (parse_values(param, args.values, None if args.force else MAX_POINTS)
+              if args.values is not None else None)
+    dataset = load_data(args)
+    if values is None:  # a limit whose 0 means all: below the documents there are
+        values = values_for(param, params[args.sweep], len(dataset.corpus))
+    if not dataset.qrels and args.metrics is None and selects(model):
+        metrics, figures = [], list(FIGURES)  # what each value returns, judged or not
+    if not dataset.qrels and metrics:
+        raise UsageError(f"{dataset.source or dataset.name}: no judgments to sweep against"
+                         + (f"; --metrics {','.join(FIGURES)} sweeps what each value returns"
+                            if selects(model) else ""))
+    if CASES in metrics and not has_cases(dataset):
+        raise UsageError("--metrics cases: this data has no fixture cases (an eval.jsonl "
+                         "with expected_top_ids)")
+    if args.metrics is None and has_cases(dataset):  # what its cases pass comes first
+        metrics = [CASES, *metrics]
+    measured = metrics  # the best is by the first of these: a figure is better neither way
+    metrics = [*metrics, *figures]
+    pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
+    with progress_bar(f"sweeping {args.sweep}") as bar:
+        per_query: list[dict[str, Any]] = []
+        points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query)
+    swept = points  # as measured, for --out; shown below as the parameter is written
+    points = [(_shown(param, value), means) for value, means in points]
+    if not measured:
+        return _figures_only(args, dataset, model, params, points, metrics, out, swept)
+    first = measured[0]
+    best = _best(points, first)
+    moved = [m for m in measured[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
+    ranked_by_default = args.metrics is None and len(best) == len(points) > 1 and moved
+    if ranked_by_default:  # the default first metric does not move (a bundle's budget)
+        first = next((m for m in moved if m in BUNDLE_METRICS
+                      and BUNDLE_METRICS[m].higher_is_better), moved[0])
+        best = _best(points, first)
+    changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
+    say(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
+        + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
+           if changed else ""))
+    mark = "← best" if len(best) == 1 else "← best (tied)"
+    in_use = _shown(param, params[args.sweep])
+    rows = [[value, *(_mean_text(m, means[m]) for m in metrics),
+             " ".join(t for t in (mark if i in best else "",
+                                  "(in use)" if value == in_use else "") if t)]
+            for i, (value, means) in enumerate(points)]
+    print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
+    say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
+    against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
+    if best and len(best) < len(points) and "optimistic" not in against:
+        # said beside the best always, not only with the value in use swept (rb 8)
+        judged = (int(pipe.judgments.judged_mask.sum()) if pipe.judgments is not None
+                  else len(dataset.queries))
+        say(f"(the best was picked on these same {judged:,} judged queries, so its score is "
+            "optimistic — `workbench tune` holds queries out for an honest estimate)")
+    # rrf k while not rrf: why they tie
+    idle = idle_text(model.schema, args.sweep, model.schema.idle_because(args.sweep, params))
+    if idle:
+        say(f"note: {args.sweep} has no effect while {idle}: its values tie whatever the "
+            "data")
+    else:  # idle on this data (no chat for the forgetting curve): why, as tune says it
+        why = model.inert_params(pipe.prepared, pipe.params).get(args.sweep, "")
+        if why:
+            say(f"note: why {args.sweep}'s values tie on this data: {why}")
+    if against:
+        say(against)
+    elif all(value != in_use for value, _ in points):
+        say(f"(the value in use, {in_use}, is not among those swept: add it to --values to "
+            "set the best against it)")
+    if ranked_by_default:
+        say(f"note: {metrics[0]} is the same at every value, so the best is by {first} "
+            "(--metrics puts another first)")
+    elif len(best) == len(points) > 1 and moved:
+        say(f"note: {first} is the same at every value, and {', '.join(moved)} "
+            f"{'is' if len(moved) == 1 else 'are'} not: rank by "
+            f"{moved[0]} with --metrics {','.join([moved[0], *metrics[:1]])}")
+    if not param.tunable and args.sweep in CUTS and len(best) < len(points):
+        # vector_candidates "best" at 5 with r@100 at 0.61 for 20: a cut, read as quality
+        say(f"note: {args.sweep} is not a quality setting (how much is ranked or returned: "
+            "tune leaves it out unless named): the metrics move with what it cuts or "
+            "pages, so its best is a trade-off to choose, not a tuning result")
+    largest = max(range(len(points)), key=lambda i: points[i][0]) if points else -1
+    if args.sweep in BUDGETS and best == [largest]:  # a tie with less: not bought
+        # token_budget "best" at the cap, "significant": a bundle finds more the more it holds
+        say(f"note: {args.sweep} sets how much a bundle may hold: what a bundle finds "
+            "mostly grows with it (not always: a larger file may then fit and crowd out "
+            "another), and so do its tokens, so a higher best is bought with tokens, not "
+            "found. Choose by the tokens you can afford (--metrics "
+            "bundle_recall,bundle_tokens shows both)")
+    if out is not None:
+        text = _sweep_text(out, args.sweep, swept, metrics, best, {
+            "dataset": dataset.name, "model": model.id, "parameter": args.sweep,
+            "held": changed, "best_by": first, "lower_is_better": _lower_is_better(first)})
+        write_outputs([("--out", out, text)])
+        say(f"sweep written to {out}")
+    return EXIT_OK
