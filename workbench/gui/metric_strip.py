@@ -36,11 +36,12 @@ from PySide6.QtWidgets import (
 )
 
 from workbench.core.cases import CaseReport, check_cases, has_cases
+from workbench.core.diagnostics import LeftOut, counted_queries
 from workbench.core.metrics import PairedTest, paired_test
-from workbench.core.params import value_text
+from workbench.core.params import Params, value_text
 from workbench.core.pipeline import Result
 from workbench.core.selection_figures import FIGURES, of_result, selects, snippet_chars
-from workbench.core.session import TuningSession
+from workbench.core.session import Baseline, TuningSession
 from workbench.report.text import metric_meaning
 
 from .bind import subscribe_many
@@ -59,9 +60,11 @@ _METHOD = {"randomization": "randomisation"}  # the test's id, spelt as every ot
 # model has a min score or limit: short names on the cards, the full ones in their tooltips
 FIGURE_CARDS = {"results": ("results / query", "{:.2f}"), "empty": ("empty queries", "{:.1f} %"),
                 "injected_tokens": ("tokens / query", "{:.0f}")}
-FIGURES_TIP = ("No judgments: what the selection (min score, limit) returns, over every query, "
-               "not how good it is — neither way is better, so the change against the baseline "
-               "is not coloured. File ▸ Open judgments… adds relevance judgments.")
+FIGURES_TIP = ("No judgments: what the selection (min score, limit) returns, over every query "
+               "(with injections and manual searches, over the injections; a disabled project's "
+               "turns left out, as the Injection tab counts), not how good it is — neither "
+               "way is better, so the change against the baseline is not coloured. "
+               "File ▸ Open judgments… adds relevance judgments.")
 CASES_NAME = "cases passing"
 CASES_TIP = ("pi-lodestone's eval cases that pass at the current values: every expected id in "
              "the case's own top K, no forbidden one there — the figure its eval harness "
@@ -404,6 +407,16 @@ class MetricStrip(QWidget):
         self.cut_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.cut_note.hide()
         outer.addWidget(self.cut_note)
+        # without judgments, the queries the selection figures leave out (a manual search, a
+        # disabled project's turn: `diagnostics.counted_queries`), as eval and the Injection
+        # tab say them (rv51 3, 6)
+        self.counted_note = QLabel("", self)
+        self.counted_note.setStyleSheet("color:#57606a; padding-left:6px")
+        self.counted_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.counted_note.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                        QSizePolicy.Policy.Preferred)
+        self.counted_note.hide()
+        outer.addWidget(self.counted_note)
         self.k_spin.valueChanged.connect(session.set_k)
         subscribe_many(self, [
             (session.result_changed, self.refresh),
@@ -511,8 +524,9 @@ class MetricStrip(QWidget):
         unjudged = ("" if s.dataset is None or s.judgments is not None
                     else "figures" if selects(s.model) else "none")
         if unjudged == "figures":
-            self._show_figures(res, base.result if base else None)
+            self._show_figures(res, base)
         else:
+            self._say_counted([])
             missing = ("no dataset" if s.dataset is None else "no judgments"
                        if s.judgments is None else "no result yet")
             # the CLI's eval note where the model returns fewer results than P@k's k: the
@@ -567,26 +581,62 @@ class MetricStrip(QWidget):
             return
         self.refresh_comparison()
 
-    def _show_figures(self, res: Result | None, base: Result | None) -> None:
-        """The selection figures (mean over every query) on the first cards, no judgments."""
+    def _show_figures(self, res: Result | None, base: Baseline | None) -> None:
+        """The selection figures on the first cards, no judgments: the mean over the queries
+        the Injection tab counts as turns (`counted_queries`; every query for a model without
+        query modes), the baseline's over its own."""
         s = self.session
         if self._chars[0] is not s.dataset:  # the snippet lengths, once per data
             self._chars = (s.dataset, None)
+        now = self._counted(s.params) if res is not None else None
+        before = None
+        if base is not None and s.model is not None and base.model_id == s.model.id:
+            # its own modes and disabled list, on the prepared queries where they are the
+            # baseline's preparation too (as the Injection tab counts its turns)
+            schema = s.model.schema
+            if (s.prepared_params is not None and schema.prepare_values(base.params)
+                    == schema.prepare_values(s.prepared_params)):
+                before = self._counted(base.params)
+        self._say_counted(now[1].lines() if now is not None else [],
+                          int(now[0].sum()) if now is not None else 0)
         for card, name in zip(self.cards, FIGURES, strict=False):
             if res is None:
                 card.name.setText(FIGURE_CARDS[name][0])
                 card.value.setText("–")
                 card._missing("no result yet")
                 continue
-            card.show_figure(name, self._figure(name, res),
-                             None if base is None else self._figure(name, base))
+            card.show_figure(name, self._figure(name, res, now),
+                             None if base is None else
+                             self._figure(name, base.result, before))
 
-    def _figure(self, name: str, result: Result) -> float:
+    def _counted(self, params: Params) -> tuple[NDArray[np.bool_], LeftOut] | None:
+        """`counted_queries` on the prepared data: the queries that are turns, what is left
+        out; None where every query counts."""
+        s = self.session
+        if s.model is None or s.prepared is None:
+            return None
+        found = counted_queries(s.model, s.prepared, params)
+        return None if found is None else (np.asarray(found[0], np.bool_), found[1])
+
+    def _say_counted(self, lines: list[str], counted: int = 0) -> None:
+        """The note under the cards of the queries the figures leave out, said once."""
+        n = len(self.session.dataset.queries) if self.session.dataset is not None else 0
+        note = (f"Figures over {counted:,} of {n:,} queries: " + "; ".join(lines)
+                if lines else "")
+        if note != self.counted_note.text():
+            self.counted_note.setText(note)
+            self.counted_note.setToolTip(note)
+            self.counted_note.setVisible(bool(note))
+
+    def _figure(self, name: str, result: Result,
+                counted: tuple[NDArray[np.bool_], LeftOut] | None = None) -> float:
         chars = self._chars[1]
         if name == "injected_tokens" and chars is None and self.session.dataset is not None:
             chars = snippet_chars(self.session.dataset)
             self._chars = (self.session.dataset, chars)
         values = of_result(name, result, chars)
+        if counted is not None and len(counted[0]) == len(values):
+            values = values[counted[0]]
         return float(values.mean()) if values.size else math.nan
 
     def _show_cases(self, mask: NDArray[np.bool_] | None, training: bool) -> bool:

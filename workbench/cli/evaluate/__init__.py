@@ -4,7 +4,8 @@ value marked, ties said as ties, the points written as JSON or CSV with `--out`)
 
 One concept a module: `parser` (the options), `metrics` (the defaults and what is accepted),
 `judgments`, `evaluation` (eval's run), `summary` (what eval prints), `run_ids` (--run's ids),
-`sweep` (sweep's run), `sweep_points` (the measuring), `sweep_best` and `sweep_output`.
+`sweep` (sweep's run), `sweep_points` (the measuring), `sweep_best` and `sweep_output`,
+`counted` (the queries the injection figures count).
 """
 
 from workbench.cli.evaluate.evaluation import cmd_eval

@@ -7,11 +7,12 @@ import argparse
 import contextlib
 import dataclasses
 import json
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from workbench.cli.common import (
     EXIT_OK,
@@ -21,6 +22,12 @@ from workbench.cli.common import (
     metric_list,
     model_and_params,
     pipeline,
+)
+from workbench.cli.evaluate.counted import (
+    counted_text,
+    figure_mean,
+    figure_queries,
+    left_out_notes,
 )
 from workbench.cli.evaluate.judgments import judgments_hint, no_judgments
 from workbench.cli.evaluate.metrics import (
@@ -116,8 +123,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     result = _measure(pipe, metrics)
     assert pipe.judgments is not None
     judged = int(pipe.judgments.judged_mask.sum())
-    if figures:
-        _add_figures(result, dataset, figures, pipe.judgments.judged_mask)
+    counted, left_out = figure_queries(pipe) if figures else (None, None)
+    if figures:  # the injection figures over the turns why-stats --live counts (rv51 3, 6)
+        _add_figures(result, dataset, figures, pipe.judgments.judged_mask, counted)
         # in the order named (a stable sort: the model's own figures stay after)
         metrics = sorted([*metrics, *figures],
                          key=lambda m: named.index(m) if m in named else len(named))
@@ -125,8 +133,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # stays a file that parses
     to_stdout = any(path is None for path in outputs.values())
     with contextlib.redirect_stdout(sys.stderr) if to_stdout else contextlib.nullcontext():
-        metrics = _print_summary(args, dataset, model, params, pipe, result, metrics, notes,
-                                 judged)
+        metrics = _print_summary(
+            args, dataset, model, params, pipe, result, metrics, notes, judged,
+            figures_over=(judged if counted is None
+                          else int((pipe.judgments.judged_mask & counted).sum())),
+            left_out=left_out_notes([("", left_out)]))
     texts: list[tuple[str, Path | None, str]] = []
     if "--per-query" in outputs:
         path = outputs["--per-query"]
@@ -165,33 +176,43 @@ def _eval_figures(args: argparse.Namespace, dataset: Dataset, model: Any, params
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     result = pipe.run(())
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
-    means = {}
-    for name in figures:
-        values = figure_per_query(name, result, chars)
-        means[name] = float(values.mean()) if values.size else math.nan
     n, q = len(dataset.corpus), len(dataset.queries)
+    # the queries why-stats --live counts as turns (a manual search injects nothing; rv51 3)
+    mask, left_out = figure_queries(pipe)
+    if mask is None:
+        mask = np.ones(q, np.bool_)
+    means = {name: figure_mean(figure_per_query(name, result, chars), mask) for name in figures}
     say(f"{dataset.name}: {n:,} document{'' if n == 1 else 's'}, {q:,} "
         f"quer{'y' if q == 1 else 'ies'} (no judgments); model {model.id}")
     changed = model.schema.changed(params)
     if changed:
         say("parameters: " + ", ".join(f"{k}={value_text(v)}" for k, v in changed.items()))
     print(format_table(["figure", "mean"], [[m, _mean_text(m, means[m])] for m in figures]))
+    for line in left_out_notes([("", left_out)]):
+        say(f"note: {line}")
+    counted = int(mask.sum())
+    over = (f"all {q:,} quer{'y' if q == 1 else 'ies'}" if counted == q
+            else counted_text(counted, q, "query" if q == 1 else "queries"))
     for m in figures:
-        say(f"({m}: {metric_label(m)}, mean over all {q:,} quer{'y' if q == 1 else 'ies'}"
+        say(f"({m}: {metric_label(m)}, mean over {over}"
             + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
     say("these say how much is returned, not how well (no judgments: give "
         f"{judgments_hint(args, dataset)} to measure quality)")
     return EXIT_OK
 
 
-def _add_figures(result: Any, dataset: Dataset, figures: Sequence[str], judged: Any) -> None:
+def _add_figures(result: Any, dataset: Dataset, figures: Sequence[str], judged: Any,
+                 counted: Any = None) -> None:
     """Each selection figure per query into `result`, its mean over the judged queries (the
-    queries tune's objective and constraints average: tune's held-out table reads the same)."""
+    queries tune's objective and constraints average: tune's held-out table reads the same)
+    that `counted` keeps (bool (Q,): the turns of a model with query modes, `figure_queries`;
+    None: every one)."""
     chars = snippet_chars(dataset) if "injected_tokens" in figures else None
+    keep = judged if counted is None else judged & counted
     for name in figures:
         values = figure_per_query(name, result, chars)
         result.per_query[name] = values
-        result.means[name] = float(values[judged].mean()) if judged.any() else math.nan
+        result.means[name] = figure_mean(values, keep)
 
 
 def _overridden(model: Any, args: argparse.Namespace, params: Any) -> list[str]:

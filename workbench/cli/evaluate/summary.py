@@ -12,6 +12,7 @@ import numpy as np
 
 from workbench.cli.bundles import print_bundle_summary
 from workbench.cli.common import left_out_note, mean_text
+from workbench.cli.evaluate.counted import counted_text
 from workbench.cli.evaluate.judgments import judgments_line
 from workbench.core.data import Dataset
 from workbench.core.metrics import BUNDLE_METRICS, metric_label
@@ -34,9 +35,11 @@ def tokens_gloss(model: Any) -> str:
 
 def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
                    pipe: Any, result: Any, metrics: list[str], notes: list[str],
-                   judged: int) -> list[str]:
+                   judged: int, figures_over: int | None = None,
+                   left_out: Sequence[str] = ()) -> list[str]:
     """The summary eval prints; the metrics shown (the model's own added when none was
-    named)."""
+    named). `figures_over`: of the judged queries, how many the injection figures count
+    (`counted.figure_queries`), `left_out` the notes of why the others are not."""
     from workbench.core.tuning.data import dataset_nouns, one_of
 
     n = len(dataset.corpus)
@@ -72,8 +75,13 @@ def _print_summary(args: argparse.Namespace, dataset: Dataset, model: Any, param
     capped = _cap_note(model, params, pipe, result, metrics)
     if capped:
         say(f"note: {capped}")
-    for m in (m for m in metrics if m in FIGURES):  # what the selection returns: glossed
-        say(f"({m}: {metric_label(m)}, mean over the {judged:,} judged {many}"
+    shown = [m for m in metrics if m in FIGURES]
+    for line in left_out if shown else ():  # what the figures below leave out, said once
+        say(f"note: {line}")
+    over = counted_text(judged if figures_over is None else figures_over, judged,
+                        f"judged {one_of(many) if judged == 1 else many}")
+    for m in shown:  # what the selection returns: glossed
+        say(f"({m}: {metric_label(m)}, mean over {over}"
             + (f", {tokens_gloss(model)}" if m == "injected_tokens" else "") + ")")
     judged_k = next((m for m in metrics if m.startswith("judged@")), None)
     if judged_k is not None:  # the one a newcomer does not know

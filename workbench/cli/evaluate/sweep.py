@@ -15,6 +15,7 @@ from workbench.cli.common import (
     model_and_params,
     pipeline,
 )
+from workbench.cli.evaluate.counted import sweep_counted
 from workbench.cli.evaluate.metrics import (
     CODE_SWEEP_METRICS,
     SWEEP_METRICS,
@@ -82,11 +83,17 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     pipe = pipeline(model, dataset, params, f"preparing {model.id} on {dataset.name}")
     with progress_bar(f"sweeping {args.sweep}") as bar:
         per_query: list[dict[str, Any]] = []
-        points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query)
+        counted: list[tuple[int, Any]] = []
+        points = _sweep(pipe, args.sweep, values, metrics, Progress(on_progress=bar), per_query,
+                        counted)
     swept = points  # as measured, for --out; shown below as the parameter is written
     points = [(_shown(param, value), means) for value, means in points]
+    # the injection figures' queries (a manual search, a disabled project's turn left out)
+    over, left_out = (sweep_counted(args.sweep, [value for value, _ in points], counted,
+                                    len(dataset.queries)) if figures else ("", []))
     if not measured:
-        return _figures_only(args, dataset, model, params, points, metrics, out, swept)
+        return _figures_only(args, dataset, model, params, points, metrics, out, swept,
+                             over, left_out)
     first = measured[0]
     best = _best(points, first)
     moved = [m for m in measured[1:] if len({round(pt[1][m], 12) for pt in points}) > 1]
@@ -106,6 +113,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                                   "(in use)" if value == in_use else "") if t)]
             for i, (value, means) in enumerate(points)]
     print(format_table([args.sweep, *metrics, f"best by {first}"], rows))
+    if figures and not over.startswith("all "):  # where not every query counts
+        say(f"({', '.join(figures)}: the mean over {over})")
+    for line in left_out:
+        say(f"note: {line}")
     say(_best_line(args.sweep, points, first, best, (param.low, param.high)))
     against = _against_in_use(points, per_query, first, best, in_use, pipe.judgments, param)
     if best and len(best) < len(points) and "optimistic" not in against:

@@ -23,9 +23,12 @@ from workbench.textout import format_table, say
 
 def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params: Any,
                   points: Sequence[Point], metrics: Sequence[str], out: Path | None,
-                  swept: Sequence[Point]) -> int:
+                  swept: Sequence[Point], over: str = "", left_out: Sequence[str] = ()
+                  ) -> int:
     """A sweep of what each value returns (no judgments, or only these figures asked): the
-    table, and no best — a figure is the cost side of a trade-off, better neither way."""
+    table, and no best — a figure is the cost side of a trade-off, better neither way.
+    `over`: the queries the figures are the mean over (`counted.sweep_counted`; "": all),
+    `left_out` the notes of the others."""
     changed = {k: v for k, v in model.schema.changed(params).items() if k != args.sweep}
     say(f"{dataset.name}, model {model.id}, sweeping {args.sweep}"
         + (f"; held: {', '.join(f'{k}={value_text(v)}' for k, v in changed.items())}"
@@ -40,7 +43,10 @@ def _figures_only(args: argparse.Namespace, dataset: Dataset, model: Any, params
     print(format_table(header, rows))
     n = len(dataset.queries)
     width = max(len(m) for m in metrics)
-    say(f"what each value returns, the mean over all {n:,} quer{'y' if n == 1 else 'ies'}:")
+    for line in left_out:
+        say(f"note: {line}")
+    say(f"what each value returns, the mean over "
+        f"{over or f'all {n:,} quer' + ('y' if n == 1 else 'ies')}:")
     for m in metrics:
         say(f"  {m.ljust(width)}  {metric_label(m)}"
             + (f" ({tokens_gloss(model)})" if m == "injected_tokens" else ""),

@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from workbench.cli.evaluate.counted import figure_mean, figure_queries
 from workbench.cli.evaluate.evaluation import _measure
 from workbench.core.data import Dataset
+from workbench.core.diagnostics import LeftOut
 from workbench.core.engine import NO_PROGRESS, Progress
 from workbench.core.selection_figures import FIGURES, snippet_chars
 from workbench.core.selection_figures import of_result as figure_per_query
@@ -53,10 +55,14 @@ def _case_passes(dataset: Dataset, ranking: Any) -> Any:
 
 def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
            progress: Progress = NO_PROGRESS,
-           per_query: list[dict[str, Any]] | None = None) -> list[Point]:
+           per_query: list[dict[str, Any]] | None = None,
+           counted: list[tuple[int, LeftOut | None]] | None = None) -> list[Point]:
     """Each value of `name` in turn, measured as `eval` measures (`core.tune.sweep`, with the
     bundle figures), each value's per-query figures appended to `per_query` when given; the
-    pipeline's parameters are left as they were found."""
+    pipeline's parameters are left as they were found. The injection figures are the mean
+    over the turns why-stats --live counts at each value (`counted.figure_queries`: a manual
+    search injects nothing, a disabled project's turn is not logged; rv51 3, 6): how many, and
+    what is left out (None: every query counts), appended to `counted` when given."""
     held = dict(pipe.params)
     points: list[Point] = []
     chars = None  # the documents' snippet lengths, for injected_tokens
@@ -69,11 +75,17 @@ def _sweep(pipe: Any, name: str, values: Sequence[Any], metrics: Sequence[str],
             if CASES in metrics:
                 each[CASES] = _case_passes(pipe.dataset, measured.ranking)
                 means[CASES] = float(np.nanmean(each[CASES]))
-            for figure in (m for m in metrics if m in FIGURES):
+            shown = [m for m in metrics if m in FIGURES]
+            mask, left_out = figure_queries(pipe) if shown else (None, None)
+            if mask is None:
+                mask = np.ones(len(pipe.dataset.queries), np.bool_)
+            for figure in shown:
                 if figure == "injected_tokens" and chars is None:
                     chars = snippet_chars(pipe.dataset)
                 each[figure] = figure_per_query(figure, measured, chars)
-                means[figure] = float(each[figure].mean()) if each[figure].size else math.nan
+                means[figure] = figure_mean(each[figure], mask)
+            if counted is not None:
+                counted.append((int(mask.sum()), left_out))
             points.append((value, means))
             if per_query is not None:
                 per_query.append(each)

@@ -1,0 +1,155 @@
+"""eval, sweep and the window's metric strip average the injection figures (results, empty,
+injected_tokens) over the turns why-stats --live and the Injection tab count: a manual search
+beside injections (its results, up to the search limit, are never injected) and a disabled
+project's turn (pi-lodestone logs nothing for it) are left out, each said once; the relevance
+metrics stay over every judged query (rv51 3, 6: eval said injected_tokens 45.1 where
+why-stats --live says 36)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from workbench.cli import main
+
+NOW = "2026-03-10T12:00:00.000Z"
+SEARCH = ("note: 1 manual search left out: a search injects nothing (the figures are of the "
+          "injections)")
+DISABLED = ("note: 1 query from a disabled project (settings.json) not counted: pi-lodestone "
+            "logs nothing for it")
+# by hand: an injection takes 3 of the 6 decisions (inject limit 3), a search 5 (search
+# limit 5), the disabled project's turn none; each snippet is "PgBouncer", 9 characters, so an
+# injection is ⌊27 / 4 + 0.5⌋ = 7 tokens, the search ⌊45 / 4 + 0.5⌋ = 11. Over the 3
+# injections: 3.00 results, 0 % empty, 7 tokens (over all 5 queries: 2.80, 20 %, 6.4)
+COUNTED = {"results": "3.00", "empty": "0.0", "injected_tokens": "7.0"}
+
+
+def _folder(tmp_path: Path, qrels: bool = False) -> Path:
+    """Six decisions that each match "connection pooling" in their title; four injection
+    queries, one from the disabled /repos/off, and one manual search (as the data of
+    test_why_stats_live_left_out); with `qrels`, each query judges d0 relevant."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    decisions = [{"id": f"d{i}", "title": f"Connection pooling choice {i}", "text": "PgBouncer",
+                  "tags": ["decision"], "cwd": "/repos/app", "project": "app",
+                  "source": "manual", "important": False,
+                  "createdAt": f"2026-03-0{i + 1}T00:00:00.000Z"} for i in range(6)]
+    (folder / "decisions.jsonl").write_text("".join(json.dumps(d) + "\n" for d in decisions))
+    (folder / "settings.json").write_text('{"disabledProjects": ["/repos/off"]}\n')
+    queries = [{"id": "i1", "cwd": "/repos/app"}, {"id": "i2", "cwd": "/repos/app"},
+               {"id": "i3", "cwd": "/repos/app"}, {"id": "off", "cwd": "/repos/off"},
+               {"id": "s1", "cwd": "/repos/app", "mode": "search"}]
+    (tmp_path / "q.jsonl").write_text("".join(
+        json.dumps({**q, "text": "connection pooling", "now": NOW}) + "\n" for q in queries))
+    if qrels:
+        (tmp_path / "qrels.tsv").write_text("".join(
+            f"{q['id']}\t0\td0\t1\n" for q in queries))
+    return folder
+
+
+def _rows(out: str, names: tuple[str, ...]) -> dict[str, list[str]]:
+    """The table rows whose first cell is one of `names`: their cells."""
+    return {cells[0]: cells[1:] for cells in (line.split() for line in out.splitlines())
+            if cells and cells[0] in names}
+
+
+def test_eval_counts_the_injections_only(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    assert main(["eval", str(folder), "--queries", str(tmp_path / "q.jsonl"), "-m",
+                 "decision-memory", "--metrics", "results,empty,injected_tokens"]) == 0
+    out = capsys.readouterr().out
+    rows = _rows(out, tuple(COUNTED))
+    assert {k: v[0] for k, v in rows.items()} == COUNTED
+    flat = " ".join(out.split())
+    assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1  # said once, not per figure
+    assert "mean over the 3 of the 5 queries counted" in flat
+
+
+def test_eval_with_judgments_keeps_relevance_over_every_judged_query(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path, qrels=True)
+    base = ["eval", str(folder), "--queries", str(tmp_path / "q.jsonl"), "--qrels",
+            str(tmp_path / "qrels.tsv"), "-m", "decision-memory"]
+    assert main([*base, "--metrics", "ndcg@10"]) == 0
+    alone = _rows(capsys.readouterr().out, ("ndcg@10",))["ndcg@10"]
+    per_query = tmp_path / "pq.csv"
+    assert main([*base, "--metrics", "ndcg@10,results,empty,injected_tokens",
+                 "--per-query", str(per_query)]) == 0
+    out = capsys.readouterr().out
+    rows = _rows(out, ("ndcg@10", *COUNTED))
+    assert rows.pop("ndcg@10") == alone  # the disabled turn's 0 still counts in nDCG
+    assert {k: v[0] for k, v in rows.items()} == COUNTED
+    flat = " ".join(out.split())
+    assert "5 judged queries" in flat
+    assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1
+    assert "mean over the 3 of the 5 judged queries counted" in flat
+    assert len(per_query.read_text().splitlines()) == 1 + 5  # every judged query's row
+
+
+def test_sweep_counts_the_injections_only(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    out_file = tmp_path / "sweep.json"
+    assert main(["sweep", str(folder), "--queries", str(tmp_path / "q.jsonl"), "-m",
+                 "decision-memory", "-s", "inject_min_score", "--values", "0,1000",
+                 "--out", str(out_file)]) == 0
+    out = capsys.readouterr().out
+    rows = _rows(out, ("0", "1000"))
+    # at 1000 every injection is empty (the search, held to its own min score, is not)
+    assert rows["0"][:3] == list(COUNTED.values())
+    assert rows["1000"][:3] == ["0.00", "100.0", "0.0"]
+    flat = " ".join(out.split())
+    assert flat.count(SEARCH) == 1 and flat.count(DISABLED) == 1  # once, not per value
+    assert "the mean over the 3 of the 5 queries counted" in flat
+    points = json.loads(out_file.read_text())["points"]
+    assert [p["empty"] for p in points] == [0.0, 100.0]
+    assert [p["injected_tokens"] for p in points] == [7.0, 0.0]
+
+
+def test_sweep_says_which_values_leave_what_out(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    folder = _folder(tmp_path)
+    assert main(["sweep", str(folder), "--queries", str(tmp_path / "q.jsonl"), "-m",
+                 "decision-memory", "-s", "mode", "--values", "query,search"]) == 0
+    out = capsys.readouterr().out
+    # as searches, all 5 queries return 5 decisions, ⌊45 / 4 + 0.5⌋ = 11 tokens each
+    assert _rows(out, ("query", "search")) == {"query": ["3.00", "0.0", "7.0", "←"],
+                                               "search": ["5.00", "0.0", "11.0"]}
+    flat = " ".join(out.split())
+    assert flat.count("at mode = query: " + SEARCH.removeprefix("note: ")) == 1
+    assert flat.count("at mode = query: " + DISABLED.removeprefix("note: ")) == 1
+    assert ("at mode = search: every query is a manual search: the figures are of what each "
+            "search returns; none is injected") in flat
+    assert "the mean over the queries counted at each value, of 5 (see the notes)" in flat
+
+
+def test_the_metric_strip_counts_the_same_turns(tmp_path: Path, qtbot: object) -> None:
+    from workbench.core.session import TuningSession
+    from workbench.gui.metric_strip import MetricStrip
+
+    folder = _folder(tmp_path)
+    s = TuningSession()
+    s.open(folder, queries=tmp_path / "q.jsonl")
+    s.set_model("decision-memory")
+    s.recompute()
+    strip = MetricStrip(s, defer_ms=0)
+    qtbot.addWidget(strip)  # type: ignore[attr-defined]
+    strip.refresh()
+    assert [c.value.text() for c in strip.cards[:3]] == ["3.00", "0.0 %", "7"]
+    note = strip.counted_note.text()
+    assert note.startswith("Figures over 3 of 5 queries: ")
+    assert SEARCH.removeprefix("note: ") in note and DISABLED.removeprefix("note: ") in note
+    # the baseline's figures over its own turns: with no project disabled, "off" injects its 3
+    s.pin_baseline()
+    s.set_params({"disabled_projects": "[]"})
+    s.recompute()
+    strip.refresh()
+    assert "vs 3.00" in strip.cards[0].detail.text()
+    assert strip.counted_note.text().startswith("Figures over 4 of 5 queries: ")
+    assert DISABLED.removeprefix("note: ") not in strip.counted_note.text()

@@ -1,0 +1,71 @@
+"""The queries eval and sweep average the injection figures over (results, empty,
+injected_tokens): for a model with query modes (decision-memory), the turns why-stats --live and
+the window's Injection tab count (`diagnostics.counted_queries`: a manual search beside
+injections injects nothing, a disabled project's turn is never logged; rv51 3, 6); for any
+other model, every query. The relevance metrics stay over every judged query."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from workbench.core.diagnostics import LeftOut, counted_queries
+
+Mask = NDArray[np.bool_]
+
+
+def figure_queries(pipe: Any) -> tuple[Mask | None, LeftOut | None]:
+    """bool (Q,): the queries the injection figures count at the pipeline's parameters, and
+    what is left out; (None, None) where every query counts (a model without modes)."""
+    found = counted_queries(pipe.model, pipe.prepared, pipe.params)
+    if found is None:
+        return None, None
+    mask, left_out = found
+    return np.asarray(mask, np.bool_), left_out
+
+
+def figure_mean(values: NDArray[np.float64], mask: Mask) -> float:
+    """The mean of a figure over the queries `mask` keeps (NaN where it keeps none)."""
+    return float(values[mask].mean()) if mask.any() else float("nan")
+
+
+def left_out_notes(found: Sequence[tuple[str, LeftOut | None]], name: str = "") -> list[str]:
+    """The notes of what the figures left out, each said once: `found` holds, per point
+    measured, its value as shown and what it left out (None: nothing). Where every point
+    leaves out the same, its lines; where they differ (a swept mode or disabled list), each
+    line after the values of `name` that leave it out ("at mode = query, injection: …")."""
+    kinds = list(dict.fromkeys(left for _, left in found if left is not None))
+    if len(kinds) == 1 and all(left is not None for _, left in found):
+        return kinds[0].lines()
+    lines: dict[str, list[str]] = {}
+    for value, left in found:
+        for line in left.lines() if left is not None else ():
+            lines.setdefault(line, []).append(value)
+    return [f"at {name} = {', '.join(values)}: {line}" for line, values in lines.items()]
+
+
+def counted_text(counted: int, of: int, noun: str) -> str:
+    """'the 12 judged queries', or 'the 10 of the 12 judged queries counted' where some are
+    left out (the notes say which)."""
+    if counted == of:
+        return f"the {of:,} {noun}"
+    return f"the {counted:,} of the {of:,} {noun} counted (see the notes)"
+
+
+def sweep_counted(name: str, values: Sequence[Any], counted: Sequence[tuple[int, LeftOut | None]],
+                  n: int) -> tuple[str, list[str]]:
+    """What sweep's injection figures are the mean over ('all 12 queries', 'the 10 of the 12
+    queries counted (see the notes)') and the notes of what they leave out, each said once
+    (`values`: the swept values as shown, one per entry of `counted`)."""
+    noun = "query" if n == 1 else "queries"
+    notes = left_out_notes([(str(value), left)
+                            for value, (_, left) in zip(values, counted, strict=True)], name)
+    sizes = {k for k, _ in counted}
+    if not sizes or sizes == {n}:
+        return f"all {n:,} {noun}", notes
+    if len(sizes) == 1:
+        return counted_text(sizes.pop(), n, noun), notes
+    return f"the {noun} counted at each value, of {n:,} (see the notes)", notes
