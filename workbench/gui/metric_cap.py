@@ -56,7 +56,7 @@ def _caps(model: Model | None, params: Params, result: Result | None,
     if not longest:
         return {}
     lead = cap_lead(model.id, longest, model.selection_params(params).limit)
-    # the lists the selection cut, as `eval` counts them (`cli.evaluate._cap_note`)
+    # the lists the selection cut, as `eval` counts them (`cli.evaluate.summary._cap_note`)
     cut = cut_counts(result.scores, result.ranking, judged)
     every = result.ranking.count[judged]
     out = {}
