@@ -243,7 +243,7 @@ def test_a_gates_words_are_cut_after_a_word_else_an_ellipsis_alone(qapp: object)
 
 # decision-memory's gates as its narrow column shows them (rv2 dr2 4: "not in…", "long…")
 LABELS = {"single token evidence": "one word", "not in project": "off-project",
-          "long prompt evidence": "long query", "operational title": "ops title",
+          "long prompt evidence": "long, weak", "operational title": "ops title",
           "source turn": "from turn", "archived": "archived"}
 
 

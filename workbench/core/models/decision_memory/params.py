@@ -79,12 +79,14 @@ GATES = (
     "project_disabled",
 )
 # each gate's label where its column is narrow (`Model.gate_labels`): its code's first words
-# had read "not in…", "long…" or "…" (rv2 dr2 4)
+# had read "not in…", "long…" or "…" (rv2 dr2 4); long_prompt_evidence's says what it zeroes,
+# too few meaningful matches for a long query ("long query" read as a property of the query,
+# whatever its matches: rv2 dr5 5)
 GATE_LABELS = {
     "archived": "archived", "not_in_project": "off-project", "superseded": "replaced",
     "no_query_tokens": "no tokens", "lexical_zero": "no match",
     "single_token_evidence": "one word", "no_meaningful_evidence": "generic",
-    "long_prompt_evidence": "long query", "source_turn": "from turn",
+    "long_prompt_evidence": "long, weak", "source_turn": "from turn",
     "operational_title": "ops title", "no_durable_tag": "no tag",
     "below_min_score": "low score", "over_limit": "over limit",
     "project_disabled": "disabled",
