@@ -5,6 +5,8 @@ writes one (dr8 3), and keeps the verdict of a start its own run advised against
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +159,29 @@ def test_undoing_the_save_says_so(qtbot: QtBot, tmp_path: Path) -> None:
     assert panel.tuned_name == saved
     assert "(undone)" not in panel.status.text()
     assert f"saved as the configuration {saved}" in panel.status.text()
+
+
+def test_a_rerun_that_confirms_a_kept_start_dates_its_record_to_itself(
+        qtbot: QtBot, tmp_path: Path) -> None:
+    """r51 3: a rerun that found the kept start saved already added no copy, and left the
+    configuration's record dated to the first run: its exported [tuned] said nothing of the
+    run that had just confirmed it, nor when."""
+    panel, s = _kept_panel(qtbot, tmp_path, "")
+    first = s.configurations.get(panel.tuned_name)
+    assert first.tuned_on is not None
+    # the first run, as one of long ago
+    old = tuple((k, '"2025-01-02T03:04:05Z"' if k == "created" else v)
+                for k, v in first.tuned_on.run)
+    s.configurations.save(first.name, first.model_id, first.params, replace=True,
+                          tuned_on=replace(first.tuned_on, run=old))
+    names = s.configurations.names
+    before = datetime.now(UTC).replace(microsecond=0)
+    outcome = _run(qtbot, panel)
+    assert outcome.result.final.kept_start
+    assert s.configurations.names == names, panel.status.text()  # still no copy
+    tuned = tomllib.loads(configuration_toml(s.configurations.get(first.name)))["tuned"]
+    created = datetime.fromisoformat(tuned["created"].replace("Z", "+00:00"))
+    assert before <= created <= datetime.now(UTC), tuned["created"]
+    assert tuned["kept_trial"] == "start"
+    assert (f"not saved again: the configuration {first.name} holds these values and this "
+            f"record, now dated to this run ({tuned['created']})") in panel.status.text()

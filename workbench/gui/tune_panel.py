@@ -498,10 +498,17 @@ class TunePanel(QWidget):
                        if self.tuned_on.verdict else "")
             same = self._saved_alike(values, record)
             if same is not None:  # a rerun that added nothing: no second copy (dr3 9)
+                # … but dated to this run, its trials and seed as this run had them: the
+                # record had kept the first run's `created`, so the run that confirmed it
+                # went unsaid in its exported [tuned] (r51 3)
                 self.tuned_name = same.name
-                self.tuned_on = same.tuned_on
+                self.tuned_on = replace(same.tuned_on, run=record.run)
+                configs.save(same.name, same.model_id, same.params, replace=True,
+                             tuned_on=self.tuned_on)
+                when = run_time(record.run)
                 self._say(self.status.text() + f"; not saved again: the configuration "
-                          f"{same.name} holds these values and this record{against}")
+                          f"{same.name} holds these values and this record, now dated to "
+                          f"this run{f' ({when})' if when else ''}{against}")
             else:
                 self.tuned_name = configs.unique_name(f"kept start ({metric})" if kept
                                                       else f"tuned on {metric}")
@@ -740,6 +747,19 @@ def study_index(name: str, studies: int) -> int | None:
         return studies - 1
     m = re.fullmatch(r"fold (\d+) of \d+", label)
     return int(m.group(1)) - 1 if m and int(m.group(1)) < studies else None
+
+
+def run_time(run: tuple[tuple[str, str], ...]) -> str:
+    """When the run of a record's `run` lines went, as they write it ("2026-11-29T10:04:00Z",
+    UTC), "" where they do not say."""
+    import tomllib
+
+    value = dict(run).get("created", "")
+    try:
+        when = tomllib.loads(f"created = {value}")["created"] if value else ""
+    except tomllib.TOMLDecodeError:
+        return ""
+    return when if isinstance(when, str) else ""
 
 
 def run_record(result: Any) -> tuple[tuple[str, str], ...]:
