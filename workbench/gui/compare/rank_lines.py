@@ -80,6 +80,10 @@ from .rank_rows import (
 )
 
 NEW = "▲new"  # the tag, against the first list (`RankLines.marks`); OUT marks a box
+# the characters of a document id a list has room for at least (twelve drawn beside "…"):
+# narrower, eight lists at 1,024 px had read "…" and "t…y" in every row; the lists scroll
+# sideways instead (r51 1)
+READABLE_ID_CHARS = 14
 
 Line = tuple[int, int, int | None, int | None]
 """(doc, left column, rank in the left column or None, rank in the right column or None)."""
@@ -186,6 +190,7 @@ class RankLines(QWidget):
         """Larger text and rows for presenting (1.0: the application font)."""
         self.font_scale = max(0.5, float(f))
         self._font = scaled_font(self.font(), self._base_pt, self.font_scale)
+        self.setMinimumWidth(self.least_width())
         self.updateGeometry()
         self.update()
 
@@ -196,6 +201,7 @@ class RankLines(QWidget):
         if comp is not None:
             for c in self.columns:
                 self._tops.append(top_k_docs(comp, c, self.query, self.k))
+        self.setMinimumWidth(self.least_width())
         self.updateGeometry()
         self.update()
 
@@ -214,6 +220,16 @@ class RankLines(QWidget):
         col_w = max(80.0, (self.width() - 2 * margin - (n - 1) * gap) / n)
         return _Geometry(margin, math.ceil(fm.height() * 1.9), self.row_height, col_w, gap,
                          rows)
+
+    def least_width(self) -> int:
+        """The width at which every list shown still reads its ids (READABLE_ID_CHARS, after
+        the rank and the relevance mark): the compare window's lists scroll sideways below
+        it, rather than draw lists of "…" (r51 1)."""
+        fm = QFontMetricsF(self._font)
+        n = max(1, len(self.columns))
+        rank = 4 + fm.horizontalAdvance("000") + 6 + round(fm.height() * 0.6) + 6
+        column = rank + READABLE_ID_CHARS * fm.averageCharWidth() + 8
+        return math.ceil(max(360.0, n * column + (n - 1) * _gap(n, fm) + 12))
 
     def sizeHint(self) -> QSize:  # Qt override
         fm = QFontMetricsF(self._font)
@@ -588,10 +604,16 @@ class RankLines(QWidget):
         side = round(fm.height() * 0.6)
         return sum(side + 5 + fm.horizontalAdvance(text) + 16 for _, text in self.legend())
 
+    def _seen_width(self) -> int:
+        """The width of the lists in sight: in a scroll area (`least_width`), its viewport's,
+        so that the legend at their left reads whole there (it had run on out of sight)."""
+        parent = self.parentWidget()
+        return min(self.width(), parent.width()) if parent is not None else self.width()
+
     def _marks_key_inline(self) -> str | None:
         """The longest of `marks_keys` but its last (too terse without the room beside it)
         that fits after the relevance legend on its line, or None."""
-        room = self.width() - 2 * 6.0 - 4 - self._legend_width()
+        room = self._seen_width() - 2 * 6.0 - 4 - self._legend_width()
         fm = QFontMetricsF(self._font)
         return next((key for key in self.marks_keys()[:-1]
                      if fm.horizontalAdvance(key) <= room), None)
@@ -626,7 +648,7 @@ class RankLines(QWidget):
         if not keys:
             return
         fm = QFontMetricsF(self._font)
-        x, right = g.margin + 4 if x is None else x, self.width() - g.margin
+        x, right = g.margin + 4 if x is None else x, self._seen_width() - g.margin
         key = fitting(keys, right - x, fm) if key is None else key
         for part in re.split(f"({NEW}|{OUT})", key):  # the marks in their colours
             if not part:

@@ -2,15 +2,17 @@
 demo to people who do not drive sliders.
 
 Left, the configurations (checked = compared, the baseline first) and the controls; in the
-middle the selected query's ranked lists with the moves drawn between them; right, the explain
-diff of the document clicked; below them, the metric table and the per-query delta chart (a
-click picks the query). The comparison runs off the GUI thread (`BackgroundTask`), reusing the
-window's prepared state, and is redone whenever the configurations, the checked set, the
-dataset or k change.
+middle the selected query's ranked lists with the moves drawn between them (scrolling sideways
+where they do not all fit at a width that reads their ids); right, the explain diff of the
+document clicked (folded away until one is); below them, the metric table and the per-query
+delta chart (a click picks the query). The comparison runs off the GUI thread
+(`BackgroundTask`), reusing the window's prepared state, and is redone whenever the
+configurations, the checked set, the dataset or k change.
 
-Presentation mode (F11): full screen, larger type, the controls hidden; ← → step through the
-queries that moved most, R replays the ranking from A to B, Esc leaves. File ▸ Export report
-writes the comparison as one HTML (or Markdown) file.
+Presentation mode (F11): full screen, larger type (as large as lets the lists and every row of
+the metric table fit), the controls hidden; ← → step through the queries that moved most, R
+replays the ranking from A to B, Esc leaves. File ▸ Export report writes the comparison as one
+HTML (or Markdown) file.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -80,8 +83,9 @@ from .metric_table import MetricTable
 from .rank_lines import RankLines
 
 PRESENTATION_SCALE = 1.6
+MIN_PRESENTATION_SCALE = 1.15  # where the lists and the metric table do not fit, the least
 LIVE_DELAY_MS = 250  # a moved slider's comparison waits this long for the next move
-NARROW = 1400  # px: below this the explain pane waits folded for a click
+NARROW = 1400  # px: below this a document explained leaves only A's and B's lists beside it
 B_TIP = ("B: the configuration the delta chart, the replay and the explain diff set against "
          "the first (A)")
 METRIC_TIP = "the metric of the delta chart and of 'moved most'"
@@ -135,6 +139,31 @@ def window_cautions(comp: Comparison) -> list[tuple[str, str]]:
         out.append((f"{n} p-values shown, none adjusted: beyond chance (coloured, p bold) "
                     f"only where p is below 0.05 / {n} = {0.05 / n:.2g}", many))
     return out
+
+class ListsScroll(QScrollArea):
+    """The ranked lists, scrolling sideways where they do not all fit at a width that reads
+    their ids (`RankLines.least_width`): every configuration in reach, none drawn as a list of
+    "…" (eight at 1,024 px had been, the last two cut off: r51 1). Keys go to the window (←
+    → step through the queries that moved most; a scroll area takes them to scroll)."""
+
+    def __init__(self, lines: RankLines, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidget(lines)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setMinimumHeight(lines.minimumHeight())
+
+    def bar_height(self) -> int:
+        """The height the sideways scroll bar takes below the lists (0 where they fit)."""
+        widget = self.widget()
+        fits = widget is None or widget.minimumWidth() <= self.width()
+        return 0 if fits else self.horizontalScrollBar().sizeHint().height()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
+        event.ignore()
+
 
 class CompareWindow(QWidget):
     def __init__(self, session: TuningSession, parent: QWidget | None = None, *,
@@ -241,7 +270,8 @@ class CompareWindow(QWidget):
         cl = self._centre_layout = QVBoxLayout(centre)
         cl.setContentsMargins(0, 0, 0, 0)
         cl.addWidget(self.query_label)
-        cl.addWidget(self.lines, 1)
+        self.lines_scroll = ListsScroll(self.lines, centre)
+        cl.addWidget(self.lines_scroll, 1)
         top = self.top_split = QSplitter(Qt.Orientation.Horizontal, self)
         top.addWidget(centre)
         top.addWidget(self.explain)
@@ -323,6 +353,10 @@ class CompareWindow(QWidget):
         self._timer.setSingleShot(True)
         self._sizes_before: list[int] = []  # the explain pane's split before presenting
         self._rows_before: list[int] = []  # the lists' and the table's split, likewise
+        # the query shown before presenting, and the one presenting chose (None: none, or
+        # the user stepped to another)
+        self._query_before: int | None = None
+        self._present_query: int | None = None
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.compare)
         s = session
@@ -676,10 +710,13 @@ class CompareWindow(QWidget):
         comp = self.comp
         if comp is None or not 0 <= q < len(comp.dataset.queries):
             return
+        if self.presenting and q != self._present_query:
+            self._present_query = None  # the user's choice now: kept on leaving
         self.lines.set_query(q)
         self.chart.set_current_query(q)
         self.explain.clear()
-        self._restore_columns()  # nothing explained: every list again
+        self._fold_explain()  # nothing explained: the lists take its room again
+        self._restore_columns()  # and every list comes back
         query = comp.dataset.queries[q]
         parts = []
         for row in comp.rows:
@@ -714,6 +751,7 @@ class CompareWindow(QWidget):
 
     def _on_doc(self, doc: int) -> None:
         if self.comp is not None:
+            self._present_query = None  # a query the user looked into: kept on leaving
             self.explain.show_move(self.comp, self.b_index, self.lines_query(), doc)
             self._place_explain()
             self._restore_columns()
@@ -750,10 +788,12 @@ class CompareWindow(QWidget):
     def _restore_columns(self) -> None:
         if self.comp is not None and not self.lines.replaying:
             self.lines.set_columns(self._columns())
+            self._fit_lists()  # the lists' scroll bar come or gone: the legend kept whole
 
     def _on_top_moved(self, *_: object) -> None:
         if self.comp is not None and self.lines.columns != self._columns():
             self._restore_columns()
+        self._fit_lists()
 
     def _columns(self) -> list[int]:
         """The configurations the lists show: all; in a narrow window with a document
@@ -775,12 +815,51 @@ class CompareWindow(QWidget):
             return
         self.presenting = on
         self.controls.setVisible(not on)
-        scale = self._presentation_scale() if on else 1.0
+        self._set_scale(self._presentation_scale() if on else 1.0)
+        if on:
+            # the lists take the explain pane's room until a document is clicked (it kept a
+            # third of the width for one line of placeholder text)
+            self._sizes_before = self.top_split.sizes()
+            self.top_split.setSizes([sum(self._sizes_before), 0])
+            self._rows_before = self.right_split.sizes()
+            self.showFullScreen()
+            self.lines.setFocus()  # keys reach the window, not a table's cursor
+            order = self.moved()
+            self._query_before = self._present_query = self.lines_query()
+            if self.comp is not None and order and self.lines_query() != order[0]:
+                self.show_query(order[0])  # the query that moved most, whatever was shown
+                self._present_query = order[0]
+            self._fit_presentation()
+            # and once the layout has given the lists and the query line their full-screen
+            # widths (the line wraps to fewer rows, the legend may take one line)
+            QTimer.singleShot(0, self._fit_presentation)
+        else:
+            # the query shown before, where presenting chose the one shown (its line of
+            # another height had moved the split restored: r51 2, rv2 dr5 7); one the user
+            # stepped to is kept
+            if (self._present_query is not None and self._query_before is not None
+                    and self.lines_query() == self._present_query):
+                self.show_query(self._query_before)
+            self._query_before = self._present_query = None
+            self.showNormal()
+            self._restore_splits()
+            # again once the window is its normal size (a window manager resizes it later):
+            # the resize had shared its lost width among the panes
+            QTimer.singleShot(0, self._restore_splits)
+        # the table drawn afresh in the new type (`MetricTable.set_font_scale`) is fitted to
+        # its room now: a window already the screen's size gets no resize from F11, and the
+        # table had stayed at full width, scrolling, while presenting and after (dr1 4)
+        self._fit_table()
+
+    def _set_scale(self, scale: float) -> None:
+        """The lists', the explain pane's, the table's, the chart's, the query line's and the
+        note's type at `scale` times the application's."""
         for w in (self.lines, self.explain, self.table, self.chart):
             w.set_font_scale(scale)
         # a style sheet's font-size (style.qss: 13px) overrides setFont, so the query line
         # grows by a style sheet of its own
         px = QFontInfo(self.font()).pixelSize()
+        on = scale != 1.0
         self.query_label.setStyleSheet(f"font-size: {round(px * scale * 1.15)}px"
                                        if on else "")
         self.table_note.setStyleSheet(NOTE_STYLE.format(
@@ -792,31 +871,26 @@ class CompareWindow(QWidget):
         screen = self.screen()
         half = screen.availableGeometry().width() // 2 if screen is not None else 10**6
         self.table.setMinimumWidth(min(self.table.content_width(), half) if on else 0)
-        if on:
-            # the lists take the explain pane's room until a document is clicked (it kept a
-            # third of the width for one line of placeholder text)
-            self._sizes_before = self.top_split.sizes()
-            self.top_split.setSizes([sum(self._sizes_before), 0])
-            self._rows_before = self.right_split.sizes()
-            self.showFullScreen()
-            self.lines.setFocus()  # keys reach the window, not a table's cursor
-            order = self.moved()
-            if self.comp is not None and order and self.lines_query() != order[0]:
-                self.show_query(order[0])  # the query that moved most, whatever was shown
-            self._fit_lists()
-            # and once the layout has given the lists and the query line their full-screen
-            # widths (the line wraps to fewer rows, the legend may take one line)
-            QTimer.singleShot(0, self._fit_lists)
-        else:
-            self.showNormal()
-            self._restore_splits()
-            # again once the window is its normal size (a window manager resizes it later):
-            # the resize had shared its lost width among the panes
-            QTimer.singleShot(0, self._restore_splits)
-        # the table drawn afresh in the new type (`MetricTable.set_font_scale`) is fitted to
-        # its room now: a window already the screen's size gets no resize from F11, and the
-        # table had stayed at full width, scrolling, while presenting and after (dr1 4)
-        self._fit_table()
+
+    def _fit_presentation(self) -> None:
+        """Presenting, the type as large as lets the lists and every row of the metric table
+        fit the screen's height, from `_presentation_scale` down to MIN_PRESENTATION_SCALE (at
+        1.6 on a 1,920 × 1,080 screen five configurations' table had shown 6 of its 11
+        rows: r51 2, rv2 dr5 7); then the lists fitted (`_fit_lists`)."""
+        if not self.presenting:
+            return
+        total = sum(self.right_split.sizes())
+        scale = self._presentation_scale()
+        if total > 0 and self.comp is not None:
+            while True:
+                if abs(self.table.font_scale - scale) > 1e-9:
+                    self._set_scale(scale)
+                    self._fit_table()
+                if (scale <= MIN_PRESENTATION_SCALE
+                        or self._lists_need() + self._table_want() <= total):
+                    break
+                scale = max(MIN_PRESENTATION_SCALE, scale - 0.05)
+        self._fit_lists()
 
     def _restore_splits(self) -> None:
         if self.presenting:
@@ -835,11 +909,15 @@ class CompareWindow(QWidget):
         1.6 a 720-px projector held seven ranks and no legend beside the metric table."""
         screen = self.screen()
         height = screen.geometry().height() if screen is not None else 1080
-        return max(1.15, min(PRESENTATION_SCALE, PRESENTATION_SCALE * height / 1080))
+        return max(MIN_PRESENTATION_SCALE,
+                   min(PRESENTATION_SCALE, PRESENTATION_SCALE * height / 1080))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
         super().resizeEvent(event)
-        self._fit_lists()
+        if self.presenting:
+            self._fit_presentation()  # the screen's height now (full screen comes later)
+        else:
+            self._fit_lists()
         if self.comp is not None:
             # a window opened small (within a laptop's screen) and then widened: the metric
             # table had kept its small share, B's Δ, p and ▲/▼ scrolled out of sight
@@ -873,12 +951,7 @@ class CompareWindow(QWidget):
         total = sum(sizes)
         if total <= 0 or (self._rows_dragged and not self.presenting):
             return
-        label = self.query_label
-        label_h = (label.heightForWidth(label.width()) if label.width() > 0 else -1)
-        # the lists' pane: the query line, the space under it and the lists (it had added
-        # the split's handle for the space, 2 px short of the legend)
-        need = ((label_h if label_h > 0 else label.sizeHint().height())
-                + max(0, self._centre_layout.spacing()) + self.lines.sizeHint().height())
+        need = self._lists_need()
         top = min(need, total - total // 3)
         if not self.presenting:
             top = max(sizes[0], top)
@@ -888,6 +961,16 @@ class CompareWindow(QWidget):
                 top = max(need, top - short)
         if top != sizes[0]:
             self.right_split.setSizes([top, total - top])
+
+    def _lists_need(self) -> int:
+        """The height the lists' pane needs: the query line, the space under it, the lists
+        whole and their scroll bar where they scroll (it had added the split's handle for the
+        space, 2 px short of the legend)."""
+        label = self.query_label
+        label_h = (label.heightForWidth(label.width()) if label.width() > 0 else -1)
+        return ((label_h if label_h > 0 else label.sizeHint().height())
+                + max(0, self._centre_layout.spacing()) + self.lines.sizeHint().height()
+                + self.lines_scroll.bar_height())
 
     def _table_want(self) -> int:
         """The height the metric table and the note above it need to show every row."""
@@ -899,10 +982,11 @@ class CompareWindow(QWidget):
         return note_h + self.table.full_height()
 
     def _fold_explain(self) -> None:
-        """In a narrow window the lists take the explain pane's room until a document is
-        clicked (at 1,024 px ids were cut to "r…d" beside a pane of placeholder text)."""
+        """The lists take the explain pane's room until a document is clicked, at every
+        width (at 1,024 px ids were cut to "r…d" beside a pane of placeholder text; at 1,920
+        eight lists read "a…y" beside 560 px of it: r51 1)."""
         sizes = self.top_split.sizes()
-        if (not self.presenting and self.width() < NARROW and self.explain.explained is None
+        if (not self.presenting and self.explain.explained is None
                 and sizes[1] > 0 and sum(sizes) > 0):
             self.top_split.setSizes([sum(sizes), 0])
 
